@@ -1,0 +1,13 @@
+import 'reflect-metadata';
+import { bootstrapService } from '@vap/runtime';
+import { AppModule } from './app.module';
+import { CallsConfig } from './config/calls.config';
+import { callsDataSourceOptions } from './database/data-source';
+
+void bootstrapService({
+  name: 'calls',
+  configClass: CallsConfig,
+  module: (config) => AppModule.forRoot(config),
+  dataSource: callsDataSourceOptions,
+  port: (config) => config.PORT,
+});

@@ -1,0 +1,4 @@
+import { MessagingTables1763800000000 } from './1763800000000-messaging-tables';
+
+/** Every migration of the webhooks schema, oldest first. */
+export const MIGRATIONS = [MessagingTables1763800000000];

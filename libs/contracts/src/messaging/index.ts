@@ -1,0 +1,2 @@
+export * from './rpc';
+export * from './subjects';

@@ -1,0 +1,34 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { MESSAGING_OPTIONS, MessagingOptions } from './messaging.options';
+import { NatsConnectionService } from './nats-connection.service';
+import { RpcClient } from './rpc/rpc-client.service';
+import { EventStreamService } from './events/event-stream.service';
+import { OutboxService } from './outbox/outbox.service';
+import { OutboxRelayService } from './outbox/outbox-relay.service';
+import { EventConsumerService } from './inbox/event-consumer.service';
+
+/**
+ * NATS for one service: commands (RpcClient, NatsRpcServer), the event stream, the outbox relay and the
+ * durable event consumers. Needs the service's TypeORM DataSource with MESSAGING_ENTITIES registered.
+ */
+@Global()
+@Module({})
+export class MessagingModule {
+  static forRoot(options: MessagingOptions): DynamicModule {
+    return {
+      module: MessagingModule,
+      imports: [DiscoveryModule],
+      providers: [
+        { provide: MESSAGING_OPTIONS, useValue: options },
+        NatsConnectionService,
+        RpcClient,
+        EventStreamService,
+        OutboxService,
+        OutboxRelayService,
+        EventConsumerService,
+      ],
+      exports: [MESSAGING_OPTIONS, NatsConnectionService, RpcClient, EventStreamService, OutboxService, OutboxRelayService],
+    };
+  }
+}

@@ -1,0 +1,67 @@
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { connect, JetStreamClient, JetStreamManager, NatsConnection } from 'nats';
+import { EVENTS_STREAM } from '@vap/contracts';
+import { MESSAGING_OPTIONS, MessagingOptions } from './messaging.options';
+
+/** One NATS connection per process, shared by the RPC client, RPC server, outbox relay and consumers. */
+@Injectable()
+export class NatsConnectionService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(NatsConnectionService.name);
+  private connection?: NatsConnection;
+
+  constructor(@Inject(MESSAGING_OPTIONS) readonly options: MessagingOptions) {}
+
+  async onModuleInit(): Promise<void> {
+    this.connection = await connect({
+      servers: this.options.url,
+      name: this.options.serviceName,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+    });
+    this.logger.log(`connected to NATS at ${this.connection.getServer()}`);
+  }
+
+  get nc(): NatsConnection {
+    if (!this.connection) throw new Error('NATS connection used before module init');
+    return this.connection;
+  }
+
+  js(): JetStreamClient {
+    return this.nc.jetstream();
+  }
+
+  jsm(): Promise<JetStreamManager> {
+    return this.nc.jetstreamManager();
+  }
+
+  /** The deployment's subject for a logical subject. */
+  subject(logical: string): string {
+    return `${this.prefix}${logical}`;
+  }
+
+  get prefix(): string {
+    return this.options.subjectPrefix ? `${this.options.subjectPrefix}.` : '';
+  }
+
+  get streamName(): string {
+    return this.options.subjectPrefix ? `${this.options.subjectPrefix}_${EVENTS_STREAM}` : EVENTS_STREAM;
+  }
+
+  /** True when the connection is usable and the server answers a round trip. */
+  async ping(): Promise<boolean> {
+    if (!this.connection || this.connection.isClosed()) return false;
+    try {
+      await this.connection.flush();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.connection && !this.connection.isClosed()) {
+      // drain() lets in-flight replies and acks go out before the socket closes.
+      await this.connection.drain().catch(() => this.connection?.close());
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Client } from 'pg';
+import { headers as natsHeaders } from 'nats';
+import { MessageHeaders } from '@vap/contracts';
+import { NatsConnectionService } from '../nats-connection.service';
+import { EventStreamService } from '../events/event-stream.service';
+import { encodeJson } from '../codec';
+import { OutboxRecord } from './outbox-record.entity';
+import { outboxChannel } from './outbox-channel';
+
+const BATCH = 100;
+const POLL_MS = 1000;
+const RETENTION_HOURS = 24;
+
+/**
+ * Publishes committed outbox rows to JetStream with Nats-Msg-Id = event id. Rows are claimed with
+ * FOR UPDATE SKIP LOCKED, so replicas relay in parallel without publishing a row twice; a crash after
+ * publish and before marking is absorbed by JetStream's duplicate window and the consumers' inbox.
+ */
+@Injectable()
+export class OutboxRelayService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(OutboxRelayService.name);
+  private listener?: Client;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
+  private lastCleanup = 0;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly nats: NatsConnectionService,
+    private readonly stream: EventStreamService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.stream.ensure();
+    await this.listen();
+    this.timer = setInterval(() => this.wake(), POLL_MS);
+    this.wake();
+  }
+
+  private async listen(): Promise<void> {
+    const url = (this.dataSource.options as { url?: string }).url;
+    const client = new Client({ connectionString: url });
+    client.on('error', (err) => this.logger.warn(`outbox listener lost: ${err.message}`));
+    client.on('notification', () => this.wake());
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${outboxChannel(this.dataSource)}"`);
+      this.listener = client;
+    } catch (err) {
+      // Polling still relays every row; LISTEN only makes it prompt.
+      this.logger.warn(`outbox LISTEN unavailable, polling only: ${(err as Error).message}`);
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  /** Runs a relay pass now, or right after the one in progress. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.relayUntilEmpty()
+      .then(() => undefined)
+      .catch((err) => this.logger.warn(`outbox relay pass failed, will retry: ${(err as Error).message}`))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Relays until no unpublished row is left; returns how many it published. */
+  async relayUntilEmpty(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.relayBatch();
+      total += n;
+      if (n < BATCH) break;
+    }
+    await this.cleanup();
+    return total;
+  }
+
+  private async relayBatch(): Promise<number> {
+    return this.dataSource.transaction(async (em) => {
+      const rows = await em
+        .createQueryBuilder(OutboxRecord, 'o')
+        .where('o.published_at IS NULL')
+        .orderBy('o.created_at', 'ASC')
+        .limit(BATCH)
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked')
+        .getMany();
+      if (rows.length === 0) return 0;
+      const js = this.nats.js();
+      for (const row of rows) {
+        const h = natsHeaders();
+        if (row.event.requestId) h.set(MessageHeaders.requestId, row.event.requestId);
+        await js.publish(this.nats.subject(row.subject), encodeJson(row.event), { msgID: row.id, headers: h });
+      }
+      await em
+        .createQueryBuilder()
+        .update(OutboxRecord)
+        .set({ publishedAt: () => 'now()' })
+        .whereInIds(rows.map((r) => r.id))
+        .execute();
+      return rows.length;
+    });
+  }
+
+  private async cleanup(): Promise<void> {
+    if (Date.now() - this.lastCleanup < 60 * 60 * 1000) return;
+    this.lastCleanup = Date.now();
+    await this.dataSource
+      .createQueryBuilder()
+      .delete()
+      .from(OutboxRecord)
+      .where(`published_at < now() - interval '${RETENTION_HOURS} hours'`)
+      .execute();
+  }
+
+  /** Seconds the oldest unpublished event has waited (0 when none): the relay's lag. */
+  async lagSeconds(): Promise<number> {
+    const row = await this.dataSource
+      .createQueryBuilder(OutboxRecord, 'o')
+      .select('COALESCE(EXTRACT(EPOCH FROM now() - min(o.created_at)), 0)::float', 'lag')
+      .where('o.published_at IS NULL')
+      .getRawOne<{ lag: number }>();
+    return Number(row?.lag ?? 0);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+    await this.listener?.end().catch(() => undefined);
+  }
+}

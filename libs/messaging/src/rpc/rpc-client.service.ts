@@ -1,0 +1,54 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { headers as natsHeaders, NatsError, ErrorCode as NatsErrorCode } from 'nats';
+import { AppError, MessageHeaders, RpcReply, RpcRequest } from '@vap/contracts';
+import { NatsConnectionService } from '../nats-connection.service';
+import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
+import { decodeJson, encodeJson } from '../codec';
+import { RequestContext } from '../request-context';
+
+export interface RequestOptions {
+  timeoutMs?: number;
+}
+
+/**
+ * Sends a command and waits for its reply. A reply with ok=false becomes the AppError it describes; no
+ * responder or no reply in time becomes a 502 INTERNAL_ERROR, so a caller never hangs on a dead service.
+ */
+@Injectable()
+export class RpcClient {
+  constructor(
+    private readonly nats: NatsConnectionService,
+    @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
+  ) {}
+
+  async request<TRes, TReq = unknown>(
+    subject: string,
+    partnerId: string | null,
+    data: TReq,
+    opts: RequestOptions = {},
+  ): Promise<TRes> {
+    const requestId = RequestContext.requestId() ?? 'internal';
+    const message: RpcRequest<TReq> = { partnerId, requestId, data };
+    const h = natsHeaders();
+    h.set(MessageHeaders.requestId, requestId);
+    let reply: RpcReply<TRes>;
+    try {
+      const msg = await this.nats.nc.request(this.nats.subject(subject), encodeJson(message), {
+        timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? 5000,
+        headers: h,
+      });
+      reply = decodeJson<RpcReply<TRes>>(msg.data);
+    } catch (err) {
+      if (err instanceof NatsError && (err.code === NatsErrorCode.NoResponders || err.code === NatsErrorCode.Timeout)) {
+        throw AppError.downstream(
+          err.code === NatsErrorCode.NoResponders
+            ? 'A downstream service is unavailable; retry'
+            : 'A downstream service did not answer in time; retry',
+        );
+      }
+      throw AppError.downstream('A downstream service failed; retry');
+    }
+    if (!reply.ok) throw AppError.fromPayload(reply.error);
+    return reply.data;
+  }
+}

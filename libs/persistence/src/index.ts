@@ -1,0 +1,3 @@
+export * from './data-source-options';
+export * from './migrate';
+export * from './test-database';

@@ -1,0 +1,101 @@
+import { existsSync } from 'node:fs';
+import { INestApplication, Logger as NestLogger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { DataSourceOptions } from 'typeorm';
+import { NatsConnectionService, NatsRpcServer } from '@vap/messaging';
+import { ensureDatabaseExists, runMigrations } from '@vap/persistence';
+import { BaseServiceConfig } from './config/base.config';
+import { ConfigError, validateConfig } from './config/validate-config';
+import { requestIdMiddleware } from './logging/request-id.middleware';
+
+export interface ServiceDefinition<C extends BaseServiceConfig> {
+  name: string;
+  configClass: new () => C;
+  /** The app module for a validated config. */
+  module: (config: C) => unknown;
+  /** TypeORM options of the service's schema, for migrations before start. */
+  dataSource: (config: C) => DataSourceOptions;
+  port: (config: C) => number;
+  /** HTTP setup specific to the app (the gateway's body parsers, filters, OpenAPI). */
+  configure?: (app: NestExpressApplication, config: C) => void | Promise<void>;
+}
+
+/** Validates config or exits with one line per problem; never a stack trace for a bad setting. */
+export function loadConfigOrExit<C extends object>(name: string, cls: new () => C): C {
+  // A developer's .env (beside the app, then at the root) fills what the environment leaves unset.
+  for (const file of [`apps/${name}/.env`, '.env']) {
+    if (existsSync(file)) process.loadEnvFile(file);
+  }
+  try {
+    return validateConfig(cls);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${name}: refusing to start, ${err.problems.length} bad setting(s):\n`);
+      for (const p of err.problems) process.stderr.write(`  - ${p}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+async function migrate<C extends BaseServiceConfig>(def: ServiceDefinition<C>, config: C): Promise<void> {
+  if (config.NODE_ENV !== 'production') await ensureDatabaseExists(config.DATABASE_URL);
+  const ran = await runMigrations(def.dataSource(config));
+  if (ran.length) new NestLogger(def.name).log(`migrations applied: ${ran.join(', ')}`);
+}
+
+/**
+ * Starts one service: config check, migrations, HTTP (health, metrics, and the API for the gateway),
+ * the NATS command server, and a shutdown that drains work within SHUTDOWN_TIMEOUT_MS.
+ */
+export async function bootstrapService<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Promise<INestApplication> {
+  const config = loadConfigOrExit(def.name, def.configClass);
+  if (process.argv.includes('--migrate-only')) {
+    await migrate(def, config);
+    process.exit(0);
+  }
+  if (config.MIGRATIONS_RUN === 'true') await migrate(def, config);
+
+  const app = await NestFactory.create<NestExpressApplication>(def.module(config) as never, {
+    bufferLogs: true,
+    bodyParser: false,
+  });
+  app.useLogger(app.get(Logger));
+  app.use(requestIdMiddleware);
+  app.disable('x-powered-by');
+  await def.configure?.(app, config);
+  app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsConnectionService)) });
+  await app.init();
+  await app.startAllMicroservices();
+  await app.listen(def.port(config), config.HOST);
+  const logger = new NestLogger(def.name);
+  logger.log(`${def.name} listening on ${await app.getUrl()}`);
+  handleShutdown(app, def.name, config.SHUTDOWN_TIMEOUT_MS);
+  return app;
+}
+
+function handleShutdown(app: INestApplication, name: string, deadlineMs: number): void {
+  let closing = false;
+  const stop = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    const logger = new NestLogger(name);
+    logger.log(`${signal} received: draining`);
+    const force = setTimeout(() => {
+      logger.error(`shutdown exceeded ${deadlineMs} ms; exiting`);
+      process.exit(1);
+    }, deadlineMs);
+    force.unref();
+    app
+      .close()
+      .then(() => process.exit(0))
+      .catch((err: Error) => {
+        logger.error(`shutdown failed: ${err.message}`);
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}

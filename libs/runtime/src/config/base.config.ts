@@ -1,0 +1,46 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
+
+const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+
+/** Settings every service reads. Each app extends it with its own and validates at boot. */
+export class BaseServiceConfig {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: string = 'development';
+
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL: string = 'postgres://postgres@127.0.0.1:5432/voice_agent_platform';
+
+  @Matches(/^(nats|tls|wss?):\/\//, { message: 'NATS_URL must be a nats:// URL' })
+  NATS_URL: string = 'nats://127.0.0.1:4222';
+
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]*$/, { message: 'NATS_SUBJECT_PREFIX may hold letters, digits, _ and - only' })
+  NATS_SUBJECT_PREFIX: string = '';
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  RPC_TIMEOUT_MS: number = 5000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(300000)
+  SHUTDOWN_TIMEOUT_MS: number = 15000;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+
+  @IsIn(['true', 'false'])
+  MIGRATIONS_RUN: string = 'true';
+
+  @IsString()
+  HOST: string = '0.0.0.0';
+}
+
+export function portField(defaultPort: number) {
+  return { default: defaultPort, transform: toInt };
+}
+export { toInt };

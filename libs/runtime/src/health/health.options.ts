@@ -1,0 +1,5 @@
+export interface HealthOptions {
+  /** Services that must answer a NATS ping for this one to be ready (the gateway lists them all). */
+  peers?: string[];
+}
+export const HEALTH_OPTIONS = Symbol('HEALTH_OPTIONS');

@@ -1,0 +1,42 @@
+import { DynamicModule } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RequestContext } from '@vap/messaging';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Takes the caller's X-Request-Id when it is sane, else makes one. */
+export function requestIdFrom(req: IncomingMessage): string {
+  const given = req.headers[REQUEST_ID_HEADER];
+  const value = Array.isArray(given) ? given[0] : given;
+  return value && REQUEST_ID_PATTERN.test(value) ? value : randomUUID();
+}
+
+/** JSON logs with pino; every line carries the request id of the work it belongs to, HTTP or NATS. */
+export function loggingModule(service: string, level: string): DynamicModule {
+  return LoggerModule.forRoot({
+    pinoHttp: {
+      level,
+      base: { service },
+      messageKey: 'msg',
+      mixin: () => {
+        const requestId = RequestContext.requestId();
+        return requestId ? { requestId } : {};
+      },
+      genReqId: (req: IncomingMessage, res: ServerResponse) => {
+        const id = (req as IncomingMessage & { id?: string }).id ?? requestIdFrom(req);
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      customProps: (req: IncomingMessage) => ({ requestId: (req as IncomingMessage & { id?: string }).id }),
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+      autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') || req.url === '/metrics' },
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    },
+  });
+}

@@ -1,0 +1,28 @@
+import { DynamicModule } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSourceOptions } from 'typeorm';
+import { MessagingModule } from '@vap/messaging';
+import { BaseServiceConfig } from './config/base.config';
+import { loggingModule } from './logging/logger.module';
+import { HealthModule } from './health/health.module';
+import { HealthOptions } from './health/health.options';
+
+/** What every service imports: logs, its schema, NATS, and health routes. */
+export function serviceCoreModules(
+  name: string,
+  config: BaseServiceConfig,
+  dataSource: DataSourceOptions,
+  health: HealthOptions = {},
+): DynamicModule[] {
+  return [
+    loggingModule(name, config.LOG_LEVEL),
+    TypeOrmModule.forRoot({ ...dataSource, retryAttempts: 3, retryDelay: 1000 }),
+    MessagingModule.forRoot({
+      serviceName: name,
+      url: config.NATS_URL,
+      subjectPrefix: config.NATS_SUBJECT_PREFIX,
+      requestTimeoutMs: config.RPC_TIMEOUT_MS,
+    }),
+    HealthModule.forRoot(health),
+  ];
+}
