@@ -1,0 +1,23 @@
+// Two suites: unit/integration specs beside the code (real Postgres and NATS where they need them), and
+// e2e specs that start the built platform and drive it through the gateway's HTTP API.
+const preset = require('./jest.preset');
+
+module.exports = {
+  projects: [
+    {
+      ...preset,
+      displayName: 'unit',
+      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
+      testMatch: ['**/*.spec.ts'],
+    },
+    {
+      ...preset,
+      displayName: 'e2e',
+      roots: ['<rootDir>/e2e'],
+      testMatch: ['**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/e2e/setup/global-setup.ts',
+      globalTeardown: '<rootDir>/e2e/setup/global-teardown.ts',
+      testTimeout: 60000,
+    },
+  ],
+};
