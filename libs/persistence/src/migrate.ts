@@ -17,7 +17,8 @@ export async function ensureDatabaseExists(url: string): Promise<void> {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount === 0) {
       await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((err: { code?: string }) => {
-        if (err.code !== '42P04') throw err; // created concurrently by another service
+        // Another service created it at the same moment: 42P04 or, inside the catalog race, 23505.
+        if (err.code !== '42P04' && err.code !== '23505') throw err;
       });
     }
   } finally {

@@ -51,6 +51,16 @@ async function migrate<C extends BaseServiceConfig>(def: ServiceDefinition<C>, c
  * the NATS command server, and a shutdown that drains work within SHUTDOWN_TIMEOUT_MS.
  */
 export async function bootstrapService<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Promise<INestApplication> {
+  try {
+    return await start(def);
+  } catch (err) {
+    // A dependency that is down at boot is a clear one-line failure, not an unhandled rejection.
+    process.stderr.write(`${def.name}: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+}
+
+async function start<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Promise<INestApplication> {
   const config = loadConfigOrExit(def.name, def.configClass);
   if (process.argv.includes('--migrate-only')) {
     await migrate(def, config);

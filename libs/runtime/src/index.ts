@@ -6,3 +6,4 @@ export * from './health/health.module';
 export * from './health/health.options';
 export * from './bootstrap';
 export * from './service-core.module';
+export * from './auth/public.decorator';

@@ -3,9 +3,11 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { NatsConnectionService, RpcClient } from '@vap/messaging';
 import { HEALTH_OPTIONS, HealthOptions } from './health.options';
+import { Public } from '../auth/public.decorator';
 
 /** Liveness says the process answers; readiness says it can do its work (Postgres, NATS, peers). */
 @ApiExcludeController()
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(

@@ -30,7 +30,6 @@ export function loggingModule(service: string, level: string): DynamicModule {
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      customProps: (req: IncomingMessage) => ({ requestId: (req as IncomingMessage & { id?: string }).id }),
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
       autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') || req.url === '/metrics' },
       serializers: {

@@ -1,0 +1,90 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiKeySummaryDto,
+  AppError,
+  CreateApiKeyDto,
+  CreatedApiKeyDto,
+  CreatedPartnerDto,
+  CreatePartnerDto,
+  ErrorCode,
+  PartnerDto,
+  UpdatePartnerDto,
+} from '@vap/contracts';
+import { AdminTokenGuard } from '../auth/admin-token.guard';
+import { Public } from '@vap/runtime';
+import { ApiEnvelope, ApiErrors, ApiOperatorRoute } from '../http/openapi.decorators';
+import { ApiKeysService, toApiKeySummary } from './api-keys.service';
+import { PartnersService, toPartnerDto } from './partners.service';
+
+const uuid = new ParseUUIDPipe({ exceptionFactory: () => AppError.notFound('Partner') });
+
+/** The operator API: what the dashboard calls to onboard partners, fund them and issue keys. */
+@ApiTags('Operator')
+@ApiOperatorRoute()
+@Public()
+@UseGuards(AdminTokenGuard)
+@Controller('admin/v1/partners')
+export class AdminController {
+  constructor(
+    private readonly partners: PartnersService,
+    private readonly apiKeys: ApiKeysService,
+  ) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create a partner and its first API key (shown once)' })
+  @ApiEnvelope(CreatedPartnerDto)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR)
+  create(@Body() body: CreatePartnerDto): Promise<CreatedPartnerDto> {
+    return this.partners.create(body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List partners' })
+  async list(): Promise<{ partners: PartnerDto[] }> {
+    return { partners: await this.partners.list() };
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get a partner' })
+  @ApiEnvelope(PartnerDto)
+  @ApiErrors(ErrorCode.NOT_FOUND)
+  async get(@Param('id', uuid) id: string): Promise<PartnerDto> {
+    return toPartnerDto(await this.partners.get(id));
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Update status (approved|pending|suspended), balance, concurrency limit or voice tier' })
+  @ApiEnvelope(PartnerDto)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  update(@Param('id', uuid) id: string, @Body() body: UpdatePartnerDto): Promise<PartnerDto> {
+    return this.partners.update(id, body);
+  }
+
+  @Post(':id/api-keys')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Issue another API key (shown once)' })
+  @ApiEnvelope(CreatedApiKeyDto)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  issueKey(@Param('id', uuid) id: string, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
+    return this.partners.issueKey(id, body.name ?? null);
+  }
+
+  @Get(':id/api-keys')
+  @ApiOperation({ summary: 'List a partner’s keys (prefixes only)' })
+  async listKeys(@Param('id', uuid) id: string): Promise<{ api_keys: ApiKeySummaryDto[] }> {
+    await this.partners.get(id);
+    return { api_keys: (await this.apiKeys.list(id)).map(toApiKeySummary) };
+  }
+
+  @Delete(':id/api-keys/:keyId')
+  @ApiOperation({ summary: 'Revoke a key; it stops working at once' })
+  @ApiEnvelope(ApiKeySummaryDto)
+  @ApiErrors(ErrorCode.NOT_FOUND)
+  async revokeKey(@Param('id', uuid) id: string, @Param('keyId', uuid) keyId: string): Promise<ApiKeySummaryDto> {
+    const key = await this.apiKeys.revoke(id, keyId);
+    if (!key) throw AppError.notFound('API key');
+    return toApiKeySummary(key);
+  }
+}

@@ -1,0 +1,32 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { PartnerStatus, VoiceTier } from '@vap/contracts';
+
+export const bigintToNumber = { to: (v: number) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
+
+@Entity({ name: 'partners' })
+export class Partner {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column('text')
+  name: string;
+
+  @Column('text')
+  status: PartnerStatus;
+
+  /** Money is kept in paise (integer) and shown in rupees. */
+  @Column({ name: 'balance_paise', type: 'bigint', transformer: bigintToNumber })
+  balancePaise: number;
+
+  @Column({ name: 'concurrency_limit', type: 'integer' })
+  concurrencyLimit: number;
+
+  @Column({ name: 'voice_tier', type: 'text' })
+  voiceTier: VoiceTier;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

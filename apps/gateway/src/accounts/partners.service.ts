@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import {
+  AppError,
+  CreatePartnerDto,
+  CreatedApiKeyDto,
+  CreatedPartnerDto,
+  DomainEvents,
+  PartnerDto,
+  UpdatePartnerDto,
+} from '@vap/contracts';
+import { OutboxService } from '@vap/messaging';
+import { ApiKeysService, toApiKeySummary } from './api-keys.service';
+import { LedgerEntry } from './entities/ledger-entry.entity';
+import { Partner } from './entities/partner.entity';
+
+export const rupeesToPaise = (inr: number) => Math.round(inr * 100);
+export const paiseToRupees = (paise: number) => paise / 100;
+
+export function toPartnerDto(p: Partner): PartnerDto {
+  return {
+    id: p.id,
+    name: p.name,
+    status: p.status,
+    balance_inr: paiseToRupees(p.balancePaise),
+    concurrency_limit: p.concurrencyLimit,
+    voice_tier: p.voiceTier,
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+  };
+}
+
+/** Partners (accounts), their balance ledger and keys, as the operator manages them. */
+@Injectable()
+export class PartnersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly apiKeys: ApiKeysService,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  async create(input: CreatePartnerDto): Promise<CreatedPartnerDto> {
+    return this.dataSource.transaction(async (em) => {
+      const partner = em.create(Partner, {
+        id: randomUUID(),
+        name: input.name,
+        status: input.status ?? 'approved',
+        balancePaise: rupeesToPaise(input.balance_inr ?? 0),
+        concurrencyLimit: input.concurrency_limit ?? 5,
+        voiceTier: input.voice_tier ?? 'standard',
+      });
+      await em.save(partner);
+      if (partner.balancePaise > 0) {
+        await this.writeLedger(em, partner, partner.balancePaise, 'opening_balance');
+      }
+      const { key, record } = await this.apiKeys.issue(em, partner.id, 'default');
+      await this.outbox.record(em, DomainEvents.partnerCreated, partner.id, toPartnerDto(partner));
+      return { partner: toPartnerDto(partner), api_key: key, key: toApiKeySummary(record) };
+    });
+  }
+
+  async update(id: string, input: UpdatePartnerDto): Promise<PartnerDto> {
+    return this.dataSource.transaction(async (em) => {
+      const partner = await em.findOne(Partner, { where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!partner) throw AppError.notFound('Partner');
+      if (input.balance_inr !== undefined) {
+        const delta = rupeesToPaise(input.balance_inr) - partner.balancePaise;
+        partner.balancePaise += delta;
+        if (delta !== 0) await this.writeLedger(em, partner, delta, 'operator_adjustment');
+      }
+      if (input.name !== undefined) partner.name = input.name;
+      if (input.status !== undefined) partner.status = input.status;
+      if (input.concurrency_limit !== undefined) partner.concurrencyLimit = input.concurrency_limit;
+      if (input.voice_tier !== undefined) partner.voiceTier = input.voice_tier;
+      await em.save(partner);
+      await this.outbox.record(em, DomainEvents.partnerUpdated, partner.id, toPartnerDto(partner));
+      return toPartnerDto(partner);
+    });
+  }
+
+  async get(id: string): Promise<Partner> {
+    const partner = await this.dataSource.getRepository(Partner).findOne({ where: { id } });
+    if (!partner) throw AppError.notFound('Partner');
+    return partner;
+  }
+
+  async list(): Promise<PartnerDto[]> {
+    const partners = await this.dataSource.getRepository(Partner).find({ order: { createdAt: 'ASC' }, take: 500 });
+    return partners.map(toPartnerDto);
+  }
+
+  async issueKey(partnerId: string, name: string | null): Promise<CreatedApiKeyDto> {
+    await this.get(partnerId);
+    return this.dataSource.transaction(async (em) => {
+      const { key, record } = await this.apiKeys.issue(em, partnerId, name);
+      return { api_key: key, key: toApiKeySummary(record) };
+    });
+  }
+
+  private async writeLedger(em: EntityManager, partner: Partner, amountPaise: number, reason: string): Promise<void> {
+    await em.insert(LedgerEntry, {
+      id: randomUUID(),
+      partnerId: partner.id,
+      amountPaise,
+      balanceAfterPaise: partner.balancePaise,
+      reason,
+      reference: null,
+    });
+  }
+}

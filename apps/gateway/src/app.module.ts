@@ -1,0 +1,42 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { SERVICE_NAMES } from '@vap/contracts';
+import { serviceCoreModules } from '@vap/runtime';
+import { AccountsModule } from './accounts/accounts.module';
+import { AdminTokenGuard } from './auth/admin-token.guard';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { GatewayConfig } from './config/gateway.config';
+import { CustomersModule } from './customers/customers.module';
+import { gatewayDataSourceOptions } from './database/data-source';
+import { EnvelopeExceptionFilter } from './http/envelope-exception.filter';
+import { EnvelopeInterceptor } from './http/envelope.interceptor';
+import { RateLimitGuard } from './rate-limit/rate-limit.guard';
+import { RateLimitService } from './rate-limit/rate-limit.service';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: GatewayConfig): DynamicModule {
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        ...serviceCoreModules('gateway', config, gatewayDataSourceOptions(config), {
+          peers: SERVICE_NAMES.filter((s) => s !== 'gateway'),
+        }),
+        AccountsModule,
+        CustomersModule,
+      ],
+      providers: [
+        { provide: GatewayConfig, useValue: config },
+        RateLimitService,
+        AdminTokenGuard,
+        // Order matters: authenticate first, then count the request against the key's limit.
+        { provide: APP_GUARD, useClass: ApiKeyGuard },
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+      ],
+      exports: [GatewayConfig, AdminTokenGuard],
+    };
+  }
+}

@@ -1,0 +1,56 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AppError, ErrorCode } from '@vap/contracts';
+import { ApiKeysService } from '../accounts/api-keys.service';
+import { AuthenticatedRequest } from './auth-context';
+import { IS_PUBLIC } from '@vap/runtime';
+
+const KEY_PARAM_NAMES = ['api_key', 'apikey', 'apiKey', 'key', 'token', 'access_token'];
+
+function unauthorized(message: string): AppError {
+  return new AppError(ErrorCode.UNAUTHORIZED, message);
+}
+
+/**
+ * Authenticates partner routes with `Authorization: Bearer rg_live_...` only: 401 for a missing or invalid
+ * key, 403 for a key whose partner is suspended or not yet approved.
+ */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly apiKeys: ApiKeysService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    const header = req.headers.authorization;
+    if (!header) {
+      const inQuery = KEY_PARAM_NAMES.some((k) => k in (req.query ?? {}));
+      const inBody = !!req.body && typeof req.body === 'object' && KEY_PARAM_NAMES.some((k) => k in req.body);
+      throw unauthorized(
+        inQuery || inBody
+          ? 'API keys are accepted only in the Authorization header (Authorization: Bearer rg_live_...)'
+          : 'Missing API key: send Authorization: Bearer rg_live_...',
+      );
+    }
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthorized('Malformed Authorization header: expected Bearer rg_live_...');
+    const found = await this.apiKeys.authenticate(match[1]);
+    if (!found) throw unauthorized('Invalid API key');
+    if (found.partner.status === 'suspended') {
+      throw new AppError(ErrorCode.FORBIDDEN, 'This account is suspended');
+    }
+    if (found.partner.status !== 'approved') {
+      throw new AppError(ErrorCode.FORBIDDEN, 'This account is not yet approved');
+    }
+    req.auth = {
+      partnerId: found.partner.id,
+      apiKeyId: found.key.id,
+      status: found.partner.status,
+      balancePaise: found.partner.balancePaise,
+    };
+    return true;
+  }
+}

@@ -1,0 +1,19 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+import { PartnerStatus } from '@vap/contracts';
+
+export interface AuthContext {
+  partnerId: string;
+  apiKeyId: string;
+  status: PartnerStatus;
+  balancePaise: number;
+}
+
+export type AuthenticatedRequest = Request & { auth?: AuthContext; id?: string };
+
+/** The partner the API key belongs to; every downstream command is scoped to it. */
+export const CurrentPartner = createParamDecorator((_: unknown, ctx: ExecutionContext): AuthContext => {
+  const auth = ctx.switchToHttp().getRequest<AuthenticatedRequest>().auth;
+  if (!auth) throw new Error('CurrentPartner used on a route without partner auth');
+  return auth;
+});

@@ -1,0 +1,68 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  CreateCustomerDto,
+  CustomerDto,
+  CustomerListDto,
+  ErrorCode,
+  ListCustomersQueryDto,
+  Subjects,
+  UpdateCustomerDto,
+} from '@vap/contracts';
+import { RpcClient } from '@vap/messaging';
+import { AuthContext, CurrentPartner } from '../auth/auth-context';
+import { API_PREFIX } from '../http/api-docs';
+import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
+
+/** Thin HTTP edge: validates, then sends the command over NATS scoped to the partner. */
+@ApiTags('Customers')
+@ApiPartnerRoute()
+@Controller(`${API_PREFIX}/customers`)
+export class CustomersController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Register a sub-tenant (B2B2B customer)' })
+  @ApiEnvelope(CustomerDto)
+  @ApiErrors(
+    ErrorCode.INVALID_EXTERNAL_ID,
+    ErrorCode.INVALID_NAME,
+    ErrorCode.INVALID_EMAIL,
+    ErrorCode.VALIDATION_ERROR,
+    ErrorCode.CONFLICT,
+  )
+  create(@CurrentPartner() auth: AuthContext, @Body() body: CreateCustomerDto): Promise<CustomerDto> {
+    return this.rpc.request(Subjects.gateway.customerCreate, auth.partnerId, body);
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List customers (cursor pagination; filter by external_id and status)' })
+  @ApiEnvelope(CustomerListDto)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR)
+  list(@CurrentPartner() auth: AuthContext, @Query() query: ListCustomersQueryDto): Promise<CustomerListDto> {
+    return this.rpc.request(Subjects.gateway.customerList, auth.partnerId, query);
+  }
+
+  @Get(':id')
+  @ApiOperation({ summary: 'Get a customer' })
+  @ApiParam({ name: 'id', example: 'cus_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11' })
+  @ApiEnvelope(CustomerDto)
+  @ApiErrors(ErrorCode.NOT_FOUND)
+  get(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<CustomerDto> {
+    return this.rpc.request(Subjects.gateway.customerGet, auth.partnerId, { id });
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Update name, email, metadata or status (ARCHIVED archives, ACTIVE restores)' })
+  @ApiParam({ name: 'id', example: 'cus_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11' })
+  @ApiEnvelope(CustomerDto)
+  @ApiErrors(ErrorCode.INVALID_NAME, ErrorCode.INVALID_EMAIL, ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  update(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id') id: string,
+    @Body() body: UpdateCustomerDto,
+  ): Promise<CustomerDto> {
+    return this.rpc.request(Subjects.gateway.customerUpdate, auth.partnerId, { id, changes: body });
+  }
+}

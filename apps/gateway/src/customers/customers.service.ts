@@ -1,0 +1,114 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, QueryFailedError } from 'typeorm';
+import {
+  AppError,
+  CreateCustomerDto,
+  CustomerDto,
+  CustomerListDto,
+  decodeCursor,
+  DEFAULT_PAGE_SIZE,
+  DomainEvents,
+  encodeCursor,
+  ListCustomersQueryDto,
+  UpdateCustomerDto,
+} from '@vap/contracts';
+import { OutboxService } from '@vap/messaging';
+import { Customer } from './entities/customer.entity';
+
+const UNIQUE_VIOLATION = '23505';
+
+export function toCustomerDto(c: Customer): CustomerDto {
+  return {
+    id: c.id,
+    external_id: c.externalId,
+    name: c.name,
+    email: c.email,
+    metadata: c.metadata,
+    status: c.status,
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt.toISOString(),
+  };
+}
+
+function duplicateExternalId(err: unknown): boolean {
+  return err instanceof QueryFailedError && (err.driverError as { code?: string }).code === UNIQUE_VIOLATION;
+}
+
+/** Sub-tenants of a partner. Every query is scoped by partner id; another partner's customer is absent. */
+@Injectable()
+export class CustomersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  async create(partnerId: string, input: CreateCustomerDto): Promise<CustomerDto> {
+    try {
+      return await this.dataSource.transaction(async (em) => {
+        const customer = em.create(Customer, {
+          id: `cus_${randomUUID()}`,
+          partnerId,
+          externalId: input.external_id,
+          name: input.name,
+          email: input.email ?? null,
+          metadata: input.metadata ?? null,
+          status: 'ACTIVE',
+        });
+        await em.save(customer);
+        const dto = toCustomerDto(customer);
+        await this.outbox.record(em, DomainEvents.customerCreated, partnerId, dto);
+        return dto;
+      });
+    } catch (err) {
+      if (duplicateExternalId(err)) {
+        throw AppError.conflict(`A customer with external_id "${input.external_id}" already exists on this account`);
+      }
+      throw err;
+    }
+  }
+
+  async get(partnerId: string, id: string): Promise<CustomerDto> {
+    const customer = await this.dataSource.getRepository(Customer).findOne({ where: { id, partnerId } });
+    if (!customer) throw AppError.notFound('Customer');
+    return toCustomerDto(customer);
+  }
+
+  async list(partnerId: string, query: ListCustomersQueryDto): Promise<CustomerListDto> {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const cursor = decodeCursor(query.cursor);
+    const qb = this.dataSource
+      .getRepository(Customer)
+      .createQueryBuilder('c')
+      .where('c.partner_id = :partnerId', { partnerId })
+      .orderBy('c.created_at', 'ASC')
+      .addOrderBy('c.id', 'ASC')
+      .limit(limit + 1);
+    if (query.external_id !== undefined) qb.andWhere('c.external_id = :externalId', { externalId: query.external_id });
+    if (query.status !== undefined) qb.andWhere('c.status = :status', { status: query.status });
+    if (cursor) qb.andWhere('(c.created_at, c.id) > (:t, :id)', { t: cursor.t, id: cursor.id });
+    const rows = await qb.getMany();
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      customers: page.map(toCustomerDto),
+      next_cursor: rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
+    };
+  }
+
+  async update(partnerId: string, id: string, input: UpdateCustomerDto): Promise<CustomerDto> {
+    return this.dataSource.transaction(async (em) => {
+      const customer = await em.findOne(Customer, { where: { id, partnerId }, lock: { mode: 'pessimistic_write' } });
+      if (!customer) throw AppError.notFound('Customer');
+      if (input.name !== undefined) customer.name = input.name;
+      if (input.email !== undefined) customer.email = input.email;
+      if (input.metadata !== undefined) customer.metadata = input.metadata;
+      if (input.status !== undefined) customer.status = input.status;
+      await em.save(customer);
+      const dto = toCustomerDto(customer);
+      await this.outbox.record(em, DomainEvents.customerUpdated, partnerId, dto);
+      return dto;
+    });
+  }
+}

@@ -1,0 +1,33 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { CustomerStatus } from '@vap/contracts';
+
+@Entity({ name: 'customers' })
+export class Customer {
+  /** `cus_` + UUID. */
+  @PrimaryColumn('text')
+  id: string;
+
+  @Column({ name: 'partner_id', type: 'uuid' })
+  partnerId: string;
+
+  @Column({ name: 'external_id', type: 'text' })
+  externalId: string;
+
+  @Column('text')
+  name: string;
+
+  @Column({ type: 'text', nullable: true })
+  email: string | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  metadata: Record<string, unknown> | null;
+
+  @Column('text')
+  status: CustomerStatus;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,5 @@
+import { MessagingTables1763800000000 } from './1763800000000-messaging-tables';
+import { Accounts1763800000100 } from './1763800000100-accounts';
+
+/** Every migration of the gateway schema, oldest first. */
+export const MIGRATIONS = [MessagingTables1763800000000, Accounts1763800000100];

@@ -1,0 +1,55 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ERROR_CODE_DESCRIPTIONS, ErrorCode, statusOf } from '@vap/contracts';
+
+export const API_PREFIX = 'api/v2';
+export const DOCS_PATH = `${API_PREFIX}/docs`;
+export const OPENAPI_JSON_PATH = `${API_PREFIX}/openapi.json`;
+
+const ERROR_TABLE = Object.values(ErrorCode)
+  .map((c) => `| ${c} | ${c === ErrorCode.INTERNAL_ERROR ? '500 / 502' : statusOf(c)} | ${ERROR_CODE_DESCRIPTIONS[c]} |`)
+  .join('\n');
+
+const DESCRIPTION = `
+Multi-tenant voice-agent platform, API version 2.0.
+
+**Authentication.** Every partner route needs \`Authorization: Bearer rg_live_...\`. Keys are shown once at
+creation and stored hashed; a key in a query parameter or body is not accepted. A resource of another
+account answers 404.
+
+**Envelope.** Success: \`{ "success": true, "data": {...} }\`. Failure: \`{ "success": false, "error":
+{ "code", "message", "details"?, "request_id"? } }\`.
+
+**Rate limits** per API key: 60 requests/minute, 10/minute under \`/calls\`. Over the limit: 429
+RATE_LIMITED with \`Retry-After\`.
+
+**Request ids.** Send \`X-Request-Id\` (1..128 of \`[A-Za-z0-9._:-]\`) or get one; it is echoed on every response.
+
+**Pagination.** List routes take \`limit\` (1..100, default 20) and \`cursor\`, and return \`next_cursor\`
+(null on the last page).
+
+| Error code | HTTP | Meaning |
+|---|---|---|
+${ERROR_TABLE}
+`;
+
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Voice Agent Platform API')
+    .setVersion('2.0')
+    .setDescription(DESCRIPTION)
+    .addServer('/', 'This gateway')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Partner API key rg_live_...' }, 'api_key')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Operator token (ADMIN_API_TOKEN)' }, 'admin_token')
+    .build();
+  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+}
+
+export function setupApiDocs(app: INestApplication): void {
+  const document = buildOpenApiDocument(app);
+  SwaggerModule.setup(DOCS_PATH, app, document, {
+    jsonDocumentUrl: OPENAPI_JSON_PATH,
+    yamlDocumentUrl: `${API_PREFIX}/openapi.yaml`,
+    customSiteTitle: 'Voice Agent Platform API v2',
+  });
+}

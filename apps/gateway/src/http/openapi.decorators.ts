@@ -1,0 +1,57 @@
+import { applyDecorators, Type } from '@nestjs/common';
+import { ApiBearerAuth, ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ERROR_CODE_DESCRIPTIONS, ErrorCode, ErrorEnvelopeDto, statusOf } from '@vap/contracts';
+
+/** Documents a 200 whose body is `{ success: true, data: <model> }`. */
+export function ApiEnvelope(model: Type<unknown>, description = 'Success') {
+  return applyDecorators(
+    ApiExtraModels(model),
+    ApiResponse({
+      status: 200,
+      description,
+      schema: {
+        type: 'object',
+        required: ['success', 'data'],
+        properties: { success: { type: 'boolean', enum: [true] }, data: { $ref: getSchemaPath(model) } },
+      },
+    }),
+  );
+}
+
+function errorResponse(status: number, codes: ErrorCode[], note?: string) {
+  const lines = codes.map((c) => `\`${c}\`: ${ERROR_CODE_DESCRIPTIONS[c]}`);
+  return ApiResponse({
+    status,
+    description: [note, ...lines].filter(Boolean).join('<br>'),
+    type: ErrorEnvelopeDto,
+  });
+}
+
+/** Documents the error envelopes a route can answer, grouped by HTTP status. */
+export function ApiErrors(...codes: ErrorCode[]) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
+  return applyDecorators(...[...byStatus].map(([status, list]) => errorResponse(status, list)));
+}
+
+/** The failures every partner route shares: auth, rate limit, and server or downstream errors. */
+export function ApiPartnerRoute() {
+  return applyDecorators(
+    ApiBearerAuth('api_key'),
+    ApiExtraModels(ErrorEnvelopeDto),
+    errorResponse(401, [ErrorCode.UNAUTHORIZED]),
+    errorResponse(403, [ErrorCode.FORBIDDEN]),
+    errorResponse(429, [ErrorCode.RATE_LIMITED], 'Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset'),
+    errorResponse(500, [ErrorCode.INTERNAL_ERROR]),
+    errorResponse(502, [ErrorCode.INTERNAL_ERROR], 'A downstream service failed or did not answer in time'),
+  );
+}
+
+/** Operator routes: guarded by ADMIN_API_TOKEN. */
+export function ApiOperatorRoute() {
+  return applyDecorators(
+    ApiBearerAuth('admin_token'),
+    errorResponse(401, [ErrorCode.UNAUTHORIZED]),
+    errorResponse(500, [ErrorCode.INTERNAL_ERROR]),
+  );
+}

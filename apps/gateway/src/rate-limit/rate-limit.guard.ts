@@ -1,0 +1,43 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import { AppError, ErrorCode } from '@vap/contracts';
+import { AuthenticatedRequest } from '../auth/auth-context';
+import { GatewayConfig } from '../config/gateway.config';
+import { API_PREFIX } from '../http/api-docs';
+import { RateLimitService, WINDOW_SECONDS } from './rate-limit.service';
+
+const CALLS_PATH = new RegExp(`^/${API_PREFIX}/calls(/|$)`);
+
+/**
+ * Per-key limits of the contract: 10 requests/minute under /calls, 60/minute for everything else. Runs
+ * after authentication; answers 429 RATE_LIMITED with Retry-After and X-RateLimit-* headers.
+ */
+@Injectable()
+export class RateLimitGuard implements CanActivate {
+  constructor(
+    private readonly limits: RateLimitService,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (!req.auth) return true;
+    const isCalls = CALLS_PATH.test(req.path);
+    const bucket = isCalls ? 'calls' : 'general';
+    const limit = isCalls ? this.config.RATE_LIMIT_CALLS_PER_MINUTE : this.config.RATE_LIMIT_GENERAL_PER_MINUTE;
+    const { count, resetAt } = await this.limits.hit(req.auth.apiKeyId, bucket);
+    const res = context.switchToHttp().getResponse<Response>();
+    const resetSeconds = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+    res.setHeader('X-RateLimit-Limit', String(limit));
+    res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
+    res.setHeader('X-RateLimit-Reset', String(Math.ceil(resetAt.getTime() / 1000)));
+    if (count > limit) {
+      res.setHeader('Retry-After', String(Math.min(resetSeconds, WINDOW_SECONDS)));
+      throw new AppError(
+        ErrorCode.RATE_LIMITED,
+        `Rate limit exceeded: ${limit} requests per minute for this API key${isCalls ? ' on /calls' : ''}. Retry after 60 seconds.`,
+      );
+    }
+    return true;
+  }
+}
