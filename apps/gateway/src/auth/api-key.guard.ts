@@ -45,11 +45,17 @@ export class ApiKeyGuard implements CanActivate {
     if (found.partner.status !== 'approved') {
       throw new AppError(ErrorCode.FORBIDDEN, 'This account is not yet approved');
     }
+    const p = found.partner;
     req.auth = {
-      partnerId: found.partner.id,
+      partnerId: p.id,
       apiKeyId: found.key.id,
-      status: found.partner.status,
-      balancePaise: found.partner.balancePaise,
+      partner: {
+        id: p.id,
+        status: p.status,
+        voiceTier: p.voiceTier,
+        concurrencyLimit: p.concurrencyLimit,
+        balancePaise: p.balancePaise,
+      },
     };
     return true;
   }

@@ -1,12 +1,12 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { PartnerStatus } from '@vap/contracts';
+import { PartnerContext } from '@vap/contracts';
 
 export interface AuthContext {
   partnerId: string;
   apiKeyId: string;
-  status: PartnerStatus;
-  balancePaise: number;
+  /** What commands carry to the services: the partner as authenticated for this request. */
+  partner: PartnerContext;
 }
 
 export type AuthenticatedRequest = Request & { auth?: AuthContext; id?: string };

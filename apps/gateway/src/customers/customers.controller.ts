@@ -33,7 +33,7 @@ export class CustomersController {
     ErrorCode.CONFLICT,
   )
   create(@CurrentPartner() auth: AuthContext, @Body() body: CreateCustomerDto): Promise<CustomerDto> {
-    return this.rpc.request(Subjects.gateway.customerCreate, auth.partnerId, body);
+    return this.rpc.request(Subjects.gateway.customerCreate, auth.partner, body);
   }
 
   @Get()
@@ -41,7 +41,7 @@ export class CustomersController {
   @ApiEnvelope(CustomerListDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR)
   list(@CurrentPartner() auth: AuthContext, @Query() query: ListCustomersQueryDto): Promise<CustomerListDto> {
-    return this.rpc.request(Subjects.gateway.customerList, auth.partnerId, query);
+    return this.rpc.request(Subjects.gateway.customerList, auth.partner, query);
   }
 
   @Get(':id')
@@ -50,7 +50,7 @@ export class CustomersController {
   @ApiEnvelope(CustomerDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
   get(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<CustomerDto> {
-    return this.rpc.request(Subjects.gateway.customerGet, auth.partnerId, { id });
+    return this.rpc.request(Subjects.gateway.customerGet, auth.partner, { id });
   }
 
   @Patch(':id')
@@ -63,6 +63,6 @@ export class CustomersController {
     @Param('id') id: string,
     @Body() body: UpdateCustomerDto,
   ): Promise<CustomerDto> {
-    return this.rpc.request(Subjects.gateway.customerUpdate, auth.partnerId, { id, changes: body });
+    return this.rpc.request(Subjects.gateway.customerUpdate, auth.partner, { id, changes: body });
   }
 }

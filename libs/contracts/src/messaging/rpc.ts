@@ -1,8 +1,22 @@
 import { ErrorPayload } from '../errors';
 
+/**
+ * The calling partner as the gateway authenticated it: a snapshot taken at request time, so a service
+ * can apply the caller's tier, limits and balance without asking the gateway back.
+ */
+export interface PartnerContext {
+  id: string;
+  status: 'pending' | 'approved' | 'suspended';
+  voiceTier: string;
+  concurrencyLimit: number;
+  balancePaise: number;
+}
+
 /** What every command carries across NATS. partnerId is null only for operator and system commands. */
 export interface RpcRequest<T = unknown> {
   partnerId: string | null;
+  /** Present on commands that come from a partner's API request. */
+  partner?: PartnerContext;
   requestId: string;
   data: T;
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { headers as natsHeaders, NatsError, ErrorCode as NatsErrorCode } from 'nats';
-import { AppError, MessageHeaders, RpcReply, RpcRequest } from '@vap/contracts';
+import { AppError, MessageHeaders, PartnerContext, RpcReply, RpcRequest } from '@vap/contracts';
 import { NatsConnectionService } from '../nats-connection.service';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { decodeJson, encodeJson } from '../codec';
@@ -23,12 +23,15 @@ export class RpcClient {
 
   async request<TRes, TReq = unknown>(
     subject: string,
-    partnerId: string | null,
+    caller: string | PartnerContext | null,
     data: TReq,
     opts: RequestOptions = {},
   ): Promise<TRes> {
     const requestId = RequestContext.requestId() ?? 'internal';
-    const message: RpcRequest<TReq> = { partnerId, requestId, data };
+    const message: RpcRequest<TReq> =
+      caller !== null && typeof caller === 'object'
+        ? { partnerId: caller.id, partner: caller, requestId, data }
+        : { partnerId: caller, requestId, data };
     const h = natsHeaders();
     h.set(MessageHeaders.requestId, requestId);
     let reply: RpcReply<TRes>;
