@@ -36,8 +36,9 @@ export class Accounts1763800000100 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
     await q.query(`CREATE INDEX ledger_entries_partner_idx ON gateway.ledger_entries (partner_id, created_at)`);
+    // Counters are short-lived and rebuilt by traffic: UNLOGGED skips the WAL on this hot write path.
     await q.query(`
-      CREATE TABLE gateway.rate_limit_windows (
+      CREATE UNLOGGED TABLE gateway.rate_limit_windows (
         api_key_id uuid NOT NULL,
         bucket text NOT NULL,
         window_started_at timestamptz NOT NULL,

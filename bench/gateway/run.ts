@@ -1,0 +1,108 @@
+/**
+ * Gateway benchmark: requests/s and p50/p99 latency of an authenticated GET /customers/{id}
+ * (gateway -> NATS -> Postgres and back) beside GET /health/live (no I/O) on the same run, so the cost
+ * of auth, rate limiting and the NATS hop shows as the difference.
+ *
+ * Starts its own platform on a fresh database with rate limits lifted (a benchmark at 60 req/min would
+ * measure the limiter). Settings: BENCH_DURATION_S (default 10), BENCH_CONNECTIONS (default 32).
+ */
+import { createTestDatabase } from '@vap/persistence';
+import { deleteJetStreamByPrefix, resolveNats, resolvePostgres, startPlatform, workspaceRoot } from '@vap/testing';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+
+// autocannon ships no types of its own; this is the part of its result we read.
+interface Histogram {
+  average: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+interface AutocannonResult {
+  requests: Histogram & { total: number };
+  latency: Histogram;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon') as Autocannon;
+
+const duration = Number(process.env.BENCH_DURATION_S ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+async function measure(label: string, url: string, headers: Record<string, string> = {}) {
+  // A short warm-up so JIT and connection pools are settled before the measured run.
+  await autocannon({ url, headers, connections, duration: 2 });
+  const r = await autocannon({ url, headers, connections, duration });
+  return {
+    label,
+    'req/s': Math.round(r.requests.average),
+    'p50 ms': r.latency.p50,
+    'p99 ms': r.latency.p99,
+    'max ms': r.latency.max,
+    requests: r.requests.total,
+    'non-2xx': r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
+}
+
+async function main(): Promise<void> {
+  const dataDir = join(workspaceRoot(), '.data');
+  const pg = await resolvePostgres({ dataDir });
+  const nats = await resolveNats({ dataDir });
+  const db = await createTestDatabase(pg.url, 'vap_bench');
+  const prefix = `bench_${randomBytes(3).toString('hex')}`;
+  const adminToken = randomBytes(16).toString('hex');
+  const platform = await startPlatform({
+    databaseUrl: db.url,
+    natsUrl: nats.url,
+    subjectPrefix: prefix,
+    env: {
+      ADMIN_API_TOKEN: adminToken,
+      SECRETS_KEY: randomBytes(32).toString('hex'),
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_GENERAL_PER_MINUTE: '1000000000',
+      RATE_LIMIT_CALLS_PER_MINUTE: '1000000000',
+    },
+  });
+  try {
+    const base = platform.gatewayUrl;
+    const partner = (await (
+      await fetch(`${base}/admin/v1/partners`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Bench Co' }),
+      })
+    ).json()) as { data: { api_key: string } };
+    const apiKey: string = partner.data.api_key;
+    const customer = (await (
+      await fetch(`${base}/api/v2/customers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ external_id: 'bench-1', name: 'Bench Customer', email: 'bench@example.com' }),
+      })
+    ).json()) as { data: { id: string } };
+    const id: string = customer.data.id;
+
+    console.log(`gateway benchmark: ${connections} connections, ${duration} s per route, Node ${process.version}`);
+    const rows = [
+      await measure('GET /health/live', `${base}/health/live`),
+      await measure('GET /api/v2/customers/{id}', `${base}/api/v2/customers/${id}`, { authorization: `Bearer ${apiKey}` }),
+    ];
+    console.table(rows);
+  } finally {
+    await platform.stop();
+    await deleteJetStreamByPrefix(nats.url, prefix).catch(() => undefined);
+    await db.drop();
+    await nats.stop();
+    await pg.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,83 @@
+import { api } from '../../support';
+
+const token = () => process.env.E2E_ADMIN_TOKEN!;
+
+describe('operator API (/admin/v1)', () => {
+  it.each([
+    ['no token', undefined],
+    ['a wrong token', 'definitely-not-the-token'],
+  ])('answers 401 UNAUTHORIZED with %s', async (_l, t) => {
+    const res = await api('/admin/v1/partners', { method: 'POST', key: t, body: { name: 'Nope' } });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('does not take a partner API key as the operator token', async () => {
+    const created = await api('/admin/v1/partners', { method: 'POST', key: token(), body: { name: 'Key Holder' } });
+    const res = await api('/admin/v1/partners', { key: created.body.data.api_key });
+    expect(res.status).toBe(401);
+  });
+
+  it('creates a partner with defaults and a first key shown once', async () => {
+    const res = await api('/admin/v1/partners', { method: 'POST', key: token(), body: { name: 'Defaults Co' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.partner).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name: 'Defaults Co',
+      status: 'approved',
+      balance_inr: 0,
+      concurrency_limit: 5,
+      voice_tier: 'standard',
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    expect(res.body.data.api_key).toMatch(/^rg_live_/);
+    expect(res.body.data.key.prefix).toBe(res.body.data.api_key.slice(0, res.body.data.key.prefix.length));
+    const fetched = await api(`/admin/v1/partners/${res.body.data.partner.id}`, { key: token() });
+    expect(JSON.stringify(fetched.body)).not.toContain(res.body.data.api_key);
+  });
+
+  it.each([
+    [{}],
+    [{ name: '' }],
+    [{ name: 'x', balance_inr: -1 }],
+    [{ name: 'x', balance_inr: 1.234 }],
+    [{ name: 'x', concurrency_limit: 0 }],
+    [{ name: 'x', status: 'active' }],
+    [{ name: 'x', voice_tier: 'gold' }],
+  ])('refuses %j with 400 VALIDATION_ERROR', async (body) => {
+    const res = await api('/admin/v1/partners', { method: 'POST', key: token(), body });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('funds a partner; the partner sees the balance in rupees', async () => {
+    const created = await api('/admin/v1/partners', { method: 'POST', key: token(), body: { name: 'Funded', balance_inr: 100.5 } });
+    const { partner, api_key } = created.body.data;
+    expect((await api('/api/v2/billing/balance', { key: api_key })).body.data.balance_inr).toBe(100.5);
+    const patched = await api(`/admin/v1/partners/${partner.id}`, {
+      method: 'PATCH',
+      key: token(),
+      body: { balance_inr: 2500.25, concurrency_limit: 8, voice_tier: 'premium', name: 'Funded Ltd' },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ balance_inr: 2500.25, concurrency_limit: 8, voice_tier: 'premium', name: 'Funded Ltd' });
+    const balance = await api('/api/v2/billing/balance', { key: api_key });
+    expect(balance.body.data).toEqual({ balance_inr: 2500.25, currency: 'INR', updated_at: expect.any(String) });
+  });
+
+  it('answers 404 for an unknown or malformed partner id', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+      const res = await api(`/admin/v1/partners/${id}`, { method: 'PATCH', key: token(), body: { status: 'approved' } });
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('NOT_FOUND');
+      expect((await api(`/admin/v1/partners/${id}/api-keys`, { method: 'POST', key: token(), body: {} })).status).toBe(404);
+    }
+  });
+
+  it('lists partners', async () => {
+    const res = await api('/admin/v1/partners', { key: token() });
+    expect(res.status).toBe(200);
+    expect(res.body.data.partners.length).toBeGreaterThan(0);
+  });
+});

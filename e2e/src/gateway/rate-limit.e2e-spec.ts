@@ -1,0 +1,85 @@
+import { Platform, startPlatform } from '@vap/testing';
+import { api, createPartner } from '../../support';
+
+/**
+ * Two gateway replicas with the contract's limits, sharing the run's database and NATS: the count of one
+ * key must be shared, so 60 requests spread over both use up the minute.
+ */
+describe('rate limits across two gateway replicas', () => {
+  let platform: Platform;
+  let a: string;
+  let b: string;
+
+  beforeAll(async () => {
+    platform = await startPlatform({
+      databaseUrl: process.env.E2E_DATABASE_URL!,
+      natsUrl: process.env.E2E_NATS_URL!,
+      subjectPrefix: process.env.E2E_NATS_PREFIX!,
+      services: [],
+      gatewayReplicas: 2,
+      env: {
+        ADMIN_API_TOKEN: process.env.E2E_ADMIN_TOKEN,
+        SECRETS_KEY: process.env.E2E_SECRETS_KEY,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_GENERAL_PER_MINUTE: '60',
+        RATE_LIMIT_CALLS_PER_MINUTE: '10',
+      },
+    });
+    [a, b] = platform.gateways.map((g) => g.url);
+  }, 90_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it('counts one key across both replicas and answers the 61st request with 429 RATE_LIMITED', async () => {
+    const { apiKey } = await createPartner({ name: 'Rate Co' });
+    const remaining: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      const res = await api('/api/v2/billing/balance', { key: apiKey, baseUrl: i % 2 ? b : a });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+      remaining.push(Number(res.headers.get('x-ratelimit-remaining')));
+    }
+    expect(remaining[0]).toBe(59);
+    expect(remaining[59]).toBe(0);
+    expect(remaining).toEqual([...remaining].sort((x, y) => y - x));
+
+    for (const base of [a, b]) {
+      const limited = await api('/api/v2/billing/balance', { key: apiKey, baseUrl: base });
+      expect(limited.status).toBe(429);
+      expect(limited.body).toEqual({
+        success: false,
+        error: expect.objectContaining({ code: 'RATE_LIMITED', message: expect.stringMatching(/retry after 60 seconds/i) }),
+      });
+      const retryAfter = Number(limited.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(limited.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(Number(limited.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+    }
+  });
+
+  it('keeps separate counts per key, even of one partner', async () => {
+    const { apiKey, partner } = await createPartner({ name: 'Two Keys Co' });
+    for (let i = 0; i < 61; i++) await api('/api/v2/billing/balance', { key: apiKey, baseUrl: i % 2 ? b : a });
+    expect((await api('/api/v2/billing/balance', { key: apiKey, baseUrl: a })).status).toBe(429);
+    const second = await api(`/admin/v1/partners/${partner.id}/api-keys`, {
+      method: 'POST',
+      key: process.env.E2E_ADMIN_TOKEN,
+      body: {},
+      baseUrl: a,
+    });
+    expect((await api('/api/v2/billing/balance', { key: second.body.data.api_key, baseUrl: b })).status).toBe(200);
+  });
+
+  it('counts concurrent requests exactly', async () => {
+    const { apiKey } = await createPartner({ name: 'Burst Co' });
+    const results = await Promise.all(
+      Array.from({ length: 70 }, (_, i) => api('/api/v2/billing/balance', { key: apiKey, baseUrl: i % 2 ? b : a })),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(60);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(10);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * Operator CLI over the operator API (/admin/v1). `npm run admin -- <command> [--flags]`.
+ * Talks to GATEWAY_URL (default http://127.0.0.1:3000) with ADMIN_API_TOKEN (default dev-admin-token).
+ */
+import { parseArgs } from 'node:util';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-partner --name <name> [--balance <inr>] [--concurrency <n>] [--status approved|pending|suspended] [--tier standard|premium|enterprise]
+  update-partner <partnerId> [--name <name>] [--balance <inr>] [--concurrency <n>] [--status ...] [--tier ...]
+  get-partner <partnerId>
+  list-partners
+  create-key <partnerId> [--name <label>]
+  list-keys <partnerId>
+  revoke-key <partnerId> <keyId>
+
+Environment: GATEWAY_URL (default http://127.0.0.1:3000), ADMIN_API_TOKEN (default dev-admin-token)`;
+
+type Body = Record<string, unknown>;
+
+function partnerFields(values: Record<string, string | boolean | undefined>): Body {
+  const body: Body = {};
+  if (typeof values.name === 'string') body.name = values.name;
+  if (typeof values.balance === 'string') body.balance_inr = Number(values.balance);
+  if (typeof values.concurrency === 'string') body.concurrency_limit = Number(values.concurrency);
+  if (typeof values.status === 'string') body.status = values.status;
+  if (typeof values.tier === 'string') body.voice_tier = values.tier;
+  return body;
+}
+
+async function call(method: string, path: string, body?: Body): Promise<unknown> {
+  const base = (process.env.GATEWAY_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '');
+  const token = process.env.ADMIN_API_TOKEN ?? 'dev-admin-token';
+  let res: Response;
+  try {
+    res = await fetch(`${base}/admin/v1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (err) {
+    throw new Error(`cannot reach the gateway at ${base} (${(err as Error).message}); is the platform running?`);
+  }
+  const json = (await res.json().catch(() => null)) as { success?: boolean; data?: unknown; error?: { code: string; message: string } } | null;
+  if (!res.ok || !json?.success) {
+    throw new Error(json?.error ? `${json.error.code}: ${json.error.message}` : `HTTP ${res.status}`);
+  }
+  return json.data;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      balance: { type: 'string' },
+      concurrency: { type: 'string' },
+      status: { type: 'string' },
+      tier: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...args] = positionals;
+  const need = (n: number) => {
+    if (args.length < n) throw new Error(`${command} needs ${n} argument(s)\n\n${USAGE}`);
+  };
+  let data: unknown;
+  switch (command) {
+    case 'create-partner':
+      if (typeof values.name !== 'string') throw new Error('create-partner needs --name');
+      data = await call('POST', '/partners', partnerFields(values));
+      break;
+    case 'update-partner':
+      need(1);
+      data = await call('PATCH', `/partners/${encodeURIComponent(args[0])}`, partnerFields(values));
+      break;
+    case 'get-partner':
+      need(1);
+      data = await call('GET', `/partners/${encodeURIComponent(args[0])}`);
+      break;
+    case 'list-partners':
+      data = await call('GET', '/partners');
+      break;
+    case 'create-key':
+      need(1);
+      data = await call('POST', `/partners/${encodeURIComponent(args[0])}/api-keys`, typeof values.name === 'string' ? { name: values.name } : {});
+      break;
+    case 'list-keys':
+      need(1);
+      data = await call('GET', `/partners/${encodeURIComponent(args[0])}/api-keys`);
+      break;
+    case 'revoke-key':
+      need(2);
+      data = await call('DELETE', `/partners/${encodeURIComponent(args[0])}/api-keys/${encodeURIComponent(args[1])}`);
+      break;
+    default:
+      process.stdout.write(`${USAGE}\n`);
+      return command && !values.help ? 2 : 0;
+  }
+  process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: Error) => {
+    process.stderr.write(`admin: ${err.message}\n`);
+    process.exit(1);
+  },
+);
