@@ -2,6 +2,8 @@ import { Transform } from 'class-transformer';
 import { IsInt, IsString, Matches, Max, MinLength, Min } from 'class-validator';
 import { BaseServiceConfig, toInt } from '@vap/runtime';
 
+export const DEV_ADMIN_TOKEN = 'dev-admin-token';
+
 export class GatewayConfig extends BaseServiceConfig {
   @Transform(toInt)
   @IsInt()
@@ -9,10 +11,13 @@ export class GatewayConfig extends BaseServiceConfig {
   @Max(65535)
   PORT: number = 3000;
 
-  /** Bearer token of the operator API (/admin/v1). No default: a gateway without one refuses to start. */
+  /**
+   * Bearer token of the operator API (/admin/v1). Development (NODE_ENV unset or development) falls back
+   * to `dev-admin-token` so `nx serve gateway` works alone; anywhere else a missing token refuses to start.
+   */
   @IsString({ message: 'ADMIN_API_TOKEN is required (the operator API token)' })
-  @MinLength(12, { message: 'ADMIN_API_TOKEN must be at least 12 characters' })
-  ADMIN_API_TOKEN: string;
+  @MinLength(12, { message: 'ADMIN_API_TOKEN must be set, at least 12 characters' })
+  ADMIN_API_TOKEN: string = (process.env.NODE_ENV ?? 'development') === 'development' ? DEV_ADMIN_TOKEN : '';
 
   @Transform(toInt)
   @IsInt()
