@@ -1,0 +1,3 @@
+export * from './address-policy';
+export * from './private-network-guard';
+export * from './public-http-client';

@@ -1,0 +1,154 @@
+import { Agent, request } from 'undici';
+import { PrivateNetworkGuard } from './private-network-guard';
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export interface PublicFetchOptions {
+  /** Whole request, redirects included. */
+  timeoutMs: number;
+  /** Largest response body accepted; a larger one fails with ResponseTooLargeError. */
+  maxBytes: number;
+  maxRedirects?: number;
+  headers?: Record<string, string>;
+}
+
+export interface PublicFetchResult {
+  /** The URL that answered, after redirects. */
+  url: string;
+  status: number;
+  /** Media type without parameters, lower case ('' when absent). */
+  contentType: string;
+  /** The charset parameter of Content-Type, if any. */
+  charset?: string;
+  body: Buffer;
+}
+
+export class ResponseTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`response body exceeds ${maxBytes} bytes`);
+    this.name = 'ResponseTooLargeError';
+  }
+}
+
+export class FetchTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no complete response within ${timeoutMs} ms`);
+    this.name = 'FetchTimeoutError';
+  }
+}
+
+export class UnsupportedUrlError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnsupportedUrlError';
+  }
+}
+
+function parseContentType(header: string | string[] | undefined): { type: string; charset?: string } {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return { type: '' };
+  const [type, ...params] = value.split(';');
+  const charset = params
+    .map((p) => p.trim().split('='))
+    .find(([k]) => k.toLowerCase() === 'charset')?.[1]
+    ?.replace(/"/g, '');
+  return { type: type.trim().toLowerCase(), charset };
+}
+
+/**
+ * GETs http(s) resources on the public internet for features that fetch URLs partners give us (knowledge
+ * base web links, later webhook deliveries): every hop of a redirect chain goes through the private-network
+ * guard, the whole exchange has a deadline, and the body is cut off at a size limit instead of buffered.
+ */
+export class PublicHttpClient {
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly guard: PrivateNetworkGuard,
+    connectTimeoutMs = 5000,
+  ) {
+    this.agent = new Agent({ connect: { lookup: guard.lookup, timeout: connectTimeoutMs } });
+  }
+
+  async get(url: string, options: PublicFetchOptions): Promise<PublicFetchResult> {
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    try {
+      return await this.follow(url, options, signal);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (signal.aborted || (typeof code === 'string' && /^UND_ERR_\w*TIMEOUT$/.test(code))) {
+        throw new FetchTimeoutError(options.timeoutMs);
+      }
+      throw err;
+    }
+  }
+
+  private async follow(
+    url: string,
+    options: PublicFetchOptions,
+    signal: AbortSignal,
+  ): Promise<PublicFetchResult> {
+    let current = this.checkUrl(url);
+    for (let hop = 0; ; hop++) {
+      const res = await request(current, {
+        method: 'GET',
+        dispatcher: this.agent,
+        signal,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+        headers: options.headers,
+      });
+      const location = res.headers.location;
+      if (REDIRECT_STATUSES.has(res.statusCode) && location) {
+        await res.body.dump();
+        if (hop >= (options.maxRedirects ?? 5)) throw new UnsupportedUrlError('too many redirects');
+        current = this.checkUrl(
+          new URL(Array.isArray(location) ? location[0] : location, current).toString(),
+        );
+        continue;
+      }
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > options.maxBytes) {
+        res.body.destroy();
+        throw new ResponseTooLargeError(options.maxBytes);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body) {
+        size += (chunk as Buffer).length;
+        if (size > options.maxBytes) {
+          res.body.destroy();
+          throw new ResponseTooLargeError(options.maxBytes);
+        }
+        chunks.push(chunk as Buffer);
+      }
+      const { type, charset } = parseContentType(res.headers['content-type']);
+      return {
+        url: current,
+        status: res.statusCode,
+        contentType: type,
+        charset,
+        body: Buffer.concat(chunks),
+      };
+    }
+  }
+
+  private checkUrl(raw: string): string {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new UnsupportedUrlError(`not a valid URL: ${raw}`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new UnsupportedUrlError(`only http and https URLs can be fetched, got ${url.protocol}`);
+    }
+    if (url.username || url.password) throw new UnsupportedUrlError('URLs with credentials are not fetched');
+    this.guard.assertHostAllowed(url.hostname);
+    return url.toString();
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

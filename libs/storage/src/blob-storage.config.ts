@@ -1,0 +1,86 @@
+import { hkdfSync } from 'node:crypto';
+import { IsIn, IsOptional, IsString, Matches, MinLength, ValidateIf } from 'class-validator';
+
+const DEV_SIGNING_SECRET = 'development-only blob url signing secret; not for production';
+
+/**
+ * Blob storage settings, validated at boot by every app that stores or serves blobs (gateway and agents).
+ * Both must agree: the same driver, the same BLOB_STORAGE_DIR (a relative dir is resolved against the
+ * working directory, the repository root when the platform runs from source) and the same signing key.
+ */
+export class BlobStorageConfig {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: string = 'development';
+
+  @IsIn(['local', 's3'], { message: 'BLOB_STORAGE_DRIVER must be local or s3' })
+  BLOB_STORAGE_DRIVER: 'local' | 's3' = 'local';
+
+  /** local driver: where objects live. */
+  @IsString()
+  @MinLength(1)
+  BLOB_STORAGE_DIR: string = '.data/blobs';
+
+  /**
+   * local driver: the base of its signed URLs, served by the gateway. Relative (the default) means "on the
+   * gateway that answered"; set an absolute URL when the gateway is reached through another address.
+   */
+  @Matches(/^(https?:\/\/[^\s]+|\/[^\s]*)$/, {
+    message: 'BLOB_SIGNED_URL_BASE must be an http(s) URL or an absolute path',
+  })
+  BLOB_SIGNED_URL_BASE: string = '/api/v2/uploads';
+
+  /** local driver: HMAC key of signed URLs (32+ characters); derived from SECRETS_KEY when unset. */
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'BLOB_SIGNING_KEY must be at least 32 characters' })
+  BLOB_SIGNING_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(32, { message: 'SECRETS_KEY must be at least 32 characters' })
+  SECRETS_KEY?: string;
+
+  /** s3 driver: endpoint of an S3-compatible service (MinIO, R2, ...); unset means AWS S3. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'S3_ENDPOINT must be an http(s) URL' })
+  S3_ENDPOINT?: string;
+
+  @ValidateIf((c: BlobStorageConfig) => c.BLOB_STORAGE_DRIVER === 's3')
+  @IsString({ message: 'S3_BUCKET is required when BLOB_STORAGE_DRIVER=s3' })
+  @MinLength(3, { message: 'S3_BUCKET is required when BLOB_STORAGE_DRIVER=s3' })
+  S3_BUCKET?: string;
+
+  @IsString()
+  S3_REGION: string = 'us-east-1';
+
+  /** Static credentials; unset means the SDK's default chain (e.g. a workload identity). */
+  @IsOptional()
+  @IsString()
+  S3_ACCESS_KEY_ID?: string;
+
+  @ValidateIf((c: BlobStorageConfig) => !!c.S3_ACCESS_KEY_ID)
+  @IsString({ message: 'S3_SECRET_ACCESS_KEY is required with S3_ACCESS_KEY_ID' })
+  S3_SECRET_ACCESS_KEY?: string;
+
+  /** Path-style URLs (bucket in the path), which most S3-compatible services need; default: on with an endpoint. */
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  S3_FORCE_PATH_STYLE?: string;
+
+  @ValidateIf((c: BlobStorageConfig) => c.NODE_ENV === 'production' && c.BLOB_STORAGE_DRIVER === 'local')
+  @IsString({ message: 'BLOB_SIGNING_KEY or SECRETS_KEY is required in production with the local driver' })
+  get signingSecret(): string | undefined {
+    return (
+      this.BLOB_SIGNING_KEY ??
+      this.SECRETS_KEY ??
+      (this.NODE_ENV === 'production' ? undefined : DEV_SIGNING_SECRET)
+    );
+  }
+}
+
+/** The HMAC key of signed URLs: derived, so that the signing key never equals a key used for anything else. */
+export function blobSigningKey(config: BlobStorageConfig): Buffer {
+  const secret = config.signingSecret;
+  if (!secret) throw new Error('no blob signing secret configured');
+  return Buffer.from(hkdfSync('sha256', secret, 'vap-blob-storage', 'signed blob urls v1', 32));
+}

@@ -1,0 +1,75 @@
+import type { Readable } from 'node:stream';
+
+/** The storage a service gets injected: local disk or an S3-compatible bucket, chosen by BLOB_STORAGE_DRIVER. */
+export const BLOB_STORAGE = Symbol('BLOB_STORAGE');
+
+export interface BlobHead {
+  size: number;
+  contentType: string | null;
+}
+
+export interface PutBlobOptions {
+  contentType: string;
+  /** The body is refused (BlobTooLargeError) beyond this many bytes. */
+  maxBytes?: number;
+}
+
+export interface PresignUploadOptions {
+  contentType: string;
+  /** Exact size of the body the client must send. */
+  contentLength: number;
+  expiresInSeconds: number;
+}
+
+export interface PresignDownloadOptions {
+  expiresInSeconds: number;
+  /** Suggested file name for the download. */
+  fileName?: string;
+}
+
+export interface PresignedRequest {
+  url: string;
+  method: 'PUT' | 'GET';
+  /** Headers the client must send with the request (the ones the signature covers). */
+  headers: Record<string, string>;
+  expiresAt: Date;
+}
+
+/**
+ * Object storage behind one interface. Object keys are `/`-separated paths of safe characters
+ * (see assertObjectKey); callers namespace them (e.g. `documents/<partnerId>/<id>`).
+ *
+ * Every process that touches the same objects must see the same storage: in production that is one S3
+ * bucket; locally the gateway (which serves signed URLs) and the services share BLOB_STORAGE_DIR.
+ */
+export interface BlobStorage {
+  readonly driver: 'local' | 's3';
+  put(key: string, body: Buffer | Readable, options: PutBlobOptions): Promise<BlobHead>;
+  /** Size and type of an object, or null when there is none. */
+  head(key: string): Promise<BlobHead | null>;
+  /** The whole object, or null when there is none; larger than maxBytes is a BlobTooLargeError. */
+  read(key: string, maxBytes: number): Promise<Buffer | null>;
+  /** A stream of the object, or null when there is none. */
+  stream(key: string): Promise<{ head: BlobHead; body: Readable } | null>;
+  /** Removes the object; removing an absent one is not an error. */
+  delete(key: string): Promise<void>;
+  /** A URL the client PUTs the bytes to, without credentials of its own. */
+  presignUpload(key: string, options: PresignUploadOptions): Promise<PresignedRequest>;
+  presignDownload(key: string, options: PresignDownloadOptions): Promise<PresignedRequest>;
+}
+
+export class BlobTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`object exceeds ${maxBytes} bytes`);
+    this.name = 'BlobTooLargeError';
+  }
+}
+
+const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+/** Keys become file paths on the local driver: no `..`, no absolute paths, no odd characters. */
+export function assertObjectKey(key: string): void {
+  if (key.length > 512 || !KEY_PATTERN.test(key) || key.split('/').some((s) => s === '..' || s === '.')) {
+    throw new TypeError(`invalid object key: ${JSON.stringify(key)}`);
+  }
+}
