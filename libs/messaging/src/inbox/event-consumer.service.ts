@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg } from 'nats';
 import { DataSource, EntityManager } from 'typeorm';
@@ -20,7 +20,7 @@ const ACK_WAIT_NS = 30 * 1_000_000_000;
  * was down resumes where its consumer stopped; a redelivered event finds its inbox row and is only acked.
  */
 @Injectable()
-export class EventConsumerService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class EventConsumerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(EventConsumerService.name);
   private readonly running: { messages: ConsumerMessages; loop: Promise<void> }[] = [];
 
@@ -36,6 +36,18 @@ export class EventConsumerService implements OnApplicationBootstrap, OnApplicati
   async onApplicationBootstrap(): Promise<void> {
     const handlers = this.findHandlers();
     if (handlers.length === 0) return;
+    // Two handlers on one durable consumer would split the events between them, each seeing only some.
+    const names = new Map<string, DomainEventHandlerOptions>();
+    for (const { options } of handlers) {
+      const name = this.consumerName(options);
+      const other = names.get(name);
+      if (other) {
+        throw new Error(
+          `@OnDomainEvent handlers of ${other.subject} and ${options.subject} share the consumer name "${name}"; give each its own { consumer }`,
+        );
+      }
+      names.set(name, options);
+    }
     await this.stream.ensure();
     for (const { options, handler } of handlers) await this.start(options, handler);
   }
@@ -77,6 +89,8 @@ export class EventConsumerService implements OnApplicationBootstrap, OnApplicati
     const consumer = await this.nats.js().consumers.get(stream, durable);
     const messages = await consumer.consume({ max_messages: 64 });
     const loop = (async () => {
+      // After stop() the iterator still yields what was already fetched; handling it beats leaving it
+      // unacked for the ack wait (a nak would send it straight back into the pull request just stopped).
       for await (const msg of messages) await this.handle(durable, msg, handler);
     })().catch((err) => this.logger.error(`consumer ${durable} stopped: ${(err as Error).message}`));
     this.running.push({ messages, loop });
@@ -89,18 +103,20 @@ export class EventConsumerService implements OnApplicationBootstrap, OnApplicati
       event = decodeJson<DomainEvent>(msg.data);
     } catch {
       this.logger.error(`consumer ${consumer}: undecodable message ${msg.seq} dropped`);
-      msg.term();
+      settle(() => msg.term());
       return;
     }
     await RequestContext.run({ requestId: event.requestId ?? randomUUID() }, async () => {
       try {
         await this.process(consumer, event, handler);
-        msg.ack();
       } catch (err) {
         const delayMs = Math.min(60_000, 500 * 2 ** Math.min(msg.info.redeliveryCount, 7));
-        this.logger.warn(`consumer ${consumer}: event ${event.id} failed (${(err as Error).message}); retry in ${delayMs} ms`);
-        msg.nak(delayMs);
+        this.logger.warn(`consumer ${consumer}: event ${event.id} failed (${errorMessage(err)}); retry in ${delayMs} ms`);
+        settle(() => msg.nak(delayMs));
+        return;
       }
+      // A lost ack only means a redelivery, which the inbox absorbs.
+      if (!settle(() => msg.ack())) this.logger.warn(`consumer ${consumer}: ack of event ${event.id} failed`);
     });
   }
 
@@ -121,8 +137,28 @@ export class EventConsumerService implements OnApplicationBootstrap, OnApplicati
     });
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Stops fetching and waits for the events being handled, before the NATS connection drains and the
+   * DataSource closes (both happen in onApplicationShutdown), so that a handler in progress can commit
+   * and ack instead of failing halfway.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     for (const r of this.running) r.messages.stop();
     await Promise.all(this.running.map((r) => r.loop));
+    this.running.length = 0;
   }
+}
+
+/** Acks, naks or terms; false when the connection no longer takes it. */
+function settle(fn: () => void): boolean {
+  try {
+    fn();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Client } from 'pg';
 import { headers as natsHeaders } from 'nats';
@@ -11,6 +11,7 @@ import { outboxChannel } from './outbox-channel';
 
 const BATCH = 100;
 const POLL_MS = 1000;
+const RELISTEN_MS = 2000;
 const RETENTION_HOURS = 24;
 
 /**
@@ -19,9 +20,10 @@ const RETENTION_HOURS = 24;
  * publish and before marking is absorbed by JetStream's duplicate window and the consumers' inbox.
  */
 @Injectable()
-export class OutboxRelayService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelayService.name);
   private listener?: Client;
+  private relistenTimer?: NodeJS.Timeout;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
@@ -37,24 +39,55 @@ export class OutboxRelayService implements OnApplicationBootstrap, OnApplication
   async onApplicationBootstrap(): Promise<void> {
     await this.stream.ensure();
     await this.listen();
+    if (this.stopped) return;
     this.timer = setInterval(() => this.wake(), POLL_MS);
     this.wake();
   }
 
+  /**
+   * LISTENs on a connection of its own. Polling still relays every row; LISTEN only makes it prompt, so
+   * a lost listener (Postgres restart, failover, idle kill) is replaced in the background.
+   */
   private async listen(): Promise<void> {
-    const url = (this.dataSource.options as { url?: string }).url;
-    const client = new Client({ connectionString: url });
-    client.on('error', (err) => this.logger.warn(`outbox listener lost: ${err.message}`));
+    const options = this.dataSource.options as { url?: string; applicationName?: string };
+    const client = new Client({
+      connectionString: options.url,
+      application_name: `${options.applicationName ?? 'service'}:outbox-listener`,
+    });
+    const lost = (reason: string) => {
+      if (this.listener !== client) return;
+      this.listener = undefined;
+      this.logger.warn(`outbox listener lost (${reason}); polling until it is back`);
+      client.end().catch(() => undefined);
+      this.relisten();
+    };
+    client.on('error', (err) => lost(err.message));
+    client.on('end', () => lost('connection closed'));
     client.on('notification', () => this.wake());
     try {
       await client.connect();
       await client.query(`LISTEN "${outboxChannel(this.dataSource)}"`);
-      this.listener = client;
     } catch (err) {
-      // Polling still relays every row; LISTEN only makes it prompt.
-      this.logger.warn(`outbox LISTEN unavailable, polling only: ${(err as Error).message}`);
+      this.logger.warn(`outbox LISTEN unavailable, polling meanwhile: ${(err as Error).message}`);
       await client.end().catch(() => undefined);
+      this.relisten();
+      return;
     }
+    if (this.stopped) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.listener = client;
+    // Rows may have been committed while nobody listened.
+    if (this.timer) this.wake();
+  }
+
+  private relisten(): void {
+    if (this.stopped || this.relistenTimer) return;
+    this.relistenTimer = setTimeout(() => {
+      this.relistenTimer = undefined;
+      void this.listen();
+    }, RELISTEN_MS);
   }
 
   /** Runs a relay pass now, or right after the one in progress. */
@@ -136,10 +169,17 @@ export class OutboxRelayService implements OnApplicationBootstrap, OnApplication
     return Number(row?.lag ?? 0);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /**
+   * Stops relaying and lets the pass in progress finish while NATS and Postgres are still open (they
+   * close in onApplicationShutdown), so that a shutdown never leaves rows published but unmarked.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.relistenTimer) clearTimeout(this.relistenTimer);
     await this.running;
-    await this.listener?.end().catch(() => undefined);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
   }
 }

@@ -43,7 +43,9 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
           this.log.error(`subscription ${pattern} failed: ${err.message}`);
           return;
         }
-        const job = this.handle(pattern, msg, run).finally(() => this.inFlight.delete(job));
+        const job = this.handle(pattern, msg, run)
+          .catch((e) => this.log.error(`command ${pattern} failed unanswered: ${(e as Error).message}`))
+          .finally(() => this.inFlight.delete(job));
         this.inFlight.add(job);
       },
     });
@@ -80,7 +82,14 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
   }
 
   private respond(msg: Msg, reply: RpcReply): void {
-    if (msg.reply) msg.respond(encodeJson(reply));
+    if (!msg.reply) return;
+    const data = encodeJson(reply); // a result that cannot be encoded throws to handle(), which answers 500
+    try {
+      msg.respond(data);
+    } catch (err) {
+      // The connection is closed: the caller gets its timeout (502) instead of a reply.
+      this.log.warn(`reply on ${msg.subject} not sent: ${(err as Error).message}`);
+    }
   }
 
   /** Stop taking commands, then wait for the ones being handled so that none is lost in a restart. */
