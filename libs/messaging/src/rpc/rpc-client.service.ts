@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { headers as natsHeaders, NatsError, ErrorCode as NatsErrorCode } from 'nats';
 import { AppError, MessageHeaders, PartnerContext, RpcReply, RpcRequest } from '@vap/contracts';
 import { NatsConnectionService } from '../nats-connection.service';
@@ -27,7 +28,8 @@ export class RpcClient {
     data: TReq,
     opts: RequestOptions = {},
   ): Promise<TRes> {
-    const requestId = RequestContext.requestId() ?? 'internal';
+    // Work outside any request (timers, consumers without an id) still gets an id of its own to trace by.
+    const requestId = RequestContext.requestId() ?? randomUUID();
     const message: RpcRequest<TReq> =
       caller !== null && typeof caller === 'object'
         ? { partnerId: caller.id, partner: caller, requestId, data }
