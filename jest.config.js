@@ -3,6 +3,8 @@
 const preset = require('./jest.preset');
 
 module.exports = {
+  // e2e specs start extra apps and wait on real infrastructure.
+  testTimeout: 60000,
   projects: [
     {
       ...preset,
@@ -17,7 +19,6 @@ module.exports = {
       testMatch: ['**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/e2e/setup/global-setup.ts',
       globalTeardown: '<rootDir>/e2e/setup/global-teardown.ts',
-      testTimeout: 60000,
     },
   ],
 };

@@ -21,7 +21,10 @@ export class CursorQueryDto {
 }
 
 export interface Cursor {
-  /** ISO timestamp of the last item of the previous page. */
+  /**
+   * ISO timestamp of the last item of the previous page. Its column must be timestamptz(3): an ISO string
+   * holds milliseconds, and a microsecond column would make the keyset comparison repeat rows.
+   */
   t: string;
   /** Its id, to break ties between equal timestamps. */
   id: string;

@@ -54,8 +54,9 @@ export class Accounts1763800000100 implements MigrationInterface {
         email text,
         metadata jsonb,
         status text NOT NULL DEFAULT 'ACTIVE' CHECK (status IN ('ACTIVE', 'ARCHIVED')),
-        created_at timestamptz NOT NULL DEFAULT now(),
-        updated_at timestamptz NOT NULL DEFAULT now(),
+        -- Millisecond precision: list cursors carry created_at as an ISO string, which must compare exactly.
+        created_at timestamptz(3) NOT NULL DEFAULT now(),
+        updated_at timestamptz(3) NOT NULL DEFAULT now(),
         CONSTRAINT customers_partner_external_id_key UNIQUE (partner_id, external_id)
       )`);
     await q.query(`CREATE INDEX customers_partner_page_idx ON gateway.customers (partner_id, created_at, id)`);
