@@ -4,3 +4,6 @@ export * from './messaging';
 export * from './pagination';
 export * from './customers';
 export * from './accounts';
+export * from './agents';
+export * from './voices';
+export * from './extraction';

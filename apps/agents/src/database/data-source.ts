@@ -3,6 +3,12 @@ import { MESSAGING_ENTITIES } from '@vap/messaging';
 import { schemaDataSourceOptions } from '@vap/persistence';
 import { AgentsConfig } from '../config/agents.config';
 import { MIGRATIONS } from './migrations';
+import { Agent } from '../agents/entities/agent.entity';
+import { AgentExtractionSet } from '../extraction/entities/agent-extraction-set.entity';
+import { ExtractionSet } from '../extraction/entities/extraction-set.entity';
+import { Project } from '../projects/entities/project.entity';
+import { BackgroundAudio } from '../voices/entities/background-audio.entity';
+import { Voice } from '../voices/entities/voice.entity';
 
 export const SCHEMA = 'agents';
 
@@ -10,7 +16,15 @@ export function agentsDataSourceOptions(config: AgentsConfig): DataSourceOptions
   return schemaDataSourceOptions({
     url: config.DATABASE_URL,
     schema: SCHEMA,
-    entities: [...MESSAGING_ENTITIES],
+    entities: [
+      ...MESSAGING_ENTITIES,
+      Project,
+      Voice,
+      BackgroundAudio,
+      Agent,
+      ExtractionSet,
+      AgentExtractionSet,
+    ],
     migrations: MIGRATIONS,
     applicationName: 'agents',
   });

@@ -12,7 +12,28 @@ export const Subjects = {
     customerUpdate: 'gateway.customer.update',
     partnerGet: 'gateway.partner.get',
   },
-  agents: { ping: 'agents.health.ping' },
+  agents: {
+    ping: 'agents.health.ping',
+    agentCreate: 'agents.agent.create',
+    agentList: 'agents.agent.list',
+    /** Also the internal way to check that an agent exists for a partner (404 NOT_FOUND when not). */
+    agentGet: 'agents.agent.get',
+    agentUpdate: 'agents.agent.update',
+    agentDelete: 'agents.agent.delete',
+    voiceConfigurationList: 'agents.voice_configuration.list',
+    agentVoiceList: 'agents.voice.list',
+    backgroundAudioList: 'agents.background_audio.list',
+    extractionSetCreate: 'agents.extraction_set.create',
+    extractionSetList: 'agents.extraction_set.list',
+    extractionSetGet: 'agents.extraction_set.get',
+    extractionSetUpdate: 'agents.extraction_set.update',
+    extractionSetDelete: 'agents.extraction_set.delete',
+    extractionSetAttach: 'agents.extraction_set.attach',
+    extractionSetDetach: 'agents.extraction_set.detach',
+    extractionSetFromAgent: 'agents.extraction_set.from_agent',
+    /** Set keys + inline keys of an agent, for post-call extraction. */
+    extractionEffectiveSchema: 'agents.extraction.effective_schema',
+  },
   calls: { ping: 'calls.health.ping' },
   campaigns: { ping: 'campaigns.health.ping' },
   webhooks: { ping: 'webhooks.health.ping' },
@@ -30,6 +51,9 @@ export const DomainEvents = {
   partnerUpdated: 'events.partner.updated',
   customerCreated: 'events.customer.created',
   customerUpdated: 'events.customer.updated',
+  agentCreated: 'events.agent.created',
+  agentUpdated: 'events.agent.updated',
+  agentDeleted: 'events.agent.deleted',
 } as const;
 export type DomainEventSubject = (typeof DomainEvents)[keyof typeof DomainEvents];
 

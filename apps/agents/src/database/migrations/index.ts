@@ -1,4 +1,12 @@
 import { MessagingTables1763800000000 } from './1763800000000-messaging-tables';
+import { VoiceCatalog1763800001000 } from './1763800001000-voice-catalog';
+import { Agents1763800001100 } from './1763800001100-agents';
+import { ExtractionSets1763800001200 } from './1763800001200-extraction-sets';
 
 /** Every migration of the agents schema, oldest first. */
-export const MIGRATIONS = [MessagingTables1763800000000];
+export const MIGRATIONS = [
+  MessagingTables1763800000000,
+  VoiceCatalog1763800001000,
+  Agents1763800001100,
+  ExtractionSets1763800001200,
+];

@@ -1,0 +1,117 @@
+import {
+  AgentDefaults,
+  AgentSettingsDto,
+  CreateAgentDto,
+  ToolAckConfigDto,
+  ToolAckConfigInputDto,
+  ToolAckDefaults,
+  UpdateAgentDto,
+} from '@vap/contracts';
+import { Agent } from './entities/agent.entity';
+
+/** tool_ack_config as stored: omitted sub-fields take their defaults; null means off. */
+export function normalizeToolAck(input: ToolAckConfigInputDto | null): ToolAckConfigDto | null {
+  if (input === null) return null;
+  const mode = input.mode ?? ToolAckDefaults.mode;
+  return {
+    enabled: input.enabled ?? ToolAckDefaults.enabled,
+    mode,
+    phrases: mode === 'static' ? [...(input.phrases ?? [])] : [],
+    delay_ms: input.delay_ms ?? ToolAckDefaults.delayMs,
+  };
+}
+
+/** "null or empty" texts are stored as null, so the platform default applies in one way only. */
+function text(value: string | null | undefined): string | null | undefined {
+  if (value === undefined) return undefined;
+  return value === null || value.trim() === '' ? null : value;
+}
+
+/** A new agent with every optional field at its default. */
+export function newAgent(id: string, partnerId: string, input: CreateAgentDto): Agent {
+  const agent = new Agent();
+  Object.assign(agent, {
+    id,
+    partnerId,
+    agentName: input.agent_name,
+    prompt: input.prompt,
+    voiceId: input.voice_id,
+    agentType: input.agent_type,
+    spokenLanguages: [],
+    introMessage: null,
+    voicemailDetectionEnabled: AgentDefaults.voicemailDetectionEnabled,
+    screenerHandlingEnabled: AgentDefaults.screenerHandlingEnabled,
+    voicemailMessage: null,
+    enableRecording: AgentDefaults.enableRecording,
+    kbThreshold: AgentDefaults.kbThreshold,
+    kbIncludeSummaries: AgentDefaults.kbIncludeSummaries,
+    kbResultFormat: null,
+    kbEnableLlmProcessing: AgentDefaults.kbEnableLlmProcessing,
+    kbLlmSystemPrompt: null,
+    endCallEnabled: AgentDefaults.endCallEnabled,
+    endCallMessage: null,
+    endCallInstructions: null,
+    transferEnabled: AgentDefaults.transferEnabled,
+    transferNumber: null,
+    transferMessage: null,
+    transferInstructions: null,
+    userIdleEnabled: AgentDefaults.userIdleEnabled,
+    toolAckConfig: normalizeToolAck({}),
+    extractionEnabled: AgentDefaults.extractionEnabled,
+    extractionConfig: { keys: [] },
+    maxCallDurationSecs: AgentDefaults.maxCallDurationSecs,
+    backgroundAudioId: null,
+    backgroundAudioVolume: AgentDefaults.backgroundAudioVolume,
+    webhooksIncludeAccountEndpoints: AgentDefaults.webhooksIncludeAccountEndpoints,
+    deletedAt: null,
+  } satisfies Partial<Agent>);
+  applySettings(agent, input);
+  return agent;
+}
+
+function set<K extends keyof Agent>(agent: Agent, key: K, value: Agent[K] | undefined): void {
+  if (value !== undefined) agent[key] = value;
+}
+
+/**
+ * Applies the optional fields that are present; absent ones keep their value. References (voice,
+ * project, background audio) and inline extraction keys are resolved by the service.
+ */
+export function applySettings(agent: Agent, input: AgentSettingsDto): void {
+  set(agent, 'spokenLanguages', input.spoken_languages && [...input.spoken_languages]);
+  set(agent, 'introMessage', text(input.intro_message));
+  set(agent, 'voicemailDetectionEnabled', input.voicemail_detection_enabled);
+  set(agent, 'screenerHandlingEnabled', input.screener_handling_enabled);
+  set(agent, 'voicemailMessage', text(input.voicemail_message));
+  set(agent, 'enableRecording', input.enable_recording);
+  set(agent, 'kbThreshold', input.kb_threshold);
+  set(agent, 'kbIncludeSummaries', input.kb_include_summaries);
+  set(agent, 'kbResultFormat', text(input.kb_result_format));
+  set(agent, 'kbEnableLlmProcessing', input.kb_enable_llm_processing);
+  set(agent, 'kbLlmSystemPrompt', text(input.kb_llm_system_prompt));
+  set(agent, 'endCallEnabled', input.end_call_enabled);
+  set(agent, 'endCallMessage', text(input.end_call_message));
+  set(agent, 'endCallInstructions', text(input.end_call_instructions));
+  set(agent, 'transferEnabled', input.transfer_enabled);
+  set(agent, 'transferNumber', text(input.transfer_number));
+  set(agent, 'transferMessage', text(input.transfer_message));
+  set(agent, 'transferInstructions', text(input.transfer_instructions));
+  set(agent, 'userIdleEnabled', input.user_idle_enabled);
+  if (input.tool_ack_config !== undefined) agent.toolAckConfig = normalizeToolAck(input.tool_ack_config);
+  set(agent, 'extractionEnabled', input.extraction_enabled);
+  set(agent, 'maxCallDurationSecs', input.max_call_duration_secs);
+  set(agent, 'backgroundAudioId', input.background_audio_id);
+  if (input.background_audio_volume !== undefined) {
+    agent.backgroundAudioVolume = input.background_audio_volume ?? AgentDefaults.backgroundAudioVolume;
+  }
+}
+
+/** Applies an update's own fields (the required ones of creation and the update-only flags). */
+export function applyUpdate(agent: Agent, input: UpdateAgentDto): void {
+  set(agent, 'agentName', input.agent_name);
+  set(agent, 'prompt', input.prompt);
+  set(agent, 'voiceId', input.voice_id);
+  set(agent, 'agentType', input.agent_type);
+  set(agent, 'webhooksIncludeAccountEndpoints', input.webhooks_include_account_endpoints);
+  applySettings(agent, input);
+}

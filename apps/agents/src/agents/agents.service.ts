@@ -1,0 +1,210 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import {
+  AgentDeletedDto,
+  AgentDeletedEvent,
+  AgentDto,
+  AgentListDto,
+  AppError,
+  CreateAgentDto,
+  decodeCursor,
+  DEFAULT_PAGE_SIZE,
+  DomainEvents,
+  encodeCursor,
+  ErrorDetail,
+  ListAgentsQueryDto,
+  UpdateAgentDto,
+} from '@vap/contracts';
+import { OutboxService } from '@vap/messaging';
+import { invalidFields } from '../common/invalid-fields';
+import { inTransaction, UniqueConflicts } from '../common/transaction';
+import { AgentExtractionSet } from '../extraction/entities/agent-extraction-set.entity';
+import { normalizeKeys } from '../extraction/extraction-keys';
+import { assertNoKeyClash, setsAttachedTo } from '../extraction/extraction-graph';
+import { ProjectsService } from '../projects/projects.service';
+import { VoicesService } from '../voices/voices.service';
+import { applyUpdate, newAgent } from './agent-fields';
+import { findAgent, lockAgent } from './agent-locks';
+import { AgentRecordsService } from './agent-records.service';
+import { agentRuleViolations } from './agent-rules';
+import { Agent } from './entities/agent.entity';
+
+/** The caller as far as agents care: whose agent, and which voices its tier allows. */
+export interface AgentCaller {
+  partnerId: string;
+  voiceTier: string;
+}
+
+const NAME_TAKEN: UniqueConflicts = {
+  agents_partner_name_key: () =>
+    AppError.conflict('An agent with this agent_name already exists on this account'),
+};
+
+/** What a create or update changes that needs the catalog or the partner's projects to check. */
+interface References {
+  voiceId?: string;
+  backgroundAudioId?: string | null;
+  projectId?: string | null;
+}
+
+@Injectable()
+export class AgentsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+    private readonly projects: ProjectsService,
+    private readonly voices: VoicesService,
+    private readonly records: AgentRecordsService,
+  ) {}
+
+  create(caller: AgentCaller, input: CreateAgentDto): Promise<AgentDto> {
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const agent = newAgent(randomUUID(), caller.partnerId, input);
+        const problems = await this.resolveReferences(em, caller, agent, {
+          voiceId: input.voice_id,
+          backgroundAudioId: input.background_audio_id,
+          projectId: input.project_id ?? null,
+        });
+        this.assertValid(agent, problems);
+        await em.insert(Agent, agent);
+        const dto = await this.records.one(em, await em.findOneByOrFail(Agent, { id: agent.id }));
+        await this.outbox.record(em, DomainEvents.agentCreated, caller.partnerId, dto);
+        return dto;
+      },
+      NAME_TAKEN,
+    );
+  }
+
+  /**
+   * Partial update: present fields replace, absent ones stay. Rules between fields are judged on the
+   * result. Changing extraction_config takes the agent with NOWAIT, like every extraction-key change.
+   */
+  update(caller: AgentCaller, id: string, input: UpdateAgentDto): Promise<AgentDto> {
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const agent = await lockAgent(
+          em,
+          caller.partnerId,
+          id,
+          input.extraction_config !== undefined ? 'nowait' : 'wait',
+        );
+        // Only a new reference is checked: an agent keeps a voice its tier no longer includes until changed.
+        const changed = <T>(next: T | undefined, current: T) => (next === current ? undefined : next);
+        const refs = {
+          voiceId: changed(input.voice_id, agent.voiceId),
+          backgroundAudioId: changed(input.background_audio_id, agent.backgroundAudioId),
+          projectId: input.project_id,
+        };
+        applyUpdate(agent, input);
+        const problems = await this.resolveReferences(em, caller, agent, refs);
+        this.assertValid(agent, problems);
+        if (input.extraction_config !== undefined) {
+          const keys = normalizeKeys(input.extraction_config?.keys ?? []);
+          const sets = (await setsAttachedTo(em, [agent.id])).get(agent.id) ?? [];
+          assertNoKeyClash([{ agentName: agent.agentName, inline: keys, sets }], 'extraction_config.keys');
+          agent.extractionConfig = { keys };
+        }
+        await em.save(agent);
+        return this.publishUpdated(em, agent);
+      },
+      NAME_TAKEN,
+    );
+  }
+
+  async get(partnerId: string, id: string): Promise<AgentDto> {
+    const em = this.dataSource.manager;
+    return this.records.one(em, await findAgent(em, partnerId, id));
+  }
+
+  async list(partnerId: string, query: ListAgentsQueryDto): Promise<AgentListDto> {
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const cursor = decodeCursor(query.cursor);
+    const qb = this.dataSource
+      .getRepository(Agent)
+      .createQueryBuilder('a')
+      .where('a.partner_id = :partnerId', { partnerId })
+      .andWhere('a.deleted_at IS NULL')
+      .orderBy('a.created_at', 'ASC')
+      .addOrderBy('a.id', 'ASC')
+      .limit(limit + 1);
+    if (query.agent_type) qb.andWhere('a.agent_type = :agentType', { agentType: query.agent_type });
+    if (query.project_id) qb.andWhere('a.project_id = :projectId', { projectId: query.project_id });
+    if (query.search) {
+      qb.andWhere(`a.agent_name ILIKE :search ESCAPE '\\'`, {
+        search: `%${query.search.replace(/[\\%_]/g, '\\$&')}%`,
+      });
+    }
+    if (cursor) qb.andWhere('(a.created_at, a.id) > (:t, :id)', { t: cursor.t, id: cursor.id });
+    const rows = await qb.getMany();
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      agents: await this.records.build(this.dataSource.manager, page),
+      next_cursor:
+        rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
+    };
+  }
+
+  /**
+   * Soft delete: the agent disappears from every route, its set attachments go, and agent.deleted tells
+   * the other services to stop using it.
+   */
+  remove(partnerId: string, id: string): Promise<AgentDeletedDto> {
+    return inTransaction(this.dataSource, async (em) => {
+      const agent = await lockAgent(em, partnerId, id, 'wait');
+      const deletedAt = new Date();
+      await em.update(Agent, { id: agent.id }, { deletedAt });
+      await em.delete(AgentExtractionSet, { agentId: agent.id });
+      await this.outbox.record<AgentDeletedEvent>(em, DomainEvents.agentDeleted, partnerId, {
+        agent_id: agent.id,
+        agent_name: agent.agentName,
+        project_id: agent.projectId,
+        deleted_at: deletedAt.toISOString(),
+      });
+      return { id: agent.id, message: 'Agent deleted' };
+    });
+  }
+
+  /** Records agent.updated for a changed agent and returns its fresh record. */
+  async publishUpdated(em: EntityManager, agent: Agent): Promise<AgentDto> {
+    const dto = await this.records.one(em, await em.findOneByOrFail(Agent, { id: agent.id }));
+    await this.outbox.record(em, DomainEvents.agentUpdated, agent.partnerId, dto);
+    return dto;
+  }
+
+  /** Checks the references being set and fills in the default project; returns what is wrong. */
+  private async resolveReferences(
+    em: EntityManager,
+    caller: AgentCaller,
+    agent: Agent,
+    refs: References,
+  ): Promise<ErrorDetail[]> {
+    const problems: ErrorDetail[] = [];
+    if (refs.voiceId !== undefined) {
+      const check = await this.voices.checkVoice(em, refs.voiceId, caller.voiceTier);
+      if (check.problem) problems.push(check.problem);
+    }
+    if (refs.backgroundAudioId) {
+      const problem = await this.voices.checkBackgroundAudio(em, refs.backgroundAudioId);
+      if (problem) problems.push(problem);
+    }
+    if (refs.projectId === null) {
+      agent.projectId = await this.projects.defaultProjectId(em, caller.partnerId);
+    } else if (refs.projectId !== undefined) {
+      if (await this.projects.isOwnProject(em, caller.partnerId, refs.projectId))
+        agent.projectId = refs.projectId;
+      else problems.push({ field: 'project_id', message: 'project_id is not a project of this account' });
+    }
+    return problems;
+  }
+
+  private assertValid(agent: Agent, problems: ErrorDetail[]): void {
+    const all = [...problems, ...agentRuleViolations(agent)];
+    if (all.length) throw invalidFields(all);
+  }
+}

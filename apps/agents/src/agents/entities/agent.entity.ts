@@ -1,0 +1,124 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  AgentType,
+  ExtractionConfigDto,
+  KbThreshold,
+  SpokenLanguage,
+  ToolAckConfigDto,
+} from '@vap/contracts';
+
+/** A voice agent. Soft-deleted: deleted_at set means gone for every route and every other service. */
+@Entity({ name: 'agents' })
+export class Agent {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column({ name: 'partner_id', type: 'uuid' })
+  partnerId: string;
+
+  @Column({ name: 'project_id', type: 'uuid' })
+  projectId: string;
+
+  @Column({ name: 'agent_name', type: 'text' })
+  agentName: string;
+
+  @Column('text')
+  prompt: string;
+
+  @Column({ name: 'agent_type', type: 'text' })
+  agentType: AgentType;
+
+  @Column({ name: 'voice_id', type: 'uuid' })
+  voiceId: string;
+
+  /** Empty means the platform default. */
+  @Column({ name: 'spoken_languages', type: 'text', array: true })
+  spokenLanguages: SpokenLanguage[];
+
+  @Column({ name: 'intro_message', type: 'text', nullable: true })
+  introMessage: string | null;
+
+  @Column({ name: 'voicemail_detection_enabled', type: 'boolean' })
+  voicemailDetectionEnabled: boolean;
+
+  @Column({ name: 'screener_handling_enabled', type: 'boolean' })
+  screenerHandlingEnabled: boolean;
+
+  @Column({ name: 'voicemail_message', type: 'text', nullable: true })
+  voicemailMessage: string | null;
+
+  @Column({ name: 'enable_recording', type: 'boolean' })
+  enableRecording: boolean;
+
+  @Column({ name: 'kb_threshold', type: 'text', nullable: true })
+  kbThreshold: KbThreshold | null;
+
+  @Column({ name: 'kb_include_summaries', type: 'boolean' })
+  kbIncludeSummaries: boolean;
+
+  @Column({ name: 'kb_result_format', type: 'text', nullable: true })
+  kbResultFormat: string | null;
+
+  @Column({ name: 'kb_enable_llm_processing', type: 'boolean' })
+  kbEnableLlmProcessing: boolean;
+
+  @Column({ name: 'kb_llm_system_prompt', type: 'text', nullable: true })
+  kbLlmSystemPrompt: string | null;
+
+  @Column({ name: 'end_call_enabled', type: 'boolean' })
+  endCallEnabled: boolean;
+
+  @Column({ name: 'end_call_message', type: 'text', nullable: true })
+  endCallMessage: string | null;
+
+  @Column({ name: 'end_call_instructions', type: 'text', nullable: true })
+  endCallInstructions: string | null;
+
+  @Column({ name: 'transfer_enabled', type: 'boolean' })
+  transferEnabled: boolean;
+
+  @Column({ name: 'transfer_number', type: 'text', nullable: true })
+  transferNumber: string | null;
+
+  @Column({ name: 'transfer_message', type: 'text', nullable: true })
+  transferMessage: string | null;
+
+  @Column({ name: 'transfer_instructions', type: 'text', nullable: true })
+  transferInstructions: string | null;
+
+  @Column({ name: 'user_idle_enabled', type: 'boolean' })
+  userIdleEnabled: boolean;
+
+  /** null: acknowledgements off. */
+  @Column({ name: 'tool_ack_config', type: 'jsonb', nullable: true })
+  toolAckConfig: ToolAckConfigDto | null;
+
+  @Column({ name: 'extraction_enabled', type: 'boolean' })
+  extractionEnabled: boolean;
+
+  /** Inline extraction keys; keys of attached sets live on the sets. */
+  @Column({ name: 'extraction_config', type: 'jsonb' })
+  extractionConfig: ExtractionConfigDto;
+
+  /** null: no cap. */
+  @Column({ name: 'max_call_duration_secs', type: 'integer', nullable: true })
+  maxCallDurationSecs: number | null;
+
+  @Column({ name: 'background_audio_id', type: 'uuid', nullable: true })
+  backgroundAudioId: string | null;
+
+  @Column({ name: 'background_audio_volume', type: 'double precision' })
+  backgroundAudioVolume: number;
+
+  @Column({ name: 'webhooks_include_account_endpoints', type: 'boolean' })
+  webhooksIncludeAccountEndpoints: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+
+  @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
+  deletedAt: Date | null;
+}

@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { isUUID } from 'class-validator';
+import { DataSource, EntityManager, In } from 'typeorm';
+import {
+  AgentVoiceListDto,
+  BackgroundAudioListDto,
+  entitledVoiceTiers,
+  ErrorDetail,
+  VoiceConfigurationListDto,
+} from '@vap/contracts';
+import { BackgroundAudio } from './entities/background-audio.entity';
+import { Voice } from './entities/voice.entity';
+import { toAgentVoiceDto, toBackgroundAudioDto, toVoiceConfigurationDto } from './voice-records';
+
+export type VoiceCheck = { voice: Voice; problem?: undefined } | { voice?: undefined; problem: ErrorDetail };
+
+/** The voice and background-audio catalog, as far as a partner's tier entitles it. */
+@Injectable()
+export class VoicesService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Active voices of the tiers the given tier includes, cheapest tier first. */
+  private entitledVoices(tier: string): Promise<Voice[]> {
+    return this.dataSource
+      .getRepository(Voice)
+      .createQueryBuilder('v')
+      .where('v.status = :status', { status: 'active' })
+      .andWhere('v.tier IN (:...tiers)', { tiers: entitledVoiceTiers(tier) })
+      .orderBy(`array_position(ARRAY['standard','premium','enterprise'], v.tier)`)
+      .addOrderBy('v.language')
+      .addOrderBy('v.display_name')
+      .getMany();
+  }
+
+  async voiceConfigurations(tier: string): Promise<VoiceConfigurationListDto> {
+    return { voice_configurations: (await this.entitledVoices(tier)).map(toVoiceConfigurationDto) };
+  }
+
+  async agentVoices(tier: string): Promise<AgentVoiceListDto> {
+    return { voices: (await this.entitledVoices(tier)).map(toAgentVoiceDto) };
+  }
+
+  async backgroundAudio(): Promise<BackgroundAudioListDto> {
+    const rows = await this.dataSource
+      .getRepository(BackgroundAudio)
+      .find({ where: { status: 'active' }, order: { name: 'ASC' } });
+    return { background_audio: rows.map(toBackgroundAudioDto) };
+  }
+
+  /** The voice if an agent of a partner with this tier may be given it, otherwise why not. */
+  async checkVoice(em: EntityManager, voiceId: string, tier: string): Promise<VoiceCheck> {
+    const voice = isUUID(voiceId) ? await em.findOneBy(Voice, { id: voiceId, status: 'active' }) : null;
+    if (!voice) {
+      return {
+        problem: {
+          field: 'voice_id',
+          message: 'voice_id is not a voice of the catalog (see GET /agent/voices)',
+        },
+      };
+    }
+    if (!entitledVoiceTiers(tier).includes(voice.tier)) {
+      return {
+        problem: {
+          field: 'voice_id',
+          message: `voice_id is a ${voice.tier} voice, which this account's ${tier} tier does not include`,
+        },
+      };
+    }
+    return { voice };
+  }
+
+  async checkBackgroundAudio(em: EntityManager, id: string): Promise<ErrorDetail | null> {
+    const found = isUUID(id) && (await em.existsBy(BackgroundAudio, { id, status: 'active' }));
+    return found
+      ? null
+      : {
+          field: 'background_audio_id',
+          message:
+            'background_audio_id is not a background audio of the catalog (see GET /agent/background-audio)',
+        };
+  }
+
+  /** Voices by id, retired ones included: agents keep the voice they were given. */
+  async voicesById(em: EntityManager, ids: string[]): Promise<Map<string, Voice>> {
+    const voices = ids.length ? await em.findBy(Voice, { id: In([...new Set(ids)]) }) : [];
+    return new Map(voices.map((v) => [v.id, v]));
+  }
+}

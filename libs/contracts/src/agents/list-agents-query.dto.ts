@@ -1,0 +1,25 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, IsUUID, Length } from 'class-validator';
+import { CursorQueryDto } from '../pagination';
+import { AGENT_TYPES, AgentLimits, AgentType } from './agent-limits';
+
+export class ListAgentsQueryDto extends CursorQueryDto {
+  @ApiPropertyOptional({ enum: AGENT_TYPES })
+  @IsOptional()
+  @IsIn(AGENT_TYPES as unknown as string[], { message: 'agent_type must be inbound or outbound' })
+  agent_type?: AgentType;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IsOptional()
+  @IsUUID(undefined, { message: 'project_id must be a UUID' })
+  project_id?: string;
+
+  @ApiPropertyOptional({
+    maxLength: AgentLimits.searchMax,
+    description: 'Case-insensitive substring of agent_name',
+  })
+  @IsOptional()
+  @IsString()
+  @Length(1, AgentLimits.searchMax)
+  search?: string;
+}

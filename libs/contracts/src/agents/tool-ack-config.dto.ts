@@ -1,0 +1,88 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsString,
+  Length,
+  Max,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+
+export const TOOL_ACK_MODES = ['dynamic', 'static'] as const;
+export type ToolAckMode = (typeof TOOL_ACK_MODES)[number];
+
+export const ToolAckDefaults = { enabled: true, mode: 'dynamic' as ToolAckMode, delayMs: 1000 } as const;
+
+const present = (_: object, v: unknown) => v !== undefined;
+
+/**
+ * What the agent says while a tool (function call) runs, so the caller is not left in silence. Omitted
+ * fields take their defaults; the object replaces the stored one as a whole.
+ */
+export class ToolAckConfigInputDto {
+  @ApiPropertyOptional({
+    type: Boolean,
+    default: true,
+    description: 'false turns acknowledgements off (like null)',
+  })
+  @ValidateIf(present)
+  @IsBoolean()
+  enabled?: boolean;
+
+  @ApiPropertyOptional({
+    enum: TOOL_ACK_MODES,
+    default: 'dynamic',
+    description:
+      'dynamic: the model phrases a short acknowledgement that fits the tool; static: one of `phrases` is spoken',
+  })
+  @ValidateIf(present)
+  @IsIn(TOOL_ACK_MODES as unknown as string[], { message: 'mode must be dynamic or static' })
+  mode?: ToolAckMode;
+
+  @ApiPropertyOptional({
+    type: [String],
+    minItems: 1,
+    maxItems: 10,
+    description:
+      'Required with mode static (1..10 phrases of 1..200 chars, one picked at random); ignored with dynamic',
+    example: ['One moment please.', 'Let me check that for you.'],
+  })
+  @ValidateIf((o: ToolAckConfigInputDto, v) => v !== undefined || o.mode === 'static')
+  @IsArray({ message: 'phrases must be an array of 1 to 10 strings (required when mode is static)' })
+  @ArrayMinSize(1, { message: 'phrases must hold at least 1 phrase' })
+  @ArrayMaxSize(10, { message: 'phrases must hold at most 10 phrases' })
+  @IsString({ each: true })
+  @Length(1, 200, { each: true, message: 'each phrase must be 1 to 200 characters' })
+  phrases?: string[];
+
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 10000,
+    default: 1000,
+    description: 'Speak only when the tool has not answered after this many milliseconds',
+  })
+  @ValidateIf(present)
+  @IsInt()
+  @Min(0)
+  @Max(10000)
+  delay_ms?: number;
+}
+
+export class ToolAckConfigDto {
+  @ApiProperty()
+  enabled: boolean;
+
+  @ApiProperty({ enum: TOOL_ACK_MODES })
+  mode: ToolAckMode;
+
+  @ApiProperty({ type: [String], description: 'Empty for mode dynamic' })
+  phrases: string[];
+
+  @ApiProperty()
+  delay_ms: number;
+}

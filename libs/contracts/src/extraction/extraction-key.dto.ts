@@ -1,0 +1,133 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateBy,
+  ValidateIf,
+  ValidateNested,
+  ValidationArguments,
+} from 'class-validator';
+import {
+  duplicateKeyNames,
+  EXTRACTION_KEY_NAME_PATTERN,
+  EXTRACTION_KEY_TYPES,
+  ExtractionKeyType,
+  ExtractionLimits,
+  extractionOptionsProblem,
+} from './extraction-key-rules';
+
+const NAME_RULE =
+  'lowercase letter first, then lowercase letters, digits or _; 1..64 characters; unique in its list';
+
+/** Validates `options` against the key's `type`. */
+function FitsKeyType() {
+  return ValidateBy({
+    name: 'fitsKeyType',
+    validator: {
+      validate: (value: unknown, args?: ValidationArguments) =>
+        extractionOptionsProblem((args?.object as { type?: unknown }).type, value) === null,
+      defaultMessage: (args?: ValidationArguments) =>
+        extractionOptionsProblem((args?.object as { type?: unknown }).type, args?.value) ??
+        'options are invalid',
+    },
+  });
+}
+
+/** Rejects a list of keys in which a name repeats. */
+export function UniqueKeyNames() {
+  return ValidateBy({
+    name: 'uniqueKeyNames',
+    validator: {
+      validate: (value: unknown) =>
+        !Array.isArray(value) ||
+        duplicateKeyNames(value.filter((k) => k && typeof k === 'object')).length === 0,
+      defaultMessage: (args?: ValidationArguments) =>
+        `${args?.property} must not repeat a key name (${duplicateKeyNames((args?.value as { name: unknown }[]) ?? []).join(', ')})`,
+    },
+  });
+}
+
+export class ExtractionKeyInputDto {
+  @ApiProperty({
+    pattern: EXTRACTION_KEY_NAME_PATTERN.source,
+    example: 'callback_requested',
+    description: NAME_RULE,
+  })
+  @IsDefined({ message: 'name is required' })
+  @IsString()
+  @Matches(EXTRACTION_KEY_NAME_PATTERN, {
+    message: `name must match ${EXTRACTION_KEY_NAME_PATTERN.source} (${NAME_RULE})`,
+  })
+  name: string;
+
+  @ApiProperty({ enum: EXTRACTION_KEY_TYPES, example: 'boolean' })
+  @IsDefined({ message: 'type is required' })
+  @IsIn(EXTRACTION_KEY_TYPES as unknown as string[], {
+    message: `type must be one of ${EXTRACTION_KEY_TYPES.join(', ')}`,
+  })
+  type: ExtractionKeyType;
+
+  @ApiPropertyOptional({
+    type: [String],
+    maxItems: ExtractionLimits.enumOptionsMax,
+    description:
+      'The allowed values; required for type enum (1..50 distinct values), not allowed for other types',
+    example: ['interested', 'not_interested', 'call_back_later'],
+  })
+  @ValidateIf((o: ExtractionKeyInputDto, v) => v !== undefined || o.type === 'enum')
+  @FitsKeyType()
+  options?: string[];
+
+  @ApiPropertyOptional({
+    maxLength: ExtractionLimits.descriptionMax,
+    default: '',
+    description: 'What to extract, in plain words; the extraction model reads it',
+    example: 'Whether the caller asked to be called back later',
+  })
+  @ValidateIf((_, v) => v !== undefined)
+  @IsString()
+  @MaxLength(ExtractionLimits.descriptionMax)
+  description?: string;
+}
+
+export class ExtractionKeyDto {
+  @ApiProperty({ example: 'callback_requested' })
+  name: string;
+
+  @ApiProperty({ enum: EXTRACTION_KEY_TYPES })
+  type: ExtractionKeyType;
+
+  @ApiPropertyOptional({ type: [String], description: 'Present for type enum only' })
+  options?: string[];
+
+  @ApiProperty({ description: 'Empty string when none was given' })
+  description: string;
+}
+
+/** Inline extraction keys of an agent, set with PUT /agent/{id}. */
+export class ExtractionConfigInputDto {
+  @ApiProperty({
+    type: [ExtractionKeyInputDto],
+    maxItems: ExtractionLimits.inlineKeysMax,
+    description:
+      'The complete list of inline keys (replaces the stored list); names unique within the list and across the sets attached to the agent',
+  })
+  @IsDefined({ message: 'keys is required' })
+  @IsArray()
+  @ArrayMaxSize(ExtractionLimits.inlineKeysMax)
+  @UniqueKeyNames()
+  @ValidateNested({ each: true })
+  @Type(() => ExtractionKeyInputDto)
+  keys: ExtractionKeyInputDto[];
+}
+
+export class ExtractionConfigDto {
+  @ApiProperty({ type: [ExtractionKeyDto] })
+  keys: ExtractionKeyDto[];
+}

@@ -1,0 +1,145 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsDefined,
+  IsOptional,
+  IsString,
+  Length,
+  MaxLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import { CursorQueryDto } from '../pagination';
+import { ExtractionKeyDto, ExtractionKeyInputDto, UniqueKeyNames } from './extraction-key.dto';
+import { ExtractionLimits } from './extraction-key-rules';
+
+export const EXTRACTION_SET_ID_PREFIX = 'exs_';
+
+const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+const present = (_: object, v: unknown) => v !== undefined;
+
+export class CreateExtractionSetDto {
+  @ApiProperty({ minLength: 1, maxLength: ExtractionLimits.setNameMax, description: 'Unique on the account' })
+  @IsDefined({ message: 'name is required' })
+  @Transform(trim)
+  @IsString()
+  @Length(1, ExtractionLimits.setNameMax, {
+    message: `name must be 1 to ${ExtractionLimits.setNameMax} characters`,
+  })
+  name: string;
+
+  @ApiPropertyOptional({ maxLength: ExtractionLimits.setDescriptionMax, default: '' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(ExtractionLimits.setDescriptionMax)
+  description?: string | null;
+
+  @ApiProperty({
+    type: [ExtractionKeyInputDto],
+    maxItems: ExtractionLimits.setKeysMax,
+    description: 'Key names unique within the set',
+  })
+  @IsDefined({ message: 'keys is required' })
+  @IsArray()
+  @ArrayMaxSize(ExtractionLimits.setKeysMax)
+  @UniqueKeyNames()
+  @ValidateNested({ each: true })
+  @Type(() => ExtractionKeyInputDto)
+  keys: ExtractionKeyInputDto[];
+}
+
+/** PATCH: omitted fields keep their values; keys, when sent, replace the whole list. */
+export class UpdateExtractionSetDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: ExtractionLimits.setNameMax })
+  @ValidateIf(present)
+  @Transform(trim)
+  @IsString()
+  @Length(1, ExtractionLimits.setNameMax, {
+    message: `name must be 1 to ${ExtractionLimits.setNameMax} characters`,
+  })
+  name?: string;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: ExtractionLimits.setDescriptionMax,
+    description: 'null clears it',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(ExtractionLimits.setDescriptionMax)
+  description?: string | null;
+
+  @ApiPropertyOptional({ type: [ExtractionKeyInputDto], maxItems: ExtractionLimits.setKeysMax })
+  @ValidateIf(present)
+  @IsArray()
+  @ArrayMaxSize(ExtractionLimits.setKeysMax)
+  @UniqueKeyNames()
+  @ValidateNested({ each: true })
+  @Type(() => ExtractionKeyInputDto)
+  keys?: ExtractionKeyInputDto[];
+}
+
+export class ListExtractionSetsQueryDto extends CursorQueryDto {}
+
+export class AttachedAgentDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty()
+  name: string;
+}
+
+export class ExtractionSetDto {
+  @ApiProperty({
+    example: 'exs_0b7f3c52-8f0e-4d57-9a51-6a1f0e2b7c11',
+    description: '`exs_` followed by a UUID',
+  })
+  id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ description: 'Empty string when none was given' })
+  description: string;
+
+  @ApiProperty({ type: [ExtractionKeyDto] })
+  keys: ExtractionKeyDto[];
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+
+  @ApiProperty({ type: [AttachedAgentDto], description: 'Agents (not deleted) the set is attached to' })
+  attached_agents: AttachedAgentDto[];
+
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Campaigns using the set' })
+  attached_campaigns: unknown[];
+
+  @ApiProperty({
+    type: [ExtractionKeyDto],
+    description:
+      'Inline keys dropped in favour of the set’s definition by POST /extraction-sets/from-agent with on_conflict keep_set_definition; otherwise empty',
+  })
+  dropped_inline_keys: ExtractionKeyDto[];
+}
+
+export class ExtractionSetListDto {
+  @ApiProperty({ type: [ExtractionSetDto] })
+  extraction_sets: ExtractionSetDto[];
+
+  @ApiProperty({ type: String, nullable: true })
+  next_cursor: string | null;
+}
+
+export class ExtractionSetDeletedDto {
+  @ApiProperty()
+  id: string;
+
+  @ApiProperty({ example: 'Extraction set deleted' })
+  message: string;
+}

@@ -1,0 +1,5 @@
+export * from './extraction-key-rules';
+export * from './extraction-key.dto';
+export * from './extraction-set.dto';
+export * from './from-agent.dto';
+export * from './effective-schema';

@@ -1,0 +1,4 @@
+export * from './voice-tiers';
+export * from './voice-configuration.dto';
+export * from './agent-voice.dto';
+export * from './background-audio.dto';
