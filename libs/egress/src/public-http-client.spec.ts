@@ -33,6 +33,22 @@ describe('PublicHttpClient', () => {
         case '/redirect-private':
           res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
           return;
+        case '/echo': {
+          const chunks: Buffer[] = [];
+          req.on('data', (c: Buffer) => chunks.push(c));
+          req.on('end', () =>
+            res
+              .writeHead(201, { 'content-type': 'application/json' })
+              .end(
+                JSON.stringify({
+                  method: req.method,
+                  type: req.headers['content-type'],
+                  body: Buffer.concat(chunks).toString(),
+                }),
+              ),
+          );
+          return;
+        }
         case '/slow':
           setTimeout(() => res.writeHead(200).end('late'), 1500);
           return;
@@ -97,5 +113,31 @@ describe('PublicHttpClient', () => {
     await expect(open.get('file:///etc/passwd', opts)).rejects.toBeInstanceOf(UnsupportedUrlError);
     await expect(open.get('ftp://example.com/x', opts)).rejects.toBeInstanceOf(UnsupportedUrlError);
     await expect(open.get(`http://user:pw@127.0.0.1/`, opts)).rejects.toBeInstanceOf(UnsupportedUrlError);
+  });
+
+  describe('post', () => {
+    const json = { ...opts, headers: { 'content-type': 'application/json' } };
+
+    it('sends the body and returns the answer', async () => {
+      const res = await open.post(`${base}/echo`, '{"a":1}', json);
+      expect(res.status).toBe(201);
+      expect(JSON.parse(res.body.toString())).toEqual({
+        method: 'POST',
+        type: 'application/json',
+        body: '{"a":1}',
+      });
+    });
+
+    it('does not follow redirects', async () => {
+      await expect(open.post(`${base}/redirect`, '{}', json)).resolves.toMatchObject({ status: 302 });
+    });
+
+    it('refuses private targets, times out and bounds the answer like get', async () => {
+      await expect(strict.post(`${base}/echo`, '{}', json)).rejects.toBeInstanceOf(PrivateNetworkError);
+      await expect(open.post(`${base}/slow`, '{}', { ...json, timeoutMs: 300 })).rejects.toBeInstanceOf(
+        FetchTimeoutError,
+      );
+      await expect(open.post(`${base}/big`, '{}', json)).rejects.toBeInstanceOf(ResponseTooLargeError);
+    });
   });
 });

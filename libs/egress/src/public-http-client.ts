@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import { Agent, Dispatcher, request } from 'undici';
 import { PrivateNetworkGuard } from './private-network-guard';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -83,6 +83,33 @@ export class PublicHttpClient {
     }
   }
 
+  /**
+   * POSTs a body to a public URL (decision and webhook URLs). Redirects are not followed: the answer of
+   * the URL given is the answer, so a body is never re-sent somewhere the partner did not name.
+   */
+  async post(url: string, body: string, options: PublicFetchOptions): Promise<PublicFetchResult> {
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    try {
+      const target = this.checkUrl(url);
+      const res = await request(target, {
+        method: 'POST',
+        dispatcher: this.agent,
+        signal,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+        headers: options.headers,
+        body,
+      });
+      return await this.readResponse(target, res, options.maxBytes);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (signal.aborted || (typeof code === 'string' && /^UND_ERR_\w*TIMEOUT$/.test(code))) {
+        throw new FetchTimeoutError(options.timeoutMs);
+      }
+      throw err;
+    }
+  }
+
   private async follow(
     url: string,
     options: PublicFetchOptions,
@@ -107,30 +134,32 @@ export class PublicHttpClient {
         );
         continue;
       }
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > options.maxBytes) {
-        res.body.destroy();
-        throw new ResponseTooLargeError(options.maxBytes);
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > options.maxBytes) {
-          res.body.destroy();
-          throw new ResponseTooLargeError(options.maxBytes);
-        }
-        chunks.push(chunk as Buffer);
-      }
-      const { type, charset } = parseContentType(res.headers['content-type']);
-      return {
-        url: current,
-        status: res.statusCode,
-        contentType: type,
-        charset,
-        body: Buffer.concat(chunks),
-      };
+      return this.readResponse(current, res, options.maxBytes);
     }
+  }
+
+  private async readResponse(
+    url: string,
+    res: Dispatcher.ResponseData,
+    maxBytes: number,
+  ): Promise<PublicFetchResult> {
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes) {
+      res.body.destroy();
+      throw new ResponseTooLargeError(maxBytes);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        res.body.destroy();
+        throw new ResponseTooLargeError(maxBytes);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    const { type, charset } = parseContentType(res.headers['content-type']);
+    return { url, status: res.statusCode, contentType: type, charset, body: Buffer.concat(chunks) };
   }
 
   private checkUrl(raw: string): string {
