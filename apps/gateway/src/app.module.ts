@@ -1,12 +1,16 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { SERVICE_NAMES } from '@vap/contracts';
-import { serviceCoreModules } from '@vap/runtime';
+import { loadConfigOrExit, serviceCoreModules } from '@vap/runtime';
+import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { AccountsModule } from './accounts/accounts.module';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { GatewayConfig } from './config/gateway.config';
 import { CustomersModule } from './customers/customers.module';
+import { DocumentsModule } from './documents/documents.module';
+import { KnowledgeModule } from './knowledge/knowledge.module';
+import { UploadsModule } from './uploads/uploads.module';
 import { gatewayDataSourceOptions } from './database/data-source';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
@@ -25,6 +29,11 @@ export class AppModule {
         }),
         AccountsModule,
         CustomersModule,
+        // The gateway serves the local blob driver's signed URLs, so it shares the agents service's storage.
+        BlobStorageModule.forRoot(loadConfigOrExit('gateway', BlobStorageConfig)),
+        UploadsModule,
+        DocumentsModule,
+        KnowledgeModule,
       ],
       providers: [
         { provide: GatewayConfig, useValue: config },

@@ -4,8 +4,9 @@ import { AppModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { gatewayDataSourceOptions } from './database/data-source';
 import { setupApiDocs } from './http/api-docs';
-import { jsonBody, jsonOnly } from './http/body-parsers';
+import { exceptPaths, jsonBody, jsonOnly } from './http/body-parsers';
 import { createValidationPipe } from './http/validation';
+import { RAW_BODY_ROUTES } from './uploads/uploads.route';
 
 void bootstrapService({
   name: 'gateway',
@@ -15,8 +16,9 @@ void bootstrapService({
   port: (config) => config.PORT,
   configure: (app, config) => {
     app.set('trust proxy', true);
-    app.use(jsonOnly());
-    app.use(jsonBody(config.BODY_LIMIT));
+    // Signed upload URLs take the file itself as the body; every other route takes JSON.
+    app.use(exceptPaths(RAW_BODY_ROUTES, jsonOnly()));
+    app.use(exceptPaths(RAW_BODY_ROUTES, jsonBody(config.BODY_LIMIT)));
     app.useGlobalPipes(createValidationPipe());
     setupApiDocs(app);
   },

@@ -7,3 +7,5 @@ export * from './accounts';
 export * from './agents';
 export * from './voices';
 export * from './extraction';
+export * from './documents';
+export * from './knowledge';

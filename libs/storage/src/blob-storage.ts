@@ -12,6 +12,8 @@ export interface PutBlobOptions {
   contentType: string;
   /** The body is refused (BlobTooLargeError) beyond this many bytes. */
   maxBytes?: number;
+  /** The body must have exactly this many bytes: more is BlobTooLargeError, fewer BlobSizeMismatchError. */
+  exactBytes?: number;
 }
 
 export interface PresignUploadOptions {
@@ -63,6 +65,22 @@ export class BlobTooLargeError extends Error {
     super(`object exceeds ${maxBytes} bytes`);
     this.name = 'BlobTooLargeError';
   }
+}
+
+export class BlobSizeMismatchError extends Error {
+  constructor(
+    readonly expected: number,
+    readonly actual: number,
+  ) {
+    super(`object has ${actual} bytes, expected ${expected}`);
+    this.name = 'BlobSizeMismatchError';
+  }
+}
+
+/** The upper bound a put enforces while streaming. */
+export function putLimit(options: PutBlobOptions): number | undefined {
+  if (options.exactBytes === undefined) return options.maxBytes;
+  return options.maxBytes === undefined ? options.exactBytes : Math.min(options.maxBytes, options.exactBytes);
 }
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;

@@ -9,6 +9,8 @@ import { ExtractionSet } from '../extraction/entities/extraction-set.entity';
 import { Project } from '../projects/entities/project.entity';
 import { BackgroundAudio } from '../voices/entities/background-audio.entity';
 import { Voice } from '../voices/entities/voice.entity';
+import { Document } from '../documents/entities/document.entity';
+import { AgentDocument } from '../knowledge/entities/agent-document.entity';
 
 export const SCHEMA = 'agents';
 
@@ -24,6 +26,8 @@ export function agentsDataSourceOptions(config: AgentsConfig): DataSourceOptions
       Agent,
       ExtractionSet,
       AgentExtractionSet,
+      Document,
+      AgentDocument,
     ],
     migrations: MIGRATIONS,
     applicationName: 'agents',

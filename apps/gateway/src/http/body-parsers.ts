@@ -1,5 +1,5 @@
 import { json } from 'express';
-import type { NextFunction, Request, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, ErrorCode } from '@vap/contracts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -21,4 +21,9 @@ export function jsonOnly(extraTypes: RegExp[] = []) {
 
 export function jsonBody(limit: string) {
   return json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
+}
+
+/** Runs `middleware` on every request except those whose path matches one of `paths`. */
+export function exceptPaths(paths: RegExp[], middleware: RequestHandler): RequestHandler {
+  return (req, res, next) => (paths.some((p) => p.test(req.path)) ? next() : middleware(req, res, next));
 }

@@ -33,6 +33,17 @@ export const Subjects = {
     extractionSetFromAgent: 'agents.extraction_set.from_agent',
     /** Set keys + inline keys of an agent, for post-call extraction. */
     extractionEffectiveSchema: 'agents.extraction.effective_schema',
+    documentCreate: 'agents.document.create',
+    documentCreateWebLink: 'agents.document.create_web_link',
+    documentConfirm: 'agents.document.confirm',
+    documentList: 'agents.document.list',
+    documentGet: 'agents.document.get',
+    documentDelete: 'agents.document.delete',
+    agentDocumentLink: 'agents.agent_document.link',
+    agentDocumentUnlink: 'agents.agent_document.unlink',
+    agentDocumentList: 'agents.agent_document.list',
+    /** Ranked knowledge-base chunks for an agent ({ agentId, query, limit }), for calls and for partners. */
+    knowledgeSearch: 'agents.knowledge.search',
   },
   calls: { ping: 'calls.health.ping' },
   campaigns: { ping: 'campaigns.health.ping' },
@@ -54,6 +65,13 @@ export const DomainEvents = {
   agentCreated: 'events.agent.created',
   agentUpdated: 'events.agent.updated',
   agentDeleted: 'events.agent.deleted',
+  documentCreated: 'events.document.created',
+  documentReady: 'events.document.ready',
+  documentDeleted: 'events.document.deleted',
+  agentDocumentLinked: 'events.agent_document.linked',
+  agentDocumentUnlinked: 'events.agent_document.unlinked',
+  /** The link's index_status moved to indexed or failed. */
+  agentDocumentIndexed: 'events.agent_document.indexed',
 } as const;
 export type DomainEventSubject = (typeof DomainEvents)[keyof typeof DomainEvents];
 

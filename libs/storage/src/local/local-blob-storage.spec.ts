@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { BlobTooLargeError } from '../blob-storage';
+import { BlobSizeMismatchError, BlobTooLargeError } from '../blob-storage';
 import { BlobUrlSigner } from '../signing/blob-url-signer';
 import { LocalBlobStorage } from './local-blob-storage';
 
@@ -43,6 +43,17 @@ describe('LocalBlobStorage', () => {
     expect(await storage.head('documents/p1/big')).toBeNull();
     expect(await readdir(join(dir, 'tmp'))).toEqual([]);
     await expect(storage.read('documents/p1/big', 10)).resolves.toBeNull();
+  });
+
+  it('keeps an earlier object when a put of the wrong exact size fails', async () => {
+    await storage.put('a/exact', Buffer.from('12345'), { contentType: 'text/plain', exactBytes: 5 });
+    await expect(
+      storage.put('a/exact', Buffer.from('123'), { contentType: 'text/plain', exactBytes: 5 }),
+    ).rejects.toBeInstanceOf(BlobSizeMismatchError);
+    await expect(
+      storage.put('a/exact', Buffer.from('1234567'), { contentType: 'text/plain', exactBytes: 5 }),
+    ).rejects.toBeInstanceOf(BlobTooLargeError);
+    expect((await storage.read('a/exact', 10))?.toString()).toBe('12345');
   });
 
   it('refuses to read more than asked for', async () => {

@@ -8,11 +8,13 @@ import {
   assertObjectKey,
   BlobHead,
   BlobStorage,
+  BlobSizeMismatchError,
   BlobTooLargeError,
   PresignDownloadOptions,
   PresignedRequest,
   PresignUploadOptions,
   PutBlobOptions,
+  putLimit,
 } from '../blob-storage';
 import { BlobUrlSigner } from '../signing/blob-url-signer';
 
@@ -71,10 +73,15 @@ export class LocalBlobStorage implements BlobStorage {
     await mkdir(dirname(this.metaPath(key)), { recursive: true });
     const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
     const sink = createWriteStream(tmp, { flags: 'wx' });
+    const limit = putLimit(options);
     try {
-      if (options.maxBytes !== undefined) await pipeline(source, byteLimit(options.maxBytes), sink);
+      if (limit !== undefined) await pipeline(source, byteLimit(limit), sink);
       else await pipeline(source, sink);
       const { size } = await stat(tmp);
+      // Checked before the rename, so a short body never replaces an earlier complete upload.
+      if (options.exactBytes !== undefined && size !== options.exactBytes) {
+        throw new BlobSizeMismatchError(options.exactBytes, size);
+      }
       await writeFile(
         this.metaPath(key),
         JSON.stringify({ contentType: options.contentType } satisfies Meta),

@@ -12,11 +12,13 @@ import {
   assertObjectKey,
   BlobHead,
   BlobStorage,
+  BlobSizeMismatchError,
   BlobTooLargeError,
   PresignDownloadOptions,
   PresignedRequest,
   PresignUploadOptions,
   PutBlobOptions,
+  putLimit,
 } from '../blob-storage';
 
 export interface S3BlobStorageOptions {
@@ -53,9 +55,12 @@ export class S3BlobStorage implements BlobStorage {
 
   async put(key: string, body: Buffer | Readable, options: PutBlobOptions): Promise<BlobHead> {
     assertObjectKey(key);
-    const bytes = Buffer.isBuffer(body) ? body : await collect(body, options.maxBytes);
-    if (options.maxBytes !== undefined && bytes.length > options.maxBytes)
-      throw new BlobTooLargeError(options.maxBytes);
+    const limit = putLimit(options);
+    const bytes = Buffer.isBuffer(body) ? body : await collect(body, limit);
+    if (limit !== undefined && bytes.length > limit) throw new BlobTooLargeError(limit);
+    if (options.exactBytes !== undefined && bytes.length !== options.exactBytes) {
+      throw new BlobSizeMismatchError(options.exactBytes, bytes.length);
+    }
     await this.client.send(
       new PutObjectCommand({
         Bucket: this.options.bucket,

@@ -2,6 +2,7 @@ import { MessagingTables1763800000000 } from './1763800000000-messaging-tables';
 import { VoiceCatalog1763800001000 } from './1763800001000-voice-catalog';
 import { Agents1763800001100 } from './1763800001100-agents';
 import { ExtractionSets1763800001200 } from './1763800001200-extraction-sets';
+import { KnowledgeBase1763800002000 } from './1763800002000-knowledge-base';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   VoiceCatalog1763800001000,
   Agents1763800001100,
   ExtractionSets1763800001200,
+  KnowledgeBase1763800002000,
 ];

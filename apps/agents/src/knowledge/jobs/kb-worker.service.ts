@@ -1,0 +1,176 @@
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { KnowledgeConfig } from '../../config/knowledge.config';
+import { ClaimedKbJob, KB_JOB_HANDLERS, KbJobHandler, LeaseLostError, PermanentJobError } from './kb-job';
+import { KB_JOBS_CHANNEL, KbJobsRepository } from './kb-jobs.repository';
+
+const MAX_RETRY_DELAY_MS = 15 * 60 * 1000;
+
+/** Delay before attempt n+1: base, then four times longer each time, capped. */
+export function retryDelayMs(baseMs: number, attempts: number): number {
+  return Math.min(MAX_RETRY_DELAY_MS, baseMs * 4 ** Math.max(0, attempts - 1));
+}
+
+function errorText(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+}
+
+/**
+ * Runs knowledge-base jobs in this replica, up to KB_WORKER_CONCURRENCY at once. It wakes on NOTIFY when a
+ * job is queued and polls for due retries and expired leases; every replica runs one, and the queue's
+ * SKIP LOCKED claims keep them from doing the same job twice.
+ */
+@Injectable()
+export class KbWorkerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('KbWorker');
+  private readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly handlers: Map<string, KbJobHandler>;
+  private readonly running = new Set<Promise<void>>();
+  private listener?: Client;
+  private timer?: NodeJS.Timeout;
+  private claiming = false;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly jobs: KbJobsRepository,
+    private readonly config: KnowledgeConfig,
+    @Inject(KB_JOB_HANDLERS) handlers: KbJobHandler[],
+  ) {
+    this.handlers = new Map(handlers.map((h) => [h.kind, h]));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.KB_WORKER_CONCURRENCY === 0) return;
+    await this.listen();
+    this.timer = setInterval(() => this.wake(), this.config.KB_JOB_POLL_MS);
+    this.wake();
+  }
+
+  private async listen(): Promise<void> {
+    const client = new Client({ connectionString: (this.dataSource.options as { url?: string }).url });
+    client.on('error', (err) => this.logger.warn(`job listener lost, polling only: ${err.message}`));
+    client.on('notification', () => this.wake());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${KB_JOBS_CHANNEL}`);
+      this.listener = client;
+    } catch (err) {
+      // Polling still runs every job; LISTEN only makes new ones start at once.
+      this.logger.warn(`job LISTEN unavailable, polling only: ${errorText(err)}`);
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  /** Claims as many due jobs as there are free slots, now or right after the claim in progress. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.claiming) {
+      this.again = true;
+      return;
+    }
+    const free = this.config.KB_WORKER_CONCURRENCY - this.running.size;
+    if (free <= 0) return;
+    this.claiming = true;
+    this.jobs
+      .claim(this.workerId, free)
+      .then((claimed) => {
+        for (const job of claimed) this.start(job);
+        if (claimed.length === free) this.again = true;
+      })
+      .catch((err) => this.logger.warn(`claiming jobs failed, will retry: ${errorText(err)}`))
+      .finally(() => {
+        this.claiming = false;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private start(job: ClaimedKbJob): void {
+    const run = this.execute(job).finally(() => {
+      this.running.delete(run);
+      this.wake();
+    });
+    this.running.add(run);
+  }
+
+  private async execute(job: ClaimedKbJob): Promise<void> {
+    const handler = this.handlers.get(job.kind);
+    // Renew the lease while the job runs, so that a slow job is not taken over by another worker.
+    const heartbeat = setInterval(
+      () => {
+        this.jobs
+          .renew(job)
+          .catch((err) => this.logger.warn(`renewing job ${job.id} failed: ${errorText(err)}`));
+      },
+      Math.floor(this.config.KB_JOB_LEASE_MS / 3),
+    );
+    try {
+      if (!handler) throw new PermanentJobError(`no handler for job kind ${job.kind}`);
+      if (job.attempts > job.maxAttempts) {
+        // Claimed again after its lease ran out as often as it may be tried: its worker keeps dying on it.
+        throw new PermanentJobError(`gave up after ${job.maxAttempts} attempts`);
+      }
+      await handler.run(job, (em) => this.jobs.finish(em, job));
+    } catch (err) {
+      await this.settleFailure(job, handler, err);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async settleFailure(
+    job: ClaimedKbJob,
+    handler: KbJobHandler | undefined,
+    err: unknown,
+  ): Promise<void> {
+    if (err instanceof LeaseLostError) {
+      this.logger.warn(
+        `job ${job.id} (${job.kind}) was taken over by another worker; its result is discarded`,
+      );
+      return;
+    }
+    const message = errorText(err);
+    const permanent = err instanceof PermanentJobError;
+    try {
+      await this.dataSource.transaction(async (em) => {
+        if (!permanent && job.attempts < job.maxAttempts) {
+          const delay = retryDelayMs(this.config.KB_JOB_RETRY_BASE_MS, job.attempts);
+          if (await this.jobs.retry(em, job, message, delay)) await handler?.onRetry?.(job, message, em);
+          this.logger.warn(
+            `job ${job.id} (${job.kind}) attempt ${job.attempts} failed, retrying in ${delay} ms: ${message}`,
+          );
+        } else {
+          if (await this.jobs.fail(em, job, message)) await handler?.onGiveUp?.(job, message, em);
+          this.logger.warn(
+            `job ${job.id} (${job.kind}) failed for good after ${job.attempts} attempt(s): ${message}`,
+          );
+        }
+      });
+    } catch (settleErr) {
+      // The lease runs out and the job is claimed again; nothing is lost.
+      this.logger.error(`recording the failure of job ${job.id} failed: ${errorText(settleErr)}`);
+    }
+  }
+
+  // Before the database pool closes, so that jobs in progress can record their outcome.
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.running]);
+    await this.listener?.end().catch(() => undefined);
+  }
+}

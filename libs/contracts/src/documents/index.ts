@@ -1,0 +1,2 @@
+export * from './document-limits';
+export * from './document.dto';
