@@ -1,5 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { serviceCoreModules } from '@vap/runtime';
+import { loadConfigOrExit, serviceCoreModules } from '@vap/runtime';
+import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
+import { CallsModule } from './calls/calls.module';
 import { CallsConfig } from './config/calls.config';
 import { callsDataSourceOptions } from './database/data-source';
 
@@ -8,7 +10,13 @@ export class AppModule {
   static forRoot(config: CallsConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [...serviceCoreModules('calls', config, callsDataSourceOptions(config))],
+      global: true,
+      imports: [
+        ...serviceCoreModules('calls', config, callsDataSourceOptions(config)),
+        // Recordings live where the gateway serves their signed download URLs (see BlobStorageConfig).
+        BlobStorageModule.forRoot(loadConfigOrExit('calls', BlobStorageConfig)),
+        CallsModule,
+      ],
       providers: [{ provide: CallsConfig, useValue: config }],
       exports: [CallsConfig],
     };

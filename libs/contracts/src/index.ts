@@ -9,3 +9,5 @@ export * from './voices';
 export * from './extraction';
 export * from './documents';
 export * from './knowledge';
+export * from './calls';
+export * from './events';

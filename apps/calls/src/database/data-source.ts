@@ -2,6 +2,10 @@ import { DataSourceOptions } from 'typeorm';
 import { MESSAGING_ENTITIES } from '@vap/messaging';
 import { schemaDataSourceOptions } from '@vap/persistence';
 import { CallsConfig } from '../config/calls.config';
+import { Call } from '../calls/entities/call.entity';
+import { CallSession } from '../calls/entities/call-session.entity';
+import { Connection } from '../connections/entities/connection.entity';
+import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { MIGRATIONS } from './migrations';
 
 export const SCHEMA = 'calls';
@@ -10,7 +14,7 @@ export function callsDataSourceOptions(config: CallsConfig): DataSourceOptions {
   return schemaDataSourceOptions({
     url: config.DATABASE_URL,
     schema: SCHEMA,
-    entities: [...MESSAGING_ENTITIES],
+    entities: [...MESSAGING_ENTITIES, Connection, PhoneNumber, Call, CallSession],
     migrations: MIGRATIONS,
     applicationName: 'calls',
   });

@@ -45,7 +45,15 @@ export const Subjects = {
     /** Ranked knowledge-base chunks for an agent ({ agentId, query, limit }), for calls and for partners. */
     knowledgeSearch: 'agents.knowledge.search',
   },
-  calls: { ping: 'calls.health.ping' },
+  calls: {
+    ping: 'calls.health.ping',
+    callStart: 'calls.call.start',
+    callGet: 'calls.call.get',
+    callList: 'calls.call.list',
+    callRecordingUrl: 'calls.call.recording_url',
+    /** A carrier callback forwarded verbatim by the gateway (CarrierCallbackIngest). */
+    callbackIngest: 'calls.callback.ingest',
+  },
   campaigns: { ping: 'campaigns.health.ping' },
   webhooks: { ping: 'webhooks.health.ping' },
 } as const;
@@ -72,6 +80,12 @@ export const DomainEvents = {
   agentDocumentUnlinked: 'events.agent_document.unlinked',
   /** The link's index_status moved to indexed or failed. */
   agentDocumentIndexed: 'events.agent_document.indexed',
+  /** A call's status changed (data: CallStatusUpdatedData). */
+  callStatusUpdated: 'events.call.status_updated',
+  /** Post-call processing finished, or the call failed terminally (data: SessionCompletedData). */
+  sessionCompleted: 'events.session.completed',
+  /** A live call was transferred to a human (data: CallTransferredData). */
+  callTransferred: 'events.call.transferred',
 } as const;
 export type DomainEventSubject = (typeof DomainEvents)[keyof typeof DomainEvents];
 

@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { CarriersModule } from '../carriers/carriers.module';
+import { DefaultLineService } from '../connections/default-line.service';
+import { ExtractionRunner } from '../post-call/extraction-runner.service';
+import { PostCallProcessor } from '../post-call/post-call-processor.service';
+import { PostCallWorker } from '../post-call/post-call-worker.service';
+import { CallsHandlers } from './calls.handlers';
+import { CallsQueryService } from './calls-query.service';
+import { FromNumberResolver } from './from-number.resolver';
+import { StartCallService } from './start-call.service';
+
+/** Starting and reading calls, and their post-call processing. */
+@Module({
+  imports: [CarriersModule],
+  controllers: [CallsHandlers],
+  providers: [
+    StartCallService,
+    CallsQueryService,
+    FromNumberResolver,
+    DefaultLineService,
+    ExtractionRunner,
+    PostCallProcessor,
+    PostCallWorker,
+  ],
+  exports: [DefaultLineService],
+})
+export class CallsModule {}

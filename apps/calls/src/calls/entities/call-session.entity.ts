@@ -1,0 +1,59 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { ExtractionResult, HoldSummary, TranscriptEntry } from '@vap/contracts';
+
+/** A raw carrier hold signal as received; the post-call pipeline turns them into the hold summary. */
+export interface HoldSignal {
+  phase: 'start' | 'end';
+  kind: string;
+  at: string;
+  /** Length the carrier reported on an end signal; else the time between start and end counts. */
+  durationSecs?: number | null;
+}
+
+@Entity({ name: 'call_sessions' })
+export class CallSession {
+  @PrimaryColumn({ name: 'call_id', type: 'uuid' })
+  callId: string;
+
+  @Column({ name: 'session_id', type: 'uuid' })
+  sessionId: string;
+
+  @Column('text')
+  status: 'active' | 'processing' | 'completed' | 'failed';
+
+  @Column({ type: 'jsonb' })
+  transcript: TranscriptEntry[];
+
+  @Column({ name: 'hold_events', type: 'jsonb' })
+  holdEvents: HoldSignal[];
+
+  @Column({ type: 'jsonb', nullable: true })
+  hold: HoldSummary | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  extraction: ExtractionResult | null;
+
+  @Column({ name: 'recording_key', type: 'text', nullable: true })
+  recordingKey: string | null;
+
+  @Column({ name: 'recording_duration_secs', type: 'integer', nullable: true })
+  recordingDurationSecs: number | null;
+
+  @Column({ name: 'duration_seconds', type: 'integer' })
+  durationSeconds: number;
+
+  @Column({ name: 'credits_used_paise', type: 'integer' })
+  creditsUsedPaise: number;
+
+  @Column({ name: 'processing_complete', type: 'boolean' })
+  processingComplete: boolean;
+
+  @Column({ name: 'pipeline_completed_at', type: 'timestamptz', precision: 3, nullable: true })
+  pipelineCompletedAt: Date | null;
+
+  @Column({ name: 'started_at', type: 'timestamptz', precision: 3, nullable: true })
+  startedAt: Date | null;
+
+  @Column({ name: 'ended_at', type: 'timestamptz', precision: 3, nullable: true })
+  endedAt: Date | null;
+}

@@ -1,0 +1,108 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  AnsweredBy,
+  CallDirection,
+  CallDisposition,
+  CallProvider,
+  CallStatus,
+  HangupSource,
+} from '@vap/contracts';
+import { AgentSettings } from '../agent-settings';
+
+@Entity({ name: 'calls' })
+export class Call {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column({ name: 'partner_id', type: 'uuid' })
+  partnerId: string;
+
+  @Column({ name: 'agent_id', type: 'uuid' })
+  agentId: string;
+
+  @Column({ name: 'agent_name', type: 'text', nullable: true })
+  agentName: string | null;
+
+  @Column({ name: 'session_id', type: 'uuid' })
+  sessionId: string;
+
+  @Column('text')
+  direction: CallDirection;
+
+  @Column({ name: 'from_number', type: 'text' })
+  fromNumber: string;
+
+  @Column({ name: 'to_number', type: 'text' })
+  toNumber: string;
+
+  @Column({ name: 'phone_number_id', type: 'text', nullable: true })
+  phoneNumberId: string | null;
+
+  @Column({ name: 'connection_id', type: 'uuid' })
+  connectionId: string;
+
+  @Column('text')
+  provider: CallProvider;
+
+  @Column({ name: 'provider_call_id', type: 'text', nullable: true })
+  providerCallId: string | null;
+
+  @Column('text')
+  status: CallStatus;
+
+  @Column({ type: 'text', nullable: true })
+  disposition: CallDisposition | null;
+
+  @Column({ name: 'answered_by', type: 'text', nullable: true })
+  answeredBy: AnsweredBy | null;
+
+  @Column({ name: 'end_call_reason', type: 'text', nullable: true })
+  endCallReason: string | null;
+
+  @Column({ name: 'hangup_cause', type: 'text', nullable: true })
+  hangupCause: string | null;
+
+  @Column({ name: 'hangup_source', type: 'text', nullable: true })
+  hangupSource: HangupSource | null;
+
+  @Column({ name: 'bill_duration_seconds', type: 'integer', nullable: true })
+  billDurationSeconds: number | null;
+
+  @Column({ name: 'duration_seconds', type: 'integer', nullable: true })
+  durationSeconds: number | null;
+
+  @Column({ name: 'error_message', type: 'text', nullable: true })
+  errorMessage: string | null;
+
+  @Column({ name: 'client_reference_id', type: 'text', nullable: true })
+  clientReferenceId: string | null;
+
+  @Column({ type: 'jsonb' })
+  variables: Record<string, unknown>;
+
+  /** The agent as it was when the call started: later edits do not change a call in flight. */
+  @Column({ name: 'agent_settings', type: 'jsonb' })
+  agentSettings: AgentSettings;
+
+  /** The partner's concurrency limit when the call started (for account_concurrency on its events). */
+  @Column({ name: 'concurrency_limit', type: 'integer', nullable: true })
+  concurrencyLimit: number | null;
+
+  @Column({ name: 'provider_status', type: 'text', nullable: true })
+  providerStatus: string | null;
+
+  @Column({ name: 'provider_event', type: 'text', nullable: true })
+  providerEvent: string | null;
+
+  @Column({ name: 'started_at', type: 'timestamptz', precision: 3, nullable: true })
+  startedAt: Date | null;
+
+  @Column({ name: 'ended_at', type: 'timestamptz', precision: 3, nullable: true })
+  endedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz', precision: 3 })
+  updatedAt: Date;
+}

@@ -1,0 +1,186 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import {
+  AgentDto,
+  AppError,
+  CallDto,
+  DomainEvents,
+  ErrorCode,
+  PartnerContext,
+  StartCallDto,
+  Subjects,
+} from '@vap/contracts';
+import { OutboxService, RpcClient } from '@vap/messaging';
+import { CallbackUrls } from '../carriers/callback-urls';
+import { CarrierRegistry } from '../carriers/carrier-registry';
+import { CallsConfig } from '../config/calls.config';
+import { PhoneNumber } from '../connections/entities/phone-number.entity';
+import { CallProgressService } from '../progress/call-progress.service';
+import { statusUpdatedData } from '../progress/status-event';
+import { agentSettingsOf } from './agent-settings';
+import { CallsQueryService } from './calls-query.service';
+import { Call } from './entities/call.entity';
+import { CallSession } from './entities/call-session.entity';
+import { FromNumberResolver } from './from-number.resolver';
+import { accountConcurrency, countActiveCalls, lockPartnerCalls } from './partner-lock';
+
+export const DEFAULT_CONCURRENCY_LIMIT = 5;
+
+/** Paise a partner needs to start a call: one 30-second call at the per-minute price. */
+export function minimumStartBalancePaise(pricePerMinutePaise: number): number {
+  return Math.ceil(pricePerMinutePaise / 2);
+}
+
+/**
+ * POST /calls/start: checks the agent (agents service), the balance snapshot and the caller ID, then
+ * admits the call under the partner's concurrency limit and hands it to the carrier.
+ */
+@Injectable()
+export class StartCallService {
+  private readonly logger = new Logger(StartCallService.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: CallsConfig,
+    private readonly rpc: RpcClient,
+    private readonly outbox: OutboxService,
+    private readonly numbers: FromNumberResolver,
+    private readonly carriers: CarrierRegistry,
+    private readonly urls: CallbackUrls,
+    private readonly progress: CallProgressService,
+    private readonly calls: CallsQueryService,
+  ) {}
+
+  async start(partner: PartnerContext, input: StartCallDto): Promise<CallDto> {
+    const agent = await this.rpc.request<AgentDto>(Subjects.agents.agentGet, partner, { id: input.agent_id });
+    const minimum = minimumStartBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
+    if (partner.balancePaise < minimum) {
+      throw new AppError(
+        ErrorCode.FORBIDDEN,
+        `Insufficient balance: starting a call needs at least INR ${(minimum / 100).toFixed(2)} (one 30-second call)`,
+      );
+    }
+    const from = await this.numbers.resolve(partner.id, input);
+    const adapter = this.carriers.get(from.provider);
+    const call = await this.admit(partner, agent, from, input);
+    try {
+      const placed = await adapter.placeCall(
+        {
+          callId: call.id,
+          partnerId: call.partnerId,
+          agentId: call.agentId,
+          fromNumber: call.fromNumber,
+          toNumber: call.toNumber,
+          agent: call.agentSettings,
+          variables: call.variables,
+          callbackUrl: this.urls.forCall(call.provider, call.id),
+        },
+        { id: call.connectionId, partnerId: call.partnerId, provider: call.provider },
+      );
+      await this.dataSource.query(`UPDATE calls.calls SET provider_call_id = $2 WHERE id = $1`, [
+        call.id,
+        placed.providerCallId,
+      ]);
+    } catch (err) {
+      await this.placementFailed(call, err);
+      if (err instanceof AppError && err.status < 500) throw err;
+      throw AppError.downstream(`The carrier could not place call ${call.id}; retry`);
+    }
+    return this.calls.get(partner.id, call.id);
+  }
+
+  /** Inserts the call as pending if the partner has a free concurrency slot; atomic per partner. */
+  private async admit(partner: PartnerContext, agent: AgentDto, from: PhoneNumber, input: StartCallDto): Promise<Call> {
+    const limit = partner.concurrencyLimit > 0 ? partner.concurrencyLimit : DEFAULT_CONCURRENCY_LIMIT;
+    return this.dataSource.transaction(async (em) => {
+      await lockPartnerCalls(em, partner.id);
+      const active = await countActiveCalls(em, partner.id);
+      if (active >= limit) {
+        throw new AppError(
+          ErrorCode.LIMIT_REACHED,
+          `Concurrency limit reached: ${active} of ${limit} calls are active; start again when one ends`,
+        );
+      }
+      const call = em.create(Call, {
+        id: randomUUID(),
+        partnerId: partner.id,
+        agentId: agent.id,
+        agentName: agent.agent_name,
+        sessionId: randomUUID(),
+        direction: 'outbound',
+        fromNumber: from.number,
+        toNumber: input.to_number,
+        phoneNumberId: from.id,
+        connectionId: from.connectionId,
+        provider: from.provider as Call['provider'],
+        providerCallId: null,
+        status: 'pending',
+        disposition: null,
+        answeredBy: null,
+        endCallReason: null,
+        hangupCause: null,
+        hangupSource: null,
+        billDurationSeconds: null,
+        durationSeconds: null,
+        errorMessage: null,
+        clientReferenceId: input.client_reference_id ?? null,
+        variables: input.variables ?? {},
+        agentSettings: agentSettingsOf(agent),
+        concurrencyLimit: limit,
+        providerStatus: null,
+        providerEvent: null,
+        startedAt: null,
+        endedAt: null,
+      });
+      await em.save(call);
+      await em.insert(CallSession, {
+        callId: call.id,
+        sessionId: call.sessionId,
+        status: 'active',
+        transcript: [],
+        holdEvents: [],
+        hold: null,
+        extraction: null,
+        recordingKey: null,
+        recordingDurationSecs: null,
+        durationSeconds: 0,
+        creditsUsedPaise: 0,
+        processingComplete: false,
+        pipelineCompletedAt: null,
+        startedAt: null,
+        endedAt: null,
+      });
+      await this.outbox.record(
+        em,
+        DomainEvents.callStatusUpdated,
+        partner.id,
+        statusUpdatedData(call, null, accountConcurrency(limit, active + 1), call.createdAt),
+      );
+      return call;
+    });
+  }
+
+  /** The carrier refused or was unreachable: the call fails like any carrier failure, through progress. */
+  private async placementFailed(call: Call, err: unknown): Promise<void> {
+    const message = err instanceof Error ? err.message : String(err);
+    this.logger.warn(`placing call ${call.id} on ${call.provider} failed: ${message}`);
+    await this.progress.apply(
+      { callId: call.id },
+      {
+        provider: call.provider,
+        kind: 'status',
+        dedupeKey: 'place-call-failed',
+        providerStatus: 'failed',
+        providerEvent: 'place-call',
+        sequence: null,
+        ended: true,
+        occurredAt: new Date(),
+        hangupSource: 'carrier',
+        hangupCause: 'PLACEMENT_FAILED',
+        errorMessage: `The carrier could not place the call: ${message}`.slice(0, 500),
+      },
+    );
+  }
+}

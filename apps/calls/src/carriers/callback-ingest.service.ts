@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppError, CarrierCallbackIngest, CarrierCallbackReply } from '@vap/contracts';
+import { Call } from '../calls/entities/call.entity';
+import { CallProgressService } from '../progress/call-progress.service';
+import { CarrierRegistry } from './carrier-registry';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Carrier callbacks as the gateway forwards them: find the call named in the URL, let the provider's
+ * adapter verify the signature (403 before anything is stored), then feed each event to the progress.
+ */
+@Injectable()
+export class CallbackIngestService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly carriers: CarrierRegistry,
+    private readonly progress: CallProgressService,
+  ) {}
+
+  async ingest(input: CarrierCallbackIngest): Promise<CarrierCallbackReply> {
+    const adapter = this.carriers.get(input.provider);
+    const call = UUID.test(input.callId)
+      ? await this.dataSource.getRepository(Call).findOne({ where: { id: input.callId } })
+      : null;
+    if (!call || call.provider !== input.provider) throw AppError.notFound('Call');
+    const parsed = await adapter.parseCallback(
+      {
+        provider: input.provider,
+        method: input.method,
+        url: input.url,
+        path: input.path,
+        headers: input.headers,
+        rawBody: Buffer.from(input.rawBodyBase64, 'base64'),
+        params: { callId: input.callId, event: input.event },
+      },
+      { id: call.id, partnerId: call.partnerId, connectionId: call.connectionId, providerCallId: call.providerCallId },
+    );
+    for (const event of parsed.events) await this.progress.apply({ callId: call.id }, event);
+    return parsed.reply ?? { status: 200, contentType: 'text/plain', body: '' };
+  }
+}

@@ -1,0 +1,95 @@
+import { AnsweredBy, CallDisposition, CallProvider, CarrierCallbackReply, HangupSource } from '@vap/contracts';
+import { AgentSettings } from '../calls/agent-settings';
+
+/** One inbound carrier callback as the gateway received it (see CarrierCallbackIngest). */
+export interface CallbackRequest {
+  provider: string;
+  method: string;
+  /** Full URL as the gateway saw it. */
+  url: string;
+  /** Path and query as requested; adapters sign `${CALLBACK_BASE_URL}${path}`, the URL they handed out. */
+  path: string;
+  headers: Record<string, string>;
+  rawBody: Buffer;
+  params: { callId: string; event: string };
+}
+
+/**
+ * A verified raw carrier event, ready for CallProgressService.apply. Adapters fill what their carrier
+ * sent and leave the rest null; they do not normalize the status (apply does, with one table for all).
+ */
+export interface RawCarrierEvent {
+  provider: CallProvider;
+  /** status: call progress; hold: the carrier put the call on or off hold; recording: a recording is ready. */
+  kind: 'status' | 'hold' | 'recording';
+  /** Unique per distinct callback of a call: a repeated callback has the same key and changes nothing. */
+  dedupeKey: string;
+  providerStatus: string | null;
+  providerEvent: string | null;
+  /** The carrier's own ordering of the call's events, when it has one (e.g. SequenceNumber). */
+  sequence: number | null;
+  /** The carrier says the call has ended (hangup payloads). */
+  ended: boolean;
+  occurredAt: Date;
+  answeredBy?: AnsweredBy | null;
+  hangupCause?: string | null;
+  hangupSource?: HangupSource | null;
+  durationSeconds?: number | null;
+  billDurationSeconds?: number | null;
+  errorMessage?: string | null;
+  /** What the platform's voice pipeline decided (the sandbox reports it with the hangup). */
+  disposition?: CallDisposition | null;
+  endCallReason?: string | null;
+  hold?: { phase: 'start' | 'end'; kind: string; durationSecs?: number | null };
+  /** A recording in the platform's blob storage (storageKey) or at the carrier (url). */
+  recording?: { storageKey: string | null; url: string | null; durationSeconds: number | null };
+}
+
+export interface ParsedCallback {
+  events: RawCarrierEvent[];
+  /** What to answer the carrier (default: 200 empty text). Answer-URL callbacks may need XML. */
+  reply?: CarrierCallbackReply;
+}
+
+/** The call as an adapter needs it to place it. */
+export interface OutboundCall {
+  callId: string;
+  partnerId: string;
+  agentId: string;
+  fromNumber: string;
+  toNumber: string;
+  agent: AgentSettings;
+  /** Pre-call variables, for {{name}} placeholders in the agent's messages. */
+  variables: Record<string, unknown>;
+  /** Where the carrier must send this call's callbacks: `callbackUrl(event)`. */
+  callbackUrl(event: string): string;
+}
+
+/** The partner's connection the call goes out on; adapters load its credentials by id. */
+export interface CarrierConnectionRef {
+  id: string;
+  partnerId: string;
+  provider: CallProvider;
+}
+
+/** The known call a callback is about (looked up from the callback URL's call id). */
+export interface CallbackCall {
+  id: string;
+  partnerId: string;
+  connectionId: string;
+  providerCallId: string | null;
+}
+
+/**
+ * One carrier. Every adapter places calls against its configured base URL and verifies each callback
+ * with the carrier's documented signature scheme before anything is stored.
+ */
+export interface CarrierAdapter {
+  readonly provider: CallProvider;
+  placeCall(call: OutboundCall, connection: CarrierConnectionRef): Promise<{ providerCallId: string }>;
+  /** Verifies and reads a callback; throws AppError FORBIDDEN (403) when unsigned or wrongly signed. */
+  parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback>;
+}
+
+/** Multi-provider token: every adapter module provides itself under it. */
+export const CARRIER_ADAPTERS = Symbol('CARRIER_ADAPTERS');

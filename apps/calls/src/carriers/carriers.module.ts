@@ -1,0 +1,47 @@
+import { Module } from '@nestjs/common';
+import { CallTransferService } from '../calls/call-transfer.service';
+import { CallProgressService } from '../progress/call-progress.service';
+import { RecordingStore } from '../recording/recording-store';
+import { AgentBrain } from '../voice/agent-brain.service';
+import { llmProvider } from '../voice/llm/llm.provider';
+import { LLM_ADAPTER } from '../voice/llm/llm-adapter';
+import { TranscriptService } from '../voice/transcript.service';
+import { CallbackIngestService } from './callback-ingest.service';
+import { CallbackUrls } from './callback-urls';
+import { CallbackHandlers } from './callback.handlers';
+import { CARRIER_ADAPTERS, CarrierAdapter } from './carrier-adapter';
+import { CarrierRegistry } from './carrier-registry';
+import { SandboxCallRunner } from './sandbox/sandbox-call-runner';
+import { SandboxCallbackClient } from './sandbox/sandbox-callback-client';
+import { SandboxCarrier } from './sandbox/sandbox-carrier';
+import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
+
+/**
+ * Carrier adapters, their callbacks and call progress. A new carrier: provide its adapter here and add
+ * it to the CARRIER_ADAPTERS factory's inject list.
+ */
+@Module({
+  controllers: [CallbackHandlers],
+  providers: [
+    CarrierRegistry,
+    CallbackUrls,
+    CallbackIngestService,
+    CallProgressService,
+    CallTransferService,
+    RecordingStore,
+    TranscriptService,
+    AgentBrain,
+    llmProvider,
+    SandboxSigningKey,
+    SandboxCallbackClient,
+    SandboxCallRunner,
+    SandboxCarrier,
+    {
+      provide: CARRIER_ADAPTERS,
+      inject: [SandboxCarrier],
+      useFactory: (...adapters: CarrierAdapter[]) => adapters,
+    },
+  ],
+  exports: [CarrierRegistry, CallbackUrls, CallProgressService, RecordingStore, LLM_ADAPTER],
+})
+export class CarriersModule {}

@@ -1,0 +1,32 @@
+/**
+ * What the sandbox's simulated callee does, chosen by the last two digits of to_number:
+ * 01 no answer, 02 busy, 03 carrier failure, 04 voicemail (machine answers), 05 the callee answers and
+ * hangs up without speaking, 06 the callee puts the call on hold (carrier hold events) and comes back,
+ * 07 the callee talks at length (the agent's max_call_duration_secs ends the call), 08 the callee asks
+ * for a human (transfer when the agent has transfer_enabled), anything else a short conversation.
+ */
+export type SandboxOutcome =
+  | 'no_answer'
+  | 'busy'
+  | 'failed'
+  | 'voicemail'
+  | 'hangup_no_speech'
+  | 'hold'
+  | 'long_talker'
+  | 'asks_for_human'
+  | 'conversation';
+
+const BY_SUFFIX: Record<string, SandboxOutcome> = {
+  '01': 'no_answer',
+  '02': 'busy',
+  '03': 'failed',
+  '04': 'voicemail',
+  '05': 'hangup_no_speech',
+  '06': 'hold',
+  '07': 'long_talker',
+  '08': 'asks_for_human',
+};
+
+export function sandboxOutcome(toNumber: string): SandboxOutcome {
+  return BY_SUFFIX[toNumber.slice(-2)] ?? 'conversation';
+}

@@ -1,0 +1,26 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+/** A partner's link to one carrier. Credentials of real carriers are stored beside it, encrypted. */
+@Entity({ name: 'connections' })
+export class Connection {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column({ name: 'partner_id', type: 'uuid' })
+  partnerId: string;
+
+  @Column('text')
+  provider: string;
+
+  @Column('text')
+  name: string;
+
+  @Column('text')
+  status: 'active' | 'disabled';
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz', precision: 3 })
+  updatedAt: Date;
+}

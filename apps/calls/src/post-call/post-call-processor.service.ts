@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DomainEvents, SessionCompletedData } from '@vap/contracts';
+import { OutboxService } from '@vap/messaging';
+import { paiseToInr } from '../calls/call-dto';
+import { Call } from '../calls/entities/call.entity';
+import { CallSession } from '../calls/entities/call-session.entity';
+import { CallsConfig } from '../config/calls.config';
+import { RecordingStore } from '../recording/recording-store';
+import { creditsPaise } from './credits';
+import { ExtractionRunner } from './extraction-runner.service';
+import { summarizeHold } from './hold-summary';
+
+/**
+ * Finishes one ended call: hold summary, credits, extraction, then session.completed in the same
+ * transaction that marks the session complete, so the event exists exactly once. A call that was never
+ * answered is reported as a terminal failure: duration 0, transcript null, nothing charged.
+ */
+@Injectable()
+export class PostCallProcessor {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: CallsConfig,
+    private readonly outbox: OutboxService,
+    private readonly extraction: ExtractionRunner,
+    private readonly recordings: RecordingStore,
+  ) {}
+
+  async process(callId: string): Promise<void> {
+    const call = await this.dataSource.getRepository(Call).findOneByOrFail({ id: callId });
+    const before = await this.dataSource.getRepository(CallSession).findOneByOrFail({ callId });
+    if (before.processingComplete) return;
+    const answered = call.status === 'completed';
+    // Extraction talks to other services; it runs before the transaction so no lock waits on it.
+    const extraction = answered ? await this.extraction.run(call, before) : null;
+    await this.dataSource.transaction(async (em) => {
+      const session = await em.findOne(CallSession, { where: { callId }, lock: { mode: 'pessimistic_write' } });
+      if (!session || session.processingComplete) return;
+      const duration = answered ? (call.durationSeconds ?? 0) : 0;
+      session.hold = summarizeHold(session.holdEvents, call.endedAt);
+      session.extraction = extraction;
+      session.durationSeconds = duration;
+      session.creditsUsedPaise = answered ? creditsPaise(call.billDurationSeconds ?? duration, this.config.CALL_PRICE_PER_MINUTE_PAISE) : 0;
+      session.status = answered ? 'completed' : 'failed';
+      session.processingComplete = true;
+      session.pipelineCompletedAt = new Date();
+      await em.save(session);
+      await this.outbox.record(em, DomainEvents.sessionCompleted, call.partnerId, await this.eventData(call, session, answered));
+      await em.query(`UPDATE calls.post_call_jobs SET status = 'done', updated_at = now() WHERE call_id = $1`, [callId]);
+    });
+  }
+
+  private async eventData(call: Call, session: CallSession, answered: boolean): Promise<SessionCompletedData> {
+    const recording =
+      call.agentSettings.enable_recording && session.recordingKey
+        ? (await this.recordings.signedUrl(session.recordingKey, call.id)).url
+        : null;
+    return {
+      session_id: session.sessionId,
+      call_id: call.id,
+      agent_id: call.agentId,
+      agent_name: call.agentName,
+      status: session.status,
+      duration_seconds: session.durationSeconds,
+      credits_used: paiseToInr(session.creditsUsedPaise),
+      credits_used_paise: session.creditsUsedPaise,
+      processing_complete: true,
+      pipeline_completed_at: session.pipelineCompletedAt!.toISOString(),
+      transcript: answered ? session.transcript : null,
+      recording_url: recording,
+      variables: call.variables,
+      extraction: session.extraction,
+      hold: session.hold!,
+      call: {
+        call_id: call.id,
+        direction: call.direction,
+        from_number: call.fromNumber,
+        to_number: call.toNumber,
+        provider: call.provider,
+        status: call.status,
+        disposition: call.disposition,
+        answered_by: call.answeredBy,
+        end_call_reason: call.endCallReason,
+        hangup_cause: call.hangupCause,
+        hangup_source: call.hangupSource,
+        client_reference_id: call.clientReferenceId,
+        started_at: call.startedAt?.toISOString() ?? null,
+        ended_at: call.endedAt?.toISOString() ?? null,
+      },
+    };
+  }
+}

@@ -1,0 +1,162 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppError, CallStatus, canMoveStatus, DomainEvents, isTerminalStatus } from '@vap/contracts';
+import { OutboxService } from '@vap/messaging';
+import { RawCarrierEvent } from '../carriers/carrier-adapter';
+import { normalizeCarrierStatus } from '../carriers/status-normalization';
+import { Call } from '../calls/entities/call.entity';
+import { CallSession } from '../calls/entities/call-session.entity';
+import { accountConcurrency, countActiveCalls, lockPartnerCalls } from '../calls/partner-lock';
+import { enqueuePostCall } from '../post-call/post-call-queue';
+import { statusUpdatedData } from './status-event';
+import { defaultDisposition, finalAnsweredBy } from './terminal-details';
+
+/** A call is found by the platform's id (in callback URLs) or by the carrier's id for the call. */
+export type CallRef = { callId: string } | { provider: string; providerCallId: string };
+
+export interface ProgressResult {
+  callId: string;
+  /** false for a duplicate, a backwards move or a signal without status. */
+  applied: boolean;
+  duplicate: boolean;
+  status: CallStatus;
+}
+
+/**
+ * The one way carrier progress reaches a call, for every carrier including the sandbox. Statuses only
+ * move forward (a late "ringing" after "in-progress" is kept in the log and ignored), a repeated
+ * callback changes nothing, and each real move records call.status.updated in the same transaction.
+ */
+@Injectable()
+export class CallProgressService {
+  private readonly logger = new Logger(CallProgressService.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+  ) {}
+
+  async apply(ref: CallRef, event: RawCarrierEvent): Promise<ProgressResult> {
+    const partnerId = await this.partnerOf(ref);
+    return this.dataSource.transaction(async (em) => {
+      await lockPartnerCalls(em, partnerId);
+      const call = await em.findOne(Call, { where: this.where(ref), lock: { mode: 'pessimistic_write' } });
+      if (!call) throw AppError.notFound('Call');
+      const status = event.kind === 'status' ? normalizeCarrierStatus(this.signal(event)) : null;
+      const logged = await this.log(em, call, event, status);
+      if (!logged) return { callId: call.id, applied: false, duplicate: true, status: call.status };
+      const applied = await this.applyTo(em, call, event, status);
+      if (!applied) await em.query('UPDATE calls.carrier_events SET applied = false WHERE id = $1', [logged]);
+      return { callId: call.id, applied, duplicate: false, status: call.status };
+    });
+  }
+
+  private signal(event: RawCarrierEvent) {
+    return { status: event.providerStatus, event: event.providerEvent, ended: event.ended, hangupCause: event.hangupCause };
+  }
+
+  private where(ref: CallRef) {
+    return 'callId' in ref ? { id: ref.callId } : { provider: ref.provider as Call['provider'], providerCallId: ref.providerCallId };
+  }
+
+  private async partnerOf(ref: CallRef): Promise<string> {
+    const call = await this.dataSource.getRepository(Call).findOne({ where: this.where(ref), select: { id: true, partnerId: true } });
+    if (!call) throw AppError.notFound('Call');
+    return call.partnerId;
+  }
+
+  /** Logs the raw event; null when this exact callback was already received. */
+  private async log(em: EntityManager, call: Call, event: RawCarrierEvent, status: CallStatus | null): Promise<string | null> {
+    const id = randomUUID();
+    const rows = (await em.query(
+      `INSERT INTO calls.carrier_events
+         (id, call_id, provider, dedupe_key, kind, provider_status, provider_event, sequence, status, applied, payload)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, true, $10)
+       ON CONFLICT (call_id, dedupe_key) DO NOTHING
+       RETURNING id`,
+      [id, call.id, event.provider, event.dedupeKey, event.kind, event.providerStatus, event.providerEvent, event.sequence, status, JSON.stringify(event)],
+    )) as { id: string }[];
+    return rows.length ? id : null;
+  }
+
+  private async applyTo(em: EntityManager, call: Call, event: RawCarrierEvent, status: CallStatus | null): Promise<boolean> {
+    if (event.recording) await this.attachRecording(em, call, event.recording);
+    if (event.kind === 'hold' && event.hold) {
+      if (isTerminalStatus(call.status)) return false;
+      await em.query(
+        `UPDATE calls.call_sessions SET hold_events = hold_events || $2::jsonb WHERE call_id = $1`,
+        [call.id, JSON.stringify([{ phase: event.hold.phase, kind: event.hold.kind, at: event.occurredAt.toISOString(), durationSecs: event.hold.durationSecs ?? null }])],
+      );
+      return true;
+    }
+    if (event.kind === 'recording') return !!event.recording;
+    if (!status) return false;
+    if (!canMoveStatus(call.status, status)) {
+      if (status !== call.status) this.logger.debug(`call ${call.id}: ignored ${call.status} -> ${status}`);
+      return false;
+    }
+    await this.move(em, call, status, event);
+    return true;
+  }
+
+  private async move(em: EntityManager, call: Call, status: CallStatus, event: RawCarrierEvent): Promise<void> {
+    const previous = call.status;
+    const wasAnswered = call.startedAt !== null || status === 'in_progress';
+    call.status = status;
+    call.providerStatus = event.providerStatus;
+    call.providerEvent = event.providerEvent;
+    if (event.answeredBy) call.answeredBy = event.answeredBy;
+    if (event.hangupCause !== undefined && event.hangupCause !== null) call.hangupCause = event.hangupCause;
+    if (event.hangupSource) call.hangupSource = event.hangupSource;
+    if (event.errorMessage) call.errorMessage = event.errorMessage;
+    if (event.endCallReason) call.endCallReason = event.endCallReason;
+    if (status === 'in_progress') call.startedAt = event.occurredAt;
+    const terminal = isTerminalStatus(status);
+    if (terminal) {
+      call.endedAt = event.occurredAt;
+      call.answeredBy = finalAnsweredBy(status, wasAnswered, call.answeredBy);
+      call.disposition = event.disposition ?? defaultDisposition(status, call.answeredBy);
+      const answered = status === 'completed';
+      call.durationSeconds = answered ? Math.max(0, Math.round(event.durationSeconds ?? this.elapsed(call))) : 0;
+      call.billDurationSeconds = answered ? Math.max(0, Math.round(event.billDurationSeconds ?? call.durationSeconds)) : 0;
+    }
+    await em.save(call);
+    if (status === 'in_progress') {
+      await em.update(CallSession, { callId: call.id }, { startedAt: event.occurredAt });
+    }
+    if (terminal) {
+      await em.update(
+        CallSession,
+        { callId: call.id },
+        { status: 'processing', endedAt: event.occurredAt, durationSeconds: call.durationSeconds ?? 0 },
+      );
+      await enqueuePostCall(em, call.id);
+    }
+    const active = await countActiveCalls(em, call.partnerId);
+    await this.outbox.record(
+      em,
+      DomainEvents.callStatusUpdated,
+      call.partnerId,
+      statusUpdatedData(call, previous, accountConcurrency(call.concurrencyLimit, active), event.occurredAt),
+    );
+  }
+
+  private elapsed(call: Call): number {
+    return call.startedAt && call.endedAt ? (call.endedAt.getTime() - call.startedAt.getTime()) / 1000 : 0;
+  }
+
+  private async attachRecording(
+    em: EntityManager,
+    call: Call,
+    recording: NonNullable<RawCarrierEvent['recording']>,
+  ): Promise<void> {
+    if (!recording.storageKey) return;
+    await em.update(
+      CallSession,
+      { callId: call.id },
+      { recordingKey: recording.storageKey, recordingDurationSecs: recording.durationSeconds },
+    );
+  }
+}

@@ -1,0 +1,29 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { BLOB_STORAGE, BlobStorage } from '@vap/storage';
+
+/** Recordings are kept for as long as the call; signed download URLs are valid 7 days (the contract). */
+export const RECORDING_URL_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+export function recordingKey(partnerId: string, callId: string): string {
+  return `recordings/${partnerId}/${callId}.wav`;
+}
+
+@Injectable()
+export class RecordingStore {
+  constructor(@Inject(BLOB_STORAGE) private readonly storage: BlobStorage) {}
+
+  async save(partnerId: string, callId: string, wav: Buffer): Promise<string> {
+    const key = recordingKey(partnerId, callId);
+    await this.storage.put(key, wav, { contentType: 'audio/wav' });
+    return key;
+  }
+
+  /** A fresh signed URL of a stored recording. */
+  async signedUrl(key: string, callId: string): Promise<{ url: string; expiresAt: Date }> {
+    const signed = await this.storage.presignDownload(key, {
+      expiresInSeconds: RECORDING_URL_TTL_SECONDS,
+      fileName: `call-${callId}.wav`,
+    });
+    return { url: signed.url, expiresAt: signed.expiresAt };
+  }
+}

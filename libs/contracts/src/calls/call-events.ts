@@ -1,0 +1,136 @@
+import { AnsweredBy, CallDirection, CallDisposition, CallProvider, CallStatus, HangupSource } from './call-status';
+
+/** The account's concurrency at the moment of a status change; limit and remaining are null when unlimited. */
+export interface AccountConcurrency {
+  limit: number | null;
+  active: number;
+  remaining: number | null;
+}
+
+/** data of call.status.updated (domain event events.call.status_updated): every field of the contract. */
+export interface CallStatusUpdatedData {
+  call_id: string;
+  session_id: string | null;
+  agent_id: string;
+  agent_name: string | null;
+  client_reference_id: string | null;
+  direction: CallDirection;
+  from_number: string;
+  to_number: string;
+  status: CallStatus;
+  disposition: CallDisposition | null;
+  answered_by: AnsweredBy | null;
+  hangup_cause: string | null;
+  hangup_source: HangupSource | null;
+  previous_status: CallStatus | null;
+  terminal: boolean;
+  concurrency_released: boolean;
+  account_concurrency: AccountConcurrency | null;
+  provider: CallProvider | null;
+  /** The carrier's raw status value. */
+  provider_status: string | null;
+  /** The carrier's raw event name (callback kind). */
+  provider_event: string | null;
+  occurred_at: string;
+}
+
+export interface TranscriptEntry {
+  role: 'user' | 'bot';
+  content: string;
+  timestamp: string;
+}
+
+export interface HoldEvent {
+  kind: string;
+  started_at: string;
+  ended_at: string | null;
+  duration_secs: number;
+  recovered: boolean;
+}
+
+export interface HoldSummary {
+  detected: boolean;
+  events: HoldEvent[];
+  total_secs: number;
+  ended_on_hold: boolean;
+  kinds: string[];
+}
+
+export const EXTRACTION_STATUSES = ['success', 'failed', 'skipped', 'pending'] as const;
+export type ExtractionStatus = (typeof EXTRACTION_STATUSES)[number];
+
+export interface ExtractionResult {
+  status: ExtractionStatus;
+  model: string | null;
+  extractedAt: string | null;
+  latencyMs: number | null;
+  attempts: number;
+  values: Record<string, unknown>;
+  error: string | null;
+}
+
+/** Call metadata carried by session.completed (field `call`). */
+export interface SessionCallMetadata {
+  call_id: string;
+  direction: CallDirection;
+  from_number: string;
+  to_number: string;
+  provider: CallProvider | null;
+  status: CallStatus;
+  disposition: CallDisposition | null;
+  answered_by: AnsweredBy | null;
+  end_call_reason: string | null;
+  hangup_cause: string | null;
+  hangup_source: HangupSource | null;
+  client_reference_id: string | null;
+  started_at: string | null;
+  ended_at: string | null;
+}
+
+/**
+ * data of session.completed (domain event events.session.completed). The contract's fields, plus:
+ * call_id, status (session status), recording_url (signed, valid 7 days; null when recording was off or
+ * nothing was recorded), variables (pre-call variables), extraction (null when extraction did not run),
+ * hold, call (call metadata), and credits_used_paise (the exact charge the gateway debits).
+ * A terminal failure (no answer, busy, failed, canceled) has duration_seconds 0 and transcript null.
+ */
+export interface SessionCompletedData {
+  session_id: string;
+  call_id: string;
+  agent_id: string;
+  agent_name: string | null;
+  status: string;
+  duration_seconds: number;
+  credits_used: number;
+  credits_used_paise: number;
+  processing_complete: boolean;
+  pipeline_completed_at: string;
+  transcript: TranscriptEntry[] | null;
+  recording_url: string | null;
+  variables: Record<string, unknown>;
+  extraction: ExtractionResult | null;
+  hold: HoldSummary;
+  call: SessionCallMetadata;
+}
+
+/**
+ * data of call.transferred (domain event events.call.transferred): a live call was handed to a human
+ * (cold transfer to the agent's transfer_number). The call then ends with disposition transferred.
+ */
+export interface CallTransferredData {
+  call_id: string;
+  session_id: string;
+  agent_id: string;
+  agent_name: string | null;
+  client_reference_id: string | null;
+  direction: CallDirection;
+  from_number: string;
+  to_number: string;
+  /** E.164 number the call was transferred to. */
+  transfer_to: string;
+  transfer_type: 'cold';
+  /** Why: callee_requested_human (the callee asked for a person). */
+  reason: string;
+  provider: CallProvider | null;
+  occurred_at: string;
+}

@@ -1,0 +1,216 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ANSWERED_BY_VALUES,
+  AnsweredBy,
+  CALL_DIRECTIONS,
+  CALL_DISPOSITIONS,
+  CALL_PROVIDERS,
+  CALL_STATUSES,
+  CallDirection,
+  CallDisposition,
+  CallProvider,
+  CallStatus,
+  HANGUP_SOURCES,
+  HangupSource,
+} from './call-status';
+import { EXTRACTION_STATUSES, ExtractionStatus } from './call-events';
+
+export class TranscriptEntryDto {
+  @ApiProperty({ enum: ['user', 'bot'] })
+  role: 'user' | 'bot';
+
+  @ApiProperty()
+  content: string;
+
+  @ApiProperty({ format: 'date-time' })
+  timestamp: string;
+}
+
+export class ExtractionResultDto {
+  @ApiProperty({ enum: EXTRACTION_STATUSES, description: 'success, failed (see error), skipped (no keys or extraction disabled), pending' })
+  status: ExtractionStatus;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The model that extracted (offline-rules-v1 without an LLM server)' })
+  model: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  extractedAt: string | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  latencyMs: number | null;
+
+  @ApiProperty()
+  attempts: number;
+
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'One value per key of the agent’s effective schema; null when the call did not say' })
+  values: Record<string, unknown>;
+
+  @ApiProperty({ type: String, nullable: true })
+  error: string | null;
+}
+
+export class HoldEventDto {
+  @ApiProperty({ example: 'carrier_hold' })
+  kind: string;
+
+  @ApiProperty({ format: 'date-time' })
+  started_at: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  ended_at: string | null;
+
+  @ApiProperty()
+  duration_secs: number;
+
+  @ApiProperty({ description: 'The call came back from hold before it ended' })
+  recovered: boolean;
+}
+
+export class HoldSummaryDto {
+  @ApiProperty()
+  detected: boolean;
+
+  @ApiProperty({ type: [HoldEventDto] })
+  events: HoldEventDto[];
+
+  @ApiProperty()
+  total_secs: number;
+
+  @ApiProperty()
+  ended_on_hold: boolean;
+
+  @ApiProperty({ type: [String] })
+  kinds: string[];
+}
+
+export class CallSessionDto {
+  @ApiProperty({ format: 'uuid' })
+  session_id: string;
+
+  @ApiProperty({ enum: ['active', 'processing', 'completed', 'failed'], description: 'active during the call, processing until post-call processing finished' })
+  status: string;
+
+  @ApiProperty()
+  duration_seconds: number;
+
+  @ApiProperty({ description: 'Charge in INR (per-second billing at the platform’s per-minute price)' })
+  credits_used: number;
+
+  @ApiProperty()
+  processing_complete: boolean;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  pipeline_completed_at: string | null;
+
+  @ApiProperty({ type: [TranscriptEntryDto], nullable: true, description: 'null for a call that was never answered' })
+  transcript: TranscriptEntryDto[] | null;
+
+  @ApiPropertyOptional({ description: 'Signed download URL of the WAV recording, valid 7 days; present only when recording was enabled' })
+  recording_url?: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  variables: Record<string, unknown>;
+
+  @ApiProperty({ type: ExtractionResultDto, nullable: true, description: 'null until post-call processing ran' })
+  extraction: ExtractionResultDto | null;
+
+  @ApiProperty({ type: HoldSummaryDto })
+  hold: HoldSummaryDto;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  started_at: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  ended_at: string | null;
+}
+
+export class CallDto {
+  @ApiProperty({ format: 'uuid' })
+  call_id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  agent_id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  session_id: string;
+
+  @ApiProperty({ enum: CALL_DIRECTIONS })
+  direction: CallDirection;
+
+  @ApiProperty()
+  from_number: string;
+
+  @ApiProperty()
+  to_number: string;
+
+  @ApiProperty({ enum: CALL_STATUSES })
+  status: CallStatus;
+
+  @ApiProperty({ enum: CALL_DISPOSITIONS, nullable: true, description: 'Set when the call ended' })
+  disposition: CallDisposition | null;
+
+  @ApiProperty({ enum: ANSWERED_BY_VALUES, nullable: true })
+  answered_by: AnsweredBy | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'agent_ended_call, callee_hung_up, max_call_duration_reached, transferred, voicemail_detected, user_idle_timeout',
+  })
+  end_call_reason: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The carrier’s cause, e.g. NORMAL_CLEARING, USER_BUSY, NO_ANSWER' })
+  hangup_cause: string | null;
+
+  @ApiProperty({ enum: HANGUP_SOURCES, nullable: true })
+  hangup_source: HangupSource | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  bill_duration_seconds: number | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  duration_seconds: number | null;
+
+  @ApiProperty({ enum: CALL_PROVIDERS })
+  provider: CallProvider;
+
+  @ApiProperty({ format: 'uuid' })
+  connection_id: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  error_message: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  client_reference_id: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the call was answered' })
+  started_at: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  ended_at: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ type: CallSessionDto })
+  session: CallSessionDto;
+}
+
+export class CallListDto {
+  @ApiProperty({ type: [CallDto], description: 'Newest first' })
+  calls: CallDto[];
+
+  @ApiProperty({ type: String, nullable: true })
+  next_cursor: string | null;
+}
+
+export class RecordingUrlDto {
+  @ApiProperty({ format: 'uuid' })
+  call_id: string;
+
+  @ApiProperty({ description: 'Signed download URL of the WAV recording' })
+  recording_url: string;
+
+  @ApiProperty({ format: 'date-time' })
+  expires_at: string;
+}

@@ -1,0 +1,6 @@
+export * from './call-status';
+export * from './call-events';
+export * from './carrier-callback';
+export * from './start-call.dto';
+export * from './call.dto';
+export * from './list-calls-query.dto';
