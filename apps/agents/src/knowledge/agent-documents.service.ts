@@ -60,11 +60,12 @@ export class AgentDocumentsService {
           `Document ${unconfirmed.map((d) => d.id).join(', ')} is still uploading: confirm it before linking`,
         );
       }
-      for (const document of documents) {
-        // The partial unique index makes a concurrent link of the same pair a no-op instead of a duplicate.
+      // In the order asked for; clock_timestamp keeps that order in the agent's list. The partial unique
+      // index makes a concurrent link of the same pair a no-op instead of a duplicate.
+      for (const document of ids.map((id) => documents.find((d) => d.id === id)!)) {
         const inserted = (await em.query(
-          `INSERT INTO agents.agent_documents (id, partner_id, agent_id, document_id)
-           VALUES ($1, $2, $3, $4)
+          `INSERT INTO agents.agent_documents (id, partner_id, agent_id, document_id, created_at)
+           VALUES ($1, $2, $3, $4, clock_timestamp())
            ON CONFLICT (agent_id, document_id) WHERE unlinked_at IS NULL DO NOTHING
            RETURNING id`,
           [randomUUID(), partnerId, agent.id, document.id],

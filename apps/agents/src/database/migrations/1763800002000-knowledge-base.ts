@@ -20,8 +20,9 @@ export class KnowledgeBase1763800002000 implements MigrationInterface {
         storage_key text,
         upload_expires_at timestamptz,
         confirmed_at timestamptz,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        updated_at timestamptz NOT NULL DEFAULT now(),
+        -- Millisecond precision: list cursors carry created_at as an ISO string, which must compare exactly.
+        created_at timestamptz(3) NOT NULL DEFAULT now(),
+        updated_at timestamptz(3) NOT NULL DEFAULT now(),
         deleted_at timestamptz,
         CONSTRAINT documents_id_partner_key UNIQUE (id, partner_id),
         -- A web link has a URL and no stored file; an upload the other way round.
