@@ -1,0 +1,104 @@
+import './register-aliases';
+import { randomBytes } from 'node:crypto';
+import { join, relative } from 'node:path';
+import { createTestDatabase } from '@vap/persistence';
+import {
+  assertJetStream,
+  freePort,
+  resolveNats,
+  resolvePostgres,
+  startPlatform,
+  workspaceRoot,
+} from '@vap/testing';
+import {
+  cleanUpRun,
+  E2eRun,
+  pruneOldLogs,
+  RUN_DATABASE_LABEL,
+  RUN_PREFIX_LABEL,
+  saveRun,
+  sweepStaleRuns,
+} from './e2e-run';
+import { createTestCertificates } from './test-certificates';
+
+/**
+ * Starts one platform for the whole e2e run, from the build output: a fresh database on the resolved
+ * Postgres server, a NATS subject prefix of its own, the four services and the gateway(s). Tests reach
+ * it through the E2E_* variables set here and isolate themselves by creating their own partners.
+ *
+ * Knobs: E2E_LOG_LEVEL (apps' LOG_LEVEL, default warn), E2E_GATEWAY_REPLICAS (default 1). Any other
+ * variable in the environment reaches the apps unchanged.
+ */
+export default async function globalSetup(): Promise<void> {
+  const root = workspaceRoot();
+  const id = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const logsRoot = join(root, 'tmp', 'e2e-logs');
+  const dataDir = join(root, 'tmp', 'e2e-data');
+  pruneOldLogs(logsRoot, 10);
+  const run: E2eRun = {
+    id,
+    logDir: join(logsRoot, id),
+    natsDataDir: join(dataDir, `nats-${id}`),
+    subjectPrefix: `${RUN_PREFIX_LABEL}_${id}`,
+    crashed: [],
+    stopping: false,
+  };
+  const note = (line: string) => process.stdout.write(`[e2e] ${line}\n`);
+  const replicas = Number(process.env.E2E_GATEWAY_REPLICAS ?? 1);
+
+  try {
+    run.postgres = await resolvePostgres({ dataDir, onNote: note });
+    run.nats = await resolveNats({ dataDir: run.natsDataDir, onNote: note });
+    await assertJetStream(run.nats.url);
+    await sweepStaleRuns(run.postgres.url, run.nats.url);
+    run.database = await createTestDatabase(run.postgres.url, RUN_DATABASE_LABEL);
+
+    const adminToken = randomBytes(24).toString('hex');
+    const secretsKey = randomBytes(32).toString('hex');
+    const tls = createTestCertificates(join(run.logDir, 'tls'));
+    // The first gateway's port is fixed up front: it is the public base carriers (and the sandbox) call back.
+    const gatewayPort = await freePort();
+    run.platform = await startPlatform({
+      databaseUrl: run.database.url,
+      natsUrl: run.nats.url,
+      subjectPrefix: run.subjectPrefix,
+      env: {
+        NODE_ENV: 'test',
+        LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+        ADMIN_API_TOKEN: adminToken,
+        SECRETS_KEY: secretsKey,
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+        ...(tls ? { NODE_EXTRA_CA_CERTS: tls.caFile } : {}),
+      },
+      gatewayReplicas: Number.isInteger(replicas) && replicas > 0 ? replicas : 1,
+      gatewayPorts: [gatewayPort],
+      logDir: run.logDir,
+      readyTimeoutMs: 90_000,
+    });
+    for (const app of run.platform.all()) {
+      void app.exited.then((exit) => {
+        if (!run.stopping) run.crashed.push({ name: app.name, exit, logFile: app.logFile });
+      });
+    }
+
+    Object.assign(process.env, {
+      E2E_GATEWAY_URL: run.platform.gatewayUrl,
+      E2E_GATEWAY_URLS: run.platform.gateways.map((g) => g.url).join(','),
+      E2E_ADMIN_TOKEN: adminToken,
+      E2E_DATABASE_URL: run.database.url,
+      E2E_NATS_URL: run.nats.url,
+      E2E_NATS_PREFIX: run.subjectPrefix,
+      E2E_SECRETS_KEY: secretsKey,
+      E2E_LOG_DIR: run.logDir,
+      ...(tls ? { E2E_TLS_CA: tls.caFile, E2E_TLS_CERT: tls.certFile, E2E_TLS_KEY: tls.keyFile } : {}),
+    });
+    saveRun(run);
+  } catch (err) {
+    const problems = await cleanUpRun(run);
+    const extra = problems.length ? `\n  cleanup: ${problems.join('; ')}` : '';
+    throw new Error(
+      `e2e setup failed: ${(err as Error).message}${extra}\n  app logs: ${relative(process.cwd(), run.logDir) || run.logDir}`,
+    );
+  }
+}

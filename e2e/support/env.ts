@@ -1,0 +1,35 @@
+/** The platform the e2e run started, as global setup describes it through the environment. */
+export interface E2eEnv {
+  gatewayUrl: string;
+  /** Every gateway replica, first one = gatewayUrl. */
+  gatewayUrls: string[];
+  adminToken: string;
+  databaseUrl: string;
+  natsUrl: string;
+  natsPrefix: string;
+  secretsKey: string;
+  logDir: string;
+}
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value)
+    throw new Error(
+      `${name} is not set: run e2e specs through Jest's e2e project, whose global setup starts the platform`,
+    );
+  return value;
+}
+
+export function e2eEnv(): E2eEnv {
+  const gatewayUrl = required('E2E_GATEWAY_URL');
+  return {
+    gatewayUrl,
+    gatewayUrls: (process.env.E2E_GATEWAY_URLS ?? gatewayUrl).split(',').filter(Boolean),
+    adminToken: required('E2E_ADMIN_TOKEN'),
+    databaseUrl: required('E2E_DATABASE_URL'),
+    natsUrl: required('E2E_NATS_URL'),
+    natsPrefix: required('E2E_NATS_PREFIX'),
+    secretsKey: required('E2E_SECRETS_KEY'),
+    logDir: process.env.E2E_LOG_DIR ?? '',
+  };
+}

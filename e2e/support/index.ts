@@ -1,0 +1,4 @@
+export * from './env';
+export * from './api';
+export * from './partners';
+export * from './https-receiver';

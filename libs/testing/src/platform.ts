@@ -1,0 +1,143 @@
+import { join } from 'node:path';
+import { freePort } from './ports';
+import { ServiceHandle, startService } from './service';
+
+/** The four services behind the gateway. */
+export const BACKEND_SERVICES = ['agents', 'calls', 'campaigns', 'webhooks'] as const;
+export type BackendService = (typeof BACKEND_SERVICES)[number];
+export type PlatformApp = BackendService | 'gateway';
+
+/** The ports the apps listen on by default (`npm start`). */
+export const DEFAULT_PORTS: Record<PlatformApp, number> = {
+  gateway: 3000,
+  agents: 3001,
+  calls: 3002,
+  campaigns: 3003,
+  webhooks: 3004,
+};
+
+export interface StartPlatformOptions {
+  databaseUrl: string;
+  natsUrl: string;
+  /** NATS_SUBJECT_PREFIX of this deployment (empty: none). */
+  subjectPrefix?: string;
+  /** Environment for every app (on top of ours). */
+  env?: Record<string, string | undefined>;
+  /** Which services to start (default all four). */
+  services?: readonly BackendService[];
+  /** Gateways to start once the services are ready (default 1; 0 for none). */
+  gatewayReplicas?: number;
+  /** Fixed ports per service; unspecified ones get a free port. */
+  ports?: Partial<Record<BackendService, number>>;
+  /** Fixed ports for the gateway replicas, in order; the others get free ports. */
+  gatewayPorts?: number[];
+  /** Write each app's output to `<logDir>/<app>.log`. */
+  logDir?: string;
+  /** Print each app's output to our stdout, behind its name. */
+  prefixLogs?: boolean;
+  /** Start each app in its own process group (see StartServiceOptions.ownProcessGroup). */
+  ownProcessGroup?: boolean;
+  readyTimeoutMs?: number;
+  stopTimeoutMs?: number;
+  /** Abandons the start: what was started is stopped and the promise rejects. */
+  signal?: AbortSignal;
+  rootDir?: string;
+}
+
+export interface Platform {
+  /** Base URL of the first gateway, e.g. http://127.0.0.1:3000 (throws when no gateway was started). */
+  readonly gatewayUrl: string;
+  gateways: ServiceHandle[];
+  services: Partial<Record<BackendService, ServiceHandle>>;
+  /** Every running app, gateways first. */
+  all(): ServiceHandle[];
+  /** Stops the gateways, then the services (SIGTERM, wait, SIGKILL after the deadline). */
+  stop(): Promise<void>;
+}
+
+async function stopAll(handles: ServiceHandle[]): Promise<void> {
+  const results = await Promise.allSettled(handles.map((h) => h.stop('SIGTERM')));
+  const failed = results.flatMap((r, i) =>
+    r.status === 'rejected' ? [`${handles[i].name}: ${String(r.reason)}`] : [],
+  );
+  if (failed.length) throw new Error(`could not stop ${failed.join('; ')}`);
+}
+
+/**
+ * Starts the platform from the build output: the services in parallel, then the gateway replicas once
+ * every service is ready. If anything fails to start, whatever did start is stopped again.
+ */
+export async function startPlatform(options: StartPlatformOptions): Promise<Platform> {
+  const services = options.services ?? BACKEND_SERVICES;
+  const replicas = options.gatewayReplicas ?? 1;
+  const env = {
+    ...options.env,
+    DATABASE_URL: options.databaseUrl,
+    NATS_URL: options.natsUrl,
+    NATS_SUBJECT_PREFIX: options.subjectPrefix ?? '',
+  };
+  const started: ServiceHandle[] = [];
+  // One app failing cancels the starts still waiting, instead of letting them run to their timeout.
+  const cancel = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
+  let firstError: unknown;
+  const launch = async (name: PlatformApp, label: string, port: number | undefined) => {
+    try {
+      const handle = await startService(name, {
+        env,
+        port: port ?? (await freePort()),
+        label,
+        logFile: options.logDir ? join(options.logDir, `${label}.log`) : undefined,
+        prefixLogs: options.prefixLogs,
+        ownProcessGroup: options.ownProcessGroup,
+        readyTimeoutMs: options.readyTimeoutMs,
+        stopTimeoutMs: options.stopTimeoutMs,
+        signal,
+        rootDir: options.rootDir,
+      });
+      started.push(handle);
+      return handle;
+    } catch (err) {
+      firstError ??= err;
+      cancel.abort();
+      throw err;
+    }
+  };
+  const launchAll = async (apps: [PlatformApp, string, number | undefined][]) => {
+    const results = await Promise.allSettled(apps.map(([name, label, port]) => launch(name, label, port)));
+    if (firstError) throw firstError;
+    return results.map((r) => (r as PromiseFulfilledResult<ServiceHandle>).value);
+  };
+
+  try {
+    const serviceHandles = await launchAll(services.map((s) => [s, s, options.ports?.[s]]));
+    const gateways = await launchAll(
+      Array.from({ length: replicas }, (_, i) => [
+        'gateway',
+        replicas > 1 ? `gateway-${i + 1}` : 'gateway',
+        options.gatewayPorts?.[i],
+      ]),
+    );
+    const byName = Object.fromEntries(services.map((s, i) => [s, serviceHandles[i]])) as Partial<
+      Record<BackendService, ServiceHandle>
+    >;
+    let stopping: Promise<void> | undefined;
+    return {
+      get gatewayUrl(): string {
+        if (!gateways[0]) throw new Error('no gateway was started (gatewayReplicas: 0)');
+        return gateways[0].url;
+      },
+      gateways,
+      services: byName,
+      all: () => [...gateways, ...serviceHandles],
+      stop() {
+        // Gateways first, so that no new work reaches the services while they drain.
+        stopping ??= stopAll(gateways).finally(() => stopAll(serviceHandles));
+        return stopping;
+      },
+    };
+  } catch (err) {
+    await stopAll(started).catch(() => undefined);
+    throw err;
+  }
+}

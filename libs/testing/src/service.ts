@@ -1,0 +1,138 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { ChildOutput } from './child-output';
+import { describeExit, ExitInfo, exitOf, stopChild, trackChild } from './child-registry';
+import { serviceMainPath, workspaceRoot } from './workspace';
+import { sleep } from './wait-for';
+
+export interface StartServiceOptions {
+  /** Environment of the app, on top of ours (PORT is set from `port`). */
+  env?: Record<string, string | undefined>;
+  port: number;
+  /** Append the app's output to this file. */
+  logFile?: string;
+  /** Print the app's output to our stdout, each line behind its name. */
+  prefixLogs?: boolean;
+  /** How the log prefix reads (default: the name). */
+  label?: string;
+  /** Bound on the wait for /health/ready (default 60 s: first start creates the database and migrates). */
+  readyTimeoutMs?: number;
+  /** How long stop() waits after the signal before SIGKILL (default 20 s). */
+  stopTimeoutMs?: number;
+  /** Abandon the start (the child is stopped and the promise rejects). */
+  signal?: AbortSignal;
+  /** Repository root; found from this file when omitted. */
+  rootDir?: string;
+  /** Extra command-line arguments for the app. */
+  args?: string[];
+  /**
+   * Run the app in its own process group, so that a Ctrl-C in the terminal reaches only the parent,
+   * which then stops the apps in order. Leave off under a test runner, which does not forward signals.
+   */
+  ownProcessGroup?: boolean;
+}
+
+export interface ServiceHandle {
+  name: string;
+  url: string;
+  port: number;
+  pid: number;
+  logFile?: string;
+  /** Resolves when the process has exited, however that happened. */
+  exited: Promise<ExitInfo>;
+  /** Sends the signal, waits for exit (up to stopTimeoutMs), then SIGKILLs. */
+  stop(signal?: NodeJS.Signals): Promise<ExitInfo>;
+  /** The app's last lines of output. */
+  recentOutput(count?: number): string[];
+}
+
+export class ServiceStartError extends Error {
+  constructor(
+    message: string,
+    readonly service: string,
+    readonly output: string[],
+    readonly logFile?: string,
+  ) {
+    super(message);
+    this.name = 'ServiceStartError';
+  }
+}
+
+async function isReady(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(3000) });
+    await res.body?.cancel();
+    return res.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts a built app (`node dist/apps/<name>/apps/<name>/src/main.js`) on `port` and resolves once its
+ * GET /health/ready answers 200. Rejects with the app's last output if it exits or is not ready in time.
+ */
+export async function startService(name: string, options: StartServiceOptions): Promise<ServiceHandle> {
+  const root = options.rootDir ?? workspaceRoot();
+  const main = serviceMainPath(name, root);
+  if (!existsSync(main)) {
+    throw new ServiceStartError(`${name} is not built (${main} is missing): run \`npm run build\``, name, []);
+  }
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const stopTimeoutMs = options.stopTimeoutMs ?? 20_000;
+  const output = new ChildOutput({
+    logFile: options.logFile,
+    prefix: options.prefixLogs ? (options.label ?? name) : undefined,
+  });
+  const child = spawn(process.execPath, [main, ...(options.args ?? [])], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', ...options.env, PORT: String(options.port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup ?? false,
+  });
+  trackChild(child);
+  output.attach(child.stdout);
+  output.attach(child.stderr);
+  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
+  const exited = exitOf(child).then(async (info) => {
+    await output.close();
+    return info;
+  });
+  const url = `http://127.0.0.1:${options.port}`;
+  const stop = (signal: NodeJS.Signals = 'SIGTERM') => stopChild(child, exited, signal, stopTimeoutMs);
+  const fail = async (reason: string): Promise<never> => {
+    await stop('SIGTERM');
+    throw new ServiceStartError(
+      `${name} ${reason}\n${output.describe()}`,
+      name,
+      output.tail(),
+      options.logFile,
+    );
+  };
+
+  let exitInfo: ExitInfo | undefined;
+  let error: Error | undefined;
+  void exited.then((info) => (exitInfo = info));
+  void spawnError.then((err) => (error = err));
+  const deadline = Date.now() + readyTimeoutMs;
+  for (;;) {
+    if (error) return fail(`could not be started: ${error.message}`);
+    if (exitInfo) return fail(`${describeExit(exitInfo)} before it was ready`);
+    if (options.signal?.aborted) return fail('start was cancelled');
+    if (await isReady(url)) break;
+    if (Date.now() > deadline)
+      return fail(`was not ready within ${readyTimeoutMs} ms (GET ${url}/health/ready)`);
+    await sleep(200);
+  }
+
+  return {
+    name,
+    url,
+    port: options.port,
+    pid: child.pid!,
+    logFile: options.logFile,
+    exited,
+    stop,
+    recentOutput: (count?: number) => output.tail(count),
+  };
+}

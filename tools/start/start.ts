@@ -1,0 +1,241 @@
+/**
+ * `npm start`: runs the whole platform from the build output on this machine.
+ *
+ * Postgres: DATABASE_URL, else 127.0.0.1:5432, else an embedded server under .data/.
+ * NATS: NATS_URL, else 127.0.0.1:4222, else `nats-server` from PATH with JetStream under .data/.
+ * Then the four services and the gateway on their default ports, each line of output behind its name.
+ * Ctrl-C stops the apps (SIGTERM, wait), then whatever infrastructure this script started.
+ *
+ * Reads DATABASE_URL, NATS_URL, PORT (gateway), ADMIN_API_TOKEN, SECRETS_KEY, NATS_SUBJECT_PREFIX and LOG_LEVEL
+ * from the environment or a .env file at the root.
+ * Options: --only agents,calls   start just those apps (add `gateway` to include it).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureDatabaseExists } from '@vap/persistence';
+import {
+  assertJetStream,
+  BACKEND_SERVICES,
+  DEFAULT_PORTS,
+  describeExit,
+  isPortFree,
+  Platform,
+  PlatformApp,
+  ResolvedNats,
+  ResolvedPostgres,
+  resolveNats,
+  resolvePostgres,
+  ServiceHandle,
+  startPlatform,
+  workspaceRoot,
+} from '@vap/testing';
+
+const DATABASE_NAME = 'voice_agent_platform';
+const DEV_ADMIN_TOKEN = 'dev-admin-token';
+/** DEVELOPMENT ONLY, NOT A SECRET: the hex of "development-only-key-do-not-use!" (32 bytes). */
+const DEV_SECRETS_KEY = Buffer.from('development-only-key-do-not-use!').toString('hex');
+
+const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
+const complain = (line: string) => process.stderr.write(`[start] ${line}\n`);
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+function withDatabase(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function parseOnly(argv: string[]): PlatformApp[] | undefined {
+  const i = argv.indexOf('--only');
+  if (i < 0) return undefined;
+  const names = (argv[i + 1] ?? '').split(',').filter(Boolean);
+  const known = [...BACKEND_SERVICES, 'gateway'];
+  const unknown = names.filter((n) => !known.includes(n));
+  if (!names.length || unknown.length) {
+    throw new Error(`--only takes a comma-separated list of ${known.join(', ')}`);
+  }
+  return names as PlatformApp[];
+}
+
+class Runner {
+  private readonly abort = new AbortController();
+  private postgres?: ResolvedPostgres;
+  private nats?: ResolvedNats;
+  private platform?: Platform;
+  private starting?: Promise<void>;
+  private stopping?: Promise<number>;
+  private signals = 0;
+
+  async run(): Promise<void> {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+      process.on(signal, () => this.onSignal(signal));
+    try {
+      this.starting = this.start();
+      await this.starting;
+    } catch (err) {
+      if (this.stopping) return; // a signal interrupted the start; shutdown is under way
+      complain(`could not start: ${(err as Error).message}`);
+      process.exit(await this.shutdown(1));
+    }
+  }
+
+  private async start(): Promise<void> {
+    const only = parseOnly(process.argv.slice(2));
+    const root = workspaceRoot();
+    // Like the apps, a developer's .env at the root fills what the environment leaves unset.
+    if (existsSync(join(root, '.env'))) process.loadEnvFile(join(root, '.env'));
+    const dataDir = join(root, '.data');
+    const gatewayPort = process.env.PORT ? Number(process.env.PORT) : DEFAULT_PORTS.gateway;
+    if (!Number.isInteger(gatewayPort) || gatewayPort <= 0 || gatewayPort > 65535) {
+      throw new Error(`PORT must be a TCP port number, got ${JSON.stringify(process.env.PORT)}`);
+    }
+    const services = BACKEND_SERVICES.filter((s) => !only || only.includes(s));
+    const withGateway = !only || only.includes('gateway');
+    const ports: Record<PlatformApp, number> = { ...DEFAULT_PORTS, gateway: gatewayPort };
+    const apps: PlatformApp[] = [...services, ...(withGateway ? (['gateway'] as const) : [])];
+    for (const app of apps) {
+      if (!(await isPortFree(ports[app]))) {
+        throw new Error(`port ${ports[app]} (${app}) is in use: is the platform already running?`);
+      }
+    }
+
+    this.postgres = await resolvePostgres({ dataDir, onNote: say });
+    this.throwIfStopping();
+    say(`Postgres: ${redact(this.postgres.url)} (${describeSource(this.postgres.source, 'DATABASE_URL')})`);
+    this.nats = await resolveNats({ dataDir, ownProcessGroup: true, onNote: say });
+    this.throwIfStopping();
+    say(`NATS: ${this.nats.url} (${describeSource(this.nats.source, 'NATS_URL')})`);
+    await assertJetStream(this.nats.url);
+
+    const databaseUrl =
+      this.postgres.source === 'env' ? this.postgres.url : withDatabase(this.postgres.url, DATABASE_NAME);
+    await ensureDatabaseExists(databaseUrl);
+    this.throwIfStopping();
+
+    const adminToken = process.env.ADMIN_API_TOKEN || DEV_ADMIN_TOKEN;
+    say(`starting ${apps.join(', ')}`);
+    this.platform = await startPlatform({
+      databaseUrl,
+      natsUrl: this.nats.url,
+      subjectPrefix: process.env.NATS_SUBJECT_PREFIX ?? '',
+      env: {
+        NODE_ENV: 'development',
+        LOG_LEVEL: process.env.LOG_LEVEL || 'info',
+        ADMIN_API_TOKEN: adminToken,
+        SECRETS_KEY: process.env.SECRETS_KEY || DEV_SECRETS_KEY,
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      },
+      services,
+      gatewayReplicas: withGateway ? 1 : 0,
+      ports,
+      gatewayPorts: [gatewayPort],
+      prefixLogs: true,
+      // Ctrl-C reaches this script only; it stops the gateway first, then the services, then infrastructure.
+      ownProcessGroup: true,
+      signal: this.abort.signal,
+      rootDir: root,
+    });
+    for (const app of this.platform.all()) void app.exited.then((info) => this.onExit(app, info));
+    this.printBanner(withGateway ? this.platform.gatewayUrl : undefined, adminToken);
+  }
+
+  private printBanner(gatewayUrl: string | undefined, adminToken: string): void {
+    const lines = ['', 'Voice agent platform is running (development).'];
+    if (gatewayUrl) {
+      const tokenNote = adminToken === DEV_ADMIN_TOKEN ? adminToken : '(the value of ADMIN_API_TOKEN)';
+      lines.push(
+        `  API base URL     ${gatewayUrl}/api/v2`,
+        `  Swagger UI       ${gatewayUrl}/api/v2/docs`,
+        `  OpenAPI JSON     ${gatewayUrl}/api/v2/openapi.json`,
+        `  Operator API     ${gatewayUrl}/admin/v1   Authorization: Bearer ${tokenNote}`,
+        `  Create a partner npm run admin -- <command>, or POST ${gatewayUrl}/admin/v1/partners`,
+      );
+    }
+    for (const app of this.platform!.all().filter((a) => !a.name.startsWith('gateway'))) {
+      lines.push(`  ${app.name.padEnd(16)} ${app.url}`);
+    }
+    lines.push('Press Ctrl-C to stop.', '');
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+
+  private throwIfStopping(): void {
+    if (this.stopping) throw new Error('stopping');
+  }
+
+  private onExit(app: ServiceHandle, info: { code: number | null; signal: NodeJS.Signals | null }): void {
+    if (this.stopping) return;
+    complain(`${app.name} ${describeExit(info)}; stopping the platform. Its last output:`);
+    for (const line of app.recentOutput(20)) complain(`  ${line}`);
+    void this.shutdown(1).then((code) => process.exit(code));
+  }
+
+  private onSignal(signal: NodeJS.Signals): void {
+    this.signals += 1;
+    if (this.signals > 1) {
+      complain(`${signal} again: killing everything now`);
+      for (const app of this.platform?.all() ?? []) {
+        try {
+          process.kill(app.pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+      void Promise.allSettled([this.nats?.stop(), this.postgres?.stop()]).then(() => process.exit(130));
+      return;
+    }
+    say(`${signal} received: stopping (press Ctrl-C again to force)`);
+    void this.shutdown(0).then((code) => process.exit(code));
+  }
+
+  /** Stops the apps, then the Postgres/NATS this script started. Resolves with the exit code to use. */
+  private shutdown(code: number): Promise<number> {
+    this.stopping ??= (async () => {
+      this.abort.abort();
+      // An interrupted start cleans up the apps it launched; let it finish before stopping the infrastructure.
+      await this.starting?.catch(() => undefined);
+      let exitCode = code;
+      try {
+        await this.platform?.stop();
+      } catch (err) {
+        complain(`stopping the apps: ${(err as Error).message}`);
+        exitCode = exitCode || 1;
+      }
+      for (const [what, infra] of [
+        ['NATS', this.nats],
+        ['Postgres', this.postgres],
+      ] as const) {
+        try {
+          await infra?.stop();
+        } catch (err) {
+          complain(`stopping ${what}: ${(err as Error).message}`);
+          exitCode = exitCode || 1;
+        }
+      }
+      if (exitCode === 0) say('stopped');
+      return exitCode;
+    })();
+    return this.stopping;
+  }
+}
+
+function describeSource(source: string, envName: string): string {
+  switch (source) {
+    case 'env':
+      return `from ${envName}`;
+    case 'local':
+      return 'local server';
+    default:
+      return 'started here, stopped on exit';
+  }
+}
+
+void new Runner().run();
