@@ -67,7 +67,10 @@ export class UploadsController {
       'The upload_url of POST /documents. No Authorization header: the signature in the URL authorises the ' +
       'request. Send exactly the file_size declared for the document, with the Content-Type from upload_headers ' +
       '(parameters such as charset are ignored). The URL stays valid until upload_expires_at; uploading again ' +
-      'replaces the file. Then call POST /documents/{id}/confirm.',
+      'replaces the file. Then call POST /documents/{id}/confirm.<br>' +
+      'Storage: the file lands in the platform blob storage that the gateway and the agents service share ' +
+      '(one directory in a local deployment; in production an S3-compatible bucket, and upload_url then ' +
+      'points at the bucket itself with an S3 presigned signature, so this route is not used).',
   })
   @ApiParam({ name: 'token', description: 'The signed part of the URL, as returned' })
   @ApiConsumes('application/pdf', 'text/plain', 'text/markdown', 'text/html')
