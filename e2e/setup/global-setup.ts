@@ -68,6 +68,10 @@ export default async function globalSetup(): Promise<void> {
         ADMIN_API_TOKEN: adminToken,
         SECRETS_KEY: secretsKey,
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        // Specs exercise many rules with one key; the contract's limits are tested on gateways of their
+        // own (e2e/src/gateway/rate-limit.e2e-spec.ts) so the shared platform does not throttle the suite.
+        RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
+        RATE_LIMIT_CALLS_PER_MINUTE: '100000',
         CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
         ...(tls ? { NODE_EXTRA_CA_CERTS: tls.caFile } : {}),
       },
