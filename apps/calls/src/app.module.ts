@@ -4,6 +4,11 @@ import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { CallsModule } from './calls/calls.module';
 import { CallsConfig } from './config/calls.config';
 import { callsDataSourceOptions } from './database/data-source';
+import { InboundRoutingModule } from './inbound-routing/inbound-routing.module';
+import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
+import { ResellerLinkModule } from './reseller-link/reseller-link.module';
+import { SecretsModule } from './secrets/secrets.module';
+import { TelephonyModule } from './telephony/telephony.module';
 
 @Module({})
 export class AppModule {
@@ -16,6 +21,11 @@ export class AppModule {
         // Recordings live where the gateway serves their signed download URLs (see BlobStorageConfig).
         BlobStorageModule.forRoot(loadConfigOrExit('calls', BlobStorageConfig)),
         CallsModule,
+        SecretsModule,
+        TelephonyModule,
+        PhoneNumbersModule,
+        InboundRoutingModule,
+        ResellerLinkModule,
       ],
       providers: [{ provide: CallsConfig, useValue: config }],
       exports: [CallsConfig],

@@ -16,6 +16,10 @@ import { EnvelopeExceptionFilter } from './http/envelope-exception.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitService } from './rate-limit/rate-limit.service';
+import { InboundRoutingModule } from './inbound-routing/inbound-routing.module';
+import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
+import { ResellerLinkModule } from './reseller-link/reseller-link.module';
+import { TelephonyModule } from './telephony/telephony.module';
 
 @Module({})
 export class AppModule {
@@ -29,6 +33,10 @@ export class AppModule {
         }),
         AccountsModule,
         CustomersModule,
+        TelephonyModule,
+        PhoneNumbersModule,
+        InboundRoutingModule,
+        ResellerLinkModule,
         // The gateway serves the local blob driver's signed URLs, so it shares the agents service's storage.
         BlobStorageModule.forRoot(loadConfigOrExit('gateway', BlobStorageConfig)),
         UploadsModule,

@@ -11,3 +11,4 @@ export * from './documents';
 export * from './knowledge';
 export * from './calls';
 export * from './events';
+export * from './telephony';

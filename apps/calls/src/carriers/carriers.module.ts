@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CallTransferService } from '../calls/call-transfer.service';
+import { TelephonyModule } from '../telephony/telephony.module';
 import { CallProgressService } from '../progress/call-progress.service';
 import { RecordingStore } from '../recording/recording-store';
 import { AgentBrain } from '../voice/agent-brain.service';
@@ -7,6 +8,9 @@ import { llmProvider } from '../voice/llm/llm.provider';
 import { LLM_ADAPTER } from '../voice/llm/llm-adapter';
 import { TranscriptService } from '../voice/transcript.service';
 import { CallbackIngestService } from './callback-ingest.service';
+import { CarrierAAdapter } from './carrier-a/carrier-a.adapter';
+import { CarrierBAdapter } from './carrier-b/carrier-b.adapter';
+import { CarrierHttp } from './carrier-http';
 import { CallbackUrls } from './callback-urls';
 import { CallbackHandlers } from './callback.handlers';
 import { CARRIER_ADAPTERS, CarrierAdapter } from './carrier-adapter';
@@ -21,6 +25,7 @@ import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
  * it to the CARRIER_ADAPTERS factory's inject list.
  */
 @Module({
+  imports: [TelephonyModule],
   controllers: [CallbackHandlers],
   providers: [
     CarrierRegistry,
@@ -36,9 +41,12 @@ import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
     SandboxCallbackClient,
     SandboxCallRunner,
     SandboxCarrier,
+    CarrierHttp,
+    CarrierAAdapter,
+    CarrierBAdapter,
     {
       provide: CARRIER_ADAPTERS,
-      inject: [SandboxCarrier],
+      inject: [SandboxCarrier, CarrierAAdapter, CarrierBAdapter],
       useFactory: (...adapters: CarrierAdapter[]) => adapters,
     },
   ],

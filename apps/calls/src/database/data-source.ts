@@ -6,6 +6,9 @@ import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { Connection } from '../connections/entities/connection.entity';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
+import { InboundRouteDecision } from '../inbound-routing/entities/inbound-route-decision.entity';
+import { InboundRoutePolicy } from '../inbound-routing/entities/inbound-route-policy.entity';
+import { ConnectionCredentials } from '../telephony/entities/connection-credentials.entity';
 import { MIGRATIONS } from './migrations';
 
 export const SCHEMA = 'calls';
@@ -14,7 +17,16 @@ export function callsDataSourceOptions(config: CallsConfig): DataSourceOptions {
   return schemaDataSourceOptions({
     url: config.DATABASE_URL,
     schema: SCHEMA,
-    entities: [...MESSAGING_ENTITIES, Connection, PhoneNumber, Call, CallSession],
+    entities: [
+      ...MESSAGING_ENTITIES,
+      Connection,
+      PhoneNumber,
+      Call,
+      CallSession,
+      ConnectionCredentials,
+      InboundRoutePolicy,
+      InboundRouteDecision,
+    ],
     migrations: MIGRATIONS,
     applicationName: 'calls',
   });

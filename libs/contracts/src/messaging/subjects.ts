@@ -53,6 +53,28 @@ export const Subjects = {
     callRecordingUrl: 'calls.call.recording_url',
     /** A carrier callback forwarded verbatim by the gateway (CarrierCallbackIngest). */
     callbackIngest: 'calls.callback.ingest',
+    // Telephony: carrier credentials, phone numbers, inbound routing, reseller link.
+    telephonyCarrierAPut: 'calls.telephony.carrier_a_put',
+    telephonyCarrierBPut: 'calls.telephony.carrier_b_put',
+    telephonyList: 'calls.telephony.list',
+    /** Operator command: { partnerId in the request, data: CreateResellerLinkConnectionDto }. */
+    resellerLinkConnectionCreate: 'calls.reseller_link.connection_create',
+    resellerLinkConnectionDeactivate: 'calls.reseller_link.connection_deactivate',
+    resellerLinkCallRouting: 'calls.reseller_link.call_routing',
+    phoneNumberImport: 'calls.phone_number.import',
+    phoneNumberList: 'calls.phone_number.list',
+    phoneNumberGet: 'calls.phone_number.get',
+    phoneNumberDelete: 'calls.phone_number.delete',
+    inboundPolicyCreate: 'calls.inbound_policy.create',
+    inboundPolicyList: 'calls.inbound_policy.list',
+    inboundPolicyGet: 'calls.inbound_policy.get',
+    inboundPolicyUpdate: 'calls.inbound_policy.update',
+    inboundPolicyDelete: 'calls.inbound_policy.delete',
+    inboundDecisionList: 'calls.inbound_decision.list',
+    /** A simulated inbound call on the sandbox carrier, routed like a real one. */
+    sandboxInboundCall: 'calls.sandbox.inbound_call',
+    /** A carrier's inbound-call webhook forwarded verbatim by the gateway (CarrierCallbackIngest, callId = connection id). */
+    inboundCallbackIngest: 'calls.inbound_callback.ingest',
   },
   campaigns: { ping: 'campaigns.health.ping' },
   webhooks: { ping: 'webhooks.health.ping' },
@@ -86,6 +108,11 @@ export const DomainEvents = {
   sessionCompleted: 'events.session.completed',
   /** A live call was transferred to a human (data: CallTransferredData). */
   callTransferred: 'events.call.transferred',
+  telephonyConnectionUpdated: 'events.telephony_connection.updated',
+  phoneNumberImported: 'events.phone_number.imported',
+  phoneNumberDeleted: 'events.phone_number.deleted',
+  /** An inbound call's routing decision was recorded (InboundRouteDecisionDto). */
+  inboundRouteDecided: 'events.inbound_route.decided',
 } as const;
 export type DomainEventSubject = (typeof DomainEvents)[keyof typeof DomainEvents];
 

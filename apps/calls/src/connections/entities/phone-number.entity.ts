@@ -25,6 +25,17 @@ export class PhoneNumber {
   @Column('text')
   status: 'active' | 'inactive';
 
+  @Column({ type: 'text', nullable: true })
+  label: string | null;
+
+  /** The agent that answers inbound calls on this number. */
+  @Column({ name: 'agent_id', type: 'uuid', nullable: true })
+  agentId: string | null;
+
+  /** The carrier application the number is assigned to; detached (best effort) before deletion. */
+  @Column({ name: 'application_id', type: 'text', nullable: true })
+  applicationId: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 

@@ -1,5 +1,6 @@
 import { MessagingTables1763800000000 } from './1763800000000-messaging-tables';
 import { CallsCore1763800003000 } from './1763800003000-calls-core';
+import { Telephony1763800006000 } from './1763800006000-telephony';
 
 /** Every migration of the calls schema, oldest first. */
-export const MIGRATIONS = [MessagingTables1763800000000, CallsCore1763800003000];
+export const MIGRATIONS = [MessagingTables1763800000000, CallsCore1763800003000, Telephony1763800006000];

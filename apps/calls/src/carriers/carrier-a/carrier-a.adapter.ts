@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppError, CarrierCallbackReply, ErrorCode, InboundRouteDecisionDto } from '@vap/contracts';
+import { Call } from '../../calls/entities/call.entity';
+import { InboundCallAnnouncement, InboundCallParser } from '../../inbound-routing/inbound-call-parser';
+import { NumberDetacher } from '../../phone-numbers/number-detacher';
+import { CarrierACredentials, CredentialsStore } from '../../telephony/credentials-store.service';
+import { CallbackUrls } from '../callback-urls';
+import {
+  CallbackCall,
+  CallbackRequest,
+  CarrierAdapter,
+  CarrierConnectionRef,
+  OutboundCall,
+  ParsedCallback,
+} from '../carrier-adapter';
+import { CarrierHttp, carrierError } from '../carrier-http';
+import { xmlEscape, xmlReply } from '../carrier-xml';
+import { firstValues, parseForm } from '../signing/form-params';
+import { answeredByOf, CARRIER_A_EVENTS, hangupSourceOf, intOrNull } from './carrier-a-fields';
+import {
+  CARRIER_A_NONCE_HEADER,
+  CARRIER_A_SIGNATURE_HEADER,
+  verifyCarrierASignature,
+} from './carrier-a-signature';
+
+const PROVIDER = 'carrier_a' as const;
+
+/**
+ * carrier_a (REST shaped like Plivo's): calls are placed as JSON with the partner's auth id and token and
+ * our answer, ring and hangup URLs; each callback is verified with signature V3 before it is read.
+ */
+@Injectable()
+export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundCallParser {
+  readonly provider = PROVIDER;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly http: CarrierHttp,
+    private readonly credentials: CredentialsStore,
+    private readonly urls: CallbackUrls,
+  ) {}
+
+  async placeCall(call: OutboundCall, connection: CarrierConnectionRef): Promise<{ providerCallId: string }> {
+    const creds = await this.credentials.open<CarrierACredentials>(connection.id);
+    const body: Record<string, unknown> = {
+      from: call.fromNumber,
+      to: call.toNumber,
+      answer_url: call.callbackUrl('answer'),
+      answer_method: 'POST',
+      ring_url: call.callbackUrl('ring'),
+      ring_method: 'POST',
+      hangup_url: call.callbackUrl('hangup'),
+      hangup_method: 'POST',
+    };
+    if (call.agent.max_call_duration_secs) body.time_limit = call.agent.max_call_duration_secs;
+    if (call.agent.voicemail_detection_enabled) body.machine_detection = 'true';
+    const res = await this.http.send(PROVIDER, {
+      method: 'POST',
+      url: `${this.accountUrl(creds)}/Call/`,
+      basic: { user: creds.auth_id, password: creds.auth_token },
+      json: body,
+    });
+    const uuid = (res.body as { request_uuid?: unknown } | null)?.request_uuid;
+    if (res.status < 200 || res.status > 299 || typeof uuid !== 'string' || !uuid)
+      throw carrierError(PROVIDER, res);
+    return { providerCallId: uuid };
+  }
+
+  async parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback> {
+    const f = firstValues(await this.verified(request, call.connectionId));
+    const kind = request.params.event;
+    if (!(CARRIER_A_EVENTS as readonly string[]).includes(kind)) throw AppError.notFound('Callback');
+    // Callbacks carry the carrier's CallUUID; the id it answered the placement with is ALegRequestUUID.
+    const requestUuid = f.ALegRequestUUID ?? f.RequestUUID;
+    if (call.providerCallId && requestUuid && requestUuid !== call.providerCallId) {
+      throw AppError.validation([
+        { field: 'ALegRequestUUID', message: 'ALegRequestUUID does not belong to this call' },
+      ]);
+    }
+    const status = f.CallStatus ?? null;
+    const hangup = kind === 'hangup';
+    const reply = kind === 'answer' ? await this.answerReply(call.id) : undefined;
+    return {
+      events: [
+        {
+          provider: PROVIDER,
+          kind: 'status',
+          // One callback per kind and status: a retry of the same callback changes nothing.
+          dedupeKey: `${kind}:${status}`,
+          providerStatus: status,
+          providerEvent: kind,
+          sequence: null,
+          ended: hangup,
+          occurredAt: new Date(),
+          answeredBy: answeredByOf(f.Machine),
+          hangupCause: hangup ? (f.HangupCauseName ?? f.HangupCause ?? null) : null,
+          hangupSource: hangup ? hangupSourceOf(f.HangupSource) : null,
+          durationSeconds: intOrNull(f.Duration),
+          billDurationSeconds: intOrNull(f.BillDuration),
+        },
+      ],
+      reply,
+    };
+  }
+
+  async parseInboundCall(
+    request: CallbackRequest,
+    connection: CarrierConnectionRef,
+  ): Promise<InboundCallAnnouncement> {
+    const f = firstValues(await this.verified(request, connection.id));
+    if (!f.CallUUID || !f.From || !f.To) {
+      throw AppError.validation([
+        { field: 'CallUUID', message: 'an inbound call webhook needs CallUUID, From and To' },
+      ]);
+    }
+    // carrier_a numbers are written without the plus; the platform stores E.164.
+    const e164 = (n: string) => (n.startsWith('+') ? n : `+${n}`);
+    return {
+      providerCallId: f.CallUUID,
+      fromNumber: e164(f.From),
+      toNumber: e164(f.To),
+      direction: f.Direction ?? 'inbound',
+    };
+  }
+
+  inboundReply(decision: InboundRouteDecisionDto, speak: string | null): CarrierCallbackReply {
+    switch (decision.action) {
+      case 'REJECT':
+        return xmlReply('<Response><Hangup reason="rejected"/></Response>');
+      case 'TRANSFER':
+        return xmlReply(
+          `<Response><Dial><Number>${xmlEscape(decision.transfer_to_number ?? '')}</Number></Dial></Response>`,
+        );
+      default:
+        return xmlReply(speak ? `<Response><Speak>${xmlEscape(speak)}</Speak></Response>` : '<Response/>');
+    }
+  }
+
+  /** Clears the number's application (best effort; the caller deletes the number whatever happens). */
+  async detachNumber(connectionId: string, number: string): Promise<void> {
+    const creds = await this.credentials.open<CarrierACredentials>(connectionId);
+    const res = await this.http.send(PROVIDER, {
+      method: 'POST',
+      url: `${this.accountUrl(creds)}/Number/${encodeURIComponent(number.replace(/^\+/, ''))}/`,
+      basic: { user: creds.auth_id, password: creds.auth_token },
+      json: { app_id: '' },
+    });
+    if (res.status < 200 || res.status > 299) throw carrierError(PROVIDER, res);
+  }
+
+  private accountUrl(creds: CarrierACredentials): string {
+    return `${this.http.baseUrl(PROVIDER)}/v1/Account/${encodeURIComponent(creds.auth_id)}`;
+  }
+
+  /** Signature V3 over the URL we handed out, the method and the posted parameters; 403 before anything is read. */
+  private async verified(request: CallbackRequest, connectionId: string) {
+    const params = parseForm(request.method === 'POST' ? request.rawBody.toString('utf8') : '');
+    const creds = await this.credentials.open<CarrierACredentials>(connectionId).catch(() => null);
+    const ok =
+      !!creds &&
+      verifyCarrierASignature(
+        creds.auth_token,
+        request.method,
+        this.urls.signedUrlOf(request.path),
+        params,
+        request.headers[CARRIER_A_SIGNATURE_HEADER],
+        request.headers[CARRIER_A_NONCE_HEADER],
+      );
+    if (!ok) throw new AppError(ErrorCode.FORBIDDEN, 'Callback signature is missing or invalid');
+    return params;
+  }
+
+  private async answerReply(callId: string): Promise<CarrierCallbackReply> {
+    const call = await this.dataSource.getRepository(Call).findOne({ where: { id: callId } });
+    const intro = call?.agentSettings?.intro_message ?? null;
+    return xmlReply(intro ? `<Response><Speak>${xmlEscape(intro)}</Speak></Response>` : '<Response/>');
+  }
+}

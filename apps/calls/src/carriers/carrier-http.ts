@@ -1,0 +1,106 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Agent, request } from 'undici';
+import { AppError } from '@vap/contracts';
+import { TelephonyConfig } from '../config/telephony.config';
+
+export interface CarrierRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  /** HTTP Basic credentials of the partner's carrier account. */
+  basic: { user: string; password: string };
+  json?: unknown;
+  form?: URLSearchParams;
+}
+
+export interface CarrierResponse {
+  status: number;
+  body: unknown;
+}
+
+const MAX_ANSWER_BYTES = 256 * 1024;
+
+/**
+ * REST requests to a carrier's API (base URLs come from the platform's config, not from partners). Every
+ * request has a deadline; a carrier that is down, slow or refuses is a 502 for the caller, never a hang.
+ */
+@Injectable()
+export class CarrierHttp implements OnModuleDestroy {
+  private readonly agent: Agent;
+
+  constructor(private readonly config: TelephonyConfig) {
+    this.agent = new Agent({
+      connect: { timeout: config.CARRIER_HTTP_TIMEOUT_MS },
+      keepAliveTimeout: 10_000,
+    });
+  }
+
+  async send(provider: string, req: CarrierRequest): Promise<CarrierResponse> {
+    const timeout = this.config.CARRIER_HTTP_TIMEOUT_MS;
+    const headers: Record<string, string> = {
+      authorization: `Basic ${Buffer.from(`${req.basic.user}:${req.basic.password}`).toString('base64')}`,
+      accept: 'application/json',
+    };
+    let body: string | undefined;
+    if (req.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(req.json);
+    } else if (req.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = req.form.toString();
+    }
+    let status: number;
+    let text: string;
+    try {
+      const res = await request(req.url, {
+        method: req.method,
+        headers,
+        body,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(timeout),
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+      status = res.statusCode;
+      const buf = Buffer.from(await res.body.arrayBuffer());
+      if (buf.length > MAX_ANSWER_BYTES) throw new Error('answer too large');
+      text = buf.toString('utf8');
+    } catch (err) {
+      throw AppError.downstream(`${provider} did not answer: ${(err as Error).message}`);
+    }
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      // Keep the text: some errors come back as plain text.
+    }
+    return { status, body: parsed };
+  }
+
+  /** The configured REST base of a carrier, or 502 when the platform has none. */
+  baseUrl(provider: 'carrier_a' | 'carrier_b'): string {
+    const base = provider === 'carrier_a' ? this.config.CARRIER_A_BASE_URL : this.config.CARRIER_B_BASE_URL;
+    if (!base) {
+      throw AppError.downstream(
+        `${provider} is not configured on this platform (${provider === 'carrier_a' ? 'CARRIER_A_BASE_URL' : 'CARRIER_B_BASE_URL'})`,
+      );
+    }
+    return base.replace(/\/+$/, '');
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.agent.close();
+  }
+}
+
+/** The carrier's error text for logs and 502 messages, without echoing anything large. */
+export function carrierError(provider: string, res: CarrierResponse): AppError {
+  const detail =
+    res.body && typeof res.body === 'object'
+      ? String(
+          (res.body as Record<string, unknown>).message ?? (res.body as Record<string, unknown>).error ?? '',
+        )
+      : String(res.body ?? '');
+  return AppError.downstream(
+    `${provider} refused the request: HTTP ${res.status}${detail ? ` (${detail.slice(0, 200)})` : ''}`,
+  );
+}

@@ -1,0 +1,62 @@
+import { Transform } from 'class-transformer';
+import {
+  IsInt,
+  IsOptional,
+  Matches,
+  Max,
+  Min,
+  Validate,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
+import { toInt } from '@vap/runtime';
+import { isSecretsKey } from '../secrets/secrets-key';
+
+/** The key `npm start` uses in development; any other environment must set its own. */
+const DEV_SECRETS_KEY = Buffer.from('development-only-key-do-not-use!').toString('hex');
+
+@ValidatorConstraint({ name: 'secretsKey' })
+class SecretsKeyConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return isSecretsKey(value);
+  }
+
+  defaultMessage(): string {
+    return 'SECRETS_KEY must be 32 bytes as 64 hex characters or base64 (openssl rand -base64 32)';
+  }
+}
+
+const httpUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
+
+/**
+ * Telephony settings of the calls service, validated at boot (the module refuses to start on a bad value):
+ * the key that encrypts carrier credentials at rest and the carriers' REST endpoints.
+ */
+export class TelephonyConfig {
+  /** AES-256-GCM key of stored carrier credentials and policy secrets. */
+  @Validate(SecretsKeyConstraint)
+  SECRETS_KEY: string = (process.env.NODE_ENV ?? 'development') === 'development' ? DEV_SECRETS_KEY : '';
+
+  /** REST base of carrier_a (shaped like its public API); unset: calls on carrier_a fail with 502. */
+  @IsOptional()
+  @Matches(httpUrl, { message: 'CARRIER_A_BASE_URL must be an http(s) URL' })
+  CARRIER_A_BASE_URL?: string;
+
+  @IsOptional()
+  @Matches(httpUrl, { message: 'CARRIER_B_BASE_URL must be an http(s) URL' })
+  CARRIER_B_BASE_URL?: string;
+
+  /** Deadline of one carrier REST request (place a call, detach a number). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  CARRIER_HTTP_TIMEOUT_MS: number = 10000;
+
+  /** Deadline of one request to a reseller-link API. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  RESELLER_LINK_TIMEOUT_MS: number = 10000;
+}

@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { CarriersModule } from '../carriers/carriers.module';
+import { DecisionClient } from './decision-client';
+import { InboundCallbackService } from './inbound-callback.service';
+import { InboundDecisionsService } from './inbound-decisions.service';
+import { InboundPoliciesService } from './inbound-policies.service';
+import { InboundRouterService } from './inbound-router.service';
+import { InboundRoutingHandlers } from './inbound-routing.handlers';
+import { SandboxInboundService } from './sandbox-inbound.service';
+
+@Module({
+  imports: [CarriersModule],
+  controllers: [InboundRoutingHandlers],
+  providers: [
+    InboundPoliciesService,
+    InboundDecisionsService,
+    InboundRouterService,
+    DecisionClient,
+    SandboxInboundService,
+    InboundCallbackService,
+  ],
+  exports: [InboundRouterService],
+})
+export class InboundRoutingModule {}

@@ -1,0 +1,16 @@
+import { maskIdentifier } from './mask';
+
+describe('maskIdentifier', () => {
+  it('keeps only the ends of an identifier', () => {
+    expect(maskIdentifier('MAXXXXXXXXXXXXXXXX12')).toBe('MAXX************XX12');
+    expect(maskIdentifier('AC1234567')).toBe('AC*****67');
+    expect(maskIdentifier('abcd')).toBe('****');
+  });
+
+  it('never shows the middle of the value', () => {
+    const id = 'AC0123456789abcdef0123456789abcdef';
+    const masked = maskIdentifier(id);
+    expect(masked).toHaveLength(id.length);
+    expect(masked).not.toContain('456789abcdef');
+  });
+});

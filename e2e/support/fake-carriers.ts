@@ -1,0 +1,354 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { waitFor } from '@vap/testing';
+
+/**
+ * A local stand-in for the two carriers' REST APIs and their callbacks, for e2e tests:
+ * - carrier_a (Plivo-shaped): `POST /v1/Account/{auth_id}/Call/` (JSON) answers `request_uuid`;
+ *   callbacks are form POSTs signed with signature V3 (X-Plivo-Signature-V3 + nonce).
+ * - carrier_b (Twilio-shaped): `POST /2010-04-01/Accounts/{sid}/Calls.json` (form) answers `sid`;
+ *   callbacks are form POSTs signed with X-Twilio-Signature.
+ * Every REST request must carry the account's HTTP Basic credentials and the required fields, else it is
+ * refused like the carrier would (401 / 400). The signing here is written from the carriers' documented
+ * schemes independently of the platform's verifier, so a mistake on either side shows.
+ */
+
+export interface CarrierAccount {
+  provider: 'carrier_a' | 'carrier_b';
+  /** auth_id (carrier_a) or account_sid (carrier_b). */
+  id: string;
+  token: string;
+}
+
+export interface PlacedCall {
+  provider: 'carrier_a' | 'carrier_b';
+  account: CarrierAccount;
+  /** request_uuid (carrier_a) or sid (carrier_b), as answered. */
+  providerCallId: string;
+  /** carrier_a's CallUUID of the leg (callbacks carry it besides ALegRequestUUID). */
+  legId: string;
+  from: string;
+  to: string;
+  /** The request as received: JSON for carrier_a, form fields (repeats kept) for carrier_b. */
+  json?: Record<string, unknown>;
+  form?: Record<string, string[]>;
+  /** carrier_a: answer/ring/hangup URLs; carrier_b: Url and StatusCallback. */
+  urls: Record<string, string>;
+}
+
+export interface CallbackResult {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export interface RestRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: string;
+}
+
+export interface FakeCarriers {
+  /** http://127.0.0.1:<port>, used as both CARRIER_A_BASE_URL and CARRIER_B_BASE_URL. */
+  url: string;
+  addAccount(account: CarrierAccount): void;
+  calls: PlacedCall[];
+  requests: RestRequest[];
+  /** Numbers detached from applications, as `<provider>:<number or sid>`. */
+  detached: string[];
+  /** The next REST request is answered with this status (and no call is created). */
+  failNext(status: number): void;
+  waitForCall(to: string, timeoutMs?: number): Promise<PlacedCall>;
+  /** carrier_a callback to the call's answer/ring/hangup URL. `sign: 'bad'` signs with a wrong token, 'none' not at all. */
+  callbackA(
+    call: PlacedCall,
+    kind: 'answer' | 'ring' | 'hangup',
+    params: Record<string, string>,
+    sign?: SignMode,
+  ): Promise<CallbackResult>;
+  /** carrier_b status callback to StatusCallback (or `target: 'answer'` to the voice Url). */
+  callbackB(
+    call: PlacedCall,
+    params: Record<string, string>,
+    options?: { sign?: SignMode; target?: 'status' | 'answer' },
+  ): Promise<CallbackResult>;
+  /** Posts a signed form to any URL as the given account (inbound-call webhooks). */
+  post(
+    account: CarrierAccount,
+    url: string,
+    params: Record<string, string>,
+    sign?: SignMode,
+  ): Promise<CallbackResult>;
+  close(): Promise<void>;
+}
+
+export type SignMode = 'good' | 'bad' | 'none';
+
+/** carrier_b: HMAC-SHA1 over the URL plus each parameter as name+value, names sorted; base64. */
+export function signCarrierB(token: string, url: string, params: Record<string, string>): string {
+  const data = Object.keys(params)
+    .sort()
+    .reduce((acc, k) => acc + k + params[k], url);
+  return createHmac('sha1', token).update(data).digest('base64');
+}
+
+/** carrier_a V3: base URL, sorted query, then for POST "." between query and body and the sorted body as name+value. */
+export function signCarrierA(
+  token: string,
+  url: string,
+  params: Record<string, string>,
+  nonce: string,
+): string {
+  const u = new URL(url);
+  const base = `${u.protocol}//${u.host}${u.pathname}`;
+  const query = [...u.searchParams]
+    .sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : 1) : a < b ? -1 : 1))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
+  const body = Object.keys(params)
+    .sort()
+    .map((k) => k + params[k])
+    .join('');
+  const signed = query || body ? `${base}?${query}${query && body ? '.' : ''}${body}` : base;
+  return createHmac('sha256', token).update(`${signed}.${nonce}`).digest('base64');
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function formOf(body: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of new URLSearchParams(body)) (out[k] ??= []).push(v);
+  return out;
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+async function postForm(
+  url: string,
+  params: Record<string, string>,
+  headers: Record<string, string>,
+): Promise<CallbackResult> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(params).toString(),
+  });
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
+}
+
+export async function startFakeCarriers(): Promise<FakeCarriers> {
+  const accounts = new Map<string, CarrierAccount>();
+  const calls: PlacedCall[] = [];
+  const requests: RestRequest[] = [];
+  const detached: string[] = [];
+  let failStatus: number | null = null;
+
+  const authorized = (
+    req: IncomingMessage,
+    provider: CarrierAccount['provider'],
+    id: string,
+  ): CarrierAccount | null => {
+    const account = accounts.get(`${provider}:${id}`);
+    const expected = account
+      ? `Basic ${Buffer.from(`${account.id}:${account.token}`).toString('base64')}`
+      : null;
+    return account && req.headers.authorization === expected ? account : null;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const body = await readBody(req);
+    const url = new URL(req.url ?? '/', 'http://fake');
+    requests.push({
+      method: req.method ?? '',
+      path: url.pathname + url.search,
+      authorization: req.headers.authorization,
+      body,
+    });
+    if (failStatus !== null) {
+      const status = failStatus;
+      failStatus = null;
+      return send(res, status, { error: 'simulated carrier failure' });
+    }
+    let m = /^\/v1\/Account\/([^/]+)\/Call\/$/.exec(url.pathname);
+    if (m && req.method === 'POST') {
+      const account = authorized(req, 'carrier_a', decodeURIComponent(m[1]));
+      if (!account) return send(res, 401, { error: 'authentication failed' });
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+        return send(res, 415, { error: 'JSON only' });
+      const json = JSON.parse(body) as Record<string, unknown>;
+      for (const field of ['from', 'to', 'answer_url']) {
+        if (typeof json[field] !== 'string' || !json[field])
+          return send(res, 400, { error: `${field} is required` });
+      }
+      const requestUuid = randomUUID();
+      calls.push({
+        provider: 'carrier_a',
+        account,
+        providerCallId: requestUuid,
+        legId: randomUUID(),
+        from: String(json.from),
+        to: String(json.to),
+        json,
+        urls: {
+          answer: String(json.answer_url),
+          ring: String(json.ring_url ?? ''),
+          hangup: String(json.hangup_url ?? ''),
+        },
+      });
+      return send(res, 201, { api_id: randomUUID(), message: 'call fired', request_uuid: requestUuid });
+    }
+    m = /^\/v1\/Account\/([^/]+)\/Number\/([^/]+)\/$/.exec(url.pathname);
+    if (m && req.method === 'POST') {
+      if (!authorized(req, 'carrier_a', decodeURIComponent(m[1])))
+        return send(res, 401, { error: 'authentication failed' });
+      detached.push(`carrier_a:${decodeURIComponent(m[2])}`);
+      return send(res, 202, { api_id: randomUUID(), message: 'changed' });
+    }
+    m = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\.json$/.exec(url.pathname);
+    if (m && req.method === 'POST') {
+      const account = authorized(req, 'carrier_b', decodeURIComponent(m[1]));
+      if (!account) return send(res, 401, { code: 20003, message: 'Authenticate' });
+      if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+        return send(res, 415, { message: 'form-encoded only' });
+      }
+      const form = formOf(body);
+      if (!form.To?.[0] || !form.From?.[0])
+        return send(res, 400, { code: 21201, message: 'To and From are required' });
+      if (!form.Url?.[0] && !form.Twiml?.[0] && !form.ApplicationSid?.[0]) {
+        return send(res, 400, { code: 21205, message: 'Url, Twiml or ApplicationSid is required' });
+      }
+      const sid = `CA${randomBytes(16).toString('hex')}`;
+      calls.push({
+        provider: 'carrier_b',
+        account,
+        providerCallId: sid,
+        legId: sid,
+        from: form.From[0],
+        to: form.To[0],
+        form,
+        urls: { answer: form.Url?.[0] ?? '', status: form.StatusCallback?.[0] ?? '' },
+      });
+      return send(res, 201, {
+        sid,
+        account_sid: account.id,
+        status: 'queued',
+        to: form.To[0],
+        from: form.From[0],
+      });
+    }
+    m = /^\/2010-04-01\/Accounts\/([^/]+)\/IncomingPhoneNumbers\.json$/.exec(url.pathname);
+    if (m && req.method === 'GET') {
+      if (!authorized(req, 'carrier_b', decodeURIComponent(m[1])))
+        return send(res, 401, { code: 20003, message: 'Authenticate' });
+      const number = url.searchParams.get('PhoneNumber') ?? '';
+      return send(res, 200, {
+        incoming_phone_numbers: [{ sid: `PN${number.replace(/\D/g, '')}`, phone_number: number }],
+      });
+    }
+    m = /^\/2010-04-01\/Accounts\/([^/]+)\/IncomingPhoneNumbers\/([^/]+)\.json$/.exec(url.pathname);
+    if (m && req.method === 'POST') {
+      if (!authorized(req, 'carrier_b', decodeURIComponent(m[1])))
+        return send(res, 401, { code: 20003, message: 'Authenticate' });
+      const form = formOf(body);
+      if (form.VoiceApplicationSid?.[0] !== '')
+        return send(res, 400, { message: 'expected VoiceApplicationSid to be cleared' });
+      detached.push(`carrier_b:${decodeURIComponent(m[2])}`);
+      return send(res, 200, { sid: m[2], voice_application_sid: null });
+    }
+    send(res, 404, { error: `no route ${req.method} ${url.pathname}` });
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: Error) => send(res, 500, { error: err.message }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+
+  const post = (
+    account: CarrierAccount,
+    url: string,
+    params: Record<string, string>,
+    sign: SignMode = 'good',
+  ) => {
+    const token = sign === 'bad' ? `${account.token}-wrong` : account.token;
+    if (account.provider === 'carrier_b') {
+      const headers: Record<string, string> =
+        sign === 'none' ? {} : { 'X-Twilio-Signature': signCarrierB(token, url, params) };
+      return postForm(url, params, headers);
+    }
+    const nonce = String(Math.floor(Math.random() * 1e15));
+    const headers: Record<string, string> =
+      sign === 'none'
+        ? {}
+        : {
+            'X-Plivo-Signature-V3': signCarrierA(token, url, params, nonce),
+            'X-Plivo-Signature-V3-Nonce': nonce,
+          };
+    return postForm(url, params, headers);
+  };
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    requests,
+    detached,
+    addAccount: (account) => accounts.set(`${account.provider}:${account.id}`, account),
+    failNext: (status) => {
+      failStatus = status;
+    },
+    waitForCall: (to, timeoutMs = 10_000) =>
+      waitFor(() => calls.find((c) => c.to === to), {
+        timeoutMs,
+        description: `a call to ${to} at the fake carrier`,
+      }),
+    callbackA: (call, kind, params, sign = 'good') =>
+      post(
+        call.account,
+        call.urls[kind],
+        {
+          CallUUID: call.legId,
+          ALegUUID: call.legId,
+          ALegRequestUUID: call.providerCallId,
+          From: call.from,
+          To: call.to,
+          Direction: 'outbound',
+          ...params,
+        },
+        sign,
+      ),
+    callbackB: (call, params, options = {}) =>
+      post(
+        call.account,
+        call.urls[options.target ?? 'status'],
+        {
+          CallSid: call.providerCallId,
+          AccountSid: call.account.id,
+          From: call.from,
+          To: call.to,
+          Direction: 'outbound-api',
+          ApiVersion: '2010-04-01',
+          CallbackSource: 'call-progress-events',
+          Timestamp: new Date().toUTCString(),
+          ...params,
+        },
+        options.sign ?? 'good',
+      ),
+    post,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

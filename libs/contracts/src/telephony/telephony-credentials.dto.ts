@@ -1,0 +1,157 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { E164_EXAMPLE, TELEPHONY_E164 } from './e164';
+
+export const TELEPHONY_PROVIDERS = ['sandbox', 'carrier_a', 'carrier_b', 'reseller-link'] as const;
+export type TelephonyProvider = (typeof TELEPHONY_PROVIDERS)[number];
+/** Providers configured with credentials through PUT /config/telephony/<provider> (one connection each). */
+export type CredentialProvider = 'carrier_a' | 'carrier_b';
+
+export const CONNECTION_STATUSES = ['active', 'disabled'] as const;
+export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
+
+const required = (field: string) => ({ message: `${field} is required` });
+
+function FromNumber() {
+  return (target: object, key: string) => {
+    ApiProperty({
+      example: E164_EXAMPLE,
+      description:
+        'E.164 number provisioned for the account; becomes its default from-number on this carrier',
+    })(target, key);
+    IsString(required('from_number'))(target, key);
+    Matches(TELEPHONY_E164, { message: 'from_number must be an E.164 number such as +919876543210' })(
+      target,
+      key,
+    );
+  };
+}
+
+export class CarrierACredentialsDto {
+  @ApiProperty({ example: 'MAXXXXXXXXXXXXXXXXXX', maxLength: 200 })
+  @IsString(required('auth_id'))
+  @IsNotEmpty(required('auth_id'))
+  @MaxLength(200)
+  auth_id: string;
+
+  @ApiProperty({
+    example: 'your-auth-token',
+    maxLength: 500,
+    writeOnly: true,
+    description: 'Stored encrypted; never returned',
+  })
+  @IsString(required('auth_token'))
+  @IsNotEmpty(required('auth_token'))
+  @MaxLength(500)
+  auth_token: string;
+
+  @FromNumber()
+  from_number: string;
+}
+
+export class CarrierBCredentialsDto {
+  @ApiProperty({ example: 'ACXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX', maxLength: 200 })
+  @IsString(required('account_sid'))
+  @IsNotEmpty(required('account_sid'))
+  @MaxLength(200)
+  account_sid: string;
+
+  @ApiProperty({
+    example: 'your-auth-token',
+    maxLength: 500,
+    writeOnly: true,
+    description: 'Stored encrypted; never returned',
+  })
+  @IsString(required('auth_token'))
+  @IsNotEmpty(required('auth_token'))
+  @MaxLength(500)
+  auth_token: string;
+
+  @FromNumber()
+  from_number: string;
+}
+
+export class CarrierACredentialsSavedDto {
+  @ApiProperty({
+    example: 'MAXX************XXXX',
+    description: 'Masked: only the first and last characters are shown',
+  })
+  auth_id: string;
+
+  @ApiProperty({ example: E164_EXAMPLE })
+  from_number: string;
+
+  @ApiProperty({ example: 'carrier_a credentials saved' })
+  message: string;
+}
+
+export class CarrierBCredentialsSavedDto {
+  @ApiProperty({
+    example: 'ACXX****************************XXXX',
+    description: 'Masked: only the first and last characters are shown',
+  })
+  account_sid: string;
+
+  @ApiProperty({ example: E164_EXAMPLE })
+  from_number: string;
+
+  @ApiProperty({ example: 'carrier_b credentials saved' })
+  message: string;
+}
+
+/** One carrier connection of the account as GET /config/telephony shows it: never a secret, ids masked. */
+export class TelephonyConnectionDto {
+  @ApiProperty({ format: 'uuid', description: 'connection_id, as calls and phone numbers reference it' })
+  id: string;
+
+  @ApiProperty({ enum: TELEPHONY_PROVIDERS })
+  provider: TelephonyProvider;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'MAXX************XXXX',
+    description: 'auth_id, account_sid or API key, masked; null for the sandbox',
+  })
+  account_id_masked: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: E164_EXAMPLE,
+    description: 'Default from-number of the connection',
+  })
+  from_number: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'reseller-link only: the reseller API base URL' })
+  api_base_url: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'reseller-link only: a label chosen by the operator',
+  })
+  label: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'carrier_a and carrier_b: set this as the voice/answer URL of your carrier numbers so inbound calls reach inbound routing',
+  })
+  inbound_webhook_url: string | null;
+
+  @ApiProperty({ enum: CONNECTION_STATUSES })
+  status: ConnectionStatus;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+}
+
+export class TelephonyConnectionListDto {
+  @ApiProperty({ type: [TelephonyConnectionDto] })
+  connections: TelephonyConnectionDto[];
+}
