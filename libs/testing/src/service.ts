@@ -17,6 +17,11 @@ export interface StartServiceOptions {
   label?: string;
   /** Bound on the wait for /health/ready (default 60 s: first start creates the database and migrates). */
   readyTimeoutMs?: number;
+  /**
+   * What "started" means (default /health/ready). /health/live suits an app whose peers are absent on
+   * purpose, e.g. a gateway started to observe what happens when no service answers.
+   */
+  readyPath?: '/health/ready' | '/health/live';
   /** How long stop() waits after the signal before SIGKILL (default 20 s). */
   stopTimeoutMs?: number;
   /** Abandon the start (the child is stopped and the promise rejects). */
@@ -58,9 +63,9 @@ export class ServiceStartError extends Error {
   }
 }
 
-async function isReady(url: string): Promise<boolean> {
+async function isReady(url: string, path: string): Promise<boolean> {
   try {
-    const res = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(3000) });
+    const res = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(3000) });
     await res.body?.cancel();
     return res.status === 200;
   } catch {
@@ -79,6 +84,7 @@ export async function startService(name: string, options: StartServiceOptions): 
     throw new ServiceStartError(`${name} is not built (${main} is missing): run \`npm run build\``, name, []);
   }
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const readyPath = options.readyPath ?? '/health/ready';
   const stopTimeoutMs = options.stopTimeoutMs ?? 20_000;
   const output = new ChildOutput({
     logFile: options.logFile,
@@ -119,9 +125,8 @@ export async function startService(name: string, options: StartServiceOptions): 
     if (error) return fail(`could not be started: ${error.message}`);
     if (exitInfo) return fail(`${describeExit(exitInfo)} before it was ready`);
     if (options.signal?.aborted) return fail('start was cancelled');
-    if (await isReady(url)) break;
-    if (Date.now() > deadline)
-      return fail(`was not ready within ${readyTimeoutMs} ms (GET ${url}/health/ready)`);
+    if (await isReady(url, readyPath)) break;
+    if (Date.now() > deadline) return fail(`was not ready within ${readyTimeoutMs} ms (GET ${url}${readyPath})`);
     await sleep(200);
   }
 
