@@ -128,4 +128,35 @@ describe('phone numbers', () => {
     expect(res.body.error.code).toBe('DEFAULT_FROM_NUMBER');
     expect((await api(`/phone-numbers/${from.id}`, { key })).status).toBe(200);
   });
+
+  it('shows the account’s sandbox default from-number from the start and refuses to delete it', async () => {
+    const { apiKey } = await createPartner({ name: 'Numbers Fresh Co' });
+    const list = await api('/phone-numbers', { key: apiKey });
+    expect(list.status).toBe(200);
+    const defaults = list.body.data.phone_numbers.filter((n: { is_default: boolean }) => n.is_default);
+    expect(defaults).toEqual([
+      expect.objectContaining({
+        provider: 'sandbox',
+        status: 'active',
+        number: expect.stringMatching(/^\+1555\d{7}$/),
+      }),
+    ]);
+    const res = await api(`/phone-numbers/${defaults[0].id}`, { method: 'DELETE', key: apiKey });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toEqual({
+      code: 'DEFAULT_FROM_NUMBER',
+      message: expect.stringContaining('default from-number'),
+      request_id: expect.any(String),
+    });
+    const connections = (await api('/config/telephony', { key: apiKey })).body.data.connections;
+    expect(connections).toEqual([
+      expect.objectContaining({
+        provider: 'sandbox',
+        account_id_masked: null,
+        from_number: defaults[0].number,
+        inbound_webhook_url: null,
+        status: 'active',
+      }),
+    ]);
+  });
 });
