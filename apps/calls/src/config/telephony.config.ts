@@ -1,30 +1,7 @@
 import { Transform } from 'class-transformer';
-import {
-  IsInt,
-  IsOptional,
-  Matches,
-  Max,
-  Min,
-  Validate,
-  ValidatorConstraint,
-  ValidatorConstraintInterface,
-} from 'class-validator';
+import { IsInt, IsOptional, Matches, Max, Min, Validate } from 'class-validator';
 import { toInt } from '@vap/runtime';
-import { isSecretsKey } from '../secrets/secrets-key';
-
-/** The key `npm start` uses in development; any other environment must set its own. */
-const DEV_SECRETS_KEY = Buffer.from('development-only-key-do-not-use!').toString('hex');
-
-@ValidatorConstraint({ name: 'secretsKey' })
-class SecretsKeyConstraint implements ValidatorConstraintInterface {
-  validate(value: unknown): boolean {
-    return isSecretsKey(value);
-  }
-
-  defaultMessage(): string {
-    return 'SECRETS_KEY must be 32 bytes as 64 hex characters or base64 (openssl rand -base64 32)';
-  }
-}
+import { defaultSecretsKey, SecretsKeyConstraint } from '@vap/secrets';
 
 const httpUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
 
@@ -35,7 +12,7 @@ const httpUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
 export class TelephonyConfig {
   /** AES-256-GCM key of stored carrier credentials and policy secrets. */
   @Validate(SecretsKeyConstraint)
-  SECRETS_KEY: string = (process.env.NODE_ENV ?? 'development') === 'development' ? DEV_SECRETS_KEY : '';
+  SECRETS_KEY: string = defaultSecretsKey();
 
   /** REST base of carrier_a (shaped like its public API); unset: calls on carrier_a fail with 502. */
   @IsOptional()

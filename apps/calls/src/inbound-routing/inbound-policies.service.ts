@@ -15,7 +15,7 @@ import {
 import { RpcClient } from '@vap/messaging';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { assertOwnAgent } from '../phone-numbers/agent-check';
-import { SecretBox } from '../secrets/secret-box';
+import { SecretBox } from '@vap/secrets';
 import { InboundRoutePolicy } from './entities/inbound-route-policy.entity';
 import { policySecretContext, toPolicyDto } from './policy-dto';
 

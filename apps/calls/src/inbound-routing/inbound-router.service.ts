@@ -13,7 +13,7 @@ import {
 import { OutboxService, RpcClient } from '@vap/messaging';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { assertOwnAgent } from '../phone-numbers/agent-check';
-import { SecretBox } from '../secrets/secret-box';
+import { SecretBox } from '@vap/secrets';
 import { DecisionClient } from './decision-client';
 import { toDecisionDto } from './decision-dto';
 import { InboundRouteDecision } from './entities/inbound-route-decision.entity';

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { validateConfig } from '@vap/runtime';
 import { TelephonyConfig } from '../config/telephony.config';
-import { SecretBox } from './secret-box';
+import { SecretBox } from '@vap/secrets';
 
 /** The telephony config (checked when the module is created, i.e. at boot) and the secret box it keys. */
 @Global()

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError } from '@vap/contracts';
-import { SecretBox } from '../secrets/secret-box';
+import { SecretBox } from '@vap/secrets';
 import { ConnectionCredentials } from './entities/connection-credentials.entity';
 
 export interface CarrierACredentials {
