@@ -18,3 +18,4 @@ import { OutboxRecord } from './outbox/outbox-record.entity';
 import { InboxRecord } from './inbox/inbox-record.entity';
 /** Entities every service's DataSource must register. */
 export const MESSAGING_ENTITIES = [OutboxRecord, InboxRecord];
+export * from './messaging.metrics';

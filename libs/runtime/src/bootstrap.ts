@@ -9,6 +9,7 @@ import { ensureDatabaseExists, runMigrations } from '@vap/persistence';
 import { BaseServiceConfig } from './config/base.config';
 import { ConfigError, validateConfig } from './config/validate-config';
 import { requestIdMiddleware } from './logging/request-id.middleware';
+import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 
 export interface ServiceDefinition<C extends BaseServiceConfig> {
   name: string;
@@ -74,6 +75,7 @@ async function start<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Pr
   });
   app.useLogger(app.get(Logger));
   app.use(requestIdMiddleware);
+  app.use(httpMetricsMiddleware);
   app.disable('x-powered-by');
   await def.configure?.(app, config);
   app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsConnectionService)) });

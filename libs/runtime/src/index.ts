@@ -7,3 +7,5 @@ export * from './health/health.options';
 export * from './bootstrap';
 export * from './service-core.module';
 export * from './auth/public.decorator';
+export * from './metrics/metrics.module';
+export * from './metrics/http-metrics.middleware';

@@ -6,8 +6,9 @@ import { BaseServiceConfig } from './config/base.config';
 import { loggingModule } from './logging/logger.module';
 import { HealthModule } from './health/health.module';
 import { HealthOptions } from './health/health.options';
+import { MetricsModule } from './metrics/metrics.module';
 
-/** What every service imports: logs, its schema, NATS, and health routes. */
+/** What every service imports: logs, its schema, NATS, health routes and /metrics. */
 export function serviceCoreModules(
   name: string,
   config: BaseServiceConfig,
@@ -24,5 +25,6 @@ export function serviceCoreModules(
       requestTimeoutMs: config.RPC_TIMEOUT_MS,
     }),
     HealthModule.forRoot(health),
+    MetricsModule.forService(name),
   ];
 }

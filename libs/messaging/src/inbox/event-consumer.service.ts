@@ -8,6 +8,7 @@ import { NatsConnectionService } from '../nats-connection.service';
 import { EventStreamService } from '../events/event-stream.service';
 import { decodeJson } from '../codec';
 import { RequestContext } from '../request-context';
+import { eventsHandled, measureConsumerPendingWith } from '../messaging.metrics';
 import { InboxRecord } from './inbox-record.entity';
 import { DomainEventHandlerOptions, ON_DOMAIN_EVENT } from './on-domain-event.decorator';
 
@@ -23,6 +24,7 @@ const ACK_WAIT_NS = 30 * 1_000_000_000;
 export class EventConsumerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(EventConsumerService.name);
   private readonly running: { messages: ConsumerMessages; loop: Promise<void> }[] = [];
+  private readonly durables: string[] = [];
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -50,6 +52,18 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
     }
     await this.stream.ensure();
     for (const { options, handler } of handlers) await this.start(options, handler);
+    measureConsumerPendingWith(() => this.pending());
+  }
+
+  /** Backlog per durable consumer, read from JetStream when metrics are scraped. */
+  private async pending(): Promise<Record<string, number>> {
+    const jsm = await this.nats.jsm();
+    const counts: Record<string, number> = {};
+    for (const durable of this.durables) {
+      const info = await jsm.consumers.info(this.nats.streamName, durable).catch(() => undefined);
+      if (info) counts[durable] = info.num_pending + info.num_ack_pending;
+    }
+    return counts;
   }
 
   private findHandlers(): { options: DomainEventHandlerOptions; handler: Handler }[] {
@@ -94,6 +108,7 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
       for await (const msg of messages) await this.handle(durable, msg, handler);
     })().catch((err) => this.logger.error(`consumer ${durable} stopped: ${(err as Error).message}`));
     this.running.push({ messages, loop });
+    this.durables.push(durable);
     this.logger.log(`consuming ${options.subject} as ${durable}`);
   }
 
@@ -108,8 +123,10 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
     }
     await RequestContext.run({ requestId: event.requestId ?? randomUUID() }, async () => {
       try {
-        await this.process(consumer, event, handler);
+        const applied = await this.process(consumer, event, handler);
+        eventsHandled.inc({ consumer, outcome: applied ? 'applied' : 'duplicate' });
       } catch (err) {
+        eventsHandled.inc({ consumer, outcome: 'failed' });
         const delayMs = Math.min(60_000, 500 * 2 ** Math.min(msg.info.redeliveryCount, 7));
         this.logger.warn(`consumer ${consumer}: event ${event.id} failed (${errorMessage(err)}); retry in ${delayMs} ms`);
         settle(() => msg.nak(delayMs));
@@ -143,6 +160,7 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
    * and ack instead of failing halfway.
    */
   async beforeApplicationShutdown(): Promise<void> {
+    measureConsumerPendingWith(undefined);
     for (const r of this.running) r.messages.stop();
     await Promise.all(this.running.map((r) => r.loop));
     this.running.length = 0;

@@ -8,6 +8,7 @@ import { EventStreamService } from '../events/event-stream.service';
 import { encodeJson } from '../codec';
 import { OutboxRecord } from './outbox-record.entity';
 import { outboxChannel } from './outbox-channel';
+import { measureOutboxLagWith, outboxPublished } from '../messaging.metrics';
 
 const BATCH = 100;
 const POLL_MS = 1000;
@@ -42,6 +43,8 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     if (this.stopped) return;
     this.timer = setInterval(() => this.wake(), POLL_MS);
     this.wake();
+    // Measured when scraped, so the gauge is exact and costs nothing between scrapes.
+    measureOutboxLagWith(() => this.lagSeconds());
   }
 
   /**
@@ -144,6 +147,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
         .set({ publishedAt: () => 'now()' })
         .whereInIds(rows.map((r) => r.id))
         .execute();
+      outboxPublished.inc(rows.length);
       return rows.length;
     });
   }
@@ -174,6 +178,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
    * close in onApplicationShutdown), so that a shutdown never leaves rows published but unmarked.
    */
   async beforeApplicationShutdown(): Promise<void> {
+    measureOutboxLagWith(undefined);
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     if (this.relistenTimer) clearTimeout(this.relistenTimer);

@@ -7,6 +7,7 @@ import { AppError, ErrorCode, MessageHeaders, RpcReply, RpcRequest } from '@vap/
 import { NatsConnectionService } from '../nats-connection.service';
 import { decodeJson, encodeJson } from '../codec';
 import { RequestContext } from '../request-context';
+import { rpcServerDuration } from '../messaging.metrics';
 
 /**
  * A Nest transport strategy for `@MessagePattern(subject)` handlers: each pattern is subscribed under the
@@ -61,11 +62,14 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
       return;
     }
     const requestId = request.requestId || msg.headers?.get(MessageHeaders.requestId) || randomUUID();
+    const stopTimer = rpcServerDuration.startTimer({ subject: pattern });
     await RequestContext.run({ requestId }, async () => {
       try {
         const data = await run(request);
+        stopTimer({ outcome: 'ok' });
         this.respond(msg, { ok: true, data: data ?? null });
       } catch (err) {
+        stopTimer({ outcome: 'error' });
         this.respond(msg, { ok: false, error: this.toError(pattern, err).toPayload() });
       }
     });

@@ -6,6 +6,7 @@ import { NatsConnectionService } from '../nats-connection.service';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { decodeJson, encodeJson } from '../codec';
 import { RequestContext } from '../request-context';
+import { rpcClientDuration } from '../messaging.metrics';
 
 export interface RequestOptions {
   timeoutMs?: number;
@@ -36,6 +37,7 @@ export class RpcClient {
         : { partnerId: caller, requestId, data };
     const h = natsHeaders();
     h.set(MessageHeaders.requestId, requestId);
+    const stopTimer = rpcClientDuration.startTimer({ subject });
     let reply: RpcReply<TRes>;
     try {
       const msg = await this.nats.nc.request(this.nats.subject(subject), encodeJson(message), {
@@ -44,15 +46,19 @@ export class RpcClient {
       });
       reply = decodeJson<RpcReply<TRes>>(msg.data);
     } catch (err) {
-      if (err instanceof NatsError && (err.code === NatsErrorCode.NoResponders || err.code === NatsErrorCode.Timeout)) {
-        throw AppError.downstream(
-          err.code === NatsErrorCode.NoResponders
-            ? 'A downstream service is unavailable; retry'
-            : 'A downstream service did not answer in time; retry',
-        );
+      const code = err instanceof NatsError ? err.code : undefined;
+      if (code === NatsErrorCode.NoResponders) {
+        stopTimer({ outcome: 'unavailable' });
+        throw AppError.downstream('A downstream service is unavailable; retry');
       }
+      if (code === NatsErrorCode.Timeout) {
+        stopTimer({ outcome: 'timeout' });
+        throw AppError.downstream('A downstream service did not answer in time; retry');
+      }
+      stopTimer({ outcome: 'error' });
       throw AppError.downstream('A downstream service failed; retry');
     }
+    stopTimer({ outcome: reply.ok ? 'ok' : 'error' });
     if (!reply.ok) throw AppError.fromPayload(reply.error);
     return reply.data;
   }
