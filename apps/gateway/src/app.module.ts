@@ -4,6 +4,7 @@ import { SERVICE_NAMES } from '@vap/contracts';
 import { loadConfigOrExit, serviceCoreModules } from '@vap/runtime';
 import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { AccountsModule } from './accounts/accounts.module';
+import { AgentsModule } from './agents/agents.module';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { GatewayConfig } from './config/gateway.config';
@@ -12,10 +13,12 @@ import { DocumentsModule } from './documents/documents.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { gatewayDataSourceOptions } from './database/data-source';
+import { ExtractionSetsModule } from './extraction-sets/extraction-sets.module';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitService } from './rate-limit/rate-limit.service';
+import { VoicesModule } from './voices/voices.module';
 import { InboundRoutingModule } from './inbound-routing/inbound-routing.module';
 import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
 import { ResellerLinkModule } from './reseller-link/reseller-link.module';
@@ -37,6 +40,9 @@ export class AppModule {
         PhoneNumbersModule,
         InboundRoutingModule,
         ResellerLinkModule,
+        AgentsModule,
+        VoicesModule,
+        ExtractionSetsModule,
         // The gateway serves the local blob driver's signed URLs, so it shares the agents service's storage.
         BlobStorageModule.forRoot(loadConfigOrExit('gateway', BlobStorageConfig)),
         UploadsModule,

@@ -9,15 +9,14 @@ import {
   AgentListDto,
   AppError,
   CreateAgentDto,
-  decodeCursor,
   DEFAULT_PAGE_SIZE,
   DomainEvents,
-  encodeCursor,
   ErrorDetail,
   ListAgentsQueryDto,
   UpdateAgentDto,
 } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
+import { cursorPage } from '../common/cursor-page';
 import { invalidFields } from '../common/invalid-fields';
 import { inTransaction, UniqueConflicts } from '../common/transaction';
 import { AgentExtractionSet } from '../extraction/entities/agent-extraction-set.entity';
@@ -122,16 +121,11 @@ export class AgentsService {
   }
 
   async list(partnerId: string, query: ListAgentsQueryDto): Promise<AgentListDto> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor);
     const qb = this.dataSource
       .getRepository(Agent)
       .createQueryBuilder('a')
       .where('a.partner_id = :partnerId', { partnerId })
-      .andWhere('a.deleted_at IS NULL')
-      .orderBy('a.created_at', 'ASC')
-      .addOrderBy('a.id', 'ASC')
-      .limit(limit + 1);
+      .andWhere('a.deleted_at IS NULL');
     if (query.agent_type) qb.andWhere('a.agent_type = :agentType', { agentType: query.agent_type });
     if (query.project_id) qb.andWhere('a.project_id = :projectId', { projectId: query.project_id });
     if (query.search) {
@@ -139,14 +133,10 @@ export class AgentsService {
         search: `%${query.search.replace(/[\\%_]/g, '\\$&')}%`,
       });
     }
-    if (cursor) qb.andWhere('(a.created_at, a.id) > (:t, :id)', { t: cursor.t, id: cursor.id });
-    const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
+    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
     return {
-      agents: await this.records.build(this.dataSource.manager, page),
-      next_cursor:
-        rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
+      agents: await this.records.build(this.dataSource.manager, page.rows),
+      next_cursor: page.nextCursor,
     };
   }
 

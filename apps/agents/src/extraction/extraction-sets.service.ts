@@ -6,9 +6,7 @@ import {
   AgentDto,
   AppError,
   CreateExtractionSetDto,
-  decodeCursor,
   DEFAULT_PAGE_SIZE,
-  encodeCursor,
   EXTRACTION_SET_ID_PREFIX,
   ExtractionKeyDto,
   ExtractionSetDeletedDto,
@@ -17,6 +15,7 @@ import {
   ListExtractionSetsQueryDto,
   UpdateExtractionSetDto,
 } from '@vap/contracts';
+import { cursorPage } from '../common/cursor-page';
 import { inTransaction, UniqueConflicts } from '../common/transaction';
 import { lockAgent, lockAgents } from '../agents/agent-locks';
 import { AgentRecordsService } from '../agents/agent-records.service';
@@ -92,23 +91,14 @@ export class ExtractionSetsService {
   }
 
   async list(partnerId: string, query: ListExtractionSetsQueryDto): Promise<ExtractionSetListDto> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor);
     const qb = this.dataSource
       .getRepository(ExtractionSet)
       .createQueryBuilder('s')
-      .where('s.partner_id = :partnerId', { partnerId })
-      .orderBy('s.created_at', 'ASC')
-      .addOrderBy('s.id', 'ASC')
-      .limit(limit + 1);
-    if (cursor) qb.andWhere('(s.created_at, s.id) > (:t, :id)', { t: cursor.t, id: cursor.id });
-    const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
+      .where('s.partner_id = :partnerId', { partnerId });
+    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
     return {
-      extraction_sets: await buildSetRecords(this.dataSource.manager, page),
-      next_cursor:
-        rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
+      extraction_sets: await buildSetRecords(this.dataSource.manager, page.rows),
+      next_cursor: page.nextCursor,
     };
   }
 

@@ -1,11 +1,24 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
 import { AppError, ErrorCode, ErrorDetail } from '@vap/contracts';
 
+/** class-validator names only the property; inside nested objects the message names the whole path. */
+function qualify(message: string, property: string, field: string): string {
+  return field !== property && message.startsWith(`${property} `)
+    ? `${field}${message.slice(property.length)}`
+    : message;
+}
+
 function flatten(errors: ValidationError[], parent = ''): { detail: ErrorDetail; code?: ErrorCode }[] {
   return errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
     const own = Object.entries(e.constraints ?? {}).map(([name, message]) => ({
-      detail: { field, message: name === 'whitelistValidation' ? `${field} is not an accepted field` : message },
+      detail: {
+        field,
+        message:
+          name === 'whitelistValidation'
+            ? `${field} is not an accepted field`
+            : qualify(message, e.property, field),
+      },
       code: (e.contexts?.[name] as { code?: ErrorCode } | undefined)?.code,
     }));
     return [...own, ...flatten(e.children ?? [], field)];

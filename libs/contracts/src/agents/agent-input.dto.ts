@@ -30,6 +30,8 @@ import {
 import { SPOKEN_LANGUAGES, SpokenLanguage } from './spoken-languages';
 import { ToolAckConfigInputDto } from './tool-ack-config.dto';
 
+// class-validator runs a property's decorators bottom-up: the type check sits lowest so that a value of the
+// wrong type is reported as such, not as a failed length or range.
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const present = (_: object, v: unknown) => v !== undefined;
 
@@ -122,8 +124,8 @@ export class AgentSettingsDto {
     description: 'E.164; required when transfer_enabled is true',
   })
   @IsOptional()
-  @IsString()
   @Matches(E164_PATTERN, { message: 'transfer_number must be an E.164 number such as +919876543210' })
+  @IsString()
   transfer_number?: string | null;
 
   @NullableText(AgentLimits.messageMax, 'Said before transferring; null or empty = platform default')
@@ -144,9 +146,9 @@ export class AgentSettingsDto {
     description: 'Spoken acknowledgement while a tool runs. Omitted = enabled, mode dynamic; null = off',
   })
   @IsOptional()
-  @IsObject({ message: 'tool_ack_config must be an object or null' })
   @ValidateNested()
   @Type(() => ToolAckConfigInputDto)
+  @IsObject({ message: 'tool_ack_config must be an object or null' })
   tool_ack_config?: ToolAckConfigInputDto | null;
 
   @OptionalFlag(AgentDefaults.extractionEnabled, 'false: post-call extraction is skipped even if keys exist')
@@ -162,9 +164,9 @@ export class AgentSettingsDto {
       'Call length cap in seconds; null disables the cap. A wrap-up warning is spoken 30 s before it.',
   })
   @IsOptional()
-  @IsInt({ message: 'max_call_duration_secs must be an integer or null' })
   @Min(AgentLimits.maxCallDurationMin)
   @Max(AgentLimits.maxCallDurationMax)
+  @IsInt({ message: 'max_call_duration_secs must be an integer or null' })
   max_call_duration_secs?: number | null;
 
   @ApiPropertyOptional({
@@ -186,12 +188,12 @@ export class AgentSettingsDto {
     description: '0..1; null = 0.3',
   })
   @IsOptional()
+  @Min(0)
+  @Max(1)
   @IsNumber(
     { allowNaN: false, allowInfinity: false },
     { message: 'background_audio_volume must be a number or null' },
   )
-  @Min(0)
-  @Max(1)
   background_audio_volume?: number | null;
 }
 
@@ -204,15 +206,15 @@ export class CreateAgentDto extends AgentSettingsDto {
   })
   @IsDefined({ message: 'agent_name is required' })
   @Transform(trim)
-  @IsString()
   @Length(1, AgentLimits.nameMax, { message: `agent_name must be 1 to ${AgentLimits.nameMax} characters` })
+  @IsString()
   agent_name: string;
 
   @ApiProperty({ minLength: 1, maxLength: AgentLimits.promptMax })
   @IsDefined({ message: 'prompt is required' })
-  @IsString()
   @Length(1, AgentLimits.promptMax, { message: `prompt must be 1 to ${AgentLimits.promptMax} characters` })
   @Matches(/\S/, { message: 'prompt must not be blank' })
+  @IsString()
   prompt: string;
 
   @ApiProperty({
@@ -238,15 +240,15 @@ export class UpdateAgentDto extends AgentSettingsDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: AgentLimits.nameMax })
   @ValidateIf(present)
   @Transform(trim)
-  @IsString()
   @Length(1, AgentLimits.nameMax, { message: `agent_name must be 1 to ${AgentLimits.nameMax} characters` })
+  @IsString()
   agent_name?: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: AgentLimits.promptMax })
   @ValidateIf(present)
-  @IsString()
   @Length(1, AgentLimits.promptMax, { message: `prompt must be 1 to ${AgentLimits.promptMax} characters` })
   @Matches(/\S/, { message: 'prompt must not be blank' })
+  @IsString()
   prompt?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
@@ -265,9 +267,9 @@ export class UpdateAgentDto extends AgentSettingsDto {
     description: 'Inline post-call extraction keys (replaces the stored list); null clears them',
   })
   @IsOptional()
-  @IsObject({ message: 'extraction_config must be an object or null' })
   @ValidateNested()
   @Type(() => ExtractionConfigInputDto)
+  @IsObject({ message: 'extraction_config must be an object or null' })
   extraction_config?: ExtractionConfigInputDto | null;
 
   @OptionalFlag(

@@ -19,7 +19,7 @@ export class ListAgentsQueryDto extends CursorQueryDto {
     description: 'Case-insensitive substring of agent_name',
   })
   @IsOptional()
-  @IsString()
   @Length(1, AgentLimits.searchMax)
+  @IsString()
   search?: string;
 }

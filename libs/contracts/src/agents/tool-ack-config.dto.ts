@@ -53,11 +53,11 @@ export class ToolAckConfigInputDto {
     example: ['One moment please.', 'Let me check that for you.'],
   })
   @ValidateIf((o: ToolAckConfigInputDto, v) => v !== undefined || o.mode === 'static')
-  @IsArray({ message: 'phrases must be an array of 1 to 10 strings (required when mode is static)' })
-  @ArrayMinSize(1, { message: 'phrases must hold at least 1 phrase' })
+  @Length(1, 200, { each: true, message: 'phrases must each be 1 to 200 characters' })
   @ArrayMaxSize(10, { message: 'phrases must hold at most 10 phrases' })
+  @ArrayMinSize(1, { message: 'phrases must hold at least 1 phrase' })
   @IsString({ each: true })
-  @Length(1, 200, { each: true, message: 'each phrase must be 1 to 200 characters' })
+  @IsArray({ message: 'phrases must be an array of 1 to 10 strings (required when mode is static)' })
   phrases?: string[];
 
   @ApiPropertyOptional({
@@ -67,9 +67,9 @@ export class ToolAckConfigInputDto {
     description: 'Speak only when the tool has not answered after this many milliseconds',
   })
   @ValidateIf(present)
-  @IsInt()
-  @Min(0)
   @Max(10000)
+  @Min(0)
+  @IsInt()
   delay_ms?: number;
 }
 

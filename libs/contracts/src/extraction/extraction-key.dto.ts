@@ -60,10 +60,10 @@ export class ExtractionKeyInputDto {
     description: NAME_RULE,
   })
   @IsDefined({ message: 'name is required' })
-  @IsString()
   @Matches(EXTRACTION_KEY_NAME_PATTERN, {
     message: `name must match ${EXTRACTION_KEY_NAME_PATTERN.source} (${NAME_RULE})`,
   })
+  @IsString()
   name: string;
 
   @ApiProperty({ enum: EXTRACTION_KEY_TYPES, example: 'boolean' })
@@ -91,8 +91,8 @@ export class ExtractionKeyInputDto {
     example: 'Whether the caller asked to be called back later',
   })
   @ValidateIf((_, v) => v !== undefined)
-  @IsString()
   @MaxLength(ExtractionLimits.descriptionMax)
+  @IsString()
   description?: string;
 }
 
@@ -119,11 +119,11 @@ export class ExtractionConfigInputDto {
       'The complete list of inline keys (replaces the stored list); names unique within the list and across the sets attached to the agent',
   })
   @IsDefined({ message: 'keys is required' })
-  @IsArray()
   @ArrayMaxSize(ExtractionLimits.inlineKeysMax)
   @UniqueKeyNames()
   @ValidateNested({ each: true })
   @Type(() => ExtractionKeyInputDto)
+  @IsArray()
   keys: ExtractionKeyInputDto[];
 }
 

@@ -24,16 +24,16 @@ export class CreateExtractionSetDto {
   @ApiProperty({ minLength: 1, maxLength: ExtractionLimits.setNameMax, description: 'Unique on the account' })
   @IsDefined({ message: 'name is required' })
   @Transform(trim)
-  @IsString()
   @Length(1, ExtractionLimits.setNameMax, {
     message: `name must be 1 to ${ExtractionLimits.setNameMax} characters`,
   })
+  @IsString()
   name: string;
 
   @ApiPropertyOptional({ maxLength: ExtractionLimits.setDescriptionMax, default: '' })
   @IsOptional()
-  @IsString()
   @MaxLength(ExtractionLimits.setDescriptionMax)
+  @IsString()
   description?: string | null;
 
   @ApiProperty({
@@ -42,11 +42,11 @@ export class CreateExtractionSetDto {
     description: 'Key names unique within the set',
   })
   @IsDefined({ message: 'keys is required' })
-  @IsArray()
   @ArrayMaxSize(ExtractionLimits.setKeysMax)
   @UniqueKeyNames()
   @ValidateNested({ each: true })
   @Type(() => ExtractionKeyInputDto)
+  @IsArray()
   keys: ExtractionKeyInputDto[];
 }
 
@@ -55,10 +55,10 @@ export class UpdateExtractionSetDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: ExtractionLimits.setNameMax })
   @ValidateIf(present)
   @Transform(trim)
-  @IsString()
   @Length(1, ExtractionLimits.setNameMax, {
     message: `name must be 1 to ${ExtractionLimits.setNameMax} characters`,
   })
+  @IsString()
   name?: string;
 
   @ApiPropertyOptional({
@@ -68,17 +68,17 @@ export class UpdateExtractionSetDto {
     description: 'null clears it',
   })
   @IsOptional()
-  @IsString()
   @MaxLength(ExtractionLimits.setDescriptionMax)
+  @IsString()
   description?: string | null;
 
   @ApiPropertyOptional({ type: [ExtractionKeyInputDto], maxItems: ExtractionLimits.setKeysMax })
   @ValidateIf(present)
-  @IsArray()
   @ArrayMaxSize(ExtractionLimits.setKeysMax)
   @UniqueKeyNames()
   @ValidateNested({ each: true })
   @Type(() => ExtractionKeyInputDto)
+  @IsArray()
   keys?: ExtractionKeyInputDto[];
 }
 

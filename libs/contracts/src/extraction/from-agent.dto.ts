@@ -67,8 +67,8 @@ export class FromAgentDto {
     description: 'Merges into this set; exactly one of name or set_id',
   })
   @ValidateIf((_, v) => v !== undefined)
-  @IsString()
   @MaxLength(100)
+  @IsString()
   set_id?: string;
 
   @ApiPropertyOptional({
@@ -76,8 +76,8 @@ export class FromAgentDto {
     description: 'Used only when creating',
   })
   @IsOptional()
-  @IsString()
   @MaxLength(ExtractionLimits.setDescriptionMax)
+  @IsString()
   description?: string | null;
 
   @ApiPropertyOptional({
