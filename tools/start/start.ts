@@ -18,6 +18,7 @@ import {
   BACKEND_SERVICES,
   DEFAULT_PORTS,
   describeExit,
+  formatLogLine,
   isPortFree,
   Platform,
   PlatformApp,
@@ -174,7 +175,7 @@ class Runner {
   private onExit(app: ServiceHandle, info: { code: number | null; signal: NodeJS.Signals | null }): void {
     if (this.stopping) return;
     complain(`${app.name} ${describeExit(info)}; stopping the platform. Its last output:`);
-    for (const line of app.recentOutput(20)) complain(`  ${line}`);
+    for (const line of app.recentOutput(20)) complain(`  ${formatLogLine(line)}`);
     void this.shutdown(1).then((code) => process.exit(code));
   }
 
