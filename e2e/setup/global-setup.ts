@@ -95,6 +95,10 @@ export default async function globalSetup(): Promise<void> {
       E2E_NATS_PREFIX: run.subjectPrefix,
       E2E_SECRETS_KEY: secretsKey,
       E2E_LOG_DIR: run.logDir,
+      // name=url pairs of the services' own HTTP ports (health, metrics), for specs that look behind the gateway.
+      E2E_SERVICE_URLS: Object.entries(run.platform.services)
+        .map(([name, handle]) => `${name}=${handle?.url}`)
+        .join(','),
       ...(tls ? { E2E_TLS_CA: tls.caFile, E2E_TLS_CERT: tls.certFile, E2E_TLS_KEY: tls.keyFile } : {}),
     });
     saveRun(run);

@@ -9,6 +9,8 @@ export interface E2eEnv {
   natsPrefix: string;
   secretsKey: string;
   logDir: string;
+  /** Each backend service's own base URL (health and metrics; the API is only on the gateway). */
+  serviceUrls: Record<string, string>;
 }
 
 function required(name: string): string {
@@ -31,5 +33,11 @@ export function e2eEnv(): E2eEnv {
     natsPrefix: required('E2E_NATS_PREFIX'),
     secretsKey: required('E2E_SECRETS_KEY'),
     logDir: process.env.E2E_LOG_DIR ?? '',
+    serviceUrls: Object.fromEntries(
+      (process.env.E2E_SERVICE_URLS ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((pair) => pair.split('=') as [string, string]),
+    ),
   };
 }
