@@ -6,6 +6,8 @@ import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
 import { AdminTokenGuard } from './auth/admin-token.guard';
+import { CallbacksModule } from './callbacks/callbacks.module';
+import { CallsModule } from './calls/calls.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { GatewayConfig } from './config/gateway.config';
 import { CustomersModule } from './customers/customers.module';
@@ -36,6 +38,8 @@ export class AppModule {
         }),
         AccountsModule,
         CustomersModule,
+        CallsModule,
+        CallbacksModule,
         TelephonyModule,
         PhoneNumbersModule,
         InboundRoutingModule,

@@ -6,6 +6,7 @@ import { gatewayDataSourceOptions } from './database/data-source';
 import { setupApiDocs } from './http/api-docs';
 import { exceptPaths, jsonBody, jsonOnly } from './http/body-parsers';
 import { createValidationPipe } from './http/validation';
+import { CALLBACK_ROUTES, CALLBACKS_PATH, rawCallbackBody } from './callbacks/callbacks.route';
 import { RAW_BODY_ROUTES } from './uploads/uploads.route';
 
 void bootstrapService({
@@ -17,8 +18,10 @@ void bootstrapService({
   configure: (app, config) => {
     app.set('trust proxy', true);
     // Signed upload URLs take the file itself as the body; every other route takes JSON.
-    app.use(exceptPaths(RAW_BODY_ROUTES, jsonOnly()));
-    app.use(exceptPaths(RAW_BODY_ROUTES, jsonBody(config.BODY_LIMIT)));
+    // Carrier callbacks keep their raw bytes (form posts, signed) for the calls service to verify.
+    app.use(`/${CALLBACKS_PATH}`, rawCallbackBody(config.BODY_LIMIT));
+    app.use(exceptPaths([...RAW_BODY_ROUTES, ...CALLBACK_ROUTES], jsonOnly()));
+    app.use(exceptPaths([...RAW_BODY_ROUTES, ...CALLBACK_ROUTES], jsonBody(config.BODY_LIMIT)));
     app.useGlobalPipes(createValidationPipe());
     setupApiDocs(app);
   },

@@ -28,6 +28,7 @@ export class PostCallProcessor {
   ) {}
 
   async process(callId: string): Promise<void> {
+    if (!callId) throw new Error('post-call job without a call id');
     const call = await this.dataSource.getRepository(Call).findOneByOrFail({ id: callId });
     const before = await this.dataSource.getRepository(CallSession).findOneByOrFail({ callId });
     if (before.processingComplete) return;

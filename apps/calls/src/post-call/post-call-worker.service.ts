@@ -50,7 +50,8 @@ export class PostCallWorker implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async claim(): Promise<{ call_id: string; attempts: number }[]> {
-    return (await this.dataSource.query(
+    // An UPDATE ... RETURNING answers [rows, affected count] through TypeORM.
+    const [rows] = (await this.dataSource.query(
       `UPDATE calls.post_call_jobs j
           SET attempts = j.attempts + 1, run_after = now() + make_interval(secs => $2), updated_at = now()
         WHERE j.call_id IN (
@@ -61,7 +62,8 @@ export class PostCallWorker implements OnApplicationBootstrap, BeforeApplication
            FOR UPDATE SKIP LOCKED)
         RETURNING j.call_id, j.attempts`,
       [BATCH, LEASE_SECONDS],
-    )) as { call_id: string; attempts: number }[];
+    )) as [{ call_id: string; attempts: number }[], number];
+    return rows;
   }
 
   private async run(callId: string, attempts: number): Promise<void> {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BLOB_STORAGE, BlobStorage } from '@vap/storage';
+import { CallsConfig } from '../config/calls.config';
 
 /** Recordings are kept for as long as the call; signed download URLs are valid 7 days (the contract). */
 export const RECORDING_URL_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -10,7 +11,10 @@ export function recordingKey(partnerId: string, callId: string): string {
 
 @Injectable()
 export class RecordingStore {
-  constructor(@Inject(BLOB_STORAGE) private readonly storage: BlobStorage) {}
+  constructor(
+    @Inject(BLOB_STORAGE) private readonly storage: BlobStorage,
+    private readonly config: CallsConfig,
+  ) {}
 
   async save(partnerId: string, callId: string, wav: Buffer): Promise<string> {
     const key = recordingKey(partnerId, callId);
@@ -18,12 +22,16 @@ export class RecordingStore {
     return key;
   }
 
-  /** A fresh signed URL of a stored recording. */
+  /**
+   * A fresh signed URL of a stored recording. The local driver's URLs are relative to the gateway that
+   * serves them; they are made absolute on the gateway's public base, so events carry usable URLs too.
+   */
   async signedUrl(key: string, callId: string): Promise<{ url: string; expiresAt: Date }> {
     const signed = await this.storage.presignDownload(key, {
       expiresInSeconds: RECORDING_URL_TTL_SECONDS,
       fileName: `call-${callId}.wav`,
     });
-    return { url: signed.url, expiresAt: signed.expiresAt };
+    const url = signed.url.startsWith('/') ? `${this.config.CALLBACK_BASE_URL.replace(/\/+$/, '')}${signed.url}` : signed.url;
+    return { url, expiresAt: signed.expiresAt };
   }
 }

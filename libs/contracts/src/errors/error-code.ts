@@ -81,14 +81,16 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   FORBIDDEN: 'Valid key without permission: partner suspended or not yet approved.',
   NOT_FOUND: 'Resource absent, owned by another account, or deleted; also unknown routes.',
   CONFLICT: 'Duplicate unique value, or the resource is already in the requested state.',
-  EXTRACTION_KEY_CLASH: 'An inline extraction key already exists in the target set.',
+  EXTRACTION_KEY_CLASH:
+    "An extraction key name would be defined twice for an agent: an inline key already in the target set, or a key another of the agent's sets or its inline config already has.",
   LABEL_TAKEN: 'Webhook label already used on the account.',
   NO_AGENT_ENDPOINT: 'Fan-out flag set false while the agent has no enabled endpoint of its own.',
   LIMIT_REACHED: 'A concurrency or resource limit was reached.',
   RATE_LIMITED: 'Per-key rate limit exceeded; retry after 60 seconds.',
   INTERNAL_ERROR: 'Unexpected server error (500) or a downstream service failed or timed out (502); retry.',
   INVALID_STATE: 'The action is not allowed in the resource’s current state.',
-  WRITE_CONFLICT: 'Another change to the same data is in flight; retry.',
+  WRITE_CONFLICT:
+    'Another change to the same data (e.g. the same agent or extraction set) is in flight; nothing was changed, retry (HTTP 409).',
   PAYLOAD_TOO_LARGE: 'The request body exceeds the size limit.',
   UNSUPPORTED_MEDIA_TYPE: 'The request body is not in a supported content type.',
   INSUFFICIENT_BALANCE: 'The account balance does not cover the operation (HTTP 403).',

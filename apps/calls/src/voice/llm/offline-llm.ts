@@ -35,7 +35,7 @@ export class OfflineLlm implements LlmAdapter {
     }
     const purpose = sentences(input.prompt.replace(/\s+/g, ' '))[0] ?? '';
     const self = purpose.replace(/^you are\b/i, 'I am').replace(/^your\b/i, 'My');
-    const opener = input.userText.includes('?') ? 'Good question.' : 'Thank you.';
+    const opener = /\?\s*$/.test(input.userText) ? 'Good question.' : 'Thank you.';
     return clip(`${opener} ${self || 'I am here to help you today.'}`.trim(), 300);
   }
 

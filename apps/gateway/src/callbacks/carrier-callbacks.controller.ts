@@ -1,0 +1,50 @@
+import { All, Controller, Param, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CarrierCallbackIngest, CarrierCallbackReply, Subjects } from '@vap/contracts';
+import { RpcClient } from '@vap/messaging';
+import { Public } from '@vap/runtime';
+import { CALLBACKS_PATH } from './callbacks.route';
+
+function headersOf(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/**
+ * The public ingress of carrier status callbacks. The request goes to the calls service as received
+ * (method, URL, headers, raw body); its carrier adapter verifies the signature and answers 403 when it
+ * fails. Not part of the partner API, so it is left out of the OpenAPI document.
+ */
+@Public()
+@ApiExcludeController()
+@Controller(CALLBACKS_PATH)
+export class CarrierCallbacksController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @All(':provider/:callId/:event')
+  async receive(
+    @Param('provider') provider: string,
+    @Param('callId') callId: string,
+    @Param('event') event: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const body: unknown = req.body;
+    const ingest: CarrierCallbackIngest = {
+      provider,
+      callId,
+      event,
+      method: req.method,
+      url: `${req.protocol}://${req.get('host')}${req.originalUrl}`,
+      path: req.originalUrl,
+      headers: headersOf(req),
+      rawBodyBase64: Buffer.isBuffer(body) ? body.toString('base64') : '',
+    };
+    const reply = await this.rpc.request<CarrierCallbackReply>(Subjects.calls.callbackIngest, null, ingest);
+    res.status(reply.status).type(reply.contentType).send(reply.body);
+  }
+}

@@ -1,0 +1,115 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseInterceptors } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import {
+  CallDto,
+  CallListDto,
+  ErrorCode,
+  ListCallsQueryDto,
+  RecordingUrlDto,
+  StartCallDto,
+  Subjects,
+} from '@vap/contracts';
+import { RpcClient } from '@vap/messaging';
+import { AuthContext, CurrentPartner } from '../auth/auth-context';
+import { API_PREFIX } from '../http/api-docs';
+import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
+import { onThisGateway } from '../http/public-url';
+import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
+
+const START_DESCRIPTION = `
+Places an outbound call from the agent to \`to_number\`. The caller ID is \`from_number\` or
+\`phone_number_id\` (one of the account's numbers), else the account's default from-number: every
+account starts with a \`sandbox\` carrier connection and a default sandbox number.
+
+**Billing.** Answered time is billed per second at INR 4.00 per minute (the calls service's
+CALL_PRICE_PER_MINUTE_PAISE, default 400 paise); starting needs a balance of at least one 30-second
+call (INR 2.00), else 403 FORBIDDEN. The charge (session.credits_used) is debited when the session completes.
+
+**Concurrency.** At most the account's concurrency limit (default 5) of calls may be active (pending,
+ringing or in_progress) at once; one more is 429 LIMIT_REACHED. A slot frees when a call reaches a
+terminal status (call.status.updated with concurrency_released true).
+
+**Idempotency.** Send \`Idempotency-Key\` to make a retry safe: the same key with the same body returns
+the same call (response header \`Idempotency-Replayed: true\`), never a second call; the same key with a
+different body is 409 CONFLICT. Keys are kept 24 hours; a failed request releases its key.
+
+**Sandbox outcomes** by the last two digits of \`to_number\`: 01 no_answer, 02 busy, 03 failed,
+04 voicemail (answered by a machine), 05 the callee hangs up without speaking, 06 the callee puts the call
+on hold for 20 s (carrier hold events, see session.hold), 07 the callee talks until max_call_duration_secs
+ends the call (end_call_reason max_call_duration_reached), 08 the callee asks for a human (cold transfer
+to the agent's transfer_number when transfer_enabled: call.transferred, disposition transferred), anything
+else a short scripted conversation (intro message, callee turns, agent replies using the agent's prompt and
+knowledge base). Sandbox time is compressed: durations are simulated call time.
+`;
+
+/** Thin HTTP edge of the calls service: validates, then sends the command over NATS for the partner. */
+@ApiTags('Calls')
+@ApiPartnerRoute()
+@Controller(`${API_PREFIX}/calls`)
+export class CallsController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Post('start')
+  @HttpCode(200)
+  @UseInterceptors(IdempotencyInterceptor)
+  @ApiOperation({ summary: 'Start an outbound call', description: START_DESCRIPTION })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1..255 printable ASCII characters' })
+  @ApiEnvelope(CallDto)
+  @ApiErrors(
+    ErrorCode.VALIDATION_ERROR,
+    ErrorCode.FORBIDDEN,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.CONFLICT,
+    ErrorCode.CALLER_ID_INACTIVE,
+    ErrorCode.LIMIT_REACHED,
+  )
+  async start(@CurrentPartner() auth: AuthContext, @Body() body: StartCallDto, @Req() req: Request): Promise<CallDto> {
+    return absoluteUrls(req, await this.rpc.request<CallDto>(Subjects.calls.callStart, auth.partner, body));
+  }
+
+  @Get()
+  @ApiOperation({
+    summary: 'List calls, newest first',
+    description: 'Cursor pagination; filters agent_id, status, direction, client_reference_id, created_after, created_before.',
+  })
+  @ApiEnvelope(CallListDto)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR)
+  async list(@CurrentPartner() auth: AuthContext, @Query() query: ListCallsQueryDto, @Req() req: Request): Promise<CallListDto> {
+    const page = await this.rpc.request<CallListDto>(Subjects.calls.callList, auth.partner, query);
+    return { ...page, calls: page.calls.map((c) => absoluteUrls(req, c)) };
+  }
+
+  @Get(':id')
+  @ApiOperation({
+    summary: 'Get a call with its session',
+    description:
+      'session: transcript, credits_used, recording_url (only when recording was enabled; valid 7 days), ' +
+      'variables, extraction, hold. processing_complete turns true when post-call processing finished.',
+  })
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiEnvelope(CallDto)
+  @ApiErrors(ErrorCode.NOT_FOUND)
+  async get(@CurrentPartner() auth: AuthContext, @Param('id') id: string, @Req() req: Request): Promise<CallDto> {
+    return absoluteUrls(req, await this.rpc.request<CallDto>(Subjects.calls.callGet, auth.partner, { id }));
+  }
+
+  @Get(':id/recording-url')
+  @ApiOperation({
+    summary: 'A fresh signed download URL of the call recording (WAV), valid 7 days',
+    description: '404 NOT_FOUND when recording was disabled for the call or nothing was recorded.',
+  })
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiEnvelope(RecordingUrlDto)
+  @ApiErrors(ErrorCode.NOT_FOUND)
+  async recordingUrl(@CurrentPartner() auth: AuthContext, @Param('id') id: string, @Req() req: Request): Promise<RecordingUrlDto> {
+    const found = await this.rpc.request<RecordingUrlDto>(Subjects.calls.callRecordingUrl, auth.partner, { id });
+    return { ...found, recording_url: onThisGateway(req, found.recording_url) };
+  }
+}
+
+/** Recording URLs of the local blob driver are relative to the gateway: made absolute on this one. */
+function absoluteUrls(req: Request, call: CallDto): CallDto {
+  if (!call.session.recording_url) return call;
+  return { ...call, session: { ...call.session, recording_url: onThisGateway(req, call.session.recording_url) } };
+}
