@@ -8,6 +8,8 @@ import { AgentsModule } from './agents/agents.module';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { CallbacksModule } from './callbacks/callbacks.module';
 import { CallsModule } from './calls/calls.module';
+import { CallbacksModule } from './callbacks/callbacks.module';
+import { CallsModule } from './calls/calls.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { GatewayConfig } from './config/gateway.config';
 import { CustomersModule } from './customers/customers.module';
@@ -38,6 +40,8 @@ export class AppModule {
         }),
         AccountsModule,
         CustomersModule,
+        CallsModule,
+        CallbacksModule,
         CallsModule,
         CallbacksModule,
         TelephonyModule,

@@ -1,0 +1,206 @@
+import { CallsPartner, callee, EventTap, UUID } from './call-fixtures';
+
+/** Every field the contract lists for call.status.updated data. */
+const STATUS_FIELDS = [
+  'call_id', 'session_id', 'agent_id', 'agent_name', 'client_reference_id', 'direction', 'from_number',
+  'to_number', 'status', 'disposition', 'answered_by', 'hangup_cause', 'hangup_source', 'previous_status',
+  'terminal', 'concurrency_released', 'account_concurrency', 'provider', 'provider_status', 'provider_event',
+  'occurred_at',
+].sort();
+
+describe('sandbox call outcomes through the gateway', () => {
+  let partner: CallsPartner;
+  let agent: { id: string; agent_name: string };
+  let tap: EventTap;
+
+  beforeAll(async () => {
+    partner = await CallsPartner.create({ concurrency_limit: 10 });
+    agent = await partner.createAgent();
+    tap = await EventTap.open();
+  });
+
+  afterAll(async () => {
+    await tap?.close();
+  });
+
+  async function run(suffix: string, extra: Record<string, unknown> = {}) {
+    const ref = `ref-${suffix}-${Date.now()}`;
+    const res = await partner.start({
+      agent_id: agent.id,
+      to_number: callee(suffix),
+      client_reference_id: ref,
+      variables: { customer_name: 'Asha' },
+      ...extra,
+    });
+    expect(res.status).toBe(200);
+    const callId: string = res.body.data.call_id;
+    const completed = await tap.sessionCompleted(callId);
+    const call = (await partner.calls(`/${callId}`)).body.data;
+    return { start: res.body.data, callId, ref, completed, call, updates: tap.of(callId, 'events.call.status_updated') };
+  }
+
+  it('starts a call as pending on the default sandbox number and returns the whole record', async () => {
+    const res = await partner.start({ agent_id: agent.id, to_number: callee('77') });
+    expect(res.status).toBe(200);
+    const call = res.body.data;
+    expect(call).toMatchObject({
+      call_id: expect.stringMatching(UUID),
+      session_id: expect.stringMatching(UUID),
+      agent_id: agent.id,
+      direction: 'outbound',
+      from_number: expect.stringMatching(/^\+1555\d{7}$/),
+      provider: 'sandbox',
+      connection_id: expect.stringMatching(UUID),
+      client_reference_id: null,
+    });
+    expect(['pending', 'ringing']).toContain(call.status);
+    expect(call.session).toMatchObject({ processing_complete: false, variables: {}, credits_used: 0 });
+    await tap.sessionCompleted(call.call_id);
+  });
+
+  it('human answers (other suffix): pending -> ringing -> in_progress -> completed with a conversation', async () => {
+    const { callId, ref, completed, call, updates } = await run('42');
+    expect(tap.statuses(callId)).toEqual(['pending', 'ringing', 'in_progress', 'completed']);
+    for (const u of updates) {
+      expect(Object.keys(u.data).sort()).toEqual(STATUS_FIELDS);
+      expect(u.data).toMatchObject({ call_id: callId, client_reference_id: ref, agent_id: agent.id, agent_name: agent.agent_name, provider: 'sandbox' });
+    }
+    const [pending, ringing, live, done] = updates.map((u) => u.data);
+    expect(pending).toMatchObject({ previous_status: null, terminal: false, concurrency_released: false, disposition: null });
+    expect(ringing).toMatchObject({ previous_status: 'pending', provider_status: 'ringing', terminal: false });
+    expect(live).toMatchObject({ previous_status: 'ringing', provider_status: 'in-progress', answered_by: 'human' });
+    expect(done).toMatchObject({
+      previous_status: 'in_progress',
+      status: 'completed',
+      terminal: true,
+      concurrency_released: true,
+      disposition: 'completed',
+      answered_by: 'human',
+      hangup_source: 'system',
+      hangup_cause: 'NORMAL_CLEARING',
+      provider_status: 'completed',
+    });
+    expect(done.account_concurrency).toEqual({ limit: 10, active: expect.any(Number), remaining: expect.any(Number) });
+    const acc = done.account_concurrency as { limit: number; active: number; remaining: number };
+    expect(acc.remaining).toBe(acc.limit - acc.active);
+
+    expect(call).toMatchObject({ status: 'completed', disposition: 'completed', end_call_reason: 'agent_ended_call', answered_by: 'human' });
+    expect(call.duration_seconds).toBeGreaterThan(5);
+    const transcript = call.session.transcript as { role: string; content: string }[];
+    expect(transcript[0]).toEqual({ role: 'bot', content: 'Hi Asha, this is Maya from Acme Health.', timestamp: expect.any(String) });
+    expect(transcript.map((t) => t.role)).toEqual(['bot', 'user', 'bot', 'user', 'bot', 'user', 'bot']);
+    expect(transcript[2].content.length).toBeGreaterThan(0);
+    expect(call.session).toMatchObject({
+      processing_complete: true,
+      status: 'completed',
+      variables: { customer_name: 'Asha' },
+      duration_seconds: call.duration_seconds,
+      hold: { detected: false, events: [], total_secs: 0, ended_on_hold: false, kinds: [] },
+    });
+    expect(call.session.credits_used).toBeCloseTo(Math.ceil((call.bill_duration_seconds * 400) / 60) / 100, 2);
+
+    expect(completed.data).toMatchObject({
+      session_id: call.session_id,
+      call_id: callId,
+      agent_id: agent.id,
+      agent_name: agent.agent_name,
+      duration_seconds: call.duration_seconds,
+      credits_used: call.session.credits_used,
+      processing_complete: true,
+      transcript,
+      variables: { customer_name: 'Asha' },
+      call: expect.objectContaining({ from_number: call.from_number, to_number: call.to_number, provider: 'sandbox', direction: 'outbound', client_reference_id: ref }),
+    });
+    expect(completed.data.recording_url).toEqual(expect.stringContaining('/api/v2/uploads/'));
+  });
+
+  it.each([
+    ['01', 'no_answer', ['pending', 'ringing', 'no_answer'], 'no_answer'],
+    ['02', 'busy', ['pending', 'busy'], 'busy'],
+    ['03', 'failed', ['pending', 'failed'], 'failed'],
+  ])('suffix %s: %s, reported as a terminal failure', async (suffix, status, sequence, disposition) => {
+    const { callId, completed, call, updates } = await run(suffix);
+    expect(tap.statuses(callId)).toEqual(sequence);
+    expect(updates[updates.length - 1].data).toMatchObject({
+      status,
+      terminal: true,
+      concurrency_released: true,
+      disposition,
+      answered_by: 'not_answered',
+    });
+    expect(call).toMatchObject({ status, disposition, duration_seconds: 0, bill_duration_seconds: 0, answered_by: 'not_answered' });
+    expect(call.session.transcript).toBeNull();
+    expect(call.session).toMatchObject({ credits_used: 0, processing_complete: true, status: 'failed' });
+    expect(call.session.recording_url).toBeUndefined();
+    expect(completed.data).toMatchObject({ duration_seconds: 0, transcript: null, credits_used: 0, extraction: null, recording_url: null });
+    if (status === 'failed') expect(call.error_message).toMatch(/could not connect/);
+  });
+
+  it('suffix 04: a machine answers, voicemail', async () => {
+    const { callId, call } = await run('04');
+    expect(tap.statuses(callId)).toEqual(['pending', 'ringing', 'in_progress', 'completed']);
+    expect(call).toMatchObject({ status: 'completed', disposition: 'voicemail', answered_by: 'machine', end_call_reason: 'voicemail_detected' });
+  });
+
+  it('suffix 05: the callee hangs up without speaking', async () => {
+    const { call } = await run('05');
+    expect(call).toMatchObject({ status: 'completed', disposition: 'user_hangup_no_speech', hangup_source: 'callee', end_call_reason: 'callee_hung_up' });
+    expect((call.session.transcript as { role: string }[]).every((t) => t.role === 'bot')).toBe(true);
+  });
+
+  it('suffix 06: carrier hold events make the hold summary', async () => {
+    const { call, completed } = await run('06');
+    expect(call.status).toBe('completed');
+    expect(call.session.hold).toEqual({
+      detected: true,
+      events: [{ kind: 'carrier_hold', started_at: expect.any(String), ended_at: expect.any(String), duration_secs: 20, recovered: true }],
+      total_secs: 20,
+      ended_on_hold: false,
+      kinds: ['carrier_hold'],
+    });
+    expect(completed.data.hold).toEqual(call.session.hold);
+  });
+
+  it('suffix 07: max_call_duration_secs ends the call with its end_call_reason', async () => {
+    const capped = await partner.createAgent({ max_call_duration_secs: 60 });
+    const res = await partner.start({ agent_id: capped.id, to_number: callee('07') });
+    const callId = res.body.data.call_id;
+    await tap.sessionCompleted(callId, 60_000);
+    const call = (await partner.calls(`/${callId}`)).body.data;
+    expect(call).toMatchObject({ status: 'completed', end_call_reason: 'max_call_duration_reached', duration_seconds: 60, hangup_source: 'system' });
+    const bot = (call.session.transcript as { role: string; content: string }[]).filter((t) => t.role === 'bot').map((t) => t.content);
+    expect(bot).toContain('Just so you know, we will need to wrap up this call in about thirty seconds.');
+    expect(bot[bot.length - 1]).toBe('We have reached the time limit for this call. Thank you, goodbye!');
+  });
+
+  it('suffix 08: transfer to a human when the agent allows it (call.transferred), else the agent carries on', async () => {
+    const transferring = await partner.createAgent({ transfer_enabled: true, transfer_number: '+919999900000' });
+    const ref = `transfer-${Date.now()}`;
+    const res = await partner.start({ agent_id: transferring.id, to_number: callee('08'), client_reference_id: ref });
+    const callId = res.body.data.call_id;
+    await tap.sessionCompleted(callId);
+    const call = (await partner.calls(`/${callId}`)).body.data;
+    expect(call).toMatchObject({ status: 'completed', disposition: 'transferred', end_call_reason: 'transferred' });
+    const transferred = tap.of(callId, 'events.call.transferred');
+    expect(transferred).toHaveLength(1);
+    expect(transferred[0].data).toEqual({
+      call_id: callId,
+      session_id: call.session_id,
+      agent_id: transferring.id,
+      agent_name: transferring.agent_name,
+      client_reference_id: ref,
+      direction: 'outbound',
+      from_number: call.from_number,
+      to_number: call.to_number,
+      transfer_to: '+919999900000',
+      transfer_type: 'cold',
+      reason: 'callee_requested_human',
+      provider: 'sandbox',
+      occurred_at: expect.any(String),
+    });
+
+    const { callId: plainId, call: plain } = await run('08');
+    expect(plain).toMatchObject({ status: 'completed', disposition: 'completed' });
+    expect(tap.of(plainId, 'events.call.transferred')).toHaveLength(0);
+  });
+});
