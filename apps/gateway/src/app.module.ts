@@ -8,8 +8,6 @@ import { AgentsModule } from './agents/agents.module';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { CallbacksModule } from './callbacks/callbacks.module';
 import { CallsModule } from './calls/calls.module';
-import { CallbacksModule } from './callbacks/callbacks.module';
-import { CallsModule } from './calls/calls.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { GatewayConfig } from './config/gateway.config';
 import { CustomersModule } from './customers/customers.module';
@@ -40,8 +38,6 @@ export class AppModule {
         }),
         AccountsModule,
         CustomersModule,
-        CallsModule,
-        CallbacksModule,
         CallsModule,
         CallbacksModule,
         TelephonyModule,

@@ -7,7 +7,6 @@ import { setupApiDocs } from './http/api-docs';
 import { exceptPaths, jsonBody, jsonOnly } from './http/body-parsers';
 import { createValidationPipe } from './http/validation';
 import { CALLBACK_ROUTES, CALLBACKS_PATH, rawCallbackBody } from './callbacks/callbacks.route';
-import { CALLBACK_ROUTES, CALLBACKS_PATH, rawCallbackBody } from './callbacks/callbacks.route';
 import { RAW_BODY_ROUTES } from './uploads/uploads.route';
 
 void bootstrapService({
