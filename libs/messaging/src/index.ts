@@ -19,3 +19,4 @@ import { InboxRecord } from './inbox/inbox-record.entity';
 /** Entities every service's DataSource must register. */
 export const MESSAGING_ENTITIES = [OutboxRecord, InboxRecord];
 export * from './messaging.metrics';
+export * from './trace-propagation';

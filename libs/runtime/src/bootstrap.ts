@@ -10,6 +10,7 @@ import { BaseServiceConfig } from './config/base.config';
 import { ConfigError, validateConfig } from './config/validate-config';
 import { requestIdMiddleware } from './logging/request-id.middleware';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
+import { startTracing, tracingMiddleware } from './tracing/tracing';
 
 export interface ServiceDefinition<C extends BaseServiceConfig> {
   name: string;
@@ -69,6 +70,7 @@ async function start<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Pr
   }
   if (config.MIGRATIONS_RUN === 'true') await migrate(def, config);
 
+  const stopTracing = startTracing(def.name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const app = await NestFactory.create<NestExpressApplication>(def.module(config) as never, {
     bufferLogs: true,
     bodyParser: false,
@@ -76,6 +78,7 @@ async function start<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Pr
   app.useLogger(app.get(Logger));
   app.use(requestIdMiddleware);
   app.use(httpMetricsMiddleware);
+  if (stopTracing) app.use(tracingMiddleware);
   app.disable('x-powered-by');
   await def.configure?.(app, config);
   app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsConnectionService)) });
@@ -84,11 +87,16 @@ async function start<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Pr
   await app.listen(def.port(config), config.HOST);
   const logger = new NestLogger(def.name);
   logger.log(`${def.name} listening on ${await app.getUrl()}`);
-  handleShutdown(app, def.name, config.SHUTDOWN_TIMEOUT_MS);
+  handleShutdown(app, def.name, config.SHUTDOWN_TIMEOUT_MS, stopTracing);
   return app;
 }
 
-function handleShutdown(app: INestApplication, name: string, deadlineMs: number): void {
+function handleShutdown(
+  app: INestApplication,
+  name: string,
+  deadlineMs: number,
+  stopTracing?: () => Promise<void>,
+): void {
   let closing = false;
   const stop = (signal: string) => {
     if (closing) return;
@@ -102,6 +110,8 @@ function handleShutdown(app: INestApplication, name: string, deadlineMs: number)
     force.unref();
     app
       .close()
+      // Spans still buffered are flushed last, so the shutdown itself is traced too.
+      .then(() => stopTracing?.().catch(() => undefined))
       .then(() => process.exit(0))
       .catch((err: Error) => {
         logger.error(`shutdown failed: ${err.message}`);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { freePort } from './ports';
-import { ServiceHandle, startService } from './service';
+import { ServiceHandle, startService, StartServiceOptions } from './service';
 
 /** The four services behind the gateway. */
 export const BACKEND_SERVICES = ['agents', 'calls', 'campaigns', 'webhooks'] as const;
@@ -38,6 +38,8 @@ export interface StartPlatformOptions {
   /** Start each app in its own process group (see StartServiceOptions.ownProcessGroup). */
   ownProcessGroup?: boolean;
   readyTimeoutMs?: number;
+  /** What "started" means for every app (see StartServiceOptions.readyPath); for a partial platform. */
+  readyPath?: StartServiceOptions['readyPath'];
   stopTimeoutMs?: number;
   /** Abandons the start: what was started is stopped and the promise rejects. */
   signal?: AbortSignal;
@@ -91,6 +93,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
         prefixLogs: options.prefixLogs,
         ownProcessGroup: options.ownProcessGroup,
         readyTimeoutMs: options.readyTimeoutMs,
+        readyPath: options.readyPath,
         stopTimeoutMs: options.stopTimeoutMs,
         signal,
         rootDir: options.rootDir,

@@ -8,6 +8,8 @@ import { NatsConnectionService } from '../nats-connection.service';
 import { decodeJson, encodeJson } from '../codec';
 import { RequestContext } from '../request-context';
 import { rpcServerDuration } from '../messaging.metrics';
+import { contextFromHeaders, inSpan } from '../trace-propagation';
+import { SpanKind } from '@opentelemetry/api';
 
 /**
  * A Nest transport strategy for `@MessagePattern(subject)` handlers: each pattern is subscribed under the
@@ -63,16 +65,27 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     }
     const requestId = request.requestId || msg.headers?.get(MessageHeaders.requestId) || randomUUID();
     const stopTimer = rpcServerDuration.startTimer({ subject: pattern });
-    await RequestContext.run({ requestId }, async () => {
-      try {
-        const data = await run(request);
-        stopTimer({ outcome: 'ok' });
-        this.respond(msg, { ok: true, data: data ?? null });
-      } catch (err) {
-        stopTimer({ outcome: 'error' });
-        this.respond(msg, { ok: false, error: this.toError(pattern, err).toPayload() });
-      }
-    });
+    const parent = contextFromHeaders(msg.headers);
+    await RequestContext.run({ requestId }, () =>
+      inSpan(
+        `nats handle ${pattern}`,
+        SpanKind.SERVER,
+        { 'messaging.destination': pattern },
+        async (span) => {
+          try {
+            const data = await run(request);
+            stopTimer({ outcome: 'ok' });
+            this.respond(msg, { ok: true, data: data ?? null });
+          } catch (err) {
+            const error = this.toError(pattern, err);
+            stopTimer({ outcome: 'error' });
+            span.setAttribute('vap.error_code', error.code);
+            this.respond(msg, { ok: false, error: error.toPayload() });
+          }
+        },
+        parent,
+      ),
+    );
   }
 
   private toError(pattern: string, err: unknown): AppError {

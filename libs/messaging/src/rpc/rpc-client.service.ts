@@ -7,6 +7,8 @@ import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { decodeJson, encodeJson } from '../codec';
 import { RequestContext } from '../request-context';
 import { rpcClientDuration } from '../messaging.metrics';
+import { injectTraceContext, inSpan } from '../trace-propagation';
+import { SpanKind } from '@opentelemetry/api';
 
 export interface RequestOptions {
   timeoutMs?: number;
@@ -23,11 +25,22 @@ export class RpcClient {
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
   ) {}
 
-  async request<TRes, TReq = unknown>(
+  request<TRes, TReq = unknown>(
     subject: string,
     caller: string | PartnerContext | null,
     data: TReq,
     opts: RequestOptions = {},
+  ): Promise<TRes> {
+    return inSpan(`nats request ${subject}`, SpanKind.CLIENT, { 'messaging.destination': subject }, () =>
+      this.send<TRes, TReq>(subject, caller, data, opts),
+    );
+  }
+
+  private async send<TRes, TReq>(
+    subject: string,
+    caller: string | PartnerContext | null,
+    data: TReq,
+    opts: RequestOptions,
   ): Promise<TRes> {
     // Work outside any request (timers, consumers without an id) still gets an id of its own to trace by.
     const requestId = RequestContext.requestId() ?? randomUUID();
@@ -37,6 +50,7 @@ export class RpcClient {
         : { partnerId: caller, requestId, data };
     const h = natsHeaders();
     h.set(MessageHeaders.requestId, requestId);
+    injectTraceContext(h);
     const stopTimer = rpcClientDuration.startTimer({ subject });
     let reply: RpcReply<TRes>;
     try {

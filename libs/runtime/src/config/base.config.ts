@@ -38,6 +38,11 @@ export class BaseServiceConfig {
 
   @IsString()
   HOST: string = '0.0.0.0';
+
+  /** OTLP/HTTP collector base URL (e.g. http://otel-collector:4318); tracing is off when unset. */
+  @IsOptional()
+  @Matches(/^https?:\/\//, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }
 
 export function portField(defaultPort: number) {
