@@ -260,6 +260,12 @@ describe('knowledge base: linking rules, unlinking and tenancy', () => {
       body: { document_id: a.id },
     });
     expect(again.body.data.documents).toHaveLength(2);
+    // The agent record lists them too.
+    const record = await api(`/agent/${agent.id}`, { key });
+    expect(record.body.data.documents).toEqual([
+      { id: a.id, name: a.name, type: 'pdf', status: 'ready' },
+      { id: b.id, name: b.name, type: 'pdf', status: 'ready' },
+    ]);
   });
 
   it('unlinks: the document remains, search stops finding it, a second unlink is 404', async () => {

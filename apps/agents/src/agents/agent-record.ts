@@ -1,10 +1,20 @@
-import { AgentDto, AttachedExtractionSetDto, DEFAULT_SPOKEN_LANGUAGES } from '@vap/contracts';
+import {
+  AgentDocumentDto,
+  AgentDto,
+  AttachedExtractionSetDto,
+  DEFAULT_SPOKEN_LANGUAGES,
+} from '@vap/contracts';
 import { Voice } from '../voices/entities/voice.entity';
 import { toVoiceSummaryDto } from '../voices/voice-records';
 import { Agent } from './entities/agent.entity';
 
 /** The partner-facing record of an agent, every field at its effective value. */
-export function toAgentDto(a: Agent, voice: Voice, extractionSets: AttachedExtractionSetDto[]): AgentDto {
+export function toAgentDto(
+  a: Agent,
+  voice: Voice,
+  extractionSets: AttachedExtractionSetDto[],
+  documents: AgentDocumentDto[],
+): AgentDto {
   return {
     id: a.id,
     agent_name: a.agentName,
@@ -42,7 +52,7 @@ export function toAgentDto(a: Agent, voice: Voice, extractionSets: AttachedExtra
     background_audio_id: a.backgroundAudioId,
     background_audio_volume: a.backgroundAudioVolume,
     webhooks_include_account_endpoints: a.webhooksIncludeAccountEndpoints,
-    documents: [],
+    documents,
     created_at: a.createdAt.toISOString(),
     updated_at: a.updatedAt.toISOString(),
   };

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AgentDto, AttachedExtractionSetDto } from '@vap/contracts';
 import { AgentExtractionSet } from '../extraction/entities/agent-extraction-set.entity';
 import { ExtractionSet } from '../extraction/entities/extraction-set.entity';
+import { AgentDocumentsService } from '../knowledge/agent-documents.service';
 import { VoicesService } from '../voices/voices.service';
 import { toAgentDto } from './agent-record';
 import { Agent } from './entities/agent.entity';
@@ -10,7 +11,10 @@ import { Agent } from './entities/agent.entity';
 /** Builds agent records with what they show from other tables, in one query per table for a whole page. */
 @Injectable()
 export class AgentRecordsService {
-  constructor(private readonly voices: VoicesService) {}
+  constructor(
+    private readonly voices: VoicesService,
+    private readonly knowledge: AgentDocumentsService,
+  ) {}
 
   async build(em: EntityManager, agents: Agent[]): Promise<AgentDto[]> {
     if (agents.length === 0) return [];
@@ -22,7 +26,15 @@ export class AgentRecordsService {
       em,
       agents.map((a) => a.id),
     );
-    return agents.map((a) => toAgentDto(a, voices.get(a.voiceId)!, sets.get(a.id) ?? []));
+    // A page of agents belongs to one partner.
+    const documents = await this.knowledge.linkedDocuments(
+      em,
+      agents[0].partnerId,
+      agents.map((a) => a.id),
+    );
+    return agents.map((a) =>
+      toAgentDto(a, voices.get(a.voiceId)!, sets.get(a.id) ?? [], documents.get(a.id) ?? []),
+    );
   }
 
   async one(em: EntityManager, agent: Agent): Promise<AgentDto> {
