@@ -37,15 +37,13 @@ describe('PublicHttpClient', () => {
           const chunks: Buffer[] = [];
           req.on('data', (c: Buffer) => chunks.push(c));
           req.on('end', () =>
-            res
-              .writeHead(201, { 'content-type': 'application/json' })
-              .end(
-                JSON.stringify({
-                  method: req.method,
-                  type: req.headers['content-type'],
-                  body: Buffer.concat(chunks).toString(),
-                }),
-              ),
+            res.writeHead(201, { 'content-type': 'application/json' }).end(
+              JSON.stringify({
+                method: req.method,
+                type: req.headers['content-type'],
+                body: Buffer.concat(chunks).toString(),
+              }),
+            ),
           );
           return;
         }
