@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CarriersModule } from '../carriers/carriers.module';
 import { DecisionClient } from './decision-client';
 import { InboundCallbackService } from './inbound-callback.service';
+import { InboundCallOpener } from './inbound-call-opener.service';
 import { InboundDecisionsService } from './inbound-decisions.service';
 import { InboundPoliciesService } from './inbound-policies.service';
 import { InboundRouterService } from './inbound-router.service';
@@ -18,6 +19,7 @@ import { SandboxInboundService } from './sandbox-inbound.service';
     DecisionClient,
     SandboxInboundService,
     InboundCallbackService,
+    InboundCallOpener,
   ],
   exports: [InboundRouterService],
 })

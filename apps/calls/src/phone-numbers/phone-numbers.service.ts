@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import {
   AppError,
   decodeCursor,
@@ -116,7 +116,7 @@ export class PhoneNumbersService {
         lock: { mode: 'pessimistic_write' },
       });
       if (!locked) throw AppError.notFound('Phone number');
-      await this.assertNotDefault(locked, em.connection);
+      await this.assertNotDefault(locked, em);
       await em.delete(PhoneNumber, { id, partnerId });
       await this.outbox.record(em, DomainEvents.phoneNumberDeleted, partnerId, { id, number: locked.number });
     });
@@ -129,8 +129,11 @@ export class PhoneNumbersService {
     return number;
   }
 
-  private async assertNotDefault(number: PhoneNumber, ds: DataSource = this.dataSource): Promise<void> {
-    const fromNumberOf = await ds.getRepository(ConnectionCredentials).findOne({
+  private async assertNotDefault(
+    number: PhoneNumber,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    const fromNumberOf = await em.findOne(ConnectionCredentials, {
       where: { partnerId: number.partnerId, connectionId: number.connectionId, fromNumber: number.number },
     });
     if (number.isDefault || fromNumberOf) {

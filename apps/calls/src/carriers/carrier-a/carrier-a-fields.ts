@@ -36,3 +36,14 @@ export function intOrNull(value: string | undefined): number | null {
 
 /** Callback kinds the adapter hands out: answer_url, ring_url, hangup_url. */
 export const CARRIER_A_EVENTS = ['answer', 'ring', 'hangup'] as const;
+
+/** CallStatus values that only a hangup callback carries. */
+export const CARRIER_A_FINAL_STATUSES = [
+  'completed',
+  'busy',
+  'failed',
+  'timeout',
+  'no-answer',
+  'canceled',
+  'cancel',
+];

@@ -18,7 +18,13 @@ import {
 import { CarrierHttp, carrierError } from '../carrier-http';
 import { xmlEscape, xmlReply } from '../carrier-xml';
 import { firstValues, parseForm } from '../signing/form-params';
-import { answeredByOf, CARRIER_A_EVENTS, hangupSourceOf, intOrNull } from './carrier-a-fields';
+import {
+  answeredByOf,
+  CARRIER_A_EVENTS,
+  CARRIER_A_FINAL_STATUSES,
+  hangupSourceOf,
+  intOrNull,
+} from './carrier-a-fields';
 import {
   CARRIER_A_NONCE_HEADER,
   CARRIER_A_SIGNATURE_HEADER,
@@ -70,16 +76,24 @@ export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundC
 
   async parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback> {
     const f = firstValues(await this.verified(request, call.connectionId));
-    const kind = request.params.event;
-    if (!(CARRIER_A_EVENTS as readonly string[]).includes(kind)) throw AppError.notFound('Callback');
-    // Callbacks carry the carrier's CallUUID; the id it answered the placement with is ALegRequestUUID.
-    const requestUuid = f.ALegRequestUUID ?? f.RequestUUID;
-    if (call.providerCallId && requestUuid && requestUuid !== call.providerCallId) {
+    const status = f.CallStatus ?? null;
+    // An inbound call's later callbacks arrive on the inbound URL: a final status there is its hangup.
+    const kind =
+      request.params.event === 'inbound'
+        ? CARRIER_A_FINAL_STATUSES.includes(status ?? '')
+          ? 'hangup'
+          : 'progress'
+        : request.params.event;
+    if (!(CARRIER_A_EVENTS as readonly string[]).includes(kind) && kind !== 'progress') {
+      throw AppError.notFound('Callback');
+    }
+    // Outbound callbacks name the placement's request_uuid (ALegRequestUUID); inbound ones the CallUUID.
+    const ids = [f.CallUUID, f.ALegRequestUUID, f.RequestUUID].filter(Boolean);
+    if (call.providerCallId && ids.length && !ids.includes(call.providerCallId)) {
       throw AppError.validation([
-        { field: 'ALegRequestUUID', message: 'ALegRequestUUID does not belong to this call' },
+        { field: 'CallUUID', message: 'the callback does not belong to this call' },
       ]);
     }
-    const status = f.CallStatus ?? null;
     const hangup = kind === 'hangup';
     const reply = kind === 'answer' ? await this.answerReply(call.id) : undefined;
     return {

@@ -1,0 +1,145 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, QueryFailedError } from 'typeorm';
+import { AgentDto, CallProvider, DomainEvents, InboundRouteDecisionDto, Subjects } from '@vap/contracts';
+import { OutboxService, RpcClient } from '@vap/messaging';
+import { agentSettingsOf } from '../calls/agent-settings';
+import { Call } from '../calls/entities/call.entity';
+import { CallSession } from '../calls/entities/call-session.entity';
+import { accountConcurrency, countActiveCalls, lockPartnerCalls } from '../calls/partner-lock';
+import { Connection } from '../connections/entities/connection.entity';
+import { PhoneNumber } from '../connections/entities/phone-number.entity';
+import { CallProgressService } from '../progress/call-progress.service';
+import { statusUpdatedData } from '../progress/status-event';
+
+const UNIQUE_VIOLATION = '23505';
+
+export interface OpenedInboundCall {
+  callId: string;
+  sessionId: string;
+  /** The answering agent's greeting. */
+  intro: string | null;
+}
+
+/**
+ * Turns an inbound call the router decided to answer with AI into a phone call of the platform: a call row
+ * (direction inbound, the carrier's id for it) with its session, recorded like an outbound start, then
+ * answered through call progress. The carrier's later callbacks for the same call id move it on (see
+ * InboundCallbackService), so it ends, is processed and reported like any call.
+ */
+@Injectable()
+export class InboundCallOpener {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly rpc: RpcClient,
+    private readonly outbox: OutboxService,
+    private readonly progress: CallProgressService,
+  ) {}
+
+  async open(decision: InboundRouteDecisionDto, connection: Connection): Promise<OpenedInboundCall> {
+    const partnerId = connection.partnerId;
+    const agent = await this.rpc.request<AgentDto>(Subjects.agents.agentGet, partnerId, {
+      id: decision.agent_id,
+    });
+    let call: Call;
+    try {
+      call = await this.insert(decision, connection, agent);
+    } catch (err) {
+      // The carrier retried its webhook while the first copy was opening the call: that call stands.
+      if (!(
+        err instanceof QueryFailedError && (err.driverError as { code?: string }).code === UNIQUE_VIOLATION
+      ))
+        throw err;
+      call = await this.dataSource.getRepository(Call).findOneOrFail({
+        where: { provider: connection.provider as CallProvider, providerCallId: decision.provider_call_id },
+      });
+    }
+    await this.progress.apply(
+      { callId: call.id },
+      {
+        provider: call.provider,
+        kind: 'status',
+        dedupeKey: 'inbound-answer',
+        providerStatus: 'in-progress',
+        providerEvent: 'inbound-answer',
+        sequence: null,
+        ended: false,
+        occurredAt: new Date(),
+      },
+    );
+    return { callId: call.id, sessionId: call.sessionId, intro: agent.intro_message ?? null };
+  }
+
+  private insert(decision: InboundRouteDecisionDto, connection: Connection, agent: AgentDto): Promise<Call> {
+    return this.dataSource.transaction(async (em) => {
+      await lockPartnerCalls(em, connection.partnerId);
+      const active = await countActiveCalls(em, connection.partnerId);
+      const number = decision.phone_number_id
+        ? await em.findOne(PhoneNumber, { where: { id: decision.phone_number_id } })
+        : null;
+      const call = em.create(Call, {
+        id: randomUUID(),
+        partnerId: connection.partnerId,
+        agentId: agent.id,
+        agentName: agent.agent_name,
+        sessionId: randomUUID(),
+        direction: 'inbound',
+        fromNumber: decision.from_number,
+        toNumber: decision.to_number,
+        phoneNumberId: number?.id ?? null,
+        connectionId: connection.id,
+        provider: connection.provider as CallProvider,
+        providerCallId: decision.provider_call_id,
+        status: 'pending',
+        disposition: null,
+        answeredBy: null,
+        endCallReason: null,
+        hangupCause: null,
+        hangupSource: null,
+        billDurationSeconds: null,
+        durationSeconds: null,
+        errorMessage: null,
+        clientReferenceId: null,
+        variables: {},
+        agentSettings: agentSettingsOf(agent),
+        // The carrier already rang: an inbound call is not admitted against the outbound limit.
+        concurrencyLimit: null,
+        providerStatus: 'ringing',
+        providerEvent: 'inbound',
+        startedAt: null,
+        endedAt: null,
+      });
+      await em.save(call);
+      await em.insert(CallSession, {
+        callId: call.id,
+        sessionId: call.sessionId,
+        status: 'active',
+        transcript: [],
+        holdEvents: [],
+        hold: null,
+        extraction: null,
+        recordingKey: null,
+        recordingDurationSecs: null,
+        durationSeconds: 0,
+        creditsUsedPaise: 0,
+        processingComplete: false,
+        pipelineCompletedAt: null,
+        startedAt: null,
+        endedAt: null,
+      });
+      await em.query(`UPDATE calls.inbound_route_decisions SET call_id = $2, session_id = $3 WHERE id = $1`, [
+        decision.id,
+        call.id,
+        call.sessionId,
+      ]);
+      await this.outbox.record(
+        em,
+        DomainEvents.callStatusUpdated,
+        call.partnerId,
+        statusUpdatedData(call, null, accountConcurrency(null, active + 1), call.createdAt),
+      );
+      return call;
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { All, Controller, Param, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CarrierCallbackIngest, CarrierCallbackReply, Subjects } from '@vap/contracts';
+import { RpcClient } from '@vap/messaging';
+import { Public } from '@vap/runtime';
+import { CALLBACKS_PATH } from '../callbacks/callbacks.route';
+
+/** The partner's decision URL may take up to 10 s; the carrier waits for the routed answer. */
+const INBOUND_RPC_TIMEOUT_MS = 15_000;
+
+function headersOf(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+/**
+ * Inbound-call webhooks of carrier numbers: `/callbacks/inbound/{provider}/{connectionId}/voice`, the URL a
+ * partner sets on their carrier numbers (GET /config/telephony shows it). Authenticated by the carrier's
+ * signature, checked by the calls service over the raw body; the answer is the carrier markup that carries
+ * out the routing decision. Not part of the partner API, so it is left out of the OpenAPI document.
+ */
+@Public()
+@ApiExcludeController()
+@Controller(`${CALLBACKS_PATH}/inbound`)
+export class InboundCallWebhooksController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @All(':provider/:connectionId/voice')
+  async receive(
+    @Param('provider') provider: string,
+    @Param('connectionId') connectionId: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const body: unknown = req.body;
+    const ingest: CarrierCallbackIngest = {
+      provider,
+      callId: connectionId,
+      event: 'inbound',
+      method: req.method,
+      url: `${req.protocol}://${req.get('host')}${req.originalUrl}`,
+      path: req.originalUrl,
+      headers: headersOf(req),
+      rawBodyBase64: Buffer.isBuffer(body) ? body.toString('base64') : '',
+    };
+    const reply = await this.rpc.request<CarrierCallbackReply>(
+      Subjects.calls.inboundCallbackIngest,
+      null,
+      ingest,
+      {
+        timeoutMs: INBOUND_RPC_TIMEOUT_MS,
+      },
+    );
+    res.status(reply.status).type(reply.contentType).send(reply.body);
+  }
+}
