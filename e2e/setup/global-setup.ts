@@ -73,6 +73,9 @@ export default async function globalSetup(): Promise<void> {
         RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
         RATE_LIMIT_CALLS_PER_MINUTE: '100000',
         CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+        // Campaign minutes (retry delays, cooldowns) last half a second, so retry specs run in seconds.
+        CAMPAIGNS_TIME_SCALE: '120',
+        CAMPAIGNS_DISPATCH_INTERVAL_MS: '200',
         ...(tls ? { NODE_EXTRA_CA_CERTS: tls.caFile } : {}),
       },
       gatewayReplicas: Number.isInteger(replicas) && replicas > 0 ? replicas : 1,

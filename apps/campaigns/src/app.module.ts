@@ -1,14 +1,25 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { serviceCoreModules } from '@vap/runtime';
+import { CampaignsModule } from './campaigns/campaigns.module';
 import { CampaignsConfig } from './config/campaigns.config';
+import { ContactsModule } from './contacts/contacts.module';
 import { campaignsDataSourceOptions } from './database/data-source';
+import { DispatchModule } from './dispatch/dispatch.module';
+import { PartnersModule } from './partners/partners.module';
 
 @Module({})
 export class AppModule {
   static forRoot(config: CampaignsConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [...serviceCoreModules('campaigns', config, campaignsDataSourceOptions(config))],
+      global: true,
+      imports: [
+        ...serviceCoreModules('campaigns', config, campaignsDataSourceOptions(config)),
+        PartnersModule,
+        CampaignsModule,
+        ContactsModule,
+        DispatchModule,
+      ],
       providers: [{ provide: CampaignsConfig, useValue: config }],
       exports: [CampaignsConfig],
     };

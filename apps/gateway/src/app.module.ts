@@ -8,6 +8,7 @@ import { AgentsModule } from './agents/agents.module';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { CallbacksModule } from './callbacks/callbacks.module';
 import { CallsModule } from './calls/calls.module';
+import { CampaignsModule } from './campaigns/campaigns.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { GatewayConfig } from './config/gateway.config';
 import { CustomersModule } from './customers/customers.module';
@@ -39,6 +40,7 @@ export class AppModule {
         AccountsModule,
         CustomersModule,
         CallsModule,
+        CampaignsModule,
         CallbacksModule,
         TelephonyModule,
         PhoneNumbersModule,

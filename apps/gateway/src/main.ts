@@ -8,6 +8,7 @@ import { exceptPaths, jsonBody, jsonOnly } from './http/body-parsers';
 import { createValidationPipe } from './http/validation';
 import { CALLBACK_ROUTES, CALLBACKS_PATH, rawCallbackBody } from './callbacks/callbacks.route';
 import { RAW_BODY_ROUTES } from './uploads/uploads.route';
+import { CSV_BODY_ROUTES, csvContactsBody } from './campaigns/contacts-csv.route';
 
 void bootstrapService({
   name: 'gateway',
@@ -20,7 +21,9 @@ void bootstrapService({
     // Signed upload URLs take the file itself as the body; every other route takes JSON.
     // Carrier callbacks keep their raw bytes (form posts, signed) for the calls service to verify.
     app.use(`/${CALLBACKS_PATH}`, rawCallbackBody(config.BODY_LIMIT));
-    app.use(exceptPaths([...RAW_BODY_ROUTES, ...CALLBACK_ROUTES], jsonOnly()));
+    // The contacts upload also takes text/csv, and only it (see CSV_BODY_ROUTES).
+    app.use(exceptPaths([...RAW_BODY_ROUTES, ...CALLBACK_ROUTES, ...CSV_BODY_ROUTES], jsonOnly()));
+    app.use(csvContactsBody());
     app.use(exceptPaths([...RAW_BODY_ROUTES, ...CALLBACK_ROUTES], jsonBody(config.BODY_LIMIT)));
     app.useGlobalPipes(createValidationPipe());
     setupApiDocs(app);

@@ -12,3 +12,4 @@ export * from './knowledge';
 export * from './calls';
 export * from './events';
 export * from './telephony';
+export * from './campaigns';

@@ -218,7 +218,18 @@ export class DocumentsService {
          WHERE document_id = $1 AND unlinked_at IS NULL`,
         [document.id],
       );
-      await this.jobs.enqueue(em, { kind: 'purge_document', partnerId, documentId: document.id });
+      // While its upload URL is valid a client could still PUT the file: purge only after that, so that
+      // no file is left behind.
+      const uploadOpen =
+        document.uploadExpiresAt && document.uploadExpiresAt > new Date()
+          ? document.uploadExpiresAt
+          : undefined;
+      await this.jobs.enqueue(em, {
+        kind: 'purge_document',
+        partnerId,
+        documentId: document.id,
+        runAt: uploadOpen,
+      });
       await this.outbox.record(em, DomainEvents.documentDeleted, partnerId, toDocumentDto(document));
       return {
         message: 'Document deleted; it is removed from the knowledge base of every agent it was linked to',

@@ -1,6 +1,8 @@
 import { Transform } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsInt, IsNumber, Max, Min } from 'class-validator';
 import { BaseServiceConfig, toInt } from '@vap/runtime';
+
+const toNumber = ({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value);
 
 export class CampaignsConfig extends BaseServiceConfig {
   @Transform(toInt)
@@ -8,4 +10,48 @@ export class CampaignsConfig extends BaseServiceConfig {
   @Min(0)
   @Max(65535)
   PORT: number = 3003;
+
+  /**
+   * The calls service's price of one minute (its CALL_PRICE_PER_MINUTE_PAISE): a campaign starts only
+   * with a balance for one 30-second call at this price. Deploy both services with the same value.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  CALL_PRICE_PER_MINUTE_PAISE: number = 400;
+
+  /**
+   * How much faster than real time campaign minutes pass (retry delays, cooldowns): 1 in production;
+   * tests set e.g. 120 so that one campaign minute lasts half a second.
+   */
+  @Transform(toNumber)
+  @IsNumber({}, { message: 'CAMPAIGNS_TIME_SCALE must be a number' })
+  @Min(1)
+  @Max(100000)
+  CAMPAIGNS_TIME_SCALE: number = 1;
+
+  /** How often each replica looks for due retries and stale claims; slot refills do not wait for it. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(20)
+  @Max(60000)
+  CAMPAIGNS_DISPATCH_INTERVAL_MS: number = 1000;
+
+  /**
+   * How long a claimed attempt may stay without a call id before it is reconciled with the calls
+   * service (the call is looked up by its client_reference_id; without one the contact is released).
+   * Longer than the start command's timeout, so that a slow start is never mistaken for a lost one.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(600000)
+  CAMPAIGNS_CLAIM_LEASE_MS: number = 30000;
+
+  /** Deadline of one start-call command. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  CAMPAIGNS_START_CALL_TIMEOUT_MS: number = 10000;
 }

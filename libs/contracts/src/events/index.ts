@@ -1,1 +1,2 @@
 export * from './event-catalog';
+export * from './campaign-status-updated';

@@ -76,7 +76,20 @@ export const Subjects = {
     /** A carrier's inbound-call webhook forwarded verbatim by the gateway (CarrierCallbackIngest, callId = connection id). */
     inboundCallbackIngest: 'calls.inbound_callback.ingest',
   },
-  campaigns: { ping: 'campaigns.health.ping' },
+  campaigns: {
+    ping: 'campaigns.health.ping',
+    campaignCreate: 'campaigns.campaign.create',
+    campaignList: 'campaigns.campaign.list',
+    campaignGet: 'campaigns.campaign.get',
+    campaignUpdate: 'campaigns.campaign.update',
+    campaignDelete: 'campaigns.campaign.delete',
+    campaignStart: 'campaigns.campaign.start',
+    campaignPause: 'campaigns.campaign.pause',
+    campaignResume: 'campaigns.campaign.resume',
+    /** AddContactsCommand: JSON rows or CSV text; answers a per-row report. */
+    contactsAdd: 'campaigns.contact.add',
+    contactsList: 'campaigns.contact.list',
+  },
   webhooks: { ping: 'webhooks.health.ping' },
 } as const;
 
@@ -113,6 +126,8 @@ export const DomainEvents = {
   phoneNumberDeleted: 'events.phone_number.deleted',
   /** An inbound call's routing decision was recorded (InboundRouteDecisionDto). */
   inboundRouteDecided: 'events.inbound_route.decided',
+  /** A campaign's status changed (data: CampaignStatusUpdatedData). */
+  campaignStatusUpdated: 'events.campaign.status_updated',
 } as const;
 export type DomainEventSubject = (typeof DomainEvents)[keyof typeof DomainEvents];
 

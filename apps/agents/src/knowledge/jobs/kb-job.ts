@@ -8,6 +8,8 @@ export interface NewKbJob {
   partnerId: string;
   linkId?: string;
   documentId?: string;
+  /** Not before this time (default: now). */
+  runAt?: Date;
 }
 
 /** A job as a worker holds it: `token` is the claim, valid until the lease runs out. */

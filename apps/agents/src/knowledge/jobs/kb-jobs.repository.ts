@@ -35,8 +35,8 @@ export class KbJobsRepository {
   /** Queues a job in the caller's transaction: it exists exactly when the change that needs it commits. */
   async enqueue(em: EntityManager, job: NewKbJob): Promise<void> {
     await em.query(
-      `INSERT INTO agents.kb_jobs (id, kind, partner_id, link_id, document_id, max_attempts)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
+      `INSERT INTO agents.kb_jobs (id, kind, partner_id, link_id, document_id, max_attempts, run_at)
+       VALUES ($1, $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()))`,
       [
         randomUUID(),
         job.kind,
@@ -44,6 +44,7 @@ export class KbJobsRepository {
         job.linkId ?? null,
         job.documentId ?? null,
         this.config.KB_JOB_MAX_ATTEMPTS,
+        job.runAt ?? null,
       ],
     );
     // Delivered at commit, so a worker wakes exactly when the row is visible.

@@ -115,6 +115,21 @@ describe('knowledge-base job queue', () => {
     expect(await jobRow(b.id)).toMatchObject({ status: 'failed', last_error: 'broken', locked_by: null });
   });
 
+  it('holds a job queued for later until its time', async () => {
+    const repo = new KbJobsRepository(dataSource, config());
+    await dataSource.transaction((em) =>
+      repo.enqueue(em, {
+        kind: 'purge_document',
+        partnerId,
+        documentId: randomUUID(),
+        runAt: new Date(Date.now() + 200),
+      }),
+    );
+    expect(await repo.claim('w', 1)).toEqual([]);
+    await sleep(250);
+    expect(await repo.claim('w', 1)).toHaveLength(1);
+  });
+
   it('grows the retry delay fourfold up to 15 minutes', () => {
     expect([1, 2, 3, 4].map((n) => retryDelayMs(5000, n))).toEqual([5000, 20_000, 80_000, 320_000]);
     expect(retryDelayMs(5000, 9)).toBe(15 * 60 * 1000);

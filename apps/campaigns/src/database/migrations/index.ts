@@ -1,4 +1,5 @@
 import { MessagingTables1763800000000 } from './1763800000000-messaging-tables';
+import { CampaignsCore1763800007000 } from './1763800007000-campaigns-core';
 
 /** Every migration of the campaigns schema, oldest first. */
-export const MIGRATIONS = [MessagingTables1763800000000];
+export const MIGRATIONS = [MessagingTables1763800000000, CampaignsCore1763800007000];

@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import {
+  AgentDto,
+  AppError,
+  CampaignPhoneNumberDto,
+  ErrorCode,
+  PhoneNumberDto,
+  PhoneNumberListDto,
+  Subjects,
+} from '@vap/contracts';
+import { RpcClient } from '@vap/messaging';
+
+export interface CallerIds {
+  phoneNumbers: CampaignPhoneNumberDto[];
+  /** Their common carrier, or null when they differ. */
+  provider: string | null;
+}
+
+/** What a campaign points at in other services: its agent (agents) and its caller IDs (calls). */
+@Injectable()
+export class CampaignReferences {
+  constructor(private readonly rpc: RpcClient) {}
+
+  /** The partner's agent; 404 NOT_FOUND when absent, another partner's or deleted. */
+  agent(partnerId: string, agentId: string): Promise<AgentDto> {
+    return this.rpc.request<AgentDto>(Subjects.agents.agentGet, partnerId, { id: agentId });
+  }
+
+  /** The numbers by id (404 for one that is not the partner's), or the account's default from-number. */
+  async callerIds(partnerId: string, ids: string[]): Promise<CallerIds> {
+    const numbers = ids.length ? await Promise.all(ids.map((id) => this.number(partnerId, id))) : [await this.defaultNumber(partnerId)];
+    const providers = new Set(numbers.map((n) => n.provider));
+    return {
+      phoneNumbers: numbers.map((n) => ({ phone_number_id: n.id, phone_number: n.number })),
+      provider: providers.size === 1 ? numbers[0].provider : null,
+    };
+  }
+
+  /** Refuses a start while any caller ID was deleted or is inactive. */
+  async assertCallerIdsActive(partnerId: string, phoneNumbers: CampaignPhoneNumberDto[]): Promise<void> {
+    for (const entry of phoneNumbers) {
+      let number: PhoneNumberDto;
+      try {
+        number = await this.number(partnerId, entry.phone_number_id);
+      } catch (err) {
+        if (err instanceof AppError && err.code === ErrorCode.NOT_FOUND) {
+          throw new AppError(ErrorCode.CALLER_ID_INACTIVE, `Caller ID ${entry.phone_number} no longer exists on the account`);
+        }
+        throw err;
+      }
+      if (number.status !== 'active') {
+        throw new AppError(ErrorCode.CALLER_ID_INACTIVE, `Caller ID ${entry.phone_number} is no longer active`);
+      }
+    }
+  }
+
+  private number(partnerId: string, id: string): Promise<PhoneNumberDto> {
+    return this.rpc.request<PhoneNumberDto>(Subjects.calls.phoneNumberGet, partnerId, { id });
+  }
+
+  private async defaultNumber(partnerId: string): Promise<PhoneNumberDto> {
+    // The default from-number is created with the account's sandbox line and listed among its first numbers.
+    const page = await this.rpc.request<PhoneNumberListDto>(Subjects.calls.phoneNumberList, partnerId, { limit: 100 });
+    const found = page.phone_numbers.find((n) => n.is_default && n.provider === 'sandbox') ?? page.phone_numbers.find((n) => n.is_default);
+    if (!found) throw new AppError(ErrorCode.CALLER_ID_INACTIVE, 'The account has no default from-number; give phone_number_ids');
+    return found;
+  }
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { ClockModule } from '../clock/clock.module';
+import { DispatchSignalModule } from '../dispatch/dispatch-signal.module';
+import { PartnersModule } from '../partners/partners.module';
+import { CampaignLifecycle } from './campaign-lifecycle.service';
+import { CampaignReferences } from './campaign-references';
+import { CampaignStatusEvents } from './campaign-status-event';
+import { CampaignsHandlers } from './campaigns.handlers';
+import { CampaignsRepository } from './campaigns.repository';
+import { CampaignsService } from './campaigns.service';
+
+@Module({
+  imports: [PartnersModule, DispatchSignalModule, ClockModule],
+  controllers: [CampaignsHandlers],
+  providers: [CampaignsRepository, CampaignReferences, CampaignStatusEvents, CampaignsService, CampaignLifecycle],
+  exports: [CampaignsRepository, CampaignLifecycle],
+})
+export class CampaignsModule {}

@@ -1,0 +1,150 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppError, CampaignStatus, Cursor } from '@vap/contracts';
+import { CampaignRow } from './campaign-row';
+
+/** Columns a create or an update writes. */
+export type CampaignFields = Pick<
+  CampaignRow,
+  | 'name'
+  | 'description'
+  | 'agent_id'
+  | 'agent_name'
+  | 'provider'
+  | 'phone_numbers'
+  | 'concurrency_limit'
+  | 'retry_concurrency'
+  | 'retry_count'
+  | 'cooldown_minutes'
+  | 'retry_delays_minutes'
+  | 'callback_enabled'
+>;
+
+/** SQL of campaigns.campaigns. Every read is scoped by partner: another partner's campaign is absent. */
+@Injectable()
+export class CampaignsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(em: EntityManager, id: string, partnerId: string, type: string, f: CampaignFields): Promise<CampaignRow> {
+    const [row] = (await em.query(
+      `INSERT INTO campaigns.campaigns (id, partner_id, type, name, description, agent_id, agent_name, provider,
+         phone_numbers, concurrency_limit, retry_concurrency, retry_count, cooldown_minutes, retry_delays_minutes,
+         callback_enabled)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
+      [
+        id,
+        partnerId,
+        type,
+        f.name,
+        f.description,
+        f.agent_id,
+        f.agent_name,
+        f.provider,
+        JSON.stringify(f.phone_numbers),
+        f.concurrency_limit,
+        f.retry_concurrency,
+        f.retry_count,
+        f.cooldown_minutes,
+        f.retry_delays_minutes,
+        f.callback_enabled,
+      ],
+    )) as CampaignRow[];
+    return row;
+  }
+
+  async update(em: EntityManager, id: string, f: CampaignFields): Promise<CampaignRow> {
+    const [rows] = (await em.query(
+      `UPDATE campaigns.campaigns SET name = $2, description = $3, agent_id = $4, agent_name = $5, provider = $6,
+         phone_numbers = $7, concurrency_limit = $8, retry_concurrency = $9, retry_count = $10,
+         cooldown_minutes = $11, retry_delays_minutes = $12, callback_enabled = $13, updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [
+        id,
+        f.name,
+        f.description,
+        f.agent_id,
+        f.agent_name,
+        f.provider,
+        JSON.stringify(f.phone_numbers),
+        f.concurrency_limit,
+        f.retry_concurrency,
+        f.retry_count,
+        f.cooldown_minutes,
+        f.retry_delays_minutes,
+        f.callback_enabled,
+      ],
+    )) as [CampaignRow[], number];
+    return rows[0];
+  }
+
+  async find(partnerId: string, id: string, em: EntityManager = this.dataSource.manager): Promise<CampaignRow> {
+    const [row] = (await em.query(`SELECT * FROM campaigns.campaigns WHERE id = $1 AND partner_id = $2`, [
+      id,
+      partnerId,
+    ])) as CampaignRow[];
+    if (!row) throw AppError.notFound('Campaign');
+    return row;
+  }
+
+  /** The campaign locked for a state change: concurrent starts, pauses and completions queue up here. */
+  async lock(em: EntityManager, partnerId: string, id: string): Promise<CampaignRow> {
+    const [row] = (await em.query(`SELECT * FROM campaigns.campaigns WHERE id = $1 AND partner_id = $2 FOR UPDATE`, [
+      id,
+      partnerId,
+    ])) as CampaignRow[];
+    if (!row) throw AppError.notFound('Campaign');
+    return row;
+  }
+
+  async list(partnerId: string, limit: number, cursor: Cursor | null, status?: CampaignStatus): Promise<CampaignRow[]> {
+    const params: unknown[] = [partnerId, limit];
+    let where = 'partner_id = $1';
+    if (status) {
+      params.push(status);
+      where += ` AND status = $${params.length}`;
+    }
+    if (cursor) {
+      params.push(cursor.t, cursor.id);
+      where += ` AND (created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`;
+    }
+    return (await this.dataSource.query(
+      `SELECT * FROM campaigns.campaigns WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`,
+      params,
+    )) as CampaignRow[];
+  }
+
+  async setStatus(
+    em: EntityManager,
+    id: string,
+    status: CampaignStatus,
+    extra: { started?: boolean; paused?: boolean; completed?: boolean; pauseReason?: string | null; concurrency?: [number, number] },
+  ): Promise<CampaignRow> {
+    const [rows] = (await em.query(
+      `UPDATE campaigns.campaigns SET status = $2,
+         started_at = CASE WHEN $3 THEN now() ELSE started_at END,
+         paused_at = CASE WHEN $4 THEN now() ELSE paused_at END,
+         completed_at = CASE WHEN $5 THEN now() ELSE completed_at END,
+         pause_reason = $6,
+         concurrency_limit = COALESCE($7, concurrency_limit),
+         retry_concurrency = COALESCE($8, retry_concurrency),
+         updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [
+        id,
+        status,
+        !!extra.started,
+        !!extra.paused,
+        !!extra.completed,
+        extra.pauseReason ?? null,
+        extra.concurrency?.[0] ?? null,
+        extra.concurrency?.[1] ?? null,
+      ],
+    )) as [CampaignRow[], number];
+    return rows[0];
+  }
+
+  async delete(em: EntityManager, id: string): Promise<void> {
+    await em.query(`DELETE FROM campaigns.campaigns WHERE id = $1`, [id]);
+  }
+}

@@ -1,0 +1,64 @@
+import { AppError, CALL_E164, CAMPAIGN_MAX_CONTACTS_PER_UPLOAD, ContactRejectReason } from '@vap/contracts';
+import { parseCsv } from './csv';
+
+/** One upload row after parsing: either a contact to insert or the reason it is refused. */
+export interface ContactCandidate {
+  row: number;
+  phoneNumber: string | null;
+  variables: Record<string, unknown>;
+  externalId: string | null;
+  reason: ContactRejectReason | null;
+}
+
+const EXTERNAL_ID_MAX = 200;
+const CSV_PHONE = 'phone_number';
+const CSV_EXTERNAL_ID = 'external_id';
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Judges one JSON row: a bad row is reported, never a reason to refuse the others. */
+export function candidateFromJson(raw: unknown, row: number): ContactCandidate {
+  const input = isPlainObject(raw) ? raw : {};
+  const phone = typeof input.phone_number === 'string' ? input.phone_number.trim() : null;
+  const candidate: ContactCandidate = { row, phoneNumber: phone, variables: {}, externalId: null, reason: null };
+  if (!phone || !CALL_E164.test(phone)) return { ...candidate, reason: 'invalid_number' };
+  if (input.variables !== undefined && input.variables !== null) {
+    if (!isPlainObject(input.variables)) return { ...candidate, reason: 'invalid_variables' };
+    candidate.variables = input.variables;
+  }
+  if (input.external_id !== undefined && input.external_id !== null) {
+    if (typeof input.external_id !== 'string' || input.external_id.length > EXTERNAL_ID_MAX) {
+      return { ...candidate, reason: 'invalid_external_id' };
+    }
+    candidate.externalId = input.external_id;
+  }
+  return candidate;
+}
+
+/**
+ * A CSV upload: a header row naming the columns, `phone_number` required, `external_id` optional, every
+ * other column a pre-call variable of that name. A header without phone_number refuses the whole upload.
+ */
+export function candidatesFromCsv(text: string): ContactCandidate[] {
+  const [header, ...records] = parseCsv(text);
+  const columns = (header ?? []).map((c) => c.trim());
+  const phoneAt = columns.indexOf(CSV_PHONE);
+  if (phoneAt < 0) {
+    throw AppError.validation([{ field: 'csv', message: `the first CSV row must be a header with a ${CSV_PHONE} column` }]);
+  }
+  if (records.length === 0) throw AppError.validation([{ field: 'csv', message: 'the CSV holds no contact rows' }]);
+  if (records.length > CAMPAIGN_MAX_CONTACTS_PER_UPLOAD) {
+    throw AppError.validation([{ field: 'csv', message: `a CSV upload holds at most ${CAMPAIGN_MAX_CONTACTS_PER_UPLOAD} rows` }]);
+  }
+  const externalAt = columns.indexOf(CSV_EXTERNAL_ID);
+  return records.map((cells, i) => {
+    const variables: Record<string, string> = {};
+    columns.forEach((name, at) => {
+      if (at !== phoneAt && at !== externalAt && name !== '' && cells[at] !== undefined) variables[name] = cells[at];
+    });
+    const external = externalAt >= 0 && cells[externalAt] ? cells[externalAt] : undefined;
+    return candidateFromJson({ phone_number: cells[phoneAt] ?? '', variables, external_id: external }, i + 1);
+  });
+}

@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import {
+  AddContactsCommand,
+  AppError,
+  CampaignContactDto,
+  CampaignStateMessages,
+  ContactListDto,
+  ContactRowReportDto,
+  ContactsUploadReportDto,
+  ContactStatus,
+  decodeCursor,
+  DEFAULT_PAGE_SIZE,
+  encodeCursor,
+  ErrorCode,
+  ListContactsQueryDto,
+} from '@vap/contracts';
+import { CampaignsRepository } from '../campaigns/campaigns.repository';
+import { Clock } from '../clock/clock';
+import { DispatchSignal } from '../dispatch/dispatch-signal';
+import { candidateFromJson, candidatesFromCsv, ContactCandidate } from './contact-rows';
+
+interface ContactRow {
+  id: string;
+  seq: string;
+  phone_number: string;
+  variables: Record<string, unknown>;
+  external_id: string | null;
+  status: ContactStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_call_status: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface AttemptRow {
+  contact_id: string;
+  attempt: number;
+  call_id: string | null;
+  call_status: string | null;
+  created_at: Date;
+  ended_at: Date | null;
+}
+
+/** A campaign's contacts: uploads judged row by row, and the per-contact progress. */
+@Injectable()
+export class ContactsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly campaigns: CampaignsRepository,
+    private readonly clock: Clock,
+    private readonly signal: DispatchSignal,
+  ) {}
+
+  async add(partnerId: string, command: AddContactsCommand): Promise<ContactsUploadReportDto> {
+    const candidates =
+      'csv' in command ? candidatesFromCsv(command.csv) : command.contacts.map((raw, i) => candidateFromJson(raw, i + 1));
+    return this.dataSource.transaction(async (em) => {
+      // The campaign row lock serialises uploads (duplicates are judged against a stable set) and completion.
+      const campaign = await this.campaigns.lock(em, partnerId, command.id);
+      if (campaign.status === 'completed') throw new AppError(ErrorCode.INVALID_STATE, CampaignStateMessages.contacts);
+      const numbers = candidates.filter((c) => !c.reason).map((c) => c.phoneNumber as string);
+      const existing = new Set(
+        ((await em.query(`SELECT phone_number FROM campaigns.contacts WHERE campaign_id = $1 AND phone_number = ANY($2)`, [
+          campaign.id,
+          numbers,
+        ])) as { phone_number: string }[]).map((r) => r.phone_number),
+      );
+      const accepted: (ContactCandidate & { id: string })[] = [];
+      const rows: ContactRowReportDto[] = candidates.map((c) => {
+        let reason = c.reason;
+        if (!reason && existing.has(c.phoneNumber as string)) reason = 'duplicate';
+        if (reason) return { row: c.row, phone_number: c.phoneNumber, status: 'rejected', reason, contact_id: null };
+        existing.add(c.phoneNumber as string);
+        const id = `cct_${randomUUID()}`;
+        accepted.push({ ...c, id });
+        return { row: c.row, phone_number: c.phoneNumber, status: 'accepted', reason: null, contact_id: id };
+      });
+      if (accepted.length) {
+        await em.query(
+          `INSERT INTO campaigns.contacts (id, campaign_id, partner_id, phone_number, variables, external_id, next_attempt_at)
+           SELECT c.id, $1, $2, c.phone, c.vars, c.ext, $7
+           FROM unnest($3::text[], $4::text[], $5::jsonb[], $6::text[]) WITH ORDINALITY AS c(id, phone, vars, ext, n)
+           ORDER BY c.n`,
+          [
+            campaign.id,
+            partnerId,
+            accepted.map((c) => c.id),
+            accepted.map((c) => c.phoneNumber),
+            accepted.map((c) => JSON.stringify(c.variables)),
+            accepted.map((c) => c.externalId),
+            this.clock.now(),
+          ],
+        );
+        await em.query(
+          `UPDATE campaigns.campaigns SET total_contacts = total_contacts + $2, updated_at = now() WHERE id = $1`,
+          [campaign.id, accepted.length],
+        );
+        if (campaign.status === 'running') await this.signal.notify(em, campaign.id);
+      }
+      return {
+        accepted: accepted.length,
+        rejected: rows.length - accepted.length,
+        total_contacts: campaign.total_contacts + accepted.length,
+        rows,
+      };
+    });
+  }
+
+  async list(partnerId: string, campaignId: string, query: ListContactsQueryDto): Promise<ContactListDto> {
+    await this.campaigns.find(partnerId, campaignId);
+    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+    const cursor = decodeCursor(query.cursor);
+    const after = cursor && /^\d+$/.test(cursor.id) ? cursor.id : null;
+    if (cursor && !after) throw AppError.validation([{ field: 'cursor', message: 'cursor is not a valid next_cursor value' }]);
+    const rows = (await this.dataSource.query(
+      `SELECT * FROM campaigns.contacts
+       WHERE campaign_id = $1 AND partner_id = $2 AND ($3::text IS NULL OR status = $3) AND ($4::bigint IS NULL OR seq > $4)
+       ORDER BY seq LIMIT $5`,
+      [campaignId, partnerId, query.status ?? null, after, limit + 1],
+    )) as ContactRow[];
+    const page = rows.slice(0, limit);
+    const attempts = (await this.dataSource.query(
+      `SELECT contact_id, attempt, call_id, call_status, created_at, ended_at FROM campaigns.attempts
+       WHERE contact_id = ANY($1) AND status <> 'abandoned' ORDER BY contact_id, attempt`,
+      [page.map((r) => r.id)],
+    )) as AttemptRow[];
+    const last = page[page.length - 1];
+    return {
+      contacts: page.map((r) => toContactDto(r, attempts.filter((a) => a.contact_id === r.id))),
+      next_cursor: rows.length > limit && last ? encodeCursor({ t: last.created_at.toISOString(), id: last.seq }) : null,
+    };
+  }
+}
+
+function toContactDto(row: ContactRow, attempts: AttemptRow[]): CampaignContactDto {
+  const open = row.status === 'pending' || row.status === 'retry_wait';
+  return {
+    contact_id: row.id,
+    phone_number: row.phone_number,
+    variables: row.variables,
+    external_id: row.external_id,
+    status: row.status,
+    attempts: row.attempts,
+    call_ids: attempts.flatMap((a) => (a.call_id ? [a.call_id] : [])),
+    attempt_history: attempts.map((a) => ({
+      attempt: a.attempt,
+      call_id: a.call_id,
+      call_status: a.call_status,
+      started_at: a.created_at.toISOString(),
+      ended_at: a.ended_at ? a.ended_at.toISOString() : null,
+    })),
+    last_call_status: row.last_call_status,
+    next_attempt_at: open && row.next_attempt_at ? row.next_attempt_at.toISOString() : null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,22 @@
+import { parseCsv } from './csv';
+
+describe('parseCsv', () => {
+  it('reads records, quoted fields, doubled quotes and both line endings', () => {
+    expect(parseCsv('a,b\r\n"x, y","say ""hi"""\n3,\n')).toEqual([
+      ['a', 'b'],
+      ['x, y', 'say "hi"'],
+      ['3', ''],
+    ]);
+  });
+
+  it('keeps line breaks inside quotes and drops a BOM and blank lines', () => {
+    expect(parseCsv('\ufeffphone\n\n"line\none"\n')).toEqual([['phone'], ['line\none']]);
+  });
+
+  it('reads a last record without a line ending', () => {
+    expect(parseCsv('a,b\n1,2')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * RFC 4180 CSV: fields separated by commas, quoted with double quotes (a doubled quote inside quotes is
+ * one quote), records ended by CRLF or LF. A UTF-8 byte-order mark and blank lines are ignored.
+ */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const endRow = () => {
+    row.push(field);
+    if (row.length > 1 || row[0].trim() !== '') rows.push(row);
+    row = [];
+    field = '';
+  };
+  for (; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c === '"' && field === '') {
+      quoted = true;
+    } else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      endRow();
+    } else {
+      field += c;
+    }
+  }
+  if (field !== '' || row.length > 0) endRow();
+  return rows;
+}

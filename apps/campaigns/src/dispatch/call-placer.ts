@@ -1,0 +1,91 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppError, CallDto, ErrorCode, PartnerContext, StartCallDto, Subjects } from '@vap/contracts';
+import { RpcClient } from '@vap/messaging';
+import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
+import { CampaignRow } from '../campaigns/campaign-row';
+import { CampaignsConfig } from '../config/campaigns.config';
+import { Clock } from '../clock/clock';
+import { AttemptsRepository } from './attempts.repository';
+import { Claim } from './dispatch-claims';
+import { ContactOutcomes } from './contact-outcomes';
+
+/** How long a contact waits after the account had no free slot (its other calls hold them). */
+const ACCOUNT_FULL_BACKOFF_MS = 1000;
+
+/** Refusals that stop the whole campaign until the partner fixes them: paused with the code as reason. */
+const CAMPAIGN_STOPPERS: readonly ErrorCode[] = [
+  ErrorCode.CALLER_ID_INACTIVE,
+  ErrorCode.NOT_FOUND,
+  ErrorCode.FORBIDDEN,
+  ErrorCode.INSUFFICIENT_BALANCE,
+];
+
+/**
+ * Places one claimed attempt through the calls service's start command, the only way campaigns dial.
+ * Its answer decides the claim: a call (linked), a refusal that releases the claim, or no answer, in which
+ * case the claim stays until the reconciler finds out whether the call exists.
+ */
+@Injectable()
+export class CallPlacer {
+  private readonly logger = new Logger(CallPlacer.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: CampaignsConfig,
+    private readonly rpc: RpcClient,
+    private readonly clock: Clock,
+    private readonly attempts: AttemptsRepository,
+    private readonly lifecycle: CampaignLifecycle,
+    private readonly outcomes: ContactOutcomes,
+  ) {}
+
+  async place(campaign: CampaignRow, partner: PartnerContext, claim: Claim): Promise<void> {
+    const body: StartCallDto = {
+      agent_id: campaign.agent_id,
+      to_number: claim.phoneNumber,
+      phone_number_id: claim.phoneNumberId,
+      variables: claim.variables,
+      client_reference_id: claim.attemptId,
+    };
+    try {
+      const call = await this.rpc.request<CallDto>(Subjects.calls.callStart, partner, body, {
+        timeoutMs: this.config.CAMPAIGNS_START_CALL_TIMEOUT_MS,
+      });
+      await this.attempts.linkCall(claim.attemptId, call.call_id);
+    } catch (err) {
+      await this.refused(campaign, claim, err);
+    }
+  }
+
+  private async refused(campaign: CampaignRow, claim: Claim, err: unknown): Promise<void> {
+    const error = err instanceof AppError ? err : null;
+    if (!error || error.status >= 500) {
+      // The call may exist (a timeout, or a carrier that failed after the call was recorded): its events
+      // or the reconciler settle the claim; releasing it now could dial the contact twice.
+      this.logger.warn(`attempt ${claim.attemptId}: start-call failed (${error?.message ?? String(err)}); left to reconcile`);
+      return;
+    }
+    await this.dataSource.transaction(async (em) => {
+      if (error.code === ErrorCode.LIMIT_REACHED) {
+        await this.attempts.release(em, claim.attemptId, new Date(this.clock.now().getTime() + ACCOUNT_FULL_BACKOFF_MS));
+        return;
+      }
+      if (CAMPAIGN_STOPPERS.includes(error.code)) {
+        const released = await this.attempts.release(em, claim.attemptId, this.clock.now());
+        if (released) {
+          this.logger.warn(`campaign ${campaign.id} paused: ${error.code} (${error.message})`);
+          await this.lifecycle.pauseBySystem(em, campaign, error.code);
+        }
+        return;
+      }
+      // The calls service refuses this contact itself (e.g. its number): it is skipped, the rest go on.
+      const released = await this.attempts.release(em, claim.attemptId, this.clock.now());
+      if (released) {
+        this.logger.warn(`attempt ${claim.attemptId}: contact skipped (${error.code}: ${error.message})`);
+        await this.outcomes.finish(em, campaign, claim.contactId, 'skipped', null);
+      }
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { CallStatusUpdatedData, DomainEvent, DomainEvents } from '@vap/contracts';
+import { OnDomainEvent } from '@vap/messaging';
+import { AttemptsRepository } from './attempts.repository';
+import { ContactOutcomes } from './contact-outcomes';
+
+/** Campaign calls carry their attempt id as client_reference_id. */
+export const ATTEMPT_REF_PREFIX = 'cma_';
+
+/**
+ * Follows campaign calls through call.status.updated: links the call to its attempt (the event can come
+ * before the start command's reply), and when the call releases concurrency, settles the contact and frees
+ * the slot at once, without waiting for session.completed.
+ */
+@Injectable()
+export class CallStatusConsumer {
+  private readonly logger = new Logger(CallStatusConsumer.name);
+
+  constructor(
+    private readonly attempts: AttemptsRepository,
+    private readonly outcomes: ContactOutcomes,
+  ) {}
+
+  @OnDomainEvent(DomainEvents.callStatusUpdated, { consumer: 'campaigns__call_status_updated' })
+  async onStatus(event: DomainEvent<CallStatusUpdatedData>, em: EntityManager): Promise<void> {
+    const data = event.data;
+    const ref = data.client_reference_id;
+    if (!ref || !ref.startsWith(ATTEMPT_REF_PREFIX)) return;
+    const attempt = await this.attempts.lock(em, ref);
+    if (!attempt) return;
+    if (attempt.status === 'abandoned') {
+      this.logger.error(`call ${data.call_id} exists for attempt ${attempt.id}, which was released as never placed`);
+      return;
+    }
+    if (!attempt.call_id) await this.attempts.linkCall(attempt.id, data.call_id, em);
+    if (!data.concurrency_released || attempt.status === 'ended') return;
+    await this.outcomes.settle(em, attempt, data.status);
+  }
+}

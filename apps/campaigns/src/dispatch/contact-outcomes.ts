@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { CallStatus } from '@vap/contracts';
+import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
+import { CampaignRow } from '../campaigns/campaign-row';
+import { Clock } from '../clock/clock';
+import { attemptOutcome } from './attempt-outcome';
+import { AttemptRow } from './attempts.repository';
+import { DispatchSignal } from './dispatch-signal';
+
+const COUNTER_OF = { completed: 'completed_count', failed: 'failed_count', skipped: 'skipped_count' } as const;
+
+/**
+ * Settles an attempt whose call released its slot: the contact is scheduled for a retry or reaches its
+ * final status, the campaign's counter moves with it, the campaign completes when nothing is left, and
+ * every replica is told a slot is free. All in the caller's transaction.
+ */
+@Injectable()
+export class ContactOutcomes {
+  constructor(
+    private readonly clock: Clock,
+    private readonly lifecycle: CampaignLifecycle,
+    private readonly signal: DispatchSignal,
+  ) {}
+
+  async settle(em: EntityManager, attempt: AttemptRow, callStatus: CallStatus): Promise<void> {
+    const endedAt = this.clock.now();
+    await em.query(`UPDATE campaigns.attempts SET status = 'ended', call_status = $2, ended_at = $3 WHERE id = $1`, [
+      attempt.id,
+      callStatus,
+      endedAt,
+    ]);
+    const [campaign] = (await em.query(`SELECT * FROM campaigns.campaigns WHERE id = $1`, [attempt.campaign_id])) as CampaignRow[];
+    if (!campaign) return;
+    const outcome = attemptOutcome(callStatus, attempt.attempt, campaign);
+    if (outcome.kind === 'retry') {
+      await em.query(
+        `UPDATE campaigns.contacts SET status = 'retry_wait', last_call_status = $2, next_attempt_at = $3, updated_at = now()
+         WHERE id = $1`,
+        [attempt.contact_id, callStatus, this.clock.after(endedAt, outcome.waitMinutes)],
+      );
+    } else {
+      await this.finish(em, campaign, attempt.contact_id, outcome.status, callStatus);
+    }
+    await this.signal.notify(em, campaign.id);
+  }
+
+  /** A contact's final status, counted once on its campaign. */
+  async finish(
+    em: EntityManager,
+    campaign: CampaignRow,
+    contactId: string,
+    status: keyof typeof COUNTER_OF,
+    callStatus: string | null,
+  ): Promise<void> {
+    await em.query(
+      `UPDATE campaigns.contacts SET status = $2, last_call_status = COALESCE($3, last_call_status), next_attempt_at = NULL,
+         updated_at = now() WHERE id = $1`,
+      [contactId, status, callStatus],
+    );
+    await em.query(
+      `UPDATE campaigns.campaigns SET ${COUNTER_OF[status]} = ${COUNTER_OF[status]} + 1, updated_at = now() WHERE id = $1`,
+      [campaign.id],
+    );
+    await this.lifecycle.completeIfDone(em, campaign.partner_id, campaign.id);
+  }
+}

@@ -1,0 +1,31 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { DomainEvent, DomainEvents, PartnerDto } from '@vap/contracts';
+import { OnDomainEvent } from '@vap/messaging';
+import { PartnerSnapshots } from './partner-snapshots';
+
+function contextOf(dto: PartnerDto) {
+  return {
+    id: dto.id,
+    status: dto.status,
+    voiceTier: dto.voice_tier,
+    concurrencyLimit: dto.concurrency_limit,
+    balancePaise: Math.round(dto.balance_inr * 100),
+  };
+}
+
+/** Keeps partner snapshots current between partner requests (balance debits, limit and status changes). */
+@Injectable()
+export class PartnerEventsConsumer {
+  constructor(private readonly snapshots: PartnerSnapshots) {}
+
+  @OnDomainEvent(DomainEvents.partnerCreated, { consumer: 'campaigns__partner_created' })
+  async created(event: DomainEvent<PartnerDto>, em: EntityManager): Promise<void> {
+    await this.snapshots.save(contextOf(event.data), em);
+  }
+
+  @OnDomainEvent(DomainEvents.partnerUpdated, { consumer: 'campaigns__partner_updated' })
+  async updated(event: DomainEvent<PartnerDto>, em: EntityManager): Promise<void> {
+    await this.snapshots.save(contextOf(event.data), em);
+  }
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { PartnerContext } from '@vap/contracts';
+
+interface SnapshotRow {
+  id: string;
+  status: PartnerContext['status'];
+  voice_tier: string;
+  concurrency_limit: number;
+  balance_paise: string;
+}
+
+/**
+ * The partner as the dispatcher places calls for it. Campaign calls start with no partner request behind
+ * them, so the latest view is kept here: from each partner command (the gateway's snapshot at that
+ * moment) and from the gateway's partner events (balance debits, limit or status changes).
+ */
+@Injectable()
+export class PartnerSnapshots {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async save(partner: PartnerContext, em: EntityManager = this.dataSource.manager): Promise<void> {
+    await em.query(
+      `INSERT INTO campaigns.partner_snapshots (id, status, voice_tier, concurrency_limit, balance_paise, updated_at)
+       VALUES ($1, $2, $3, $4, $5, now())
+       ON CONFLICT (id) DO UPDATE SET status = $2, voice_tier = $3, concurrency_limit = $4, balance_paise = $5,
+         updated_at = now()`,
+      [partner.id, partner.status, partner.voiceTier, partner.concurrencyLimit, partner.balancePaise],
+    );
+  }
+
+  async get(partnerId: string, em: EntityManager = this.dataSource.manager): Promise<PartnerContext | null> {
+    const [row] = (await em.query(`SELECT * FROM campaigns.partner_snapshots WHERE id = $1`, [partnerId])) as SnapshotRow[];
+    if (!row) return null;
+    return {
+      id: row.id,
+      status: row.status,
+      voiceTier: row.voice_tier,
+      concurrencyLimit: row.concurrency_limit,
+      balancePaise: Number(row.balance_paise),
+    };
+  }
+}

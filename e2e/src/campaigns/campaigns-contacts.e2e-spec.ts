@@ -1,0 +1,139 @@
+import { api } from '../../support';
+import { callee, CampaignsPartner } from './campaign-fixtures';
+
+describe('campaign contacts: JSON and CSV uploads with a per-row report', () => {
+  let partner: CampaignsPartner;
+
+  beforeAll(async () => {
+    partner = await CampaignsPartner.create();
+  });
+
+  const upload = (id: string, body: unknown, headers: Record<string, string> = {}) =>
+    partner.call(`/campaigns/${id}/contacts`, { method: 'POST', body, headers });
+
+  it('accepts JSON rows and reports invalid numbers and duplicates row by row', async () => {
+    const c = await partner.createCampaign();
+    const [a, b] = [callee(), callee()];
+    const res = await upload(c.campaign_id, {
+      contacts: [
+        { phone_number: a, variables: { customer_name: 'Asha' }, external_id: 'crm-1' },
+        { phone_number: '9876543210' },
+        { phone_number: b },
+        { phone_number: a },
+        { phone_number: '+12' },
+        { variables: { x: 1 } },
+        { phone_number: callee(), variables: ['not', 'an', 'object'] },
+        { phone_number: callee(), external_id: 'x'.repeat(201) },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const report = res.body.data;
+    expect(report).toMatchObject({ accepted: 2, rejected: 6, total_contacts: 2 });
+    expect(report.rows.map((r: { row: number; status: string; reason: string | null }) => [r.row, r.status, r.reason])).toEqual([
+      [1, 'accepted', null],
+      [2, 'rejected', 'invalid_number'],
+      [3, 'accepted', null],
+      [4, 'rejected', 'duplicate'],
+      [5, 'rejected', 'invalid_number'],
+      [6, 'rejected', 'invalid_number'],
+      [7, 'rejected', 'invalid_variables'],
+      [8, 'rejected', 'invalid_external_id'],
+    ]);
+    expect(report.rows[0]).toEqual({ row: 1, phone_number: a, status: 'accepted', reason: null, contact_id: expect.stringMatching(/^cct_/) });
+
+    // A second upload: numbers already in the campaign are duplicates.
+    const again = await upload(c.campaign_id, { contacts: [{ phone_number: b }, { phone_number: callee() }] });
+    expect(again.body.data).toMatchObject({ accepted: 1, rejected: 1, total_contacts: 3 });
+    expect(again.body.data.rows[0]).toMatchObject({ status: 'rejected', reason: 'duplicate' });
+    expect((await partner.campaign(c.campaign_id)).total_contacts).toBe(3);
+
+    const contacts = await partner.contacts(c.campaign_id);
+    expect(contacts).toHaveLength(3);
+    expect(contacts[0]).toEqual({
+      contact_id: report.rows[0].contact_id,
+      phone_number: a,
+      variables: { customer_name: 'Asha' },
+      external_id: 'crm-1',
+      status: 'pending',
+      attempts: 0,
+      call_ids: [],
+      attempt_history: [],
+      last_call_status: null,
+      next_attempt_at: expect.any(String),
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+  });
+
+  it('refuses a JSON body that is not a list of rows', async () => {
+    const c = await partner.createCampaign();
+    for (const body of [{}, { contacts: [] }, { contacts: 'x' }, { contacts: [1] }, { contacts: [{ phone_number: callee() }], extra: 1 }]) {
+      const res = await upload(c.campaign_id, body);
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    }
+    const tooMany = await upload(c.campaign_id, { contacts: Array.from({ length: 10_001 }, () => ({ phone_number: '+919876543210' })) });
+    expect(tooMany.status).toBe(400);
+  });
+
+  it('reads text/csv: header, quoted fields, variables from extra columns', async () => {
+    const c = await partner.createCampaign();
+    const [a, b] = [callee(), callee()];
+    const csv = [
+      'phone_number,customer_name,external_id,note',
+      `${a},"Asha, Jr.",crm-7,"said ""call later"""`,
+      `not-a-number,Ravi,,`,
+      `${b},Meera,,`,
+      `${a},Again,,`,
+      '',
+    ].join('\r\n');
+    const res = await upload(c.campaign_id, csv, { 'content-type': 'text/csv; charset=utf-8' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ accepted: 2, rejected: 2, total_contacts: 2 });
+    expect(res.body.data.rows.map((r: { status: string; reason: string | null }) => r.reason)).toEqual([null, 'invalid_number', null, 'duplicate']);
+    const contacts = await partner.contacts(c.campaign_id);
+    expect(contacts.map((k) => [k.phone_number, k.variables, k.external_id])).toEqual([
+      [a, { customer_name: 'Asha, Jr.', note: 'said "call later"' }, 'crm-7'],
+      [b, { customer_name: 'Meera', note: '' }, null],
+    ]);
+  });
+
+  it('refuses a CSV without a phone_number header, an empty CSV, other content types and oversize bodies', async () => {
+    const c = await partner.createCampaign();
+    const noHeader = await upload(c.campaign_id, 'name\nAsha\n', { 'content-type': 'text/csv' });
+    expect(noHeader.status).toBe(400);
+    expect(noHeader.body.error.message).toContain('phone_number');
+    const empty = await upload(c.campaign_id, 'phone_number\n', { 'content-type': 'text/csv' });
+    expect(empty.status).toBe(400);
+    const plain = await upload(c.campaign_id, 'phone_number\n+919876543210\n', { 'content-type': 'text/plain' });
+    expect(plain.status).toBe(415);
+    expect(plain.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const big = `phone_number,blob\n+919876543210,${'x'.repeat(2.1 * 1024 * 1024)}\n`;
+    const tooBig = await upload(c.campaign_id, big, { 'content-type': 'text/csv' });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+    // text/csv is allowed on the contacts route only.
+    const elsewhere = await api('/campaigns', { method: 'POST', key: partner.key, body: 'name\nx\n', headers: { 'content-type': 'text/csv' } });
+    expect(elsewhere.status).toBe(415);
+  });
+
+  it('lists contacts in upload order with cursors and a status filter', async () => {
+    const c = await partner.createCampaign();
+    const numbers = Array.from({ length: 7 }, () => callee());
+    await partner.addContacts(c.campaign_id, numbers);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await partner.call(`/campaigns/${c.campaign_id}/contacts?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      seen.push(...res.body.data.contacts.map((k: { phone_number: string }) => k.phone_number));
+      cursor = res.body.data.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(numbers);
+    const pending = await partner.call(`/campaigns/${c.campaign_id}/contacts?status=pending&limit=100`);
+    expect(pending.body.data.contacts).toHaveLength(7);
+    const done = await partner.call(`/campaigns/${c.campaign_id}/contacts?status=completed`);
+    expect(done.body.data.contacts).toHaveLength(0);
+    expect((await partner.call(`/campaigns/${c.campaign_id}/contacts?status=bogus`)).status).toBe(400);
+  });
+});

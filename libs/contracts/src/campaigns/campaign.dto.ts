@@ -1,0 +1,119 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import { CursorQueryDto } from '../pagination';
+import { PHONE_NUMBER_ID_EXAMPLE } from '../telephony/phone-number.dto';
+import { CAMPAIGN_ID_EXAMPLE, CAMPAIGN_STATUSES, CAMPAIGN_TYPES, CampaignStatus, CampaignType } from './campaign-limits';
+
+export class CampaignPhoneNumberDto {
+  @ApiProperty({ example: PHONE_NUMBER_ID_EXAMPLE })
+  phone_number_id: string;
+
+  @ApiProperty({ example: '+15550001234' })
+  phone_number: string;
+}
+
+/** The contract's Campaign, plus pause_reason and updated_at. */
+export class CampaignDto {
+  @ApiProperty({ example: CAMPAIGN_ID_EXAMPLE, description: 'cmp_ followed by a UUID' })
+  campaign_id: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty()
+  description: string;
+
+  @ApiProperty({ format: 'uuid' })
+  agent_id: string;
+
+  @ApiProperty({ description: 'The agent’s name when the campaign was created or last updated' })
+  agent_name: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The caller IDs’ carrier when they all share one, else null' })
+  provider: string | null;
+
+  @ApiProperty({ enum: CAMPAIGN_TYPES })
+  type: CampaignType;
+
+  @ApiProperty({ type: [CampaignPhoneNumberDto], description: 'Caller IDs, used in turn' })
+  phone_numbers: CampaignPhoneNumberDto[];
+
+  @ApiProperty({ minimum: 1, maximum: 10 })
+  concurrency_limit: number;
+
+  @ApiProperty()
+  retry_concurrency: number;
+
+  @ApiProperty()
+  retry_count: number;
+
+  @ApiProperty()
+  cooldown_minutes: number;
+
+  @ApiProperty({ type: [Number] })
+  retry_delays_minutes: number[];
+
+  @ApiProperty()
+  callback_enabled: boolean;
+
+  @ApiProperty({ enum: CAMPAIGN_STATUSES })
+  status: CampaignStatus;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'Why the platform paused a running campaign by itself (e.g. CALLER_ID_INACTIVE, INSUFFICIENT_BALANCE); null after a pause by the API',
+  })
+  pause_reason: string | null;
+
+  @ApiProperty()
+  total_contacts: number;
+
+  @ApiProperty({ description: 'Contacts whose call completed (answered)' })
+  completed_count: number;
+
+  @ApiProperty({ description: 'Contacts whose every attempt ended failed, busy or no_answer' })
+  failed_count: number;
+
+  @ApiProperty({ description: 'Contacts given up without an answer for another reason (call canceled or refused)' })
+  skipped_count: number;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  started_at: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  paused_at: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  completed_at: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+}
+
+export class ListCampaignsQueryDto extends CursorQueryDto {
+  @ApiPropertyOptional({ enum: CAMPAIGN_STATUSES })
+  @IsOptional()
+  @IsIn(CAMPAIGN_STATUSES as unknown as string[], { message: `status must be one of ${CAMPAIGN_STATUSES.join(', ')}` })
+  status?: CampaignStatus;
+}
+
+export class CampaignListDto {
+  @ApiProperty({ type: [CampaignDto], description: 'Newest first' })
+  campaigns: CampaignDto[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Pass as cursor for the next page; null on the last page' })
+  next_cursor: string | null;
+}
+
+export class CampaignDeletedDto {
+  @ApiProperty({ example: CAMPAIGN_ID_EXAMPLE })
+  campaign_id: string;
+
+  @ApiProperty({ example: true })
+  deleted: true;
+}

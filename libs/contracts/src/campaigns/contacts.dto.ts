@@ -1,0 +1,139 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional } from 'class-validator';
+import { CursorQueryDto } from '../pagination';
+import { CAMPAIGN_MAX_CONTACTS_PER_UPLOAD, CONTACT_STATUSES, ContactStatus } from './campaign-limits';
+
+/**
+ * One row of a JSON upload. Rows are judged one by one (see ContactRowReportDto), so their fields are
+ * documented here but not validated as a whole body: one bad number must not refuse the others.
+ */
+export class ContactInputDto {
+  @ApiProperty({ example: '+919876543210', description: 'E.164' })
+  phone_number: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { customer_name: 'Asha' }, description: 'Pre-call variables of this contact’s calls' })
+  variables?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ maxLength: 200, description: 'Your own reference of the contact' })
+  external_id?: string;
+}
+
+export class AddContactsDto {
+  @ApiProperty({ type: [ContactInputDto], minItems: 1, maxItems: CAMPAIGN_MAX_CONTACTS_PER_UPLOAD })
+  @IsArray({ message: 'contacts must be an array' })
+  @ArrayMinSize(1, { message: 'contacts must hold at least one row' })
+  @ArrayMaxSize(CAMPAIGN_MAX_CONTACTS_PER_UPLOAD, { message: `contacts holds at most ${CAMPAIGN_MAX_CONTACTS_PER_UPLOAD} rows` })
+  @IsObject({ each: true, message: 'each contact must be an object' })
+  contacts: ContactInputDto[];
+}
+
+/** What the campaigns service receives: parsed JSON rows, or the CSV text as uploaded. */
+export type AddContactsCommand = { id: string } & ({ contacts: unknown[] } | { csv: string });
+
+export const CONTACT_REJECT_REASONS = ['invalid_number', 'duplicate', 'invalid_variables', 'invalid_external_id'] as const;
+export type ContactRejectReason = (typeof CONTACT_REJECT_REASONS)[number];
+
+export class ContactRowReportDto {
+  @ApiProperty({ description: '1-based row of the upload (CSV: data rows after the header)' })
+  row: number;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The number as given' })
+  phone_number: string | null;
+
+  @ApiProperty({ enum: ['accepted', 'rejected'] })
+  status: 'accepted' | 'rejected';
+
+  @ApiProperty({
+    enum: CONTACT_REJECT_REASONS,
+    nullable: true,
+    description: 'invalid_number (not E.164), duplicate (already in the campaign or earlier in this upload), invalid_variables, invalid_external_id',
+  })
+  reason: ContactRejectReason | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The new contact’s id when accepted' })
+  contact_id: string | null;
+}
+
+export class ContactsUploadReportDto {
+  @ApiProperty()
+  accepted: number;
+
+  @ApiProperty()
+  rejected: number;
+
+  @ApiProperty({ description: 'Contacts of the campaign after this upload' })
+  total_contacts: number;
+
+  @ApiProperty({ type: [ContactRowReportDto] })
+  rows: ContactRowReportDto[];
+}
+
+export class ContactAttemptDto {
+  @ApiProperty({ description: '1 for the first call, then one per retry' })
+  attempt: number;
+
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null until the calls service accepted the call' })
+  call_id: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'The call’s terminal status; null while in flight' })
+  call_status: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  started_at: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  ended_at: string | null;
+}
+
+export class CampaignContactDto {
+  @ApiProperty({ example: 'cct_0d7f4c1f-2b11-4a8e-9a55-3f0c6a0e6d0b' })
+  contact_id: string;
+
+  @ApiProperty()
+  phone_number: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  variables: Record<string, unknown>;
+
+  @ApiProperty({ type: String, nullable: true })
+  external_id: string | null;
+
+  @ApiProperty({ enum: CONTACT_STATUSES })
+  status: ContactStatus;
+
+  @ApiProperty({ description: 'Calls placed to this contact so far' })
+  attempts: number;
+
+  @ApiProperty({ type: [String], description: 'Ids of the calls placed, oldest first' })
+  call_ids: string[];
+
+  @ApiProperty({ type: [ContactAttemptDto] })
+  attempt_history: ContactAttemptDto[];
+
+  @ApiProperty({ type: String, nullable: true, description: 'Terminal status of the last call' })
+  last_call_status: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the next attempt is due (pending and retry_wait)' })
+  next_attempt_at: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updated_at: string;
+}
+
+export class ListContactsQueryDto extends CursorQueryDto {
+  @ApiPropertyOptional({ enum: CONTACT_STATUSES })
+  @IsOptional()
+  @IsIn(CONTACT_STATUSES as unknown as string[], { message: `status must be one of ${CONTACT_STATUSES.join(', ')}` })
+  status?: ContactStatus;
+}
+
+export class ContactListDto {
+  @ApiProperty({ type: [CampaignContactDto], description: 'In upload order' })
+  contacts: CampaignContactDto[];
+
+  @ApiProperty({ type: String, nullable: true })
+  next_cursor: string | null;
+}
