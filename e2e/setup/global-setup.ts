@@ -73,6 +73,13 @@ export default async function globalSetup(): Promise<void> {
         RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
         RATE_LIMIT_CALLS_PER_MINUTE: '100000',
         CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+        // Webhook retries, timeouts, auto-disable and rotation grace on a test scale (e2e/src/webhooks).
+        WEBHOOK_RETRY_SCHEDULE: '1s,1s,2s',
+        WEBHOOK_RETRY_JITTER: '0',
+        WEBHOOK_TIMEOUT_MS: '2000',
+        WEBHOOK_AUTO_DISABLE_AFTER: '10s',
+        WEBHOOK_SECRET_GRACE: '8s',
+        WEBHOOK_POLL_MS: '100',
         // Campaign minutes (retry delays, cooldowns) last half a second, so retry specs run in seconds.
         CAMPAIGNS_TIME_SCALE: '120',
         CAMPAIGNS_DISPATCH_INTERVAL_MS: '200',

@@ -26,6 +26,7 @@ import { InboundRoutingModule } from './inbound-routing/inbound-routing.module';
 import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
 import { ResellerLinkModule } from './reseller-link/reseller-link.module';
 import { TelephonyModule } from './telephony/telephony.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -54,6 +55,7 @@ export class AppModule {
         UploadsModule,
         DocumentsModule,
         KnowledgeModule,
+        WebhooksModule,
       ],
       providers: [
         { provide: GatewayConfig, useValue: config },

@@ -122,6 +122,15 @@ describe('agents: read, update, list, delete', () => {
 
     it('stores and echoes webhooks_include_account_endpoints', async () => {
       const created = await createAgent(key);
+      // false needs an enabled endpoint of the agent's own (the webhooks service judges the rule).
+      const refused = await put(created.id, { webhooks_include_account_endpoints: false });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('NO_AGENT_ENDPOINT');
+      const endpoint = await api(`/agent/${created.id}/webhooks`, {
+        key,
+        body: { label: `own-${randomId().slice(0, 8)}`, url: 'https://example.com/hooks' },
+      });
+      expect(endpoint.status).toBe(200);
       const res = await put(created.id, { webhooks_include_account_endpoints: false });
       expect(res.status).toBe(200);
       expect(res.body.data.webhooks_include_account_endpoints).toBe(false);

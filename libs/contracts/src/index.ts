@@ -13,3 +13,4 @@ export * from './calls';
 export * from './events';
 export * from './telephony';
 export * from './campaigns';
+export * from './webhooks';

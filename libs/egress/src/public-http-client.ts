@@ -20,6 +20,8 @@ export interface PublicFetchResult {
   contentType: string;
   /** The charset parameter of Content-Type, if any. */
   charset?: string;
+  /** Response headers as undici gives them (lower-case names). */
+  headers: Record<string, string | string[] | undefined>;
   body: Buffer;
 }
 
@@ -159,7 +161,14 @@ export class PublicHttpClient {
       chunks.push(chunk as Buffer);
     }
     const { type, charset } = parseContentType(res.headers['content-type']);
-    return { url, status: res.statusCode, contentType: type, charset, body: Buffer.concat(chunks) };
+    return {
+      url,
+      status: res.statusCode,
+      contentType: type,
+      charset,
+      headers: res.headers,
+      body: Buffer.concat(chunks),
+    };
   }
 
   private checkUrl(raw: string): string {

@@ -112,6 +112,5 @@ export function applyUpdate(agent: Agent, input: UpdateAgentDto): void {
   set(agent, 'prompt', input.prompt);
   set(agent, 'voiceId', input.voice_id);
   set(agent, 'agentType', input.agent_type);
-  set(agent, 'webhooksIncludeAccountEndpoints', input.webhooks_include_account_endpoints);
   applySettings(agent, input);
 }

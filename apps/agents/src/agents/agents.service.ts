@@ -6,6 +6,8 @@ import {
   AgentDeletedDto,
   AgentDeletedEvent,
   AgentDto,
+  AgentFlagSetCommand,
+  AgentFlagSetResult,
   AgentListDto,
   AppError,
   CreateAgentDto,
@@ -13,9 +15,10 @@ import {
   DomainEvents,
   ErrorDetail,
   ListAgentsQueryDto,
+  Subjects,
   UpdateAgentDto,
 } from '@vap/contracts';
-import { OutboxService } from '@vap/messaging';
+import { OutboxService, RpcClient } from '@vap/messaging';
 import { cursorPage } from '../common/cursor-page';
 import { invalidFields } from '../common/invalid-fields';
 import { inTransaction, UniqueConflicts } from '../common/transaction';
@@ -56,6 +59,7 @@ export class AgentsService {
     private readonly projects: ProjectsService,
     private readonly voices: VoicesService,
     private readonly records: AgentRecordsService,
+    private readonly rpc: RpcClient,
   ) {}
 
   create(caller: AgentCaller, input: CreateAgentDto): Promise<AgentDto> {
@@ -107,6 +111,15 @@ export class AgentsService {
           const sets = (await setsAttachedTo(em, [agent.id])).get(agent.id) ?? [];
           assertNoKeyClash([{ agentName: agent.agentName, inline: keys, sets }], 'extraction_config.keys');
           agent.extractionConfig = { keys };
+        }
+        if (input.webhooks_include_account_endpoints !== undefined) {
+          // The webhooks service owns the flag and judges its rule (409 NO_AGENT_ENDPOINT); the record echoes it.
+          const flag = await this.rpc.request<AgentFlagSetResult, AgentFlagSetCommand>(
+            Subjects.webhooks.agentFlagSet,
+            caller.partnerId,
+            { agent_id: agent.id, include_account_endpoints: input.webhooks_include_account_endpoints },
+          );
+          agent.webhooksIncludeAccountEndpoints = flag.include_account_endpoints;
         }
         await em.save(agent);
         return this.publishUpdated(em, agent);

@@ -69,7 +69,8 @@ export class AgentsController {
       'The rules between fields are checked on the result (e.g. transfer_enabled true needs a transfer_number, stored or sent). ' +
       'extraction_config sets the inline extraction keys; a key name that an attached extraction set already defines is a ' +
       '409 EXTRACTION_KEY_CLASH, and a concurrent change to the agent’s extraction keys is a 409 WRITE_CONFLICT (retry). ' +
-      'webhooks_include_account_endpoints is stored and echoed.',
+      'webhooks_include_account_endpoints is set through the webhooks service, which owns it: false needs an enabled ' +
+      'webhook endpoint of the agent’s own (409 NO_AGENT_ENDPOINT); the response echoes the stored value.',
   })
   @ApiParam(AGENT_ID)
   @ApiEnvelope(AgentDto)
@@ -79,6 +80,7 @@ export class AgentsController {
     ErrorCode.CONFLICT,
     ErrorCode.EXTRACTION_KEY_CLASH,
     ErrorCode.WRITE_CONFLICT,
+    ErrorCode.NO_AGENT_ENDPOINT,
   )
   update(
     @CurrentPartner() auth: AuthContext,

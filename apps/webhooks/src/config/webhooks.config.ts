@@ -1,11 +1,72 @@
 import { Transform } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
+import { IsInt, IsNumber, Max, Min, Validate } from 'class-validator';
 import { BaseServiceConfig, toInt } from '@vap/runtime';
+import { defaultSecretsKey, SecretsKeyConstraint } from '@vap/secrets';
+import { DurationConstraint, DurationListConstraint } from './duration.constraints';
 
+/** Settings of the webhooks service, validated at boot. Durations read like `10s`, `5m`, `2h`, `5d`, `250ms`. */
 export class WebhooksConfig extends BaseServiceConfig {
   @Transform(toInt)
   @IsInt()
   @Min(0)
   @Max(65535)
   PORT: number = 3004;
+
+  /** AES-256-GCM key of the endpoints' signing secrets at rest. */
+  @Validate(SecretsKeyConstraint)
+  SECRETS_KEY: string = defaultSecretsKey();
+
+  /**
+   * Delays before each retry after a failed attempt; the first attempt is immediate. Default (after Svix):
+   * 5s, 5m, 30m, 2h, 5h, 10h, 10h — eight attempts over about 28 hours — each delay with ±WEBHOOK_RETRY_JITTER.
+   */
+  @Validate(DurationListConstraint)
+  WEBHOOK_RETRY_SCHEDULE: string = '5s,5m,30m,2h,5h,10h,10h';
+
+  /** Relative jitter on every retry delay (0.2 = ±20%), so retries of many deliveries do not arrive in step. */
+  @Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value)))
+  @IsNumber()
+  @Min(0)
+  @Max(0.5)
+  WEBHOOK_RETRY_JITTER: number = 0.2;
+
+  /** A Retry-After from the receiver (429/503) is honoured up to this long; longer values are cut to it. */
+  @Validate(DurationConstraint)
+  WEBHOOK_RETRY_AFTER_MAX: string = '1h';
+
+  /** Deadline of one delivery request: the contract's 10 seconds. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  WEBHOOK_TIMEOUT_MS: number = 10000;
+
+  /** An endpoint with no successful delivery for this long while attempts keep failing is disabled. */
+  @Validate(DurationConstraint)
+  WEBHOOK_AUTO_DISABLE_AFTER: string = '5d';
+
+  /** After a rotation the previous secret keeps signing (X-Webhook-Signature-Previous) for this long. */
+  @Validate(DurationConstraint)
+  WEBHOOK_SECRET_GRACE: string = '24h';
+
+  /** Deliveries this replica sends at once; a slow endpoint holds one slot, never the others. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  WEBHOOK_WORKER_CONCURRENCY: number = 64;
+
+  /** How often idle workers look for due retries and expired leases (new deliveries wake them at once). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(20)
+  @Max(60000)
+  WEBHOOK_POLL_MS: number = 500;
+
+  /** How long a claimed delivery is this replica's; a replica that dies mid-send loses it after this. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(600000)
+  WEBHOOK_LEASE_MS: number = 30000;
 }

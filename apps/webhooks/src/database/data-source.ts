@@ -1,7 +1,9 @@
 import { DataSourceOptions } from 'typeorm';
 import { MESSAGING_ENTITIES } from '@vap/messaging';
 import { schemaDataSourceOptions } from '@vap/persistence';
+import { AgentSetting } from '../agent-flag/entities/agent-setting.entity';
 import { WebhooksConfig } from '../config/webhooks.config';
+import { WebhookEndpoint } from '../endpoints/entities/webhook-endpoint.entity';
 import { MIGRATIONS } from './migrations';
 
 export const SCHEMA = 'webhooks';
@@ -10,7 +12,7 @@ export function webhooksDataSourceOptions(config: WebhooksConfig): DataSourceOpt
   return schemaDataSourceOptions({
     url: config.DATABASE_URL,
     schema: SCHEMA,
-    entities: [...MESSAGING_ENTITIES],
+    entities: [...MESSAGING_ENTITIES, WebhookEndpoint, AgentSetting],
     migrations: MIGRATIONS,
     applicationName: 'webhooks',
   });

@@ -274,7 +274,8 @@ export class UpdateAgentDto extends AgentSettingsDto {
 
   @OptionalFlag(
     AgentDefaults.webhooksIncludeAccountEndpoints,
-    "false: account-wide webhook endpoints stop receiving this agent's events",
+    "false: account-wide webhook endpoints stop receiving this agent's events; needs an enabled webhook endpoint of " +
+      'the agent’s own (409 NO_AGENT_ENDPOINT); flips back to true when the last one is deleted or disabled',
   )
   webhooks_include_account_endpoints?: boolean;
 }

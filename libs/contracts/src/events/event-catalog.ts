@@ -9,8 +9,9 @@ export interface WebhookEventType {
 }
 
 /**
- * The event types partners can receive. `inbound.route` goes to a routing policy's decision URL and
- * `webhook.test` only to the endpoint tested, so neither comes from the stream.
+ * The event types partners can receive (the contract's five and campaign.status.updated). `inbound.route`
+ * goes to a routing policy's decision URL and `webhook.test` only to the endpoint tested, so neither comes
+ * from the stream; both are still valid allowlist entries.
  */
 export const WEBHOOK_EVENT_CATALOG: readonly WebhookEventType[] = [
   {
@@ -28,6 +29,22 @@ export const WEBHOOK_EVENT_CATALOG: readonly WebhookEventType[] = [
     subject: DomainEvents.callTransferred,
     description: 'A call was transferred to a human.',
   },
+  {
+    type: 'campaign.status.updated',
+    subject: DomainEvents.campaignStatusUpdated,
+    description: 'A campaign moved to a new status (started, paused, resumed, finished).',
+  },
   { type: 'inbound.route', subject: null, description: 'Pre-answer routing request for an inbound call.' },
   { type: 'webhook.test', subject: null, description: 'Sent only by the test operation.' },
 ];
+
+/** Every event name an endpoint allowlist accepts, in catalog order. */
+export const WEBHOOK_EVENT_TYPES: readonly string[] = WEBHOOK_EVENT_CATALOG.map((e) => e.type);
+
+/** Removed from the catalog and refused in allowlists with a message that says so. */
+export const REMOVED_WEBHOOK_EVENT_TYPES: readonly string[] = ['session.failed'];
+
+/** The catalog entries fanned out from domain events. */
+export const STREAMED_WEBHOOK_EVENTS = WEBHOOK_EVENT_CATALOG.filter(
+  (e): e is WebhookEventType & { subject: string } => e.subject !== null,
+);

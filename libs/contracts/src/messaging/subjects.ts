@@ -90,7 +90,29 @@ export const Subjects = {
     contactsAdd: 'campaigns.contact.add',
     contactsList: 'campaigns.contact.list',
   },
-  webhooks: { ping: 'webhooks.health.ping' },
+  webhooks: {
+    ping: 'webhooks.health.ping',
+    endpointCreate: 'webhooks.endpoint.create',
+    endpointList: 'webhooks.endpoint.list',
+    endpointUpdate: 'webhooks.endpoint.update',
+    endpointDelete: 'webhooks.endpoint.delete',
+    endpointRotateSecret: 'webhooks.endpoint.rotate_secret',
+    /** Queues a webhook.test delivery to one endpoint. */
+    endpointTest: 'webhooks.endpoint.test',
+    /** PUT /config/webhook: creates or replaces the reserved `default` endpoint. */
+    legacyEndpointPut: 'webhooks.legacy_endpoint.put',
+    agentWebhooksGet: 'webhooks.agent_webhooks.get',
+    agentWebhooksCreate: 'webhooks.agent_webhooks.create',
+    agentWebhooksUpdate: 'webhooks.agent_webhooks.update',
+    /**
+     * Sets an agent's fan-out flag for the agents service (PUT /agent/{id}), which has checked the agent:
+     * { agent_id, include_account_endpoints } answered with the stored value; 409 NO_AGENT_ENDPOINT.
+     */
+    agentFlagSet: 'webhooks.agent_flag.set',
+    deliveryList: 'webhooks.delivery.list',
+    deliveryGet: 'webhooks.delivery.get',
+    deliveryRetry: 'webhooks.delivery.retry',
+  },
 } as const;
 
 export type ServiceName = keyof typeof Subjects;
@@ -128,6 +150,8 @@ export const DomainEvents = {
   inboundRouteDecided: 'events.inbound_route.decided',
   /** A campaign's status changed (data: CampaignStatusUpdatedData). */
   campaignStatusUpdated: 'events.campaign.status_updated',
+  /** An agent's webhooks_include_account_endpoints changed, set or flipped back (AgentWebhookFlagChangedEvent). */
+  agentWebhookFlagChanged: 'events.agent_webhooks.flag_changed',
 } as const;
 export type DomainEventSubject = (typeof DomainEvents)[keyof typeof DomainEvents];
 

@@ -1,4 +1,5 @@
 import { MessagingTables1763800000000 } from './1763800000000-messaging-tables';
+import { Webhooks1763800007000 } from './1763800007000-webhooks';
 
 /** Every migration of the webhooks schema, oldest first. */
-export const MIGRATIONS = [MessagingTables1763800000000];
+export const MIGRATIONS = [MessagingTables1763800000000, Webhooks1763800007000];

@@ -1,0 +1,168 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { LeaseLostError } from './lease-lost.error';
+
+/** LISTEN/NOTIFY channel that wakes idle workers when deliveries are queued. */
+export const DELIVERIES_CHANNEL = 'webhooks_deliveries';
+
+export interface NewDelivery {
+  partnerId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  agentId: string | null;
+  /** The exact JSON body; every attempt sends these bytes. */
+  body: string;
+}
+
+/** A delivery claimed for one attempt, with what sending it needs from its endpoint. */
+export interface ClaimedDelivery {
+  id: string;
+  partnerId: string;
+  endpointId: string;
+  eventType: string;
+  body: string;
+  /** Attempts so far, this one included. */
+  attempts: number;
+  /** Attempts made in the current round (a manual retry starts a new round of the schedule). */
+  attemptsInRound: number;
+  token: string;
+  url: string;
+  enabled: boolean;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+export interface AttemptRecord {
+  startedAt: Date;
+  latencyMs: number;
+  statusCode: number | null;
+  succeeded: boolean;
+  responseBody: string | null;
+  error: string | null;
+}
+
+/** What happens to the delivery after an attempt. */
+export type Settlement = { kind: 'succeeded' } | { kind: 'retry'; delayMs: number } | { kind: 'failed' };
+
+interface ClaimedRow {
+  id: string;
+  partner_id: string;
+  endpoint_id: string;
+  event_type: string;
+  body: string;
+  attempts: number;
+  round_start: number;
+  locked_by: string;
+  url: string;
+  enabled: boolean;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+/**
+ * The delivery queue in Postgres: one row per (event, endpoint). Workers claim due rows with FOR UPDATE
+ * SKIP LOCKED, so replicas never send the same attempt twice; a claim is a lease, and a row whose lease ran
+ * out (its replica died mid-send) is claimed again: at-least-once, with the same delivery id. Every write
+ * after the claim is fenced by the claim's token.
+ */
+@Injectable()
+export class DeliveryQueueRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Queues deliveries in the caller's transaction; an (event, endpoint) pair already queued is skipped. */
+  async enqueue(em: EntityManager, deliveries: NewDelivery[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const d of deliveries) {
+      const [row] = (await em.query(
+        `INSERT INTO webhooks.deliveries (id, partner_id, endpoint_id, event_id, event_type, agent_id, body, next_attempt_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, now())
+         ON CONFLICT (event_id, endpoint_id) DO NOTHING
+         RETURNING id`,
+        [randomUUID(), d.partnerId, d.endpointId, d.eventId, d.eventType, d.agentId, d.body],
+      )) as { id: string }[];
+      if (row) ids.push(row.id);
+    }
+    // Delivered at commit, so a worker wakes exactly when the rows are visible.
+    if (ids.length) await em.query(`SELECT pg_notify($1, '')`, [DELIVERIES_CHANNEL]);
+    return ids;
+  }
+
+  async claim(workerId: string, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+    const [rows] = (await this.dataSource.query(
+      `WITH due AS (
+         SELECT id FROM webhooks.deliveries
+         WHERE (status = 'pending' AND next_attempt_at <= now())
+            OR (status = 'delivering' AND locked_until < now())
+         ORDER BY next_attempt_at
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED
+       )
+       UPDATE webhooks.deliveries d
+       SET status = 'delivering', attempts = d.attempts + 1, locked_by = $1 || ':' || gen_random_uuid(),
+           locked_until = now() + $3 * interval '1 millisecond', updated_at = now()
+       FROM due, webhooks.endpoints e
+       WHERE d.id = due.id AND e.id = d.endpoint_id
+       RETURNING d.id, d.partner_id, d.endpoint_id, d.event_type, d.body, d.attempts, d.round_start, d.locked_by,
+                 e.url, e.enabled, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at`,
+      [workerId, limit, leaseMs],
+    )) as [ClaimedRow[], number];
+    return rows.map((r) => ({
+      id: r.id,
+      partnerId: r.partner_id,
+      endpointId: r.endpoint_id,
+      eventType: r.event_type,
+      body: r.body,
+      attempts: r.attempts,
+      attemptsInRound: r.attempts - r.round_start,
+      token: r.locked_by,
+      url: r.url,
+      enabled: r.enabled,
+      secretSealed: r.secret_sealed,
+      previousSecretSealed: r.previous_secret_sealed,
+      previousSecretExpiresAt: r.previous_secret_expires_at,
+    }));
+  }
+
+  /** Records the attempt and the delivery's next state; throws LeaseLostError when the claim is no longer ours. */
+  async settle(em: EntityManager, claim: ClaimedDelivery, attempt: AttemptRecord, next: Settlement): Promise<void> {
+    const status = next.kind === 'retry' ? 'pending' : next.kind;
+    const [, count] = (await em.query(
+      `UPDATE webhooks.deliveries
+       SET status = $3,
+           next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + $4 * interval '1 millisecond' ELSE NULL END,
+           completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END,
+           locked_by = NULL, locked_until = NULL, last_status_code = $5, last_error = $6, updated_at = now()
+       WHERE id = $1 AND locked_by = $2`,
+      [
+        claim.id,
+        claim.token,
+        status,
+        next.kind === 'retry' ? next.delayMs : 0,
+        attempt.statusCode,
+        attempt.error,
+      ],
+    )) as [unknown, number];
+    if (count !== 1) throw new LeaseLostError(claim.id);
+    await em.query(
+      `INSERT INTO webhooks.delivery_attempts
+         (delivery_id, attempt, started_at, latency_ms, status_code, outcome, response_body, error)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+      [
+        claim.id,
+        claim.attempts,
+        attempt.startedAt,
+        attempt.latencyMs,
+        attempt.statusCode,
+        attempt.succeeded ? 'succeeded' : 'failed',
+        attempt.responseBody,
+        attempt.error,
+      ],
+    );
+  }
+}

@@ -1,0 +1,162 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { parseDuration, parseDurationList } from '../config/duration';
+import { WebhooksConfig } from '../config/webhooks.config';
+import { EndpointSecrets } from '../endpoints/endpoint-secrets';
+import { AttemptRecord, ClaimedDelivery, DELIVERIES_CHANNEL, DeliveryQueueRepository, Settlement } from './delivery-queue.repository';
+import { DeliverySender, SendOutcome, SigningSecrets } from './delivery-sender';
+import { EndpointHealthService } from './endpoint-health.service';
+import { LeaseLostError } from './lease-lost.error';
+import { nextRetryDelay, RetryPolicyOptions } from './retry-policy';
+
+const TEST_EVENT = 'webhook.test';
+
+function errorText(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).slice(0, 500);
+}
+
+/**
+ * Sends due deliveries from this replica, up to WEBHOOK_WORKER_CONCURRENCY at once, each independently:
+ * a slow or failing endpoint holds one slot and its own schedule, never another delivery. Wakes on NOTIFY
+ * when deliveries are queued and polls for due retries and expired leases.
+ */
+@Injectable()
+export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('DeliveryWorker');
+  private readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly running = new Set<Promise<void>>();
+  private readonly retryPolicy: RetryPolicyOptions;
+  private listener?: Client;
+  private timer?: NodeJS.Timeout;
+  private claiming = false;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly queue: DeliveryQueueRepository,
+    private readonly sender: DeliverySender,
+    private readonly secrets: EndpointSecrets,
+    private readonly health: EndpointHealthService,
+    private readonly config: WebhooksConfig,
+  ) {
+    this.retryPolicy = {
+      schedule: parseDurationList(config.WEBHOOK_RETRY_SCHEDULE) ?? [],
+      jitter: config.WEBHOOK_RETRY_JITTER,
+      retryAfterMaxMs: parseDuration(config.WEBHOOK_RETRY_AFTER_MAX) ?? 3_600_000,
+    };
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.WEBHOOK_WORKER_CONCURRENCY === 0) return;
+    await this.listen();
+    this.timer = setInterval(() => this.wake(), this.config.WEBHOOK_POLL_MS);
+    this.wake();
+  }
+
+  private async listen(): Promise<void> {
+    const client = new Client({ connectionString: (this.dataSource.options as { url?: string }).url });
+    client.on('error', (err) => this.logger.warn(`delivery listener lost, polling only: ${err.message}`));
+    client.on('notification', () => this.wake());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${DELIVERIES_CHANNEL}`);
+      this.listener = client;
+    } catch (err) {
+      // Polling still sends everything; LISTEN only makes new deliveries go at once.
+      this.logger.warn(`delivery LISTEN unavailable, polling only: ${errorText(err)}`);
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  /** Claims as many due deliveries as there are free slots, now or right after the claim in progress. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.claiming) {
+      this.again = true;
+      return;
+    }
+    const free = this.config.WEBHOOK_WORKER_CONCURRENCY - this.running.size;
+    if (free <= 0) return;
+    this.claiming = true;
+    this.queue
+      .claim(this.workerId, free, this.config.WEBHOOK_LEASE_MS)
+      .then((claimed) => {
+        for (const delivery of claimed) this.start(delivery);
+        if (claimed.length === free) this.again = true;
+      })
+      .catch((err) => this.logger.warn(`claiming deliveries failed, will retry: ${errorText(err)}`))
+      .finally(() => {
+        this.claiming = false;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private start(delivery: ClaimedDelivery): void {
+    const run = this.attempt(delivery)
+      .catch((err) => {
+        // The lease runs out and the delivery is claimed again: nothing is lost.
+        if (!(err instanceof LeaseLostError)) this.logger.error(`delivery ${delivery.id} attempt not recorded: ${errorText(err)}`);
+      })
+      .finally(() => {
+        this.running.delete(run);
+        this.wake();
+      });
+    this.running.add(run);
+  }
+
+  private async attempt(d: ClaimedDelivery): Promise<void> {
+    const startedAt = new Date();
+    // A disabled endpoint gets no new events; the test operation reaches it regardless.
+    const outcome: SendOutcome =
+      d.enabled || d.eventType === TEST_EVENT
+        ? await this.sender.send(d.url, d.body, this.signingSecrets(d), { deliveryId: d.id, eventType: d.eventType })
+        : { succeeded: false, statusCode: null, timedOut: false, retryAfterMs: null, latencyMs: 0, responseBody: null, error: 'endpoint disabled; not sent' };
+    const record: AttemptRecord = {
+      startedAt,
+      latencyMs: outcome.latencyMs,
+      statusCode: outcome.statusCode,
+      succeeded: outcome.succeeded,
+      responseBody: outcome.responseBody,
+      error: outcome.error,
+    };
+    const next = this.settlement(d, outcome);
+    const expired = await this.dataSource.transaction(async (em) => {
+      await this.queue.settle(em, d, record, next);
+      return d.enabled ? this.health.record(em, d.endpointId, outcome.succeeded) : false;
+    });
+    if (expired && (await this.health.autoDisable(d.partnerId, d.endpointId))) {
+      this.logger.warn(`endpoint ${d.endpointId} disabled: no successful delivery within ${this.config.WEBHOOK_AUTO_DISABLE_AFTER}`);
+    }
+  }
+
+  private settlement(d: ClaimedDelivery, outcome: SendOutcome): Settlement {
+    if (outcome.succeeded) return { kind: 'succeeded' };
+    if (!d.enabled && d.eventType !== TEST_EVENT) return { kind: 'failed' };
+    const delayMs = nextRetryDelay(d.attemptsInRound, outcome, this.retryPolicy);
+    return delayMs === null ? { kind: 'failed' } : { kind: 'retry', delayMs };
+  }
+
+  private signingSecrets(d: ClaimedDelivery): SigningSecrets {
+    const inGrace = d.previousSecretSealed && d.previousSecretExpiresAt && d.previousSecretExpiresAt > new Date();
+    return {
+      current: this.secrets.open(d.endpointId, 'secret', d.secretSealed),
+      previous: inGrace ? this.secrets.open(d.endpointId, 'previous_secret', d.previousSecretSealed!) : null,
+    };
+  }
+
+  // Before the database pool closes, so that attempts in flight can record their outcome.
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.running]);
+    await this.listener?.end().catch(() => undefined);
+  }
+}
