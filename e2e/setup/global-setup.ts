@@ -68,6 +68,8 @@ export default async function globalSetup(): Promise<void> {
         ADMIN_API_TOKEN: adminToken,
         SECRETS_KEY: secretsKey,
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        // The run's blobs live with its logs, so runs neither share nor pile up files in .data/.
+        BLOB_STORAGE_DIR: join(run.logDir, 'blobs'),
         // Specs exercise many rules with one key; the contract's limits are tested on gateways of their
         // own (e2e/src/gateway/rate-limit.e2e-spec.ts) so the shared platform does not throttle the suite.
         RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
