@@ -61,7 +61,8 @@ export class SandboxCarrier implements CarrierAdapter {
     const form = new URLSearchParams(request.rawBody.toString('utf8'));
     const get = (name: string) => form.get(name);
     const sid = get('CallSid');
-    if (call.providerCallId && sid !== call.providerCallId) {
+    // The signature already binds the callback to this call's URL; a CallSid, when sent, must agree.
+    if (sid !== null && call.providerCallId && sid !== call.providerCallId) {
       throw AppError.validation([{ field: 'CallSid', message: 'CallSid does not belong to this call' }]);
     }
     const eventType = get('EventType') ?? 'call-progress';

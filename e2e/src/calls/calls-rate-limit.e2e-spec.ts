@@ -1,0 +1,46 @@
+import { Platform, startPlatform } from '@vap/testing';
+import { api } from '../../support';
+import { CallsPartner } from './call-fixtures';
+
+/** A gateway of its own with the contract's limits (the shared e2e platform lifts them). */
+describe('the /calls rate limit', () => {
+  let platform: Platform;
+
+  beforeAll(async () => {
+    platform = await startPlatform({
+      databaseUrl: process.env.E2E_DATABASE_URL!,
+      natsUrl: process.env.E2E_NATS_URL!,
+      subjectPrefix: process.env.E2E_NATS_PREFIX!,
+      services: [],
+      gatewayReplicas: 1,
+      env: {
+        ADMIN_API_TOKEN: process.env.E2E_ADMIN_TOKEN,
+        SECRETS_KEY: process.env.E2E_SECRETS_KEY,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_GENERAL_PER_MINUTE: '60',
+        RATE_LIMIT_CALLS_PER_MINUTE: '10',
+      },
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it('allows 10 requests a minute per key under /calls, then 429 RATE_LIMITED; other routes keep working', async () => {
+    const partner = await CallsPartner.create();
+    const key = partner.generalKey;
+    const base = platform.gatewayUrl;
+    for (let i = 0; i < 10; i++) {
+      const res = await api('/calls?limit=1', { key, baseUrl: base });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('10');
+    }
+    const limited = await api('/calls/start', { method: 'POST', key, baseUrl: base, body: {} });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/retry after 60 seconds/i) });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await api('/billing/balance', { key, baseUrl: base })).status).toBe(200);
+  });
+});

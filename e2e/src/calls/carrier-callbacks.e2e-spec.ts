@@ -1,0 +1,80 @@
+import { createHmac, hkdfSync, randomUUID } from 'node:crypto';
+import { e2eEnv, gatewayUrl } from '../../support';
+import { CallsPartner, callee, EventTap } from './call-fixtures';
+
+/** The sandbox carrier's callback key, derived from the run's SECRETS_KEY as the calls service does. */
+function sandboxKey(): Buffer {
+  return Buffer.from(hkdfSync('sha256', e2eEnv().secretsKey, 'vap-sandbox-carrier', 'callback signatures v1', 32));
+}
+
+function signedPost(path: string, fields: Record<string, string>, sign = true, key = sandboxKey()) {
+  const url = `${gatewayUrl()}${path}`;
+  const body = new URLSearchParams(fields).toString();
+  const timestamp = String(Date.now());
+  const signature = `v1=${createHmac('sha256', key).update(`${timestamp}.${url}.`).update(body).digest('hex')}`;
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(sign ? { 'x-sandbox-timestamp': timestamp, 'x-sandbox-signature': signature } : {}),
+    },
+    body,
+  });
+}
+
+describe('carrier callbacks on the gateway', () => {
+  let partner: CallsPartner;
+  let tap: EventTap;
+  let callId: string;
+
+  beforeAll(async () => {
+    partner = await CallsPartner.create();
+    const agent = await partner.createAgent();
+    tap = await EventTap.open();
+    const res = await partner.start({ agent_id: agent.id, to_number: callee('01') });
+    callId = res.body.data.call_id;
+    await tap.sessionCompleted(callId);
+  });
+
+  afterAll(async () => {
+    await tap?.close();
+  });
+
+  const path = () => `/callbacks/sandbox/${callId}/status`;
+
+  it('refuses unsigned and wrongly signed callbacks with 403 and stores nothing', async () => {
+    const before = tap.of(callId).length;
+    const unsigned = await signedPost(path(), { CallStatus: 'completed', SequenceNumber: '50', EventType: 'call-progress' }, false);
+    expect(unsigned.status).toBe(403);
+    expect(((await unsigned.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
+    const wrongKey = await signedPost(path(), { CallStatus: 'completed', SequenceNumber: '51', EventType: 'call-progress' }, true, Buffer.alloc(32, 7));
+    expect(wrongKey.status).toBe(403);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(tap.of(callId).length).toBe(before);
+    expect((await partner.calls(`/${callId}`)).body.data.status).toBe('no_answer');
+  });
+
+  it('answers 404 for an unknown provider or call', async () => {
+    expect((await signedPost(`/callbacks/carrier_z/${callId}/status`, { CallStatus: 'ringing' })).status).toBe(404);
+    expect((await signedPost(`/callbacks/sandbox/${randomUUID()}/status`, { CallStatus: 'ringing' })).status).toBe(404);
+  });
+
+  it('ignores duplicates and statuses that would move backwards or out of a terminal status', async () => {
+    const before = tap.statuses(callId);
+    expect(before).toEqual(['pending', 'ringing', 'no_answer']);
+    // A repeat of an earlier callback (same sequence number), then late progress after the end.
+    const late: Record<string, string>[] = [
+      { CallStatus: 'ringing', SequenceNumber: '2', EventType: 'call-progress' },
+      { CallStatus: 'in-progress', SequenceNumber: '90', EventType: 'call-progress', AnsweredBy: 'human' },
+      { CallStatus: 'completed', SequenceNumber: '91', EventType: 'call-progress', CallDuration: '30' },
+    ];
+    for (const fields of late) {
+      const res = await signedPost(path(), fields);
+      expect(res.status).toBe(200);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(tap.statuses(callId)).toEqual(before);
+    const call = (await partner.calls(`/${callId}`)).body.data;
+    expect(call).toMatchObject({ status: 'no_answer', duration_seconds: 0, answered_by: 'not_answered' });
+  });
+});
