@@ -461,6 +461,32 @@ describe('carriers through a fake carrier', () => {
       });
     });
 
+    it('answers 404 for a number that is not the account’s, and records nothing', async () => {
+      const res = await fake.post(B, inboundUrlB, {
+        CallSid: 'CAinbound0099',
+        AccountSid: B.id,
+        From: '+919800000009',
+        To: '+14155569999',
+        Direction: 'inbound',
+      });
+      expect(res.status).toBe(404);
+      expect((await decisions()).some((d) => d.provider_call_id === 'CAinbound0099')).toBe(false);
+      const unknownConnection = inboundUrlB.replace(
+        /[0-9a-f-]{36}(?=\/voice$)/,
+        '00000000-0000-4000-8000-000000000000',
+      );
+      expect(
+        (
+          await fake.post(B, unknownConnection, {
+            CallSid: 'CAinbound0098',
+            From: '+1',
+            To: INBOUND_B,
+            Direction: 'inbound',
+          })
+        ).status,
+      ).toBe(404);
+    });
+
     it('refuses an unsigned or wrongly signed inbound webhook with 403 and records nothing', async () => {
       expect((await inboundB('CAinbound0002', 'bad')).status).toBe(403);
       expect((await inboundB('CAinbound0002', 'none')).status).toBe(403);

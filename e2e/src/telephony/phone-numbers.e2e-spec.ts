@@ -1,4 +1,5 @@
 import { api, createPartner } from '../../support';
+import { createTestAgent } from './telephony-fixtures';
 
 const PN_ID = /^pn_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -158,5 +159,26 @@ describe('phone numbers', () => {
         status: 'active',
       }),
     ]);
+  });
+
+  it('updates the label and the inbound agent; 404 for another account’s number or an unknown agent', async () => {
+    const agent = await createTestAgent(key, { agent_type: 'inbound' });
+    const id = (await importNumber({ number: '+14155550205', provider: 'carrier_b' })).body.data.id;
+    const patch = (body: unknown, k = key) => api(`/phone-numbers/${id}`, { method: 'PATCH', key: k, body });
+    const res = await patch({ label: 'Sales', agent_id: agent.id });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id, label: 'Sales', agent_id: agent.id, number: '+14155550205' });
+    expect((await patch({ agent_id: null })).body.data).toMatchObject({ label: 'Sales', agent_id: null });
+    expect((await patch({ agent_id: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+    expect((await patch({ label: 'Theirs' }, otherKey)).status).toBe(404);
+    for (const body of [{ agent_id: 'x' }, { number: '+14155550206' }, { label: 'l'.repeat(101) }]) {
+      const bad = await patch(body);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.code).toBe('VALIDATION_ERROR');
+    }
+    expect((await api(`/phone-numbers/${id}`, { key })).body.data).toMatchObject({
+      label: 'Sales',
+      agent_id: null,
+    });
   });
 });

@@ -8,6 +8,7 @@ import {
   PhoneNumberListDto,
   RpcRequest,
   Subjects,
+  UpdatePhoneNumberDto,
 } from '@vap/contracts';
 import { partnerOf } from '../telephony/partner-of';
 import { PhoneNumbersService } from './phone-numbers.service';
@@ -30,6 +31,11 @@ export class PhoneNumbersHandlers {
   @MessagePattern(Subjects.calls.phoneNumberGet)
   get(@Payload() req: RpcRequest<{ id: string }>): Promise<PhoneNumberDto> {
     return this.numbers.get(partnerOf(req), req.data.id);
+  }
+
+  @MessagePattern(Subjects.calls.phoneNumberUpdate)
+  update(@Payload() req: RpcRequest<{ id: string; changes: UpdatePhoneNumberDto }>): Promise<PhoneNumberDto> {
+    return this.numbers.update(partnerOf(req), req.data.id, req.data.changes);
   }
 
   @MessagePattern(Subjects.calls.phoneNumberDelete)

@@ -14,6 +14,7 @@ import {
   PhoneNumberDeletedDto,
   PhoneNumberDto,
   PhoneNumberListDto,
+  UpdatePhoneNumberDto,
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
 import { CarrierRegistry } from '../carriers/carrier-registry';
@@ -99,6 +100,23 @@ export class PhoneNumbersService {
       next_cursor:
         rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
     };
+  }
+
+  async update(partnerId: string, id: string, changes: UpdatePhoneNumberDto): Promise<PhoneNumberDto> {
+    if (changes.agent_id) await assertOwnAgent(this.rpc, partnerId, changes.agent_id);
+    return this.dataSource.transaction(async (em) => {
+      const number = await em.findOne(PhoneNumber, {
+        where: { id, partnerId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!number) throw AppError.notFound('Phone number');
+      if (changes.label !== undefined) number.label = changes.label;
+      if (changes.agent_id !== undefined) number.agentId = changes.agent_id;
+      await em.save(number);
+      const dto = toPhoneNumberDto(number);
+      await this.outbox.record(em, DomainEvents.phoneNumberUpdated, partnerId, dto);
+      return dto;
+    });
   }
 
   /**

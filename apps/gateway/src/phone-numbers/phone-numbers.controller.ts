@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   ErrorCode,
@@ -9,6 +9,7 @@ import {
   PhoneNumberDto,
   PhoneNumberListDto,
   Subjects,
+  UpdatePhoneNumberDto,
 } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
@@ -53,6 +54,23 @@ export class PhoneNumbersController {
   @ApiErrors(ErrorCode.NOT_FOUND)
   get(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<PhoneNumberDto> {
     return this.rpc.request(Subjects.calls.phoneNumberGet, auth.partner, { id });
+  }
+
+  @Patch(':id')
+  @ApiOperation({
+    summary: 'Update a phone number’s label or inbound agent',
+    description:
+      'agent_id names the agent that answers inbound calls on the number (used by inbound routing); null unassigns it.',
+  })
+  @ApiParam({ name: 'id', example: PHONE_NUMBER_ID_EXAMPLE })
+  @ApiEnvelope(PhoneNumberDto)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  update(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id') id: string,
+    @Body() body: UpdatePhoneNumberDto,
+  ): Promise<PhoneNumberDto> {
+    return this.rpc.request(Subjects.calls.phoneNumberUpdate, auth.partner, { id, changes: body });
   }
 
   @Delete(':id')

@@ -64,6 +64,7 @@ export const Subjects = {
     phoneNumberImport: 'calls.phone_number.import',
     phoneNumberList: 'calls.phone_number.list',
     phoneNumberGet: 'calls.phone_number.get',
+    phoneNumberUpdate: 'calls.phone_number.update',
     phoneNumberDelete: 'calls.phone_number.delete',
     inboundPolicyCreate: 'calls.inbound_policy.create',
     inboundPolicyList: 'calls.inbound_policy.list',
@@ -145,6 +146,7 @@ export const DomainEvents = {
   callTransferred: 'events.call.transferred',
   telephonyConnectionUpdated: 'events.telephony_connection.updated',
   phoneNumberImported: 'events.phone_number.imported',
+  phoneNumberUpdated: 'events.phone_number.updated',
   phoneNumberDeleted: 'events.phone_number.deleted',
   /** An inbound call's routing decision was recorded (InboundRouteDecisionDto). */
   inboundRouteDecided: 'events.inbound_route.decided',

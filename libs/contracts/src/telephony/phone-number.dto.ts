@@ -54,6 +54,25 @@ export class ImportPhoneNumberDto {
   application_id?: string;
 }
 
+/** PATCH /phone-numbers/{id}: the label and the agent answering inbound calls; null clears either. */
+export class UpdatePhoneNumberDto {
+  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100 })
+  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @IsString({ message: 'label must be a string or null' })
+  @MaxLength(100, { message: 'label must be at most 100 characters' })
+  label?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'Agent that answers inbound calls; null unassigns it',
+  })
+  @ValidateIf((_, v) => v !== null && v !== undefined)
+  @IsUUID('all', { message: 'agent_id must be a UUID or null' })
+  agent_id?: string | null;
+}
+
 export class ListPhoneNumbersQueryDto extends CursorQueryDto {
   @ApiPropertyOptional({ enum: TELEPHONY_PROVIDERS })
   @IsOptional()
