@@ -13,6 +13,6 @@ import { CampaignsService } from './campaigns.service';
   imports: [PartnersModule, DispatchSignalModule, ClockModule],
   controllers: [CampaignsHandlers],
   providers: [CampaignsRepository, CampaignReferences, CampaignStatusEvents, CampaignsService, CampaignLifecycle],
-  exports: [CampaignsRepository, CampaignLifecycle],
+  exports: [CampaignsRepository, CampaignLifecycle, CampaignReferences],
 })
 export class CampaignsModule {}

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppError, CallDto, ErrorCode, PartnerContext, StartCallDto, Subjects } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
+import { CampaignReferences } from '../campaigns/campaign-references';
 import { CampaignRow } from '../campaigns/campaign-row';
 import { CampaignsConfig } from '../config/campaigns.config';
 import { Clock } from '../clock/clock';
@@ -39,6 +40,7 @@ export class CallPlacer {
     private readonly attempts: AttemptsRepository,
     private readonly lifecycle: CampaignLifecycle,
     private readonly outcomes: ContactOutcomes,
+    private readonly refs: CampaignReferences,
   ) {}
 
   async place(campaign: CampaignRow, partner: PartnerContext, claim: Claim): Promise<void> {
@@ -59,6 +61,17 @@ export class CallPlacer {
     }
   }
 
+  /** NOT_FOUND means the agent or a caller ID is gone; a vanished caller ID reads as CALLER_ID_INACTIVE. */
+  private async pauseReason(campaign: CampaignRow, error: AppError): Promise<string> {
+    if (error.code !== ErrorCode.NOT_FOUND) return error.code;
+    try {
+      await this.refs.assertCallerIdsActive(campaign.partner_id, campaign.phone_numbers);
+      return 'AGENT_NOT_FOUND';
+    } catch (err) {
+      return err instanceof AppError && err.code === ErrorCode.CALLER_ID_INACTIVE ? err.code : error.code;
+    }
+  }
+
   private async refused(campaign: CampaignRow, claim: Claim, err: unknown): Promise<void> {
     const error = err instanceof AppError ? err : null;
     if (!error || error.status >= 500) {
@@ -67,16 +80,17 @@ export class CallPlacer {
       this.logger.warn(`attempt ${claim.attemptId}: start-call failed (${error?.message ?? String(err)}); left to reconcile`);
       return;
     }
+    const reason = CAMPAIGN_STOPPERS.includes(error.code) ? await this.pauseReason(campaign, error) : null;
     await this.dataSource.transaction(async (em) => {
       if (error.code === ErrorCode.LIMIT_REACHED) {
         await this.attempts.release(em, claim.attemptId, new Date(this.clock.now().getTime() + ACCOUNT_FULL_BACKOFF_MS));
         return;
       }
-      if (CAMPAIGN_STOPPERS.includes(error.code)) {
+      if (reason) {
         const released = await this.attempts.release(em, claim.attemptId, this.clock.now());
         if (released) {
-          this.logger.warn(`campaign ${campaign.id} paused: ${error.code} (${error.message})`);
-          await this.lifecycle.pauseBySystem(em, campaign, error.code);
+          this.logger.warn(`campaign ${campaign.id} paused: ${reason} (${error.message})`);
+          await this.lifecycle.pauseBySystem(em, campaign, reason);
         }
         return;
       }
