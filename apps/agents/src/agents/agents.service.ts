@@ -19,7 +19,7 @@ import {
   UpdateAgentDto,
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
-import { cursorPage } from '../common/cursor-page';
+import { cursorPage } from '@vap/persistence';
 import { invalidFields } from '../common/invalid-fields';
 import { inTransaction, UniqueConflicts } from '../common/transaction';
 import { AgentExtractionSet } from '../extraction/entities/agent-extraction-set.entity';

@@ -15,7 +15,7 @@ import {
   ListExtractionSetsQueryDto,
   UpdateExtractionSetDto,
 } from '@vap/contracts';
-import { cursorPage } from '../common/cursor-page';
+import { cursorPage } from '@vap/persistence';
 import { inTransaction, UniqueConflicts } from '../common/transaction';
 import { lockAgent, lockAgents } from '../agents/agent-locks';
 import { AgentRecordsService } from '../agents/agent-records.service';

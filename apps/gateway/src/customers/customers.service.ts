@@ -7,14 +7,13 @@ import {
   CreateCustomerDto,
   CustomerDto,
   CustomerListDto,
-  decodeCursor,
   DEFAULT_PAGE_SIZE,
   DomainEvents,
-  encodeCursor,
   ListCustomersQueryDto,
   UpdateCustomerDto,
 } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
+import { cursorPage } from '@vap/persistence';
 import { Customer } from './entities/customer.entity';
 
 const UNIQUE_VIOLATION = '23505';
@@ -76,25 +75,14 @@ export class CustomersService {
   }
 
   async list(partnerId: string, query: ListCustomersQueryDto): Promise<CustomerListDto> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor);
     const qb = this.dataSource
       .getRepository(Customer)
       .createQueryBuilder('c')
-      .where('c.partner_id = :partnerId', { partnerId })
-      .orderBy('c.created_at', 'ASC')
-      .addOrderBy('c.id', 'ASC')
-      .limit(limit + 1);
+      .where('c.partner_id = :partnerId', { partnerId });
     if (query.external_id !== undefined) qb.andWhere('c.external_id = :externalId', { externalId: query.external_id });
     if (query.status !== undefined) qb.andWhere('c.status = :status', { status: query.status });
-    if (cursor) qb.andWhere('(c.created_at, c.id) > (:t, :id)', { t: cursor.t, id: cursor.id });
-    const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      customers: page.map(toCustomerDto),
-      next_cursor: rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
+    return { customers: page.rows.map(toCustomerDto), next_cursor: page.nextCursor };
   }
 
   async update(partnerId: string, id: string, input: UpdateCustomerDto): Promise<CustomerDto> {

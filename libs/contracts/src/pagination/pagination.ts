@@ -21,10 +21,7 @@ export class CursorQueryDto {
 }
 
 export interface Cursor {
-  /**
-   * ISO timestamp of the last item of the previous page. Its column must be timestamptz(3): an ISO string
-   * holds milliseconds, and a microsecond column would make the keyset comparison repeat rows.
-   */
+  /** Timestamp of the last item of the previous page, to the microsecond (see cursorPage in @vap/persistence). */
   t: string;
   /** Its id, to break ties between equal timestamps. */
   id: string;
