@@ -4,6 +4,7 @@ import { DefaultLineService } from '../connections/default-line.service';
 import { ExtractionRunner } from '../post-call/extraction-runner.service';
 import { PostCallProcessor } from '../post-call/post-call-processor.service';
 import { PostCallWorker } from '../post-call/post-call-worker.service';
+import { StaleCallSweeper } from '../progress/stale-call-sweeper.service';
 import { CallsHandlers } from './calls.handlers';
 import { CallsQueryService } from './calls-query.service';
 import { FromNumberResolver } from './from-number.resolver';
@@ -21,6 +22,7 @@ import { StartCallService } from './start-call.service';
     ExtractionRunner,
     PostCallProcessor,
     PostCallWorker,
+    StaleCallSweeper,
   ],
   exports: [DefaultLineService],
 })

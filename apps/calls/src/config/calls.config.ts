@@ -66,4 +66,18 @@ export class CallsConfig extends BaseServiceConfig {
   @Min(1)
   @Max(10)
   EXTRACTION_MAX_ATTEMPTS: number = 3;
+
+  /** How often calls that never got a final carrier status are looked for. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3600000)
+  STALE_CALL_SWEEP_MS: number = 60000;
+
+  /** Slack after a call's max duration before it counts as stale and is failed. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(86400)
+  STALE_CALL_GRACE_SECS: number = 300;
 }

@@ -1,0 +1,74 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { RawCarrierEvent } from '../carriers/carrier-adapter';
+import { CallsConfig } from '../config/calls.config';
+import { CallProgressService } from './call-progress.service';
+
+/** Calls without max_call_duration_secs are given this long before they count as stale. */
+const UNCAPPED_CALL_SECONDS = 3600;
+const BATCH = 50;
+
+/**
+ * Ends calls whose carrier never sent a final status (a lost callback, a sandbox call cut off by a
+ * restart): past the agent's max duration plus STALE_CALL_GRACE_SECS they fail through the normal
+ * progress path, so the concurrency slot is released and session.completed is still reported.
+ */
+@Injectable()
+export class StaleCallSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(StaleCallSweeper.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: CallsConfig,
+    private readonly progress: CallProgressService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.sweep()
+        .then(() => undefined)
+        .catch((err) => this.logger.error(`stale-call sweep failed: ${(err as Error).message}`))
+        .finally(() => (this.running = undefined));
+    }, this.config.STALE_CALL_SWEEP_MS);
+  }
+
+  async sweep(): Promise<number> {
+    const rows = (await this.dataSource.query(
+      `SELECT id, provider FROM calls.calls
+        WHERE status IN ('pending', 'ringing', 'in_progress')
+          AND created_at < now() - make_interval(secs =>
+                COALESCE((agent_settings->>'max_call_duration_secs')::int, $1) + $2)
+        ORDER BY created_at
+        LIMIT $3`,
+      [UNCAPPED_CALL_SECONDS, this.config.STALE_CALL_GRACE_SECS, BATCH],
+    )) as { id: string; provider: RawCarrierEvent['provider'] }[];
+    for (const { id, provider } of rows) {
+      const call = await this.progress.apply(
+        { callId: id },
+        {
+          provider,
+          kind: 'status',
+          dedupeKey: 'stale-call-timeout',
+          providerStatus: 'failed',
+          providerEvent: 'stale-call-timeout',
+          sequence: null,
+          ended: true,
+          occurredAt: new Date(),
+          hangupSource: 'system',
+          hangupCause: 'NO_FINAL_STATUS',
+          errorMessage: 'The carrier reported no final status in time',
+        },
+      );
+      this.logger.warn(`call ${id} had no final status in time; now ${call.status}`);
+    }
+    return rows.length;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+}

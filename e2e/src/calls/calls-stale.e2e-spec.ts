@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, TestDatabase } from '@vap/persistence';
+import { deleteJetStreamByPrefix, freePort, Platform, startPlatform } from '@vap/testing';
+import { api } from '../../support';
+import { callee, VOICE_ID } from './call-fixtures';
+
+/**
+ * A platform of its own (the gateway is ready only with every service) whose sandbox carrier is too slow to ever finish a call (one step a minute) and
+ * whose sweeper looks every half second with no grace: the call must still end, failed, once it has
+ * outlived its agent's max_call_duration_secs.
+ */
+describe('calls that never get a final carrier status', () => {
+  let platform: Platform;
+  let database: TestDatabase;
+  const prefix = `${process.env.E2E_NATS_PREFIX}_stale${randomBytes(2).toString('hex')}`;
+  const adminToken = randomBytes(16).toString('hex');
+  let base: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(process.env.E2E_DATABASE_URL!, 'vap_e2e');
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    platform = await startPlatform({
+      databaseUrl: database.url,
+      natsUrl: process.env.E2E_NATS_URL!,
+      subjectPrefix: prefix,
+      gatewayPorts: [port],
+      env: {
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        ADMIN_API_TOKEN: adminToken,
+        SECRETS_KEY: process.env.E2E_SECRETS_KEY,
+        CALLBACK_BASE_URL: base,
+        RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
+        RATE_LIMIT_CALLS_PER_MINUTE: '100000',
+        SANDBOX_STEP_MS: '60000',
+        STALE_CALL_SWEEP_MS: '500',
+        STALE_CALL_GRACE_SECS: '0',
+      },
+      readyTimeoutMs: 90_000,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+    await deleteJetStreamByPrefix(process.env.E2E_NATS_URL!, prefix).catch(() => undefined);
+    await database?.drop();
+  });
+
+  it('fails the call after its max duration, releasing the slot and reporting the session', async () => {
+    const created = await api('/admin/v1/partners', { method: 'POST', token: adminToken, baseUrl: base, body: { name: 'Stale Co', balance_inr: 100 } });
+    const key = created.body.data.api_key;
+    const agent = await api('/agent', {
+      method: 'POST',
+      key,
+      baseUrl: base,
+      body: { agent_name: 'Stale agent', prompt: 'You help.', voice_id: VOICE_ID, agent_type: 'outbound', max_call_duration_secs: 60 },
+    });
+    expect(agent.status).toBe(200);
+    const started = await api('/calls/start', { method: 'POST', key, baseUrl: base, body: { agent_id: agent.body.data.id, to_number: callee('42') } });
+    expect(started.status).toBe(200);
+    const id = started.body.data.call_id;
+    const deadline = Date.now() + 100_000;
+    let call = started.body.data;
+    while (!call.session.processing_complete && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 2000));
+      call = (await api(`/calls/${id}`, { key, baseUrl: base })).body.data;
+    }
+    expect(call).toMatchObject({
+      status: 'failed',
+      disposition: 'failed',
+      hangup_source: 'system',
+      hangup_cause: 'NO_FINAL_STATUS',
+      error_message: 'The carrier reported no final status in time',
+      duration_seconds: 0,
+    });
+    expect(Date.parse(call.ended_at) - Date.parse(call.created_at)).toBeGreaterThanOrEqual(60_000);
+    expect(call.session).toMatchObject({ processing_complete: true, status: 'failed', transcript: null });
+  }, 150_000);
+});
