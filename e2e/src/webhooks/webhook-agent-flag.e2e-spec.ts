@@ -16,7 +16,8 @@ describe('agent fan-out flag', () => {
 
   const setFlag = (agentId: string, value: unknown, field = 'include_account_endpoints') =>
     api(`/agent/${agentId}/webhooks`, { method: 'PATCH', key, body: { [field]: value } });
-  const flag = async (agentId: string) => (await api(`/agent/${agentId}/webhooks`, { key })).body.data.include_account_endpoints;
+  const flag = async (agentId: string) =>
+    (await api(`/agent/${agentId}/webhooks`, { key })).body.data.include_account_endpoints;
   /** The agent record's echo, which follows the webhooks service's events. */
   async function agentRecordFlag(agentId: string, expected: boolean): Promise<void> {
     const deadline = Date.now() + 10_000;
@@ -31,7 +32,9 @@ describe('agent fan-out flag', () => {
   it('is true by default', async () => {
     const agent = await createAgent(key);
     expect(await flag(agent.id)).toBe(true);
-    expect((await api(`/agent/${agent.id}`, { key })).body.data.webhooks_include_account_endpoints).toBe(true);
+    expect((await api(`/agent/${agent.id}`, { key })).body.data.webhooks_include_account_endpoints).toBe(
+      true,
+    );
   });
 
   it('refuses false without an enabled endpoint of the agent’s own (409 NO_AGENT_ENDPOINT)', async () => {
@@ -42,7 +45,11 @@ describe('agent fan-out flag', () => {
     for (const res of [
       await setFlag(agent.id, false),
       await setFlag(agent.id, false, 'webhooks_include_account_endpoints'),
-      await api(`/agent/${agent.id}`, { method: 'PUT', key, body: { webhooks_include_account_endpoints: false } }),
+      await api(`/agent/${agent.id}`, {
+        method: 'PUT',
+        key,
+        body: { webhooks_include_account_endpoints: false },
+      }),
     ]) {
       expect(res.status).toBe(409);
       expect(res.body.error.code).toBe('NO_AGENT_ENDPOINT');
@@ -55,15 +62,26 @@ describe('agent fan-out flag', () => {
     await createEndpoint(key, { url: URL }, agent.id);
     const res = await setFlag(agent.id, false);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ include_account_endpoints: false, webhooks_include_account_endpoints: false });
+    expect(res.body.data).toMatchObject({
+      include_account_endpoints: false,
+      webhooks_include_account_endpoints: false,
+    });
     expect(await flag(agent.id)).toBe(false);
     await agentRecordFlag(agent.id, false);
 
-    const put = await api(`/agent/${agent.id}`, { method: 'PUT', key, body: { webhooks_include_account_endpoints: true } });
+    const put = await api(`/agent/${agent.id}`, {
+      method: 'PUT',
+      key,
+      body: { webhooks_include_account_endpoints: true },
+    });
     expect(put.status).toBe(200);
     expect(put.body.data.webhooks_include_account_endpoints).toBe(true);
     expect(await flag(agent.id)).toBe(true);
-    const putFalse = await api(`/agent/${agent.id}`, { method: 'PUT', key, body: { webhooks_include_account_endpoints: false } });
+    const putFalse = await api(`/agent/${agent.id}`, {
+      method: 'PUT',
+      key,
+      body: { webhooks_include_account_endpoints: false },
+    });
     expect(putFalse.body.data.webhooks_include_account_endpoints).toBe(false);
     expect(await flag(agent.id)).toBe(false);
   });
@@ -94,7 +112,9 @@ describe('agent fan-out flag', () => {
     const a = await createEndpoint(key, { url: URL }, agent.id);
     expect((await setFlag(agent.id, false)).status).toBe(200);
     await agentRecordFlag(agent.id, false);
-    expect((await api(`/config/webhooks/${a.id}`, { method: 'PATCH', key, body: { enabled: false } })).status).toBe(200);
+    expect(
+      (await api(`/config/webhooks/${a.id}`, { method: 'PATCH', key, body: { enabled: false } })).status,
+    ).toBe(200);
     expect(await flag(agent.id)).toBe(true);
     await agentRecordFlag(agent.id, true);
     await api(`/config/webhooks/${a.id}`, { method: 'PATCH', key, body: { enabled: true } });
@@ -121,11 +141,19 @@ describe('agent fan-out flag', () => {
         await sleep(200);
         endpoint = (await api(`/agent/${agent.id}/webhooks`, { key })).body.data.endpoints[0];
       } while (endpoint.enabled && Date.now() < deadline);
-      expect(endpoint).toMatchObject({ enabled: false, disabled_reason: 'auto_disabled', last_delivery_status: 'failed' });
+      expect(endpoint).toMatchObject({
+        enabled: false,
+        disabled_reason: 'auto_disabled',
+        last_delivery_status: 'failed',
+      });
       expect(endpoint.failing_since).not.toBeNull();
       expect(await flag(agent.id)).toBe(true);
       // Enabling it again clears the record.
-      const enabled = await api(`/config/webhooks/${e.id}`, { method: 'PATCH', key, body: { enabled: true } });
+      const enabled = await api(`/config/webhooks/${e.id}`, {
+        method: 'PATCH',
+        key,
+        body: { enabled: true },
+      });
       expect(enabled.body.data).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
     } finally {
       await receiver.close();

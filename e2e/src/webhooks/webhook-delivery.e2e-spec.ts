@@ -34,7 +34,10 @@ describe('webhook delivery', () => {
   }
 
   /** Answers requests on `path` from `plan` in order (then 200). */
-  function plan(path: string, answers: { status?: number; headers?: Record<string, string>; delayMs?: number }[]): void {
+  function plan(
+    path: string,
+    answers: { status?: number; headers?: Record<string, string>; delayMs?: number }[],
+  ): void {
     const previous = receiver.answer;
     let n = 0;
     receiver.answer = (req, i) => (req.path === `/${path}` ? (answers[n++] ?? {}) : previous(req, i));
@@ -69,11 +72,26 @@ describe('webhook delivery', () => {
     for (const gap of gaps(reqs)) expect(gap).toBeGreaterThanOrEqual(900);
 
     const [d] = await history(e.id);
-    expect(d).toMatchObject({ id: reqs[0].headers['x-webhook-id'], status: 'succeeded', attempts: 3, last_status_code: 200 });
+    expect(d).toMatchObject({
+      id: reqs[0].headers['x-webhook-id'],
+      status: 'succeeded',
+      attempts: 3,
+      last_status_code: 200,
+    });
     const detail = await delivery(d.id);
-    expect(detail.attempt_history.map((a: { status_code: number }) => a.status_code)).toEqual([500, 500, 200]);
-    expect(detail.attempt_history.map((a: { outcome: string }) => a.outcome)).toEqual(['failed', 'failed', 'succeeded']);
-    expect(detail.attempt_history[0]).toMatchObject({ attempt: 1, error: 'HTTP 500', response_body: '{"received":true}' });
+    expect(detail.attempt_history.map((a: { status_code: number }) => a.status_code)).toEqual([
+      500, 500, 200,
+    ]);
+    expect(detail.attempt_history.map((a: { outcome: string }) => a.outcome)).toEqual([
+      'failed',
+      'failed',
+      'succeeded',
+    ]);
+    expect(detail.attempt_history[0]).toMatchObject({
+      attempt: 1,
+      error: 'HTTP 500',
+      response_body: '{"received":true}',
+    });
     expect(detail.attempt_history[0].latency_ms).toEqual(expect.any(Number));
     expect(detail.payload).toEqual(JSON.parse(reqs[0].rawBody));
     const [listed] = (await api('/config/webhooks', { key })).body.data.endpoints;
@@ -100,7 +118,10 @@ describe('webhook delivery', () => {
     receiver.answer = () => ({});
     const retried = await api(`/webhook-deliveries/${id}/retry`, { method: 'POST', key });
     expect(retried.status).toBe(200);
-    expect(retried.body.data).toMatchObject({ id, status: expect.stringMatching(/pending|delivering|succeeded/) });
+    expect(retried.body.data).toMatchObject({
+      id,
+      status: expect.stringMatching(/pending|delivering|succeeded/),
+    });
     const [again] = (await receiver.waitFor(5, (r) => r.path === '/d2')).slice(4);
     expect(again.headers['x-webhook-id']).toBe(id);
     expect(again.rawBody).toBe(reqs[0].rawBody);
@@ -120,7 +141,9 @@ describe('webhook delivery', () => {
     expect(busy.body.error.code).toBe('INVALID_STATE');
     const other = await newPartner();
     expect((await api(`/webhook-deliveries/${id}`, { key: other.key })).status).toBe(404);
-    expect((await api(`/webhook-deliveries/${id}/retry`, { method: 'POST', key: other.key })).status).toBe(404);
+    expect((await api(`/webhook-deliveries/${id}/retry`, { method: 'POST', key: other.key })).status).toBe(
+      404,
+    );
     expect((await api('/webhook-deliveries/not-an-id', { key })).status).toBe(404);
     receiver.answer = () => ({});
   });
@@ -171,7 +194,11 @@ describe('webhook delivery', () => {
     const bystander = await endpoint('d7-bystander');
     const res = await api(`/config/webhooks/${e.id}/test`, { method: 'POST', key });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ endpoint_id: e.id, event_type: 'webhook.test', status: expect.any(String) });
+    expect(res.body.data).toMatchObject({
+      endpoint_id: e.id,
+      event_type: 'webhook.test',
+      status: expect.any(String),
+    });
     const [req] = await receiver.waitFor(1, (r) => r.path === '/d7');
     expect(verifySignature(req, e.secret)).toBe(true);
     expect(req.json).toMatchObject({ event: 'webhook.test', data: { endpoint_id: e.id, label: e.label } });
@@ -188,23 +215,38 @@ describe('webhook delivery', () => {
     await receiver.waitFor(4, (r) => r.path === '/d8');
     await waitForHistory(e.id, (all) => all.length === 4 && all.every((d) => d.status === 'succeeded'));
 
-    expect((await history(e.id, '?event_type=webhook.test')).map((d) => d.event_type)).toEqual(['webhook.test']);
+    expect((await history(e.id, '?event_type=webhook.test')).map((d) => d.event_type)).toEqual([
+      'webhook.test',
+    ]);
     expect(await history(e.id, '?event_type=call.status.updated')).toHaveLength(3);
     expect(await history(e.id, '?status=failed')).toEqual([]);
-    expect(await history(e.id, `?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
-    expect(await history(e.id, `?until=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toHaveLength(4);
+    expect(
+      await history(e.id, `?since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`),
+    ).toEqual([]);
+    expect(
+      await history(e.id, `?until=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`),
+    ).toHaveLength(4);
 
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: ApiResponse = await api(`/config/webhooks/${e.id}/deliveries?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { key });
+      const res: ApiResponse = await api(
+        `/config/webhooks/${e.id}/deliveries?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+        { key },
+      );
       seen.push(...res.body.data.deliveries.map((d: { id: string }) => d.id));
       cursor = res.body.data.next_cursor;
     } while (cursor);
     expect(seen).toHaveLength(4);
     expect(new Set(seen).size).toBe(4);
 
-    for (const bad of ['?status=lost', '?event_type=session.failed', '?since=yesterday', '?limit=0', '?cursor=zzz']) {
+    for (const bad of [
+      '?status=lost',
+      '?event_type=session.failed',
+      '?since=yesterday',
+      '?limit=0',
+      '?cursor=zzz',
+    ]) {
       const res = await api(`/config/webhooks/${e.id}/deliveries${bad}`, { key });
       expect({ bad, status: res.status }).toEqual({ bad, status: 400 });
     }

@@ -23,8 +23,10 @@ describe('webhook endpoints', () => {
   });
 
   const post = (body: unknown, k = key) => api('/config/webhooks', { key: k, body });
-  const patch = (id: string, body: unknown, k = key) => api(`/config/webhooks/${id}`, { method: 'PATCH', key: k, body });
-  const list = async (k = key) => (await api('/config/webhooks', { key: k })).body.data.endpoints as { id: string }[];
+  const patch = (id: string, body: unknown, k = key) =>
+    api(`/config/webhooks/${id}`, { method: 'PATCH', key: k, body });
+  const list = async (k = key) =>
+    (await api('/config/webhooks', { key: k })).body.data.endpoints as { id: string }[];
 
   describe('POST /config/webhooks', () => {
     it('creates an account-wide endpoint and shows its secret once', async () => {
@@ -85,15 +87,17 @@ describe('webhook endpoints', () => {
       expect(res.body.error.message).toContain('reserved');
     });
 
-    it.each([['http://example.com/hooks'], ['ftp://example.com/hooks'], ['not a url'], ['https://user:pw@example.com/']])(
-      'refuses the url %s',
-      async (url) => {
-        const res = await post({ label: label(), url });
-        expect(res.status).toBe(400);
-        expect(res.body.error.code).toBe('VALIDATION_ERROR');
-        expect(res.body.error.message).toContain('url');
-      },
-    );
+    it.each([
+      ['http://example.com/hooks'],
+      ['ftp://example.com/hooks'],
+      ['not a url'],
+      ['https://user:pw@example.com/'],
+    ])('refuses the url %s', async (url) => {
+      const res = await post({ label: label(), url });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error.message).toContain('url');
+    });
 
     it.each([['call.started'], ['session.failed'], ['CALL.STATUS.UPDATED']])(
       'refuses the event %s with a message that lists the valid set',
@@ -132,7 +136,9 @@ describe('webhook endpoints', () => {
       const res = await post({ label: label(), url: URL, agent_id: foreign.id });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
-      expect((await post({ label: label(), url: URL, agent_id: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+      expect(
+        (await post({ label: label(), url: URL, agent_id: '00000000-0000-4000-8000-000000000000' })).status,
+      ).toBe(404);
     });
   });
 
@@ -146,11 +152,16 @@ describe('webhook endpoints', () => {
       expect(sixth.body.error.code).toBe('LIMIT_REACHED');
       // The agent's scope is its own.
       for (let n = 0; n < 5; n++) await createEndpoint(partner.key, { url: URL }, agent.id);
-      const agentSixth = await api(`/agent/${agent.id}/webhooks`, { key: partner.key, body: { label: label(), url: URL } });
+      const agentSixth = await api(`/agent/${agent.id}/webhooks`, {
+        key: partner.key,
+        body: { label: label(), url: URL },
+      });
       expect(agentSixth.status).toBe(429);
       // Deleting one makes room again.
       const [first] = await list(partner.key);
-      expect((await api(`/config/webhooks/${first.id}`, { method: 'DELETE', key: partner.key })).status).toBe(200);
+      expect((await api(`/config/webhooks/${first.id}`, { method: 'DELETE', key: partner.key })).status).toBe(
+        200,
+      );
       expect((await post({ label: label(), url: URL }, partner.key)).status).toBe(200);
     });
   });
@@ -159,26 +170,38 @@ describe('webhook endpoints', () => {
     it('updates label, url, enabled and events', async () => {
       const e = await createEndpoint(key, { url: URL });
       const name = label('renamed');
-      const res = await patch(e.id, { label: name, url: 'https://example.org/other', enabled: false, events: ['call.transferred'] });
+      const res = await patch(e.id, {
+        label: name,
+        url: 'https://example.org/other',
+        enabled: false,
+        events: ['call.transferred'],
+      });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ id: e.id, label: name, url: 'https://example.org/other', enabled: false, events: ['call.transferred'] });
+      expect(res.body.data).toMatchObject({
+        id: e.id,
+        label: name,
+        url: 'https://example.org/other',
+        enabled: false,
+        events: ['call.transferred'],
+      });
       expect(res.body.data).not.toHaveProperty('secret');
     });
 
-    it.each([['the same agent_id', 'same'], ['null', null], ['another uuid', '00000000-0000-4000-8000-000000000000']])(
-      'refuses agent_id (%s) with 400',
-      async (_what, value) => {
-        const agent = await createAgent(key);
-        const e = await createEndpoint(key, { url: URL }, agent.id);
-        const res = await patch(e.id, { agent_id: value === 'same' ? agent.id : value, enabled: false });
-        expect(res.status).toBe(400);
-        expect(res.body.error.code).toBe('VALIDATION_ERROR');
-        expect(res.body.error.message).toContain('agent_id');
-        // Nothing else changed either.
-        const own = (await api(`/agent/${agent.id}/webhooks`, { key })).body.data.endpoints;
-        expect(own[0]).toMatchObject({ id: e.id, enabled: true, agent_id: agent.id });
-      },
-    );
+    it.each([
+      ['the same agent_id', 'same'],
+      ['null', null],
+      ['another uuid', '00000000-0000-4000-8000-000000000000'],
+    ])('refuses agent_id (%s) with 400', async (_what, value) => {
+      const agent = await createAgent(key);
+      const e = await createEndpoint(key, { url: URL }, agent.id);
+      const res = await patch(e.id, { agent_id: value === 'same' ? agent.id : value, enabled: false });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(res.body.error.message).toContain('agent_id');
+      // Nothing else changed either.
+      const own = (await api(`/agent/${agent.id}/webhooks`, { key })).body.data.endpoints;
+      expect(own[0]).toMatchObject({ id: e.id, enabled: true, agent_id: agent.id });
+    });
 
     it('applies the label, url and events rules', async () => {
       const e = await createEndpoint(key, { url: URL });
@@ -218,7 +241,10 @@ describe('webhook endpoints', () => {
     it('creates on the agent in the path whatever agent_id the body names, and lists only its own', async () => {
       const agent = await createAgent(key);
       const other = await createAgent(key);
-      const res = await api(`/agent/${agent.id}/webhooks`, { key, body: { label: label(), url: URL, agent_id: other.id } });
+      const res = await api(`/agent/${agent.id}/webhooks`, {
+        key,
+        body: { label: label(), url: URL, agent_id: other.id },
+      });
       expect(res.status).toBe(200);
       expect(res.body.data.agent_id).toBe(agent.id);
       expect(res.body.data.secret).toMatch(/^whsec_/);
@@ -238,7 +264,11 @@ describe('webhook endpoints', () => {
       expect((await api(`/agent/${agent.id}`, { method: 'DELETE', key })).status).toBe(200);
       for (const res of [
         await api(`/agent/${agent.id}/webhooks`, { key }),
-        await api(`/agent/${agent.id}/webhooks`, { method: 'PATCH', key, body: { include_account_endpoints: true } }),
+        await api(`/agent/${agent.id}/webhooks`, {
+          method: 'PATCH',
+          key,
+          body: { include_account_endpoints: true },
+        }),
         await api(`/agent/${agent.id}/webhooks`, { key, body: { label: label(), url: URL } }),
         await post({ label: label(), url: URL, agent_id: agent.id }),
       ]) {
@@ -259,15 +289,32 @@ describe('webhook endpoints', () => {
   describe('legacy PUT /config/webhook', () => {
     it('creates, then replaces the default endpoint with a new secret each call', async () => {
       const partner = await newPartner();
-      const first = await api('/config/webhook', { method: 'PUT', key: partner.key, body: { webhook_url: URL } });
+      const first = await api('/config/webhook', {
+        method: 'PUT',
+        key: partner.key,
+        body: { webhook_url: URL },
+      });
       expect(first.status).toBe(200);
-      expect(first.body.data).toMatchObject({ webhook_url: URL, webhook_secret: expect.stringMatching(/^whsec_/), message: expect.any(String) });
-      const second = await api('/config/webhook', { method: 'PUT', key: partner.key, body: { webhook_url: 'https://example.org/v2' } });
+      expect(first.body.data).toMatchObject({
+        webhook_url: URL,
+        webhook_secret: expect.stringMatching(/^whsec_/),
+        message: expect.any(String),
+      });
+      const second = await api('/config/webhook', {
+        method: 'PUT',
+        key: partner.key,
+        body: { webhook_url: 'https://example.org/v2' },
+      });
       expect(second.status).toBe(200);
       expect(second.body.data.webhook_secret).not.toBe(first.body.data.webhook_secret);
       const endpoints = (await api('/config/webhooks', { key: partner.key })).body.data.endpoints;
       expect(endpoints).toHaveLength(1);
-      expect(endpoints[0]).toMatchObject({ label: 'default', url: 'https://example.org/v2', agent_id: null, enabled: true });
+      expect(endpoints[0]).toMatchObject({
+        label: 'default',
+        url: 'https://example.org/v2',
+        agent_id: null,
+        enabled: true,
+      });
     });
 
     it('refuses a non-HTTPS or missing webhook_url', async () => {
@@ -292,7 +339,11 @@ describe('webhook endpoints', () => {
       ];
       for (const [method, path, body] of routes) {
         const res = await api(path, { method, key: other.key, body });
-        expect({ path, status: res.status, code: res.body.error?.code }).toEqual({ path, status: 404, code: 'NOT_FOUND' });
+        expect({ path, status: res.status, code: res.body.error?.code }).toEqual({
+          path,
+          status: 404,
+          code: 'NOT_FOUND',
+        });
       }
       expect((await list(other.key)).map((x) => x.id)).not.toContain(e.id);
       expect((await list()).map((x) => x.id)).toContain(e.id);
@@ -302,7 +353,9 @@ describe('webhook endpoints', () => {
       const other = await newPartner();
       const agent = await createAgent(other.key);
       expect((await api(`/agent/${agent.id}/webhooks`, { key })).status).toBe(404);
-      expect((await api(`/agent/${agent.id}/webhooks`, { key, body: { label: label(), url: URL } })).status).toBe(404);
+      expect(
+        (await api(`/agent/${agent.id}/webhooks`, { key, body: { label: label(), url: URL } })).status,
+      ).toBe(404);
     });
   });
 });

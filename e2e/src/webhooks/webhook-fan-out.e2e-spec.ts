@@ -34,7 +34,11 @@ describe('webhook fan-out', () => {
     ({ id: partnerId, key } = await newPartner());
   });
 
-  async function endpoint(path: string, body: Record<string, unknown> = {}, agentId?: string): Promise<Endpoint> {
+  async function endpoint(
+    path: string,
+    body: Record<string, unknown> = {},
+    agentId?: string,
+  ): Promise<Endpoint> {
     const e = await createEndpoint(key, { url: receiver.at(path), ...body }, agentId);
     return { id: e.id, secret: e.secret, path };
   }
@@ -48,7 +52,13 @@ describe('webhook fan-out', () => {
   /** Waits for the event at every `expected` endpoint, then checks no other endpoint got a delivery of it. */
   async function expectDelivered(eventId: string, expected: Endpoint[], all: Endpoint[]): Promise<void> {
     for (const e of expected) {
-      const [req] = await receiver.waitFor(1, (r) => r.path === `/${e.path}` && r.headers['x-webhook-event'] !== 'webhook.test' && JSON.stringify(r.json).includes(eventIdMarker(eventId)));
+      const [req] = await receiver.waitFor(
+        1,
+        (r) =>
+          r.path === `/${e.path}` &&
+          r.headers['x-webhook-event'] !== 'webhook.test' &&
+          JSON.stringify(r.json).includes(eventIdMarker(eventId)),
+      );
       expect(verifySignature(req, e.secret)).toBe(true);
     }
     // Fan-out writes every delivery of an event in one transaction: once one arrived, all rows exist.
@@ -64,7 +74,11 @@ describe('webhook fan-out', () => {
   const markers = new Map<string, string>();
   const eventIdMarker = (eventId: string) => markers.get(eventId)!;
 
-  async function publish(subject: string, agentId: string | null, extra: Record<string, unknown> = {}): Promise<string> {
+  async function publish(
+    subject: string,
+    agentId: string | null,
+    extra: Record<string, unknown> = {},
+  ): Promise<string> {
     const data = statusData(agentId, extra);
     const id = await events.publish(subject, partnerId, data);
     markers.set(id, data.call_id as string);
@@ -105,7 +119,11 @@ describe('webhook fan-out', () => {
     const accountAll = await endpoint('f3-account-all');
     const agentStatus = await endpoint('f3-agent-status', { events: ['call.status.updated'] }, agent.id);
     const all = [accountAll, agentStatus];
-    const off = await api(`/agent/${agent.id}/webhooks`, { method: 'PATCH', key, body: { include_account_endpoints: false } });
+    const off = await api(`/agent/${agent.id}/webhooks`, {
+      method: 'PATCH',
+      key,
+      body: { include_account_endpoints: false },
+    });
     expect(off.status).toBe(200);
 
     const status = await publish(STATUS, agent.id);
@@ -125,7 +143,11 @@ describe('webhook fan-out', () => {
     await expectDelivered(otherStatus, [accountAll], all);
 
     // Back on: the account-wide endpoint gets the agent's events again.
-    await api(`/agent/${agent.id}/webhooks`, { method: 'PATCH', key, body: { include_account_endpoints: true } });
+    await api(`/agent/${agent.id}/webhooks`, {
+      method: 'PATCH',
+      key,
+      body: { include_account_endpoints: true },
+    });
     const again = await publish(STATUS, agent.id);
     await expectDelivered(again, [accountAll, agentStatus], all);
   });
@@ -133,7 +155,9 @@ describe('webhook fan-out', () => {
   it('delivers nothing to a disabled endpoint', async () => {
     const on = await endpoint('f4-on');
     const off = await endpoint('f4-off');
-    expect((await api(`/config/webhooks/${off.id}`, { method: 'PATCH', key, body: { enabled: false } })).status).toBe(200);
+    expect(
+      (await api(`/config/webhooks/${off.id}`, { method: 'PATCH', key, body: { enabled: false } })).status,
+    ).toBe(200);
     const id = await publish(STATUS, null);
     await expectDelivered(id, [on], [on, off]);
     expect(receiver.on(off.path)).toHaveLength(0);
@@ -154,10 +178,17 @@ describe('webhook fan-out', () => {
     expect(Date.parse(req.json.timestamp)).not.toBeNaN();
     expect(req.json.data).toEqual(data);
     const [delivery] = (await api(`/config/webhooks/${e.id}/deliveries`, { key })).body.data.deliveries;
-    expect(delivery).toMatchObject({ event_id: eventId, event_type: 'call.status.updated', status: 'succeeded', attempts: 1 });
+    expect(delivery).toMatchObject({
+      event_id: eventId,
+      event_type: 'call.status.updated',
+      status: 'succeeded',
+      attempts: 1,
+    });
     expect(req.headers['x-webhook-id']).toBe(delivery.id);
     // A tampered body or another secret does not verify.
-    expect(verifySignature({ ...req, rawBody: req.rawBody.replace('completed', 'failed') }, e.secret)).toBe(false);
+    expect(verifySignature({ ...req, rawBody: req.rawBody.replace('completed', 'failed') }, e.secret)).toBe(
+      false,
+    );
     expect(verifySignature(req, 'whsec_not-the-secret')).toBe(false);
   });
 });

@@ -45,7 +45,8 @@ export async function createEndpoint(
     key,
     body: { label: label(), ...body },
   });
-  if (res.status !== 200) throw new Error(`creating an endpoint answered ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(`creating an endpoint answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.data;
 }
 
@@ -65,7 +66,9 @@ export class EventPublisher {
   async publish(subject: string, partnerId: string, data: Record<string, unknown>): Promise<string> {
     const id = randomUUID();
     const event = { id, subject, partnerId, occurredAt: new Date().toISOString(), data };
-    await this.nc.jetstream().publish(`${e2eEnv().natsPrefix}.${subject}`, this.codec.encode(event), { msgID: id });
+    await this.nc
+      .jetstream()
+      .publish(`${e2eEnv().natsPrefix}.${subject}`, this.codec.encode(event), { msgID: id });
     return id;
   }
 
@@ -75,7 +78,10 @@ export class EventPublisher {
 }
 
 /** A call.status.updated data object as the calls service sends it, for an agent (or none). */
-export function statusData(agentId: string | null, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function statusData(
+  agentId: string | null,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     call_id: randomUUID(),
     session_id: randomUUID(),

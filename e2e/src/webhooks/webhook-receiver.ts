@@ -38,7 +38,8 @@ export class WebhookReceiver {
   static async start(): Promise<WebhookReceiver> {
     const certFile = process.env.E2E_TLS_CERT;
     const keyFile = process.env.E2E_TLS_KEY;
-    if (!certFile || !keyFile) throw new Error('E2E_TLS_CERT/E2E_TLS_KEY are not set (the e2e setup needs openssl)');
+    if (!certFile || !keyFile)
+      throw new Error('E2E_TLS_CERT/E2E_TLS_KEY are not set (the e2e setup needs openssl)');
     // The handler needs the receiver, which needs the listening server: filled in below.
     const ref: { receiver?: WebhookReceiver } = {};
     const server = createServer({ cert: readFileSync(certFile), key: readFileSync(keyFile) }, (req, res) => {
@@ -58,7 +59,9 @@ export class WebhookReceiver {
         const answer = receiver.answer(request, receiver.requests.length);
         const reply = () => {
           if (res.destroyed) return;
-          res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers }).end('{"received":true}');
+          res
+            .writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers })
+            .end('{"received":true}');
         };
         if (answer.delayMs) setTimeout(reply, answer.delayMs);
         else reply();
@@ -89,7 +92,11 @@ export class WebhookReceiver {
     return this.requests.filter((r) => r.json?.event === event && where(r.json.data));
   }
 
-  async waitFor(count: number, filter: (r: WebhookRequest) => boolean = () => true, timeoutMs = 20_000): Promise<WebhookRequest[]> {
+  async waitFor(
+    count: number,
+    filter: (r: WebhookRequest) => boolean = () => true,
+    timeoutMs = 20_000,
+  ): Promise<WebhookRequest[]> {
     return waitFor(
       () => {
         const found = this.requests.filter(filter);
@@ -112,13 +119,19 @@ export class WebhookReceiver {
  * "<X-Webhook-Timestamp>.<raw body>" with the secret, compare in constant time, and refuse a timestamp more
  * than five minutes away. Written here from the contract, independently of the platform's code.
  */
-export function verifySignature(req: WebhookRequest, secret: string, header = 'x-webhook-signature'): boolean {
+export function verifySignature(
+  req: WebhookRequest,
+  secret: string,
+  header = 'x-webhook-signature',
+): boolean {
   const timestamp = req.headers['x-webhook-timestamp'];
   const signature = req.headers[header];
   if (typeof timestamp !== 'string' || typeof signature !== 'string') return false;
   const sentAt = Date.parse(timestamp);
   if (Number.isNaN(sentAt) || Math.abs(Date.now() - sentAt) > 5 * 60_000) return false;
-  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${timestamp}.${req.rawBody}`).digest('hex')}`);
+  const expected = Buffer.from(
+    `sha256=${createHmac('sha256', secret).update(`${timestamp}.${req.rawBody}`).digest('hex')}`,
+  );
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { connect, JSONCodec, NatsConnection } from 'nats';
 import { createTestDatabase, TestDatabase } from '@vap/persistence';
-import { deleteJetStreamByPrefix, freePort, ServiceHandle, startService } from '@vap/testing';
+import { deleteJetStreamByPrefix, freePort, ServiceHandle, startService, waitFor } from '@vap/testing';
 import { e2eEnv } from '../../support';
 import { statusData } from './webhook-fixtures';
 import { verifySignature, WebhookReceiver } from './webhook-receiver';
@@ -48,9 +48,13 @@ describe('webhook delivery replicas', () => {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async function command(subject: string, data: unknown): Promise<any> {
-    const msg = await nc.request(`${prefix}.${subject}`, codec.encode({ partnerId, requestId: randomUUID(), data }), {
-      timeout: 5000,
-    });
+    const msg = await nc.request(
+      `${prefix}.${subject}`,
+      codec.encode({ partnerId, requestId: randomUUID(), data }),
+      {
+        timeout: 5000,
+      },
+    );
     const reply = codec.decode(msg.data) as { ok: boolean; data?: unknown; error?: unknown };
     if (!reply.ok) throw new Error(`${subject}: ${JSON.stringify(reply.error)}`);
     return reply.data;
@@ -58,7 +62,13 @@ describe('webhook delivery replicas', () => {
 
   async function publish(data: Record<string, unknown>): Promise<string> {
     const id = randomUUID();
-    const event = { id, subject: 'events.call.status_updated', partnerId, occurredAt: new Date().toISOString(), data };
+    const event = {
+      id,
+      subject: 'events.call.status_updated',
+      partnerId,
+      occurredAt: new Date().toISOString(),
+      data,
+    };
     await nc.jetstream().publish(`${prefix}.events.call.status_updated`, codec.encode(event), { msgID: id });
     return id;
   }
@@ -82,7 +92,10 @@ describe('webhook delivery replicas', () => {
   it('a replica killed mid-send loses nothing: another one resends under the same X-Webhook-Id', async () => {
     // Long timeout and a short lease: the delivery is still "in flight" at the kill, and is soon claimable.
     const first = await replica('a', { WEBHOOK_TIMEOUT_MS: '30000', WEBHOOK_LEASE_MS: '3000' });
-    const endpoint = await command('webhooks.endpoint.create', { label: 'kill-test', url: receiver.at('kill') });
+    const endpoint = await command('webhooks.endpoint.create', {
+      label: 'kill-test',
+      url: receiver.at('kill'),
+    });
     receiver.answer = (req, n) => (req.path === '/kill' && n === 1 ? { delayMs: 60_000 } : {});
     await publish(statusData(null));
     const [held] = await receiver.waitFor(1, (r) => r.path === '/kill');
@@ -113,4 +126,32 @@ describe('webhook delivery replicas', () => {
     expect(new Set(all.map((r) => r.headers['x-webhook-id'])).size).toBe(count * 2);
     expect(got.length).toBe(count * 2);
   }, 120_000);
+  it('refuses private-network targets, named or literal, unless WEBHOOK_ALLOW_PRIVATE_NETWORKS is true', async () => {
+    for (const r of replicas) await r.stop().catch(() => undefined);
+    await replica('guarded', { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' });
+    receiver.answer = () => ({});
+    const before = receiver.requests.length;
+    // An IP literal is refused before connecting; a name is refused on the addresses DNS gives at connect time.
+    const literal = await command('webhooks.endpoint.create', {
+      label: 'private-ip',
+      url: receiver.at('private-ip'),
+    });
+    const named = await command('webhooks.endpoint.create', {
+      label: 'private-name',
+      url: `${receiver.url.replace('127.0.0.1', 'localhost')}/private-name`,
+    });
+    for (const endpoint of [literal, named]) {
+      const test = await command('webhooks.endpoint.test', { id: endpoint.id });
+      const detail = await waitFor(
+        async () => {
+          const d = await command('webhooks.delivery.get', { id: test.id });
+          return d.attempt_history.length > 0 ? d : undefined;
+        },
+        { timeoutMs: 10_000, description: 'the first attempt' },
+      );
+      expect(detail.attempt_history[0]).toMatchObject({ status_code: null, outcome: 'failed' });
+      expect(detail.attempt_history[0].error).toMatch(/not a public address/);
+    }
+    expect(receiver.requests.length).toBe(before);
+  }, 60_000);
 });

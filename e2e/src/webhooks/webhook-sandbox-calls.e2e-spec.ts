@@ -5,14 +5,37 @@ import { createAgent, createEndpoint, newPartner } from './webhook-fixtures';
 import { verifySignature, WebhookReceiver } from './webhook-receiver';
 
 const STATUS_FIELDS = [
-  'call_id', 'session_id', 'agent_id', 'agent_name', 'client_reference_id', 'direction', 'from_number',
-  'to_number', 'status', 'disposition', 'answered_by', 'hangup_cause', 'hangup_source', 'previous_status',
-  'terminal', 'concurrency_released', 'account_concurrency', 'provider', 'provider_status', 'provider_event',
+  'call_id',
+  'session_id',
+  'agent_id',
+  'agent_name',
+  'client_reference_id',
+  'direction',
+  'from_number',
+  'to_number',
+  'status',
+  'disposition',
+  'answered_by',
+  'hangup_cause',
+  'hangup_source',
+  'previous_status',
+  'terminal',
+  'concurrency_released',
+  'account_concurrency',
+  'provider',
+  'provider_status',
+  'provider_event',
   'occurred_at',
 ].sort();
 const SESSION_FIELDS = [
-  'session_id', 'agent_id', 'agent_name', 'duration_seconds', 'credits_used', 'processing_complete',
-  'pipeline_completed_at', 'transcript',
+  'session_id',
+  'agent_id',
+  'agent_name',
+  'duration_seconds',
+  'credits_used',
+  'processing_complete',
+  'pipeline_completed_at',
+  'transcript',
 ];
 
 describe('webhooks from sandbox calls', () => {
@@ -30,7 +53,11 @@ describe('webhooks from sandbox calls', () => {
     const { key } = await newPartner();
     const agent = await createAgent(key);
     const account = await createEndpoint(key, { url: receiver.at('sandbox-account') });
-    const own = await createEndpoint(key, { url: receiver.at('sandbox-agent'), events: ['session.completed'] }, agent.id);
+    const own = await createEndpoint(
+      key,
+      { url: receiver.at('sandbox-agent'), events: ['session.completed'] },
+      agent.id,
+    );
     const ref = `ref-${Date.now()}`;
     const start = await api('/calls/start', {
       key,
@@ -45,17 +72,31 @@ describe('webhooks from sandbox calls', () => {
       60_000,
     );
     const statuses = receiver.requests.filter(
-      (r) => r.path === '/sandbox-account' && r.json?.event === 'call.status.updated' && r.json.data.call_id === callId,
+      (r) =>
+        r.path === '/sandbox-account' &&
+        r.json?.event === 'call.status.updated' &&
+        r.json.data.call_id === callId,
     );
-    expect(statuses.map((r) => r.json.data.status)).toEqual(['pending', 'ringing', 'in_progress', 'completed']);
+    expect(statuses.map((r) => r.json.data.status)).toEqual([
+      'pending',
+      'ringing',
+      'in_progress',
+      'completed',
+    ]);
     for (const r of statuses) {
       expect(verifySignature(r, account.secret)).toBe(true);
       expect(Object.keys(r.json).sort()).toEqual(['data', 'event', 'timestamp']);
       expect(Object.keys(r.json.data).sort()).toEqual(STATUS_FIELDS);
-      expect(r.json.data).toMatchObject({ agent_id: agent.id, client_reference_id: ref, provider: 'sandbox' });
+      expect(r.json.data).toMatchObject({
+        agent_id: agent.id,
+        client_reference_id: ref,
+        provider: 'sandbox',
+      });
     }
     // The agent endpoint takes session.completed only.
-    expect(receiver.requests.filter((r) => r.path === '/sandbox-agent').map((r) => r.json.event)).toEqual(['session.completed']);
+    expect(receiver.requests.filter((r) => r.path === '/sandbox-agent').map((r) => r.json.event)).toEqual([
+      'session.completed',
+    ]);
     for (const s of sessions) {
       const secret = s.path === '/sandbox-account' ? account.secret : own.secret;
       expect(verifySignature(s, secret)).toBe(true);

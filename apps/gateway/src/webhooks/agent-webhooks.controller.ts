@@ -40,18 +40,25 @@ export class AgentWebhooksController {
     @Param('agent_id', webhookAgentIdPipe) agentId: string,
     @Body() body: CreateAgentWebhookEndpointDto,
   ): Promise<WebhookEndpointWithSecretDto> {
-    return this.rpc.request(Subjects.webhooks.agentWebhooksCreate, auth.partner, { agent_id: agentId, endpoint: body });
+    return this.rpc.request(Subjects.webhooks.agentWebhooksCreate, auth.partner, {
+      agent_id: agentId,
+      endpoint: body,
+    });
   }
 
   @Get()
   @ApiOperation({
     summary: 'The agent’s own endpoints, its fan-out flag and the event catalog',
-    description: 'endpoints holds only this agent’s endpoints (account-wide ones are under /config/webhooks). 404 for a deleted agent.',
+    description:
+      'endpoints holds only this agent’s endpoints (account-wide ones are under /config/webhooks). 404 for a deleted agent.',
   })
   @ApiParam(AGENT_ID)
   @ApiEnvelope(AgentWebhooksDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  get(@CurrentPartner() auth: AuthContext, @Param('agent_id', webhookAgentIdPipe) agentId: string): Promise<AgentWebhooksDto> {
+  get(
+    @CurrentPartner() auth: AuthContext,
+    @Param('agent_id', webhookAgentIdPipe) agentId: string,
+  ): Promise<AgentWebhooksDto> {
     return this.rpc.request(Subjects.webhooks.agentWebhooksGet, auth.partner, { agent_id: agentId });
   }
 
@@ -72,6 +79,9 @@ export class AgentWebhooksController {
     @Param('agent_id', webhookAgentIdPipe) agentId: string,
     @Body() body: UpdateAgentWebhooksDto,
   ): Promise<AgentWebhooksUpdatedDto> {
-    return this.rpc.request(Subjects.webhooks.agentWebhooksUpdate, auth.partner, { agent_id: agentId, changes: body });
+    return this.rpc.request(Subjects.webhooks.agentWebhooksUpdate, auth.partner, {
+      agent_id: agentId,
+      changes: body,
+    });
   }
 }

@@ -24,7 +24,10 @@ export class WebhookDeliveriesController {
   @ApiParam(DELIVERY_ID)
   @ApiEnvelope(WebhookDeliveryDetailDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  get(@CurrentPartner() auth: AuthContext, @Param('id', deliveryIdPipe) id: string): Promise<WebhookDeliveryDetailDto> {
+  get(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', deliveryIdPipe) id: string,
+  ): Promise<WebhookDeliveryDetailDto> {
     return this.rpc.request(Subjects.webhooks.deliveryGet, auth.partner, { id });
   }
 
@@ -39,7 +42,10 @@ export class WebhookDeliveriesController {
   @ApiParam(DELIVERY_ID)
   @ApiEnvelope(WebhookDeliveryDto)
   @ApiErrors(ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE)
-  retry(@CurrentPartner() auth: AuthContext, @Param('id', deliveryIdPipe) id: string): Promise<WebhookDeliveryDto> {
+  retry(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', deliveryIdPipe) id: string,
+  ): Promise<WebhookDeliveryDto> {
     return this.rpc.request(Subjects.webhooks.deliveryRetry, auth.partner, { id });
   }
 }

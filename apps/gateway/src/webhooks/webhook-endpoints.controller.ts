@@ -125,7 +125,10 @@ export class WebhookEndpointsController {
   @ApiParam(ENDPOINT_ID)
   @ApiEnvelope(WebhookDeliveryDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  test(@CurrentPartner() auth: AuthContext, @Param('id', endpointIdPipe) id: string): Promise<WebhookDeliveryDto> {
+  test(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', endpointIdPipe) id: string,
+  ): Promise<WebhookDeliveryDto> {
     return this.rpc.request(Subjects.webhooks.endpointTest, auth.partner, { id });
   }
 

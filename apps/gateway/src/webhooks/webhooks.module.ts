@@ -5,6 +5,11 @@ import { WebhookDeliveriesController } from './webhook-deliveries.controller';
 import { WebhookEndpointsController } from './webhook-endpoints.controller';
 
 @Module({
-  controllers: [WebhookEndpointsController, LegacyWebhookController, AgentWebhooksController, WebhookDeliveriesController],
+  controllers: [
+    WebhookEndpointsController,
+    LegacyWebhookController,
+    AgentWebhooksController,
+    WebhookDeliveriesController,
+  ],
 })
 export class WebhooksModule {}

@@ -67,16 +67,19 @@ export class AgentFlagService {
     reason: AgentWebhookFlagChangedEvent['reason'],
   ): Promise<void> {
     const now = new Date();
-    await em.upsert(
-      AgentSetting,
-      { agentId, partnerId, includeAccountEndpoints: include, updatedAt: now },
-      ['agentId'],
+    await em.upsert(AgentSetting, { agentId, partnerId, includeAccountEndpoints: include, updatedAt: now }, [
+      'agentId',
+    ]);
+    await this.outbox.record<AgentWebhookFlagChangedEvent>(
+      em,
+      DomainEvents.agentWebhookFlagChanged,
+      partnerId,
+      {
+        agent_id: agentId,
+        include_account_endpoints: include,
+        reason,
+        changed_at: now.toISOString(),
+      },
     );
-    await this.outbox.record<AgentWebhookFlagChangedEvent>(em, DomainEvents.agentWebhookFlagChanged, partnerId, {
-      agent_id: agentId,
-      include_account_endpoints: include,
-      reason,
-      changed_at: now.toISOString(),
-    });
   }
 }

@@ -30,7 +30,10 @@ export class AgentWebhooksService {
   async update(partnerId: string, agentId: string, include: boolean): Promise<AgentWebhooksUpdatedDto> {
     await assertOwnAgent(this.rpc, partnerId, agentId);
     const stored = await this.setFlag(partnerId, agentId, include);
-    return { ...(await this.view(partnerId, agentId)), webhooks_include_account_endpoints: stored.include_account_endpoints };
+    return {
+      ...(await this.view(partnerId, agentId)),
+      webhooks_include_account_endpoints: stored.include_account_endpoints,
+    };
   }
 
   /** For the agents service, which has checked the agent itself. */

@@ -11,7 +11,13 @@ import { EndpointHealthService } from './endpoint-health.service';
 @Module({
   imports: [AgentFlagModule, EndpointSecretsModule],
   controllers: [DeliveriesHandlers],
-  providers: [DeliveriesService, DeliveryQueueRepository, DeliverySender, DeliveryWorkerService, EndpointHealthService],
+  providers: [
+    DeliveriesService,
+    DeliveryQueueRepository,
+    DeliverySender,
+    DeliveryWorkerService,
+    EndpointHealthService,
+  ],
   exports: [DeliveryQueueRepository],
 })
 export class DeliveriesModule {}

@@ -30,7 +30,11 @@ export class DeliveriesService {
     private readonly queue: DeliveryQueueRepository,
   ) {}
 
-  async list(partnerId: string, endpointId: string, query: ListWebhookDeliveriesQueryDto): Promise<WebhookDeliveryListDto> {
+  async list(
+    partnerId: string,
+    endpointId: string,
+    query: ListWebhookDeliveriesQueryDto,
+  ): Promise<WebhookDeliveryListDto> {
     await this.ownEndpoint(partnerId, endpointId);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const cursor = decodeCursor(query.cursor);
@@ -58,7 +62,8 @@ export class DeliveriesService {
     const last = page[page.length - 1];
     return {
       deliveries: page.map(toDeliveryDto),
-      next_cursor: rows.length > limit && last ? encodeCursor({ t: last.created_at.toISOString(), id: last.id }) : null,
+      next_cursor:
+        rows.length > limit && last ? encodeCursor({ t: last.created_at.toISOString(), id: last.id }) : null,
     };
   }
 
@@ -87,7 +92,10 @@ export class DeliveriesService {
     )) as [DeliveryRow[], number];
     if (!rows[0]) {
       await this.row(partnerId, id); // 404 when it is not the partner's
-      throw new AppError(ErrorCode.INVALID_STATE, 'The delivery is still queued or being sent; only finished deliveries can be retried');
+      throw new AppError(
+        ErrorCode.INVALID_STATE,
+        'The delivery is still queued or being sent; only finished deliveries can be retried',
+      );
     }
     await this.dataSource.query(`SELECT pg_notify($1, '')`, [DELIVERIES_CHANNEL]);
     return toDeliveryDto(rows[0]);

@@ -129,7 +129,12 @@ export class DeliveryQueueRepository {
   }
 
   /** Records the attempt and the delivery's next state; throws LeaseLostError when the claim is no longer ours. */
-  async settle(em: EntityManager, claim: ClaimedDelivery, attempt: AttemptRecord, next: Settlement): Promise<void> {
+  async settle(
+    em: EntityManager,
+    claim: ClaimedDelivery,
+    attempt: AttemptRecord,
+    next: Settlement,
+  ): Promise<void> {
     const status = next.kind === 'retry' ? 'pending' : next.kind;
     const [, count] = (await em.query(
       `UPDATE webhooks.deliveries

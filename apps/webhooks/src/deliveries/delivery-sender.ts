@@ -1,6 +1,11 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { WEBHOOK_HEADERS, webhookSignature } from '@vap/contracts';
-import { FetchTimeoutError, PrivateNetworkGuard, privateNetworksAllowed, PublicHttpClient } from '@vap/egress';
+import {
+  FetchTimeoutError,
+  PrivateNetworkGuard,
+  privateNetworksAllowed,
+  PublicHttpClient,
+} from '@vap/egress';
 import { WebhooksConfig } from '../config/webhooks.config';
 import { parseRetryAfter } from './retry-policy';
 
@@ -53,7 +58,8 @@ export class DeliverySender implements OnModuleDestroy {
       [WEBHOOK_HEADERS.id]: meta.deliveryId,
       [WEBHOOK_HEADERS.event]: meta.eventType,
     };
-    if (secrets.previous) headers[WEBHOOK_HEADERS.previousSignature] = webhookSignature(secrets.previous, timestamp, body);
+    if (secrets.previous)
+      headers[WEBHOOK_HEADERS.previousSignature] = webhookSignature(secrets.previous, timestamp, body);
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     if (!url.startsWith('https://')) {
@@ -77,7 +83,11 @@ export class DeliverySender implements OnModuleDestroy {
       };
     } catch (err) {
       if (err instanceof FetchTimeoutError) {
-        return failure({ timedOut: true, error: `no response within ${this.config.WEBHOOK_TIMEOUT_MS} ms`, latencyMs: elapsed() });
+        return failure({
+          timedOut: true,
+          error: `no response within ${this.config.WEBHOOK_TIMEOUT_MS} ms`,
+          latencyMs: elapsed(),
+        });
       }
       return failure({ error: describe(err), latencyMs: elapsed() });
     }

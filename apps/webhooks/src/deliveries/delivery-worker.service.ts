@@ -7,7 +7,13 @@ import { DataSource } from 'typeorm';
 import { parseDuration, parseDurationList } from '../config/duration';
 import { WebhooksConfig } from '../config/webhooks.config';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
-import { AttemptRecord, ClaimedDelivery, DELIVERIES_CHANNEL, DeliveryQueueRepository, Settlement } from './delivery-queue.repository';
+import {
+  AttemptRecord,
+  ClaimedDelivery,
+  DELIVERIES_CHANNEL,
+  DeliveryQueueRepository,
+  Settlement,
+} from './delivery-queue.repository';
 import { DeliverySender, SendOutcome, SigningSecrets } from './delivery-sender';
 import { EndpointHealthService } from './endpoint-health.service';
 import { LeaseLostError } from './lease-lost.error';
@@ -103,7 +109,8 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
     const run = this.attempt(delivery)
       .catch((err) => {
         // The lease runs out and the delivery is claimed again: nothing is lost.
-        if (!(err instanceof LeaseLostError)) this.logger.error(`delivery ${delivery.id} attempt not recorded: ${errorText(err)}`);
+        if (!(err instanceof LeaseLostError))
+          this.logger.error(`delivery ${delivery.id} attempt not recorded: ${errorText(err)}`);
       })
       .finally(() => {
         this.running.delete(run);
@@ -117,8 +124,19 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
     // A disabled endpoint gets no new events; the test operation reaches it regardless.
     const outcome: SendOutcome =
       d.enabled || d.eventType === TEST_EVENT
-        ? await this.sender.send(d.url, d.body, this.signingSecrets(d), { deliveryId: d.id, eventType: d.eventType })
-        : { succeeded: false, statusCode: null, timedOut: false, retryAfterMs: null, latencyMs: 0, responseBody: null, error: 'endpoint disabled; not sent' };
+        ? await this.sender.send(d.url, d.body, this.signingSecrets(d), {
+            deliveryId: d.id,
+            eventType: d.eventType,
+          })
+        : {
+            succeeded: false,
+            statusCode: null,
+            timedOut: false,
+            retryAfterMs: null,
+            latencyMs: 0,
+            responseBody: null,
+            error: 'endpoint disabled; not sent',
+          };
     const record: AttemptRecord = {
       startedAt,
       latencyMs: outcome.latencyMs,
@@ -133,7 +151,9 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
       return d.enabled ? this.health.record(em, d.endpointId, outcome.succeeded) : false;
     });
     if (expired && (await this.health.autoDisable(d.partnerId, d.endpointId))) {
-      this.logger.warn(`endpoint ${d.endpointId} disabled: no successful delivery within ${this.config.WEBHOOK_AUTO_DISABLE_AFTER}`);
+      this.logger.warn(
+        `endpoint ${d.endpointId} disabled: no successful delivery within ${this.config.WEBHOOK_AUTO_DISABLE_AFTER}`,
+      );
     }
   }
 
@@ -145,7 +165,8 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
   }
 
   private signingSecrets(d: ClaimedDelivery): SigningSecrets {
-    const inGrace = d.previousSecretSealed && d.previousSecretExpiresAt && d.previousSecretExpiresAt > new Date();
+    const inGrace =
+      d.previousSecretSealed && d.previousSecretExpiresAt && d.previousSecretExpiresAt > new Date();
     return {
       current: this.secrets.open(d.endpointId, 'secret', d.secretSealed),
       previous: inGrace ? this.secrets.open(d.endpointId, 'previous_secret', d.previousSecretSealed!) : null,

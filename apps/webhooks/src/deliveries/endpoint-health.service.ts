@@ -48,7 +48,9 @@ export class EndpointHealthService {
   /** Disables an endpoint that kept failing, in a transaction of its own (scope lock first, as everywhere). */
   async autoDisable(partnerId: string, endpointId: string): Promise<boolean> {
     return this.dataSource.transaction(async (em) => {
-      const [found] = (await em.query(`SELECT agent_id FROM webhooks.endpoints WHERE id = $1`, [endpointId])) as {
+      const [found] = (await em.query(`SELECT agent_id FROM webhooks.endpoints WHERE id = $1`, [
+        endpointId,
+      ])) as {
         agent_id: string | null;
       }[];
       if (!found) return false;

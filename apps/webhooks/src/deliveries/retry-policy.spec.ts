@@ -29,7 +29,9 @@ describe('nextRetryDelay', () => {
   it('honours a longer Retry-After within the bound, never a shorter one', () => {
     expect(nextRetryDelay(1, { ...plain, statusCode: 503, retryAfterMs: 60_000 }, options)).toBe(60_000);
     expect(nextRetryDelay(1, { ...plain, statusCode: 503, retryAfterMs: 1_000 }, options)).toBe(5_000);
-    expect(nextRetryDelay(1, { ...plain, statusCode: 429, retryAfterMs: 86_400_000 }, options)).toBe(3_600_000);
+    expect(nextRetryDelay(1, { ...plain, statusCode: 429, retryAfterMs: 86_400_000 }, options)).toBe(
+      3_600_000,
+    );
   });
 });
 

@@ -21,13 +21,18 @@ export interface RetryPolicyOptions {
  * is used up. A receiver that is overloaded (429) or slow (timeout) gets twice the scheduled delay; a
  * Retry-After it sends is honoured when longer than that, up to the bound.
  */
-export function nextRetryDelay(failedInRound: number, failure: AttemptFailure, options: RetryPolicyOptions): number | null {
+export function nextRetryDelay(
+  failedInRound: number,
+  failure: AttemptFailure,
+  options: RetryPolicyOptions,
+): number | null {
   const scheduled = options.schedule[failedInRound - 1];
   if (scheduled === undefined) return null;
   const slowDown = failure.statusCode === 429 || failure.timedOut ? 2 : 1;
   const spread = options.jitter * (2 * (options.random ?? Math.random)() - 1);
   let delay = scheduled * slowDown * (1 + spread);
-  if (failure.retryAfterMs !== null) delay = Math.max(delay, Math.min(failure.retryAfterMs, options.retryAfterMaxMs));
+  if (failure.retryAfterMs !== null)
+    delay = Math.max(delay, Math.min(failure.retryAfterMs, options.retryAfterMaxMs));
   return Math.max(0, Math.round(delay));
 }
 

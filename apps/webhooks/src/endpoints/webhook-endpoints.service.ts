@@ -128,7 +128,12 @@ export class WebhookEndpointsService {
           url,
           agentId: null,
         });
-        return { webhook_url: url, webhook_secret: created.secret, message: `Webhook saved. ${SECRET_MESSAGE}`, id: created.id };
+        return {
+          webhook_url: url,
+          webhook_secret: created.secret,
+          message: `Webhook saved. ${SECRET_MESSAGE}`,
+          id: created.id,
+        };
       }
       existing.url = url;
       existing.enabled = true;
@@ -137,7 +142,12 @@ export class WebhookEndpointsService {
       existing.failingSince = null;
       const secret = this.replaceSecret(existing);
       await em.save(existing);
-      return { webhook_url: url, webhook_secret: secret, message: `Webhook saved. ${SECRET_MESSAGE}`, id: existing.id };
+      return {
+        webhook_url: url,
+        webhook_secret: secret,
+        message: `Webhook saved. ${SECRET_MESSAGE}`,
+        id: existing.id,
+      };
     });
   }
 
@@ -169,14 +179,19 @@ export class WebhookEndpointsService {
     const secret = this.secrets.generate();
     const now = new Date();
     const current = this.secrets.open(endpoint.id, 'secret', endpoint.secretSealed);
-    endpoint.previousSecretSealed = this.graceMs > 0 ? this.secrets.seal(endpoint.id, 'previous_secret', current) : null;
+    endpoint.previousSecretSealed =
+      this.graceMs > 0 ? this.secrets.seal(endpoint.id, 'previous_secret', current) : null;
     endpoint.previousSecretExpiresAt = this.graceMs > 0 ? new Date(now.getTime() + this.graceMs) : null;
     endpoint.secretSealed = this.secrets.seal(endpoint.id, 'secret', secret);
     endpoint.updatedAt = now;
     return secret;
   }
 
-  private async assertRoomInScope(em: EntityManager, partnerId: string, agentId: string | null): Promise<void> {
+  private async assertRoomInScope(
+    em: EntityManager,
+    partnerId: string,
+    agentId: string | null,
+  ): Promise<void> {
     const count = await em.countBy(WebhookEndpoint, { partnerId, agentId: agentId ?? IsNull() });
     if (count >= MAX_WEBHOOK_ENDPOINTS_PER_SCOPE) {
       throw new AppError(
@@ -207,7 +222,10 @@ export class WebhookEndpointsService {
       return await this.dataSource.transaction(work);
     } catch (err) {
       if (uniqueViolation(err) === 'endpoints_partner_label_key') {
-        throw new AppError(ErrorCode.LABEL_TAKEN, 'This label is already used by another webhook endpoint on the account');
+        throw new AppError(
+          ErrorCode.LABEL_TAKEN,
+          'This label is already used by another webhook endpoint on the account',
+        );
       }
       throw err;
     }

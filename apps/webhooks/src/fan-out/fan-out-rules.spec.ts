@@ -2,7 +2,11 @@ import { FanOutEndpoint, selectEndpoints } from './fan-out-rules';
 
 const AGENT = 'agent-1';
 const OTHER = 'agent-2';
-const endpoint = (id: string, agentId: string | null, events: string[] = []): FanOutEndpoint => ({ id, agentId, events });
+const endpoint = (id: string, agentId: string | null, events: string[] = []): FanOutEndpoint => ({
+  id,
+  agentId,
+  events,
+});
 
 const ids = (list: FanOutEndpoint[]) => list.map((e) => e.id).sort();
 
@@ -17,7 +21,10 @@ describe('selectEndpoints', () => {
 
   it('sends an event with no agent to the account-wide endpoints that take it, never to agent endpoints', () => {
     expect(ids(selectEndpoints(all, 'call.status.updated', null, true))).toEqual(['account-all']);
-    expect(ids(selectEndpoints(all, 'session.completed', null, false))).toEqual(['account-all', 'account-sessions']);
+    expect(ids(selectEndpoints(all, 'session.completed', null, false))).toEqual([
+      'account-all',
+      'account-sessions',
+    ]);
   });
 
   it('adds the agent’s own endpoints to the account-wide ones while the flag is true', () => {
@@ -34,11 +41,17 @@ describe('selectEndpoints', () => {
   });
 
   it('keeps an agent’s events away from other agents’ endpoints', () => {
-    expect(ids(selectEndpoints(all, 'call.status.updated', OTHER, true))).toEqual(['account-all', 'other-agent']);
+    expect(ids(selectEndpoints(all, 'call.status.updated', OTHER, true))).toEqual([
+      'account-all',
+      'other-agent',
+    ]);
   });
 
   it('sends only to the agent’s own endpoints while the flag is false', () => {
-    expect(ids(selectEndpoints(all, 'call.status.updated', AGENT, false))).toEqual(['agent-all', 'agent-status']);
+    expect(ids(selectEndpoints(all, 'call.status.updated', AGENT, false))).toEqual([
+      'agent-all',
+      'agent-status',
+    ]);
   });
 
   it('drops an event no own allowlist takes while the flag is false, instead of passing it on', () => {

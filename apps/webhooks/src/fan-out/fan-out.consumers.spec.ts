@@ -7,7 +7,10 @@ describe('FanOutConsumers', () => {
   it('consumes every catalog type the event stream feeds, and nothing else', () => {
     const proto = FanOutConsumers.prototype as unknown as Record<string, unknown>;
     const subjects = Object.getOwnPropertyNames(proto)
-      .map((name) => Reflect.getMetadata(ON_DOMAIN_EVENT, proto[name] as object) as { subject: string } | undefined)
+      .map(
+        (name) =>
+          Reflect.getMetadata(ON_DOMAIN_EVENT, proto[name] as object) as { subject: string } | undefined,
+      )
       .filter((m): m is { subject: string } => !!m)
       .map((m) => m.subject)
       .sort();

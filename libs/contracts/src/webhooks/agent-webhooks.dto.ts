@@ -33,7 +33,9 @@ export class AgentWebhooksUpdatedDto extends AgentWebhooksDto {
  */
 export class UpdateAgentWebhooksDto {
   @ApiPropertyOptional({ description: 'Whether account-wide endpoints also receive this agent’s events' })
-  @ValidateIf((o: UpdateAgentWebhooksDto, v) => v !== undefined || o.webhooks_include_account_endpoints === undefined)
+  @ValidateIf(
+    (o: UpdateAgentWebhooksDto, v) => v !== undefined || o.webhooks_include_account_endpoints === undefined,
+  )
   @IsBoolean({ message: 'include_account_endpoints must be a boolean' })
   include_account_endpoints?: boolean;
 

@@ -33,10 +33,19 @@ export class WebhookDeliveryDto {
   @ApiProperty({ description: 'Attempts made so far' })
   attempts: number;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the next attempt is due' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the next attempt is due',
+  })
   next_attempt_at: string | null;
 
-  @ApiProperty({ type: Number, nullable: true, description: 'HTTP status of the last attempt, null when none came' })
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description: 'HTTP status of the last attempt, null when none came',
+  })
   last_status_code: number | null;
 
   @ApiProperty({ type: String, nullable: true })
@@ -48,7 +57,12 @@ export class WebhookDeliveryDto {
   @ApiProperty({ format: 'date-time' })
   updated_at: string;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it succeeded or failed for good' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When it succeeded or failed for good',
+  })
   completed_at: string | null;
 }
 
@@ -71,13 +85,21 @@ export class WebhookDeliveryAttemptDto {
   @ApiProperty({ type: String, nullable: true, description: 'Response body, cut at 1024 characters' })
   response_body: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'What went wrong: timeout, connection refused, HTTP status' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'What went wrong: timeout, connection refused, HTTP status',
+  })
   error: string | null;
 }
 
 /** GET /webhook-deliveries/{id}: the delivery, the exact body sent, and every attempt. */
 export class WebhookDeliveryDetailDto extends WebhookDeliveryDto {
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The JSON body (event, timestamp, data)' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The JSON body (event, timestamp, data)',
+  })
   payload: Record<string, unknown>;
 
   @ApiProperty({ type: [WebhookDeliveryAttemptDto] })

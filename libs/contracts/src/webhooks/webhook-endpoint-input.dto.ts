@@ -106,7 +106,8 @@ export class UpdateWebhookEndpointDto {
   events?: string[];
 
   @ApiPropertyOptional({
-    description: 'Not accepted: an endpoint’s scope is fixed at creation (400 VALIDATION_ERROR even if equal)',
+    description:
+      'Not accepted: an endpoint’s scope is fixed at creation (400 VALIDATION_ERROR even if equal)',
     deprecated: true,
   })
   @IsAbsent('agent_id is immutable after creation and cannot be sent in an update')

@@ -39,7 +39,8 @@ export class WebhookEndpointDto {
     type: String,
     format: 'date-time',
     nullable: true,
-    description: 'Start of the current run of failed attempts with no success since; null when the last one succeeded',
+    description:
+      'Start of the current run of failed attempts with no success since; null when the last one succeeded',
   })
   failing_since: string | null;
 
@@ -56,7 +57,8 @@ export class WebhookEndpointDto {
     type: String,
     format: 'date-time',
     nullable: true,
-    description: 'Until when the previous secret still signs deliveries (X-Webhook-Signature-Previous) after a rotation',
+    description:
+      'Until when the previous secret still signs deliveries (X-Webhook-Signature-Previous) after a rotation',
   })
   previous_secret_expires_at: string | null;
 

@@ -7,8 +7,10 @@ import { eventsAllowlistProblem, httpsUrlProblem, labelProblem } from './webhook
 
 describe('webhook field rules', () => {
   it('labels: 1..31 lowercase letters, digits, hyphens, starting with a letter or digit; default reserved', () => {
-    for (const ok of ['a', '9', 'crm-sync', 'a'.repeat(31), 'x-', 'defaults']) expect(labelProblem(ok)).toBeNull();
-    for (const bad of ['', '-a', 'A', 'a_b', 'a b', 'a'.repeat(32), 'é', 1]) expect(labelProblem(bad)).not.toBeNull();
+    for (const ok of ['a', '9', 'crm-sync', 'a'.repeat(31), 'x-', 'defaults'])
+      expect(labelProblem(ok)).toBeNull();
+    for (const bad of ['', '-a', 'A', 'a_b', 'a b', 'a'.repeat(32), 'é', 1])
+      expect(labelProblem(bad)).not.toBeNull();
     expect(labelProblem('default')).toMatch(/reserved/);
   });
 
@@ -39,7 +41,9 @@ describe('webhook field rules', () => {
 
   it('creation needs a label and an HTTPS url', () => {
     const errorsOf = (body: object) =>
-      validateSync(plainToInstance(CreateWebhookEndpointDto, body)).map((e) => e.property).sort();
+      validateSync(plainToInstance(CreateWebhookEndpointDto, body))
+        .map((e) => e.property)
+        .sort();
     expect(errorsOf({ label: 'a', url: 'https://example.com' })).toEqual([]);
     expect(errorsOf({})).toEqual(['label', 'url']);
   });

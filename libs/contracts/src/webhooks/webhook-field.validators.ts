@@ -55,7 +55,8 @@ export function IsWebhookLabel(options?: ValidationOptions): PropertyDecorator {
 
 /** An https:// URL with a host and no credentials; partners' endpoints must take POST over HTTPS. */
 export function httpsUrlProblem(value: unknown, field = 'url'): string | null {
-  if (typeof value !== 'string' || value.length > 2048) return `${field} must be an HTTPS URL of at most 2048 characters`;
+  if (typeof value !== 'string' || value.length > 2048)
+    return `${field} must be an HTTPS URL of at most 2048 characters`;
   let url: URL;
   try {
     url = new URL(value);

@@ -29,7 +29,9 @@ describe('verifyWebhookSignature', () => {
   });
 
   it('refuses another body, secret or timestamp, a stale timestamp, and missing headers', () => {
-    expect(verifyWebhookSignature(secret, header, timestamp, body.replace('{}', '{"a":1}'), { now })).toBe(false);
+    expect(verifyWebhookSignature(secret, header, timestamp, body.replace('{}', '{"a":1}'), { now })).toBe(
+      false,
+    );
     expect(verifyWebhookSignature('whsec_other', header, timestamp, body, { now })).toBe(false);
     expect(verifyWebhookSignature(secret, header, '2026-01-01T00:00:02.000Z', body, { now })).toBe(false);
     expect(verifyWebhookSignature(secret, header, timestamp, body, { now: now + 6 * 60_000 })).toBe(false);

@@ -25,7 +25,9 @@ export class Webhooks1763800007000 implements MigrationInterface {
         created_at timestamptz(3) NOT NULL DEFAULT now(),
         updated_at timestamptz(3) NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE UNIQUE INDEX endpoints_partner_label_key ON webhooks.endpoints (partner_id, label)`);
+    await q.query(
+      `CREATE UNIQUE INDEX endpoints_partner_label_key ON webhooks.endpoints (partner_id, label)`,
+    );
     await q.query(`CREATE INDEX endpoints_partner_agent_idx ON webhooks.endpoints (partner_id, agent_id)`);
     await q.query(`
       CREATE TABLE webhooks.agent_settings (
@@ -56,7 +58,9 @@ export class Webhooks1763800007000 implements MigrationInterface {
         completed_at timestamptz(3),
         CONSTRAINT deliveries_status_check CHECK (status IN ('pending', 'delivering', 'succeeded', 'failed'))
       )`);
-    await q.query(`CREATE UNIQUE INDEX deliveries_event_endpoint_key ON webhooks.deliveries (event_id, endpoint_id)`);
+    await q.query(
+      `CREATE UNIQUE INDEX deliveries_event_endpoint_key ON webhooks.deliveries (event_id, endpoint_id)`,
+    );
     await q.query(
       `CREATE INDEX deliveries_due_idx ON webhooks.deliveries (next_attempt_at) WHERE status = 'pending'`,
     );
