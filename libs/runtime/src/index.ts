@@ -9,3 +9,4 @@ export * from './service-core.module';
 export * from './auth/public.decorator';
 export * from './metrics/metrics.module';
 export * from './metrics/http-metrics.middleware';
+export * from './config/env-example';

@@ -1,0 +1,10 @@
+import { join } from 'node:path';
+import { BaseServiceConfig, configVariableNames, envExampleVariableNames } from '@vap/runtime';
+import { BlobStorageConfig } from '@vap/storage';
+import { AgentsConfig } from './agents.config';
+import { KnowledgeConfig } from './knowledge.config';
+
+it('.env.example documents exactly the variables the agents service reads', () => {
+  const read = configVariableNames(BaseServiceConfig, AgentsConfig, KnowledgeConfig, BlobStorageConfig);
+  expect(envExampleVariableNames(join(__dirname, '../../.env.example'))).toEqual(read);
+});
