@@ -225,4 +225,19 @@ describe('campaigns: create, read, update, delete', () => {
     expect(missing.status).toBe(404);
     expect(UUID.test(partner.agent.id)).toBe(true);
   });
+
+  it('documents every campaign route in the OpenAPI output', async () => {
+    const res = await api('/api/v2/openapi.json');
+    expect(res.status).toBe(200);
+    const paths = res.body.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    expect(Object.keys(paths['/api/v2/campaigns']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(paths['/api/v2/campaigns/{id}']).sort()).toEqual(['delete', 'get', 'patch']);
+    for (const action of ['start', 'pause', 'resume']) {
+      expect(paths[`/api/v2/campaigns/{id}/${action}`].post.responses).toHaveProperty('409');
+    }
+    expect(paths['/api/v2/campaigns/{id}/start'].post.responses).toHaveProperty('403');
+    expect(Object.keys(paths['/api/v2/campaigns/{id}/contacts']).sort()).toEqual(['get', 'post']);
+    expect(JSON.stringify(paths['/api/v2/campaigns/{id}/contacts'].post)).toContain('text/csv');
+    expect(res.body.components.schemas.CampaignDto.required).toEqual(expect.arrayContaining(CONTRACT_FIELDS));
+  });
 });

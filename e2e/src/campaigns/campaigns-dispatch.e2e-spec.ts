@@ -1,3 +1,4 @@
+import { adminApi } from '../../support';
 import { callee, CampaignEventTap, CampaignsPartner, Loose, sleep, until } from './campaign-fixtures';
 
 /** CAMPAIGNS_TIME_SCALE of the e2e platform: one campaign minute lasts 60 s / 120 = 500 ms. */
@@ -129,5 +130,30 @@ describe('campaign dispatcher: concurrency, retries, pause and resume', () => {
     const resume = await partner.call(`/campaigns/${c.campaign_id}/resume`, { method: 'POST' });
     expect(resume.status).toBe(409);
     expect(resume.body.error.code).toBe('CALLER_ID_INACTIVE');
+  });
+
+  it('pauses by itself when the balance runs out, and resumes once it is topped up', async () => {
+    const partner = await CampaignsPartner.create({ concurrency_limit: 5, balance_inr: 100 });
+    const c = await partner.createCampaign({ concurrency_limit: 1 });
+    await partner.addContacts(c.campaign_id, Array.from({ length: 5 }, () => callee('77')));
+    expect((await partner.start(c.campaign_id)).status).toBe(200);
+    await until('a first call', async () => (tap.callEvents(partner.id).length > 0 ? true : undefined));
+    // The gateway's partner.updated event reaches the campaigns service; the next dial is refused.
+    expect((await adminApi(`/partners/${partner.id}`, { method: 'PATCH', body: { balance_inr: 1 } })).status).toBe(200);
+    const paused = await partner.waitForStatus(c.campaign_id, 'paused', 60_000);
+    expect(paused.pause_reason).toBe('INSUFFICIENT_BALANCE');
+    expect(paused.completed_count).toBeLessThan(5);
+    const refused = await partner.call(`/campaigns/${c.campaign_id}/resume`, { method: 'POST' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('INSUFFICIENT_BALANCE');
+    expect((await adminApi(`/partners/${partner.id}`, { method: 'PATCH', body: { balance_inr: 100 } })).status).toBe(200);
+    const resumed = await partner.call(`/campaigns/${c.campaign_id}/resume`, { method: 'POST' });
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.data.pause_reason).toBeNull();
+    const done = await partner.waitForStatus(c.campaign_id, 'completed', 120_000);
+    expect(done.completed_count).toBe(5);
+    const byNumber = tap.callsByNumber(partner.id);
+    expect(byNumber.size).toBe(5);
+    for (const calls of byNumber.values()) expect(calls).toHaveLength(1);
   });
 });

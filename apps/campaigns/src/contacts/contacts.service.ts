@@ -73,11 +73,10 @@ export class ContactsService {
       const rows: ContactRowReportDto[] = candidates.map((c) => {
         let reason = c.reason;
         if (!reason && existing.has(c.phoneNumber as string)) reason = 'duplicate';
-        if (reason) return { row: c.row, phone_number: c.phoneNumber, status: 'rejected', reason, contact_id: null };
+        if (reason) return { row: c.row, status: 'rejected', reason };
         existing.add(c.phoneNumber as string);
-        const id = `cct_${randomUUID()}`;
-        accepted.push({ ...c, id });
-        return { row: c.row, phone_number: c.phoneNumber, status: 'accepted', reason: null, contact_id: id };
+        accepted.push({ ...c, id: `cct_${randomUUID()}` });
+        return { row: c.row, status: 'accepted', reason: null };
       });
       if (accepted.length) {
         await em.query(

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError, CallDto, ErrorCode, PartnerContext, StartCallDto, Subjects } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
-import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
+import { CampaignLifecycle, minimumCampaignBalancePaise } from '../campaigns/campaign-lifecycle.service';
 import { CampaignReferences } from '../campaigns/campaign-references';
 import { CampaignRow } from '../campaigns/campaign-row';
 import { CampaignsConfig } from '../config/campaigns.config';
@@ -57,12 +57,19 @@ export class CallPlacer {
       });
       await this.attempts.linkCall(claim.attemptId, call.call_id);
     } catch (err) {
-      await this.refused(campaign, claim, err);
+      await this.refused(campaign, partner, claim, err);
     }
   }
 
-  /** NOT_FOUND means the agent or a caller ID is gone; a vanished caller ID reads as CALLER_ID_INACTIVE. */
-  private async pauseReason(campaign: CampaignRow, error: AppError): Promise<string> {
+  /**
+   * The refusal as partners know it: the calls service's FORBIDDEN for a balance below one 30-second call
+   * reads as INSUFFICIENT_BALANCE, a NOT_FOUND as a vanished caller ID (CALLER_ID_INACTIVE) or agent.
+   */
+  private async pauseReason(campaign: CampaignRow, partner: PartnerContext, error: AppError): Promise<string> {
+    if (error.code === ErrorCode.FORBIDDEN) {
+      const minimum = minimumCampaignBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
+      return partner.balancePaise < minimum ? ErrorCode.INSUFFICIENT_BALANCE : error.code;
+    }
     if (error.code !== ErrorCode.NOT_FOUND) return error.code;
     try {
       await this.refs.assertCallerIdsActive(campaign.partner_id, campaign.phone_numbers);
@@ -72,7 +79,7 @@ export class CallPlacer {
     }
   }
 
-  private async refused(campaign: CampaignRow, claim: Claim, err: unknown): Promise<void> {
+  private async refused(campaign: CampaignRow, partner: PartnerContext, claim: Claim, err: unknown): Promise<void> {
     const error = err instanceof AppError ? err : null;
     if (!error || error.status >= 500) {
       // The call may exist (a timeout, or a carrier that failed after the call was recorded): its events
@@ -80,7 +87,7 @@ export class CallPlacer {
       this.logger.warn(`attempt ${claim.attemptId}: start-call failed (${error?.message ?? String(err)}); left to reconcile`);
       return;
     }
-    const reason = CAMPAIGN_STOPPERS.includes(error.code) ? await this.pauseReason(campaign, error) : null;
+    const reason = CAMPAIGN_STOPPERS.includes(error.code) ? await this.pauseReason(campaign, partner, error) : null;
     await this.dataSource.transaction(async (em) => {
       if (error.code === ErrorCode.LIMIT_REACHED) {
         await this.attempts.release(em, claim.attemptId, new Date(this.clock.now().getTime() + ACCOUNT_FULL_BACKOFF_MS));

@@ -33,12 +33,13 @@ export type AddContactsCommand = { id: string } & ({ contacts: unknown[] } | { c
 export const CONTACT_REJECT_REASONS = ['invalid_number', 'duplicate', 'invalid_variables', 'invalid_external_id'] as const;
 export type ContactRejectReason = (typeof CONTACT_REJECT_REASONS)[number];
 
+/**
+ * One row's outcome. Kept to three small fields so that the report of a full upload stays well inside one
+ * message; accepted contacts are listed with their ids by GET /campaigns/{id}/contacts, in upload order.
+ */
 export class ContactRowReportDto {
   @ApiProperty({ description: '1-based row of the upload (CSV: data rows after the header)' })
   row: number;
-
-  @ApiProperty({ type: String, nullable: true, description: 'The number as given' })
-  phone_number: string | null;
 
   @ApiProperty({ enum: ['accepted', 'rejected'] })
   status: 'accepted' | 'rejected';
@@ -46,12 +47,9 @@ export class ContactRowReportDto {
   @ApiProperty({
     enum: CONTACT_REJECT_REASONS,
     nullable: true,
-    description: 'invalid_number (not E.164), duplicate (already in the campaign or earlier in this upload), invalid_variables, invalid_external_id',
+    description: 'invalid_number (not E.164), duplicate (already in the campaign or earlier in this upload), invalid_variables, invalid_external_id; null when accepted',
   })
   reason: ContactRejectReason | null;
-
-  @ApiProperty({ type: String, nullable: true, description: 'The new contact’s id when accepted' })
-  contact_id: string | null;
 }
 
 export class ContactsUploadReportDto {
@@ -64,7 +62,7 @@ export class ContactsUploadReportDto {
   @ApiProperty({ description: 'Contacts of the campaign after this upload' })
   total_contacts: number;
 
-  @ApiProperty({ type: [ContactRowReportDto] })
+  @ApiProperty({ type: [ContactRowReportDto], description: 'Every row of the upload, in order' })
   rows: ContactRowReportDto[];
 }
 
