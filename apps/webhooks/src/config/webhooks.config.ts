@@ -63,6 +63,13 @@ export class WebhooksConfig extends BaseServiceConfig {
   @Max(60000)
   WEBHOOK_POLL_MS: number = 500;
 
+  /** Postgres connections of this replica. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(2)
+  @Max(200)
+  WEBHOOK_DB_POOL_SIZE: number = 10;
+
   /** How long a claimed delivery is this replica's; a replica that dies mid-send loses it after this. */
   @Transform(toInt)
   @IsInt()

@@ -15,5 +15,7 @@ export function webhooksDataSourceOptions(config: WebhooksConfig): DataSourceOpt
     entities: [...MESSAGING_ENTITIES, WebhookEndpoint, AgentSetting],
     migrations: MIGRATIONS,
     applicationName: 'webhooks',
+    // Delivery workers, fan-out consumers and commands share it; sends wait on the network, not on the pool.
+    poolSize: config.WEBHOOK_DB_POOL_SIZE,
   });
 }

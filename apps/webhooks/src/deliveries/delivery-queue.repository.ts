@@ -74,24 +74,6 @@ interface ClaimedRow {
 export class DeliveryQueueRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Queues deliveries in the caller's transaction; an (event, endpoint) pair already queued is skipped. */
-  async enqueue(em: EntityManager, deliveries: NewDelivery[]): Promise<string[]> {
-    const ids: string[] = [];
-    for (const d of deliveries) {
-      const [row] = (await em.query(
-        `INSERT INTO webhooks.deliveries (id, partner_id, endpoint_id, event_id, event_type, agent_id, body, next_attempt_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, now())
-         ON CONFLICT (event_id, endpoint_id) DO NOTHING
-         RETURNING id`,
-        [randomUUID(), d.partnerId, d.endpointId, d.eventId, d.eventType, d.agentId, d.body],
-      )) as { id: string }[];
-      if (row) ids.push(row.id);
-    }
-    // Delivered at commit, so a worker wakes exactly when the rows are visible.
-    if (ids.length) await em.query(`SELECT pg_notify($1, '')`, [DELIVERIES_CHANNEL]);
-    return ids;
-  }
-
   async claim(workerId: string, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const [rows] = (await this.dataSource.query(
       `WITH due AS (
@@ -128,21 +110,27 @@ export class DeliveryQueueRepository {
     }));
   }
 
-  /** Records the attempt and the delivery's next state; throws LeaseLostError when the claim is no longer ours. */
-  async settle(
-    em: EntityManager,
-    claim: ClaimedDelivery,
-    attempt: AttemptRecord,
-    next: Settlement,
-  ): Promise<void> {
+  /**
+   * Records the attempt and the delivery's next state in one statement (no transaction round trips on the
+   * hot path); throws LeaseLostError when the claim is no longer ours.
+   */
+  async settle(claim: ClaimedDelivery, attempt: AttemptRecord, next: Settlement): Promise<void> {
     const status = next.kind === 'retry' ? 'pending' : next.kind;
-    const [, count] = (await em.query(
-      `UPDATE webhooks.deliveries
-       SET status = $3,
-           next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + $4 * interval '1 millisecond' ELSE NULL END,
-           completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END,
-           locked_by = NULL, locked_until = NULL, last_status_code = $5, last_error = $6, updated_at = now()
-       WHERE id = $1 AND locked_by = $2`,
+    const rows = (await this.dataSource.query(
+      `WITH settled AS (
+         UPDATE webhooks.deliveries
+         SET status = $3::text,
+             next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + $4 * interval '1 millisecond' ELSE NULL END,
+             completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END,
+             locked_by = NULL, locked_until = NULL, last_status_code = $5::int, last_error = $6::text, updated_at = now()
+         WHERE id = $1 AND locked_by = $2
+         RETURNING id
+       )
+       INSERT INTO webhooks.delivery_attempts
+         (delivery_id, attempt, started_at, latency_ms, status_code, outcome, response_body, error)
+       SELECT id, $7::int, $8::timestamptz, $9::int, $5::int, $10::text, $11::text, $6::text FROM settled
+       ON CONFLICT (delivery_id, attempt) DO NOTHING
+       RETURNING delivery_id`,
       [
         claim.id,
         claim.token,
@@ -150,24 +138,34 @@ export class DeliveryQueueRepository {
         next.kind === 'retry' ? next.delayMs : 0,
         attempt.statusCode,
         attempt.error,
-      ],
-    )) as [unknown, number];
-    if (count !== 1) throw new LeaseLostError(claim.id);
-    await em.query(
-      `INSERT INTO webhooks.delivery_attempts
-         (delivery_id, attempt, started_at, latency_ms, status_code, outcome, response_body, error)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (delivery_id, attempt) DO NOTHING`,
-      [
-        claim.id,
         claim.attempts,
         attempt.startedAt,
         attempt.latencyMs,
-        attempt.statusCode,
         attempt.succeeded ? 'succeeded' : 'failed',
         attempt.responseBody,
-        attempt.error,
       ],
-    );
+    )) as unknown[];
+    if (rows.length !== 1) throw new LeaseLostError(claim.id);
+  }
+
+  /** Queues deliveries in the caller's transaction; an (event, endpoint) pair already queued is skipped. */
+  async enqueue(em: EntityManager, deliveries: NewDelivery[]): Promise<string[]> {
+    if (deliveries.length === 0) return [];
+    const params: unknown[] = [];
+    const values = deliveries.map((d) => {
+      params.push(randomUUID(), d.partnerId, d.endpointId, d.eventId, d.eventType, d.agentId, d.body);
+      const n = params.length;
+      return `($${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n}, now())`;
+    });
+    const rows = (await em.query(
+      `INSERT INTO webhooks.deliveries (id, partner_id, endpoint_id, event_id, event_type, agent_id, body, next_attempt_at)
+       VALUES ${values.join(', ')}
+       ON CONFLICT (event_id, endpoint_id) DO NOTHING
+       RETURNING id`,
+      params,
+    )) as { id: string }[];
+    // Delivered at commit, so a worker wakes exactly when the rows are visible.
+    if (rows.length) await em.query(`SELECT pg_notify($1, '')`, [DELIVERIES_CHANNEL]);
+    return rows.map((r) => r.id);
   }
 }

@@ -146,10 +146,8 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
       error: outcome.error,
     };
     const next = this.settlement(d, outcome);
-    const expired = await this.dataSource.transaction(async (em) => {
-      await this.queue.settle(em, d, record, next);
-      return d.enabled ? this.health.record(em, d.endpointId, outcome.succeeded) : false;
-    });
+    await this.queue.settle(d, record, next);
+    const expired = d.enabled ? await this.health.record(d.endpointId, outcome.succeeded) : false;
     if (expired && (await this.health.autoDisable(d.partnerId, d.endpointId))) {
       this.logger.warn(
         `endpoint ${d.endpointId} disabled: no successful delivery within ${this.config.WEBHOOK_AUTO_DISABLE_AFTER}`,

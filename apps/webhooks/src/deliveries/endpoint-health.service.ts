@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AgentFlagService } from '../agent-flag/agent-flag.service';
 import { lockScope } from '../common/scope-lock';
 import { parseDuration } from '../config/duration';
@@ -16,6 +16,8 @@ export const AUTO_DISABLED_REASON = 'auto_disabled';
 @Injectable()
 export class EndpointHealthService {
   private readonly disableAfterMs: number;
+  /** When this replica last wrote a success per endpoint: skips even the no-op UPDATE within a second. */
+  private readonly lastSuccessWrite = new Map<string, number>();
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -25,17 +27,26 @@ export class EndpointHealthService {
     this.disableAfterMs = parseDuration(config.WEBHOOK_AUTO_DISABLE_AFTER) ?? Number.MAX_SAFE_INTEGER;
   }
 
-  /** In the attempt's transaction; true when the failure streak has outlasted the window. */
-  async record(em: EntityManager, endpointId: string, succeeded: boolean): Promise<boolean> {
+  /**
+   * After an attempt; true when the failure streak has outlasted the window. A success only writes when it
+   * changes something or the last write is a second old: under load thousands of deliveries to one endpoint
+   * would otherwise queue on its row lock.
+   */
+  async record(endpointId: string, succeeded: boolean): Promise<boolean> {
     if (succeeded) {
-      await em.query(
+      const now = Date.now();
+      if (now - (this.lastSuccessWrite.get(endpointId) ?? 0) < 1000) return false;
+      this.lastSuccessWrite.set(endpointId, now);
+      await this.dataSource.query(
         `UPDATE webhooks.endpoints SET last_delivery_at = now(), last_delivery_status = 'succeeded', failing_since = NULL
-         WHERE id = $1`,
+         WHERE id = $1 AND (last_delivery_status IS DISTINCT FROM 'succeeded' OR failing_since IS NOT NULL
+                            OR last_delivery_at IS NULL OR last_delivery_at < now() - interval '1 second')`,
         [endpointId],
       );
       return false;
     }
-    const [rows] = (await em.query(
+    this.lastSuccessWrite.delete(endpointId);
+    const [rows] = (await this.dataSource.query(
       `UPDATE webhooks.endpoints
        SET last_delivery_at = now(), last_delivery_status = 'failed', failing_since = COALESCE(failing_since, now())
        WHERE id = $1

@@ -20,6 +20,7 @@ jest.setTimeout(30_000);
 const ORDER_PLACED = 'events.order.placed';
 const FLAKY = 'events.flaky.happened';
 const SLOW = 'events.slow.happened';
+const PARALLEL = 'events.parallel.happened';
 
 interface Call {
   consumer: string;
@@ -32,6 +33,9 @@ class Probe {
   readonly calls: Call[] = [];
   /** Event id → how many more times its handler should fail (after writing). */
   readonly failures = new Map<string, number>();
+  /** Handlers of the concurrent consumer running now, and the most seen at once. */
+  active = 0;
+  maxActive = 0;
 
   callsOf(consumer: string, eventId?: string): Call[] {
     return this.calls.filter((c) => c.consumer === consumer && (!eventId || c.eventId === eventId));
@@ -62,6 +66,18 @@ class OrderHandlers {
     this.probe.calls.push({ consumer: 'slow', eventId: event.id, requestId: RequestContext.requestId() });
     await sleep(200);
     await em.insert(TestEffect, { kind: 'slow', ref: event.id });
+  }
+
+  @OnDomainEvent(PARALLEL, { consumer: 'parallel', concurrency: 3 })
+  async onParallel(event: DomainEvent, em: EntityManager): Promise<void> {
+    this.probe.active += 1;
+    this.probe.maxActive = Math.max(this.probe.maxActive, this.probe.active);
+    try {
+      await sleep(150);
+      await em.insert(TestEffect, { kind: 'parallel', ref: event.id });
+    } finally {
+      this.probe.active -= 1;
+    }
   }
 
   private async apply(consumer: string, event: DomainEvent, em: EntityManager): Promise<void> {
@@ -201,6 +217,15 @@ describe('event consumers (Postgres + JetStream)', () => {
         [event.id],
       );
       expect(inbox).toHaveLength(1);
+    });
+
+    it('runs up to `concurrency` events of one consumer at once, each applied once', async () => {
+      const events = Array.from({ length: 9 }, (_, n) => domainEvent(PARALLEL, { n }));
+      for (const e of events) await publish(e);
+      await waitFor('the parallel effects', async () => (await kit.effects('parallel')).length === 9);
+      await kit.waitConsumerDrained('parallel');
+      expect((await kit.effects('parallel')).sort()).toEqual(events.map((e) => e.id).sort());
+      expect(probe.maxActive).toBe(3);
     });
 
     it('process() applies a handler once per consumer and event id, even when called concurrently', async () => {

@@ -88,24 +88,29 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
     const durable = this.consumerName(options);
     const jsm = await this.nats.jsm();
     const stream = this.nats.streamName;
-    await jsm.consumers
-      .info(stream, durable)
-      .catch(() =>
-        jsm.consumers.add(stream, {
-          durable_name: durable,
-          filter_subject: this.nats.subject(options.subject),
-          ack_policy: AckPolicy.Explicit,
-          deliver_policy: DeliverPolicy.All,
-          ack_wait: ACK_WAIT_NS,
-          max_ack_pending: 256,
-        }),
-      );
+    await jsm.consumers.info(stream, durable).catch(() =>
+      jsm.consumers.add(stream, {
+        durable_name: durable,
+        filter_subject: this.nats.subject(options.subject),
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+        ack_wait: ACK_WAIT_NS,
+        max_ack_pending: 256,
+      }),
+    );
     const consumer = await this.nats.js().consumers.get(stream, durable);
     const messages = await consumer.consume({ max_messages: 64 });
+    const limit = Math.max(1, options.concurrency ?? 1);
     const loop = (async () => {
+      const inFlight = new Set<Promise<void>>();
       // After stop() the iterator still yields what was already fetched; handling it beats leaving it
       // unacked for the ack wait (a nak would send it straight back into the pull request just stopped).
-      for await (const msg of messages) await this.handle(durable, msg, handler);
+      for await (const msg of messages) {
+        const job: Promise<void> = this.handle(durable, msg, handler).finally(() => inFlight.delete(job));
+        inFlight.add(job);
+        if (inFlight.size >= limit) await Promise.race(inFlight);
+      }
+      await Promise.all(inFlight);
     })().catch((err) => this.logger.error(`consumer ${durable} stopped: ${(err as Error).message}`));
     this.running.push({ messages, loop });
     this.durables.push(durable);
@@ -128,7 +133,9 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
       } catch (err) {
         eventsHandled.inc({ consumer, outcome: 'failed' });
         const delayMs = Math.min(60_000, 500 * 2 ** Math.min(msg.info.redeliveryCount, 7));
-        this.logger.warn(`consumer ${consumer}: event ${event.id} failed (${errorMessage(err)}); retry in ${delayMs} ms`);
+        this.logger.warn(
+          `consumer ${consumer}: event ${event.id} failed (${errorMessage(err)}); retry in ${delayMs} ms`,
+        );
         settle(() => msg.nak(delayMs));
         return;
       }

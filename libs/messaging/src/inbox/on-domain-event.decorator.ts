@@ -7,6 +7,11 @@ export interface DomainEventHandlerOptions {
   subject: string;
   /** Durable consumer name; defaults to `<service>__<subject>`. Two handlers of one event need two names. */
   consumer?: string;
+  /**
+   * Events handled at once (default 1: one after another, in stream order). More suits handlers whose
+   * events are independent of each other and whose time goes into commits, e.g. a fan-out.
+   */
+  concurrency?: number;
 }
 
 /**

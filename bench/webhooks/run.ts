@@ -1,0 +1,222 @@
+/**
+ * Webhook delivery benchmark: signed deliveries per second (events x endpoints) and p50/p99 latency from the
+ * moment an event is on the stream to its receipt at a local HTTPS receiver, through the whole path: durable
+ * JetStream consumer, fan-out into the Postgres queue, SKIP LOCKED claims, HMAC signing, HTTPS POST, and the
+ * attempt's history row.
+ *
+ * Starts its own webhooks service(s) on a fresh database and subject prefix, creates endpoints over NATS
+ * and publishes call.status.updated events as the calls service's outbox relay would. The receiver runs
+ * in this process with a throwaway self-signed certificate that the service trusts (NODE_EXTRA_CA_CERTS).
+ * Settings: BENCH_EVENTS (default 2000), BENCH_ENDPOINTS (default 5), BENCH_REPLICAS (default 1), and
+ * BENCH_RATE (events per second; default 0 = all at once, which measures throughput: latency then includes
+ * the backlog; a rate below capacity measures latency).
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:https';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, JSONCodec } from 'nats';
+import { Client } from 'pg';
+import { createTestDatabase } from '@vap/persistence';
+import {
+  deleteJetStreamByPrefix,
+  freePort,
+  resolveNats,
+  resolvePostgres,
+  ServiceHandle,
+  startService,
+  workspaceRoot,
+} from '@vap/testing';
+
+const events = Number(process.env.BENCH_EVENTS ?? 2000);
+const endpointCount = Number(process.env.BENCH_ENDPOINTS ?? 5);
+const replicaCount = Number(process.env.BENCH_REPLICAS ?? 1);
+const rate = Number(process.env.BENCH_RATE ?? 0);
+const codec = JSONCodec();
+
+function selfSignedCertificate(dir: string): { cert: string; key: string } {
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'pipe' },
+  );
+  return { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function main(): Promise<void> {
+  const tlsDir = mkdtempSync(join(tmpdir(), 'vap-bench-tls-'));
+  const tls = selfSignedCertificate(tlsDir);
+  const dataDir = join(workspaceRoot(), '.data');
+  const pg = await resolvePostgres({ dataDir });
+  const nats = await resolveNats({ dataDir });
+  const db = await createTestDatabase(pg.url, 'vap_bench_webhooks');
+  const prefix = `bench_${randomBytes(3).toString('hex')}`;
+  const partnerId = randomUUID();
+
+  // Receipt time of each delivery, keyed by X-Webhook-Id; publish time of each event by call_id.
+  const publishedAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const seen = new Set<string>();
+  let duplicates = 0;
+  let lastReceipt = 0;
+  const server = createServer({ cert: readFileSync(tls.cert), key: readFileSync(tls.key) }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const now = performance.now();
+      const id = String(req.headers['x-webhook-id']);
+      if (seen.has(id)) duplicates++;
+      seen.add(id);
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { call_id: string } };
+      const sent = publishedAt.get(body.data.call_id);
+      if (sent !== undefined) latencies.push(now - sent);
+      lastReceipt = now;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const receiverUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  // Replicas share one key: any of them opens the secrets any other sealed.
+  const secretsKey = randomBytes(32).toString('hex');
+  const replicas: ServiceHandle[] = [];
+  const nc = await connect({ servers: nats.url, name: 'bench-webhooks' });
+  try {
+    for (let n = 0; n < replicaCount; n++) {
+      replicas.push(
+        await startService('webhooks', {
+          port: await freePort(),
+          label: `webhooks-${n}`,
+          env: {
+            NODE_ENV: 'production',
+            LOG_LEVEL: 'warn',
+            DATABASE_URL: db.url,
+            NATS_URL: nats.url,
+            NATS_SUBJECT_PREFIX: prefix,
+            SECRETS_KEY: secretsKey,
+            WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+            NODE_EXTRA_CA_CERTS: tls.cert,
+            WEBHOOK_DB_POOL_SIZE: process.env.WEBHOOK_DB_POOL_SIZE ?? '20',
+          },
+        }),
+      );
+    }
+    const request = async (subject: string, data: unknown) => {
+      const msg = await nc.request(
+        `${prefix}.${subject}`,
+        codec.encode({ partnerId, requestId: randomUUID(), data }),
+        {
+          timeout: 10_000,
+        },
+      );
+      const reply = codec.decode(msg.data) as { ok: boolean; error?: unknown };
+      if (!reply.ok) throw new Error(`${subject}: ${JSON.stringify(reply.error)}`);
+    };
+    for (let n = 0; n < endpointCount; n++) {
+      await request('webhooks.endpoint.create', { label: `bench-${n}`, url: `${receiverUrl}/hook-${n}` });
+    }
+
+    const js = nc.jetstream();
+    const started = performance.now();
+    const publishes: Promise<unknown>[] = [];
+    for (let n = 0; n < events; n++) {
+      const callId = randomUUID();
+      const event = {
+        id: randomUUID(),
+        subject: 'events.call.status_updated',
+        partnerId,
+        occurredAt: new Date().toISOString(),
+        data: { call_id: callId, agent_id: null, status: 'ringing', occurred_at: new Date().toISOString() },
+      };
+      publishedAt.set(callId, performance.now());
+      publishes.push(
+        js.publish(`${prefix}.events.call.status_updated`, codec.encode(event), { msgID: event.id }),
+      );
+      if (publishes.length >= 200) await Promise.all(publishes.splice(0));
+      if (rate > 0) {
+        // Paced: event n leaves at n / rate seconds after the start.
+        const due = started + ((n + 1) * 1000) / rate;
+        const wait = due - performance.now();
+        if (wait > 0) {
+          await Promise.all(publishes.splice(0));
+          await new Promise((r) => setTimeout(r, wait));
+        }
+      }
+    }
+    await Promise.all(publishes);
+    const expected = events * endpointCount;
+    // When the fan-out had queued every delivery, to tell the consumer's pace from the senders'.
+    const counter = new Client({ connectionString: db.url });
+    await counter.connect();
+    let queuedAt = 0;
+    const deadline = Date.now() + 300_000;
+    while (seen.size < expected && Date.now() < deadline) {
+      if (!queuedAt) {
+        const { rows } = await counter.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM webhooks.deliveries',
+        );
+        if (rows[0].n >= expected) queuedAt = performance.now();
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await counter.end();
+    const seconds = (lastReceipt - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    console.log(
+      `webhooks benchmark: ${events} events x ${endpointCount} endpoints, ${replicaCount} replica(s), ` +
+        `${rate > 0 ? `${rate} events/s` : 'all at once'}, Node ${process.version}`,
+    );
+    console.table([
+      {
+        deliveries: seen.size,
+        expected,
+        duplicates,
+        seconds: Number(seconds.toFixed(2)),
+        'all queued after s': queuedAt ? Number(((queuedAt - started) / 1000).toFixed(2)) : null,
+        'deliveries/s': Math.round(seen.size / seconds),
+        'p50 ms': Math.round(percentile(latencies, 50)),
+        'p99 ms': Math.round(percentile(latencies, 99)),
+        'max ms': Math.round(latencies[latencies.length - 1] ?? 0),
+      },
+    ]);
+  } finally {
+    await nc.close();
+    for (const r of replicas) await r.stop().catch(() => undefined);
+    server.close();
+    await deleteJetStreamByPrefix(nats.url, prefix).catch(() => undefined);
+    await db.drop();
+    await nats.stop();
+    await pg.stop();
+    rmSync(tlsDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});
