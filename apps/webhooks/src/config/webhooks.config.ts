@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsNumber, Max, Min, Validate } from 'class-validator';
+import { IsIn, IsInt, IsNumber, Max, Min, Validate } from 'class-validator';
 import { BaseServiceConfig, toInt } from '@vap/runtime';
 import { defaultSecretsKey, SecretsKeyConstraint } from '@vap/secrets';
 import { DurationConstraint, DurationListConstraint } from './duration.constraints';
@@ -15,6 +15,10 @@ export class WebhooksConfig extends BaseServiceConfig {
   /** AES-256-GCM key of the endpoints' signing secrets at rest. */
   @Validate(SecretsKeyConstraint)
   SECRETS_KEY: string = defaultSecretsKey();
+
+  /** Let deliveries reach private, loopback and link-local addresses (development and tests only). */
+  @IsIn(['true', 'false'])
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: string = 'false';
 
   /**
    * Delays before each retry after a failed attempt; the first attempt is immediate. Default (after Svix):

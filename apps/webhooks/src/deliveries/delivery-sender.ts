@@ -1,11 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { WEBHOOK_HEADERS, webhookSignature } from '@vap/contracts';
-import {
-  FetchTimeoutError,
-  PrivateNetworkGuard,
-  privateNetworksAllowed,
-  PublicHttpClient,
-} from '@vap/egress';
+import { FetchTimeoutError, PrivateNetworkGuard, PublicHttpClient } from '@vap/egress';
 import { WebhooksConfig } from '../config/webhooks.config';
 import { parseRetryAfter } from './retry-policy';
 
@@ -37,11 +32,13 @@ export interface SendOutcome {
  */
 @Injectable()
 export class DeliverySender implements OnModuleDestroy {
-  private readonly http = new PublicHttpClient(
-    new PrivateNetworkGuard({ allowPrivateNetworks: privateNetworksAllowed() }),
-  );
+  private readonly http: PublicHttpClient;
 
-  constructor(private readonly config: WebhooksConfig) {}
+  constructor(private readonly config: WebhooksConfig) {
+    this.http = new PublicHttpClient(
+      new PrivateNetworkGuard({ allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true' }),
+    );
+  }
 
   async send(
     url: string,
