@@ -46,6 +46,14 @@ describe('metrics', () => {
     }
   });
 
+  it('the webhooks service reports its delivery queue depth by state', async () => {
+    const text = await scrape(e2eEnv().serviceUrls.webhooks);
+    for (const state of ['due', 'scheduled', 'delivering']) {
+      expect(text).toMatch(new RegExp(`^vap_webhook_delivery_queue_depth\\{state="${state}",service="webhooks"\\} \\d+`, 'm'));
+    }
+    expect(text).toContain('# TYPE vap_webhook_delivery_attempts_total counter');
+  });
+
   it('keeps /metrics outside the partner API (no key, no envelope)', async () => {
     const res = await fetch(`${e2eEnv().gatewayUrl}/metrics`);
     expect(res.status).toBe(200);

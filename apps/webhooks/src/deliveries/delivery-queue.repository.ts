@@ -168,4 +168,17 @@ export class DeliveryQueueRepository {
     if (rows.length) await em.query(`SELECT pg_notify($1, '')`, [DELIVERIES_CHANNEL]);
     return rows.map((r) => r.id);
   }
+
+  /** Queue depth by state, for the metrics gauge. */
+  async depth(): Promise<Record<string, number>> {
+    const rows: { state: string; n: string }[] = await this.dataSource.query(
+      `SELECT CASE WHEN status = 'delivering' THEN 'delivering'
+                   WHEN next_attempt_at <= now() THEN 'due' ELSE 'scheduled' END AS state,
+              count(*) AS n
+         FROM webhooks.deliveries WHERE status IN ('pending', 'delivering') GROUP BY 1`,
+    );
+    const depth: Record<string, number> = { due: 0, scheduled: 0, delivering: 0 };
+    for (const r of rows) depth[r.state] = Number(r.n);
+    return depth;
+  }
 }

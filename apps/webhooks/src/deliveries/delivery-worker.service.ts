@@ -18,6 +18,7 @@ import { DeliverySender, SendOutcome, SigningSecrets } from './delivery-sender';
 import { EndpointHealthService } from './endpoint-health.service';
 import { LeaseLostError } from './lease-lost.error';
 import { nextRetryDelay, RetryPolicyOptions } from './retry-policy';
+import { deliveryAttempts, deliveryLatency, measureQueueDepthWith } from './delivery.metrics';
 
 const TEST_EVENT = 'webhook.test';
 
@@ -58,6 +59,7 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    measureQueueDepthWith(() => this.queue.depth());
     if (this.config.WEBHOOK_WORKER_CONCURRENCY === 0) return;
     await this.listen();
     this.timer = setInterval(() => this.wake(), this.config.WEBHOOK_POLL_MS);
@@ -147,6 +149,8 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
     };
     const next = this.settlement(d, outcome);
     await this.queue.settle(d, record, next);
+    deliveryAttempts.inc({ outcome: next.kind });
+    if (outcome.statusCode !== null) deliveryLatency.observe({ outcome: next.kind }, outcome.latencyMs / 1000);
     const expired = d.enabled ? await this.health.record(d.endpointId, outcome.succeeded) : false;
     if (expired && (await this.health.autoDisable(d.partnerId, d.endpointId))) {
       this.logger.warn(
@@ -173,6 +177,7 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
 
   // Before the database pool closes, so that attempts in flight can record their outcome.
   async beforeApplicationShutdown(): Promise<void> {
+    measureQueueDepthWith(undefined);
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await Promise.allSettled([...this.running]);
