@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CarriersModule } from '../carriers/carriers.module';
 import { DefaultLineService } from '../connections/default-line.service';
+import { CarrierRecordingCopier } from '../post-call/carrier-recording-copier.service';
 import { ExtractionRunner } from '../post-call/extraction-runner.service';
 import { PostCallProcessor } from '../post-call/post-call-processor.service';
 import { PostCallWorker } from '../post-call/post-call-worker.service';
@@ -20,6 +21,7 @@ import { StartCallService } from './start-call.service';
     FromNumberResolver,
     DefaultLineService,
     ExtractionRunner,
+    CarrierRecordingCopier,
     PostCallProcessor,
     PostCallWorker,
     StaleCallSweeper,

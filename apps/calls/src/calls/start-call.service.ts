@@ -144,6 +144,7 @@ export class StartCallService {
         hold: null,
         extraction: null,
         recordingKey: null,
+        recordingSourceUrl: null,
         recordingDurationSecs: null,
         durationSeconds: 0,
         creditsUsedPaise: 0,

@@ -89,6 +89,11 @@ export interface CarrierAdapter {
   placeCall(call: OutboundCall, connection: CarrierConnectionRef): Promise<{ providerCallId: string }>;
   /** Verifies and reads a callback; throws AppError FORBIDDEN (403) when unsigned or wrongly signed. */
   parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback>;
+  /**
+   * Downloads a recording the carrier reported by URL (with the call's credentials), so the platform can
+   * keep it and sign its own 7-day URLs. Carriers that store recordings in blob storage themselves omit it.
+   */
+  fetchRecording?(url: string, call: CallbackCall): Promise<{ body: Buffer; contentType: string }>;
 }
 
 /** Multi-provider token: every adapter module provides itself under it. */

@@ -8,6 +8,7 @@ import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { CallsConfig } from '../config/calls.config';
 import { RecordingStore } from '../recording/recording-store';
+import { CarrierRecordingCopier } from './carrier-recording-copier.service';
 import { creditsPaise } from './credits';
 import { ExtractionRunner } from './extraction-runner.service';
 import { summarizeHold } from './hold-summary';
@@ -25,20 +26,24 @@ export class PostCallProcessor {
     private readonly outbox: OutboxService,
     private readonly extraction: ExtractionRunner,
     private readonly recordings: RecordingStore,
+    private readonly carrierRecordings: CarrierRecordingCopier,
   ) {}
 
-  async process(callId: string): Promise<void> {
+  /** `attempt` counts from 1; late carrier recordings are waited for on the first attempts only. */
+  async process(callId: string, attempt = 1): Promise<void> {
     if (!callId) throw new Error('post-call job without a call id');
     const call = await this.dataSource.getRepository(Call).findOneByOrFail({ id: callId });
     const before = await this.dataSource.getRepository(CallSession).findOneByOrFail({ callId });
     if (before.processingComplete) return;
     const answered = call.status === 'completed';
+    const recordingKey = answered ? await this.carrierRecordings.copy(call, before, attempt) : null;
     // Extraction talks to other services; it runs before the transaction so no lock waits on it.
     const extraction = answered ? await this.extraction.run(call, before) : null;
     await this.dataSource.transaction(async (em) => {
       const session = await em.findOne(CallSession, { where: { callId }, lock: { mode: 'pessimistic_write' } });
       if (!session || session.processingComplete) return;
       const duration = answered ? (call.durationSeconds ?? 0) : 0;
+      if (recordingKey) session.recordingKey = recordingKey;
       session.hold = summarizeHold(session.holdEvents, call.endedAt);
       session.extraction = extraction;
       session.durationSeconds = duration;

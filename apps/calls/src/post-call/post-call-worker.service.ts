@@ -68,7 +68,7 @@ export class PostCallWorker implements OnApplicationBootstrap, BeforeApplication
 
   private async run(callId: string, attempts: number): Promise<void> {
     try {
-      await this.processor.process(callId);
+      await this.processor.process(callId, attempts);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const dead = attempts >= MAX_ATTEMPTS;

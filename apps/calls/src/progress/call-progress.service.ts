@@ -152,11 +152,18 @@ export class CallProgressService {
     call: Call,
     recording: NonNullable<RawCarrierEvent['recording']>,
   ): Promise<void> {
-    if (!recording.storageKey) return;
-    await em.update(
-      CallSession,
-      { callId: call.id },
-      { recordingKey: recording.storageKey, recordingDurationSecs: recording.durationSeconds },
-    );
+    if (recording.storageKey) {
+      await em.update(
+        CallSession,
+        { callId: call.id },
+        { recordingKey: recording.storageKey, recordingDurationSecs: recording.durationSeconds },
+      );
+    } else if (recording.url) {
+      await em.update(
+        CallSession,
+        { callId: call.id },
+        { recordingSourceUrl: recording.url, recordingDurationSecs: recording.durationSeconds },
+      );
+    }
   }
 }

@@ -36,6 +36,10 @@ export class CallSession {
   @Column({ name: 'recording_key', type: 'text', nullable: true })
   recordingKey: string | null;
 
+  /** A recording still at the carrier (its URL), copied into blob storage after the call. */
+  @Column({ name: 'recording_source_url', type: 'text', nullable: true })
+  recordingSourceUrl: string | null;
+
   @Column({ name: 'recording_duration_secs', type: 'integer', nullable: true })
   recordingDurationSecs: number | null;
 
