@@ -10,7 +10,14 @@
  * (write the apps' logs there).
  */
 import { createTestDatabase } from '@vap/persistence';
-import { deleteJetStreamByPrefix, freePort, resolveNats, resolvePostgres, startPlatform, workspaceRoot } from '@vap/testing';
+import {
+  deleteJetStreamByPrefix,
+  freePort,
+  resolveNats,
+  resolvePostgres,
+  startPlatform,
+  workspaceRoot,
+} from '@vap/testing';
 import { connect, StringCodec } from 'nats';
 import { Client } from 'pg';
 import { randomBytes } from 'node:crypto';
@@ -117,12 +124,20 @@ async function main(): Promise<void> {
       }),
     );
     const partnerId = (created.data.partner as { id: string }).id;
-    const headers = { authorization: `Bearer ${created.data.api_key as string}`, 'content-type': 'application/json' };
+    const headers = {
+      authorization: `Bearer ${created.data.api_key as string}`,
+      'content-type': 'application/json',
+    };
     const agent = await json(
       await fetch(`${base}/api/v2/agent`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ agent_name: 'Bench Caller', prompt: 'You call to remind.', voice_id: VOICE_ID, agent_type: 'outbound' }),
+        body: JSON.stringify({
+          agent_name: 'Bench Caller',
+          prompt: 'You call to remind.',
+          voice_id: VOICE_ID,
+          agent_type: 'outbound',
+        }),
       }),
     );
     const campaign = await json(
@@ -134,7 +149,10 @@ async function main(): Promise<void> {
     );
     const id = campaign.data.campaign_id as string;
     // Distinct numbers whose last two digits pick the sandbox outcome.
-    const csv = ['phone_number', ...Array.from({ length: contacts }, (_, i) => `+9170${String(i).padStart(8, '0')}${outcome}`)];
+    const csv = [
+      'phone_number',
+      ...Array.from({ length: contacts }, (_, i) => `+9170${String(i).padStart(8, '0')}${outcome}`),
+    ];
     const uploadStarted = Date.now();
     const upload = await json(
       await fetch(`${base}/api/v2/campaigns/${id}/contacts`, {
@@ -144,7 +162,8 @@ async function main(): Promise<void> {
       }),
     );
     const uploadMs = Date.now() - uploadStarted;
-    if (upload.data.accepted !== contacts) throw new Error(`upload accepted ${String(upload.data.accepted)} of ${contacts}`);
+    if (upload.data.accepted !== contacts)
+      throw new Error(`upload accepted ${String(upload.data.accepted)} of ${contacts}`);
 
     const observer = new DispatchObserver(partnerId);
     const sc = StringCodec();
@@ -155,7 +174,9 @@ async function main(): Promise<void> {
     });
     await nc.flush();
 
-    console.log(`campaign benchmark: ${contacts} contacts, concurrency ${concurrency}, sandbox step ${stepMs} ms, outcome ${outcome}, Node ${process.version}`);
+    console.log(
+      `campaign benchmark: ${contacts} contacts, concurrency ${concurrency}, sandbox step ${stepMs} ms, outcome ${outcome}, Node ${process.version}`,
+    );
     const started = Date.now();
     await json(await fetch(`${base}/api/v2/campaigns/${id}/start`, { method: 'POST', headers, body: '{}' }));
     let status = 'running';
@@ -165,7 +186,9 @@ async function main(): Promise<void> {
       status = (await json(await fetch(`${base}/api/v2/campaigns/${id}`, { headers }))).data.status as string;
       if (Date.now() - lastReport >= 10_000) {
         lastReport = Date.now();
-        console.log(`  ${Math.round((Date.now() - started) / 1000)} s: ${observer.dialled} dialled, ${observer.live.size} in flight`);
+        console.log(
+          `  ${Math.round((Date.now() - started) / 1000)} s: ${observer.dialled} dialled, ${observer.live.size} in flight`,
+        );
       }
     }
     const elapsedS = (Date.now() - started) / 1000;
@@ -175,7 +198,7 @@ async function main(): Promise<void> {
       {
         contacts,
         'upload ms (CSV)': uploadMs,
-        'dialled': observer.dialled,
+        dialled: observer.dialled,
         'dispatched/s': Math.round((observer.dialled / Math.max(dialSpanS, 0.001)) * 10) / 10,
         'campaign s': Math.round(elapsedS * 10) / 10,
         'max in flight': observer.peak,
@@ -199,10 +222,19 @@ async function main(): Promise<void> {
     const settle = sorted(rows.map((r) => r.ended_at.getTime() - (observer.releaseAt.get(r.call_id) ?? NaN)));
     const place = sorted(rows.map((r) => (observer.dialAt.get(r.call_id) ?? NaN) - r.created_at.getTime()));
     console.table([
-      { stage: 'release event -> campaigns settled it', 'p50 ms': percentile(settle, 50), 'p99 ms': percentile(settle, 99) },
-      { stage: 'claim -> call admitted by calls', 'p50 ms': percentile(place, 50), 'p99 ms': percentile(place, 99) },
+      {
+        stage: 'release event -> campaigns settled it',
+        'p50 ms': percentile(settle, 50),
+        'p99 ms': percentile(settle, 99),
+      },
+      {
+        stage: 'claim -> call admitted by calls',
+        'p50 ms': percentile(place, 50),
+        'p99 ms': percentile(place, 99),
+      },
     ]);
-    if (observer.peak > concurrency) console.error(`FAIL: ${observer.peak} calls in flight exceeded the limit ${concurrency}`);
+    if (observer.peak > concurrency)
+      console.error(`FAIL: ${observer.peak} calls in flight exceeded the limit ${concurrency}`);
   } finally {
     await nc.drain().catch(() => undefined);
     await platform.stop();

@@ -23,7 +23,11 @@ export function callee(suffix = '77'): string {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `check` returns a value (not undefined) or the deadline passes. */
-export async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -54,7 +58,8 @@ export class CampaignsPartner {
         intro_message: 'Hi {{customer_name}}, this is Maya from Acme Health.',
       },
     });
-    if (res.status !== 200) throw new Error(`POST /agent answered ${res.status}: ${JSON.stringify(res.body)}`);
+    if (res.status !== 200)
+      throw new Error(`POST /agent answered ${res.status}: ${JSON.stringify(res.body)}`);
     return new CampaignsPartner(partner.id, apiKey, res.body.data);
   }
 
@@ -67,11 +72,16 @@ export class CampaignsPartner {
       method: 'POST',
       body: { name: `Campaign ${randomBytes(3).toString('hex')}`, agent_id: this.agent.id, ...body },
     });
-    if (res.status !== 200) throw new Error(`POST /campaigns answered ${res.status}: ${JSON.stringify(res.body)}`);
+    if (res.status !== 200)
+      throw new Error(`POST /campaigns answered ${res.status}: ${JSON.stringify(res.body)}`);
     return res.body.data;
   }
 
-  async addContacts(campaignId: string, numbers: string[], variables: Record<string, unknown> = {}): Promise<ApiResponse> {
+  async addContacts(
+    campaignId: string,
+    numbers: string[],
+    variables: Record<string, unknown> = {},
+  ): Promise<ApiResponse> {
     return this.call(`/campaigns/${campaignId}/contacts`, {
       method: 'POST',
       body: { contacts: numbers.map((phone_number) => ({ phone_number, variables })) },
@@ -89,10 +99,14 @@ export class CampaignsPartner {
   }
 
   async waitForStatus(campaignId: string, status: string, timeoutMs = 90_000): Promise<Loose> {
-    return until(`campaign ${campaignId} ${status}`, async () => {
-      const c = await this.campaign(campaignId);
-      return c.status === status ? c : undefined;
-    }, timeoutMs);
+    return until(
+      `campaign ${campaignId} ${status}`,
+      async () => {
+        const c = await this.campaign(campaignId);
+        return c.status === status ? c : undefined;
+      },
+      timeoutMs,
+    );
   }
 
   /** Every contact of the campaign, following the cursor. */
@@ -102,7 +116,8 @@ export class CampaignsPartner {
     do {
       const query: string = `?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
       const res = await this.call(`/campaigns/${campaignId}/contacts${query}`);
-      if (res.status !== 200) throw new Error(`GET contacts answered ${res.status}: ${JSON.stringify(res.body)}`);
+      if (res.status !== 200)
+        throw new Error(`GET contacts answered ${res.status}: ${JSON.stringify(res.body)}`);
       all.push(...res.body.data.contacts);
       cursor = res.body.data.next_cursor;
     } while (cursor);
@@ -176,7 +191,9 @@ export class CampaignEventTap {
   peakAccountActive(partnerId: string): number {
     return Math.max(
       0,
-      ...this.callEvents(partnerId).map((e) => (e.data.account_concurrency?.active as number | undefined) ?? 0),
+      ...this.callEvents(partnerId).map(
+        (e) => (e.data.account_concurrency?.active as number | undefined) ?? 0,
+      ),
     );
   }
 
@@ -185,7 +202,9 @@ export class CampaignEventTap {
   }
 
   campaignEvents(campaignId: string): CapturedEvent[] {
-    return this.events.filter((e) => e.subject === 'events.campaign.status_updated' && e.data.campaign_id === campaignId);
+    return this.events.filter(
+      (e) => e.subject === 'events.campaign.status_updated' && e.data.campaign_id === campaignId,
+    );
   }
 
   /** Calls placed for the partner (their first event), by callee number. */

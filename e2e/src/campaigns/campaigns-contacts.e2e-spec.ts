@@ -29,7 +29,13 @@ describe('campaign contacts: JSON and CSV uploads with a per-row report', () => 
     expect(res.status).toBe(200);
     const report = res.body.data;
     expect(report).toMatchObject({ accepted: 2, rejected: 6, total_contacts: 2 });
-    expect(report.rows.map((r: { row: number; status: string; reason: string | null }) => [r.row, r.status, r.reason])).toEqual([
+    expect(
+      report.rows.map((r: { row: number; status: string; reason: string | null }) => [
+        r.row,
+        r.status,
+        r.reason,
+      ]),
+    ).toEqual([
       [1, 'accepted', null],
       [2, 'rejected', 'invalid_number'],
       [3, 'accepted', null],
@@ -42,7 +48,9 @@ describe('campaign contacts: JSON and CSV uploads with a per-row report', () => 
     expect(report.rows[0]).toEqual({ row: 1, status: 'accepted', reason: null });
 
     // A second upload: numbers already in the campaign are duplicates.
-    const again = await upload(c.campaign_id, { contacts: [{ phone_number: b }, { phone_number: callee() }] });
+    const again = await upload(c.campaign_id, {
+      contacts: [{ phone_number: b }, { phone_number: callee() }],
+    });
     expect(again.body.data).toMatchObject({ accepted: 1, rejected: 1, total_contacts: 3 });
     expect(again.body.data.rows[0]).toMatchObject({ status: 'rejected', reason: 'duplicate' });
     expect((await partner.campaign(c.campaign_id)).total_contacts).toBe(3);
@@ -67,12 +75,20 @@ describe('campaign contacts: JSON and CSV uploads with a per-row report', () => 
 
   it('refuses a JSON body that is not a list of rows', async () => {
     const c = await partner.createCampaign();
-    for (const body of [{}, { contacts: [] }, { contacts: 'x' }, { contacts: [1] }, { contacts: [{ phone_number: callee() }], extra: 1 }]) {
+    for (const body of [
+      {},
+      { contacts: [] },
+      { contacts: 'x' },
+      { contacts: [1] },
+      { contacts: [{ phone_number: callee() }], extra: 1 },
+    ]) {
       const res = await upload(c.campaign_id, body);
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
     }
-    const tooMany = await upload(c.campaign_id, { contacts: Array.from({ length: 10_001 }, () => ({ phone_number: '+919876543210' })) });
+    const tooMany = await upload(c.campaign_id, {
+      contacts: Array.from({ length: 10_001 }, () => ({ phone_number: '+919876543210' })),
+    });
     expect(tooMany.status).toBe(400);
   });
 
@@ -90,7 +106,12 @@ describe('campaign contacts: JSON and CSV uploads with a per-row report', () => 
     const res = await upload(c.campaign_id, csv, { 'content-type': 'text/csv; charset=utf-8' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ accepted: 2, rejected: 2, total_contacts: 2 });
-    expect(res.body.data.rows.map((r: { status: string; reason: string | null }) => r.reason)).toEqual([null, 'invalid_number', null, 'duplicate']);
+    expect(res.body.data.rows.map((r: { status: string; reason: string | null }) => r.reason)).toEqual([
+      null,
+      'invalid_number',
+      null,
+      'duplicate',
+    ]);
     const contacts = await partner.contacts(c.campaign_id);
     expect(contacts.map((k) => [k.phone_number, k.variables, k.external_id])).toEqual([
       [a, { customer_name: 'Asha, Jr.', note: 'said "call later"' }, 'crm-7'],
@@ -105,7 +126,9 @@ describe('campaign contacts: JSON and CSV uploads with a per-row report', () => 
     expect(noHeader.body.error.message).toContain('phone_number');
     const empty = await upload(c.campaign_id, 'phone_number\n', { 'content-type': 'text/csv' });
     expect(empty.status).toBe(400);
-    const plain = await upload(c.campaign_id, 'phone_number\n+919876543210\n', { 'content-type': 'text/plain' });
+    const plain = await upload(c.campaign_id, 'phone_number\n+919876543210\n', {
+      'content-type': 'text/plain',
+    });
     expect(plain.status).toBe(415);
     expect(plain.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     const big = `phone_number,blob\n+919876543210,${'x'.repeat(2.1 * 1024 * 1024)}\n`;
@@ -113,7 +136,12 @@ describe('campaign contacts: JSON and CSV uploads with a per-row report', () => 
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     // text/csv is allowed on the contacts route only.
-    const elsewhere = await api('/campaigns', { method: 'POST', key: partner.key, body: 'name\nx\n', headers: { 'content-type': 'text/csv' } });
+    const elsewhere = await api('/campaigns', {
+      method: 'POST',
+      key: partner.key,
+      body: 'name\nx\n',
+      headers: { 'content-type': 'text/csv' },
+    });
     expect(elsewhere.status).toBe(415);
   });
 
@@ -124,7 +152,9 @@ describe('campaign contacts: JSON and CSV uploads with a per-row report', () => 
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res = await partner.call(`/campaigns/${c.campaign_id}/contacts?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      const res = await partner.call(
+        `/campaigns/${c.campaign_id}/contacts?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(res.status).toBe(200);
       seen.push(...res.body.data.contacts.map((k: { phone_number: string }) => k.phone_number));
       cursor = res.body.data.next_cursor;
@@ -140,12 +170,17 @@ describe('campaign contacts: JSON and CSV uploads with a per-row report', () => 
   it('takes a full upload of 10,000 CSV rows and reports every row', async () => {
     const c = await partner.createCampaign();
     const rows = Array.from({ length: 10_000 }, (_, i) => `+9171${String(i).padStart(8, '0')}77,Name ${i}`);
-    const res = await upload(c.campaign_id, ['phone_number,customer_name', ...rows].join('\n'), { 'content-type': 'text/csv' });
+    const res = await upload(c.campaign_id, ['phone_number,customer_name', ...rows].join('\n'), {
+      'content-type': 'text/csv',
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ accepted: 10_000, rejected: 0, total_contacts: 10_000 });
     expect(res.body.data.rows).toHaveLength(10_000);
     expect(res.body.data.rows[9_999]).toEqual({ row: 10_000, status: 'accepted', reason: null });
     const page = await partner.call(`/campaigns/${c.campaign_id}/contacts?limit=1`);
-    expect(page.body.data.contacts[0]).toMatchObject({ phone_number: '+91710000000077', variables: { customer_name: 'Name 0' } });
+    expect(page.body.data.contacts[0]).toMatchObject({
+      phone_number: '+91710000000077',
+      variables: { customer_name: 'Name 0' },
+    });
   });
 });

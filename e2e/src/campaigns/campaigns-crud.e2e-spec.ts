@@ -2,10 +2,29 @@ import { api, createPartner } from '../../support';
 import { callee, CampaignsPartner, CMP_ID, UUID } from './campaign-fixtures';
 
 const CONTRACT_FIELDS = [
-  'campaign_id', 'name', 'description', 'agent_id', 'agent_name', 'provider', 'type', 'phone_numbers',
-  'concurrency_limit', 'retry_concurrency', 'retry_count', 'cooldown_minutes', 'retry_delays_minutes',
-  'callback_enabled', 'status', 'total_contacts', 'completed_count', 'failed_count', 'skipped_count',
-  'started_at', 'paused_at', 'completed_at', 'created_at',
+  'campaign_id',
+  'name',
+  'description',
+  'agent_id',
+  'agent_name',
+  'provider',
+  'type',
+  'phone_numbers',
+  'concurrency_limit',
+  'retry_concurrency',
+  'retry_count',
+  'cooldown_minutes',
+  'retry_delays_minutes',
+  'callback_enabled',
+  'status',
+  'total_contacts',
+  'completed_count',
+  'failed_count',
+  'skipped_count',
+  'started_at',
+  'paused_at',
+  'completed_at',
+  'created_at',
 ];
 
 describe('campaigns: create, read, update, delete', () => {
@@ -19,7 +38,10 @@ describe('campaigns: create, read, update, delete', () => {
   });
 
   it('creates a draft with every contract field, defaults and the default caller ID', async () => {
-    const res = await partner.call('/campaigns', { method: 'POST', body: { name: '  Reminders  ', agent_id: partner.agent.id } });
+    const res = await partner.call('/campaigns', {
+      method: 'POST',
+      body: { name: '  Reminders  ', agent_id: partner.agent.id },
+    });
     expect(res.status).toBe(200);
     const c = res.body.data;
     for (const field of CONTRACT_FIELDS) expect(c).toHaveProperty(field);
@@ -53,7 +75,10 @@ describe('campaigns: create, read, update, delete', () => {
   });
 
   it('stores every setting given', async () => {
-    const imported = await partner.call('/phone-numbers', { method: 'POST', body: { number: callee('11'), provider: 'sandbox' } });
+    const imported = await partner.call('/phone-numbers', {
+      method: 'POST',
+      body: { number: callee('11'), provider: 'sandbox' },
+    });
     expect(imported.status).toBe(200);
     const c = await partner.createCampaign({
       name: 'Full',
@@ -91,7 +116,11 @@ describe('campaigns: create, read, update, delete', () => {
     ['concurrency_limit 0', { concurrency_limit: 0 }, 'concurrency_limit'],
     ['concurrency_limit 11', { concurrency_limit: 11 }, 'concurrency_limit'],
     ['a fractional concurrency_limit', { concurrency_limit: 2.5 }, 'concurrency_limit'],
-    ['retry_concurrency above concurrency_limit', { concurrency_limit: 2, retry_concurrency: 3 }, 'retry_concurrency'],
+    [
+      'retry_concurrency above concurrency_limit',
+      { concurrency_limit: 2, retry_concurrency: 3 },
+      'retry_concurrency',
+    ],
     ['a negative retry_concurrency', { retry_concurrency: -1 }, 'retry_concurrency'],
     ['a negative retry_count', { retry_count: -1 }, 'retry_count'],
     ['retry_count over 10', { retry_count: 11 }, 'retry_count'],
@@ -101,7 +130,16 @@ describe('campaigns: create, read, update, delete', () => {
     ['a non-boolean callback_enabled', { callback_enabled: 'yes' }, 'callback_enabled'],
     ['a type other than outbound', { type: 'inbound' }, 'type'],
     ['a malformed phone number id', { phone_number_ids: ['+14155550100'] }, 'phone_number_ids'],
-    ['a repeated phone number id', { phone_number_ids: ['pn_0d7f4c1f-2b11-4a8e-9a55-3f0c6a0e6d0b', 'pn_0d7f4c1f-2b11-4a8e-9a55-3f0c6a0e6d0b'] }, 'phone_number_ids'],
+    [
+      'a repeated phone number id',
+      {
+        phone_number_ids: [
+          'pn_0d7f4c1f-2b11-4a8e-9a55-3f0c6a0e6d0b',
+          'pn_0d7f4c1f-2b11-4a8e-9a55-3f0c6a0e6d0b',
+        ],
+      },
+      'phone_number_ids',
+    ],
     ['an unknown field', { colour: 'blue' }, 'colour'],
   ])('refuses %s with 400 VALIDATION_ERROR', async (_what, change, field) => {
     const body: Record<string, unknown> = { name: 'Bad', agent_id: partner.agent.id, ...change };
@@ -114,13 +152,20 @@ describe('campaigns: create, read, update, delete', () => {
 
   it('answers 404 for an agent or a caller ID that is not the account’s', async () => {
     const other = await CampaignsPartner.create();
-    const agent = await partner.call('/campaigns', { method: 'POST', body: { name: 'X', agent_id: other.agent.id } });
+    const agent = await partner.call('/campaigns', {
+      method: 'POST',
+      body: { name: 'X', agent_id: other.agent.id },
+    });
     expect(agent.status).toBe(404);
     expect(agent.body.error.code).toBe('NOT_FOUND');
     const otherNumbers = await other.call('/phone-numbers');
     const number = await partner.call('/campaigns', {
       method: 'POST',
-      body: { name: 'X', agent_id: partner.agent.id, phone_number_ids: [otherNumbers.body.data.phone_numbers[0].id] },
+      body: {
+        name: 'X',
+        agent_id: partner.agent.id,
+        phone_number_ids: [otherNumbers.body.data.phone_numbers[0].id],
+      },
     });
     expect(number.status).toBe(404);
   });
@@ -147,7 +192,9 @@ describe('campaigns: create, read, update, delete', () => {
     await fresh.addContacts(made[1].campaign_id, [callee()]);
     expect((await fresh.start(made[1].campaign_id)).status).toBe(200);
     const running = await fresh.call('/campaigns?status=running');
-    expect(running.body.data.campaigns.map((c: { campaign_id: string }) => c.campaign_id)).toEqual([made[1].campaign_id]);
+    expect(running.body.data.campaigns.map((c: { campaign_id: string }) => c.campaign_id)).toEqual([
+      made[1].campaign_id,
+    ]);
     const drafts = await fresh.call('/campaigns?status=draft');
     expect(drafts.body.data.campaigns).toHaveLength(4);
     expect((await fresh.call('/campaigns?status=stopped')).status).toBe(400);
@@ -159,29 +206,60 @@ describe('campaigns: create, read, update, delete', () => {
     const c = await partner.createCampaign({ concurrency_limit: 3, retry_concurrency: 1 });
     const patched = await partner.call(`/campaigns/${c.campaign_id}`, {
       method: 'PATCH',
-      body: { name: 'Renamed', retry_count: 2, retry_delays_minutes: [1], cooldown_minutes: 3, description: 'd' },
+      body: {
+        name: 'Renamed',
+        retry_count: 2,
+        retry_delays_minutes: [1],
+        cooldown_minutes: 3,
+        description: 'd',
+      },
     });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toMatchObject({ name: 'Renamed', retry_count: 2, retry_delays_minutes: [1], cooldown_minutes: 3, description: 'd', concurrency_limit: 3 });
-    const bad = await partner.call(`/campaigns/${c.campaign_id}`, { method: 'PATCH', body: { concurrency_limit: 0 } });
+    expect(patched.body.data).toMatchObject({
+      name: 'Renamed',
+      retry_count: 2,
+      retry_delays_minutes: [1],
+      cooldown_minutes: 3,
+      description: 'd',
+      concurrency_limit: 3,
+    });
+    const bad = await partner.call(`/campaigns/${c.campaign_id}`, {
+      method: 'PATCH',
+      body: { concurrency_limit: 0 },
+    });
     expect(bad.status).toBe(400);
     // retry_concurrency is judged against the stored concurrency_limit.
-    const above = await partner.call(`/campaigns/${c.campaign_id}`, { method: 'PATCH', body: { retry_concurrency: 4 } });
+    const above = await partner.call(`/campaigns/${c.campaign_id}`, {
+      method: 'PATCH',
+      body: { retry_concurrency: 4 },
+    });
     expect(above.status).toBe(400);
     expect(above.body.error.message).toContain('retry_concurrency');
-    const type = await partner.call(`/campaigns/${c.campaign_id}`, { method: 'PATCH', body: { type: 'outbound' } });
+    const type = await partner.call(`/campaigns/${c.campaign_id}`, {
+      method: 'PATCH',
+      body: { type: 'outbound' },
+    });
     expect(type.status).toBe(400);
 
     await partner.addContacts(c.campaign_id, [callee()]);
     expect((await partner.start(c.campaign_id)).status).toBe(200);
-    const refused = await partner.call(`/campaigns/${c.campaign_id}`, { method: 'PATCH', body: { name: 'Late' } });
+    const refused = await partner.call(`/campaigns/${c.campaign_id}`, {
+      method: 'PATCH',
+      body: { name: 'Late' },
+    });
     expect(refused.status).toBe(409);
-    expect(refused.body.error).toMatchObject({ code: 'INVALID_STATE', message: 'only draft or paused campaigns can be updated' });
+    expect(refused.body.error).toMatchObject({
+      code: 'INVALID_STATE',
+      message: 'only draft or paused campaigns can be updated',
+    });
     const deleting = await partner.call(`/campaigns/${c.campaign_id}`, { method: 'DELETE' });
     expect(deleting.status).toBe(409);
     expect(deleting.body.error.code).toBe('INVALID_STATE');
     expect((await partner.call(`/campaigns/${c.campaign_id}/pause`, { method: 'POST' })).status).toBe(200);
-    const whilePaused = await partner.call(`/campaigns/${c.campaign_id}`, { method: 'PATCH', body: { concurrency_limit: 5 } });
+    const whilePaused = await partner.call(`/campaigns/${c.campaign_id}`, {
+      method: 'PATCH',
+      body: { concurrency_limit: 5 },
+    });
     expect(whilePaused.status).toBe(200);
     expect(whilePaused.body.data.concurrency_limit).toBe(5);
     const removed = await partner.call(`/campaigns/${c.campaign_id}`, { method: 'DELETE' });

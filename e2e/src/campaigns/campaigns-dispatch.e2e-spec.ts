@@ -22,7 +22,12 @@ describe('campaign dispatcher: concurrency, retries, pause and resume', () => {
     await partner.addContacts(c.campaign_id, numbers);
     expect((await partner.start(c.campaign_id)).status).toBe(200);
     const done = await partner.waitForStatus(c.campaign_id, 'completed', 120_000);
-    expect(done).toMatchObject({ total_contacts: 12, completed_count: 12, failed_count: 0, skipped_count: 0 });
+    expect(done).toMatchObject({
+      total_contacts: 12,
+      completed_count: 12,
+      failed_count: 0,
+      skipped_count: 0,
+    });
     expect(tap.peakInFlight(partner.id)).toBe(3);
     expect(tap.peakAccountActive(partner.id)).toBeLessThanOrEqual(3);
     // Every contact was dialled exactly once.
@@ -35,8 +40,14 @@ describe('campaign dispatcher: concurrency, retries, pause and resume', () => {
     const partner = await CampaignsPartner.create({ concurrency_limit: 2 });
     const a = await partner.createCampaign({ concurrency_limit: 10 });
     const b = await partner.createCampaign({ concurrency_limit: 10 });
-    await partner.addContacts(a.campaign_id, Array.from({ length: 6 }, () => callee('88')));
-    await partner.addContacts(b.campaign_id, Array.from({ length: 6 }, () => callee('88')));
+    await partner.addContacts(
+      a.campaign_id,
+      Array.from({ length: 6 }, () => callee('88')),
+    );
+    await partner.addContacts(
+      b.campaign_id,
+      Array.from({ length: 6 }, () => callee('88')),
+    );
     expect((await partner.start(a.campaign_id)).status).toBe(200);
     expect((await partner.start(b.campaign_id)).status).toBe(200);
     await partner.waitForStatus(a.campaign_id, 'completed', 120_000);
@@ -117,12 +128,23 @@ describe('campaign dispatcher: concurrency, retries, pause and resume', () => {
 
   it('pauses by itself when a caller ID disappears mid-campaign, with the reason', async () => {
     const partner = await CampaignsPartner.create({ concurrency_limit: 5 });
-    const imported = await partner.call('/phone-numbers', { method: 'POST', body: { number: callee('13'), provider: 'sandbox' } });
-    const c = await partner.createCampaign({ concurrency_limit: 1, phone_number_ids: [imported.body.data.id] });
-    await partner.addContacts(c.campaign_id, Array.from({ length: 6 }, () => callee('77')));
+    const imported = await partner.call('/phone-numbers', {
+      method: 'POST',
+      body: { number: callee('13'), provider: 'sandbox' },
+    });
+    const c = await partner.createCampaign({
+      concurrency_limit: 1,
+      phone_number_ids: [imported.body.data.id],
+    });
+    await partner.addContacts(
+      c.campaign_id,
+      Array.from({ length: 6 }, () => callee('77')),
+    );
     expect((await partner.start(c.campaign_id)).status).toBe(200);
     await until('a first call', async () => (tap.callEvents(partner.id).length > 0 ? true : undefined));
-    expect((await partner.call(`/phone-numbers/${imported.body.data.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect((await partner.call(`/phone-numbers/${imported.body.data.id}`, { method: 'DELETE' })).status).toBe(
+      200,
+    );
     const paused = await partner.waitForStatus(c.campaign_id, 'paused', 60_000);
     expect(paused.pause_reason).toBe('CALLER_ID_INACTIVE');
     const contacts = await partner.contacts(c.campaign_id);
@@ -135,18 +157,25 @@ describe('campaign dispatcher: concurrency, retries, pause and resume', () => {
   it('pauses by itself when the balance runs out, and resumes once it is topped up', async () => {
     const partner = await CampaignsPartner.create({ concurrency_limit: 5, balance_inr: 100 });
     const c = await partner.createCampaign({ concurrency_limit: 1 });
-    await partner.addContacts(c.campaign_id, Array.from({ length: 5 }, () => callee('77')));
+    await partner.addContacts(
+      c.campaign_id,
+      Array.from({ length: 5 }, () => callee('77')),
+    );
     expect((await partner.start(c.campaign_id)).status).toBe(200);
     await until('a first call', async () => (tap.callEvents(partner.id).length > 0 ? true : undefined));
     // The gateway's partner.updated event reaches the campaigns service; the next dial is refused.
-    expect((await adminApi(`/partners/${partner.id}`, { method: 'PATCH', body: { balance_inr: 1 } })).status).toBe(200);
+    expect(
+      (await adminApi(`/partners/${partner.id}`, { method: 'PATCH', body: { balance_inr: 1 } })).status,
+    ).toBe(200);
     const paused = await partner.waitForStatus(c.campaign_id, 'paused', 60_000);
     expect(paused.pause_reason).toBe('INSUFFICIENT_BALANCE');
     expect(paused.completed_count).toBeLessThan(5);
     const refused = await partner.call(`/campaigns/${c.campaign_id}/resume`, { method: 'POST' });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('INSUFFICIENT_BALANCE');
-    expect((await adminApi(`/partners/${partner.id}`, { method: 'PATCH', body: { balance_inr: 100 } })).status).toBe(200);
+    expect(
+      (await adminApi(`/partners/${partner.id}`, { method: 'PATCH', body: { balance_inr: 100 } })).status,
+    ).toBe(200);
     const resumed = await partner.call(`/campaigns/${c.campaign_id}/resume`, { method: 'POST' });
     expect(resumed.status).toBe(200);
     expect(resumed.body.data.pause_reason).toBeNull();

@@ -27,6 +27,7 @@ describe('campaigns replicas: limits across replicas, a crash mid-campaign', () 
         CAMPAIGNS_DISPATCH_INTERVAL_MS: '200',
         // Claims of a killed replica are reconciled after 3 s instead of 30.
         CAMPAIGNS_CLAIM_LEASE_MS: '3000',
+        CAMPAIGNS_START_CALL_TIMEOUT_MS: '2000',
       },
       logFile: `${env.logDir}/campaigns-${label}.log`,
     });
@@ -74,12 +75,22 @@ describe('campaigns replicas: limits across replicas, a crash mid-campaign', () 
     await victim.stop('SIGKILL');
     await startReplica('r3');
     const done = await partner.waitForStatus(c.campaign_id, 'completed', 180_000);
-    expect(done).toMatchObject({ total_contacts: 30, completed_count: 30, failed_count: 0, skipped_count: 0 });
+    expect(done).toMatchObject({
+      total_contacts: 30,
+      completed_count: 30,
+      failed_count: 0,
+      skipped_count: 0,
+    });
     const byNumber = tap.callsByNumber(partner.id);
     expect([...byNumber.keys()].sort()).toEqual([...numbers].sort());
     for (const calls of byNumber.values()) expect(calls).toHaveLength(1);
     const contacts = await partner.contacts(c.campaign_id);
-    for (const k of contacts) expect({ n: k.phone_number, attempts: k.attempts, calls: k.call_ids.length }).toEqual({ n: k.phone_number, attempts: 1, calls: 1 });
+    for (const k of contacts)
+      expect({ n: k.phone_number, attempts: k.attempts, calls: k.call_ids.length }).toEqual({
+        n: k.phone_number,
+        attempts: 1,
+        calls: 1,
+      });
     expect(tap.peakInFlight(partner.id)).toBeLessThanOrEqual(5);
   });
 
@@ -93,7 +104,9 @@ describe('campaigns replicas: limits across replicas, a crash mid-campaign', () 
     const db = new Client({ connectionString: env.databaseUrl });
     await db.connect();
     try {
-      await db.query(`UPDATE campaigns.contacts SET status = 'dialing', attempts = 1 WHERE id = $1`, [first.contact_id]);
+      await db.query(`UPDATE campaigns.contacts SET status = 'dialing', attempts = 1 WHERE id = $1`, [
+        first.contact_id,
+      ]);
       await db.query(
         `INSERT INTO campaigns.attempts (id, campaign_id, contact_id, partner_id, attempt, is_retry, status, lease_until)
          VALUES ($1, $2, $3, $4, 1, false, 'dialing', now() + interval '2 seconds')`,

@@ -47,13 +47,20 @@ export class CampaignLifecycle {
     const retryConcurrency = input.retry_concurrency ?? current.retry_concurrency;
     assertRetryConcurrency(concurrency, retryConcurrency);
     await this.refs.assertCallerIdsActive(partner.id, current.phone_numbers);
-    if (current.total_contacts === 0) throw new AppError(ErrorCode.NO_CONTACTS, 'The campaign has no contacts; add at least one before starting');
+    if (current.total_contacts === 0)
+      throw new AppError(
+        ErrorCode.NO_CONTACTS,
+        'The campaign has no contacts; add at least one before starting',
+      );
     this.assertBalance(partner);
     await this.snapshots.save(partner);
     const row = await this.dataSource.transaction(async (em) => {
       const locked = await this.repo.lock(em, partner.id, id);
       if (locked.status !== 'draft') throw new AppError(ErrorCode.INVALID_STATE, CampaignStateMessages.start);
-      const started = await this.repo.setStatus(em, id, 'running', { started: true, concurrency: [concurrency, retryConcurrency] });
+      const started = await this.repo.setStatus(em, id, 'running', {
+        started: true,
+        concurrency: [concurrency, retryConcurrency],
+      });
       await this.events.record(em, started, 'draft');
       await this.signal.notify(em, id);
       return started;
@@ -64,7 +71,8 @@ export class CampaignLifecycle {
   async pause(partnerId: string, id: string): Promise<CampaignDto> {
     const row = await this.dataSource.transaction(async (em) => {
       const locked = await this.repo.lock(em, partnerId, id);
-      if (locked.status !== 'running') throw new AppError(ErrorCode.INVALID_STATE, CampaignStateMessages.pause);
+      if (locked.status !== 'running')
+        throw new AppError(ErrorCode.INVALID_STATE, CampaignStateMessages.pause);
       const paused = await this.repo.setStatus(em, id, 'paused', { paused: true });
       await this.events.record(em, paused, 'running');
       return paused;
@@ -75,13 +83,15 @@ export class CampaignLifecycle {
   /** paused -> running, under the start conditions that can have changed meanwhile: caller IDs and balance. */
   async resume(partner: PartnerContext, id: string): Promise<CampaignDto> {
     const current = await this.repo.find(partner.id, id);
-    if (current.status !== 'paused') throw new AppError(ErrorCode.INVALID_STATE, CampaignStateMessages.resume);
+    if (current.status !== 'paused')
+      throw new AppError(ErrorCode.INVALID_STATE, CampaignStateMessages.resume);
     await this.refs.assertCallerIdsActive(partner.id, current.phone_numbers);
     this.assertBalance(partner);
     await this.snapshots.save(partner);
     const row = await this.dataSource.transaction(async (em) => {
       const locked = await this.repo.lock(em, partner.id, id);
-      if (locked.status !== 'paused') throw new AppError(ErrorCode.INVALID_STATE, CampaignStateMessages.resume);
+      if (locked.status !== 'paused')
+        throw new AppError(ErrorCode.INVALID_STATE, CampaignStateMessages.resume);
       const resumed = await this.repo.setStatus(em, id, 'running', {});
       await this.events.record(em, resumed, 'paused');
       await this.signal.notify(em, id);
@@ -94,7 +104,10 @@ export class CampaignLifecycle {
   async pauseBySystem(em: EntityManager, campaign: CampaignRow, reason: string): Promise<void> {
     const locked = await this.repo.lock(em, campaign.partner_id, campaign.id);
     if (locked.status !== 'running') return;
-    const paused = await this.repo.setStatus(em, campaign.id, 'paused', { paused: true, pauseReason: reason });
+    const paused = await this.repo.setStatus(em, campaign.id, 'paused', {
+      paused: true,
+      pauseReason: reason,
+    });
     await this.events.record(em, paused, 'running');
   }
 

@@ -28,7 +28,9 @@ export class CampaignReferences {
 
   /** The numbers by id (404 for one that is not the partner's), or the account's default from-number. */
   async callerIds(partnerId: string, ids: string[]): Promise<CallerIds> {
-    const numbers = ids.length ? await Promise.all(ids.map((id) => this.number(partnerId, id))) : [await this.defaultNumber(partnerId)];
+    const numbers = ids.length
+      ? await Promise.all(ids.map((id) => this.number(partnerId, id)))
+      : [await this.defaultNumber(partnerId)];
     const providers = new Set(numbers.map((n) => n.provider));
     return {
       phoneNumbers: numbers.map((n) => ({ phone_number_id: n.id, phone_number: n.number })),
@@ -44,12 +46,18 @@ export class CampaignReferences {
         number = await this.number(partnerId, entry.phone_number_id);
       } catch (err) {
         if (err instanceof AppError && err.code === ErrorCode.NOT_FOUND) {
-          throw new AppError(ErrorCode.CALLER_ID_INACTIVE, `Caller ID ${entry.phone_number} no longer exists on the account`);
+          throw new AppError(
+            ErrorCode.CALLER_ID_INACTIVE,
+            `Caller ID ${entry.phone_number} no longer exists on the account`,
+          );
         }
         throw err;
       }
       if (number.status !== 'active') {
-        throw new AppError(ErrorCode.CALLER_ID_INACTIVE, `Caller ID ${entry.phone_number} is no longer active`);
+        throw new AppError(
+          ErrorCode.CALLER_ID_INACTIVE,
+          `Caller ID ${entry.phone_number} is no longer active`,
+        );
       }
     }
   }
@@ -60,9 +68,17 @@ export class CampaignReferences {
 
   private async defaultNumber(partnerId: string): Promise<PhoneNumberDto> {
     // The default from-number is created with the account's sandbox line and listed among its first numbers.
-    const page = await this.rpc.request<PhoneNumberListDto>(Subjects.calls.phoneNumberList, partnerId, { limit: 100 });
-    const found = page.phone_numbers.find((n) => n.is_default && n.provider === 'sandbox') ?? page.phone_numbers.find((n) => n.is_default);
-    if (!found) throw new AppError(ErrorCode.CALLER_ID_INACTIVE, 'The account has no default from-number; give phone_number_ids');
+    const page = await this.rpc.request<PhoneNumberListDto>(Subjects.calls.phoneNumberList, partnerId, {
+      limit: 100,
+    });
+    const found =
+      page.phone_numbers.find((n) => n.is_default && n.provider === 'sandbox') ??
+      page.phone_numbers.find((n) => n.is_default);
+    if (!found)
+      throw new AppError(
+        ErrorCode.CALLER_ID_INACTIVE,
+        'The account has no default from-number; give phone_number_ids',
+      );
     return found;
   }
 }

@@ -12,7 +12,13 @@ import { CampaignsService } from './campaigns.service';
 @Module({
   imports: [PartnersModule, DispatchSignalModule, ClockModule],
   controllers: [CampaignsHandlers],
-  providers: [CampaignsRepository, CampaignReferences, CampaignStatusEvents, CampaignsService, CampaignLifecycle],
+  providers: [
+    CampaignsRepository,
+    CampaignReferences,
+    CampaignStatusEvents,
+    CampaignsService,
+    CampaignLifecycle,
+  ],
   exports: [CampaignsRepository, CampaignLifecycle, CampaignReferences],
 })
 export class CampaignsModule {}

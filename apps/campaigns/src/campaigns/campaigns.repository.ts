@@ -26,7 +26,13 @@ export type CampaignFields = Pick<
 export class CampaignsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insert(em: EntityManager, id: string, partnerId: string, type: string, f: CampaignFields): Promise<CampaignRow> {
+  async insert(
+    em: EntityManager,
+    id: string,
+    partnerId: string,
+    type: string,
+    f: CampaignFields,
+  ): Promise<CampaignRow> {
     const [row] = (await em.query(
       `INSERT INTO campaigns.campaigns (id, partner_id, type, name, description, agent_id, agent_name, provider,
          phone_numbers, concurrency_limit, retry_concurrency, retry_count, cooldown_minutes, retry_delays_minutes,
@@ -78,7 +84,11 @@ export class CampaignsRepository {
     return rows[0];
   }
 
-  async find(partnerId: string, id: string, em: EntityManager = this.dataSource.manager): Promise<CampaignRow> {
+  async find(
+    partnerId: string,
+    id: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<CampaignRow> {
     const [row] = (await em.query(`SELECT * FROM campaigns.campaigns WHERE id = $1 AND partner_id = $2`, [
       id,
       partnerId,
@@ -89,15 +99,20 @@ export class CampaignsRepository {
 
   /** The campaign locked for a state change: concurrent starts, pauses and completions queue up here. */
   async lock(em: EntityManager, partnerId: string, id: string): Promise<CampaignRow> {
-    const [row] = (await em.query(`SELECT * FROM campaigns.campaigns WHERE id = $1 AND partner_id = $2 FOR UPDATE`, [
-      id,
-      partnerId,
-    ])) as CampaignRow[];
+    const [row] = (await em.query(
+      `SELECT * FROM campaigns.campaigns WHERE id = $1 AND partner_id = $2 FOR UPDATE`,
+      [id, partnerId],
+    )) as CampaignRow[];
     if (!row) throw AppError.notFound('Campaign');
     return row;
   }
 
-  async list(partnerId: string, limit: number, cursor: Cursor | null, status?: CampaignStatus): Promise<CampaignRow[]> {
+  async list(
+    partnerId: string,
+    limit: number,
+    cursor: Cursor | null,
+    status?: CampaignStatus,
+  ): Promise<CampaignRow[]> {
     const params: unknown[] = [partnerId, limit];
     let where = 'partner_id = $1';
     if (status) {
@@ -118,7 +133,13 @@ export class CampaignsRepository {
     em: EntityManager,
     id: string,
     status: CampaignStatus,
-    extra: { started?: boolean; paused?: boolean; completed?: boolean; pauseReason?: string | null; concurrency?: [number, number] },
+    extra: {
+      started?: boolean;
+      paused?: boolean;
+      completed?: boolean;
+      pauseReason?: string | null;
+      concurrency?: [number, number];
+    },
   ): Promise<CampaignRow> {
     const [rows] = (await em.query(
       `UPDATE campaigns.campaigns SET status = $2,

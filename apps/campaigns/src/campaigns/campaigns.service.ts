@@ -24,7 +24,10 @@ import { CampaignFields, CampaignsRepository } from './campaigns.repository';
 export function assertRetryConcurrency(concurrency: number, retryConcurrency: number): void {
   if (retryConcurrency > concurrency) {
     throw AppError.validation([
-      { field: 'retry_concurrency', message: `retry_concurrency must be 0..concurrency_limit (${concurrency})` },
+      {
+        field: 'retry_concurrency',
+        message: `retry_concurrency must be 0..concurrency_limit (${concurrency})`,
+      },
     ]);
   }
 }
@@ -73,7 +76,8 @@ export class CampaignsService {
     const last = page[page.length - 1];
     return {
       campaigns: page.map(toCampaignDto),
-      next_cursor: rows.length > limit && last ? encodeCursor({ t: last.created_at.toISOString(), id: last.id }) : null,
+      next_cursor:
+        rows.length > limit && last ? encodeCursor({ t: last.created_at.toISOString(), id: last.id }) : null,
     };
   }
 
@@ -83,7 +87,9 @@ export class CampaignsService {
     assertEditable(current);
     const agent = changes.agent_id !== undefined ? await this.refs.agent(partnerId, changes.agent_id) : null;
     const callers =
-      changes.phone_number_ids !== undefined ? await this.refs.callerIds(partnerId, changes.phone_number_ids) : null;
+      changes.phone_number_ids !== undefined
+        ? await this.refs.callerIds(partnerId, changes.phone_number_ids)
+        : null;
     const row = await this.dataSource.transaction(async (em) => {
       const locked = await this.repo.lock(em, partnerId, id);
       assertEditable(locked);
@@ -111,7 +117,8 @@ export class CampaignsService {
   async delete(partnerId: string, id: string): Promise<CampaignDeletedDto> {
     await this.dataSource.transaction(async (em) => {
       const locked = await this.repo.lock(em, partnerId, id);
-      if (locked.status === 'running') throw new AppError(ErrorCode.INVALID_STATE, CampaignStateMessages.delete);
+      if (locked.status === 'running')
+        throw new AppError(ErrorCode.INVALID_STATE, CampaignStateMessages.delete);
       await this.repo.delete(em, id);
     });
     return { campaign_id: id, deleted: true };

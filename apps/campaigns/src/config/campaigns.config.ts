@@ -1,8 +1,32 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsNumber, Max, Min } from 'class-validator';
+import {
+  IsInt,
+  IsNumber,
+  Max,
+  Min,
+  Validate,
+  ValidationArguments,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
 import { BaseServiceConfig, toInt } from '@vap/runtime';
 
-const toNumber = ({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value);
+const toNumber = ({ value }: { value: unknown }) =>
+  typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+
+/** A claim must outlive its start command, or the reconciler could release a contact being dialled. */
+@ValidatorConstraint({ name: 'leaseOutlivesStart' })
+class LeaseOutlivesStart implements ValidatorConstraintInterface {
+  validate(lease: unknown, args: ValidationArguments): boolean {
+    const timeout =
+      (args.object as { CAMPAIGNS_START_CALL_TIMEOUT_MS?: number }).CAMPAIGNS_START_CALL_TIMEOUT_MS ?? 0;
+    return typeof lease === 'number' && lease > timeout;
+  }
+
+  defaultMessage(): string {
+    return 'CAMPAIGNS_CLAIM_LEASE_MS must be longer than CAMPAIGNS_START_CALL_TIMEOUT_MS';
+  }
+}
 
 export class CampaignsConfig extends BaseServiceConfig {
   @Transform(toInt)
@@ -46,6 +70,7 @@ export class CampaignsConfig extends BaseServiceConfig {
   @IsInt()
   @Min(1000)
   @Max(600000)
+  @Validate(LeaseOutlivesStart)
   CAMPAIGNS_CLAIM_LEASE_MS: number = 30000;
 
   /** Deadline of one start-call command. */

@@ -3,7 +3,9 @@ import { candidateFromJson, candidatesFromCsv } from './contact-rows';
 
 describe('contact rows', () => {
   it('accepts an E.164 number with variables and an external id', () => {
-    expect(candidateFromJson({ phone_number: ' +919876543210 ', variables: { a: 1 }, external_id: 'c-1' }, 1)).toEqual({
+    expect(
+      candidateFromJson({ phone_number: ' +919876543210 ', variables: { a: 1 }, external_id: 'c-1' }, 1),
+    ).toEqual({
       row: 1,
       phoneNumber: '+919876543210',
       variables: { a: 1 },
@@ -16,14 +18,26 @@ describe('contact rows', () => {
     expect(candidateFromJson({ phone_number: '98765' }, 1).reason).toBe('invalid_number');
     expect(candidateFromJson({}, 2).reason).toBe('invalid_number');
     expect(candidateFromJson('x', 3).reason).toBe('invalid_number');
-    expect(candidateFromJson({ phone_number: '+919876543210', variables: [1] }, 4).reason).toBe('invalid_variables');
-    expect(candidateFromJson({ phone_number: '+919876543210', external_id: 7 }, 5).reason).toBe('invalid_external_id');
+    expect(candidateFromJson({ phone_number: '+919876543210', variables: [1] }, 4).reason).toBe(
+      'invalid_variables',
+    );
+    expect(candidateFromJson({ phone_number: '+919876543210', external_id: 7 }, 5).reason).toBe(
+      'invalid_external_id',
+    );
   });
 
   it('reads CSV columns: phone_number, external_id, the rest as variables', () => {
-    const rows = candidatesFromCsv('phone_number,customer_name,external_id\n+919876543210,Asha,c-1\nabc,Ravi,\n');
+    const rows = candidatesFromCsv(
+      'phone_number,customer_name,external_id\n+919876543210,Asha,c-1\nabc,Ravi,\n',
+    );
     expect(rows).toEqual([
-      { row: 1, phoneNumber: '+919876543210', variables: { customer_name: 'Asha' }, externalId: 'c-1', reason: null },
+      {
+        row: 1,
+        phoneNumber: '+919876543210',
+        variables: { customer_name: 'Asha' },
+        externalId: 'c-1',
+        reason: null,
+      },
       { row: 2, phoneNumber: 'abc', variables: {}, externalId: null, reason: 'invalid_number' },
     ]);
   });

@@ -22,7 +22,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export function candidateFromJson(raw: unknown, row: number): ContactCandidate {
   const input = isPlainObject(raw) ? raw : {};
   const phone = typeof input.phone_number === 'string' ? input.phone_number.trim() : null;
-  const candidate: ContactCandidate = { row, phoneNumber: phone, variables: {}, externalId: null, reason: null };
+  const candidate: ContactCandidate = {
+    row,
+    phoneNumber: phone,
+    variables: {},
+    externalId: null,
+    reason: null,
+  };
   if (!phone || !CALL_E164.test(phone)) return { ...candidate, reason: 'invalid_number' };
   if (input.variables !== undefined && input.variables !== null) {
     if (!isPlainObject(input.variables)) return { ...candidate, reason: 'invalid_variables' };
@@ -46,17 +52,23 @@ export function candidatesFromCsv(text: string): ContactCandidate[] {
   const columns = (header ?? []).map((c) => c.trim());
   const phoneAt = columns.indexOf(CSV_PHONE);
   if (phoneAt < 0) {
-    throw AppError.validation([{ field: 'csv', message: `the first CSV row must be a header with a ${CSV_PHONE} column` }]);
+    throw AppError.validation([
+      { field: 'csv', message: `the first CSV row must be a header with a ${CSV_PHONE} column` },
+    ]);
   }
-  if (records.length === 0) throw AppError.validation([{ field: 'csv', message: 'the CSV holds no contact rows' }]);
+  if (records.length === 0)
+    throw AppError.validation([{ field: 'csv', message: 'the CSV holds no contact rows' }]);
   if (records.length > CAMPAIGN_MAX_CONTACTS_PER_UPLOAD) {
-    throw AppError.validation([{ field: 'csv', message: `a CSV upload holds at most ${CAMPAIGN_MAX_CONTACTS_PER_UPLOAD} rows` }]);
+    throw AppError.validation([
+      { field: 'csv', message: `a CSV upload holds at most ${CAMPAIGN_MAX_CONTACTS_PER_UPLOAD} rows` },
+    ]);
   }
   const externalAt = columns.indexOf(CSV_EXTERNAL_ID);
   return records.map((cells, i) => {
     const variables: Record<string, string> = {};
     columns.forEach((name, at) => {
-      if (at !== phoneAt && at !== externalAt && name !== '' && cells[at] !== undefined) variables[name] = cells[at];
+      if (at !== phoneAt && at !== externalAt && name !== '' && cells[at] !== undefined)
+        variables[name] = cells[at];
     });
     const external = externalAt >= 0 && cells[externalAt] ? cells[externalAt] : undefined;
     return candidateFromJson({ phone_number: cells[phoneAt] ?? '', variables, external_id: external }, i + 1);

@@ -57,17 +57,22 @@ export class ContactsService {
 
   async add(partnerId: string, command: AddContactsCommand): Promise<ContactsUploadReportDto> {
     const candidates =
-      'csv' in command ? candidatesFromCsv(command.csv) : command.contacts.map((raw, i) => candidateFromJson(raw, i + 1));
+      'csv' in command
+        ? candidatesFromCsv(command.csv)
+        : command.contacts.map((raw, i) => candidateFromJson(raw, i + 1));
     return this.dataSource.transaction(async (em) => {
       // The campaign row lock serialises uploads (duplicates are judged against a stable set) and completion.
       const campaign = await this.campaigns.lock(em, partnerId, command.id);
-      if (campaign.status === 'completed') throw new AppError(ErrorCode.INVALID_STATE, CampaignStateMessages.contacts);
+      if (campaign.status === 'completed')
+        throw new AppError(ErrorCode.INVALID_STATE, CampaignStateMessages.contacts);
       const numbers = candidates.filter((c) => !c.reason).map((c) => c.phoneNumber as string);
       const existing = new Set(
-        ((await em.query(`SELECT phone_number FROM campaigns.contacts WHERE campaign_id = $1 AND phone_number = ANY($2)`, [
-          campaign.id,
-          numbers,
-        ])) as { phone_number: string }[]).map((r) => r.phone_number),
+        (
+          (await em.query(
+            `SELECT phone_number FROM campaigns.contacts WHERE campaign_id = $1 AND phone_number = ANY($2)`,
+            [campaign.id, numbers],
+          )) as { phone_number: string }[]
+        ).map((r) => r.phone_number),
       );
       const accepted: (ContactCandidate & { id: string })[] = [];
       const rows: ContactRowReportDto[] = candidates.map((c) => {
@@ -114,7 +119,8 @@ export class ContactsService {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const cursor = decodeCursor(query.cursor);
     const after = cursor && /^\d+$/.test(cursor.id) ? cursor.id : null;
-    if (cursor && !after) throw AppError.validation([{ field: 'cursor', message: 'cursor is not a valid next_cursor value' }]);
+    if (cursor && !after)
+      throw AppError.validation([{ field: 'cursor', message: 'cursor is not a valid next_cursor value' }]);
     const rows = (await this.dataSource.query(
       `SELECT * FROM campaigns.contacts
        WHERE campaign_id = $1 AND partner_id = $2 AND ($3::text IS NULL OR status = $3) AND ($4::bigint IS NULL OR seq > $4)
@@ -129,8 +135,14 @@ export class ContactsService {
     )) as AttemptRow[];
     const last = page[page.length - 1];
     return {
-      contacts: page.map((r) => toContactDto(r, attempts.filter((a) => a.contact_id === r.id))),
-      next_cursor: rows.length > limit && last ? encodeCursor({ t: last.created_at.toISOString(), id: last.seq }) : null,
+      contacts: page.map((r) =>
+        toContactDto(
+          r,
+          attempts.filter((a) => a.contact_id === r.id),
+        ),
+      ),
+      next_cursor:
+        rows.length > limit && last ? encodeCursor({ t: last.created_at.toISOString(), id: last.seq }) : null,
     };
   }
 }

@@ -12,7 +12,10 @@ describe('attempt outcome', () => {
     expect(attemptOutcome('no_answer', 2, policy)).toEqual({ kind: 'retry', waitMinutes: 5 });
     expect(attemptOutcome('failed', 3, policy)).toEqual({ kind: 'retry', waitMinutes: 5 });
     expect(attemptOutcome('failed', 4, policy)).toEqual({ kind: 'final', status: 'failed' });
-    expect(attemptOutcome('busy', 1, { ...policy, retry_count: 0 })).toEqual({ kind: 'final', status: 'failed' });
+    expect(attemptOutcome('busy', 1, { ...policy, retry_count: 0 })).toEqual({
+      kind: 'final',
+      status: 'failed',
+    });
   });
 
   it('skips a contact whose call was canceled', () => {

@@ -8,8 +8,7 @@ export interface RetryPolicy {
 }
 
 export type AttemptOutcome =
-  | { kind: 'final'; status: 'completed' | 'failed' | 'skipped' }
-  | { kind: 'retry'; waitMinutes: number };
+  { kind: 'final'; status: 'completed' | 'failed' | 'skipped' } | { kind: 'retry'; waitMinutes: number };
 
 const RETRYABLE: readonly CallStatus[] = ['failed', 'busy', 'no_answer'];
 
@@ -29,5 +28,8 @@ export function attemptOutcome(status: CallStatus, attempt: number, policy: Retr
   if (status === 'completed') return { kind: 'final', status: 'completed' };
   if (!RETRYABLE.includes(status)) return { kind: 'final', status: 'skipped' };
   if (attempt > policy.retry_count) return { kind: 'final', status: 'failed' };
-  return { kind: 'retry', waitMinutes: Math.max(retryDelayMinutes(policy, attempt), policy.cooldown_minutes) };
+  return {
+    kind: 'retry',
+    waitMinutes: Math.max(retryDelayMinutes(policy, attempt), policy.cooldown_minutes),
+  };
 }

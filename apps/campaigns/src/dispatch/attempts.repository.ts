@@ -23,7 +23,9 @@ export class AttemptsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async lock(em: EntityManager, id: string): Promise<AttemptRow | null> {
-    const [row] = (await em.query(`SELECT * FROM campaigns.attempts WHERE id = $1 FOR UPDATE`, [id])) as AttemptRow[];
+    const [row] = (await em.query(`SELECT * FROM campaigns.attempts WHERE id = $1 FOR UPDATE`, [
+      id,
+    ])) as AttemptRow[];
     return row ?? null;
   }
 
@@ -43,7 +45,9 @@ export class AttemptsRepository {
   async release(em: EntityManager, id: string, dueAt: Date): Promise<AttemptRow | null> {
     const attempt = await this.lock(em, id);
     if (!attempt || attempt.status !== 'dialing' || attempt.call_id) return null;
-    await em.query(`UPDATE campaigns.attempts SET status = 'abandoned', ended_at = now() WHERE id = $1`, [id]);
+    await em.query(`UPDATE campaigns.attempts SET status = 'abandoned', ended_at = now() WHERE id = $1`, [
+      id,
+    ]);
     await em.query(
       `UPDATE campaigns.contacts SET attempts = attempts - 1,
          status = CASE WHEN attempts - 1 > 0 THEN 'retry_wait' ELSE 'pending' END,

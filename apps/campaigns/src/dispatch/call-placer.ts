@@ -65,7 +65,11 @@ export class CallPlacer {
    * The refusal as partners know it: the calls service's FORBIDDEN for a balance below one 30-second call
    * reads as INSUFFICIENT_BALANCE, a NOT_FOUND as a vanished caller ID (CALLER_ID_INACTIVE) or agent.
    */
-  private async pauseReason(campaign: CampaignRow, partner: PartnerContext, error: AppError): Promise<string> {
+  private async pauseReason(
+    campaign: CampaignRow,
+    partner: PartnerContext,
+    error: AppError,
+  ): Promise<string> {
     if (error.code === ErrorCode.FORBIDDEN) {
       const minimum = minimumCampaignBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
       return partner.balancePaise < minimum ? ErrorCode.INSUFFICIENT_BALANCE : error.code;
@@ -79,18 +83,31 @@ export class CallPlacer {
     }
   }
 
-  private async refused(campaign: CampaignRow, partner: PartnerContext, claim: Claim, err: unknown): Promise<void> {
+  private async refused(
+    campaign: CampaignRow,
+    partner: PartnerContext,
+    claim: Claim,
+    err: unknown,
+  ): Promise<void> {
     const error = err instanceof AppError ? err : null;
     if (!error || error.status >= 500) {
       // The call may exist (a timeout, or a carrier that failed after the call was recorded): its events
       // or the reconciler settle the claim; releasing it now could dial the contact twice.
-      this.logger.warn(`attempt ${claim.attemptId}: start-call failed (${error?.message ?? String(err)}); left to reconcile`);
+      this.logger.warn(
+        `attempt ${claim.attemptId}: start-call failed (${error?.message ?? String(err)}); left to reconcile`,
+      );
       return;
     }
-    const reason = CAMPAIGN_STOPPERS.includes(error.code) ? await this.pauseReason(campaign, partner, error) : null;
+    const reason = CAMPAIGN_STOPPERS.includes(error.code)
+      ? await this.pauseReason(campaign, partner, error)
+      : null;
     await this.dataSource.transaction(async (em) => {
       if (error.code === ErrorCode.LIMIT_REACHED) {
-        await this.attempts.release(em, claim.attemptId, new Date(this.clock.now().getTime() + ACCOUNT_FULL_BACKOFF_MS));
+        await this.attempts.release(
+          em,
+          claim.attemptId,
+          new Date(this.clock.now().getTime() + ACCOUNT_FULL_BACKOFF_MS),
+        );
         return;
       }
       if (reason) {

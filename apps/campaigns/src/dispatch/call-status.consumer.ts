@@ -30,7 +30,9 @@ export class CallStatusConsumer {
     const attempt = await this.attempts.lock(em, ref);
     if (!attempt) return;
     if (attempt.status === 'abandoned') {
-      this.logger.error(`call ${data.call_id} exists for attempt ${attempt.id}, which was released as never placed`);
+      this.logger.error(
+        `call ${data.call_id} exists for attempt ${attempt.id}, which was released as never placed`,
+      );
       return;
     }
     if (!attempt.call_id) await this.attempts.linkCall(attempt.id, data.call_id, em);

@@ -8,7 +8,11 @@ import { attemptOutcome } from './attempt-outcome';
 import { AttemptRow } from './attempts.repository';
 import { DispatchSignal } from './dispatch-signal';
 
-const COUNTER_OF = { completed: 'completed_count', failed: 'failed_count', skipped: 'skipped_count' } as const;
+const COUNTER_OF = {
+  completed: 'completed_count',
+  failed: 'failed_count',
+  skipped: 'skipped_count',
+} as const;
 
 /**
  * Settles an attempt whose call released its slot: the contact is scheduled for a retry or reaches its
@@ -25,12 +29,13 @@ export class ContactOutcomes {
 
   async settle(em: EntityManager, attempt: AttemptRow, callStatus: CallStatus): Promise<void> {
     const endedAt = this.clock.now();
-    await em.query(`UPDATE campaigns.attempts SET status = 'ended', call_status = $2, ended_at = $3 WHERE id = $1`, [
-      attempt.id,
-      callStatus,
-      endedAt,
-    ]);
-    const [campaign] = (await em.query(`SELECT * FROM campaigns.campaigns WHERE id = $1`, [attempt.campaign_id])) as CampaignRow[];
+    await em.query(
+      `UPDATE campaigns.attempts SET status = 'ended', call_status = $2, ended_at = $3 WHERE id = $1`,
+      [attempt.id, callStatus, endedAt],
+    );
+    const [campaign] = (await em.query(`SELECT * FROM campaigns.campaigns WHERE id = $1`, [
+      attempt.campaign_id,
+    ])) as CampaignRow[];
     if (!campaign) return;
     const outcome = attemptOutcome(callStatus, attempt.attempt, campaign);
     if (outcome.kind === 'retry') {

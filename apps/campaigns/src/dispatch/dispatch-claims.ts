@@ -54,15 +54,17 @@ export class DispatchClaims {
 
   async claim(campaignId: string): Promise<ClaimBatch | null> {
     return this.dataSource.transaction(async (em) => {
-      const [head] = (await em.query(`SELECT partner_id FROM campaigns.campaigns WHERE id = $1 AND status = 'running'`, [
-        campaignId,
-      ])) as { partner_id: string }[];
+      const [head] = (await em.query(
+        `SELECT partner_id FROM campaigns.campaigns WHERE id = $1 AND status = 'running'`,
+        [campaignId],
+      )) as { partner_id: string }[];
       if (!head) return null;
       await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`campaigns:dispatch:${head.partner_id}`]);
       // Read again under the lock: a pause that committed meanwhile stops this claim.
-      const [campaign] = (await em.query(`SELECT * FROM campaigns.campaigns WHERE id = $1 AND status = 'running'`, [
-        campaignId,
-      ])) as CampaignRow[];
+      const [campaign] = (await em.query(
+        `SELECT * FROM campaigns.campaigns WHERE id = $1 AND status = 'running'`,
+        [campaignId],
+      )) as CampaignRow[];
       const partner = campaign ? await this.partners.get(campaign.partner_id, em) : null;
       if (!campaign || !partner) return null;
       const state = await this.slotState(em, campaign, partner);
@@ -71,14 +73,22 @@ export class DispatchClaims {
       const now = this.clock.now();
       const retries = await this.pick(em, campaignId, 'retry_wait', now, free);
       const waiting = await this.retriesWaiting(em, campaignId, retries);
-      const freshCount = freshSlots({ ...state, retryInFlight: state.retryInFlight + retries.length }, free - retries.length, waiting);
+      const freshCount = freshSlots(
+        { ...state, retryInFlight: state.retryInFlight + retries.length },
+        free - retries.length,
+        waiting,
+      );
       const fresh = freshCount > 0 ? await this.pick(em, campaignId, 'pending', now, freshCount) : [];
       const claims = await this.markDialing(em, campaign, [...retries, ...fresh], now);
       return { campaign, partner, claims };
     });
   }
 
-  private async slotState(em: EntityManager, campaign: CampaignRow, partner: PartnerContext): Promise<SlotState> {
+  private async slotState(
+    em: EntityManager,
+    campaign: CampaignRow,
+    partner: PartnerContext,
+  ): Promise<SlotState> {
     const [counts] = (await em.query(
       `SELECT count(*) FILTER (WHERE campaign_id = $2)::int AS campaign,
               count(*) FILTER (WHERE campaign_id = $2 AND is_retry)::int AS retry,
@@ -96,7 +106,13 @@ export class DispatchClaims {
     };
   }
 
-  private async pick(em: EntityManager, campaignId: string, status: string, now: Date, limit: number): Promise<ContactPick[]> {
+  private async pick(
+    em: EntityManager,
+    campaignId: string,
+    status: string,
+    now: Date,
+    limit: number,
+  ): Promise<ContactPick[]> {
     return (await em.query(
       `SELECT id, seq, phone_number, variables, attempts FROM campaigns.contacts
        WHERE campaign_id = $1 AND status = $2 AND next_attempt_at <= $3
@@ -105,7 +121,11 @@ export class DispatchClaims {
     )) as ContactPick[];
   }
 
-  private async retriesWaiting(em: EntityManager, campaignId: string, claimed: ContactPick[]): Promise<boolean> {
+  private async retriesWaiting(
+    em: EntityManager,
+    campaignId: string,
+    claimed: ContactPick[],
+  ): Promise<boolean> {
     const [row] = (await em.query(
       `SELECT EXISTS (SELECT 1 FROM campaigns.contacts WHERE campaign_id = $1 AND status = 'retry_wait' AND NOT (id = ANY($2))) AS waiting`,
       [campaignId, claimed.map((c) => c.id)],
@@ -113,7 +133,12 @@ export class DispatchClaims {
     return row.waiting;
   }
 
-  private async markDialing(em: EntityManager, campaign: CampaignRow, picks: ContactPick[], now: Date): Promise<Claim[]> {
+  private async markDialing(
+    em: EntityManager,
+    campaign: CampaignRow,
+    picks: ContactPick[],
+    now: Date,
+  ): Promise<Claim[]> {
     if (picks.length === 0) return [];
     const lease = new Date(now.getTime() + this.config.CAMPAIGNS_CLAIM_LEASE_MS);
     const claims = picks.map((p) => {

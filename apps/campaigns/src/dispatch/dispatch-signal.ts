@@ -35,7 +35,10 @@ export class DispatchSignal implements OnApplicationBootstrap, BeforeApplication
 
   private async listen(): Promise<void> {
     const options = this.dataSource.options as { url?: string; applicationName?: string };
-    const client = new Client({ connectionString: options.url, application_name: `${options.applicationName ?? 'campaigns'}:dispatch-listener` });
+    const client = new Client({
+      connectionString: options.url,
+      application_name: `${options.applicationName ?? 'campaigns'}:dispatch-listener`,
+    });
     const lost = (reason: string) => {
       if (this.listener !== client) return;
       this.listener = undefined;

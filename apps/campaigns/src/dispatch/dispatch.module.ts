@@ -12,6 +12,13 @@ import { Dispatcher } from './dispatcher.service';
 
 @Module({
   imports: [CampaignsModule, ClockModule, PartnersModule, DispatchSignalModule],
-  providers: [AttemptsRepository, ContactOutcomes, DispatchClaims, CallPlacer, CallStatusConsumer, Dispatcher],
+  providers: [
+    AttemptsRepository,
+    ContactOutcomes,
+    DispatchClaims,
+    CallPlacer,
+    CallStatusConsumer,
+    Dispatcher,
+  ],
 })
 export class DispatchModule {}

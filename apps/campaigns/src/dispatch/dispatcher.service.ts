@@ -74,7 +74,9 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     for (const claim of batch.claims) {
       const job = this.placer
         .place(batch.campaign, batch.partner, claim)
-        .catch((err) => this.logger.error(`placing attempt ${claim.attemptId} failed: ${(err as Error).message}`))
+        .catch((err) =>
+          this.logger.error(`placing attempt ${claim.attemptId} failed: ${(err as Error).message}`),
+        )
         .finally(() => this.placing.delete(job));
       this.placing.add(job);
     }
@@ -129,7 +131,9 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
         limit: 1,
       });
     } catch (err) {
-      this.logger.warn(`attempt ${attempt.id}: calls service unavailable to reconcile (${(err as Error).message})`);
+      this.logger.warn(
+        `attempt ${attempt.id}: calls service unavailable to reconcile (${(err as Error).message})`,
+      );
       return;
     }
     const call = page.calls[0];
@@ -139,7 +143,8 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     }
     await this.dataSource.transaction(async (em) => {
       const released = await this.attempts.release(em, attempt.id, this.clock.now());
-      if (released) this.logger.warn(`attempt ${attempt.id} placed no call; contact ${attempt.contact_id} released`);
+      if (released)
+        this.logger.warn(`attempt ${attempt.id} placed no call; contact ${attempt.contact_id} released`);
     });
     this.kick(attempt.campaign_id);
   }

@@ -31,7 +31,9 @@ export class PartnerSnapshots {
   }
 
   async get(partnerId: string, em: EntityManager = this.dataSource.manager): Promise<PartnerContext | null> {
-    const [row] = (await em.query(`SELECT * FROM campaigns.partner_snapshots WHERE id = $1`, [partnerId])) as SnapshotRow[];
+    const [row] = (await em.query(`SELECT * FROM campaigns.partner_snapshots WHERE id = $1`, [
+      partnerId,
+    ])) as SnapshotRow[];
     if (!row) return null;
     return {
       id: row.id,

@@ -65,19 +65,25 @@ export class CampaignsController {
   @Patch(':id')
   @ApiOperation({
     summary: 'Update a draft or paused campaign',
-    description: 'Any field of creation except type. Other states: 409 INVALID_STATE (only draft or paused campaigns can be updated).',
+    description:
+      'Any field of creation except type. Other states: 409 INVALID_STATE (only draft or paused campaigns can be updated).',
   })
   @ApiParam(ID_PARAM)
   @ApiEnvelope(CampaignDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE)
-  update(@CurrentPartner() auth: AuthContext, @Param('id') id: string, @Body() body: UpdateCampaignDto): Promise<CampaignDto> {
+  update(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id') id: string,
+    @Body() body: UpdateCampaignDto,
+  ): Promise<CampaignDto> {
     return this.rpc.request(Subjects.campaigns.campaignUpdate, auth.partner, { id, changes: body });
   }
 
   @Delete(':id')
   @ApiOperation({
     summary: 'Delete a campaign with its contacts',
-    description: 'Not while running (409 INVALID_STATE: pause it first). Calls already in flight finish on their own.',
+    description:
+      'Not while running (409 INVALID_STATE: pause it first). Calls already in flight finish on their own.',
   })
   @ApiParam(ID_PARAM)
   @ApiEnvelope(CampaignDeletedDto)
@@ -100,7 +106,11 @@ export class CampaignsController {
     ErrorCode.NO_CONTACTS,
     ErrorCode.INSUFFICIENT_BALANCE,
   )
-  start(@CurrentPartner() auth: AuthContext, @Param('id') id: string, @Body() body: StartCampaignDto): Promise<CampaignDto> {
+  start(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id') id: string,
+    @Body() body: StartCampaignDto,
+  ): Promise<CampaignDto> {
     return this.rpc.request(Subjects.campaigns.campaignStart, auth.partner, { id, options: body ?? {} });
   }
 
@@ -130,19 +140,28 @@ export class CampaignsController {
   })
   @ApiParam(ID_PARAM)
   @ApiEnvelope(CampaignDto)
-  @ApiErrors(ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE, ErrorCode.CALLER_ID_INACTIVE, ErrorCode.INSUFFICIENT_BALANCE)
+  @ApiErrors(
+    ErrorCode.NOT_FOUND,
+    ErrorCode.INVALID_STATE,
+    ErrorCode.CALLER_ID_INACTIVE,
+    ErrorCode.INSUFFICIENT_BALANCE,
+  )
   resume(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<CampaignDto> {
     return this.rpc.request(Subjects.campaigns.campaignResume, auth.partner, { id });
   }
 
   @Post(':id/contacts')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Add contacts (JSON or CSV) with a per-row report', description: CONTACTS_DESCRIPTION })
+  @ApiOperation({
+    summary: 'Add contacts (JSON or CSV) with a per-row report',
+    description: CONTACTS_DESCRIPTION,
+  })
   @ApiParam(ID_PARAM)
   @ApiConsumes('application/json', 'text/csv')
   @ApiBody({
     type: AddContactsDto,
-    description: 'JSON as below, or a text/csv body: header row with phone_number, optional external_id, other columns as variables',
+    description:
+      'JSON as below, or a text/csv body: header row with phone_number, optional external_id, other columns as variables',
   })
   @ApiEnvelope(ContactsUploadReportDto)
   @ApiErrors(
@@ -160,14 +179,19 @@ export class CampaignsController {
   ): Promise<ContactsUploadReportDto> {
     const command: AddContactsCommand = req.is('text/csv')
       ? { id, csv: typeof body === 'string' ? body : '' }
-      : { id, contacts: (await this.validation.transform(body, { type: 'body', metatype: AddContactsDto })).contacts };
+      : {
+          id,
+          contacts: (await this.validation.transform(body, { type: 'body', metatype: AddContactsDto }))
+            .contacts,
+        };
     return this.rpc.request(Subjects.campaigns.contactsAdd, auth.partner, command, { timeoutMs: 30_000 });
   }
 
   @Get(':id/contacts')
   @ApiOperation({
     summary: 'List a campaign’s contacts in upload order',
-    description: 'Per contact: status (pending, dialing, retry_wait, completed, failed, skipped), attempts, call ids and attempt history.',
+    description:
+      'Per contact: status (pending, dialing, retry_wait, completed, failed, skipped), attempts, call ids and attempt history.',
   })
   @ApiParam(ID_PARAM)
   @ApiEnvelope(ContactListDto)

@@ -43,7 +43,9 @@ export class CampaignSettingsDto {
   @ApiPropertyOptional({ maxLength: CAMPAIGN_DESCRIPTION_MAX, default: '' })
   @ValidateIf(present)
   @IsString({ message: 'description must be a string' })
-  @MaxLength(CAMPAIGN_DESCRIPTION_MAX, { message: `description must be at most ${CAMPAIGN_DESCRIPTION_MAX} characters` })
+  @MaxLength(CAMPAIGN_DESCRIPTION_MAX, {
+    message: `description must be at most ${CAMPAIGN_DESCRIPTION_MAX} characters`,
+  })
   description?: string;
 
   @ApiPropertyOptional({
@@ -56,9 +58,14 @@ export class CampaignSettingsDto {
   })
   @ValidateIf(present)
   @IsArray({ message: 'phone_number_ids must be an array of phone number ids' })
-  @ArrayMaxSize(CAMPAIGN_MAX_CALLER_IDS, { message: `phone_number_ids holds at most ${CAMPAIGN_MAX_CALLER_IDS} ids` })
+  @ArrayMaxSize(CAMPAIGN_MAX_CALLER_IDS, {
+    message: `phone_number_ids holds at most ${CAMPAIGN_MAX_CALLER_IDS} ids`,
+  })
   @ArrayUnique({ message: 'phone_number_ids must not repeat an id' })
-  @Matches(PHONE_NUMBER_ID_PATTERN, { each: true, message: 'phone_number_ids must hold phone number ids (pn_<uuid>)' })
+  @Matches(PHONE_NUMBER_ID_PATTERN, {
+    each: true,
+    message: 'phone_number_ids must hold phone number ids (pn_<uuid>)',
+  })
   phone_number_ids?: string[];
 
   @ApiPropertyOptional({
@@ -106,10 +113,15 @@ export class CampaignSettingsDto {
   })
   @ValidateIf(present)
   @IsArray({ message: 'retry_delays_minutes must be an array of integers' })
-  @ArrayMaxSize(CAMPAIGN_MAX_RETRY_DELAYS, { message: `retry_delays_minutes holds at most ${CAMPAIGN_MAX_RETRY_DELAYS} values` })
+  @ArrayMaxSize(CAMPAIGN_MAX_RETRY_DELAYS, {
+    message: `retry_delays_minutes holds at most ${CAMPAIGN_MAX_RETRY_DELAYS} values`,
+  })
   @IsInt({ each: true, message: 'retry_delays_minutes must hold integers' })
   @Min(0, { each: true, message: `retry_delays_minutes values must be 0..${CAMPAIGN_MAX_DELAY_MINUTES}` })
-  @Max(CAMPAIGN_MAX_DELAY_MINUTES, { each: true, message: `retry_delays_minutes values must be 0..${CAMPAIGN_MAX_DELAY_MINUTES}` })
+  @Max(CAMPAIGN_MAX_DELAY_MINUTES, {
+    each: true,
+    message: `retry_delays_minutes values must be 0..${CAMPAIGN_MAX_DELAY_MINUTES}`,
+  })
   retry_delays_minutes?: number[];
 
   @ApiPropertyOptional({

@@ -26,7 +26,14 @@ export type CampaignType = (typeof CAMPAIGN_TYPES)[number];
  * A contact's progress: pending (never dialled), dialing (an attempt is in flight), retry_wait (a retry is
  * due at next_attempt_at), then one final status: completed, failed (attempts used up) or skipped.
  */
-export const CONTACT_STATUSES = ['pending', 'dialing', 'retry_wait', 'completed', 'failed', 'skipped'] as const;
+export const CONTACT_STATUSES = [
+  'pending',
+  'dialing',
+  'retry_wait',
+  'completed',
+  'failed',
+  'skipped',
+] as const;
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 export const FINAL_CONTACT_STATUSES: readonly ContactStatus[] = ['completed', 'failed', 'skipped'];
 

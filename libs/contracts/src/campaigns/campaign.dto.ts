@@ -2,7 +2,13 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { CursorQueryDto } from '../pagination';
 import { PHONE_NUMBER_ID_EXAMPLE } from '../telephony/phone-number.dto';
-import { CAMPAIGN_ID_EXAMPLE, CAMPAIGN_STATUSES, CAMPAIGN_TYPES, CampaignStatus, CampaignType } from './campaign-limits';
+import {
+  CAMPAIGN_ID_EXAMPLE,
+  CAMPAIGN_STATUSES,
+  CAMPAIGN_TYPES,
+  CampaignStatus,
+  CampaignType,
+} from './campaign-limits';
 
 export class CampaignPhoneNumberDto {
   @ApiProperty({ example: PHONE_NUMBER_ID_EXAMPLE })
@@ -29,7 +35,11 @@ export class CampaignDto {
   @ApiProperty({ description: 'The agent’s name when the campaign was created or last updated' })
   agent_name: string;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The caller IDs’ carrier when they all share one, else null' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The caller IDs’ carrier when they all share one, else null',
+  })
   provider: string | null;
 
   @ApiProperty({ enum: CAMPAIGN_TYPES })
@@ -76,7 +86,9 @@ export class CampaignDto {
   @ApiProperty({ description: 'Contacts whose every attempt ended failed, busy or no_answer' })
   failed_count: number;
 
-  @ApiProperty({ description: 'Contacts given up without an answer for another reason (call canceled or refused)' })
+  @ApiProperty({
+    description: 'Contacts given up without an answer for another reason (call canceled or refused)',
+  })
   skipped_count: number;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
@@ -98,7 +110,9 @@ export class CampaignDto {
 export class ListCampaignsQueryDto extends CursorQueryDto {
   @ApiPropertyOptional({ enum: CAMPAIGN_STATUSES })
   @IsOptional()
-  @IsIn(CAMPAIGN_STATUSES as unknown as string[], { message: `status must be one of ${CAMPAIGN_STATUSES.join(', ')}` })
+  @IsIn(CAMPAIGN_STATUSES as unknown as string[], {
+    message: `status must be one of ${CAMPAIGN_STATUSES.join(', ')}`,
+  })
   status?: CampaignStatus;
 }
 
@@ -106,7 +120,11 @@ export class CampaignListDto {
   @ApiProperty({ type: [CampaignDto], description: 'Newest first' })
   campaigns: CampaignDto[];
 
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as cursor for the next page; null on the last page' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Pass as cursor for the next page; null on the last page',
+  })
   next_cursor: string | null;
 }
 

@@ -11,7 +11,12 @@ export class ContactInputDto {
   @ApiProperty({ example: '+919876543210', description: 'E.164' })
   phone_number: string;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, example: { customer_name: 'Asha' }, description: 'Pre-call variables of this contact’s calls' })
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    example: { customer_name: 'Asha' },
+    description: 'Pre-call variables of this contact’s calls',
+  })
   variables?: Record<string, unknown>;
 
   @ApiPropertyOptional({ maxLength: 200, description: 'Your own reference of the contact' })
@@ -22,7 +27,9 @@ export class AddContactsDto {
   @ApiProperty({ type: [ContactInputDto], minItems: 1, maxItems: CAMPAIGN_MAX_CONTACTS_PER_UPLOAD })
   @IsArray({ message: 'contacts must be an array' })
   @ArrayMinSize(1, { message: 'contacts must hold at least one row' })
-  @ArrayMaxSize(CAMPAIGN_MAX_CONTACTS_PER_UPLOAD, { message: `contacts holds at most ${CAMPAIGN_MAX_CONTACTS_PER_UPLOAD} rows` })
+  @ArrayMaxSize(CAMPAIGN_MAX_CONTACTS_PER_UPLOAD, {
+    message: `contacts holds at most ${CAMPAIGN_MAX_CONTACTS_PER_UPLOAD} rows`,
+  })
   @IsObject({ each: true, message: 'each contact must be an object' })
   contacts: ContactInputDto[];
 }
@@ -30,7 +37,12 @@ export class AddContactsDto {
 /** What the campaigns service receives: parsed JSON rows, or the CSV text as uploaded. */
 export type AddContactsCommand = { id: string } & ({ contacts: unknown[] } | { csv: string });
 
-export const CONTACT_REJECT_REASONS = ['invalid_number', 'duplicate', 'invalid_variables', 'invalid_external_id'] as const;
+export const CONTACT_REJECT_REASONS = [
+  'invalid_number',
+  'duplicate',
+  'invalid_variables',
+  'invalid_external_id',
+] as const;
 export type ContactRejectReason = (typeof CONTACT_REJECT_REASONS)[number];
 
 /**
@@ -47,7 +59,8 @@ export class ContactRowReportDto {
   @ApiProperty({
     enum: CONTACT_REJECT_REASONS,
     nullable: true,
-    description: 'invalid_number (not E.164), duplicate (already in the campaign or earlier in this upload), invalid_variables, invalid_external_id; null when accepted',
+    description:
+      'invalid_number (not E.164), duplicate (already in the campaign or earlier in this upload), invalid_variables, invalid_external_id; null when accepted',
   })
   reason: ContactRejectReason | null;
 }
@@ -70,10 +83,19 @@ export class ContactAttemptDto {
   @ApiProperty({ description: '1 for the first call, then one per retry' })
   attempt: number;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null until the calls service accepted the call' })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'null until the calls service accepted the call',
+  })
   call_id: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The call’s terminal status; null while in flight' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The call’s terminal status; null while in flight',
+  })
   call_status: string | null;
 
   @ApiProperty({ format: 'date-time' })
@@ -111,7 +133,12 @@ export class CampaignContactDto {
   @ApiProperty({ type: String, nullable: true, description: 'Terminal status of the last call' })
   last_call_status: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the next attempt is due (pending and retry_wait)' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the next attempt is due (pending and retry_wait)',
+  })
   next_attempt_at: string | null;
 
   @ApiProperty({ format: 'date-time' })
@@ -124,7 +151,9 @@ export class CampaignContactDto {
 export class ListContactsQueryDto extends CursorQueryDto {
   @ApiPropertyOptional({ enum: CONTACT_STATUSES })
   @IsOptional()
-  @IsIn(CONTACT_STATUSES as unknown as string[], { message: `status must be one of ${CONTACT_STATUSES.join(', ')}` })
+  @IsIn(CONTACT_STATUSES as unknown as string[], {
+    message: `status must be one of ${CONTACT_STATUSES.join(', ')}`,
+  })
   status?: ContactStatus;
 }
 

@@ -36,8 +36,12 @@ export class CampaignsCore1763800007000 implements MigrationInterface {
         created_at timestamptz(3) NOT NULL DEFAULT now(),
         updated_at timestamptz(3) NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX campaigns_partner_created_idx ON campaigns.campaigns (partner_id, created_at DESC, id DESC)`);
-    await q.query(`CREATE INDEX campaigns_running_idx ON campaigns.campaigns (status) WHERE status = 'running'`);
+    await q.query(
+      `CREATE INDEX campaigns_partner_created_idx ON campaigns.campaigns (partner_id, created_at DESC, id DESC)`,
+    );
+    await q.query(
+      `CREATE INDEX campaigns_running_idx ON campaigns.campaigns (status) WHERE status = 'running'`,
+    );
     await q.query(`
       CREATE TABLE campaigns.contacts (
         id text PRIMARY KEY,
@@ -77,9 +81,13 @@ export class CampaignsCore1763800007000 implements MigrationInterface {
         ended_at timestamptz(3)
       )`);
     // In-flight attempts are counted under the partner's dispatch lock; keep that count an index scan.
-    await q.query(`CREATE INDEX attempts_in_flight_idx ON campaigns.attempts (partner_id, campaign_id) WHERE status IN ('dialing', 'active')`);
+    await q.query(
+      `CREATE INDEX attempts_in_flight_idx ON campaigns.attempts (partner_id, campaign_id) WHERE status IN ('dialing', 'active')`,
+    );
     await q.query(`CREATE INDEX attempts_contact_idx ON campaigns.attempts (contact_id, attempt)`);
-    await q.query(`CREATE UNIQUE INDEX attempts_call_idx ON campaigns.attempts (call_id) WHERE call_id IS NOT NULL`);
+    await q.query(
+      `CREATE UNIQUE INDEX attempts_call_idx ON campaigns.attempts (call_id) WHERE call_id IS NOT NULL`,
+    );
     await q.query(`
       CREATE TABLE campaigns.partner_snapshots (
         id uuid PRIMARY KEY,
