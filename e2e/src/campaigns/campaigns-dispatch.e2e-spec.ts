@@ -185,4 +185,41 @@ describe('campaign dispatcher: concurrency, retries, pause and resume', () => {
     expect(byNumber.size).toBe(5);
     for (const calls of byNumber.values()) expect(calls).toHaveLength(1);
   });
+
+  it('pauses by itself when the agent is deleted or the account suspended', async () => {
+    const partner = await CampaignsPartner.create({ concurrency_limit: 5 });
+    const c = await partner.createCampaign({ concurrency_limit: 1 });
+    await partner.addContacts(
+      c.campaign_id,
+      Array.from({ length: 5 }, () => callee('77')),
+    );
+    expect((await partner.start(c.campaign_id)).status).toBe(200);
+    await until('a first call', async () => (tap.callEvents(partner.id).length > 0 ? true : undefined));
+    expect((await partner.call(`/agent/${partner.agent.id}`, { method: 'DELETE' })).status).toBe(200);
+    const paused = await partner.waitForStatus(c.campaign_id, 'paused', 60_000);
+    expect(paused.pause_reason).toBe('AGENT_NOT_FOUND');
+
+    const other = await CampaignsPartner.create({ concurrency_limit: 5 });
+    const d = await other.createCampaign({ concurrency_limit: 1 });
+    await other.addContacts(
+      d.campaign_id,
+      Array.from({ length: 5 }, () => callee('77')),
+    );
+    expect((await other.start(d.campaign_id)).status).toBe(200);
+    await until('a first call', async () => (tap.callEvents(other.id).length > 0 ? true : undefined));
+    expect(
+      (await adminApi(`/partners/${other.id}`, { method: 'PATCH', body: { status: 'suspended' } })).status,
+    ).toBe(200);
+    // The partner's own key is refused while suspended: the pause is seen in the event, the reason once approved again.
+    await until(
+      'the suspended account’s campaign to pause',
+      async () =>
+        tap.campaignEvents(d.campaign_id).some((e) => e.data.status === 'paused') ? true : undefined,
+      60_000,
+    );
+    expect(
+      (await adminApi(`/partners/${other.id}`, { method: 'PATCH', body: { status: 'approved' } })).status,
+    ).toBe(200);
+    expect((await other.campaign(d.campaign_id)).pause_reason).toBe('FORBIDDEN');
+  });
 });

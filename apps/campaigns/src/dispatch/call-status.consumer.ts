@@ -22,7 +22,12 @@ export class CallStatusConsumer {
     private readonly outcomes: ContactOutcomes,
   ) {}
 
-  @OnDomainEvent(DomainEvents.callStatusUpdated, { consumer: 'campaigns__call_status_updated' })
+  // Events of different calls are independent; two of one call are serialised by the attempt's row lock,
+  // and one arriving after the terminal one finds the attempt ended and changes nothing.
+  @OnDomainEvent(DomainEvents.callStatusUpdated, {
+    consumer: 'campaigns__call_status_updated',
+    concurrency: 8,
+  })
   async onStatus(event: DomainEvent<CallStatusUpdatedData>, em: EntityManager): Promise<void> {
     const data = event.data;
     const ref = data.client_reference_id;

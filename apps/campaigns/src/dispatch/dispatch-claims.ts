@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { PartnerContext } from '@vap/contracts';
+import { ErrorCode, PartnerContext } from '@vap/contracts';
+import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
 import { CampaignRow } from '../campaigns/campaign-row';
 import { CampaignsConfig } from '../config/campaigns.config';
 import { Clock } from '../clock/clock';
@@ -50,6 +51,7 @@ export class DispatchClaims {
     private readonly config: CampaignsConfig,
     private readonly clock: Clock,
     private readonly partners: PartnerSnapshots,
+    private readonly lifecycle: CampaignLifecycle,
   ) {}
 
   async claim(campaignId: string): Promise<ClaimBatch | null> {
@@ -67,6 +69,11 @@ export class DispatchClaims {
       )) as CampaignRow[];
       const partner = campaign ? await this.partners.get(campaign.partner_id, em) : null;
       if (!campaign || !partner) return null;
+      if (partner.status !== 'approved') {
+        // A suspended (or no longer approved) account dials nothing; the partner sees why.
+        await this.lifecycle.pauseBySystem(em, campaign, ErrorCode.FORBIDDEN);
+        return null;
+      }
       const state = await this.slotState(em, campaign, partner);
       const free = freeSlots(state);
       if (free === 0) return { campaign, partner, claims: [] };

@@ -11,7 +11,7 @@ omitted: the account's default from-number). It starts as \`draft\`.
 | running | POST /campaigns/{id}/pause | paused (calls in flight finish, no new calls) |
 | paused | POST /campaigns/{id}/resume | running |
 | running | every contact final (completed, failed or skipped) | completed |
-| running | the platform cannot dial on (caller ID gone, balance spent, agent deleted) | paused, with pause_reason |
+| running | the platform cannot dial on (caller ID gone, balance spent, agent deleted, account suspended) | paused, with pause_reason |
 
 **Dispatch.** At most min(concurrency_limit, the account's concurrency limit) calls of a campaign are in
 flight, and the account's campaigns together never exceed the account limit. A slot refills as soon as

@@ -73,7 +73,7 @@ export class CampaignDto {
     type: String,
     nullable: true,
     description:
-      'Why the platform paused a running campaign by itself: CALLER_ID_INACTIVE, AGENT_NOT_FOUND, FORBIDDEN or INSUFFICIENT_BALANCE (the calls service refused to dial); null after a pause by the API',
+      'Why the platform paused a running campaign by itself: CALLER_ID_INACTIVE, AGENT_NOT_FOUND or INSUFFICIENT_BALANCE (the calls service refused to dial), FORBIDDEN (the account is suspended); null after a pause by the API',
   })
   pause_reason: string | null;
 
