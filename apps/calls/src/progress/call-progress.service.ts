@@ -39,9 +39,7 @@ export class CallProgressService {
   ) {}
 
   async apply(ref: CallRef, event: RawCarrierEvent): Promise<ProgressResult> {
-    const partnerId = await this.partnerOf(ref);
     return this.dataSource.transaction(async (em) => {
-      await lockPartnerCalls(em, partnerId);
       const call = await em.findOne(Call, { where: this.where(ref), lock: { mode: 'pessimistic_write' } });
       if (!call) throw AppError.notFound('Call');
       const status = event.kind === 'status' ? normalizeCarrierStatus(this.signal(event)) : null;
@@ -59,12 +57,6 @@ export class CallProgressService {
 
   private where(ref: CallRef) {
     return 'callId' in ref ? { id: ref.callId } : { provider: ref.provider as Call['provider'], providerCallId: ref.providerCallId };
-  }
-
-  private async partnerOf(ref: CallRef): Promise<string> {
-    const call = await this.dataSource.getRepository(Call).findOne({ where: this.where(ref), select: { id: true, partnerId: true } });
-    if (!call) throw AppError.notFound('Call');
-    return call.partnerId;
   }
 
   /** Logs the raw event; null when this exact callback was already received. */
@@ -134,6 +126,9 @@ export class CallProgressService {
       );
       await enqueuePostCall(em, call.id);
     }
+    // The partner's lock is taken last, only around the count: moves of different calls run in parallel
+    // up to here, and the count still sees every committed change, as the start's admission does.
+    await lockPartnerCalls(em, call.partnerId);
     const active = await countActiveCalls(em, call.partnerId);
     await this.outbox.record(
       em,

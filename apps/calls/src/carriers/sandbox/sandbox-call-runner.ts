@@ -1,6 +1,7 @@
 import { Injectable, Logger, BeforeApplicationShutdown } from '@nestjs/common';
 import { CallsConfig } from '../../config/calls.config';
 import { CallTransferService } from '../../calls/call-transfer.service';
+import { CallProgressService } from '../../progress/call-progress.service';
 import { RecordingStore } from '../../recording/recording-store';
 import { buildWav } from '../../recording/wav';
 import { AgentBrain } from '../../voice/agent-brain.service';
@@ -10,6 +11,8 @@ import { SandboxCallbackClient } from './sandbox-callback-client';
 import { SANDBOX_CALLBACK_EVENT, SandboxCallbackFields } from './sandbox-callback-fields';
 import { ConversationEnd, SandboxConversation } from './sandbox-conversation';
 import { sandboxOutcome } from './sandbox-outcomes';
+
+class ShutdownAbandon extends Error {}
 
 type Fields = Omit<SandboxCallbackFields, 'CallSid' | 'SequenceNumber' | 'Timestamp' | 'EventType'> & {
   EventType?: SandboxCallbackFields['EventType'];
@@ -23,6 +26,8 @@ type Fields = Omit<SandboxCallbackFields, 'CallSid' | 'SequenceNumber' | 'Timest
 export class SandboxCallRunner implements BeforeApplicationShutdown {
   private readonly logger = new Logger(SandboxCallRunner.name);
   private readonly running = new Set<Promise<void>>();
+  /** Wakers of the steps being waited on, so a shutdown does not wait out SANDBOX_STEP_MS. */
+  private readonly sleeping = new Set<() => void>();
   private stopping = false;
 
   constructor(
@@ -32,13 +37,43 @@ export class SandboxCallRunner implements BeforeApplicationShutdown {
     private readonly transcript: TranscriptService,
     private readonly transfers: CallTransferService,
     private readonly recordings: RecordingStore,
+    private readonly progress: CallProgressService,
   ) {}
 
   start(call: OutboundCall, providerCallId: string): void {
     const job: Promise<void> = this.play(call, providerCallId)
-      .catch((err) => this.logger.error(`sandbox call ${call.callId} stopped: ${(err as Error).stack ?? err}`))
+      .catch((err) =>
+        err instanceof ShutdownAbandon
+          ? this.abandon(call)
+          : this.logger.error(`sandbox call ${call.callId} stopped: ${(err as Error).stack ?? err}`),
+      )
       .finally(() => this.running.delete(job));
     this.running.add(job);
+  }
+
+  /**
+   * This replica is going away and its simulated calls with it: they end now as failed (in-process, as
+   * the gateway may already be gone), which frees their slots; another replica finishes their post-call.
+   */
+  private async abandon(call: OutboundCall): Promise<void> {
+    await this.progress
+      .apply(
+        { callId: call.callId },
+        {
+          provider: 'sandbox',
+          kind: 'status',
+          dedupeKey: 'sandbox-shutdown',
+          providerStatus: 'failed',
+          providerEvent: 'sandbox-shutdown',
+          sequence: null,
+          ended: true,
+          occurredAt: new Date(),
+          hangupSource: 'system',
+          hangupCause: 'SANDBOX_SHUTDOWN',
+          errorMessage: 'The sandbox carrier stopped during the call',
+        },
+      )
+      .catch((err) => this.logger.error(`sandbox call ${call.callId} left open at shutdown: ${(err as Error).message}`));
   }
 
   private async play(call: OutboundCall, sid: string): Promise<void> {
@@ -105,13 +140,24 @@ export class SandboxCallRunner implements BeforeApplicationShutdown {
     return fields;
   }
 
-  private step(): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, this.stopping ? 0 : this.config.SANDBOX_STEP_MS));
+  /** Waits one step; at shutdown it throws instead, so the call is abandoned rather than played out. */
+  private async step(): Promise<void> {
+    if (this.stopping) throw new ShutdownAbandon();
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.sleeping.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, this.config.SANDBOX_STEP_MS);
+      this.sleeping.add(wake);
+    });
+    if (this.stopping) throw new ShutdownAbandon();
   }
 
-  /** Lets calls in progress finish (fast-forwarded) so none is left without its final callback. */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
+    for (const wake of [...this.sleeping]) wake();
     await Promise.allSettled([...this.running]);
   }
 }
