@@ -222,4 +222,26 @@ describe('campaign dispatcher: concurrency, retries, pause and resume', () => {
     ).toBe(200);
     expect((await other.campaign(d.campaign_id)).pause_reason).toBe('FORBIDDEN');
   });
+
+  it('waits while the account’s own calls hold every slot, without counting refused dials as attempts', async () => {
+    const partner = await CampaignsPartner.create({ concurrency_limit: 1 });
+    const manual = await partner.call('/calls/start', {
+      method: 'POST',
+      body: { agent_id: partner.agent.id, to_number: callee('77') },
+    });
+    expect(manual.status).toBe(200);
+    const c = await partner.createCampaign({ concurrency_limit: 1 });
+    const numbers = [callee('77'), callee('77')];
+    await partner.addContacts(c.campaign_id, numbers);
+    expect((await partner.start(c.campaign_id)).status).toBe(200);
+    const done = await partner.waitForStatus(c.campaign_id, 'completed', 120_000);
+    expect(done.completed_count).toBe(2);
+    const contacts = await partner.contacts(c.campaign_id);
+    expect(contacts.map((k) => [k.attempts, k.call_ids.length])).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
+    expect(tap.peakAccountActive(partner.id)).toBeLessThanOrEqual(1);
+    expect(tap.peakInFlight(partner.id)).toBe(1);
+  });
 });
