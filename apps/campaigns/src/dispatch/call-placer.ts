@@ -11,6 +11,9 @@ import { Clock } from '../clock/clock';
 import { AttemptsRepository } from './attempts.repository';
 import { Claim } from './dispatch-claims';
 import { ContactOutcomes } from './contact-outcomes';
+import { campaignDispatches } from './dispatch.metrics';
+
+const kindOf = (claim: Claim) => (claim.attempt > 1 ? 'retry' : 'first');
 
 /** How long a contact waits after the account had no free slot (its other calls hold them). */
 const ACCOUNT_FULL_BACKOFF_MS = 1000;
@@ -56,6 +59,7 @@ export class CallPlacer {
         timeoutMs: this.config.CAMPAIGNS_START_CALL_TIMEOUT_MS,
       });
       await this.attempts.linkCall(claim.attemptId, call.call_id);
+      campaignDispatches.inc({ kind: kindOf(claim), outcome: 'placed' });
     } catch (err) {
       await this.refused(campaign, partner, claim, err);
     }
@@ -90,7 +94,9 @@ export class CallPlacer {
     err: unknown,
   ): Promise<void> {
     const error = err instanceof AppError ? err : null;
+    const kind = kindOf(claim);
     if (!error || error.status >= 500) {
+      campaignDispatches.inc({ kind, outcome: 'unknown' });
       // The call may exist (a timeout, or a carrier that failed after the call was recorded): its events
       // or the reconciler settle the claim; releasing it now could dial the contact twice.
       this.logger.warn(
@@ -98,6 +104,7 @@ export class CallPlacer {
       );
       return;
     }
+    campaignDispatches.inc({ kind, outcome: error.code === ErrorCode.LIMIT_REACHED ? 'deferred' : 'refused' });
     const reason = CAMPAIGN_STOPPERS.includes(error.code)
       ? await this.pauseReason(campaign, partner, error)
       : null;
