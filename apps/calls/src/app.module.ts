@@ -5,6 +5,7 @@ import { CallsModule } from './calls/calls.module';
 import { CallsConfig } from './config/calls.config';
 import { callsDataSourceOptions } from './database/data-source';
 import { InboundRoutingModule } from './inbound-routing/inbound-routing.module';
+import { CallsMetricsModule } from './metrics/active-calls.metrics';
 import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
 import { ResellerLinkModule } from './reseller-link/reseller-link.module';
 import { SecretsModule } from './secrets/secrets.module';
@@ -26,6 +27,7 @@ export class AppModule {
         PhoneNumbersModule,
         InboundRoutingModule,
         ResellerLinkModule,
+        CallsMetricsModule,
       ],
       providers: [{ provide: CallsConfig, useValue: config }],
       exports: [CallsConfig],

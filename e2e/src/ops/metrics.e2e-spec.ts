@@ -54,6 +54,12 @@ describe('metrics', () => {
     expect(text).toContain('# TYPE vap_webhook_delivery_attempts_total counter');
   });
 
+  it('calls and campaigns report active calls per partner and dispatch counts', async () => {
+    const { calls, campaigns } = e2eEnv().serviceUrls;
+    expect(await scrape(calls)).toContain('# TYPE vap_calls_active gauge');
+    expect(await scrape(campaigns)).toContain('# TYPE vap_campaign_dispatches_total counter');
+  });
+
   it('keeps /metrics outside the partner API (no key, no envelope)', async () => {
     const res = await fetch(`${e2eEnv().gatewayUrl}/metrics`);
     expect(res.status).toBe(200);
