@@ -24,7 +24,8 @@ describe('configuration is validated at boot', () => {
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`${app}: refusing to start`);
-    for (const name of ['DATABASE_URL', 'NATS_URL', 'PORT', 'LOG_LEVEL']) expect(result.stderr).toMatch(new RegExp(`- ${name}: `));
+    for (const name of ['DATABASE_URL', 'NATS_URL', 'PORT', 'LOG_LEVEL'])
+      expect(result.stderr).toMatch(new RegExp(`- ${name}: `));
     expect(result.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
   });
 

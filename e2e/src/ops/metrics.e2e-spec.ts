@@ -19,17 +19,34 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 describe('metrics', () => {
   it('the gateway times requests by route pattern and status, and commands by subject and outcome', async () => {
     const { apiKey } = await createPartner({ name: 'Metrics Co' });
-    const created = await api('/api/v2/customers', { key: apiKey, body: { external_id: 'm-1', name: 'Metered' } });
+    const created = await api('/api/v2/customers', {
+      key: apiKey,
+      body: { external_id: 'm-1', name: 'Metered' },
+    });
     for (let i = 0; i < 3; i++) await api(`/api/v2/customers/${created.body.data.id}`, { key: apiKey });
     await api('/api/v2/customers/cus_00000000-0000-4000-8000-000000000000', { key: apiKey });
 
     const text = await scrape(e2eEnv().gatewayUrl);
     const byRoute = { route: '/api/v2/customers/:id', method: 'GET', service: 'gateway' };
-    expect(sample(text, 'vap_http_request_duration_seconds_count', { ...byRoute, status: '200' })).toBeGreaterThanOrEqual(3);
-    expect(sample(text, 'vap_http_request_duration_seconds_count', { ...byRoute, status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'vap_http_request_duration_seconds_count', { ...byRoute, status: '200' }),
+    ).toBeGreaterThanOrEqual(3);
+    expect(
+      sample(text, 'vap_http_request_duration_seconds_count', { ...byRoute, status: '404' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toMatch(/route="\/api\/v2\/customers\/cus_/);
-    expect(sample(text, 'vap_nats_request_duration_seconds_count', { subject: 'gateway.customer.get', outcome: 'ok' })).toBeGreaterThanOrEqual(3);
-    expect(sample(text, 'vap_nats_request_duration_seconds_count', { subject: 'gateway.customer.get', outcome: 'error' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'vap_nats_request_duration_seconds_count', {
+        subject: 'gateway.customer.get',
+        outcome: 'ok',
+      }),
+    ).toBeGreaterThanOrEqual(3);
+    expect(
+      sample(text, 'vap_nats_request_duration_seconds_count', {
+        subject: 'gateway.customer.get',
+        outcome: 'error',
+      }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'vap_outbox_published_total', {})).toBeGreaterThanOrEqual(1);
     expect(text).toMatch(/^vap_outbox_lag_seconds\{service="gateway"\} \d/m);
     expect(text).toMatch(/^process_resident_memory_bytes\{service="gateway"\}/m);
@@ -49,7 +66,9 @@ describe('metrics', () => {
   it('the webhooks service reports its delivery queue depth by state', async () => {
     const text = await scrape(e2eEnv().serviceUrls.webhooks);
     for (const state of ['due', 'scheduled', 'delivering']) {
-      expect(text).toMatch(new RegExp(`^vap_webhook_delivery_queue_depth\\{state="${state}",service="webhooks"\\} \\d+`, 'm'));
+      expect(text).toMatch(
+        new RegExp(`^vap_webhook_delivery_queue_depth\\{state="${state}",service="webhooks"\\} \\d+`, 'm'),
+      );
     }
     expect(text).toContain('# TYPE vap_webhook_delivery_attempts_total counter');
   });

@@ -22,10 +22,17 @@ function startCollector(): Promise<{ server: Server; url: string; spans: Collect
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
       for (const rs of body.resourceSpans ?? []) {
-        const service = rs.resource?.attributes?.find((a: { key: string }) => a.key === 'service.name')?.value?.stringValue;
+        const service = rs.resource?.attributes?.find((a: { key: string }) => a.key === 'service.name')?.value
+          ?.stringValue;
         for (const ss of rs.scopeSpans ?? []) {
           for (const s of ss.spans ?? []) {
-            spans.push({ service, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, name: s.name });
+            spans.push({
+              service,
+              traceId: s.traceId,
+              spanId: s.spanId,
+              parentSpanId: s.parentSpanId || undefined,
+              name: s.name,
+            });
           }
         }
       }
@@ -33,7 +40,9 @@ function startCollector(): Promise<{ server: Server; url: string; spans: Collect
     });
   });
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ server, spans, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, spans, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    ),
   );
 }
 
@@ -83,7 +92,11 @@ describe('distributed tracing', () => {
 
   it('continues the caller’s trace through the gateway, the NATS command and the service', async () => {
     const base = platform.gatewayUrl;
-    const partner = await api('/admin/v1/partners', { key: env.adminToken, baseUrl: base, body: { name: 'Traced Co' } });
+    const partner = await api('/admin/v1/partners', {
+      key: env.adminToken,
+      baseUrl: base,
+      body: { name: 'Traced Co' },
+    });
     const traceId = randomBytes(16).toString('hex');
     const callerSpan = randomBytes(8).toString('hex');
     const res = await api('/api/v2/agent', {
