@@ -2,3 +2,4 @@ export * from './data-source-options';
 export * from './migrate';
 export * from './test-database';
 export * from './cursor-page';
+export * from './claim-loop';

@@ -2,8 +2,8 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { ClaimLoop } from '@vap/persistence';
 import { parseDuration, parseDurationList } from '../config/duration';
 import { WebhooksConfig } from '../config/webhooks.config';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
@@ -35,16 +35,11 @@ function errorText(err: unknown): string {
 export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('DeliveryWorker');
   private readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  private readonly running = new Set<Promise<void>>();
   private readonly retryPolicy: RetryPolicyOptions;
-  private listener?: Client;
-  private timer?: NodeJS.Timeout;
-  private claiming = false;
-  private again = false;
-  private stopped = false;
+  private readonly loop: ClaimLoop<ClaimedDelivery>;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectDataSource() dataSource: DataSource,
     private readonly queue: DeliveryQueueRepository,
     private readonly sender: DeliverySender,
     private readonly secrets: EndpointSecrets,
@@ -56,69 +51,26 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
       jitter: config.WEBHOOK_RETRY_JITTER,
       retryAfterMaxMs: parseDuration(config.WEBHOOK_RETRY_AFTER_MAX) ?? 3_600_000,
     };
+    this.loop = new ClaimLoop({
+      label: 'webhook deliveries',
+      databaseUrl: (dataSource.options as { url?: string }).url,
+      channel: DELIVERIES_CHANNEL,
+      pollMs: config.WEBHOOK_POLL_MS,
+      concurrency: config.WEBHOOK_WORKER_CONCURRENCY,
+      claim: (limit) => this.queue.claim(this.workerId, limit, this.config.WEBHOOK_LEASE_MS),
+      run: (delivery) =>
+        this.attempt(delivery).catch((err) => {
+          // The lease runs out and the delivery is claimed again: nothing is lost.
+          if (!(err instanceof LeaseLostError))
+            this.logger.error(`delivery ${delivery.id} attempt not recorded: ${errorText(err)}`);
+        }),
+      log: this.logger,
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
     measureQueueDepthWith(() => this.queue.depth());
-    if (this.config.WEBHOOK_WORKER_CONCURRENCY === 0) return;
-    await this.listen();
-    this.timer = setInterval(() => this.wake(), this.config.WEBHOOK_POLL_MS);
-    this.wake();
-  }
-
-  private async listen(): Promise<void> {
-    const client = new Client({ connectionString: (this.dataSource.options as { url?: string }).url });
-    client.on('error', (err) => this.logger.warn(`delivery listener lost, polling only: ${err.message}`));
-    client.on('notification', () => this.wake());
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${DELIVERIES_CHANNEL}`);
-      this.listener = client;
-    } catch (err) {
-      // Polling still sends everything; LISTEN only makes new deliveries go at once.
-      this.logger.warn(`delivery LISTEN unavailable, polling only: ${errorText(err)}`);
-      await client.end().catch(() => undefined);
-    }
-  }
-
-  /** Claims as many due deliveries as there are free slots, now or right after the claim in progress. */
-  wake(): void {
-    if (this.stopped) return;
-    if (this.claiming) {
-      this.again = true;
-      return;
-    }
-    const free = this.config.WEBHOOK_WORKER_CONCURRENCY - this.running.size;
-    if (free <= 0) return;
-    this.claiming = true;
-    this.queue
-      .claim(this.workerId, free, this.config.WEBHOOK_LEASE_MS)
-      .then((claimed) => {
-        for (const delivery of claimed) this.start(delivery);
-        if (claimed.length === free) this.again = true;
-      })
-      .catch((err) => this.logger.warn(`claiming deliveries failed, will retry: ${errorText(err)}`))
-      .finally(() => {
-        this.claiming = false;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
-  }
-
-  private start(delivery: ClaimedDelivery): void {
-    const run = this.attempt(delivery)
-      .catch((err) => {
-        // The lease runs out and the delivery is claimed again: nothing is lost.
-        if (!(err instanceof LeaseLostError))
-          this.logger.error(`delivery ${delivery.id} attempt not recorded: ${errorText(err)}`);
-      })
-      .finally(() => {
-        this.running.delete(run);
-        this.wake();
-      });
-    this.running.add(run);
+    await this.loop.start();
   }
 
   private async attempt(d: ClaimedDelivery): Promise<void> {
@@ -176,11 +128,8 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
   }
 
   // Before the database pool closes, so that attempts in flight can record their outcome.
-  async beforeApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
     measureQueueDepthWith(undefined);
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await Promise.allSettled([...this.running]);
-    await this.listener?.end().catch(() => undefined);
+    return this.loop.stop();
   }
 }

@@ -8,8 +8,8 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { ClaimLoop } from '@vap/persistence';
 import { KnowledgeConfig } from '../../config/knowledge.config';
 import { ClaimedKbJob, KB_JOB_HANDLERS, KbJobHandler, LeaseLostError, PermanentJobError } from './kb-job';
 import { KB_JOBS_CHANNEL, KbJobsRepository } from './kb-jobs.repository';
@@ -35,12 +35,7 @@ export class KbWorkerService implements OnApplicationBootstrap, BeforeApplicatio
   private readonly logger = new Logger('KbWorker');
   private readonly workerId = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly handlers: Map<string, KbJobHandler>;
-  private readonly running = new Set<Promise<void>>();
-  private listener?: Client;
-  private timer?: NodeJS.Timeout;
-  private claiming = false;
-  private again = false;
-  private stopped = false;
+  private readonly loop: ClaimLoop<ClaimedKbJob>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -49,62 +44,20 @@ export class KbWorkerService implements OnApplicationBootstrap, BeforeApplicatio
     @Inject(KB_JOB_HANDLERS) handlers: KbJobHandler[],
   ) {
     this.handlers = new Map(handlers.map((h) => [h.kind, h]));
-  }
-
-  async onApplicationBootstrap(): Promise<void> {
-    if (this.config.KB_WORKER_CONCURRENCY === 0) return;
-    await this.listen();
-    this.timer = setInterval(() => this.wake(), this.config.KB_JOB_POLL_MS);
-    this.wake();
-  }
-
-  private async listen(): Promise<void> {
-    const client = new Client({ connectionString: (this.dataSource.options as { url?: string }).url });
-    client.on('error', (err) => this.logger.warn(`job listener lost, polling only: ${err.message}`));
-    client.on('notification', () => this.wake());
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${KB_JOBS_CHANNEL}`);
-      this.listener = client;
-    } catch (err) {
-      // Polling still runs every job; LISTEN only makes new ones start at once.
-      this.logger.warn(`job LISTEN unavailable, polling only: ${errorText(err)}`);
-      await client.end().catch(() => undefined);
-    }
-  }
-
-  /** Claims as many due jobs as there are free slots, now or right after the claim in progress. */
-  wake(): void {
-    if (this.stopped) return;
-    if (this.claiming) {
-      this.again = true;
-      return;
-    }
-    const free = this.config.KB_WORKER_CONCURRENCY - this.running.size;
-    if (free <= 0) return;
-    this.claiming = true;
-    this.jobs
-      .claim(this.workerId, free)
-      .then((claimed) => {
-        for (const job of claimed) this.start(job);
-        if (claimed.length === free) this.again = true;
-      })
-      .catch((err) => this.logger.warn(`claiming jobs failed, will retry: ${errorText(err)}`))
-      .finally(() => {
-        this.claiming = false;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
-  }
-
-  private start(job: ClaimedKbJob): void {
-    const run = this.execute(job).finally(() => {
-      this.running.delete(run);
-      this.wake();
+    this.loop = new ClaimLoop({
+      label: 'knowledge-base jobs',
+      databaseUrl: (dataSource.options as { url?: string }).url,
+      channel: KB_JOBS_CHANNEL,
+      pollMs: config.KB_JOB_POLL_MS,
+      concurrency: config.KB_WORKER_CONCURRENCY,
+      claim: (limit) => this.jobs.claim(this.workerId, limit),
+      run: (job) => this.execute(job),
+      log: this.logger,
     });
-    this.running.add(run);
+  }
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.loop.start();
   }
 
   private async execute(job: ClaimedKbJob): Promise<void> {
@@ -167,10 +120,7 @@ export class KbWorkerService implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   // Before the database pool closes, so that jobs in progress can record their outcome.
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await Promise.allSettled([...this.running]);
-    await this.listener?.end().catch(() => undefined);
+  beforeApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 }

@@ -1,0 +1,105 @@
+import { Client } from 'pg';
+
+export interface ClaimLoopOptions<T> {
+  /** What the loop works on, for log lines ("jobs", "deliveries"). */
+  label: string;
+  /** Connection string of the database whose NOTIFY channel wakes the loop. */
+  databaseUrl: string | undefined;
+  /** LISTEN channel notified when new work is queued. */
+  channel: string;
+  /** How often to look for due work anyway (retries, expired leases, a lost LISTEN). */
+  pollMs: number;
+  /** How many items this replica works on at once. */
+  concurrency: number;
+  /** Claims up to `limit` due items (FOR UPDATE SKIP LOCKED in the caller's queue). */
+  claim(limit: number): Promise<T[]>;
+  /** Works on one claimed item; it must record its own outcome. A rejection is logged. */
+  run(item: T): Promise<void>;
+  log: { warn(message: string): void; error(message: string): void };
+}
+
+const text = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+
+/**
+ * The worker side of a Postgres work queue, shared by every service that has one: it wakes on NOTIFY when
+ * work is queued and polls for due retries and expired leases, claims only as many items as it has free
+ * slots, and on stop() takes nothing new and waits for what it holds, so a restart loses no work.
+ */
+export class ClaimLoop<T> {
+  private readonly running = new Set<Promise<void>>();
+  private listener?: Client;
+  private timer?: NodeJS.Timeout;
+  private claiming = false;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly options: ClaimLoopOptions<T>) {}
+
+  async start(): Promise<void> {
+    if (this.options.concurrency === 0) return;
+    await this.listen();
+    this.timer = setInterval(() => this.wake(), this.options.pollMs);
+    this.wake();
+  }
+
+  private async listen(): Promise<void> {
+    const { label, log } = this.options;
+    const client = new Client({ connectionString: this.options.databaseUrl });
+    client.on('error', (err) => log.warn(`${label} listener lost, polling only: ${err.message}`));
+    client.on('notification', () => this.wake());
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${this.options.channel}"`);
+      this.listener = client;
+    } catch (err) {
+      // Polling still finds every item; LISTEN only makes new ones start at once.
+      log.warn(`${label} LISTEN unavailable, polling only: ${text(err)}`);
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  /** Claims as many due items as there are free slots, now or right after the claim in progress. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.claiming) {
+      this.again = true;
+      return;
+    }
+    const free = this.options.concurrency - this.running.size;
+    if (free <= 0) return;
+    this.claiming = true;
+    this.options
+      .claim(free)
+      .then((claimed) => {
+        for (const item of claimed) this.begin(item);
+        if (claimed.length === free) this.again = true;
+      })
+      .catch((err) => this.options.log.warn(`claiming ${this.options.label} failed, will retry: ${text(err)}`))
+      .finally(() => {
+        this.claiming = false;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  private begin(item: T): void {
+    const run = this.options
+      .run(item)
+      .catch((err) => this.options.log.error(`${this.options.label}: unrecorded failure: ${text(err)}`))
+      .finally(() => {
+        this.running.delete(run);
+        this.wake();
+      });
+    this.running.add(run);
+  }
+
+  /** Takes no new work, waits for the items in progress to record their outcome, then stops listening. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.running]);
+    await this.listener?.end().catch(() => undefined);
+  }
+}
