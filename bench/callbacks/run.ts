@@ -13,7 +13,14 @@ import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase } from '@vap/persistence';
-import { deleteJetStreamByPrefix, freePort, resolveNats, resolvePostgres, startPlatform, workspaceRoot } from '@vap/testing';
+import {
+  deleteJetStreamByPrefix,
+  freePort,
+  resolveNats,
+  resolvePostgres,
+  startPlatform,
+  workspaceRoot,
+} from '@vap/testing';
 
 const callCount = Number(process.env.BENCH_CALLS ?? 300);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -57,7 +64,9 @@ async function main(): Promise<void> {
     },
     readyTimeoutMs: 90_000,
   });
-  const key = Buffer.from(hkdfSync('sha256', secretsKey, 'vap-sandbox-carrier', 'callback signatures v1', 32));
+  const key = Buffer.from(
+    hkdfSync('sha256', secretsKey, 'vap-sandbox-carrier', 'callback signatures v1', 32),
+  );
   const post = async (callId: string, fields: Record<string, string>): Promise<number> => {
     const url = `${base}/callbacks/sandbox/${callId}/status`;
     const body = new URLSearchParams(fields).toString();
@@ -66,7 +75,11 @@ async function main(): Promise<void> {
     const started = performance.now();
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-sandbox-timestamp': timestamp, 'x-sandbox-signature': signature },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-sandbox-timestamp': timestamp,
+        'x-sandbox-signature': signature,
+      },
       body,
     });
     await res.body?.cancel();
@@ -83,12 +96,21 @@ async function main(): Promise<void> {
         body: JSON.stringify({ name: 'Bench Co', balance_inr: 100000, concurrency_limit: 1000 }),
       }),
     );
-    const auth = { authorization: `Bearer ${partner.data.api_key as string}`, 'content-type': 'application/json' };
+    const auth = {
+      authorization: `Bearer ${partner.data.api_key as string}`,
+      'content-type': 'application/json',
+    };
     const agent = await json(
       await fetch(`${base}/api/v2/agent`, {
         method: 'POST',
         headers: auth,
-        body: JSON.stringify({ agent_name: 'Bench agent', prompt: 'You help.', voice_id: VOICE_ID, agent_type: 'outbound', enable_recording: false }),
+        body: JSON.stringify({
+          agent_name: 'Bench agent',
+          prompt: 'You help.',
+          voice_id: VOICE_ID,
+          agent_type: 'outbound',
+          enable_recording: false,
+        }),
       }),
     );
     const callIds: string[] = [];
@@ -97,7 +119,10 @@ async function main(): Promise<void> {
         await fetch(`${base}/api/v2/calls/start`, {
           method: 'POST',
           headers: auth,
-          body: JSON.stringify({ agent_id: agent.data.id, to_number: `+91987${String(i).padStart(7, '0')}42` }),
+          body: JSON.stringify({
+            agent_id: agent.data.id,
+            to_number: `+91987${String(i).padStart(7, '0')}42`,
+          }),
         }),
       );
       callIds.push(started.data.call_id as string);
@@ -109,7 +134,13 @@ async function main(): Promise<void> {
       const steps: Record<string, string>[] = [
         { CallStatus: 'ringing', SequenceNumber: '10', EventType: 'call-progress' },
         { CallStatus: 'in-progress', SequenceNumber: '11', EventType: 'call-progress', AnsweredBy: 'human' },
-        { CallStatus: 'completed', SequenceNumber: '12', EventType: 'call-progress', CallDuration: '42', HangupSource: 'callee' },
+        {
+          CallStatus: 'completed',
+          SequenceNumber: '12',
+          EventType: 'call-progress',
+          CallDuration: '42',
+          HangupSource: 'callee',
+        },
       ];
       if (index < callCount * duplicateShare) {
         steps.splice(2, 0, steps[1]);
@@ -155,7 +186,9 @@ async function main(): Promise<void> {
     ]);
     console.log(`calls by status: ${rows.map((r) => `${r.status}=${r.n}`).join(', ')}`);
     // Duplicates are absorbed before they are logged: one applied row per distinct callback.
-    console.log(`carrier events applied: ${logged.rows[0].applied} (expected ${callCount * 3}), ignored: ${logged.rows[0].ignored}`);
+    console.log(
+      `carrier events applied: ${logged.rows[0].applied} (expected ${callCount * 3}), ignored: ${logged.rows[0].ignored}`,
+    );
     const completed = rows.find((r) => r.status === 'completed')?.n ?? 0;
     if (completed !== callCount) throw new Error(`${completed} of ${callCount} calls completed`);
   } finally {

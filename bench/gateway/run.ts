@@ -7,7 +7,13 @@
  * measure the limiter). Settings: BENCH_DURATION_S (default 10), BENCH_CONNECTIONS (default 32).
  */
 import { createTestDatabase } from '@vap/persistence';
-import { deleteJetStreamByPrefix, resolveNats, resolvePostgres, startPlatform, workspaceRoot } from '@vap/testing';
+import {
+  deleteJetStreamByPrefix,
+  resolveNats,
+  resolvePostgres,
+  startPlatform,
+  workspaceRoot,
+} from '@vap/testing';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -87,10 +93,14 @@ async function main(): Promise<void> {
     ).json()) as { data: { id: string } };
     const id: string = customer.data.id;
 
-    console.log(`gateway benchmark: ${connections} connections, ${duration} s per route, Node ${process.version}`);
+    console.log(
+      `gateway benchmark: ${connections} connections, ${duration} s per route, Node ${process.version}`,
+    );
     const rows = [
       await measure('GET /health/live', `${base}/health/live`),
-      await measure('GET /api/v2/customers/{id}', `${base}/api/v2/customers/${id}`, { authorization: `Bearer ${apiKey}` }),
+      await measure('GET /api/v2/customers/{id}', `${base}/api/v2/customers/${id}`, {
+        authorization: `Bearer ${apiKey}`,
+      }),
     ];
     console.table(rows);
   } finally {

@@ -40,9 +40,15 @@ async function call(method: string, path: string, body?: Body): Promise<unknown>
       body: body ? JSON.stringify(body) : undefined,
     });
   } catch (err) {
-    throw new Error(`cannot reach the gateway at ${base} (${(err as Error).message}); is the platform running?`);
+    throw new Error(
+      `cannot reach the gateway at ${base} (${(err as Error).message}); is the platform running?`,
+    );
   }
-  const json = (await res.json().catch(() => null)) as { success?: boolean; data?: unknown; error?: { code: string; message: string } } | null;
+  const json = (await res.json().catch(() => null)) as {
+    success?: boolean;
+    data?: unknown;
+    error?: { code: string; message: string };
+  } | null;
   if (!res.ok || !json?.success) {
     throw new Error(json?.error ? `${json.error.code}: ${json.error.message}` : `HTTP ${res.status}`);
   }
@@ -85,7 +91,11 @@ async function main(argv: string[]): Promise<number> {
       break;
     case 'create-key':
       need(1);
-      data = await call('POST', `/partners/${encodeURIComponent(args[0])}/api-keys`, typeof values.name === 'string' ? { name: values.name } : {});
+      data = await call(
+        'POST',
+        `/partners/${encodeURIComponent(args[0])}/api-keys`,
+        typeof values.name === 'string' ? { name: values.name } : {},
+      );
       break;
     case 'list-keys':
       need(1);
@@ -93,7 +103,10 @@ async function main(argv: string[]): Promise<number> {
       break;
     case 'revoke-key':
       need(2);
-      data = await call('DELETE', `/partners/${encodeURIComponent(args[0])}/api-keys/${encodeURIComponent(args[1])}`);
+      data = await call(
+        'DELETE',
+        `/partners/${encodeURIComponent(args[0])}/api-keys/${encodeURIComponent(args[1])}`,
+      );
       break;
     default:
       process.stdout.write(`${USAGE}\n`);

@@ -12,7 +12,14 @@ describe('module boundaries', () => {
   async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
     const run = spawnSync(
       process.execPath,
-      [join(root, 'node_modules/eslint/bin/eslint.js'), '--stdin', '--stdin-filename', filePath, '--format', 'json'],
+      [
+        join(root, 'node_modules/eslint/bin/eslint.js'),
+        '--stdin',
+        '--stdin-filename',
+        filePath,
+        '--format',
+        'json',
+      ],
       { cwd: root, input: code, encoding: 'utf8' },
     );
     const [result] = JSON.parse(run.stdout) as { messages: { ruleId: string | null; message: string }[] }[];

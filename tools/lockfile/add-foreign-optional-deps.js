@@ -13,11 +13,15 @@ const path = require('node:path');
 
 const root = path.join(__dirname, '..', '..');
 const lockPath = path.join(root, 'package-lock.json');
-const PLATFORM = /(darwin|linux|win32|freebsd|android|openbsd|sunos|aix)-(x64|arm64|arm|ia32|ppc64le|ppc64|s390x|riscv64|loong64|universal)/;
+const PLATFORM =
+  /(darwin|linux|win32|freebsd|android|openbsd|sunos|aix)-(x64|arm64|arm|ia32|ppc64le|ppc64|s390x|riscv64|loong64|universal)/;
 
 function missingFromLock() {
   try {
-    execFileSync('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: root, stdio: 'pipe' });
+    execFileSync('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'], {
+      cwd: root,
+      stdio: 'pipe',
+    });
     return [];
   } catch (err) {
     const out = `${err.stdout ?? ''}${err.stderr ?? ''}`;
@@ -32,11 +36,15 @@ if (missing.length === 0) {
 }
 const lock = JSON.parse(fs.readFileSync(lockPath, 'utf8'));
 for (const name of missing) {
-  const parent = Object.values(lock.packages).find((meta) => meta.optionalDependencies && name in meta.optionalDependencies);
+  const parent = Object.values(lock.packages).find(
+    (meta) => meta.optionalDependencies && name in meta.optionalDependencies,
+  );
   const platform = PLATFORM.exec(name);
   const version = parent?.optionalDependencies[name];
   if (!parent || !platform || !/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(version)) {
-    console.error(`cannot complete ${name}: not a platform-specific optional dependency; run npm install instead`);
+    console.error(
+      `cannot complete ${name}: not a platform-specific optional dependency; run npm install instead`,
+    );
     process.exit(1);
   }
   lock.packages[`node_modules/${name}`] = {

@@ -69,7 +69,8 @@ export class CallsPartner {
         ...overrides,
       },
     });
-    if (res.status !== 200) throw new Error(`POST /agent answered ${res.status}: ${JSON.stringify(res.body)}`);
+    if (res.status !== 200)
+      throw new Error(`POST /agent answered ${res.status}: ${JSON.stringify(res.body)}`);
     return res.body.data;
   }
 
@@ -123,7 +124,7 @@ export class EventTap {
 
   of(callId: string, subject?: string): CapturedEvent[] {
     return this.events.filter(
-      (e) => (e.data.call_id === callId) && (subject === undefined || e.subject === subject),
+      (e) => e.data.call_id === callId && (subject === undefined || e.subject === subject),
     );
   }
 
@@ -150,7 +151,11 @@ export class EventTap {
 
   /** The call's session.completed event, once post-call processing finished. */
   async sessionCompleted(callId: string, timeoutMs = 30_000): Promise<CapturedEvent> {
-    await this.waitFor(() => this.of(callId, 'events.session.completed').length > 0, timeoutMs, `session.completed of ${callId}`);
+    await this.waitFor(
+      () => this.of(callId, 'events.session.completed').length > 0,
+      timeoutMs,
+      `session.completed of ${callId}`,
+    );
     return this.of(callId, 'events.session.completed')[0];
   }
 

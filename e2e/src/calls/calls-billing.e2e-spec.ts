@@ -30,7 +30,8 @@ describe('charging completed sessions', () => {
 
     const expected = Math.round((100 - charge) * 100) / 100;
     const deadline = Date.now() + 15_000;
-    while ((await balanceOf(partner)) !== expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    while ((await balanceOf(partner)) !== expected && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 200));
     expect(await balanceOf(partner)).toBe(expected);
     // Stays debited once: nothing else arrives later.
     await new Promise((r) => setTimeout(r, 1500));

@@ -23,18 +23,30 @@ describe('account call concurrency', () => {
     expect(admitted).toHaveLength(3);
     expect(refused).toHaveLength(7);
     for (const r of refused) {
-      expect(r.body.error).toMatchObject({ code: 'LIMIT_REACHED', message: expect.stringMatching(/concurrency limit/i) });
+      expect(r.body.error).toMatchObject({
+        code: 'LIMIT_REACHED',
+        message: expect.stringMatching(/concurrency limit/i),
+      });
     }
     const ids = admitted.map((r) => r.body.data.call_id as string);
     // The admitted calls' pending events count the account's active calls 1, 2 and 3 (in some order).
     await tap.waitFor(() => ids.every((id) => tap.of(id, 'events.call.status_updated').length > 0));
-    const pendings = ids.map((id) => tap.of(id, 'events.call.status_updated')[0].data.account_concurrency as { limit: number; active: number; remaining: number });
+    const pendings = ids.map(
+      (id) =>
+        tap.of(id, 'events.call.status_updated')[0].data.account_concurrency as {
+          limit: number;
+          active: number;
+          remaining: number;
+        },
+    );
     expect(pendings.map((c) => c.active).sort()).toEqual([1, 2, 3]);
     for (const c of pendings) expect(c).toEqual({ limit: 3, active: c.active, remaining: 3 - c.active });
 
     // A slot frees when a call ends: then one more call is admitted.
     await Promise.all(ids.map((id) => tap.sessionCompleted(id, 60_000)));
-    const finals = ids.map((id) => tap.of(id, 'events.call.status_updated').find((e) => e.data.terminal)!.data);
+    const finals = ids.map(
+      (id) => tap.of(id, 'events.call.status_updated').find((e) => e.data.terminal)!.data,
+    );
     for (const f of finals) expect(f).toMatchObject({ concurrency_released: true, terminal: true });
     expect(finals.map((f) => (f.account_concurrency as { active: number }).active).sort()).toEqual([0, 1, 2]);
     const next = await partner.start({ agent_id: agent.id, to_number: callee('01') });

@@ -23,7 +23,11 @@ describe('post-call extraction', () => {
         extraction_config: {
           keys: [
             { name: 'good_time', type: 'boolean', description: 'whether this is a good time to talk' },
-            { name: 'interested_in_pricing', type: 'boolean', description: 'the callee asked about plans and pricing' },
+            {
+              name: 'interested_in_pricing',
+              type: 'boolean',
+              description: 'the callee asked about plans and pricing',
+            },
             { name: 'callback_date', type: 'date', description: 'date for a callback' },
           ],
         },

@@ -34,11 +34,20 @@ describe('Idempotency-Key on POST /calls/start', () => {
 
   it('answers 409 CONFLICT for the same key with a different body', async () => {
     const key = `key-diff-${Date.now()}`;
-    const first = await partner.start({ agent_id: agent.id, to_number: callee('01') }, { 'Idempotency-Key': key });
+    const first = await partner.start(
+      { agent_id: agent.id, to_number: callee('01') },
+      { 'Idempotency-Key': key },
+    );
     expect(first.status).toBe(200);
-    const other = await partner.start({ agent_id: agent.id, to_number: callee('02') }, { 'Idempotency-Key': key });
+    const other = await partner.start(
+      { agent_id: agent.id, to_number: callee('02') },
+      { 'Idempotency-Key': key },
+    );
     expect(other.status).toBe(409);
-    expect(other.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/Idempotency-Key/) });
+    expect(other.body.error).toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/Idempotency-Key/),
+    });
     await tap.sessionCompleted(first.body.data.call_id);
   });
 
@@ -46,7 +55,9 @@ describe('Idempotency-Key on POST /calls/start', () => {
     const ref = `idem-race-${Date.now()}`;
     const body = { agent_id: agent.id, to_number: callee('01'), client_reference_id: ref };
     const key = `key-race-${Date.now()}`;
-    const results = await Promise.all(Array.from({ length: 5 }, () => partner.start(body, { 'Idempotency-Key': key })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => partner.start(body, { 'Idempotency-Key': key })),
+    );
     expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(new Set(results.map((r) => r.body.data.call_id)).size).toBe(1);
     expect((await partner.calls(`?client_reference_id=${ref}`)).body.data.calls).toHaveLength(1);
@@ -57,16 +68,28 @@ describe('Idempotency-Key on POST /calls/start', () => {
     const key = `key-shared-${Date.now()}`;
     const other = await CallsPartner.create();
     const otherAgent = await other.createAgent();
-    const mine = await partner.start({ agent_id: agent.id, to_number: callee('01') }, { 'Idempotency-Key': key });
-    const theirs = await other.start({ agent_id: otherAgent.id, to_number: callee('01') }, { 'Idempotency-Key': key });
+    const mine = await partner.start(
+      { agent_id: agent.id, to_number: callee('01') },
+      { 'Idempotency-Key': key },
+    );
+    const theirs = await other.start(
+      { agent_id: otherAgent.id, to_number: callee('01') },
+      { 'Idempotency-Key': key },
+    );
     expect(mine.status).toBe(200);
     expect(theirs.status).toBe(200);
     expect(theirs.body.data.call_id).not.toBe(mine.body.data.call_id);
 
     const failKey = `key-fail-${Date.now()}`;
-    const bad = await partner.start({ agent_id: agent.id, to_number: 'nope' }, { 'Idempotency-Key': failKey });
+    const bad = await partner.start(
+      { agent_id: agent.id, to_number: 'nope' },
+      { 'Idempotency-Key': failKey },
+    );
     expect(bad.status).toBe(400);
-    const badAgain = await partner.start({ agent_id: agent.id, to_number: 'nope' }, { 'Idempotency-Key': failKey });
+    const badAgain = await partner.start(
+      { agent_id: agent.id, to_number: 'nope' },
+      { 'Idempotency-Key': failKey },
+    );
     expect(badAgain.status).toBe(400);
     expect(badAgain.headers.get('idempotency-replayed')).toBeNull();
     await tap.sessionCompleted(mine.body.data.call_id);
@@ -74,7 +97,10 @@ describe('Idempotency-Key on POST /calls/start', () => {
   });
 
   it('refuses a malformed key with 400', async () => {
-    const res = await partner.start({ agent_id: agent.id, to_number: callee('01') }, { 'Idempotency-Key': 'x'.repeat(256) });
+    const res = await partner.start(
+      { agent_id: agent.id, to_number: callee('01') },
+      { 'Idempotency-Key': 'x'.repeat(256) },
+    );
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
   });

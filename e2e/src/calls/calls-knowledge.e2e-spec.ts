@@ -16,7 +16,11 @@ describe('the sandbox conversation uses the agent’s knowledge base', () => {
     const partner = await CallsPartner.create();
     const agent = await partner.createAgent({ kb_threshold: null });
     const pdf = await pdfWithPages([
-      ['Acme Health plans and pricing.', 'The Basic plan costs 499 rupees per month.', 'The Family plan costs 999 rupees per month.'],
+      [
+        'Acme Health plans and pricing.',
+        'The Basic plan costs 499 rupees per month.',
+        'The Family plan costs 999 rupees per month.',
+      ],
     ]);
     const doc = await uploadDocument(partner.generalKey, pdf, { name: 'Pricing' });
     await link(partner.generalKey, agent.id, doc.id);

@@ -2,9 +2,26 @@ import { CallsPartner, callee, EventTap, UUID } from './call-fixtures';
 
 /** Every field the contract lists for call.status.updated data. */
 const STATUS_FIELDS = [
-  'call_id', 'session_id', 'agent_id', 'agent_name', 'client_reference_id', 'direction', 'from_number',
-  'to_number', 'status', 'disposition', 'answered_by', 'hangup_cause', 'hangup_source', 'previous_status',
-  'terminal', 'concurrency_released', 'account_concurrency', 'provider', 'provider_status', 'provider_event',
+  'call_id',
+  'session_id',
+  'agent_id',
+  'agent_name',
+  'client_reference_id',
+  'direction',
+  'from_number',
+  'to_number',
+  'status',
+  'disposition',
+  'answered_by',
+  'hangup_cause',
+  'hangup_source',
+  'previous_status',
+  'terminal',
+  'concurrency_released',
+  'account_concurrency',
+  'provider',
+  'provider_status',
+  'provider_event',
   'occurred_at',
 ].sort();
 
@@ -36,7 +53,14 @@ describe('sandbox call outcomes through the gateway', () => {
     const callId: string = res.body.data.call_id;
     const completed = await tap.sessionCompleted(callId);
     const call = (await partner.calls(`/${callId}`)).body.data;
-    return { start: res.body.data, callId, ref, completed, call, updates: tap.of(callId, 'events.call.status_updated') };
+    return {
+      start: res.body.data,
+      callId,
+      ref,
+      completed,
+      call,
+      updates: tap.of(callId, 'events.call.status_updated'),
+    };
   }
 
   it('starts a call as pending on the default sandbox number and returns the whole record', async () => {
@@ -63,12 +87,31 @@ describe('sandbox call outcomes through the gateway', () => {
     expect(tap.statuses(callId)).toEqual(['pending', 'ringing', 'in_progress', 'completed']);
     for (const u of updates) {
       expect(Object.keys(u.data).sort()).toEqual(STATUS_FIELDS);
-      expect(u.data).toMatchObject({ call_id: callId, client_reference_id: ref, agent_id: agent.id, agent_name: agent.agent_name, provider: 'sandbox' });
+      expect(u.data).toMatchObject({
+        call_id: callId,
+        client_reference_id: ref,
+        agent_id: agent.id,
+        agent_name: agent.agent_name,
+        provider: 'sandbox',
+      });
     }
     const [pending, ringing, live, done] = updates.map((u) => u.data);
-    expect(pending).toMatchObject({ previous_status: null, terminal: false, concurrency_released: false, disposition: null });
-    expect(ringing).toMatchObject({ previous_status: 'pending', provider_status: 'ringing', terminal: false });
-    expect(live).toMatchObject({ previous_status: 'ringing', provider_status: 'in-progress', answered_by: 'human' });
+    expect(pending).toMatchObject({
+      previous_status: null,
+      terminal: false,
+      concurrency_released: false,
+      disposition: null,
+    });
+    expect(ringing).toMatchObject({
+      previous_status: 'pending',
+      provider_status: 'ringing',
+      terminal: false,
+    });
+    expect(live).toMatchObject({
+      previous_status: 'ringing',
+      provider_status: 'in-progress',
+      answered_by: 'human',
+    });
     expect(done).toMatchObject({
       previous_status: 'in_progress',
       status: 'completed',
@@ -80,14 +123,27 @@ describe('sandbox call outcomes through the gateway', () => {
       hangup_cause: 'NORMAL_CLEARING',
       provider_status: 'completed',
     });
-    expect(done.account_concurrency).toEqual({ limit: 10, active: expect.any(Number), remaining: expect.any(Number) });
+    expect(done.account_concurrency).toEqual({
+      limit: 10,
+      active: expect.any(Number),
+      remaining: expect.any(Number),
+    });
     const acc = done.account_concurrency as { limit: number; active: number; remaining: number };
     expect(acc.remaining).toBe(acc.limit - acc.active);
 
-    expect(call).toMatchObject({ status: 'completed', disposition: 'completed', end_call_reason: 'agent_ended_call', answered_by: 'human' });
+    expect(call).toMatchObject({
+      status: 'completed',
+      disposition: 'completed',
+      end_call_reason: 'agent_ended_call',
+      answered_by: 'human',
+    });
     expect(call.duration_seconds).toBeGreaterThan(5);
     const transcript = call.session.transcript as { role: string; content: string }[];
-    expect(transcript[0]).toEqual({ role: 'bot', content: 'Hi Asha, this is Maya from Acme Health.', timestamp: expect.any(String) });
+    expect(transcript[0]).toEqual({
+      role: 'bot',
+      content: 'Hi Asha, this is Maya from Acme Health.',
+      timestamp: expect.any(String),
+    });
     expect(transcript.map((t) => t.role)).toEqual(['bot', 'user', 'bot', 'user', 'bot', 'user', 'bot']);
     expect(transcript[2].content.length).toBeGreaterThan(0);
     expect(call.session).toMatchObject({
@@ -97,7 +153,10 @@ describe('sandbox call outcomes through the gateway', () => {
       duration_seconds: call.duration_seconds,
       hold: { detected: false, events: [], total_secs: 0, ended_on_hold: false, kinds: [] },
     });
-    expect(call.session.credits_used).toBeCloseTo(Math.ceil((call.bill_duration_seconds * 400) / 60) / 100, 2);
+    expect(call.session.credits_used).toBeCloseTo(
+      Math.ceil((call.bill_duration_seconds * 400) / 60) / 100,
+      2,
+    );
 
     expect(completed.data).toMatchObject({
       session_id: call.session_id,
@@ -109,7 +168,13 @@ describe('sandbox call outcomes through the gateway', () => {
       processing_complete: true,
       transcript,
       variables: { customer_name: 'Asha' },
-      call: expect.objectContaining({ from_number: call.from_number, to_number: call.to_number, provider: 'sandbox', direction: 'outbound', client_reference_id: ref }),
+      call: expect.objectContaining({
+        from_number: call.from_number,
+        to_number: call.to_number,
+        provider: 'sandbox',
+        direction: 'outbound',
+        client_reference_id: ref,
+      }),
     });
     expect(completed.data.recording_url).toEqual(expect.stringContaining('/api/v2/uploads/'));
   });
@@ -128,23 +193,45 @@ describe('sandbox call outcomes through the gateway', () => {
       disposition,
       answered_by: 'not_answered',
     });
-    expect(call).toMatchObject({ status, disposition, duration_seconds: 0, bill_duration_seconds: 0, answered_by: 'not_answered' });
+    expect(call).toMatchObject({
+      status,
+      disposition,
+      duration_seconds: 0,
+      bill_duration_seconds: 0,
+      answered_by: 'not_answered',
+    });
     expect(call.session.transcript).toBeNull();
     expect(call.session).toMatchObject({ credits_used: 0, processing_complete: true, status: 'failed' });
     expect(call.session.recording_url).toBeUndefined();
-    expect(completed.data).toMatchObject({ duration_seconds: 0, transcript: null, credits_used: 0, extraction: null, recording_url: null });
+    expect(completed.data).toMatchObject({
+      duration_seconds: 0,
+      transcript: null,
+      credits_used: 0,
+      extraction: null,
+      recording_url: null,
+    });
     if (status === 'failed') expect(call.error_message).toMatch(/could not connect/);
   });
 
   it('suffix 04: a machine answers, voicemail', async () => {
     const { callId, call } = await run('04');
     expect(tap.statuses(callId)).toEqual(['pending', 'ringing', 'in_progress', 'completed']);
-    expect(call).toMatchObject({ status: 'completed', disposition: 'voicemail', answered_by: 'machine', end_call_reason: 'voicemail_detected' });
+    expect(call).toMatchObject({
+      status: 'completed',
+      disposition: 'voicemail',
+      answered_by: 'machine',
+      end_call_reason: 'voicemail_detected',
+    });
   });
 
   it('suffix 05: the callee hangs up without speaking', async () => {
     const { call } = await run('05');
-    expect(call).toMatchObject({ status: 'completed', disposition: 'user_hangup_no_speech', hangup_source: 'callee', end_call_reason: 'callee_hung_up' });
+    expect(call).toMatchObject({
+      status: 'completed',
+      disposition: 'user_hangup_no_speech',
+      hangup_source: 'callee',
+      end_call_reason: 'callee_hung_up',
+    });
     expect((call.session.transcript as { role: string }[]).every((t) => t.role === 'bot')).toBe(true);
   });
 
@@ -153,7 +240,15 @@ describe('sandbox call outcomes through the gateway', () => {
     expect(call.status).toBe('completed');
     expect(call.session.hold).toEqual({
       detected: true,
-      events: [{ kind: 'carrier_hold', started_at: expect.any(String), ended_at: expect.any(String), duration_secs: 20, recovered: true }],
+      events: [
+        {
+          kind: 'carrier_hold',
+          started_at: expect.any(String),
+          ended_at: expect.any(String),
+          duration_secs: 20,
+          recovered: true,
+        },
+      ],
       total_secs: 20,
       ended_on_hold: false,
       kinds: ['carrier_hold'],
@@ -167,20 +262,38 @@ describe('sandbox call outcomes through the gateway', () => {
     const callId = res.body.data.call_id;
     await tap.sessionCompleted(callId, 60_000);
     const call = (await partner.calls(`/${callId}`)).body.data;
-    expect(call).toMatchObject({ status: 'completed', end_call_reason: 'max_call_duration_reached', duration_seconds: 60, hangup_source: 'system' });
-    const bot = (call.session.transcript as { role: string; content: string }[]).filter((t) => t.role === 'bot').map((t) => t.content);
+    expect(call).toMatchObject({
+      status: 'completed',
+      end_call_reason: 'max_call_duration_reached',
+      duration_seconds: 60,
+      hangup_source: 'system',
+    });
+    const bot = (call.session.transcript as { role: string; content: string }[])
+      .filter((t) => t.role === 'bot')
+      .map((t) => t.content);
     expect(bot).toContain('Just so you know, we will need to wrap up this call in about thirty seconds.');
     expect(bot[bot.length - 1]).toBe('We have reached the time limit for this call. Thank you, goodbye!');
   });
 
   it('suffix 08: transfer to a human when the agent allows it (call.transferred), else the agent carries on', async () => {
-    const transferring = await partner.createAgent({ transfer_enabled: true, transfer_number: '+919999900000' });
+    const transferring = await partner.createAgent({
+      transfer_enabled: true,
+      transfer_number: '+919999900000',
+    });
     const ref = `transfer-${Date.now()}`;
-    const res = await partner.start({ agent_id: transferring.id, to_number: callee('08'), client_reference_id: ref });
+    const res = await partner.start({
+      agent_id: transferring.id,
+      to_number: callee('08'),
+      client_reference_id: ref,
+    });
     const callId = res.body.data.call_id;
     await tap.sessionCompleted(callId);
     const call = (await partner.calls(`/${callId}`)).body.data;
-    expect(call).toMatchObject({ status: 'completed', disposition: 'transferred', end_call_reason: 'transferred' });
+    expect(call).toMatchObject({
+      status: 'completed',
+      disposition: 'transferred',
+      end_call_reason: 'transferred',
+    });
     const transferred = tap.of(callId, 'events.call.transferred');
     expect(transferred).toHaveLength(1);
     expect(transferred[0].data).toEqual({

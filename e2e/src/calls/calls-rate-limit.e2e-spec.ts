@@ -39,7 +39,10 @@ describe('the /calls rate limit', () => {
     }
     const limited = await api('/calls/start', { method: 'POST', key, baseUrl: base, body: {} });
     expect(limited.status).toBe(429);
-    expect(limited.body.error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/retry after 60 seconds/i) });
+    expect(limited.body.error).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(/retry after 60 seconds/i),
+    });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await api('/billing/balance', { key, baseUrl: base })).status).toBe(200);
   });

@@ -23,7 +23,11 @@ describe('call recordings', () => {
 
     const fresh = await partner.calls(`/${callId}/recording-url`);
     expect(fresh.status).toBe(200);
-    expect(fresh.body.data).toEqual({ call_id: callId, recording_url: expect.any(String), expires_at: expect.any(String) });
+    expect(fresh.body.data).toEqual({
+      call_id: callId,
+      recording_url: expect.any(String),
+      expires_at: expect.any(String),
+    });
     const ttl = Date.parse(fresh.body.data.expires_at) - Date.now();
     expect(ttl).toBeGreaterThan(7 * 24 * 3600 * 1000 - 120_000);
     expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600 * 1000 + 5000);

@@ -48,16 +48,32 @@ describe('calls that never get a final carrier status', () => {
   });
 
   it('fails the call after its max duration, releasing the slot and reporting the session', async () => {
-    const created = await api('/admin/v1/partners', { method: 'POST', token: adminToken, baseUrl: base, body: { name: 'Stale Co', balance_inr: 100 } });
+    const created = await api('/admin/v1/partners', {
+      method: 'POST',
+      token: adminToken,
+      baseUrl: base,
+      body: { name: 'Stale Co', balance_inr: 100 },
+    });
     const key = created.body.data.api_key;
     const agent = await api('/agent', {
       method: 'POST',
       key,
       baseUrl: base,
-      body: { agent_name: 'Stale agent', prompt: 'You help.', voice_id: VOICE_ID, agent_type: 'outbound', max_call_duration_secs: 60 },
+      body: {
+        agent_name: 'Stale agent',
+        prompt: 'You help.',
+        voice_id: VOICE_ID,
+        agent_type: 'outbound',
+        max_call_duration_secs: 60,
+      },
     });
     expect(agent.status).toBe(200);
-    const started = await api('/calls/start', { method: 'POST', key, baseUrl: base, body: { agent_id: agent.body.data.id, to_number: callee('42') } });
+    const started = await api('/calls/start', {
+      method: 'POST',
+      key,
+      baseUrl: base,
+      body: { agent_id: agent.body.data.id, to_number: callee('42') },
+    });
     expect(started.status).toBe(200);
     const id = started.body.data.call_id;
     const deadline = Date.now() + 100_000;

@@ -25,7 +25,11 @@ describe('POST /calls/start', () => {
     ['to_number with letters', { to_number: '+91abc' }, 'to_number'],
     ['from_number not E.164', { to_number: '+919876543210', from_number: '555' }, 'from_number'],
     ['variables not an object', { to_number: '+919876543210', variables: 'x' }, 'variables'],
-    ['client_reference_id too long', { to_number: '+919876543210', client_reference_id: 'r'.repeat(201) }, 'client_reference_id'],
+    [
+      'client_reference_id too long',
+      { to_number: '+919876543210', client_reference_id: 'r'.repeat(201) },
+      'client_reference_id',
+    ],
     ['an unknown field', { to_number: '+919876543210', priority: 1 }, 'priority'],
   ])('answers 400 VALIDATION_ERROR for %s', async (_label, body, field) => {
     const res = await partner.start({ agent_id: agent.id, ...body });
@@ -35,13 +39,26 @@ describe('POST /calls/start', () => {
   });
 
   it('refuses both from_number and phone_number_id, and a from_number the account does not own', async () => {
-    const both = await partner.start({ agent_id: agent.id, to_number: callee('42'), from_number: '+15550000000', phone_number_id: 'pn_x' });
+    const both = await partner.start({
+      agent_id: agent.id,
+      to_number: callee('42'),
+      from_number: '+15550000000',
+      phone_number_id: 'pn_x',
+    });
     expect(both.status).toBe(400);
     expect(both.body.error.code).toBe('VALIDATION_ERROR');
-    const foreign = await partner.start({ agent_id: agent.id, to_number: callee('42'), from_number: '+15551112222' });
+    const foreign = await partner.start({
+      agent_id: agent.id,
+      to_number: callee('42'),
+      from_number: '+15551112222',
+    });
     expect(foreign.status).toBe(400);
     expect(foreign.body.error.message).toMatch(/not a phone number of this account/);
-    const unknownId = await partner.start({ agent_id: agent.id, to_number: callee('42'), phone_number_id: `pn_${randomUUID()}` });
+    const unknownId = await partner.start({
+      agent_id: agent.id,
+      to_number: callee('42'),
+      phone_number_id: `pn_${randomUUID()}`,
+    });
     expect(unknownId.status).toBe(404);
   });
 
@@ -55,7 +72,9 @@ describe('POST /calls/start', () => {
     expect((await partner.start({ agent_id: theirs.id, to_number: callee('42') })).status).toBe(404);
 
     const doomed = await partner.createAgent();
-    expect((await api(`/agent/${doomed.id}`, { method: 'DELETE', key: partner.generalKey })).status).toBe(200);
+    expect((await api(`/agent/${doomed.id}`, { method: 'DELETE', key: partner.generalKey })).status).toBe(
+      200,
+    );
     const deleted = await partner.start({ agent_id: doomed.id, to_number: callee('42') });
     expect(deleted.status).toBe(404);
     expect(deleted.body.error.code).toBe('NOT_FOUND');
@@ -91,7 +110,11 @@ describe('POST /calls/start', () => {
   });
 
   it('keeps another account’s call invisible: 404 on get and recording-url, absent from lists', async () => {
-    const res = await partner.start({ agent_id: agent.id, to_number: callee('03'), client_reference_id: 'tenancy' });
+    const res = await partner.start({
+      agent_id: agent.id,
+      to_number: callee('03'),
+      client_reference_id: 'tenancy',
+    });
     const callId = res.body.data.call_id;
     const other = await CallsPartner.create();
     for (const path of [`/${callId}`, `/${callId}/recording-url`]) {

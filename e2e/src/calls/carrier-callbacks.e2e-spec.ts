@@ -4,7 +4,9 @@ import { CallsPartner, callee, EventTap } from './call-fixtures';
 
 /** The sandbox carrier's callback key, derived from the run's SECRETS_KEY as the calls service does. */
 function sandboxKey(): Buffer {
-  return Buffer.from(hkdfSync('sha256', e2eEnv().secretsKey, 'vap-sandbox-carrier', 'callback signatures v1', 32));
+  return Buffer.from(
+    hkdfSync('sha256', e2eEnv().secretsKey, 'vap-sandbox-carrier', 'callback signatures v1', 32),
+  );
 }
 
 function signedPost(path: string, fields: Record<string, string>, sign = true, key = sandboxKey()) {
@@ -44,10 +46,19 @@ describe('carrier callbacks on the gateway', () => {
 
   it('refuses unsigned and wrongly signed callbacks with 403 and stores nothing', async () => {
     const before = tap.of(callId).length;
-    const unsigned = await signedPost(path(), { CallStatus: 'completed', SequenceNumber: '50', EventType: 'call-progress' }, false);
+    const unsigned = await signedPost(
+      path(),
+      { CallStatus: 'completed', SequenceNumber: '50', EventType: 'call-progress' },
+      false,
+    );
     expect(unsigned.status).toBe(403);
     expect(((await unsigned.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
-    const wrongKey = await signedPost(path(), { CallStatus: 'completed', SequenceNumber: '51', EventType: 'call-progress' }, true, Buffer.alloc(32, 7));
+    const wrongKey = await signedPost(
+      path(),
+      { CallStatus: 'completed', SequenceNumber: '51', EventType: 'call-progress' },
+      true,
+      Buffer.alloc(32, 7),
+    );
     expect(wrongKey.status).toBe(403);
     await new Promise((r) => setTimeout(r, 1000));
     expect(tap.of(callId).length).toBe(before);
@@ -55,8 +66,12 @@ describe('carrier callbacks on the gateway', () => {
   });
 
   it('answers 404 for an unknown provider or call', async () => {
-    expect((await signedPost(`/callbacks/carrier_z/${callId}/status`, { CallStatus: 'ringing' })).status).toBe(404);
-    expect((await signedPost(`/callbacks/sandbox/${randomUUID()}/status`, { CallStatus: 'ringing' })).status).toBe(404);
+    expect(
+      (await signedPost(`/callbacks/carrier_z/${callId}/status`, { CallStatus: 'ringing' })).status,
+    ).toBe(404);
+    expect(
+      (await signedPost(`/callbacks/sandbox/${randomUUID()}/status`, { CallStatus: 'ringing' })).status,
+    ).toBe(404);
   });
 
   it('ignores duplicates and statuses that would move backwards or out of a terminal status', async () => {

@@ -3,7 +3,11 @@ import { api, createPartner } from '../../support';
 const adminToken = () => process.env.E2E_ADMIN_TOKEN!;
 
 async function setStatus(partnerId: string, status: string): Promise<void> {
-  const res = await api(`/admin/v1/partners/${partnerId}`, { method: 'PATCH', key: adminToken(), body: { status } });
+  const res = await api(`/admin/v1/partners/${partnerId}`, {
+    method: 'PATCH',
+    key: adminToken(),
+    body: { status },
+  });
   expect(res.status).toBe(200);
 }
 
@@ -12,7 +16,10 @@ describe('partner authentication', () => {
   let partnerId: string;
 
   beforeAll(async () => {
-    ({ apiKey, partner: { id: partnerId } } = await createPartner({ name: 'Auth Co' }));
+    ({
+      apiKey,
+      partner: { id: partnerId },
+    } = await createPartner({ name: 'Auth Co' }));
   });
 
   it('accepts a valid key in the Authorization header', async () => {
@@ -25,13 +32,19 @@ describe('partner authentication', () => {
     ['no header', {}],
     ['a non-bearer scheme', { authorization: 'Basic dXNlcjpwYXNz' }],
     ['an empty bearer', { authorization: 'Bearer ' }],
-    ['a key without the rg_live_ prefix', { authorization: 'Bearer sk_live_abcdefghijklmnopqrstuvwxyz0123456789ABCD' }],
+    [
+      'a key without the rg_live_ prefix',
+      { authorization: 'Bearer sk_live_abcdefghijklmnopqrstuvwxyz0123456789ABCD' },
+    ],
     ['an unknown well-formed key', { authorization: `Bearer rg_live_${'A'.repeat(40)}` }],
     ['a truncated key', { authorization: 'Bearer rg_live_short' }],
   ])('answers 401 UNAUTHORIZED for %s', async (_label, headers) => {
     const res = await api('/api/v2/billing/balance', { headers });
     expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ success: false, error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
+    expect(res.body).toMatchObject({
+      success: false,
+      error: { code: 'UNAUTHORIZED', message: expect.any(String) },
+    });
   });
 
   it('does not accept a key in the query string', async () => {
@@ -42,7 +55,10 @@ describe('partner authentication', () => {
   });
 
   it('does not accept a key in the body', async () => {
-    const res = await api('/api/v2/customers', { method: 'POST', body: { api_key: apiKey, external_id: 'x', name: 'y' } });
+    const res = await api('/api/v2/customers', {
+      method: 'POST',
+      body: { api_key: apiKey, external_id: 'x', name: 'y' },
+    });
     expect(res.status).toBe(401);
     expect(res.body.error.message).toMatch(/Authorization header/);
   });
@@ -57,7 +73,10 @@ describe('partner authentication', () => {
     await setStatus(partnerId, 'suspended');
     const suspended = await api('/api/v2/billing/balance', { key: apiKey });
     expect(suspended.status).toBe(403);
-    expect(suspended.body.error).toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/suspended/) });
+    expect(suspended.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringMatching(/suspended/),
+    });
     await setStatus(partnerId, 'approved');
     expect((await api('/api/v2/billing/balance', { key: apiKey })).status).toBe(200);
   });
@@ -66,11 +85,18 @@ describe('partner authentication', () => {
     const pending = await createPartner({ name: 'Pending Co', status: 'pending' });
     const res = await api('/api/v2/customers', { key: pending.apiKey });
     expect(res.status).toBe(403);
-    expect(res.body.error).toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/not yet approved/) });
+    expect(res.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringMatching(/not yet approved/),
+    });
   });
 
   it('stops accepting a revoked key at once and keeps the partner’s other keys working', async () => {
-    const issued = await api(`/admin/v1/partners/${partnerId}/api-keys`, { method: 'POST', key: adminToken(), body: { name: 'ci' } });
+    const issued = await api(`/admin/v1/partners/${partnerId}/api-keys`, {
+      method: 'POST',
+      key: adminToken(),
+      body: { name: 'ci' },
+    });
     expect(issued.status).toBe(200);
     const second: string = issued.body.data.api_key;
     expect(second).toMatch(/^rg_live_[A-Za-z0-9_-]{40}$/);
@@ -93,12 +119,20 @@ describe('partner authentication', () => {
 
   it('reports another account’s resource as 404 NOT_FOUND', async () => {
     const other = await createPartner({ name: 'Other Co' });
-    const created = await api('/api/v2/customers', { method: 'POST', key: other.apiKey, body: { external_id: 'theirs', name: 'Theirs' } });
+    const created = await api('/api/v2/customers', {
+      method: 'POST',
+      key: other.apiKey,
+      body: { external_id: 'theirs', name: 'Theirs' },
+    });
     expect(created.status).toBe(200);
     const res = await api(`/api/v2/customers/${created.body.data.id}`, { key: apiKey });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('NOT_FOUND');
-    const patch = await api(`/api/v2/customers/${created.body.data.id}`, { method: 'PATCH', key: apiKey, body: { name: 'Mine now' } });
+    const patch = await api(`/api/v2/customers/${created.body.data.id}`, {
+      method: 'PATCH',
+      key: apiKey,
+      body: { name: 'Mine now' },
+    });
     expect(patch.status).toBe(404);
   });
 

@@ -15,7 +15,12 @@ describe('customers', () => {
 
   describe('POST /customers', () => {
     it('registers a customer and returns the whole record', async () => {
-      const res = await create({ external_id: 'acct-1', name: 'First Customer', email: 'ops@first.example', metadata: { plan: 'gold', seats: 3 } });
+      const res = await create({
+        external_id: 'acct-1',
+        name: 'First Customer',
+        email: 'ops@first.example',
+        metadata: { plan: 'gold', seats: 3 },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         success: true,
@@ -34,7 +39,12 @@ describe('customers', () => {
     });
 
     it('accepts null email and metadata, and the boundary lengths', async () => {
-      const res = await create({ external_id: 'e'.repeat(200), name: 'n'.repeat(200), email: null, metadata: null });
+      const res = await create({
+        external_id: 'e'.repeat(200),
+        name: 'n'.repeat(200),
+        email: null,
+        metadata: null,
+      });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ email: null, metadata: null });
       const longEmail = `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(57)}.com`;
@@ -108,7 +118,9 @@ describe('customers', () => {
     });
 
     it('keeps external_id unique under concurrent creates', async () => {
-      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => create({ external_id: 'race', name: `Racer ${i}` })));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => create({ external_id: 'race', name: `Racer ${i}` })),
+      );
       expect(results.filter((r) => r.status === 200)).toHaveLength(1);
       expect(results.filter((r) => r.status === 409)).toHaveLength(5);
     });
@@ -178,7 +190,14 @@ describe('customers', () => {
     let id: string;
 
     beforeAll(async () => {
-      id = (await create({ external_id: 'patch-me', name: 'Before', email: 'before@example.com', metadata: { a: 1 } })).body.data.id;
+      id = (
+        await create({
+          external_id: 'patch-me',
+          name: 'Before',
+          email: 'before@example.com',
+          metadata: { a: 1 },
+        })
+      ).body.data.id;
     });
 
     it('updates name, email and metadata, and bumps updated_at', async () => {
@@ -189,14 +208,27 @@ describe('customers', () => {
         body: { name: 'After', email: null, metadata: { b: 2 } },
       });
       expect(res.status).toBe(200);
-      expect(res.body.data).toMatchObject({ name: 'After', email: null, metadata: { b: 2 }, external_id: 'patch-me' });
+      expect(res.body.data).toMatchObject({
+        name: 'After',
+        email: null,
+        metadata: { b: 2 },
+        external_id: 'patch-me',
+      });
       expect(Date.parse(res.body.data.updated_at)).toBeGreaterThanOrEqual(Date.parse(before.updated_at));
     });
 
     it('archives and restores a customer', async () => {
-      const archived = await api(`/api/v2/customers/${id}`, { method: 'PATCH', key, body: { status: 'ARCHIVED' } });
+      const archived = await api(`/api/v2/customers/${id}`, {
+        method: 'PATCH',
+        key,
+        body: { status: 'ARCHIVED' },
+      });
       expect(archived.body.data.status).toBe('ARCHIVED');
-      const restored = await api(`/api/v2/customers/${id}`, { method: 'PATCH', key, body: { status: 'ACTIVE' } });
+      const restored = await api(`/api/v2/customers/${id}`, {
+        method: 'PATCH',
+        key,
+        body: { status: 'ACTIVE' },
+      });
       expect(restored.body.data.status).toBe('ACTIVE');
     });
 
@@ -214,7 +246,11 @@ describe('customers', () => {
     });
 
     it('answers 404 for an unknown customer', async () => {
-      const res = await api('/api/v2/customers/cus_00000000-0000-4000-8000-000000000000', { method: 'PATCH', key, body: { name: 'x' } });
+      const res = await api('/api/v2/customers/cus_00000000-0000-4000-8000-000000000000', {
+        method: 'PATCH',
+        key,
+        body: { name: 'x' },
+      });
       expect(res.status).toBe(404);
     });
   });

@@ -36,7 +36,11 @@ describe('downstream failures', () => {
       },
     });
     nc = await connect({ servers: env.natsUrl });
-    const partner = await api('/admin/v1/partners', { key: env.adminToken, baseUrl: gateway.url, body: { name: 'Downstream Co' } });
+    const partner = await api('/admin/v1/partners', {
+      key: env.adminToken,
+      baseUrl: gateway.url,
+      body: { name: 'Downstream Co' },
+    });
     key = partner.body.data.api_key;
   }, 90_000);
 

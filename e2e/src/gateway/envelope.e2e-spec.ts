@@ -80,7 +80,11 @@ describe('error envelope', () => {
     expect(res.body.error.details).toEqual([expect.objectContaining({ field: 'limit' })]);
     expect(res.body.error.message).toMatch(/limit/);
 
-    const many = await api('/api/v2/customers', { method: 'POST', key, body: { external_id: 'ok', name: 'ok', bogus: 1, other: 2 } });
+    const many = await api('/api/v2/customers', {
+      method: 'POST',
+      key,
+      body: { external_id: 'ok', name: 'ok', bogus: 1, other: 2 },
+    });
     expect(many.status).toBe(400);
     expect(many.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['bogus', 'other']);
   });
@@ -97,12 +101,18 @@ describe('error envelope', () => {
     expect(mine.body.error.request_id).toBe('req-abc.123');
     const made = await api('/api/v2/billing/balance', { key });
     expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
-    const unsafe = await api('/api/v2/billing/balance', { key, headers: { 'x-request-id': 'bad id with spaces' } });
+    const unsafe = await api('/api/v2/billing/balance', {
+      key,
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
     expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('serves JSON, not HTML, for errors on any method', async () => {
-    const res = await fetch(`${e2eEnv().gatewayUrl}/api/v2/customers`, { method: 'PUT', headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${e2eEnv().gatewayUrl}/api/v2/customers`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     expect(res.status).toBe(404);
   });

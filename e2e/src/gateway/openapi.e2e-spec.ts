@@ -4,7 +4,11 @@ import { api } from '../../support';
 type Operation = { security?: Record<string, string[]>[]; responses: Record<string, unknown> };
 
 describe('OpenAPI document', () => {
-  let doc: { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+  let doc: {
+    openapi: string;
+    paths: Record<string, Record<string, Operation>>;
+    components: { securitySchemes: Record<string, unknown> };
+  };
 
   beforeAll(async () => {
     const res = await api('/api/v2/openapi.json');
@@ -20,11 +24,17 @@ describe('OpenAPI document', () => {
 
   it('declares bearer security and applies it to every partner route', async () => {
     expect(doc.components.securitySchemes.api_key).toMatchObject({ type: 'http', scheme: 'bearer' });
-    const partnerOps = Object.entries(doc.paths).filter(([p]) => p.startsWith('/api/v2/') && !p.startsWith('/api/v2/uploads'));
+    const partnerOps = Object.entries(doc.paths).filter(
+      ([p]) => p.startsWith('/api/v2/') && !p.startsWith('/api/v2/uploads'),
+    );
     expect(partnerOps.length).toBeGreaterThan(0);
     for (const [path, ops] of partnerOps) {
       for (const [method, op] of Object.entries(ops)) {
-        expect({ path, method, security: op.security }).toEqual({ path, method, security: [{ api_key: [] }] });
+        expect({ path, method, security: op.security }).toEqual({
+          path,
+          method,
+          security: [{ api_key: [] }],
+        });
         for (const status of ['200', '401', '429', '500', '502']) {
           expect({ path, method, has: status in op.responses }).toEqual({ path, method, has: true });
         }
@@ -35,7 +45,15 @@ describe('OpenAPI document', () => {
   it('documents the error envelope and every error code', () => {
     const text = JSON.stringify(doc);
     expect(text).toContain('ErrorEnvelopeDto');
-    for (const code of ['VALIDATION_ERROR', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'RATE_LIMITED', 'INTERNAL_ERROR', 'INVALID_EMAIL']) {
+    for (const code of [
+      'VALIDATION_ERROR',
+      'UNAUTHORIZED',
+      'FORBIDDEN',
+      'NOT_FOUND',
+      'RATE_LIMITED',
+      'INTERNAL_ERROR',
+      'INVALID_EMAIL',
+    ]) {
       expect(text).toContain(code);
     }
   });

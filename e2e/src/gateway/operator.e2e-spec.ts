@@ -13,13 +13,21 @@ describe('operator API (/admin/v1)', () => {
   });
 
   it('does not take a partner API key as the operator token', async () => {
-    const created = await api('/admin/v1/partners', { method: 'POST', key: token(), body: { name: 'Key Holder' } });
+    const created = await api('/admin/v1/partners', {
+      method: 'POST',
+      key: token(),
+      body: { name: 'Key Holder' },
+    });
     const res = await api('/admin/v1/partners', { key: created.body.data.api_key });
     expect(res.status).toBe(401);
   });
 
   it('creates a partner with defaults and a first key shown once', async () => {
-    const res = await api('/admin/v1/partners', { method: 'POST', key: token(), body: { name: 'Defaults Co' } });
+    const res = await api('/admin/v1/partners', {
+      method: 'POST',
+      key: token(),
+      body: { name: 'Defaults Co' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.partner).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -52,7 +60,11 @@ describe('operator API (/admin/v1)', () => {
   });
 
   it('funds a partner; the partner sees the balance in rupees', async () => {
-    const created = await api('/admin/v1/partners', { method: 'POST', key: token(), body: { name: 'Funded', balance_inr: 100.5 } });
+    const created = await api('/admin/v1/partners', {
+      method: 'POST',
+      key: token(),
+      body: { name: 'Funded', balance_inr: 100.5 },
+    });
     const { partner, api_key } = created.body.data;
     expect((await api('/api/v2/billing/balance', { key: api_key })).body.data.balance_inr).toBe(100.5);
     const patched = await api(`/admin/v1/partners/${partner.id}`, {
@@ -61,17 +73,32 @@ describe('operator API (/admin/v1)', () => {
       body: { balance_inr: 2500.25, concurrency_limit: 8, voice_tier: 'premium', name: 'Funded Ltd' },
     });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toMatchObject({ balance_inr: 2500.25, concurrency_limit: 8, voice_tier: 'premium', name: 'Funded Ltd' });
+    expect(patched.body.data).toMatchObject({
+      balance_inr: 2500.25,
+      concurrency_limit: 8,
+      voice_tier: 'premium',
+      name: 'Funded Ltd',
+    });
     const balance = await api('/api/v2/billing/balance', { key: api_key });
-    expect(balance.body.data).toEqual({ balance_inr: 2500.25, currency: 'INR', updated_at: expect.any(String) });
+    expect(balance.body.data).toEqual({
+      balance_inr: 2500.25,
+      currency: 'INR',
+      updated_at: expect.any(String),
+    });
   });
 
   it('answers 404 for an unknown or malformed partner id', async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
-      const res = await api(`/admin/v1/partners/${id}`, { method: 'PATCH', key: token(), body: { status: 'approved' } });
+      const res = await api(`/admin/v1/partners/${id}`, {
+        method: 'PATCH',
+        key: token(),
+        body: { status: 'approved' },
+      });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
-      expect((await api(`/admin/v1/partners/${id}/api-keys`, { method: 'POST', key: token(), body: {} })).status).toBe(404);
+      expect(
+        (await api(`/admin/v1/partners/${id}/api-keys`, { method: 'POST', key: token(), body: {} })).status,
+      ).toBe(404);
     }
   });
 

@@ -32,7 +32,11 @@ export const rpcServerDuration = single(
 
 export const outboxPublished = single(
   'vap_outbox_published_total',
-  () => new Counter({ name: 'vap_outbox_published_total', help: 'Domain events relayed from the outbox to JetStream' }),
+  () =>
+    new Counter({
+      name: 'vap_outbox_published_total',
+      help: 'Domain events relayed from the outbox to JetStream',
+    }),
 );
 
 /** Gauges read at scrape time from whoever registered a source (the relay, the consumers). */
@@ -45,7 +49,9 @@ export function measureOutboxLagWith(source: (() => Promise<number>) | undefined
   sources.outboxLag = source;
 }
 
-export function measureConsumerPendingWith(source: (() => Promise<Record<string, number>>) | undefined): void {
+export function measureConsumerPendingWith(
+  source: (() => Promise<Record<string, number>>) | undefined,
+): void {
   sources.consumerPending = source;
 }
 

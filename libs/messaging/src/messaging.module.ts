@@ -28,7 +28,14 @@ export class MessagingModule {
         OutboxRelayService,
         EventConsumerService,
       ],
-      exports: [MESSAGING_OPTIONS, NatsConnectionService, RpcClient, EventStreamService, OutboxService, OutboxRelayService],
+      exports: [
+        MESSAGING_OPTIONS,
+        NatsConnectionService,
+        RpcClient,
+        EventStreamService,
+        OutboxService,
+        OutboxRelayService,
+      ],
     };
   }
 }

@@ -31,7 +31,10 @@ export async function inSpan<T>(
     try {
       return await fn(span);
     } catch (err) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: err instanceof Error ? err.message : String(err),
+      });
       throw err;
     } finally {
       span.end();

@@ -74,7 +74,9 @@ export class ClaimLoop<T> {
         for (const item of claimed) this.begin(item);
         if (claimed.length === free) this.again = true;
       })
-      .catch((err) => this.options.log.warn(`claiming ${this.options.label} failed, will retry: ${text(err)}`))
+      .catch((err) =>
+        this.options.log.warn(`claiming ${this.options.label} failed, will retry: ${text(err)}`),
+      )
       .finally(() => {
         this.claiming = false;
         if (this.again) {

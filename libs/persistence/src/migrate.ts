@@ -42,7 +42,9 @@ export async function runMigrations(options: DataSourceOptions): Promise<string[
     const ran = await dataSource.runMigrations({ transaction: 'each' });
     return ran.map((m) => m.name);
   } finally {
-    await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${schema}`]).catch(() => undefined);
+    await lock
+      .query('SELECT pg_advisory_unlock(hashtext($1))', [`migrations:${schema}`])
+      .catch(() => undefined);
     await lock.release();
     await dataSource.destroy();
   }

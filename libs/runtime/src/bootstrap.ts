@@ -52,12 +52,16 @@ async function migrate<C extends BaseServiceConfig>(def: ServiceDefinition<C>, c
  * Starts one service: config check, migrations, HTTP (health, metrics, and the API for the gateway),
  * the NATS command server, and a shutdown that drains work within SHUTDOWN_TIMEOUT_MS.
  */
-export async function bootstrapService<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Promise<INestApplication> {
+export async function bootstrapService<C extends BaseServiceConfig>(
+  def: ServiceDefinition<C>,
+): Promise<INestApplication> {
   try {
     return await start(def);
   } catch (err) {
     // A dependency that is down at boot is a clear one-line failure, not an unhandled rejection.
-    process.stderr.write(`${def.name}: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `${def.name}: failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     process.exit(1);
   }
 }

@@ -126,7 +126,8 @@ export async function startService(name: string, options: StartServiceOptions): 
     if (exitInfo) return fail(`${describeExit(exitInfo)} before it was ready`);
     if (options.signal?.aborted) return fail('start was cancelled');
     if (await isReady(url, readyPath)) break;
-    if (Date.now() > deadline) return fail(`was not ready within ${readyTimeoutMs} ms (GET ${url}${readyPath})`);
+    if (Date.now() > deadline)
+      return fail(`was not ready within ${readyTimeoutMs} ms (GET ${url}${readyPath})`);
     await sleep(200);
   }
 

@@ -69,7 +69,11 @@ describe('newAgent', () => {
 
 describe('applyUpdate', () => {
   it('changes the fields present and nothing else', () => {
-    const agent = newAgent('id-1', 'partner-1', { ...required, intro_message: 'Hello', enable_recording: false });
+    const agent = newAgent('id-1', 'partner-1', {
+      ...required,
+      intro_message: 'Hello',
+      enable_recording: false,
+    });
     const before = { ...agent };
     applyUpdate(agent, { prompt: 'New prompt', kb_include_summaries: true });
     expect(agent).toEqual({ ...before, prompt: 'New prompt', kbIncludeSummaries: true });

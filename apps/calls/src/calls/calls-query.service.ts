@@ -66,7 +66,8 @@ export class CallsQueryService {
     const last = page[page.length - 1];
     return {
       calls,
-      next_cursor: rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
+      next_cursor:
+        rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
     };
   }
 
@@ -74,14 +75,17 @@ export class CallsQueryService {
   async recordingUrl(partnerId: string, id: string): Promise<RecordingUrlDto> {
     const call = await this.find(partnerId, id);
     const session = await this.dataSource.getRepository(CallSession).findOneByOrFail({ callId: call.id });
-    if (!call.agentSettings.enable_recording) throw AppError.notFound('Recording (recording was disabled for this call)');
+    if (!call.agentSettings.enable_recording)
+      throw AppError.notFound('Recording (recording was disabled for this call)');
     if (!session.recordingKey) throw AppError.notFound('Recording (none stored for this call yet)');
     const signed = await this.recordings.signedUrl(session.recordingKey, call.id);
     return { call_id: call.id, recording_url: signed.url, expires_at: signed.expiresAt.toISOString() };
   }
 
   private async find(partnerId: string, id: string): Promise<Call> {
-    const call = UUID.test(id) ? await this.dataSource.getRepository(Call).findOne({ where: { id, partnerId } }) : null;
+    const call = UUID.test(id)
+      ? await this.dataSource.getRepository(Call).findOne({ where: { id, partnerId } })
+      : null;
     if (!call) throw AppError.notFound('Call');
     return call;
   }

@@ -15,7 +15,9 @@ export class FromNumberResolver {
 
   async resolve(partnerId: string, input: StartCallDto): Promise<PhoneNumber> {
     if (input.from_number !== undefined && input.phone_number_id !== undefined) {
-      throw AppError.validation([{ field: 'from_number', message: 'send from_number or phone_number_id, not both' }]);
+      throw AppError.validation([
+        { field: 'from_number', message: 'send from_number or phone_number_id, not both' },
+      ]);
     }
     // The sandbox line exists before any lookup, so its default number can also be named explicitly.
     await this.lines.defaultNumber(partnerId);

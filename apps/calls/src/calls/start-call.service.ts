@@ -92,7 +92,12 @@ export class StartCallService {
   }
 
   /** Inserts the call as pending if the partner has a free concurrency slot; atomic per partner. */
-  private async admit(partner: PartnerContext, agent: AgentDto, from: PhoneNumber, input: StartCallDto): Promise<Call> {
+  private async admit(
+    partner: PartnerContext,
+    agent: AgentDto,
+    from: PhoneNumber,
+    input: StartCallDto,
+  ): Promise<Call> {
     const limit = partner.concurrencyLimit > 0 ? partner.concurrencyLimit : DEFAULT_CONCURRENCY_LIMIT;
     return this.dataSource.transaction(async (em) => {
       await lockPartnerCalls(em, partner.id);

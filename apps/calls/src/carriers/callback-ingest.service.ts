@@ -36,7 +36,12 @@ export class CallbackIngestService {
         rawBody: Buffer.from(input.rawBodyBase64, 'base64'),
         params: { callId: input.callId, event: input.event },
       },
-      { id: call.id, partnerId: call.partnerId, connectionId: call.connectionId, providerCallId: call.providerCallId },
+      {
+        id: call.id,
+        partnerId: call.partnerId,
+        connectionId: call.connectionId,
+        providerCallId: call.providerCallId,
+      },
     );
     for (const event of parsed.events) await this.progress.apply({ callId: call.id }, event);
     return parsed.reply ?? { status: 200, contentType: 'text/plain', body: '' };

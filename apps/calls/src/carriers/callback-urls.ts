@@ -17,7 +17,8 @@ export class CallbackUrls {
   }
 
   forCall(provider: string, callId: string): (event: string) => string {
-    return (event) => `${this.base}/${CALLBACK_ROUTE_PREFIX}/${provider}/${callId}/${encodeURIComponent(event)}`;
+    return (event) =>
+      `${this.base}/${CALLBACK_ROUTE_PREFIX}/${provider}/${callId}/${encodeURIComponent(event)}`;
   }
 
   /** The URL a callback was sent to, as the carrier signed it: the configured base plus the requested path. */

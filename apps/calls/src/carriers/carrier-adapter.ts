@@ -1,4 +1,10 @@
-import { AnsweredBy, CallDisposition, CallProvider, CarrierCallbackReply, HangupSource } from '@vap/contracts';
+import {
+  AnsweredBy,
+  CallDisposition,
+  CallProvider,
+  CarrierCallbackReply,
+  HangupSource,
+} from '@vap/contracts';
 import { AgentSettings } from '../calls/agent-settings';
 
 /** One inbound carrier callback as the gateway received it (see CarrierCallbackIngest). */

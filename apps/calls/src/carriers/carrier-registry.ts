@@ -9,7 +9,8 @@ export class CarrierRegistry {
 
   constructor(@Inject(CARRIER_ADAPTERS) adapters: CarrierAdapter[]) {
     for (const adapter of adapters) {
-      if (this.byProvider.has(adapter.provider)) throw new Error(`two carrier adapters for ${adapter.provider}`);
+      if (this.byProvider.has(adapter.provider))
+        throw new Error(`two carrier adapters for ${adapter.provider}`);
       this.byProvider.set(adapter.provider, adapter);
     }
   }

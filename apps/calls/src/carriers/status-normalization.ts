@@ -14,7 +14,10 @@ export interface RawStatusSignal {
 
 /** Case and separators vary between carriers: "No Answer", "no_answer" and "no-answer" are one value. */
 function canonical(value: string | null | undefined): string {
-  return (value ?? '').trim().toLowerCase().replace(/[\s_]+/g, '-');
+  return (value ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
 }
 
 /** Raw values with one meaning whatever the carrier (the contract's normalization table). */

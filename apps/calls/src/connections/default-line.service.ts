@@ -9,7 +9,8 @@ import { PhoneNumber } from './entities/phone-number.entity';
  * stable, recognisably fictional (555) and the same on every replica that creates it.
  */
 export function sandboxNumberOf(partnerId: string): string {
-  const digits = BigInt(`0x${createHash('sha256').update(partnerId).digest('hex').slice(0, 12)}`) % 10_000_000n;
+  const digits =
+    BigInt(`0x${createHash('sha256').update(partnerId).digest('hex').slice(0, 12)}`) % 10_000_000n;
   return `+1555${digits.toString().padStart(7, '0')}`;
 }
 

@@ -38,7 +38,12 @@ export class CarrierRecordingCopier {
         connectionId: call.connectionId,
         providerCallId: call.providerCallId,
       });
-      return await this.recordings.saveCarrierRecording(call.partnerId, call.id, fetched.body, fetched.contentType);
+      return await this.recordings.saveCarrierRecording(
+        call.partnerId,
+        call.id,
+        fetched.body,
+        fetched.contentType,
+      );
     } catch (err) {
       if (waiting) throw err;
       this.logger.warn(`call ${call.id}: recording not copied from the carrier: ${(err as Error).message}`);

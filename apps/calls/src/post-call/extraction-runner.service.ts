@@ -1,5 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EffectiveExtractionSchema, EffectiveSchemaRequest, ExtractionResult, Subjects } from '@vap/contracts';
+import {
+  EffectiveExtractionSchema,
+  EffectiveSchemaRequest,
+  ExtractionResult,
+  Subjects,
+} from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { CallsConfig } from '../config/calls.config';
 import { Call } from '../calls/entities/call.entity';
@@ -35,7 +40,11 @@ export class ExtractionRunner {
         );
         if (!schema.extraction_enabled) return this.skipped('extraction is disabled for the agent');
         if (!schema.keys.length) return this.skipped('the agent has no extraction keys');
-        const values = await this.llm.extract({ keys: schema.keys, transcript: session.transcript, variables: call.variables });
+        const values = await this.llm.extract({
+          keys: schema.keys,
+          transcript: session.transcript,
+          variables: call.variables,
+        });
         return {
           status: 'success',
           model: this.llm.model,
@@ -47,7 +56,8 @@ export class ExtractionRunner {
         };
       } catch (err) {
         lastError = err instanceof Error ? err.message : String(err);
-        if (attempts < this.config.EXTRACTION_MAX_ATTEMPTS) await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * attempts));
+        if (attempts < this.config.EXTRACTION_MAX_ATTEMPTS)
+          await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * attempts));
       }
     }
     return {
@@ -62,6 +72,14 @@ export class ExtractionRunner {
   }
 
   private skipped(reason: string): ExtractionResult {
-    return { status: 'skipped', model: null, extractedAt: null, latencyMs: null, attempts: 0, values: {}, error: reason };
+    return {
+      status: 'skipped',
+      model: null,
+      extractedAt: null,
+      latencyMs: null,
+      attempts: 0,
+      values: {},
+      error: reason,
+    };
   }
 }

@@ -2,7 +2,13 @@ import { summarizeHold } from './hold-summary';
 
 describe('summarizeHold', () => {
   it('reports no hold when there was none', () => {
-    expect(summarizeHold([], new Date())).toEqual({ detected: false, events: [], total_secs: 0, ended_on_hold: false, kinds: [] });
+    expect(summarizeHold([], new Date())).toEqual({
+      detected: false,
+      events: [],
+      total_secs: 0,
+      ended_on_hold: false,
+      kinds: [],
+    });
   });
 
   it('pairs start and end, preferring the length the carrier reported', () => {
@@ -16,7 +22,13 @@ describe('summarizeHold', () => {
     expect(summary).toEqual({
       detected: true,
       events: [
-        { kind: 'carrier_hold', started_at: '2026-01-01T00:00:01.000Z', ended_at: '2026-01-01T00:00:02.000Z', duration_secs: 20, recovered: true },
+        {
+          kind: 'carrier_hold',
+          started_at: '2026-01-01T00:00:01.000Z',
+          ended_at: '2026-01-01T00:00:02.000Z',
+          duration_secs: 20,
+          recovered: true,
+        },
       ],
       total_secs: 20,
       ended_on_hold: false,
@@ -30,6 +42,10 @@ describe('summarizeHold', () => {
       new Date('2026-01-01T00:00:25.500Z'),
     );
     expect(summary.ended_on_hold).toBe(true);
-    expect(summary.events[0]).toMatchObject({ duration_secs: 15.5, recovered: false, ended_at: '2026-01-01T00:00:25.500Z' });
+    expect(summary.events[0]).toMatchObject({
+      duration_secs: 15.5,
+      recovered: false,
+      ended_at: '2026-01-01T00:00:25.500Z',
+    });
   });
 });

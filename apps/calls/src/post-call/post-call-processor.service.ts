@@ -40,24 +40,41 @@ export class PostCallProcessor {
     // Extraction talks to other services; it runs before the transaction so no lock waits on it.
     const extraction = answered ? await this.extraction.run(call, before) : null;
     await this.dataSource.transaction(async (em) => {
-      const session = await em.findOne(CallSession, { where: { callId }, lock: { mode: 'pessimistic_write' } });
+      const session = await em.findOne(CallSession, {
+        where: { callId },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!session || session.processingComplete) return;
       const duration = answered ? (call.durationSeconds ?? 0) : 0;
       if (recordingKey) session.recordingKey = recordingKey;
       session.hold = summarizeHold(session.holdEvents, call.endedAt);
       session.extraction = extraction;
       session.durationSeconds = duration;
-      session.creditsUsedPaise = answered ? creditsPaise(call.billDurationSeconds ?? duration, this.config.CALL_PRICE_PER_MINUTE_PAISE) : 0;
+      session.creditsUsedPaise = answered
+        ? creditsPaise(call.billDurationSeconds ?? duration, this.config.CALL_PRICE_PER_MINUTE_PAISE)
+        : 0;
       session.status = answered ? 'completed' : 'failed';
       session.processingComplete = true;
       session.pipelineCompletedAt = new Date();
       await em.save(session);
-      await this.outbox.record(em, DomainEvents.sessionCompleted, call.partnerId, await this.eventData(call, session, answered));
-      await em.query(`UPDATE calls.post_call_jobs SET status = 'done', updated_at = now() WHERE call_id = $1`, [callId]);
+      await this.outbox.record(
+        em,
+        DomainEvents.sessionCompleted,
+        call.partnerId,
+        await this.eventData(call, session, answered),
+      );
+      await em.query(
+        `UPDATE calls.post_call_jobs SET status = 'done', updated_at = now() WHERE call_id = $1`,
+        [callId],
+      );
     });
   }
 
-  private async eventData(call: Call, session: CallSession, answered: boolean): Promise<SessionCompletedData> {
+  private async eventData(
+    call: Call,
+    session: CallSession,
+    answered: boolean,
+  ): Promise<SessionCompletedData> {
     const recording =
       call.agentSettings.enable_recording && session.recordingKey
         ? (await this.recordings.signedUrl(session.recordingKey, call.id)).url

@@ -72,7 +72,9 @@ export class PostCallWorker implements OnApplicationBootstrap, BeforeApplication
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const dead = attempts >= MAX_ATTEMPTS;
-      this.logger.error(`post-call of ${callId} failed (attempt ${attempts}${dead ? ', giving up' : ''}): ${message}`);
+      this.logger.error(
+        `post-call of ${callId} failed (attempt ${attempts}${dead ? ', giving up' : ''}): ${message}`,
+      );
       await this.dataSource.query(
         `UPDATE calls.post_call_jobs
             SET status = $2, last_error = $3, run_after = now() + make_interval(secs => $4), updated_at = now()

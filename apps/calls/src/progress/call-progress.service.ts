@@ -52,15 +52,27 @@ export class CallProgressService {
   }
 
   private signal(event: RawCarrierEvent) {
-    return { status: event.providerStatus, event: event.providerEvent, ended: event.ended, hangupCause: event.hangupCause };
+    return {
+      status: event.providerStatus,
+      event: event.providerEvent,
+      ended: event.ended,
+      hangupCause: event.hangupCause,
+    };
   }
 
   private where(ref: CallRef) {
-    return 'callId' in ref ? { id: ref.callId } : { provider: ref.provider as Call['provider'], providerCallId: ref.providerCallId };
+    return 'callId' in ref
+      ? { id: ref.callId }
+      : { provider: ref.provider as Call['provider'], providerCallId: ref.providerCallId };
   }
 
   /** Logs the raw event; null when this exact callback was already received. */
-  private async log(em: EntityManager, call: Call, event: RawCarrierEvent, status: CallStatus | null): Promise<string | null> {
+  private async log(
+    em: EntityManager,
+    call: Call,
+    event: RawCarrierEvent,
+    status: CallStatus | null,
+  ): Promise<string | null> {
     const id = randomUUID();
     const rows = (await em.query(
       `INSERT INTO calls.carrier_events
@@ -68,18 +80,44 @@ export class CallProgressService {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, true, $10)
        ON CONFLICT (call_id, dedupe_key) DO NOTHING
        RETURNING id`,
-      [id, call.id, event.provider, event.dedupeKey, event.kind, event.providerStatus, event.providerEvent, event.sequence, status, JSON.stringify(event)],
+      [
+        id,
+        call.id,
+        event.provider,
+        event.dedupeKey,
+        event.kind,
+        event.providerStatus,
+        event.providerEvent,
+        event.sequence,
+        status,
+        JSON.stringify(event),
+      ],
     )) as { id: string }[];
     return rows.length ? id : null;
   }
 
-  private async applyTo(em: EntityManager, call: Call, event: RawCarrierEvent, status: CallStatus | null): Promise<boolean> {
+  private async applyTo(
+    em: EntityManager,
+    call: Call,
+    event: RawCarrierEvent,
+    status: CallStatus | null,
+  ): Promise<boolean> {
     if (event.recording) await this.attachRecording(em, call, event.recording);
     if (event.kind === 'hold' && event.hold) {
       if (isTerminalStatus(call.status)) return false;
       await em.query(
         `UPDATE calls.call_sessions SET hold_events = hold_events || $2::jsonb WHERE call_id = $1`,
-        [call.id, JSON.stringify([{ phase: event.hold.phase, kind: event.hold.kind, at: event.occurredAt.toISOString(), durationSecs: event.hold.durationSecs ?? null }])],
+        [
+          call.id,
+          JSON.stringify([
+            {
+              phase: event.hold.phase,
+              kind: event.hold.kind,
+              at: event.occurredAt.toISOString(),
+              durationSecs: event.hold.durationSecs ?? null,
+            },
+          ]),
+        ],
       );
       return true;
     }
@@ -93,7 +131,12 @@ export class CallProgressService {
     return true;
   }
 
-  private async move(em: EntityManager, call: Call, status: CallStatus, event: RawCarrierEvent): Promise<void> {
+  private async move(
+    em: EntityManager,
+    call: Call,
+    status: CallStatus,
+    event: RawCarrierEvent,
+  ): Promise<void> {
     const previous = call.status;
     const wasAnswered = call.startedAt !== null || status === 'in_progress';
     call.status = status;
@@ -111,8 +154,12 @@ export class CallProgressService {
       call.answeredBy = finalAnsweredBy(status, wasAnswered, call.answeredBy);
       call.disposition = event.disposition ?? defaultDisposition(status, call.answeredBy);
       const answered = status === 'completed';
-      call.durationSeconds = answered ? Math.max(0, Math.round(event.durationSeconds ?? this.elapsed(call))) : 0;
-      call.billDurationSeconds = answered ? Math.max(0, Math.round(event.billDurationSeconds ?? call.durationSeconds)) : 0;
+      call.durationSeconds = answered
+        ? Math.max(0, Math.round(event.durationSeconds ?? this.elapsed(call)))
+        : 0;
+      call.billDurationSeconds = answered
+        ? Math.max(0, Math.round(event.billDurationSeconds ?? call.durationSeconds))
+        : 0;
     }
     await em.save(call);
     if (status === 'in_progress') {

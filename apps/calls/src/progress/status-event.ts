@@ -1,4 +1,10 @@
-import { AccountConcurrency, CallStatus, CallStatusUpdatedData, isTerminalStatus, releasesConcurrency } from '@vap/contracts';
+import {
+  AccountConcurrency,
+  CallStatus,
+  CallStatusUpdatedData,
+  isTerminalStatus,
+  releasesConcurrency,
+} from '@vap/contracts';
 import { Call } from '../calls/entities/call.entity';
 
 /** The call.status.updated data of a call that just moved from `previous` to its current status. */

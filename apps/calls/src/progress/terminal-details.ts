@@ -17,7 +17,11 @@ export function defaultDisposition(status: CallStatus, answeredBy: AnsweredBy | 
 }
 
 /** Who answered, once the call is over: a call that ended without being answered was not answered. */
-export function finalAnsweredBy(status: CallStatus, wasAnswered: boolean, answeredBy: AnsweredBy | null): AnsweredBy {
+export function finalAnsweredBy(
+  status: CallStatus,
+  wasAnswered: boolean,
+  answeredBy: AnsweredBy | null,
+): AnsweredBy {
   if (answeredBy) return answeredBy;
   if (!wasAnswered && status !== 'completed') return 'not_answered';
   return 'unknown';

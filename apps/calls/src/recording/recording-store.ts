@@ -20,11 +20,19 @@ export class RecordingStore {
   ) {}
 
   /** Stores a recording a carrier delivered, keeping its format (WAV or MP3). */
-  async saveCarrierRecording(partnerId: string, callId: string, body: Buffer, contentType: string): Promise<string> {
+  async saveCarrierRecording(
+    partnerId: string,
+    callId: string,
+    body: Buffer,
+    contentType: string,
+  ): Promise<string> {
     const type = contentType.split(';')[0].trim().toLowerCase();
     const ext = type === 'audio/mpeg' || type === 'audio/mp3' ? 'mp3' : 'wav';
     const key = `recordings/${partnerId}/${callId}.${ext}`;
-    await this.storage.put(key, body, { contentType: ext === 'mp3' ? 'audio/mpeg' : 'audio/wav', maxBytes: MAX_RECORDING_BYTES });
+    await this.storage.put(key, body, {
+      contentType: ext === 'mp3' ? 'audio/mpeg' : 'audio/wav',
+      maxBytes: MAX_RECORDING_BYTES,
+    });
     return key;
   }
 
@@ -43,7 +51,9 @@ export class RecordingStore {
       expiresInSeconds: RECORDING_URL_TTL_SECONDS,
       fileName: `call-${callId}.wav`,
     });
-    const url = signed.url.startsWith('/') ? `${this.config.CALLBACK_BASE_URL.replace(/\/+$/, '')}${signed.url}` : signed.url;
+    const url = signed.url.startsWith('/')
+      ? `${this.config.CALLBACK_BASE_URL.replace(/\/+$/, '')}${signed.url}`
+      : signed.url;
     return { url, expiresAt: signed.expiresAt };
   }
 }

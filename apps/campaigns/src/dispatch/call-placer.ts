@@ -104,7 +104,10 @@ export class CallPlacer {
       );
       return;
     }
-    campaignDispatches.inc({ kind, outcome: error.code === ErrorCode.LIMIT_REACHED ? 'deferred' : 'refused' });
+    campaignDispatches.inc({
+      kind,
+      outcome: error.code === ErrorCode.LIMIT_REACHED ? 'deferred' : 'refused',
+    });
     const reason = CAMPAIGN_STOPPERS.includes(error.code)
       ? await this.pauseReason(campaign, partner, error)
       : null;

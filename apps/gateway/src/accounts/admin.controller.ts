@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ApiKeySummaryDto,
@@ -55,7 +66,9 @@ export class AdminController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Update status (approved|pending|suspended), balance, concurrency limit or voice tier' })
+  @ApiOperation({
+    summary: 'Update status (approved|pending|suspended), balance, concurrency limit or voice tier',
+  })
   @ApiEnvelope(PartnerDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
   update(@Param('id', uuid) id: string, @Body() body: UpdatePartnerDto): Promise<PartnerDto> {
@@ -82,7 +95,10 @@ export class AdminController {
   @ApiOperation({ summary: 'Revoke a key; it stops working at once' })
   @ApiEnvelope(ApiKeySummaryDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  async revokeKey(@Param('id', uuid) id: string, @Param('keyId', uuid) keyId: string): Promise<ApiKeySummaryDto> {
+  async revokeKey(
+    @Param('id', uuid) id: string,
+    @Param('keyId', uuid) keyId: string,
+  ): Promise<ApiKeySummaryDto> {
     const key = await this.apiKeys.revoke(id, keyId);
     if (!key) throw AppError.notFound('API key');
     return toApiKeySummary(key);

@@ -22,7 +22,11 @@ export class ApiKeysService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Issues a key for the partner; the caller shows `key` once, only the hash is kept. */
-  async issue(em: EntityManager, partnerId: string, name: string | null): Promise<{ key: string; record: ApiKey }> {
+  async issue(
+    em: EntityManager,
+    partnerId: string,
+    name: string | null,
+  ): Promise<{ key: string; record: ApiKey }> {
     const generated = generateApiKey();
     const record = em.create(ApiKey, {
       id: randomUUID(),

@@ -87,7 +87,9 @@ export class PartnersService {
   }
 
   async list(): Promise<PartnerDto[]> {
-    const partners = await this.dataSource.getRepository(Partner).find({ order: { createdAt: 'ASC' }, take: 500 });
+    const partners = await this.dataSource
+      .getRepository(Partner)
+      .find({ order: { createdAt: 'ASC' }, take: 500 });
     return partners.map(toPartnerDto);
   }
 
@@ -99,7 +101,12 @@ export class PartnersService {
     });
   }
 
-  private async writeLedger(em: EntityManager, partner: Partner, amountPaise: number, reason: string): Promise<void> {
+  private async writeLedger(
+    em: EntityManager,
+    partner: Partner,
+    amountPaise: number,
+    reason: string,
+  ): Promise<void> {
     await em.insert(LedgerEntry, {
       id: randomUUID(),
       partnerId: partner.id,

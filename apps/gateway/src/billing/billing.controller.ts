@@ -17,6 +17,10 @@ export class BillingController {
   @ApiEnvelope(BalanceDto)
   async balance(@CurrentPartner() auth: AuthContext): Promise<BalanceDto> {
     const partner = await this.partners.get(auth.partnerId);
-    return { balance_inr: paiseToRupees(partner.balancePaise), currency: 'INR', updated_at: partner.updatedAt.toISOString() };
+    return {
+      balance_inr: paiseToRupees(partner.balancePaise),
+      currency: 'INR',
+      updated_at: partner.updatedAt.toISOString(),
+    };
   }
 }

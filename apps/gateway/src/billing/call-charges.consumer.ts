@@ -22,14 +22,21 @@ export class CallChargesConsumer {
   async charge(event: DomainEvent<SessionCompletedData>, em: EntityManager): Promise<void> {
     const cost = event.data.credits_used_paise;
     if (!event.partnerId || !(cost > 0)) return;
-    const partner = await em.findOne(Partner, { where: { id: event.partnerId }, lock: { mode: 'pessimistic_write' } });
+    const partner = await em.findOne(Partner, {
+      where: { id: event.partnerId },
+      lock: { mode: 'pessimistic_write' },
+    });
     if (!partner) {
-      this.logger.warn(`session ${event.data.session_id}: partner ${event.partnerId} not found; charge dropped`);
+      this.logger.warn(
+        `session ${event.data.session_id}: partner ${event.partnerId} not found; charge dropped`,
+      );
       return;
     }
     const debit = Math.min(cost, partner.balancePaise);
     if (debit < cost) {
-      this.logger.warn(`session ${event.data.session_id}: charge ${cost} paise exceeds balance ${partner.balancePaise}`);
+      this.logger.warn(
+        `session ${event.data.session_id}: charge ${cost} paise exceeds balance ${partner.balancePaise}`,
+      );
     }
     partner.balancePaise -= debit;
     await em.save(partner);

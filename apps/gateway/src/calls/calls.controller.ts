@@ -64,18 +64,27 @@ export class CallsController {
     ErrorCode.CALLER_ID_INACTIVE,
     ErrorCode.LIMIT_REACHED,
   )
-  async start(@CurrentPartner() auth: AuthContext, @Body() body: StartCallDto, @Req() req: Request): Promise<CallDto> {
+  async start(
+    @CurrentPartner() auth: AuthContext,
+    @Body() body: StartCallDto,
+    @Req() req: Request,
+  ): Promise<CallDto> {
     return absoluteUrls(req, await this.rpc.request<CallDto>(Subjects.calls.callStart, auth.partner, body));
   }
 
   @Get()
   @ApiOperation({
     summary: 'List calls, newest first',
-    description: 'Cursor pagination; filters agent_id, status, direction, client_reference_id, created_after, created_before.',
+    description:
+      'Cursor pagination; filters agent_id, status, direction, client_reference_id, created_after, created_before.',
   })
   @ApiEnvelope(CallListDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR)
-  async list(@CurrentPartner() auth: AuthContext, @Query() query: ListCallsQueryDto, @Req() req: Request): Promise<CallListDto> {
+  async list(
+    @CurrentPartner() auth: AuthContext,
+    @Query() query: ListCallsQueryDto,
+    @Req() req: Request,
+  ): Promise<CallListDto> {
     const page = await this.rpc.request<CallListDto>(Subjects.calls.callList, auth.partner, query);
     return { ...page, calls: page.calls.map((c) => absoluteUrls(req, c)) };
   }
@@ -90,7 +99,11 @@ export class CallsController {
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiEnvelope(CallDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  async get(@CurrentPartner() auth: AuthContext, @Param('id') id: string, @Req() req: Request): Promise<CallDto> {
+  async get(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id') id: string,
+    @Req() req: Request,
+  ): Promise<CallDto> {
     return absoluteUrls(req, await this.rpc.request<CallDto>(Subjects.calls.callGet, auth.partner, { id }));
   }
 
@@ -102,8 +115,14 @@ export class CallsController {
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiEnvelope(RecordingUrlDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  async recordingUrl(@CurrentPartner() auth: AuthContext, @Param('id') id: string, @Req() req: Request): Promise<RecordingUrlDto> {
-    const found = await this.rpc.request<RecordingUrlDto>(Subjects.calls.callRecordingUrl, auth.partner, { id });
+  async recordingUrl(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id') id: string,
+    @Req() req: Request,
+  ): Promise<RecordingUrlDto> {
+    const found = await this.rpc.request<RecordingUrlDto>(Subjects.calls.callRecordingUrl, auth.partner, {
+      id,
+    });
     return { ...found, recording_url: onThisGateway(req, found.recording_url) };
   }
 }
@@ -111,5 +130,8 @@ export class CallsController {
 /** Recording URLs of the local blob driver are relative to the gateway: made absolute on this one. */
 function absoluteUrls(req: Request, call: CallDto): CallDto {
   if (!call.session.recording_url) return call;
-  return { ...call, session: { ...call.session, recording_url: onThisGateway(req, call.session.recording_url) } };
+  return {
+    ...call,
+    session: { ...call.session, recording_url: onThisGateway(req, call.session.recording_url) },
+  };
 }

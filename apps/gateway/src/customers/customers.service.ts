@@ -62,7 +62,9 @@ export class CustomersService {
       });
     } catch (err) {
       if (duplicateExternalId(err)) {
-        throw AppError.conflict(`A customer with external_id "${input.external_id}" already exists on this account`);
+        throw AppError.conflict(
+          `A customer with external_id "${input.external_id}" already exists on this account`,
+        );
       }
       throw err;
     }
@@ -79,7 +81,8 @@ export class CustomersService {
       .getRepository(Customer)
       .createQueryBuilder('c')
       .where('c.partner_id = :partnerId', { partnerId });
-    if (query.external_id !== undefined) qb.andWhere('c.external_id = :externalId', { externalId: query.external_id });
+    if (query.external_id !== undefined)
+      qb.andWhere('c.external_id = :externalId', { externalId: query.external_id });
     if (query.status !== undefined) qb.andWhere('c.status = :status', { status: query.status });
     const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
     return { customers: page.rows.map(toCustomerDto), next_cursor: page.nextCursor };
@@ -87,7 +90,10 @@ export class CustomersService {
 
   async update(partnerId: string, id: string, input: UpdateCustomerDto): Promise<CustomerDto> {
     return this.dataSource.transaction(async (em) => {
-      const customer = await em.findOne(Customer, { where: { id, partnerId }, lock: { mode: 'pessimistic_write' } });
+      const customer = await em.findOne(Customer, {
+        where: { id, partnerId },
+        lock: { mode: 'pessimistic_write' },
+      });
       if (!customer) throw AppError.notFound('Customer');
       if (input.name !== undefined) customer.name = input.name;
       if (input.email !== undefined) customer.email = input.email;

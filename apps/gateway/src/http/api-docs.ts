@@ -7,7 +7,10 @@ export const DOCS_PATH = `${API_PREFIX}/docs`;
 export const OPENAPI_JSON_PATH = `${API_PREFIX}/openapi.json`;
 
 const ERROR_TABLE = Object.values(ErrorCode)
-  .map((c) => `| ${c} | ${c === ErrorCode.INTERNAL_ERROR ? '500 / 502' : statusOf(c)} | ${ERROR_CODE_DESCRIPTIONS[c]} |`)
+  .map(
+    (c) =>
+      `| ${c} | ${c === ErrorCode.INTERNAL_ERROR ? '500 / 502' : statusOf(c)} | ${ERROR_CODE_DESCRIPTIONS[c]} |`,
+  )
   .join('\n');
 
 const DESCRIPTION = `
@@ -40,9 +43,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setDescription(DESCRIPTION)
     .addServer('/', 'This gateway')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Partner API key rg_live_...' }, 'api_key')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Operator token (ADMIN_API_TOKEN)' }, 'admin_token')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'Operator token (ADMIN_API_TOKEN)' },
+      'admin_token',
+    )
     .build();
-  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+  return SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+  });
 }
 
 export function setupApiDocs(app: INestApplication): void {

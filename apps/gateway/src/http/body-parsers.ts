@@ -14,8 +14,14 @@ export function jsonOnly(extraTypes: RegExp[] = []) {
     const chunked = req.headers['transfer-encoding'] !== undefined;
     if (!BODY_METHODS.has(req.method) || (!length && !chunked)) return next();
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-    if (type === 'application/json' || type.endsWith('+json') || extraTypes.some((t) => t.test(type))) return next();
-    next(new AppError(ErrorCode.UNSUPPORTED_MEDIA_TYPE, 'Request bodies must be JSON (Content-Type: application/json)'));
+    if (type === 'application/json' || type.endsWith('+json') || extraTypes.some((t) => t.test(type)))
+      return next();
+    next(
+      new AppError(
+        ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+        'Request bodies must be JSON (Content-Type: application/json)',
+      ),
+    );
   };
 }
 

@@ -34,7 +34,11 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request & { id?: string }>();
     const res = ctx.getResponse<Response>();
-    if (exception instanceof HttpException && !/^\/(api|admin)\//.test(req.path) && exception.getStatus() !== 404) {
+    if (
+      exception instanceof HttpException &&
+      !/^\/(api|admin)\//.test(req.path) &&
+      exception.getStatus() !== 404
+    ) {
       // Health probes keep terminus' own body; only the partner and operator APIs speak the envelope.
       res.status(exception.getStatus()).json(exception.getResponse());
       return;

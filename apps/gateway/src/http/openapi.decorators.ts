@@ -41,7 +41,11 @@ export function ApiPartnerRoute() {
     ApiExtraModels(ErrorEnvelopeDto),
     errorResponse(401, [ErrorCode.UNAUTHORIZED]),
     errorResponse(403, [ErrorCode.FORBIDDEN]),
-    errorResponse(429, [ErrorCode.RATE_LIMITED], 'Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset'),
+    errorResponse(
+      429,
+      [ErrorCode.RATE_LIMITED],
+      'Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
+    ),
     errorResponse(500, [ErrorCode.INTERNAL_ERROR]),
     errorResponse(502, [ErrorCode.INTERNAL_ERROR], 'A downstream service failed or did not answer in time'),
   );

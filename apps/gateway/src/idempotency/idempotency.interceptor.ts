@@ -38,9 +38,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
           return of(decision.body);
         }
         return next.handle().pipe(
-          mergeMap((body) => from(this.keys.complete(partnerId, key, res.statusCode, body)).pipe(mergeMap(() => of(body)))),
+          mergeMap((body) =>
+            from(this.keys.complete(partnerId, key, res.statusCode, body)).pipe(mergeMap(() => of(body))),
+          ),
           catchError((err: unknown) =>
-            from(this.keys.release(partnerId, key).catch(() => undefined)).pipe(mergeMap(() => throwError(() => err))),
+            from(this.keys.release(partnerId, key).catch(() => undefined)).pipe(
+              mergeMap(() => throwError(() => err)),
+            ),
           ),
         );
       }),

@@ -38,7 +38,8 @@ export class IdempotencyService {
       if (row.request_hash !== hash) {
         throw AppError.conflict('This Idempotency-Key was already used with a different request');
       }
-      if (row.status === 'done') return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body };
+      if (row.status === 'done')
+        return { kind: 'replay', status: row.response_status ?? 200, body: row.response_body };
       if (Date.now() > deadline) {
         throw AppError.conflict('A request with this Idempotency-Key is still in progress; retry shortly');
       }

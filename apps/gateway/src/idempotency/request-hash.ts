@@ -14,5 +14,7 @@ export function canonicalJson(value: unknown): string {
 
 /** What "the same request" means for an Idempotency-Key: same method, path and body. */
 export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`)
+    .digest('hex');
 }

@@ -24,7 +24,9 @@ export class RateLimitGuard implements CanActivate {
     if (!req.auth) return true;
     const isCalls = CALLS_PATH.test(req.path);
     const bucket = isCalls ? 'calls' : 'general';
-    const limit = isCalls ? this.config.RATE_LIMIT_CALLS_PER_MINUTE : this.config.RATE_LIMIT_GENERAL_PER_MINUTE;
+    const limit = isCalls
+      ? this.config.RATE_LIMIT_CALLS_PER_MINUTE
+      : this.config.RATE_LIMIT_GENERAL_PER_MINUTE;
     const { count, resetAt } = await this.limits.hit(req.auth.apiKeyId, bucket);
     const res = context.switchToHttp().getResponse<Response>();
     const resetSeconds = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));

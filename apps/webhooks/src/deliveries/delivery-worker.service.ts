@@ -102,7 +102,8 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
     const next = this.settlement(d, outcome);
     await this.queue.settle(d, record, next);
     deliveryAttempts.inc({ outcome: next.kind });
-    if (outcome.statusCode !== null) deliveryLatency.observe({ outcome: next.kind }, outcome.latencyMs / 1000);
+    if (outcome.statusCode !== null)
+      deliveryLatency.observe({ outcome: next.kind }, outcome.latencyMs / 1000);
     const expired = d.enabled ? await this.health.record(d.endpointId, outcome.succeeded) : false;
     if (expired && (await this.health.autoDisable(d.partnerId, d.endpointId))) {
       this.logger.warn(

@@ -44,7 +44,10 @@ export class UpdatePartnerDto {
   @Length(1, 200)
   name?: string;
 
-  @ApiPropertyOptional({ minimum: 0, description: 'New balance in rupees; the difference is written to the ledger' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    description: 'New balance in rupees; the difference is written to the ledger',
+  })
   @IsOptional()
   @IsNumber({ maxDecimalPlaces: 2 })
   @Min(0)
@@ -107,7 +110,10 @@ export class ApiKeySummaryDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
 
-  @ApiProperty({ example: 'rg_live_AbC123xy', description: 'The first characters of the key, to recognise it' })
+  @ApiProperty({
+    example: 'rg_live_AbC123xy',
+    description: 'The first characters of the key, to recognise it',
+  })
   prefix: string;
 
   @ApiProperty({ type: String, nullable: true })
@@ -121,7 +127,10 @@ export class ApiKeySummaryDto {
 }
 
 export class CreatedApiKeyDto {
-  @ApiProperty({ description: 'The full key. Shown only now; it cannot be retrieved later.', example: 'rg_live_...' })
+  @ApiProperty({
+    description: 'The full key. Shown only now; it cannot be retrieved later.',
+    example: 'rg_live_...',
+  })
   api_key: string;
 
   @ApiProperty({ type: ApiKeySummaryDto })

@@ -1,4 +1,11 @@
-import { AnsweredBy, CallDirection, CallDisposition, CallProvider, CallStatus, HangupSource } from './call-status';
+import {
+  AnsweredBy,
+  CallDirection,
+  CallDisposition,
+  CallProvider,
+  CallStatus,
+  HangupSource,
+} from './call-status';
 
 /** The account's concurrency at the moment of a status change; limit and remaining are null when unlimited. */
 export interface AccountConcurrency {

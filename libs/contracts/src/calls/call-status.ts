@@ -11,7 +11,13 @@ export const CALL_STATUSES = [
 ] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
-export const TERMINAL_CALL_STATUSES: readonly CallStatus[] = ['completed', 'failed', 'no_answer', 'busy', 'canceled'];
+export const TERMINAL_CALL_STATUSES: readonly CallStatus[] = [
+  'completed',
+  'failed',
+  'no_answer',
+  'busy',
+  'canceled',
+];
 export const ACTIVE_CALL_STATUSES: readonly CallStatus[] = ['pending', 'ringing', 'in_progress'];
 
 /** The contract's table: terminal statuses are final and release the account's concurrency slot. */

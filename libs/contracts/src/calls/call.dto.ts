@@ -27,10 +27,17 @@ export class TranscriptEntryDto {
 }
 
 export class ExtractionResultDto {
-  @ApiProperty({ enum: EXTRACTION_STATUSES, description: 'success, failed (see error), skipped (no keys or extraction disabled), pending' })
+  @ApiProperty({
+    enum: EXTRACTION_STATUSES,
+    description: 'success, failed (see error), skipped (no keys or extraction disabled), pending',
+  })
   status: ExtractionStatus;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The model that extracted (offline-rules-v1 without an LLM server)' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The model that extracted (offline-rules-v1 without an LLM server)',
+  })
   model: string | null;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
@@ -42,7 +49,11 @@ export class ExtractionResultDto {
   @ApiProperty()
   attempts: number;
 
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'One value per key of the agent’s effective schema; null when the call did not say' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'One value per key of the agent’s effective schema; null when the call did not say',
+  })
   values: Record<string, unknown>;
 
   @ApiProperty({ type: String, nullable: true })
@@ -87,7 +98,10 @@ export class CallSessionDto {
   @ApiProperty({ format: 'uuid' })
   session_id: string;
 
-  @ApiProperty({ enum: ['active', 'processing', 'completed', 'failed'], description: 'active during the call, processing until post-call processing finished' })
+  @ApiProperty({
+    enum: ['active', 'processing', 'completed', 'failed'],
+    description: 'active during the call, processing until post-call processing finished',
+  })
   status: string;
 
   @ApiProperty()
@@ -102,16 +116,27 @@ export class CallSessionDto {
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   pipeline_completed_at: string | null;
 
-  @ApiProperty({ type: [TranscriptEntryDto], nullable: true, description: 'null for a call that was never answered' })
+  @ApiProperty({
+    type: [TranscriptEntryDto],
+    nullable: true,
+    description: 'null for a call that was never answered',
+  })
   transcript: TranscriptEntryDto[] | null;
 
-  @ApiPropertyOptional({ description: 'Signed download URL of the WAV recording, valid 7 days; present only when recording was enabled' })
+  @ApiPropertyOptional({
+    description:
+      'Signed download URL of the WAV recording, valid 7 days; present only when recording was enabled',
+  })
   recording_url?: string;
 
   @ApiProperty({ type: 'object', additionalProperties: true })
   variables: Record<string, unknown>;
 
-  @ApiProperty({ type: ExtractionResultDto, nullable: true, description: 'null until post-call processing ran' })
+  @ApiProperty({
+    type: ExtractionResultDto,
+    nullable: true,
+    description: 'null until post-call processing ran',
+  })
   extraction: ExtractionResultDto | null;
 
   @ApiProperty({ type: HoldSummaryDto })
@@ -155,11 +180,16 @@ export class CallDto {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'agent_ended_call, callee_hung_up, max_call_duration_reached, transferred, voicemail_detected, user_idle_timeout',
+    description:
+      'agent_ended_call, callee_hung_up, max_call_duration_reached, transferred, voicemail_detected, user_idle_timeout',
   })
   end_call_reason: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'The carrier’s cause, e.g. NORMAL_CLEARING, USER_BUSY, NO_ANSWER' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The carrier’s cause, e.g. NORMAL_CLEARING, USER_BUSY, NO_ANSWER',
+  })
   hangup_cause: string | null;
 
   @ApiProperty({ enum: HANGUP_SOURCES, nullable: true })
@@ -183,7 +213,12 @@ export class CallDto {
   @ApiProperty({ type: String, nullable: true })
   client_reference_id: string | null;
 
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When the call was answered' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the call was answered',
+  })
   started_at: string | null;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })

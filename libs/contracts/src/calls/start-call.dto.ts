@@ -1,5 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsObject, IsOptional, IsString, IsUUID, Length, Matches, MaxLength, ValidateIf } from 'class-validator';
+import {
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Matches,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 
 export const CALL_E164 = /^\+[1-9]\d{6,14}$/;
 const E164_MESSAGE = 'must be an E.164 number such as +919876543210';
@@ -22,14 +31,18 @@ export class StartCallDto {
 
   @ApiPropertyOptional({
     example: '+15550001234',
-    description: "Caller ID: one of the account's phone numbers. Omit both this and phone_number_id for the default from-number.",
+    description:
+      "Caller ID: one of the account's phone numbers. Omit both this and phone_number_id for the default from-number.",
   })
   @ValidateIf((o: StartCallDto) => o.from_number !== undefined)
   @IsString({ message: `from_number ${E164_MESSAGE}` })
   @Matches(CALL_E164, { message: `from_number ${E164_MESSAGE}` })
   from_number?: string;
 
-  @ApiPropertyOptional({ example: 'pn_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11', description: 'Caller ID by phone number id (instead of from_number)' })
+  @ApiPropertyOptional({
+    example: 'pn_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11',
+    description: 'Caller ID by phone number id (instead of from_number)',
+  })
   @ValidateIf((o: StartCallDto) => o.phone_number_id !== undefined)
   @IsString({ message: 'phone_number_id must be a phone number id' })
   @Length(1, 100, { message: 'phone_number_id must be a phone number id' })
@@ -45,10 +58,12 @@ export class StartCallDto {
   @IsObject({ message: 'variables must be an object' })
   variables?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ maxLength: 200, description: 'Your correlation key; echoed in every call.status.updated event' })
+  @ApiPropertyOptional({
+    maxLength: 200,
+    description: 'Your correlation key; echoed in every call.status.updated event',
+  })
   @IsOptional()
   @IsString({ message: 'client_reference_id must be a string' })
   @MaxLength(200, { message: 'client_reference_id must be at most 200 characters' })
   client_reference_id?: string;
 }
-

@@ -1,6 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsIn, IsObject, Matches, IsOptional, IsString, Length, MaxLength, ValidateIf } from 'class-validator';
+import {
+  IsEmail,
+  IsIn,
+  IsObject,
+  Matches,
+  IsOptional,
+  IsString,
+  Length,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 import { ErrorCode } from '../errors';
 import { CursorQueryDto } from '../pagination';
 
@@ -13,7 +23,10 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 export class CreateCustomerDto {
   @ApiProperty({ minLength: 1, maxLength: 200, description: 'Your own identifier; unique on the account' })
   @IsString(code(ErrorCode.INVALID_EXTERNAL_ID))
-  @Length(1, 200, { message: 'external_id must be 1 to 200 characters', ...code(ErrorCode.INVALID_EXTERNAL_ID) })
+  @Length(1, 200, {
+    message: 'external_id must be 1 to 200 characters',
+    ...code(ErrorCode.INVALID_EXTERNAL_ID),
+  })
   @Matches(/\S/, { message: 'external_id must not be blank', ...code(ErrorCode.INVALID_EXTERNAL_ID) })
   external_id: string;
 
@@ -30,7 +43,12 @@ export class CreateCustomerDto {
   @IsEmail({}, { message: 'email must be an e-mail address', ...code(ErrorCode.INVALID_EMAIL) })
   email?: string | null;
 
-  @ApiPropertyOptional({ type: 'object', nullable: true, additionalProperties: true, description: 'Free-form key/value object' })
+  @ApiPropertyOptional({
+    type: 'object',
+    nullable: true,
+    additionalProperties: true,
+    description: 'Free-form key/value object',
+  })
   @IsOptional()
   @IsObject({ message: 'metadata must be an object or null' })
   metadata?: Record<string, unknown> | null;
@@ -56,7 +74,10 @@ export class UpdateCustomerDto {
   @IsObject({ message: 'metadata must be an object or null' })
   metadata?: Record<string, unknown> | null;
 
-  @ApiPropertyOptional({ enum: CUSTOMER_STATUSES, description: 'ARCHIVED archives the customer; ACTIVE restores it' })
+  @ApiPropertyOptional({
+    enum: CUSTOMER_STATUSES,
+    description: 'ARCHIVED archives the customer; ACTIVE restores it',
+  })
   @ValidateIf((_, v) => v !== undefined)
   @IsIn(CUSTOMER_STATUSES as unknown as string[], { message: 'status must be ACTIVE or ARCHIVED' })
   status?: CustomerStatus;
@@ -76,7 +97,10 @@ export class ListCustomersQueryDto extends CursorQueryDto {
 }
 
 export class CustomerDto {
-  @ApiProperty({ example: 'cus_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11', description: 'cus_ followed by a UUID' })
+  @ApiProperty({
+    example: 'cus_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11',
+    description: 'cus_ followed by a UUID',
+  })
   id: string;
 
   @ApiProperty()
@@ -105,6 +129,10 @@ export class CustomerListDto {
   @ApiProperty({ type: [CustomerDto] })
   customers: CustomerDto[];
 
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as cursor to get the next page; null on the last page' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Pass as cursor to get the next page; null on the last page',
+  })
   next_cursor: string | null;
 }

@@ -35,7 +35,13 @@ export class AppError extends RpcException {
 
   static isPayload(value: unknown): value is ErrorPayload {
     const v = value as Partial<ErrorPayload> | null;
-    return !!v && typeof v === 'object' && typeof v.code === 'string' && typeof v.message === 'string' && typeof v.status === 'number';
+    return (
+      !!v &&
+      typeof v === 'object' &&
+      typeof v.code === 'string' &&
+      typeof v.message === 'string' &&
+      typeof v.status === 'number'
+    );
   }
 
   static validation(details: ErrorDetail[], message?: string): AppError {

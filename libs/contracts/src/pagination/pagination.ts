@@ -36,7 +36,11 @@ export function decodeCursor(raw: string | undefined): Cursor | null {
   if (!raw) return null;
   try {
     const parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Partial<Cursor>;
-    if (typeof parsed.t === 'string' && typeof parsed.id === 'string' && !Number.isNaN(Date.parse(parsed.t))) {
+    if (
+      typeof parsed.t === 'string' &&
+      typeof parsed.id === 'string' &&
+      !Number.isNaN(Date.parse(parsed.t))
+    ) {
       return { t: parsed.t, id: parsed.id };
     }
   } catch {

@@ -139,7 +139,10 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
       for (const row of rows) {
         const h = natsHeaders();
         if (row.event.requestId) h.set(MessageHeaders.requestId, row.event.requestId);
-        await js.publish(this.nats.subject(row.subject), encodeJson(row.event), { msgID: row.id, headers: h });
+        await js.publish(this.nats.subject(row.subject), encodeJson(row.event), {
+          msgID: row.id,
+          headers: h,
+        });
       }
       await em
         .createQueryBuilder()

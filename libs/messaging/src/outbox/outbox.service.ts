@@ -31,7 +31,11 @@ export class OutboxService {
     };
     const { schema, tableName } = em.connection.getMetadata(OutboxRecord);
     const table = schema ? `"${schema}"."${tableName}"` : `"${tableName}"`;
-    await em.query(`INSERT INTO ${table} (id, subject, event) VALUES ($1, $2, $3)`, [event.id, subject, event]);
+    await em.query(`INSERT INTO ${table} (id, subject, event) VALUES ($1, $2, $3)`, [
+      event.id,
+      subject,
+      event,
+    ]);
     // NOTIFY inside a transaction is delivered at commit, so the relay wakes exactly when the row is visible.
     await em.query('SELECT pg_notify($1, $2)', [outboxChannel(em.connection), event.id]);
     return event;

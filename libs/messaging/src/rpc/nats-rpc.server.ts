@@ -60,7 +60,10 @@ export class NatsRpcServer extends Server implements CustomTransportStrategy {
     try {
       request = decodeJson<RpcRequest>(msg.data);
     } catch {
-      this.respond(msg, { ok: false, error: new AppError(ErrorCode.VALIDATION_ERROR, 'Malformed command').toPayload() });
+      this.respond(msg, {
+        ok: false,
+        error: new AppError(ErrorCode.VALIDATION_ERROR, 'Malformed command').toPayload(),
+      });
       return;
     }
     const requestId = request.requestId || msg.headers?.get(MessageHeaders.requestId) || randomUUID();

@@ -1,7 +1,8 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
 
-const toInt = ({ value }: { value: unknown }) => (value === undefined || value === '' ? undefined : Number(value));
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
 
 /** Settings every service reads. Each app extends it with its own and validates at boot. */
 export class BaseServiceConfig {

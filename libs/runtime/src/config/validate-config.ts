@@ -16,7 +16,11 @@ function describe(errors: ValidationError[]): string[] {
 
 /** Builds a typed config from the environment, or throws ConfigError listing every bad or missing value. */
 export function validateConfig<T extends object>(cls: new () => T, env: NodeJS.ProcessEnv = process.env): T {
-  const config = plainToInstance(cls, { ...env }, { enableImplicitConversion: false, exposeDefaultValues: true });
+  const config = plainToInstance(
+    cls,
+    { ...env },
+    { enableImplicitConversion: false, exposeDefaultValues: true },
+  );
   const errors = validateSync(config, { whitelist: false, skipMissingProperties: false });
   if (errors.length) throw new ConfigError(describe(errors));
   return config;

@@ -1,6 +1,11 @@
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, HealthIndicatorService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  HealthCheckService,
+  HealthIndicatorService,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
 import { NatsConnectionService, RpcClient } from '@vap/messaging';
 import { HEALTH_OPTIONS, HealthOptions } from './health.options';
 import { Public } from '../auth/public.decorator';

@@ -31,9 +31,15 @@ export function loggingModule(service: string, level: string): DynamicModule {
         return id;
       },
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-      autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') || req.url === '/metrics' },
+      autoLogging: {
+        ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') || req.url === '/metrics',
+      },
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        req: (req: { id: string; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url,
+        }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     },

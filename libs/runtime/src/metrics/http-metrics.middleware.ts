@@ -2,7 +2,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { Histogram, register } from 'prom-client';
 
 const httpDuration =
-  (register.getSingleMetric('vap_http_request_duration_seconds') as Histogram<'method' | 'route' | 'status'> | undefined) ??
+  (register.getSingleMetric('vap_http_request_duration_seconds') as
+    Histogram<'method' | 'route' | 'status'> | undefined) ??
   new Histogram({
     name: 'vap_http_request_duration_seconds',
     help: 'HTTP requests by method, route pattern and status',

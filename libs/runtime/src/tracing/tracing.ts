@@ -12,7 +12,10 @@ import { tracer } from '@vap/messaging';
  * Starts OpenTelemetry tracing when OTEL_EXPORTER_OTLP_ENDPOINT is set (spans go to `<endpoint>/v1/traces`
  * as OTLP/HTTP JSON); otherwise tracing stays a no-op and costs nothing. Returns the flush-and-stop hook.
  */
-export function startTracing(service: string, endpoint: string | undefined): (() => Promise<void>) | undefined {
+export function startTracing(
+  service: string,
+  endpoint: string | undefined,
+): (() => Promise<void>) | undefined {
   if (!endpoint) return undefined;
   const provider = new BasicTracerProvider({ resource: new Resource({ [ATTR_SERVICE_NAME]: service }) });
   provider.addSpanProcessor(
@@ -28,7 +31,11 @@ export function startTracing(service: string, endpoint: string | undefined): (()
 /** A server span per HTTP request, continuing the caller's trace when it sent a traceparent. */
 export function tracingMiddleware(req: Request, res: Response, next: NextFunction): void {
   const parent = propagation.extract(context.active(), req.headers);
-  const span = tracer().startSpan(`HTTP ${req.method}`, { kind: SpanKind.SERVER, attributes: { 'http.method': req.method } }, parent);
+  const span = tracer().startSpan(
+    `HTTP ${req.method}`,
+    { kind: SpanKind.SERVER, attributes: { 'http.method': req.method } },
+    parent,
+  );
   res.on('finish', () => {
     const route = (req.route as { path?: string } | undefined)?.path;
     if (route) span.updateName(`HTTP ${req.method} ${req.baseUrl}${route}`);

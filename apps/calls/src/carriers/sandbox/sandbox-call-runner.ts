@@ -73,7 +73,9 @@ export class SandboxCallRunner implements BeforeApplicationShutdown {
           errorMessage: 'The sandbox carrier stopped during the call',
         },
       )
-      .catch((err) => this.logger.error(`sandbox call ${call.callId} left open at shutdown: ${(err as Error).message}`));
+      .catch((err) =>
+        this.logger.error(`sandbox call ${call.callId} left open at shutdown: ${(err as Error).message}`),
+      );
   }
 
   private async play(call: OutboundCall, sid: string): Promise<void> {
@@ -93,7 +95,12 @@ export class SandboxCallRunner implements BeforeApplicationShutdown {
     await send({ CallStatus: 'initiated' });
     await this.step();
     if (outcome === 'failed') {
-      await send({ CallStatus: 'failed', HangupCause: 'NETWORK_OUT_OF_ORDER', HangupSource: 'carrier', ErrorMessage: 'The carrier could not connect the call' });
+      await send({
+        CallStatus: 'failed',
+        HangupCause: 'NETWORK_OUT_OF_ORDER',
+        HangupSource: 'carrier',
+        ErrorMessage: 'The carrier could not connect the call',
+      });
       return;
     }
     if (outcome === 'busy') {
@@ -111,7 +118,11 @@ export class SandboxCallRunner implements BeforeApplicationShutdown {
     await this.step();
     const end = await new SandboxConversation(call, call.variables, {
       reply: (history, text) =>
-        this.brain.reply({ partnerId: call.partnerId, agentId: call.agentId, prompt: call.agent.prompt }, history, text),
+        this.brain.reply(
+          { partnerId: call.partnerId, agentId: call.agentId, prompt: call.agent.prompt },
+          history,
+          text,
+        ),
       say: (role, content) => this.transcript.append(call.callId, role, content),
       transfer: (to) => this.transfers.transfer(call.callId, to, 'callee_requested_human'),
       hold: (phase, durationSecs) =>

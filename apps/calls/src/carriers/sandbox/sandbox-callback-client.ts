@@ -32,7 +32,9 @@ export class SandboxCallbackClient {
         await res.body?.cancel();
         if (res.ok) return;
         if (res.status < 500) {
-          this.logger.error(`callback ${fields.CallStatus ?? fields.EventType} to ${url} refused with ${res.status}`);
+          this.logger.error(
+            `callback ${fields.CallStatus ?? fields.EventType} to ${url} refused with ${res.status}`,
+          );
           return;
         }
       } catch (err) {

@@ -47,7 +47,10 @@ export class SandboxCarrier implements CarrierAdapter {
     private readonly key: SandboxSigningKey,
   ) {}
 
-  async placeCall(call: OutboundCall, _connection: CarrierConnectionRef): Promise<{ providerCallId: string }> {
+  async placeCall(
+    call: OutboundCall,
+    _connection: CarrierConnectionRef,
+  ): Promise<{ providerCallId: string }> {
     const providerCallId = `SB${randomBytes(16).toString('hex')}`;
     this.runner.start(call, providerCallId);
     return { providerCallId };
@@ -55,7 +58,10 @@ export class SandboxCarrier implements CarrierAdapter {
 
   async parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback> {
     const url = this.urls.signedUrlOf(request.path);
-    if (request.method !== 'POST' || !verifySandboxCallback(this.key.value, request.headers, url, request.rawBody)) {
+    if (
+      request.method !== 'POST' ||
+      !verifySandboxCallback(this.key.value, request.headers, url, request.rawBody)
+    ) {
       throw new AppError(ErrorCode.FORBIDDEN, 'Callback signature is missing or invalid');
     }
     const form = new URLSearchParams(request.rawBody.toString('utf8'));
@@ -96,7 +102,11 @@ export class SandboxCarrier implements CarrierAdapter {
     const recordingKey = get('RecordingKey');
     // Only the call's own recording object: a callback cannot point a call at another's file.
     if (recordingKey && recordingKey === recordingKeyOf(call.partnerId, call.id)) {
-      event.recording = { storageKey: recordingKey, url: null, durationSeconds: intOrNull(get('RecordingDuration')) };
+      event.recording = {
+        storageKey: recordingKey,
+        url: null,
+        durationSeconds: intOrNull(get('RecordingDuration')),
+      };
     }
     return { events: [event] };
   }

@@ -83,7 +83,8 @@ export class SandboxConversation {
     this.t += 4;
     await this.ports.step();
     if (this.agent.voicemail_detection_enabled) {
-      if (this.agent.voicemail_message) await this.bot(withVariables(this.agent.voicemail_message, this.variables));
+      if (this.agent.voicemail_message)
+        await this.bot(withVariables(this.agent.voicemail_message, this.variables));
       return this.end('voicemail', 'voicemail_detected', 'system');
     }
     // Without detection the agent talks to the machine until the silence times out.
@@ -181,13 +182,24 @@ export class SandboxConversation {
     this.t += seconds;
   }
 
-  private end(disposition: CallDisposition, endCallReason: string, hangupSource: HangupSource): ConversationEnd {
+  private end(
+    disposition: CallDisposition,
+    endCallReason: string,
+    hangupSource: HangupSource,
+  ): ConversationEnd {
     const durationSeconds = Math.max(1, Math.round(this.t));
     // The recording is exactly as long as the call: pad or trim the last stretch to the whole seconds.
     const total = this.segments.reduce((a, s) => a + s.seconds, 0);
     if (total < durationSeconds) this.segments.push({ seconds: durationSeconds - total, hz: 0 });
     else if (total > durationSeconds) trim(this.segments, total - durationSeconds);
-    return { durationSeconds, segments: this.segments, disposition, endCallReason, hangupSource, hangupCause: 'NORMAL_CLEARING' };
+    return {
+      durationSeconds,
+      segments: this.segments,
+      disposition,
+      endCallReason,
+      hangupSource,
+      hangupCause: 'NORMAL_CLEARING',
+    };
   }
 }
 

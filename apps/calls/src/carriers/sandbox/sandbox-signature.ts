@@ -9,7 +9,12 @@ export const SANDBOX_SIGNATURE_TOLERANCE_MS = 5 * 60 * 1000;
  * The sandbox carrier signs like a real one: `v1=` + hex HMAC-SHA256 over `<timestamp>.<url>.<raw body>`,
  * where url is the exact callback URL it was given and timestamp the X-Sandbox-Timestamp header (Unix ms).
  */
-export function signSandboxCallback(key: Buffer, timestamp: string, url: string, body: Buffer | string): string {
+export function signSandboxCallback(
+  key: Buffer,
+  timestamp: string,
+  url: string,
+  body: Buffer | string,
+): string {
   return `v1=${createHmac('sha256', key).update(`${timestamp}.${url}.`).update(body).digest('hex')}`;
 }
 
@@ -30,8 +35,13 @@ export function verifySandboxCallback(
 }
 
 /** The HMAC key: from SANDBOX_CALLBACK_SECRET, else derived from SECRETS_KEY, else a development key. */
-export function sandboxSigningKey(secret: string | undefined, secretsKey: string | undefined, production: boolean): Buffer {
-  const source = secret ?? secretsKey ?? (production ? undefined : 'development-only sandbox callback secret');
+export function sandboxSigningKey(
+  secret: string | undefined,
+  secretsKey: string | undefined,
+  production: boolean,
+): Buffer {
+  const source =
+    secret ?? secretsKey ?? (production ? undefined : 'development-only sandbox callback secret');
   if (!source) throw new Error('SANDBOX_CALLBACK_SECRET or SECRETS_KEY is required in production');
   return Buffer.from(hkdfSync('sha256', source, 'vap-sandbox-carrier', 'callback signatures v1', 32));
 }

@@ -122,7 +122,9 @@ export class CallsCore1763800003000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX post_call_jobs_due_idx ON calls.post_call_jobs (run_after) WHERE status = 'queued'`);
+    await q.query(
+      `CREATE INDEX post_call_jobs_due_idx ON calls.post_call_jobs (run_after) WHERE status = 'queued'`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -4,4 +4,9 @@ import { Telephony1763800006000 } from './1763800006000-telephony';
 import { CarrierRecordings1763800007000 } from './1763800007000-carrier-recordings';
 
 /** Every migration of the calls schema, oldest first. */
-export const MIGRATIONS = [MessagingTables1763800000000, CallsCore1763800003000, Telephony1763800006000, CarrierRecordings1763800007000];
+export const MIGRATIONS = [
+  MessagingTables1763800000000,
+  CallsCore1763800003000,
+  Telephony1763800006000,
+  CarrierRecordings1763800007000,
+];

@@ -27,6 +27,9 @@ export function coerceValue(key: EffectiveExtractionKey, value: unknown): unknow
 }
 
 /** Keeps exactly the schema's keys, coerced; anything else the model returned is dropped. */
-export function shapeValues(keys: EffectiveExtractionKey[], raw: Record<string, unknown>): Record<string, unknown> {
+export function shapeValues(
+  keys: EffectiveExtractionKey[],
+  raw: Record<string, unknown>,
+): Record<string, unknown> {
   return Object.fromEntries(keys.map((k) => [k.name, coerceValue(k, raw[k.name])]));
 }

@@ -1,7 +1,12 @@
 import { EffectiveExtractionKey, TranscriptEntry } from '@vap/contracts';
 import { OfflineLlm } from './offline-llm';
 
-const key = (name: string, type: EffectiveExtractionKey['type'], description: string, options?: string[]): EffectiveExtractionKey => ({
+const key = (
+  name: string,
+  type: EffectiveExtractionKey['type'],
+  description: string,
+  options?: string[],
+): EffectiveExtractionKey => ({
   name,
   type,
   description,
@@ -10,7 +15,11 @@ const key = (name: string, type: EffectiveExtractionKey['type'], description: st
   set_id: null,
 });
 
-const t = (role: 'user' | 'bot', content: string): TranscriptEntry => ({ role, content, timestamp: '2026-01-01T00:00:00.000Z' });
+const t = (role: 'user' | 'bot', content: string): TranscriptEntry => ({
+  role,
+  content,
+  timestamp: '2026-01-01T00:00:00.000Z',
+});
 
 describe('OfflineLlm', () => {
   const llm = new OfflineLlm();
@@ -22,11 +31,18 @@ describe('OfflineLlm', () => {
       userText: 'What does it cost?',
       knowledge: 'The basic plan costs 10 dollars a month. It includes support. Extra text.',
     });
-    expect(reply).toBe('Here is what I can tell you: The basic plan costs 10 dollars a month. It includes support.');
+    expect(reply).toBe(
+      'Here is what I can tell you: The basic plan costs 10 dollars a month. It includes support.',
+    );
   });
 
   it('falls back to the agent prompt, deterministically', async () => {
-    const input = { prompt: 'You are Maya from Acme support. Be brief.', history: [], userText: 'Who is this?', knowledge: null };
+    const input = {
+      prompt: 'You are Maya from Acme support. Be brief.',
+      history: [],
+      userText: 'Who is this?',
+      knowledge: null,
+    };
     expect(await llm.reply(input)).toBe('Good question. I am Maya from Acme support.');
     expect(await llm.reply(input)).toBe(await llm.reply(input));
   });

@@ -3,17 +3,27 @@ import { AgentReplyInput, ExtractionInput, LlmAdapter } from './llm-adapter';
 import { coerceValue } from './extraction-values';
 
 const STOP_WORDS = new Set(
-  'a an the is are was were be to of and or in on at for with by from this that it its as do does did has have had if whether the caller callee call customer user'.split(' '),
+  'a an the is are was were be to of and or in on at for with by from this that it its as do does did has have had if whether the caller callee call customer user'.split(
+    ' ',
+  ),
 );
 const NEGATION = /\b(no|not|don't|dont|never|nope|can't|cannot|won't|isn't|wasn't)\b/i;
-const MONTHS = 'january february march april may june july august september october november december'.split(' ');
+const MONTHS = 'january february march april may june july august september october november december'.split(
+  ' ',
+);
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 2 && !STOP_WORDS.has(w));
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 2 && !STOP_WORDS.has(w));
 }
 
 function sentences(text: string): string[] {
-  return text.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(/(?<=[.!?])\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function clip(text: string, max: number): string {
@@ -75,7 +85,10 @@ export class OfflineLlm implements LlmAdapter {
     for (const t of texts) {
       const iso = /\b(\d{4}-\d{2}-\d{2})\b/.exec(t);
       if (iso) return iso[1];
-      const named = new RegExp(`\\b(${MONTHS.join('|')})\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?`, 'i').exec(t);
+      const named = new RegExp(
+        `\\b(${MONTHS.join('|')})\\s+(\\d{1,2})(?:st|nd|rd|th)?(?:,?\\s+(\\d{4}))?`,
+        'i',
+      ).exec(t);
       if (named) {
         const month = MONTHS.indexOf(named[1].toLowerCase()) + 1;
         const year = named[3] ?? String(new Date().getUTCFullYear());
@@ -85,4 +98,3 @@ export class OfflineLlm implements LlmAdapter {
     return null;
   }
 }
-

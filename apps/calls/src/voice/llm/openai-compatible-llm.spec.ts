@@ -20,7 +20,13 @@ function fakeServer(answer: (body: Record<string, unknown>) => { status: number;
 }
 
 const keys: EffectiveExtractionKey[] = [
-  { name: 'interested', type: 'boolean', description: 'is the callee interested', source: 'inline', set_id: null },
+  {
+    name: 'interested',
+    type: 'boolean',
+    description: 'is the callee interested',
+    source: 'inline',
+    set_id: null,
+  },
   { name: 'seats', type: 'number', description: 'seats needed', source: 'set', set_id: 'exs_1' },
 ];
 
@@ -39,7 +45,8 @@ describe('OpenAiCompatibleLlm against a local server', () => {
     await new Promise((r) => fake.server.close(r));
   });
 
-  const llm = () => new OpenAiCompatibleLlm({ baseUrl: base, apiKey: 'sk-test', model: 'test-model', timeoutMs: 2000 });
+  const llm = () =>
+    new OpenAiCompatibleLlm({ baseUrl: base, apiKey: 'sk-test', model: 'test-model', timeoutMs: 2000 });
 
   it('sends the prompt, knowledge and history as chat messages and returns the reply', async () => {
     reply = { status: 200, json: { choices: [{ message: { content: ' Sure, the plan costs 10. ' } }] } };
@@ -65,8 +72,15 @@ describe('OpenAiCompatibleLlm against a local server', () => {
   });
 
   it('extracts a JSON object, keeping only the schema keys, coerced to their types', async () => {
-    reply = { status: 200, json: { choices: [{ message: { content: '{"interested": "yes", "seats": "12", "extra": 1}' } }] } };
-    const values = await llm().extract({ keys, transcript: [{ role: 'user', content: 'Yes, 12 seats', timestamp: 't' }], variables: {} });
+    reply = {
+      status: 200,
+      json: { choices: [{ message: { content: '{"interested": "yes", "seats": "12", "extra": 1}' } }] },
+    };
+    const values = await llm().extract({
+      keys,
+      transcript: [{ role: 'user', content: 'Yes, 12 seats', timestamp: 't' }],
+      variables: {},
+    });
     expect(values).toEqual({ interested: true, seats: 12 });
     expect(fake.requests[fake.requests.length - 1].body.response_format).toEqual({ type: 'json_object' });
   });

@@ -27,17 +27,27 @@ export class OpenAiCompatibleLlm implements LlmAdapter {
         role: 'system',
         content:
           `${input.prompt}\n\nYou are speaking on a phone call. Answer in one to three short spoken sentences.` +
-          (input.knowledge ? `\n\nKnowledge base results for the caller's last words:\n${input.knowledge}` : ''),
+          (input.knowledge
+            ? `\n\nKnowledge base results for the caller's last words:\n${input.knowledge}`
+            : ''),
       },
-      ...input.history.map((t): ChatMessage => ({ role: t.role === 'bot' ? 'assistant' : 'user', content: t.content })),
+      ...input.history.map((t): ChatMessage => ({
+        role: t.role === 'bot' ? 'assistant' : 'user',
+        content: t.content,
+      })),
       { role: 'user', content: input.userText },
     ];
     return (await this.complete(messages, false)).trim();
   }
 
   async extract(input: ExtractionInput): Promise<Record<string, unknown>> {
-    const schema = input.keys.map((k) => `- ${k.name} (${k.type}${k.options?.length ? `: one of ${k.options.join(', ')}` : ''}): ${k.description}`);
-    const transcript = input.transcript.map((t) => `${t.role === 'bot' ? 'Agent' : 'Callee'}: ${t.content}`).join('\n');
+    const schema = input.keys.map(
+      (k) =>
+        `- ${k.name} (${k.type}${k.options?.length ? `: one of ${k.options.join(', ')}` : ''}): ${k.description}`,
+    );
+    const transcript = input.transcript
+      .map((t) => `${t.role === 'bot' ? 'Agent' : 'Callee'}: ${t.content}`)
+      .join('\n');
     const content = await this.complete(
       [
         {
@@ -47,7 +57,10 @@ export class OpenAiCompatibleLlm implements LlmAdapter {
             'exactly the field names; use null when the call does not say. Dates as YYYY-MM-DD.\nFields:\n' +
             schema.join('\n'),
         },
-        { role: 'user', content: `Pre-call variables: ${JSON.stringify(input.variables)}\n\nTranscript:\n${transcript}` },
+        {
+          role: 'user',
+          content: `Pre-call variables: ${JSON.stringify(input.variables)}\n\nTranscript:\n${transcript}`,
+        },
       ],
       true,
     );

@@ -1,7 +1,10 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { PartnerStatus, VoiceTier } from '@vap/contracts';
 
-export const bigintToNumber = { to: (v: number) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
+export const bigintToNumber = {
+  to: (v: number) => v,
+  from: (v: string | null) => (v === null ? null : Number(v)),
+};
 
 @Entity({ name: 'partners' })
 export class Partner {

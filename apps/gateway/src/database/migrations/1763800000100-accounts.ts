@@ -35,7 +35,9 @@ export class Accounts1763800000100 implements MigrationInterface {
         reference text,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX ledger_entries_partner_idx ON gateway.ledger_entries (partner_id, created_at)`);
+    await q.query(
+      `CREATE INDEX ledger_entries_partner_idx ON gateway.ledger_entries (partner_id, created_at)`,
+    );
     // Counters are short-lived and rebuilt by traffic: UNLOGGED skips the WAL on this hot write path.
     await q.query(`
       CREATE UNLOGGED TABLE gateway.rate_limit_windows (
@@ -59,7 +61,9 @@ export class Accounts1763800000100 implements MigrationInterface {
         updated_at timestamptz(3) NOT NULL DEFAULT now(),
         CONSTRAINT customers_partner_external_id_key UNIQUE (partner_id, external_id)
       )`);
-    await q.query(`CREATE INDEX customers_partner_page_idx ON gateway.customers (partner_id, created_at, id)`);
+    await q.query(
+      `CREATE INDEX customers_partner_page_idx ON gateway.customers (partner_id, created_at, id)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {
