@@ -22,7 +22,7 @@ import { statusUpdatedData } from '../progress/status-event';
 import { agentSettingsOf } from './agent-settings';
 import { CallsQueryService } from './calls-query.service';
 import { Call } from './entities/call.entity';
-import { CallSession } from './entities/call-session.entity';
+import { CallSession, newSession } from './entities/call-session.entity';
 import { FromNumberResolver } from './from-number.resolver';
 import { accountConcurrency, countActiveCalls, lockPartnerCalls } from './partner-lock';
 
@@ -140,24 +140,7 @@ export class StartCallService {
         endedAt: null,
       });
       await em.save(call);
-      await em.insert(CallSession, {
-        callId: call.id,
-        sessionId: call.sessionId,
-        status: 'active',
-        transcript: [],
-        holdEvents: [],
-        hold: null,
-        extraction: null,
-        recordingKey: null,
-        recordingSourceUrl: null,
-        recordingDurationSecs: null,
-        durationSeconds: 0,
-        creditsUsedPaise: 0,
-        processingComplete: false,
-        pipelineCompletedAt: null,
-        startedAt: null,
-        endedAt: null,
-      });
+      await em.insert(CallSession, newSession(call));
       await this.outbox.record(
         em,
         DomainEvents.callStatusUpdated,

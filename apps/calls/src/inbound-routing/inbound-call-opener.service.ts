@@ -6,7 +6,7 @@ import { AgentDto, CallProvider, DomainEvents, InboundRouteDecisionDto, Subjects
 import { OutboxService, RpcClient } from '@vap/messaging';
 import { agentSettingsOf } from '../calls/agent-settings';
 import { Call } from '../calls/entities/call.entity';
-import { CallSession } from '../calls/entities/call-session.entity';
+import { CallSession, newSession } from '../calls/entities/call-session.entity';
 import { accountConcurrency, countActiveCalls, lockPartnerCalls } from '../calls/partner-lock';
 import { Connection } from '../connections/entities/connection.entity';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
@@ -111,23 +111,7 @@ export class InboundCallOpener {
         endedAt: null,
       });
       await em.save(call);
-      await em.insert(CallSession, {
-        callId: call.id,
-        sessionId: call.sessionId,
-        status: 'active',
-        transcript: [],
-        holdEvents: [],
-        hold: null,
-        extraction: null,
-        recordingKey: null,
-        recordingDurationSecs: null,
-        durationSeconds: 0,
-        creditsUsedPaise: 0,
-        processingComplete: false,
-        pipelineCompletedAt: null,
-        startedAt: null,
-        endedAt: null,
-      });
+      await em.insert(CallSession, newSession(call));
       await em.query(`UPDATE calls.inbound_route_decisions SET call_id = $2, session_id = $3 WHERE id = $1`, [
         decision.id,
         call.id,

@@ -1,5 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { ExtractionResult, HoldSummary, TranscriptEntry } from '@vap/contracts';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
 /** A raw carrier hold signal as received; the post-call pipeline turns them into the hold summary. */
 export interface HoldSignal {
@@ -60,4 +61,26 @@ export class CallSession {
 
   @Column({ name: 'ended_at', type: 'timestamptz', precision: 3, nullable: true })
   endedAt: Date | null;
+}
+
+/** The session row every new call starts with, inbound or outbound: active, empty, nothing measured yet. */
+export function newSession(call: { id: string; sessionId: string }): QueryDeepPartialEntity<CallSession> {
+  return {
+    callId: call.id,
+    sessionId: call.sessionId,
+    status: 'active',
+    transcript: [],
+    holdEvents: [],
+    hold: null,
+    extraction: null,
+    recordingKey: null,
+    recordingSourceUrl: null,
+    recordingDurationSecs: null,
+    durationSeconds: 0,
+    creditsUsedPaise: 0,
+    processingComplete: false,
+    pipelineCompletedAt: null,
+    startedAt: null,
+    endedAt: null,
+  };
 }
