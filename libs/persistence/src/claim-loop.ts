@@ -1,4 +1,4 @@
-import { Client } from 'pg';
+import { PgListener } from './pg-listener';
 
 export interface ClaimLoopOptions<T> {
   /** What the loop works on, for log lines ("jobs", "deliveries"). */
@@ -27,35 +27,30 @@ const text = (err: unknown) => (err instanceof Error ? err.message : String(err)
  */
 export class ClaimLoop<T> {
   private readonly running = new Set<Promise<void>>();
-  private listener?: Client;
+  private readonly listener: PgListener;
   private timer?: NodeJS.Timeout;
   private claiming = false;
   private again = false;
   private stopped = false;
 
-  constructor(private readonly options: ClaimLoopOptions<T>) {}
+  constructor(private readonly options: ClaimLoopOptions<T>) {
+    this.listener = new PgListener({
+      databaseUrl: options.databaseUrl,
+      channel: options.channel,
+      applicationName: `${options.channel}-listener`,
+      label: options.label,
+      onNotification: () => this.wake(),
+      onListening: () => this.wake(),
+      log: options.log,
+    });
+  }
 
   async start(): Promise<void> {
     if (this.options.concurrency === 0) return;
-    await this.listen();
+    // Polling alone finds every item; LISTEN only makes new ones start at once.
+    await this.listener.start();
     this.timer = setInterval(() => this.wake(), this.options.pollMs);
     this.wake();
-  }
-
-  private async listen(): Promise<void> {
-    const { label, log } = this.options;
-    const client = new Client({ connectionString: this.options.databaseUrl });
-    client.on('error', (err) => log.warn(`${label} listener lost, polling only: ${err.message}`));
-    client.on('notification', () => this.wake());
-    try {
-      await client.connect();
-      await client.query(`LISTEN "${this.options.channel}"`);
-      this.listener = client;
-    } catch (err) {
-      // Polling still finds every item; LISTEN only makes new ones start at once.
-      log.warn(`${label} LISTEN unavailable, polling only: ${text(err)}`);
-      await client.end().catch(() => undefined);
-    }
   }
 
   /** Claims as many due items as there are free slots, now or right after the claim in progress. */
@@ -102,6 +97,6 @@ export class ClaimLoop<T> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await Promise.allSettled([...this.running]);
-    await this.listener?.end().catch(() => undefined);
+    await this.listener.stop();
   }
 }

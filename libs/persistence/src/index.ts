@@ -3,3 +3,4 @@ export * from './migrate';
 export * from './test-database';
 export * from './cursor-page';
 export * from './claim-loop';
+export * from './pg-listener';

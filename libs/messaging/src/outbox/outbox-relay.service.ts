@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Client } from 'pg';
+import { PgListener } from '@vap/persistence';
 import { headers as natsHeaders } from 'nats';
 import { MessageHeaders } from '@vap/contracts';
 import { NatsConnectionService } from '../nats-connection.service';
@@ -12,7 +12,6 @@ import { measureOutboxLagWith, outboxPublished } from '../messaging.metrics';
 
 const BATCH = 100;
 const POLL_MS = 1000;
-const RELISTEN_MS = 2000;
 const RETENTION_HOURS = 24;
 
 /**
@@ -23,8 +22,7 @@ const RETENTION_HOURS = 24;
 @Injectable()
 export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelayService.name);
-  private listener?: Client;
-  private relistenTimer?: NodeJS.Timeout;
+  private readonly listener: PgListener;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
@@ -35,62 +33,31 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     private readonly dataSource: DataSource,
     private readonly nats: NatsConnectionService,
     private readonly stream: EventStreamService,
-  ) {}
+  ) {
+    // Polling alone relays every row; LISTEN only makes it prompt.
+    const options = dataSource.options as { url?: string; applicationName?: string };
+    this.listener = new PgListener({
+      databaseUrl: options.url,
+      channel: outboxChannel(dataSource),
+      applicationName: `${options.applicationName ?? 'service'}:outbox-listener`,
+      label: 'outbox',
+      onNotification: () => this.wake(),
+      // Rows may have been committed while nobody listened.
+      onListening: () => {
+        if (this.timer) this.wake();
+      },
+      log: this.logger,
+    });
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.stream.ensure();
-    await this.listen();
+    await this.listener.start();
     if (this.stopped) return;
     this.timer = setInterval(() => this.wake(), POLL_MS);
     this.wake();
     // Measured when scraped, so the gauge is exact and costs nothing between scrapes.
     measureOutboxLagWith(() => this.lagSeconds());
-  }
-
-  /**
-   * LISTENs on a connection of its own. Polling still relays every row; LISTEN only makes it prompt, so
-   * a lost listener (Postgres restart, failover, idle kill) is replaced in the background.
-   */
-  private async listen(): Promise<void> {
-    const options = this.dataSource.options as { url?: string; applicationName?: string };
-    const client = new Client({
-      connectionString: options.url,
-      application_name: `${options.applicationName ?? 'service'}:outbox-listener`,
-    });
-    const lost = (reason: string) => {
-      if (this.listener !== client) return;
-      this.listener = undefined;
-      this.logger.warn(`outbox listener lost (${reason}); polling until it is back`);
-      client.end().catch(() => undefined);
-      this.relisten();
-    };
-    client.on('error', (err) => lost(err.message));
-    client.on('end', () => lost('connection closed'));
-    client.on('notification', () => this.wake());
-    try {
-      await client.connect();
-      await client.query(`LISTEN "${outboxChannel(this.dataSource)}"`);
-    } catch (err) {
-      this.logger.warn(`outbox LISTEN unavailable, polling meanwhile: ${(err as Error).message}`);
-      await client.end().catch(() => undefined);
-      this.relisten();
-      return;
-    }
-    if (this.stopped) {
-      await client.end().catch(() => undefined);
-      return;
-    }
-    this.listener = client;
-    // Rows may have been committed while nobody listened.
-    if (this.timer) this.wake();
-  }
-
-  private relisten(): void {
-    if (this.stopped || this.relistenTimer) return;
-    this.relistenTimer = setTimeout(() => {
-      this.relistenTimer = undefined;
-      void this.listen();
-    }, RELISTEN_MS);
   }
 
   /** Runs a relay pass now, or right after the one in progress. */
@@ -184,10 +151,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     measureOutboxLagWith(undefined);
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    if (this.relistenTimer) clearTimeout(this.relistenTimer);
     await this.running;
-    const listener = this.listener;
-    this.listener = undefined;
-    await listener?.end().catch(() => undefined);
+    await this.listener.stop();
   }
 }
