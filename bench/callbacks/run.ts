@@ -9,18 +9,10 @@
  * of the calls), BENCH_CONCURRENCY calls at a time. Checks that every call ended completed.
  * Settings: BENCH_CALLS (default 300), BENCH_CONCURRENCY (default 32), BENCH_DUPLICATE (default 0.2).
  */
+import { openBenchInfrastructure } from '../support/bench-infrastructure';
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { Client } from 'pg';
-import { createTestDatabase } from '@vap/persistence';
-import {
-  deleteJetStreamByPrefix,
-  freePort,
-  resolveNats,
-  resolvePostgres,
-  startPlatform,
-  workspaceRoot,
-} from '@vap/testing';
+import { freePort, startPlatform } from '@vap/testing';
 
 const callCount = Number(process.env.BENCH_CALLS ?? 300);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -38,11 +30,8 @@ async function json(res: Response): Promise<{ data: Record<string, unknown> }> {
 }
 
 async function main(): Promise<void> {
-  const dataDir = join(workspaceRoot(), '.data');
-  const pg = await resolvePostgres({ dataDir });
-  const nats = await resolveNats({ dataDir });
-  const db = await createTestDatabase(pg.url, 'vap_bench_callbacks');
-  const prefix = `bench_${randomBytes(3).toString('hex')}`;
+  const infra = await openBenchInfrastructure('vap_bench_callbacks');
+  const { db, nats, prefix } = infra;
   const secretsKey = randomBytes(32).toString('hex');
   const adminToken = randomBytes(16).toString('hex');
   const port = await freePort();
@@ -193,10 +182,7 @@ async function main(): Promise<void> {
     if (completed !== callCount) throw new Error(`${completed} of ${callCount} calls completed`);
   } finally {
     await platform.stop().catch(() => undefined);
-    await deleteJetStreamByPrefix(nats.url, prefix).catch(() => undefined);
-    await db.drop();
-    await nats.stop();
-    await pg.stop();
+    await infra.close();
   }
 }
 

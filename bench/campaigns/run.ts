@@ -9,19 +9,11 @@
  * (the callee numbers' last two digits, default 01: no answer, the shortest sandbox call), BENCH_LOG_DIR
  * (write the apps' logs there).
  */
-import { createTestDatabase } from '@vap/persistence';
-import {
-  deleteJetStreamByPrefix,
-  freePort,
-  resolveNats,
-  resolvePostgres,
-  startPlatform,
-  workspaceRoot,
-} from '@vap/testing';
+import { openBenchInfrastructure } from '../support/bench-infrastructure';
+import { freePort, startPlatform } from '@vap/testing';
 import { connect, StringCodec } from 'nats';
 import { Client } from 'pg';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 
 const contacts = Number(process.env.BENCH_CONTACTS ?? 10_000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 10);
@@ -88,11 +80,8 @@ async function json(res: Response): Promise<{ data: Record<string, unknown> & { 
 }
 
 async function main(): Promise<void> {
-  const dataDir = join(workspaceRoot(), '.data');
-  const pg = await resolvePostgres({ dataDir });
-  const nats = await resolveNats({ dataDir });
-  const db = await createTestDatabase(pg.url, 'vap_bench');
-  const prefix = `bench_${randomBytes(3).toString('hex')}`;
+  const infra = await openBenchInfrastructure('vap_bench');
+  const { db, nats, prefix } = infra;
   const adminToken = randomBytes(16).toString('hex');
   const gatewayPort = await freePort();
   const platform = await startPlatform({
@@ -238,10 +227,7 @@ async function main(): Promise<void> {
   } finally {
     await nc.drain().catch(() => undefined);
     await platform.stop();
-    await deleteJetStreamByPrefix(nats.url, prefix).catch(() => undefined);
-    await db.drop();
-    await nats.stop();
-    await pg.stop();
+    await infra.close();
   }
 }
 

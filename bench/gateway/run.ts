@@ -6,16 +6,9 @@
  * Starts its own platform on a fresh database with rate limits lifted (a benchmark at 60 req/min would
  * measure the limiter). Settings: BENCH_DURATION_S (default 10), BENCH_CONNECTIONS (default 32).
  */
-import { createTestDatabase } from '@vap/persistence';
-import {
-  deleteJetStreamByPrefix,
-  resolveNats,
-  resolvePostgres,
-  startPlatform,
-  workspaceRoot,
-} from '@vap/testing';
+import { openBenchInfrastructure } from '../support/bench-infrastructure';
+import { startPlatform } from '@vap/testing';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 
 // autocannon ships no types of its own; this is the part of its result we read.
 interface Histogram {
@@ -55,11 +48,8 @@ async function measure(label: string, url: string, headers: Record<string, strin
 }
 
 async function main(): Promise<void> {
-  const dataDir = join(workspaceRoot(), '.data');
-  const pg = await resolvePostgres({ dataDir });
-  const nats = await resolveNats({ dataDir });
-  const db = await createTestDatabase(pg.url, 'vap_bench');
-  const prefix = `bench_${randomBytes(3).toString('hex')}`;
+  const infra = await openBenchInfrastructure('vap_bench');
+  const { db, nats, prefix } = infra;
   const adminToken = randomBytes(16).toString('hex');
   const platform = await startPlatform({
     databaseUrl: db.url,
@@ -105,10 +95,7 @@ async function main(): Promise<void> {
     console.table(rows);
   } finally {
     await platform.stop();
-    await deleteJetStreamByPrefix(nats.url, prefix).catch(() => undefined);
-    await db.drop();
-    await nats.stop();
-    await pg.stop();
+    await infra.close();
   }
 }
 

@@ -11,6 +11,7 @@
  * BENCH_RATE (events per second; default 0 = all at once, which measures throughput: latency then includes
  * the backlog; a rate below capacity measures latency).
  */
+import { openBenchInfrastructure } from '../support/bench-infrastructure';
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,16 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, JSONCodec } from 'nats';
 import { Client } from 'pg';
-import { createTestDatabase } from '@vap/persistence';
-import {
-  deleteJetStreamByPrefix,
-  freePort,
-  resolveNats,
-  resolvePostgres,
-  ServiceHandle,
-  startService,
-  workspaceRoot,
-} from '@vap/testing';
+import { freePort, ServiceHandle, startService } from '@vap/testing';
 
 const events = Number(process.env.BENCH_EVENTS ?? 2000);
 const endpointCount = Number(process.env.BENCH_ENDPOINTS ?? 5);
@@ -71,11 +63,8 @@ function percentile(sorted: number[], p: number): number {
 async function main(): Promise<void> {
   const tlsDir = mkdtempSync(join(tmpdir(), 'vap-bench-tls-'));
   const tls = selfSignedCertificate(tlsDir);
-  const dataDir = join(workspaceRoot(), '.data');
-  const pg = await resolvePostgres({ dataDir });
-  const nats = await resolveNats({ dataDir });
-  const db = await createTestDatabase(pg.url, 'vap_bench_webhooks');
-  const prefix = `bench_${randomBytes(3).toString('hex')}`;
+  const infra = await openBenchInfrastructure('vap_bench_webhooks');
+  const { db, nats, prefix } = infra;
   const partnerId = randomUUID();
 
   // Receipt time of each delivery, keyed by X-Webhook-Id; publish time of each event by call_id.
@@ -208,10 +197,7 @@ async function main(): Promise<void> {
     await nc.close();
     for (const r of replicas) await r.stop().catch(() => undefined);
     server.close();
-    await deleteJetStreamByPrefix(nats.url, prefix).catch(() => undefined);
-    await db.drop();
-    await nats.stop();
-    await pg.stop();
+    await infra.close();
     rmSync(tlsDir, { recursive: true, force: true });
   }
 }
