@@ -2,3 +2,4 @@ export * from './env';
 export * from './api';
 export * from './partners';
 export * from './https-receiver';
+export * from './contract-fields';

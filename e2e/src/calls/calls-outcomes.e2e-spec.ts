@@ -1,29 +1,5 @@
+import { CALL_STATUS_UPDATED_FIELDS } from '../../support';
 import { CallsPartner, callee, EventTap, UUID } from './call-fixtures';
-
-/** Every field the contract lists for call.status.updated data. */
-const STATUS_FIELDS = [
-  'call_id',
-  'session_id',
-  'agent_id',
-  'agent_name',
-  'client_reference_id',
-  'direction',
-  'from_number',
-  'to_number',
-  'status',
-  'disposition',
-  'answered_by',
-  'hangup_cause',
-  'hangup_source',
-  'previous_status',
-  'terminal',
-  'concurrency_released',
-  'account_concurrency',
-  'provider',
-  'provider_status',
-  'provider_event',
-  'occurred_at',
-].sort();
 
 describe('sandbox call outcomes through the gateway', () => {
   let partner: CallsPartner;
@@ -86,7 +62,7 @@ describe('sandbox call outcomes through the gateway', () => {
     const { callId, ref, completed, call, updates } = await run('42');
     expect(tap.statuses(callId)).toEqual(['pending', 'ringing', 'in_progress', 'completed']);
     for (const u of updates) {
-      expect(Object.keys(u.data).sort()).toEqual(STATUS_FIELDS);
+      expect(Object.keys(u.data).sort()).toEqual(CALL_STATUS_UPDATED_FIELDS);
       expect(u.data).toMatchObject({
         call_id: callId,
         client_reference_id: ref,

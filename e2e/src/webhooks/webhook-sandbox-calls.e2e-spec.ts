@@ -1,42 +1,8 @@
 // Real events end to end: a sandbox call's call.status.updated and session.completed, produced by the
 // calls service, reach an account-wide endpoint and an agent endpoint with the contract's payloads.
-import { api } from '../../support';
+import { api, CALL_STATUS_UPDATED_FIELDS, SESSION_COMPLETED_FIELDS } from '../../support';
 import { createAgent, createEndpoint, newPartner } from './webhook-fixtures';
 import { verifySignature, WebhookReceiver } from './webhook-receiver';
-
-const STATUS_FIELDS = [
-  'call_id',
-  'session_id',
-  'agent_id',
-  'agent_name',
-  'client_reference_id',
-  'direction',
-  'from_number',
-  'to_number',
-  'status',
-  'disposition',
-  'answered_by',
-  'hangup_cause',
-  'hangup_source',
-  'previous_status',
-  'terminal',
-  'concurrency_released',
-  'account_concurrency',
-  'provider',
-  'provider_status',
-  'provider_event',
-  'occurred_at',
-].sort();
-const SESSION_FIELDS = [
-  'session_id',
-  'agent_id',
-  'agent_name',
-  'duration_seconds',
-  'credits_used',
-  'processing_complete',
-  'pipeline_completed_at',
-  'transcript',
-];
 
 describe('webhooks from sandbox calls', () => {
   let receiver: WebhookReceiver;
@@ -86,7 +52,7 @@ describe('webhooks from sandbox calls', () => {
     for (const r of statuses) {
       expect(verifySignature(r, account.secret)).toBe(true);
       expect(Object.keys(r.json).sort()).toEqual(['data', 'event', 'timestamp']);
-      expect(Object.keys(r.json.data).sort()).toEqual(STATUS_FIELDS);
+      expect(Object.keys(r.json.data).sort()).toEqual(CALL_STATUS_UPDATED_FIELDS);
       expect(r.json.data).toMatchObject({
         agent_id: agent.id,
         client_reference_id: ref,
@@ -100,7 +66,7 @@ describe('webhooks from sandbox calls', () => {
     for (const s of sessions) {
       const secret = s.path === '/sandbox-account' ? account.secret : own.secret;
       expect(verifySignature(s, secret)).toBe(true);
-      for (const field of SESSION_FIELDS) expect(s.json.data).toHaveProperty(field);
+      for (const field of SESSION_COMPLETED_FIELDS) expect(s.json.data).toHaveProperty(field);
       expect(s.json.data).toMatchObject({ agent_id: agent.id, processing_complete: true });
       expect(Array.isArray(s.json.data.transcript)).toBe(true);
     }
