@@ -60,6 +60,8 @@ export interface FakeCarriers {
   detached: string[];
   /** The next REST request is answered with this status (and no call is created). */
   failNext(status: number): void;
+  /** Place-call requests are answered this much later (the call is placed at once): a slow carrier API. */
+  delayPlaceCalls(ms: number): void;
   waitForCall(to: string, timeoutMs?: number): Promise<PlacedCall>;
   /** carrier_a callback to the call's answer/ring/hangup URL. `sign: 'bad'` signs with a wrong token, 'none' not at all. */
   callbackA(
@@ -150,6 +152,12 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
   const requests: RestRequest[] = [];
   const detached: string[] = [];
   let failStatus: number | null = null;
+  let placeCallDelayMs = 0;
+  const placeCallAnswer = (res: ServerResponse, body: unknown) => {
+    const delay = placeCallDelayMs;
+    if (delay <= 0) return send(res, 201, body);
+    setTimeout(() => send(res, 201, body), delay);
+  };
 
   const authorized = (
     req: IncomingMessage,
@@ -203,7 +211,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
           hangup: String(json.hangup_url ?? ''),
         },
       });
-      return send(res, 201, { api_id: randomUUID(), message: 'call fired', request_uuid: requestUuid });
+      return placeCallAnswer(res, { api_id: randomUUID(), message: 'call fired', request_uuid: requestUuid });
     }
     m = /^\/v1\/Account\/([^/]+)\/Number\/([^/]+)\/$/.exec(url.pathname);
     if (m && req.method === 'POST') {
@@ -236,7 +244,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         form,
         urls: { answer: form.Url?.[0] ?? '', status: form.StatusCallback?.[0] ?? '' },
       });
-      return send(res, 201, {
+      return placeCallAnswer(res, {
         sid,
         account_sid: account.id,
         status: 'queued',
@@ -306,6 +314,9 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     addAccount: (account) => accounts.set(`${account.provider}:${account.id}`, account),
     failNext: (status) => {
       failStatus = status;
+    },
+    delayPlaceCalls: (ms) => {
+      placeCallDelayMs = ms;
     },
     waitForCall: (to, timeoutMs = 10_000) =>
       waitFor(() => calls.find((c) => c.to === to), {

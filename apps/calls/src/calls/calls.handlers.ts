@@ -9,7 +9,8 @@ import {
   PartnerContext,
   RecordingUrlDto,
   RpcRequest,
-  StartCallDto,
+  StartCallCommand,
+  StartCallResult,
   Subjects,
 } from '@vap/contracts';
 import { CallsQueryService } from './calls-query.service';
@@ -37,7 +38,7 @@ export class CallsHandlers {
   ) {}
 
   @MessagePattern(Subjects.calls.callStart)
-  start(@Payload() req: RpcRequest<StartCallDto>): Promise<CallDto> {
+  start(@Payload() req: RpcRequest<StartCallCommand>): Promise<StartCallResult> {
     return this.starter.start(partnerOf(req), req.data);
   }
 

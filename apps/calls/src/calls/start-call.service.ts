@@ -9,7 +9,9 @@ import {
   DomainEvents,
   ErrorCode,
   PartnerContext,
+  StartCallCommand,
   StartCallDto,
+  StartCallResult,
   Subjects,
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
@@ -25,6 +27,7 @@ import { Call } from './entities/call.entity';
 import { CallSession, newSession } from './entities/call-session.entity';
 import { FromNumberResolver } from './from-number.resolver';
 import { accountConcurrency, countActiveCalls, lockPartnerCalls } from './partner-lock';
+import { bindKey, callOfKey, splitStartCommand, StartCallKey } from './start-call-keys';
 
 export const DEFAULT_CONCURRENCY_LIMIT = 5;
 
@@ -35,7 +38,9 @@ export function minimumStartBalancePaise(pricePerMinutePaise: number): number {
 
 /**
  * POST /calls/start: checks the agent (agents service), the balance snapshot and the caller ID, then
- * admits the call under the partner's concurrency limit and hands it to the carrier.
+ * admits the call under the partner's concurrency limit and hands it to the carrier. With an
+ * Idempotency-Key the key is bound to the call in the admitting transaction, so a retry with the same key
+ * and body gets that call back (even while it is still being dialled) instead of a second dial.
  */
 @Injectable()
 export class StartCallService {
@@ -53,7 +58,10 @@ export class StartCallService {
     private readonly calls: CallsQueryService,
   ) {}
 
-  async start(partner: PartnerContext, input: StartCallDto): Promise<CallDto> {
+  async start(partner: PartnerContext, command: StartCallCommand): Promise<StartCallResult> {
+    const { input, key } = splitStartCommand(command);
+    const earlier = key ? await callOfKey(this.dataSource.manager, partner.id, key) : null;
+    if (earlier) return this.replay(partner, earlier);
     const agent = await this.rpc.request<AgentDto>(Subjects.agents.agentGet, partner, { id: input.agent_id });
     const minimum = minimumStartBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
     if (partner.balancePaise < minimum) {
@@ -64,7 +72,9 @@ export class StartCallService {
     }
     const from = await this.numbers.resolve(partner.id, input);
     const adapter = this.carriers.get(from.provider);
-    const call = await this.admit(partner, agent, from, input);
+    const admitted = await this.admit(partner, agent, from, input, key);
+    if (typeof admitted === 'string') return this.replay(partner, admitted);
+    const call = admitted;
     try {
       const placed = await adapter.placeCall(
         {
@@ -88,19 +98,29 @@ export class StartCallService {
       if (err instanceof AppError && err.status < 500) throw err;
       throw AppError.downstream(`The carrier could not place call ${call.id}; retry`);
     }
-    return this.calls.get(partner.id, call.id);
+    return { call: await this.calls.get(partner.id, call.id), replayed: false };
   }
 
-  /** Inserts the call as pending if the partner has a free concurrency slot; atomic per partner. */
+  private async replay(partner: PartnerContext, callId: string): Promise<StartCallResult> {
+    return { call: await this.calls.get(partner.id, callId), replayed: true };
+  }
+
+  /**
+   * Inserts the call as pending if the partner has a free concurrency slot; atomic per partner. Answers
+   * the id of the call its Idempotency-Key already names instead, when a concurrent start bound it first.
+   */
   private async admit(
     partner: PartnerContext,
     agent: AgentDto,
     from: PhoneNumber,
     input: StartCallDto,
-  ): Promise<Call> {
+    key: StartCallKey | null,
+  ): Promise<Call | string> {
     const limit = partner.concurrencyLimit > 0 ? partner.concurrencyLimit : DEFAULT_CONCURRENCY_LIMIT;
     return this.dataSource.transaction(async (em) => {
       await lockPartnerCalls(em, partner.id);
+      const earlier = key ? await callOfKey(em, partner.id, key) : null;
+      if (earlier) return earlier;
       const active = await countActiveCalls(em, partner.id);
       if (active >= limit) {
         throw new AppError(
@@ -141,6 +161,7 @@ export class StartCallService {
       });
       await em.save(call);
       await em.insert(CallSession, newSession(call));
+      if (key) await bindKey(em, partner.id, key, call.id);
       await this.outbox.record(
         em,
         DomainEvents.callStatusUpdated,

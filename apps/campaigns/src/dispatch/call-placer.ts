@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppError, CallDto, ErrorCode, PartnerContext, StartCallDto, Subjects } from '@vap/contracts';
+import { AppError, ErrorCode, PartnerContext, StartCallDto, StartCallResult, Subjects } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { CampaignLifecycle, minimumCampaignBalancePaise } from '../campaigns/campaign-lifecycle.service';
 import { CampaignReferences } from '../campaigns/campaign-references';
@@ -55,7 +55,7 @@ export class CallPlacer {
       client_reference_id: claim.attemptId,
     };
     try {
-      const call = await this.rpc.request<CallDto>(Subjects.calls.callStart, partner, body, {
+      const { call } = await this.rpc.request<StartCallResult>(Subjects.calls.callStart, partner, body, {
         timeoutMs: this.config.CAMPAIGNS_START_CALL_TIMEOUT_MS,
       });
       await this.attempts.linkCall(claim.attemptId, call.call_id);

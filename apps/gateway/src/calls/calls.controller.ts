@@ -1,13 +1,15 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import {
   CallDto,
   CallListDto,
   ErrorCode,
   ListCallsQueryDto,
   RecordingUrlDto,
+  StartCallCommand,
   StartCallDto,
+  StartCallResult,
   Subjects,
 } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
@@ -15,7 +17,7 @@ import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
 import { onThisGateway } from '../http/public-url';
-import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
+import { IdempotencyKey, REPLAYED_HEADER } from '../idempotency/idempotency-key';
 
 const START_DESCRIPTION = `
 Places an outbound call from the agent to \`to_number\`. The caller ID is \`from_number\` or
@@ -31,8 +33,11 @@ ringing or in_progress) at once; one more is 429 LIMIT_REACHED. A slot frees whe
 terminal status (call.status.updated with concurrency_released true).
 
 **Idempotency.** Send \`Idempotency-Key\` to make a retry safe: the same key with the same body returns
-the same call (response header \`Idempotency-Replayed: true\`), never a second call; the same key with a
-different body is 409 CONFLICT. Keys are kept 24 hours; a failed request releases its key.
+the same call (response header \`Idempotency-Replayed: true\`), never a second call, even when the first
+attempt ended in a timeout (502) or the connection dropped while the call was being dialled; the same key
+with a different body is 409 CONFLICT. The key belongs to the call once the call is admitted, for 24 hours:
+a request refused before that (validation, balance, concurrency limit) can be retried with the same key,
+while a call the carrier could not place is answered again as that failed call (use a new key to dial again).
 
 **Sandbox outcomes** by the last two digits of \`to_number\`: 01 no_answer, 02 busy, 03 failed,
 04 voicemail (answered by a machine), 05 the callee hangs up without speaking, 06 the callee puts the call
@@ -52,7 +57,6 @@ export class CallsController {
 
   @Post('start')
   @HttpCode(200)
-  @UseInterceptors(IdempotencyInterceptor)
   @ApiOperation({ summary: 'Start an outbound call', description: START_DESCRIPTION })
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1..255 printable ASCII characters' })
   @ApiEnvelope(CallDto)
@@ -67,9 +71,18 @@ export class CallsController {
   async start(
     @CurrentPartner() auth: AuthContext,
     @Body() body: StartCallDto,
+    @IdempotencyKey() idempotencyKey: string | undefined,
     @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<CallDto> {
-    return absoluteUrls(req, await this.rpc.request<CallDto>(Subjects.calls.callStart, auth.partner, body));
+    const command: StartCallCommand = idempotencyKey ? { ...body, idempotency_key: idempotencyKey } : body;
+    const { call, replayed } = await this.rpc.request<StartCallResult>(
+      Subjects.calls.callStart,
+      auth.partner,
+      command,
+    );
+    if (replayed) res.setHeader(REPLAYED_HEADER, 'true');
+    return absoluteUrls(req, call);
   }
 
   @Get()

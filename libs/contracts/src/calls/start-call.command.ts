@@ -1,0 +1,15 @@
+import type { CallDto } from './call.dto';
+import type { StartCallDto } from './start-call.dto';
+
+/**
+ * The calls.call.start command: the request body, plus the partner's Idempotency-Key when it sent one.
+ * The calls service keeps the key with the call it placed, so a retry with the same key and body gets
+ * that call back whatever happened on the way (a gateway timeout or crash), and never dials twice.
+ */
+export type StartCallCommand = StartCallDto & { idempotency_key?: string };
+
+export interface StartCallResult {
+  call: CallDto;
+  /** True when the key named a call placed earlier: this is that call, nothing was dialled now. */
+  replayed: boolean;
+}
