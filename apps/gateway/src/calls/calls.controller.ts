@@ -18,6 +18,7 @@ import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
 import { onThisGateway } from '../http/public-url';
 import { IdempotencyKey, REPLAYED_HEADER } from '../idempotency/idempotency-key';
+import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
 
 const START_DESCRIPTION = `
 Places an outbound call from the agent to \`to_number\`. The caller ID is \`from_number\` or
@@ -51,6 +52,7 @@ knowledge base). Sandbox time is compressed: durations are simulated call time.
 /** Thin HTTP edge of the calls service: validates, then sends the command over NATS for the partner. */
 @ApiTags('Calls')
 @ApiPartnerRoute()
+@RateLimitBucket('calls')
 @Controller(`${API_PREFIX}/calls`)
 export class CallsController {
   constructor(private readonly rpc: RpcClient) {}

@@ -1,12 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { AppError, ErrorCode } from '@vap/contracts';
 import { AuthenticatedRequest } from '../auth/auth-context';
 import { GatewayConfig } from '../config/gateway.config';
-import { API_PREFIX } from '../http/api-docs';
+import { KeyBucket, RATE_LIMIT_BUCKET } from './rate-limit-bucket';
 import { RateLimitService, WINDOW_SECONDS } from './rate-limit.service';
-
-const CALLS_PATH = new RegExp(`^/${API_PREFIX}/calls(/|$)`);
 
 /**
  * Per-key limits of the contract: 10 requests/minute under /calls, 60/minute for everything else. Runs
@@ -15,6 +14,7 @@ const CALLS_PATH = new RegExp(`^/${API_PREFIX}/calls(/|$)`);
 @Injectable()
 export class RateLimitGuard implements CanActivate {
   constructor(
+    private readonly reflector: Reflector,
     private readonly limits: RateLimitService,
     private readonly config: GatewayConfig,
   ) {}
@@ -22,8 +22,12 @@ export class RateLimitGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (!req.auth) return true;
-    const isCalls = CALLS_PATH.test(req.path);
-    const bucket = isCalls ? 'calls' : 'general';
+    const bucket =
+      this.reflector.getAllAndOverride<KeyBucket>(RATE_LIMIT_BUCKET, [
+        context.getHandler(),
+        context.getClass(),
+      ]) ?? 'general';
+    const isCalls = bucket === 'calls';
     const limit = isCalls
       ? this.config.RATE_LIMIT_CALLS_PER_MINUTE
       : this.config.RATE_LIMIT_GENERAL_PER_MINUTE;
