@@ -74,6 +74,13 @@ export default async function globalSetup(): Promise<void> {
         // own (e2e/src/gateway/rate-limit.e2e-spec.ts) so the shared platform does not throttle the suite.
         RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
         RATE_LIMIT_CALLS_PER_MINUTE: '100000',
+        // Every spec calls from one address (loopback): the per-address limits and the operator lockout
+        // are tested on a gateway of its own (e2e/src/gateway/address-limits.e2e-spec.ts).
+        RATE_LIMIT_ADDRESS_ADMIN_PER_MINUTE: '100000',
+        RATE_LIMIT_ADDRESS_CALLBACKS_PER_MINUTE: '100000',
+        RATE_LIMIT_ADDRESS_UPLOADS_PER_MINUTE: '100000',
+        RATE_LIMIT_ADDRESS_INVALID_KEY_PER_MINUTE: '100000',
+        ADMIN_LOCKOUT_AFTER_FAILURES: '100000',
         CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
         // Webhook retries, timeouts, auto-disable and rotation grace on a test scale (e2e/src/webhooks).
         WEBHOOK_RETRY_SCHEDULE: '1s,1s,2s',

@@ -19,6 +19,9 @@ import { gatewayDataSourceOptions } from './database/data-source';
 import { ExtractionSetsModule } from './extraction-sets/extraction-sets.module';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
+import { OperatorLockout } from './auth/operator-lockout.service';
+import { AddressRateLimiter, AddressRateLimitGuard } from './rate-limit/address-rate-limit';
+import { LimitsPruner } from './rate-limit/limits-pruner';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitService } from './rate-limit/rate-limit.service';
 import { VoicesModule } from './voices/voices.module';
@@ -60,14 +63,19 @@ export class AppModule {
       providers: [
         { provide: GatewayConfig, useValue: config },
         RateLimitService,
+        AddressRateLimiter,
+        OperatorLockout,
+        LimitsPruner,
         AdminTokenGuard,
-        // Order matters: authenticate first, then count the request against the key's limit.
+        // Order matters: the per-address limits of the surfaces without a key come before any work on the
+        // request; then authenticate, then count the request against the key's limit.
+        { provide: APP_GUARD, useClass: AddressRateLimitGuard },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [GatewayConfig, AdminTokenGuard],
+      exports: [GatewayConfig, AdminTokenGuard, OperatorLockout],
     };
   }
 }

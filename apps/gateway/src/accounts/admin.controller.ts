@@ -27,6 +27,7 @@ import { Public } from '@vap/runtime';
 import { ApiEnvelope, ApiErrors, ApiOperatorRoute } from '../http/openapi.decorators';
 import { ApiKeysService, toApiKeySummary } from './api-keys.service';
 import { PartnersService, toPartnerDto } from './partners.service';
+import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
 
 const uuid = new ParseUUIDPipe({ exceptionFactory: () => AppError.notFound('Partner') });
 
@@ -34,6 +35,7 @@ const uuid = new ParseUUIDPipe({ exceptionFactory: () => AppError.notFound('Part
 @ApiTags('Operator')
 @ApiOperatorRoute()
 @Public()
+@RateLimitBucket('admin')
 @UseGuards(AdminTokenGuard)
 @Controller('admin/v1/partners')
 export class AdminController {

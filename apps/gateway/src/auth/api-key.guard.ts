@@ -1,7 +1,9 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
 import { AppError, ErrorCode } from '@vap/contracts';
 import { ApiKeysService } from '../accounts/api-keys.service';
+import { AddressRateLimiter } from '../rate-limit/address-rate-limit';
 import { AuthenticatedRequest } from './auth-context';
 import { IS_PUBLIC } from '@vap/runtime';
 
@@ -13,19 +15,32 @@ function unauthorized(message: string): AppError {
 
 /**
  * Authenticates partner routes with `Authorization: Bearer rg_live_...` only: 401 for a missing or invalid
- * key, 403 for a key whose partner is suspended or not yet approved.
+ * key, 403 for a key whose partner is suspended or not yet approved. Requests without a valid key count
+ * against their client address's limit (429 over it), so nobody can send them without bound.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeysService,
+    private readonly addressLimits: AddressRateLimiter,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]))
       return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    try {
+      return await this.authenticate(req);
+    } catch (err) {
+      if (err instanceof AppError && err.code === ErrorCode.UNAUTHORIZED) {
+        await this.addressLimits.enforce(req, context.switchToHttp().getResponse<Response>(), 'invalid_key');
+      }
+      throw err;
+    }
+  }
+
+  private async authenticate(req: AuthenticatedRequest): Promise<boolean> {
     const header = req.headers.authorization;
     if (!header) {
       const inQuery = KEY_PARAM_NAMES.some((k) => k in (req.query ?? {}));

@@ -5,6 +5,7 @@ import { CarrierCallbackIngest, CarrierCallbackReply, Subjects } from '@vap/cont
 import { RpcClient } from '@vap/messaging';
 import { Public } from '@vap/runtime';
 import { CALLBACKS_PATH } from './callbacks.route';
+import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
 
 function headersOf(req: Request): Record<string, string> {
   const out: Record<string, string> = {};
@@ -21,6 +22,7 @@ function headersOf(req: Request): Record<string, string> {
  */
 @Public()
 @ApiExcludeController()
+@RateLimitBucket('callbacks')
 @Controller(CALLBACKS_PATH)
 export class CarrierCallbacksController {
   constructor(private readonly rpc: RpcClient) {}

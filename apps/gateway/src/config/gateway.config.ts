@@ -31,4 +31,50 @@ export class GatewayConfig extends BaseServiceConfig {
 
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 1mb, 512kb or 1048576b' })
   BODY_LIMIT: string = '1mb';
+
+  /**
+   * Proxies in front of the gateway whose X-Forwarded-For is believed when finding a client's address for
+   * the per-address limits. 0: the TCP peer is the client (anyone can write X-Forwarded-For).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  TRUST_PROXY_HOPS: number = 0;
+
+  /** Per client address and minute, on the surfaces without an API key. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_ADDRESS_ADMIN_PER_MINUTE: number = 300;
+
+  /** Carriers call back from a few addresses, in bursts when many calls start at once: generous. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_ADDRESS_CALLBACKS_PER_MINUTE: number = 12000;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_ADDRESS_UPLOADS_PER_MINUTE: number = 600;
+
+  /** Partner-API requests whose API key is missing or invalid; valid keys are never limited by address. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_ADDRESS_INVALID_KEY_PER_MINUTE: number = 60;
+
+  /** Wrong operator tokens from one address before it is locked out of the operator API. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  ADMIN_LOCKOUT_AFTER_FAILURES: number = 5;
+
+  /** The first lockout; each further failure doubles it, up to an hour. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3600)
+  ADMIN_LOCKOUT_SECONDS: number = 60;
 }

@@ -56,6 +56,7 @@ export function ApiOperatorRoute() {
   return applyDecorators(
     ApiBearerAuth('admin_token'),
     errorResponse(401, [ErrorCode.UNAUTHORIZED]),
+    errorResponse(429, [ErrorCode.RATE_LIMITED], 'Per client address; also after repeated wrong tokens'),
     errorResponse(500, [ErrorCode.INTERNAL_ERROR]),
   );
 }

@@ -5,6 +5,7 @@ import { CarrierCallbackIngest, CarrierCallbackReply, Subjects } from '@vap/cont
 import { RpcClient } from '@vap/messaging';
 import { Public } from '@vap/runtime';
 import { CALLBACKS_PATH } from '../callbacks/callbacks.route';
+import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
 
 /** The partner's decision URL may take up to 10 s; the carrier waits for the routed answer. */
 const INBOUND_RPC_TIMEOUT_MS = 15_000;
@@ -25,6 +26,7 @@ function headersOf(req: Request): Record<string, string> {
  */
 @Public()
 @ApiExcludeController()
+@RateLimitBucket('callbacks')
 @Controller(`${CALLBACKS_PATH}/inbound`)
 export class InboundCallWebhooksController {
   constructor(private readonly rpc: RpcClient) {}

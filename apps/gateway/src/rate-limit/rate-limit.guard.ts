@@ -1,11 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import { AppError, ErrorCode } from '@vap/contracts';
 import { AuthenticatedRequest } from '../auth/auth-context';
 import { GatewayConfig } from '../config/gateway.config';
 import { KeyBucket, RATE_LIMIT_BUCKET } from './rate-limit-bucket';
-import { RateLimitService, WINDOW_SECONDS } from './rate-limit.service';
+import { applyRateLimit } from './rate-limit-headers';
+import { RateLimitService } from './rate-limit.service';
 
 /**
  * Per-key limits of the contract: 10 requests/minute under /calls, 60/minute for everything else. Runs
@@ -31,19 +31,14 @@ export class RateLimitGuard implements CanActivate {
     const limit = isCalls
       ? this.config.RATE_LIMIT_CALLS_PER_MINUTE
       : this.config.RATE_LIMIT_GENERAL_PER_MINUTE;
-    const { count, resetAt } = await this.limits.hit(req.auth.apiKeyId, bucket);
-    const res = context.switchToHttp().getResponse<Response>();
-    const resetSeconds = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
-    res.setHeader('X-RateLimit-Limit', String(limit));
-    res.setHeader('X-RateLimit-Remaining', String(Math.max(0, limit - count)));
-    res.setHeader('X-RateLimit-Reset', String(Math.ceil(resetAt.getTime() / 1000)));
-    if (count > limit) {
-      res.setHeader('Retry-After', String(Math.min(resetSeconds, WINDOW_SECONDS)));
-      throw new AppError(
-        ErrorCode.RATE_LIMITED,
-        `Rate limit exceeded: ${limit} requests per minute for this API key${isCalls ? ' on /calls' : ''}. Retry after 60 seconds.`,
-      );
-    }
+    const result = await this.limits.hit(req.auth.apiKeyId, bucket);
+    const limited = applyRateLimit(
+      context.switchToHttp().getResponse<Response>(),
+      limit,
+      result,
+      `Rate limit exceeded: ${limit} requests per minute for this API key${isCalls ? ' on /calls' : ''}. Retry after 60 seconds.`,
+    );
+    if (limited) throw limited;
     return true;
   }
 }

@@ -12,6 +12,7 @@ import { Public } from '@vap/runtime';
 import { PartnersService } from '../accounts/partners.service';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { ApiEnvelope, ApiErrors, ApiOperatorRoute } from '../http/openapi.decorators';
+import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
 
 const partnerUuid = new ParseUUIDPipe({ exceptionFactory: () => AppError.notFound('Partner') });
 const connectionUuid = new ParseUUIDPipe({
@@ -25,6 +26,7 @@ const connectionUuid = new ParseUUIDPipe({
 @ApiTags('Operator')
 @ApiOperatorRoute()
 @Public()
+@RateLimitBucket('admin')
 @UseGuards(AdminTokenGuard)
 @Controller('admin/v1/partners/:partnerId/reseller-link-connections')
 export class ResellerLinkAdminController {

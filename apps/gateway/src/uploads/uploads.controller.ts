@@ -25,6 +25,7 @@ import {
 import { ApiEnvelope, ApiErrors } from '../http/openapi.decorators';
 import { UploadReceiptDto } from './upload-receipt.dto';
 import { UPLOADS_PATH } from './uploads.route';
+import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
 
 const REFUSALS = {
   malformed: 'This URL is not a valid signed URL',
@@ -52,6 +53,7 @@ function mediaType(header: string | undefined): string {
  */
 @Public()
 @ApiTags('Uploads')
+@RateLimitBucket('uploads')
 @Controller(UPLOADS_PATH)
 export class UploadsController {
   constructor(
@@ -81,6 +83,7 @@ export class UploadsController {
     ErrorCode.FORBIDDEN,
     ErrorCode.PAYLOAD_TOO_LARGE,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    ErrorCode.RATE_LIMITED,
   )
   async upload(
     @Param('token') token: string,
@@ -137,7 +140,7 @@ export class UploadsController {
   @ApiParam({ name: 'token', description: 'The signed part of the URL, as returned' })
   @ApiProduces('application/octet-stream')
   @ApiResponse({ status: 200, description: 'The file', schema: { type: 'string', format: 'binary' } })
-  @ApiErrors(ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND)
+  @ApiErrors(ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.RATE_LIMITED)
   async download(@Param('token') token: string, @Res() res: Response): Promise<void> {
     const grant = this.granted(token, 'GET');
     const found = await this.storage.stream(grant.key);

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { GatewayConfig } from '../config/gateway.config';
+
+const SCOPE = 'admin';
+/** Failures older than this are forgotten, and so is a lockout past its end. */
+const MEMORY_SECONDS = 3600;
+const MAX_LOCK_SECONDS = 3600;
+
+/**
+ * Slows down operator-token guessing per client address, shared by every gateway replica: after
+ * ADMIN_LOCKOUT_AFTER_FAILURES wrong tokens the address is locked out for ADMIN_LOCKOUT_SECONDS, doubled
+ * by each further failure (at most an hour). A locked-out address is refused without its token being
+ * looked at, so guessing does not go on during the lockout; a right token clears the address's record.
+ */
+@Injectable()
+export class OperatorLockout {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  /** Seconds the address stays locked out (0: not locked). */
+  async lockedFor(address: string): Promise<number> {
+    const [row] = (await this.dataSource.query(
+      `SELECT ceil(extract(epoch FROM locked_until - clock_timestamp()))::int AS seconds
+         FROM gateway.auth_failures
+        WHERE address = $1 AND scope = $2 AND locked_until > clock_timestamp()`,
+      [address, SCOPE],
+    )) as { seconds: number }[];
+    return row ? Math.max(1, row.seconds) : 0;
+  }
+
+  async failed(address: string): Promise<void> {
+    const threshold = this.config.ADMIN_LOCKOUT_AFTER_FAILURES;
+    await this.dataSource.query(
+      `INSERT INTO gateway.auth_failures AS f (address, scope, failures, last_failure_at, locked_until)
+       VALUES ($1, $2, 1, clock_timestamp(), NULL)
+       ON CONFLICT (address, scope) DO UPDATE SET
+         failures = CASE WHEN f.last_failure_at < clock_timestamp() - make_interval(secs => $3)
+                         THEN 1 ELSE f.failures + 1 END,
+         last_failure_at = clock_timestamp()`,
+      [address, SCOPE, MEMORY_SECONDS],
+    );
+    await this.dataSource.query(
+      `UPDATE gateway.auth_failures
+          SET locked_until = clock_timestamp()
+                + make_interval(secs => least($4::float8 * power(2, failures - $3), $5::float8))
+        WHERE address = $1 AND scope = $2 AND failures >= $3`,
+      [address, SCOPE, threshold, this.config.ADMIN_LOCKOUT_SECONDS, MAX_LOCK_SECONDS],
+    );
+  }
+
+  async succeeded(address: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM gateway.auth_failures WHERE address = $1 AND scope = $2`, [
+      address,
+      SCOPE,
+    ]);
+  }
+
+  /** Drops records that no longer count (nothing locked, last failure forgotten). */
+  async prune(): Promise<void> {
+    await this.dataSource.query(
+      `DELETE FROM gateway.auth_failures
+        WHERE last_failure_at < clock_timestamp() - make_interval(secs => $1)
+          AND (locked_until IS NULL OR locked_until < clock_timestamp())`,
+      [MEMORY_SECONDS],
+    );
+  }
+}
