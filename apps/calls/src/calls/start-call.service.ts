@@ -5,7 +5,6 @@ import { DataSource } from 'typeorm';
 import {
   AgentDto,
   AppError,
-  CallDto,
   DomainEvents,
   ErrorCode,
   PartnerContext,
