@@ -22,8 +22,8 @@ import { DeliveryWorkerService } from './delivery-worker.service';
 import { EndpointHealthService } from './endpoint-health.service';
 
 const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const LEASE_MS = 1000;
-const SLOW_MS = 3500;
+const LEASE_MS = 2000;
+const SLOW_MS = 5000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
