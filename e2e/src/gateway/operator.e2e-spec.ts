@@ -38,6 +38,7 @@ describe('operator API (/admin/v1)', () => {
       voice_tier: 'standard',
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      version: 1,
     });
     expect(res.body.data.api_key).toMatch(/^rg_live_/);
     expect(res.body.data.key.prefix).toBe(res.body.data.api_key.slice(0, res.body.data.key.prefix.length));

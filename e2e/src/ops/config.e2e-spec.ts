@@ -29,6 +29,20 @@ describe('configuration is validated at boot', () => {
     expect(result.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
   });
 
+  it('webhooks refuses a delivery lease that does not outlast the delivery timeout, in one line', () => {
+    const result = boot('webhooks', {
+      NODE_ENV: 'test',
+      SECRETS_KEY: 'ab'.repeat(32),
+      WEBHOOK_TIMEOUT_MS: '10000',
+      WEBHOOK_LEASE_MS: '10000',
+    });
+    expect(result.status).toBe(1);
+    const problems = result.stderr.split('\n').filter((line) => line.startsWith('  - '));
+    expect(problems).toEqual([
+      '  - WEBHOOK_LEASE_MS: WEBHOOK_LEASE_MS must be longer than WEBHOOK_TIMEOUT_MS (10000) (got 10000)',
+    ]);
+  });
+
   it('the gateway refuses to start in production without an operator token', () => {
     const result = boot('gateway', { NODE_ENV: 'production' });
     expect(result.status).toBe(1);

@@ -90,8 +90,9 @@ describe('webhook delivery replicas', () => {
   });
 
   it('a replica killed mid-send loses nothing: another one resends under the same X-Webhook-Id', async () => {
-    // Long timeout and a short lease: the delivery is still "in flight" at the kill, and is soon claimable.
-    const first = await replica('a', { WEBHOOK_TIMEOUT_MS: '30000', WEBHOOK_LEASE_MS: '3000' });
+    // A short lease (longer than the send's timeout, as the boot check requires): the delivery is still in
+    // flight at the kill, and soon claimable once the killed replica no longer renews it.
+    const first = await replica('a', { WEBHOOK_TIMEOUT_MS: '2500', WEBHOOK_LEASE_MS: '3000' });
     const endpoint = await command('webhooks.endpoint.create', {
       label: 'kill-test',
       url: receiver.at('kill'),

@@ -10,6 +10,8 @@ export interface PublicFetchOptions {
   maxBytes: number;
   maxRedirects?: number;
   headers?: Record<string, string>;
+  /** Cancels the request from outside (its reason is what the call rejects with); not a timeout. */
+  signal?: AbortSignal;
 }
 
 export interface PublicFetchResult {
@@ -96,7 +98,7 @@ export class PublicHttpClient {
       const res = await request(target, {
         method: 'POST',
         dispatcher: this.agent,
-        signal,
+        signal: options.signal ? AbortSignal.any([signal, options.signal]) : signal,
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
         headers: options.headers,
@@ -104,6 +106,7 @@ export class PublicHttpClient {
       });
       return await this.readResponse(target, res, options.maxBytes);
     } catch (err) {
+      if (options.signal?.aborted) throw options.signal.reason;
       const code = (err as { code?: unknown }).code;
       if (signal.aborted || (typeof code === 'string' && /^UND_ERR_\w*TIMEOUT$/.test(code))) {
         throw new FetchTimeoutError(options.timeoutMs);

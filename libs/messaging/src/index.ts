@@ -12,6 +12,7 @@ export * from './outbox/outbox-relay.service';
 export * from './inbox/inbox-record.entity';
 export * from './inbox/on-domain-event.decorator';
 export * from './inbox/event-consumer.service';
+export * from './inbox/inbox-pruner.service';
 export * from './messaging-tables';
 
 import { OutboxRecord } from './outbox/outbox-record.entity';

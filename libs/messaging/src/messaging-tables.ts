@@ -25,6 +25,17 @@ export async function createMessagingTables(queryRunner: QueryRunner, schema: st
     )`);
 }
 
+/** The index the inbox pruner deletes by (handled longer ago than the stream's retention). */
+export async function createInboxPruneIndex(queryRunner: QueryRunner, schema: string): Promise<void> {
+  await queryRunner.query(
+    `CREATE INDEX IF NOT EXISTS "inbox_processed_at_idx" ON "${schema}"."inbox" ("processed_at")`,
+  );
+}
+
+export async function dropInboxPruneIndex(queryRunner: QueryRunner, schema: string): Promise<void> {
+  await queryRunner.query(`DROP INDEX IF EXISTS "${schema}"."inbox_processed_at_idx"`);
+}
+
 export async function dropMessagingTables(queryRunner: QueryRunner, schema: string): Promise<void> {
   await queryRunner.query(`DROP TABLE "${schema}"."inbox"`);
   await queryRunner.query(`DROP TABLE "${schema}"."outbox"`);

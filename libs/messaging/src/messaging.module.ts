@@ -7,6 +7,7 @@ import { EventStreamService } from './events/event-stream.service';
 import { OutboxService } from './outbox/outbox.service';
 import { OutboxRelayService } from './outbox/outbox-relay.service';
 import { EventConsumerService } from './inbox/event-consumer.service';
+import { InboxPrunerService } from './inbox/inbox-pruner.service';
 
 /**
  * NATS for one service: commands (RpcClient, NatsRpcServer), the event stream, the outbox relay and the
@@ -27,6 +28,7 @@ export class MessagingModule {
         OutboxService,
         OutboxRelayService,
         EventConsumerService,
+        InboxPrunerService,
       ],
       exports: [
         MESSAGING_OPTIONS,

@@ -9,6 +9,15 @@ export interface MessagingOptions {
   subjectPrefix?: string;
   /** How long a command waits for its reply before it fails as a downstream timeout. */
   requestTimeoutMs?: number;
+  /**
+   * How long the event stream keeps events (its max age; default 7 days). Applied when the stream is made
+   * and to an existing stream at start, so every service of a deployment must use the same value.
+   */
+  eventRetentionMs?: number;
+  /** How often processed-event ids older than the stream's retention are pruned from the inbox (default 1 h). */
+  inboxPruneIntervalMs?: number;
 }
+
+export const DEFAULT_EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');

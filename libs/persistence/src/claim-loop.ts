@@ -13,8 +13,17 @@ export interface ClaimLoopOptions<T> {
   concurrency: number;
   /** Claims up to `limit` due items (FOR UPDATE SKIP LOCKED in the caller's queue). */
   claim(limit: number): Promise<T[]>;
-  /** Works on one claimed item; it must record its own outcome. A rejection is logged. */
-  run(item: T): Promise<void>;
+  /**
+   * Works on one claimed item; it must record its own outcome. A rejection is logged. `leaseLost` aborts
+   * when the item's lease could not be kept (see `lease`): another replica may have it by then, so the
+   * work should stop and must not record an outcome (the queue's writes are fenced by the claim).
+   */
+  run(item: T, leaseLost: AbortSignal): Promise<void>;
+  /**
+   * Keeps the claim of an item in progress: `renew` extends its lease and answers false once the claim is
+   * no longer this replica's. Without it, work that outlasts the lease is claimed and done again elsewhere.
+   */
+  lease?: { renewEveryMs: number; renew(item: T): Promise<boolean> };
   log: { warn(message: string): void; error(message: string): void };
 }
 
@@ -82,14 +91,42 @@ export class ClaimLoop<T> {
   }
 
   private begin(item: T): void {
+    const leaseLost = new AbortController();
+    const stopRenewing = this.keepLease(item, leaseLost);
     const run = this.options
-      .run(item)
+      .run(item, leaseLost.signal)
       .catch((err) => this.options.log.error(`${this.options.label}: unrecorded failure: ${text(err)}`))
       .finally(() => {
+        stopRenewing();
         this.running.delete(run);
         this.wake();
       });
     this.running.add(run);
+  }
+
+  /** Renews the item's lease on a timer while it runs; aborts `leaseLost` once the claim is gone. */
+  private keepLease(item: T, leaseLost: AbortController): () => void {
+    const lease = this.options.lease;
+    if (!lease) return () => undefined;
+    let renewing = false;
+    const timer = setInterval(() => {
+      // One renewal at a time: a slow database must not pile them up.
+      if (renewing) return;
+      renewing = true;
+      lease
+        .renew(item)
+        .then((held) => {
+          if (held) return;
+          clearInterval(timer);
+          leaseLost.abort(new Error(`${this.options.label}: lease lost`));
+        })
+        // A failed renewal is retried at the next tick; the lease only lapses if they keep failing.
+        .catch((err) =>
+          this.options.log.warn(`renewing a lease of ${this.options.label} failed: ${text(err)}`),
+        )
+        .finally(() => (renewing = false));
+    }, lease.renewEveryMs);
+    return () => clearInterval(timer);
   }
 
   /** Takes no new work, waits for the items in progress to record their outcome, then stops listening. */

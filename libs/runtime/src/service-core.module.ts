@@ -23,6 +23,7 @@ export function serviceCoreModules(
       url: config.NATS_URL,
       subjectPrefix: config.NATS_SUBJECT_PREFIX,
       requestTimeoutMs: config.RPC_TIMEOUT_MS,
+      eventRetentionMs: config.EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     }),
     HealthModule.forRoot(health),
     MetricsModule.forService(name),

@@ -13,6 +13,7 @@ import {
   StartCallResult,
   Subjects,
 } from '@vap/contracts';
+import { PartnerStanding } from '../partners/partner-standing';
 import { CallsQueryService } from './calls-query.service';
 import { StartCallService } from './start-call.service';
 
@@ -35,11 +36,16 @@ export class CallsHandlers {
   constructor(
     private readonly starter: StartCallService,
     private readonly calls: CallsQueryService,
+    private readonly standing: PartnerStanding,
   ) {}
 
   @MessagePattern(Subjects.calls.callStart)
-  start(@Payload() req: RpcRequest<StartCallCommand>): Promise<StartCallResult> {
-    return this.starter.start(partnerOf(req), req.data);
+  async start(@Payload() req: RpcRequest<StartCallCommand>): Promise<StartCallResult> {
+    const partner = partnerOf(req);
+    // Whoever sends the command (the gateway, or campaigns with its copy of the partner), a suspended or
+    // not yet approved partner places no call.
+    await this.standing.assertMayCall(partner);
+    return this.starter.start(partner, req.data);
   }
 
   @MessagePattern(Subjects.calls.callGet)

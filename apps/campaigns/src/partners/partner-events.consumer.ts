@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { DomainEvent, DomainEvents, PartnerDto } from '@vap/contracts';
+import { DomainEvent, DomainEvents, PartnerContext, PartnerDto } from '@vap/contracts';
 import { OnDomainEvent } from '@vap/messaging';
 import { PartnerSnapshots } from './partner-snapshots';
 
-function contextOf(dto: PartnerDto) {
+function contextOf(dto: PartnerDto): PartnerContext {
   return {
     id: dto.id,
     status: dto.status,
     voiceTier: dto.voice_tier,
     concurrencyLimit: dto.concurrency_limit,
     balancePaise: Math.round(dto.balance_inr * 100),
+    // Events recorded before partners had versions carry none: older than any versioned view.
+    version: dto.version ?? 0,
   };
 }
 

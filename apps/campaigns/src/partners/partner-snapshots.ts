@@ -9,12 +9,15 @@ interface SnapshotRow {
   voice_tier: string;
   concurrency_limit: number;
   balance_paise: string;
+  version: number;
 }
 
 /**
  * The partner as the dispatcher places calls for it. Campaign calls start with no partner request behind
  * them, so the latest view is kept here: from each partner command (the gateway's snapshot at that
- * moment) and from the gateway's partner events (balance debits, limit or status changes).
+ * moment) and from the gateway's partner events (balance debits, limit or status changes). Both sources
+ * arrive in any order (two event streams, commands in flight), so a view replaces the kept one only when
+ * its version is higher: a late, older view never un-suspends a partner.
  */
 @Injectable()
 export class PartnerSnapshots {
@@ -22,11 +25,20 @@ export class PartnerSnapshots {
 
   async save(partner: PartnerContext, em: EntityManager = this.dataSource.manager): Promise<void> {
     await em.query(
-      `INSERT INTO campaigns.partner_snapshots (id, status, voice_tier, concurrency_limit, balance_paise, updated_at)
-       VALUES ($1, $2, $3, $4, $5, now())
+      `INSERT INTO campaigns.partner_snapshots
+         (id, status, voice_tier, concurrency_limit, balance_paise, version, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, now())
        ON CONFLICT (id) DO UPDATE SET status = $2, voice_tier = $3, concurrency_limit = $4, balance_paise = $5,
-         updated_at = now()`,
-      [partner.id, partner.status, partner.voiceTier, partner.concurrencyLimit, partner.balancePaise],
+         version = $6, updated_at = now()
+       WHERE campaigns.partner_snapshots.version < EXCLUDED.version`,
+      [
+        partner.id,
+        partner.status,
+        partner.voiceTier,
+        partner.concurrencyLimit,
+        partner.balancePaise,
+        partner.version ?? 0,
+      ],
     );
   }
 
@@ -41,6 +53,7 @@ export class PartnerSnapshots {
       voiceTier: row.voice_tier,
       concurrencyLimit: row.concurrency_limit,
       balancePaise: Number(row.balance_paise),
+      version: row.version,
     };
   }
 }

@@ -29,6 +29,7 @@ export function toPartnerDto(p: Partner): PartnerDto {
     voice_tier: p.voiceTier,
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
+    version: p.version,
   };
 }
 

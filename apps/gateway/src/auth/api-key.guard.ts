@@ -71,6 +71,7 @@ export class ApiKeyGuard implements CanActivate {
         voiceTier: p.voiceTier,
         concurrencyLimit: p.concurrencyLimit,
         balancePaise: p.balancePaise,
+        version: p.version,
       },
     };
     return true;

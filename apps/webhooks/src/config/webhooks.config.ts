@@ -1,8 +1,32 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsNumber, Max, Min, Validate } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNumber,
+  Max,
+  Min,
+  Validate,
+  ValidationArguments,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
 import { BaseServiceConfig, toInt } from '@vap/runtime';
 import { defaultSecretsKey, SecretsKeyConstraint } from '@vap/secrets';
 import { DurationConstraint, DurationListConstraint } from './duration.constraints';
+
+/** A lease must outlive one send, so that a replica that stops renewing never overlaps a send in flight. */
+@ValidatorConstraint({ name: 'leaseOutlivesSend' })
+class LeaseOutlivesSend implements ValidatorConstraintInterface {
+  validate(lease: unknown, args: ValidationArguments): boolean {
+    const timeout = (args.object as { WEBHOOK_TIMEOUT_MS?: number }).WEBHOOK_TIMEOUT_MS ?? 0;
+    return typeof lease === 'number' && lease > timeout;
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    const timeout = (args.object as { WEBHOOK_TIMEOUT_MS?: number }).WEBHOOK_TIMEOUT_MS;
+    return `WEBHOOK_LEASE_MS must be longer than WEBHOOK_TIMEOUT_MS (${timeout})`;
+  }
+}
 
 /** Settings of the webhooks service, validated at boot. Durations read like `10s`, `5m`, `2h`, `5d`, `250ms`. */
 export class WebhooksConfig extends BaseServiceConfig {
@@ -74,10 +98,14 @@ export class WebhooksConfig extends BaseServiceConfig {
   @Max(200)
   WEBHOOK_DB_POOL_SIZE: number = 10;
 
-  /** How long a claimed delivery is this replica's; a replica that dies mid-send loses it after this. */
+  /**
+   * How long a claimed delivery is this replica's; renewed every third of it while the send runs, so only
+   * a replica that died mid-send loses it, after this. Longer than WEBHOOK_TIMEOUT_MS.
+   */
   @Transform(toInt)
   @IsInt()
   @Min(1000)
   @Max(600000)
+  @Validate(LeaseOutlivesSend)
   WEBHOOK_LEASE_MS: number = 30000;
 }

@@ -110,6 +110,16 @@ export class DeliveryQueueRepository {
     }));
   }
 
+  /** Extends the lease of a delivery being sent; false when the claim is no longer this one. */
+  async renew(claim: ClaimedDelivery, leaseMs: number): Promise<boolean> {
+    const [, count] = (await this.dataSource.query(
+      `UPDATE webhooks.deliveries SET locked_until = now() + $3 * interval '1 millisecond'
+       WHERE id = $1 AND locked_by = $2 AND status = 'delivering'`,
+      [claim.id, claim.token, leaseMs],
+    )) as [unknown, number];
+    return count === 1;
+  }
+
   /**
    * Records the attempt and the delivery's next state in one statement (no transaction round trips on the
    * hot path); throws LeaseLostError when the claim is no longer ours.

@@ -45,6 +45,7 @@ export class DeliverySender implements OnModuleDestroy {
     body: string,
     secrets: SigningSecrets,
     meta: { deliveryId: string; eventType: string },
+    cancel?: AbortSignal,
   ): Promise<SendOutcome> {
     const timestamp = new Date().toISOString();
     const headers: Record<string, string> = {
@@ -67,6 +68,7 @@ export class DeliverySender implements OnModuleDestroy {
         timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
         maxBytes: MAX_RESPONSE_BYTES,
         headers,
+        signal: cancel,
       });
       const succeeded = res.status >= 200 && res.status <= 299;
       return {

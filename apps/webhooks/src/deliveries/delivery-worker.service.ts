@@ -58,8 +58,13 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
       pollMs: config.WEBHOOK_POLL_MS,
       concurrency: config.WEBHOOK_WORKER_CONCURRENCY,
       claim: (limit) => this.queue.claim(this.workerId, limit, this.config.WEBHOOK_LEASE_MS),
-      run: (delivery) =>
-        this.attempt(delivery).catch((err) => {
+      // A send slower than the lease stays this replica's: without renewal another one would send it again.
+      lease: {
+        renewEveryMs: Math.floor(config.WEBHOOK_LEASE_MS / 3),
+        renew: (delivery) => this.queue.renew(delivery, this.config.WEBHOOK_LEASE_MS),
+      },
+      run: (delivery, leaseLost) =>
+        this.attempt(delivery, leaseLost).catch((err) => {
           // The lease runs out and the delivery is claimed again: nothing is lost.
           if (!(err instanceof LeaseLostError))
             this.logger.error(`delivery ${delivery.id} attempt not recorded: ${errorText(err)}`);
@@ -73,15 +78,21 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
     await this.loop.start();
   }
 
-  private async attempt(d: ClaimedDelivery): Promise<void> {
+  private async attempt(d: ClaimedDelivery, leaseLost: AbortSignal): Promise<void> {
     const startedAt = new Date();
     // A disabled endpoint gets no new events; the test operation reaches it regardless.
     const outcome: SendOutcome =
       d.enabled || d.eventType === TEST_EVENT
-        ? await this.sender.send(d.url, d.body, this.signingSecrets(d), {
-            deliveryId: d.id,
-            eventType: d.eventType,
-          })
+        ? await this.sender.send(
+            d.url,
+            d.body,
+            this.signingSecrets(d),
+            {
+              deliveryId: d.id,
+              eventType: d.eventType,
+            },
+            leaseLost,
+          )
         : {
             succeeded: false,
             statusCode: null,
@@ -91,6 +102,8 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
             responseBody: null,
             error: 'endpoint disabled; not sent',
           };
+    // The delivery may be another replica's by now: its outcome is that replica's to record.
+    if (leaseLost.aborted) throw new LeaseLostError(d.id);
     const record: AttemptRecord = {
       startedAt,
       latencyMs: outcome.latencyMs,

@@ -104,6 +104,9 @@ export class PartnerDto {
 
   @ApiProperty({ format: 'date-time' })
   updated_at: string;
+
+  @ApiProperty({ description: 'Increases by one with every change to the partner (status, balance, limits)' })
+  version: number;
 }
 
 export class ApiKeySummaryDto {

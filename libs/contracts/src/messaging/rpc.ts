@@ -10,6 +10,11 @@ export interface PartnerContext {
   voiceTier: string;
   concurrencyLimit: number;
   balancePaise: number;
+  /**
+   * The partner's version when the snapshot was taken (one more on every change). A service keeping a copy
+   * keeps the highest version it saw; a sender that predates versions sends none, which counts as 0.
+   */
+  version: number;
 }
 
 /** What every command carries across NATS. partnerId is null only for operator and system commands. */

@@ -17,7 +17,7 @@ import {
 } from 'typeorm';
 import { DomainEvent, MessageHeaders } from '@vap/contracts';
 import { createTestDatabase, runMigrations, schemaDataSourceOptions, TestDatabase } from '@vap/persistence';
-import { createMessagingTables, dropMessagingTables } from '../messaging-tables';
+import { createInboxPruneIndex, createMessagingTables, dropMessagingTables } from '../messaging-tables';
 import { MessagingModule } from '../messaging.module';
 import { NatsConnectionService } from '../nats-connection.service';
 import { NatsRpcServer } from '../rpc/nats-rpc.server';
@@ -49,6 +49,7 @@ export function messagingTestMigration(schema: string): new () => MigrationInter
 
     async up(queryRunner: QueryRunner): Promise<void> {
       await createMessagingTables(queryRunner, schema);
+      await createInboxPruneIndex(queryRunner, schema);
       await queryRunner.query(
         `CREATE TABLE "${schema}"."effects" ("id" serial PRIMARY KEY, "kind" text NOT NULL, "ref" text NOT NULL)`,
       );
@@ -66,6 +67,7 @@ export interface TestAppSpec {
   providers?: Provider[];
   controllers?: Type[];
   requestTimeoutMs?: number;
+  eventRetentionMs?: number;
   /** Also start a NatsRpcServer (needs an HTTP-capable Nest application, as the services have). */
   rpcServer?: boolean;
 }
@@ -175,6 +177,7 @@ export class MessagingTestKit {
           url: NATS_URL,
           subjectPrefix: this.prefix,
           requestTimeoutMs: spec.requestTimeoutMs,
+          eventRetentionMs: spec.eventRetentionMs,
         }),
       ],
       providers: spec.providers ?? [],

@@ -31,6 +31,16 @@ export class BaseServiceConfig {
   @Max(300000)
   SHUTDOWN_TIMEOUT_MS: number = 15000;
 
+  /**
+   * How long the event stream keeps events (JetStream max age), and so how long a stopped consumer can
+   * catch up; set on the stream at every start, so the same value on every service.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3650)
+  EVENT_RETENTION_DAYS: number = 7;
+
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 

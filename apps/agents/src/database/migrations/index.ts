@@ -3,6 +3,7 @@ import { VoiceCatalog1763800001000 } from './1763800001000-voice-catalog';
 import { Agents1763800001100 } from './1763800001100-agents';
 import { ExtractionSets1763800001200 } from './1763800001200-extraction-sets';
 import { KnowledgeBase1763800002000 } from './1763800002000-knowledge-base';
+import { InboxPruneIndex1763900010000 } from './1763900010000-inbox-prune-index';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   Agents1763800001100,
   ExtractionSets1763800001200,
   KnowledgeBase1763800002000,
+  InboxPruneIndex1763900010000,
 ];

@@ -51,6 +51,8 @@ export class KbWorkerService implements OnApplicationBootstrap, BeforeApplicatio
       pollMs: config.KB_JOB_POLL_MS,
       concurrency: config.KB_WORKER_CONCURRENCY,
       claim: (limit) => this.jobs.claim(this.workerId, limit),
+      // Renewed while the job runs, so that a slow job is not taken over by another worker.
+      lease: { renewEveryMs: Math.floor(config.KB_JOB_LEASE_MS / 3), renew: (job) => this.jobs.renew(job) },
       run: (job) => this.execute(job),
       log: this.logger,
     });
@@ -62,15 +64,6 @@ export class KbWorkerService implements OnApplicationBootstrap, BeforeApplicatio
 
   private async execute(job: ClaimedKbJob): Promise<void> {
     const handler = this.handlers.get(job.kind);
-    // Renew the lease while the job runs, so that a slow job is not taken over by another worker.
-    const heartbeat = setInterval(
-      () => {
-        this.jobs
-          .renew(job)
-          .catch((err) => this.logger.warn(`renewing job ${job.id} failed: ${errorText(err)}`));
-      },
-      Math.floor(this.config.KB_JOB_LEASE_MS / 3),
-    );
     try {
       if (!handler) throw new PermanentJobError(`no handler for job kind ${job.kind}`);
       if (job.attempts > job.maxAttempts) {
@@ -80,8 +73,6 @@ export class KbWorkerService implements OnApplicationBootstrap, BeforeApplicatio
       await handler.run(job, (em) => this.jobs.finish(em, job));
     } catch (err) {
       await this.settleFailure(job, handler, err);
-    } finally {
-      clearInterval(heartbeat);
     }
   }
 

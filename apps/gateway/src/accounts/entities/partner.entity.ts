@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn, VersionColumn } from 'typeorm';
 import { PartnerStatus, VoiceTier } from '@vap/contracts';
 
 export const bigintToNumber = {
@@ -32,4 +32,8 @@ export class Partner {
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
+
+  /** One more on every change (a trigger bumps it on any UPDATE); carried in partner events and contexts. */
+  @VersionColumn({ type: 'integer' })
+  version: number;
 }

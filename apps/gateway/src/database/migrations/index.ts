@@ -2,6 +2,8 @@ import { MessagingTables1763800000000 } from './1763800000000-messaging-tables';
 import { Accounts1763800000100 } from './1763800000100-accounts';
 import { IdempotencyKeys1763800004000 } from './1763800004000-idempotency-keys';
 import { ClientAddressLimits1763800009300 } from './1763800009300-client-address-limits';
+import { InboxPruneIndex1763900010000 } from './1763900010000-inbox-prune-index';
+import { PartnerVersion1763900020000 } from './1763900020000-partner-version';
 
 /** Every migration of the gateway schema, oldest first. */
 export const MIGRATIONS = [
@@ -9,4 +11,6 @@ export const MIGRATIONS = [
   Accounts1763800000100,
   IdempotencyKeys1763800004000,
   ClientAddressLimits1763800009300,
+  InboxPruneIndex1763900010000,
+  PartnerVersion1763900020000,
 ];

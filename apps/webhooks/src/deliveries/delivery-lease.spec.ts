@@ -1,0 +1,177 @@
+// Delivery leases against real Postgres and a real HTTPS receiver: two delivery workers (two replicas) share
+// one queue while an endpoint answers more slowly than the lease. The boot check keeps WEBHOOK_LEASE_MS above
+// WEBHOOK_TIMEOUT_MS; the config here skips it on purpose, since renewal must hold a send however long it runs.
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, Server } from 'node:https';
+import { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+// The module object itself (a namespace import would be a copy), so that the sender's connections see the patch.
+import tls from 'node:tls';
+import { DataSource } from 'typeorm';
+import { createTestDatabase, runMigrations, TestDatabase } from '@vap/persistence';
+import { AgentFlagService } from '../agent-flag/agent-flag.service';
+import { WebhooksConfig } from '../config/webhooks.config';
+import { webhooksDataSourceOptions } from '../database/data-source';
+import { EndpointSecrets } from '../endpoints/endpoint-secrets';
+import { DeliveryQueueRepository } from './delivery-queue.repository';
+import { DeliverySender } from './delivery-sender';
+import { DeliveryWorkerService } from './delivery-worker.service';
+import { EndpointHealthService } from './endpoint-health.service';
+
+const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const LEASE_MS = 2000;
+const SLOW_MS = 5000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('delivery leases', () => {
+  let db: TestDatabase;
+  let dataSource: DataSource;
+  let certDir: string;
+  let server: Server;
+  let baseUrl: string;
+  let config: WebhooksConfig;
+  let tlsConnect: typeof tls.connect | undefined;
+  const received: { id: string; at: number }[] = [];
+  const workers: DeliveryWorkerService[] = [];
+
+  beforeAll(async () => {
+    // A self-signed certificate for 127.0.0.1, which the receiver serves.
+    certDir = mkdtempSync(join(tmpdir(), 'delivery-lease-'));
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'].concat(
+        ['-keyout', 'key.pem', '-out', 'cert.pem', '-days', '1', '-subj', '/CN=127.0.0.1'],
+        ['-addext', 'subjectAltName=IP:127.0.0.1'],
+      ),
+      { cwd: certDir, stdio: 'pipe' },
+    );
+    // The apps trust a test CA through NODE_EXTRA_CA_CERTS, read at process start; in this process the
+    // TLS connections the sender opens trust the certificate by being handed it.
+    const cert = readFileSync(join(certDir, 'cert.pem'), 'utf8');
+    tlsConnect = tls.connect;
+    const original = tlsConnect;
+    (tls as { connect: typeof tls.connect }).connect = ((options: tls.ConnectionOptions, ...rest: never[]) =>
+      original({ ...options, ca: [...tls.rootCertificates, cert] }, ...rest)) as typeof tls.connect;
+    server = createServer(
+      { cert: readFileSync(join(certDir, 'cert.pem')), key: readFileSync(join(certDir, 'key.pem')) },
+      (req, res) => {
+        received.push({ id: String(req.headers['x-webhook-id']), at: Date.now() });
+        req.resume();
+        setTimeout(() => res.writeHead(200).end('ok'), SLOW_MS);
+      },
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    db = await createTestDatabase(SERVER_URL, 'vap_webhook_lease');
+    config = Object.assign(new WebhooksConfig(), {
+      DATABASE_URL: db.url,
+      SECRETS_KEY: 'a'.repeat(64),
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_TIMEOUT_MS: 10_000,
+      WEBHOOK_LEASE_MS: LEASE_MS,
+      WEBHOOK_POLL_MS: 50,
+      WEBHOOK_DB_POOL_SIZE: 4,
+    });
+    await runMigrations(webhooksDataSourceOptions(config));
+    dataSource = await new DataSource(webhooksDataSourceOptions(config)).initialize();
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const w of workers) await w.beforeApplicationShutdown().catch(() => undefined);
+    await dataSource?.destroy();
+    await db?.drop();
+    await new Promise((resolve) => server?.close(resolve));
+    server?.closeAllConnections();
+    if (tlsConnect) (tls as { connect: typeof tls.connect }).connect = tlsConnect;
+    rmSync(certDir, { recursive: true, force: true });
+  });
+
+  function startWorker(): DeliveryWorkerService {
+    const queue = new DeliveryQueueRepository(dataSource);
+    const secrets = new EndpointSecrets(config);
+    // Only auto-disabling reads the flags, and a delivery that succeeds never gets there.
+    const health = new EndpointHealthService(dataSource, {} as AgentFlagService, config);
+    const worker = new DeliveryWorkerService(
+      dataSource,
+      queue,
+      new DeliverySender(config),
+      secrets,
+      health,
+      config,
+    );
+    workers.push(worker);
+    return worker;
+  }
+
+  async function enqueue(path: string): Promise<string> {
+    const partnerId = randomUUID();
+    const endpointId = randomUUID();
+    const sealed = new EndpointSecrets(config).seal(endpointId, 'secret', 'whsec_test');
+    await dataSource.query(
+      `INSERT INTO webhooks.endpoints (id, partner_id, label, url, secret_sealed) VALUES ($1, $2, $3, $4, $5)`,
+      [endpointId, partnerId, path, `${baseUrl}/${path}`, sealed],
+    );
+    const [id] = await dataSource.transaction((em) =>
+      new DeliveryQueueRepository(dataSource).enqueue(em, [
+        {
+          partnerId,
+          endpointId,
+          eventId: randomUUID(),
+          eventType: 'call.status.updated',
+          agentId: null,
+          body: '{"event":"call.status.updated"}',
+        },
+      ]),
+    );
+    return id;
+  }
+
+  it('an endpoint slower than the lease is sent once, with two replicas on the queue', async () => {
+    const id = await enqueue('slow');
+    const first = startWorker();
+    await first.onApplicationBootstrap();
+    // The second replica starts once the first holds the delivery, and polls for expired leases throughout.
+    for (let i = 0; i < 100 && received.length === 0; i++) await sleep(50);
+    await startWorker().onApplicationBootstrap();
+
+    await sleep(SLOW_MS + 2 * LEASE_MS);
+    expect(received.map((r) => r.id)).toEqual([id]);
+    const [row] = await dataSource.query(`SELECT status, attempts FROM webhooks.deliveries WHERE id = $1`, [
+      id,
+    ]);
+    expect(row).toEqual({ status: 'succeeded', attempts: 1 });
+    const attempts = await dataSource.query(
+      `SELECT outcome FROM webhooks.delivery_attempts WHERE delivery_id = $1`,
+      [id],
+    );
+    expect(attempts).toEqual([{ outcome: 'succeeded' }]);
+  }, 30_000);
+
+  it('a replica whose claim was taken stops renewing it and records nothing', async () => {
+    const id = await enqueue('taken');
+    for (let i = 0; i < 100 && !received.some((r) => r.id === id); i++) await sleep(50);
+    // Another claim takes the delivery over while the send is in flight.
+    await dataSource.query(
+      `UPDATE webhooks.deliveries SET locked_by = 'other-replica', locked_until = now() + interval '1 minute'
+       WHERE id = $1`,
+      [id],
+    );
+    await sleep(SLOW_MS + LEASE_MS);
+    const [row] = await dataSource.query(
+      `SELECT status, locked_by, locked_until > now() + interval '50 seconds' AS untouched
+         FROM webhooks.deliveries WHERE id = $1`,
+      [id],
+    );
+    expect(row).toEqual({ status: 'delivering', locked_by: 'other-replica', untouched: true });
+    const attempts = await dataSource.query(
+      `SELECT 1 FROM webhooks.delivery_attempts WHERE delivery_id = $1`,
+      [id],
+    );
+    expect(attempts).toEqual([]);
+  }, 30_000);
+});
