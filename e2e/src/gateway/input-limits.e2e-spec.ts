@@ -94,6 +94,12 @@ describe('input limits', () => {
     expectRefused(await api('/customers/a%00b', { key }), 'path');
   });
 
+  it('answers a URL over the size limit with the envelope, not a bare 431', async () => {
+    const res = await api(`/customers?external_id=${'x'.repeat(20_000)}`, { key });
+    expect(res.status).toBe(431);
+    expect(res.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+  });
+
   it('refuses JSON nested deeper than 32 levels, and takes 32', async () => {
     const deep = await api('/customers', {
       key,
