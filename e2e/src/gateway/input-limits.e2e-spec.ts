@@ -74,6 +74,20 @@ describe('input limits', () => {
     expectRefused(await api(path, { key, body: withAgent }), field);
   });
 
+  it('refuses an unpaired surrogate, which jsonb cannot store, and keeps paired ones', async () => {
+    const lone = await api('/customers', {
+      key,
+      body: { external_id: 'acct-surrogate', name: 'Lone', metadata: { emoji: '\ud83d broken' } },
+    });
+    expectRefused(lone, 'metadata.emoji');
+    const paired = await api('/customers', {
+      key,
+      body: { external_id: 'acct-surrogate-ok', name: 'Paired', metadata: { emoji: '🙂 ünïcödé' } },
+    });
+    expect(paired.status).toBe(200);
+    expect(paired.body.data.metadata).toEqual({ emoji: '🙂 ünïcödé' });
+  });
+
   it('refuses a NUL character in a campaign contact’s variables, JSON or CSV', async () => {
     const json = await api(`/campaigns/${campaignId}/contacts`, {
       key,

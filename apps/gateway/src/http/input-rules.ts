@@ -12,9 +12,22 @@ function printable(name: string): string {
   return JSON.stringify(name).slice(1, -1);
 }
 
+/** A high surrogate without its low half, or a low one without its high half. */
+const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /**
- * The first rule a value breaks, if any: strings (and keys) with a NUL character, which Postgres cannot
- * store in text or jsonb, and nesting deeper than MAX_JSON_DEPTH. Iterative, so that hostile depth cannot
+ * What Postgres cannot store as given: NUL in text and jsonb, and a lone UTF-16 surrogate (\ud800), which
+ * jsonb refuses and text would silently replace.
+ */
+function stringProblem(value: string): string | null {
+  if (value.includes('\u0000')) return 'must not contain NUL (\\u0000) characters';
+  if (UNPAIRED_SURROGATE.test(value)) return 'must be valid Unicode (no unpaired surrogates)';
+  return null;
+}
+
+/**
+ * The first rule a value breaks, if any: strings (and keys) Postgres cannot store (see stringProblem), and
+ * nesting deeper than MAX_JSON_DEPTH. Iterative, so that hostile depth cannot
  * overflow the check itself.
  */
 export function inputProblem(value: unknown, field: string): ErrorDetail | null {
@@ -22,8 +35,8 @@ export function inputProblem(value: unknown, field: string): ErrorDetail | null 
   while (stack.length) {
     const item = stack.pop()!;
     if (typeof item.value === 'string') {
-      if (item.value.includes('\u0000'))
-        return { field: item.field, message: `${item.field} must not contain NUL (\\u0000) characters` };
+      const problem = stringProblem(item.value);
+      if (problem) return { field: item.field, message: `${item.field} ${problem}` };
       continue;
     }
     if (item.value === null || typeof item.value !== 'object' || Buffer.isBuffer(item.value)) continue;
@@ -31,8 +44,8 @@ export function inputProblem(value: unknown, field: string): ErrorDetail | null 
       return { field: item.field, message: `${item.field} nests deeper than ${MAX_JSON_DEPTH} levels` };
     for (const [key, child] of Object.entries(item.value)) {
       const childField = item.field ? `${item.field}.${printable(key)}` : printable(key);
-      if (key.includes('\u0000'))
-        return { field: childField, message: `${childField} must not contain NUL (\\u0000) characters` };
+      const keyProblem = stringProblem(key);
+      if (keyProblem) return { field: childField, message: `${childField} ${keyProblem}` };
       stack.push({ value: child, field: childField, depth: item.depth + 1 });
     }
   }
@@ -40,8 +53,8 @@ export function inputProblem(value: unknown, field: string): ErrorDetail | null 
 }
 
 /**
- * One rule for every route, after the body parsers: no NUL character anywhere in the path, the query or
- * the body, and no JSON nested deeper than MAX_JSON_DEPTH. Refused with 400 VALIDATION_ERROR naming the
+ * One rule for every route, after the body parsers: no NUL character or unpaired surrogate anywhere in the
+ * path, the query or the body, and no JSON nested deeper than MAX_JSON_DEPTH. Refused with 400 VALIDATION_ERROR naming the
  * field, before any handler, service or database sees the request.
  */
 export function refuseUnsafeInput() {
