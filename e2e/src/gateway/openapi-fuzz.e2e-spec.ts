@@ -460,7 +460,8 @@ describe('OpenAPI fuzzing', () => {
       .map(
         (f) =>
           `${f.request.method.toUpperCase()} ${f.request.path.slice(0, 160)} [${f.request.label}] ` +
-          `-> ${f.status} ${f.problem}: ${f.answer}`,
+          `-> ${f.status} ${f.problem}: ${f.answer}` +
+          (f.request.body ? `\n    body: ${f.request.body.slice(0, 300)}` : ''),
       )
       .join('\n');
     if (findings.length)
