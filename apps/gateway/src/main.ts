@@ -6,6 +6,8 @@ import { gatewayDataSourceOptions } from './database/data-source';
 import { setupApiDocs } from './http/api-docs';
 import { exceptPaths, jsonBody, jsonOnly } from './http/body-parsers';
 import { createValidationPipe } from './http/validation';
+import { refuseUnsafeInput } from './http/input-rules';
+import { envelopeClientErrors } from './http/client-errors';
 import { CALLBACK_ROUTES, CALLBACKS_PATH, rawCallbackBody } from './callbacks/callbacks.route';
 import { RAW_BODY_ROUTES } from './uploads/uploads.route';
 import { CSV_BODY_ROUTES, csvContactsBody } from './campaigns/contacts-csv.route';
@@ -18,6 +20,7 @@ void bootstrapService({
   port: (config) => config.PORT,
   configure: (app, config) => {
     app.set('trust proxy', true);
+    envelopeClientErrors(app.getHttpServer());
     // Signed upload URLs take the file itself as the body; every other route takes JSON.
     // Carrier callbacks keep their raw bytes (form posts, signed) for the calls service to verify.
     app.use(`/${CALLBACKS_PATH}`, rawCallbackBody(config.BODY_LIMIT));
@@ -25,6 +28,8 @@ void bootstrapService({
     app.use(exceptPaths([...RAW_BODY_ROUTES, ...CALLBACK_ROUTES, ...CSV_BODY_ROUTES], jsonOnly()));
     app.use(csvContactsBody());
     app.use(exceptPaths([...RAW_BODY_ROUTES, ...CALLBACK_ROUTES], jsonBody(config.BODY_LIMIT)));
+    // NUL characters and unbounded nesting, in any field of any route, are a 400 here rather than a 500 later.
+    app.use(refuseUnsafeInput());
     app.useGlobalPipes(createValidationPipe());
     setupApiDocs(app);
   },

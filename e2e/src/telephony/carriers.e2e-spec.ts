@@ -523,5 +523,57 @@ describe('carriers through a fake carrier', () => {
         call: { from_number: '+919800000010', to_number: INBOUND_A },
       });
     });
+
+    it('never lets another account’s webhook with a forged carrier call id answer or reveal this account’s call', async () => {
+      // This account's outbound call, still pending at the carrier.
+      const { id, placed } = await start(B_FROM, '+14155561009');
+      expect((await getCall(id)).status).toBe('pending');
+
+      // Another account with its own carrier_b connection and number signs a webhook with that call's id.
+      const other = await adminApi('/partners', {
+        method: 'POST',
+        baseUrl: gateway,
+        body: { name: 'Forging Co', balance_inr: 100 },
+      });
+      const otherKey = other.body.data.api_key as string;
+      const asOther = (path: string, options: { method?: string; body?: unknown } = {}) =>
+        api(path, { ...options, key: otherKey, baseUrl: gateway });
+      const forger: CarrierAccount = {
+        provider: 'carrier_b',
+        id: 'ACfake00000000000000000000000000f9',
+        token: 'forging-carrier-b-token-01',
+      };
+      const otherAgent = (await createTestAgent(otherKey, { intro_message: 'Forged hello' }, gateway)).id;
+      expect(
+        (
+          await asOther('/config/telephony/carrier_b', {
+            method: 'PUT',
+            body: { account_sid: forger.id, auth_token: forger.token, from_number: '+14155569001' },
+          })
+        ).status,
+      ).toBe(200);
+      const number = '+14155569002';
+      expect(
+        (await asOther('/phone-numbers', { body: { number, provider: 'carrier_b', agent_id: otherAgent } }))
+          .status,
+      ).toBe(200);
+      const url = (
+        (await asOther('/config/telephony')).body.data.connections as { inbound_webhook_url: string }[]
+      )[0].inbound_webhook_url;
+
+      const forged = await fake.post(forger, url, {
+        CallSid: placed.providerCallId,
+        AccountSid: forger.id,
+        From: '+919800000077',
+        To: number,
+        Direction: 'inbound',
+        CallStatus: 'ringing',
+      });
+      expect(forged.status).toBe(409);
+      expect(forged.body).not.toContain(id);
+      // The first account's call is untouched, and the forger sees no call.
+      expect(await getCall(id)).toMatchObject({ status: 'pending', direction: 'outbound' });
+      expect((await asOther('/calls')).body.data.calls).toEqual([]);
+    });
   });
 });

@@ -15,11 +15,24 @@ describe('PrivateNetworkGuard', () => {
 
   it('refuses a name when any of its addresses is private', () => {
     expect(() => strict.assertResolvedAllowed('mixed.example', ['93.184.216.34', '10.0.0.7'])).toThrow(
-      'refusing to connect to mixed.example (10.0.0.7): not a public address',
+      'refusing to connect: the target is not allowed (not a public address)',
     );
     expect(() =>
       strict.assertResolvedAllowed('public.example', ['93.184.216.34', '2606:4700::1']),
     ).not.toThrow();
+  });
+
+  it('names no address in its message (partners read it back); the detail is for server logs', () => {
+    let refused: PrivateNetworkError | undefined;
+    try {
+      strict.assertResolvedAllowed('internal.example', ['10.1.2.3']);
+    } catch (err) {
+      refused = err as PrivateNetworkError;
+    }
+    expect(refused).toBeInstanceOf(PrivateNetworkError);
+    expect(refused!.message).not.toMatch(/10\.1\.2\.3|internal\.example/);
+    expect(refused!.detail).toBe('internal.example (10.1.2.3)');
+    expect(() => strict.assertHostAllowed('169.254.169.254')).not.toThrow(/169\.254/);
   });
 
   it('lets everything through when private networks are allowed', () => {

@@ -1,20 +1,34 @@
+import { Logger } from '@nestjs/common';
 import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { addressRange } from './address-policy';
 
-/** An outbound request was refused because its target is not on the public internet. */
+/**
+ * An outbound request was refused because its target is not on the public internet. Its message is what
+ * partners read back (delivery errors, decision logs, index errors), so it names no address: what a name
+ * resolved to inside the platform's network is for the server log only (see `detail`).
+ */
 export class PrivateNetworkError extends Error {
   constructor(
     readonly host: string,
     readonly address: string,
   ) {
-    super(
-      host === address
-        ? `refusing to connect to ${address}: not a public address`
-        : `refusing to connect to ${host} (${address}): not a public address`,
-    );
+    super('refusing to connect: the target is not allowed (not a public address)');
     this.name = 'PrivateNetworkError';
   }
+
+  /** The refused host and the address it resolved to, for server logs. */
+  get detail(): string {
+    return this.host === this.address ? this.address : `${this.host} (${this.address})`;
+  }
+}
+
+const log = new Logger('PrivateNetworkGuard');
+
+function refuse(host: string, address: string): PrivateNetworkError {
+  const error = new PrivateNetworkError(host, address);
+  log.warn(`refused an outbound connection to ${error.detail}: not a public address`);
+  return error;
 }
 
 export interface PrivateNetworkGuardOptions {
@@ -39,14 +53,14 @@ export class PrivateNetworkGuard {
   assertHostAllowed(host: string): void {
     if (this.options.allowPrivateNetworks) return;
     const range = addressRange(host);
-    if (range !== null && range !== 'unicast') throw new PrivateNetworkError(host, host);
+    if (range !== null && range !== 'unicast') throw refuse(host, host);
   }
 
   /** Throws PrivateNetworkError when any resolved address is private: one bad record refuses the name. */
   assertResolvedAllowed(host: string, addresses: string[]): void {
     if (this.options.allowPrivateNetworks) return;
     for (const address of addresses) {
-      if (addressRange(address) !== 'unicast') throw new PrivateNetworkError(host, address);
+      if (addressRange(address) !== 'unicast') throw refuse(host, address);
     }
   }
 

@@ -92,7 +92,7 @@ describe('PublicHttpClient', () => {
     const client = new PublicHttpClient(new TestServerGuard({ allowPrivateNetworks: false }));
     await expect(client.get(`${base}/redirect`, opts)).resolves.toMatchObject({ status: 200 });
     await expect(client.get(`${base}/redirect-private`, opts)).rejects.toThrow(
-      'refusing to connect to 169.254.169.254: not a public address',
+      'refusing to connect: the target is not allowed (not a public address)',
     );
     await client.close();
   });

@@ -1,5 +1,5 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { decodeCursor, encodeCursor } from '@vap/contracts';
+import { CursorIdKind, decodeCursor, encodeCursor } from '@vap/contracts';
 
 /**
  * One page of a list ordered by (created_at, id), after the partner's cursor. The cursor carries the
@@ -10,9 +10,10 @@ export async function cursorPage<T extends ObjectLiteral & { id: string }>(
   qb: SelectQueryBuilder<T>,
   limit: number,
   rawCursor: string | undefined,
+  idKind: CursorIdKind,
 ): Promise<{ rows: T[]; nextCursor: string | null }> {
   const alias = qb.alias;
-  const cursor = decodeCursor(rawCursor);
+  const cursor = decodeCursor(rawCursor, idKind);
   if (cursor)
     qb.andWhere(`(${alias}.created_at, ${alias}.id) > (:cursorT, :cursorId)`, {
       cursorT: cursor.t,

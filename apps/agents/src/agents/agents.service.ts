@@ -146,7 +146,7 @@ export class AgentsService {
         search: `%${query.search.replace(/[\\%_]/g, '\\$&')}%`,
       });
     }
-    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
+    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor, 'uuid');
     return {
       agents: await this.records.build(this.dataSource.manager, page.rows),
       next_cursor: page.nextCursor,

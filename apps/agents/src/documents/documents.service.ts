@@ -173,7 +173,7 @@ export class DocumentsService {
 
   async list(partnerId: string, query: ListDocumentsQueryDto): Promise<DocumentListDto> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor);
+    const cursor = decodeCursor(query.cursor, 'uuid');
     const qb = this.dataSource
       .getRepository(Document)
       .createQueryBuilder('d')
@@ -189,11 +189,7 @@ export class DocumentsService {
         search: `%${query.search.replace(/[\\%_]/g, '\\$&')}%`,
       });
     }
-    if (cursor) {
-      if (!isUUID(cursor.id))
-        throw invalidFields([{ field: 'cursor', message: 'cursor is not a valid next_cursor value' }]);
-      qb.andWhere('(d.created_at, d.id) > (:t, :id)', { t: cursor.t, id: cursor.id });
-    }
+    if (cursor) qb.andWhere('(d.created_at, d.id) > (:t, :id)', { t: cursor.t, id: cursor.id });
     const rows = await qb.getMany();
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];

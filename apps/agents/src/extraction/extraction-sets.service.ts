@@ -95,7 +95,7 @@ export class ExtractionSetsService {
       .getRepository(ExtractionSet)
       .createQueryBuilder('s')
       .where('s.partner_id = :partnerId', { partnerId });
-    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
+    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor, 'prefixed');
     return {
       extraction_sets: await buildSetRecords(this.dataSource.manager, page.rows),
       next_cursor: page.nextCursor,

@@ -34,7 +34,7 @@ export class CallsQueryService {
 
   async list(partnerId: string, query: ListCallsQueryDto): Promise<CallListDto> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor);
+    const cursor = decodeCursor(query.cursor, 'uuid');
     const qb = this.dataSource
       .getRepository(Call)
       .createQueryBuilder('c')

@@ -2,7 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, QueryFailedError } from 'typeorm';
-import { AgentDto, CallProvider, DomainEvents, InboundRouteDecisionDto, Subjects } from '@vap/contracts';
+import {
+  AgentDto,
+  AppError,
+  CallProvider,
+  DomainEvents,
+  InboundRouteDecisionDto,
+  Subjects,
+} from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
 import { agentSettingsOf } from '../calls/agent-settings';
 import { Call } from '../calls/entities/call.entity';
@@ -51,9 +58,17 @@ export class InboundCallOpener {
         err instanceof QueryFailedError && (err.driverError as { code?: string }).code === UNIQUE_VIOLATION
       ))
         throw err;
-      call = await this.dataSource.getRepository(Call).findOneOrFail({
-        where: { provider: connection.provider as CallProvider, providerCallId: decision.provider_call_id },
+      // Only if it is this partner's: another account's call with the same carrier id (a webhook the
+      // account signed itself with a forged id) is neither answered nor revealed.
+      const existing = await this.dataSource.getRepository(Call).findOne({
+        where: {
+          partnerId,
+          provider: connection.provider as CallProvider,
+          providerCallId: decision.provider_call_id,
+        },
       });
+      if (!existing) throw AppError.conflict('The carrier call id belongs to another call');
+      call = existing;
     }
     await this.progress.apply(
       { callId: call.id },

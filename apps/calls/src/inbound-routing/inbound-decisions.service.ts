@@ -22,7 +22,7 @@ export class InboundDecisionsService {
     query: ListInboundRouteDecisionsQueryDto,
   ): Promise<InboundRouteDecisionListDto> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor);
+    const cursor = decodeCursor(query.cursor, 'uuid');
     const qb = this.dataSource
       .getRepository(InboundRouteDecision)
       .createQueryBuilder('d')

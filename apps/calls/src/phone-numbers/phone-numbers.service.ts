@@ -80,7 +80,7 @@ export class PhoneNumbersService {
 
   async list(partnerId: string, query: ListPhoneNumbersQueryDto): Promise<PhoneNumberListDto> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor);
+    const cursor = decodeCursor(query.cursor, 'prefixed');
     // The default from-number exists from the start for the partner, not only after a first call.
     await this.lines.ensureSandbox(partnerId);
     const qb = this.dataSource

@@ -13,4 +13,9 @@ describe('maskIdentifier', () => {
     expect(masked).toHaveLength(id.length);
     expect(masked).not.toContain('456789abcdef');
   });
+
+  it('never splits a character outside the BMP into a lone surrogate', () => {
+    // Ten characters, five of them a surrogate pair each: the two at either end stay whole.
+    expect(maskIdentifier('𔑑𝔻ᡲ𛁈ｙ𒔳〒𘫾Ꮬ𐍗')).toBe('𔑑𝔻******Ꮬ𐍗');
+  });
 });

@@ -3,7 +3,9 @@
  * the rest become `*`, so partners can tell accounts apart without the value being disclosed.
  */
 export function maskIdentifier(value: string): string {
-  if (value.length <= 4) return '*'.repeat(value.length);
-  const keep = value.length >= 12 ? 4 : 2;
-  return `${value.slice(0, keep)}${'*'.repeat(value.length - 2 * keep)}${value.slice(-keep)}`;
+  // By code points: cutting between the halves of a surrogate pair leaves a string jsonb refuses.
+  const chars = Array.from(value);
+  if (chars.length <= 4) return '*'.repeat(chars.length);
+  const keep = chars.length >= 12 ? 4 : 2;
+  return `${chars.slice(0, keep).join('')}${'*'.repeat(chars.length - 2 * keep)}${chars.slice(-keep).join('')}`;
 }

@@ -71,7 +71,12 @@ export class CampaignsService {
 
   async list(partnerId: string, query: ListCampaignsQueryDto): Promise<CampaignListDto> {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const rows = await this.repo.list(partnerId, limit + 1, decodeCursor(query.cursor), query.status);
+    const rows = await this.repo.list(
+      partnerId,
+      limit + 1,
+      decodeCursor(query.cursor, 'prefixed'),
+      query.status,
+    );
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {

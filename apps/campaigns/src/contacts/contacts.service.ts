@@ -117,10 +117,7 @@ export class ContactsService {
   async list(partnerId: string, campaignId: string, query: ListContactsQueryDto): Promise<ContactListDto> {
     await this.campaigns.find(partnerId, campaignId);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor);
-    const after = cursor && /^\d+$/.test(cursor.id) ? cursor.id : null;
-    if (cursor && !after)
-      throw AppError.validation([{ field: 'cursor', message: 'cursor is not a valid next_cursor value' }]);
+    const after = decodeCursor(query.cursor, 'integer')?.id ?? null;
     const rows = (await this.dataSource.query(
       `SELECT * FROM campaigns.contacts
        WHERE campaign_id = $1 AND partner_id = $2 AND ($3::text IS NULL OR status = $3) AND ($4::bigint IS NULL OR seq > $4)

@@ -22,6 +22,19 @@ export interface AttemptRow {
 export class AttemptsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /**
+   * The attempt a call names by its client_reference_id, which the caller chose: only the calling
+   * partner's own, so another account's call can never link to or settle it.
+   */
+  async lockOfPartner(em: EntityManager, partnerId: string, id: string): Promise<AttemptRow | null> {
+    const [row] = (await em.query(
+      `SELECT * FROM campaigns.attempts WHERE id = $1 AND partner_id = $2 FOR UPDATE`,
+      [id, partnerId],
+    )) as AttemptRow[];
+    return row ?? null;
+  }
+
+  /** An attempt by the id the platform itself holds (claims, stale-claim reconciliation). */
   async lock(em: EntityManager, id: string): Promise<AttemptRow | null> {
     const [row] = (await em.query(`SELECT * FROM campaigns.attempts WHERE id = $1 FOR UPDATE`, [
       id,

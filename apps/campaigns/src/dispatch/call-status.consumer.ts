@@ -31,8 +31,8 @@ export class CallStatusConsumer {
   async onStatus(event: DomainEvent<CallStatusUpdatedData>, em: EntityManager): Promise<void> {
     const data = event.data;
     const ref = data.client_reference_id;
-    if (!ref || !ref.startsWith(ATTEMPT_REF_PREFIX)) return;
-    const attempt = await this.attempts.lock(em, ref);
+    if (!ref || !ref.startsWith(ATTEMPT_REF_PREFIX) || !event.partnerId) return;
+    const attempt = await this.attempts.lockOfPartner(em, event.partnerId, ref);
     if (!attempt) return;
     if (attempt.status === 'abandoned') {
       this.logger.error(

@@ -84,7 +84,7 @@ export class CustomersService {
     if (query.external_id !== undefined)
       qb.andWhere('c.external_id = :externalId', { externalId: query.external_id });
     if (query.status !== undefined) qb.andWhere('c.status = :status', { status: query.status });
-    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor);
+    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor, 'prefixed');
     return { customers: page.rows.map(toCustomerDto), next_cursor: page.nextCursor };
   }
 

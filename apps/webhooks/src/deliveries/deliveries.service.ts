@@ -37,7 +37,7 @@ export class DeliveriesService {
   ): Promise<WebhookDeliveryListDto> {
     await this.ownEndpoint(partnerId, endpointId);
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor);
+    const cursor = decodeCursor(query.cursor, 'uuid');
     const where = ['partner_id = $1', 'endpoint_id = $2'];
     const params: unknown[] = [partnerId, endpointId];
     const add = (sql: string, value: unknown) => {

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsNumber, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsRupees } from './rupees.validator';
 
 export const PARTNER_STATUSES = ['pending', 'approved', 'suspended'] as const;
 export type PartnerStatus = (typeof PARTNER_STATUSES)[number];
@@ -14,7 +15,7 @@ export class CreatePartnerDto {
 
   @ApiPropertyOptional({ minimum: 0, default: 0, description: 'Opening balance in rupees (2 decimals)' })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsRupees()
   @Min(0)
   @Max(100_000_000)
   balance_inr?: number;
@@ -49,7 +50,7 @@ export class UpdatePartnerDto {
     description: 'New balance in rupees; the difference is written to the ledger',
   })
   @IsOptional()
-  @IsNumber({ maxDecimalPlaces: 2 })
+  @IsRupees()
   @Min(0)
   @Max(100_000_000)
   balance_inr?: number;

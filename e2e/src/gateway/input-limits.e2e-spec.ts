@@ -1,0 +1,194 @@
+// Input Postgres cannot store or recursion cannot walk is refused at the edge with 400 VALIDATION_ERROR
+// naming the field, on every route: NUL characters in any string, JSON nested too deep, and cursors whose
+// parts are not what the list pages by.
+import { api, ApiResponse, createPartner } from '../../support';
+
+const encodeCursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const T = '2026-01-01T00:00:00.000Z';
+const SOME_UUID = '00000000-0000-4000-8000-000000000000';
+
+function nested(depth: number): unknown {
+  let value: unknown = 'leaf';
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
+}
+
+describe('input limits', () => {
+  let key: string;
+  let agentId: string;
+  let campaignId: string;
+  let webhookId: string;
+
+  beforeAll(async () => {
+    ({ apiKey: key } = await createPartner({ balance_inr: 100 }));
+    const agent = await api('/agent', {
+      key,
+      body: {
+        agent_name: 'Limits',
+        prompt: 'You are a test agent.',
+        voice_id: '72158370-d269-49a5-ae65-8f33fe3b890b',
+        agent_type: 'outbound',
+      },
+    });
+    expect(agent.status).toBe(200);
+    agentId = agent.body.data.id;
+    const campaign = await api('/campaigns', { key, body: { name: 'Limits', agent_id: agentId } });
+    expect(campaign.status).toBe(200);
+    campaignId = campaign.body.data.campaign_id;
+    const endpoint = await api('/config/webhooks', {
+      key,
+      body: { label: 'limits', url: 'https://receiver.example/hook' },
+    });
+    expect(endpoint.status).toBe(200);
+    webhookId = endpoint.body.data.id;
+  });
+
+  const expectRefused = (res: ApiResponse, field: string) => {
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+    expect(res.body.error.details).toEqual([expect.objectContaining({ field })]);
+  };
+
+  it.each([
+    ['a customer’s external_id', '/customers', { external_id: 'acct\u000042', name: 'Nul' }, 'external_id'],
+    [
+      'a customer’s metadata',
+      '/customers',
+      { external_id: 'acct-nul-meta', name: 'Nul', metadata: { note: 'a\u0000b' } },
+      'metadata.note',
+    ],
+    [
+      'a metadata key',
+      '/customers',
+      { external_id: 'acct-nul-key', name: 'Nul', metadata: { 'k\u0000': 1 } },
+      'metadata.k\\u0000',
+    ],
+    [
+      'call variables',
+      '/calls/start',
+      { to_number: '+919876543210', variables: { name: 'x\u0000' } },
+      'variables.name',
+    ],
+  ])('refuses a NUL character in %s', async (_label, path, body, field) => {
+    const withAgent = path === '/calls/start' ? { agent_id: agentId, ...body } : body;
+    expectRefused(await api(path, { key, body: withAgent }), field);
+  });
+
+  it('refuses an unpaired surrogate, which jsonb cannot store, and keeps paired ones', async () => {
+    const lone = await api('/customers', {
+      key,
+      body: { external_id: 'acct-surrogate', name: 'Lone', metadata: { emoji: '\ud83d broken' } },
+    });
+    expectRefused(lone, 'metadata.emoji');
+    const paired = await api('/customers', {
+      key,
+      body: { external_id: 'acct-surrogate-ok', name: 'Paired', metadata: { emoji: '🙂 ünïcödé' } },
+    });
+    expect(paired.status).toBe(200);
+    expect(paired.body.data.metadata).toEqual({ emoji: '🙂 ünïcödé' });
+  });
+
+  it('refuses a NUL character in a campaign contact’s variables, JSON or CSV', async () => {
+    const json = await api(`/campaigns/${campaignId}/contacts`, {
+      key,
+      body: { contacts: [{ phone_number: '+919876543210', variables: { city: 'Pune\u0000' } }] },
+    });
+    expectRefused(json, 'contacts.0.variables.city');
+    const csv = await api(`/campaigns/${campaignId}/contacts`, {
+      key,
+      body: 'phone_number,city\n+919876543210,Pu\u0000ne\n',
+      headers: { 'content-type': 'text/csv' },
+    });
+    expectRefused(csv, 'body');
+  });
+
+  it('refuses a NUL character in a query parameter or a path', async () => {
+    expectRefused(await api('/customers?external_id=a%00b', { key }), 'external_id');
+    expectRefused(await api('/agent?search=%00', { key }), 'search');
+    expectRefused(await api('/customers/a%00b', { key }), 'path');
+  });
+
+  it('answers a URL over the size limit with the envelope, not a bare 431', async () => {
+    const res = await api(`/customers?external_id=${'x'.repeat(20_000)}`, { key });
+    expect(res.status).toBe(431);
+    expect(res.body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+  });
+
+  it('refuses JSON nested deeper than 32 levels, and takes 32', async () => {
+    const deep = await api('/customers', {
+      key,
+      body: { external_id: 'acct-deep', name: 'Deep', metadata: nested(40) },
+    });
+    expect(deep.status).toBe(400);
+    expect(deep.body.error.code).toBe('VALIDATION_ERROR');
+    expect(deep.body.error.message).toMatch(/deeper than 32/);
+    const huge = await api('/customers', {
+      key,
+      body: `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(huge.status).toBe(400);
+    expect(huge.body.error.code).toBe('VALIDATION_ERROR');
+    const fine = await api('/customers', {
+      key,
+      body: { external_id: 'acct-deep-ok', name: 'Deep', metadata: nested(30) },
+    });
+    expect(fine.status).toBe(200);
+  });
+
+  it.each([
+    ['an id that is not a UUID', encodeCursor({ t: T, id: 'not-a-uuid' })],
+    ['a numeric id', encodeCursor({ t: T, id: '12345' })],
+    ['a NUL in the id', encodeCursor({ t: T, id: 'a\u0000b' })],
+    [
+      'a timestamp Postgres cannot read',
+      encodeCursor({ t: 'Tue, 01 Jan 2026 00:00:00 GMT+9999', id: SOME_UUID }),
+    ],
+    ['a date that does not exist', encodeCursor({ t: '2026-02-30T00:00:00Z', id: SOME_UUID })],
+  ])('refuses a cursor with %s on every list', async (label, cursor) => {
+    const lists = [
+      '/calls',
+      `/config/webhooks/${webhookId}/deliveries`,
+      '/customers',
+      '/agent',
+      '/campaigns',
+      '/documents',
+      '/extraction-sets',
+      '/phone-numbers',
+      '/inbound-route-decisions',
+    ];
+    for (const list of lists) {
+      const res = await api(`${list}?cursor=${cursor}`, { key });
+      expect({ list, status: res.status, code: res.body?.error?.code }).toEqual({
+        list,
+        status: 400,
+        code: 'VALIDATION_ERROR',
+      });
+    }
+    // Contacts page by a sequence number: a UUID there is as foreign as anything else.
+    if (label !== 'a numeric id') {
+      const contacts = await api(`/campaigns/${campaignId}/contacts?cursor=${cursor}`, { key });
+      expect(contacts.status).toBe(400);
+    }
+  });
+
+  it('takes a contacts cursor with a sequence number', async () => {
+    const res = await api(`/campaigns/${campaignId}/contacts?cursor=${encodeCursor({ t: T, id: '12345' })}`, {
+      key,
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('still pages with the cursors it hands out', async () => {
+    for (const n of [1, 2, 3]) {
+      expect(
+        (await api('/customers', { key, body: { external_id: `acct-page-${n}`, name: 'Page' } })).status,
+      ).toBe(200);
+    }
+    const first = await api('/customers?limit=2', { key });
+    expect(first.body.data.next_cursor).toEqual(expect.any(String));
+    const second = await api(`/customers?limit=2&cursor=${first.body.data.next_cursor}`, { key });
+    expect(second.status).toBe(200);
+    expect(second.body.data.customers.length).toBeGreaterThan(0);
+  });
+});
