@@ -20,3 +20,17 @@ export interface Renderer {
 export function validate(options?: ValidateOptions): ValidateResult;
 export function createRenderer(preference?: 'auto' | 'kubectl' | 'kustomize'): Renderer;
 export function findOverlays(k8sDir: string): string[];
+
+export interface LoadedCompose {
+  /** The compose file after YAML merge keys and variable interpolation (null when it does not parse). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  doc: any;
+  problems: string[];
+  /** Required variables (`${VAR:?message}`) the environment lacks; each reads `<VAR>` in `doc`. */
+  missing: string[];
+}
+
+export function loadCompose(file: string, env?: Record<string, string | undefined>): LoadedCompose;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function parseYamlDocuments(text: string, label: string, problems: string[], options?: object): any[];
+export function ingressRoutes(entry: { path?: string; pathType?: string }, path: string): boolean;

@@ -28,6 +28,17 @@ const { execFileSync } = require('node:child_process');
 const DEFAULT_ROOT = path.resolve(__dirname, '..', '..');
 const PART_OF = 'voice-agent-platform';
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'Job']);
+/** Every app serves these for the cluster (scrapers, probes); no Ingress may route them. */
+const INTERNAL_PATHS = ['/metrics', '/health/live', '/health/ready'];
+
+/** Whether an Ingress path entry ({ path, pathType }) routes the request path `path`. */
+function ingressRoutes(entry, path) {
+  const rule = entry.path || '/';
+  if (entry.pathType === 'Exact') return path === rule;
+  // Prefix (and ImplementationSpecific, which common controllers treat alike): whole path elements.
+  const prefix = rule.replace(/\/+$/, '');
+  return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Rendering
@@ -542,6 +553,12 @@ function conventionProblems(objects) {
   for (const ing of byKind('Ingress')) {
     for (const [r, rule] of ((ing.spec && ing.spec.rules) || []).entries()) {
       for (const [i, p] of ((rule.http && rule.http.paths) || []).entries()) {
+        for (const internal of INTERNAL_PATHS.filter((path) => ingressRoutes(p, path))) {
+          out.push([
+            ing,
+            `spec.rules[${r}].http.paths[${i}].path: routes ${internal} publicly (it stays cluster-internal)`,
+          ]);
+        }
         const backend = (p.backend && p.backend.service) || {};
         const svc = find('Service', backend.name, ns(ing));
         const where = `spec.rules[${r}].http.paths[${i}].backend.service`;
@@ -598,11 +615,10 @@ function composeProblems(file) {
     ajv.addFormat('subnet_ip_address', /^[0-9a-fA-F.:]+\/[0-9]{1,3}$/);
     composeValidator = ajv.compile(schema);
   }
-  const problems = [];
-  const [raw] = parseYamlDocuments(fs.readFileSync(file, 'utf8'), 'YAML', problems, { merge: true });
+  // Compose validates after interpolation: each variable's default, as with an empty environment, and a
+  // placeholder for the variables the file requires (a documented requirement, not a problem).
+  const { doc, problems } = loadCompose(file);
   if (problems.length) return problems;
-  // Compose validates after interpolation; use each variable's default, as with an empty environment.
-  const doc = interpolate(raw, problems);
   if (!composeValidator(doc)) {
     // A failed oneOf reports every branch; keep the deepest errors (the branch that got furthest).
     const errors = composeValidator.errors.filter((e) => e.keyword !== 'oneOf');
@@ -625,25 +641,48 @@ function composeProblems(file) {
   return problems;
 }
 
-/** Compose variable interpolation with an empty environment: ${VAR:-default}, ${VAR-default}, $$. */
-function interpolate(value, problems, where = '') {
+/**
+ * Reads a compose file as Compose runs it with `env` as the environment: YAML merge keys resolved, then
+ * variables interpolated. Returns { doc, problems, missing }: `missing` lists the required variables
+ * (`${VAR:?message}`) that `env` lacks, each replaced by the placeholder `<VAR>`.
+ */
+function loadCompose(file, env = {}) {
+  const problems = [];
+  const missing = [];
+  const [raw] = parseYamlDocuments(fs.readFileSync(file, 'utf8'), 'YAML', problems, { merge: true });
+  if (problems.length) return { doc: null, problems, missing };
+  const doc = interpolate(raw, env, missing);
+  return { doc, problems, missing: dedupe(missing) };
+}
+
+/**
+ * Compose variable interpolation: $VAR, ${VAR}, ${VAR:-default} and ${VAR-default} (a default is
+ * interpolated in turn, so defaults nest), ${VAR:?message} and ${VAR?message}, and $$.
+ */
+function interpolate(value, env, missing) {
   if (typeof value === 'string') {
     return value.replace(
       /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])((?:[^{}]|\{[^{}]*\})*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
-      (match, name, op, arg) => {
+      (match, name, op, arg, bare) => {
         if (match === '$$') return '$';
-        if (op === ':-' || op === '-') return arg;
-        if (op === ':?' || op === '?')
-          problems.push(`${where || '(root)'}: requires variable ${name} (${arg || 'no message'})`);
-        return '';
+        const variable = name || bare;
+        const value = env[variable];
+        const set = value !== undefined;
+        const nonEmpty = set && value !== '';
+        if (op === ':-') return nonEmpty ? value : interpolate(arg, env, missing);
+        if (op === '-') return set ? value : interpolate(arg, env, missing);
+        if (op === ':?' || op === '?') {
+          if (op === ':?' ? nonEmpty : set) return value;
+          missing.push(variable);
+          return `<${variable}>`;
+        }
+        return set ? value : '';
       },
     );
   }
-  if (Array.isArray(value)) return value.map((v, i) => interpolate(v, problems, `${where}[${i}]`));
+  if (Array.isArray(value)) return value.map((v) => interpolate(v, env, missing));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, interpolate(v, problems, where ? `${where}.${k}` : k)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env, missing)]));
   }
   return value;
 }
@@ -788,6 +827,6 @@ function main(argv) {
   return result.problems.length ? 1 : 0;
 }
 
-module.exports = { validate, createRenderer, findOverlays };
+module.exports = { validate, createRenderer, findOverlays, loadCompose, parseYamlDocuments, ingressRoutes };
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));

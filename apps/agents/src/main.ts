@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { bootstrapService } from '@vap/runtime';
+import { BlobStorageConfig } from '@vap/storage';
+import { KnowledgeConfig } from './config/knowledge.config';
 import { AppModule } from './app.module';
 import { AgentsConfig } from './config/agents.config';
 import { agentsDataSourceOptions } from './database/data-source';
@@ -7,6 +9,7 @@ import { agentsDataSourceOptions } from './database/data-source';
 void bootstrapService({
   name: 'agents',
   configClass: AgentsConfig,
+  settings: [BlobStorageConfig, KnowledgeConfig],
   module: (config) => AppModule.forRoot(config),
   dataSource: agentsDataSourceOptions,
   port: (config) => config.PORT,

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { bootstrapService } from '@vap/runtime';
+import { BlobStorageConfig } from '@vap/storage';
+import { TelephonyConfig } from './config/telephony.config';
 import { AppModule } from './app.module';
 import { CallsConfig } from './config/calls.config';
 import { callsDataSourceOptions } from './database/data-source';
@@ -7,6 +9,7 @@ import { callsDataSourceOptions } from './database/data-source';
 void bootstrapService({
   name: 'calls',
   configClass: CallsConfig,
+  settings: [TelephonyConfig, BlobStorageConfig],
   module: (config) => AppModule.forRoot(config),
   dataSource: callsDataSourceOptions,
   port: (config) => config.PORT,

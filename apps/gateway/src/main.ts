@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { bootstrapService } from '@vap/runtime';
+import { BlobStorageConfig } from '@vap/storage';
 import { AppModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { gatewayDataSourceOptions } from './database/data-source';
@@ -15,6 +16,7 @@ import { CSV_BODY_ROUTES, csvContactsBody } from './campaigns/contacts-csv.route
 void bootstrapService({
   name: 'gateway',
   configClass: GatewayConfig,
+  settings: [BlobStorageConfig],
   module: (config) => AppModule.forRoot(config),
   dataSource: gatewayDataSourceOptions,
   port: (config) => config.PORT,

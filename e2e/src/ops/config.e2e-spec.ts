@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { DEV_SECRETS_KEY } from '@vap/secrets';
 import { serviceMainPath } from '@vap/testing';
 
 const APPS = ['gateway', 'agents', 'calls', 'campaigns', 'webhooks'];
@@ -48,4 +50,80 @@ describe('configuration is validated at boot', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/- ADMIN_API_TOKEN: ADMIN_API_TOKEN must be set/);
   });
+
+  // Nothing listens there: an app whose settings pass fails at its first connection instead, quickly.
+  const unreachable = {
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+    NATS_URL: 'nats://127.0.0.1:1',
+  };
+
+  it.each([
+    ['gateway', ['ADMIN_API_TOKEN', 'signingSecret']],
+    ['agents', ['signingSecret']],
+    ['calls', ['PUBLIC_BASE_URL', 'SECRETS_KEY', 'signingSecret']],
+    ['webhooks', ['SECRETS_KEY']],
+  ])('an unset NODE_ENV is production: %s gets no development defaults', (app, missing) => {
+    const result = boot(app, unreachable);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`${app}: refusing to start`);
+    for (const name of missing) expect(result.stderr).toMatch(new RegExp(`- ${name}: `));
+  });
+
+  const developmentSecret =
+    'a development-only value, refused unless NODE_ENV=development (set a secret of your own)';
+  const devKeyBase64 = Buffer.from(DEV_SECRETS_KEY, 'hex').toString('base64');
+
+  it.each(['production', 'test'])(
+    'with NODE_ENV=%s the gateway refuses the development operator token and secrets key, one line each',
+    (NODE_ENV) => {
+      const result = boot('gateway', {
+        ...unreachable,
+        NODE_ENV,
+        ADMIN_API_TOKEN: 'dev-admin-token',
+        SECRETS_KEY: DEV_SECRETS_KEY,
+      });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`- ADMIN_API_TOKEN: ${developmentSecret}\n`);
+      expect(result.stderr).toContain(`- SECRETS_KEY: ${developmentSecret}\n`);
+      expect(result.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    },
+  );
+
+  it.each(['agents', 'calls', 'webhooks'])(
+    'in production %s refuses the development secrets key, in any encoding',
+    (app) => {
+      for (const SECRETS_KEY of [DEV_SECRETS_KEY, devKeyBase64]) {
+        const result = boot(app, {
+          ...unreachable,
+          NODE_ENV: 'production',
+          SECRETS_KEY,
+          PUBLIC_BASE_URL: 'https://api.example.com',
+        });
+        expect(result.status).toBe(1);
+        expect(result.stderr).toContain(`- SECRETS_KEY: ${developmentSecret}\n`);
+      }
+    },
+  );
+
+  it('in production the calls service refuses a development sandbox secret', () => {
+    const result = boot('calls', {
+      ...unreachable,
+      NODE_ENV: 'production',
+      SECRETS_KEY: randomBytes(32).toString('hex'),
+      PUBLIC_BASE_URL: 'https://api.example.com',
+      SANDBOX_CALLBACK_SECRET: 'development-only sandbox callback secret',
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(`- SANDBOX_CALLBACK_SECRET: ${developmentSecret}\n`);
+  });
+
+  it.each(['gateway', 'calls', 'webhooks'])(
+    'with NODE_ENV=development %s takes the development defaults and gets as far as connecting',
+    (app) => {
+      const result = boot(app, { ...unreachable, NODE_ENV: 'development' });
+      expect(result.status).toBe(1);
+      expect(result.stderr).not.toContain('refusing to start');
+      expect(result.stderr).toContain(`${app}: failed to start`);
+    },
+  );
 });

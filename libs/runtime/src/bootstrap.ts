@@ -15,6 +15,8 @@ import { startTracing, tracingMiddleware } from './tracing/tracing';
 export interface ServiceDefinition<C extends BaseServiceConfig> {
   name: string;
   configClass: new () => C;
+  /** The app's other config classes (its modules read them); validated with configClass, before anything runs. */
+  settings?: (new () => object)[];
   /** The app module for a validated config. */
   module: (config: C) => unknown;
   /** TypeORM options of the service's schema, for migrations before start. */
@@ -26,20 +28,39 @@ export interface ServiceDefinition<C extends BaseServiceConfig> {
 
 /** Validates config or exits with one line per problem; never a stack trace for a bad setting. */
 export function loadConfigOrExit<C extends object>(name: string, cls: new () => C): C {
+  return loadSettingsOrExit(name, cls);
+}
+
+/**
+ * Validates an app's main config class and its other ones together, so that one run lists every bad
+ * setting (each once), or exits; returns the main config.
+ */
+export function loadSettingsOrExit<C extends object>(
+  name: string,
+  main: new () => C,
+  others: (new () => object)[] = [],
+): C {
   // A developer's .env (beside the app, then at the root) fills what the environment leaves unset.
   for (const file of [`apps/${name}/.env`, '.env']) {
     if (existsSync(file)) process.loadEnvFile(file);
   }
-  try {
-    return validateConfig(cls);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${name}: refusing to start, ${err.problems.length} bad setting(s):\n`);
-      for (const p of err.problems) process.stderr.write(`  - ${p}\n`);
-      process.exit(1);
+  const problems: string[] = [];
+  let config: C | undefined;
+  for (const cls of [main, ...others]) {
+    try {
+      const validated = validateConfig(cls);
+      if (cls === main) config = validated as C;
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(...err.problems.filter((p) => !problems.includes(p)));
     }
-    throw err;
   }
+  if (problems.length || !config) {
+    process.stderr.write(`${name}: refusing to start, ${problems.length} bad setting(s):\n`);
+    for (const p of problems) process.stderr.write(`  - ${p}\n`);
+    process.exit(1);
+  }
+  return config;
 }
 
 async function migrate<C extends BaseServiceConfig>(def: ServiceDefinition<C>, config: C): Promise<void> {
@@ -67,8 +88,15 @@ export async function bootstrapService<C extends BaseServiceConfig>(
 }
 
 async function start<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Promise<INestApplication> {
-  const config = loadConfigOrExit(def.name, def.configClass);
-  if (process.argv.includes('--migrate-only')) {
+  // A migration run needs only the main settings (a migrations job holds no more secrets than that).
+  const migrateOnly = process.argv.includes('--migrate-only');
+  const config = loadSettingsOrExit(def.name, def.configClass, migrateOnly ? [] : def.settings);
+  // For deployment checks: validate the environment exactly as this run would, then stop.
+  if (process.argv.includes('--check-config')) {
+    process.stdout.write(`${def.name}: configuration is valid\n`);
+    process.exit(0);
+  }
+  if (migrateOnly) {
     await migrate(def, config);
     process.exit(0);
   }

@@ -1,7 +1,10 @@
 import { hkdfSync } from 'node:crypto';
 import { IsIn, IsOptional, IsString, Matches, MinLength, ValidateIf } from 'class-validator';
+import { DevelopmentValue } from '@vap/runtime';
+import { DEV_SECRETS_KEY, isDevelopmentSecret } from '@vap/secrets';
 
-const DEV_SIGNING_SECRET = 'development-only blob url signing secret; not for production';
+/** Where the gateway serves the local driver's signed URLs. */
+const UPLOADS_PATH = '/api/v2/uploads';
 
 /**
  * Blob storage settings, validated at boot by every app that stores or serves blobs (gateway and agents).
@@ -9,9 +12,6 @@ const DEV_SIGNING_SECRET = 'development-only blob url signing secret; not for pr
  * working directory, the repository root when the platform runs from source) and the same signing key.
  */
 export class BlobStorageConfig {
-  @IsIn(['development', 'production', 'test'])
-  NODE_ENV: string = 'development';
-
   @IsIn(['local', 's3'], { message: 'BLOB_STORAGE_DRIVER must be local or s3' })
   BLOB_STORAGE_DRIVER: 'local' | 's3' = 'local';
 
@@ -20,21 +20,37 @@ export class BlobStorageConfig {
   @MinLength(1)
   BLOB_STORAGE_DIR: string = '.data/blobs';
 
+  /** The gateway's public base URL; the local driver's signed URLs are absolute on it when it is set. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'PUBLIC_BASE_URL must be an http(s) URL' })
+  PUBLIC_BASE_URL?: string;
+
   /**
-   * local driver: the base of its signed URLs, served by the gateway. Relative (the default) means "on the
-   * gateway that answered"; set an absolute URL when the gateway is reached through another address.
+   * local driver: the base of its signed URLs, served by the gateway. Default: `{PUBLIC_BASE_URL}/api/v2/uploads`,
+   * or, without PUBLIC_BASE_URL, the relative `/api/v2/uploads` ("on the gateway that answered").
    */
+  @IsOptional()
   @Matches(/^(https?:\/\/[^\s]+|\/[^\s]*)$/, {
     message: 'BLOB_SIGNED_URL_BASE must be an http(s) URL or an absolute path',
   })
-  BLOB_SIGNED_URL_BASE: string = '/api/v2/uploads';
+  BLOB_SIGNED_URL_BASE?: string;
+
+  get signedUrlBase(): string {
+    const base =
+      this.BLOB_SIGNED_URL_BASE ??
+      (this.PUBLIC_BASE_URL ? `${this.PUBLIC_BASE_URL.replace(/\/+$/, '')}${UPLOADS_PATH}` : UPLOADS_PATH);
+    return base.replace(/\/+$/, '');
+  }
 
   /** local driver: HMAC key of signed URLs (32+ characters); derived from SECRETS_KEY when unset. */
+  @DevelopmentValue(undefined, { refuse: isDevelopmentSecret })
   @IsOptional()
   @IsString()
   @MinLength(32, { message: 'BLOB_SIGNING_KEY must be at least 32 characters' })
   BLOB_SIGNING_KEY?: string;
 
+  /** The platform's secrets key (a fixed key in development only); the signing key derives from it. */
+  @DevelopmentValue(DEV_SECRETS_KEY, { refuse: isDevelopmentSecret })
   @IsOptional()
   @IsString()
   @MinLength(32, { message: 'SECRETS_KEY must be at least 32 characters' })
@@ -67,14 +83,13 @@ export class BlobStorageConfig {
   @IsIn(['true', 'false'])
   S3_FORCE_PATH_STYLE?: string;
 
-  @ValidateIf((c: BlobStorageConfig) => c.NODE_ENV === 'production' && c.BLOB_STORAGE_DRIVER === 'local')
-  @IsString({ message: 'BLOB_SIGNING_KEY or SECRETS_KEY is required in production with the local driver' })
+  @ValidateIf((c: BlobStorageConfig) => c.BLOB_STORAGE_DRIVER === 'local')
+  @IsString({
+    message:
+      'BLOB_SIGNING_KEY or SECRETS_KEY is required with the local driver (unless NODE_ENV=development)',
+  })
   get signingSecret(): string | undefined {
-    return (
-      this.BLOB_SIGNING_KEY ??
-      this.SECRETS_KEY ??
-      (this.NODE_ENV === 'production' ? undefined : DEV_SIGNING_SECRET)
-    );
+    return this.BLOB_SIGNING_KEY ?? this.SECRETS_KEY;
   }
 }
 

@@ -21,11 +21,7 @@ export function createBlobStorage(config: BlobStorageConfig, signer: BlobUrlSign
           : undefined,
     });
   }
-  return new LocalBlobStorage(
-    config.BLOB_STORAGE_DIR,
-    signer,
-    config.BLOB_SIGNED_URL_BASE.replace(/\/+$/, ''),
-  );
+  return new LocalBlobStorage(config.BLOB_STORAGE_DIR, signer, config.signedUrlBase);
 }
 
 @Injectable()

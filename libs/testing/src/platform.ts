@@ -21,7 +21,10 @@ export interface StartPlatformOptions {
   natsUrl: string;
   /** NATS_SUBJECT_PREFIX of this deployment (empty: none). */
   subjectPrefix?: string;
-  /** Environment for every app (on top of ours). */
+  /**
+   * Environment for every app (on top of ours). PUBLIC_BASE_URL, the gateway's public base that callback,
+   * recording and upload URLs derive from, defaults to the first gateway started here.
+   */
   env?: Record<string, string | undefined>;
   /** Which services to start (default all four). */
   services?: readonly BackendService[];
@@ -57,6 +60,11 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
+/** PUBLIC_BASE_URL for the apps: as given (to them or to us), else the gateway on this host. */
+function publicBaseUrl(gatewayPort: number, env: StartPlatformOptions['env']): string {
+  return env?.PUBLIC_BASE_URL || process.env.PUBLIC_BASE_URL || `http://127.0.0.1:${gatewayPort}`;
+}
+
 async function stopAll(handles: ServiceHandle[]): Promise<void> {
   const results = await Promise.allSettled(handles.map((h) => h.stop('SIGTERM')));
   const failed = results.flatMap((r, i) =>
@@ -72,7 +80,11 @@ async function stopAll(handles: ServiceHandle[]): Promise<void> {
 export async function startPlatform(options: StartPlatformOptions): Promise<Platform> {
   const services = options.services ?? BACKEND_SERVICES;
   const replicas = options.gatewayReplicas ?? 1;
+  // The first gateway's port is fixed before anything starts: the services hand out URLs on it.
+  const gatewayPorts = [...(options.gatewayPorts ?? [])];
+  if (replicas > 0 && gatewayPorts[0] === undefined) gatewayPorts[0] = await freePort();
   const env = {
+    ...(replicas > 0 ? { PUBLIC_BASE_URL: publicBaseUrl(gatewayPorts[0], options.env) } : {}),
     ...options.env,
     DATABASE_URL: options.databaseUrl,
     NATS_URL: options.natsUrl,
@@ -118,7 +130,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
       Array.from({ length: replicas }, (_, i) => [
         'gateway',
         replicas > 1 ? `gateway-${i + 1}` : 'gateway',
-        options.gatewayPorts?.[i],
+        gatewayPorts[i],
       ]),
     );
     const byName = Object.fromEntries(services.map((s, i) => [s, serviceHandles[i]])) as Partial<

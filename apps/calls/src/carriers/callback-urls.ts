@@ -5,15 +5,16 @@ import { CallsConfig } from '../config/calls.config';
 export const CALLBACK_ROUTE_PREFIX = 'callbacks';
 
 /**
- * Callback URLs handed to carriers: `{CALLBACK_BASE_URL}/callbacks/{provider}/{callId}/{event}`. The
- * call id in the path finds the call before the adapter verifies the signature with its credentials.
+ * Callback URLs handed to carriers: `{base}/callbacks/{provider}/{callId}/{event}`, base being
+ * CALLBACK_BASE_URL, else PUBLIC_BASE_URL. The call id in the path finds the call before the adapter
+ * verifies the signature with its credentials.
  */
 @Injectable()
 export class CallbackUrls {
   constructor(private readonly config: CallsConfig) {}
 
   get base(): string {
-    return this.config.CALLBACK_BASE_URL.replace(/\/+$/, '');
+    return this.config.callbackBaseUrl;
   }
 
   forCall(provider: string, callId: string): (event: string) => string {

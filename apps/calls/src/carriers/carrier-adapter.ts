@@ -13,7 +13,7 @@ export interface CallbackRequest {
   method: string;
   /** Full URL as the gateway saw it. */
   url: string;
-  /** Path and query as requested; adapters sign `${CALLBACK_BASE_URL}${path}`, the URL they handed out. */
+  /** Path and query as requested; adapters sign `${callback base}${path}`, the URL they handed out. */
   path: string;
   headers: Record<string, string>;
   rawBody: Buffer;

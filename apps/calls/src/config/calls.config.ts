@@ -1,6 +1,10 @@
 import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
-import { BaseServiceConfig, toInt } from '@vap/runtime';
+import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
+import { BaseServiceConfig, DevelopmentValue, toInt } from '@vap/runtime';
+import { isDevelopmentSecret } from '@vap/secrets';
+
+const httpBaseUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
 export class CallsConfig extends BaseServiceConfig {
   @Transform(toInt)
@@ -10,11 +14,34 @@ export class CallsConfig extends BaseServiceConfig {
   PORT: number = 3002;
 
   /**
-   * Public base URL of the gateway, where carriers send callbacks (`{base}/callbacks/{provider}/...`).
-   * The sandbox carrier posts its callbacks there too, so it must reach the gateway.
+   * The gateway's public base URL, from which every URL that points at the gateway derives: carrier and
+   * sandbox callbacks, absolute recording URLs. Required unless CALLBACK_BASE_URL is set; only
+   * NODE_ENV=development falls back to http://127.0.0.1:3000 (`npm start` sets it from the gateway it runs).
    */
-  @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'CALLBACK_BASE_URL must be an http(s) URL' })
-  CALLBACK_BASE_URL: string = 'http://127.0.0.1:3000';
+  @DevelopmentValue('http://127.0.0.1:3000', { refuse: () => false })
+  @ValidateIf((c: CallsConfig) => c.PUBLIC_BASE_URL !== undefined || !c.CALLBACK_BASE_URL)
+  @Matches(httpBaseUrl, {
+    message: "PUBLIC_BASE_URL must be set to the gateway's public http(s) URL, e.g. https://api.example.com",
+  })
+  PUBLIC_BASE_URL?: string;
+
+  /**
+   * Where carriers (and the sandbox carrier) send callbacks (`{base}/callbacks/{provider}/...`), when it
+   * is not PUBLIC_BASE_URL: the sandbox must reach the gateway from the calls service.
+   */
+  @IsOptional()
+  @Matches(httpBaseUrl, { message: 'CALLBACK_BASE_URL must be an http(s) URL' })
+  CALLBACK_BASE_URL?: string;
+
+  /** The base of callback URLs handed to carriers. */
+  get callbackBaseUrl(): string {
+    return withoutTrailingSlash(this.CALLBACK_BASE_URL || this.PUBLIC_BASE_URL || '');
+  }
+
+  /** The base of every other URL on the gateway (recordings). */
+  get publicBaseUrl(): string {
+    return withoutTrailingSlash(this.PUBLIC_BASE_URL || this.CALLBACK_BASE_URL || '');
+  }
 
   /** Price of one minute of call time, in paise, billed per second (400 = INR 4.00 per minute). */
   @Transform(toInt)
@@ -29,7 +56,8 @@ export class CallsConfig extends BaseServiceConfig {
   @Max(60000)
   SANDBOX_STEP_MS: number = 250;
 
-  /** HMAC key of the sandbox carrier's callbacks; derived from SECRETS_KEY when unset (outside production). */
+  /** HMAC key of the sandbox carrier's callbacks; derived from SECRETS_KEY when unset. */
+  @DevelopmentValue(undefined, { refuse: isDevelopmentSecret })
   @IsOptional()
   @IsString()
   @MinLength(32, { message: 'SANDBOX_CALLBACK_SECRET must be at least 32 characters' })

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, Matches, Max, Min, Validate } from 'class-validator';
-import { toInt } from '@vap/runtime';
-import { defaultSecretsKey, SecretsKeyConstraint } from '@vap/secrets';
+import { DevelopmentValue, toInt } from '@vap/runtime';
+import { DEV_SECRETS_KEY, isDevelopmentSecret, SecretsKeyConstraint } from '@vap/secrets';
 
 const httpUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
 
@@ -10,9 +10,10 @@ const httpUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
  * the key that encrypts carrier credentials at rest and the carriers' REST endpoints.
  */
 export class TelephonyConfig {
-  /** AES-256-GCM key of stored carrier credentials and policy secrets. */
+  /** AES-256-GCM key of stored carrier credentials and policy secrets (a fixed key in development only). */
+  @DevelopmentValue(DEV_SECRETS_KEY, { refuse: isDevelopmentSecret })
   @Validate(SecretsKeyConstraint)
-  SECRETS_KEY: string = defaultSecretsKey();
+  SECRETS_KEY: string = '';
 
   /** REST base of carrier_a (shaped like its public API); unset: calls on carrier_a fail with 502. */
   @IsOptional()

@@ -51,9 +51,7 @@ export class RecordingStore {
       expiresInSeconds: RECORDING_URL_TTL_SECONDS,
       fileName: `call-${callId}.wav`,
     });
-    const url = signed.url.startsWith('/')
-      ? `${this.config.CALLBACK_BASE_URL.replace(/\/+$/, '')}${signed.url}`
-      : signed.url;
+    const url = signed.url.startsWith('/') ? `${this.config.publicBaseUrl}${signed.url}` : signed.url;
     return { url, expiresAt: signed.expiresAt };
   }
 }

@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { validateConfig } from '@vap/runtime';
+import { loadConfigOrExit } from '@vap/runtime';
 import { TelephonyConfig } from '../config/telephony.config';
 import { SecretBox } from '@vap/secrets';
 
@@ -7,7 +7,7 @@ import { SecretBox } from '@vap/secrets';
 @Global()
 @Module({
   providers: [
-    { provide: TelephonyConfig, useFactory: () => validateConfig(TelephonyConfig) },
+    { provide: TelephonyConfig, useFactory: () => loadConfigOrExit('calls', TelephonyConfig) },
     {
       provide: SecretBox,
       useFactory: (config: TelephonyConfig) => new SecretBox(config.SECRETS_KEY),

@@ -1,8 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsInt, IsString, Matches, Max, MinLength, Min } from 'class-validator';
-import { BaseServiceConfig, toInt } from '@vap/runtime';
-
-export const DEV_ADMIN_TOKEN = 'dev-admin-token';
+import { BaseServiceConfig, DevelopmentValue, toInt } from '@vap/runtime';
+import { DEV_ADMIN_TOKEN, isDevelopmentSecret } from '@vap/secrets';
 
 export class GatewayConfig extends BaseServiceConfig {
   @Transform(toInt)
@@ -12,12 +11,13 @@ export class GatewayConfig extends BaseServiceConfig {
   PORT: number = 3000;
 
   /**
-   * Bearer token of the operator API (/admin/v1). Development (NODE_ENV unset or development) falls back
-   * to `dev-admin-token` so `nx serve gateway` works alone; anywhere else a missing token refuses to start.
+   * Bearer token of the operator API (/admin/v1). Only NODE_ENV=development falls back to
+   * `dev-admin-token` (so `nx serve gateway` works alone); anywhere else it must be set, and not to that.
    */
+  @DevelopmentValue(DEV_ADMIN_TOKEN, { refuse: isDevelopmentSecret })
   @IsString({ message: 'ADMIN_API_TOKEN is required (the operator API token)' })
   @MinLength(12, { message: 'ADMIN_API_TOKEN must be set, at least 12 characters' })
-  ADMIN_API_TOKEN: string = (process.env.NODE_ENV ?? 'development') === 'development' ? DEV_ADMIN_TOKEN : '';
+  ADMIN_API_TOKEN: string = '';
 
   @Transform(toInt)
   @IsInt()

@@ -10,8 +10,8 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
-import { BaseServiceConfig, toInt } from '@vap/runtime';
-import { defaultSecretsKey, SecretsKeyConstraint } from '@vap/secrets';
+import { BaseServiceConfig, DevelopmentValue, toInt } from '@vap/runtime';
+import { DEV_SECRETS_KEY, isDevelopmentSecret, SecretsKeyConstraint } from '@vap/secrets';
 import { DurationConstraint, DurationListConstraint } from './duration.constraints';
 
 /** A lease must outlive one send, so that a replica that stops renewing never overlaps a send in flight. */
@@ -36,9 +36,10 @@ export class WebhooksConfig extends BaseServiceConfig {
   @Max(65535)
   PORT: number = 3004;
 
-  /** AES-256-GCM key of the endpoints' signing secrets at rest. */
+  /** AES-256-GCM key of the endpoints' signing secrets at rest (a fixed key in development only). */
+  @DevelopmentValue(DEV_SECRETS_KEY, { refuse: isDevelopmentSecret })
   @Validate(SecretsKeyConstraint)
-  SECRETS_KEY: string = defaultSecretsKey();
+  SECRETS_KEY: string = '';
 
   /** Let deliveries reach private, loopback and link-local addresses (development and tests only). */
   @IsIn(['true', 'false'])

@@ -6,8 +6,13 @@ const toInt = ({ value }: { value: unknown }) =>
 
 /** Settings every service reads. Each app extends it with its own and validates at boot. */
 export class BaseServiceConfig {
+  /**
+   * Unset means production. Only an explicit `development` turns on development conveniences (default
+   * secrets, database auto-create); `test` follows production's rules except that a missing database is
+   * created, as the test harness wants.
+   */
   @IsIn(['development', 'production', 'test'])
-  NODE_ENV: string = 'development';
+  NODE_ENV: string = 'production';
 
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL: string = 'postgres://postgres@127.0.0.1:5432/voice_agent_platform';

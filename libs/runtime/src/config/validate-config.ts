@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
+import { applyDevelopmentValues } from './development-values';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -14,14 +15,18 @@ function describe(errors: ValidationError[]): string[] {
   );
 }
 
-/** Builds a typed config from the environment, or throws ConfigError listing every bad or missing value. */
+/**
+ * Builds a typed config from the environment, or throws ConfigError listing every bad or missing value.
+ * Development-only values (see DevelopmentValue) fill in or are refused according to NODE_ENV first.
+ */
 export function validateConfig<T extends object>(cls: new () => T, env: NodeJS.ProcessEnv = process.env): T {
-  const config = plainToInstance(
-    cls,
-    { ...env },
-    { enableImplicitConversion: false, exposeDefaultValues: true },
-  );
+  const development = applyDevelopmentValues(cls, env);
+  const config = plainToInstance(cls, development.env, {
+    enableImplicitConversion: false,
+    exposeDefaultValues: true,
+  });
   const errors = validateSync(config, { whitelist: false, skipMissingProperties: false });
-  if (errors.length) throw new ConfigError(describe(errors));
+  const problems = [...development.problems, ...describe(errors)];
+  if (problems.length) throw new ConfigError(problems);
   return config;
 }

@@ -34,14 +34,12 @@ export function verifySandboxCallback(
   return presented.length === expected.length && timingSafeEqual(presented, expected);
 }
 
-/** The HMAC key: from SANDBOX_CALLBACK_SECRET, else derived from SECRETS_KEY, else a development key. */
-export function sandboxSigningKey(
-  secret: string | undefined,
-  secretsKey: string | undefined,
-  production: boolean,
-): Buffer {
-  const source =
-    secret ?? secretsKey ?? (production ? undefined : 'development-only sandbox callback secret');
-  if (!source) throw new Error('SANDBOX_CALLBACK_SECRET or SECRETS_KEY is required in production');
+/**
+ * The HMAC key: from SANDBOX_CALLBACK_SECRET, else derived from SECRETS_KEY (which is a fixed key only
+ * with NODE_ENV=development), so there is no constant fallback.
+ */
+export function sandboxSigningKey(secret: string | undefined, secretsKey: string | undefined): Buffer {
+  const source = secret || secretsKey;
+  if (!source) throw new Error('SANDBOX_CALLBACK_SECRET or SECRETS_KEY is required');
   return Buffer.from(hkdfSync('sha256', source, 'vap-sandbox-carrier', 'callback signatures v1', 32));
 }

@@ -1,0 +1,34 @@
+import { isSecretsKey, parseSecretsKey } from './secrets-key';
+
+/** The operator token `npm start` uses in development. */
+export const DEV_ADMIN_TOKEN = 'dev-admin-token';
+
+/** DEVELOPMENT ONLY, NOT A SECRET: the hex of "development-only-key-do-not-use!" (32 bytes). */
+export const DEV_SECRETS_KEY = Buffer.from('development-only-key-do-not-use!').toString('hex');
+
+/**
+ * Every secret value this repository has ever shipped (development defaults, example files, the
+ * development overlays): public, so acceptable only with NODE_ENV=development.
+ */
+const PUBLISHED_SECRETS = [
+  DEV_ADMIN_TOKEN,
+  DEV_SECRETS_KEY,
+  // Former fallbacks of docker/compose.yml and of the blob and sandbox signers.
+  '7ph0zrhiRMj3sHGknfSZyc6UGAZtp3O6h2j/88KEnfc=',
+  'development-only blob url signing secret; not for production',
+  'development-only sandbox callback secret',
+  // k8s/overlays/dev.
+  'cndatGb0g+7GsGlVeX9lnmprYNC0qc6+S5p/hnKLnhU=',
+  'dev-blob-signing-key-not-for-production-use-0000',
+];
+
+const publishedKeys = PUBLISHED_SECRETS.filter(isSecretsKey).map((k) => parseSecretsKey(k));
+
+/** True for a published development secret, a 32-byte key compared by its bytes (hex or base64 alike). */
+export function isDevelopmentSecret(raw: string): boolean {
+  const value = raw.trim();
+  if (PUBLISHED_SECRETS.includes(value)) return true;
+  if (!isSecretsKey(value)) return false;
+  const key = parseSecretsKey(value);
+  return publishedKeys.some((k) => k.equals(key));
+}
