@@ -31,4 +31,11 @@ export class GatewayConfig extends BaseServiceConfig {
 
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 1mb, 512kb or 1048576b' })
   BODY_LIMIT: string = '1mb';
+
+  /** How often the gateway asks the calls service for charges it has not debited (also once at start). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(86_400_000)
+  BILLING_RECONCILE_INTERVAL_MS: number = 300_000;
 }

@@ -4,3 +4,4 @@ export * from './carrier-callback';
 export * from './start-call.dto';
 export * from './call.dto';
 export * from './list-calls-query.dto';
+export * from './call-charges';
