@@ -74,7 +74,11 @@ export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicat
           )) as { id: string }[];
           for (const { id } of partners) {
             if (this.stopped) return charged;
-            charged += await this.reconcilePartner(id);
+            // One partner's failure (a timeout, a failed debit) leaves it for the next round, not the others.
+            charged += await this.reconcilePartner(id).catch((err: Error) => {
+              this.logger.error(`billing reconciliation of partner ${id} failed: ${err.message}`);
+              return 0;
+            });
           }
           if (partners.length < PARTNER_BATCH) return charged;
           after = partners[partners.length - 1].id;
