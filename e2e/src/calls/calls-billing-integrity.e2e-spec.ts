@@ -11,6 +11,7 @@ import {
   CarrierAccount,
   FakeCarriers,
   PlacedCall,
+  signCarrierA,
   signCarrierB,
   startFakeCarriers,
 } from '../../support/fake-carriers';
@@ -79,12 +80,16 @@ describe('billing that cannot be evaded or lost', () => {
     if (prefix) await deleteJetStreamByPrefix(e2eEnv().natsUrl, prefix).catch(() => undefined);
   });
 
-  /** A partner on its own carrier_b account, with an agent capped at `maxSecs`. */
-  async function partner(concurrency: number, maxSecs = 600): Promise<Partner> {
+  /** A partner on its own carrier account (carrier_b unless said), with an agent capped at `maxSecs`. */
+  async function partner(
+    concurrency: number,
+    maxSecs = 600,
+    provider: CarrierAccount['provider'] = 'carrier_b',
+  ): Promise<Partner> {
     const n = String(++accounts).padStart(2, '0');
     const account: CarrierAccount = {
-      provider: 'carrier_b',
-      id: `ACbilling0000000000000000000000${n}`,
+      provider,
+      id: provider === 'carrier_b' ? `ACbilling0000000000000000000000${n}` : `MABILLING00000000${n}`,
       token: `billing-carrier-token-${n}`,
     };
     fake.addAccount(account);
@@ -95,12 +100,15 @@ describe('billing that cannot be evaded or lost', () => {
     });
     expect(created.status).toBe(200);
     const key = created.body.data.api_key as string;
-    const from = `+1415557${n}00`;
-    const put = await api('/config/telephony/carrier_b', {
+    const from = provider === 'carrier_b' ? `+1415557${n}00` : `+9198123${n}000`;
+    const put = await api(`/config/telephony/${provider}`, {
       method: 'PUT',
       key,
       baseUrl: gateway,
-      body: { account_sid: account.id, auth_token: account.token, from_number: from },
+      body:
+        provider === 'carrier_b'
+          ? { account_sid: account.id, auth_token: account.token, from_number: from }
+          : { auth_id: account.id, auth_token: account.token, from_number: from },
     });
     expect(put.status).toBe(200);
     const agent = await createTestAgent(key, { max_call_duration_secs: maxSecs }, gateway);
@@ -196,6 +204,47 @@ describe('billing that cannot be evaded or lost', () => {
     await expectChargedOnce(p, id, paiseFor(95));
     const done = await getCall(p, id);
     expect(done.session.credits_used).toBe(paiseFor(95) / 100);
+  });
+
+  it('does not end a live carrier_a call on a forged hangup, and still takes the real one', async () => {
+    const p = await partner(1, 600, 'carrier_a');
+    const { id, placed } = await start(p, '+919812371001');
+    expect((await fake.callbackA(placed, 'answer', { CallStatus: 'in-progress' })).status).toBe(200);
+    // The same hangup the carrier will send later (same kind and status), signed by the partner.
+    const url = placed.urls.hangup;
+    const forged = {
+      CallUUID: placed.legId,
+      ALegUUID: placed.legId,
+      ALegRequestUUID: placed.providerCallId,
+      From: placed.from,
+      To: placed.to,
+      Direction: 'outbound',
+      CallStatus: 'completed',
+      Duration: '1',
+      BillDuration: '1',
+    };
+    const nonce = '73519264081';
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'X-Plivo-Signature-V3': signCarrierA(p.account.token, url, forged, nonce),
+        'X-Plivo-Signature-V3-Nonce': nonce,
+      },
+      body: new URLSearchParams(forged).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(await getCall(p, id)).toMatchObject({ status: 'in_progress', carrier_reconciliation: 'pending' });
+
+    const hangup = { CallStatus: 'completed', Duration: '40', BillDuration: '60', HangupSource: 'Callee' };
+    expect((await fake.callbackA(placed, 'hangup', hangup)).status).toBe(200);
+    expect(await getCall(p, id)).toMatchObject({
+      status: 'completed',
+      duration_seconds: 40,
+      bill_duration_seconds: 60,
+      carrier_reconciliation: 'verified',
+    });
+    await expectChargedOnce(p, id, paiseFor(60));
   });
 
   it('bills what the carrier recorded when a final callback understates it', async () => {
