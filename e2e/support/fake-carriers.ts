@@ -9,6 +9,12 @@ import { waitFor } from '@vap/testing';
  *   callbacks are form POSTs signed with signature V3 (X-Plivo-Signature-V3 + nonce).
  * - carrier_b (Twilio-shaped): `POST /2010-04-01/Accounts/{sid}/Calls.json` (form) answers `sid`;
  *   callbacks are form POSTs signed with X-Twilio-Signature.
+ * Both also serve the call resource the platform reconciles final callbacks with, kept like the carrier
+ * keeps it: carrier_b `GET /2010-04-01/Accounts/{sid}/Calls/{CallSid}.json` (status, duration), carrier_a
+ * `GET /v1/Account/{auth_id}/Call/{call_uuid}/?status=live` (a live leg) and `.../Call/{call_uuid}/` (the
+ * call record once it ended: call_state, call_duration, bill_duration). Every correctly signed callback
+ * the fake sends moves that record the way the carrier's own state moved; a request made outside it (a
+ * forged callback) does not.
  * Every REST request must carry the account's HTTP Basic credentials and the required fields, else it is
  * refused like the carrier would (401 / 400). The signing here is written from the carriers' documented
  * schemes independently of the platform's verifier, so a mistake on either side shows.
@@ -37,6 +43,23 @@ export interface PlacedCall {
   urls: Record<string, string>;
 }
 
+/** The carrier's own record of a call (what its REST API answers). */
+export interface CarrierCallRecord {
+  provider: 'carrier_a' | 'carrier_b';
+  accountId: string;
+  /** CallSid (carrier_b) or CallUUID of the leg (carrier_a). */
+  id: string;
+  /** carrier_a: the placement's request_uuid. */
+  requestUuid?: string;
+  from: string;
+  to: string;
+  /** Raw status in the carrier's callback vocabulary (queued, ringing, in-progress, completed, busy, ...). */
+  status: string;
+  durationSeconds: number | null;
+  billDurationSeconds: number | null;
+  hangupCause?: string;
+}
+
 export interface CallbackResult {
   status: number;
   contentType: string;
@@ -62,6 +85,12 @@ export interface FakeCarriers {
   failNext(status: number): void;
   /** Place-call requests are answered this much later (the call is placed at once): a slow carrier API. */
   delayPlaceCalls(ms: number): void;
+  /** The carrier's record of a call by CallSid / CallUUID (undefined when it has none). */
+  record(id: string): CarrierCallRecord | undefined;
+  /** Changes the carrier's record of a call, as the carrier's own state would change. */
+  setRecord(id: string, patch: Partial<CarrierCallRecord>): void;
+  /** Reading this call's resource answers `status` (e.g. 503) until called again with null. */
+  failRecord(id: string, status: number | null): void;
   waitForCall(to: string, timeoutMs?: number): Promise<PlacedCall>;
   /** carrier_a callback to the call's answer/ring/hangup URL. `sign: 'bad'` signs with a wrong token, 'none' not at all. */
   callbackA(
@@ -146,17 +175,62 @@ async function postForm(
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
 }
 
+const FINAL_STATUSES = ['completed', 'busy', 'failed', 'no-answer', 'canceled', 'cancel', 'timeout'];
+
+/** carrier_a's call_state of an ended call's record. */
+const CARRIER_A_CALL_STATE: Record<string, string> = {
+  completed: 'ANSWER',
+  busy: 'BUSY',
+  'no-answer': 'NO_ANSWER',
+  timeout: 'TIMEOUT',
+  canceled: 'CANCEL',
+  cancel: 'CANCEL',
+  failed: 'FAILED',
+};
+
+const intOf = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v) ? Number(v) : null);
+
 export async function startFakeCarriers(): Promise<FakeCarriers> {
   const accounts = new Map<string, CarrierAccount>();
   const calls: PlacedCall[] = [];
   const requests: RestRequest[] = [];
   const detached: string[] = [];
+  const records = new Map<string, CarrierCallRecord>();
+  const recordFailures = new Map<string, number>();
   let failStatus: number | null = null;
   let placeCallDelayMs = 0;
   const placeCallAnswer = (res: ServerResponse, body: unknown) => {
     const delay = placeCallDelayMs;
     if (delay <= 0) return send(res, 201, body);
     setTimeout(() => send(res, 201, body), delay);
+  };
+
+  /** What a signed callback tells about the call: the carrier's state moved (ended calls stay ended). */
+  const track = (account: CarrierAccount, params: Record<string, string>) => {
+    const id = account.provider === 'carrier_b' ? params.CallSid : params.CallUUID;
+    if (!id) return;
+    const record =
+      records.get(id) ??
+      ({
+        provider: account.provider,
+        accountId: account.id,
+        id,
+        from: params.From ?? '',
+        to: params.To ?? '',
+        status: 'queued',
+        durationSeconds: null,
+        billDurationSeconds: null,
+      } satisfies CarrierCallRecord);
+    records.set(id, record);
+    const status = params.CallStatus;
+    if (!status || FINAL_STATUSES.includes(record.status)) return;
+    record.status = status;
+    if (FINAL_STATUSES.includes(status)) {
+      const duration = intOf(params.CallDuration ?? params.Duration);
+      record.durationSeconds = duration ?? 0;
+      record.billDurationSeconds = intOf(params.BillDuration) ?? duration ?? 0;
+      if (params.HangupCauseName) record.hangupCause = params.HangupCauseName;
+    }
   };
 
   const authorized = (
@@ -197,11 +271,23 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
           return send(res, 400, { error: `${field} is required` });
       }
       const requestUuid = randomUUID();
+      const legId = randomUUID();
+      records.set(legId, {
+        provider: 'carrier_a',
+        accountId: account.id,
+        id: legId,
+        requestUuid,
+        from: String(json.from),
+        to: String(json.to),
+        status: 'queued',
+        durationSeconds: null,
+        billDurationSeconds: null,
+      });
       calls.push({
         provider: 'carrier_a',
         account,
         providerCallId: requestUuid,
-        legId: randomUUID(),
+        legId,
         from: String(json.from),
         to: String(json.to),
         json,
@@ -212,6 +298,47 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         },
       });
       return placeCallAnswer(res, { api_id: randomUUID(), message: 'call fired', request_uuid: requestUuid });
+    }
+    m = /^\/v1\/Account\/([^/]+)\/Call\/([^/]+)\/$/.exec(url.pathname);
+    if (m && req.method === 'GET') {
+      const account = authorized(req, 'carrier_a', decodeURIComponent(m[1]));
+      if (!account) return send(res, 401, { error: 'authentication failed' });
+      const id = decodeURIComponent(m[2]);
+      const failure = recordFailures.get(id);
+      if (failure) return send(res, failure, { api_id: randomUUID(), error: 'simulated carrier failure' });
+      const record = records.get(id);
+      const ended = record ? FINAL_STATUSES.includes(record.status) : false;
+      if (!record || record.accountId !== account.id)
+        return send(res, 404, { api_id: randomUUID(), error: 'not found' });
+      if (url.searchParams.get('status') === 'live') {
+        // A live leg once it rings or talks; queued and ended calls are not live.
+        if (ended || record.status === 'queued')
+          return send(res, 404, { api_id: randomUUID(), error: 'not found' });
+        return send(res, 200, {
+          api_id: randomUUID(),
+          call_status: record.status,
+          call_uuid: record.id,
+          direction: 'outbound',
+          from: record.from.replace(/^\+/, ''),
+          to: record.to.replace(/^\+/, ''),
+          request_uuid: record.requestUuid,
+        });
+      }
+      // The call record exists once the call has ended.
+      if (!ended) return send(res, 404, { api_id: randomUUID(), error: 'not found' });
+      return send(res, 200, {
+        api_id: randomUUID(),
+        call_uuid: record.id,
+        call_state: CARRIER_A_CALL_STATE[record.status] ?? 'FAILED',
+        call_duration: record.durationSeconds ?? 0,
+        bill_duration: record.billDurationSeconds ?? 0,
+        billed_duration: record.billDurationSeconds ?? 0,
+        from_number: record.from.replace(/^\+/, ''),
+        to_number: record.to.replace(/^\+/, ''),
+        hangup_cause_name: record.hangupCause ?? (record.status === 'completed' ? 'Normal Hangup' : null),
+        end_time: new Date().toISOString(),
+        resource_uri: `/v1/Account/${account.id}/Call/${record.id}/`,
+      });
     }
     m = /^\/v1\/Account\/([^/]+)\/Number\/([^/]+)\/$/.exec(url.pathname);
     if (m && req.method === 'POST') {
@@ -234,6 +361,16 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         return send(res, 400, { code: 21205, message: 'Url, Twiml or ApplicationSid is required' });
       }
       const sid = `CA${randomBytes(16).toString('hex')}`;
+      records.set(sid, {
+        provider: 'carrier_b',
+        accountId: account.id,
+        id: sid,
+        from: form.From[0],
+        to: form.To[0],
+        status: 'queued',
+        durationSeconds: null,
+        billDurationSeconds: null,
+      });
       calls.push({
         provider: 'carrier_b',
         account,
@@ -250,6 +387,34 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         status: 'queued',
         to: form.To[0],
         from: form.From[0],
+      });
+    }
+    m = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\/([^/]+)\.json$/.exec(url.pathname);
+    if (m && req.method === 'GET') {
+      const account = authorized(req, 'carrier_b', decodeURIComponent(m[1]));
+      if (!account) return send(res, 401, { code: 20003, message: 'Authenticate' });
+      const sid = decodeURIComponent(m[2]);
+      const failure = recordFailures.get(sid);
+      if (failure) return send(res, failure, { code: 20500, message: 'simulated carrier failure' });
+      const record = records.get(sid);
+      if (!record || record.accountId !== account.id) {
+        return send(res, 404, {
+          code: 20404,
+          message: `The requested resource ${url.pathname} was not found`,
+        });
+      }
+      const ended = FINAL_STATUSES.includes(record.status);
+      return send(res, 200, {
+        sid: record.id,
+        account_sid: account.id,
+        from: record.from,
+        to: record.to,
+        status: record.status,
+        // A string of seconds, null until the call has ended.
+        duration: ended ? String(record.durationSeconds ?? 0) : null,
+        direction: 'outbound-api',
+        api_version: '2010-04-01',
+        uri: `/2010-04-01/Accounts/${account.id}/Calls/${record.id}.json`,
       });
     }
     m = /^\/2010-04-01\/Accounts\/([^/]+)\/IncomingPhoneNumbers\.json$/.exec(url.pathname);
@@ -289,6 +454,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     params: Record<string, string>,
     sign: SignMode = 'good',
   ) => {
+    if (sign === 'good') track(account, params);
     const token = sign === 'bad' ? `${account.token}-wrong` : account.token;
     if (account.provider === 'carrier_b') {
       const headers: Record<string, string> =
@@ -317,6 +483,16 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     },
     delayPlaceCalls: (ms) => {
       placeCallDelayMs = ms;
+    },
+    record: (id) => records.get(id),
+    setRecord: (id, patch) => {
+      const record = records.get(id);
+      if (!record) throw new Error(`the fake carrier has no call ${id}`);
+      Object.assign(record, patch);
+    },
+    failRecord: (id, status) => {
+      if (status === null) recordFailures.delete(id);
+      else recordFailures.set(id, status);
     },
     waitForCall: (to, timeoutMs = 10_000) =>
       waitFor(() => calls.find((c) => c.to === to), {

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { loadConfigOrExit, serviceCoreModules } from '@vap/runtime';
 import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
+import { BillingModule } from './billing/billing.module';
 import { CallsModule } from './calls/calls.module';
 import { CallsConfig } from './config/calls.config';
 import { callsDataSourceOptions } from './database/data-source';
@@ -22,6 +23,7 @@ export class AppModule {
         // Recordings live where the gateway serves their signed download URLs (see BlobStorageConfig).
         BlobStorageModule.forRoot(loadConfigOrExit('calls', BlobStorageConfig)),
         CallsModule,
+        BillingModule,
         SecretsModule,
         TelephonyModule,
         PhoneNumbersModule,

@@ -5,6 +5,7 @@ import { loadConfigOrExit, serviceCoreModules } from '@vap/runtime';
 import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
+import { BillingModule } from './billing/billing.module';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { CallbacksModule } from './callbacks/callbacks.module';
 import { CallsModule } from './calls/calls.module';
@@ -42,6 +43,7 @@ export class AppModule {
           peers: SERVICE_NAMES.filter((s) => s !== 'gateway'),
         }),
         AccountsModule,
+        BillingModule,
         CustomersModule,
         CallsModule,
         CampaignsModule,

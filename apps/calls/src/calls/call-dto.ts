@@ -44,6 +44,7 @@ export function toCallDto(call: Call, session: CallSession, recordingUrl: string
     hangup_source: call.hangupSource,
     bill_duration_seconds: call.billDurationSeconds,
     duration_seconds: call.durationSeconds,
+    carrier_reconciliation: call.carrierReconciliation,
     provider: call.provider,
     connection_id: call.connectionId,
     error_message: call.errorMessage,

@@ -3,21 +3,22 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError, CarrierCallbackIngest, CarrierCallbackReply } from '@vap/contracts';
 import { Call } from '../calls/entities/call.entity';
-import { CallProgressService } from '../progress/call-progress.service';
+import { CarrierReconciler } from '../reconciliation/carrier-reconciler.service';
 import { CarrierRegistry } from './carrier-registry';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Carrier callbacks as the gateway forwards them: find the call named in the URL, let the provider's
- * adapter verify the signature (403 before anything is stored), then feed each event to the progress.
+ * adapter verify the signature (403 before anything is stored), then feed each event to the progress
+ * (a final one only once the carrier's REST API confirms it: CarrierReconciler).
  */
 @Injectable()
 export class CallbackIngestService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly carriers: CarrierRegistry,
-    private readonly progress: CallProgressService,
+    private readonly reconciler: CarrierReconciler,
   ) {}
 
   async ingest(input: CarrierCallbackIngest): Promise<CarrierCallbackReply> {
@@ -43,7 +44,7 @@ export class CallbackIngestService {
         providerCallId: call.providerCallId,
       },
     );
-    for (const event of parsed.events) await this.progress.apply({ callId: call.id }, event);
+    for (const event of parsed.events) await this.reconciler.apply(call, event);
     return parsed.reply ?? { status: 200, contentType: 'text/plain', body: '' };
   }
 }

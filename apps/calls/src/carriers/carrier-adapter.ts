@@ -6,6 +6,7 @@ import {
   HangupSource,
 } from '@vap/contracts';
 import { AgentSettings } from '../calls/agent-settings';
+import { Call } from '../calls/entities/call.entity';
 
 /** One inbound carrier callback as the gateway received it (see CarrierCallbackIngest). */
 export interface CallbackRequest {
@@ -49,6 +50,10 @@ export interface RawCarrierEvent {
   hold?: { phase: 'start' | 'end'; kind: string; durationSecs?: number | null };
   /** A recording in the platform's blob storage (storageKey) or at the carrier (url). */
   recording?: { storageKey: string | null; url: string | null; durationSeconds: number | null };
+  /** The carrier's id of the call leg this callback names, when it differs from the placement's id. */
+  carrierCallId?: string | null;
+  /** How this terminal event was checked against the carrier's own record (stored on the call). */
+  reconciliation?: 'verified' | 'unreconciled';
 }
 
 export interface ParsedCallback {
@@ -100,7 +105,26 @@ export interface CarrierAdapter {
    * keep it and sign its own 7-day URLs. Carriers that store recordings in blob storage themselves omit it.
    */
   fetchRecording?(url: string, call: CallbackCall): Promise<{ body: Buffer; contentType: string }>;
+  /**
+   * Reads the call resource from the carrier's REST API. A callback is signed with the partner's own
+   * carrier token, so a terminal one is only believed once the carrier's record agrees (status, and the
+   * duration to bill). Throws when the carrier cannot say (unreachable, refused, not this call).
+   * Carriers whose callbacks only the platform can sign (the sandbox) omit it.
+   */
+  fetchCall?(call: Call, hint: { carrierCallId?: string | null }): Promise<CarrierCallState>;
 }
+
+/** The call as the carrier's REST API reports it: still live, or ended with its recorded times. */
+export type CarrierCallState =
+  | { live: true; providerStatus: string }
+  | {
+      live: false;
+      /** A final status in the carrier's callback vocabulary (normalized like a callback's). */
+      providerStatus: string;
+      durationSeconds: number | null;
+      billDurationSeconds: number | null;
+      hangupCause?: string | null;
+    };
 
 /** Multi-provider token: every adapter module provides itself under it. */
 export const CARRIER_ADAPTERS = Symbol('CARRIER_ADAPTERS');

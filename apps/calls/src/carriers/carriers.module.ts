@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { CallTransferService } from '../calls/call-transfer.service';
 import { TelephonyModule } from '../telephony/telephony.module';
 import { CallProgressService } from '../progress/call-progress.service';
+import { CarrierReconciler } from '../reconciliation/carrier-reconciler.service';
+import { CarrierReconciliationWorker } from '../reconciliation/carrier-reconciliation-worker.service';
 import { RecordingStore } from '../recording/recording-store';
 import { AgentBrain } from '../voice/agent-brain.service';
 import { llmProvider } from '../voice/llm/llm.provider';
@@ -32,6 +34,8 @@ import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
     CallbackUrls,
     CallbackIngestService,
     CallProgressService,
+    CarrierReconciler,
+    CarrierReconciliationWorker,
     CallTransferService,
     RecordingStore,
     TranscriptService,
@@ -50,6 +54,13 @@ import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
       useFactory: (...adapters: CarrierAdapter[]) => adapters,
     },
   ],
-  exports: [CarrierRegistry, CallbackUrls, CallProgressService, RecordingStore, LLM_ADAPTER],
+  exports: [
+    CarrierRegistry,
+    CallbackUrls,
+    CallProgressService,
+    CarrierReconciler,
+    RecordingStore,
+    LLM_ADAPTER,
+  ],
 })
 export class CarriersModule {}

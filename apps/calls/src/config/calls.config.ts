@@ -108,4 +108,21 @@ export class CallsConfig extends BaseServiceConfig {
   @Min(0)
   @Max(86400)
   STALE_CALL_GRACE_SECS: number = 300;
+
+  /**
+   * First delay before a final carrier callback the carrier's REST API did not confirm is checked again
+   * (doubling per attempt, at most 5 minutes between checks).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(300000)
+  CARRIER_RECONCILE_RETRY_MS: number = 15000;
+
+  /** Checks before a call whose carrier cannot be asked is ended, billed what was seen, and flagged. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  CARRIER_RECONCILE_MAX_ATTEMPTS: number = 8;
 }

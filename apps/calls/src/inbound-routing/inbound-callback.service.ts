@@ -6,7 +6,7 @@ import { Call } from '../calls/entities/call.entity';
 import { CallbackRequest } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { Connection } from '../connections/entities/connection.entity';
-import { CallProgressService } from '../progress/call-progress.service';
+import { CarrierReconciler } from '../reconciliation/carrier-reconciler.service';
 import { toDecisionDto } from './decision-dto';
 import { InboundRouteDecision } from './entities/inbound-route-decision.entity';
 import { isInboundCallParser } from './inbound-call-parser';
@@ -30,7 +30,7 @@ export class InboundCallbackService {
     private readonly carriers: CarrierRegistry,
     private readonly router: InboundRouterService,
     private readonly opener: InboundCallOpener,
-    private readonly progress: CallProgressService,
+    private readonly reconciler: CarrierReconciler,
   ) {}
 
   async ingest(input: CarrierCallbackIngest): Promise<CarrierCallbackReply> {
@@ -93,7 +93,7 @@ export class InboundCallbackService {
       connectionId: call.connectionId,
       providerCallId: call.providerCallId,
     });
-    for (const event of parsed.events) await this.progress.apply({ callId: call.id }, event);
+    for (const event of parsed.events) await this.reconciler.apply(call, event);
     // A repeated voice webhook must get the same markup again; carriers ignore the body of status callbacks.
     const decision = await this.dataSource
       .getRepository(InboundRouteDecision)

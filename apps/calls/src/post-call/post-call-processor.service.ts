@@ -6,23 +6,21 @@ import { OutboxService } from '@vap/messaging';
 import { paiseToInr } from '../calls/call-dto';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
-import { CallsConfig } from '../config/calls.config';
 import { RecordingStore } from '../recording/recording-store';
 import { CarrierRecordingCopier } from './carrier-recording-copier.service';
-import { creditsPaise } from './credits';
 import { ExtractionRunner } from './extraction-runner.service';
 import { summarizeHold } from './hold-summary';
 
 /**
- * Finishes one ended call: hold summary, credits, extraction, then session.completed in the same
- * transaction that marks the session complete, so the event exists exactly once. A call that was never
- * answered is reported as a terminal failure: duration 0, transcript null, nothing charged.
+ * Finishes one ended call: hold summary, extraction, then session.completed in the same
+ * transaction that marks the session complete, so the event exists exactly once. A call that did not
+ * complete is reported as a terminal failure: duration 0, transcript null. The charge is not computed
+ * here: it was fixed when the call ended (recordCallCharge) and billing does not wait for this job.
  */
 @Injectable()
 export class PostCallProcessor {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly config: CallsConfig,
     private readonly outbox: OutboxService,
     private readonly extraction: ExtractionRunner,
     private readonly recordings: RecordingStore,
@@ -50,9 +48,7 @@ export class PostCallProcessor {
       session.hold = summarizeHold(session.holdEvents, call.endedAt);
       session.extraction = extraction;
       session.durationSeconds = duration;
-      session.creditsUsedPaise = answered
-        ? creditsPaise(call.billDurationSeconds ?? duration, this.config.CALL_PRICE_PER_MINUTE_PAISE)
-        : 0;
+      // creditsUsedPaise was fixed when the call ended (recordCallCharge); the event only repeats it.
       session.status = answered ? 'completed' : 'failed';
       session.processingComplete = true;
       session.pipelineCompletedAt = new Date();

@@ -4,10 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError, CallStatus, canMoveStatus, DomainEvents, isTerminalStatus } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
+import { recordCallCharge } from '../billing/call-charges';
+import { callTiming } from '../billing/call-timing';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';
 import { normalizeCarrierStatus } from '../carriers/status-normalization';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
+import { CallsConfig } from '../config/calls.config';
 import { accountConcurrency, countActiveCalls, lockPartnerCalls } from '../calls/partner-lock';
 import { enqueuePostCall } from '../post-call/post-call-queue';
 import { statusUpdatedData } from './status-event';
@@ -36,6 +39,7 @@ export class CallProgressService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
+    private readonly config: CallsConfig,
   ) {}
 
   async apply(ref: CallRef, event: RawCarrierEvent): Promise<ProgressResult> {
@@ -147,19 +151,16 @@ export class CallProgressService {
     if (event.hangupSource) call.hangupSource = event.hangupSource;
     if (event.errorMessage) call.errorMessage = event.errorMessage;
     if (event.endCallReason) call.endCallReason = event.endCallReason;
+    if (event.reconciliation) call.carrierReconciliation = event.reconciliation;
     if (status === 'in_progress') call.startedAt = event.occurredAt;
     const terminal = isTerminalStatus(status);
     if (terminal) {
       call.endedAt = event.occurredAt;
       call.answeredBy = finalAnsweredBy(status, wasAnswered, call.answeredBy);
       call.disposition = event.disposition ?? defaultDisposition(status, call.answeredBy);
-      const answered = status === 'completed';
-      call.durationSeconds = answered
-        ? Math.max(0, Math.round(event.durationSeconds ?? this.elapsed(call)))
-        : 0;
-      call.billDurationSeconds = answered
-        ? Math.max(0, Math.round(event.billDurationSeconds ?? call.durationSeconds))
-        : 0;
+      const timing = callTiming(call, wasAnswered || status === 'completed', event.occurredAt, event);
+      call.durationSeconds = timing.durationSeconds;
+      call.billDurationSeconds = timing.billSeconds;
     }
     await em.save(call);
     if (status === 'in_progress') {
@@ -171,6 +172,7 @@ export class CallProgressService {
         { callId: call.id },
         { status: 'processing', endedAt: event.occurredAt, durationSeconds: call.durationSeconds ?? 0 },
       );
+      await recordCallCharge(em, call, this.config.CALL_PRICE_PER_MINUTE_PAISE);
       await enqueuePostCall(em, call.id);
     }
     // The partner's lock is taken last, only around the count: moves of different calls run in parallel
@@ -183,10 +185,6 @@ export class CallProgressService {
       call.partnerId,
       statusUpdatedData(call, previous, accountConcurrency(call.concurrencyLimit, active), event.occurredAt),
     );
-  }
-
-  private elapsed(call: Call): number {
-    return call.startedAt && call.endedAt ? (call.endedAt.getTime() - call.startedAt.getTime()) / 1000 : 0;
   }
 
   private async attachRecording(

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CallChargesConsumer } from '../billing/call-charges.consumer';
 import { CallsController } from './calls.controller';
 
-@Module({ controllers: [CallsController], providers: [CallChargesConsumer] })
+@Module({ controllers: [CallsController] })
 export class CallsModule {}

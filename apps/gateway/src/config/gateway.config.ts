@@ -77,4 +77,11 @@ export class GatewayConfig extends BaseServiceConfig {
   @Min(1)
   @Max(3600)
   ADMIN_LOCKOUT_SECONDS: number = 60;
+
+  /** How often the gateway asks the calls service for charges it has not debited (also once at start). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(86_400_000)
+  BILLING_RECONCILE_INTERVAL_MS: number = 300_000;
 }

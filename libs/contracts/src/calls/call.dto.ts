@@ -149,6 +149,9 @@ export class CallSessionDto {
   ended_at: string | null;
 }
 
+export const CARRIER_RECONCILIATIONS = ['pending', 'verified', 'unreconciled'] as const;
+export type CarrierReconciliation = (typeof CARRIER_RECONCILIATIONS)[number];
+
 export class CallDto {
   @ApiProperty({ format: 'uuid' })
   call_id: string;
@@ -200,6 +203,17 @@ export class CallDto {
 
   @ApiProperty({ type: Number, nullable: true })
   duration_seconds: number | null;
+
+  @ApiProperty({
+    enum: CARRIER_RECONCILIATIONS,
+    nullable: true,
+    description:
+      "How the call's end was checked with the carrier's own record before it was billed and its slot released: " +
+      "pending (a final callback waits for the carrier to confirm it), verified (billed the carrier's recorded " +
+      'duration), unreconciled (the carrier could not be asked: ended on its callback, billed at least the ' +
+      'answered time the platform saw, flagged for review). null: no check needed (sandbox) or none made.',
+  })
+  carrier_reconciliation: CarrierReconciliation | null;
 
   @ApiProperty({ enum: CALL_PROVIDERS })
   provider: CallProvider;

@@ -53,6 +53,10 @@ export const Subjects = {
     callRecordingUrl: 'calls.call.recording_url',
     /** A carrier callback forwarded verbatim by the gateway (CarrierCallbackIngest). */
     callbackIngest: 'calls.callback.ingest',
+    /** A partner's ended calls whose charge the gateway has not acknowledged yet (UnbilledChargesRequest). */
+    billingUnbilled: 'calls.billing.unbilled',
+    /** The gateway has debited these calls (AcknowledgeChargesRequest); they leave the unbilled list. */
+    billingAcknowledge: 'calls.billing.acknowledge',
     // Telephony: carrier credentials, phone numbers, inbound routing, reseller link.
     telephonyCarrierAPut: 'calls.telephony.carrier_a_put',
     telephonyCarrierBPut: 'calls.telephony.carrier_b_put',

@@ -5,6 +5,7 @@ import {
   CallDisposition,
   CallProvider,
   CallStatus,
+  CarrierReconciliation,
   HangupSource,
 } from '@vap/contracts';
 import { AgentSettings } from '../agent-settings';
@@ -87,6 +88,10 @@ export class Call {
   /** The partner's concurrency limit when the call started (for account_concurrency on its events). */
   @Column({ name: 'concurrency_limit', type: 'integer', nullable: true })
   concurrencyLimit: number | null;
+
+  /** How the call's end was checked with the carrier's REST API (null: not needed, e.g. the sandbox). */
+  @Column({ name: 'carrier_reconciliation', type: 'text', nullable: true })
+  carrierReconciliation: CarrierReconciliation | null;
 
   @Column({ name: 'provider_status', type: 'text', nullable: true })
   providerStatus: string | null;

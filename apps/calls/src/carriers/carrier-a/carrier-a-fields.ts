@@ -1,4 +1,5 @@
-import { AnsweredBy, HangupSource } from '@vap/contracts';
+import { AnsweredBy, AppError, HangupSource } from '@vap/contracts';
+import { CarrierCallState } from '../carrier-adapter';
 
 /** carrier_a's HangupSource values in the platform's terms. */
 export function hangupSourceOf(value: string | undefined): HangupSource | null {
@@ -47,3 +48,43 @@ export const CARRIER_A_FINAL_STATUSES = [
   'canceled',
   'cancel',
 ];
+
+/** A call record's call_state, as the status its hangup callback would carry. */
+const CARRIER_A_CALL_STATES: Record<string, string> = {
+  ANSWER: 'completed',
+  ANSWERED: 'completed',
+  BUSY: 'busy',
+  NO_ANSWER: 'no-answer',
+  TIMEOUT: 'timeout',
+  CANCEL: 'canceled',
+  CANCELED: 'canceled',
+  FAILED: 'failed',
+};
+
+/** Digits of a number, the way carrier_a writes them (without the plus). */
+const digits = (n: unknown) => String(n ?? '').replace(/\D/g, '');
+
+/**
+ * A call record (`GET .../Call/{call_uuid}/`, present once the call ended) in the platform's terms. The
+ * record must be the call's own: the leg id comes from a callback, so its numbers are compared too.
+ */
+export function carrierACallRecord(
+  record: Record<string, unknown>,
+  call: { fromNumber: string; toNumber: string },
+): CarrierCallState {
+  const numbers = [digits(record.from_number), digits(record.to_number)].sort().join();
+  if (numbers !== [digits(call.fromNumber), digits(call.toNumber)].sort().join()) {
+    throw AppError.downstream('carrier_a returned the record of another call');
+  }
+  const state = String(record.call_state ?? '').toUpperCase();
+  const duration = intOrNull(String(record.call_duration ?? ''));
+  const status =
+    CARRIER_A_CALL_STATES[state] ?? ((duration ?? 0) > 0 || record.answer_time ? 'completed' : 'failed');
+  return {
+    live: false,
+    providerStatus: status,
+    durationSeconds: duration,
+    billDurationSeconds: intOrNull(String(record.bill_duration ?? '')) ?? duration,
+    hangupCause: typeof record.hangup_cause_name === 'string' ? record.hangup_cause_name : null,
+  };
+}

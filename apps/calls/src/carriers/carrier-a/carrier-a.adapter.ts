@@ -11,6 +11,7 @@ import {
   CallbackCall,
   CallbackRequest,
   CarrierAdapter,
+  CarrierCallState,
   CarrierConnectionRef,
   OutboundCall,
   ParsedCallback,
@@ -22,6 +23,7 @@ import {
   answeredByOf,
   CARRIER_A_EVENTS,
   CARRIER_A_FINAL_STATUSES,
+  carrierACallRecord,
   hangupSourceOf,
   intOrNull,
 } from './carrier-a-fields';
@@ -113,6 +115,7 @@ export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundC
           hangupSource: hangup ? hangupSourceOf(f.HangupSource) : null,
           durationSeconds: intOrNull(f.Duration),
           billDurationSeconds: intOrNull(f.BillDuration),
+          carrierCallId: f.CallUUID ?? null,
         },
       ],
       reply,
@@ -162,6 +165,33 @@ export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundC
       json: { app_id: '' },
     });
     if (res.status < 200 || res.status > 299) throw carrierError(PROVIDER, res);
+  }
+
+  /**
+   * The call leg at the carrier: live (`GET .../Call/{call_uuid}/?status=live`), else its call record
+   * (`GET .../Call/{call_uuid}/`). The leg id is the CallUUID of the callback being checked (an
+   * outbound call is placed under its request_uuid); the record must carry the call's own numbers.
+   */
+  async fetchCall(call: Call, hint: { carrierCallId?: string | null }): Promise<CarrierCallState> {
+    const leg = hint.carrierCallId ?? call.providerCallId;
+    if (!leg) throw AppError.downstream(`${PROVIDER} call ${call.id} has no CallUUID to look up`);
+    const creds = await this.credentials.open<CarrierACredentials>(call.connectionId);
+    const basic = { user: creds.auth_id, password: creds.auth_token };
+    const url = `${this.accountUrl(creds)}/Call/${encodeURIComponent(leg)}/`;
+    const live = await this.http.send(PROVIDER, { method: 'GET', url: `${url}?status=live`, basic });
+    if (live.status === 200) {
+      const body = live.body as { call_status?: unknown; request_uuid?: unknown } | null;
+      if (call.direction === 'outbound' && body?.request_uuid && body.request_uuid !== call.providerCallId) {
+        throw AppError.downstream(`${PROVIDER} returned the live leg of another call`);
+      }
+      return { live: true, providerStatus: String(body?.call_status ?? 'in-progress') };
+    }
+    if (live.status !== 404) throw carrierError(PROVIDER, live);
+    const record = await this.http.send(PROVIDER, { method: 'GET', url, basic });
+    if (record.status !== 200 || !record.body || typeof record.body !== 'object') {
+      throw carrierError(PROVIDER, record);
+    }
+    return carrierACallRecord(record.body as Record<string, unknown>, call);
   }
 
   private accountUrl(creds: CarrierACredentials): string {

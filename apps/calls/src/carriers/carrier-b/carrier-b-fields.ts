@@ -1,4 +1,5 @@
-import { AnsweredBy } from '@vap/contracts';
+import { AnsweredBy, AppError } from '@vap/contracts';
+import { CarrierCallState } from '../carrier-adapter';
 
 /** carrier_b's AnsweredBy (machine detection) in the platform's terms. */
 export function answeredByOf(value: string | undefined): AnsweredBy | null {
@@ -20,3 +21,25 @@ export function occurredAtOf(value: string | undefined): Date {
 }
 
 export const CARRIER_B_FINAL_STATUSES = ['completed', 'busy', 'no-answer', 'failed', 'canceled'];
+
+/** Raw call statuses of a call that has not ended yet. */
+export const CARRIER_B_LIVE_STATUSES = ['queued', 'initiated', 'ringing', 'in-progress'];
+
+/** The Call resource (`GET .../Calls/{CallSid}.json`) in the platform's terms. */
+export function carrierBCallState(resource: { status: string; duration?: unknown }): CarrierCallState {
+  if (!CARRIER_B_FINAL_STATUSES.includes(resource.status)) {
+    if (!CARRIER_B_LIVE_STATUSES.includes(resource.status))
+      throw AppError.downstream(`carrier_b reported an unknown call status ${resource.status.slice(0, 40)}`);
+    return { live: true, providerStatus: resource.status };
+  }
+  // duration is a string of seconds (null until the call ends); billing is per second on it.
+  const duration =
+    resource.duration === null || resource.duration === undefined ? undefined : String(resource.duration);
+  const seconds = intOrNull(duration);
+  return {
+    live: false,
+    providerStatus: resource.status,
+    durationSeconds: seconds,
+    billDurationSeconds: seconds,
+  };
+}

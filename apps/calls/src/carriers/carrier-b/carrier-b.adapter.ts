@@ -11,6 +11,7 @@ import {
   CallbackCall,
   CallbackRequest,
   CarrierAdapter,
+  CarrierCallState,
   CarrierConnectionRef,
   OutboundCall,
   ParsedCallback,
@@ -19,7 +20,13 @@ import {
 import { CarrierHttp, carrierError } from '../carrier-http';
 import { xmlEscape, xmlReply } from '../carrier-xml';
 import { firstValues, parseForm } from '../signing/form-params';
-import { answeredByOf, CARRIER_B_FINAL_STATUSES, intOrNull, occurredAtOf } from './carrier-b-fields';
+import {
+  answeredByOf,
+  CARRIER_B_FINAL_STATUSES,
+  carrierBCallState,
+  intOrNull,
+  occurredAtOf,
+} from './carrier-b-fields';
 import { CARRIER_B_SIGNATURE_HEADER, verifyCarrierBSignature } from './carrier-b-signature';
 
 const PROVIDER = 'carrier_b' as const;
@@ -163,6 +170,24 @@ export class CarrierBAdapter implements CarrierAdapter, NumberDetacher, InboundC
       });
       if (res.status < 200 || res.status > 299) throw carrierError(PROVIDER, res);
     }
+  }
+
+  /** The Call resource: `GET .../Calls/{CallSid}.json` with the account's credentials. */
+  async fetchCall(call: Call): Promise<CarrierCallState> {
+    const sid = call.providerCallId;
+    if (!sid) throw AppError.downstream(`${PROVIDER} call ${call.id} has no CallSid to look up`);
+    const creds = await this.credentials.open<CarrierBCredentials>(call.connectionId);
+    const res = await this.http.send(PROVIDER, {
+      method: 'GET',
+      url: `${this.accountUrl(creds)}/Calls/${encodeURIComponent(sid)}.json`,
+      basic: { user: creds.account_sid, password: creds.auth_token },
+    });
+    if (res.status !== 200) throw carrierError(PROVIDER, res);
+    const resource = res.body as { sid?: unknown; status?: unknown; duration?: unknown } | null;
+    if (resource?.sid !== sid || typeof resource.status !== 'string') {
+      throw AppError.downstream(`${PROVIDER} did not answer with the call resource of ${sid}`);
+    }
+    return carrierBCallState({ status: resource.status, duration: resource.duration });
   }
 
   private accountUrl(creds: CarrierBCredentials): string {

@@ -1,6 +1,7 @@
 import { MessagingTables1763800000000 } from './1763800000000-messaging-tables';
 import { Accounts1763800000100 } from './1763800000100-accounts';
 import { IdempotencyKeys1763800004000 } from './1763800004000-idempotency-keys';
+import { LedgerReferences1763800009100 } from './1763800009100-ledger-references';
 import { ClientAddressLimits1763800009300 } from './1763800009300-client-address-limits';
 import { InboxPruneIndex1763900010000 } from './1763900010000-inbox-prune-index';
 import { PartnerVersion1763900020000 } from './1763900020000-partner-version';
@@ -10,6 +11,7 @@ export const MIGRATIONS = [
   MessagingTables1763800000000,
   Accounts1763800000100,
   IdempotencyKeys1763800004000,
+  LedgerReferences1763800009100,
   ClientAddressLimits1763800009300,
   InboxPruneIndex1763900010000,
   PartnerVersion1763900020000,

@@ -1,0 +1,130 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Counter } from 'prom-client';
+import { DataSource } from 'typeorm';
+import {
+  AcknowledgeChargesReply,
+  AcknowledgeChargesRequest,
+  Subjects,
+  UnbilledChargesPage,
+  UnbilledChargesRequest,
+} from '@vap/contracts';
+import { RpcClient } from '@vap/messaging';
+import { GatewayConfig } from '../config/gateway.config';
+import { CallChargeService } from './call-charge.service';
+
+const PARTNER_BATCH = 500;
+const CHARGE_PAGE = 100;
+/** One replica reconciles at a time; the others skip the round (charging is idempotent anyway). */
+const LOCK_KEY = 'gateway.billing_reconciler';
+
+export const reconciledCharges = new Counter({
+  name: 'vap_billing_reconciled_charges_total',
+  help: 'Call charges debited by the billing reconciler because session.completed had not (lost or late events)',
+});
+
+/**
+ * Billing independent of the event stream's retention: at start and every BILLING_RECONCILE_INTERVAL_MS
+ * it asks the calls service, partner by partner, for charges not yet acknowledged, debits each one
+ * (once: CallChargeService) and acknowledges them, so calls stops listing them.
+ */
+@Injectable()
+export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(BillingReconciler.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly rpc: RpcClient,
+    private readonly charges: CallChargeService,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.trigger();
+    this.timer = setInterval(() => this.trigger(), this.config.BILLING_RECONCILE_INTERVAL_MS);
+  }
+
+  private trigger(): void {
+    if (this.stopped) return;
+    this.running ??= this.reconcile()
+      .then(() => undefined)
+      .catch((err) => this.logger.error(`billing reconciliation failed: ${(err as Error).message}`))
+      .finally(() => (this.running = undefined));
+  }
+
+  /** One round over every partner; answers how many charges it debited itself. */
+  async reconcile(): Promise<number> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      const [{ locked }] = (await runner.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS locked`, [
+        LOCK_KEY,
+      ])) as { locked: boolean }[];
+      if (!locked) return 0;
+      try {
+        let charged = 0;
+        let after: string | null = null;
+        for (;;) {
+          const partners = (await this.dataSource.query(
+            `SELECT id FROM gateway.partners WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT $2`,
+            [after, PARTNER_BATCH],
+          )) as { id: string }[];
+          for (const { id } of partners) {
+            if (this.stopped) return charged;
+            // One partner's failure (a timeout, a failed debit) leaves it for the next round, not the others.
+            charged += await this.reconcilePartner(id).catch((err: Error) => {
+              this.logger.error(`billing reconciliation of partner ${id} failed: ${err.message}`);
+              return 0;
+            });
+          }
+          if (partners.length < PARTNER_BATCH) return charged;
+          after = partners[partners.length - 1].id;
+        }
+      } finally {
+        await runner.query(`SELECT pg_advisory_unlock(hashtext($1))`, [LOCK_KEY]);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
+  private async reconcilePartner(partnerId: string): Promise<number> {
+    let charged = 0;
+    let cursor: string | null = null;
+    do {
+      const page: UnbilledChargesPage = await this.rpc.request<UnbilledChargesPage, UnbilledChargesRequest>(
+        Subjects.calls.billingUnbilled,
+        partnerId,
+        { cursor, limit: CHARGE_PAGE },
+      );
+      if (!page.charges.length) break;
+      for (const c of page.charges) {
+        const outcome = await this.dataSource.transaction((em) =>
+          this.charges.charge(em, { partnerId, callId: c.call_id, amountPaise: c.amount_paise }),
+        );
+        if (outcome === 'charged') {
+          charged++;
+          reconciledCharges.inc();
+          this.logger.warn(`call ${c.call_id}: charged ${c.amount_paise} paise by reconciliation (no event)`);
+        }
+      }
+      // Acknowledged only after every debit above committed: a crash in between lists them again.
+      await this.rpc.request<AcknowledgeChargesReply, AcknowledgeChargesRequest>(
+        Subjects.calls.billingAcknowledge,
+        partnerId,
+        { call_ids: page.charges.map((c) => c.call_id) },
+      );
+      cursor = page.next_cursor;
+    } while (cursor);
+    return charged;
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+}

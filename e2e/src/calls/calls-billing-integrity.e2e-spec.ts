@@ -1,0 +1,379 @@
+// Billing that cannot be evaded or lost: a platform of its own (own database and NATS subject prefix)
+// whose carriers are the local fake carrier, with a fast stale-call sweeper, carrier reconciliation and
+// billing reconciler, so the slow paths run within a test.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { createTestDatabase, TestDatabase } from '@vap/persistence';
+import { deleteJetStreamByPrefix, freePort, Platform, startPlatform, waitFor } from '@vap/testing';
+import { adminApi, api, e2eEnv } from '../../support';
+import {
+  CarrierAccount,
+  FakeCarriers,
+  PlacedCall,
+  signCarrierA,
+  signCarrierB,
+  startFakeCarriers,
+} from '../../support/fake-carriers';
+import { createTestAgent } from '../telephony/telephony-fixtures';
+
+const PRICE_PER_MINUTE_PAISE = 400;
+const paiseFor = (seconds: number) => Math.ceil((seconds * PRICE_PER_MINUTE_PAISE) / 60);
+
+interface Partner {
+  key: string;
+  account: CarrierAccount;
+  from: string;
+  agentId: string;
+}
+
+describe('billing that cannot be evaded or lost', () => {
+  let fake: FakeCarriers;
+  let db: TestDatabase;
+  let sql: Client;
+  let platform: Platform;
+  let gateway: string;
+  let prefix: string;
+  let accounts = 0;
+
+  beforeAll(async () => {
+    const env = e2eEnv();
+    fake = await startFakeCarriers();
+    db = await createTestDatabase(env.databaseUrl, 'vap_e2e_billing');
+    prefix = `${env.natsPrefix}_billing`;
+    const gatewayPort = await freePort();
+    platform = await startPlatform({
+      databaseUrl: db.url,
+      natsUrl: env.natsUrl,
+      subjectPrefix: prefix,
+      gatewayPorts: [gatewayPort],
+      logDir: env.logDir ? join(env.logDir, 'billing') : undefined,
+      readyTimeoutMs: 90_000,
+      env: {
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        ADMIN_API_TOKEN: env.adminToken,
+        SECRETS_KEY: env.secretsKey,
+        CARRIER_A_BASE_URL: fake.url,
+        CARRIER_B_BASE_URL: fake.url,
+        CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+        RATE_LIMIT_GENERAL_PER_MINUTE: '10000',
+        RATE_LIMIT_CALLS_PER_MINUTE: '10000',
+        CALL_PRICE_PER_MINUTE_PAISE: String(PRICE_PER_MINUTE_PAISE),
+        STALE_CALL_SWEEP_MS: '500',
+        STALE_CALL_GRACE_SECS: '0',
+        CARRIER_RECONCILE_RETRY_MS: '300',
+        CARRIER_RECONCILE_MAX_ATTEMPTS: '3',
+        BILLING_RECONCILE_INTERVAL_MS: '1000',
+      },
+    });
+    gateway = platform.gatewayUrl;
+    sql = new Client({ connectionString: db.url });
+    await sql.connect();
+  }, 120_000);
+
+  afterAll(async () => {
+    await sql?.end();
+    await platform?.stop();
+    await fake?.close();
+    await db?.drop();
+    if (prefix) await deleteJetStreamByPrefix(e2eEnv().natsUrl, prefix).catch(() => undefined);
+  });
+
+  /** A partner on its own carrier account (carrier_b unless said), with an agent capped at `maxSecs`. */
+  async function partner(
+    concurrency: number,
+    maxSecs = 600,
+    provider: CarrierAccount['provider'] = 'carrier_b',
+  ): Promise<Partner> {
+    const n = String(++accounts).padStart(2, '0');
+    const account: CarrierAccount = {
+      provider,
+      id: provider === 'carrier_b' ? `ACbilling0000000000000000000000${n}` : `MABILLING00000000${n}`,
+      token: `billing-carrier-token-${n}`,
+    };
+    fake.addAccount(account);
+    const created = await adminApi('/partners', {
+      method: 'POST',
+      baseUrl: gateway,
+      body: { name: `Billing ${n}`, balance_inr: 100, concurrency_limit: concurrency },
+    });
+    expect(created.status).toBe(200);
+    const key = created.body.data.api_key as string;
+    const from = provider === 'carrier_b' ? `+1415557${n}00` : `+9198123${n}000`;
+    const put = await api(`/config/telephony/${provider}`, {
+      method: 'PUT',
+      key,
+      baseUrl: gateway,
+      body:
+        provider === 'carrier_b'
+          ? { account_sid: account.id, auth_token: account.token, from_number: from }
+          : { auth_id: account.id, auth_token: account.token, from_number: from },
+    });
+    expect(put.status).toBe(200);
+    const agent = await createTestAgent(key, { max_call_duration_secs: maxSecs }, gateway);
+    return { key, account, from, agentId: agent.id };
+  }
+
+  const call = (p: Partner, path: string, options: { method?: string; body?: unknown } = {}) =>
+    api(path, { ...options, key: p.key, baseUrl: gateway });
+
+  async function start(p: Partner, to: string): Promise<{ id: string; placed: PlacedCall }> {
+    const res = await call(p, '/calls/start', {
+      body: { agent_id: p.agentId, to_number: to, from_number: p.from },
+    });
+    expect(res.status).toBe(200);
+    return { id: res.body.data.call_id, placed: await fake.waitForCall(to) };
+  }
+
+  async function answer(placed: PlacedCall): Promise<void> {
+    const res = await fake.callbackB(
+      placed,
+      { CallStatus: 'in-progress', AnsweredBy: 'human' },
+      { target: 'answer' },
+    );
+    expect(res.status).toBe(200);
+  }
+
+  const getCall = async (p: Partner, id: string) => (await call(p, `/calls/${id}`)).body.data;
+  const balancePaise = async (p: Partner) =>
+    Math.round((await call(p, '/billing/balance')).body.data.balance_inr * 100);
+
+  async function ledgerEntries(callId: string): Promise<number[]> {
+    const { rows } = await sql.query<{ amount_paise: string }>(
+      'SELECT amount_paise FROM gateway.ledger_entries WHERE reference = $1',
+      [`call:${callId}`],
+    );
+    return rows.map((r) => Number(r.amount_paise));
+  }
+
+  async function expectChargedOnce(p: Partner, callId: string, paise: number): Promise<void> {
+    await waitFor(async () => (await balancePaise(p)) === 10_000 - paise || undefined, {
+      timeoutMs: 20_000,
+      description: `a debit of ${paise} paise for call ${callId}`,
+    });
+    // Nothing more arrives later (event, reconciler rounds, retries).
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await balancePaise(p)).toBe(10_000 - paise);
+    expect(await ledgerEntries(callId)).toEqual([-paise]);
+  }
+
+  it('does not end or undercharge a live call on a forged, correctly signed busy callback', async () => {
+    const p = await partner(1);
+    const { id, placed } = await start(p, '+14155571001');
+    await answer(placed);
+    expect((await getCall(p, id)).status).toBe('in_progress');
+
+    // The partner signs a terminal callback with its own carrier token while the real call goes on.
+    const url = placed.urls.status;
+    const forged = {
+      CallSid: placed.providerCallId,
+      AccountSid: p.account.id,
+      From: placed.from,
+      To: placed.to,
+      Direction: 'outbound-api',
+      ApiVersion: '2010-04-01',
+      CallStatus: 'busy',
+      CallDuration: '0',
+    };
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'X-Twilio-Signature': signCarrierB(p.account.token, url, forged),
+      },
+      body: new URLSearchParams(forged).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(await getCall(p, id)).toMatchObject({ status: 'in_progress', carrier_reconciliation: 'pending' });
+    // The call still holds the account's only slot.
+    const second = await call(p, '/calls/start', {
+      body: { agent_id: p.agentId, to_number: '+14155571002', from_number: p.from },
+    });
+    expect(second.status).toBe(429);
+    expect(second.body.error.code).toBe('LIMIT_REACHED');
+
+    // The carrier's real final callback ends it, billed for the duration the carrier recorded.
+    expect((await fake.callbackB(placed, { CallStatus: 'completed', CallDuration: '95' })).status).toBe(200);
+    expect(await getCall(p, id)).toMatchObject({
+      status: 'completed',
+      duration_seconds: 95,
+      bill_duration_seconds: 95,
+      carrier_reconciliation: 'verified',
+    });
+    await expectChargedOnce(p, id, paiseFor(95));
+    const done = await getCall(p, id);
+    expect(done.session.credits_used).toBe(paiseFor(95) / 100);
+  });
+
+  it('does not end a live carrier_a call on a forged hangup, and still takes the real one', async () => {
+    const p = await partner(1, 600, 'carrier_a');
+    const { id, placed } = await start(p, '+919812371001');
+    expect((await fake.callbackA(placed, 'answer', { CallStatus: 'in-progress' })).status).toBe(200);
+    // The same hangup the carrier will send later (same kind and status), signed by the partner.
+    const url = placed.urls.hangup;
+    const forged = {
+      CallUUID: placed.legId,
+      ALegUUID: placed.legId,
+      ALegRequestUUID: placed.providerCallId,
+      From: placed.from,
+      To: placed.to,
+      Direction: 'outbound',
+      CallStatus: 'completed',
+      Duration: '1',
+      BillDuration: '1',
+    };
+    const nonce = '73519264081';
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'X-Plivo-Signature-V3': signCarrierA(p.account.token, url, forged, nonce),
+        'X-Plivo-Signature-V3-Nonce': nonce,
+      },
+      body: new URLSearchParams(forged).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(await getCall(p, id)).toMatchObject({ status: 'in_progress', carrier_reconciliation: 'pending' });
+
+    const hangup = { CallStatus: 'completed', Duration: '40', BillDuration: '60', HangupSource: 'Callee' };
+    expect((await fake.callbackA(placed, 'hangup', hangup)).status).toBe(200);
+    expect(await getCall(p, id)).toMatchObject({
+      status: 'completed',
+      duration_seconds: 40,
+      bill_duration_seconds: 60,
+      carrier_reconciliation: 'verified',
+    });
+    await expectChargedOnce(p, id, paiseFor(60));
+  });
+
+  it('bills what the carrier recorded when a final callback understates it', async () => {
+    const p = await partner(5);
+    const { id, placed } = await start(p, '+14155571101');
+    await answer(placed);
+    // The carrier ended the call after 130 s; a callback claiming 3 s is signed by the partner.
+    fake.setRecord(placed.providerCallId, { status: 'completed', durationSeconds: 130 });
+    const url = placed.urls.status;
+    const claimed = {
+      CallSid: placed.providerCallId,
+      AccountSid: p.account.id,
+      From: placed.from,
+      To: placed.to,
+      CallStatus: 'completed',
+      CallDuration: '3',
+    };
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'X-Twilio-Signature': signCarrierB(p.account.token, url, claimed),
+      },
+      body: new URLSearchParams(claimed).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(await getCall(p, id)).toMatchObject({
+      status: 'completed',
+      duration_seconds: 130,
+      bill_duration_seconds: 130,
+      carrier_reconciliation: 'verified',
+    });
+    await expectChargedOnce(p, id, paiseFor(130));
+  });
+
+  it('retries a call the carrier cannot confirm, then ends it flagged and billed what was seen', async () => {
+    const p = await partner(5);
+    const { id, placed } = await start(p, '+14155571201');
+    await answer(placed);
+    const answeredAt = Date.now();
+    await new Promise((r) => setTimeout(r, 8000));
+    fake.failRecord(placed.providerCallId, 503);
+    expect((await fake.callbackB(placed, { CallStatus: 'completed', CallDuration: '2' })).status).toBe(200);
+    expect(await getCall(p, id)).toMatchObject({ status: 'in_progress', carrier_reconciliation: 'pending' });
+    const flagged = await waitFor(
+      async () => {
+        const c = await getCall(p, id);
+        return c.carrier_reconciliation === 'unreconciled' ? c : undefined;
+      },
+      { timeoutMs: 20_000, description: 'the call flagged unreconciled' },
+    );
+    const seen = Math.floor((Date.now() - answeredAt) / 1000);
+    expect(flagged.status).toBe('completed');
+    expect(flagged.bill_duration_seconds).toBeGreaterThanOrEqual(8);
+    // The answer's time comes from the callback's Timestamp, in whole seconds.
+    expect(flagged.bill_duration_seconds).toBeLessThanOrEqual(seen + 2);
+    await expectChargedOnce(p, id, paiseFor(flagged.bill_duration_seconds));
+    const metrics = await (await fetch(`${platform.services.calls!.url}/metrics`)).text();
+    expect(metrics).toMatch(/vap_carrier_reconciliations_total\{[^}]*outcome="unreconciled"[^}]*\} [1-9]/);
+  });
+
+  it('charges an answered call that the stale sweeper ends, once', async () => {
+    const p = await partner(5, 60);
+    const { id, placed } = await start(p, '+14155571301');
+    await answer(placed);
+    const failed = await waitFor(
+      async () => {
+        const c = await getCall(p, id);
+        return c.status === 'failed' ? c : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 1000, description: 'the stale call failed by the sweeper' },
+    );
+    expect(failed).toMatchObject({ hangup_cause: 'NO_FINAL_STATUS', hangup_source: 'system' });
+    // Answered until the sweeper ended it, never more than the agent's max duration.
+    expect(failed.bill_duration_seconds).toBeGreaterThanOrEqual(55);
+    expect(failed.bill_duration_seconds).toBeLessThanOrEqual(60);
+    await expectChargedOnce(p, id, paiseFor(failed.bill_duration_seconds));
+  }, 120_000);
+
+  it('charges a session whose post-call job failed every attempt (no session.completed), once', async () => {
+    const p = await partner(5);
+    const { id, placed } = await start(p, '+14155571401');
+    // The job queue gave up on this call: session.completed will never be recorded.
+    await sql.query(`INSERT INTO calls.post_call_jobs (call_id, status, attempts) VALUES ($1, 'dead', 8)`, [
+      id,
+    ]);
+    await answer(placed);
+    expect((await fake.callbackB(placed, { CallStatus: 'completed', CallDuration: '30' })).status).toBe(200);
+    await expectChargedOnce(p, id, paiseFor(30));
+    const after = await getCall(p, id);
+    expect(after.session).toMatchObject({ processing_complete: false, credits_used: paiseFor(30) / 100 });
+    const { rows } = await sql.query('SELECT billed_at FROM calls.call_charges WHERE call_id = $1', [id]);
+    expect(rows[0].billed_at).not.toBeNull();
+  });
+
+  it('charges once when session.completed is delivered again and the reconciler sees the call too', async () => {
+    const p = await partner(5);
+    const { id, placed } = await start(p, '+14155571501');
+    await answer(placed);
+    expect((await fake.callbackB(placed, { CallStatus: 'completed', CallDuration: '45' })).status).toBe(200);
+    await expectChargedOnce(p, id, paiseFor(45));
+    await waitFor(
+      async () =>
+        (
+          await sql.query('SELECT 1 FROM calls.call_charges WHERE call_id = $1 AND billed_at IS NOT NULL', [
+            id,
+          ])
+        ).rowCount || undefined,
+      { timeoutMs: 10_000, description: 'the charge acknowledged' },
+    );
+    // The acknowledgement was lost, and the event goes out again under a new id (a replayed outbox).
+    await sql.query('UPDATE calls.call_charges SET billed_at = NULL WHERE call_id = $1', [id]);
+    const copied = await sql.query(
+      `INSERT INTO calls.outbox (id, subject, event)
+       SELECT $2::uuid, subject, jsonb_set(event, '{id}', to_jsonb($2::text))
+         FROM calls.outbox
+        WHERE subject LIKE '%session.completed' AND event->'data'->>'call_id' = $1`,
+      [id, randomUUID()],
+    );
+    expect(copied.rowCount).toBe(1);
+    await waitFor(
+      async () =>
+        (
+          await sql.query('SELECT 1 FROM calls.call_charges WHERE call_id = $1 AND billed_at IS NOT NULL', [
+            id,
+          ])
+        ).rowCount || undefined,
+      { timeoutMs: 10_000, description: 'the charge acknowledged again' },
+    );
+    await expectChargedOnce(p, id, paiseFor(45));
+  });
+});

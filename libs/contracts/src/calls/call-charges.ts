@@ -1,0 +1,37 @@
+/**
+ * Charges of ended calls, asked of the calls service by the gateway (partner-scoped commands), so billing
+ * never depends on the event stream still holding session.completed.
+ */
+
+/** calls.billing.unbilled: the partner's charges not yet acknowledged, oldest call id first. */
+export interface UnbilledChargesRequest {
+  /** next_cursor of the previous page. */
+  cursor?: string | null;
+  /** 1..500, default 100. */
+  limit?: number;
+}
+
+export interface UnbilledCharge {
+  call_id: string;
+  session_id: string;
+  /** Billed seconds and their price, fixed when the call ended. */
+  bill_seconds: number;
+  amount_paise: number;
+}
+
+export interface UnbilledChargesPage {
+  charges: UnbilledCharge[];
+  next_cursor: string | null;
+}
+
+/** calls.billing.acknowledge: the gateway has debited these calls (ledger reference `call:<id>`). */
+export interface AcknowledgeChargesRequest {
+  call_ids: string[];
+}
+
+export interface AcknowledgeChargesReply {
+  acknowledged: number;
+}
+
+/** The ledger reference of a call's charge: one per call, unique in the gateway's ledger. */
+export const callChargeReference = (callId: string) => `call:${callId}`;
