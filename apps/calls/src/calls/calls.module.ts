@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CarriersModule } from '../carriers/carriers.module';
+import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { DefaultLineService } from '../connections/default-line.service';
 import { CarrierRecordingCopier } from '../post-call/carrier-recording-copier.service';
 import { ExtractionRunner } from '../post-call/extraction-runner.service';
@@ -13,7 +14,7 @@ import { StartCallService } from './start-call.service';
 
 /** Starting and reading calls, and their post-call processing. */
 @Module({
-  imports: [CarriersModule],
+  imports: [CarriersModule, LifecycleModule],
   controllers: [CallsHandlers],
   providers: [
     StartCallService,

@@ -41,6 +41,7 @@ export class CallbackIngestService {
         partnerId: call.partnerId,
         connectionId: call.connectionId,
         providerCallId: call.providerCallId,
+        carrierLegId: call.carrierLegId,
       },
     );
     for (const event of parsed.events) await this.progress.apply({ callId: call.id }, event);
