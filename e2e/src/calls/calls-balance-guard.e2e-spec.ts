@@ -7,6 +7,12 @@ import { adminApi, api, e2eEnv } from '../../support';
 import { CarrierAccount, FakeCarriers, startFakeCarriers } from '../../support/fake-carriers';
 import { callee, VOICE_ID } from './call-fixtures';
 
+const A: CarrierAccount = {
+  provider: 'carrier_a',
+  id: 'MAFAKEACCOUNT0000077',
+  token: 'fake-carrier-a-token-0077',
+};
+const A_FROM = '+919812300077';
 const B: CarrierAccount = {
   provider: 'carrier_b',
   id: 'ACfake00000000000000000000000000c7',
@@ -26,6 +32,7 @@ describe('calls end when the balance cannot cover them', () => {
   beforeAll(async () => {
     const env = e2eEnv();
     fake = await startFakeCarriers();
+    fake.addAccount(A);
     fake.addAccount(B);
     db = await createTestDatabase(env.databaseUrl, 'vap_e2e_balance');
     prefix = `${env.natsPrefix}_balance`;
@@ -42,6 +49,7 @@ describe('calls end when the balance cannot cover them', () => {
         LOG_LEVEL: 'warn',
         ADMIN_API_TOKEN: env.adminToken,
         SECRETS_KEY: env.secretsKey,
+        CARRIER_A_BASE_URL: fake.url,
         CARRIER_B_BASE_URL: fake.url,
         CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
         RATE_LIMIT_GENERAL_PER_MINUTE: '10000',
@@ -188,6 +196,53 @@ describe('calls end when the balance cannot cover them', () => {
     expect(await getCall(partner.key, id)).toMatchObject({
       status: 'completed',
       duration_seconds: 46,
+      end_call_reason: 'insufficient_balance',
+    });
+  }, 60_000);
+
+  it('learns a balance cut from the gateway at once and hangs up a carrier_a call on its leg', async () => {
+    const partner = await smallPartner();
+    const put = await api('/config/telephony/carrier_a', {
+      method: 'PUT',
+      key: partner.key,
+      baseUrl: gateway,
+      body: { auth_id: A.id, auth_token: A.token, from_number: A_FROM },
+    });
+    expect(put.status).toBe(200);
+    const to = '+919812309077';
+    const started = await start(partner.key, {
+      agent_id: partner.agentId,
+      to_number: to,
+      from_number: A_FROM,
+    });
+    expect(started.status).toBe(200);
+    const id = started.body.data.call_id;
+    const placed = await fake.waitForCall(to);
+    expect((await fake.callbackA(placed, 'answer', { CallStatus: 'in-progress' })).status).toBe(200);
+    expect((await getCall(partner.key, id)).status).toBe('in_progress');
+    // Nothing to end while the balance covers the call.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(fake.hangups.filter((h) => h.provider === 'carrier_a')).toEqual([]);
+
+    // The operator takes the balance away: the gateway's partner event reaches the calls service.
+    const cut = await adminApi(`/partners/${partner.id}`, {
+      method: 'PATCH',
+      baseUrl: gateway,
+      body: { balance_inr: 0 },
+    });
+    expect(cut.status).toBe(200);
+    const hangup = await fake.waitForHangup(placed.legId, 10_000);
+    expect(hangup).toEqual({ provider: 'carrier_a', id: placed.legId });
+    expect(
+      fake.requests.some(
+        (r) => r.method === 'DELETE' && r.path === `/v1/Account/${A.id}/Call/${placed.legId}/`,
+      ),
+    ).toBe(true);
+
+    const hung = { CallStatus: 'completed', Duration: '3', BillDuration: '3', HangupSource: 'API Request' };
+    expect((await fake.callbackA(placed, 'hangup', hung)).status).toBe(200);
+    expect(await getCall(partner.key, id)).toMatchObject({
+      status: 'completed',
       end_call_reason: 'insufficient_balance',
     });
   }, 60_000);
