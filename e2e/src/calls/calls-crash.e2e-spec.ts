@@ -26,7 +26,7 @@ interface Partner {
 describe('calls of a calls replica that dies', () => {
   let db: TestDatabase;
   let platform: Platform;
-  let replica: ServiceHandle | undefined;
+  const replicas: ServiceHandle[] = [];
   let gateway: string;
   let prefix: string;
   let sharedEnv: Record<string, string>;
@@ -59,7 +59,7 @@ describe('calls of a calls replica that dies', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await replica?.stop().catch(() => undefined);
+    await Promise.all(replicas.map((r) => r.stop().catch(() => undefined)));
     await platform?.stop().catch(() => undefined);
     await db?.drop();
     if (prefix) await deleteJetStreamByPrefix(e2eEnv().natsUrl, prefix).catch(() => undefined);
@@ -103,88 +103,104 @@ describe('calls of a calls replica that dies', () => {
   const balanceOf = async (p: Partner) =>
     (await api('/billing/balance', { key: p.key, baseUrl: gateway })).body.data.balance_inr as number;
 
+  /** Another calls replica on the platform's database and subjects. */
+  async function startReplica(label: string): Promise<ServiceHandle> {
+    const env = e2eEnv();
+    const handle = await startService('calls', {
+      port: await freePort(),
+      env: { ...sharedEnv, DATABASE_URL: db.url, NATS_URL: env.natsUrl, NATS_SUBJECT_PREFIX: prefix },
+      logFile: env.logDir ? join(env.logDir, 'crash', `calls-${label}.log`) : undefined,
+    });
+    replicas.push(handle);
+    return handle;
+  }
+
+  async function startFull(p: Partner): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < LIMIT; i++) {
+      const res = await start(p);
+      expect(res.status).toBe(200);
+      ids.push(res.body.data.call_id);
+    }
+    for (const id of ids) {
+      await waitFor(async () => ((await getCall(p, id)).status === 'in_progress' ? true : undefined), {
+        timeoutMs: 20_000,
+        description: `call ${id} to be answered`,
+      });
+    }
+    return ids;
+  }
+
+  /** Every call ends within seconds: completed for the time it ran, with the reason. */
+  async function expectInterrupted(p: Partner, ids: string[]): Promise<void> {
+    for (const id of ids) {
+      const call = await waitFor(
+        async () => {
+          const c = await getCall(p, id);
+          return c.status !== 'in_progress' ? c : undefined;
+        },
+        { timeoutMs: 15_000, intervalMs: 200, description: `call ${id} to end once its replica is gone` },
+      );
+      expect(call).toMatchObject({
+        status: 'completed',
+        end_call_reason: 'platform_interrupted',
+        hangup_source: 'system',
+        hangup_cause: 'CALL_OWNER_LOST',
+      });
+      expect(call.duration_seconds).toBeGreaterThan(0);
+    }
+  }
+
+  /** Each call is charged once, for the time it ran: the balance drops by exactly their credits. */
+  async function expectChargedOnce(p: Partner, ids: string[], before: number): Promise<void> {
+    const charges = await waitFor(
+      async () => {
+        const calls = await Promise.all(ids.map((id) => getCall(p, id)));
+        return calls.every((c) => c.session.processing_complete)
+          ? calls.map((c) => c.session.credits_used as number)
+          : undefined;
+      },
+      { timeoutMs: 20_000, description: 'post-call processing of the ended calls' },
+    );
+    for (const credits of charges) expect(credits).toBeGreaterThan(0);
+    const expected = Math.round((before - charges.reduce((a, b) => a + b, 0)) * 100) / 100;
+    await waitFor(async () => ((await balanceOf(p)) === expected ? true : undefined), {
+      timeoutMs: 15_000,
+      description: `the balance to show the ${charges.length} charges`,
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await balanceOf(p)).toBe(expected);
+  }
+
   it('ends every call promptly, billed once, with the reason, and frees the slots', async () => {
     const partners = [await createPartner('Crash One'), await createPartner('Crash Two')];
     // Every call starts while the platform's own calls replica is the only one: it drives them all.
-    for (const p of partners) {
-      for (let i = 0; i < LIMIT; i++) {
-        const res = await start(p);
-        expect(res.status).toBe(200);
-        p.callIds.push(res.body.data.call_id);
-      }
-    }
-    for (const p of partners) {
-      for (const id of p.callIds) {
-        await waitFor(async () => ((await getCall(p, id)).status === 'in_progress' ? true : undefined), {
-          timeoutMs: 20_000,
-          description: `call ${id} to be answered`,
-        });
-      }
-    }
+    for (const p of partners) p.callIds = await startFull(p);
 
-    const env = e2eEnv();
-    replica = await startService('calls', {
-      port: await freePort(),
-      env: {
-        ...sharedEnv,
-        DATABASE_URL: db.url,
-        NATS_URL: env.natsUrl,
-        NATS_SUBJECT_PREFIX: prefix,
-      },
-      logFile: env.logDir ? join(env.logDir, 'crash', 'calls-second.log') : undefined,
-    });
+    await startReplica('second');
     const killed = await platform.services.calls!.stop('SIGKILL');
     expect(killed.signal).toBe('SIGKILL');
     const killedAt = Date.now();
-
-    for (const p of partners) {
-      for (const id of p.callIds) {
-        const call = await waitFor(
-          async () => {
-            const c = await getCall(p, id);
-            return c.status !== 'in_progress' ? c : undefined;
-          },
-          { timeoutMs: 15_000, intervalMs: 200, description: `call ${id} to end after the crash` },
-        );
-        expect(call).toMatchObject({
-          status: 'completed',
-          end_call_reason: 'platform_interrupted',
-          hangup_source: 'system',
-          hangup_cause: 'CALL_OWNER_LOST',
-        });
-        expect(call.duration_seconds).toBeGreaterThan(0);
-      }
-    }
+    for (const p of partners) await expectInterrupted(p, p.callIds);
     // Seconds, not the stale sweep's max duration plus grace.
     expect(Date.now() - killedAt).toBeLessThan(15_000);
-
-    // Each answered call is charged once, for the time it ran.
-    for (const p of partners) {
-      const charges = await waitFor(
-        async () => {
-          const calls = await Promise.all(p.callIds.map((id) => getCall(p, id)));
-          return calls.every((c) => c.session.processing_complete)
-            ? calls.map((c) => c.session.credits_used as number)
-            : undefined;
-        },
-        { timeoutMs: 20_000, description: 'post-call processing of the ended calls' },
-      );
-      for (const credits of charges) expect(credits).toBeGreaterThan(0);
-      const expected = Math.round((OPENING_BALANCE_INR - charges.reduce((a, b) => a + b, 0)) * 100) / 100;
-      await waitFor(async () => ((await balanceOf(p)) === expected ? true : undefined), {
-        timeoutMs: 15_000,
-        description: `the balance to show the ${charges.length} charges`,
-      });
-      await new Promise((r) => setTimeout(r, 1500));
-      expect(await balanceOf(p)).toBe(expected);
-    }
+    for (const p of partners) await expectChargedOnce(p, p.callIds, OPENING_BALANCE_INR);
 
     // The slots are free again: each partner starts up to its limit on the surviving replica, not one more.
+    const next = new Map<Partner, string[]>();
     for (const p of partners) {
-      for (let i = 0; i < LIMIT; i++) expect((await start(p)).status).toBe(200);
+      next.set(p, await startFull(p));
       const over = await start(p);
       expect(over.status).toBe(429);
       expect(over.body.error.code).toBe('LIMIT_REACHED');
     }
-  }, 150_000);
+
+    // A replica stopped on purpose (a rolling restart) ends its calls the same way before it exits.
+    const before = new Map<Partner, number>();
+    for (const p of partners) before.set(p, await balanceOf(p));
+    await startReplica('third');
+    expect(await replicas[0].stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    for (const p of partners) await expectInterrupted(p, next.get(p)!);
+    for (const p of partners) await expectChargedOnce(p, next.get(p)!, before.get(p)!);
+  }, 180_000);
 });

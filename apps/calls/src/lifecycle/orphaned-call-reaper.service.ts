@@ -7,6 +7,7 @@ import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
 import { CallProgressService } from '../progress/call-progress.service';
 import { EndReasons } from './end-reasons';
+import { interruptedEnd } from './interrupted-end';
 import { ReplicaLiveness } from './replica-liveness.service';
 
 interface OrphanedCall {
@@ -109,26 +110,4 @@ export class OrphanedCallReaper implements OnApplicationBootstrap, BeforeApplica
     if (this.timer) clearInterval(this.timer);
     await this.running;
   }
-}
-
-/** The end of a call whose replica is gone: answered time is billed; an unanswered call failed. */
-function interruptedEnd(call: OrphanedCall): RawCarrierEvent {
-  const answered = call.status === 'in_progress';
-  const seconds = Math.max(1, Math.round(call.seconds ?? 0));
-  return {
-    provider: call.provider,
-    kind: 'status',
-    dedupeKey: 'platform-interrupted',
-    providerStatus: answered ? 'completed' : 'failed',
-    providerEvent: 'platform-interrupted',
-    sequence: null,
-    ended: true,
-    occurredAt: new Date(),
-    hangupSource: 'system',
-    hangupCause: 'CALL_OWNER_LOST',
-    endCallReason: EndReasons.platformInterrupted,
-    ...(answered
-      ? { durationSeconds: seconds, billDurationSeconds: seconds }
-      : { errorMessage: 'The platform stopped running the call before it was answered' }),
-  };
 }

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { PgListener } from '@vap/persistence';
 import { CallsConfig } from '../../config/calls.config';
 import { CallTransferService } from '../../calls/call-transfer.service';
+import { interruptedEnd } from '../../lifecycle/interrupted-end';
 import { CallProgressService } from '../../progress/call-progress.service';
 import { RecordingStore } from '../../recording/recording-store';
 import { buildWav } from '../../recording/wav';
@@ -32,8 +33,11 @@ type Fields = Omit<SandboxCallbackFields, 'CallSid' | 'SequenceNumber' | 'Timest
 export class SandboxCallRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(SandboxCallRunner.name);
   private readonly running = new Set<Promise<void>>();
-  /** The calls played here, with a pending hang-up reason when the platform asked to end one. */
-  private readonly live = new Map<string, { hangup: string | null }>();
+  /**
+   * The calls played here: answered or not, the call's clock at its last line, and a pending hang-up
+   * reason when the platform asked to end one.
+   */
+  private readonly live = new Map<string, { hangup: string | null; answered: boolean; seconds: number }>();
   /** Wakers of the steps being waited on (by call), so a shutdown or hang-up does not wait out a step. */
   private readonly sleeping = new Map<() => void, string>();
   private readonly hangupListener: PgListener;
@@ -72,7 +76,7 @@ export class SandboxCallRunner implements OnApplicationBootstrap, BeforeApplicat
   }
 
   start(call: OutboundCall, providerCallId: string): void {
-    this.live.set(call.callId, { hangup: null });
+    this.live.set(call.callId, { hangup: null, answered: false, seconds: 0 });
     const job: Promise<void> = this.play(call, providerCallId)
       .catch((err) =>
         err instanceof ShutdownAbandon
@@ -107,26 +111,17 @@ export class SandboxCallRunner implements OnApplicationBootstrap, BeforeApplicat
   }
 
   /**
-   * This replica is going away and its simulated calls with it: they end now as failed (in-process, as
-   * the gateway may already be gone), which frees their slots; another replica finishes their post-call.
+   * This replica is going away and its simulated calls with it: they end now (in-process, as the gateway
+   * may already be gone), answered time billed, which frees their slots; another replica finishes their
+   * post-call.
    */
   private async abandon(call: OutboundCall): Promise<void> {
+    const live = this.live.get(call.callId);
+    const status = live?.answered ? 'in_progress' : 'pending';
     await this.progress
       .apply(
         { callId: call.callId },
-        {
-          provider: 'sandbox',
-          kind: 'status',
-          dedupeKey: 'sandbox-shutdown',
-          providerStatus: 'failed',
-          providerEvent: 'sandbox-shutdown',
-          sequence: null,
-          ended: true,
-          occurredAt: new Date(),
-          hangupSource: 'system',
-          hangupCause: 'SANDBOX_SHUTDOWN',
-          errorMessage: 'The sandbox carrier stopped during the call',
-        },
+        interruptedEnd({ provider: 'sandbox', status, seconds: live?.seconds ?? 0 }),
       )
       .catch((err) =>
         this.logger.error(`sandbox call ${call.callId} left open at shutdown: ${(err as Error).message}`),
@@ -156,6 +151,8 @@ export class SandboxCallRunner implements OnApplicationBootstrap, BeforeApplicat
     }
     if (outcome === 'failed' || outcome === 'busy' || outcome === 'no_answer') return;
     await send({ CallStatus: 'in-progress', AnsweredBy: outcome === 'voicemail' ? 'machine' : 'human' });
+    const live = this.live.get(call.callId)!;
+    live.answered = true;
     const end = await new SandboxConversation(call, call.variables, {
       reply: (history, text) =>
         this.brain.reply(
@@ -163,7 +160,10 @@ export class SandboxCallRunner implements OnApplicationBootstrap, BeforeApplicat
           history,
           text,
         ),
-      say: (role, content, callSeconds) => this.transcript.append(call.callId, role, content, callSeconds),
+      say: (role, content, callSeconds) => {
+        live.seconds = callSeconds;
+        return this.transcript.append(call.callId, role, content, callSeconds);
+      },
       transfer: (to) => this.transfers.transfer(call.callId, to, 'callee_requested_human'),
       hold: (phase, durationSecs) =>
         send({
