@@ -104,15 +104,15 @@ export interface CarrierAdapter {
   /** Verifies and reads a callback; throws AppError FORBIDDEN (403) when unsigned or wrongly signed. */
   parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback>;
   /**
-   * Downloads a recording the carrier reported by URL (with the call's credentials), so the platform can
-   * keep it and sign its own 7-day URLs. Carriers that store recordings in blob storage themselves omit it.
-   */
-  /**
    * Ends a live call from the platform's side (the agent's farewell first where the platform speaks on
    * the call). The carrier then reports the end through its usual callbacks; `reason` becomes the call's
    * end_call_reason. A call the carrier no longer knows counts as ended.
    */
   hangup(call: CallbackCall, reason: string): Promise<void>;
+  /**
+   * Downloads a recording the carrier reported by URL (with the call's credentials), so the platform can
+   * keep it and sign its own 7-day URLs. Carriers that store recordings in blob storage themselves omit it.
+   */
   fetchRecording?(url: string, call: CallbackCall): Promise<{ body: Buffer; contentType: string }>;
 }
 
