@@ -15,6 +15,9 @@ import { waitFor } from '@vap/testing';
  * call record once it ended: call_state, call_duration, bill_duration). Every correctly signed callback
  * the fake sends moves that record the way the carrier's own state moved; a request made outside it (a
  * forged callback) does not.
+ * - Hang-ups of live calls: carrier_a `DELETE /v1/Account/{auth_id}/Call/{call_uuid}/` (or
+ *   `/Request/{request_uuid}/` before the answer), carrier_b `POST /2010-04-01/Accounts/{sid}/Calls/{CallSid}.json`
+ *   with `Status=completed`; recorded in `hangups` (the test then plays the carrier's final callback).
  * Every REST request must carry the account's HTTP Basic credentials and the required fields, else it is
  * refused like the carrier would (401 / 400). The signing here is written from the carriers' documented
  * schemes independently of the platform's verifier, so a mistake on either side shows.
@@ -66,6 +69,14 @@ export interface CallbackResult {
   body: string;
 }
 
+export interface Hangup {
+  provider: 'carrier_a' | 'carrier_b';
+  /** The id the request named: carrier_b's CallSid, carrier_a's CallUUID or request_uuid. */
+  id: string;
+  /** carrier_b's Status parameter. */
+  status?: string;
+}
+
 export interface RestRequest {
   method: string;
   path: string;
@@ -81,6 +92,9 @@ export interface FakeCarriers {
   requests: RestRequest[];
   /** Numbers detached from applications, as `<provider>:<number or sid>`. */
   detached: string[];
+  /** Hang-up requests for live calls, in order. */
+  hangups: Hangup[];
+  waitForHangup(id: string, timeoutMs?: number): Promise<Hangup>;
   /** The next REST request is answered with this status (and no call is created). */
   failNext(status: number): void;
   /** Place-call requests are answered this much later (the call is placed at once): a slow carrier API. */
@@ -197,6 +211,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
   const detached: string[] = [];
   const records = new Map<string, CarrierCallRecord>();
   const recordFailures = new Map<string, number>();
+  const hangups: Hangup[] = [];
   let failStatus: number | null = null;
   let placeCallDelayMs = 0;
   const placeCallAnswer = (res: ServerResponse, body: unknown) => {
@@ -340,6 +355,19 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         resource_uri: `/v1/Account/${account.id}/Call/${record.id}/`,
       });
     }
+    m = /^\/v1\/Account\/([^/]+)\/(Call|Request)\/([^/]+)\/$/.exec(url.pathname);
+    if (m && req.method === 'DELETE') {
+      if (!authorized(req, 'carrier_a', decodeURIComponent(m[1])))
+        return send(res, 401, { error: 'authentication failed' });
+      const id = decodeURIComponent(m[3]);
+      const known = calls.some(
+        (c) => c.provider === 'carrier_a' && (m![2] === 'Call' ? c.legId : c.providerCallId) === id,
+      );
+      if (!known) return send(res, 404, { error: 'not found' });
+      hangups.push({ provider: 'carrier_a', id });
+      res.writeHead(204).end();
+      return;
+    }
     m = /^\/v1\/Account\/([^/]+)\/Number\/([^/]+)\/$/.exec(url.pathname);
     if (m && req.method === 'POST') {
       if (!authorized(req, 'carrier_a', decodeURIComponent(m[1])))
@@ -417,6 +445,18 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         uri: `/2010-04-01/Accounts/${account.id}/Calls/${record.id}.json`,
       });
     }
+    if (m && req.method === 'POST') {
+      const account = authorized(req, 'carrier_b', decodeURIComponent(m[1]));
+      if (!account) return send(res, 401, { code: 20003, message: 'Authenticate' });
+      const sid = decodeURIComponent(m[2]);
+      if (!calls.some((c) => c.provider === 'carrier_b' && c.providerCallId === sid))
+        return send(res, 404, { code: 20404, message: 'The requested resource was not found' });
+      const status = formOf(body).Status?.[0];
+      if (status !== 'completed' && status !== 'canceled')
+        return send(res, 400, { code: 21220, message: 'Status must be completed or canceled' });
+      hangups.push({ provider: 'carrier_b', id: sid, status });
+      return send(res, 200, { sid, account_sid: account.id, status });
+    }
     m = /^\/2010-04-01\/Accounts\/([^/]+)\/IncomingPhoneNumbers\.json$/.exec(url.pathname);
     if (m && req.method === 'GET') {
       if (!authorized(req, 'carrier_b', decodeURIComponent(m[1])))
@@ -477,6 +517,12 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     calls,
     requests,
     detached,
+    hangups,
+    waitForHangup: (id, timeoutMs = 10_000) =>
+      waitFor(() => hangups.find((h) => h.id === id), {
+        timeoutMs,
+        description: `a hang-up of ${id} at the fake carrier`,
+      }),
     addAccount: (account) => accounts.set(`${account.provider}:${account.id}`, account),
     failNext: (status) => {
       failStatus = status;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CarriersModule } from '../carriers/carriers.module';
 import { PartnersModule } from '../partners/partners.module';
+import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { DefaultLineService } from '../connections/default-line.service';
 import { CarrierRecordingCopier } from '../post-call/carrier-recording-copier.service';
 import { ExtractionRunner } from '../post-call/extraction-runner.service';
@@ -14,7 +15,7 @@ import { StartCallService } from './start-call.service';
 
 /** Starting and reading calls, and their post-call processing. */
 @Module({
-  imports: [CarriersModule, PartnersModule],
+  imports: [CarriersModule, PartnersModule, LifecycleModule],
   controllers: [CallsHandlers],
   providers: [
     StartCallService,

@@ -17,6 +17,8 @@ import { OutboxService, RpcClient } from '@vap/messaging';
 import { CallbackUrls } from '../carriers/callback-urls';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
+import { BalanceGuard } from '../lifecycle/balance-guard.service';
+import { ReplicaLiveness } from '../lifecycle/replica-liveness.service';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { CallProgressService } from '../progress/call-progress.service';
 import { statusUpdatedData } from '../progress/status-event';
@@ -55,6 +57,8 @@ export class StartCallService {
     private readonly urls: CallbackUrls,
     private readonly progress: CallProgressService,
     private readonly calls: CallsQueryService,
+    private readonly balance: BalanceGuard,
+    private readonly liveness: ReplicaLiveness,
   ) {}
 
   async start(partner: PartnerContext, command: StartCallCommand): Promise<StartCallResult> {
@@ -69,6 +73,7 @@ export class StartCallService {
         `Insufficient balance: starting a call needs at least INR ${(minimum / 100).toFixed(2)} (one 30-second call)`,
       );
     }
+    await this.balance.assertCanStart(partner, minimum);
     const from = await this.numbers.resolve(partner.id, input);
     const adapter = this.carriers.get(from.provider);
     const admitted = await this.admit(partner, agent, from, input, key);
@@ -88,10 +93,11 @@ export class StartCallService {
         },
         { id: call.connectionId, partnerId: call.partnerId, provider: call.provider },
       );
-      await this.dataSource.query(`UPDATE calls.calls SET provider_call_id = $2 WHERE id = $1`, [
-        call.id,
-        placed.providerCallId,
-      ]);
+      // Once a carrier drives the call by callbacks, no replica owns it; the sandbox's stays with this one.
+      await this.dataSource.query(
+        `UPDATE calls.calls SET provider_call_id = $2, owner_id = CASE WHEN $3 THEN owner_id END WHERE id = $1`,
+        [call.id, placed.providerCallId, adapter.callsLiveInProcess],
+      );
     } catch (err) {
       await this.placementFailed(call, err);
       if (err instanceof AppError && err.status < 500) throw err;
@@ -157,6 +163,8 @@ export class StartCallService {
         providerEvent: null,
         startedAt: null,
         endedAt: null,
+        // Until the carrier has the call, this replica is its owner (see OrphanedCallReaper).
+        ownerId: this.liveness.id,
       });
       await em.save(call);
       await em.insert(CallSession, newSession(call));

@@ -42,6 +42,7 @@ export class CallbackIngestService {
         partnerId: call.partnerId,
         connectionId: call.connectionId,
         providerCallId: call.providerCallId,
+        carrierLegId: call.carrierLegId,
       },
     );
     for (const event of parsed.events) await this.reconciler.apply(call, event);

@@ -89,6 +89,8 @@ export interface CallbackCall {
   partnerId: string;
   connectionId: string;
   providerCallId: string | null;
+  /** carrier_a's CallUUID of the answered leg, once a callback named it. */
+  carrierLegId?: string | null;
 }
 
 /**
@@ -97,9 +99,21 @@ export interface CallbackCall {
  */
 export interface CarrierAdapter {
   readonly provider: CallProvider;
+  /**
+   * The carrier's calls run inside the replica that placed them (the sandbox's simulated conversation),
+   * so they end with that process: the call keeps its owner (see ReplicaLiveness). Otherwise the carrier
+   * drives the call by callbacks any replica can take, and the call has no owner once placed.
+   */
+  readonly callsLiveInProcess: boolean;
   placeCall(call: OutboundCall, connection: CarrierConnectionRef): Promise<{ providerCallId: string }>;
   /** Verifies and reads a callback; throws AppError FORBIDDEN (403) when unsigned or wrongly signed. */
   parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback>;
+  /**
+   * Ends a live call from the platform's side (the agent's farewell first where the platform speaks on
+   * the call). The carrier then reports the end through its usual callbacks; `reason` becomes the call's
+   * end_call_reason. A call the carrier no longer knows counts as ended.
+   */
+  hangup(call: CallbackCall, reason: string): Promise<void>;
   /**
    * Downloads a recording the carrier reported by URL (with the call's credentials), so the platform can
    * keep it and sign its own 7-day URLs. Carriers that store recordings in blob storage themselves omit it.

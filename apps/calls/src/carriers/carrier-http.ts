@@ -4,7 +4,7 @@ import { AppError } from '@vap/contracts';
 import { TelephonyConfig } from '../config/telephony.config';
 
 export interface CarrierRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   /** HTTP Basic credentials of the partner's carrier account. */
   basic: { user: string; password: string };

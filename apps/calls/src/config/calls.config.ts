@@ -125,4 +125,21 @@ export class CallsConfig extends BaseServiceConfig {
   @Min(1)
   @Max(50)
   CARRIER_RECONCILE_MAX_ATTEMPTS: number = 8;
+
+  /**
+   * How often each replica looks for partners whose balance no longer covers their calls in progress
+   * (those calls are hung up with end_call_reason insufficient_balance).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  BALANCE_GUARD_INTERVAL_MS: number = 1000;
+
+  /** How often each replica looks for live calls whose replica is gone (they are ended at once). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(60000)
+  CALL_OWNER_CHECK_MS: number = 2000;
 }

@@ -2,21 +2,33 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DomainEvent, DomainEvents, PartnerDto } from '@vap/contracts';
 import { OnDomainEvent } from '@vap/messaging';
+import { PartnerBalances } from './partner-balances';
 import { PartnerStanding } from './partner-standing';
 
-/** Keeps each partner's standing current from the gateway's partner events (status changes above all). */
+/**
+ * The calls service's one reader of the gateway's partner events: keeps each partner's standing (may it
+ * call) and balance (what its live calls may spend) current, each view ordered on its own terms.
+ */
 @Injectable()
 export class PartnerEventsConsumer {
-  constructor(private readonly standing: PartnerStanding) {}
+  constructor(
+    private readonly standing: PartnerStanding,
+    private readonly balances: PartnerBalances,
+  ) {}
 
   @OnDomainEvent(DomainEvents.partnerCreated, { consumer: 'calls__partner_created' })
   async created(event: DomainEvent<PartnerDto>, em: EntityManager): Promise<void> {
-    await this.standing.record(standingOf(event.data), em);
+    await this.apply(event.data, em);
   }
 
   @OnDomainEvent(DomainEvents.partnerUpdated, { consumer: 'calls__partner_updated' })
   async updated(event: DomainEvent<PartnerDto>, em: EntityManager): Promise<void> {
-    await this.standing.record(standingOf(event.data), em);
+    await this.apply(event.data, em);
+  }
+
+  private async apply(partner: PartnerDto, em: EntityManager): Promise<void> {
+    await this.standing.record(standingOf(partner), em);
+    await this.balances.record(em, partner);
   }
 }
 

@@ -152,6 +152,9 @@ export class CallProgressService {
     if (event.errorMessage) call.errorMessage = event.errorMessage;
     if (event.endCallReason) call.endCallReason = event.endCallReason;
     if (event.reconciliation) call.carrierReconciliation = event.reconciliation;
+    // A carrier reports the end of a call the platform hung up without saying why; the platform knows.
+    if (isTerminalStatus(status) && !event.endCallReason && call.endRequestedReason)
+      call.endCallReason = call.endRequestedReason;
     if (status === 'in_progress') call.startedAt = event.occurredAt;
     const terminal = isTerminalStatus(status);
     if (terminal) {

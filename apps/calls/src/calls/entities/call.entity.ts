@@ -99,6 +99,24 @@ export class Call {
   @Column({ name: 'provider_event', type: 'text', nullable: true })
   providerEvent: string | null;
 
+  /**
+   * The calls replica that drives the call in-process (the sandbox conversation); null once a carrier
+   * drives it by callbacks. A call whose owner is gone is ended by another replica (OrphanedCallReaper).
+   */
+  @Column({ name: 'owner_id', type: 'uuid', nullable: true })
+  ownerId: string | null;
+
+  /** carrier_a's CallUUID of the answered leg (its hang-up names the leg, not the placement request). */
+  @Column({ name: 'carrier_leg_id', type: 'text', nullable: true })
+  carrierLegId: string | null;
+
+  /** The platform asked the carrier to hang up (why: end_call_reason once the call has ended). */
+  @Column({ name: 'end_requested_at', type: 'timestamptz', precision: 3, nullable: true })
+  endRequestedAt: Date | null;
+
+  @Column({ name: 'end_requested_reason', type: 'text', nullable: true })
+  endRequestedReason: string | null;
+
   @Column({ name: 'started_at', type: 'timestamptz', precision: 3, nullable: true })
   startedAt: Date | null;
 

@@ -42,6 +42,7 @@ const PROVIDER = 'carrier_a' as const;
 @Injectable()
 export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundCallParser {
   readonly provider = PROVIDER;
+  readonly callsLiveInProcess = false;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -76,6 +77,25 @@ export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundC
     return { providerCallId: uuid };
   }
 
+  /**
+   * `DELETE .../Call/{call_uuid}/` hangs up the answered leg; before a callback named the leg, the
+   * placement is cancelled with `DELETE .../Request/{request_uuid}/`.
+   */
+  async hangup(call: CallbackCall, _reason: string): Promise<void> {
+    if (!call.providerCallId) return;
+    const creds = await this.credentials.open<CarrierACredentials>(call.connectionId);
+    const path = call.carrierLegId
+      ? `Call/${encodeURIComponent(call.carrierLegId)}/`
+      : `Request/${encodeURIComponent(call.providerCallId)}/`;
+    const res = await this.http.send(PROVIDER, {
+      method: 'DELETE',
+      url: `${this.accountUrl(creds)}/${path}`,
+      basic: { user: creds.auth_id, password: creds.auth_token },
+    });
+    if (res.status === 404) return;
+    if (res.status < 200 || res.status > 299) throw carrierError(PROVIDER, res);
+  }
+
   async parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback> {
     const f = firstValues(await this.verified(request, call.connectionId));
     const status = f.CallStatus ?? null;
@@ -97,6 +117,13 @@ export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundC
       ]);
     }
     const hangup = kind === 'hangup';
+    // The leg's own id is what a hang-up names; outbound calls only learn it from their callbacks.
+    if (f.CallUUID && f.CallUUID !== call.providerCallId && !call.carrierLegId) {
+      await this.dataSource.query(
+        `UPDATE calls.calls SET carrier_leg_id = $2 WHERE id = $1 AND carrier_leg_id IS NULL`,
+        [call.id, f.CallUUID],
+      );
+    }
     const reply = kind === 'answer' ? await this.answerReply(call.id) : undefined;
     return {
       events: [

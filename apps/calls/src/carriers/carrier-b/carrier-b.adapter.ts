@@ -38,6 +38,7 @@ const PROVIDER = 'carrier_b' as const;
 @Injectable()
 export class CarrierBAdapter implements CarrierAdapter, NumberDetacher, InboundCallParser {
   readonly provider = PROVIDER;
+  readonly callsLiveInProcess = false;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -71,6 +72,20 @@ export class CarrierBAdapter implements CarrierAdapter, NumberDetacher, InboundC
     if (res.status < 200 || res.status > 299 || typeof sid !== 'string' || !sid)
       throw carrierError(PROVIDER, res);
     return { providerCallId: sid };
+  }
+
+  /** `POST .../Calls/{CallSid}.json` with `Status=completed` hangs up a live call. */
+  async hangup(call: CallbackCall, _reason: string): Promise<void> {
+    if (!call.providerCallId) return;
+    const creds = await this.credentials.open<CarrierBCredentials>(call.connectionId);
+    const res = await this.http.send(PROVIDER, {
+      method: 'POST',
+      url: `${this.accountUrl(creds)}/Calls/${encodeURIComponent(call.providerCallId)}.json`,
+      basic: { user: creds.account_sid, password: creds.auth_token },
+      form: new URLSearchParams({ Status: 'completed' }),
+    });
+    if (res.status === 404) return;
+    if (res.status < 200 || res.status > 299) throw carrierError(PROVIDER, res);
   }
 
   async parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback> {

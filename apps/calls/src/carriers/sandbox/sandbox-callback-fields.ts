@@ -1,7 +1,8 @@
 /**
  * The sandbox carrier's raw callback, form-encoded like carrier_b's: one POST per event to the call's
  * status callback URL. Fields:
- * CallSid, CallStatus (initiated | ringing | in-progress | completed | busy | no-answer | failed),
+ * CallSid, CallStatus (initiated | ringing | in-progress | completed | busy | no-answer | failed |
+ * canceled: the platform hung up before the answer),
  * EventType (call-progress | hold-start | hold-end), SequenceNumber (orders the call's events; a repeat
  * is a duplicate), Timestamp (ISO 8601), AnsweredBy (human | machine), CallDuration (seconds),
  * HangupCause, HangupSource, ErrorMessage, and what the voice pipeline decided at hangup: Disposition,

@@ -40,6 +40,8 @@ function intOrNull(value: string | null): number | null {
 @Injectable()
 export class SandboxCarrier implements CarrierAdapter {
   readonly provider = 'sandbox' as const;
+  /** The simulated callee and the agent's side of the conversation run in this process. */
+  readonly callsLiveInProcess = true;
 
   constructor(
     private readonly runner: SandboxCallRunner,
@@ -54,6 +56,10 @@ export class SandboxCarrier implements CarrierAdapter {
     const providerCallId = `SB${randomBytes(16).toString('hex')}`;
     this.runner.start(call, providerCallId);
     return { providerCallId };
+  }
+
+  async hangup(call: CallbackCall, reason: string): Promise<void> {
+    await this.runner.hangup(call.id, reason);
   }
 
   async parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback> {

@@ -7,11 +7,19 @@ import { AgentLines, CalleeLines, speakingSeconds, withVariables } from './sandb
 /** What the conversation needs from the platform: the agent's replies, the transcript, transfers, hold. */
 export interface ConversationPorts {
   reply(history: TranscriptEntry[], userText: string): Promise<string>;
-  say(role: TranscriptEntry['role'], content: string): Promise<TranscriptEntry>;
+  /** Adds a line to the transcript; callSeconds is the call's own clock when the line has been said. */
+  say(role: TranscriptEntry['role'], content: string, callSeconds: number): Promise<TranscriptEntry>;
   transfer(to: string): Promise<boolean>;
   hold(phase: 'start' | 'end', durationSecs: number | null): Promise<void>;
-  /** Real-time pause between steps (SANDBOX_STEP_MS). */
+  /** Real-time pause between steps (SANDBOX_STEP_MS); throws CallHangup when the platform ends the call. */
   step(): Promise<void>;
+}
+
+/** The platform hangs up the call (e.g. insufficient_balance): the agent says goodbye, then the call ends. */
+export class CallHangup extends Error {
+  constructor(readonly reason: string) {
+    super(`call ended by the platform: ${reason}`);
+  }
 }
 
 export interface ConversationEnd {
@@ -47,6 +55,20 @@ export class SandboxConversation {
   ) {}
 
   async run(outcome: SandboxOutcome): Promise<ConversationEnd> {
+    try {
+      await this.ports.step();
+      return await this.script(outcome);
+    } catch (err) {
+      if (!(err instanceof CallHangup)) throw err;
+      // Whatever was being said, the agent's farewell closes the call (a repeated request changes nothing).
+      await this.farewell().catch((again: unknown) => {
+        if (!(again instanceof CallHangup)) throw again;
+      });
+      return this.end('completed', err.reason, 'system');
+    }
+  }
+
+  private async script(outcome: SandboxOutcome): Promise<ConversationEnd> {
     switch (outcome) {
       case 'voicemail':
         return this.voicemail();
@@ -169,8 +191,8 @@ export class SandboxConversation {
   }
 
   private async speak(role: TranscriptEntry['role'], text: string, hz: number): Promise<void> {
-    this.history.push(await this.ports.say(role, text));
     const seconds = speakingSeconds(text);
+    this.history.push(await this.ports.say(role, text, this.t + seconds));
     this.segments.push({ seconds, hz }, { seconds: 0.4, hz: 0 });
     this.t += seconds + 0.4;
     await this.ports.step();

@@ -4,6 +4,7 @@ import { Telephony1763800006000 } from './1763800006000-telephony';
 import { CarrierRecordings1763800007000 } from './1763800007000-carrier-recordings';
 import { StartCallKeys1763800008000 } from './1763800008000-start-call-keys';
 import { CallCharges1763800009100 } from './1763800009100-call-charges';
+import { CallLifecycle1763800009200 } from './1763800009200-call-lifecycle';
 import { InboxPruneIndex1763900010000 } from './1763900010000-inbox-prune-index';
 import { PartnerStanding1763900020000 } from './1763900020000-partner-standing';
 
@@ -15,6 +16,7 @@ export const MIGRATIONS = [
   CarrierRecordings1763800007000,
   StartCallKeys1763800008000,
   CallCharges1763800009100,
+  CallLifecycle1763800009200,
   InboxPruneIndex1763900010000,
   PartnerStanding1763900020000,
 ];

@@ -1,0 +1,64 @@
+import { EntityManager } from 'typeorm';
+
+/**
+ * What a partner's calls have cost that its balance does not show yet, in paise, at `$1` paise a minute
+ * billed per second like the post-call charge: the calls in progress, by their own clock (the seconds the
+ * call reported, else the time since answer), and the answered calls that ended after the balance was
+ * last reported (their charge is on its way to the gateway).
+ */
+const LIVE_COST = `ceil(GREATEST(COALESCE(s.live_seconds, 0)::float8,
+                        EXTRACT(EPOCH FROM now() - c.started_at)::float8, 0) * $1 / 60.0)`;
+const UNBILLED_COST = `ceil(p.bill_duration_seconds * $1 / 60.0)`;
+
+export interface OverdrawnCall {
+  id: string;
+  partner_id: string;
+}
+
+/**
+ * The in-progress calls of partners whose balance no longer covers them, except those already being
+ * ended (a hang-up asked for less than `$2` seconds ago; an older one is asked again).
+ */
+export async function overdrawnCalls(
+  em: EntityManager,
+  pricePerMinutePaise: number,
+  retryAfterSecs: number,
+): Promise<OverdrawnCall[]> {
+  return (await em.query(
+    `WITH live AS (
+       SELECT c.id, c.partner_id, c.end_requested_at, ${LIVE_COST} AS cost
+         FROM calls.calls c JOIN calls.call_sessions s ON s.call_id = c.id
+        WHERE c.status = 'in_progress'
+     ), exposure AS (
+       SELECT l.partner_id, sum(l.cost) AS live_cost FROM live l GROUP BY l.partner_id
+     ), overdrawn AS (
+       SELECT e.partner_id FROM exposure e JOIN calls.partner_balances b ON b.partner_id = e.partner_id
+        WHERE e.live_cost + (SELECT COALESCE(sum(${UNBILLED_COST}), 0) FROM calls.calls p
+                              WHERE p.partner_id = b.partner_id AND p.bill_duration_seconds > 0
+                                AND p.ended_at > b.as_of) >= b.balance_paise
+     )
+     SELECT l.id, l.partner_id FROM live l JOIN overdrawn o ON o.partner_id = l.partner_id
+      WHERE l.end_requested_at IS NULL OR l.end_requested_at < now() - make_interval(secs => $2)`,
+    [pricePerMinutePaise, retryAfterSecs],
+  )) as OverdrawnCall[];
+}
+
+/** The partner's live and not-yet-charged call cost, in paise. */
+export async function committedCostPaise(
+  em: EntityManager,
+  partnerId: string,
+  pricePerMinutePaise: number,
+): Promise<number> {
+  const [row] = (await em.query(
+    `SELECT
+       (SELECT COALESCE(sum(${LIVE_COST}), 0)
+          FROM calls.calls c JOIN calls.call_sessions s ON s.call_id = c.id
+         WHERE c.partner_id = $2 AND c.status = 'in_progress') +
+       (SELECT COALESCE(sum(${UNBILLED_COST}), 0) FROM calls.calls p
+         WHERE p.partner_id = $2 AND p.bill_duration_seconds > 0
+           AND p.ended_at > COALESCE((SELECT as_of FROM calls.partner_balances WHERE partner_id = $2), now()))
+       AS committed`,
+    [pricePerMinutePaise, partnerId],
+  )) as { committed: string }[];
+  return Number(row.committed);
+}

@@ -1,0 +1,7 @@
+/** end_call_reason of calls the platform ends itself (besides the voice pipeline's own reasons). */
+export const EndReasons = {
+  /** The partner's balance could not cover the calls in progress (BalanceGuard). */
+  insufficientBalance: 'insufficient_balance',
+  /** The process running the call stopped (crash, kill, lost host) before the call ended (OrphanedCallReaper). */
+  platformInterrupted: 'platform_interrupted',
+} as const;

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { PartnerDto } from '@vap/contracts';
+
+/**
+ * The partners' balances as the gateway last reported them. The gateway owns the balance and records
+ * events.partner.updated through its outbox on every change (operator top-up, call charge), so this
+ * projection follows within the event's delivery; a partner's start command seeds it when no event was
+ * seen yet. An event older than what is stored (the gateway's updated_at) changes nothing.
+ */
+@Injectable()
+export class PartnerBalances {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A command's snapshot, only where no event has been seen (events carry the ordering; snapshots do not). */
+  async seed(partnerId: string, balancePaise: number): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO calls.partner_balances (partner_id, balance_paise, as_of) VALUES ($1, $2, now())
+       ON CONFLICT (partner_id) DO NOTHING`,
+      [partnerId, balancePaise],
+    );
+  }
+
+  /** A partner event's balance (PartnerEventsConsumer), in the event's inbox transaction. */
+  async record(em: EntityManager, partner: PartnerDto): Promise<void> {
+    await em.query(
+      `INSERT INTO calls.partner_balances (partner_id, balance_paise, as_of) VALUES ($1, $2, $3)
+       ON CONFLICT (partner_id) DO UPDATE SET balance_paise = $2, as_of = $3, updated_at = now()
+         WHERE calls.partner_balances.as_of <= $3`,
+      [partner.id, Math.round(partner.balance_inr * 100), partner.updated_at],
+    );
+  }
+}

@@ -1,0 +1,206 @@
+// A calls replica killed with SIGKILL while it runs sandbox calls: a platform of its own (own database and
+// NATS subject prefix), whose calls replica is replaced by a second one that must end the orphaned calls.
+import { join } from 'node:path';
+import { createTestDatabase, TestDatabase } from '@vap/persistence';
+import {
+  deleteJetStreamByPrefix,
+  freePort,
+  Platform,
+  ServiceHandle,
+  startPlatform,
+  startService,
+  waitFor,
+} from '@vap/testing';
+import { adminApi, api, e2eEnv } from '../../support';
+import { callee, VOICE_ID } from './call-fixtures';
+
+const LIMIT = 3;
+const OPENING_BALANCE_INR = 500;
+
+interface Partner {
+  key: string;
+  agentId: string;
+  callIds: string[];
+}
+
+describe('calls of a calls replica that dies', () => {
+  let db: TestDatabase;
+  let platform: Platform;
+  const replicas: ServiceHandle[] = [];
+  let gateway: string;
+  let prefix: string;
+  let sharedEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    const env = e2eEnv();
+    db = await createTestDatabase(env.databaseUrl, 'vap_e2e_crash');
+    prefix = `${env.natsPrefix}_crash`;
+    const gatewayPort = await freePort();
+    sharedEnv = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      ADMIN_API_TOKEN: env.adminToken,
+      SECRETS_KEY: env.secretsKey,
+      CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+      RATE_LIMIT_GENERAL_PER_MINUTE: '10000',
+      RATE_LIMIT_CALLS_PER_MINUTE: '10000',
+      CALL_OWNER_CHECK_MS: '500',
+    };
+    platform = await startPlatform({
+      databaseUrl: db.url,
+      natsUrl: env.natsUrl,
+      subjectPrefix: prefix,
+      gatewayPorts: [gatewayPort],
+      logDir: env.logDir ? join(env.logDir, 'crash') : undefined,
+      readyTimeoutMs: 90_000,
+      env: sharedEnv,
+    });
+    gateway = platform.gatewayUrl;
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.stop().catch(() => undefined)));
+    await platform?.stop().catch(() => undefined);
+    await db?.drop();
+    if (prefix) await deleteJetStreamByPrefix(e2eEnv().natsUrl, prefix).catch(() => undefined);
+  });
+
+  async function createPartner(name: string): Promise<Partner> {
+    const created = await adminApi('/partners', {
+      method: 'POST',
+      baseUrl: gateway,
+      body: { name, balance_inr: OPENING_BALANCE_INR, concurrency_limit: LIMIT },
+    });
+    expect(created.status).toBe(200);
+    const key = created.body.data.api_key;
+    const agent = await api('/agent', {
+      method: 'POST',
+      key,
+      baseUrl: gateway,
+      body: {
+        agent_name: 'Patient listener',
+        prompt: 'You are Maya. You listen.',
+        voice_id: VOICE_ID,
+        agent_type: 'outbound',
+        intro_message: 'Hi, this is Maya.',
+        max_call_duration_secs: 3600,
+      },
+    });
+    expect(agent.status).toBe(200);
+    return { key, agentId: agent.body.data.id, callIds: [] };
+  }
+
+  const start = (p: Partner) =>
+    api('/calls/start', {
+      method: 'POST',
+      key: p.key,
+      baseUrl: gateway,
+      // 07: the callee talks until the agent's cap of an hour; these calls outlive the replica.
+      body: { agent_id: p.agentId, to_number: callee('07') },
+    });
+  const getCall = async (p: Partner, id: string) =>
+    (await api(`/calls/${id}`, { key: p.key, baseUrl: gateway })).body.data;
+  const balanceOf = async (p: Partner) =>
+    (await api('/billing/balance', { key: p.key, baseUrl: gateway })).body.data.balance_inr as number;
+
+  /** Another calls replica on the platform's database and subjects. */
+  async function startReplica(label: string): Promise<ServiceHandle> {
+    const env = e2eEnv();
+    const handle = await startService('calls', {
+      port: await freePort(),
+      env: { ...sharedEnv, DATABASE_URL: db.url, NATS_URL: env.natsUrl, NATS_SUBJECT_PREFIX: prefix },
+      logFile: env.logDir ? join(env.logDir, 'crash', `calls-${label}.log`) : undefined,
+    });
+    replicas.push(handle);
+    return handle;
+  }
+
+  async function startFull(p: Partner): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < LIMIT; i++) {
+      const res = await start(p);
+      expect(res.status).toBe(200);
+      ids.push(res.body.data.call_id);
+    }
+    for (const id of ids) {
+      await waitFor(async () => ((await getCall(p, id)).status === 'in_progress' ? true : undefined), {
+        timeoutMs: 20_000,
+        description: `call ${id} to be answered`,
+      });
+    }
+    return ids;
+  }
+
+  /** Every call ends within seconds: completed for the time it ran, with the reason. */
+  async function expectInterrupted(p: Partner, ids: string[]): Promise<void> {
+    for (const id of ids) {
+      const call = await waitFor(
+        async () => {
+          const c = await getCall(p, id);
+          return c.status !== 'in_progress' ? c : undefined;
+        },
+        { timeoutMs: 15_000, intervalMs: 200, description: `call ${id} to end once its replica is gone` },
+      );
+      expect(call).toMatchObject({
+        status: 'completed',
+        end_call_reason: 'platform_interrupted',
+        hangup_source: 'system',
+        hangup_cause: 'CALL_OWNER_LOST',
+      });
+      expect(call.duration_seconds).toBeGreaterThan(0);
+    }
+  }
+
+  /** Each call is charged once, for the time it ran: the balance drops by exactly their credits. */
+  async function expectChargedOnce(p: Partner, ids: string[], before: number): Promise<void> {
+    const charges = await waitFor(
+      async () => {
+        const calls = await Promise.all(ids.map((id) => getCall(p, id)));
+        return calls.every((c) => c.session.processing_complete)
+          ? calls.map((c) => c.session.credits_used as number)
+          : undefined;
+      },
+      { timeoutMs: 20_000, description: 'post-call processing of the ended calls' },
+    );
+    for (const credits of charges) expect(credits).toBeGreaterThan(0);
+    const expected = Math.round((before - charges.reduce((a, b) => a + b, 0)) * 100) / 100;
+    await waitFor(async () => ((await balanceOf(p)) === expected ? true : undefined), {
+      timeoutMs: 15_000,
+      description: `the balance to show the ${charges.length} charges`,
+    });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await balanceOf(p)).toBe(expected);
+  }
+
+  it('ends every call promptly, billed once, with the reason, and frees the slots', async () => {
+    const partners = [await createPartner('Crash One'), await createPartner('Crash Two')];
+    // Every call starts while the platform's own calls replica is the only one: it drives them all.
+    for (const p of partners) p.callIds = await startFull(p);
+
+    await startReplica('second');
+    const killed = await platform.services.calls!.stop('SIGKILL');
+    expect(killed.signal).toBe('SIGKILL');
+    const killedAt = Date.now();
+    for (const p of partners) await expectInterrupted(p, p.callIds);
+    // Seconds, not the stale sweep's max duration plus grace.
+    expect(Date.now() - killedAt).toBeLessThan(15_000);
+    for (const p of partners) await expectChargedOnce(p, p.callIds, OPENING_BALANCE_INR);
+
+    // The slots are free again: each partner starts up to its limit on the surviving replica, not one more.
+    const next = new Map<Partner, string[]>();
+    for (const p of partners) {
+      next.set(p, await startFull(p));
+      const over = await start(p);
+      expect(over.status).toBe(429);
+      expect(over.body.error.code).toBe('LIMIT_REACHED');
+    }
+
+    // A replica stopped on purpose (a rolling restart) ends its calls the same way before it exits.
+    const before = new Map<Partner, number>();
+    for (const p of partners) before.set(p, await balanceOf(p));
+    await startReplica('third');
+    expect(await replicas[0].stop('SIGTERM')).toEqual({ code: 0, signal: null });
+    for (const p of partners) await expectInterrupted(p, next.get(p)!);
+    for (const p of partners) await expectChargedOnce(p, next.get(p)!, before.get(p)!);
+  }, 180_000);
+});
