@@ -30,7 +30,13 @@ export class CreateExtractionSetDto {
   @IsString()
   name: string;
 
-  @ApiPropertyOptional({ maxLength: ExtractionLimits.setDescriptionMax, default: '' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: ExtractionLimits.setDescriptionMax,
+    default: '',
+    description: 'Omitted or null: empty',
+  })
   @IsOptional()
   @MaxLength(ExtractionLimits.setDescriptionMax)
   @IsString()
