@@ -3,6 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ERROR_CODE_DESCRIPTIONS, ErrorCode, statusOf } from '@vap/contracts';
 import { documentBodyFailures } from './openapi-body-failures';
 import { exactNullables } from './openapi-nullable';
+import { closeRequestBodies } from './openapi-request-bodies';
 
 export const API_PREFIX = 'api/v2';
 export const DOCS_PATH = `${API_PREFIX}/docs`;
@@ -53,7 +54,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
   });
-  return documentBodyFailures(exactNullables(document));
+  return closeRequestBodies(documentBodyFailures(exactNullables(document)));
 }
 
 export function setupApiDocs(app: INestApplication): void {
