@@ -19,6 +19,8 @@ module.exports = {
       testMatch: ['**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/e2e/setup/global-setup.ts',
       globalTeardown: '<rootDir>/e2e/setup/global-teardown.ts',
+      // Every answer a spec gets from the gateway is checked against the served OpenAPI document.
+      setupFilesAfterEnv: ['<rootDir>/e2e/setup/response-conformance.ts'],
     },
   ],
 };

@@ -3,3 +3,4 @@ export * from './api';
 export * from './partners';
 export * from './https-receiver';
 export * from './contract-fields';
+export * from './openapi-conformance';

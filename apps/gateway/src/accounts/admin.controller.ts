@@ -12,6 +12,7 @@ import {
 } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
+  ApiKeyListDto,
   ApiKeySummaryDto,
   AppError,
   CreateApiKeyDto,
@@ -20,6 +21,7 @@ import {
   CreatePartnerDto,
   ErrorCode,
   PartnerDto,
+  PartnerListDto,
   UpdatePartnerDto,
 } from '@vap/contracts';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
@@ -55,7 +57,8 @@ export class AdminController {
 
   @Get()
   @ApiOperation({ summary: 'List partners' })
-  async list(): Promise<{ partners: PartnerDto[] }> {
+  @ApiEnvelope(PartnerListDto)
+  async list(): Promise<PartnerListDto> {
     return { partners: await this.partners.list() };
   }
 
@@ -88,7 +91,9 @@ export class AdminController {
 
   @Get(':id/api-keys')
   @ApiOperation({ summary: 'List a partner’s keys (prefixes only)' })
-  async listKeys(@Param('id', uuid) id: string): Promise<{ api_keys: ApiKeySummaryDto[] }> {
+  @ApiEnvelope(ApiKeyListDto)
+  @ApiErrors(ErrorCode.NOT_FOUND)
+  async listKeys(@Param('id', uuid) id: string): Promise<ApiKeyListDto> {
     await this.partners.get(id);
     return { api_keys: (await this.apiKeys.list(id)).map(toApiKeySummary) };
   }

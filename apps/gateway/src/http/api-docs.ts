@@ -1,6 +1,9 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ERROR_CODE_DESCRIPTIONS, ErrorCode, statusOf } from '@vap/contracts';
+import { documentBodyFailures } from './openapi-body-failures';
+import { exactNullables } from './openapi-nullable';
+import { closeRequestBodies } from './openapi-request-bodies';
 
 export const API_PREFIX = 'api/v2';
 export const DOCS_PATH = `${API_PREFIX}/docs`;
@@ -48,9 +51,10 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       'admin_token',
     )
     .build();
-  return SwaggerModule.createDocument(app, config, {
+  const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
   });
+  return closeRequestBodies(documentBodyFailures(exactNullables(document)));
 }
 
 export function setupApiDocs(app: INestApplication): void {

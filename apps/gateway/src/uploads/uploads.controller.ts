@@ -1,16 +1,8 @@
 import { Controller, Get, HttpCode, Inject, Param, Put, Req, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiConsumes,
-  ApiOperation,
-  ApiParam,
-  ApiProduces,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { AppError, ErrorCode } from '@vap/contracts';
+import { AppError, DOCUMENT_MIME_TYPES, ErrorCode } from '@vap/contracts';
 import { Public } from '@vap/runtime';
 import {
   BLOB_STORAGE,
@@ -39,6 +31,11 @@ function sizeMismatch(actual: number, expected: number): AppError {
     { field: 'body', message: `the file has ${actual} bytes, but file_size declared ${expected}` },
   ]);
 }
+
+const BINARY = { schema: { type: 'string', format: 'binary' } };
+/** What a signed URL holds: a knowledge-base document, or a call recording (calls service). */
+const STORED_TYPES = [...new Set(Object.values(DOCUMENT_MIME_TYPES).flat())];
+const DOWNLOAD_TYPES = [...STORED_TYPES, 'audio/wav', 'audio/mpeg', 'application/octet-stream'];
 
 function mediaType(header: string | undefined): string {
   return (header ?? '').split(';')[0].trim().toLowerCase();
@@ -73,10 +70,12 @@ export class UploadsController {
       'Storage: the file lands in the platform blob storage that the gateway and the agents service share ' +
       '(one directory in a local deployment; in production an S3-compatible bucket, and upload_url then ' +
       'points at the bucket itself with an S3 presigned signature, so this route is not used).',
+    // The signature in the URL is the authorisation: no API key (OpenAPI's "no security" is []).
+    security: [],
   })
   @ApiParam({ name: 'token', description: 'The signed part of the URL, as returned' })
-  @ApiConsumes('application/pdf', 'text/plain', 'text/markdown', 'text/html')
-  @ApiBody({ schema: { type: 'string', format: 'binary' } })
+  @ApiConsumes(...STORED_TYPES)
+  @ApiBody({ schema: BINARY.schema })
   @ApiEnvelope(UploadReceiptDto, 'Stored')
   @ApiErrors(
     ErrorCode.VALIDATION_ERROR,
@@ -136,10 +135,14 @@ export class UploadsController {
   @ApiOperation({
     summary: 'Download a file from a signed URL',
     description: 'No Authorization header: the signature in the URL authorises the request until it expires.',
+    security: [],
   })
   @ApiParam({ name: 'token', description: 'The signed part of the URL, as returned' })
-  @ApiProduces('application/octet-stream')
-  @ApiResponse({ status: 200, description: 'The file', schema: { type: 'string', format: 'binary' } })
+  @ApiResponse({
+    status: 200,
+    description: 'The file, in the Content-Type it was stored with',
+    content: Object.fromEntries(DOWNLOAD_TYPES.map((type) => [type, BINARY])),
+  })
   @ApiErrors(ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.RATE_LIMITED)
   async download(@Param('token') token: string, @Res() res: Response): Promise<void> {
     const grant = this.granted(token, 'GET');

@@ -130,6 +130,16 @@ export class ApiKeySummaryDto {
   revoked_at: string | null;
 }
 
+export class PartnerListDto {
+  @ApiProperty({ type: [PartnerDto] })
+  partners: PartnerDto[];
+}
+
+export class ApiKeyListDto {
+  @ApiProperty({ type: [ApiKeySummaryDto], description: 'Every key of the partner, revoked ones included' })
+  api_keys: ApiKeySummaryDto[];
+}
+
 export class CreatedApiKeyDto {
   @ApiProperty({
     description: 'The full key. Shown only now; it cannot be retrieved later.',

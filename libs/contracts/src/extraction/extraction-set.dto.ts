@@ -30,7 +30,13 @@ export class CreateExtractionSetDto {
   @IsString()
   name: string;
 
-  @ApiPropertyOptional({ maxLength: ExtractionLimits.setDescriptionMax, default: '' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: ExtractionLimits.setDescriptionMax,
+    default: '',
+    description: 'Omitted or null: empty',
+  })
   @IsOptional()
   @MaxLength(ExtractionLimits.setDescriptionMax)
   @IsString()
@@ -117,7 +123,11 @@ export class ExtractionSetDto {
   @ApiProperty({ type: [AttachedAgentDto], description: 'Agents (not deleted) the set is attached to' })
   attached_agents: AttachedAgentDto[];
 
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Campaigns using the set' })
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', additionalProperties: true },
+    description: 'Campaigns using the set (empty: campaigns choose their keys in the campaigns service)',
+  })
   attached_campaigns: unknown[];
 
   @ApiProperty({

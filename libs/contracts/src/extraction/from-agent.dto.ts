@@ -72,6 +72,8 @@ export class FromAgentDto {
   set_id?: string;
 
   @ApiPropertyOptional({
+    type: String,
+    nullable: true,
     maxLength: ExtractionLimits.setDescriptionMax,
     description: 'Used only when creating',
   })

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
+import { ApiHideProperty, ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { Allow, IsBoolean, IsOptional, IsUUID, ValidateIf } from 'class-validator';
 import { WEBHOOK_EVENT_TYPES } from '../events';
 import { IsAbsent, IsHttpsUrl, IsWebhookEventList, IsWebhookLabel } from './webhook-field.validators';
@@ -43,7 +43,11 @@ export class CreateAgentWebhookEndpointDto {
   @IsBoolean({ message: 'enabled must be a boolean' })
   enabled?: boolean;
 
-  @ApiPropertyOptional({ description: 'Ignored on this route: the agent is the one in the path' })
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    description: 'Ignored on this route: the agent is the one in the path',
+  })
   @Allow()
   agent_id?: unknown;
 }
@@ -105,11 +109,8 @@ export class UpdateWebhookEndpointDto {
   @IsWebhookEventList()
   events?: string[];
 
-  @ApiPropertyOptional({
-    description:
-      'Not accepted: an endpoint’s scope is fixed at creation (400 VALIDATION_ERROR even if equal)',
-    deprecated: true,
-  })
+  // Not part of the documented body: an endpoint's scope is fixed at creation, so sending it is a 400.
+  @ApiHideProperty()
   @IsAbsent('agent_id is immutable after creation and cannot be sent in an update')
   agent_id?: unknown;
 }
