@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ERROR_CODE_DESCRIPTIONS, ErrorCode, statusOf } from '@vap/contracts';
-import { documentBodyFailures } from './openapi-body-failures';
+import { documentGatewayFailures } from './openapi-gateway-failures';
 import { exactNullables } from './openapi-nullable';
 import { closeRequestBodies } from './openapi-request-bodies';
 
@@ -54,7 +54,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
   });
-  return closeRequestBodies(documentBodyFailures(exactNullables(document)));
+  return closeRequestBodies(documentGatewayFailures(exactNullables(document)));
 }
 
 export function setupApiDocs(app: INestApplication): void {

@@ -6,7 +6,8 @@ import { ok } from '@vap/contracts';
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const path: string = context.switchToHttp().getRequest().path ?? '';
+    // The router matches paths case-insensitively (/API/V2/CALLS is /api/v2/calls), so this test does too.
+    const path = String(context.switchToHttp().getRequest().path ?? '').toLowerCase();
     const wrap = path.startsWith('/api/') || path.startsWith('/admin/');
     return wrap ? next.handle().pipe(map((data) => ok(data ?? {}))) : next.handle();
   }
