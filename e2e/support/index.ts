@@ -4,3 +4,4 @@ export * from './partners';
 export * from './https-receiver';
 export * from './contract-fields';
 export * from './openapi-conformance';
+export * from './own-platform';

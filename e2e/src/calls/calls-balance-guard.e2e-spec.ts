@@ -1,9 +1,7 @@
 // Calls that outrun the partner's balance: a platform of its own (own database and NATS subject prefix)
 // whose carrier_b points at the local fake carrier, so the hang-up through the carrier's REST API shows.
-import { join } from 'node:path';
-import { createTestDatabase, TestDatabase } from '@vap/persistence';
-import { deleteJetStreamByPrefix, freePort, Platform, startPlatform, waitFor } from '@vap/testing';
-import { adminApi, api, e2eEnv } from '../../support';
+import { waitFor } from '@vap/testing';
+import { adminApi, api, OwnPlatform, startOwnPlatform } from '../../support';
 import { CarrierAccount, FakeCarriers, startFakeCarriers } from '../../support/fake-carriers';
 import { callee, VOICE_ID } from './call-fixtures';
 
@@ -24,47 +22,23 @@ const TERMINAL = ['completed', 'failed', 'no_answer', 'busy', 'canceled'];
 
 describe('calls end when the balance cannot cover them', () => {
   let fake: FakeCarriers;
-  let db: TestDatabase;
-  let platform: Platform;
+  let own: OwnPlatform;
   let gateway: string;
-  let prefix: string;
 
   beforeAll(async () => {
-    const env = e2eEnv();
     fake = await startFakeCarriers();
     fake.addAccount(A);
     fake.addAccount(B);
-    db = await createTestDatabase(env.databaseUrl, 'vap_e2e_balance');
-    prefix = `${env.natsPrefix}_balance`;
-    const gatewayPort = await freePort();
-    platform = await startPlatform({
-      databaseUrl: db.url,
-      natsUrl: env.natsUrl,
-      subjectPrefix: prefix,
-      gatewayPorts: [gatewayPort],
-      logDir: env.logDir ? join(env.logDir, 'balance-guard') : undefined,
-      readyTimeoutMs: 90_000,
-      env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        ADMIN_API_TOKEN: env.adminToken,
-        SECRETS_KEY: env.secretsKey,
-        CARRIER_A_BASE_URL: fake.url,
-        CARRIER_B_BASE_URL: fake.url,
-        CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-        RATE_LIMIT_GENERAL_PER_MINUTE: '10000',
-        RATE_LIMIT_CALLS_PER_MINUTE: '10000',
-        BALANCE_GUARD_INTERVAL_MS: '500',
-      },
+    own = await startOwnPlatform({
+      name: 'balance-guard',
+      env: { CARRIER_A_BASE_URL: fake.url, CARRIER_B_BASE_URL: fake.url, BALANCE_GUARD_INTERVAL_MS: '500' },
     });
-    gateway = platform.gatewayUrl;
+    gateway = own.platform.gatewayUrl;
   }, 120_000);
 
   afterAll(async () => {
-    await platform?.stop();
+    await own?.stop();
     await fake?.close();
-    await db?.drop();
-    if (prefix) await deleteJetStreamByPrefix(e2eEnv().natsUrl, prefix).catch(() => undefined);
   });
 
   /** A partner funded for exactly one 30-second call (INR 2.00 at the default INR 4.00 a minute). */

@@ -2,11 +2,9 @@
 // whose carriers are the local fake carrier, with a fast stale-call sweeper, carrier reconciliation and
 // billing reconciler, so the slow paths run within a test.
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { Client } from 'pg';
-import { createTestDatabase, TestDatabase } from '@vap/persistence';
-import { deleteJetStreamByPrefix, freePort, Platform, startPlatform, waitFor } from '@vap/testing';
-import { adminApi, api, e2eEnv } from '../../support';
+import { Platform, waitFor } from '@vap/testing';
+import { adminApi, api, OwnPlatform, startOwnPlatform } from '../../support';
 import {
   CarrierAccount,
   FakeCarriers,
@@ -29,36 +27,19 @@ interface Partner {
 
 describe('billing that cannot be evaded or lost', () => {
   let fake: FakeCarriers;
-  let db: TestDatabase;
+  let own: OwnPlatform;
   let sql: Client;
   let platform: Platform;
   let gateway: string;
-  let prefix: string;
   let accounts = 0;
 
   beforeAll(async () => {
-    const env = e2eEnv();
     fake = await startFakeCarriers();
-    db = await createTestDatabase(env.databaseUrl, 'vap_e2e_billing');
-    prefix = `${env.natsPrefix}_billing`;
-    const gatewayPort = await freePort();
-    platform = await startPlatform({
-      databaseUrl: db.url,
-      natsUrl: env.natsUrl,
-      subjectPrefix: prefix,
-      gatewayPorts: [gatewayPort],
-      logDir: env.logDir ? join(env.logDir, 'billing') : undefined,
-      readyTimeoutMs: 90_000,
+    own = await startOwnPlatform({
+      name: 'billing',
       env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        ADMIN_API_TOKEN: env.adminToken,
-        SECRETS_KEY: env.secretsKey,
         CARRIER_A_BASE_URL: fake.url,
         CARRIER_B_BASE_URL: fake.url,
-        CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-        RATE_LIMIT_GENERAL_PER_MINUTE: '10000',
-        RATE_LIMIT_CALLS_PER_MINUTE: '10000',
         CALL_PRICE_PER_MINUTE_PAISE: String(PRICE_PER_MINUTE_PAISE),
         STALE_CALL_SWEEP_MS: '500',
         STALE_CALL_GRACE_SECS: '0',
@@ -67,17 +48,16 @@ describe('billing that cannot be evaded or lost', () => {
         BILLING_RECONCILE_INTERVAL_MS: '1000',
       },
     });
+    platform = own.platform;
     gateway = platform.gatewayUrl;
-    sql = new Client({ connectionString: db.url });
+    sql = new Client({ connectionString: own.db.url });
     await sql.connect();
   }, 120_000);
 
   afterAll(async () => {
     await sql?.end();
-    await platform?.stop();
+    await own?.stop();
     await fake?.close();
-    await db?.drop();
-    if (prefix) await deleteJetStreamByPrefix(e2eEnv().natsUrl, prefix).catch(() => undefined);
   });
 
   /** A partner on its own carrier account (carrier_b unless said), with an agent capped at `maxSecs`. */

@@ -1,17 +1,8 @@
 // A calls replica killed with SIGKILL while it runs sandbox calls: a platform of its own (own database and
 // NATS subject prefix), whose calls replica is replaced by a second one that must end the orphaned calls.
 import { join } from 'node:path';
-import { createTestDatabase, TestDatabase } from '@vap/persistence';
-import {
-  deleteJetStreamByPrefix,
-  freePort,
-  Platform,
-  ServiceHandle,
-  startPlatform,
-  startService,
-  waitFor,
-} from '@vap/testing';
-import { adminApi, api, e2eEnv } from '../../support';
+import { freePort, Platform, ServiceHandle, startService, waitFor } from '@vap/testing';
+import { adminApi, api, e2eEnv, OwnPlatform, startOwnPlatform } from '../../support';
 import { callee, VOICE_ID } from './call-fixtures';
 
 const LIMIT = 3;
@@ -24,45 +15,20 @@ interface Partner {
 }
 
 describe('calls of a calls replica that dies', () => {
-  let db: TestDatabase;
+  let own: OwnPlatform;
   let platform: Platform;
   const replicas: ServiceHandle[] = [];
   let gateway: string;
-  let prefix: string;
-  let sharedEnv: Record<string, string>;
 
   beforeAll(async () => {
-    const env = e2eEnv();
-    db = await createTestDatabase(env.databaseUrl, 'vap_e2e_crash');
-    prefix = `${env.natsPrefix}_crash`;
-    const gatewayPort = await freePort();
-    sharedEnv = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      ADMIN_API_TOKEN: env.adminToken,
-      SECRETS_KEY: env.secretsKey,
-      CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-      RATE_LIMIT_GENERAL_PER_MINUTE: '10000',
-      RATE_LIMIT_CALLS_PER_MINUTE: '10000',
-      CALL_OWNER_CHECK_MS: '500',
-    };
-    platform = await startPlatform({
-      databaseUrl: db.url,
-      natsUrl: env.natsUrl,
-      subjectPrefix: prefix,
-      gatewayPorts: [gatewayPort],
-      logDir: env.logDir ? join(env.logDir, 'crash') : undefined,
-      readyTimeoutMs: 90_000,
-      env: sharedEnv,
-    });
+    own = await startOwnPlatform({ name: 'crash', env: { CALL_OWNER_CHECK_MS: '500' } });
+    platform = own.platform;
     gateway = platform.gatewayUrl;
   }, 120_000);
 
   afterAll(async () => {
     await Promise.all(replicas.map((r) => r.stop().catch(() => undefined)));
-    await platform?.stop().catch(() => undefined);
-    await db?.drop();
-    if (prefix) await deleteJetStreamByPrefix(e2eEnv().natsUrl, prefix).catch(() => undefined);
+    await own?.stop();
   });
 
   async function createPartner(name: string): Promise<Partner> {
@@ -108,7 +74,7 @@ describe('calls of a calls replica that dies', () => {
     const env = e2eEnv();
     const handle = await startService('calls', {
       port: await freePort(),
-      env: { ...sharedEnv, DATABASE_URL: db.url, NATS_URL: env.natsUrl, NATS_SUBJECT_PREFIX: prefix },
+      env: { ...own.env, DATABASE_URL: own.db.url, NATS_URL: env.natsUrl, NATS_SUBJECT_PREFIX: own.prefix },
       logFile: env.logDir ? join(env.logDir, 'crash', `calls-${label}.log`) : undefined,
     });
     replicas.push(handle);

@@ -2,10 +2,8 @@
 // the gateway has given up (RPC_TIMEOUT_MS below the carrier's delay), so the partner sees 502 while the
 // calls service is still dialling. Whatever the gateway saw, a retry with the same key must learn the
 // first call and the carrier must be dialled exactly once.
-import { join } from 'node:path';
-import { createTestDatabase, TestDatabase } from '@vap/persistence';
-import { deleteJetStreamByPrefix, freePort, Platform, startPlatform } from '@vap/testing';
-import { adminApi, api, ApiResponse, e2eEnv } from '../../support';
+import { Platform } from '@vap/testing';
+import { adminApi, api, ApiResponse, OwnPlatform, startOwnPlatform } from '../../support';
 import { CarrierAccount, FakeCarriers, startFakeCarriers } from '../../support/fake-carriers';
 import { createTestAgent } from '../telephony/telephony-fixtures';
 
@@ -22,42 +20,26 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Idempotency-Key when the gateway times out while the call is dialled', () => {
   let fake: FakeCarriers;
-  let db: TestDatabase;
+  let own: OwnPlatform;
   let platform: Platform;
-  let prefix: string;
   let key: string;
   let agentId: string;
   let n = 0;
 
   beforeAll(async () => {
-    const env = e2eEnv();
     fake = await startFakeCarriers();
     fake.addAccount(B);
-    db = await createTestDatabase(env.databaseUrl, 'vap_e2e_idem');
-    prefix = `${env.natsPrefix}_idem`;
-    const gatewayPort = await freePort();
-    platform = await startPlatform({
-      databaseUrl: db.url,
-      natsUrl: env.natsUrl,
-      subjectPrefix: prefix,
+    own = await startOwnPlatform({
+      name: 'idempotency',
       services: ['agents', 'calls'],
       readyPath: '/health/live',
-      gatewayPorts: [gatewayPort],
-      logDir: env.logDir ? join(env.logDir, 'idempotency') : undefined,
-      readyTimeoutMs: 90_000,
       env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        ADMIN_API_TOKEN: env.adminToken,
-        SECRETS_KEY: env.secretsKey,
         RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
         CARRIER_B_BASE_URL: fake.url,
         CARRIER_HTTP_TIMEOUT_MS: '20000',
-        CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-        RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
-        RATE_LIMIT_CALLS_PER_MINUTE: '100000',
       },
     });
+    platform = own.platform;
     const created = await adminApi('/partners', {
       baseUrl: platform.gatewayUrl,
       body: { name: 'Idempotent Co', balance_inr: 1000, concurrency_limit: 50 },
@@ -75,10 +57,8 @@ describe('Idempotency-Key when the gateway times out while the call is dialled',
   }, 120_000);
 
   afterAll(async () => {
-    await platform?.stop();
+    await own?.stop();
     await fake?.close();
-    await db?.drop();
-    if (prefix) await deleteJetStreamByPrefix(e2eEnv().natsUrl, prefix).catch(() => undefined);
   });
 
   beforeEach(() => fake.delayPlaceCalls(CARRIER_DELAY_MS));

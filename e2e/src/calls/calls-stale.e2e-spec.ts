@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, TestDatabase } from '@vap/persistence';
-import { deleteJetStreamByPrefix, freePort, Platform, startPlatform } from '@vap/testing';
-import { api } from '../../support';
+import { api, OwnPlatform, startOwnPlatform } from '../../support';
 import { callee, VOICE_ID } from './call-fixtures';
 
 /**
@@ -10,41 +8,25 @@ import { callee, VOICE_ID } from './call-fixtures';
  * outlived its agent's max_call_duration_secs.
  */
 describe('calls that never get a final carrier status', () => {
-  let platform: Platform;
-  let database: TestDatabase;
-  const prefix = `${process.env.E2E_NATS_PREFIX}_stale${randomBytes(2).toString('hex')}`;
+  let own: OwnPlatform;
   const adminToken = randomBytes(16).toString('hex');
   let base: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase(process.env.E2E_DATABASE_URL!, 'vap_e2e');
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    platform = await startPlatform({
-      databaseUrl: database.url,
-      natsUrl: process.env.E2E_NATS_URL!,
-      subjectPrefix: prefix,
-      gatewayPorts: [port],
+    own = await startOwnPlatform({
+      name: 'stale',
       env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
         ADMIN_API_TOKEN: adminToken,
-        SECRETS_KEY: process.env.E2E_SECRETS_KEY,
-        CALLBACK_BASE_URL: base,
-        RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
-        RATE_LIMIT_CALLS_PER_MINUTE: '100000',
         SANDBOX_STEP_MS: '60000',
         STALE_CALL_SWEEP_MS: '500',
         STALE_CALL_GRACE_SECS: '0',
       },
-      readyTimeoutMs: 90_000,
     });
+    base = own.platform.gatewayUrl;
   }, 120_000);
 
   afterAll(async () => {
-    await platform?.stop();
-    await deleteJetStreamByPrefix(process.env.E2E_NATS_URL!, prefix).catch(() => undefined);
-    await database?.drop();
+    await own?.stop();
   });
 
   it('fails the call after its max duration, releasing the slot and reporting the session', async () => {

@@ -1,9 +1,8 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, TestDatabase } from '@vap/persistence';
-import { Platform, startPlatform } from '@vap/testing';
-import { api, e2eEnv } from '../../support';
+import { Platform } from '@vap/testing';
+import { api, e2eEnv, OwnPlatform, startOwnPlatform } from '../../support';
 
 interface CollectedSpan {
   service: string;
@@ -50,34 +49,22 @@ function startCollector(): Promise<{ server: Server; url: string; spans: Collect
 describe('distributed tracing', () => {
   const env = e2eEnv();
   let collector: Awaited<ReturnType<typeof startCollector>>;
-  let db: TestDatabase;
+  let own: OwnPlatform;
   let platform: Platform;
-  const prefix = `${env.natsPrefix}_trace`;
 
   beforeAll(async () => {
     collector = await startCollector();
-    db = await createTestDatabase(env.databaseUrl, 'vap_e2e_trace');
-    platform = await startPlatform({
-      databaseUrl: db.url,
-      natsUrl: env.natsUrl,
-      subjectPrefix: prefix,
+    own = await startOwnPlatform({
+      name: 'tracing',
       services: ['agents'],
       readyPath: '/health/live',
-      logDir: `${env.logDir}/tracing`,
-      env: {
-        ADMIN_API_TOKEN: env.adminToken,
-        SECRETS_KEY: env.secretsKey,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-        OTEL_BSP_SCHEDULE_DELAY: '100',
-      },
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '100' },
     });
+    platform = own.platform;
   }, 90_000);
 
   afterAll(async () => {
-    await platform?.stop();
-    await db?.drop();
+    await own?.stop();
     collector?.server.close();
   });
 

@@ -1,10 +1,9 @@
 // carrier_a and carrier_b end to end: a platform of its own (own database and NATS subject prefix, so its
 // calls service shares no commands with the run's) whose carrier base URLs point at a local fake carrier.
-import { join } from 'node:path';
 import { Client } from 'pg';
-import { createTestDatabase, TestDatabase } from '@vap/persistence';
-import { deleteJetStreamByPrefix, freePort, Platform, startPlatform, waitFor } from '@vap/testing';
-import { adminApi, api, e2eEnv } from '../../support';
+import { TestDatabase } from '@vap/persistence';
+import { waitFor } from '@vap/testing';
+import { adminApi, api, OwnPlatform, startOwnPlatform } from '../../support';
 import { DecisionServer, startDecisionServer } from '../../support/decision-server';
 import {
   CarrierAccount,
@@ -31,44 +30,28 @@ const B_FROM = '+14155560001';
 describe('carriers through a fake carrier', () => {
   let fake: FakeCarriers;
   let decision: DecisionServer;
+  let own: OwnPlatform;
   let db: TestDatabase;
-  let platform: Platform;
   let gateway: string;
-  let prefix: string;
   let key: string;
   let agentId: string;
 
   beforeAll(async () => {
-    const env = e2eEnv();
     fake = await startFakeCarriers();
     fake.addAccount(A);
     fake.addAccount(B);
     decision = await startDecisionServer();
-    db = await createTestDatabase(env.databaseUrl, 'vap_e2e_carriers');
-    prefix = `${env.natsPrefix}_carriers`;
-    const gatewayPort = await freePort();
-    platform = await startPlatform({
-      databaseUrl: db.url,
-      natsUrl: env.natsUrl,
-      subjectPrefix: prefix,
-      gatewayPorts: [gatewayPort],
-      logDir: env.logDir ? join(env.logDir, 'carriers') : undefined,
-      readyTimeoutMs: 90_000,
+    own = await startOwnPlatform({
+      name: 'carriers',
       env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        ADMIN_API_TOKEN: env.adminToken,
-        SECRETS_KEY: env.secretsKey,
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         NODE_EXTRA_CA_CERTS: process.env.E2E_TLS_CA,
         CARRIER_A_BASE_URL: fake.url,
         CARRIER_B_BASE_URL: fake.url,
-        CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-        RATE_LIMIT_GENERAL_PER_MINUTE: '10000',
-        RATE_LIMIT_CALLS_PER_MINUTE: '10000',
       },
     });
-    gateway = platform.gatewayUrl;
+    db = own.db;
+    gateway = own.platform.gatewayUrl;
 
     const created = await adminApi('/partners', {
       method: 'POST',
@@ -91,11 +74,9 @@ describe('carriers through a fake carrier', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await platform?.stop();
+    await own?.stop();
     await fake?.close();
     await decision?.close();
-    await db?.drop();
-    if (prefix) await deleteJetStreamByPrefix(e2eEnv().natsUrl, prefix).catch(() => undefined);
   });
 
   function call(

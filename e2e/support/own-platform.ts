@@ -1,0 +1,86 @@
+import { join } from 'node:path';
+import { createTestDatabase, TestDatabase } from '@vap/persistence';
+import {
+  deleteJetStreamByPrefix,
+  freePort,
+  Platform,
+  startPlatform,
+  StartPlatformOptions,
+} from '@vap/testing';
+import { e2eEnv } from './env';
+
+export interface OwnPlatformOptions extends Omit<
+  StartPlatformOptions,
+  'databaseUrl' | 'natsUrl' | 'subjectPrefix' | 'gatewayPorts' | 'logDir'
+> {
+  /** Names the database (`vap_e2e_<name>`), the subject prefix (`<run's>_<name>`) and the logs folder. */
+  name: string;
+}
+
+export interface OwnPlatform {
+  platform: Platform;
+  db: TestDatabase;
+  /** NATS_SUBJECT_PREFIX of this platform. */
+  prefix: string;
+  /** What every app got besides DATABASE_URL, NATS_URL and NATS_SUBJECT_PREFIX: for more replicas. */
+  env: Record<string, string | undefined>;
+  /** Stops the apps, drops the database and deletes the prefix's JetStream streams. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A platform of the spec's own, beside the run's: its own database and NATS subject prefix, so that its
+ * services share no commands, events or rows with the run's. The spec's env and options come on top of
+ * the base (test mode, the run's admin token and secrets key, callbacks to its gateway, rate limits out
+ * of the way).
+ */
+export async function startOwnPlatform({ name, env, ...options }: OwnPlatformOptions): Promise<OwnPlatform> {
+  const run = e2eEnv();
+  const db = await createTestDatabase(run.databaseUrl, `vap_e2e_${name}`);
+  const prefix = `${run.natsPrefix}_${name}`;
+  const cleanUp = async () => {
+    await db.drop();
+    await deleteJetStreamByPrefix(run.natsUrl, prefix).catch(() => undefined);
+  };
+  const gatewayPort = await freePort();
+  const appEnv = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    ADMIN_API_TOKEN: run.adminToken,
+    SECRETS_KEY: run.secretsKey,
+    CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+    RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
+    RATE_LIMIT_CALLS_PER_MINUTE: '100000',
+    ...env,
+  };
+  let platform: Platform;
+  try {
+    platform = await startPlatform({
+      readyTimeoutMs: 90_000,
+      ...options,
+      databaseUrl: db.url,
+      natsUrl: run.natsUrl,
+      subjectPrefix: prefix,
+      gatewayPorts: [gatewayPort],
+      logDir: run.logDir ? join(run.logDir, name) : undefined,
+      env: appEnv,
+    });
+  } catch (err) {
+    await cleanUp();
+    throw err;
+  }
+  return {
+    platform,
+    db,
+    prefix,
+    env: appEnv,
+    async stop() {
+      // The database and streams go even when an app would not stop, so a failed run leaves nothing behind.
+      try {
+        await platform.stop();
+      } finally {
+        await cleanUp();
+      }
+    },
+  };
+}
