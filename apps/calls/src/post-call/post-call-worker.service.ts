@@ -1,9 +1,8 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ClaimLoop } from '@vap/persistence';
 import { CallsConfig } from '../config/calls.config';
-import { callQueueLoop, QueuedCall } from '../work-queue/call-work-queue';
+import { CallQueueWorker, QueuedCall } from '../work-queue/call-work-queue';
 import { PostCallProcessor } from './post-call-processor.service';
 import { POST_CALL_JOBS } from './post-call-queue';
 
@@ -16,29 +15,21 @@ const MAX_ATTEMPTS = 8;
  * POST_CALL_POLL_MS for retries and expired leases, and on shutdown finishes the jobs it holds.
  */
 @Injectable()
-export class PostCallWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(PostCallWorker.name);
-  private readonly loop: ClaimLoop<QueuedCall>;
-
+export class PostCallWorker extends CallQueueWorker<QueuedCall> {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     config: CallsConfig,
     private readonly processor: PostCallProcessor,
   ) {
-    this.loop = callQueueLoop(dataSource, POST_CALL_JOBS, {
+    super(dataSource, POST_CALL_JOBS, {
       label: 'post-call jobs',
+      logger: PostCallWorker.name,
       pollMs: config.POST_CALL_POLL_MS,
       concurrency: CONCURRENCY,
-      run: (job) => this.run(job.call_id, job.attempts),
-      log: this.logger,
     });
   }
 
-  onApplicationBootstrap(): Promise<void> {
-    return this.loop.start();
-  }
-
-  private async run(callId: string, attempts: number): Promise<void> {
+  protected async run({ call_id: callId, attempts }: QueuedCall): Promise<void> {
     try {
       await this.processor.process(callId, attempts);
     } catch (err) {
@@ -54,10 +45,5 @@ export class PostCallWorker implements OnApplicationBootstrap, BeforeApplication
         [callId, dead ? 'dead' : 'queued', message.slice(0, 1000), Math.min(300, 2 ** attempts)],
       );
     }
-  }
-
-  // Before the database pool closes, so that jobs in progress can record their outcome.
-  beforeApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
   }
 }

@@ -1,14 +1,13 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isTerminalStatus } from '@vap/contracts';
-import { ClaimLoop } from '@vap/persistence';
 import { callTiming } from '../billing/call-timing';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';
 import { Call } from '../calls/entities/call.entity';
 import { CallsConfig } from '../config/calls.config';
 import { CallProgressService } from '../progress/call-progress.service';
-import { callQueueLoop } from '../work-queue/call-work-queue';
+import { CallQueueWorker } from '../work-queue/call-work-queue';
 import { CarrierReconciler } from './carrier-reconciler.service';
 import { reconciledEvent } from './reconciled-event';
 import { CARRIER_RECONCILIATIONS, QueuedReconciliation } from './reconciliation-queue';
@@ -27,30 +26,22 @@ const MAX_DELAY_MS = 300_000;
  * but flagged `unreconciled` and billed at least the time the platform saw it answered, never for free.
  */
 @Injectable()
-export class CarrierReconciliationWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(CarrierReconciliationWorker.name);
-  private readonly loop: ClaimLoop<QueuedReconciliation>;
-
+export class CarrierReconciliationWorker extends CallQueueWorker<QueuedReconciliation> {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: CallsConfig,
     private readonly reconciler: CarrierReconciler,
     private readonly progress: CallProgressService,
   ) {
-    this.loop = callQueueLoop(dataSource, CARRIER_RECONCILIATIONS, {
+    super(dataSource, CARRIER_RECONCILIATIONS, {
       label: 'carrier reconciliations',
+      logger: CarrierReconciliationWorker.name,
       pollMs: POLL_MS,
       concurrency: CONCURRENCY,
-      run: (job) => this.run(job),
-      log: this.logger,
     });
   }
 
-  onApplicationBootstrap(): Promise<void> {
-    return this.loop.start();
-  }
-
-  private async run(job: QueuedReconciliation): Promise<void> {
+  protected async run(job: QueuedReconciliation): Promise<void> {
     const call = await this.dataSource.getRepository(Call).findOneBy({ id: job.call_id });
     if (!call || isTerminalStatus(call.status)) return this.finish(job.call_id, null);
     const claimed = { ...job.claimed_event, occurredAt: new Date(job.claimed_event.occurredAt) };
@@ -120,10 +111,5 @@ export class CarrierReconciliationWorker implements OnApplicationBootstrap, Befo
         [callId],
       );
     });
-  }
-
-  // Before the database pool closes, so that checks in progress can record their outcome.
-  beforeApplicationShutdown(): Promise<void> {
-    return this.loop.stop();
   }
 }

@@ -1,3 +1,4 @@
+import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { ClaimLoop, ClaimLoopOptions } from '@vap/persistence';
 
@@ -51,16 +52,43 @@ export async function claimDue<T extends QueuedCall>(
   return rows;
 }
 
-/** The shared claim loop on a calls-service queue: NOTIFY wake-ups, polling for retries, drain on stop. */
-export function callQueueLoop<T extends QueuedCall>(
-  dataSource: DataSource,
-  queue: CallWorkQueue,
-  options: Pick<ClaimLoopOptions<T>, 'label' | 'pollMs' | 'concurrency' | 'run' | 'log'>,
-): ClaimLoop<T> {
-  return new ClaimLoop<T>({
-    ...options,
-    databaseUrl: (dataSource.options as { url?: string }).url,
-    channel: queue.channel,
-    claim: (limit) => claimDue<T>(dataSource, queue, limit),
-  });
+/**
+ * A worker on a calls-service queue, on the shared claim loop: it wakes when its enqueue NOTIFYs, polls
+ * for retries and expired leases, and on shutdown takes nothing new and finishes the rows it holds.
+ */
+export abstract class CallQueueWorker<T extends QueuedCall>
+  implements OnApplicationBootstrap, BeforeApplicationShutdown
+{
+  protected readonly logger: Logger;
+  private readonly loop: ClaimLoop<T>;
+
+  protected constructor(
+    dataSource: DataSource,
+    queue: CallWorkQueue,
+    options: Pick<ClaimLoopOptions<T>, 'label' | 'pollMs' | 'concurrency'> & { logger: string },
+  ) {
+    this.logger = new Logger(options.logger);
+    this.loop = new ClaimLoop<T>({
+      label: options.label,
+      pollMs: options.pollMs,
+      concurrency: options.concurrency,
+      databaseUrl: (dataSource.options as { url?: string }).url,
+      channel: queue.channel,
+      claim: (limit) => claimDue<T>(dataSource, queue, limit),
+      run: (row) => this.run(row),
+      log: this.logger,
+    });
+  }
+
+  /** Works on one claimed row and records its outcome in the queue. */
+  protected abstract run(row: T): Promise<void>;
+
+  onApplicationBootstrap(): Promise<void> {
+    return this.loop.start();
+  }
+
+  // Before the database pool closes, so that rows in progress can record their outcome.
+  beforeApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
+  }
 }
