@@ -6,8 +6,10 @@ import { CarrierCallState, RawCarrierEvent } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { Call } from '../calls/entities/call.entity';
 import { CallProgressService, ProgressResult } from '../progress/call-progress.service';
+import { notifyQueued } from '../work-queue/call-work-queue';
 import { claimsTerminal, reconciledEvent } from './reconciled-event';
 import { carrierReconciliations } from './reconciliation.metrics';
+import { CARRIER_RECONCILIATIONS } from './reconciliation-queue';
 
 export type CheckOutcome =
   | { kind: 'ended'; state: Extract<CarrierCallState, { live: false }> }
@@ -89,6 +91,7 @@ export class CarrierReconciler {
         `UPDATE calls.calls SET carrier_reconciliation = 'pending' WHERE id = $1 AND status = ANY($2)`,
         [call.id, ACTIVE_CALL_STATUSES],
       );
+      await notifyQueued(em, CARRIER_RECONCILIATIONS);
     });
   }
 }

@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isTerminalStatus } from '@vap/contracts';
@@ -7,21 +7,17 @@ import { RawCarrierEvent } from '../carriers/carrier-adapter';
 import { Call } from '../calls/entities/call.entity';
 import { CallsConfig } from '../config/calls.config';
 import { CallProgressService } from '../progress/call-progress.service';
+import { CallQueueWorker } from '../work-queue/call-work-queue';
 import { CarrierReconciler } from './carrier-reconciler.service';
 import { reconciledEvent } from './reconciled-event';
+import { CARRIER_RECONCILIATIONS, QueuedReconciliation } from './reconciliation-queue';
 import { carrierReconciliations } from './reconciliation.metrics';
 
+/** Looks for due retries this often; a newly queued check wakes the loop at once. */
 const POLL_MS = 1000;
-const BATCH = 20;
-/** A claimed check is leased for this long; a replica that dies mid-check leaves it to another. */
-const LEASE_SECONDS = 60;
+/** How many checks this replica has in progress at once (each one asks a carrier). */
+const CONCURRENCY = 4;
 const MAX_DELAY_MS = 300_000;
-
-interface Due {
-  call_id: string;
-  attempts: number;
-  claimed_event: RawCarrierEvent;
-}
 
 /**
  * Looks again at terminal callbacks the carrier did not confirm: ends the call as the carrier's record
@@ -30,51 +26,22 @@ interface Due {
  * but flagged `unreconciled` and billed at least the time the platform saw it answered, never for free.
  */
 @Injectable()
-export class CarrierReconciliationWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(CarrierReconciliationWorker.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-
+export class CarrierReconciliationWorker extends CallQueueWorker<QueuedReconciliation> {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: CallsConfig,
     private readonly reconciler: CarrierReconciler,
     private readonly progress: CallProgressService,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.drain()
-        .catch((err) => this.logger.error(`carrier reconciliation failed: ${(err as Error).message}`))
-        .finally(() => (this.running = undefined));
-    }, POLL_MS);
+  ) {
+    super(dataSource, CARRIER_RECONCILIATIONS, {
+      label: 'carrier reconciliations',
+      logger: CarrierReconciliationWorker.name,
+      pollMs: POLL_MS,
+      concurrency: CONCURRENCY,
+    });
   }
 
-  async drain(): Promise<void> {
-    for (;;) {
-      const due = await this.claim();
-      for (const job of due) await this.run(job);
-      if (due.length < BATCH) return;
-    }
-  }
-
-  private async claim(): Promise<Due[]> {
-    const [rows] = (await this.dataSource.query(
-      `UPDATE calls.carrier_reconciliations r
-          SET attempts = r.attempts + 1, run_after = now() + make_interval(secs => $2), updated_at = now()
-        WHERE r.call_id IN (
-          SELECT call_id FROM calls.carrier_reconciliations
-           WHERE status = 'queued' AND run_after <= now()
-           ORDER BY run_after
-           LIMIT $1
-           FOR UPDATE SKIP LOCKED)
-        RETURNING r.call_id, r.attempts, r.claimed_event`,
-      [BATCH, LEASE_SECONDS],
-    )) as [Due[], number];
-    return rows;
-  }
-
-  private async run(job: Due): Promise<void> {
+  protected async run(job: QueuedReconciliation): Promise<void> {
     const call = await this.dataSource.getRepository(Call).findOneBy({ id: job.call_id });
     if (!call || isTerminalStatus(call.status)) return this.finish(job.call_id, null);
     const claimed = { ...job.claimed_event, occurredAt: new Date(job.claimed_event.occurredAt) };
@@ -121,7 +88,7 @@ export class CarrierReconciliationWorker implements OnApplicationBootstrap, Befo
     );
   }
 
-  private async retry(job: Due, reason: string): Promise<void> {
+  private async retry(job: QueuedReconciliation, reason: string): Promise<void> {
     const delay = Math.min(MAX_DELAY_MS, this.config.CARRIER_RECONCILE_RETRY_MS * 2 ** (job.attempts - 1));
     await this.dataSource.query(
       `UPDATE calls.carrier_reconciliations
@@ -144,10 +111,5 @@ export class CarrierReconciliationWorker implements OnApplicationBootstrap, Befo
         [callId],
       );
     });
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
   }
 }
