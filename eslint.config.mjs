@@ -3,6 +3,39 @@ import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 
+// Library layers, lowest first: a lib imports libs of its own layer or below, never above. contracts, secrets
+// and egress import no other lib; storage builds on runtime.
+const LAYERS = ['layer:contracts', 'layer:persistence', 'layer:messaging', 'layer:runtime'];
+
+// Spec files and a lib's own test kit (src/testing/, never exported from its barrel) may also use @vap/testing.
+const TEST_CODE = ['**/*.spec.ts', '**/*.e2e-spec.ts', 'libs/*/src/testing/**/*.ts'];
+
+/**
+ * Apps talk to each other over NATS only, so an app imports libs, never another app. Test helpers
+ * (type:testing) reach only tools, e2e, benchmarks and test code, never production code of an app or lib.
+ */
+function moduleBoundaries({ testCode }) {
+  const testing = testCode ? ['type:testing'] : [];
+  return [
+    'error',
+    {
+      enforceBuildableLibDependency: false,
+      allow: [],
+      depConstraints: [
+        { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', ...testing] },
+        { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib', ...testing] },
+        { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
+        { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
+        { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
+        ...LAYERS.map((layer, i) => ({
+          sourceTag: layer,
+          onlyDependOnLibsWithTags: [...LAYERS.slice(0, i + 1), ...testing],
+        })),
+      ],
+    },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['**/dist', '**/node_modules', '**/.data', '**/.nx', 'bench/**/*.js'] },
   js.configs.recommended,
@@ -12,25 +45,15 @@ export default tseslint.config(
     files: ['**/*.ts'],
     plugins: { '@nx': nx },
     rules: {
-      // Apps talk to each other over NATS only; code sharing goes through libs.
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': moduleBoundaries({ testCode: false }),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': 'off',
     },
+  },
+  {
+    files: TEST_CODE,
+    rules: { '@nx/enforce-module-boundaries': moduleBoundaries({ testCode: true }) },
   },
   {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts'],

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { createTestDatabase, TestDatabase } from '@vap/persistence';
 import {
+  createTestDatabase,
   deleteJetStreamByPrefix,
   ResolvedNats,
   resolveNats,
   resolvePostgres,
+  TestDatabase,
   workspaceRoot,
 } from '@vap/testing';
 

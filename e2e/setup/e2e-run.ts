@@ -2,8 +2,14 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'nats';
 import { Client } from 'pg';
-import type { TestDatabase } from '@vap/persistence';
-import { deleteJetStreamByPrefix, ExitInfo, Platform, ResolvedNats, ResolvedPostgres } from '@vap/testing';
+import {
+  deleteJetStreamByPrefix,
+  ExitInfo,
+  Platform,
+  ResolvedNats,
+  ResolvedPostgres,
+  TestDatabase,
+} from '@vap/testing';
 
 /** What global setup started, for global teardown (both run in Jest's main process). */
 export interface E2eRun {

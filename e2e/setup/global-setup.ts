@@ -1,9 +1,9 @@
 import './register-aliases';
 import { randomBytes } from 'node:crypto';
 import { join, relative } from 'node:path';
-import { createTestDatabase } from '@vap/persistence';
 import {
   assertJetStream,
+  createTestDatabase,
   freePort,
   resolveNats,
   resolvePostgres,

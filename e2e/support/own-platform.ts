@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import { createTestDatabase, TestDatabase } from '@vap/persistence';
 import {
+  createTestDatabase,
   deleteJetStreamByPrefix,
   freePort,
   Platform,
   startPlatform,
   StartPlatformOptions,
+  TestDatabase,
 } from '@vap/testing';
 import { e2eEnv } from './env';
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createTestDatabase, TestDatabase } from '@vap/persistence';
-import { freePort, ServiceHandle, startService } from '@vap/testing';
+import { createTestDatabase, freePort, ServiceHandle, startService, TestDatabase } from '@vap/testing';
 import { api, ApiResponse, e2eEnv } from '../../support';
 
 /**

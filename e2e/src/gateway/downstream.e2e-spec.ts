@@ -1,6 +1,5 @@
 import { connect, NatsConnection } from 'nats';
-import { createTestDatabase, TestDatabase } from '@vap/persistence';
-import { ServiceHandle, startService, freePort } from '@vap/testing';
+import { createTestDatabase, freePort, ServiceHandle, startService, TestDatabase } from '@vap/testing';
 import { api, e2eEnv } from '../../support';
 
 /**

@@ -5,8 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { connect, JSONCodec, NatsConnection } from 'nats';
-import { createTestDatabase, TestDatabase } from '@vap/persistence';
-import { deleteJetStreamByPrefix, freePort, ServiceHandle, startService } from '@vap/testing';
+import {
+  createTestDatabase,
+  deleteJetStreamByPrefix,
+  freePort,
+  ServiceHandle,
+  startService,
+  TestDatabase,
+} from '@vap/testing';
 import { e2eEnv } from '../../support';
 import { statusData } from '../webhooks/webhook-fixtures';
 import { verifySignature, WebhookReceiver } from '../webhooks/webhook-receiver';

@@ -3,8 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import { join } from 'node:path';
-import { createTestDatabase, TestDatabase } from '@vap/persistence';
-import { deleteJetStreamByPrefix, freePort, sleep, workspaceRoot } from '@vap/testing';
+import {
+  createTestDatabase,
+  deleteJetStreamByPrefix,
+  freePort,
+  sleep,
+  TestDatabase,
+  workspaceRoot,
+} from '@vap/testing';
 import { api } from '../../support';
 import { callee, VOICE_ID } from '../calls/call-fixtures';
 

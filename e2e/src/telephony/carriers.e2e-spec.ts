@@ -1,8 +1,7 @@
 // carrier_a and carrier_b end to end: a platform of its own (own database and NATS subject prefix, so its
 // calls service shares no commands with the run's) whose carrier base URLs point at a local fake carrier.
 import { Client } from 'pg';
-import { TestDatabase } from '@vap/persistence';
-import { waitFor } from '@vap/testing';
+import { TestDatabase, waitFor } from '@vap/testing';
 import { adminApi, api, OwnPlatform, startOwnPlatform } from '../../support';
 import { DecisionServer, startDecisionServer } from '../../support/decision-server';
 import {

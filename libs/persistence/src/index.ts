@@ -1,6 +1,5 @@
 export * from './data-source-options';
 export * from './migrate';
-export * from './test-database';
 export * from './cursor-page';
 export * from './claim-loop';
 export * from './pg-listener';

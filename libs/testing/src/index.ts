@@ -7,3 +7,4 @@ export * from './service';
 export * from './postgres';
 export * from './nats';
 export * from './platform';
+export * from './test-database';

@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
-import { createTestDatabase, runMigrations, TestDatabase } from '@vap/persistence';
-import { waitFor } from '@vap/testing';
+import { runMigrations } from '@vap/persistence';
+import { createTestDatabase, TestDatabase, waitFor } from '@vap/testing';
 import { CarrierAdapter, RawCarrierEvent } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { Call } from '../calls/entities/call.entity';

@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { DomainEvent, DomainEvents, PartnerContext, PartnerDto } from '@vap/contracts';
-import { createTestDatabase, runMigrations, TestDatabase } from '@vap/persistence';
+import { createTestDatabase, TestDatabase } from '@vap/testing';
+import { runMigrations } from '@vap/persistence';
 import { CampaignsConfig } from '../config/campaigns.config';
 import { campaignsDataSourceOptions } from '../database/data-source';
 import { PartnerEventsConsumer } from './partner-events.consumer';

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 // The module object itself (a namespace import would be a copy), so that the sender's connections see the patch.
 import tls from 'node:tls';
 import { DataSource } from 'typeorm';
-import { createTestDatabase, runMigrations, TestDatabase } from '@vap/persistence';
+import { createTestDatabase, TestDatabase } from '@vap/testing';
+import { runMigrations } from '@vap/persistence';
 import { AgentFlagService } from '../agent-flag/agent-flag.service';
 import { WebhooksConfig } from '../config/webhooks.config';
 import { webhooksDataSourceOptions } from '../database/data-source';

@@ -16,7 +16,8 @@ import {
   QueryRunner,
 } from 'typeorm';
 import { DomainEvent, MessageHeaders } from '@vap/contracts';
-import { createTestDatabase, runMigrations, schemaDataSourceOptions, TestDatabase } from '@vap/persistence';
+import { createTestDatabase, TestDatabase } from '@vap/testing';
+import { runMigrations, schemaDataSourceOptions } from '@vap/persistence';
 import { createInboxPruneIndex, createMessagingTables, dropMessagingTables } from '../messaging-tables';
 import { MessagingModule } from '../messaging.module';
 import { NatsConnectionService } from '../nats-connection.service';

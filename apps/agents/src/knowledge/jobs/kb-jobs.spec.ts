@@ -2,7 +2,8 @@
 // leases that expire and fence the old holder out, retries with backoff, and permanent failures.
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { createTestDatabase, runMigrations, TestDatabase } from '@vap/persistence';
+import { createTestDatabase, TestDatabase } from '@vap/testing';
+import { runMigrations } from '@vap/persistence';
 import { AgentsConfig } from '../../config/agents.config';
 import { KnowledgeConfig } from '../../config/knowledge.config';
 import { agentsDataSourceOptions } from '../../database/data-source';
