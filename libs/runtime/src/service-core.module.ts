@@ -16,7 +16,7 @@ export function serviceCoreModules(
   health: HealthOptions = {},
 ): DynamicModule[] {
   return [
-    loggingModule(name, config.LOG_LEVEL),
+    loggingModule(name, config.LOG_LEVEL, config.NODE_ENV),
     TypeOrmModule.forRoot({ ...dataSource, retryAttempts: 3, retryDelay: 1000 }),
     MessagingModule.forRoot({
       serviceName: name,

@@ -3,6 +3,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RequestContext } from '@vap/messaging';
+import { logTransportFor } from './log-transport';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -14,11 +15,15 @@ export function requestIdFrom(req: IncomingMessage): string {
   return value && REQUEST_ID_PATTERN.test(value) ? value : randomUUID();
 }
 
-/** JSON logs with pino; every line carries the request id of the work it belongs to, HTTP or NATS. */
-export function loggingModule(service: string, level: string): DynamicModule {
+/**
+ * JSON logs with pino (readable lines in development); every line carries the request id of the work it
+ * belongs to, HTTP or NATS.
+ */
+export function loggingModule(service: string, level: string, nodeEnv: string): DynamicModule {
   return LoggerModule.forRoot({
     pinoHttp: {
       level,
+      transport: logTransportFor(nodeEnv),
       base: { service },
       messageKey: 'msg',
       mixin: () => {
