@@ -85,3 +85,27 @@ export async function startOwnPlatform({ name, env, ...options }: OwnPlatformOpt
     },
   };
 }
+
+/**
+ * Extra gateway replicas on the run's database and subjects, with the contract's rate limits (the run's
+ * own gateway lifts them): for specs of the limits themselves. `env` comes on top.
+ */
+export function startRunGateways(replicas: number, env: Record<string, string> = {}): Promise<Platform> {
+  const run = e2eEnv();
+  return startPlatform({
+    databaseUrl: run.databaseUrl,
+    natsUrl: run.natsUrl,
+    subjectPrefix: run.natsPrefix,
+    services: [],
+    gatewayReplicas: replicas,
+    env: {
+      ADMIN_API_TOKEN: run.adminToken,
+      SECRETS_KEY: run.secretsKey,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_GENERAL_PER_MINUTE: '60',
+      RATE_LIMIT_CALLS_PER_MINUTE: '10',
+      ...env,
+    },
+  });
+}

@@ -27,12 +27,16 @@ export interface CreatedPartner {
 
 /**
  * Creates a partner of its own for a test through `POST /admin/v1/partners` and returns it with its API
- * key. The name is unique unless given.
+ * key. The name is unique unless given; `baseUrl` names a platform of the test's own.
  */
-export async function createPartner(overrides: CreatePartnerInput = {}): Promise<CreatedPartner> {
+export async function createPartner(
+  overrides: CreatePartnerInput = {},
+  baseUrl?: string,
+): Promise<CreatedPartner> {
   const body = { name: `e2e partner ${randomBytes(4).toString('hex')}`, ...overrides };
   const res = await adminApi<Envelope<{ partner: Partner; api_key: string }>>('/partners', {
     method: 'POST',
+    baseUrl,
     body,
   });
   if (res.status !== 201 && res.status !== 200) {

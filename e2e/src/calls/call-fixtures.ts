@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { connect, NatsConnection, StringCodec, Subscription } from 'nats';
-import { adminApi, api, ApiOptions, ApiResponse, createPartner, e2eEnv } from '../../support';
+import {
+  adminApi,
+  api,
+  ApiOptions,
+  ApiResponse,
+  createPartner,
+  CreatePartnerInput,
+  e2eEnv,
+} from '../../support';
 
 /** Catalog voice seeded by the agents service (standard tier). */
 export const VOICE_ID = '72158370-d269-49a5-ae65-8f33fe3b890b';
@@ -10,6 +18,40 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** A callee number whose last two digits pick the sandbox outcome. */
 export function callee(suffix: string): string {
   return `+9198765${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}${suffix}`;
+}
+
+export interface FundedPartner {
+  id: string;
+  key: string;
+  agentId: string;
+}
+
+/**
+ * A partner with an outbound agent that lets the callee talk (a cap of an hour), on the platform at
+ * `baseUrl`: for tests of long calls on a platform of their own.
+ */
+export async function partnerWithListeningAgent(
+  baseUrl: string,
+  partner: CreatePartnerInput,
+  agent: Record<string, unknown> = {},
+): Promise<FundedPartner> {
+  const { partner: created, apiKey } = await createPartner(partner, baseUrl);
+  const res = await api('/agent', {
+    method: 'POST',
+    key: apiKey,
+    baseUrl,
+    body: {
+      agent_name: 'Patient listener',
+      prompt: 'You are Maya. You listen patiently.',
+      voice_id: VOICE_ID,
+      agent_type: 'outbound',
+      intro_message: 'Hi, this is Maya.',
+      max_call_duration_secs: 3600,
+      ...agent,
+    },
+  });
+  if (res.status !== 200) throw new Error(`POST /agent answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return { id: created.id, key: apiKey, agentId: res.body.data.id };
 }
 
 /** Requests allowed per key per minute under /calls with the contract's limits. */

@@ -3,7 +3,7 @@
 import { waitFor } from '@vap/testing';
 import { adminApi, api, OwnPlatform, startOwnPlatform } from '../../support';
 import { CarrierAccount, FakeCarriers, startFakeCarriers } from '../../support/fake-carriers';
-import { callee, VOICE_ID } from './call-fixtures';
+import { callee, FundedPartner, partnerWithListeningAgent } from './call-fixtures';
 
 const A: CarrierAccount = {
   provider: 'carrier_a',
@@ -42,30 +42,29 @@ describe('calls end when the balance cannot cover them', () => {
   });
 
   /** A partner funded for exactly one 30-second call (INR 2.00 at the default INR 4.00 a minute). */
-  async function smallPartner(): Promise<{ id: string; key: string; agentId: string }> {
-    const created = await adminApi('/partners', {
-      method: 'POST',
+  const smallPartner = () =>
+    partnerWithListeningAgent(
+      gateway,
+      { name: 'Thin Wallet Co', balance_inr: 2, concurrency_limit: 3 },
+      { agent_name: 'Long talks', end_call_message: FAREWELL },
+    );
+
+  /** Sets the partner's carrier account and starts a call on it; answers the call id and the placed call. */
+  async function startOnCarrier(partner: FundedPartner, account: CarrierAccount, from: string, to: string) {
+    const body =
+      account.provider === 'carrier_a'
+        ? { auth_id: account.id, auth_token: account.token, from_number: from }
+        : { account_sid: account.id, auth_token: account.token, from_number: from };
+    const put = await api(`/config/telephony/${account.provider}`, {
+      method: 'PUT',
+      key: partner.key,
       baseUrl: gateway,
-      body: { name: 'Thin Wallet Co', balance_inr: 2, concurrency_limit: 3 },
+      body,
     });
-    expect(created.status).toBe(200);
-    const key = created.body.data.api_key;
-    const agent = await api('/agent', {
-      method: 'POST',
-      key,
-      baseUrl: gateway,
-      body: {
-        agent_name: 'Long talks',
-        prompt: 'You are Maya. You listen patiently.',
-        voice_id: VOICE_ID,
-        agent_type: 'outbound',
-        intro_message: 'Hi, this is Maya.',
-        end_call_message: FAREWELL,
-        max_call_duration_secs: 3600,
-      },
-    });
-    expect(agent.status).toBe(200);
-    return { id: created.body.data.partner.id, key, agentId: agent.body.data.id };
+    expect(put.status).toBe(200);
+    const started = await start(partner.key, { agent_id: partner.agentId, to_number: to, from_number: from });
+    expect(started.status).toBe(200);
+    return { id: started.body.data.call_id as string, placed: await fake.waitForCall(to) };
   }
 
   const getCall = async (key: string, id: string) =>
@@ -122,22 +121,7 @@ describe('calls end when the balance cannot cover them', () => {
 
   it('hangs up a carrier_b call through the carrier REST API, with the reason on the call', async () => {
     const partner = await smallPartner();
-    const put = await api('/config/telephony/carrier_b', {
-      method: 'PUT',
-      key: partner.key,
-      baseUrl: gateway,
-      body: { account_sid: B.id, auth_token: B.token, from_number: B_FROM },
-    });
-    expect(put.status).toBe(200);
-    const to = '+14155569001';
-    const started = await start(partner.key, {
-      agent_id: partner.agentId,
-      to_number: to,
-      from_number: B_FROM,
-    });
-    expect(started.status).toBe(200);
-    const id = started.body.data.call_id;
-    const placed = await fake.waitForCall(to);
+    const { id, placed } = await startOnCarrier(partner, B, B_FROM, '+14155569001');
 
     expect((await fake.callbackB(placed, { CallStatus: 'ringing', SequenceNumber: '1' })).status).toBe(200);
     // The carrier reports the answer 45 s after the fact: the call has already cost INR 3.00 of INR 2.00.
@@ -176,22 +160,7 @@ describe('calls end when the balance cannot cover them', () => {
 
   it('learns a balance cut from the gateway at once and hangs up a carrier_a call on its leg', async () => {
     const partner = await smallPartner();
-    const put = await api('/config/telephony/carrier_a', {
-      method: 'PUT',
-      key: partner.key,
-      baseUrl: gateway,
-      body: { auth_id: A.id, auth_token: A.token, from_number: A_FROM },
-    });
-    expect(put.status).toBe(200);
-    const to = '+919812309077';
-    const started = await start(partner.key, {
-      agent_id: partner.agentId,
-      to_number: to,
-      from_number: A_FROM,
-    });
-    expect(started.status).toBe(200);
-    const id = started.body.data.call_id;
-    const placed = await fake.waitForCall(to);
+    const { id, placed } = await startOnCarrier(partner, A, A_FROM, '+919812309077');
     expect((await fake.callbackA(placed, 'answer', { CallStatus: 'in-progress' })).status).toBe(200);
     expect((await getCall(partner.key, id)).status).toBe('in_progress');
     // Nothing to end while the balance covers the call.

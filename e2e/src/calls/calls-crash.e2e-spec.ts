@@ -2,8 +2,8 @@
 // NATS subject prefix), whose calls replica is replaced by a second one that must end the orphaned calls.
 import { join } from 'node:path';
 import { freePort, Platform, ServiceHandle, startService, waitFor } from '@vap/testing';
-import { adminApi, api, e2eEnv, OwnPlatform, startOwnPlatform } from '../../support';
-import { callee, VOICE_ID } from './call-fixtures';
+import { api, e2eEnv, OwnPlatform, startOwnPlatform } from '../../support';
+import { callee, partnerWithListeningAgent } from './call-fixtures';
 
 const LIMIT = 3;
 const OPENING_BALANCE_INR = 500;
@@ -31,30 +31,14 @@ describe('calls of a calls replica that dies', () => {
     await own?.stop();
   });
 
-  async function createPartner(name: string): Promise<Partner> {
-    const created = await adminApi('/partners', {
-      method: 'POST',
-      baseUrl: gateway,
-      body: { name, balance_inr: OPENING_BALANCE_INR, concurrency_limit: LIMIT },
-    });
-    expect(created.status).toBe(200);
-    const key = created.body.data.api_key;
-    const agent = await api('/agent', {
-      method: 'POST',
-      key,
-      baseUrl: gateway,
-      body: {
-        agent_name: 'Patient listener',
-        prompt: 'You are Maya. You listen.',
-        voice_id: VOICE_ID,
-        agent_type: 'outbound',
-        intro_message: 'Hi, this is Maya.',
-        max_call_duration_secs: 3600,
-      },
-    });
-    expect(agent.status).toBe(200);
-    return { key, agentId: agent.body.data.id, callIds: [] };
-  }
+  const createPartner = async (name: string): Promise<Partner> => ({
+    ...(await partnerWithListeningAgent(gateway, {
+      name,
+      balance_inr: OPENING_BALANCE_INR,
+      concurrency_limit: LIMIT,
+    })),
+    callIds: [],
+  });
 
   const start = (p: Partner) =>
     api('/calls/start', {

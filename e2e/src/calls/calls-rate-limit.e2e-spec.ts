@@ -1,5 +1,5 @@
-import { Platform, startPlatform } from '@vap/testing';
-import { api } from '../../support';
+import { Platform } from '@vap/testing';
+import { api, startRunGateways } from '../../support';
 import { CallsPartner } from './call-fixtures';
 
 /** A gateway of its own with the contract's limits (the shared e2e platform lifts them). */
@@ -7,21 +7,7 @@ describe('the /calls rate limit', () => {
   let platform: Platform;
 
   beforeAll(async () => {
-    platform = await startPlatform({
-      databaseUrl: process.env.E2E_DATABASE_URL!,
-      natsUrl: process.env.E2E_NATS_URL!,
-      subjectPrefix: process.env.E2E_NATS_PREFIX!,
-      services: [],
-      gatewayReplicas: 1,
-      env: {
-        ADMIN_API_TOKEN: process.env.E2E_ADMIN_TOKEN,
-        SECRETS_KEY: process.env.E2E_SECRETS_KEY,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_GENERAL_PER_MINUTE: '60',
-        RATE_LIMIT_CALLS_PER_MINUTE: '10',
-      },
-    });
+    platform = await startRunGateways(1);
   }, 90_000);
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
-import { Platform, startPlatform } from '@vap/testing';
-import { api, createPartner } from '../../support';
+import { Platform } from '@vap/testing';
+import { api, createPartner, startRunGateways } from '../../support';
 
 /**
  * Two gateway replicas with the contract's limits, sharing the run's database and NATS: the count of one
@@ -11,23 +11,10 @@ describe('rate limits across two gateway replicas', () => {
   let b: string;
 
   beforeAll(async () => {
-    platform = await startPlatform({
-      databaseUrl: process.env.E2E_DATABASE_URL!,
-      natsUrl: process.env.E2E_NATS_URL!,
-      subjectPrefix: process.env.E2E_NATS_PREFIX!,
-      services: [],
-      gatewayReplicas: 2,
-      env: {
-        ADMIN_API_TOKEN: process.env.E2E_ADMIN_TOKEN,
-        SECRETS_KEY: process.env.E2E_SECRETS_KEY,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_GENERAL_PER_MINUTE: '60',
-        RATE_LIMIT_CALLS_PER_MINUTE: '10',
-        // The run's other specs share this database and the loopback address: only per-key limits here.
-        RATE_LIMIT_ADDRESS_ADMIN_PER_MINUTE: '100000',
-        RATE_LIMIT_ADDRESS_INVALID_KEY_PER_MINUTE: '100000',
-      },
+    platform = await startRunGateways(2, {
+      // The run's other specs share this database and the loopback address: only per-key limits here.
+      RATE_LIMIT_ADDRESS_ADMIN_PER_MINUTE: '100000',
+      RATE_LIMIT_ADDRESS_INVALID_KEY_PER_MINUTE: '100000',
     });
     [a, b] = platform.gateways.map((g) => g.url);
   }, 90_000);
