@@ -100,7 +100,7 @@ async function start<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Pr
     await migrate(def, config);
     process.exit(0);
   }
-  if (config.MIGRATIONS_RUN === 'true') await migrate(def, config);
+  if (config.MIGRATIONS_RUN) await migrate(def, config);
 
   const stopTracing = startTracing(def.name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
   const app = await NestFactory.create<NestExpressApplication>(def.module(config) as never, {
