@@ -5,7 +5,7 @@ import { DEV_SECRETS_KEY, isDevelopmentSecret, SecretsKeyConstraint } from '@vap
 const httpUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
 
 /**
- * Telephony settings of the calls service, validated at boot (the module refuses to start on a bad value):
+ * Telephony settings of the calls service, validated at boot with its other settings:
  * the key that encrypts carrier credentials at rest and the carriers' REST endpoints.
  */
 export class TelephonyConfig {
