@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { loadConfigOrExit, serviceCoreModules } from '@vap/runtime';
+import { serviceCoreModules, ValidatedConfigs } from '@vap/runtime';
 import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { AgentsConfig } from './config/agents.config';
 import { agentsDataSourceOptions } from './database/data-source';
@@ -7,13 +7,12 @@ import { AgentsModule } from './agents/agents.module';
 import { ExtractionModule } from './extraction/extraction.module';
 import { ProjectsModule } from './projects/projects.module';
 import { VoicesModule } from './voices/voices.module';
-import { KnowledgeConfig } from './config/knowledge.config';
 import { DocumentsModule } from './documents/documents.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AgentsConfig): DynamicModule {
+  static forRoot(config: AgentsConfig, configs: ValidatedConfigs): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -23,12 +22,10 @@ export class AppModule {
         AgentsModule,
         ExtractionModule,
         // Documents are stored where the gateway serves their signed upload URLs (see BlobStorageConfig).
-        BlobStorageModule.forRoot(loadConfigOrExit('agents', BlobStorageConfig)),
-        KnowledgeModule.forRoot(loadConfigOrExit('agents', KnowledgeConfig)),
+        BlobStorageModule.forRoot(configs.get(BlobStorageConfig)),
+        KnowledgeModule,
         DocumentsModule,
       ],
-      providers: [{ provide: AgentsConfig, useValue: config }],
-      exports: [AgentsConfig],
     };
   }
 }

@@ -10,7 +10,7 @@ void bootstrapService({
   name: 'agents',
   configClass: AgentsConfig,
   settings: [BlobStorageConfig, KnowledgeConfig],
-  module: (config) => AppModule.forRoot(config),
+  module: (config, configs) => AppModule.forRoot(config, configs),
   dataSource: agentsDataSourceOptions,
   port: (config) => config.PORT,
 });

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { loadConfigOrExit, serviceCoreModules } from '@vap/runtime';
+import { serviceCoreModules, ValidatedConfigs } from '@vap/runtime';
 import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { BillingModule } from './billing/billing.module';
 import { CallsModule } from './calls/calls.module';
@@ -14,14 +14,13 @@ import { TelephonyModule } from './telephony/telephony.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: CallsConfig): DynamicModule {
+  static forRoot(config: CallsConfig, configs: ValidatedConfigs): DynamicModule {
     return {
       module: AppModule,
-      global: true,
       imports: [
         ...serviceCoreModules('calls', config, callsDataSourceOptions(config)),
         // Recordings live where the gateway serves their signed download URLs (see BlobStorageConfig).
-        BlobStorageModule.forRoot(loadConfigOrExit('calls', BlobStorageConfig)),
+        BlobStorageModule.forRoot(configs.get(BlobStorageConfig)),
         CallsModule,
         BillingModule,
         SecretsModule,
@@ -31,8 +30,6 @@ export class AppModule {
         ResellerLinkModule,
         CallsMetricsModule,
       ],
-      providers: [{ provide: CallsConfig, useValue: config }],
-      exports: [CallsConfig],
     };
   }
 }

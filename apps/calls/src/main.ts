@@ -10,7 +10,7 @@ void bootstrapService({
   name: 'calls',
   configClass: CallsConfig,
   settings: [TelephonyConfig, BlobStorageConfig],
-  module: (config) => AppModule.forRoot(config),
+  module: (config, configs) => AppModule.forRoot(config, configs),
   dataSource: callsDataSourceOptions,
   port: (config) => config.PORT,
 });

@@ -12,7 +12,6 @@ export class AppModule {
   static forRoot(config: CampaignsConfig): DynamicModule {
     return {
       module: AppModule,
-      global: true,
       imports: [
         ...serviceCoreModules('campaigns', config, campaignsDataSourceOptions(config)),
         PartnersModule,
@@ -20,8 +19,6 @@ export class AppModule {
         ContactsModule,
         DispatchModule,
       ],
-      providers: [{ provide: CampaignsConfig, useValue: config }],
-      exports: [CampaignsConfig],
     };
   }
 }

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { SERVICE_NAMES } from '@vap/contracts';
-import { loadConfigOrExit, serviceCoreModules } from '@vap/runtime';
+import { serviceCoreModules, ValidatedConfigs } from '@vap/runtime';
 import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { AccountsModule } from './accounts/accounts.module';
 import { AgentsModule } from './agents/agents.module';
@@ -34,7 +34,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: GatewayConfig): DynamicModule {
+  static forRoot(config: GatewayConfig, configs: ValidatedConfigs): DynamicModule {
     return {
       module: AppModule,
       global: true,
@@ -56,14 +56,13 @@ export class AppModule {
         VoicesModule,
         ExtractionSetsModule,
         // The gateway serves the local blob driver's signed URLs, so it shares the agents service's storage.
-        BlobStorageModule.forRoot(loadConfigOrExit('gateway', BlobStorageConfig)),
+        BlobStorageModule.forRoot(configs.get(BlobStorageConfig)),
         UploadsModule,
         DocumentsModule,
         KnowledgeModule,
         WebhooksModule,
       ],
       providers: [
-        { provide: GatewayConfig, useValue: config },
         RateLimitService,
         AddressRateLimiter,
         OperatorLockout,
@@ -77,7 +76,7 @@ export class AppModule {
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],
-      exports: [GatewayConfig, AdminTokenGuard, OperatorLockout],
+      exports: [AdminTokenGuard, OperatorLockout],
     };
   }
 }

@@ -17,7 +17,7 @@ void bootstrapService({
   name: 'gateway',
   configClass: GatewayConfig,
   settings: [BlobStorageConfig],
-  module: (config) => AppModule.forRoot(config),
+  module: (config, configs) => AppModule.forRoot(config, configs),
   dataSource: gatewayDataSourceOptions,
   port: (config) => config.PORT,
   configure: (app, config) => {

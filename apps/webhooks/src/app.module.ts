@@ -11,16 +11,12 @@ export class AppModule {
   static forRoot(config: WebhooksConfig): DynamicModule {
     return {
       module: AppModule,
-      // Global so that every feature module can inject the validated config.
-      global: true,
       imports: [
         ...serviceCoreModules('webhooks', config, webhooksDataSourceOptions(config)),
         EndpointsModule,
         DeliveriesModule,
         FanOutModule,
       ],
-      providers: [{ provide: WebhooksConfig, useValue: config }],
-      exports: [WebhooksConfig],
     };
   }
 }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { INestApplication, Logger as NestLogger } from '@nestjs/common';
+import { DynamicModule, INestApplication, Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
@@ -7,18 +7,23 @@ import { DataSourceOptions } from 'typeorm';
 import { NatsConnectionService, NatsRpcServer } from '@vap/messaging';
 import { ensureDatabaseExists, runMigrations } from '@vap/persistence';
 import { BaseServiceConfig } from './config/base.config';
-import { ConfigError, validateConfig } from './config/validate-config';
+import { withServiceConfigs } from './config/config.module';
+import { ConfigClass, ConfigError, validateConfigs, ValidatedConfigs } from './config/validate-config';
 import { requestIdMiddleware } from './logging/request-id.middleware';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { startTracing, tracingMiddleware } from './tracing/tracing';
 
 export interface ServiceDefinition<C extends BaseServiceConfig> {
   name: string;
-  configClass: new () => C;
-  /** The app's other config classes (its modules read them); validated with configClass, before anything runs. */
-  settings?: (new () => object)[];
-  /** The app module for a validated config. */
-  module: (config: C) => unknown;
+  /** The settings bootstrap itself reads (database, NATS, port, ...), extended by the app. */
+  configClass: ConfigClass<C>;
+  /**
+   * The app's other config classes. Every one is validated with configClass before anything runs, and each
+   * validated instance (configClass's too) is provided for injection under its class.
+   */
+  settings?: ConfigClass[];
+  /** The app module, built from the validated configs. */
+  module: (config: C, configs: ValidatedConfigs) => DynamicModule;
   /** TypeORM options of the service's schema, for migrations before start. */
   dataSource: (config: C) => DataSourceOptions;
   port: (config: C) => number;
@@ -26,41 +31,27 @@ export interface ServiceDefinition<C extends BaseServiceConfig> {
   configure?: (app: NestExpressApplication, config: C) => void | Promise<void>;
 }
 
-/** Validates config or exits with one line per problem; never a stack trace for a bad setting. */
-export function loadConfigOrExit<C extends object>(name: string, cls: new () => C): C {
-  return loadSettingsOrExit(name, cls);
+/** Validates every config class or exits with one line per problem; never a stack trace for a bad setting. */
+function loadConfigsOrExit(
+  name: string,
+  classes: ConfigClass[],
+  env: NodeJS.ProcessEnv = process.env,
+): ValidatedConfigs {
+  try {
+    return validateConfigs(classes, env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${name}: refusing to start, ${err.problems.length} bad setting(s):\n`);
+    for (const p of err.problems) process.stderr.write(`  - ${p}\n`);
+    return process.exit(1);
+  }
 }
 
-/**
- * Validates an app's main config class and its other ones together, so that one run lists every bad
- * setting (each once), or exits; returns the main config.
- */
-export function loadSettingsOrExit<C extends object>(
-  name: string,
-  main: new () => C,
-  others: (new () => object)[] = [],
-): C {
-  // A developer's .env (beside the app, then at the root) fills what the environment leaves unset.
+/** A developer's .env (beside the app, then at the root) fills what the environment leaves unset. */
+function loadDotEnvFiles(name: string): void {
   for (const file of [`apps/${name}/.env`, '.env']) {
     if (existsSync(file)) process.loadEnvFile(file);
   }
-  const problems: string[] = [];
-  let config: C | undefined;
-  for (const cls of [main, ...others]) {
-    try {
-      const validated = validateConfig(cls);
-      if (cls === main) config = validated as C;
-    } catch (err) {
-      if (!(err instanceof ConfigError)) throw err;
-      problems.push(...err.problems.filter((p) => !problems.includes(p)));
-    }
-  }
-  if (problems.length || !config) {
-    process.stderr.write(`${name}: refusing to start, ${problems.length} bad setting(s):\n`);
-    for (const p of problems) process.stderr.write(`  - ${p}\n`);
-    process.exit(1);
-  }
-  return config;
 }
 
 async function migrate<C extends BaseServiceConfig>(def: ServiceDefinition<C>, config: C): Promise<void> {
@@ -90,7 +81,12 @@ export async function bootstrapService<C extends BaseServiceConfig>(
 async function start<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Promise<INestApplication> {
   // A migration run needs only the main settings (a migrations job holds no more secrets than that).
   const migrateOnly = process.argv.includes('--migrate-only');
-  const config = loadSettingsOrExit(def.name, def.configClass, migrateOnly ? [] : def.settings);
+  loadDotEnvFiles(def.name);
+  const configs = loadConfigsOrExit(def.name, [
+    def.configClass,
+    ...(migrateOnly ? [] : (def.settings ?? [])),
+  ]);
+  const config = configs.get(def.configClass);
   // For deployment checks: validate the environment exactly as this run would, then stop.
   if (process.argv.includes('--check-config')) {
     process.stdout.write(`${def.name}: configuration is valid\n`);
@@ -100,13 +96,16 @@ async function start<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Pr
     await migrate(def, config);
     process.exit(0);
   }
-  if (config.MIGRATIONS_RUN === 'true') await migrate(def, config);
+  if (config.MIGRATIONS_RUN) await migrate(def, config);
 
   const stopTracing = startTracing(def.name, config.OTEL_EXPORTER_OTLP_ENDPOINT);
-  const app = await NestFactory.create<NestExpressApplication>(def.module(config) as never, {
-    bufferLogs: true,
-    bodyParser: false,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    withServiceConfigs(def.module(config, configs), configs),
+    {
+      bufferLogs: true,
+      bodyParser: false,
+    },
+  );
   app.useLogger(app.get(Logger));
   app.use(requestIdMiddleware);
   app.use(httpMetricsMiddleware);

@@ -1,5 +1,6 @@
 export * from './config/base.config';
 export * from './config/validate-config';
+export * from './config/settings';
 export * from './config/development-values';
 export * from './logging/logger.module';
 export * from './logging/request-id.middleware';

@@ -33,7 +33,7 @@ class BlobStorageShutdown implements OnApplicationShutdown {
   }
 }
 
-/** Provides BLOB_STORAGE, the URL signer (for the gateway's signed-URL routes) and the validated config. */
+/** Provides BLOB_STORAGE and the URL signer (for the gateway's signed-URL routes) of the validated config. */
 @Global()
 @Module({})
 export class BlobStorageModule {
@@ -42,12 +42,11 @@ export class BlobStorageModule {
     return {
       module: BlobStorageModule,
       providers: [
-        { provide: BlobStorageConfig, useValue: config },
         { provide: BlobUrlSigner, useValue: signer },
         { provide: BLOB_STORAGE, useValue: createBlobStorage(config, signer) },
         BlobStorageShutdown,
       ],
-      exports: [BlobStorageConfig, BlobUrlSigner, BLOB_STORAGE],
+      exports: [BlobUrlSigner, BLOB_STORAGE],
     };
   }
 }

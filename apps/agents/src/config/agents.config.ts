@@ -1,11 +1,6 @@
-import { Transform } from 'class-transformer';
-import { IsInt, Max, Min } from 'class-validator';
-import { BaseServiceConfig, toInt } from '@vap/runtime';
+import { BaseServiceConfig, IntSetting } from '@vap/runtime';
 
 export class AgentsConfig extends BaseServiceConfig {
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntSetting({ min: 0, max: 65535 })
   PORT: number = 3001;
 }

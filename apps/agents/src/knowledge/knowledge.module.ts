@@ -1,5 +1,4 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
-import { KnowledgeConfig } from '../config/knowledge.config';
+import { Global, Module } from '@nestjs/common';
 import { AgentDeletedConsumer } from './agent-deleted.consumer';
 import { AgentDocumentsService } from './agent-documents.service';
 import { DocumentTextService } from './indexing/document-text.service';
@@ -18,31 +17,25 @@ import { KnowledgeSearchService } from './search/knowledge-search.service';
  * that documents can queue cleanup jobs and the agent record can list linked documents.
  */
 @Global()
-@Module({})
-export class KnowledgeModule {
-  static forRoot(config: KnowledgeConfig): DynamicModule {
-    return {
-      module: KnowledgeModule,
-      controllers: [KnowledgeHandlers],
-      providers: [
-        { provide: KnowledgeConfig, useValue: config },
-        KbJobsRepository,
-        KbWorkerService,
-        WebPageFetcher,
-        DocumentTextService,
-        IndexLinkJob,
-        PurgeLinkJob,
-        PurgeDocumentJob,
-        {
-          provide: KB_JOB_HANDLERS,
-          useFactory: (...handlers: KbJobHandler[]) => handlers,
-          inject: [IndexLinkJob, PurgeLinkJob, PurgeDocumentJob],
-        },
-        AgentDocumentsService,
-        KnowledgeSearchService,
-        AgentDeletedConsumer,
-      ],
-      exports: [KnowledgeConfig, KbJobsRepository, AgentDocumentsService],
-    };
-  }
-}
+@Module({
+  controllers: [KnowledgeHandlers],
+  providers: [
+    KbJobsRepository,
+    KbWorkerService,
+    WebPageFetcher,
+    DocumentTextService,
+    IndexLinkJob,
+    PurgeLinkJob,
+    PurgeDocumentJob,
+    {
+      provide: KB_JOB_HANDLERS,
+      useFactory: (...handlers: KbJobHandler[]) => handlers,
+      inject: [IndexLinkJob, PurgeLinkJob, PurgeDocumentJob],
+    },
+    AgentDocumentsService,
+    KnowledgeSearchService,
+    AgentDeletedConsumer,
+  ],
+  exports: [KbJobsRepository, AgentDocumentsService],
+})
+export class KnowledgeModule {}

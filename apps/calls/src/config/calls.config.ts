@@ -1,16 +1,12 @@
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Matches, Max, Min, MinLength, ValidateIf } from 'class-validator';
-import { BaseServiceConfig, DevelopmentValue, toInt } from '@vap/runtime';
+import { IsOptional, IsString, Matches, MinLength, ValidateIf } from 'class-validator';
+import { BaseServiceConfig, DevelopmentValue, IntSetting } from '@vap/runtime';
 import { isDevelopmentSecret } from '@vap/secrets';
 
 const httpBaseUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
 export class CallsConfig extends BaseServiceConfig {
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntSetting({ min: 0, max: 65535 })
   PORT: number = 3002;
 
   /**
@@ -44,16 +40,11 @@ export class CallsConfig extends BaseServiceConfig {
   }
 
   /** Price of one minute of call time, in paise, billed per second (400 = INR 4.00 per minute). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntSetting({ min: 0 })
   CALL_PRICE_PER_MINUTE_PAISE: number = 400;
 
   /** Real time the sandbox carrier waits between two steps of a simulated call. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(60000)
+  @IntSetting({ min: 1, max: 60000 })
   SANDBOX_STEP_MS: number = 250;
 
   /** HMAC key of the sandbox carrier's callbacks; derived from SECRETS_KEY when unset. */
@@ -75,71 +66,44 @@ export class CallsConfig extends BaseServiceConfig {
   @IsString()
   LLM_MODEL: string = 'gpt-4o-mini';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(120000)
+  @IntSetting({ min: 100, max: 120000 })
   LLM_TIMEOUT_MS: number = 15000;
 
   /** How often the post-call worker looks for due jobs. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(10)
-  @Max(60000)
+  @IntSetting({ min: 10, max: 60000 })
   POST_CALL_POLL_MS: number = 500;
 
   /** Attempts of post-call extraction before it is reported failed. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(10)
+  @IntSetting({ min: 1, max: 10 })
   EXTRACTION_MAX_ATTEMPTS: number = 3;
 
   /** How often calls that never got a final carrier status are looked for. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(3600000)
+  @IntSetting({ min: 100, max: 3600000 })
   STALE_CALL_SWEEP_MS: number = 60000;
 
   /** Slack after a call's max duration before it counts as stale and is failed. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(86400)
+  @IntSetting({ min: 0, max: 86400 })
   STALE_CALL_GRACE_SECS: number = 300;
 
   /**
    * First delay before a final carrier callback the carrier's REST API did not confirm is checked again
    * (doubling per attempt, at most 5 minutes between checks).
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(300000)
+  @IntSetting({ min: 100, max: 300000 })
   CARRIER_RECONCILE_RETRY_MS: number = 15000;
 
   /** Checks before a call whose carrier cannot be asked is ended, billed what was seen, and flagged. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(50)
+  @IntSetting({ min: 1, max: 50 })
   CARRIER_RECONCILE_MAX_ATTEMPTS: number = 8;
 
   /**
    * How often each replica looks for partners whose balance no longer covers their calls in progress
    * (those calls are hung up with end_call_reason insufficient_balance).
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(60000)
+  @IntSetting({ min: 100, max: 60000 })
   BALANCE_GUARD_INTERVAL_MS: number = 1000;
 
   /** How often each replica looks for live calls whose replica is gone (they are ended at once). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(60000)
+  @IntSetting({ min: 100, max: 60000 })
   CALL_OWNER_CHECK_MS: number = 2000;
 }

@@ -1,12 +1,11 @@
-import { Transform } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min, Validate } from 'class-validator';
-import { DevelopmentValue, toInt } from '@vap/runtime';
+import { IsOptional, Matches, Validate } from 'class-validator';
+import { DevelopmentValue, IntSetting } from '@vap/runtime';
 import { DEV_SECRETS_KEY, isDevelopmentSecret, SecretsKeyConstraint } from '@vap/secrets';
 
 const httpUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
 
 /**
- * Telephony settings of the calls service, validated at boot (the module refuses to start on a bad value):
+ * Telephony settings of the calls service, validated at boot with its other settings:
  * the key that encrypts carrier credentials at rest and the carriers' REST endpoints.
  */
 export class TelephonyConfig {
@@ -25,16 +24,10 @@ export class TelephonyConfig {
   CARRIER_B_BASE_URL?: string;
 
   /** Deadline of one carrier REST request (place a call, detach a number). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(60000)
+  @IntSetting({ min: 100, max: 60000 })
   CARRIER_HTTP_TIMEOUT_MS: number = 10000;
 
   /** Deadline of one request to a reseller-link API. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(60000)
+  @IntSetting({ min: 100, max: 60000 })
   RESELLER_LINK_TIMEOUT_MS: number = 10000;
 }

@@ -1,19 +1,17 @@
 import { Global, Module } from '@nestjs/common';
-import { loadConfigOrExit } from '@vap/runtime';
 import { TelephonyConfig } from '../config/telephony.config';
 import { SecretBox } from '@vap/secrets';
 
-/** The telephony config (checked when the module is created, i.e. at boot) and the secret box it keys. */
+/** The secret box, keyed by the telephony config's SECRETS_KEY (validated at boot with every setting). */
 @Global()
 @Module({
   providers: [
-    { provide: TelephonyConfig, useFactory: () => loadConfigOrExit('calls', TelephonyConfig) },
     {
       provide: SecretBox,
       useFactory: (config: TelephonyConfig) => new SecretBox(config.SECRETS_KEY),
       inject: [TelephonyConfig],
     },
   ],
-  exports: [TelephonyConfig, SecretBox],
+  exports: [SecretBox],
 })
 export class SecretsModule {}

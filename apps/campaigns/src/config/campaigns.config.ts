@@ -1,6 +1,5 @@
 import { Transform } from 'class-transformer';
 import {
-  IsInt,
   IsNumber,
   Max,
   Min,
@@ -9,7 +8,7 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
-import { BaseServiceConfig, toInt } from '@vap/runtime';
+import { BaseServiceConfig, IntSetting } from '@vap/runtime';
 
 const toNumber = ({ value }: { value: unknown }) =>
   typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -29,19 +28,14 @@ class LeaseOutlivesStart implements ValidatorConstraintInterface {
 }
 
 export class CampaignsConfig extends BaseServiceConfig {
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntSetting({ min: 0, max: 65535 })
   PORT: number = 3003;
 
   /**
    * The calls service's price of one minute (its CALL_PRICE_PER_MINUTE_PAISE): a campaign starts only
    * with a balance for one 30-second call at this price. Deploy both services with the same value.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
+  @IntSetting({ min: 0 })
   CALL_PRICE_PER_MINUTE_PAISE: number = 400;
 
   /**
@@ -55,10 +49,7 @@ export class CampaignsConfig extends BaseServiceConfig {
   CAMPAIGNS_TIME_SCALE: number = 1;
 
   /** How often each replica looks for due retries and stale claims; slot refills do not wait for it. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(20)
-  @Max(60000)
+  @IntSetting({ min: 20, max: 60000 })
   CAMPAIGNS_DISPATCH_INTERVAL_MS: number = 1000;
 
   /**
@@ -66,17 +57,11 @@ export class CampaignsConfig extends BaseServiceConfig {
    * service (the call is looked up by its client_reference_id; without one the contact is released).
    * Longer than the start command's timeout, so that a slow start is never mistaken for a lost one.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
-  @Max(600000)
+  @IntSetting({ min: 1000, max: 600000 })
   @Validate(LeaseOutlivesStart)
   CAMPAIGNS_CLAIM_LEASE_MS: number = 30000;
 
   /** Deadline of one start-call command. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(60000)
+  @IntSetting({ min: 100, max: 60000 })
   CAMPAIGNS_START_CALL_TIMEOUT_MS: number = 10000;
 }

@@ -1,13 +1,9 @@
-import { Transform } from 'class-transformer';
-import { IsInt, IsString, Matches, Max, MinLength, Min } from 'class-validator';
-import { BaseServiceConfig, DevelopmentValue, toInt } from '@vap/runtime';
+import { IsString, Matches, MinLength } from 'class-validator';
+import { BaseServiceConfig, DevelopmentValue, IntSetting } from '@vap/runtime';
 import { DEV_ADMIN_TOKEN, isDevelopmentSecret } from '@vap/secrets';
 
 export class GatewayConfig extends BaseServiceConfig {
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntSetting({ min: 0, max: 65535 })
   PORT: number = 3000;
 
   /**
@@ -19,14 +15,10 @@ export class GatewayConfig extends BaseServiceConfig {
   @MinLength(12, { message: 'ADMIN_API_TOKEN must be set, at least 12 characters' })
   ADMIN_API_TOKEN: string = '';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting({ min: 1 })
   RATE_LIMIT_GENERAL_PER_MINUTE: number = 60;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting({ min: 1 })
   RATE_LIMIT_CALLS_PER_MINUTE: number = 10;
 
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 1mb, 512kb or 1048576b' })
@@ -36,52 +28,33 @@ export class GatewayConfig extends BaseServiceConfig {
    * Proxies in front of the gateway whose X-Forwarded-For is believed when finding a client's address for
    * the per-address limits. 0: the TCP peer is the client (anyone can write X-Forwarded-For).
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(10)
+  @IntSetting({ min: 0, max: 10 })
   TRUST_PROXY_HOPS: number = 0;
 
   /** Per client address and minute, on the surfaces without an API key. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting({ min: 1 })
   RATE_LIMIT_ADDRESS_ADMIN_PER_MINUTE: number = 300;
 
   /** Carriers call back from a few addresses, in bursts when many calls start at once: generous. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting({ min: 1 })
   RATE_LIMIT_ADDRESS_CALLBACKS_PER_MINUTE: number = 12000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting({ min: 1 })
   RATE_LIMIT_ADDRESS_UPLOADS_PER_MINUTE: number = 600;
 
   /** Partner-API requests whose API key is missing or invalid; valid keys are never limited by address. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting({ min: 1 })
   RATE_LIMIT_ADDRESS_INVALID_KEY_PER_MINUTE: number = 60;
 
   /** Wrong operator tokens from one address before it is locked out of the operator API. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
+  @IntSetting({ min: 1 })
   ADMIN_LOCKOUT_AFTER_FAILURES: number = 5;
 
   /** The first lockout; each further failure doubles it, up to an hour. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(3600)
+  @IntSetting({ min: 1, max: 3600 })
   ADMIN_LOCKOUT_SECONDS: number = 60;
 
   /** How often the gateway asks the calls service for charges it has not debited (also once at start). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
-  @Max(86_400_000)
+  @IntSetting({ min: 1000, max: 86_400_000 })
   BILLING_RECONCILE_INTERVAL_MS: number = 300_000;
 }

@@ -1,7 +1,5 @@
 import { Transform } from 'class-transformer';
 import {
-  IsIn,
-  IsInt,
   IsNumber,
   Max,
   Min,
@@ -10,7 +8,7 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
-import { BaseServiceConfig, DevelopmentValue, toInt } from '@vap/runtime';
+import { BaseServiceConfig, BoolSetting, DevelopmentValue, IntSetting } from '@vap/runtime';
 import { DEV_SECRETS_KEY, isDevelopmentSecret, SecretsKeyConstraint } from '@vap/secrets';
 import { DurationConstraint, DurationListConstraint } from './duration.constraints';
 
@@ -30,10 +28,7 @@ class LeaseOutlivesSend implements ValidatorConstraintInterface {
 
 /** Settings of the webhooks service, validated at boot. Durations read like `10s`, `5m`, `2h`, `5d`, `250ms`. */
 export class WebhooksConfig extends BaseServiceConfig {
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(65535)
+  @IntSetting({ min: 0, max: 65535 })
   PORT: number = 3004;
 
   /** AES-256-GCM key of the endpoints' signing secrets at rest (a fixed key in development only). */
@@ -42,8 +37,8 @@ export class WebhooksConfig extends BaseServiceConfig {
   SECRETS_KEY: string = '';
 
   /** Let deliveries reach private, loopback and link-local addresses (development and tests only). */
-  @IsIn(['true', 'false'])
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: string = 'false';
+  @BoolSetting()
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean = false;
 
   /**
    * Delays before each retry after a failed attempt; the first attempt is immediate. Default (after Svix):
@@ -64,10 +59,7 @@ export class WebhooksConfig extends BaseServiceConfig {
   WEBHOOK_RETRY_AFTER_MAX: string = '1h';
 
   /** Deadline of one delivery request: the contract's 10 seconds. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(60000)
+  @IntSetting({ min: 100, max: 60000 })
   WEBHOOK_TIMEOUT_MS: number = 10000;
 
   /** An endpoint with no successful delivery for this long while attempts keep failing is disabled. */
@@ -79,34 +71,22 @@ export class WebhooksConfig extends BaseServiceConfig {
   WEBHOOK_SECRET_GRACE: string = '24h';
 
   /** Deliveries this replica sends at once; a slow endpoint holds one slot, never the others. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(0)
-  @Max(1000)
+  @IntSetting({ min: 0, max: 1000 })
   WEBHOOK_WORKER_CONCURRENCY: number = 64;
 
   /** How often idle workers look for due retries and expired leases (new deliveries wake them at once). */
-  @Transform(toInt)
-  @IsInt()
-  @Min(20)
-  @Max(60000)
+  @IntSetting({ min: 20, max: 60000 })
   WEBHOOK_POLL_MS: number = 500;
 
   /** Postgres connections of this replica. */
-  @Transform(toInt)
-  @IsInt()
-  @Min(2)
-  @Max(200)
+  @IntSetting({ min: 2, max: 200 })
   WEBHOOK_DB_POOL_SIZE: number = 10;
 
   /**
    * How long a claimed delivery is this replica's; renewed every third of it while the send runs, so only
    * a replica that died mid-send loses it, after this. Longer than WEBHOOK_TIMEOUT_MS.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
-  @Max(600000)
+  @IntSetting({ min: 1000, max: 600000 })
   @Validate(LeaseOutlivesSend)
   WEBHOOK_LEASE_MS: number = 30000;
 }

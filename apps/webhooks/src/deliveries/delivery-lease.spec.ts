@@ -72,7 +72,7 @@ describe('delivery leases', () => {
     config = Object.assign(new WebhooksConfig(), {
       DATABASE_URL: db.url,
       SECRETS_KEY: 'a'.repeat(64),
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: true,
       WEBHOOK_TIMEOUT_MS: 10_000,
       WEBHOOK_LEASE_MS: LEASE_MS,
       WEBHOOK_POLL_MS: 50,

@@ -36,7 +36,7 @@ export class DeliverySender implements OnModuleDestroy {
 
   constructor(private readonly config: WebhooksConfig) {
     this.http = new PublicHttpClient(
-      new PrivateNetworkGuard({ allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true' }),
+      new PrivateNetworkGuard({ allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS }),
     );
   }
 

@@ -1,8 +1,5 @@
-import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-
-const toInt = ({ value }: { value: unknown }) =>
-  value === undefined || value === '' ? undefined : Number(value);
+import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { BoolSetting, IntSetting } from './settings';
 
 /** Settings every service reads. Each app extends it with its own and validates at boot. */
 export class BaseServiceConfig {
@@ -24,33 +21,25 @@ export class BaseServiceConfig {
   @Matches(/^[A-Za-z0-9_-]*$/, { message: 'NATS_SUBJECT_PREFIX may hold letters, digits, _ and - only' })
   NATS_SUBJECT_PREFIX: string = '';
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(100)
-  @Max(60000)
+  @IntSetting({ min: 100, max: 60000 })
   RPC_TIMEOUT_MS: number = 5000;
 
-  @Transform(toInt)
-  @IsInt()
-  @Min(1000)
-  @Max(300000)
+  @IntSetting({ min: 1000, max: 300000 })
   SHUTDOWN_TIMEOUT_MS: number = 15000;
 
   /**
    * How long the event stream keeps events (JetStream max age), and so how long a stopped consumer can
    * catch up; set on the stream at every start, so the same value on every service.
    */
-  @Transform(toInt)
-  @IsInt()
-  @Min(1)
-  @Max(3650)
+  @IntSetting({ min: 1, max: 3650 })
   EVENT_RETENTION_DAYS: number = 7;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
-  @IsIn(['true', 'false'])
-  MIGRATIONS_RUN: string = 'true';
+  /** Run this service's migrations before it starts (false where a migrations job runs them). */
+  @BoolSetting()
+  MIGRATIONS_RUN: boolean = true;
 
   @IsString()
   HOST: string = '0.0.0.0';
@@ -60,8 +49,3 @@ export class BaseServiceConfig {
   @Matches(/^https?:\/\//, { message: 'OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL' })
   OTEL_EXPORTER_OTLP_ENDPOINT?: string;
 }
-
-export function portField(defaultPort: number) {
-  return { default: defaultPort, transform: toInt };
-}
-export { toInt };

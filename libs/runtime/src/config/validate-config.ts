@@ -30,3 +30,44 @@ export function validateConfig<T extends object>(cls: new () => T, env: NodeJS.P
   if (problems.length) throw new ConfigError(problems);
   return config;
 }
+
+/** A config class: its properties are settings, read from the environment by validateConfig. */
+export type ConfigClass<T extends object = object> = new () => T;
+
+/** The validated instance of each of a service's config classes. */
+export class ValidatedConfigs {
+  constructor(private readonly byClass: ReadonlyMap<ConfigClass, object>) {}
+
+  /** The validated instance of `cls`; a class the service did not declare is a programming error. */
+  get<T extends object>(cls: ConfigClass<T>): T {
+    const config = this.byClass.get(cls);
+    if (!config) throw new Error(`${cls.name} is not one of this service's config classes`);
+    return config as T;
+  }
+
+  classes(): ConfigClass[] {
+    return [...this.byClass.keys()];
+  }
+}
+
+/**
+ * Validates several config classes against one environment, so that one run lists every bad setting (each
+ * once: classes may share a setting), or throws ConfigError with all of them.
+ */
+export function validateConfigs(
+  classes: ConfigClass[],
+  env: NodeJS.ProcessEnv = process.env,
+): ValidatedConfigs {
+  const byClass = new Map<ConfigClass, object>();
+  const problems: string[] = [];
+  for (const cls of classes) {
+    try {
+      byClass.set(cls, validateConfig(cls, env));
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(...err.problems.filter((p) => !problems.includes(p)));
+    }
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return new ValidatedConfigs(byClass);
+}

@@ -1,0 +1,109 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, Max, Min } from 'class-validator';
+import { BaseServiceConfig } from './base.config';
+import { BoolSetting, IntSetting } from './settings';
+import { ConfigError, validateConfig } from './validate-config';
+
+const problemsOf = (cls: new () => object, env: NodeJS.ProcessEnv): string[] => {
+  try {
+    validateConfig(cls, env);
+    return [];
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+};
+
+const toInt = ({ value }: { value: unknown }) =>
+  value === undefined || value === '' ? undefined : Number(value);
+
+/** The decorator stacks IntSetting and BoolSetting replace, to hold them to the same results. */
+class Stacked {
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(100)
+  LIMIT: number = 50;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  COUNT: number = 7;
+}
+
+class Decorated {
+  @IntSetting({ min: 10, max: 100 })
+  LIMIT: number = 50;
+
+  @IntSetting({ min: 0 })
+  COUNT: number = 7;
+}
+
+class Flags {
+  @BoolSetting()
+  ON: boolean = true;
+
+  @BoolSetting()
+  OFF: boolean = false;
+}
+
+class StringFlag {
+  @IsIn(['true', 'false'])
+  ON: string = 'true';
+}
+
+describe('IntSetting', () => {
+  it('reads an integer, and keeps the default when unset', () => {
+    expect(validateConfig(Decorated, { LIMIT: '42', COUNT: '1000000' })).toMatchObject({
+      LIMIT: 42,
+      COUNT: 1_000_000,
+    });
+    expect(validateConfig(Decorated, {})).toMatchObject({ LIMIT: 50, COUNT: 7 });
+    expect(validateConfig(Decorated, { LIMIT: '10', COUNT: '0' })).toMatchObject({ LIMIT: 10, COUNT: 0 });
+  });
+
+  it.each(['9', '101', '42.5', 'forty', '-1', ' ', ''])(
+    'refuses LIMIT=%j as the former stack did',
+    (LIMIT) => {
+      const problems = problemsOf(Decorated, { LIMIT, COUNT: '-1' });
+      expect(problems.length).toBeGreaterThan(0);
+      expect(problems).toEqual(problemsOf(Stacked, { LIMIT, COUNT: '-1' }));
+    },
+  );
+
+  it('says what is wrong, in one line per problem', () => {
+    expect(problemsOf(Decorated, { LIMIT: '101' })).toEqual([
+      'LIMIT: LIMIT must not be greater than 100 (got 101)',
+    ]);
+    expect(problemsOf(Decorated, { COUNT: '-1' })).toEqual(['COUNT: COUNT must not be less than 0 (got -1)']);
+    expect(problemsOf(Decorated, { COUNT: '1.5' })).toEqual([
+      'COUNT: COUNT must be an integer number (got 1.5)',
+    ]);
+  });
+});
+
+describe('BoolSetting', () => {
+  it('reads true and false as booleans, and keeps the default when unset', () => {
+    expect(validateConfig(Flags, { ON: 'false', OFF: 'true' })).toMatchObject({ ON: false, OFF: true });
+    expect(validateConfig(Flags, {})).toMatchObject({ ON: true, OFF: false });
+  });
+
+  it.each(['yes', '1', '0', 'TRUE', 'False', ' true', ''])(
+    'refuses ON=%j with the message of the former true/false check',
+    (ON) => {
+      expect(problemsOf(Flags, { ON })).toEqual([
+        `ON: ON must be one of the following values: true, false (got ${JSON.stringify(ON)})`,
+      ]);
+      expect(problemsOf(Flags, { ON })).toEqual(problemsOf(StringFlag, { ON }));
+    },
+  );
+
+  it('makes MIGRATIONS_RUN a boolean, true unless set to false', () => {
+    expect(validateConfig(BaseServiceConfig, {}).MIGRATIONS_RUN).toBe(true);
+    expect(validateConfig(BaseServiceConfig, { MIGRATIONS_RUN: 'true' }).MIGRATIONS_RUN).toBe(true);
+    expect(validateConfig(BaseServiceConfig, { MIGRATIONS_RUN: 'false' }).MIGRATIONS_RUN).toBe(false);
+    expect(problemsOf(BaseServiceConfig, { MIGRATIONS_RUN: '0' })).toEqual([
+      'MIGRATIONS_RUN: MIGRATIONS_RUN must be one of the following values: true, false (got "0")',
+    ]);
+  });
+});
