@@ -9,6 +9,7 @@ import {
   INBOUND_TIMEOUT_MS,
   InboundRoutePolicyDeletedDto,
   InboundRoutePolicyDto,
+  InboundRoutePolicyId,
   InboundRoutePolicyListDto,
   UpdateInboundRoutePolicyDto,
 } from '@vap/contracts';
@@ -44,7 +45,7 @@ export class InboundPoliciesService {
     const number =
       input.scope === 'PHONE_NUMBER' ? await this.ownNumber(partnerId, input.phone_number_id!) : null;
     if (input.scope === 'AGENT') await assertOwnAgent(this.rpc, partnerId, input.agent_id!);
-    const id = `irp_${randomUUID()}`;
+    const id = InboundRoutePolicyId.format(randomUUID());
     const policy = this.dataSource.getRepository(InboundRoutePolicy).create({
       id,
       partnerId,

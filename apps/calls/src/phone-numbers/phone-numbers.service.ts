@@ -13,6 +13,7 @@ import {
   ListPhoneNumbersQueryDto,
   PhoneNumberDeletedDto,
   PhoneNumberDto,
+  PhoneNumberId,
   PhoneNumberListDto,
   UpdatePhoneNumberDto,
 } from '@vap/contracts';
@@ -47,7 +48,7 @@ export class PhoneNumbersService {
     try {
       return await this.dataSource.transaction(async (em) => {
         const number = em.create(PhoneNumber, {
-          id: `pn_${randomUUID()}`,
+          id: PhoneNumberId.format(randomUUID()),
           partnerId,
           number: input.number,
           connectionId: connection.id,
