@@ -13,9 +13,8 @@ import {
   InboundRoutePolicyListDto,
   UpdateInboundRoutePolicyDto,
 } from '@vap/contracts';
-import { RpcClient } from '@vap/messaging';
+import { assertOwnAgent, RpcClient } from '@vap/messaging';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
-import { assertOwnAgent } from '../phone-numbers/agent-check';
 import { SecretBox } from '@vap/secrets';
 import { InboundRoutePolicy } from './entities/inbound-route-policy.entity';
 import { policySecretContext, toPolicyDto } from './policy-dto';

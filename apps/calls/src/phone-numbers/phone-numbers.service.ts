@@ -17,13 +17,12 @@ import {
   PhoneNumberListDto,
   UpdatePhoneNumberDto,
 } from '@vap/contracts';
-import { OutboxService, RpcClient } from '@vap/messaging';
+import { assertOwnAgent, OutboxService, RpcClient } from '@vap/messaging';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { DefaultLineService } from '../connections/default-line.service';
 import { Connection } from '../connections/entities/connection.entity';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { ConnectionCredentials } from '../telephony/entities/connection-credentials.entity';
-import { assertOwnAgent } from './agent-check';
 import { isNumberDetacher } from './number-detacher';
 import { toPhoneNumberDto } from './phone-number-dto';
 
