@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './ids';
 export * from './envelope';
 export * from './messaging';
 export * from './pagination';

@@ -1,6 +1,5 @@
-import { isUUID } from 'class-validator';
 import { EntityManager, IsNull } from 'typeorm';
-import { AppError } from '@vap/contracts';
+import { AppError, isUuid } from '@vap/contracts';
 import { Agent } from './entities/agent.entity';
 
 /**
@@ -17,7 +16,7 @@ export async function lockAgents(
   ids: string[],
   lock: AgentLock,
 ): Promise<Agent[]> {
-  const valid = [...new Set(ids.filter((id) => isUUID(id)))].sort();
+  const valid = [...new Set(ids.filter((id) => isUuid(id)))].sort();
   if (valid.length === 0) return [];
   const qb = em
     .getRepository(Agent)
@@ -45,7 +44,7 @@ export async function lockAgent(
 
 /** Reads one live agent of the partner without locking, or 404 NOT_FOUND. */
 export async function findAgent(em: EntityManager, partnerId: string, id: string): Promise<Agent> {
-  const agent = isUUID(id) ? await em.findOneBy(Agent, { id, partnerId, deletedAt: IsNull() }) : null;
+  const agent = isUuid(id) ? await em.findOneBy(Agent, { id, partnerId, deletedAt: IsNull() }) : null;
   if (!agent) throw AppError.notFound('Agent');
   return agent;
 }

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import {
@@ -16,6 +15,7 @@ import {
   DocumentUploadDto,
   DomainEvents,
   encodeCursor,
+  isUuid,
   ListDocumentsQueryDto,
   mimeTypeProblem,
   UPLOAD_DOCUMENT_TYPES,
@@ -164,7 +164,7 @@ export class DocumentsService {
   }
 
   async get(partnerId: string, id: string): Promise<DocumentDto> {
-    const document = isUUID(id)
+    const document = isUuid(id)
       ? await this.dataSource.getRepository(Document).findOneBy({ id, partnerId, deletedAt: IsNull() })
       : null;
     if (!document) throw AppError.notFound('Document');
@@ -235,7 +235,7 @@ export class DocumentsService {
 
   /** One live document of the partner, locked; 404 for unknown, foreign or deleted ones. */
   private async lockLive(em: EntityManager, partnerId: string, id: string): Promise<Document> {
-    const document = isUUID(id)
+    const document = isUuid(id)
       ? await em.findOne(Document, {
           where: { id, partnerId, deletedAt: IsNull() },
           lock: { mode: 'pessimistic_write' },

@@ -7,10 +7,10 @@ import {
   AppError,
   CreateExtractionSetDto,
   DEFAULT_PAGE_SIZE,
-  EXTRACTION_SET_ID_PREFIX,
   ExtractionKeyDto,
   ExtractionSetDeletedDto,
   ExtractionSetDto,
+  ExtractionSetId,
   ExtractionSetListDto,
   ListExtractionSetsQueryDto,
   UpdateExtractionSetDto,
@@ -71,7 +71,7 @@ export class ExtractionSetsService {
     return inTransaction(
       this.dataSource,
       async (em) => {
-        const id = `${EXTRACTION_SET_ID_PREFIX}${randomUUID()}`;
+        const id = ExtractionSetId.format(randomUUID());
         await em.insert(ExtractionSet, {
           id,
           partnerId,

@@ -5,10 +5,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import {
   AppError,
   ErrorCode,
-  EXTRACTION_SET_ID_PREFIX,
   ExtractionKeyDto,
   ExtractionLimits,
   ExtractionSetDto,
+  ExtractionSetId,
   FromAgentDto,
 } from '@vap/contracts';
 import { lockAgent, lockAgents } from '../agents/agent-locks';
@@ -68,7 +68,7 @@ export class FromAgentService {
     name: string,
     description: string,
   ): Promise<string> {
-    const id = `${EXTRACTION_SET_ID_PREFIX}${randomUUID()}`;
+    const id = ExtractionSetId.format(randomUUID());
     // The agent's inline keys never clash with its other sets, so the new set cannot clash either.
     await em.insert(ExtractionSet, {
       id,

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isUUID } from 'class-validator';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import {
@@ -10,6 +9,7 @@ import {
   DocumentMessageDto,
   DomainEvents,
   ErrorCode,
+  isUuid,
   LinkAgentDocumentsDto,
 } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
@@ -40,7 +40,7 @@ export class AgentDocumentsService {
     const ids = [
       ...new Set([...(input.document_id ? [input.document_id] : []), ...(input.document_ids ?? [])]),
     ];
-    if (!ids.length || ids.some((id) => !isUUID(id))) {
+    if (!ids.length || ids.some((id) => !isUuid(id))) {
       throw invalidFields([
         {
           field: 'document_id',
@@ -84,7 +84,7 @@ export class AgentDocumentsService {
   async unlink(partnerId: string, agentId: string, documentId: string): Promise<DocumentMessageDto> {
     return this.dataSource.transaction(async (em) => {
       const agent = await findAgent(em, partnerId, agentId);
-      const [rows] = isUUID(documentId)
+      const [rows] = isUuid(documentId)
         ? ((await em.query(
             `UPDATE agents.agent_documents SET unlinked_at = now(), updated_at = now()
              WHERE agent_id = $1 AND document_id = $2 AND partner_id = $3 AND unlinked_at IS NULL

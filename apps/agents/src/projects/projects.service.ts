@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { isUUID } from 'class-validator';
 import { EntityManager } from 'typeorm';
 import { Project } from './entities/project.entity';
+import { isUuid } from '@vap/contracts';
 
 export const DEFAULT_PROJECT_NAME = 'Default project';
 
@@ -23,6 +23,6 @@ export class ProjectsService {
   }
 
   async isOwnProject(em: EntityManager, partnerId: string, projectId: string): Promise<boolean> {
-    return isUUID(projectId) && (await em.existsBy(Project, { id: projectId, partnerId }));
+    return isUuid(projectId) && (await em.existsBy(Project, { id: projectId, partnerId }));
   }
 }

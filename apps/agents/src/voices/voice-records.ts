@@ -2,8 +2,8 @@ import {
   AgentDefaults,
   AgentVoiceDto,
   BackgroundAudioDto,
-  voiceConfigurationId,
   VoiceConfigurationDto,
+  VoiceConfigurationId,
   VoiceSummaryDto,
 } from '@vap/contracts';
 import { BackgroundAudio } from './entities/background-audio.entity';
@@ -11,7 +11,7 @@ import { Voice } from './entities/voice.entity';
 
 export function toVoiceConfigurationDto(v: Voice): VoiceConfigurationDto {
   return {
-    id: voiceConfigurationId(v.id),
+    id: VoiceConfigurationId.format(v.id),
     display_name: v.displayName,
     description: v.description,
     provider: v.provider,

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { isUUID } from 'class-validator';
 import { DataSource, EntityManager, In } from 'typeorm';
 import {
   AgentVoiceListDto,
   BackgroundAudioListDto,
   entitledVoiceTiers,
   ErrorDetail,
+  isUuid,
   VoiceConfigurationListDto,
 } from '@vap/contracts';
 import { BackgroundAudio } from './entities/background-audio.entity';
@@ -50,7 +50,7 @@ export class VoicesService {
 
   /** The voice if an agent of a partner with this tier may be given it, otherwise why not. */
   async checkVoice(em: EntityManager, voiceId: string, tier: string): Promise<VoiceCheck> {
-    const voice = isUUID(voiceId) ? await em.findOneBy(Voice, { id: voiceId, status: 'active' }) : null;
+    const voice = isUuid(voiceId) ? await em.findOneBy(Voice, { id: voiceId, status: 'active' }) : null;
     if (!voice) {
       return {
         problem: {
@@ -71,7 +71,7 @@ export class VoicesService {
   }
 
   async checkBackgroundAudio(em: EntityManager, id: string): Promise<ErrorDetail | null> {
-    const found = isUUID(id) && (await em.existsBy(BackgroundAudio, { id, status: 'active' }));
+    const found = isUuid(id) && (await em.existsBy(BackgroundAudio, { id, status: 'active' }));
     return found
       ? null
       : {

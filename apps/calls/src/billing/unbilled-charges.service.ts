@@ -5,11 +5,11 @@ import {
   AcknowledgeChargesReply,
   AcknowledgeChargesRequest,
   AppError,
+  isUuid,
   UnbilledChargesPage,
   UnbilledChargesRequest,
 } from '@vap/contracts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 500;
 
@@ -20,7 +20,7 @@ export class UnbilledChargesService {
 
   async list(partnerId: string, req: UnbilledChargesRequest): Promise<UnbilledChargesPage> {
     const cursor = req.cursor ?? null;
-    if (cursor !== null && !UUID.test(cursor)) {
+    if (cursor !== null && !isUuid(cursor)) {
       throw AppError.validation([{ field: 'cursor', message: 'cursor is not one this list handed out' }]);
     }
     const limit = req.limit ?? DEFAULT_LIMIT;
@@ -48,7 +48,7 @@ export class UnbilledChargesService {
 
   async acknowledge(partnerId: string, req: AcknowledgeChargesRequest): Promise<AcknowledgeChargesReply> {
     const ids = Array.isArray(req.call_ids) ? req.call_ids : [];
-    if (ids.length > MAX_LIMIT || ids.some((id) => typeof id !== 'string' || !UUID.test(id))) {
+    if (ids.length > MAX_LIMIT || ids.some((id) => !isUuid(id))) {
       throw AppError.validation([
         { field: 'call_ids', message: `call_ids must be at most ${MAX_LIMIT} call ids` },
       ]);

@@ -8,6 +8,7 @@ import {
   decodeCursor,
   DEFAULT_PAGE_SIZE,
   encodeCursor,
+  isUuid,
   ListCallsQueryDto,
   RecordingUrlDto,
 } from '@vap/contracts';
@@ -15,8 +16,6 @@ import { RecordingStore } from '../recording/recording-store';
 import { toCallDto } from './call-dto';
 import { Call } from './entities/call.entity';
 import { CallSession } from './entities/call-session.entity';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Reading calls. Every query is scoped by partner: another partner's call is absent (404). */
 @Injectable()
@@ -83,7 +82,7 @@ export class CallsQueryService {
   }
 
   private async find(partnerId: string, id: string): Promise<Call> {
-    const call = UUID.test(id)
+    const call = isUuid(id)
       ? await this.dataSource.getRepository(Call).findOne({ where: { id, partnerId } })
       : null;
     if (!call) throw AppError.notFound('Call');

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppError, CarrierCallbackIngest, CarrierCallbackReply } from '@vap/contracts';
+import { AppError, CarrierCallbackIngest, CarrierCallbackReply, isUuid } from '@vap/contracts';
 import { Call } from '../calls/entities/call.entity';
 import { CarrierReconciler } from '../reconciliation/carrier-reconciler.service';
 import { CarrierRegistry } from './carrier-registry';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Carrier callbacks as the gateway forwards them: find the call named in the URL, let the provider's
@@ -23,7 +21,7 @@ export class CallbackIngestService {
 
   async ingest(input: CarrierCallbackIngest): Promise<CarrierCallbackReply> {
     const adapter = this.carriers.get(input.provider);
-    const call = UUID.test(input.callId)
+    const call = isUuid(input.callId)
       ? await this.dataSource.getRepository(Call).findOne({ where: { id: input.callId } })
       : null;
     if (!call || call.provider !== input.provider) throw AppError.notFound('Call');

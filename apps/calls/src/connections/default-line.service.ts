@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { PhoneNumberId } from '@vap/contracts';
 import { PhoneNumber } from './entities/phone-number.entity';
 
 /**
@@ -50,7 +51,7 @@ export class DefaultLineService {
          SELECT $1, $2, $3, $4, 'sandbox', NOT EXISTS (
                   SELECT 1 FROM calls.phone_numbers WHERE partner_id = $2 AND is_default), 'active'
          ON CONFLICT DO NOTHING`,
-        [`pn_${randomUUID()}`, partnerId, sandboxNumberOf(partnerId), connection.id],
+        [PhoneNumberId.format(randomUUID()), partnerId, sandboxNumberOf(partnerId), connection.id],
       );
     });
   }

@@ -1,12 +1,10 @@
-import { INBOUND_ROUTE_ACTIONS, InboundRouteAction, TELEPHONY_E164 } from '@vap/contracts';
+import { INBOUND_ROUTE_ACTIONS, InboundRouteAction, isUuid, TELEPHONY_E164 } from '@vap/contracts';
 
 export interface DecisionAnswer {
   action: InboundRouteAction;
   agentId: string | null;
   toNumber: string | null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Checks a decision URL's answer against the response contract: a JSON object whose action is one of the
@@ -39,7 +37,7 @@ export function readDecisionAnswer(
     return { answer: { action: known, agentId: null, toNumber: body.to_number } };
   }
   if (known === 'SELECT_AGENT') {
-    if (typeof body.agent_id !== 'string' || !UUID.test(body.agent_id)) {
+    if (!isUuid(body.agent_id)) {
       return { invalid: 'SELECT_AGENT needs agent_id (a UUID)' };
     }
     return { answer: { action: known, agentId: body.agent_id.toLowerCase(), toNumber: null } };

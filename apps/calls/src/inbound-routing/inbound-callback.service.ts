@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppError, CallProvider, CarrierCallbackIngest, CarrierCallbackReply } from '@vap/contracts';
+import { AppError, CallProvider, CarrierCallbackIngest, CarrierCallbackReply, isUuid } from '@vap/contracts';
 import { Call } from '../calls/entities/call.entity';
 import { CallbackRequest } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
@@ -13,7 +13,6 @@ import { isInboundCallParser } from './inbound-call-parser';
 import { InboundCallOpener } from './inbound-call-opener.service';
 import { InboundRouterService } from './inbound-router.service';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMPTY_REPLY: CarrierCallbackReply = { status: 200, contentType: 'text/plain', body: '' };
 
 /**
@@ -35,7 +34,7 @@ export class InboundCallbackService {
 
   async ingest(input: CarrierCallbackIngest): Promise<CarrierCallbackReply> {
     const adapter = this.carriers.get(input.provider);
-    const connection = UUID.test(input.callId)
+    const connection = isUuid(input.callId)
       ? await this.dataSource.getRepository(Connection).findOne({ where: { id: input.callId } })
       : null;
     if (!connection || connection.provider !== input.provider || !isInboundCallParser(adapter)) {

@@ -9,12 +9,12 @@ import {
   INBOUND_TIMEOUT_MS,
   InboundRoutePolicyDeletedDto,
   InboundRoutePolicyDto,
+  InboundRoutePolicyId,
   InboundRoutePolicyListDto,
   UpdateInboundRoutePolicyDto,
 } from '@vap/contracts';
-import { RpcClient } from '@vap/messaging';
+import { assertOwnAgent, RpcClient } from '@vap/messaging';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
-import { assertOwnAgent } from '../phone-numbers/agent-check';
 import { SecretBox } from '@vap/secrets';
 import { InboundRoutePolicy } from './entities/inbound-route-policy.entity';
 import { policySecretContext, toPolicyDto } from './policy-dto';
@@ -44,7 +44,7 @@ export class InboundPoliciesService {
     const number =
       input.scope === 'PHONE_NUMBER' ? await this.ownNumber(partnerId, input.phone_number_id!) : null;
     if (input.scope === 'AGENT') await assertOwnAgent(this.rpc, partnerId, input.agent_id!);
-    const id = `irp_${randomUUID()}`;
+    const id = InboundRoutePolicyId.format(randomUUID());
     const policy = this.dataSource.getRepository(InboundRoutePolicy).create({
       id,
       partnerId,

@@ -10,9 +10,8 @@ import {
   InboundRouteDecisionDto,
   InboundRouteRequestBody,
 } from '@vap/contracts';
-import { OutboxService, RpcClient } from '@vap/messaging';
+import { assertOwnAgent, OutboxService, RpcClient } from '@vap/messaging';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
-import { assertOwnAgent } from '../phone-numbers/agent-check';
 import { SecretBox } from '@vap/secrets';
 import { DecisionClient } from './decision-client';
 import { toDecisionDto } from './decision-dto';

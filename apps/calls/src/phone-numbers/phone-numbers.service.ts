@@ -13,16 +13,16 @@ import {
   ListPhoneNumbersQueryDto,
   PhoneNumberDeletedDto,
   PhoneNumberDto,
+  PhoneNumberId,
   PhoneNumberListDto,
   UpdatePhoneNumberDto,
 } from '@vap/contracts';
-import { OutboxService, RpcClient } from '@vap/messaging';
+import { assertOwnAgent, OutboxService, RpcClient } from '@vap/messaging';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { DefaultLineService } from '../connections/default-line.service';
 import { Connection } from '../connections/entities/connection.entity';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { ConnectionCredentials } from '../telephony/entities/connection-credentials.entity';
-import { assertOwnAgent } from './agent-check';
 import { isNumberDetacher } from './number-detacher';
 import { toPhoneNumberDto } from './phone-number-dto';
 
@@ -47,7 +47,7 @@ export class PhoneNumbersService {
     try {
       return await this.dataSource.transaction(async (em) => {
         const number = em.create(PhoneNumber, {
-          id: `pn_${randomUUID()}`,
+          id: PhoneNumberId.format(randomUUID()),
           partnerId,
           number: input.number,
           connectionId: connection.id,

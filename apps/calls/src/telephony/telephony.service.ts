@@ -9,6 +9,7 @@ import {
   CarrierBCredentialsSavedDto,
   CredentialProvider,
   DomainEvents,
+  PhoneNumberId,
   TelephonyConnectionDto,
   TelephonyConnectionListDto,
   TelephonyProvider,
@@ -194,7 +195,7 @@ export class TelephonyService {
       return;
     }
     const created = em.create(PhoneNumber, {
-      id: `pn_${randomUUID()}`,
+      id: PhoneNumberId.format(randomUUID()),
       partnerId,
       number,
       connectionId: connection.id,

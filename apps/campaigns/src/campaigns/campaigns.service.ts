@@ -6,6 +6,7 @@ import {
   AppError,
   CampaignDeletedDto,
   CampaignDto,
+  CampaignId,
   CampaignListDto,
   CampaignStateMessages,
   CreateCampaignDto,
@@ -60,7 +61,7 @@ export class CampaignsService {
     };
     assertRetryConcurrency(fields.concurrency_limit, fields.retry_concurrency);
     const row = await this.dataSource.transaction((em) =>
-      this.repo.insert(em, `cmp_${randomUUID()}`, partnerId, input.type ?? 'outbound', fields),
+      this.repo.insert(em, CampaignId.format(randomUUID()), partnerId, input.type ?? 'outbound', fields),
     );
     return toCampaignDto(row);
   }

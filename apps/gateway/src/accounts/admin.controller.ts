@@ -1,15 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  ParseUUIDPipe,
-  Patch,
-  Post,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ApiKeyListDto,
@@ -26,12 +15,11 @@ import {
 } from '@vap/contracts';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { Public } from '@vap/runtime';
+import { idParam } from '../http/id-param';
 import { ApiEnvelope, ApiErrors, ApiOperatorRoute } from '../http/openapi.decorators';
 import { ApiKeysService, toApiKeySummary } from './api-keys.service';
 import { PartnersService, toPartnerDto } from './partners.service';
 import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
-
-const uuid = new ParseUUIDPipe({ exceptionFactory: () => AppError.notFound('Partner') });
 
 /** The operator API: what the dashboard calls to onboard partners, fund them and issue keys. */
 @ApiTags('Operator')
@@ -66,7 +54,7 @@ export class AdminController {
   @ApiOperation({ summary: 'Get a partner' })
   @ApiEnvelope(PartnerDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  async get(@Param('id', uuid) id: string): Promise<PartnerDto> {
+  async get(@Param('id', idParam('Partner')) id: string): Promise<PartnerDto> {
     return toPartnerDto(await this.partners.get(id));
   }
 
@@ -76,7 +64,7 @@ export class AdminController {
   })
   @ApiEnvelope(PartnerDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
-  update(@Param('id', uuid) id: string, @Body() body: UpdatePartnerDto): Promise<PartnerDto> {
+  update(@Param('id', idParam('Partner')) id: string, @Body() body: UpdatePartnerDto): Promise<PartnerDto> {
     return this.partners.update(id, body);
   }
 
@@ -85,7 +73,10 @@ export class AdminController {
   @ApiOperation({ summary: 'Issue another API key (shown once)' })
   @ApiEnvelope(CreatedApiKeyDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
-  issueKey(@Param('id', uuid) id: string, @Body() body: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
+  issueKey(
+    @Param('id', idParam('Partner')) id: string,
+    @Body() body: CreateApiKeyDto,
+  ): Promise<CreatedApiKeyDto> {
     return this.partners.issueKey(id, body.name ?? null);
   }
 
@@ -93,7 +84,7 @@ export class AdminController {
   @ApiOperation({ summary: 'List a partner’s keys (prefixes only)' })
   @ApiEnvelope(ApiKeyListDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  async listKeys(@Param('id', uuid) id: string): Promise<ApiKeyListDto> {
+  async listKeys(@Param('id', idParam('Partner')) id: string): Promise<ApiKeyListDto> {
     await this.partners.get(id);
     return { api_keys: (await this.apiKeys.list(id)).map(toApiKeySummary) };
   }
@@ -103,8 +94,8 @@ export class AdminController {
   @ApiEnvelope(ApiKeySummaryDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
   async revokeKey(
-    @Param('id', uuid) id: string,
-    @Param('keyId', uuid) keyId: string,
+    @Param('id', idParam('Partner')) id: string,
+    @Param('keyId', idParam('API key')) keyId: string,
   ): Promise<ApiKeySummaryDto> {
     const key = await this.apiKeys.revoke(id, keyId);
     if (!key) throw AppError.notFound('API key');

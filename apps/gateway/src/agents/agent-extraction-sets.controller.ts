@@ -5,7 +5,7 @@ import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
-import { agentIdPipe } from './agent-id.pipe';
+import { idParam } from '../http/id-param';
 
 const AGENT_ID = { name: 'id', format: 'uuid', description: 'The agent id' };
 const SET_ID = { name: 'setId', example: 'exs_0b7f3c52-8f0e-4d57-9a51-6a1f0e2b7c11' };
@@ -32,7 +32,7 @@ export class AgentExtractionSetsController {
   @ApiErrors(ErrorCode.NOT_FOUND, ErrorCode.EXTRACTION_KEY_CLASH, ErrorCode.WRITE_CONFLICT)
   attach(
     @CurrentPartner() auth: AuthContext,
-    @Param('id', agentIdPipe) agentId: string,
+    @Param('id', idParam('Agent')) agentId: string,
     @Param('setId') setId: string,
   ): Promise<AgentDto> {
     return this.rpc.request(Subjects.agents.extractionSetAttach, auth.partner, {
@@ -49,7 +49,7 @@ export class AgentExtractionSetsController {
   @ApiErrors(ErrorCode.NOT_FOUND, ErrorCode.WRITE_CONFLICT)
   detach(
     @CurrentPartner() auth: AuthContext,
-    @Param('id', agentIdPipe) agentId: string,
+    @Param('id', idParam('Agent')) agentId: string,
     @Param('setId') setId: string,
   ): Promise<AgentDto> {
     return this.rpc.request(Subjects.agents.extractionSetDetach, auth.partner, {

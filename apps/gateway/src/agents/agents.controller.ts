@@ -14,7 +14,7 @@ import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
-import { agentIdPipe } from './agent-id.pipe';
+import { idParam } from '../http/id-param';
 
 const AGENT_ID = { name: 'id', format: 'uuid', description: 'The agent id' };
 
@@ -56,7 +56,7 @@ export class AgentsController {
   @ApiParam(AGENT_ID)
   @ApiEnvelope(AgentDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  get(@CurrentPartner() auth: AuthContext, @Param('id', agentIdPipe) id: string): Promise<AgentDto> {
+  get(@CurrentPartner() auth: AuthContext, @Param('id', idParam('Agent')) id: string): Promise<AgentDto> {
     return this.rpc.request(Subjects.agents.agentGet, auth.partner, { id });
   }
 
@@ -84,7 +84,7 @@ export class AgentsController {
   )
   update(
     @CurrentPartner() auth: AuthContext,
-    @Param('id', agentIdPipe) id: string,
+    @Param('id', idParam('Agent')) id: string,
     @Body() body: UpdateAgentDto,
   ): Promise<AgentDto> {
     return this.rpc.request(Subjects.agents.agentUpdate, auth.partner, { id, changes: body });
@@ -102,7 +102,7 @@ export class AgentsController {
   @ApiErrors(ErrorCode.NOT_FOUND)
   remove(
     @CurrentPartner() auth: AuthContext,
-    @Param('id', agentIdPipe) id: string,
+    @Param('id', idParam('Agent')) id: string,
   ): Promise<AgentDeletedDto> {
     return this.rpc.request(Subjects.agents.agentDelete, auth.partner, { id });
   }

@@ -17,6 +17,7 @@ import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
 import { onThisGateway } from '../http/public-url';
+import { idParam } from '../http/id-param';
 import { IdempotencyKey, REPLAYED_HEADER } from '../idempotency/idempotency-key';
 import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
 
@@ -116,7 +117,7 @@ export class CallsController {
   @ApiErrors(ErrorCode.NOT_FOUND)
   async get(
     @CurrentPartner() auth: AuthContext,
-    @Param('id') id: string,
+    @Param('id', idParam('Call')) id: string,
     @Req() req: Request,
   ): Promise<CallDto> {
     return absoluteUrls(req, await this.rpc.request<CallDto>(Subjects.calls.callGet, auth.partner, { id }));
@@ -132,7 +133,7 @@ export class CallsController {
   @ApiErrors(ErrorCode.NOT_FOUND)
   async recordingUrl(
     @CurrentPartner() auth: AuthContext,
-    @Param('id') id: string,
+    @Param('id', idParam('Call')) id: string,
     @Req() req: Request,
   ): Promise<RecordingUrlDto> {
     const found = await this.rpc.request<RecordingUrlDto>(Subjects.calls.callRecordingUrl, auth.partner, {

@@ -7,6 +7,7 @@ import {
   CAMPAIGN_ID_EXAMPLE,
   CampaignDeletedDto,
   CampaignDto,
+  CampaignId,
   CampaignListDto,
   ContactListDto,
   ContactsUploadReportDto,
@@ -23,6 +24,7 @@ import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
 import { createValidationPipe } from '../http/validation';
+import { idParam } from '../http/id-param';
 import { CAMPAIGN_DESCRIPTION, CONTACTS_DESCRIPTION, START_DESCRIPTION } from './campaigns.docs';
 
 const ID_PARAM = { name: 'id', example: CAMPAIGN_ID_EXAMPLE };
@@ -58,7 +60,10 @@ export class CampaignsController {
   @ApiParam(ID_PARAM)
   @ApiEnvelope(CampaignDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  get(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<CampaignDto> {
+  get(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Campaign', CampaignId)) id: string,
+  ): Promise<CampaignDto> {
     return this.rpc.request(Subjects.campaigns.campaignGet, auth.partner, { id });
   }
 
@@ -73,7 +78,7 @@ export class CampaignsController {
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE)
   update(
     @CurrentPartner() auth: AuthContext,
-    @Param('id') id: string,
+    @Param('id', idParam('Campaign', CampaignId)) id: string,
     @Body() body: UpdateCampaignDto,
   ): Promise<CampaignDto> {
     return this.rpc.request(Subjects.campaigns.campaignUpdate, auth.partner, { id, changes: body });
@@ -88,7 +93,10 @@ export class CampaignsController {
   @ApiParam(ID_PARAM)
   @ApiEnvelope(CampaignDeletedDto)
   @ApiErrors(ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE)
-  remove(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<CampaignDeletedDto> {
+  remove(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Campaign', CampaignId)) id: string,
+  ): Promise<CampaignDeletedDto> {
     return this.rpc.request(Subjects.campaigns.campaignDelete, auth.partner, { id });
   }
 
@@ -108,7 +116,7 @@ export class CampaignsController {
   )
   start(
     @CurrentPartner() auth: AuthContext,
-    @Param('id') id: string,
+    @Param('id', idParam('Campaign', CampaignId)) id: string,
     @Body() body: StartCampaignDto,
   ): Promise<CampaignDto> {
     return this.rpc.request(Subjects.campaigns.campaignStart, auth.partner, { id, options: body ?? {} });
@@ -125,7 +133,10 @@ export class CampaignsController {
   @ApiParam(ID_PARAM)
   @ApiEnvelope(CampaignDto)
   @ApiErrors(ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE)
-  pause(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<CampaignDto> {
+  pause(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Campaign', CampaignId)) id: string,
+  ): Promise<CampaignDto> {
     return this.rpc.request(Subjects.campaigns.campaignPause, auth.partner, { id });
   }
 
@@ -146,7 +157,10 @@ export class CampaignsController {
     ErrorCode.CALLER_ID_INACTIVE,
     ErrorCode.INSUFFICIENT_BALANCE,
   )
-  resume(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<CampaignDto> {
+  resume(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Campaign', CampaignId)) id: string,
+  ): Promise<CampaignDto> {
     return this.rpc.request(Subjects.campaigns.campaignResume, auth.partner, { id });
   }
 
@@ -173,7 +187,7 @@ export class CampaignsController {
   )
   async addContacts(
     @CurrentPartner() auth: AuthContext,
-    @Param('id') id: string,
+    @Param('id', idParam('Campaign', CampaignId)) id: string,
     @Body() body: unknown,
     @Req() req: Request,
   ): Promise<ContactsUploadReportDto> {
@@ -198,7 +212,7 @@ export class CampaignsController {
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
   listContacts(
     @CurrentPartner() auth: AuthContext,
-    @Param('id') id: string,
+    @Param('id', idParam('Campaign', CampaignId)) id: string,
     @Query() query: ListContactsQueryDto,
   ): Promise<ContactListDto> {
     return this.rpc.request(Subjects.campaigns.contactsList, auth.partner, { id, query });

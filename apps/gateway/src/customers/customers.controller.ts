@@ -3,6 +3,7 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   CreateCustomerDto,
   CustomerDto,
+  CustomerId,
   CustomerListDto,
   ErrorCode,
   ListCustomersQueryDto,
@@ -13,6 +14,7 @@ import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
+import { idParam } from '../http/id-param';
 
 /** Thin HTTP edge: validates, then sends the command over NATS scoped to the partner. */
 @ApiTags('Customers')
@@ -49,7 +51,10 @@ export class CustomersController {
   @ApiParam({ name: 'id', example: 'cus_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11' })
   @ApiEnvelope(CustomerDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  get(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<CustomerDto> {
+  get(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Customer', CustomerId)) id: string,
+  ): Promise<CustomerDto> {
     return this.rpc.request(Subjects.gateway.customerGet, auth.partner, { id });
   }
 
@@ -60,7 +65,7 @@ export class CustomersController {
   @ApiErrors(ErrorCode.INVALID_NAME, ErrorCode.INVALID_EMAIL, ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
   update(
     @CurrentPartner() auth: AuthContext,
-    @Param('id') id: string,
+    @Param('id', idParam('Customer', CustomerId)) id: string,
     @Body() body: UpdateCustomerDto,
   ): Promise<CustomerDto> {
     return this.rpc.request(Subjects.gateway.customerUpdate, auth.partner, { id, changes: body });

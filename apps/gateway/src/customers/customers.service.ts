@@ -6,6 +6,7 @@ import {
   AppError,
   CreateCustomerDto,
   CustomerDto,
+  CustomerId,
   CustomerListDto,
   DEFAULT_PAGE_SIZE,
   DomainEvents,
@@ -47,7 +48,7 @@ export class CustomersService {
     try {
       return await this.dataSource.transaction(async (em) => {
         const customer = em.create(Customer, {
-          id: `cus_${randomUUID()}`,
+          id: CustomerId.format(randomUUID()),
           partnerId,
           externalId: input.external_id,
           name: input.name,

@@ -18,6 +18,7 @@ import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
 import { onThisGateway } from '../http/public-url';
+import { idParam } from '../http/id-param';
 
 const ID_PARAM = { name: 'id', format: 'uuid', description: 'Document id' } as const;
 
@@ -82,7 +83,10 @@ export class DocumentsController {
   @ApiParam(ID_PARAM)
   @ApiEnvelope(DocumentDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.CONFLICT)
-  confirm(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<DocumentDto> {
+  confirm(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Document')) id: string,
+  ): Promise<DocumentDto> {
     return this.rpc.request(Subjects.agents.documentConfirm, auth.partner, { id });
   }
 
@@ -99,7 +103,10 @@ export class DocumentsController {
   @ApiParam(ID_PARAM)
   @ApiEnvelope(DocumentDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  get(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<DocumentDto> {
+  get(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Document')) id: string,
+  ): Promise<DocumentDto> {
     return this.rpc.request(Subjects.agents.documentGet, auth.partner, { id });
   }
 
@@ -113,7 +120,10 @@ export class DocumentsController {
   @ApiParam(ID_PARAM)
   @ApiEnvelope(DocumentMessageDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  remove(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<DocumentMessageDto> {
+  remove(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Document')) id: string,
+  ): Promise<DocumentMessageDto> {
     return this.rpc.request(Subjects.agents.documentDelete, auth.partner, { id });
   }
 }

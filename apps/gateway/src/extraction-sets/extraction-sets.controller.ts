@@ -5,6 +5,7 @@ import {
   ErrorCode,
   ExtractionSetDeletedDto,
   ExtractionSetDto,
+  ExtractionSetId,
   ExtractionSetListDto,
   FromAgentDto,
   ListExtractionSetsQueryDto,
@@ -15,6 +16,7 @@ import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
+import { idParam } from '../http/id-param';
 
 const SET_ID = { name: 'id', example: 'exs_0b7f3c52-8f0e-4d57-9a51-6a1f0e2b7c11' };
 
@@ -83,7 +85,10 @@ export class ExtractionSetsController {
   @ApiParam(SET_ID)
   @ApiEnvelope(ExtractionSetDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  get(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<ExtractionSetDto> {
+  get(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Extraction set', ExtractionSetId)) id: string,
+  ): Promise<ExtractionSetDto> {
     return this.rpc.request(Subjects.agents.extractionSetGet, auth.partner, { id });
   }
 
@@ -105,7 +110,7 @@ export class ExtractionSetsController {
   )
   update(
     @CurrentPartner() auth: AuthContext,
-    @Param('id') id: string,
+    @Param('id', idParam('Extraction set', ExtractionSetId)) id: string,
     @Body() body: UpdateExtractionSetDto,
   ): Promise<ExtractionSetDto> {
     return this.rpc.request(Subjects.agents.extractionSetUpdate, auth.partner, { id, changes: body });
@@ -116,7 +121,10 @@ export class ExtractionSetsController {
   @ApiParam(SET_ID)
   @ApiEnvelope(ExtractionSetDeletedDto)
   @ApiErrors(ErrorCode.NOT_FOUND, ErrorCode.WRITE_CONFLICT)
-  remove(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<ExtractionSetDeletedDto> {
+  remove(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Extraction set', ExtractionSetId)) id: string,
+  ): Promise<ExtractionSetDeletedDto> {
     return this.rpc.request(Subjects.agents.extractionSetDelete, auth.partner, { id });
   }
 }

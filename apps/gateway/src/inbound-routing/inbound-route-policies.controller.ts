@@ -5,6 +5,7 @@ import {
   ErrorCode,
   InboundRoutePolicyDeletedDto,
   InboundRoutePolicyDto,
+  InboundRoutePolicyId,
   InboundRoutePolicyListDto,
   Subjects,
   UpdateInboundRoutePolicyDto,
@@ -13,6 +14,7 @@ import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
+import { idParam } from '../http/id-param';
 
 const POLICY_ID = 'irp_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11';
 
@@ -60,7 +62,10 @@ export class InboundRoutePoliciesController {
   @ApiParam({ name: 'id', example: POLICY_ID })
   @ApiEnvelope(InboundRoutePolicyDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  get(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<InboundRoutePolicyDto> {
+  get(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Inbound route policy', InboundRoutePolicyId)) id: string,
+  ): Promise<InboundRoutePolicyDto> {
     return this.rpc.request(Subjects.calls.inboundPolicyGet, auth.partner, { id });
   }
 
@@ -74,7 +79,7 @@ export class InboundRoutePoliciesController {
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
   update(
     @CurrentPartner() auth: AuthContext,
-    @Param('id') id: string,
+    @Param('id', idParam('Inbound route policy', InboundRoutePolicyId)) id: string,
     @Body() body: UpdateInboundRoutePolicyDto,
   ): Promise<InboundRoutePolicyDto> {
     return this.rpc.request(Subjects.calls.inboundPolicyUpdate, auth.partner, { id, changes: body });
@@ -87,7 +92,7 @@ export class InboundRoutePoliciesController {
   @ApiErrors(ErrorCode.NOT_FOUND)
   remove(
     @CurrentPartner() auth: AuthContext,
-    @Param('id') id: string,
+    @Param('id', idParam('Inbound route policy', InboundRoutePolicyId)) id: string,
   ): Promise<InboundRoutePolicyDeletedDto> {
     return this.rpc.request(Subjects.calls.inboundPolicyDelete, auth.partner, { id });
   }

@@ -14,6 +14,7 @@ import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
+import { idParam } from '../http/id-param';
 
 const AGENT_PARAM = { name: 'agentId', format: 'uuid', description: 'Agent id' } as const;
 const THRESHOLDS = Object.entries(KB_THRESHOLD_MIN_SCORE)
@@ -43,7 +44,7 @@ export class AgentKnowledgeController {
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE)
   link(
     @CurrentPartner() auth: AuthContext,
-    @Param('agentId') agentId: string,
+    @Param('agentId', idParam('Agent')) agentId: string,
     @Body() body: LinkAgentDocumentsDto,
   ): Promise<AgentKnowledgeDocumentListDto> {
     return this.rpc.request(Subjects.agents.agentDocumentLink, auth.partner, { agentId, body });
@@ -56,7 +57,7 @@ export class AgentKnowledgeController {
   @ApiErrors(ErrorCode.NOT_FOUND)
   list(
     @CurrentPartner() auth: AuthContext,
-    @Param('agentId') agentId: string,
+    @Param('agentId', idParam('Agent')) agentId: string,
   ): Promise<AgentKnowledgeDocumentListDto> {
     return this.rpc.request(Subjects.agents.agentDocumentList, auth.partner, { agentId });
   }
@@ -74,7 +75,7 @@ export class AgentKnowledgeController {
   @ApiErrors(ErrorCode.NOT_FOUND)
   unlink(
     @CurrentPartner() auth: AuthContext,
-    @Param('agentId') agentId: string,
+    @Param('agentId', idParam('Agent')) agentId: string,
     @Param('documentId') documentId: string,
   ): Promise<DocumentMessageDto> {
     return this.rpc.request(Subjects.agents.agentDocumentUnlink, auth.partner, { agentId, documentId });
@@ -96,7 +97,7 @@ export class AgentKnowledgeController {
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
   search(
     @CurrentPartner() auth: AuthContext,
-    @Param('agentId') agentId: string,
+    @Param('agentId', idParam('Agent')) agentId: string,
     @Body() body: KnowledgeSearchDto,
   ): Promise<KnowledgeSearchResponseDto> {
     return this.rpc.request(Subjects.agents.knowledgeSearch, auth.partner, { agentId, ...body });

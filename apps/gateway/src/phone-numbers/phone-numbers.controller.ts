@@ -7,6 +7,7 @@ import {
   PHONE_NUMBER_ID_EXAMPLE,
   PhoneNumberDeletedDto,
   PhoneNumberDto,
+  PhoneNumberId,
   PhoneNumberListDto,
   Subjects,
   UpdatePhoneNumberDto,
@@ -15,6 +16,7 @@ import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
+import { idParam } from '../http/id-param';
 
 /** Thin HTTP edge for imported phone numbers. */
 @ApiTags('Phone numbers')
@@ -52,7 +54,10 @@ export class PhoneNumbersController {
   @ApiParam({ name: 'id', example: PHONE_NUMBER_ID_EXAMPLE })
   @ApiEnvelope(PhoneNumberDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  get(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<PhoneNumberDto> {
+  get(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Phone number', PhoneNumberId)) id: string,
+  ): Promise<PhoneNumberDto> {
     return this.rpc.request(Subjects.calls.phoneNumberGet, auth.partner, { id });
   }
 
@@ -67,7 +72,7 @@ export class PhoneNumbersController {
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
   update(
     @CurrentPartner() auth: AuthContext,
-    @Param('id') id: string,
+    @Param('id', idParam('Phone number', PhoneNumberId)) id: string,
     @Body() body: UpdatePhoneNumberDto,
   ): Promise<PhoneNumberDto> {
     return this.rpc.request(Subjects.calls.phoneNumberUpdate, auth.partner, { id, changes: body });
@@ -83,7 +88,10 @@ export class PhoneNumbersController {
   @ApiParam({ name: 'id', example: PHONE_NUMBER_ID_EXAMPLE })
   @ApiEnvelope(PhoneNumberDeletedDto)
   @ApiErrors(ErrorCode.NOT_FOUND, ErrorCode.DEFAULT_FROM_NUMBER)
-  remove(@CurrentPartner() auth: AuthContext, @Param('id') id: string): Promise<PhoneNumberDeletedDto> {
+  remove(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Phone number', PhoneNumberId)) id: string,
+  ): Promise<PhoneNumberDeletedDto> {
     return this.rpc.request(Subjects.calls.phoneNumberDelete, auth.partner, { id });
   }
 }

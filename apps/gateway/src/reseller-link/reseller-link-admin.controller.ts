@@ -1,23 +1,13 @@
-import { Body, Controller, Delete, HttpCode, Param, ParseUUIDPipe, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import {
-  AppError,
-  CreateResellerLinkConnectionDto,
-  ErrorCode,
-  Subjects,
-  TelephonyConnectionDto,
-} from '@vap/contracts';
+import { CreateResellerLinkConnectionDto, ErrorCode, Subjects, TelephonyConnectionDto } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { Public } from '@vap/runtime';
 import { PartnersService } from '../accounts/partners.service';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
+import { idParam } from '../http/id-param';
 import { ApiEnvelope, ApiErrors, ApiOperatorRoute } from '../http/openapi.decorators';
 import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
-
-const partnerUuid = new ParseUUIDPipe({ exceptionFactory: () => AppError.notFound('Partner') });
-const connectionUuid = new ParseUUIDPipe({
-  exceptionFactory: () => AppError.notFound('reseller-link connection'),
-});
 
 /**
  * Operator API for reseller-link connections: a partner may have several (each with its reseller API base
@@ -43,7 +33,7 @@ export class ResellerLinkAdminController {
   @ApiEnvelope(TelephonyConnectionDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
   async create(
-    @Param('partnerId', partnerUuid) partnerId: string,
+    @Param('partnerId', idParam('Partner')) partnerId: string,
     @Body() body: CreateResellerLinkConnectionDto,
   ): Promise<TelephonyConnectionDto> {
     await this.partners.get(partnerId);
@@ -55,8 +45,8 @@ export class ResellerLinkAdminController {
   @ApiEnvelope(TelephonyConnectionDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
   async deactivate(
-    @Param('partnerId', partnerUuid) partnerId: string,
-    @Param('connectionId', connectionUuid) connectionId: string,
+    @Param('partnerId', idParam('Partner')) partnerId: string,
+    @Param('connectionId', idParam('reseller-link connection')) connectionId: string,
   ): Promise<TelephonyConnectionDto> {
     await this.partners.get(partnerId);
     return this.rpc.request(Subjects.calls.resellerLinkConnectionDeactivate, partnerId, { connectionId });

@@ -13,7 +13,7 @@ import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
-import { webhookAgentIdPipe } from './webhook-id.pipes';
+import { idParam } from '../http/id-param';
 
 const AGENT_ID = { name: 'agent_id', format: 'uuid', description: 'The agent id' };
 
@@ -37,7 +37,7 @@ export class AgentWebhooksController {
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.LABEL_TAKEN, ErrorCode.LIMIT_REACHED)
   create(
     @CurrentPartner() auth: AuthContext,
-    @Param('agent_id', webhookAgentIdPipe) agentId: string,
+    @Param('agent_id', idParam('Agent')) agentId: string,
     @Body() body: CreateAgentWebhookEndpointDto,
   ): Promise<WebhookEndpointWithSecretDto> {
     return this.rpc.request(Subjects.webhooks.agentWebhooksCreate, auth.partner, {
@@ -57,7 +57,7 @@ export class AgentWebhooksController {
   @ApiErrors(ErrorCode.NOT_FOUND)
   get(
     @CurrentPartner() auth: AuthContext,
-    @Param('agent_id', webhookAgentIdPipe) agentId: string,
+    @Param('agent_id', idParam('Agent')) agentId: string,
   ): Promise<AgentWebhooksDto> {
     return this.rpc.request(Subjects.webhooks.agentWebhooksGet, auth.partner, { agent_id: agentId });
   }
@@ -76,7 +76,7 @@ export class AgentWebhooksController {
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.NO_AGENT_ENDPOINT)
   update(
     @CurrentPartner() auth: AuthContext,
-    @Param('agent_id', webhookAgentIdPipe) agentId: string,
+    @Param('agent_id', idParam('Agent')) agentId: string,
     @Body() body: UpdateAgentWebhooksDto,
   ): Promise<AgentWebhooksUpdatedDto> {
     return this.rpc.request(Subjects.webhooks.agentWebhooksUpdate, auth.partner, {

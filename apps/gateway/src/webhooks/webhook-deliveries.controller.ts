@@ -5,7 +5,7 @@ import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
-import { deliveryIdPipe } from './webhook-id.pipes';
+import { idParam } from '../http/id-param';
 
 const DELIVERY_ID = { name: 'id', format: 'uuid', description: 'The delivery id (the X-Webhook-Id header)' };
 
@@ -26,7 +26,7 @@ export class WebhookDeliveriesController {
   @ApiErrors(ErrorCode.NOT_FOUND)
   get(
     @CurrentPartner() auth: AuthContext,
-    @Param('id', deliveryIdPipe) id: string,
+    @Param('id', idParam('Webhook delivery')) id: string,
   ): Promise<WebhookDeliveryDetailDto> {
     return this.rpc.request(Subjects.webhooks.deliveryGet, auth.partner, { id });
   }
@@ -44,7 +44,7 @@ export class WebhookDeliveriesController {
   @ApiErrors(ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE)
   retry(
     @CurrentPartner() auth: AuthContext,
-    @Param('id', deliveryIdPipe) id: string,
+    @Param('id', idParam('Webhook delivery')) id: string,
   ): Promise<WebhookDeliveryDto> {
     return this.rpc.request(Subjects.webhooks.deliveryRetry, auth.partner, { id });
   }

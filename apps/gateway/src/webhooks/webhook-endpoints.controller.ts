@@ -17,7 +17,7 @@ import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
-import { endpointIdPipe } from './webhook-id.pipes';
+import { idParam } from '../http/id-param';
 
 const ENDPOINT_ID = { name: 'id', format: 'uuid', description: 'The webhook endpoint id' };
 
@@ -70,7 +70,7 @@ export class WebhookEndpointsController {
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.LABEL_TAKEN)
   update(
     @CurrentPartner() auth: AuthContext,
-    @Param('id', endpointIdPipe) id: string,
+    @Param('id', idParam('Webhook endpoint')) id: string,
     @Body() body: UpdateWebhookEndpointDto,
   ): Promise<WebhookEndpointDto> {
     return this.rpc.request(Subjects.webhooks.endpointUpdate, auth.partner, { id, changes: body });
@@ -88,7 +88,7 @@ export class WebhookEndpointsController {
   @ApiErrors(ErrorCode.NOT_FOUND)
   remove(
     @CurrentPartner() auth: AuthContext,
-    @Param('id', endpointIdPipe) id: string,
+    @Param('id', idParam('Webhook endpoint')) id: string,
   ): Promise<WebhookEndpointDeletedDto> {
     return this.rpc.request(Subjects.webhooks.endpointDelete, auth.partner, { id });
   }
@@ -108,7 +108,7 @@ export class WebhookEndpointsController {
   @ApiErrors(ErrorCode.NOT_FOUND)
   rotate(
     @CurrentPartner() auth: AuthContext,
-    @Param('id', endpointIdPipe) id: string,
+    @Param('id', idParam('Webhook endpoint')) id: string,
   ): Promise<WebhookEndpointWithSecretDto> {
     return this.rpc.request(Subjects.webhooks.endpointRotateSecret, auth.partner, { id });
   }
@@ -127,7 +127,7 @@ export class WebhookEndpointsController {
   @ApiErrors(ErrorCode.NOT_FOUND)
   test(
     @CurrentPartner() auth: AuthContext,
-    @Param('id', endpointIdPipe) id: string,
+    @Param('id', idParam('Webhook endpoint')) id: string,
   ): Promise<WebhookDeliveryDto> {
     return this.rpc.request(Subjects.webhooks.endpointTest, auth.partner, { id });
   }
@@ -142,7 +142,7 @@ export class WebhookEndpointsController {
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
   deliveries(
     @CurrentPartner() auth: AuthContext,
-    @Param('id', endpointIdPipe) id: string,
+    @Param('id', idParam('Webhook endpoint')) id: string,
     @Query() query: ListWebhookDeliveriesQueryDto,
   ): Promise<WebhookDeliveryListDto> {
     return this.rpc.request(Subjects.webhooks.deliveryList, auth.partner, { endpoint_id: id, query });

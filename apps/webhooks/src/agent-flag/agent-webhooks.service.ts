@@ -7,8 +7,7 @@ import {
   AgentWebhooksUpdatedDto,
   WEBHOOK_EVENT_TYPES,
 } from '@vap/contracts';
-import { RpcClient } from '@vap/messaging';
-import { assertOwnAgent } from '../common/agent-check';
+import { assertOwnAgent, RpcClient } from '@vap/messaging';
 import { WebhookEndpointsService } from '../endpoints/webhook-endpoints.service';
 import { AgentFlagService } from './agent-flag.service';
 

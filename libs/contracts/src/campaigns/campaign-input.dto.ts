@@ -17,7 +17,8 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { PHONE_NUMBER_ID_EXAMPLE, PHONE_NUMBER_ID_PATTERN } from '../telephony/phone-number.dto';
+import { PhoneNumberId } from '../ids';
+import { PHONE_NUMBER_ID_EXAMPLE } from '../telephony/phone-number.dto';
 import {
   CAMPAIGN_CONCURRENCY_MAX,
   CAMPAIGN_CONCURRENCY_MIN,
@@ -62,7 +63,7 @@ export class CampaignSettingsDto {
     message: `phone_number_ids holds at most ${CAMPAIGN_MAX_CALLER_IDS} ids`,
   })
   @ArrayUnique({ message: 'phone_number_ids must not repeat an id' })
-  @Matches(PHONE_NUMBER_ID_PATTERN, {
+  @Matches(PhoneNumberId.pattern, {
     each: true,
     message: 'phone_number_ids must hold phone number ids (pn_<uuid>)',
   })

@@ -13,7 +13,6 @@ export const CAMPAIGN_MAX_CONTACTS_PER_UPLOAD = 10_000;
 /** Size limit of a text/csv contacts upload. */
 export const CAMPAIGN_CSV_BODY_LIMIT = '2mb';
 
-export const CAMPAIGN_ID_PATTERN = /^cmp_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const CAMPAIGN_ID_EXAMPLE = 'cmp_6d0b3f0c-6a0e-4a8e-9a55-0d7f4c1f2b11';
 
 export const CAMPAIGN_STATUSES = ['draft', 'running', 'paused', 'completed'] as const;

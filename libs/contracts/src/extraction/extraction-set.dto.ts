@@ -15,8 +15,6 @@ import { CursorQueryDto } from '../pagination';
 import { ExtractionKeyDto, ExtractionKeyInputDto, UniqueKeyNames } from './extraction-key.dto';
 import { ExtractionLimits } from './extraction-key-rules';
 
-export const EXTRACTION_SET_ID_PREFIX = 'exs_';
-
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const present = (_: object, v: unknown) => v !== undefined;
 

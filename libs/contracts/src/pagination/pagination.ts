@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { AppError } from '../errors';
+import { UUID_SOURCE } from '../ids';
 
 /** Query of every list route: a page size and the opaque cursor of the previous page's next_cursor. */
 export class CursorQueryDto {
@@ -31,11 +32,10 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 /** What a list pages by: a row's UUID, a prefixed one (`cus_<uuid>`), or (campaign contacts) a sequence number. */
 const CURSOR_IDS = {
-  uuid: new RegExp(`^${UUID}$`, 'i'),
-  prefixed: new RegExp(`^[a-z]{2,4}_${UUID}$`, 'i'),
+  uuid: new RegExp(`^${UUID_SOURCE}$`, 'i'),
+  prefixed: new RegExp(`^[a-z]{2,4}_${UUID_SOURCE}$`, 'i'),
   integer: /^\d{1,18}$/,
 };
 export type CursorIdKind = keyof typeof CURSOR_IDS;

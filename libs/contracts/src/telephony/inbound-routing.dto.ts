@@ -18,7 +18,8 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { CursorQueryDto } from '../pagination';
-import { PHONE_NUMBER_ID_EXAMPLE, PHONE_NUMBER_ID_PATTERN } from './phone-number.dto';
+import { PhoneNumberId } from '../ids';
+import { PHONE_NUMBER_ID_EXAMPLE } from './phone-number.dto';
 
 export const INBOUND_ROUTE_SCOPES = ['PHONE_NUMBER', 'AGENT', 'PARTNER'] as const;
 export type InboundRouteScope = (typeof INBOUND_ROUTE_SCOPES)[number];
@@ -115,7 +116,7 @@ export class CreateInboundRoutePolicyDto extends InboundPolicyFieldsDto {
     (o: CreateInboundRoutePolicyDto) => o.scope === 'PHONE_NUMBER' || o.phone_number_id !== undefined,
   )
   @IsString({ message: 'phone_number_id is required for scope PHONE_NUMBER' })
-  @Matches(PHONE_NUMBER_ID_PATTERN, { message: 'phone_number_id must be a phone number id (pn_...)' })
+  @Matches(PhoneNumberId.pattern, { message: 'phone_number_id must be a phone number id (pn_...)' })
   phone_number_id?: string;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Required for scope AGENT; not accepted otherwise' })
@@ -234,7 +235,7 @@ export class InboundRoutePolicyDeletedDto {
 export class ListInboundRouteDecisionsQueryDto extends CursorQueryDto {
   @ApiPropertyOptional({ example: PHONE_NUMBER_ID_EXAMPLE })
   @IsOptional()
-  @Matches(PHONE_NUMBER_ID_PATTERN, { message: 'phone_number_id must be a phone number id (pn_...)' })
+  @Matches(PhoneNumberId.pattern, { message: 'phone_number_id must be a phone number id (pn_...)' })
   phone_number_id?: string;
 
   @ApiPropertyOptional()

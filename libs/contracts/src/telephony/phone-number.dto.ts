@@ -4,7 +4,6 @@ import { CursorQueryDto } from '../pagination';
 import { E164_EXAMPLE, TELEPHONY_E164 } from './e164';
 import { TELEPHONY_PROVIDERS, TelephonyProvider } from './telephony-credentials.dto';
 
-export const PHONE_NUMBER_ID_PATTERN = /^pn_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const PHONE_NUMBER_ID_EXAMPLE = 'pn_0d7f4c1f-2b11-4a8e-9a55-3f0c6a0e6d0b';
 
 export class ImportPhoneNumberDto {

@@ -2,13 +2,6 @@ import { ApiProperty } from '@nestjs/swagger';
 import { VOICE_TIERS, VoiceTier } from '../accounts';
 import { VOICE_GENDERS, VoiceGender } from './voice-tiers';
 
-/** Voice configuration ids are `vc_` + the voice's UUID; an agent's voice_id is that UUID. */
-export const VOICE_CONFIGURATION_ID_PREFIX = 'vc_';
-
-export function voiceConfigurationId(voiceId: string): string {
-  return `${VOICE_CONFIGURATION_ID_PREFIX}${voiceId}`;
-}
-
 export class VoiceConfigurationDto {
   @ApiProperty({
     example: 'vc_5b1e3c52-8f0e-4d57-9a51-6a1f0e2b7c11',

@@ -1,0 +1,3 @@
+export * from './uuid';
+export * from './prefixed-id';
+export * from './resource-ids';
