@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
   AgentDto,
@@ -22,9 +21,8 @@ import { ReplicaLiveness } from '../lifecycle/replica-liveness.service';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { CallProgressService } from '../progress/call-progress.service';
 import { statusUpdatedData } from '../progress/status-event';
-import { agentSettingsOf } from './agent-settings';
 import { CallsQueryService } from './calls-query.service';
-import { Call } from './entities/call.entity';
+import { Call, newCall } from './entities/call.entity';
 import { CallSession, newSession } from './entities/call-session.entity';
 import { FromNumberResolver } from './from-number.resolver';
 import { accountConcurrency, countActiveCalls, lockPartnerCalls } from './partner-lock';
@@ -133,39 +131,26 @@ export class StartCallService {
           `Concurrency limit reached: ${active} of ${limit} calls are active; start again when one ends`,
         );
       }
-      const call = em.create(Call, {
-        id: randomUUID(),
-        partnerId: partner.id,
-        agentId: agent.id,
-        agentName: agent.agent_name,
-        sessionId: randomUUID(),
-        direction: 'outbound',
-        fromNumber: from.number,
-        toNumber: input.to_number,
-        phoneNumberId: from.id,
-        connectionId: from.connectionId,
-        provider: from.provider as Call['provider'],
-        providerCallId: null,
-        status: 'pending',
-        disposition: null,
-        answeredBy: null,
-        endCallReason: null,
-        hangupCause: null,
-        hangupSource: null,
-        billDurationSeconds: null,
-        durationSeconds: null,
-        errorMessage: null,
-        clientReferenceId: input.client_reference_id ?? null,
-        variables: input.variables ?? {},
-        agentSettings: agentSettingsOf(agent),
-        concurrencyLimit: limit,
-        providerStatus: null,
-        providerEvent: null,
-        startedAt: null,
-        endedAt: null,
-        // Until the carrier has the call, this replica is its owner (see OrphanedCallReaper).
-        ownerId: this.liveness.id,
-      });
+      const call = em.create(
+        Call,
+        newCall(agent, {
+          partnerId: partner.id,
+          direction: 'outbound',
+          fromNumber: from.number,
+          toNumber: input.to_number,
+          phoneNumberId: from.id,
+          connectionId: from.connectionId,
+          provider: from.provider as Call['provider'],
+          providerCallId: null,
+          clientReferenceId: input.client_reference_id ?? null,
+          variables: input.variables ?? {},
+          concurrencyLimit: limit,
+          providerStatus: null,
+          providerEvent: null,
+          // Until the carrier has the call, this replica is its owner (see OrphanedCallReaper).
+          ownerId: this.liveness.id,
+        }),
+      );
       await em.save(call);
       await em.insert(CallSession, newSession(call));
       if (key) await bindKey(em, partner.id, key, call.id);
