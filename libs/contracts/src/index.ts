@@ -2,6 +2,7 @@ export * from './errors';
 export * from './envelope';
 export * from './messaging';
 export * from './pagination';
+export * from './validation';
 export * from './customers';
 export * from './accounts';
 export * from './agents';

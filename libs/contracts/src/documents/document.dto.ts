@@ -24,8 +24,8 @@ import {
   UPLOAD_DOCUMENT_TYPES,
   UploadDocumentType,
 } from './document-limits';
+import { trimString } from '../validation';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const MB = DocumentLimits.maxFileBytes / (1024 * 1024);
 
 function IsMimeTypeOfType() {
@@ -41,7 +41,7 @@ function IsMimeTypeOfType() {
 
 export class CreateDocumentDto {
   @ApiProperty({ minLength: 1, maxLength: DocumentLimits.nameMax, example: 'Refund policy' })
-  @Transform(trim)
+  @Transform(trimString)
   @IsString({ message: 'name must be a string' })
   @Length(1, DocumentLimits.nameMax, { message: `name must be 1 to ${DocumentLimits.nameMax} characters` })
   name: string;
@@ -87,7 +87,7 @@ export class CreateDocumentDto {
 
 export class CreateWebLinkDocumentDto {
   @ApiProperty({ minLength: 1, maxLength: DocumentLimits.nameMax, example: 'Pricing page' })
-  @Transform(trim)
+  @Transform(trimString)
   @IsString({ message: 'name must be a string' })
   @Length(1, DocumentLimits.nameMax, { message: `name must be 1 to ${DocumentLimits.nameMax} characters` })
   name: string;

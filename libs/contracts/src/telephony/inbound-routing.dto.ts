@@ -18,6 +18,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { CursorQueryDto } from '../pagination';
+import { E164_PATTERN } from '../validation';
 import { PHONE_NUMBER_ID_EXAMPLE, PHONE_NUMBER_ID_PATTERN } from './phone-number.dto';
 
 export const INBOUND_ROUTE_SCOPES = ['PHONE_NUMBER', 'AGENT', 'PARTNER'] as const;
@@ -358,11 +359,11 @@ export class InboundRouteDecisionListDto {
 export class SandboxInboundCallDto {
   @ApiProperty({ example: '+919876543210', description: 'A number of the account (see GET /phone-numbers)' })
   @IsString({ message: 'to_number is required' })
-  @Matches(/^\+[1-9]\d{6,14}$/, { message: 'to_number must be an E.164 number such as +919876543210' })
+  @Matches(E164_PATTERN, { message: 'to_number must be an E.164 number such as +919876543210' })
   to_number: string;
 
   @ApiProperty({ example: '+918012345678', description: 'The simulated caller' })
   @IsString({ message: 'from_number is required' })
-  @Matches(/^\+[1-9]\d{6,14}$/, { message: 'from_number must be an E.164 number such as +918012345678' })
+  @Matches(E164_PATTERN, { message: 'from_number must be an E.164 number such as +918012345678' })
   from_number: string;
 }

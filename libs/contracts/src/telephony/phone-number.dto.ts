@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { CursorQueryDto } from '../pagination';
-import { E164_EXAMPLE, TELEPHONY_E164 } from './e164';
+import { E164_EXAMPLE, E164_PATTERN } from '../validation';
 import { TELEPHONY_PROVIDERS, TelephonyProvider } from './telephony-credentials.dto';
 
 export const PHONE_NUMBER_ID_PATTERN = /^pn_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -10,7 +10,7 @@ export const PHONE_NUMBER_ID_EXAMPLE = 'pn_0d7f4c1f-2b11-4a8e-9a55-3f0c6a0e6d0b'
 export class ImportPhoneNumberDto {
   @ApiProperty({ example: E164_EXAMPLE, description: 'E.164 number, unique on the account' })
   @IsString({ message: 'number is required' })
-  @Matches(TELEPHONY_E164, { message: 'number must be an E.164 number such as +919876543210' })
+  @Matches(E164_PATTERN, { message: 'number must be an E.164 number such as +919876543210' })
   number: string;
 
   @ApiPropertyOptional({

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
-import { E164_EXAMPLE, TELEPHONY_E164 } from './e164';
+import { E164_EXAMPLE, E164_PATTERN } from '../validation';
 
 export const TELEPHONY_PROVIDERS = ['sandbox', 'carrier_a', 'carrier_b', 'reseller-link'] as const;
 export type TelephonyProvider = (typeof TELEPHONY_PROVIDERS)[number];
@@ -20,7 +20,7 @@ function FromNumber() {
         'E.164 number provisioned for the account; becomes its default from-number on this carrier',
     })(target, key);
     IsString(required('from_number'))(target, key);
-    Matches(TELEPHONY_E164, { message: 'from_number must be an E.164 number such as +919876543210' })(
+    Matches(E164_PATTERN, { message: 'from_number must be an E.164 number such as +919876543210' })(
       target,
       key,
     );

@@ -1,0 +1,2 @@
+export * from './e164';
+export * from './trim';
