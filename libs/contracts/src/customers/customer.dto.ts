@@ -12,7 +12,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { ErrorCode } from '../errors';
-import { CursorQueryDto } from '../pagination';
+import { CursorQueryDto, NextCursor } from '../pagination';
 import { trimString } from '../validation';
 
 export const CUSTOMER_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;
@@ -129,10 +129,6 @@ export class CustomerListDto {
   @ApiProperty({ type: [CustomerDto] })
   customers: CustomerDto[];
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'Pass as cursor to get the next page; null on the last page',
-  })
+  @NextCursor()
   next_cursor: string | null;
 }

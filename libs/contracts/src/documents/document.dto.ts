@@ -13,7 +13,7 @@ import {
   Min,
   ValidateBy,
 } from 'class-validator';
-import { CursorQueryDto } from '../pagination';
+import { CursorQueryDto, NextCursor } from '../pagination';
 import {
   DOCUMENT_STATUSES,
   DOCUMENT_TYPES,
@@ -24,7 +24,7 @@ import {
   UPLOAD_DOCUMENT_TYPES,
   UploadDocumentType,
 } from './document-limits';
-import { trimString } from '../validation';
+import { OptionalOneOf, trimString } from '../validation';
 
 const MB = DocumentLimits.maxFileBytes / (1024 * 1024);
 
@@ -121,11 +121,7 @@ export class ListDocumentsQueryDto extends CursorQueryDto {
   @IsIn(DOCUMENT_STATUSES as unknown as string[], { message: 'status must be uploading or ready' })
   status?: DocumentStatus;
 
-  @ApiPropertyOptional({ enum: DOCUMENT_TYPES })
-  @IsOptional()
-  @IsIn(DOCUMENT_TYPES as unknown as string[], {
-    message: `type must be one of ${DOCUMENT_TYPES.join(', ')}`,
-  })
+  @OptionalOneOf(DOCUMENT_TYPES)
   type?: DocumentType;
 
   @ApiPropertyOptional({
@@ -202,11 +198,7 @@ export class DocumentListDto {
   @ApiProperty({ type: [DocumentDto] })
   documents: DocumentDto[];
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'Pass as cursor to get the next page; null on the last page',
-  })
+  @NextCursor()
   next_cursor: string | null;
 }
 

@@ -18,7 +18,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { CursorQueryDto } from '../pagination';
-import { E164_PATTERN } from '../validation';
+import { E164_PATTERN, OptionalOneOf } from '../validation';
 import { PHONE_NUMBER_ID_EXAMPLE, PHONE_NUMBER_ID_PATTERN } from './phone-number.dto';
 
 export const INBOUND_ROUTE_SCOPES = ['PHONE_NUMBER', 'AGENT', 'PARTNER'] as const;
@@ -244,18 +244,10 @@ export class ListInboundRouteDecisionsQueryDto extends CursorQueryDto {
   @MaxLength(100)
   policy_id?: string;
 
-  @ApiPropertyOptional({ enum: INBOUND_ROUTE_ACTIONS })
-  @IsOptional()
-  @IsIn(INBOUND_ROUTE_ACTIONS as unknown as string[], {
-    message: `action must be one of ${INBOUND_ROUTE_ACTIONS.join(', ')}`,
-  })
+  @OptionalOneOf(INBOUND_ROUTE_ACTIONS)
   action?: InboundRouteAction;
 
-  @ApiPropertyOptional({ enum: INBOUND_DECISION_SOURCES })
-  @IsOptional()
-  @IsIn(INBOUND_DECISION_SOURCES as unknown as string[], {
-    message: `source must be one of ${INBOUND_DECISION_SOURCES.join(', ')}`,
-  })
+  @OptionalOneOf(INBOUND_DECISION_SOURCES)
   source?: InboundDecisionSource;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Decisions at or after this time' })

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { CursorQueryDto } from '../pagination';
-import { E164_EXAMPLE, E164_PATTERN } from '../validation';
+import { CursorQueryDto, NextCursor } from '../pagination';
+import { E164_EXAMPLE, E164_PATTERN, OptionalOneOf } from '../validation';
 import { TELEPHONY_PROVIDERS, TelephonyProvider } from './telephony-credentials.dto';
 
 export const PHONE_NUMBER_ID_PATTERN = /^pn_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -74,11 +74,7 @@ export class UpdatePhoneNumberDto {
 }
 
 export class ListPhoneNumbersQueryDto extends CursorQueryDto {
-  @ApiPropertyOptional({ enum: TELEPHONY_PROVIDERS })
-  @IsOptional()
-  @IsIn(TELEPHONY_PROVIDERS as unknown as string[], {
-    message: `provider must be one of ${TELEPHONY_PROVIDERS.join(', ')}`,
-  })
+  @OptionalOneOf(TELEPHONY_PROVIDERS)
   provider?: TelephonyProvider;
 }
 
@@ -123,11 +119,7 @@ export class PhoneNumberListDto {
   @ApiProperty({ type: [PhoneNumberDto] })
   phone_numbers: PhoneNumberDto[];
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'Pass as cursor to get the next page; null on the last page',
-  })
+  @NextCursor()
   next_cursor: string | null;
 }
 

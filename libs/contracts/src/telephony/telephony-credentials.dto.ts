@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 import { E164_EXAMPLE, E164_PATTERN } from '../validation';
 
@@ -27,22 +27,30 @@ function FromNumber() {
   };
 }
 
-export class CarrierACredentialsDto {
-  @ApiProperty({ example: 'MAXXXXXXXXXXXXXXXXXX', maxLength: 200 })
-  @IsString(required('auth_id'))
-  @IsNotEmpty(required('auth_id'))
-  @MaxLength(200)
-  auth_id: string;
+/** A required credential string of at most `maxLength` characters, documented with `docs`. */
+function Credential(maxLength: number, docs: ApiPropertyOptions) {
+  return (target: object, key: string) => {
+    // Applied bottom-up, as the decorators would be if written out on the property.
+    MaxLength(maxLength)(target, key);
+    IsNotEmpty(required(key))(target, key);
+    IsString(required(key))(target, key);
+    ApiProperty({ example: docs.example, maxLength, ...docs } as ApiPropertyOptions)(target, key);
+  };
+}
 
-  @ApiProperty({
+/** The carrier account's secret: write-only in the API. */
+const AuthToken = () =>
+  Credential(500, {
     example: 'your-auth-token',
-    maxLength: 500,
     writeOnly: true,
     description: 'Stored encrypted; never returned',
-  })
-  @IsString(required('auth_token'))
-  @IsNotEmpty(required('auth_token'))
-  @MaxLength(500)
+  });
+
+export class CarrierACredentialsDto {
+  @Credential(200, { example: 'MAXXXXXXXXXXXXXXXXXX' })
+  auth_id: string;
+
+  @AuthToken()
   auth_token: string;
 
   @FromNumber()
@@ -50,21 +58,10 @@ export class CarrierACredentialsDto {
 }
 
 export class CarrierBCredentialsDto {
-  @ApiProperty({ example: 'ACXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX', maxLength: 200 })
-  @IsString(required('account_sid'))
-  @IsNotEmpty(required('account_sid'))
-  @MaxLength(200)
+  @Credential(200, { example: 'ACXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' })
   account_sid: string;
 
-  @ApiProperty({
-    example: 'your-auth-token',
-    maxLength: 500,
-    writeOnly: true,
-    description: 'Stored encrypted; never returned',
-  })
-  @IsString(required('auth_token'))
-  @IsNotEmpty(required('auth_token'))
-  @MaxLength(500)
+  @AuthToken()
   auth_token: string;
 
   @FromNumber()

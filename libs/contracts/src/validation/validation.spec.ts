@@ -1,5 +1,7 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import { validateSync } from 'class-validator';
 import { E164_EXAMPLE, E164_PATTERN } from './e164';
+import { OptionalOneOf } from './one-of';
 import { trimString } from './trim';
 
 describe('E164_PATTERN', () => {
@@ -31,5 +33,32 @@ describe('trimString', () => {
 
   it.each([42, null, undefined, ['  a  '], { a: ' b ' }])('leaves %p as given', (value) => {
     expect(plainToInstance(Named, { name: value }).name).toEqual(value);
+  });
+});
+
+describe('OptionalOneOf', () => {
+  const COLOURS = ['red', 'green'] as const;
+  class Filter {
+    @OptionalOneOf(COLOURS)
+    colour?: string;
+  }
+  const errorsOf = (colour: unknown) => validateSync(plainToInstance(Filter, { colour }));
+
+  it('takes one of the values, or nothing', () => {
+    expect(errorsOf('green')).toEqual([]);
+    expect(errorsOf(undefined)).toEqual([]);
+  });
+
+  it('names the field and the values when it is something else', () => {
+    expect(errorsOf('blue').map((e) => e.constraints)).toEqual([
+      { isIn: 'colour must be one of red, green' },
+    ]);
+  });
+
+  it('documents the field as an optional enum', () => {
+    expect(Reflect.getMetadata('swagger/apiModelProperties', Filter.prototype, 'colour')).toMatchObject({
+      enum: COLOURS,
+      required: false,
+    });
   });
 });
