@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import {
@@ -13,14 +13,12 @@ import {
   Subjects,
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
-import { CallbackUrls } from '../carriers/callback-urls';
-import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
 import { BalanceGuard } from '../lifecycle/balance-guard.service';
 import { ReplicaLiveness } from '../lifecycle/replica-liveness.service';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
-import { CallProgressService } from '../progress/call-progress.service';
 import { statusUpdatedData } from '../progress/status-event';
+import { CallDialer } from './call-dialer';
 import { CallsQueryService } from './calls-query.service';
 import { Call, newCall } from './entities/call.entity';
 import { CallSession, newSession } from './entities/call-session.entity';
@@ -43,17 +41,13 @@ export function minimumStartBalancePaise(pricePerMinutePaise: number): number {
  */
 @Injectable()
 export class StartCallService {
-  private readonly logger = new Logger(StartCallService.name);
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: CallsConfig,
     private readonly rpc: RpcClient,
     private readonly outbox: OutboxService,
     private readonly numbers: FromNumberResolver,
-    private readonly carriers: CarrierRegistry,
-    private readonly urls: CallbackUrls,
-    private readonly progress: CallProgressService,
+    private readonly dialer: CallDialer,
     private readonly calls: CallsQueryService,
     private readonly balance: BalanceGuard,
     private readonly liveness: ReplicaLiveness,
@@ -73,35 +67,11 @@ export class StartCallService {
     }
     await this.balance.assertCanStart(partner, minimum);
     const from = await this.numbers.resolve(partner.id, input);
-    const adapter = this.carriers.get(from.provider);
+    const adapter = this.dialer.carrierFor(from.provider);
     const admitted = await this.admit(partner, agent, from, input, key);
     if (typeof admitted === 'string') return this.replay(partner, admitted);
-    const call = admitted;
-    try {
-      const placed = await adapter.placeCall(
-        {
-          callId: call.id,
-          partnerId: call.partnerId,
-          agentId: call.agentId,
-          fromNumber: call.fromNumber,
-          toNumber: call.toNumber,
-          agent: call.agentSettings,
-          variables: call.variables,
-          callbackUrl: this.urls.forCall(call.provider, call.id),
-        },
-        { id: call.connectionId, partnerId: call.partnerId, provider: call.provider },
-      );
-      // Once a carrier drives the call by callbacks, no replica owns it; the sandbox's stays with this one.
-      await this.dataSource.query(
-        `UPDATE calls.calls SET provider_call_id = $2, owner_id = CASE WHEN $3 THEN owner_id END WHERE id = $1`,
-        [call.id, placed.providerCallId, adapter.callsLiveInProcess],
-      );
-    } catch (err) {
-      await this.placementFailed(call, err);
-      if (err instanceof AppError && err.status < 500) throw err;
-      throw AppError.downstream(`The carrier could not place call ${call.id}; retry`);
-    }
-    return { call: await this.calls.get(partner.id, call.id), replayed: false };
+    await this.dialer.dial(adapter, admitted);
+    return { call: await this.calls.get(partner.id, admitted.id), replayed: false };
   }
 
   private async replay(partner: PartnerContext, callId: string): Promise<StartCallResult> {
@@ -162,27 +132,5 @@ export class StartCallService {
       );
       return call;
     });
-  }
-
-  /** The carrier refused or was unreachable: the call fails like any carrier failure, through progress. */
-  private async placementFailed(call: Call, err: unknown): Promise<void> {
-    const message = err instanceof Error ? err.message : String(err);
-    this.logger.warn(`placing call ${call.id} on ${call.provider} failed: ${message}`);
-    await this.progress.apply(
-      { callId: call.id },
-      {
-        provider: call.provider,
-        kind: 'status',
-        dedupeKey: 'place-call-failed',
-        providerStatus: 'failed',
-        providerEvent: 'place-call',
-        sequence: null,
-        ended: true,
-        occurredAt: new Date(),
-        hangupSource: 'carrier',
-        hangupCause: 'PLACEMENT_FAILED',
-        errorMessage: `The carrier could not place the call: ${message}`.slice(0, 500),
-      },
-    );
   }
 }
