@@ -6,6 +6,7 @@ import {
   AppError,
   DomainEvents,
   ErrorCode,
+  minimumStartBalancePaise,
   PartnerContext,
   StartCallCommand,
   StartCallDto,
@@ -27,11 +28,6 @@ import { accountConcurrency, countActiveCalls, lockPartnerCalls } from './partne
 import { bindKey, callOfKey, splitStartCommand, StartCallKey } from './start-call-keys';
 
 export const DEFAULT_CONCURRENCY_LIMIT = 5;
-
-/** Paise a partner needs to start a call: one 30-second call at the per-minute price. */
-export function minimumStartBalancePaise(pricePerMinutePaise: number): number {
-  return Math.ceil(pricePerMinutePaise / 2);
-}
 
 /**
  * POST /calls/start: checks the agent (agents service), the balance snapshot and the caller ID, then
