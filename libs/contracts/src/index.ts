@@ -3,6 +3,7 @@ export * from './ids';
 export * from './envelope';
 export * from './messaging';
 export * from './pagination';
+export * from './validation';
 export * from './customers';
 export * from './accounts';
 export * from './agents';

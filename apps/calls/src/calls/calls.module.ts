@@ -8,6 +8,7 @@ import { ExtractionRunner } from '../post-call/extraction-runner.service';
 import { PostCallProcessor } from '../post-call/post-call-processor.service';
 import { PostCallWorker } from '../post-call/post-call-worker.service';
 import { StaleCallSweeper } from '../progress/stale-call-sweeper.service';
+import { CallDialer } from './call-dialer';
 import { CallsHandlers } from './calls.handlers';
 import { CallsQueryService } from './calls-query.service';
 import { FromNumberResolver } from './from-number.resolver';
@@ -19,6 +20,7 @@ import { StartCallService } from './start-call.service';
   controllers: [CallsHandlers],
   providers: [
     StartCallService,
+    CallDialer,
     CallsQueryService,
     FromNumberResolver,
     DefaultLineService,

@@ -1,12 +1,12 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
   AgentDto,
   AppError,
   DomainEvents,
   ErrorCode,
+  minimumStartBalancePaise,
   PartnerContext,
   StartCallCommand,
   StartCallDto,
@@ -14,28 +14,20 @@ import {
   Subjects,
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
-import { CallbackUrls } from '../carriers/callback-urls';
-import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
 import { BalanceGuard } from '../lifecycle/balance-guard.service';
 import { ReplicaLiveness } from '../lifecycle/replica-liveness.service';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
-import { CallProgressService } from '../progress/call-progress.service';
 import { statusUpdatedData } from '../progress/status-event';
-import { agentSettingsOf } from './agent-settings';
+import { CallDialer } from './call-dialer';
 import { CallsQueryService } from './calls-query.service';
-import { Call } from './entities/call.entity';
+import { Call, newCall } from './entities/call.entity';
 import { CallSession, newSession } from './entities/call-session.entity';
 import { FromNumberResolver } from './from-number.resolver';
 import { accountConcurrency, countActiveCalls, lockPartnerCalls } from './partner-lock';
 import { bindKey, callOfKey, splitStartCommand, StartCallKey } from './start-call-keys';
 
 export const DEFAULT_CONCURRENCY_LIMIT = 5;
-
-/** Paise a partner needs to start a call: one 30-second call at the per-minute price. */
-export function minimumStartBalancePaise(pricePerMinutePaise: number): number {
-  return Math.ceil(pricePerMinutePaise / 2);
-}
 
 /**
  * POST /calls/start: checks the agent (agents service), the balance snapshot and the caller ID, then
@@ -45,17 +37,13 @@ export function minimumStartBalancePaise(pricePerMinutePaise: number): number {
  */
 @Injectable()
 export class StartCallService {
-  private readonly logger = new Logger(StartCallService.name);
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: CallsConfig,
     private readonly rpc: RpcClient,
     private readonly outbox: OutboxService,
     private readonly numbers: FromNumberResolver,
-    private readonly carriers: CarrierRegistry,
-    private readonly urls: CallbackUrls,
-    private readonly progress: CallProgressService,
+    private readonly dialer: CallDialer,
     private readonly calls: CallsQueryService,
     private readonly balance: BalanceGuard,
     private readonly liveness: ReplicaLiveness,
@@ -75,35 +63,11 @@ export class StartCallService {
     }
     await this.balance.assertCanStart(partner, minimum);
     const from = await this.numbers.resolve(partner.id, input);
-    const adapter = this.carriers.get(from.provider);
+    const adapter = this.dialer.carrierFor(from.provider);
     const admitted = await this.admit(partner, agent, from, input, key);
     if (typeof admitted === 'string') return this.replay(partner, admitted);
-    const call = admitted;
-    try {
-      const placed = await adapter.placeCall(
-        {
-          callId: call.id,
-          partnerId: call.partnerId,
-          agentId: call.agentId,
-          fromNumber: call.fromNumber,
-          toNumber: call.toNumber,
-          agent: call.agentSettings,
-          variables: call.variables,
-          callbackUrl: this.urls.forCall(call.provider, call.id),
-        },
-        { id: call.connectionId, partnerId: call.partnerId, provider: call.provider },
-      );
-      // Once a carrier drives the call by callbacks, no replica owns it; the sandbox's stays with this one.
-      await this.dataSource.query(
-        `UPDATE calls.calls SET provider_call_id = $2, owner_id = CASE WHEN $3 THEN owner_id END WHERE id = $1`,
-        [call.id, placed.providerCallId, adapter.callsLiveInProcess],
-      );
-    } catch (err) {
-      await this.placementFailed(call, err);
-      if (err instanceof AppError && err.status < 500) throw err;
-      throw AppError.downstream(`The carrier could not place call ${call.id}; retry`);
-    }
-    return { call: await this.calls.get(partner.id, call.id), replayed: false };
+    await this.dialer.dial(adapter, admitted);
+    return { call: await this.calls.get(partner.id, admitted.id), replayed: false };
   }
 
   private async replay(partner: PartnerContext, callId: string): Promise<StartCallResult> {
@@ -133,39 +97,26 @@ export class StartCallService {
           `Concurrency limit reached: ${active} of ${limit} calls are active; start again when one ends`,
         );
       }
-      const call = em.create(Call, {
-        id: randomUUID(),
-        partnerId: partner.id,
-        agentId: agent.id,
-        agentName: agent.agent_name,
-        sessionId: randomUUID(),
-        direction: 'outbound',
-        fromNumber: from.number,
-        toNumber: input.to_number,
-        phoneNumberId: from.id,
-        connectionId: from.connectionId,
-        provider: from.provider as Call['provider'],
-        providerCallId: null,
-        status: 'pending',
-        disposition: null,
-        answeredBy: null,
-        endCallReason: null,
-        hangupCause: null,
-        hangupSource: null,
-        billDurationSeconds: null,
-        durationSeconds: null,
-        errorMessage: null,
-        clientReferenceId: input.client_reference_id ?? null,
-        variables: input.variables ?? {},
-        agentSettings: agentSettingsOf(agent),
-        concurrencyLimit: limit,
-        providerStatus: null,
-        providerEvent: null,
-        startedAt: null,
-        endedAt: null,
-        // Until the carrier has the call, this replica is its owner (see OrphanedCallReaper).
-        ownerId: this.liveness.id,
-      });
+      const call = em.create(
+        Call,
+        newCall(agent, {
+          partnerId: partner.id,
+          direction: 'outbound',
+          fromNumber: from.number,
+          toNumber: input.to_number,
+          phoneNumberId: from.id,
+          connectionId: from.connectionId,
+          provider: from.provider as Call['provider'],
+          providerCallId: null,
+          clientReferenceId: input.client_reference_id ?? null,
+          variables: input.variables ?? {},
+          concurrencyLimit: limit,
+          providerStatus: null,
+          providerEvent: null,
+          // Until the carrier has the call, this replica is its owner (see OrphanedCallReaper).
+          ownerId: this.liveness.id,
+        }),
+      );
       await em.save(call);
       await em.insert(CallSession, newSession(call));
       if (key) await bindKey(em, partner.id, key, call.id);
@@ -177,27 +128,5 @@ export class StartCallService {
       );
       return call;
     });
-  }
-
-  /** The carrier refused or was unreachable: the call fails like any carrier failure, through progress. */
-  private async placementFailed(call: Call, err: unknown): Promise<void> {
-    const message = err instanceof Error ? err.message : String(err);
-    this.logger.warn(`placing call ${call.id} on ${call.provider} failed: ${message}`);
-    await this.progress.apply(
-      { callId: call.id },
-      {
-        provider: call.provider,
-        kind: 'status',
-        dedupeKey: 'place-call-failed',
-        providerStatus: 'failed',
-        providerEvent: 'place-call',
-        sequence: null,
-        ended: true,
-        occurredAt: new Date(),
-        hangupSource: 'carrier',
-        hangupCause: 'PLACEMENT_FAILED',
-        errorMessage: `The carrier could not place the call: ${message}`.slice(0, 500),
-      },
-    );
   }
 }

@@ -41,8 +41,15 @@ export class CallbackIngestService {
         connectionId: call.connectionId,
         providerCallId: call.providerCallId,
         carrierLegId: call.carrierLegId,
+        introMessage: call.agentSettings?.intro_message ?? null,
       },
     );
+    if (parsed.carrierLegId) {
+      await this.dataSource.query(
+        `UPDATE calls.calls SET carrier_leg_id = $2 WHERE id = $1 AND carrier_leg_id IS NULL`,
+        [call.id, parsed.carrierLegId],
+      );
+    }
     for (const event of parsed.events) await this.reconciler.apply(call, event);
     return parsed.reply ?? { status: 200, contentType: 'text/plain', body: '' };
   }

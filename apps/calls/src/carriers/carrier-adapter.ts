@@ -60,6 +60,8 @@ export interface ParsedCallback {
   events: RawCarrierEvent[];
   /** What to answer the carrier (default: 200 empty text). Answer-URL callbacks may need XML. */
   reply?: CarrierCallbackReply;
+  /** The answered leg's own id, first learnt from this callback: the caller stores it on the call. */
+  carrierLegId?: string;
 }
 
 /** The call as an adapter needs it to place it. */
@@ -91,6 +93,8 @@ export interface CallbackCall {
   providerCallId: string | null;
   /** carrier_a's CallUUID of the answered leg, once a callback named it. */
   carrierLegId?: string | null;
+  /** The agent's intro message, which an answer-URL reply greets with. */
+  introMessage?: string | null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { INBOUND_ROUTE_ACTIONS, InboundRouteAction, isUuid, TELEPHONY_E164 } from '@vap/contracts';
+import { E164_PATTERN, INBOUND_ROUTE_ACTIONS, InboundRouteAction, isUuid } from '@vap/contracts';
 
 export interface DecisionAnswer {
   action: InboundRouteAction;
@@ -31,7 +31,7 @@ export function readDecisionAnswer(
   const known = action as InboundRouteAction;
   if (!allowed.includes(known)) return { invalid: `action ${known} is not allowed by the policy` };
   if (known === 'TRANSFER') {
-    if (typeof body.to_number !== 'string' || !TELEPHONY_E164.test(body.to_number)) {
+    if (typeof body.to_number !== 'string' || !E164_PATTERN.test(body.to_number)) {
       return { invalid: 'TRANSFER needs to_number in E.164' };
     }
     return { answer: { action: known, agentId: null, toNumber: body.to_number } };

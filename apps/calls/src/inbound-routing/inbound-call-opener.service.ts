@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import { DataSource, QueryFailedError } from 'typeorm';
 import {
   AgentDto,
@@ -11,8 +10,7 @@ import {
   Subjects,
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
-import { agentSettingsOf } from '../calls/agent-settings';
-import { Call } from '../calls/entities/call.entity';
+import { Call, newCall } from '../calls/entities/call.entity';
 import { CallSession, newSession } from '../calls/entities/call-session.entity';
 import { accountConcurrency, countActiveCalls, lockPartnerCalls } from '../calls/partner-lock';
 import { Connection } from '../connections/entities/connection.entity';
@@ -93,38 +91,25 @@ export class InboundCallOpener {
       const number = decision.phone_number_id
         ? await em.findOne(PhoneNumber, { where: { id: decision.phone_number_id } })
         : null;
-      const call = em.create(Call, {
-        id: randomUUID(),
-        partnerId: connection.partnerId,
-        agentId: agent.id,
-        agentName: agent.agent_name,
-        sessionId: randomUUID(),
-        direction: 'inbound',
-        fromNumber: decision.from_number,
-        toNumber: decision.to_number,
-        phoneNumberId: number?.id ?? null,
-        connectionId: connection.id,
-        provider: connection.provider as CallProvider,
-        providerCallId: decision.provider_call_id,
-        status: 'pending',
-        disposition: null,
-        answeredBy: null,
-        endCallReason: null,
-        hangupCause: null,
-        hangupSource: null,
-        billDurationSeconds: null,
-        durationSeconds: null,
-        errorMessage: null,
-        clientReferenceId: null,
-        variables: {},
-        agentSettings: agentSettingsOf(agent),
-        // The carrier already rang: an inbound call is not admitted against the outbound limit.
-        concurrencyLimit: null,
-        providerStatus: 'ringing',
-        providerEvent: 'inbound',
-        startedAt: null,
-        endedAt: null,
-      });
+      const call = em.create(
+        Call,
+        newCall(agent, {
+          partnerId: connection.partnerId,
+          direction: 'inbound',
+          fromNumber: decision.from_number,
+          toNumber: decision.to_number,
+          phoneNumberId: number?.id ?? null,
+          connectionId: connection.id,
+          provider: connection.provider as CallProvider,
+          providerCallId: decision.provider_call_id,
+          clientReferenceId: null,
+          variables: {},
+          // The carrier already rang: an inbound call is not admitted against the outbound limit.
+          concurrencyLimit: null,
+          providerStatus: 'ringing',
+          providerEvent: 'inbound',
+        }),
+      );
       await em.save(call);
       await em.insert(CallSession, newSession(call));
       await em.query(`UPDATE calls.inbound_route_decisions SET call_id = $2, session_id = $3 WHERE id = $1`, [

@@ -6,6 +6,7 @@ import {
   CampaignDto,
   CampaignStateMessages,
   ErrorCode,
+  minimumStartBalancePaise,
   PartnerContext,
   StartCampaignDto,
 } from '@vap/contracts';
@@ -17,11 +18,6 @@ import { CampaignRow, toCampaignDto } from './campaign-row';
 import { CampaignStatusEvents } from './campaign-status-event';
 import { CampaignsRepository } from './campaigns.repository';
 import { assertRetryConcurrency } from './campaigns.service';
-
-/** Paise a campaign needs to start or resume: one 30-second call at the calls service's price. */
-export function minimumCampaignBalancePaise(pricePerMinutePaise: number): number {
-  return Math.ceil(pricePerMinutePaise / 2);
-}
 
 /**
  * The campaign state table: draft -> running (start), running -> paused (pause), paused -> running
@@ -127,7 +123,7 @@ export class CampaignLifecycle {
   }
 
   private assertBalance(partner: PartnerContext): void {
-    const minimum = minimumCampaignBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
+    const minimum = minimumStartBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
     if (partner.balancePaise < minimum) {
       throw new AppError(
         ErrorCode.INSUFFICIENT_BALANCE,

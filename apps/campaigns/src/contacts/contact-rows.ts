@@ -1,4 +1,9 @@
-import { AppError, CALL_E164, CAMPAIGN_MAX_CONTACTS_PER_UPLOAD, ContactRejectReason } from '@vap/contracts';
+import {
+  AppError,
+  E164_PATTERN,
+  CAMPAIGN_MAX_CONTACTS_PER_UPLOAD,
+  ContactRejectReason,
+} from '@vap/contracts';
 import { parseCsv } from './csv';
 
 /** One upload row after parsing: either a contact to insert or the reason it is refused. */
@@ -29,7 +34,7 @@ export function candidateFromJson(raw: unknown, row: number): ContactCandidate {
     externalId: null,
     reason: null,
   };
-  if (!phone || !CALL_E164.test(phone)) return { ...candidate, reason: 'invalid_number' };
+  if (!phone || !E164_PATTERN.test(phone)) return { ...candidate, reason: 'invalid_number' };
   if (input.variables !== undefined && input.variables !== null) {
     if (!isPlainObject(input.variables)) return { ...candidate, reason: 'invalid_variables' };
     candidate.variables = input.variables;

@@ -1,9 +1,17 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppError, ErrorCode, PartnerContext, StartCallDto, StartCallResult, Subjects } from '@vap/contracts';
+import {
+  AppError,
+  ErrorCode,
+  minimumStartBalancePaise,
+  PartnerContext,
+  StartCallDto,
+  StartCallResult,
+  Subjects,
+} from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
-import { CampaignLifecycle, minimumCampaignBalancePaise } from '../campaigns/campaign-lifecycle.service';
+import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
 import { CampaignReferences } from '../campaigns/campaign-references';
 import { CampaignRow } from '../campaigns/campaign-row';
 import { CampaignsConfig } from '../config/campaigns.config';
@@ -75,7 +83,7 @@ export class CallPlacer {
     error: AppError,
   ): Promise<string> {
     if (error.code === ErrorCode.FORBIDDEN) {
-      const minimum = minimumCampaignBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
+      const minimum = minimumStartBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
       return partner.balancePaise < minimum ? ErrorCode.INSUFFICIENT_BALANCE : error.code;
     }
     if (error.code !== ErrorCode.NOT_FOUND) return error.code;

@@ -1,19 +1,12 @@
 import { All, Controller, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CarrierCallbackIngest, CarrierCallbackReply, Subjects } from '@vap/contracts';
+import { CarrierCallbackReply, Subjects } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { Public } from '@vap/runtime';
 import { CALLBACKS_PATH } from './callbacks.route';
 import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
-
-function headersOf(req: Request): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
+import { carrierIngestOf, sendCarrierReply } from './carrier-ingest';
 
 /**
  * The public ingress of carrier status callbacks. The request goes to the calls service as received
@@ -35,18 +28,8 @@ export class CarrierCallbacksController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const body: unknown = req.body;
-    const ingest: CarrierCallbackIngest = {
-      provider,
-      callId,
-      event,
-      method: req.method,
-      url: `${req.protocol}://${req.get('host')}${req.originalUrl}`,
-      path: req.originalUrl,
-      headers: headersOf(req),
-      rawBodyBase64: Buffer.isBuffer(body) ? body.toString('base64') : '',
-    };
+    const ingest = carrierIngestOf(req, { provider, callId, event });
     const reply = await this.rpc.request<CarrierCallbackReply>(Subjects.calls.callbackIngest, null, ingest);
-    res.status(reply.status).type(reply.contentType).send(reply.body);
+    sendCarrierReply(res, reply);
   }
 }

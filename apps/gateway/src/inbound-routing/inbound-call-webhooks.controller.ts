@@ -1,22 +1,15 @@
 import { All, Controller, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CarrierCallbackIngest, CarrierCallbackReply, Subjects } from '@vap/contracts';
+import { CarrierCallbackReply, Subjects } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { Public } from '@vap/runtime';
 import { CALLBACKS_PATH } from '../callbacks/callbacks.route';
 import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
+import { carrierIngestOf, sendCarrierReply } from '../callbacks/carrier-ingest';
 
 /** The partner's decision URL may take up to 10 s; the carrier waits for the routed answer. */
 const INBOUND_RPC_TIMEOUT_MS = 15_000;
-
-function headersOf(req: Request): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
 
 /**
  * Inbound-call webhooks of carrier numbers: `/callbacks/inbound/{provider}/{connectionId}/voice`, the URL a
@@ -38,17 +31,11 @@ export class InboundCallWebhooksController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const body: unknown = req.body;
-    const ingest: CarrierCallbackIngest = {
+    const ingest = carrierIngestOf(req, {
       provider,
       callId: connectionId,
       event: 'inbound',
-      method: req.method,
-      url: `${req.protocol}://${req.get('host')}${req.originalUrl}`,
-      path: req.originalUrl,
-      headers: headersOf(req),
-      rawBodyBase64: Buffer.isBuffer(body) ? body.toString('base64') : '',
-    };
+    });
     const reply = await this.rpc.request<CarrierCallbackReply>(
       Subjects.calls.inboundCallbackIngest,
       null,
@@ -57,6 +44,6 @@ export class InboundCallWebhooksController {
         timeoutMs: INBOUND_RPC_TIMEOUT_MS,
       },
     );
-    res.status(reply.status).type(reply.contentType).send(reply.body);
+    sendCarrierReply(res, reply);
   }
 }

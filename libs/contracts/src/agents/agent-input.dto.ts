@@ -17,13 +17,13 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ExtractionConfigInputDto } from '../extraction/extraction-key.dto';
+import { E164_PATTERN, trimString } from '../validation';
 import { IsSpokenLanguages, NullableText, OptionalFlag } from './agent-field.decorators';
 import {
   AGENT_TYPES,
   AgentDefaults,
   AgentLimits,
   AgentType,
-  E164_PATTERN,
   KB_THRESHOLDS,
   KbThreshold,
 } from './agent-limits';
@@ -32,7 +32,6 @@ import { ToolAckConfigInputDto } from './tool-ack-config.dto';
 
 // class-validator runs a property's decorators bottom-up: the type check sits lowest so that a value of the
 // wrong type is reported as such, not as a failed length or range.
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const present = (_: object, v: unknown) => v !== undefined;
 
 /** The optional creation fields of the contract's Agent table; shared by create and update. */
@@ -205,7 +204,7 @@ export class CreateAgentDto extends AgentSettingsDto {
     description: 'Unique on the account (among agents not deleted)',
   })
   @IsDefined({ message: 'agent_name is required' })
-  @Transform(trim)
+  @Transform(trimString)
   @Length(1, AgentLimits.nameMax, { message: `agent_name must be 1 to ${AgentLimits.nameMax} characters` })
   @IsString()
   agent_name: string;
@@ -239,7 +238,7 @@ export class CreateAgentDto extends AgentSettingsDto {
 export class UpdateAgentDto extends AgentSettingsDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: AgentLimits.nameMax })
   @ValidateIf(present)
-  @Transform(trim)
+  @Transform(trimString)
   @Length(1, AgentLimits.nameMax, { message: `agent_name must be 1 to ${AgentLimits.nameMax} characters` })
   @IsString()
   agent_name?: string;

@@ -35,6 +35,3 @@ export const AgentDefaults = {
   backgroundAudioVolume: 0.3,
   webhooksIncludeAccountEndpoints: true,
 } as const;
-
-/** E.164: a plus, a non-zero country digit, 7 to 15 digits in all. */
-export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;

@@ -12,6 +12,7 @@ import {
 } from './agent-limits';
 import { SPOKEN_LANGUAGES, SpokenLanguage } from './spoken-languages';
 import { ToolAckConfigDto } from './tool-ack-config.dto';
+import { NextCursor } from '../pagination';
 
 /** A knowledge-base document linked to the agent. */
 export class AgentDocumentDto {
@@ -171,11 +172,7 @@ export class AgentListDto {
   @ApiProperty({ type: [AgentDto] })
   agents: AgentDto[];
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'Pass as cursor to get the next page; null on the last page',
-  })
+  @NextCursor()
   next_cursor: string | null;
 }
 

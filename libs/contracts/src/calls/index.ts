@@ -6,3 +6,4 @@ export * from './start-call.command';
 export * from './call.dto';
 export * from './list-calls-query.dto';
 export * from './call-charges';
+export * from './start-balance';

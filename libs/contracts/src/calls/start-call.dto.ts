@@ -9,8 +9,8 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
+import { E164_PATTERN } from '../validation';
 
-export const CALL_E164 = /^\+[1-9]\d{6,14}$/;
 const E164_MESSAGE = 'must be an E.164 number such as +919876543210';
 
 export class StartCallDto {
@@ -26,7 +26,7 @@ export class StartCallDto {
       'max_call_duration_secs, 08 asks for a human (transfer), anything else a short conversation.',
   })
   @IsString({ message: `to_number ${E164_MESSAGE}` })
-  @Matches(CALL_E164, { message: `to_number ${E164_MESSAGE}` })
+  @Matches(E164_PATTERN, { message: `to_number ${E164_MESSAGE}` })
   to_number: string;
 
   @ApiPropertyOptional({
@@ -36,7 +36,7 @@ export class StartCallDto {
   })
   @ValidateIf((o: StartCallDto) => o.from_number !== undefined)
   @IsString({ message: `from_number ${E164_MESSAGE}` })
-  @Matches(CALL_E164, { message: `from_number ${E164_MESSAGE}` })
+  @Matches(E164_PATTERN, { message: `from_number ${E164_MESSAGE}` })
   from_number?: string;
 
   @ApiPropertyOptional({

@@ -31,8 +31,8 @@ import {
   CAMPAIGN_TYPES,
   CampaignType,
 } from './campaign-limits';
+import { trimString } from '../validation';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const present = (_: unknown, v: unknown) => v !== undefined;
 
 /**
@@ -145,7 +145,7 @@ export class CampaignSettingsDto {
 
 export class CreateCampaignDto extends CampaignSettingsDto {
   @ApiProperty({ minLength: 1, maxLength: CAMPAIGN_NAME_MAX })
-  @Transform(trim)
+  @Transform(trimString)
   @IsString({ message: 'name is required' })
   @Length(1, CAMPAIGN_NAME_MAX, { message: `name must be 1 to ${CAMPAIGN_NAME_MAX} characters` })
   name: string;
@@ -163,7 +163,7 @@ export class CreateCampaignDto extends CampaignSettingsDto {
 /** PATCH: any settings, name and agent; type is fixed at creation. */
 export class UpdateCampaignDto extends CampaignSettingsDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: CAMPAIGN_NAME_MAX })
-  @Transform(trim)
+  @Transform(trimString)
   @ValidateIf(present)
   @IsString({ message: 'name must be a string' })
   @Length(1, CAMPAIGN_NAME_MAX, { message: `name must be 1 to ${CAMPAIGN_NAME_MAX} characters` })

@@ -1,5 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
 import { CursorQueryDto } from '../pagination';
 import { PHONE_NUMBER_ID_EXAMPLE } from '../telephony/phone-number.dto';
 import {
@@ -9,6 +8,7 @@ import {
   CampaignStatus,
   CampaignType,
 } from './campaign-limits';
+import { OptionalOneOf } from '../validation';
 
 export class CampaignPhoneNumberDto {
   @ApiProperty({ example: PHONE_NUMBER_ID_EXAMPLE })
@@ -108,11 +108,7 @@ export class CampaignDto {
 }
 
 export class ListCampaignsQueryDto extends CursorQueryDto {
-  @ApiPropertyOptional({ enum: CAMPAIGN_STATUSES })
-  @IsOptional()
-  @IsIn(CAMPAIGN_STATUSES as unknown as string[], {
-    message: `status must be one of ${CAMPAIGN_STATUSES.join(', ')}`,
-  })
+  @OptionalOneOf(CAMPAIGN_STATUSES)
   status?: CampaignStatus;
 }
 

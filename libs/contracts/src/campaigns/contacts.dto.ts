@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsObject, IsOptional } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject } from 'class-validator';
 import { CursorQueryDto } from '../pagination';
 import { CAMPAIGN_MAX_CONTACTS_PER_UPLOAD, CONTACT_STATUSES, ContactStatus } from './campaign-limits';
+import { OptionalOneOf } from '../validation';
 
 /**
  * One row of a JSON upload. Rows are judged one by one (see ContactRowReportDto), so their fields are
@@ -149,11 +150,7 @@ export class CampaignContactDto {
 }
 
 export class ListContactsQueryDto extends CursorQueryDto {
-  @ApiPropertyOptional({ enum: CONTACT_STATUSES })
-  @IsOptional()
-  @IsIn(CONTACT_STATUSES as unknown as string[], {
-    message: `status must be one of ${CONTACT_STATUSES.join(', ')}`,
-  })
+  @OptionalOneOf(CONTACT_STATUSES)
   status?: ContactStatus;
 }
 

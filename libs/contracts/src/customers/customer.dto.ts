@@ -12,13 +12,13 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { ErrorCode } from '../errors';
-import { CursorQueryDto } from '../pagination';
+import { CursorQueryDto, NextCursor } from '../pagination';
+import { trimString } from '../validation';
 
 export const CUSTOMER_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
 
 const code = (c: ErrorCode) => ({ context: { code: c } });
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 export class CreateCustomerDto {
   @ApiProperty({ minLength: 1, maxLength: 200, description: 'Your own identifier; unique on the account' })
@@ -31,7 +31,7 @@ export class CreateCustomerDto {
   external_id: string;
 
   @ApiProperty({ minLength: 1, maxLength: 200 })
-  @Transform(trim)
+  @Transform(trimString)
   @IsString(code(ErrorCode.INVALID_NAME))
   @Length(1, 200, { message: 'name must be 1 to 200 characters', ...code(ErrorCode.INVALID_NAME) })
   name: string;
@@ -56,7 +56,7 @@ export class CreateCustomerDto {
 
 export class UpdateCustomerDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
-  @Transform(trim)
+  @Transform(trimString)
   @ValidateIf((_, v) => v !== undefined)
   @IsString(code(ErrorCode.INVALID_NAME))
   @Length(1, 200, { message: 'name must be 1 to 200 characters', ...code(ErrorCode.INVALID_NAME) })
@@ -129,10 +129,6 @@ export class CustomerListDto {
   @ApiProperty({ type: [CustomerDto] })
   customers: CustomerDto[];
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'Pass as cursor to get the next page; null on the last page',
-  })
+  @NextCursor()
   next_cursor: string | null;
 }

@@ -13,7 +13,7 @@ import {
   Min,
   ValidateBy,
 } from 'class-validator';
-import { CursorQueryDto } from '../pagination';
+import { CursorQueryDto, NextCursor } from '../pagination';
 import {
   DOCUMENT_STATUSES,
   DOCUMENT_TYPES,
@@ -24,8 +24,8 @@ import {
   UPLOAD_DOCUMENT_TYPES,
   UploadDocumentType,
 } from './document-limits';
+import { OptionalOneOf, trimString } from '../validation';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const MB = DocumentLimits.maxFileBytes / (1024 * 1024);
 
 function IsMimeTypeOfType() {
@@ -41,7 +41,7 @@ function IsMimeTypeOfType() {
 
 export class CreateDocumentDto {
   @ApiProperty({ minLength: 1, maxLength: DocumentLimits.nameMax, example: 'Refund policy' })
-  @Transform(trim)
+  @Transform(trimString)
   @IsString({ message: 'name must be a string' })
   @Length(1, DocumentLimits.nameMax, { message: `name must be 1 to ${DocumentLimits.nameMax} characters` })
   name: string;
@@ -87,7 +87,7 @@ export class CreateDocumentDto {
 
 export class CreateWebLinkDocumentDto {
   @ApiProperty({ minLength: 1, maxLength: DocumentLimits.nameMax, example: 'Pricing page' })
-  @Transform(trim)
+  @Transform(trimString)
   @IsString({ message: 'name must be a string' })
   @Length(1, DocumentLimits.nameMax, { message: `name must be 1 to ${DocumentLimits.nameMax} characters` })
   name: string;
@@ -121,11 +121,7 @@ export class ListDocumentsQueryDto extends CursorQueryDto {
   @IsIn(DOCUMENT_STATUSES as unknown as string[], { message: 'status must be uploading or ready' })
   status?: DocumentStatus;
 
-  @ApiPropertyOptional({ enum: DOCUMENT_TYPES })
-  @IsOptional()
-  @IsIn(DOCUMENT_TYPES as unknown as string[], {
-    message: `type must be one of ${DOCUMENT_TYPES.join(', ')}`,
-  })
+  @OptionalOneOf(DOCUMENT_TYPES)
   type?: DocumentType;
 
   @ApiPropertyOptional({
@@ -202,11 +198,7 @@ export class DocumentListDto {
   @ApiProperty({ type: [DocumentDto] })
   documents: DocumentDto[];
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'Pass as cursor to get the next page; null on the last page',
-  })
+  @NextCursor()
   next_cursor: string | null;
 }
 

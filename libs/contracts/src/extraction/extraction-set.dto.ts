@@ -14,14 +14,14 @@ import {
 import { CursorQueryDto } from '../pagination';
 import { ExtractionKeyDto, ExtractionKeyInputDto, UniqueKeyNames } from './extraction-key.dto';
 import { ExtractionLimits } from './extraction-key-rules';
+import { trimString } from '../validation';
 
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const present = (_: object, v: unknown) => v !== undefined;
 
 export class CreateExtractionSetDto {
   @ApiProperty({ minLength: 1, maxLength: ExtractionLimits.setNameMax, description: 'Unique on the account' })
   @IsDefined({ message: 'name is required' })
-  @Transform(trim)
+  @Transform(trimString)
   @Length(1, ExtractionLimits.setNameMax, {
     message: `name must be 1 to ${ExtractionLimits.setNameMax} characters`,
   })
@@ -58,7 +58,7 @@ export class CreateExtractionSetDto {
 export class UpdateExtractionSetDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: ExtractionLimits.setNameMax })
   @ValidateIf(present)
-  @Transform(trim)
+  @Transform(trimString)
   @Length(1, ExtractionLimits.setNameMax, {
     message: `name must be 1 to ${ExtractionLimits.setNameMax} characters`,
   })

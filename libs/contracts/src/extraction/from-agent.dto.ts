@@ -11,11 +11,10 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { ExtractionLimits } from './extraction-key-rules';
+import { trimString } from '../validation';
 
 export const FROM_AGENT_ON_CONFLICT = ['keep_set_definition'] as const;
 export type FromAgentOnConflict = (typeof FROM_AGENT_ON_CONFLICT)[number];
-
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
 /** Refuses a body that sends both name and set_id, or neither. */
 function ExactlyOneOfNameAndSetId() {
@@ -57,7 +56,7 @@ export class FromAgentDto {
     maxLength: ExtractionLimits.setNameMax,
     description: 'Creates a new set; exactly one of name or set_id',
   })
-  @Transform(trim)
+  @Transform(trimString)
   @ExactlyOneOfNameAndSetId()
   @OptionalSetName()
   name?: string;

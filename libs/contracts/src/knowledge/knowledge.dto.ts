@@ -28,8 +28,7 @@ import {
   KbIndexStatus,
   KnowledgeLimits,
 } from './knowledge-limits';
-
-const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+import { trimString } from '../validation';
 
 export class LinkAgentDocumentsDto {
   @ApiPropertyOptional({ format: 'uuid', description: 'One document to link (or use document_ids)' })
@@ -113,7 +112,7 @@ export class KnowledgeSearchDto {
       'Free text in web-search syntax: words are alternatives (chunks with more of them rank higher), ' +
       '"quoted phrases" must appear as phrases, -word excludes',
   })
-  @Transform(trim)
+  @Transform(trimString)
   @IsString({ message: 'query must be a string' })
   @Length(1, KnowledgeLimits.queryMax, {
     message: `query must be 1 to ${KnowledgeLimits.queryMax} characters`,

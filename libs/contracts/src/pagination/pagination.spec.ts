@@ -1,4 +1,4 @@
-import { decodeCursor, encodeCursor } from './pagination';
+import { decodeCursor, encodeCursor, NextCursor } from './pagination';
 
 const ID = '0d7f4c1f-2b11-4a8e-9a55-3f0c6a0e6d0b';
 
@@ -35,5 +35,20 @@ describe('decodeCursor', () => {
         details: [expect.objectContaining({ field: 'cursor' })],
       }),
     );
+  });
+});
+
+describe('NextCursor', () => {
+  class Page {
+    @NextCursor()
+    next_cursor: string | null;
+  }
+
+  it('documents a nullable string cursor for the next page', () => {
+    expect(Reflect.getMetadata('swagger/apiModelProperties', Page.prototype, 'next_cursor')).toMatchObject({
+      type: String,
+      nullable: true,
+      description: 'Pass as cursor to get the next page; null on the last page',
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { AppError } from '../errors';
@@ -19,6 +19,15 @@ export class CursorQueryDto {
   @IsString()
   @MaxLength(500)
   cursor?: string;
+}
+
+/** A list page's `next_cursor`: the cursor of the following page, null on the last. */
+export function NextCursor(): PropertyDecorator {
+  return ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Pass as cursor to get the next page; null on the last page',
+  });
 }
 
 export interface Cursor {

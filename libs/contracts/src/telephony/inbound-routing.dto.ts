@@ -19,6 +19,7 @@ import {
 } from 'class-validator';
 import { CursorQueryDto } from '../pagination';
 import { PhoneNumberId } from '../ids';
+import { E164_PATTERN, OptionalOneOf } from '../validation';
 import { PHONE_NUMBER_ID_EXAMPLE } from './phone-number.dto';
 
 export const INBOUND_ROUTE_SCOPES = ['PHONE_NUMBER', 'AGENT', 'PARTNER'] as const;
@@ -244,18 +245,10 @@ export class ListInboundRouteDecisionsQueryDto extends CursorQueryDto {
   @MaxLength(100)
   policy_id?: string;
 
-  @ApiPropertyOptional({ enum: INBOUND_ROUTE_ACTIONS })
-  @IsOptional()
-  @IsIn(INBOUND_ROUTE_ACTIONS as unknown as string[], {
-    message: `action must be one of ${INBOUND_ROUTE_ACTIONS.join(', ')}`,
-  })
+  @OptionalOneOf(INBOUND_ROUTE_ACTIONS)
   action?: InboundRouteAction;
 
-  @ApiPropertyOptional({ enum: INBOUND_DECISION_SOURCES })
-  @IsOptional()
-  @IsIn(INBOUND_DECISION_SOURCES as unknown as string[], {
-    message: `source must be one of ${INBOUND_DECISION_SOURCES.join(', ')}`,
-  })
+  @OptionalOneOf(INBOUND_DECISION_SOURCES)
   source?: InboundDecisionSource;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Decisions at or after this time' })
@@ -359,11 +352,11 @@ export class InboundRouteDecisionListDto {
 export class SandboxInboundCallDto {
   @ApiProperty({ example: '+919876543210', description: 'A number of the account (see GET /phone-numbers)' })
   @IsString({ message: 'to_number is required' })
-  @Matches(/^\+[1-9]\d{6,14}$/, { message: 'to_number must be an E.164 number such as +919876543210' })
+  @Matches(E164_PATTERN, { message: 'to_number must be an E.164 number such as +919876543210' })
   to_number: string;
 
   @ApiProperty({ example: '+918012345678', description: 'The simulated caller' })
   @IsString({ message: 'from_number is required' })
-  @Matches(/^\+[1-9]\d{6,14}$/, { message: 'from_number must be an E.164 number such as +918012345678' })
+  @Matches(E164_PATTERN, { message: 'from_number must be an E.164 number such as +918012345678' })
   from_number: string;
 }

@@ -1,4 +1,3 @@
-export * from './e164';
 export * from './telephony-credentials.dto';
 export * from './phone-number.dto';
 export * from './inbound-routing.dto';

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { CursorQueryDto } from '../pagination';
-import { E164_EXAMPLE, TELEPHONY_E164 } from './e164';
+import { CursorQueryDto, NextCursor } from '../pagination';
+import { E164_EXAMPLE, E164_PATTERN, OptionalOneOf } from '../validation';
 import { TELEPHONY_PROVIDERS, TelephonyProvider } from './telephony-credentials.dto';
 
 export const PHONE_NUMBER_ID_EXAMPLE = 'pn_0d7f4c1f-2b11-4a8e-9a55-3f0c6a0e6d0b';
@@ -9,7 +9,7 @@ export const PHONE_NUMBER_ID_EXAMPLE = 'pn_0d7f4c1f-2b11-4a8e-9a55-3f0c6a0e6d0b'
 export class ImportPhoneNumberDto {
   @ApiProperty({ example: E164_EXAMPLE, description: 'E.164 number, unique on the account' })
   @IsString({ message: 'number is required' })
-  @Matches(TELEPHONY_E164, { message: 'number must be an E.164 number such as +919876543210' })
+  @Matches(E164_PATTERN, { message: 'number must be an E.164 number such as +919876543210' })
   number: string;
 
   @ApiPropertyOptional({
@@ -73,11 +73,7 @@ export class UpdatePhoneNumberDto {
 }
 
 export class ListPhoneNumbersQueryDto extends CursorQueryDto {
-  @ApiPropertyOptional({ enum: TELEPHONY_PROVIDERS })
-  @IsOptional()
-  @IsIn(TELEPHONY_PROVIDERS as unknown as string[], {
-    message: `provider must be one of ${TELEPHONY_PROVIDERS.join(', ')}`,
-  })
+  @OptionalOneOf(TELEPHONY_PROVIDERS)
   provider?: TelephonyProvider;
 }
 
@@ -122,11 +118,7 @@ export class PhoneNumberListDto {
   @ApiProperty({ type: [PhoneNumberDto] })
   phone_numbers: PhoneNumberDto[];
 
-  @ApiProperty({
-    type: String,
-    nullable: true,
-    description: 'Pass as cursor to get the next page; null on the last page',
-  })
+  @NextCursor()
   next_cursor: string | null;
 }
 

@@ -1,6 +1,6 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
-import { E164_EXAMPLE, TELEPHONY_E164 } from './e164';
+import { E164_EXAMPLE, E164_PATTERN } from '../validation';
 
 export const TELEPHONY_PROVIDERS = ['sandbox', 'carrier_a', 'carrier_b', 'reseller-link'] as const;
 export type TelephonyProvider = (typeof TELEPHONY_PROVIDERS)[number];
@@ -20,29 +20,37 @@ function FromNumber() {
         'E.164 number provisioned for the account; becomes its default from-number on this carrier',
     })(target, key);
     IsString(required('from_number'))(target, key);
-    Matches(TELEPHONY_E164, { message: 'from_number must be an E.164 number such as +919876543210' })(
+    Matches(E164_PATTERN, { message: 'from_number must be an E.164 number such as +919876543210' })(
       target,
       key,
     );
   };
 }
 
-export class CarrierACredentialsDto {
-  @ApiProperty({ example: 'MAXXXXXXXXXXXXXXXXXX', maxLength: 200 })
-  @IsString(required('auth_id'))
-  @IsNotEmpty(required('auth_id'))
-  @MaxLength(200)
-  auth_id: string;
+/** A required credential string of at most `maxLength` characters, documented with `docs`. */
+function Credential(maxLength: number, docs: ApiPropertyOptions) {
+  return (target: object, key: string) => {
+    // Applied bottom-up, as the decorators would be if written out on the property.
+    MaxLength(maxLength)(target, key);
+    IsNotEmpty(required(key))(target, key);
+    IsString(required(key))(target, key);
+    ApiProperty({ example: docs.example, maxLength, ...docs } as ApiPropertyOptions)(target, key);
+  };
+}
 
-  @ApiProperty({
+/** The carrier account's secret: write-only in the API. */
+const AuthToken = () =>
+  Credential(500, {
     example: 'your-auth-token',
-    maxLength: 500,
     writeOnly: true,
     description: 'Stored encrypted; never returned',
-  })
-  @IsString(required('auth_token'))
-  @IsNotEmpty(required('auth_token'))
-  @MaxLength(500)
+  });
+
+export class CarrierACredentialsDto {
+  @Credential(200, { example: 'MAXXXXXXXXXXXXXXXXXX' })
+  auth_id: string;
+
+  @AuthToken()
   auth_token: string;
 
   @FromNumber()
@@ -50,21 +58,10 @@ export class CarrierACredentialsDto {
 }
 
 export class CarrierBCredentialsDto {
-  @ApiProperty({ example: 'ACXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX', maxLength: 200 })
-  @IsString(required('account_sid'))
-  @IsNotEmpty(required('account_sid'))
-  @MaxLength(200)
+  @Credential(200, { example: 'ACXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' })
   account_sid: string;
 
-  @ApiProperty({
-    example: 'your-auth-token',
-    maxLength: 500,
-    writeOnly: true,
-    description: 'Stored encrypted; never returned',
-  })
-  @IsString(required('auth_token'))
-  @IsNotEmpty(required('auth_token'))
-  @MaxLength(500)
+  @AuthToken()
   auth_token: string;
 
   @FromNumber()

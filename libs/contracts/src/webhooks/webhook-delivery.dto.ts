@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsISO8601, IsOptional } from 'class-validator';
 import { WEBHOOK_EVENT_TYPES } from '../events';
 import { CursorQueryDto } from '../pagination';
+import { OptionalOneOf } from '../validation';
 
 /**
  * pending: waiting for its first attempt or a retry; delivering: an attempt is in flight; succeeded: a 2xx
@@ -116,11 +117,7 @@ export class WebhookDeliveryListDto {
 
 /** Query of GET /config/webhooks/{id}/deliveries. */
 export class ListWebhookDeliveriesQueryDto extends CursorQueryDto {
-  @ApiPropertyOptional({ enum: WEBHOOK_DELIVERY_STATUSES })
-  @IsOptional()
-  @IsIn(WEBHOOK_DELIVERY_STATUSES as unknown as string[], {
-    message: `status must be one of ${WEBHOOK_DELIVERY_STATUSES.join(', ')}`,
-  })
+  @OptionalOneOf(WEBHOOK_DELIVERY_STATUSES)
   status?: WebhookDeliveryStatus;
 
   @ApiPropertyOptional({ enum: WEBHOOK_EVENT_TYPES as string[] })

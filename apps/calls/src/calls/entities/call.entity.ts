@@ -1,5 +1,7 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { randomUUID } from 'node:crypto';
+import { Column, CreateDateColumn, DeepPartial, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import {
+  AgentDto,
   AnsweredBy,
   CallDirection,
   CallDisposition,
@@ -8,7 +10,7 @@ import {
   CarrierReconciliation,
   HangupSource,
 } from '@vap/contracts';
-import { AgentSettings } from '../agent-settings';
+import { AgentSettings, agentSettingsOf } from '../agent-settings';
 
 @Entity({ name: 'calls' })
 export class Call {
@@ -128,4 +130,49 @@ export class Call {
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz', precision: 3 })
   updatedAt: Date;
+}
+
+/** What differs between new calls: who places them, on which line, and how they were admitted. */
+export type NewCallFields = Pick<
+  Call,
+  | 'partnerId'
+  | 'direction'
+  | 'fromNumber'
+  | 'toNumber'
+  | 'phoneNumberId'
+  | 'connectionId'
+  | 'provider'
+  | 'providerCallId'
+  | 'clientReferenceId'
+  | 'variables'
+  | 'concurrencyLimit'
+  | 'providerStatus'
+  | 'providerEvent'
+> &
+  Partial<Pick<Call, 'ownerId'>>;
+
+/**
+ * The row every new call starts as, inbound or outbound (its session: newSession): pending, nothing
+ * measured or decided yet, with the agent's settings copied so edits during the call change nothing.
+ */
+export function newCall(agent: AgentDto, fields: NewCallFields): DeepPartial<Call> {
+  return {
+    id: randomUUID(),
+    sessionId: randomUUID(),
+    agentId: agent.id,
+    agentName: agent.agent_name,
+    agentSettings: agentSettingsOf(agent),
+    status: 'pending',
+    disposition: null,
+    answeredBy: null,
+    endCallReason: null,
+    hangupCause: null,
+    hangupSource: null,
+    billDurationSeconds: null,
+    durationSeconds: null,
+    errorMessage: null,
+    startedAt: null,
+    endedAt: null,
+    ...fields,
+  };
 }

@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { AppError, CarrierCallbackReply, ErrorCode, InboundRouteDecisionDto } from '@vap/contracts';
+import { AppError } from '@vap/contracts';
 import { Call } from '../../calls/entities/call.entity';
 import { InboundCallAnnouncement, InboundCallParser } from '../../inbound-routing/inbound-call-parser';
 import { NumberDetacher } from '../../phone-numbers/number-detacher';
-import { CarrierACredentials, CredentialsStore } from '../../telephony/credentials-store.service';
-import { CallbackUrls } from '../callback-urls';
+import { CarrierACredentials } from '../../telephony/credentials-store.service';
 import {
   CallbackCall,
   CallbackRequest,
@@ -16,9 +13,10 @@ import {
   OutboundCall,
   ParsedCallback,
 } from '../carrier-adapter';
-import { CarrierHttp, carrierError } from '../carrier-http';
-import { xmlEscape, xmlReply } from '../carrier-xml';
-import { firstValues, parseForm } from '../signing/form-params';
+import { carrierError } from '../carrier-http';
+import { MarkupDialect } from '../carrier-xml';
+import { FormCallbackCarrier } from '../form-callback-carrier';
+import { FormParams, firstValues } from '../signing/form-params';
 import {
   answeredByOf,
   CARRIER_A_EVENTS,
@@ -35,24 +33,27 @@ import {
 
 const PROVIDER = 'carrier_a' as const;
 
+/** carrier_a's answer markup (Plivo XML). */
+export const CARRIER_A_MARKUP: MarkupDialect = {
+  say: (text) => `<Speak>${text}</Speak>`,
+  reject: '<Hangup reason="rejected"/>',
+  dial: (number) => `<Dial><Number>${number}</Number></Dial>`,
+};
+
 /**
  * carrier_a (REST shaped like Plivo's): calls are placed as JSON with the partner's auth id and token and
  * our answer, ring and hangup URLs; each callback is verified with signature V3 before it is read.
  */
 @Injectable()
-export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundCallParser {
+export class CarrierAAdapter
+  extends FormCallbackCarrier<CarrierACredentials>
+  implements CarrierAdapter, NumberDetacher, InboundCallParser
+{
   readonly provider = PROVIDER;
-  readonly callsLiveInProcess = false;
-
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly http: CarrierHttp,
-    private readonly credentials: CredentialsStore,
-    private readonly urls: CallbackUrls,
-  ) {}
+  protected readonly markup = CARRIER_A_MARKUP;
 
   async placeCall(call: OutboundCall, connection: CarrierConnectionRef): Promise<{ providerCallId: string }> {
-    const creds = await this.credentials.open<CarrierACredentials>(connection.id);
+    const creds = await this.openCredentials(connection.id);
     const body: Record<string, unknown> = {
       from: call.fromNumber,
       to: call.toNumber,
@@ -65,16 +66,8 @@ export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundC
     };
     if (call.agent.max_call_duration_secs) body.time_limit = call.agent.max_call_duration_secs;
     if (call.agent.voicemail_detection_enabled) body.machine_detection = 'true';
-    const res = await this.http.send(PROVIDER, {
-      method: 'POST',
-      url: `${this.accountUrl(creds)}/Call/`,
-      basic: { user: creds.auth_id, password: creds.auth_token },
-      json: body,
-    });
-    const uuid = (res.body as { request_uuid?: unknown } | null)?.request_uuid;
-    if (res.status < 200 || res.status > 299 || typeof uuid !== 'string' || !uuid)
-      throw carrierError(PROVIDER, res);
-    return { providerCallId: uuid };
+    const res = await this.send(creds, { method: 'POST', path: '/Call/', json: body });
+    return { providerCallId: this.placedId(res, 'request_uuid') };
   }
 
   /**
@@ -83,17 +76,12 @@ export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundC
    */
   async hangup(call: CallbackCall, _reason: string): Promise<void> {
     if (!call.providerCallId) return;
-    const creds = await this.credentials.open<CarrierACredentials>(call.connectionId);
+    const creds = await this.openCredentials(call.connectionId);
     const path = call.carrierLegId
-      ? `Call/${encodeURIComponent(call.carrierLegId)}/`
-      : `Request/${encodeURIComponent(call.providerCallId)}/`;
-    const res = await this.http.send(PROVIDER, {
-      method: 'DELETE',
-      url: `${this.accountUrl(creds)}/${path}`,
-      basic: { user: creds.auth_id, password: creds.auth_token },
-    });
-    if (res.status === 404) return;
-    if (res.status < 200 || res.status > 299) throw carrierError(PROVIDER, res);
+      ? `/Call/${encodeURIComponent(call.carrierLegId)}/`
+      : `/Request/${encodeURIComponent(call.providerCallId)}/`;
+    const res = await this.send(creds, { method: 'DELETE', path });
+    if (res.status !== 404) this.expectSuccess(res);
   }
 
   async parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback> {
@@ -117,15 +105,10 @@ export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundC
       ]);
     }
     const hangup = kind === 'hangup';
-    // The leg's own id is what a hang-up names; outbound calls only learn it from their callbacks.
-    if (f.CallUUID && f.CallUUID !== call.providerCallId && !call.carrierLegId) {
-      await this.dataSource.query(
-        `UPDATE calls.calls SET carrier_leg_id = $2 WHERE id = $1 AND carrier_leg_id IS NULL`,
-        [call.id, f.CallUUID],
-      );
-    }
-    const reply = kind === 'answer' ? await this.answerReply(call.id) : undefined;
     return {
+      // The leg's own id is what a hang-up names; outbound calls only learn it from their callbacks.
+      carrierLegId:
+        f.CallUUID && f.CallUUID !== call.providerCallId && !call.carrierLegId ? f.CallUUID : undefined,
       events: [
         {
           provider: PROVIDER,
@@ -145,7 +128,7 @@ export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundC
           carrierCallId: f.CallUUID ?? null,
         },
       ],
-      reply,
+      reply: kind === 'answer' ? this.answerReply(call.introMessage) : undefined,
     };
   }
 
@@ -169,29 +152,15 @@ export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundC
     };
   }
 
-  inboundReply(decision: InboundRouteDecisionDto, speak: string | null): CarrierCallbackReply {
-    switch (decision.action) {
-      case 'REJECT':
-        return xmlReply('<Response><Hangup reason="rejected"/></Response>');
-      case 'TRANSFER':
-        return xmlReply(
-          `<Response><Dial><Number>${xmlEscape(decision.transfer_to_number ?? '')}</Number></Dial></Response>`,
-        );
-      default:
-        return xmlReply(speak ? `<Response><Speak>${xmlEscape(speak)}</Speak></Response>` : '<Response/>');
-    }
-  }
-
   /** Clears the number's application (best effort; the caller deletes the number whatever happens). */
   async detachNumber(connectionId: string, number: string): Promise<void> {
-    const creds = await this.credentials.open<CarrierACredentials>(connectionId);
-    const res = await this.http.send(PROVIDER, {
+    const creds = await this.openCredentials(connectionId);
+    const res = await this.send(creds, {
       method: 'POST',
-      url: `${this.accountUrl(creds)}/Number/${encodeURIComponent(number.replace(/^\+/, ''))}/`,
-      basic: { user: creds.auth_id, password: creds.auth_token },
+      path: `/Number/${encodeURIComponent(number.replace(/^\+/, ''))}/`,
       json: { app_id: '' },
     });
-    if (res.status < 200 || res.status > 299) throw carrierError(PROVIDER, res);
+    this.expectSuccess(res);
   }
 
   /**
@@ -202,10 +171,9 @@ export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundC
   async fetchCall(call: Call, hint: { carrierCallId?: string | null }): Promise<CarrierCallState> {
     const leg = hint.carrierCallId ?? call.providerCallId;
     if (!leg) throw AppError.downstream(`${PROVIDER} call ${call.id} has no CallUUID to look up`);
-    const creds = await this.credentials.open<CarrierACredentials>(call.connectionId);
-    const basic = { user: creds.auth_id, password: creds.auth_token };
-    const url = `${this.accountUrl(creds)}/Call/${encodeURIComponent(leg)}/`;
-    const live = await this.http.send(PROVIDER, { method: 'GET', url: `${url}?status=live`, basic });
+    const creds = await this.openCredentials(call.connectionId);
+    const path = `/Call/${encodeURIComponent(leg)}/`;
+    const live = await this.send(creds, { method: 'GET', path: `${path}?status=live` });
     if (live.status === 200) {
       const body = live.body as { call_status?: unknown; request_uuid?: unknown } | null;
       if (call.direction === 'outbound' && body?.request_uuid && body.request_uuid !== call.providerCallId) {
@@ -214,38 +182,35 @@ export class CarrierAAdapter implements CarrierAdapter, NumberDetacher, InboundC
       return { live: true, providerStatus: String(body?.call_status ?? 'in-progress') };
     }
     if (live.status !== 404) throw carrierError(PROVIDER, live);
-    const record = await this.http.send(PROVIDER, { method: 'GET', url, basic });
+    const record = await this.send(creds, { method: 'GET', path });
     if (record.status !== 200 || !record.body || typeof record.body !== 'object') {
       throw carrierError(PROVIDER, record);
     }
     return carrierACallRecord(record.body as Record<string, unknown>, call);
   }
 
-  private accountUrl(creds: CarrierACredentials): string {
-    return `${this.http.baseUrl(PROVIDER)}/v1/Account/${encodeURIComponent(creds.auth_id)}`;
+  protected accountPath(creds: CarrierACredentials): string {
+    return `/v1/Account/${encodeURIComponent(creds.auth_id)}`;
   }
 
-  /** Signature V3 over the URL we handed out, the method and the posted parameters; 403 before anything is read. */
-  private async verified(request: CallbackRequest, connectionId: string) {
-    const params = parseForm(request.method === 'POST' ? request.rawBody.toString('utf8') : '');
-    const creds = await this.credentials.open<CarrierACredentials>(connectionId).catch(() => null);
-    const ok =
-      !!creds &&
-      verifyCarrierASignature(
-        creds.auth_token,
-        request.method,
-        this.urls.signedUrlOf(request.path),
-        params,
-        request.headers[CARRIER_A_SIGNATURE_HEADER],
-        request.headers[CARRIER_A_NONCE_HEADER],
-      );
-    if (!ok) throw new AppError(ErrorCode.FORBIDDEN, 'Callback signature is missing or invalid');
-    return params;
+  protected basicOf(creds: CarrierACredentials) {
+    return { user: creds.auth_id, password: creds.auth_token };
   }
 
-  private async answerReply(callId: string): Promise<CarrierCallbackReply> {
-    const call = await this.dataSource.getRepository(Call).findOne({ where: { id: callId } });
-    const intro = call?.agentSettings?.intro_message ?? null;
-    return xmlReply(intro ? `<Response><Speak>${xmlEscape(intro)}</Speak></Response>` : '<Response/>');
+  /** Signature V3 over the URL we handed out, the method, the posted parameters and the nonce. */
+  protected signatureMatches(
+    request: CallbackRequest,
+    signedUrl: string,
+    params: FormParams,
+    creds: CarrierACredentials,
+  ): boolean {
+    return verifyCarrierASignature(
+      creds.auth_token,
+      request.method,
+      signedUrl,
+      params,
+      request.headers[CARRIER_A_SIGNATURE_HEADER],
+      request.headers[CARRIER_A_NONCE_HEADER],
+    );
   }
 }

@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { AppError, CarrierCallbackReply, ErrorCode, InboundRouteDecisionDto } from '@vap/contracts';
+import { AppError } from '@vap/contracts';
 import { Call } from '../../calls/entities/call.entity';
 import { InboundCallAnnouncement, InboundCallParser } from '../../inbound-routing/inbound-call-parser';
 import { NumberDetacher } from '../../phone-numbers/number-detacher';
-import { CarrierBCredentials, CredentialsStore } from '../../telephony/credentials-store.service';
-import { CallbackUrls } from '../callback-urls';
+import { CarrierBCredentials } from '../../telephony/credentials-store.service';
 import {
   CallbackCall,
   CallbackRequest,
@@ -17,9 +14,10 @@ import {
   ParsedCallback,
   RawCarrierEvent,
 } from '../carrier-adapter';
-import { CarrierHttp, carrierError } from '../carrier-http';
-import { xmlEscape, xmlReply } from '../carrier-xml';
-import { firstValues, parseForm } from '../signing/form-params';
+import { carrierError } from '../carrier-http';
+import { MarkupDialect } from '../carrier-xml';
+import { FormCallbackCarrier } from '../form-callback-carrier';
+import { FormParams, firstValues } from '../signing/form-params';
 import {
   answeredByOf,
   CARRIER_B_FINAL_STATUSES,
@@ -31,24 +29,27 @@ import { CARRIER_B_SIGNATURE_HEADER, verifyCarrierBSignature } from './carrier-b
 
 const PROVIDER = 'carrier_b' as const;
 
+/** carrier_b's answer markup (TwiML). */
+export const CARRIER_B_MARKUP: MarkupDialect = {
+  say: (text) => `<Say>${text}</Say>`,
+  reject: '<Reject reason="rejected"/>',
+  dial: (number) => `<Dial>${number}</Dial>`,
+};
+
 /**
  * carrier_b (REST shaped like Twilio's): calls are placed form-encoded with the partner's account SID and
  * auth token, progress arrives as signed form callbacks (X-Twilio-Signature) verified with that token.
  */
 @Injectable()
-export class CarrierBAdapter implements CarrierAdapter, NumberDetacher, InboundCallParser {
+export class CarrierBAdapter
+  extends FormCallbackCarrier<CarrierBCredentials>
+  implements CarrierAdapter, NumberDetacher, InboundCallParser
+{
   readonly provider = PROVIDER;
-  readonly callsLiveInProcess = false;
-
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly http: CarrierHttp,
-    private readonly credentials: CredentialsStore,
-    private readonly urls: CallbackUrls,
-  ) {}
+  protected readonly markup = CARRIER_B_MARKUP;
 
   async placeCall(call: OutboundCall, connection: CarrierConnectionRef): Promise<{ providerCallId: string }> {
-    const creds = await this.credentials.open<CarrierBCredentials>(connection.id);
+    const creds = await this.openCredentials(connection.id);
     const form = new URLSearchParams({
       To: call.toNumber,
       From: call.fromNumber,
@@ -62,30 +63,20 @@ export class CarrierBAdapter implements CarrierAdapter, NumberDetacher, InboundC
       form.append('StatusCallbackEvent', event);
     if (call.agent.voicemail_detection_enabled) form.set('MachineDetection', 'Enable');
     if (call.agent.max_call_duration_secs) form.set('TimeLimit', String(call.agent.max_call_duration_secs));
-    const res = await this.http.send(PROVIDER, {
-      method: 'POST',
-      url: `${this.accountUrl(creds)}/Calls.json`,
-      basic: { user: creds.account_sid, password: creds.auth_token },
-      form,
-    });
-    const sid = (res.body as { sid?: unknown } | null)?.sid;
-    if (res.status < 200 || res.status > 299 || typeof sid !== 'string' || !sid)
-      throw carrierError(PROVIDER, res);
-    return { providerCallId: sid };
+    const res = await this.send(creds, { method: 'POST', path: '/Calls.json', form });
+    return { providerCallId: this.placedId(res, 'sid') };
   }
 
   /** `POST .../Calls/{CallSid}.json` with `Status=completed` hangs up a live call. */
   async hangup(call: CallbackCall, _reason: string): Promise<void> {
     if (!call.providerCallId) return;
-    const creds = await this.credentials.open<CarrierBCredentials>(call.connectionId);
-    const res = await this.http.send(PROVIDER, {
+    const creds = await this.openCredentials(call.connectionId);
+    const res = await this.send(creds, {
       method: 'POST',
-      url: `${this.accountUrl(creds)}/Calls/${encodeURIComponent(call.providerCallId)}.json`,
-      basic: { user: creds.account_sid, password: creds.auth_token },
+      path: `/Calls/${encodeURIComponent(call.providerCallId)}.json`,
       form: new URLSearchParams({ Status: 'completed' }),
     });
-    if (res.status === 404) return;
-    if (res.status < 200 || res.status > 299) throw carrierError(PROVIDER, res);
+    if (res.status !== 404) this.expectSuccess(res);
   }
 
   async parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback> {
@@ -127,7 +118,7 @@ export class CarrierBAdapter implements CarrierAdapter, NumberDetacher, InboundC
       });
     }
     // The answer URL is fetched when the callee picks up; its TwiML greets with the agent's intro.
-    const reply = kind === 'answer' ? await this.answerReply(call.id) : undefined;
+    const reply = kind === 'answer' ? this.answerReply(call.introMessage) : undefined;
     return { events, reply };
   }
 
@@ -149,41 +140,27 @@ export class CarrierBAdapter implements CarrierAdapter, NumberDetacher, InboundC
     };
   }
 
-  inboundReply(decision: InboundRouteDecisionDto, speak: string | null): CarrierCallbackReply {
-    switch (decision.action) {
-      case 'REJECT':
-        return xmlReply('<Response><Reject reason="rejected"/></Response>');
-      case 'TRANSFER':
-        return xmlReply(`<Response><Dial>${xmlEscape(decision.transfer_to_number ?? '')}</Dial></Response>`);
-      default:
-        return xmlReply(speak ? `<Response><Say>${xmlEscape(speak)}</Say></Response>` : '<Response/>');
-    }
-  }
-
   /**
    * Detaches a number from its voice application: find the number's SID, then clear its application.
    * Best effort by contract: the caller logs a failure and deletes the number anyway.
    */
   async detachNumber(connectionId: string, number: string): Promise<void> {
-    const creds = await this.credentials.open<CarrierBCredentials>(connectionId);
-    const basic = { user: creds.account_sid, password: creds.auth_token };
-    const found = await this.http.send(PROVIDER, {
+    const creds = await this.openCredentials(connectionId);
+    const found = await this.send(creds, {
       method: 'GET',
-      url: `${this.accountUrl(creds)}/IncomingPhoneNumbers.json?PhoneNumber=${encodeURIComponent(number)}`,
-      basic,
+      path: `/IncomingPhoneNumbers.json?PhoneNumber=${encodeURIComponent(number)}`,
     });
     if (found.status !== 200) throw carrierError(PROVIDER, found);
     const list =
       (found.body as { incoming_phone_numbers?: { sid?: string }[] } | null)?.incoming_phone_numbers ?? [];
     for (const item of list) {
       if (!item.sid) continue;
-      const res = await this.http.send(PROVIDER, {
+      const res = await this.send(creds, {
         method: 'POST',
-        url: `${this.accountUrl(creds)}/IncomingPhoneNumbers/${encodeURIComponent(item.sid)}.json`,
-        basic,
+        path: `/IncomingPhoneNumbers/${encodeURIComponent(item.sid)}.json`,
         form: new URLSearchParams({ VoiceApplicationSid: '' }),
       });
-      if (res.status < 200 || res.status > 299) throw carrierError(PROVIDER, res);
+      this.expectSuccess(res);
     }
   }
 
@@ -191,12 +168,8 @@ export class CarrierBAdapter implements CarrierAdapter, NumberDetacher, InboundC
   async fetchCall(call: Call): Promise<CarrierCallState> {
     const sid = call.providerCallId;
     if (!sid) throw AppError.downstream(`${PROVIDER} call ${call.id} has no CallSid to look up`);
-    const creds = await this.credentials.open<CarrierBCredentials>(call.connectionId);
-    const res = await this.http.send(PROVIDER, {
-      method: 'GET',
-      url: `${this.accountUrl(creds)}/Calls/${encodeURIComponent(sid)}.json`,
-      basic: { user: creds.account_sid, password: creds.auth_token },
-    });
+    const creds = await this.openCredentials(call.connectionId);
+    const res = await this.send(creds, { method: 'GET', path: `/Calls/${encodeURIComponent(sid)}.json` });
     if (res.status !== 200) throw carrierError(PROVIDER, res);
     const resource = res.body as { sid?: unknown; status?: unknown; duration?: unknown } | null;
     if (resource?.sid !== sid || typeof resource.status !== 'string') {
@@ -205,26 +178,29 @@ export class CarrierBAdapter implements CarrierAdapter, NumberDetacher, InboundC
     return carrierBCallState({ status: resource.status, duration: resource.duration });
   }
 
-  private accountUrl(creds: CarrierBCredentials): string {
-    return `${this.http.baseUrl(PROVIDER)}/2010-04-01/Accounts/${encodeURIComponent(creds.account_sid)}`;
+  protected accountPath(creds: CarrierBCredentials): string {
+    return `/2010-04-01/Accounts/${encodeURIComponent(creds.account_sid)}`;
   }
 
-  /** Verifies the signature over the URL we handed out and the posted parameters; 403 before anything is read. */
-  private async verified(request: CallbackRequest, connectionId: string) {
-    const params = parseForm(request.rawBody.toString('utf8'));
-    const creds = await this.credentials.open<CarrierBCredentials>(connectionId).catch(() => null);
-    const url = this.urls.signedUrlOf(request.path);
-    const ok =
+  protected basicOf(creds: CarrierBCredentials) {
+    return { user: creds.account_sid, password: creds.auth_token };
+  }
+
+  /** Only POST callbacks are signed: X-Twilio-Signature over the URL we handed out and the parameters. */
+  protected signatureMatches(
+    request: CallbackRequest,
+    signedUrl: string,
+    params: FormParams,
+    creds: CarrierBCredentials,
+  ): boolean {
+    return (
       request.method === 'POST' &&
-      !!creds &&
-      verifyCarrierBSignature(creds.auth_token, url, params, request.headers[CARRIER_B_SIGNATURE_HEADER]);
-    if (!ok) throw new AppError(ErrorCode.FORBIDDEN, 'Callback signature is missing or invalid');
-    return params;
-  }
-
-  private async answerReply(callId: string): Promise<CarrierCallbackReply> {
-    const call = await this.dataSource.getRepository(Call).findOne({ where: { id: callId } });
-    const intro = call?.agentSettings?.intro_message ?? null;
-    return xmlReply(intro ? `<Response><Say>${xmlEscape(intro)}</Say></Response>` : '<Response/>');
+      verifyCarrierBSignature(
+        creds.auth_token,
+        signedUrl,
+        params,
+        request.headers[CARRIER_B_SIGNATURE_HEADER],
+      )
+    );
   }
 }

@@ -1,0 +1,75 @@
+import { AgentDto } from '@vap/contracts';
+import { newCall, NewCallFields } from './call.entity';
+
+const agent = {
+  id: 'a0000000-0000-4000-8000-000000000001',
+  agent_name: 'Maya',
+  prompt: 'Be kind',
+  intro_message: 'Hello',
+  enable_recording: true,
+  max_call_duration_secs: 300,
+  transfer_enabled: false,
+  transfer_number: null,
+  transfer_message: null,
+  voicemail_detection_enabled: false,
+  voicemail_message: null,
+  end_call_message: null,
+  extraction_enabled: true,
+} as unknown as AgentDto;
+
+const fields: NewCallFields = {
+  partnerId: 'p-1',
+  direction: 'inbound',
+  fromNumber: '+15550000001',
+  toNumber: '+15550000002',
+  phoneNumberId: null,
+  connectionId: 'conn-1',
+  provider: 'carrier_b',
+  providerCallId: 'CA1',
+  clientReferenceId: null,
+  variables: {},
+  concurrencyLimit: null,
+  providerStatus: 'ringing',
+  providerEvent: 'inbound',
+};
+
+describe('newCall', () => {
+  it('starts pending with nothing measured or decided, the agent copied and the given fields', () => {
+    const call = newCall(agent, fields);
+    expect(call).toEqual({
+      ...fields,
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      sessionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      agentId: agent.id,
+      agentName: 'Maya',
+      agentSettings: expect.objectContaining({
+        prompt: 'Be kind',
+        intro_message: 'Hello',
+        enable_recording: true,
+      }),
+      status: 'pending',
+      disposition: null,
+      answeredBy: null,
+      endCallReason: null,
+      hangupCause: null,
+      hangupSource: null,
+      billDurationSeconds: null,
+      durationSeconds: null,
+      errorMessage: null,
+      startedAt: null,
+      endedAt: null,
+    });
+    expect(call.sessionId).not.toBe(call.id);
+  });
+
+  it('gives every call its own ids', () => {
+    const [a, b] = [newCall(agent, fields), newCall(agent, fields)];
+    expect(a.id).not.toBe(b.id);
+    expect(a.sessionId).not.toBe(b.sessionId);
+  });
+
+  it('sets an owner only when one is given', () => {
+    expect('ownerId' in newCall(agent, fields)).toBe(false);
+    expect(newCall(agent, { ...fields, ownerId: 'r-1' }).ownerId).toBe('r-1');
+  });
+});

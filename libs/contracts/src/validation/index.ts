@@ -1,0 +1,3 @@
+export * from './e164';
+export * from './trim';
+export * from './one-of';
