@@ -19,9 +19,9 @@ import {
   UpdateAgentDto,
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
-import { cursorPage } from '@vap/persistence';
+import { cursorPage, inTransaction } from '@vap/persistence';
 import { invalidFields } from '../common/invalid-fields';
-import { inTransaction, UniqueConflicts } from '../common/transaction';
+import { LOCK_CONFLICT, withUniqueConflicts } from '../common/write-conflicts';
 import { AgentExtractionSet } from '../extraction/entities/agent-extraction-set.entity';
 import { normalizeKeys } from '../extraction/extraction-keys';
 import { assertNoKeyClash, setsAttachedTo } from '../extraction/extraction-graph';
@@ -39,10 +39,10 @@ export interface AgentCaller {
   voiceTier: string;
 }
 
-const NAME_TAKEN: UniqueConflicts = {
+const NAME_TAKEN = withUniqueConflicts({
   agents_partner_name_key: () =>
     AppError.conflict('An agent with this agent_name already exists on this account'),
-};
+});
 
 /** What a create or update changes that needs the catalog or the partner's projects to check. */
 interface References {
@@ -158,19 +158,23 @@ export class AgentsService {
    * the other services to stop using it.
    */
   remove(partnerId: string, id: string): Promise<AgentDeletedDto> {
-    return inTransaction(this.dataSource, async (em) => {
-      const agent = await lockAgent(em, partnerId, id, 'wait');
-      const deletedAt = new Date();
-      await em.update(Agent, { id: agent.id }, { deletedAt });
-      await em.delete(AgentExtractionSet, { agentId: agent.id });
-      await this.outbox.record<AgentDeletedEvent>(em, DomainEvents.agentDeleted, partnerId, {
-        agent_id: agent.id,
-        agent_name: agent.agentName,
-        project_id: agent.projectId,
-        deleted_at: deletedAt.toISOString(),
-      });
-      return { id: agent.id, message: 'Agent deleted' };
-    });
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const agent = await lockAgent(em, partnerId, id, 'wait');
+        const deletedAt = new Date();
+        await em.update(Agent, { id: agent.id }, { deletedAt });
+        await em.delete(AgentExtractionSet, { agentId: agent.id });
+        await this.outbox.record<AgentDeletedEvent>(em, DomainEvents.agentDeleted, partnerId, {
+          agent_id: agent.id,
+          agent_name: agent.agentName,
+          project_id: agent.projectId,
+          deleted_at: deletedAt.toISOString(),
+        });
+        return { id: agent.id, message: 'Agent deleted' };
+      },
+      LOCK_CONFLICT,
+    );
   }
 
   /** Records agent.updated for a changed agent and returns its fresh record. */

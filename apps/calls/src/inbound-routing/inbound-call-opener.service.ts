@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import {
   AgentDto,
   AppError,
@@ -11,6 +11,7 @@ import {
   Subjects,
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
+import { isUniqueViolation } from '@vap/persistence';
 import { agentSettingsOf } from '../calls/agent-settings';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession, newSession } from '../calls/entities/call-session.entity';
@@ -19,8 +20,6 @@ import { Connection } from '../connections/entities/connection.entity';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { CallProgressService } from '../progress/call-progress.service';
 import { statusUpdatedData } from '../progress/status-event';
-
-const UNIQUE_VIOLATION = '23505';
 
 export interface OpenedInboundCall {
   callId: string;
@@ -54,10 +53,7 @@ export class InboundCallOpener {
       call = await this.insert(decision, connection, agent);
     } catch (err) {
       // The carrier retried its webhook while the first copy was opening the call: that call stands.
-      if (!(
-        err instanceof QueryFailedError && (err.driverError as { code?: string }).code === UNIQUE_VIOLATION
-      ))
-        throw err;
+      if (!isUniqueViolation(err)) throw err;
       // Only if it is this partner's: another account's call with the same carrier id (a webhook the
       // account signed itself with a forged id) is neither answered nor revealed.
       const existing = await this.dataSource.getRepository(Call).findOne({

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import {
   AppError,
   decodeCursor,
@@ -17,6 +17,7 @@ import {
   UpdatePhoneNumberDto,
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
+import { isUniqueViolation } from '@vap/persistence';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { DefaultLineService } from '../connections/default-line.service';
 import { Connection } from '../connections/entities/connection.entity';
@@ -25,8 +26,6 @@ import { ConnectionCredentials } from '../telephony/entities/connection-credenti
 import { assertOwnAgent } from './agent-check';
 import { isNumberDetacher } from './number-detacher';
 import { toPhoneNumberDto } from './phone-number-dto';
-
-const UNIQUE_VIOLATION = '23505';
 
 /** Imported numbers of a partner. Every query is scoped by partner; another partner's number is absent. */
 @Injectable()
@@ -64,10 +63,7 @@ export class PhoneNumbersService {
         return dto;
       });
     } catch (err) {
-      if (
-        err instanceof QueryFailedError &&
-        (err.driverError as { code?: string }).code === UNIQUE_VIOLATION
-      ) {
+      if (isUniqueViolation(err)) {
         throw AppError.conflict(`${input.number} is already a phone number of this account`);
       }
       throw err;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import {
   AppError,
   CreateCustomerDto,
@@ -13,10 +13,8 @@ import {
   UpdateCustomerDto,
 } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
-import { cursorPage } from '@vap/persistence';
+import { cursorPage, isUniqueViolation } from '@vap/persistence';
 import { Customer } from './entities/customer.entity';
-
-const UNIQUE_VIOLATION = '23505';
 
 export function toCustomerDto(c: Customer): CustomerDto {
   return {
@@ -29,10 +27,6 @@ export function toCustomerDto(c: Customer): CustomerDto {
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
   };
-}
-
-function duplicateExternalId(err: unknown): boolean {
-  return err instanceof QueryFailedError && (err.driverError as { code?: string }).code === UNIQUE_VIOLATION;
 }
 
 /** Sub-tenants of a partner. Every query is scoped by partner id; another partner's customer is absent. */
@@ -61,7 +55,7 @@ export class CustomersService {
         return dto;
       });
     } catch (err) {
-      if (duplicateExternalId(err)) {
+      if (isUniqueViolation(err)) {
         throw AppError.conflict(
           `A customer with external_id "${input.external_id}" already exists on this account`,
         );
