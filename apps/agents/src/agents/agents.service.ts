@@ -11,7 +11,6 @@ import {
   AgentListDto,
   AppError,
   CreateAgentDto,
-  DEFAULT_PAGE_SIZE,
   DomainEvents,
   ErrorDetail,
   ListAgentsQueryDto,
@@ -19,7 +18,7 @@ import {
   UpdateAgentDto,
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
-import { cursorPage, inTransaction } from '@vap/persistence';
+import { keysetPage, inTransaction } from '@vap/persistence';
 import { invalidFields } from '../common/invalid-fields';
 import { LOCK_CONFLICT, withUniqueConflicts } from '../common/write-conflicts';
 import { AgentExtractionSet } from '../extraction/entities/agent-extraction-set.entity';
@@ -146,7 +145,7 @@ export class AgentsService {
         search: `%${query.search.replace(/[\\%_]/g, '\\$&')}%`,
       });
     }
-    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor, 'uuid');
+    const page = await keysetPage(qb, query, { idKind: 'uuid' });
     return {
       agents: await this.records.build(this.dataSource.manager, page.rows),
       next_cursor: page.nextCursor,

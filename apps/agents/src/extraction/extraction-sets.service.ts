@@ -6,7 +6,6 @@ import {
   AgentDto,
   AppError,
   CreateExtractionSetDto,
-  DEFAULT_PAGE_SIZE,
   EXTRACTION_SET_ID_PREFIX,
   ExtractionKeyDto,
   ExtractionSetDeletedDto,
@@ -15,7 +14,7 @@ import {
   ListExtractionSetsQueryDto,
   UpdateExtractionSetDto,
 } from '@vap/contracts';
-import { cursorPage, inTransaction } from '@vap/persistence';
+import { keysetPage, inTransaction } from '@vap/persistence';
 import { LOCK_CONFLICT, withUniqueConflicts } from '../common/write-conflicts';
 import { lockAgent, lockAgents } from '../agents/agent-locks';
 import { AgentRecordsService } from '../agents/agent-records.service';
@@ -95,7 +94,7 @@ export class ExtractionSetsService {
       .getRepository(ExtractionSet)
       .createQueryBuilder('s')
       .where('s.partner_id = :partnerId', { partnerId });
-    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor, 'prefixed');
+    const page = await keysetPage(qb, query, { idKind: 'prefixed' });
     return {
       extraction_sets: await buildSetRecords(this.dataSource.manager, page.rows),
       next_cursor: page.nextCursor,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AppError, CampaignStatus, Cursor } from '@vap/contracts';
+import { AppError, CampaignStatus } from '@vap/contracts';
+import { KeysetColumns, KeysetPager, KeysetPageResult, PageQuery } from '@vap/persistence';
 import { CampaignRow } from './campaign-row';
 
 /** Columns a create or an update writes. */
@@ -107,26 +108,29 @@ export class CampaignsRepository {
     return row;
   }
 
+  /** One page of the partner's campaigns, newest first. */
   async list(
     partnerId: string,
-    limit: number,
-    cursor: Cursor | null,
+    query: PageQuery,
     status?: CampaignStatus,
-  ): Promise<CampaignRow[]> {
-    const params: unknown[] = [partnerId, limit];
+  ): Promise<KeysetPageResult<CampaignRow>> {
+    const pager = new KeysetPager(query, { idKind: 'prefixed', direction: 'DESC' });
+    const params: unknown[] = [partnerId, pager.fetch];
     let where = 'partner_id = $1';
     if (status) {
       params.push(status);
       where += ` AND status = $${params.length}`;
     }
-    if (cursor) {
-      params.push(cursor.t, cursor.id);
-      where += ` AND (created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`;
-    }
-    return (await this.dataSource.query(
-      `SELECT * FROM campaigns.campaigns WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`,
+    const after = pager.condition((value) => {
+      params.push(value);
+      return `$${params.length}`;
+    });
+    if (after) where += ` AND ${after}`;
+    const rows = (await this.dataSource.query(
+      `SELECT *, ${pager.select} FROM campaigns.campaigns WHERE ${where} ORDER BY ${pager.orderBy} LIMIT $2`,
       params,
-    )) as CampaignRow[];
+    )) as (CampaignRow & KeysetColumns)[];
+    return pager.page(rows);
   }
 
   async setStatus(

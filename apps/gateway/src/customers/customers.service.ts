@@ -7,13 +7,12 @@ import {
   CreateCustomerDto,
   CustomerDto,
   CustomerListDto,
-  DEFAULT_PAGE_SIZE,
   DomainEvents,
   ListCustomersQueryDto,
   UpdateCustomerDto,
 } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
-import { cursorPage, isUniqueViolation } from '@vap/persistence';
+import { keysetPage, isUniqueViolation } from '@vap/persistence';
 import { Customer } from './entities/customer.entity';
 
 export function toCustomerDto(c: Customer): CustomerDto {
@@ -78,7 +77,7 @@ export class CustomersService {
     if (query.external_id !== undefined)
       qb.andWhere('c.external_id = :externalId', { externalId: query.external_id });
     if (query.status !== undefined) qb.andWhere('c.status = :status', { status: query.status });
-    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor, 'prefixed');
+    const page = await keysetPage(qb, query, { idKind: 'prefixed' });
     return { customers: page.rows.map(toCustomerDto), next_cursor: page.nextCursor };
   }
 

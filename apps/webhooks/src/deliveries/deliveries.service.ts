@@ -4,9 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
   AppError,
-  decodeCursor,
-  DEFAULT_PAGE_SIZE,
-  encodeCursor,
   ErrorCode,
   ListWebhookDeliveriesQueryDto,
   WebhookDeliveryDetailDto,
@@ -15,6 +12,7 @@ import {
   WebhookPayload,
   WebhookTestData,
 } from '@vap/contracts';
+import { KeysetColumns, KeysetPager } from '@vap/persistence';
 import { WebhookEndpoint } from '../endpoints/entities/webhook-endpoint.entity';
 import { DELIVERIES_CHANNEL, DeliveryQueueRepository } from './delivery-queue.repository';
 import { AttemptRow, DeliveryRow, toAttemptDto, toDeliveryDto } from './delivery-row';
@@ -36,8 +34,7 @@ export class DeliveriesService {
     query: ListWebhookDeliveriesQueryDto,
   ): Promise<WebhookDeliveryListDto> {
     await this.ownEndpoint(partnerId, endpointId);
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor, 'uuid');
+    const pager = new KeysetPager(query, { idKind: 'uuid', direction: 'DESC' });
     const where = ['partner_id = $1', 'endpoint_id = $2'];
     const params: unknown[] = [partnerId, endpointId];
     const add = (sql: string, value: unknown) => {
@@ -48,23 +45,19 @@ export class DeliveriesService {
     if (query.event_type) add('event_type = ?', query.event_type);
     if (query.since) add('created_at >= ?', new Date(query.since));
     if (query.until) add('created_at < ?', new Date(query.until));
-    if (cursor) {
-      params.push(new Date(cursor.t), cursor.id);
-      where.push(`(created_at, id) < ($${params.length - 1}, $${params.length})`);
-    }
-    params.push(limit + 1);
+    const after = pager.condition((value) => {
+      params.push(value);
+      return `$${params.length}`;
+    });
+    if (after) where.push(after);
+    params.push(pager.fetch);
     const rows = (await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM webhooks.deliveries WHERE ${where.join(' AND ')}
-       ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+      `SELECT ${COLUMNS}, ${pager.select} FROM webhooks.deliveries WHERE ${where.join(' AND ')}
+       ORDER BY ${pager.orderBy} LIMIT $${params.length}`,
       params,
-    )) as DeliveryRow[];
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      deliveries: page.map(toDeliveryDto),
-      next_cursor:
-        rows.length > limit && last ? encodeCursor({ t: last.created_at.toISOString(), id: last.id }) : null,
-    };
+    )) as (DeliveryRow & KeysetColumns)[];
+    const page = pager.page(rows);
+    return { deliveries: page.rows.map(toDeliveryDto), next_cursor: page.nextCursor };
   }
 
   async get(partnerId: string, id: string): Promise<WebhookDeliveryDetailDto> {
