@@ -4,3 +4,4 @@ export * from './keyset-page';
 export * from './claim-loop';
 export * from './pg-listener';
 export * from './pg-errors';
+export * from './table-of';

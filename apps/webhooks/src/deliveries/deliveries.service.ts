@@ -12,7 +12,7 @@ import {
   WebhookPayload,
   WebhookTestData,
 } from '@vap/contracts';
-import { KeysetColumns, KeysetPager } from '@vap/persistence';
+import { KeysetColumns, KeysetPager, tableOf } from '@vap/persistence';
 import { WebhookEndpoint } from '../endpoints/entities/webhook-endpoint.entity';
 import { DELIVERIES_CHANNEL, DeliveryQueueRepository } from './delivery-queue.repository';
 import { AttemptRow, DeliveryRow, toAttemptDto, toDeliveryDto } from './delivery-row';
@@ -52,7 +52,7 @@ export class DeliveriesService {
     if (after) where.push(after);
     params.push(pager.fetch);
     const rows = (await this.dataSource.query(
-      `SELECT ${COLUMNS}, ${pager.select} FROM webhooks.deliveries WHERE ${where.join(' AND ')}
+      `SELECT ${COLUMNS}, ${pager.select} FROM ${tableOf(this.dataSource, 'deliveries')} WHERE ${where.join(' AND ')}
        ORDER BY ${pager.orderBy} LIMIT $${params.length}`,
       params,
     )) as (DeliveryRow & KeysetColumns)[];
@@ -64,7 +64,7 @@ export class DeliveriesService {
     const row = await this.row(partnerId, id);
     const attempts = (await this.dataSource.query(
       `SELECT attempt, started_at, latency_ms, status_code, outcome, response_body, error
-       FROM webhooks.delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`,
+       FROM ${tableOf(this.dataSource, 'delivery_attempts')} WHERE delivery_id = $1 ORDER BY attempt`,
       [id],
     )) as AttemptRow[];
     return {
@@ -77,7 +77,7 @@ export class DeliveriesService {
   /** Sends a finished delivery again (same id and body) with a fresh round of the retry schedule. */
   async retry(partnerId: string, id: string): Promise<WebhookDeliveryDto> {
     const [rows] = (await this.dataSource.query(
-      `UPDATE webhooks.deliveries
+      `UPDATE ${tableOf(this.dataSource, 'deliveries')}
        SET status = 'pending', next_attempt_at = now(), round_start = attempts, completed_at = NULL, updated_at = now()
        WHERE id = $1 AND partner_id = $2 AND status IN ('failed', 'succeeded')
        RETURNING ${COLUMNS}`,
@@ -125,7 +125,7 @@ export class DeliveriesService {
 
   private async row(partnerId: string, id: string): Promise<DeliveryRow> {
     const [row] = (await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM webhooks.deliveries WHERE id = $1 AND partner_id = $2`,
+      `SELECT ${COLUMNS} FROM ${tableOf(this.dataSource, 'deliveries')} WHERE id = $1 AND partner_id = $2`,
       [id, partnerId],
     )) as DeliveryRow[];
     if (!row) throw AppError.notFound('Webhook delivery');
