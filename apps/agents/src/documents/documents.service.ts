@@ -19,7 +19,7 @@ import {
   WEB_LINK_DOCUMENT_TYPE,
 } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
-import { keysetPage } from '@vap/persistence';
+import { keysetPage, tableOf } from '@vap/persistence';
 import { BLOB_STORAGE, BlobStorage } from '@vap/storage';
 import { invalidFields } from '../common/invalid-fields';
 import { KbJobsRepository } from '../knowledge/jobs/kb-jobs.repository';
@@ -196,7 +196,7 @@ export class DocumentsService {
       document.deletedAt = new Date();
       await em.save(document);
       await em.query(
-        `UPDATE agents.agent_documents SET unlinked_at = now(), updated_at = now()
+        `UPDATE ${tableOf(em, 'agent_documents')} SET unlinked_at = now(), updated_at = now()
          WHERE document_id = $1 AND unlinked_at IS NULL`,
         [document.id],
       );

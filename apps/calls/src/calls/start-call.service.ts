@@ -14,6 +14,7 @@ import {
   Subjects,
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
+import { tableOf } from '@vap/persistence';
 import { CallbackUrls } from '../carriers/callback-urls';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
@@ -95,7 +96,7 @@ export class StartCallService {
       );
       // Once a carrier drives the call by callbacks, no replica owns it; the sandbox's stays with this one.
       await this.dataSource.query(
-        `UPDATE calls.calls SET provider_call_id = $2, owner_id = CASE WHEN $3 THEN owner_id END WHERE id = $1`,
+        `UPDATE ${tableOf(this.dataSource, 'calls')} SET provider_call_id = $2, owner_id = CASE WHEN $3 THEN owner_id END WHERE id = $1`,
         [call.id, placed.providerCallId, adapter.callsLiveInProcess],
       );
     } catch (err) {

@@ -11,7 +11,7 @@ import {
   Subjects,
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
-import { isUniqueViolation } from '@vap/persistence';
+import { isUniqueViolation, tableOf } from '@vap/persistence';
 import { agentSettingsOf } from '../calls/agent-settings';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession, newSession } from '../calls/entities/call-session.entity';
@@ -123,11 +123,10 @@ export class InboundCallOpener {
       });
       await em.save(call);
       await em.insert(CallSession, newSession(call));
-      await em.query(`UPDATE calls.inbound_route_decisions SET call_id = $2, session_id = $3 WHERE id = $1`, [
-        decision.id,
-        call.id,
-        call.sessionId,
-      ]);
+      await em.query(
+        `UPDATE ${tableOf(em, 'inbound_route_decisions')} SET call_id = $2, session_id = $3 WHERE id = $1`,
+        [decision.id, call.id, call.sessionId],
+      );
       await this.outbox.record(
         em,
         DomainEvents.callStatusUpdated,

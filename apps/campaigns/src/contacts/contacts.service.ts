@@ -14,7 +14,7 @@ import {
   ErrorCode,
   ListContactsQueryDto,
 } from '@vap/contracts';
-import { KeysetColumns, KeysetPager } from '@vap/persistence';
+import { KeysetColumns, KeysetPager, tableOf } from '@vap/persistence';
 import { CampaignsRepository } from '../campaigns/campaigns.repository';
 import { Clock } from '../clock/clock';
 import { DispatchSignal } from '../dispatch/dispatch-signal';
@@ -67,7 +67,7 @@ export class ContactsService {
       const existing = new Set(
         (
           (await em.query(
-            `SELECT phone_number FROM campaigns.contacts WHERE campaign_id = $1 AND phone_number = ANY($2)`,
+            `SELECT phone_number FROM ${tableOf(em, 'contacts')} WHERE campaign_id = $1 AND phone_number = ANY($2)`,
             [campaign.id, numbers],
           )) as { phone_number: string }[]
         ).map((r) => r.phone_number),
@@ -83,7 +83,7 @@ export class ContactsService {
       });
       if (accepted.length) {
         await em.query(
-          `INSERT INTO campaigns.contacts (id, campaign_id, partner_id, phone_number, variables, external_id, next_attempt_at)
+          `INSERT INTO ${tableOf(em, 'contacts')} (id, campaign_id, partner_id, phone_number, variables, external_id, next_attempt_at)
            SELECT c.id, $1, $2, c.phone, c.vars, c.ext, $7
            FROM unnest($3::text[], $4::text[], $5::jsonb[], $6::text[]) WITH ORDINALITY AS c(id, phone, vars, ext, n)
            ORDER BY c.n`,
@@ -98,7 +98,7 @@ export class ContactsService {
           ],
         );
         await em.query(
-          `UPDATE campaigns.campaigns SET total_contacts = total_contacts + $2, updated_at = now() WHERE id = $1`,
+          `UPDATE ${tableOf(em, 'campaigns')} SET total_contacts = total_contacts + $2, updated_at = now() WHERE id = $1`,
           [campaign.id, accepted.length],
         );
         if (campaign.status === 'running') await this.signal.notify(em, campaign.id);
@@ -122,14 +122,14 @@ export class ContactsService {
       return `$${params.length}::bigint`;
     });
     const rows = (await this.dataSource.query(
-      `SELECT *, ${pager.select} FROM campaigns.contacts
+      `SELECT *, ${pager.select} FROM ${tableOf(this.dataSource, 'contacts')}
        WHERE campaign_id = $1 AND partner_id = $2 AND ($3::text IS NULL OR status = $3) ${after ? `AND ${after}` : ''}
        ORDER BY ${pager.orderBy} LIMIT $4`,
       params,
     )) as (ContactRow & KeysetColumns)[];
     const { rows: page, nextCursor } = pager.page(rows);
     const attempts = (await this.dataSource.query(
-      `SELECT contact_id, attempt, call_id, call_status, created_at, ended_at FROM campaigns.attempts
+      `SELECT contact_id, attempt, call_id, call_status, created_at, ended_at FROM ${tableOf(this.dataSource, 'attempts')}
        WHERE contact_id = ANY($1) AND status <> 'abandoned' ORDER BY contact_id, attempt`,
       [page.map((r) => r.id)],
     )) as AttemptRow[];
