@@ -7,6 +7,8 @@ export interface ClaimLoopOptions<T> {
   databaseUrl: string | undefined;
   /** LISTEN channel notified when new work is queued. */
   channel: string;
+  /** application_name of the LISTEN connection, as pg_stat_activity shows it; `<channel>-listener` unless said. */
+  applicationName?: string;
   /** How often to look for due work anyway (retries, expired leases, a lost LISTEN). */
   pollMs: number;
   /** How many items this replica works on at once. */
@@ -38,7 +40,8 @@ export class ClaimLoop<T> {
   private readonly running = new Set<Promise<void>>();
   private readonly listener: PgListener;
   private timer?: NodeJS.Timeout;
-  private claiming = false;
+  /** The claim in progress, if any: stop() waits for it, as what it claims must run before the loop stops. */
+  private claiming?: Promise<void>;
   private again = false;
   private stopped = false;
 
@@ -46,7 +49,7 @@ export class ClaimLoop<T> {
     this.listener = new PgListener({
       databaseUrl: options.databaseUrl,
       channel: options.channel,
-      applicationName: `${options.channel}-listener`,
+      applicationName: options.applicationName ?? `${options.channel}-listener`,
       label: options.label,
       onNotification: () => this.wake(),
       onListening: () => this.wake(),
@@ -58,6 +61,7 @@ export class ClaimLoop<T> {
     if (this.options.concurrency === 0) return;
     // Polling alone finds every item; LISTEN only makes new ones start at once.
     await this.listener.start();
+    if (this.stopped) return;
     this.timer = setInterval(() => this.wake(), this.options.pollMs);
     this.wake();
   }
@@ -71,8 +75,7 @@ export class ClaimLoop<T> {
     }
     const free = this.options.concurrency - this.running.size;
     if (free <= 0) return;
-    this.claiming = true;
-    this.options
+    this.claiming = this.options
       .claim(free)
       .then((claimed) => {
         for (const item of claimed) this.begin(item);
@@ -82,7 +85,7 @@ export class ClaimLoop<T> {
         this.options.log.warn(`claiming ${this.options.label} failed, will retry: ${text(err)}`),
       )
       .finally(() => {
-        this.claiming = false;
+        this.claiming = undefined;
         if (this.again) {
           this.again = false;
           this.wake();
@@ -129,10 +132,14 @@ export class ClaimLoop<T> {
     return () => clearInterval(timer);
   }
 
-  /** Takes no new work, waits for the items in progress to record their outcome, then stops listening. */
+  /**
+   * Takes no new work, waits for the claim in progress and for the items in progress to record their
+   * outcome, then stops listening.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    await this.claiming;
     await Promise.allSettled([...this.running]);
     await this.listener.stop();
   }

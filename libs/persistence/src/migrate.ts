@@ -1,5 +1,6 @@
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { Client } from 'pg';
+import { PgErrorCode, pgErrorCode } from './pg-errors';
 
 /**
  * Creates the database when it does not exist. Meant for development and tests, where the platform
@@ -16,9 +17,11 @@ export async function ensureDatabaseExists(url: string): Promise<void> {
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount === 0) {
-      await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((err: { code?: string }) => {
-        // Another service created it at the same moment: 42P04 or, inside the catalog race, 23505.
-        if (err.code !== '42P04' && err.code !== '23505') throw err;
+      await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((err: unknown) => {
+        // Another service created it at the same moment: duplicate database or, inside the catalog race,
+        // a unique violation.
+        const code = pgErrorCode(err);
+        if (code !== PgErrorCode.duplicateDatabase && code !== PgErrorCode.uniqueViolation) throw err;
       });
     }
   } finally {

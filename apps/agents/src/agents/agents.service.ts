@@ -11,7 +11,6 @@ import {
   AgentListDto,
   AppError,
   CreateAgentDto,
-  DEFAULT_PAGE_SIZE,
   DomainEvents,
   ErrorDetail,
   ListAgentsQueryDto,
@@ -19,9 +18,9 @@ import {
   UpdateAgentDto,
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
-import { cursorPage } from '@vap/persistence';
+import { keysetPage, inTransaction } from '@vap/persistence';
 import { invalidFields } from '../common/invalid-fields';
-import { inTransaction, UniqueConflicts } from '../common/transaction';
+import { LOCK_CONFLICT, withUniqueConflicts } from '../common/write-conflicts';
 import { AgentExtractionSet } from '../extraction/entities/agent-extraction-set.entity';
 import { normalizeKeys } from '../extraction/extraction-keys';
 import { assertNoKeyClash, setsAttachedTo } from '../extraction/extraction-graph';
@@ -39,10 +38,10 @@ export interface AgentCaller {
   voiceTier: string;
 }
 
-const NAME_TAKEN: UniqueConflicts = {
+const NAME_TAKEN = withUniqueConflicts({
   agents_partner_name_key: () =>
     AppError.conflict('An agent with this agent_name already exists on this account'),
-};
+});
 
 /** What a create or update changes that needs the catalog or the partner's projects to check. */
 interface References {
@@ -146,7 +145,7 @@ export class AgentsService {
         search: `%${query.search.replace(/[\\%_]/g, '\\$&')}%`,
       });
     }
-    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor, 'uuid');
+    const page = await keysetPage(qb, query, { idKind: 'uuid' });
     return {
       agents: await this.records.build(this.dataSource.manager, page.rows),
       next_cursor: page.nextCursor,
@@ -158,19 +157,23 @@ export class AgentsService {
    * the other services to stop using it.
    */
   remove(partnerId: string, id: string): Promise<AgentDeletedDto> {
-    return inTransaction(this.dataSource, async (em) => {
-      const agent = await lockAgent(em, partnerId, id, 'wait');
-      const deletedAt = new Date();
-      await em.update(Agent, { id: agent.id }, { deletedAt });
-      await em.delete(AgentExtractionSet, { agentId: agent.id });
-      await this.outbox.record<AgentDeletedEvent>(em, DomainEvents.agentDeleted, partnerId, {
-        agent_id: agent.id,
-        agent_name: agent.agentName,
-        project_id: agent.projectId,
-        deleted_at: deletedAt.toISOString(),
-      });
-      return { id: agent.id, message: 'Agent deleted' };
-    });
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const agent = await lockAgent(em, partnerId, id, 'wait');
+        const deletedAt = new Date();
+        await em.update(Agent, { id: agent.id }, { deletedAt });
+        await em.delete(AgentExtractionSet, { agentId: agent.id });
+        await this.outbox.record<AgentDeletedEvent>(em, DomainEvents.agentDeleted, partnerId, {
+          agent_id: agent.id,
+          agent_name: agent.agentName,
+          project_id: agent.projectId,
+          deleted_at: deletedAt.toISOString(),
+        });
+        return { id: agent.id, message: 'Agent deleted' };
+      },
+      LOCK_CONFLICT,
+    );
   }
 
   /** Records agent.updated for a changed agent and returns its fresh record. */

@@ -6,15 +6,12 @@ import {
   AppError,
   CreateDocumentDto,
   CreateWebLinkDocumentDto,
-  decodeCursor,
-  DEFAULT_PAGE_SIZE,
   DocumentDto,
   DocumentLimits,
   DocumentListDto,
   DocumentMessageDto,
   DocumentUploadDto,
   DomainEvents,
-  encodeCursor,
   isUuid,
   ListDocumentsQueryDto,
   mimeTypeProblem,
@@ -22,6 +19,7 @@ import {
   WEB_LINK_DOCUMENT_TYPE,
 } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
+import { keysetPage, tableOf } from '@vap/persistence';
 import { BLOB_STORAGE, BlobStorage } from '@vap/storage';
 import { invalidFields } from '../common/invalid-fields';
 import { KbJobsRepository } from '../knowledge/jobs/kb-jobs.repository';
@@ -172,16 +170,11 @@ export class DocumentsService {
   }
 
   async list(partnerId: string, query: ListDocumentsQueryDto): Promise<DocumentListDto> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor, 'uuid');
     const qb = this.dataSource
       .getRepository(Document)
       .createQueryBuilder('d')
       .where('d.partner_id = :partnerId', { partnerId })
-      .andWhere('d.deleted_at IS NULL')
-      .orderBy('d.created_at', 'ASC')
-      .addOrderBy('d.id', 'ASC')
-      .limit(limit + 1);
+      .andWhere('d.deleted_at IS NULL');
     if (query.status !== undefined) qb.andWhere('d.status = :status', { status: query.status });
     if (query.type !== undefined) qb.andWhere('d.type = :type', { type: query.type });
     if (query.search !== undefined) {
@@ -189,15 +182,8 @@ export class DocumentsService {
         search: `%${query.search.replace(/[\\%_]/g, '\\$&')}%`,
       });
     }
-    if (cursor) qb.andWhere('(d.created_at, d.id) > (:t, :id)', { t: cursor.t, id: cursor.id });
-    const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      documents: page.map(toDocumentDto),
-      next_cursor:
-        rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+    const page = await keysetPage(qb, query, { idKind: 'uuid' });
+    return { documents: page.rows.map(toDocumentDto), next_cursor: page.nextCursor };
   }
 
   /**
@@ -210,7 +196,7 @@ export class DocumentsService {
       document.deletedAt = new Date();
       await em.save(document);
       await em.query(
-        `UPDATE agents.agent_documents SET unlinked_at = now(), updated_at = now()
+        `UPDATE ${tableOf(em, 'agent_documents')} SET unlinked_at = now(), updated_at = now()
          WHERE document_id = $1 AND unlinked_at IS NULL`,
         [document.id],
       );

@@ -6,7 +6,6 @@ import {
   AgentDto,
   AppError,
   CreateExtractionSetDto,
-  DEFAULT_PAGE_SIZE,
   ExtractionKeyDto,
   ExtractionSetDeletedDto,
   ExtractionSetDto,
@@ -15,8 +14,8 @@ import {
   ListExtractionSetsQueryDto,
   UpdateExtractionSetDto,
 } from '@vap/contracts';
-import { cursorPage } from '@vap/persistence';
-import { inTransaction, UniqueConflicts } from '../common/transaction';
+import { keysetPage, inTransaction } from '@vap/persistence';
+import { LOCK_CONFLICT, withUniqueConflicts } from '../common/write-conflicts';
 import { lockAgent, lockAgents } from '../agents/agent-locks';
 import { AgentRecordsService } from '../agents/agent-records.service';
 import { AgentsService } from '../agents/agents.service';
@@ -28,10 +27,10 @@ import { agentIdsOfSet, AgentSchemaPlan, assertNoKeyClash, setsAttachedTo } from
 import { buildSetRecord, buildSetRecords } from './extraction-set-records';
 import { findSet, lockSet } from './extraction-set-locks';
 
-export const SET_NAME_TAKEN: UniqueConflicts = {
+export const SET_NAME_TAKEN = withUniqueConflicts({
   extraction_sets_partner_name_key: () =>
     AppError.conflict('An extraction set with this name already exists on this account'),
-};
+});
 
 /**
  * The schemas of the given agents with one set's keys replaced: what must stay free of clashes when the
@@ -95,7 +94,7 @@ export class ExtractionSetsService {
       .getRepository(ExtractionSet)
       .createQueryBuilder('s')
       .where('s.partner_id = :partnerId', { partnerId });
-    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor, 'prefixed');
+    const page = await keysetPage(qb, query, { idKind: 'prefixed' });
     return {
       extraction_sets: await buildSetRecords(this.dataSource.manager, page.rows),
       next_cursor: page.nextCursor,
@@ -125,38 +124,50 @@ export class ExtractionSetsService {
 
   /** Deletes the set and detaches it from every agent (they stop extracting its keys). */
   remove(partnerId: string, id: string): Promise<ExtractionSetDeletedDto> {
-    return inTransaction(this.dataSource, async (em) => {
-      const set = await lockSet(em, partnerId, id, 'update', 'nowait');
-      const agents = await lockAgents(em, partnerId, await agentIdsOfSet(em, set.id), 'nowait');
-      await em.delete(ExtractionSet, { id: set.id });
-      for (const agent of agents) await this.agents.publishUpdated(em, agent);
-      return { id: set.id, message: 'Extraction set deleted' };
-    });
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const set = await lockSet(em, partnerId, id, 'update', 'nowait');
+        const agents = await lockAgents(em, partnerId, await agentIdsOfSet(em, set.id), 'nowait');
+        await em.delete(ExtractionSet, { id: set.id });
+        for (const agent of agents) await this.agents.publishUpdated(em, agent);
+        return { id: set.id, message: 'Extraction set deleted' };
+      },
+      LOCK_CONFLICT,
+    );
   }
 
   /** Attaches a set to an agent; attaching it again changes nothing. Answers the agent record. */
   attach(partnerId: string, agentId: string, setId: string): Promise<AgentDto> {
-    return inTransaction(this.dataSource, async (em) => {
-      const agent = await lockAgent(em, partnerId, agentId, 'nowait');
-      const set = await lockSet(em, partnerId, setId, 'share', 'nowait');
-      const attached = (await setsAttachedTo(em, [agent.id])).get(agent.id) ?? [];
-      if (attached.some((s) => s.id === set.id)) return this.records.one(em, agent);
-      assertNoKeyClash(
-        [{ agentName: agent.agentName, inline: agent.extractionConfig.keys, sets: [...attached, set] }],
-        'set_id',
-      );
-      await em.insert(AgentExtractionSet, { agentId: agent.id, setId: set.id });
-      return this.agents.publishUpdated(em, agent);
-    });
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const agent = await lockAgent(em, partnerId, agentId, 'nowait');
+        const set = await lockSet(em, partnerId, setId, 'share', 'nowait');
+        const attached = (await setsAttachedTo(em, [agent.id])).get(agent.id) ?? [];
+        if (attached.some((s) => s.id === set.id)) return this.records.one(em, agent);
+        assertNoKeyClash(
+          [{ agentName: agent.agentName, inline: agent.extractionConfig.keys, sets: [...attached, set] }],
+          'set_id',
+        );
+        await em.insert(AgentExtractionSet, { agentId: agent.id, setId: set.id });
+        return this.agents.publishUpdated(em, agent);
+      },
+      LOCK_CONFLICT,
+    );
   }
 
   /** Detaches a set from an agent: 404 NOT_FOUND when it is not attached. Answers the agent record. */
   detach(partnerId: string, agentId: string, setId: string): Promise<AgentDto> {
-    return inTransaction(this.dataSource, async (em) => {
-      const agent = await lockAgent(em, partnerId, agentId, 'nowait');
-      const result = await em.delete(AgentExtractionSet, { agentId: agent.id, setId });
-      if (!result.affected) throw AppError.notFound('Extraction set attached to this agent');
-      return this.agents.publishUpdated(em, agent);
-    });
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const agent = await lockAgent(em, partnerId, agentId, 'nowait');
+        const result = await em.delete(AgentExtractionSet, { agentId: agent.id, setId });
+        if (!result.affected) throw AppError.notFound('Extraction set attached to this agent');
+        return this.agents.publishUpdated(em, agent);
+      },
+      LOCK_CONFLICT,
+    );
   }
 }

@@ -11,11 +11,11 @@ import {
   ExtractionSetId,
   FromAgentDto,
 } from '@vap/contracts';
+import { inTransaction } from '@vap/persistence';
 import { lockAgent, lockAgents } from '../agents/agent-locks';
 import { AgentsService } from '../agents/agents.service';
 import { Agent } from '../agents/entities/agent.entity';
 import { invalidFields } from '../common/invalid-fields';
-import { inTransaction } from '../common/transaction';
 import { AgentExtractionSet } from './entities/agent-extraction-set.entity';
 import { ExtractionSet } from './entities/extraction-set.entity';
 import { agentIdsOfSet, assertNoKeyClash, setsAttachedTo } from './extraction-graph';

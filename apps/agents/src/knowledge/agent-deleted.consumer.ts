@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AgentDeletedEvent, DomainEvent, DomainEvents } from '@vap/contracts';
 import { OnDomainEvent } from '@vap/messaging';
+import { tableOf } from '@vap/persistence';
 import { KbJobsRepository } from './jobs/kb-jobs.repository';
 
 /** A deleted agent's knowledge base goes away: its links are closed and their chunks purged in the background. */
@@ -12,7 +13,7 @@ export class AgentDeletedConsumer {
   @OnDomainEvent(DomainEvents.agentDeleted, { consumer: 'agents__knowledge__agent_deleted' })
   async onAgentDeleted(event: DomainEvent<AgentDeletedEvent>, em: EntityManager): Promise<void> {
     const [rows] = (await em.query(
-      `UPDATE agents.agent_documents SET unlinked_at = now(), updated_at = now()
+      `UPDATE ${tableOf(em, 'agent_documents')} SET unlinked_at = now(), updated_at = now()
        WHERE agent_id = $1 AND unlinked_at IS NULL
        RETURNING id, partner_id`,
       [event.data.agent_id],

@@ -13,6 +13,7 @@ import {
   LinkAgentDocumentsDto,
 } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
+import { tableOf } from '@vap/persistence';
 import { findAgent } from '../agents/agent-locks';
 import { invalidFields } from '../common/invalid-fields';
 import { Document } from '../documents/entities/document.entity';
@@ -64,7 +65,7 @@ export class AgentDocumentsService {
       // index makes a concurrent link of the same pair a no-op instead of a duplicate.
       for (const document of ids.map((id) => documents.find((d) => d.id === id)!)) {
         const inserted = (await em.query(
-          `INSERT INTO agents.agent_documents (id, partner_id, agent_id, document_id, created_at)
+          `INSERT INTO ${tableOf(em, 'agent_documents')} (id, partner_id, agent_id, document_id, created_at)
            VALUES ($1, $2, $3, $4, clock_timestamp())
            ON CONFLICT (agent_id, document_id) WHERE unlinked_at IS NULL DO NOTHING
            RETURNING id`,
@@ -86,7 +87,7 @@ export class AgentDocumentsService {
       const agent = await findAgent(em, partnerId, agentId);
       const [rows] = isUuid(documentId)
         ? ((await em.query(
-            `UPDATE agents.agent_documents SET unlinked_at = now(), updated_at = now()
+            `UPDATE ${tableOf(em, 'agent_documents')} SET unlinked_at = now(), updated_at = now()
              WHERE agent_id = $1 AND document_id = $2 AND partner_id = $3 AND unlinked_at IS NULL
              RETURNING id`,
             [agent.id, documentId, partnerId],

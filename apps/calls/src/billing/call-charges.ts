@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { tableOf } from '@vap/persistence';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { creditsPaise } from './credits';
@@ -18,7 +19,7 @@ export async function recordCallCharge(
   await em.update(CallSession, { callId: call.id }, { creditsUsedPaise: amount });
   if (amount > 0) {
     await em.query(
-      `INSERT INTO calls.call_charges (call_id, partner_id, session_id, bill_seconds, amount_paise)
+      `INSERT INTO ${tableOf(em, 'call_charges')} (call_id, partner_id, session_id, bill_seconds, amount_paise)
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (call_id) DO NOTHING`,
       [call.id, call.partnerId, call.sessionId, call.billDurationSeconds ?? 0, amount],

@@ -9,6 +9,7 @@ import {
   UnbilledChargesPage,
   UnbilledChargesRequest,
 } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 500;
@@ -28,7 +29,7 @@ export class UnbilledChargesService {
       throw AppError.validation([{ field: 'limit', message: `limit must be 1..${MAX_LIMIT}` }]);
     }
     const rows = (await this.dataSource.query(
-      `SELECT call_id, session_id, bill_seconds, amount_paise FROM calls.call_charges
+      `SELECT call_id, session_id, bill_seconds, amount_paise FROM ${tableOf(this.dataSource, 'call_charges')}
         WHERE partner_id = $1 AND billed_at IS NULL AND ($2::uuid IS NULL OR call_id > $2::uuid)
         ORDER BY call_id
         LIMIT $3`,
@@ -55,7 +56,7 @@ export class UnbilledChargesService {
     }
     if (!ids.length) return { acknowledged: 0 };
     const [, count] = (await this.dataSource.query(
-      `UPDATE calls.call_charges SET billed_at = now()
+      `UPDATE ${tableOf(this.dataSource, 'call_charges')} SET billed_at = now()
         WHERE partner_id = $1 AND call_id = ANY($2::uuid[]) AND billed_at IS NULL`,
       [partnerId, ids],
     )) as [unknown, number];

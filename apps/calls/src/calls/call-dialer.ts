@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 import { CallbackUrls } from '../carriers/callback-urls';
 import { CarrierAdapter } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
@@ -45,7 +46,7 @@ export class CallDialer {
       );
       // Once a carrier drives the call by callbacks, no replica owns it; the sandbox's stays with this one.
       await this.dataSource.query(
-        `UPDATE calls.calls SET provider_call_id = $2, owner_id = CASE WHEN $3 THEN owner_id END WHERE id = $1`,
+        `UPDATE ${tableOf(this.dataSource, Call)} SET provider_call_id = $2, owner_id = CASE WHEN $3 THEN owner_id END WHERE id = $1`,
         [call.id, placed.providerCallId, adapter.callsLiveInProcess],
       );
     } catch (err) {

@@ -1,17 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
-import {
-  AppError,
-  CallDto,
-  CallListDto,
-  decodeCursor,
-  DEFAULT_PAGE_SIZE,
-  encodeCursor,
-  isUuid,
-  ListCallsQueryDto,
-  RecordingUrlDto,
-} from '@vap/contracts';
+import { AppError, CallDto, CallListDto, isUuid, ListCallsQueryDto, RecordingUrlDto } from '@vap/contracts';
+import { keysetPage } from '@vap/persistence';
 import { RecordingStore } from '../recording/recording-store';
 import { toCallDto } from './call-dto';
 import { Call } from './entities/call.entity';
@@ -32,15 +23,10 @@ export class CallsQueryService {
   }
 
   async list(partnerId: string, query: ListCallsQueryDto): Promise<CallListDto> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor, 'uuid');
     const qb = this.dataSource
       .getRepository(Call)
       .createQueryBuilder('c')
-      .where('c.partner_id = :partnerId', { partnerId })
-      .orderBy('c.created_at', 'DESC')
-      .addOrderBy('c.id', 'DESC')
-      .limit(limit + 1);
+      .where('c.partner_id = :partnerId', { partnerId });
     if (query.agent_id) qb.andWhere('c.agent_id = :agentId', { agentId: query.agent_id });
     if (query.status) qb.andWhere('c.status = :status', { status: query.status });
     if (query.direction) qb.andWhere('c.direction = :direction', { direction: query.direction });
@@ -49,9 +35,7 @@ export class CallsQueryService {
     }
     if (query.created_after) qb.andWhere('c.created_at >= :after', { after: query.created_after });
     if (query.created_before) qb.andWhere('c.created_at < :before', { before: query.created_before });
-    if (cursor) qb.andWhere('(c.created_at, c.id) < (:t, :id)', { t: cursor.t, id: cursor.id });
-    const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
+    const { rows: page, nextCursor } = await keysetPage(qb, query, { idKind: 'uuid', direction: 'DESC' });
     const sessions = page.length
       ? await this.dataSource.getRepository(CallSession).findBy({ callId: In(page.map((c) => c.id)) })
       : [];
@@ -62,12 +46,7 @@ export class CallsQueryService {
         return toCallDto(c, session, await this.urlOf(c, session));
       }),
     );
-    const last = page[page.length - 1];
-    return {
-      calls,
-      next_cursor:
-        rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+    return { calls, next_cursor: nextCursor };
   }
 
   /** A fresh signed URL; 404 when recording was off for the call or nothing was recorded (yet). */

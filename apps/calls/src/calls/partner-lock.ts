@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { AccountConcurrency, ACTIVE_CALL_STATUSES } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 
 /**
  * Serialises, per partner, everything that changes how many calls are active: starts and status moves.
@@ -11,7 +12,7 @@ export async function lockPartnerCalls(em: EntityManager, partnerId: string): Pr
 
 export async function countActiveCalls(em: EntityManager, partnerId: string): Promise<number> {
   const [row] = (await em.query(
-    `SELECT count(*)::int AS active FROM calls.calls WHERE partner_id = $1 AND status = ANY($2)`,
+    `SELECT count(*)::int AS active FROM ${tableOf(em, 'calls')} WHERE partner_id = $1 AND status = ANY($2)`,
     [partnerId, ACTIVE_CALL_STATUSES],
   )) as { active: number }[];
   return row.active;

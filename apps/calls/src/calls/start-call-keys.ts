@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { AppError, StartCallCommand, StartCallDto } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 
 /** How long a key names its call; after that the key may start a new one. */
 const RETENTION_HOURS = 24;
@@ -44,7 +45,7 @@ export async function callOfKey(
   key: StartCallKey,
 ): Promise<string | null> {
   const [row] = (await em.query(
-    `SELECT request_hash, call_id FROM calls.start_call_keys
+    `SELECT request_hash, call_id FROM ${tableOf(em, 'start_call_keys')}
       WHERE partner_id = $1 AND key = $2 AND created_at > now() - make_interval(hours => $3)`,
     [partnerId, key.key, RETENTION_HOURS],
   )) as { request_hash: string; call_id: string }[];
@@ -66,7 +67,7 @@ export async function bindKey(
   callId: string,
 ): Promise<void> {
   const bound = (await em.query(
-    `INSERT INTO calls.start_call_keys AS k (partner_id, key, request_hash, call_id)
+    `INSERT INTO ${tableOf(em, 'start_call_keys')} AS k (partner_id, key, request_hash, call_id)
      VALUES ($1, $2, $3, $4)
      ON CONFLICT (partner_id, key) DO UPDATE
         SET request_hash = EXCLUDED.request_hash, call_id = EXCLUDED.call_id, created_at = now()

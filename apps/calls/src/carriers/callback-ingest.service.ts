@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError, CarrierCallbackIngest, CarrierCallbackReply, isUuid } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 import { Call } from '../calls/entities/call.entity';
 import { CarrierReconciler } from '../reconciliation/carrier-reconciler.service';
 import { CarrierRegistry } from './carrier-registry';
@@ -46,7 +47,7 @@ export class CallbackIngestService {
     );
     if (parsed.carrierLegId) {
       await this.dataSource.query(
-        `UPDATE calls.calls SET carrier_leg_id = $2 WHERE id = $1 AND carrier_leg_id IS NULL`,
+        `UPDATE ${tableOf(this.dataSource, Call)} SET carrier_leg_id = $2 WHERE id = $1 AND carrier_leg_id IS NULL`,
         [call.id, parsed.carrierLegId],
       );
     }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { PhoneNumberId } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 import { PhoneNumber } from './entities/phone-number.entity';
 
 /**
@@ -37,19 +38,19 @@ export class DefaultLineService {
   async ensureSandbox(partnerId: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await em.query(
-        `INSERT INTO calls.connections (id, partner_id, provider, name, status)
+        `INSERT INTO ${tableOf(em, 'connections')} (id, partner_id, provider, name, status)
          VALUES ($1, $2, 'sandbox', 'Sandbox', 'active')
          ON CONFLICT (partner_id) WHERE provider = 'sandbox' DO NOTHING`,
         [randomUUID(), partnerId],
       );
       const [connection] = (await em.query(
-        `SELECT id FROM calls.connections WHERE partner_id = $1 AND provider = 'sandbox'`,
+        `SELECT id FROM ${tableOf(em, 'connections')} WHERE partner_id = $1 AND provider = 'sandbox'`,
         [partnerId],
       )) as { id: string }[];
       await em.query(
-        `INSERT INTO calls.phone_numbers (id, partner_id, number, connection_id, provider, is_default, status)
+        `INSERT INTO ${tableOf(em, 'phone_numbers')} (id, partner_id, number, connection_id, provider, is_default, status)
          SELECT $1, $2, $3, $4, 'sandbox', NOT EXISTS (
-                  SELECT 1 FROM calls.phone_numbers WHERE partner_id = $2 AND is_default), 'active'
+                  SELECT 1 FROM ${tableOf(em, 'phone_numbers')} WHERE partner_id = $2 AND is_default), 'active'
          ON CONFLICT DO NOTHING`,
         [PhoneNumberId.format(randomUUID()), partnerId, sandboxNumberOf(partnerId), connection.id],
       );

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import {
   AgentDto,
   AppError,
@@ -10,6 +10,7 @@ import {
   Subjects,
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
+import { isUniqueViolation, tableOf } from '@vap/persistence';
 import { Call, newCall } from '../calls/entities/call.entity';
 import { CallSession, newSession } from '../calls/entities/call-session.entity';
 import { accountConcurrency, countActiveCalls, lockPartnerCalls } from '../calls/partner-lock';
@@ -17,8 +18,6 @@ import { Connection } from '../connections/entities/connection.entity';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { CallProgressService } from '../progress/call-progress.service';
 import { statusUpdatedData } from '../progress/status-event';
-
-const UNIQUE_VIOLATION = '23505';
 
 export interface OpenedInboundCall {
   callId: string;
@@ -52,10 +51,7 @@ export class InboundCallOpener {
       call = await this.insert(decision, connection, agent);
     } catch (err) {
       // The carrier retried its webhook while the first copy was opening the call: that call stands.
-      if (!(
-        err instanceof QueryFailedError && (err.driverError as { code?: string }).code === UNIQUE_VIOLATION
-      ))
-        throw err;
+      if (!isUniqueViolation(err)) throw err;
       // Only if it is this partner's: another account's call with the same carrier id (a webhook the
       // account signed itself with a forged id) is neither answered nor revealed.
       const existing = await this.dataSource.getRepository(Call).findOne({
@@ -112,11 +108,10 @@ export class InboundCallOpener {
       );
       await em.save(call);
       await em.insert(CallSession, newSession(call));
-      await em.query(`UPDATE calls.inbound_route_decisions SET call_id = $2, session_id = $3 WHERE id = $1`, [
-        decision.id,
-        call.id,
-        call.sessionId,
-      ]);
+      await em.query(
+        `UPDATE ${tableOf(em, 'inbound_route_decisions')} SET call_id = $2, session_id = $3 WHERE id = $1`,
+        [decision.id, call.id, call.sessionId],
+      );
       await this.outbox.record(
         em,
         DomainEvents.callStatusUpdated,

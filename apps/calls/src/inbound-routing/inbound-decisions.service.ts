@@ -1,14 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import {
-  AppError,
-  decodeCursor,
-  DEFAULT_PAGE_SIZE,
-  encodeCursor,
-  InboundRouteDecisionListDto,
-  ListInboundRouteDecisionsQueryDto,
-} from '@vap/contracts';
+import { AppError, InboundRouteDecisionListDto, ListInboundRouteDecisionsQueryDto } from '@vap/contracts';
+import { keysetPage } from '@vap/persistence';
 import { toDecisionDto } from './decision-dto';
 import { InboundRouteDecision } from './entities/inbound-route-decision.entity';
 
@@ -21,30 +15,18 @@ export class InboundDecisionsService {
     partnerId: string,
     query: ListInboundRouteDecisionsQueryDto,
   ): Promise<InboundRouteDecisionListDto> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor, 'uuid');
     const qb = this.dataSource
       .getRepository(InboundRouteDecision)
       .createQueryBuilder('d')
-      .where('d.partner_id = :partnerId', { partnerId })
-      .orderBy('d.created_at', 'ASC')
-      .addOrderBy('d.id', 'ASC')
-      .limit(limit + 1);
+      .where('d.partner_id = :partnerId', { partnerId });
     if (query.phone_number_id) qb.andWhere('d.phone_number_id = :pn', { pn: query.phone_number_id });
     if (query.policy_id) qb.andWhere('d.policy_id = :policy', { policy: query.policy_id });
     if (query.action) qb.andWhere('d.action = :action', { action: query.action });
     if (query.source) qb.andWhere('d.source = :source', { source: query.source });
     if (query.from) qb.andWhere('d.created_at >= :from', { from: validDate(query.from, 'from') });
     if (query.to) qb.andWhere('d.created_at < :to', { to: validDate(query.to, 'to') });
-    if (cursor) qb.andWhere('(d.created_at, d.id) > (:t, :id)', { t: cursor.t, id: cursor.id });
-    const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      decisions: page.map(toDecisionDto),
-      next_cursor:
-        rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+    const page = await keysetPage(qb, query, { idKind: 'uuid' });
+    return { decisions: page.rows.map(toDecisionDto), next_cursor: page.nextCursor };
   }
 }
 

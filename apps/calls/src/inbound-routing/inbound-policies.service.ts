@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, In, QueryFailedError } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import {
   AppError,
   CreateInboundRoutePolicyDto,
@@ -14,12 +14,11 @@ import {
   UpdateInboundRoutePolicyDto,
 } from '@vap/contracts';
 import { assertOwnAgent, RpcClient } from '@vap/messaging';
+import { isUniqueViolation } from '@vap/persistence';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { SecretBox } from '@vap/secrets';
 import { InboundRoutePolicy } from './entities/inbound-route-policy.entity';
 import { policySecretContext, toPolicyDto } from './policy-dto';
-
-const UNIQUE_VIOLATION = '23505';
 
 /** Pre-answer routing policies of a partner: at most one per phone number, per agent, and per account. */
 @Injectable()
@@ -64,10 +63,7 @@ export class InboundPoliciesService {
     try {
       await this.dataSource.getRepository(InboundRoutePolicy).save(policy);
     } catch (err) {
-      if (
-        err instanceof QueryFailedError &&
-        (err.driverError as { code?: string }).code === UNIQUE_VIOLATION
-      ) {
+      if (isUniqueViolation(err)) {
         throw AppError.conflict(
           `A ${input.scope} policy for this ${scopeTarget(input.scope)} already exists`,
         );

@@ -13,6 +13,7 @@ import {
 import { assertOwnAgent, OutboxService, RpcClient } from '@vap/messaging';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { SecretBox } from '@vap/secrets';
+import { tableOf } from '@vap/persistence';
 import { DecisionClient } from './decision-client';
 import { toDecisionDto } from './decision-dto';
 import { InboundRouteDecision } from './entities/inbound-route-decision.entity';
@@ -161,7 +162,7 @@ export class InboundRouterService {
     const saved = await this.dataSource.transaction(async (em: EntityManager) => {
       const id = randomUUID();
       const inserted = (await em.query(
-        `INSERT INTO calls.inbound_route_decisions
+        `INSERT INTO ${tableOf(em, 'inbound_route_decisions')}
            (id, partner_id, policy_id, policy_scope, phone_number_id, provider, provider_call_id, from_number,
             to_number, action, source, agent_id, transfer_to_number, webhook_status, webhook_latency_ms, failure_reason)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)

@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { tableOf } from '@vap/persistence';
 
 /**
  * What a partner's calls have cost that its balance does not show yet, in paise, at `$1` paise a minute
@@ -27,13 +28,13 @@ export async function overdrawnCalls(
   return (await em.query(
     `WITH live AS (
        SELECT c.id, c.partner_id, c.end_requested_at, ${LIVE_COST} AS cost
-         FROM calls.calls c JOIN calls.call_sessions s ON s.call_id = c.id
+         FROM ${tableOf(em, 'calls')} c JOIN ${tableOf(em, 'call_sessions')} s ON s.call_id = c.id
         WHERE c.status = 'in_progress'
      ), exposure AS (
        SELECT l.partner_id, sum(l.cost) AS live_cost FROM live l GROUP BY l.partner_id
      ), overdrawn AS (
-       SELECT e.partner_id FROM exposure e JOIN calls.partner_balances b ON b.partner_id = e.partner_id
-        WHERE e.live_cost + (SELECT COALESCE(sum(${UNBILLED_COST}), 0) FROM calls.calls p
+       SELECT e.partner_id FROM exposure e JOIN ${tableOf(em, 'partner_balances')} b ON b.partner_id = e.partner_id
+        WHERE e.live_cost + (SELECT COALESCE(sum(${UNBILLED_COST}), 0) FROM ${tableOf(em, 'calls')} p
                               WHERE p.partner_id = b.partner_id AND p.bill_duration_seconds > 0
                                 AND p.ended_at > b.as_of) >= b.balance_paise
      )
@@ -52,11 +53,11 @@ export async function committedCostPaise(
   const [row] = (await em.query(
     `SELECT
        (SELECT COALESCE(sum(${LIVE_COST}), 0)
-          FROM calls.calls c JOIN calls.call_sessions s ON s.call_id = c.id
+          FROM ${tableOf(em, 'calls')} c JOIN ${tableOf(em, 'call_sessions')} s ON s.call_id = c.id
          WHERE c.partner_id = $2 AND c.status = 'in_progress') +
-       (SELECT COALESCE(sum(${UNBILLED_COST}), 0) FROM calls.calls p
+       (SELECT COALESCE(sum(${UNBILLED_COST}), 0) FROM ${tableOf(em, 'calls')} p
          WHERE p.partner_id = $2 AND p.bill_duration_seconds > 0
-           AND p.ended_at > COALESCE((SELECT as_of FROM calls.partner_balances WHERE partner_id = $2), now()))
+           AND p.ended_at > COALESCE((SELECT as_of FROM ${tableOf(em, 'partner_balances')} WHERE partner_id = $2), now()))
        AS committed`,
     [pricePerMinutePaise, partnerId],
   )) as { committed: string }[];

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError, ErrorCode, PartnerContext } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
 import { committedCostPaise, overdrawnCalls } from './balance-exposure';
@@ -82,7 +83,7 @@ export class BalanceGuard implements OnApplicationBootstrap, BeforeApplicationSh
   private async endCall(id: string): Promise<boolean> {
     const [call] = (await this.dataSource.query(
       `WITH claimed AS (
-         UPDATE calls.calls SET end_requested_at = now(), end_requested_reason = $2
+         UPDATE ${tableOf(this.dataSource, 'calls')} SET end_requested_at = now(), end_requested_reason = $2
           WHERE id = $1 AND status = 'in_progress'
             AND (end_requested_at IS NULL OR end_requested_at < now() - make_interval(secs => $3))
           RETURNING id, partner_id, connection_id, provider, provider_call_id, carrier_leg_id)
@@ -105,7 +106,10 @@ export class BalanceGuard implements OnApplicationBootstrap, BeforeApplicationSh
       return true;
     } catch (err) {
       this.logger.error(`call ${call.id}: hang-up failed, retrying: ${(err as Error).message}`);
-      await this.dataSource.query(`UPDATE calls.calls SET end_requested_at = NULL WHERE id = $1`, [id]);
+      await this.dataSource.query(
+        `UPDATE ${tableOf(this.dataSource, 'calls')} SET end_requested_at = NULL WHERE id = $1`,
+        [id],
+      );
       return false;
     }
   }

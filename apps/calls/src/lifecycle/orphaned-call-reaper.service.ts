@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CallStatus } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
@@ -59,7 +60,7 @@ export class OrphanedCallReaper implements OnApplicationBootstrap, BeforeApplica
   /** Ends every live call of a gone owner; answers how many it ended. */
   async reap(): Promise<number> {
     const owners = (await this.dataSource.query(
-      `SELECT DISTINCT owner_id FROM calls.calls
+      `SELECT DISTINCT owner_id FROM ${tableOf(this.dataSource, 'calls')}
         WHERE owner_id IS NOT NULL AND owner_id <> $1 AND status IN ('pending', 'ringing', 'in_progress')`,
       [this.liveness.id],
     )) as { owner_id: string }[];
@@ -71,7 +72,7 @@ export class OrphanedCallReaper implements OnApplicationBootstrap, BeforeApplica
           `SELECT c.id, c.partner_id, c.connection_id, c.provider, c.provider_call_id, c.carrier_leg_id,
                   c.status,
                   GREATEST(s.live_seconds::float8, EXTRACT(EPOCH FROM now() - c.started_at)::float8) AS seconds
-             FROM calls.calls c JOIN calls.call_sessions s ON s.call_id = c.id
+             FROM ${tableOf(em, 'calls')} c JOIN ${tableOf(em, 'call_sessions')} s ON s.call_id = c.id
             WHERE c.owner_id = $1 AND c.status IN ('pending', 'ringing', 'in_progress')`,
           [owner],
         )) as OrphanedCall[];

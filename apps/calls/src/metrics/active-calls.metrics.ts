@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { ACTIVE_CALL_STATUSES } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 
 let source: (() => Promise<{ partner_id: string; active: string }[]>) | undefined;
 
@@ -27,7 +28,7 @@ export class ActiveCallsMetrics implements OnApplicationBootstrap, BeforeApplica
   onApplicationBootstrap(): void {
     source = () =>
       this.dataSource.query(
-        `SELECT partner_id, count(*) AS active FROM calls.calls WHERE status = ANY($1) GROUP BY partner_id`,
+        `SELECT partner_id, count(*) AS active FROM ${tableOf(this.dataSource, 'calls')} WHERE status = ANY($1) GROUP BY partner_id`,
         [ACTIVE_CALL_STATUSES],
       );
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PartnerDto } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 
 /**
  * The partners' balances as the gateway last reported them. The gateway owns the balance and records
@@ -16,7 +17,7 @@ export class PartnerBalances {
   /** A command's snapshot, only where no event has been seen (events carry the ordering; snapshots do not). */
   async seed(partnerId: string, balancePaise: number): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO calls.partner_balances (partner_id, balance_paise, as_of) VALUES ($1, $2, now())
+      `INSERT INTO ${tableOf(this.dataSource, 'partner_balances')} (partner_id, balance_paise, as_of) VALUES ($1, $2, now())
        ON CONFLICT (partner_id) DO NOTHING`,
       [partnerId, balancePaise],
     );
@@ -25,9 +26,9 @@ export class PartnerBalances {
   /** A partner event's balance (PartnerEventsConsumer), in the event's inbox transaction. */
   async record(em: EntityManager, partner: PartnerDto): Promise<void> {
     await em.query(
-      `INSERT INTO calls.partner_balances (partner_id, balance_paise, as_of) VALUES ($1, $2, $3)
+      `INSERT INTO ${tableOf(em, 'partner_balances')} (partner_id, balance_paise, as_of) VALUES ($1, $2, $3)
        ON CONFLICT (partner_id) DO UPDATE SET balance_paise = $2, as_of = $3, updated_at = now()
-         WHERE calls.partner_balances.as_of <= $3`,
+         WHERE ${tableOf(em, 'partner_balances')}.as_of <= $3`,
       [partner.id, Math.round(partner.balance_inr * 100), partner.updated_at],
     );
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError, ErrorCode, PartnerContext } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 
 type Standing = Pick<PartnerContext, 'id' | 'status' | 'version'>;
 
@@ -17,9 +18,9 @@ export class PartnerStanding {
   /** Keeps a view of the partner if it is newer than the one kept. */
   async record(partner: Standing, em: EntityManager = this.dataSource.manager): Promise<void> {
     await em.query(
-      `INSERT INTO calls.partner_standing (partner_id, status, version) VALUES ($1, $2, $3)
+      `INSERT INTO ${tableOf(em, 'partner_standing')} (partner_id, status, version) VALUES ($1, $2, $3)
        ON CONFLICT (partner_id) DO UPDATE SET status = $2, version = $3, updated_at = now()
-       WHERE calls.partner_standing.version < EXCLUDED.version`,
+       WHERE ${tableOf(em, 'partner_standing')}.version < EXCLUDED.version`,
       [partner.id, partner.status, partner.version ?? 0],
     );
   }
@@ -28,7 +29,7 @@ export class PartnerStanding {
   async assertMayCall(partner: PartnerContext): Promise<void> {
     await this.record(partner);
     const [row] = (await this.dataSource.query(
-      `SELECT status FROM calls.partner_standing WHERE partner_id = $1`,
+      `SELECT status FROM ${tableOf(this.dataSource, 'partner_standing')} WHERE partner_id = $1`,
       [partner.id],
     )) as { status: PartnerContext['status'] }[];
     const status = row?.status ?? partner.status;

@@ -1,13 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import {
   AppError,
-  decodeCursor,
-  DEFAULT_PAGE_SIZE,
   DomainEvents,
-  encodeCursor,
   ErrorCode,
   ImportPhoneNumberDto,
   ListPhoneNumbersQueryDto,
@@ -18,6 +15,7 @@ import {
   UpdatePhoneNumberDto,
 } from '@vap/contracts';
 import { assertOwnAgent, OutboxService, RpcClient } from '@vap/messaging';
+import { isUniqueViolation, keysetPage } from '@vap/persistence';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { DefaultLineService } from '../connections/default-line.service';
 import { Connection } from '../connections/entities/connection.entity';
@@ -25,8 +23,6 @@ import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { ConnectionCredentials } from '../telephony/entities/connection-credentials.entity';
 import { isNumberDetacher } from './number-detacher';
 import { toPhoneNumberDto } from './phone-number-dto';
-
-const UNIQUE_VIOLATION = '23505';
 
 /** Imported numbers of a partner. Every query is scoped by partner; another partner's number is absent. */
 @Injectable()
@@ -64,10 +60,7 @@ export class PhoneNumbersService {
         return dto;
       });
     } catch (err) {
-      if (
-        err instanceof QueryFailedError &&
-        (err.driverError as { code?: string }).code === UNIQUE_VIOLATION
-      ) {
+      if (isUniqueViolation(err)) {
         throw AppError.conflict(`${input.number} is already a phone number of this account`);
       }
       throw err;
@@ -79,27 +72,15 @@ export class PhoneNumbersService {
   }
 
   async list(partnerId: string, query: ListPhoneNumbersQueryDto): Promise<PhoneNumberListDto> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor, 'prefixed');
     // The default from-number exists from the start for the partner, not only after a first call.
     await this.lines.ensureSandbox(partnerId);
     const qb = this.dataSource
       .getRepository(PhoneNumber)
       .createQueryBuilder('n')
-      .where('n.partner_id = :partnerId', { partnerId })
-      .orderBy('n.created_at', 'ASC')
-      .addOrderBy('n.id', 'ASC')
-      .limit(limit + 1);
+      .where('n.partner_id = :partnerId', { partnerId });
     if (query.provider) qb.andWhere('n.provider = :provider', { provider: query.provider });
-    if (cursor) qb.andWhere('(n.created_at, n.id) > (:t, :id)', { t: cursor.t, id: cursor.id });
-    const rows = await qb.getMany();
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      phone_numbers: page.map(toPhoneNumberDto),
-      next_cursor:
-        rows.length > limit && last ? encodeCursor({ t: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+    const page = await keysetPage(qb, query, { idKind: 'prefixed' });
+    return { phone_numbers: page.rows.map(toPhoneNumberDto), next_cursor: page.nextCursor };
   }
 
   async update(partnerId: string, id: string, changes: UpdatePhoneNumberDto): Promise<PhoneNumberDto> {

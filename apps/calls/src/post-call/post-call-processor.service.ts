@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { DomainEvents, SessionCompletedData } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
+import { tableOf } from '@vap/persistence';
 import { paiseToInr } from '../calls/call-dto';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
@@ -60,7 +61,7 @@ export class PostCallProcessor {
         await this.eventData(call, session, answered),
       );
       await em.query(
-        `UPDATE calls.post_call_jobs SET status = 'done', updated_at = now() WHERE call_id = $1`,
+        `UPDATE ${tableOf(em, 'post_call_jobs')} SET status = 'done', updated_at = now() WHERE call_id = $1`,
         [callId],
       );
     });

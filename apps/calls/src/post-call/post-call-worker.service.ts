@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { tableOf } from '@vap/persistence';
 import { CallsConfig } from '../config/calls.config';
 import { CallQueueWorker, QueuedCall } from '../work-queue/call-work-queue';
 import { PostCallProcessor } from './post-call-processor.service';
@@ -39,7 +40,7 @@ export class PostCallWorker extends CallQueueWorker<QueuedCall> {
         `post-call of ${callId} failed (attempt ${attempts}${dead ? ', giving up' : ''}): ${message}`,
       );
       await this.dataSource.query(
-        `UPDATE calls.post_call_jobs
+        `UPDATE ${tableOf(this.dataSource, 'post_call_jobs')}
             SET status = $2, last_error = $3, run_after = now() + make_interval(secs => $4), updated_at = now()
           WHERE call_id = $1`,
         [callId, dead ? 'dead' : 'queued', message.slice(0, 1000), Math.min(300, 2 ** attempts)],

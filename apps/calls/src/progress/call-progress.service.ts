@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppError, CallStatus, canMoveStatus, DomainEvents, isTerminalStatus } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
+import { tableOf } from '@vap/persistence';
 import { recordCallCharge } from '../billing/call-charges';
 import { callTiming } from '../billing/call-timing';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';
@@ -50,7 +51,8 @@ export class CallProgressService {
       const logged = await this.log(em, call, event, status);
       if (!logged) return { callId: call.id, applied: false, duplicate: true, status: call.status };
       const applied = await this.applyTo(em, call, event, status);
-      if (!applied) await em.query('UPDATE calls.carrier_events SET applied = false WHERE id = $1', [logged]);
+      if (!applied)
+        await em.query(`UPDATE ${tableOf(em, 'carrier_events')} SET applied = false WHERE id = $1`, [logged]);
       return { callId: call.id, applied, duplicate: false, status: call.status };
     });
   }
@@ -79,7 +81,7 @@ export class CallProgressService {
   ): Promise<string | null> {
     const id = randomUUID();
     const rows = (await em.query(
-      `INSERT INTO calls.carrier_events
+      `INSERT INTO ${tableOf(em, 'carrier_events')}
          (id, call_id, provider, dedupe_key, kind, provider_status, provider_event, sequence, status, applied, payload)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, true, $10)
        ON CONFLICT (call_id, dedupe_key) DO NOTHING
@@ -110,7 +112,7 @@ export class CallProgressService {
     if (event.kind === 'hold' && event.hold) {
       if (isTerminalStatus(call.status)) return false;
       await em.query(
-        `UPDATE calls.call_sessions SET hold_events = hold_events || $2::jsonb WHERE call_id = $1`,
+        `UPDATE ${tableOf(em, 'call_sessions')} SET hold_events = hold_events || $2::jsonb WHERE call_id = $1`,
         [
           call.id,
           JSON.stringify([

@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { tableOf } from '@vap/persistence';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';
 import { CallsConfig } from '../config/calls.config';
 import { CallProgressService } from './call-progress.service';
@@ -37,7 +38,7 @@ export class StaleCallSweeper implements OnApplicationBootstrap, BeforeApplicati
 
   async sweep(): Promise<number> {
     const rows = (await this.dataSource.query(
-      `SELECT id, provider FROM calls.calls
+      `SELECT id, provider FROM ${tableOf(this.dataSource, 'calls')}
         WHERE status IN ('pending', 'ringing', 'in_progress')
           AND created_at < now() - make_interval(secs =>
                 COALESCE((agent_settings->>'max_call_duration_secs')::int, $1) + $2)

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ACTIVE_CALL_STATUSES, isTerminalStatus } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 import { CarrierCallState, RawCarrierEvent } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { Call } from '../calls/entities/call.entity';
@@ -80,7 +81,7 @@ export class CarrierReconciler {
   private async queue(call: Call, event: RawCarrierEvent, reason: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await em.query(
-        `INSERT INTO calls.carrier_reconciliations (call_id, claimed_event, last_error)
+        `INSERT INTO ${tableOf(em, 'carrier_reconciliations')} (call_id, claimed_event, last_error)
          VALUES ($1, $2, $3)
          ON CONFLICT (call_id) DO UPDATE
            SET claimed_event = EXCLUDED.claimed_event, last_error = EXCLUDED.last_error,
@@ -88,7 +89,7 @@ export class CarrierReconciler {
         [call.id, JSON.stringify(event), reason.slice(0, 1000)],
       );
       await em.query(
-        `UPDATE calls.calls SET carrier_reconciliation = 'pending' WHERE id = $1 AND status = ANY($2)`,
+        `UPDATE ${tableOf(em, 'calls')} SET carrier_reconciliation = 'pending' WHERE id = $1 AND status = ANY($2)`,
         [call.id, ACTIVE_CALL_STATUSES],
       );
       await notifyQueued(em, CARRIER_RECONCILIATIONS);

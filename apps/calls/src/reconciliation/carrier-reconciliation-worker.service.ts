@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { isTerminalStatus } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 import { callTiming } from '../billing/call-timing';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';
 import { Call } from '../calls/entities/call.entity';
@@ -91,7 +92,7 @@ export class CarrierReconciliationWorker extends CallQueueWorker<QueuedReconcili
   private async retry(job: QueuedReconciliation, reason: string): Promise<void> {
     const delay = Math.min(MAX_DELAY_MS, this.config.CARRIER_RECONCILE_RETRY_MS * 2 ** (job.attempts - 1));
     await this.dataSource.query(
-      `UPDATE calls.carrier_reconciliations
+      `UPDATE ${tableOf(this.dataSource, 'carrier_reconciliations')}
           SET run_after = now() + make_interval(secs => $2), last_error = $3, updated_at = now()
         WHERE call_id = $1`,
       [job.call_id, delay / 1000, reason.slice(0, 1000)],
@@ -101,13 +102,13 @@ export class CarrierReconciliationWorker extends CallQueueWorker<QueuedReconcili
   private async finish(callId: string, reason: string | null): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       await em.query(
-        `UPDATE calls.carrier_reconciliations SET status = 'done', last_error = COALESCE($2, last_error), updated_at = now()
+        `UPDATE ${tableOf(em, 'carrier_reconciliations')} SET status = 'done', last_error = COALESCE($2, last_error), updated_at = now()
           WHERE call_id = $1`,
         [callId, reason],
       );
       // A call still live has nothing pending any more; an ended one keeps what its end recorded.
       await em.query(
-        `UPDATE calls.calls SET carrier_reconciliation = NULL WHERE id = $1 AND carrier_reconciliation = 'pending'`,
+        `UPDATE ${tableOf(em, 'calls')} SET carrier_reconciliation = NULL WHERE id = $1 AND carrier_reconciliation = 'pending'`,
         [callId],
       );
     });

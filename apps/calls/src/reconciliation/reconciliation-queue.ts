@@ -3,7 +3,7 @@ import { CallWorkQueue, QueuedCall } from '../work-queue/call-work-queue';
 
 /** Terminal callbacks waiting for the carrier's record to confirm them. */
 export const CARRIER_RECONCILIATIONS: CallWorkQueue = {
-  table: 'calls.carrier_reconciliations',
+  table: 'carrier_reconciliations',
   channel: 'calls_carrier_reconciliations',
   leaseSeconds: 60,
   columns: ['claimed_event'],

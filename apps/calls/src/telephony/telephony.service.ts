@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import {
   CarrierACredentialsDto,
   CarrierACredentialsSavedDto,
@@ -15,6 +15,7 @@ import {
   TelephonyProvider,
 } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
+import { isUniqueViolation } from '@vap/persistence';
 import { CallbackUrls } from '../carriers/callback-urls';
 import { DefaultLineService } from '../connections/default-line.service';
 import { Connection } from '../connections/entities/connection.entity';
@@ -23,12 +24,6 @@ import { toPhoneNumberDto } from '../phone-numbers/phone-number-dto';
 import { AnyCredentials, CredentialsStore } from './credentials-store.service';
 import { ConnectionCredentials } from './entities/connection-credentials.entity';
 import { maskIdentifier } from './mask';
-
-const UNIQUE_VIOLATION = '23505';
-
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof QueryFailedError && (err.driverError as { code?: string }).code === UNIQUE_VIOLATION;
-}
 
 /** Where a carrier sends inbound calls of the connection's numbers (the gateway's inbound webhook route). */
 export function inboundWebhookUrl(callbackBase: string, c: Connection): string | null {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { TranscriptEntry } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 
 /** The live transcript of a session, appended turn by turn as the voice pipeline produces it. */
 @Injectable()
@@ -20,7 +21,7 @@ export class TranscriptService {
   ): Promise<TranscriptEntry> {
     const entry: TranscriptEntry = { role, content, timestamp: new Date().toISOString() };
     await this.dataSource.query(
-      `UPDATE calls.call_sessions
+      `UPDATE ${tableOf(this.dataSource, 'call_sessions')}
           SET transcript = transcript || $2::jsonb, live_seconds = COALESCE($3, live_seconds)
         WHERE call_id = $1`,
       [callId, JSON.stringify([entry]), callSeconds ?? null],

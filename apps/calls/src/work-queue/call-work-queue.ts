@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { ClaimLoop, ClaimLoopOptions } from '@vap/persistence';
+import { ClaimLoop, ClaimLoopOptions, tableOf } from '@vap/persistence';
 
 /** A claimed row of a calls-service queue: the call it is about and which attempt this is. */
 export interface QueuedCall {
@@ -13,7 +13,8 @@ export interface QueuedCall {
  * updated_at) and the NOTIFY channel its enqueue sends on.
  */
 export interface CallWorkQueue {
-  table: 'calls.post_call_jobs' | 'calls.carrier_reconciliations';
+  /** The queue's table in the service's schema (see tableOf). */
+  table: 'post_call_jobs' | 'carrier_reconciliations';
   channel: string;
   /** A claimed row is leased for this long; a replica that dies mid-run leaves it to another after it. */
   leaseSeconds: number;
@@ -36,12 +37,13 @@ export async function claimDue<T extends QueuedCall>(
   limit: number,
 ): Promise<T[]> {
   const columns = ['call_id', 'attempts', ...(queue.columns ?? [])].map((c) => `q.${c}`).join(', ');
+  const table = tableOf(dataSource, queue.table);
   // An UPDATE ... RETURNING answers [rows, affected count] through TypeORM.
   const [rows] = (await dataSource.query(
-    `UPDATE ${queue.table} q
+    `UPDATE ${table} q
         SET attempts = q.attempts + 1, run_after = now() + make_interval(secs => $2), updated_at = now()
       WHERE q.call_id IN (
-        SELECT call_id FROM ${queue.table}
+        SELECT call_id FROM ${table}
          WHERE status = 'queued' AND run_after <= now()
          ORDER BY run_after
          LIMIT $1

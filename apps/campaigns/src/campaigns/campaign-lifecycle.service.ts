@@ -10,6 +10,7 @@ import {
   PartnerContext,
   StartCampaignDto,
 } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 import { CampaignsConfig } from '../config/campaigns.config';
 import { DispatchSignal } from '../dispatch/dispatch-signal';
 import { PartnerSnapshots } from '../partners/partner-snapshots';
@@ -113,7 +114,7 @@ export class CampaignLifecycle {
     const locked = await this.repo.lock(em, partnerId, campaignId);
     if (locked.status !== 'running' || locked.total_contacts === 0) return false;
     const [open] = (await em.query(
-      `SELECT EXISTS (SELECT 1 FROM campaigns.contacts WHERE campaign_id = $1 AND status IN ('pending', 'dialing', 'retry_wait')) AS open`,
+      `SELECT EXISTS (SELECT 1 FROM ${tableOf(em, 'contacts')} WHERE campaign_id = $1 AND status IN ('pending', 'dialing', 'retry_wait')) AS open`,
       [campaignId],
     )) as { open: boolean }[];
     if (open.open) return false;

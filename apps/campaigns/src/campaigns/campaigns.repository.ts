@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AppError, CampaignStatus, Cursor } from '@vap/contracts';
+import { AppError, CampaignStatus } from '@vap/contracts';
+import { KeysetColumns, KeysetPager, KeysetPageResult, PageQuery, tableOf } from '@vap/persistence';
 import { CampaignRow } from './campaign-row';
 
 /** Columns a create or an update writes. */
@@ -34,7 +35,7 @@ export class CampaignsRepository {
     f: CampaignFields,
   ): Promise<CampaignRow> {
     const [row] = (await em.query(
-      `INSERT INTO campaigns.campaigns (id, partner_id, type, name, description, agent_id, agent_name, provider,
+      `INSERT INTO ${tableOf(em, 'campaigns')} (id, partner_id, type, name, description, agent_id, agent_name, provider,
          phone_numbers, concurrency_limit, retry_concurrency, retry_count, cooldown_minutes, retry_delays_minutes,
          callback_enabled)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
@@ -61,7 +62,7 @@ export class CampaignsRepository {
 
   async update(em: EntityManager, id: string, f: CampaignFields): Promise<CampaignRow> {
     const [rows] = (await em.query(
-      `UPDATE campaigns.campaigns SET name = $2, description = $3, agent_id = $4, agent_name = $5, provider = $6,
+      `UPDATE ${tableOf(em, 'campaigns')} SET name = $2, description = $3, agent_id = $4, agent_name = $5, provider = $6,
          phone_numbers = $7, concurrency_limit = $8, retry_concurrency = $9, retry_count = $10,
          cooldown_minutes = $11, retry_delays_minutes = $12, callback_enabled = $13, updated_at = now()
        WHERE id = $1 RETURNING *`,
@@ -89,10 +90,10 @@ export class CampaignsRepository {
     id: string,
     em: EntityManager = this.dataSource.manager,
   ): Promise<CampaignRow> {
-    const [row] = (await em.query(`SELECT * FROM campaigns.campaigns WHERE id = $1 AND partner_id = $2`, [
-      id,
-      partnerId,
-    ])) as CampaignRow[];
+    const [row] = (await em.query(
+      `SELECT * FROM ${tableOf(em, 'campaigns')} WHERE id = $1 AND partner_id = $2`,
+      [id, partnerId],
+    )) as CampaignRow[];
     if (!row) throw AppError.notFound('Campaign');
     return row;
   }
@@ -100,33 +101,36 @@ export class CampaignsRepository {
   /** The campaign locked for a state change: concurrent starts, pauses and completions queue up here. */
   async lock(em: EntityManager, partnerId: string, id: string): Promise<CampaignRow> {
     const [row] = (await em.query(
-      `SELECT * FROM campaigns.campaigns WHERE id = $1 AND partner_id = $2 FOR UPDATE`,
+      `SELECT * FROM ${tableOf(em, 'campaigns')} WHERE id = $1 AND partner_id = $2 FOR UPDATE`,
       [id, partnerId],
     )) as CampaignRow[];
     if (!row) throw AppError.notFound('Campaign');
     return row;
   }
 
+  /** One page of the partner's campaigns, newest first. */
   async list(
     partnerId: string,
-    limit: number,
-    cursor: Cursor | null,
+    query: PageQuery,
     status?: CampaignStatus,
-  ): Promise<CampaignRow[]> {
-    const params: unknown[] = [partnerId, limit];
+  ): Promise<KeysetPageResult<CampaignRow>> {
+    const pager = new KeysetPager(query, { idKind: 'prefixed', direction: 'DESC' });
+    const params: unknown[] = [partnerId, pager.fetch];
     let where = 'partner_id = $1';
     if (status) {
       params.push(status);
       where += ` AND status = $${params.length}`;
     }
-    if (cursor) {
-      params.push(cursor.t, cursor.id);
-      where += ` AND (created_at, id) < ($${params.length - 1}::timestamptz, $${params.length})`;
-    }
-    return (await this.dataSource.query(
-      `SELECT * FROM campaigns.campaigns WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $2`,
+    const after = pager.condition((value) => {
+      params.push(value);
+      return `$${params.length}`;
+    });
+    if (after) where += ` AND ${after}`;
+    const rows = (await this.dataSource.query(
+      `SELECT *, ${pager.select} FROM ${tableOf(this.dataSource, 'campaigns')} WHERE ${where} ORDER BY ${pager.orderBy} LIMIT $2`,
       params,
-    )) as CampaignRow[];
+    )) as (CampaignRow & KeysetColumns)[];
+    return pager.page(rows);
   }
 
   async setStatus(
@@ -142,7 +146,7 @@ export class CampaignsRepository {
     },
   ): Promise<CampaignRow> {
     const [rows] = (await em.query(
-      `UPDATE campaigns.campaigns SET status = $2,
+      `UPDATE ${tableOf(em, 'campaigns')} SET status = $2,
          started_at = CASE WHEN $3 THEN now() ELSE started_at END,
          paused_at = CASE WHEN $4 THEN now() ELSE paused_at END,
          completed_at = CASE WHEN $5 THEN now() ELSE completed_at END,
@@ -166,6 +170,6 @@ export class CampaignsRepository {
   }
 
   async delete(em: EntityManager, id: string): Promise<void> {
-    await em.query(`DELETE FROM campaigns.campaigns WHERE id = $1`, [id]);
+    await em.query(`DELETE FROM ${tableOf(em, 'campaigns')} WHERE id = $1`, [id]);
   }
 }

@@ -10,9 +10,6 @@ import {
   CampaignListDto,
   CampaignStateMessages,
   CreateCampaignDto,
-  decodeCursor,
-  DEFAULT_PAGE_SIZE,
-  encodeCursor,
   ErrorCode,
   ListCampaignsQueryDto,
   UpdateCampaignDto,
@@ -71,20 +68,8 @@ export class CampaignsService {
   }
 
   async list(partnerId: string, query: ListCampaignsQueryDto): Promise<CampaignListDto> {
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const rows = await this.repo.list(
-      partnerId,
-      limit + 1,
-      decodeCursor(query.cursor, 'prefixed'),
-      query.status,
-    );
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      campaigns: page.map(toCampaignDto),
-      next_cursor:
-        rows.length > limit && last ? encodeCursor({ t: last.created_at.toISOString(), id: last.id }) : null,
-    };
+    const page = await this.repo.list(partnerId, query, query.status);
+    return { campaigns: page.rows.map(toCampaignDto), next_cursor: page.nextCursor };
   }
 
   /** PATCH while draft or paused. The agent and caller IDs are checked before the campaign is locked. */

@@ -11,12 +11,10 @@ import {
   ContactRowReportDto,
   ContactsUploadReportDto,
   ContactStatus,
-  decodeCursor,
-  DEFAULT_PAGE_SIZE,
-  encodeCursor,
   ErrorCode,
   ListContactsQueryDto,
 } from '@vap/contracts';
+import { KeysetColumns, KeysetPager, tableOf } from '@vap/persistence';
 import { CampaignsRepository } from '../campaigns/campaigns.repository';
 import { Clock } from '../clock/clock';
 import { DispatchSignal } from '../dispatch/dispatch-signal';
@@ -69,7 +67,7 @@ export class ContactsService {
       const existing = new Set(
         (
           (await em.query(
-            `SELECT phone_number FROM campaigns.contacts WHERE campaign_id = $1 AND phone_number = ANY($2)`,
+            `SELECT phone_number FROM ${tableOf(em, 'contacts')} WHERE campaign_id = $1 AND phone_number = ANY($2)`,
             [campaign.id, numbers],
           )) as { phone_number: string }[]
         ).map((r) => r.phone_number),
@@ -85,7 +83,7 @@ export class ContactsService {
       });
       if (accepted.length) {
         await em.query(
-          `INSERT INTO campaigns.contacts (id, campaign_id, partner_id, phone_number, variables, external_id, next_attempt_at)
+          `INSERT INTO ${tableOf(em, 'contacts')} (id, campaign_id, partner_id, phone_number, variables, external_id, next_attempt_at)
            SELECT c.id, $1, $2, c.phone, c.vars, c.ext, $7
            FROM unnest($3::text[], $4::text[], $5::jsonb[], $6::text[]) WITH ORDINALITY AS c(id, phone, vars, ext, n)
            ORDER BY c.n`,
@@ -100,7 +98,7 @@ export class ContactsService {
           ],
         );
         await em.query(
-          `UPDATE campaigns.campaigns SET total_contacts = total_contacts + $2, updated_at = now() WHERE id = $1`,
+          `UPDATE ${tableOf(em, 'campaigns')} SET total_contacts = total_contacts + $2, updated_at = now() WHERE id = $1`,
           [campaign.id, accepted.length],
         );
         if (campaign.status === 'running') await this.signal.notify(em, campaign.id);
@@ -116,21 +114,25 @@ export class ContactsService {
 
   async list(partnerId: string, campaignId: string, query: ListContactsQueryDto): Promise<ContactListDto> {
     await this.campaigns.find(partnerId, campaignId);
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const after = decodeCursor(query.cursor, 'integer')?.id ?? null;
+    // Upload order: seq, not created_at, which is the same for every row of one upload.
+    const pager = new KeysetPager(query, { idKind: 'integer', id: 'seq', byIdOnly: true });
+    const params: unknown[] = [campaignId, partnerId, query.status ?? null, pager.fetch];
+    const after = pager.condition((value) => {
+      params.push(value);
+      return `$${params.length}::bigint`;
+    });
     const rows = (await this.dataSource.query(
-      `SELECT * FROM campaigns.contacts
-       WHERE campaign_id = $1 AND partner_id = $2 AND ($3::text IS NULL OR status = $3) AND ($4::bigint IS NULL OR seq > $4)
-       ORDER BY seq LIMIT $5`,
-      [campaignId, partnerId, query.status ?? null, after, limit + 1],
-    )) as ContactRow[];
-    const page = rows.slice(0, limit);
+      `SELECT *, ${pager.select} FROM ${tableOf(this.dataSource, 'contacts')}
+       WHERE campaign_id = $1 AND partner_id = $2 AND ($3::text IS NULL OR status = $3) ${after ? `AND ${after}` : ''}
+       ORDER BY ${pager.orderBy} LIMIT $4`,
+      params,
+    )) as (ContactRow & KeysetColumns)[];
+    const { rows: page, nextCursor } = pager.page(rows);
     const attempts = (await this.dataSource.query(
-      `SELECT contact_id, attempt, call_id, call_status, created_at, ended_at FROM campaigns.attempts
+      `SELECT contact_id, attempt, call_id, call_status, created_at, ended_at FROM ${tableOf(this.dataSource, 'attempts')}
        WHERE contact_id = ANY($1) AND status <> 'abandoned' ORDER BY contact_id, attempt`,
       [page.map((r) => r.id)],
     )) as AttemptRow[];
-    const last = page[page.length - 1];
     return {
       contacts: page.map((r) =>
         toContactDto(
@@ -138,8 +140,7 @@ export class ContactsService {
           attempts.filter((a) => a.contact_id === r.id),
         ),
       ),
-      next_cursor:
-        rows.length > limit && last ? encodeCursor({ t: last.created_at.toISOString(), id: last.seq }) : null,
+      next_cursor: nextCursor,
     };
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { tableOf } from '@vap/persistence';
 
 export interface AttemptRow {
   id: string;
@@ -28,7 +29,7 @@ export class AttemptsRepository {
    */
   async lockOfPartner(em: EntityManager, partnerId: string, id: string): Promise<AttemptRow | null> {
     const [row] = (await em.query(
-      `SELECT * FROM campaigns.attempts WHERE id = $1 AND partner_id = $2 FOR UPDATE`,
+      `SELECT * FROM ${tableOf(em, 'attempts')} WHERE id = $1 AND partner_id = $2 FOR UPDATE`,
       [id, partnerId],
     )) as AttemptRow[];
     return row ?? null;
@@ -36,7 +37,7 @@ export class AttemptsRepository {
 
   /** An attempt by the id the platform itself holds (claims, stale-claim reconciliation). */
   async lock(em: EntityManager, id: string): Promise<AttemptRow | null> {
-    const [row] = (await em.query(`SELECT * FROM campaigns.attempts WHERE id = $1 FOR UPDATE`, [
+    const [row] = (await em.query(`SELECT * FROM ${tableOf(em, 'attempts')} WHERE id = $1 FOR UPDATE`, [
       id,
     ])) as AttemptRow[];
     return row ?? null;
@@ -45,7 +46,7 @@ export class AttemptsRepository {
   /** Records the call the calls service placed; a status event may have done so already. */
   async linkCall(id: string, callId: string, em: EntityManager = this.dataSource.manager): Promise<void> {
     await em.query(
-      `UPDATE campaigns.attempts SET call_id = $2, status = CASE WHEN status = 'dialing' THEN 'active' ELSE status END
+      `UPDATE ${tableOf(em, 'attempts')} SET call_id = $2, status = CASE WHEN status = 'dialing' THEN 'active' ELSE status END
        WHERE id = $1 AND call_id IS NULL`,
       [id, callId],
     );
@@ -58,11 +59,12 @@ export class AttemptsRepository {
   async release(em: EntityManager, id: string, dueAt: Date): Promise<AttemptRow | null> {
     const attempt = await this.lock(em, id);
     if (!attempt || attempt.status !== 'dialing' || attempt.call_id) return null;
-    await em.query(`UPDATE campaigns.attempts SET status = 'abandoned', ended_at = now() WHERE id = $1`, [
-      id,
-    ]);
     await em.query(
-      `UPDATE campaigns.contacts SET attempts = attempts - 1,
+      `UPDATE ${tableOf(em, 'attempts')} SET status = 'abandoned', ended_at = now() WHERE id = $1`,
+      [id],
+    );
+    await em.query(
+      `UPDATE ${tableOf(em, 'contacts')} SET attempts = attempts - 1,
          status = CASE WHEN attempts - 1 > 0 THEN 'retry_wait' ELSE 'pending' END,
          next_attempt_at = $2, updated_at = now()
        WHERE id = $1 AND status = 'dialing'`,
@@ -72,13 +74,16 @@ export class AttemptsRepository {
   }
 
   async extendLease(id: string, until: Date): Promise<void> {
-    await this.dataSource.query(`UPDATE campaigns.attempts SET lease_until = $2 WHERE id = $1`, [id, until]);
+    await this.dataSource.query(
+      `UPDATE ${tableOf(this.dataSource, 'attempts')} SET lease_until = $2 WHERE id = $1`,
+      [id, until],
+    );
   }
 
   /** Claims that placed no known call within their lease. */
   async staleClaims(now: Date, limit: number): Promise<AttemptRow[]> {
     return (await this.dataSource.query(
-      `SELECT * FROM campaigns.attempts WHERE status = 'dialing' AND call_id IS NULL AND lease_until < $1
+      `SELECT * FROM ${tableOf(this.dataSource, 'attempts')} WHERE status = 'dialing' AND call_id IS NULL AND lease_until < $1
        ORDER BY lease_until LIMIT $2`,
       [now, limit],
     )) as AttemptRow[];

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CallStatus } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
 import { CampaignRow } from '../campaigns/campaign-row';
 import { Clock } from '../clock/clock';
@@ -30,17 +31,17 @@ export class ContactOutcomes {
   async settle(em: EntityManager, attempt: AttemptRow, callStatus: CallStatus): Promise<void> {
     const endedAt = this.clock.now();
     await em.query(
-      `UPDATE campaigns.attempts SET status = 'ended', call_status = $2, ended_at = $3 WHERE id = $1`,
+      `UPDATE ${tableOf(em, 'attempts')} SET status = 'ended', call_status = $2, ended_at = $3 WHERE id = $1`,
       [attempt.id, callStatus, endedAt],
     );
-    const [campaign] = (await em.query(`SELECT * FROM campaigns.campaigns WHERE id = $1`, [
+    const [campaign] = (await em.query(`SELECT * FROM ${tableOf(em, 'campaigns')} WHERE id = $1`, [
       attempt.campaign_id,
     ])) as CampaignRow[];
     if (!campaign) return;
     const outcome = attemptOutcome(callStatus, attempt.attempt, campaign);
     if (outcome.kind === 'retry') {
       await em.query(
-        `UPDATE campaigns.contacts SET status = 'retry_wait', last_call_status = $2, next_attempt_at = $3, updated_at = now()
+        `UPDATE ${tableOf(em, 'contacts')} SET status = 'retry_wait', last_call_status = $2, next_attempt_at = $3, updated_at = now()
          WHERE id = $1`,
         [attempt.contact_id, callStatus, this.clock.after(endedAt, outcome.waitMinutes)],
       );
@@ -59,12 +60,12 @@ export class ContactOutcomes {
     callStatus: string | null,
   ): Promise<void> {
     await em.query(
-      `UPDATE campaigns.contacts SET status = $2, last_call_status = COALESCE($3, last_call_status), next_attempt_at = NULL,
+      `UPDATE ${tableOf(em, 'contacts')} SET status = $2, last_call_status = COALESCE($3, last_call_status), next_attempt_at = NULL,
          updated_at = now() WHERE id = $1`,
       [contactId, status, callStatus],
     );
     await em.query(
-      `UPDATE campaigns.campaigns SET ${COUNTER_OF[status]} = ${COUNTER_OF[status]} + 1, updated_at = now() WHERE id = $1`,
+      `UPDATE ${tableOf(em, 'campaigns')} SET ${COUNTER_OF[status]} = ${COUNTER_OF[status]} + 1, updated_at = now() WHERE id = $1`,
       [campaign.id],
     );
     await this.lifecycle.completeIfDone(em, campaign.partner_id, campaign.id);

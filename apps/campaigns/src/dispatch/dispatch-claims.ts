@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { ErrorCode, PartnerContext } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
 import { CampaignRow } from '../campaigns/campaign-row';
 import { CampaignsConfig } from '../config/campaigns.config';
@@ -57,14 +58,14 @@ export class DispatchClaims {
   async claim(campaignId: string): Promise<ClaimBatch | null> {
     return this.dataSource.transaction(async (em) => {
       const [head] = (await em.query(
-        `SELECT partner_id FROM campaigns.campaigns WHERE id = $1 AND status = 'running'`,
+        `SELECT partner_id FROM ${tableOf(em, 'campaigns')} WHERE id = $1 AND status = 'running'`,
         [campaignId],
       )) as { partner_id: string }[];
       if (!head) return null;
       await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`campaigns:dispatch:${head.partner_id}`]);
       // Read again under the lock: a pause that committed meanwhile stops this claim.
       const [campaign] = (await em.query(
-        `SELECT * FROM campaigns.campaigns WHERE id = $1 AND status = 'running'`,
+        `SELECT * FROM ${tableOf(em, 'campaigns')} WHERE id = $1 AND status = 'running'`,
         [campaignId],
       )) as CampaignRow[];
       const partner = campaign ? await this.partners.get(campaign.partner_id, em) : null;
@@ -100,7 +101,7 @@ export class DispatchClaims {
       `SELECT count(*) FILTER (WHERE campaign_id = $2)::int AS campaign,
               count(*) FILTER (WHERE campaign_id = $2 AND is_retry)::int AS retry,
               count(*)::int AS partner
-       FROM campaigns.attempts WHERE partner_id = $1 AND status IN ('dialing', 'active')`,
+       FROM ${tableOf(em, 'attempts')} WHERE partner_id = $1 AND status IN ('dialing', 'active')`,
       [campaign.partner_id, campaign.id],
     )) as { campaign: number; retry: number; partner: number }[];
     return {
@@ -121,7 +122,7 @@ export class DispatchClaims {
     limit: number,
   ): Promise<ContactPick[]> {
     return (await em.query(
-      `SELECT id, seq, phone_number, variables, attempts FROM campaigns.contacts
+      `SELECT id, seq, phone_number, variables, attempts FROM ${tableOf(em, 'contacts')}
        WHERE campaign_id = $1 AND status = $2 AND next_attempt_at <= $3
        ORDER BY next_attempt_at, seq LIMIT $4 FOR UPDATE SKIP LOCKED`,
       [campaignId, status, now, limit],
@@ -134,7 +135,7 @@ export class DispatchClaims {
     claimed: ContactPick[],
   ): Promise<boolean> {
     const [row] = (await em.query(
-      `SELECT EXISTS (SELECT 1 FROM campaigns.contacts WHERE campaign_id = $1 AND status = 'retry_wait' AND NOT (id = ANY($2))) AS waiting`,
+      `SELECT EXISTS (SELECT 1 FROM ${tableOf(em, 'contacts')} WHERE campaign_id = $1 AND status = 'retry_wait' AND NOT (id = ANY($2))) AS waiting`,
       [campaignId, claimed.map((c) => c.id)],
     )) as { waiting: boolean }[];
     return row.waiting;
@@ -162,11 +163,11 @@ export class DispatchClaims {
       };
     });
     await em.query(
-      `UPDATE campaigns.contacts SET status = 'dialing', attempts = attempts + 1, updated_at = now() WHERE id = ANY($1)`,
+      `UPDATE ${tableOf(em, 'contacts')} SET status = 'dialing', attempts = attempts + 1, updated_at = now() WHERE id = ANY($1)`,
       [claims.map((c) => c.contactId)],
     );
     await em.query(
-      `INSERT INTO campaigns.attempts (id, campaign_id, contact_id, partner_id, attempt, is_retry, status, lease_until, created_at)
+      `INSERT INTO ${tableOf(em, 'attempts')} (id, campaign_id, contact_id, partner_id, attempt, is_retry, status, lease_until, created_at)
        SELECT a.id, $1, a.contact, $2, a.n, a.n > 1, 'dialing', $5, $6
        FROM unnest($3::text[], $4::text[], $7::int[]) AS a(id, contact, n)`,
       [

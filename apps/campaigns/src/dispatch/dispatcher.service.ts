@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CallListDto, Subjects } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
+import { tableOf } from '@vap/persistence';
 import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
 import { CampaignsConfig } from '../config/campaigns.config';
 import { Clock } from '../clock/clock';
@@ -90,16 +91,16 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
       await this.reconcileStaleClaims();
       const now = this.clock.now();
       const due = (await this.dataSource.query(
-        `SELECT c.id FROM campaigns.campaigns c WHERE c.status = 'running' AND EXISTS (
-           SELECT 1 FROM campaigns.contacts k WHERE k.campaign_id = c.id AND k.status IN ('pending', 'retry_wait')
+        `SELECT c.id FROM ${tableOf(this.dataSource, 'campaigns')} c WHERE c.status = 'running' AND EXISTS (
+           SELECT 1 FROM ${tableOf(this.dataSource, 'contacts')} k WHERE k.campaign_id = c.id AND k.status IN ('pending', 'retry_wait')
              AND k.next_attempt_at <= $1)
          LIMIT $2`,
         [now, CAMPAIGN_BATCH],
       )) as { id: string }[];
       for (const { id } of due) this.kick(id);
       const done = (await this.dataSource.query(
-        `SELECT c.id, c.partner_id FROM campaigns.campaigns c WHERE c.status = 'running' AND NOT EXISTS (
-           SELECT 1 FROM campaigns.contacts k WHERE k.campaign_id = c.id AND k.status IN ('pending', 'dialing', 'retry_wait'))
+        `SELECT c.id, c.partner_id FROM ${tableOf(this.dataSource, 'campaigns')} c WHERE c.status = 'running' AND NOT EXISTS (
+           SELECT 1 FROM ${tableOf(this.dataSource, 'contacts')} k WHERE k.campaign_id = c.id AND k.status IN ('pending', 'dialing', 'retry_wait'))
          LIMIT $1`,
         [CAMPAIGN_BATCH],
       )) as { id: string; partner_id: string }[];

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { PartnerContext } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 
 interface SnapshotRow {
   id: string;
@@ -25,12 +26,12 @@ export class PartnerSnapshots {
 
   async save(partner: PartnerContext, em: EntityManager = this.dataSource.manager): Promise<void> {
     await em.query(
-      `INSERT INTO campaigns.partner_snapshots
+      `INSERT INTO ${tableOf(em, 'partner_snapshots')}
          (id, status, voice_tier, concurrency_limit, balance_paise, version, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, now())
        ON CONFLICT (id) DO UPDATE SET status = $2, voice_tier = $3, concurrency_limit = $4, balance_paise = $5,
          version = $6, updated_at = now()
-       WHERE campaigns.partner_snapshots.version < EXCLUDED.version`,
+       WHERE ${tableOf(em, 'partner_snapshots')}.version < EXCLUDED.version`,
       [
         partner.id,
         partner.status,
@@ -43,7 +44,7 @@ export class PartnerSnapshots {
   }
 
   async get(partnerId: string, em: EntityManager = this.dataSource.manager): Promise<PartnerContext | null> {
-    const [row] = (await em.query(`SELECT * FROM campaigns.partner_snapshots WHERE id = $1`, [
+    const [row] = (await em.query(`SELECT * FROM ${tableOf(em, 'partner_snapshots')} WHERE id = $1`, [
       partnerId,
     ])) as SnapshotRow[];
     if (!row) return null;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { tableOf } from '@vap/persistence';
 import { GatewayConfig } from '../config/gateway.config';
 
 const SCOPE = 'admin';
@@ -25,7 +26,7 @@ export class OperatorLockout {
   async lockedFor(address: string): Promise<number> {
     const [row] = (await this.dataSource.query(
       `SELECT ceil(extract(epoch FROM locked_until - clock_timestamp()))::int AS seconds
-         FROM gateway.auth_failures
+         FROM ${tableOf(this.dataSource, 'auth_failures')}
         WHERE address = $1 AND scope = $2 AND locked_until > clock_timestamp()`,
       [address, SCOPE],
     )) as { seconds: number }[];
@@ -35,7 +36,7 @@ export class OperatorLockout {
   async failed(address: string): Promise<void> {
     const threshold = this.config.ADMIN_LOCKOUT_AFTER_FAILURES;
     await this.dataSource.query(
-      `INSERT INTO gateway.auth_failures AS f (address, scope, failures, last_failure_at, locked_until)
+      `INSERT INTO ${tableOf(this.dataSource, 'auth_failures')} AS f (address, scope, failures, last_failure_at, locked_until)
        VALUES ($1, $2, 1, clock_timestamp(), NULL)
        ON CONFLICT (address, scope) DO UPDATE SET
          failures = CASE WHEN f.last_failure_at < clock_timestamp() - make_interval(secs => $3)
@@ -44,7 +45,7 @@ export class OperatorLockout {
       [address, SCOPE, MEMORY_SECONDS],
     );
     await this.dataSource.query(
-      `UPDATE gateway.auth_failures
+      `UPDATE ${tableOf(this.dataSource, 'auth_failures')}
           SET locked_until = clock_timestamp()
                 + make_interval(secs => least($4::float8 * power(2, failures - $3), $5::float8))
         WHERE address = $1 AND scope = $2 AND failures >= $3`,
@@ -53,16 +54,16 @@ export class OperatorLockout {
   }
 
   async succeeded(address: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM gateway.auth_failures WHERE address = $1 AND scope = $2`, [
-      address,
-      SCOPE,
-    ]);
+    await this.dataSource.query(
+      `DELETE FROM ${tableOf(this.dataSource, 'auth_failures')} WHERE address = $1 AND scope = $2`,
+      [address, SCOPE],
+    );
   }
 
   /** Drops records that no longer count (nothing locked, last failure forgotten). */
   async prune(): Promise<void> {
     await this.dataSource.query(
-      `DELETE FROM gateway.auth_failures
+      `DELETE FROM ${tableOf(this.dataSource, 'auth_failures')}
         WHERE last_failure_at < clock_timestamp() - make_interval(secs => $1)
           AND (locked_until IS NULL OR locked_until < clock_timestamp())`,
       [MEMORY_SECONDS],

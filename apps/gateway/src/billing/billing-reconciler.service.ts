@@ -10,6 +10,7 @@ import {
   UnbilledChargesRequest,
 } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
+import { tableOf } from '@vap/persistence';
 import { GatewayConfig } from '../config/gateway.config';
 import { CallChargeService } from './call-charge.service';
 
@@ -69,7 +70,7 @@ export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicat
         let after: string | null = null;
         for (;;) {
           const partners = (await this.dataSource.query(
-            `SELECT id FROM gateway.partners WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT $2`,
+            `SELECT id FROM ${tableOf(this.dataSource, 'partners')} WHERE ($1::uuid IS NULL OR id > $1::uuid) ORDER BY id LIMIT $2`,
             [after, PARTNER_BATCH],
           )) as { id: string }[];
           for (const { id } of partners) {

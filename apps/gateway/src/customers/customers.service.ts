@@ -1,23 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, QueryFailedError } from 'typeorm';
+import { DataSource } from 'typeorm';
 import {
   AppError,
   CreateCustomerDto,
   CustomerDto,
   CustomerId,
   CustomerListDto,
-  DEFAULT_PAGE_SIZE,
   DomainEvents,
   ListCustomersQueryDto,
   UpdateCustomerDto,
 } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
-import { cursorPage } from '@vap/persistence';
+import { keysetPage, isUniqueViolation } from '@vap/persistence';
 import { Customer } from './entities/customer.entity';
-
-const UNIQUE_VIOLATION = '23505';
 
 export function toCustomerDto(c: Customer): CustomerDto {
   return {
@@ -30,10 +27,6 @@ export function toCustomerDto(c: Customer): CustomerDto {
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
   };
-}
-
-function duplicateExternalId(err: unknown): boolean {
-  return err instanceof QueryFailedError && (err.driverError as { code?: string }).code === UNIQUE_VIOLATION;
 }
 
 /** Sub-tenants of a partner. Every query is scoped by partner id; another partner's customer is absent. */
@@ -62,7 +55,7 @@ export class CustomersService {
         return dto;
       });
     } catch (err) {
-      if (duplicateExternalId(err)) {
+      if (isUniqueViolation(err)) {
         throw AppError.conflict(
           `A customer with external_id "${input.external_id}" already exists on this account`,
         );
@@ -85,7 +78,7 @@ export class CustomersService {
     if (query.external_id !== undefined)
       qb.andWhere('c.external_id = :externalId', { externalId: query.external_id });
     if (query.status !== undefined) qb.andWhere('c.status = :status', { status: query.status });
-    const page = await cursorPage(qb, query.limit ?? DEFAULT_PAGE_SIZE, query.cursor, 'prefixed');
+    const page = await keysetPage(qb, query, { idKind: 'prefixed' });
     return { customers: page.rows.map(toCustomerDto), next_cursor: page.nextCursor };
   }
 

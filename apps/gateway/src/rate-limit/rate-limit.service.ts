@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { tableOf } from '@vap/persistence';
 
 export interface RateLimitResult {
   count: number;
@@ -11,8 +12,8 @@ export const WINDOW_SECONDS = 60;
 
 /** The windows' tables: per API key, and per client address on the surfaces without a key. */
 const WINDOWS = {
-  key: { table: 'gateway.rate_limit_windows', column: 'api_key_id' },
-  address: { table: 'gateway.address_rate_limit_windows', column: 'address' },
+  key: { table: 'rate_limit_windows', column: 'api_key_id' },
+  address: { table: 'address_rate_limit_windows', column: 'address' },
 } as const;
 
 /**
@@ -35,7 +36,7 @@ export class RateLimitService {
   /** Drops address windows long closed: any address can open one, so they must not pile up. */
   async pruneAddressWindows(): Promise<void> {
     await this.dataSource.query(
-      `DELETE FROM gateway.address_rate_limit_windows
+      `DELETE FROM ${tableOf(this.dataSource, 'address_rate_limit_windows')}
         WHERE window_started_at < clock_timestamp() - make_interval(secs => $1)`,
       [2 * WINDOW_SECONDS],
     );
@@ -44,7 +45,7 @@ export class RateLimitService {
   private async count(kind: keyof typeof WINDOWS, id: string, bucket: string): Promise<RateLimitResult> {
     const { table, column } = WINDOWS[kind];
     const [row] = (await this.dataSource.query(
-      `INSERT INTO ${table} AS w (${column}, bucket, window_started_at, request_count)
+      `INSERT INTO ${tableOf(this.dataSource, table)} AS w (${column}, bucket, window_started_at, request_count)
        VALUES ($1, $2, clock_timestamp(), 1)
        ON CONFLICT (${column}, bucket) DO UPDATE SET
          request_count = CASE WHEN w.window_started_at <= clock_timestamp() - make_interval(secs => $3)

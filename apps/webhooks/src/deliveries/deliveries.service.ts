@@ -4,9 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
   AppError,
-  decodeCursor,
-  DEFAULT_PAGE_SIZE,
-  encodeCursor,
   ErrorCode,
   ListWebhookDeliveriesQueryDto,
   WebhookDeliveryDetailDto,
@@ -15,6 +12,7 @@ import {
   WebhookPayload,
   WebhookTestData,
 } from '@vap/contracts';
+import { KeysetColumns, KeysetPager, tableOf } from '@vap/persistence';
 import { WebhookEndpoint } from '../endpoints/entities/webhook-endpoint.entity';
 import { DELIVERIES_CHANNEL, DeliveryQueueRepository } from './delivery-queue.repository';
 import { AttemptRow, DeliveryRow, toAttemptDto, toDeliveryDto } from './delivery-row';
@@ -36,8 +34,7 @@ export class DeliveriesService {
     query: ListWebhookDeliveriesQueryDto,
   ): Promise<WebhookDeliveryListDto> {
     await this.ownEndpoint(partnerId, endpointId);
-    const limit = query.limit ?? DEFAULT_PAGE_SIZE;
-    const cursor = decodeCursor(query.cursor, 'uuid');
+    const pager = new KeysetPager(query, { idKind: 'uuid', direction: 'DESC' });
     const where = ['partner_id = $1', 'endpoint_id = $2'];
     const params: unknown[] = [partnerId, endpointId];
     const add = (sql: string, value: unknown) => {
@@ -48,30 +45,26 @@ export class DeliveriesService {
     if (query.event_type) add('event_type = ?', query.event_type);
     if (query.since) add('created_at >= ?', new Date(query.since));
     if (query.until) add('created_at < ?', new Date(query.until));
-    if (cursor) {
-      params.push(new Date(cursor.t), cursor.id);
-      where.push(`(created_at, id) < ($${params.length - 1}, $${params.length})`);
-    }
-    params.push(limit + 1);
+    const after = pager.condition((value) => {
+      params.push(value);
+      return `$${params.length}`;
+    });
+    if (after) where.push(after);
+    params.push(pager.fetch);
     const rows = (await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM webhooks.deliveries WHERE ${where.join(' AND ')}
-       ORDER BY created_at DESC, id DESC LIMIT $${params.length}`,
+      `SELECT ${COLUMNS}, ${pager.select} FROM ${tableOf(this.dataSource, 'deliveries')} WHERE ${where.join(' AND ')}
+       ORDER BY ${pager.orderBy} LIMIT $${params.length}`,
       params,
-    )) as DeliveryRow[];
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      deliveries: page.map(toDeliveryDto),
-      next_cursor:
-        rows.length > limit && last ? encodeCursor({ t: last.created_at.toISOString(), id: last.id }) : null,
-    };
+    )) as (DeliveryRow & KeysetColumns)[];
+    const page = pager.page(rows);
+    return { deliveries: page.rows.map(toDeliveryDto), next_cursor: page.nextCursor };
   }
 
   async get(partnerId: string, id: string): Promise<WebhookDeliveryDetailDto> {
     const row = await this.row(partnerId, id);
     const attempts = (await this.dataSource.query(
       `SELECT attempt, started_at, latency_ms, status_code, outcome, response_body, error
-       FROM webhooks.delivery_attempts WHERE delivery_id = $1 ORDER BY attempt`,
+       FROM ${tableOf(this.dataSource, 'delivery_attempts')} WHERE delivery_id = $1 ORDER BY attempt`,
       [id],
     )) as AttemptRow[];
     return {
@@ -84,7 +77,7 @@ export class DeliveriesService {
   /** Sends a finished delivery again (same id and body) with a fresh round of the retry schedule. */
   async retry(partnerId: string, id: string): Promise<WebhookDeliveryDto> {
     const [rows] = (await this.dataSource.query(
-      `UPDATE webhooks.deliveries
+      `UPDATE ${tableOf(this.dataSource, 'deliveries')}
        SET status = 'pending', next_attempt_at = now(), round_start = attempts, completed_at = NULL, updated_at = now()
        WHERE id = $1 AND partner_id = $2 AND status IN ('failed', 'succeeded')
        RETURNING ${COLUMNS}`,
@@ -132,7 +125,7 @@ export class DeliveriesService {
 
   private async row(partnerId: string, id: string): Promise<DeliveryRow> {
     const [row] = (await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM webhooks.deliveries WHERE id = $1 AND partner_id = $2`,
+      `SELECT ${COLUMNS} FROM ${tableOf(this.dataSource, 'deliveries')} WHERE id = $1 AND partner_id = $2`,
       [id, partnerId],
     )) as DeliveryRow[];
     if (!row) throw AppError.notFound('Webhook delivery');

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { tableOf } from '@vap/persistence';
 import { LeaseLostError } from './lease-lost.error';
 
 /** LISTEN/NOTIFY channel that wakes idle workers when deliveries are queued. */
@@ -77,17 +78,17 @@ export class DeliveryQueueRepository {
   async claim(workerId: string, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const [rows] = (await this.dataSource.query(
       `WITH due AS (
-         SELECT id FROM webhooks.deliveries
+         SELECT id FROM ${tableOf(this.dataSource, 'deliveries')}
          WHERE (status = 'pending' AND next_attempt_at <= now())
             OR (status = 'delivering' AND locked_until < now())
          ORDER BY next_attempt_at
          LIMIT $2
          FOR UPDATE SKIP LOCKED
        )
-       UPDATE webhooks.deliveries d
+       UPDATE ${tableOf(this.dataSource, 'deliveries')} d
        SET status = 'delivering', attempts = d.attempts + 1, locked_by = $1 || ':' || gen_random_uuid(),
            locked_until = now() + $3 * interval '1 millisecond', updated_at = now()
-       FROM due, webhooks.endpoints e
+       FROM due, ${tableOf(this.dataSource, 'endpoints')} e
        WHERE d.id = due.id AND e.id = d.endpoint_id
        RETURNING d.id, d.partner_id, d.endpoint_id, d.event_type, d.body, d.attempts, d.round_start, d.locked_by,
                  e.url, e.enabled, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at`,
@@ -113,7 +114,7 @@ export class DeliveryQueueRepository {
   /** Extends the lease of a delivery being sent; false when the claim is no longer this one. */
   async renew(claim: ClaimedDelivery, leaseMs: number): Promise<boolean> {
     const [, count] = (await this.dataSource.query(
-      `UPDATE webhooks.deliveries SET locked_until = now() + $3 * interval '1 millisecond'
+      `UPDATE ${tableOf(this.dataSource, 'deliveries')} SET locked_until = now() + $3 * interval '1 millisecond'
        WHERE id = $1 AND locked_by = $2 AND status = 'delivering'`,
       [claim.id, claim.token, leaseMs],
     )) as [unknown, number];
@@ -128,7 +129,7 @@ export class DeliveryQueueRepository {
     const status = next.kind === 'retry' ? 'pending' : next.kind;
     const rows = (await this.dataSource.query(
       `WITH settled AS (
-         UPDATE webhooks.deliveries
+         UPDATE ${tableOf(this.dataSource, 'deliveries')}
          SET status = $3::text,
              next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + $4 * interval '1 millisecond' ELSE NULL END,
              completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END,
@@ -136,7 +137,7 @@ export class DeliveryQueueRepository {
          WHERE id = $1 AND locked_by = $2
          RETURNING id
        )
-       INSERT INTO webhooks.delivery_attempts
+       INSERT INTO ${tableOf(this.dataSource, 'delivery_attempts')}
          (delivery_id, attempt, started_at, latency_ms, status_code, outcome, response_body, error)
        SELECT id, $7::int, $8::timestamptz, $9::int, $5::int, $10::text, $11::text, $6::text FROM settled
        ON CONFLICT (delivery_id, attempt) DO NOTHING
@@ -168,7 +169,7 @@ export class DeliveryQueueRepository {
       return `($${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n}, now())`;
     });
     const rows = (await em.query(
-      `INSERT INTO webhooks.deliveries (id, partner_id, endpoint_id, event_id, event_type, agent_id, body, next_attempt_at)
+      `INSERT INTO ${tableOf(em, 'deliveries')} (id, partner_id, endpoint_id, event_id, event_type, agent_id, body, next_attempt_at)
        VALUES ${values.join(', ')}
        ON CONFLICT (event_id, endpoint_id) DO NOTHING
        RETURNING id`,
@@ -185,7 +186,7 @@ export class DeliveryQueueRepository {
       `SELECT CASE WHEN status = 'delivering' THEN 'delivering'
                    WHEN next_attempt_at <= now() THEN 'due' ELSE 'scheduled' END AS state,
               count(*) AS n
-         FROM webhooks.deliveries WHERE status IN ('pending', 'delivering') GROUP BY 1`,
+         FROM ${tableOf(this.dataSource, 'deliveries')} WHERE status IN ('pending', 'delivering') GROUP BY 1`,
     );
     const depth: Record<string, number> = { due: 0, scheduled: 0, delivering: 0 };
     for (const r of rows) depth[r.state] = Number(r.n);

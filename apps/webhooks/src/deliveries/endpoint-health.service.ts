@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { tableOf } from '@vap/persistence';
 import { AgentFlagService } from '../agent-flag/agent-flag.service';
 import { lockScope } from '../common/scope-lock';
 import { parseDuration } from '../config/duration';
@@ -38,7 +39,7 @@ export class EndpointHealthService {
       if (now - (this.lastSuccessWrite.get(endpointId) ?? 0) < 1000) return false;
       this.lastSuccessWrite.set(endpointId, now);
       await this.dataSource.query(
-        `UPDATE webhooks.endpoints SET last_delivery_at = now(), last_delivery_status = 'succeeded', failing_since = NULL
+        `UPDATE ${tableOf(this.dataSource, 'endpoints')} SET last_delivery_at = now(), last_delivery_status = 'succeeded', failing_since = NULL
          WHERE id = $1 AND (last_delivery_status IS DISTINCT FROM 'succeeded' OR failing_since IS NOT NULL
                             OR last_delivery_at IS NULL OR last_delivery_at < now() - interval '1 second')`,
         [endpointId],
@@ -47,7 +48,7 @@ export class EndpointHealthService {
     }
     this.lastSuccessWrite.delete(endpointId);
     const [rows] = (await this.dataSource.query(
-      `UPDATE webhooks.endpoints
+      `UPDATE ${tableOf(this.dataSource, 'endpoints')}
        SET last_delivery_at = now(), last_delivery_status = 'failed', failing_since = COALESCE(failing_since, now())
        WHERE id = $1
        RETURNING enabled, failing_since <= now() - $2 * interval '1 millisecond' AS expired`,
@@ -59,7 +60,7 @@ export class EndpointHealthService {
   /** Disables an endpoint that kept failing, in a transaction of its own (scope lock first, as everywhere). */
   async autoDisable(partnerId: string, endpointId: string): Promise<boolean> {
     return this.dataSource.transaction(async (em) => {
-      const [found] = (await em.query(`SELECT agent_id FROM webhooks.endpoints WHERE id = $1`, [
+      const [found] = (await em.query(`SELECT agent_id FROM ${tableOf(em, 'endpoints')} WHERE id = $1`, [
         endpointId,
       ])) as {
         agent_id: string | null;
@@ -67,7 +68,7 @@ export class EndpointHealthService {
       if (!found) return false;
       await lockScope(em, partnerId, found.agent_id);
       const [, count] = (await em.query(
-        `UPDATE webhooks.endpoints SET enabled = false, disabled_reason = $2, updated_at = now()
+        `UPDATE ${tableOf(em, 'endpoints')} SET enabled = false, disabled_reason = $2, updated_at = now()
          WHERE id = $1 AND enabled AND failing_since <= now() - $3 * interval '1 millisecond'`,
         [endpointId, AUTO_DISABLED_REASON, this.disableAfterMs],
       )) as [unknown, number];

@@ -14,16 +14,26 @@ import {
   WebhookEndpointListDto,
   WebhookEndpointWithSecretDto,
 } from '@vap/contracts';
+import { inTransaction, WriteConflicts } from '@vap/persistence';
 import { AgentFlagService } from '../agent-flag/agent-flag.service';
 import { parseDuration } from '../config/duration';
 import { WebhooksConfig } from '../config/webhooks.config';
 import { lockScope } from '../common/scope-lock';
-import { uniqueViolation } from '../common/unique-violation';
 import { EndpointSecrets } from './endpoint-secrets';
 import { toEndpointDto } from './endpoint-record';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
 
 const SECRET_MESSAGE = 'Store this secret now: it is not shown again.';
+
+const LABEL_TAKEN: WriteConflicts = {
+  unique: {
+    endpoints_partner_label_key: () =>
+      new AppError(
+        ErrorCode.LABEL_TAKEN,
+        'This label is already used by another webhook endpoint on the account',
+      ),
+  },
+};
 
 /** New endpoint fields; the agent, when given, has been checked by the caller. */
 export interface NewEndpoint {
@@ -217,18 +227,8 @@ export class WebhookEndpointsService {
     return endpoint;
   }
 
-  private async write<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    try {
-      return await this.dataSource.transaction(work);
-    } catch (err) {
-      if (uniqueViolation(err) === 'endpoints_partner_label_key') {
-        throw new AppError(
-          ErrorCode.LABEL_TAKEN,
-          'This label is already used by another webhook endpoint on the account',
-        );
-      }
-      throw err;
-    }
+  private write<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    return inTransaction(this.dataSource, work, LABEL_TAKEN);
   }
 }
 

@@ -31,7 +31,7 @@ export function NextCursor(): PropertyDecorator {
 }
 
 export interface Cursor {
-  /** Timestamp of the last item of the previous page, to the microsecond (see cursorPage in @vap/persistence). */
+  /** Timestamp of the last item of the previous page, to the microsecond (see KeysetPager in @vap/persistence). */
   t: string;
   /** Its id, to break ties between equal timestamps. */
   id: string;

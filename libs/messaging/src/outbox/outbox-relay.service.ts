@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { PgListener } from '@vap/persistence';
+import { DataSource, QueryRunner } from 'typeorm';
+import { ClaimLoop } from '@vap/persistence';
 import { headers as natsHeaders } from 'nats';
 import { MessageHeaders } from '@vap/contracts';
 import { NatsConnectionService } from '../nats-connection.service';
@@ -14,20 +14,25 @@ const BATCH = 100;
 const POLL_MS = 1000;
 const RETENTION_HOURS = 24;
 
+/** Up to BATCH unpublished rows, locked by the open transaction of `runner` until they are marked. */
+interface ClaimedBatch {
+  runner: QueryRunner;
+  rows: OutboxRecord[];
+}
+
 /**
  * Publishes committed outbox rows to JetStream with Nats-Msg-Id = event id. Rows are claimed with
  * FOR UPDATE SKIP LOCKED, so replicas relay in parallel without publishing a row twice; a crash after
  * publish and before marking is absorbed by JetStream's duplicate window and the consumers' inbox.
+ * Each batch is locked, published in created_at order and marked in one transaction; one pass at a time.
  */
 @Injectable()
 export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OutboxRelayService.name);
-  private readonly listener: PgListener;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
+  private readonly loop: ClaimLoop<ClaimedBatch>;
   private lastCleanup = 0;
+  /** After a failed batch the rows are still due: wait for the next poll rather than retry at once. */
+  private pausedUntil = 0;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -36,64 +41,65 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
   ) {
     // Polling alone relays every row; LISTEN only makes it prompt.
     const options = dataSource.options as { url?: string; applicationName?: string };
-    this.listener = new PgListener({
+    this.loop = new ClaimLoop<ClaimedBatch>({
+      label: 'outbox',
       databaseUrl: options.url,
       channel: outboxChannel(dataSource),
       applicationName: `${options.applicationName ?? 'service'}:outbox-listener`,
-      label: 'outbox',
-      onNotification: () => this.wake(),
-      // Rows may have been committed while nobody listened.
-      onListening: () => {
-        if (this.timer) this.wake();
-      },
+      pollMs: POLL_MS,
+      // One batch at a time keeps the rows of one replica in order on the stream.
+      concurrency: 1,
+      claim: () => this.claimBatch(),
+      run: (batch) => this.relayPass(batch),
       log: this.logger,
     });
   }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.stream.ensure();
-    await this.listener.start();
-    if (this.stopped) return;
-    this.timer = setInterval(() => this.wake(), POLL_MS);
-    this.wake();
+    await this.loop.start();
     // Measured when scraped, so the gauge is exact and costs nothing between scrapes.
     measureOutboxLagWith(() => this.lagSeconds());
   }
 
-  /** Runs a relay pass now, or right after the one in progress. */
+  /** Relays now, or right after the pass in progress, until no unpublished row is left. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.relayUntilEmpty()
-      .then(() => undefined)
-      .catch((err) => this.logger.warn(`outbox relay pass failed, will retry: ${(err as Error).message}`))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
-  /** Relays until no unpublished row is left; returns how many it published. */
-  async relayUntilEmpty(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const n = await this.relayBatch();
-      total += n;
-      if (n < BATCH) break;
-    }
+  /** Locks the first batch of a relay pass; none left means the backlog is relayed, a moment to tidy up. */
+  private async claimBatch(): Promise<ClaimedBatch[]> {
+    if (Date.now() < this.pausedUntil) return [];
+    const batch = await this.lockBatch();
+    if (batch) return [batch];
     await this.cleanup();
-    return total;
+    return [];
   }
 
-  private async relayBatch(): Promise<number> {
-    return this.dataSource.transaction(async (em) => {
-      const rows = await em
+  /**
+   * A relay pass: publishes the claimed batch and the ones after it until no unpublished row is left, so
+   * that a shutdown waits for the whole backlog it found. A failure ends the pass; the rows stay due.
+   */
+  private async relayPass(first: ClaimedBatch): Promise<void> {
+    try {
+      let batch: ClaimedBatch | null = first;
+      while (batch) {
+        const published = await this.publishBatch(batch);
+        batch = published === BATCH ? await this.lockBatch() : null;
+      }
+    } catch (err) {
+      this.logger.warn(`outbox relay pass failed, will retry: ${(err as Error).message}`);
+      this.pausedUntil = Date.now() + POLL_MS / 2;
+    }
+  }
+
+  /** Opens a transaction and locks the oldest unpublished rows other relays have not locked; null for none. */
+  private async lockBatch(): Promise<ClaimedBatch | null> {
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.startTransaction();
+      const rows = await runner.manager
         .createQueryBuilder(OutboxRecord, 'o')
         .where('o.published_at IS NULL')
         .orderBy('o.created_at', 'ASC')
@@ -101,7 +107,20 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
         .setLock('pessimistic_write')
         .setOnLocked('skip_locked')
         .getMany();
-      if (rows.length === 0) return 0;
+      if (rows.length) return { runner, rows };
+      await runner.rollbackTransaction();
+    } catch (err) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      await runner.release();
+      throw err;
+    }
+    await runner.release();
+    return null;
+  }
+
+  /** Publishes the locked rows in order and marks them published; a failure rolls back, leaving them due. */
+  private async publishBatch({ runner, rows }: ClaimedBatch): Promise<number> {
+    try {
       const js = this.nats.js();
       for (const row of rows) {
         const h = natsHeaders();
@@ -111,15 +130,21 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
           headers: h,
         });
       }
-      await em
+      await runner.manager
         .createQueryBuilder()
         .update(OutboxRecord)
         .set({ publishedAt: () => 'now()' })
         .whereInIds(rows.map((r) => r.id))
         .execute();
+      await runner.commitTransaction();
       outboxPublished.inc(rows.length);
       return rows.length;
-    });
+    } catch (err) {
+      await runner.rollbackTransaction().catch(() => undefined);
+      throw err;
+    } finally {
+      await runner.release();
+    }
   }
 
   private async cleanup(): Promise<void> {
@@ -149,9 +174,6 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
    */
   async beforeApplicationShutdown(): Promise<void> {
     measureOutboxLagWith(undefined);
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
-    await this.listener.stop();
+    await this.loop.stop();
   }
 }

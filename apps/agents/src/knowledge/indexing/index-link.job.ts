@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainEvents } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
+import { tableOf } from '@vap/persistence';
 import { Document } from '../../documents/entities/document.entity';
 import { AgentDocument } from '../entities/agent-document.entity';
 import { ClaimedKbJob, KbJobHandler } from '../jobs/kb-job';
@@ -36,7 +37,7 @@ export class IndexLinkJob implements KbJobHandler {
       return;
     }
     await this.dataSource.query(
-      `UPDATE agents.agent_documents SET index_status = 'indexing', updated_at = now()
+      `UPDATE ${tableOf(this.dataSource, 'agent_documents')} SET index_status = 'indexing', updated_at = now()
        WHERE id = $1 AND unlinked_at IS NULL`,
       [link.id],
     );
@@ -65,7 +66,7 @@ export class IndexLinkJob implements KbJobHandler {
 
   async onRetry(job: ClaimedKbJob, error: string, em: EntityManager): Promise<void> {
     await em.query(
-      `UPDATE agents.agent_documents SET index_status = 'pending', index_error = $2, updated_at = now()
+      `UPDATE ${tableOf(em, 'agent_documents')} SET index_status = 'pending', index_error = $2, updated_at = now()
        WHERE id = $1 AND unlinked_at IS NULL`,
       [job.linkId, error],
     );

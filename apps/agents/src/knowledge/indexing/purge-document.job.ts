@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { BLOB_STORAGE, BlobStorage } from '@vap/storage';
+import { tableOf } from '@vap/persistence';
 import { Document } from '../../documents/entities/document.entity';
 import { ClaimedKbJob, KbJobHandler } from '../jobs/kb-job';
 
@@ -21,7 +22,7 @@ export class PurgeDocumentJob implements KbJobHandler {
     if (document?.deletedAt && document.storageKey) await this.storage.delete(document.storageKey);
     await this.dataSource.transaction(async (em) => {
       await finish(em);
-      await em.query(`DELETE FROM agents.documents WHERE id = $1 AND deleted_at IS NOT NULL`, [
+      await em.query(`DELETE FROM ${tableOf(em, 'documents')} WHERE id = $1 AND deleted_at IS NOT NULL`, [
         job.documentId,
       ]);
     });

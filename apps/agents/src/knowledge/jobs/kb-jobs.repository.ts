@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { tableOf } from '@vap/persistence';
 import { KnowledgeConfig } from '../../config/knowledge.config';
 import { ClaimedKbJob, KbJobKind, LeaseLostError, NewKbJob } from './kb-job';
 
@@ -35,7 +36,7 @@ export class KbJobsRepository {
   /** Queues a job in the caller's transaction: it exists exactly when the change that needs it commits. */
   async enqueue(em: EntityManager, job: NewKbJob): Promise<void> {
     await em.query(
-      `INSERT INTO agents.kb_jobs (id, kind, partner_id, link_id, document_id, max_attempts, run_at)
+      `INSERT INTO ${tableOf(em, 'kb_jobs')} (id, kind, partner_id, link_id, document_id, max_attempts, run_at)
        VALUES ($1, $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()))`,
       [
         randomUUID(),
@@ -54,13 +55,13 @@ export class KbJobsRepository {
   async claim(workerId: string, limit: number): Promise<ClaimedKbJob[]> {
     const [rows] = (await this.dataSource.query(
       `WITH due AS (
-         SELECT id FROM agents.kb_jobs
+         SELECT id FROM ${tableOf(this.dataSource, 'kb_jobs')}
          WHERE (status = 'queued' AND run_at <= now()) OR (status = 'running' AND locked_until < now())
          ORDER BY run_at
          LIMIT $2
          FOR UPDATE SKIP LOCKED
        )
-       UPDATE agents.kb_jobs j
+       UPDATE ${tableOf(this.dataSource, 'kb_jobs')} j
        SET status = 'running', attempts = j.attempts + 1, locked_by = $1 || ':' || gen_random_uuid(),
            locked_until = now() + $3 * interval '1 millisecond', updated_at = now()
        FROM due WHERE j.id = due.id
@@ -82,7 +83,7 @@ export class KbJobsRepository {
   /** Extends the lease; false when the job is no longer this claim's. */
   async renew(job: ClaimedKbJob): Promise<boolean> {
     const [, count] = (await this.dataSource.query(
-      `UPDATE agents.kb_jobs SET locked_until = now() + $3 * interval '1 millisecond'
+      `UPDATE ${tableOf(this.dataSource, 'kb_jobs')} SET locked_until = now() + $3 * interval '1 millisecond'
        WHERE id = $1 AND locked_by = $2 AND status = 'running'`,
       [job.id, job.token, this.config.KB_JOB_LEASE_MS],
     )) as [unknown, number];
@@ -91,17 +92,17 @@ export class KbJobsRepository {
 
   /** Removes the finished job, in the transaction of its result; throws LeaseLostError when not ours. */
   async finish(em: EntityManager, job: ClaimedKbJob): Promise<void> {
-    const [, count] = (await em.query(`DELETE FROM agents.kb_jobs WHERE id = $1 AND locked_by = $2`, [
-      job.id,
-      job.token,
-    ])) as [unknown, number];
+    const [, count] = (await em.query(
+      `DELETE FROM ${tableOf(em, 'kb_jobs')} WHERE id = $1 AND locked_by = $2`,
+      [job.id, job.token],
+    )) as [unknown, number];
     if (count !== 1) throw new LeaseLostError(job.id);
   }
 
   /** Schedules the next attempt after `delayMs`; false when the job is no longer this claim's. */
   async retry(em: EntityManager, job: ClaimedKbJob, error: string, delayMs: number): Promise<boolean> {
     const [, count] = (await em.query(
-      `UPDATE agents.kb_jobs
+      `UPDATE ${tableOf(em, 'kb_jobs')}
        SET status = 'queued', run_at = now() + $3 * interval '1 millisecond', locked_by = NULL,
            locked_until = NULL, last_error = $4, updated_at = now()
        WHERE id = $1 AND locked_by = $2`,
@@ -113,7 +114,7 @@ export class KbJobsRepository {
   /** Gives the job up; it stays in the table, failed, for inspection. */
   async fail(em: EntityManager, job: ClaimedKbJob, error: string): Promise<boolean> {
     const [, count] = (await em.query(
-      `UPDATE agents.kb_jobs
+      `UPDATE ${tableOf(em, 'kb_jobs')}
        SET status = 'failed', locked_by = NULL, locked_until = NULL, last_error = $3, updated_at = now()
        WHERE id = $1 AND locked_by = $2`,
       [job.id, job.token, error],

@@ -9,6 +9,7 @@ import {
   KnowledgeSearchResponseDto,
   KnowledgeSearchResultDto,
 } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 import { findAgent } from '../../agents/agent-locks';
 import { invalidFields } from '../../common/invalid-fields';
 import { splitQueryTerms } from './query-terms';
@@ -29,7 +30,7 @@ interface ChunkRow {
  * higher), quoted phrases must match as phrases, `-term` excludes; the score is explained beside
  * KB_THRESHOLD_MIN_SCORE. The English text-search configuration stems words and drops stop words.
  */
-const SEARCH_SQL = `
+const searchSql = (ds: DataSource) => `
   WITH q AS (
     SELECT NULLIF(replace(websearch_to_tsquery('english', $3)::text, ' & ', ' | '), '')::tsquery AS positive,
            websearch_to_tsquery('english', $4) AS negative,
@@ -40,9 +41,9 @@ const SEARCH_SQL = `
                / greatest(cardinality(q.words), 1)
            + 0.5 * ts_rank_cd('{1,1,1,1}'::float4[], c.tsv, q.positive, 32) AS score
     FROM q
-    JOIN agents.kb_chunks c ON c.tsv @@ q.positive
-    JOIN agents.agent_documents l ON l.id = c.link_id AND l.unlinked_at IS NULL
-    JOIN agents.documents d ON d.id = c.document_id AND d.deleted_at IS NULL
+    JOIN ${tableOf(ds, 'kb_chunks')} c ON c.tsv @@ q.positive
+    JOIN ${tableOf(ds, 'agent_documents')} l ON l.id = c.link_id AND l.unlinked_at IS NULL
+    JOIN ${tableOf(ds, 'documents')} d ON d.id = c.document_id AND d.deleted_at IS NULL
     WHERE c.agent_id = $1 AND c.partner_id = $2 AND (numnode(q.negative) = 0 OR NOT c.tsv @@ q.negative)
   )
   SELECT * FROM scored WHERE score >= $5
@@ -59,7 +60,7 @@ export class KnowledgeSearchService {
     const threshold = agent.kbThreshold ?? AgentDefaults.kbThreshold;
     const minScore = KB_THRESHOLD_MIN_SCORE[threshold];
     const terms = splitQueryTerms(query);
-    const rows = (await this.dataSource.query(SEARCH_SQL, [
+    const rows = (await this.dataSource.query(searchSql(this.dataSource), [
       agent.id,
       partnerId,
       terms.positive,
