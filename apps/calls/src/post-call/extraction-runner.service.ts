@@ -33,11 +33,9 @@ export class ExtractionRunner {
     while (attempts < this.config.EXTRACTION_MAX_ATTEMPTS) {
       attempts++;
       try {
-        const schema = await this.rpc.request<EffectiveExtractionSchema, EffectiveSchemaRequest>(
-          Subjects.agents.extractionEffectiveSchema,
-          call.partnerId,
-          { agent_id: call.agentId },
-        );
+        const schema = await this.rpc.request(Subjects.agents.extractionEffectiveSchema, call.partnerId, {
+          agent_id: call.agentId,
+        });
         if (!schema.extraction_enabled) return this.skipped('extraction is disabled for the agent');
         if (!schema.keys.length) return this.skipped('the agent has no extraction keys');
         const values = await this.llm.extract({

@@ -95,11 +95,10 @@ export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicat
     let charged = 0;
     let cursor: string | null = null;
     do {
-      const page: UnbilledChargesPage = await this.rpc.request<UnbilledChargesPage, UnbilledChargesRequest>(
-        Subjects.calls.billingUnbilled,
-        partnerId,
-        { cursor, limit: CHARGE_PAGE },
-      );
+      const page: UnbilledChargesPage = await this.rpc.request(Subjects.calls.billingUnbilled, partnerId, {
+        cursor,
+        limit: CHARGE_PAGE,
+      });
       if (!page.charges.length) break;
       for (const c of page.charges) {
         const outcome = await this.dataSource.transaction((em) =>
@@ -112,11 +111,9 @@ export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicat
         }
       }
       // Acknowledged only after every debit above committed: a crash in between lists them again.
-      await this.rpc.request<AcknowledgeChargesReply, AcknowledgeChargesRequest>(
-        Subjects.calls.billingAcknowledge,
-        partnerId,
-        { call_ids: page.charges.map((c) => c.call_id) },
-      );
+      await this.rpc.request(Subjects.calls.billingAcknowledge, partnerId, {
+        call_ids: page.charges.map((c) => c.call_id),
+      });
       cursor = page.next_cursor;
     } while (cursor);
     return charged;

@@ -46,7 +46,7 @@ export class CarrierCallbacksController {
       headers: headersOf(req),
       rawBodyBase64: Buffer.isBuffer(body) ? body.toString('base64') : '',
     };
-    const reply = await this.rpc.request<CarrierCallbackReply>(Subjects.calls.callbackIngest, null, ingest);
+    const reply = await this.rpc.request(Subjects.calls.callbackIngest, null, ingest);
     res.status(reply.status).type(reply.contentType).send(reply.body);
   }
 }

@@ -49,14 +49,9 @@ export class InboundCallWebhooksController {
       headers: headersOf(req),
       rawBodyBase64: Buffer.isBuffer(body) ? body.toString('base64') : '',
     };
-    const reply = await this.rpc.request<CarrierCallbackReply>(
-      Subjects.calls.inboundCallbackIngest,
-      null,
-      ingest,
-      {
-        timeoutMs: INBOUND_RPC_TIMEOUT_MS,
-      },
-    );
+    const reply = await this.rpc.request(Subjects.calls.inboundCallbackIngest, null, ingest, {
+      timeoutMs: INBOUND_RPC_TIMEOUT_MS,
+    });
     res.status(reply.status).type(reply.contentType).send(reply.body);
   }
 }
