@@ -4,10 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import {
   AgentDeletedDto,
-  AgentDeletedEvent,
   AgentDto,
-  AgentFlagSetCommand,
-  AgentFlagSetResult,
   AgentListDto,
   AppError,
   CreateAgentDto,
@@ -162,7 +159,7 @@ export class AgentsService {
       const deletedAt = new Date();
       await em.update(Agent, { id: agent.id }, { deletedAt });
       await em.delete(AgentExtractionSet, { agentId: agent.id });
-      await this.outbox.record<AgentDeletedEvent>(em, DomainEvents.agentDeleted, partnerId, {
+      await this.outbox.record(em, DomainEvents.agentDeleted, partnerId, {
         agent_id: agent.id,
         agent_name: agent.agentName,
         project_id: agent.projectId,

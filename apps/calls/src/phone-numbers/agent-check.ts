@@ -1,4 +1,4 @@
-import { AgentDto, Subjects } from '@vap/contracts';
+import { Subjects } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 
 /** 404 NOT_FOUND unless the agent is one of the partner's own (and not deleted); the agents service decides. */

@@ -1,10 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  EffectiveExtractionSchema,
-  EffectiveSchemaRequest,
-  ExtractionResult,
-  Subjects,
-} from '@vap/contracts';
+import { ExtractionResult, Subjects } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { CallsConfig } from '../config/calls.config';
 import { Call } from '../calls/entities/call.entity';

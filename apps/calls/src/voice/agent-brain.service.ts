@@ -1,10 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  KnowledgeSearchCommand,
-  KnowledgeSearchResponseDto,
-  Subjects,
-  TranscriptEntry,
-} from '@vap/contracts';
+import { Subjects, TranscriptEntry } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { LLM_ADAPTER, LlmAdapter } from './llm/llm-adapter';
 

@@ -5,7 +5,6 @@ import {
   CampaignPhoneNumberDto,
   ErrorCode,
   PhoneNumberDto,
-  PhoneNumberListDto,
   Subjects,
 } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';

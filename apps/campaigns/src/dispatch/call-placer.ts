@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppError, ErrorCode, PartnerContext, StartCallDto, StartCallResult, Subjects } from '@vap/contracts';
+import { AppError, ErrorCode, PartnerContext, StartCallDto, Subjects } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { CampaignLifecycle, minimumCampaignBalancePaise } from '../campaigns/campaign-lifecycle.service';
 import { CampaignReferences } from '../campaigns/campaign-references';

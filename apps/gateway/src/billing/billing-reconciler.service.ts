@@ -2,13 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
-import {
-  AcknowledgeChargesReply,
-  AcknowledgeChargesRequest,
-  Subjects,
-  UnbilledChargesPage,
-  UnbilledChargesRequest,
-} from '@vap/contracts';
+import { Subjects, UnbilledChargesPage } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { GatewayConfig } from '../config/gateway.config';
 import { CallChargeService } from './call-charge.service';

@@ -1,7 +1,7 @@
 import { All, Controller, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CarrierCallbackIngest, CarrierCallbackReply, Subjects } from '@vap/contracts';
+import { CarrierCallbackIngest, Subjects } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { Public } from '@vap/runtime';
 import { CALLBACKS_PATH } from './callbacks.route';

@@ -9,7 +9,6 @@ import {
   RecordingUrlDto,
   StartCallCommand,
   StartCallDto,
-  StartCallResult,
   Subjects,
 } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';

@@ -11,6 +11,7 @@ import {
   ContactListDto,
   ContactsUploadReportDto,
   CreateCampaignDto,
+  createValidationPipe,
   ErrorCode,
   ListCampaignsQueryDto,
   ListContactsQueryDto,
@@ -22,7 +23,6 @@ import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
-import { createValidationPipe } from '../http/validation';
 import { CAMPAIGN_DESCRIPTION, CONTACTS_DESCRIPTION, START_DESCRIPTION } from './campaigns.docs';
 
 const ID_PARAM = { name: 'id', example: CAMPAIGN_ID_EXAMPLE };
