@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { createValidationPipe } from '@vap/contracts';
 import { bootstrapService } from '@vap/runtime';
 import { BlobStorageConfig } from '@vap/storage';
 import { AppModule } from './app.module';
@@ -6,7 +7,6 @@ import { GatewayConfig } from './config/gateway.config';
 import { gatewayDataSourceOptions } from './database/data-source';
 import { setupApiDocs } from './http/api-docs';
 import { exceptPaths, jsonBody, jsonOnly } from './http/body-parsers';
-import { createValidationPipe } from './http/validation';
 import { refuseUnsafeInput } from './http/input-rules';
 import { envelopeClientErrors } from './http/client-errors';
 import { CALLBACK_ROUTES, CALLBACKS_PATH, rawCallbackBody } from './callbacks/callbacks.route';

@@ -1,4 +1,5 @@
 import { api, createPartner, e2eEnv } from '../../support';
+import { createAgent, randomId } from '../agents/agent-fixtures';
 
 async function scrape(baseUrl: string): Promise<string> {
   const res = await fetch(`${baseUrl}/metrics`);
@@ -25,6 +26,10 @@ describe('metrics', () => {
     });
     for (let i = 0; i < 3; i++) await api(`/api/v2/customers/${created.body.data.id}`, { key: apiKey });
     await api('/api/v2/customers/cus_00000000-0000-4000-8000-000000000000', { key: apiKey });
+    // Customers are the gateway's own; agent reads are commands to the agents service over NATS.
+    const agent = await createAgent(apiKey);
+    for (let i = 0; i < 3; i++) await api(`/agent/${agent.id}`, { key: apiKey });
+    await api(`/agent/${randomId()}`, { key: apiKey });
 
     const text = await scrape(e2eEnv().gatewayUrl);
     const byRoute = { route: '/api/v2/customers/:id', method: 'GET', service: 'gateway' };
@@ -37,13 +42,13 @@ describe('metrics', () => {
     expect(text).not.toMatch(/route="\/api\/v2\/customers\/cus_/);
     expect(
       sample(text, 'vap_nats_request_duration_seconds_count', {
-        subject: 'gateway.customer.get',
+        subject: 'agents.agent.get',
         outcome: 'ok',
       }),
     ).toBeGreaterThanOrEqual(3);
     expect(
       sample(text, 'vap_nats_request_duration_seconds_count', {
-        subject: 'gateway.customer.get',
+        subject: 'agents.agent.get',
         outcome: 'error',
       }),
     ).toBeGreaterThanOrEqual(1);

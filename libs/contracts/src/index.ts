@@ -16,3 +16,4 @@ export * from './events';
 export * from './telephony';
 export * from './campaigns';
 export * from './webhooks';
+export * from './validation';

@@ -22,3 +22,5 @@ import { InboxRecord } from './inbox/inbox-record.entity';
 export const MESSAGING_ENTITIES = [OutboxRecord, InboxRecord];
 export * from './messaging.metrics';
 export * from './trace-propagation';
+export * from './rpc/command.decorators';
+export * from './rpc/command-validation.pipe';

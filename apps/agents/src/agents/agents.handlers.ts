@@ -1,50 +1,53 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  AgentDeletedDto,
-  AgentDto,
-  AgentListDto,
+  ByIdRequest,
   CreateAgentDto,
   ListAgentsQueryDto,
-  RpcRequest,
+  PartnerContext,
   Subjects,
   UpdateAgentDto,
+  UpdateRequest,
 } from '@vap/contracts';
-import { partnerOf, voiceTierOf } from '../common/caller';
-import { AgentCaller, AgentsService } from './agents.service';
-
-function callerOf(req: RpcRequest): AgentCaller {
-  return { partnerId: partnerOf(req), voiceTier: voiceTierOf(req) };
-}
+import { Caller, Command, Data, PartnerId } from '@vap/messaging';
+import { voiceTierOf } from '../common/caller';
+import { AgentsService } from './agents.service';
 
 /** NATS commands of the agents feature (queue group: agents). */
 @Controller()
 export class AgentsHandlers {
   constructor(private readonly agents: AgentsService) {}
 
-  @MessagePattern(Subjects.agents.agentCreate)
-  create(@Payload() req: RpcRequest<CreateAgentDto>): Promise<AgentDto> {
-    return this.agents.create(callerOf(req), req.data);
+  @Command(Subjects.agents.agentCreate)
+  create(
+    @Data() data: CreateAgentDto,
+    @PartnerId() partnerId: string,
+    @Caller({ optional: true }) partner?: PartnerContext,
+  ) {
+    return this.agents.create({ partnerId, voiceTier: voiceTierOf(partner) }, data);
   }
 
-  @MessagePattern(Subjects.agents.agentList)
-  list(@Payload() req: RpcRequest<ListAgentsQueryDto>): Promise<AgentListDto> {
-    return this.agents.list(partnerOf(req), req.data);
+  @Command(Subjects.agents.agentList)
+  list(@Data() query: ListAgentsQueryDto, @PartnerId() partnerId: string) {
+    return this.agents.list(partnerId, query);
   }
 
   /** Used by the gateway and by other services to check that an agent exists for a partner. */
-  @MessagePattern(Subjects.agents.agentGet)
-  get(@Payload() req: RpcRequest<{ id: string }>): Promise<AgentDto> {
-    return this.agents.get(partnerOf(req), req.data.id);
+  @Command(Subjects.agents.agentGet)
+  get(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.agents.get(partnerId, id);
   }
 
-  @MessagePattern(Subjects.agents.agentUpdate)
-  update(@Payload() req: RpcRequest<{ id: string; changes: UpdateAgentDto }>): Promise<AgentDto> {
-    return this.agents.update(callerOf(req), req.data.id, req.data.changes);
+  @Command(Subjects.agents.agentUpdate)
+  update(
+    @Data() { id, changes }: UpdateRequest<UpdateAgentDto>,
+    @PartnerId() partnerId: string,
+    @Caller({ optional: true }) partner?: PartnerContext,
+  ) {
+    return this.agents.update({ partnerId, voiceTier: voiceTierOf(partner) }, id, changes);
   }
 
-  @MessagePattern(Subjects.agents.agentDelete)
-  remove(@Payload() req: RpcRequest<{ id: string }>): Promise<AgentDeletedDto> {
-    return this.agents.remove(partnerOf(req), req.data.id);
+  @Command(Subjects.agents.agentDelete)
+  remove(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.agents.remove(partnerId, id);
   }
 }

@@ -4,10 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import {
   AgentDeletedDto,
-  AgentDeletedEvent,
   AgentDto,
-  AgentFlagSetCommand,
-  AgentFlagSetResult,
   AgentListDto,
   AppError,
   CreateAgentDto,
@@ -113,11 +110,10 @@ export class AgentsService {
         }
         if (input.webhooks_include_account_endpoints !== undefined) {
           // The webhooks service owns the flag and judges its rule (409 NO_AGENT_ENDPOINT); the record echoes it.
-          const flag = await this.rpc.request<AgentFlagSetResult, AgentFlagSetCommand>(
-            Subjects.webhooks.agentFlagSet,
-            caller.partnerId,
-            { agent_id: agent.id, include_account_endpoints: input.webhooks_include_account_endpoints },
-          );
+          const flag = await this.rpc.request(Subjects.webhooks.agentFlagSet, caller.partnerId, {
+            agent_id: agent.id,
+            include_account_endpoints: input.webhooks_include_account_endpoints,
+          });
           agent.webhooksIncludeAccountEndpoints = flag.include_account_endpoints;
         }
         await em.save(agent);
@@ -164,7 +160,7 @@ export class AgentsService {
         const deletedAt = new Date();
         await em.update(Agent, { id: agent.id }, { deletedAt });
         await em.delete(AgentExtractionSet, { agentId: agent.id });
-        await this.outbox.record<AgentDeletedEvent>(em, DomainEvents.agentDeleted, partnerId, {
+        await this.outbox.record(em, DomainEvents.agentDeleted, partnerId, {
           agent_id: agent.id,
           agent_name: agent.agentName,
           project_id: agent.projectId,

@@ -1,17 +1,12 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  ByIdRequest,
   CreateDocumentDto,
   CreateWebLinkDocumentDto,
-  DocumentDto,
-  DocumentListDto,
-  DocumentMessageDto,
-  DocumentUploadDto,
   ListDocumentsQueryDto,
-  RpcRequest,
   Subjects,
 } from '@vap/contracts';
-import { partnerOf } from '../common/caller';
+import { Command, Data, PartnerId } from '@vap/messaging';
 import { DocumentsService } from './documents.service';
 
 /** NATS commands of the documents feature (queue group: agents). */
@@ -19,33 +14,33 @@ import { DocumentsService } from './documents.service';
 export class DocumentsHandlers {
   constructor(private readonly documents: DocumentsService) {}
 
-  @MessagePattern(Subjects.agents.documentCreate)
-  create(@Payload() req: RpcRequest<CreateDocumentDto>): Promise<DocumentUploadDto> {
-    return this.documents.create(partnerOf(req), req.data);
+  @Command(Subjects.agents.documentCreate)
+  create(@Data() data: CreateDocumentDto, @PartnerId() partnerId: string) {
+    return this.documents.create(partnerId, data);
   }
 
-  @MessagePattern(Subjects.agents.documentCreateWebLink)
-  createWebLink(@Payload() req: RpcRequest<CreateWebLinkDocumentDto>): Promise<DocumentDto> {
-    return this.documents.createWebLink(partnerOf(req), req.data);
+  @Command(Subjects.agents.documentCreateWebLink)
+  createWebLink(@Data() data: CreateWebLinkDocumentDto, @PartnerId() partnerId: string) {
+    return this.documents.createWebLink(partnerId, data);
   }
 
-  @MessagePattern(Subjects.agents.documentConfirm)
-  confirm(@Payload() req: RpcRequest<{ id: string }>): Promise<DocumentDto> {
-    return this.documents.confirm(partnerOf(req), req.data.id);
+  @Command(Subjects.agents.documentConfirm)
+  confirm(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.documents.confirm(partnerId, id);
   }
 
-  @MessagePattern(Subjects.agents.documentList)
-  list(@Payload() req: RpcRequest<ListDocumentsQueryDto>): Promise<DocumentListDto> {
-    return this.documents.list(partnerOf(req), req.data);
+  @Command(Subjects.agents.documentList)
+  list(@Data() query: ListDocumentsQueryDto, @PartnerId() partnerId: string) {
+    return this.documents.list(partnerId, query);
   }
 
-  @MessagePattern(Subjects.agents.documentGet)
-  get(@Payload() req: RpcRequest<{ id: string }>): Promise<DocumentDto> {
-    return this.documents.get(partnerOf(req), req.data.id);
+  @Command(Subjects.agents.documentGet)
+  get(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.documents.get(partnerId, id);
   }
 
-  @MessagePattern(Subjects.agents.documentDelete)
-  remove(@Payload() req: RpcRequest<{ id: string }>): Promise<DocumentMessageDto> {
-    return this.documents.remove(partnerOf(req), req.data.id);
+  @Command(Subjects.agents.documentDelete)
+  remove(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.documents.remove(partnerId, id);
   }
 }

@@ -1,25 +1,19 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  AgentDto,
+  ByIdRequest,
   CreateExtractionSetDto,
-  EffectiveExtractionSchema,
   EffectiveSchemaRequest,
-  ExtractionSetDeletedDto,
-  ExtractionSetDto,
-  ExtractionSetListDto,
+  ExtractionSetAttachRequest,
   FromAgentDto,
   ListExtractionSetsQueryDto,
-  RpcRequest,
   Subjects,
   UpdateExtractionSetDto,
+  UpdateRequest,
 } from '@vap/contracts';
-import { partnerOf } from '../common/caller';
+import { Command, Data, PartnerId } from '@vap/messaging';
 import { EffectiveSchemaService } from './effective-schema.service';
 import { ExtractionSetsService } from './extraction-sets.service';
 import { FromAgentService } from './from-agent.service';
-
-type AttachRequest = { agent_id: string; set_id: string };
 
 /** NATS commands of extraction sets and of the effective extraction schema (queue group: agents). */
 @Controller()
@@ -30,51 +24,49 @@ export class ExtractionHandlers {
     private readonly schemas: EffectiveSchemaService,
   ) {}
 
-  @MessagePattern(Subjects.agents.extractionSetCreate)
-  create(@Payload() req: RpcRequest<CreateExtractionSetDto>): Promise<ExtractionSetDto> {
-    return this.sets.create(partnerOf(req), req.data);
+  @Command(Subjects.agents.extractionSetCreate)
+  create(@Data() data: CreateExtractionSetDto, @PartnerId() partnerId: string) {
+    return this.sets.create(partnerId, data);
   }
 
-  @MessagePattern(Subjects.agents.extractionSetList)
-  list(@Payload() req: RpcRequest<ListExtractionSetsQueryDto>): Promise<ExtractionSetListDto> {
-    return this.sets.list(partnerOf(req), req.data);
+  @Command(Subjects.agents.extractionSetList)
+  list(@Data() query: ListExtractionSetsQueryDto, @PartnerId() partnerId: string) {
+    return this.sets.list(partnerId, query);
   }
 
-  @MessagePattern(Subjects.agents.extractionSetGet)
-  get(@Payload() req: RpcRequest<{ id: string }>): Promise<ExtractionSetDto> {
-    return this.sets.get(partnerOf(req), req.data.id);
+  @Command(Subjects.agents.extractionSetGet)
+  get(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.sets.get(partnerId, id);
   }
 
-  @MessagePattern(Subjects.agents.extractionSetUpdate)
-  update(
-    @Payload() req: RpcRequest<{ id: string; changes: UpdateExtractionSetDto }>,
-  ): Promise<ExtractionSetDto> {
-    return this.sets.update(partnerOf(req), req.data.id, req.data.changes);
+  @Command(Subjects.agents.extractionSetUpdate)
+  update(@Data() { id, changes }: UpdateRequest<UpdateExtractionSetDto>, @PartnerId() partnerId: string) {
+    return this.sets.update(partnerId, id, changes);
   }
 
-  @MessagePattern(Subjects.agents.extractionSetDelete)
-  remove(@Payload() req: RpcRequest<{ id: string }>): Promise<ExtractionSetDeletedDto> {
-    return this.sets.remove(partnerOf(req), req.data.id);
+  @Command(Subjects.agents.extractionSetDelete)
+  remove(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.sets.remove(partnerId, id);
   }
 
-  @MessagePattern(Subjects.agents.extractionSetAttach)
-  attach(@Payload() req: RpcRequest<AttachRequest>): Promise<AgentDto> {
-    return this.sets.attach(partnerOf(req), req.data.agent_id, req.data.set_id);
+  @Command(Subjects.agents.extractionSetAttach)
+  attach(@Data() { agent_id, set_id }: ExtractionSetAttachRequest, @PartnerId() partnerId: string) {
+    return this.sets.attach(partnerId, agent_id, set_id);
   }
 
-  @MessagePattern(Subjects.agents.extractionSetDetach)
-  detach(@Payload() req: RpcRequest<AttachRequest>): Promise<AgentDto> {
-    return this.sets.detach(partnerOf(req), req.data.agent_id, req.data.set_id);
+  @Command(Subjects.agents.extractionSetDetach)
+  detach(@Data() { agent_id, set_id }: ExtractionSetAttachRequest, @PartnerId() partnerId: string) {
+    return this.sets.detach(partnerId, agent_id, set_id);
   }
 
-  @MessagePattern(Subjects.agents.extractionSetFromAgent)
-  promote(@Payload() req: RpcRequest<FromAgentDto>): Promise<ExtractionSetDto> {
-    return this.fromAgent.promote(partnerOf(req), req.data);
+  @Command(Subjects.agents.extractionSetFromAgent)
+  promote(@Data() data: FromAgentDto, @PartnerId() partnerId: string) {
+    return this.fromAgent.promote(partnerId, data);
   }
 
   /** For the calls service: the keys post-call extraction fills for an agent. */
-  @MessagePattern(Subjects.agents.extractionEffectiveSchema)
-  effectiveSchema(@Payload() req: RpcRequest<EffectiveSchemaRequest>): Promise<EffectiveExtractionSchema> {
-    return this.schemas.forAgent(partnerOf(req), req.data.agent_id);
+  @Command(Subjects.agents.extractionEffectiveSchema)
+  effectiveSchema(@Data() { agent_id }: EffectiveSchemaRequest, @PartnerId() partnerId: string) {
+    return this.schemas.forAgent(partnerId, agent_id);
   }
 }

@@ -1,15 +1,11 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  AgentKnowledgeDocumentListDto,
-  DocumentMessageDto,
+  AgentDocumentLinkRequest,
+  AgentDocumentUnlinkRequest,
   KnowledgeSearchCommand,
-  KnowledgeSearchResponseDto,
-  LinkAgentDocumentsDto,
-  RpcRequest,
   Subjects,
 } from '@vap/contracts';
-import { partnerOf } from '../common/caller';
+import { Command, Data, PartnerId } from '@vap/messaging';
 import { AgentDocumentsService } from './agent-documents.service';
 import { KnowledgeSearchService } from './search/knowledge-search.service';
 
@@ -21,26 +17,24 @@ export class KnowledgeHandlers {
     private readonly searcher: KnowledgeSearchService,
   ) {}
 
-  @MessagePattern(Subjects.agents.agentDocumentLink)
-  link(
-    @Payload() req: RpcRequest<{ agentId: string; body: LinkAgentDocumentsDto }>,
-  ): Promise<AgentKnowledgeDocumentListDto> {
-    return this.links.link(partnerOf(req), req.data.agentId, req.data.body);
+  @Command(Subjects.agents.agentDocumentLink)
+  link(@Data() { agentId, body }: AgentDocumentLinkRequest, @PartnerId() partnerId: string) {
+    return this.links.link(partnerId, agentId, body);
   }
 
-  @MessagePattern(Subjects.agents.agentDocumentUnlink)
-  unlink(@Payload() req: RpcRequest<{ agentId: string; documentId: string }>): Promise<DocumentMessageDto> {
-    return this.links.unlink(partnerOf(req), req.data.agentId, req.data.documentId);
+  @Command(Subjects.agents.agentDocumentUnlink)
+  unlink(@Data() { agentId, documentId }: AgentDocumentUnlinkRequest, @PartnerId() partnerId: string) {
+    return this.links.unlink(partnerId, agentId, documentId);
   }
 
-  @MessagePattern(Subjects.agents.agentDocumentList)
-  list(@Payload() req: RpcRequest<{ agentId: string }>): Promise<AgentKnowledgeDocumentListDto> {
-    return this.links.list(partnerOf(req), req.data.agentId);
+  @Command(Subjects.agents.agentDocumentList)
+  list(@Data() { agentId }: { agentId: string }, @PartnerId() partnerId: string) {
+    return this.links.list(partnerId, agentId);
   }
 
   /** Used by the calls service during conversations, and by the partner route to test retrieval. */
-  @MessagePattern(Subjects.agents.knowledgeSearch)
-  search(@Payload() req: RpcRequest<KnowledgeSearchCommand>): Promise<KnowledgeSearchResponseDto> {
-    return this.searcher.search(partnerOf(req), req.data);
+  @Command(Subjects.agents.knowledgeSearch)
+  search(@Data() data: KnowledgeSearchCommand, @PartnerId() partnerId: string) {
+    return this.searcher.search(partnerId, data);
   }
 }

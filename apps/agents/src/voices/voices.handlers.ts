@@ -1,12 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  AgentVoiceListDto,
-  BackgroundAudioListDto,
-  RpcRequest,
-  Subjects,
-  VoiceConfigurationListDto,
-} from '@vap/contracts';
+import { PartnerContext, Subjects } from '@vap/contracts';
+import { Caller, Command } from '@vap/messaging';
 import { voiceTierOf } from '../common/caller';
 import { VoicesService } from './voices.service';
 
@@ -14,18 +8,18 @@ import { VoicesService } from './voices.service';
 export class VoicesHandlers {
   constructor(private readonly voices: VoicesService) {}
 
-  @MessagePattern(Subjects.agents.voiceConfigurationList)
-  voiceConfigurations(@Payload() req: RpcRequest): Promise<VoiceConfigurationListDto> {
-    return this.voices.voiceConfigurations(voiceTierOf(req));
+  @Command(Subjects.agents.voiceConfigurationList)
+  voiceConfigurations(@Caller({ optional: true }) partner?: PartnerContext) {
+    return this.voices.voiceConfigurations(voiceTierOf(partner));
   }
 
-  @MessagePattern(Subjects.agents.agentVoiceList)
-  agentVoices(@Payload() req: RpcRequest): Promise<AgentVoiceListDto> {
-    return this.voices.agentVoices(voiceTierOf(req));
+  @Command(Subjects.agents.agentVoiceList)
+  agentVoices(@Caller({ optional: true }) partner?: PartnerContext) {
+    return this.voices.agentVoices(voiceTierOf(partner));
   }
 
-  @MessagePattern(Subjects.agents.backgroundAudioList)
-  backgroundAudio(): Promise<BackgroundAudioListDto> {
+  @Command(Subjects.agents.backgroundAudioList)
+  backgroundAudio() {
     return this.voices.backgroundAudio();
   }
 }

@@ -53,7 +53,7 @@ export class StartCallService {
     const { input, key } = splitStartCommand(command);
     const earlier = key ? await callOfKey(this.dataSource.manager, partner.id, key) : null;
     if (earlier) return this.replay(partner, earlier);
-    const agent = await this.rpc.request<AgentDto>(Subjects.agents.agentGet, partner, { id: input.agent_id });
+    const agent = await this.rpc.request(Subjects.agents.agentGet, partner, { id: input.agent_id });
     const minimum = minimumStartBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
     if (partner.balancePaise < minimum) {
       throw new AppError(

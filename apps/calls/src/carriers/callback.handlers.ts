@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { CarrierCallbackIngest, CarrierCallbackReply, RpcRequest, Subjects } from '@vap/contracts';
+import { CarrierCallbackIngest, Subjects } from '@vap/contracts';
+import { Command, Data } from '@vap/messaging';
 import { CallbackIngestService } from './callback-ingest.service';
 
 /** Carrier callbacks forwarded by the gateway's public callback route. */
@@ -8,8 +8,8 @@ import { CallbackIngestService } from './callback-ingest.service';
 export class CallbackHandlers {
   constructor(private readonly ingest: CallbackIngestService) {}
 
-  @MessagePattern(Subjects.calls.callbackIngest)
-  handle(@Payload() req: RpcRequest<CarrierCallbackIngest>): Promise<CarrierCallbackReply> {
-    return this.ingest.ingest(req.data);
+  @Command(Subjects.calls.callbackIngest)
+  handle(@Data() ingest: CarrierCallbackIngest) {
+    return this.ingest.ingest(ingest);
   }
 }

@@ -43,9 +43,10 @@ export class InboundCallOpener {
 
   async open(decision: InboundRouteDecisionDto, connection: Connection): Promise<OpenedInboundCall> {
     const partnerId = connection.partnerId;
-    const agent = await this.rpc.request<AgentDto>(Subjects.agents.agentGet, partnerId, {
-      id: decision.agent_id,
-    });
+    // The router names an agent for every decision that answers with one.
+    if (!decision.agent_id)
+      throw AppError.internal(`inbound decision ${decision.id} answers without an agent`);
+    const agent = await this.rpc.request(Subjects.agents.agentGet, partnerId, { id: decision.agent_id });
     let call: Call;
     try {
       call = await this.insert(decision, connection, agent);

@@ -1,21 +1,15 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  ByIdRequest,
   CarrierCallbackIngest,
-  CarrierCallbackReply,
   CreateInboundRoutePolicyDto,
-  InboundRouteDecisionDto,
-  InboundRouteDecisionListDto,
-  InboundRoutePolicyDeletedDto,
-  InboundRoutePolicyDto,
-  InboundRoutePolicyListDto,
   ListInboundRouteDecisionsQueryDto,
-  RpcRequest,
   SandboxInboundCallDto,
   Subjects,
   UpdateInboundRoutePolicyDto,
+  UpdateRequest,
 } from '@vap/contracts';
-import { partnerOf } from '../telephony/partner-of';
+import { Command, Data, PartnerId } from '@vap/messaging';
 import { InboundCallbackService } from './inbound-callback.service';
 import { InboundDecisionsService } from './inbound-decisions.service';
 import { InboundPoliciesService } from './inbound-policies.service';
@@ -31,48 +25,47 @@ export class InboundRoutingHandlers {
     private readonly callbacks: InboundCallbackService,
   ) {}
 
-  @MessagePattern(Subjects.calls.inboundPolicyCreate)
-  create(@Payload() req: RpcRequest<CreateInboundRoutePolicyDto>): Promise<InboundRoutePolicyDto> {
-    return this.policies.create(partnerOf(req), req.data);
+  @Command(Subjects.calls.inboundPolicyCreate)
+  create(@Data() data: CreateInboundRoutePolicyDto, @PartnerId() partnerId: string) {
+    return this.policies.create(partnerId, data);
   }
 
-  @MessagePattern(Subjects.calls.inboundPolicyList)
-  list(@Payload() req: RpcRequest): Promise<InboundRoutePolicyListDto> {
-    return this.policies.list(partnerOf(req));
+  @Command(Subjects.calls.inboundPolicyList)
+  list(@PartnerId() partnerId: string) {
+    return this.policies.list(partnerId);
   }
 
-  @MessagePattern(Subjects.calls.inboundPolicyGet)
-  get(@Payload() req: RpcRequest<{ id: string }>): Promise<InboundRoutePolicyDto> {
-    return this.policies.get(partnerOf(req), req.data.id);
+  @Command(Subjects.calls.inboundPolicyGet)
+  get(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.policies.get(partnerId, id);
   }
 
-  @MessagePattern(Subjects.calls.inboundPolicyUpdate)
+  @Command(Subjects.calls.inboundPolicyUpdate)
   update(
-    @Payload() req: RpcRequest<{ id: string; changes: UpdateInboundRoutePolicyDto }>,
-  ): Promise<InboundRoutePolicyDto> {
-    return this.policies.update(partnerOf(req), req.data.id, req.data.changes);
+    @Data() { id, changes }: UpdateRequest<UpdateInboundRoutePolicyDto>,
+    @PartnerId() partnerId: string,
+  ) {
+    return this.policies.update(partnerId, id, changes);
   }
 
-  @MessagePattern(Subjects.calls.inboundPolicyDelete)
-  remove(@Payload() req: RpcRequest<{ id: string }>): Promise<InboundRoutePolicyDeletedDto> {
-    return this.policies.remove(partnerOf(req), req.data.id);
+  @Command(Subjects.calls.inboundPolicyDelete)
+  remove(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.policies.remove(partnerId, id);
   }
 
-  @MessagePattern(Subjects.calls.inboundDecisionList)
-  listDecisions(
-    @Payload() req: RpcRequest<ListInboundRouteDecisionsQueryDto>,
-  ): Promise<InboundRouteDecisionListDto> {
-    return this.decisions.list(partnerOf(req), req.data);
+  @Command(Subjects.calls.inboundDecisionList)
+  listDecisions(@Data() query: ListInboundRouteDecisionsQueryDto, @PartnerId() partnerId: string) {
+    return this.decisions.list(partnerId, query);
   }
 
-  @MessagePattern(Subjects.calls.sandboxInboundCall)
-  sandboxInbound(@Payload() req: RpcRequest<SandboxInboundCallDto>): Promise<InboundRouteDecisionDto> {
-    return this.sandbox.simulate(partnerOf(req), req.data);
+  @Command(Subjects.calls.sandboxInboundCall)
+  sandboxInbound(@Data() data: SandboxInboundCallDto, @PartnerId() partnerId: string) {
+    return this.sandbox.simulate(partnerId, data);
   }
 
   /** A carrier's inbound-call webhook forwarded by the gateway (callId holds the connection id). */
-  @MessagePattern(Subjects.calls.inboundCallbackIngest)
-  inboundCallback(@Payload() req: RpcRequest<CarrierCallbackIngest>): Promise<CarrierCallbackReply> {
-    return this.callbacks.ingest(req.data);
+  @Command(Subjects.calls.inboundCallbackIngest)
+  inboundCallback(@Data() ingest: CarrierCallbackIngest) {
+    return this.callbacks.ingest(ingest);
   }
 }

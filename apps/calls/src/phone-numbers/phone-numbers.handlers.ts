@@ -1,16 +1,13 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  ByIdRequest,
   ImportPhoneNumberDto,
   ListPhoneNumbersQueryDto,
-  PhoneNumberDeletedDto,
-  PhoneNumberDto,
-  PhoneNumberListDto,
-  RpcRequest,
   Subjects,
   UpdatePhoneNumberDto,
+  UpdateRequest,
 } from '@vap/contracts';
-import { partnerOf } from '../telephony/partner-of';
+import { Command, Data, PartnerId } from '@vap/messaging';
 import { PhoneNumbersService } from './phone-numbers.service';
 
 /** NATS commands of phone numbers (queue group: calls). */
@@ -18,28 +15,28 @@ import { PhoneNumbersService } from './phone-numbers.service';
 export class PhoneNumbersHandlers {
   constructor(private readonly numbers: PhoneNumbersService) {}
 
-  @MessagePattern(Subjects.calls.phoneNumberImport)
-  import(@Payload() req: RpcRequest<ImportPhoneNumberDto>): Promise<PhoneNumberDto> {
-    return this.numbers.import(partnerOf(req), req.data);
+  @Command(Subjects.calls.phoneNumberImport)
+  import(@Data() data: ImportPhoneNumberDto, @PartnerId() partnerId: string) {
+    return this.numbers.import(partnerId, data);
   }
 
-  @MessagePattern(Subjects.calls.phoneNumberList)
-  list(@Payload() req: RpcRequest<ListPhoneNumbersQueryDto>): Promise<PhoneNumberListDto> {
-    return this.numbers.list(partnerOf(req), req.data);
+  @Command(Subjects.calls.phoneNumberList)
+  list(@Data() query: ListPhoneNumbersQueryDto, @PartnerId() partnerId: string) {
+    return this.numbers.list(partnerId, query);
   }
 
-  @MessagePattern(Subjects.calls.phoneNumberGet)
-  get(@Payload() req: RpcRequest<{ id: string }>): Promise<PhoneNumberDto> {
-    return this.numbers.get(partnerOf(req), req.data.id);
+  @Command(Subjects.calls.phoneNumberGet)
+  get(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.numbers.get(partnerId, id);
   }
 
-  @MessagePattern(Subjects.calls.phoneNumberUpdate)
-  update(@Payload() req: RpcRequest<{ id: string; changes: UpdatePhoneNumberDto }>): Promise<PhoneNumberDto> {
-    return this.numbers.update(partnerOf(req), req.data.id, req.data.changes);
+  @Command(Subjects.calls.phoneNumberUpdate)
+  update(@Data() { id, changes }: UpdateRequest<UpdatePhoneNumberDto>, @PartnerId() partnerId: string) {
+    return this.numbers.update(partnerId, id, changes);
   }
 
-  @MessagePattern(Subjects.calls.phoneNumberDelete)
-  remove(@Payload() req: RpcRequest<{ id: string }>): Promise<PhoneNumberDeletedDto> {
-    return this.numbers.remove(partnerOf(req), req.data.id);
+  @Command(Subjects.calls.phoneNumberDelete)
+  remove(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.numbers.remove(partnerId, id);
   }
 }

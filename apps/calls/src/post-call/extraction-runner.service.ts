@@ -1,10 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  EffectiveExtractionSchema,
-  EffectiveSchemaRequest,
-  ExtractionResult,
-  Subjects,
-} from '@vap/contracts';
+import { ExtractionResult, Subjects } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { CallsConfig } from '../config/calls.config';
 import { Call } from '../calls/entities/call.entity';
@@ -33,11 +28,9 @@ export class ExtractionRunner {
     while (attempts < this.config.EXTRACTION_MAX_ATTEMPTS) {
       attempts++;
       try {
-        const schema = await this.rpc.request<EffectiveExtractionSchema, EffectiveSchemaRequest>(
-          Subjects.agents.extractionEffectiveSchema,
-          call.partnerId,
-          { agent_id: call.agentId },
-        );
+        const schema = await this.rpc.request(Subjects.agents.extractionEffectiveSchema, call.partnerId, {
+          agent_id: call.agentId,
+        });
         if (!schema.extraction_enabled) return this.skipped('extraction is disabled for the agent');
         if (!schema.keys.length) return this.skipped('the agent has no extraction keys');
         const values = await this.llm.extract({

@@ -1,14 +1,11 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   CreateResellerLinkConnectionDto,
-  ResellerCallRoutingDto,
   ResellerCallRoutingQueryDto,
-  RpcRequest,
+  ResellerLinkDeactivateRequest,
   Subjects,
-  TelephonyConnectionDto,
 } from '@vap/contracts';
-import { partnerOf } from '../telephony/partner-of';
+import { Command, Data, PartnerId } from '@vap/messaging';
 import { ResellerLinkService } from './reseller-link.service';
 
 /** NATS commands of the reseller link; connection management comes from the operator API. */
@@ -16,18 +13,18 @@ import { ResellerLinkService } from './reseller-link.service';
 export class ResellerLinkHandlers {
   constructor(private readonly resellerLink: ResellerLinkService) {}
 
-  @MessagePattern(Subjects.calls.resellerLinkConnectionCreate)
-  create(@Payload() req: RpcRequest<CreateResellerLinkConnectionDto>): Promise<TelephonyConnectionDto> {
-    return this.resellerLink.createConnection(partnerOf(req), req.data);
+  @Command(Subjects.calls.resellerLinkConnectionCreate)
+  create(@Data() data: CreateResellerLinkConnectionDto, @PartnerId() partnerId: string) {
+    return this.resellerLink.createConnection(partnerId, data);
   }
 
-  @MessagePattern(Subjects.calls.resellerLinkConnectionDeactivate)
-  deactivate(@Payload() req: RpcRequest<{ connectionId: string }>): Promise<TelephonyConnectionDto> {
-    return this.resellerLink.deactivateConnection(partnerOf(req), req.data.connectionId);
+  @Command(Subjects.calls.resellerLinkConnectionDeactivate)
+  deactivate(@Data() { connectionId }: ResellerLinkDeactivateRequest, @PartnerId() partnerId: string) {
+    return this.resellerLink.deactivateConnection(partnerId, connectionId);
   }
 
-  @MessagePattern(Subjects.calls.resellerLinkCallRouting)
-  callRouting(@Payload() req: RpcRequest<ResellerCallRoutingQueryDto>): Promise<ResellerCallRoutingDto> {
-    return this.resellerLink.callRouting(partnerOf(req), req.data);
+  @Command(Subjects.calls.resellerLinkCallRouting)
+  callRouting(@Data() query: ResellerCallRoutingQueryDto, @PartnerId() partnerId: string) {
+    return this.resellerLink.callRouting(partnerId, query);
   }
 }

@@ -1,15 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  CarrierACredentialsDto,
-  CarrierACredentialsSavedDto,
-  CarrierBCredentialsDto,
-  CarrierBCredentialsSavedDto,
-  RpcRequest,
-  Subjects,
-  TelephonyConnectionListDto,
-} from '@vap/contracts';
-import { partnerOf } from './partner-of';
+import { CarrierACredentialsDto, CarrierBCredentialsDto, Subjects } from '@vap/contracts';
+import { Command, Data, PartnerId } from '@vap/messaging';
 import { TelephonyService } from './telephony.service';
 
 /** NATS commands of carrier credentials (queue group: calls). */
@@ -17,18 +8,18 @@ import { TelephonyService } from './telephony.service';
 export class TelephonyHandlers {
   constructor(private readonly telephony: TelephonyService) {}
 
-  @MessagePattern(Subjects.calls.telephonyCarrierAPut)
-  putCarrierA(@Payload() req: RpcRequest<CarrierACredentialsDto>): Promise<CarrierACredentialsSavedDto> {
-    return this.telephony.putCarrierA(partnerOf(req), req.data);
+  @Command(Subjects.calls.telephonyCarrierAPut)
+  putCarrierA(@Data() credentials: CarrierACredentialsDto, @PartnerId() partnerId: string) {
+    return this.telephony.putCarrierA(partnerId, credentials);
   }
 
-  @MessagePattern(Subjects.calls.telephonyCarrierBPut)
-  putCarrierB(@Payload() req: RpcRequest<CarrierBCredentialsDto>): Promise<CarrierBCredentialsSavedDto> {
-    return this.telephony.putCarrierB(partnerOf(req), req.data);
+  @Command(Subjects.calls.telephonyCarrierBPut)
+  putCarrierB(@Data() credentials: CarrierBCredentialsDto, @PartnerId() partnerId: string) {
+    return this.telephony.putCarrierB(partnerId, credentials);
   }
 
-  @MessagePattern(Subjects.calls.telephonyList)
-  list(@Payload() req: RpcRequest): Promise<TelephonyConnectionListDto> {
-    return this.telephony.list(partnerOf(req));
+  @Command(Subjects.calls.telephonyList)
+  list(@PartnerId() partnerId: string) {
+    return this.telephony.list(partnerId);
   }
 }

@@ -1,10 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  KnowledgeSearchCommand,
-  KnowledgeSearchResponseDto,
-  Subjects,
-  TranscriptEntry,
-} from '@vap/contracts';
+import { Subjects, TranscriptEntry } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { LLM_ADAPTER, LlmAdapter } from './llm/llm-adapter';
 
@@ -38,11 +33,11 @@ export class AgentBrain {
   /** Null when nothing relevant was found; a failed search degrades to no context, never a dead call. */
   private async searchKnowledge(ctx: BrainContext, query: string): Promise<string | null> {
     try {
-      const found = await this.rpc.request<KnowledgeSearchResponseDto, KnowledgeSearchCommand>(
-        Subjects.agents.knowledgeSearch,
-        ctx.partnerId,
-        { agentId: ctx.agentId, query: query.slice(0, 500), limit: KB_RESULTS },
-      );
+      const found = await this.rpc.request(Subjects.agents.knowledgeSearch, ctx.partnerId, {
+        agentId: ctx.agentId,
+        query: query.slice(0, 500),
+        limit: KB_RESULTS,
+      });
       return found.results.length ? found.context : null;
     } catch (err) {
       this.logger.warn(`knowledge search for agent ${ctx.agentId} failed: ${(err as Error).message}`);

@@ -5,7 +5,6 @@ import {
   CampaignPhoneNumberDto,
   ErrorCode,
   PhoneNumberDto,
-  PhoneNumberListDto,
   Subjects,
 } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
@@ -23,7 +22,7 @@ export class CampaignReferences {
 
   /** The partner's agent; 404 NOT_FOUND when absent, another partner's or deleted. */
   agent(partnerId: string, agentId: string): Promise<AgentDto> {
-    return this.rpc.request<AgentDto>(Subjects.agents.agentGet, partnerId, { id: agentId });
+    return this.rpc.request(Subjects.agents.agentGet, partnerId, { id: agentId });
   }
 
   /** The numbers by id (404 for one that is not the partner's), or the account's default from-number. */
@@ -63,12 +62,12 @@ export class CampaignReferences {
   }
 
   private number(partnerId: string, id: string): Promise<PhoneNumberDto> {
-    return this.rpc.request<PhoneNumberDto>(Subjects.calls.phoneNumberGet, partnerId, { id });
+    return this.rpc.request(Subjects.calls.phoneNumberGet, partnerId, { id });
   }
 
   private async defaultNumber(partnerId: string): Promise<PhoneNumberDto> {
     // The default from-number is created with the account's sandbox line and listed among its first numbers.
-    const page = await this.rpc.request<PhoneNumberListDto>(Subjects.calls.phoneNumberList, partnerId, {
+    const page = await this.rpc.request(Subjects.calls.phoneNumberList, partnerId, {
       limit: 100,
     });
     const found =

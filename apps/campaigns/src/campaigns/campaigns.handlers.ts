@@ -1,21 +1,19 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  CampaignDeletedDto,
-  CampaignDto,
-  CampaignListDto,
+  ByIdRequest,
   CreateCampaignDto,
   ListCampaignsQueryDto,
-  RpcRequest,
-  StartCampaignDto,
+  PartnerContext,
+  StartCampaignRequest,
   Subjects,
   UpdateCampaignDto,
+  UpdateRequest,
 } from '@vap/contracts';
+import { Caller, Command, Data, PartnerId } from '@vap/messaging';
 import { CampaignLifecycle } from './campaign-lifecycle.service';
 import { CampaignsService } from './campaigns.service';
-import { partnerIdOf, partnerOf } from './partner-of';
 
-/** NATS commands of campaigns (queue group: campaigns). */
+/** NATS commands of campaigns (queue group: campaigns). Start and resume dial with the partner's snapshot. */
 @Controller()
 export class CampaignsHandlers {
   constructor(
@@ -23,43 +21,43 @@ export class CampaignsHandlers {
     private readonly lifecycle: CampaignLifecycle,
   ) {}
 
-  @MessagePattern(Subjects.campaigns.campaignCreate)
-  create(@Payload() req: RpcRequest<CreateCampaignDto>): Promise<CampaignDto> {
-    return this.campaigns.create(partnerIdOf(req), req.data);
+  @Command(Subjects.campaigns.campaignCreate)
+  create(@Data() data: CreateCampaignDto, @PartnerId() partnerId: string) {
+    return this.campaigns.create(partnerId, data);
   }
 
-  @MessagePattern(Subjects.campaigns.campaignList)
-  list(@Payload() req: RpcRequest<ListCampaignsQueryDto>): Promise<CampaignListDto> {
-    return this.campaigns.list(partnerIdOf(req), req.data);
+  @Command(Subjects.campaigns.campaignList)
+  list(@Data() query: ListCampaignsQueryDto, @PartnerId() partnerId: string) {
+    return this.campaigns.list(partnerId, query);
   }
 
-  @MessagePattern(Subjects.campaigns.campaignGet)
-  get(@Payload() req: RpcRequest<{ id: string }>): Promise<CampaignDto> {
-    return this.campaigns.get(partnerIdOf(req), req.data.id);
+  @Command(Subjects.campaigns.campaignGet)
+  get(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.campaigns.get(partnerId, id);
   }
 
-  @MessagePattern(Subjects.campaigns.campaignUpdate)
-  update(@Payload() req: RpcRequest<{ id: string; changes: UpdateCampaignDto }>): Promise<CampaignDto> {
-    return this.campaigns.update(partnerIdOf(req), req.data.id, req.data.changes);
+  @Command(Subjects.campaigns.campaignUpdate)
+  update(@Data() { id, changes }: UpdateRequest<UpdateCampaignDto>, @PartnerId() partnerId: string) {
+    return this.campaigns.update(partnerId, id, changes);
   }
 
-  @MessagePattern(Subjects.campaigns.campaignDelete)
-  remove(@Payload() req: RpcRequest<{ id: string }>): Promise<CampaignDeletedDto> {
-    return this.campaigns.delete(partnerIdOf(req), req.data.id);
+  @Command(Subjects.campaigns.campaignDelete)
+  remove(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.campaigns.delete(partnerId, id);
   }
 
-  @MessagePattern(Subjects.campaigns.campaignStart)
-  start(@Payload() req: RpcRequest<{ id: string; options: StartCampaignDto }>): Promise<CampaignDto> {
-    return this.lifecycle.start(partnerOf(req), req.data.id, req.data.options ?? {});
+  @Command(Subjects.campaigns.campaignStart)
+  start(@Data() { id, options }: StartCampaignRequest, @Caller() partner: PartnerContext) {
+    return this.lifecycle.start(partner, id, options ?? {});
   }
 
-  @MessagePattern(Subjects.campaigns.campaignPause)
-  pause(@Payload() req: RpcRequest<{ id: string }>): Promise<CampaignDto> {
-    return this.lifecycle.pause(partnerIdOf(req), req.data.id);
+  @Command(Subjects.campaigns.campaignPause)
+  pause(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.lifecycle.pause(partnerId, id);
   }
 
-  @MessagePattern(Subjects.campaigns.campaignResume)
-  resume(@Payload() req: RpcRequest<{ id: string }>): Promise<CampaignDto> {
-    return this.lifecycle.resume(partnerOf(req), req.data.id);
+  @Command(Subjects.campaigns.campaignResume)
+  resume(@Data() { id }: ByIdRequest, @Caller() partner: PartnerContext) {
+    return this.lifecycle.resume(partner, id);
   }
 }

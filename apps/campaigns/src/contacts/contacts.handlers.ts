@@ -1,14 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  AddContactsCommand,
-  ContactListDto,
-  ContactsUploadReportDto,
-  ListContactsQueryDto,
-  RpcRequest,
-  Subjects,
-} from '@vap/contracts';
-import { partnerIdOf } from '../campaigns/partner-of';
+import { AddContactsCommand, ListContactsRequest, Subjects } from '@vap/contracts';
+import { Command, Data, PartnerId } from '@vap/messaging';
 import { ContactsService } from './contacts.service';
 
 /** NATS commands of campaign contacts (queue group: campaigns). */
@@ -16,13 +8,13 @@ import { ContactsService } from './contacts.service';
 export class ContactsHandlers {
   constructor(private readonly contacts: ContactsService) {}
 
-  @MessagePattern(Subjects.campaigns.contactsAdd)
-  add(@Payload() req: RpcRequest<AddContactsCommand>): Promise<ContactsUploadReportDto> {
-    return this.contacts.add(partnerIdOf(req), req.data);
+  @Command(Subjects.campaigns.contactsAdd)
+  add(@Data() command: AddContactsCommand, @PartnerId() partnerId: string) {
+    return this.contacts.add(partnerId, command);
   }
 
-  @MessagePattern(Subjects.campaigns.contactsList)
-  list(@Payload() req: RpcRequest<{ id: string; query: ListContactsQueryDto }>): Promise<ContactListDto> {
-    return this.contacts.list(partnerIdOf(req), req.data.id, req.data.query ?? {});
+  @Command(Subjects.campaigns.contactsList)
+  list(@Data() { id, query }: ListContactsRequest, @PartnerId() partnerId: string) {
+    return this.contacts.list(partnerId, id, query ?? {});
   }
 }

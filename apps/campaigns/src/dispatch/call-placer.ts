@@ -7,7 +7,6 @@ import {
   minimumStartBalancePaise,
   PartnerContext,
   StartCallDto,
-  StartCallResult,
   Subjects,
 } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
@@ -63,7 +62,7 @@ export class CallPlacer {
       client_reference_id: claim.attemptId,
     };
     try {
-      const { call } = await this.rpc.request<StartCallResult>(Subjects.calls.callStart, partner, body, {
+      const { call } = await this.rpc.request(Subjects.calls.callStart, partner, body, {
         timeoutMs: this.config.CAMPAIGNS_START_CALL_TIMEOUT_MS,
       });
       await this.attempts.linkCall(claim.attemptId, call.call_id);

@@ -127,7 +127,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   private async reconcile(attempt: AttemptRow): Promise<void> {
     let page: CallListDto;
     try {
-      page = await this.rpc.request<CallListDto>(Subjects.calls.callList, attempt.partner_id, {
+      page = await this.rpc.request(Subjects.calls.callList, attempt.partner_id, {
         client_reference_id: attempt.id,
         limit: 1,
       });

@@ -2,13 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
-import {
-  AcknowledgeChargesReply,
-  AcknowledgeChargesRequest,
-  Subjects,
-  UnbilledChargesPage,
-  UnbilledChargesRequest,
-} from '@vap/contracts';
+import { Subjects, UnbilledChargesPage } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { GatewayConfig } from '../config/gateway.config';
@@ -96,11 +90,10 @@ export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicat
     let charged = 0;
     let cursor: string | null = null;
     do {
-      const page: UnbilledChargesPage = await this.rpc.request<UnbilledChargesPage, UnbilledChargesRequest>(
-        Subjects.calls.billingUnbilled,
-        partnerId,
-        { cursor, limit: CHARGE_PAGE },
-      );
+      const page: UnbilledChargesPage = await this.rpc.request(Subjects.calls.billingUnbilled, partnerId, {
+        cursor,
+        limit: CHARGE_PAGE,
+      });
       if (!page.charges.length) break;
       for (const c of page.charges) {
         const outcome = await this.dataSource.transaction((em) =>
@@ -113,11 +106,9 @@ export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicat
         }
       }
       // Acknowledged only after every debit above committed: a crash in between lists them again.
-      await this.rpc.request<AcknowledgeChargesReply, AcknowledgeChargesRequest>(
-        Subjects.calls.billingAcknowledge,
-        partnerId,
-        { call_ids: page.charges.map((c) => c.call_id) },
-      );
+      await this.rpc.request(Subjects.calls.billingAcknowledge, partnerId, {
+        call_ids: page.charges.map((c) => c.call_id),
+      });
       cursor = page.next_cursor;
     } while (cursor);
     return charged;

@@ -1,7 +1,7 @@
 import { All, Controller, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CarrierCallbackReply, Subjects } from '@vap/contracts';
+import { Subjects } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { Public } from '@vap/runtime';
 import { CALLBACKS_PATH } from './callbacks.route';
@@ -29,7 +29,7 @@ export class CarrierCallbacksController {
     @Res() res: Response,
   ): Promise<void> {
     const ingest = carrierIngestOf(req, { provider, callId, event });
-    const reply = await this.rpc.request<CarrierCallbackReply>(Subjects.calls.callbackIngest, null, ingest);
+    const reply = await this.rpc.request(Subjects.calls.callbackIngest, null, ingest);
     sendCarrierReply(res, reply);
   }
 }

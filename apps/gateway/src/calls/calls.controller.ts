@@ -9,7 +9,6 @@ import {
   RecordingUrlDto,
   StartCallCommand,
   StartCallDto,
-  StartCallResult,
   Subjects,
 } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
@@ -79,11 +78,7 @@ export class CallsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<CallDto> {
     const command: StartCallCommand = idempotencyKey ? { ...body, idempotency_key: idempotencyKey } : body;
-    const { call, replayed } = await this.rpc.request<StartCallResult>(
-      Subjects.calls.callStart,
-      auth.partner,
-      command,
-    );
+    const { call, replayed } = await this.rpc.request(Subjects.calls.callStart, auth.partner, command);
     if (replayed) res.setHeader(REPLAYED_HEADER, 'true');
     return absoluteUrls(req, call);
   }
@@ -101,7 +96,7 @@ export class CallsController {
     @Query() query: ListCallsQueryDto,
     @Req() req: Request,
   ): Promise<CallListDto> {
-    const page = await this.rpc.request<CallListDto>(Subjects.calls.callList, auth.partner, query);
+    const page = await this.rpc.request(Subjects.calls.callList, auth.partner, query);
     return { ...page, calls: page.calls.map((c) => absoluteUrls(req, c)) };
   }
 
@@ -120,7 +115,7 @@ export class CallsController {
     @Param('id', idParam('Call')) id: string,
     @Req() req: Request,
   ): Promise<CallDto> {
-    return absoluteUrls(req, await this.rpc.request<CallDto>(Subjects.calls.callGet, auth.partner, { id }));
+    return absoluteUrls(req, await this.rpc.request(Subjects.calls.callGet, auth.partner, { id }));
   }
 
   @Get(':id/recording-url')
@@ -136,7 +131,7 @@ export class CallsController {
     @Param('id', idParam('Call')) id: string,
     @Req() req: Request,
   ): Promise<RecordingUrlDto> {
-    const found = await this.rpc.request<RecordingUrlDto>(Subjects.calls.callRecordingUrl, auth.partner, {
+    const found = await this.rpc.request(Subjects.calls.callRecordingUrl, auth.partner, {
       id,
     });
     return { ...found, recording_url: onThisGateway(req, found.recording_url) };

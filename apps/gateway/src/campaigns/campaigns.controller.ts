@@ -12,6 +12,7 @@ import {
   ContactListDto,
   ContactsUploadReportDto,
   CreateCampaignDto,
+  createValidationPipe,
   ErrorCode,
   ListCampaignsQueryDto,
   ListContactsQueryDto,
@@ -23,7 +24,6 @@ import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
-import { createValidationPipe } from '../http/validation';
 import { idParam } from '../http/id-param';
 import { CAMPAIGN_DESCRIPTION, CONTACTS_DESCRIPTION, START_DESCRIPTION } from './campaigns.docs';
 

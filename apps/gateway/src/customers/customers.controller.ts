@@ -7,21 +7,20 @@ import {
   CustomerListDto,
   ErrorCode,
   ListCustomersQueryDto,
-  Subjects,
   UpdateCustomerDto,
 } from '@vap/contracts';
-import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
 import { idParam } from '../http/id-param';
+import { CustomersService } from './customers.service';
 
-/** Thin HTTP edge: validates, then sends the command over NATS scoped to the partner. */
+/** The gateway owns the customers table, so its routes call the service in-process, scoped to the partner. */
 @ApiTags('Customers')
 @ApiPartnerRoute()
 @Controller(`${API_PREFIX}/customers`)
 export class CustomersController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(private readonly customers: CustomersService) {}
 
   @Post()
   @HttpCode(200)
@@ -35,7 +34,7 @@ export class CustomersController {
     ErrorCode.CONFLICT,
   )
   create(@CurrentPartner() auth: AuthContext, @Body() body: CreateCustomerDto): Promise<CustomerDto> {
-    return this.rpc.request(Subjects.gateway.customerCreate, auth.partner, body);
+    return this.customers.create(auth.partnerId, body);
   }
 
   @Get()
@@ -43,7 +42,7 @@ export class CustomersController {
   @ApiEnvelope(CustomerListDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR)
   list(@CurrentPartner() auth: AuthContext, @Query() query: ListCustomersQueryDto): Promise<CustomerListDto> {
-    return this.rpc.request(Subjects.gateway.customerList, auth.partner, query);
+    return this.customers.list(auth.partnerId, query);
   }
 
   @Get(':id')
@@ -55,7 +54,7 @@ export class CustomersController {
     @CurrentPartner() auth: AuthContext,
     @Param('id', idParam('Customer', CustomerId)) id: string,
   ): Promise<CustomerDto> {
-    return this.rpc.request(Subjects.gateway.customerGet, auth.partner, { id });
+    return this.customers.get(auth.partnerId, id);
   }
 
   @Patch(':id')
@@ -68,6 +67,6 @@ export class CustomersController {
     @Param('id', idParam('Customer', CustomerId)) id: string,
     @Body() body: UpdateCustomerDto,
   ): Promise<CustomerDto> {
-    return this.rpc.request(Subjects.gateway.customerUpdate, auth.partner, { id, changes: body });
+    return this.customers.update(auth.partnerId, id, body);
   }
 }

@@ -1,10 +1,9 @@
 import { Module } from '@nestjs/common';
 import { CustomersController } from './customers.controller';
-import { CustomersHandlers } from './customers.handlers';
 import { CustomersService } from './customers.service';
 
 @Module({
-  controllers: [CustomersController, CustomersHandlers],
+  controllers: [CustomersController],
   providers: [CustomersService],
 })
 export class CustomersModule {}

@@ -47,11 +47,7 @@ export class DocumentsController {
     @Body() body: CreateDocumentDto,
     @Req() req: Request,
   ): Promise<DocumentUploadDto> {
-    const created = await this.rpc.request<DocumentUploadDto>(
-      Subjects.agents.documentCreate,
-      auth.partner,
-      body,
-    );
+    const created = await this.rpc.request(Subjects.agents.documentCreate, auth.partner, body);
     return { ...created, upload_url: onThisGateway(req, created.upload_url) };
   }
 

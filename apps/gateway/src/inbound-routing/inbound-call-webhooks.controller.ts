@@ -1,7 +1,7 @@
 import { All, Controller, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { CarrierCallbackReply, Subjects } from '@vap/contracts';
+import { Subjects } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { Public } from '@vap/runtime';
 import { CALLBACKS_PATH } from '../callbacks/callbacks.route';
@@ -36,14 +36,9 @@ export class InboundCallWebhooksController {
       callId: connectionId,
       event: 'inbound',
     });
-    const reply = await this.rpc.request<CarrierCallbackReply>(
-      Subjects.calls.inboundCallbackIngest,
-      null,
-      ingest,
-      {
-        timeoutMs: INBOUND_RPC_TIMEOUT_MS,
-      },
-    );
+    const reply = await this.rpc.request(Subjects.calls.inboundCallbackIngest, null, ingest, {
+      timeoutMs: INBOUND_RPC_TIMEOUT_MS,
+    });
     sendCarrierReply(res, reply);
   }
 }

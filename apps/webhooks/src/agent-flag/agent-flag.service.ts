@@ -70,16 +70,11 @@ export class AgentFlagService {
     await em.upsert(AgentSetting, { agentId, partnerId, includeAccountEndpoints: include, updatedAt: now }, [
       'agentId',
     ]);
-    await this.outbox.record<AgentWebhookFlagChangedEvent>(
-      em,
-      DomainEvents.agentWebhookFlagChanged,
-      partnerId,
-      {
-        agent_id: agentId,
-        include_account_endpoints: include,
-        reason,
-        changed_at: now.toISOString(),
-      },
-    );
+    await this.outbox.record(em, DomainEvents.agentWebhookFlagChanged, partnerId, {
+      agent_id: agentId,
+      include_account_endpoints: include,
+      reason,
+      changed_at: now.toISOString(),
+    });
   }
 }

@@ -1,19 +1,12 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   AgentFlagSetCommand,
-  AgentFlagSetResult,
-  AgentWebhooksDto,
-  AgentWebhooksUpdatedDto,
-  CreateAgentWebhookEndpointDto,
-  RpcRequest,
+  AgentWebhooksCreateRequest,
+  AgentWebhooksUpdateRequest,
   Subjects,
-  UpdateAgentWebhooksDto,
-  WebhookEndpointWithSecretDto,
 } from '@vap/contracts';
-import { RpcClient } from '@vap/messaging';
-import { assertOwnAgent } from '../common/agent-check';
-import { partnerOf } from '../common/partner-of';
+import { Command, Data, PartnerId, RpcClient } from '@vap/messaging';
+import { assertOwnAgent } from '@vap/messaging';
 import { WebhookEndpointsService } from '../endpoints/webhook-endpoints.service';
 import { AgentWebhooksService } from './agent-webhooks.service';
 
@@ -26,33 +19,31 @@ export class AgentWebhooksHandlers {
     private readonly rpc: RpcClient,
   ) {}
 
-  @MessagePattern(Subjects.webhooks.agentWebhooksGet)
-  get(@Payload() req: RpcRequest<{ agent_id: string }>): Promise<AgentWebhooksDto> {
-    return this.agentWebhooks.get(partnerOf(req), req.data.agent_id);
+  @Command(Subjects.webhooks.agentWebhooksGet)
+  get(@Data() { agent_id }: { agent_id: string }, @PartnerId() partnerId: string) {
+    return this.agentWebhooks.get(partnerId, agent_id);
   }
 
-  @MessagePattern(Subjects.webhooks.agentWebhooksCreate)
-  async create(
-    @Payload() req: RpcRequest<{ agent_id: string; endpoint: CreateAgentWebhookEndpointDto }>,
-  ): Promise<WebhookEndpointWithSecretDto> {
-    const partnerId = partnerOf(req);
-    await assertOwnAgent(this.rpc, partnerId, req.data.agent_id);
-    const { label, url, events, enabled } = req.data.endpoint;
+  @Command(Subjects.webhooks.agentWebhooksCreate)
+  async create(@Data() { agent_id, endpoint }: AgentWebhooksCreateRequest, @PartnerId() partnerId: string) {
+    await assertOwnAgent(this.rpc, partnerId, agent_id);
+    const { label, url, events, enabled } = endpoint;
     // The agent is the one in the path; an agent_id in the body is ignored.
-    return this.endpoints.create(partnerId, { label, url, events, enabled, agentId: req.data.agent_id });
+    return this.endpoints.create(partnerId, { label, url, events, enabled, agentId: agent_id });
   }
 
-  @MessagePattern(Subjects.webhooks.agentWebhooksUpdate)
-  update(
-    @Payload() req: RpcRequest<{ agent_id: string; changes: UpdateAgentWebhooksDto }>,
-  ): Promise<AgentWebhooksUpdatedDto> {
-    const { include_account_endpoints, webhooks_include_account_endpoints } = req.data.changes;
+  @Command(Subjects.webhooks.agentWebhooksUpdate)
+  update(@Data() { agent_id, changes }: AgentWebhooksUpdateRequest, @PartnerId() partnerId: string) {
+    const { include_account_endpoints, webhooks_include_account_endpoints } = changes;
     const include = include_account_endpoints ?? webhooks_include_account_endpoints ?? true;
-    return this.agentWebhooks.update(partnerOf(req), req.data.agent_id, include);
+    return this.agentWebhooks.update(partnerId, agent_id, include);
   }
 
-  @MessagePattern(Subjects.webhooks.agentFlagSet)
-  setFlag(@Payload() req: RpcRequest<AgentFlagSetCommand>): Promise<AgentFlagSetResult> {
-    return this.agentWebhooks.setFlag(partnerOf(req), req.data.agent_id, req.data.include_account_endpoints);
+  @Command(Subjects.webhooks.agentFlagSet)
+  setFlag(
+    @Data() { agent_id, include_account_endpoints }: AgentFlagSetCommand,
+    @PartnerId() partnerId: string,
+  ) {
+    return this.agentWebhooks.setFlag(partnerId, agent_id, include_account_endpoints);
   }
 }

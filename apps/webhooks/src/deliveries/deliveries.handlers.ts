@@ -1,14 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import {
-  ListWebhookDeliveriesQueryDto,
-  RpcRequest,
-  Subjects,
-  WebhookDeliveryDetailDto,
-  WebhookDeliveryDto,
-  WebhookDeliveryListDto,
-} from '@vap/contracts';
-import { partnerOf } from '../common/partner-of';
+import { ByIdRequest, ListWebhookDeliveriesRequest, Subjects } from '@vap/contracts';
+import { Command, Data, PartnerId } from '@vap/messaging';
 import { DeliveriesService } from './deliveries.service';
 
 /** NATS commands of delivery history, manual retry and send-test (queue group: webhooks). */
@@ -16,25 +8,23 @@ import { DeliveriesService } from './deliveries.service';
 export class DeliveriesHandlers {
   constructor(private readonly deliveries: DeliveriesService) {}
 
-  @MessagePattern(Subjects.webhooks.deliveryList)
-  list(
-    @Payload() req: RpcRequest<{ endpoint_id: string; query: ListWebhookDeliveriesQueryDto }>,
-  ): Promise<WebhookDeliveryListDto> {
-    return this.deliveries.list(partnerOf(req), req.data.endpoint_id, req.data.query);
+  @Command(Subjects.webhooks.deliveryList)
+  list(@Data() { endpoint_id, query }: ListWebhookDeliveriesRequest, @PartnerId() partnerId: string) {
+    return this.deliveries.list(partnerId, endpoint_id, query);
   }
 
-  @MessagePattern(Subjects.webhooks.deliveryGet)
-  get(@Payload() req: RpcRequest<{ id: string }>): Promise<WebhookDeliveryDetailDto> {
-    return this.deliveries.get(partnerOf(req), req.data.id);
+  @Command(Subjects.webhooks.deliveryGet)
+  get(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.deliveries.get(partnerId, id);
   }
 
-  @MessagePattern(Subjects.webhooks.deliveryRetry)
-  retry(@Payload() req: RpcRequest<{ id: string }>): Promise<WebhookDeliveryDto> {
-    return this.deliveries.retry(partnerOf(req), req.data.id);
+  @Command(Subjects.webhooks.deliveryRetry)
+  retry(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.deliveries.retry(partnerId, id);
   }
 
-  @MessagePattern(Subjects.webhooks.endpointTest)
-  test(@Payload() req: RpcRequest<{ id: string }>): Promise<WebhookDeliveryDto> {
-    return this.deliveries.sendTest(partnerOf(req), req.data.id);
+  @Command(Subjects.webhooks.endpointTest)
+  test(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.deliveries.sendTest(partnerId, id);
   }
 }

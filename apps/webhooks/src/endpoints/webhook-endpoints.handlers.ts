@@ -1,20 +1,14 @@
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  ByIdRequest,
   CreateWebhookEndpointDto,
   LegacyWebhookDto,
-  LegacyWebhookResultDto,
-  RpcRequest,
   Subjects,
+  UpdateRequest,
   UpdateWebhookEndpointDto,
-  WebhookEndpointDeletedDto,
-  WebhookEndpointDto,
-  WebhookEndpointListDto,
-  WebhookEndpointWithSecretDto,
 } from '@vap/contracts';
-import { RpcClient } from '@vap/messaging';
-import { assertOwnAgent } from '../common/agent-check';
-import { partnerOf } from '../common/partner-of';
+import { Command, Data, PartnerId, RpcClient } from '@vap/messaging';
+import { assertOwnAgent } from '@vap/messaging';
 import { WebhookEndpointsService } from './webhook-endpoints.service';
 
 /** NATS commands of /config/webhooks and the legacy /config/webhook (queue group: webhooks). */
@@ -25,38 +19,35 @@ export class WebhookEndpointsHandlers {
     private readonly rpc: RpcClient,
   ) {}
 
-  @MessagePattern(Subjects.webhooks.endpointCreate)
-  async create(@Payload() req: RpcRequest<CreateWebhookEndpointDto>): Promise<WebhookEndpointWithSecretDto> {
-    const partnerId = partnerOf(req);
-    const { label, url, events, enabled, agent_id } = req.data;
+  @Command(Subjects.webhooks.endpointCreate)
+  async create(@Data() data: CreateWebhookEndpointDto, @PartnerId() partnerId: string) {
+    const { label, url, events, enabled, agent_id } = data;
     if (agent_id) await assertOwnAgent(this.rpc, partnerId, agent_id);
     return this.endpoints.create(partnerId, { label, url, events, enabled, agentId: agent_id ?? null });
   }
 
-  @MessagePattern(Subjects.webhooks.endpointList)
-  list(@Payload() req: RpcRequest): Promise<WebhookEndpointListDto> {
-    return this.endpoints.list(partnerOf(req));
+  @Command(Subjects.webhooks.endpointList)
+  list(@PartnerId() partnerId: string) {
+    return this.endpoints.list(partnerId);
   }
 
-  @MessagePattern(Subjects.webhooks.endpointUpdate)
-  update(
-    @Payload() req: RpcRequest<{ id: string; changes: UpdateWebhookEndpointDto }>,
-  ): Promise<WebhookEndpointDto> {
-    return this.endpoints.update(partnerOf(req), req.data.id, req.data.changes);
+  @Command(Subjects.webhooks.endpointUpdate)
+  update(@Data() { id, changes }: UpdateRequest<UpdateWebhookEndpointDto>, @PartnerId() partnerId: string) {
+    return this.endpoints.update(partnerId, id, changes);
   }
 
-  @MessagePattern(Subjects.webhooks.endpointDelete)
-  remove(@Payload() req: RpcRequest<{ id: string }>): Promise<WebhookEndpointDeletedDto> {
-    return this.endpoints.remove(partnerOf(req), req.data.id);
+  @Command(Subjects.webhooks.endpointDelete)
+  remove(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.endpoints.remove(partnerId, id);
   }
 
-  @MessagePattern(Subjects.webhooks.endpointRotateSecret)
-  rotate(@Payload() req: RpcRequest<{ id: string }>): Promise<WebhookEndpointWithSecretDto> {
-    return this.endpoints.rotateSecret(partnerOf(req), req.data.id);
+  @Command(Subjects.webhooks.endpointRotateSecret)
+  rotate(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.endpoints.rotateSecret(partnerId, id);
   }
 
-  @MessagePattern(Subjects.webhooks.legacyEndpointPut)
-  putLegacy(@Payload() req: RpcRequest<LegacyWebhookDto>): Promise<LegacyWebhookResultDto> {
-    return this.endpoints.putLegacy(partnerOf(req), req.data.webhook_url);
+  @Command(Subjects.webhooks.legacyEndpointPut)
+  putLegacy(@Data() { webhook_url }: LegacyWebhookDto, @PartnerId() partnerId: string) {
+    return this.endpoints.putLegacy(partnerId, webhook_url);
   }
 }

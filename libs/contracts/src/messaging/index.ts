@@ -1,2 +1,3 @@
 export * from './rpc';
 export * from './subjects';
+export * from './command-map';

@@ -6,11 +6,6 @@
 export const Subjects = {
   gateway: {
     ping: 'gateway.health.ping',
-    customerCreate: 'gateway.customer.create',
-    customerList: 'gateway.customer.list',
-    customerGet: 'gateway.customer.get',
-    customerUpdate: 'gateway.customer.update',
-    partnerGet: 'gateway.partner.get',
   },
   agents: {
     ping: 'agents.health.ping',

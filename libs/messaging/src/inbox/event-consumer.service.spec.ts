@@ -13,7 +13,14 @@ import { NatsConnectionService } from '../nats-connection.service';
 import { EventStreamService } from '../events/event-stream.service';
 import { RequestContext } from '../request-context';
 import { encodeJson } from '../codec';
-import { MessagingTestKit, sleep, TEST_SCHEMA, TestEffect, waitFor } from '../testing/messaging-test-kit';
+import {
+  MessagingTestKit,
+  sleep,
+  TEST_SCHEMA,
+  TestEffect,
+  TestEvents,
+  waitFor,
+} from '../testing/messaging-test-kit';
 
 jest.setTimeout(30_000);
 
@@ -269,7 +276,7 @@ describe('event consumers (Postgres + JetStream)', () => {
     await kit.stopApp(await startListener());
     const before = probe.callsOf('orders').length;
     const producer = await kit.startApp({ serviceName: 'shop' });
-    const outbox = producer.get(OutboxService);
+    const outbox = producer.get<OutboxService<TestEvents>>(OutboxService);
     const events = await producer.get(DataSource).transaction(async (em) => {
       const out: DomainEvent[] = [];
       for (let n = 0; n < 5; n++) out.push(await outbox.record(em, ORDER_PLACED, 'partner-1', { n }));

@@ -1,4 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { DomainEvent, EventPayload, EventSubject } from '@vap/contracts';
 
 export const ON_DOMAIN_EVENT = Symbol('ON_DOMAIN_EVENT');
 
@@ -14,10 +16,44 @@ export interface DomainEventHandlerOptions {
   concurrency?: number;
 }
 
+/** The data of a subject's events: EventMap's for the platform's subjects; unknown for others (lib tests). */
+export type EventDataOf<S extends string> = S extends EventSubject ? EventPayload<S> : unknown;
+
+/** What an @OnDomainEvent(subject) method is: it receives the subject's events, typed by EventMap. */
+export type DomainEventHandler<S extends string> = (
+  event: DomainEvent<EventDataOf<S>>,
+  em: EntityManager,
+) => Promise<void>;
+
 /**
- * Marks a provider method `(event: DomainEvent<T>, em: EntityManager) => Promise<void>` as a durable,
- * idempotent consumer of one domain event. It runs in a transaction with the inbox row, so its writes
- * and the "handled" mark commit together.
+ * Subjects outside EventMap (the lib's own tests) are not checked. Methods are compared bivariantly, so a handler declaring a narrower payload would pass a plain
+ * `DomainEventHandler<S>` constraint: this checks the one direction that matters, that the event the
+ * subject carries is assignable to the handler's first parameter.
  */
-export const OnDomainEvent = (subject: string, options: Omit<DomainEventHandlerOptions, 'subject'> = {}) =>
-  SetMetadata(ON_DOMAIN_EVENT, { subject, ...options } satisfies DomainEventHandlerOptions);
+type AcceptsEvent<S extends string, P extends unknown[]> = S extends EventSubject
+  ? P extends [infer E, ...unknown[]]
+    ? DomainEvent<EventPayload<S>> extends E
+      ? unknown
+      : { 'handler parameter does not accept the payload of': S }
+    : unknown
+  : unknown;
+
+/**
+ * Marks a provider method `(event: DomainEvent<EventPayload<S>>, em: EntityManager) => Promise<void>` as a
+ * durable, idempotent consumer of one domain event. It runs in a transaction with the inbox row, so its
+ * writes and the "handled" mark commit together. A handler whose parameter does not accept the subject's
+ * payload (EventMap) does not compile.
+ */
+export function OnDomainEvent<S extends string>(
+  subject: S,
+  options: Omit<DomainEventHandlerOptions, 'subject'> = {},
+) {
+  const mark = SetMetadata(ON_DOMAIN_EVENT, { subject, ...options } satisfies DomainEventHandlerOptions);
+  return <P extends unknown[]>(
+    target: object,
+    key: string | symbol,
+    descriptor: TypedPropertyDescriptor<(...args: P) => Promise<void>> & AcceptsEvent<S, P>,
+  ): void => {
+    mark(target, key, descriptor);
+  };
+}

@@ -1,27 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { DomainEvent } from '@vap/contracts';
+import { DomainEvent, EventMap } from '@vap/contracts';
 import { RequestContext } from '../request-context';
 import { OutboxRecord } from './outbox-record.entity';
 import { outboxChannel } from './outbox-channel';
 
 /**
  * Records domain events inside the caller's transaction. The event exists exactly when the state change
- * does; the relay publishes it after commit.
+ * does; the relay publishes it after commit. The subject decides the payload's type (EventMap); M is another
+ * map only in tests of this library, whose subjects are not the platform's.
  */
 @Injectable()
-export class OutboxService {
-  async record<T>(
+export class OutboxService<M extends object = EventMap> {
+  async record<S extends keyof M & string>(
     em: EntityManager,
-    subject: string,
+    subject: S,
     partnerId: string | null,
-    data: T,
-  ): Promise<DomainEvent<T>> {
+    data: M[S],
+  ): Promise<DomainEvent<M[S]>> {
     if (!em.queryRunner?.isTransactionActive) {
       throw new Error('OutboxService.record must run inside a transaction');
     }
-    const event: DomainEvent<T> = {
+    const event: DomainEvent<M[S]> = {
       id: randomUUID(),
       subject,
       partnerId,

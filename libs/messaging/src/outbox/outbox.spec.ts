@@ -10,7 +10,13 @@ import { OutboxRelayService } from './outbox-relay.service';
 import { OnDomainEvent } from '../inbox/on-domain-event.decorator';
 import { RequestContext } from '../request-context';
 import { encodeJson } from '../codec';
-import { MessagingTestKit, TEST_SCHEMA, TestEffect, waitFor } from '../testing/messaging-test-kit';
+import {
+  MessagingTestKit,
+  TEST_SCHEMA,
+  TestEffect,
+  TestEvents,
+  waitFor,
+} from '../testing/messaging-test-kit';
 
 jest.setTimeout(30_000);
 
@@ -62,7 +68,7 @@ describe('outbox (Postgres + JetStream)', () => {
     count: number,
     requestId: string,
   ): Promise<DomainEvent[]> {
-    const outbox = new OutboxService();
+    const outbox = new OutboxService<TestEvents>();
     const events: DomainEvent[] = [];
     for (let n = 0; n < count; n++) {
       const event = await RequestContext.run({ requestId }, () =>
@@ -79,12 +85,12 @@ describe('outbox (Postgres + JetStream)', () => {
   describe('with a running relay', () => {
     let app: INestApplicationContext;
     let dataSource: DataSource;
-    let outbox: OutboxService;
+    let outbox: OutboxService<TestEvents>;
 
     beforeAll(async () => {
       app = await kit.startApp({ serviceName: 'producer' });
       dataSource = app.get(DataSource);
-      outbox = app.get(OutboxService);
+      outbox = app.get<OutboxService<TestEvents>>(OutboxService);
     });
 
     afterAll(async () => {
@@ -164,7 +170,7 @@ describe('outbox (Postgres + JetStream)', () => {
       await runMigrations(kit.dataSourceOptions(schema));
       const ds = await kit.openDataSource(schema);
       const event = await ds.transaction((em) =>
-        new OutboxService().record(em, WIDGET_CREATED, null, { name: 'quoted' }),
+        new OutboxService<TestEvents>().record(em, WIDGET_CREATED, null, { name: 'quoted' }),
       );
       const rows = await kit.query<{ id: string }>(`SELECT id FROM "${schema}"."outbox"`);
       expect(rows.map((r) => r.id)).toEqual([event.id]);
@@ -247,14 +253,14 @@ describe('outbox (Postgres + JetStream)', () => {
       const writer = await kit.openDataSource();
       const backlog = 250;
       await writer.transaction(async (em) => {
-        const outbox = new OutboxService();
+        const outbox = new OutboxService<TestEvents>();
         for (let n = 0; n < backlog; n++) await outbox.record(em, RACE_SUBJECT, 'partner-1', { n });
       });
       const [a, b] = await Promise.all([
         kit.startApp({ serviceName: 'relay-a' }),
         kit.startApp({ serviceName: 'relay-b' }),
       ]);
-      const outbox = a.get(OutboxService);
+      const outbox = a.get<OutboxService<TestEvents>>(OutboxService);
       const writes = 20;
       const perWrite = 10;
       await Promise.all(
@@ -289,7 +295,7 @@ describe('outbox (Postgres + JetStream)', () => {
   describe('lifecycle', () => {
     it('finishes the relay pass in progress when the service shuts down', async () => {
       const app = await kit.startApp({ serviceName: 'closing' });
-      const outbox = app.get(OutboxService);
+      const outbox = app.get<OutboxService<TestEvents>>(OutboxService);
       const total = 300;
       await app.get(DataSource).transaction(async (em) => {
         for (let n = 0; n < total; n++) await outbox.record(em, CLOSING_SUBJECT, 'partner-1', { n });
@@ -322,7 +328,11 @@ describe('outbox (Postgres + JetStream)', () => {
       expect(second.pid).not.toBe(first.pid);
       const event = await app
         .get(DataSource)
-        .transaction((em) => app.get(OutboxService).record(em, WIDGET_CREATED, null, { name: 'after' }));
+        .transaction((em) =>
+          app
+            .get<OutboxService<TestEvents>>(OutboxService)
+            .record(em, WIDGET_CREATED, null, { name: 'after' }),
+        );
       await waitFor('the event on the stream', async () =>
         (await kit.streamMessages()).some((m) => m.event.id === event.id),
       );

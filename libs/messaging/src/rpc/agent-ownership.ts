@@ -1,4 +1,4 @@
-import { AgentDto, Subjects } from '@vap/contracts';
+import { Subjects } from '@vap/contracts';
 import { RpcClient } from './rpc-client.service';
 
 /**
@@ -6,5 +6,5 @@ import { RpcClient } from './rpc-client.service';
  * (its agent get answers exactly that), so other services never keep their own copy of the rule.
  */
 export async function assertOwnAgent(rpc: RpcClient, partnerId: string, agentId: string): Promise<void> {
-  await rpc.request<AgentDto>(Subjects.agents.agentGet, partnerId, { id: agentId });
+  await rpc.request(Subjects.agents.agentGet, partnerId, { id: agentId });
 }

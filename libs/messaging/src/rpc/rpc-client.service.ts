@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { headers as natsHeaders, NatsError, ErrorCode as NatsErrorCode } from 'nats';
-import { AppError, MessageHeaders, PartnerContext, RpcReply, RpcRequest } from '@vap/contracts';
+import { AppError, CommandMap, MessageHeaders, PartnerContext, RpcReply, RpcRequest } from '@vap/contracts';
 import { NatsConnectionService } from '../nats-connection.service';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { decodeJson, encodeJson } from '../codec';
@@ -14,31 +14,41 @@ export interface RequestOptions {
   timeoutMs?: number;
 }
 
+/** Who a command acts for: a partner's id, the partner as the gateway authenticated it, or nobody (system). */
+export type RpcCaller = string | PartnerContext | null;
+
+/** A map of subject -> { request, reply }, as CommandMap is for the platform's commands. */
+export type CommandTypes<M> = { [S in keyof M]: { request: unknown; reply: unknown } };
+type RequestOf<M, S extends keyof M> = M[S] extends { request: infer R } ? R : never;
+type ReplyOf<M, S extends keyof M> = M[S] extends { reply: infer R } ? R : never;
+
 /**
  * Sends a command and waits for its reply. A reply with ok=false becomes the AppError it describes; no
  * responder or no reply in time becomes a 502 INTERNAL_ERROR, so a caller never hangs on a dead service.
+ * The subject decides the data it takes and the reply it resolves to (CommandMap); M is another map only
+ * in tests of this library, whose subjects are not the platform's.
  */
 @Injectable()
-export class RpcClient {
+export class RpcClient<M extends CommandTypes<M> = CommandMap> {
   constructor(
     private readonly nats: NatsConnectionService,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
   ) {}
 
-  request<TRes, TReq = unknown>(
-    subject: string,
-    caller: string | PartnerContext | null,
-    data: TReq,
+  request<S extends keyof M & string>(
+    subject: S,
+    caller: RpcCaller,
+    data: RequestOf<M, S>,
     opts: RequestOptions = {},
-  ): Promise<TRes> {
+  ): Promise<ReplyOf<M, S>> {
     return inSpan(`nats request ${subject}`, SpanKind.CLIENT, { 'messaging.destination': subject }, () =>
-      this.send<TRes, TReq>(subject, caller, data, opts),
+      this.send<ReplyOf<M, S>, RequestOf<M, S>>(subject, caller, data, opts),
     );
   }
 
   private async send<TRes, TReq>(
     subject: string,
-    caller: string | PartnerContext | null,
+    caller: RpcCaller,
     data: TReq,
     opts: RequestOptions,
   ): Promise<TRes> {

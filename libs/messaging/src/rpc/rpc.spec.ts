@@ -18,6 +18,21 @@ interface EchoReply {
   requestId: string | undefined;
 }
 
+type NoData = Record<string, never>;
+/** This spec's own commands: the client types them as the services' clients type CommandMap's. */
+interface BillingCommands {
+  'billing.echo': { request: { text: string }; reply: EchoReply };
+  'billing.nothing': { request: NoData; reply: null };
+  'billing.health.ping': { request: NoData; reply: { service: string; ok: true } };
+  'billing.app-error': { request: NoData; reply: never };
+  'billing.custom-status': { request: NoData; reply: never };
+  'billing.crash': { request: NoData; reply: never };
+  'billing.throw-string': { request: NoData; reply: never };
+  'billing.unencodable': { request: NoData; reply: never };
+  'billing.slow': { request: NoData; reply: string };
+  'nobody.home': { request: NoData; reply: never };
+}
+
 @Controller()
 class TestCommands {
   constructor(@Inject(INSTANCE) private readonly instance: string) {}
@@ -83,7 +98,7 @@ async function caught(promise: Promise<unknown>): Promise<AppError> {
 
 describe('RPC over NATS (RpcClient + NatsRpcServer)', () => {
   let kit: MessagingTestKit;
-  let client: RpcClient;
+  let client: RpcClient<BillingCommands>;
   let serverA: INestApplicationContext;
 
   const startServer = (instance: string) =>
@@ -98,7 +113,7 @@ describe('RPC over NATS (RpcClient + NatsRpcServer)', () => {
     kit = await MessagingTestKit.create('vap_msg_rpc');
     serverA = await startServer('a');
     const caller = await kit.startApp({ serviceName: 'caller', requestTimeoutMs: 2000 });
-    client = caller.get(RpcClient);
+    client = caller.get<RpcClient<BillingCommands>>(RpcClient);
   });
 
   afterAll(async () => {
@@ -106,7 +121,7 @@ describe('RPC over NATS (RpcClient + NatsRpcServer)', () => {
   });
 
   it("returns the handler's reply", async () => {
-    const reply = await client.request<EchoReply>('billing.echo', 'partner-1', { text: 'hello' });
+    const reply = await client.request('billing.echo', 'partner-1', { text: 'hello' });
     expect(reply).toMatchObject({ instance: 'a', text: 'hello', partnerId: 'partner-1' });
   });
 
@@ -123,7 +138,7 @@ describe('RPC over NATS (RpcClient + NatsRpcServer)', () => {
 
   it('propagates the request id to the handler', async () => {
     const reply = await RequestContext.run({ requestId: 'req-rpc-42' }, () =>
-      client.request<EchoReply>('billing.echo', null, { text: 'ctx' }),
+      client.request('billing.echo', null, { text: 'ctx' }),
     );
     expect(reply.requestId).toBe('req-rpc-42');
   });
@@ -149,7 +164,7 @@ describe('RPC over NATS (RpcClient + NatsRpcServer)', () => {
   });
 
   it('turns an unknown error into 500 INTERNAL_ERROR without leaking its message', async () => {
-    for (const subject of ['billing.crash', 'billing.throw-string', 'billing.unencodable']) {
+    for (const subject of ['billing.crash', 'billing.throw-string', 'billing.unencodable'] as const) {
       const err = await caught(client.request(subject, 'partner-1', {}));
       expect(err).toBeInstanceOf(AppError);
       expect(err.code).toBe(ErrorCode.INTERNAL_ERROR);
@@ -179,7 +194,9 @@ describe('RPC over NATS (RpcClient + NatsRpcServer)', () => {
   it('uses the configured default timeout when the call sets none', async () => {
     const fast = await kit.startApp({ serviceName: 'impatient', requestTimeoutMs: 200 });
     const started = Date.now();
-    const err = await caught(fast.get(RpcClient).request('billing.slow', null, {}));
+    const err = await caught(
+      fast.get<RpcClient<BillingCommands>>(RpcClient).request('billing.slow', null, {}),
+    );
     expect(Date.now() - started).toBeLessThan(SLOW_MS - 300);
     expect(err.status).toBe(502);
     await kit.stopApp(fast);
@@ -188,9 +205,7 @@ describe('RPC over NATS (RpcClient + NatsRpcServer)', () => {
   it('shares the load between two servers of the same service (one queue group)', async () => {
     const serverB = await startServer('b');
     const replies = await Promise.all(
-      Array.from({ length: 60 }, (_, n) =>
-        client.request<EchoReply>('billing.echo', null, { text: String(n) }),
-      ),
+      Array.from({ length: 60 }, (_, n) => client.request('billing.echo', null, { text: String(n) })),
     );
     const perInstance = new Map<string, number>();
     for (const r of replies) perInstance.set(r.instance, (perInstance.get(r.instance) ?? 0) + 1);
@@ -207,7 +222,7 @@ describe('RPC over NATS (RpcClient + NatsRpcServer)', () => {
     const serverC = await startServer('c');
     await kit.stopApp(serverA);
     // Only c serves now; start a slow command and close c while it runs.
-    const pending = client.request<string>('billing.slow', null, {}, { timeoutMs: 5000 });
+    const pending = client.request('billing.slow', null, {}, { timeoutMs: 5000 });
     await sleep(200);
     await kit.stopApp(serverC);
     await expect(pending).resolves.toBe('late');

@@ -319,3 +319,6 @@ export class MessagingTestKit {
     if (errors.length) throw errors[0];
   }
 }
+
+/** The lib's specs record events of subjects of their own, with any payload: OutboxService<TestEvents>. */
+export type TestEvents = Record<string, unknown>;

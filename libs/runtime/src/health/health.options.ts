@@ -1,5 +1,7 @@
+import type { ServiceName } from '@vap/contracts';
+
 export interface HealthOptions {
   /** Services that must answer a NATS ping for this one to be ready (the gateway lists them all). */
-  peers?: string[];
+  peers?: ServiceName[];
 }
 export const HEALTH_OPTIONS = Symbol('HEALTH_OPTIONS');

@@ -1,5 +1,5 @@
 import { ValidationError, ValidationPipe } from '@nestjs/common';
-import { AppError, ErrorCode, ErrorDetail } from '@vap/contracts';
+import { AppError, ErrorCode, ErrorDetail } from '../errors';
 
 /** class-validator names only the property; inside nested objects the message names the whole path. */
 function qualify(message: string, property: string, field: string): string {
@@ -35,6 +35,10 @@ export function validationError(errors: ValidationError[]): AppError {
   return new AppError(code, message, { details });
 }
 
+/**
+ * The platform's one set of input rules: the gateway validates request bodies and queries with it, and
+ * NatsRpcServer's handlers validate command data with it, so an internal caller meets the same checks.
+ */
 export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
     whitelist: true,

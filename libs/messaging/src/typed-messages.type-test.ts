@@ -1,0 +1,83 @@
+// Compile-time tests of the typed messages, checked by the repository's type check (never run): every line
+// after a @ts-expect-error must fail to compile, or the check fails. Wrong requests, replies and payloads.
+import { EntityManager } from 'typeorm';
+import {
+  AgentDto,
+  ByIdRequest,
+  CallDto,
+  CreateAgentDto,
+  DomainEvent,
+  DomainEvents,
+  PartnerContext,
+  PartnerDto,
+  Subjects,
+} from '@vap/contracts';
+import { OnDomainEvent } from './inbox/on-domain-event.decorator';
+import { OutboxService } from './outbox/outbox.service';
+import { Caller, Command, Data, PartnerId } from './rpc/command.decorators';
+import { RpcClient } from './rpc/rpc-client.service';
+
+declare const rpc: RpcClient;
+declare const outbox: OutboxService;
+declare const em: EntityManager;
+declare const agent: AgentDto;
+declare const partner: PartnerDto;
+
+export async function commandsOnTheClient(): Promise<AgentDto[]> {
+  const found: AgentDto = await rpc.request(Subjects.agents.agentGet, 'partner-1', { id: 'a-1' });
+  // @ts-expect-error the request of agents.agent.get is { id }
+  await rpc.request(Subjects.agents.agentGet, 'partner-1', { agent_id: 'a-1' });
+  // @ts-expect-error agents.agent.get answers an AgentDto, not a CallDto
+  const wrongReply: CallDto = await rpc.request(Subjects.agents.agentGet, 'partner-1', { id: 'a-1' });
+  // @ts-expect-error no such command
+  await rpc.request('agents.agent.explode', null, {});
+  return [found, wrongReply as unknown as AgentDto];
+}
+
+export async function eventsInTheOutbox(): Promise<void> {
+  await outbox.record(em, DomainEvents.partnerUpdated, partner.id, partner);
+  // @ts-expect-error events.partner.updated carries a PartnerDto
+  await outbox.record(em, DomainEvents.partnerUpdated, partner.id, agent);
+  // @ts-expect-error a payload missing fields of AgentDeletedEvent
+  await outbox.record(em, DomainEvents.agentDeleted, partner.id, { agent_id: 'a-1' });
+}
+
+export class CommandHandlers {
+  @Command(Subjects.agents.agentGet)
+  get(@Data() _data: ByIdRequest, @PartnerId() _partnerId: string): Promise<AgentDto> {
+    return Promise.resolve(agent);
+  }
+
+  @Command(Subjects.agents.agentCreate)
+  create(@Data() _data: CreateAgentDto, @Caller() _partner: PartnerContext): AgentDto {
+    return agent;
+  }
+
+  // @ts-expect-error agents.agent.get answers an AgentDto
+  @Command(Subjects.agents.agentGet)
+  wrongReply(@PartnerId() _partnerId: string): Promise<CallDto> {
+    return Promise.resolve({} as CallDto);
+  }
+
+  // @ts-expect-error the data of agents.agent.get is { id }, which has no changes
+  @Command(Subjects.agents.agentGet)
+  wrongData(@Data() _data: { id: string; changes: object }): Promise<AgentDto> {
+    return Promise.resolve(agent);
+  }
+}
+
+export class EventHandlers {
+  @OnDomainEvent(DomainEvents.partnerUpdated)
+  async onPartner(_event: DomainEvent<PartnerDto>, _em: EntityManager): Promise<void> {}
+
+  @OnDomainEvent(DomainEvents.partnerUpdated, { consumer: 'any_payload' })
+  async onAnything(_event: DomainEvent, _em: EntityManager): Promise<void> {}
+
+  // @ts-expect-error events.partner.updated carries a PartnerDto, not an AgentDto
+  @OnDomainEvent(DomainEvents.partnerUpdated, { consumer: 'wrong_payload' })
+  async onWrong(_event: DomainEvent<AgentDto>, _em: EntityManager): Promise<void> {}
+
+  // @ts-expect-error a handler may not expect more than the payload has (PartnerDto has no extra field)
+  @OnDomainEvent(DomainEvents.partnerUpdated, { consumer: 'narrower' })
+  async onNarrower(_event: DomainEvent<PartnerDto & { extra: string }>, _em: EntityManager): Promise<void> {}
+}
