@@ -2,7 +2,14 @@
 // WEBHOOK_RETRY_SCHEDULE=1s,1s,2s with no jitter and a 2 s timeout), the same X-Webhook-Id on every attempt,
 // Retry-After, timeouts, one failing endpoint never holding up another, send-test, history and manual retry.
 import { api, ApiResponse } from '../../support';
-import { createEndpoint, EventPublisher, newPartner, sleep, statusData } from './webhook-fixtures';
+import {
+  createEndpoint,
+  EventPublisher,
+  newPartner,
+  sleep,
+  statusData,
+  useDeliveryBench,
+} from './webhook-fixtures';
 import { verifySignature, WebhookReceiver, WebhookRequest } from './webhook-receiver';
 
 const STATUS = 'events.call.status_updated';
@@ -13,15 +20,8 @@ describe('webhook delivery', () => {
   let partnerId: string;
   let key: string;
 
-  beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-    events = await EventPublisher.open();
-  });
-
-  afterAll(async () => {
-    await events?.close();
-    await receiver?.close();
-  });
+  const bench = useDeliveryBench();
+  beforeAll(() => ({ receiver, events } = bench));
 
   beforeEach(async () => {
     ({ id: partnerId, key } = await newPartner());

@@ -4,7 +4,14 @@
 import { Client } from 'pg';
 import { waitFor } from '@vap/testing';
 import { api, e2eEnv } from '../../support';
-import { createAgent, createEndpoint, EventPublisher, newPartner, statusData } from './webhook-fixtures';
+import {
+  createAgent,
+  createEndpoint,
+  EventPublisher,
+  newPartner,
+  statusData,
+  useDeliveryBench,
+} from './webhook-fixtures';
 import { verifySignature, WebhookReceiver } from './webhook-receiver';
 
 const STATUS = 'events.call.status_updated';
@@ -22,15 +29,8 @@ describe('webhook fan-out', () => {
   let partnerId: string;
   let key: string;
 
-  beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-    events = await EventPublisher.open();
-  });
-
-  afterAll(async () => {
-    await events?.close();
-    await receiver?.close();
-  });
+  const bench = useDeliveryBench();
+  beforeAll(() => ({ receiver, events } = bench));
 
   beforeEach(async () => {
     ({ id: partnerId, key } = await newPartner());

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { connect, JSONCodec, NatsConnection } from 'nats';
 import { api, createPartner, e2eEnv } from '../../support';
+import { WebhookReceiver } from './webhook-receiver';
 
 /** Catalog voice seeded by the agents service (standard tier). */
 const VOICE_ID = '72158370-d269-49a5-ae65-8f33fe3b890b';
@@ -109,3 +110,25 @@ export function statusData(
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface DeliveryBench {
+  receiver: WebhookReceiver;
+  events: EventPublisher;
+}
+
+/**
+ * A partner's receiver and the run's event publisher for a delivery suite: opened before its tests, closed
+ * after them. Call it inside `describe`; its fields are set once the suite's first `beforeAll` has run.
+ */
+export function useDeliveryBench(): DeliveryBench {
+  const bench = {} as DeliveryBench;
+  beforeAll(async () => {
+    bench.receiver = await WebhookReceiver.start();
+    bench.events = await EventPublisher.open();
+  });
+  afterAll(async () => {
+    await bench.events?.close();
+    await bench.receiver?.close();
+  });
+  return bench;
+}

@@ -5,3 +5,4 @@ export * from './claim-loop';
 export * from './pg-listener';
 export * from './pg-errors';
 export * from './table-of';
+export * from './timestamped.entity';

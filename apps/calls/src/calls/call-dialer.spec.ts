@@ -28,7 +28,12 @@ function setup(placeCall: CarrierAdapter['placeCall'], callsLiveInProcess = fals
     placeCall: jest.fn(placeCall),
   } as unknown as CarrierAdapter;
   const dialer = new CallDialer(
-    { query: async (...args: unknown[]) => queries.push(args) } as unknown as DataSource,
+    // A data source on the calls schema that records its queries instead of sending them.
+    Object.assign(Object.create(DataSource.prototype) as DataSource, {
+      options: { schema: 'calls' },
+      getMetadata: () => ({ schema: 'calls', tableName: 'calls' }),
+      query: async (...args: unknown[]) => queries.push(args),
+    }),
     { get: () => adapter } as unknown as CarrierRegistry,
     {
       forCall: (provider: string, id: string) => (event: string) => `https://cb/${provider}/${id}/${event}`,
@@ -46,7 +51,9 @@ describe('CallDialer', () => {
     expect(outbound).toMatchObject({ callId: 'c-1', toNumber: '+15550000002', variables: { name: 'Ada' } });
     expect(outbound.callbackUrl('answer')).toBe('https://cb/carrier_b/c-1/answer');
     expect(connection).toEqual({ id: 'conn-1', partnerId: 'p-1', provider: 'carrier_b' });
-    expect(queries).toEqual([[expect.stringContaining('SET provider_call_id = $2'), ['c-1', 'CA9', false]]]);
+    expect(queries).toEqual([
+      [expect.stringContaining('UPDATE "calls"."calls" SET provider_call_id = $2'), ['c-1', 'CA9', false]],
+    ]);
     expect(applied).toEqual([]);
   });
 

@@ -39,23 +39,7 @@ export class CampaignsRepository {
          phone_numbers, concurrency_limit, retry_concurrency, retry_count, cooldown_minutes, retry_delays_minutes,
          callback_enabled)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
-      [
-        id,
-        partnerId,
-        type,
-        f.name,
-        f.description,
-        f.agent_id,
-        f.agent_name,
-        f.provider,
-        JSON.stringify(f.phone_numbers),
-        f.concurrency_limit,
-        f.retry_concurrency,
-        f.retry_count,
-        f.cooldown_minutes,
-        f.retry_delays_minutes,
-        f.callback_enabled,
-      ],
+      [id, partnerId, type, ...fieldValues(f)],
     )) as CampaignRow[];
     return row;
   }
@@ -66,21 +50,7 @@ export class CampaignsRepository {
          phone_numbers = $7, concurrency_limit = $8, retry_concurrency = $9, retry_count = $10,
          cooldown_minutes = $11, retry_delays_minutes = $12, callback_enabled = $13, updated_at = now()
        WHERE id = $1 RETURNING *`,
-      [
-        id,
-        f.name,
-        f.description,
-        f.agent_id,
-        f.agent_name,
-        f.provider,
-        JSON.stringify(f.phone_numbers),
-        f.concurrency_limit,
-        f.retry_concurrency,
-        f.retry_count,
-        f.cooldown_minutes,
-        f.retry_delays_minutes,
-        f.callback_enabled,
-      ],
+      [id, ...fieldValues(f)],
     )) as [CampaignRow[], number];
     return rows[0];
   }
@@ -172,4 +142,22 @@ export class CampaignsRepository {
   async delete(em: EntityManager, id: string): Promise<void> {
     await em.query(`DELETE FROM ${tableOf(em, 'campaigns')} WHERE id = $1`, [id]);
   }
+}
+
+/** The editable fields in the column order of INSERT ($4..$15) and UPDATE ($2..$13). */
+function fieldValues(f: CampaignFields): unknown[] {
+  return [
+    f.name,
+    f.description,
+    f.agent_id,
+    f.agent_name,
+    f.provider,
+    JSON.stringify(f.phone_numbers),
+    f.concurrency_limit,
+    f.retry_concurrency,
+    f.retry_count,
+    f.cooldown_minutes,
+    f.retry_delays_minutes,
+    f.callback_enabled,
+  ];
 }

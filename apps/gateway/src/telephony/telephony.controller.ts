@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Put } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Put, Type } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   CarrierACredentialsDto,
@@ -19,6 +19,19 @@ const STORAGE_NOTE =
   'Calling it again replaces the credentials of the same connection (its connection_id stays). ' +
   'from_number becomes a phone number of the account on this carrier and cannot be deleted while it is the from-number.';
 
+/** PUT /config/telephony/<carrier>: one shape for every carrier's credentials. */
+const CredentialsRoute = (carrier: string, fields: string, saved: Type) =>
+  applyDecorators(
+    Put(carrier),
+    HttpCode(200),
+    ApiOperation({
+      summary: `Store ${carrier} credentials (${fields}) and from-number`,
+      description: STORAGE_NOTE,
+    }),
+    ApiEnvelope(saved),
+    ApiErrors(ErrorCode.VALIDATION_ERROR),
+  );
+
 /** Thin HTTP edge for carrier credentials: validates, then sends the command over NATS scoped to the partner. */
 @ApiTags('Telephony')
 @ApiPartnerRoute()
@@ -26,14 +39,7 @@ const STORAGE_NOTE =
 export class TelephonyController {
   constructor(private readonly rpc: RpcClient) {}
 
-  @Put('carrier_a')
-  @HttpCode(200)
-  @ApiOperation({
-    summary: 'Store carrier_a credentials (auth_id, auth_token) and from-number',
-    description: STORAGE_NOTE,
-  })
-  @ApiEnvelope(CarrierACredentialsSavedDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR)
+  @CredentialsRoute('carrier_a', 'auth_id, auth_token', CarrierACredentialsSavedDto)
   putCarrierA(
     @CurrentPartner() auth: AuthContext,
     @Body() body: CarrierACredentialsDto,
@@ -41,14 +47,7 @@ export class TelephonyController {
     return this.rpc.request(Subjects.calls.telephonyCarrierAPut, auth.partner, body);
   }
 
-  @Put('carrier_b')
-  @HttpCode(200)
-  @ApiOperation({
-    summary: 'Store carrier_b credentials (account_sid, auth_token) and from-number',
-    description: STORAGE_NOTE,
-  })
-  @ApiEnvelope(CarrierBCredentialsSavedDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR)
+  @CredentialsRoute('carrier_b', 'account_sid, auth_token', CarrierBCredentialsSavedDto)
   putCarrierB(
     @CurrentPartner() auth: AuthContext,
     @Body() body: CarrierBCredentialsDto,

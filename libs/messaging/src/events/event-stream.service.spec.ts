@@ -1,15 +1,10 @@
 // The event stream's retention against real NATS JetStream: its max age is the configured retention, also
 // on a stream made earlier with another one.
-import { Injectable, INestApplicationContext } from '@nestjs/common';
 import { MessagingTestKit } from '../testing/messaging-test-kit';
-import { EventStreamService } from './event-stream.service';
 
 jest.setTimeout(30_000);
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-@Injectable()
-class NoHandlers {}
 
 describe('event stream retention', () => {
   let kit: MessagingTestKit;
@@ -22,11 +17,7 @@ describe('event stream retention', () => {
     await kit?.dispose();
   });
 
-  async function start(eventRetentionMs?: number): Promise<INestApplicationContext> {
-    const app = await kit.startApp({ serviceName: 'retention', providers: [NoHandlers], eventRetentionMs });
-    await app.get(EventStreamService).ensure();
-    return app;
-  }
+  const start = (eventRetentionMs?: number) => kit.startStreamApp(eventRetentionMs);
 
   const maxAgeMs = async () => (await kit.jsm.streams.info(kit.streamName)).config.max_age / 1e6;
 

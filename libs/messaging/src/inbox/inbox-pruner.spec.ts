@@ -1,11 +1,9 @@
 // Inbox pruning against real Postgres and NATS JetStream: handled event ids older than the stream's
 // retention are pruned, recent ones stay, and an event redelivered within retention is still recognised as
 // handled.
-import { Injectable, INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { DomainEvent } from '@vap/contracts';
-import { EventStreamService } from '../events/event-stream.service';
 import { MessagingTestKit, TEST_SCHEMA } from '../testing/messaging-test-kit';
 import { EventConsumerService } from './event-consumer.service';
 import { InboxPrunerService } from './inbox-pruner.service';
@@ -13,9 +11,6 @@ import { InboxPrunerService } from './inbox-pruner.service';
 jest.setTimeout(30_000);
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-@Injectable()
-class NoHandlers {}
 
 describe('inbox pruning', () => {
   let kit: MessagingTestKit;
@@ -28,11 +23,7 @@ describe('inbox pruning', () => {
     await kit?.dispose();
   });
 
-  async function start(eventRetentionMs?: number): Promise<INestApplicationContext> {
-    const app = await kit.startApp({ serviceName: 'retention', providers: [NoHandlers], eventRetentionMs });
-    await app.get(EventStreamService).ensure();
-    return app;
-  }
+  const start = (eventRetentionMs?: number) => kit.startStreamApp(eventRetentionMs);
 
   it("prunes handled event ids past the stream's retention, keeps recent ones, and still deduplicates them", async () => {
     const apps = [await start(2 * DAY_MS), await start(2 * DAY_MS)];

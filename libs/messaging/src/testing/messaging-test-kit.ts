@@ -25,6 +25,7 @@ import { NatsRpcServer } from '../rpc/nats-rpc.server';
 import { OutboxRecord } from '../outbox/outbox-record.entity';
 import { InboxRecord } from '../inbox/inbox-record.entity';
 import { decodeJson } from '../codec';
+import { EventStreamService } from '../events/event-stream.service';
 
 export const TEST_SCHEMA = 'msgtest';
 export const POSTGRES_SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -202,6 +203,13 @@ export class MessagingTestKit {
       });
     }
     this.apps.add(app);
+    return app;
+  }
+
+  /** An app with no handlers of its own whose event stream exists, kept for `eventRetentionMs` if given. */
+  async startStreamApp(eventRetentionMs?: number): Promise<INestApplicationContext> {
+    const app = await this.startApp({ serviceName: 'retention', eventRetentionMs });
+    await app.get(EventStreamService).ensure();
     return app;
   }
 

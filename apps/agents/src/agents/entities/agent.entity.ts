@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Timestamped } from '@vap/persistence';
 import {
   AgentType,
   ExtractionConfigDto,
@@ -9,7 +10,7 @@ import {
 
 /** A voice agent. Soft-deleted: deleted_at set means gone for every route and every other service. */
 @Entity({ name: 'agents' })
-export class Agent {
+export class Agent extends Timestamped {
   @PrimaryColumn('uuid')
   id: string;
 
@@ -112,12 +113,6 @@ export class Agent {
 
   @Column({ name: 'webhooks_include_account_endpoints', type: 'boolean' })
   webhooksIncludeAccountEndpoints: boolean;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
 
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
   deletedAt: Date | null;

@@ -1,11 +1,12 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Timestamped } from '@vap/persistence';
 import { DocumentStatus, DocumentType } from '@vap/contracts';
 
 const bigintAsNumber = { to: (v: number) => v, from: (v: string | number) => Number(v) };
 
 /** A knowledge-base document: an uploaded file (bytes in blob storage) or a web link. Soft-deleted. */
 @Entity({ name: 'documents' })
-export class Document {
+export class Document extends Timestamped {
   @PrimaryColumn('uuid')
   id: string;
 
@@ -42,12 +43,6 @@ export class Document {
 
   @Column({ name: 'confirmed_at', type: 'timestamptz', nullable: true })
   confirmedAt: Date | null;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
 
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
   deletedAt: Date | null;

@@ -1,9 +1,10 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Timestamped } from '@vap/persistence';
 import { ExtractionKeyDto } from '@vap/contracts';
 
 /** A reusable list of extraction keys, attachable to agents. */
 @Entity({ name: 'extraction_sets' })
-export class ExtractionSet {
+export class ExtractionSet extends Timestamped {
   /** `exs_` + UUID. */
   @PrimaryColumn('text')
   id: string;
@@ -19,10 +20,4 @@ export class ExtractionSet {
 
   @Column('jsonb')
   keys: ExtractionKeyDto[];
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Timestamped } from '@vap/persistence';
 import { KbIndexStatus } from '@vap/contracts';
 
 /**
@@ -6,7 +7,7 @@ import { KbIndexStatus } from '@vap/contracts';
  * unlinked_at at once (search stops using it); the cleanup job deletes the row and its chunks later.
  */
 @Entity({ name: 'agent_documents' })
-export class AgentDocument {
+export class AgentDocument extends Timestamped {
   @PrimaryColumn('uuid')
   id: string;
 
@@ -37,10 +38,4 @@ export class AgentDocument {
 
   @Column({ name: 'unlinked_at', type: 'timestamptz', nullable: true })
   unlinkedAt: Date | null;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
 }

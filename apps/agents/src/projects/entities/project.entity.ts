@@ -1,8 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Timestamped } from '@vap/persistence';
 
 /** A partner's grouping of agents. Every partner has a default project, created on first use. */
 @Entity({ name: 'projects' })
-export class Project {
+export class Project extends Timestamped {
   @PrimaryColumn('uuid')
   id: string;
 
@@ -14,10 +15,4 @@ export class Project {
 
   @Column({ name: 'is_default', type: 'boolean' })
   isDefault: boolean;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
 }

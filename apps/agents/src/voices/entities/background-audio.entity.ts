@@ -1,8 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Timestamped } from '@vap/persistence';
 import { BackgroundAudioCategory } from '@vap/contracts';
 
 @Entity({ name: 'background_audio' })
-export class BackgroundAudio {
+export class BackgroundAudio extends Timestamped {
   @PrimaryColumn('uuid')
   id: string;
 
@@ -20,10 +21,4 @@ export class BackgroundAudio {
 
   @Column('text')
   status: 'active' | 'retired';
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
 }

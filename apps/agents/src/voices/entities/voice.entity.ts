@@ -1,9 +1,10 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Timestamped } from '@vap/persistence';
 import { VoiceGender, VoiceTier } from '@vap/contracts';
 
 /** A catalog voice. Retired voices stay for the agents that use them but are offered to no one. */
 @Entity({ name: 'voices' })
-export class Voice {
+export class Voice extends Timestamped {
   @PrimaryColumn('uuid')
   id: string;
 
@@ -42,10 +43,4 @@ export class Voice {
 
   @Column('text')
   status: 'active' | 'retired';
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
 }

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn, VersionColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, VersionColumn } from 'typeorm';
+import { Timestamped } from '@vap/persistence';
 import { PartnerStatus, VoiceTier } from '@vap/contracts';
 
 export const bigintToNumber = {
@@ -7,7 +8,7 @@ export const bigintToNumber = {
 };
 
 @Entity({ name: 'partners' })
-export class Partner {
+export class Partner extends Timestamped {
   @PrimaryColumn('uuid')
   id: string;
 
@@ -26,12 +27,6 @@ export class Partner {
 
   @Column({ name: 'voice_tier', type: 'text' })
   voiceTier: VoiceTier;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
 
   /** One more on every change (a trigger bumps it on any UPDATE); carried in partner events and contexts. */
   @VersionColumn({ type: 'integer' })

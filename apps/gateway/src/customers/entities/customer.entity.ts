@@ -1,8 +1,9 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Timestamped } from '@vap/persistence';
 import { CustomerStatus } from '@vap/contracts';
 
 @Entity({ name: 'customers' })
-export class Customer {
+export class Customer extends Timestamped {
   /** `cus_` + UUID. */
   @PrimaryColumn('text')
   id: string;
@@ -24,10 +25,4 @@ export class Customer {
 
   @Column('text')
   status: CustomerStatus;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
 }
