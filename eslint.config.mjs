@@ -3,8 +3,8 @@ import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 
-// Library layers, lowest first: a lib imports libs of its own layer or below, never above. contracts, secrets
-// and egress import no other lib; storage builds on runtime.
+// Library layers, lowest first: a lib imports libs of its own layer or below, never above. contracts, secrets,
+// egress and media import no other lib; storage builds on runtime.
 const LAYERS = ['layer:contracts', 'layer:persistence', 'layer:messaging', 'layer:runtime'];
 
 // Spec files and a lib's own test kit (src/testing/, never exported from its barrel) may also use @vap/testing.

@@ -1,0 +1,2 @@
+// Live call audio for the media plane: codecs, framing and pacing, and the carriers' media-stream messages.
+export {};
