@@ -1,0 +1,7 @@
+export * from './carrier-a-stream';
+export * from './carrier-b-stream';
+export * from './media-stream-adapters';
+export * from './media-stream-event';
+export * from './media-url';
+export * from './stream-token';
+export type { StreamParseError, StreamParseErrorReason, StreamParseResult } from './stream-message-fields';
