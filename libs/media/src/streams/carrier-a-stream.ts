@@ -1,13 +1,12 @@
 // carrier_a's (Plivo-shaped) bidirectional audio stream: JSON text frames over the WebSocket that the answer
 // markup's <Stream bidirectional="true"> opens.
 import { escapeXml } from './xml-escape';
+import { readDtmfDigit, readMediaChunk, readOptionalStreamHeader } from './stream-frame-parts';
 import {
   JsonObject,
   StreamParseResult,
-  base64Field,
   numberField,
   objectField,
-  optionalNumberField,
   optionalStringField,
   parseStreamFrame,
   stringArrayField,
@@ -95,29 +94,13 @@ const READERS: Readonly<Record<CarrierAInbound['event'], (frame: JsonObject) => 
       ...(extraHeaders === undefined ? {} : { extra_headers: extraHeaders }),
     };
   },
-  media: (frame) => {
-    const media = objectField(frame, 'media');
-    return {
-      event: 'media',
-      streamId: stringField(frame, 'streamId'),
-      sequenceNumber: numberField(frame, 'sequenceNumber'),
-      media: {
-        track: stringField(media, 'track', 'media.track'),
-        timestamp: numberField(media, 'timestamp', 'media.timestamp'),
-        chunk: numberField(media, 'chunk', 'media.chunk'),
-        payload: base64Field(media, 'payload', 'media.payload'),
-      },
-    };
-  },
-  dtmf: (frame) => {
-    const dtmf = objectField(frame, 'dtmf');
-    const track = optionalStringField(dtmf, 'track', 'dtmf.track');
-    return {
-      event: 'dtmf',
-      ...streamHeader(frame),
-      dtmf: { ...(track === undefined ? {} : { track }), digit: stringField(dtmf, 'digit', 'dtmf.digit') },
-    };
-  },
+  media: (frame) => ({
+    event: 'media',
+    streamId: stringField(frame, 'streamId'),
+    sequenceNumber: numberField(frame, 'sequenceNumber'),
+    media: readMediaChunk(frame),
+  }),
+  dtmf: (frame) => ({ event: 'dtmf', ...streamHeader(frame), dtmf: readDtmfDigit(frame) }),
   playedStream: (frame) => ({
     event: 'playedStream',
     ...streamHeader(frame),
@@ -132,13 +115,8 @@ export function parseCarrierAMessage(text: string): StreamParseResult<CarrierAIn
   return parseStreamFrame(text, READERS);
 }
 
-function streamHeader(frame: JsonObject): { streamId?: string; sequenceNumber?: number } {
-  const streamId = optionalStringField(frame, 'streamId');
-  const sequenceNumber = optionalNumberField(frame, 'sequenceNumber');
-  return {
-    ...(streamId === undefined ? {} : { streamId }),
-    ...(sequenceNumber === undefined ? {} : { sequenceNumber }),
-  };
+function streamHeader(frame: JsonObject) {
+  return readOptionalStreamHeader(frame, 'streamId');
 }
 
 /**

@@ -1,14 +1,12 @@
 // carrier_b's (Twilio-shaped) bidirectional media stream: JSON text frames over the WebSocket that the
 // answer markup's <Connect><Stream> opens. The sandbox carrier speaks the same protocol.
 import { escapeXml } from './xml-escape';
+import { readDtmfDigit, readMediaChunk, readOptionalStreamHeader } from './stream-frame-parts';
 import {
   JsonObject,
   StreamParseResult,
-  base64Field,
   numberField,
   objectField,
-  optionalNumberField,
-  optionalStringField,
   parseStreamFrame,
   stringArrayField,
   stringField,
@@ -104,29 +102,13 @@ const READERS: Readonly<Record<CarrierBInbound['event'], (frame: JsonObject) => 
       },
     };
   },
-  media: (frame) => {
-    const media = objectField(frame, 'media');
-    return {
-      event: 'media',
-      streamSid: stringField(frame, 'streamSid'),
-      sequenceNumber: numberField(frame, 'sequenceNumber'),
-      media: {
-        track: stringField(media, 'track', 'media.track'),
-        chunk: numberField(media, 'chunk', 'media.chunk'),
-        timestamp: numberField(media, 'timestamp', 'media.timestamp'),
-        payload: base64Field(media, 'payload', 'media.payload'),
-      },
-    };
-  },
-  dtmf: (frame) => {
-    const dtmf = objectField(frame, 'dtmf');
-    const track = optionalStringField(dtmf, 'track', 'dtmf.track');
-    return {
-      event: 'dtmf',
-      ...streamHeader(frame),
-      dtmf: { ...(track === undefined ? {} : { track }), digit: stringField(dtmf, 'digit', 'dtmf.digit') },
-    };
-  },
+  media: (frame) => ({
+    event: 'media',
+    streamSid: stringField(frame, 'streamSid'),
+    sequenceNumber: numberField(frame, 'sequenceNumber'),
+    media: readMediaChunk(frame),
+  }),
+  dtmf: (frame) => ({ event: 'dtmf', ...streamHeader(frame), dtmf: readDtmfDigit(frame) }),
   mark: (frame) => ({
     event: 'mark',
     ...streamHeader(frame),
@@ -150,13 +132,8 @@ export function parseCarrierBMessage(text: string): StreamParseResult<CarrierBIn
   return parseStreamFrame(text, READERS);
 }
 
-function streamHeader(frame: JsonObject): { streamSid?: string; sequenceNumber?: number } {
-  const streamSid = optionalStringField(frame, 'streamSid');
-  const sequenceNumber = optionalNumberField(frame, 'sequenceNumber');
-  return {
-    ...(streamSid === undefined ? {} : { streamSid }),
-    ...(sequenceNumber === undefined ? {} : { sequenceNumber }),
-  };
+function streamHeader(frame: JsonObject) {
+  return readOptionalStreamHeader(frame, 'streamSid');
 }
 
 // ---- To the carrier ----
