@@ -1,0 +1,5 @@
+export * from './mulaw';
+export * from './pcm';
+export * from './signals';
+export * from './resample';
+export * from './framer';

@@ -1,0 +1,26 @@
+import { countZeroCrossings, sineWave } from './signals';
+
+describe('sineWave', () => {
+  it('has the requested peak, length and starting phase', () => {
+    const tone = sineWave(1000, 8000, 8000, 10000);
+    expect(tone).toHaveLength(8000);
+    expect(Math.max(...tone)).toBe(10000);
+    expect(Math.min(...tone)).toBe(-10000);
+    expect(tone[0]).toBe(0);
+    // 1 kHz at 8 kHz: a quarter period is two samples.
+    expect(tone[2]).toBe(10000);
+    expect(sineWave(1000, 4, 8000, 10000, Math.PI / 2)[0]).toBe(10000);
+  });
+});
+
+describe('countZeroCrossings', () => {
+  it('counts sign changes, skipping zeros', () => {
+    expect(countZeroCrossings(Int16Array.from([1, -1, 0, 0, 2, 3, -4]))).toBe(3);
+    expect(countZeroCrossings(Int16Array.from([0, 0, 5, 0, 5]))).toBe(0);
+  });
+
+  it('finds about 2f crossings per second in a tone', () => {
+    const crossings = countZeroCrossings(sineWave(440, 16000, 16000, 5000, 0.3));
+    expect(Math.abs(crossings - 880)).toBeLessThanOrEqual(1);
+  });
+});
