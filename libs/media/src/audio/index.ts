@@ -3,3 +3,4 @@ export * from './pcm';
 export * from './signals';
 export * from './resample';
 export * from './framer';
+export * from './frame-clock';
