@@ -4,3 +4,5 @@ export * from './signals';
 export * from './resample';
 export * from './framer';
 export * from './frame-clock';
+export * from './vad';
+export * from './ambience';

@@ -28,3 +28,25 @@ export function countZeroCrossings(samples: Int16Array): number {
   }
   return crossings;
 }
+
+/** Deterministic PRNG (mulberry32) in [0, 1): the same seed gives the same signal on every host. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Uniform white noise with an RMS level of `dbfs`, deterministic for a seed. */
+export function whiteNoise(count: number, dbfs: number, seed = 1): Int16Array {
+  const random = seededRandom(seed);
+  // A uniform distribution on [-a, a] has RMS a / sqrt(3).
+  const peak = 32768 * Math.pow(10, dbfs / 20) * Math.sqrt(3);
+  const out = new Int16Array(count);
+  for (let n = 0; n < count; n++) out[n] = clampSample((random() * 2 - 1) * peak);
+  return out;
+}
