@@ -149,6 +149,22 @@ describe('FrameClock', () => {
     expect(pacer.playedMs).toBe(60);
   });
 
+  it('continues the utterance when more speech is queued before its last frame went out', () => {
+    const { clock, pacer } = setup();
+    pacer.enqueue(frame(1));
+    pacer.enqueue(frame(2));
+    pacer.endUtterance();
+    pacer.start(); // sends 1
+    pacer.enqueue(frame(3));
+    clock.advance(40); // sends 2 and 3
+    expect(pacer.talking).toBe(true);
+    expect(pacer.playedMs).toBe(60);
+    clock.advance(40);
+    expect(pacer.underruns).toBe(2);
+    pacer.endUtterance();
+    expect(pacer.talking).toBe(false);
+  });
+
   it('barge-in: clear() drops the queue and reports how much of the utterance was played', () => {
     const { clock, sent, pacer } = setup();
     for (let i = 1; i <= 50; i++) pacer.enqueue(frame(i));

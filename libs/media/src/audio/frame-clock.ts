@@ -30,7 +30,7 @@ export interface FrameClockOptions {
   timeScale?: number;
   /** When nothing is queued: send a silence frame (keeps the carrier's stream continuous) or send nothing. */
   idle?: 'silence' | 'nothing';
-  /** The filler frame; defaults to 20 ms of mu-law silence. */
+  /** The filler frame, sent as is every idle tick (so never mutate it); defaults to 20 ms of mu-law silence. */
   silenceFrame?: Buffer;
   clock?: ClockSource;
   /** How many recent send-time errors the jitter percentiles cover. */
@@ -117,11 +117,12 @@ export class FrameClock {
 
   /** Queues one frame of speech; opens an utterance if none is open. */
   enqueue(frame: Buffer): void {
-    if (!this.utteranceOpen || this.utteranceEnding) {
-      if (!this.utteranceOpen) this.utteranceFrames = 0;
+    if (!this.utteranceOpen) {
       this.utteranceOpen = true;
-      this.utteranceEnding = false;
+      this.utteranceFrames = 0;
     }
+    // More speech queued before the last frame went out continues the same utterance.
+    this.utteranceEnding = false;
     this.queue.push(frame);
   }
 

@@ -41,6 +41,8 @@ export function mulawDecodeSample(byte: number): number {
 }
 
 /** Encodes PCM16 samples to mu-law; writes into `out` when given (it must hold pcm.length bytes). */
+export function mulawEncode(pcm: Int16Array): Buffer;
+export function mulawEncode<T extends Uint8Array>(pcm: Int16Array, out: T): T;
 export function mulawEncode(pcm: Int16Array, out: Uint8Array = Buffer.allocUnsafe(pcm.length)): Uint8Array {
   if (out.length < pcm.length) throw new RangeError('mulawEncode: output shorter than input');
   for (let i = 0; i < pcm.length; i++) out[i] = ENCODE[pcm[i] & 0xffff];
