@@ -55,8 +55,7 @@ export class VoiceActivityDetector {
   /** Start of the current run of voiced (idle) or unvoiced (speaking) frames, or undefined. */
   private runStart: number | undefined;
   private clockMs: number;
-  /** Background level estimate, in dBFS. */
-  noiseFloorDbfs: number;
+  private noiseFloor: number;
 
   constructor(options: VadOptions = {}, startMs = 0) {
     this.thresholdDbfs = options.thresholdDbfs ?? SPEECH_THRESHOLD_DBFS;
@@ -66,8 +65,13 @@ export class VoiceActivityDetector {
     this.sampleRate = options.sampleRate ?? 8000;
     this.noiseMarginDb = options.noiseMarginDb;
     this.noiseRiseMs = options.noiseRiseMs ?? 3000;
-    this.noiseFloorDbfs = this.thresholdDbfs - (this.noiseMarginDb ?? 0);
+    this.noiseFloor = this.thresholdDbfs - (this.noiseMarginDb ?? 0);
     this.clockMs = startMs;
+  }
+
+  /** Background level estimate, in dBFS (meaningful with noiseMarginDb). */
+  get noiseFloorDbfs(): number {
+    return this.noiseFloor;
   }
 
   get speaking(): boolean {
@@ -82,7 +86,7 @@ export class VoiceActivityDetector {
   /** The level in force for starting speech, in dBFS. */
   get effectiveThresholdDbfs(): number {
     if (this.noiseMarginDb === undefined) return this.thresholdDbfs;
-    return Math.max(this.thresholdDbfs, this.noiseFloorDbfs + this.noiseMarginDb);
+    return Math.max(this.thresholdDbfs, this.noiseFloor + this.noiseMarginDb);
   }
 
   /** One PCM16 frame at the configured sample rate. */
@@ -124,7 +128,7 @@ export class VoiceActivityDetector {
   /** Falls at once to a quieter background, rises slowly toward a louder one (so speech barely moves it). */
   private trackNoise(dbfs: number, durationMs: number): void {
     if (this.noiseMarginDb === undefined) return;
-    if (dbfs < this.noiseFloorDbfs) this.noiseFloorDbfs = dbfs;
-    else this.noiseFloorDbfs += (dbfs - this.noiseFloorDbfs) * Math.min(1, durationMs / this.noiseRiseMs);
+    if (dbfs < this.noiseFloor) this.noiseFloor = dbfs;
+    else this.noiseFloor += (dbfs - this.noiseFloor) * Math.min(1, durationMs / this.noiseRiseMs);
   }
 }
