@@ -1,3 +1,3 @@
 // Live call audio for the media plane: codecs, framing and pacing, and the carriers' media-stream messages.
-export {};
+export * from './audio';
 export * from './streams';

@@ -1,0 +1,203 @@
+// Outbound pacing: carriers play what they receive as it arrives, so the agent's speech must leave in 20 ms
+// frames on a steady clock: no bursts (the carrier's jitter buffer overflows) and no gaps while speech is queued.
+// Send times are computed from the start time (start + n * period), so timer lateness never accumulates.
+
+import { MULAW_SILENCE } from './mulaw';
+import { FRAME_MS, MULAW_FRAME_BYTES } from './framer';
+
+/** Time and timers, injectable so tests drive the clock by hand. */
+export interface ClockSource {
+  /** Milliseconds, monotonic. */
+  now(): number;
+  setTimer(callback: () => void, delayMs: number): unknown;
+  clearTimer(handle: unknown): void;
+}
+
+export const systemClock: ClockSource = {
+  now: () => performance.now(),
+  setTimer: (callback, delayMs) => setTimeout(callback, delayMs),
+  clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface FrameClockOptions {
+  /** Receives each frame at its send time; `silence` is true for filler frames. */
+  send: (frame: Buffer, silence: boolean) => void;
+  periodMs?: number;
+  /**
+   * How much faster than real time the clock runs: 10 sends a 20 ms frame every 2 ms. For tests only; the
+   * pacing code is the same at every scale. Reported durations (played ms) stay in media time.
+   */
+  timeScale?: number;
+  /** When nothing is queued: send a silence frame (keeps the carrier's stream continuous) or send nothing. */
+  idle?: 'silence' | 'nothing';
+  /** The filler frame, sent as is every idle tick (so never mutate it); defaults to 20 ms of mu-law silence. */
+  silenceFrame?: Buffer;
+  clock?: ClockSource;
+  /** How many recent send-time errors the jitter percentiles cover. */
+  jitterWindow?: number;
+}
+
+/** What clear() dropped and how much of the cut utterance the caller actually heard. */
+export interface ClearResult {
+  droppedFrames: number;
+  /** Media time of the current utterance already sent, in ms. */
+  playedMs: number;
+}
+
+/**
+ * A paced frame sender. enqueue() speech frames, endUtterance() once the last is queued; the clock sends one frame
+ * per period. A tick with nothing queued while an utterance is open is an underrun. clear() is barge-in.
+ */
+export class FrameClock {
+  private readonly send: FrameClockOptions['send'];
+  private readonly periodMs: number;
+  private readonly realPeriodMs: number;
+  private readonly idle: 'silence' | 'nothing';
+  private readonly silenceFrame: Buffer;
+  private readonly clock: ClockSource;
+  private readonly queue: Buffer[] = [];
+  private queueHead = 0;
+  private timer: unknown;
+  private running = false;
+  private startedAt = 0;
+  private tickIndex = 0;
+  private utteranceOpen = false;
+  private utteranceEnding = false;
+  private utteranceFrames = 0;
+  private readonly jitter: Float64Array;
+  private jitterCount = 0;
+
+  framesSent = 0;
+  silenceFramesSent = 0;
+  underruns = 0;
+  /** Times the timer fired more than a period late; those slots are skipped rather than sent in a burst. */
+  stalls = 0;
+
+  constructor(options: FrameClockOptions) {
+    this.send = options.send;
+    this.periodMs = options.periodMs ?? FRAME_MS;
+    const timeScale = options.timeScale ?? 1;
+    if (!(timeScale > 0)) throw new RangeError('FrameClock: timeScale must be > 0');
+    this.realPeriodMs = this.periodMs / timeScale;
+    this.idle = options.idle ?? 'silence';
+    this.silenceFrame = options.silenceFrame ?? Buffer.alloc(MULAW_FRAME_BYTES, MULAW_SILENCE);
+    this.clock = options.clock ?? systemClock;
+    this.jitter = new Float64Array(options.jitterWindow ?? 3000);
+  }
+
+  /** Frames waiting to be sent. */
+  get queuedFrames(): number {
+    return this.queue.length - this.queueHead;
+  }
+
+  /** True from the first frame of an utterance until its last frame is sent or it is cleared. */
+  get talking(): boolean {
+    return this.utteranceOpen;
+  }
+
+  /** Media time of the current (or last finished) utterance already sent, in ms. */
+  get playedMs(): number {
+    return this.utteranceFrames * this.periodMs;
+  }
+
+  /** Starts ticking; the first frame goes out now. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.startedAt = this.clock.now();
+    this.tickIndex = 0;
+    this.tick();
+  }
+
+  stop(): void {
+    this.running = false;
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Queues one frame of speech; opens an utterance if none is open. */
+  enqueue(frame: Buffer): void {
+    if (!this.utteranceOpen) {
+      this.utteranceOpen = true;
+      this.utteranceFrames = 0;
+    }
+    // More speech queued before the last frame went out continues the same utterance.
+    this.utteranceEnding = false;
+    this.queue.push(frame);
+  }
+
+  /** The utterance's last frame is queued: draining the queue after this is the end, not an underrun. */
+  endUtterance(): void {
+    if (!this.utteranceOpen) return;
+    if (this.queuedFrames === 0) this.utteranceOpen = false;
+    else this.utteranceEnding = true;
+  }
+
+  /** Barge-in: drops the queued frames and closes the utterance. */
+  clear(): ClearResult {
+    const result = { droppedFrames: this.queuedFrames, playedMs: this.playedMs };
+    this.queue.length = 0;
+    this.queueHead = 0;
+    this.utteranceOpen = false;
+    this.utteranceEnding = false;
+    return result;
+  }
+
+  /** Median of (actual - scheduled) send time over the recent window, in clock ms. */
+  get jitterP50Ms(): number {
+    return this.jitterPercentile(0.5);
+  }
+
+  get jitterP99Ms(): number {
+    return this.jitterPercentile(0.99);
+  }
+
+  jitterPercentile(fraction: number): number {
+    const count = Math.min(this.jitterCount, this.jitter.length);
+    if (count === 0) return 0;
+    const sorted = this.jitter.slice(0, count).sort();
+    return sorted[Math.min(count - 1, Math.ceil(fraction * count) - 1)];
+  }
+
+  private tick(): void {
+    this.timer = undefined;
+    if (!this.running) return;
+    const now = this.clock.now();
+    const scheduled = this.startedAt + this.tickIndex * this.realPeriodMs;
+    this.jitter[this.jitterCount % this.jitter.length] = now - scheduled;
+    this.jitterCount++;
+    this.emit();
+    this.tickIndex++;
+    // More than a period late (event loop stall): skip the missed slots so queued audio is delayed, not burst.
+    const behind = Math.floor((now - this.startedAt) / this.realPeriodMs) + 1;
+    if (behind > this.tickIndex) {
+      this.stalls++;
+      this.tickIndex = behind;
+    }
+    const next = this.startedAt + this.tickIndex * this.realPeriodMs;
+    this.timer = this.clock.setTimer(() => this.tick(), Math.max(0, next - this.clock.now()));
+  }
+
+  private emit(): void {
+    if (this.queuedFrames > 0) {
+      const frame = this.queue[this.queueHead++];
+      if (this.queueHead > 256 && this.queueHead * 2 > this.queue.length) {
+        this.queue.splice(0, this.queueHead);
+        this.queueHead = 0;
+      }
+      this.framesSent++;
+      this.utteranceFrames++;
+      if (this.utteranceEnding && this.queuedFrames === 0) {
+        this.utteranceOpen = false;
+        this.utteranceEnding = false;
+      }
+      this.send(frame, false);
+      return;
+    }
+    if (this.utteranceOpen) this.underruns++;
+    if (this.idle === 'silence') {
+      this.silenceFramesSent++;
+      this.send(this.silenceFrame, true);
+    }
+  }
+}

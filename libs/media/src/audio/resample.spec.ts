@@ -1,0 +1,127 @@
+import { levelDbfs } from './pcm';
+import { Resampler, resamplePcm16 } from './resample';
+import { countZeroCrossings, sineWave } from './signals';
+
+function concat(parts: Int16Array[]): Int16Array {
+  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** Skips the filter's ramp-in and ramp-out at the clip's edges. */
+function middle(samples: Int16Array, edge = 200): Int16Array {
+  return samples.subarray(edge, samples.length - edge);
+}
+
+const PAIRS: [number, number][] = [
+  [8000, 16000],
+  [16000, 8000],
+  [8000, 24000],
+  [24000, 8000],
+  [8000, 48000],
+  [48000, 8000],
+  [16000, 24000],
+  [24000, 16000],
+  [22050, 8000],
+];
+
+describe('resamplePcm16', () => {
+  it.each(PAIRS)('%i -> %i Hz gives length * to / from samples', (from, to) => {
+    expect(resamplePcm16(new Int16Array(from / 10), from, to)).toHaveLength(Math.ceil(to / 10));
+    expect(resamplePcm16(new Int16Array(161), from, to)).toHaveLength(Math.ceil((161 * to) / from));
+  });
+
+  it.each(PAIRS)('%i -> %i Hz keeps a 1 kHz tone at 1 kHz and at its level', (from, to) => {
+    const tone = sineWave(1000, from, from, 10000);
+    const out = resamplePcm16(tone, from, to);
+    // One second of 1 kHz: 2000 zero crossings.
+    expect(Math.abs(countZeroCrossings(out) - 2000)).toBeLessThanOrEqual(2);
+    expect(levelDbfs(middle(out))).toBeCloseTo(levelDbfs(middle(tone)), 0);
+  });
+
+  it('keeps the tone in phase (no delay) when upsampling', () => {
+    const tone = sineWave(500, 800, 8000, 10000);
+    const out = resamplePcm16(tone, 8000, 16000);
+    const expected = sineWave(500, 1600, 16000, 10000);
+    for (let i = 100; i < 1500; i++) expect(Math.abs(out[i] - expected[i])).toBeLessThan(150);
+  });
+
+  it('attenuates a 6 kHz tone when going 24k -> 8k (above the new Nyquist, it would alias to 2 kHz)', () => {
+    const tone = sineWave(6000, 24000, 24000, 10000);
+    const out = resamplePcm16(tone, 24000, 8000);
+    expect(levelDbfs(middle(tone))).toBeGreaterThan(-14);
+    expect(levelDbfs(middle(out))).toBeLessThan(levelDbfs(middle(tone)) - 50);
+  });
+
+  it('passes telephone-band speech frequencies when going 48k -> 8k', () => {
+    const tone = sineWave(3000, 48000, 48000, 10000);
+    const out = resamplePcm16(tone, 48000, 8000);
+    expect(levelDbfs(middle(out))).toBeGreaterThan(levelDbfs(middle(tone)) - 1);
+  });
+
+  it('copies when the rates are equal', () => {
+    const tone = sineWave(1000, 160);
+    const out = resamplePcm16(tone, 8000, 8000);
+    expect(out).not.toBe(tone);
+    expect([...out]).toEqual([...tone]);
+  });
+
+  it('refuses rates that are not positive integers', () => {
+    expect(() => new Resampler(0, 8000)).toThrow(RangeError);
+    expect(() => new Resampler(8000, 44.1)).toThrow(RangeError);
+  });
+});
+
+describe('Resampler (streaming)', () => {
+  it.each(PAIRS)('%i -> %i Hz: chunked output equals whole output', (from, to) => {
+    const input = concat([sineWave(700, from / 4, from, 9000), sineWave(1900, from / 4, from, 6000, 1)]);
+    const whole = resamplePcm16(input, from, to);
+    const resampler = new Resampler(from, to);
+    const parts: Int16Array[] = [];
+    // Uneven chunk sizes, including empty and single-sample chunks.
+    const sizes = [1, 0, 7, 160, 33, 320, 2, 999];
+    let offset = 0;
+    for (let i = 0; offset < input.length; i++) {
+      const size = sizes[i % sizes.length];
+      parts.push(resampler.push(input.subarray(offset, offset + size)));
+      offset += size;
+    }
+    parts.push(resampler.flush());
+    const chunked = concat(parts);
+    expect(chunked).toHaveLength(whole.length);
+    let worst = 0;
+    for (let i = 0; i < whole.length; i++) worst = Math.max(worst, Math.abs(chunked[i] - whole[i]));
+    expect(worst).toBeLessThanOrEqual(1);
+  });
+
+  it('holds back only the filter look-ahead while streaming 20 ms frames', () => {
+    const resampler = new Resampler(8000, 16000);
+    let produced = 0;
+    for (let i = 0; i < 50; i++) produced += resampler.push(sineWave(1000, 160, 8000, 1000, i)).length;
+    const held = 50 * 320 - produced;
+    expect(held).toBeGreaterThan(0);
+    expect(held).toBeLessThanOrEqual(32);
+    expect(resampler.flush()).toHaveLength(held);
+  });
+
+  it('starts afresh after flush, so one resampler serves utterance after utterance', () => {
+    const resampler = new Resampler(24000, 8000);
+    const first = sineWave(1000, 480, 24000, 8000);
+    const second = sineWave(300, 960, 24000, 5000);
+    const a = concat([resampler.push(first), resampler.flush()]);
+    const b = concat([resampler.push(second), resampler.flush()]);
+    expect([...a]).toEqual([...resamplePcm16(first, 24000, 8000)]);
+    expect([...b]).toEqual([...resamplePcm16(second, 24000, 8000)]);
+  });
+
+  it('forgets held input on reset', () => {
+    const resampler = new Resampler(8000, 16000);
+    resampler.push(sineWave(1000, 160, 8000, 9000));
+    resampler.reset();
+    expect(resampler.flush()).toHaveLength(0);
+  });
+});

@@ -1,0 +1,204 @@
+// Streaming sample-rate conversion for PCM16 mono between the carrier rate (8 kHz) and what each provider wants
+// (16/24/48 kHz), by any rational ratio. Polyphase windowed-sinc FIR: the low-pass sits below the lower of the
+// two Nyquist rates, so downsampling does not alias and upsampling does not image.
+
+/** Zero crossings of the sinc kept on each side, at the lower rate: longer = sharper cut-off, more work. */
+export const RESAMPLER_ZERO_CROSSINGS = 16;
+
+/** Cut-off as a fraction of the lower Nyquist rate, leaving room for the transition band. */
+const CUTOFF = 0.92;
+
+interface Filter {
+  /** Taps per phase. */
+  width: number;
+  /**
+   * Polyphase bank, `up` phases of `width` taps each (phase r, tap t at r * width + t), so an output is a dot
+   * product of `width` consecutive inputs, newest first. Scaled so each phase has unit DC gain.
+   */
+  bank: Float64Array;
+  /** Half-length of the prototype filter, in upsampled samples. */
+  half: number;
+}
+
+// Calls at the same pair of rates share one filter.
+const filters = new Map<string, Filter>();
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+function designFilter(up: number, down: number, zeroCrossings: number): Filter {
+  const key = `${up}/${down}/${zeroCrossings}`;
+  const cached = filters.get(key);
+  if (cached) return cached;
+  const widest = Math.max(up, down);
+  const half = zeroCrossings * widest;
+  const length = 2 * half + 1;
+  // Cycles per upsampled sample.
+  const fc = (0.5 * CUTOFF) / widest;
+  const taps = new Float64Array(length);
+  let sum = 0;
+  for (let n = 0; n < length; n++) {
+    const d = n - half;
+    const sinc = d === 0 ? 2 * fc : Math.sin(2 * Math.PI * fc * d) / (Math.PI * d);
+    const w = (2 * Math.PI * n) / (length - 1);
+    const blackman = 0.42 - 0.5 * Math.cos(w) + 0.08 * Math.cos(2 * w);
+    taps[n] = sinc * blackman;
+    sum += taps[n];
+  }
+  const width = Math.ceil(length / up);
+  const bank = new Float64Array(up * width);
+  // Zero-stuffing by `up` divides the level by `up`; the gain restores it.
+  for (let r = 0; r < up; r++) {
+    for (let t = 0; t < width; t++) {
+      const n = r + t * up;
+      if (n < length) bank[r * width + t] = (taps[n] * up) / sum;
+    }
+  }
+  const filter = { width, bank, half };
+  filters.set(key, filter);
+  return filter;
+}
+
+/**
+ * Converts a PCM16 mono stream from one rate to another, chunk by chunk. It keeps the input history the filter
+ * needs across calls, so a stream pushed in pieces comes out the same as pushed whole (no clicks at chunk
+ * boundaries). Output lags input by the filter's half-length (16 samples at the lower rate: 2 ms at 8 kHz) until flush().
+ *
+ * Output k sits at upsampled position k * down; its newest input is last = floor((k * down + half) / up) and
+ * its filter phase is the remainder. Both advance incrementally, so the per-sample work is one dot product.
+ */
+export class Resampler {
+  readonly up: number;
+  readonly down: number;
+  private readonly filter: Filter | undefined;
+  /** Input samples from index `historyStart` on, as floats; inputs before the stream are zeros. */
+  private history = new Float64Array(0);
+  private historyLength = 0;
+  private historyStart = 0;
+  /** Input samples received so far. */
+  private received = 0;
+  /** Outputs produced so far. */
+  private produced = 0;
+  /** Newest input and filter phase of the next output. */
+  private last = 0;
+  private phase = 0;
+
+  constructor(
+    readonly fromRate: number,
+    readonly toRate: number,
+    zeroCrossings = RESAMPLER_ZERO_CROSSINGS,
+  ) {
+    if (!Number.isInteger(fromRate) || !Number.isInteger(toRate) || fromRate <= 0 || toRate <= 0) {
+      throw new RangeError(`Resampler: rates must be positive integers (got ${fromRate} -> ${toRate})`);
+    }
+    const divisor = gcd(fromRate, toRate);
+    this.up = toRate / divisor;
+    this.down = fromRate / divisor;
+    this.filter = this.up === this.down ? undefined : designFilter(this.up, this.down, zeroCrossings);
+    this.reset();
+  }
+
+  /** Resamples the next chunk; returns the output samples ready so far (possibly none). */
+  push(input: Int16Array): Int16Array {
+    if (!this.filter) return input.slice();
+    this.append(input, input.length);
+    this.received += input.length;
+    // Outputs whose newest input has arrived: k * down + half < received * up.
+    const ready = Math.floor((this.received * this.up - this.filter.half - 1) / this.down) + 1;
+    return this.produce(ready - this.produced);
+  }
+
+  /**
+   * Ends the stream: emits the outputs still held back for the filter's look-ahead (treating what follows as
+   * silence) and resets, so the resampler can take the next utterance.
+   */
+  flush(): Int16Array {
+    if (!this.filter) return new Int16Array(0);
+    const total = Math.ceil((this.received * this.up) / this.down);
+    const count = Math.max(0, total - this.produced);
+    if (count > 0) {
+      const newestNeeded = Math.floor(((total - 1) * this.down + this.filter.half) / this.up);
+      this.append(undefined, Math.max(0, newestNeeded - (this.historyStart + this.historyLength) + 1));
+    }
+    const out = this.produce(count);
+    this.reset();
+    return out;
+  }
+
+  /** Forgets the stream (e.g. on barge-in) without emitting anything. */
+  reset(): void {
+    this.received = 0;
+    this.produced = 0;
+    if (!this.filter) return;
+    const { width, half } = this.filter;
+    // Zeros stand for the inputs before the stream.
+    this.historyStart = -width;
+    this.historyLength = width;
+    if (this.history.length < width * 4) this.history = new Float64Array(width * 4);
+    this.history.fill(0, 0, width);
+    this.last = Math.floor(half / this.up);
+    this.phase = half - this.last * this.up;
+  }
+
+  /** Appends `count` samples of `input`, or zeros when input is undefined. */
+  private append(input: Int16Array | undefined, count: number): void {
+    const needed = this.historyLength + count;
+    if (needed > this.history.length) {
+      const grown = new Float64Array(Math.max(needed, this.history.length * 2));
+      grown.set(this.history.subarray(0, this.historyLength));
+      this.history = grown;
+    }
+    const { history, historyLength } = this;
+    for (let i = 0; i < count; i++) history[historyLength + i] = input ? input[i] : 0;
+    this.historyLength = needed;
+  }
+
+  private produce(count: number): Int16Array {
+    const out = new Int16Array(Math.max(0, count));
+    if (count <= 0) return out;
+    const { width, bank } = this.filter as Filter;
+    const { up, down, history, historyStart } = this;
+    let last = this.last;
+    let phase = this.phase;
+    for (let j = 0; j < count; j++) {
+      const newest = last - historyStart;
+      const offset = phase * width;
+      let acc = 0;
+      for (let t = 0; t < width; t++) acc += history[newest - t] * bank[offset + t];
+      out[j] = acc >= 32767 ? 32767 : acc <= -32768 ? -32768 : Math.round(acc);
+      phase += down;
+      while (phase >= up) {
+        phase -= up;
+        last++;
+      }
+    }
+    this.last = last;
+    this.phase = phase;
+    this.produced += count;
+    this.discardUnneeded();
+    return out;
+  }
+
+  /** Drops input no future output can reach, keeping the history short. */
+  private discardUnneeded(): void {
+    const { width } = this.filter as Filter;
+    const drop = Math.min(this.last - width + 1 - this.historyStart, this.historyLength);
+    if (drop <= 0) return;
+    this.history.copyWithin(0, drop, this.historyLength);
+    this.historyLength -= drop;
+    this.historyStart += drop;
+  }
+}
+
+/** Resamples a whole clip at once: exactly ceil(length * to / from) samples, aligned with the input. */
+export function resamplePcm16(input: Int16Array, fromRate: number, toRate: number): Int16Array {
+  const resampler = new Resampler(fromRate, toRate);
+  const head = resampler.push(input);
+  const tail = resampler.flush();
+  if (tail.length === 0) return head;
+  const out = new Int16Array(head.length + tail.length);
+  out.set(head);
+  out.set(tail, head.length);
+  return out;
+}
