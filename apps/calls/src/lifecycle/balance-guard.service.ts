@@ -52,20 +52,23 @@ export class BalanceGuard implements OnApplicationBootstrap, BeforeApplicationSh
 
   /**
    * Refuses a new call (403) when the partner's balance, less what its live and not-yet-charged calls
-   * have cost, is below `minimumPaise`. The command's snapshot is the freshest balance there is.
+   * have cost, is below `minimumPaise`. The balance is the newer of the command's snapshot and the
+   * projection: the gateway may have read the snapshot just before a charge the projection already shows.
    */
   async assertCanStart(partner: PartnerContext, minimumPaise: number): Promise<void> {
-    await this.balances.seed(partner.id, partner.balancePaise);
+    await this.balances.seed(partner);
+    const balance = await this.balances.freshest(partner);
     const price = this.config.CALL_PRICE_PER_MINUTE_PAISE;
     const committed = await committedCostPaise(this.dataSource.manager, partner.id, price);
-    if (committed > 0 && partner.balancePaise - committed < minimumPaise) {
-      const inr = (paise: number) => (paise / 100).toFixed(2);
-      throw new AppError(
-        ErrorCode.FORBIDDEN,
-        `Insufficient balance: calls in progress or not yet charged have used INR ${inr(committed)} of ` +
-          `INR ${inr(partner.balancePaise)}; starting a call needs INR ${inr(minimumPaise)} left`,
-      );
-    }
+    if (balance - committed >= minimumPaise) return;
+    const inr = (paise: number) => (paise / 100).toFixed(2);
+    throw new AppError(
+      ErrorCode.FORBIDDEN,
+      committed > 0
+        ? `Insufficient balance: calls in progress or not yet charged have used INR ${inr(committed)} of ` +
+            `INR ${inr(balance)}; starting a call needs INR ${inr(minimumPaise)} left`
+        : `Insufficient balance: starting a call needs at least INR ${inr(minimumPaise)} (one 30-second call)`,
+    );
   }
 
   /** Ends the calls of partners who cannot pay for them; answers how many hang-ups it asked for. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PartnerDto } from '@vap/contracts';
+import { PartnerContext, PartnerDto } from '@vap/contracts';
 import { tableOf } from '@vap/persistence';
 
 /**
@@ -15,21 +15,34 @@ export class PartnerBalances {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** A command's snapshot, only where no event has been seen (events carry the ordering; snapshots do not). */
-  async seed(partnerId: string, balancePaise: number): Promise<void> {
+  async seed(partner: PartnerContext): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO ${tableOf(this.dataSource, 'partner_balances')} (partner_id, balance_paise, as_of) VALUES ($1, $2, now())
+      `INSERT INTO ${tableOf(this.dataSource, 'partner_balances')} (partner_id, balance_paise, as_of, version)
+       VALUES ($1, $2, now(), $3)
        ON CONFLICT (partner_id) DO NOTHING`,
-      [partnerId, balancePaise],
+      [partner.id, partner.balancePaise, partner.version ?? 0],
     );
+  }
+
+  /**
+   * The newer of the snapshot's balance and the projection's, by the gateway's version of the partner: a
+   * snapshot read just before a charge is older than a projection that has already seen the charge.
+   */
+  async freshest(partner: PartnerContext): Promise<number> {
+    const [row] = (await this.dataSource.query(
+      `SELECT balance_paise, version FROM ${tableOf(this.dataSource, 'partner_balances')} WHERE partner_id = $1`,
+      [partner.id],
+    )) as { balance_paise: string; version: number }[];
+    return row && row.version > (partner.version ?? 0) ? Number(row.balance_paise) : partner.balancePaise;
   }
 
   /** A partner event's balance (PartnerEventsConsumer), in the event's inbox transaction. */
   async record(em: EntityManager, partner: PartnerDto): Promise<void> {
     await em.query(
-      `INSERT INTO ${tableOf(em, 'partner_balances')} (partner_id, balance_paise, as_of) VALUES ($1, $2, $3)
-       ON CONFLICT (partner_id) DO UPDATE SET balance_paise = $2, as_of = $3, updated_at = now()
+      `INSERT INTO ${tableOf(em, 'partner_balances')} (partner_id, balance_paise, as_of, version) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (partner_id) DO UPDATE SET balance_paise = $2, as_of = $3, version = $4, updated_at = now()
          WHERE ${tableOf(em, 'partner_balances')}.as_of <= $3`,
-      [partner.id, Math.round(partner.balance_inr * 100), partner.updated_at],
+      [partner.id, Math.round(partner.balance_inr * 100), partner.updated_at, partner.version ?? 0],
     );
   }
 }

@@ -7,6 +7,7 @@ import { CallCharges1763800009100 } from './1763800009100-call-charges';
 import { CallLifecycle1763800009200 } from './1763800009200-call-lifecycle';
 import { InboxPruneIndex1763900010000 } from './1763900010000-inbox-prune-index';
 import { PartnerStanding1763900020000 } from './1763900020000-partner-standing';
+import { PartnerBalanceVersion1764000010000 } from './1764000010000-partner-balance-version';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   CallLifecycle1763800009200,
   InboxPruneIndex1763900010000,
   PartnerStanding1763900020000,
+  PartnerBalanceVersion1764000010000,
 ];
