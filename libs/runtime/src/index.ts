@@ -12,3 +12,4 @@ export * from './auth/public.decorator';
 export * from './metrics/metrics.module';
 export * from './metrics/http-metrics.middleware';
 export * from './config/env-example';
+export * from './scheduling/periodic-task';

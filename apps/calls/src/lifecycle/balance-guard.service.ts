@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError, ErrorCode, PartnerContext } from '@vap/contracts';
 import { tableOf } from '@vap/persistence';
+import { PeriodicTask } from '@vap/runtime';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
 import { committedCostPaise, overdrawnCalls } from './balance-exposure';
@@ -31,23 +32,24 @@ const HANGUP_RETRY_SECS = 10;
 @Injectable()
 export class BalanceGuard implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(BalanceGuard.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly task: PeriodicTask;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: CallsConfig,
     private readonly carriers: CarrierRegistry,
     private readonly balances: PartnerBalances,
-  ) {}
+  ) {
+    this.task = new PeriodicTask({
+      label: 'balance sweep',
+      intervalMs: this.config.BALANCE_GUARD_INTERVAL_MS,
+      run: () => this.sweep(),
+      log: this.logger,
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.sweep()
-        .then(() => undefined)
-        .catch((err) => this.logger.error(`balance sweep failed: ${(err as Error).message}`))
-        .finally(() => (this.running = undefined));
-    }, this.config.BALANCE_GUARD_INTERVAL_MS);
+    this.task.start();
   }
 
   /**
@@ -118,7 +120,6 @@ export class BalanceGuard implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 }

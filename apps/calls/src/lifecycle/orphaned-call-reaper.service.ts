@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CallStatus } from '@vap/contracts';
 import { tableOf } from '@vap/persistence';
+import { PeriodicTask } from '@vap/runtime';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
@@ -35,8 +36,7 @@ interface OrphanedCall {
 @Injectable()
 export class OrphanedCallReaper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(OrphanedCallReaper.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly task: PeriodicTask;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -44,17 +44,18 @@ export class OrphanedCallReaper implements OnApplicationBootstrap, BeforeApplica
     private readonly liveness: ReplicaLiveness,
     private readonly carriers: CarrierRegistry,
     private readonly progress: CallProgressService,
-  ) {}
+  ) {
+    this.task = new PeriodicTask({
+      label: 'orphaned-call check',
+      intervalMs: this.config.CALL_OWNER_CHECK_MS,
+      runAtStart: true,
+      run: () => this.reap(),
+      log: this.logger,
+    });
+  }
 
   onApplicationBootstrap(): void {
-    const run = () => {
-      this.running ??= this.reap()
-        .then(() => undefined)
-        .catch((err) => this.logger.error(`orphaned-call check failed: ${(err as Error).message}`))
-        .finally(() => (this.running = undefined));
-    };
-    run();
-    this.timer = setInterval(run, this.config.CALL_OWNER_CHECK_MS);
+    this.task.start();
   }
 
   /** Ends every live call of a gone owner; answers how many it ended. */
@@ -108,7 +109,6 @@ export class OrphanedCallReaper implements OnApplicationBootstrap, BeforeApplica
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 }

@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { tableOf } from '@vap/persistence';
+import { PeriodicTask } from '@vap/runtime';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';
 import { CallsConfig } from '../config/calls.config';
 import { CallProgressService } from './call-progress.service';
@@ -18,22 +19,23 @@ const BATCH = 50;
 @Injectable()
 export class StaleCallSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(StaleCallSweeper.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly task: PeriodicTask;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: CallsConfig,
     private readonly progress: CallProgressService,
-  ) {}
+  ) {
+    this.task = new PeriodicTask({
+      label: 'stale-call sweep',
+      intervalMs: this.config.STALE_CALL_SWEEP_MS,
+      run: () => this.sweep(),
+      log: this.logger,
+    });
+  }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.sweep()
-        .then(() => undefined)
-        .catch((err) => this.logger.error(`stale-call sweep failed: ${(err as Error).message}`))
-        .finally(() => (this.running = undefined));
-    }, this.config.STALE_CALL_SWEEP_MS);
+    this.task.start();
   }
 
   async sweep(): Promise<number> {
@@ -69,7 +71,6 @@ export class StaleCallSweeper implements OnApplicationBootstrap, BeforeApplicati
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 }

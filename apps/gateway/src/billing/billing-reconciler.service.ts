@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { Subjects, UnbilledChargesPage } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
+import { PeriodicTask } from '@vap/runtime';
 import { GatewayConfig } from '../config/gateway.config';
 import { CallChargeService } from './call-charge.service';
 
@@ -26,8 +27,8 @@ export const reconciledCharges = new Counter({
 @Injectable()
 export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(BillingReconciler.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
+  private readonly task: PeriodicTask;
+  /** Set at shutdown: a round in progress stops between partners. */
   private stopped = false;
 
   constructor(
@@ -35,19 +36,18 @@ export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicat
     private readonly rpc: RpcClient,
     private readonly charges: CallChargeService,
     private readonly config: GatewayConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.trigger();
-    this.timer = setInterval(() => this.trigger(), this.config.BILLING_RECONCILE_INTERVAL_MS);
+  ) {
+    this.task = new PeriodicTask({
+      label: 'billing reconciliation',
+      intervalMs: this.config.BILLING_RECONCILE_INTERVAL_MS,
+      runAtStart: true,
+      run: () => this.reconcile(),
+      log: this.logger,
+    });
   }
 
-  private trigger(): void {
-    if (this.stopped) return;
-    this.running ??= this.reconcile()
-      .then(() => undefined)
-      .catch((err) => this.logger.error(`billing reconciliation failed: ${(err as Error).message}`))
-      .finally(() => (this.running = undefined));
+  onApplicationBootstrap(): void {
+    this.task.start();
   }
 
   /** One round over every partner; answers how many charges it debited itself. */
@@ -116,7 +116,6 @@ export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicat
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.task.stop();
   }
 }

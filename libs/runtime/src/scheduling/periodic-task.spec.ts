@@ -1,0 +1,75 @@
+import { PeriodicTask } from './periodic-task';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('PeriodicTask', () => {
+  const log = { error: jest.fn() };
+
+  beforeEach(() => log.error.mockReset());
+
+  it('runs every interval, at start when asked, and never two runs at once', async () => {
+    let runs = 0;
+    let inFlight = 0;
+    let overlapped = false;
+    const task = new PeriodicTask({
+      label: 'test job',
+      intervalMs: 10,
+      runAtStart: true,
+      log,
+      run: async () => {
+        runs++;
+        inFlight++;
+        overlapped ||= inFlight > 1;
+        await sleep(35);
+        inFlight--;
+      },
+    });
+    task.start();
+    expect(runs).toBe(1);
+    await sleep(120);
+    await task.stop();
+    expect(runs).toBeGreaterThanOrEqual(2);
+    expect(overlapped).toBe(false);
+  });
+
+  it('logs a failed run and tries again on the next tick', async () => {
+    let runs = 0;
+    const task = new PeriodicTask({
+      label: 'test job',
+      intervalMs: 10,
+      log,
+      run: async () => {
+        runs++;
+        throw new Error('down');
+      },
+    });
+    task.start();
+    expect(runs).toBe(0);
+    await sleep(45);
+    await task.stop();
+    expect(runs).toBeGreaterThanOrEqual(2);
+    expect(log.error).toHaveBeenCalledWith('test job failed: down');
+  });
+
+  it('waits for the run in progress when stopped, and runs no more after', async () => {
+    let finished = false;
+    let runs = 0;
+    const task = new PeriodicTask({
+      label: 'test job',
+      intervalMs: 10,
+      runAtStart: true,
+      log,
+      run: async () => {
+        runs++;
+        await sleep(40);
+        finished = true;
+      },
+    });
+    task.start();
+    await task.stop();
+    expect(finished).toBe(true);
+    task.trigger();
+    await sleep(30);
+    expect(runs).toBe(1);
+  });
+});
