@@ -8,6 +8,7 @@ export * from './customers';
 export * from './accounts';
 export * from './agents';
 export * from './voices';
+export * from './voice';
 export * from './extraction';
 export * from './documents';
 export * from './knowledge';

@@ -1,11 +1,11 @@
 import {
+  AgentSettings,
   AnsweredBy,
   CallDisposition,
   CallProvider,
   CarrierCallbackReply,
   HangupSource,
 } from '@vap/contracts';
-import { AgentSettings } from '../calls/agent-settings';
 import { Call } from '../calls/entities/call.entity';
 
 /** One inbound carrier callback as the gateway received it (see CarrierCallbackIngest). */

@@ -85,6 +85,16 @@ import type {
   UpdateInboundRoutePolicyDto,
   UpdatePhoneNumberDto,
 } from '../telephony';
+import type {
+  VoiceAck,
+  VoiceAttachRequest,
+  VoiceCallContext,
+  VoiceEndedRequest,
+  VoiceHangupRequest,
+  VoiceTranscriptRequest,
+  VoiceTransferReply,
+  VoiceTransferRequest,
+} from '../voice';
 import type { AgentVoiceListDto, BackgroundAudioListDto, VoiceConfigurationListDto } from '../voices';
 import type {
   AgentFlagSetCommand,
@@ -219,6 +229,11 @@ export interface ServiceCommands {
   'calls.inbound_decision.list': Command<ListInboundRouteDecisionsQueryDto, InboundRouteDecisionListDto>;
   'calls.sandbox.inbound_call': Command<SandboxInboundCallDto, InboundRouteDecisionDto>;
   'calls.inbound_callback.ingest': Command<CarrierCallbackIngest, CarrierCallbackReply>;
+  'calls.voice.attach': Command<VoiceAttachRequest, VoiceCallContext>;
+  'calls.voice.transcript': Command<VoiceTranscriptRequest, VoiceAck>;
+  'calls.voice.transfer': Command<VoiceTransferRequest, VoiceTransferReply>;
+  'calls.voice.hangup': Command<VoiceHangupRequest, VoiceAck>;
+  'calls.voice.ended': Command<VoiceEndedRequest, VoiceAck>;
 
   'campaigns.campaign.create': Command<CreateCampaignDto, CampaignDto>;
   'campaigns.campaign.list': Command<ListCampaignsQueryDto, CampaignListDto>;

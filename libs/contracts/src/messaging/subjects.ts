@@ -75,6 +75,12 @@ export const Subjects = {
     sandboxInboundCall: 'calls.sandbox.inbound_call',
     /** A carrier's inbound-call webhook forwarded verbatim by the gateway (CarrierCallbackIngest, callId = connection id). */
     inboundCallbackIngest: 'calls.inbound_callback.ingest',
+    // The media plane (voice service) reports a live conversation to the owner of the call.
+    voiceAttach: 'calls.voice.attach',
+    voiceTranscript: 'calls.voice.transcript',
+    voiceTransfer: 'calls.voice.transfer',
+    voiceHangup: 'calls.voice.hangup',
+    voiceEnded: 'calls.voice.ended',
   },
   campaigns: {
     ping: 'campaigns.health.ping',

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Column, CreateDateColumn, DeepPartial, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import {
+  AgentSettings,
+  agentSettingsOf,
   AgentDto,
   AnsweredBy,
   CallDirection,
@@ -10,7 +12,6 @@ import {
   CarrierReconciliation,
   HangupSource,
 } from '@vap/contracts';
-import { AgentSettings, agentSettingsOf } from '../agent-settings';
 
 @Entity({ name: 'calls' })
 export class Call {

@@ -1,5 +1,4 @@
-import { TranscriptEntry } from '@vap/contracts';
-import { AgentSettings } from '../../calls/agent-settings';
+import { AgentSettings, TranscriptEntry } from '@vap/contracts';
 import { OutboundCall } from '../carrier-adapter';
 import { CallHangup, ConversationPorts, SandboxConversation } from './sandbox-conversation';
 
@@ -15,6 +14,19 @@ const agent: AgentSettings = {
   voicemail_message: null,
   end_call_message: 'Goodbye from Maya.',
   extraction_enabled: false,
+  voice_id: '00000000-0000-4000-8000-000000000001',
+  spoken_languages: ['en'],
+  end_call_enabled: true,
+  end_call_instructions: null,
+  transfer_instructions: null,
+  user_idle_enabled: true,
+  tool_ack_config: null,
+  background_audio_id: null,
+  background_audio_volume: 0.3,
+  kb_threshold: 'medium',
+  kb_include_summaries: false,
+  kb_result_format: null,
+  has_knowledge: false,
 };
 
 const call = {

@@ -1,0 +1,16 @@
+import type { KnowledgeSearchResponseDto, VoiceTranscriptRequest } from '@vap/contracts';
+
+/**
+ * What a live conversation tells the calls service (the owner of the call) and asks of it: the voice
+ * service keeps no state of its own beyond the live session.
+ */
+export interface CallReporter {
+  /** One line said on the call, in order. */
+  transcript(line: Omit<VoiceTranscriptRequest, 'callId'>): Promise<void>;
+  /** Cold transfer through the carrier; false when the call had ended or the carrier refused. */
+  transfer(to: string, reason: string): Promise<boolean>;
+  /** Hang up through the carrier, with the call's end_call_reason. */
+  hangup(reason: string): Promise<void>;
+  /** The agent's knowledge base (agents service), for the search_knowledge_base tool. */
+  searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchResponseDto>;
+}

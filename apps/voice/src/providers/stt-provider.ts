@@ -1,0 +1,24 @@
+/** Speech to text for one call. Audio arrives as PCM16 mono at 8 kHz; a provider resamples to what it needs. */
+export interface SttSession {
+  /** A frame of the caller's current utterance (from a short pre-roll before speech started). */
+  push(frame: Int16Array): void;
+  /**
+   * The endpointer decided the utterance ended: resolves with its text ('' when nothing was understood).
+   * Rejects when the provider fails or times out (the pipeline then apologises and hangs up).
+   */
+  finish(signal?: AbortSignal): Promise<string>;
+  /** The call ended: release the provider's connection. */
+  close(): Promise<void>;
+}
+
+export interface SttOptions {
+  /** The agent's spoken languages (catalog codes, e.g. en, hi), as recognition hints. */
+  languages: string[];
+}
+
+export interface SttProvider {
+  readonly name: 'offline' | 'openai' | 'deepgram';
+  open(options: SttOptions): Promise<SttSession>;
+}
+
+export const STT_PROVIDER = Symbol('STT_PROVIDER');

@@ -1,0 +1,2 @@
+export * from './agent-settings';
+export * from './voice-commands';

@@ -1,0 +1,98 @@
+import type { AnsweredBy, CallDirection } from '../calls';
+import type { AgentSettings } from './agent-settings';
+
+/** Carriers whose calls the voice service serves over a media stream (the sandbox phone speaks carrier_b's). */
+export type VoiceCarrier = 'carrier_a' | 'carrier_b' | 'sandbox';
+
+/**
+ * calls.voice.attach: the voice service accepted a media-stream upgrade whose token it verified (signature,
+ * expiry, bound call). The calls service checks the carrier's own signature on the upgrade with the
+ * partner's stored credentials, claims the token's nonce (a token opens one stream, across every voice
+ * replica), and answers the call's context. 403 FORBIDDEN: bad carrier signature; 409 CONFLICT: the token
+ * was used already; 404 NOT_FOUND: no such live call.
+ */
+export interface VoiceAttachRequest {
+  callId: string;
+  carrier: VoiceCarrier;
+  /** The token's nonce (single use). */
+  nonce: string;
+  /** The upgrade request's URL as the carrier was given it (what carrier signatures cover). */
+  url: string;
+  /** The upgrade request's headers, lower-case names. */
+  headers: Record<string, string>;
+}
+
+export interface VoiceCallContext {
+  callId: string;
+  partnerId: string;
+  agentId: string;
+  sessionId: string;
+  direction: CallDirection;
+  fromNumber: string;
+  toNumber: string;
+  /** The provider the call runs on (sandbox, carrier_a, carrier_b). */
+  provider: string;
+  /** Pre-call variables, for {{name}} placeholders. */
+  variables: Record<string, unknown>;
+  /** What the carrier's machine detection said, when it has said it by now. */
+  answeredBy: AnsweredBy | null;
+  agent: AgentSettings;
+}
+
+/** The parts of one agent turn's latency, in milliseconds from the end of the caller's speech. */
+export interface TurnLatency {
+  stt_final_ms: number;
+  llm_first_token_ms: number;
+  tts_first_byte_ms: number;
+  first_frame_out_ms: number;
+  voice_to_voice_ms: number;
+}
+
+/** calls.voice.transcript: one line said on the call (an agent line cut by barge-in holds what was played). */
+export interface VoiceTranscriptRequest {
+  callId: string;
+  role: 'user' | 'bot';
+  content: string;
+  /** When the line started, ms since the stream started (the call's media clock). */
+  atMs: number;
+  /** How long the call has run by its media clock, in seconds (for the live balance guard). */
+  callSeconds: number;
+  /** Agent turns that answered the caller carry their latency parts. */
+  latency?: TurnLatency;
+  /** The agent line was cut short by the caller (barge-in). */
+  interrupted?: boolean;
+}
+
+/** calls.voice.transfer: cold transfer through the carrier; the calls service emits call.transferred. */
+export interface VoiceTransferRequest {
+  callId: string;
+  to: string;
+  reason: string;
+}
+
+/** calls.voice.hangup: the conversation is over; the calls service hangs up through the carrier. */
+export interface VoiceHangupRequest {
+  callId: string;
+  /** Becomes the call's end_call_reason, e.g. agent_ended_call, max_call_duration_reached, stt_provider_failed. */
+  reason: string;
+}
+
+/** calls.voice.ended: the media stream closed; what the voice service knows about the conversation. */
+export interface VoiceEndedRequest {
+  callId: string;
+  /** Null when the carrier ended the stream (the caller hung up) without the agent deciding anything. */
+  endCallReason: string | null;
+  /** Seconds of media the stream carried. */
+  mediaSeconds: number;
+  /** Two-channel WAV (caller left, agent right) in blob storage, when the agent records. */
+  recording: { storageKey: string; durationSeconds: number } | null;
+}
+
+export interface VoiceAck {
+  ok: true;
+}
+
+export interface VoiceTransferReply {
+  /** False when the call had ended or the carrier refused. */
+  transferred: boolean;
+}

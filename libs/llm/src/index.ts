@@ -1,0 +1,2 @@
+// The platform's language-model adapters: live-call chat with tools, and the models behind it.
+export * from './chat-model';
