@@ -1,0 +1,15 @@
+import { hkdfSync } from 'node:crypto';
+
+/**
+ * A key for one purpose derived from SECRETS_KEY (HKDF-SHA256 with the purpose as info), so services
+ * that must agree on a signing key (calls issues media-stream tokens, voice verifies them) share one
+ * setting, and a key derived for one purpose never verifies another's signatures.
+ */
+export function deriveKey(secretsKey: Buffer, purpose: string, bytes = 32): Buffer {
+  return Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), `vap.${purpose}`, bytes));
+}
+
+/** The key of media-stream tokens (see @vap/media stream-token). */
+export function mediaStreamTokenKey(secretsKey: Buffer): Buffer {
+  return deriveKey(secretsKey, 'media-stream-token');
+}
