@@ -75,21 +75,27 @@ export class FakeChatServer {
   private readonly sleeping = new Set<() => void>();
   private answers: FakeAnswer[] = [];
 
-  private constructor(
-    private readonly server: Server,
-    readonly baseUrl: string,
-  ) {}
+  private readonly server: Server;
+  private url = '';
 
-  static async start(): Promise<FakeChatServer> {
-    let fake: FakeChatServer | undefined;
-    const server = createServer((req, res) => {
+  private constructor() {
+    this.server = createServer((req, res) => {
       let raw = '';
       req.on('data', (c: Buffer) => (raw += c.toString()));
-      req.on('end', () => fake!.answer(req.url ?? '', req.headers, raw, res));
+      req.on('end', () => this.answer(req.url ?? '', req.headers, raw, res));
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    fake = new FakeChatServer(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`);
+  }
+
+  static async start(): Promise<FakeChatServer> {
+    const fake = new FakeChatServer();
+    await new Promise<void>((r) => fake.server.listen(0, '127.0.0.1', r));
+    fake.url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}/v1`;
     return fake;
+  }
+
+  /** LLM_BASE_URL for the fake: `http://127.0.0.1:<port>/v1`. */
+  get baseUrl(): string {
+    return this.url;
   }
 
   /** The answers to the next requests, in order. */
