@@ -16,7 +16,7 @@ const HUMAN = /\b(human|person|agent|representative|manager|operator|supervisor|
 const QUESTION_START = /^(what|how|when|where|why|which|who|can|could|would|do|does|is|are)\b/i;
 const FAILED = /\b(fail(ed|ure)?|error|could not|couldn'?t|unable|refused|not transferred)\b/i;
 
-export function isQuestion(text: string): boolean {
+function isQuestion(text: string): boolean {
   const t = text.trim();
   return /\?\s*$/.test(t) || QUESTION_START.test(t);
 }
