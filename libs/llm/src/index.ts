@@ -1,2 +1,10 @@
-// The platform's language-model adapters: live-call chat with tools, and the models behind it.
+// The platform's language-model adapters: live-call chat with tools, post-call extraction, and the two
+// engines behind them (an OpenAI-compatible client and the deterministic offline engine).
 export * from './chat-model';
+export * from './language-model';
+export * from './llm-error';
+export * from './agent-tools';
+export * from './extraction';
+export * from './openai-compatible-chat-model';
+export * from './offline-chat-model';
+export * from './create-chat-model';

@@ -1,4 +1,7 @@
-import { EffectiveExtractionKey, TranscriptEntry } from '@vap/contracts';
+import { TranscriptEntry } from '@vap/contracts';
+import type { ExtractionInput } from '@vap/llm';
+
+export type { ExtractionInput } from '@vap/llm';
 
 export interface AgentReplyInput {
   /** The agent's prompt (its system instructions). */
@@ -11,15 +14,9 @@ export interface AgentReplyInput {
   knowledge: string | null;
 }
 
-export interface ExtractionInput {
-  keys: EffectiveExtractionKey[];
-  transcript: TranscriptEntry[];
-  variables: Record<string, unknown>;
-}
-
 /**
- * The voice pipeline's one LLM entry point: agent replies during a call and post-call extraction. An
- * OpenAI-compatible server when LLM_BASE_URL is set, else the deterministic offline engine.
+ * The calls service's LLM entry point: agent replies and post-call extraction, over the @vap/llm model that
+ * createChatModel picks (an OpenAI-compatible server when LLM_BASE_URL is set, else the offline engine).
  */
 export interface LlmAdapter {
   /** Reported as extraction.model. */

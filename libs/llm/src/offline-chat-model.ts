@@ -1,0 +1,100 @@
+import { AgentTool } from './agent-tools';
+import { ChatDelta, ChatMessage, ChatRequest, ToolCall } from './chat-model';
+import { ExtractionInput } from './extraction';
+import { LanguageModel } from './language-model';
+import { LlmError } from './llm-error';
+import { extractOffline } from './offline-extraction';
+import { clipWords, sentences } from './text';
+
+/** Spoken replies stay short: the default sandbox call, speech included, finishes in 20 s of wall time. */
+const MAX_REPLY_WORDS = 20;
+/** A grounded answer may quote a little more of the knowledge base. */
+const MAX_GROUNDED_WORDS = 40;
+
+const GOODBYE = /\b(good ?bye|bye(-bye)?|that'?s all|that is all|no,? thanks?|no,? thank you)\b/i;
+const HUMAN = /\b(human|person|agent|representative|manager|operator|supervisor|transfer(red)?)\b/i;
+const QUESTION_START = /^(what|how|when|where|why|which|who|can|could|would|do|does|is|are)\b/i;
+const FAILED = /\b(fail(ed|ure)?|error|could not|couldn'?t|unable|refused|not transferred)\b/i;
+
+function isQuestion(text: string): boolean {
+  const t = text.trim();
+  return /\?\s*$/.test(t) || QUESTION_START.test(t);
+}
+
+/**
+ * The deterministic engine used when no LLM server is configured. Rule-based, no network, the same answer
+ * for the same chat: a tool call when the caller's words call for an offered tool (goodbye -> end_call,
+ * a human -> transfer_call, a question -> search_knowledge_base), an answer grounded in a tool's result,
+ * else a short reply grounded in the agent's prompt. Text streams word by word, like a real model's deltas.
+ */
+export class OfflineChatModel implements LanguageModel {
+  readonly model = 'offline-rules-v1';
+
+  async *stream(req: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatDelta, void, undefined> {
+    const turn = decide(req);
+    if (typeof turn !== 'string') {
+      checkAborted(signal);
+      yield { type: 'tool_call', call: turn };
+      return;
+    }
+    // Word by word, each word with the space before it, so joined deltas are exactly the reply.
+    for (const piece of turn.split(/(?=\s)/)) {
+      checkAborted(signal);
+      yield { type: 'text', text: piece };
+    }
+  }
+
+  async extract(input: ExtractionInput): Promise<Record<string, unknown>> {
+    return extractOffline(input);
+  }
+}
+
+function checkAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new LlmError('the LLM request was aborted', 'aborted');
+}
+
+/** The turn: a tool call, or the reply's text. */
+function decide(req: ChatRequest): ToolCall | string {
+  const last = req.messages[req.messages.length - 1];
+  if (last?.role === 'tool') return afterToolResult(req.messages, last);
+  const offered = new Set(req.tools.map((t) => t.name));
+  const said = last?.role === 'user' ? last.content.trim() : '';
+  if (said) {
+    const id = `call_offline_${req.messages.length}`;
+    const asksHuman = HUMAN.test(said);
+    const asks = isQuestion(said);
+    if (asksHuman && offered.has(AgentTool.transferCall))
+      return { id, name: AgentTool.transferCall, arguments: { reason: 'the caller asked for a human' } };
+    if (GOODBYE.test(said) && !asks && !asksHuman) {
+      if (offered.has(AgentTool.endCall))
+        return { id, name: AgentTool.endCall, arguments: { reason: 'the caller said goodbye' } };
+      return 'Thank you for your time. Goodbye.';
+    }
+    if (asks && offered.has(AgentTool.searchKnowledgeBase))
+      return { id, name: AgentTool.searchKnowledgeBase, arguments: { query: said } };
+  }
+  return fromPrompt(req.messages, said);
+}
+
+/** A short reply in the agent's own words: who it is, from the first sentence of its prompt. */
+function fromPrompt(messages: ChatMessage[], said: string): string {
+  const prompt = messages.find((m) => m.role === 'system')?.content ?? '';
+  const purpose = sentences(prompt)[0] ?? '';
+  const self =
+    purpose.replace(/^you are\b/i, 'I am').replace(/^your\b/i, 'My') || 'I am here to help you today.';
+  const opener = !said ? '' : isQuestion(said) ? 'Good question.' : 'Thank you.';
+  return clipWords(`${opener} ${self}`, MAX_REPLY_WORDS);
+}
+
+function afterToolResult(messages: ChatMessage[], result: Extract<ChatMessage, { role: 'tool' }>): string {
+  const tool = messages
+    .flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : []))
+    .find((c) => c.id === result.tool_call_id)?.name;
+  if (tool === AgentTool.searchKnowledgeBase) {
+    const facts = sentences(result.content).slice(0, 2).join(' ');
+    if (!facts) return 'I am sorry, I could not find anything about that.';
+    return clipWords(`Here is what I can tell you: ${facts}`, MAX_GROUNDED_WORDS);
+  }
+  if (FAILED.test(result.content)) return 'I am sorry, that did not work.';
+  return 'Done. Is there anything else I can help with?';
+}
