@@ -198,7 +198,10 @@ export class DeepgramSttSession implements SttSession {
     } else if (transcript) {
       this.onInterim?.(this.finals.concat(transcript).join(' '));
     }
-    if (this.waiter && (message.from_finalize || (message.speech_final && this.finalEnd >= this.sentSeconds - EDGE_S))) {
+    if (
+      this.waiter &&
+      (message.from_finalize || (message.speech_final && this.finalEnd >= this.sentSeconds - EDGE_S))
+    ) {
       this.settle(this.takeUtterance());
     }
   }

@@ -17,7 +17,12 @@ export { OfflineSttProvider } from './offline-stt.provider';
 export { OfflineTtsProvider, fliteVoiceFor } from './offline-tts.provider';
 export { OpenAiSttProvider } from './openai-stt.provider';
 export { OpenAiTtsProvider } from './openai-tts.provider';
-export { DeepgramSttProvider, DeepgramSttSession, deepgramListenUrl, FINALIZE_GRACE_MS } from './deepgram-stt.provider';
+export {
+  DeepgramSttProvider,
+  DeepgramSttSession,
+  deepgramListenUrl,
+  FINALIZE_GRACE_MS,
+} from './deepgram-stt.provider';
 
 /** The settings a network provider needs, or a configuration error naming the missing ones. */
 function networkConfig(
@@ -28,7 +33,9 @@ function networkConfig(
   model: string | undefined,
   timeoutMs: number,
 ): NetworkProviderConfig {
-  const missing = [!baseUrl?.trim() && `${kind}_BASE_URL`, !apiKey?.trim() && `${kind}_API_KEY`].filter(Boolean);
+  const missing = [!baseUrl?.trim() && `${kind}_BASE_URL`, !apiKey?.trim() && `${kind}_API_KEY`].filter(
+    Boolean,
+  );
   if (missing.length) {
     throw new Error(`${kind}_PROVIDER=${provider} needs ${missing.join(' and ')}`);
   }
@@ -54,11 +61,14 @@ export function createSpeechProviders(settings: SpeechSettings): { stt: SttProvi
         settings.STT_MODEL,
         timeout,
       );
-      stt = settings.STT_PROVIDER === 'openai' ? new OpenAiSttProvider(config) : new DeepgramSttProvider(config);
+      stt =
+        settings.STT_PROVIDER === 'openai' ? new OpenAiSttProvider(config) : new DeepgramSttProvider(config);
       break;
     }
     default:
-      throw new Error(`STT_PROVIDER must be offline, openai or deepgram (got ${String(settings.STT_PROVIDER)})`);
+      throw new Error(
+        `STT_PROVIDER must be offline, openai or deepgram (got ${String(settings.STT_PROVIDER)})`,
+      );
   }
   let tts: TtsProvider;
   switch (settings.TTS_PROVIDER) {
@@ -67,7 +77,14 @@ export function createSpeechProviders(settings: SpeechSettings): { stt: SttProvi
       break;
     case 'openai':
       tts = new OpenAiTtsProvider(
-        networkConfig('TTS', 'openai', settings.TTS_BASE_URL, settings.TTS_API_KEY, settings.TTS_MODEL, timeout),
+        networkConfig(
+          'TTS',
+          'openai',
+          settings.TTS_BASE_URL,
+          settings.TTS_API_KEY,
+          settings.TTS_MODEL,
+          timeout,
+        ),
       );
       break;
     default:

@@ -3,7 +3,13 @@ import { OfflineSttProvider } from './offline-stt.provider';
 import { OfflineTtsProvider, fliteVoiceFor } from './offline-tts.provider';
 import type { TtsVoice } from './tts-provider';
 
-const VOICE: TtsVoice = { providerVoiceId: 'anushka', model: 'bulbul:v2', speed: 1, volume: 1, language: 'hi-IN' };
+const VOICE: TtsVoice = {
+  providerVoiceId: 'anushka',
+  model: 'bulbul:v2',
+  speed: 1,
+  volume: 1,
+  language: 'hi-IN',
+};
 
 async function collect(chunks: AsyncIterable<Int16Array>): Promise<Int16Array[]> {
   const out: Int16Array[] = [];
@@ -30,7 +36,13 @@ describe('fliteVoiceFor', () => {
   });
 
   it('gives opaque ids a stable voice, and uses both voices across them', () => {
-    const ids = ['u8jzPde0IgxLd6GncfBA', 'epfJBd0Kh8oOOL8dKLzd', 'cb5c7427-3f98-4277-8cbd-87ad5c90a958', 'x1', 'y2'];
+    const ids = [
+      'u8jzPde0IgxLd6GncfBA',
+      'epfJBd0Kh8oOOL8dKLzd',
+      'cb5c7427-3f98-4277-8cbd-87ad5c90a958',
+      'x1',
+      'y2',
+    ];
     const voices = ids.map((providerVoiceId) => fliteVoiceFor({ providerVoiceId }));
     expect(ids.map((providerVoiceId) => fliteVoiceFor({ providerVoiceId }))).toEqual(voices);
     expect(new Set(voices)).toEqual(new Set(['kal', 'slt']));

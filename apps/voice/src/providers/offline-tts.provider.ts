@@ -32,7 +32,8 @@ export function fliteVoiceFor(voice: Pick<TtsVoice, 'providerVoiceId'>): FliteVo
     .replace(/Neural$/, '')
     .split(/[^A-Za-z0-9]+/)
     .filter((t) => t.length > 2 && !NOT_A_NAME.test(t));
-  const name = tokens.length && tokens.every((t) => /^[A-Za-z]+$/.test(t)) ? tokens[tokens.length - 1] : undefined;
+  const name =
+    tokens.length && tokens.every((t) => /^[A-Za-z]+$/.test(t)) ? tokens[tokens.length - 1] : undefined;
   if (name) return /[aie]$/i.test(name) ? 'slt' : 'kal';
   return stableHash(id) % 2 === 0 ? 'kal' : 'slt';
 }

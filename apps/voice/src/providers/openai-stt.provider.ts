@@ -47,7 +47,11 @@ class OpenAiSttSession implements SttSession {
     signal?.throwIfAborted();
     if (pcm.length === 0) return '';
     const form = new FormData();
-    form.append('file', new Blob([encodePcm16Wav(pcm, UPLOAD_SAMPLE_RATE)], { type: 'audio/wav' }), 'utterance.wav');
+    form.append(
+      'file',
+      new Blob([encodePcm16Wav(pcm, UPLOAD_SAMPLE_RATE)], { type: 'audio/wav' }),
+      'utterance.wav',
+    );
     form.append('model', this.config.model ?? DEFAULT_MODEL);
     form.append('response_format', 'json');
     if (this.language) form.append('language', this.language);

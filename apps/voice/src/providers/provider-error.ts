@@ -21,7 +21,9 @@ export class ProviderError extends AppError {
     name: string,
     cause: unknown,
   ) {
-    super(ErrorCode.INTERNAL_ERROR, `${provider} provider ${name} failed: ${describe(cause)}`, { status: 502 });
+    super(ErrorCode.INTERNAL_ERROR, `${provider} provider ${name} failed: ${describe(cause)}`, {
+      status: 502,
+    });
     this.name = name;
     this.cause = cause;
   }

