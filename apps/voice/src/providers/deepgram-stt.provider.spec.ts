@@ -157,6 +157,32 @@ describe('DeepgramSttProvider', () => {
     await session.close();
   });
 
+  it('keeps an idle stream open with KeepAlive while the agent speaks, and drops late finals of the last utterance', async () => {
+    let late: (() => void) | undefined;
+    script = (socket, seen) => {
+      socket.on('message', (_data, isBinary) => {
+        // Finalize gets nothing now; the final for that audio comes only after the grace.
+        if (!isBinary && seen.controls.at(-1) === 'Finalize') {
+          const end = seen.audioBytes / 8000;
+          late = () => socket.send(results('too late', 0, end, { is_final: true, speech_final: true }));
+        }
+      });
+    };
+    const session = await new DeepgramSttProvider(
+      { baseUrl, apiKey: 'dg-key', timeoutMs: 2000 },
+      { finalizeGraceMs: 50, keepAliveMs: 40 },
+    ).open({ languages: ['en'] });
+    speak(session, 200);
+    await expect(session.finish()).resolves.toBe('');
+    late?.();
+    await until(() => connections[0].controls.filter((c) => c === 'KeepAlive').length >= 2);
+    // The next utterance does not inherit the previous one's late final.
+    speak(session, 200);
+    await expect(session.finish()).resolves.toBe('');
+    expect(connections[0].url.searchParams.has('model')).toBe(false);
+    await session.close();
+  });
+
   it('fails as ProviderError when the key is refused or the stream drops mid-call', async () => {
     script = () => undefined;
     const refused = await provider('wrong')

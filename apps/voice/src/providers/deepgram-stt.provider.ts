@@ -7,7 +7,13 @@ import type { SttOptions, SttProvider, SttSession } from './stt-provider';
 /** After Finalize, how long to wait for its answer: Deepgram may send none when it had nothing left to process. */
 export const FINALIZE_GRACE_MS = 500;
 /** Deepgram closes a stream after ~10 s without audio; between utterances a KeepAlive holds it open. */
-const KEEPALIVE_MS = 5000;
+export const KEEPALIVE_MS = 5000;
+
+/** Stream timing; the defaults suit Deepgram, tests shorten them. */
+export interface DeepgramTiming {
+  finalizeGraceMs: number;
+  keepAliveMs: number;
+}
 /** Results ending this close to what was sent cover all of it (Deepgram reports times to the ms). */
 const EDGE_S = 0.02;
 
@@ -46,10 +52,20 @@ export function deepgramListenUrl(config: NetworkProviderConfig, languages: read
 export class DeepgramSttProvider implements SttProvider {
   readonly name = 'deepgram' as const;
 
-  constructor(private readonly config: NetworkProviderConfig) {}
+  constructor(
+    private readonly config: NetworkProviderConfig,
+    private readonly timing: DeepgramTiming = {
+      finalizeGraceMs: FINALIZE_GRACE_MS,
+      keepAliveMs: KEEPALIVE_MS,
+    },
+  ) {}
 
   async open(options: SttOptions): Promise<DeepgramSttSession> {
-    const session = new DeepgramSttSession(this.config, deepgramListenUrl(this.config, options.languages));
+    const session = new DeepgramSttSession(
+      this.config,
+      deepgramListenUrl(this.config, options.languages),
+      this.timing,
+    );
     await session.connected;
     return session;
   }
@@ -81,6 +97,7 @@ export class DeepgramSttSession implements SttSession {
   constructor(
     private readonly config: NetworkProviderConfig,
     url: string,
+    private readonly timing: DeepgramTiming,
   ) {
     this.ws = new WebSocket(url, {
       headers: { authorization: `Token ${config.apiKey}` },
@@ -114,10 +131,10 @@ export class DeepgramSttSession implements SttSession {
       if (!this.closing) this.fail(new Error(`stream closed by the server (${code})`));
     });
     this.keepAlive = setInterval(() => {
-      if (this.ws.readyState === WebSocket.OPEN && Date.now() - this.lastSentAt >= KEEPALIVE_MS) {
+      if (this.ws.readyState === WebSocket.OPEN && Date.now() - this.lastSentAt >= timing.keepAliveMs) {
         this.send(JSON.stringify({ type: 'KeepAlive' }));
       }
-    }, KEEPALIVE_MS);
+    }, timing.keepAliveMs);
     this.keepAlive.unref();
   }
 
@@ -154,7 +171,7 @@ export class DeepgramSttSession implements SttSession {
           done();
           reject(error);
         },
-        grace: setTimeout(() => this.settle(this.takeUtterance()), FINALIZE_GRACE_MS),
+        grace: setTimeout(() => this.settle(this.takeUtterance()), this.timing.finalizeGraceMs),
       };
     });
   }

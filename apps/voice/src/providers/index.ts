@@ -22,6 +22,8 @@ export {
   DeepgramSttSession,
   deepgramListenUrl,
   FINALIZE_GRACE_MS,
+  KEEPALIVE_MS,
+  type DeepgramTiming,
 } from './deepgram-stt.provider';
 
 /** The settings a network provider needs, or a configuration error naming the missing ones. */

@@ -49,6 +49,13 @@ describe('synthesizeOfflineSpeech -> OfflineTranscriber', () => {
     expect(stt.finish()).toBe(text);
   });
 
+  it('still decodes when the listener starts late by the VAD detection time (60 ms), not when 200 ms are lost', async () => {
+    const text = 'Sure, go ahead.';
+    const pcm = await synthesizeOfflineSpeech(text);
+    expect(transcribe(pcm.subarray(480), 160)).toBe(text);
+    expect(transcribe(pcm.subarray(1600), 160)).toBe('');
+  });
+
   it('round-trips with the female voice, fast and slow, quiet and loud', async () => {
     const text = 'Thanks for calling, have a great day.';
     for (const options of [
