@@ -95,7 +95,7 @@ export class DeepgramSttSession implements SttSession {
   private closing = false;
 
   constructor(
-    private readonly config: NetworkProviderConfig,
+    config: NetworkProviderConfig,
     url: string,
     private readonly timing: DeepgramTiming,
   ) {
