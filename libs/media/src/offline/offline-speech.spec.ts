@@ -1,9 +1,12 @@
-import { levelDbfs, rms } from '../audio/pcm';
 import { mulawDecode, mulawEncode } from '../audio/mulaw';
-import { lowPassSpeech } from './speech-band';
+import { applyGain, levelDbfs, rms } from '../audio/pcm';
+import { resamplePcm16 } from '../audio/resample';
+import { FliteEngine } from './flite-engine';
+import { lowPassSpeech, lowPassSpeechRange, mixUnder } from './speech-band';
 import { closeOfflineSpeech, OFFLINE_SPEECH_SAMPLE_RATE, synthesizeOfflineSpeech } from './offline-speech';
 import { OfflineTranscriber } from './offline-transcriber';
-import { textSignalDurationMs } from './text-modem';
+import { encodeTextSignal, textSignalDurationMs } from './text-modem';
+import { decodePcm16Wav, encodePcm16Wav } from './wav';
 
 const SENTENCES = [
   'Hello, this is Maya from Acme Dental.',
@@ -121,6 +124,27 @@ describe('synthesizeOfflineSpeech -> OfflineTranscriber', () => {
     expect(transcribe(both, 160)).toBe('One moment please. Thank you.');
   });
 
+  it('filters in slices (between event-loop turns) with the same result as in one go', async () => {
+    const noise = Int16Array.from({ length: 5000 }, (_, i) => ((i * 7919) % 20000) - 10000);
+    const sliced = new Int16Array(noise.length);
+    for (let at = 0; at < noise.length; at += 777) lowPassSpeechRange(noise, sliced, at, at + 777, 8000);
+    expect(sliced).toEqual(lowPassSpeech(noise, 8000));
+
+    // The whole offline voice equals the one-shot chain: flite -> 8 kHz -> volume -> mixUnder(text signal).
+    const text = 'Your refund was processed this morning.';
+    const engine = new FliteEngine(1);
+    try {
+      const clip = await engine.synthesize({ text, voice: 'slt', rate: 1.2 });
+      const speech = applyGain(resamplePcm16(clip.samples, clip.sampleRate, 8000), 0.8);
+      const expected = mixUnder(speech, encodeTextSignal(text, { sampleRate: 8000 }), 8000);
+      expect(await synthesizeOfflineSpeech(text, { voice: 'slt', speed: 1.2, volume: 0.8 })).toEqual(
+        expected,
+      );
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('synthesizes a 12-word sentence quickly', async () => {
     const text = 'I can book you in for Thursday morning at nine if that works.';
     for (const voice of ['kal', 'slt'] as const) {
@@ -134,5 +158,18 @@ describe('synthesizeOfflineSpeech -> OfflineTranscriber', () => {
       );
       expect(ms).toBeLessThan(1500);
     }
+  });
+});
+
+describe('PCM16 WAV', () => {
+  it('round-trips samples and skips chunks before data', () => {
+    const samples = Int16Array.from([0, 1, -1, 32767, -32768, 1234]);
+    const wav = encodePcm16Wav(samples, 16000);
+    expect(decodePcm16Wav(wav)).toEqual({ samples, sampleRate: 16000 });
+    // A LIST chunk (odd size, padded) between fmt and data, as some writers put there.
+    const list = Buffer.concat([Buffer.from('LIST'), Buffer.from([3, 0, 0, 0]), Buffer.from('abc\0')]);
+    const withList = Buffer.concat([wav.subarray(0, 36), list, wav.subarray(36)]);
+    expect(decodePcm16Wav(withList).samples).toEqual(samples);
+    expect(() => decodePcm16Wav(Buffer.from('not a wav file'))).toThrow('not a RIFF/WAVE');
   });
 });

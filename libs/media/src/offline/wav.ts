@@ -1,4 +1,5 @@
 // RIFF/WAVE for PCM16 mono: what flite writes and what OpenAI-compatible transcription endpoints accept.
+import { pcm16FromBuffer, pcm16ToBuffer } from '../audio';
 
 export interface Pcm16Clip {
   samples: Int16Array;
@@ -22,7 +23,7 @@ export function encodePcm16Wav(samples: Int16Array, sampleRate: number): Buffer 
   buf.writeUInt16LE(16, 34);
   buf.write('data', 36, 'ascii');
   buf.writeUInt32LE(dataBytes, 40);
-  for (let i = 0; i < samples.length; i++) buf.writeInt16LE(samples[i], 44 + i * 2);
+  pcm16ToBuffer(samples).copy(buf, 44);
   return buf;
 }
 
@@ -52,9 +53,8 @@ export function decodePcm16Wav(wav: Uint8Array): Pcm16Clip {
     } else if (id === 'data') {
       if (!sampleRate) throw new Error('decodePcm16Wav: data chunk before fmt');
       const end = Math.min(buf.length, body + size);
-      const samples = new Int16Array((end - body) >> 1);
-      for (let i = 0; i < samples.length; i++) samples[i] = buf.readInt16LE(body + i * 2);
-      return { samples, sampleRate };
+      // A copy, so the clip does not keep the file's buffer alive.
+      return { samples: pcm16FromBuffer(buf.subarray(body, end)).slice(), sampleRate };
     }
     // Chunks are padded to an even size.
     at = body + size + (size & 1);
