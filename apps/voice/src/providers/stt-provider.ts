@@ -14,6 +14,8 @@ export interface SttSession {
 export interface SttOptions {
   /** The agent's spoken languages (catalog codes, e.g. en, hi), as recognition hints. */
   languages: string[];
+  /** Words the recognizer should expect (names, products), where the provider takes a prompt. */
+  prompt?: string;
 }
 
 export interface SttProvider {

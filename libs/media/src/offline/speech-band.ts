@@ -37,20 +37,36 @@ function kernel(sampleRate: number, cutoffHz: number): Float64Array {
  * with the input, same length). Meant for TTS output before the data signal is mixed under it.
  */
 export function lowPassSpeech(pcm: Int16Array, sampleRate: number, cutoffHz = SPEECH_CUTOFF_HZ): Int16Array {
+  const out = new Int16Array(pcm.length);
+  lowPassSpeechRange(pcm, out, 0, pcm.length, sampleRate, cutoffHz);
+  return out;
+}
+
+/**
+ * The samples [from, to) of lowPassSpeech(pcm) written into the same indices of `out`: a long clip can be
+ * filtered in slices (yielding between them, so a media thread is not stalled) with the same result.
+ */
+export function lowPassSpeechRange(
+  pcm: Int16Array,
+  out: Int16Array,
+  from: number,
+  to: number,
+  sampleRate: number,
+  cutoffHz = SPEECH_CUTOFF_HZ,
+): void {
   if (!(cutoffHz > 0 && cutoffHz < sampleRate / 2)) {
     throw new RangeError(`lowPassSpeech: cutoff ${cutoffHz} Hz is outside (0, ${sampleRate / 2})`);
   }
   const taps = kernel(sampleRate, cutoffHz);
   const half = (taps.length - 1) / 2;
-  const out = new Int16Array(pcm.length);
-  for (let i = 0; i < pcm.length; i++) {
+  const end = Math.min(to, pcm.length, out.length);
+  for (let i = Math.max(0, from); i < end; i++) {
     const first = Math.max(0, i - half);
     const last = Math.min(pcm.length - 1, i + half);
     let acc = 0;
     for (let j = first; j <= last; j++) acc += pcm[j] * taps[j - i + half];
     out[i] = acc >= 32767 ? 32767 : acc <= -32768 ? -32768 : Math.round(acc);
   }
-  return out;
 }
 
 /**

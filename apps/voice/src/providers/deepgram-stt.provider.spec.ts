@@ -1,0 +1,204 @@
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { ENDPOINT_SILENCE_MS, sineWave } from '@vap/media';
+import { DeepgramSttProvider, FINALIZE_GRACE_MS, type DeepgramSttSession } from './deepgram-stt.provider';
+import { ProviderError } from './provider-error';
+
+/** What the fake server saw on one connection. */
+interface Seen {
+  url: URL;
+  auth: string | undefined;
+  audioBytes: number;
+  controls: string[];
+}
+
+type Script = (socket: WebSocket, seen: Seen) => void;
+
+let server: WebSocketServer;
+let baseUrl: string;
+let script: Script;
+let connections: Seen[];
+
+/** A Deepgram-shaped Results message. */
+function results(transcript: string, start: number, duration: number, flags: Record<string, boolean> = {}) {
+  return JSON.stringify({
+    type: 'Results',
+    channel_index: [0, 1],
+    start,
+    duration,
+    is_final: false,
+    speech_final: false,
+    ...flags,
+    channel: { alternatives: [{ transcript, confidence: 0.98, words: [] }] },
+  });
+}
+
+beforeAll(async () => {
+  server = new WebSocketServer({
+    port: 0,
+    host: '127.0.0.1',
+    verifyClient: ({ req }, done) =>
+      req.headers.authorization === 'Token dg-key' ? done(true) : done(false, 401, 'Unauthorized'),
+  });
+  server.on('connection', (socket, req) => {
+    const seen: Seen = {
+      url: new URL(req.url ?? '/', 'ws://fake'),
+      auth: req.headers.authorization,
+      audioBytes: 0,
+      controls: [],
+    };
+    connections.push(seen);
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) seen.audioBytes += (data as Buffer).length;
+      else seen.controls.push(JSON.parse(data.toString()).type as string);
+    });
+    script(socket, seen);
+  });
+  await new Promise((resolve) => server.once('listening', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+beforeEach(() => {
+  connections = [];
+});
+
+afterAll(async () => {
+  for (const client of server.clients) client.terminate();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const provider = (apiKey = 'dg-key', timeoutMs = 2000) =>
+  new DeepgramSttProvider({ baseUrl, apiKey, model: 'nova-2', timeoutMs });
+
+/** Pushes `ms` of audio in 20 ms frames. */
+function speak(session: DeepgramSttSession, ms: number): void {
+  const pcm = sineWave(300, (8000 * ms) / 1000, 8000, -15);
+  for (let at = 0; at < pcm.length; at += 160) session.push(pcm.subarray(at, at + 160));
+}
+
+const until = async (check: () => boolean) => {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
+};
+
+describe('DeepgramSttProvider', () => {
+  it('streams mu-law with the query and token Deepgram expects, and returns the finals on Finalize', async () => {
+    // Interim then final for what has arrived; the rest comes back from_finalize.
+    script = (socket, seen) => {
+      let sentInterim = false;
+      let finalizedTo = 0.5;
+      socket.on('message', (_data, isBinary) => {
+        if (isBinary && !sentInterim && seen.audioBytes >= 4000) {
+          sentInterim = true;
+          socket.send(results('hello I', 0, 0.5));
+          socket.send(results('Hello, I would like', 0, 0.5, { is_final: true }));
+        }
+        if (!isBinary && seen.controls.at(-1) === 'Finalize') {
+          // Finalises the audio since the last final: the rest of the sentence, then (second utterance) nothing.
+          const sent = seen.audioBytes / 8000;
+          const text = finalizedTo === 0.5 ? 'to book a table.' : '';
+          socket.send(
+            results(text, finalizedTo, sent - finalizedTo, { is_final: true, from_finalize: true }),
+          );
+          finalizedTo = sent;
+        }
+      });
+    };
+    const session = await provider().open({ languages: ['hinglish'] });
+    const interims: string[] = [];
+    session.onInterim = (text) => interims.push(text);
+    speak(session, 1000);
+    await until(() => interims.length > 0);
+    await expect(session.finish()).resolves.toBe('Hello, I would like to book a table.');
+    expect(interims).toEqual(['hello I']);
+
+    const seen = connections[0];
+    expect(seen.auth).toBe('Token dg-key');
+    expect(seen.url.pathname).toBe('/v1/listen');
+    expect(Object.fromEntries(seen.url.searchParams)).toMatchObject({
+      encoding: 'mulaw',
+      sample_rate: '8000',
+      interim_results: 'true',
+      endpointing: String(ENDPOINT_SILENCE_MS),
+      language: 'hi',
+      model: 'nova-2',
+    });
+    expect(seen.audioBytes).toBe(8000);
+
+    // A second utterance on the same stream starts from nothing.
+    speak(session, 500);
+    await expect(session.finish()).resolves.toBe('');
+    await session.close();
+    await until(() => seen.controls.includes('CloseStream'));
+  });
+
+  it('answers at once when the finals already cover the audio, and after a grace when Finalize gets no answer', async () => {
+    script = (socket, seen) => {
+      socket.on('message', (_data, isBinary) => {
+        // Deepgram's own endpointing finalises everything that has arrived; Finalize is ignored.
+        if (isBinary && seen.audioBytes === 8000) {
+          socket.send(results('Yes, that works.', 0, 1, { is_final: true, speech_final: true }));
+        }
+      });
+    };
+    const session = await provider().open({ languages: ['en'] });
+    speak(session, 1000);
+    await until(() => connections[0].audioBytes === 8000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    let started = Date.now();
+    await expect(session.finish()).resolves.toBe('Yes, that works.');
+    expect(Date.now() - started).toBeLessThan(FINALIZE_GRACE_MS / 2);
+    expect(connections[0].controls).not.toContain('Finalize');
+
+    speak(session, 300);
+    started = Date.now();
+    await expect(session.finish()).resolves.toBe('');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(FINALIZE_GRACE_MS - 20);
+    expect(connections[0].controls).toContain('Finalize');
+    await session.close();
+  });
+
+  it('keeps an idle stream open with KeepAlive while the agent speaks, and drops late finals of the last utterance', async () => {
+    let late: (() => void) | undefined;
+    script = (socket, seen) => {
+      socket.on('message', (_data, isBinary) => {
+        // Finalize gets nothing now; the final for that audio comes only after the grace.
+        if (!isBinary && seen.controls.at(-1) === 'Finalize') {
+          const end = seen.audioBytes / 8000;
+          late = () => socket.send(results('too late', 0, end, { is_final: true, speech_final: true }));
+        }
+      });
+    };
+    const session = await new DeepgramSttProvider(
+      { baseUrl, apiKey: 'dg-key', timeoutMs: 2000 },
+      { finalizeGraceMs: 50, keepAliveMs: 40 },
+    ).open({ languages: ['en'] });
+    speak(session, 200);
+    await expect(session.finish()).resolves.toBe('');
+    late?.();
+    await until(() => connections[0].controls.filter((c) => c === 'KeepAlive').length >= 2);
+    // The next utterance does not inherit the previous one's late final.
+    speak(session, 200);
+    await expect(session.finish()).resolves.toBe('');
+    expect(connections[0].url.searchParams.has('model')).toBe(false);
+    await session.close();
+  });
+
+  it('fails as ProviderError when the key is refused or the stream drops mid-call', async () => {
+    script = () => undefined;
+    const refused = await provider('wrong')
+      .open({ languages: ['en'] })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ProviderError);
+    expect(refused).toMatchObject({ provider: 'stt', name: 'deepgram' });
+    expect((refused as Error).message).toContain('401');
+
+    script = (socket) => {
+      socket.on('message', () => socket.close(1011, 'internal'));
+    };
+    const session = await provider().open({ languages: ['en'] });
+    speak(session, 200);
+    const dropped = await session.finish().catch((e: unknown) => e);
+    expect(dropped).toBeInstanceOf(ProviderError);
+    await session.close();
+  });
+});

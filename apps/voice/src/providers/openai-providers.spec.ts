@@ -1,0 +1,224 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { countZeroCrossings, decodePcm16Wav, pcm16ToBuffer, rms, sineWave } from '@vap/media';
+import { OpenAiSttProvider } from './openai-stt.provider';
+import { OpenAiTtsProvider } from './openai-tts.provider';
+import { ProviderError, ProviderTimeout } from './provider-error';
+import type { TtsVoice } from './tts-provider';
+
+type Handler = (req: IncomingMessage, body: Buffer, res: ServerResponse) => void | Promise<void>;
+
+/** A local OpenAI-compatible server: each test installs the handler for its requests. */
+let server: Server;
+let baseUrl: string;
+let handler: Handler;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => void handler(req, Buffer.concat(parts), res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const config = (timeoutMs = 2000, model?: string) => ({ baseUrl, apiKey: 'sk-test', model, timeoutMs });
+
+async function multipart(req: IncomingMessage, body: Buffer): Promise<FormData> {
+  return new Response(body, {
+    headers: { 'content-type': req.headers['content-type'] as string },
+  }).formData();
+}
+
+function utterance(ms: number): Int16Array {
+  return sineWave(440, (8000 * ms) / 1000, 8000, -12);
+}
+
+describe('OpenAiSttProvider', () => {
+  it('posts the utterance as a 16 kHz WAV with model, language and prompt, and reads the text', async () => {
+    let seen: { url?: string; auth?: string; form?: FormData } = {};
+    handler = async (req, body, res) => {
+      seen = { url: req.url, auth: req.headers.authorization, form: await multipart(req, body) };
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ text: ' Haan ji, bilkul. ' }));
+    };
+    const session = await new OpenAiSttProvider(config(2000, 'whisper-large-v3')).open({
+      languages: ['hinglish', 'en'],
+      prompt: 'Acme Dental',
+    });
+    const pcm = utterance(1000);
+    for (let at = 0; at < pcm.length; at += 160) session.push(pcm.subarray(at, at + 160));
+    await expect(session.finish()).resolves.toBe('Haan ji, bilkul.');
+
+    expect(seen.url).toBe('/v1/audio/transcriptions');
+    expect(seen.auth).toBe('Bearer sk-test');
+    const form = seen.form!;
+    expect(form.get('model')).toBe('whisper-large-v3');
+    expect(form.get('language')).toBe('hi');
+    expect(form.get('prompt')).toBe('Acme Dental');
+    const file = form.get('file') as File;
+    expect(file.type).toBe('audio/wav');
+    const wav = decodePcm16Wav(new Uint8Array(await file.arrayBuffer()));
+    expect(wav.sampleRate).toBe(16000);
+    expect(wav.samples.length).toBe(16000);
+    // Still a 440 Hz tone after upsampling: ~880 zero crossings in one second.
+    expect(Math.abs(countZeroCrossings(wav.samples) - 880)).toBeLessThan(10);
+
+    // The next utterance starts clean; an empty one sends nothing.
+    await expect(session.finish()).resolves.toBe('');
+    await session.close();
+  });
+
+  it('fails as ProviderError on an error answer and on a timeout', async () => {
+    handler = (_req, _body, res) => void res.writeHead(500).end('upstream exploded');
+    const session = await new OpenAiSttProvider(config()).open({ languages: ['en'] });
+    session.push(utterance(200));
+    const error = await session.finish().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ provider: 'stt', name: 'openai', reason: 'stt_provider_error:openai' });
+    expect((error as Error).message).toContain('HTTP 500: upstream exploded');
+
+    handler = () => undefined; // never answers
+    const slow = await new OpenAiSttProvider(config(150)).open({ languages: ['en'] });
+    slow.push(utterance(200));
+    const timedOut = await slow.finish().catch((e: unknown) => e);
+    expect(timedOut).toBeInstanceOf(ProviderError);
+    expect((timedOut as ProviderError).cause).toBeInstanceOf(ProviderTimeout);
+  });
+
+  it('rejects with the caller’s reason, not a provider error, when the caller aborts', async () => {
+    handler = () => undefined;
+    const session = await new OpenAiSttProvider(config()).open({ languages: ['en'] });
+    session.push(utterance(200));
+    const controller = new AbortController();
+    const pending = session.finish(controller.signal).catch((e: unknown) => e);
+    setTimeout(() => controller.abort(new Error('call ended')), 50);
+    const error = await pending;
+    expect(error).not.toBeInstanceOf(ProviderError);
+    expect((error as Error).message).toBe('call ended');
+  });
+});
+
+const VOICE: TtsVoice = {
+  providerVoiceId: 'alloy',
+  model: 'tts-1',
+  speed: 1.25,
+  volume: 1,
+  language: 'en-IN',
+};
+
+/** One second of a 600 Hz tone at 24 kHz, as the little-endian bytes the speech endpoint streams. */
+function speechBytes(): Buffer {
+  return Buffer.from(pcm16ToBuffer(sineWave(600, 24000, 24000, -12)));
+}
+
+async function collect(chunks: AsyncIterable<Int16Array>): Promise<Int16Array> {
+  const parts: number[] = [];
+  for await (const chunk of chunks) parts.push(...chunk);
+  return Int16Array.from(parts);
+}
+
+describe('OpenAiTtsProvider', () => {
+  it('sends the voice in the JSON request and streams 8 kHz PCM across odd chunk boundaries', async () => {
+    let request: Record<string, unknown> = {};
+    let auth: string | undefined;
+    handler = async (req, body, res) => {
+      request = JSON.parse(body.toString()) as Record<string, unknown>;
+      auth = req.headers.authorization;
+      expect(req.url).toBe('/v1/audio/speech');
+      res.writeHead(200, { 'content-type': 'audio/pcm' });
+      const bytes = speechBytes();
+      // Odd-sized pieces: samples split across chunks.
+      for (let at = 0; at < bytes.length; at += 1001) {
+        res.write(bytes.subarray(at, at + 1001));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      res.end();
+    };
+    const tts = new OpenAiTtsProvider(config());
+    const pcm = await collect(tts.synthesize({ text: 'Hello there.', voice: VOICE }));
+    expect(request).toEqual({
+      model: 'tts-1',
+      input: 'Hello there.',
+      voice: 'alloy',
+      response_format: 'pcm',
+      speed: 1.25,
+    });
+    expect(auth).toBe('Bearer sk-test');
+    expect(pcm.length).toBe(8000);
+    expect(Math.abs(countZeroCrossings(pcm) - 1200)).toBeLessThan(10);
+
+    // TTS_MODEL overrides the catalog model; volume scales the samples.
+    const quiet = await collect(
+      new OpenAiTtsProvider(config(2000, 'gpt-4o-mini-tts')).synthesize({
+        text: 'Hello there.',
+        voice: { ...VOICE, volume: 0.5 },
+      }),
+    );
+    expect(request.model).toBe('gpt-4o-mini-tts');
+    expect(rms(quiet) / rms(pcm)).toBeCloseTo(0.5, 2);
+  });
+
+  it('fails as ProviderError when the first byte is late or the answer is an error', async () => {
+    handler = (_req, _body, res) => void setTimeout(() => res.writeHead(200).end(speechBytes()), 500);
+    const late = await collect(
+      new OpenAiTtsProvider(config(100)).synthesize({ text: 'Hi', voice: VOICE }),
+    ).catch((e: unknown) => e);
+    expect(late).toBeInstanceOf(ProviderError);
+    expect(late).toMatchObject({ provider: 'tts', name: 'openai' });
+    expect((late as ProviderError).cause).toBeInstanceOf(ProviderTimeout);
+
+    handler = (_req, _body, res) => void res.writeHead(401).end('{"error":"bad key"}');
+    const refused = await collect(
+      new OpenAiTtsProvider(config()).synthesize({ text: 'Hi', voice: VOICE }),
+    ).catch((e: unknown) => e);
+    expect((refused as Error).message).toContain('HTTP 401');
+  });
+
+  it('fails when the stream stalls mid-sentence, but not while the consumer is slow', async () => {
+    handler = (_req, _body, res) => {
+      res.writeHead(200);
+      res.write(speechBytes().subarray(0, 4800));
+      setTimeout(() => res.end(speechBytes().subarray(4800, 9600)), 400);
+    };
+    const stalled = await collect(
+      new OpenAiTtsProvider(config(150)).synthesize({ text: 'Hi', voice: VOICE }),
+    ).catch((e: unknown) => e);
+    expect(stalled).toBeInstanceOf(ProviderError);
+
+    handler = (_req, _body, res) => void res.writeHead(200).end(speechBytes());
+    let samples = 0;
+    for await (const chunk of new OpenAiTtsProvider(config(100)).synthesize({ text: 'Hi', voice: VOICE })) {
+      samples += chunk.length;
+      await new Promise((resolve) => setTimeout(resolve, 150)); // slower than the deadline, per chunk
+    }
+    expect(samples).toBe(8000);
+  });
+
+  it('stops quietly when the caller aborts (barge-in)', async () => {
+    handler = (_req, _body, res) => {
+      res.writeHead(200);
+      res.write(speechBytes().subarray(0, 4800)); // the rest never comes
+    };
+    const controller = new AbortController();
+    const started = Date.now();
+    let chunks = 0;
+    for await (const _chunk of new OpenAiTtsProvider(config(5000)).synthesize(
+      { text: 'Hi', voice: VOICE },
+      controller.signal,
+    )) {
+      chunks++;
+      setTimeout(() => controller.abort(), 20);
+    }
+    expect(chunks).toBeGreaterThan(0);
+    // Ended by the abort, not by the 5 s deadline.
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});

@@ -1,0 +1,105 @@
+import { Blob } from 'node:buffer';
+import { FormData, request } from 'undici';
+import { Resampler, encodePcm16Wav } from '@vap/media';
+import { ProviderError } from './provider-error';
+import { RequestDeadline } from './request-deadline';
+import { recognitionLanguage, trimBaseUrl, type NetworkProviderConfig } from './speech-settings';
+import type { SttOptions, SttProvider, SttSession } from './stt-provider';
+
+/** Whisper-family endpoints are trained on 16 kHz audio; sending 8 kHz makes them resample worse than we do. */
+const UPLOAD_SAMPLE_RATE = 16000;
+const DEFAULT_MODEL = 'whisper-1';
+/** Of an error answer, what goes into the error message. */
+const ERROR_EXCERPT_CHARS = 300;
+
+/**
+ * OpenAI-compatible STT: each utterance is posted whole, as a 16 kHz WAV, to `/v1/audio/transcriptions` when the
+ * endpointer ends it. Audio is upsampled as it arrives, so finish() only has to wrap and send it.
+ */
+export class OpenAiSttProvider implements SttProvider {
+  readonly name = 'openai' as const;
+
+  constructor(private readonly config: NetworkProviderConfig) {}
+
+  async open(options: SttOptions): Promise<SttSession> {
+    return new OpenAiSttSession(this.config, recognitionLanguage(options.languages), options.prompt);
+  }
+}
+
+class OpenAiSttSession implements SttSession {
+  private readonly resampler = new Resampler(8000, UPLOAD_SAMPLE_RATE);
+  private chunks: Int16Array[] = [];
+  private samples = 0;
+
+  constructor(
+    private readonly config: NetworkProviderConfig,
+    private readonly language: string | undefined,
+    private readonly prompt: string | undefined,
+  ) {}
+
+  push(frame: Int16Array): void {
+    this.keep(this.resampler.push(frame));
+  }
+
+  async finish(signal?: AbortSignal): Promise<string> {
+    this.keep(this.resampler.flush());
+    const pcm = this.take();
+    signal?.throwIfAborted();
+    if (pcm.length === 0) return '';
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([encodePcm16Wav(pcm, UPLOAD_SAMPLE_RATE)], { type: 'audio/wav' }),
+      'utterance.wav',
+    );
+    form.append('model', this.config.model ?? DEFAULT_MODEL);
+    form.append('response_format', 'json');
+    if (this.language) form.append('language', this.language);
+    if (this.prompt) form.append('prompt', this.prompt);
+    const deadline = new RequestDeadline('transcription', this.config.timeoutMs, signal);
+    try {
+      const res = await request(`${trimBaseUrl(this.config.baseUrl)}/v1/audio/transcriptions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${this.config.apiKey}` },
+        body: form,
+        signal: deadline.signal,
+      });
+      const body = await res.body.text();
+      if (res.statusCode < 200 || res.statusCode >= 300) {
+        throw new Error(`HTTP ${res.statusCode}: ${body.slice(0, ERROR_EXCERPT_CHARS)}`);
+      }
+      const text = (JSON.parse(body) as { text?: unknown }).text;
+      if (typeof text !== 'string') throw new Error('the answer has no text');
+      return text.trim();
+    } catch (error) {
+      if (deadline.callerAborted) throw signal?.reason ?? error;
+      throw new ProviderError('stt', 'openai', deadline.timeout ?? error);
+    } finally {
+      deadline.pause();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.resampler.reset();
+    this.take();
+  }
+
+  private keep(chunk: Int16Array): void {
+    if (chunk.length === 0) return;
+    this.chunks.push(chunk);
+    this.samples += chunk.length;
+  }
+
+  /** The utterance so far as one buffer, and a clean start for the next one. */
+  private take(): Int16Array {
+    const pcm = new Int16Array(this.samples);
+    let at = 0;
+    for (const chunk of this.chunks) {
+      pcm.set(chunk, at);
+      at += chunk.length;
+    }
+    this.chunks = [];
+    this.samples = 0;
+    return pcm;
+  }
+}
