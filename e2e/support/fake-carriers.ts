@@ -18,6 +18,11 @@ import { waitFor } from '@vap/testing';
  * - Hang-ups of live calls: carrier_a `DELETE /v1/Account/{auth_id}/Call/{call_uuid}/` (or
  *   `/Request/{request_uuid}/` before the answer), carrier_b `POST /2010-04-01/Accounts/{sid}/Calls/{CallSid}.json`
  *   with `Status=completed`; recorded in `hangups` (the test then plays the carrier's final callback).
+ * - Cold transfers of live calls: carrier_b `POST .../Calls/{CallSid}.json` with `Twiml`, carrier_a
+ *   `POST /v1/Account/{auth_id}/Call/{call_uuid}/` with `legs=aleg`, `aleg_url`, `aleg_method`; recorded in
+ *   `transfers` (the test then fetches carrier_a's aleg_url like the carrier would).
+ * Answers of the platform (answer URL, inbound webhook) that connect a media stream are read back with
+ * `streamOfAnswer`.
  * Every REST request must carry the account's HTTP Basic credentials and the required fields, else it is
  * refused like the carrier would (401 / 400). The signing here is written from the carriers' documented
  * schemes independently of the platform's verifier, so a mistake on either side shows.
@@ -77,6 +82,76 @@ export interface Hangup {
   status?: string;
 }
 
+export interface Transfer {
+  provider: 'carrier_a' | 'carrier_b';
+  /** carrier_b's CallSid or carrier_a's CallUUID. */
+  id: string;
+  /** carrier_b: the TwiML the call was updated with. */
+  twiml?: string;
+  /** carrier_a: where the leg fetches its new XML, and how. */
+  alegUrl?: string;
+  alegMethod?: string;
+}
+
+/** The media stream an answer connects: its URL, the token in it, and the markup's attributes. */
+export interface StreamAnswer {
+  url: string;
+  /** MEDIA_PUBLIC_URL's WebSocket form, path prefix included. */
+  base: string;
+  carrier: string;
+  callId: string;
+  token: string;
+  /** The <Stream> element's attributes (carrier_b: url; carrier_a: bidirectional, keepCallAlive, ...). */
+  attributes: Record<string, string>;
+  /** carrier_b's <Parameter>s, carrier_a's extraHeaders. */
+  parameters: Record<string, string>;
+}
+
+const unescapeXml = (text: string) =>
+  text.replace(
+    /&(lt|gt|quot|apos|amp);/g,
+    (_, e: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[e]!,
+  );
+
+/**
+ * Reads the media stream out of an answer, as the carrier would: carrier_b's `<Connect><Stream url>` with
+ * `<Parameter>`s, carrier_a's `<Stream ...>url</Stream>` with extraHeaders. Throws when there is none.
+ */
+export function streamOfAnswer(body: string): StreamAnswer {
+  const b =
+    /<Response><Connect><Stream ([^>]*)>((?:<Parameter [^>]*\/>)*)<\/Stream><\/Connect><\/Response>/.exec(
+      body,
+    );
+  const a = /<Response><Stream ([^>]*)>([^<]+)<\/Stream><\/Response>/.exec(body);
+  if (!a && !b) throw new Error(`the answer connects no media stream: ${body}`);
+  const attributes: Record<string, string> = {};
+  for (const [, name, value] of (b ?? a)![1].matchAll(/(\w+)="([^"]*)"/g))
+    attributes[name] = unescapeXml(value);
+  const parameters: Record<string, string> = {};
+  if (b) {
+    for (const [, name, value] of b[2].matchAll(/<Parameter name="([^"]*)" value="([^"]*)"\/>/g))
+      parameters[unescapeXml(name)] = unescapeXml(value);
+  } else {
+    for (const pair of (attributes.extraHeaders ?? '').split(',').filter(Boolean)) {
+      const [name, value] = pair.split('=');
+      parameters[name] = value;
+    }
+  }
+  const url = b ? attributes.url : unescapeXml(a![2]);
+  const parsed = new URL(url);
+  const m = /^(.*)\/media\/([^/]+)\/([^/]+)$/.exec(parsed.pathname);
+  if (!m) throw new Error(`not a media stream URL: ${url}`);
+  return {
+    url,
+    base: `${parsed.protocol}//${parsed.host}${m[1]}`,
+    carrier: m[2],
+    callId: decodeURIComponent(m[3]),
+    token: parsed.searchParams.get('token') ?? '',
+    attributes,
+    parameters,
+  };
+}
+
 export interface RestRequest {
   method: string;
   path: string;
@@ -94,6 +169,8 @@ export interface FakeCarriers {
   detached: string[];
   /** Hang-up requests for live calls, in order. */
   hangups: Hangup[];
+  /** Cold-transfer requests for live calls, in order. */
+  transfers: Transfer[];
   waitForHangup(id: string, timeoutMs?: number): Promise<Hangup>;
   /** The next REST request is answered with this status (and no call is created). */
   failNext(status: number): void;
@@ -212,6 +289,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
   const records = new Map<string, CarrierCallRecord>();
   const recordFailures = new Map<string, number>();
   const hangups: Hangup[] = [];
+  const transfers: Transfer[] = [];
   let failStatus: number | null = null;
   let placeCallDelayMs = 0;
   const placeCallAnswer = (res: ServerResponse, body: unknown) => {
@@ -355,6 +433,26 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         resource_uri: `/v1/Account/${account.id}/Call/${record.id}/`,
       });
     }
+    m = /^\/v1\/Account\/([^/]+)\/Call\/([^/]+)\/$/.exec(url.pathname);
+    if (m && req.method === 'POST') {
+      if (!authorized(req, 'carrier_a', decodeURIComponent(m[1])))
+        return send(res, 401, { error: 'authentication failed' });
+      const id = decodeURIComponent(m[2]);
+      if (!calls.some((c) => c.provider === 'carrier_a' && c.legId === id) && !records.has(id))
+        return send(res, 404, { error: 'not found' });
+      const json = (req.headers['content-type'] ?? '').startsWith('application/json')
+        ? (JSON.parse(body) as Record<string, unknown>)
+        : Object.fromEntries(new URLSearchParams(body));
+      if (json.legs !== 'aleg' || typeof json.aleg_url !== 'string' || !json.aleg_url)
+        return send(res, 400, { error: 'legs=aleg and aleg_url are required' });
+      transfers.push({
+        provider: 'carrier_a',
+        id,
+        alegUrl: json.aleg_url,
+        alegMethod: String(json.aleg_method ?? 'POST'),
+      });
+      return send(res, 202, { api_id: randomUUID(), message: 'call transferred' });
+    }
     m = /^\/v1\/Account\/([^/]+)\/(Call|Request)\/([^/]+)\/$/.exec(url.pathname);
     if (m && req.method === 'DELETE') {
       if (!authorized(req, 'carrier_a', decodeURIComponent(m[1])))
@@ -451,6 +549,11 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       const sid = decodeURIComponent(m[2]);
       if (!calls.some((c) => c.provider === 'carrier_b' && c.providerCallId === sid))
         return send(res, 404, { code: 20404, message: 'The requested resource was not found' });
+      const twiml = formOf(body).Twiml?.[0];
+      if (twiml) {
+        transfers.push({ provider: 'carrier_b', id: sid, twiml });
+        return send(res, 200, { sid, account_sid: account.id, status: 'in-progress' });
+      }
       const status = formOf(body).Status?.[0];
       if (status !== 'completed' && status !== 'canceled')
         return send(res, 400, { code: 21220, message: 'Status must be completed or canceled' });
@@ -518,6 +621,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     requests,
     detached,
     hangups,
+    transfers,
     waitForHangup: (id, timeoutMs = 10_000) =>
       waitFor(() => hangups.find((h) => h.id === id), {
         timeoutMs,

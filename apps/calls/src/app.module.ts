@@ -11,6 +11,7 @@ import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
 import { ResellerLinkModule } from './reseller-link/reseller-link.module';
 import { SecretsModule } from './secrets/secrets.module';
 import { TelephonyModule } from './telephony/telephony.module';
+import { VoiceModule } from './voice/voice.module';
 
 @Module({})
 export class AppModule {
@@ -29,6 +30,7 @@ export class AppModule {
         InboundRoutingModule,
         ResellerLinkModule,
         CallsMetricsModule,
+        VoiceModule,
       ],
     };
   }

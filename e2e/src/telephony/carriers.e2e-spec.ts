@@ -10,6 +10,7 @@ import {
   PlacedCall,
   signCarrierB,
   startFakeCarriers,
+  streamOfAnswer,
 } from '../../support/fake-carriers';
 import { createTestAgent } from './telephony-fixtures';
 
@@ -23,6 +24,9 @@ const B: CarrierAccount = {
   id: 'ACfake00000000000000000000000000b1',
   token: 'fake-carrier-b-token-0001',
 };
+// The voice service's public base: answered calls stream their audio there (no voice service needed to check
+// the markup; the stream itself is exercised by the voice runtime's own specs).
+const MEDIA_PUBLIC_URL = 'https://media.carriers.test/voice';
 const A_FROM = '+919812300001';
 const B_FROM = '+14155560001';
 
@@ -47,6 +51,7 @@ describe('carriers through a fake carrier', () => {
         NODE_EXTRA_CA_CERTS: process.env.E2E_TLS_CA,
         CARRIER_A_BASE_URL: fake.url,
         CARRIER_B_BASE_URL: fake.url,
+        MEDIA_PUBLIC_URL,
       },
     });
     db = own.db;
@@ -93,6 +98,31 @@ describe('carriers through a fake carrier', () => {
   }
 
   const getCall = async (id: string) => (await call(`/calls/${id}`)).body.data;
+
+  /**
+   * The answer connects the call's bidirectional media stream on MEDIA_PUBLIC_URL, with a token (the
+   * carrier's dialect: carrier_b <Connect><Stream> with the call id as a Parameter, carrier_a a
+   * bidirectional mu-law <Stream> that keeps the call alive, the call id in its extraHeaders).
+   */
+  function expectStream(body: string, provider: 'carrier_a' | 'carrier_b', callId: string) {
+    const stream = streamOfAnswer(body);
+    expect(stream).toMatchObject({
+      base: 'wss://media.carriers.test/voice',
+      carrier: provider,
+      callId,
+      token: expect.stringMatching(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/),
+      parameters: { callId },
+    });
+    if (provider === 'carrier_a') {
+      expect(stream.attributes).toMatchObject({
+        bidirectional: 'true',
+        keepCallAlive: 'true',
+        contentType: 'audio/x-mulaw;rate=8000',
+      });
+    }
+    expect(body).not.toMatch(/<Say>|<Speak>/);
+    return stream;
+  }
   /** The call without its session, which post-call processing keeps changing after the call ends. */
   const callOnly = async (id: string) => {
     const { session: _session, ...rest } = await getCall(id);
@@ -133,7 +163,7 @@ describe('carriers through a fake carrier', () => {
       });
     });
 
-    it('follows signed callbacks, answers the voice URL with TwiML, ignores late and repeated ones', async () => {
+    it('follows signed callbacks, answers the voice URL with a media stream, ignores late and repeated ones', async () => {
       const { id, placed } = await start(B_FROM, '+14155561002');
       const seq = (n: number) => ({ SequenceNumber: String(n) });
       expect((await fake.callbackB(placed, { CallStatus: 'initiated', ...seq(0) })).status).toBe(200);
@@ -148,7 +178,7 @@ describe('carriers through a fake carrier', () => {
       );
       expect(answer.status).toBe(200);
       expect(answer.contentType).toContain('xml');
-      expect(answer.body).toContain('<Say>Hello, this is Maya.</Say>');
+      expectStream(answer.body, 'carrier_b', id);
       expect(await getCall(id)).toMatchObject({ status: 'in_progress', answered_by: 'human' });
 
       // The "answered" progress event repeats in-progress, and a late "ringing" arrives: neither moves the call.
@@ -236,7 +266,7 @@ describe('carriers through a fake carrier', () => {
       expect((await fake.callbackA(placed, 'hangup', hangup)).status).toBe(200);
       const answer = await fake.callbackA(placed, 'answer', { CallStatus: 'in-progress' });
       expect(answer.status).toBe(200);
-      expect(answer.body).toContain('<Speak>Hello, this is Maya.</Speak>');
+      expectStream(answer.body, 'carrier_a', id);
       const after = await callOnly(id);
       expect(after).toMatchObject({
         status: 'completed',
@@ -366,11 +396,11 @@ describe('carriers through a fake carrier', () => {
     const decisions = async () =>
       (await call('/inbound-route-decisions?limit=100')).body.data.decisions as Record<string, unknown>[];
 
-    it('routes an unknown CallSid with Direction inbound, answers with the agent’s greeting and tracks the call', async () => {
+    it('routes an unknown CallSid with Direction inbound, streams it to the agent and tracks the call', async () => {
       const res = await inboundB('CAinbound0001');
       expect(res.status).toBe(200);
-      expect(res.body).toContain('<Say>Hello, this is Maya.</Say>');
       const decided = (await decisions()).find((d) => d.provider_call_id === 'CAinbound0001')!;
+      const stream = expectStream(res.body, 'carrier_b', decided.call_id as string);
       expect(decided).toMatchObject({
         provider: 'carrier_b',
         action: 'ANSWER_WITH_AI',
@@ -390,8 +420,12 @@ describe('carriers through a fake carrier', () => {
         session_id: decided.session_id,
       });
 
-      // The carrier retrying its webhook gets the same markup; nothing is routed or opened twice.
-      expect((await inboundB('CAinbound0001')).body).toBe(res.body);
+      // The carrier retrying its webhook gets the same markup (with a fresh single-use token); nothing is
+      // routed or opened twice.
+      const retried = await inboundB('CAinbound0001');
+      const again = expectStream(retried.body, 'carrier_b', decided.call_id as string);
+      expect(again.token).not.toBe(stream.token);
+      expect(retried.body.replace(again.token, stream.token)).toBe(res.body);
       expect((await decisions()).filter((d) => d.provider_call_id === 'CAinbound0001')).toHaveLength(1);
 
       // Its status callback on the same URL ends the call like any other.
@@ -420,8 +454,8 @@ describe('carriers through a fake carrier', () => {
       };
       const res = await fake.post(A, inboundUrlA, { ...params, CallStatus: 'ringing' });
       expect(res.status).toBe(200);
-      expect(res.body).toContain('<Speak>Hello, this is Maya.</Speak>');
       const decided = (await decisions()).find((d) => d.provider_call_id === 'a-inbound-track-1')!;
+      expectStream(res.body, 'carrier_a', decided.call_id as string);
       expect(await getCall(decided.call_id as string)).toMatchObject({
         direction: 'inbound',
         status: 'in_progress',

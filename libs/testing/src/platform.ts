@@ -65,6 +65,14 @@ function publicBaseUrl(gatewayPort: number, env: StartPlatformOptions['env']): s
   return env?.PUBLIC_BASE_URL || process.env.PUBLIC_BASE_URL || `http://127.0.0.1:${gatewayPort}`;
 }
 
+/**
+ * MEDIA_PUBLIC_URL for the apps (the voice service's public base, where answered carrier calls stream): as
+ * given, else the voice service's default local address.
+ */
+function mediaPublicUrl(env: StartPlatformOptions['env']): string {
+  return env?.MEDIA_PUBLIC_URL || process.env.MEDIA_PUBLIC_URL || 'http://127.0.0.1:3005';
+}
+
 async function stopAll(handles: ServiceHandle[]): Promise<void> {
   const results = await Promise.allSettled(handles.map((h) => h.stop('SIGTERM')));
   const failed = results.flatMap((r, i) =>
@@ -85,6 +93,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   if (replicas > 0 && gatewayPorts[0] === undefined) gatewayPorts[0] = await freePort();
   const env = {
     ...(replicas > 0 ? { PUBLIC_BASE_URL: publicBaseUrl(gatewayPorts[0], options.env) } : {}),
+    MEDIA_PUBLIC_URL: mediaPublicUrl(options.env),
     ...options.env,
     DATABASE_URL: options.databaseUrl,
     NATS_URL: options.natsUrl,

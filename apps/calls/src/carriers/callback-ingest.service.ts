@@ -42,7 +42,6 @@ export class CallbackIngestService {
         connectionId: call.connectionId,
         providerCallId: call.providerCallId,
         carrierLegId: call.carrierLegId,
-        introMessage: call.agentSettings?.intro_message ?? null,
       },
     );
     if (parsed.carrierLegId) {

@@ -93,8 +93,6 @@ export interface CallbackCall {
   providerCallId: string | null;
   /** carrier_a's CallUUID of the answered leg, once a callback named it. */
   carrierLegId?: string | null;
-  /** The agent's intro message, which an answer-URL reply greets with. */
-  introMessage?: string | null;
 }
 
 /**
@@ -118,6 +116,17 @@ export interface CarrierAdapter {
    * end_call_reason. A call the carrier no longer knows counts as ended.
    */
   hangup(call: CallbackCall, reason: string): Promise<void>;
+  /**
+   * Cold-transfers a live call: the carrier drops the media stream and dials `to` (E.164) on the call's
+   * leg. False when the carrier no longer knows the call (it has ended); throws the carrier's refusal.
+   */
+  transfer(call: CallbackCall, to: string): Promise<boolean>;
+  /**
+   * Checks the carrier's own signature on a media-stream upgrade to `url` (exactly as handed out) with the
+   * call's credentials. Carriers that do not sign upgrades (the sandbox: the stream token is the proof)
+   * omit it.
+   */
+  verifyStreamUpgrade?(call: CallbackCall, url: string, headers: Record<string, string>): Promise<boolean>;
   /**
    * Downloads a recording the carrier reported by URL (with the call's credentials), so the platform can
    * keep it and sign its own 7-day URLs. Carriers that store recordings in blob storage themselves omit it.

@@ -24,25 +24,42 @@ export interface MarkupDialect {
   say(text: string): string;
   reject: string;
   dial(number: string): string;
+  /** The bidirectional media stream of an answered call to the voice service (URL with its token). */
+  stream(url: string, callId: string): string;
 }
 
-/** A greeting when there is one, else an empty document (the carrier then waits for the media stream). */
+/** A greeting when there is one, else an empty document. */
 export function greetingReply(dialect: MarkupDialect, text: string | null | undefined) {
   return xmlReply(text ? `<Response>${dialect.say(xmlEscape(text))}</Response>` : '<Response/>');
 }
 
-/** The markup that carries out an inbound routing decision. */
+/** An answered call's markup: its audio goes both ways over the media stream, the voice service talks. */
+export function streamReply(dialect: MarkupDialect, url: string, callId: string) {
+  return xmlReply(`<Response>${dialect.stream(url, callId)}</Response>`);
+}
+
+/** Markup that dials a number (a cold transfer of the call to it). */
+export function dialReply(dialect: MarkupDialect, number: string) {
+  return xmlReply(`<Response>${dialect.dial(xmlEscape(number))}</Response>`);
+}
+
+/**
+ * The markup that carries out an inbound routing decision: reject, transfer, or (answered with an agent)
+ * the call's media stream. `streamUrl` is null only for decisions that open no call.
+ */
 export function decisionReply(
   dialect: MarkupDialect,
-  decision: { action: string; transfer_to_number?: string | null },
-  speak: string | null,
+  decision: { action: string; transfer_to_number?: string | null; call_id?: string | null },
+  streamUrl: string | null,
 ) {
   switch (decision.action) {
     case 'REJECT':
       return xmlReply(`<Response>${dialect.reject}</Response>`);
     case 'TRANSFER':
-      return xmlReply(`<Response>${dialect.dial(xmlEscape(decision.transfer_to_number ?? ''))}</Response>`);
+      return dialReply(dialect, decision.transfer_to_number ?? '');
     default:
-      return greetingReply(dialect, speak);
+      return streamUrl && decision.call_id
+        ? streamReply(dialect, streamUrl, decision.call_id)
+        : xmlReply('<Response/>');
   }
 }

@@ -4,6 +4,7 @@ import { TelephonyModule } from '../telephony/telephony.module';
 import { CallProgressService } from '../progress/call-progress.service';
 import { CarrierReconciler } from '../reconciliation/carrier-reconciler.service';
 import { CarrierReconciliationWorker } from '../reconciliation/carrier-reconciliation-worker.service';
+import { MediaStreamLinks } from '../media-stream/media-stream-links';
 import { RecordingStore } from '../recording/recording-store';
 import { AgentBrain } from '../voice/agent-brain.service';
 import { llmProvider } from '../voice/llm/llm.provider';
@@ -46,6 +47,7 @@ import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
     SandboxCallRunner,
     SandboxCarrier,
     CarrierHttp,
+    MediaStreamLinks,
     CarrierAAdapter,
     CarrierBAdapter,
     {
@@ -61,6 +63,9 @@ import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
     CarrierReconciler,
     RecordingStore,
     LLM_ADAPTER,
+    MediaStreamLinks,
+    TranscriptService,
+    CallTransferService,
   ],
 })
 export class CarriersModule {}

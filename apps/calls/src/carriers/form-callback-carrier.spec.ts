@@ -1,4 +1,9 @@
 import { AppError, ErrorCode } from '@vap/contracts';
+import { verifyStreamToken } from '@vap/media';
+import { mediaStreamTokenKey } from '@vap/secrets';
+import { CallsConfig } from '../config/calls.config';
+import { TelephonyConfig } from '../config/telephony.config';
+import { MediaStreamLinks } from '../media-stream/media-stream-links';
 import { CarrierACredentials, CredentialsStore } from '../telephony/credentials-store.service';
 import { CallbackUrls } from './callback-urls';
 import { CallbackRequest } from './carrier-adapter';
@@ -23,12 +28,16 @@ class TestCarrier extends FormCallbackCarrier<CarrierACredentials> {
     this.seen = { url, params };
     return request.headers['x-sig'] === 'ok';
   }
+  protected upgradeSignatureMatches(url: string, headers: Record<string, string>) {
+    this.seen = { url, params: new Map() };
+    return headers['x-sig'] === 'ok';
+  }
   check = (request: CallbackRequest) => this.verified(request, 'conn-1');
   call = (req: Parameters<FormCallbackCarrier<CarrierACredentials>['send']>[1]) =>
     this.send({ auth_id: 'AID', auth_token: 'tok' }, req);
   placed = (status: number, body: unknown) => this.placedId({ status, body }, 'request_uuid');
   succeed = (status: number) => this.expectSuccess({ status, body: 'nope' });
-  answer = (intro: string | null) => this.answerReply(intro);
+  answer = (callId: string) => this.answerReply(callId);
 }
 
 function setup(
@@ -44,7 +53,20 @@ function setup(
   } as unknown as CarrierHttp;
   const credentials = { open: jest.fn(() => opened) } as unknown as CredentialsStore;
   const urls = { signedUrlOf: (path: string) => `https://cb.test${path}` } as unknown as CallbackUrls;
-  return { carrier: new TestCarrier(http, credentials, urls), sent };
+  const links = new MediaStreamLinks(
+    { MEDIA_PUBLIC_URL: 'https://media.test/voice', MEDIA_STREAM_TOKEN_TTL_MS: 60_000 } as CallsConfig,
+    { SECRETS_KEY: SECRETS_KEY.toString('hex') } as TelephonyConfig,
+  );
+  return { carrier: new TestCarrier(http, credentials, urls, links), sent };
+}
+
+const SECRETS_KEY = Buffer.alloc(32, 9);
+
+/** The stream URL inside an answer, with its token read back as the voice service would. */
+function streamOf(body: string) {
+  const url = /wss:\/\/[^<"]+/.exec(body)?.[0] ?? '';
+  const token = new URL(url.replace(/&amp;/g, '&')).searchParams.get('token') ?? '';
+  return { url, verified: verifyStreamToken(token, mediaStreamTokenKey(SECRETS_KEY), Date.now()) };
 }
 
 const request = (over: Partial<CallbackRequest>): CallbackRequest => ({
@@ -112,9 +134,36 @@ describe('FormCallbackCarrier', () => {
     expect(() => carrier.succeed(404)).toThrow(/HTTP 404/);
   });
 
-  it('greets in the carrier dialect', () => {
+  it("answers with the call's media stream on MEDIA_PUBLIC_URL, with a token bound to the call", () => {
     const { carrier } = setup();
-    expect(carrier.answer('Hi').body).toContain('<Response><Speak>Hi</Speak></Response>');
-    expect(carrier.inboundReply({ action: 'REJECT' } as never, null).body).toContain('<Hangup');
+    const body = carrier.answer('call-7').body;
+    expect(body).toMatch(/<Response><Stream bidirectional="true" keepCallAlive="true"[^>]*>wss:/);
+    const { url, verified } = streamOf(body);
+    expect(url).toMatch(/^wss:\/\/media\.test\/voice\/media\/carrier_a\/call-7\?token=/);
+    expect(verified).toMatchObject({ ok: true, claims: { callId: 'call-7' } });
+    // Every answer gets its own single-use token.
+    expect(streamOf(carrier.answer('call-7').body).url).not.toBe(url);
+  });
+
+  it('streams inbound calls an agent answers, and keeps reject and transfer markup', () => {
+    const { carrier } = setup();
+    for (const action of ['ANSWER_WITH_AI', 'SELECT_AGENT']) {
+      const body = carrier.inboundReply({ action, call_id: 'call-9' } as never).body;
+      expect(streamOf(body).verified).toMatchObject({ ok: true, claims: { callId: 'call-9' } });
+    }
+    expect(carrier.inboundReply({ action: 'REJECT' } as never).body).toContain('<Hangup');
+    expect(
+      carrier.inboundReply({ action: 'TRANSFER', transfer_to_number: '+15550001111' } as never).body,
+    ).toContain('<Dial><Number>+15550001111</Number></Dial>');
+  });
+
+  it("checks a stream upgrade's signature with the call's credentials", async () => {
+    const call = { id: 'c', partnerId: 'p', connectionId: 'conn-1', providerCallId: 'x' };
+    const { carrier } = setup();
+    expect(await carrier.verifyStreamUpgrade(call, 'wss://m/x', { 'x-sig': 'ok' })).toBe(true);
+    expect(carrier.seen?.url).toBe('wss://m/x');
+    expect(await carrier.verifyStreamUpgrade(call, 'wss://m/x', { 'x-sig': 'no' })).toBe(false);
+    const sealed = setup(Promise.reject(new Error('sealed elsewhere'))).carrier;
+    expect(await sealed.verifyStreamUpgrade(call, 'wss://m/x', { 'x-sig': 'ok' })).toBe(false);
   });
 });

@@ -5,19 +5,24 @@ import {
   CarrierBCredentials,
   CredentialsStore,
 } from '../telephony/credentials-store.service';
+import { MediaStreamLinks } from '../media-stream/media-stream-links';
 import { CallbackUrls } from './callback-urls';
-import { CallbackRequest } from './carrier-adapter';
+import { CallbackCall, CallbackRequest } from './carrier-adapter';
 import { CarrierHttp, CarrierRequest, CarrierResponse, carrierError } from './carrier-http';
-import { decisionReply, greetingReply, MarkupDialect } from './carrier-xml';
+import { decisionReply, MarkupDialect, streamReply } from './carrier-xml';
 import { FormParams, parseForm } from './signing/form-params';
 
 /** A REST call against the partner's carrier account: the path follows the account URL. */
 export type AccountRequest = Omit<CarrierRequest, 'url' | 'basic'> & { path: string };
 
+/** Inbound decisions that open a call answered by an agent (the call then streams to the voice service). */
+const ANSWERING_ACTIONS = ['ANSWER_WITH_AI', 'SELECT_AGENT'];
+
 /**
  * What carriers that drive calls by signed form callbacks and answer with XML markup share: the partner's
  * credentials by connection, REST calls against the account, the signature check before a callback is
- * read, and the answer markup in the carrier's dialect. Each carrier adds its REST shapes and fields.
+ * read, the carrier's signature on a media-stream upgrade, and the answer markup in the carrier's dialect
+ * (a media stream to the voice service). Each carrier adds its REST shapes and fields.
  */
 @Injectable()
 export abstract class FormCallbackCarrier<C extends CarrierACredentials | CarrierBCredentials> {
@@ -28,11 +33,29 @@ export abstract class FormCallbackCarrier<C extends CarrierACredentials | Carrie
   constructor(
     private readonly http: CarrierHttp,
     private readonly credentials: CredentialsStore,
-    private readonly urls: CallbackUrls,
+    protected readonly urls: CallbackUrls,
+    private readonly streams: MediaStreamLinks,
   ) {}
 
-  inboundReply(decision: InboundRouteDecisionDto, speak: string | null): CarrierCallbackReply {
-    return decisionReply(this.markup, decision, speak);
+  /** Reject, transfer, or the media stream of the call an answering decision opened. */
+  inboundReply(decision: InboundRouteDecisionDto): CarrierCallbackReply {
+    const answers = ANSWERING_ACTIONS.includes(decision.action) && !!decision.call_id;
+    const streamUrl = answers ? this.streams.streamUrl(this.provider, decision.call_id!) : null;
+    return decisionReply(this.markup, decision, streamUrl);
+  }
+
+  /**
+   * The carrier's own signature on a media-stream upgrade (a GET with no body, signed over the stream URL
+   * exactly as the carrier was given it), checked with the call's connection credentials. False when the
+   * signature is missing, wrong, or the credentials cannot be opened.
+   */
+  async verifyStreamUpgrade(
+    call: CallbackCall,
+    url: string,
+    headers: Record<string, string>,
+  ): Promise<boolean> {
+    const creds = await this.openCredentials(call.connectionId).catch(() => null);
+    return !!creds && this.upgradeSignatureMatches(url, headers, creds);
   }
 
   /** The REST base of the partner's account at the carrier. */
@@ -46,6 +69,9 @@ export abstract class FormCallbackCarrier<C extends CarrierACredentials | Carrie
     params: FormParams,
     creds: C,
   ): boolean;
+
+  /** The carrier's signature scheme over a WebSocket upgrade request to `url` (GET, no parameters). */
+  protected abstract upgradeSignatureMatches(url: string, headers: Record<string, string>, creds: C): boolean;
 
   protected openCredentials(connectionId: string): Promise<C> {
     return this.credentials.open<C>(connectionId);
@@ -87,8 +113,11 @@ export abstract class FormCallbackCarrier<C extends CarrierACredentials | Carrie
     return params;
   }
 
-  /** The answer URL's markup: the agent's intro as a greeting. */
-  protected answerReply(intro: string | null | undefined): CarrierCallbackReply {
-    return greetingReply(this.markup, intro);
+  /**
+   * The answer URL's markup: the call's media stream to the voice service, which speaks the agent's intro
+   * and runs the conversation. Each fetch gets a fresh single-use token.
+   */
+  protected answerReply(callId: string): CarrierCallbackReply {
+    return streamReply(this.markup, this.streams.streamUrl(this.provider, callId), callId);
   }
 }

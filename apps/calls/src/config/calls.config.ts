@@ -3,6 +3,8 @@ import { BaseServiceConfig, DevelopmentValue, IntSetting } from '@vap/runtime';
 import { isDevelopmentSecret } from '@vap/secrets';
 
 const httpBaseUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
+// A bare base: no query, fragment or credentials (the stream path and token are appended to it).
+const mediaBaseUrl = /^(https?|wss?):\/\/[^\s/?#@]+(\/[^\s?#]*)?$/;
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
 export class CallsConfig extends BaseServiceConfig {
@@ -38,6 +40,22 @@ export class CallsConfig extends BaseServiceConfig {
   get publicBaseUrl(): string {
     return withoutTrailingSlash(this.PUBLIC_BASE_URL || this.CALLBACK_BASE_URL || '');
   }
+
+  /**
+   * The voice service's public base URL (http(s) or ws(s)): answered carrier calls are told to open their
+   * media stream at `{MEDIA_PUBLIC_URL}/media/{provider}/{callId}?token=...`. Required unless
+   * NODE_ENV=development, which falls back to the local voice service (`npm start` sets it).
+   */
+  @DevelopmentValue('http://127.0.0.1:3005', { refuse: () => false })
+  @Matches(mediaBaseUrl, {
+    message:
+      "MEDIA_PUBLIC_URL must be set to the voice service's public http(s) or ws(s) URL, e.g. https://media.example.com",
+  })
+  MEDIA_PUBLIC_URL: string = '';
+
+  /** How long a media-stream URL handed to a carrier stays valid (it opens one stream, once). */
+  @IntSetting({ min: 1000, max: 600000 })
+  MEDIA_STREAM_TOKEN_TTL_MS: number = 60000;
 
   /** Price of one minute of call time, in paise, billed per second (400 = INR 4.00 per minute). */
   @IntSetting({ min: 0 })

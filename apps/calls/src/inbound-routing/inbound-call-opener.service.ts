@@ -22,8 +22,6 @@ import { statusUpdatedData } from '../progress/status-event';
 export interface OpenedInboundCall {
   callId: string;
   sessionId: string;
-  /** The answering agent's greeting. */
-  intro: string | null;
 }
 
 /**
@@ -78,7 +76,7 @@ export class InboundCallOpener {
         occurredAt: new Date(),
       },
     );
-    return { callId: call.id, sessionId: call.sessionId, intro: agent.intro_message ?? null };
+    return { callId: call.id, sessionId: call.sessionId };
   }
 
   private insert(decision: InboundRouteDecisionDto, connection: Connection, agent: AgentDto): Promise<Call> {

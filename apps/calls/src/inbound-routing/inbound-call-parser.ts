@@ -16,8 +16,11 @@ export interface InboundCallParser {
     request: CallbackRequest,
     connection: CarrierConnectionRef,
   ): Promise<InboundCallAnnouncement>;
-  /** The carrier's markup that carries out a decision; `speak` is the answering agent's greeting, if any. */
-  inboundReply(decision: InboundRouteDecisionDto, speak: string | null): CarrierCallbackReply;
+  /**
+   * The carrier's markup that carries out a decision: reject, transfer, or the media stream of the call an
+   * answering decision opened (`decision.call_id`).
+   */
+  inboundReply(decision: InboundRouteDecisionDto): CarrierCallbackReply;
 }
 
 export function isInboundCallParser(adapter: CarrierAdapter): adapter is CarrierAdapter & InboundCallParser {

@@ -19,7 +19,8 @@ const EMPTY_REPLY: CarrierCallbackReply = { status: 200, contentType: 'text/plai
  * Webhooks of a connection's numbers (`/callbacks/inbound/{provider}/{connectionId}/voice`). The adapter
  * verifies the signature with the connection's credentials first (403, nothing stored). A call id the
  * platform does not know, Direction inbound, is a new inbound call: it is routed, an AI answer opens a phone
- * call, and the carrier gets the markup that carries out the decision. Later callbacks of that call (status
+ * call whose audio streams to the voice service, and the carrier gets the markup that carries out the
+ * decision. Later callbacks of that call (status
  * callbacks pointed at the same URL) move it on through call progress like any call's.
  */
 @Injectable()
@@ -74,13 +75,10 @@ export class InboundCallbackService {
       toNumber: announced.toNumber,
     });
     if (decision.action !== 'ANSWER_WITH_AI' && decision.action !== 'SELECT_AGENT') {
-      return adapter.inboundReply(decision, null);
+      return adapter.inboundReply(decision);
     }
     const opened = await this.opener.open(decision, connection);
-    return adapter.inboundReply(
-      { ...decision, call_id: opened.callId, session_id: opened.sessionId },
-      opened.intro,
-    );
+    return adapter.inboundReply({ ...decision, call_id: opened.callId, session_id: opened.sessionId });
   }
 
   /** A later callback of an inbound call the platform answered: progress, never a second routing. */
@@ -93,11 +91,12 @@ export class InboundCallbackService {
       providerCallId: call.providerCallId,
     });
     for (const event of parsed.events) await this.reconciler.apply(call, event);
-    // A repeated voice webhook must get the same markup again; carriers ignore the body of status callbacks.
+    // A repeated voice webhook must get the same markup again (a fresh stream token: the carrier uses the
+    // answer it got last); carriers ignore the body of status callbacks.
     const decision = await this.dataSource
       .getRepository(InboundRouteDecision)
       .findOne({ where: { partnerId: call.partnerId, callId: call.id } });
     if (parsed.reply || !decision || !isInboundCallParser(adapter)) return parsed.reply ?? EMPTY_REPLY;
-    return adapter.inboundReply(toDecisionDto(decision), call.agentSettings.intro_message ?? null);
+    return adapter.inboundReply(toDecisionDto(decision));
   }
 }

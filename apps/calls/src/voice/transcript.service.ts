@@ -1,8 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { TranscriptEntry } from '@vap/contracts';
+import { TranscriptEntry, TurnLatency } from '@vap/contracts';
 import { tableOf } from '@vap/persistence';
+
+/** What is known of a line besides who said what. */
+export interface TranscriptLineDetails {
+  /** When the line started being said (default: now). */
+  at?: Date;
+  /** An agent turn's latency parts (kept on bot lines only). */
+  latency?: TurnLatency;
+}
 
 /** The live transcript of a session, appended turn by turn as the voice pipeline produces it. */
 @Injectable()
@@ -18,8 +26,10 @@ export class TranscriptService {
     role: TranscriptEntry['role'],
     content: string,
     callSeconds?: number,
+    details: TranscriptLineDetails = {},
   ): Promise<TranscriptEntry> {
-    const entry: TranscriptEntry = { role, content, timestamp: new Date().toISOString() };
+    const entry: TranscriptEntry = { role, content, timestamp: (details.at ?? new Date()).toISOString() };
+    if (role === 'bot' && details.latency) entry.latency = details.latency;
     await this.dataSource.query(
       `UPDATE ${tableOf(this.dataSource, 'call_sessions')}
           SET transcript = transcript || $2::jsonb, live_seconds = COALESCE($3, live_seconds)
@@ -27,5 +37,14 @@ export class TranscriptService {
       [callId, JSON.stringify([entry]), callSeconds ?? null],
     );
     return entry;
+  }
+
+  /** When the session started (the call was answered); the media clock's times count from it. */
+  async sessionStart(callId: string): Promise<Date | null> {
+    const [row] = (await this.dataSource.query(
+      `SELECT started_at FROM ${tableOf(this.dataSource, 'call_sessions')} WHERE call_id = $1`,
+      [callId],
+    )) as { started_at: Date | null }[];
+    return row?.started_at ?? null;
   }
 }

@@ -1,3 +1,4 @@
+import type { TurnLatency } from '../voice/voice-commands';
 import {
   AnsweredBy,
   CallDirection,
@@ -45,6 +46,8 @@ export interface TranscriptEntry {
   role: 'user' | 'bot';
   content: string;
   timestamp: string;
+  /** Agent turns that answered the caller: how long each part of the reply took (see TurnLatency). */
+  latency?: TurnLatency;
 }
 
 export interface HoldEvent {

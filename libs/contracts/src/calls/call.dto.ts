@@ -15,6 +15,32 @@ import {
 } from './call-status';
 import { EXTRACTION_STATUSES, ExtractionStatus } from './call-events';
 
+/** Milliseconds from the end of the caller's speech to each step of the agent's spoken answer. */
+export class TurnLatencyDto {
+  @ApiProperty({ type: 'integer', minimum: 0, description: "The caller's words transcribed (final result)" })
+  stt_final_ms: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: "The language model's first token of the reply" })
+  llm_first_token_ms: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: "The speech synthesizer's first audio byte" })
+  tts_first_byte_ms: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'The first 20 ms frame of the reply sent to the carrier',
+  })
+  first_frame_out_ms: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: "Voice to voice: the end of the caller's speech to the agent's first audio on the line",
+  })
+  voice_to_voice_ms: number;
+}
+
 export class TranscriptEntryDto {
   @ApiProperty({ enum: ['user', 'bot'] })
   role: 'user' | 'bot';
@@ -22,8 +48,15 @@ export class TranscriptEntryDto {
   @ApiProperty()
   content: string;
 
-  @ApiProperty({ format: 'date-time' })
+  @ApiProperty({ format: 'date-time', description: 'When the line started being said' })
   timestamp: string;
+
+  @ApiPropertyOptional({
+    type: TurnLatencyDto,
+    description:
+      'Present on agent (bot) turns that answered the caller: how long each part of the reply took',
+  })
+  latency?: TurnLatencyDto;
 }
 
 export class ExtractionResultDto {

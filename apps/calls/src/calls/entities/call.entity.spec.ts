@@ -15,6 +15,7 @@ const agent = {
   voicemail_message: null,
   end_call_message: null,
   extraction_enabled: true,
+  documents: [],
 } as unknown as AgentDto;
 
 const fields: NewCallFields = {

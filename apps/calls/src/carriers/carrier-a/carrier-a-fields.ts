@@ -36,7 +36,8 @@ export function intOrNull(value: string | undefined): number | null {
 }
 
 /** Callback kinds the adapter hands out: answer_url, ring_url, hangup_url. */
-export const CARRIER_A_EVENTS = ['answer', 'ring', 'hangup'] as const;
+// transfer: the aleg_url of a cold transfer (its reply dials the number).
+export const CARRIER_A_EVENTS = ['answer', 'ring', 'hangup', 'transfer'] as const;
 
 /** CallStatus values that only a hangup callback carries. */
 export const CARRIER_A_FINAL_STATUSES = [

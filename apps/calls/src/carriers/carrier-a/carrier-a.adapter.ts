@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '@vap/contracts';
+import { AppError, E164_PATTERN } from '@vap/contracts';
+import { carrierAStreamMarkup } from '@vap/media';
 import { Call } from '../../calls/entities/call.entity';
 import { InboundCallAnnouncement, InboundCallParser } from '../../inbound-routing/inbound-call-parser';
 import { NumberDetacher } from '../../phone-numbers/number-detacher';
@@ -14,7 +15,7 @@ import {
   ParsedCallback,
 } from '../carrier-adapter';
 import { carrierError } from '../carrier-http';
-import { MarkupDialect } from '../carrier-xml';
+import { dialReply, MarkupDialect } from '../carrier-xml';
 import { FormCallbackCarrier } from '../form-callback-carrier';
 import { FormParams, firstValues } from '../signing/form-params';
 import {
@@ -38,6 +39,9 @@ export const CARRIER_A_MARKUP: MarkupDialect = {
   say: (text) => `<Speak>${text}</Speak>`,
   reject: '<Hangup reason="rejected"/>',
   dial: (number) => `<Dial><Number>${number}</Number></Dial>`,
+  // Bidirectional mu-law 8 kHz that keeps the call up while the socket is open; the call's id comes back
+  // in the start message's extra_headers.
+  stream: (url, callId) => carrierAStreamMarkup(url, { extraHeaders: { callId } }),
 };
 
 /**
@@ -128,8 +132,42 @@ export class CarrierAAdapter
           carrierCallId: f.CallUUID ?? null,
         },
       ],
-      reply: kind === 'answer' ? this.answerReply(call.introMessage) : undefined,
+      reply:
+        kind === 'answer'
+          ? this.answerReply(call.id)
+          : kind === 'transfer'
+            ? this.transferReply(request)
+            : undefined,
     };
+  }
+
+  /**
+   * A cold transfer: `POST .../Call/{call_uuid}/` with `legs=aleg` moves the answered leg to new XML, which
+   * carrier_a fetches from our `transfer` callback (signed like every callback) naming the number in its
+   * query; the stream ends and the caller is dialled through.
+   */
+  async transfer(call: CallbackCall, to: string): Promise<boolean> {
+    const leg = call.carrierLegId ?? call.providerCallId;
+    if (!leg) return false;
+    const creds = await this.openCredentials(call.connectionId);
+    const transferUrl = `${this.urls.forCall(PROVIDER, call.id)('transfer')}?${new URLSearchParams({ to })}`;
+    const res = await this.send(creds, {
+      method: 'POST',
+      path: `/Call/${encodeURIComponent(leg)}/`,
+      json: { legs: 'aleg', aleg_url: transferUrl, aleg_method: 'POST' },
+    });
+    if (res.status === 404) return false;
+    this.expectSuccess(res);
+    return true;
+  }
+
+  /** The transfer callback's XML: dial the number our own transfer request put in the (signed) URL. */
+  private transferReply(request: CallbackRequest) {
+    const to = new URL(request.path, 'http://callback.invalid').searchParams.get('to') ?? '';
+    if (!E164_PATTERN.test(to)) {
+      throw AppError.validation([{ field: 'to', message: 'a transfer callback needs to in E.164' }]);
+    }
+    return dialReply(CARRIER_A_MARKUP, to);
   }
 
   async parseInboundCall(
@@ -195,6 +233,22 @@ export class CarrierAAdapter
 
   protected basicOf(creds: CarrierACredentials) {
     return { user: creds.auth_id, password: creds.auth_token };
+  }
+
+  /** Signature V3 over the stream URL as a GET (its query sorted, no body) and the nonce header. */
+  protected upgradeSignatureMatches(
+    url: string,
+    headers: Record<string, string>,
+    creds: CarrierACredentials,
+  ): boolean {
+    return verifyCarrierASignature(
+      creds.auth_token,
+      'GET',
+      url,
+      new Map(),
+      headers[CARRIER_A_SIGNATURE_HEADER],
+      headers[CARRIER_A_NONCE_HEADER],
+    );
   }
 
   /** Signature V3 over the URL we handed out, the method, the posted parameters and the nonce. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '@vap/contracts';
+import { carrierBStreamMarkup } from '@vap/media';
 import { Call } from '../../calls/entities/call.entity';
 import { InboundCallAnnouncement, InboundCallParser } from '../../inbound-routing/inbound-call-parser';
 import { NumberDetacher } from '../../phone-numbers/number-detacher';
@@ -15,7 +16,7 @@ import {
   RawCarrierEvent,
 } from '../carrier-adapter';
 import { carrierError } from '../carrier-http';
-import { MarkupDialect } from '../carrier-xml';
+import { MarkupDialect, xmlEscape } from '../carrier-xml';
 import { FormCallbackCarrier } from '../form-callback-carrier';
 import { FormParams, firstValues } from '../signing/form-params';
 import {
@@ -34,6 +35,8 @@ export const CARRIER_B_MARKUP: MarkupDialect = {
   say: (text) => `<Say>${text}</Say>`,
   reject: '<Reject reason="rejected"/>',
   dial: (number) => `<Dial>${number}</Dial>`,
+  // <Connect><Stream>: bidirectional; the call's id comes back in the start message's customParameters.
+  stream: (url, callId) => carrierBStreamMarkup(url, { callId }),
 };
 
 /**
@@ -79,6 +82,23 @@ export class CarrierBAdapter
     if (res.status !== 404) this.expectSuccess(res);
   }
 
+  /**
+   * A live call update: `POST .../Calls/{CallSid}.json` with new TwiML that dials the number; the carrier
+   * ends the <Connect><Stream> and bridges the caller to it.
+   */
+  async transfer(call: CallbackCall, to: string): Promise<boolean> {
+    if (!call.providerCallId) return false;
+    const creds = await this.openCredentials(call.connectionId);
+    const res = await this.send(creds, {
+      method: 'POST',
+      path: `/Calls/${encodeURIComponent(call.providerCallId)}.json`,
+      form: new URLSearchParams({ Twiml: `<Response>${CARRIER_B_MARKUP.dial(xmlEscape(to))}</Response>` }),
+    });
+    if (res.status === 404) return false;
+    this.expectSuccess(res);
+    return true;
+  }
+
   async parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback> {
     const params = await this.verified(request, call.connectionId);
     const f = firstValues(params);
@@ -117,8 +137,8 @@ export class CarrierBAdapter
         recording: { storageKey: null, url: f.RecordingUrl, durationSeconds: intOrNull(f.RecordingDuration) },
       });
     }
-    // The answer URL is fetched when the callee picks up; its TwiML greets with the agent's intro.
-    const reply = kind === 'answer' ? this.answerReply(call.introMessage) : undefined;
+    // The answer URL is fetched when the callee picks up; its TwiML connects the call's media stream.
+    const reply = kind === 'answer' ? this.answerReply(call.id) : undefined;
     return { events, reply };
   }
 
@@ -184,6 +204,15 @@ export class CarrierBAdapter
 
   protected basicOf(creds: CarrierBCredentials) {
     return { user: creds.account_sid, password: creds.auth_token };
+  }
+
+  /** The upgrade is signed like a callback over the wss URL exactly as given, with no parameters. */
+  protected upgradeSignatureMatches(
+    url: string,
+    headers: Record<string, string>,
+    creds: CarrierBCredentials,
+  ): boolean {
+    return verifyCarrierBSignature(creds.auth_token, url, new Map(), headers[CARRIER_B_SIGNATURE_HEADER]);
   }
 
   /** Only POST callbacks are signed: X-Twilio-Signature over the URL we handed out and the parameters. */

@@ -62,6 +62,15 @@ export class SandboxCarrier implements CarrierAdapter {
     await this.runner.hangup(call.id, reason);
   }
 
+  /**
+   * The sandbox has no network to bridge the callee to: the simulated callee's leg ends as transferred, as a
+   * carrier's would once the human it was dialled to takes over.
+   */
+  async transfer(call: CallbackCall, _to: string): Promise<boolean> {
+    await this.runner.hangup(call.id, 'transferred');
+    return true;
+  }
+
   async parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback> {
     const url = this.urls.signedUrlOf(request.path);
     if (

@@ -8,6 +8,7 @@ import { CallLifecycle1763800009200 } from './1763800009200-call-lifecycle';
 import { InboxPruneIndex1763900010000 } from './1763900010000-inbox-prune-index';
 import { PartnerStanding1763900020000 } from './1763900020000-partner-standing';
 import { PartnerBalanceVersion1764000010000 } from './1764000010000-partner-balance-version';
+import { MediaStreamClaims1764100010000 } from './1764100010000-media-stream-claims';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   InboxPruneIndex1763900010000,
   PartnerStanding1763900020000,
   PartnerBalanceVersion1764000010000,
+  MediaStreamClaims1764100010000,
 ];

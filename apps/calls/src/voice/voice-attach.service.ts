@@ -1,0 +1,68 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AppError, ErrorCode, isTerminalStatus, VoiceAttachRequest, VoiceCallContext } from '@vap/contracts';
+import { Call } from '../calls/entities/call.entity';
+import { CarrierRegistry } from '../carriers/carrier-registry';
+import { MediaStreamClaims } from '../media-stream/media-stream-claims';
+import { carrierCallOf, findVoiceCall } from './voice-calls';
+
+/**
+ * calls.voice.attach: the voice service accepted a media-stream upgrade whose token it verified. Here the
+ * call must be live on the carrier the stream names (404), the carrier's own signature on the upgrade must
+ * hold where the carrier signs upgrades (403), and the token's nonce is claimed once across replicas (409),
+ * in that order so a forged upgrade cannot burn the carrier's token. The answer is what the conversation
+ * needs of the call.
+ */
+@Injectable()
+export class VoiceAttachService {
+  private readonly logger = new Logger(VoiceAttachService.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly carriers: CarrierRegistry,
+    private readonly claims: MediaStreamClaims,
+  ) {}
+
+  async attach(request: VoiceAttachRequest): Promise<VoiceCallContext> {
+    if (typeof request.nonce !== 'string' || !request.nonce || typeof request.url !== 'string') {
+      throw AppError.validation([
+        { field: 'nonce', message: 'an attach names the token nonce and stream URL' },
+      ]);
+    }
+    const call = await findVoiceCall(this.dataSource, request.callId, null);
+    if (call.provider !== request.carrier || isTerminalStatus(call.status)) throw AppError.notFound('Call');
+    const adapter = this.carriers.get(call.provider);
+    if (adapter.verifyStreamUpgrade) {
+      const headers = lowerCaseNames(request.headers ?? {});
+      if (!(await adapter.verifyStreamUpgrade(carrierCallOf(call), request.url, headers))) {
+        this.logger.warn(`call ${call.id}: media stream upgrade without a valid ${call.provider} signature`);
+        throw new AppError(ErrorCode.FORBIDDEN, 'The stream upgrade carries no valid carrier signature');
+      }
+    }
+    if (!(await this.claims.claim(request.nonce, call.id))) {
+      throw AppError.conflict('This stream token was used already');
+    }
+    return contextOf(call);
+  }
+}
+
+function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+function contextOf(call: Call): VoiceCallContext {
+  return {
+    callId: call.id,
+    partnerId: call.partnerId,
+    agentId: call.agentId,
+    sessionId: call.sessionId,
+    direction: call.direction,
+    fromNumber: call.fromNumber,
+    toNumber: call.toNumber,
+    provider: call.provider,
+    variables: call.variables ?? {},
+    answeredBy: call.answeredBy,
+    agent: call.agentSettings,
+  };
+}

@@ -1,0 +1,113 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import {
+  AppError,
+  TERMINAL_CALL_STATUSES,
+  TranscriptEntry,
+  TurnLatency,
+  VoiceEndedRequest,
+  VoiceTranscriptRequest,
+} from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
+import { Call } from '../calls/entities/call.entity';
+import { CallSession } from '../calls/entities/call-session.entity';
+import { recordingKey } from '../recording/recording-store';
+import { TranscriptService } from './transcript.service';
+import { checkedReason } from './voice-call-control.service';
+import { findVoiceCall } from './voice-calls';
+
+const LATENCY_PARTS: readonly (keyof TurnLatency)[] = [
+  'stt_final_ms',
+  'llm_first_token_ms',
+  'tts_first_byte_ms',
+  'first_frame_out_ms',
+  'voice_to_voice_ms',
+];
+
+/**
+ * What the voice service reports of a conversation, kept by the owner of calls: the transcript line by
+ * line (timed on the call's media clock, agent turns with their latency parts) and, when the stream
+ * closes, the recording and why the conversation ended. The carrier's callbacks still end and bill the call.
+ */
+@Injectable()
+export class VoiceReports {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transcript: TranscriptService,
+  ) {}
+
+  /** Appends one line said on the call; its time is the session's start plus the media clock's atMs. */
+  async line(request: VoiceTranscriptRequest, partnerId: string | null): Promise<TranscriptEntry> {
+    if (request.role !== 'user' && request.role !== 'bot') {
+      throw AppError.validation([{ field: 'role', message: 'role must be user or bot' }]);
+    }
+    if (typeof request.content !== 'string') {
+      throw AppError.validation([{ field: 'content', message: 'content must be a string' }]);
+    }
+    const atMs = nonNegative(request.atMs, 'atMs');
+    const callSeconds = nonNegative(request.callSeconds, 'callSeconds');
+    const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
+    const start =
+      (await this.transcript.sessionStart(call.id)) ?? call.startedAt ?? new Date(Date.now() - atMs);
+    return this.transcript.append(call.id, request.role, request.content, callSeconds, {
+      at: new Date(start.getTime() + atMs),
+      latency: request.latency ? checkedLatency(request.latency) : undefined,
+    });
+  }
+
+  /**
+   * The stream closed: the conversation's recording (the call's own recording object only) and its end
+   * reason when the call has none. A retried report changes nothing: the first recording and reason stand.
+   */
+  async ended(request: VoiceEndedRequest, partnerId: string | null): Promise<void> {
+    const reason = request.endCallReason === null ? null : checkedReason(request.endCallReason);
+    const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
+    const recording = request.recording;
+    if (recording && recording.storageKey !== recordingKey(call.partnerId, call.id)) {
+      throw AppError.validation([
+        { field: 'recording.storageKey', message: "a call's recording is stored under its own key" },
+      ]);
+    }
+    await this.dataSource.transaction(async (em) => {
+      if (recording) {
+        await em.query(
+          `UPDATE ${tableOf(em, CallSession)}
+              SET recording_key = $2, recording_duration_secs = $3
+            WHERE call_id = $1 AND recording_key IS NULL`,
+          [
+            call.id,
+            recording.storageKey,
+            Math.round(nonNegative(recording.durationSeconds, 'durationSeconds')),
+          ],
+        );
+      }
+      if (reason) {
+        // A live call keeps the reason until the carrier's final callback ends it (progress copies
+        // end_requested_reason); an ended call gets it at once when it has none.
+        await em.query(
+          `UPDATE ${tableOf(em, Call)}
+              SET end_call_reason = CASE WHEN status = ANY($3::text[]) THEN COALESCE(end_call_reason, $2)
+                                         ELSE end_call_reason END,
+                  end_requested_reason = COALESCE(end_requested_reason, $2)
+            WHERE id = $1`,
+          [call.id, reason, TERMINAL_CALL_STATUSES],
+        );
+      }
+    });
+  }
+}
+
+function nonNegative(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw AppError.validation([{ field, message: `${field} must be a number of at least 0` }]);
+  }
+  return value;
+}
+
+/** Only the documented parts, as whole milliseconds. */
+function checkedLatency(latency: TurnLatency): TurnLatency {
+  return Object.fromEntries(
+    LATENCY_PARTS.map((part) => [part, Math.round(nonNegative(latency[part], `latency.${part}`))]),
+  ) as unknown as TurnLatency;
+}
