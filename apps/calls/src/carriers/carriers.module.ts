@@ -21,6 +21,7 @@ import { SandboxCallRunner } from './sandbox/sandbox-call-runner';
 import { SandboxCallbackClient } from './sandbox/sandbox-callback-client';
 import { SandboxCarrier } from './sandbox/sandbox-carrier';
 import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
+import { SandboxStreamUrls } from './sandbox/sandbox-stream-urls';
 
 /**
  * Carrier adapters, their callbacks and call progress. A new carrier: provide its adapter here and add
@@ -43,6 +44,7 @@ import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
     llmProvider,
     SandboxSigningKey,
     SandboxCallbackClient,
+    SandboxStreamUrls,
     SandboxCallRunner,
     SandboxCarrier,
     CarrierHttp,
@@ -61,6 +63,7 @@ import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
     CarrierReconciler,
     RecordingStore,
     LLM_ADAPTER,
+    SandboxCallRunner,
   ],
 })
 export class CarriersModule {}

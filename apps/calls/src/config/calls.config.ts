@@ -3,6 +3,7 @@ import { BaseServiceConfig, DevelopmentValue, IntSetting } from '@vap/runtime';
 import { isDevelopmentSecret } from '@vap/secrets';
 
 const httpBaseUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
+const mediaBaseUrl = /^(https?|wss?):\/\/[^\s/?#]+(\/[^\s?#]*)?$/;
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
 
 export class CallsConfig extends BaseServiceConfig {
@@ -43,9 +44,35 @@ export class CallsConfig extends BaseServiceConfig {
   @IntSetting({ min: 0 })
   CALL_PRICE_PER_MINUTE_PAISE: number = 400;
 
-  /** Real time the sandbox carrier waits between two steps of a simulated call. */
+  /**
+   * Real time the sandbox carrier waits between two steps of a simulated call's setup (initiated, ringing,
+   * answer); once answered, the call runs on the media clock (MEDIA_TIME_SCALE).
+   */
   @IntSetting({ min: 1, max: 60000 })
   SANDBOX_STEP_MS: number = 250;
+
+  /**
+   * The voice service's public base URL (http(s) or ws(s)): answered calls get a media stream to
+   * `<MEDIA_PUBLIC_URL>/media/<carrier>/<callId>?token=...`. NODE_ENV=development falls back to the voice
+   * service on this host; unset elsewhere, the sandbox phone cannot open its stream and its calls end.
+   */
+  @DevelopmentValue('http://127.0.0.1:3005', { refuse: () => false })
+  @IsOptional()
+  @Matches(mediaBaseUrl, {
+    message: "MEDIA_PUBLIC_URL must be the voice service's public http(s) or ws(s) URL",
+  })
+  MEDIA_PUBLIC_URL?: string;
+
+  /** How long a media-stream URL's token admits the carrier's WebSocket, in ms. */
+  @IntSetting({ min: 1000, max: 600000 })
+  MEDIA_STREAM_TOKEN_TTL_MS: number = 60000;
+
+  /**
+   * How much faster than real time the sandbox phone's media clock runs (1 = real time). For tests only,
+   * with the voice service's MEDIA_TIME_SCALE set alike; the pacing code is the same at every scale.
+   */
+  @IntSetting({ min: 1, max: 100 })
+  MEDIA_TIME_SCALE: number = 1;
 
   /** HMAC key of the sandbox carrier's callbacks; derived from SECRETS_KEY when unset. */
   @DevelopmentValue(undefined, { refuse: isDevelopmentSecret })

@@ -40,7 +40,7 @@ function intOrNull(value: string | null): number | null {
 @Injectable()
 export class SandboxCarrier implements CarrierAdapter {
   readonly provider = 'sandbox' as const;
-  /** The simulated callee and the agent's side of the conversation run in this process. */
+  /** The simulated phone runs in this process (the agent's side runs in the voice service). */
   readonly callsLiveInProcess = true;
 
   constructor(
@@ -60,6 +60,11 @@ export class SandboxCarrier implements CarrierAdapter {
 
   async hangup(call: CallbackCall, reason: string): Promise<void> {
     await this.runner.hangup(call.id, reason);
+  }
+
+  /** Cold transfer: the phone's media stream ends and the callee goes on with the human at `to`. */
+  transfer(call: CallbackCall, to: string): Promise<boolean> {
+    return this.runner.transfer(call.id, to);
   }
 
   async parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback> {
