@@ -35,7 +35,7 @@ class FakeAgent {
   }
 
   get streamSid(): string {
-    return (this.received.find((f) => f.event === 'start') as { streamSid: string }).streamSid;
+    return String(this.received.find((f) => f.event === 'start')?.streamSid);
   }
 
   /** The phone's media frames so far, decoded to PCM. */
