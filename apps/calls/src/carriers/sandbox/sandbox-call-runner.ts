@@ -148,8 +148,9 @@ export class SandboxCallRunner implements OnApplicationBootstrap, BeforeApplicat
   private requestHere(callId: string, request: PlatformRequest): boolean {
     const live = this.live.get(callId);
     if (!live) return false;
-    // The first request decides how the call ends; a repeat changes nothing.
-    if (live.request) return true;
+    // The first request decides how the call ends; a repeat changes nothing. A call still ringing has
+    // nobody to transfer.
+    if (live.request || (request.kind === 'transfer' && !live.answered)) return true;
     live.request = request;
     void live.phone?.disconnect();
     live.wake?.();
