@@ -66,6 +66,7 @@ import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
     MediaStreamLinks,
     TranscriptService,
     CallTransferService,
+    SandboxCallRunner,
   ],
 })
 export class CarriersModule {}

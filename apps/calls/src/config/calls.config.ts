@@ -61,9 +61,19 @@ export class CallsConfig extends BaseServiceConfig {
   @IntSetting({ min: 0 })
   CALL_PRICE_PER_MINUTE_PAISE: number = 400;
 
-  /** Real time the sandbox carrier waits between two steps of a simulated call. */
+  /**
+   * Real time the sandbox carrier waits between two steps of a simulated call's setup (initiated, ringing,
+   * answer); once answered, the call runs on the media clock (MEDIA_TIME_SCALE).
+   */
   @IntSetting({ min: 1, max: 60000 })
   SANDBOX_STEP_MS: number = 250;
+
+  /**
+   * How much faster than real time the sandbox phone's media clock runs (1 = real time). For tests only,
+   * with the voice service's MEDIA_TIME_SCALE set alike; the pacing code is the same at every scale.
+   */
+  @IntSetting({ min: 1, max: 100 })
+  MEDIA_TIME_SCALE: number = 1;
 
   /** HMAC key of the sandbox carrier's callbacks; derived from SECRETS_KEY when unset. */
   @DevelopmentValue(undefined, { refuse: isDevelopmentSecret })

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CarriersModule } from '../carriers/carriers.module';
+import { DefaultLineService } from '../connections/default-line.service';
+import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { DecisionClient } from './decision-client';
 import { InboundCallbackService } from './inbound-callback.service';
 import { InboundCallOpener } from './inbound-call-opener.service';
@@ -10,7 +12,7 @@ import { InboundRoutingHandlers } from './inbound-routing.handlers';
 import { SandboxInboundService } from './sandbox-inbound.service';
 
 @Module({
-  imports: [CarriersModule],
+  imports: [CarriersModule, LifecycleModule],
   controllers: [InboundRoutingHandlers],
   providers: [
     InboundPoliciesService,
@@ -20,6 +22,7 @@ import { SandboxInboundService } from './sandbox-inbound.service';
     SandboxInboundService,
     InboundCallbackService,
     InboundCallOpener,
+    DefaultLineService,
   ],
   exports: [InboundRouterService],
 })

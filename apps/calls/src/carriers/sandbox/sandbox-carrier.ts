@@ -40,7 +40,7 @@ function intOrNull(value: string | null): number | null {
 @Injectable()
 export class SandboxCarrier implements CarrierAdapter {
   readonly provider = 'sandbox' as const;
-  /** The simulated callee and the agent's side of the conversation run in this process. */
+  /** The simulated phone runs in this process (the agent's side runs in the voice service). */
   readonly callsLiveInProcess = true;
 
   constructor(
@@ -62,13 +62,9 @@ export class SandboxCarrier implements CarrierAdapter {
     await this.runner.hangup(call.id, reason);
   }
 
-  /**
-   * The sandbox has no network to bridge the callee to: the simulated callee's leg ends as transferred, as a
-   * carrier's would once the human it was dialled to takes over.
-   */
-  async transfer(call: CallbackCall, _to: string): Promise<boolean> {
-    await this.runner.hangup(call.id, 'transferred');
-    return true;
+  /** Cold transfer: the phone's media stream ends and the callee goes on with the human at `to`. */
+  transfer(call: CallbackCall, to: string): Promise<boolean> {
+    return this.runner.transfer(call.id, to);
   }
 
   async parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback> {

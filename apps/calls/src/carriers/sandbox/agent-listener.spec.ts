@@ -1,0 +1,65 @@
+import { MULAW_FRAME_BYTES, mulawEncode, whiteNoise } from '@vap/media';
+import { AgentListener, TURN_GAP_MS } from './agent-listener';
+import { OfflineCalleeVoice } from './callee-voice';
+
+const voice = new OfflineCalleeVoice();
+const SILENCE = Buffer.alloc(MULAW_FRAME_BYTES, 0xff);
+
+function framesOf(pcm: Int16Array): Buffer[] {
+  const mulaw = mulawEncode(pcm);
+  const frames: Buffer[] = [];
+  for (let at = 0; at + MULAW_FRAME_BYTES <= mulaw.length; at += MULAW_FRAME_BYTES)
+    frames.push(mulaw.subarray(at, at + MULAW_FRAME_BYTES));
+  return frames;
+}
+
+/** Plays frames into the listener; returns the turns it finished with the frame index of each. */
+function play(listener: AgentListener, frames: Buffer[], clock: { ms: number }) {
+  const turns: { lines: string[]; at: number }[] = [];
+  for (const frame of frames) {
+    clock.ms += 20;
+    const turn = listener.hear(frame, clock.ms);
+    if (turn) turns.push({ lines: turn.lines, at: clock.ms });
+  }
+  return turns;
+}
+
+const quiet = (ms: number) => Array.from({ length: ms / 20 }, () => SILENCE);
+
+describe('AgentListener', () => {
+  it('takes a turn as finished once a line has been read and TURN_GAP_MS of quiet followed', async () => {
+    const listener = new AgentListener();
+    const clock = { ms: 0 };
+    expect(play(listener, framesOf(await voice.speak('Hello there.')), clock)).toEqual([]);
+    const speechEnd = clock.ms;
+    const turns = play(listener, quiet(2000), clock);
+    // The synthesized clip ends with a little quiet of its own, so the gap may close before speechEnd + gap.
+    expect(turns).toEqual([{ lines: ['Hello there.'], at: expect.any(Number) }]);
+    expect(turns[0].at).toBeGreaterThan(speechEnd);
+    expect(turns[0].at).toBeLessThanOrEqual(speechEnd + TURN_GAP_MS);
+    expect(listener.heard).toEqual(['Hello there.']);
+  });
+
+  it('keeps two sentences with a short pause between them in one turn', async () => {
+    const listener = new AgentListener();
+    const clock = { ms: 0 };
+    const turns = [
+      ...play(listener, framesOf(await voice.speak('Sure.')), clock),
+      ...play(listener, quiet(TURN_GAP_MS - 160), clock),
+      ...play(listener, framesOf(await voice.speak('We have three plans.')), clock),
+      ...play(listener, quiet(1000), clock),
+    ];
+    expect(turns.map((t) => t.lines)).toEqual([['Sure.', 'We have three plans.']]);
+  });
+
+  it('noise without a line is no turn; a line under loud background audio ends by its fallback', async () => {
+    const listener = new AgentListener();
+    const clock = { ms: 0 };
+    const noise = framesOf(whiteNoise(8000 * 3, -30, 7));
+    expect(play(listener, noise, clock)).toEqual([]);
+    expect(listener.agentTalking).toBe(true);
+    const line = framesOf(await voice.speak('Thanks.'));
+    const turns = play(listener, [...line, ...noise, ...noise], clock);
+    expect(turns.map((t) => t.lines)).toEqual([['Thanks.']]);
+  });
+});

@@ -1,0 +1,112 @@
+import { answeringMachineBeep } from './callee-voice';
+import { SandboxOutcome } from './sandbox-outcomes';
+import { CalleeLines } from './sandbox-script';
+import { CalleeScript, PhoneLine } from './sandbox-phone';
+
+/** Media time the callee waits for the agent to open the call before speaking anyway (no intro message). */
+export const INTRO_WAIT_MS = 6_000;
+/** Media time the callee waits for the agent's answer to one of its lines before going on. */
+export const REPLY_WAIT_MS = 15_000;
+/** After its last line the callee stays on the line this long for the platform to hang up, then hangs up. */
+export const LINGER_MS = 15_000;
+/** Media time the callee keeps a call on hold (the carrier's hold events report it, in whole seconds). */
+export const SANDBOX_HOLD_SECONDS = 20;
+/** How long an answering machine records before it hangs up. */
+export const MACHINE_RECORD_MS = 30_000;
+/** The long talker cuts in once the agent has talked this long (barge-in). */
+export const BARGE_IN_AFTER_MS = 600;
+/** The long talker's breath between two of its lines, when the agent does not start talking. */
+const MONOLOGUE_BREATH_MS = 1_200;
+
+/** What a script needs from the carrier besides the line: the hold events. */
+export interface ScriptPorts {
+  hold(phase: 'start' | 'end', durationSecs: number | null): Promise<void>;
+}
+
+/** The callee's side of the call for each answered outcome (see sandbox-outcomes.ts). */
+export function calleeScript(outcome: SandboxOutcome, ports: ScriptPorts): CalleeScript {
+  switch (outcome) {
+    case 'voicemail':
+      return answeringMachine;
+    case 'hangup_no_speech':
+      return hangsUpWithoutSpeaking;
+    case 'hold':
+      return (line) => putsOnHold(line, ports);
+    case 'long_talker':
+      return longTalker;
+    case 'asks_for_human':
+      return asksForHuman;
+    default:
+      return shortConversation;
+  }
+}
+
+/** Each line waits for the agent's answer; the callee then waits for the platform to end the call. */
+async function exchange(line: PhoneLine, lines: readonly string[]): Promise<void> {
+  for (const text of lines) {
+    await line.say(text);
+    await line.listen(REPLY_WAIT_MS);
+  }
+}
+
+async function stayOnLine(line: PhoneLine): Promise<void> {
+  await line.pause(LINGER_MS);
+  line.hangUp();
+}
+
+async function shortConversation(line: PhoneLine): Promise<void> {
+  await line.listen(INTRO_WAIT_MS);
+  await exchange(line, [CalleeLines.greeting, CalleeLines.question, CalleeLines.goodbye]);
+  await stayOnLine(line);
+}
+
+/** A machine does not listen: greeting and beep at once, then it records until the platform hangs up. */
+async function answeringMachine(line: PhoneLine): Promise<void> {
+  await line.say(CalleeLines.machineGreeting);
+  await line.play(answeringMachineBeep());
+  await line.pause(MACHINE_RECORD_MS);
+  line.hangUp();
+}
+
+async function hangsUpWithoutSpeaking(line: PhoneLine): Promise<void> {
+  await line.listen(INTRO_WAIT_MS);
+  await line.pause(500);
+  line.hangUp();
+}
+
+async function putsOnHold(line: PhoneLine, ports: ScriptPorts): Promise<void> {
+  await line.listen(INTRO_WAIT_MS);
+  await line.say(CalleeLines.holdRequest);
+  await ports.hold('start', null);
+  await line.pause(SANDBOX_HOLD_SECONDS * 1000);
+  await ports.hold('end', SANDBOX_HOLD_SECONDS);
+  await exchange(line, [CalleeLines.backFromHold, CalleeLines.shortGoodbye]);
+  await stayOnLine(line);
+}
+
+/**
+ * Talks over the agent from its intro on and keeps talking, cutting in whenever the agent starts to
+ * answer (barge-in), until the platform ends the call (max_call_duration_secs).
+ */
+async function longTalker(line: PhoneLine): Promise<void> {
+  await line.agentTalking(BARGE_IN_AFTER_MS, INTRO_WAIT_MS);
+  for (let i = 0; ; i++) {
+    await line.say(CalleeLines.monologue[i % CalleeLines.monologue.length]);
+    await line.agentTalking(BARGE_IN_AFTER_MS, MONOLOGUE_BREATH_MS);
+  }
+}
+
+/** Asks for a human; when the agent says it is transferring, waits for the transfer, else gives up. */
+async function asksForHuman(line: PhoneLine): Promise<void> {
+  await line.listen(INTRO_WAIT_MS);
+  await line.say(CalleeLines.askForHuman);
+  const answer = await line.listen(REPLY_WAIT_MS);
+  const said = answer?.lines.join(' ') ?? '';
+  if (/transfer/i.test(said) && !/\b(cannot|can't|unable|not able)\b/i.test(said)) {
+    // The carrier moves the call to the human; this phone's stream ends with the transfer.
+    await stayOnLine(line);
+    return;
+  }
+  await exchange(line, [CalleeLines.neverMind]);
+  await stayOnLine(line);
+}

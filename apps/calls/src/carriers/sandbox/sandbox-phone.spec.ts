@@ -1,0 +1,299 @@
+import { AddressInfo } from 'node:net';
+import WebSocket, { WebSocketServer } from 'ws';
+import {
+  MULAW_FRAME_BYTES,
+  TELEPHONY_SAMPLE_RATE,
+  TextSignalDecoder,
+  levelDbfs,
+  mulawDecode,
+  mulawEncode,
+} from '@vap/media';
+import { QUIET_DBFS } from './agent-listener';
+import { calleeScript } from './callee-scripts';
+import { OfflineCalleeVoice } from './callee-voice';
+import { CalleeLines } from './sandbox-script';
+import { CalleeScript, PhoneEnd, SandboxPhone } from './sandbox-phone';
+
+const TIME_SCALE = 10;
+const INTRO = 'Hi Asha, this is Maya from Acme Health.';
+const voice = new OfflineCalleeVoice();
+
+type Frame = Record<string, unknown> & { event: string };
+
+/** The media plane's side of one stream: what the phone sent, and a way to play audio to it. */
+class FakeAgent {
+  readonly received: Frame[] = [];
+  readonly closed: Promise<void>;
+  private waiters: (() => void)[] = [];
+
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      this.received.push(JSON.parse(data.toString()) as Frame);
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.closed = new Promise((resolve) => socket.on('close', () => resolve()));
+  }
+
+  get streamSid(): string {
+    return String(this.received.find((f) => f.event === 'start')?.streamSid);
+  }
+
+  /** The phone's media frames so far, decoded to PCM. */
+  media(): Int16Array[] {
+    return this.received
+      .filter((f) => f.event === 'media')
+      .map((f) => mulawDecode(Buffer.from((f.media as { payload: string }).payload, 'base64')));
+  }
+
+  marks(): string[] {
+    return this.received.filter((f) => f.event === 'mark').map((f) => (f.mark as { name: string }).name);
+  }
+
+  /** Index of the frame after which `predicate` first held (counts media frames sent by then). */
+  async until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate()) {
+      if (Date.now() > deadline) throw new Error('timed out waiting on the phone');
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 50);
+      });
+    }
+  }
+
+  /** Sends speech as the agent would: 20 ms media frames, then a mark. */
+  async say(text: string, mark: string): Promise<number> {
+    const mulaw = mulawEncode(await voice.speak(text));
+    for (let at = 0; at < mulaw.length; at += MULAW_FRAME_BYTES) {
+      this.send({
+        event: 'media',
+        streamSid: this.streamSid,
+        media: { payload: mulaw.subarray(at, at + MULAW_FRAME_BYTES).toString('base64') },
+      });
+    }
+    this.send({ event: 'mark', streamSid: this.streamSid, mark: { name: mark } });
+    return Math.ceil(mulaw.length / MULAW_FRAME_BYTES);
+  }
+
+  send(frame: object): void {
+    this.socket.send(JSON.stringify(frame));
+  }
+
+  mediaCount(): number {
+    return this.received.filter((f) => f.event === 'media').length;
+  }
+}
+
+/** Lines the phone said, read back from its media as the voice service's offline STT would. */
+function linesIn(frames: Int16Array[]): string[] {
+  const decoder = new TextSignalDecoder(TELEPHONY_SAMPLE_RATE);
+  return frames.flatMap((frame) => decoder.push(frame));
+}
+
+function firstVoicedFrame(frames: Int16Array[], from = 0): number {
+  for (let i = from; i < frames.length; i++) if (levelDbfs(frames[i]) > QUIET_DBFS) return i;
+  return -1;
+}
+
+describe('SandboxPhone against a media plane', () => {
+  let server: WebSocketServer;
+  let url: string;
+  let agents: FakeAgent[];
+  let nextAgent: Promise<FakeAgent>;
+  const phones: SandboxPhone[] = [];
+
+  beforeEach(async () => {
+    agents = [];
+    server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    await new Promise((resolve) => server.once('listening', resolve));
+    url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/media/sandbox/call-1?token=t`;
+    nextAgent = new Promise((resolve) =>
+      server.once('connection', (socket) => {
+        const agent = new FakeAgent(socket);
+        agents.push(agent);
+        resolve(agent);
+      }),
+    );
+  });
+
+  afterEach(async () => {
+    await Promise.all(phones.splice(0).map((phone) => phone.disconnect()));
+    for (const client of server.clients) client.terminate();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  function dial(script: CalleeScript): { phone: SandboxPhone; ended: Promise<PhoneEnd> } {
+    const phone = new SandboxPhone({
+      url,
+      callSid: 'SBcall1',
+      accountSid: 'ACsandbox',
+      customParameters: { callId: 'call-1' },
+      voice,
+      timeScale: TIME_SCALE,
+    });
+    phones.push(phone);
+    return { phone, ended: phone.run(script) };
+  }
+
+  const silent: CalleeScript = async (line) => {
+    await line.pause(60_000);
+  };
+
+  it('speaks carrier_b: connected, start, then 20 ms mu-law media frames in sequence', async () => {
+    dial(silent);
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 20);
+    const [connected, start, ...rest] = agent.received;
+    expect(connected).toEqual({ event: 'connected', protocol: 'Call', version: '1.0.0' });
+    expect(start).toEqual({
+      event: 'start',
+      sequenceNumber: '1',
+      streamSid: expect.stringMatching(/^MZ[0-9a-f]{32}$/),
+      start: {
+        accountSid: 'ACsandbox',
+        callSid: 'SBcall1',
+        streamSid: start.streamSid,
+        tracks: ['inbound'],
+        mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
+        customParameters: { callId: 'call-1' },
+      },
+    });
+    const media = rest.filter((f) => f.event === 'media').slice(0, 20);
+    media.forEach((frame, i) => {
+      expect(frame).toMatchObject({
+        streamSid: start.streamSid,
+        sequenceNumber: String(i + 2),
+        media: { track: 'inbound', chunk: String(i + 1), timestamp: String(i * 20) },
+      });
+      expect(Buffer.from((frame.media as { payload: string }).payload, 'base64')).toHaveLength(160);
+    });
+  });
+
+  it('paces media on the scaled clock: about 20 ms / MEDIA_TIME_SCALE of real time per frame', async () => {
+    dial(silent);
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 1);
+    const startedAt = Date.now();
+    await agent.until(() => agent.mediaCount() >= 251);
+    const elapsed = Date.now() - startedAt;
+    // 250 frames = 5 s of media = 500 ms at scale 10.
+    expect(elapsed).toBeGreaterThan(400);
+    expect(elapsed).toBeLessThan(1500);
+  });
+
+  it('hears the intro, echoes its mark once it has played, then answers with its greeting', async () => {
+    const { phone } = dial(calleeScript('conversation', { hold: async () => undefined }));
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 5);
+    const sentBeforeIntro = agent.mediaCount();
+    const introFrames = await agent.say(INTRO, 'intro-done');
+    await agent.until(() => agent.marks().includes('intro-done'));
+    // The mark came back only after the intro's frames played, one per media tick.
+    expect(agent.mediaCount() - sentBeforeIntro).toBeGreaterThanOrEqual(introFrames);
+    const markedAt = agent.mediaCount();
+
+    await agent.until(() => linesIn(agent.media()).includes(CalleeLines.greeting));
+    expect(phone.heard).toEqual([INTRO]);
+    const frames = agent.media();
+    // Silent while the agent spoke; the greeting starts after the intro (and the turn gap).
+    expect(firstVoicedFrame(frames)).toBeGreaterThanOrEqual(markedAt - 1);
+    expect(linesIn(frames)).toEqual([CalleeLines.greeting]);
+  });
+
+  it('echoes marks in order, each after the audio queued before it', async () => {
+    dial(silent);
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 1);
+    const sid = agent.streamSid;
+    agent.send({ event: 'mark', streamSid: sid, mark: { name: 'a' } });
+    const frames = await agent.say('One short line.', 'b');
+    agent.send({ event: 'mark', streamSid: sid, mark: { name: 'c' } });
+    const before = agent.mediaCount();
+    await agent.until(() => agent.marks().length === 3);
+    expect(agent.marks()).toEqual(['a', 'b', 'c']);
+    expect(agent.mediaCount() - before).toBeGreaterThanOrEqual(frames - 2);
+    const echo = agent.received.find((f) => f.event === 'mark');
+    expect(echo).toEqual({
+      event: 'mark',
+      sequenceNumber: expect.stringMatching(/^\d+$/),
+      streamSid: sid,
+      mark: { name: 'a' },
+    });
+  });
+
+  it('drops queued audio on clear and returns its pending marks at once', async () => {
+    const { phone } = dial(silent);
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 1);
+    const frames = await agent.say(CalleeLines.monologue[0], 'cut');
+    agent.send({ event: 'clear', streamSid: agent.streamSid });
+    const before = agent.mediaCount();
+    await agent.until(() => agent.marks().includes('cut'));
+    expect(agent.mediaCount() - before).toBeLessThan(frames / 2);
+    // The rest of the line never plays: the phone never reads it.
+    await agent.until(() => agent.mediaCount() >= before + frames + 20);
+    expect(phone.heard).toEqual([]);
+  });
+
+  it('talks over the agent as the long talker (barge-in)', async () => {
+    dial(calleeScript('long_talker', { hold: async () => undefined }));
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 1);
+    const startedAt = agent.mediaCount();
+    const introFrames = await agent.say(CalleeLines.monologue[1], 'long-intro');
+    await agent.until(() => firstVoicedFrame(agent.media(), startedAt) >= 0);
+    const cutIn = firstVoicedFrame(agent.media(), startedAt) - startedAt;
+    expect(cutIn).toBeLessThan(introFrames);
+    expect(agent.marks()).not.toContain('long-intro');
+  });
+
+  it('hangs up on disconnect: stop, then the socket closes, with the media time', async () => {
+    const { phone, ended } = dial(silent);
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 10);
+    await phone.disconnect();
+    await agent.closed;
+    const end = await ended;
+    expect(end.kind).toBe('disconnected');
+    expect(end.mediaMs).toBe(agent.mediaCount() * 20);
+    expect(agent.received[agent.received.length - 1]).toMatchObject({
+      event: 'stop',
+      streamSid: agent.streamSid,
+      stop: { accountSid: 'ACsandbox', callSid: 'SBcall1' },
+    });
+  });
+
+  it('hangs up by itself after the intro without a word (outcome 05)', async () => {
+    const { ended } = dial(calleeScript('hangup_no_speech', { hold: async () => undefined }));
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 1);
+    await agent.say(INTRO, 'intro');
+    const end = await ended;
+    await agent.closed;
+    expect(end).toMatchObject({ kind: 'callee_hung_up', spoke: false });
+    expect(agent.marks()).toContain('intro');
+    expect(firstVoicedFrame(agent.media())).toBe(-1);
+    expect(agent.received[agent.received.length - 1].event).toBe('stop');
+  });
+
+  it('ends as stream_closed when the media plane closes the socket', async () => {
+    const { ended } = dial(silent);
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 3);
+    agent.socket.close();
+    await expect(ended).resolves.toMatchObject({ kind: 'stream_closed' });
+  });
+
+  it('ends as stream_failed when the upgrade is refused', async () => {
+    server.close();
+    const phone = new SandboxPhone({
+      url: url.replace(/:\d+\//, ':1/'),
+      callSid: 'SBcall1',
+      accountSid: 'ACsandbox',
+      customParameters: {},
+      voice,
+      timeScale: TIME_SCALE,
+    });
+    await expect(phone.run(silent)).resolves.toMatchObject({ kind: 'stream_failed', mediaMs: 0 });
+  });
+});
