@@ -25,7 +25,7 @@ const httpUrl = /^https?:\/\/[^\s]+$/;
 @ValidatorConstraint({ name: 'mediaPublicUrl' })
 class MediaPublicUrlConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
-    if (typeof value !== 'string') return false;
+    if (typeof value !== 'string') return true; // IsString reports it
     try {
       mediaWebSocketBase(value);
       return true;
