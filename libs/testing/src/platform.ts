@@ -162,8 +162,13 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
       services: byName,
       all: () => [...gateways, ...serviceHandles],
       stop() {
-        // Gateways first, so that no new work reaches the services while they drain.
-        stopping ??= stopAll(gateways).finally(() => stopAll(serviceHandles));
+        // Gateways first, so that no new work reaches the services while they drain; then voice, whose
+        // live calls report their end to the calls service, then the rest.
+        const voice = serviceHandles.filter((h) => h.name === 'voice');
+        const others = serviceHandles.filter((h) => h.name !== 'voice');
+        stopping ??= stopAll(gateways)
+          .finally(() => stopAll(voice))
+          .finally(() => stopAll(others));
         return stopping;
       },
     };

@@ -32,9 +32,9 @@ describe('VoiceConfig', () => {
     expect(() => validateConfig(VoiceConfig, { ...base, MEDIA_PUBLIC_URL: undefined })).toThrow(
       /MEDIA_PUBLIC_URL must be set/,
     );
-    expect(() => validateConfig(VoiceConfig, { ...base, MEDIA_PUBLIC_URL: 'https://m.example.com?x=1' })).toThrow(
-      /MEDIA_PUBLIC_URL must be/,
-    );
+    expect(() =>
+      validateConfig(VoiceConfig, { ...base, MEDIA_PUBLIC_URL: 'https://m.example.com?x=1' }),
+    ).toThrow(/MEDIA_PUBLIC_URL must be/);
     const dev = validateConfig(VoiceConfig, { NODE_ENV: 'development', PORT: '4005' });
     expect(dev.mediaPublicUrl).toBe('http://127.0.0.1:4005');
   });
@@ -60,23 +60,35 @@ describe('VoiceConfig', () => {
   });
 
   it('refuses provider URLs on private or loopback addresses unless private networks are allowed', () => {
-    for (const url of ['http://127.0.0.1:9000', 'http://10.0.0.5', 'http://169.254.169.254', 'http://localhost:1']) {
+    for (const url of [
+      'http://127.0.0.1:9000',
+      'http://10.0.0.5',
+      'http://169.254.169.254',
+      'http://localhost:1',
+    ]) {
       expect(() => validateConfig(VoiceConfig, { ...base, LLM_BASE_URL: url })).toThrow(
         /LLM_BASE_URL points at a private or loopback address/,
       );
     }
     for (const allow of ['PROVIDER_ALLOW_PRIVATE_NETWORKS', 'WEBHOOK_ALLOW_PRIVATE_NETWORKS']) {
-      const config = validateConfig(VoiceConfig, { ...base, LLM_BASE_URL: 'http://127.0.0.1:9000', [allow]: 'true' });
+      const config = validateConfig(VoiceConfig, {
+        ...base,
+        LLM_BASE_URL: 'http://127.0.0.1:9000',
+        [allow]: 'true',
+      });
       expect(config.LLM_BASE_URL).toBe('http://127.0.0.1:9000');
     }
-    expect(validateConfig(VoiceConfig, { ...base, LLM_BASE_URL: 'https://llm.example.com' }).LLM_BASE_URL).toBe(
-      'https://llm.example.com',
-    );
+    expect(
+      validateConfig(VoiceConfig, { ...base, LLM_BASE_URL: 'https://llm.example.com' }).LLM_BASE_URL,
+    ).toBe('https://llm.example.com');
   });
 
   it('refuses the development secrets key outside development', () => {
     expect(() =>
-      validateConfig(VoiceConfig, { ...base, SECRETS_KEY: Buffer.from('development-only-key-do-not-use!').toString('hex') }),
+      validateConfig(VoiceConfig, {
+        ...base,
+        SECRETS_KEY: Buffer.from('development-only-key-do-not-use!').toString('hex'),
+      }),
     ).toThrow(/SECRETS_KEY/);
   });
 });

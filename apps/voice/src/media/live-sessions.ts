@@ -30,7 +30,9 @@ export class LiveSessions {
     const allFinished = () => Promise.all([...this.sessions].map((s) => s.finished));
     if (this.sessions.size === 0) return { endedAtDeadline: 0 };
     const stop = new AbortController();
-    const deadline = sleep(deadlineMs, 'deadline' as const, { signal: stop.signal }).catch(() => 'done' as const);
+    const deadline = sleep(deadlineMs, 'deadline' as const, { signal: stop.signal }).catch(
+      () => 'done' as const,
+    );
     // Sessions keep arriving from admissions under way when the drain began; wait for whatever is live.
     const settled = (async () => {
       while (this.sessions.size > 0) await allFinished();
@@ -39,9 +41,14 @@ export class LiveSessions {
     const first = await Promise.race([settled, deadline]);
     stop.abort();
     if (first === 'done') return { endedAtDeadline: 0 };
-    const remaining = [...this.sessions];
-    for (const session of remaining) session.end(DRAIN_REASON);
-    await settled;
-    return { endedAtDeadline: remaining.length };
+    // Streams admitted while the first ones were being ended are ended too.
+    let ended = 0;
+    while (this.sessions.size > 0) {
+      const remaining = [...this.sessions];
+      for (const session of remaining) session.end(DRAIN_REASON);
+      ended += remaining.length;
+      await Promise.all(remaining.map((s) => s.finished));
+    }
+    return { endedAtDeadline: ended };
   }
 }

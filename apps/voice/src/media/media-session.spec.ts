@@ -63,7 +63,12 @@ const frames = {
     streamSid: 'MZ1',
   }),
   mark: { event: 'mark', sequenceNumber: '3', mark: { name: 'utt-1' }, streamSid: 'MZ1' },
-  dtmf: { event: 'dtmf', sequenceNumber: '4', dtmf: { track: 'inbound_track', digit: '5' }, streamSid: 'MZ1' },
+  dtmf: {
+    event: 'dtmf',
+    sequenceNumber: '4',
+    dtmf: { track: 'inbound_track', digit: '5' },
+    streamSid: 'MZ1',
+  },
   stop: { event: 'stop', sequenceNumber: '5', stop: { accountSid: 'AC1', callSid: 'CA1' }, streamSid: 'MZ1' },
 };
 
@@ -181,7 +186,9 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
     release();
     const conversation = await h.conversation;
     send(h.client, frames.stop);
-    await (await h.session).finished;
+    await (
+      await h.session
+    ).finished;
     expect(conversation.events.map((e) => e.type)).toEqual(['started', 'audio', 'stopped']);
   });
 
@@ -194,7 +201,9 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
     const [code, reason] = (await closed) as [number, Buffer];
     expect(code).toBe(CLOSE_INVALID_PAYLOAD);
     expect(String(reason)).toMatch(/^invalid carrier_b message: invalid_field/);
-    await (await h.session).finished;
+    await (
+      await h.session
+    ).finished;
     expect((await h.conversation).closed).toBe(true);
     expect(h.finished).toHaveLength(1);
   });
@@ -205,7 +214,9 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
     send(h.client, frames.start);
     const conversation = await h.conversation;
     h.client.terminate();
-    await (await h.session).finished;
+    await (
+      await h.session
+    ).finished;
     expect(conversation.closed).toBe(true);
     expect(h.finished).toEqual([{ endCallReason: null, mediaSeconds: 0, recording: null }]);
   });
@@ -228,7 +239,9 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
     });
     await once(h.client, 'open');
     const closed = once(h.client, 'close');
-    await (await h.session).finished;
+    await (
+      await h.session
+    ).finished;
     await closed;
     expect(h.hangups).toEqual([PIPELINE_FAILED_REASON]);
     expect(h.finished).toEqual([

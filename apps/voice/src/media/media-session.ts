@@ -69,8 +69,8 @@ export class MediaSession {
 
   /** Ends the call from outside (the drain deadline): a farewell if the conversation has time for one. */
   end(reason: string): void {
-    if (this.conversationDone) return;
-    this.endRequested ??= reason;
+    if (this.conversationDone || this.endRequested !== null) return;
+    this.endRequested = reason;
     this.conversation?.end(reason);
   }
 
@@ -117,7 +117,9 @@ export class MediaSession {
       this.protocolError(CLOSE_UNSUPPORTED_DATA, 'binary frames are not part of the media protocol');
       return;
     }
-    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8');
+    const text = Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Buffer.concat(data as Buffer[]).toString('utf8');
     const decoded = this.options.codec.decode(text);
     if (!decoded.ok) {
       const { reason, field } = decoded.error;

@@ -179,7 +179,7 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
     expect(await upgrade(streamUrl('call_ok', token))).toEqual({ status: 401, body: 'expired_token' });
   });
 
-  it("refuses a token bound to another call: 401", async () => {
+  it('refuses a token bound to another call: 401', async () => {
     calls.liveCalls.add('call_other');
     const token = tokenFor('call_other');
     expect(await upgrade(streamUrl('call_ok', token))).toEqual({

@@ -61,7 +61,10 @@ export class MediaStreamServer {
       return;
     }
     if (socket.destroyed) {
-      this.options.log('warn', `call ${admission.context.callId}: the carrier left before its stream was accepted`);
+      this.options.log(
+        'warn',
+        `call ${admission.context.callId}: the carrier left before its stream was accepted`,
+      );
       return;
     }
     const accepted = admission;

@@ -61,7 +61,10 @@ export class ConversationStarter {
         try {
           await reportEnded(rpc, storage, context, result, {
             onRetry: (attempt, err) =>
-              log('warn', `call ${context.callId}: calls.voice.ended attempt ${attempt} failed: ${err.message}`),
+              log(
+                'warn',
+                `call ${context.callId}: calls.voice.ended attempt ${attempt} failed: ${err.message}`,
+              ),
             onRecordingLost: (err) =>
               log('error', `call ${context.callId}: the recording could not be stored: ${err.message}`),
           });
@@ -69,7 +72,10 @@ export class ConversationStarter {
         } catch (err) {
           endedSessions.inc({ outcome: 'unreported' });
           // The calls service's stale-call sweep ends the call when this report never arrives.
-          log('error', `call ${context.callId}: calls.voice.ended was not delivered: ${(err as Error).message}`);
+          log(
+            'error',
+            `call ${context.callId}: calls.voice.ended was not delivered: ${(err as Error).message}`,
+          );
         }
       },
     });

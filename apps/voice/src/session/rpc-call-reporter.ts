@@ -1,4 +1,9 @@
-import { KnowledgeSearchResponseDto, Subjects, VoiceCallContext, VoiceTranscriptRequest } from '@vap/contracts';
+import {
+  KnowledgeSearchResponseDto,
+  Subjects,
+  VoiceCallContext,
+  VoiceTranscriptRequest,
+} from '@vap/contracts';
 import type { RpcClient } from '@vap/messaging';
 import type { CallReporter } from '../conversation';
 
