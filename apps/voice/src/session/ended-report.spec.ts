@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, NatsConnection } from 'nats';
-import { RpcReply, RpcRequest, VoiceCallContext, VoiceEndedRequest } from '@vap/contracts';
+import { AppError, RpcReply, RpcRequest, VoiceCallContext, VoiceEndedRequest } from '@vap/contracts';
 import { NatsConnectionService, RpcClient } from '@vap/messaging';
 import { BlobUrlSigner, LocalBlobStorage } from '@vap/storage';
 import { recordingKey, reportEnded } from './ended-report';
@@ -39,7 +39,7 @@ describe('reportEnded (real NATS, local blob storage)', () => {
         let reply: RpcReply;
         if (failFirst > 0) {
           failFirst -= 1;
-          reply = { ok: false, error: { code: 'INTERNAL_ERROR', message: 'restarting', status: 502 } };
+          reply = { ok: false, error: AppError.downstream('restarting').toPayload() };
         } else {
           received.push(request.data);
           reply = { ok: true, data: { ok: true } };
