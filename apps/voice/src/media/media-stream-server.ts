@@ -1,11 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { IncomingMessage, Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { SpanKind } from '@opentelemetry/api';
 import { WebSocket, WebSocketServer } from 'ws';
+import { MessageHeaders } from '@vap/contracts';
+import { inSpan, RequestContext } from '@vap/messaging';
 import { refusedUpgrades } from '../metrics/voice.metrics';
 import type { Admission, StreamAdmission } from './stream-admission';
 
 /** A media message is one 20 ms frame (about 300 bytes as JSON); anything near this is not a carrier. */
 const MAX_MESSAGE_BYTES = 256 * 1024;
+
+/** A request id a client may choose; anything else (too long, odd characters) gets a fresh one. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export type AcceptedStream = Extract<Admission, { ok: true }>;
 
@@ -49,8 +56,22 @@ export class MediaStreamServer {
     // A client that goes away mid-admission must not raise an unhandled 'error'.
     socket.on('error', () => socket.destroy());
     let admission: Admission;
+    // Traced and logged like an HTTP request: the attach command carries the upgrade's request id.
+    const given = req.headers[MessageHeaders.requestId.toLowerCase()];
+    const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     try {
-      admission = await this.options.admission.admit(req.url ?? '/', req.headers);
+      admission = await RequestContext.run({ requestId }, () =>
+        inSpan(
+          'media upgrade',
+          SpanKind.SERVER,
+          { 'http.route': '/media/:carrier/:callId' },
+          async (span) => {
+            const decided = await this.options.admission.admit(req.url ?? '/', req.headers);
+            span.setAttribute('http.status_code', decided.ok ? 101 : decided.status);
+            return decided;
+          },
+        ),
+      );
     } catch (err) {
       this.options.log('error', `media upgrade admission failed: ${(err as Error).message}`);
       admission = { ok: false, reason: 'calls_unavailable', status: 503 };
