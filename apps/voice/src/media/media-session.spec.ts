@@ -4,7 +4,13 @@ import { WebSocket, WebSocketServer } from 'ws';
 import type { VoiceCallContext } from '@vap/contracts';
 import { MediaStreamEvent, mediaStreamCodec } from '@vap/media';
 import type { ConversationResult, LiveConversation, MediaTransport } from '../conversation';
-import { CLOSE_INVALID_PAYLOAD, CLOSE_NORMAL, MediaSession, PIPELINE_FAILED_REASON } from './media-session';
+import {
+  CLOSE_INTERNAL_ERROR,
+  CLOSE_INVALID_PAYLOAD,
+  CLOSE_NORMAL,
+  MediaSession,
+  PIPELINE_FAILED_REASON,
+} from './media-session';
 
 const CONTEXT = {
   callId: 'call_spec',
@@ -231,6 +237,43 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
     await session.finished;
     expect(conversation.endedWith).toBe('replica_draining');
     expect(h.finished[0].endCallReason).toBe('replica_draining');
+  });
+
+  it('survives a conversation that throws: the stream closes, the conversation is ended, the call reports', async () => {
+    const h = connect(async (transport) => {
+      const conversation = new FakeConversation(transport);
+      conversation.onEvent = (event) => {
+        if (event.type === 'audio') throw new Error('pipeline bug');
+        FakeConversation.prototype.onEvent.call(conversation, event);
+      };
+      return conversation;
+    });
+    await once(h.client, 'open');
+    send(h.client, frames.start);
+    const conversation = await h.conversation;
+    const closed = once(h.client, 'close');
+    send(h.client, frames.media(Buffer.from([1])));
+    const [code] = (await closed) as [number, Buffer];
+    expect(code).toBe(CLOSE_INTERNAL_ERROR);
+    await (
+      await h.session
+    ).finished;
+    expect(conversation.endedWith).toBe(PIPELINE_FAILED_REASON);
+    expect(h.finished[0].endCallReason).toBe(PIPELINE_FAILED_REASON);
+  });
+
+  it('hangs up and reports a failed pipeline when the conversation fails mid-call', async () => {
+    const h = connect(async (transport) => {
+      const conversation = new FakeConversation(transport);
+      Object.defineProperty(conversation, 'done', { value: Promise.reject(new Error('broken')) });
+      return conversation;
+    });
+    await once(h.client, 'open');
+    await (
+      await h.session
+    ).finished;
+    expect(h.hangups).toEqual([PIPELINE_FAILED_REASON]);
+    expect(h.finished[0].endCallReason).toBe(PIPELINE_FAILED_REASON);
   });
 
   it('hangs up and reports a failed pipeline when the conversation cannot start', async () => {

@@ -71,7 +71,7 @@ export class MediaSession {
   end(reason: string): void {
     if (this.conversationDone || this.endRequested !== null) return;
     this.endRequested = reason;
-    this.conversation?.end(reason);
+    this.guarded(() => this.conversation?.end(reason));
   }
 
   private async run(): Promise<void> {
@@ -80,15 +80,16 @@ export class MediaSession {
     try {
       this.conversation = await this.options.startConversation(transport);
     } catch (err) {
-      result = await this.failedToStart(err as Error);
+      result = await this.failed('the conversation could not start', err as Error);
     }
     if (this.conversation) {
       const conversation = this.conversation;
       // Whatever arrived while the pipeline was being built goes in first, in order.
-      for (const event of this.pending.splice(0)) conversation.onEvent(event);
-      if (this.endRequested !== null) conversation.end(this.endRequested);
-      if (this.socketClosed) conversation.onClosed();
-      result = await conversation.done;
+      for (const event of this.pending.splice(0)) this.guarded(() => conversation.onEvent(event));
+      if (this.endRequested !== null) this.guarded(() => conversation.end(this.endRequested!));
+      if (this.socketClosed) this.guarded(() => conversation.onClosed());
+      // A pipeline that breaks still ends the call cleanly: hang-up, report, socket closed.
+      result = await conversation.done.catch((err: Error) => this.failed('the conversation failed', err));
     }
     this.conversationDone = true;
     try {
@@ -98,9 +99,9 @@ export class MediaSession {
     }
   }
 
-  private async failedToStart(err: Error): Promise<ConversationResult> {
-    this.options.log('error', `call ${this.callId}: the conversation could not start: ${err.message}`);
-    this.close(CLOSE_INTERNAL_ERROR, 'conversation could not start');
+  private async failed(what: string, err: Error): Promise<ConversationResult> {
+    this.options.log('error', `call ${this.callId}: ${what}: ${err.message}`);
+    this.close(CLOSE_INTERNAL_ERROR, what);
     await this.options.hangup(PIPELINE_FAILED_REASON).catch((hangupError: Error) => {
       this.options.log('error', `call ${this.callId}: hang-up failed: ${hangupError.message}`);
     });
@@ -131,7 +132,8 @@ export class MediaSession {
     if (!event) return;
     if (event.type === 'started') this.streamId = event.streamId;
     if (this.conversation) {
-      this.conversation.onEvent(event);
+      const conversation = this.conversation;
+      this.guarded(() => conversation.onEvent(event));
     } else if (this.pending.length < MAX_PENDING_EVENTS) {
       this.pending.push(event);
     } else {
@@ -163,6 +165,27 @@ export class MediaSession {
   private onSocketClosed(): void {
     if (this.socketClosed) return;
     this.socketClosed = true;
-    if (!this.conversationDone) this.conversation?.onClosed();
+    if (!this.conversationDone) this.guarded(() => this.conversation?.onClosed());
+  }
+
+  /**
+   * Runs a call into the conversation from a socket callback, where a throw would take the process down:
+   * a pipeline that throws is asked to end (it settles `done`, and the call is reported) and the stream closes.
+   */
+  private guarded(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.options.log('error', `call ${this.callId}: the conversation threw: ${(err as Error).message}`);
+      if (this.endRequested === null) {
+        this.endRequested = PIPELINE_FAILED_REASON;
+        try {
+          this.conversation?.end(PIPELINE_FAILED_REASON);
+        } catch {
+          // Already logged; `done` is what the session waits for.
+        }
+      }
+      this.close(CLOSE_INTERNAL_ERROR, 'conversation failed');
+    }
   }
 }
