@@ -23,8 +23,9 @@ import { createTestCertificates } from './test-certificates';
 
 /**
  * Starts one platform for the whole e2e run, from the build output: a fresh database on the resolved
- * Postgres server, a NATS subject prefix of its own, the four services and the gateway(s). Tests reach
- * it through the E2E_* variables set here and isolate themselves by creating their own partners.
+ * Postgres server, a NATS subject prefix of its own, the services and the gateway(s). Tests reach
+ * it through the E2E_* variables set here and isolate themselves by creating their own partners. The voice
+ * media plane is part of it; MEDIA_TIME_SCALE in the environment (like any other variable) reaches it.
  *
  * Knobs: E2E_LOG_LEVEL (apps' LOG_LEVEL, default warn), E2E_GATEWAY_REPLICAS (default 1). Any other
  * variable in the environment reaches the apps unchanged.
@@ -108,6 +109,8 @@ export default async function globalSetup(): Promise<void> {
     Object.assign(process.env, {
       E2E_GATEWAY_URL: run.platform.gatewayUrl,
       E2E_GATEWAY_URLS: run.platform.gateways.map((g) => g.url).join(','),
+      // Where carriers open media streams (the voice app), as the calls service hands it out.
+      E2E_MEDIA_PUBLIC_URL: run.platform.mediaPublicUrl,
       E2E_ADMIN_TOKEN: adminToken,
       E2E_DATABASE_URL: run.database.url,
       E2E_NATS_URL: run.nats.url,

@@ -21,9 +21,13 @@ const APP_PORTS: Record<string, string> = {
   calls: '3002',
   campaigns: '3003',
   webhooks: '3004',
+  voice: '3005',
 };
-/** The apps whose blobs must be shared: agents and calls store them, the gateway serves signed URLs. */
-const BLOB_APPS = ['gateway', 'agents', 'calls'];
+/**
+ * The apps whose blobs must be shared: agents, calls and voice (recordings) store them, the gateway serves
+ * signed URLs.
+ */
+const BLOB_APPS = ['gateway', 'agents', 'calls', 'voice'];
 /** WORKDIR of the image, against which a relative BLOB_STORAGE_DIR resolves. */
 const IMAGE_WORKDIR = '/app';
 
@@ -187,7 +191,7 @@ describe.each(findOverlays(join(ROOT, 'k8s')).map((dir) => [dir.split(/[\\/]/).p
       expect(failures).toEqual([]);
     });
 
-    it('keeps local blobs on one volume that the gateway, agents and calls share', () => {
+    it('keeps local blobs on one volume that the gateway, agents, calls and voice share', () => {
       const claims = new Set<string>();
       for (const c of containers.filter((c) => BLOB_APPS.includes(c.app) && !c.args.length)) {
         const dir = blobDir(c.env);
@@ -263,7 +267,7 @@ describe('docker/compose.yml', () => {
   });
 
   it("every app service's environment passes its app's boot-time validation", () => {
-    expect(services.length).toBe(10);
+    expect(services.length).toBe(11);
     const failures = services.flatMap((s) => {
       const result = checkConfig(s, cwd);
       return result.ok ? [] : [`${s.where}: ${result.output}`];
@@ -271,7 +275,7 @@ describe('docker/compose.yml', () => {
     expect(failures).toEqual([]);
   });
 
-  it('keeps local blobs on one named volume that the gateway, agents and calls share', () => {
+  it('keeps local blobs on one named volume that the gateway, agents, calls and voice share', () => {
     const volumes = new Set<string>();
     for (const s of services.filter((s) => BLOB_APPS.includes(s.app) && !s.args.length)) {
       const dir = blobDir(s.env);

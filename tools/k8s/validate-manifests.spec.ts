@@ -56,7 +56,7 @@ describe('validate-manifests on the real files', () => {
     );
   });
 
-  it('routes only /api and /callbacks publicly in prod: /metrics, /health and /admin stay cluster-internal', () => {
+  it('routes only /api, /callbacks and /media publicly in prod: /metrics, /health and /admin stay cluster-internal', () => {
     const prod = findOverlays(join(ROOT, 'k8s')).find((d) => /[\\/]prod$/.test(d))!;
     const problems: string[] = [];
     const objects = parseObjects(createRenderer().render(prod), 'prod', problems);
@@ -68,6 +68,7 @@ describe('validate-manifests on the real files', () => {
     expect(paths.map((p) => [p.path, p.pathType, p.backend.service.name]).sort()).toEqual([
       ['/api', 'Prefix', 'gateway'],
       ['/callbacks', 'Prefix', 'gateway'],
+      ['/media', 'Prefix', 'voice'],
     ]);
     for (const internal of ['/metrics', '/health/ready', '/health/live', '/admin/v1/partners', '/apix']) {
       expect({ internal, routed: paths.some((p) => ingressRoutes(p, internal)) }).toEqual({
@@ -75,7 +76,12 @@ describe('validate-manifests on the real files', () => {
         routed: false,
       });
     }
-    for (const route of ['/api/v2/calls', '/api/v2/uploads/abc.def', '/callbacks/sandbox/c1/status']) {
+    for (const route of [
+      '/api/v2/calls',
+      '/api/v2/uploads/abc.def',
+      '/callbacks/sandbox/c1/status',
+      '/media/carrier_b/c1',
+    ]) {
       expect({ route, routed: paths.some((p) => ingressRoutes(p, route)) }).toEqual({ route, routed: true });
     }
   });

@@ -3,14 +3,15 @@
  *
  * Postgres: DATABASE_URL, else 127.0.0.1:5432, else an embedded server under .data/.
  * NATS: NATS_URL, else 127.0.0.1:4222, else `nats-server` from PATH with JetStream under .data/.
- * Then the four services and the gateway, each line of output behind its name: the gateway on PORT (default
- * 3000; taken is an error), the services on 3001..3004, or on a free port (said in one line) when theirs is
- * taken, since only their health and metrics listen there. The apps run with NODE_ENV=development, and
- * PUBLIC_BASE_URL (callback, recording and upload URLs) is the gateway started here unless set.
+ * Then the services and the gateway, each line of output behind its name: the gateway on PORT (default
+ * 3000; taken is an error), the services on 3001..3005, or on a free port (said in one line) when theirs is
+ * taken, since only their health and metrics listen there (and, on voice, media streams, whose URL follows
+ * the port). The apps run with NODE_ENV=development, PUBLIC_BASE_URL (callback, recording and upload URLs)
+ * is the gateway started here and MEDIA_PUBLIC_URL (carriers' media streams) the voice app, unless set.
  * Ctrl-C stops the apps (SIGTERM, wait), then whatever infrastructure this script started.
  *
- * Reads DATABASE_URL, NATS_URL, PORT (gateway), PUBLIC_BASE_URL, ADMIN_API_TOKEN, SECRETS_KEY,
- * NATS_SUBJECT_PREFIX and LOG_LEVEL from the environment or a .env file at the root.
+ * Reads DATABASE_URL, NATS_URL, PORT (gateway), PUBLIC_BASE_URL, MEDIA_PUBLIC_URL, ADMIN_API_TOKEN,
+ * SECRETS_KEY, NATS_SUBJECT_PREFIX and LOG_LEVEL from the environment or a .env file at the root.
  * Options: --only agents,calls   start just those apps (add `gateway` to include it).
  */
 import { existsSync } from 'node:fs';
@@ -25,6 +26,7 @@ import {
   formatLogLine,
   freePort,
   isPortFree,
+  mediaPublicUrl,
   Platform,
   PlatformApp,
   ResolvedNats,
@@ -113,9 +115,8 @@ class Runner {
     for (const app of services) {
       if (await isPortFree(ports[app])) continue;
       const port = await freePort();
-      say(
-        `port ${ports[app]} (${app}) is in use: ${app} listens on ${port} instead (health and metrics only)`,
-      );
+      const serves = app === 'voice' ? 'media streams, health and metrics' : 'health and metrics only';
+      say(`port ${ports[app]} (${app}) is in use: ${app} listens on ${port} instead (${serves})`);
       ports[app] = port;
     }
 
@@ -135,7 +136,9 @@ class Runner {
     const adminToken = process.env.ADMIN_API_TOKEN || DEV_ADMIN_TOKEN;
     // Carriers (the sandbox too) call back here, and recording and upload URLs point here.
     const publicBaseUrl = process.env.PUBLIC_BASE_URL || `http://127.0.0.1:${gatewayPort}`;
-    say(`starting ${apps.join(', ')} (public base URL ${publicBaseUrl})`);
+    // Carriers (the sandbox phone too) open media streams here; calls hands out URLs on it, voice checks them.
+    const mediaUrl = mediaPublicUrl(ports.voice);
+    say(`starting ${apps.join(', ')} (public base URL ${publicBaseUrl}, media URL ${mediaUrl})`);
     this.platform = await startPlatform({
       databaseUrl,
       natsUrl: this.nats.url,
@@ -146,6 +149,7 @@ class Runner {
         ADMIN_API_TOKEN: adminToken,
         SECRETS_KEY: process.env.SECRETS_KEY || DEV_SECRETS_KEY,
         PUBLIC_BASE_URL: publicBaseUrl,
+        MEDIA_PUBLIC_URL: mediaUrl,
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       },
       services,

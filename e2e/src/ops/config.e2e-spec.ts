@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { DEV_SECRETS_KEY } from '@vap/secrets';
 import { serviceMainPath } from '@vap/testing';
 
-const APPS = ['gateway', 'agents', 'calls', 'campaigns', 'webhooks'];
+const APPS = ['gateway', 'agents', 'calls', 'campaigns', 'webhooks', 'voice'];
 
 /** Starts a built app with the given environment only and returns how it ended. */
 function boot(app: string, env: Record<string, string>) {
@@ -62,6 +62,7 @@ describe('configuration is validated at boot', () => {
     ['agents', ['signingSecret']],
     ['calls', ['PUBLIC_BASE_URL', 'SECRETS_KEY', 'signingSecret']],
     ['webhooks', ['SECRETS_KEY']],
+    ['voice', ['SECRETS_KEY', 'MEDIA_PUBLIC_URL', 'signingSecret']],
   ])('an unset NODE_ENV is production: %s gets no development defaults', (app, missing) => {
     const result = boot(app, unreachable);
     expect(result.status).toBe(1);
@@ -117,7 +118,7 @@ describe('configuration is validated at boot', () => {
     expect(result.stderr).toContain(`- SANDBOX_CALLBACK_SECRET: ${developmentSecret}\n`);
   });
 
-  it.each(['gateway', 'calls', 'webhooks'])(
+  it.each(['gateway', 'calls', 'webhooks', 'voice'])(
     'with NODE_ENV=development %s takes the development defaults and gets as far as connecting',
     (app) => {
       const result = boot(app, { ...unreachable, NODE_ENV: 'development' });

@@ -59,13 +59,23 @@ describe('metrics', () => {
 
   it('every service serves /metrics with its own service label and NATS metrics', async () => {
     const services = e2eEnv().serviceUrls;
-    expect(Object.keys(services).sort()).toEqual(['agents', 'calls', 'campaigns', 'webhooks']);
+    expect(Object.keys(services).sort()).toEqual(['agents', 'calls', 'campaigns', 'voice', 'webhooks']);
     for (const [name, url] of Object.entries(services)) {
       const text = await scrape(url);
       expect(text).toMatch(new RegExp(`^process_cpu_user_seconds_total\\{service="${name}"\\}`, 'm'));
       expect(text).toContain('vap_nats_handler_duration_seconds');
-      expect(text).toMatch(new RegExp(`^vap_outbox_lag_seconds\\{service="${name}"\\} \\d`, 'm'));
+      // The media plane has no schema, so no outbox.
+      if (name !== 'voice') {
+        expect(text).toMatch(new RegExp(`^vap_outbox_lag_seconds\\{service="${name}"\\} \\d`, 'm'));
+      }
     }
+  });
+
+  it('the voice service reports live sessions, refused upgrades and turn latency', async () => {
+    const text = await scrape(e2eEnv().serviceUrls.voice);
+    expect(text).toMatch(/^voice_live_sessions\{service="voice"\} \d+/m);
+    expect(text).toContain('# TYPE voice_refused_upgrades_total counter');
+    expect(text).toContain('# TYPE voice_turn_latency_seconds histogram');
   });
 
   it('the webhooks service reports its delivery queue depth by state', async () => {

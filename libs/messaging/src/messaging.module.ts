@@ -11,12 +11,20 @@ import { InboxPrunerService } from './inbox/inbox-pruner.service';
 
 /**
  * NATS for one service: commands (RpcClient, NatsRpcServer), the event stream, the outbox relay and the
- * durable event consumers. Needs the service's TypeORM DataSource with MESSAGING_ENTITIES registered.
+ * durable event consumers. Needs the service's TypeORM DataSource with MESSAGING_ENTITIES registered,
+ * unless `persistence: false`, which leaves only the connection and the RPC client (commands only).
  */
 @Global()
 @Module({})
 export class MessagingModule {
   static forRoot(options: MessagingOptions): DynamicModule {
+    if (options.persistence === false) {
+      return {
+        module: MessagingModule,
+        providers: [{ provide: MESSAGING_OPTIONS, useValue: options }, NatsConnectionService, RpcClient],
+        exports: [MESSAGING_OPTIONS, NatsConnectionService, RpcClient],
+      };
+    }
     return {
       module: MessagingModule,
       imports: [DiscoveryModule],

@@ -16,6 +16,11 @@ export interface MessagingOptions {
   eventRetentionMs?: number;
   /** How often processed-event ids older than the stream's retention are pruned from the inbox (default 1 h). */
   inboxPruneIntervalMs?: number;
+  /**
+   * False for a service without a Postgres schema (the voice media plane): commands only, no outbox,
+   * inbox or event consumers, which all need the service's DataSource. Default true.
+   */
+  persistence?: boolean;
 }
 
 export const DEFAULT_EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

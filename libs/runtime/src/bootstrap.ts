@@ -24,9 +24,14 @@ export interface ServiceDefinition<C extends BaseServiceConfig> {
   settings?: ConfigClass[];
   /** The app module, built from the validated configs. */
   module: (config: C, configs: ValidatedConfigs) => DynamicModule;
-  /** TypeORM options of the service's schema, for migrations before start. */
-  dataSource: (config: C) => DataSourceOptions;
+  /** TypeORM options of the service's schema, for migrations before start; absent for a service without one. */
+  dataSource?: (config: C) => DataSourceOptions;
   port: (config: C) => number;
+  /**
+   * How long a SIGTERM may take before the process is forced out (default SHUTDOWN_TIMEOUT_MS): longer for
+   * a service that lets live work finish first (the media plane's drain deadline).
+   */
+  shutdownTimeoutMs?: (config: C) => number;
   /** HTTP setup specific to the app (the gateway's body parsers, filters, OpenAPI). */
   configure?: (app: NestExpressApplication, config: C) => void | Promise<void>;
 }
@@ -55,6 +60,8 @@ function loadDotEnvFiles(name: string): void {
 }
 
 async function migrate<C extends BaseServiceConfig>(def: ServiceDefinition<C>, config: C): Promise<void> {
+  // A service without a schema has nothing to migrate and never touches Postgres.
+  if (!def.dataSource) return;
   if (config.NODE_ENV !== 'production') await ensureDatabaseExists(config.DATABASE_URL);
   const ran = await runMigrations(def.dataSource(config));
   if (ran.length) new NestLogger(def.name).log(`migrations applied: ${ran.join(', ')}`);
@@ -118,7 +125,7 @@ async function start<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Pr
   await app.listen(def.port(config), config.HOST);
   const logger = new NestLogger(def.name);
   logger.log(`${def.name} listening on ${await app.getUrl()}`);
-  handleShutdown(app, def.name, config.SHUTDOWN_TIMEOUT_MS, stopTracing);
+  handleShutdown(app, def.name, def.shutdownTimeoutMs?.(config) ?? config.SHUTDOWN_TIMEOUT_MS, stopTracing);
   return app;
 }
 

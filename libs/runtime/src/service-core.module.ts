@@ -8,24 +8,29 @@ import { HealthModule } from './health/health.module';
 import { HealthOptions } from './health/health.options';
 import { MetricsModule } from './metrics/metrics.module';
 
-/** What every service imports: logs, its schema, NATS, health routes and /metrics. */
+/**
+ * What every service imports: logs, its schema, NATS, health routes and /metrics. A service without a
+ * schema (dataSource null) gets no TypeORM, NATS for commands only, and readiness without Postgres.
+ */
 export function serviceCoreModules(
   name: string,
   config: BaseServiceConfig,
-  dataSource: DataSourceOptions,
+  dataSource: DataSourceOptions | null,
   health: HealthOptions = {},
 ): DynamicModule[] {
+  const persistence = dataSource !== null;
   return [
     loggingModule(name, config.LOG_LEVEL, config.NODE_ENV),
-    TypeOrmModule.forRoot({ ...dataSource, retryAttempts: 3, retryDelay: 1000 }),
+    ...(persistence ? [TypeOrmModule.forRoot({ ...dataSource, retryAttempts: 3, retryDelay: 1000 })] : []),
     MessagingModule.forRoot({
+      persistence,
       serviceName: name,
       url: config.NATS_URL,
       subjectPrefix: config.NATS_SUBJECT_PREFIX,
       requestTimeoutMs: config.RPC_TIMEOUT_MS,
       eventRetentionMs: config.EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     }),
-    HealthModule.forRoot(health),
+    HealthModule.forRoot({ database: persistence, ...health }),
     MetricsModule.forService(name),
   ];
 }

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { freePort } from './ports';
 import { ServiceHandle, startService, StartServiceOptions } from './service';
 
-/** The four services behind the gateway. */
-export const BACKEND_SERVICES = ['agents', 'calls', 'campaigns', 'webhooks'] as const;
+/** The services behind the gateway (voice is the media plane: carriers reach it directly). */
+export const BACKEND_SERVICES = ['agents', 'calls', 'campaigns', 'webhooks', 'voice'] as const;
 export type BackendService = (typeof BACKEND_SERVICES)[number];
 export type PlatformApp = BackendService | 'gateway';
 
@@ -14,6 +14,7 @@ export const DEFAULT_PORTS: Record<PlatformApp, number> = {
   calls: 3002,
   campaigns: 3003,
   webhooks: 3004,
+  voice: 3005,
 };
 
 export interface StartPlatformOptions {
@@ -23,10 +24,12 @@ export interface StartPlatformOptions {
   subjectPrefix?: string;
   /**
    * Environment for every app (on top of ours). PUBLIC_BASE_URL, the gateway's public base that callback,
-   * recording and upload URLs derive from, defaults to the first gateway started here.
+   * recording and upload URLs derive from, defaults to the first gateway started here; MEDIA_PUBLIC_URL,
+   * the media plane's base that stream URLs derive from (for calls and voice), to the voice app started
+   * here. MEDIA_TIME_SCALE and the speech settings reach voice from here like any other variable.
    */
   env?: Record<string, string | undefined>;
-  /** Which services to start (default all four). */
+  /** Which services to start (default all of them). */
   services?: readonly BackendService[];
   /** Gateways to start once the services are ready (default 1; 0 for none). */
   gatewayReplicas?: number;
@@ -52,6 +55,8 @@ export interface StartPlatformOptions {
 export interface Platform {
   /** Base URL of the first gateway, e.g. http://127.0.0.1:3000 (throws when no gateway was started). */
   readonly gatewayUrl: string;
+  /** MEDIA_PUBLIC_URL the calls and voice services got: where carriers open media streams. */
+  readonly mediaPublicUrl: string;
   gateways: ServiceHandle[];
   services: Partial<Record<BackendService, ServiceHandle>>;
   /** Every running app, gateways first. */
@@ -65,12 +70,9 @@ function publicBaseUrl(gatewayPort: number, env: StartPlatformOptions['env']): s
   return env?.PUBLIC_BASE_URL || process.env.PUBLIC_BASE_URL || `http://127.0.0.1:${gatewayPort}`;
 }
 
-/**
- * MEDIA_PUBLIC_URL for the apps (the voice service's public base, where answered carrier calls stream): as
- * given, else the voice service's default local address.
- */
-function mediaPublicUrl(env: StartPlatformOptions['env']): string {
-  return env?.MEDIA_PUBLIC_URL || process.env.MEDIA_PUBLIC_URL || 'http://127.0.0.1:3005';
+/** MEDIA_PUBLIC_URL for calls and voice: as given (to them or to us), else the voice app on this host. */
+export function mediaPublicUrl(voicePort: number, env?: StartPlatformOptions['env']): string {
+  return env?.MEDIA_PUBLIC_URL || process.env.MEDIA_PUBLIC_URL || `http://127.0.0.1:${voicePort}`;
 }
 
 async function stopAll(handles: ServiceHandle[]): Promise<void> {
@@ -91,9 +93,13 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   // The first gateway's port is fixed before anything starts: the services hand out URLs on it.
   const gatewayPorts = [...(options.gatewayPorts ?? [])];
   if (replicas > 0 && gatewayPorts[0] === undefined) gatewayPorts[0] = await freePort();
+  // Likewise the voice app's: the calls service hands carriers stream URLs on it (a platform without voice
+  // still gets one, so the calls service starts; its streams then have nowhere to go).
+  const ports: Partial<Record<BackendService, number>> = { ...options.ports };
+  if (services.includes('voice')) ports.voice ??= await freePort();
   const env = {
     ...(replicas > 0 ? { PUBLIC_BASE_URL: publicBaseUrl(gatewayPorts[0], options.env) } : {}),
-    MEDIA_PUBLIC_URL: mediaPublicUrl(options.env),
+    MEDIA_PUBLIC_URL: mediaPublicUrl(ports.voice ?? DEFAULT_PORTS.voice, options.env),
     ...options.env,
     DATABASE_URL: options.databaseUrl,
     NATS_URL: options.natsUrl,
@@ -134,7 +140,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   };
 
   try {
-    const serviceHandles = await launchAll(services.map((s) => [s, s, options.ports?.[s]]));
+    const serviceHandles = await launchAll(services.map((s) => [s, s, ports[s]]));
     const gateways = await launchAll(
       Array.from({ length: replicas }, (_, i) => [
         'gateway',
@@ -151,12 +157,18 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
         if (!gateways[0]) throw new Error('no gateway was started (gatewayReplicas: 0)');
         return gateways[0].url;
       },
+      mediaPublicUrl: env.MEDIA_PUBLIC_URL,
       gateways,
       services: byName,
       all: () => [...gateways, ...serviceHandles],
       stop() {
-        // Gateways first, so that no new work reaches the services while they drain.
-        stopping ??= stopAll(gateways).finally(() => stopAll(serviceHandles));
+        // Gateways first, so that no new work reaches the services while they drain; then voice, whose
+        // live calls report their end to the calls service, then the rest.
+        const voice = serviceHandles.filter((h) => h.name === 'voice');
+        const others = serviceHandles.filter((h) => h.name !== 'voice');
+        stopping ??= stopAll(gateways)
+          .finally(() => stopAll(voice))
+          .finally(() => stopAll(others));
         return stopping;
       },
     };

@@ -34,7 +34,7 @@ export class HealthController {
   @HealthCheck()
   ready() {
     return this.health.check([
-      () => this.db.pingCheck('postgres', { timeout: 2000 }),
+      ...(this.options.database === false ? [] : [() => this.db.pingCheck('postgres', { timeout: 2000 })]),
       async () => {
         const indicator = this.indicators.check('nats');
         return (await this.nats.ping()) ? indicator.up() : indicator.down({ message: 'NATS unreachable' });
@@ -47,6 +47,11 @@ export class HealthController {
         } catch {
           return indicator.down({ message: `${peer} does not answer over NATS` });
         }
+      }),
+      ...(this.options.checks ?? []).map((check) => () => {
+        const indicator = this.indicators.check(check.name);
+        const reason = check.notReadyReason();
+        return reason === null ? indicator.up() : indicator.down({ message: reason });
       }),
     ]);
   }

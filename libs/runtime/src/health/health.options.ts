@@ -3,5 +3,17 @@ import type { ServiceName } from '@vap/contracts';
 export interface HealthOptions {
   /** Services that must answer a NATS ping for this one to be ready (the gateway lists them all). */
   peers?: ServiceName[];
+  /** False for a service without a Postgres schema: readiness does not ping a database. Default true. */
+  database?: boolean;
+  /**
+   * The service's own readiness conditions (e.g. a draining replica): each answers null when ready, else
+   * why not.
+   */
+  checks?: ReadinessCheck[];
+}
+
+export interface ReadinessCheck {
+  name: string;
+  notReadyReason(): string | null;
 }
 export const HEALTH_OPTIONS = Symbol('HEALTH_OPTIONS');

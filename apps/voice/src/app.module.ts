@@ -1,0 +1,24 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { serviceCoreModules, ValidatedConfigs } from '@vap/runtime';
+import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
+import { VoiceConfig } from './config/voice.config';
+import { ReplicaDrain } from './drain/replica-drain';
+import { MediaModule } from './media/media.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: VoiceConfig, configs: ValidatedConfigs): DynamicModule {
+    // One drain state: the media server refuses upgrades by it and readiness fails by it.
+    const drain = new ReplicaDrain();
+    return {
+      module: AppModule,
+      imports: [
+        // No Postgres schema: the media plane holds only live state; the calls service owns the calls.
+        ...serviceCoreModules('voice', config, null, { checks: [drain] }),
+        // Recordings go where the calls service signs their download URLs (see BlobStorageConfig).
+        BlobStorageModule.forRoot(configs.get(BlobStorageConfig)),
+        MediaModule.forRoot(drain),
+      ],
+    };
+  }
+}

@@ -1,0 +1,66 @@
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { Server } from 'node:http';
+import { RpcClient } from '@vap/messaging';
+import { mediaStreamTokenKey } from '@vap/secrets';
+import { BLOB_STORAGE, BlobStorage } from '@vap/storage';
+import { VoiceConfig } from '../config/voice.config';
+import { ReplicaDrain } from '../drain/replica-drain';
+import { ConversationStarter } from '../session/conversation-starter';
+import { LiveSessions } from './live-sessions';
+import { MediaStreamServer } from './media-stream-server';
+import { StreamAdmission } from './stream-admission';
+
+/**
+ * The media plane's Nest side: puts the media WebSocket server on the app's HTTP server at bootstrap, and
+ * drains at shutdown (before NATS and the HTTP server close, so live calls can still report): no new
+ * streams, DRAIN_DEADLINE_MS for live calls to end by themselves, then the rest are ended and reported.
+ */
+@Injectable()
+export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('MediaGateway');
+  private readonly server: MediaStreamServer;
+
+  constructor(
+    private readonly config: VoiceConfig,
+    private readonly drain: ReplicaDrain,
+    private readonly sessions: LiveSessions,
+    private readonly http: HttpAdapterHost,
+    rpc: RpcClient,
+    @Inject(BLOB_STORAGE) storage: BlobStorage,
+  ) {
+    const log = (level: 'warn' | 'error', message: string) => this.logger[level](message);
+    const starter = new ConversationStarter({ config, rpc, storage, log });
+    this.server = new MediaStreamServer({
+      admission: new StreamAdmission({
+        rpc,
+        tokenKey: mediaStreamTokenKey(config.secretsKey),
+        publicUrl: config.mediaPublicUrl,
+        isDraining: () => drain.draining,
+      }),
+      onAccepted: (socket, accepted) => sessions.add(starter.open(socket, accepted)),
+      log,
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.server.attach(this.http.httpAdapter.getHttpServer() as Server);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.drain.start();
+    const live = this.sessions.size;
+    if (live > 0) {
+      this.logger.log(`draining: ${live} live call(s), deadline ${this.config.DRAIN_DEADLINE_MS} ms`);
+    }
+    const { endedAtDeadline } = await this.sessions.drain(this.config.DRAIN_DEADLINE_MS);
+    if (endedAtDeadline > 0) this.logger.warn(`drain deadline: ended ${endedAtDeadline} call(s)`);
+    this.server.close();
+  }
+}

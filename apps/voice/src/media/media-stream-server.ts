@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { IncomingMessage, Server, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { SpanKind } from '@opentelemetry/api';
+import { WebSocket, WebSocketServer } from 'ws';
+import { MessageHeaders } from '@vap/contracts';
+import { inSpan, RequestContext } from '@vap/messaging';
+import { refusedUpgrades } from '../metrics/voice.metrics';
+import type { Admission, StreamAdmission } from './stream-admission';
+
+/** A media message is one 20 ms frame (about 300 bytes as JSON); anything near this is not a carrier. */
+const MAX_MESSAGE_BYTES = 256 * 1024;
+
+/** A request id a client may choose; anything else (too long, odd characters) gets a fresh one. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export type AcceptedStream = Extract<Admission, { ok: true }>;
+
+export interface MediaStreamServerOptions {
+  admission: StreamAdmission;
+  /** An admitted upgrade became a WebSocket: start its session. */
+  onAccepted: (socket: WebSocket, stream: AcceptedStream) => void;
+  log: (level: 'warn' | 'error', message: string) => void;
+}
+
+/**
+ * Carriers' media WebSockets on the service's HTTP server (`upgrade` at `/media/<carrier>/<callId>`). An
+ * upgrade is admitted (token, call, carrier signature, replay) before the handshake completes; a refusal
+ * is a plain HTTP status on the raw socket, so no audio ever flows on a refused stream.
+ */
+export class MediaStreamServer {
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    perMessageDeflate: false,
+  });
+  private server?: Server;
+  private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+    void this.upgrade(req, socket, head);
+
+  constructor(private readonly options: MediaStreamServerOptions) {}
+
+  attach(server: Server): void {
+    this.server = server;
+    server.on('upgrade', this.onUpgrade);
+  }
+
+  /** Stops taking upgrades and closes every media socket still open. */
+  close(): void {
+    this.server?.off('upgrade', this.onUpgrade);
+    for (const client of this.wss.clients) client.terminate();
+    this.wss.close();
+  }
+
+  private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    // A client that goes away mid-admission must not raise an unhandled 'error'.
+    socket.on('error', () => socket.destroy());
+    let admission: Admission;
+    // Traced and logged like an HTTP request: the attach command carries the upgrade's request id.
+    const given = req.headers[MessageHeaders.requestId.toLowerCase()];
+    const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    try {
+      admission = await RequestContext.run({ requestId }, () =>
+        inSpan(
+          'media upgrade',
+          SpanKind.SERVER,
+          { 'http.route': '/media/:carrier/:callId' },
+          async (span) => {
+            const decided = await this.options.admission.admit(req.url ?? '/', req.headers);
+            span.setAttribute('http.status_code', decided.ok ? 101 : decided.status);
+            return decided;
+          },
+        ),
+      );
+    } catch (err) {
+      this.options.log('error', `media upgrade admission failed: ${(err as Error).message}`);
+      admission = { ok: false, reason: 'calls_unavailable', status: 503 };
+    }
+    if (!admission.ok) {
+      refusedUpgrades.inc({ reason: admission.reason });
+      refuse(socket, admission.status, admission.reason);
+      return;
+    }
+    if (socket.destroyed) {
+      this.options.log(
+        'warn',
+        `call ${admission.context.callId}: the carrier left before its stream was accepted`,
+      );
+      return;
+    }
+    const accepted = admission;
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.options.onAccepted(ws, accepted));
+  }
+}
+
+/** Answers an upgrade with a plain HTTP error and closes the connection. */
+function refuse(socket: Duplex, status: number, reason: string): void {
+  if (socket.destroyed) return;
+  const body = `${reason}\n`;
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
+      'Connection: close\r\n' +
+      'Content-Type: text/plain; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      '\r\n' +
+      body,
+  );
+}

@@ -1,0 +1,58 @@
+import { Counter, Gauge, Histogram } from 'prom-client';
+import type { TurnLatency } from '@vap/contracts';
+import type { TurnLatencySink } from '../conversation';
+
+/** Media streams this replica is serving now; the HPA scales the voice Deployment on it. */
+export const liveSessionsGauge = new Gauge({
+  name: 'voice_live_sessions',
+  help: 'Media streams (live conversations) on this replica',
+});
+
+/** Upgrades refused before any audio, by why (bad_token, expired_token, replayed, draining, ...). */
+export const refusedUpgrades = new Counter({
+  name: 'voice_refused_upgrades_total',
+  help: 'Media-stream upgrades refused before any audio, by reason',
+  labelNames: ['reason'],
+});
+
+/** Sessions that ended, by how (the conversation ended, the pipeline could not start, the report failed). */
+export const endedSessions = new Counter({
+  name: 'voice_sessions_ended_total',
+  help: 'Media sessions that ended, by outcome',
+  labelNames: ['outcome'],
+});
+
+export const TURN_LATENCY_PARTS = [
+  'stt_final',
+  'llm_first_token',
+  'tts_first_byte',
+  'first_frame_out',
+  'voice_to_voice',
+] as const;
+export type TurnLatencyPart = (typeof TURN_LATENCY_PARTS)[number];
+
+/** Each agent turn's latency parts, in seconds from the end of the caller's speech. */
+export const turnLatency = new Histogram({
+  name: 'voice_turn_latency_seconds',
+  help: "Latency of an agent turn's parts, from the end of the caller's speech",
+  labelNames: ['part'],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10],
+});
+
+const MS_FIELD: Readonly<Record<TurnLatencyPart, keyof TurnLatency>> = {
+  stt_final: 'stt_final_ms',
+  llm_first_token: 'llm_first_token_ms',
+  tts_first_byte: 'tts_first_byte_ms',
+  first_frame_out: 'first_frame_out_ms',
+  voice_to_voice: 'voice_to_voice_ms',
+};
+
+/** The sink every conversation reports its turns to. */
+export const turnLatencySink: TurnLatencySink = {
+  observe(latency: TurnLatency): void {
+    for (const part of TURN_LATENCY_PARTS) {
+      const ms = latency[MS_FIELD[part]];
+      if (Number.isFinite(ms) && ms >= 0) turnLatency.observe({ part }, ms / 1000);
+    }
+  },
+};

@@ -1,0 +1,93 @@
+import type { WebSocket } from 'ws';
+import { createChatModel, type ChatModel } from '@vap/llm';
+import type { RpcClient } from '@vap/messaging';
+import { mediaStreamCodec, mediaStreamProtocolOf } from '@vap/media';
+import type { BlobStorage } from '@vap/storage';
+import type { VoiceConfig } from '../config/voice.config';
+import { createConversation } from '../conversation';
+import { MediaSession } from '../media/media-session';
+import type { AcceptedStream } from '../media/media-stream-server';
+import { endedSessions, turnLatencySink } from '../metrics/voice.metrics';
+import { createSpeechProviders, type SttProvider, type TtsProvider } from '../providers';
+import { resolveAgentVoice } from './agent-voice';
+import { reportEnded } from './ended-report';
+import { RpcCallReporter } from './rpc-call-reporter';
+
+export interface ConversationStarterOptions {
+  config: VoiceConfig;
+  rpc: RpcClient;
+  storage: BlobStorage;
+  log: (level: 'warn' | 'error', message: string) => void;
+}
+
+/**
+ * Turns an accepted media stream into a running call: the session over the socket, and the conversation
+ * with the agent's voice, the speech providers and chat model the settings choose, and a reporter to the
+ * calls service. Providers are made once, on the first call, and shared: each call opens its own sessions.
+ */
+export class ConversationStarter {
+  private speech?: { stt: SttProvider; tts: TtsProvider };
+  private llm?: ChatModel;
+
+  constructor(private readonly options: ConversationStarterOptions) {}
+
+  open(socket: WebSocket, accepted: AcceptedStream): MediaSession {
+    const { config, rpc, storage, log } = this.options;
+    const { context, stream } = accepted;
+    const reporter = new RpcCallReporter(rpc, context);
+    return new MediaSession({
+      context,
+      socket,
+      codec: mediaStreamCodec(mediaStreamProtocolOf(stream.carrier)),
+      timeScale: config.MEDIA_TIME_SCALE,
+      log,
+      startConversation: async (transport) => {
+        const voice = await resolveAgentVoice(rpc, context);
+        const { stt, tts } = this.speechProviders();
+        return createConversation({
+          context,
+          voice,
+          stt,
+          tts,
+          llm: this.chatModel(),
+          reporter,
+          transport,
+          timeScale: config.MEDIA_TIME_SCALE,
+          latency: turnLatencySink,
+        });
+      },
+      hangup: (reason) => reporter.hangup(reason),
+      finish: async (result) => {
+        try {
+          await reportEnded(rpc, storage, context, result, {
+            onRetry: (attempt, err) =>
+              log(
+                'warn',
+                `call ${context.callId}: calls.voice.ended attempt ${attempt} failed: ${err.message}`,
+              ),
+            onRecordingLost: (err) =>
+              log('error', `call ${context.callId}: the recording could not be stored: ${err.message}`),
+          });
+          endedSessions.inc({ outcome: result.endCallReason === null ? 'caller_ended' : 'agent_ended' });
+        } catch (err) {
+          endedSessions.inc({ outcome: 'unreported' });
+          // The calls service's stale-call sweep ends the call when this report never arrives.
+          log(
+            'error',
+            `call ${context.callId}: calls.voice.ended was not delivered: ${(err as Error).message}`,
+          );
+        }
+      },
+    });
+  }
+
+  private speechProviders(): { stt: SttProvider; tts: TtsProvider } {
+    this.speech ??= createSpeechProviders(this.options.config);
+    return this.speech;
+  }
+
+  private chatModel(): ChatModel {
+    this.llm ??= createChatModel(this.options.config);
+    return this.llm;
+  }
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect, NatsConnection } from 'nats';
+import { AppError, RpcReply, RpcRequest, VoiceCallContext, VoiceEndedRequest } from '@vap/contracts';
+import { NatsConnectionService, RpcClient } from '@vap/messaging';
+import { BlobUrlSigner, LocalBlobStorage } from '@vap/storage';
+import { recordingKey, reportEnded } from './ended-report';
+
+const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
+const CONTEXT = { callId: 'call_rec', partnerId: 'partner_rec' } as VoiceCallContext;
+
+describe('reportEnded (real NATS, local blob storage)', () => {
+  const prefix = `voiceended_${randomBytes(4).toString('hex')}`;
+  const dir = mkdtempSync(join(tmpdir(), 'voice-ended-'));
+  const storage = new LocalBlobStorage(dir, new BlobUrlSigner(randomBytes(32)), '/api/v2/uploads');
+  let nats: NatsConnectionService;
+  let rpc: RpcClient;
+  let calls: NatsConnection;
+  const received: VoiceEndedRequest[] = [];
+  /** The fake calls service fails this many reports first (a replica restarting). */
+  let failFirst = 0;
+
+  beforeAll(async () => {
+    const options = {
+      serviceName: 'voice-spec',
+      url: NATS_URL,
+      subjectPrefix: prefix,
+      requestTimeoutMs: 1000,
+    };
+    nats = new NatsConnectionService(options);
+    await nats.onModuleInit();
+    rpc = new RpcClient(nats, options);
+    calls = await connect({ servers: NATS_URL });
+    calls.subscribe(`${prefix}.calls.voice.ended`, {
+      callback: (_err, msg) => {
+        const request = JSON.parse(new TextDecoder().decode(msg.data)) as RpcRequest<VoiceEndedRequest>;
+        let reply: RpcReply;
+        if (failFirst > 0) {
+          failFirst -= 1;
+          reply = { ok: false, error: AppError.downstream('restarting').toPayload() };
+        } else {
+          received.push(request.data);
+          reply = { ok: true, data: { ok: true } };
+        }
+        msg.respond(new TextEncoder().encode(JSON.stringify(reply)));
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await calls?.drain();
+    await nats?.onApplicationShutdown();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  beforeEach(() => {
+    received.length = 0;
+    failFirst = 0;
+  });
+
+  it("stores the recording under the calls service's key and reports it with the call's outcome", async () => {
+    const wav = Buffer.from('RIFF....WAVEfmt two legs');
+    const retries: number[] = [];
+    failFirst = 2;
+    await reportEnded(
+      rpc,
+      storage,
+      CONTEXT,
+      { endCallReason: 'agent_ended_call', mediaSeconds: 12.5, recording: { wav, durationSeconds: 12 } },
+      { retryDelayMs: 10, onRetry: (attempt) => retries.push(attempt) },
+    );
+    expect(recordingKey('partner_rec', 'call_rec')).toBe('recordings/partner_rec/call_rec.wav');
+    expect(await storage.read('recordings/partner_rec/call_rec.wav', 1024)).toEqual(wav);
+    expect(retries).toEqual([1, 2]);
+    expect(received).toEqual([
+      {
+        callId: 'call_rec',
+        endCallReason: 'agent_ended_call',
+        mediaSeconds: 12.5,
+        recording: { storageKey: 'recordings/partner_rec/call_rec.wav', durationSeconds: 12 },
+      },
+    ]);
+  });
+
+  it('reports a call without a recording, and gives up after the last attempt', async () => {
+    await reportEnded(rpc, storage, CONTEXT, { endCallReason: null, mediaSeconds: 3, recording: null });
+    expect(received).toEqual([{ callId: 'call_rec', endCallReason: null, mediaSeconds: 3, recording: null }]);
+    failFirst = 5;
+    await expect(
+      reportEnded(
+        rpc,
+        storage,
+        CONTEXT,
+        { endCallReason: null, mediaSeconds: 3, recording: null },
+        {
+          attempts: 3,
+          retryDelayMs: 5,
+        },
+      ),
+    ).rejects.toThrow(/restarting/);
+  });
+});
