@@ -1,0 +1,24 @@
+// The conversation pipeline of one live call, as the voice service's media sessions use it.
+export * from './conversation-contract';
+export type { CallReporter } from './call-reporter';
+export {
+  createConversation,
+  IDLE_REPROMPT_MS,
+  WRAP_UP_LEAD_SECS,
+  DEFAULT_PROVIDER_TIMEOUT_MS,
+  APOLOGY_TIMEOUT_MS,
+  FAREWELL_LIMIT_MS,
+  Phrases,
+} from './conversation';
+export { ENDPOINT_SILENCE_THRESHOLD_MS, PRE_ROLL_MS } from './caller-input';
+export { MARK_GRACE_MS } from './agent-speech';
+export { backgroundAudioFor, ambienceClip, AMBIENCE_CLIP_SECONDS } from './background-audio';
+export { buildSystemPrompt, substituteVariables } from './prompt';
+export {
+  conversationTools,
+  formatKnowledgeResults,
+  toolAckPhrase,
+  END_CALL_TOOL,
+  TRANSFER_CALL_TOOL,
+  SEARCH_KNOWLEDGE_TOOL,
+} from './tools';
