@@ -50,6 +50,8 @@ class Segment {
   /** Sequence number after the last frame, once synthesis finished. */
   endSeq: number | null = null;
   played = false;
+  /** Synthesis failed or was abandoned part-way: the rest of the sentence was never heard. */
+  cut = false;
   cancelGrace: (() => void) | null = null;
 
   constructor(
@@ -268,6 +270,7 @@ export class AgentSpeech {
       void Promise.resolve(iterator.return?.()).catch(() => undefined);
       this.framer.reset();
       segment.endSeq = this.enqueuedSeq;
+      segment.cut = true;
       this.outbound = this.outbound.filter((s) => s !== segment);
       throw error instanceof ProviderFailure || error instanceof Aborted
         ? error
@@ -326,14 +329,18 @@ export class AgentSpeech {
     const words: string[] = [];
     for (const segment of line.segments) {
       const all = segment.text.split(/\s+/).filter(Boolean);
-      if (segment.played || (segment.endSeq !== null && this.sentSeq >= segment.endSeq)) {
+      if (segment.frames === 0) {
+        if (segment.cut) break;
+        continue; // the provider had nothing to say for it
+      }
+      if (!segment.cut && (segment.played || (segment.endSeq !== null && this.sentSeq >= segment.endSeq))) {
         words.push(...all);
         continue;
       }
       const sent = Math.min(segment.frames, Math.max(0, this.sentSeq - segment.startSeq));
       if (sent === 0) break;
       const total =
-        segment.endSeq !== null
+        segment.endSeq !== null && !segment.cut
           ? segment.frames
           : Math.max(segment.frames, (all.length * ESTIMATED_MS_PER_WORD) / FRAME_MS);
       words.push(...all.slice(0, Math.floor((all.length * sent) / total)));
@@ -356,7 +363,9 @@ export class AgentSpeech {
       const heardAll =
         line.ended &&
         line.pendingSynthesis === 0 &&
-        line.segments.every((s) => s.played || (s.endSeq !== null && this.sentSeq >= s.endSeq));
+        line.segments.every(
+          (s) => !s.cut && (s.played || (s.endSeq !== null && this.sentSeq >= s.endSeq)),
+        );
       this.close(line, texts[i], !heardAll);
     });
   }

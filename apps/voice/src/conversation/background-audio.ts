@@ -8,6 +8,16 @@ import { AmbienceLoop, synthesizeOfficeAmbience } from '@vap/media';
 /** Seconds of ambience rendered per asset before it loops (the seam is crossfaded). */
 export const AMBIENCE_CLIP_SECONDS = 12;
 
+/** The catalog's background audio ids (agents service, voice catalog migration). */
+export const BACKGROUND_AUDIO_IDS = [
+  '30cbc97d-0fef-4928-a683-6886a260cd0b',
+  '70ccec31-3571-410a-bc13-2d0d113db17d',
+  '99c94309-570d-4195-9c24-42f9298cb3a5',
+  '9118bb16-000f-49c8-9a35-8ca00d75985d',
+  'f2ee4e45-19f9-419c-895f-d7b326b94c7f',
+  '1200339d-0687-49fa-9d1d-e2a05d158a2f',
+] as const;
+
 /** Per-asset character on top of the seed: louder beds for busy rooms, quieter for the street and music. */
 const ASSET_LEVELS_DBFS: Record<string, number> = {
   '30cbc97d-0fef-4928-a683-6886a260cd0b': -36, // office
@@ -29,7 +39,7 @@ function seedOf(id: string): number {
   return hash >>> 0;
 }
 
-// Rendering a clip takes a few ms; every call of the same asset shares one (loops only read it).
+// Rendering a clip is costly (see warmBackgroundAudio); every call of the same asset shares one (loops only read it).
 const clips = new Map<string, Int16Array>();
 
 /** The asset's clip, PCM16 8 kHz. */
@@ -44,6 +54,14 @@ export function ambienceClip(id: string): Int16Array {
     clips.set(id, clip);
   }
   return clip;
+}
+
+/**
+ * Renders every catalog asset now. Rendering one takes a few hundred ms of CPU; the voice service calls this at
+ * boot so the first call with an asset does not stall every live call's frame clock.
+ */
+export function warmBackgroundAudio(ids: readonly string[] = BACKGROUND_AUDIO_IDS): void {
+  for (const id of ids) ambienceClip(id);
 }
 
 /**

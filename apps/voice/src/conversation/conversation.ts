@@ -5,7 +5,7 @@
 
 import type { AgentSettings, TurnLatency, VoiceTranscriptRequest } from '@vap/contracts';
 import type { ChatMessage, ToolCall, ToolSpec } from '@vap/llm';
-import type { MediaStreamEvent } from '@vap/media';
+import type { AmbienceLoop, MediaStreamEvent } from '@vap/media';
 import { AgentSpeech, type SpokenLine } from './agent-speech';
 import { backgroundAudioFor } from './background-audio';
 import { CallRecorder } from './call-recorder';
@@ -93,6 +93,7 @@ class Conversation implements LiveConversation {
   private speech: AgentSpeech | null = null;
   private input: CallerInput | null = null;
   private recorder: CallRecorder | null = null;
+  private readonly ambience: AmbienceLoop | null;
   private turn: Turn | null = null;
   private readonly lineMeta = new WeakMap<SpokenLine, LineMeta>();
   private reports: Promise<void> = Promise.resolve();
@@ -110,6 +111,9 @@ class Conversation implements LiveConversation {
     this.variables = options.context.variables ?? {};
     this.providerTimeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
     this.tools = conversationTools(this.agent);
+    // Rendered before the stream starts (the first call of an asset synthesises its clip), so the media clock
+    // and the frame clock start on time.
+    this.ambience = backgroundAudioFor(this.agent.background_audio_id, this.agent.background_audio_volume);
     this.messages = [{ role: 'system', content: buildSystemPrompt(this.agent, this.variables) }];
   }
 
@@ -159,7 +163,7 @@ class Conversation implements LiveConversation {
       voice: this.options.voice,
       transport: this.options.transport,
       time,
-      ambience: backgroundAudioFor(this.agent.background_audio_id, this.agent.background_audio_volume),
+      ambience: this.ambience,
       recorder: this.recorder,
       providerTimeoutMs: this.providerTimeoutMs,
       onLineDone: (line) => this.lineDone(line),

@@ -12,7 +12,13 @@ export {
 } from './conversation';
 export { ENDPOINT_SILENCE_THRESHOLD_MS, PRE_ROLL_MS } from './caller-input';
 export { MARK_GRACE_MS } from './agent-speech';
-export { backgroundAudioFor, ambienceClip, AMBIENCE_CLIP_SECONDS } from './background-audio';
+export {
+  backgroundAudioFor,
+  warmBackgroundAudio,
+  ambienceClip,
+  AMBIENCE_CLIP_SECONDS,
+  BACKGROUND_AUDIO_IDS,
+} from './background-audio';
 export { buildSystemPrompt, substituteVariables } from './prompt';
 export {
   conversationTools,
