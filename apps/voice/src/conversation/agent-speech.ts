@@ -363,9 +363,7 @@ export class AgentSpeech {
       const heardAll =
         line.ended &&
         line.pendingSynthesis === 0 &&
-        line.segments.every(
-          (s) => !s.cut && (s.played || (s.endSeq !== null && this.sentSeq >= s.endSeq)),
-        );
+        line.segments.every((s) => !s.cut && (s.played || (s.endSeq !== null && this.sentSeq >= s.endSeq)));
       this.close(line, texts[i], !heardAll);
     });
   }

@@ -57,7 +57,10 @@ describe('conversation: tools', () => {
     }).start();
     call.say(300);
     await call.until(() => call!.model.requests.length === 1, 'a model request');
-    expect(call.model.requests[0].tools.map((t) => t.name)).toEqual(['transfer_call', 'search_knowledge_base']);
+    expect(call.model.requests[0].tools.map((t) => t.name)).toEqual([
+      'transfer_call',
+      'search_knowledge_base',
+    ]);
     expect(call.model.requests[0].messages[0].content).toContain('transfer_call');
     expect(call.model.requests[0].messages[0].content).not.toContain('end_call');
   });
@@ -77,17 +80,17 @@ describe('conversation: tools', () => {
     expect(done.endCallReason).toBe('transferred');
     expect(call.reporter.transfers).toEqual([{ to: '+15559990000', reason: 'wants a person' }]);
     expect(call.reporter.hangups).toEqual([]);
-    expect(call.reporter.lines.map((l) => l.content)).toEqual(['I want a human.', 'Connecting you to billing.']);
+    expect(call.reporter.lines.map((l) => l.content)).toEqual([
+      'I want a human.',
+      'Connecting you to billing.',
+    ]);
   });
 
   it('transfer_call refused: the agent says it could not transfer and the conversation goes on', async () => {
     call = new CallHarness({
       agent: { transfer_enabled: true, transfer_number: '+15559990000' },
       sttTexts: ['I want a human.', 'Fine, what are your hours?'],
-      model: [
-        { deltas: [toolCall('transfer_call')] },
-        { deltas: [{ type: 'text', text: 'Nine to five.' }] },
-      ],
+      model: [{ deltas: [toolCall('transfer_call')] }, { deltas: [{ type: 'text', text: 'Nine to five.' }] }],
     });
     call.reporter.transferResult = false;
     call.start();

@@ -142,7 +142,9 @@ describe('conversation: turns', () => {
     // Nothing of the cut reply went out after the clear: the next frames are the next reply's.
     const clearAt = call.sent.findIndex((s) => s.command.type === 'clear');
     const nextMark = call.sent.findIndex((s, i) => i > clearAt && s.command.type === 'mark');
-    const framesAfterClear = call.sent.slice(clearAt + 1, nextMark).filter((s) => s.command.type === 'sendAudio');
+    const framesAfterClear = call.sent
+      .slice(clearAt + 1, nextMark)
+      .filter((s) => s.command.type === 'sendAudio');
     expect(framesAfterClear.length).toBe(TTS_MS_PER_WORD / FRAME_MS);
   });
 });

@@ -246,9 +246,14 @@ class Conversation implements LiveConversation {
     this.turn = turn;
     void this.respond(turn)
       .catch((error: unknown) => {
-        if (error instanceof Aborted || turn.controller.signal.aborted && !(error instanceof ProviderFailure))
+        if (
+          error instanceof Aborted ||
+          (turn.controller.signal.aborted && !(error instanceof ProviderFailure))
+        )
           return;
-        void this.providerFailed(error instanceof ProviderFailure ? error : new ProviderFailure('llm', error));
+        void this.providerFailed(
+          error instanceof ProviderFailure ? error : new ProviderFailure('llm', error),
+        );
       })
       .finally(() => {
         if (this.turn === turn) this.turn = null;
@@ -319,7 +324,13 @@ class Conversation implements LiveConversation {
     let text = '';
     try {
       for (;;) {
-        const next = await withProviderTimeout('llm', iterator.next(), this.providerTimeoutMs, signal, onAbort);
+        const next = await withProviderTimeout(
+          'llm',
+          iterator.next(),
+          this.providerTimeoutMs,
+          signal,
+          onAbort,
+        );
         if (next.done) break;
         turn.llmFirstTokenAtMs ??= this.time!.now();
         const delta = next.value;
@@ -361,7 +372,11 @@ class Conversation implements LiveConversation {
           outcome = 'stop';
           results.set(call.id, 'Call ended.');
           await this.endCallFromTurn(turn, line, say, queued);
-        } else if (call.name === TRANSFER_CALL_TOOL && this.agent.transfer_enabled && this.agent.transfer_number) {
+        } else if (
+          call.name === TRANSFER_CALL_TOOL &&
+          this.agent.transfer_enabled &&
+          this.agent.transfer_number
+        ) {
           outcome = 'stop';
           const reason = typeof call.arguments.reason === 'string' ? call.arguments.reason : 'caller request';
           const ok = await this.transferFromTurn(turn, line, say, queued, this.agent.transfer_number, reason);
@@ -422,8 +437,11 @@ class Conversation implements LiveConversation {
     if (turn.failure) throw turn.failure;
     if (this.ending) return false;
     this.input!.listening = false;
-    const transfer = this.withToolAck(TRANSFER_CALL_TOOL, turn, this.options.reporter.transfer(to, reason), (p) =>
-      this.say(p),
+    const transfer = this.withToolAck(
+      TRANSFER_CALL_TOOL,
+      turn,
+      this.options.reporter.transfer(to, reason),
+      (p) => this.say(p),
     );
     this.pendingTransfer = transfer.catch(() => false);
     let ok = false;
@@ -450,7 +468,11 @@ class Conversation implements LiveConversation {
     return false;
   }
 
-  private async searchKnowledge(turn: Turn, call: ToolCall, say: (sentence: string) => void): Promise<string> {
+  private async searchKnowledge(
+    turn: Turn,
+    call: ToolCall,
+    say: (sentence: string) => void,
+  ): Promise<string> {
     const query = typeof call.arguments.query === 'string' ? call.arguments.query.trim() : '';
     if (!query) return 'No query was given.';
     try {
@@ -493,7 +515,8 @@ class Conversation implements LiveConversation {
   }
 
   private latencyOf(turn: Turn, line: SpokenLine, firstFrameAtMs: number): TurnLatency {
-    const since = (atMs: number | null) => Math.max(0, Math.round((atMs ?? firstFrameAtMs) - turn.speechEndMs));
+    const since = (atMs: number | null) =>
+      Math.max(0, Math.round((atMs ?? firstFrameAtMs) - turn.speechEndMs));
     const firstFrame = since(firstFrameAtMs);
     return {
       stt_final_ms: since(turn.sttFinalAtMs),
@@ -635,7 +658,9 @@ class Conversation implements LiveConversation {
     if (this.finishing) return;
     this.finishing = true;
     if (hangup && reason) {
-      await this.options.reporter.hangup(reason).catch((error: unknown) => this.options.onError?.(error, 'hangup'));
+      await this.options.reporter
+        .hangup(reason)
+        .catch((error: unknown) => this.options.onError?.(error, 'hangup'));
     }
     const mediaSeconds = (this.time?.now() ?? 0) / 1000;
     this.turn?.controller.abort();
