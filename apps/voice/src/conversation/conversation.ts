@@ -72,10 +72,14 @@ interface Turn {
   committed: boolean;
 }
 
+type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
+
 interface LineMeta {
+  /** The line answers a caller turn (its text comes from the model). */
+  turn: boolean;
   latency?: TurnLatency;
   /** Assistant messages this line speaks, corrected to what was heard when it is cut. */
-  history: Extract<ChatMessage, { role: 'assistant' }>[];
+  history: AssistantMessage[];
 }
 
 type Phase = 'waiting' | 'live' | 'done';
@@ -204,10 +208,7 @@ class Conversation implements LiveConversation {
     }
 
     if (this.agent.intro_message) {
-      const intro = substituteVariables(this.agent.intro_message, this.variables);
-      const entry: Extract<ChatMessage, { role: 'assistant' }> = { role: 'assistant', content: intro };
-      this.messages.push(entry);
-      this.say(intro, [entry]);
+      this.say(substituteVariables(this.agent.intro_message, this.variables));
     } else {
       this.armIdle();
     }
@@ -266,7 +267,7 @@ class Conversation implements LiveConversation {
   private async respond(turn: Turn): Promise<void> {
     const speech = this.speech!;
     const signal = turn.controller.signal;
-    const meta: LineMeta = { history: [] };
+    const meta: LineMeta = { turn: true, history: [] };
     const line = speech.line({
       signal,
       onFirstFrame: (atMs) => (meta.latency = this.latencyOf(turn, line, atMs)),
@@ -285,7 +286,7 @@ class Conversation implements LiveConversation {
     try {
       for (let round = 0; round < MAX_MODEL_ROUNDS; round++) {
         const { text, calls } = await this.streamModel(turn, say);
-        const entry: Extract<ChatMessage, { role: 'assistant' }> = {
+        const entry: AssistantMessage = {
           role: 'assistant',
           content: text || null,
           ...(calls.length ? { tool_calls: calls } : {}),
@@ -459,12 +460,7 @@ class Conversation implements LiveConversation {
     if (this.ending) return false;
     turn.committed = false;
     this.input!.listening = true;
-    const entry: Extract<ChatMessage, { role: 'assistant' }> = {
-      role: 'assistant',
-      content: Phrases.transferFailed,
-    };
-    this.say(Phrases.transferFailed, [entry]);
-    this.messages.push(entry);
+    this.say(Phrases.transferFailed);
     return false;
   }
 
@@ -530,12 +526,17 @@ class Conversation implements LiveConversation {
 
   // ---- lines, idle -------------------------------------------------------------------------------------
 
-  /** Speaks a line of its own (intro, reprompt, wrap-up, ack); a TTS failure ends the call. */
-  private say(text: string, history: Extract<ChatMessage, { role: 'assistant' }>[] = []): void {
+  /**
+   * Speaks a line of its own (intro, reprompt, wrap-up, transfer failure, tool ack outside a turn), recorded in
+   * the model's history so it knows what the caller was told. A TTS failure ends the call.
+   */
+  private say(text: string): void {
     const speech = this.speech;
     if (!speech) return;
+    const entry: AssistantMessage = { role: 'assistant', content: text };
+    this.messages.push(entry);
     const line = speech.line();
-    this.lineMeta.set(line, { history });
+    this.lineMeta.set(line, { turn: false, history: [entry] });
     line.say(text).catch((error: unknown) => void this.providerFailed(error as ProviderFailure));
     line.end();
   }
@@ -543,7 +544,10 @@ class Conversation implements LiveConversation {
   private lineDone(line: SpokenLine): void {
     const meta = this.lineMeta.get(line);
     if (line.interrupted && meta) {
-      // The model should remember what the caller heard, not what it meant to say.
+      // The model should remember what the caller heard, not what it meant to say. A reply cut while the model
+      // was still writing has no history entry yet (the stream was abandoned): it gets one now.
+      if (meta.history.length === 0 && meta.turn && line.text)
+        this.messages.push({ role: 'assistant', content: line.text });
       meta.history.forEach((entry, i) => (entry.content = i === 0 ? line.text || null : null));
     }
     if (line.text) {
