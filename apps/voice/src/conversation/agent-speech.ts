@@ -208,8 +208,12 @@ export class AgentSpeech {
    */
   interrupt(): boolean {
     if (this.open.size === 0) return false;
+    // The carrier only needs a clear when it may still hold audio of ours (not when the model was still
+    // thinking and nothing had been sent).
+    const audible =
+      this.clock.queuedFrames > 0 || this.marks.size > 0 || this.outbound.some((s) => s.frames > 0);
     this.cut();
-    this.options.transport.send({ type: 'clear' });
+    if (audible) this.options.transport.send({ type: 'clear' });
     return true;
   }
 

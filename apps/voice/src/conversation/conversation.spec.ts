@@ -147,4 +147,51 @@ describe('conversation: turns', () => {
       .filter((s) => s.command.type === 'sendAudio');
     expect(framesAfterClear.length).toBe(TTS_MS_PER_WORD / FRAME_MS);
   });
+
+  it('caller speech while the model is still thinking abandons that reply without a clear', async () => {
+    call = new CallHarness({
+      sttTexts: ['I need help with', 'my order please.'],
+      model: [
+        { delayMs: 400, deltas: [{ type: 'text', text: 'With what?' }] },
+        { deltas: [{ type: 'text', text: 'Let me check your order.' }] },
+      ],
+    }).start();
+    call.say(400);
+    await call.until(() => call!.model.requests.length === 1, 'the first model request');
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 3, 'the answer to both utterances');
+    expect(call.model.aborted).toBe(1);
+    expect(call.reporter.lines.map((l) => [l.role, l.content])).toEqual([
+      ['user', 'I need help with'],
+      ['user', 'my order please.'],
+      ['bot', 'Let me check your order.'],
+    ]);
+    expect(call.commands('clear')).toHaveLength(0);
+    expect(call.tts.requests.map((r) => r.text)).toEqual(['Let me check your order.']);
+    expect(call.model.requests[1].messages.slice(1)).toEqual([
+      { role: 'user', content: 'I need help with' },
+      { role: 'user', content: 'my order please.' },
+    ]);
+  });
+
+  it('a multi-sentence reply streamed with pauses between sentences counts no underruns', async () => {
+    call = new CallHarness({
+      sttTexts: ['Go on.'],
+      model: [
+        {
+          delayMs: 30,
+          deltas: [
+            { type: 'text', text: 'First. ' },
+            { type: 'text', text: 'Second one here. ' },
+            { type: 'text', text: 'Third and last.' },
+          ],
+        },
+      ],
+    }).start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the reply');
+    call.hangUp();
+    const result = await call.done();
+    expect(result.pacing).toMatchObject({ framesSent: (7 * TTS_MS_PER_WORD) / FRAME_MS, underruns: 0 });
+  });
 });

@@ -119,6 +119,8 @@ export class FakeModel implements ChatModel {
   readonly requests: ChatRequest[] = [];
   /** Wall ms at which each delta was yielded. */
   readonly yieldedAt: number[] = [];
+  /** Streams abandoned because their signal aborted (barge-in, hang-up). */
+  aborted = 0;
 
   constructor(readonly turns: ModelTurn[] = []) {}
 
@@ -128,7 +130,10 @@ export class FakeModel implements ChatModel {
     if (turn.fail) throw new Error('llm down');
     for (const delta of turn.deltas) {
       if (turn.delayMs) await sleep(turn.delayMs, signal);
-      if (signal?.aborted) throw new Error('aborted');
+      if (signal?.aborted) {
+        this.aborted++;
+        throw new Error('aborted');
+      }
       this.yieldedAt.push(performance.now());
       yield delta;
     }
