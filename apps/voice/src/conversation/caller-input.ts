@@ -8,13 +8,6 @@ import type { MediaTime } from './media-time';
 import { Aborted, ProviderFailure, withProviderTimeout } from './provider-failure';
 
 /**
- * Endpointing: the caller's turn ends after ENDPOINT_SILENCE_MS (700 ms) of continuous silence. Shorter cuts
- * people off at natural pauses mid-sentence; longer makes the agent feel slow. Re-exported so the voice
- * service documents and reports the one threshold in force.
- */
-export const ENDPOINT_SILENCE_THRESHOLD_MS = ENDPOINT_SILENCE_MS;
-
-/**
  * Audio kept from before the detector decided speech started, sent to STT with the utterance: the detector needs
  * MIN_SPEECH_MS of voice to decide, and soft onsets (an "h", an "s") sit below its threshold.
  */
@@ -48,7 +41,11 @@ export interface CallerInputOptions {
 }
 
 export class CallerInput {
-  private readonly vad = new VoiceActivityDetector();
+  /**
+   * Endpointing: the caller's turn ends after ENDPOINT_SILENCE_MS (700 ms) of continuous silence. Shorter cuts
+   * people off at natural pauses mid-sentence; longer makes the agent feel slow to answer.
+   */
+  private readonly vad = new VoiceActivityDetector({ silenceMs: ENDPOINT_SILENCE_MS });
   private readonly controller = new AbortController();
   private preRoll: Int16Array[] = [];
   private preRollSamples = 0;

@@ -10,7 +10,9 @@ export {
   FAREWELL_LIMIT_MS,
   Phrases,
 } from './conversation';
-export { ENDPOINT_SILENCE_THRESHOLD_MS, PRE_ROLL_MS } from './caller-input';
+// Endpointing threshold in force: a caller's turn ends after 700 ms of continuous silence.
+export { ENDPOINT_SILENCE_MS } from '@vap/media';
+export { PRE_ROLL_MS } from './caller-input';
 export { MARK_GRACE_MS } from './agent-speech';
 export {
   backgroundAudioFor,
