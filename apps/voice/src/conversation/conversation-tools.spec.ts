@@ -111,6 +111,15 @@ describe('conversation: tools', () => {
       content: 'The transfer failed; the caller is still on the line.',
     });
     expect(call.result).toBeNull();
+    // A well-formed history: the tool result directly follows the tool call, then what the caller was told.
+    const at = messages.findIndex((m) => m.role === 'assistant' && m.tool_calls?.length);
+    expect(messages.slice(at + 1, at + 3)).toEqual([
+      expect.objectContaining({ role: 'tool', tool_call_id: 'call-transfer_call' }),
+      {
+        role: 'assistant',
+        content: "I'm sorry, I couldn't transfer your call right now. How else can I help?",
+      },
+    ]);
   });
 
   it('search_knowledge_base: results under kb_threshold are dropped and kb_result_format renders the rest', async () => {

@@ -194,4 +194,18 @@ describe('conversation: turns', () => {
     const result = await call.done();
     expect(result.pacing).toMatchObject({ framesSent: (7 * TTS_MS_PER_WORD) / FRAME_MS, underruns: 0 });
   });
+
+  it('the model knows what the platform said before the caller spoke (the intro)', async () => {
+    call = new CallHarness({
+      agent: { intro_message: 'Hi, this is {{company}}.' },
+      sttTexts: ['Who is this?'],
+    }).start();
+    await call.until(() => call!.reporter.lines.length === 1, 'the intro');
+    call.say(400);
+    await call.until(() => call!.model.requests.length === 1, 'the model request');
+    expect(call.model.requests[0].messages.slice(1)).toEqual([
+      { role: 'assistant', content: 'Hi, this is Acme.' },
+      { role: 'user', content: 'Who is this?' },
+    ]);
+  });
 });

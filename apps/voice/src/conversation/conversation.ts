@@ -92,6 +92,11 @@ class Conversation implements LiveConversation {
   private readonly providerTimeoutMs: number;
   private readonly tools: ToolSpec[];
   private readonly messages: ChatMessage[];
+  /**
+   * Lines the platform said outside the model's replies (intro, reprompts, wrap-up), joined to the history when
+   * the caller next speaks: pushed at once they could land between a tool call and its result.
+   */
+  private readonly saidOutsideTurns: AssistantMessage[] = [];
   private phase: Phase = 'waiting';
   private time: MediaTime | null = null;
   private speech: AgentSpeech | null = null;
@@ -234,7 +239,7 @@ class Conversation implements LiveConversation {
     }
     this.report({ role: 'user', content: text, atMs: Math.round(utterance.startedAtMs) });
     if (this.ending || this.turn?.committed) return;
-    this.messages.push({ role: 'user', content: text });
+    this.messages.push(...this.saidOutsideTurns.splice(0), { role: 'user', content: text });
     this.turn?.controller.abort();
     const turn: Turn = {
       controller: new AbortController(),
@@ -363,6 +368,7 @@ class Conversation implements LiveConversation {
   ): Promise<'continue' | 'stop'> {
     const results = new Map<string, string>();
     let outcome: 'continue' | 'stop' = 'continue';
+    let transferFailed = false;
     try {
       for (const call of calls) {
         if (outcome === 'stop') {
@@ -381,6 +387,7 @@ class Conversation implements LiveConversation {
           outcome = 'stop';
           const reason = typeof call.arguments.reason === 'string' ? call.arguments.reason : 'caller request';
           const ok = await this.transferFromTurn(turn, line, say, queued, this.agent.transfer_number, reason);
+          transferFailed = !ok && !this.ending;
           results.set(call.id, ok ? 'Transferred.' : 'The transfer failed; the caller is still on the line.');
         } else if (call.name === SEARCH_KNOWLEDGE_TOOL && this.agent.has_knowledge) {
           results.set(call.id, await this.searchKnowledge(turn, call, say));
@@ -398,6 +405,8 @@ class Conversation implements LiveConversation {
         });
       }
     }
+    // Said only now: the tool results must follow the model's tool calls directly in the history.
+    if (transferFailed) this.say(Phrases.transferFailed);
     return outcome;
   }
 
@@ -442,7 +451,7 @@ class Conversation implements LiveConversation {
       TRANSFER_CALL_TOOL,
       turn,
       this.options.reporter.transfer(to, reason),
-      (p) => this.say(p),
+      (phrase) => this.say(phrase, { remember: false }),
     );
     this.pendingTransfer = transfer.catch(() => false);
     let ok = false;
@@ -460,7 +469,6 @@ class Conversation implements LiveConversation {
     if (this.ending) return false;
     turn.committed = false;
     this.input!.listening = true;
-    this.say(Phrases.transferFailed);
     return false;
   }
 
@@ -527,16 +535,20 @@ class Conversation implements LiveConversation {
   // ---- lines, idle -------------------------------------------------------------------------------------
 
   /**
-   * Speaks a line of its own (intro, reprompt, wrap-up, transfer failure, tool ack outside a turn), recorded in
-   * the model's history so it knows what the caller was told. A TTS failure ends the call.
+   * Speaks a line of its own (intro, reprompt, wrap-up, transfer failure, the transfer's acknowledgement), recorded
+   * in the model's history (unless `remember` is false) so it knows what the caller was told. A TTS failure ends
+   * the call.
    */
-  private say(text: string): void {
+  private say(text: string, options: { remember?: boolean } = {}): void {
     const speech = this.speech;
     if (!speech) return;
-    const entry: AssistantMessage = { role: 'assistant', content: text };
-    this.messages.push(entry);
+    const history: AssistantMessage[] = [];
+    if (options.remember ?? true) {
+      history.push({ role: 'assistant', content: text });
+      this.saidOutsideTurns.push(history[0]);
+    }
     const line = speech.line();
-    this.lineMeta.set(line, { turn: false, history: [entry] });
+    this.lineMeta.set(line, { turn: false, history });
     line.say(text).catch((error: unknown) => void this.providerFailed(error as ProviderFailure));
     line.end();
   }
