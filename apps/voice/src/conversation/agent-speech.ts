@@ -176,11 +176,6 @@ export class AgentSpeech {
     return this.open.size > 0;
   }
 
-  /** Resolves once every open line has closed. */
-  async idle(): Promise<void> {
-    while (this.open.size > 0) await Promise.all([...this.open].map((line) => line.done));
-  }
-
   get pacing(): PacingStats {
     return {
       framesSent: this.clock.framesSent,
@@ -243,8 +238,13 @@ export class AgentSpeech {
   /** @internal Closes the line once it is complete: ended, synthesised and every sentence played. */
   check(line: SpokenLine): void {
     if (line.closed || !line.ended || line.pendingSynthesis > 0) return;
-    if (!line.segments.every((s) => s.played)) return;
-    this.close(line, this.playedText(line), false);
+    // A sentence whose synthesis failed never plays: the line ends with what was heard before it.
+    if (!line.segments.every((s) => s.played || s.cut)) return;
+    this.close(
+      line,
+      this.playedText(line),
+      line.segments.some((s) => s.cut),
+    );
   }
 
   private async synthesize(line: SpokenLine, text: string): Promise<void> {
