@@ -12,9 +12,9 @@ import { CallRecorder } from './call-recorder';
 import { CallerInput, type Utterance } from './caller-input';
 import type { ConversationOptions, ConversationResult, LiveConversation } from './conversation-contract';
 import { MediaTime } from './media-time';
+import { runModelRound } from './model-round';
 import { buildSystemPrompt, substituteVariables } from './prompt';
-import { Aborted, ProviderFailure, withProviderTimeout } from './provider-failure';
-import { SentenceSplitter } from './sentence-splitter';
+import { Aborted, ProviderFailure } from './provider-failure';
 import {
   conversationTools,
   END_CALL_TOOL,
@@ -290,7 +290,14 @@ class Conversation implements LiveConversation {
 
     try {
       for (let round = 0; round < MAX_MODEL_ROUNDS; round++) {
-        const { text, calls } = await this.streamModel(turn, say);
+        const { text, calls } = await runModelRound({
+          llm: this.options.llm,
+          request: { messages: [...this.messages], tools: this.tools },
+          signal,
+          timeoutMs: this.providerTimeoutMs,
+          onSentence: say,
+          onFirstDelta: () => (turn.llmFirstTokenAtMs ??= this.time!.now()),
+        });
         const entry: AssistantMessage = {
           role: 'assistant',
           content: text || null,
@@ -310,52 +317,6 @@ class Conversation implements LiveConversation {
     } finally {
       line.end();
     }
-  }
-
-  /** One model round: speaks sentences as they complete, collects tool calls. */
-  private async streamModel(
-    turn: Turn,
-    say: (sentence: string) => void,
-  ): Promise<{ text: string; calls: ToolCall[] }> {
-    const signal = turn.controller.signal;
-    // The request has its own controller so a timeout can cancel it without reading as a barge-in.
-    const request = new AbortController();
-    const onAbort = () => request.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    const iterator = this.options.llm
-      .stream({ messages: [...this.messages], tools: this.tools }, request.signal)
-      [Symbol.asyncIterator]();
-    const splitter = new SentenceSplitter();
-    const calls: ToolCall[] = [];
-    let text = '';
-    try {
-      for (;;) {
-        const next = await withProviderTimeout(
-          'llm',
-          iterator.next(),
-          this.providerTimeoutMs,
-          signal,
-          onAbort,
-        );
-        if (next.done) break;
-        turn.llmFirstTokenAtMs ??= this.time!.now();
-        const delta = next.value;
-        if (delta.type === 'tool_call') {
-          calls.push(delta.call);
-          continue;
-        }
-        text += delta.text;
-        for (const sentence of splitter.push(delta.text)) say(sentence);
-      }
-    } catch (error) {
-      request.abort();
-      void Promise.resolve(iterator.return?.()).catch(() => undefined);
-      throw error;
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
-    for (const sentence of splitter.flush()) say(sentence);
-    return { text: text.trim(), calls };
   }
 
   /** Runs the model's tool calls in order; 'stop' when the turn is over (call ended, transferred, or not). */
