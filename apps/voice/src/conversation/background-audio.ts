@@ -57,8 +57,8 @@ export function ambienceClip(id: string): Int16Array {
 }
 
 /**
- * Renders every catalog asset now. Rendering one takes a few hundred ms of CPU; the voice service calls this at
- * boot so the first call with an asset does not stall every live call's frame clock.
+ * Renders every catalog asset now. Rendering one takes 10-20 ms of CPU (far more on a cold or loaded process);
+ * the voice service calls this at boot so the first call with an asset does not delay every live call's frames.
  */
 export function warmBackgroundAudio(ids: readonly string[] = BACKGROUND_AUDIO_IDS): void {
   for (const id of ids) ambienceClip(id);
