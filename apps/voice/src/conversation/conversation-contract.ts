@@ -15,6 +15,19 @@ export interface TurnLatencySink {
   observe(latency: TurnLatency): void;
 }
 
+/** How evenly the agent's audio left for the carrier over a call. */
+export interface PacingStats {
+  framesSent: number;
+  silenceFramesSent: number;
+  /** Ticks with nothing to send while a sentence was queued (a gap the caller hears). */
+  underruns: number;
+  /** Timer firings more than a frame late (slots skipped rather than burst). */
+  stalls: number;
+  /** Send-time error percentiles over the recent window, wall ms. */
+  jitterP50Ms: number;
+  jitterP99Ms: number;
+}
+
 export interface ConversationOptions {
   context: VoiceCallContext;
   /** The agent's voice from the catalog (provider voice id, model, speed, volume, language). */
@@ -27,6 +40,13 @@ export interface ConversationOptions {
   /** MEDIA_TIME_SCALE: media time runs this many times faster than wall time (1 in production). */
   timeScale: number;
   latency?: TurnLatencySink;
+  /**
+   * Wall ms a provider may take to answer (STT final text, the model's next delta, the next TTS chunk) before it
+   * counts as failed; default DEFAULT_PROVIDER_TIMEOUT_MS.
+   */
+  providerTimeoutMs?: number;
+  /** Errors the conversation survives (a transcript line the calls service did not take), for the log. */
+  onError?: (error: unknown, context: string) => void;
 }
 
 export interface ConversationResult {
@@ -36,6 +56,8 @@ export interface ConversationResult {
   mediaSeconds: number;
   /** Two-channel 16-bit 8 kHz WAV (left: caller, right: agent) when the agent records, else null. */
   recording: { wav: Buffer; durationSeconds: number } | null;
+  /** Outbound pacing over the call (frames, underruns, jitter), for metrics and the benchmark. */
+  pacing?: PacingStats;
 }
 
 /**

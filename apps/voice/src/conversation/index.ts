@@ -1,11 +1,32 @@
-// The conversation pipeline's entry point. The pipeline itself lands separately; until then a media
-// session that reaches this point fails its call cleanly (the session reports a failed pipeline).
-import type { ConversationOptions, LiveConversation } from './conversation-contract';
-
+// The conversation pipeline of one live call, as the voice service's media sessions use it.
 export * from './conversation-contract';
-export * from './call-reporter';
-
-export function createConversation(options: ConversationOptions): LiveConversation {
-  void options;
-  throw new Error('conversation pipeline not built');
-}
+export type { CallReporter } from './call-reporter';
+export {
+  createConversation,
+  IDLE_REPROMPT_MS,
+  WRAP_UP_LEAD_SECS,
+  DEFAULT_PROVIDER_TIMEOUT_MS,
+  APOLOGY_TIMEOUT_MS,
+  FAREWELL_LIMIT_MS,
+  Phrases,
+} from './conversation';
+// Endpointing threshold in force: a caller's turn ends after 700 ms of continuous silence.
+export { ENDPOINT_SILENCE_MS } from '@vap/media';
+export { PRE_ROLL_MS } from './caller-input';
+export { MARK_GRACE_MS } from './agent-speech';
+export {
+  backgroundAudioFor,
+  warmBackgroundAudio,
+  ambienceClip,
+  AMBIENCE_CLIP_SECONDS,
+  BACKGROUND_AUDIO_IDS,
+} from './background-audio';
+export { buildSystemPrompt, substituteVariables } from './prompt';
+export {
+  conversationTools,
+  formatKnowledgeResults,
+  toolAckPhrase,
+  END_CALL_TOOL,
+  TRANSFER_CALL_TOOL,
+  SEARCH_KNOWLEDGE_TOOL,
+} from './tools';

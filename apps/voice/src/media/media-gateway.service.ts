@@ -12,6 +12,7 @@ import { mediaStreamTokenKey } from '@vap/secrets';
 import { BLOB_STORAGE, BlobStorage } from '@vap/storage';
 import { VoiceConfig } from '../config/voice.config';
 import { ReplicaDrain } from '../drain/replica-drain';
+import { warmBackgroundAudio } from '../conversation';
 import { ConversationStarter } from '../session/conversation-starter';
 import { LiveSessions } from './live-sessions';
 import { MediaStreamServer } from './media-stream-server';
@@ -50,6 +51,8 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   onApplicationBootstrap(): void {
+    // Rendering an ambience clip takes a while: do it before the first call, not inside its first frame.
+    warmBackgroundAudio();
     this.server.attach(this.http.httpAdapter.getHttpServer() as Server);
   }
 

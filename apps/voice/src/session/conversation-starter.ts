@@ -53,7 +53,13 @@ export class ConversationStarter {
           reporter,
           transport,
           timeScale: config.MEDIA_TIME_SCALE,
+          providerTimeoutMs: config.PROVIDER_TIMEOUT_MS,
           latency: turnLatencySink,
+          onError: (err, what) =>
+            log(
+              'warn',
+              `call ${context.callId}: ${what}: ${err instanceof Error ? err.message : String(err)}`,
+            ),
         });
       },
       hangup: (reason) => reporter.hangup(reason),

@@ -1,0 +1,381 @@
+// The agent's voice on the call: text -> TTS (PCM16 8 kHz) -> 20 ms frames -> a paced FrameClock -> mu-law to the
+// carrier, with the ambience loop mixed under every frame. Each sentence is followed by a mark; the carrier
+// echoes it once the sentence has played, which is how the conversation knows what the caller actually heard
+// (barge-in cuts the agent's transcript line to that).
+
+import {
+  FrameClock,
+  Framer,
+  mulawEncode,
+  pcm16FromBuffer,
+  pcm16ToBuffer,
+  FRAME_MS,
+  type AmbienceLoop,
+} from '@vap/media';
+import type { TtsProvider, TtsVoice } from '../providers/tts-provider';
+import type { CallRecorder } from './call-recorder';
+import type { MediaTransport, PacingStats } from './conversation-contract';
+import type { MediaTime } from './media-time';
+import { Aborted, ProviderFailure, withProviderTimeout } from './provider-failure';
+
+/** PCM16 bytes in one 20 ms frame at 8 kHz (the clock queues PCM so ambience is mixed at send time). */
+const PCM_FRAME_BYTES = 320;
+const PCM_FRAME_SAMPLES = PCM_FRAME_BYTES / 2;
+
+/**
+ * A mark the carrier never echoes (lost message, a carrier that drops marks on some paths) counts as played this
+ * long after it was sent, in media ms, so a line can never hold the conversation forever.
+ */
+export const MARK_GRACE_MS = 3000;
+
+/** Speaking rate used to estimate how much of a sentence still being synthesised the caller heard. */
+const ESTIMATED_MS_PER_WORD = 350;
+
+export interface AgentSpeechOptions {
+  tts: TtsProvider;
+  voice: TtsVoice;
+  transport: MediaTransport;
+  time: MediaTime;
+  ambience: AmbienceLoop | null;
+  recorder: CallRecorder | null;
+  /** Wall ms a TTS request may take to deliver its next chunk. */
+  providerTimeoutMs: number;
+  /** A line finished: fully played, or cut by barge-in / hang-up (then `interrupted`). */
+  onLineDone(line: SpokenLine): void;
+}
+
+class Segment {
+  /** Speech frames of this sentence queued so far. */
+  frames = 0;
+  /** Sequence number after the last frame, once synthesis finished. */
+  endSeq: number | null = null;
+  played = false;
+  /** Synthesis failed or was abandoned part-way: the rest of the sentence was never heard. */
+  cut = false;
+  cancelGrace: (() => void) | null = null;
+
+  constructor(
+    readonly mark: string,
+    readonly text: string,
+    readonly line: SpokenLine,
+    /** Sequence number of the first frame. */
+    readonly startSeq: number,
+  ) {}
+}
+
+export interface LineOptions {
+  /** Aborting it stops the line's synthesis (the turn was abandoned). */
+  signal?: AbortSignal;
+  /** TTS timeout for this line, wall ms (short for the apology after a failure). */
+  timeoutMs?: number;
+  /** The line's first frame went out, at `atMs` media time. */
+  onFirstFrame?: (atMs: number) => void;
+}
+
+/** One agent transcript line: the sentences of one reply, spoken in order. */
+export class SpokenLine {
+  readonly controller = new AbortController();
+  readonly segments: Segment[] = [];
+  pendingSynthesis = 0;
+  ended = false;
+  closed = false;
+  interrupted = false;
+  /** What the caller heard, set when the line closes. */
+  text = '';
+  firstFrameAtMs: number | null = null;
+  ttsFirstByteAtMs: number | null = null;
+  readonly done: Promise<void>;
+  private resolveDone!: () => void;
+
+  constructor(
+    private readonly speech: AgentSpeech,
+    readonly options: LineOptions,
+  ) {
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    const parent = options.signal;
+    if (parent?.aborted) this.controller.abort();
+    else parent?.addEventListener('abort', () => this.controller.abort(), { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /**
+   * Queues a sentence; synthesis starts once the previous sentences are synthesised. Resolves when its audio is
+   * queued (or the line was abandoned); rejects with a ProviderFailure when TTS fails or times out.
+   */
+  say(text: string): Promise<void> {
+    return this.speech.enqueue(this, text);
+  }
+
+  /** No more sentences: the line closes once everything queued has played. */
+  end(): void {
+    this.ended = true;
+    this.speech.check(this);
+  }
+
+  /** @internal */
+  close(text: string, interrupted: boolean): void {
+    this.closed = true;
+    this.text = text;
+    this.interrupted = interrupted;
+    this.resolveDone();
+  }
+}
+
+export class AgentSpeech {
+  private readonly clock: FrameClock;
+  private readonly framer = new Framer(PCM_FRAME_BYTES, 0);
+  private readonly silence = new Int16Array(PCM_FRAME_SAMPLES);
+  private readonly open = new Set<SpokenLine>();
+  /** Segments with frames not yet all sent, in send order. */
+  private outbound: Segment[] = [];
+  private readonly marks = new Map<string, Segment>();
+  private synthesis: Promise<void> = Promise.resolve();
+  private enqueuedSeq = 0;
+  private sentSeq = 0;
+  private markCount = 0;
+  private stopped = false;
+
+  constructor(private readonly options: AgentSpeechOptions) {
+    this.clock = new FrameClock({
+      send: (frame, silence) => this.sendFrame(frame, silence),
+      timeScale: options.time.timeScale,
+      // With ambience the bed plays through silences too, so the stream is continuous; without it nothing is
+      // sent between sentences (carriers play silence on their own).
+      idle: options.ambience ? 'silence' : 'nothing',
+      silenceFrame: Buffer.alloc(PCM_FRAME_BYTES),
+    });
+  }
+
+  start(): void {
+    this.clock.start();
+  }
+
+  /** A new agent line. */
+  line(options: LineOptions = {}): SpokenLine {
+    const line = new SpokenLine(this, options);
+    if (this.stopped) line.controller.abort();
+    this.open.add(line);
+    return line;
+  }
+
+  /** Says `text` as a line of its own and resolves once it has played (or was cut). */
+  async speak(text: string, options: LineOptions = {}): Promise<SpokenLine> {
+    const line = this.line(options);
+    const said = line.say(text);
+    line.end();
+    await said;
+    await line.done;
+    return line;
+  }
+
+  /** Anything not yet heard by the caller: lines being synthesised, queued or awaiting their mark. */
+  get busy(): boolean {
+    return this.open.size > 0;
+  }
+
+  get pacing(): PacingStats {
+    return {
+      framesSent: this.clock.framesSent,
+      silenceFramesSent: this.clock.silenceFramesSent,
+      underruns: this.clock.underruns,
+      stalls: this.clock.stalls,
+      jitterP50Ms: this.clock.jitterP50Ms,
+      jitterP99Ms: this.clock.jitterP99Ms,
+    };
+  }
+
+  /** The carrier echoed a mark: everything up to it has played. */
+  onPlayed(mark: string): void {
+    const segment = this.marks.get(mark);
+    if (!segment) return; // a mark of audio already cleared, or from before a restart
+    this.marks.delete(mark);
+    segment.cancelGrace?.();
+    segment.played = true;
+    this.check(segment.line);
+  }
+
+  /**
+   * Barge-in: drops the queued audio, tells the carrier to clear what it buffered, abandons the open lines and
+   * closes them with what was played. Returns false when the agent was not speaking.
+   */
+  interrupt(): boolean {
+    if (this.open.size === 0) return false;
+    // The carrier only needs a clear when it may still hold audio of ours (not when the model was still
+    // thinking and nothing had been sent).
+    const audible =
+      this.clock.queuedFrames > 0 || this.marks.size > 0 || this.outbound.some((s) => s.frames > 0);
+    this.cut();
+    if (audible) this.options.transport.send({ type: 'clear' });
+    return true;
+  }
+
+  /** The stream is gone: stop sending, close open lines with what was played. No clear (nobody to tell). */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.clock.stop();
+    this.cut();
+  }
+
+  /** @internal */
+  enqueue(line: SpokenLine, text: string): Promise<void> {
+    line.pendingSynthesis++;
+    const run = this.synthesis.then(() => this.synthesize(line, text));
+    this.synthesis = run.catch(() => undefined);
+    return run
+      .catch((error: unknown) => {
+        if (!(error instanceof Aborted)) throw error;
+      })
+      .finally(() => {
+        line.pendingSynthesis--;
+        this.check(line);
+      });
+  }
+
+  /** @internal Closes the line once it is complete: ended, synthesised and every sentence played. */
+  check(line: SpokenLine): void {
+    if (line.closed || !line.ended || line.pendingSynthesis > 0) return;
+    // A sentence whose synthesis failed never plays: the line ends with what was heard before it.
+    if (!line.segments.every((s) => s.played || s.cut)) return;
+    this.close(
+      line,
+      this.playedText(line),
+      line.segments.some((s) => s.cut),
+    );
+  }
+
+  private async synthesize(line: SpokenLine, text: string): Promise<void> {
+    if (line.signal.aborted || this.stopped) return;
+    const segment = new Segment(`agent-${++this.markCount}`, text, line, this.enqueuedSeq);
+    line.segments.push(segment);
+    this.outbound.push(segment);
+    const request = new AbortController();
+    const onAbort = () => request.abort();
+    line.signal.addEventListener('abort', onAbort, { once: true });
+    const iterator = this.options.tts
+      .synthesize({ text, voice: this.options.voice }, request.signal)
+      [Symbol.asyncIterator]();
+    const timeoutMs = line.options.timeoutMs ?? this.options.providerTimeoutMs;
+    try {
+      for (;;) {
+        const next = await withProviderTimeout('tts', iterator.next(), timeoutMs, line.signal, onAbort);
+        if (next.done) break;
+        if (line.signal.aborted) throw new Aborted();
+        line.ttsFirstByteAtMs ??= this.options.time.now();
+        for (const frame of this.framer.push(pcm16ToBuffer(next.value))) this.queueFrame(segment, frame);
+      }
+      const last = this.framer.flush();
+      if (last) this.queueFrame(segment, last);
+    } catch (error) {
+      request.abort();
+      void Promise.resolve(iterator.return?.()).catch(() => undefined);
+      this.framer.reset();
+      segment.endSeq = this.enqueuedSeq;
+      segment.cut = true;
+      this.outbound = this.outbound.filter((s) => s !== segment);
+      throw error instanceof ProviderFailure || error instanceof Aborted
+        ? error
+        : new ProviderFailure('tts', error);
+    } finally {
+      line.signal.removeEventListener('abort', onAbort);
+    }
+    // Each sentence is its own utterance for the clock: the pause while the model writes the next one is a
+    // pause, not an underrun.
+    this.clock.endUtterance();
+    segment.endSeq = this.enqueuedSeq;
+    if (segment.frames === 0) {
+      segment.played = true;
+      this.outbound = this.outbound.filter((s) => s !== segment);
+    } else if (this.sentSeq >= segment.endSeq) {
+      this.outbound = this.outbound.filter((s) => s !== segment);
+      this.sendMark(segment);
+    }
+  }
+
+  private queueFrame(segment: Segment, frame: Buffer): void {
+    this.clock.enqueue(frame);
+    segment.frames++;
+    this.enqueuedSeq++;
+  }
+
+  private sendFrame(frame: Buffer, silence: boolean): void {
+    const atMs = this.options.time.now();
+    // The silence frame is shared by every idle tick, so ambience is mixed into a scratch copy.
+    const pcm = silence ? this.silence.fill(0) : pcm16FromBuffer(frame);
+    this.options.ambience?.mixUnder(pcm);
+    this.options.recorder?.agent(pcm, atMs);
+    this.options.transport.send({ type: 'sendAudio', payload: mulawEncode(pcm) });
+    if (silence) return;
+    this.sentSeq++;
+    const segment = this.outbound[0];
+    if (!segment) return;
+    if (this.sentSeq - 1 === segment.startSeq && segment.line.firstFrameAtMs === null) {
+      segment.line.firstFrameAtMs = atMs;
+      segment.line.options.onFirstFrame?.(atMs);
+    }
+    if (segment.endSeq !== null && this.sentSeq >= segment.endSeq) {
+      this.outbound.shift();
+      this.sendMark(segment);
+    }
+  }
+
+  private sendMark(segment: Segment): void {
+    this.marks.set(segment.mark, segment);
+    this.options.transport.send({ type: 'mark', name: segment.mark });
+    segment.cancelGrace = this.options.time.after(MARK_GRACE_MS, () => this.onPlayed(segment.mark));
+  }
+
+  /** Words of the line the caller heard: whole sentences whose audio went out, and a share of the current one. */
+  private playedText(line: SpokenLine): string {
+    const words: string[] = [];
+    for (const segment of line.segments) {
+      const all = segment.text.split(/\s+/).filter(Boolean);
+      if (segment.frames === 0) {
+        if (segment.cut) break;
+        continue; // the provider had nothing to say for it
+      }
+      if (!segment.cut && (segment.played || (segment.endSeq !== null && this.sentSeq >= segment.endSeq))) {
+        words.push(...all);
+        continue;
+      }
+      const sent = Math.min(segment.frames, Math.max(0, this.sentSeq - segment.startSeq));
+      if (sent === 0) break;
+      const total =
+        segment.endSeq !== null && !segment.cut
+          ? segment.frames
+          : Math.max(segment.frames, (all.length * ESTIMATED_MS_PER_WORD) / FRAME_MS);
+      words.push(...all.slice(0, Math.floor((all.length * sent) / total)));
+      break;
+    }
+    return words.join(' ');
+  }
+
+  private cut(): void {
+    const lines = [...this.open];
+    const texts = lines.map((line) => this.playedText(line));
+    this.clock.clear();
+    this.framer.reset();
+    this.enqueuedSeq = this.sentSeq;
+    this.outbound = [];
+    for (const segment of this.marks.values()) segment.cancelGrace?.();
+    this.marks.clear();
+    lines.forEach((line, i) => {
+      line.controller.abort();
+      const heardAll =
+        line.ended &&
+        line.pendingSynthesis === 0 &&
+        line.segments.every((s) => !s.cut && (s.played || (s.endSeq !== null && this.sentSeq >= s.endSeq)));
+      this.close(line, texts[i], !heardAll);
+    });
+  }
+
+  private close(line: SpokenLine, text: string, interrupted: boolean): void {
+    if (line.closed) return;
+    this.open.delete(line);
+    line.close(text, interrupted);
+    this.options.onLineDone(line);
+  }
+}

@@ -1,0 +1,77 @@
+// enable_recording: both legs of the call, the caller's audio as received and the agent's as sent, placed on
+// the media clock so they line up, written as one two-channel WAV (left caller, right agent).
+
+import { TELEPHONY_SAMPLE_RATE } from '@vap/media';
+
+/**
+ * A leg arrives in frames that are mostly back to back but may pause (no audio sent during silence) or jitter.
+ * A frame is written straight after the previous one unless the media clock says it starts more than this much
+ * later, in which case the gap is filled with silence.
+ */
+export const RECORDING_GAP_TOLERANCE_MS = 100;
+
+class RecordedLeg {
+  private samples = new Int16Array(TELEPHONY_SAMPLE_RATE * 10);
+  /** Samples written so far (the leg's end). */
+  length = 0;
+
+  write(frame: Int16Array, atMs: number): void {
+    const at = Math.round((atMs * TELEPHONY_SAMPLE_RATE) / 1000);
+    const tolerance = (RECORDING_GAP_TOLERANCE_MS * TELEPHONY_SAMPLE_RATE) / 1000;
+    const start = at > this.length + tolerance ? at : this.length;
+    this.ensure(start + frame.length);
+    this.samples.set(frame, start);
+    this.length = start + frame.length;
+  }
+
+  sample(i: number): number {
+    return i < this.length ? this.samples[i] : 0;
+  }
+
+  private ensure(size: number): void {
+    if (size <= this.samples.length) return;
+    const grown = new Int16Array(Math.max(size, this.samples.length * 2));
+    grown.set(this.samples.subarray(0, this.length));
+    this.samples = grown;
+  }
+}
+
+export class CallRecorder {
+  private readonly callerLeg = new RecordedLeg();
+  private readonly agentLeg = new RecordedLeg();
+
+  /** Caller audio (PCM16 8 kHz) received at `atMs` of media time. */
+  caller(frame: Int16Array, atMs: number): void {
+    this.callerLeg.write(frame, atMs);
+  }
+
+  /** Agent audio (PCM16 8 kHz, as sent to the carrier) sent at `atMs` of media time. */
+  agent(frame: Int16Array, atMs: number): void {
+    this.agentLeg.write(frame, atMs);
+  }
+
+  /** The two legs as a 16-bit 8 kHz stereo WAV, as long as the longer leg. */
+  toWav(): { wav: Buffer; durationSeconds: number } {
+    const frames = Math.max(this.callerLeg.length, this.agentLeg.length);
+    const dataBytes = frames * 4;
+    const wav = Buffer.alloc(44 + dataBytes);
+    wav.write('RIFF', 0, 'ascii');
+    wav.writeUInt32LE(36 + dataBytes, 4);
+    wav.write('WAVE', 8, 'ascii');
+    wav.write('fmt ', 12, 'ascii');
+    wav.writeUInt32LE(16, 16); // PCM fmt chunk size
+    wav.writeUInt16LE(1, 20); // PCM
+    wav.writeUInt16LE(2, 22); // channels: caller, agent
+    wav.writeUInt32LE(TELEPHONY_SAMPLE_RATE, 24);
+    wav.writeUInt32LE(TELEPHONY_SAMPLE_RATE * 4, 28); // byte rate
+    wav.writeUInt16LE(4, 32); // block align
+    wav.writeUInt16LE(16, 34); // bits per sample
+    wav.write('data', 36, 'ascii');
+    wav.writeUInt32LE(dataBytes, 40);
+    for (let i = 0, offset = 44; i < frames; i++, offset += 4) {
+      wav.writeInt16LE(this.callerLeg.sample(i), offset);
+      wav.writeInt16LE(this.agentLeg.sample(i), offset + 2);
+    }
+    return { wav, durationSeconds: frames / TELEPHONY_SAMPLE_RATE };
+  }
+}

@@ -1,0 +1,107 @@
+import { mulawEncode, sineWave } from '@vap/media';
+import type { SttProvider, SttSession } from '../providers/stt-provider';
+import { CallerInput, PRE_ROLL_MS, type Utterance } from './caller-input';
+import { MediaTime } from './media-time';
+import type { ProviderFailure } from './provider-failure';
+
+const SPEECH = mulawEncode(sineWave(300, 160, 8000, 8000));
+const SILENCE = Buffer.alloc(160, 0xff);
+
+/** An STT whose finish() resolves when the spec says so, recording what was pushed per utterance. */
+class ManualStt implements SttProvider {
+  readonly name = 'offline' as const;
+  readonly pushed: number[] = [0];
+  readonly finishing: ((text: string) => void)[] = [];
+  closed = false;
+
+  async open(): Promise<SttSession> {
+    return {
+      push: () => void this.pushed[this.pushed.length - 1]++,
+      finish: () =>
+        new Promise<string>((resolve) => {
+          this.pushed.push(0);
+          this.finishing.push(resolve);
+        }),
+      close: async () => void (this.closed = true),
+    };
+  }
+}
+
+describe('CallerInput', () => {
+  let time: MediaTime;
+  let stt: ManualStt;
+  let input: CallerInput;
+  const heard: { utterance: Utterance; text: string }[] = [];
+  const starts: Utterance[] = [];
+  const failures: ProviderFailure[] = [];
+
+  beforeEach(async () => {
+    time = new MediaTime(1);
+    stt = new ManualStt();
+    heard.length = starts.length = failures.length = 0;
+    input = new CallerInput({
+      stt,
+      languages: ['en'],
+      time,
+      recorder: null,
+      providerTimeoutMs: 1000,
+      onSpeechStart: (u) => starts.push(u),
+      onUtterance: (utterance, text) => heard.push({ utterance, text }),
+      onFailure: (f) => failures.push(f),
+    });
+    await input.open();
+  });
+
+  afterEach(async () => {
+    await input.close();
+    time.stop();
+  });
+
+  const feed = (frame: Buffer, count: number) => {
+    for (let i = 0; i < count; i++) input.audio(frame);
+  };
+
+  it('sends the utterance with its pre-roll and the endpoint silence, then finishes it', async () => {
+    feed(SILENCE, 20);
+    feed(SPEECH, 20);
+    expect(starts).toHaveLength(1);
+    expect(input.speaking).toBe(true);
+    feed(SILENCE, 40);
+    expect(input.speaking).toBe(false);
+    // Pre-roll (10 frames: 7 silent + the 3 voiced ones the detector needed) + 17 more voiced + 35 silent
+    // frames until 700 ms of silence ended the turn.
+    expect(PRE_ROLL_MS / 20).toBe(10);
+    expect(stt.pushed[0]).toBe(10 + 17 + 35);
+    stt.finishing[0]('hello');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(heard.map((h) => h.text)).toEqual(['hello']);
+    expect(failures).toEqual([]);
+  });
+
+  it('holds the next utterance until STT has finished the previous one, and keeps their order', async () => {
+    feed(SPEECH, 10);
+    feed(SILENCE, 35);
+    feed(SPEECH, 10);
+    feed(SILENCE, 35);
+    expect(starts).toHaveLength(2);
+    expect(stt.finishing).toHaveLength(1);
+    expect(stt.pushed).toEqual([45, 0]);
+    stt.finishing[0]('first');
+    await new Promise((resolve) => setImmediate(resolve));
+    // The second utterance (its 3 detection frames as pre-roll, 7 more voiced, 35 silent) went to the session
+    // in one go once it was free, and was finished at once.
+    expect(stt.pushed).toEqual([45, 45, 0]);
+    stt.finishing[1]('second');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(heard.map((h) => h.text)).toEqual(['first', 'second']);
+  });
+
+  it('ignores speech while not listening, and releases the session on close', async () => {
+    input.listening = false;
+    feed(SPEECH, 20);
+    feed(SILENCE, 40);
+    expect(starts).toHaveLength(0);
+    await input.close();
+    expect(stt.closed).toBe(true);
+  });
+});

@@ -1,0 +1,184 @@
+// The caller's side of the call: mu-law frames -> PCM16 -> voice activity detection and endpointing -> the STT
+// session, one utterance at a time. Speech start is what barge-in reacts to; the endpoint hands the turn over.
+
+import { ENDPOINT_SILENCE_MS, mulawDecode, VoiceActivityDetector, type VadEvent } from '@vap/media';
+import type { SttProvider, SttSession } from '../providers/stt-provider';
+import type { CallRecorder } from './call-recorder';
+import type { MediaTime } from './media-time';
+import { Aborted, ProviderFailure, withProviderTimeout } from './provider-failure';
+
+/**
+ * Audio kept from before the detector decided speech started, sent to STT with the utterance: the detector needs
+ * MIN_SPEECH_MS of voice to decide, and soft onsets (an "h", an "s") sit below its threshold.
+ */
+export const PRE_ROLL_MS = 200;
+
+/** One stretch of caller speech, start to endpoint. */
+export interface Utterance {
+  /** Media ms when the speech began. */
+  startedAtMs: number;
+  /** Media ms when the speech ended (the last voiced audio, before the endpoint silence). */
+  endedAtMs: number | null;
+}
+
+interface PendingUtterance extends Utterance {
+  /** Frames waiting for the STT session (it transcribes one utterance at a time). */
+  frames: Int16Array[];
+  ended: boolean;
+}
+
+export interface CallerInputOptions {
+  stt: SttProvider;
+  languages: string[];
+  time: MediaTime;
+  recorder: CallRecorder | null;
+  providerTimeoutMs: number;
+  /** The caller started speaking (barge-in point). */
+  onSpeechStart(utterance: Utterance): void;
+  /** STT's text for an utterance ('' when nothing was understood), at `finalAtMs` media time. */
+  onUtterance(utterance: Utterance, text: string, finalAtMs: number): void;
+  onFailure(failure: ProviderFailure): void;
+}
+
+export class CallerInput {
+  /**
+   * Endpointing: the caller's turn ends after ENDPOINT_SILENCE_MS (700 ms) of continuous silence. Shorter cuts
+   * people off at natural pauses mid-sentence; longer makes the agent feel slow to answer.
+   */
+  private readonly vad = new VoiceActivityDetector({ silenceMs: ENDPOINT_SILENCE_MS });
+  private readonly controller = new AbortController();
+  private preRoll: Int16Array[] = [];
+  private preRollSamples = 0;
+  private capturing: PendingUtterance | null = null;
+  private readonly queue: PendingUtterance[] = [];
+  private live: PendingUtterance | null = null;
+  private session: SttSession | null = null;
+  private closed = false;
+  /** False while the caller's speech must not start turns (voicemail message, the final farewell). */
+  listening = true;
+
+  constructor(private readonly options: CallerInputOptions) {}
+
+  /** Opens the STT session; audio that arrives meanwhile waits for it. */
+  async open(): Promise<void> {
+    try {
+      const session = await withProviderTimeout(
+        'stt',
+        this.options.stt.open({ languages: this.options.languages }),
+        this.options.providerTimeoutMs,
+        this.controller.signal,
+      );
+      if (this.closed) {
+        await session.close().catch(() => undefined);
+        return;
+      }
+      this.session = session;
+      this.pump();
+    } catch (error) {
+      if (!(error instanceof Aborted)) this.options.onFailure(error as ProviderFailure);
+    }
+  }
+
+  /** True between the detector's speech start and the endpoint. */
+  get speaking(): boolean {
+    return this.capturing !== null;
+  }
+
+  /** One media frame from the carrier. */
+  audio(payload: Buffer): void {
+    if (this.closed) return;
+    const pcm = mulawDecode(payload);
+    const now = this.options.time.now();
+    this.options.recorder?.caller(pcm, now);
+    if (!this.listening) return;
+    const event = this.vad.process(pcm);
+    if (this.capturing) this.push(this.capturing, pcm);
+    else this.keepPreRoll(pcm);
+    if (event?.type === 'speech_start') this.speechStarted(event, now);
+    else if (event?.type === 'speech_end' && this.capturing) this.speechEnded(event, now);
+  }
+
+  /** Stops listening, drops pending utterances and releases the STT session. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.controller.abort();
+    this.queue.length = 0;
+    this.capturing = null;
+    this.live = null;
+    await this.session?.close().catch(() => undefined);
+  }
+
+  private keepPreRoll(pcm: Int16Array): void {
+    this.preRoll.push(pcm);
+    this.preRollSamples += pcm.length;
+    const limit = (PRE_ROLL_MS * 8000) / 1000;
+    while (this.preRoll.length > 1 && this.preRollSamples - this.preRoll[0].length >= limit)
+      this.preRollSamples -= this.preRoll.shift()!.length;
+  }
+
+  /** Media time of a detector time (the detector counts the audio's own ms). */
+  private mediaMsOf(vadMs: number, now: number): number {
+    return Math.max(0, now - (this.vad.nowMs - vadMs));
+  }
+
+  private speechStarted(event: VadEvent, now: number): void {
+    const utterance: PendingUtterance = {
+      startedAtMs: this.mediaMsOf(event.atMs, now),
+      endedAtMs: null,
+      frames: [],
+      ended: false,
+    };
+    this.capturing = utterance;
+    this.queue.push(utterance);
+    for (const frame of this.preRoll) this.push(utterance, frame);
+    this.preRoll = [];
+    this.preRollSamples = 0;
+    this.pump();
+    this.options.onSpeechStart({ startedAtMs: utterance.startedAtMs, endedAtMs: null });
+  }
+
+  private speechEnded(event: VadEvent, now: number): void {
+    const utterance = this.capturing!;
+    this.capturing = null;
+    utterance.endedAtMs = this.mediaMsOf(event.atMs, now);
+    utterance.ended = true;
+    if (utterance === this.live) this.finishLive();
+  }
+
+  private push(utterance: PendingUtterance, frame: Int16Array): void {
+    if (utterance === this.live) this.session!.push(frame);
+    else utterance.frames.push(frame);
+  }
+
+  /** Starts streaming the oldest waiting utterance once the session is free. */
+  private pump(): void {
+    if (this.closed || this.live || !this.session || this.queue.length === 0) return;
+    const next = this.queue[0];
+    this.live = next;
+    for (const frame of next.frames) this.session.push(frame);
+    next.frames = [];
+    if (next.ended) this.finishLive();
+  }
+
+  private finishLive(): void {
+    const utterance = this.live!;
+    const signal = this.controller.signal;
+    withProviderTimeout('stt', this.session!.finish(signal), this.options.providerTimeoutMs, signal).then(
+      (text) => {
+        if (this.closed) return;
+        this.queue.shift();
+        this.live = null;
+        this.options.onUtterance(
+          { startedAtMs: utterance.startedAtMs, endedAtMs: utterance.endedAtMs },
+          text.trim(),
+          this.options.time.now(),
+        );
+        this.pump();
+      },
+      (error: unknown) => {
+        if (!(error instanceof Aborted) && !this.closed) this.options.onFailure(error as ProviderFailure);
+      },
+    );
+  }
+}

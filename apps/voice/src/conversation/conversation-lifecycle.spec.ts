@@ -1,0 +1,266 @@
+import { FRAME_MS, levelDbfs, mulawDecode } from '@vap/media';
+import { IDLE_REPROMPT_MS, Phrases } from './conversation';
+import { CallHarness } from './testing/conversation-harness';
+
+/** Samples of one channel of a two-channel 16-bit WAV. */
+function channel(wav: Buffer, index: 0 | 1): Int16Array {
+  const frames = (wav.length - 44) / 4;
+  const out = new Int16Array(frames);
+  for (let i = 0; i < frames; i++) out[i] = wav.readInt16LE(44 + i * 4 + index * 2);
+  return out;
+}
+
+describe('conversation: lifecycle', () => {
+  let call: CallHarness | undefined;
+  afterEach(async () => {
+    await call?.close();
+    call = undefined;
+  });
+
+  it('user_idle_enabled: reprompts after the silence, then says goodbye and hangs up', async () => {
+    call = new CallHarness({
+      agent: { user_idle_enabled: true, intro_message: 'Hi there.' },
+      timeScale: 50,
+    }).start();
+    const result = await call.done();
+    expect(result.endCallReason).toBe('user_idle_timeout');
+    expect(call.reporter.hangups).toEqual(['user_idle_timeout']);
+    expect(call.reporter.lines.map((l) => l.content)).toEqual([
+      'Hi there.',
+      Phrases.idleReprompt,
+      Phrases.idleGoodbye,
+    ]);
+    const [intro, reprompt, goodbye] = call.reporter.lines;
+    // Each silence is counted from the end of the agent's last line.
+    expect(reprompt.atMs - intro.atMs).toBeGreaterThanOrEqual(IDLE_REPROMPT_MS);
+    expect(goodbye.atMs - reprompt.atMs).toBeGreaterThanOrEqual(IDLE_REPROMPT_MS);
+  });
+
+  it('user_idle_enabled: the caller answering the reprompt resets the count', async () => {
+    call = new CallHarness({
+      agent: { user_idle_enabled: true },
+      sttTexts: ['Yes, I am here.'],
+      timeScale: 50,
+    }).start();
+    await call.until(() => call!.reporter.lines.length === 1, 'the reprompt');
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 3, 'the answer');
+    await call.until(() => call!.reporter.lines.length === 4, 'a new reprompt');
+    expect(call.reporter.lines.map((l) => l.content)).toEqual([
+      Phrases.idleReprompt,
+      'Yes, I am here.',
+      'Okay.',
+      Phrases.idleReprompt,
+    ]);
+    expect(call.result).toBeNull();
+  });
+
+  it('user_idle_enabled false: silence brings nothing at all', async () => {
+    call = new CallHarness({
+      agent: { user_idle_enabled: false, intro_message: 'Hi.' },
+      timeScale: 50,
+    }).start();
+    await call.until(() => call!.mediaNow > 2.5 * IDLE_REPROMPT_MS, '20 s of media time');
+    expect(call.reporter.lines.map((l) => l.content)).toEqual(['Hi.']);
+    expect(call.result).toBeNull();
+  });
+
+  it('max_call_duration_secs: a wrap-up line 30 s before the cap, the farewell at the cap', async () => {
+    call = new CallHarness({ agent: { max_call_duration_secs: 35 }, timeScale: 50 }).start();
+    const result = await call.done();
+    expect(result.endCallReason).toBe('max_call_duration_reached');
+    expect(call.reporter.hangups).toEqual(['max_call_duration_reached']);
+    const [wrapUp, farewell] = call.reporter.lines;
+    expect(wrapUp.content).toBe(Phrases.wrapUp);
+    expect(farewell.content).toBe(Phrases.maxDurationFarewell);
+    expect(wrapUp.atMs).toBeGreaterThanOrEqual(5000);
+    expect(wrapUp.atMs).toBeLessThan(15_000); // generous: timers run late on a loaded machine
+    expect(farewell.atMs).toBeGreaterThanOrEqual(35_000);
+    expect(result.mediaSeconds).toBeGreaterThanOrEqual(35);
+  });
+
+  it('voicemail: a machine answered, so the voicemail message is left and the call hangs up', async () => {
+    call = new CallHarness({
+      answeredBy: 'machine',
+      agent: { voicemail_message: 'Please call {{company}} back.', intro_message: 'Hi!' },
+      model: [{ deltas: [{ type: 'text', text: 'Should not be used.' }] }],
+    }).start();
+    const result = await call.done();
+    expect(result.endCallReason).toBe('voicemail_detected');
+    expect(call.reporter.hangups).toEqual(['voicemail_detected']);
+    expect(call.reporter.lines.map((l) => l.content)).toEqual(['Please call Acme back.']);
+    expect(call.model.requests).toHaveLength(0);
+  });
+
+  it('voicemail detection off: a machine gets the normal intro', async () => {
+    call = new CallHarness({
+      answeredBy: 'machine',
+      agent: { voicemail_detection_enabled: false, voicemail_message: 'Call back.', intro_message: 'Hi!' },
+    }).start();
+    await call.until(() => call!.reporter.lines.length === 1, 'the intro');
+    expect(call.reporter.lines[0].content).toBe('Hi!');
+    expect(call.result).toBeNull();
+  });
+
+  it.each([
+    ['stt', 'stt_provider_failed'],
+    ['llm', 'llm_provider_failed'],
+  ] as const)('%s provider failure: the agent apologises and hangs up with %s', async (provider, reason) => {
+    call = new CallHarness({
+      sttTexts: ['Hello?'],
+      model: [{ deltas: [], fail: provider === 'llm' }],
+    });
+    call.stt.fail = provider === 'stt';
+    call.start();
+    call.say(400);
+    const result = await call.done();
+    expect(result.endCallReason).toBe(reason);
+    expect(call.reporter.hangups).toEqual([reason]);
+    expect(call.reporter.lines.at(-1)).toMatchObject({ role: 'bot', content: Phrases.apology });
+  });
+
+  it('tts provider failure: the apology is tried once more, then a clean hang-up', async () => {
+    call = new CallHarness({
+      sttTexts: ['Hello?'],
+      model: [{ deltas: [{ type: 'text', text: 'Hi there.' }] }],
+    });
+    call.tts.failOn = () => true;
+    call.start();
+    call.say(400);
+    const result = await call.done();
+    expect(result.endCallReason).toBe('tts_provider_failed');
+    expect(call.reporter.hangups).toEqual(['tts_provider_failed']);
+    expect(call.tts.requests.map((r) => r.text)).toEqual(['Hi there.', Phrases.apology]);
+    expect(call.reporter.lines.map((l) => l.role)).toEqual(['user']);
+  });
+
+  it('tts failure mid-reply: the apology is spoken when TTS recovers', async () => {
+    call = new CallHarness({
+      sttTexts: ['Hello?'],
+      model: [{ deltas: [{ type: 'text', text: 'First part. Second part.' }] }],
+    });
+    call.tts.failOn = (text) => text === 'Second part.';
+    call.start();
+    call.say(400);
+    const result = await call.done();
+    expect(result.endCallReason).toBe('tts_provider_failed');
+    const bot = call.reporter.lines.filter((l) => l.role === 'bot').map((l) => l.content);
+    expect(bot.at(-1)).toBe(Phrases.apology);
+  });
+
+  it('a provider that never answers counts as failed after the timeout', async () => {
+    call = new CallHarness({ sttTexts: ['Hello?'] });
+    call.model.stream = async function* () {
+      await new Promise(() => undefined);
+      yield { type: 'text' as const, text: 'never reached' };
+    };
+    call.start();
+    call.say(400);
+    const result = await call.done(10_000);
+    expect(result.endCallReason).toBe('llm_provider_failed');
+  });
+
+  it('the caller hangs up mid-sentence: the partial line is reported and done settles with a null reason', async () => {
+    const words = Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ');
+    call = new CallHarness({ agent: { intro_message: `${words}.` } }).start();
+    await call.until(() => call!.commands('sendAudio').length >= 50, 'five words played');
+    call.hangUp();
+    const result = await call.done();
+    expect(result.endCallReason).toBeNull();
+    expect(call.reporter.hangups).toEqual([]);
+    expect(call.reporter.lines).toHaveLength(1);
+    const line = call.reporter.lines[0];
+    expect(line.interrupted).toBe(true);
+    expect(line.content).toMatch(/^word0 word1 word2 word3/);
+    expect(line.content).not.toContain('word29');
+    // Nothing is sent once the stream is gone, and no clear goes to a closed stream.
+    const sent = call.sent.length;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(call.sent.length).toBe(sent);
+    expect(call.commands('clear')).toHaveLength(0);
+  });
+
+  it('end(reason) from outside: a farewell, then the hang-up with that reason', async () => {
+    call = new CallHarness({ agent: { intro_message: 'Hello there.' } }).start();
+    await call.until(() => call!.reporter.lines.length === 1, 'the intro');
+    call.conversation.end('drain_deadline');
+    const result = await call.done();
+    expect(result.endCallReason).toBe('drain_deadline');
+    expect(call.reporter.hangups).toEqual(['drain_deadline']);
+    expect(call.reporter.lines.at(-1)?.content).toBe(Phrases.endFarewell);
+  });
+
+  it('a lost mark still lets the line finish after the grace period', async () => {
+    call = new CallHarness({ agent: { intro_message: 'Hi.' }, echoMarks: false, timeScale: 50 }).start();
+    await call.until(() => call!.reporter.lines.length === 1, 'the intro line without its mark');
+    expect(call.reporter.lines[0].content).toBe('Hi.');
+  });
+
+  it('enable_recording: a two-channel WAV with the caller left and the agent right, aligned', async () => {
+    call = new CallHarness({
+      agent: { enable_recording: true, intro_message: 'Hello, how are you?' },
+      sttTexts: ['Fine thanks.'],
+      model: [{ deltas: [{ type: 'text', text: 'Great to hear.' }] }],
+    }).start();
+    await call.until(() => call!.reporter.lines.length === 1, 'the intro');
+    call.say(600);
+    await call.until(() => call!.reporter.lines.length === 3, 'the reply');
+    call.hangUp();
+    const result = await call.done();
+    const wav = result.recording!.wav;
+    expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
+    expect(wav.readUInt16LE(22)).toBe(2);
+    expect(wav.readUInt32LE(24)).toBe(8000);
+    expect(wav.readUInt16LE(34)).toBe(16);
+    expect(result.recording!.durationSeconds).toBeCloseTo((wav.length - 44) / 4 / 8000, 5);
+    const caller = channel(wav, 0);
+    const agent = channel(wav, 1);
+    const loud = (samples: Int16Array) => levelDbfs(samples) > -30;
+    // The caller spoke after the intro ended, and the agent's reply came after the caller.
+    const introEnd = Math.round((call.reporter.lines[0].atMs + 4 * 200) * 8);
+    const userAt = Math.round(call.reporter.lines[1].atMs * 8);
+    const replyAt = Math.round(call.reporter.lines[2].atMs * 8);
+    expect(loud(agent.subarray(0, introEnd))).toBe(true);
+    expect(loud(caller.subarray(userAt, userAt + 4000))).toBe(true);
+    expect(loud(caller.subarray(0, Math.min(userAt, introEnd) - 800))).toBe(false);
+    expect(loud(agent.subarray(replyAt, replyAt + 4000))).toBe(true);
+    expect(loud(agent.subarray(userAt, userAt + 4000))).toBe(false);
+  });
+
+  it('no recording when the agent does not record', async () => {
+    call = new CallHarness({ agent: { intro_message: 'Hi.' } }).start();
+    await call.until(() => call!.reporter.lines.length === 1, 'the intro');
+    call.hangUp();
+    expect((await call.done()).recording).toBeNull();
+  });
+
+  it('background audio: frames flow through silences with the ambience under them, at the volume', async () => {
+    call = new CallHarness({
+      agent: {
+        background_audio_id: '99c94309-570d-4195-9c24-42f9298cb3a5',
+        background_audio_volume: 1,
+        intro_message: 'Hi.',
+      },
+      timeScale: 10,
+    }).start();
+    await call.until(() => call!.commands('sendAudio').length >= 40, 'forty frames');
+    call.hangUp();
+    const result = await call.done();
+    const audio = call.commands('sendAudio');
+    // Continuous: after the 10 frames of "Hi." the ambience keeps going on its own.
+    expect(result.pacing!.framesSent).toBe(200 / FRAME_MS);
+    expect(result.pacing!.silenceFramesSent).toBe(audio.length - 200 / FRAME_MS);
+    expect(result.pacing!.silenceFramesSent).toBeGreaterThanOrEqual(30);
+    const idleFrame = mulawDecode((audio.at(-1)!.command as { payload: Buffer }).payload);
+    expect(levelDbfs(idleFrame)).toBeGreaterThan(-50);
+    expect(levelDbfs(idleFrame)).toBeLessThan(-20);
+  });
+
+  it('no background audio: nothing is sent between the agent lines', async () => {
+    call = new CallHarness({ agent: { intro_message: 'Hi.' } }).start();
+    await call.until(() => call!.mediaNow > 1500, 'a second and a half of call');
+    call.hangUp();
+    await call.done();
+    expect(call.commands('sendAudio')).toHaveLength(200 / FRAME_MS);
+  });
+});

@@ -1,0 +1,230 @@
+import type { KnowledgeSearchResultDto } from '@vap/contracts';
+import type { ChatDelta } from '@vap/llm';
+import { CallHarness } from './testing/conversation-harness';
+
+const toolCall = (name: string, args: Record<string, unknown> = {}, id = `call-${name}`): ChatDelta => ({
+  type: 'tool_call',
+  call: { id, name, arguments: args },
+});
+
+const result = (content: string, score: number, extra: Partial<KnowledgeSearchResultDto> = {}) =>
+  ({
+    chunk_id: `chunk-${score}`,
+    document_id: 'doc-1',
+    document_name: 'Refund policy',
+    chunk_index: 0,
+    content,
+    score,
+    summary: 'How refunds work.',
+    formatted: content,
+    ...extra,
+  }) satisfies KnowledgeSearchResultDto;
+
+describe('conversation: tools', () => {
+  let call: CallHarness | undefined;
+  afterEach(async () => {
+    await call?.close();
+    call = undefined;
+  });
+
+  it('end_call: the agent says the end-call message and hangs up with agent_ended_call', async () => {
+    call = new CallHarness({
+      agent: { end_call_message: 'Goodbye from {{company}}.' },
+      sttTexts: ['That is all, thanks.'],
+      model: [{ deltas: [{ type: 'text', text: 'Glad I could help.' }, toolCall('end_call')] }],
+    }).start();
+    call.say(400);
+    const done = await call.done();
+    expect(done.endCallReason).toBe('agent_ended_call');
+    expect(call.reporter.hangups).toEqual(['agent_ended_call']);
+    expect(call.reporter.lines.map((l) => [l.role, l.content])).toEqual([
+      ['user', 'That is all, thanks.'],
+      ['bot', 'Glad I could help. Goodbye from Acme.'],
+    ]);
+    // The goodbye was played before the hang-up.
+    expect(call.commands('mark')).toHaveLength(2);
+  });
+
+  it('offers no end_call tool when end_call is disabled, and the right tools for the agent', async () => {
+    call = new CallHarness({
+      agent: {
+        end_call_enabled: false,
+        transfer_enabled: true,
+        transfer_number: '+15559990000',
+        has_knowledge: true,
+      },
+      sttTexts: ['Hello?'],
+    }).start();
+    call.say(300);
+    await call.until(() => call!.model.requests.length === 1, 'a model request');
+    expect(call.model.requests[0].tools.map((t) => t.name)).toEqual([
+      'transfer_call',
+      'search_knowledge_base',
+    ]);
+    expect(call.model.requests[0].messages[0].content).toContain('transfer_call');
+    expect(call.model.requests[0].messages[0].content).not.toContain('end_call');
+  });
+
+  it('transfer_call: says the transfer message, transfers, and ends as transferred', async () => {
+    call = new CallHarness({
+      agent: {
+        transfer_enabled: true,
+        transfer_number: '+15559990000',
+        transfer_message: 'Connecting you to billing.',
+      },
+      sttTexts: ['I want a human.'],
+      model: [{ deltas: [toolCall('transfer_call', { reason: 'wants a person' })] }],
+    }).start();
+    call.say(400);
+    const done = await call.done();
+    expect(done.endCallReason).toBe('transferred');
+    expect(call.reporter.transfers).toEqual([{ to: '+15559990000', reason: 'wants a person' }]);
+    expect(call.reporter.hangups).toEqual([]);
+    expect(call.reporter.lines.map((l) => l.content)).toEqual([
+      'I want a human.',
+      'Connecting you to billing.',
+    ]);
+  });
+
+  it('transfer_call refused: the agent says it could not transfer and the conversation goes on', async () => {
+    call = new CallHarness({
+      agent: { transfer_enabled: true, transfer_number: '+15559990000' },
+      sttTexts: ['I want a human.', 'Fine, what are your hours?'],
+      model: [{ deltas: [toolCall('transfer_call')] }, { deltas: [{ type: 'text', text: 'Nine to five.' }] }],
+    });
+    call.reporter.transferResult = false;
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 3, 'the failure line');
+    expect(call.reporter.lines.map((l) => l.content)).toEqual([
+      'I want a human.',
+      'Please hold while I transfer your call.',
+      "I'm sorry, I couldn't transfer your call right now. How else can I help?",
+    ]);
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 5, 'the next turn');
+    expect(call.reporter.lines[4].content).toBe('Nine to five.');
+    const messages = call.model.requests[1].messages;
+    expect(messages).toContainEqual({
+      role: 'tool',
+      tool_call_id: 'call-transfer_call',
+      content: 'The transfer failed; the caller is still on the line.',
+    });
+    expect(call.result).toBeNull();
+    // A well-formed history: the tool result directly follows the tool call, then what the caller was told.
+    const at = messages.findIndex((m) => m.role === 'assistant' && m.tool_calls?.length);
+    expect(messages.slice(at + 1, at + 3)).toEqual([
+      expect.objectContaining({ role: 'tool', tool_call_id: 'call-transfer_call' }),
+      {
+        role: 'assistant',
+        content: "I'm sorry, I couldn't transfer your call right now. How else can I help?",
+      },
+    ]);
+  });
+
+  it('search_knowledge_base: results under kb_threshold are dropped and kb_result_format renders the rest', async () => {
+    call = new CallHarness({
+      agent: {
+        has_knowledge: true,
+        kb_threshold: 'high',
+        kb_include_summaries: true,
+        kb_result_format: '#{rank} {document_name} ({score}): {content} [{summary}] {{literal}}',
+      },
+      sttTexts: ['How long do refunds take?'],
+      model: [
+        { deltas: [toolCall('search_knowledge_base', { query: 'refund time' })] },
+        { deltas: [{ type: 'text', text: 'Refunds take five days.' }] },
+      ],
+    });
+    call.reporter.knowledge = {
+      ...call.reporter.knowledge,
+      results: [result('Refunds take 5 days.', 0.81), result('Shipping is free.', 0.5)],
+    };
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    expect(call.reporter.searches).toEqual([{ query: 'refund time', limit: 5 }]);
+    const toolMessage = call.model.requests[1].messages.find((m) => m.role === 'tool');
+    expect(toolMessage).toEqual({
+      role: 'tool',
+      tool_call_id: 'call-search_knowledge_base',
+      content: '#1 Refund policy (0.810): Refunds take 5 days. [How refunds work.] {literal}',
+    });
+    expect(call.reporter.lines[1].content).toBe('Refunds take five days.');
+    expect(call.reporter.lines[1].latency).toBeDefined();
+  });
+
+  it('tool_ack_config static: a slow tool gets one of the phrases after delay_ms', async () => {
+    call = new CallHarness({
+      agent: {
+        has_knowledge: true,
+        tool_ack_config: { enabled: true, mode: 'static', phrases: ['Bear with me.'], delay_ms: 500 },
+      },
+      sttTexts: ['Refunds?'],
+      model: [
+        { deltas: [toolCall('search_knowledge_base', { query: 'refunds' })] },
+        { deltas: [{ type: 'text', text: 'Five days.' }] },
+      ],
+    });
+    call.reporter.toolDelayMs = 2000 / call.timeScale; // 2 s of media time, well past the 500 ms delay
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    expect(call.reporter.lines[1].content).toBe('Bear with me. Five days.');
+  });
+
+  it('tool_ack_config dynamic: a phrase that fits the tool', async () => {
+    call = new CallHarness({
+      agent: {
+        has_knowledge: true,
+        tool_ack_config: { enabled: true, mode: 'dynamic', phrases: [], delay_ms: 200 },
+      },
+      sttTexts: ['Refunds?'],
+      model: [
+        { deltas: [toolCall('search_knowledge_base', { query: 'refunds' })] },
+        { deltas: [{ type: 'text', text: 'Five days.' }] },
+      ],
+    });
+    call.reporter.toolDelayMs = 1000 / call.timeScale;
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    expect(call.reporter.lines[1].content).toBe('Let me look that up. Five days.');
+  });
+
+  it.each([
+    ['null', null],
+    ['disabled', { enabled: false, mode: 'static' as const, phrases: ['Hold on.'], delay_ms: 0 }],
+  ])('tool_ack_config %s: nothing is said while the tool runs', async (_, config) => {
+    call = new CallHarness({
+      agent: { has_knowledge: true, tool_ack_config: config },
+      sttTexts: ['Refunds?'],
+      model: [
+        { deltas: [toolCall('search_knowledge_base', { query: 'refunds' })] },
+        { deltas: [{ type: 'text', text: 'Five days.' }] },
+      ],
+    });
+    call.reporter.toolDelayMs = 1000 / call.timeScale;
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    expect(call.reporter.lines[1].content).toBe('Five days.');
+  });
+
+  it('a fast tool gets no acknowledgement', async () => {
+    call = new CallHarness({
+      agent: {
+        has_knowledge: true,
+        tool_ack_config: { enabled: true, mode: 'static', phrases: ['Bear with me.'], delay_ms: 1000 },
+      },
+      sttTexts: ['Refunds?'],
+      model: [
+        { deltas: [toolCall('search_knowledge_base', { query: 'refunds' })] },
+        { deltas: [{ type: 'text', text: 'Five days.' }] },
+      ],
+    }).start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    expect(call.reporter.lines[1].content).toBe('Five days.');
+  });
+});

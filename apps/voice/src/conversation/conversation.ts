@@ -1,0 +1,663 @@
+// One call's conversation: caller audio -> VAD/endpointing -> STT -> the agent's model (streaming, with tools) ->
+// TTS sentence by sentence -> paced audio to the carrier, with barge-in, and every agent field acting on the call
+// (intro, voicemail, idle reprompts, max duration, tool acknowledgements, transfer, end call, background audio,
+// recording). Pure TypeScript: everything it touches comes in through ConversationOptions.
+
+import type { AgentSettings, TurnLatency, VoiceTranscriptRequest } from '@vap/contracts';
+import type { ChatMessage, ToolCall, ToolSpec } from '@vap/llm';
+import type { AmbienceLoop, MediaStreamEvent } from '@vap/media';
+import { AgentSpeech, type SpokenLine } from './agent-speech';
+import { backgroundAudioFor } from './background-audio';
+import { CallRecorder } from './call-recorder';
+import { CallerInput, type Utterance } from './caller-input';
+import type { ConversationOptions, ConversationResult, LiveConversation } from './conversation-contract';
+import { MediaTime } from './media-time';
+import { runModelRound } from './model-round';
+import { buildSystemPrompt, substituteVariables } from './prompt';
+import { Aborted, ProviderFailure } from './provider-failure';
+import {
+  conversationTools,
+  END_CALL_TOOL,
+  formatKnowledgeResults,
+  KNOWLEDGE_RESULT_LIMIT,
+  SEARCH_KNOWLEDGE_TOOL,
+  toolAckPhrase,
+  TRANSFER_CALL_TOOL,
+} from './tools';
+
+/**
+ * user_idle_enabled: after the agent finished speaking, this much media time of caller silence brings "Are you
+ * still there?"; the same again after the reprompt ends the call (user_idle_timeout). 8 s is long enough for a
+ * caller to think or look something up, short enough that a dropped caller is not billed for long.
+ */
+export const IDLE_REPROMPT_MS = 8000;
+
+/** max_call_duration_secs: the wrap-up line comes this long before the cap. */
+export const WRAP_UP_LEAD_SECS = 30;
+
+/** Default wall-clock limit for each provider answer (see ConversationOptions.providerTimeoutMs). */
+export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
+
+/** After a provider failure the apology gets this long (wall ms) per TTS chunk; then the call ends silently. */
+export const APOLOGY_TIMEOUT_MS = 3000;
+
+/** end(reason) from outside: media ms the farewell may take before the hang-up goes ahead anyway. */
+export const FAREWELL_LIMIT_MS = 6000;
+
+/** Model rounds per caller turn (each tool result goes back to the model once). */
+const MAX_MODEL_ROUNDS = 4;
+
+export const Phrases = {
+  endCallDefault: 'Thank you for calling. Goodbye!',
+  transferDefault: 'Please hold while I transfer your call.',
+  transferFailed: "I'm sorry, I couldn't transfer your call right now. How else can I help?",
+  idleReprompt: 'Are you still there?',
+  idleGoodbye: "I haven't heard from you, so I'll end the call now. Goodbye!",
+  wrapUp: "We're almost out of time for this call, so let's start wrapping up.",
+  maxDurationFarewell: "We've reached the time limit for this call. Thank you, goodbye!",
+  apology: "I'm sorry, I'm having technical difficulties right now. Please call back later. Goodbye.",
+  endFarewell: "I'm sorry, I have to end the call now. Goodbye.",
+} as const;
+
+/** One caller turn the agent is answering. */
+interface Turn {
+  readonly controller: AbortController;
+  /** Media ms the caller's speech ended (latency parts count from here). */
+  readonly speechEndMs: number;
+  readonly sttFinalAtMs: number;
+  llmFirstTokenAtMs: number | null;
+  /** A TTS failure seen while the model was still streaming. */
+  failure: ProviderFailure | null;
+  /** Transfer or end call under way: the caller can no longer interrupt it. */
+  committed: boolean;
+}
+
+type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
+
+interface LineMeta {
+  /** The line answers a caller turn (its text comes from the model). */
+  turn: boolean;
+  latency?: TurnLatency;
+  /** Assistant messages this line speaks, corrected to what was heard when it is cut. */
+  history: AssistantMessage[];
+}
+
+type Phase = 'waiting' | 'live' | 'done';
+
+class Conversation implements LiveConversation {
+  readonly done: Promise<ConversationResult>;
+  private resolveDone!: (result: ConversationResult) => void;
+  private readonly agent: AgentSettings;
+  private readonly variables: Record<string, unknown>;
+  private readonly providerTimeoutMs: number;
+  private readonly tools: ToolSpec[];
+  private readonly messages: ChatMessage[];
+  /**
+   * Lines the platform said outside the model's replies (intro, reprompts, wrap-up), joined to the history when
+   * the caller next speaks: pushed at once they could land between a tool call and its result.
+   */
+  private readonly saidOutsideTurns: AssistantMessage[] = [];
+  private phase: Phase = 'waiting';
+  private time: MediaTime | null = null;
+  private speech: AgentSpeech | null = null;
+  private input: CallerInput | null = null;
+  private recorder: CallRecorder | null = null;
+  private readonly ambience: AmbienceLoop | null;
+  private turn: Turn | null = null;
+  private readonly lineMeta = new WeakMap<SpokenLine, LineMeta>();
+  private reports: Promise<void> = Promise.resolve();
+  /** The agent (or the platform) has decided how the call ends; the caller can no longer start turns. */
+  private ending = false;
+  private finishing = false;
+  private decidedReason: string | null = null;
+  private pendingTransfer: Promise<boolean> | null = null;
+  private cancelIdle: (() => void) | null = null;
+  private idleStrikes = 0;
+
+  constructor(private readonly options: ConversationOptions) {
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    this.agent = options.context.agent;
+    this.variables = options.context.variables ?? {};
+    this.providerTimeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
+    this.tools = conversationTools(this.agent);
+    // Rendered before the stream starts (the first call of an asset synthesises its clip), so the media clock
+    // and the frame clock start on time.
+    this.ambience = backgroundAudioFor(this.agent.background_audio_id, this.agent.background_audio_volume);
+    this.messages = [{ role: 'system', content: buildSystemPrompt(this.agent, this.variables) }];
+  }
+
+  onEvent(event: MediaStreamEvent): void {
+    if (this.phase === 'done') return;
+    switch (event.type) {
+      case 'started':
+        if (this.phase === 'waiting') this.start();
+        return;
+      case 'audio':
+        this.input?.audio(event.payload);
+        return;
+      case 'played':
+        this.speech?.onPlayed(event.mark);
+        return;
+      case 'stopped':
+        void this.streamGone();
+        return;
+      case 'cleared':
+      case 'dtmf':
+        // Our side already dropped the audio on clear; keypad input has no meaning for a voice agent yet.
+        return;
+    }
+  }
+
+  onClosed(): void {
+    void this.streamGone();
+  }
+
+  end(reason: string): void {
+    if (this.phase === 'waiting') {
+      this.ending = true;
+      void this.finish(reason, true);
+      return;
+    }
+    void this.endWith(reason, Phrases.endFarewell, { interrupt: true, limitMs: FAREWELL_LIMIT_MS });
+  }
+
+  // ---- start -------------------------------------------------------------------------------------------
+
+  private start(): void {
+    this.phase = 'live';
+    const time = (this.time = new MediaTime(this.options.timeScale));
+    this.recorder = this.agent.enable_recording ? new CallRecorder() : null;
+    this.speech = new AgentSpeech({
+      tts: this.options.tts,
+      voice: this.options.voice,
+      transport: this.options.transport,
+      time,
+      ambience: this.ambience,
+      recorder: this.recorder,
+      providerTimeoutMs: this.providerTimeoutMs,
+      onLineDone: (line) => this.lineDone(line),
+    });
+    this.input = new CallerInput({
+      stt: this.options.stt,
+      languages: [...this.agent.spoken_languages],
+      time,
+      recorder: this.recorder,
+      providerTimeoutMs: this.providerTimeoutMs,
+      onSpeechStart: () => this.callerStartedSpeaking(),
+      onUtterance: (utterance, text, finalAtMs) => this.callerSaid(utterance, text, finalAtMs),
+      onFailure: (failure) => void this.providerFailed(failure),
+    });
+    this.speech.start();
+    void this.input.open();
+
+    const answeredBy = this.options.context.answeredBy as string | null;
+    if (this.agent.voicemail_detection_enabled && answeredBy?.startsWith('machine')) {
+      // A machine answered: leave the message (if any) and hang up; no conversation.
+      const message = this.agent.voicemail_message
+        ? substituteVariables(this.agent.voicemail_message, this.variables)
+        : null;
+      void this.endWith('voicemail_detected', message, { interrupt: false });
+      return;
+    }
+
+    const cap = this.agent.max_call_duration_secs;
+    if (cap !== null && cap > 0) {
+      if (cap > WRAP_UP_LEAD_SECS) {
+        time.after((cap - WRAP_UP_LEAD_SECS) * 1000, () => {
+          if (!this.ending) this.say(Phrases.wrapUp);
+        });
+      }
+      time.after(cap * 1000, () => {
+        void this.endWith('max_call_duration_reached', Phrases.maxDurationFarewell, { interrupt: true });
+      });
+    }
+
+    if (this.agent.intro_message) {
+      this.say(substituteVariables(this.agent.intro_message, this.variables));
+    } else {
+      this.armIdle();
+    }
+  }
+
+  // ---- caller ------------------------------------------------------------------------------------------
+
+  private callerStartedSpeaking(): void {
+    this.stopIdle();
+    this.idleStrikes = 0;
+    if (this.ending || this.turn?.committed) return;
+    // Barge-in: whatever the agent was preparing or saying gives way to the caller.
+    this.turn?.controller.abort();
+    this.turn = null;
+    this.speech!.interrupt();
+  }
+
+  private callerSaid(utterance: Utterance, text: string, finalAtMs: number): void {
+    if (this.phase !== 'live') return;
+    if (!text) {
+      this.armIdle();
+      return;
+    }
+    this.report({ role: 'user', content: text, atMs: Math.round(utterance.startedAtMs) });
+    if (this.ending || this.turn?.committed) return;
+    this.messages.push(...this.saidOutsideTurns.splice(0), { role: 'user', content: text });
+    this.turn?.controller.abort();
+    const turn: Turn = {
+      controller: new AbortController(),
+      speechEndMs: utterance.endedAtMs ?? finalAtMs,
+      sttFinalAtMs: finalAtMs,
+      llmFirstTokenAtMs: null,
+      failure: null,
+      committed: false,
+    };
+    this.turn = turn;
+    void this.respond(turn)
+      .catch((error: unknown) => {
+        if (
+          error instanceof Aborted ||
+          (turn.controller.signal.aborted && !(error instanceof ProviderFailure))
+        )
+          return;
+        void this.providerFailed(
+          error instanceof ProviderFailure ? error : new ProviderFailure('llm', error),
+        );
+      })
+      .finally(() => {
+        if (this.turn === turn) this.turn = null;
+        this.armIdle();
+      });
+  }
+
+  // ---- the agent's turn --------------------------------------------------------------------------------
+
+  private async respond(turn: Turn): Promise<void> {
+    const speech = this.speech!;
+    const signal = turn.controller.signal;
+    const meta: LineMeta = { turn: true, history: [] };
+    const line = speech.line({
+      signal,
+      onFirstFrame: (atMs) => (meta.latency = this.latencyOf(turn, line, atMs)),
+    });
+    this.lineMeta.set(line, meta);
+    const queued: Promise<void>[] = [];
+    const say = (sentence: string) => {
+      queued.push(
+        line.say(sentence).catch((error: unknown) => {
+          turn.failure ??= error as ProviderFailure;
+          turn.controller.abort();
+        }),
+      );
+    };
+
+    try {
+      for (let round = 0; round < MAX_MODEL_ROUNDS; round++) {
+        const { text, calls } = await runModelRound({
+          llm: this.options.llm,
+          request: { messages: [...this.messages], tools: this.tools },
+          signal,
+          timeoutMs: this.providerTimeoutMs,
+          onSentence: say,
+          onFirstDelta: () => (turn.llmFirstTokenAtMs ??= this.time!.now()),
+        });
+        const entry: AssistantMessage = {
+          role: 'assistant',
+          content: text || null,
+          ...(calls.length ? { tool_calls: calls } : {}),
+        };
+        this.messages.push(entry);
+        if (text) meta.history.push(entry);
+        if (calls.length === 0) break;
+        const next = await this.runTools(turn, line, calls, say, queued);
+        if (next === 'stop') return;
+      }
+      line.end();
+      await Promise.all(queued);
+      if (turn.failure) throw turn.failure;
+    } catch (error) {
+      throw turn.failure ?? error;
+    } finally {
+      line.end();
+    }
+  }
+
+  /** Runs the model's tool calls in order; 'stop' when the turn is over (call ended, transferred, or not). */
+  private async runTools(
+    turn: Turn,
+    line: SpokenLine,
+    calls: ToolCall[],
+    say: (sentence: string) => void,
+    queued: Promise<void>[],
+  ): Promise<'continue' | 'stop'> {
+    const results = new Map<string, string>();
+    let outcome: 'continue' | 'stop' = 'continue';
+    let transferFailed = false;
+    try {
+      for (const call of calls) {
+        if (outcome === 'stop') {
+          results.set(call.id, 'Not run: the call moved on.');
+          continue;
+        }
+        if (call.name === END_CALL_TOOL && this.agent.end_call_enabled) {
+          outcome = 'stop';
+          results.set(call.id, 'Call ended.');
+          await this.endCallFromTurn(turn, line, say, queued);
+        } else if (
+          call.name === TRANSFER_CALL_TOOL &&
+          this.agent.transfer_enabled &&
+          this.agent.transfer_number
+        ) {
+          outcome = 'stop';
+          const reason = typeof call.arguments.reason === 'string' ? call.arguments.reason : 'caller request';
+          const ok = await this.transferFromTurn(turn, line, say, queued, this.agent.transfer_number, reason);
+          transferFailed = !ok && !this.ending;
+          results.set(call.id, ok ? 'Transferred.' : 'The transfer failed; the caller is still on the line.');
+        } else if (call.name === SEARCH_KNOWLEDGE_TOOL && this.agent.has_knowledge) {
+          results.set(call.id, await this.searchKnowledge(turn, call, say));
+        } else {
+          results.set(call.id, `Unknown tool ${call.name}.`);
+        }
+      }
+    } finally {
+      // Every tool call gets its result, so the next model request is well formed.
+      for (const call of calls) {
+        this.messages.push({
+          role: 'tool',
+          tool_call_id: call.id,
+          content: results.get(call.id) ?? 'Not run.',
+        });
+      }
+    }
+    // Said only now: the tool results must follow the model's tool calls directly in the history.
+    if (transferFailed) this.say(Phrases.transferFailed);
+    return outcome;
+  }
+
+  private async endCallFromTurn(
+    turn: Turn,
+    line: SpokenLine,
+    say: (sentence: string) => void,
+    queued: Promise<void>[],
+  ): Promise<void> {
+    if (!this.beginEnding('agent_ended_call')) return;
+    turn.committed = true;
+    const message = this.agent.end_call_message
+      ? substituteVariables(this.agent.end_call_message, this.variables)
+      : Phrases.endCallDefault;
+    say(message);
+    line.end();
+    await Promise.all(queued);
+    await line.done;
+    await this.finish('agent_ended_call', true);
+  }
+
+  private async transferFromTurn(
+    turn: Turn,
+    line: SpokenLine,
+    say: (sentence: string) => void,
+    queued: Promise<void>[],
+    to: string,
+    reason: string,
+  ): Promise<boolean> {
+    turn.committed = true;
+    const message = this.agent.transfer_message
+      ? substituteVariables(this.agent.transfer_message, this.variables)
+      : Phrases.transferDefault;
+    say(message);
+    line.end();
+    await Promise.all(queued);
+    await line.done;
+    if (turn.failure) throw turn.failure;
+    if (this.ending) return false;
+    this.input!.listening = false;
+    const transfer = this.withToolAck(
+      TRANSFER_CALL_TOOL,
+      turn,
+      this.options.reporter.transfer(to, reason),
+      (phrase) => this.say(phrase, { remember: false }),
+    );
+    this.pendingTransfer = transfer.catch(() => false);
+    let ok = false;
+    try {
+      ok = await transfer;
+    } catch (error) {
+      this.options.onError?.(error, 'transfer');
+    } finally {
+      this.pendingTransfer = null;
+    }
+    if (ok) {
+      if (this.beginEnding('transferred')) await this.finish('transferred', false);
+      return true;
+    }
+    if (this.ending) return false;
+    turn.committed = false;
+    this.input!.listening = true;
+    return false;
+  }
+
+  private async searchKnowledge(
+    turn: Turn,
+    call: ToolCall,
+    say: (sentence: string) => void,
+  ): Promise<string> {
+    const query = typeof call.arguments.query === 'string' ? call.arguments.query.trim() : '';
+    if (!query) return 'No query was given.';
+    try {
+      const response = await this.withToolAck(
+        SEARCH_KNOWLEDGE_TOOL,
+        turn,
+        this.options.reporter.searchKnowledge(query, KNOWLEDGE_RESULT_LIMIT),
+        say,
+      );
+      return formatKnowledgeResults(response, this.agent);
+    } catch (error) {
+      if (error instanceof Aborted) throw error;
+      this.options.onError?.(error, 'knowledge search');
+      return 'The knowledge base could not be searched right now.';
+    }
+  }
+
+  /** Awaits a tool, speaking the agent's acknowledgement if it runs past tool_ack_config.delay_ms. */
+  private async withToolAck<T>(
+    tool: string,
+    turn: Turn,
+    work: Promise<T>,
+    speak: (phrase: string) => void,
+  ): Promise<T> {
+    const config = this.agent.tool_ack_config;
+    const phrase = toolAckPhrase(config, tool);
+    const cancel =
+      phrase && config
+        ? this.time!.after(config.delay_ms, () => {
+            if (!turn.controller.signal.aborted && !this.ending) speak(phrase);
+          })
+        : null;
+    try {
+      const result = await work;
+      if (turn.controller.signal.aborted && !turn.committed) throw new Aborted();
+      return result;
+    } finally {
+      cancel?.();
+    }
+  }
+
+  private latencyOf(turn: Turn, line: SpokenLine, firstFrameAtMs: number): TurnLatency {
+    const since = (atMs: number | null) =>
+      Math.max(0, Math.round((atMs ?? firstFrameAtMs) - turn.speechEndMs));
+    const firstFrame = since(firstFrameAtMs);
+    return {
+      stt_final_ms: since(turn.sttFinalAtMs),
+      llm_first_token_ms: since(turn.llmFirstTokenAtMs),
+      tts_first_byte_ms: since(line.ttsFirstByteAtMs),
+      first_frame_out_ms: firstFrame,
+      // The clock keeps at most a frame ahead of playback, so the caller hears the first frame as it is sent.
+      voice_to_voice_ms: firstFrame,
+    };
+  }
+
+  // ---- lines, idle -------------------------------------------------------------------------------------
+
+  /**
+   * Speaks a line of its own (intro, reprompt, wrap-up, transfer failure, the transfer's acknowledgement), recorded
+   * in the model's history (unless `remember` is false) so it knows what the caller was told. A TTS failure ends
+   * the call.
+   */
+  private say(text: string, options: { remember?: boolean } = {}): void {
+    const speech = this.speech;
+    if (!speech) return;
+    const history: AssistantMessage[] = [];
+    if (options.remember ?? true) {
+      history.push({ role: 'assistant', content: text });
+      this.saidOutsideTurns.push(history[0]);
+    }
+    const line = speech.line();
+    this.lineMeta.set(line, { turn: false, history });
+    line.say(text).catch((error: unknown) => void this.providerFailed(error as ProviderFailure));
+    line.end();
+  }
+
+  private lineDone(line: SpokenLine): void {
+    const meta = this.lineMeta.get(line);
+    if (line.interrupted && meta) {
+      // The model should remember what the caller heard, not what it meant to say. A reply cut while the model
+      // was still writing has no history entry yet (the stream was abandoned): it gets one now.
+      if (meta.history.length === 0 && meta.turn && line.text)
+        this.messages.push({ role: 'assistant', content: line.text });
+      meta.history.forEach((entry, i) => (entry.content = i === 0 ? line.text || null : null));
+    }
+    if (line.text) {
+      this.report({
+        role: 'bot',
+        content: line.text,
+        atMs: Math.round(line.firstFrameAtMs ?? this.time!.now()),
+        ...(meta?.latency ? { latency: meta.latency } : {}),
+        ...(line.interrupted ? { interrupted: true } : {}),
+      });
+      if (meta?.latency) this.options.latency?.observe(meta.latency);
+    }
+    this.armIdle();
+  }
+
+  private report(line: Omit<VoiceTranscriptRequest, 'callId' | 'callSeconds'>): void {
+    const callSeconds = Math.round(this.time?.now() ?? 0) / 1000;
+    this.reports = this.reports
+      .then(() => this.options.reporter.transcript({ ...line, callSeconds }))
+      .catch((error: unknown) => this.options.onError?.(error, 'transcript'));
+  }
+
+  /** Starts the silence timer when the agent has finished and the caller is quiet (user_idle_enabled only). */
+  private armIdle(): void {
+    if (!this.agent.user_idle_enabled || this.ending || this.phase !== 'live') return;
+    if (this.cancelIdle || this.turn || this.speech!.busy || this.input!.speaking) return;
+    this.cancelIdle = this.time!.after(IDLE_REPROMPT_MS, () => {
+      this.cancelIdle = null;
+      if (this.ending || this.turn || this.speech!.busy || this.input!.speaking) return;
+      this.idleStrikes++;
+      if (this.idleStrikes === 1) this.say(Phrases.idleReprompt);
+      else void this.endWith('user_idle_timeout', Phrases.idleGoodbye, { interrupt: false });
+    });
+  }
+
+  private stopIdle(): void {
+    this.cancelIdle?.();
+    this.cancelIdle = null;
+  }
+
+  // ---- ending ------------------------------------------------------------------------------------------
+
+  /** Marks the call as ending for `reason`; false when it already is. */
+  private beginEnding(reason: string): boolean {
+    if (this.ending || this.phase !== 'live') return false;
+    this.ending = true;
+    this.decidedReason = reason;
+    this.stopIdle();
+    if (this.input) this.input.listening = false;
+    return true;
+  }
+
+  /** The platform ends the call: stop the turn, say the farewell (bounded), hang up. */
+  private async endWith(
+    reason: string,
+    farewell: string | null,
+    options: { interrupt: boolean; limitMs?: number; timeoutMs?: number },
+  ): Promise<void> {
+    if (!this.beginEnding(reason)) return;
+    this.turn?.controller.abort();
+    this.turn = null;
+    const speech = this.speech!;
+    if (options.interrupt) speech.interrupt();
+    if (farewell) {
+      const spoken = speech.speak(farewell, { timeoutMs: options.timeoutMs }).then(
+        () => undefined,
+        (error: unknown) => this.options.onError?.(error, 'farewell'),
+      );
+      await (options.limitMs ? Promise.race([spoken, this.time!.sleep(options.limitMs)]) : spoken);
+    }
+    await this.finish(reason, true);
+  }
+
+  private async providerFailed(failure: ProviderFailure): Promise<void> {
+    if (this.phase !== 'live' || this.finishing) return;
+    this.options.onError?.(failure, 'provider');
+    if (this.ending) {
+      // Already saying goodbye (a farewell's TTS failed): hang up as decided, without the rest of it.
+      this.speech!.interrupt();
+      return;
+    }
+    // Apologise through TTS once more with a short timeout; if TTS itself is down this fails fast and the call
+    // ends without the apology rather than hanging.
+    await this.endWith(failure.endCallReason, Phrases.apology, {
+      interrupt: true,
+      timeoutMs: APOLOGY_TIMEOUT_MS,
+    });
+  }
+
+  private async streamGone(): Promise<void> {
+    if (this.phase === 'waiting') {
+      this.phase = 'live';
+      await this.finish(null, false);
+      return;
+    }
+    if (this.finishing || this.phase !== 'live') {
+      this.speech?.stop();
+      return;
+    }
+    this.turn?.controller.abort();
+    this.turn = null;
+    if (this.input) this.input.listening = false;
+    // The caller hung up mid-sentence: report what they heard. A transfer in flight is what ended the stream.
+    this.speech?.stop();
+    let reason = this.decidedReason;
+    if (this.pendingTransfer && (await this.pendingTransfer)) reason = 'transferred';
+    await this.finish(reason, false);
+  }
+
+  /** Hangs up (when asked), stops every timer and provider, waits for the transcript, settles `done`. */
+  private async finish(reason: string | null, hangup: boolean): Promise<void> {
+    if (this.finishing) return;
+    this.finishing = true;
+    if (hangup && reason) {
+      await this.options.reporter
+        .hangup(reason)
+        .catch((error: unknown) => this.options.onError?.(error, 'hangup'));
+    }
+    const mediaSeconds = (this.time?.now() ?? 0) / 1000;
+    this.turn?.controller.abort();
+    this.turn = null;
+    this.stopIdle();
+    this.speech?.stop();
+    this.time?.stop();
+    await this.input?.close();
+    await this.reports;
+    this.phase = 'done';
+    this.resolveDone({
+      endCallReason: reason,
+      mediaSeconds,
+      recording: this.recorder ? this.recorder.toWav() : null,
+      ...(this.speech ? { pacing: this.speech.pacing } : {}),
+    });
+  }
+}
+
+/** Starts one call's conversation; feed it the carrier's events, await `done`. */
+export function createConversation(options: ConversationOptions): LiveConversation {
+  return new Conversation(options);
+}

@@ -1,0 +1,353 @@
+// Test kit for the conversation specs: a fake carrier (paced caller audio, marks echoed once played), scripted
+// STT / TTS / chat model implementing the real interfaces, and a recording CallReporter. Not used by the service.
+
+import type {
+  AgentSettings,
+  KnowledgeSearchResponseDto,
+  TurnLatency,
+  VoiceCallContext,
+  VoiceTranscriptRequest,
+} from '@vap/contracts';
+import type { ChatDelta, ChatModel, ChatRequest } from '@vap/llm';
+import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand } from '@vap/media';
+import type { SttProvider, SttSession } from '../../providers/stt-provider';
+import type { TtsProvider, TtsRequest, TtsVoice } from '../../providers/tts-provider';
+import type { CallReporter } from '../call-reporter';
+import type { ConversationResult, LiveConversation } from '../conversation-contract';
+import { createConversation } from '../conversation';
+
+export const TEST_VOICE: TtsVoice = {
+  providerVoiceId: 'test-voice',
+  model: 'test-model',
+  speed: 1,
+  volume: 1,
+  language: 'en-IN',
+};
+
+export function agentSettings(overrides: Partial<AgentSettings> = {}): AgentSettings {
+  return {
+    prompt: 'You are a helpful assistant for {{company}}.',
+    voice_id: 'voice-1',
+    spoken_languages: ['en'],
+    intro_message: null,
+    enable_recording: false,
+    max_call_duration_secs: null,
+    end_call_enabled: true,
+    end_call_message: null,
+    end_call_instructions: null,
+    transfer_enabled: false,
+    transfer_number: null,
+    transfer_message: null,
+    transfer_instructions: null,
+    voicemail_detection_enabled: true,
+    voicemail_message: null,
+    user_idle_enabled: false,
+    tool_ack_config: null,
+    background_audio_id: null,
+    background_audio_volume: 0.3,
+    kb_threshold: null,
+    kb_include_summaries: false,
+    kb_result_format: null,
+    has_knowledge: false,
+    extraction_enabled: false,
+    ...overrides,
+  };
+}
+
+/** Media ms of agent speech per word the fake TTS produces. */
+export const TTS_MS_PER_WORD = 200;
+
+/** A TTS that speaks each word as TTS_MS_PER_WORD of a tone, in 50 ms chunks. */
+export class FakeTts implements TtsProvider {
+  readonly name = 'offline' as const;
+  readonly requests: TtsRequest[] = [];
+  /** Texts whose synthesis throws (a provider outage); `always` fails every request. */
+  failOn: (text: string) => boolean = () => false;
+  /** Wall ms before each 50 ms chunk (0: as fast as the event loop allows). */
+  chunkDelayMs = 0;
+
+  async *synthesize(request: TtsRequest, signal?: AbortSignal): AsyncIterable<Int16Array> {
+    this.requests.push(request);
+    if (this.failOn(request.text)) throw new Error('tts down');
+    const words = request.text.split(/\s+/).filter(Boolean).length;
+    const samples = (words * TTS_MS_PER_WORD * 8000) / 1000;
+    const tone = sineWave(440, samples, 8000, 6000);
+    for (let offset = 0; offset < samples; offset += 400) {
+      if (signal?.aborted) return;
+      await (this.chunkDelayMs ? sleep(this.chunkDelayMs, signal) : Promise.resolve());
+      if (signal?.aborted) return;
+      yield tone.subarray(offset, Math.min(samples, offset + 400));
+    }
+  }
+}
+
+/** An STT that answers each utterance with the next scripted text, after checking audio arrived. */
+export class FakeStt implements SttProvider {
+  readonly name = 'offline' as const;
+  readonly framesPerUtterance: number[] = [];
+  readonly languages: string[][] = [];
+  closed = 0;
+  fail = false;
+
+  constructor(readonly texts: string[] = []) {}
+
+  async open(options: { languages: string[] }): Promise<SttSession> {
+    this.languages.push(options.languages);
+    let frames = 0;
+    return {
+      push: () => void frames++,
+      finish: async () => {
+        this.framesPerUtterance.push(frames);
+        frames = 0;
+        if (this.fail) throw new Error('stt down');
+        return this.texts.shift() ?? '';
+      },
+      close: async () => void this.closed++,
+    };
+  }
+}
+
+/** One scripted model turn: the deltas it streams, `delayMs` wall apart. */
+export interface ModelTurn {
+  deltas: ChatDelta[];
+  delayMs?: number;
+  fail?: boolean;
+}
+
+export class FakeModel implements ChatModel {
+  readonly model = 'fake';
+  readonly requests: ChatRequest[] = [];
+  /** Wall ms at which each delta was yielded. */
+  readonly yieldedAt: number[] = [];
+  /** Streams abandoned because their signal aborted (barge-in, hang-up). */
+  aborted = 0;
+
+  constructor(readonly turns: ModelTurn[] = []) {}
+
+  async *stream(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatDelta> {
+    this.requests.push(structuredClone(request));
+    const turn = this.turns.shift() ?? { deltas: [{ type: 'text', text: 'Okay.' }] };
+    if (turn.fail) throw new Error('llm down');
+    for (const delta of turn.deltas) {
+      if (turn.delayMs) await sleep(turn.delayMs, signal);
+      if (signal?.aborted) {
+        this.aborted++;
+        throw new Error('aborted');
+      }
+      this.yieldedAt.push(performance.now());
+      yield delta;
+    }
+  }
+}
+
+export class FakeReporter implements CallReporter {
+  readonly lines: Omit<VoiceTranscriptRequest, 'callId'>[] = [];
+  readonly hangups: string[] = [];
+  readonly transfers: { to: string; reason: string }[] = [];
+  readonly searches: { query: string; limit: number }[] = [];
+  transferResult = true;
+  /** Wall ms a transfer / knowledge search takes. */
+  toolDelayMs = 0;
+  knowledge: KnowledgeSearchResponseDto = {
+    agent_id: 'agent-1',
+    query: '',
+    threshold: 'medium',
+    min_score: 0.45,
+    results: [],
+    context: '',
+  };
+
+  async transcript(line: Omit<VoiceTranscriptRequest, 'callId'>): Promise<void> {
+    this.lines.push(line);
+  }
+  async transfer(to: string, reason: string): Promise<boolean> {
+    this.transfers.push({ to, reason });
+    await sleep(this.toolDelayMs);
+    return this.transferResult;
+  }
+  async hangup(reason: string): Promise<void> {
+    this.hangups.push(reason);
+  }
+  async searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchResponseDto> {
+    this.searches.push({ query, limit });
+    await sleep(this.toolDelayMs);
+    return { ...this.knowledge, query };
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+export interface SentCommand {
+  command: MediaStreamCommand;
+  /** Wall ms (performance.now) when it was sent. */
+  at: number;
+}
+
+export interface HarnessOptions {
+  agent?: Partial<AgentSettings>;
+  answeredBy?: VoiceCallContext['answeredBy'];
+  variables?: Record<string, unknown>;
+  sttTexts?: string[];
+  model?: ModelTurn[];
+  timeScale?: number;
+  /** Echo marks as played (a carrier); false models a carrier that loses them. */
+  echoMarks?: boolean;
+}
+
+const CALLER_SPEECH = mulawEncode(sineWave(300, 160, 8000, 8000));
+const CALLER_SILENCE = Buffer.alloc(160, 0xff);
+
+/**
+ * A call in progress: the fake carrier sends caller audio continuously on the media clock (speech while
+ * `say` has some queued, silence otherwise), and echoes each mark one frame after it arrives (the frames are
+ * paced, so when a mark arrives everything before it has gone out).
+ */
+export class CallHarness {
+  readonly tts = new FakeTts();
+  readonly stt: FakeStt;
+  readonly model: FakeModel;
+  readonly reporter = new FakeReporter();
+  readonly sent: SentCommand[] = [];
+  readonly latencies: TurnLatency[] = [];
+  readonly conversation: LiveConversation;
+  readonly timeScale: number;
+  private speechFramesQueued = 0;
+  private framesSent = 0;
+  private startedAt = 0;
+  private feeder: NodeJS.Timeout | null = null;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private stopped = false;
+  result: ConversationResult | null = null;
+
+  constructor(options: HarnessOptions = {}) {
+    this.timeScale = options.timeScale ?? 20;
+    this.stt = new FakeStt(options.sttTexts ?? []);
+    this.model = new FakeModel(options.model ?? []);
+    const echoMarks = options.echoMarks ?? true;
+    this.conversation = createConversation({
+      context: {
+        callId: 'call-1',
+        partnerId: 'partner-1',
+        agentId: 'agent-1',
+        sessionId: 'session-1',
+        direction: 'outbound',
+        fromNumber: '+15550001111',
+        toNumber: '+15550002222',
+        provider: 'carrier_b',
+        variables: options.variables ?? { company: 'Acme' },
+        answeredBy: options.answeredBy ?? 'human',
+        agent: agentSettings(options.agent),
+      },
+      voice: TEST_VOICE,
+      stt: this.stt,
+      tts: this.tts,
+      llm: this.model,
+      reporter: this.reporter,
+      transport: {
+        send: (command) => {
+          this.sent.push({ command, at: performance.now() });
+          if (command.type === 'mark' && echoMarks) {
+            this.later(FRAME_MS / this.timeScale, () =>
+              this.conversation.onEvent({ type: 'played', mark: command.name }),
+            );
+          }
+        },
+      },
+      timeScale: this.timeScale,
+      latency: { observe: (latency) => this.latencies.push(latency) },
+      providerTimeoutMs: 2000,
+    });
+    void this.conversation.done.then((result) => {
+      this.result = result;
+      this.halt();
+    });
+  }
+
+  /** The carrier opens the stream and starts sending caller audio. */
+  start(): this {
+    this.conversation.onEvent({ type: 'started', callId: 'CA1', streamId: 'MZ1', params: {} });
+    this.startedAt = performance.now();
+    this.feeder = setInterval(() => this.feed(), 1);
+    return this;
+  }
+
+  /** The caller speaks for `ms` of media time (a tone), starting with the next frame. */
+  say(ms: number): void {
+    this.speechFramesQueued += Math.round(ms / FRAME_MS);
+  }
+
+  /** The carrier ends the stream (caller hung up). */
+  hangUp(): void {
+    this.halt();
+    this.conversation.onEvent({ type: 'stopped' });
+  }
+
+  /** Media ms since the stream started. */
+  get mediaNow(): number {
+    return (performance.now() - this.startedAt) * this.timeScale;
+  }
+
+  commands(type: MediaStreamCommand['type']): SentCommand[] {
+    return this.sent.filter((s) => s.command.type === type);
+  }
+
+  /** Waits (wall time) until `predicate` holds; fails the test after `timeoutMs`. */
+  async until(predicate: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+    const deadline = performance.now() + timeoutMs;
+    while (!predicate()) {
+      if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await sleep(2);
+    }
+  }
+
+  async done(timeoutMs = 8000): Promise<ConversationResult> {
+    await this.until(() => this.result !== null, 'the conversation to end', timeoutMs);
+    return this.result!;
+  }
+
+  /** The spec's afterEach: a conversation still running is ended as if the caller hung up. */
+  async close(): Promise<void> {
+    if (!this.result) {
+      this.hangUp();
+      await this.done();
+    }
+    this.halt();
+  }
+
+  /** Stops the feeder and pending echoes. */
+  halt(): void {
+    this.stopped = true;
+    if (this.feeder) clearInterval(this.feeder);
+    this.feeder = null;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private feed(): void {
+    const due = Math.floor(this.mediaNow / FRAME_MS);
+    while (!this.stopped && this.framesSent < due) {
+      this.framesSent++;
+      const speaking = this.speechFramesQueued > 0;
+      if (speaking) this.speechFramesQueued--;
+      this.conversation.onEvent({ type: 'audio', payload: speaking ? CALLER_SPEECH : CALLER_SILENCE });
+    }
+  }
+
+  private later(ms: number, callback: () => void): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.stopped) callback();
+    }, ms);
+    this.timers.add(timer);
+  }
+}
