@@ -154,4 +154,16 @@ describe('lowPassSpeech', () => {
     expect(rms(lowPassSpeech(high, 8000).subarray(100, -100)) / rms(high)).toBeLessThan(0.01);
     expect(lowPassSpeech(low, 8000)).toHaveLength(low.length);
   });
+
+  it('says when a frame is under way (receiving) and not before its sync or after its end', () => {
+    const signal = encodeTextSignal('Hello there, how are you?', { sampleRate: 8000 });
+    const decoder = new TextSignalDecoder(8000);
+    expect(decoder.receiving).toBe(false);
+    decoder.push(signal.subarray(0, Math.floor(signal.length / 2)));
+    expect(decoder.receiving).toBe(true);
+    expect(decoder.push(signal.subarray(Math.floor(signal.length / 2)))).toEqual([
+      'Hello there, how are you?',
+    ]);
+    expect(decoder.receiving).toBe(false);
+  });
 });

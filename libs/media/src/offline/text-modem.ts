@@ -192,6 +192,11 @@ export class TextSignalDecoder {
     return texts;
   }
 
+  /** A frame is under way: its sync word has been heard and its text is still arriving. */
+  get receiving(): boolean {
+    return this.phases.some((st) => st.stage !== Stage.Hunt);
+  }
+
   /** Forgets any partial frame and the bit timing (e.g. a new call or utterance source). */
   reset(): void {
     this.position = 0;

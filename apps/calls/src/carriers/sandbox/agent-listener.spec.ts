@@ -52,6 +52,23 @@ describe('AgentListener', () => {
     expect(turns.map((t) => t.lines)).toEqual([['Sure.', 'We have three plans.']]);
   });
 
+  it('a short sentence then a long one is one turn: the fallback waits while the next line arrives', async () => {
+    const listener = new AgentListener();
+    const clock = { ms: 0 };
+    const turns = [
+      ...play(listener, framesOf(await voice.speak('Thank you.')), clock),
+      ...play(
+        listener,
+        framesOf(await voice.speak('I am Maya from Acme Insurance, calling about plans.')),
+        clock,
+      ),
+      ...play(listener, quiet(1000), clock),
+    ];
+    expect(turns.map((t) => t.lines)).toEqual([
+      ['Thank you.', 'I am Maya from Acme Insurance, calling about plans.'],
+    ]);
+  });
+
   it('noise without a line is no turn; a line under loud background audio ends by its fallback', async () => {
     const listener = new AgentListener();
     const clock = { ms: 0 };

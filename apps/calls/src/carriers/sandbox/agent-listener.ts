@@ -75,6 +75,8 @@ export class AgentListener {
     }
     if (this.pending.length === 0) return undefined;
     if (this.quietMs < TURN_GAP_MS && atMs < this.pendingUntilMs) return undefined;
+    // The agent's next sentence is arriving: the turn goes on, whatever the fallback says.
+    if (this.quietMs < TURN_GAP_MS && this.decoder.receiving) return undefined;
     const turn = { lines: this.pending, endedAtMs: atMs };
     this.pending = [];
     return turn;
