@@ -56,7 +56,7 @@ async function stayOnLine(line: PhoneLine): Promise<void> {
 
 async function shortConversation(line: PhoneLine): Promise<void> {
   await line.listen(INTRO_WAIT_MS);
-  await exchange(line, [CalleeLines.greeting, CalleeLines.question, CalleeLines.goodbye]);
+  await exchange(line, [CalleeLines.greeting, CalleeLines.goodbye]);
   await stayOnLine(line);
 }
 

@@ -238,7 +238,7 @@ describe('SandboxCallRunner', () => {
     expect(stream.start).toMatchObject({
       start: { callSid: `SB${callId.slice(-12)}`, customParameters: { callId } },
     });
-    expect(stream.heard).toEqual([CalleeLines.greeting, CalleeLines.question, CalleeLines.goodbye]);
+    expect(stream.heard).toEqual([CalleeLines.greeting, CalleeLines.goodbye]);
     expect(stream.marks).toEqual(['intro', 'reply-1', 'reply-2', 'farewell']);
     expect(stream.stopped).toBe(true);
     expect(end).toMatchObject({

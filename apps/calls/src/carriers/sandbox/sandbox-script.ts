@@ -3,8 +3,8 @@
  * keep a default call well inside its 20 s of wall time.
  */
 export const CalleeLines = {
-  greeting: 'Hello? Yes, speaking.',
-  question: 'What plans do you offer?',
+  /** The default callee answers the intro and asks at once: one exchange, then goodbye. */
+  greeting: 'Yes, speaking. What plans do you offer?',
   goodbye: 'Great, thanks. Bye.',
   holdRequest: 'Hello? One moment please, let me put you on hold.',
   backFromHold: 'Sorry about that, I am back. What is this about?',
