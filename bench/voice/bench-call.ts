@@ -2,11 +2,33 @@
 // with every conversation feature that costs extra off: no background audio, no recording, no tools) and a
 // stream URL with a fresh signed token, as the calls service would put in the carrier's answer markup.
 import { randomUUID } from 'node:crypto';
-import { AgentSettings, VoiceCallContext } from '@vap/contracts';
+import { AgentSettings, VoiceCallContext, VoiceConfigurationDto } from '@vap/contracts';
 import { buildMediaStreamUrl, issueStreamToken } from '@vap/media';
 
 /** A voice of the seeded catalog (the same one the other benchmarks' agents use). */
 export const BENCH_VOICE_ID = '72158370-d269-49a5-ae65-8f33fe3b890b';
+
+/**
+ * The catalog entry of that voice as the agents service lists it: the voice service puts its provider voice
+ * id, model, speed, volume and language into every synthesis request.
+ */
+export const BENCH_VOICE: VoiceConfigurationDto = {
+  id: `vc_${BENCH_VOICE_ID}`,
+  display_name: 'Bench',
+  description: 'The benchmark agent voice',
+  provider: 'openai',
+  model_name: 'tts-1',
+  tier: 'standard',
+  provider_voice_id: 'alloy',
+  speed: 1,
+  volume: 1,
+  language: 'en-IN',
+  gender: 'female',
+  preview_text: 'Hello.',
+  status: 'active',
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
 
 /** Stream tokens outlive the ramp of the largest round by far; expiry is not what is measured. */
 const STREAM_TOKEN_TTL_MS = 120_000;

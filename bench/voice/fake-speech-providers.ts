@@ -27,7 +27,9 @@ export interface FakeSpeechProviderCounts {
 }
 
 export interface FakeSpeechProviders {
-  /** `http://127.0.0.1:<port>/v1`: STT_BASE_URL, TTS_BASE_URL and LLM_BASE_URL alike. */
+  /** `http://127.0.0.1:<port>`: for clients that append `/v1/...` themselves. */
+  rootUrl: string;
+  /** `http://127.0.0.1:<port>/v1`: for clients that append only the API's path (OpenAI SDK style). */
   baseUrl: string;
   readonly counts: FakeSpeechProviderCounts;
   close(): Promise<void>;
@@ -72,6 +74,7 @@ export async function startFakeSpeechProviders(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
+    rootUrl: `http://127.0.0.1:${port}`,
     baseUrl: `http://127.0.0.1:${port}/v1`,
     counts,
     close: () => closeServer(server),

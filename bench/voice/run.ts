@@ -3,8 +3,9 @@
  * providers that answer at once, so every millisecond measured is the platform's own.
  *
  * Starts NATS (as `npm start` finds it) under a subject prefix of its own, fake OpenAI-compatible STT, chat and
- * TTS servers in this process, a fake calls service on NATS (answers calls.voice.attach with each call's
- * context, acks the reports and keeps the agent turns' latency parts), then the voice service itself. Each
+ * TTS servers in this process, fake calls and agents services on NATS (attach answers each call's context, the
+ * reports are acked and the agent turns' latency parts kept, the voice catalog holds the agent's voice), then
+ * the voice service itself. Each
  * round opens N media streams (ramped over BENCH_RAMP_MS) that stream caller audio in real time: per turn a
  * second of loud speech-like audio, then silence until the agent has answered and gone quiet.
  *
@@ -26,9 +27,9 @@ import { mediaStreamTokenKey } from '@vap/secrets';
 import { freePort, ServiceHandle, sleep, startService, workspaceRoot } from '@vap/testing';
 import { openBenchNats } from '../support/bench-nats';
 import { figure } from '../support/percentiles';
-import { benchAgentSettings, benchCall } from './bench-call';
+import { BENCH_VOICE, benchAgentSettings, benchCall } from './bench-call';
 import { CarrierClock } from './carrier-clock';
-import { FakeCallsResponder, startFakeCallsResponder } from './fake-calls-responder';
+import { FakePlatformResponder, startFakePlatformResponder } from './fake-platform-responder';
 import { FakeSpeechProviderCounts, startFakeSpeechProviders } from './fake-speech-providers';
 import { LiveSessionsWatcher } from './live-sessions';
 import { ProcessSampler } from './process-sampler';
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
   try {
     const nc = await connect({ servers: infra.nats.url, name: 'bench-voice-calls' });
     cleanups.unshift(() => nc.drain());
-    const responder = await startFakeCallsResponder(nc, infra.prefix);
+    const responder = await startFakePlatformResponder(nc, infra.prefix, [BENCH_VOICE]);
     cleanups.unshift(() => responder.close());
     const providers = await startFakeSpeechProviders({
       transcript: TRANSCRIPT,
@@ -87,16 +88,19 @@ async function main(): Promise<void> {
         MEDIA_PUBLIC_URL: publicUrl,
         MEDIA_TIME_SCALE: '1',
         STT_PROVIDER: 'openai',
-        STT_BASE_URL: providers.baseUrl,
+        // The speech providers append /v1/audio/..., the chat model appends /chat/completions.
+        STT_BASE_URL: providers.rootUrl,
         STT_API_KEY: 'bench',
         STT_MODEL: 'whisper-1',
         TTS_PROVIDER: 'openai',
-        TTS_BASE_URL: providers.baseUrl,
+        TTS_BASE_URL: providers.rootUrl,
         TTS_API_KEY: 'bench',
         TTS_MODEL: 'tts-1',
         LLM_BASE_URL: providers.baseUrl,
         LLM_API_KEY: 'bench',
         LLM_MODEL: 'bench-chat',
+        // The fakes listen on 127.0.0.1.
+        PROVIDER_ALLOW_PRIVATE_NETWORKS: 'true',
       },
       logFile: join(workspaceRoot(), '.data', 'logs', 'bench-voice.log'),
       prefixLogs: showLogs,
@@ -140,7 +144,7 @@ async function main(): Promise<void> {
 
 interface RoundDeps {
   service: ServiceHandle;
-  responder: FakeCallsResponder;
+  responder: FakePlatformResponder;
   clock: CarrierClock;
   publicUrl: string;
   tokenKey: Buffer;

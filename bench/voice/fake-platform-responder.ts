@@ -1,7 +1,9 @@
-// The calls service as the voice service sees it, reduced to what a benchmark needs: it answers
-// calls.voice.attach with the call's context, acks the transcript, hang-up, transfer and ended reports, and
-// keeps what they said (the agent turns' latency parts above all). Replies use the platform's RPC envelope
-// (RpcRequest in, RpcReply out, JSON), so the voice service's RpcClient reads them as it reads the real ones.
+// The platform's other services as the voice service sees them, reduced to what a benchmark needs. As the
+// calls service it answers calls.voice.attach with the call's context, acks the transcript, hang-up, transfer
+// and ended reports, and keeps what they said (the agent turns' latency parts above all); as the agents service
+// it answers agents.voice_configuration.list with a catalog that holds the benchmark agent's voice. Replies use
+// the platform's RPC envelope (RpcRequest in, RpcReply out, JSON), so the voice service's RpcClient reads them
+// as it reads the real ones.
 import { NatsConnection, Msg, Subscription } from 'nats';
 import {
   AppError,
@@ -11,18 +13,20 @@ import {
   Subjects,
   TurnLatency,
   VoiceCallContext,
+  VoiceConfigurationDto,
   VoiceEndedRequest,
   VoiceHangupRequest,
   VoiceTranscriptRequest,
   VoiceTransferRequest,
 } from '@vap/contracts';
 
-type VoiceSubject =
+type AnsweredSubject =
   | 'calls.voice.attach'
   | 'calls.voice.transcript'
   | 'calls.voice.transfer'
   | 'calls.voice.hangup'
-  | 'calls.voice.ended';
+  | 'calls.voice.ended'
+  | 'agents.voice_configuration.list';
 
 /** The wire subject of a logical one under a deployment's NATS_SUBJECT_PREFIX (as NatsConnectionService builds it). */
 export function wireSubject(prefix: string, logical: string): string {
@@ -37,7 +41,7 @@ export interface ReportedTurn {
   receivedAt: number;
 }
 
-export interface FakeCallsResponder {
+export interface FakePlatformResponder {
   /** Makes a call known: attach answers its context until it is forgotten. */
   register(context: VoiceCallContext): void;
   forget(callId: string): void;
@@ -49,19 +53,25 @@ export interface FakeCallsResponder {
   readonly ended: Map<string, VoiceEndedRequest>;
   /** Attach requests for calls it did not know (answered 404). */
   unknownAttaches: number;
+  /** Voice catalog look-ups (the voice service makes one as each conversation starts). */
+  catalogLookups: number;
   /** Forgets every report, keeping the registered calls (between benchmark rounds). */
   resetReports(): void;
   close(): Promise<void>;
 }
 
-/** Subscribes the calls.voice.* commands under `prefix` on `nc`. */
-export async function startFakeCallsResponder(
+/**
+ * Subscribes the commands under `prefix` on `nc`. `voices` is the catalog every partner is entitled to (ids
+ * `vc_<voice_id>`, as the agents service lists them).
+ */
+export async function startFakePlatformResponder(
   nc: NatsConnection,
   prefix: string,
-): Promise<FakeCallsResponder> {
+  voices: readonly VoiceConfigurationDto[],
+): Promise<FakePlatformResponder> {
   const contexts = new Map<string, VoiceCallContext>();
   const subscriptions: Subscription[] = [];
-  const responder: FakeCallsResponder = {
+  const responder: FakePlatformResponder = {
     register: (context) => void contexts.set(context.callId, context),
     forget: (callId) => void contexts.delete(callId),
     attaches: new Map(),
@@ -71,6 +81,7 @@ export async function startFakeCallsResponder(
     transfers: [],
     ended: new Map(),
     unknownAttaches: 0,
+    catalogLookups: 0,
     resetReports() {
       responder.attaches.clear();
       responder.transcripts.length = 0;
@@ -79,13 +90,14 @@ export async function startFakeCallsResponder(
       responder.transfers.length = 0;
       responder.ended.clear();
       responder.unknownAttaches = 0;
+      responder.catalogLookups = 0;
     },
     async close() {
       await Promise.all(subscriptions.map((s) => s.drain().catch(() => undefined)));
     },
   };
 
-  const handle = <S extends VoiceSubject>(
+  const handle = <S extends AnsweredSubject>(
     logical: S,
     answer: (data: CommandMap[S]['request']) => CommandMap[S]['reply'],
   ) => {
@@ -125,6 +137,10 @@ export async function startFakeCallsResponder(
   handle(Subjects.calls.voiceEnded, (data) => {
     responder.ended.set(data.callId, data);
     return { ok: true };
+  });
+  handle(Subjects.agents.voiceConfigurationList, () => {
+    responder.catalogLookups++;
+    return { voice_configurations: [...voices] };
   });
   await nc.flush();
   return responder;
