@@ -42,8 +42,8 @@ function input(overrides: Partial<RoundInput>): RoundInput {
 
 describe('summariseRound', () => {
   it('pools pacing over every call and takes own time per turn as first frame out minus STT final', () => {
-    const steady = Array.from({ length: 11 }, (_, i) => ({ at: i * 20, speech: true }));
-    const late = [0, 20, 43, 60, 130, 150].map((at) => ({ at, speech: true }));
+    const steady = Array.from({ length: 11 }, (_, i) => ({ at: i * 20, speech: true, answer: 0 }));
+    const late = [0, 20, 43, 60, 130, 150].map((at) => ({ at, speech: true, answer: 1 }));
     const report = summariseRound(
       input({
         results: [
@@ -86,7 +86,7 @@ describe('summariseRound', () => {
 describe('targetVerdicts', () => {
   it("checks the issue's targets: pacing at 200 calls, own time per turn at 100", () => {
     const at200 = summariseRound(
-      input({ calls: 200, results: [call([0, 20, 47, 60].map((at) => ({ at, speech: true })))] }),
+      input({ calls: 200, results: [call([0, 20, 47, 60].map((at) => ({ at, speech: true, answer: 0 })))] }),
     );
     expect(targetVerdicts(at200)).toEqual([
       '200 calls: jitter p99 7.00 ms (target < 5) MISSED',

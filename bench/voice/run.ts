@@ -23,6 +23,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { connect } from 'nats';
+import { FRAME_MS } from '@vap/media';
 import { mediaStreamTokenKey } from '@vap/secrets';
 import { freePort, ServiceHandle, sleep, startService, workspaceRoot } from '@vap/testing';
 import { openBenchNats } from '../support/bench-nats';
@@ -176,6 +177,8 @@ async function runRound(calls: number, deps: RoundDeps): Promise<RoundRun> {
         audio,
         turns,
         expectIntro: Boolean(intro),
+        // Every answer is one synthesis of ttsSeconds (less a margin for resampling at its edges).
+        minAnswerFrames: Math.floor(((ttsSeconds * 1000) / FRAME_MS) * 0.9),
       });
     }),
   );
@@ -243,6 +246,14 @@ function printReport(runs: RoundRun[], counts: FakeSpeechProviderCounts): void {
       '|arrival gap - 20 ms| inside agent utterances; heard reply includes the 700 ms endpointing silence.',
   );
   console.log(`fake provider requests: ${JSON.stringify(counts)}`);
+  // Arrival times are taken on this process's event loop: when it lagged, the pacing figures include its lag.
+  const lagging = runs.filter((r) => r.benchLoopDelayP99Ms > 5 || r.benchClockStalls > 0);
+  for (const r of lagging) {
+    console.log(
+      `warning: ${r.report.calls} calls: the load generator itself lagged (event loop p99 ` +
+        `${r.benchLoopDelayP99Ms.toFixed(1)} ms, ${r.benchClockStalls} clock stalls); jitter and underruns are upper bounds`,
+    );
+  }
   for (const verdict of runs.flatMap((r) => targetVerdicts(r.report))) console.log(`target: ${verdict}`);
 }
 

@@ -11,6 +11,8 @@ interface AgentBehaviour {
   intro: boolean;
   /** Frames per answer (0: never answers). */
   answerFrames: number;
+  /** Hold the answer's second half back this long (a stalled pipeline). */
+  stallMs?: number;
   /** Close the socket after this many answers. */
   hangUpAfter?: number;
 }
@@ -41,8 +43,17 @@ function startFakeAgent(
       send: (frame) => socket.send(JSON.stringify(carrierBMedia(streamSid, frame))),
     });
     const speak = () => {
-      for (const frame of speech) clock.enqueue(frame);
-      clock.endUtterance();
+      const stallMs = behaviour.stallMs ?? 0;
+      const half = stallMs ? speech.length / 2 : speech.length;
+      for (const frame of speech.slice(0, half)) clock.enqueue(frame);
+      if (half < speech.length) {
+        setTimeout(() => {
+          for (const frame of speech.slice(half)) clock.enqueue(frame);
+          clock.endUtterance();
+        }, stallMs);
+      } else {
+        clock.endUtterance();
+      }
       // The mark goes after the audio: queue it once the frames would have been sent.
       setTimeout(
         () => {
@@ -50,7 +61,7 @@ function startFakeAgent(
           socket.send(JSON.stringify(carrierBMark(streamSid, `said-${answers}`)));
           if (behaviour.hangUpAfter !== undefined && answers >= behaviour.hangUpAfter) socket.close(1000);
         },
-        speech.length * 20 + 40,
+        speech.length * 20 + 40 + stallMs,
       );
     };
     socket.on('message', (data) => {
@@ -127,6 +138,30 @@ describe('simulated caller', () => {
       expect(heard.speechFrames).toBe(45);
       expect(heard.frames).toBeGreaterThan(heard.speechFrames); // filler silence between utterances
       expect(heard.underruns).toBe(0);
+    } finally {
+      await agent.close();
+    }
+  }, 20_000);
+
+  it('waits out a stall in the middle of each answer, which the analysis counts as one underrun per answer', async () => {
+    const agent = await startFakeAgent({ intro: true, answerFrames: 20, stallMs: 500 });
+    try {
+      const result = await runSimulatedCall({
+        url: agent.url,
+        callId: 'call-1',
+        clock,
+        audio,
+        turns: 1,
+        expectIntro: true,
+        quietMs: 200,
+        minAnswerFrames: 20,
+      });
+      expect(result.error).toBeUndefined();
+      expect(result.unanswered).toBe(0);
+      const heard = analyseAgentAudio(result.frames);
+      expect(heard).toMatchObject({ utterances: 2, speechFrames: 40, underruns: 2 });
+      // The caller spoke only after the whole intro: its reply came after both halves.
+      expect(result.frames.filter((f) => f.answer === 0 && f.speech)).toHaveLength(20);
     } finally {
       await agent.close();
     }

@@ -21,6 +21,12 @@ export interface SimulatedCallOptions {
   expectIntro: boolean;
   /** The agent is done speaking once no speech frame has arrived for this long. Default 400 ms. */
   quietMs?: number;
+  /**
+   * Speech frames an answer has at least (what the fake speech server returns per synthesis, less a margin):
+   * a stall of the agent's audio mid-answer is then waited out, not mistaken for the end of its answer.
+   * Default 1.
+   */
+  minAnswerFrames?: number;
   /** Give up waiting for the agent after this long and go on (the turn counts as unanswered). Default 15 s. */
   answerTimeoutMs?: number;
   /** Bound on the WebSocket opening. Default 10 s. */
@@ -53,6 +59,7 @@ interface AgentMessage {
 /** Runs one call to its end; never rejects (a failed call comes back with `error`). */
 export function runSimulatedCall(options: SimulatedCallOptions): Promise<SimulatedCallResult> {
   const quietMs = options.quietMs ?? 400;
+  const minAnswerFrames = options.minAnswerFrames ?? 1;
   const answerTimeoutMs = options.answerTimeoutMs ?? 15_000;
   const streamSid = `MZ${randomBytes(16).toString('hex')}`;
   const callSid = `CA${randomBytes(16).toString('hex')}`;
@@ -75,6 +82,9 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
     let chunk = 0;
     let speechIndex = 0;
     let turnsDone = 0;
+    // The answer the agent's frames belong to now (0: the intro), and its speech so far.
+    let answer = 0;
+    let answerSpeechFrames = 0;
     // When the current wait for the agent began, and when the agent last / first spoke during it.
     let waitingSince = performance.now();
     let agentFirstSpeech: number | undefined;
@@ -112,10 +122,12 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
     const startWaiting = (now: number) => {
       waitingSince = now;
       agentFirstSpeech = undefined;
+      answerSpeechFrames = 0;
     };
-    /** The agent spoke since the wait began and has been quiet for quietMs, or it never spoke in time. */
+    /** The agent has said its answer and been quiet for quietMs since, or it did not answer in time. */
     const agentDone = (now: number): boolean => {
-      if (agentFirstSpeech !== undefined) return now - agentLastSpeech >= quietMs;
+      const answered = agentFirstSpeech !== undefined && answerSpeechFrames >= minAnswerFrames;
+      if (answered && now - agentLastSpeech >= quietMs) return true;
       if (now - waitingSince < answerTimeoutMs) return false;
       result.unanswered++;
       return true;
@@ -146,6 +158,7 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
           sendMedia(options.audio.speechFrames[speechIndex++]);
           if (speechIndex >= options.audio.speechFrames.length) {
             turnsDone++;
+            answer++;
             phase = 'awaiting';
             startWaiting(now);
           }
@@ -188,9 +201,10 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
       }
       if (message.event === 'media' && typeof message.media?.payload === 'string') {
         const speech = isSpeechFrame(Buffer.from(message.media.payload, 'base64'));
-        result.frames.push({ at, speech });
+        result.frames.push({ at, speech, answer });
         if (!speech) return;
         agentLastSpeech = at;
+        answerSpeechFrames++;
         if (agentFirstSpeech === undefined && (phase === 'awaiting' || phase === 'greeting')) {
           agentFirstSpeech = at;
           if (phase === 'awaiting') result.replyDelaysMs.push(at - waitingSince);
