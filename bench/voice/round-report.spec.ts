@@ -34,7 +34,8 @@ function input(overrides: Partial<RoundInput>): RoundInput {
     results: [],
     turns: [],
     endedReports: 2,
-    usage: { cpuSeconds: 4, wallSeconds: 10, rssStartBytes: 100 * MB, rssPeakBytes: 120 * MB },
+    usage: { cpuSeconds: 4, wallSeconds: 10, rssStartBytes: 110 * MB, rssPeakBytes: 120 * MB },
+    rssBaselineBytes: 100 * MB,
     liveSessionsPeak: 2,
     ...overrides,
   };

@@ -14,6 +14,11 @@ export interface RoundInput {
   /** calls.voice.ended reports received for this round's calls. */
   endedReports: number;
   usage: UsageWindow;
+  /**
+   * Resident memory of the idle service before the first round: memory per call is the round's peak above it
+   * (a later round's own start already holds what earlier rounds left to the garbage collector).
+   */
+  rssBaselineBytes: number;
   /** Highest voice_live_sessions seen during the round (undefined when /metrics never had it). */
   liveSessionsPeak: number | undefined;
   audio?: AgentAudioOptions;
@@ -50,7 +55,7 @@ export interface RoundReport {
   /** CPU used over wall time, % of one core. */
   cpuPercent: number;
   rssPeakMb: number;
-  /** Growth of resident memory over the round, per call. */
+  /** Resident memory above the idle service's at the round's peak, per call. */
   rssPerCallMb: number;
 }
 
@@ -100,7 +105,9 @@ export function summariseRound(input: RoundInput): RoundReport {
     cpuSecondsPerCall: input.calls ? usage.cpuSeconds / input.calls : 0,
     cpuPercent: usage.wallSeconds > 0 ? (100 * usage.cpuSeconds) / usage.wallSeconds : 0,
     rssPeakMb: usage.rssPeakBytes / MB,
-    rssPerCallMb: input.calls ? Math.max(0, usage.rssPeakBytes - usage.rssStartBytes) / MB / input.calls : 0,
+    rssPerCallMb: input.calls
+      ? Math.max(0, usage.rssPeakBytes - input.rssBaselineBytes) / MB / input.calls
+      : 0,
   };
 }
 

@@ -33,7 +33,7 @@ import { CarrierClock } from './carrier-clock';
 import { FakePlatformResponder, startFakePlatformResponder } from './fake-platform-responder';
 import { FakeSpeechProviderCounts, startFakeSpeechProviders } from './fake-speech-providers';
 import { LiveSessionsWatcher } from './live-sessions';
-import { ProcessSampler } from './process-sampler';
+import { ProcessSampler, readProcessUsage } from './process-sampler';
 import { RoundReport, summariseRound, targetVerdicts } from './round-report';
 import { runSimulatedCall } from './simulated-caller';
 import { callerAudio } from './speech-like-audio';
@@ -118,9 +118,10 @@ async function main(): Promise<void> {
         `${intro ? 'a short intro' : 'no intro'}, ${ttsSeconds} s of speech per synthesis, zero-latency fake ` +
         `providers, Node ${process.version}, voice pid ${service.pid}`,
     );
+    const rssBaselineBytes = readProcessUsage(service.pid).rssBytes;
     const runs: RoundRun[] = [];
     for (const calls of rounds) {
-      runs.push(await runRound(calls, { service, responder, clock, publicUrl, tokenKey }));
+      runs.push(await runRound(calls, { service, responder, clock, publicUrl, tokenKey, rssBaselineBytes }));
     }
     printReport(runs, providers.counts);
     const broken = runs.filter((r) => r.report.failed > 0 || r.report.endedReports < r.report.calls);
@@ -149,6 +150,7 @@ interface RoundDeps {
   clock: CarrierClock;
   publicUrl: string;
   tokenKey: Buffer;
+  rssBaselineBytes: number;
 }
 
 async function runRound(calls: number, deps: RoundDeps): Promise<RoundRun> {
@@ -196,6 +198,7 @@ async function runRound(calls: number, deps: RoundDeps): Promise<RoundRun> {
     turns: responder.turns.map((t) => t.latency),
     endedReports: placed.filter((c) => responder.ended.has(c.context.callId)).length,
     usage,
+    rssBaselineBytes: deps.rssBaselineBytes,
     liveSessionsPeak: live.misses > 0 && live.peak === 0 ? undefined : live.peak,
   });
   const errors = [...new Set(results.flatMap((r) => (r.error ? [r.error] : [])))];

@@ -75,7 +75,11 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
   };
 
   return new Promise((resolve) => {
-    const socket = new WebSocket(options.url, { handshakeTimeout: options.connectTimeoutMs ?? 10_000 });
+    // Carriers do not compress media streams, and deflating 50 frames a second per call would load this process.
+    const socket = new WebSocket(options.url, {
+      handshakeTimeout: options.connectTimeoutMs ?? 10_000,
+      perMessageDeflate: false,
+    });
     let unsubscribe: (() => void) | undefined;
     let phase: Phase = options.expectIntro ? 'greeting' : 'speaking';
     let sequenceNumber = 0;
