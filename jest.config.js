@@ -9,7 +9,7 @@ module.exports = {
     {
       ...preset,
       displayName: 'unit',
-      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
+      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/bench'],
       testMatch: ['**/*.spec.ts'],
     },
     {

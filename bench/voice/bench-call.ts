@@ -1,0 +1,94 @@
+// The calls a benchmark round places: each has a context the fake calls service answers on attach (an agent
+// with every conversation feature that costs extra off: no background audio, no recording, no tools) and a
+// stream URL with a fresh signed token, as the calls service would put in the carrier's answer markup.
+import { randomUUID } from 'node:crypto';
+import { AgentSettings, VoiceCallContext, VoiceConfigurationDto } from '@vap/contracts';
+import { buildMediaStreamUrl, issueStreamToken } from '@vap/media';
+
+/** A voice of the seeded catalog (the same one the other benchmarks' agents use). */
+export const BENCH_VOICE_ID = '72158370-d269-49a5-ae65-8f33fe3b890b';
+
+/**
+ * The catalog entry of that voice as the agents service lists it: the voice service puts its provider voice
+ * id, model, speed, volume and language into every synthesis request.
+ */
+export const BENCH_VOICE: VoiceConfigurationDto = {
+  id: `vc_${BENCH_VOICE_ID}`,
+  display_name: 'Bench',
+  description: 'The benchmark agent voice',
+  provider: 'openai',
+  model_name: 'tts-1',
+  tier: 'standard',
+  provider_voice_id: 'alloy',
+  speed: 1,
+  volume: 1,
+  language: 'en-IN',
+  gender: 'female',
+  preview_text: 'Hello.',
+  status: 'active',
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
+
+/** Stream tokens outlive the ramp of the largest round by far; expiry is not what is measured. */
+const STREAM_TOKEN_TTL_MS = 120_000;
+
+export function benchAgentSettings(introMessage: string | null): AgentSettings {
+  return {
+    prompt: 'You are a benchmark agent. Answer every caller in one short sentence.',
+    voice_id: BENCH_VOICE_ID,
+    spoken_languages: ['en'],
+    intro_message: introMessage,
+    enable_recording: false,
+    max_call_duration_secs: null,
+    end_call_enabled: false,
+    end_call_message: null,
+    end_call_instructions: null,
+    transfer_enabled: false,
+    transfer_number: null,
+    transfer_message: null,
+    transfer_instructions: null,
+    voicemail_detection_enabled: false,
+    voicemail_message: null,
+    user_idle_enabled: false,
+    tool_ack_config: null,
+    background_audio_id: null,
+    background_audio_volume: 0,
+    kb_threshold: null,
+    kb_include_summaries: false,
+    kb_result_format: null,
+    has_knowledge: false,
+    extraction_enabled: false,
+  };
+}
+
+export interface BenchCall {
+  context: VoiceCallContext;
+  /** `ws://<MEDIA_PUBLIC_URL host>/media/carrier_b/<callId>?token=...`. */
+  streamUrl: string;
+}
+
+/** The index-th call of a round: an outbound carrier_b call answered by a person. */
+export function benchCall(
+  index: number,
+  agent: AgentSettings,
+  publicUrl: string,
+  tokenKey: Buffer,
+): BenchCall {
+  const callId = randomUUID();
+  const context: VoiceCallContext = {
+    callId,
+    partnerId: '00000000-0000-4000-8000-00000000be4c',
+    agentId: '00000000-0000-4000-8000-0000000a6e47',
+    sessionId: randomUUID(),
+    direction: 'outbound',
+    fromNumber: '+918000000001',
+    toNumber: `+91987${String(index).padStart(7, '0')}`,
+    provider: 'carrier_b',
+    variables: {},
+    answeredBy: 'human',
+    agent,
+  };
+  const token = issueStreamToken({ callId, ttlMs: STREAM_TOKEN_TTL_MS, now: Date.now() }, tokenKey);
+  return { context, streamUrl: buildMediaStreamUrl({ publicUrl, carrier: 'carrier_b', callId, token }) };
+}

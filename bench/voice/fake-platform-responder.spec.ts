@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { connect, NatsConnection } from 'nats';
+import { AppError, ErrorCode } from '@vap/contracts';
+import { Logger } from '@nestjs/common';
+import { NatsConnectionService, RpcClient } from '@vap/messaging';
+import { BENCH_VOICE, BENCH_VOICE_ID, benchAgentSettings, benchCall } from './bench-call';
+import { FakePlatformResponder, startFakePlatformResponder, wireSubject } from './fake-platform-responder';
+
+const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
+
+// The voice service's own RPC client against the fake: the envelope is the platform's, not a lookalike.
+describe('fake platform responder', () => {
+  const prefix = `t_${randomBytes(4).toString('hex')}`;
+  let nc: NatsConnection;
+  let responder: FakePlatformResponder;
+  let nats: NatsConnectionService;
+  let rpc: RpcClient;
+
+  beforeAll(async () => {
+    Logger.overrideLogger(false);
+    nc = await connect({ servers: NATS_URL });
+    responder = await startFakePlatformResponder(nc, prefix, [BENCH_VOICE]);
+    const options = { serviceName: 'voice', url: NATS_URL, subjectPrefix: prefix, requestTimeoutMs: 2000 };
+    nats = new NatsConnectionService(options);
+    await nats.onModuleInit();
+    rpc = new RpcClient(nats, options);
+  });
+  afterAll(async () => {
+    await nats.onApplicationShutdown();
+    await responder.close();
+    await nc.drain();
+  });
+
+  it('builds wire subjects as the messaging library does', () => {
+    expect(wireSubject('p1', 'calls.voice.attach')).toBe('p1.calls.voice.attach');
+    expect(wireSubject('', 'calls.voice.attach')).toBe('calls.voice.attach');
+    expect(wireSubject(prefix, 'calls.voice.ended')).toBe(nats.subject('calls.voice.ended'));
+  });
+
+  it("answers attach with a registered call's context and 404 for an unknown call", async () => {
+    const call = benchCall(3, benchAgentSettings('Hello.'), 'http://127.0.0.1:9', randomBytes(32));
+    responder.register(call.context);
+    const attach = { carrier: 'carrier_b' as const, nonce: 'n', url: call.streamUrl, headers: {} };
+    const context = await rpc.request('calls.voice.attach', null, { ...attach, callId: call.context.callId });
+    expect(context).toEqual(call.context);
+    expect(context.agent.intro_message).toBe('Hello.');
+    expect(responder.attaches.get(call.context.callId)).toBe(1);
+
+    const unknown = rpc.request('calls.voice.attach', null, { ...attach, callId: 'no-such-call' });
+    await expect(unknown).rejects.toBeInstanceOf(AppError);
+    await expect(unknown).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND, status: 404 });
+    expect(responder.unknownAttaches).toBe(1);
+
+    responder.forget(call.context.callId);
+    await expect(
+      rpc.request('calls.voice.attach', null, { ...attach, callId: call.context.callId }),
+    ).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+  });
+
+  it('acks the reports and keeps the agent turns with their latency parts', async () => {
+    responder.resetReports();
+    const latency = {
+      stt_final_ms: 40,
+      llm_first_token_ms: 45,
+      tts_first_byte_ms: 50,
+      first_frame_out_ms: 52,
+      voice_to_voice_ms: 752,
+    };
+    const line = { atMs: 1000, callSeconds: 1 };
+    await expect(
+      rpc.request('calls.voice.transcript', null, { ...line, callId: 'c1', role: 'user', content: 'hi' }),
+    ).resolves.toEqual({ ok: true });
+    await rpc.request('calls.voice.transcript', null, {
+      ...line,
+      callId: 'c1',
+      role: 'bot',
+      content: 'Hello',
+      latency,
+    });
+    await rpc.request('calls.voice.transcript', null, {
+      ...line,
+      callId: 'c1',
+      role: 'bot',
+      content: 'Intro',
+    });
+    await expect(
+      rpc.request('calls.voice.hangup', null, { callId: 'c1', reason: 'agent_ended_call' }),
+    ).resolves.toEqual({ ok: true });
+    await expect(
+      rpc.request('calls.voice.transfer', null, { callId: 'c1', to: '+91', reason: 'x' }),
+    ).resolves.toEqual({
+      transferred: true,
+    });
+    const ended = { callId: 'c1', endCallReason: null, mediaSeconds: 12.3, recording: null };
+    await expect(rpc.request('calls.voice.ended', null, ended)).resolves.toEqual({ ok: true });
+
+    expect(responder.transcripts).toHaveLength(3);
+    expect(responder.turns.map((t) => t.latency)).toEqual([latency]);
+    expect(responder.hangups).toEqual([{ callId: 'c1', reason: 'agent_ended_call' }]);
+    expect(responder.transfers).toHaveLength(1);
+    expect(responder.ended.get('c1')).toEqual(ended);
+  });
+
+  it("lists the catalog with the benchmark agent's voice for any partner", async () => {
+    const list = await rpc.request('agents.voice_configuration.list', 'any-partner', {});
+    expect(list.voice_configurations.map((v) => v.id)).toEqual([`vc_${BENCH_VOICE_ID}`]);
+    expect(responder.catalogLookups).toBe(1);
+  });
+});

@@ -1,0 +1,159 @@
+// The platform's other services as the voice service sees them, reduced to what a benchmark needs. As the
+// calls service it answers calls.voice.attach with the call's context, acks the transcript, hang-up, transfer
+// and ended reports, and keeps what they said (the agent turns' latency parts above all); as the agents service
+// it answers agents.voice_configuration.list with a catalog that holds the benchmark agent's voice. Replies use
+// the platform's RPC envelope (RpcRequest in, RpcReply out, JSON), so the voice service's RpcClient reads them
+// as it reads the real ones.
+import { NatsConnection, Msg, Subscription } from 'nats';
+import {
+  AppError,
+  CommandMap,
+  RpcReply,
+  RpcRequest,
+  Subjects,
+  TurnLatency,
+  VoiceCallContext,
+  VoiceConfigurationDto,
+  VoiceEndedRequest,
+  VoiceHangupRequest,
+  VoiceTranscriptRequest,
+  VoiceTransferRequest,
+} from '@vap/contracts';
+
+type AnsweredSubject =
+  | 'calls.voice.attach'
+  | 'calls.voice.transcript'
+  | 'calls.voice.transfer'
+  | 'calls.voice.hangup'
+  | 'calls.voice.ended'
+  | 'agents.voice_configuration.list';
+
+/** The wire subject of a logical one under a deployment's NATS_SUBJECT_PREFIX (as NatsConnectionService builds it). */
+export function wireSubject(prefix: string, logical: string): string {
+  return prefix ? `${prefix}.${logical}` : logical;
+}
+
+/** One agent turn that answered the caller, as the voice service reported it. */
+export interface ReportedTurn {
+  callId: string;
+  latency: TurnLatency;
+  /** When the report arrived (performance.now() of this process). */
+  receivedAt: number;
+}
+
+export interface FakePlatformResponder {
+  /** Makes a call known: attach answers its context until it is forgotten. */
+  register(context: VoiceCallContext): void;
+  forget(callId: string): void;
+  readonly attaches: Map<string, number>;
+  readonly transcripts: VoiceTranscriptRequest[];
+  readonly turns: ReportedTurn[];
+  readonly hangups: VoiceHangupRequest[];
+  readonly transfers: VoiceTransferRequest[];
+  readonly ended: Map<string, VoiceEndedRequest>;
+  /** Attach requests for calls it did not know (answered 404). */
+  unknownAttaches: number;
+  /** Voice catalog look-ups (the voice service makes one as each conversation starts). */
+  catalogLookups: number;
+  /** Forgets every report, keeping the registered calls (between benchmark rounds). */
+  resetReports(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Subscribes the commands under `prefix` on `nc`. `voices` is the catalog every partner is entitled to (ids
+ * `vc_<voice_id>`, as the agents service lists them).
+ */
+export async function startFakePlatformResponder(
+  nc: NatsConnection,
+  prefix: string,
+  voices: readonly VoiceConfigurationDto[],
+): Promise<FakePlatformResponder> {
+  const contexts = new Map<string, VoiceCallContext>();
+  const subscriptions: Subscription[] = [];
+  const responder: FakePlatformResponder = {
+    register: (context) => void contexts.set(context.callId, context),
+    forget: (callId) => void contexts.delete(callId),
+    attaches: new Map(),
+    transcripts: [],
+    turns: [],
+    hangups: [],
+    transfers: [],
+    ended: new Map(),
+    unknownAttaches: 0,
+    catalogLookups: 0,
+    resetReports() {
+      responder.attaches.clear();
+      responder.transcripts.length = 0;
+      responder.turns.length = 0;
+      responder.hangups.length = 0;
+      responder.transfers.length = 0;
+      responder.ended.clear();
+      responder.unknownAttaches = 0;
+      responder.catalogLookups = 0;
+    },
+    async close() {
+      await Promise.all(subscriptions.map((s) => s.drain().catch(() => undefined)));
+    },
+  };
+
+  const handle = <S extends AnsweredSubject>(
+    logical: S,
+    answer: (data: CommandMap[S]['request']) => CommandMap[S]['reply'],
+  ) => {
+    subscriptions.push(
+      nc.subscribe(wireSubject(prefix, logical), {
+        callback: (err, msg) => {
+          if (!err) respond(msg, answer);
+        },
+      }),
+    );
+  };
+
+  handle(Subjects.calls.voiceAttach, (data) => {
+    const context = contexts.get(data.callId);
+    if (!context) {
+      responder.unknownAttaches++;
+      throw AppError.notFound('Call');
+    }
+    responder.attaches.set(data.callId, (responder.attaches.get(data.callId) ?? 0) + 1);
+    return context;
+  });
+  handle(Subjects.calls.voiceTranscript, (data) => {
+    responder.transcripts.push(data);
+    if (data.role === 'bot' && data.latency) {
+      responder.turns.push({ callId: data.callId, latency: data.latency, receivedAt: performance.now() });
+    }
+    return { ok: true };
+  });
+  handle(Subjects.calls.voiceTransfer, (data) => {
+    responder.transfers.push(data);
+    return { transferred: true };
+  });
+  handle(Subjects.calls.voiceHangup, (data) => {
+    responder.hangups.push(data);
+    return { ok: true };
+  });
+  handle(Subjects.calls.voiceEnded, (data) => {
+    responder.ended.set(data.callId, data);
+    return { ok: true };
+  });
+  handle(Subjects.agents.voiceConfigurationList, () => {
+    responder.catalogLookups++;
+    return { voice_configurations: [...voices] };
+  });
+  await nc.flush();
+  return responder;
+}
+
+function respond<T, R>(msg: Msg, answer: (data: T) => R): void {
+  let reply: RpcReply<R>;
+  try {
+    const request = JSON.parse(new TextDecoder().decode(msg.data)) as RpcRequest<T>;
+    reply = { ok: true, data: answer(request.data) };
+  } catch (err) {
+    const error = err instanceof AppError ? err : AppError.internal((err as Error).message);
+    reply = { ok: false, error: error.toPayload() };
+  }
+  if (msg.reply) msg.respond(new TextEncoder().encode(JSON.stringify(reply)));
+}

@@ -1,0 +1,198 @@
+// Zero-latency stand-ins for OpenAI-compatible speech and chat servers, so the benchmark measures the voice
+// service's own work: every answer is ready before the request arrives. One HTTP server serves all three APIs;
+// routes match by path suffix, so a base URL with or without `/v1` reaches them alike.
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { pcm16LeBytes, speechLikePcm } from './speech-like-audio';
+
+/** The sample rate of OpenAI's `pcm` speech format. */
+export const OPENAI_PCM_SAMPLE_RATE = 24_000;
+
+export interface FakeSpeechProvidersOptions {
+  /** What every transcription returns. */
+  transcript: string;
+  /** What every chat completion says, streamed in a few chunks. */
+  reply: string;
+  /** Seconds of speech every synthesis returns. */
+  speechSeconds: number;
+}
+
+/** Requests served, by API. */
+export interface FakeSpeechProviderCounts {
+  transcriptions: number;
+  completions: number;
+  speech: number;
+  /** Requests that matched no API or carried a body the fake could not read. */
+  rejected: number;
+}
+
+export interface FakeSpeechProviders {
+  /** `http://127.0.0.1:<port>`: for clients that append `/v1/...` themselves. */
+  rootUrl: string;
+  /** `http://127.0.0.1:<port>/v1`: for clients that append only the API's path (OpenAI SDK style). */
+  baseUrl: string;
+  readonly counts: FakeSpeechProviderCounts;
+  close(): Promise<void>;
+}
+
+/** Starts the fake servers on a free port of 127.0.0.1. */
+export async function startFakeSpeechProviders(
+  options: FakeSpeechProvidersOptions,
+): Promise<FakeSpeechProviders> {
+  const counts: FakeSpeechProviderCounts = { transcriptions: 0, completions: 0, speech: 0, rejected: 0 };
+  // Synthesised once: the answer costs the fake nothing per request.
+  const speechPcm = pcm16LeBytes(speechLikePcm(options.speechSeconds, OPENAI_PCM_SAMPLE_RATE, { seed: 3 }));
+  const speechWav = Buffer.concat([wavHeader(speechPcm.length, OPENAI_PCM_SAMPLE_RATE), speechPcm]);
+  const chunks = replyChunks(options.reply);
+
+  const server = createServer((req, res) => {
+    void readBody(req)
+      .then((body) => {
+        const path = (req.url ?? '').split('?')[0];
+        if (req.method !== 'POST') return reject(res, 405, 'only POST is served');
+        if (path.endsWith('/audio/transcriptions')) {
+          counts.transcriptions++;
+          return transcription(res, body, options.transcript);
+        }
+        if (path.endsWith('/chat/completions')) {
+          counts.completions++;
+          return completion(res, body, chunks);
+        }
+        if (path.endsWith('/audio/speech')) {
+          counts.speech++;
+          return speech(res, body, speechPcm, speechWav);
+        }
+        return reject(res, 404, `no fake API at ${path}`);
+      })
+      .catch((err: Error) => reject(res, 400, err.message))
+      .finally(() => {
+        if (res.statusCode >= 400) counts.rejected++;
+      });
+  });
+  // Hundreds of calls keep connections alive between turns.
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    rootUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    counts,
+    close: () => closeServer(server),
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => parts.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(parts)));
+    req.on('error', reject);
+  });
+}
+
+function reject(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ error: { message, type: 'invalid_request_error' } }));
+}
+
+/** `/audio/transcriptions` takes multipart form data; `response_format` decides between JSON and plain text. */
+function transcription(res: ServerResponse, body: Buffer, text: string): void {
+  if (!body.includes('name="file"')) return reject(res, 400, 'a multipart form with a file is required');
+  const format = /name="response_format"\r\n\r\n([a-z_]+)/.exec(body.toString('latin1'))?.[1] ?? 'json';
+  if (format === 'text') {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(text);
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(format === 'verbose_json' ? { text, language: 'english', duration: 1 } : { text }));
+}
+
+/** `/chat/completions`: server-sent chunks when `stream` is true (as the voice pipeline asks), else one answer. */
+function completion(res: ServerResponse, body: Buffer, chunks: string[]): void {
+  const request = JSON.parse(body.toString('utf8')) as { model?: string; stream?: boolean };
+  const id = `chatcmpl-bench-${Date.now().toString(36)}`;
+  const model = request.model ?? 'bench';
+  const created = Math.floor(Date.now() / 1000);
+  if (!request.stream) {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        id,
+        object: 'chat.completion',
+        created,
+        model,
+        choices: [
+          { index: 0, message: { role: 'assistant', content: chunks.join('') }, finish_reason: 'stop' },
+        ],
+      }),
+    );
+    return;
+  }
+  const event = (delta: Record<string, unknown>, finish: string | null) =>
+    `data: ${JSON.stringify({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    })}\n\n`;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  let out = event({ role: 'assistant', content: '' }, null);
+  for (const content of chunks) out += event({ content }, null);
+  out += event({}, 'stop');
+  out += 'data: [DONE]\n\n';
+  res.end(out);
+}
+
+/** `/audio/speech`: raw 24 kHz PCM16 (`pcm`, what the voice pipeline streams) or the same as a WAV file. */
+function speech(res: ServerResponse, body: Buffer, pcm: Buffer, wav: Buffer): void {
+  const request = JSON.parse(body.toString('utf8')) as { input?: unknown; response_format?: string };
+  if (typeof request.input !== 'string' || !request.input) return reject(res, 400, 'input is required');
+  const format = request.response_format ?? 'mp3';
+  if (format === 'pcm') {
+    res.writeHead(200, { 'content-type': 'audio/pcm', 'content-length': pcm.length });
+    res.end(pcm);
+    return;
+  }
+  if (format === 'wav') {
+    res.writeHead(200, { 'content-type': 'audio/wav', 'content-length': wav.length });
+    res.end(wav);
+    return;
+  }
+  reject(res, 400, `the fake serves response_format pcm or wav, not ${format}`);
+}
+
+/** The reply split at word boundaries into about three chunks, as a model streams tokens. */
+export function replyChunks(reply: string): string[] {
+  const words = reply.split(/(?<=\s)/);
+  const size = Math.max(1, Math.ceil(words.length / 3));
+  const chunks: string[] = [];
+  for (let i = 0; i < words.length; i += size) chunks.push(words.slice(i, i + size).join(''));
+  return chunks;
+}
+
+function wavHeader(dataBytes: number, sampleRate: number): Buffer {
+  const header = Buffer.alloc(44);
+  header.write('RIFF', 0, 'ascii');
+  header.writeUInt32LE(36 + dataBytes, 4);
+  header.write('WAVE', 8, 'ascii');
+  header.write('fmt ', 12, 'ascii');
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20); // PCM
+  header.writeUInt16LE(1, 22); // mono
+  header.writeUInt32LE(sampleRate, 24);
+  header.writeUInt32LE(sampleRate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write('data', 36, 'ascii');
+  header.writeUInt32LE(dataBytes, 40);
+  return header;
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

@@ -1,0 +1,130 @@
+// One benchmark round's figures, from what the simulated callers heard, what the voice service reported to the
+// fake calls service, and how its process behaved.
+import { TurnLatency } from '@vap/contracts';
+import { ascending, percentile } from '../support/percentiles';
+import { analyseAgentAudio, AgentAudioOptions } from './agent-audio-analysis';
+import { SimulatedCallResult } from './simulated-caller';
+import { UsageWindow } from './process-sampler';
+
+export interface RoundInput {
+  calls: number;
+  results: readonly SimulatedCallResult[];
+  /** Latency parts of every agent turn that answered the caller. */
+  turns: readonly TurnLatency[];
+  /** calls.voice.ended reports received for this round's calls. */
+  endedReports: number;
+  usage: UsageWindow;
+  /**
+   * Resident memory of the idle service before the first round: memory per call is the round's peak above it
+   * (a later round's own start already holds what earlier rounds left to the garbage collector).
+   */
+  rssBaselineBytes: number;
+  /** Highest voice_live_sessions seen during the round (undefined when /metrics never had it). */
+  liveSessionsPeak: number | undefined;
+  audio?: AgentAudioOptions;
+}
+
+export interface RoundReport {
+  calls: number;
+  /** Calls whose stream failed (refused upgrade, socket error, abnormal close). */
+  failed: number;
+  /** Caller turns (and intros) the agent did not answer in time. */
+  unanswered: number;
+  endedReports: number;
+  liveSessionsPeak: number | undefined;
+  framesPerCall: { mean: number; min: number };
+  utterances: number;
+  jitterP50Ms: number;
+  jitterP99Ms: number;
+  jitterSamples: number;
+  underruns: number;
+  /**
+   * The platform's own time per turn: first_frame_out_ms - stt_final_ms, i.e. from the final transcript to the
+   * first frame of the answer leaving for the carrier (LLM, TTS, resampling, framing and pacing, with providers
+   * that answer at once). Both parts are measured by the voice service from the end of the caller's speech.
+   */
+  ownTimeP50Ms: number;
+  ownTimeP99Ms: number;
+  voiceToVoiceP50Ms: number;
+  voiceToVoiceP99Ms: number;
+  reportedTurns: number;
+  /** Heard by the caller: its last speech frame to the agent's first speech frame (includes endpointing). */
+  replyHeardP50Ms: number;
+  replyHeardP99Ms: number;
+  cpuSecondsPerCall: number;
+  /** CPU used over wall time, % of one core. */
+  cpuPercent: number;
+  rssPeakMb: number;
+  /** Resident memory above the idle service's at the round's peak, per call. */
+  rssPerCallMb: number;
+}
+
+const MB = 1024 * 1024;
+
+export function summariseRound(input: RoundInput): RoundReport {
+  const jitter: number[] = [];
+  let underruns = 0;
+  let utterances = 0;
+  const frameCounts: number[] = [];
+  const replies: number[] = [];
+  for (const result of input.results) {
+    const audio = analyseAgentAudio(result.frames, input.audio);
+    for (const value of audio.jitterMs) jitter.push(value);
+    underruns += audio.underruns;
+    utterances += audio.utterances;
+    frameCounts.push(audio.frames);
+    for (const value of result.replyDelaysMs) replies.push(value);
+  }
+  const sortedJitter = ascending(jitter);
+  const own = ascending(input.turns.map((t) => t.first_frame_out_ms - t.stt_final_ms));
+  const v2v = ascending(input.turns.map((t) => t.voice_to_voice_ms));
+  const heard = ascending(replies);
+  const { usage } = input;
+  return {
+    calls: input.calls,
+    failed: input.results.filter((r) => r.error !== undefined).length,
+    unanswered: input.results.reduce((sum, r) => sum + r.unanswered, 0),
+    endedReports: input.endedReports,
+    liveSessionsPeak: input.liveSessionsPeak,
+    framesPerCall: {
+      mean: frameCounts.length ? frameCounts.reduce((a, b) => a + b, 0) / frameCounts.length : 0,
+      min: frameCounts.length ? Math.min(...frameCounts) : 0,
+    },
+    utterances,
+    jitterP50Ms: percentile(sortedJitter, 50),
+    jitterP99Ms: percentile(sortedJitter, 99),
+    jitterSamples: sortedJitter.length,
+    underruns,
+    ownTimeP50Ms: percentile(own, 50),
+    ownTimeP99Ms: percentile(own, 99),
+    voiceToVoiceP50Ms: percentile(v2v, 50),
+    voiceToVoiceP99Ms: percentile(v2v, 99),
+    reportedTurns: input.turns.length,
+    replyHeardP50Ms: percentile(heard, 50),
+    replyHeardP99Ms: percentile(heard, 99),
+    cpuSecondsPerCall: input.calls ? usage.cpuSeconds / input.calls : 0,
+    cpuPercent: usage.wallSeconds > 0 ? (100 * usage.cpuSeconds) / usage.wallSeconds : 0,
+    rssPeakMb: usage.rssPeakBytes / MB,
+    rssPerCallMb: input.calls
+      ? Math.max(0, usage.rssPeakBytes - input.rssBaselineBytes) / MB / input.calls
+      : 0,
+  };
+}
+
+/** The issue's targets on a 2-core machine, checked against a round. */
+export function targetVerdicts(report: RoundReport): string[] {
+  const verdicts: string[] = [];
+  if (report.calls >= 200) {
+    verdicts.push(
+      `${report.calls} calls: jitter p99 ${report.jitterP99Ms.toFixed(2)} ms (target < 5) ${report.jitterP99Ms < 5 ? 'met' : 'MISSED'}`,
+      `${report.calls} calls: underruns ${report.underruns} (target 0) ${report.underruns === 0 ? 'met' : 'MISSED'}`,
+    );
+  }
+  if (report.calls === 100) {
+    verdicts.push(
+      `${report.calls} calls: own time per turn p99 ${report.ownTimeP99Ms.toFixed(1)} ms (target < 20) ` +
+        `${report.ownTimeP99Ms < 20 ? 'met' : 'MISSED'}`,
+    );
+  }
+  return verdicts;
+}

@@ -1,0 +1,237 @@
+// One simulated phone call on carrier_b's media-stream protocol: it opens the stream as the carrier does
+// (connected, start), streams the caller's audio in real time on the shared carrier clock (a turn of speech,
+// then silence so the endpointer fires), echoes the agent's marks as played, and records every agent frame's
+// arrival. The caller speaks only when the agent is quiet, so the benchmark measures pacing, not barge-in.
+import { randomBytes } from 'node:crypto';
+import WebSocket from 'ws';
+import { FRAME_MS } from '@vap/media';
+import { CarrierClock } from './carrier-clock';
+import { ReceivedFrame } from './agent-audio-analysis';
+import { CallerAudio, isSpeechFrame } from './speech-like-audio';
+
+export interface SimulatedCallOptions {
+  /** The stream URL with its token, as the answer markup would give it to the carrier. */
+  url: string;
+  callId: string;
+  clock: CarrierClock;
+  audio: CallerAudio;
+  /** Caller turns (speech then silence until the agent has answered). */
+  turns: number;
+  /** The agent greets first: wait for its intro before speaking. */
+  expectIntro: boolean;
+  /** The agent is done speaking once no speech frame has arrived for this long. Default 400 ms. */
+  quietMs?: number;
+  /**
+   * Speech frames an answer has at least (what the fake speech server returns per synthesis, less a margin):
+   * a stall of the agent's audio mid-answer is then waited out, not mistaken for the end of its answer.
+   * Default 1.
+   */
+  minAnswerFrames?: number;
+  /** Give up waiting for the agent after this long and go on (the turn counts as unanswered). Default 15 s. */
+  answerTimeoutMs?: number;
+  /** Bound on the WebSocket opening. Default 10 s. */
+  connectTimeoutMs?: number;
+}
+
+export interface SimulatedCallResult {
+  callId: string;
+  frames: ReceivedFrame[];
+  marksEchoed: number;
+  clears: number;
+  /** From the caller's last speech frame of a turn to the agent's first speech frame after it, ms. */
+  replyDelaysMs: number[];
+  /** Turns (and an expected intro) the agent did not speak in within answerTimeoutMs. */
+  unanswered: number;
+  /** Who ended the stream: the caller after its last turn, or the agent's side closing it first. */
+  endedBy: 'caller' | 'agent';
+  /** Set when the stream failed (refused upgrade, socket error). */
+  error?: string;
+}
+
+type Phase = 'greeting' | 'speaking' | 'awaiting' | 'done';
+
+interface AgentMessage {
+  event?: string;
+  media?: { payload?: string };
+  mark?: { name?: string };
+}
+
+/** Runs one call to its end; never rejects (a failed call comes back with `error`). */
+export function runSimulatedCall(options: SimulatedCallOptions): Promise<SimulatedCallResult> {
+  const quietMs = options.quietMs ?? 400;
+  const minAnswerFrames = options.minAnswerFrames ?? 1;
+  const answerTimeoutMs = options.answerTimeoutMs ?? 15_000;
+  const streamSid = `MZ${randomBytes(16).toString('hex')}`;
+  const callSid = `CA${randomBytes(16).toString('hex')}`;
+  const accountSid = 'ACbench';
+  const result: SimulatedCallResult = {
+    callId: options.callId,
+    frames: [],
+    marksEchoed: 0,
+    clears: 0,
+    replyDelaysMs: [],
+    unanswered: 0,
+    endedBy: 'caller',
+  };
+
+  return new Promise((resolve) => {
+    // Carriers do not compress media streams, and deflating 50 frames a second per call would load this process.
+    const socket = new WebSocket(options.url, {
+      handshakeTimeout: options.connectTimeoutMs ?? 10_000,
+      perMessageDeflate: false,
+    });
+    let unsubscribe: (() => void) | undefined;
+    let phase: Phase = options.expectIntro ? 'greeting' : 'speaking';
+    let sequenceNumber = 0;
+    let chunk = 0;
+    let speechIndex = 0;
+    let turnsDone = 0;
+    // The answer the agent's frames belong to now (0: the intro), and its speech so far.
+    let answer = 0;
+    let answerSpeechFrames = 0;
+    // When the current wait for the agent began, and when the agent last / first spoke during it.
+    let waitingSince = performance.now();
+    let agentFirstSpeech: number | undefined;
+    let agentLastSpeech = 0;
+    let settled = false;
+
+    const finish = (endedBy: 'caller' | 'agent', error?: string) => {
+      if (settled) return;
+      settled = true;
+      phase = 'done';
+      unsubscribe?.();
+      result.endedBy = endedBy;
+      if (error) result.error = error;
+      if (socket.readyState === WebSocket.OPEN) socket.close(1000);
+      else if (socket.readyState === WebSocket.CONNECTING) socket.terminate();
+      resolve(result);
+    };
+    const send = (message: object) => {
+      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+    };
+    const sendMedia = (payload: Buffer) => {
+      chunk++;
+      send({
+        event: 'media',
+        sequenceNumber: String(++sequenceNumber),
+        streamSid,
+        media: {
+          track: 'inbound',
+          chunk: String(chunk),
+          timestamp: String(chunk * FRAME_MS),
+          payload: payload.toString('base64'),
+        },
+      });
+    };
+    const startWaiting = (now: number) => {
+      waitingSince = now;
+      agentFirstSpeech = undefined;
+      answerSpeechFrames = 0;
+    };
+    /** The agent has said its answer and been quiet for quietMs since, or it did not answer in time. */
+    const agentDone = (now: number): boolean => {
+      const answered = agentFirstSpeech !== undefined && answerSpeechFrames >= minAnswerFrames;
+      if (answered && now - agentLastSpeech >= quietMs) return true;
+      if (now - waitingSince < answerTimeoutMs) return false;
+      result.unanswered++;
+      return true;
+    };
+    const afterAgent = () => {
+      if (turnsDone >= options.turns) {
+        send({
+          event: 'stop',
+          sequenceNumber: String(++sequenceNumber),
+          streamSid,
+          stop: { accountSid, callSid },
+        });
+        finish('caller');
+        return;
+      }
+      phase = 'speaking';
+      speechIndex = 0;
+    };
+
+    const onTick = () => {
+      const now = performance.now();
+      switch (phase) {
+        case 'greeting':
+          sendMedia(options.audio.silenceFrame);
+          if (agentDone(now)) afterAgent();
+          return;
+        case 'speaking':
+          sendMedia(options.audio.speechFrames[speechIndex++]);
+          if (speechIndex >= options.audio.speechFrames.length) {
+            turnsDone++;
+            answer++;
+            phase = 'awaiting';
+            startWaiting(now);
+          }
+          return;
+        case 'awaiting':
+          sendMedia(options.audio.silenceFrame);
+          if (agentDone(now)) afterAgent();
+          return;
+        case 'done':
+          return;
+      }
+    };
+
+    socket.on('open', () => {
+      send({ event: 'connected', protocol: 'Call', version: '1.0.0' });
+      send({
+        event: 'start',
+        sequenceNumber: String(++sequenceNumber),
+        streamSid,
+        start: {
+          accountSid,
+          callSid,
+          streamSid,
+          tracks: ['inbound'],
+          mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
+          customParameters: { callId: options.callId },
+        },
+      });
+      startWaiting(performance.now());
+      unsubscribe = options.clock.subscribe(onTick);
+    });
+    socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
+      const at = performance.now();
+      if (isBinary) return;
+      let message: AgentMessage;
+      try {
+        message = JSON.parse(data.toString()) as AgentMessage;
+      } catch {
+        return;
+      }
+      if (message.event === 'media' && typeof message.media?.payload === 'string') {
+        const speech = isSpeechFrame(Buffer.from(message.media.payload, 'base64'));
+        result.frames.push({ at, speech, answer });
+        if (!speech) return;
+        agentLastSpeech = at;
+        answerSpeechFrames++;
+        if (agentFirstSpeech === undefined && (phase === 'awaiting' || phase === 'greeting')) {
+          agentFirstSpeech = at;
+          if (phase === 'awaiting') result.replyDelaysMs.push(at - waitingSince);
+        }
+      } else if (message.event === 'mark' && typeof message.mark?.name === 'string') {
+        // Frames arrive paced in real time, so everything queued before the mark has played by now.
+        send({
+          event: 'mark',
+          sequenceNumber: String(++sequenceNumber),
+          streamSid,
+          mark: { name: message.mark.name },
+        });
+        result.marksEchoed++;
+      } else if (message.event === 'clear') {
+        result.clears++;
+      }
+    });
+    socket.on('unexpected-response', (_req, res) =>
+      finish('agent', `upgrade refused with HTTP ${res.statusCode}`),
+    );
+    socket.on('error', (err) => finish('agent', err.message));
+    socket.on('close', (code) =>
+      finish('agent', settled || code === 1000 ? undefined : `closed with ${code}`),
+    );
+  });
+}
