@@ -19,6 +19,7 @@ import {
   saveRun,
   sweepStaleRuns,
 } from './e2e-run';
+import { E2E_MEDIA_TIME_SCALE } from '../support/env';
 import { createTestCertificates } from './test-certificates';
 
 /**
@@ -83,6 +84,7 @@ export default async function globalSetup(): Promise<void> {
         RATE_LIMIT_ADDRESS_INVALID_KEY_PER_MINUTE: '100000',
         ADMIN_LOCKOUT_AFTER_FAILURES: '100000',
         CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
+        MEDIA_TIME_SCALE: E2E_MEDIA_TIME_SCALE,
         // Webhook retries, timeouts, auto-disable and rotation grace on a test scale (e2e/src/webhooks).
         WEBHOOK_RETRY_SCHEDULE: '1s,1s,2s',
         WEBHOOK_RETRY_JITTER: '0',

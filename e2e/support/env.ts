@@ -41,3 +41,9 @@ export function e2eEnv(): E2eEnv {
     ),
   };
 }
+
+/**
+ * The media clock of every platform the e2e run starts: four times faster than real time (the pacing code
+ * is the same), so a sandbox conversation takes a few seconds and a call capped at 60 s about fifteen.
+ */
+export const E2E_MEDIA_TIME_SCALE = process.env.MEDIA_TIME_SCALE ?? '4';

@@ -8,7 +8,7 @@ import {
   StartPlatformOptions,
   TestDatabase,
 } from '@vap/testing';
-import { e2eEnv } from './env';
+import { E2E_MEDIA_TIME_SCALE, e2eEnv } from './env';
 
 export interface OwnPlatformOptions extends Omit<
   StartPlatformOptions,
@@ -52,6 +52,7 @@ export async function startOwnPlatform({ name, env, ...options }: OwnPlatformOpt
     CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
     RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
     RATE_LIMIT_CALLS_PER_MINUTE: '100000',
+    MEDIA_TIME_SCALE: E2E_MEDIA_TIME_SCALE,
     ...env,
   };
   let platform: Platform;

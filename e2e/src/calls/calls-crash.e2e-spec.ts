@@ -58,7 +58,13 @@ describe('calls of a calls replica that dies', () => {
     const env = e2eEnv();
     const handle = await startService('calls', {
       port: await freePort(),
-      env: { ...own.env, DATABASE_URL: own.db.url, NATS_URL: env.natsUrl, NATS_SUBJECT_PREFIX: own.prefix },
+      env: {
+        ...own.env,
+        DATABASE_URL: own.db.url,
+        NATS_URL: env.natsUrl,
+        NATS_SUBJECT_PREFIX: own.prefix,
+        MEDIA_PUBLIC_URL: own.platform.mediaPublicUrl,
+      },
       logFile: env.logDir ? join(env.logDir, 'crash', `calls-${label}.log`) : undefined,
     });
     replicas.push(handle);

@@ -3,6 +3,7 @@ import { CarrierRegistry } from '../carriers/carrier-registry';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { RecordingStore } from '../recording/recording-store';
+import { PostCallNotReady } from './post-call-queue';
 
 /** Attempts of a post-call job that wait for a late carrier recording before completing without it. */
 export const RECORDING_WAIT_ATTEMPTS = 4;
@@ -28,7 +29,7 @@ export class CarrierRecordingCopier {
     if (!adapter?.fetchRecording) return null;
     const waiting = attempt < RECORDING_WAIT_ATTEMPTS;
     if (!session.recordingSourceUrl) {
-      if (waiting) throw new Error('waiting for the carrier to report the recording');
+      if (waiting) throw new PostCallNotReady('waiting for the carrier to report the recording');
       return null;
     }
     try {

@@ -8,9 +8,13 @@ import { paiseToInr } from '../calls/call-dto';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { RecordingStore } from '../recording/recording-store';
+import { PostCallNotReady } from './post-call-queue';
 import { CarrierRecordingCopier } from './carrier-recording-copier.service';
 import { ExtractionRunner } from './extraction-runner.service';
 import { summarizeHold } from './hold-summary';
+
+/** Attempts of a post-call job that wait for the voice service's end-of-stream report (2 + 4 + 8 s). */
+export const MEDIA_STREAM_WAIT_ATTEMPTS = 4;
 
 /**
  * Finishes one ended call: hold summary, extraction, then session.completed in the same
@@ -35,6 +39,9 @@ export class PostCallProcessor {
     const before = await this.dataSource.getRepository(CallSession).findOneByOrFail({ callId });
     if (before.processingComplete) return;
     const answered = call.status === 'completed';
+    if (answered && before.mediaStream === 'live' && attempt < MEDIA_STREAM_WAIT_ATTEMPTS) {
+      throw new PostCallNotReady('waiting for the voice service to report the end of the media stream');
+    }
     const recordingKey = answered ? await this.carrierRecordings.copy(call, before, attempt) : null;
     // Extraction talks to other services; it runs before the transaction so no lock waits on it.
     const extraction = answered ? await this.extraction.run(call, before) : null;

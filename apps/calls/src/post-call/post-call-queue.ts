@@ -16,3 +16,19 @@ export async function enqueuePostCall(em: EntityManager, callId: string): Promis
   );
   await notifyQueued(em, POST_CALL_JOBS);
 }
+
+/** Runs a queued post-call job of the call now (it was waiting for something that has arrived). */
+export async function wakePostCall(em: EntityManager, callId: string): Promise<void> {
+  const woken: unknown[] = await em.query(
+    `UPDATE ${tableOf(em, 'post_call_jobs')} SET run_after = now() WHERE call_id = $1 AND status = 'queued'
+     RETURNING call_id`,
+    [callId],
+  );
+  if (woken.length) await notifyQueued(em, POST_CALL_JOBS);
+}
+
+/**
+ * The job cannot finish yet (a report it waits for has not arrived): retried later, logged quietly. After
+ * its last waiting attempt the job completes with what it has.
+ */
+export class PostCallNotReady extends Error {}

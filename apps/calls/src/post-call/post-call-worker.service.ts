@@ -5,7 +5,7 @@ import { tableOf } from '@vap/persistence';
 import { CallsConfig } from '../config/calls.config';
 import { CallQueueWorker, QueuedCall } from '../work-queue/call-work-queue';
 import { PostCallProcessor } from './post-call-processor.service';
-import { POST_CALL_JOBS } from './post-call-queue';
+import { POST_CALL_JOBS, PostCallNotReady } from './post-call-queue';
 
 /** How many post-call jobs this replica works on at once. */
 const CONCURRENCY = 8;
@@ -36,9 +36,11 @@ export class PostCallWorker extends CallQueueWorker<QueuedCall> {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const dead = attempts >= MAX_ATTEMPTS;
-      this.logger.error(
-        `post-call of ${callId} failed (attempt ${attempts}${dead ? ', giving up' : ''}): ${message}`,
-      );
+      if (err instanceof PostCallNotReady) this.logger.log(`post-call of ${callId}: ${message}`);
+      else
+        this.logger.error(
+          `post-call of ${callId} failed (attempt ${attempts}${dead ? ', giving up' : ''}): ${message}`,
+        );
       await this.dataSource.query(
         `UPDATE ${tableOf(this.dataSource, 'post_call_jobs')}
             SET status = $2, last_error = $3, run_after = now() + make_interval(secs => $4), updated_at = now()

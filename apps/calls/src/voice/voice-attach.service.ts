@@ -2,7 +2,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError, ErrorCode, isTerminalStatus, VoiceAttachRequest, VoiceCallContext } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 import { Call } from '../calls/entities/call.entity';
+import { CallSession } from '../calls/entities/call-session.entity';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { MediaStreamClaims } from '../media-stream/media-stream-claims';
 import { carrierCallOf, findVoiceCall } from './voice-calls';
@@ -43,6 +45,11 @@ export class VoiceAttachService {
     if (!(await this.claims.claim(request.nonce, call.id))) {
       throw AppError.conflict('This stream token was used already');
     }
+    // Post-call processing now waits for the voice service's end-of-stream report.
+    await this.dataSource.query(
+      `UPDATE ${tableOf(this.dataSource, CallSession)} SET media_stream = 'live' WHERE call_id = $1`,
+      [call.id],
+    );
     return contextOf(call);
   }
 }

@@ -12,6 +12,7 @@ import {
 import { tableOf } from '@vap/persistence';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
+import { wakePostCall } from '../post-call/post-call-queue';
 import { recordingKey } from '../recording/recording-store';
 import { TranscriptService } from './transcript.service';
 import { checkedReason } from './voice-call-control.service';
@@ -70,6 +71,11 @@ export class VoiceReports {
       ]);
     }
     await this.dataSource.transaction(async (em) => {
+      await em.query(`UPDATE ${tableOf(em, CallSession)} SET media_stream = 'ended' WHERE call_id = $1`, [
+        call.id,
+      ]);
+      // A post-call job waiting for this report runs now rather than at its next retry.
+      await wakePostCall(em, call.id);
       if (recording) {
         await em.query(
           `UPDATE ${tableOf(em, CallSession)}

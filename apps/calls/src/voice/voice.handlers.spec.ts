@@ -313,6 +313,8 @@ describe('calls.voice.* commands', () => {
         answeredBy: 'human',
         agent: agentSettings,
       });
+      // Post-call processing now waits for the voice service's end-of-stream report.
+      expect((await sessionOf(call.id)).mediaStream).toBe('live');
       await expect(attach('carrier_b', call.id, s, carrierBHeaders(s.url))).rejects.toMatchObject({
         code: ErrorCode.CONFLICT,
       });
@@ -608,6 +610,7 @@ describe('calls.voice.* commands', () => {
       const session = await sessionOf(call.id);
       expect(session.recordingKey).toBe(storageKey);
       expect(session.recordingDurationSecs).toBe(41);
+      expect(session.mediaStream).toBe('ended');
       expect((await callOf(call.id)).endCallReason).toBe('agent_ended_call');
     });
 

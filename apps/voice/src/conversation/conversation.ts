@@ -43,6 +43,8 @@ export const APOLOGY_TIMEOUT_MS = 3000;
 
 /** end(reason) from outside: media ms the farewell may take before the hang-up goes ahead anyway. */
 export const FAREWELL_LIMIT_MS = 6000;
+/** max_call_duration_secs: the farewell starts this long before the cap (offline voices take about 3.7 s to say it). */
+export const CAP_FAREWELL_LEAD_MS = 5000;
 
 /** Model rounds per caller turn (each tool result goes back to the model once). */
 const MAX_MODEL_ROUNDS = 4;
@@ -207,8 +209,14 @@ class Conversation implements LiveConversation {
           if (!this.ending) this.say(Phrases.wrapUp);
         });
       }
-      time.after(cap * 1000, () => {
-        void this.endWith('max_call_duration_reached', Phrases.maxDurationFarewell, { interrupt: true });
+      // The farewell starts early enough to end by the cap, and is cut there if it runs longer: the call
+      // lasts max_call_duration_secs, not the cap plus a goodbye.
+      const lead = Math.min(CAP_FAREWELL_LEAD_MS, cap * 500);
+      time.after(cap * 1000 - lead, () => {
+        void this.endWith('max_call_duration_reached', Phrases.maxDurationFarewell, {
+          interrupt: true,
+          limitMs: lead,
+        });
       });
     }
 

@@ -8,6 +8,7 @@ export {
   DEFAULT_PROVIDER_TIMEOUT_MS,
   APOLOGY_TIMEOUT_MS,
   FAREWELL_LIMIT_MS,
+  CAP_FAREWELL_LEAD_MS,
   Phrases,
 } from './conversation';
 // Endpointing threshold in force: a caller's turn ends after 700 ms of continuous silence.

@@ -37,6 +37,10 @@ export class CallSession {
   @Column({ name: 'recording_key', type: 'text', nullable: true })
   recordingKey: string | null;
 
+  /** live while the voice service streams the call's audio, ended once it reported the end; null: no stream. */
+  @Column({ name: 'media_stream', type: 'text', nullable: true })
+  mediaStream: 'live' | 'ended' | null;
+
   /** A recording still at the carrier (its URL), copied into blob storage after the call. */
   @Column({ name: 'recording_source_url', type: 'text', nullable: true })
   recordingSourceUrl: string | null;
@@ -74,6 +78,7 @@ export function newSession(call: { id: string; sessionId: string }): QueryDeepPa
     hold: null,
     extraction: null,
     recordingKey: null,
+    mediaStream: null,
     recordingSourceUrl: null,
     recordingDurationSecs: null,
     durationSeconds: 0,

@@ -8,6 +8,7 @@ import { CallLifecycle1763800009200 } from './1763800009200-call-lifecycle';
 import { InboxPruneIndex1763900010000 } from './1763900010000-inbox-prune-index';
 import { PartnerStanding1763900020000 } from './1763900020000-partner-standing';
 import { PartnerBalanceVersion1764000010000 } from './1764000010000-partner-balance-version';
+import { SessionMediaStream1764100020000 } from './1764100020000-session-media-stream';
 import { MediaStreamClaims1764100010000 } from './1764100010000-media-stream-claims';
 
 /** Every migration of the calls schema, oldest first. */
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   PartnerStanding1763900020000,
   PartnerBalanceVersion1764000010000,
   MediaStreamClaims1764100010000,
+  SessionMediaStream1764100020000,
 ];
