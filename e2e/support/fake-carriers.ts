@@ -1,7 +1,10 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { waitFor } from '@vap/testing';
+import { signCarrierA, signCarrierB } from './carrier-signatures';
+import { mediaClientFor, MediaStreamClient } from './fake-media/media-client';
+import { streamInstructionOf } from './fake-media/stream-markup';
 
 /**
  * A local stand-in for the two carriers' REST APIs and their callbacks, for e2e tests:
@@ -18,6 +21,12 @@ import { waitFor } from '@vap/testing';
  * - Hang-ups of live calls: carrier_a `DELETE /v1/Account/{auth_id}/Call/{call_uuid}/` (or
  *   `/Request/{request_uuid}/` before the answer), carrier_b `POST /2010-04-01/Accounts/{sid}/Calls/{CallSid}.json`
  *   with `Status=completed`; recorded in `hangups` (the test then plays the carrier's final callback).
+ * - Media streams: `answer()` plays the answer callback and, when the platform answers with stream markup,
+ *   opens the media stream the way the carrier would (see fake-media/media-client.ts). A hang-up or transfer
+ *   through REST ends that stream (carrier_b sends `stop`, then both close the socket).
+ * - Transfers of live calls: carrier_b `POST .../Calls/{CallSid}.json` with `Twiml`, carrier_a
+ *   `POST /v1/Account/{auth_id}/Call/{call_uuid}/` with `legs` and `aleg_url` (the fake then fetches that URL,
+ *   signed, for the new XML); recorded in `transfers`.
  * Every REST request must carry the account's HTTP Basic credentials and the required fields, else it is
  * refused like the carrier would (401 / 400). The signing here is written from the carriers' documented
  * schemes independently of the platform's verifier, so a mistake on either side shows.
@@ -77,6 +86,37 @@ export interface Hangup {
   status?: string;
 }
 
+export interface Transfer {
+  provider: 'carrier_a' | 'carrier_b';
+  /** carrier_b's CallSid or carrier_a's CallUUID. */
+  id: string;
+  /** The markup the call was redirected to (carrier_b's Twiml, carrier_a's answer from aleg_url). */
+  markup: string;
+  /** The number the markup dials, when it dials one. */
+  dialed: string | null;
+  /** carrier_a: the transfer request's fields. */
+  fields?: Record<string, string>;
+}
+
+export interface AnswerOptions {
+  /** Machine detection's verdict: carrier_b `AnsweredBy`, carrier_a `Machine=true/false`. Default human. */
+  answeredBy?: 'human' | 'machine';
+  /** Media clock speed of the stream (the platform's MEDIA_TIME_SCALE). */
+  timeScale?: number;
+  /** How the stream upgrade is signed. */
+  streamSign?: SignMode;
+  /** Open the stream the answer asks for (default true). */
+  openStream?: boolean;
+  /** More callback fields. */
+  params?: Record<string, string>;
+}
+
+export interface AnsweredCall {
+  answer: CallbackResult;
+  /** The open media stream, or null when the answer asked for none (or openStream was false). */
+  media: MediaStreamClient | null;
+}
+
 export interface RestRequest {
   method: string;
   path: string;
@@ -95,6 +135,16 @@ export interface FakeCarriers {
   /** Hang-up requests for live calls, in order. */
   hangups: Hangup[];
   waitForHangup(id: string, timeoutMs?: number): Promise<Hangup>;
+  /** Transfers of live calls, in order. */
+  transfers: Transfer[];
+  waitForTransfer(id: string, timeoutMs?: number): Promise<Transfer>;
+  /**
+   * Answers the call (the answer callback, signed) and opens the media stream the platform's markup asks for.
+   * Rejects with MediaStreamRefused when the platform refuses the upgrade.
+   */
+  answer(call: PlacedCall, options?: AnswerOptions): Promise<AnsweredCall>;
+  /** The media stream opened for a call (by CallSid / CallUUID), if any. */
+  stream(id: string): MediaStreamClient | undefined;
   /** The next REST request is answered with this status (and no call is created). */
   failNext(status: number): void;
   /** Place-call requests are answered this much later (the call is placed at once): a slow carrier API. */
@@ -131,33 +181,14 @@ export interface FakeCarriers {
 
 export type SignMode = 'good' | 'bad' | 'none';
 
-/** carrier_b: HMAC-SHA1 over the URL plus each parameter as name+value, names sorted; base64. */
-export function signCarrierB(token: string, url: string, params: Record<string, string>): string {
-  const data = Object.keys(params)
-    .sort()
-    .reduce((acc, k) => acc + k + params[k], url);
-  return createHmac('sha1', token).update(data).digest('base64');
-}
+export { signCarrierA, signCarrierB } from './carrier-signatures';
 
-/** carrier_a V3: base URL, sorted query, then for POST "." between query and body and the sorted body as name+value. */
-export function signCarrierA(
-  token: string,
-  url: string,
-  params: Record<string, string>,
-  nonce: string,
-): string {
-  const u = new URL(url);
-  const base = `${u.protocol}//${u.host}${u.pathname}`;
-  const query = [...u.searchParams]
-    .sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : 1) : a < b ? -1 : 1))
-    .map(([k, v]) => `${k}=${v}`)
-    .join('&');
-  const body = Object.keys(params)
-    .sort()
-    .map((k) => k + params[k])
-    .join('');
-  const signed = query || body ? `${base}?${query}${query && body ? '.' : ''}${body}` : base;
-  return createHmac('sha256', token).update(`${signed}.${nonce}`).digest('base64');
+/** The number a `<Dial>` markup dials (`<Dial>NUMBER</Dial>` or `<Dial><Number>NUMBER</Number></Dial>`). */
+function dialedNumber(markup: string): string | null {
+  const dial = /<Dial\b[^>]*>([\s\S]*?)<\/Dial>/.exec(markup);
+  if (!dial) return null;
+  const inner = /<Number\b[^>]*>([\s\S]*?)<\/Number>/.exec(dial[1])?.[1] ?? dial[1];
+  return inner.trim() || null;
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -212,6 +243,10 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
   const records = new Map<string, CarrierCallRecord>();
   const recordFailures = new Map<string, number>();
   const hangups: Hangup[] = [];
+  const transfers: Transfer[] = [];
+  const streams = new Map<string, MediaStreamClient>();
+  /** The call left the stream (hang-up or transfer): the carrier ends the stream. */
+  const endStream = (id: string) => streams.get(id)?.hangUp();
   let failStatus: number | null = null;
   let placeCallDelayMs = 0;
   const placeCallAnswer = (res: ServerResponse, body: unknown) => {
@@ -355,6 +390,37 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         resource_uri: `/v1/Account/${account.id}/Call/${record.id}/`,
       });
     }
+    if (m && req.method === 'POST') {
+      const account = authorized(req, 'carrier_a', decodeURIComponent(m[1]));
+      if (!account) return send(res, 401, { error: 'authentication failed' });
+      const id = decodeURIComponent(m[2]);
+      const placed = calls.find((c) => c.provider === 'carrier_a' && c.legId === id);
+      if (!placed) return send(res, 404, { api_id: randomUUID(), error: 'not found' });
+      const fields = (req.headers['content-type'] ?? '').startsWith('application/json')
+        ? Object.fromEntries(Object.entries(JSON.parse(body) as Record<string, unknown>).map(([k, v]) => [k, String(v)]))
+        : Object.fromEntries(new URLSearchParams(body));
+      if (!['aleg', 'bleg', 'both'].includes(fields.legs ?? ''))
+        return send(res, 400, { api_id: randomUUID(), error: 'legs must be aleg, bleg or both' });
+      if (fields.legs !== 'bleg' && !fields.aleg_url)
+        return send(res, 400, { api_id: randomUUID(), error: 'aleg_url is required to transfer the aleg' });
+      const transfer: Transfer = { provider: 'carrier_a', id, markup: '', dialed: null, fields };
+      send(res, 202, { api_id: randomUUID(), message: 'call transferred' });
+      // The carrier then fetches the new XML for the leg, signed like any callback, and leaves the stream.
+      endStream(id);
+      const fetched = await post(account, fields.aleg_url, {
+        CallUUID: placed.legId,
+        ALegUUID: placed.legId,
+        ALegRequestUUID: placed.providerCallId,
+        From: placed.from,
+        To: placed.to,
+        Direction: 'outbound',
+        CallStatus: 'in-progress',
+      });
+      transfer.markup = fetched.body;
+      transfer.dialed = dialedNumber(fetched.body);
+      transfers.push(transfer);
+      return;
+    }
     m = /^\/v1\/Account\/([^/]+)\/(Call|Request)\/([^/]+)\/$/.exec(url.pathname);
     if (m && req.method === 'DELETE') {
       if (!authorized(req, 'carrier_a', decodeURIComponent(m[1])))
@@ -365,6 +431,8 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       );
       if (!known) return send(res, 404, { error: 'not found' });
       hangups.push({ provider: 'carrier_a', id });
+      const leg = calls.find((c) => c.provider === 'carrier_a' && c.providerCallId === id)?.legId ?? id;
+      endStream(leg);
       res.writeHead(204).end();
       return;
     }
@@ -451,10 +519,21 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       const sid = decodeURIComponent(m[2]);
       if (!calls.some((c) => c.provider === 'carrier_b' && c.providerCallId === sid))
         return send(res, 404, { code: 20404, message: 'The requested resource was not found' });
-      const status = formOf(body).Status?.[0];
+      const form = formOf(body);
+      const twiml = form.Twiml?.[0];
+      if (twiml !== undefined && form.Status === undefined) {
+        // New TwiML for the live call: it leaves <Connect><Stream> (the stream stops) and runs the new markup.
+        if (!/^\s*<(\?xml[^>]*\?>\s*<)?Response\b/.test(twiml))
+          return send(res, 400, { code: 12100, message: 'Document parse failure' });
+        transfers.push({ provider: 'carrier_b', id: sid, markup: twiml, dialed: dialedNumber(twiml) });
+        endStream(sid);
+        return send(res, 200, { sid, account_sid: account.id, status: 'in-progress' });
+      }
+      const status = form.Status?.[0];
       if (status !== 'completed' && status !== 'canceled')
         return send(res, 400, { code: 21220, message: 'Status must be completed or canceled' });
       hangups.push({ provider: 'carrier_b', id: sid, status });
+      endStream(sid);
       return send(res, 200, { sid, account_sid: account.id, status });
     }
     m = /^\/2010-04-01\/Accounts\/([^/]+)\/IncomingPhoneNumbers\.json$/.exec(url.pathname);
@@ -512,12 +591,73 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     return postForm(url, params, headers);
   };
 
+  const answer = async (call: PlacedCall, options: AnswerOptions = {}): Promise<AnsweredCall> => {
+    const machine = options.answeredBy === 'machine';
+    const result =
+      call.provider === 'carrier_b'
+        ? await callbackB(call, { CallStatus: 'in-progress', AnsweredBy: machine ? 'machine_start' : 'human', ...options.params }, { target: 'answer' })
+        : await callbackA(call, 'answer', { CallStatus: 'in-progress', Machine: machine ? 'true' : 'false', ...options.params });
+    const instruction = result.status === 200 ? streamInstructionOf(call.provider, result.body) : null;
+    if (!instruction || options.openStream === false) return { answer: result, media: null };
+    const media = mediaClientFor({
+      account: call.account,
+      instruction,
+      carrierCallId: call.legId,
+      timeScale: options.timeScale,
+      sign: options.streamSign,
+    });
+    streams.set(call.legId, media);
+    await media.open();
+    return { answer: result, media };
+  };
+
+  const callbackA: FakeCarriers['callbackA'] = (call, kind, params, sign = 'good') =>
+    post(
+      call.account,
+      call.urls[kind],
+      {
+        CallUUID: call.legId,
+        ALegUUID: call.legId,
+        ALegRequestUUID: call.providerCallId,
+        From: call.from,
+        To: call.to,
+        Direction: 'outbound',
+        ...params,
+      },
+      sign,
+    );
+  const callbackB: FakeCarriers['callbackB'] = (call, params, options = {}) =>
+    post(
+      call.account,
+      call.urls[options.target ?? 'status'],
+      {
+        CallSid: call.providerCallId,
+        AccountSid: call.account.id,
+        From: call.from,
+        To: call.to,
+        Direction: 'outbound-api',
+        ApiVersion: '2010-04-01',
+        CallbackSource: 'call-progress-events',
+        Timestamp: new Date().toUTCString(),
+        ...params,
+      },
+      options.sign ?? 'good',
+    );
+
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
     requests,
     detached,
     hangups,
+    transfers,
+    waitForTransfer: (id, timeoutMs = 10_000) =>
+      waitFor(() => transfers.find((t) => t.id === id), {
+        timeoutMs,
+        description: `a transfer of ${id} at the fake carrier`,
+      }),
+    answer,
+    stream: (id) => streams.get(id),
     waitForHangup: (id, timeoutMs = 10_000) =>
       waitFor(() => hangups.find((h) => h.id === id), {
         timeoutMs,
@@ -545,41 +685,12 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         timeoutMs,
         description: `a call to ${to} at the fake carrier`,
       }),
-    callbackA: (call, kind, params, sign = 'good') =>
-      post(
-        call.account,
-        call.urls[kind],
-        {
-          CallUUID: call.legId,
-          ALegUUID: call.legId,
-          ALegRequestUUID: call.providerCallId,
-          From: call.from,
-          To: call.to,
-          Direction: 'outbound',
-          ...params,
-        },
-        sign,
-      ),
-    callbackB: (call, params, options = {}) =>
-      post(
-        call.account,
-        call.urls[options.target ?? 'status'],
-        {
-          CallSid: call.providerCallId,
-          AccountSid: call.account.id,
-          From: call.from,
-          To: call.to,
-          Direction: 'outbound-api',
-          ApiVersion: '2010-04-01',
-          CallbackSource: 'call-progress-events',
-          Timestamp: new Date().toUTCString(),
-          ...params,
-        },
-        options.sign ?? 'good',
-      ),
+    callbackA,
+    callbackB,
     post,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const media of streams.values()) media.drop();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
