@@ -397,7 +397,9 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       const placed = calls.find((c) => c.provider === 'carrier_a' && c.legId === id);
       if (!placed) return send(res, 404, { api_id: randomUUID(), error: 'not found' });
       const fields = (req.headers['content-type'] ?? '').startsWith('application/json')
-        ? Object.fromEntries(Object.entries(JSON.parse(body) as Record<string, unknown>).map(([k, v]) => [k, String(v)]))
+        ? Object.fromEntries(
+            Object.entries(JSON.parse(body) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+          )
         : Object.fromEntries(new URLSearchParams(body));
       if (!['aleg', 'bleg', 'both'].includes(fields.legs ?? ''))
         return send(res, 400, { api_id: randomUUID(), error: 'legs must be aleg, bleg or both' });
@@ -595,8 +597,16 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     const machine = options.answeredBy === 'machine';
     const result =
       call.provider === 'carrier_b'
-        ? await callbackB(call, { CallStatus: 'in-progress', AnsweredBy: machine ? 'machine_start' : 'human', ...options.params }, { target: 'answer' })
-        : await callbackA(call, 'answer', { CallStatus: 'in-progress', Machine: machine ? 'true' : 'false', ...options.params });
+        ? await callbackB(
+            call,
+            { CallStatus: 'in-progress', AnsweredBy: machine ? 'machine_start' : 'human', ...options.params },
+            { target: 'answer' },
+          )
+        : await callbackA(call, 'answer', {
+            CallStatus: 'in-progress',
+            Machine: machine ? 'true' : 'false',
+            ...options.params,
+          });
     const instruction = result.status === 200 ? streamInstructionOf(call.provider, result.body) : null;
     if (!instruction || options.openStream === false) return { answer: result, media: null };
     const media = mediaClientFor({

@@ -6,7 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { waitFor } from '@vap/testing';
-import { FRAME_MS, MULAW_FRAME_BYTES, MULAW_SILENCE, mulawDecode, mulawEncode, TextSignalDecoder } from '@vap/media';
+import {
+  FRAME_MS,
+  MULAW_FRAME_BYTES,
+  MULAW_SILENCE,
+  mulawDecode,
+  mulawEncode,
+  TextSignalDecoder,
+} from '@vap/media';
 import { signCarrierA, signCarrierB } from '../carrier-signatures';
 import type { CarrierAccount, SignMode } from '../fake-carriers';
 import { spokenAudio } from './speech-audio';
@@ -183,7 +190,10 @@ export abstract class MediaStreamClient {
       mulaw.copy(frame, 0, at, Math.min(mulaw.length, at + MULAW_FRAME_BYTES));
       this.callerQueue.push(frame);
     }
-    return this.waitUntil(() => this.callerQueue.length === 0 || this.closed !== null, 'the callee audio to be sent');
+    return this.waitUntil(
+      () => this.callerQueue.length === 0 || this.closed !== null,
+      'the callee audio to be sent',
+    );
   }
 
   /** Resolves after `ms` of media time (the callee is silent meanwhile unless audio is queued). */
@@ -202,7 +212,11 @@ export abstract class MediaStreamClient {
   }
 
   /** Waits until the platform sent a frame matching. */
-  waitForFrame(predicate: (frame: StreamFrame) => boolean, timeoutMs = 30_000, what = 'a frame'): Promise<StreamFrame> {
+  waitForFrame(
+    predicate: (frame: StreamFrame) => boolean,
+    timeoutMs = 30_000,
+    what = 'a frame',
+  ): Promise<StreamFrame> {
     return waitFor(() => this.received().find(predicate), { timeoutMs, description: what });
   }
 
@@ -212,7 +226,10 @@ export abstract class MediaStreamClient {
     await Promise.race([
       this.closedPromise,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the media stream did not close within ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`the media stream did not close within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
       }),
     ]).finally(() => clearTimeout(timer));
     return this.closed!;
@@ -414,7 +431,9 @@ export class CarrierBMediaClient extends MediaStreamClient {
     switch (frame.event) {
       case 'media': {
         const payload = (frame.media as { payload?: unknown } | undefined)?.payload;
-        return typeof payload === 'string' ? { kind: 'audio' as const, mulaw: Buffer.from(payload, 'base64') } : null;
+        return typeof payload === 'string'
+          ? { kind: 'audio' as const, mulaw: Buffer.from(payload, 'base64') }
+          : null;
       }
       case 'mark': {
         const name = (frame.mark as { name?: unknown } | undefined)?.name;
@@ -476,18 +495,28 @@ export class CarrierAMediaClient extends MediaStreamClient {
   }
 
   protected markFrame(name: string): StreamFrame {
-    return { event: 'playedStream', sequenceNumber: Number(this.nextSequence()), streamId: this.streamId, name };
+    return {
+      event: 'playedStream',
+      sequenceNumber: Number(this.nextSequence()),
+      streamId: this.streamId,
+      name,
+    };
   }
 
   protected afterClear(): void {
     // Dropped checkpoints never played, so they are not echoed; the clear itself is acknowledged.
-    this.send({ event: 'clearedAudio', sequenceNumber: Number(this.nextSequence()), streamId: this.streamId });
+    this.send({
+      event: 'clearedAudio',
+      sequenceNumber: Number(this.nextSequence()),
+      streamId: this.streamId,
+    });
   }
 
   protected readPlatformFrame(frame: StreamFrame) {
     switch (frame.event) {
       case 'playAudio': {
-        const media = frame.media as { payload?: unknown; contentType?: unknown; sampleRate?: unknown } | undefined;
+        const media = frame.media as
+          { payload?: unknown; contentType?: unknown; sampleRate?: unknown } | undefined;
         if (typeof media?.payload !== 'string') return null;
         if (media.contentType !== 'audio/x-mulaw' || Number(media.sampleRate) !== 8000) {
           this.faults.push(`playAudio in ${String(media.contentType)} at ${String(media.sampleRate)} Hz`);
@@ -503,7 +532,6 @@ export class CarrierAMediaClient extends MediaStreamClient {
         return null;
     }
   }
-
 }
 
 export function mediaClientFor(options: MediaClientOptions): MediaStreamClient {

@@ -68,7 +68,8 @@ export async function handleChatCompletion(
   log: ChatCompletionRequest[],
   script: ChatScript,
 ): Promise<void> {
-  if (!bearerOk(req, apiKey)) return sendOpenAiError(res, 401, 'Incorrect API key provided', 'invalid_api_key');
+  if (!bearerOk(req, apiKey))
+    return sendOpenAiError(res, 401, 'Incorrect API key provided', 'invalid_api_key');
   let json: Record<string, unknown>;
   try {
     json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
@@ -92,7 +93,13 @@ export async function handleChatCompletion(
   log.push(request);
   if (json.stream !== true) return sendOpenAiError(res, 400, 'the fake serves streaming completions only');
   if (failure === 'hang') return;
-  if (failure === 'error') return sendOpenAiError(res, 500, 'The server had an error while processing your request.', 'server_error');
+  if (failure === 'error')
+    return sendOpenAiError(
+      res,
+      500,
+      'The server had an error while processing your request.',
+      'server_error',
+    );
   const turn = script(request);
   const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
   const created = Math.floor(Date.now() / 1000);
@@ -105,14 +112,20 @@ export async function handleChatCompletion(
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
   });
   if (turn.firstTokenDelayMs) await sleep(turn.firstTokenDelayMs);
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   sse(res, chunk({ role: 'assistant', content: '' }));
   const pieces: Record<string, unknown>[] = [];
   for (const word of (turn.text ?? '').match(/\S+\s*/g) ?? []) pieces.push({ content: word });
   (turn.toolCalls ?? []).forEach((call, index) => {
     const args = JSON.stringify(call.arguments);
     const callId = `call_${randomBytes(8).toString('hex')}`;
-    pieces.push({ tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: '' } }] });
+    pieces.push({
+      tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: '' } }],
+    });
     // Arguments arrive in fragments that split JSON tokens, as the real API sends them.
     for (let at = 0; at < args.length; at += 7) {
       pieces.push({ tool_calls: [{ index, function: { arguments: args.slice(at, at + 7) } }] });

@@ -26,7 +26,10 @@ export interface DeepgramSession {
 const QUIET_RMS = 100;
 
 export function refuseUpgrade(socket: Duplex, status: number, message: string): void {
-  const body = JSON.stringify({ err_code: status === 401 ? 'INVALID_AUTH' : 'Bad Request', err_msg: message });
+  const body = JSON.stringify({
+    err_code: status === 401 ? 'INVALID_AUTH' : 'Bad Request',
+    err_msg: message,
+  });
   socket.end(
     `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Bad Request'}\r\ncontent-type: application/json\r\n` +
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
@@ -43,7 +46,8 @@ export function handleListenUpgrade(
   sessions: DeepgramSession[],
 ): void {
   const url = new URL(req.url ?? '/', 'ws://fake');
-  if (req.headers.authorization !== `Token ${apiKey}`) return refuseUpgrade(socket, 401, 'Invalid credentials.');
+  if (req.headers.authorization !== `Token ${apiKey}`)
+    return refuseUpgrade(socket, 401, 'Invalid credentials.');
   const query = Object.fromEntries(url.searchParams);
   if (query.encoding !== 'mulaw' || query.sample_rate !== '8000') {
     return refuseUpgrade(socket, 400, 'the fake serves encoding=mulaw&sample_rate=8000 only');
@@ -65,7 +69,9 @@ export function handleListenUpgrade(
 function runSession(ws: WebSocket, session: DeepgramSession, failures: FailureSwitch): void {
   const decoder = new TextSignalDecoder(8000);
   const requestId = randomUUID();
-  const endpointingMs = /^\d+$/.test(session.query.endpointing ?? '') ? Number(session.query.endpointing) : 10;
+  const endpointingMs = /^\d+$/.test(session.query.endpointing ?? '')
+    ? Number(session.query.endpointing)
+    : 10;
   const interim = session.query.interim_results === 'true';
   /** Words decoded but not yet sent as final, the media time they started and how long it has been quiet. */
   let pending: string | null = null;
@@ -95,11 +101,21 @@ function runSession(ws: WebSocket, session: DeepgramSession, failures: FailureSw
           words: transcript
             .split(/\s+/)
             .filter(Boolean)
-            .map((word) => ({ word: word.toLowerCase(), start: segmentStart / 1000, end: audioMs / 1000, confidence: 0.99, punctuated_word: word })),
+            .map((word) => ({
+              word: word.toLowerCase(),
+              start: segmentStart / 1000,
+              end: audioMs / 1000,
+              confidence: 0.99,
+              punctuated_word: word,
+            })),
         },
       ],
     },
-    metadata: { request_id: requestId, model_info: { name: session.query.model ?? 'general', version: 'fake', arch: 'fake' }, model_uuid: randomUUID() },
+    metadata: {
+      request_id: requestId,
+      model_info: { name: session.query.model ?? 'general', version: 'fake', arch: 'fake' },
+      model_uuid: randomUUID(),
+    },
   });
   const finalize = (speechFinal: boolean, fromFinalize: boolean) => {
     const text = pending ?? '';
@@ -145,7 +161,14 @@ function runSession(ws: WebSocket, session: DeepgramSession, failures: FailureSw
     if (control.type === 'Finalize') finalize(false, true);
     else if (control.type === 'CloseStream') {
       if (pending !== null) finalize(true, false);
-      send({ type: 'Metadata', transaction_key: 'deprecated', request_id: requestId, created: new Date().toISOString(), duration: audioMs / 1000, channels: 1 });
+      send({
+        type: 'Metadata',
+        transaction_key: 'deprecated',
+        request_id: requestId,
+        created: new Date().toISOString(),
+        duration: audioMs / 1000,
+        channels: 1,
+      });
       ws.close(1000);
     }
   });

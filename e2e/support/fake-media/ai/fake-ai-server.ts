@@ -7,7 +7,13 @@ import { WebSocketServer } from 'ws';
 import { ChatCompletionRequest, ChatScript, echoScript, handleChatCompletion } from './chat-completions';
 import { DeepgramSession, handleListenUpgrade, refuseUpgrade } from './deepgram-live';
 import { FailureMode, FailureSwitch } from './failures';
-import { handleSpeech, handleTranscription, sendOpenAiError, SpeechRequest, TranscriptionRequest } from './openai-speech';
+import {
+  handleSpeech,
+  handleTranscription,
+  sendOpenAiError,
+  SpeechRequest,
+  TranscriptionRequest,
+} from './openai-speech';
 
 export type FakeAiEndpoint = 'transcriptions' | 'chat' | 'speech' | 'listen';
 
@@ -40,7 +46,12 @@ export interface FakeAi {
   close(): Promise<void>;
 }
 
-export const FAKE_AI_MODELS = { stt: 'fake-whisper-1', tts: 'fake-tts-1', llm: 'fake-gpt-4o-mini', deepgram: 'nova-2-phonecall' };
+export const FAKE_AI_MODELS = {
+  stt: 'fake-whisper-1',
+  tts: 'fake-tts-1',
+  llm: 'fake-gpt-4o-mini',
+  deepgram: 'nova-2-phonecall',
+};
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -112,7 +123,9 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
     env: ({ stt = 'offline', tts = 'offline', llm = false }) => ({
       STT_PROVIDER: stt,
       ...(stt === 'openai' ? { STT_BASE_URL: url, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.stt } : {}),
-      ...(stt === 'deepgram' ? { STT_BASE_URL: wsUrl, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.deepgram } : {}),
+      ...(stt === 'deepgram'
+        ? { STT_BASE_URL: wsUrl, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.deepgram }
+        : {}),
       TTS_PROVIDER: tts,
       ...(tts === 'openai' ? { TTS_BASE_URL: url, TTS_API_KEY: apiKey, TTS_MODEL: FAKE_AI_MODELS.tts } : {}),
       ...(llm ? { LLM_BASE_URL: `${url}/v1`, LLM_API_KEY: apiKey, LLM_MODEL: FAKE_AI_MODELS.llm } : {}),

@@ -10,7 +10,8 @@ export interface MultipartPart {
 /** Splits a multipart body; throws when the content type has no boundary or the body is malformed. */
 export function parseMultipart(contentType: string, body: Buffer): MultipartPart[] {
   const m = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
-  if (!/^multipart\/form-data/i.test(contentType) || !m) throw new Error('not multipart/form-data with a boundary');
+  if (!/^multipart\/form-data/i.test(contentType) || !m)
+    throw new Error('not multipart/form-data with a boundary');
   const delimiter = Buffer.from(`--${m[1] ?? m[2]}`);
   const parts: MultipartPart[] = [];
   let at = body.indexOf(delimiter);
@@ -29,7 +30,10 @@ export function parseMultipart(contentType: string, body: Buffer): MultipartPart
     const name = /\bname="([^"]*)"/i.exec(disposition)?.[1];
     if (name === undefined) throw new Error('multipart part without a name');
     const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
-    const type = headers.find((h) => /^content-type:/i.test(h))?.split(':')[1]?.trim();
+    const type = headers
+      .find((h) => /^content-type:/i.test(h))
+      ?.split(':')[1]
+      ?.trim();
     parts.push({ name, filename, contentType: type, data: body.subarray(headerEnd + 4, next) });
     at = next + 2;
   }

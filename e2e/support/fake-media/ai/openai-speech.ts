@@ -42,8 +42,15 @@ export const OPENAI_PCM_SAMPLE_RATE = 24000;
 /** Bytes per streamed write: odd on purpose, so clients must handle samples split across chunks. */
 const SPEECH_CHUNK_BYTES = 4801;
 
-export function sendOpenAiError(res: ServerResponse, status: number, message: string, type = 'invalid_request_error'): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, type, code: null } }));
+export function sendOpenAiError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type = 'invalid_request_error',
+): void {
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ error: { message, type, code: null } }));
 }
 
 export function bearerOk(req: IncomingMessage, apiKey: string): boolean {
@@ -58,14 +65,16 @@ export async function handleTranscription(
   failures: FailureSwitch,
   log: TranscriptionRequest[],
 ): Promise<void> {
-  if (!bearerOk(req, apiKey)) return sendOpenAiError(res, 401, 'Incorrect API key provided', 'invalid_api_key');
+  if (!bearerOk(req, apiKey))
+    return sendOpenAiError(res, 401, 'Incorrect API key provided', 'invalid_api_key');
   let parts;
   try {
     parts = parseMultipart(req.headers['content-type'] ?? '', body);
   } catch (err) {
     return sendOpenAiError(res, 400, (err as Error).message);
   }
-  const field = (name: string) => parts.find((p) => p.name === name && p.filename === undefined)?.data.toString('utf8');
+  const field = (name: string) =>
+    parts.find((p) => p.name === name && p.filename === undefined)?.data.toString('utf8');
   const file = parts.find((p) => p.name === 'file');
   if (!file) return sendOpenAiError(res, 400, "'file' is a required property");
   if (!field('model')) return sendOpenAiError(res, 400, "'model' is a required property");
@@ -92,7 +101,13 @@ export async function handleTranscription(
   });
   if (failure === 'hang') return;
   if (failure === 'close') return void req.socket.destroy();
-  if (failure === 'error') return sendOpenAiError(res, 500, 'The server had an error while processing your request.', 'server_error');
+  if (failure === 'error')
+    return sendOpenAiError(
+      res,
+      500,
+      'The server had an error while processing your request.',
+      'server_error',
+    );
   if (field('response_format') === 'text') {
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(text);
     return;
@@ -108,7 +123,8 @@ export async function handleSpeech(
   failures: FailureSwitch,
   log: SpeechRequest[],
 ): Promise<void> {
-  if (!bearerOk(req, apiKey)) return sendOpenAiError(res, 401, 'Incorrect API key provided', 'invalid_api_key');
+  if (!bearerOk(req, apiKey))
+    return sendOpenAiError(res, 401, 'Incorrect API key provided', 'invalid_api_key');
   let json: Record<string, unknown>;
   try {
     json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
@@ -132,9 +148,16 @@ export async function handleSpeech(
     failed: failure !== null,
   });
   // Only raw PCM is produced here; asking for mp3 (the API's default) would be a bug on a phone line.
-  if (json.response_format !== 'pcm') return sendOpenAiError(res, 400, 'the fake serves response_format "pcm" only');
+  if (json.response_format !== 'pcm')
+    return sendOpenAiError(res, 400, 'the fake serves response_format "pcm" only');
   if (failure === 'hang') return;
-  if (failure === 'error') return sendOpenAiError(res, 500, 'The server had an error while processing your request.', 'server_error');
+  if (failure === 'error')
+    return sendOpenAiError(
+      res,
+      500,
+      'The server had an error while processing your request.',
+      'server_error',
+    );
   const audio = pcm16ToBuffer(spokenAudio(String(json.input), { sampleRate: OPENAI_PCM_SAMPLE_RATE }));
   res.writeHead(200, { 'content-type': 'audio/pcm', 'transfer-encoding': 'chunked' });
   for (let at = 0; at < audio.length; at += SPEECH_CHUNK_BYTES) {

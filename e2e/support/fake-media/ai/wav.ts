@@ -27,7 +27,8 @@ export function parseWav(buf: Buffer): Wav {
       };
     } else if (id === 'data') {
       if (!format) throw new Error('WAV data before fmt');
-      if (format.code !== 1 || format.bits !== 16) throw new Error(`WAV is not PCM16 (format ${format.code}, ${format.bits} bits)`);
+      if (format.code !== 1 || format.bits !== 16)
+        throw new Error(`WAV is not PCM16 (format ${format.code}, ${format.bits} bits)`);
       const end = Math.min(buf.length, body + size);
       const frames = Math.floor((end - body) / (2 * format.channels));
       const samples = Array.from({ length: format.channels }, () => new Int16Array(frames));
