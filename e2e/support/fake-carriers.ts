@@ -149,6 +149,8 @@ export interface FakeCarriers {
   failNext(status: number): void;
   /** Place-call requests are answered this much later (the call is placed at once): a slow carrier API. */
   delayPlaceCalls(ms: number): void;
+  /** Hang-up and transfer requests of live calls are answered (and carried out) this much later. */
+  delayCallUpdates(ms: number): void;
   /** The carrier's record of a call by CallSid / CallUUID (undefined when it has none). */
   record(id: string): CarrierCallRecord | undefined;
   /** Changes the carrier's record of a call, as the carrier's own state would change. */
@@ -190,6 +192,9 @@ function dialedNumber(markup: string): string | null {
   const inner = /<Number\b[^>]*>([\s\S]*?)<\/Number>/.exec(dial[1])?.[1] ?? dial[1];
   return inner.trim() || null;
 }
+
+const pause = (ms: number) =>
+  ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -249,6 +254,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
   const endStream = (id: string) => streams.get(id)?.hangUp();
   let failStatus: number | null = null;
   let placeCallDelayMs = 0;
+  let callUpdateDelayMs = 0;
   const placeCallAnswer = (res: ServerResponse, body: unknown) => {
     const delay = placeCallDelayMs;
     if (delay <= 0) return send(res, 201, body);
@@ -394,6 +400,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       const account = authorized(req, 'carrier_a', decodeURIComponent(m[1]));
       if (!account) return send(res, 401, { error: 'authentication failed' });
       const id = decodeURIComponent(m[2]);
+      await pause(callUpdateDelayMs);
       const placed = calls.find((c) => c.provider === 'carrier_a' && c.legId === id);
       if (!placed) return send(res, 404, { api_id: randomUUID(), error: 'not found' });
       const fields = (req.headers['content-type'] ?? '').startsWith('application/json')
@@ -428,6 +435,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       if (!authorized(req, 'carrier_a', decodeURIComponent(m[1])))
         return send(res, 401, { error: 'authentication failed' });
       const id = decodeURIComponent(m[3]);
+      await pause(callUpdateDelayMs);
       const known = calls.some(
         (c) => c.provider === 'carrier_a' && (m![2] === 'Call' ? c.legId : c.providerCallId) === id,
       );
@@ -519,6 +527,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       const account = authorized(req, 'carrier_b', decodeURIComponent(m[1]));
       if (!account) return send(res, 401, { code: 20003, message: 'Authenticate' });
       const sid = decodeURIComponent(m[2]);
+      await pause(callUpdateDelayMs);
       if (!calls.some((c) => c.provider === 'carrier_b' && c.providerCallId === sid))
         return send(res, 404, { code: 20404, message: 'The requested resource was not found' });
       const form = formOf(body);
@@ -679,6 +688,9 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     },
     delayPlaceCalls: (ms) => {
       placeCallDelayMs = ms;
+    },
+    delayCallUpdates: (ms) => {
+      callUpdateDelayMs = ms;
     },
     record: (id) => records.get(id),
     setRecord: (id, patch) => {

@@ -310,9 +310,11 @@ describe('media-speaking fakes', () => {
         language: 'en',
         sampleRate: 16000,
       });
-      ai.fail('transcriptions', 'error', 1);
+      ai.fail('transcriptions', 'error', { after: 1, times: 1 });
       expect((await transcribe('One more.')).status).toBe(200);
       expect((await transcribe('This one fails.')).status).toBe(500);
+      // Failed once, as told: healed by itself.
+      expect((await transcribe('Working again.')).status).toBe(200);
       const unauthorized = await fetch(`${ai.url}/v1/audio/transcriptions`, { method: 'POST', body: 'x' });
       expect(unauthorized.status).toBe(401);
     });

@@ -77,6 +77,8 @@ export abstract class MediaStreamClient {
   readonly heard: HeardText[] = [];
   /** The agent's audio as it played (PCM16 8 kHz, one entry per 20 ms frame); cleared audio never plays. */
   readonly playedAgentAudio: Int16Array[] = [];
+  /** Media time each entry of playedAgentAudio played at, ms since the stream opened. */
+  readonly playedAtMs: number[] = [];
   /** Marks / checkpoints echoed back, in order. */
   readonly echoedMarks: string[] = [];
   /** Number of clear / clearAudio frames received. */
@@ -136,6 +138,11 @@ export abstract class MediaStreamClient {
       at += c.length;
     }
     return out;
+  }
+
+  /** The agent frames that played in [fromMs, toMs) of media time. */
+  agentFramesBetween(fromMs: number, toMs: number): Int16Array[] {
+    return this.playedAgentAudio.filter((_, i) => this.playedAtMs[i] >= fromMs && this.playedAtMs[i] < toMs);
   }
 
   /** Opens the socket, sends the carrier's start sequence and starts the clock. Rejects with MediaStreamRefused. */
@@ -347,6 +354,7 @@ export abstract class MediaStreamClient {
     if (filled === 0) return;
     const pcm = mulawDecode(frame);
     this.playedAgentAudio.push(pcm);
+    this.playedAtMs.push(this.mediaMs);
     for (const text of this.decoder.push(pcm)) this.heard.push({ text, atMs: this.mediaMs });
     this.releaseLeadingMarks();
   }

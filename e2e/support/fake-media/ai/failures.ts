@@ -1,4 +1,4 @@
-// Scripted provider failures: after N good requests, every later one fails the chosen way, so a test can break a
+// Scripted provider failures: after N good requests, the next ones (or all later ones) fail the chosen way, so a test can break a
 // provider in the middle of a call (the intro and first turns still work).
 
 /** error: an HTTP 500 / an error frame; hang: never answer; close: start answering, then drop the connection. */
@@ -7,13 +7,16 @@ export type FailureMode = 'error' | 'hang' | 'close';
 export class FailureSwitch {
   private mode: FailureMode | null = null;
   private goodLeft = 0;
+  /** Failures left before the endpoint heals by itself (Infinity: until heal()). */
+  private failuresLeft = Infinity;
   /** Requests served so far (good or failed). */
   served = 0;
 
-  /** Fails every request after `after` more good ones. */
-  set(mode: FailureMode, after = 0): void {
+  /** After `after` more good requests, fails the next `times` ones (all of them by default). */
+  set(mode: FailureMode, after = 0, times = Infinity): void {
     this.mode = mode;
     this.goodLeft = after;
+    this.failuresLeft = times;
   }
 
   clear(): void {
@@ -28,6 +31,8 @@ export class FailureSwitch {
       this.goodLeft--;
       return null;
     }
-    return this.mode;
+    const mode = this.mode;
+    if (--this.failuresLeft <= 0) this.mode = null;
+    return mode;
   }
 }

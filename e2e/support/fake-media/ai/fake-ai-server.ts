@@ -40,8 +40,11 @@ export interface FakeAi {
   env(providers: FakeAiProviders): Record<string, string>;
   /** Scripts the model's turns (default: echo the caller). */
   script(script: ChatScript): void;
-  /** After `after` more good requests, every request to the endpoint fails the given way. */
-  fail(endpoint: FakeAiEndpoint, mode: FailureMode, after?: number): void;
+  /**
+   * After `after` more good requests (default 0), the endpoint fails the given way: `times` requests (default:
+   * every one until heal()). A Deepgram session counts each final result as a request.
+   */
+  fail(endpoint: FakeAiEndpoint, mode: FailureMode, options?: { after?: number; times?: number }): void;
   heal(endpoint?: FakeAiEndpoint): void;
   close(): Promise<void>;
 }
@@ -133,7 +136,8 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
     script: (script) => {
       chatScript = script;
     },
-    fail: (endpoint, mode, after = 0) => switches[endpoint].set(mode, after),
+    fail: (endpoint, mode, { after = 0, times = Infinity } = {}) =>
+      switches[endpoint].set(mode, after, times),
     heal: (endpoint) => {
       for (const [name, s] of Object.entries(switches)) if (!endpoint || name === endpoint) s.clear();
     },
