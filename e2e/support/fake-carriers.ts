@@ -21,12 +21,12 @@ import { streamInstructionOf } from './fake-media/stream-markup';
  * - Hang-ups of live calls: carrier_a `DELETE /v1/Account/{auth_id}/Call/{call_uuid}/` (or
  *   `/Request/{request_uuid}/` before the answer), carrier_b `POST /2010-04-01/Accounts/{sid}/Calls/{CallSid}.json`
  *   with `Status=completed`; recorded in `hangups` (the test then plays the carrier's final callback).
+ * - Cold transfers of live calls: carrier_b `POST .../Calls/{CallSid}.json` with `Twiml`, carrier_a
+ *   `POST /v1/Account/{auth_id}/Call/{call_uuid}/` with `legs=aleg`, `aleg_url`, `aleg_method`; recorded in
+ *   `transfers` (the test then fetches carrier_a's aleg_url like the carrier would).
  * - Media streams: `answer()` plays the answer callback and, when the platform answers with stream markup,
  *   opens the media stream the way the carrier would (see fake-media/media-client.ts). A hang-up or transfer
  *   through REST ends that stream (carrier_b sends `stop`, then both close the socket).
- * - Transfers of live calls: carrier_b `POST .../Calls/{CallSid}.json` with `Twiml`, carrier_a
- *   `POST /v1/Account/{auth_id}/Call/{call_uuid}/` with `legs` and `aleg_url` (the fake then fetches that URL,
- *   signed, for the new XML); recorded in `transfers`.
  * Every REST request must carry the account's HTTP Basic credentials and the required fields, else it is
  * refused like the carrier would (401 / 400). The signing here is written from the carriers' documented
  * schemes independently of the platform's verifier, so a mistake on either side shows.
@@ -90,12 +90,11 @@ export interface Transfer {
   provider: 'carrier_a' | 'carrier_b';
   /** carrier_b's CallSid or carrier_a's CallUUID. */
   id: string;
-  /** The markup the call was redirected to (carrier_b's Twiml, carrier_a's answer from aleg_url). */
-  markup: string;
-  /** The number the markup dials, when it dials one. */
-  dialed: string | null;
-  /** carrier_a: the transfer request's fields. */
-  fields?: Record<string, string>;
+  /** carrier_b: the TwiML the call was updated with. */
+  twiml?: string;
+  /** carrier_a: where the leg fetches its new XML, and how. */
+  alegUrl?: string;
+  alegMethod?: string;
 }
 
 export interface AnswerOptions {
@@ -184,14 +183,6 @@ export interface FakeCarriers {
 export type SignMode = 'good' | 'bad' | 'none';
 
 export { signCarrierA, signCarrierB } from './carrier-signatures';
-
-/** The number a `<Dial>` markup dials (`<Dial>NUMBER</Dial>` or `<Dial><Number>NUMBER</Number></Dial>`). */
-function dialedNumber(markup: string): string | null {
-  const dial = /<Dial\b[^>]*>([\s\S]*?)<\/Dial>/.exec(markup);
-  if (!dial) return null;
-  const inner = /<Number\b[^>]*>([\s\S]*?)<\/Number>/.exec(dial[1])?.[1] ?? dial[1];
-  return inner.trim() || null;
-}
 
 const pause = (ms: number) =>
   ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
@@ -396,39 +387,28 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         resource_uri: `/v1/Account/${account.id}/Call/${record.id}/`,
       });
     }
+    m = /^\/v1\/Account\/([^/]+)\/Call\/([^/]+)\/$/.exec(url.pathname);
     if (m && req.method === 'POST') {
-      const account = authorized(req, 'carrier_a', decodeURIComponent(m[1]));
-      if (!account) return send(res, 401, { error: 'authentication failed' });
+      if (!authorized(req, 'carrier_a', decodeURIComponent(m[1])))
+        return send(res, 401, { error: 'authentication failed' });
       const id = decodeURIComponent(m[2]);
       await pause(callUpdateDelayMs);
-      const placed = calls.find((c) => c.provider === 'carrier_a' && c.legId === id);
-      if (!placed) return send(res, 404, { api_id: randomUUID(), error: 'not found' });
-      const fields = (req.headers['content-type'] ?? '').startsWith('application/json')
-        ? Object.fromEntries(
-            Object.entries(JSON.parse(body) as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
-          )
+      if (!calls.some((c) => c.provider === 'carrier_a' && c.legId === id) && !records.has(id))
+        return send(res, 404, { error: 'not found' });
+      const json = (req.headers['content-type'] ?? '').startsWith('application/json')
+        ? (JSON.parse(body) as Record<string, unknown>)
         : Object.fromEntries(new URLSearchParams(body));
-      if (!['aleg', 'bleg', 'both'].includes(fields.legs ?? ''))
-        return send(res, 400, { api_id: randomUUID(), error: 'legs must be aleg, bleg or both' });
-      if (fields.legs !== 'bleg' && !fields.aleg_url)
-        return send(res, 400, { api_id: randomUUID(), error: 'aleg_url is required to transfer the aleg' });
-      const transfer: Transfer = { provider: 'carrier_a', id, markup: '', dialed: null, fields };
-      send(res, 202, { api_id: randomUUID(), message: 'call transferred' });
-      // The carrier then fetches the new XML for the leg, signed like any callback, and leaves the stream.
-      endStream(id);
-      const fetched = await post(account, fields.aleg_url, {
-        CallUUID: placed.legId,
-        ALegUUID: placed.legId,
-        ALegRequestUUID: placed.providerCallId,
-        From: placed.from,
-        To: placed.to,
-        Direction: 'outbound',
-        CallStatus: 'in-progress',
+      if (json.legs !== 'aleg' || typeof json.aleg_url !== 'string' || !json.aleg_url)
+        return send(res, 400, { error: 'legs=aleg and aleg_url are required' });
+      transfers.push({
+        provider: 'carrier_a',
+        id,
+        alegUrl: json.aleg_url,
+        alegMethod: String(json.aleg_method ?? 'POST'),
       });
-      transfer.markup = fetched.body;
-      transfer.dialed = dialedNumber(fetched.body);
-      transfers.push(transfer);
-      return;
+      // The leg leaves the stream for its new XML.
+      endStream(id);
+      return send(res, 202, { api_id: randomUUID(), message: 'call transferred' });
     }
     m = /^\/v1\/Account\/([^/]+)\/(Call|Request)\/([^/]+)\/$/.exec(url.pathname);
     if (m && req.method === 'DELETE') {
@@ -530,17 +510,14 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       await pause(callUpdateDelayMs);
       if (!calls.some((c) => c.provider === 'carrier_b' && c.providerCallId === sid))
         return send(res, 404, { code: 20404, message: 'The requested resource was not found' });
-      const form = formOf(body);
-      const twiml = form.Twiml?.[0];
-      if (twiml !== undefined && form.Status === undefined) {
-        // New TwiML for the live call: it leaves <Connect><Stream> (the stream stops) and runs the new markup.
-        if (!/^\s*<(\?xml[^>]*\?>\s*<)?Response\b/.test(twiml))
-          return send(res, 400, { code: 12100, message: 'Document parse failure' });
-        transfers.push({ provider: 'carrier_b', id: sid, markup: twiml, dialed: dialedNumber(twiml) });
+      const twiml = formOf(body).Twiml?.[0];
+      if (twiml) {
+        transfers.push({ provider: 'carrier_b', id: sid, twiml });
+        // New TwiML takes the call out of <Connect><Stream>: the stream stops.
         endStream(sid);
         return send(res, 200, { sid, account_sid: account.id, status: 'in-progress' });
       }
-      const status = form.Status?.[0];
+      const status = formOf(body).Status?.[0];
       if (status !== 'completed' && status !== 'canceled')
         return send(res, 400, { code: 21220, message: 'Status must be completed or canceled' });
       hangups.push({ provider: 'carrier_b', id: sid, status });

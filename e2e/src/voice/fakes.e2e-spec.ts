@@ -21,6 +21,7 @@ import { CarrierAccount, FakeCarriers, startFakeCarriers } from '../../support/f
 import {
   activeFraction,
   CarrierAMediaClient,
+  dialedNumber,
   CarrierBMediaClient,
   FakeAi,
   MediaStreamRefused,
@@ -416,6 +417,7 @@ describe('media-speaking fakes', () => {
     let fake: FakeCarriers;
     let platform: Server;
     let media: MiniMediaServer;
+    let mediaA: MiniMediaServer;
     let platformUrl: string;
     const answers: string[] = [];
 
@@ -424,6 +426,7 @@ describe('media-speaking fakes', () => {
       fake.addAccount(B);
       fake.addAccount(A);
       media = await startMiniMediaServer(B);
+      mediaA = await startMiniMediaServer(A);
       // Stands in for the calls service: answers with stream markup; carrier_a's transfer URL answers <Dial>.
       platform = createServer((req, res) => {
         const path = req.url ?? '';
@@ -431,6 +434,10 @@ describe('media-speaking fakes', () => {
         res.writeHead(200, { 'content-type': 'application/xml' });
         if (path.startsWith('/transfer'))
           return res.end('<Response><Dial><Number>+919811112222</Number></Dial></Response>');
+        if (path.startsWith('/answer-a'))
+          return res.end(
+            `<Response>${carrierAStreamMarkup(`${mediaA.url}/media/carrier_a/c2?token=abc`)}</Response>`,
+          );
         res.end(
           `<Response>${carrierBStreamMarkup(`${media.url}/media/carrier_b/c1?token=abc`, { callId: 'c1' })}</Response>`,
         );
@@ -442,6 +449,7 @@ describe('media-speaking fakes', () => {
     afterAll(async () => {
       await fake.close();
       await media.close();
+      await mediaA.close();
       await new Promise((resolve) => platform.close(resolve));
     });
 
@@ -495,11 +503,12 @@ describe('media-speaking fakes', () => {
         body: new URLSearchParams({ Twiml: '<Response><Dial>+919811112222</Dial></Response>' }).toString(),
       });
       expect(res.status).toBe(200);
-      expect(await fake.waitForTransfer(call.providerCallId)).toMatchObject({ dialed: '+919811112222' });
+      const transfer = await fake.waitForTransfer(call.providerCallId);
+      expect(dialedNumber(transfer.twiml ?? '')).toBe('+919811112222');
       await stream!.waitForClose(3000);
     });
 
-    it('carries out a carrier_a transfer by fetching the aleg_url for the new XML', async () => {
+    it('records a carrier_a transfer to an aleg_url and ends the stream', async () => {
       const placed = await fetch(`${fake.url}/v1/Account/${A.id}/Call/`, {
         method: 'POST',
         headers: { authorization: auth(A), 'content-type': 'application/json' },
@@ -511,6 +520,7 @@ describe('media-speaking fakes', () => {
       });
       expect(placed.status).toBe(201);
       const call = await fake.waitForCall('919812300002');
+      const { media: stream } = await fake.answer(call, { timeScale: TIME_SCALE });
       const res = await fetch(`${fake.url}/v1/Account/${A.id}/Call/${call.legId}/`, {
         method: 'POST',
         headers: { authorization: auth(A), 'content-type': 'application/json' },
@@ -520,10 +530,13 @@ describe('media-speaking fakes', () => {
       const transfer = await fake.waitForTransfer(call.legId);
       expect(transfer).toMatchObject({
         provider: 'carrier_a',
-        dialed: '+919811112222',
-        fields: { legs: 'aleg' },
+        alegUrl: `${platformUrl}/transfer`,
+        alegMethod: 'POST',
       });
-      expect(answers).toContain('/transfer');
+      const xml = await fake.post(A, transfer.alegUrl!, { CallUUID: call.legId, CallStatus: 'in-progress' });
+      expect(dialedNumber(xml.body)).toBe('+919811112222');
+      await stream!.waitForClose(3000);
+      expect(stream!.sent('stop')).toEqual([]);
     });
   });
 });

@@ -178,9 +178,8 @@ describe('voice calls through the fake carriers', () => {
       });
       await call.media.waitForHeard(INTRO);
       await turn(call, 'Can I talk to a human please?', 'Connecting you to a colleague now.');
-      const transfer = await world.fake.waitForTransfer(call.carrierId, 30_000);
-      expect(transfer.dialed).toBe(TRANSFER_TO);
-      if (provider === 'carrier_a') expect(transfer.fields).toMatchObject({ legs: 'aleg' });
+      const { dialed } = await world.transferred(call);
+      expect(dialed).toBe(TRANSFER_TO);
       // The call left the stream at the carrier.
       await call.media.waitForClose();
       await world.complete(call, call.media.mediaMs / 1000);
@@ -255,7 +254,7 @@ describe('voice calls through the fake carriers', () => {
     const call = await world.dial('carrier_b', acking.id);
     await call.media.waitForHeard(INTRO);
     await turn(call, 'I need a human.', 'Please hold on a moment.');
-    await world.fake.waitForTransfer(call.carrierId, 30_000);
+    await world.transferred(call);
     await call.media.waitForClose();
     await world.complete(call, call.media.mediaMs / 1000);
 
@@ -263,7 +262,7 @@ describe('voice calls through the fake carriers', () => {
     const quiet = await world.dial('carrier_b', silent.id);
     await quiet.media.waitForHeard(INTRO);
     await turn(quiet, 'I need a human.', 'Connecting you to a colleague now.');
-    await world.fake.waitForTransfer(quiet.carrierId, 30_000);
+    await world.transferred(quiet);
     await quiet.media.waitForClose();
     expect(quiet.media.heard.map((h) => h.text)).not.toContain('Please hold on a moment.');
     await world.complete(quiet, quiet.media.mediaMs / 1000);

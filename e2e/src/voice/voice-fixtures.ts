@@ -11,8 +11,10 @@ import {
   FakeCarriers,
   PlacedCall,
   startFakeCarriers,
+  Transfer,
 } from '../../support/fake-carriers';
 import {
+  dialedNumber,
   FakeAi,
   FakeAiProviders,
   MediaStreamClient,
@@ -236,6 +238,29 @@ export class VoiceWorld {
     const id = call.provider === 'carrier_b' ? call.placed.providerCallId : call.placed.legId;
     await this.fake.waitForHangup(id, timeoutMs);
     await this.complete(call, call.media.mediaMs / 1000);
+  }
+
+  /**
+   * Waits for the platform's cold transfer through the carrier's REST API and carries it out like the carrier:
+   * carrier_b's TwiML is in the request; carrier_a's leg fetches its new XML from aleg_url, signed.
+   */
+  async transferred(
+    call: LiveCall,
+    timeoutMs = 30_000,
+  ): Promise<{ transfer: Transfer; dialed: string | null }> {
+    const transfer = await this.fake.waitForTransfer(call.carrierId, timeoutMs);
+    if (call.provider === 'carrier_b') return { transfer, dialed: dialedNumber(transfer.twiml ?? '') };
+    const xml = await this.fake.post(call.placed.account, transfer.alegUrl!, {
+      CallUUID: call.placed.legId,
+      ALegUUID: call.placed.legId,
+      ALegRequestUUID: call.placed.providerCallId,
+      From: call.placed.from,
+      To: call.placed.to,
+      Direction: 'outbound',
+      CallStatus: 'in-progress',
+    });
+    if (xml.status !== 200) throw new Error(`the transfer XML answered ${xml.status}: ${xml.body}`);
+    return { transfer, dialed: dialedNumber(xml.body) };
   }
 
   /** GET /calls/{id}. */

@@ -60,3 +60,11 @@ export function streamInstructionOf(
   if (!url) return null;
   return { protocol, url, parameters: {}, attributes };
 }
+
+/** The number a `<Dial>` markup dials (`<Dial>NUMBER</Dial>` or `<Dial><Number>NUMBER</Number></Dial>`). */
+export function dialedNumber(markup: string): string | null {
+  const dial = /<Dial\b[^>]*>([\s\S]*?)<\/Dial>/.exec(markup);
+  if (!dial) return null;
+  const inner = /<Number\b[^>]*>([\s\S]*?)<\/Number>/.exec(dial[1])?.[1] ?? dial[1];
+  return inner.trim() || null;
+}
