@@ -55,9 +55,23 @@ export interface CapturedEvent {
   data: Record<string, Any>;
 }
 
-/** Listens to the platform's call and session events on its own subject prefix. */
+/** A transcript line as the voice service reported it to the calls service (calls.voice.transcript). */
+export interface ReportedLine {
+  callId: string;
+  role: 'user' | 'bot';
+  content: string;
+  atMs: number;
+  interrupted?: boolean;
+  latency?: Record<string, number>;
+}
+
+/**
+ * Listens to the platform's call and session events on its own subject prefix, and to the transcript lines the
+ * voice service reports (a plain subscription sees the command's requests without answering them).
+ */
 export class PrefixEventTap {
   readonly events: CapturedEvent[] = [];
+  readonly reportedLines: ReportedLine[] = [];
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -77,6 +91,13 @@ export class PrefixEventTap {
         }),
       );
     }
+    tap.subs.push(
+      nc.subscribe(`${prefix}.calls.voice.transcript`, {
+        callback: (err, msg) => {
+          if (!err) tap.reportedLines.push((JSON.parse(sc.decode(msg.data)) as { data: ReportedLine }).data);
+        },
+      }),
+    );
     await nc.flush();
     return tap;
   }
