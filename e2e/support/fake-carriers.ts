@@ -1,7 +1,10 @@
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { waitFor } from '@vap/testing';
+import { signCarrierA, signCarrierB } from './carrier-signatures';
+import { mediaClientFor, MediaStreamClient } from './fake-media/media-client';
+import { streamInstructionOf } from './fake-media/stream-markup';
 
 /**
  * A local stand-in for the two carriers' REST APIs and their callbacks, for e2e tests:
@@ -23,6 +26,9 @@ import { waitFor } from '@vap/testing';
  *   `transfers` (the test then fetches carrier_a's aleg_url like the carrier would).
  * Answers of the platform (answer URL, inbound webhook) that connect a media stream are read back with
  * `streamOfAnswer`.
+ * - Media streams: `answer()` plays the answer callback and, when the platform answers with stream markup,
+ *   opens the media stream the way the carrier would (see fake-media/media-client.ts). A hang-up or transfer
+ *   through REST ends that stream (carrier_b sends `stop`, then both close the socket).
  * Every REST request must carry the account's HTTP Basic credentials and the required fields, else it is
  * refused like the carrier would (401 / 400). The signing here is written from the carriers' documented
  * schemes independently of the platform's verifier, so a mistake on either side shows.
@@ -152,6 +158,25 @@ export function streamOfAnswer(body: string): StreamAnswer {
   };
 }
 
+export interface AnswerOptions {
+  /** Machine detection's verdict: carrier_b `AnsweredBy`, carrier_a `Machine=true/false`. Default human. */
+  answeredBy?: 'human' | 'machine';
+  /** Media clock speed of the stream (the platform's MEDIA_TIME_SCALE). */
+  timeScale?: number;
+  /** How the stream upgrade is signed. */
+  streamSign?: SignMode;
+  /** Open the stream the answer asks for (default true). */
+  openStream?: boolean;
+  /** More callback fields. */
+  params?: Record<string, string>;
+}
+
+export interface AnsweredCall {
+  answer: CallbackResult;
+  /** The open media stream, or null when the answer asked for none (or openStream was false). */
+  media: MediaStreamClient | null;
+}
+
 export interface RestRequest {
   method: string;
   path: string;
@@ -172,10 +197,20 @@ export interface FakeCarriers {
   /** Cold-transfer requests for live calls, in order. */
   transfers: Transfer[];
   waitForHangup(id: string, timeoutMs?: number): Promise<Hangup>;
+  waitForTransfer(id: string, timeoutMs?: number): Promise<Transfer>;
+  /**
+   * Answers the call (the answer callback, signed) and opens the media stream the platform's markup asks for.
+   * Rejects with MediaStreamRefused when the platform refuses the upgrade.
+   */
+  answer(call: PlacedCall, options?: AnswerOptions): Promise<AnsweredCall>;
+  /** The media stream opened for a call (by CallSid / CallUUID), if any. */
+  stream(id: string): MediaStreamClient | undefined;
   /** The next REST request is answered with this status (and no call is created). */
   failNext(status: number): void;
   /** Place-call requests are answered this much later (the call is placed at once): a slow carrier API. */
   delayPlaceCalls(ms: number): void;
+  /** Hang-up and transfer requests of live calls are answered (and carried out) this much later. */
+  delayCallUpdates(ms: number): void;
   /** The carrier's record of a call by CallSid / CallUUID (undefined when it has none). */
   record(id: string): CarrierCallRecord | undefined;
   /** Changes the carrier's record of a call, as the carrier's own state would change. */
@@ -208,34 +243,10 @@ export interface FakeCarriers {
 
 export type SignMode = 'good' | 'bad' | 'none';
 
-/** carrier_b: HMAC-SHA1 over the URL plus each parameter as name+value, names sorted; base64. */
-export function signCarrierB(token: string, url: string, params: Record<string, string>): string {
-  const data = Object.keys(params)
-    .sort()
-    .reduce((acc, k) => acc + k + params[k], url);
-  return createHmac('sha1', token).update(data).digest('base64');
-}
+export { signCarrierA, signCarrierB } from './carrier-signatures';
 
-/** carrier_a V3: base URL, sorted query, then for POST "." between query and body and the sorted body as name+value. */
-export function signCarrierA(
-  token: string,
-  url: string,
-  params: Record<string, string>,
-  nonce: string,
-): string {
-  const u = new URL(url);
-  const base = `${u.protocol}//${u.host}${u.pathname}`;
-  const query = [...u.searchParams]
-    .sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : 1) : a < b ? -1 : 1))
-    .map(([k, v]) => `${k}=${v}`)
-    .join('&');
-  const body = Object.keys(params)
-    .sort()
-    .map((k) => k + params[k])
-    .join('');
-  const signed = query || body ? `${base}?${query}${query && body ? '.' : ''}${body}` : base;
-  return createHmac('sha256', token).update(`${signed}.${nonce}`).digest('base64');
-}
+const pause = (ms: number) =>
+  ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -290,8 +301,12 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
   const recordFailures = new Map<string, number>();
   const hangups: Hangup[] = [];
   const transfers: Transfer[] = [];
+  const streams = new Map<string, MediaStreamClient>();
+  /** The call left the stream (hang-up or transfer): the carrier ends the stream. */
+  const endStream = (id: string) => streams.get(id)?.hangUp();
   let failStatus: number | null = null;
   let placeCallDelayMs = 0;
+  let callUpdateDelayMs = 0;
   const placeCallAnswer = (res: ServerResponse, body: unknown) => {
     const delay = placeCallDelayMs;
     if (delay <= 0) return send(res, 201, body);
@@ -438,6 +453,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       if (!authorized(req, 'carrier_a', decodeURIComponent(m[1])))
         return send(res, 401, { error: 'authentication failed' });
       const id = decodeURIComponent(m[2]);
+      await pause(callUpdateDelayMs);
       if (!calls.some((c) => c.provider === 'carrier_a' && c.legId === id) && !records.has(id))
         return send(res, 404, { error: 'not found' });
       const json = (req.headers['content-type'] ?? '').startsWith('application/json')
@@ -451,6 +467,8 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         alegUrl: json.aleg_url,
         alegMethod: String(json.aleg_method ?? 'POST'),
       });
+      // The leg leaves the stream for its new XML.
+      endStream(id);
       return send(res, 202, { api_id: randomUUID(), message: 'call transferred' });
     }
     m = /^\/v1\/Account\/([^/]+)\/(Call|Request)\/([^/]+)\/$/.exec(url.pathname);
@@ -458,11 +476,14 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       if (!authorized(req, 'carrier_a', decodeURIComponent(m[1])))
         return send(res, 401, { error: 'authentication failed' });
       const id = decodeURIComponent(m[3]);
+      await pause(callUpdateDelayMs);
       const known = calls.some(
         (c) => c.provider === 'carrier_a' && (m![2] === 'Call' ? c.legId : c.providerCallId) === id,
       );
       if (!known) return send(res, 404, { error: 'not found' });
       hangups.push({ provider: 'carrier_a', id });
+      const leg = calls.find((c) => c.provider === 'carrier_a' && c.providerCallId === id)?.legId ?? id;
+      endStream(leg);
       res.writeHead(204).end();
       return;
     }
@@ -547,17 +568,21 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       const account = authorized(req, 'carrier_b', decodeURIComponent(m[1]));
       if (!account) return send(res, 401, { code: 20003, message: 'Authenticate' });
       const sid = decodeURIComponent(m[2]);
+      await pause(callUpdateDelayMs);
       if (!calls.some((c) => c.provider === 'carrier_b' && c.providerCallId === sid))
         return send(res, 404, { code: 20404, message: 'The requested resource was not found' });
       const twiml = formOf(body).Twiml?.[0];
       if (twiml) {
         transfers.push({ provider: 'carrier_b', id: sid, twiml });
+        // New TwiML takes the call out of <Connect><Stream>: the stream stops.
+        endStream(sid);
         return send(res, 200, { sid, account_sid: account.id, status: 'in-progress' });
       }
       const status = formOf(body).Status?.[0];
       if (status !== 'completed' && status !== 'canceled')
         return send(res, 400, { code: 21220, message: 'Status must be completed or canceled' });
       hangups.push({ provider: 'carrier_b', id: sid, status });
+      endStream(sid);
       return send(res, 200, { sid, account_sid: account.id, status });
     }
     m = /^\/2010-04-01\/Accounts\/([^/]+)\/IncomingPhoneNumbers\.json$/.exec(url.pathname);
@@ -615,6 +640,67 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     return postForm(url, params, headers);
   };
 
+  const answer = async (call: PlacedCall, options: AnswerOptions = {}): Promise<AnsweredCall> => {
+    const machine = options.answeredBy === 'machine';
+    const result =
+      call.provider === 'carrier_b'
+        ? await callbackB(
+            call,
+            { CallStatus: 'in-progress', AnsweredBy: machine ? 'machine_start' : 'human', ...options.params },
+            { target: 'answer' },
+          )
+        : await callbackA(call, 'answer', {
+            CallStatus: 'in-progress',
+            Machine: machine ? 'true' : 'false',
+            ...options.params,
+          });
+    const instruction = result.status === 200 ? streamInstructionOf(call.provider, result.body) : null;
+    if (!instruction || options.openStream === false) return { answer: result, media: null };
+    const media = mediaClientFor({
+      account: call.account,
+      instruction,
+      carrierCallId: call.legId,
+      timeScale: options.timeScale,
+      sign: options.streamSign,
+    });
+    streams.set(call.legId, media);
+    await media.open();
+    return { answer: result, media };
+  };
+
+  const callbackA: FakeCarriers['callbackA'] = (call, kind, params, sign = 'good') =>
+    post(
+      call.account,
+      call.urls[kind],
+      {
+        CallUUID: call.legId,
+        ALegUUID: call.legId,
+        ALegRequestUUID: call.providerCallId,
+        From: call.from,
+        To: call.to,
+        Direction: 'outbound',
+        ...params,
+      },
+      sign,
+    );
+  const callbackB: FakeCarriers['callbackB'] = (call, params, options = {}) =>
+    post(
+      call.account,
+      call.urls[options.target ?? 'status'],
+      {
+        CallSid: call.providerCallId,
+        AccountSid: call.account.id,
+        From: call.from,
+        To: call.to,
+        Direction: 'outbound-api',
+        ApiVersion: '2010-04-01',
+        CallbackSource: 'call-progress-events',
+        Timestamp: new Date().toUTCString(),
+        ...params,
+      },
+      options.sign ?? 'good',
+    );
+
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
@@ -622,6 +708,13 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     detached,
     hangups,
     transfers,
+    waitForTransfer: (id, timeoutMs = 10_000) =>
+      waitFor(() => transfers.find((t) => t.id === id), {
+        timeoutMs,
+        description: `a transfer of ${id} at the fake carrier`,
+      }),
+    answer,
+    stream: (id) => streams.get(id),
     waitForHangup: (id, timeoutMs = 10_000) =>
       waitFor(() => hangups.find((h) => h.id === id), {
         timeoutMs,
@@ -633,6 +726,9 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     },
     delayPlaceCalls: (ms) => {
       placeCallDelayMs = ms;
+    },
+    delayCallUpdates: (ms) => {
+      callUpdateDelayMs = ms;
     },
     record: (id) => records.get(id),
     setRecord: (id, patch) => {
@@ -649,41 +745,12 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         timeoutMs,
         description: `a call to ${to} at the fake carrier`,
       }),
-    callbackA: (call, kind, params, sign = 'good') =>
-      post(
-        call.account,
-        call.urls[kind],
-        {
-          CallUUID: call.legId,
-          ALegUUID: call.legId,
-          ALegRequestUUID: call.providerCallId,
-          From: call.from,
-          To: call.to,
-          Direction: 'outbound',
-          ...params,
-        },
-        sign,
-      ),
-    callbackB: (call, params, options = {}) =>
-      post(
-        call.account,
-        call.urls[options.target ?? 'status'],
-        {
-          CallSid: call.providerCallId,
-          AccountSid: call.account.id,
-          From: call.from,
-          To: call.to,
-          Direction: 'outbound-api',
-          ApiVersion: '2010-04-01',
-          CallbackSource: 'call-progress-events',
-          Timestamp: new Date().toUTCString(),
-          ...params,
-        },
-        options.sign ?? 'good',
-      ),
+    callbackA,
+    callbackB,
     post,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const media of streams.values()) media.drop();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -1,0 +1,399 @@
+// Live spoken conversations on carrier calls, end to end through the gateway: a platform of the spec's own whose
+// carriers are the fake carrier_b / carrier_a (they answer into the media stream and speak its protocol) and whose
+// language model is the fake OpenAI-compatible server; speech is the platform's offline engines, whose audio
+// carries its text so the fake carrier knows what the agent said. One test per behaviour of the voice runtime.
+import { rms } from '@vap/media';
+import { waitFor } from '@vap/testing';
+import { activeFraction, textsIn } from '../../support/fake-media';
+import { botLines, LiveCall, OFFICE_AMBIENCE, Provider, userLines, VoiceWorld } from './voice-fixtures';
+import { KB_FACT, LONG_REPLY, voiceScript } from './voice-script';
+
+const INTRO = 'Hello, this is Maya from Acme.';
+const TRANSFER_TO = '+919811112222';
+
+describe('voice calls through the fake carriers', () => {
+  let world: VoiceWorld;
+
+  beforeAll(async () => {
+    world = await VoiceWorld.start({ name: 'voice_calls', providers: { llm: true } });
+    world.ai.script(voiceScript);
+  }, 180_000);
+
+  afterAll(async () => {
+    await world?.stop();
+  });
+
+  afterEach(() => {
+    world.fake.delayCallUpdates(0);
+  });
+
+  /** Caller says `text` once the agent finished its intro; resolves when the agent's answer was heard. */
+  async function turn(call: LiveCall, text: string, answer: string | RegExp): Promise<void> {
+    await call.media.say(text);
+    await call.media.waitForHeard(answer);
+  }
+
+  describe.each(['carrier_b', 'carrier_a'] as const)('%s', (provider: Provider) => {
+    it('runs the conversation: intro heard, the caller answered, transcript with latency, hang-up through REST', async () => {
+      const agent = await world.agent({
+        end_call_enabled: true,
+        end_call_message: 'Thanks for calling Acme, goodbye.',
+      });
+      const call = await world.dial(provider, agent.id);
+      if (provider === 'carrier_b') {
+        expect(call.answer.body).toMatch(
+          /<Response><Connect><Stream url="wss?:\/\/[^"]+\/media\/carrier_b\/[^"?]+\?token=[^"]+">/,
+        );
+        expect(call.answer.body).toContain(`<Parameter name="callId" value="${call.callId}"/>`);
+      } else {
+        expect(call.answer.body).toMatch(
+          /<Stream bidirectional="true" keepCallAlive="true" contentType="audio\/x-mulaw;rate=8000"[^>]*>wss?:\/\/[^<]+\/media\/carrier_a\/[^<?]+\?token=[^<]+<\/Stream>/,
+        );
+      }
+      expect(call.media.url).toContain(`/media/${provider}/${encodeURIComponent(call.callId)}?token=`);
+
+      const intro = await call.media.waitForHeard(INTRO);
+      await turn(
+        call,
+        'I would like to know my order status.',
+        'You said I would like to know my order status.',
+      );
+      await call.media.say('That is all, goodbye.');
+      await call.media.waitForHeard('Thanks for calling Acme, goodbye.');
+      await world.hungUpByPlatform(call);
+      await call.media.waitForClose();
+
+      // The carrier's protocol both ways: marks/checkpoints sent after the agent's audio and echoed once played.
+      const audioEvent = provider === 'carrier_b' ? 'media' : 'playAudio';
+      const markEvent = provider === 'carrier_b' ? 'mark' : 'checkpoint';
+      expect(call.media.received(audioEvent).length).toBeGreaterThan(50);
+      expect(call.media.received(markEvent).length).toBeGreaterThan(0);
+      expect(call.media.echoedMarks.length).toBeGreaterThan(0);
+      expect(call.media.faults).toEqual([]);
+      expect(intro.atMs).toBeLessThan(10_000);
+
+      const done = await world.finished(call.callId);
+      expect(done).toMatchObject({ status: 'completed', provider, end_call_reason: 'agent_ended_call' });
+      const entries = done.session.transcript;
+      expect(entries.map((e: { role: string; content: string }) => [e.role, e.content])).toEqual([
+        ['bot', INTRO],
+        ['user', 'I would like to know my order status.'],
+        ['bot', 'You said I would like to know my order status.'],
+        ['user', 'That is all, goodbye.'],
+        ['bot', 'Thanks for calling Acme, goodbye.'],
+      ]);
+      const times = entries.map((e: { timestamp: string }) => Date.parse(e.timestamp));
+      expect([...times].sort((a, b) => a - b)).toEqual(times);
+      // The answer to the caller carries its latency parts, in order along the pipeline.
+      const latency = entries[2].latency;
+      expect(latency).toEqual({
+        stt_final_ms: expect.any(Number),
+        llm_first_token_ms: expect.any(Number),
+        tts_first_byte_ms: expect.any(Number),
+        first_frame_out_ms: expect.any(Number),
+        voice_to_voice_ms: expect.any(Number),
+      });
+      expect(latency.stt_final_ms).toBeGreaterThanOrEqual(0);
+      expect(latency.llm_first_token_ms).toBeGreaterThanOrEqual(latency.stt_final_ms);
+      expect(latency.tts_first_byte_ms).toBeGreaterThanOrEqual(latency.llm_first_token_ms);
+      expect(latency.first_frame_out_ms).toBeGreaterThanOrEqual(latency.tts_first_byte_ms);
+      expect(latency.voice_to_voice_ms).toBeGreaterThanOrEqual(latency.first_frame_out_ms);
+      expect(entries[0].latency).toBeUndefined();
+
+      // The model got the agent's prompt, the conversation so far and the caller's words.
+      const chat = world.ai.chats.find((c) =>
+        c.messages.some((m) => m.role === 'user' && m.content === 'I would like to know my order status.'),
+      )!;
+      expect(chat).toMatchObject({ stream: true, authorization: `Bearer ${world.ai.apiKey}` });
+      expect(chat.messages[0]).toMatchObject({
+        role: 'system',
+        content: expect.stringContaining('You are Maya'),
+      });
+    });
+  });
+
+  it('barge-in: caller speech during playback clears the carrier queue and cuts the agent line to what played', async () => {
+    const agent = await world.agent();
+    const call = await world.dial('carrier_b', agent.id);
+    await call.media.waitForHeard(INTRO);
+    await call.media.say('Tell me everything about your plans.');
+    await call.media.waitForHeard(LONG_REPLY[0]);
+    await turn(call, 'Stop, wait a second.', 'You said Stop, wait a second.');
+
+    expect(call.media.clears).toBeGreaterThanOrEqual(1);
+    const heard = call.media.heard.map((h) => h.text);
+    expect(heard).not.toContain(LONG_REPLY[3]);
+    const entries = await world.transcript(call.callId, (e) =>
+      e.some((x) => x.content === 'You said Stop, wait a second.'),
+    );
+    const cut = botLines(entries).find((e) => e.content.startsWith(LONG_REPLY[0]));
+    expect(cut.content.length).toBeLessThan(LONG_REPLY.join(' ').length);
+    expect(cut.content).not.toContain(LONG_REPLY[3]);
+    // The voice service reported the line as interrupted (the public transcript keeps what was said).
+    const reported = world.tap.reportedLines.find(
+      (l) => l.callId === call.callId && l.content === cut.content,
+    );
+    expect(reported).toMatchObject({ role: 'bot', interrupted: true });
+    expect(userLines(entries).map((e) => e.content)).toContain('Stop, wait a second.');
+    call.media.hangUp();
+    await world.complete(call, call.media.mediaMs / 1000, 'callee');
+  });
+
+  it('end_call tool: offered only when enabled; the agent says end_call_message and hangs up (agent_ended_call)', async () => {
+    const disabled = await world.agent({ end_call_enabled: false });
+    const plain = await world.dial('carrier_b', disabled.id);
+    await plain.media.waitForHeard(INTRO);
+    await turn(plain, 'Okay, goodbye.', 'You said Okay, goodbye.');
+    const offeredTo = (callText: string) =>
+      world.ai.chats.find((c) => c.messages.some((m) => m.role === 'user' && m.content === callText))!;
+    expect(offeredTo('Okay, goodbye.').tools.map((t) => t.function.name)).not.toContain('end_call');
+    plain.media.hangUp();
+    await world.complete(plain, plain.media.mediaMs / 1000, 'callee');
+
+    const agent = await world.agent({
+      end_call_enabled: true,
+      end_call_message: 'It was a pleasure, goodbye.',
+      end_call_instructions: 'End the call when the caller says goodbye.',
+    });
+    const call = await world.dial('carrier_b', agent.id);
+    await call.media.waitForHeard(INTRO);
+    await turn(call, 'Thanks, bye.', 'It was a pleasure, goodbye.');
+    const chat = offeredTo('Thanks, bye.');
+    expect(chat.tools.map((t) => t.function.name)).toContain('end_call');
+    expect(chat.messages[0].content).toContain('End the call when the caller says goodbye.');
+    await world.hungUpByPlatform(call);
+    expect(await world.finished(call.callId)).toMatchObject({
+      status: 'completed',
+      end_call_reason: 'agent_ended_call',
+    });
+    expect((await world.call(plain.callId)).end_call_reason).not.toBe('agent_ended_call');
+  });
+
+  describe.each(['carrier_b', 'carrier_a'] as const)('transfer on %s', (provider: Provider) => {
+    it('says transfer_message, transfers cold through the carrier REST API and emits call.transferred', async () => {
+      const agent = await world.agent({
+        transfer_enabled: true,
+        transfer_number: TRANSFER_TO,
+        transfer_message: 'Connecting you to a colleague now.',
+        transfer_instructions: 'Transfer when the caller asks for a human.',
+      });
+      const call = await world.dial(provider, agent.id, {
+        body: { client_reference_id: `xfer-${provider}` },
+      });
+      await call.media.waitForHeard(INTRO);
+      await turn(call, 'Can I talk to a human please?', 'Connecting you to a colleague now.');
+      const { dialed } = await world.transferred(call);
+      expect(dialed).toBe(TRANSFER_TO);
+      // The call left the stream at the carrier.
+      await call.media.waitForClose();
+      await world.complete(call, call.media.mediaMs / 1000);
+
+      const done = await world.finished(call.callId);
+      expect(done).toMatchObject({
+        status: 'completed',
+        end_call_reason: 'transferred',
+        disposition: 'transferred',
+      });
+      const events = await waitFor(() => {
+        const found = world.tap.of(call.callId, 'events.call.transferred');
+        return found.length ? found : undefined;
+      });
+      expect(events).toHaveLength(1);
+      expect(events[0].data).toMatchObject({
+        call_id: call.callId,
+        transfer_to: TRANSFER_TO,
+        transfer_type: 'cold',
+        provider,
+        client_reference_id: `xfer-${provider}`,
+      });
+    });
+  });
+
+  it('user idle: reprompts after silence, then ends the call (user_idle_timeout)', async () => {
+    const agent = await world.agent({ user_idle_enabled: true });
+    const call = await world.dial('carrier_b', agent.id);
+    await call.media.waitForHeard(INTRO);
+    // The caller says nothing at all: a reprompt, then a goodbye.
+    await waitFor(() => call.media.heard.length >= 3 || undefined, {
+      timeoutMs: 45_000,
+      description: 'a reprompt and a goodbye',
+    });
+    const [, reprompt, goodbye] = call.media.heard;
+    expect(reprompt.text).not.toBe(INTRO);
+    expect(goodbye.atMs).toBeGreaterThan(reprompt.atMs);
+    await world.hungUpByPlatform(call);
+    const done = await world.finished(call.callId);
+    expect(done.end_call_reason).toBe('user_idle_timeout');
+    expect(userLines(done.session.transcript)).toEqual([]);
+  });
+
+  it('user idle disabled: nothing at all on a long silence', async () => {
+    const agent = await world.agent({ user_idle_enabled: false });
+    const call = await world.dial('carrier_b', agent.id);
+    await call.media.waitForHeard(INTRO);
+    await call.media.pause(45_000);
+    expect(call.media.heard.map((h) => h.text)).toEqual([INTRO]);
+    expect(world.fake.hangups.find((h) => h.id === call.carrierId)).toBeUndefined();
+    expect(call.media.closed).toBeNull();
+    call.media.hangUp();
+    await world.complete(call, call.media.mediaMs / 1000, 'callee');
+  });
+
+  it('tool ack: a static phrase while a slow tool runs; nothing when tool_ack_config is null', async () => {
+    world.fake.delayCallUpdates(2500);
+    const transferring = {
+      transfer_enabled: true,
+      transfer_number: TRANSFER_TO,
+      transfer_message: 'Connecting you to a colleague now.',
+    };
+    const acking = await world.agent({
+      ...transferring,
+      tool_ack_config: {
+        enabled: true,
+        mode: 'static',
+        phrases: ['Please hold on a moment.'],
+        delay_ms: 300,
+      },
+    });
+    const call = await world.dial('carrier_b', acking.id);
+    await call.media.waitForHeard(INTRO);
+    await turn(call, 'I need a human.', 'Please hold on a moment.');
+    await world.transferred(call);
+    await call.media.waitForClose();
+    await world.complete(call, call.media.mediaMs / 1000);
+
+    const silent = await world.agent({ ...transferring, tool_ack_config: null });
+    const quiet = await world.dial('carrier_b', silent.id);
+    await quiet.media.waitForHeard(INTRO);
+    await turn(quiet, 'I need a human.', 'Connecting you to a colleague now.');
+    await world.transferred(quiet);
+    await quiet.media.waitForClose();
+    expect(quiet.media.heard.map((h) => h.text)).not.toContain('Please hold on a moment.');
+    await world.complete(quiet, quiet.media.mediaMs / 1000);
+  });
+
+  it('knowledge base: the search tool is offered for linked documents and its result grounds the answer', async () => {
+    const agent = await world.agent({ kb_threshold: 'low' });
+    await world.linkDocument(
+      agent.id,
+      `Acme plans and pricing. ${KB_FACT} The Family plan costs 999 rupees per month.`,
+    );
+    const call = await world.dial('carrier_b', agent.id);
+    await call.media.waitForHeard(INTRO);
+    await turn(call, 'How much is the basic plan?', KB_FACT);
+
+    const asked = world.ai.chats.find((c) =>
+      c.messages.some((m) => m.role === 'user' && m.content === 'How much is the basic plan?'),
+    )!;
+    const search = asked.tools.find((t) => t.function.name === 'search_knowledge_base');
+    expect(search?.function.parameters).toMatchObject({
+      type: 'object',
+      properties: { query: expect.anything() },
+    });
+    const grounded = world.ai.chats.find((c) => c.messages[c.messages.length - 1]?.role === 'tool')!;
+    expect(grounded.messages[grounded.messages.length - 1].content).toContain('499 rupees');
+    call.media.hangUp();
+    await world.complete(call, call.media.mediaMs / 1000, 'callee');
+  });
+
+  it('max duration: a wrap-up line 30 s before the cap, a farewell at the cap (max_call_duration_reached)', async () => {
+    const agent = await world.agent({ max_call_duration_secs: 60 });
+    const call = await world.dial('carrier_b', agent.id);
+    await call.media.waitForHeard(INTRO);
+    await waitFor(() => call.media.heard.length >= 3 || undefined, {
+      timeoutMs: 60_000,
+      description: 'the wrap-up and the farewell',
+    });
+    const [, wrapUp, farewell] = call.media.heard;
+    // Media time since the stream opened (the call was answered just before).
+    expect(wrapUp.atMs).toBeGreaterThan(25_000);
+    expect(wrapUp.atMs).toBeLessThan(45_000);
+    expect(farewell.atMs).toBeGreaterThan(55_000);
+    await world.hungUpByPlatform(call);
+    expect((await world.finished(call.callId)).end_call_reason).toBe('max_call_duration_reached');
+  });
+
+  it.each(['carrier_b', 'carrier_a'] as const)(
+    'voicemail on %s: a machine answer hears voicemail_message, not the intro, then the call ends (voicemail_detected)',
+    async (provider) => {
+      const agent = await world.agent({
+        voicemail_detection_enabled: true,
+        voicemail_message: 'Sorry we missed you, please call Acme back.',
+      });
+      const call = await world.dial(provider, agent.id, { answeredBy: 'machine' });
+      await call.media.waitForHeard('Sorry we missed you, please call Acme back.');
+      await world.hungUpByPlatform(call);
+      expect(call.media.heard.map((h) => h.text)).toEqual(['Sorry we missed you, please call Acme back.']);
+      const done = await world.finished(call.callId);
+      expect(done).toMatchObject({ answered_by: 'machine', end_call_reason: 'voicemail_detected' });
+    },
+  );
+
+  it('background audio: ambience flows under and between the agent’s words; none without it', async () => {
+    const quietFrames = async (background: string | null) => {
+      const agent = await world.agent({ background_audio_id: background, background_audio_volume: 0.5 });
+      const call = await world.dial('carrier_b', agent.id);
+      const intro = await call.media.waitForHeard(INTRO);
+      await call.media.pause(1500);
+      // After the intro, before the caller says anything: only ambience can play.
+      const frames = call.media.agentFramesBetween(intro.atMs + 200, intro.atMs + 1200);
+      const during = call.media.agentFramesBetween(0, intro.atMs);
+      call.media.hangUp();
+      await world.complete(call, call.media.mediaMs / 1000, 'callee');
+      return { between: frames.filter((f) => rms(f) > 5).length, during };
+    };
+    const withAmbience = await quietFrames(OFFICE_AMBIENCE);
+    const without = await quietFrames(null);
+    // 1 s of media is 50 frames.
+    expect(withAmbience.between).toBeGreaterThanOrEqual(40);
+    expect(without.between).toBeLessThanOrEqual(5);
+    // Under the speech too: no gap in the intro's audio is digital silence.
+    expect(
+      activeFraction(Int16Array.from(withAmbience.during.flatMap((f) => [...f])), 160, 5),
+    ).toBeGreaterThan(0.95);
+  });
+
+  it('recording: a two-channel WAV with the caller on the left and the agent on the right, both carrying audio', async () => {
+    const agent = await world.agent({ enable_recording: true, end_call_enabled: true });
+    const call = await world.dial('carrier_b', agent.id);
+    await call.media.waitForHeard(INTRO);
+    await turn(
+      call,
+      'I would like to know my order status.',
+      'You said I would like to know my order status.',
+    );
+    await call.media.say('Goodbye.');
+    await world.hungUpByPlatform(call);
+    await world.finished(call.callId);
+
+    const wav = await world.recording(call.callId);
+    expect(wav).toMatchObject({ channels: 2, sampleRate: 8000 });
+    const [caller, agentLeg] = wav.samples;
+    expect(activeFraction(caller)).toBeGreaterThan(0.1);
+    expect(activeFraction(agentLeg)).toBeGreaterThan(0.2);
+    // Each leg holds its own side's words and not the other's.
+    expect(textsIn(caller, 8000)).toContain('I would like to know my order status.');
+    expect(textsIn(caller, 8000)).not.toContain(INTRO);
+    expect(textsIn(agentLeg, 8000)).toEqual(
+      expect.arrayContaining([INTRO, 'You said I would like to know my order status.']),
+    );
+  });
+
+  it('a caller who hangs up mid-sentence: the stream stops, the call completes, the agent line holds what played', async () => {
+    const agent = await world.agent();
+    const call = await world.dial('carrier_b', agent.id);
+    await call.media.waitForHeard(INTRO);
+    await call.media.say('Tell me everything about your plans.');
+    await call.media.waitForHeard(LONG_REPLY[0]);
+    call.media.hangUp();
+    expect(call.media.sent('stop')).toHaveLength(1);
+    await world.complete(call, call.media.mediaMs / 1000, 'callee');
+
+    const done = await world.finished(call.callId);
+    expect(done.status).toBe('completed');
+    const last = botLines(done.session.transcript).pop();
+    expect(last.content.startsWith(LONG_REPLY[0])).toBe(true);
+    expect(last.content).not.toContain(LONG_REPLY[3]);
+    expect(done.end_call_reason).not.toMatch(/provider_failed/);
+  });
+});

@@ -1,0 +1,158 @@
+// Cloud speech and language providers chosen by the voice service's settings, against the fake OpenAI-compatible
+// server: what each request carries (model, language, voice, format), and what a provider failing in the middle
+// of a call does: a spoken apology, never a silent line, and a hang-up whose end_call_reason names the provider.
+import { waitFor } from '@vap/testing';
+import { FAKE_AI_MODELS } from '../../support/fake-media';
+import { NEERJA_PROVIDER_VOICE, VoiceWorld } from './voice-fixtures';
+import { voiceScript } from './voice-script';
+
+const INTRO = 'Hello, this is Maya from Acme.';
+
+describe('cloud providers through the fake OpenAI-compatible server', () => {
+  let world: VoiceWorld;
+
+  beforeAll(async () => {
+    world = await VoiceWorld.start({
+      name: 'voice_providers',
+      providers: { stt: 'openai', tts: 'openai', llm: true },
+      // Short, so that a provider that hangs is given up on quickly.
+      env: { PROVIDER_TIMEOUT_MS: '2000' },
+    });
+    world.ai.script(voiceScript);
+  }, 180_000);
+
+  afterAll(async () => {
+    await world?.stop();
+  });
+
+  afterEach(() => {
+    world.ai.heal();
+  });
+
+  it('transcribes with openai STT and speaks with openai TTS, with the agent’s model, language and voice', async () => {
+    const agent = await world.agent({ spoken_languages: ['hinglish'] });
+    const call = await world.dial('carrier_b', agent.id);
+    await call.media.waitForHeard(INTRO);
+    await call.media.say('Mera order kab aayega?');
+    await call.media.waitForHeard('You said Mera order kab aayega.');
+    call.media.hangUp();
+    await world.complete(call, call.media.mediaMs / 1000, 'callee');
+
+    const transcription = world.ai.transcriptions.find((t) => t.text === 'Mera order kab aayega?');
+    expect(transcription).toMatchObject({
+      authorization: `Bearer ${world.ai.apiKey}`,
+      model: FAKE_AI_MODELS.stt,
+      language: 'hi',
+      channels: 1,
+      failed: false,
+    });
+    // The utterance is posted as a WAV of the caller's speech, not the whole call.
+    expect(transcription!.durationMs).toBeGreaterThan(1000);
+    expect(transcription!.durationMs).toBeLessThan(10_000);
+
+    const spoken = world.ai.speeches.map((s) => s.input);
+    expect(spoken).toEqual(expect.arrayContaining([INTRO, 'You said Mera order kab aayega.']));
+    expect(world.ai.speeches.find((s) => s.input === INTRO)).toMatchObject({
+      authorization: `Bearer ${world.ai.apiKey}`,
+      model: FAKE_AI_MODELS.tts,
+      voice: NEERJA_PROVIDER_VOICE,
+      responseFormat: 'pcm',
+      speed: 1,
+    });
+    const entries = await world.transcript(call.callId, (e) => e.length >= 3);
+    expect(entries[1]).toMatchObject({ role: 'user', content: 'Mera order kab aayega?' });
+    expect(entries[2].latency.tts_first_byte_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  /** A call that gets as far as the caller's first turn, then the provider fails; the agent must apologise. */
+  async function failingCall(expectedReason: string, breakProvider: () => void): Promise<void> {
+    const agent = await world.agent();
+    const call = await world.dial('carrier_b', agent.id);
+    await call.media.waitForHeard(INTRO);
+    breakProvider();
+    const heardBefore = call.media.heard.length;
+    await call.media.say('I would like to know my order status.');
+    // Something is said after the failure: the apology, through whatever still works.
+    await waitFor(() => call.media.heard.length > heardBefore || undefined, {
+      timeoutMs: 30_000,
+      description: 'an apology after the provider failed',
+    });
+    const apology = call.media.heard[heardBefore].text;
+    expect(apology).not.toBe('You said I would like to know my order status.');
+    expect(apology).toMatch(/sorry|apolog/i);
+    await world.hungUpByPlatform(call);
+    const done = await world.finished(call.callId);
+    expect(done.end_call_reason).toBe(expectedReason);
+    expect(done.status).toBe('completed');
+  }
+
+  it('STT failing mid-call (500): apology, hang-up with stt_provider_failed', async () => {
+    await failingCall('stt_provider_failed', () => world.ai.fail('transcriptions', 'error'));
+    expect(world.ai.transcriptions.some((t) => t.failed)).toBe(true);
+  });
+
+  it('LLM hanging mid-call: given up after the timeout, apology, hang-up with llm_provider_failed', async () => {
+    await failingCall('llm_provider_failed', () => world.ai.fail('chat', 'hang'));
+    expect(world.ai.chats.some((c) => c.failed)).toBe(true);
+  });
+
+  it('TTS dropping the connection mid-reply: apology, hang-up with tts_provider_failed', async () => {
+    // The reply's synthesis breaks; the apology after it is synthesised again and works.
+    await failingCall('tts_provider_failed', () => world.ai.fail('speech', 'close', { times: 1 }));
+    expect(world.ai.speeches.some((s) => s.failed)).toBe(true);
+  });
+
+  it('LLM stream cut mid-reply (connection closed): apology, hang-up with llm_provider_failed', async () => {
+    await failingCall('llm_provider_failed', () => world.ai.fail('chat', 'close'));
+  });
+});
+
+describe('deepgram live STT through the fake Deepgram-compatible socket', () => {
+  let world: VoiceWorld;
+
+  beforeAll(async () => {
+    world = await VoiceWorld.start({ name: 'voice_deepgram', providers: { stt: 'deepgram', llm: true } });
+    world.ai.script(voiceScript);
+  }, 180_000);
+
+  afterAll(async () => {
+    await world?.stop();
+  });
+
+  it('streams the caller’s mu-law to one live socket per call and answers the final transcript', async () => {
+    const agent = await world.agent({ spoken_languages: ['en'] });
+    const call = await world.dial('carrier_a', agent.id);
+    await call.media.waitForHeard(INTRO);
+    await call.media.say('Please check my refund.');
+    await call.media.waitForHeard('You said Please check my refund.');
+    await call.media.say('And my invoice too.');
+    await call.media.waitForHeard('You said And my invoice too.');
+    call.media.hangUp();
+    await world.complete(call, call.media.mediaMs / 1000, 'callee');
+
+    expect(world.ai.listens).toHaveLength(1);
+    const session = world.ai.listens[0];
+    expect(session.authorization).toBe(`Token ${world.ai.apiKey}`);
+    expect(session.query).toMatchObject({
+      encoding: 'mulaw',
+      sample_rate: '8000',
+      interim_results: 'true',
+      language: 'en',
+      model: FAKE_AI_MODELS.deepgram,
+    });
+    expect(Number(session.query.endpointing)).toBeGreaterThan(0);
+    expect(session.audioBytes).toBeGreaterThan(8000);
+    const finals = session.sent.filter((m) => m.type === 'Results' && m.is_final === true);
+    expect(finals.length).toBeGreaterThanOrEqual(2);
+    const entries = await world.transcript(call.callId, (e) => e.length >= 5);
+    expect(entries.filter((e) => e.role === 'user').map((e) => e.content)).toEqual([
+      'Please check my refund.',
+      'And my invoice too.',
+    ]);
+    // The socket is closed once the call is over.
+    await waitFor(() => session.closed || undefined, {
+      timeoutMs: 15_000,
+      description: 'the live socket to close',
+    });
+  });
+});

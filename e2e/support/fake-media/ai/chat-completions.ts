@@ -1,0 +1,144 @@
+// OpenAI-compatible POST /chat/completions with `stream: true`: server-sent `chat.completion.chunk` events,
+// text word by word, tool calls with their JSON arguments split over several chunks, then `data: [DONE]`.
+// Replies are scripted by the test.
+import { randomBytes } from 'node:crypto';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { FailureSwitch } from './failures';
+import { bearerOk, sendOpenAiError } from './openai-speech';
+
+export interface ChatMessageIn {
+  role: string;
+  content?: string | null;
+  tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
+export interface ChatCompletionRequest {
+  authorization: string | undefined;
+  model: unknown;
+  stream: unknown;
+  messages: ChatMessageIn[];
+  tools: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
+  toolChoice: unknown;
+  body: Record<string, unknown>;
+  failed: boolean;
+}
+
+export interface ScriptedToolCall {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+/** One assistant turn: text (streamed word by word), tool calls, and how slow the model is. */
+export interface ScriptedTurn {
+  text?: string;
+  toolCalls?: ScriptedToolCall[];
+  /** Wait before the first chunk (e.g. to make a tool acknowledgement or a barge-in window). */
+  firstTokenDelayMs?: number;
+  /** Wait between chunks. */
+  chunkDelayMs?: number;
+}
+
+export type ChatScript = (request: ChatCompletionRequest) => ScriptedTurn;
+
+/** The last user message's text. */
+export function lastUserText(request: ChatCompletionRequest): string {
+  return [...request.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+}
+
+/** The default model: echoes the caller; after a tool result, says it is done. */
+export const echoScript: ChatScript = (request) => {
+  const last = request.messages[request.messages.length - 1];
+  if (last?.role === 'tool') return { text: 'All done.' };
+  return { text: `You said ${lastUserText(request).replace(/[.?!]+$/, '')}.` };
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function sse(res: ServerResponse, payload: unknown): void {
+  res.write(`data: ${JSON.stringify(payload)}\n\n`);
+}
+
+export async function handleChatCompletion(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Buffer,
+  apiKey: string,
+  failures: FailureSwitch,
+  log: ChatCompletionRequest[],
+  script: ChatScript,
+): Promise<void> {
+  if (!bearerOk(req, apiKey))
+    return sendOpenAiError(res, 401, 'Incorrect API key provided', 'invalid_api_key');
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return sendOpenAiError(res, 400, 'We could not parse the JSON body of your request.');
+  }
+  if (!Array.isArray(json.messages) || json.messages.length === 0) {
+    return sendOpenAiError(res, 400, "'messages' must be a non-empty array");
+  }
+  const failure = failures.next();
+  const request: ChatCompletionRequest = {
+    authorization: req.headers.authorization,
+    model: json.model,
+    stream: json.stream,
+    messages: json.messages as ChatMessageIn[],
+    tools: (json.tools as ChatCompletionRequest['tools']) ?? [],
+    toolChoice: json.tool_choice,
+    body: json,
+    failed: failure !== null,
+  };
+  log.push(request);
+  if (json.stream !== true) return sendOpenAiError(res, 400, 'the fake serves streaming completions only');
+  if (failure === 'hang') return;
+  if (failure === 'error')
+    return sendOpenAiError(
+      res,
+      500,
+      'The server had an error while processing your request.',
+      'server_error',
+    );
+  const turn = script(request);
+  const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model: String(json.model ?? 'fake-model'),
+    system_fingerprint: 'fp_fake',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  });
+  if (turn.firstTokenDelayMs) await sleep(turn.firstTokenDelayMs);
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
+  sse(res, chunk({ role: 'assistant', content: '' }));
+  const pieces: Record<string, unknown>[] = [];
+  for (const word of (turn.text ?? '').match(/\S+\s*/g) ?? []) pieces.push({ content: word });
+  (turn.toolCalls ?? []).forEach((call, index) => {
+    const args = JSON.stringify(call.arguments);
+    const callId = `call_${randomBytes(8).toString('hex')}`;
+    pieces.push({
+      tool_calls: [{ index, id: callId, type: 'function', function: { name: call.name, arguments: '' } }],
+    });
+    // Arguments arrive in fragments that split JSON tokens, as the real API sends them.
+    for (let at = 0; at < args.length; at += 7) {
+      pieces.push({ tool_calls: [{ index, function: { arguments: args.slice(at, at + 7) } }] });
+    }
+  });
+  // A 'close' failure sends the first half of the turn (at least one chunk), then drops the connection.
+  const cut = failure === 'close' ? Math.max(1, Math.ceil(pieces.length / 2)) : pieces.length;
+  for (let i = 0; i < cut; i++) {
+    sse(res, chunk(pieces[i]));
+    if (turn.chunkDelayMs) await sleep(turn.chunkDelayMs);
+    if (res.destroyed) return;
+  }
+  if (failure === 'close') return void req.socket.destroy();
+  sse(res, chunk({}, turn.toolCalls?.length ? 'tool_calls' : 'stop'));
+  res.end('data: [DONE]\n\n');
+}

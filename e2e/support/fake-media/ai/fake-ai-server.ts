@@ -1,0 +1,152 @@
+// One local server standing in for the cloud AI providers during e2e tests: OpenAI-compatible transcriptions,
+// chat completions and speech, and a Deepgram-compatible live WebSocket. Each endpoint records what it was asked
+// and can be told to fail mid-call.
+import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { AddressInfo, Socket } from 'node:net';
+import { WebSocketServer } from 'ws';
+import { ChatCompletionRequest, ChatScript, echoScript, handleChatCompletion } from './chat-completions';
+import { DeepgramSession, handleListenUpgrade, refuseUpgrade } from './deepgram-live';
+import { FailureMode, FailureSwitch } from './failures';
+import {
+  handleSpeech,
+  handleTranscription,
+  sendOpenAiError,
+  SpeechRequest,
+  TranscriptionRequest,
+} from './openai-speech';
+
+export type FakeAiEndpoint = 'transcriptions' | 'chat' | 'speech' | 'listen';
+
+export interface FakeAiProviders {
+  stt?: 'offline' | 'openai' | 'deepgram';
+  tts?: 'offline' | 'openai';
+  /** Whether the LLM is this fake (else the platform's offline model). */
+  llm?: boolean;
+}
+
+export interface FakeAi {
+  /** http://127.0.0.1:<port>: STT_BASE_URL / TTS_BASE_URL for the OpenAI-compatible speech endpoints. */
+  url: string;
+  /** ws://127.0.0.1:<port>: STT_BASE_URL for the Deepgram-compatible provider. */
+  wsUrl: string;
+  /** LLM_BASE_URL (OpenAI clients append /chat/completions to a base ending in /v1). */
+  llmBaseUrl: string;
+  apiKey: string;
+  transcriptions: TranscriptionRequest[];
+  chats: ChatCompletionRequest[];
+  speeches: SpeechRequest[];
+  listens: DeepgramSession[];
+  /** The voice service's settings that route the chosen providers here. */
+  env(providers: FakeAiProviders): Record<string, string>;
+  /** Scripts the model's turns (default: echo the caller). */
+  script(script: ChatScript): void;
+  /**
+   * After `after` more good requests (default 0), the endpoint fails the given way: `times` requests (default:
+   * every one until heal()). A Deepgram session counts each final result as a request.
+   */
+  fail(endpoint: FakeAiEndpoint, mode: FailureMode, options?: { after?: number; times?: number }): void;
+  heal(endpoint?: FakeAiEndpoint): void;
+  close(): Promise<void>;
+}
+
+export const FAKE_AI_MODELS = {
+  stt: 'fake-whisper-1',
+  tts: 'fake-tts-1',
+  llm: 'fake-gpt-4o-mini',
+  deepgram: 'nova-2-phonecall',
+};
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> {
+  const switches: Record<FakeAiEndpoint, FailureSwitch> = {
+    transcriptions: new FailureSwitch(),
+    chat: new FailureSwitch(),
+    speech: new FailureSwitch(),
+    listen: new FailureSwitch(),
+  };
+  const transcriptions: TranscriptionRequest[] = [];
+  const chats: ChatCompletionRequest[] = [];
+  const speeches: SpeechRequest[] = [];
+  const listens: DeepgramSession[] = [];
+  let chatScript: ChatScript = echoScript;
+  const sockets = new Set<Socket>();
+  const wss = new WebSocketServer({ noServer: true });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = await readBody(req);
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    if (req.method !== 'POST') return sendOpenAiError(res, 405, `${req.method} is not allowed`);
+    if (path === '/v1/audio/transcriptions') {
+      return handleTranscription(req, res, body, apiKey, switches.transcriptions, transcriptions);
+    }
+    if (path === '/v1/audio/speech') return handleSpeech(req, res, body, apiKey, switches.speech, speeches);
+    if (path === '/v1/chat/completions') {
+      return handleChatCompletion(req, res, body, apiKey, switches.chat, chats, (r) => chatScript(r));
+    }
+    sendOpenAiError(res, 404, `Invalid URL (POST ${path})`);
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: Error) => {
+      if (!res.headersSent) sendOpenAiError(res, 500, err.message, 'server_error');
+      else res.destroy();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('upgrade', (req, socket, head) => {
+    const path = new URL(req.url ?? '/', 'ws://fake').pathname;
+    if (path !== '/v1/listen') return refuseUpgrade(socket, 400, `no WebSocket at ${path}`);
+    handleListenUpgrade(wss, req, socket, head, apiKey, switches.listen, listens);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  const wsUrl = `ws://127.0.0.1:${port}`;
+
+  return {
+    url,
+    wsUrl,
+    llmBaseUrl: `${url}/v1`,
+    apiKey,
+    transcriptions,
+    chats,
+    speeches,
+    listens,
+    env: ({ stt = 'offline', tts = 'offline', llm = false }) => ({
+      STT_PROVIDER: stt,
+      ...(stt === 'openai' ? { STT_BASE_URL: url, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.stt } : {}),
+      ...(stt === 'deepgram'
+        ? { STT_BASE_URL: wsUrl, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.deepgram }
+        : {}),
+      TTS_PROVIDER: tts,
+      ...(tts === 'openai' ? { TTS_BASE_URL: url, TTS_API_KEY: apiKey, TTS_MODEL: FAKE_AI_MODELS.tts } : {}),
+      ...(llm ? { LLM_BASE_URL: `${url}/v1`, LLM_API_KEY: apiKey, LLM_MODEL: FAKE_AI_MODELS.llm } : {}),
+    }),
+    script: (script) => {
+      chatScript = script;
+    },
+    fail: (endpoint, mode, { after = 0, times = Infinity } = {}) =>
+      switches[endpoint].set(mode, after, times),
+    heal: (endpoint) => {
+      for (const [name, s] of Object.entries(switches)) if (!endpoint || name === endpoint) s.clear();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of wss.clients) client.terminate();
+        // Hung requests hold their sockets open; a test's end must not wait for them.
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

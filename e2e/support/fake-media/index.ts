@@ -1,0 +1,10 @@
+// Media-speaking fakes for the voice e2e tests: the carriers' side of media streams and the AI providers.
+export * from './speech-audio';
+export * from './stream-markup';
+export * from './media-client';
+export * from './ai/wav';
+export * from './ai/failures';
+export * from './ai/chat-completions';
+export * from './ai/openai-speech';
+export * from './ai/deepgram-live';
+export * from './ai/fake-ai-server';
