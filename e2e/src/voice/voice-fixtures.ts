@@ -154,6 +154,8 @@ export class VoiceWorld {
         CARRIER_A_BASE_URL: fake.url,
         CARRIER_B_BASE_URL: fake.url,
         MEDIA_TIME_SCALE: String(TIME_SCALE),
+        // The fake providers listen on loopback, which the voice service refuses by default.
+        PROVIDER_ALLOW_PRIVATE_NETWORKS: 'true',
         ...ai.env(options.providers ?? { llm: true }),
         ...options.env,
       },

@@ -16,7 +16,7 @@ describe('cloud providers through the fake OpenAI-compatible server', () => {
       name: 'voice_providers',
       providers: { stt: 'openai', tts: 'openai', llm: true },
       // Short, so that a provider that hangs is given up on quickly.
-      env: { PROVIDER_TIMEOUT_MS: '2000' },
+      env: { PROVIDER_TIMEOUT_MS: '2000', LLM_TIMEOUT_MS: '2000' },
     });
     world.ai.script(voiceScript);
   }, 180_000);
@@ -26,13 +26,14 @@ describe('cloud providers through the fake OpenAI-compatible server', () => {
   });
 
   afterEach(() => {
-    world.ai.heal();
+    world?.ai.heal();
   });
 
   it('transcribes with openai STT and speaks with openai TTS, with the agent’s model, language and voice', async () => {
     const agent = await world.agent({ spoken_languages: ['hinglish'] });
     const call = await world.dial('carrier_b', agent.id);
     await call.media.waitForHeard(INTRO);
+    await call.media.waitUntilAgentSilent();
     await call.media.say('Mera order kab aayega?');
     await call.media.waitForHeard('You said Mera order kab aayega.');
     call.media.hangUp();
@@ -69,6 +70,7 @@ describe('cloud providers through the fake OpenAI-compatible server', () => {
     const agent = await world.agent();
     const call = await world.dial('carrier_b', agent.id);
     await call.media.waitForHeard(INTRO);
+    await call.media.waitUntilAgentSilent();
     breakProvider();
     const heardBefore = call.media.heard.length;
     await call.media.say('I would like to know my order status.');
@@ -123,6 +125,7 @@ describe('deepgram live STT through the fake Deepgram-compatible socket', () => 
     const agent = await world.agent({ spoken_languages: ['en'] });
     const call = await world.dial('carrier_a', agent.id);
     await call.media.waitForHeard(INTRO);
+    await call.media.waitUntilAgentSilent();
     await call.media.say('Please check my refund.');
     await call.media.waitForHeard('You said Please check my refund.');
     await call.media.say('And my invoice too.');

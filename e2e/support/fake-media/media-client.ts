@@ -218,6 +218,24 @@ export abstract class MediaStreamClient {
     });
   }
 
+  /**
+   * Waits until the agent has stopped talking: nothing queued to play and no agent audio for `quietMs` of media
+   * time (speech can outlast its text signal, so hearing the words is not the end of the sentence), or the
+   * stream closed. Never resolves while background audio plays.
+   */
+  waitUntilAgentSilent(quietMs = 300, timeoutMs = 30_000): Promise<void> {
+    return waitFor(
+      () => {
+        const last = this.playedAtMs[this.playedAtMs.length - 1] ?? -Infinity;
+        // A closed stream plays nothing more.
+        return (
+          this.closed !== null || (this.playback.length === 0 && last <= this.mediaMs - quietMs) || undefined
+        );
+      },
+      { timeoutMs, intervalMs: 10, description: `the agent to be silent for ${quietMs} ms` },
+    ).then(() => undefined);
+  }
+
   /** Waits until the platform sent a frame matching. */
   waitForFrame(
     predicate: (frame: StreamFrame) => boolean,

@@ -27,7 +27,7 @@ export interface FakeAiProviders {
 export interface FakeAi {
   /** http://127.0.0.1:<port>: STT_BASE_URL / TTS_BASE_URL for the OpenAI-compatible speech endpoints. */
   url: string;
-  /** ws://127.0.0.1:<port>: STT_BASE_URL for the Deepgram-compatible provider. */
+  /** ws://127.0.0.1:<port>: the Deepgram-compatible live socket's base (STT_BASE_URL is its http form). */
   wsUrl: string;
   /** LLM_BASE_URL (OpenAI clients append /chat/completions to a base ending in /v1). */
   llmBaseUrl: string;
@@ -126,8 +126,9 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
     env: ({ stt = 'offline', tts = 'offline', llm = false }) => ({
       STT_PROVIDER: stt,
       ...(stt === 'openai' ? { STT_BASE_URL: url, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.stt } : {}),
+      // The platform takes Deepgram's base as http(s) (like https://api.deepgram.com) and opens its ws(s) form.
       ...(stt === 'deepgram'
-        ? { STT_BASE_URL: wsUrl, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.deepgram }
+        ? { STT_BASE_URL: url, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.deepgram }
         : {}),
       TTS_PROVIDER: tts,
       ...(tts === 'openai' ? { TTS_BASE_URL: url, TTS_API_KEY: apiKey, TTS_MODEL: FAKE_AI_MODELS.tts } : {}),
