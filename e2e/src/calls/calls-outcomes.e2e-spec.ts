@@ -123,7 +123,7 @@ describe('sandbox call outcomes through the gateway', () => {
     // Intro, the callee's answer and question, the agent's reply, the callee's goodbye, the farewell: what
     // was said on the line, as the voice service heard and spoke it.
     expect(transcript.map((t) => t.role)).toEqual(['bot', 'user', 'bot', 'user', 'bot']);
-    expect(transcript[1].content).toBe('Yes, speaking. What plans do you offer?');
+    expect(transcript[1].content).toBe('Yes, this is a good time. What plans and pricing do you offer?');
     expect(transcript[2].content.length).toBeGreaterThan(0);
     expect(transcript[3].content).toBe('Great, thanks. Bye.');
     expect(call.session).toMatchObject({
@@ -253,7 +253,15 @@ describe('sandbox call outcomes through the gateway', () => {
     const bot = (call.session.transcript as { role: string; content: string }[])
       .filter((t) => t.role === 'bot')
       .map((t) => t.content);
-    expect(bot).toContain("We're almost out of time for this call, so let's start wrapping up.");
+    // The long talker talks over the agent, so the wrap-up line may be cut to what was played of it.
+    expect(
+      bot.some(
+        (line) =>
+          "We're almost out of time for this call, so let's start wrapping up.".startsWith(line) &&
+          line.length > 0 &&
+          line.startsWith("We're"),
+      ),
+    ).toBe(true);
     expect(bot[bot.length - 1]).toBe("We've reached the time limit for this call. Thank you, goodbye!");
   });
 

@@ -43,7 +43,8 @@ describe('call recordings', () => {
       const byteRate = wav.readUInt32LE(28);
       const dataBytes = wav.readUInt32LE(40);
       expect(wav.length).toBe(44 + dataBytes);
-      expect(dataBytes / byteRate).toBe(call.duration_seconds);
+      // The voice service records its own media clock; the carrier bills whole seconds of its own.
+      expect(Math.abs(dataBytes / byteRate - call.duration_seconds)).toBeLessThanOrEqual(1);
     }
   });
 

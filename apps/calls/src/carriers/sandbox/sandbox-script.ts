@@ -4,7 +4,7 @@
  */
 export const CalleeLines = {
   /** The default callee answers the intro and asks at once: one exchange, then goodbye. */
-  greeting: 'Yes, speaking. What plans do you offer?',
+  greeting: 'Yes, this is a good time. What plans and pricing do you offer?',
   goodbye: 'Great, thanks. Bye.',
   holdRequest: 'Hello? One moment please, let me put you on hold.',
   backFromHold: 'Sorry about that, I am back. What is this about?',
