@@ -13,8 +13,9 @@ describe('account call concurrency', () => {
 
   it('admits exactly the limit under parallel starts and answers the rest 429 LIMIT_REACHED', async () => {
     const partner = await CallsPartner.create({ concurrency_limit: 3 });
-    const agent = await partner.createAgent();
-    // Long calls (capped at 60 simulated seconds) keep their slots while the others arrive.
+    // Long calls (capped at 60 s of media time, 15 s at the suite's media clock) keep their slots while the
+    // others arrive.
+    const agent = await partner.createAgent({ max_call_duration_secs: 60 });
     const results = await Promise.all(
       Array.from({ length: 10 }, () => partner.start({ agent_id: agent.id, to_number: callee('07') })),
     );

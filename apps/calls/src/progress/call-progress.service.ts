@@ -162,7 +162,7 @@ export class CallProgressService {
     if (terminal) {
       call.endedAt = event.occurredAt;
       call.answeredBy = finalAnsweredBy(status, wasAnswered, call.answeredBy);
-      call.disposition = event.disposition ?? defaultDisposition(status, call.answeredBy);
+      call.disposition = event.disposition ?? defaultDisposition(status, call.answeredBy, call.endCallReason);
       const timing = callTiming(call, wasAnswered || status === 'completed', event.occurredAt, event);
       call.durationSeconds = timing.durationSeconds;
       call.billDurationSeconds = timing.billSeconds;

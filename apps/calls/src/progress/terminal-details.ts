@@ -1,9 +1,17 @@
 import { AnsweredBy, CallDisposition, CallStatus } from '@vap/contracts';
 
-/** The disposition of a call that ended in `status`, when the carrier or pipeline named none. */
-export function defaultDisposition(status: CallStatus, answeredBy: AnsweredBy | null): CallDisposition {
+/**
+ * The disposition of a call that ended in `status`, when the carrier or pipeline named none. A completed
+ * call the agent transferred to a human (end_call_reason transferred) was transferred, on every carrier.
+ */
+export function defaultDisposition(
+  status: CallStatus,
+  answeredBy: AnsweredBy | null,
+  endCallReason: string | null = null,
+): CallDisposition {
   switch (status) {
     case 'completed':
+      if (endCallReason === 'transferred') return 'transferred';
       return answeredBy === 'machine' ? 'voicemail' : 'completed';
     case 'no_answer':
       return 'no_answer';
