@@ -196,7 +196,11 @@ describe('voice calls through the fake carriers', () => {
       await world.complete(call, call.media.mediaMs / 1000);
 
       const done = await world.finished(call.callId);
-      expect(done).toMatchObject({ status: 'completed', end_call_reason: 'transferred' });
+      expect(done).toMatchObject({
+        status: 'completed',
+        disposition: 'transferred',
+        end_call_reason: 'transferred',
+      });
       const events = await waitFor(() => {
         const found = world.tap.of(call.callId, 'events.call.transferred');
         return found.length ? found : undefined;
