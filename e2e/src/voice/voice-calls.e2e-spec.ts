@@ -29,6 +29,8 @@ describe('voice calls through the fake carriers', () => {
 
   /** Caller says `text` (the agent being silent); resolves once the agent's answer was heard and has ended. */
   async function turn(call: LiveCall, text: string, answer: string | RegExp): Promise<void> {
+    // The agent's speech outlasts the text signal it was heard by: let it finish before talking.
+    await call.media.waitUntilAgentSilent();
     await call.media.say(text);
     await call.media.waitForHeard(answer);
     await call.media.waitUntilAgentSilent();
