@@ -71,6 +71,8 @@ export class VoiceReports {
       ]);
     }
     await this.dataSource.transaction(async (em) => {
+      // The call row first, like the carrier's progress path, so the two never wait on each other's rows.
+      await em.query(`SELECT id FROM ${tableOf(em, Call)} WHERE id = $1 FOR UPDATE`, [call.id]);
       await em.query(`UPDATE ${tableOf(em, CallSession)} SET media_stream = 'ended' WHERE call_id = $1`, [
         call.id,
       ]);

@@ -166,4 +166,17 @@ describe('lowPassSpeech', () => {
     ]);
     expect(decoder.receiving).toBe(false);
   });
+
+  it('a frame cut short and followed by silence does not swallow the next frame', () => {
+    const cut = encodeTextSignal('This reply was interrupted half way through its text.', {
+      sampleRate: 8000,
+    });
+    const next = encodeTextSignal("I'm sorry, goodbye.", { sampleRate: 8000 });
+    const decoder = new TextSignalDecoder(8000);
+    expect(decoder.push(cut.subarray(0, Math.floor(cut.length / 3)))).toEqual([]);
+    expect(decoder.receiving).toBe(true);
+    expect(decoder.push(new Int16Array(400))).toEqual([]);
+    expect(decoder.receiving).toBe(false);
+    expect(decoder.push(next)).toEqual(["I'm sorry, goodbye."]);
+  });
 });

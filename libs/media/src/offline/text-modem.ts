@@ -102,6 +102,11 @@ export function encodeTextSignal(text: string, options: TextSignalOptions): Int1
   return out;
 }
 
+/** |sample| under this is silence to the decoder (the tones alone swing about ±1000). */
+const QUIET_SAMPLE = 100;
+/** 10 ms of silence at 8 kHz (two bits' time): no frame is under way any more. */
+const QUIET_RUN_SAMPLES = 80;
+
 const enum Stage {
   Hunt,
   Length,
@@ -146,6 +151,8 @@ export class TextSignalDecoder {
   private readonly phases: PhaseState[] = [];
   /** Samples received so far. */
   private position = 0;
+  /** Consecutive near-silent samples: a frame's tones never stop, so a silence ends any frame under way. */
+  private quietRun = 0;
 
   constructor(readonly sampleRate: number) {
     if (sampleRate < 2 * (TEXT_SIGNAL_MARK_HZ + 400)) {
@@ -167,6 +174,10 @@ export class TextSignalDecoder {
     for (let i = 0; i < chunk.length; i++) {
       const x = chunk[i];
       const position = this.position++;
+      // A cut signal (barge-in, clear) followed by silence must not swallow the next frame's sync.
+      if (x > -QUIET_SAMPLE && x < QUIET_SAMPLE) {
+        if (++this.quietRun === QUIET_RUN_SAMPLES) for (const st of phases) st.hunt();
+      } else this.quietRun = 0;
       for (let p = 0; p < PHASES; p++) {
         const st = phases[p];
         const s = x + spaceCoeff * st.s1 - st.s2;

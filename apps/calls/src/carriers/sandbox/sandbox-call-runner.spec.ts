@@ -239,7 +239,7 @@ describe('SandboxCallRunner', () => {
       start: { callSid: `SB${callId.slice(-12)}`, customParameters: { callId } },
     });
     expect(stream.heard).toEqual([CalleeLines.greeting, CalleeLines.goodbye]);
-    expect(stream.marks).toEqual(['intro', 'reply-1', 'reply-2', 'farewell']);
+    expect(stream.marks).toEqual(['intro', 'reply-1', 'farewell']);
     expect(stream.stopped).toBe(true);
     expect(end).toMatchObject({
       HangupSource: 'system',
