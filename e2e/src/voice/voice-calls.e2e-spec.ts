@@ -29,8 +29,6 @@ describe('voice calls through the fake carriers', () => {
 
   /** Caller says `text` (the agent being silent); resolves once the agent's answer was heard and has ended. */
   async function turn(call: LiveCall, text: string, answer: string | RegExp): Promise<void> {
-    // The agent's speech outlasts the text signal it was heard by: let it finish before talking.
-    await call.media.waitUntilAgentSilent();
     await call.media.say(text);
     await call.media.waitForHeard(answer);
     await call.media.waitUntilAgentSilent();
@@ -56,6 +54,8 @@ describe('voice calls through the fake carriers', () => {
       expect(call.media.url).toContain(`/media/${provider}/${encodeURIComponent(call.callId)}?token=`);
 
       const intro = await call.media.waitForHeard(INTRO);
+      // The agent's speech outlasts the text signal it was heard by: let the intro finish before talking.
+      await call.media.waitUntilAgentSilent();
       await turn(
         call,
         'I would like to know my order status.',

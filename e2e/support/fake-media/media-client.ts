@@ -332,6 +332,8 @@ export abstract class MediaStreamClient {
       this.clears++;
       const dropped = this.playback.filter((i): i is QueuedMark => i.kind === 'mark').map((i) => i.name);
       this.playback.length = 0;
+      // The queued audio never plays: a line cut there must not swallow the start of the next one.
+      this.decoder.reset();
       this.afterClear(dropped);
     }
   }

@@ -56,6 +56,11 @@ export class AgentListener {
     return this.quietMs === 0 ? this.loudMs : 0;
   }
 
+  /** The agent's queued audio was dropped (clear): the line under way will not finish. */
+  lineCut(): void {
+    this.decoder.reset();
+  }
+
   /** One played 20 ms mu-law frame at media time `atMs`; returns the agent turn it finished, if any. */
   hear(frame: Buffer, atMs: number): AgentTurn | undefined {
     mulawDecode(frame, this.pcm);

@@ -242,6 +242,7 @@ export class SandboxPhone implements PhoneLine {
       this.playback.mark(message.mark.name);
     } else if (message.event === 'clear') {
       this.playback.clear();
+      this.listener.lineCut();
     }
   }
 
