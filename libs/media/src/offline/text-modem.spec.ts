@@ -179,4 +179,15 @@ describe('lowPassSpeech', () => {
     expect(decoder.receiving).toBe(false);
     expect(decoder.push(next)).toEqual(["I'm sorry, goodbye."]);
   });
+
+  it('a frame cut short and followed at once by another gives way to it', () => {
+    const cut = encodeTextSignal('This reply was interrupted half way through its text.', {
+      sampleRate: 8000,
+    });
+    const next = encodeTextSignal("I'm sorry, goodbye.", { sampleRate: 8000 });
+    const joined = new Int16Array(Math.floor(cut.length / 2) + next.length);
+    joined.set(cut.subarray(0, Math.floor(cut.length / 2)));
+    joined.set(next, Math.floor(cut.length / 2));
+    expect(new TextSignalDecoder(8000).push(joined)).toEqual(["I'm sorry, goodbye."]);
+  });
 });

@@ -221,14 +221,17 @@ export class TextSignalDecoder {
 
   /** Advances one phase's frame parser by a bit; returns the text when a frame checks out. */
   private feed(st: PhaseState, bit: number): string | undefined {
+    // The sync is watched for in every stage: a frame cut short (barge-in, a failed synthesis) and followed
+    // at once by the next one gives way to it instead of swallowing its start (its CRC would fail anyway).
+    st.shift = ((st.shift << 1) | bit) >>> 0;
+    if (st.shift === SYNC_PATTERN) {
+      st.stage = Stage.Length;
+      st.count = 0;
+      st.value = 0;
+      return undefined;
+    }
     switch (st.stage) {
       case Stage.Hunt:
-        st.shift = ((st.shift << 1) | bit) >>> 0;
-        if (st.shift === SYNC_PATTERN) {
-          st.stage = Stage.Length;
-          st.count = 0;
-          st.value = 0;
-        }
         return undefined;
       case Stage.Length:
         st.value = (st.value << 1) | bit;
