@@ -27,8 +27,17 @@ describe('voice calls through the fake carriers', () => {
     world?.fake.delayCallUpdates(0);
   });
 
-  /** Caller says `text` (the agent being silent); resolves once the agent's answer was heard and has ended. */
-  async function turn(call: LiveCall, text: string, answer: string | RegExp): Promise<void> {
+  /**
+   * Caller says `text` once the agent is silent (its speech outlasts the text signal it was heard by), or at
+   * once over the agent with `overAgent`; resolves once the agent's answer was heard and has ended.
+   */
+  async function turn(
+    call: LiveCall,
+    text: string,
+    answer: string | RegExp,
+    { overAgent = false }: { overAgent?: boolean } = {},
+  ): Promise<void> {
+    if (!overAgent) await call.media.waitUntilAgentSilent();
     await call.media.say(text);
     await call.media.waitForHeard(answer);
     await call.media.waitUntilAgentSilent();
@@ -54,8 +63,6 @@ describe('voice calls through the fake carriers', () => {
       expect(call.media.url).toContain(`/media/${provider}/${encodeURIComponent(call.callId)}?token=`);
 
       const intro = await call.media.waitForHeard(INTRO);
-      // The agent's speech outlasts the text signal it was heard by: let the intro finish before talking.
-      await call.media.waitUntilAgentSilent();
       await turn(
         call,
         'I would like to know my order status.',
@@ -122,7 +129,7 @@ describe('voice calls through the fake carriers', () => {
     await call.media.waitUntilAgentSilent();
     await call.media.say('Tell me everything about your plans.');
     await call.media.waitForHeard(LONG_REPLY[0]);
-    await turn(call, 'Stop, wait a second.', 'You said Stop, wait a second.');
+    await turn(call, 'Stop, wait a second.', 'You said Stop, wait a second.', { overAgent: true });
 
     expect(call.media.clears).toBeGreaterThanOrEqual(1);
     const heard = call.media.heard.map((h) => h.text);

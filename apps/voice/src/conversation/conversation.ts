@@ -209,13 +209,13 @@ class Conversation implements LiveConversation {
           if (!this.ending) this.say(Phrases.wrapUp);
         });
       }
-      // The farewell starts early enough to end by the cap, and is cut there if it runs longer: the call
-      // lasts max_call_duration_secs, not the cap plus a goodbye.
+      // The farewell starts early enough to end by the cap: the call lasts max_call_duration_secs, not the
+      // cap plus a goodbye (a slow voice may run a moment over rather than be cut mid-word).
       const lead = Math.min(CAP_FAREWELL_LEAD_MS, cap * 500);
       time.after(cap * 1000 - lead, () => {
         void this.endWith('max_call_duration_reached', Phrases.maxDurationFarewell, {
           interrupt: true,
-          limitMs: lead,
+          limitMs: FAREWELL_LIMIT_MS,
         });
       });
     }
