@@ -19,11 +19,6 @@ import type { CarrierAccount, SignMode } from '../fake-carriers';
 import { spokenAudio } from './speech-audio';
 import { StreamInstruction } from './stream-markup';
 
-/** Empty playback ticks after which the line counts as silent (60 ms). */
-const SILENT_AFTER_IDLE_TICKS = 3;
-/** One 20 ms frame of silence as the listener hears it. */
-const IDLE_PCM = new Int16Array(MULAW_FRAME_BYTES);
-
 export type StreamFrame = Record<string, unknown>;
 
 export interface RecordedFrame {
@@ -88,8 +83,6 @@ export abstract class MediaStreamClient {
   readonly echoedMarks: string[] = [];
   /** Number of clear / clearAudio frames received. */
   clears = 0;
-  /** Playback ticks in a row that found nothing queued. */
-  private idleTicks = 0;
   /** Frames the platform sent that break the protocol (e.g. audio in a format the stream did not negotiate). */
   readonly faults: string[] = [];
   closed: { code: number; reason: string } | null = null;
@@ -378,13 +371,7 @@ export abstract class MediaStreamClient {
       item.offset += take;
       if (item.offset >= item.bytes.length) this.playback.shift();
     }
-    if (filled === 0) {
-      // A frame or two late is network jitter, and the audio simply plays late. A longer gap is silence on
-      // the line, and the ear hears it: a line cut short there (a failed synthesis) ends for the decoder.
-      if (++this.idleTicks >= SILENT_AFTER_IDLE_TICKS) this.decoder.push(IDLE_PCM);
-      return;
-    }
-    this.idleTicks = 0;
+    if (filled === 0) return;
     const pcm = mulawDecode(frame);
     this.playedAgentAudio.push(pcm);
     this.playedAtMs.push(this.mediaMs);
