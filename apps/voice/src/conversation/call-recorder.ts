@@ -1,7 +1,7 @@
 // enable_recording: both legs of the call, the caller's audio as received and the agent's as sent, placed on
 // the media clock so they line up, written as one two-channel WAV (left caller, right agent).
 
-import { TELEPHONY_SAMPLE_RATE } from '@vap/media';
+import { pcm16WavHeader, TELEPHONY_SAMPLE_RATE } from '@vap/media';
 
 /**
  * A leg arrives in frames that are mostly back to back but may pause (no audio sent during silence) or jitter.
@@ -55,19 +55,8 @@ export class CallRecorder {
     const frames = Math.max(this.callerLeg.length, this.agentLeg.length);
     const dataBytes = frames * 4;
     const wav = Buffer.alloc(44 + dataBytes);
-    wav.write('RIFF', 0, 'ascii');
-    wav.writeUInt32LE(36 + dataBytes, 4);
-    wav.write('WAVE', 8, 'ascii');
-    wav.write('fmt ', 12, 'ascii');
-    wav.writeUInt32LE(16, 16); // PCM fmt chunk size
-    wav.writeUInt16LE(1, 20); // PCM
-    wav.writeUInt16LE(2, 22); // channels: caller, agent
-    wav.writeUInt32LE(TELEPHONY_SAMPLE_RATE, 24);
-    wav.writeUInt32LE(TELEPHONY_SAMPLE_RATE * 4, 28); // byte rate
-    wav.writeUInt16LE(4, 32); // block align
-    wav.writeUInt16LE(16, 34); // bits per sample
-    wav.write('data', 36, 'ascii');
-    wav.writeUInt32LE(dataBytes, 40);
+    // Two channels: caller left, agent right.
+    pcm16WavHeader(dataBytes, TELEPHONY_SAMPLE_RATE, 2).copy(wav, 0);
     for (let i = 0, offset = 44; i < frames; i++, offset += 4) {
       wav.writeInt16LE(this.callerLeg.sample(i), offset);
       wav.writeInt16LE(this.agentLeg.sample(i), offset + 2);

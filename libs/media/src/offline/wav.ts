@@ -6,25 +6,29 @@ export interface Pcm16Clip {
   sampleRate: number;
 }
 
-/** A 44-byte-header PCM16 mono WAV of the samples. */
-export function encodePcm16Wav(samples: Int16Array, sampleRate: number): Buffer {
-  const dataBytes = samples.length * 2;
-  const buf = Buffer.alloc(44 + dataBytes);
+/** The 44-byte header of a 16-bit PCM WAV whose data (interleaved channels) is `dataBytes` long. */
+export function pcm16WavHeader(dataBytes: number, sampleRate: number, channels = 1): Buffer {
+  const blockAlign = channels * 2;
+  const buf = Buffer.alloc(44);
   buf.write('RIFF', 0, 'ascii');
   buf.writeUInt32LE(36 + dataBytes, 4);
   buf.write('WAVE', 8, 'ascii');
   buf.write('fmt ', 12, 'ascii');
   buf.writeUInt32LE(16, 16);
   buf.writeUInt16LE(1, 20); // PCM
-  buf.writeUInt16LE(1, 22); // mono
+  buf.writeUInt16LE(channels, 22);
   buf.writeUInt32LE(sampleRate, 24);
-  buf.writeUInt32LE(sampleRate * 2, 28);
-  buf.writeUInt16LE(2, 32);
+  buf.writeUInt32LE(sampleRate * blockAlign, 28);
+  buf.writeUInt16LE(blockAlign, 32);
   buf.writeUInt16LE(16, 34);
   buf.write('data', 36, 'ascii');
   buf.writeUInt32LE(dataBytes, 40);
-  pcm16ToBuffer(samples).copy(buf, 44);
   return buf;
+}
+
+/** A 44-byte-header PCM16 mono WAV of the samples. */
+export function encodePcm16Wav(samples: Int16Array, sampleRate: number): Buffer {
+  return Buffer.concat([pcm16WavHeader(samples.length * 2, sampleRate), pcm16ToBuffer(samples)]);
 }
 
 /**
