@@ -10,6 +10,7 @@
  * Settings: BENCH_CALLS (default 300), BENCH_CONCURRENCY (default 32), BENCH_DUPLICATE (default 0.2).
  */
 import { openBenchInfrastructure } from '../support/bench-infrastructure';
+import { reportFigures } from '../support/figures';
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { freePort, startPlatform } from '@vap/testing';
@@ -163,11 +164,28 @@ async function main(): Promise<void> {
       `carrier callbacks benchmark: ${callCount} calls x 3 callbacks (+${duplicates} duplicates), ` +
         `${concurrency} calls at a time, Node ${process.version}`,
     );
+    const perSecond = Math.round(latencies.length / seconds);
+    reportFigures([
+      {
+        bench: 'callbacks',
+        figure: 'callbacks/s, one partner',
+        value: perSecond,
+        unit: '/s',
+        target: { op: '>=', value: 1000 },
+      },
+      {
+        bench: 'callbacks',
+        figure: 'callback -> stored p99',
+        value: Number(percentile(latencies, 99).toFixed(1)),
+        unit: 'ms',
+        target: { op: '<', value: 50 },
+      },
+    ]);
     console.table([
       {
         callbacks: latencies.length,
         seconds: Number(seconds.toFixed(2)),
-        'callbacks/s': Math.round(latencies.length / seconds),
+        'callbacks/s': perSecond,
         'p50 ms': Number(percentile(latencies, 50).toFixed(1)),
         'p99 ms': Number(percentile(latencies, 99).toFixed(1)),
         'max ms': Number(latencies[latencies.length - 1].toFixed(1)),

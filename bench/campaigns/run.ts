@@ -8,10 +8,21 @@
  * (1..10, default 10; the account limit is set to match), BENCH_SANDBOX_STEP_MS (default 5), BENCH_OUTCOME
  * (the callee numbers' last two digits, default 01: no answer, the shortest sandbox call), BENCH_LOG_DIR
  * (write the apps' logs there).
+ *
+ * Contact policy: the account's do-not-call list holds BENCH_DNC_ENTRIES numbers (default 1,000,000; seeded
+ * in SQL, then one 10,000-row CSV import through the API, timed) and 1 % of the campaign's contacts, which
+ * the campaign must skip. The account also has a calling window (open all day, so every rule runs and none
+ * defers) and both frequency caps, so each dial pays for the whole policy. Reports what the check adds per
+ * dial, from the calls service's vap_contact_policy_check_seconds (do-not-call, window) and
+ * vap_contact_policy_caps_seconds (the caps' count in the admission) histograms (bucket upper bounds), and
+ * the do-not-call query timed from here over 10,000 numbers against the same list (p50/p99).
  */
 import { openBenchInfrastructure } from '../support/bench-infrastructure';
+import { reportFigures } from '../support/figures';
+import { quantileUpperBoundMs, readHistogram } from '../support/prometheus-histogram';
 import { freePort, startPlatform } from '@vap/testing';
 import { connect, StringCodec } from 'nats';
+import { doNotCallPrefixesOf } from '@vap/contracts';
 import { Client } from 'pg';
 import { randomBytes } from 'node:crypto';
 
@@ -20,6 +31,14 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const stepMs = process.env.BENCH_SANDBOX_STEP_MS ?? '5';
 const outcome = process.env.BENCH_OUTCOME ?? '01';
 const VOICE_ID = '72158370-d269-49a5-ae65-8f33fe3b890b';
+const dncEntries = Number(process.env.BENCH_DNC_ENTRIES ?? 1_000_000);
+/** Every hundredth contact is on the list: the campaign skips it. */
+const LISTED_EVERY = 100;
+const POLICY_METRIC = 'vap_contact_policy_check_seconds';
+const CAPS_METRIC = 'vap_contact_policy_caps_seconds';
+/** The check's query as the calls service runs it (see doNotCallMatches). */
+const CHECK_SQL = `SELECT * FROM calls.do_not_call d WHERE d.partner_id = $1 AND d.value = ANY($2)
+  AND (d.kind = 'prefix' OR d.value = $3) ORDER BY length(d.value) DESC, d.kind ASC`;
 
 /** A domain event as published: occurredAt is when the calls service committed the change. */
 interface StatusEvent {
@@ -154,6 +173,65 @@ async function main(): Promise<void> {
     if (upload.data.accepted !== contacts)
       throw new Error(`upload accepted ${String(upload.data.accepted)} of ${contacts}`);
 
+    // The do-not-call list: a million numbers outside the campaign's range, seeded in SQL (as a migration from
+    // another system would), one API import timed, and every LISTED_EVERY-th contact of the campaign.
+    const pgSeed = new Client({ connectionString: db.url });
+    await pgSeed.connect();
+    const seedStarted = Date.now();
+    const seeded = Math.max(0, dncEntries - 10_000);
+    if (seeded > 0) {
+      await pgSeed.query(
+        `INSERT INTO calls.do_not_call (id, partner_id, kind, value, reason, source)
+         SELECT 'dnc_' || gen_random_uuid(), $1, 'number', '+9171' || lpad(i::text, 8, '0'), 'legal', 'bench'
+         FROM generate_series(1, $2::int) AS i`,
+        [partnerId, seeded],
+      );
+      await pgSeed.query('ANALYZE calls.do_not_call');
+    }
+    const seedMs = Date.now() - seedStarted;
+    const importCount = Math.min(10_000, dncEntries);
+    const importRows = ['number,reason'];
+    for (let i = 0; i < importCount; i++) importRows.push(`+9172${String(i).padStart(8, '0')},opt_out`);
+    const importStarted = Date.now();
+    const imported =
+      importCount > 0
+        ? await json(
+            await fetch(`${base}/api/v2/do-not-call/import`, {
+              method: 'POST',
+              headers: { ...headers, 'content-type': 'text/csv' },
+              body: importRows.join('\n'),
+            }),
+          )
+        : { data: { added: 0 } };
+    const importMs = Date.now() - importStarted;
+    const listed: string[] = [];
+    for (let i = 0; i < contacts; i += LISTED_EVERY)
+      listed.push(`+9170${String(i).padStart(8, '0')}${outcome}`);
+    await json(
+      await fetch(`${base}/api/v2/do-not-call/import`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ entries: listed.map((number) => ({ number, reason: 'opt_out' })) }),
+      }),
+    );
+    console.log(
+      `do-not-call list: ${seeded} numbers seeded in ${seedMs} ms, ${String(imported.data.added)} imported through ` +
+        `the API in ${importMs} ms, ${listed.length} campaign contacts listed`,
+    );
+
+    // Every rule active, none stopping a dial: a window open all day in the callees' zone, caps above one call.
+    await json(
+      await fetch(`${base}/api/v2/contact-policy/settings`, {
+        method: 'PATCH',
+        headers,
+        body: JSON.stringify({
+          calling_window: { start: '00:00', end: '24:00', timezone: 'Asia/Kolkata' },
+          max_attempts_per_day: 3,
+          max_attempts_per_7_days: 10,
+        }),
+      }),
+    );
+
     const observer = new DispatchObserver(partnerId);
     const sc = StringCodec();
     nc.subscribe(`${prefix}.events.call.status_updated`, {
@@ -181,6 +259,40 @@ async function main(): Promise<void> {
       }
     }
     const elapsedS = (Date.now() - started) / 1000;
+    const campaignDone = (await json(await fetch(`${base}/api/v2/campaigns/${id}`, { headers }))).data;
+    const metrics = await (await fetch(`${platform.services.calls!.url}/metrics`)).text();
+    const allowedCheck = readHistogram(metrics, POLICY_METRIC, { name: 'result', value: 'allowed' });
+    const stoppedCheck = readHistogram(metrics, POLICY_METRIC, { name: 'result', value: 'stopped' });
+    const capsCount = readHistogram(metrics, CAPS_METRIC, { name: 'result', value: 'allowed' });
+    // The same probe from here, over numbers on and off the list.
+    const checkMs: number[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const number =
+        i % 2
+          ? `+9171${String((i * 7919) % Math.max(1, seeded)).padStart(8, '0')}`
+          : `+9173${String(i).padStart(8, '0')}`;
+      const t0 = performance.now();
+      await pgSeed.query(CHECK_SQL, [partnerId, doNotCallPrefixesOf(number), number]);
+      checkMs.push(performance.now() - t0);
+    }
+    await pgSeed.end();
+    checkMs.sort((a, b) => a - b);
+    console.table([
+      {
+        'do-not-call entries': seeded + Number(imported.data.added) + listed.length,
+        'skipped (listed)': campaignDone.skipped_count,
+        'check in calls p50 ms (allowed)': `<= ${quantileUpperBoundMs(allowedCheck, 0.5)}`,
+        'check in calls p99 ms (allowed)': `<= ${quantileUpperBoundMs(allowedCheck, 0.99)}`,
+        'check in calls p99 ms (stopped)': `<= ${quantileUpperBoundMs(stoppedCheck, 0.99)}`,
+        'caps count p50 ms': `<= ${quantileUpperBoundMs(capsCount, 0.5)}`,
+        'caps count p99 ms': `<= ${quantileUpperBoundMs(capsCount, 0.99)}`,
+        'probe p50 ms': Math.round(percentile(checkMs, 50) * 1000) / 1000,
+        'probe p99 ms': Math.round(percentile(checkMs, 99) * 1000) / 1000,
+        'import 10k rows ms': importMs,
+      },
+    ]);
+    if (campaignDone.skipped_count !== listed.length)
+      console.error(`FAIL: ${String(campaignDone.skipped_count)} contacts skipped, ${listed.length} listed`);
     const gaps = [...observer.gapsMs].sort((a, b) => a - b);
     const dialSpanS = (observer.lastDialAt - observer.firstDialAt) / 1000;
     console.table([
@@ -220,6 +332,50 @@ async function main(): Promise<void> {
         stage: 'claim -> call admitted by calls',
         'p50 ms': percentile(place, 50),
         'p99 ms': percentile(place, 99),
+      },
+    ]);
+    const bench = `campaigns (${contacts} contacts, concurrency ${concurrency})`;
+    reportFigures([
+      {
+        bench,
+        figure: 'release -> next dial p99',
+        value: percentile(gaps, 99),
+        unit: 'ms',
+        target: { op: '<', value: 50 },
+      },
+      { bench, figure: 'release -> next dial p50', value: percentile(gaps, 50), unit: 'ms' },
+      {
+        bench,
+        figure: 'most calls in flight',
+        value: observer.peak,
+        unit: 'calls',
+        target: { op: '<=', value: concurrency },
+      },
+      {
+        bench,
+        figure: 'do-not-call check p99 (its query, 1M entries)',
+        value: percentile(checkMs, 99),
+        unit: 'ms',
+        target: { op: '<', value: 1 },
+      },
+      {
+        bench,
+        figure: 'contact policy check p99 inside the calls service (with its pool and event-loop waits)',
+        value: quantileUpperBoundMs(allowedCheck, 0.99),
+        unit: 'ms',
+      },
+      {
+        bench,
+        figure: 'frequency caps count p99 inside the admission',
+        value: quantileUpperBoundMs(capsCount, 0.99),
+        unit: 'ms',
+      },
+      { bench, figure: 'do-not-call import (10,000 rows)', value: importMs, unit: 'ms' },
+      {
+        bench,
+        figure: 'dispatched/s',
+        value: Math.round((observer.dialled / Math.max(dialSpanS, 0.001)) * 10) / 10,
+        unit: '/s',
       },
     ]);
     if (observer.peak > concurrency)

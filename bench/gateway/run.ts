@@ -4,11 +4,13 @@
  * of auth, rate limiting and the NATS hop shows as the difference.
  *
  * Starts its own platform on a fresh database with rate limits lifted (a benchmark at 60 req/min would
- * measure the limiter). Settings: BENCH_DURATION_S (default 10), BENCH_CONNECTIONS (default 32).
+ * measure the limiter). Then the authenticated route once more at a fixed BENCH_FIXED_RATE (500 req/s), for its
+ * latency below saturation. Settings: BENCH_DURATION_S (default 10), BENCH_CONNECTIONS (default 32).
  */
 import { openBenchInfrastructure } from '../support/bench-infrastructure';
 import { startPlatform } from '@vap/testing';
 import { randomBytes } from 'node:crypto';
+import { reportFigures } from '../support/figures';
 
 // autocannon ships no types of its own; this is the part of its result we read.
 interface Histogram {
@@ -30,11 +32,12 @@ const autocannon = require('autocannon') as Autocannon;
 
 const duration = Number(process.env.BENCH_DURATION_S ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const fixedRate = Number(process.env.BENCH_FIXED_RATE ?? 500);
 
-async function measure(label: string, url: string, headers: Record<string, string> = {}) {
+async function measure(label: string, url: string, headers: Record<string, string> = {}, rate?: number) {
   // A short warm-up so JIT and connection pools are settled before the measured run.
   await autocannon({ url, headers, connections, duration: 2 });
-  const r = await autocannon({ url, headers, connections, duration });
+  const r = await autocannon({ url, headers, connections, duration, ...(rate ? { overallRate: rate } : {}) });
   return {
     label,
     'req/s': Math.round(r.requests.average),
@@ -86,13 +89,33 @@ async function main(): Promise<void> {
     console.log(
       `gateway benchmark: ${connections} connections, ${duration} s per route, Node ${process.version}`,
     );
-    const rows = [
+    const auth = { authorization: `Bearer ${apiKey}` };
+    const customerUrl = `${base}/api/v2/customers/${id}`;
+    const [health, customers, paced] = [
       await measure('GET /health/live', `${base}/health/live`),
-      await measure('GET /api/v2/customers/{id}', `${base}/api/v2/customers/${id}`, {
-        authorization: `Bearer ${apiKey}`,
-      }),
+      await measure('GET /api/v2/customers/{id}', customerUrl, auth),
+      await measure(`GET /api/v2/customers/{id} at ${fixedRate} req/s`, customerUrl, auth, fixedRate),
     ];
-    console.table(rows);
+    console.table([health, customers, paced]);
+    const bench = 'gateway';
+    reportFigures([
+      { bench, figure: 'GET /health/live', value: health['req/s'], unit: 'req/s' },
+      { bench, figure: 'GET /customers/{id}', value: customers['req/s'], unit: 'req/s' },
+      {
+        bench,
+        figure: 'GET /customers/{id} vs /health/live',
+        value: Number((customers['req/s'] / health['req/s']).toFixed(3)),
+        unit: 'ratio',
+        target: { op: '>=', value: 0.5 },
+      },
+      {
+        bench,
+        figure: `GET /customers/{id} p99 at ${fixedRate} req/s`,
+        value: paced['p99 ms'],
+        unit: 'ms',
+        target: { op: '<', value: 20 },
+      },
+    ]);
   } finally {
     await platform.stop();
     await infra.close();

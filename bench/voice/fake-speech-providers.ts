@@ -3,6 +3,7 @@
 // routes match by path suffix, so a base URL with or without `/v1` reaches them alike.
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { pcm16WavHeader } from '@vap/media';
 import { pcm16LeBytes, speechLikePcm } from './speech-like-audio';
 
 /** The sample rate of OpenAI's `pcm` speech format. */
@@ -42,7 +43,7 @@ export async function startFakeSpeechProviders(
   const counts: FakeSpeechProviderCounts = { transcriptions: 0, completions: 0, speech: 0, rejected: 0 };
   // Synthesised once: the answer costs the fake nothing per request.
   const speechPcm = pcm16LeBytes(speechLikePcm(options.speechSeconds, OPENAI_PCM_SAMPLE_RATE, { seed: 3 }));
-  const speechWav = Buffer.concat([wavHeader(speechPcm.length, OPENAI_PCM_SAMPLE_RATE), speechPcm]);
+  const speechWav = Buffer.concat([pcm16WavHeader(speechPcm.length, OPENAI_PCM_SAMPLE_RATE), speechPcm]);
   const chunks = replyChunks(options.reply);
 
   const server = createServer((req, res) => {
@@ -170,24 +171,6 @@ export function replyChunks(reply: string): string[] {
   const chunks: string[] = [];
   for (let i = 0; i < words.length; i += size) chunks.push(words.slice(i, i + size).join(''));
   return chunks;
-}
-
-function wavHeader(dataBytes: number, sampleRate: number): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + dataBytes, 4);
-  header.write('WAVE', 8, 'ascii');
-  header.write('fmt ', 12, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate * 2, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(dataBytes, 40);
-  return header;
 }
 
 function closeServer(server: Server): Promise<void> {

@@ -16,7 +16,7 @@ describe('process sampler', () => {
   it('measures a live process: the CPU it burns in the window, as the process itself counts it', () => {
     const before = readProcessUsage(process.pid);
     expect(before.rssBytes).toBeGreaterThan(10 * 1024 * 1024);
-    const sampler = new ProcessSampler(process.pid, 10);
+    const sampler = new ProcessSampler([process.pid], 10);
     const own = process.cpuUsage();
     sampler.start();
     const until = performance.now() + 300;

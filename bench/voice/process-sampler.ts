@@ -60,13 +60,14 @@ export class ProcessSampler {
   private startedAt = 0;
   private peak = 0;
 
+  /** Several processes (replicas) are sampled as one: CPU and RSS summed. */
   constructor(
-    private readonly pid: number,
+    private readonly pids: number[],
     private readonly intervalMs = 250,
   ) {}
 
   start(): void {
-    this.first = readProcessUsage(this.pid);
+    this.first = this.read();
     this.peak = this.first.rssBytes;
     this.startedAt = performance.now();
     this.timer = setInterval(() => this.sample(), this.intervalMs);
@@ -84,8 +85,16 @@ export class ProcessSampler {
     };
   }
 
+  private read(): ProcessUsage {
+    const all = this.pids.map(readProcessUsage);
+    return {
+      cpuSeconds: all.reduce((sum, u) => sum + u.cpuSeconds, 0),
+      rssBytes: all.reduce((sum, u) => sum + u.rssBytes, 0),
+    };
+  }
+
   private sample(): ProcessUsage {
-    const usage = readProcessUsage(this.pid);
+    const usage = this.read();
     this.peak = Math.max(this.peak, usage.rssBytes);
     return usage;
   }

@@ -1,10 +1,12 @@
 // One benchmark round's figures, from what the simulated callers heard, what the voice service reported to the
 // fake calls service, and how its process behaved.
 import { TurnLatency } from '@vap/contracts';
+import { BenchFigure, meetsTarget } from '../support/figures';
 import { ascending, percentile } from '../support/percentiles';
 import { analyseAgentAudio, AgentAudioOptions } from './agent-audio-analysis';
 import { SimulatedCallResult } from './simulated-caller';
 import { UsageWindow } from './process-sampler';
+import { SendPacing } from './send-pacing';
 
 export interface RoundInput {
   calls: number;
@@ -21,6 +23,8 @@ export interface RoundInput {
   rssBaselineBytes: number;
   /** Highest voice_live_sessions seen during the round (undefined when /metrics never had it). */
   liveSessionsPeak: number | undefined;
+  /** The voice service's own pacing figures over the round (from its /metrics), when scraped. */
+  send?: SendPacing;
   audio?: AgentAudioOptions;
 }
 
@@ -38,6 +42,8 @@ export interface RoundReport {
   jitterP99Ms: number;
   jitterSamples: number;
   underruns: number;
+  /** As the voice service sent: each frame's lateness against its slot (bucket upper bounds), and underruns. */
+  send?: SendPacing;
   /**
    * The platform's own time per turn: first_frame_out_ms - stt_final_ms, i.e. from the final transcript to the
    * first frame of the answer leaving for the carrier (LLM, TTS, resampling, framing and pacing, with providers
@@ -95,6 +101,7 @@ export function summariseRound(input: RoundInput): RoundReport {
     jitterP99Ms: percentile(sortedJitter, 99),
     jitterSamples: sortedJitter.length,
     underruns,
+    ...(input.send ? { send: input.send } : {}),
     ownTimeP50Ms: percentile(own, 50),
     ownTimeP99Ms: percentile(own, 99),
     voiceToVoiceP50Ms: percentile(v2v, 50),
@@ -111,20 +118,65 @@ export function summariseRound(input: RoundInput): RoundReport {
   };
 }
 
-/** The issue's targets on a 2-core machine, checked against a round. */
+/**
+ * The round's headline figures with the issue's targets where the round size has one: pacing (jitter p99 under
+ * 5 ms, no underruns) from 200 calls up, the platform's own time per turn (p99 under 20 ms) at 100 calls.
+ */
+export function roundFigures(report: RoundReport, bench: string): BenchFigure[] {
+  const pacingTargets = report.calls >= 200;
+  return [
+    {
+      bench,
+      figure: 'pacing jitter p99',
+      value: report.jitterP99Ms,
+      unit: 'ms',
+      ...(pacingTargets ? { target: { op: '<' as const, value: 5 } } : {}),
+    },
+    {
+      bench,
+      figure: 'underruns',
+      value: report.underruns,
+      unit: 'frames',
+      ...(pacingTargets ? { target: { op: '<=' as const, value: 0 } } : {}),
+    },
+    ...(report.send
+      ? [
+          {
+            bench,
+            figure: 'send lateness p99 (voice service)',
+            value: report.send.latenessP99Ms,
+            unit: 'ms',
+            ...(pacingTargets ? { target: { op: '<' as const, value: 5 } } : {}),
+          },
+          {
+            bench,
+            figure: 'send underruns (voice service)',
+            value: report.send.underruns,
+            unit: 'frames',
+            ...(pacingTargets ? { target: { op: '<=' as const, value: 0 } } : {}),
+          },
+        ]
+      : []),
+    {
+      bench,
+      figure: 'own time per turn p99',
+      value: report.ownTimeP99Ms,
+      unit: 'ms',
+      ...(report.calls === 100 ? { target: { op: '<' as const, value: 20 } } : {}),
+    },
+    { bench, figure: 'CPU per call', value: report.cpuSecondsPerCall, unit: 's' },
+  ];
+}
+
+/** The round's figures that have a target, each as "met" or "MISSED". */
 export function targetVerdicts(report: RoundReport): string[] {
-  const verdicts: string[] = [];
-  if (report.calls >= 200) {
-    verdicts.push(
-      `${report.calls} calls: jitter p99 ${report.jitterP99Ms.toFixed(2)} ms (target < 5) ${report.jitterP99Ms < 5 ? 'met' : 'MISSED'}`,
-      `${report.calls} calls: underruns ${report.underruns} (target 0) ${report.underruns === 0 ? 'met' : 'MISSED'}`,
-    );
-  }
-  if (report.calls === 100) {
-    verdicts.push(
-      `${report.calls} calls: own time per turn p99 ${report.ownTimeP99Ms.toFixed(1)} ms (target < 20) ` +
-        `${report.ownTimeP99Ms < 20 ? 'met' : 'MISSED'}`,
-    );
-  }
-  return verdicts;
+  return roundFigures(report, '')
+    .filter((f) => f.target)
+    .map((f) => {
+      const shown =
+        f.unit === 'ms' ? `${f.value.toFixed(f.figure.startsWith('own') ? 1 : 2)} ms` : String(f.value);
+      const target =
+        f.target!.op === '<=' && f.target!.value === 0 ? '0' : `${f.target!.op} ${f.target!.value}`;
+      return `${report.calls} calls: ${f.figure.replace('pacing ', '')} ${shown} (target ${target}) ${meetsTarget(f) ? 'met' : 'MISSED'}`;
+    });
 }

@@ -5,38 +5,42 @@
  * Starts NATS (as `npm start` finds it) under a subject prefix of its own, fake OpenAI-compatible STT, chat and
  * TTS servers in this process, fake calls and agents services on NATS (attach answers each call's context, the
  * reports are acked and the agent turns' latency parts kept, the voice catalog holds the agent's voice), then
- * the voice service itself. Each
- * round opens N media streams (ramped over BENCH_RAMP_MS) that stream caller audio in real time: per turn a
+ * the voice service itself. The simulated callers run in a process of their own (caller-fleet.ts), so the fakes'
+ * work does not delay their arrival timestamps. Each round opens N media streams (ramped over BENCH_RAMP_MS) that stream caller audio in real time: per turn a
  * second of loud speech-like audio, then silence until the agent has answered and gone quiet.
  *
  * Reports per round: the peak of the service's voice_live_sessions gauge; frames received per call; pacing
  * jitter |arrival gap - 20 ms| of the agent's frames inside its utterances (p50/p99); underruns (a gap over 40 ms
  * or filler silence inside an utterance); the platform's own time per turn, first_frame_out_ms - stt_final_ms
- * from the reported latency parts (p50/p99); CPU seconds per call and RSS growth per call of the voice process
- * (from /proc). Rounds run one after another on the same voice process.
+ * from the reported latency parts (p50/p99); CPU seconds per call and RSS growth per call of the voice
+ * process(es) (from /proc). Rounds run one after another on the same voice processes.
+ *
+ * With BENCH_REPLICAS (e.g. "1 2") every round runs against 1 and then 2 voice replicas on this machine, the calls
+ * spread over them as a load balancer would (figures summed over the replicas).
  *
  * Usage: node dist/bench/bench/voice/run.js [N ...]   (default: 100 200)
- * Settings: BENCH_TURNS (2), BENCH_TTS_SECONDS (2, speech per synthesis), BENCH_INTRO (a short greeting;
- * empty for none), BENCH_RAMP_MS (2000), BENCH_LOGS=1 prints the voice service's output.
+ * Settings: BENCH_REPLICAS (1), BENCH_TURNS (2), BENCH_TTS_SECONDS (2, speech per synthesis), BENCH_INTRO (a short greeting;
+ * empty for none), BENCH_RAMP_MS (2000), BENCH_WARMUP_CALLS (20: an unreported first round per set of replicas, so
+ * the figures are not those of V8 compiling the hot paths; 0 for none), BENCH_VOICE_NODE_ARGS (extra Node flags for the voice processes), BENCH_LOGS=1 prints the voice service's output, BENCH_CPU_PROF=<dir>
+ * writes a V8 CPU profile of the voice service there (open it in Chrome DevTools).
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { connect } from 'nats';
 import { FRAME_MS } from '@vap/media';
 import { mediaStreamTokenKey } from '@vap/secrets';
 import { freePort, ServiceHandle, sleep, startService, workspaceRoot } from '@vap/testing';
 import { openBenchNats } from '../support/bench-nats';
+import { reportFigures } from '../support/figures';
 import { figure } from '../support/percentiles';
 import { BENCH_VOICE, benchAgentSettings, benchCall } from './bench-call';
-import { CarrierClock } from './carrier-clock';
+import { CallerFleet } from './caller-fleet';
 import { FakePlatformResponder, startFakePlatformResponder } from './fake-platform-responder';
 import { FakeSpeechProviderCounts, startFakeSpeechProviders } from './fake-speech-providers';
 import { LiveSessionsWatcher } from './live-sessions';
 import { ProcessSampler, readProcessUsage } from './process-sampler';
-import { RoundReport, summariseRound, targetVerdicts } from './round-report';
-import { runSimulatedCall } from './simulated-caller';
-import { callerAudio } from './speech-like-audio';
+import { RoundReport, roundFigures, summariseRound, targetVerdicts } from './round-report';
+import { scrapeSendPacing, sendPacingBetween } from './send-pacing';
 
 const rounds = process.argv.slice(2).map(Number);
 if (rounds.some((n) => !Number.isInteger(n) || n <= 0)) {
@@ -44,17 +48,31 @@ if (rounds.some((n) => !Number.isInteger(n) || n <= 0)) {
   process.exit(2);
 }
 if (rounds.length === 0) rounds.push(100, 200);
+const replicaCounts = (process.env.BENCH_REPLICAS ?? '1')
+  .split(/[\s,]+/)
+  .filter(Boolean)
+  .map(Number);
+if (replicaCounts.length === 0 || replicaCounts.some((n) => !Number.isInteger(n) || n <= 0)) {
+  console.error('BENCH_REPLICAS: replica counts, e.g. "1 2"');
+  process.exit(2);
+}
 const turns = Number(process.env.BENCH_TURNS ?? 2);
 const ttsSeconds = Number(process.env.BENCH_TTS_SECONDS ?? 2);
 const intro = process.env.BENCH_INTRO ?? 'Hello, this is the benchmark agent.';
 const rampMs = Number(process.env.BENCH_RAMP_MS ?? 2000);
+/** Calls of the unreported first round: a fresh process runs its first calls before V8 has compiled the hot paths. */
+const warmupCalls = Number(process.env.BENCH_WARMUP_CALLS ?? 20);
 const showLogs = process.env.BENCH_LOGS === '1';
+const cpuProfileDir = process.env.BENCH_CPU_PROF;
+/** Extra Node/V8 flags for the voice processes (e.g. "--trace-gc"), to try a tuning without a rebuild. */
+const voiceNodeArgs = (process.env.BENCH_VOICE_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
 const TRANSCRIPT = 'I would like to know my order status.';
 const REPLY = 'Your order ships tomorrow morning.';
 
 interface RoundRun {
+  replicas: number;
   report: RoundReport;
-  /** This process's event-loop delay p99 (ms): high values mean the load generator itself lagged. */
+  /** The caller fleet's event-loop delay p99 (ms): high values mean the load generator itself lagged. */
   benchLoopDelayP99Ms: number;
   benchClockStalls: number;
 }
@@ -62,7 +80,6 @@ interface RoundRun {
 async function main(): Promise<void> {
   const infra = await openBenchNats();
   const cleanups: (() => Promise<unknown>)[] = [() => infra.close()];
-  let voice: ServiceHandle | undefined;
   try {
     const nc = await connect({ servers: infra.nats.url, name: 'bench-voice-calls' });
     cleanups.unshift(() => nc.drain());
@@ -76,52 +93,78 @@ async function main(): Promise<void> {
     cleanups.unshift(() => providers.close());
 
     const secretsKey = randomBytes(32).toString('hex');
-    const port = await freePort();
-    const publicUrl = `http://127.0.0.1:${port}`;
-    voice = await startService('voice', {
-      port,
-      env: {
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        NATS_URL: infra.nats.url,
-        NATS_SUBJECT_PREFIX: infra.prefix,
-        SECRETS_KEY: secretsKey,
-        MEDIA_PUBLIC_URL: publicUrl,
-        MEDIA_TIME_SCALE: '1',
-        STT_PROVIDER: 'openai',
-        // The speech providers append /v1/audio/..., the chat model appends /chat/completions.
-        STT_BASE_URL: providers.rootUrl,
-        STT_API_KEY: 'bench',
-        STT_MODEL: 'whisper-1',
-        TTS_PROVIDER: 'openai',
-        TTS_BASE_URL: providers.rootUrl,
-        TTS_API_KEY: 'bench',
-        TTS_MODEL: 'tts-1',
-        LLM_BASE_URL: providers.baseUrl,
-        LLM_API_KEY: 'bench',
-        LLM_MODEL: 'bench-chat',
-        // The fakes listen on 127.0.0.1.
-        PROVIDER_ALLOW_PRIVATE_NETWORKS: 'true',
-      },
-      logFile: join(workspaceRoot(), '.data', 'logs', 'bench-voice.log'),
-      prefixLogs: showLogs,
-      readyTimeoutMs: 60_000,
-    });
-    const service = voice;
     const tokenKey = mediaStreamTokenKey(Buffer.from(secretsKey, 'hex'));
-    const clock = new CarrierClock();
-    clock.start();
-    cleanups.unshift(async () => clock.stop());
+    const fleet = CallerFleet.start();
+    cleanups.unshift(() => fleet.close());
+    const env = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      NATS_URL: infra.nats.url,
+      NATS_SUBJECT_PREFIX: infra.prefix,
+      SECRETS_KEY: secretsKey,
+      MEDIA_TIME_SCALE: '1',
+      STT_PROVIDER: 'openai',
+      // The speech providers append /v1/audio/..., the chat model appends /chat/completions.
+      STT_BASE_URL: providers.rootUrl,
+      STT_API_KEY: 'bench',
+      STT_MODEL: 'whisper-1',
+      TTS_PROVIDER: 'openai',
+      TTS_BASE_URL: providers.rootUrl,
+      TTS_API_KEY: 'bench',
+      TTS_MODEL: 'tts-1',
+      LLM_BASE_URL: providers.baseUrl,
+      LLM_API_KEY: 'bench',
+      LLM_MODEL: 'bench-chat',
+      // The fakes listen on 127.0.0.1.
+      PROVIDER_ALLOW_PRIVATE_NETWORKS: 'true',
+    };
 
     console.log(
-      `voice benchmark: rounds of ${rounds.join(', ')} concurrent carrier_b calls, ${turns} caller turn(s) each, ` +
-        `${intro ? 'a short intro' : 'no intro'}, ${ttsSeconds} s of speech per synthesis, zero-latency fake ` +
-        `providers, Node ${process.version}, voice pid ${service.pid}`,
+      `voice benchmark: rounds of ${rounds.join(', ')} concurrent carrier_b calls on ${replicaCounts.join(' then ')} ` +
+        `voice replica(s), ${turns} caller turn(s) each, ${intro ? 'a short intro' : 'no intro'}, ${ttsSeconds} s of ` +
+        `speech per synthesis, zero-latency fake providers, Node ${process.version}`,
     );
-    const rssBaselineBytes = readProcessUsage(service.pid).rssBytes;
     const runs: RoundRun[] = [];
-    for (const calls of rounds) {
-      runs.push(await runRound(calls, { service, responder, clock, publicUrl, tokenKey, rssBaselineBytes }));
+    for (const replicas of replicaCounts) {
+      const started: ServiceHandle[] = [];
+      try {
+        for (let i = 0; i < replicas; i++) {
+          const port = await freePort();
+          started.push(
+            await startService('voice', {
+              port,
+              label: `voice-${i + 1}`,
+              env: { ...env, MEDIA_PUBLIC_URL: `http://127.0.0.1:${port}` },
+              logFile: join(workspaceRoot(), '.data', 'logs', `bench-voice-${i + 1}.log`),
+              prefixLogs: showLogs,
+              nodeArgs: [
+                ...voiceNodeArgs,
+                ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : []),
+              ],
+              readyTimeoutMs: 60_000,
+            }),
+          );
+        }
+        const rssBaselineBytes = started.reduce((sum, v) => sum + readProcessUsage(v.pid).rssBytes, 0);
+        const deps = { services: started, responder, fleet, tokenKey, rssBaselineBytes };
+        if (warmupCalls > 0) {
+          const warmup = await runRound(warmupCalls, deps);
+          console.log(
+            `warm-up round of ${warmupCalls} calls on ${replicas} replica(s) (not reported): ` +
+              `${warmup.report.failed} failed`,
+          );
+        }
+        for (const calls of rounds) runs.push(await runRound(calls, deps));
+      } catch (err) {
+        for (const voice of started) {
+          console.error(
+            `voice replica (pid ${voice.pid}) last output:\n  ${voice.recentOutput(30).join('\n  ')}`,
+          );
+        }
+        throw err;
+      } finally {
+        await Promise.all(started.map((v) => v.stop().catch(() => undefined)));
+      }
     }
     printReport(runs, providers.counts);
     const broken = runs.filter((r) => r.report.failed > 0 || r.report.endedReports < r.report.calls);
@@ -135,62 +178,51 @@ async function main(): Promise<void> {
           .join('; '),
       );
     }
-  } catch (err) {
-    if (voice) console.error(`voice service's last output:\n  ${voice.recentOutput(30).join('\n  ')}`);
-    throw err;
   } finally {
-    if (voice) await voice.stop().catch(() => undefined);
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
   }
 }
 
 interface RoundDeps {
-  service: ServiceHandle;
+  services: ServiceHandle[];
   responder: FakePlatformResponder;
-  clock: CarrierClock;
-  publicUrl: string;
+  fleet: CallerFleet;
   tokenKey: Buffer;
   rssBaselineBytes: number;
 }
 
 async function runRound(calls: number, deps: RoundDeps): Promise<RoundRun> {
-  const { service, responder, clock } = deps;
+  const { services, responder, fleet } = deps;
   responder.resetReports();
   const agent = benchAgentSettings(intro || null);
-  const placed = Array.from({ length: calls }, (_, i) => benchCall(i, agent, deps.publicUrl, deps.tokenKey));
-  for (const call of placed) responder.register(call.context);
-  const audio = callerAudio(1);
-  const sampler = new ProcessSampler(service.pid);
-  const live = new LiveSessionsWatcher(`${service.url}/metrics`);
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  const stallsBefore = clock.stalls;
-  sampler.start();
-  live.start();
-  loopDelay.enable();
-  const started = performance.now();
-  const results = await Promise.all(
-    placed.map(async (call, i) => {
-      // Spread the arrivals as a carrier's would be, rather than every stream opening in the same tick.
-      await sleep(Math.max(0, started + (i * rampMs) / calls - performance.now()));
-      return runSimulatedCall({
-        url: call.streamUrl,
-        callId: call.context.callId,
-        clock,
-        audio,
-        turns,
-        expectIntro: Boolean(intro),
-        // Every answer is one synthesis of ttsSeconds (less a margin for resampling at its edges).
-        minAnswerFrames: Math.floor(((ttsSeconds * 1000) / FRAME_MS) * 0.9),
-      });
-    }),
+  // Round robin over the replicas, as a load balancer spreads new streams.
+  const placed = Array.from({ length: calls }, (_, i) =>
+    benchCall(i, agent, `http://127.0.0.1:${services[i % services.length].port}`, deps.tokenKey),
   );
-  loopDelay.disable();
+  for (const call of placed) responder.register(call.context);
+  const sampler = new ProcessSampler(services.map((v) => v.pid));
+  const live = services.map((v) => new LiveSessionsWatcher(`${v.url}/metrics`));
+  const metricsUrls = services.map((v) => `${v.url}/metrics`);
+  const sendBefore = await scrapeSendPacing(metricsUrls);
+  sampler.start();
+  for (const watcher of live) watcher.start();
+  // The streams open spread over rampMs, as a carrier's arrivals would be, not all in the same tick.
+  const fleetRound = await fleet.run({
+    calls: placed.map((call) => ({ url: call.streamUrl, callId: call.context.callId })),
+    rampMs,
+    turns,
+    expectIntro: Boolean(intro),
+    // Every answer is one synthesis of ttsSeconds (less a margin for resampling at its edges).
+    minAnswerFrames: Math.floor(((ttsSeconds * 1000) / FRAME_MS) * 0.9),
+  });
+  const { results } = fleetRound;
   const usage = sampler.stop();
-  live.stop();
+  for (const watcher of live) watcher.stop();
   // The service reports ended once it has closed each stream; give the last ones a moment.
   const deadline = performance.now() + 10_000;
   while (responder.ended.size < calls && performance.now() < deadline) await sleep(100);
-  await live.scrape();
+  await Promise.all(live.map((watcher) => watcher.scrape()));
+  const send = sendPacingBetween(sendBefore, await scrapeSendPacing(metricsUrls));
   for (const call of placed) responder.forget(call.context.callId);
   const report = summariseRound({
     calls,
@@ -199,20 +231,26 @@ async function runRound(calls: number, deps: RoundDeps): Promise<RoundRun> {
     endedReports: placed.filter((c) => responder.ended.has(c.context.callId)).length,
     usage,
     rssBaselineBytes: deps.rssBaselineBytes,
-    liveSessionsPeak: live.misses > 0 && live.peak === 0 ? undefined : live.peak,
+    send,
+    // Every call overlaps every other, so the replicas' peaks add up to the peak of the whole.
+    liveSessionsPeak: live.some((w) => w.misses > 0 && w.peak === 0)
+      ? undefined
+      : live.reduce((sum, w) => sum + w.peak, 0),
   });
   const errors = [...new Set(results.flatMap((r) => (r.error ? [r.error] : [])))];
   if (errors.length) console.log(`round of ${calls}: call errors: ${errors.slice(0, 5).join('; ')}`);
   return {
+    replicas: services.length,
     report,
-    benchLoopDelayP99Ms: loopDelay.percentile(99) / 1e6,
-    benchClockStalls: clock.stalls - stallsBefore,
+    benchLoopDelayP99Ms: fleetRound.loopDelayP99Ms,
+    benchClockStalls: fleetRound.clockStalls,
   };
 }
 
 function printReport(runs: RoundRun[], counts: FakeSpeechProviderCounts): void {
   console.table(
-    runs.map(({ report: r }) => ({
+    runs.map(({ replicas, report: r }) => ({
+      replicas,
       calls: r.calls,
       'live peak': r.liveSessionsPeak ?? '-',
       failed: r.failed,
@@ -220,6 +258,9 @@ function printReport(runs: RoundRun[], counts: FakeSpeechProviderCounts): void {
       'jitter p50 ms': figure(r.jitterP50Ms, 2),
       'jitter p99 ms': figure(r.jitterP99Ms, 2),
       underruns: r.underruns,
+      'sent late p50 ms': r.send ? `<= ${r.send.latenessP50Ms}` : '-',
+      'sent late p99 ms': r.send ? `<= ${r.send.latenessP99Ms}` : '-',
+      'sent underruns': r.send?.underruns ?? '-',
       'own/turn p50 ms': figure(r.ownTimeP50Ms),
       'own/turn p99 ms': figure(r.ownTimeP99Ms),
       'CPU s/call': figure(r.cpuSecondsPerCall, 3),
@@ -227,7 +268,8 @@ function printReport(runs: RoundRun[], counts: FakeSpeechProviderCounts): void {
     })),
   );
   console.table(
-    runs.map(({ report: r, benchLoopDelayP99Ms, benchClockStalls }) => ({
+    runs.map(({ replicas, report: r, benchLoopDelayP99Ms, benchClockStalls }) => ({
+      replicas,
       calls: r.calls,
       'turns reported': r.reportedTurns,
       unanswered: r.unanswered,
@@ -240,24 +282,34 @@ function printReport(runs: RoundRun[], counts: FakeSpeechProviderCounts): void {
       'voice CPU %': figure(r.cpuPercent, 0),
       'RSS peak MB': figure(r.rssPeakMb, 0),
       'ended reports': r.endedReports,
-      'bench loop p99 ms': figure(benchLoopDelayP99Ms),
-      'bench clock stalls': benchClockStalls,
+      'callers loop p99 ms': figure(benchLoopDelayP99Ms),
+      'callers clock stalls': benchClockStalls,
     })),
   );
   console.log(
     'own/turn = first_frame_out_ms - stt_final_ms (final transcript to first answer frame out); jitter = ' +
-      '|arrival gap - 20 ms| inside agent utterances; heard reply includes the 700 ms endpointing silence.',
+      '|arrival gap - 20 ms| inside agent utterances, as the callers received them; sent late = how late the voice ' +
+      "service's clock sent each frame against its slot (its /metrics histogram: bucket upper bounds), sent " +
+      'underruns = its ticks that found the answer not ready; heard reply includes the 700 ms endpointing silence.',
   );
   console.log(`fake provider requests: ${JSON.stringify(counts)}`);
-  // Arrival times are taken on this process's event loop: when it lagged, the pacing figures include its lag.
+  // Arrival times are taken on the callers' event loop: when it lagged, the pacing figures include its lag.
   const lagging = runs.filter((r) => r.benchLoopDelayP99Ms > 5 || r.benchClockStalls > 0);
   for (const r of lagging) {
     console.log(
-      `warning: ${r.report.calls} calls: the load generator itself lagged (event loop p99 ` +
+      `warning: ${r.report.calls} calls on ${r.replicas} replica(s): the load generator itself lagged (event loop p99 ` +
         `${r.benchLoopDelayP99Ms.toFixed(1)} ms, ${r.benchClockStalls} clock stalls); jitter and underruns are upper bounds`,
     );
   }
-  for (const verdict of runs.flatMap((r) => targetVerdicts(r.report))) console.log(`target: ${verdict}`);
+  for (const run of runs) {
+    for (const verdict of targetVerdicts(run.report))
+      console.log(`target (${run.replicas} replica(s)): ${verdict}`);
+  }
+  reportFigures(
+    runs
+      .map((r) => roundFigures(r.report, `voice (${r.report.calls} calls, ${r.replicas} replica(s))`))
+      .flat(),
+  );
 }
 
 main().catch((err) => {

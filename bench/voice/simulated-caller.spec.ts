@@ -4,6 +4,7 @@ import { waitFor } from '@vap/testing';
 import { carrierBMark, carrierBMedia, FrameClock, parseCarrierBMessage } from '@vap/media';
 import { analyseAgentAudio } from './agent-audio-analysis';
 import { CarrierClock } from './carrier-clock';
+import { runFleetRound } from './caller-fleet';
 import { runSimulatedCall } from './simulated-caller';
 import { callerAudio, isSpeechFrame } from './speech-like-audio';
 
@@ -228,4 +229,35 @@ describe('simulated caller', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it("runs a fleet round: every call to its end, in order, with the fleet's own loop delay and stalls", async () => {
+    const agent = await startFakeAgent({ intro: true, answerFrames: 10 });
+    const stallsBefore = clock.stalls;
+    try {
+      const round = await runFleetRound(
+        {
+          calls: ['a', 'b', 'c'].map((callId) => ({ url: agent.url, callId })),
+          rampMs: 90,
+          turns: 1,
+          expectIntro: true,
+          minAnswerFrames: 10,
+        },
+        clock,
+      );
+      expect(round.results.map((r) => r.callId)).toEqual(['a', 'b', 'c']);
+      for (const result of round.results) {
+        expect(result).toMatchObject({ endedBy: 'caller', unanswered: 0 });
+        expect(analyseAgentAudio(result.frames)).toMatchObject({ utterances: 2, speechFrames: 20 });
+      }
+      // Ramped: each call's first agent frame comes about 30 ms after the previous call's.
+      const firsts = round.results.map((r) => r.frames[0].at);
+      expect(firsts[1] - firsts[0]).toBeGreaterThan(15);
+      expect(firsts[2] - firsts[1]).toBeGreaterThan(15);
+      expect(round.loopDelayP99Ms).toBeGreaterThanOrEqual(0);
+      // Only this round's stalls (a loaded host may cause some).
+      expect(round.clockStalls).toBe(clock.stalls - stallsBefore);
+    } finally {
+      await agent.close();
+    }
+  }, 20_000);
 });

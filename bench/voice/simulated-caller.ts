@@ -14,6 +14,8 @@ export interface SimulatedCallOptions {
   url: string;
   callId: string;
   clock: CarrierClock;
+  /** The call's offset into the carrier's 20 ms period, in clock slots (calls spread as a carrier's are). */
+  phase?: number;
   audio: CallerAudio;
   /** Caller turns (speech then silence until the agent has answered). */
   turns: number;
@@ -49,6 +51,28 @@ export interface SimulatedCallResult {
 }
 
 type Phase = 'greeting' | 'speaking' | 'awaiting' | 'done';
+
+// The load generator shares the machine with the service it measures: its per-frame work is kept small. The
+// caller's frames are fixed buffers, so each is base64-encoded once.
+const base64Of = new WeakMap<Buffer, string>();
+function base64(frame: Buffer): string {
+  let encoded = base64Of.get(frame);
+  if (encoded === undefined) base64Of.set(frame, (encoded = frame.toString('base64')));
+  return encoded;
+}
+
+const MEDIA_PREFIX = '{"event":"media"';
+const PAYLOAD_KEY = '"payload":"';
+
+/** The payload of an agent media message in the form the platform writes it, without a full JSON parse. */
+function mediaPayloadOf(text: string): string | undefined {
+  if (!text.startsWith(MEDIA_PREFIX)) return undefined;
+  const at = text.indexOf(PAYLOAD_KEY);
+  if (at < 0) return undefined;
+  const start = at + PAYLOAD_KEY.length;
+  const end = text.indexOf('"', start);
+  return end < 0 ? undefined : text.slice(start, end);
+}
 
 interface AgentMessage {
   event?: string;
@@ -111,17 +135,12 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
     };
     const sendMedia = (payload: Buffer) => {
       chunk++;
-      send({
-        event: 'media',
-        sequenceNumber: String(++sequenceNumber),
-        streamSid,
-        media: {
-          track: 'inbound',
-          chunk: String(chunk),
-          timestamp: String(chunk * FRAME_MS),
-          payload: payload.toString('base64'),
-        },
-      });
+      if (socket.readyState !== WebSocket.OPEN) return;
+      // The same message JSON.stringify would write for carrier_b's media event, without building the object.
+      socket.send(
+        `{"event":"media","sequenceNumber":"${++sequenceNumber}","streamSid":"${streamSid}","media":` +
+          `{"track":"inbound","chunk":"${chunk}","timestamp":"${chunk * FRAME_MS}","payload":"${base64(payload)}"}}`,
+      );
     };
     const startWaiting = (now: number) => {
       waitingSince = now;
@@ -192,16 +211,22 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
         },
       });
       startWaiting(performance.now());
-      unsubscribe = options.clock.subscribe(onTick);
+      unsubscribe = options.clock.subscribe(onTick, options.phase ?? 0);
     });
     socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
       const at = performance.now();
       if (isBinary) return;
+      const text = data.toString();
+      const payload = mediaPayloadOf(text);
       let message: AgentMessage;
-      try {
-        message = JSON.parse(data.toString()) as AgentMessage;
-      } catch {
-        return;
+      if (payload !== undefined) {
+        message = { event: 'media', media: { payload } };
+      } else {
+        try {
+          message = JSON.parse(text) as AgentMessage;
+        } catch {
+          return;
+        }
       }
       if (message.event === 'media' && typeof message.media?.payload === 'string') {
         const speech = isSpeechFrame(Buffer.from(message.media.payload, 'base64'));

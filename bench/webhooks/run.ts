@@ -12,6 +12,7 @@
  * the backlog; a rate below capacity measures latency).
  */
 import { openBenchInfrastructure } from '../support/bench-infrastructure';
+import { reportFigures } from '../support/figures';
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -179,6 +180,21 @@ async function main(): Promise<void> {
     console.log(
       `webhooks benchmark: ${events} events x ${endpointCount} endpoints, ${replicaCount} replica(s), ` +
         `${rate > 0 ? `${rate} events/s` : 'all at once'}, Node ${process.version}`,
+    );
+    const bench = `webhooks (${rate > 0 ? `${rate} events/s` : 'burst'} x ${endpointCount} endpoints, ${replicaCount} replica(s))`;
+    const p99 = Math.round(percentile(latencies, 99));
+    reportFigures(
+      rate > 0
+        ? [{ bench, figure: 'commit -> receipt p99', value: p99, unit: 'ms', target: { op: '<', value: 50 } }]
+        : [
+            {
+              bench,
+              figure: 'deliveries/s',
+              value: Math.round(seen.size / seconds),
+              unit: '/s',
+              target: { op: '>=', value: 3000 },
+            },
+          ],
     );
     console.table([
       {

@@ -218,18 +218,24 @@ export interface FakeCarriers {
   /** Reading this call's resource answers `status` (e.g. 503) until called again with null. */
   failRecord(id: string, status: number | null): void;
   waitForCall(to: string, timeoutMs?: number): Promise<PlacedCall>;
-  /** carrier_a callback to the call's answer/ring/hangup URL. `sign: 'bad'` signs with a wrong token, 'none' not at all. */
+  /**
+   * carrier_a callback to the call's answer/ring/hangup URL, or its machine_detection_url (`machine`).
+   * `sign: 'bad'` signs with a wrong token, 'none' not at all.
+   */
   callbackA(
     call: PlacedCall,
-    kind: 'answer' | 'ring' | 'hangup',
+    kind: 'answer' | 'ring' | 'hangup' | 'machine',
     params: Record<string, string>,
     sign?: SignMode,
   ): Promise<CallbackResult>;
-  /** carrier_b status callback to StatusCallback (or `target: 'answer'` to the voice Url). */
+  /**
+   * carrier_b status callback to StatusCallback (or `target: 'answer'` to the voice Url, `amd` to the
+   * AsyncAmdStatusCallback).
+   */
   callbackB(
     call: PlacedCall,
     params: Record<string, string>,
-    options?: { sign?: SignMode; target?: 'status' | 'answer' },
+    options?: { sign?: SignMode; target?: 'status' | 'answer' | 'amd' },
   ): Promise<CallbackResult>;
   /** Posts a signed form to any URL as the given account (inbound-call webhooks). */
   post(
@@ -403,6 +409,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
           answer: String(json.answer_url),
           ring: String(json.ring_url ?? ''),
           hangup: String(json.hangup_url ?? ''),
+          machine: String(json.machine_detection_url ?? ''),
         },
       });
       return placeCallAnswer(res, { api_id: randomUUID(), message: 'call fired', request_uuid: requestUuid });
@@ -526,7 +533,11 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         from: form.From[0],
         to: form.To[0],
         form,
-        urls: { answer: form.Url?.[0] ?? '', status: form.StatusCallback?.[0] ?? '' },
+        urls: {
+          answer: form.Url?.[0] ?? '',
+          status: form.StatusCallback?.[0] ?? '',
+          amd: form.AsyncAmdStatusCallback?.[0] ?? '',
+        },
       });
       return placeCallAnswer(res, {
         sid,

@@ -10,8 +10,8 @@ import { createRenderer, findOverlays, loadCompose, parseYamlDocuments } from '.
  * compose file gets its environment resolved the way Kubernetes or Compose would (image ENV, ConfigMaps,
  * Secrets, variable interpolation), with well-formed values in place of the secrets that are not in the
  * repository, and the built app validates it with its own boot-time validation (`--check-config`).
- * Beyond that: local blobs must sit on a volume the apps share, and carriers must not be handed a
- * loopback callback URL.
+ * Beyond that: local blobs must sit on a volume the apps share, carriers must not be handed a loopback
+ * callback URL, and the sandbox phone (inside the calls container) must stream to voice, not to itself.
  */
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -108,6 +108,11 @@ function isLoopback(url: string): boolean {
 /** The callback base the calls service would hand to carriers. */
 function callbackBase(env: Env): string {
   return env.CALLBACK_BASE_URL || env.PUBLIC_BASE_URL || '';
+}
+
+/** Where the calls service's sandbox phone opens media streams (MediaStreamLinks). */
+function sandboxMediaBase(env: Env): string {
+  return env.SANDBOX_MEDIA_URL || env.MEDIA_PUBLIC_URL || '';
 }
 
 function blobDir(env: Env): string | undefined {
@@ -222,6 +227,17 @@ describe.each(findOverlays(join(ROOT, 'k8s')).map((dir) => [dir.split(/[\\/]/).p
         });
       }
     });
+
+    it("streams the sandbox phone's media to the voice Service, not to the calls pod itself", () => {
+      for (const c of containers.filter((c) => c.app === 'calls' && !c.args.length)) {
+        const host = new URL(sandboxMediaBase(c.env)).host;
+        // The Service's name, short or fully qualified, on its port.
+        expect({ where: c.where, host }).toEqual({
+          where: c.where,
+          host: expect.stringMatching(/^voice(\.[a-z0-9.-]+)?:3005$/),
+        });
+      }
+    });
   },
 );
 
@@ -302,5 +318,13 @@ describe('docker/compose.yml', () => {
     const calls = services.filter((s) => s.app === 'calls' && !s.args.length);
     expect(calls).toHaveLength(1);
     expect(isLoopback(callbackBase(calls[0].env))).toBe(false);
+  });
+
+  it("streams the sandbox phone's media to the voice service, not to the calls container itself", () => {
+    const calls = services.filter((s) => s.app === 'calls' && !s.args.length);
+    expect(calls).toHaveLength(1);
+    expect(sandboxMediaBase(calls[0].env)).toBe(`http://voice:${APP_PORTS.voice}`);
+    // Carriers on the host keep the published address.
+    expect(calls[0].env.MEDIA_PUBLIC_URL).toBe('http://127.0.0.1:3005');
   });
 });

@@ -4,6 +4,7 @@ import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { BillingModule } from './billing/billing.module';
 import { CallsModule } from './calls/calls.module';
 import { CallsConfig } from './config/calls.config';
+import { ContactPolicyModule } from './contact-policy/contact-policy.module';
 import { callsDataSourceOptions } from './database/data-source';
 import { InboundRoutingModule } from './inbound-routing/inbound-routing.module';
 import { CallsMetricsModule } from './metrics/active-calls.metrics';
@@ -27,6 +28,7 @@ export class AppModule {
         SecretsModule,
         TelephonyModule,
         PhoneNumbersModule,
+        ContactPolicyModule,
         InboundRoutingModule,
         ResellerLinkModule,
         CallsMetricsModule,

@@ -28,6 +28,7 @@ import { RateLimitService } from './rate-limit/rate-limit.service';
 import { VoicesModule } from './voices/voices.module';
 import { InboundRoutingModule } from './inbound-routing/inbound-routing.module';
 import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
+import { ContactPolicyModule } from './contact-policy/contact-policy.module';
 import { ResellerLinkModule } from './reseller-link/reseller-link.module';
 import { TelephonyModule } from './telephony/telephony.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -50,6 +51,7 @@ export class AppModule {
         CallbacksModule,
         TelephonyModule,
         PhoneNumbersModule,
+        ContactPolicyModule,
         InboundRoutingModule,
         ResellerLinkModule,
         AgentsModule,

@@ -11,7 +11,7 @@ import { refuseUnsafeInput } from './http/input-rules';
 import { envelopeClientErrors } from './http/client-errors';
 import { CALLBACK_ROUTES, CALLBACKS_PATH, rawCallbackBody } from './callbacks/callbacks.route';
 import { RAW_BODY_ROUTES } from './uploads/uploads.route';
-import { CSV_BODY_ROUTES, csvContactsBody } from './campaigns/contacts-csv.route';
+import { CSV_BODY_ROUTES, csvBody } from './http/csv-body.route';
 
 void bootstrapService({
   name: 'gateway',
@@ -26,9 +26,9 @@ void bootstrapService({
     // Signed upload URLs take the file itself as the body; every other route takes JSON.
     // Carrier callbacks keep their raw bytes (form posts, signed) for the calls service to verify.
     app.use(`/${CALLBACKS_PATH}`, rawCallbackBody(config.BODY_LIMIT));
-    // The contacts upload also takes text/csv, and only it (see CSV_BODY_ROUTES).
+    // The contacts upload and the do-not-call import also take text/csv, and only they (see CSV_BODY_ROUTES).
     app.use(exceptPaths([...RAW_BODY_ROUTES, ...CALLBACK_ROUTES, ...CSV_BODY_ROUTES], jsonOnly()));
-    app.use(csvContactsBody());
+    app.use(csvBody());
     app.use(exceptPaths([...RAW_BODY_ROUTES, ...CALLBACK_ROUTES], jsonBody(config.BODY_LIMIT)));
     // NUL characters and unbounded nesting, in any field of any route, are a 400 here rather than a 500 later.
     app.use(refuseUnsafeInput());

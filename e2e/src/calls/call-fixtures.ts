@@ -15,9 +15,14 @@ export const VOICE_ID = '72158370-d269-49a5-ae65-8f33fe3b890b';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** A callee number whose last two digits pick the sandbox outcome. */
+// Numbers are counted per account (frequency caps, do-not-call), so two callees of one test must never be the
+// same number: a random start per process, then a sequence.
+let nextCallee = Math.floor(Math.random() * 9_000_000);
+
+/** An Indian mobile number, new within this process, whose last two digits pick the sandbox outcome. */
 export function callee(suffix: string): string {
-  return `+9198765${String(Math.floor(Math.random() * 1000)).padStart(3, '0')}${suffix}`;
+  nextCallee = (nextCallee + 1) % 10_000_000;
+  return `+919${String(nextCallee).padStart(7, '0')}${suffix}`;
 }
 
 export interface FundedPartner {

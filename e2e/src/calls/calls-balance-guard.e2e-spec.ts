@@ -18,6 +18,8 @@ const B: CarrierAccount = {
 };
 const B_FROM = '+14155560077';
 const TERMINAL = ['completed', 'failed', 'no_answer', 'busy', 'canceled'];
+/** What the agent says when the platform ends a call (the voice service's Phrases.endFarewell). */
+const FAREWELL = "I'm sorry, I have to end the call now. Goodbye.";
 
 describe('calls end when the balance cannot cover them', () => {
   let fake: FakeCarriers;
@@ -73,7 +75,7 @@ describe('calls end when the balance cannot cover them', () => {
   const balanceOf = async (key: string) =>
     (await api('/billing/balance', { key, baseUrl: gateway })).body.data.balance_inr as number;
 
-  it('hangs up a long sandbox call and refuses new calls meanwhile', async () => {
+  it("ends a long sandbox call with the agent's farewell, then the hang-up, and refuses new calls meanwhile", async () => {
     const partner = await smallPartner();
     // 07: the callee talks until max_call_duration_secs (an hour); at INR 4.00 a minute INR 2.00 lasts 30 s.
     const started = await start(partner.key, { agent_id: partner.agentId, to_number: callee('07') });
@@ -106,11 +108,12 @@ describe('calls end when the balance cannot cover them', () => {
     });
     expect(ended.duration_seconds).toBeGreaterThanOrEqual(30);
     expect(ended.duration_seconds).toBeLessThan(3600);
-    // The platform hangs up through the carrier (the sandbox here), which ends the media stream: what was
-    // said until then is the transcript.
+    // The call's media runs through the voice service, so the agent says goodbye first; then the platform
+    // hangs up through the carrier (the sandbox here, hangup_source system above), which ends the stream.
     const transcript = ended.session.transcript as { role: string; content: string }[];
     expect(transcript[0]).toMatchObject({ role: 'bot' });
     expect(transcript.some((t) => t.role === 'user')).toBe(true);
+    expect(transcript.filter((t) => t.role === 'bot').at(-1)?.content).toBe(FAREWELL);
 
     // Charged once (the charge takes what is left), and nothing more can start.
     await waitFor(async () => ((await balanceOf(partner.key)) === 0 ? true : undefined), {

@@ -60,7 +60,10 @@ describe('campaigns: create, read, update, delete', () => {
       cooldown_minutes: 0,
       retry_delays_minutes: [],
       callback_enabled: false,
+      calling_window: null,
       status: 'draft',
+      waiting_reason: null,
+      waiting_until: null,
       pause_reason: null,
       total_contacts: 0,
       completed_count: 0,
@@ -90,9 +93,18 @@ describe('campaigns: create, read, update, delete', () => {
       retry_delays_minutes: [5, 30],
       cooldown_minutes: 10,
       callback_enabled: true,
+      calling_window: { preset: 'US', days: ['fri', 'mon'], timezone: 'America/Chicago' },
       type: 'outbound',
     });
     expect(c).toMatchObject({
+      // A preset's hours, with the fields given beside it; days in week order.
+      calling_window: {
+        preset: 'US',
+        days: ['mon', 'fri'],
+        start: '08:00',
+        end: '21:00',
+        timezone: 'America/Chicago',
+      },
       description: 'All settings',
       phone_numbers: [
         { phone_number_id: defaultNumber.id, phone_number: defaultNumber.number },
@@ -141,6 +153,33 @@ describe('campaigns: create, read, update, delete', () => {
       'phone_number_ids',
     ],
     ['an unknown field', { colour: 'blue' }, 'colour'],
+    ['a calling_window that is not an object', { calling_window: 'IN' }, 'calling_window'],
+    ['an unknown calling window preset', { calling_window: { preset: 'XX' } }, 'preset'],
+    [
+      'a calling window start that is not HH:MM',
+      { calling_window: { start: '25:00', end: '21:00', timezone: 'Asia/Kolkata' } },
+      'start',
+    ],
+    [
+      'a calling window that ends before it starts',
+      { calling_window: { start: '21:00', end: '09:00', timezone: 'Asia/Kolkata' } },
+      'calling_window.end',
+    ],
+    [
+      'a calling window in an unknown time zone',
+      { calling_window: { start: '09:00', end: '21:00', timezone: 'Mars/Olympus' } },
+      'calling_window.timezone',
+    ],
+    [
+      'a calling window without hours or a preset',
+      { calling_window: { days: ['mon'] } },
+      'calling_window.start',
+    ],
+    [
+      'a calling window with an unknown day',
+      { calling_window: { preset: 'IN', days: ['mon', 'funday'] } },
+      'days',
+    ],
   ])('refuses %s with 400 VALIDATION_ERROR', async (_what, change, field) => {
     const body: Record<string, unknown> = { name: 'Bad', agent_id: partner.agent.id, ...change };
     for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
@@ -240,6 +279,28 @@ describe('campaigns: create, read, update, delete', () => {
       body: { type: 'outbound' },
     });
     expect(type.status).toBe(400);
+    // A calling window override is set, kept by other changes, and cleared with null.
+    const windowed = await partner.call(`/campaigns/${c.campaign_id}`, {
+      method: 'PATCH',
+      body: { calling_window: { preset: 'IN' } },
+    });
+    expect(windowed.body.data.calling_window).toEqual({
+      preset: 'IN',
+      days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+      start: '09:00',
+      end: '21:00',
+      timezone: 'Asia/Kolkata',
+    });
+    const kept = await partner.call(`/campaigns/${c.campaign_id}`, {
+      method: 'PATCH',
+      body: { name: 'Kept' },
+    });
+    expect(kept.body.data.calling_window).toMatchObject({ preset: 'IN' });
+    const cleared = await partner.call(`/campaigns/${c.campaign_id}`, {
+      method: 'PATCH',
+      body: { calling_window: null, name: 'Renamed' },
+    });
+    expect(cleared.body.data.calling_window).toBeNull();
 
     await partner.addContacts(c.campaign_id, [callee()]);
     expect((await partner.start(c.campaign_id)).status).toBe(200);

@@ -154,6 +154,8 @@ describe('carriers through a fake carrier', () => {
       expect(form.StatusCallbackEvent).toEqual(['initiated', 'ringing', 'answered', 'completed']);
       expect(form.Record).toEqual(['true']);
       expect(form.MachineDetection).toEqual(['Enable']);
+      expect(form.AsyncAmd).toEqual(['true']);
+      expect(form.AsyncAmdStatusCallback[0]).toBe(`${gateway}/callbacks/carrier_b/${id}/amd`);
       const request = fake.requests.find((r) => new URLSearchParams(r.body).get('To') === '+14155561001')!;
       expect(request.authorization).toBe(`Basic ${Buffer.from(`${B.id}:${B.token}`).toString('base64')}`);
       expect(await getCall(id)).toMatchObject({
@@ -247,6 +249,7 @@ describe('carriers through a fake carrier', () => {
         ring_url: `${gateway}/callbacks/carrier_a/${id}/ring`,
         hangup_url: `${gateway}/callbacks/carrier_a/${id}/hangup`,
         machine_detection: 'true',
+        machine_detection_url: `${gateway}/callbacks/carrier_a/${id}/machine`,
       });
       expect(await getCall(id)).toMatchObject({ status: 'pending', provider: 'carrier_a' });
     });

@@ -7,6 +7,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 import {
   carrierAStreamMarkup,
   carrierBStreamMarkup,
+  encodePcm16Wav,
   mulawDecode,
   mulawEncode,
   parseCarrierAMessage,
@@ -25,7 +26,6 @@ import {
   CarrierBMediaClient,
   FakeAi,
   MediaStreamRefused,
-  monoWav,
   OPENAI_PCM_SAMPLE_RATE,
   spokenAudio,
   startFakeAi,
@@ -292,7 +292,7 @@ describe('media-speaking fakes', () => {
       const resampler = new Resampler(8000, 16000);
       const pcm16k = Int16Array.from([...resampler.push(pcm8k), ...resampler.flush()]);
       const form = new FormData();
-      form.set('file', new Blob([monoWav(pcm16k, 16000)], { type: 'audio/wav' }), 'utterance.wav');
+      form.set('file', new Blob([encodePcm16Wav(pcm16k, 16000)], { type: 'audio/wav' }), 'utterance.wav');
       form.set('model', 'fake-whisper-1');
       for (const [k, v] of Object.entries(fields)) form.set(k, v);
       return fetch(`${ai.url}/v1/audio/transcriptions`, {

@@ -141,11 +141,13 @@ describe('voice calls through the fake carriers', () => {
     const cut = botLines(entries).find((e) => e.content && LONG_REPLY.join(' ').startsWith(e.content));
     expect(cut.content.length).toBeLessThan(LONG_REPLY.join(' ').length);
     expect(cut.content).not.toContain(LONG_REPLY[3]);
-    // The voice service reported the line as interrupted (the public transcript keeps what was said).
+    // The voice service reported the line as interrupted, and the public transcript marks it so.
     const reported = world.tap.reportedLines.find(
       (l) => l.callId === call.callId && l.content === cut.content,
     );
     expect(reported).toMatchObject({ role: 'bot', interrupted: true });
+    expect(cut.interrupted).toBe(true);
+    expect(botLines(entries).filter((e) => e !== cut && e.interrupted !== undefined)).toEqual([]);
     expect(userLines(entries).map((e) => e.content)).toContain('Stop, wait a second.');
     call.media.hangUp();
     await world.complete(call, call.media.mediaMs / 1000, 'callee');
@@ -181,6 +183,28 @@ describe('voice calls through the fake carriers', () => {
       end_call_reason: 'agent_ended_call',
     });
     expect((await world.call(plain.callId)).end_call_reason).not.toBe('agent_ended_call');
+  });
+
+  it('opt_out tool: the number joins the do-not-call list, the agent says goodbye, the call ends (opted_out) and the next dial is refused', async () => {
+    const agent = await world.agent({ end_call_enabled: false });
+    const call = await world.dial('carrier_b', agent.id);
+    await call.media.waitForHeard(INTRO);
+    await call.media.waitUntilAgentSilent();
+    await turn(call, 'Please do not call me again.', "Understood. We won't call you again. Goodbye.");
+    await world.hungUpByPlatform(call);
+    const done = await world.finished(call.callId);
+    expect(done).toMatchObject({ status: 'completed', end_call_reason: 'opted_out' });
+    const lookup = await world.api(`/do-not-call/lookup?number=${encodeURIComponent(done.to_number)}`);
+    expect(lookup.body.data).toMatchObject({
+      listed: true,
+      matches: [{ kind: 'number', number: done.to_number, reason: 'opt_out', source: 'call' }],
+    });
+    const again = await world.api('/calls/start', {
+      method: 'POST',
+      body: { agent_id: agent.id, to_number: done.to_number },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('DO_NOT_CALL');
   });
 
   describe.each(['carrier_b', 'carrier_a'] as const)('transfer on %s', (provider: Provider) => {
@@ -351,6 +375,46 @@ describe('voice calls through the fake carriers', () => {
     },
   );
 
+  it.each(['carrier_a', 'carrier_b'] as const)(
+    'late voicemail on %s: machine detection answering after the conversation started has the agent leave voicemail_message and hang up (voicemail_detected)',
+    async (provider) => {
+      const message = 'Sorry we missed you, please call Acme back.';
+      const agent = await world.agent({ voicemail_detection_enabled: true, voicemail_message: message });
+      const call = await world.dial(provider, agent.id, { answeredBy: 'human' });
+      // Machine detection was asked for asynchronously, on a callback of its own.
+      expect(call.placed.urls[provider === 'carrier_a' ? 'machine' : 'amd']).toMatch(/\/callbacks\//);
+      await call.media.waitForHeard(INTRO);
+      expect((await world.call(call.callId)).answered_by).toBe('human');
+
+      const verdict =
+        provider === 'carrier_a'
+          ? await world.fake.callbackA(call.placed, 'machine', {
+              CallStatus: 'in-progress',
+              Machine: 'true',
+              Event: 'MachineDetection',
+              IfMachine: 'continue',
+              RequestUUID: call.placed.providerCallId,
+            })
+          : await world.fake.callbackB(
+              call.placed,
+              { AnsweredBy: 'machine_end_beep', MachineDetectionDuration: '2400' },
+              { target: 'amd' },
+            );
+      expect(verdict.status).toBe(200);
+      await call.media.waitForHeard(message);
+      await world.hungUpByPlatform(call);
+      expect(call.media.heard.map((h) => h.text)).toEqual([INTRO, message]);
+
+      const done = await world.finished(call.callId);
+      expect(done).toMatchObject({
+        answered_by: 'machine',
+        disposition: 'voicemail',
+        end_call_reason: 'voicemail_detected',
+      });
+      expect(botLines(done.session.transcript).at(-1)).toMatchObject({ content: message });
+    },
+  );
+
   it('background audio: ambience flows under and between the agent’s words; none without it', async () => {
     const quietFrames = async (background: string | null) => {
       const agent = await world.agent({ background_audio_id: background, background_audio_volume: 0.5 });
@@ -425,6 +489,7 @@ describe('voice calls through the fake carriers', () => {
       (l) => l.callId === call.callId && l.content === last.content,
     );
     expect(reported).toMatchObject({ role: 'bot', interrupted: true });
+    expect(last.interrupted).toBe(true);
     // The caller ended it: no provider failed, and the agent did not decide anything.
     expect(done.end_call_reason ?? '').not.toMatch(/provider_failed/);
   });

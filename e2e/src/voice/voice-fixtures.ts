@@ -2,6 +2,7 @@
 // call through it: place the call through the gateway, ring, answer into the media stream, talk, end.
 import { connect, NatsConnection, StringCodec, Subscription } from 'nats';
 import { randomBytes } from 'node:crypto';
+import { decodePcm16WavTracks, Pcm16Tracks } from '@vap/media';
 import { waitFor } from '@vap/testing';
 import { adminApi, api, ApiOptions, e2eEnv, OwnPlatform, startOwnPlatform } from '../../support';
 import {
@@ -18,9 +19,7 @@ import {
   FakeAi,
   FakeAiProviders,
   MediaStreamClient,
-  parseWav,
   startFakeAi,
-  Wav,
 } from '../../support/fake-media';
 
 // Tests read response bodies freely; a mistyped read fails the assertion anyway.
@@ -318,13 +317,13 @@ export class VoiceWorld {
   }
 
   /** Downloads and reads the call's recording. */
-  async recording(callId: string): Promise<Wav> {
+  async recording(callId: string): Promise<Pcm16Tracks> {
     const call = await this.call(callId);
     const url = call.session?.recording_url;
     if (!url) throw new Error(`call ${callId} has no recording_url`);
     const res = await fetch(url);
     if (res.status !== 200) throw new Error(`the recording answered ${res.status}`);
-    return parseWav(Buffer.from(await res.arrayBuffer()));
+    return decodePcm16WavTracks(new Uint8Array(await res.arrayBuffer()));
   }
 
   /** Uploads a text PDF-free document (plain text), links it to the agent and waits until it is indexed. */

@@ -26,6 +26,9 @@ export const voiceScript: ChatScript = (request): ScriptedTurn => {
   if (/\b(bye|goodbye)\b/i.test(said) && offered(request, 'end_call')) {
     return { toolCalls: [{ name: 'end_call', arguments: { reason: 'the caller said goodbye' } }] };
   }
+  if (/\b(do not|don't) call me\b/i.test(said) && offered(request, 'opt_out')) {
+    return { toolCalls: [{ name: 'opt_out', arguments: {} }] };
+  }
   if (/\bhuman\b/i.test(said) && offered(request, 'transfer_call')) {
     return { toolCalls: [{ name: 'transfer_call', arguments: { reason: 'the caller asked for a human' } }] };
   }

@@ -2,7 +2,6 @@
 export * from './speech-audio';
 export * from './stream-markup';
 export * from './media-client';
-export * from './ai/wav';
 export * from './ai/failures';
 export * from './ai/chat-completions';
 export * from './ai/openai-speech';

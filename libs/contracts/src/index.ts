@@ -17,4 +17,6 @@ export * from './events';
 export * from './telephony';
 export * from './campaigns';
 export * from './webhooks';
+export * from './csv';
+export * from './contact-policy';
 export * from './validation';

@@ -3,6 +3,7 @@ import { DiscoveryModule } from '@nestjs/core';
 import { MESSAGING_OPTIONS, MessagingOptions } from './messaging.options';
 import { NatsConnectionService } from './nats-connection.service';
 import { RpcClient } from './rpc/rpc-client.service';
+import { AddressedCommandServer } from './rpc/addressed-command.server';
 import { EventStreamService } from './events/event-stream.service';
 import { OutboxService } from './outbox/outbox.service';
 import { OutboxRelayService } from './outbox/outbox-relay.service';
@@ -10,9 +11,10 @@ import { EventConsumerService } from './inbox/event-consumer.service';
 import { InboxPrunerService } from './inbox/inbox-pruner.service';
 
 /**
- * NATS for one service: commands (RpcClient, NatsRpcServer), the event stream, the outbox relay and the
- * durable event consumers. Needs the service's TypeORM DataSource with MESSAGING_ENTITIES registered,
- * unless `persistence: false`, which leaves only the connection and the RPC client (commands only).
+ * NATS for one service: commands (RpcClient, NatsRpcServer, AddressedCommandServer), the event stream, the
+ * outbox relay and the durable event consumers. Needs the service's TypeORM DataSource with
+ * MESSAGING_ENTITIES registered, unless `persistence: false`, which leaves only the connection and the
+ * command side (commands only).
  */
 @Global()
 @Module({})
@@ -21,8 +23,13 @@ export class MessagingModule {
     if (options.persistence === false) {
       return {
         module: MessagingModule,
-        providers: [{ provide: MESSAGING_OPTIONS, useValue: options }, NatsConnectionService, RpcClient],
-        exports: [MESSAGING_OPTIONS, NatsConnectionService, RpcClient],
+        providers: [
+          { provide: MESSAGING_OPTIONS, useValue: options },
+          NatsConnectionService,
+          RpcClient,
+          AddressedCommandServer,
+        ],
+        exports: [MESSAGING_OPTIONS, NatsConnectionService, RpcClient, AddressedCommandServer],
       };
     }
     return {
@@ -32,6 +39,7 @@ export class MessagingModule {
         { provide: MESSAGING_OPTIONS, useValue: options },
         NatsConnectionService,
         RpcClient,
+        AddressedCommandServer,
         EventStreamService,
         OutboxService,
         OutboxRelayService,
@@ -42,6 +50,7 @@ export class MessagingModule {
         MESSAGING_OPTIONS,
         NatsConnectionService,
         RpcClient,
+        AddressedCommandServer,
         EventStreamService,
         OutboxService,
         OutboxRelayService,

@@ -2,6 +2,7 @@
 // after a @ts-expect-error must fail to compile, or the check fails. Wrong requests, replies and payloads.
 import { EntityManager } from 'typeorm';
 import {
+  AddressedSubjects,
   AgentDto,
   ByIdRequest,
   CallDto,
@@ -11,13 +12,16 @@ import {
   PartnerContext,
   PartnerDto,
   Subjects,
+  VoiceSessionEndReply,
 } from '@vap/contracts';
 import { OnDomainEvent } from './inbox/on-domain-event.decorator';
 import { OutboxService } from './outbox/outbox.service';
+import { AddressedCommandServer } from './rpc/addressed-command.server';
 import { Caller, Command, Data, PartnerId } from './rpc/command.decorators';
 import { RpcClient } from './rpc/rpc-client.service';
 
 declare const rpc: RpcClient;
+declare const addressed: AddressedCommandServer;
 declare const outbox: OutboxService;
 declare const em: EntityManager;
 declare const agent: AgentDto;
@@ -32,6 +36,17 @@ export async function commandsOnTheClient(): Promise<AgentDto[]> {
   // @ts-expect-error no such command
   await rpc.request('agents.agent.explode', null, {});
   return [found, wrongReply as unknown as AgentDto];
+}
+
+export async function addressedCommands(): Promise<VoiceSessionEndReply> {
+  const data = { callId: 'c-1', reason: 'insufficient_balance' };
+  const reply = await rpc.request(AddressedSubjects.voice.sessionEnd, 'p-1', data, { address: 'c-1' });
+  addressed.serve(AddressedSubjects.voice.sessionEnd, 'c-1', () => ({ accepted: true }));
+  // @ts-expect-error voice.session.end answers { accepted }
+  addressed.serve(AddressedSubjects.voice.sessionEnd, 'c-1', () => ({ ok: true }));
+  // @ts-expect-error only addressed commands are served by address
+  addressed.serve(Subjects.agents.agentGet, 'c-1', () => agent);
+  return reply;
 }
 
 export async function eventsInTheOutbox(): Promise<void> {
@@ -57,6 +72,12 @@ export class CommandHandlers {
   @Command(Subjects.agents.agentGet)
   wrongReply(@PartnerId() _partnerId: string): Promise<CallDto> {
     return Promise.resolve({} as CallDto);
+  }
+
+  // @ts-expect-error an addressed command is answered by its holder, never by a queue-group handler
+  @Command(AddressedSubjects.voice.sessionEnd)
+  addressed(): VoiceSessionEndReply {
+    return { accepted: true };
   }
 
   // @ts-expect-error the data of agents.agent.get is { id }, which has no changes

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CarriersModule } from '../carriers/carriers.module';
+import { ContactPolicyModule } from '../contact-policy/contact-policy.module';
 import { PartnersModule } from '../partners/partners.module';
 import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { DefaultLineService } from '../connections/default-line.service';
@@ -16,7 +17,7 @@ import { StartCallService } from './start-call.service';
 
 /** Starting and reading calls, and their post-call processing. */
 @Module({
-  imports: [CarriersModule, PartnersModule, LifecycleModule],
+  imports: [CarriersModule, PartnersModule, LifecycleModule, ContactPolicyModule],
   controllers: [CallsHandlers],
   providers: [
     StartCallService,

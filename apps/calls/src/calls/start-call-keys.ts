@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { AppError, StartCallCommand, StartCallDto } from '@vap/contracts';
+import { AppError, StartCallCommand, StartCallDto, StartCallOrigin } from '@vap/contracts';
 import { tableOf } from '@vap/persistence';
 
 /** How long a key names its call; after that the key may start a new one. */
@@ -29,10 +29,15 @@ export function canonicalJson(value: unknown): string {
 export function splitStartCommand(command: StartCallCommand): {
   input: StartCallDto;
   key: StartCallKey | null;
+  origin: StartCallOrigin | null;
 } {
-  const { idempotency_key: key, ...input } = command;
-  if (!key) return { input, key: null };
-  return { input, key: { key, hash: createHash('sha256').update(canonicalJson(input)).digest('hex') } };
+  const { idempotency_key: key, origin, ...input } = command;
+  if (!key) return { input, key: null, origin: origin ?? null };
+  return {
+    input,
+    key: { key, hash: createHash('sha256').update(canonicalJson(input)).digest('hex') },
+    origin: origin ?? null,
+  };
 }
 
 /**

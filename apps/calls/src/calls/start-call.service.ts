@@ -15,6 +15,7 @@ import {
 } from '@vap/contracts';
 import { OutboxService, RpcClient } from '@vap/messaging';
 import { CallsConfig } from '../config/calls.config';
+import { ContactPolicy, DialPermit, PolicyStop } from '../contact-policy/contact-policy';
 import { BalanceGuard } from '../lifecycle/balance-guard.service';
 import { ReplicaLiveness } from '../lifecycle/replica-liveness.service';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
@@ -47,12 +48,16 @@ export class StartCallService {
     private readonly calls: CallsQueryService,
     private readonly balance: BalanceGuard,
     private readonly liveness: ReplicaLiveness,
+    private readonly policy: ContactPolicy,
   ) {}
 
   async start(partner: PartnerContext, command: StartCallCommand): Promise<StartCallResult> {
-    const { input, key } = splitStartCommand(command);
+    const { input, key, origin } = splitStartCommand(command);
     const earlier = key ? await callOfKey(this.dataSource.manager, partner.id, key) : null;
     if (earlier) return this.replay(partner, earlier);
+    // Before anything that costs or dials: a listed number, or one outside its calling window, is refused
+    // and logged; the frequency caps are counted in the admission below.
+    const permit = await this.policy.check(partner.id, input.to_number, origin);
     const agent = await this.rpc.request(Subjects.agents.agentGet, partner, { id: input.agent_id });
     const minimum = minimumStartBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
     if (partner.balancePaise < minimum) {
@@ -64,8 +69,9 @@ export class StartCallService {
     await this.balance.assertCanStart(partner, minimum);
     const from = await this.numbers.resolve(partner.id, input);
     const adapter = this.dialer.carrierFor(from.provider);
-    const admitted = await this.admit(partner, agent, from, input, key);
+    const admitted = await this.admit(partner, agent, from, input, key, permit);
     if (typeof admitted === 'string') return this.replay(partner, admitted);
+    if ('stop' in admitted) return this.policy.stop(admitted.stop);
     await this.dialer.dial(adapter, admitted);
     return { call: await this.calls.get(partner.id, admitted.id), replayed: false };
   }
@@ -76,7 +82,9 @@ export class StartCallService {
 
   /**
    * Inserts the call as pending if the partner has a free concurrency slot; atomic per partner. Answers
-   * the id of the call its Idempotency-Key already names instead, when a concurrent start bound it first.
+   * the id of the call its Idempotency-Key already names instead, when a concurrent start bound it first,
+   * or the frequency cap's stop (counted under the partner's lock, so concurrent dials to one number cannot
+   * both take its last attempt).
    */
   private async admit(
     partner: PartnerContext,
@@ -84,12 +92,15 @@ export class StartCallService {
     from: PhoneNumber,
     input: StartCallDto,
     key: StartCallKey | null,
-  ): Promise<Call | string> {
+    permit: DialPermit,
+  ): Promise<Call | string | { stop: PolicyStop }> {
     const limit = partner.concurrencyLimit > 0 ? partner.concurrencyLimit : DEFAULT_CONCURRENCY_LIMIT;
     return this.dataSource.transaction(async (em) => {
       await lockPartnerCalls(em, partner.id);
       const earlier = key ? await callOfKey(em, partner.id, key) : null;
       if (earlier) return earlier;
+      const stop = await this.policy.capStop(em, permit);
+      if (stop) return { stop };
       const active = await countActiveCalls(em, partner.id);
       if (active >= limit) {
         throw new AppError(

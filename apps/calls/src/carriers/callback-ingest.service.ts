@@ -5,12 +5,14 @@ import { AppError, CarrierCallbackIngest, CarrierCallbackReply, isUuid } from '@
 import { tableOf } from '@vap/persistence';
 import { Call } from '../calls/entities/call.entity';
 import { CarrierReconciler } from '../reconciliation/carrier-reconciler.service';
+import { LateAnswerRelay, relaysToVoice } from '../voice/late-answer-relay.service';
 import { CarrierRegistry } from './carrier-registry';
 
 /**
  * Carrier callbacks as the gateway forwards them: find the call named in the URL, let the provider's
  * adapter verify the signature (403 before anything is stored), then feed each event to the progress
- * (a final one only once the carrier's REST API confirms it: CarrierReconciler).
+ * (a final one only once the carrier's REST API confirms it: CarrierReconciler). A machine answer that
+ * comes while the call's media stream is live goes on to the voice service (LateAnswerRelay).
  */
 @Injectable()
 export class CallbackIngestService {
@@ -18,6 +20,7 @@ export class CallbackIngestService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly carriers: CarrierRegistry,
     private readonly reconciler: CarrierReconciler,
+    private readonly lateAnswers: LateAnswerRelay,
   ) {}
 
   async ingest(input: CarrierCallbackIngest): Promise<CarrierCallbackReply> {
@@ -50,7 +53,12 @@ export class CallbackIngestService {
         [call.id, parsed.carrierLegId],
       );
     }
-    for (const event of parsed.events) await this.reconciler.apply(call, event);
+    for (const event of parsed.events) {
+      const result = await this.reconciler.apply(call, event);
+      // Not awaited: the carrier's callback is answered at once, whatever the voice service does.
+      if (result && relaysToVoice(result.answeredByChange, result.status))
+        void this.lateAnswers.relay(call, result.answeredByChange!);
+    }
     return parsed.reply ?? { status: 200, contentType: 'text/plain', body: '' };
   }
 }

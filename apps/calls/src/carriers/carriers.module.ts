@@ -9,6 +9,7 @@ import { RecordingStore } from '../recording/recording-store';
 import { AgentBrain } from '../voice/agent-brain.service';
 import { llmProvider } from '../voice/llm/llm.provider';
 import { LLM_ADAPTER } from '../voice/llm/llm-adapter';
+import { LateAnswerRelay } from '../voice/late-answer-relay.service';
 import { TranscriptService } from '../voice/transcript.service';
 import { CallbackIngestService } from './callback-ingest.service';
 import { CarrierAAdapter } from './carrier-a/carrier-a.adapter';
@@ -40,6 +41,7 @@ import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
     CallTransferService,
     RecordingStore,
     TranscriptService,
+    LateAnswerRelay,
     AgentBrain,
     llmProvider,
     SandboxSigningKey,

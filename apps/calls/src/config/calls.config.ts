@@ -1,11 +1,54 @@
-import { IsOptional, IsString, Matches, MinLength, ValidateIf } from 'class-validator';
+import {
+  IsISO8601,
+  IsOptional,
+  IsString,
+  Matches,
+  MinLength,
+  Validate,
+  ValidateIf,
+  ValidationArguments,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
+import { buildMediaStreamUrl, MediaBaseUrlConstraint, parseMediaStreamRequest } from '@vap/media';
 import { BaseServiceConfig, DevelopmentValue, IntSetting } from '@vap/runtime';
 import { isDevelopmentSecret } from '@vap/secrets';
 
 const httpBaseUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
-// A bare base: no query, fragment or credentials (the stream path and token are appended to it).
-const mediaBaseUrl = /^(https?|wss?):\/\/[^\s/?#@]+(\/[^\s?#]*)?$/;
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
+
+/**
+ * The voice service reads stream paths under its MEDIA_PUBLIC_URL's path prefix (or with it stripped by a
+ * proxy), so a sandbox stream URL must read back there: checked by building one and parsing it.
+ */
+@ValidatorConstraint({ name: 'sandboxMediaPath' })
+class SandboxMediaPathConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    const publicUrl = (args.object as CallsConfig).MEDIA_PUBLIC_URL;
+    try {
+      const input = { publicUrl: String(value), carrier: 'sandbox', callId: 'call', token: 'token' } as const;
+      const url = new URL(buildMediaStreamUrl(input));
+      return parseMediaStreamRequest(`${url.pathname}${url.search}`, publicUrl).ok;
+    } catch {
+      return true; // a malformed URL is MediaBaseUrlConstraint's to report
+    }
+  }
+
+  defaultMessage(): string {
+    return "SANDBOX_MEDIA_URL must have no path or MEDIA_PUBLIC_URL's path: the voice service reads stream paths under that prefix";
+  }
+}
+
+@ValidatorConstraint({ name: 'notInProduction' })
+class NotInProductionConstraint implements ValidatorConstraintInterface {
+  validate(_value: unknown, args: ValidationArguments): boolean {
+    return (args.object as CallsConfig).NODE_ENV !== 'production';
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    return `${args.property} is for tests and is refused with NODE_ENV=production`;
+  }
+}
 
 export class CallsConfig extends BaseServiceConfig {
   @IntSetting({ min: 0, max: 65535 })
@@ -47,11 +90,24 @@ export class CallsConfig extends BaseServiceConfig {
    * NODE_ENV=development, which falls back to the local voice service (`npm start` sets it).
    */
   @DevelopmentValue('http://127.0.0.1:3005', { refuse: () => false })
-  @Matches(mediaBaseUrl, {
-    message:
-      "MEDIA_PUBLIC_URL must be set to the voice service's public http(s) or ws(s) URL, e.g. https://media.example.com",
-  })
+  @Validate(MediaBaseUrlConstraint)
   MEDIA_PUBLIC_URL: string = '';
+
+  /**
+   * Where the sandbox carrier's simulated phone, which runs inside this service, opens its media streams:
+   * the voice service as this service reaches it (compose: http://voice:3005; Kubernetes: the voice
+   * Service), when that is not MEDIA_PUBLIC_URL. Its path is empty or MEDIA_PUBLIC_URL's, the prefix the
+   * voice service reads stream paths under. Real carriers always get MEDIA_PUBLIC_URL.
+   */
+  @IsOptional()
+  @Validate(MediaBaseUrlConstraint)
+  @Validate(SandboxMediaPathConstraint)
+  SANDBOX_MEDIA_URL?: string;
+
+  /** The base of the sandbox phone's stream URLs. */
+  get sandboxMediaUrl(): string {
+    return this.SANDBOX_MEDIA_URL || this.MEDIA_PUBLIC_URL;
+  }
 
   /** How long a media-stream URL handed to a carrier stays valid (it opens one stream, once). */
   @IntSetting({ min: 1000, max: 600000 })
@@ -74,6 +130,16 @@ export class CallsConfig extends BaseServiceConfig {
    */
   @IntSetting({ min: 1, max: 100 })
   MEDIA_TIME_SCALE: number = 1;
+
+  /**
+   * For tests only (refused with NODE_ENV=production): the contact policy's clock reads this instant when the
+   * service starts and runs on at real speed from there, so calling windows can be tried across a DST change
+   * or a day boundary. Unset: the wall clock.
+   */
+  @ValidateIf((c: CallsConfig) => c.CONTACT_POLICY_CLOCK_START !== undefined)
+  @IsISO8601({ strict: true }, { message: 'CONTACT_POLICY_CLOCK_START must be an ISO 8601 instant' })
+  @Validate(NotInProductionConstraint)
+  CONTACT_POLICY_CLOCK_START?: string;
 
   /** HMAC key of the sandbox carrier's callbacks; derived from SECRETS_KEY when unset. */
   @DevelopmentValue(undefined, { refuse: isDevelopmentSecret })

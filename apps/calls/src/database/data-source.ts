@@ -9,6 +9,9 @@ import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { InboundRouteDecision } from '../inbound-routing/entities/inbound-route-decision.entity';
 import { InboundRoutePolicy } from '../inbound-routing/entities/inbound-route-policy.entity';
 import { ConnectionCredentials } from '../telephony/entities/connection-credentials.entity';
+import { ContactPolicySettingsRow } from '../contact-policy/entities/contact-policy-settings.entity';
+import { DoNotCallEntry } from '../contact-policy/entities/do-not-call-entry.entity';
+import { PolicyDecision } from '../contact-policy/entities/policy-decision.entity';
 import { MIGRATIONS } from './migrations';
 
 export const SCHEMA = 'calls';
@@ -26,6 +29,9 @@ export function callsDataSourceOptions(config: CallsConfig): DataSourceOptions {
       ConnectionCredentials,
       InboundRoutePolicy,
       InboundRouteDecision,
+      DoNotCallEntry,
+      PolicyDecision,
+      ContactPolicySettingsRow,
     ],
     migrations: MIGRATIONS,
     applicationName: 'calls',

@@ -2,7 +2,14 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { AppError, CallStatus, canMoveStatus, DomainEvents, isTerminalStatus } from '@vap/contracts';
+import {
+  AnsweredBy,
+  AppError,
+  CallStatus,
+  canMoveStatus,
+  DomainEvents,
+  isTerminalStatus,
+} from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { recordCallCharge } from '../billing/call-charges';
@@ -20,12 +27,22 @@ import { defaultDisposition, finalAnsweredBy } from './terminal-details';
 /** A call is found by the platform's id (in callback URLs) or by the carrier's id for the call. */
 export type CallRef = { callId: string } | { provider: string; providerCallId: string };
 
+/** The carrier's machine detection changed what answered the call (answered_by). */
+export interface AnsweredByChange {
+  previous: AnsweredBy | null;
+  next: AnsweredBy;
+  /** The call's media stream to the voice service when the change was stored. */
+  mediaStream: 'live' | 'ended' | null;
+}
+
 export interface ProgressResult {
   callId: string;
   /** false for a duplicate, a backwards move or a signal without status. */
   applied: boolean;
   duplicate: boolean;
   status: CallStatus;
+  /** Set when this event changed answered_by on a call not yet ended. */
+  answeredByChange?: AnsweredByChange;
 }
 
 /**
@@ -50,10 +67,22 @@ export class CallProgressService {
       const status = event.kind === 'status' ? normalizeCarrierStatus(this.signal(event)) : null;
       const logged = await this.log(em, call, event, status);
       if (!logged) return { callId: call.id, applied: false, duplicate: true, status: call.status };
-      const applied = await this.applyTo(em, call, event, status);
+      const previousAnswer = call.answeredBy;
+      let applied = await this.applyTo(em, call, event, status);
+      if (!applied) applied = await this.lateAnswer(em, call, event);
       if (!applied)
         await em.query(`UPDATE ${tableOf(em, 'carrier_events')} SET applied = false WHERE id = $1`, [logged]);
-      return { callId: call.id, applied, duplicate: false, status: call.status };
+      const answeredByChange =
+        event.answeredBy && call.answeredBy === event.answeredBy && previousAnswer !== event.answeredBy
+          ? await this.answeredByChange(em, call, previousAnswer)
+          : undefined;
+      return {
+        callId: call.id,
+        applied,
+        duplicate: false,
+        status: call.status,
+        ...(answeredByChange ? { answeredByChange } : {}),
+      };
     });
   }
 
@@ -135,6 +164,31 @@ export class CallProgressService {
     }
     await this.move(em, call, status, event);
     return true;
+  }
+
+  /**
+   * Machine detection that answers after the call was answered (an asynchronous result on a callback of its
+   * own, or a later status callback): answered_by changes on a call in progress, its status does not.
+   */
+  private async lateAnswer(em: EntityManager, call: Call, event: RawCarrierEvent): Promise<boolean> {
+    if (event.kind !== 'status' || !event.answeredBy || call.status !== 'in_progress') return false;
+    if (event.answeredBy === call.answeredBy) return false;
+    call.answeredBy = event.answeredBy;
+    await em.update(Call, { id: call.id }, { answeredBy: event.answeredBy });
+    return true;
+  }
+
+  private async answeredByChange(
+    em: EntityManager,
+    call: Call,
+    previous: AnsweredBy | null,
+  ): Promise<AnsweredByChange | undefined> {
+    if (isTerminalStatus(call.status) || !call.answeredBy) return undefined;
+    const session = await em.findOne(CallSession, {
+      where: { callId: call.id },
+      select: { mediaStream: true },
+    });
+    return { previous, next: call.answeredBy, mediaStream: session?.mediaStream ?? null };
   }
 
   private async move(

@@ -10,6 +10,8 @@ export interface TranscriptLineDetails {
   at?: Date;
   /** An agent turn's latency parts (kept on bot lines only). */
   latency?: TurnLatency;
+  /** A bot line the caller cut short (barge-in) or hung up on: it holds what was played. */
+  interrupted?: boolean;
 }
 
 /** The live transcript of a session, appended turn by turn as the voice pipeline produces it. */
@@ -30,6 +32,7 @@ export class TranscriptService {
   ): Promise<TranscriptEntry> {
     const entry: TranscriptEntry = { role, content, timestamp: (details.at ?? new Date()).toISOString() };
     if (role === 'bot' && details.latency) entry.latency = details.latency;
+    if (role === 'bot' && details.interrupted) entry.interrupted = true;
     await this.dataSource.query(
       `UPDATE ${tableOf(this.dataSource, 'call_sessions')}
           SET transcript = transcript || $2::jsonb, live_seconds = COALESCE($3, live_seconds)

@@ -54,6 +54,7 @@ export class VoiceReports {
     return this.transcript.append(call.id, request.role, request.content, callSeconds, {
       at: new Date(start.getTime() + atMs),
       latency: request.latency ? checkedLatency(request.latency) : undefined,
+      interrupted: request.interrupted === true,
     });
   }
 

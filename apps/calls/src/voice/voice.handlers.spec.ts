@@ -48,6 +48,8 @@ import { VoiceAttachService } from './voice-attach.service';
 import { VoiceCallControl } from './voice-call-control.service';
 import { VoiceReports } from './voice-reports.service';
 import { VoiceHandlers } from './voice.handlers';
+import { VoiceOptOut } from './voice-opt-out.service';
+import { DoNotCallService } from '../contact-policy/do-not-call.service';
 
 jest.setTimeout(60_000);
 
@@ -183,6 +185,8 @@ describe('calls.voice.* commands', () => {
         VoiceAttachService,
         VoiceCallControl,
         VoiceReports,
+        VoiceOptOut,
+        DoNotCallService,
       ],
     };
     app = await NestFactory.create(module, { logger: false, abortOnError: false });
@@ -373,7 +377,7 @@ describe('calls.voice.* commands', () => {
   });
 
   describe('calls.voice.transcript', () => {
-    it('appends lines timed on the media clock, agent turns with their latency, and the live seconds', async () => {
+    it('appends lines timed on the media clock, agent turns with their latency, cut lines marked interrupted, and the live seconds', async () => {
       const call = await callOn('sandbox');
       const latency = {
         stt_final_ms: 120,
@@ -405,6 +409,14 @@ describe('calls.voice.* commands', () => {
         callSeconds: 4.6,
         latency,
       });
+      await rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+        callId: call.id,
+        role: 'bot',
+        content: 'Is there anything',
+        atMs: 5_000,
+        callSeconds: 4.6,
+        interrupted: true,
+      });
       const session = await sessionOf(call.id);
       const start = session.startedAt!.getTime();
       expect(session.transcript).toEqual<TranscriptEntry[]>([
@@ -415,6 +427,12 @@ describe('calls.voice.* commands', () => {
           content: 'We are open nine to five.',
           timestamp: new Date(start + 3_400).toISOString(),
           latency: { ...latency, llm_first_token_ms: 311 },
+        },
+        {
+          role: 'bot',
+          content: 'Is there anything',
+          timestamp: new Date(start + 5_000).toISOString(),
+          interrupted: true,
         },
       ]);
       const [{ live_seconds }] = await dataSource.query(
@@ -588,6 +606,35 @@ describe('calls.voice.* commands', () => {
       await expect(
         rpc.request(Subjects.calls.voiceHangup, null, { callId: call.id, reason: 'Bye <now>' }),
       ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+    });
+  });
+
+  describe('calls.voice.opt_out', () => {
+    it("lists the callee's number once (reason opt_out, source call), and answers the entry again on a repeat", async () => {
+      const call = await callOn('sandbox');
+      const first = await rpc.request(Subjects.calls.voiceOptOut, null, { callId: call.id });
+      expect(first).toEqual({ number: call.toNumber, doNotCallId: expect.stringMatching(/^dnc_/) });
+      expect(await rpc.request(Subjects.calls.voiceOptOut, partnerId, { callId: call.id })).toEqual(first);
+      const rows = (await dataSource.query(
+        `SELECT kind, value, reason, source, note FROM calls.do_not_call WHERE partner_id = $1 AND value = $2`,
+        [partnerId, call.toNumber],
+      )) as Record<string, string>[];
+      expect(rows).toEqual([
+        {
+          kind: 'number',
+          value: call.toNumber,
+          reason: 'opt_out',
+          source: 'call',
+          note: `asked during call ${call.id}`,
+        },
+      ]);
+    });
+
+    it("is 404 for another partner's call", async () => {
+      const call = await callOn('sandbox');
+      await expect(
+        rpc.request(Subjects.calls.voiceOptOut, randomUUID(), { callId: call.id }),
+      ).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
     });
   });
 

@@ -6,12 +6,14 @@ import {
   VoiceAttachRequest,
   VoiceEndedRequest,
   VoiceHangupRequest,
+  VoiceOptOutRequest,
   VoiceTranscriptRequest,
   VoiceTransferRequest,
 } from '@vap/contracts';
 import { Command, Data } from '@vap/messaging';
 import { VoiceAttachService } from './voice-attach.service';
 import { VoiceCallControl } from './voice-call-control.service';
+import { VoiceOptOut } from './voice-opt-out.service';
 import { VoiceReports } from './voice-reports.service';
 
 /**
@@ -33,6 +35,7 @@ export class VoiceHandlers {
     private readonly attachments: VoiceAttachService,
     private readonly control: VoiceCallControl,
     private readonly reports: VoiceReports,
+    private readonly optOuts: VoiceOptOut,
   ) {}
 
   @Command(Subjects.calls.voiceAttach)
@@ -55,6 +58,11 @@ export class VoiceHandlers {
   async hangup(@Data() request: VoiceHangupRequest, @PartnerIdIfAny() partnerId: string | null) {
     await this.control.hangup(request, partnerId);
     return ACK;
+  }
+
+  @Command(Subjects.calls.voiceOptOut)
+  optOut(@Data() request: VoiceOptOutRequest, @PartnerIdIfAny() partnerId: string | null) {
+    return this.optOuts.optOut(request, partnerId);
   }
 
   @Command(Subjects.calls.voiceEnded)

@@ -11,6 +11,7 @@ import {
   StartCampaignDto,
 } from '@vap/contracts';
 import { tableOf } from '@vap/persistence';
+import { Clock } from '../clock/clock';
 import { CampaignsConfig } from '../config/campaigns.config';
 import { DispatchSignal } from '../dispatch/dispatch-signal';
 import { PartnerSnapshots } from '../partners/partner-snapshots';
@@ -35,6 +36,7 @@ export class CampaignLifecycle {
     private readonly events: CampaignStatusEvents,
     private readonly snapshots: PartnerSnapshots,
     private readonly signal: DispatchSignal,
+    private readonly clock: Clock,
   ) {}
 
   async start(partner: PartnerContext, id: string, input: StartCampaignDto): Promise<CampaignDto> {
@@ -90,6 +92,8 @@ export class CampaignLifecycle {
       if (locked.status !== 'paused')
         throw new AppError(ErrorCode.INVALID_STATE, CampaignStateMessages.resume);
       const resumed = await this.repo.setStatus(em, id, 'running', {});
+      // The account may have changed its window or caps while the campaign was paused.
+      await this.repo.recheckPolicyWaits(em, id, this.clock.now());
       await this.events.record(em, resumed, 'paused');
       await this.signal.notify(em, id);
       return resumed;

@@ -1,4 +1,11 @@
-import { CampaignDto, CampaignPhoneNumberDto, CampaignStatus, CampaignType } from '@vap/contracts';
+import {
+  CallingWindow,
+  CampaignDto,
+  CampaignPhoneNumberDto,
+  CampaignStatus,
+  CampaignType,
+  CampaignWaitingReason,
+} from '@vap/contracts';
 
 /** A row of campaigns.campaigns as the repository reads it. */
 export interface CampaignRow {
@@ -17,6 +24,7 @@ export interface CampaignRow {
   cooldown_minutes: number;
   retry_delays_minutes: number[];
   callback_enabled: boolean;
+  calling_window: CallingWindow | null;
   status: CampaignStatus;
   pause_reason: string | null;
   total_contacts: number;
@@ -32,7 +40,13 @@ export interface CampaignRow {
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-export function toCampaignDto(row: CampaignRow): CampaignDto {
+/** A running campaign all of whose remaining contacts wait on the contact policy (see CampaignWaits). */
+export interface CampaignWait {
+  reason: CampaignWaitingReason;
+  until: Date | null;
+}
+
+export function toCampaignDto(row: CampaignRow, wait: CampaignWait | null = null): CampaignDto {
   return {
     campaign_id: row.id,
     name: row.name,
@@ -48,7 +62,10 @@ export function toCampaignDto(row: CampaignRow): CampaignDto {
     cooldown_minutes: row.cooldown_minutes,
     retry_delays_minutes: row.retry_delays_minutes,
     callback_enabled: row.callback_enabled,
+    calling_window: row.calling_window,
     status: row.status,
+    waiting_reason: wait?.reason ?? null,
+    waiting_until: iso(wait?.until ?? null),
     pause_reason: row.pause_reason,
     total_contacts: row.total_contacts,
     completed_count: row.completed_count,

@@ -5,6 +5,7 @@ import { PartnersModule } from '../partners/partners.module';
 import { CampaignLifecycle } from './campaign-lifecycle.service';
 import { CampaignReferences } from './campaign-references';
 import { CampaignStatusEvents } from './campaign-status-event';
+import { CampaignWaits } from './campaign-waits';
 import { CampaignsHandlers } from './campaigns.handlers';
 import { CampaignsRepository } from './campaigns.repository';
 import { CampaignsService } from './campaigns.service';
@@ -18,6 +19,7 @@ import { CampaignsService } from './campaigns.service';
     CampaignStatusEvents,
     CampaignsService,
     CampaignLifecycle,
+    CampaignWaits,
   ],
   exports: [CampaignsRepository, CampaignLifecycle, CampaignReferences],
 })

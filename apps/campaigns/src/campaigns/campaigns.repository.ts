@@ -20,6 +20,7 @@ export type CampaignFields = Pick<
   | 'cooldown_minutes'
   | 'retry_delays_minutes'
   | 'callback_enabled'
+  | 'calling_window'
 >;
 
 /** SQL of campaigns.campaigns. Every read is scoped by partner: another partner's campaign is absent. */
@@ -37,8 +38,8 @@ export class CampaignsRepository {
     const [row] = (await em.query(
       `INSERT INTO ${tableOf(em, 'campaigns')} (id, partner_id, type, name, description, agent_id, agent_name, provider,
          phone_numbers, concurrency_limit, retry_concurrency, retry_count, cooldown_minutes, retry_delays_minutes,
-         callback_enabled)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING *`,
+         callback_enabled, calling_window)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING *`,
       [id, partnerId, type, ...fieldValues(f)],
     )) as CampaignRow[];
     return row;
@@ -48,7 +49,8 @@ export class CampaignsRepository {
     const [rows] = (await em.query(
       `UPDATE ${tableOf(em, 'campaigns')} SET name = $2, description = $3, agent_id = $4, agent_name = $5, provider = $6,
          phone_numbers = $7, concurrency_limit = $8, retry_concurrency = $9, retry_count = $10,
-         cooldown_minutes = $11, retry_delays_minutes = $12, callback_enabled = $13, updated_at = now()
+         cooldown_minutes = $11, retry_delays_minutes = $12, callback_enabled = $13, calling_window = $14,
+         updated_at = now()
        WHERE id = $1 RETURNING *`,
       [id, ...fieldValues(f)],
     )) as [CampaignRow[], number];
@@ -139,12 +141,25 @@ export class CampaignsRepository {
     return rows[0];
   }
 
+  /**
+   * Contacts waiting on the contact policy (a calling window, a frequency cap) become due now, so the next
+   * dispatch asks the calls service again under the settings as they are: after a resume or a new window.
+   */
+  async recheckPolicyWaits(em: EntityManager, id: string, now: Date): Promise<void> {
+    await em.query(
+      `UPDATE ${tableOf(em, 'contacts')} SET next_attempt_at = $2, updated_at = now()
+        WHERE campaign_id = $1 AND status IN ('pending', 'retry_wait') AND wait_reason IS NOT NULL
+          AND next_attempt_at > $2`,
+      [id, now],
+    );
+  }
+
   async delete(em: EntityManager, id: string): Promise<void> {
     await em.query(`DELETE FROM ${tableOf(em, 'campaigns')} WHERE id = $1`, [id]);
   }
 }
 
-/** The editable fields in the column order of INSERT ($4..$15) and UPDATE ($2..$13). */
+/** The editable fields in the column order of INSERT ($4..$16) and UPDATE ($2..$14). */
 function fieldValues(f: CampaignFields): unknown[] {
   return [
     f.name,
@@ -159,5 +174,6 @@ function fieldValues(f: CampaignFields): unknown[] {
     f.cooldown_minutes,
     f.retry_delays_minutes,
     f.callback_enabled,
+    f.calling_window === null ? null : JSON.stringify(f.calling_window),
   ];
 }

@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
   AppError,
+  CallingWindow,
+  CallingWindowDto,
   CampaignDeletedDto,
   CampaignDto,
   CampaignId,
@@ -12,9 +14,12 @@ import {
   CreateCampaignDto,
   ErrorCode,
   ListCampaignsQueryDto,
+  resolveCallingWindow,
   UpdateCampaignDto,
 } from '@vap/contracts';
+import { Clock } from '../clock/clock';
 import { CampaignReferences } from './campaign-references';
+import { CampaignWaits } from './campaign-waits';
 import { CampaignRow, toCampaignDto } from './campaign-row';
 import { CampaignFields, CampaignsRepository } from './campaigns.repository';
 
@@ -37,6 +42,8 @@ export class CampaignsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repo: CampaignsRepository,
     private readonly refs: CampaignReferences,
+    private readonly waits: CampaignWaits,
+    private readonly clock: Clock,
   ) {}
 
   async create(partnerId: string, input: CreateCampaignDto): Promise<CampaignDto> {
@@ -55,6 +62,7 @@ export class CampaignsService {
       cooldown_minutes: input.cooldown_minutes ?? 0,
       retry_delays_minutes: input.retry_delays_minutes ?? [],
       callback_enabled: input.callback_enabled ?? false,
+      calling_window: callingWindowOf(input.calling_window) ?? null,
     };
     assertRetryConcurrency(fields.concurrency_limit, fields.retry_concurrency);
     const row = await this.dataSource.transaction((em) =>
@@ -64,12 +72,18 @@ export class CampaignsService {
   }
 
   async get(partnerId: string, id: string): Promise<CampaignDto> {
-    return toCampaignDto(await this.repo.find(partnerId, id));
+    const row = await this.repo.find(partnerId, id);
+    const waits = await this.waits.of([row]);
+    return toCampaignDto(row, waits.get(row.id));
   }
 
   async list(partnerId: string, query: ListCampaignsQueryDto): Promise<CampaignListDto> {
     const page = await this.repo.list(partnerId, query, query.status);
-    return { campaigns: page.rows.map(toCampaignDto), next_cursor: page.nextCursor };
+    const waits = await this.waits.of(page.rows);
+    return {
+      campaigns: page.rows.map((row) => toCampaignDto(row, waits.get(row.id))),
+      next_cursor: page.nextCursor,
+    };
   }
 
   /** PATCH while draft or paused. The agent and caller IDs are checked before the campaign is locked. */
@@ -77,6 +91,7 @@ export class CampaignsService {
     const current = await this.repo.find(partnerId, id);
     assertEditable(current);
     const agent = changes.agent_id !== undefined ? await this.refs.agent(partnerId, changes.agent_id) : null;
+    const window = callingWindowOf(changes.calling_window);
     const callers =
       changes.phone_number_ids !== undefined
         ? await this.refs.callerIds(partnerId, changes.phone_number_ids)
@@ -97,8 +112,10 @@ export class CampaignsService {
         cooldown_minutes: changes.cooldown_minutes ?? locked.cooldown_minutes,
         retry_delays_minutes: changes.retry_delays_minutes ?? locked.retry_delays_minutes,
         callback_enabled: changes.callback_enabled ?? locked.callback_enabled,
+        calling_window: window !== undefined ? window : locked.calling_window,
       };
       assertRetryConcurrency(fields.concurrency_limit, fields.retry_concurrency);
+      if (window !== undefined) await this.repo.recheckPolicyWaits(em, id, this.clock.now());
       return this.repo.update(em, id, fields);
     });
     return toCampaignDto(row);
@@ -114,6 +131,14 @@ export class CampaignsService {
     });
     return { campaign_id: id, deleted: true };
   }
+}
+
+/** The written override resolved (null clears it, undefined leaves it), or a 400 naming its problems. */
+function callingWindowOf(input: CallingWindowDto | null | undefined): CallingWindow | null | undefined {
+  if (input === undefined || input === null) return input;
+  const resolved = resolveCallingWindow(input, 'calling_window');
+  if ('problems' in resolved) throw AppError.validation(resolved.problems);
+  return resolved.window;
 }
 
 function assertEditable(row: CampaignRow): void {

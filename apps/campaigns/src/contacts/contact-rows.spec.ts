@@ -10,8 +10,24 @@ describe('contact rows', () => {
       phoneNumber: '+919876543210',
       variables: { a: 1 },
       externalId: 'c-1',
+      timezone: null,
       reason: null,
     });
+  });
+
+  it("keeps a contact's IANA time zone and rejects one that is not a zone", () => {
+    expect(candidateFromJson({ phone_number: '+18005550100', timezone: 'America/Chicago' }, 1)).toMatchObject(
+      {
+        timezone: 'America/Chicago',
+        reason: null,
+      },
+    );
+    expect(candidateFromJson({ phone_number: '+18005550100', timezone: 'Mars/Base' }, 2).reason).toBe(
+      'invalid_timezone',
+    );
+    expect(candidateFromJson({ phone_number: '+18005550100', timezone: 42 }, 3).reason).toBe(
+      'invalid_timezone',
+    );
   });
 
   it('reports what is wrong with a row', () => {
@@ -36,10 +52,23 @@ describe('contact rows', () => {
         phoneNumber: '+919876543210',
         variables: { customer_name: 'Asha' },
         externalId: 'c-1',
+        timezone: null,
         reason: null,
       },
-      { row: 2, phoneNumber: 'abc', variables: {}, externalId: null, reason: 'invalid_number' },
+      {
+        row: 2,
+        phoneNumber: 'abc',
+        variables: {},
+        externalId: null,
+        timezone: null,
+        reason: 'invalid_number',
+      },
     ]);
+  });
+
+  it('reads a timezone column as the contact zone, not a variable', () => {
+    const [row] = candidatesFromCsv('phone_number,timezone,customer_name\n+18005550100, Asia/Tokyo ,Asha\n');
+    expect(row).toMatchObject({ timezone: 'Asia/Tokyo', variables: { customer_name: 'Asha' }, reason: null });
   });
 
   it('refuses a CSV without a phone_number header or without rows', () => {

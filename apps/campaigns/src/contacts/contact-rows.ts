@@ -3,8 +3,9 @@ import {
   E164_PATTERN,
   CAMPAIGN_MAX_CONTACTS_PER_UPLOAD,
   ContactRejectReason,
+  isTimeZone,
 } from '@vap/contracts';
-import { parseCsv } from './csv';
+import { parseCsv } from '@vap/contracts';
 
 /** One upload row after parsing: either a contact to insert or the reason it is refused. */
 export interface ContactCandidate {
@@ -12,12 +13,14 @@ export interface ContactCandidate {
   phoneNumber: string | null;
   variables: Record<string, unknown>;
   externalId: string | null;
+  timezone: string | null;
   reason: ContactRejectReason | null;
 }
 
 const EXTERNAL_ID_MAX = 200;
 const CSV_PHONE = 'phone_number';
 const CSV_EXTERNAL_ID = 'external_id';
+const CSV_TIMEZONE = 'timezone';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return !!value && typeof value === 'object' && !Array.isArray(value);
@@ -32,6 +35,7 @@ export function candidateFromJson(raw: unknown, row: number): ContactCandidate {
     phoneNumber: phone,
     variables: {},
     externalId: null,
+    timezone: null,
     reason: null,
   };
   if (!phone || !E164_PATTERN.test(phone)) return { ...candidate, reason: 'invalid_number' };
@@ -45,12 +49,16 @@ export function candidateFromJson(raw: unknown, row: number): ContactCandidate {
     }
     candidate.externalId = input.external_id;
   }
+  if (input.timezone !== undefined && input.timezone !== null && input.timezone !== '') {
+    if (!isTimeZone(input.timezone)) return { ...candidate, reason: 'invalid_timezone' };
+    candidate.timezone = input.timezone;
+  }
   return candidate;
 }
 
 /**
- * A CSV upload: a header row naming the columns, `phone_number` required, `external_id` optional, every
- * other column a pre-call variable of that name. A header without phone_number refuses the whole upload.
+ * A CSV upload: a header row naming the columns, `phone_number` required, `external_id` and `timezone`
+ * optional, every other column a pre-call variable of that name. A header without phone_number refuses the whole upload.
  */
 export function candidatesFromCsv(text: string): ContactCandidate[] {
   const [header, ...records] = parseCsv(text);
@@ -69,13 +77,18 @@ export function candidatesFromCsv(text: string): ContactCandidate[] {
     ]);
   }
   const externalAt = columns.indexOf(CSV_EXTERNAL_ID);
+  const zoneAt = columns.indexOf(CSV_TIMEZONE);
   return records.map((cells, i) => {
     const variables: Record<string, string> = {};
     columns.forEach((name, at) => {
-      if (at !== phoneAt && at !== externalAt && name !== '' && cells[at] !== undefined)
+      if (at !== phoneAt && at !== externalAt && at !== zoneAt && name !== '' && cells[at] !== undefined)
         variables[name] = cells[at];
     });
     const external = externalAt >= 0 && cells[externalAt] ? cells[externalAt] : undefined;
-    return candidateFromJson({ phone_number: cells[phoneAt] ?? '', variables, external_id: external }, i + 1);
+    const timezone = zoneAt >= 0 && cells[zoneAt] ? cells[zoneAt].trim() : undefined;
+    return candidateFromJson(
+      { phone_number: cells[phoneAt] ?? '', variables, external_id: external, timezone },
+      i + 1,
+    );
   });
 }

@@ -30,6 +30,9 @@ interface ContactRow {
   attempts: number;
   next_attempt_at: Date | null;
   last_call_status: string | null;
+  skip_reason: string | null;
+  wait_reason: string | null;
+  timezone: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -83,9 +86,9 @@ export class ContactsService {
       });
       if (accepted.length) {
         await em.query(
-          `INSERT INTO ${tableOf(em, 'contacts')} (id, campaign_id, partner_id, phone_number, variables, external_id, next_attempt_at)
-           SELECT c.id, $1, $2, c.phone, c.vars, c.ext, $7
-           FROM unnest($3::text[], $4::text[], $5::jsonb[], $6::text[]) WITH ORDINALITY AS c(id, phone, vars, ext, n)
+          `INSERT INTO ${tableOf(em, 'contacts')} (id, campaign_id, partner_id, phone_number, variables, external_id, next_attempt_at, timezone)
+           SELECT c.id, $1, $2, c.phone, c.vars, c.ext, $7, c.zone
+           FROM unnest($3::text[], $4::text[], $5::jsonb[], $6::text[], $8::text[]) WITH ORDINALITY AS c(id, phone, vars, ext, zone, n)
            ORDER BY c.n`,
           [
             campaign.id,
@@ -95,6 +98,7 @@ export class ContactsService {
             accepted.map((c) => JSON.stringify(c.variables)),
             accepted.map((c) => c.externalId),
             this.clock.now(),
+            accepted.map((c) => c.timezone),
           ],
         );
         await em.query(
@@ -163,6 +167,9 @@ function toContactDto(row: ContactRow, attempts: AttemptRow[]): CampaignContactD
       ended_at: a.ended_at ? a.ended_at.toISOString() : null,
     })),
     last_call_status: row.last_call_status,
+    skip_reason: row.skip_reason,
+    wait_reason: open ? row.wait_reason : null,
+    timezone: row.timezone,
     next_attempt_at: open && row.next_attempt_at ? row.next_attempt_at.toISOString() : null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

@@ -56,7 +56,16 @@ export class AttemptsRepository {
    * An attempt that placed no call gives its slot back and its contact returns to where it was (pending
    * or retry_wait), due again at `dueAt`; the attempt does not count. null when it had a call after all.
    */
-  async release(em: EntityManager, id: string, dueAt: Date): Promise<AttemptRow | null> {
+  /**
+   * Undoes a claim the calls service refused without a call: the contact is due again at `dueAt`, waiting
+   * for `waitReason` (the contact policy's code) when that says why.
+   */
+  async release(
+    em: EntityManager,
+    id: string,
+    dueAt: Date,
+    waitReason: string | null = null,
+  ): Promise<AttemptRow | null> {
     const attempt = await this.lock(em, id);
     if (!attempt || attempt.status !== 'dialing' || attempt.call_id) return null;
     await em.query(
@@ -66,9 +75,9 @@ export class AttemptsRepository {
     await em.query(
       `UPDATE ${tableOf(em, 'contacts')} SET attempts = attempts - 1,
          status = CASE WHEN attempts - 1 > 0 THEN 'retry_wait' ELSE 'pending' END,
-         next_attempt_at = $2, updated_at = now()
+         next_attempt_at = $2, wait_reason = $3, updated_at = now()
        WHERE id = $1 AND status = 'dialing'`,
-      [attempt.contact_id, dueAt],
+      [attempt.contact_id, dueAt, waitReason],
     );
     return attempt;
   }

@@ -6,7 +6,7 @@ import {
   ErrorCode,
   minimumStartBalancePaise,
   PartnerContext,
-  StartCallDto,
+  StartCallCommand,
   Subjects,
 } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
@@ -24,6 +24,15 @@ const kindOf = (claim: Claim) => (claim.attempt > 1 ? 'retry' : 'first');
 
 /** How long a contact waits after the account had no free slot (its other calls hold them). */
 const ACCOUNT_FULL_BACKOFF_MS = 1000;
+
+/** The contact policy's deferrals: the contact waits for the error's retry_at, holding no slot meanwhile. */
+const POLICY_WAITS: readonly ErrorCode[] = [
+  ErrorCode.OUTSIDE_CALLING_WINDOW,
+  ErrorCode.FREQUENCY_CAP_REACHED,
+];
+
+/** A deferral without a readable retry_at (an older calls service) is tried again after this long. */
+const POLICY_WAIT_FALLBACK_MS = 60_000;
 
 /** Refusals that stop the whole campaign until the partner fixes them: paused with the code as reason. */
 const CAMPAIGN_STOPPERS: readonly ErrorCode[] = [
@@ -54,12 +63,20 @@ export class CallPlacer {
   ) {}
 
   async place(campaign: CampaignRow, partner: PartnerContext, claim: Claim): Promise<void> {
-    const body: StartCallDto = {
+    const body: StartCallCommand = {
       agent_id: campaign.agent_id,
       to_number: claim.phoneNumber,
       phone_number_id: claim.phoneNumberId,
       variables: claim.variables,
       client_reference_id: claim.attemptId,
+      // The contact policy judges the dial by the campaign's window and the contact's zone, and logs a stopped
+      // dial against its campaign and contact.
+      origin: {
+        campaign_id: campaign.id,
+        contact_id: claim.contactId,
+        calling_window: campaign.calling_window,
+        timezone: claim.timezone,
+      },
     };
     try {
       const { call } = await this.rpc.request(Subjects.calls.callStart, partner, body, {
@@ -111,9 +128,10 @@ export class CallPlacer {
       );
       return;
     }
+    const waits = POLICY_WAITS.includes(error.code);
     campaignDispatches.inc({
       kind,
-      outcome: error.code === ErrorCode.LIMIT_REACHED ? 'deferred' : 'refused',
+      outcome: error.code === ErrorCode.LIMIT_REACHED || waits ? 'deferred' : 'refused',
     });
     const reason = CAMPAIGN_STOPPERS.includes(error.code)
       ? await this.pauseReason(campaign, partner, error)
@@ -125,6 +143,15 @@ export class CallPlacer {
           claim.attemptId,
           new Date(this.clock.now().getTime() + ACCOUNT_FULL_BACKOFF_MS),
         );
+        return;
+      }
+      if (waits) {
+        const retryAt = error.retryAt ? new Date(error.retryAt) : null;
+        const due =
+          retryAt && !Number.isNaN(retryAt.getTime())
+            ? retryAt
+            : new Date(this.clock.now().getTime() + POLICY_WAIT_FALLBACK_MS);
+        await this.attempts.release(em, claim.attemptId, due, error.code);
         return;
       }
       if (reason) {
@@ -139,7 +166,7 @@ export class CallPlacer {
       const released = await this.attempts.release(em, claim.attemptId, this.clock.now());
       if (released) {
         this.logger.warn(`attempt ${claim.attemptId}: contact skipped (${error.code}: ${error.message})`);
-        await this.outcomes.finish(em, campaign, claim.contactId, 'skipped', null);
+        await this.outcomes.finish(em, campaign, claim.contactId, 'skipped', null, error.code);
       }
     });
   }

@@ -58,11 +58,12 @@ export class ContactOutcomes {
     contactId: string,
     status: keyof typeof COUNTER_OF,
     callStatus: string | null,
+    skipReason: string | null = null,
   ): Promise<void> {
     await em.query(
       `UPDATE ${tableOf(em, 'contacts')} SET status = $2, last_call_status = COALESCE($3, last_call_status), next_attempt_at = NULL,
-         updated_at = now() WHERE id = $1`,
-      [contactId, status, callStatus],
+         skip_reason = $4, updated_at = now() WHERE id = $1`,
+      [contactId, status, callStatus, skipReason],
     );
     await em.query(
       `UPDATE ${tableOf(em, 'campaigns')} SET ${COUNTER_OF[status]} = ${COUNTER_OF[status]} + 1, updated_at = now() WHERE id = $1`,

@@ -22,6 +22,7 @@ export interface Claim {
   phoneNumber: string;
   variables: Record<string, unknown>;
   phoneNumberId: string;
+  timezone: string | null;
 }
 
 export interface ClaimBatch {
@@ -36,6 +37,7 @@ interface ContactPick {
   phone_number: string;
   variables: Record<string, unknown>;
   attempts: number;
+  timezone: string | null;
 }
 
 /**
@@ -122,7 +124,7 @@ export class DispatchClaims {
     limit: number,
   ): Promise<ContactPick[]> {
     return (await em.query(
-      `SELECT id, seq, phone_number, variables, attempts FROM ${tableOf(em, 'contacts')}
+      `SELECT id, seq, phone_number, variables, attempts, timezone FROM ${tableOf(em, 'contacts')}
        WHERE campaign_id = $1 AND status = $2 AND next_attempt_at <= $3
        ORDER BY next_attempt_at, seq LIMIT $4 FOR UPDATE SKIP LOCKED`,
       [campaignId, status, now, limit],
@@ -160,10 +162,12 @@ export class DispatchClaims {
         phoneNumber: p.phone_number,
         variables: p.variables,
         phoneNumberId: caller.phone_number_id,
+        timezone: p.timezone,
       };
     });
     await em.query(
-      `UPDATE ${tableOf(em, 'contacts')} SET status = 'dialing', attempts = attempts + 1, updated_at = now() WHERE id = ANY($1)`,
+      `UPDATE ${tableOf(em, 'contacts')} SET status = 'dialing', attempts = attempts + 1, wait_reason = NULL, updated_at = now()
+       WHERE id = ANY($1)`,
       [claims.map((c) => c.contactId)],
     );
     await em.query(

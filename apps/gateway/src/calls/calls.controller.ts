@@ -33,6 +33,13 @@ call (INR 2.00), else 403 FORBIDDEN. The charge (session.credits_used) is debite
 ringing or in_progress) at once; one more is 429 LIMIT_REACHED. A slot frees when a call reaches a
 terminal status (call.status.updated with concurrency_released true).
 
+**Contact policy.** Checked before anything is dialled (GET /contact-policy/decisions logs every refusal):
+a number on the do-not-call list (or under a listed prefix) is 409 DO_NOT_CALL; when the account's
+\`windows_apply_to_single_calls\` is set (PATCH /contact-policy/settings), a callee whose local time is outside
+the calling window is 409 OUTSIDE_CALLING_WINDOW; a number that already had the account's
+\`max_attempts_per_day\` or \`max_attempts_per_7_days\` calls is 429 FREQUENCY_CAP_REACHED. The last two carry
+\`error.retry_at\` and \`Retry-After\`: when the window opens or the cap allows a call.
+
 **Idempotency.** Send \`Idempotency-Key\` to make a retry safe: the same key with the same body returns
 the same call (response header \`Idempotency-Replayed: true\`), never a second call, even when the first
 attempt ended in a timeout (502) or the connection dropped while the call was being dialled; the same key
@@ -68,7 +75,10 @@ export class CallsController {
     ErrorCode.NOT_FOUND,
     ErrorCode.CONFLICT,
     ErrorCode.CALLER_ID_INACTIVE,
+    ErrorCode.DO_NOT_CALL,
+    ErrorCode.OUTSIDE_CALLING_WINDOW,
     ErrorCode.LIMIT_REACHED,
+    ErrorCode.FREQUENCY_CAP_REACHED,
   )
   async start(
     @CurrentPartner() auth: AuthContext,

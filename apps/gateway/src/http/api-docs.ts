@@ -24,7 +24,8 @@ creation and stored hashed; a key in a query parameter or body is not accepted. 
 account answers 404.
 
 **Envelope.** Success: \`{ "success": true, "data": {...} }\`. Failure: \`{ "success": false, "error":
-{ "code", "message", "details"?, "request_id"? } }\`.
+{ "code", "message", "details"?, "retry_at"?, "request_id"? } }\`. \`retry_at\` (with a \`Retry-After\` header)
+comes with refusals that lift at a known time: OUTSIDE_CALLING_WINDOW and FREQUENCY_CAP_REACHED.
 
 **Rate limits** per API key: 60 requests/minute, 10/minute under \`/calls\`. Over the limit: 429
 RATE_LIMITED with \`Retry-After\`.

@@ -46,9 +46,19 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const error = this.toAppError(exception, req);
     const body: ErrorEnvelope = {
       success: false,
-      error: { code: error.code, message: error.message, details: error.details, request_id: req.id },
+      error: {
+        code: error.code,
+        message: error.message,
+        details: error.details,
+        retry_at: error.retryAt,
+        request_id: req.id,
+      },
     };
     if (res.headersSent) return;
+    if (error.retryAt) {
+      const seconds = Math.ceil((Date.parse(error.retryAt) - Date.now()) / 1000);
+      res.setHeader('Retry-After', String(Math.max(1, seconds)));
+    }
     res.status(error.status).json(body);
   }
 

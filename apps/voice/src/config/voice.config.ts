@@ -15,29 +15,11 @@ import {
   ValidatorConstraintInterface,
 } from 'class-validator';
 import { addressRange } from '@vap/egress';
-import { mediaWebSocketBase } from '@vap/media';
+import { MediaBaseUrlConstraint } from '@vap/media';
 import { BaseServiceConfig, BoolSetting, DevelopmentValue, IntSetting } from '@vap/runtime';
 import { DEV_SECRETS_KEY, isDevelopmentSecret, parseSecretsKey, SecretsKeyConstraint } from '@vap/secrets';
 
 const httpUrl = /^https?:\/\/[^\s]+$/;
-
-/** MEDIA_PUBLIC_URL must be a base the media plane can derive ws(s) stream URLs from (see @vap/media). */
-@ValidatorConstraint({ name: 'mediaPublicUrl' })
-class MediaPublicUrlConstraint implements ValidatorConstraintInterface {
-  validate(value: unknown): boolean {
-    if (typeof value !== 'string') return true; // IsString reports it
-    try {
-      mediaWebSocketBase(value);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  defaultMessage(): string {
-    return "MEDIA_PUBLIC_URL must be the voice service's public http(s) base URL without query or credentials, e.g. https://media.example.com";
-  }
-}
 
 /**
  * A provider base URL naming a private, loopback or link-local address literal (or localhost) is refused
@@ -84,8 +66,7 @@ export class VoiceConfig extends BaseServiceConfig {
    * where it defaults to http://127.0.0.1:<PORT> (`npm start` sets it to the voice app it runs).
    */
   @ValidateIf((c: VoiceConfig) => c.MEDIA_PUBLIC_URL !== undefined || c.NODE_ENV !== 'development')
-  @IsString({ message: "MEDIA_PUBLIC_URL must be set to the voice service's public http(s) base URL" })
-  @Validate(MediaPublicUrlConstraint)
+  @Validate(MediaBaseUrlConstraint)
   MEDIA_PUBLIC_URL?: string;
 
   /**

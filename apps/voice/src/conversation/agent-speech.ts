@@ -10,7 +10,10 @@ import {
   pcm16FromBuffer,
   pcm16ToBuffer,
   FRAME_MS,
+  sharedPacingClock,
   type AmbienceLoop,
+  type ClockSource,
+  type PacingObserver,
 } from '@vap/media';
 import type { TtsProvider, TtsVoice } from '../providers/tts-provider';
 import type { CallRecorder } from './call-recorder';
@@ -28,6 +31,14 @@ const PCM_FRAME_SAMPLES = PCM_FRAME_BYTES / 2;
  */
 export const MARK_GRACE_MS = 3000;
 
+/**
+ * Synthesised audio is taken from the provider only this far ahead of playback (frames queued on the clock). A
+ * provider that answers faster than real time would otherwise have its whole answer resampled and framed in one
+ * burst, and with many calls those bursts delay every call's next frame; read this way, the work follows
+ * playback. 500 ms is far more than one event-loop turn, so the queue never runs dry while speech is coming.
+ */
+export const READ_AHEAD_FRAMES = 25;
+
 /** Speaking rate used to estimate how much of a sentence still being synthesised the caller heard. */
 const ESTIMATED_MS_PER_WORD = 350;
 
@@ -40,6 +51,9 @@ export interface AgentSpeechOptions {
   recorder: CallRecorder | null;
   /** Wall ms a TTS request may take to deliver its next chunk. */
   providerTimeoutMs: number;
+  /** Timers of the outbound pacing; default: the replica's shared pacing clock (one wake-up for all calls). */
+  pacingClock?: ClockSource;
+  pacingObserver?: PacingObserver;
   /** A line finished: fully played, or cut by barge-in / hang-up (then `interrupted`). */
   onLineDone(line: SpokenLine): void;
 }
@@ -126,6 +140,7 @@ export class SpokenLine {
 
 export class AgentSpeech {
   private readonly clock: FrameClock;
+  private readonly pacingClock: ClockSource;
   private readonly framer = new Framer(PCM_FRAME_BYTES, 0);
   private readonly silence = new Int16Array(PCM_FRAME_SAMPLES);
   private readonly open = new Set<SpokenLine>();
@@ -137,8 +152,11 @@ export class AgentSpeech {
   private sentSeq = 0;
   private markCount = 0;
   private stopped = false;
+  /** Synthesis waiting for playback to catch up (one at a time: sentences are synthesised in order). */
+  private roomWaiter: (() => void) | null = null;
 
   constructor(private readonly options: AgentSpeechOptions) {
+    this.pacingClock = options.pacingClock ?? sharedPacingClock;
     this.clock = new FrameClock({
       send: (frame, silence) => this.sendFrame(frame, silence),
       timeScale: options.time.timeScale,
@@ -146,6 +164,8 @@ export class AgentSpeech {
       // sent between sentences (carriers play silence on their own).
       idle: options.ambience ? 'silence' : 'nothing',
       silenceFrame: Buffer.alloc(PCM_FRAME_BYTES),
+      clock: this.pacingClock,
+      observer: options.pacingObserver,
     });
   }
 
@@ -217,6 +237,7 @@ export class AgentSpeech {
     if (this.stopped) return;
     this.stopped = true;
     this.clock.stop();
+    this.roomWaiter?.();
     this.cut();
   }
 
@@ -266,6 +287,10 @@ export class AgentSpeech {
         if (line.signal.aborted) throw new Aborted();
         line.ttsFirstByteAtMs ??= this.options.time.now();
         for (const frame of this.framer.push(pcm16ToBuffer(next.value))) this.queueFrame(segment, frame);
+        // Resampling a piece is the heaviest work on this thread: let frames due meanwhile leave now.
+        this.pacingClock.catchUp?.();
+        await this.playbackCatchUp(line.signal);
+        if (line.signal.aborted) throw new Aborted();
       }
       const last = this.framer.flush();
       if (last) this.queueFrame(segment, last);
@@ -295,6 +320,21 @@ export class AgentSpeech {
     }
   }
 
+  /** Resolves once the queued audio is within READ_AHEAD_FRAMES of playback, or the line is abandoned. */
+  private playbackCatchUp(signal: AbortSignal): Promise<void> {
+    if (this.clock.queuedFrames <= READ_AHEAD_FRAMES || signal.aborted || this.stopped)
+      return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        signal.removeEventListener('abort', done);
+        if (this.roomWaiter === done) this.roomWaiter = null;
+        resolve();
+      };
+      this.roomWaiter = done;
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
   private queueFrame(segment: Segment, frame: Buffer): void {
     this.clock.enqueue(frame);
     segment.frames++;
@@ -309,6 +349,7 @@ export class AgentSpeech {
     this.options.recorder?.agent(pcm, atMs);
     this.options.transport.send({ type: 'sendAudio', payload: mulawEncode(pcm) });
     if (silence) return;
+    if (this.roomWaiter && this.clock.queuedFrames <= READ_AHEAD_FRAMES) this.roomWaiter();
     this.sentSeq++;
     const segment = this.outbound[0];
     if (!segment) return;

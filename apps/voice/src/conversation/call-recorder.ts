@@ -6,9 +6,10 @@ import { pcm16WavHeader, TELEPHONY_SAMPLE_RATE } from '@vap/media';
 /**
  * A leg arrives in frames that are mostly back to back but may pause (no audio sent during silence) or jitter.
  * A frame is written straight after the previous one unless the media clock says it starts more than this much
- * later, in which case the gap is filled with silence.
+ * later, in which case the gap is filled with silence. Generous: a late burst of frames after a stalled event
+ * loop (amplified by MEDIA_TIME_SCALE in tests) is jitter, and a silence cut into a sentence would garble it.
  */
-export const RECORDING_GAP_TOLERANCE_MS = 100;
+export const RECORDING_GAP_TOLERANCE_MS = 400;
 
 class RecordedLeg {
   private samples = new Int16Array(TELEPHONY_SAMPLE_RATE * 10);

@@ -9,6 +9,8 @@ export interface CallReporter {
   transcript(line: Omit<VoiceTranscriptRequest, 'callId'>): Promise<void>;
   /** Cold transfer through the carrier; false when the call had ended or the carrier refused. */
   transfer(to: string, reason: string): Promise<boolean>;
+  /** The person asked not to be called again: their number joins the account's do-not-call list. */
+  optOut(): Promise<void>;
   /** Hang up through the carrier, with the call's end_call_reason. */
   hangup(reason: string): Promise<void>;
   /** The agent's knowledge base (agents service), for the search_knowledge_base tool. */

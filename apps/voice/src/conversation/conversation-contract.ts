@@ -1,6 +1,6 @@
-import type { TurnLatency, VoiceCallContext } from '@vap/contracts';
+import type { AgentSettings, TurnLatency, VoiceCallContext } from '@vap/contracts';
 import type { ChatModel } from '@vap/llm';
-import type { MediaStreamCommand, MediaStreamEvent } from '@vap/media';
+import type { MediaStreamCommand, MediaStreamEvent, PacingObserver } from '@vap/media';
 import type { SttProvider } from '../providers/stt-provider';
 import type { TtsProvider, TtsVoice } from '../providers/tts-provider';
 import type { CallReporter } from './call-reporter';
@@ -40,6 +40,8 @@ export interface ConversationOptions {
   /** MEDIA_TIME_SCALE: media time runs this many times faster than wall time (1 in production). */
   timeScale: number;
   latency?: TurnLatencySink;
+  /** Sees every outbound frame's send-time error and every underrun (the replica's pacing metrics). */
+  pacing?: PacingObserver;
   /**
    * Wall ms a provider may take to answer (STT final text, the model's next delta, the next TTS chunk) before it
    * counts as failed; default DEFAULT_PROVIDER_TIMEOUT_MS.
@@ -69,7 +71,24 @@ export interface LiveConversation {
   onEvent(event: MediaStreamEvent): void;
   /** The stream closed without a stop (socket closed, carrier gone). */
   onClosed(): void;
-  /** Ends the conversation from outside (drain deadline, shutdown): a farewell if there is time, then done. */
-  end(reason: string): void;
+  /**
+   * Ends the conversation from outside (drain deadline, the balance guard): a farewell if there is time, then
+   * the hang-up with `reason`. False when the call was already ending by itself (that end goes on).
+   */
+  end(reason: string): boolean;
+  /**
+   * The carrier's machine detection answered after the stream opened. A machine answer to an agent with
+   * voicemail detection (voicemailDetected) leaves the voicemail message and hangs up, as an answer known at the
+   * start does; true when it does. Anything else, or a call already ending, changes nothing.
+   */
+  answeredBy(answeredBy: string): boolean;
   readonly done: Promise<ConversationResult>;
+}
+
+/** Whether the call leaves the agent's voicemail message and hangs up: a machine answered, and the agent detects it. */
+export function voicemailDetected(
+  agent: Pick<AgentSettings, 'voicemail_detection_enabled'>,
+  answeredBy: string | null,
+): boolean {
+  return agent.voicemail_detection_enabled && !!answeredBy?.startsWith('machine');
 }

@@ -1,5 +1,6 @@
 import type { KnowledgeSearchResultDto } from '@vap/contracts';
 import type { ChatDelta } from '@vap/llm';
+import { Phrases } from './conversation';
 import { CallHarness } from './testing/conversation-harness';
 
 const toolCall = (name: string, args: Record<string, unknown> = {}, id = `call-${name}`): ChatDelta => ({
@@ -60,9 +61,41 @@ describe('conversation: tools', () => {
     expect(call.model.requests[0].tools.map((t) => t.name)).toEqual([
       'transfer_call',
       'search_knowledge_base',
+      'opt_out',
     ]);
     expect(call.model.requests[0].messages[0].content).toContain('transfer_call');
     expect(call.model.requests[0].messages[0].content).not.toContain('end_call');
+  });
+
+  it('opt_out: the number joins the do-not-call list, the agent says goodbye and hangs up with opted_out', async () => {
+    call = new CallHarness({
+      agent: { end_call_enabled: false },
+      sttTexts: ['Please do not call me again.'],
+      model: [{ deltas: [toolCall('opt_out')] }],
+    }).start();
+    call.say(400);
+    const done = await call.done();
+    expect(done.endCallReason).toBe('opted_out');
+    expect(call.reporter.optOuts).toBe(1);
+    expect(call.reporter.hangups).toEqual(['opted_out']);
+    expect(call.reporter.lines.map((l) => [l.role, l.content])).toEqual([
+      ['user', 'Please do not call me again.'],
+      ['bot', Phrases.optOutFarewell],
+    ]);
+    expect(call.model.requests[0].messages[0].content).toContain('opt_out');
+  });
+
+  it('opt_out that the calls service cannot record still ends the call politely, saying so', async () => {
+    call = new CallHarness({
+      sttTexts: ['Take me off your list.'],
+      model: [{ deltas: [toolCall('opt_out')] }],
+    });
+    call.reporter.optOutError = new Error('no responders');
+    call.start();
+    call.say(400);
+    const done = await call.done();
+    expect(done.endCallReason).toBe('opted_out');
+    expect(call.reporter.lines.at(-1)).toMatchObject({ role: 'bot', content: Phrases.optOutFailed });
   });
 
   it('transfer_call: says the transfer message, transfers, and ends as transferred', async () => {

@@ -1,4 +1,5 @@
 import { FRAME_MS } from '@vap/media';
+import { READ_AHEAD_FRAMES } from './agent-speech';
 import { CallHarness, TTS_MS_PER_WORD } from './testing/conversation-harness';
 
 describe('conversation: turns', () => {
@@ -6,6 +7,20 @@ describe('conversation: turns', () => {
   afterEach(async () => {
     await call?.close();
     call = undefined;
+  });
+
+  it('takes synthesised audio from the provider only a little ahead of playback', async () => {
+    const words = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+    call = new CallHarness({ agent: { intro_message: `${words}.` } }).start();
+    await call.until(() => call!.commands('sendAudio').length >= 100, 'two seconds played');
+    const sent = call.commands('sendAudio').length;
+    // 40 words are 8 s of speech; what was taken is what played plus at most the read-ahead (and one chunk).
+    const takenFrames = call.tts.samplesTaken / 160;
+    expect(takenFrames).toBeLessThanOrEqual(sent + READ_AHEAD_FRAMES + 3);
+    expect(takenFrames).toBeGreaterThanOrEqual(sent);
+    await call.until(() => call!.reporter.lines.length === 1, 'the intro line');
+    expect(call.reporter.lines[0].content).toBe(`${words}.`);
+    expect(call.tts.samplesTaken).toBe((40 * TTS_MS_PER_WORD * 8000) / 1000);
   });
 
   it('speaks the intro with variables once the stream starts, paced one frame per tick', async () => {
@@ -61,7 +76,7 @@ describe('conversation: turns', () => {
     expect(request.messages[0].role).toBe('system');
     expect(request.messages[0].content).toContain('helpful assistant for Acme');
     expect(request.messages[1]).toEqual({ role: 'user', content: 'What are your opening hours?' });
-    expect(request.tools.map((t) => t.name)).toEqual(['end_call']);
+    expect(request.tools.map((t) => t.name)).toEqual(['end_call', 'opt_out']);
 
     const latency = bot.latency!;
     expect(latency.stt_final_ms).toBeGreaterThanOrEqual(600); // the 700 ms endpoint silence, less rounding

@@ -10,7 +10,12 @@ import { AgentSpeech, type SpokenLine } from './agent-speech';
 import { backgroundAudioFor } from './background-audio';
 import { CallRecorder } from './call-recorder';
 import { CallerInput, type Utterance } from './caller-input';
-import type { ConversationOptions, ConversationResult, LiveConversation } from './conversation-contract';
+import {
+  voicemailDetected,
+  type ConversationOptions,
+  type ConversationResult,
+  type LiveConversation,
+} from './conversation-contract';
 import { MediaTime } from './media-time';
 import { runModelRound } from './model-round';
 import { buildSystemPrompt, substituteVariables } from './prompt';
@@ -20,6 +25,7 @@ import {
   END_CALL_TOOL,
   formatKnowledgeResults,
   KNOWLEDGE_RESULT_LIMIT,
+  OPT_OUT_TOOL,
   SEARCH_KNOWLEDGE_TOOL,
   toolAckPhrase,
   TRANSFER_CALL_TOOL,
@@ -43,11 +49,21 @@ export const APOLOGY_TIMEOUT_MS = 3000;
 
 /** end(reason) from outside: media ms the farewell may take before the hang-up goes ahead anyway. */
 export const FAREWELL_LIMIT_MS = 6000;
-/** max_call_duration_secs: the farewell starts this long before the cap (offline voices take about 3.7 s to say it). */
-export const CAP_FAREWELL_LEAD_MS = 5000;
+/**
+ * max_call_duration_secs: the farewell starts this long before the cap. Offline voices take about 3.7 s to say
+ * it; the rest is room for synthesis and the carrier's marks on a busy replica.
+ */
+export const CAP_FAREWELL_LEAD_MS = 6000;
+/**
+ * max_call_duration_secs: the hang-up goes ahead this long before the cap even if the farewell is still playing,
+ * so the carrier's hang-up lands inside the cap and the call is never billed past it.
+ */
+export const CAP_HANGUP_MARGIN_MS = 250;
 
 /** Model rounds per caller turn (each tool result goes back to the model once). */
 const MAX_MODEL_ROUNDS = 4;
+/** end_call_reason of a call the person asked not to be called again on. */
+export const OPTED_OUT = 'opted_out';
 
 export const Phrases = {
   endCallDefault: 'Thank you for calling. Goodbye!',
@@ -59,6 +75,9 @@ export const Phrases = {
   maxDurationFarewell: "We've reached the time limit for this call. Thank you, goodbye!",
   apology: "I'm sorry, I'm having technical difficulties right now. Please call back later. Goodbye.",
   endFarewell: "I'm sorry, I have to end the call now. Goodbye.",
+  optOutFarewell: "Understood. We won't call you again. Goodbye.",
+  optOutFailed:
+    "I'm sorry, I couldn't take your number off our list just now. Please tell us again. Goodbye.",
 } as const;
 
 /** One caller turn the agent is answering. */
@@ -115,6 +134,8 @@ class Conversation implements LiveConversation {
   private pendingTransfer: Promise<boolean> | null = null;
   private cancelIdle: (() => void) | null = null;
   private idleStrikes = 0;
+  /** What the carrier's machine detection said: at the start (the call's context), or later (answeredBy()). */
+  private answeredByValue: string | null;
 
   constructor(private readonly options: ConversationOptions) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
@@ -126,6 +147,7 @@ class Conversation implements LiveConversation {
     // and the frame clock start on time.
     this.ambience = backgroundAudioFor(this.agent.background_audio_id, this.agent.background_audio_volume);
     this.messages = [{ role: 'system', content: buildSystemPrompt(this.agent, this.variables) }];
+    this.answeredByValue = options.context.answeredBy;
   }
 
   onEvent(event: MediaStreamEvent): void {
@@ -154,13 +176,24 @@ class Conversation implements LiveConversation {
     void this.streamGone();
   }
 
-  end(reason: string): void {
+  end(reason: string): boolean {
+    if (this.ending || this.finishing || this.phase === 'done') return false;
     if (this.phase === 'waiting') {
       this.ending = true;
       void this.finish(reason, true);
-      return;
+      return true;
     }
     void this.endWith(reason, Phrases.endFarewell, { interrupt: true, limitMs: FAREWELL_LIMIT_MS });
+    return true;
+  }
+
+  answeredBy(answeredBy: string): boolean {
+    if (this.ending || this.finishing || this.phase === 'done') return false;
+    if (!voicemailDetected(this.agent, answeredBy)) return false;
+    this.answeredByValue = answeredBy;
+    // Before the stream started, start() finds the machine answer; once live, whatever plays gives way.
+    if (this.phase === 'live') this.leaveVoicemail({ interrupt: true });
+    return true;
   }
 
   // ---- start -------------------------------------------------------------------------------------------
@@ -177,6 +210,7 @@ class Conversation implements LiveConversation {
       ambience: this.ambience,
       recorder: this.recorder,
       providerTimeoutMs: this.providerTimeoutMs,
+      pacingObserver: this.options.pacing,
       onLineDone: (line) => this.lineDone(line),
     });
     this.input = new CallerInput({
@@ -192,13 +226,8 @@ class Conversation implements LiveConversation {
     this.speech.start();
     void this.input.open();
 
-    const answeredBy = this.options.context.answeredBy as string | null;
-    if (this.agent.voicemail_detection_enabled && answeredBy?.startsWith('machine')) {
-      // A machine answered: leave the message (if any) and hang up; no conversation.
-      const message = this.agent.voicemail_message
-        ? substituteVariables(this.agent.voicemail_message, this.variables)
-        : null;
-      void this.endWith('voicemail_detected', message, { interrupt: false });
+    if (voicemailDetected(this.agent, this.answeredByValue)) {
+      this.leaveVoicemail({ interrupt: false });
       return;
     }
 
@@ -210,12 +239,13 @@ class Conversation implements LiveConversation {
         });
       }
       // The farewell starts early enough to end by the cap: the call lasts max_call_duration_secs, not the
-      // cap plus a goodbye (a slow voice may run a moment over rather than be cut mid-word).
+      // cap plus a goodbye. A farewell still playing (slow synthesis) is cut short of the cap rather than
+      // billed past it.
       const lead = Math.min(CAP_FAREWELL_LEAD_MS, cap * 500);
       time.after(cap * 1000 - lead, () => {
         void this.endWith('max_call_duration_reached', Phrases.maxDurationFarewell, {
           interrupt: true,
-          limitMs: FAREWELL_LIMIT_MS,
+          limitMs: Math.max(lead - CAP_HANGUP_MARGIN_MS, lead / 2),
         });
       });
     }
@@ -358,6 +388,10 @@ class Conversation implements LiveConversation {
           const ok = await this.transferFromTurn(turn, line, say, queued, this.agent.transfer_number, reason);
           transferFailed = !ok && !this.ending;
           results.set(call.id, ok ? 'Transferred.' : 'The transfer failed; the caller is still on the line.');
+        } else if (call.name === OPT_OUT_TOOL) {
+          outcome = 'stop';
+          results.set(call.id, 'The number is on the do-not-call list; the call is ending.');
+          await this.optOutFromTurn(turn, line, say, queued);
         } else if (call.name === SEARCH_KNOWLEDGE_TOOL && this.agent.has_knowledge) {
           results.set(call.id, await this.searchKnowledge(turn, call, say));
         } else {
@@ -395,6 +429,29 @@ class Conversation implements LiveConversation {
     await Promise.all(queued);
     await line.done;
     await this.finish('agent_ended_call', true);
+  }
+
+  /** opt_out: the number joins the do-not-call list, then a short goodbye and the hang-up. */
+  private async optOutFromTurn(
+    turn: Turn,
+    line: SpokenLine,
+    say: (sentence: string) => void,
+    queued: Promise<void>[],
+  ): Promise<void> {
+    if (!this.beginEnding(OPTED_OUT)) return;
+    turn.committed = true;
+    let listed = true;
+    try {
+      await this.options.reporter.optOut();
+    } catch (error) {
+      listed = false;
+      this.options.onError?.(error, 'opt_out');
+    }
+    say(listed ? Phrases.optOutFarewell : Phrases.optOutFailed);
+    line.end();
+    await Promise.all(queued);
+    await line.done;
+    await this.finish(OPTED_OUT, true);
   }
 
   private async transferFromTurn(
@@ -579,6 +636,17 @@ class Conversation implements LiveConversation {
     this.stopIdle();
     if (this.input) this.input.listening = false;
     return true;
+  }
+
+  /**
+   * A machine answered: leave the message (if any) and hang up; no conversation. `interrupt` cuts what is
+   * playing (a machine answer that came after the stream started), as barge-in does.
+   */
+  private leaveVoicemail(options: { interrupt: boolean }): void {
+    const message = this.agent.voicemail_message
+      ? substituteVariables(this.agent.voicemail_message, this.variables)
+      : null;
+    void this.endWith('voicemail_detected', message, { interrupt: options.interrupt });
   }
 
   /** The platform ends the call: stop the turn, say the farewell (bounded), hang up. */

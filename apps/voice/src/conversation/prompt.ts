@@ -62,5 +62,9 @@ export function buildSystemPrompt(agent: AgentSettings, variables: Record<string
         'what it returns.',
     );
   }
+  sections.push(
+    '## Do not call again\nIf the person asks not to be called again (or to be taken off the list), use the ' +
+      'opt_out tool at once; do not try to change their mind.',
+  );
   return sections.filter((s) => s.length > 0).join('\n\n');
 }

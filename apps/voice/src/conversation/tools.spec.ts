@@ -22,7 +22,8 @@ const response = (scores: number[]): KnowledgeSearchResponseDto => ({
 
 describe('tools', () => {
   it('offers the tools the agent enables', () => {
-    expect(conversationTools(agentSettings()).map((t) => t.name)).toEqual(['end_call']);
+    // opt_out on every call: a person who asks not to be called again is always heard.
+    expect(conversationTools(agentSettings()).map((t) => t.name)).toEqual(['end_call', 'opt_out']);
     expect(
       conversationTools(
         agentSettings({
@@ -32,7 +33,7 @@ describe('tools', () => {
           has_knowledge: true,
         }),
       ).map((t) => t.name),
-    ).toEqual(['transfer_call', 'search_knowledge_base']);
+    ).toEqual(['transfer_call', 'search_knowledge_base', 'opt_out']);
     const search = conversationTools(agentSettings({ has_knowledge: true }))[1];
     expect(search.parameters).toMatchObject({ required: ['query'] });
   });

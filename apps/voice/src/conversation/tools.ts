@@ -13,6 +13,7 @@ import type { ToolSpec } from '@vap/llm';
 export const END_CALL_TOOL = 'end_call';
 export const TRANSFER_CALL_TOOL = 'transfer_call';
 export const SEARCH_KNOWLEDGE_TOOL = 'search_knowledge_base';
+export const OPT_OUT_TOOL = 'opt_out';
 
 /** Results asked of the knowledge base per search: enough context for one spoken answer. */
 export const KNOWLEDGE_RESULT_LIMIT = 5;
@@ -53,6 +54,13 @@ export function conversationTools(agent: AgentSettings): ToolSpec[] {
       },
     });
   }
+  // Always offered: a person who asks not to be called again is honoured on every call, whatever the agent.
+  tools.push({
+    name: OPT_OUT_TOOL,
+    description:
+      'The person asks not to be called again. Their number joins the do-not-call list and the call ends politely.',
+    parameters: { type: 'object', properties: {}, required: [] },
+  });
   return tools;
 }
 

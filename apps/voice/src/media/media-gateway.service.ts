@@ -16,6 +16,7 @@ import { warmBackgroundAudio } from '../conversation';
 import { ConversationStarter } from '../session/conversation-starter';
 import { LiveSessions } from './live-sessions';
 import { MediaStreamServer } from './media-stream-server';
+import { SessionCommands } from './session-commands';
 import { StreamAdmission } from './stream-admission';
 
 /**
@@ -33,6 +34,7 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly drain: ReplicaDrain,
     private readonly sessions: LiveSessions,
     private readonly http: HttpAdapterHost,
+    commands: SessionCommands,
     rpc: RpcClient,
     @Inject(BLOB_STORAGE) storage: BlobStorage,
   ) {
@@ -45,7 +47,11 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
         publicUrl: config.mediaPublicUrl,
         isDraining: () => drain.draining,
       }),
-      onAccepted: (socket, accepted) => sessions.add(starter.open(socket, accepted)),
+      onAccepted: (socket, accepted) => {
+        const session = starter.open(socket, accepted);
+        sessions.add(session);
+        commands.serve(session);
+      },
       log,
     });
   }

@@ -16,6 +16,7 @@ const CONTEXT = {
   callId: 'call_spec',
   partnerId: 'partner_spec',
   agentId: 'agent_spec',
+  agent: { voicemail_detection_enabled: true },
 } as VoiceCallContext;
 
 /** Records what the session feeds it; settles `done` when the stream stops or closes, or when ended. */
@@ -23,6 +24,7 @@ class FakeConversation implements LiveConversation {
   readonly events: MediaStreamEvent[] = [];
   closed = false;
   endedWith: string | null = null;
+  answeredWith: string | null = null;
   readonly done: Promise<ConversationResult>;
   private settle!: (result: ConversationResult) => void;
 
@@ -41,9 +43,17 @@ class FakeConversation implements LiveConversation {
     this.settle({ endCallReason: null, mediaSeconds: 0, recording: null });
   }
 
-  end(reason: string): void {
+  end(reason: string): boolean {
     this.endedWith = reason;
     this.settle({ endCallReason: reason, mediaSeconds: 2, recording: null });
+    return true;
+  }
+
+  answeredBy(answeredBy: string): boolean {
+    this.answeredWith = answeredBy;
+    if (answeredBy !== 'machine') return false;
+    this.settle({ endCallReason: 'voicemail_detected', mediaSeconds: 2, recording: null });
+    return true;
   }
 }
 
@@ -104,6 +114,7 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
 
   function connect(
     start: (transport: MediaTransport) => Promise<LiveConversation> = async (t) => new FakeConversation(t),
+    context: VoiceCallContext = CONTEXT,
   ): Harness {
     const finished: ConversationResult[] = [];
     const hangups: string[] = [];
@@ -114,7 +125,7 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
       wss.once('connection', (socket) => {
         resolve(
           new MediaSession({
-            context: CONTEXT,
+            context,
             socket,
             codec: mediaStreamCodec('carrier_b'),
             timeScale: 1,
@@ -233,11 +244,53 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
     send(h.client, frames.start);
     const conversation = await h.conversation;
     const session = await h.session;
-    session.end('replica_draining');
+    expect(session.end('replica_draining')).toBe(true);
+    // A second end (the balance guard after the drain) finds the call already ending.
+    expect(session.end('insufficient_balance')).toBe(false);
     await session.finished;
     expect(conversation.endedWith).toBe('replica_draining');
     expect(h.finished[0].endCallReason).toBe('replica_draining');
   });
+
+  it('passes a late machine answer to the conversation, and none once the call is ending', async () => {
+    const h = connect();
+    await once(h.client, 'open');
+    send(h.client, frames.start);
+    const conversation = await h.conversation;
+    const session = await h.session;
+    expect(session.answeredBy('human')).toBe(false);
+    expect(session.answeredBy('machine')).toBe(true);
+    await session.finished;
+    expect(conversation.answeredWith).toBe('machine');
+    expect(h.finished[0].endCallReason).toBe('voicemail_detected');
+    expect(session.answeredBy('machine')).toBe(false);
+  });
+
+  it.each([
+    [true, 'machine'],
+    [false, null],
+  ])(
+    'a machine answer while the conversation is being built (voicemail detection %s) reaches it once built',
+    async (detection, expected) => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const context = { ...CONTEXT, agent: { voicemail_detection_enabled: detection } } as VoiceCallContext;
+      const h = connect(async (transport) => {
+        await gate;
+        return new FakeConversation(transport);
+      }, context);
+      await once(h.client, 'open');
+      send(h.client, frames.start);
+      const session = await h.session;
+      expect(session.answeredBy('machine')).toBe(detection);
+      release();
+      const conversation = await h.conversation;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(conversation.answeredWith).toBe(expected);
+      send(h.client, frames.stop);
+      await session.finished;
+    },
+  );
 
   it('survives a conversation that throws: the stream closes, the conversation is ended, the call reports', async () => {
     const h = connect(async (transport) => {

@@ -1,7 +1,12 @@
 import type { RawData, WebSocket } from 'ws';
 import type { VoiceCallContext } from '@vap/contracts';
-import { MediaStreamCodec, MediaStreamCommand, MediaStreamEvent } from '@vap/media';
-import type { ConversationResult, LiveConversation, MediaTransport } from '../conversation';
+import { MediaStreamCodec, MediaStreamCommand, MediaStreamEvent, sharedPacingClock } from '@vap/media';
+import {
+  voicemailDetected,
+  type ConversationResult,
+  type LiveConversation,
+  type MediaTransport,
+} from '../conversation';
 
 /** WebSocket close codes (RFC 6455) the session uses. */
 export const CLOSE_NORMAL = 1000;
@@ -42,6 +47,7 @@ export interface MediaSessionOptions {
  */
 export class MediaSession {
   readonly callId: string;
+  readonly partnerId: string;
   /** Settles once the outcome has been reported (or failed to be) and the socket is closed. */
   readonly finished: Promise<void>;
   private conversation: LiveConversation | null = null;
@@ -50,11 +56,14 @@ export class MediaSession {
   private socketClosed = false;
   private conversationDone = false;
   private endRequested: string | null = null;
+  /** A machine answer that came while the conversation was being built; it learns it once built. */
+  private pendingAnsweredBy: string | null = null;
   private readonly startedAt: number;
   private readonly now: () => number;
 
   constructor(private readonly options: MediaSessionOptions) {
     this.callId = options.context.callId;
+    this.partnerId = options.context.partnerId;
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
     options.socket.on('message', (data, isBinary) => this.onMessage(data, isBinary));
@@ -67,11 +76,36 @@ export class MediaSession {
     });
   }
 
-  /** Ends the call from outside (the drain deadline): a farewell if the conversation has time for one. */
-  end(reason: string): void {
-    if (this.conversationDone || this.endRequested !== null) return;
+  /**
+   * Ends the call from outside (the drain deadline, the balance guard): a farewell if the conversation has
+   * time for one, then the hang-up with `reason`. False when the call was already ending.
+   */
+  end(reason: string): boolean {
+    if (this.conversationDone || this.endRequested !== null) return false;
     this.endRequested = reason;
-    this.guarded(() => this.conversation?.end(reason));
+    // A conversation still being built is ended by run() once it is.
+    if (!this.conversation) return true;
+    const conversation = this.conversation;
+    let accepted = false;
+    this.guarded(() => (accepted = conversation.end(reason)));
+    return accepted;
+  }
+
+  /**
+   * The carrier's machine detection answered after the stream opened: a machine answer to an agent with
+   * voicemail detection leaves the voicemail message and hangs up. True when the call does so.
+   */
+  answeredBy(answeredBy: string): boolean {
+    if (this.conversationDone || this.endRequested !== null) return false;
+    if (!this.conversation) {
+      if (!voicemailDetected(this.options.context.agent, answeredBy)) return false;
+      this.pendingAnsweredBy = answeredBy;
+      return true;
+    }
+    const conversation = this.conversation;
+    let acted = false;
+    this.guarded(() => (acted = conversation.answeredBy(answeredBy)));
+    return acted;
   }
 
   private async run(): Promise<void> {
@@ -87,6 +121,8 @@ export class MediaSession {
       // Whatever arrived while the pipeline was being built goes in first, in order.
       for (const event of this.pending.splice(0)) this.guarded(() => conversation.onEvent(event));
       if (this.endRequested !== null) this.guarded(() => conversation.end(this.endRequested!));
+      else if (this.pendingAnsweredBy !== null)
+        this.guarded(() => conversation.answeredBy(this.pendingAnsweredBy!));
       if (this.socketClosed) this.guarded(() => conversation.onClosed());
       // A pipeline that breaks still ends the call cleanly: hang-up, report, socket closed.
       result = await conversation.done.catch((err: Error) => this.failed('the conversation failed', err));
@@ -113,6 +149,9 @@ export class MediaSession {
   }
 
   private onMessage(data: RawData, isBinary: boolean): void {
+    // Carriers' frames arrive all the time on a busy replica: a checkpoint where frames due on every call's
+    // pacing clock leave, instead of waiting for the event loop's next timer phase.
+    sharedPacingClock.catchUp();
     if (this.conversationDone || this.socketClosed) return;
     if (isBinary) {
       this.protocolError(CLOSE_UNSUPPORTED_DATA, 'binary frames are not part of the media protocol');

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { TurnLatency } from '@vap/contracts';
+import type { PacingObserver } from '@vap/media';
 import type { TurnLatencySink } from '../conversation';
 
 /** Media streams this replica is serving now; the HPA scales the voice Deployment on it. */
@@ -55,4 +56,33 @@ export const turnLatencySink: TurnLatencySink = {
       if (Number.isFinite(ms) && ms >= 0) turnLatency.observe({ part }, ms / 1000);
     }
   },
+};
+
+/** Reconnect attempts of live STT streams the provider's server dropped mid-call, by whether they opened. */
+export const sttReconnects = new Counter({
+  name: 'voice_stt_reconnects_total',
+  help: 'Reconnect attempts of live STT streams dropped mid-call, by provider and outcome (ok, failed)',
+  labelNames: ['provider', 'outcome'],
+});
+
+/**
+ * Outbound pacing as the replica sends: how far from its 20 ms slot each frame left (the clock's own error,
+ * before the network), and ticks that found a sentence's audio not ready (a gap the caller hears).
+ */
+export const frameSendLateness = new Histogram({
+  name: 'voice_frame_send_lateness_seconds',
+  help: "How late each outbound media frame left for the carrier, against its slot on the call's 20 ms clock",
+  buckets: [0.0005, 0.001, 0.002, 0.003, 0.004, 0.005, 0.0075, 0.01, 0.02, 0.04, 0.08],
+});
+
+export const frameUnderruns = new Counter({
+  name: 'voice_frame_underruns_total',
+  help: "Outbound ticks with nothing to send while the agent's sentence was still playing",
+});
+
+/** The observer every conversation's pacing clock reports to. */
+export const pacingMetrics: PacingObserver = {
+  // An early send (a timer's sub-millisecond rounding) counts as on time.
+  sent: (latenessMs) => frameSendLateness.observe(Math.max(0, latenessMs) / 1000),
+  underrun: () => frameUnderruns.inc(),
 };

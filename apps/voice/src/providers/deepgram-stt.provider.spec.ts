@@ -1,7 +1,14 @@
 import type { AddressInfo } from 'node:net';
+import { Logger } from '@nestjs/common';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ENDPOINT_SILENCE_MS, sineWave } from '@vap/media';
-import { DeepgramSttProvider, FINALIZE_GRACE_MS, type DeepgramSttSession } from './deepgram-stt.provider';
+import { sttReconnects } from '../metrics/voice.metrics';
+import {
+  DeepgramSttProvider,
+  FINALIZE_GRACE_MS,
+  type DeepgramSttSession,
+  type DeepgramTiming,
+} from './deepgram-stt.provider';
 import { ProviderError } from './provider-error';
 
 /** What the fake server saw on one connection. */
@@ -10,6 +17,8 @@ interface Seen {
   auth: string | undefined;
   audioBytes: number;
   controls: string[];
+  /** Audio bytes received when each control message arrived. */
+  audioAtControl: number[];
 }
 
 type Script = (socket: WebSocket, seen: Seen) => void;
@@ -18,6 +27,10 @@ let server: WebSocketServer;
 let baseUrl: string;
 let script: Script;
 let connections: Seen[];
+/** Upgrade requests, accepted or not. */
+let upgrades: number;
+/** When set, every upgrade is refused with this HTTP status. */
+let refuseWith: number | undefined;
 
 /** A Deepgram-shaped Results message. */
 function results(transcript: string, start: number, duration: number, flags: Record<string, boolean> = {}) {
@@ -37,8 +50,12 @@ beforeAll(async () => {
   server = new WebSocketServer({
     port: 0,
     host: '127.0.0.1',
-    verifyClient: ({ req }, done) =>
-      req.headers.authorization === 'Token dg-key' ? done(true) : done(false, 401, 'Unauthorized'),
+    verifyClient: ({ req }, done) => {
+      upgrades++;
+      if (refuseWith) done(false, refuseWith);
+      else if (req.headers.authorization === 'Token dg-key') done(true);
+      else done(false, 401, 'Unauthorized');
+    },
   });
   server.on('connection', (socket, req) => {
     const seen: Seen = {
@@ -46,11 +63,16 @@ beforeAll(async () => {
       auth: req.headers.authorization,
       audioBytes: 0,
       controls: [],
+      audioAtControl: [],
     };
     connections.push(seen);
     socket.on('message', (data, isBinary) => {
-      if (isBinary) seen.audioBytes += (data as Buffer).length;
-      else seen.controls.push(JSON.parse(data.toString()).type as string);
+      if (isBinary) {
+        seen.audioBytes += (data as Buffer).length;
+      } else {
+        seen.controls.push(JSON.parse(data.toString()).type as string);
+        seen.audioAtControl.push(seen.audioBytes);
+      }
     });
     script(socket, seen);
   });
@@ -58,17 +80,32 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
+let warnings: jest.SpyInstance;
+
 beforeEach(() => {
   connections = [];
+  upgrades = 0;
+  refuseWith = undefined;
+  warnings = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
 });
+
+afterEach(() => warnings.mockRestore());
 
 afterAll(async () => {
   for (const client of server.clients) client.terminate();
   await new Promise((resolve) => server.close(resolve));
 });
 
-const provider = (apiKey = 'dg-key', timeoutMs = 2000) =>
-  new DeepgramSttProvider({ baseUrl, apiKey, model: 'nova-2', timeoutMs });
+/** Short reconnect backoffs, so the tests do not wait on Deepgram-sized ones. */
+const FAST: Partial<DeepgramTiming> = { reconnectBackoffMs: [20, 40, 80] };
+
+const provider = (apiKey = 'dg-key', timeoutMs = 2000, timing: Partial<DeepgramTiming> = FAST) =>
+  new DeepgramSttProvider({ baseUrl, apiKey, model: 'nova-2', timeoutMs }, timing);
+
+const reconnects = async (outcome: 'ok' | 'failed') =>
+  (await sttReconnects.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Pushes `ms` of audio in 20 ms frames. */
 function speak(session: DeepgramSttSession, ms: number): void {
@@ -183,7 +220,7 @@ describe('DeepgramSttProvider', () => {
     await session.close();
   });
 
-  it('fails as ProviderError when the key is refused or the stream drops mid-call', async () => {
+  it('fails as ProviderError at once, without retrying, when the key is refused', async () => {
     script = () => undefined;
     const refused = await provider('wrong')
       .open({ languages: ['en'] })
@@ -191,14 +228,141 @@ describe('DeepgramSttProvider', () => {
     expect(refused).toBeInstanceOf(ProviderError);
     expect(refused).toMatchObject({ provider: 'stt', name: 'deepgram' });
     expect((refused as Error).message).toContain('401');
+    await sleep(150);
+    expect(upgrades).toBe(1);
+  });
 
+  it('reconnects a stream dropped mid-utterance, replays the audio not yet final and answers the whole utterance', async () => {
+    const okBefore = await reconnects('ok');
+    let drop: (() => void) | undefined;
+    script = (socket, seen) => {
+      const first = connections.length === 1;
+      socket.on('message', (_data, isBinary) => {
+        // First stream: finalises the first 0.5 s of the 0.6 s it got; the network then cuts it.
+        if (first && isBinary && seen.audioBytes === 4800) {
+          socket.send(results('Hello, I would like', 0, 0.5, { is_final: true }));
+          socket.send(results('to', 0.5, 0.1));
+          drop = () => socket.terminate();
+        }
+        // Second stream: its own timeline starts at 0 with the replayed audio.
+        if (!first && !isBinary && seen.controls.at(-1) === 'Finalize') {
+          const sent = seen.audioBytes / 8000;
+          socket.send(results('to book a table.', 0, sent, { is_final: true, from_finalize: true }));
+        }
+      });
+    };
+    const session = await provider().open({ languages: ['en'] });
+    const interims: string[] = [];
+    session.onInterim = (text) => interims.push(text);
+    speak(session, 600);
+    // Cut only once the final has arrived: a cut socket may lose what was in flight.
+    await until(() => interims.length > 0);
+    drop!();
+    // The caller goes on speaking while the stream reconnects, and the utterance ends before it is back.
+    speak(session, 400);
+    await expect(session.finish()).resolves.toBe('Hello, I would like to book a table.');
+
+    expect(connections).toHaveLength(2);
+    expect(connections[1].url.search).toBe(connections[0].url.search);
+    // The 0.1 s the first stream never finalised plus the 0.4 s spoken meanwhile, then Finalize.
+    expect(connections[1].audioBytes).toBe(4000);
+    expect(connections[1].controls).toEqual(['Finalize']);
+    expect(connections[1].audioAtControl).toEqual([4000]);
+    expect(await reconnects('ok')).toBe(okBefore + 1);
+    expect(warnings).toHaveBeenCalledWith(expect.stringContaining('reconnect 1/3'));
+
+    // The next utterance goes on the reconnected stream as usual.
+    speak(session, 200);
+    await expect(session.finish()).resolves.toBe('to book a table.');
+    await session.close();
+  });
+
+  it('fails as ProviderError after the bounded attempts when the server keeps refusing or dropping', async () => {
+    const failedBefore = await reconnects('failed');
+    script = (socket) => {
+      socket.on('message', () => {
+        refuseWith = 503;
+        socket.terminate();
+      });
+    };
+    let session = await provider().open({ languages: ['en'] });
+    speak(session, 200);
+    let error = await session.finish().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as Error).message).toContain('503');
+    expect(upgrades).toBe(1 + 3);
+    expect(await reconnects('failed')).toBe(failedBefore + 3);
+    // One warning per attempt, and one when it gives up.
+    expect(warnings).toHaveBeenCalledTimes(4);
+    expect(warnings).toHaveBeenLastCalledWith(expect.stringContaining('giving up'));
+    await session.close();
+
+    // A server that accepts each reconnect but drops it before answering anything gets no fresh attempts.
+    refuseWith = undefined;
+    upgrades = 0;
     script = (socket) => {
       socket.on('message', () => socket.close(1011, 'internal'));
     };
-    const session = await provider().open({ languages: ['en'] });
+    session = await provider().open({ languages: ['en'] });
     speak(session, 200);
-    const dropped = await session.finish().catch((e: unknown) => e);
-    expect(dropped).toBeInstanceOf(ProviderError);
+    error = await session.finish().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(upgrades).toBe(1 + 3);
     await session.close();
+
+    // A key refused on reconnect is not tried again.
+    upgrades = 0;
+    script = (socket) => {
+      socket.on('message', () => {
+        refuseWith = 401;
+        socket.terminate();
+      });
+    };
+    session = await provider().open({ languages: ['en'] });
+    speak(session, 200);
+    error = await session.finish().catch((e: unknown) => e);
+    expect((error as Error).message).toContain('401');
+    expect(upgrades).toBe(1 + 1);
+    await session.close();
+  });
+
+  it('gives up within the provider timeout', async () => {
+    script = (socket) => {
+      socket.on('message', () => {
+        refuseWith = 503;
+        socket.terminate();
+      });
+    };
+    // Only the first backoff fits in the 150 ms timeout.
+    const session = await provider('dg-key', 150, { reconnectBackoffMs: [20, 200, 400] }).open({
+      languages: ['en'],
+    });
+    speak(session, 200);
+    const started = Date.now();
+    await expect(session.finish()).rejects.toBeInstanceOf(ProviderError);
+    expect(Date.now() - started).toBeLessThan(200);
+    expect(upgrades).toBe(1 + 1);
+    await session.close();
+  });
+
+  it('never reconnects after its own close(), even one that interrupts a reconnect', async () => {
+    script = () => undefined;
+    let session = await provider().open({ languages: ['en'] });
+    speak(session, 200);
+    await session.close();
+    await until(() => connections[0].controls.includes('CloseStream'));
+    await sleep(150);
+    expect(upgrades).toBe(1);
+
+    upgrades = 0;
+    script = (socket) => {
+      socket.on('message', () => socket.terminate());
+    };
+    session = await provider('dg-key', 2000, { reconnectBackoffMs: [100] }).open({ languages: ['en'] });
+    speak(session, 200);
+    await sleep(30);
+    await session.close();
+    await sleep(200);
+    expect(upgrades).toBe(1);
   });
 });

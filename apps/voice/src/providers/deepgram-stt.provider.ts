@@ -1,5 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Logger } from '@nestjs/common';
 import WebSocket from 'ws';
 import { ENDPOINT_SILENCE_MS, mulawEncode } from '@vap/media';
+import { sttReconnects } from '../metrics/voice.metrics';
 import { ProviderError } from './provider-error';
 import { recognitionLanguage, trimBaseUrl, type NetworkProviderConfig } from './speech-settings';
 import type { SttOptions, SttProvider, SttSession } from './stt-provider';
@@ -8,12 +11,23 @@ import type { SttOptions, SttProvider, SttSession } from './stt-provider';
 export const FINALIZE_GRACE_MS = 500;
 /** Deepgram closes a stream after ~10 s without audio; between utterances a KeepAlive holds it open. */
 export const KEEPALIVE_MS = 5000;
+/** Waits before each reconnect of a stream lost mid-call; its length bounds the attempts. */
+export const RECONNECT_BACKOFF_MS: readonly number[] = [100, 300, 1000];
+/** Audio not yet covered by a final is kept this long (seconds) to replay on a reconnected stream. */
+const REPLAY_S = 5;
 
 /** Stream timing; the defaults suit Deepgram, tests shorten them. */
 export interface DeepgramTiming {
   finalizeGraceMs: number;
   keepAliveMs: number;
+  reconnectBackoffMs: readonly number[];
 }
+
+const DEFAULT_TIMING: DeepgramTiming = {
+  finalizeGraceMs: FINALIZE_GRACE_MS,
+  keepAliveMs: KEEPALIVE_MS,
+  reconnectBackoffMs: RECONNECT_BACKOFF_MS,
+};
 /** Results ending this close to what was sent cover all of it (Deepgram reports times to the ms). */
 const EDGE_S = 0.02;
 
@@ -45,20 +59,33 @@ export function deepgramListenUrl(config: NetworkProviderConfig, languages: read
   return `${base}/v1/listen?${query}`;
 }
 
+/** The server answered the upgrade with an HTTP status instead of a WebSocket. */
+class UpgradeRefused extends Error {
+  constructor(readonly status: number | undefined) {
+    super(`listen upgrade refused: HTTP ${status}`);
+  }
+
+  /** A refused key will be refused again: no point retrying. */
+  get isAuth(): boolean {
+    return this.status === 401 || this.status === 403;
+  }
+}
+
 /**
  * Deepgram-compatible streaming STT: one live WebSocket per call, fed mu-law while the caller speaks. The
- * utterance's text is its final results; finish() flushes them with Finalize.
+ * utterance's text is its final results; finish() flushes them with Finalize. A stream lost mid-call is
+ * reconnected (see DeepgramSttSession).
  */
 export class DeepgramSttProvider implements SttProvider {
   readonly name = 'deepgram' as const;
+  private readonly timing: DeepgramTiming;
 
   constructor(
     private readonly config: NetworkProviderConfig,
-    private readonly timing: DeepgramTiming = {
-      finalizeGraceMs: FINALIZE_GRACE_MS,
-      keepAliveMs: KEEPALIVE_MS,
-    },
-  ) {}
+    timing: Partial<DeepgramTiming> = {},
+  ) {
+    this.timing = { ...DEFAULT_TIMING, ...timing };
+  }
 
   async open(options: SttOptions): Promise<DeepgramSttSession> {
     const session = new DeepgramSttSession(
@@ -74,64 +101,67 @@ export class DeepgramSttProvider implements SttProvider {
 interface Waiter {
   resolve(text: string): void;
   reject(error: unknown): void;
-  grace: NodeJS.Timeout;
+  /** Armed when Finalize goes out; while the stream reconnects there is none yet. */
+  grace?: NodeJS.Timeout;
 }
 
+/** A frame sent (or to send) and where it sits on the session's audio timeline, in seconds. */
+interface SentAudio {
+  start: number;
+  end: number;
+  data: Buffer;
+}
+
+const logger = new Logger('DeepgramStt');
+
+/**
+ * One call's live stream. Times are kept on the session's audio timeline (seconds of audio pushed), since a
+ * reconnected stream counts its own from zero again. When the server drops an open stream, the session
+ * reconnects with the same URL, replays the audio no final covered yet (so the utterance being spoken is not
+ * lost) and re-sends a pending Finalize; only when the bounded attempts fail does it fail as ProviderError.
+ */
 export class DeepgramSttSession implements SttSession {
   /** Latest interim hypothesis of the current utterance, e.g. for early barge-in decisions or display. */
   onInterim: ((text: string) => void) | undefined;
   readonly connected: Promise<void>;
-  private readonly ws: WebSocket;
+  private ws!: WebSocket;
   private readonly keepAlive: NodeJS.Timeout;
   private finals: string[] = [];
-  /** Seconds of audio sent on this stream, and where the current utterance began on that timeline. */
+  /** Seconds of audio pushed, and where the current utterance began on that timeline. */
   private sentSeconds = 0;
   private utteranceStart = 0;
-  /** End (stream seconds) of the last final result, for "everything sent is already final". */
+  /** End of the last final result, for "everything sent is already final". */
   private finalEnd = 0;
+  /** Where the current socket's own timeline starts on the session's. */
+  private streamOffset = 0;
+  /** Audio no final covers yet (bounded to REPLAY_S), replayed on a reconnected stream. */
+  private unfinalised: SentAudio[] = [];
   private lastSentAt = Date.now();
+  private openedAt = 0;
   private waiter: Waiter | undefined;
   private failure: ProviderError | undefined;
   private closing = false;
+  /** Cancels a reconnect's backoff when the call ends. */
+  private readonly closed = new AbortController();
+  private reconnecting = false;
+  /**
+   * Reconnect attempts used and the deadline (the provider timeout) since the stream last proved healthy; a
+   * stream that drops again before proving itself does not get a fresh budget.
+   */
+  private trouble: { attempts: number; deadline: number } | undefined;
 
   constructor(
-    config: NetworkProviderConfig,
-    url: string,
+    private readonly config: NetworkProviderConfig,
+    private readonly url: string,
     private readonly timing: DeepgramTiming,
   ) {
-    this.ws = new WebSocket(url, {
-      headers: { authorization: `Token ${config.apiKey}` },
-      handshakeTimeout: config.timeoutMs,
-    });
-    this.connected = new Promise<void>((resolve, reject) => {
-      let opened = false;
-      this.ws.once('open', () => {
-        opened = true;
-        resolve();
-      });
-      this.ws.once('unexpected-response', (_req, res) => {
-        const error = this.fail(new Error(`listen upgrade refused: HTTP ${res.statusCode}`));
-        res.resume();
-        this.ws.terminate();
-        reject(error);
-      });
-      this.ws.once('error', (error) => reject(this.fail(error)));
-      this.ws.once('close', () => {
-        if (!opened) reject(this.failure ?? this.fail(new Error('closed before it opened')));
-      });
+    this.connected = this.connect(config.timeoutMs).catch((error: unknown) => {
+      throw this.fail(error);
     });
     // Rejections of `connected` are the opener's to handle; later failures surface through finish().
     this.connected.catch(() => undefined);
-    this.ws.on('message', (data, isBinary) => {
-      if (!isBinary) this.onMessage(data.toString());
-    });
-    this.ws.on('error', (error) => this.fail(error));
-    this.ws.on('close', (code) => {
-      clearInterval(this.keepAlive);
-      if (!this.closing) this.fail(new Error(`stream closed by the server (${code})`));
-    });
     this.keepAlive = setInterval(() => {
-      if (this.ws.readyState === WebSocket.OPEN && Date.now() - this.lastSentAt >= timing.keepAliveMs) {
+      if (!this.reconnecting && Date.now() - this.lastSentAt >= timing.keepAliveMs) {
         this.send(JSON.stringify({ type: 'KeepAlive' }));
       }
     }, timing.keepAliveMs);
@@ -139,9 +169,14 @@ export class DeepgramSttSession implements SttSession {
   }
 
   push(frame: Int16Array): void {
-    if (this.failure || this.ws.readyState !== WebSocket.OPEN) return;
-    this.send(mulawEncode(frame));
+    if (this.failure || this.closing) return;
+    const data = mulawEncode(frame);
+    const start = this.sentSeconds;
     this.sentSeconds += frame.length / 8000;
+    this.unfinalised.push({ start, end: this.sentSeconds, data });
+    this.trimUnfinalised();
+    // While the stream reconnects the frame waits in `unfinalised` and is replayed.
+    if (!this.reconnecting) this.send(data);
   }
 
   finish(signal?: AbortSignal): Promise<string> {
@@ -152,8 +187,7 @@ export class DeepgramSttSession implements SttSession {
     if (this.sentSeconds === this.utteranceStart || this.finalEnd >= this.sentSeconds - EDGE_S) {
       return Promise.resolve(this.takeUtterance());
     }
-    this.send(JSON.stringify({ type: 'Finalize' }));
-    return new Promise<string>((resolve, reject) => {
+    const answer = new Promise<string>((resolve, reject) => {
       const onAbort = () => {
         // The pipeline gave up on this utterance (the call ended): its text is dropped.
         this.settle();
@@ -171,13 +205,16 @@ export class DeepgramSttSession implements SttSession {
           done();
           reject(error);
         },
-        grace: setTimeout(() => this.settle(this.takeUtterance()), this.timing.finalizeGraceMs),
       };
     });
+    // A reconnecting stream sends Finalize after the replayed audio.
+    if (!this.reconnecting) this.finalize();
+    return answer;
   }
 
   async close(): Promise<void> {
     this.closing = true;
+    this.closed.abort();
     clearInterval(this.keepAlive);
     this.settle(this.takeUtterance());
     if (this.ws.readyState === WebSocket.OPEN) {
@@ -187,14 +224,120 @@ export class DeepgramSttSession implements SttSession {
       this.ws.terminate();
     }
     if (this.ws.readyState === WebSocket.CLOSED) return;
+    const ws = this.ws;
     await new Promise<void>((resolve) => {
       // A server that does not answer the close handshake is cut off.
-      const cut = setTimeout(() => this.ws.terminate(), 1000);
-      this.ws.once('close', () => {
+      const cut = setTimeout(() => ws.terminate(), 1000);
+      ws.once('close', () => {
         clearTimeout(cut);
         resolve();
       });
     });
+  }
+
+  /** Opens a socket to the listen URL; resolves once it is open, rejects when it never opens. */
+  private connect(handshakeMs: number): Promise<void> {
+    const ws = new WebSocket(this.url, {
+      headers: { authorization: `Token ${this.config.apiKey}` },
+      handshakeTimeout: handshakeMs,
+    });
+    this.ws = ws;
+    let opened = false;
+    let lostBy: unknown;
+    ws.on('message', (data, isBinary) => {
+      if (!isBinary && ws === this.ws) this.onMessage(data.toString());
+    });
+    return new Promise<void>((resolve, reject) => {
+      ws.once('open', () => {
+        opened = true;
+        this.openedAt = Date.now();
+        resolve();
+      });
+      ws.once('unexpected-response', (_req, res) => {
+        reject(new UpgradeRefused(res.statusCode));
+        res.resume();
+        ws.terminate();
+      });
+      ws.on('error', (error) => {
+        if (!opened) reject(error);
+        else lostBy ??= error;
+      });
+      ws.once('close', (code) => {
+        if (!opened) reject(new Error('closed before it opened'));
+        else if (ws === this.ws && !this.closing && !this.failure) {
+          const reason = lostBy instanceof Error ? lostBy.message : `closed by the server (${code})`;
+          void this.reconnect(`stream lost (${reason})`);
+        }
+      });
+    });
+  }
+
+  /** The open stream was lost: reconnect within the bounded attempts and the provider timeout, or fail. */
+  private async reconnect(why: string): Promise<void> {
+    this.reconnecting = true;
+    // A stream that stayed up a while was healthy: this is a new incident with a full budget.
+    if (!this.trouble || Date.now() - this.openedAt >= this.config.timeoutMs) {
+      this.trouble = { attempts: 0, deadline: Date.now() + this.config.timeoutMs };
+    }
+    // A Finalize sent on the lost stream gets no answer; its grace restarts when it is sent again.
+    clearTimeout(this.waiter?.grace);
+    const backoffs = this.timing.reconnectBackoffMs;
+    let cause: unknown = new Error(why);
+    while (this.trouble.attempts < backoffs.length) {
+      const backoff = backoffs[this.trouble.attempts++];
+      const handshakeMs = this.trouble.deadline - Date.now() - backoff;
+      if (handshakeMs <= 0) break;
+      logger.warn(`${why}; reconnect ${this.trouble.attempts}/${backoffs.length} in ${backoff} ms`);
+      try {
+        await sleep(backoff, undefined, { signal: this.closed.signal });
+        await this.connect(handshakeMs);
+      } catch (error) {
+        if (this.closing) return;
+        sttReconnects.inc({ provider: 'deepgram', outcome: 'failed' });
+        cause = error;
+        why = `reconnect ${this.trouble.attempts} failed (${error instanceof Error ? error.message : String(error)})`;
+        if (error instanceof UpgradeRefused && error.isAuth) break;
+        continue;
+      }
+      if (this.closing) return;
+      sttReconnects.inc({ provider: 'deepgram', outcome: 'ok' });
+      this.reconnecting = false;
+      const replayed = this.replay();
+      logger.log(`stream reconnected; replayed ${replayed.toFixed(2)} s of audio`);
+      return;
+    }
+    logger.warn(`${why}; giving up`);
+    this.fail(cause);
+  }
+
+  /**
+   * Sends the reconnected stream the audio no final covers yet, then the Finalize a finish() waits on.
+   * Returns the seconds replayed.
+   */
+  private replay(): number {
+    this.trimUnfinalised();
+    this.streamOffset = this.unfinalised[0]?.start ?? this.sentSeconds;
+    for (const piece of this.unfinalised) this.send(piece.data);
+    if (this.waiter) this.finalize();
+    return this.sentSeconds - this.streamOffset;
+  }
+
+  private finalize(): void {
+    const waiter = this.waiter;
+    if (!waiter) return;
+    this.send(JSON.stringify({ type: 'Finalize' }));
+    clearTimeout(waiter.grace);
+    waiter.grace = setTimeout(() => this.settle(this.takeUtterance()), this.timing.finalizeGraceMs);
+  }
+
+  /** Drops kept audio that a final covers or an answered utterance owns, and what is older than REPLAY_S. */
+  private trimUnfinalised(): void {
+    const covered = Math.max(this.finalEnd, this.utteranceStart) + 1e-6;
+    const oldest = this.sentSeconds - REPLAY_S;
+    const kept = this.unfinalised;
+    let drop = 0;
+    while (drop < kept.length && (kept[drop].end <= covered || kept[drop].start < oldest)) drop++;
+    if (drop) this.unfinalised = kept.slice(drop);
   }
 
   private onMessage(raw: string): void {
@@ -205,7 +348,9 @@ export class DeepgramSttSession implements SttSession {
       return;
     }
     if (message.type !== 'Results') return;
-    const end = (message.start ?? 0) + (message.duration ?? 0);
+    // The stream answers: it is healthy again.
+    this.trouble = undefined;
+    const end = this.streamOffset + (message.start ?? 0) + (message.duration ?? 0);
     // A late final of the previous utterance (after its grace) must not open the next one's text.
     if (end <= this.utteranceStart + EDGE_S && message.duration) return;
     const transcript = message.channel?.alternatives?.[0]?.transcript?.trim() ?? '';
@@ -223,7 +368,7 @@ export class DeepgramSttSession implements SttSession {
     }
   }
 
-  /** The utterance's final text, and the start of the next utterance on the stream's timeline. */
+  /** The utterance's final text, and the start of the next utterance on the session's timeline. */
   private takeUtterance(): string {
     const text = this.finals.join(' ');
     this.finals = [];
@@ -241,12 +386,16 @@ export class DeepgramSttSession implements SttSession {
   }
 
   private send(data: string | Buffer): void {
+    // A socket that is closing drops it; the close then reconnects and replays the audio.
+    if (this.ws.readyState !== WebSocket.OPEN) return;
     this.lastSentAt = Date.now();
     this.ws.send(data);
   }
 
   private fail(error: unknown): ProviderError {
     this.failure ??= new ProviderError('stt', 'deepgram', error);
+    this.reconnecting = false;
+    clearInterval(this.keepAlive);
     this.settle(undefined, this.failure);
     return this.failure;
   }

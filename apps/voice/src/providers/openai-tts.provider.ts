@@ -8,6 +8,11 @@ import type { TtsProvider, TtsRequest } from './tts-provider';
 /** OpenAI's `pcm` response format: 24 kHz, 16-bit little-endian, mono. */
 const PCM_SAMPLE_RATE = 24000;
 const ERROR_EXCERPT_CHARS = 300;
+/**
+ * Network chunks are resampled and yielded in pieces of at most 100 ms of audio: a 64 KB chunk is over a second
+ * of speech, and resampling it in one go would hold the event loop (and every call's frame clock) for that long.
+ */
+const PIECE_BYTES = (PCM_SAMPLE_RATE / 10) * 2;
 
 /**
  * OpenAI-compatible TTS: streams `/v1/audio/speech` as raw PCM and resamples to 8 kHz chunk by chunk, so the
@@ -52,12 +57,14 @@ export class OpenAiTtsProvider implements TtsProvider {
         const bytes = carry ? Buffer.concat([carry, chunk]) : chunk;
         const whole = bytes.length & ~1;
         carry = whole < bytes.length ? Buffer.from(bytes.subarray(whole)) : undefined;
-        const out = resampler.push(pcm16FromBuffer(bytes.subarray(0, whole)));
-        if (out.length) {
-          if (gain !== 1) applyGain(out, gain);
-          yield out;
+        for (let at = 0; at < whole; at += PIECE_BYTES) {
+          const out = resampler.push(pcm16FromBuffer(bytes.subarray(at, Math.min(whole, at + PIECE_BYTES))));
+          if (out.length) {
+            if (gain !== 1) applyGain(out, gain);
+            yield out;
+          }
+          if (signal?.aborted) return;
         }
-        if (signal?.aborted) return;
         deadline.arm();
       }
       deadline.pause();

@@ -7,7 +7,7 @@ import type { VoiceConfig } from '../config/voice.config';
 import { createConversation } from '../conversation';
 import { MediaSession } from '../media/media-session';
 import type { AcceptedStream } from '../media/media-stream-server';
-import { endedSessions, turnLatencySink } from '../metrics/voice.metrics';
+import { endedSessions, pacingMetrics, turnLatencySink } from '../metrics/voice.metrics';
 import { createSpeechProviders, type SttProvider, type TtsProvider } from '../providers';
 import { resolveAgentVoice } from './agent-voice';
 import { reportEnded } from './ended-report';
@@ -55,6 +55,7 @@ export class ConversationStarter {
           timeScale: config.MEDIA_TIME_SCALE,
           providerTimeoutMs: config.PROVIDER_TIMEOUT_MS,
           latency: turnLatencySink,
+          pacing: pacingMetrics,
           onError: (err, what) =>
             log(
               'warn',

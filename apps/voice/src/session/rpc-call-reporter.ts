@@ -34,6 +34,12 @@ export class RpcCallReporter implements CallReporter {
     return reply.transferred;
   }
 
+  async optOut(): Promise<void> {
+    await this.rpc.request(Subjects.calls.voiceOptOut, this.context.partnerId, {
+      callId: this.context.callId,
+    });
+  }
+
   async hangup(reason: string): Promise<void> {
     await this.rpc.request(Subjects.calls.voiceHangup, this.context.partnerId, {
       callId: this.context.callId,

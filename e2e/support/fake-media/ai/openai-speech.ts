@@ -3,11 +3,10 @@
 // 24 kHz 16-bit little-endian mono, streamed). The fake "recognises" only the offline text signal under speech,
 // so what it transcribes is exactly what the platform's audio carried.
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { pcm16ToBuffer, TextSignalDecoder } from '@vap/media';
+import { decodePcm16WavTracks, pcm16ToBuffer, TextSignalDecoder } from '@vap/media';
 import { spokenAudio } from '../speech-audio';
 import { FailureSwitch } from './failures';
 import { parseMultipart } from './multipart';
-import { parseWav } from './wav';
 
 /** What each transcription request asked for and what the fake answered. */
 export interface TranscriptionRequest {
@@ -80,7 +79,7 @@ export async function handleTranscription(
   if (!field('model')) return sendOpenAiError(res, 400, "'model' is a required property");
   let wav;
   try {
-    wav = parseWav(file.data);
+    wav = decodePcm16WavTracks(file.data);
   } catch (err) {
     return sendOpenAiError(res, 400, `Invalid file format: ${(err as Error).message}`);
   }

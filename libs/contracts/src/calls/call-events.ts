@@ -48,6 +48,8 @@ export interface TranscriptEntry {
   timestamp: string;
   /** Agent turns that answered the caller: how long each part of the reply took (see TurnLatency). */
   latency?: TurnLatency;
+  /** An agent line the caller cut short (barge-in) or hung up on; content is what was played. */
+  interrupted?: true;
 }
 
 export interface HoldEvent {

@@ -57,6 +57,14 @@ export class TranscriptEntryDto {
       'Present on agent (bot) turns that answered the caller: how long each part of the reply took',
   })
   latency?: TurnLatencyDto;
+
+  @ApiPropertyOptional({
+    enum: [true],
+    description:
+      'Present (true) on agent (bot) lines the caller cut short by talking over the agent or hanging up; ' +
+      'content is then what the caller actually heard',
+  })
+  interrupted?: true;
 }
 
 export class ExtractionResultDto {
@@ -217,7 +225,7 @@ export class CallDto {
     type: String,
     nullable: true,
     description:
-      'agent_ended_call, callee_hung_up, max_call_duration_reached, transferred, voicemail_detected, user_idle_timeout',
+      'agent_ended_call, callee_hung_up, max_call_duration_reached, transferred, voicemail_detected, user_idle_timeout, opted_out (the person asked not to be called again: the number joined the do-not-call list)',
   })
   end_call_reason: string | null;
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayUnique,
@@ -7,6 +7,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsObject,
   IsOptional,
   IsString,
   IsUUID,
@@ -16,7 +17,9 @@ import {
   MaxLength,
   Min,
   ValidateIf,
+  ValidateNested,
 } from 'class-validator';
+import { CallingWindowDto } from '../contact-policy/calling-window.dto';
 import { PhoneNumberId } from '../ids';
 import { PHONE_NUMBER_ID_EXAMPLE } from '../telephony/phone-number.dto';
 import {
@@ -141,6 +144,20 @@ export class CampaignSettingsDto {
   @ValidateIf(present)
   @IsBoolean({ message: 'callback_enabled must be a boolean' })
   callback_enabled?: boolean;
+
+  @ApiPropertyOptional({
+    type: CallingWindowDto,
+    nullable: true,
+    description:
+      "This campaign's calling window, overriding the account's (PATCH /contact-policy/settings); null: the account's. " +
+      "Judged in each callee's local time (the number's zone, else the contact's timezone, else this window's timezone); " +
+      'a contact outside it waits, holding no concurrency slot, and is dialled when it opens.',
+  })
+  @ValidateIf((_, v) => v !== undefined && v !== null)
+  @IsObject({ message: 'calling_window must be an object or null' })
+  @ValidateNested()
+  @Type(() => CallingWindowDto)
+  calling_window?: CallingWindowDto | null;
 }
 
 export class CreateCampaignDto extends CampaignSettingsDto {

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { CallingWindow, CallingWindowViewDto } from '../contact-policy/calling-window.dto';
 import { CursorQueryDto } from '../pagination';
 import { PHONE_NUMBER_ID_EXAMPLE } from '../telephony/phone-number.dto';
 import {
@@ -18,7 +19,10 @@ export class CampaignPhoneNumberDto {
   phone_number: string;
 }
 
-/** The contract's Campaign, plus pause_reason and updated_at. */
+export const CAMPAIGN_WAITING_REASONS = ['waiting_for_window', 'waiting_for_frequency_cap'] as const;
+export type CampaignWaitingReason = (typeof CAMPAIGN_WAITING_REASONS)[number];
+
+/** The contract's Campaign, plus pause_reason, updated_at and the contact policy's fields. */
 export class CampaignDto {
   @ApiProperty({ example: CAMPAIGN_ID_EXAMPLE, description: 'cmp_ followed by a UUID' })
   campaign_id: string;
@@ -66,8 +70,31 @@ export class CampaignDto {
   @ApiProperty()
   callback_enabled: boolean;
 
+  @ApiProperty({
+    type: CallingWindowViewDto,
+    nullable: true,
+    description: "The campaign's own calling window; null: the account's (GET /contact-policy/settings)",
+  })
+  calling_window: CallingWindow | null;
+
   @ApiProperty({ enum: CAMPAIGN_STATUSES })
   status: CampaignStatus;
+
+  @ApiProperty({
+    enum: CAMPAIGN_WAITING_REASONS,
+    nullable: true,
+    description:
+      'Set while a running campaign has nothing in flight and every remaining contact waits on the contact policy: waiting_for_window (at least one waits for its calling window), else waiting_for_frequency_cap; null otherwise (and in webhook events)',
+  })
+  waiting_reason: CampaignWaitingReason | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'With waiting_reason: when the first waiting contact is due again',
+  })
+  waiting_until: string | null;
 
   @ApiProperty({
     type: String,

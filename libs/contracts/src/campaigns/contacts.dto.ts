@@ -22,6 +22,13 @@ export class ContactInputDto {
 
   @ApiPropertyOptional({ maxLength: 200, description: 'Your own reference of the contact' })
   external_id?: string;
+
+  @ApiPropertyOptional({
+    example: 'America/Chicago',
+    description:
+      "The contact's IANA time zone, for the calling window when the number does not fix one (e.g. a US toll-free or Canadian number)",
+  })
+  timezone?: string;
 }
 
 export class AddContactsDto {
@@ -43,6 +50,7 @@ export const CONTACT_REJECT_REASONS = [
   'duplicate',
   'invalid_variables',
   'invalid_external_id',
+  'invalid_timezone',
 ] as const;
 export type ContactRejectReason = (typeof CONTACT_REJECT_REASONS)[number];
 
@@ -61,7 +69,7 @@ export class ContactRowReportDto {
     enum: CONTACT_REJECT_REASONS,
     nullable: true,
     description:
-      'invalid_number (not E.164), duplicate (already in the campaign or earlier in this upload), invalid_variables, invalid_external_id; null when accepted',
+      'invalid_number (not E.164), duplicate (already in the campaign or earlier in this upload), invalid_variables, invalid_external_id, invalid_timezone (not an IANA zone); null when accepted',
   })
   reason: ContactRejectReason | null;
 }
@@ -133,6 +141,27 @@ export class CampaignContactDto {
 
   @ApiProperty({ type: String, nullable: true, description: 'Terminal status of the last call' })
   last_call_status: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description:
+      'Why the contact was skipped without a call: the error code the dial was refused with (DO_NOT_CALL: the number is on the do-not-call list, see GET /contact-policy/decisions); null otherwise',
+  })
+  skip_reason: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description:
+      'What the contact waits for until next_attempt_at, when the contact policy deferred its dial: OUTSIDE_CALLING_WINDOW (its local time is outside the calling window) or FREQUENCY_CAP_REACHED (the number had its allowed calls); null otherwise',
+  })
+  wait_reason: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: "The contact's IANA time zone, if given" })
+  timezone: string | null;
 
   @ApiProperty({
     type: String,

@@ -8,7 +8,13 @@ export interface SuccessEnvelope<T> {
 
 export interface ErrorEnvelope {
   success: false;
-  error: { code: ErrorCode; message: string; details?: ErrorDetail[]; request_id?: string };
+  error: {
+    code: ErrorCode;
+    message: string;
+    details?: ErrorDetail[];
+    retry_at?: string;
+    request_id?: string;
+  };
 }
 
 export function ok<T>(data: T): SuccessEnvelope<T> {
@@ -32,6 +38,13 @@ export class ErrorBodyDto {
 
   @ApiPropertyOptional({ type: [ErrorDetailDto], description: 'Per-field problems (validation errors only)' })
   details?: ErrorDetailDto[];
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description:
+      'When the request may succeed if sent again (OUTSIDE_CALLING_WINDOW: the window opens; FREQUENCY_CAP_REACHED: the cap allows a call); also sent as Retry-After seconds',
+  })
+  retry_at?: string;
 
   @ApiPropertyOptional({ description: 'The X-Request-Id of the failed request, for support' })
   request_id?: string;

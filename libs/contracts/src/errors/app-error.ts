@@ -12,6 +12,8 @@ export interface ErrorPayload {
   message: string;
   status: number;
   details?: ErrorDetail[];
+  /** When the refused request may succeed (ISO 8601): a calling window's opening, a frequency cap's end. */
+  retry_at?: string;
 }
 
 /**
@@ -23,14 +25,26 @@ export class AppError extends RpcException {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details?: ErrorDetail[];
+  readonly retryAt?: string;
 
-  constructor(code: ErrorCode, message: string, options: { status?: number; details?: ErrorDetail[] } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { status?: number; details?: ErrorDetail[]; retryAt?: string } = {},
+  ) {
     const status = options.status ?? statusOf(code);
-    super({ code, message, status, details: options.details } satisfies ErrorPayload);
+    super({
+      code,
+      message,
+      status,
+      details: options.details,
+      retry_at: options.retryAt,
+    } satisfies ErrorPayload);
     this.name = 'AppError';
     this.code = code;
     this.status = status;
     this.details = options.details;
+    this.retryAt = options.retryAt;
   }
 
   static isPayload(value: unknown): value is ErrorPayload {
@@ -70,10 +84,20 @@ export class AppError extends RpcException {
   }
 
   toPayload(): ErrorPayload {
-    return { code: this.code, message: this.message, status: this.status, details: this.details };
+    return {
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      details: this.details,
+      retry_at: this.retryAt,
+    };
   }
 
   static fromPayload(payload: ErrorPayload): AppError {
-    return new AppError(payload.code, payload.message, { status: payload.status, details: payload.details });
+    return new AppError(payload.code, payload.message, {
+      status: payload.status,
+      details: payload.details,
+      retryAt: typeof payload.retry_at === 'string' ? payload.retry_at : undefined,
+    });
   }
 }

@@ -26,6 +26,9 @@ export enum ErrorCode {
   DEFAULT_FROM_NUMBER = 'DEFAULT_FROM_NUMBER',
   CALLER_ID_INACTIVE = 'CALLER_ID_INACTIVE',
   NO_CONTACTS = 'NO_CONTACTS',
+  DO_NOT_CALL = 'DO_NOT_CALL',
+  OUTSIDE_CALLING_WINDOW = 'OUTSIDE_CALLING_WINDOW',
+  FREQUENCY_CAP_REACHED = 'FREQUENCY_CAP_REACHED',
 }
 
 function assertUnreachable(value: never): never {
@@ -56,6 +59,8 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.DEFAULT_FROM_NUMBER:
     case ErrorCode.CALLER_ID_INACTIVE:
     case ErrorCode.NO_CONTACTS:
+    case ErrorCode.DO_NOT_CALL:
+    case ErrorCode.OUTSIDE_CALLING_WINDOW:
       return 409;
     case ErrorCode.PAYLOAD_TOO_LARGE:
       return 413;
@@ -63,6 +68,7 @@ export function statusOf(code: ErrorCode): number {
       return 415;
     case ErrorCode.LIMIT_REACHED:
     case ErrorCode.RATE_LIMITED:
+    case ErrorCode.FREQUENCY_CAP_REACHED:
       return 429;
     case ErrorCode.INTERNAL_ERROR:
       return 500;
@@ -98,4 +104,10 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   DEFAULT_FROM_NUMBER: 'A default from-number cannot be deleted.',
   CALLER_ID_INACTIVE: 'A caller ID of the campaign is no longer active.',
   NO_CONTACTS: 'The campaign has no contacts to dial.',
+  DO_NOT_CALL:
+    'The number is on the account’s do-not-call list (itself or a prefix of it); nothing was dialled (HTTP 409). GET /do-not-call/lookup says which entry.',
+  OUTSIDE_CALLING_WINDOW:
+    'The callee’s local time is outside the calling window; nothing was dialled (HTTP 409). error.retry_at (and Retry-After) says when the window opens.',
+  FREQUENCY_CAP_REACHED:
+    'The number has had max_attempts_per_day or max_attempts_per_7_days calls already; nothing was dialled (HTTP 429). error.retry_at (and Retry-After) says when a call is allowed again.',
 };

@@ -8,3 +8,4 @@ export const CustomerId = prefixedId('cus_');
 export const InboundRoutePolicyId = prefixedId('irp_');
 /** `vc_` + the voice's UUID; an agent's voice_id is that UUID. */
 export const VoiceConfigurationId = prefixedId('vc_');
+export const DoNotCallId = prefixedId('dnc_');

@@ -34,6 +34,24 @@ import type {
   UpdateCampaignDto,
 } from '../campaigns';
 import type {
+  CreateDoNotCallDto,
+  DoNotCallDeletedDto,
+  DoNotCallEntryDto,
+  DoNotCallExportPage,
+  DoNotCallExportPageRequest,
+  DoNotCallImportCommand,
+  DoNotCallImportReportDto,
+  DoNotCallListDto,
+  DoNotCallLookupDto,
+  DoNotCallLookupQueryDto,
+  ListDoNotCallQueryDto,
+  ListPolicyDecisionsQueryDto,
+  PolicyDecisionListDto,
+  ContactPolicySettingsDto,
+  UpdateContactPolicySettingsDto,
+  UpdateDoNotCallDto,
+} from '../contact-policy';
+import type {
   CreateDocumentDto,
   CreateWebLinkDocumentDto,
   DocumentDto,
@@ -87,10 +105,16 @@ import type {
 } from '../telephony';
 import type {
   VoiceAck,
+  VoiceAnsweredByReply,
+  VoiceAnsweredByRequest,
   VoiceAttachRequest,
   VoiceCallContext,
   VoiceEndedRequest,
   VoiceHangupRequest,
+  VoiceOptOutReply,
+  VoiceOptOutRequest,
+  VoiceSessionEndReply,
+  VoiceSessionEndRequest,
   VoiceTranscriptRequest,
   VoiceTransferReply,
   VoiceTransferRequest,
@@ -116,7 +140,7 @@ import type {
   WebhookEndpointListDto,
   WebhookEndpointWithSecretDto,
 } from '../webhooks';
-import type { ServiceName, Subjects } from './subjects';
+import type { AddressedSubjects, ServiceName, Subjects } from './subjects';
 
 /** A command without data (lists of the caller's whole collection, catalogs). */
 export type EmptyRequest = Record<string, never>;
@@ -216,6 +240,17 @@ export interface ServiceCommands {
   'calls.reseller_link.connection_create': Command<CreateResellerLinkConnectionDto, TelephonyConnectionDto>;
   'calls.reseller_link.connection_deactivate': Command<ResellerLinkDeactivateRequest, TelephonyConnectionDto>;
   'calls.reseller_link.call_routing': Command<ResellerCallRoutingQueryDto, ResellerCallRoutingDto>;
+  'calls.do_not_call.create': Command<CreateDoNotCallDto, DoNotCallEntryDto>;
+  'calls.do_not_call.list': Command<ListDoNotCallQueryDto, DoNotCallListDto>;
+  'calls.do_not_call.get': Command<ByIdRequest, DoNotCallEntryDto>;
+  'calls.do_not_call.update': Command<UpdateRequest<UpdateDoNotCallDto>, DoNotCallEntryDto>;
+  'calls.do_not_call.delete': Command<ByIdRequest, DoNotCallDeletedDto>;
+  'calls.do_not_call.lookup': Command<DoNotCallLookupQueryDto, DoNotCallLookupDto>;
+  'calls.do_not_call.import': Command<DoNotCallImportCommand, DoNotCallImportReportDto>;
+  'calls.do_not_call.export_page': Command<DoNotCallExportPageRequest, DoNotCallExportPage>;
+  'calls.policy_decision.list': Command<ListPolicyDecisionsQueryDto, PolicyDecisionListDto>;
+  'calls.contact_policy.settings_get': Command<EmptyRequest, ContactPolicySettingsDto>;
+  'calls.contact_policy.settings_update': Command<UpdateContactPolicySettingsDto, ContactPolicySettingsDto>;
   'calls.phone_number.import': Command<ImportPhoneNumberDto, PhoneNumberDto>;
   'calls.phone_number.list': Command<ListPhoneNumbersQueryDto, PhoneNumberListDto>;
   'calls.phone_number.get': Command<ByIdRequest, PhoneNumberDto>;
@@ -232,6 +267,7 @@ export interface ServiceCommands {
   'calls.voice.attach': Command<VoiceAttachRequest, VoiceCallContext>;
   'calls.voice.transcript': Command<VoiceTranscriptRequest, VoiceAck>;
   'calls.voice.transfer': Command<VoiceTransferRequest, VoiceTransferReply>;
+  'calls.voice.opt_out': Command<VoiceOptOutRequest, VoiceOptOutReply>;
   'calls.voice.hangup': Command<VoiceHangupRequest, VoiceAck>;
   'calls.voice.ended': Command<VoiceEndedRequest, VoiceAck>;
 
@@ -262,6 +298,16 @@ export interface ServiceCommands {
   'webhooks.delivery.retry': Command<ByIdRequest, WebhookDeliveryDto>;
 }
 
+/**
+ * Commands answered only by whoever holds what their address names (AddressedSubjects): RpcClient.request
+ * sends them with `{ address }`, AddressedCommandServer serves them; never a @Command handler.
+ */
+export interface AddressedCommands {
+  'voice.session.end': Command<VoiceSessionEndRequest, VoiceSessionEndReply>;
+  'voice.session.answered_by': Command<VoiceAnsweredByRequest, VoiceAnsweredByReply>;
+}
+export type AddressedSubject = keyof AddressedCommands & string;
+
 /** Every service answers `<service>.health.ping` by itself (NatsRpcServer), for readiness checks. */
 export type HealthPingSubject = `${ServiceName}.health.ping`;
 export interface HealthPingReply {
@@ -269,9 +315,10 @@ export interface HealthPingReply {
   ok: true;
 }
 
-export type CommandMap = ServiceCommands & {
-  [S in HealthPingSubject]: Command<EmptyRequest, HealthPingReply>;
-};
+export type CommandMap = ServiceCommands &
+  AddressedCommands & {
+    [S in HealthPingSubject]: Command<EmptyRequest, HealthPingReply>;
+  };
 export type CommandSubject = keyof CommandMap & string;
 export type CommandRequest<S extends CommandSubject> = CommandMap[S]['request'];
 export type CommandReply<S extends CommandSubject> = CommandMap[S]['reply'];
@@ -286,3 +333,8 @@ type Assert<T extends true> = T;
 export type CommandMapMatchesSubjects = Assert<
   Same<Exclude<SubjectValue, HealthPingSubject>, keyof ServiceCommands>
 >;
+type AddressedSubjectValue = {
+  [K in keyof typeof AddressedSubjects]: (typeof AddressedSubjects)[K][keyof (typeof AddressedSubjects)[K]];
+}[keyof typeof AddressedSubjects];
+/** The same for AddressedSubjects and AddressedCommands. */
+export type AddressedCommandsMatchSubjects = Assert<Same<AddressedSubjectValue, AddressedSubject>>;

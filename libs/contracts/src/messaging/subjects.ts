@@ -65,6 +65,18 @@ export const Subjects = {
     phoneNumberGet: 'calls.phone_number.get',
     phoneNumberUpdate: 'calls.phone_number.update',
     phoneNumberDelete: 'calls.phone_number.delete',
+    // Contact policy: the do-not-call list and the log of dials it stopped.
+    doNotCallCreate: 'calls.do_not_call.create',
+    doNotCallList: 'calls.do_not_call.list',
+    doNotCallGet: 'calls.do_not_call.get',
+    doNotCallUpdate: 'calls.do_not_call.update',
+    doNotCallDelete: 'calls.do_not_call.delete',
+    doNotCallLookup: 'calls.do_not_call.lookup',
+    doNotCallImport: 'calls.do_not_call.import',
+    doNotCallExportPage: 'calls.do_not_call.export_page',
+    policyDecisionList: 'calls.policy_decision.list',
+    contactPolicySettingsGet: 'calls.contact_policy.settings_get',
+    contactPolicySettingsUpdate: 'calls.contact_policy.settings_update',
     inboundPolicyCreate: 'calls.inbound_policy.create',
     inboundPolicyList: 'calls.inbound_policy.list',
     inboundPolicyGet: 'calls.inbound_policy.get',
@@ -80,6 +92,7 @@ export const Subjects = {
     voiceTranscript: 'calls.voice.transcript',
     voiceTransfer: 'calls.voice.transfer',
     voiceHangup: 'calls.voice.hangup',
+    voiceOptOut: 'calls.voice.opt_out',
     voiceEnded: 'calls.voice.ended',
   },
   campaigns: {
@@ -118,6 +131,19 @@ export const Subjects = {
     deliveryList: 'webhooks.delivery.list',
     deliveryGet: 'webhooks.delivery.get',
     deliveryRetry: 'webhooks.delivery.retry',
+  },
+} as const;
+
+/**
+ * Addressed commands: sent to `<subject>.<address>` and answered only by the process holding what the
+ * address names (a plain subscription, no queue group), so a request nobody holds gets no responders.
+ */
+export const AddressedSubjects = {
+  voice: {
+    /** To the voice replica holding a call's media session, addressed by call id (VoiceSessionEndRequest). */
+    sessionEnd: 'voice.session.end',
+    /** To the same replica: the carrier's machine detection answered after the stream opened (VoiceAnsweredByRequest). */
+    answeredBy: 'voice.session.answered_by',
   },
 } as const;
 

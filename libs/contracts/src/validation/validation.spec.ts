@@ -1,6 +1,6 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { validateSync } from 'class-validator';
-import { E164_EXAMPLE, E164_PATTERN } from './e164';
+import { E164_EXAMPLE, E164_PATTERN, queryE164 } from './e164';
 import { OptionalOneOf } from './one-of';
 import { trimString } from './trim';
 
@@ -60,5 +60,15 @@ describe('OptionalOneOf', () => {
       enum: COLOURS,
       required: false,
     });
+  });
+});
+
+describe('queryE164', () => {
+  it('reads an unencoded + (a space in a query string) as +, and leaves anything else alone', () => {
+    expect(queryE164(' 15550001234')).toBe('+15550001234');
+    expect(queryE164('+15550001234')).toBe('+15550001234');
+    expect(queryE164('  15550001234')).toBe('  15550001234');
+    expect(queryE164(' 1555 0001234')).toBe(' 1555 0001234');
+    expect(queryE164(['+1'])).toEqual(['+1']);
   });
 });

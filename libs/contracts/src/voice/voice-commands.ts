@@ -70,6 +70,18 @@ export interface VoiceTransferRequest {
   reason: string;
 }
 
+/** calls.voice.opt_out: the caller asked not to be called again; their number joins the do-not-call list. */
+export interface VoiceOptOutRequest {
+  callId: string;
+}
+
+export interface VoiceOptOutReply {
+  /** The number now on the list (the callee of an outbound call, the caller of an inbound one). */
+  number: string;
+  /** The do-not-call entry covering it (new, or already there). */
+  doNotCallId: string;
+}
+
 /** calls.voice.hangup: the conversation is over; the calls service hangs up through the carrier. */
 export interface VoiceHangupRequest {
   callId: string;
@@ -86,6 +98,38 @@ export interface VoiceEndedRequest {
   mediaSeconds: number;
   /** Two-channel WAV (caller left, agent right) in blob storage, when the agent records. */
   recording: { storageKey: string; durationSeconds: number } | null;
+}
+
+/**
+ * voice.session.end, addressed to the call id: the calls service asks the voice replica holding the call's
+ * media session to end the call with the agent's farewell, then hang up through calls.voice.hangup with
+ * `reason`. Only that replica answers; no responder means no replica holds the call's session.
+ */
+export interface VoiceSessionEndRequest {
+  callId: string;
+  /** Becomes the call's end_call_reason, e.g. insufficient_balance. */
+  reason: string;
+}
+
+export interface VoiceSessionEndReply {
+  /** False when the session was already ending by itself (its own hang-up is on its way). */
+  accepted: boolean;
+}
+
+/**
+ * voice.session.answered_by, addressed to the call id: the carrier's machine detection answered after the
+ * call's media stream opened. The replica holding the session acts as if it had known at the start: for an
+ * agent with voicemail detection and a machine answer, the current turn stops, the voicemail message is
+ * said and the call hangs up with voicemail_detected. Anything else changes nothing.
+ */
+export interface VoiceAnsweredByRequest {
+  callId: string;
+  answeredBy: AnsweredBy;
+}
+
+export interface VoiceAnsweredByReply {
+  /** True when the session leaves the voicemail message and hangs up because of this answer. */
+  acted: boolean;
 }
 
 export interface VoiceAck {

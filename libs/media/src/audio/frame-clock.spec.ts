@@ -91,6 +91,40 @@ describe('FrameClock', () => {
     expect(b.sent.map((s) => s.first)).toEqual([7]);
   });
 
+  it("with idle 'nothing', stops ticking between utterances and starts the next one at once", () => {
+    const { clock, sent, pacer } = setup({ idle: 'nothing' });
+    pacer.start();
+    clock.advance(7);
+    expect(clock.pending).toBe(0);
+    pacer.enqueue(frame(1));
+    pacer.enqueue(frame(2));
+    pacer.endUtterance();
+    // Not on the old phase's next slot (1020): now, then every 20 ms from there.
+    clock.advance(0);
+    clock.advance(20);
+    expect(sent.map((s) => [s.first, s.at])).toEqual([
+      [1, 1007],
+      [2, 1027],
+    ]);
+    clock.advance(20);
+    expect(clock.pending).toBe(0);
+    expect(pacer.underruns).toBe(0);
+    clock.advance(113);
+    pacer.enqueue(frame(3));
+    pacer.endUtterance();
+    clock.advance(0);
+    expect(sent.map((s) => s.at)).toEqual([1007, 1027, 1160]);
+    // Queued right after the last frame went out: it still waits a full period (no burst at the carrier).
+    clock.advance(5);
+    expect(clock.pending).toBe(0);
+    pacer.enqueue(frame(4));
+    pacer.endUtterance();
+    clock.advance(10);
+    expect(sent).toHaveLength(3);
+    clock.advance(5);
+    expect(sent.map((s) => s.at)).toEqual([1007, 1027, 1160, 1180]);
+  });
+
   it('does not drift: late timers do not push later send times back', () => {
     const { clock, sent, pacer } = setup();
     for (let i = 0; i < 50; i++) pacer.enqueue(frame(i));

@@ -11,6 +11,8 @@ export interface ClockSource {
   now(): number;
   setTimer(callback: () => void, delayMs: number): unknown;
   clearTimer(handle: unknown): void;
+  /** Runs the timers already due (a checkpoint from busy code), where the source supports it. */
+  catchUp?(): void;
 }
 
 export const systemClock: ClockSource = {
@@ -18,6 +20,14 @@ export const systemClock: ClockSource = {
   setTimer: (callback, delayMs) => setTimeout(callback, delayMs),
   clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
+
+/** Sees every paced send as it happens (a replica's Prometheus histograms). */
+export interface PacingObserver {
+  /** A frame left `latenessMs` after its slot (negative: early, within a timer's rounding). */
+  sent(latenessMs: number): void;
+  /** A tick found nothing queued while an utterance was open: a gap the caller hears. */
+  underrun(): void;
+}
 
 export interface FrameClockOptions {
   /** Receives each frame at its send time; `silence` is true for filler frames. */
@@ -28,11 +38,16 @@ export interface FrameClockOptions {
    * pacing code is the same at every scale. Reported durations (played ms) stay in media time.
    */
   timeScale?: number;
-  /** When nothing is queued: send a silence frame (keeps the carrier's stream continuous) or send nothing. */
+  /**
+   * When nothing is queued: send a silence frame (keeps the carrier's stream continuous) or send nothing. With
+   * 'nothing' the clock also stops ticking between utterances and the next one starts at once (its own phase):
+   * no timer churn through silences, and no wait of up to a period before an answer's first frame.
+   */
   idle?: 'silence' | 'nothing';
   /** The filler frame, sent as is every idle tick (so never mutate it); defaults to 20 ms of mu-law silence. */
   silenceFrame?: Buffer;
   clock?: ClockSource;
+  observer?: PacingObserver;
   /** How many recent send-time errors the jitter percentiles cover. */
   jitterWindow?: number;
 }
@@ -55,10 +70,15 @@ export class FrameClock {
   private readonly idle: 'silence' | 'nothing';
   private readonly silenceFrame: Buffer;
   private readonly clock: ClockSource;
+  private readonly observer: PacingObserver | undefined;
   private readonly queue: Buffer[] = [];
   private queueHead = 0;
   private timer: unknown;
   private running = false;
+  /** Running but not ticking: idle 'nothing' with nothing queued; the next enqueue restarts the ticks. */
+  private dormant = false;
+  /** Clock time of the last frame sent (-Infinity before the first). */
+  private lastSentAt = -Infinity;
   private startedAt = 0;
   private tickIndex = 0;
   private utteranceOpen = false;
@@ -82,6 +102,7 @@ export class FrameClock {
     this.idle = options.idle ?? 'silence';
     this.silenceFrame = options.silenceFrame ?? Buffer.alloc(MULAW_FRAME_BYTES, MULAW_SILENCE);
     this.clock = options.clock ?? systemClock;
+    this.observer = options.observer;
     this.jitter = new Float64Array(options.jitterWindow ?? 3000);
   }
 
@@ -111,6 +132,7 @@ export class FrameClock {
 
   stop(): void {
     this.running = false;
+    this.dormant = false;
     if (this.timer !== undefined) this.clock.clearTimer(this.timer);
     this.timer = undefined;
   }
@@ -124,6 +146,21 @@ export class FrameClock {
     // More speech queued before the last frame went out continues the same utterance.
     this.utteranceEnding = false;
     this.queue.push(frame);
+    if (this.dormant) {
+      // Nothing was playing: start a new phase now rather than on the old phase's next slot, but never sooner
+      // than a period after the last frame (no burst). The timer, not a send from here, lets the caller finish
+      // queueing first.
+      this.dormant = false;
+      const now = this.clock.now();
+      const delay = Math.max(0, this.lastSentAt + this.realPeriodMs - now);
+      // The new phase counts from when that timer actually fires, so its lateness does not shorten the gap
+      // between the first frame and the second.
+      this.timer = this.clock.setTimer(() => {
+        this.startedAt = this.clock.now();
+        this.tickIndex = 0;
+        this.tick();
+      }, delay);
+    }
   }
 
   /** The utterance's last frame is queued: draining the queue after this is the end, not an underrun. */
@@ -166,8 +203,15 @@ export class FrameClock {
     const scheduled = this.startedAt + this.tickIndex * this.realPeriodMs;
     this.jitter[this.jitterCount % this.jitter.length] = now - scheduled;
     this.jitterCount++;
-    this.emit();
+    if (this.emit()) {
+      this.lastSentAt = now;
+      this.observer?.sent(now - scheduled);
+    }
     this.tickIndex++;
+    if (this.idle === 'nothing' && this.queuedFrames === 0 && !this.utteranceOpen) {
+      this.dormant = true;
+      return;
+    }
     // More than a period late (event loop stall): skip the missed slots so queued audio is delayed, not burst.
     const behind = Math.floor((now - this.startedAt) / this.realPeriodMs) + 1;
     if (behind > this.tickIndex) {
@@ -178,7 +222,8 @@ export class FrameClock {
     this.timer = this.clock.setTimer(() => this.tick(), Math.max(0, next - this.clock.now()));
   }
 
-  private emit(): void {
+  /** Sends this tick's frame; answers whether anything was sent. */
+  private emit(): boolean {
     if (this.queuedFrames > 0) {
       const frame = this.queue[this.queueHead++];
       if (this.queueHead > 256 && this.queueHead * 2 > this.queue.length) {
@@ -192,12 +237,17 @@ export class FrameClock {
         this.utteranceEnding = false;
       }
       this.send(frame, false);
-      return;
+      return true;
     }
-    if (this.utteranceOpen) this.underruns++;
+    if (this.utteranceOpen) {
+      this.underruns++;
+      this.observer?.underrun();
+    }
     if (this.idle === 'silence') {
       this.silenceFramesSent++;
       this.send(this.silenceFrame, true);
+      return true;
     }
+    return false;
   }
 }

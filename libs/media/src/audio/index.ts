@@ -6,3 +6,4 @@ export * from './framer';
 export * from './frame-clock';
 export * from './vad';
 export * from './ambience';
+export * from './coalescing-clock';

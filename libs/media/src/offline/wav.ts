@@ -1,9 +1,17 @@
-// RIFF/WAVE for PCM16 mono: what flite writes and what OpenAI-compatible transcription endpoints accept.
+// RIFF/WAVE for PCM16: what flite writes, what OpenAI-compatible transcription endpoints accept, and the
+// voice service's two-channel call recordings.
 import { pcm16FromBuffer, pcm16ToBuffer } from '../audio';
 
 export interface Pcm16Clip {
   samples: Int16Array;
   sampleRate: number;
+}
+
+/** A PCM16 WAV of any channel count, read apart: one Int16Array per channel. */
+export interface Pcm16Tracks {
+  sampleRate: number;
+  channels: number;
+  samples: Int16Array[];
 }
 
 /** The 44-byte header of a 16-bit PCM WAV whose data (interleaved channels) is `dataBytes` long. */
@@ -32,36 +40,61 @@ export function encodePcm16Wav(samples: Int16Array, sampleRate: number): Buffer 
 }
 
 /**
- * The samples of a PCM16 mono WAV, walking the chunks (writers put LIST or fact chunks before `data`). Throws
- * on anything else, so a corrupt synthesis is an error and not noise on the line.
+ * The samples of a PCM16 mono WAV. Throws on anything else, so a corrupt synthesis is an error and not
+ * noise on the line.
  */
 export function decodePcm16Wav(wav: Uint8Array): Pcm16Clip {
+  const { sampleRate, channels, data } = readPcm16Wav(wav, 'decodePcm16Wav');
+  if (channels !== 1) throw new Error(`decodePcm16Wav: need PCM16 mono (${channels} channels)`);
+  // A copy, so the clip does not keep the file's buffer alive.
+  return { samples: pcm16FromBuffer(data).slice(), sampleRate };
+}
+
+/** The channels of a PCM16 WAV of any channel count (interleaved frames read apart). */
+export function decodePcm16WavTracks(wav: Uint8Array): Pcm16Tracks {
+  const { sampleRate, channels, data } = readPcm16Wav(wav, 'decodePcm16WavTracks');
+  const interleaved = pcm16FromBuffer(data);
+  const frames = Math.floor(interleaved.length / channels);
+  const samples = Array.from({ length: channels }, () => new Int16Array(frames));
+  for (let f = 0, at = 0; f < frames; f++) {
+    for (let c = 0; c < channels; c++) samples[c][f] = interleaved[at++];
+  }
+  return { sampleRate, channels, samples };
+}
+
+/**
+ * The format and data chunk of a PCM16 WAV, walking the chunks (writers put LIST or fact chunks before
+ * `data`); a data chunk longer than the file is cut at its end.
+ */
+function readPcm16Wav(
+  wav: Uint8Array,
+  caller: string,
+): { sampleRate: number; channels: number; data: Buffer } {
   const buf = Buffer.from(wav.buffer, wav.byteOffset, wav.byteLength);
   if (buf.length < 12 || buf.toString('ascii', 0, 4) !== 'RIFF' || buf.toString('ascii', 8, 12) !== 'WAVE') {
-    throw new Error('decodePcm16Wav: not a RIFF/WAVE file');
+    throw new Error(`${caller}: not a RIFF/WAVE file`);
   }
-  let sampleRate = 0;
+  let format: { sampleRate: number; channels: number } | null = null;
   let at = 12;
   while (at + 8 <= buf.length) {
     const id = buf.toString('ascii', at, at + 4);
     const size = buf.readUInt32LE(at + 4);
     const body = at + 8;
     if (id === 'fmt ') {
-      const format = buf.readUInt16LE(body);
+      if (body + 16 > buf.length) throw new Error(`${caller}: truncated fmt chunk`);
+      const code = buf.readUInt16LE(body);
       const channels = buf.readUInt16LE(body + 2);
       const bits = buf.readUInt16LE(body + 14);
-      if (format !== 1 || channels !== 1 || bits !== 16) {
-        throw new Error(`decodePcm16Wav: need PCM16 mono (format ${format}, ${channels} ch, ${bits} bit)`);
+      if (code !== 1 || bits !== 16 || channels < 1) {
+        throw new Error(`${caller}: need PCM16 (format ${code}, ${channels} ch, ${bits} bit)`);
       }
-      sampleRate = buf.readUInt32LE(body + 4);
+      format = { sampleRate: buf.readUInt32LE(body + 4), channels };
     } else if (id === 'data') {
-      if (!sampleRate) throw new Error('decodePcm16Wav: data chunk before fmt');
-      const end = Math.min(buf.length, body + size);
-      // A copy, so the clip does not keep the file's buffer alive.
-      return { samples: pcm16FromBuffer(buf.subarray(body, end)).slice(), sampleRate };
+      if (!format) throw new Error(`${caller}: data chunk before fmt`);
+      return { ...format, data: buf.subarray(body, Math.min(buf.length, body + size)) };
     }
     // Chunks are padded to an even size.
     at = body + size + (size & 1);
   }
-  throw new Error('decodePcm16Wav: no data chunk');
+  throw new Error(`${caller}: no data chunk`);
 }

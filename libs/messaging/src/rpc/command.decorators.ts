@@ -1,6 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import {
+  AddressedSubject,
   AppError,
   CommandReply,
   CommandRequest,
@@ -39,9 +40,9 @@ type ChecksData<S extends CommandSubject, P extends unknown[]> = P extends [infe
 
 /**
  * Handles one command subject of CommandMap (a Nest @MessagePattern served by NatsRpcServer). Parameters
- * come from @Data(), @PartnerId() and @Caller().
+ * come from @Data(), @PartnerId() and @Caller(). Addressed commands go to AddressedCommandServer instead.
  */
-export function Command<S extends CommandSubject>(subject: S) {
+export function Command<S extends Exclude<CommandSubject, AddressedSubject>>(subject: S) {
   const pattern = MessagePattern(subject);
   return <P extends unknown[], R>(
     target: object,

@@ -9,9 +9,15 @@ import { RequestContext } from '../request-context';
 import { rpcClientDuration } from '../messaging.metrics';
 import { injectTraceContext, inSpan } from '../trace-propagation';
 import { SpanKind } from '@opentelemetry/api';
+import { addressedSubject } from './addressed-command.server';
 
 export interface RequestOptions {
   timeoutMs?: number;
+  /**
+   * Sends an addressed command (AddressedCommands) to `<subject>.<address>`: only the process serving that
+   * address (AddressedCommandServer) answers, and none serving it is a 502 at once (no responders).
+   */
+  address?: string;
 }
 
 /** Who a command acts for: a partner's id, the partner as the gateway authenticated it, or nobody (system). */
@@ -64,7 +70,8 @@ export class RpcClient<M extends CommandTypes<M> = CommandMap> {
     const stopTimer = rpcClientDuration.startTimer({ subject });
     let reply: RpcReply<TRes>;
     try {
-      const msg = await this.nats.nc.request(this.nats.subject(subject), encodeJson(message), {
+      const target = opts.address === undefined ? subject : addressedSubject(subject, opts.address);
+      const msg = await this.nats.nc.request(this.nats.subject(target), encodeJson(message), {
         timeout: opts.timeoutMs ?? this.options.requestTimeoutMs ?? 5000,
         headers: h,
       });

@@ -36,8 +36,9 @@ export function intOrNull(value: string | undefined): number | null {
 }
 
 /** Callback kinds the adapter hands out: answer_url, ring_url, hangup_url. */
-// transfer: the aleg_url of a cold transfer (its reply dials the number).
-export const CARRIER_A_EVENTS = ['answer', 'ring', 'hangup', 'transfer'] as const;
+// transfer: the aleg_url of a cold transfer (its reply dials the number). machine: machine_detection_url,
+// where machine detection answers asynchronously (Machine=true/false), after the call was answered.
+export const CARRIER_A_EVENTS = ['answer', 'ring', 'hangup', 'transfer', 'machine'] as const;
 
 /** CallStatus values that only a hangup callback carries. */
 export const CARRIER_A_FINAL_STATUSES = [

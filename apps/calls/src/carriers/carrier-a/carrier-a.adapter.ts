@@ -69,7 +69,13 @@ export class CarrierAAdapter
       hangup_method: 'POST',
     };
     if (call.agent.max_call_duration_secs) body.time_limit = call.agent.max_call_duration_secs;
-    if (call.agent.voicemail_detection_enabled) body.machine_detection = 'true';
+    if (call.agent.voicemail_detection_enabled) {
+      // Asynchronous: the callee is not held in silence while detection runs; a machine verdict that comes
+      // once the conversation started has the agent leave the voicemail message instead.
+      body.machine_detection = 'true';
+      body.machine_detection_url = call.callbackUrl('machine');
+      body.machine_detection_method = 'POST';
+    }
     const res = await this.send(creds, { method: 'POST', path: '/Call/', json: body });
     return { providerCallId: this.placedId(res, 'request_uuid') };
   }

@@ -64,7 +64,14 @@ export class CarrierBAdapter
     });
     for (const event of ['initiated', 'ringing', 'answered', 'completed'])
       form.append('StatusCallbackEvent', event);
-    if (call.agent.voicemail_detection_enabled) form.set('MachineDetection', 'Enable');
+    if (call.agent.voicemail_detection_enabled) {
+      // Asynchronous: the callee is not held in silence while detection runs; the verdict comes on the
+      // `amd` callback, and a machine has the agent leave the voicemail message instead.
+      form.set('MachineDetection', 'Enable');
+      form.set('AsyncAmd', 'true');
+      form.set('AsyncAmdStatusCallback', call.callbackUrl('amd'));
+      form.set('AsyncAmdStatusCallbackMethod', 'POST');
+    }
     if (call.agent.max_call_duration_secs) form.set('TimeLimit', String(call.agent.max_call_duration_secs));
     const res = await this.send(creds, { method: 'POST', path: '/Calls.json', form });
     return { providerCallId: this.placedId(res, 'sid') };
@@ -111,8 +118,9 @@ export class CarrierBAdapter
       {
         provider: PROVIDER,
         kind: 'status',
-        // One callback per status; a retried callback carries the same status and changes nothing.
-        dedupeKey: `status:${status}`,
+        // One callback per status; a retried callback carries the same status and changes nothing. The
+        // asynchronous machine detection result (`amd`, no CallStatus) comes once per call.
+        dedupeKey: kind === 'amd' ? 'amd' : `status:${status}`,
         providerStatus: status,
         providerEvent: f.CallbackSource ?? kind,
         sequence: intOrNull(f.SequenceNumber),

@@ -13,6 +13,7 @@ import {
   mulawEncode,
   parseMediaStreamRequest,
   verifyStreamToken,
+  warmOfflineSpeech,
 } from '@vap/media';
 import { DEV_SECRETS_KEY, mediaStreamTokenKey, parseSecretsKey } from '@vap/secrets';
 import { createTestDatabase, TestDatabase, waitFor } from '@vap/testing';
@@ -32,7 +33,8 @@ import { MediaStreamLinks } from '../../media-stream/media-stream-links';
 jest.setTimeout(30_000);
 
 const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const TIME_SCALE = 10;
+// Each 100 ms of real processing (synthesis on a loaded machine) is TIME_SCALE x 100 ms of the call's media time.
+const TIME_SCALE = 5;
 const INTRO = 'Hi Asha, this is Maya from Acme Health.';
 const REPLY = 'Sure, we have three plans.';
 const FAREWELL = 'Thank you for your time. Goodbye!';
@@ -93,6 +95,8 @@ describe('SandboxCallRunner', () => {
   }
 
   beforeAll(async () => {
+    // Starting the synthesizer on the first line would cost the call half a second of media at TIME_SCALE.
+    await warmOfflineSpeech();
     db = await createTestDatabase(SERVER_URL, 'vap_calls_sandbox_runner');
     callbackServer = createServer((req, res) => void receiveCallback(req).then(() => res.end()));
     await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
@@ -103,7 +107,10 @@ describe('SandboxCallRunner', () => {
       DATABASE_URL: db.url,
       PUBLIC_BASE_URL: callbackBase,
       SANDBOX_STEP_MS: 10,
-      MEDIA_PUBLIC_URL: `http://127.0.0.1:${(media.address() as AddressInfo).port}`,
+      // Carriers' address of the voice service, which the sandbox phone inside the deployment cannot use;
+      // the fake voice service reads stream paths against it, as the real one does.
+      MEDIA_PUBLIC_URL: 'https://media.example.com/voice',
+      SANDBOX_MEDIA_URL: `http://127.0.0.1:${(media.address() as AddressInfo).port}`,
       MEDIA_STREAM_TOKEN_TTL_MS: 60_000,
       MEDIA_TIME_SCALE: TIME_SCALE,
     });

@@ -10,6 +10,7 @@ import { PartnerStanding1763900020000 } from './1763900020000-partner-standing';
 import { PartnerBalanceVersion1764000010000 } from './1764000010000-partner-balance-version';
 import { SessionMediaStream1764100020000 } from './1764100020000-session-media-stream';
 import { MediaStreamClaims1764100010000 } from './1764100010000-media-stream-claims';
+import { ContactPolicy1764200010000 } from './1764200010000-contact-policy';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   PartnerBalanceVersion1764000010000,
   MediaStreamClaims1764100010000,
   SessionMediaStream1764100020000,
+  ContactPolicy1764200010000,
 ];

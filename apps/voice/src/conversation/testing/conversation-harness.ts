@@ -65,6 +65,8 @@ export class FakeTts implements TtsProvider {
   failOn: (text: string) => boolean = () => false;
   /** Wall ms before each 50 ms chunk (0: as fast as the event loop allows). */
   chunkDelayMs = 0;
+  /** Samples the pipeline has taken from the synthesis streams. */
+  samplesTaken = 0;
 
   async *synthesize(request: TtsRequest, signal?: AbortSignal): AsyncIterable<Int16Array> {
     this.requests.push(request);
@@ -76,6 +78,7 @@ export class FakeTts implements TtsProvider {
       if (signal?.aborted) return;
       await (this.chunkDelayMs ? sleep(this.chunkDelayMs, signal) : Promise.resolve());
       if (signal?.aborted) return;
+      this.samplesTaken += Math.min(400, samples - offset);
       yield tone.subarray(offset, Math.min(samples, offset + 400));
     }
   }
@@ -145,6 +148,9 @@ export class FakeReporter implements CallReporter {
   readonly hangups: string[] = [];
   readonly transfers: { to: string; reason: string }[] = [];
   readonly searches: { query: string; limit: number }[] = [];
+  optOuts = 0;
+  /** Set to make the opt-out fail, as a calls service that does not answer would. */
+  optOutError: Error | null = null;
   transferResult = true;
   /** Wall ms a transfer / knowledge search takes. */
   toolDelayMs = 0;
@@ -167,6 +173,10 @@ export class FakeReporter implements CallReporter {
   }
   async hangup(reason: string): Promise<void> {
     this.hangups.push(reason);
+  }
+  async optOut(): Promise<void> {
+    this.optOuts++;
+    if (this.optOutError) throw this.optOutError;
   }
   async searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchResponseDto> {
     this.searches.push({ query, limit });

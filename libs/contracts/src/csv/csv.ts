@@ -40,3 +40,17 @@ export function parseCsv(text: string): string[][] {
   if (field !== '' || row.length > 0) endRow();
   return rows;
 }
+
+/**
+ * The same format written: a field with a comma, quote or line break is quoted (its quotes doubled), records
+ * end with CRLF. A field that a spreadsheet would run as a formula (=, +, -, @ first) is not altered: these
+ * files are read back by programs, and E.164 numbers start with +.
+ */
+export function formatCsv(rows: readonly (readonly string[])[]): string {
+  return rows
+    .map((row) =>
+      row.map((field) => (/[",\r\n]/.test(field) ? `"${field.replace(/"/g, '""')}"` : field)).join(','),
+    )
+    .map((line) => `${line}\r\n`)
+    .join('');
+}

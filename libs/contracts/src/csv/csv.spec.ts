@@ -1,4 +1,4 @@
-import { parseCsv } from './csv';
+import { formatCsv, parseCsv } from './csv';
 
 describe('parseCsv', () => {
   it('reads records, quoted fields, doubled quotes and both line endings', () => {
@@ -18,5 +18,20 @@ describe('parseCsv', () => {
       ['a', 'b'],
       ['1', '2'],
     ]);
+  });
+});
+
+describe('formatCsv', () => {
+  it('quotes what needs it and reads back to the same rows', () => {
+    const rows = [
+      ['number', 'reason', 'note'],
+      ['+15550001234', 'opt_out', 'said "stop", twice'],
+      ['+9198', 'legal', 'line one\nline two'],
+      ['+44', 'manual', ''],
+    ];
+    const text = formatCsv(rows);
+    expect(text.split('\r\n')[1]).toBe('+15550001234,opt_out,"said ""stop"", twice"');
+    expect(text.endsWith('\r\n')).toBe(true);
+    expect(parseCsv(text)).toEqual(rows);
   });
 });

@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import {
+  AppError,
+  ContactPolicySettingsDto,
+  resolveCallingWindow,
+  UpdateContactPolicySettingsDto,
+} from '@vap/contracts';
+import { ContactPolicySettingsRow } from './entities/contact-policy-settings.entity';
+
+const toDto = (row: ContactPolicySettingsRow | null): ContactPolicySettingsDto => ({
+  calling_window: row?.callingWindow ?? null,
+  windows_apply_to_single_calls: row?.windowsApplyToSingleCalls ?? false,
+  max_attempts_per_day: row?.maxAttemptsPerDay ?? null,
+  max_attempts_per_7_days: row?.maxAttemptsPer7Days ?? null,
+  updated_at: row?.updatedAt.toISOString() ?? null,
+});
+
+/** GET and PATCH /contact-policy/settings: the account's calling window and frequency caps. */
+@Injectable()
+export class ContactPolicySettingsService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async get(partnerId: string): Promise<ContactPolicySettingsDto> {
+    return toDto(await this.dataSource.getRepository(ContactPolicySettingsRow).findOneBy({ partnerId }));
+  }
+
+  async update(
+    partnerId: string,
+    changes: UpdateContactPolicySettingsDto,
+  ): Promise<ContactPolicySettingsDto> {
+    let window: ContactPolicySettingsDto['calling_window'] | undefined;
+    if (changes.calling_window === null) window = null;
+    else if (changes.calling_window !== undefined) {
+      const resolved = resolveCallingWindow(changes.calling_window, 'calling_window');
+      if ('problems' in resolved) throw AppError.validation(resolved.problems);
+      window = resolved.window;
+    }
+    return this.dataSource.transaction(async (em) => {
+      const repo = em.getRepository(ContactPolicySettingsRow);
+      // The row lock orders concurrent PATCHes, so each one's fields land whole.
+      const current = await repo.findOne({ where: { partnerId }, lock: { mode: 'pessimistic_write' } });
+      const next: ContactPolicySettingsRow = {
+        partnerId,
+        callingWindow: window !== undefined ? window : (current?.callingWindow ?? null),
+        windowsApplyToSingleCalls:
+          changes.windows_apply_to_single_calls ?? current?.windowsApplyToSingleCalls ?? false,
+        maxAttemptsPerDay:
+          changes.max_attempts_per_day !== undefined
+            ? changes.max_attempts_per_day
+            : (current?.maxAttemptsPerDay ?? null),
+        maxAttemptsPer7Days:
+          changes.max_attempts_per_7_days !== undefined
+            ? changes.max_attempts_per_7_days
+            : (current?.maxAttemptsPer7Days ?? null),
+        updatedAt: new Date(),
+      };
+      await repo.upsert(next, ['partnerId']);
+      return toDto(next);
+    });
+  }
+}

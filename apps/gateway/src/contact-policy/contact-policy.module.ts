@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { ContactPolicySettingsController } from './contact-policy-settings.controller';
+import { DoNotCallController } from './do-not-call.controller';
+import { PolicyDecisionsController } from './policy-decisions.controller';
+
+@Module({ controllers: [DoNotCallController, PolicyDecisionsController, ContactPolicySettingsController] })
+export class ContactPolicyModule {}

@@ -1,0 +1,24 @@
+import { text } from 'express';
+import type { RequestHandler } from 'express';
+import { CAMPAIGN_CSV_BODY_LIMIT } from '@vap/contracts';
+import { API_PREFIX } from './api-docs';
+import { jsonOnly } from './body-parsers';
+
+/** The partner routes that also take a text/csv body: a campaign's contacts upload, a do-not-call import. */
+export const CSV_BODY_ROUTES = [
+  new RegExp(`^/${API_PREFIX}/campaigns/[^/]+/contacts/?$`),
+  new RegExp(`^/${API_PREFIX}/do-not-call/import/?$`),
+];
+
+/**
+ * On those routes only: JSON or text/csv (anything else 415), a CSV read as a string up to its own size limit
+ * (beyond it 413). JSON bodies are left to the JSON parser.
+ */
+export function csvBody(): RequestHandler {
+  const allow = jsonOnly([/^text\/csv$/]);
+  const parse = text({ type: 'text/csv', limit: CAMPAIGN_CSV_BODY_LIMIT });
+  return (req, res, next) => {
+    if (!CSV_BODY_ROUTES.some((route) => route.test(req.path))) return next();
+    allow(req, res, (err?: unknown) => (err ? next(err) : parse(req, res, next)));
+  };
+}

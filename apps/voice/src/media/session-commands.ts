@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import {
+  ANSWERED_BY_VALUES,
+  AddressedSubjects,
+  AppError,
+  VoiceAnsweredByReply,
+  VoiceAnsweredByRequest,
+  VoiceSessionEndReply,
+  VoiceSessionEndRequest,
+} from '@vap/contracts';
+import { AddressedCommandServer } from '@vap/messaging';
+import type { MediaSession } from './media-session';
+
+/** end_call_reason values are snake_case words, as the calls service takes them on calls.voice.hangup. */
+const REASON_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** What the commands need of a live session. */
+export type CommandableSession = Pick<
+  MediaSession,
+  'callId' | 'partnerId' | 'end' | 'answeredBy' | 'finished'
+>;
+
+/**
+ * The addressed commands for the calls this replica holds: each live session answers the commands addressed
+ * to its call id while it runs, so only the replica carrying the call's media acts on them, and a call no
+ * replica holds gets no responders (the calls service then acts through the carrier, or lets it be).
+ * - voice.session.end: the agent's farewell, then the hang-up through calls.voice.hangup;
+ * - voice.session.answered_by: machine detection answered after the stream opened (a machine answer leaves
+ *   the voicemail message and hangs up).
+ */
+@Injectable()
+export class SessionCommands {
+  constructor(private readonly server: AddressedCommandServer) {}
+
+  /** Answers for `session` until it has finished. */
+  serve(session: CommandableSession): void {
+    const servings = [
+      this.server.serve(AddressedSubjects.voice.sessionEnd, session.callId, (data, request) =>
+        endSession(session, data, request.partnerId),
+      ),
+      this.server.serve(AddressedSubjects.voice.answeredBy, session.callId, (data, request) =>
+        applyAnsweredBy(session, data, request.partnerId),
+      ),
+    ];
+    void session.finished.finally(() => Promise.all(servings.map((serving) => serving.close())));
+  }
+}
+
+/** The address is the call id; a command naming another call, or another partner's, is not for it. */
+function assertHeld(session: CommandableSession, callId: string, partnerId: string | null): void {
+  if (callId !== session.callId || (partnerId !== null && partnerId !== session.partnerId)) {
+    throw AppError.notFound('Live call');
+  }
+}
+
+/** Ends the session with the agent's farewell; the hang-up follows through calls.voice.hangup. */
+function endSession(
+  session: CommandableSession,
+  request: VoiceSessionEndRequest,
+  partnerId: string | null,
+): VoiceSessionEndReply {
+  assertHeld(session, request.callId, partnerId);
+  if (typeof request.reason !== 'string' || !REASON_PATTERN.test(request.reason)) {
+    throw AppError.validation([{ field: 'reason', message: 'reason must be a snake_case word' }]);
+  }
+  return { accepted: session.end(request.reason) };
+}
+
+/** Hands the late answer to the session; `acted` when it leaves the voicemail message and hangs up. */
+function applyAnsweredBy(
+  session: CommandableSession,
+  request: VoiceAnsweredByRequest,
+  partnerId: string | null,
+): VoiceAnsweredByReply {
+  assertHeld(session, request.callId, partnerId);
+  if (!(ANSWERED_BY_VALUES as readonly unknown[]).includes(request.answeredBy)) {
+    throw AppError.validation([
+      { field: 'answeredBy', message: `answeredBy must be one of ${ANSWERED_BY_VALUES.join(', ')}` },
+    ]);
+  }
+  return { acted: session.answeredBy(request.answeredBy) };
+}

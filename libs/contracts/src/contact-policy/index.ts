@@ -1,0 +1,4 @@
+export * from './do-not-call.dto';
+export * from './policy-decision.dto';
+export * from './calling-window.dto';
+export * from './contact-policy-settings.dto';
