@@ -1,3 +1,4 @@
+import { onCommitWakeup } from './commit-wakeups';
 import { PgListener } from './pg-listener';
 
 export interface ClaimLoopOptions<T> {
@@ -32,8 +33,8 @@ export interface ClaimLoopOptions<T> {
 const text = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
 /**
- * The worker side of a Postgres work queue, shared by every service that has one: it wakes on NOTIFY when
- * work is queued and polls for due retries and expired leases, claims only as many items as it has free
+ * The worker side of a Postgres work queue, shared by every service that has one: it wakes when work is
+ * queued (wakeAfterCommit in this process, NOTIFY from others) and polls for due retries and expired leases, claims only as many items as it has free
  * slots, and on stop() takes nothing new and waits for what it holds, so a restart loses no work.
  */
 export class ClaimLoop<T> {
@@ -44,6 +45,7 @@ export class ClaimLoop<T> {
   private claiming?: Promise<void>;
   private again = false;
   private stopped = false;
+  private stopWakeups?: () => void;
 
   constructor(private readonly options: ClaimLoopOptions<T>) {
     this.listener = new PgListener({
@@ -59,7 +61,9 @@ export class ClaimLoop<T> {
 
   async start(): Promise<void> {
     if (this.options.concurrency === 0) return;
-    // Polling alone finds every item; LISTEN only makes new ones start at once.
+    // Polling alone finds every item. Work queued in this process wakes the loop at its commit
+    // (wakeAfterCommit); LISTEN catches what other processes NOTIFY.
+    this.stopWakeups = onCommitWakeup(this.options.channel, () => this.wake());
     await this.listener.start();
     if (this.stopped) return;
     this.timer = setInterval(() => this.wake(), this.options.pollMs);
@@ -139,6 +143,7 @@ export class ClaimLoop<T> {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    this.stopWakeups?.();
     await this.claiming;
     await Promise.allSettled([...this.running]);
     await this.listener.stop();

@@ -1,4 +1,5 @@
 import { DataSourceOptions, MixedList, EntitySchema } from 'typeorm';
+import { CommitWakeupSubscriber } from './commit-wakeups';
 
 export interface SchemaDataSourceInput {
   url: string;
@@ -20,6 +21,7 @@ export function schemaDataSourceOptions(input: SchemaDataSourceInput): DataSourc
     schema: input.schema,
     entities: input.entities,
     migrations: input.migrations,
+    subscribers: [CommitWakeupSubscriber],
     migrationsTableName: 'migrations',
     migrationsRun: false,
     synchronize: false,

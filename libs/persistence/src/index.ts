@@ -2,6 +2,7 @@ export * from './data-source-options';
 export * from './migrate';
 export * from './keyset-page';
 export * from './claim-loop';
+export * from './commit-wakeups';
 export * from './pg-listener';
 export * from './pg-errors';
 export * from './table-of';

@@ -1,21 +1,37 @@
 import { EntityManager } from 'typeorm';
-import { AccountConcurrency, ACTIVE_CALL_STATUSES } from '@vap/contracts';
+import { AccountConcurrency } from '@vap/contracts';
 import { tableOf } from '@vap/persistence';
 
 /**
- * Serialises, per partner, everything that changes how many calls are active: starts and status moves.
- * Held to the end of the transaction, so the count a start checks cannot change until it commits.
+ * Each partner's active calls are counted in a row of partner_active_calls that a trigger on calls keeps
+ * (migration 1764300010000): a call's insert or status change moves the count in its own transaction.
  */
-export async function lockPartnerCalls(em: EntityManager, partnerId: string): Promise<void> {
-  await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`calls:${partnerId}`]);
-}
 
-export async function countActiveCalls(em: EntityManager, partnerId: string): Promise<number> {
+/**
+ * Locks the partner's count until the transaction ends and answers it: what an admission checks its limit
+ * against. Admissions of one partner queue here; moves that keep a call active never take this lock.
+ */
+export async function lockActiveCalls(em: EntityManager, partnerId: string): Promise<number> {
+  const table = tableOf(em, 'partner_active_calls');
   const [row] = (await em.query(
-    `SELECT count(*)::int AS active FROM ${tableOf(em, 'calls')} WHERE partner_id = $1 AND status = ANY($2)`,
-    [partnerId, ACTIVE_CALL_STATUSES],
+    `INSERT INTO ${table} AS c (partner_id, active) VALUES ($1, 0)
+       ON CONFLICT (partner_id) DO UPDATE SET active = c.active
+     RETURNING active`,
+    [partnerId],
   )) as { active: number }[];
   return row.active;
+}
+
+/**
+ * The partner's count as this transaction sees it: after a call's move in the same transaction, that
+ * move's own count (the trigger's update holds the row until commit, so ends are counted one at a time).
+ */
+export async function readActiveCalls(em: EntityManager, partnerId: string): Promise<number> {
+  const [row] = (await em.query(
+    `SELECT active FROM ${tableOf(em, 'partner_active_calls')} WHERE partner_id = $1`,
+    [partnerId],
+  )) as { active: number }[];
+  return row?.active ?? 0;
 }
 
 /** The account_concurrency of an event; a null limit means an unlimited account. */

@@ -25,7 +25,7 @@ import { CallsQueryService } from './calls-query.service';
 import { Call, newCall } from './entities/call.entity';
 import { CallSession, newSession } from './entities/call-session.entity';
 import { FromNumberResolver } from './from-number.resolver';
-import { accountConcurrency, countActiveCalls, lockPartnerCalls } from './partner-lock';
+import { accountConcurrency, lockActiveCalls } from './partner-lock';
 import { bindKey, callOfKey, splitStartCommand, StartCallKey } from './start-call-keys';
 
 export const DEFAULT_CONCURRENCY_LIMIT = 5;
@@ -96,12 +96,11 @@ export class StartCallService {
   ): Promise<Call | string | { stop: PolicyStop }> {
     const limit = partner.concurrencyLimit > 0 ? partner.concurrencyLimit : DEFAULT_CONCURRENCY_LIMIT;
     return this.dataSource.transaction(async (em) => {
-      await lockPartnerCalls(em, partner.id);
+      const active = await lockActiveCalls(em, partner.id);
       const earlier = key ? await callOfKey(em, partner.id, key) : null;
       if (earlier) return earlier;
       const stop = await this.policy.capStop(em, permit);
       if (stop) return { stop };
-      const active = await countActiveCalls(em, partner.id);
       if (active >= limit) {
         throw new AppError(
           ErrorCode.LIMIT_REACHED,

@@ -13,7 +13,7 @@ import { OutboxService, RpcClient } from '@vap/messaging';
 import { isUniqueViolation, tableOf } from '@vap/persistence';
 import { Call, newCall } from '../calls/entities/call.entity';
 import { CallSession, newSession } from '../calls/entities/call-session.entity';
-import { accountConcurrency, countActiveCalls, lockPartnerCalls } from '../calls/partner-lock';
+import { accountConcurrency, readActiveCalls } from '../calls/partner-lock';
 import { Connection } from '../connections/entities/connection.entity';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { CallProgressService } from '../progress/call-progress.service';
@@ -81,8 +81,6 @@ export class InboundCallOpener {
 
   private insert(decision: InboundRouteDecisionDto, connection: Connection, agent: AgentDto): Promise<Call> {
     return this.dataSource.transaction(async (em) => {
-      await lockPartnerCalls(em, connection.partnerId);
-      const active = await countActiveCalls(em, connection.partnerId);
       const number = decision.phone_number_id
         ? await em.findOne(PhoneNumber, { where: { id: decision.phone_number_id } })
         : null;
@@ -106,6 +104,8 @@ export class InboundCallOpener {
         }),
       );
       await em.save(call);
+      // The insert counted the call (and holds the partner's count until commit): this is its own count.
+      const active = await readActiveCalls(em, connection.partnerId);
       await em.insert(CallSession, newSession(call));
       await em.query(
         `UPDATE ${tableOf(em, 'inbound_route_decisions')} SET call_id = $2, session_id = $3 WHERE id = $1`,
@@ -115,7 +115,7 @@ export class InboundCallOpener {
         em,
         DomainEvents.callStatusUpdated,
         call.partnerId,
-        statusUpdatedData(call, null, accountConcurrency(null, active + 1), call.createdAt),
+        statusUpdatedData(call, null, accountConcurrency(null, active), call.createdAt),
       );
       return call;
     });

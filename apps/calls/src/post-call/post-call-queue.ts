@@ -14,7 +14,7 @@ export async function enqueuePostCall(em: EntityManager, callId: string): Promis
     `INSERT INTO ${tableOf(em, 'post_call_jobs')} (call_id) VALUES ($1) ON CONFLICT (call_id) DO NOTHING`,
     [callId],
   );
-  await notifyQueued(em, POST_CALL_JOBS);
+  notifyQueued(em, POST_CALL_JOBS);
 }
 
 /** Runs a queued post-call job of the call now (it was waiting for something that has arrived). */
@@ -24,7 +24,7 @@ export async function wakePostCall(em: EntityManager, callId: string): Promise<v
      RETURNING call_id`,
     [callId],
   );
-  if (woken.length) await notifyQueued(em, POST_CALL_JOBS);
+  if (woken.length) notifyQueued(em, POST_CALL_JOBS);
 }
 
 /**

@@ -19,7 +19,7 @@ import { normalizeCarrierStatus } from '../carriers/status-normalization';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { CallsConfig } from '../config/calls.config';
-import { accountConcurrency, countActiveCalls, lockPartnerCalls } from '../calls/partner-lock';
+import { accountConcurrency, readActiveCalls } from '../calls/partner-lock';
 import { enqueuePostCall } from '../post-call/post-call-queue';
 import { statusUpdatedData } from './status-event';
 import { defaultDisposition, finalAnsweredBy } from './terminal-details';
@@ -221,7 +221,6 @@ export class CallProgressService {
       call.durationSeconds = timing.durationSeconds;
       call.billDurationSeconds = timing.billSeconds;
     }
-    await em.save(call);
     if (status === 'in_progress') {
       await em.update(CallSession, { callId: call.id }, { startedAt: event.occurredAt });
     }
@@ -234,10 +233,10 @@ export class CallProgressService {
       await recordCallCharge(em, call, this.config.CALL_PRICE_PER_MINUTE_PAISE);
       await enqueuePostCall(em, call.id);
     }
-    // The partner's lock is taken last, only around the count: moves of different calls run in parallel
-    // up to here, and the count still sees every committed change, as the start's admission does.
-    await lockPartnerCalls(em, call.partnerId);
-    const active = await countActiveCalls(em, call.partnerId);
+    // Saved last: an ending call's status update takes the partner's count (partner_active_calls, by
+    // trigger) and holds it to commit, so ends are counted one at a time and for as short as can be.
+    await em.save(call);
+    const active = await readActiveCalls(em, call.partnerId);
     await this.outbox.record(
       em,
       DomainEvents.callStatusUpdated,

@@ -92,7 +92,7 @@ export class CarrierReconciler {
         `UPDATE ${tableOf(em, 'calls')} SET carrier_reconciliation = 'pending' WHERE id = $1 AND status = ANY($2)`,
         [call.id, ACTIVE_CALL_STATUSES],
       );
-      await notifyQueued(em, CARRIER_RECONCILIATIONS);
+      notifyQueued(em, CARRIER_RECONCILIATIONS);
     });
   }
 }

@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { ClaimLoop, ClaimLoopOptions, tableOf } from '@vap/persistence';
+import { ClaimLoop, ClaimLoopOptions, tableOf, wakeAfterCommit } from '@vap/persistence';
 
 /** A claimed row of a calls-service queue: the call it is about and which attempt this is. */
 export interface QueuedCall {
@@ -10,7 +10,7 @@ export interface QueuedCall {
 
 /**
  * A calls-service work queue: a table with one row a call (call_id, status, attempts, run_after,
- * updated_at) and the NOTIFY channel its enqueue sends on.
+ * updated_at) and the channel its enqueue wakes (wakeAfterCommit).
  */
 export interface CallWorkQueue {
   /** The queue's table in the service's schema (see tableOf). */
@@ -22,9 +22,9 @@ export interface CallWorkQueue {
   columns?: string[];
 }
 
-/** Wakes the queue's workers; inside a transaction it is delivered at commit, when the row is visible. */
-export async function notifyQueued(em: EntityManager, queue: CallWorkQueue): Promise<void> {
-  await em.query(`SELECT pg_notify($1, '')`, [queue.channel]);
+/** Wakes this process's workers of the queue at commit, when the row is visible (other replicas poll). */
+export function notifyQueued(em: EntityManager, queue: CallWorkQueue): void {
+  wakeAfterCommit(em, queue.channel);
 }
 
 /**

@@ -61,7 +61,7 @@ export class CampaignLifecycle {
         concurrency: [concurrency, retryConcurrency],
       });
       await this.events.record(em, started, 'draft');
-      await this.signal.notify(em, id);
+      this.signal.notify(em, id);
       return started;
     });
     return toCampaignDto(row);
@@ -95,7 +95,7 @@ export class CampaignLifecycle {
       // The account may have changed its window or caps while the campaign was paused.
       await this.repo.recheckPolicyWaits(em, id, this.clock.now());
       await this.events.record(em, resumed, 'paused');
-      await this.signal.notify(em, id);
+      this.signal.notify(em, id);
       return resumed;
     });
     return toCampaignDto(row);

@@ -105,7 +105,7 @@ export class ContactsService {
           `UPDATE ${tableOf(em, 'campaigns')} SET total_contacts = total_contacts + $2, updated_at = now() WHERE id = $1`,
           [campaign.id, accepted.length],
         );
-        if (campaign.status === 'running') await this.signal.notify(em, campaign.id);
+        if (campaign.status === 'running') this.signal.notify(em, campaign.id);
       }
       return {
         accepted: accepted.length,

@@ -34,6 +34,17 @@ const POLICY_WAITS: readonly ErrorCode[] = [
 /** A deferral without a readable retry_at (an older calls service) is tried again after this long. */
 const POLICY_WAIT_FALLBACK_MS = 60_000;
 
+/**
+ * Asks for one attempt's call at most this often when the calls service does not answer (a timeout, no
+ * replica listening, a 5xx): the attempt's idempotency key makes asking again safe, and an answer now beats
+ * leaving the claim to the reconciler for a whole lease.
+ */
+const START_CALL_TRIES = 3;
+const START_CALL_RETRY_MS = 250;
+
+const isUnanswered = (err: unknown) => !(err instanceof AppError) || err.status >= 500;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Refusals that stop the whole campaign until the partner fixes them: paused with the code as reason. */
 const CAMPAIGN_STOPPERS: readonly ErrorCode[] = [
   ErrorCode.CALLER_ID_INACTIVE,
@@ -44,8 +55,8 @@ const CAMPAIGN_STOPPERS: readonly ErrorCode[] = [
 
 /**
  * Places one claimed attempt through the calls service's start command, the only way campaigns dial.
- * Its answer decides the claim: a call (linked), a refusal that releases the claim, or no answer, in which
- * case the claim stays until the reconciler finds out whether the call exists.
+ * Its answer decides the claim: a call (linked), a refusal that releases the claim, or no answer after a few
+ * asks, in which case the claim stays until the reconciler finds out whether the call exists.
  */
 @Injectable()
 export class CallPlacer {
@@ -69,6 +80,8 @@ export class CallPlacer {
       phone_number_id: claim.phoneNumberId,
       variables: claim.variables,
       client_reference_id: claim.attemptId,
+      // The attempt's own key: asking again after no answer gets the call the first ask placed, if it did.
+      idempotency_key: `campaign-attempt:${claim.attemptId}`,
       // The contact policy judges the dial by the campaign's window and the contact's zone, and logs a stopped
       // dial against its campaign and contact.
       origin: {
@@ -78,14 +91,22 @@ export class CallPlacer {
         timezone: claim.timezone,
       },
     };
-    try {
-      const { call } = await this.rpc.request(Subjects.calls.callStart, partner, body, {
-        timeoutMs: this.config.CAMPAIGNS_START_CALL_TIMEOUT_MS,
-      });
-      await this.attempts.linkCall(claim.attemptId, call.call_id);
-      campaignDispatches.inc({ kind: kindOf(claim), outcome: 'placed' });
-    } catch (err) {
-      await this.refused(campaign, partner, claim, err);
+    for (let tries = 1; ; tries += 1) {
+      try {
+        const { call } = await this.rpc.request(Subjects.calls.callStart, partner, body, {
+          timeoutMs: this.config.CAMPAIGNS_START_CALL_TIMEOUT_MS,
+        });
+        await this.attempts.linkCall(claim.attemptId, call.call_id);
+        campaignDispatches.inc({ kind: kindOf(claim), outcome: 'placed' });
+        return;
+      } catch (err) {
+        if (isUnanswered(err) && tries < START_CALL_TRIES) {
+          await sleep(START_CALL_RETRY_MS * tries);
+          continue;
+        }
+        await this.refused(campaign, partner, claim, err);
+        return;
+      }
     }
   }
 
@@ -119,7 +140,7 @@ export class CallPlacer {
   ): Promise<void> {
     const error = err instanceof AppError ? err : null;
     const kind = kindOf(claim);
-    if (!error || error.status >= 500) {
+    if (!error || isUnanswered(error)) {
       campaignDispatches.inc({ kind, outcome: 'unknown' });
       // The call may exist (a timeout, or a carrier that failed after the call was recorded): its events
       // or the reconciler settle the claim; releasing it now could dial the contact twice.

@@ -48,7 +48,7 @@ export class ContactOutcomes {
     } else {
       await this.finish(em, campaign, attempt.contact_id, outcome.status, callStatus);
     }
-    await this.signal.notify(em, campaign.id);
+    this.signal.notify(em, campaign.id);
   }
 
   /** A contact's final status, counted once on its campaign. */

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ApiKeyCache } from '../auth/api-key-cache';
 import { AdminController } from './admin.controller';
 import { ApiKeysService } from './api-keys.service';
 import { PartnersService } from './partners.service';
@@ -6,7 +7,7 @@ import { BillingController } from '../billing/billing.controller';
 
 @Module({
   controllers: [AdminController, BillingController],
-  providers: [PartnersService, ApiKeysService],
-  exports: [PartnersService, ApiKeysService],
+  providers: [PartnersService, ApiKeysService, ApiKeyCache],
+  exports: [PartnersService, ApiKeysService, ApiKeyCache],
 })
 export class AccountsModule {}

@@ -3,9 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { ApiKeySummaryDto } from '@vap/contracts';
-import { apiKeyMatches, generateApiKey, isWellFormedApiKey, lookupPrefixOf } from '../auth/api-key-secrets';
+import { ApiKeyCache, CachedApiKey } from '../auth/api-key-cache';
+import {
+  apiKeyMatches,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+  lookupPrefixOf,
+} from '../auth/api-key-secrets';
 import { ApiKey } from './entities/api-key.entity';
-import { Partner } from './entities/partner.entity';
 
 export function toApiKeySummary(key: ApiKey): ApiKeySummaryDto {
   return {
@@ -19,7 +25,10 @@ export function toApiKeySummary(key: ApiKey): ApiKeySummaryDto {
 
 @Injectable()
 export class ApiKeysService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly cache: ApiKeyCache,
+  ) {}
 
   /** Issues a key for the partner; the caller shows `key` once, only the hash is kept. */
   async issue(
@@ -41,26 +50,52 @@ export class ApiKeysService {
     return { key: generated.key, record };
   }
 
-  /** The key's row and partner when the presented key is valid and not revoked, else null. */
-  async authenticate(presented: string): Promise<{ key: ApiKey; partner: Partner } | null> {
+  /**
+   * The key and its account when the presented key is valid and not revoked, else null: from the cache
+   * (ApiKeyCache) when this replica has seen the key lately, else from Postgres.
+   */
+  async authenticate(presented: string): Promise<CachedApiKey | null> {
     if (!isWellFormedApiKey(presented)) return null;
+    const hash = hashApiKey(presented);
+    const cached = this.cache.get(hash);
+    if (cached) {
+      this.touch(cached);
+      return cached;
+    }
+    const readAt = this.cache.version;
     const key = await this.dataSource.getRepository(ApiKey).findOne({
       where: { lookupPrefix: lookupPrefixOf(presented), revokedAt: IsNull() },
       relations: { partner: true },
     });
     if (!key?.partner || !apiKeyMatches(presented, key.keyHash)) return null;
-    this.touch(key);
-    return { key, partner: key.partner };
+    const p = key.partner;
+    const found: CachedApiKey = {
+      keyId: key.id,
+      partner: {
+        id: p.id,
+        status: p.status,
+        voiceTier: p.voiceTier,
+        concurrencyLimit: p.concurrencyLimit,
+        balancePaise: p.balancePaise,
+        version: p.version,
+      },
+      lastUsedAt: key.lastUsedAt?.getTime() ?? null,
+    };
+    this.touch(found);
+    this.cache.set(hash, found, readAt);
+    return found;
   }
 
   /** Records last use at most once a minute per key, off the request's critical path. */
-  private touch(key: ApiKey): void {
-    if (key.lastUsedAt && Date.now() - key.lastUsedAt.getTime() < 60_000) return;
+  private touch(key: CachedApiKey): void {
+    const now = Date.now();
+    if (key.lastUsedAt !== null && now - key.lastUsedAt < 60_000) return;
+    key.lastUsedAt = now;
     void this.dataSource
       .createQueryBuilder()
       .update(ApiKey)
       .set({ lastUsedAt: () => 'now()' })
-      .where('id = :id', { id: key.id })
+      .where('id = :id', { id: key.keyId })
       .execute()
       .catch(() => undefined);
   }
@@ -76,6 +111,7 @@ export class ApiKeysService {
     if (!key.revokedAt) {
       key.revokedAt = new Date();
       await repo.save(key);
+      this.cache.forgetPartnerEverywhere(partnerId);
     }
     return key;
   }

@@ -12,6 +12,7 @@ import {
   UpdatePartnerDto,
 } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
+import { ApiKeyCache } from '../auth/api-key-cache';
 import { ApiKeysService, toApiKeySummary } from './api-keys.service';
 import { LedgerEntry } from './entities/ledger-entry.entity';
 import { Partner } from './entities/partner.entity';
@@ -40,6 +41,7 @@ export class PartnersService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly apiKeys: ApiKeysService,
     private readonly outbox: OutboxService,
+    private readonly keyCache: ApiKeyCache,
   ) {}
 
   async create(input: CreatePartnerDto): Promise<CreatedPartnerDto> {
@@ -63,7 +65,7 @@ export class PartnersService {
   }
 
   async update(id: string, input: UpdatePartnerDto): Promise<PartnerDto> {
-    return this.dataSource.transaction(async (em) => {
+    const updated = await this.dataSource.transaction(async (em) => {
       const partner = await em.findOne(Partner, { where: { id }, lock: { mode: 'pessimistic_write' } });
       if (!partner) throw AppError.notFound('Partner');
       if (input.balance_inr !== undefined) {
@@ -79,6 +81,9 @@ export class PartnersService {
       await this.outbox.record(em, DomainEvents.partnerUpdated, partner.id, toPartnerDto(partner));
       return toPartnerDto(partner);
     });
+    // At once here; the other replicas drop it when the event above reaches them.
+    this.keyCache.forgetPartner(id);
+    return updated;
   }
 
   async get(id: string): Promise<Partner> {

@@ -61,19 +61,7 @@ export class ApiKeyGuard implements CanActivate {
     if (found.partner.status !== 'approved') {
       throw new AppError(ErrorCode.FORBIDDEN, 'This account is not yet approved');
     }
-    const p = found.partner;
-    req.auth = {
-      partnerId: p.id,
-      apiKeyId: found.key.id,
-      partner: {
-        id: p.id,
-        status: p.status,
-        voiceTier: p.voiceTier,
-        concurrencyLimit: p.concurrencyLimit,
-        balancePaise: p.balancePaise,
-        version: p.version,
-      },
-    };
+    req.auth = { partnerId: found.partner.id, apiKeyId: found.keyId, partner: { ...found.partner } };
     return true;
   }
 }

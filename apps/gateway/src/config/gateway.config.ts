@@ -15,6 +15,14 @@ export class GatewayConfig extends BaseServiceConfig {
   @MinLength(12, { message: 'ADMIN_API_TOKEN must be set, at least 12 characters' })
   ADMIN_API_TOKEN: string = '';
 
+  /**
+   * How long a replica may answer for an API key without asking Postgres: the bound on a revocation or an
+   * account change whose notice another replica never got (the replica that made it forgets at once). 0: no
+   * cache.
+   */
+  @IntSetting({ min: 0, max: 60_000 })
+  API_KEY_CACHE_TTL_MS: number = 5000;
+
   @IntSetting({ min: 1 })
   RATE_LIMIT_GENERAL_PER_MINUTE: number = 60;
 

@@ -12,7 +12,7 @@ import {
   WebhookPayload,
   WebhookTestData,
 } from '@vap/contracts';
-import { KeysetColumns, KeysetPager, tableOf } from '@vap/persistence';
+import { KeysetColumns, KeysetPager, tableOf, wakeAfterCommit } from '@vap/persistence';
 import { WebhookEndpoint } from '../endpoints/entities/webhook-endpoint.entity';
 import { DELIVERIES_CHANNEL, DeliveryQueueRepository } from './delivery-queue.repository';
 import { AttemptRow, DeliveryRow, toAttemptDto, toDeliveryDto } from './delivery-row';
@@ -90,7 +90,7 @@ export class DeliveriesService {
         'The delivery is still queued or being sent; only finished deliveries can be retried',
       );
     }
-    await this.dataSource.query(`SELECT pg_notify($1, '')`, [DELIVERIES_CHANNEL]);
+    wakeAfterCommit(this.dataSource.manager, DELIVERIES_CHANNEL);
     return toDeliveryDto(rows[0]);
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { tableOf } from '@vap/persistence';
+import { tableOf, wakeAfterCommit } from '@vap/persistence';
 import { LeaseLostError } from './lease-lost.error';
 
 /** LISTEN/NOTIFY channel that wakes idle workers when deliveries are queued. */
@@ -175,8 +175,8 @@ export class DeliveryQueueRepository {
        RETURNING id`,
       params,
     )) as { id: string }[];
-    // Delivered at commit, so a worker wakes exactly when the rows are visible.
-    if (rows.length) await em.query(`SELECT pg_notify($1, '')`, [DELIVERIES_CHANNEL]);
+    // At commit, so this process's workers wake exactly when the rows are visible.
+    if (rows.length) wakeAfterCommit(em, DELIVERIES_CHANNEL);
     return rows.map((r) => r.id);
   }
 

@@ -24,7 +24,8 @@ interface ClaimedBatch {
  * Publishes committed outbox rows to JetStream with Nats-Msg-Id = event id. Rows are claimed with
  * FOR UPDATE SKIP LOCKED, so replicas relay in parallel without publishing a row twice; a crash after
  * publish and before marking is absorbed by JetStream's duplicate window and the consumers' inbox.
- * Each batch is locked, published in created_at order and marked in one transaction; one pass at a time.
+ * Each batch is locked, published in created_at order (pipelined) and marked in one transaction; one pass
+ * at a time.
  */
 @Injectable()
 export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -33,6 +34,7 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
   private lastCleanup = 0;
   /** After a failed batch the rows are still due: wait for the next poll rather than retry at once. */
   private pausedUntil = 0;
+  private resume?: NodeJS.Timeout;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -69,7 +71,18 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
 
   /** Locks the first batch of a relay pass; none left means the backlog is relayed, a moment to tidy up. */
   private async claimBatch(): Promise<ClaimedBatch[]> {
-    if (Date.now() < this.pausedUntil) return [];
+    const pause = this.pausedUntil - Date.now();
+    if (pause > 0) {
+      // A wake during the pause must not wait for the next poll: it comes back when the pause ends.
+      if (!this.resume) {
+        this.resume = setTimeout(() => {
+          this.resume = undefined;
+          this.loop.wake();
+        }, pause);
+        this.resume.unref();
+      }
+      return [];
+    }
     const batch = await this.lockBatch();
     if (batch) return [batch];
     await this.cleanup();
@@ -122,14 +135,19 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
   private async publishBatch({ runner, rows }: ClaimedBatch): Promise<number> {
     try {
       const js = this.nats.js();
-      for (const row of rows) {
-        const h = natsHeaders();
-        if (row.event.requestId) h.set(MessageHeaders.requestId, row.event.requestId);
-        await js.publish(this.nats.subject(row.subject), encodeJson(row.event), {
-          msgID: row.id,
-          headers: h,
-        });
-      }
+      // All in flight at once: one connection keeps them in order on the stream, and the acks come back
+      // together instead of one round trip each. A failure leaves every row due; the duplicate window
+      // absorbs those that were stored.
+      await Promise.all(
+        rows.map((row) => {
+          const h = natsHeaders();
+          if (row.event.requestId) h.set(MessageHeaders.requestId, row.event.requestId);
+          return js.publish(this.nats.subject(row.subject), encodeJson(row.event), {
+            msgID: row.id,
+            headers: h,
+          });
+        }),
+      );
       await runner.manager
         .createQueryBuilder()
         .update(OutboxRecord)

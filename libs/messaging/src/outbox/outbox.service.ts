@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
+import { wakeAfterCommit } from '@vap/persistence';
 import { DomainEvent, EventMap } from '@vap/contracts';
 import { RequestContext } from '../request-context';
 import { OutboxRecord } from './outbox-record.entity';
@@ -37,8 +38,8 @@ export class OutboxService<M extends object = EventMap> {
       subject,
       event,
     ]);
-    // NOTIFY inside a transaction is delivered at commit, so the relay wakes exactly when the row is visible.
-    await em.query('SELECT pg_notify($1, $2)', [outboxChannel(em.connection), event.id]);
+    // This process's relay wakes at commit, exactly when the row is visible (other replicas' relays poll).
+    wakeAfterCommit(em, outboxChannel(em.connection));
     return event;
   }
 }

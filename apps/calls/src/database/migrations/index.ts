@@ -11,6 +11,7 @@ import { PartnerBalanceVersion1764000010000 } from './1764000010000-partner-bala
 import { SessionMediaStream1764100020000 } from './1764100020000-session-media-stream';
 import { MediaStreamClaims1764100010000 } from './1764100010000-media-stream-claims';
 import { ContactPolicy1764200010000 } from './1764200010000-contact-policy';
+import { PartnerActiveCalls1764300010000 } from './1764300010000-partner-active-calls';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   MediaStreamClaims1764100010000,
   SessionMediaStream1764100020000,
   ContactPolicy1764200010000,
+  PartnerActiveCalls1764300010000,
 ];
