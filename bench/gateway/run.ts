@@ -4,13 +4,16 @@
  * of auth, rate limiting and the NATS hop shows as the difference.
  *
  * Starts its own platform on a fresh database with rate limits lifted (a benchmark at 60 req/min would
- * measure the limiter). Then the authenticated route once more at a fixed BENCH_FIXED_RATE (500 req/s), for its
- * latency below saturation. Settings: BENCH_DURATION_S (default 10), BENCH_CONNECTIONS (default 32).
+ * measure the limiter). Then the authenticated route once more at a steady BENCH_FIXED_RATE (500 req/s, evenly
+ * spaced: see pacedLoad), for its latency below saturation. Settings: BENCH_DURATION_S (default 10), BENCH_CONNECTIONS (default 32),
+ * BENCH_REPLICAS (gateway replicas per round, e.g. "1 2"; the load is spread over them), BENCH_CPU_PROF=<dir>
+ * writes a V8 CPU profile of each gateway there.
  */
 import { openBenchInfrastructure } from '../support/bench-infrastructure';
 import { startPlatform } from '@vap/testing';
 import { randomBytes } from 'node:crypto';
 import { reportFigures } from '../support/figures';
+import { pacedLoad } from '../support/paced-load';
 
 // autocannon ships no types of its own; this is the part of its result we read.
 interface Histogram {
@@ -33,24 +36,62 @@ const autocannon = require('autocannon') as Autocannon;
 const duration = Number(process.env.BENCH_DURATION_S ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const fixedRate = Number(process.env.BENCH_FIXED_RATE ?? 500);
+const replicaCounts = (process.env.BENCH_REPLICAS ?? '1')
+  .split(/[\s,]+/)
+  .filter(Boolean)
+  .map(Number);
+const cpuProfileDir = process.env.BENCH_CPU_PROF;
 
-async function measure(label: string, url: string, headers: Record<string, string> = {}, rate?: number) {
+interface Measured {
+  label: string;
+  'req/s': number;
+  'p50 ms': number;
+  'p99 ms': number;
+  'max ms': number;
+  requests: number;
+  'non-2xx': number;
+  errors: number;
+}
+
+/**
+ * One route on every replica at once, as a load balancer spreads it: the connections split evenly, the rates summed and the latency percentiles those of the slowest replica.
+ */
+async function measure(
+  label: string,
+  bases: string[],
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<Measured> {
+  const per = Math.max(1, Math.floor(connections / bases.length));
+  const run = (seconds: number) =>
+    Promise.all(
+      bases.map((base) =>
+        autocannon({
+          url: `${base}${path}`,
+          headers,
+          connections: per,
+          duration: seconds,
+        }),
+      ),
+    );
   // A short warm-up so JIT and connection pools are settled before the measured run.
-  await autocannon({ url, headers, connections, duration: 2 });
-  const r = await autocannon({ url, headers, connections, duration, ...(rate ? { overallRate: rate } : {}) });
+  await run(2);
+  const results = await run(duration);
+  const sum = (pick: (r: AutocannonResult) => number) => results.reduce((n, r) => n + pick(r), 0);
+  const worst = (pick: (r: AutocannonResult) => number) => Math.max(...results.map(pick));
   return {
     label,
-    'req/s': Math.round(r.requests.average),
-    'p50 ms': r.latency.p50,
-    'p99 ms': r.latency.p99,
-    'max ms': r.latency.max,
-    requests: r.requests.total,
-    'non-2xx': r.non2xx,
-    errors: r.errors + r.timeouts,
+    'req/s': Math.round(sum((r) => r.requests.average)),
+    'p50 ms': worst((r) => r.latency.p50),
+    'p99 ms': worst((r) => r.latency.p99),
+    'max ms': worst((r) => r.latency.max),
+    requests: sum((r) => r.requests.total),
+    'non-2xx': sum((r) => r.non2xx),
+    errors: sum((r) => r.errors + r.timeouts),
   };
 }
 
-async function main(): Promise<void> {
+async function benchReplicas(replicas: number): Promise<void> {
   const infra = await openBenchInfrastructure('vap_bench');
   const { db, nats, prefix } = infra;
   const adminToken = randomBytes(16).toString('hex');
@@ -58,6 +99,8 @@ async function main(): Promise<void> {
     databaseUrl: db.url,
     natsUrl: nats.url,
     subjectPrefix: prefix,
+    gatewayReplicas: replicas,
+    ...(cpuProfileDir ? { nodeArgs: { gateway: ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] } } : {}),
     env: {
       ADMIN_API_TOKEN: adminToken,
       SECRETS_KEY: randomBytes(32).toString('hex'),
@@ -69,6 +112,7 @@ async function main(): Promise<void> {
   });
   try {
     const base = platform.gatewayUrl;
+    const bases = platform.gateways.map((g) => g.url);
     const partner = (await (
       await fetch(`${base}/admin/v1/partners`, {
         method: 'POST',
@@ -87,17 +131,26 @@ async function main(): Promise<void> {
     const id: string = customer.data.id;
 
     console.log(
-      `gateway benchmark: ${connections} connections, ${duration} s per route, Node ${process.version}`,
+      `gateway benchmark: ${replicas} replica(s), ${connections} connections, ${duration} s per route, Node ${process.version}`,
     );
     const auth = { authorization: `Bearer ${apiKey}` };
-    const customerUrl = `${base}/api/v2/customers/${id}`;
-    const [health, customers, paced] = [
-      await measure('GET /health/live', `${base}/health/live`),
-      await measure('GET /api/v2/customers/{id}', customerUrl, auth),
-      await measure(`GET /api/v2/customers/{id} at ${fixedRate} req/s`, customerUrl, auth, fixedRate),
-    ];
+    const customerPath = `/api/v2/customers/${id}`;
+    const health = await measure('GET /health/live', bases, '/health/live');
+    const customers = await measure('GET /api/v2/customers/{id}', bases, customerPath, auth);
+    // Warmed up by the saturated run just before.
+    const steady = await pacedLoad(bases, customerPath, auth, fixedRate, duration);
+    const paced: Measured = {
+      label: `GET /api/v2/customers/{id} at a steady ${fixedRate} req/s`,
+      'req/s': fixedRate,
+      'p50 ms': Number(steady.p50Ms.toFixed(1)),
+      'p99 ms': Number(steady.p99Ms.toFixed(1)),
+      'max ms': Number(steady.maxMs.toFixed(1)),
+      requests: steady.requests,
+      'non-2xx': steady.failures,
+      errors: 0,
+    };
     console.table([health, customers, paced]);
-    const bench = 'gateway';
+    const bench = `gateway (${replicas} replica(s))`;
     reportFigures([
       { bench, figure: 'GET /health/live', value: health['req/s'], unit: 'req/s' },
       { bench, figure: 'GET /customers/{id}', value: customers['req/s'], unit: 'req/s' },
@@ -120,6 +173,13 @@ async function main(): Promise<void> {
     await platform.stop();
     await infra.close();
   }
+}
+
+async function main(): Promise<void> {
+  if (replicaCounts.length === 0 || replicaCounts.some((n) => !Number.isInteger(n) || n <= 0)) {
+    throw new Error('BENCH_REPLICAS: replica counts, e.g. "1 2"');
+  }
+  for (const replicas of replicaCounts) await benchReplicas(replicas);
 }
 
 main().catch((err) => {

@@ -37,6 +37,8 @@ export interface StartPlatformOptions {
   ports?: Partial<Record<BackendService, number>>;
   /** Fixed ports for the gateway replicas, in order; the others get free ports. */
   gatewayPorts?: number[];
+  /** Extra Node flags per app (e.g. `{ gateway: ['--cpu-prof'] }` for a benchmark's profile). */
+  nodeArgs?: Partial<Record<PlatformApp, string[]>>;
   /** Write each app's output to `<logDir>/<app>.log`. */
   logDir?: string;
   /** Print each app's output to our stdout, behind its name. */
@@ -116,6 +118,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
         env,
         port: port ?? (await freePort()),
         label,
+        nodeArgs: options.nodeArgs?.[name],
         logFile: options.logDir ? join(options.logDir, `${label}.log`) : undefined,
         prefixLogs: options.prefixLogs,
         ownProcessGroup: options.ownProcessGroup,

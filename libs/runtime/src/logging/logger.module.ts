@@ -15,6 +15,14 @@ export function requestIdFrom(req: IncomingMessage): string {
   return value && REQUEST_ID_PATTERN.test(value) ? value : randomUUID();
 }
 
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+/** Whether `level` lets info lines through (an unknown level counts as info, pino's default). */
+function logsInfo(level: string): boolean {
+  const at = LEVELS.indexOf(level);
+  return at === -1 || at <= LEVELS.indexOf('info');
+}
+
 /**
  * JSON logs with pino (readable lines in development); every line carries the request id of the work it
  * belongs to, HTTP or NATS.
@@ -36,7 +44,8 @@ export function loggingModule(service: string, level: string, nodeEnv: string): 
         return id;
       },
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
-      autoLogging: {
+      // The per-request line is at info: above that level it would be built and dropped on every request.
+      autoLogging: logsInfo(level) && {
         ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') || req.url === '/metrics',
       },
       serializers: {
