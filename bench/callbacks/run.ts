@@ -18,6 +18,8 @@ import { freePort, startPlatform } from '@vap/testing';
 const callCount = Number(process.env.BENCH_CALLS ?? 300);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const duplicateShare = Number(process.env.BENCH_DUPLICATE ?? 0.2);
+/** Writes V8 CPU profiles of the gateway and the calls service there. */
+const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const VOICE_ID = '72158370-d269-49a5-ae65-8f33fe3b890b';
 
 function percentile(sorted: number[], p: number): number {
@@ -42,6 +44,14 @@ async function main(): Promise<void> {
     natsUrl: nats.url,
     subjectPrefix: prefix,
     gatewayPorts: [port],
+    ...(cpuProfileDir
+      ? {
+          nodeArgs: {
+            gateway: ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`],
+            calls: ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`],
+          },
+        }
+      : {}),
     env: {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',

@@ -23,6 +23,22 @@ export async function lockActiveCalls(em: EntityManager, partnerId: string): Pro
 }
 
 /**
+ * Serialises the admissions of one number of a partner (and of one Idempotency-Key, which may name another
+ * number), to the end of the transaction: what the frequency caps count and what a key binds. Key first,
+ * then number, then the partner's count (lockActiveCalls): one order everywhere, so no deadlock.
+ */
+export async function lockDialTarget(
+  em: EntityManager,
+  partnerId: string,
+  number: string,
+  key: string | null,
+): Promise<void> {
+  if (key !== null)
+    await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`calls:key:${partnerId}:${key}`]);
+  await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`calls:number:${partnerId}:${number}`]);
+}
+
+/**
  * The partner's count as this transaction sees it: after a call's move in the same transaction, that
  * move's own count (the trigger's update holds the row until commit, so ends are counted one at a time).
  */

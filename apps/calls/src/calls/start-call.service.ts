@@ -25,7 +25,7 @@ import { CallsQueryService } from './calls-query.service';
 import { Call, newCall } from './entities/call.entity';
 import { CallSession, newSession } from './entities/call-session.entity';
 import { FromNumberResolver } from './from-number.resolver';
-import { accountConcurrency, lockActiveCalls } from './partner-lock';
+import { accountConcurrency, lockActiveCalls, lockDialTarget } from './partner-lock';
 import { bindKey, callOfKey, splitStartCommand, StartCallKey } from './start-call-keys';
 
 export const DEFAULT_CONCURRENCY_LIMIT = 5;
@@ -83,8 +83,9 @@ export class StartCallService {
   /**
    * Inserts the call as pending if the partner has a free concurrency slot; atomic per partner. Answers
    * the id of the call its Idempotency-Key already names instead, when a concurrent start bound it first,
-   * or the frequency cap's stop (counted under the partner's lock, so concurrent dials to one number cannot
-   * both take its last attempt).
+   * or the frequency cap's stop (counted under the number's lock, so concurrent dials to one number cannot
+   * both take its last attempt). The partner's count is locked last, just before the insert: admissions of
+   * one partner queue only for the insert and what must commit with it.
    */
   private async admit(
     partner: PartnerContext,
@@ -96,11 +97,12 @@ export class StartCallService {
   ): Promise<Call | string | { stop: PolicyStop }> {
     const limit = partner.concurrencyLimit > 0 ? partner.concurrencyLimit : DEFAULT_CONCURRENCY_LIMIT;
     return this.dataSource.transaction(async (em) => {
-      const active = await lockActiveCalls(em, partner.id);
+      await lockDialTarget(em, partner.id, input.to_number, key?.key ?? null);
       const earlier = key ? await callOfKey(em, partner.id, key) : null;
       if (earlier) return earlier;
       const stop = await this.policy.capStop(em, permit);
       if (stop) return { stop };
+      const active = await lockActiveCalls(em, partner.id);
       if (active >= limit) {
         throw new AppError(
           ErrorCode.LIMIT_REACHED,
