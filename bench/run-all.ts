@@ -25,10 +25,15 @@ interface BenchRun {
 
 // The targets are set at these sizes; campaigns runs 2,000 contacts so the whole run stays near 10 minutes.
 const RUNS: BenchRun[] = [
-  { name: 'gateway', script: 'gateway' },
-  { name: 'callbacks', script: 'callbacks' },
+  { name: 'gateway', script: 'gateway', env: { BENCH_REPLICAS: '1 2' } },
+  { name: 'callbacks', script: 'callbacks', env: { BENCH_CALLS: '600' } },
   { name: 'campaigns', script: 'campaigns', env: { BENCH_CONTACTS: '2000', BENCH_CONCURRENCY: '10' } },
   { name: 'webhooks-burst', script: 'webhooks', env: { BENCH_EVENTS: '2000', BENCH_ENDPOINTS: '5' } },
+  {
+    name: 'webhooks-burst-2',
+    script: 'webhooks',
+    env: { BENCH_EVENTS: '2000', BENCH_ENDPOINTS: '5', BENCH_REPLICAS: '2' },
+  },
   {
     name: 'webhooks-paced',
     script: 'webhooks',

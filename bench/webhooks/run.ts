@@ -27,6 +27,8 @@ import { freePort, ServiceHandle, startService } from '@vap/testing';
 const events = Number(process.env.BENCH_EVENTS ?? 2000);
 const endpointCount = Number(process.env.BENCH_ENDPOINTS ?? 5);
 const replicaCount = Number(process.env.BENCH_REPLICAS ?? 1);
+/** Writes a V8 CPU profile of each webhooks replica there. */
+const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const rate = Number(process.env.BENCH_RATE ?? 0);
 const codec = JSONCodec();
 
@@ -102,6 +104,7 @@ async function main(): Promise<void> {
         await startService('webhooks', {
           port: await freePort(),
           label: `webhooks-${n}`,
+          ...(cpuProfileDir ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] } : {}),
           env: {
             NODE_ENV: 'production',
             LOG_LEVEL: 'warn',
