@@ -55,7 +55,7 @@ export async function claimDue<T extends QueuedCall>(
 }
 
 /**
- * A worker on a calls-service queue, on the shared claim loop: it wakes when its enqueue NOTIFYs, polls
+ * A worker on a calls-service queue, on the shared claim loop: it wakes when an enqueue commits, polls
  * for retries and expired leases, and on shutdown takes nothing new and finishes the rows it holds.
  */
 export abstract class CallQueueWorker<T extends QueuedCall>

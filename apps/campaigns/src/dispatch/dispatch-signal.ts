@@ -1,7 +1,6 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { onCommitWakeup, PgListener, wakeAfterCommit } from '@vap/persistence';
+import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { onCommitWakeup, wakeAfterCommit } from '@vap/persistence';
 
 const CHANNEL = 'campaigns_dispatch';
 
@@ -9,26 +8,12 @@ const CHANNEL = 'campaigns_dispatch';
  * "A campaign may have a free slot", from the transaction that freed it (a call released concurrency, a
  * campaign started or resumed): this replica's dispatcher hears it at commit, so the next call is dialled at
  * once instead of at the next poll. Not a NOTIFY, whose commits Postgres serialises database-wide (see
- * wakeAfterCommit); the LISTEN stays for a signal from elsewhere, and polling covers the other replicas.
+ * wakeAfterCommit); the other replicas find the campaign at their poll.
  */
 @Injectable()
 export class DispatchSignal implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(DispatchSignal.name);
   private readonly handlers: ((campaignId: string) => void)[] = [];
-  private readonly listener: PgListener;
   private stopWakeups?: () => void;
-
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    const options = dataSource.options as { url?: string; applicationName?: string };
-    this.listener = new PgListener({
-      databaseUrl: options.url,
-      channel: CHANNEL,
-      applicationName: `${options.applicationName ?? 'campaigns'}:dispatch-listener`,
-      label: 'dispatch',
-      onNotification: (campaignId) => this.signal(campaignId),
-      log: this.logger,
-    });
-  }
 
   notify(em: EntityManager, campaignId: string): void {
     wakeAfterCommit(em, CHANNEL, campaignId);
@@ -38,17 +23,13 @@ export class DispatchSignal implements OnApplicationBootstrap, BeforeApplication
     this.handlers.push(handler);
   }
 
-  private signal(campaignId: string | undefined): void {
-    if (campaignId) for (const handler of this.handlers) handler(campaignId);
+  onApplicationBootstrap(): void {
+    this.stopWakeups = onCommitWakeup(CHANNEL, (campaignId) => {
+      if (campaignId) for (const handler of this.handlers) handler(campaignId);
+    });
   }
 
-  onApplicationBootstrap(): Promise<void> {
-    this.stopWakeups = onCommitWakeup(CHANNEL, (campaignId) => this.signal(campaignId));
-    return this.listener.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): void {
     this.stopWakeups?.();
-    return this.listener.stop();
   }
 }

@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { tableOf, wakeAfterCommit } from '@vap/persistence';
 import { LeaseLostError } from './lease-lost.error';
 
-/** LISTEN/NOTIFY channel that wakes idle workers when deliveries are queued. */
+/** The channel that wakes idle workers when deliveries are queued (wakeAfterCommit). */
 export const DELIVERIES_CHANNEL = 'webhooks_deliveries';
 
 export interface NewDelivery {

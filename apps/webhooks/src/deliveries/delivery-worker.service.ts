@@ -28,8 +28,8 @@ function errorText(err: unknown): string {
 
 /**
  * Sends due deliveries from this replica, up to WEBHOOK_WORKER_CONCURRENCY at once, each independently:
- * a slow or failing endpoint holds one slot and its own schedule, never another delivery. Wakes on NOTIFY
- * when deliveries are queued and polls for due retries and expired leases.
+ * a slow or failing endpoint holds one slot and its own schedule, never another delivery. Wakes when
+ * deliveries queued in this process commit and polls for due retries and expired leases.
  */
 @Injectable()
 export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
