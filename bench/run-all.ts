@@ -27,6 +27,7 @@ interface BenchRun {
 const RUNS: BenchRun[] = [
   { name: 'gateway', script: 'gateway', env: { BENCH_REPLICAS: '1 2' } },
   { name: 'callbacks', script: 'callbacks', env: { BENCH_CALLS: '600' } },
+  { name: 'callbacks-50', script: 'callbacks', env: { BENCH_CALLS: '600', BENCH_PARTNERS: '50' } },
   { name: 'campaigns', script: 'campaigns', env: { BENCH_CONTACTS: '2000', BENCH_CONCURRENCY: '10' } },
   { name: 'webhooks-burst', script: 'webhooks', env: { BENCH_EVENTS: '2000', BENCH_ENDPOINTS: '5' } },
   {
