@@ -7,8 +7,14 @@ import prettier from 'eslint-config-prettier';
 // egress and media import no other lib; storage builds on runtime.
 const LAYERS = ['layer:contracts', 'layer:persistence', 'layer:messaging', 'layer:runtime'];
 
-// Spec files and a lib's own test kit (src/testing/, never exported from its barrel) may also use @vap/testing.
-const TEST_CODE = ['**/*.spec.ts', '**/*.e2e-spec.ts', 'libs/*/src/testing/**/*.ts'];
+// Spec files and a lib's or app's own test kit (a testing/ folder, never exported from a lib's barrel nor built
+// into an app) may also use @vap/testing.
+const TEST_CODE = [
+  '**/*.spec.ts',
+  '**/*.e2e-spec.ts',
+  'libs/*/src/testing/**/*.ts',
+  'apps/*/src/**/testing/**/*.ts',
+];
 
 /**
  * Apps talk to each other over NATS only, so an app imports libs, never another app. Test helpers

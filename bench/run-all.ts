@@ -19,6 +19,8 @@ interface BenchRun {
   name: string;
   /** The benchmark's directory under bench/. */
   script: string;
+  /** Its entry point in that directory, `run` unless said. */
+  entry?: string;
   args?: string[];
   env?: Record<string, string>;
 }
@@ -29,6 +31,7 @@ const RUNS: BenchRun[] = [
   { name: 'callbacks', script: 'callbacks', env: { BENCH_CALLS: '600' } },
   { name: 'callbacks-50', script: 'callbacks', env: { BENCH_CALLS: '600', BENCH_PARTNERS: '50' } },
   { name: 'campaigns', script: 'campaigns', env: { BENCH_CONTACTS: '2000', BENCH_CONCURRENCY: '10' } },
+  { name: 'campaign-fleet', script: 'campaigns', entry: 'fleet' },
   { name: 'webhooks-burst', script: 'webhooks', env: { BENCH_EVENTS: '2000', BENCH_ENDPOINTS: '5' } },
   {
     name: 'webhooks-burst-2',
@@ -49,7 +52,7 @@ interface ResultFigure extends BenchFigure {
 }
 
 function runBenchmark(root: string, run: BenchRun, figuresFile: string): Promise<number> {
-  const main = join(root, 'dist', 'bench', 'bench', run.script, 'run.js');
+  const main = join(root, 'dist', 'bench', 'bench', run.script, `${run.entry ?? 'run'}.js`);
   if (!existsSync(main)) throw new Error(`${main} is missing: build first (npm run bench builds)`);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [main, ...(run.args ?? [])], {

@@ -17,14 +17,20 @@
  * vap_contact_policy_caps_seconds (the caps' count in the admission) histograms (bucket upper bounds), and
  * the do-not-call query timed from here over 10,000 numbers against the same list (p50/p99).
  */
-import { openBenchInfrastructure } from '../support/bench-infrastructure';
 import { reportFigures } from '../support/figures';
+import { percentile } from '../support/percentiles';
+import {
+  AttemptTimes,
+  dispatchOutcomes,
+  json,
+  metricsOf,
+  printGapStages,
+  startCampaignBenchPlatform,
+} from './campaign-bench-platform';
 import { quantileUpperBoundMs, readHistogram } from '../support/prometheus-histogram';
-import { freePort, startPlatform } from '@vap/testing';
 import { connect, StringCodec } from 'nats';
 import { doNotCallPrefixesOf } from '@vap/contracts';
 import { Client } from 'pg';
-import { randomBytes } from 'node:crypto';
 
 const contacts = Number(process.env.BENCH_CONTACTS ?? 10_000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 10);
@@ -87,43 +93,14 @@ class DispatchObserver {
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-async function json(res: Response): Promise<{ data: Record<string, unknown> & { [k: string]: unknown } }> {
-  const body = (await res.json()) as { success: boolean; data: Record<string, unknown>; error?: unknown };
-  if (!res.ok) throw new Error(`${res.url} answered ${res.status}: ${JSON.stringify(body.error)}`);
-  return body as { data: Record<string, unknown> };
-}
-
 async function main(): Promise<void> {
-  const infra = await openBenchInfrastructure('vap_bench');
+  const setup = await startCampaignBenchPlatform({ databaseLabel: 'vap_bench', stepMs });
+  const { infra, platform } = setup;
   const { db, nats, prefix } = infra;
-  const adminToken = randomBytes(16).toString('hex');
-  const gatewayPort = await freePort();
-  const platform = await startPlatform({
-    databaseUrl: db.url,
-    natsUrl: nats.url,
-    subjectPrefix: prefix,
-    gatewayPorts: [gatewayPort],
-    logDir: process.env.BENCH_LOG_DIR,
-    env: {
-      ADMIN_API_TOKEN: adminToken,
-      SECRETS_KEY: randomBytes(32).toString('hex'),
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_GENERAL_PER_MINUTE: '1000000000',
-      RATE_LIMIT_CALLS_PER_MINUTE: '1000000000',
-      CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
-      SANDBOX_STEP_MS: stepMs,
-    },
-  });
   const nc = await connect({ servers: nats.url, name: 'bench-campaigns' });
   try {
     const base = platform.gatewayUrl;
-    const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+    const admin = setup.adminHeaders;
     const created = await json(
       await fetch(`${base}/admin/v1/partners`, {
         method: 'POST',
@@ -131,9 +108,9 @@ async function main(): Promise<void> {
         body: JSON.stringify({ name: 'Bench Co', balance_inr: 100_000_000, concurrency_limit: concurrency }),
       }),
     );
-    const partnerId = (created.data.partner as { id: string }).id;
+    const partnerId = (created.partner as { id: string }).id;
     const headers = {
-      authorization: `Bearer ${created.data.api_key as string}`,
+      authorization: `Bearer ${created.api_key as string}`,
       'content-type': 'application/json',
     };
     const agent = await json(
@@ -152,10 +129,10 @@ async function main(): Promise<void> {
       await fetch(`${base}/api/v2/campaigns`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ name: 'Bench', agent_id: agent.data.id, concurrency_limit: concurrency }),
+        body: JSON.stringify({ name: 'Bench', agent_id: agent.id, concurrency_limit: concurrency }),
       }),
     );
-    const id = campaign.data.campaign_id as string;
+    const id = campaign.campaign_id as string;
     // Distinct numbers whose last two digits pick the sandbox outcome.
     const csv = [
       'phone_number',
@@ -170,8 +147,8 @@ async function main(): Promise<void> {
       }),
     );
     const uploadMs = Date.now() - uploadStarted;
-    if (upload.data.accepted !== contacts)
-      throw new Error(`upload accepted ${String(upload.data.accepted)} of ${contacts}`);
+    if (upload.accepted !== contacts)
+      throw new Error(`upload accepted ${String(upload.accepted)} of ${contacts}`);
 
     // The do-not-call list: a million numbers outside the campaign's range, seeded in SQL (as a migration from
     // another system would), one API import timed, and every LISTED_EVERY-th contact of the campaign.
@@ -202,7 +179,7 @@ async function main(): Promise<void> {
               body: importRows.join('\n'),
             }),
           )
-        : { data: { added: 0 } };
+        : { added: 0 };
     const importMs = Date.now() - importStarted;
     const listed: string[] = [];
     for (let i = 0; i < contacts; i += LISTED_EVERY)
@@ -215,7 +192,7 @@ async function main(): Promise<void> {
       }),
     );
     console.log(
-      `do-not-call list: ${seeded} numbers seeded in ${seedMs} ms, ${String(imported.data.added)} imported through ` +
+      `do-not-call list: ${seeded} numbers seeded in ${seedMs} ms, ${String(imported.added)} imported through ` +
         `the API in ${importMs} ms, ${listed.length} campaign contacts listed`,
     );
 
@@ -250,7 +227,7 @@ async function main(): Promise<void> {
     let lastReport = started;
     while (status !== 'completed') {
       await new Promise((r) => setTimeout(r, 1000));
-      status = (await json(await fetch(`${base}/api/v2/campaigns/${id}`, { headers }))).data.status as string;
+      status = (await json(await fetch(`${base}/api/v2/campaigns/${id}`, { headers }))).status as string;
       if (Date.now() - lastReport >= 10_000) {
         lastReport = Date.now();
         console.log(
@@ -259,11 +236,13 @@ async function main(): Promise<void> {
       }
     }
     const elapsedS = (Date.now() - started) / 1000;
-    const campaignDone = (await json(await fetch(`${base}/api/v2/campaigns/${id}`, { headers }))).data;
-    const metrics = await (await fetch(`${platform.services.calls!.url}/metrics`)).text();
+    const campaignDone = await json(await fetch(`${base}/api/v2/campaigns/${id}`, { headers }));
+    const metrics = await metricsOf(platform, 'calls');
     const allowedCheck = readHistogram(metrics, POLICY_METRIC, { name: 'result', value: 'allowed' });
     const stoppedCheck = readHistogram(metrics, POLICY_METRIC, { name: 'result', value: 'stopped' });
     const capsCount = readHistogram(metrics, CAPS_METRIC, { name: 'result', value: 'allowed' });
+    // How the dispatcher's asks ended: a deferral (the account full) waits ACCOUNT_FULL_BACKOFF_MS.
+    console.log(`campaign dispatch outcomes: ${dispatchOutcomes(await metricsOf(platform, 'campaigns'))}`);
     // The same probe from here, over numbers on and off the list.
     const checkMs: number[] = [];
     for (let i = 0; i < 10_000; i++) {
@@ -279,7 +258,7 @@ async function main(): Promise<void> {
     checkMs.sort((a, b) => a - b);
     console.table([
       {
-        'do-not-call entries': seeded + Number(imported.data.added) + listed.length,
+        'do-not-call entries': seeded + Number(imported.added) + listed.length,
         'skipped (listed)': campaignDone.skipped_count,
         'check in calls p50 ms (allowed)': `<= ${quantileUpperBoundMs(allowedCheck, 0.5)}`,
         'check in calls p99 ms (allowed)': `<= ${quantileUpperBoundMs(allowedCheck, 0.99)}`,
@@ -312,28 +291,12 @@ async function main(): Promise<void> {
     // Where the release -> dial time goes: the event reaching the campaigns service, then claim -> call.
     const pg = new Client({ connectionString: db.url });
     await pg.connect();
-    const rows = (
-      await pg.query<{ call_id: string; created_at: Date; ended_at: Date }>(
-        `SELECT call_id, created_at, ended_at FROM campaigns.attempts WHERE campaign_id = $1 AND status = 'ended'`,
-        [id],
-      )
-    ).rows;
+    const { rows } = await pg.query<AttemptTimes>(
+      `SELECT call_id, created_at, ended_at FROM campaigns.attempts WHERE campaign_id = $1 AND status = 'ended'`,
+      [id],
+    );
     await pg.end();
-    const sorted = (xs: number[]) => xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-    const settle = sorted(rows.map((r) => r.ended_at.getTime() - (observer.releaseAt.get(r.call_id) ?? NaN)));
-    const place = sorted(rows.map((r) => (observer.dialAt.get(r.call_id) ?? NaN) - r.created_at.getTime()));
-    console.table([
-      {
-        stage: 'release event -> campaigns settled it',
-        'p50 ms': percentile(settle, 50),
-        'p99 ms': percentile(settle, 99),
-      },
-      {
-        stage: 'claim -> call admitted by calls',
-        'p50 ms': percentile(place, 50),
-        'p99 ms': percentile(place, 99),
-      },
-    ]);
+    printGapStages(rows, observer.releaseAt, observer.dialAt);
     const bench = `campaigns (${contacts} contacts, concurrency ${concurrency})`;
     reportFigures([
       {
@@ -382,8 +345,7 @@ async function main(): Promise<void> {
       console.error(`FAIL: ${observer.peak} calls in flight exceeded the limit ${concurrency}`);
   } finally {
     await nc.drain().catch(() => undefined);
-    await platform.stop();
-    await infra.close();
+    await setup.close();
   }
 }
 

@@ -8,7 +8,11 @@ describe('CarrierClock', () => {
     const a: number[] = [];
     const b: number[] = [];
     const stopA = clock.subscribe((index) => a.push(index));
-    clock.subscribe((index) => b.push(index));
+    let firstAt = 0;
+    clock.subscribe((index) => {
+      firstAt ||= performance.now();
+      b.push(index);
+    });
     const started = performance.now();
     clock.start();
     await sleep(200);
@@ -19,7 +23,12 @@ describe('CarrierClock', () => {
     clock.stop();
     expect(a.length).toBe(seenByA);
     expect(b.length).toBeGreaterThan(seenByA);
-    expect(b[0]).toBe(0);
+    // Both listeners share one numbering. The first slot is 0 unless a loaded machine made the first timer miss
+    // a whole period, which the clock skips (the next test) instead of bursting; a skipped start still numbers
+    // the first tick by the time it came.
+    expect(b.slice(0, a.length)).toEqual(a);
+    if (clock.stalls === 0) expect(b[0]).toBe(0);
+    else expect(b[0]).toBeLessThanOrEqual(Math.floor((firstAt - started) / 10) + 1);
     expect(b.every((index, i) => i === 0 || index > b[i - 1])).toBe(true);
     // The slot is time since the start over the period, however late single timers fired: 20 slots in 200 ms.
     // Node's timers run on a millisecond clock and may fire up to 1 ms before performance.now() says they are
@@ -64,8 +73,11 @@ describe('CarrierClock', () => {
       // Each fires on its own offset: slot n of its phase is due at n * 20 + phase ms (timers only run late).
       times.forEach((t, n) => expect(t).toBeGreaterThanOrEqual(n * 20 + phase - 1));
     }
-    // Phase 7 runs between phase 0 and phase 13 of the same period.
-    expect(at[7][3]).toBeGreaterThan(at[0][3]);
-    expect(at[13][3]).toBeGreaterThan(at[7][3]);
+    // Phase 7 runs between phase 0 and phase 13 of the same period, unless a loaded machine stalled the clock
+    // for a whole period, which it then skips (see the previous test) and the phases no longer line up by index.
+    if (clock.stalls === 0) {
+      expect(at[7][3]).toBeGreaterThan(at[0][3]);
+      expect(at[13][3]).toBeGreaterThan(at[7][3]);
+    }
   });
 });

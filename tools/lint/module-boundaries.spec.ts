@@ -1,8 +1,14 @@
-import { spawnSync } from 'node:child_process';
+import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import * as persistence from '@vap/persistence';
 
 const root = join(__dirname, '..', '..');
+
+interface LintMessage {
+  ruleId: string | null;
+  message: string;
+}
 
 /**
  * The lint rule that keeps apps apart (an app may import libs only, a lib may import libs only), orders the
@@ -10,22 +16,40 @@ const root = join(__dirname, '..', '..');
  * code. These run the repository's real ESLint config on probe sources placed (virtually) inside the projects.
  */
 describe('module boundaries', () => {
-  // The ESLint CLI in a child process: its flat config is an ES module, which Jest's VM cannot load.
+  // One ESLint in a child process for every probe: loading the typed config is most of each lint's cost.
+  let linter: ChildProcessWithoutNullStreams | undefined;
+  const answers = new Map<number, (answer: { messages?: LintMessage[]; error?: string }) => void>();
+  let nextId = 0;
+
+  afterAll(() => {
+    linter?.kill();
+  });
+
+  function startLinter(): ChildProcessWithoutNullStreams {
+    const child = spawn(process.execPath, [join(root, 'tools/lint/lint-probes.mjs')], { cwd: root });
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const answer = JSON.parse(line) as { id: number; messages?: LintMessage[]; error?: string };
+      answers.get(answer.id)?.(answer);
+      answers.delete(answer.id);
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('exit', (code) => {
+      for (const answer of answers.values()) answer({ error: `the linter exited (${code}): ${stderr}` });
+      answers.clear();
+    });
+    return child;
+  }
+
   async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
-    const run = spawnSync(
-      process.execPath,
-      [
-        join(root, 'node_modules/eslint/bin/eslint.js'),
-        '--stdin',
-        '--stdin-filename',
-        filePath,
-        '--format',
-        'json',
-      ],
-      { cwd: root, input: code, encoding: 'utf8' },
-    );
-    const [result] = JSON.parse(run.stdout) as { messages: { ruleId: string | null; message: string }[] }[];
-    return result.messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries').map((m) => m.message);
+    linter ??= startLinter();
+    const id = nextId++;
+    const answer = await new Promise<{ messages?: LintMessage[]; error?: string }>((resolve) => {
+      answers.set(id, resolve);
+      linter!.stdin.write(`${JSON.stringify({ id, filePath, code })}\n`);
+    });
+    if (answer.error) throw new Error(answer.error);
+    return answer.messages!.filter((m) => m.ruleId === '@nx/enforce-module-boundaries').map((m) => m.message);
   }
 
   it('refuses an app importing another app', async () => {

@@ -6,9 +6,13 @@ import { callee, CampaignsPartner, Loose, until } from './campaign-fixtures';
 const tollFree = (suffix = '77') => `+1800${String(randomInt(0, 100_000)).padStart(5, '0')}${suffix}`;
 
 /**
- * Two zones, `open` ahead of `waiting` by `aheadMinutes`, chosen so that a window starting about a minute
- * from now in `waiting` (and lasting 20 minutes) is already open in `open`, without crossing midnight.
+ * Two zones, `open` ahead of `waiting` (by 15 or 30 minutes), chosen so that a window starting about two
+ * minutes from now in `waiting` and lasting WINDOW_MINUTES is already open in `open`, without crossing
+ * midnight in either. One pair always fits: when it is past 22:00 in India it is after 01:30 in Japan.
  */
+/** Longer than the lead of either pair's `open` zone, so that zone is inside the window, not past its end. */
+const WINDOW_MINUTES = 60;
+
 function zonePair(): { waiting: string; open: string } {
   const pairs = [
     { waiting: 'Asia/Kolkata', open: 'Asia/Kathmandu' }, // +05:30 and +05:45
@@ -17,7 +21,7 @@ function zonePair(): { waiting: string; open: string } {
   return pairs.find(({ waiting }) => {
     const local = DateTime.now().setZone(waiting);
     const minutes = local.hour * 60 + local.minute;
-    return minutes >= 5 && minutes <= 23 * 60;
+    return minutes >= 5 && minutes <= 22 * 60;
   })!;
 }
 
@@ -34,7 +38,7 @@ describe('campaigns and the contact policy', () => {
     const opensAt = DateTime.now().setZone(waiting).plus({ seconds: 150 }).startOf('minute');
     const window = {
       start: opensAt.toFormat('HH:mm'),
-      end: opensAt.plus({ minutes: 20 }).toFormat('HH:mm'),
+      end: opensAt.plus({ minutes: WINDOW_MINUTES }).toFormat('HH:mm'),
       timezone: 'UTC',
     };
     const c = await partner.createCampaign({ concurrency_limit: 2, calling_window: window });

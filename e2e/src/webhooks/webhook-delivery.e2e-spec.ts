@@ -71,6 +71,8 @@ describe('webhook delivery', () => {
     // Schedule 1s, 1s: the retries come about a second apart, not at once.
     for (const gap of gaps(reqs)) expect(gap).toBeGreaterThanOrEqual(900);
 
+    // The outcome is recorded after the receiver answers: wait for it rather than race it.
+    await waitForStatus(reqs[0].headers['x-webhook-id'] as string, 'succeeded');
     const [d] = await history(e.id);
     expect(d).toMatchObject({
       id: reqs[0].headers['x-webhook-id'],

@@ -194,7 +194,14 @@ describe('webhook fan-out', () => {
     expect(req.json.event).toBe('call.status.updated');
     expect(Date.parse(req.json.timestamp)).not.toBeNaN();
     expect(req.json.data).toEqual(data);
-    const [delivery] = (await api(`/config/webhooks/${e.id}/deliveries`, { key })).body.data.deliveries;
+    // The outcome is recorded after the receiver answers: wait for it rather than race it.
+    const delivery = await waitFor(
+      async () => {
+        const [d] = (await api(`/config/webhooks/${e.id}/deliveries`, { key })).body.data.deliveries;
+        return d && d.status !== 'delivering' ? d : undefined;
+      },
+      { description: 'the delivery to be recorded' },
+    );
     expect(delivery).toMatchObject({
       event_id: eventId,
       event_type: 'call.status.updated',

@@ -114,7 +114,14 @@ describe('webhook delivery replicas', () => {
     expect(resent.headers['x-webhook-id']).toBe(held.headers['x-webhook-id']);
     expect(resent.rawBody).toBe(held.rawBody);
     expect(verifySignature(resent, endpoint.secret)).toBe(true);
-    const detail = await command('webhooks.delivery.get', { id: held.headers['x-webhook-id'] });
+    // The outcome is recorded after the receiver answers: wait for it rather than race it.
+    const detail = await waitFor(
+      async () => {
+        const d = await command('webhooks.delivery.get', { id: held.headers['x-webhook-id'] });
+        return d.status !== 'delivering' ? d : undefined;
+      },
+      { timeoutMs: 10_000, description: 'the resend to be recorded' },
+    );
     expect(detail).toMatchObject({ status: 'succeeded', attempts: 2 });
   }, 90_000);
 

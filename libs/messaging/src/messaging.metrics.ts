@@ -72,7 +72,7 @@ export const eventsHandled = single(
   () =>
     new Counter({
       name: 'vap_events_handled_total',
-      help: 'Domain events taken from JetStream by consumer and outcome (applied, duplicate, failed)',
+      help: 'Domain events taken from JetStream by consumer and outcome (applied, duplicate, skipped, failed)',
       labelNames: ['consumer', 'outcome'],
     }),
 );

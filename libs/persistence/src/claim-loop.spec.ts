@@ -1,5 +1,7 @@
-// ClaimLoop's stop against real Postgres (its LISTEN connection): what a claim in progress returns still
-// runs before stop() resolves, and nothing is claimed afterwards.
+// ClaimLoop against real Postgres: what a claim in progress returns still runs before stop() resolves and
+// nothing is claimed afterwards; a loop that listens wakes on another process's NOTIFY, and listens again
+// after losing its LISTEN connection.
+import { Client } from 'pg';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
 import { ClaimLoop } from './claim-loop';
 
@@ -24,8 +26,8 @@ describe('ClaimLoop stop', () => {
     const started = new Promise<void>((resolve) => (claimStarted = resolve));
     const loop = new ClaimLoop<number>({
       label: 'items',
-      databaseUrl: db.url,
       channel: 'claim_loop_test',
+      listen: { databaseUrl: db.url },
       pollMs: 60_000,
       concurrency: 2,
       claim: async (limit) => {
@@ -56,5 +58,61 @@ describe('ClaimLoop stop', () => {
     loop.wake();
     await new Promise((r) => setTimeout(r, 30));
     expect(claims).toHaveLength(claimsAtStop);
+  });
+
+  it('wakes on NOTIFY from another process, and listens again after losing its connection', async () => {
+    const sql = new Client({ connectionString: db.url });
+    await sql.connect();
+    const wakes: number[] = [];
+    const loop = new ClaimLoop<number>({
+      label: 'items',
+      channel: 'claim_loop_notify',
+      listen: { databaseUrl: db.url, applicationName: 'claim-loop-notify-test' },
+      pollMs: 60_000,
+      concurrency: 1,
+      claim: async () => {
+        wakes.push(Date.now());
+        return [];
+      },
+      run: async () => undefined,
+      log: { warn: () => undefined, error: () => undefined },
+    });
+    const listener = async () =>
+      (
+        await sql.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE application_name = 'claim-loop-notify-test' AND query LIKE 'LISTEN %'`,
+        )
+      ).rows[0];
+    const until = async <T>(what: () => Promise<T | undefined | false>): Promise<T> => {
+      for (let i = 0; i < 200; i++) {
+        const found = await what();
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error('timed out');
+    };
+    try {
+      await loop.start();
+      const first = await until(listener);
+      const before = wakes.length;
+      await sql.query(`SELECT pg_notify('claim_loop_notify', '')`);
+      await until(async () => wakes.length > before);
+
+      await sql.query('SELECT pg_terminate_backend($1)', [first.pid]);
+      const second = await until(async () => {
+        const row = await listener();
+        return row && row.pid !== first.pid && row;
+      });
+      expect(second.pid).not.toBe(first.pid);
+      const again = wakes.length;
+      await sql.query(`SELECT pg_notify('claim_loop_notify', '')`);
+      await until(async () => wakes.length > again);
+
+      await loop.stop();
+      await until(async () => !(await listener()));
+    } finally {
+      await loop.stop();
+      await sql.end();
+    }
   });
 });

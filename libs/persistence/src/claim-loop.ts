@@ -4,12 +4,17 @@ import { PgListener } from './pg-listener';
 export interface ClaimLoopOptions<T> {
   /** What the loop works on, for log lines ("jobs", "deliveries"). */
   label: string;
-  /** Connection string of the database whose NOTIFY channel wakes the loop. */
-  databaseUrl: string | undefined;
-  /** LISTEN channel notified when new work is queued. */
+  /** The channel that wakes the loop when work is queued in this process (wakeAfterCommit). */
   channel: string;
-  /** application_name of the LISTEN connection, as pg_stat_activity shows it; `<channel>-listener` unless said. */
-  applicationName?: string;
+  /**
+   * Also LISTEN on the channel, for queues whose producers in other processes send NOTIFY: a dedicated
+   * connection to this database. Without it, work queued elsewhere is found at the next poll.
+   */
+  listen?: {
+    databaseUrl: string | undefined;
+    /** application_name of the LISTEN connection, as pg_stat_activity shows it; `<channel>-listener` unless said. */
+    applicationName?: string;
+  };
   /** How often to look for due work anyway (retries, expired leases, a lost LISTEN). */
   pollMs: number;
   /** How many items this replica works on at once. */
@@ -34,12 +39,13 @@ const text = (err: unknown) => (err instanceof Error ? err.message : String(err)
 
 /**
  * The worker side of a Postgres work queue, shared by every service that has one: it wakes when work is
- * queued (wakeAfterCommit in this process, NOTIFY from others) and polls for due retries and expired leases, claims only as many items as it has free
- * slots, and on stop() takes nothing new and waits for what it holds, so a restart loses no work.
+ * queued (wakeAfterCommit in this process, NOTIFY from others where it listens) and polls for due retries,
+ * expired leases and other replicas' work, claims only as many items as it has free slots, and on stop()
+ * takes nothing new and waits for what it holds, so a restart loses no work.
  */
 export class ClaimLoop<T> {
   private readonly running = new Set<Promise<void>>();
-  private readonly listener: PgListener;
+  private readonly listener?: PgListener;
   private timer?: NodeJS.Timeout;
   /** The claim in progress, if any: stop() waits for it, as what it claims must run before the loop stops. */
   private claiming?: Promise<void>;
@@ -48,23 +54,25 @@ export class ClaimLoop<T> {
   private stopWakeups?: () => void;
 
   constructor(private readonly options: ClaimLoopOptions<T>) {
-    this.listener = new PgListener({
-      databaseUrl: options.databaseUrl,
-      channel: options.channel,
-      applicationName: options.applicationName ?? `${options.channel}-listener`,
-      label: options.label,
-      onNotification: () => this.wake(),
-      onListening: () => this.wake(),
-      log: options.log,
-    });
+    if (options.listen) {
+      this.listener = new PgListener({
+        databaseUrl: options.listen.databaseUrl,
+        channel: options.channel,
+        applicationName: options.listen.applicationName ?? `${options.channel}-listener`,
+        label: options.label,
+        onNotification: () => this.wake(),
+        onListening: () => this.wake(),
+        log: options.log,
+      });
+    }
   }
 
   async start(): Promise<void> {
     if (this.options.concurrency === 0) return;
     // Polling alone finds every item. Work queued in this process wakes the loop at its commit
-    // (wakeAfterCommit); LISTEN catches what other processes NOTIFY.
+    // (wakeAfterCommit); LISTEN, where asked for, catches what other processes NOTIFY.
     this.stopWakeups = onCommitWakeup(this.options.channel, () => this.wake());
-    await this.listener.start();
+    await this.listener?.start();
     if (this.stopped) return;
     this.timer = setInterval(() => this.wake(), this.options.pollMs);
     this.wake();
@@ -146,6 +154,6 @@ export class ClaimLoop<T> {
     this.stopWakeups?.();
     await this.claiming;
     await Promise.allSettled([...this.running]);
-    await this.listener.stop();
+    await this.listener?.stop();
   }
 }

@@ -1,4 +1,5 @@
 export * from './data-source-options';
+export * from './delete-in-batches';
 export * from './migrate';
 export * from './keyset-page';
 export * from './claim-loop';

@@ -14,6 +14,7 @@ import { CallsHandlers } from './calls.handlers';
 import { CallsQueryService } from './calls-query.service';
 import { FromNumberResolver } from './from-number.resolver';
 import { StartCallService } from './start-call.service';
+import { StartCallKeysPruner } from './start-call-keys-pruner.service';
 
 /** Starting and reading calls, and their post-call processing. */
 @Module({
@@ -30,6 +31,7 @@ import { StartCallService } from './start-call.service';
     PostCallProcessor,
     PostCallWorker,
     StaleCallSweeper,
+    StartCallKeysPruner,
   ],
   exports: [DefaultLineService],
 })

@@ -4,7 +4,7 @@ import { AppError, StartCallCommand, StartCallDto, StartCallOrigin } from '@vap/
 import { tableOf } from '@vap/persistence';
 
 /** How long a key names its call; after that the key may start a new one. */
-const RETENTION_HOURS = 24;
+export const RETENTION_HOURS = 24;
 
 export interface StartCallKey {
   key: string;

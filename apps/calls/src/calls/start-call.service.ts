@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import {
   AgentDto,
   AppError,
@@ -55,19 +56,29 @@ export class StartCallService {
     const { input, key, origin } = splitStartCommand(command);
     const earlier = key ? await callOfKey(this.dataSource.manager, partner.id, key) : null;
     if (earlier) return this.replay(partner, earlier);
-    // Before anything that costs or dials: a listed number, or one outside its calling window, is refused
-    // and logged; the frequency caps are counted in the admission below.
-    const permit = await this.policy.check(partner.id, input.to_number, origin);
-    const agent = await this.rpc.request(Subjects.agents.agentGet, partner, { id: input.agent_id });
     const minimum = minimumStartBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
+    // The checks before the admission read independent things, so they are asked at once; their verdicts
+    // are taken in this order, as if asked one by one, and the first refusal answers without waiting for
+    // the later checks. First the contact policy: a listed number, or one outside its calling window, is
+    // refused and logged (the frequency caps are counted in the admission below).
+    const checks = {
+      permit: this.policy.check(partner.id, input.to_number, origin),
+      agent: this.rpc.request(Subjects.agents.agentGet, partner, { id: input.agent_id }),
+      affordable: this.balance.assertCanStart(partner, minimum),
+      from: this.numbers.resolve(partner.id, input),
+    };
+    // A check that goes unawaited after an earlier refusal must not be an unhandled rejection.
+    for (const check of Object.values(checks)) check.catch(() => undefined);
+    const permit = await checks.permit;
+    const agent = await checks.agent;
     if (partner.balancePaise < minimum) {
       throw new AppError(
         ErrorCode.FORBIDDEN,
         `Insufficient balance: starting a call needs at least INR ${(minimum / 100).toFixed(2)} (one 30-second call)`,
       );
     }
-    await this.balance.assertCanStart(partner, minimum);
-    const from = await this.numbers.resolve(partner.id, input);
+    await checks.affordable;
+    const from = await checks.from;
     const adapter = this.dialer.carrierFor(from.provider);
     const admitted = await this.admit(partner, agent, from, input, key, permit);
     if (typeof admitted === 'string') return this.replay(partner, admitted);
@@ -129,7 +140,9 @@ export class StartCallService {
           ownerId: this.liveness.id,
         }),
       );
-      await em.save(call);
+      // insert, not save: save would first look for the row, holding the partner's count a round trip longer.
+      // (The cast: TypeORM's insert type cannot express a jsonb column typed Record<string, unknown>.)
+      await em.insert(Call, call as QueryDeepPartialEntity<Call>);
       await em.insert(CallSession, newSession(call));
       if (key) await bindKey(em, partner.id, key, call.id);
       await this.outbox.record(

@@ -5,6 +5,9 @@ import { OnDomainEvent } from '@vap/messaging';
 import { PartnerBalances } from './partner-balances';
 import { PartnerStanding } from './partner-standing';
 
+/** Partner events in order, one at a time; those waiting together share a transaction. */
+const IN_ORDER = { batch: 32 };
+
 /**
  * The calls service's one reader of the gateway's partner events: keeps each partner's standing (may it
  * call) and balance (what its live calls may spend) current, each view ordered on its own terms.
@@ -16,12 +19,12 @@ export class PartnerEventsConsumer {
     private readonly balances: PartnerBalances,
   ) {}
 
-  @OnDomainEvent(DomainEvents.partnerCreated, { consumer: 'calls__partner_created' })
+  @OnDomainEvent(DomainEvents.partnerCreated, { consumer: 'calls__partner_created', ...IN_ORDER })
   async created(event: DomainEvent<PartnerDto>, em: EntityManager): Promise<void> {
     await this.apply(event.data, em);
   }
 
-  @OnDomainEvent(DomainEvents.partnerUpdated, { consumer: 'calls__partner_updated' })
+  @OnDomainEvent(DomainEvents.partnerUpdated, { consumer: 'calls__partner_updated', ...IN_ORDER })
   async updated(event: DomainEvent<PartnerDto>, em: EntityManager): Promise<void> {
     await this.apply(event.data, em);
   }

@@ -233,9 +233,29 @@ export class CallProgressService {
       await recordCallCharge(em, call, this.config.CALL_PRICE_PER_MINUTE_PAISE);
       await enqueuePostCall(em, call.id);
     }
-    // Saved last: an ending call's status update takes the partner's count (partner_active_calls, by
+    // Written last: an ending call's status update takes the partner's count (partner_active_calls, by
     // trigger) and holds it to commit, so ends are counted one at a time and for as short as can be.
-    await em.save(call);
+    // The columns a move sets, by id: save() would read the row again first to find what changed.
+    await em.update(
+      Call,
+      { id: call.id },
+      {
+        status: call.status,
+        providerStatus: call.providerStatus,
+        providerEvent: call.providerEvent,
+        answeredBy: call.answeredBy,
+        hangupCause: call.hangupCause,
+        hangupSource: call.hangupSource,
+        errorMessage: call.errorMessage,
+        endCallReason: call.endCallReason,
+        carrierReconciliation: call.carrierReconciliation,
+        startedAt: call.startedAt,
+        endedAt: call.endedAt,
+        disposition: call.disposition,
+        durationSeconds: call.durationSeconds,
+        billDurationSeconds: call.billDurationSeconds,
+      },
+    );
     const active = await readActiveCalls(em, call.partnerId);
     await this.outbox.record(
       em,

@@ -74,7 +74,6 @@ export abstract class CallQueueWorker<T extends QueuedCall>
       label: options.label,
       pollMs: options.pollMs,
       concurrency: options.concurrency,
-      databaseUrl: (dataSource.options as { url?: string }).url,
       channel: queue.channel,
       claim: (limit) => claimDue<T>(dataSource, queue, limit),
       run: (row) => this.run(row),

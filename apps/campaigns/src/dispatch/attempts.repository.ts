@@ -66,18 +66,28 @@ export class AttemptsRepository {
     dueAt: Date,
     waitReason: string | null = null,
   ): Promise<AttemptRow | null> {
-    const attempt = await this.lock(em, id);
-    if (!attempt || attempt.status !== 'dialing' || attempt.call_id) return null;
-    await em.query(
-      `UPDATE ${tableOf(em, 'attempts')} SET status = 'abandoned', ended_at = now() WHERE id = $1`,
-      [id],
-    );
+    const attempt = await this.abandon(em, id);
+    if (!attempt) return null;
     await em.query(
       `UPDATE ${tableOf(em, 'contacts')} SET attempts = attempts - 1,
          status = CASE WHEN attempts - 1 > 0 THEN 'retry_wait' ELSE 'pending' END,
          next_attempt_at = $2, wait_reason = $3, updated_at = now()
        WHERE id = $1 AND status = 'dialing'`,
       [attempt.contact_id, dueAt, waitReason],
+    );
+    return attempt;
+  }
+
+  /**
+   * Ends a claim the calls service refused without a call, leaving its contact as it is (the caller settles
+   * it: release() makes it due again; a skip finishes it). Null when the claim is no longer open.
+   */
+  async abandon(em: EntityManager, id: string): Promise<AttemptRow | null> {
+    const attempt = await this.lock(em, id);
+    if (!attempt || attempt.status !== 'dialing' || attempt.call_id) return null;
+    await em.query(
+      `UPDATE ${tableOf(em, 'attempts')} SET status = 'abandoned', ended_at = now() WHERE id = $1`,
+      [id],
     );
     return attempt;
   }

@@ -18,6 +18,7 @@ import { Clock } from '../clock/clock';
 import { AttemptsRepository } from './attempts.repository';
 import { Claim } from './dispatch-claims';
 import { ContactOutcomes } from './contact-outcomes';
+import { DispatchSignal } from './dispatch-signal';
 import { campaignDispatches } from './dispatch.metrics';
 
 const kindOf = (claim: Claim) => (claim.attempt > 1 ? 'retry' : 'first');
@@ -71,6 +72,7 @@ export class CallPlacer {
     private readonly lifecycle: CampaignLifecycle,
     private readonly outcomes: ContactOutcomes,
     private readonly refs: CampaignReferences,
+    private readonly signal: DispatchSignal,
   ) {}
 
   async place(campaign: CampaignRow, partner: PartnerContext, claim: Claim): Promise<void> {
@@ -172,7 +174,9 @@ export class CallPlacer {
           retryAt && !Number.isNaN(retryAt.getTime())
             ? retryAt
             : new Date(this.clock.now().getTime() + POLICY_WAIT_FALLBACK_MS);
-        await this.attempts.release(em, claim.attemptId, due, error.code);
+        // The slot is free for the campaign's other contacts at once, not at the next poll.
+        if (await this.attempts.release(em, claim.attemptId, due, error.code))
+          this.signal.notify(em, campaign.id);
         return;
       }
       if (reason) {
@@ -184,11 +188,8 @@ export class CallPlacer {
         return;
       }
       // The calls service refuses this contact itself (e.g. its number): it is skipped, the rest go on.
-      const released = await this.attempts.release(em, claim.attemptId, this.clock.now());
-      if (released) {
+      if (await this.outcomes.skipRefused(em, campaign, claim.attemptId, claim.contactId, error.code))
         this.logger.warn(`attempt ${claim.attemptId}: contact skipped (${error.code}: ${error.message})`);
-        await this.outcomes.finish(em, campaign, claim.contactId, 'skipped', null, error.code);
-      }
     });
   }
 }

@@ -8,6 +8,12 @@ import { ContactOutcomes } from './contact-outcomes';
 /** Campaign calls carry their attempt id as client_reference_id. */
 export const ATTEMPT_REF_PREFIX = 'cma_';
 
+/** Only campaign calls' events concern campaigns; the rest are acked without a transaction. */
+function isCampaignCall(event: DomainEvent): boolean {
+  const ref = (event.data as Partial<CallStatusUpdatedData> | null)?.client_reference_id;
+  return typeof ref === 'string' && ref.startsWith(ATTEMPT_REF_PREFIX) && !!event.partnerId;
+}
+
 /**
  * Follows campaign calls through call.status.updated: links the call to its attempt (the event can come
  * before the start command's reply), and when the call releases concurrency, settles the contact and frees
@@ -27,6 +33,7 @@ export class CallStatusConsumer {
   @OnDomainEvent(DomainEvents.callStatusUpdated, {
     consumer: 'campaigns__call_status_updated',
     concurrency: 8,
+    accepts: isCampaignCall,
   })
   async onStatus(event: DomainEvent<CallStatusUpdatedData>, em: EntityManager): Promise<void> {
     const data = event.data;

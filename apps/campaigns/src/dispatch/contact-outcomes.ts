@@ -7,6 +7,7 @@ import { CampaignRow } from '../campaigns/campaign-row';
 import { Clock } from '../clock/clock';
 import { attemptOutcome } from './attempt-outcome';
 import { AttemptRow } from './attempts.repository';
+import { AttemptsRepository } from './attempts.repository';
 import { DispatchSignal } from './dispatch-signal';
 
 const COUNTER_OF = {
@@ -26,7 +27,28 @@ export class ContactOutcomes {
     private readonly clock: Clock,
     private readonly lifecycle: CampaignLifecycle,
     private readonly signal: DispatchSignal,
+    private readonly attempts: AttemptsRepository,
   ) {}
+
+  /**
+   * A claim the calls service refused for its contact (e.g. the number is on the do-not-call list): the
+   * attempt is abandoned, the contact skipped without counting the attempt, and the slot freed at once.
+   * False when the claim was no longer open. The contact row is written once: a second update of a row
+   * this transaction changed re-checks its foreign key, and that share lock on the campaign row deadlocked
+   * with settlements updating the campaign's counters.
+   */
+  async skipRefused(
+    em: EntityManager,
+    campaign: CampaignRow,
+    attemptId: string,
+    contactId: string,
+    code: string,
+  ): Promise<boolean> {
+    if (!(await this.attempts.abandon(em, attemptId))) return false;
+    await this.finish(em, campaign, contactId, 'skipped', null, code, true);
+    this.signal.notify(em, campaign.id);
+    return true;
+  }
 
   async settle(em: EntityManager, attempt: AttemptRow, callStatus: CallStatus): Promise<void> {
     const endedAt = this.clock.now();
@@ -51,7 +73,10 @@ export class ContactOutcomes {
     this.signal.notify(em, campaign.id);
   }
 
-  /** A contact's final status, counted once on its campaign. */
+  /**
+   * A contact's final status, counted once on its campaign. `refused` is a claim the calls service refused
+   * without a call: it does not count as an attempt.
+   */
   async finish(
     em: EntityManager,
     campaign: CampaignRow,
@@ -59,11 +84,12 @@ export class ContactOutcomes {
     status: keyof typeof COUNTER_OF,
     callStatus: string | null,
     skipReason: string | null = null,
+    refused = false,
   ): Promise<void> {
     await em.query(
       `UPDATE ${tableOf(em, 'contacts')} SET status = $2, last_call_status = COALESCE($3, last_call_status), next_attempt_at = NULL,
-         skip_reason = $4, updated_at = now() WHERE id = $1`,
-      [contactId, status, callStatus, skipReason],
+         skip_reason = $4, attempts = attempts - $5::int, updated_at = now() WHERE id = $1`,
+      [contactId, status, callStatus, skipReason, refused ? 1 : 0],
     );
     await em.query(
       `UPDATE ${tableOf(em, 'campaigns')} SET ${COUNTER_OF[status]} = ${COUNTER_OF[status]} + 1, updated_at = now() WHERE id = $1`,

@@ -12,7 +12,7 @@ import { PartnerSnapshots } from '../partners/partner-snapshots';
 import { freeSlots, freshSlots, SlotState } from './slot-plan';
 
 /** The calls service's limit for accounts that carry none. */
-const DEFAULT_ACCOUNT_LIMIT = 5;
+export const DEFAULT_ACCOUNT_LIMIT = 5;
 
 /** One claimed contact: its attempt row exists and counts as in flight until its call releases concurrency. */
 export interface Claim {
@@ -29,6 +29,11 @@ export interface ClaimBatch {
   campaign: CampaignRow;
   partner: PartnerContext;
   claims: Claim[];
+  /**
+   * Account slots still free after this claim: the campaign could not use them (it is at its own limit or
+   * has nothing due), so the partner's other campaigns may.
+   */
+  accountSlotsLeft: number;
 }
 
 interface ContactPick {
@@ -59,13 +64,15 @@ export class DispatchClaims {
 
   async claim(campaignId: string): Promise<ClaimBatch | null> {
     return this.dataSource.transaction(async (em) => {
+      // The partner's dispatch lock, taken in the statement that finds the partner.
       const [head] = (await em.query(
-        `SELECT partner_id FROM ${tableOf(em, 'campaigns')} WHERE id = $1 AND status = 'running'`,
+        `SELECT partner_id, pg_advisory_xact_lock(hashtext('campaigns:dispatch:' || partner_id)) AS locked
+         FROM ${tableOf(em, 'campaigns')} WHERE id = $1 AND status = 'running'`,
         [campaignId],
       )) as { partner_id: string }[];
       if (!head) return null;
-      await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`campaigns:dispatch:${head.partner_id}`]);
-      // Read again under the lock: a pause that committed meanwhile stops this claim.
+      // Read again under the lock (the statement above saw the rows as they were before it waited): a
+      // pause that committed meanwhile stops this claim.
       const [campaign] = (await em.query(
         `SELECT * FROM ${tableOf(em, 'campaigns')} WHERE id = $1 AND status = 'running'`,
         [campaignId],
@@ -79,7 +86,8 @@ export class DispatchClaims {
       }
       const state = await this.slotState(em, campaign, partner);
       const free = freeSlots(state);
-      if (free === 0) return { campaign, partner, claims: [] };
+      const accountFree = Math.max(0, state.accountLimit - state.partnerInFlight);
+      if (free === 0) return { campaign, partner, claims: [], accountSlotsLeft: accountFree };
       const now = this.clock.now();
       const retries = await this.pick(em, campaignId, 'retry_wait', now, free);
       const waiting = await this.retriesWaiting(em, campaignId, retries);
@@ -90,7 +98,7 @@ export class DispatchClaims {
       );
       const fresh = freshCount > 0 ? await this.pick(em, campaignId, 'pending', now, freshCount) : [];
       const claims = await this.markDialing(em, campaign, [...retries, ...fresh], now);
-      return { campaign, partner, claims };
+      return { campaign, partner, claims, accountSlotsLeft: Math.max(0, accountFree - claims.length) };
     });
   }
 

@@ -9,11 +9,13 @@ import { CampaignsConfig } from '../config/campaigns.config';
 import { Clock } from '../clock/clock';
 import { AttemptRow, AttemptsRepository } from './attempts.repository';
 import { CallPlacer } from './call-placer';
-import { DispatchClaims } from './dispatch-claims';
+import { DEFAULT_ACCOUNT_LIMIT, DispatchClaims } from './dispatch-claims';
 import { DispatchSignal } from './dispatch-signal';
 
 const RECONCILE_BATCH = 50;
 const CAMPAIGN_BATCH = 200;
+/** Why a pass runs: a signal's pass hands account slots it cannot use to the partner's other campaigns. */
+type PassCause = 'signal' | 'sibling' | 'poll';
 
 /**
  * Runs the campaigns of this replica's share: a campaign is dispatched when a signal says a slot may be
@@ -23,7 +25,7 @@ const CAMPAIGN_BATCH = 200;
 @Injectable()
 export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(Dispatcher.name);
-  private readonly passes = new Map<string, { again: boolean; done: Promise<void> }>();
+  private readonly passes = new Map<string, { again: boolean; signalled: boolean; done: Promise<void> }>();
   private readonly placing = new Set<Promise<void>>();
   private timer?: NodeJS.Timeout;
   private polling = false;
@@ -40,7 +42,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly lifecycle: CampaignLifecycle,
     signal: DispatchSignal,
   ) {
-    signal.onSignal((campaignId) => this.kick(campaignId));
+    signal.onSignal((campaignId) => this.kick(campaignId, 'signal'));
   }
 
   onApplicationBootstrap(): void {
@@ -49,19 +51,22 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   /** Dispatches the campaign now, or right after the pass in progress. */
-  kick(campaignId: string): void {
+  kick(campaignId: string, cause: PassCause = 'poll'): void {
     if (this.stopped) return;
     const pass = this.passes.get(campaignId);
     if (pass) {
       pass.again = true;
+      if (cause === 'signal') pass.signalled = true;
       return;
     }
-    const entry = { again: false, done: Promise.resolve() };
+    const entry = { again: false, signalled: cause === 'signal', done: Promise.resolve() };
     this.passes.set(campaignId, entry);
     entry.done = (async () => {
       do {
+        const signalled = entry.signalled;
         entry.again = false;
-        await this.dispatch(campaignId).catch((err) =>
+        entry.signalled = false;
+        await this.dispatch(campaignId, signalled).catch((err) =>
           this.logger.error(`dispatch of ${campaignId} failed: ${(err as Error).message}`),
         );
       } while (entry.again && !this.stopped);
@@ -69,7 +74,7 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     })();
   }
 
-  private async dispatch(campaignId: string): Promise<void> {
+  private async dispatch(campaignId: string, signalled: boolean): Promise<void> {
     const batch = await this.claims.claim(campaignId);
     if (!batch) return;
     for (const claim of batch.claims) {
@@ -81,6 +86,23 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
         .finally(() => this.placing.delete(job));
       this.placing.add(job);
     }
+    // A slot this campaign cannot use (its last contacts are out, or it is at its own limit) is the
+    // partner's: its other campaigns are asked at once instead of at the next poll. Only a signal's pass
+    // hands slots on, so two campaigns at their own limits never kick each other back and forth.
+    if (signalled && batch.accountSlotsLeft > 0) await this.kickSiblings(batch.campaign);
+  }
+
+  /** The partner's other running campaigns with contacts due, each dispatched as after a sibling's release. */
+  private async kickSiblings(campaign: { id: string; partner_id: string }): Promise<void> {
+    const siblings = (await this.dataSource.query(
+      `SELECT c.id FROM ${tableOf(this.dataSource, 'campaigns')} c
+       WHERE c.partner_id = $1 AND c.status = 'running' AND c.id <> $2
+         AND ${contactDue(tableOf(this.dataSource, 'contacts'), '$3')}
+       ORDER BY c.started_at NULLS LAST, c.id
+       LIMIT $4`,
+      [campaign.partner_id, campaign.id, this.clock.now(), CAMPAIGN_BATCH],
+    )) as { id: string }[];
+    for (const { id } of siblings) this.kick(id, 'sibling');
   }
 
   /** Due retries, stale claims and campaigns with nothing left: what no signal announces. */
@@ -90,12 +112,20 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     try {
       await this.reconcileStaleClaims();
       const now = this.clock.now();
+      // Only campaigns that could dial now: a campaign or an account with every slot taken gets its pass
+      // from the release that frees one (its signal here, or this poll once the release committed
+      // elsewhere), so passes that could claim nothing are not run every interval for every campaign.
+      const t = (name: string) => tableOf(this.dataSource, name);
       const due = (await this.dataSource.query(
-        `SELECT c.id FROM ${tableOf(this.dataSource, 'campaigns')} c WHERE c.status = 'running' AND EXISTS (
-           SELECT 1 FROM ${tableOf(this.dataSource, 'contacts')} k WHERE k.campaign_id = c.id AND k.status IN ('pending', 'retry_wait')
-             AND k.next_attempt_at <= $1)
+        `SELECT c.id FROM ${t('campaigns')} c LEFT JOIN ${t('partner_snapshots')} p ON p.id = c.partner_id
+         WHERE c.status = 'running'
+           AND ${contactDue(t('contacts'), '$1')}
+           AND (SELECT count(*) FROM ${t('attempts')} a WHERE a.partner_id = c.partner_id AND a.campaign_id = c.id
+             AND a.status IN ('dialing', 'active')) < c.concurrency_limit
+           AND (SELECT count(*) FROM ${t('attempts')} a WHERE a.partner_id = c.partner_id
+             AND a.status IN ('dialing', 'active')) < CASE WHEN p.concurrency_limit > 0 THEN p.concurrency_limit ELSE $3 END
          LIMIT $2`,
-        [now, CAMPAIGN_BATCH],
+        [now, CAMPAIGN_BATCH, DEFAULT_ACCOUNT_LIMIT],
       )) as { id: string }[];
       for (const { id } of due) this.kick(id);
       const done = (await this.dataSource.query(
@@ -157,4 +187,10 @@ export class Dispatcher implements OnApplicationBootstrap, BeforeApplicationShut
     await Promise.all([...this.passes.values()].map((p) => p.done));
     await Promise.all([...this.placing]);
   }
+}
+
+/** SQL: campaign `c` has a contact to dial by the timestamp parameter `now` (a query placeholder such as `$1`). */
+function contactDue(contacts: string, now: string): string {
+  return `EXISTS (SELECT 1 FROM ${contacts} k WHERE k.campaign_id = c.id
+    AND k.status IN ('pending', 'retry_wait') AND k.next_attempt_at <= ${now})`;
 }

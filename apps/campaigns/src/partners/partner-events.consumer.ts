@@ -16,17 +16,20 @@ function contextOf(dto: PartnerDto): PartnerContext {
   };
 }
 
+/** Partner events in order, one at a time; those waiting together share a transaction. */
+const IN_ORDER = { batch: 32 };
+
 /** Keeps partner snapshots current between partner requests (balance debits, limit and status changes). */
 @Injectable()
 export class PartnerEventsConsumer {
   constructor(private readonly snapshots: PartnerSnapshots) {}
 
-  @OnDomainEvent(DomainEvents.partnerCreated, { consumer: 'campaigns__partner_created' })
+  @OnDomainEvent(DomainEvents.partnerCreated, { consumer: 'campaigns__partner_created', ...IN_ORDER })
   async created(event: DomainEvent<PartnerDto>, em: EntityManager): Promise<void> {
     await this.snapshots.save(contextOf(event.data), em);
   }
 
-  @OnDomainEvent(DomainEvents.partnerUpdated, { consumer: 'campaigns__partner_updated' })
+  @OnDomainEvent(DomainEvents.partnerUpdated, { consumer: 'campaigns__partner_updated', ...IN_ORDER })
   async updated(event: DomainEvent<PartnerDto>, em: EntityManager): Promise<void> {
     await this.snapshots.save(contextOf(event.data), em);
   }

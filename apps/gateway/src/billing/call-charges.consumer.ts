@@ -13,7 +13,8 @@ import { CallChargeService } from './call-charge.service';
 export class CallChargesConsumer {
   constructor(private readonly charges: CallChargeService) {}
 
-  @OnDomainEvent(DomainEvents.sessionCompleted)
+  // In order, one batch at a time: the sessions waiting together are debited in one transaction.
+  @OnDomainEvent(DomainEvents.sessionCompleted, { batch: 32 })
   async charge(event: DomainEvent<SessionCompletedData>, em: EntityManager): Promise<void> {
     if (!event.partnerId) return;
     await this.charges.charge(em, {

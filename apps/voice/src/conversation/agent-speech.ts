@@ -138,6 +138,31 @@ export class SpokenLine {
   }
 }
 
+/** A sentence waiting for its turn to be synthesised. */
+interface QueuedSentence {
+  line: SpokenLine;
+  text: string;
+  /** Its provider request, once started ahead of its turn. */
+  request: TtsRequestInFlight | null;
+}
+
+interface TtsRequestInFlight {
+  /** Null when the provider threw before answering (then `first` rejects with it). */
+  iterator: AsyncIterator<Int16Array> | null;
+  /** The first chunk, asked for when the request started. */
+  first: Promise<IteratorResult<Int16Array>>;
+  onAbort: () => void;
+  /** Aborts the request and lets go of its stream. */
+  release(): void;
+}
+
+/** A line's audio synthesised ahead of its moment (see AgentSpeech.prepare). */
+interface PreparedAudio {
+  controller: AbortController;
+  /** The whole sentence, once synthesis finished. */
+  chunks: Int16Array[] | null;
+}
+
 export class AgentSpeech {
   private readonly clock: FrameClock;
   private readonly pacingClock: ClockSource;
@@ -148,6 +173,12 @@ export class AgentSpeech {
   private outbound: Segment[] = [];
   private readonly marks = new Map<string, Segment>();
   private synthesis: Promise<void> = Promise.resolve();
+  /** Sentences queued behind the one being synthesised, in order; the first may have its request started. */
+  private readonly waiting: QueuedSentence[] = [];
+  /** A sentence is being synthesised now. */
+  private synthesizing = false;
+  /** Lines synthesised ahead of their moment, by text. */
+  private readonly prepared = new Map<string, PreparedAudio>();
   private enqueuedSeq = 0;
   private sentSeq = 0;
   private markCount = 0;
@@ -189,6 +220,55 @@ export class AgentSpeech {
     await said;
     await line.done;
     return line;
+  }
+
+  /**
+   * Synthesises `text` now and keeps its audio for the sentence that says exactly it later, so a line due at a
+   * set moment (the farewell at max_call_duration_secs) starts on time whatever the provider's latency then.
+   * Audio not ready by then is dropped and the sentence is synthesised as usual.
+   */
+  prepare(text: string): void {
+    if (this.stopped || this.prepared.has(text)) return;
+    const entry: PreparedAudio = { controller: new AbortController(), chunks: null };
+    this.prepared.set(text, entry);
+    const { signal } = entry.controller;
+    // A provider that never answers must not hold the request open for the rest of the call.
+    const deadline = setTimeout(() => entry.controller.abort(), this.options.providerTimeoutMs);
+    deadline.unref?.();
+    void (async () => {
+      const chunks: Int16Array[] = [];
+      for await (const chunk of this.options.tts.synthesize({ text, voice: this.options.voice }, signal)) {
+        chunks.push(chunk);
+      }
+      if (!signal.aborted) entry.chunks = chunks;
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        clearTimeout(deadline);
+        if (!entry.chunks && this.prepared.get(text) === entry) this.prepared.delete(text);
+      });
+  }
+
+  /** The prepared audio of `text` as a request, if it is ready; the preparation is used up either way. */
+  private takePrepared(text: string): TtsRequestInFlight | null {
+    const entry = this.prepared.get(text);
+    if (!entry) return null;
+    this.prepared.delete(text);
+    if (!entry.chunks) {
+      entry.controller.abort();
+      return null;
+    }
+    const chunks = entry.chunks;
+    let next = 0;
+    const iterator: AsyncIterator<Int16Array> = {
+      next: () =>
+        Promise.resolve(
+          next < chunks.length
+            ? { value: chunks[next++], done: false }
+            : ({ value: undefined, done: true } as IteratorResult<Int16Array>),
+        ),
+    };
+    return { iterator, first: iterator.next(), onAbort: () => undefined, release: () => undefined };
   }
 
   /** Anything not yet heard by the caller: lines being synthesised, queued or awaiting their mark. */
@@ -238,13 +318,18 @@ export class AgentSpeech {
     this.stopped = true;
     this.clock.stop();
     this.roomWaiter?.();
+    for (const entry of this.prepared.values()) entry.controller.abort();
+    this.prepared.clear();
     this.cut();
   }
 
   /** @internal */
   enqueue(line: SpokenLine, text: string): Promise<void> {
     line.pendingSynthesis++;
-    const run = this.synthesis.then(() => this.synthesize(line, text));
+    const sentence: QueuedSentence = { line, text, request: null };
+    this.waiting.push(sentence);
+    this.prefetch();
+    const run = this.synthesis.then(() => this.synthesize(sentence));
     this.synthesis = run.catch(() => undefined);
     return run
       .catch((error: unknown) => {
@@ -268,21 +353,74 @@ export class AgentSpeech {
     );
   }
 
-  private async synthesize(line: SpokenLine, text: string): Promise<void> {
-    if (line.signal.aborted || this.stopped) return;
+  /**
+   * Starts the provider request of the sentence next in line while the current one is synthesised and played,
+   * so its first audio is ready when its turn comes: the gap between two sentences is then the speaker's pause,
+   * not the provider's latency. One sentence ahead at most, so a long answer never has every sentence
+   * synthesised at once.
+   */
+  private prefetch(): void {
+    const ahead = this.waiting[0];
+    if (!this.synthesizing || !ahead || ahead.request || ahead.line.signal.aborted || this.stopped) return;
+    ahead.request = this.takePrepared(ahead.text) ?? this.request(ahead);
+  }
+
+  /** The provider request of one sentence, its first chunk asked for at once; aborted with its line. */
+  private request({ line, text }: QueuedSentence): TtsRequestInFlight {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    line.signal.addEventListener('abort', onAbort, { once: true });
+    let iterator: AsyncIterator<Int16Array> | null = null;
+    let first: Promise<IteratorResult<Int16Array>>;
+    try {
+      iterator = this.options.tts
+        .synthesize({ text, voice: this.options.voice }, controller.signal)
+        [Symbol.asyncIterator]();
+      first = iterator.next();
+    } catch (error) {
+      first = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    // Read (or abandoned) in its turn; until then a failure must not be an unhandled rejection.
+    first.catch(() => undefined);
+    const release = () => {
+      controller.abort();
+      line.signal.removeEventListener('abort', onAbort);
+      void Promise.resolve(iterator?.return?.()).catch(() => undefined);
+    };
+    return { iterator, first, onAbort, release };
+  }
+
+  private async synthesize(sentence: QueuedSentence): Promise<void> {
+    this.waiting.splice(this.waiting.indexOf(sentence), 1);
+    const { line } = sentence;
+    if (line.signal.aborted || this.stopped) {
+      sentence.request?.release();
+      return;
+    }
+    this.synthesizing = true;
+    try {
+      const request = sentence.request ?? this.takePrepared(sentence.text) ?? this.request(sentence);
+      await this.synthesizeNow(sentence, request);
+    } finally {
+      this.synthesizing = false;
+    }
+  }
+
+  private async synthesizeNow(sentence: QueuedSentence, request: TtsRequestInFlight): Promise<void> {
+    const { line, text } = sentence;
+    // Started while this one plays: the next sentence's request.
+    this.prefetch();
     const segment = new Segment(`agent-${++this.markCount}`, text, line, this.enqueuedSeq);
     line.segments.push(segment);
     this.outbound.push(segment);
-    const request = new AbortController();
-    const onAbort = () => request.abort();
-    line.signal.addEventListener('abort', onAbort, { once: true });
-    const iterator = this.options.tts
-      .synthesize({ text, voice: this.options.voice }, request.signal)
-      [Symbol.asyncIterator]();
+    const { iterator, onAbort } = request;
+    let pending: Promise<IteratorResult<Int16Array>> | null = request.first;
     const timeoutMs = line.options.timeoutMs ?? this.options.providerTimeoutMs;
     try {
       for (;;) {
-        const next = await withProviderTimeout('tts', iterator.next(), timeoutMs, line.signal, onAbort);
+        const asked = pending ?? iterator!.next();
+        pending = null;
+        const next = await withProviderTimeout('tts', asked, timeoutMs, line.signal, onAbort);
         if (next.done) break;
         if (line.signal.aborted) throw new Aborted();
         line.ttsFirstByteAtMs ??= this.options.time.now();
@@ -295,8 +433,7 @@ export class AgentSpeech {
       const last = this.framer.flush();
       if (last) this.queueFrame(segment, last);
     } catch (error) {
-      request.abort();
-      void Promise.resolve(iterator.return?.()).catch(() => undefined);
+      request.release();
       this.framer.reset();
       segment.endSeq = this.enqueuedSeq;
       segment.cut = true;

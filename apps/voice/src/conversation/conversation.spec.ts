@@ -150,8 +150,9 @@ describe('conversation: turns', () => {
     expect(user2).toMatchObject({ role: 'user', content: 'Stop please.' });
     expect(reply).toMatchObject({ role: 'bot', content: 'Sure.' });
     expect(reply.latency).toBeDefined();
-    // The third sentence was never synthesised, and the model's memory holds only what was heard.
-    expect(call.tts.requests.map((r) => r.text)).not.toContain('And a third sentence.');
+    // The third sentence's request, started ahead while the second was synthesised, was abandoned with the
+    // line, and the model's memory holds only what was heard.
+    expect(call.tts.abandoned).toContain('And a third sentence.');
     const history = call.model.requests[1].messages;
     expect(history[2]).toEqual({ role: 'assistant', content: cut.content });
     // Nothing of the cut reply went out after the clear: the next frames are the next reply's.
@@ -161,6 +162,24 @@ describe('conversation: turns', () => {
       .slice(clearAt + 1, nextMark)
       .filter((s) => s.command.type === 'sendAudio');
     expect(framesAfterClear.length).toBe(TTS_MS_PER_WORD / FRAME_MS);
+  });
+
+  it('asks for the next sentence while the current one is synthesised, so its audio is ready in its turn', async () => {
+    const long = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen.';
+    call = new CallHarness({
+      sttTexts: ['Hi.'],
+      model: [{ deltas: [{ type: 'text', text: `${long} And the next one.` }] }],
+    });
+    call.tts.chunkDelayMs = 25 / call.timeScale;
+    call.start();
+    call.say(300);
+    await call.until(() => call!.reporter.lines.length >= 2, 'the reply');
+    const texts = call.tts.requests.map((r) => r.text);
+    const next = texts.indexOf('And the next one.');
+    expect(next).toBe(texts.indexOf(long) + 1);
+    // The long sentence is 15 words of 200 ms at 8 kHz: the next request began before all of it was read.
+    expect(call.tts.startedAtSamples[next]).toBeLessThan(15 * 0.2 * 8000);
+    expect(call.reporter.lines[1]).toMatchObject({ role: 'bot', content: `${long} And the next one.` });
   });
 
   it('caller speech while the model is still thinking abandons that reply without a clear', async () => {

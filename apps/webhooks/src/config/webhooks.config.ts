@@ -70,9 +70,12 @@ export class WebhooksConfig extends BaseServiceConfig {
   @Validate(DurationConstraint)
   WEBHOOK_SECRET_GRACE: string = '24h';
 
-  /** Deliveries this replica sends at once; a slow endpoint holds one slot, never the others. */
+  /**
+   * Deliveries this replica sends at once; a slow endpoint holds one slot, never the others. A send mostly
+   * waits for the receiver, so a slot is cheap; settlements share statements, so the pool need not grow.
+   */
   @IntSetting({ min: 0, max: 1000 })
-  WEBHOOK_WORKER_CONCURRENCY: number = 64;
+  WEBHOOK_WORKER_CONCURRENCY: number = 256;
 
   /** How often idle workers look for due retries and expired leases (new deliveries wake them at once). */
   @IntSetting({ min: 20, max: 60000 })

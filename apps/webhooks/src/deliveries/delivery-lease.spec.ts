@@ -97,14 +97,7 @@ describe('delivery leases', () => {
     const secrets = new EndpointSecrets(config);
     // Only auto-disabling reads the flags, and a delivery that succeeds never gets there.
     const health = new EndpointHealthService(dataSource, {} as AgentFlagService, config);
-    const worker = new DeliveryWorkerService(
-      dataSource,
-      queue,
-      new DeliverySender(config),
-      secrets,
-      health,
-      config,
-    );
+    const worker = new DeliveryWorkerService(queue, new DeliverySender(config), secrets, health, config);
     workers.push(worker);
     return worker;
   }

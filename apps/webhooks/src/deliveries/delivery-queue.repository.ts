@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { tableOf, wakeAfterCommit } from '@vap/persistence';
 import { LeaseLostError } from './lease-lost.error';
@@ -46,6 +45,17 @@ export interface AttemptRecord {
   error: string | null;
 }
 
+/** Settlements written in one statement, at most. */
+const SETTLE_BATCH = 64;
+
+interface PendingSettlement {
+  claim: ClaimedDelivery;
+  attempt: AttemptRecord;
+  next: Settlement;
+  resolve(): void;
+  reject(err: unknown): void;
+}
+
 /** What happens to the delivery after an attempt. */
 export type Settlement = { kind: 'succeeded' } | { kind: 'retry'; delayMs: number } | { kind: 'failed' };
 
@@ -73,18 +83,31 @@ interface ClaimedRow {
  */
 @Injectable()
 export class DeliveryQueueRepository {
+  /** Settlements waiting for the next statement (see settle). */
+  private readonly settling: PendingSettlement[] = [];
+  private settleTimer?: NodeJS.Immediate;
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async claim(workerId: string, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
     const [rows] = (await this.dataSource.query(
-      `WITH due AS (
+      // Expired leases first, then due rows, each read in its partial index's order: one OR over both
+      // would sort the whole backlog on every claim.
+      `WITH expired AS (
          SELECT id FROM ${tableOf(this.dataSource, 'deliveries')}
-         WHERE (status = 'pending' AND next_attempt_at <= now())
-            OR (status = 'delivering' AND locked_until < now())
+         WHERE status = 'delivering' AND locked_until < now()
+         ORDER BY locked_until
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED
+       ),
+       pending AS (
+         SELECT id FROM ${tableOf(this.dataSource, 'deliveries')}
+         WHERE status = 'pending' AND next_attempt_at <= now()
          ORDER BY next_attempt_at
          LIMIT $2
          FOR UPDATE SKIP LOCKED
-       )
+       ),
+       due AS (SELECT id FROM expired UNION ALL SELECT id FROM pending LIMIT $2)
        UPDATE ${tableOf(this.dataSource, 'deliveries')} d
        SET status = 'delivering', attempts = d.attempts + 1, locked_by = $1 || ':' || gen_random_uuid(),
            locked_until = now() + $3 * interval '1 millisecond', updated_at = now()
@@ -122,58 +145,97 @@ export class DeliveryQueueRepository {
   }
 
   /**
-   * Records the attempt and the delivery's next state in one statement (no transaction round trips on the
-   * hot path); throws LeaseLostError when the claim is no longer ours.
+   * Records the attempt and the delivery's next state; throws LeaseLostError when the claim is no longer
+   * ours. Settlements made in the same turn of the event loop share one statement (at most SETTLE_BATCH):
+   * under load the queue's cost is round trips, not rows.
    */
-  async settle(claim: ClaimedDelivery, attempt: AttemptRecord, next: Settlement): Promise<void> {
-    const status = next.kind === 'retry' ? 'pending' : next.kind;
+  settle(claim: ClaimedDelivery, attempt: AttemptRecord, next: Settlement): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.settling.push({ claim, attempt, next, resolve, reject });
+      if (this.settling.length >= SETTLE_BATCH) this.flushSettlements();
+      else this.settleTimer ??= setImmediate(() => this.flushSettlements());
+    });
+  }
+
+  private flushSettlements(): void {
+    if (this.settleTimer) clearImmediate(this.settleTimer);
+    this.settleTimer = undefined;
+    const batch = this.settling.splice(0);
+    if (batch.length === 0) return;
+    this.settleAll(batch).then(
+      (settled) => {
+        for (const s of batch) {
+          if (settled.has(s.claim.id)) s.resolve();
+          else s.reject(new LeaseLostError(s.claim.id));
+        }
+      },
+      (err: unknown) => {
+        for (const s of batch) s.reject(err);
+      },
+    );
+  }
+
+  /** One statement for many settlements; returns the ids whose claim held (and whose attempt was recorded). */
+  private async settleAll(batch: PendingSettlement[]): Promise<Set<string>> {
+    const column = <T>(pick: (s: PendingSettlement) => T) => batch.map(pick);
     const rows = (await this.dataSource.query(
-      `WITH settled AS (
-         UPDATE ${tableOf(this.dataSource, 'deliveries')}
-         SET status = $3::text,
-             next_attempt_at = CASE WHEN $3 = 'pending' THEN now() + $4 * interval '1 millisecond' ELSE NULL END,
-             completed_at = CASE WHEN $3 = 'pending' THEN NULL ELSE now() END,
-             locked_by = NULL, locked_until = NULL, last_status_code = $5::int, last_error = $6::text, updated_at = now()
-         WHERE id = $1 AND locked_by = $2
-         RETURNING id
+      `WITH input AS (
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int[], $5::int[], $6::text[], $7::int[],
+                              $8::timestamptz[], $9::int[], $10::text[], $11::text[])
+           AS t(id, token, status, delay_ms, status_code, error, attempt, started_at, latency_ms, outcome, response_body)
+       ),
+       settled AS (
+         UPDATE ${tableOf(this.dataSource, 'deliveries')} d
+         SET status = i.status,
+             next_attempt_at = CASE WHEN i.status = 'pending' THEN now() + i.delay_ms * interval '1 millisecond' ELSE NULL END,
+             completed_at = CASE WHEN i.status = 'pending' THEN NULL ELSE now() END,
+             locked_by = NULL, locked_until = NULL, last_status_code = i.status_code, last_error = i.error,
+             updated_at = now()
+         FROM input i
+         WHERE d.id = i.id AND d.locked_by = i.token
+         RETURNING d.id
        )
        INSERT INTO ${tableOf(this.dataSource, 'delivery_attempts')}
          (delivery_id, attempt, started_at, latency_ms, status_code, outcome, response_body, error)
-       SELECT id, $7::int, $8::timestamptz, $9::int, $5::int, $10::text, $11::text, $6::text FROM settled
+       SELECT i.id, i.attempt, i.started_at, i.latency_ms, i.status_code, i.outcome, i.response_body, i.error
+       FROM input i JOIN settled USING (id)
        ON CONFLICT (delivery_id, attempt) DO NOTHING
        RETURNING delivery_id`,
       [
-        claim.id,
-        claim.token,
-        status,
-        next.kind === 'retry' ? next.delayMs : 0,
-        attempt.statusCode,
-        attempt.error,
-        claim.attempts,
-        attempt.startedAt,
-        attempt.latencyMs,
-        attempt.succeeded ? 'succeeded' : 'failed',
-        attempt.responseBody,
+        column((s) => s.claim.id),
+        column((s) => s.claim.token),
+        column((s) => (s.next.kind === 'retry' ? 'pending' : s.next.kind)),
+        column((s) => (s.next.kind === 'retry' ? s.next.delayMs : 0)),
+        column((s) => s.attempt.statusCode),
+        column((s) => s.attempt.error),
+        column((s) => s.claim.attempts),
+        column((s) => s.attempt.startedAt.toISOString()),
+        column((s) => s.attempt.latencyMs),
+        column((s) => (s.attempt.succeeded ? 'succeeded' : 'failed')),
+        column((s) => s.attempt.responseBody),
       ],
-    )) as unknown[];
-    if (rows.length !== 1) throw new LeaseLostError(claim.id);
+    )) as { delivery_id: string }[];
+    return new Set(rows.map((r) => r.delivery_id));
   }
 
   /** Queues deliveries in the caller's transaction; an (event, endpoint) pair already queued is skipped. */
   async enqueue(em: EntityManager, deliveries: NewDelivery[]): Promise<string[]> {
     if (deliveries.length === 0) return [];
-    const params: unknown[] = [];
-    const values = deliveries.map((d) => {
-      params.push(randomUUID(), d.partnerId, d.endpointId, d.eventId, d.eventType, d.agentId, d.body);
-      const n = params.length;
-      return `($${n - 6}, $${n - 5}, $${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}, $${n}, now())`;
-    });
+    const column = (pick: (d: NewDelivery) => string | null) => deliveries.map(pick);
     const rows = (await em.query(
       `INSERT INTO ${tableOf(em, 'deliveries')} (id, partner_id, endpoint_id, event_id, event_type, agent_id, body, next_attempt_at)
-       VALUES ${values.join(', ')}
+       SELECT gen_random_uuid(), t.*, now()
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[]) AS t
        ON CONFLICT (event_id, endpoint_id) DO NOTHING
        RETURNING id`,
-      params,
+      [
+        column((d) => d.partnerId),
+        column((d) => d.endpointId),
+        column((d) => d.eventId),
+        column((d) => d.eventType),
+        column((d) => d.agentId),
+        column((d) => d.body),
+      ],
     )) as { id: string }[];
     // At commit, so this process's workers wake exactly when the rows are visible.
     if (rows.length) wakeAfterCommit(em, DELIVERIES_CHANNEL);

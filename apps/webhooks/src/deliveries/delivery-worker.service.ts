@@ -1,8 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { DataSource } from 'typeorm';
 import { ClaimLoop } from '@vap/persistence';
 import { parseDuration, parseDurationList } from '../config/duration';
 import { WebhooksConfig } from '../config/webhooks.config';
@@ -39,7 +37,6 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
   private readonly loop: ClaimLoop<ClaimedDelivery>;
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
     private readonly queue: DeliveryQueueRepository,
     private readonly sender: DeliverySender,
     private readonly secrets: EndpointSecrets,
@@ -53,7 +50,6 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
     };
     this.loop = new ClaimLoop({
       label: 'webhook deliveries',
-      databaseUrl: (dataSource.options as { url?: string }).url,
       channel: DELIVERIES_CHANNEL,
       pollMs: config.WEBHOOK_POLL_MS,
       concurrency: config.WEBHOOK_WORKER_CONCURRENCY,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DomainEvent, WebhookPayload } from '@vap/contracts';
 import { AgentFlagService } from '../agent-flag/agent-flag.service';
-import { DeliveryQueueRepository } from '../deliveries/delivery-queue.repository';
+import { DeliveryQueueRepository, NewDelivery } from '../deliveries/delivery-queue.repository';
 import { WebhookEndpoint } from '../endpoints/entities/webhook-endpoint.entity';
 import { selectEndpoints } from './fan-out-rules';
 
@@ -12,10 +12,17 @@ function agentOf(data: unknown): string | null {
   return typeof agentId === 'string' && agentId ? agentId : null;
 }
 
+interface Recipients {
+  /** The partner's enabled endpoints: account-wide ones and, for an agent's events, the agent's own. */
+  endpoints: WebhookEndpoint[];
+  /** The agent's webhooks_include_account_endpoints (true for events without an agent). */
+  include: boolean;
+}
+
 /**
- * Turns one domain event into one delivery per matching endpoint, in the consumer's transaction (so the
- * inbox mark and the deliveries commit together). The body is fixed here: every attempt and every replay
- * sends the same bytes, `{ event, timestamp, data }` with the event's own time and data.
+ * Turns domain events into one delivery per matching endpoint, in the consumer's transaction (so the inbox
+ * marks and the deliveries commit together). The body is fixed here: every attempt and every replay sends
+ * the same bytes, `{ event, timestamp, data }` with the event's own time and data.
  */
 @Injectable()
 export class EventFanOutService {
@@ -24,30 +31,40 @@ export class EventFanOutService {
     private readonly queue: DeliveryQueueRepository,
   ) {}
 
-  async fanOut(em: EntityManager, eventType: string, event: DomainEvent): Promise<number> {
-    if (!event.partnerId) return 0;
-    const agentId = agentOf(event.data);
+  /**
+   * Fans out a batch of events of one type: endpoints and flags are read once per partner and agent, and
+   * all the deliveries are queued in one statement. Returns how many were queued.
+   */
+  async fanOut(em: EntityManager, eventType: string, events: DomainEvent[]): Promise<number> {
+    const read = new Map<string, Recipients>();
+    const deliveries: NewDelivery[] = [];
+    for (const event of events) {
+      const partnerId = event.partnerId;
+      if (!partnerId) continue;
+      const agentId = agentOf(event.data);
+      const key = `${partnerId}/${agentId ?? ''}`;
+      let recipients = read.get(key);
+      if (!recipients) read.set(key, (recipients = await this.recipients(em, partnerId, agentId)));
+      const targets = selectEndpoints(recipients.endpoints, eventType, agentId, recipients.include);
+      if (targets.length === 0) continue;
+      const payload: WebhookPayload = { event: eventType, timestamp: event.occurredAt, data: event.data };
+      const body = JSON.stringify(payload);
+      for (const e of targets)
+        deliveries.push({ partnerId, endpointId: e.id, eventId: event.id, eventType, agentId, body });
+    }
+    return (await this.queue.enqueue(em, deliveries)).length;
+  }
+
+  private async recipients(
+    em: EntityManager,
+    partnerId: string,
+    agentId: string | null,
+  ): Promise<Recipients> {
     const endpoints = await em
       .createQueryBuilder(WebhookEndpoint, 'e')
-      .where('e.partner_id = :partnerId AND e.enabled', { partnerId: event.partnerId })
+      .where('e.partner_id = :partnerId AND e.enabled', { partnerId })
       .andWhere(agentId ? '(e.agent_id IS NULL OR e.agent_id = :agentId)' : 'e.agent_id IS NULL', { agentId })
       .getMany();
-    const include = agentId ? await this.flags.get(em, agentId) : true;
-    const targets = selectEndpoints(endpoints, eventType, agentId, include);
-    if (targets.length === 0) return 0;
-    const payload: WebhookPayload = { event: eventType, timestamp: event.occurredAt, data: event.data };
-    const body = JSON.stringify(payload);
-    const queued = await this.queue.enqueue(
-      em,
-      targets.map((e) => ({
-        partnerId: event.partnerId!,
-        endpointId: e.id,
-        eventId: event.id,
-        eventType,
-        agentId,
-        body,
-      })),
-    );
-    return queued.length;
+    return { endpoints, include: agentId ? await this.flags.get(em, agentId) : true };
   }
 }

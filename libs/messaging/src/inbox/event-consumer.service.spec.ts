@@ -7,7 +7,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import { DomainEvent } from '@vap/contracts';
 import { EventConsumerService } from './event-consumer.service';
-import { OnDomainEvent } from './on-domain-event.decorator';
+import { OnDomainEvent, OnDomainEventBatch } from './on-domain-event.decorator';
 import { OutboxService } from '../outbox/outbox.service';
 import { NatsConnectionService } from '../nats-connection.service';
 import { EventStreamService } from '../events/event-stream.service';
@@ -28,6 +28,7 @@ const ORDER_PLACED = 'events.order.placed';
 const FLAKY = 'events.flaky.happened';
 const SLOW = 'events.slow.happened';
 const PARALLEL = 'events.parallel.happened';
+const BATCHED = 'events.batched.happened';
 
 interface Call {
   consumer: string;
@@ -43,6 +44,8 @@ class Probe {
   /** Handlers of the concurrent consumer running now, and the most seen at once. */
   active = 0;
   maxActive = 0;
+  /** The events each call of the batch handler got, and the transaction it ran in. */
+  readonly batches: { ids: string[]; txid: string }[] = [];
 
   callsOf(consumer: string, eventId?: string): Call[] {
     return this.calls.filter((c) => c.consumer === consumer && (!eventId || c.eventId === eventId));
@@ -84,6 +87,18 @@ class OrderHandlers {
       await em.insert(TestEffect, { kind: 'parallel', ref: event.id });
     } finally {
       this.probe.active -= 1;
+    }
+  }
+
+  @OnDomainEventBatch(BATCHED, { consumer: 'batched', batch: 8 })
+  async onBatch(events: DomainEvent[], em: EntityManager): Promise<void> {
+    const [{ txid }] = (await em.query('SELECT txid_current()::text AS txid')) as { txid: string }[];
+    this.probe.batches.push({ ids: events.map((e) => e.id), txid });
+    for (const e of events) await em.insert(TestEffect, { kind: 'batched', ref: e.id });
+    const failing = events.find((e) => (this.probe.failures.get(e.id) ?? 0) > 0);
+    if (failing) {
+      this.probe.failures.set(failing.id, this.probe.failures.get(failing.id)! - 1);
+      throw new Error('batch failed on purpose');
     }
   }
 
@@ -311,6 +326,51 @@ describe('event consumers (Postgres + JetStream)', () => {
     await kit.stopApp(producer);
   });
 
+  it('applies events waiting together in batches, each batch in one transaction, each event once', async () => {
+    await kit.stopApp(await startListener());
+    probe.batches.length = 0;
+    const events = Array.from({ length: 20 }, (_, n) => domainEvent(BATCHED, { n }));
+    for (const e of events) await publish(e);
+    // One event twice (another message id): the inbox takes it once, even within one batch.
+    await publish(events[3], `${events[3].id}-again`);
+
+    const app = await startListener();
+    await waitFor('the batched effects', async () => (await kit.effects('batched')).length === 20);
+    await kit.waitConsumerDrained('batched');
+
+    expect((await kit.effects('batched')).sort()).toEqual(events.map((e) => e.id).sort());
+    const handled = probe.batches.flatMap((b) => b.ids);
+    expect(handled.sort()).toEqual(events.map((e) => e.id).sort());
+    expect(Math.max(...probe.batches.map((b) => b.ids.length))).toBeGreaterThan(1);
+    expect(Math.max(...probe.batches.map((b) => b.ids.length))).toBeLessThanOrEqual(8);
+    expect(new Set(probe.batches.map((b) => b.txid)).size).toBe(probe.batches.length);
+    await kit.stopApp(app);
+  });
+
+  it('applies the other events of a failed batch on their own; the failing one comes again', async () => {
+    await kit.stopApp(await startListener());
+    probe.batches.length = 0;
+    const events = Array.from({ length: 6 }, (_, n) => domainEvent(BATCHED, { n }));
+    probe.failures.set(events[2].id, 2);
+    for (const e of events) await publish(e);
+
+    const app = await startListener();
+    await waitFor('every event', async () => {
+      const done = await kit.effects('batched');
+      return events.every((e) => done.includes(e.id));
+    });
+    await kit.waitConsumerDrained('batched');
+
+    // The failed batch's writes rolled back: each event's effect is there once.
+    const effects = (await kit.effects('batched')).filter((ref) => events.some((e) => e.id === ref));
+    expect(effects.sort()).toEqual(events.map((e) => e.id).sort());
+    // After the failed batch, each of its events went on alone; the failing one failed again, then came back.
+    const alone = probe.batches.filter((b) => b.ids.length === 1).map((b) => b.ids[0]);
+    expect(alone.filter((id) => id === events[2].id).length).toBeGreaterThanOrEqual(2);
+    expect(probe.batches[0].ids.length).toBeGreaterThan(1);
+    await kit.stopApp(app);
+  });
+
   it('lets handlers in progress commit and ack at shutdown; the rest comes after the restart, once', async () => {
     const app = await startListener();
     const events = [domainEvent(SLOW, { n: 1 }), domainEvent(SLOW, { n: 2 }), domainEvent(SLOW, { n: 3 })];
@@ -322,11 +382,19 @@ describe('event consumers (Postgres + JetStream)', () => {
     const started = probe.callsOf('slow').map((c) => c.eventId);
     expect(started.length).toBeGreaterThanOrEqual(1);
     expect(await kit.effects('slow')).toEqual(started);
-    expect((await kit.consumerInfo('slow')).num_ack_pending).toBe(0);
+    // Acks leave on the stopped app's connection; the server may answer this one first. The ack wait is 30 s,
+    // so acks that land within a few seconds were sent at shutdown, not left for redelivery.
+    await waitFor(
+      'the acks sent at shutdown',
+      async () => (await kit.consumerInfo('slow')).num_ack_pending === 0,
+      {
+        timeoutMs: 5000,
+      },
+    );
 
     const again = await startListener();
     await waitFor('the other events after restart', async () => (await kit.effects('slow')).length === 3, {
-      timeoutMs: 8000,
+      timeoutMs: 15_000,
     });
     await kit.waitConsumerDrained('slow');
     expect(probe.callsOf('slow').map((c) => c.eventId)).toEqual(events.map((e) => e.id));

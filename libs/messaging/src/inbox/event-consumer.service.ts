@@ -4,6 +4,7 @@ import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg } from 'nats';
 import { DataSource, EntityManager } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import { DomainEvent } from '@vap/contracts';
+import { tableOf } from '@vap/persistence';
 import { NatsConnectionService } from '../nats-connection.service';
 import { EventStreamService } from '../events/event-stream.service';
 import { decodeJson } from '../codec';
@@ -13,6 +14,16 @@ import { InboxRecord } from './inbox-record.entity';
 import { DomainEventHandlerOptions, ON_DOMAIN_EVENT } from './on-domain-event.decorator';
 
 type Handler = (event: DomainEvent, em: EntityManager) => Promise<void>;
+/** What the consumer runs: the events of one transaction not handled before. */
+type BatchHandler = (events: DomainEvent[], em: EntityManager) => Promise<void>;
+
+/** One event after another, each in its own request context. */
+function eachInTurn(handler: Handler): BatchHandler {
+  return async (events, em) => {
+    for (const event of events)
+      await RequestContext.run({ requestId: event.requestId ?? randomUUID() }, () => handler(event, em));
+  };
+}
 
 const ACK_WAIT_NS = 30 * 1_000_000_000;
 
@@ -66,15 +77,17 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
     return counts;
   }
 
-  private findHandlers(): { options: DomainEventHandlerOptions; handler: Handler }[] {
-    const found: { options: DomainEventHandlerOptions; handler: Handler }[] = [];
+  private findHandlers(): { options: DomainEventHandlerOptions; handler: BatchHandler }[] {
+    const found: { options: DomainEventHandlerOptions; handler: BatchHandler }[] = [];
     for (const wrapper of this.discovery.getProviders()) {
       const instance = wrapper.instance as Record<string, unknown> | undefined;
       if (!instance || typeof instance !== 'object') continue;
       const proto = Object.getPrototypeOf(instance);
       for (const method of this.scanner.getAllMethodNames(proto)) {
         const options = this.reflector.get<DomainEventHandlerOptions>(ON_DOMAIN_EVENT, proto[method]);
-        if (options) found.push({ options, handler: (proto[method] as Handler).bind(instance) });
+        if (!options) continue;
+        const bound = (proto[method] as Handler & BatchHandler).bind(instance);
+        found.push({ options, handler: options.batched ? bound : eachInTurn(bound) });
       }
     }
     return found;
@@ -84,7 +97,7 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
     return options.consumer ?? `${this.nats.options.serviceName}__${options.subject.replace(/[.>*]/g, '_')}`;
   }
 
-  private async start(options: DomainEventHandlerOptions, handler: Handler): Promise<void> {
+  private async start(options: DomainEventHandlerOptions, handler: BatchHandler): Promise<void> {
     const durable = this.consumerName(options);
     const jsm = await this.nats.jsm();
     const stream = this.nats.streamName;
@@ -101,15 +114,33 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
     const consumer = await this.nats.js().consumers.get(stream, durable);
     const messages = await consumer.consume({ max_messages: 64 });
     const limit = Math.max(1, options.concurrency ?? 1);
+    const batchSize = Math.max(1, options.batch ?? 1);
     const loop = (async () => {
       const inFlight = new Set<Promise<void>>();
+      let pending: JsMsg[] = [];
+      let flushTimer: NodeJS.Immediate | undefined;
+      const flush = () => {
+        if (flushTimer) clearImmediate(flushTimer);
+        flushTimer = undefined;
+        if (pending.length === 0) return;
+        const batch = pending;
+        pending = [];
+        const job: Promise<void> = this.handle(durable, batch, handler, options.accepts).finally(() =>
+          inFlight.delete(job),
+        );
+        inFlight.add(job);
+      };
       // After stop() the iterator still yields what was already fetched; handling it beats leaving it
       // unacked for the ack wait (a nak would send it straight back into the pull request just stopped).
       for await (const msg of messages) {
-        const job: Promise<void> = this.handle(durable, msg, handler).finally(() => inFlight.delete(job));
-        inFlight.add(job);
-        if (inFlight.size >= limit) await Promise.race(inFlight);
+        pending.push(msg);
+        // Messages already fetched arrive within the same turn of the event loop: a batch takes what is
+        // there and waits for nothing more.
+        if (pending.length >= batchSize) flush();
+        else flushTimer ??= setImmediate(flush);
+        while (inFlight.size >= limit) await Promise.race(inFlight);
       }
+      flush();
       await Promise.all(inFlight);
     })().catch((err) => this.logger.error(`consumer ${durable} stopped: ${(err as Error).message}`));
     this.running.push({ messages, loop });
@@ -117,18 +148,57 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
     this.logger.log(`consuming ${options.subject} as ${durable}`);
   }
 
-  private async handle(consumer: string, msg: JsMsg, handler: Handler): Promise<void> {
-    let event: DomainEvent;
-    try {
-      event = decodeJson<DomainEvent>(msg.data);
-    } catch {
-      this.logger.error(`consumer ${consumer}: undecodable message ${msg.seq} dropped`);
-      settle(() => msg.term());
-      return;
+  /**
+   * Applies a batch of messages in one transaction; if that fails, each on its own, in order. Events the
+   * consumer does not accept are only acked.
+   */
+  private async handle(
+    consumer: string,
+    msgs: JsMsg[],
+    handler: BatchHandler,
+    accepts?: (event: DomainEvent) => boolean,
+  ): Promise<void> {
+    const batch: { msg: JsMsg; event: DomainEvent }[] = [];
+    for (const msg of msgs) {
+      let event: DomainEvent;
+      try {
+        event = decodeJson<DomainEvent>(msg.data);
+      } catch {
+        this.logger.error(`consumer ${consumer}: undecodable message ${msg.seq} dropped`);
+        settle(() => msg.term());
+        continue;
+      }
+      if (accepts && !accepts(event)) {
+        eventsHandled.inc({ consumer, outcome: 'skipped' });
+        this.ack(consumer, msg, event);
+      } else batch.push({ msg, event });
     }
+    if (batch.length > 1) {
+      const applied = await this.processBatch(
+        consumer,
+        batch.map((b) => b.event),
+        handler,
+      ).catch(() => undefined);
+      if (applied) {
+        for (const { msg, event } of batch) {
+          eventsHandled.inc({ consumer, outcome: applied.has(event.id) ? 'applied' : 'duplicate' });
+          this.ack(consumer, msg, event);
+        }
+        return;
+      }
+    }
+    for (const { msg, event } of batch) await this.handleOne(consumer, msg, event, handler);
+  }
+
+  private async handleOne(
+    consumer: string,
+    msg: JsMsg,
+    event: DomainEvent,
+    handler: BatchHandler,
+  ): Promise<void> {
     await RequestContext.run({ requestId: event.requestId ?? randomUUID() }, async () => {
       try {
-        const applied = await this.process(consumer, event, handler);
+        const applied = (await this.processBatch(consumer, [event], handler)).has(event.id);
         eventsHandled.inc({ consumer, outcome: applied ? 'applied' : 'duplicate' });
       } catch (err) {
         eventsHandled.inc({ consumer, outcome: 'failed' });
@@ -139,25 +209,38 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
         settle(() => msg.nak(delayMs));
         return;
       }
-      // A lost ack only means a redelivery, which the inbox absorbs.
-      if (!settle(() => msg.ack())) this.logger.warn(`consumer ${consumer}: ack of event ${event.id} failed`);
+      this.ack(consumer, msg, event);
     });
+  }
+
+  private ack(consumer: string, msg: JsMsg, event: DomainEvent): void {
+    // A lost ack only means a redelivery, which the inbox absorbs.
+    if (!settle(() => msg.ack())) this.logger.warn(`consumer ${consumer}: ack of event ${event.id} failed`);
   }
 
   /** Applies the handler once per (consumer, event id); returns false when it had already been applied. */
   async process(consumer: string, event: DomainEvent, handler: Handler): Promise<boolean> {
+    return (await this.processBatch(consumer, [event], eachInTurn(handler))).has(event.id);
+  }
+
+  /**
+   * Applies the handler to the events not yet in the consumer's inbox, in one transaction with their inbox
+   * rows; returns the ids applied. An event twice in the batch is applied once.
+   */
+  async processBatch(consumer: string, events: DomainEvent[], handler: BatchHandler): Promise<Set<string>> {
     return this.dataSource.transaction(async (em) => {
-      const inserted = await em
-        .createQueryBuilder()
-        .insert()
-        .into(InboxRecord)
-        .values({ consumer, eventId: event.id })
-        .orIgnore()
-        .returning(['event_id'])
-        .execute();
-      if ((inserted.raw as unknown[]).length === 0) return false;
-      await handler(event, em);
-      return true;
+      const inserted = (await em.query(
+        `INSERT INTO ${tableOf(em, InboxRecord)} (consumer, event_id)
+         SELECT $1, id FROM unnest($2::uuid[]) AS id
+         ON CONFLICT DO NOTHING
+         RETURNING event_id`,
+        [consumer, events.map((e) => e.id)],
+      )) as { event_id: string }[];
+      const fresh = new Set(inserted.map((r) => r.event_id));
+      const todo = new Map<string, DomainEvent>();
+      for (const e of events) if (fresh.has(e.id) && !todo.has(e.id)) todo.set(e.id, e);
+      if (todo.size) await handler([...todo.values()], em);
+      return new Set(todo.keys());
     });
   }
 

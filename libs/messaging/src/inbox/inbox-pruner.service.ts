@@ -6,13 +6,12 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { deleteInBatches, tableOf } from '@vap/persistence';
 import { EventStreamService } from '../events/event-stream.service';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { InboxRecord } from './inbox-record.entity';
 
 const DEFAULT_INTERVAL_MS = 60 * 60 * 1000;
-/** Rows deleted per statement, so that pruning a large backlog never holds many locks or a long transaction. */
-const BATCH = 5000;
 /** Kept past the stream's max age, for clocks of Postgres and NATS that disagree. */
 const MARGIN_MS = 60 * 60 * 1000;
 
@@ -20,7 +19,6 @@ const MARGIN_MS = 60 * 60 * 1000;
  * Deletes inbox rows (handled event ids) that no redelivery can need any more: an event handled longer ago
  * than the stream's max age was published before that and is gone from the stream. The age is read from
  * JetStream, not from this service's setting, so a longer retention set by another service is respected.
- * Replicas may prune at once: batches take rows with SKIP LOCKED and a delete is idempotent.
  */
 @Injectable()
 export class InboxPrunerService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -53,19 +51,12 @@ export class InboxPrunerService implements OnApplicationBootstrap, BeforeApplica
   async prune(): Promise<number> {
     const maxAgeMs = await this.stream.currentMaxAgeMs();
     if (maxAgeMs <= 0) return 0; // a stream without a max age can redeliver anything
-    const { schema, tableName } = this.dataSource.getMetadata(InboxRecord);
-    const table = schema ? `"${schema}"."${tableName}"` : `"${tableName}"`;
-    let total = 0;
-    for (;;) {
-      const [, deleted] = (await this.dataSource.query(
-        `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(
-           SELECT ctid FROM ${table} WHERE processed_at < now() - $1 * interval '1 millisecond'
-           LIMIT ${BATCH} FOR UPDATE SKIP LOCKED))`,
-        [maxAgeMs + MARGIN_MS],
-      )) as [unknown, number];
-      total += deleted;
-      if (deleted < BATCH) break;
-    }
+    const total = await deleteInBatches(
+      this.dataSource,
+      tableOf(this.dataSource, InboxRecord),
+      `processed_at < now() - $1 * interval '1 millisecond'`,
+      [maxAgeMs + MARGIN_MS],
+    );
     if (total > 0) this.logger.log(`pruned ${total} handled event id(s) past the stream's retention`);
     return total;
   }

@@ -41,13 +41,11 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
     private readonly nats: NatsConnectionService,
     private readonly stream: EventStreamService,
   ) {
-    // Polling alone relays every row; LISTEN only makes it prompt.
-    const options = dataSource.options as { url?: string; applicationName?: string };
+    // Rows recorded in this process wake the relay at their commit; polling relays every other row
+    // (another replica's, one recorded before a restart).
     this.loop = new ClaimLoop<ClaimedBatch>({
       label: 'outbox',
-      databaseUrl: options.url,
       channel: outboxChannel(dataSource),
-      applicationName: `${options.applicationName ?? 'service'}:outbox-listener`,
       pollMs: POLL_MS,
       // One batch at a time keeps the rows of one replica in order on the stream.
       concurrency: 1,

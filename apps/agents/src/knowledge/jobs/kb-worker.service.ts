@@ -46,8 +46,9 @@ export class KbWorkerService implements OnApplicationBootstrap, BeforeApplicatio
     this.handlers = new Map(handlers.map((h) => [h.kind, h]));
     this.loop = new ClaimLoop({
       label: 'knowledge-base jobs',
-      databaseUrl: (dataSource.options as { url?: string }).url,
       channel: KB_JOBS_CHANNEL,
+      // Jobs are few and slow, and any replica may take one: enqueue sends NOTIFY to wake them all.
+      listen: { databaseUrl: (dataSource.options as { url?: string }).url },
       pollMs: config.KB_JOB_POLL_MS,
       concurrency: config.KB_WORKER_CONCURRENCY,
       claim: (limit) => this.jobs.claim(this.workerId, limit),

@@ -79,6 +79,14 @@ class FakeAgent {
     this.socket.send(JSON.stringify(frame));
   }
 
+  /** Media frames the phone had sent when it echoed `mark` (frames arriving with it in one read come after). */
+  mediaBeforeMark(mark: string): number {
+    const at = this.received.findIndex(
+      (f) => f.event === 'mark' && (f.mark as { name: string }).name === mark,
+    );
+    return this.received.slice(0, at).filter((f) => f.event === 'media').length;
+  }
+
   mediaCount(): number {
     return this.received.filter((f) => f.event === 'media').length;
   }
@@ -93,6 +101,15 @@ function linesIn(frames: Int16Array[]): string[] {
 function firstVoicedFrame(frames: Int16Array[], from = 0): number {
   for (let i = from; i < frames.length; i++) if (levelDbfs(frames[i]) > QUIET_DBFS) return i;
   return -1;
+}
+
+/** Frames of `pcm` up to its last one above the quiet level: where its speech ends. */
+function framesOfSpeech(pcm: Int16Array): number {
+  for (let i = Math.ceil(pcm.length / MULAW_FRAME_BYTES) - 1; i >= 0; i--) {
+    if (levelDbfs(pcm.subarray(i * MULAW_FRAME_BYTES, (i + 1) * MULAW_FRAME_BYTES)) > QUIET_DBFS)
+      return i + 1;
+  }
+  return 0;
 }
 
 describe('SandboxPhone against a media plane', () => {
@@ -189,14 +206,16 @@ describe('SandboxPhone against a media plane', () => {
     const introFrames = await agent.say(INTRO, 'intro-done');
     await agent.until(() => agent.marks().includes('intro-done'));
     // The mark came back only after the intro's frames played, one per media tick.
-    expect(agent.mediaCount() - sentBeforeIntro).toBeGreaterThanOrEqual(introFrames);
-    const markedAt = agent.mediaCount();
+    const markedAt = agent.mediaBeforeMark('intro-done');
+    expect(markedAt - sentBeforeIntro).toBeGreaterThanOrEqual(introFrames);
 
     await agent.until(() => linesIn(agent.media()).includes(CalleeLines.greeting));
     expect(phone.heard).toEqual([INTRO]);
     const frames = agent.media();
-    // Silent while the agent spoke; the greeting starts after the intro (and the turn gap).
-    expect(firstVoicedFrame(frames)).toBeGreaterThanOrEqual(markedAt - 1);
+    // Silent while the agent spoke: the greeting starts after the intro's speech has played. (Not after the
+    // mark: the intro's trailing silence already counts towards the turn gap.)
+    const introSpeech = framesOfSpeech(await voice.speak(INTRO));
+    expect(firstVoicedFrame(frames)).toBeGreaterThanOrEqual(sentBeforeIntro + introSpeech);
     expect(linesIn(frames)).toEqual([CalleeLines.greeting]);
   });
 

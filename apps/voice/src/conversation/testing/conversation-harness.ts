@@ -65,21 +65,36 @@ export class FakeTts implements TtsProvider {
   failOn: (text: string) => boolean = () => false;
   /** Wall ms before each 50 ms chunk (0: as fast as the event loop allows). */
   chunkDelayMs = 0;
+  /** Wall ms a text's synthesis takes before its first chunk (a slow provider for that text). */
+  firstChunkDelayMs: (text: string) => number = () => 0;
   /** Samples the pipeline has taken from the synthesis streams. */
   samplesTaken = 0;
+  /** Texts whose synthesis was given up before its end (aborted, or its stream let go). */
+  readonly abandoned: string[] = [];
+  /** samplesTaken when each request's synthesis began, by request. */
+  readonly startedAtSamples: number[] = [];
 
   async *synthesize(request: TtsRequest, signal?: AbortSignal): AsyncIterable<Int16Array> {
     this.requests.push(request);
+    this.startedAtSamples.push(this.samplesTaken);
     if (this.failOn(request.text)) throw new Error('tts down');
     const words = request.text.split(/\s+/).filter(Boolean).length;
     const samples = (words * TTS_MS_PER_WORD * 8000) / 1000;
     const tone = sineWave(440, samples, 8000, 6000);
-    for (let offset = 0; offset < samples; offset += 400) {
-      if (signal?.aborted) return;
-      await (this.chunkDelayMs ? sleep(this.chunkDelayMs, signal) : Promise.resolve());
-      if (signal?.aborted) return;
-      this.samplesTaken += Math.min(400, samples - offset);
-      yield tone.subarray(offset, Math.min(samples, offset + 400));
+    let finished = false;
+    try {
+      const firstDelay = this.firstChunkDelayMs(request.text);
+      if (firstDelay) await sleep(firstDelay, signal);
+      for (let offset = 0; offset < samples; offset += 400) {
+        if (signal?.aborted) return;
+        await (this.chunkDelayMs ? sleep(this.chunkDelayMs, signal) : Promise.resolve());
+        if (signal?.aborted) return;
+        this.samplesTaken += Math.min(400, samples - offset);
+        yield tone.subarray(offset, Math.min(samples, offset + 400));
+      }
+      finished = true;
+    } finally {
+      if (!finished) this.abandoned.push(request.text);
     }
   }
 }
