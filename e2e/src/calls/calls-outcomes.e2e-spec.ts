@@ -247,8 +247,9 @@ describe('sandbox call outcomes through the gateway', () => {
       end_call_reason: 'max_call_duration_reached',
       hangup_source: 'system',
     });
-    // The farewell ends by the cap: the call lasts max_call_duration_secs (within a media frame or two).
-    expect(call.duration_seconds).toBeGreaterThanOrEqual(56);
+    // The farewell starts 6 s before the cap and ends by it: the call lasts about max_call_duration_secs. The
+    // sandbox bills the frames it sent, and a loaded machine's event-loop stalls skip a few of them.
+    expect(call.duration_seconds).toBeGreaterThanOrEqual(54);
     expect(call.duration_seconds).toBeLessThanOrEqual(60);
     const bot = (call.session.transcript as { role: string; content: string }[])
       .filter((t) => t.role === 'bot')

@@ -82,6 +82,49 @@ describe('conversation: lifecycle', () => {
     expect(result.mediaSeconds).toBeLessThan(36);
   });
 
+  it('max_call_duration_secs: the farewell is synthesised ahead, so a slow provider then does not cut it', async () => {
+    call = new CallHarness({ agent: { max_call_duration_secs: 35 }, timeScale: 20 });
+    // 1 s of wall time is 20 s of media: asked for only at the farewell's moment, it could not play by the cap.
+    call.tts.firstChunkDelayMs = (text) => (text === Phrases.maxDurationFarewell ? 1000 : 0);
+    call.start();
+    const result = await call.done();
+    expect(result.endCallReason).toBe('max_call_duration_reached');
+    const farewell = call.reporter.lines.find((l) => l.content === Phrases.maxDurationFarewell);
+    expect(farewell).toBeDefined();
+    expect(farewell!.atMs).toBeLessThan(35_000);
+    // One request, made with the wrap-up, and played from what it kept.
+    expect(call.tts.requests.filter((r) => r.text === Phrases.maxDurationFarewell)).toHaveLength(1);
+    expect(call.tts.abandoned).not.toContain(Phrases.maxDurationFarewell);
+  });
+
+  it('max_call_duration_secs: a wrap-up the caller cut before a word of it played opens the next reply', async () => {
+    call = new CallHarness({
+      agent: { max_call_duration_secs: 35 },
+      sttTexts: ['Sorry, go on.'],
+      timeScale: 20,
+    });
+    // The first wrap-up is still being synthesised when the caller starts talking (6 s of media).
+    let wrapUps = 0;
+    call.tts.firstChunkDelayMs = (text) => (text === Phrases.wrapUp && wrapUps++ === 0 ? 300 : 0);
+    call.start();
+    await call.until(() => call!.tts.requests.some((r) => r.text === Phrases.wrapUp), 'the wrap-up');
+    call.say(600);
+    const result = await call.done();
+    expect(result.endCallReason).toBe('max_call_duration_reached');
+    expect(call.reporter.lines.map((l) => [l.role, l.content])).toEqual([
+      ['user', 'Sorry, go on.'],
+      ['bot', Phrases.wrapUp],
+      ['bot', 'Okay.'],
+      ['bot', Phrases.maxDurationFarewell],
+    ]);
+    // The model is told the wrap-up was said, right after the caller's words.
+    const history = call.model.requests[0].messages.slice(-2);
+    expect(history).toEqual([
+      { role: 'user', content: 'Sorry, go on.' },
+      { role: 'assistant', content: Phrases.wrapUp },
+    ]);
+  });
+
   it('voicemail: a machine answered, so the voicemail message is left and the call hangs up', async () => {
     call = new CallHarness({
       answeredBy: 'machine',
@@ -286,6 +329,9 @@ describe('conversation: lifecycle', () => {
       agent: { enable_recording: true, intro_message: 'Hello, how are you?' },
       sttTexts: ['Fine thanks.'],
       model: [{ deltas: [{ type: 'text', text: 'Great to hear.' }] }],
+      // The legs are placed on the media clock within RECORDING_GAP_TOLERANCE_MS; a slower clock keeps a busy
+      // machine's late timers well inside that, so the check is on alignment, not on the machine's load.
+      timeScale: 5,
     }).start();
     await call.until(() => call!.reporter.lines.length === 1, 'the intro');
     call.say(600);

@@ -101,6 +101,8 @@ interface LineMeta {
   latency?: TurnLatency;
   /** Assistant messages this line speaks, corrected to what was heard when it is cut. */
   history: AssistantMessage[];
+  /** A notice the caller must hear (the wrap-up): cut before any of it played, it opens the next reply. */
+  notice?: string;
 }
 
 type Phase = 'waiting' | 'live' | 'done';
@@ -118,6 +120,8 @@ class Conversation implements LiveConversation {
    * the caller next speaks: pushed at once they could land between a tool call and its result.
    */
   private readonly saidOutsideTurns: AssistantMessage[] = [];
+  /** A notice cut by the caller before any of it was heard, said again ahead of the next reply. */
+  private unheardNotice: string | null = null;
   private phase: Phase = 'waiting';
   private time: MediaTime | null = null;
   private speech: AgentSpeech | null = null;
@@ -235,13 +239,18 @@ class Conversation implements LiveConversation {
     if (cap !== null && cap > 0) {
       if (cap > WRAP_UP_LEAD_SECS) {
         time.after((cap - WRAP_UP_LEAD_SECS) * 1000, () => {
-          if (!this.ending) this.say(Phrases.wrapUp);
+          if (!this.ending) this.say(Phrases.wrapUp, { notice: true });
         });
       }
       // The farewell starts early enough to end by the cap: the call lasts max_call_duration_secs, not the
       // cap plus a goodbye. A farewell still playing (slow synthesis) is cut short of the cap rather than
       // billed past it.
       const lead = Math.min(CAP_FAREWELL_LEAD_MS, cap * 500);
+      // Synthesised with the wrap-up (or now, for a short cap), so the farewell's provider latency does not eat
+      // into the seconds it has to play before the cap.
+      time.after(Math.max(0, cap - WRAP_UP_LEAD_SECS) * 1000, () => {
+        if (!this.ending) this.speech?.prepare(Phrases.maxDurationFarewell);
+      });
       time.after(cap * 1000 - lead, () => {
         void this.endWith('max_call_duration_reached', Phrases.maxDurationFarewell, {
           interrupt: true,
@@ -278,6 +287,12 @@ class Conversation implements LiveConversation {
     this.report({ role: 'user', content: text, atMs: Math.round(utterance.startedAtMs) });
     if (this.ending || this.turn?.committed) return;
     this.messages.push(...this.saidOutsideTurns.splice(0), { role: 'user', content: text });
+    if (this.unheardNotice) {
+      // Said before the reply, and in the history before it, so the model knows the caller has now heard it.
+      this.say(this.unheardNotice, { notice: true });
+      this.unheardNotice = null;
+      this.messages.push(...this.saidOutsideTurns.splice(0));
+    }
     this.turn?.controller.abort();
     const turn: Turn = {
       controller: new AbortController(),
@@ -565,7 +580,7 @@ class Conversation implements LiveConversation {
    * in the model's history (unless `remember` is false) so it knows what the caller was told. A TTS failure ends
    * the call.
    */
-  private say(text: string, options: { remember?: boolean } = {}): void {
+  private say(text: string, options: { remember?: boolean; notice?: boolean } = {}): void {
     const speech = this.speech;
     if (!speech) return;
     const history: AssistantMessage[] = [];
@@ -574,7 +589,7 @@ class Conversation implements LiveConversation {
       this.saidOutsideTurns.push(history[0]);
     }
     const line = speech.line();
-    this.lineMeta.set(line, { turn: false, history });
+    this.lineMeta.set(line, { turn: false, history, ...(options.notice ? { notice: text } : {}) });
     line.say(text).catch((error: unknown) => void this.providerFailed(error as ProviderFailure));
     line.end();
   }
@@ -587,6 +602,7 @@ class Conversation implements LiveConversation {
       if (meta.history.length === 0 && meta.turn && line.text)
         this.messages.push({ role: 'assistant', content: line.text });
       meta.history.forEach((entry, i) => (entry.content = i === 0 ? line.text || null : null));
+      if (meta.notice && !line.text && !this.ending) this.unheardNotice = meta.notice;
     }
     if (line.text) {
       this.report({
