@@ -2,6 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { deleteInBatches, tableOf } from '@vap/persistence';
+import { PeriodicTask } from '@vap/runtime';
 import { RETENTION_HOURS } from './start-call-keys';
 
 const INTERVAL_MS = 60 * 60 * 1000;
@@ -14,25 +15,20 @@ const INTERVAL_MS = 60 * 60 * 1000;
 @Injectable()
 export class StartCallKeysPruner implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(StartCallKeysPruner.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
+  private task?: PeriodicTask;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   onApplicationBootstrap(): void {
-    // Replicas started together spread their first runs over the interval.
-    const tick = () => {
-      this.running = this.prune().catch((err) =>
-        this.logger.warn(`pruning expired Idempotency-Keys failed, will retry: ${(err as Error).message}`),
-      );
-    };
-    this.timer = setTimeout(
-      () => {
-        tick();
-        this.timer = setInterval(tick, INTERVAL_MS).unref();
-      },
-      Math.floor(Math.random() * INTERVAL_MS),
-    ).unref();
+    this.task = new PeriodicTask({
+      label: 'pruning expired Idempotency-Keys',
+      intervalMs: INTERVAL_MS,
+      spreadFirstRun: true,
+      unref: true,
+      run: () => this.prune(),
+      log: { error: (message) => this.logger.warn(`${message}; will retry`) },
+    });
+    this.task.start();
   }
 
   /** Deletes every expired binding, batch by batch; returns how many went. */
@@ -48,8 +44,6 @@ export class StartCallKeysPruner implements OnApplicationBootstrap, BeforeApplic
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    clearTimeout(this.timer);
-    clearInterval(this.timer);
-    await this.running;
+    await this.task?.stop();
   }
 }

@@ -34,7 +34,8 @@ export class InboxPrunerService implements OnApplicationBootstrap, BeforeApplica
 
   onApplicationBootstrap(): void {
     const interval = this.options.inboxPruneIntervalMs ?? DEFAULT_INTERVAL_MS;
-    // Replicas started together spread their first runs over the interval.
+    // Replicas started together spread their first runs over the interval. (PeriodicTask with spreadFirstRun
+    // does this in the apps; @vap/runtime sits above this lib, so the inbox keeps its own two timers.)
     const first = Math.floor(Math.random() * interval);
     const tick = () => {
       this.running = this.prune().catch((err) =>

@@ -33,6 +33,60 @@ describe('PeriodicTask', () => {
     expect(overlapped).toBe(false);
   });
 
+  it('spreads its first run over the interval when asked, then runs every interval', async () => {
+    jest.useFakeTimers();
+    const random = jest.spyOn(Math, 'random').mockReturnValue(0.25);
+    try {
+      let runs = 0;
+      const task = new PeriodicTask({
+        label: 'test job',
+        intervalMs: 1000,
+        spreadFirstRun: true,
+        log,
+        run: async () => {
+          runs++;
+        },
+      });
+      task.start();
+      await jest.advanceTimersByTimeAsync(249);
+      expect(runs).toBe(0);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(runs).toBe(1);
+      await jest.advanceTimersByTimeAsync(999);
+      expect(runs).toBe(1);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(runs).toBe(2);
+      await task.stop();
+      await jest.advanceTimersByTimeAsync(5000);
+      expect(runs).toBe(2);
+    } finally {
+      random.mockRestore();
+      jest.useRealTimers();
+    }
+  });
+
+  it('stopped before its spread first run, it never runs', async () => {
+    jest.useFakeTimers();
+    try {
+      let runs = 0;
+      const task = new PeriodicTask({
+        label: 'test job',
+        intervalMs: 1000,
+        spreadFirstRun: true,
+        log,
+        run: async () => {
+          runs++;
+        },
+      });
+      task.start();
+      await task.stop();
+      await jest.advanceTimersByTimeAsync(5000);
+      expect(runs).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('logs a failed run and tries again on the next tick', async () => {
     let runs = 0;
     const task = new PeriodicTask({

@@ -6,6 +6,13 @@ export interface PeriodicTaskOptions {
   log: { error(message: string): void };
   /** Run once when started as well, not only after the first interval. */
   runAtStart?: boolean;
+  /**
+   * The first run comes at a random point of the first interval, then every interval: replicas started
+   * together (a rollout) spread their runs instead of all running at once.
+   */
+  spreadFirstRun?: boolean;
+  /** The timers do not keep the process alive (a housekeeping job that must not delay an exit). */
+  unref?: boolean;
 }
 
 /**
@@ -21,8 +28,29 @@ export class PeriodicTask {
   constructor(private readonly options: PeriodicTaskOptions) {}
 
   start(): void {
-    if (this.options.runAtStart) this.trigger();
-    this.timer = setInterval(() => this.trigger(), this.options.intervalMs);
+    const { intervalMs, runAtStart, spreadFirstRun } = this.options;
+    if (runAtStart) this.trigger();
+    if (!spreadFirstRun) {
+      this.every(intervalMs);
+      return;
+    }
+    this.timer = this.unrefed(
+      setTimeout(
+        () => {
+          this.trigger();
+          this.every(intervalMs);
+        },
+        Math.floor(Math.random() * intervalMs),
+      ),
+    );
+  }
+
+  private every(intervalMs: number): void {
+    this.timer = this.unrefed(setInterval(() => this.trigger(), intervalMs));
+  }
+
+  private unrefed(timer: NodeJS.Timeout): NodeJS.Timeout {
+    return this.options.unref ? timer.unref() : timer;
   }
 
   /** Runs now unless a run is in progress or the task has stopped. */
@@ -37,7 +65,8 @@ export class PeriodicTask {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    // The first (spread) run's timeout or the interval: clearTimeout clears either.
+    clearTimeout(this.timer);
     await this.running;
   }
 }
