@@ -33,58 +33,52 @@ describe('PeriodicTask', () => {
     expect(overlapped).toBe(false);
   });
 
-  it('spreads its first run over the interval when asked, then runs every interval', async () => {
-    jest.useFakeTimers();
-    const random = jest.spyOn(Math, 'random').mockReturnValue(0.25);
-    try {
-      let runs = 0;
+  describe('spreadFirstRun', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => {
+      jest.restoreAllMocks();
+      jest.useRealTimers();
+    });
+
+    /** A task on a 1 s interval with its first run spread, counting its runs. */
+    function spreadTask() {
+      const counted = { runs: 0 };
       const task = new PeriodicTask({
         label: 'test job',
         intervalMs: 1000,
         spreadFirstRun: true,
         log,
         run: async () => {
-          runs++;
+          counted.runs++;
         },
       });
+      return { task, counted };
+    }
+
+    it('runs first at a random point of the interval, then every interval', async () => {
+      jest.spyOn(Math, 'random').mockReturnValue(0.25);
+      const { task, counted } = spreadTask();
       task.start();
       await jest.advanceTimersByTimeAsync(249);
-      expect(runs).toBe(0);
+      expect(counted.runs).toBe(0);
       await jest.advanceTimersByTimeAsync(1);
-      expect(runs).toBe(1);
+      expect(counted.runs).toBe(1);
       await jest.advanceTimersByTimeAsync(999);
-      expect(runs).toBe(1);
+      expect(counted.runs).toBe(1);
       await jest.advanceTimersByTimeAsync(1);
-      expect(runs).toBe(2);
+      expect(counted.runs).toBe(2);
       await task.stop();
       await jest.advanceTimersByTimeAsync(5000);
-      expect(runs).toBe(2);
-    } finally {
-      random.mockRestore();
-      jest.useRealTimers();
-    }
-  });
+      expect(counted.runs).toBe(2);
+    });
 
-  it('stopped before its spread first run, it never runs', async () => {
-    jest.useFakeTimers();
-    try {
-      let runs = 0;
-      const task = new PeriodicTask({
-        label: 'test job',
-        intervalMs: 1000,
-        spreadFirstRun: true,
-        log,
-        run: async () => {
-          runs++;
-        },
-      });
+    it('stopped before its first run, it never runs', async () => {
+      const { task, counted } = spreadTask();
       task.start();
       await task.stop();
       await jest.advanceTimersByTimeAsync(5000);
-      expect(runs).toBe(0);
-    } finally {
-      jest.useRealTimers();
-    }
+      expect(counted.runs).toBe(0);
+    });
   });
 
   it('logs a failed run and tries again on the next tick', async () => {
