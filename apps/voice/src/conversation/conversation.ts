@@ -237,20 +237,17 @@ class Conversation implements LiveConversation {
 
     const cap = this.agent.max_call_duration_secs;
     if (cap !== null && cap > 0) {
-      if (cap > WRAP_UP_LEAD_SECS) {
-        time.after((cap - WRAP_UP_LEAD_SECS) * 1000, () => {
-          if (!this.ending) this.say(Phrases.wrapUp, { notice: true });
-        });
-      }
+      // The wrap-up line (none for a cap of 30 s or less), and the farewell synthesised with it, so the
+      // farewell's provider latency does not eat into the seconds it has to play before the cap.
+      time.after(Math.max(0, cap - WRAP_UP_LEAD_SECS) * 1000, () => {
+        if (this.ending) return;
+        if (cap > WRAP_UP_LEAD_SECS) this.say(Phrases.wrapUp, { notice: true });
+        this.speech?.prepare(Phrases.maxDurationFarewell);
+      });
       // The farewell starts early enough to end by the cap: the call lasts max_call_duration_secs, not the
       // cap plus a goodbye. A farewell still playing (slow synthesis) is cut short of the cap rather than
       // billed past it.
       const lead = Math.min(CAP_FAREWELL_LEAD_MS, cap * 500);
-      // Synthesised with the wrap-up (or now, for a short cap), so the farewell's provider latency does not eat
-      // into the seconds it has to play before the cap.
-      time.after(Math.max(0, cap - WRAP_UP_LEAD_SECS) * 1000, () => {
-        if (!this.ending) this.speech?.prepare(Phrases.maxDurationFarewell);
-      });
       time.after(cap * 1000 - lead, () => {
         void this.endWith('max_call_duration_reached', Phrases.maxDurationFarewell, {
           interrupt: true,
