@@ -70,6 +70,14 @@ describe('do-not-call list', () => {
     });
     expect(changed.status).toBe(200);
     expect(changed.body.data).toMatchObject({ id, number, reason: 'complaint', note: null });
+    for (const field of ['reason', 'source']) {
+      const cleared = await dnc(partner, `/${id}`, { method: 'PATCH', body: { [field]: null } });
+      expect({ field, status: cleared.status, code: cleared.body.error?.code }).toEqual({
+        field,
+        status: 400,
+        code: 'VALIDATION_ERROR',
+      });
+    }
 
     const first = await dnc(partner, '?limit=1');
     expect(first.body.data.entries.map((e: { id: string }) => e.id)).toEqual([prefix.body.data.id]);

@@ -80,6 +80,18 @@ describe('operator API (/admin/v1)', () => {
       voice_tier: 'premium',
       name: 'Funded Ltd',
     });
+    for (const field of ['name', 'balance_inr', 'concurrency_limit', 'status', 'voice_tier']) {
+      const cleared = await api(`/admin/v1/partners/${partner.id}`, {
+        method: 'PATCH',
+        key: token(),
+        body: { [field]: null },
+      });
+      expect({ field, status: cleared.status, code: cleared.body.error?.code }).toEqual({
+        field,
+        status: 400,
+        code: 'VALIDATION_ERROR',
+      });
+    }
     const balance = await api('/api/v2/billing/balance', { key: api_key });
     expect(balance.body.data).toEqual({
       balance_inr: 2500.25,

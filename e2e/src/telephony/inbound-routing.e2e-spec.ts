@@ -73,6 +73,8 @@ describe('inbound routing', () => {
   describe('policies', () => {
     it.each([
       ['an unknown scope', { scope: 'GLOBAL', webhook_url: 'https://p.example/r' }, 'scope'],
+      ['no webhook_url', { scope: 'PARTNER' }, 'webhook_url'],
+      ['a null webhook_url', { scope: 'PARTNER', webhook_url: null }, 'webhook_url'],
       [
         'PHONE_NUMBER without phone_number_id',
         { scope: 'PHONE_NUMBER', webhook_url: 'https://p.example/r' },
@@ -200,6 +202,31 @@ describe('inbound routing', () => {
         body: { scope: 'PARTNER' },
       });
       expect(scopeChange.status).toBe(400);
+      for (const field of [
+        'name',
+        'enabled',
+        'webhook_url',
+        'timeout_ms',
+        'failure_action',
+        'allowed_actions',
+      ]) {
+        const cleared = await api(`/inbound-route-policies/${id}`, {
+          method: 'PATCH',
+          key,
+          body: { [field]: null },
+        });
+        expect({ field, status: cleared.status, code: cleared.body.error?.code }).toEqual({
+          field,
+          status: 400,
+          code: 'VALIDATION_ERROR',
+        });
+        expect(cleared.body.error.message).toContain(field);
+      }
+      expect((await api(`/inbound-route-policies/${id}`, { key })).body.data).toMatchObject({
+        name: 'Front desk',
+        enabled: false,
+        timeout_ms: 2000,
+      });
 
       expect((await api(`/inbound-route-policies/${id}`, { method: 'DELETE', key: otherKey })).status).toBe(
         404,

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
 import { IsRupees } from './rupees.validator';
 
 export const PARTNER_STATUSES = ['pending', 'approved', 'suspended'] as const;
@@ -38,9 +38,10 @@ export class CreatePartnerDto {
   voice_tier?: VoiceTier;
 }
 
+/** Omitted fields stay as they are; null is refused (none of them can be empty). */
 export class UpdatePartnerDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsString()
   @Length(1, 200)
   name?: string;
@@ -49,26 +50,26 @@ export class UpdatePartnerDto {
     minimum: 0,
     description: 'New balance in rupees; the difference is written to the ledger',
   })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsRupees()
   @Min(0)
   @Max(100_000_000)
   balance_inr?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000 })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsInt()
   @Min(1)
   @Max(1000)
   concurrency_limit?: number;
 
   @ApiPropertyOptional({ enum: PARTNER_STATUSES })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsIn(PARTNER_STATUSES as unknown as string[])
   status?: PartnerStatus;
 
   @ApiPropertyOptional({ enum: VOICE_TIERS })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsIn(VOICE_TIERS as unknown as string[])
   voice_tier?: VoiceTier;
 }

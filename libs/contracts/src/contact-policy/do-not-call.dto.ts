@@ -6,7 +6,6 @@ import {
   IsArray,
   IsIn,
   IsObject,
-  IsOptional,
   IsString,
   Matches,
   MaxLength,
@@ -58,7 +57,7 @@ function SourceField(): PropertyDecorator {
       message: `source must be at most ${DO_NOT_CALL_SOURCE_MAX} characters`,
     })(target, key);
     IsString({ message: 'source must be a string' })(target, key);
-    IsOptional()(target, key);
+    ValidateIf((_, v) => v !== undefined)(target, key);
     ApiPropertyOptional({
       maxLength: DO_NOT_CALL_SOURCE_MAX,
       example: 'crm-sync',
@@ -114,7 +113,7 @@ export class CreateDoNotCallDto {
 /** PATCH /do-not-call/{id}: what can change about an entry (its number or prefix cannot: delete and add). */
 export class UpdateDoNotCallDto {
   @ApiPropertyOptional({ enum: DO_NOT_CALL_REASONS, description: REASON_HELP })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsDoNotCallReason()
   reason?: DoNotCallReason;
 

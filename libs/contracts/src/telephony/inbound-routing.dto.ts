@@ -42,31 +42,26 @@ export const INBOUND_ROUTE_VERSION = '2025-01-01';
 
 const httpsUrl = { protocols: ['https'], require_protocol: true, require_tld: false, require_host: true };
 
+/** Omitted means the default (or, on update, unchanged); null is refused, as none of these can be empty. */
 class InboundPolicyFieldsDto {
   @ApiPropertyOptional({ maxLength: 100, example: 'Business hours router' })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsString()
   @MinLength(1, { message: 'name must not be empty' })
   @MaxLength(100, { message: 'name must be at most 100 characters' })
   name?: string;
 
   @ApiPropertyOptional({ default: true })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsBoolean({ message: 'enabled must be a boolean' })
   enabled?: boolean;
-
-  @ApiPropertyOptional({ example: 'https://partner.example/route', description: 'HTTPS decision URL' })
-  @ValidateIf((_, v) => v !== undefined)
-  @IsUrl(httpsUrl, { message: 'webhook_url must be an HTTPS URL' })
-  @MaxLength(2000)
-  webhook_url?: string;
 
   @ApiPropertyOptional({
     minimum: INBOUND_TIMEOUT_MS.min,
     maximum: INBOUND_TIMEOUT_MS.max,
     default: INBOUND_TIMEOUT_MS.default,
   })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsInt({ message: 'timeout_ms must be an integer' })
   @Min(INBOUND_TIMEOUT_MS.min, { message: `timeout_ms must be at least ${INBOUND_TIMEOUT_MS.min}` })
   @Max(INBOUND_TIMEOUT_MS.max, { message: `timeout_ms must be at most ${INBOUND_TIMEOUT_MS.max}` })
@@ -77,7 +72,7 @@ class InboundPolicyFieldsDto {
     default: 'ANSWER_WITH_AI',
     description: 'Applied when the decision URL fails, times out or answers something invalid',
   })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsIn(INBOUND_FAILURE_ACTIONS as unknown as string[], {
     message: `failure_action must be one of ${INBOUND_FAILURE_ACTIONS.join(', ')}`,
   })
@@ -88,7 +83,7 @@ class InboundPolicyFieldsDto {
     isArray: true,
     description: 'Actions the partner may answer with (default: all)',
   })
-  @IsOptional()
+  @ValidateIf((_, v) => v !== undefined)
   @IsArray({ message: 'allowed_actions must be an array' })
   @ArrayMinSize(1, { message: 'allowed_actions must not be empty' })
   @ArrayUnique({ message: 'allowed_actions must not repeat an action' })
@@ -128,7 +123,7 @@ export class CreateInboundRoutePolicyDto extends InboundPolicyFieldsDto {
   @ApiProperty({ example: 'https://partner.example/route', description: 'HTTPS decision URL' })
   @IsUrl(httpsUrl, { message: 'webhook_url must be an HTTPS URL' })
   @MaxLength(2000)
-  declare webhook_url: string;
+  webhook_url: string;
 
   @ApiPropertyOptional({
     minLength: 16,
@@ -145,6 +140,12 @@ export class CreateInboundRoutePolicyDto extends InboundPolicyFieldsDto {
 
 /** Scope and target are fixed at creation; everything else can change. `webhook_secret: null` removes it. */
 export class UpdateInboundRoutePolicyDto extends InboundPolicyFieldsDto {
+  @ApiPropertyOptional({ example: 'https://partner.example/route', description: 'HTTPS decision URL' })
+  @ValidateIf((_, v) => v !== undefined)
+  @IsUrl(httpsUrl, { message: 'webhook_url must be an HTTPS URL' })
+  @MaxLength(2000)
+  webhook_url?: string;
+
   @ApiPropertyOptional({
     type: String,
     nullable: true,
