@@ -102,6 +102,31 @@ describe('agents: read, update, list, delete', () => {
       });
     });
 
+    it('takes back every writable field exactly as GET returned it (read, modify, write)', async () => {
+      const created = await createAgent(key);
+      const read = (await api(`/agent/${created.id}`, { key })).body.data;
+      // The returned record minus what the server owns or derives (ids, times, status, voice, gender, lists).
+      const owned = [
+        'id',
+        'status',
+        'gender',
+        'voice',
+        'extraction_sets',
+        'documents',
+        'created_at',
+        'updated_at',
+      ];
+      const body = Object.fromEntries(Object.entries(read).filter(([k]) => !owned.includes(k)));
+      expect(body.tool_ack_config).toMatchObject({ mode: 'dynamic', phrases: [] });
+      const res = await put(created.id, { ...body, agent_name: `${read.agent_name} 2` });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({
+        ...read,
+        agent_name: `${read.agent_name} 2`,
+        updated_at: expect.any(String),
+      });
+    });
+
     it('changes the voice and with it the gender', async () => {
       const created = await createAgent(key);
       const res = await put(created.id, { voice_id: Voices.abhilash });

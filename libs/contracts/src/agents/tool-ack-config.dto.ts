@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
-  ArrayMinSize,
   IsArray,
   IsBoolean,
   IsIn,
@@ -10,6 +9,7 @@ import {
   Length,
   Max,
   Min,
+  ValidateBy,
   ValidateIf,
 } from 'class-validator';
 
@@ -46,16 +46,23 @@ export class ToolAckConfigInputDto {
 
   @ApiPropertyOptional({
     type: [String],
-    minItems: 1,
     maxItems: 10,
     description:
-      'Required with mode static (1..10 phrases of 1..200 chars, one picked at random); ignored with dynamic',
+      'Required with mode static (1..10 phrases of 1..200 chars, one picked at random); ignored with dynamic, where it may be empty',
     example: ['One moment please.', 'Let me check that for you.'],
   })
   @ValidateIf((o: ToolAckConfigInputDto, v) => v !== undefined || o.mode === 'static')
   @Length(1, 200, { each: true, message: 'phrases must each be 1 to 200 characters' })
   @ArrayMaxSize(10, { message: 'phrases must hold at most 10 phrases' })
-  @ArrayMinSize(1, { message: 'phrases must hold at least 1 phrase' })
+  // An empty list is what a dynamic config reads back as, so a read-modify-write must pass.
+  @ValidateBy({
+    name: 'phrasesForStaticMode',
+    validator: {
+      validate: (v: unknown, args) =>
+        (args?.object as ToolAckConfigInputDto).mode !== 'static' || (Array.isArray(v) && v.length > 0),
+      defaultMessage: () => 'phrases must hold at least 1 phrase when mode is static',
+    },
+  })
   @IsString({ each: true })
   @IsArray({ message: 'phrases must be an array of 1 to 10 strings (required when mode is static)' })
   phrases?: string[];
