@@ -64,7 +64,9 @@ export class ToolAckConfigInputDto {
     },
   })
   @IsString({ each: true })
-  @IsArray({ message: 'phrases must be an array of 1 to 10 strings (required when mode is static)' })
+  @IsArray({
+    message: 'phrases must be an array of up to 10 strings (at least 1, required, when mode is static)',
+  })
   phrases?: string[];
 
   @ApiPropertyOptional({
