@@ -195,6 +195,32 @@ describe('campaigns and the contact policy', () => {
     expect(done).toMatchObject({ completed_count: 2, waiting_reason: null });
   }, 150_000);
 
+  it('asks waiting contacts again at once when the account changes its settings', async () => {
+    const partner = await CampaignsPartner.create({ concurrency_limit: 5 });
+    // The account's window, closed now on India's clock; the campaign has none of its own.
+    const hour = DateTime.now().setZone('Asia/Kolkata').hour;
+    const closed =
+      hour >= 1 && hour <= 3 ? { start: '12:00', end: '13:00' } : { start: '02:00', end: '03:00' };
+    await policy(partner, { calling_window: { ...closed, timezone: 'UTC' } });
+    const c = await partner.createCampaign();
+    expect((await partner.addContacts(c.campaign_id, [callee(), callee()])).status).toBe(200);
+    expect((await partner.start(c.campaign_id)).status).toBe(200);
+    const waiting = await until(
+      'the campaign to wait for the window',
+      async () => {
+        const campaign = await partner.campaign(c.campaign_id);
+        return campaign.waiting_reason === 'waiting_for_window' ? campaign : undefined;
+      },
+      60_000,
+    );
+    expect(Date.parse(waiting.waiting_until)).toBeGreaterThan(Date.now() + 60_000);
+
+    // No pause, no resume: the account drops its window and the running campaign dials them.
+    await policy(partner, { calling_window: null });
+    const done = await partner.waitForStatus(c.campaign_id, 'completed', 60_000);
+    expect(done).toMatchObject({ completed_count: 2, waiting_reason: null });
+  }, 150_000);
+
   it('rejects a contact row whose timezone is not an IANA zone', async () => {
     const partner = await CampaignsPartner.create();
     const c = await partner.createCampaign();

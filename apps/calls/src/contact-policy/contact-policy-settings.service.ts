@@ -4,9 +4,11 @@ import { DataSource } from 'typeorm';
 import {
   AppError,
   ContactPolicySettingsDto,
+  DomainEvents,
   resolveCallingWindow,
   UpdateContactPolicySettingsDto,
 } from '@vap/contracts';
+import { OutboxService } from '@vap/messaging';
 import { ContactPolicySettingsRow } from './entities/contact-policy-settings.entity';
 
 const toDto = (row: ContactPolicySettingsRow | null): ContactPolicySettingsDto => ({
@@ -20,7 +22,10 @@ const toDto = (row: ContactPolicySettingsRow | null): ContactPolicySettingsDto =
 /** GET and PATCH /contact-policy/settings: the account's calling window and frequency caps. */
 @Injectable()
 export class ContactPolicySettingsService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly outbox: OutboxService,
+  ) {}
 
   async get(partnerId: string): Promise<ContactPolicySettingsDto> {
     return toDto(await this.dataSource.getRepository(ContactPolicySettingsRow).findOneBy({ partnerId }));
@@ -57,7 +62,10 @@ export class ContactPolicySettingsService {
         updatedAt: new Date(),
       };
       await repo.upsert(next, ['partnerId']);
-      return toDto(next);
+      const dto = toDto(next);
+      // Campaigns ask their policy-deferred contacts again under the new settings.
+      await this.outbox.record(em, DomainEvents.contactPolicySettingsUpdated, partnerId, dto);
+      return dto;
     });
   }
 }

@@ -9,6 +9,7 @@ import { CampaignWaits } from './campaign-waits';
 import { CampaignsHandlers } from './campaigns.handlers';
 import { CampaignsRepository } from './campaigns.repository';
 import { CampaignsService } from './campaigns.service';
+import { ContactPolicySettingsConsumer } from './contact-policy-settings.consumer';
 
 @Module({
   imports: [PartnersModule, DispatchSignalModule, ClockModule],
@@ -20,6 +21,7 @@ import { CampaignsService } from './campaigns.service';
     CampaignsService,
     CampaignLifecycle,
     CampaignWaits,
+    ContactPolicySettingsConsumer,
   ],
   exports: [CampaignsRepository, CampaignLifecycle, CampaignReferences],
 })

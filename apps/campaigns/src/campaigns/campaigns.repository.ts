@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AppError, CampaignStatus } from '@vap/contracts';
+import { AppError, CampaignStatus, ErrorCode } from '@vap/contracts';
 import { KeysetColumns, KeysetPager, KeysetPageResult, PageQuery, tableOf } from '@vap/persistence';
 import { CampaignRow } from './campaign-row';
 
@@ -152,6 +152,26 @@ export class CampaignsRepository {
           AND next_attempt_at > $2`,
       [id, now],
     );
+  }
+
+  /**
+   * recheckPolicyWaits for every running campaign of a partner whose account settings changed: window waits
+   * only where the campaign has no window of its own (which overrides the account's), cap waits everywhere.
+   * Returns the campaigns that have contacts due now.
+   */
+  async recheckPartnerPolicyWaits(em: EntityManager, partnerId: string, now: Date): Promise<string[]> {
+    const rows = (await em.query(
+      `WITH due AS (
+         UPDATE ${tableOf(em, 'contacts')} c SET next_attempt_at = $2, updated_at = now()
+           FROM ${tableOf(em, 'campaigns')} k
+          WHERE k.id = c.campaign_id AND k.partner_id = $1 AND k.status = 'running'
+            AND c.status IN ('pending', 'retry_wait') AND c.wait_reason IS NOT NULL AND c.next_attempt_at > $2
+            AND (c.wait_reason <> $3 OR k.calling_window IS NULL)
+          RETURNING c.campaign_id)
+       SELECT DISTINCT campaign_id FROM due`,
+      [partnerId, now, ErrorCode.OUTSIDE_CALLING_WINDOW],
+    )) as { campaign_id: string }[];
+    return rows.map((r) => r.campaign_id);
   }
 
   async delete(em: EntityManager, id: string): Promise<void> {

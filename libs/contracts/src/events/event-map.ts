@@ -1,6 +1,7 @@
 import type { PartnerDto } from '../accounts';
 import type { AgentChangedEvent, AgentDeletedEvent } from '../agents';
 import type { CallStatusUpdatedData, CallTransferredData, SessionCompletedData } from '../calls';
+import type { ContactPolicySettingsDto } from '../contact-policy';
 import type { CustomerDto } from '../customers';
 import type { DocumentDto } from '../documents';
 import { DomainEvents } from '../messaging/subjects';
@@ -42,6 +43,7 @@ export interface EventMap {
   'events.inbound_route.decided': InboundRouteDecisionDto;
   'events.campaign.status_updated': CampaignStatusUpdatedData;
   'events.agent_webhooks.flag_changed': AgentWebhookFlagChangedEvent;
+  'events.contact_policy.settings_updated': ContactPolicySettingsDto;
 }
 
 export type EventSubject = keyof EventMap & string;

@@ -183,6 +183,8 @@ export const DomainEvents = {
   inboundRouteDecided: 'events.inbound_route.decided',
   /** A campaign's status changed (data: CampaignStatusUpdatedData). */
   campaignStatusUpdated: 'events.campaign.status_updated',
+  /** The account's calling window or frequency caps changed (data: ContactPolicySettingsDto). */
+  contactPolicySettingsUpdated: 'events.contact_policy.settings_updated',
   /** An agent's webhooks_include_account_endpoints changed, set or flipped back (AgentWebhookFlagChangedEvent). */
   agentWebhookFlagChanged: 'events.agent_webhooks.flag_changed',
 } as const;
