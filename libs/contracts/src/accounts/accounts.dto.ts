@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min, ValidateIf } from 'class-validator';
+import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { IsRupees } from './rupees.validator';
+import { IfPresent } from '../validation';
 
 export const PARTNER_STATUSES = ['pending', 'approved', 'suspended'] as const;
 export type PartnerStatus = (typeof PARTNER_STATUSES)[number];
@@ -41,7 +42,7 @@ export class CreatePartnerDto {
 /** Omitted fields stay as they are; null is refused (none of them can be empty). */
 export class UpdatePartnerDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsString()
   @Length(1, 200)
   name?: string;
@@ -50,26 +51,26 @@ export class UpdatePartnerDto {
     minimum: 0,
     description: 'New balance in rupees; the difference is written to the ledger',
   })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsRupees()
   @Min(0)
   @Max(100_000_000)
   balance_inr?: number;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000 })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsInt()
   @Min(1)
   @Max(1000)
   concurrency_limit?: number;
 
   @ApiPropertyOptional({ enum: PARTNER_STATUSES })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsIn(PARTNER_STATUSES as unknown as string[])
   status?: PartnerStatus;
 
   @ApiPropertyOptional({ enum: VOICE_TIERS })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsIn(VOICE_TIERS as unknown as string[])
   voice_tier?: VoiceTier;
 }

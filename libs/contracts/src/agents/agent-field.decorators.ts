@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, IsString, MaxLength, ValidateBy, ValidateIf } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, MaxLength, ValidateBy } from 'class-validator';
 import { spokenLanguagesProblem } from './spoken-languages';
+import { IfPresent } from '../validation';
 
 /** Validates the contract's spoken_languages rules, with a message naming the broken rule. */
 export function IsSpokenLanguages() {
@@ -18,7 +19,7 @@ export function IsSpokenLanguages() {
 export function OptionalFlag(defaultValue: boolean, description: string) {
   return applyDecorators(
     ApiPropertyOptional({ type: Boolean, default: defaultValue, description }),
-    ValidateIf((_, v) => v !== undefined),
+    IfPresent(),
     IsBoolean(),
   );
 }

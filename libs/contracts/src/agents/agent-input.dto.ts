@@ -13,11 +13,10 @@ import {
   Matches,
   Max,
   Min,
-  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { ExtractionConfigInputDto } from '../extraction/extraction-key.dto';
-import { E164_PATTERN, trimString } from '../validation';
+import { E164_PATTERN, IfPresent, trimString } from '../validation';
 import { IsSpokenLanguages, NullableText, OptionalFlag } from './agent-field.decorators';
 import {
   AGENT_TYPES,
@@ -32,7 +31,6 @@ import { ToolAckConfigInputDto } from './tool-ack-config.dto';
 
 // class-validator runs a property's decorators bottom-up: the type check sits lowest so that a value of the
 // wrong type is reported as such, not as a failed length or range.
-const present = (_: object, v: unknown) => v !== undefined;
 
 /** The optional creation fields of the contract's Agent table; shared by create and update. */
 export class AgentSettingsDto {
@@ -45,7 +43,7 @@ export class AgentSettingsDto {
       'Empty or omitted = platform default (en). Valid: [en,hi], [en,hinglish], [hi,hinglish], [en,te]. Invalid: [mr,te], [te,hi], [mr,hi].',
     example: ['en', 'hi'],
   })
-  @ValidateIf(present)
+  @IfPresent()
   @IsSpokenLanguages()
   spoken_languages?: SpokenLanguage[];
 
@@ -237,26 +235,26 @@ export class CreateAgentDto extends AgentSettingsDto {
  */
 export class UpdateAgentDto extends AgentSettingsDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: AgentLimits.nameMax })
-  @ValidateIf(present)
+  @IfPresent()
   @Transform(trimString)
   @Length(1, AgentLimits.nameMax, { message: `agent_name must be 1 to ${AgentLimits.nameMax} characters` })
   @IsString()
   agent_name?: string;
 
   @ApiPropertyOptional({ minLength: 1, maxLength: AgentLimits.promptMax })
-  @ValidateIf(present)
+  @IfPresent()
   @Length(1, AgentLimits.promptMax, { message: `prompt must be 1 to ${AgentLimits.promptMax} characters` })
   @Matches(/\S/, { message: 'prompt must not be blank' })
   @IsString()
   prompt?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
-  @ValidateIf(present)
+  @IfPresent()
   @IsUUID(undefined, { message: 'voice_id must be a UUID' })
   voice_id?: string;
 
   @ApiPropertyOptional({ enum: AGENT_TYPES })
-  @ValidateIf(present)
+  @IfPresent()
   @IsIn(AGENT_TYPES as unknown as string[], { message: 'agent_type must be inbound or outbound' })
   agent_type?: AgentType;
 

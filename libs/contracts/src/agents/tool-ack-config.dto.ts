@@ -12,13 +12,12 @@ import {
   ValidateBy,
   ValidateIf,
 } from 'class-validator';
+import { IfPresent } from '../validation';
 
 export const TOOL_ACK_MODES = ['dynamic', 'static'] as const;
 export type ToolAckMode = (typeof TOOL_ACK_MODES)[number];
 
 export const ToolAckDefaults = { enabled: true, mode: 'dynamic' as ToolAckMode, delayMs: 1000 } as const;
-
-const present = (_: object, v: unknown) => v !== undefined;
 
 /**
  * What the agent says while a tool (function call) runs, so the caller is not left in silence. Omitted
@@ -30,7 +29,7 @@ export class ToolAckConfigInputDto {
     default: true,
     description: 'false turns acknowledgements off (like null)',
   })
-  @ValidateIf(present)
+  @IfPresent()
   @IsBoolean()
   enabled?: boolean;
 
@@ -40,7 +39,7 @@ export class ToolAckConfigInputDto {
     description:
       'dynamic: the model phrases a short acknowledgement that fits the tool; static: one of `phrases` is spoken',
   })
-  @ValidateIf(present)
+  @IfPresent()
   @IsIn(TOOL_ACK_MODES as unknown as string[], { message: 'mode must be dynamic or static' })
   mode?: ToolAckMode;
 
@@ -75,7 +74,7 @@ export class ToolAckConfigInputDto {
     default: 1000,
     description: 'Speak only when the tool has not answered after this many milliseconds',
   })
-  @ValidateIf(present)
+  @IfPresent()
   @Max(10000)
   @Min(0)
   @IsInt()

@@ -34,9 +34,7 @@ import {
   CAMPAIGN_TYPES,
   CampaignType,
 } from './campaign-limits';
-import { trimString } from '../validation';
-
-const present = (_: unknown, v: unknown) => v !== undefined;
+import { IfPresent, trimString } from '../validation';
 
 /**
  * The settings a campaign can be created or updated with. Every field is optional here; creation
@@ -45,7 +43,7 @@ const present = (_: unknown, v: unknown) => v !== undefined;
  */
 export class CampaignSettingsDto {
   @ApiPropertyOptional({ maxLength: CAMPAIGN_DESCRIPTION_MAX, default: '' })
-  @ValidateIf(present)
+  @IfPresent()
   @IsString({ message: 'description must be a string' })
   @MaxLength(CAMPAIGN_DESCRIPTION_MAX, {
     message: `description must be at most ${CAMPAIGN_DESCRIPTION_MAX} characters`,
@@ -60,7 +58,7 @@ export class CampaignSettingsDto {
       "Caller IDs: ids of the account's phone numbers (GET /phone-numbers), used in turn. Omitted or empty: " +
       "the account's default from-number. Each must be active when the campaign starts.",
   })
-  @ValidateIf(present)
+  @IfPresent()
   @IsArray({ message: 'phone_number_ids must be an array of phone number ids' })
   @ArrayMaxSize(CAMPAIGN_MAX_CALLER_IDS, {
     message: `phone_number_ids holds at most ${CAMPAIGN_MAX_CALLER_IDS} ids`,
@@ -78,7 +76,7 @@ export class CampaignSettingsDto {
     default: 1,
     description: 'Calls dialled at once; clamped at dispatch by the account concurrency limit',
   })
-  @ValidateIf(present)
+  @IfPresent()
   @IsInt({ message: 'concurrency_limit must be an integer' })
   @Min(CAMPAIGN_CONCURRENCY_MIN, { message: 'concurrency_limit must be 1..10' })
   @Max(CAMPAIGN_CONCURRENCY_MAX, { message: 'concurrency_limit must be 1..10' })
@@ -91,7 +89,7 @@ export class CampaignSettingsDto {
       'Slots kept for retries, 0..concurrency_limit: while retries are waiting, first attempts use at most ' +
       'concurrency_limit - retry_concurrency slots',
   })
-  @ValidateIf(present)
+  @IfPresent()
   @IsInt({ message: 'retry_concurrency must be an integer' })
   @Min(0, { message: 'retry_concurrency must be 0..concurrency_limit' })
   @Max(CAMPAIGN_CONCURRENCY_MAX, { message: 'retry_concurrency must be 0..concurrency_limit' })
@@ -103,7 +101,7 @@ export class CampaignSettingsDto {
     default: 0,
     description: 'Retries of a contact whose attempt ended failed, busy or no_answer',
   })
-  @ValidateIf(present)
+  @IfPresent()
   @IsInt({ message: 'retry_count must be an integer' })
   @Min(0, { message: `retry_count must be 0..${CAMPAIGN_MAX_RETRY_COUNT}` })
   @Max(CAMPAIGN_MAX_RETRY_COUNT, { message: `retry_count must be 0..${CAMPAIGN_MAX_RETRY_COUNT}` })
@@ -115,7 +113,7 @@ export class CampaignSettingsDto {
     maxItems: CAMPAIGN_MAX_RETRY_DELAYS,
     description: 'Minutes to wait before retry i (the last value repeats); empty: retry as soon as allowed',
   })
-  @ValidateIf(present)
+  @IfPresent()
   @IsArray({ message: 'retry_delays_minutes must be an array of integers' })
   @ArrayMaxSize(CAMPAIGN_MAX_RETRY_DELAYS, {
     message: `retry_delays_minutes holds at most ${CAMPAIGN_MAX_RETRY_DELAYS} values`,
@@ -134,14 +132,14 @@ export class CampaignSettingsDto {
     default: 0,
     description: 'Minimum minutes between the end of one attempt and the next attempt to the same number',
   })
-  @ValidateIf(present)
+  @IfPresent()
   @IsInt({ message: 'cooldown_minutes must be an integer' })
   @Min(0, { message: `cooldown_minutes must be 0..${CAMPAIGN_MAX_DELAY_MINUTES}` })
   @Max(CAMPAIGN_MAX_DELAY_MINUTES, { message: `cooldown_minutes must be 0..${CAMPAIGN_MAX_DELAY_MINUTES}` })
   cooldown_minutes?: number;
 
   @ApiPropertyOptional({ default: false, description: 'Stored with the campaign' })
-  @ValidateIf(present)
+  @IfPresent()
   @IsBoolean({ message: 'callback_enabled must be a boolean' })
   callback_enabled?: boolean;
 
@@ -172,7 +170,7 @@ export class CreateCampaignDto extends CampaignSettingsDto {
   agent_id: string;
 
   @ApiPropertyOptional({ enum: CAMPAIGN_TYPES, default: 'outbound' })
-  @ValidateIf(present)
+  @IfPresent()
   @IsIn(CAMPAIGN_TYPES as unknown as string[], { message: 'type must be outbound' })
   type?: CampaignType;
 }
@@ -181,13 +179,13 @@ export class CreateCampaignDto extends CampaignSettingsDto {
 export class UpdateCampaignDto extends CampaignSettingsDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: CAMPAIGN_NAME_MAX })
   @Transform(trimString)
-  @ValidateIf(present)
+  @IfPresent()
   @IsString({ message: 'name must be a string' })
   @Length(1, CAMPAIGN_NAME_MAX, { message: `name must be 1 to ${CAMPAIGN_NAME_MAX} characters` })
   name?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
-  @ValidateIf(present)
+  @IfPresent()
   @IsUUID('all', { message: 'agent_id must be an agent id (UUID)' })
   agent_id?: string;
 }

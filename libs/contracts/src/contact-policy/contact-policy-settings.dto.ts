@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsObject, Max, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { CallingWindow, CallingWindowDto, CallingWindowViewDto } from './calling-window.dto';
+import { IfPresent } from '../validation';
 
 export const MAX_ATTEMPTS_PER_DAY_LIMIT = 100;
 export const MAX_ATTEMPTS_PER_7_DAYS_LIMIT = 700;
@@ -60,7 +61,7 @@ export class UpdateContactPolicySettingsDto {
   calling_window?: CallingWindowDto | null;
 
   @ApiPropertyOptional()
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsBoolean({ message: 'windows_apply_to_single_calls must be a boolean' })
   windows_apply_to_single_calls?: boolean;
 

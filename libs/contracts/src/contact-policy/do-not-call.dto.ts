@@ -12,7 +12,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { CursorQueryDto, NextCursor } from '../pagination';
-import { E164_EXAMPLE, E164_PATTERN, OptionalOneOf, queryE164 } from '../validation';
+import { E164_EXAMPLE, E164_PATTERN, IfPresent, OptionalOneOf, queryE164 } from '../validation';
 
 export const DO_NOT_CALL_ID_EXAMPLE = 'dnc_0d7f4c1f-2b11-4a8e-9a55-3f0c6a0e6d0b';
 
@@ -57,7 +57,7 @@ function SourceField(): PropertyDecorator {
       message: `source must be at most ${DO_NOT_CALL_SOURCE_MAX} characters`,
     })(target, key);
     IsString({ message: 'source must be a string' })(target, key);
-    ValidateIf((_, v) => v !== undefined)(target, key);
+    IfPresent()(target, key);
     ApiPropertyOptional({
       maxLength: DO_NOT_CALL_SOURCE_MAX,
       example: 'crm-sync',
@@ -113,7 +113,7 @@ export class CreateDoNotCallDto {
 /** PATCH /do-not-call/{id}: what can change about an entry (its number or prefix cannot: delete and add). */
 export class UpdateDoNotCallDto {
   @ApiPropertyOptional({ enum: DO_NOT_CALL_REASONS, description: REASON_HELP })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsDoNotCallReason()
   reason?: DoNotCallReason;
 

@@ -1,19 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  IsEmail,
-  IsIn,
-  IsObject,
-  Matches,
-  IsOptional,
-  IsString,
-  Length,
-  MaxLength,
-  ValidateIf,
-} from 'class-validator';
+import { IsEmail, IsIn, IsObject, Matches, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { ErrorCode } from '../errors';
 import { CursorQueryDto, NextCursor } from '../pagination';
-import { trimString } from '../validation';
+import { IfPresent, trimString } from '../validation';
 
 export const CUSTOMER_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
@@ -57,7 +47,7 @@ export class CreateCustomerDto {
 export class UpdateCustomerDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 200 })
   @Transform(trimString)
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsString(code(ErrorCode.INVALID_NAME))
   @Length(1, 200, { message: 'name must be 1 to 200 characters', ...code(ErrorCode.INVALID_NAME) })
   name?: string;
@@ -78,7 +68,7 @@ export class UpdateCustomerDto {
     enum: CUSTOMER_STATUSES,
     description: 'ARCHIVED archives the customer; ACTIVE restores it',
   })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsIn(CUSTOMER_STATUSES as unknown as string[], { message: 'status must be ACTIVE or ARCHIVED' })
   status?: CustomerStatus;
 }

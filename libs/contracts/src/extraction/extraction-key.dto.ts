@@ -21,6 +21,7 @@ import {
   ExtractionLimits,
   extractionOptionsProblem,
 } from './extraction-key-rules';
+import { IfPresent } from '../validation';
 
 const NAME_RULE =
   'lowercase letter first, then lowercase letters, digits or _; 1..64 characters; unique in its list';
@@ -90,7 +91,7 @@ export class ExtractionKeyInputDto {
     description: 'What to extract, in plain words; the extraction model reads it',
     example: 'Whether the caller asked to be called back later',
   })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @MaxLength(ExtractionLimits.descriptionMax)
   @IsString()
   description?: string;

@@ -8,15 +8,12 @@ import {
   IsString,
   Length,
   MaxLength,
-  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import { CursorQueryDto } from '../pagination';
 import { ExtractionKeyDto, ExtractionKeyInputDto, UniqueKeyNames } from './extraction-key.dto';
 import { ExtractionLimits } from './extraction-key-rules';
-import { trimString } from '../validation';
-
-const present = (_: object, v: unknown) => v !== undefined;
+import { IfPresent, trimString } from '../validation';
 
 export class CreateExtractionSetDto {
   @ApiProperty({ minLength: 1, maxLength: ExtractionLimits.setNameMax, description: 'Unique on the account' })
@@ -57,7 +54,7 @@ export class CreateExtractionSetDto {
 /** PATCH: omitted fields keep their values; keys, when sent, replace the whole list. */
 export class UpdateExtractionSetDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: ExtractionLimits.setNameMax })
-  @ValidateIf(present)
+  @IfPresent()
   @Transform(trimString)
   @Length(1, ExtractionLimits.setNameMax, {
     message: `name must be 1 to ${ExtractionLimits.setNameMax} characters`,
@@ -77,7 +74,7 @@ export class UpdateExtractionSetDto {
   description?: string | null;
 
   @ApiPropertyOptional({ type: [ExtractionKeyInputDto], maxItems: ExtractionLimits.setKeysMax })
-  @ValidateIf(present)
+  @IfPresent()
   @ArrayMaxSize(ExtractionLimits.setKeysMax)
   @UniqueKeyNames()
   @ValidateNested({ each: true })

@@ -1,17 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import {
-  IsDefined,
-  IsIn,
-  IsOptional,
-  IsString,
-  IsUUID,
-  MaxLength,
-  ValidateBy,
-  ValidateIf,
-} from 'class-validator';
+import { IsDefined, IsIn, IsOptional, IsString, IsUUID, MaxLength, ValidateBy } from 'class-validator';
 import { ExtractionLimits } from './extraction-key-rules';
-import { trimString } from '../validation';
+import { IfPresent, trimString } from '../validation';
 
 export const FROM_AGENT_ON_CONFLICT = ['keep_set_definition'] as const;
 export type FromAgentOnConflict = (typeof FROM_AGENT_ON_CONFLICT)[number];
@@ -65,7 +56,7 @@ export class FromAgentDto {
     example: 'exs_0b7f3c52-8f0e-4d57-9a51-6a1f0e2b7c11',
     description: 'Merges into this set; exactly one of name or set_id',
   })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @MaxLength(100)
   @IsString()
   set_id?: string;
@@ -86,7 +77,7 @@ export class FromAgentDto {
     description:
       'Omitted: an inline key whose name is already in the set is a 409 EXTRACTION_KEY_CLASH. keep_set_definition: such inline keys are dropped and listed in dropped_inline_keys.',
   })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsIn(FROM_AGENT_ON_CONFLICT as unknown as string[], {
     message: 'on_conflict accepts only keep_set_definition',
   })

@@ -19,7 +19,7 @@ import {
 } from 'class-validator';
 import { CursorQueryDto } from '../pagination';
 import { PhoneNumberId } from '../ids';
-import { E164_PATTERN, OptionalOneOf } from '../validation';
+import { E164_PATTERN, IfPresent, OptionalOneOf } from '../validation';
 import { PHONE_NUMBER_ID_EXAMPLE } from './phone-number.dto';
 
 export const INBOUND_ROUTE_SCOPES = ['PHONE_NUMBER', 'AGENT', 'PARTNER'] as const;
@@ -45,14 +45,14 @@ const httpsUrl = { protocols: ['https'], require_protocol: true, require_tld: fa
 /** Omitted means the default (or, on update, unchanged); null is refused, as none of these can be empty. */
 class InboundPolicyFieldsDto {
   @ApiPropertyOptional({ maxLength: 100, example: 'Business hours router' })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsString()
   @MinLength(1, { message: 'name must not be empty' })
   @MaxLength(100, { message: 'name must be at most 100 characters' })
   name?: string;
 
   @ApiPropertyOptional({ default: true })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsBoolean({ message: 'enabled must be a boolean' })
   enabled?: boolean;
 
@@ -61,7 +61,7 @@ class InboundPolicyFieldsDto {
     maximum: INBOUND_TIMEOUT_MS.max,
     default: INBOUND_TIMEOUT_MS.default,
   })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsInt({ message: 'timeout_ms must be an integer' })
   @Min(INBOUND_TIMEOUT_MS.min, { message: `timeout_ms must be at least ${INBOUND_TIMEOUT_MS.min}` })
   @Max(INBOUND_TIMEOUT_MS.max, { message: `timeout_ms must be at most ${INBOUND_TIMEOUT_MS.max}` })
@@ -72,7 +72,7 @@ class InboundPolicyFieldsDto {
     default: 'ANSWER_WITH_AI',
     description: 'Applied when the decision URL fails, times out or answers something invalid',
   })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsIn(INBOUND_FAILURE_ACTIONS as unknown as string[], {
     message: `failure_action must be one of ${INBOUND_FAILURE_ACTIONS.join(', ')}`,
   })
@@ -83,7 +83,7 @@ class InboundPolicyFieldsDto {
     isArray: true,
     description: 'Actions the partner may answer with (default: all)',
   })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsArray({ message: 'allowed_actions must be an array' })
   @ArrayMinSize(1, { message: 'allowed_actions must not be empty' })
   @ArrayUnique({ message: 'allowed_actions must not repeat an action' })
@@ -141,7 +141,7 @@ export class CreateInboundRoutePolicyDto extends InboundPolicyFieldsDto {
 /** Scope and target are fixed at creation; everything else can change. `webhook_secret: null` removes it. */
 export class UpdateInboundRoutePolicyDto extends InboundPolicyFieldsDto {
   @ApiPropertyOptional({ example: 'https://partner.example/route', description: 'HTTPS decision URL' })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsUrl(httpsUrl, { message: 'webhook_url must be an HTTPS URL' })
   @MaxLength(2000)
   webhook_url?: string;

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, ValidateIf } from 'class-validator';
 import { WEBHOOK_EVENT_TYPES } from '../events';
 import { WebhookEndpointDto } from './webhook-endpoint.dto';
+import { IfPresent } from '../validation';
 
 /** GET /agent/{agent_id}/webhooks. */
 export class AgentWebhooksDto {
@@ -40,7 +41,7 @@ export class UpdateAgentWebhooksDto {
   include_account_endpoints?: boolean;
 
   @ApiPropertyOptional({ description: 'The same flag under the agent record’s name; send either' })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsBoolean({ message: 'webhooks_include_account_endpoints must be a boolean' })
   webhooks_include_account_endpoints?: boolean;
 }

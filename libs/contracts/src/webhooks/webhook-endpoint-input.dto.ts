@@ -1,7 +1,8 @@
 import { ApiHideProperty, ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
-import { Allow, IsBoolean, IsOptional, IsUUID, ValidateIf } from 'class-validator';
+import { Allow, IsBoolean, IsOptional, IsUUID } from 'class-validator';
 import { WEBHOOK_EVENT_TYPES } from '../events';
 import { IsAbsent, IsHttpsUrl, IsWebhookEventList, IsWebhookLabel } from './webhook-field.validators';
+import { IfPresent } from '../validation';
 
 const LABEL_DOC = {
   minLength: 1,
@@ -86,12 +87,12 @@ export class CreateWebhookEndpointDto {
 /** Body of PATCH /config/webhooks/{id}: any subset; agent_id may not be sent at all. */
 export class UpdateWebhookEndpointDto {
   @ApiPropertyOptional(LABEL_DOC)
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsWebhookLabel()
   label?: string;
 
   @ApiPropertyOptional(URL_DOC)
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsHttpsUrl('url')
   url?: string;
 
@@ -100,12 +101,12 @@ export class UpdateWebhookEndpointDto {
       'false stops new deliveries; disabling an agent’s last enabled endpoint flips its ' +
       'webhooks_include_account_endpoints back to true. true also clears an automatic disable.',
   })
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsBoolean({ message: 'enabled must be a boolean' })
   enabled?: boolean;
 
   @ApiPropertyOptional(EVENTS_DOC)
-  @ValidateIf((_, v) => v !== undefined)
+  @IfPresent()
   @IsWebhookEventList()
   events?: string[];
 
