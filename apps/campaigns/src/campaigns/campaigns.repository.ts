@@ -23,6 +23,9 @@ export type CampaignFields = Pick<
   | 'calling_window'
 >;
 
+/** A contact `c` waiting on the contact policy and not yet due at $2 (now): what a recheck makes due. */
+const POLICY_WAIT_NOT_DUE = `c.status IN ('pending', 'retry_wait') AND c.wait_reason IS NOT NULL AND c.next_attempt_at > $2`;
+
 /** SQL of campaigns.campaigns. Every read is scoped by partner: another partner's campaign is absent. */
 @Injectable()
 export class CampaignsRepository {
@@ -147,9 +150,8 @@ export class CampaignsRepository {
    */
   async recheckPolicyWaits(em: EntityManager, id: string, now: Date): Promise<void> {
     await em.query(
-      `UPDATE ${tableOf(em, 'contacts')} SET next_attempt_at = $2, updated_at = now()
-        WHERE campaign_id = $1 AND status IN ('pending', 'retry_wait') AND wait_reason IS NOT NULL
-          AND next_attempt_at > $2`,
+      `UPDATE ${tableOf(em, 'contacts')} c SET next_attempt_at = $2, updated_at = now()
+        WHERE c.campaign_id = $1 AND ${POLICY_WAIT_NOT_DUE}`,
       [id, now],
     );
   }
@@ -165,7 +167,7 @@ export class CampaignsRepository {
          UPDATE ${tableOf(em, 'contacts')} c SET next_attempt_at = $2, updated_at = now()
            FROM ${tableOf(em, 'campaigns')} k
           WHERE k.id = c.campaign_id AND k.partner_id = $1 AND k.status = 'running'
-            AND c.status IN ('pending', 'retry_wait') AND c.wait_reason IS NOT NULL AND c.next_attempt_at > $2
+            AND ${POLICY_WAIT_NOT_DUE}
             AND (c.wait_reason <> $3 OR k.calling_window IS NULL)
           RETURNING c.campaign_id)
        SELECT DISTINCT campaign_id FROM due`,
