@@ -67,6 +67,8 @@ describe('summariseRound', () => {
     expect(report.jitterP99Ms).toBeCloseTo(50);
     expect(report.ownTimeP50Ms).toBe(5);
     expect(report.ownTimeP99Ms).toBe(12);
+    // Own time by stage: 1 ms to the first token and 1 ms to the first byte in every turn, the rest to the frame.
+    expect(report.ownSplit).toEqual({ llm: [1, 1], tts: [1, 1], frame: [3, 10] });
     expect(report.voiceToVoiceP99Ms).toBe(752);
     expect(report.replyHeardP50Ms).toBe(900);
     expect(report.framesPerCall).toEqual({ mean: 8.5, min: 6 });

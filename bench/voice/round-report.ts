@@ -51,6 +51,8 @@ export interface RoundReport {
    */
   ownTimeP50Ms: number;
   ownTimeP99Ms: number;
+  /** The own time's stages (p50/p99 ms): final transcript -> LLM first token -> TTS first byte -> first frame out. */
+  ownSplit: { llm: [number, number]; tts: [number, number]; frame: [number, number] };
   voiceToVoiceP50Ms: number;
   voiceToVoiceP99Ms: number;
   reportedTurns: number;
@@ -84,6 +86,10 @@ export function summariseRound(input: RoundInput): RoundReport {
   const sortedJitter = ascending(jitter);
   const own = ascending(input.turns.map((t) => t.first_frame_out_ms - t.stt_final_ms));
   const v2v = ascending(input.turns.map((t) => t.voice_to_voice_ms));
+  const stage = (part: (t: TurnLatency) => number): [number, number] => {
+    const sorted = ascending(input.turns.map(part));
+    return [percentile(sorted, 50), percentile(sorted, 99)];
+  };
   const heard = ascending(replies);
   const { usage } = input;
   return {
@@ -104,6 +110,11 @@ export function summariseRound(input: RoundInput): RoundReport {
     ...(input.send ? { send: input.send } : {}),
     ownTimeP50Ms: percentile(own, 50),
     ownTimeP99Ms: percentile(own, 99),
+    ownSplit: {
+      llm: stage((t) => t.llm_first_token_ms - t.stt_final_ms),
+      tts: stage((t) => t.tts_first_byte_ms - t.llm_first_token_ms),
+      frame: stage((t) => t.first_frame_out_ms - t.tts_first_byte_ms),
+    },
     voiceToVoiceP50Ms: percentile(v2v, 50),
     voiceToVoiceP99Ms: percentile(v2v, 99),
     reportedTurns: input.turns.length,

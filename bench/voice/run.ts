@@ -275,6 +275,9 @@ function printReport(runs: RoundRun[], counts: FakeSpeechProviderCounts): void {
       unanswered: r.unanswered,
       utterances: r.utterances,
       'min frames/call': r.framesPerCall.min,
+      'own split p50/p99 ms': ['llm', 'tts', 'frame']
+        .map((k) => r.ownSplit[k as keyof typeof r.ownSplit].join('/'))
+        .join(' '),
       'v2v p50 ms': figure(r.voiceToVoiceP50Ms),
       'v2v p99 ms': figure(r.voiceToVoiceP99Ms),
       'heard reply p50 ms': figure(r.replyHeardP50Ms),
@@ -287,7 +290,8 @@ function printReport(runs: RoundRun[], counts: FakeSpeechProviderCounts): void {
     })),
   );
   console.log(
-    'own/turn = first_frame_out_ms - stt_final_ms (final transcript to first answer frame out); jitter = ' +
+    'own/turn = first_frame_out_ms - stt_final_ms (final transcript to first answer frame out), split into ' +
+      'final transcript -> LLM first token, -> TTS first byte, -> first frame out; jitter = ' +
       '|arrival gap - 20 ms| inside agent utterances, as the callers received them; sent late = how late the voice ' +
       "service's clock sent each frame against its slot (its /metrics histogram: bucket upper bounds), sent " +
       'underruns = its ticks that found the answer not ready; heard reply includes the 700 ms endpointing silence.',
