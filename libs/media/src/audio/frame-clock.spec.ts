@@ -1,4 +1,12 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ClockSource, FrameClock, FrameClockOptions, systemClock } from './frame-clock';
+
+/** A full garbage collection, for the retention test (exposed at run time, so no test-runner flag is needed). */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 
 /** A clock that moves only when the test says; timers fire in due order, each seeing its own lateness. */
 class ManualClock implements ClockSource {
@@ -237,6 +245,28 @@ describe('FrameClock', () => {
     expect(clock.pending).toBe(0);
     clock.advance(100);
     expect(sent).toHaveLength(3);
+  });
+
+  it('keeps no reference to a frame once it is sent', async () => {
+    const { clock, sent, pacer } = setup();
+    const refs: WeakRef<Buffer>[] = [];
+    // Queued and sent within one utterance that is still going on: the queue is not empty when they leave.
+    for (let i = 0; i < 10; i++) {
+      const f = frame(i);
+      refs.push(new WeakRef(f));
+      pacer.enqueue(f);
+    }
+    pacer.start();
+    clock.advance(100);
+    expect(sent.filter((s) => !s.silence)).toHaveLength(6);
+    // A WeakRef holds its target until the end of the job that made it.
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    expect(refs.map((r) => r.deref() !== undefined)).toEqual([
+      ...Array<boolean>(6).fill(false),
+      ...Array<boolean>(4).fill(true),
+    ]);
+    expect(pacer.queuedFrames).toBe(4);
   });
 
   it('paces on the real clock too', async () => {

@@ -71,7 +71,8 @@ export class FrameClock {
   private readonly silenceFrame: Buffer;
   private readonly clock: ClockSource;
   private readonly observer: PacingObserver | undefined;
-  private readonly queue: Buffer[] = [];
+  /** Frames from queueHead on are waiting; slots before it were sent and hold nothing. */
+  private readonly queue: (Buffer | undefined)[] = [];
   private queueHead = 0;
   private timer: unknown;
   private running = false;
@@ -225,8 +226,15 @@ export class FrameClock {
   /** Sends this tick's frame; answers whether anything was sent. */
   private emit(): boolean {
     if (this.queuedFrames > 0) {
-      const frame = this.queue[this.queueHead++];
-      if (this.queueHead > 256 && this.queueHead * 2 > this.queue.length) {
+      const frame = this.queue[this.queueHead]!;
+      // A sent frame must not stay reachable until the queue is compacted: every call's last seconds of speech
+      // would outlive the young generation, be promoted, and leave the old-space collector (whose pauses hold
+      // every call's next frame) to find it dead later.
+      this.queue[this.queueHead++] = undefined;
+      if (this.queueHead === this.queue.length) {
+        this.queue.length = 0;
+        this.queueHead = 0;
+      } else if (this.queueHead > 256 && this.queueHead * 2 > this.queue.length) {
         this.queue.splice(0, this.queueHead);
         this.queueHead = 0;
       }
