@@ -1,7 +1,7 @@
 // Input Postgres cannot store or recursion cannot walk is refused at the edge with 400 VALIDATION_ERROR
 // naming the field, on every route: NUL characters in any string, JSON nested too deep, and cursors whose
 // parts are not what the list pages by.
-import { api, ApiResponse, createPartner } from '../../support';
+import { api, ApiResponse, createPartner, gatewayUrl, PARTNER_API } from '../../support';
 
 const encodeCursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const T = '2026-01-01T00:00:00.000Z';
@@ -86,6 +86,61 @@ describe('input limits', () => {
     });
     expect(paired.status).toBe(200);
     expect(paired.body.data.metadata).toEqual({ emoji: '🙂 ünïcödé' });
+  });
+
+  it('refuses a body that is not valid UTF-8 rather than storing replacement characters, JSON or CSV', async () => {
+    const send = async (path: string, type: string, bytes: Buffer): Promise<ApiResponse> => {
+      const res = await fetch(`${gatewayUrl()}${PARTNER_API}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': type },
+        body: bytes,
+      });
+      return { status: res.status, headers: res.headers, body: await res.json() };
+    };
+    // 0xFF and 0xFE never occur in UTF-8; decoded leniently, both would become U+FFFD.
+    const invalid = Buffer.concat([
+      Buffer.from('{"external_id":"acct-'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('","name":"Bytes"}'),
+    ]);
+    expectRefused(await send('/customers', 'application/json', invalid), 'body');
+    expect((await api('/customers?external_id=acct-\ufffd\ufffd', { key })).body.data.customers).toEqual([]);
+    const csv = Buffer.concat([
+      Buffer.from('phone_number,city\n+919876543210,Pu'),
+      Buffer.from([0xff]),
+      Buffer.from('ne\n'),
+    ]);
+    expectRefused(await send(`/campaigns/${campaignId}/contacts`, 'text/csv', csv), 'body');
+    // Valid multi-byte UTF-8 is taken as sent.
+    const accented = await send(
+      '/customers',
+      'application/json',
+      Buffer.from('{"external_id":"café-42","name":"Ünïcödé"}'),
+    );
+    expect(accented.status).toBe(200);
+    expect(accented.body.data).toMatchObject({ external_id: 'café-42', name: 'Ünïcödé' });
+  });
+
+  it('names a value of the wrong kind as such, not by the length or range it also misses', async () => {
+    const external = await api('/customers', { key, body: { external_id: 123, name: 'Kind' } });
+    expect(external.status).toBe(400);
+    expect(external.body.error).toMatchObject({
+      code: 'INVALID_EXTERNAL_ID',
+      details: [{ field: 'external_id', message: 'external_id must be a string' }],
+    });
+    const limit = await api('/customers?limit=abc', { key });
+    expect(limit.body.error.details).toEqual([
+      { field: 'limit', message: 'limit must be an integer number' },
+    ]);
+    const credentials = await api('/config/telephony/carrier_a', {
+      key,
+      method: 'PUT',
+      body: { auth_id: 1, auth_token: 'token' },
+    });
+    expect(credentials.body.error.details).toEqual([
+      { field: 'auth_id', message: 'auth_id must be a string' },
+      { field: 'from_number', message: 'from_number is required' },
+    ]);
   });
 
   it('refuses a NUL character in a campaign contact’s variables, JSON or CSV', async () => {

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { json } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, ErrorCode } from '@vap/contracts';
@@ -25,8 +26,24 @@ export function jsonOnly(extraTypes: RegExp[] = []) {
   };
 }
 
+/**
+ * A body parser's `verify` hook: a body declared (or defaulted to) UTF-8 must be UTF-8. Decoding replaces each
+ * invalid byte with U+FFFD, which would silently store an identifier other than the one sent (RFC 8259: JSON
+ * is UTF-8).
+ */
+export function refuseInvalidUtf8(_req: unknown, _res: unknown, body: Buffer, encoding: string): void {
+  if (encoding.toLowerCase() !== 'utf-8' || isUtf8(body)) return;
+  const detail = { field: 'body', message: 'the body must be valid UTF-8' };
+  throw AppError.validation([detail], `Invalid request: ${detail.message}`);
+}
+
 export function jsonBody(limit: string) {
-  return json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
+  return json({
+    limit,
+    strict: true,
+    type: ['application/json', 'application/*+json'],
+    verify: refuseInvalidUtf8,
+  });
 }
 
 /** Runs `middleware` on every request except those whose path matches one of `paths`. */

@@ -2,7 +2,7 @@ import { text } from 'express';
 import type { RequestHandler } from 'express';
 import { CAMPAIGN_CSV_BODY_LIMIT } from '@vap/contracts';
 import { API_PREFIX } from './api-docs';
-import { jsonOnly } from './body-parsers';
+import { jsonOnly, refuseInvalidUtf8 } from './body-parsers';
 
 /** The partner routes that also take a text/csv body: a campaign's contacts upload, a do-not-call import. */
 export const CSV_BODY_ROUTES = [
@@ -16,7 +16,7 @@ export const CSV_BODY_ROUTES = [
  */
 export function csvBody(): RequestHandler {
   const allow = jsonOnly([/^text\/csv$/]);
-  const parse = text({ type: 'text/csv', limit: CAMPAIGN_CSV_BODY_LIMIT });
+  const parse = text({ type: 'text/csv', limit: CAMPAIGN_CSV_BODY_LIMIT, verify: refuseInvalidUtf8 });
   return (req, res, next) => {
     if (!CSV_BODY_ROUTES.some((route) => route.test(req.path))) return next();
     allow(req, res, (err?: unknown) => (err ? next(err) : parse(req, res, next)));

@@ -18,6 +18,7 @@ import {
   Min,
   ValidateIf,
   ValidateNested,
+  IsDefined,
 } from 'class-validator';
 import { CallingWindowDto } from '../contact-policy/calling-window.dto';
 import { PhoneNumberId } from '../ids';
@@ -161,7 +162,8 @@ export class CampaignSettingsDto {
 export class CreateCampaignDto extends CampaignSettingsDto {
   @ApiProperty({ minLength: 1, maxLength: CAMPAIGN_NAME_MAX })
   @Transform(trimString)
-  @IsString({ message: 'name is required' })
+  @IsDefined({ message: 'name is required' })
+  @IsString()
   @Length(1, CAMPAIGN_NAME_MAX, { message: `name must be 1 to ${CAMPAIGN_NAME_MAX} characters` })
   name: string;
 

@@ -10,6 +10,7 @@ import {
   Matches,
   MaxLength,
   ValidateIf,
+  IsDefined,
 } from 'class-validator';
 import { CursorQueryDto, NextCursor } from '../pagination';
 import { E164_EXAMPLE, E164_PATTERN, IfPresent, OptionalOneOf, queryE164 } from '../validation';
@@ -85,7 +86,8 @@ export class CreateDoNotCallDto {
     description: 'The E.164 number never to dial. Give number or prefix, not both.',
   })
   @ValidateIf((o: CreateDoNotCallDto) => o.number !== undefined || o.prefix === undefined)
-  @IsString({ message: 'number or prefix is required' })
+  @IsDefined({ message: 'number or prefix is required' })
+  @IsString()
   @Matches(E164_PATTERN, { message: 'number must be an E.164 number such as +919876543210' })
   number?: string;
 
@@ -185,7 +187,8 @@ export class DoNotCallLookupQueryDto {
       'The E.164 number to look up (URL-encode the + as %2B; an unencoded + read as a space is taken as +)',
   })
   @Transform(({ value }) => queryE164(value))
-  @IsString({ message: 'number is required' })
+  @IsDefined({ message: 'number is required' })
+  @IsString()
   @Matches(E164_PATTERN, { message: 'number must be an E.164 number such as +919876543210' })
   number: string;
 }

@@ -16,6 +16,7 @@ import {
   Min,
   MinLength,
   ValidateIf,
+  IsDefined,
 } from 'class-validator';
 import { CursorQueryDto } from '../pagination';
 import { PhoneNumberId } from '../ids';
@@ -111,7 +112,8 @@ export class CreateInboundRoutePolicyDto extends InboundPolicyFieldsDto {
   @ValidateIf(
     (o: CreateInboundRoutePolicyDto) => o.scope === 'PHONE_NUMBER' || o.phone_number_id !== undefined,
   )
-  @IsString({ message: 'phone_number_id is required for scope PHONE_NUMBER' })
+  @IsDefined({ message: 'phone_number_id is required for scope PHONE_NUMBER' })
+  @IsString()
   @Matches(PhoneNumberId.pattern, { message: 'phone_number_id must be a phone number id (pn_...)' })
   phone_number_id?: string;
 
@@ -121,6 +123,8 @@ export class CreateInboundRoutePolicyDto extends InboundPolicyFieldsDto {
   agent_id?: string;
 
   @ApiProperty({ example: 'https://partner.example/route', description: 'HTTPS decision URL' })
+  @IsDefined({ message: 'webhook_url is required' })
+  @IsString()
   @IsUrl(httpsUrl, { message: 'webhook_url must be an HTTPS URL' })
   @MaxLength(2000)
   webhook_url: string;
@@ -142,6 +146,7 @@ export class CreateInboundRoutePolicyDto extends InboundPolicyFieldsDto {
 export class UpdateInboundRoutePolicyDto extends InboundPolicyFieldsDto {
   @ApiPropertyOptional({ example: 'https://partner.example/route', description: 'HTTPS decision URL' })
   @IfPresent()
+  @IsString()
   @IsUrl(httpsUrl, { message: 'webhook_url must be an HTTPS URL' })
   @MaxLength(2000)
   webhook_url?: string;
@@ -352,12 +357,14 @@ export class InboundRouteDecisionListDto {
 /** POST /sandbox/inbound-calls: simulate an inbound call to one of the account's numbers. */
 export class SandboxInboundCallDto {
   @ApiProperty({ example: '+919876543210', description: 'A number of the account (see GET /phone-numbers)' })
-  @IsString({ message: 'to_number is required' })
+  @IsDefined({ message: 'to_number is required' })
+  @IsString()
   @Matches(E164_PATTERN, { message: 'to_number must be an E.164 number such as +919876543210' })
   to_number: string;
 
   @ApiProperty({ example: '+918012345678', description: 'The simulated caller' })
-  @IsString({ message: 'from_number is required' })
+  @IsDefined({ message: 'from_number is required' })
+  @IsString()
   @Matches(E164_PATTERN, { message: 'from_number must be an E.164 number such as +918012345678' })
   from_number: string;
 }

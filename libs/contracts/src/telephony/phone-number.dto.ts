@@ -1,5 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength, ValidateIf } from 'class-validator';
+import {
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateIf,
+  IsDefined,
+} from 'class-validator';
 import { CursorQueryDto, NextCursor } from '../pagination';
 import { E164_EXAMPLE, E164_PATTERN, OptionalOneOf } from '../validation';
 import { TELEPHONY_PROVIDERS, TelephonyProvider } from './telephony-credentials.dto';
@@ -8,7 +17,8 @@ export const PHONE_NUMBER_ID_EXAMPLE = 'pn_0d7f4c1f-2b11-4a8e-9a55-3f0c6a0e6d0b'
 
 export class ImportPhoneNumberDto {
   @ApiProperty({ example: E164_EXAMPLE, description: 'E.164 number, unique on the account' })
-  @IsString({ message: 'number is required' })
+  @IsDefined({ message: 'number is required' })
+  @IsString()
   @Matches(E164_PATTERN, { message: 'number must be an E.164 number such as +919876543210' })
   number: string;
 

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUrl, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { IsOptional, IsString, IsUrl, IsUUID, MaxLength, MinLength, IsDefined } from 'class-validator';
 
 export class ResellerCallRoutingQueryDto {
   @ApiPropertyOptional({
@@ -53,7 +53,8 @@ export class CreateResellerLinkConnectionDto {
   api_base_url: string;
 
   @ApiProperty({ writeOnly: true, description: 'Stored encrypted; never returned' })
-  @IsString({ message: 'api_key is required' })
+  @IsDefined({ message: 'api_key is required' })
+  @IsString()
   @MinLength(1, { message: 'api_key is required' })
   @MaxLength(500)
   api_key: string;

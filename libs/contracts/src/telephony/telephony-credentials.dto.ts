@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
+import { IsDefined, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 import { E164_EXAMPLE, E164_PATTERN } from '../validation';
 
 export const TELEPHONY_PROVIDERS = ['sandbox', 'carrier_a', 'carrier_b', 'reseller-link'] as const;
@@ -19,7 +19,8 @@ function FromNumber() {
       description:
         'E.164 number provisioned for the account; becomes its default from-number on this carrier',
     })(target, key);
-    IsString(required('from_number'))(target, key);
+    IsDefined(required('from_number'))(target, key);
+    IsString()(target, key);
     Matches(E164_PATTERN, { message: 'from_number must be an E.164 number such as +919876543210' })(
       target,
       key,
@@ -32,8 +33,9 @@ function Credential(maxLength: number, docs: ApiPropertyOptions) {
   return (target: object, key: string) => {
     // Applied bottom-up, as the decorators would be if written out on the property.
     MaxLength(maxLength)(target, key);
-    IsNotEmpty(required(key))(target, key);
-    IsString(required(key))(target, key);
+    IsNotEmpty({ message: `${key} must not be empty` })(target, key);
+    IsString()(target, key);
+    IsDefined(required(key))(target, key);
     ApiProperty({ example: docs.example, maxLength, ...docs } as ApiPropertyOptions)(target, key);
   };
 }

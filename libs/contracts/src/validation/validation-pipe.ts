@@ -8,19 +8,46 @@ function qualify(message: string, property: string, field: string): string {
     : message;
 }
 
+/**
+ * The checks that say what kind of value a field takes, in the order their messages are preferred. A field of
+ * the wrong kind fails its other checks too (a number is not "1 to 200 characters" either), and class-validator
+ * runs a property's checks bottom decorator first, so the first failure would often name the wrong problem.
+ */
+const KIND_CHECKS = [
+  'whitelistValidation',
+  'isDefined',
+  'nestedValidation',
+  'isArray',
+  'isObject',
+  'isString',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+  'isRupees',
+];
+
+/** One problem per field: its kind when that is wrong, else the first rule it breaks. */
 function flatten(errors: ValidationError[], parent = ''): { detail: ErrorDetail; code?: ErrorCode }[] {
   return errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
-    const own = Object.entries(e.constraints ?? {}).map(([name, message]) => ({
-      detail: {
-        field,
-        message:
-          name === 'whitelistValidation'
-            ? `${field} is not an accepted field`
-            : qualify(message, e.property, field),
-      },
-      code: (e.contexts?.[name] as { code?: ErrorCode } | undefined)?.code,
-    }));
+    const constraints = e.constraints ?? {};
+    const names = Object.keys(constraints);
+    const codeOf = (name: string) => (e.contexts?.[name] as { code?: ErrorCode } | undefined)?.code;
+    const own = [];
+    if (names.length > 0) {
+      const name = KIND_CHECKS.find((kind) => kind in constraints) ?? names[0];
+      own.push({
+        detail: {
+          field,
+          message:
+            name === 'whitelistValidation'
+              ? `${field} is not an accepted field`
+              : qualify(constraints[name], e.property, field),
+        },
+        // A field-specific code (INVALID_EXTERNAL_ID) holds whichever of the field's checks was reported.
+        code: codeOf(name) ?? names.map(codeOf).find(Boolean),
+      });
+    }
     return [...own, ...flatten(e.children ?? [], field)];
   });
 }
@@ -42,7 +69,7 @@ export function validationError(errors: ValidationError[]): AppError {
 export function createValidationPipe(): ValidationPipe {
   return new ValidationPipe({
     whitelist: true,
-    stopAtFirstError: true,
+    // Every check of a field runs, so flatten() can report the most telling one.
     forbidNonWhitelisted: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
