@@ -222,6 +222,37 @@ describe('do-not-call list', () => {
   });
 });
 
+describe('do-not-call export in a spreadsheet', () => {
+  it('writes notes that a spreadsheet would run as formulas as text, and imports them back as they were', async () => {
+    const [owner, other] = [await CallsPartner.create(), await CallsPartner.create()];
+    const notes = ['=HYPERLINK("http://evil.example","x")', '+1+1', '@SUM(A1)', "'=already quoted", 'plain'];
+    const entries = notes.map((note) => ({ number: callee('77'), reason: 'manual', note }));
+    const imported = await dnc(owner, '/import', { method: 'POST', body: { entries } });
+    expect(imported.body.data).toMatchObject({ added: notes.length, rejected: 0 });
+
+    const exported = await dnc(owner, '/export', { headers: { accept: 'text/csv' } });
+    const text = exported.body as string;
+    expect(text).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(text).toContain(",'+1+1,");
+    expect(text).toContain(",'@SUM(A1),");
+    expect(text).toContain(",''=already quoted,");
+    expect(text).toContain(',plain,');
+    // No cell of a note starts a formula.
+    expect(text).not.toMatch(/,"?[=+@]/);
+
+    const back = await dnc(other, '/import', {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv' },
+      body: text,
+    });
+    expect(back.body.data).toMatchObject({ added: notes.length, rejected: 0 });
+    for (const { number, note } of entries) {
+      const found = await dnc(other, `/lookup?number=${encodeURIComponent(number)}`);
+      expect(found.body.data.matches).toEqual([expect.objectContaining({ number, note })]);
+    }
+  });
+});
+
 describe('do-not-call on dials', () => {
   let tap: EventTap;
 

@@ -10,6 +10,7 @@ import {
   DoNotCallReason,
   DoNotCallRowError,
   E164_PATTERN,
+  fromSpreadsheetText,
   parseCsv,
 } from '@vap/contracts';
 
@@ -105,7 +106,8 @@ export function candidatesFromCsv(text: string): DoNotCallCandidate[] {
     const row: Record<string, string> = {};
     for (const name of CSV_COLUMNS) {
       const cell = at[name] >= 0 ? cells[at[name]]?.trim() : undefined;
-      if (cell) row[name] = cell;
+      // An export guards notes that look like formulas (toSpreadsheetText): they import back as written.
+      if (cell) row[name] = name === 'note' ? fromSpreadsheetText(cell) : cell;
     }
     return candidateFromRow(row, i + 1);
   });

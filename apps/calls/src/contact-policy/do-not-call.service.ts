@@ -20,6 +20,7 @@ import {
   encodeCursor,
   ErrorCode,
   ListDoNotCallQueryDto,
+  toSpreadsheetText,
   UpdateDoNotCallDto,
 } from '@vap/contracts';
 import { isUniqueViolation, keysetPage, tableOf } from '@vap/persistence';
@@ -245,7 +246,8 @@ export class DoNotCallService {
         r.kind === 'prefix' ? r.value : '',
         r.reason,
         r.source,
-        r.note ?? '',
+        // The only free text in the file: kept from running as a formula when opened in a spreadsheet.
+        toSpreadsheetText(r.note ?? ''),
         r.created_at.toISOString(),
       ]),
       after:

@@ -104,7 +104,9 @@ export class DoNotCallController {
     summary: 'Export the whole do-not-call list as CSV',
     description:
       `text/csv, oldest entry first, with the header ${DO_NOT_CALL_CSV_COLUMNS.join(',')}; streamed, so a list of ` +
-      'any size comes in one response. The file imports back with POST /do-not-call/import.',
+      'any size comes in one response. A note that a spreadsheet would run as a formula (starting with =, +, -, @, ' +
+      'a tab or a carriage return) is written with a leading apostrophe, shown as text; the import removes it, so ' +
+      'the file imports back with POST /do-not-call/import as it was.',
   })
   @ApiResponse({
     status: 200,

@@ -1,4 +1,4 @@
-import { formatCsv, parseCsv } from './csv';
+import { formatCsv, fromSpreadsheetText, parseCsv, toSpreadsheetText } from './csv';
 
 describe('parseCsv', () => {
   it('reads records, quoted fields, doubled quotes and both line endings', () => {
@@ -33,5 +33,21 @@ describe('formatCsv', () => {
     expect(text.split('\r\n')[1]).toBe('+15550001234,opt_out,"said ""stop"", twice"');
     expect(text.endsWith('\r\n')).toBe(true);
     expect(parseCsv(text)).toEqual(rows);
+  });
+});
+
+describe('toSpreadsheetText', () => {
+  it.each(['=HYPERLINK("http://x")', '+1+1', '-2', '@SUM(A1)', '\tcmd', "'=1", "''+1"])(
+    'guards %p and reads it back as it was',
+    (text) => {
+      const cell = toSpreadsheetText(text);
+      expect(cell).toBe(`'${text}`);
+      expect(fromSpreadsheetText(cell)).toBe(text);
+    },
+  );
+
+  it.each(['plain note', "'quoted", 'a=b', '', 'café'])('leaves %p alone', (text) => {
+    expect(toSpreadsheetText(text)).toBe(text);
+    expect(fromSpreadsheetText(text)).toBe(text);
   });
 });

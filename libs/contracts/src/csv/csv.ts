@@ -43,8 +43,8 @@ export function parseCsv(text: string): string[][] {
 
 /**
  * The same format written: a field with a comma, quote or line break is quoted (its quotes doubled), records
- * end with CRLF. A field that a spreadsheet would run as a formula (=, +, -, @ first) is not altered: these
- * files are read back by programs, and E.164 numbers start with +.
+ * end with CRLF. Fields are written as given: E.164 numbers start with +, so neutralising formulas is for the
+ * free-text cells only (toSpreadsheetText).
  */
 export function formatCsv(rows: readonly (readonly string[])[]): string {
   return rows
@@ -53,4 +53,23 @@ export function formatCsv(rows: readonly (readonly string[])[]): string {
     )
     .map((line) => `${line}\r\n`)
     .join('');
+}
+
+/** How a cell that a spreadsheet runs as a formula starts (OWASP's list), after any apostrophes of ours. */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+const GUARDED_FORMULA = /^'+[=+\-@\t\r]/;
+
+/**
+ * A free-text cell (a note) made safe to open in a spreadsheet: one that would start a formula gets a leading
+ * apostrophe, which spreadsheets show as text instead of running it. fromSpreadsheetText reverses it exactly
+ * (a text that already starts with apostrophes before such a character gets one more), so an export imports
+ * back unchanged.
+ */
+export function toSpreadsheetText(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+/** The text of a cell written by toSpreadsheetText. */
+export function fromSpreadsheetText(cell: string): string {
+  return GUARDED_FORMULA.test(cell) ? cell.slice(1) : cell;
 }
