@@ -5,6 +5,7 @@ import {
   ArrayUnique,
   IsArray,
   IsBoolean,
+  IsDefined,
   IsIn,
   IsInt,
   IsObject,
@@ -18,7 +19,6 @@ import {
   Min,
   ValidateIf,
   ValidateNested,
-  IsDefined,
 } from 'class-validator';
 import { CallingWindowDto } from '../contact-policy/calling-window.dto';
 import { PhoneNumberId } from '../ids';

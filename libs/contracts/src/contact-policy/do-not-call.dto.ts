@@ -4,13 +4,13 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
+  IsDefined,
   IsIn,
   IsObject,
   IsString,
   Matches,
   MaxLength,
   ValidateIf,
-  IsDefined,
 } from 'class-validator';
 import { CursorQueryDto, NextCursor } from '../pagination';
 import { E164_EXAMPLE, E164_PATTERN, IfPresent, OptionalOneOf, queryE164 } from '../validation';

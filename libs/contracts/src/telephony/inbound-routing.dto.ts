@@ -4,6 +4,7 @@ import {
   ArrayUnique,
   IsArray,
   IsBoolean,
+  IsDefined,
   IsIn,
   IsInt,
   IsOptional,
@@ -16,7 +17,6 @@ import {
   Min,
   MinLength,
   ValidateIf,
-  IsDefined,
 } from 'class-validator';
 import { CursorQueryDto } from '../pagination';
 import { PhoneNumberId } from '../ids';

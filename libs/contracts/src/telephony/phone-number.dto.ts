@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  IsDefined,
   IsIn,
   IsOptional,
   IsString,
@@ -7,7 +8,6 @@ import {
   Matches,
   MaxLength,
   ValidateIf,
-  IsDefined,
 } from 'class-validator';
 import { CursorQueryDto, NextCursor } from '../pagination';
 import { E164_EXAMPLE, E164_PATTERN, OptionalOneOf } from '../validation';

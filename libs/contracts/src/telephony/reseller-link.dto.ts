@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUrl, IsUUID, MaxLength, MinLength, IsDefined } from 'class-validator';
+import { IsDefined, IsOptional, IsString, IsUrl, IsUUID, MaxLength, MinLength } from 'class-validator';
 
 export class ResellerCallRoutingQueryDto {
   @ApiPropertyOptional({
