@@ -150,6 +150,10 @@ class Runner {
         SECRETS_KEY: process.env.SECRETS_KEY || DEV_SECRETS_KEY,
         PUBLIC_BASE_URL: publicBaseUrl,
         MEDIA_PUBLIC_URL: mediaUrl,
+        // The sandbox phone runs in the calls service on this machine: it reaches the gateway and the voice app
+        // here even when the public URLs above are an address that does not route back yet.
+        SANDBOX_CALLBACK_URL: process.env.SANDBOX_CALLBACK_URL || `http://127.0.0.1:${gatewayPort}`,
+        SANDBOX_MEDIA_URL: process.env.SANDBOX_MEDIA_URL || `http://127.0.0.1:${ports.voice}`,
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       },
       services,

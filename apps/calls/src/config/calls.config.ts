@@ -79,6 +79,23 @@ export class CallsConfig extends BaseServiceConfig {
     return withoutTrailingSlash(this.CALLBACK_BASE_URL || this.PUBLIC_BASE_URL || '');
   }
 
+  /**
+   * Where the sandbox carrier, which runs inside this service, posts its callbacks: the callback base as this
+   * service reaches it (e.g. http://gateway:3000), when the public one does not route back here, as on a
+   * developer's machine. The callbacks are still signed for the public URL, as a carrier's behind a proxy are.
+   */
+  @IsOptional()
+  @Matches(httpBaseUrl, { message: 'SANDBOX_CALLBACK_URL must be an http(s) URL' })
+  SANDBOX_CALLBACK_URL?: string;
+
+  /** Where the sandbox sends a callback whose (signed) URL is `url`, on the callback base. */
+  sandboxCallbackTarget(url: string): string {
+    const base = this.callbackBaseUrl;
+    return this.SANDBOX_CALLBACK_URL && url.startsWith(`${base}/`)
+      ? `${withoutTrailingSlash(this.SANDBOX_CALLBACK_URL)}${url.slice(base.length)}`
+      : url;
+  }
+
   /** The base of every other URL on the gateway (recordings). */
   get publicBaseUrl(): string {
     return withoutTrailingSlash(this.PUBLIC_BASE_URL || this.CALLBACK_BASE_URL || '');

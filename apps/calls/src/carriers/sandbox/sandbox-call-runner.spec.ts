@@ -84,7 +84,7 @@ describe('SandboxCallRunner', () => {
     return new SandboxCallRunner(
       dataSource,
       own,
-      new SandboxCallbackClient(key),
+      new SandboxCallbackClient(key, own),
       progress,
       new MediaStreamLinks(own, telephony()),
     );

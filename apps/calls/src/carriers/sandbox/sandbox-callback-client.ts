@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { CallsConfig } from '../../config/calls.config';
 import { SANDBOX_SIGNATURE_HEADER, SANDBOX_TIMESTAMP_HEADER, signSandboxCallback } from './sandbox-signature';
 import { SandboxSigningKey } from './sandbox-signing-key';
 
@@ -12,14 +13,19 @@ const ATTEMPTS = 5;
 export class SandboxCallbackClient {
   private readonly logger = new Logger(SandboxCallbackClient.name);
 
-  constructor(private readonly key: SandboxSigningKey) {}
+  constructor(
+    private readonly key: SandboxSigningKey,
+    private readonly config: CallsConfig,
+  ) {}
 
   async post(url: string, fields: Record<string, string>): Promise<void> {
     const body = new URLSearchParams(fields).toString();
+    // Signed for `url`, the public callback URL; sent where this service reaches the gateway.
+    const target = this.config.sandboxCallbackTarget(url);
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const timestamp = String(Date.now());
       try {
-        const res = await fetch(url, {
+        const res = await fetch(target, {
           method: 'POST',
           headers: {
             'content-type': 'application/x-www-form-urlencoded',
