@@ -95,6 +95,25 @@ describe('contact policy settings', () => {
     expect((await settings(other)).body.data.max_attempts_per_7_days).toBeNull();
   });
 
+  it('keeps every field of first PATCHes sent at once', async () => {
+    for (let round = 0; round < 3; round++) {
+      const partner = await CallsPartner.create();
+      const answers = await Promise.all([
+        settings(partner, { max_attempts_per_day: 3 }),
+        settings(partner, { max_attempts_per_7_days: 9 }),
+        settings(partner, { calling_window: { preset: 'IN' } }),
+        settings(partner, { windows_apply_to_single_calls: true }),
+      ]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      expect((await settings(partner)).body.data).toMatchObject({
+        max_attempts_per_day: 3,
+        max_attempts_per_7_days: 9,
+        calling_window: { preset: 'IN' },
+        windows_apply_to_single_calls: true,
+      });
+    }
+  });
+
   it.each([
     [{ calling_window: 'US' }, 'calling_window'],
     [{ calling_window: { preset: 'EU' } }, 'preset'],
