@@ -27,8 +27,23 @@ describe('configuration is validated at boot', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`${app}: refusing to start`);
     for (const name of ['DATABASE_URL', 'NATS_URL', 'PORT', 'LOG_LEVEL'])
-      expect(result.stderr).toMatch(new RegExp(`- ${name}: `));
+      expect(result.stderr.match(new RegExp(`- ${name}: `, 'g'))).toHaveLength(1);
+    expect(result.stderr).toContain('- PORT: PORT must be an integer number (got "eighty")');
     expect(result.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+  });
+
+  it('names a bad secret and a bad database URL without printing the secret or the password', () => {
+    const secret = 'ab'.repeat(31) + 'c';
+    const result = boot('webhooks', {
+      NODE_ENV: 'test',
+      SECRETS_KEY: secret,
+      DATABASE_URL: 'mysql://user:SuperSecretPw@db/x',
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/- SECRETS_KEY: .*\(a value of 63 characters, not shown\)/);
+    expect(result.stderr).toMatch(/- DATABASE_URL: .*mysql:\/\/user:\*\*\*@db\/x/);
+    expect(result.stderr).not.toContain(secret.slice(0, 16));
+    expect(result.stderr).not.toContain('SuperSecretPw');
   });
 
   it('webhooks refuses a delivery lease that does not outlast the delivery timeout, in one line', () => {
@@ -41,7 +56,7 @@ describe('configuration is validated at boot', () => {
     expect(result.status).toBe(1);
     const problems = result.stderr.split('\n').filter((line) => line.startsWith('  - '));
     expect(problems).toEqual([
-      '  - WEBHOOK_LEASE_MS: WEBHOOK_LEASE_MS must be longer than WEBHOOK_TIMEOUT_MS (10000) (got 10000)',
+      '  - WEBHOOK_LEASE_MS: WEBHOOK_LEASE_MS must be longer than WEBHOOK_TIMEOUT_MS (10000) (got "10000")',
     ]);
   });
 

@@ -49,7 +49,7 @@ describe('validateConfigs', () => {
     const problems = (error as ConfigError).problems;
     expect(problems.filter((p) => p.startsWith('PORT: ')).length).toBeGreaterThan(0);
     expect(problems.filter((p) => p.startsWith('BOOTSTRAP_SPEC_LIMIT: '))).toEqual([
-      'BOOTSTRAP_SPEC_LIMIT: BOOTSTRAP_SPEC_LIMIT must not be greater than 10 (got 11)',
+      'BOOTSTRAP_SPEC_LIMIT: BOOTSTRAP_SPEC_LIMIT must not be greater than 10 (got "11")',
     ]);
     expect(problems).toContain(
       'BOOTSTRAP_SPEC_NAME: BOOTSTRAP_SPEC_NAME must be at least 4 characters (got "x")',
@@ -137,7 +137,7 @@ describe('bootstrapService: every config class is validated at boot', () => {
     expect(exits[0]).toBe(1);
     expect(stderr.split('spec: failed to start')[0]).toBe(
       'spec: refusing to start, 2 bad setting(s):\n' +
-        '  - BOOTSTRAP_SPEC_LIMIT: BOOTSTRAP_SPEC_LIMIT must not be greater than 10 (got 11)\n' +
+        '  - BOOTSTRAP_SPEC_LIMIT: BOOTSTRAP_SPEC_LIMIT must not be greater than 10 (got "11")\n' +
         '  - BOOTSTRAP_SPEC_NAME: BOOTSTRAP_SPEC_NAME must be at least 4 characters (got "x")\n',
     );
     expect(module).not.toHaveBeenCalled();
@@ -158,7 +158,7 @@ describe('bootstrapService: every config class is validated at boot', () => {
     });
     expect(exits[0]).toBe(1);
     expect(stderr).toContain(
-      '  - BOOTSTRAP_SPEC_LIMIT: BOOTSTRAP_SPEC_LIMIT must not be less than 1 (got 0)\n',
+      '  - BOOTSTRAP_SPEC_LIMIT: BOOTSTRAP_SPEC_LIMIT must not be less than 1 (got "0")\n',
     );
     expect(module).not.toHaveBeenCalled();
   });

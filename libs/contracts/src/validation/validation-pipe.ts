@@ -26,6 +26,14 @@ const KIND_CHECKS = [
   'isRupees',
 ];
 
+/**
+ * Of the checks one field failed (class-validator's `constraints`), the one to report: its kind when that is
+ * wrong, else the first rule it breaks. Request bodies and service settings are reported alike.
+ */
+export function mostTellingCheck(constraints: Record<string, string>): string | undefined {
+  return KIND_CHECKS.find((kind) => kind in constraints) ?? Object.keys(constraints)[0];
+}
+
 /** One problem per field: its kind when that is wrong, else the first rule it breaks. */
 function flatten(errors: ValidationError[], parent = ''): { detail: ErrorDetail; code?: ErrorCode }[] {
   return errors.flatMap((e) => {
@@ -34,8 +42,8 @@ function flatten(errors: ValidationError[], parent = ''): { detail: ErrorDetail;
     const names = Object.keys(constraints);
     const codeOf = (name: string) => (e.contexts?.[name] as { code?: ErrorCode } | undefined)?.code;
     const own = [];
-    if (names.length > 0) {
-      const name = KIND_CHECKS.find((kind) => kind in constraints) ?? names[0];
+    const name = mostTellingCheck(constraints);
+    if (name !== undefined) {
       own.push({
         detail: {
           field,

@@ -2,7 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsIn, IsInt, Max, Min } from 'class-validator';
 import { BaseServiceConfig } from './base.config';
 import { BoolSetting, IntSetting } from './settings';
-import { ConfigError, validateConfig } from './validate-config';
+import { ConfigError, shownValue, validateConfig } from './validate-config';
 
 const problemsOf = (cls: new () => object, env: NodeJS.ProcessEnv): string[] => {
   try {
@@ -71,13 +71,19 @@ describe('IntSetting', () => {
     },
   );
 
-  it('says what is wrong, in one line per problem', () => {
+  it('says what is wrong, in one line per setting, with the value as it was set', () => {
     expect(problemsOf(Decorated, { LIMIT: '101' })).toEqual([
-      'LIMIT: LIMIT must not be greater than 100 (got 101)',
+      'LIMIT: LIMIT must not be greater than 100 (got "101")',
     ]);
-    expect(problemsOf(Decorated, { COUNT: '-1' })).toEqual(['COUNT: COUNT must not be less than 0 (got -1)']);
+    expect(problemsOf(Decorated, { COUNT: '-1' })).toEqual([
+      'COUNT: COUNT must not be less than 0 (got "-1")',
+    ]);
     expect(problemsOf(Decorated, { COUNT: '1.5' })).toEqual([
-      'COUNT: COUNT must be an integer number (got 1.5)',
+      'COUNT: COUNT must be an integer number (got "1.5")',
+    ]);
+    // Not a number at all: that, once, rather than every range it also misses.
+    expect(problemsOf(Decorated, { LIMIT: 'abc' })).toEqual([
+      'LIMIT: LIMIT must be an integer number (got "abc")',
     ]);
   });
 });
@@ -105,5 +111,17 @@ describe('BoolSetting', () => {
     expect(problemsOf(BaseServiceConfig, { MIGRATIONS_RUN: '0' })).toEqual([
       'MIGRATIONS_RUN: MIGRATIONS_RUN must be one of the following values: true, false (got "0")',
     ]);
+  });
+});
+
+describe('shownValue', () => {
+  it('shows a setting as it was set, but never a secret or the password in a URL', () => {
+    expect(shownValue('PORT', 'abc')).toBe('got "abc"');
+    expect(shownValue('PORT', undefined)).toBe('not set');
+    expect(shownValue('SECRETS_KEY', 'a'.repeat(63))).toBe('a value of 63 characters, not shown');
+    expect(shownValue('ADMIN_API_TOKEN', 'short')).toBe('a value of 5 characters, not shown');
+    expect(shownValue('BLOB_SIGNING_KEY', 'x')).not.toContain('x"');
+    expect(shownValue('DATABASE_URL', 'mysql://u:SuperSecretPw@db/x')).toBe('got "mysql://u:***@db/x"');
+    expect(shownValue('PUBLIC_BASE_URL', 'notaurl')).toBe('got "notaurl"');
   });
 });

@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
+import { mostTellingCheck } from '@vap/contracts';
 import { applyDevelopmentValues } from './development-values';
 
 export class ConfigError extends Error {
@@ -9,10 +10,34 @@ export class ConfigError extends Error {
   }
 }
 
-function describe(errors: ValidationError[]): string[] {
-  return errors.flatMap((e) =>
-    Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m} (got ${JSON.stringify(e.value)})`),
-  );
+/** Settings whose values are secrets: a refusal names them but never prints them (boot output goes to logs). */
+const SECRET_SETTING = /KEY|TOKEN|SECRET|PASSWORD/i;
+
+/** A setting's value as a refusal shows it: as set, but never a secret or a URL's password. */
+export function shownValue(name: string, raw: string | undefined): string {
+  if (raw === undefined) return 'not set';
+  if (SECRET_SETTING.test(name)) return `a value of ${raw.length} characters, not shown`;
+  let shown = raw;
+  try {
+    const url = new URL(raw);
+    if (url.password) {
+      url.password = '***';
+      shown = url.toString();
+    }
+  } catch {
+    // Not a URL: shown as set.
+  }
+  return `got ${JSON.stringify(shown)}`;
+}
+
+/** One line per bad setting: the most telling of the checks it failed, with the value as it was set. */
+function describe(errors: ValidationError[], env: NodeJS.ProcessEnv): string[] {
+  return errors.flatMap((e) => {
+    const constraints = e.constraints ?? {};
+    const check = mostTellingCheck(constraints);
+    if (check === undefined) return [];
+    return [`${e.property}: ${constraints[check]} (${shownValue(e.property, env[e.property])})`];
+  });
 }
 
 /**
@@ -26,7 +51,7 @@ export function validateConfig<T extends object>(cls: new () => T, env: NodeJS.P
     exposeDefaultValues: true,
   });
   const errors = validateSync(config, { whitelist: false, skipMissingProperties: false });
-  const problems = [...development.problems, ...describe(errors)];
+  const problems = [...development.problems, ...describe(errors, development.env)];
   if (problems.length) throw new ConfigError(problems);
   return config;
 }
