@@ -40,7 +40,9 @@ describe('VoiceConfig', () => {
   });
 
   it('takes a fractional media clock speed within bounds', () => {
-    expect(validateConfig(VoiceConfig, { ...base, MEDIA_TIME_SCALE: '2.5' }).MEDIA_TIME_SCALE).toBe(2.5);
+    expect(validateConfig(VoiceConfig, { ...base, MEDIA_TIME_SCALE: '4' }).MEDIA_TIME_SCALE).toBe(4);
+    // Whole, as the calls service's: the two clocks are set alike.
+    expect(() => validateConfig(VoiceConfig, { ...base, MEDIA_TIME_SCALE: '2.5' })).toThrow(ConfigError);
     expect(() => validateConfig(VoiceConfig, { ...base, MEDIA_TIME_SCALE: '0' })).toThrow(ConfigError);
     expect(() => validateConfig(VoiceConfig, { ...base, MEDIA_TIME_SCALE: 'fast' })).toThrow(ConfigError);
   });

@@ -1,12 +1,8 @@
-import { Transform } from 'class-transformer';
 import {
   IsIn,
-  IsNumber,
   IsOptional,
   IsString,
   Matches,
-  Max,
-  Min,
   MinLength,
   Validate,
   ValidateIf,
@@ -73,10 +69,8 @@ export class VoiceConfig extends BaseServiceConfig {
    * Speed of the media clock: outbound frames are paced every 20 ms divided by this. 1 in production; tests
    * and benchmarks run calls faster than real time with the same pacing code.
    */
-  @Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value)))
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0.1)
-  @Max(100)
+  // Whole, as the calls service's (the sandbox phone must run on the same clock).
+  @IntSetting({ min: 1, max: 100 })
   MEDIA_TIME_SCALE: number = 1;
 
   /**
