@@ -121,7 +121,12 @@ describe('shownValue', () => {
     expect(shownValue('SECRETS_KEY', 'a'.repeat(63))).toBe('a value of 63 characters, not shown');
     expect(shownValue('ADMIN_API_TOKEN', 'short')).toBe('a value of 5 characters, not shown');
     expect(shownValue('BLOB_SIGNING_KEY', 'x')).not.toContain('x"');
+    expect(shownValue('S3_SECRET_ACCESS_KEY', 'abc')).toBe('a value of 3 characters, not shown');
+    expect(shownValue('SANDBOX_CALLBACK_SECRET', 'abc')).toBe('a value of 3 characters, not shown');
     expect(shownValue('DATABASE_URL', 'mysql://u:SuperSecretPw@db/x')).toBe('got "mysql://u:***@db/x"');
+    // Settings about keys and tokens, not secrets themselves, are shown.
+    expect(shownValue('API_KEY_CACHE_TTL_MS', 'soon')).toBe('got "soon"');
+    expect(shownValue('MEDIA_STREAM_TOKEN_TTL_MS', '-1')).toBe('got "-1"');
     expect(shownValue('PUBLIC_BASE_URL', 'notaurl')).toBe('got "notaurl"');
   });
 });

@@ -10,8 +10,11 @@ export class ConfigError extends Error {
   }
 }
 
-/** Settings whose values are secrets: a refusal names them but never prints them (boot output goes to logs). */
-const SECRET_SETTING = /KEY|TOKEN|SECRET|PASSWORD/i;
+/**
+ * Settings whose values are secrets (SECRETS_KEY, ADMIN_API_TOKEN, S3_SECRET_ACCESS_KEY...): a refusal names
+ * them but never prints them, as boot output goes to logs. API_KEY_CACHE_TTL_MS and the like are not secrets.
+ */
+const SECRET_SETTING = /(KEY|TOKEN|SECRET|PASSWORD)$/i;
 
 /** A setting's value as a refusal shows it: as set, but never a secret or a URL's password. */
 export function shownValue(name: string, raw: string | undefined): string {
