@@ -275,8 +275,9 @@ function printReport(runs: RoundRun[], counts: FakeSpeechProviderCounts): void {
       unanswered: r.unanswered,
       utterances: r.utterances,
       'min frames/call': r.framesPerCall.min,
-      'own split p50/p99 ms': ['llm', 'tts', 'frame']
-        .map((k) => r.ownSplit[k as keyof typeof r.ownSplit].join('/'))
+      // llm, tts, frame, in the stages' order.
+      'own split p50/p99 ms': Object.values(r.ownSplit)
+        .map((stage) => stage.join('/'))
         .join(' '),
       'v2v p50 ms': figure(r.voiceToVoiceP50Ms),
       'v2v p99 ms': figure(r.voiceToVoiceP99Ms),
