@@ -19,14 +19,6 @@ const toDto = (row: ContactPolicySettingsRow | null): ContactPolicySettingsDto =
   updated_at: row?.updatedAt.toISOString() ?? null,
 });
 
-/** An account's settings before its first change. */
-const EMPTY_SETTINGS = {
-  callingWindow: null,
-  windowsApplyToSingleCalls: false,
-  maxAttemptsPerDay: null,
-  maxAttemptsPer7Days: null,
-};
-
 /** GET and PATCH /contact-policy/settings: the account's calling window and frequency caps. */
 @Injectable()
 export class ContactPolicySettingsService {
@@ -54,13 +46,9 @@ export class ContactPolicySettingsService {
       const repo = em.getRepository(ContactPolicySettingsRow);
       // The row lock orders concurrent PATCHes, so each one merges into what the one before it stored. An
       // account's first PATCH has no row to lock: the empty row goes in first, and a concurrent first PATCH
-      // waits on that insert, then on the lock, instead of writing over it with its own fields only.
-      await repo
-        .createQueryBuilder()
-        .insert()
-        .values({ ...EMPTY_SETTINGS, partnerId, updatedAt: new Date() })
-        .orIgnore()
-        .execute();
+      // waits on that insert, then on the lock, instead of writing over it with its own fields only. The
+      // table's defaults are the empty settings.
+      await repo.createQueryBuilder().insert().values({ partnerId }).orIgnore().execute();
       const current = await repo.findOne({ where: { partnerId }, lock: { mode: 'pessimistic_write' } });
       const next: ContactPolicySettingsRow = {
         partnerId,

@@ -57,7 +57,6 @@ export function formatCsv(rows: readonly (readonly string[])[]): string {
 
 /** How a cell that a spreadsheet runs as a formula starts (OWASP's list), after any apostrophes of ours. */
 const FORMULA_START = /^'*[=+\-@\t\r]/;
-const GUARDED_FORMULA = /^'+[=+\-@\t\r]/;
 
 /**
  * A free-text cell (a note) made safe to open in a spreadsheet: one that would start a formula gets a leading
@@ -71,5 +70,5 @@ export function toSpreadsheetText(text: string): string {
 
 /** The text of a cell written by toSpreadsheetText. */
 export function fromSpreadsheetText(cell: string): string {
-  return GUARDED_FORMULA.test(cell) ? cell.slice(1) : cell;
+  return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
 }
