@@ -17,7 +17,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureDatabaseExists } from '@vap/persistence';
-import { DEV_ADMIN_TOKEN, DEV_SECRETS_KEY, redactedUrl } from '@vap/secrets';
+import { DEV_ADMIN_TOKEN, DEV_SECRETS_KEY } from '@vap/secrets';
 import {
   assertJetStream,
   BACKEND_SERVICES,
@@ -42,6 +42,16 @@ const DATABASE_NAME = 'voice_agent_platform';
 
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
 const complain = (line: string) => process.stderr.write(`[start] ${line}\n`);
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
 
 function withDatabase(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);
@@ -112,9 +122,7 @@ class Runner {
 
     this.postgres = await resolvePostgres({ dataDir, onNote: say });
     this.throwIfStopping();
-    say(
-      `Postgres: ${redactedUrl(this.postgres.url)} (${describeSource(this.postgres.source, 'DATABASE_URL')})`,
-    );
+    say(`Postgres: ${redact(this.postgres.url)} (${describeSource(this.postgres.source, 'DATABASE_URL')})`);
     this.nats = await resolveNats({ dataDir, ownProcessGroup: true, onNote: say });
     this.throwIfStopping();
     say(`NATS: ${this.nats.url} (${describeSource(this.nats.source, 'NATS_URL')})`);

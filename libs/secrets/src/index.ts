@@ -3,4 +3,3 @@ export * from './secrets-key';
 export * from './secrets-key-constraint';
 export * from './development-secrets';
 export * from './derived-keys';
-export * from './redacted-url';

@@ -1,7 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { mostTellingCheck } from '@vap/contracts';
-import { redactedUrl } from '@vap/secrets';
 import { applyDevelopmentValues } from './development-values';
 
 export class ConfigError extends Error {
@@ -21,7 +20,17 @@ const SECRET_SETTING = /(KEY|TOKEN|SECRET|PASSWORD)$/i;
 export function shownValue(name: string, raw: string | undefined): string {
   if (raw === undefined) return 'not set';
   if (SECRET_SETTING.test(name)) return `a value of ${raw.length} characters, not shown`;
-  return `got ${JSON.stringify(redactedUrl(raw))}`;
+  let shown = raw;
+  try {
+    const url = new URL(raw);
+    if (url.password) {
+      url.password = '***';
+      shown = url.toString();
+    }
+  } catch {
+    // Not a URL: shown as set.
+  }
+  return `got ${JSON.stringify(shown)}`;
 }
 
 /** One line per bad setting: the most telling of the checks it failed, with the value as it was set. */
