@@ -402,6 +402,30 @@ describe('event consumers (Postgres + JetStream)', () => {
     await kit.stopApp(again);
   });
 
+  it('leaves nothing the server sent unacked at shutdown, however late it arrived', async () => {
+    const app = await startListener();
+    const events = Array.from({ length: 40 }, (_, n) => domainEvent(ORDER_PLACED, { burst: n }));
+    // The burst is still on its way (stored, sent to the consumer, on the wire) as the app shuts down.
+    const published = Promise.all(events.map((e) => publish(e)));
+    await kit.stopApp(app);
+    await published;
+
+    // What reached the stopped app was handled and acked; the rest was never sent and waits for the
+    // restart. A message dropped on arrival would be pending for the whole ack wait (30 s).
+    for (const durable of [ORDERS_DURABLE, 'order_audit']) {
+      await waitFor(
+        `${durable} to have nothing in flight`,
+        async () => (await kit.consumerInfo(durable)).num_ack_pending === 0,
+        { timeoutMs: 5000 },
+      );
+    }
+    const again = await startListener();
+    await kit.waitConsumerDrained(ORDERS_DURABLE);
+    const ids = events.map((e) => e.id).sort();
+    expect((await kit.effects('orders')).filter((ref) => ids.includes(ref)).sort()).toEqual(ids);
+    await kit.stopApp(again);
+  });
+
   it('refuses to start two handlers that would share one durable consumer', async () => {
     // Only discovery is needed: the check runs before anything touches NATS or the database.
     const ctx = await NestFactory.createApplicationContext(

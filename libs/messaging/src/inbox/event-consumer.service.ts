@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
-import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg } from 'nats';
+import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, Subscription } from 'nats';
 import { DataSource, EntityManager } from 'typeorm';
 import { randomUUID } from 'node:crypto';
 import { DomainEvent } from '@vap/contracts';
@@ -130,7 +130,7 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
         );
         inFlight.add(job);
       };
-      // After stop() the iterator still yields what was already fetched; handling it beats leaving it
+      // After stopFetching() the iterator still yields what the server had sent; handling it beats leaving it
       // unacked for the ack wait (a nak would send it straight back into the pull request just stopped).
       for await (const msg of messages) {
         pending.push(msg);
@@ -251,10 +251,33 @@ export class EventConsumerService implements OnApplicationBootstrap, BeforeAppli
    */
   async beforeApplicationShutdown(): Promise<void> {
     measureConsumerPendingWith(undefined);
-    for (const r of this.running) r.messages.stop();
+    await Promise.all(this.running.map((r) => stopFetching(r.messages)));
     await Promise.all(this.running.map((r) => r.loop));
     this.running.length = 0;
   }
+}
+
+/** How long shutdown waits for the server to confirm a consumer's unsubscribe before it stops anyway. */
+const DRAIN_WAIT_MS = 2000;
+
+/**
+ * Ends a consume() so that nothing the server already sent is lost. stop() alone unsubscribes locally: a
+ * message still on the wire is then dropped and sits unacked for the ack wait (30 s) before anyone gets it.
+ * Draining the pull's subscription unsubscribes at the server and flushes, so every message sent before the
+ * server took the unsubscribe is still yielded (and handled, then acked) before the iterator ends. The
+ * subscription is the pull implementation's own field; without it, or if the drain fails, this is stop().
+ */
+async function stopFetching(messages: ConsumerMessages): Promise<void> {
+  const sub = (messages as Partial<{ sub: Subscription }>).sub;
+  if (sub && !sub.isClosed()) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      sub.drain().catch(() => undefined),
+      new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+  }
+  messages.stop();
 }
 
 /** Acks, naks or terms; false when the connection no longer takes it. */
