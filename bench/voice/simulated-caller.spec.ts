@@ -233,6 +233,7 @@ describe('simulated caller', () => {
   it("runs a fleet round: every call to its end, in order, with the fleet's own loop delay and stalls", async () => {
     const agent = await startFakeAgent({ intro: true, answerFrames: 10 });
     const stallsBefore = clock.stalls;
+    const roundStart = performance.now();
     try {
       const round = await runFleetRound(
         {
@@ -249,10 +250,11 @@ describe('simulated caller', () => {
         expect(result).toMatchObject({ endedBy: 'caller', unanswered: 0 });
         expect(analyseAgentAudio(result.frames)).toMatchObject({ utterances: 2, speechFrames: 20 });
       }
-      // Ramped: each call's first agent frame comes about 30 ms after the previous call's.
-      const firsts = round.results.map((r) => r.frames[0].at);
-      expect(firsts[1] - firsts[0]).toBeGreaterThan(15);
-      expect(firsts[2] - firsts[1]).toBeGreaterThan(15);
+      // Ramped: call i opens its stream 30 ms after call i-1, so its first agent frame cannot come before then
+      // (a lower bound: the gaps between first frames themselves vary with a loaded host's scheduling).
+      const firsts = round.results.map((r) => r.frames[0].at - roundStart);
+      expect(firsts[1]).toBeGreaterThanOrEqual(29); // timers may fire up to a millisecond early
+      expect(firsts[2]).toBeGreaterThanOrEqual(59);
       expect(round.loopDelayP99Ms).toBeGreaterThanOrEqual(0);
       // Only this round's stalls (a loaded host may cause some).
       expect(round.clockStalls).toBe(clock.stalls - stallsBefore);

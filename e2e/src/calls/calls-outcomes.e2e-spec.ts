@@ -248,8 +248,9 @@ describe('sandbox call outcomes through the gateway', () => {
       hangup_source: 'system',
     });
     // The farewell starts 6 s before the cap and ends by it: the call lasts about max_call_duration_secs. The
-    // sandbox bills the frames it sent, and a loaded machine's event-loop stalls skip a few of them.
-    expect(call.duration_seconds).toBeGreaterThanOrEqual(54);
+    // sandbox bills the frames it sent, and a loaded machine's event-loop stalls skip some of them (at the
+    // suite's MEDIA_TIME_SCALE a 100 ms stall is 400 ms of media).
+    expect(call.duration_seconds).toBeGreaterThanOrEqual(50);
     expect(call.duration_seconds).toBeLessThanOrEqual(60);
     const bot = (call.session.transcript as { role: string; content: string }[])
       .filter((t) => t.role === 'bot')

@@ -80,7 +80,9 @@ describe('voice calls through the fake carriers', () => {
       expect(call.media.received(markEvent).length).toBeGreaterThan(0);
       expect(call.media.echoedMarks.length).toBeGreaterThan(0);
       expect(call.media.faults).toEqual([]);
-      expect(intro.atMs).toBeLessThan(10_000);
+      // On connect, not after the caller spoke (they have not) or an idle timer: media time, at TIME_SCALE a
+      // busy machine's second of setup and synthesis is 8 s of it.
+      expect(intro.atMs).toBeLessThan(20_000);
 
       const done = await world.finished(call.callId);
       expect(done).toMatchObject({ status: 'completed', provider, end_call_reason: 'agent_ended_call' });

@@ -15,8 +15,9 @@ describe('cloud providers through the fake OpenAI-compatible server', () => {
     world = await VoiceWorld.start({
       name: 'voice_providers',
       providers: { stt: 'openai', tts: 'openai', llm: true },
-      // Short, so that a provider that hangs is given up on quickly.
-      env: { PROVIDER_TIMEOUT_MS: '2000', LLM_TIMEOUT_MS: '2000' },
+      // The model's timeout is short, so that a model that hangs is given up on quickly; speech keeps room for
+      // the fake's synthesis on a loaded machine (the apology after a failure must still be heard).
+      env: { PROVIDER_TIMEOUT_MS: '5000', LLM_TIMEOUT_MS: '2000' },
     });
     world.ai.script(voiceScript);
   }, 180_000);

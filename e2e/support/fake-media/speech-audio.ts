@@ -31,20 +31,43 @@ export interface SpokenAudioOptions {
   minMs?: number;
 }
 
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+const cycles = new Map<number, Float64Array>();
+
+/**
+ * The harmonic sum over the samples after which it repeats exactly (sampleRate / gcd(sampleRate, PITCH_HZ): 200
+ * at 8 and 24 kHz). Summing the harmonics for every sample instead took most of a second per sentence at 24 kHz,
+ * long enough for a fake TTS on a loaded machine to miss a provider deadline it was not meant to test.
+ */
+function harmonicCycle(sampleRate: number): Float64Array {
+  let cycle = cycles.get(sampleRate);
+  if (!cycle) {
+    cycle = new Float64Array(sampleRate / gcd(sampleRate, PITCH_HZ));
+    for (let n = 0; n < cycle.length; n++) {
+      let s = 0;
+      for (let h = 1; h <= HARMONICS; h++) {
+        if (h * PITCH_HZ >= sampleRate / 2) break;
+        s += Math.sin((2 * Math.PI * PITCH_HZ * h * n) / sampleRate + h) / h;
+      }
+      cycle[n] = s;
+    }
+    cycles.set(sampleRate, cycle);
+  }
+  return cycle;
+}
+
 /** Voice-like PCM16 of `ms` at `sampleRate`: a harmonic buzz with a syllable envelope that never falls silent. */
 export function voiceBuzz(ms: number, sampleRate = 8000, level = SPEECH_LEVEL_DBFS): Int16Array {
   const count = Math.round((ms * sampleRate) / 1000);
   const raw = new Float64Array(count);
+  const cycle = harmonicCycle(sampleRate);
   for (let n = 0; n < count; n++) {
-    const t = n / sampleRate;
-    let s = 0;
-    for (let h = 1; h <= HARMONICS; h++) {
-      if (h * PITCH_HZ >= sampleRate / 2) break;
-      s += Math.sin(2 * Math.PI * PITCH_HZ * h * t + h) / h;
-    }
     // 0.55..1: syllables without gaps, so one utterance is one turn for the VAD.
-    const envelope = 0.775 + 0.225 * Math.sin(2 * Math.PI * SYLLABLE_HZ * t);
-    raw[n] = s * envelope;
+    const envelope = 0.775 + 0.225 * Math.sin((2 * Math.PI * SYLLABLE_HZ * n) / sampleRate);
+    raw[n] = cycle[n % cycle.length] * envelope;
   }
   let sum = 0;
   for (const v of raw) sum += v * v;
@@ -56,16 +79,29 @@ export function voiceBuzz(ms: number, sampleRate = 8000, level = SPEECH_LEVEL_DB
   return out;
 }
 
+const SPOKEN_CACHE_ENTRIES = 64;
+const spoken = new Map<string, Int16Array>();
+
 /**
  * PCM16 of someone saying `text`: the voice buzz with the offline modem's text signal under it (the same layering
  * the platform's offline TTS uses), so offline STT decodes exactly `text`.
  */
 export function spokenAudio(text: string, options: SpokenAudioOptions = {}): Int16Array {
   const sampleRate = options.sampleRate ?? 8000;
-  const data = encodeTextSignal(text, { sampleRate });
-  const ms = Math.max(options.minMs ?? 0, textSignalDurationMs(text) + TAIL_MS);
-  const voice = voiceBuzz(ms, sampleRate, options.levelDbfs ?? SPEECH_LEVEL_DBFS);
-  return mixUnder(voice, data, sampleRate);
+  const level = options.levelDbfs ?? SPEECH_LEVEL_DBFS;
+  const key = JSON.stringify([text, sampleRate, level, options.minMs ?? 0]);
+  let clip = spoken.get(key);
+  if (clip) {
+    spoken.delete(key);
+  } else {
+    const data = encodeTextSignal(text, { sampleRate });
+    const ms = Math.max(options.minMs ?? 0, textSignalDurationMs(text) + TAIL_MS);
+    clip = mixUnder(voiceBuzz(ms, sampleRate, level), data, sampleRate);
+  }
+  // Intros, apologies and the callers' lines repeat across a suite's calls: each is rendered once.
+  spoken.set(key, clip);
+  while (spoken.size > SPOKEN_CACHE_ENTRIES) spoken.delete(spoken.keys().next().value as string);
+  return clip.slice();
 }
 
 /** Texts carried by a whole clip (every frame of the text signal in it, in order). */

@@ -189,7 +189,7 @@ export class AgentSpeech {
   constructor(private readonly options: AgentSpeechOptions) {
     this.pacingClock = options.pacingClock ?? sharedPacingClock;
     this.clock = new FrameClock({
-      send: (frame, silence) => this.sendFrame(frame, silence),
+      send: (frame, silence, resumed) => this.sendFrame(frame, silence, resumed),
       timeScale: options.time.timeScale,
       // With ambience the bed plays through silences too, so the stream is continuous; without it nothing is
       // sent between sentences (carriers play silence on their own).
@@ -478,12 +478,12 @@ export class AgentSpeech {
     this.enqueuedSeq++;
   }
 
-  private sendFrame(frame: Buffer, silence: boolean): void {
+  private sendFrame(frame: Buffer, silence: boolean, resumed: boolean): void {
     const atMs = this.options.time.now();
     // The silence frame is shared by every idle tick, so ambience is mixed into a scratch copy.
     const pcm = silence ? this.silence.fill(0) : pcm16FromBuffer(frame);
     this.options.ambience?.mixUnder(pcm);
-    this.options.recorder?.agent(pcm, atMs);
+    this.options.recorder?.agent(pcm, !resumed);
     this.options.transport.send({ type: 'sendAudio', payload: mulawEncode(pcm) });
     if (silence) return;
     if (this.roomWaiter && this.clock.queuedFrames <= READ_AHEAD_FRAMES) this.roomWaiter();

@@ -1,25 +1,20 @@
-// enable_recording: both legs of the call, the caller's audio as received and the agent's as sent, placed on
-// the media clock so they line up, written as one two-channel WAV (left caller, right agent).
+// enable_recording: both legs of the call, the caller's audio as received and the agent's as sent, lined up on
+// the carrier's stream, written as one two-channel WAV (left caller, right agent).
 
 import { pcm16WavHeader, TELEPHONY_SAMPLE_RATE } from '@vap/media';
 
 /**
- * A leg arrives in frames that are mostly back to back but may pause (no audio sent during silence) or jitter.
- * A frame is written straight after the previous one unless the media clock says it starts more than this much
- * later, in which case the gap is filled with silence. Generous: a late burst of frames after a stalled event
- * loop (amplified by MEDIA_TIME_SCALE in tests) is jitter, and a silence cut into a sentence would garble it.
+ * One side of the call as samples. Frames are placed by the carrier's stream, not by when this process got to
+ * them: a stalled event loop must neither cut a silence into a sentence (garbling it) nor shorten the call.
  */
-export const RECORDING_GAP_TOLERANCE_MS = 400;
-
 class RecordedLeg {
   private samples = new Int16Array(TELEPHONY_SAMPLE_RATE * 10);
   /** Samples written so far (the leg's end). */
   length = 0;
 
-  write(frame: Int16Array, atMs: number): void {
-    const at = Math.round((atMs * TELEPHONY_SAMPLE_RATE) / 1000);
-    const tolerance = (RECORDING_GAP_TOLERANCE_MS * TELEPHONY_SAMPLE_RATE) / 1000;
-    const start = at > this.length + tolerance ? at : this.length;
+  /** Writes `frame` at `at` (a sample index), or straight after the previous frame if that is later. */
+  write(frame: Int16Array, at = this.length): void {
+    const start = Math.max(at, this.length);
     this.ensure(start + frame.length);
     this.samples.set(frame, start);
     this.length = start + frame.length;
@@ -37,18 +32,28 @@ class RecordedLeg {
   }
 }
 
+/**
+ * enable_recording: the caller's leg is the carrier's inbound stream, frame after frame (carriers stream it
+ * without pause, silence included, so its length is the call's media time on the carrier's clock). The agent's
+ * leg follows it: a run of agent frames (an utterance, or the ambience bed) plays back to back, as the carrier
+ * plays them, and a run that starts after a pause starts where the caller's leg is then, so an answer lands
+ * after the words it answers.
+ */
 export class CallRecorder {
   private readonly callerLeg = new RecordedLeg();
   private readonly agentLeg = new RecordedLeg();
 
-  /** Caller audio (PCM16 8 kHz) received at `atMs` of media time. */
-  caller(frame: Int16Array, atMs: number): void {
-    this.callerLeg.write(frame, atMs);
+  /** One frame of caller audio (PCM16 8 kHz) as the carrier sent it. */
+  caller(frame: Int16Array): void {
+    this.callerLeg.write(frame);
   }
 
-  /** Agent audio (PCM16 8 kHz, as sent to the carrier) sent at `atMs` of media time. */
-  agent(frame: Int16Array, atMs: number): void {
-    this.agentLeg.write(frame, atMs);
+  /**
+   * One frame of agent audio (PCM16 8 kHz, as sent to the carrier); `continuing` when it follows the previous
+   * frame's slot rather than starting after a pause.
+   */
+  agent(frame: Int16Array, continuing: boolean): void {
+    this.agentLeg.write(frame, continuing ? this.agentLeg.length : this.callerLeg.length);
   }
 
   /** The two legs as a 16-bit 8 kHz stereo WAV, as long as the longer leg. */

@@ -56,6 +56,8 @@ export class CallerInput {
   private closed = false;
   /** False while the caller's speech must not start turns (voicemail message, the final farewell). */
   listening = true;
+  /** Media ms of caller audio the carrier has delivered (mu-law 8 kHz: 8 bytes a millisecond). */
+  heardMs = 0;
 
   constructor(private readonly options: CallerInputOptions) {}
 
@@ -87,9 +89,10 @@ export class CallerInput {
   /** One media frame from the carrier. */
   audio(payload: Buffer): void {
     if (this.closed) return;
+    this.heardMs += payload.length / 8;
     const pcm = mulawDecode(payload);
     const now = this.options.time.now();
-    this.options.recorder?.caller(pcm, now);
+    this.options.recorder?.caller(pcm);
     if (!this.listening) return;
     const event = this.vad.process(pcm);
     if (this.capturing) this.push(this.capturing, pcm);

@@ -1,5 +1,5 @@
 import { FRAME_MS, levelDbfs, mulawDecode } from '@vap/media';
-import { CAP_FAREWELL_LEAD_MS, IDLE_REPROMPT_MS, Phrases } from './conversation';
+import { CAP_FAREWELL_LEAD_MS, IDLE_REPROMPT_MS, IDLE_STREAM_SLACK_MS, Phrases } from './conversation';
 import { CallHarness } from './testing/conversation-harness';
 
 /** Samples of one channel of a two-channel 16-bit WAV. */
@@ -34,6 +34,23 @@ describe('conversation: lifecycle', () => {
     // Each silence is counted from the end of the agent's last line.
     expect(reprompt.atMs - intro.atMs).toBeGreaterThanOrEqual(IDLE_REPROMPT_MS);
     expect(goodbye.atMs - reprompt.atMs).toBeGreaterThanOrEqual(IDLE_REPROMPT_MS);
+  });
+
+  it('user_idle_enabled: a stalled stream is not silence; the reprompt waits for the silence the line carried', async () => {
+    call = new CallHarness({
+      agent: { user_idle_enabled: true, intro_message: 'Hi there.' },
+      timeScale: 50,
+    }).start();
+    await call.until(() => call!.reporter.lines.length === 1, 'the intro');
+    const stallMs = 5000;
+    call.stall(stallMs);
+    await call.until(() => call!.reporter.lines.length === 2, 'the reprompt');
+    const [intro, reprompt] = call.reporter.lines;
+    expect(reprompt.content).toBe(Phrases.idleReprompt);
+    // Without the caller's audio for 5 s, 8 s of heard silence take at least 12 s (1 s of slack).
+    expect(reprompt.atMs - intro.atMs).toBeGreaterThanOrEqual(
+      IDLE_REPROMPT_MS + stallMs - IDLE_STREAM_SLACK_MS,
+    );
   });
 
   it('user_idle_enabled: the caller answering the reprompt resets the count', async () => {
@@ -97,17 +114,36 @@ describe('conversation: lifecycle', () => {
     expect(call.tts.abandoned).not.toContain(Phrases.maxDurationFarewell);
   });
 
+  it('max_call_duration_secs: the wrap-up is synthesised ahead too, so a slow provider then does not delay it', async () => {
+    call = new CallHarness({ agent: { max_call_duration_secs: 60 }, timeScale: 20 });
+    // 0.3 s of wall time is 6 s of media: asked for only at its moment, the wrap-up would come 6 s late.
+    call.tts.firstChunkDelayMs = (text) => (text === Phrases.wrapUp ? 300 : 0);
+    call.start();
+    await call.until(() => call!.reporter.lines.length === 1, 'the wrap-up', 10_000);
+    const [wrapUp] = call.reporter.lines;
+    expect(wrapUp.content).toBe(Phrases.wrapUp);
+    // Asked for 10 s ahead of its moment, 30 s before the cap.
+    expect(wrapUp.atMs).toBeGreaterThanOrEqual(30_000);
+    expect(wrapUp.atMs).toBeLessThan(35_000);
+    expect(call.tts.requests.filter((r) => r.text === Phrases.wrapUp)).toHaveLength(1);
+    call.hangUp();
+  });
+
   it('max_call_duration_secs: a wrap-up the caller cut before a word of it played opens the next reply', async () => {
     call = new CallHarness({
       agent: { max_call_duration_secs: 35 },
       sttTexts: ['Sorry, go on.'],
       timeScale: 20,
     });
-    // The first wrap-up is still being synthesised when the caller starts talking (6 s of media).
+    // The wrap-up synthesised ahead is not ready at its moment (40 s of media late), so it is asked for again
+    // then, and that one is still being synthesised when the caller starts talking (6 s of media).
     let wrapUps = 0;
-    call.tts.firstChunkDelayMs = (text) => (text === Phrases.wrapUp && wrapUps++ === 0 ? 300 : 0);
+    call.tts.firstChunkDelayMs = (text) => (text === Phrases.wrapUp ? ([2000, 300][wrapUps++] ?? 0) : 0);
     call.start();
-    await call.until(() => call!.tts.requests.some((r) => r.text === Phrases.wrapUp), 'the wrap-up');
+    await call.until(
+      () => call!.tts.requests.filter((r) => r.text === Phrases.wrapUp).length === 2,
+      'the wrap-up asked for at its moment',
+    );
     call.say(600);
     const result = await call.done();
     expect(result.endCallReason).toBe('max_call_duration_reached');
@@ -329,8 +365,8 @@ describe('conversation: lifecycle', () => {
       agent: { enable_recording: true, intro_message: 'Hello, how are you?' },
       sttTexts: ['Fine thanks.'],
       model: [{ deltas: [{ type: 'text', text: 'Great to hear.' }] }],
-      // The legs are placed on the media clock within RECORDING_GAP_TOLERANCE_MS; a slower clock keeps a busy
-      // machine's late timers well inside that, so the check is on alignment, not on the machine's load.
+      // The caller's leg is the stream's frames and the agent's runs start where it is; the checks below use
+      // the media clock's line times, which a slower clock keeps close to the stream on a busy machine.
       timeScale: 5,
     }).start();
     await call.until(() => call!.reporter.lines.length === 1, 'the intro');

@@ -37,9 +37,17 @@ import {
  * caller to think or look something up, short enough that a dropped caller is not billed for long.
  */
 export const IDLE_REPROMPT_MS = 8000;
+/**
+ * Idle is silence the caller's line carried, not time alone: a stream that stalled (no frames for a while, on
+ * the carrier's side or while this process was busy) is waited out until the caller's audio has covered the
+ * silence, short of this much slack for frames still on their way.
+ */
+export const IDLE_STREAM_SLACK_MS = 1000;
 
 /** max_call_duration_secs: the wrap-up line comes this long before the cap. */
 export const WRAP_UP_LEAD_SECS = 30;
+/** max_call_duration_secs: the wrap-up and farewell are synthesised this long before the wrap-up is due. */
+export const CAP_PREPARE_AHEAD_SECS = 10;
 
 /** Default wall-clock limit for each provider answer (see ConversationOptions.providerTimeoutMs). */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
@@ -237,13 +245,20 @@ class Conversation implements LiveConversation {
 
     const cap = this.agent.max_call_duration_secs;
     if (cap !== null && cap > 0) {
-      // The wrap-up line (none for a cap of 30 s or less), and the farewell synthesised with it, so the
-      // farewell's provider latency does not eat into the seconds it has to play before the cap.
-      time.after(Math.max(0, cap - WRAP_UP_LEAD_SECS) * 1000, () => {
+      // The wrap-up line (none for a cap of 30 s or less) and the farewell are synthesised ahead of their
+      // moments, so the provider's latency then (a busy replica, a slow TTS) neither delays the wrap-up nor eats
+      // into the seconds the farewell has to play before the cap.
+      const wrapsUp = cap > WRAP_UP_LEAD_SECS;
+      time.after(Math.max(0, cap - WRAP_UP_LEAD_SECS - CAP_PREPARE_AHEAD_SECS) * 1000, () => {
         if (this.ending) return;
-        if (cap > WRAP_UP_LEAD_SECS) this.say(Phrases.wrapUp, { notice: true });
+        if (wrapsUp) this.speech?.prepare(Phrases.wrapUp);
         this.speech?.prepare(Phrases.maxDurationFarewell);
       });
+      if (wrapsUp) {
+        time.after((cap - WRAP_UP_LEAD_SECS) * 1000, () => {
+          if (!this.ending) this.say(Phrases.wrapUp, { notice: true });
+        });
+      }
       // The farewell starts early enough to end by the cap: the call lasts max_call_duration_secs, not the
       // cap plus a goodbye. A farewell still playing (slow synthesis) is cut short of the cap rather than
       // billed past it.
@@ -625,9 +640,16 @@ class Conversation implements LiveConversation {
   private armIdle(): void {
     if (!this.agent.user_idle_enabled || this.ending || this.phase !== 'live') return;
     if (this.cancelIdle || this.turn || this.speech!.busy || this.input!.speaking) return;
-    this.cancelIdle = this.time!.after(IDLE_REPROMPT_MS, () => {
+    this.waitForSilence(IDLE_REPROMPT_MS, this.input!.heardMs);
+  }
+
+  /** Waits `mediaMs`, then strikes once the caller's audio since `heardFromMs` covers the idle silence. */
+  private waitForSilence(mediaMs: number, heardFromMs: number): void {
+    this.cancelIdle = this.time!.after(mediaMs, () => {
       this.cancelIdle = null;
       if (this.ending || this.turn || this.speech!.busy || this.input!.speaking) return;
+      const unheardMs = IDLE_REPROMPT_MS - (this.input!.heardMs - heardFromMs);
+      if (unheardMs > IDLE_STREAM_SLACK_MS) return this.waitForSilence(unheardMs, heardFromMs);
       this.idleStrikes++;
       if (this.idleStrikes === 1) this.say(Phrases.idleReprompt);
       else void this.endWith('user_idle_timeout', Phrases.idleGoodbye, { interrupt: false });

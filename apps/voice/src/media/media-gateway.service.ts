@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
+import { warmOfflineSpeech } from '@vap/media';
 import { RpcClient } from '@vap/messaging';
 import { mediaStreamTokenKey } from '@vap/secrets';
 import { BLOB_STORAGE, BlobStorage } from '@vap/storage';
@@ -56,9 +57,16 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
     });
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     // Rendering an ambience clip takes a while: do it before the first call, not inside its first frame.
     warmBackgroundAudio();
+    // Likewise the offline synthesizer's helpers, before the replica listens: else the first call's intro
+    // waits for them to compile flite. A failure here is not fatal; the first synthesis tries again.
+    if (this.config.TTS_PROVIDER === 'offline') {
+      await warmOfflineSpeech().catch((error: Error) =>
+        this.logger.warn(`offline speech could not be warmed: ${error.message}`),
+      );
+    }
     this.server.attach(this.http.httpAdapter.getHttpServer() as Server);
   }
 

@@ -8,12 +8,16 @@ import type { TtsVoice } from './tts-provider';
 
 type Handler = (req: IncomingMessage, body: Buffer, res: ServerResponse) => void | Promise<void>;
 
-/** A local OpenAI-compatible server: each test installs the handler for its requests. */
+/**
+ * A local OpenAI-compatible server, a new one for each test (which installs the handler for its requests): a
+ * request a test gave up on (timeout, abort) can still arrive on a loaded machine, and must not reach the next
+ * test's handler.
+ */
 let server: Server;
 let baseUrl: string;
 let handler: Handler;
 
-beforeAll(async () => {
+beforeEach(async () => {
   server = createServer((req, res) => {
     const parts: Buffer[] = [];
     req.on('data', (part: Buffer) => parts.push(part));
@@ -23,7 +27,7 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 });
 
-afterAll(async () => {
+afterEach(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });

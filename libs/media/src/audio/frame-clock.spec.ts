@@ -99,6 +99,22 @@ describe('FrameClock', () => {
     expect(b.sent.map((s) => s.first)).toEqual([7]);
   });
 
+  it('marks the first frame of each run as resumed: after start(), and after a dormant pause', () => {
+    const clock = new ManualClock();
+    const runs: boolean[] = [];
+    const pacer = new FrameClock({ clock, idle: 'nothing', send: (_f, _s, resumed) => runs.push(resumed) });
+    pacer.enqueue(frame(1));
+    pacer.enqueue(frame(2));
+    pacer.endUtterance();
+    pacer.start();
+    clock.advance(100);
+    pacer.enqueue(frame(3));
+    pacer.enqueue(frame(4));
+    pacer.endUtterance();
+    clock.advance(100);
+    expect(runs).toEqual([true, false, true, false]);
+  });
+
   it("with idle 'nothing', stops ticking between utterances and starts the next one at once", () => {
     const { clock, sent, pacer } = setup({ idle: 'nothing' });
     pacer.start();

@@ -30,8 +30,11 @@ export interface PacingObserver {
 }
 
 export interface FrameClockOptions {
-  /** Receives each frame at its send time; `silence` is true for filler frames. */
-  send: (frame: Buffer, silence: boolean) => void;
+  /**
+   * Receives each frame at its send time; `silence` is true for filler frames, `resumed` for the first frame
+   * after start() or after a dormant pause (the others follow the previous frame's slot, stalls aside).
+   */
+  send: (frame: Buffer, silence: boolean, resumed: boolean) => void;
   periodMs?: number;
   /**
    * How much faster than real time the clock runs: 10 sends a 20 ms frame every 2 ms. For tests only; the
@@ -78,6 +81,8 @@ export class FrameClock {
   private running = false;
   /** Running but not ticking: idle 'nothing' with nothing queued; the next enqueue restarts the ticks. */
   private dormant = false;
+  /** The next frame sent starts a run: the clock was just started or woke from dormancy. */
+  private resuming = false;
   /** Clock time of the last frame sent (-Infinity before the first). */
   private lastSentAt = -Infinity;
   private startedAt = 0;
@@ -126,6 +131,7 @@ export class FrameClock {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.resuming = true;
     this.startedAt = this.clock.now();
     this.tickIndex = 0;
     this.tick();
@@ -157,6 +163,7 @@ export class FrameClock {
       // The new phase counts from when that timer actually fires, so its lateness does not shorten the gap
       // between the first frame and the second.
       this.timer = this.clock.setTimer(() => {
+        this.resuming = true;
         this.startedAt = this.clock.now();
         this.tickIndex = 0;
         this.tick();
@@ -204,7 +211,8 @@ export class FrameClock {
     const scheduled = this.startedAt + this.tickIndex * this.realPeriodMs;
     this.jitter[this.jitterCount % this.jitter.length] = now - scheduled;
     this.jitterCount++;
-    if (this.emit()) {
+    if (this.emit(this.resuming)) {
+      this.resuming = false;
       this.lastSentAt = now;
       this.observer?.sent(now - scheduled);
     }
@@ -224,7 +232,7 @@ export class FrameClock {
   }
 
   /** Sends this tick's frame; answers whether anything was sent. */
-  private emit(): boolean {
+  private emit(resumed: boolean): boolean {
     if (this.queuedFrames > 0) {
       const frame = this.queue[this.queueHead]!;
       // A sent frame must not stay reachable until the queue is compacted: every call's last seconds of speech
@@ -244,7 +252,7 @@ export class FrameClock {
         this.utteranceOpen = false;
         this.utteranceEnding = false;
       }
-      this.send(frame, false);
+      this.send(frame, false, resumed);
       return true;
     }
     if (this.utteranceOpen) {
@@ -253,7 +261,7 @@ export class FrameClock {
     }
     if (this.idle === 'silence') {
       this.silenceFramesSent++;
-      this.send(this.silenceFrame, true);
+      this.send(this.silenceFrame, true, resumed);
       return true;
     }
     return false;

@@ -1,4 +1,7 @@
-import { FliteEngine } from './flite-engine';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FliteEngine, sweepStaleFliteDirs } from './flite-engine';
 
 function alive(pid: number): boolean {
   try {
@@ -80,6 +83,31 @@ describe('FliteEngine', () => {
       expect(pool.helperPids).toEqual(pids);
     } finally {
       await pool.close();
+    }
+  });
+});
+
+describe('sweepStaleFliteDirs', () => {
+  it('removes the WAV directories of processes that are gone once they have been still for an hour', () => {
+    const root = mkdtempSync(join(tmpdir(), 'flite-sweep-'));
+    try {
+      const gone = 99_999_999; // above any pid_max: no such process
+      const make = (name: string, ageMs: number) => {
+        const path = join(root, name);
+        mkdirSync(path);
+        writeFileSync(join(path, 'flite-1-0.wav'), 'x');
+        const at = new Date(Date.now() - ageMs);
+        utimesSync(path, at, at);
+        return path;
+      };
+      const left = make(`vap-flite-${gone}-aaaaaa`, 2 * 3600_000);
+      const recent = make(`vap-flite-${gone}-bbbbbb`, 60_000);
+      const live = make(`vap-flite-${process.pid}-cccccc`, 2 * 3600_000);
+      const other = make('vap-other-dddddd', 2 * 3600_000);
+      expect(sweepStaleFliteDirs(root)).toEqual([left]);
+      expect([left, recent, live, other].map((p) => existsSync(p))).toEqual([false, true, true, true]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

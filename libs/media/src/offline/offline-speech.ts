@@ -104,13 +104,16 @@ export async function synthesizeOfflineSpeech(
   return (await pending).slice();
 }
 
-/** Stops the synthesizer's worker threads (shutdown, tests); the next synthesis starts them again. */
-/** Starts the synthesizer ahead of the first call (its helpers compile flite in tens of ms). */
+/**
+ * Starts the synthesizer's helper processes and waits until each has compiled flite (21 MB of wasm: hundreds of
+ * ms on a busy machine), so the first call after a start does not pay for it before its intro.
+ */
 export function warmOfflineSpeech(): Promise<void> {
   engine ??= new FliteEngine();
   return engine.warm();
 }
 
+/** Stops the synthesizer's helper processes (shutdown, tests); the next synthesis starts them again. */
 export async function closeOfflineSpeech(): Promise<void> {
   const running = engine;
   engine = undefined;

@@ -248,6 +248,8 @@ export class CallHarness {
   readonly timeScale: number;
   private speechFramesQueued = 0;
   private framesSent = 0;
+  /** Frames of media time the carrier's stream delivers nothing (a stall). */
+  private framesStalled = 0;
   private startedAt = 0;
   private feeder: NodeJS.Timeout | null = null;
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -311,6 +313,11 @@ export class CallHarness {
     this.speechFramesQueued += Math.round(ms / FRAME_MS);
   }
 
+  /** The carrier's stream delivers nothing for `ms` of media time (its frames are lost), then goes on. */
+  stall(ms: number): void {
+    this.framesStalled += Math.round(ms / FRAME_MS);
+  }
+
   /** The carrier ends the stream (caller hung up). */
   hangUp(): void {
     this.halt();
@@ -362,6 +369,10 @@ export class CallHarness {
     const due = Math.floor(this.mediaNow / FRAME_MS);
     while (!this.stopped && this.framesSent < due) {
       this.framesSent++;
+      if (this.framesStalled > 0) {
+        this.framesStalled--;
+        continue;
+      }
       const speaking = this.speechFramesQueued > 0;
       if (speaking) this.speechFramesQueued--;
       this.conversation.onEvent({ type: 'audio', payload: speaking ? CALLER_SPEECH : CALLER_SILENCE });
