@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { canConnect, freePort, isPortFree } from './ports';
 
@@ -23,6 +24,12 @@ describe('freePort', () => {
   it('hands out different ports to concurrent callers', async () => {
     const ports = await Promise.all(Array.from({ length: 5 }, () => freePort()));
     expect(new Set(ports).size).toBe(5);
+  });
+
+  it('stays below the ephemeral range, where outgoing connections take their ports', async () => {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+    for (const port of ports) expect(port).toBeLessThan(low);
   });
 });
 
