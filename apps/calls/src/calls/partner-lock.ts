@@ -50,6 +50,14 @@ export async function readActiveCalls(em: EntityManager, partnerId: string): Pro
   return row?.active ?? 0;
 }
 
+/** The limit of an account whose concurrency_limit is not set (0). */
+const DEFAULT_CONCURRENCY_LIMIT = 5;
+
+/** The number of calls an account may have active at once. */
+export function effectiveConcurrencyLimit(accountLimit: number): number {
+  return accountLimit > 0 ? accountLimit : DEFAULT_CONCURRENCY_LIMIT;
+}
+
 /** The account_concurrency of an event; a null limit means an unlimited account. */
 export function accountConcurrency(limit: number | null, active: number): AccountConcurrency {
   return { limit, active, remaining: limit === null ? null : Math.max(0, limit - active) };

@@ -26,10 +26,13 @@ import { CallsQueryService } from './calls-query.service';
 import { Call, newCall } from './entities/call.entity';
 import { CallSession, newSession } from './entities/call-session.entity';
 import { FromNumberResolver } from './from-number.resolver';
-import { accountConcurrency, lockActiveCalls, lockDialTarget } from './partner-lock';
+import {
+  accountConcurrency,
+  effectiveConcurrencyLimit,
+  lockActiveCalls,
+  lockDialTarget,
+} from './partner-lock';
 import { bindKey, callOfKey, splitStartCommand, StartCallKey } from './start-call-keys';
-
-export const DEFAULT_CONCURRENCY_LIMIT = 5;
 
 /**
  * POST /calls/start: checks the agent (agents service), the balance snapshot and the caller ID, then
@@ -106,7 +109,7 @@ export class StartCallService {
     key: StartCallKey | null,
     permit: DialPermit,
   ): Promise<Call | string | { stop: PolicyStop }> {
-    const limit = partner.concurrencyLimit > 0 ? partner.concurrencyLimit : DEFAULT_CONCURRENCY_LIMIT;
+    const limit = effectiveConcurrencyLimit(partner.concurrencyLimit);
     return this.dataSource.transaction(async (em) => {
       await lockDialTarget(em, partner.id, input.to_number, key?.key ?? null);
       const earlier = key ? await callOfKey(em, partner.id, key) : null;

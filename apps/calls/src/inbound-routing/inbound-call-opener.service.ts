@@ -13,9 +13,10 @@ import { OutboxService, RpcClient } from '@vap/messaging';
 import { isUniqueViolation, tableOf } from '@vap/persistence';
 import { Call, newCall } from '../calls/entities/call.entity';
 import { CallSession, newSession } from '../calls/entities/call-session.entity';
-import { accountConcurrency, readActiveCalls } from '../calls/partner-lock';
+import { accountConcurrency, effectiveConcurrencyLimit, readActiveCalls } from '../calls/partner-lock';
 import { Connection } from '../connections/entities/connection.entity';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
+import { PartnerStanding } from '../partners/partner-standing';
 import { CallProgressService } from '../progress/call-progress.service';
 import { statusUpdatedData } from '../progress/status-event';
 
@@ -37,6 +38,7 @@ export class InboundCallOpener {
     private readonly rpc: RpcClient,
     private readonly outbox: OutboxService,
     private readonly progress: CallProgressService,
+    private readonly standing: PartnerStanding,
   ) {}
 
   async open(decision: InboundRouteDecisionDto, connection: Connection): Promise<OpenedInboundCall> {
@@ -84,6 +86,7 @@ export class InboundCallOpener {
       const number = decision.phone_number_id
         ? await em.findOne(PhoneNumber, { where: { id: decision.phone_number_id } })
         : null;
+      const known = await this.standing.concurrencyLimit(connection.partnerId, em);
       const call = em.create(
         Call,
         newCall(agent, {
@@ -97,8 +100,9 @@ export class InboundCallOpener {
           providerCallId: decision.provider_call_id,
           clientReferenceId: null,
           variables: {},
-          // The carrier already rang: an inbound call is not admitted against the outbound limit.
-          concurrencyLimit: null,
+          // The carrier already rang: an inbound call is not admitted against the account's limit, only
+          // reported with it (account_concurrency), as start-call applies it. Null while it is not known.
+          concurrencyLimit: known === null ? null : effectiveConcurrencyLimit(known),
           providerStatus: 'ringing',
           providerEvent: 'inbound',
         }),
@@ -115,7 +119,7 @@ export class InboundCallOpener {
         em,
         DomainEvents.callStatusUpdated,
         call.partnerId,
-        statusUpdatedData(call, null, accountConcurrency(null, active), call.createdAt),
+        statusUpdatedData(call, null, accountConcurrency(call.concurrencyLimit, active), call.createdAt),
       );
       return call;
     });

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CarriersModule } from '../carriers/carriers.module';
 import { DefaultLineService } from '../connections/default-line.service';
 import { LifecycleModule } from '../lifecycle/lifecycle.module';
+import { PartnersModule } from '../partners/partners.module';
 import { DecisionClient } from './decision-client';
 import { InboundCallbackService } from './inbound-callback.service';
 import { InboundCallOpener } from './inbound-call-opener.service';
@@ -12,7 +13,7 @@ import { InboundRoutingHandlers } from './inbound-routing.handlers';
 import { SandboxInboundService } from './sandbox-inbound.service';
 
 @Module({
-  imports: [CarriersModule, LifecycleModule],
+  imports: [CarriersModule, LifecycleModule, PartnersModule],
   controllers: [InboundRoutingHandlers],
   providers: [
     InboundPoliciesService,

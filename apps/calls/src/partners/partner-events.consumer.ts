@@ -37,5 +37,10 @@ export class PartnerEventsConsumer {
 
 function standingOf(dto: PartnerDto) {
   // Events recorded before partners had versions carry none: older than any versioned view.
-  return { id: dto.id, status: dto.status, version: dto.version ?? 0 };
+  return {
+    id: dto.id,
+    status: dto.status,
+    version: dto.version ?? 0,
+    concurrencyLimit: dto.concurrency_limit,
+  };
 }

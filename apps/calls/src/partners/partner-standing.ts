@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppError, ErrorCode, PartnerContext } from '@vap/contracts';
 import { tableOf } from '@vap/persistence';
 
-type Standing = Pick<PartnerContext, 'id' | 'status' | 'version'>;
+type Standing = Pick<PartnerContext, 'id' | 'status' | 'version' | 'concurrencyLimit'>;
 
 /**
  * Whether a partner may place calls, decided here rather than by the caller: a command's partner snapshot
@@ -15,14 +15,33 @@ type Standing = Pick<PartnerContext, 'id' | 'status' | 'version'>;
 export class PartnerStanding {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Keeps a view of the partner if it is newer than the one kept. */
+  /**
+   * Keeps a view of the partner if it is newer than the one kept; a view of the same version fills in a
+   * concurrency limit the kept one lacks (rows from before the limit was kept).
+   */
   async record(partner: Standing, em: EntityManager = this.dataSource.manager): Promise<void> {
+    const table = tableOf(em, 'partner_standing');
     await em.query(
-      `INSERT INTO ${tableOf(em, 'partner_standing')} (partner_id, status, version) VALUES ($1, $2, $3)
-       ON CONFLICT (partner_id) DO UPDATE SET status = $2, version = $3, updated_at = now()
-       WHERE ${tableOf(em, 'partner_standing')}.version < EXCLUDED.version`,
-      [partner.id, partner.status, partner.version ?? 0],
+      `INSERT INTO ${table} (partner_id, status, version, concurrency_limit) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (partner_id) DO UPDATE
+         SET status = EXCLUDED.status, version = EXCLUDED.version,
+             concurrency_limit = COALESCE(EXCLUDED.concurrency_limit, ${table}.concurrency_limit), updated_at = now()
+       WHERE ${table}.version < EXCLUDED.version
+          OR (${table}.version = EXCLUDED.version AND ${table}.concurrency_limit IS NULL)`,
+      [partner.id, partner.status, partner.version ?? 0, partner.concurrencyLimit ?? null],
     );
+  }
+
+  /** The account's concurrency limit as last told (null: not known yet). */
+  async concurrencyLimit(
+    partnerId: string,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<number | null> {
+    const [row] = (await em.query(
+      `SELECT concurrency_limit FROM ${tableOf(em, 'partner_standing')} WHERE partner_id = $1`,
+      [partnerId],
+    )) as { concurrency_limit: number | null }[];
+    return row?.concurrency_limit ?? null;
   }
 
   /** 403 FORBIDDEN unless the newest known view of the partner is approved. */

@@ -5,6 +5,7 @@ import { ACTIVE_CALL_STATUSES, isTerminalStatus } from '@vap/contracts';
 import { tableOf } from '@vap/persistence';
 import { CarrierCallState, RawCarrierEvent } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
+import { CallsConfig } from '../config/calls.config';
 import { Call } from '../calls/entities/call.entity';
 import { CallProgressService, ProgressResult } from '../progress/call-progress.service';
 import { notifyQueued } from '../work-queue/call-work-queue';
@@ -32,12 +33,18 @@ export class CarrierReconciler {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly carriers: CarrierRegistry,
     private readonly progress: CallProgressService,
+    private readonly config: CallsConfig,
   ) {}
 
-  /** Applies the event, or holds it back until the carrier confirms it (null: not applied now). */
+  /**
+   * Applies the event, or holds it back until the carrier confirms it (null: not applied now). The carrier
+   * is asked for at most half the command deadline (RPC_TIMEOUT_MS): the callback waits on this answer, and a
+   * carrier told 502 for a callback that was in fact taken would send it again. A slower carrier's answer is
+   * left to the reconciliation worker.
+   */
   async apply(call: Call, event: RawCarrierEvent): Promise<ProgressResult | null> {
     if (!this.needsCheck(call, event)) return this.progress.apply({ callId: call.id }, event);
-    const outcome = await this.check(call, event);
+    const outcome = await this.check(call, event, Math.floor(this.config.RPC_TIMEOUT_MS / 2));
     if (outcome.kind === 'ended') {
       carrierReconciliations.inc({ provider: call.provider, outcome: 'verified' });
       return this.progress.apply({ callId: call.id }, reconciledEvent(event, outcome.state));
@@ -68,13 +75,27 @@ export class CarrierReconciler {
     return !!this.carriers.get(call.provider).fetchCall;
   }
 
-  async check(call: Call, event: RawCarrierEvent): Promise<CheckOutcome> {
+  /** What the carrier says of the call; `waitMs` bounds the wait (the request itself has its own deadline). */
+  async check(call: Call, event: RawCarrierEvent, waitMs?: number): Promise<CheckOutcome> {
     const adapter = this.carriers.get(call.provider);
+    const asked = adapter.fetchCall!(call, { carrierCallId: event.carrierCallId ?? null });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      if (waitMs !== undefined) {
+        timer = setTimeout(
+          () => reject(new Error(`${call.provider} did not answer within ${waitMs} ms`)),
+          waitMs,
+        );
+      }
+    });
     try {
-      const state = await adapter.fetchCall!(call, { carrierCallId: event.carrierCallId ?? null });
+      const state = await Promise.race([asked, late]);
       return state.live ? { kind: 'live' } : { kind: 'ended', state };
     } catch (err) {
+      asked.catch(() => undefined); // an answer given up on may still fail: nobody waits for it
       return { kind: 'unknown', error: err instanceof Error ? err.message : String(err) };
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -40,6 +40,46 @@ describe('carrier reconciliation of final callbacks', () => {
     });
   });
 
+  it('drops how the callback says the call ended when the carrier’s record contradicts its status', () => {
+    const claimed = event({
+      provider: 'carrier_a',
+      providerStatus: 'busy',
+      hangupCause: 'User Busy',
+      hangupSource: 'callee',
+      errorMessage: 'busy',
+    });
+    const recorded = { live: false as const, durationSeconds: 20, billDurationSeconds: 20 };
+    expect(
+      reconciledEvent(claimed, { ...recorded, providerStatus: 'completed', hangupCause: 'Normal Hangup' }),
+    ).toMatchObject({
+      providerStatus: 'completed',
+      hangupCause: 'Normal Hangup',
+      hangupSource: null,
+      errorMessage: null,
+    });
+    // A record without a cause of its own leaves none rather than the contradicted one.
+    expect(reconciledEvent(claimed, { ...recorded, providerStatus: 'completed' })).toMatchObject({
+      hangupCause: null,
+      hangupSource: null,
+    });
+  });
+
+  it('keeps how the callback says the call ended when the carrier’s record agrees', () => {
+    const claimed = event({
+      providerStatus: 'completed',
+      hangupCause: 'NORMAL_CLEARING',
+      hangupSource: 'callee',
+    });
+    expect(
+      reconciledEvent(claimed, {
+        live: false,
+        providerStatus: 'completed',
+        durationSeconds: 20,
+        billDurationSeconds: 20,
+      }),
+    ).toMatchObject({ hangupCause: 'NORMAL_CLEARING', hangupSource: 'callee' });
+  });
+
   it('reads carrier_b’s Call resource', () => {
     expect(carrierBCallState({ status: 'in-progress', duration: null })).toEqual({
       live: true,

@@ -169,7 +169,7 @@ describe('calls work queues', () => {
       } as unknown as CarrierAdapter;
       // Progress is only reached once the carrier answers, which it never does here.
       const progress = {} as CallProgressService;
-      const reconciler = new CarrierReconciler(dataSource, new CarrierRegistry([carrier]), progress);
+      const reconciler = new CarrierReconciler(dataSource, new CarrierRegistry([carrier]), progress, config);
       const worker = new CarrierReconciliationWorker(dataSource, config, reconciler, progress);
       await worker.onApplicationBootstrap();
       stops.push(() => worker.beforeApplicationShutdown());

@@ -20,6 +20,12 @@ export function occurredAtOf(value: string | undefined): Date {
   return Number.isNaN(time) ? new Date() : new Date(time);
 }
 
+/**
+ * The callbacks a carrier_b call gets: its answer URL, status callback and AMD result, and (`inbound`) the
+ * number's voice URL, which an inbound call's later webhooks reach.
+ */
+export const CARRIER_B_EVENTS = ['answer', 'status', 'amd', 'inbound'] as const;
+
 export const CARRIER_B_FINAL_STATUSES = ['completed', 'busy', 'no-answer', 'failed', 'canceled'];
 
 /** Raw call statuses of a call that has not ended yet. */

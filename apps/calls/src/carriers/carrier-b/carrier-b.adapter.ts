@@ -21,6 +21,7 @@ import { FormCallbackCarrier } from '../form-callback-carrier';
 import { FormParams, firstValues } from '../signing/form-params';
 import {
   answeredByOf,
+  CARRIER_B_EVENTS,
   CARRIER_B_FINAL_STATUSES,
   carrierBCallState,
   intOrNull,
@@ -114,6 +115,7 @@ export class CarrierBAdapter
     }
     const status = f.CallStatus ?? null;
     const kind = request.params.event;
+    if (!(CARRIER_B_EVENTS as readonly string[]).includes(kind)) throw AppError.notFound('Callback');
     const events: RawCarrierEvent[] = [
       {
         provider: PROVIDER,

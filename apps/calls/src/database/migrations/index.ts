@@ -12,6 +12,7 @@ import { SessionMediaStream1764100020000 } from './1764100020000-session-media-s
 import { MediaStreamClaims1764100010000 } from './1764100010000-media-stream-claims';
 import { ContactPolicy1764200010000 } from './1764200010000-contact-policy';
 import { PartnerActiveCalls1764300010000 } from './1764300010000-partner-active-calls';
+import { PartnerStandingConcurrency1764400010000 } from './1764400010000-partner-standing-concurrency';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   SessionMediaStream1764100020000,
   ContactPolicy1764200010000,
   PartnerActiveCalls1764300010000,
+  PartnerStandingConcurrency1764400010000,
 ];
