@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ErrorCode } from '@vap/contracts';
 import { tableOf } from '@vap/persistence';
 import { CampaignRow, CampaignWait } from './campaign-row';
@@ -22,18 +22,21 @@ interface WaitCounts {
 export class CampaignWaits {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async of(rows: CampaignRow[]): Promise<Map<string, CampaignWait>> {
+  async of(
+    rows: CampaignRow[],
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, CampaignWait>> {
     const running = rows.filter((r) => r.status === 'running').map((r) => r.id);
     const waits = new Map<string, CampaignWait>();
     if (running.length === 0) return waits;
-    const counts = (await this.dataSource.query(
+    const counts = (await em.query(
       `SELECT campaign_id,
               count(*) FILTER (WHERE status = 'dialing')::int AS dialing,
               count(*) FILTER (WHERE status IN ('pending', 'retry_wait'))::int AS remaining,
               count(*) FILTER (WHERE status IN ('pending', 'retry_wait') AND wait_reason = $2)::int AS window_waits,
               count(*) FILTER (WHERE status IN ('pending', 'retry_wait') AND wait_reason = $3)::int AS cap_waits,
               min(next_attempt_at) FILTER (WHERE status IN ('pending', 'retry_wait')) AS until
-         FROM ${tableOf(this.dataSource, 'contacts')}
+         FROM ${tableOf(em, 'contacts')}
         WHERE campaign_id = ANY($1) AND status IN ('pending', 'retry_wait', 'dialing')
         GROUP BY campaign_id`,
       [running, ErrorCode.OUTSIDE_CALLING_WINDOW, ErrorCode.FREQUENCY_CAP_REACHED],

@@ -88,6 +88,7 @@ export class CampaignsRepository {
     partnerId: string,
     query: PageQuery,
     status?: CampaignStatus,
+    em: EntityManager = this.dataSource.manager,
   ): Promise<KeysetPageResult<CampaignRow>> {
     const pager = new KeysetPager(query, { idKind: 'prefixed', direction: 'DESC' });
     const params: unknown[] = [partnerId, pager.fetch];
@@ -101,8 +102,8 @@ export class CampaignsRepository {
       return `$${params.length}`;
     });
     if (after) where += ` AND ${after}`;
-    const rows = (await this.dataSource.query(
-      `SELECT *, ${pager.select} FROM ${tableOf(this.dataSource, 'campaigns')} WHERE ${where} ORDER BY ${pager.orderBy} LIMIT $2`,
+    const rows = (await em.query(
+      `SELECT *, ${pager.select} FROM ${tableOf(em, 'campaigns')} WHERE ${where} ORDER BY ${pager.orderBy} LIMIT $2`,
       params,
     )) as (CampaignRow & KeysetColumns)[];
     return pager.page(rows);

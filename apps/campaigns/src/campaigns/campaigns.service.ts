@@ -71,19 +71,25 @@ export class CampaignsService {
     return toCampaignDto(row);
   }
 
+  // Campaigns and their waits are read in one snapshot: read apart, a contact settling in between would show
+  // a campaign waiting with nothing in flight while its counters still miss that contact's outcome.
   async get(partnerId: string, id: string): Promise<CampaignDto> {
-    const row = await this.repo.find(partnerId, id);
-    const waits = await this.waits.of([row]);
-    return toCampaignDto(row, waits.get(row.id));
+    return this.dataSource.transaction('REPEATABLE READ', async (em) => {
+      const row = await this.repo.find(partnerId, id, em);
+      const waits = await this.waits.of([row], em);
+      return toCampaignDto(row, waits.get(row.id));
+    });
   }
 
   async list(partnerId: string, query: ListCampaignsQueryDto): Promise<CampaignListDto> {
-    const page = await this.repo.list(partnerId, query, query.status);
-    const waits = await this.waits.of(page.rows);
-    return {
-      campaigns: page.rows.map((row) => toCampaignDto(row, waits.get(row.id))),
-      next_cursor: page.nextCursor,
-    };
+    return this.dataSource.transaction('REPEATABLE READ', async (em) => {
+      const page = await this.repo.list(partnerId, query, query.status, em);
+      const waits = await this.waits.of(page.rows, em);
+      return {
+        campaigns: page.rows.map((row) => toCampaignDto(row, waits.get(row.id))),
+        next_cursor: page.nextCursor,
+      };
+    });
   }
 
   /** PATCH while draft or paused. The agent and caller IDs are checked before the campaign is locked. */
