@@ -20,6 +20,7 @@ import { gatewayDataSourceOptions } from './database/data-source';
 import { ExtractionSetsModule } from './extraction-sets/extraction-sets.module';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
+import { UnsupportedBodyGuard } from './http/unsupported-body.guard';
 import { OperatorLockout } from './auth/operator-lockout.service';
 import { AddressRateLimiter, AddressRateLimitGuard } from './rate-limit/address-rate-limit';
 import { LimitsPruner } from './rate-limit/limits-pruner';
@@ -71,8 +72,10 @@ export class AppModule {
         LimitsPruner,
         AdminTokenGuard,
         // Order matters: the per-address limits of the surfaces without a key come before any work on the
-        // request; then authenticate, then count the request against the key's limit.
+        // request; then a body of a type the route does not take is refused; then authenticate, then count
+        // the request against the key's limit.
         { provide: APP_GUARD, useClass: AddressRateLimitGuard },
+        { provide: APP_GUARD, useClass: UnsupportedBodyGuard },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },

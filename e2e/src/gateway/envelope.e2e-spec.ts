@@ -73,6 +73,17 @@ describe('error envelope', () => {
     expectErrorEnvelope(res.body, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
+  it('answers an unknown route 404 NOT_FOUND whatever the type of its body', async () => {
+    const res = await api('/api/v2/no-such-resource', {
+      method: 'POST',
+      key,
+      body: 'a=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.status).toBe(404);
+    expectErrorEnvelope(res.body, 'NOT_FOUND');
+  });
+
   it('names every invalid field in a validation failure', async () => {
     const res = await api('/api/v2/customers?limit=0', { key });
     expect(res.status).toBe(400);

@@ -5,8 +5,12 @@ import { AppError, ErrorCode } from '@vap/contracts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
+const UNSUPPORTED_BODY = Symbol('unsupportedBody');
+type MarkedRequest = Request & { [UNSUPPORTED_BODY]?: AppError };
+
 /**
- * Bodies are JSON. A body in another content type is refused with 415 before it reaches a handler, so a
+ * Bodies are JSON. A body in another content type is marked here, left unparsed, and refused with 415 by
+ * UnsupportedBodyGuard once a route is matched (an unknown route stays 404, whatever its body), so a
  * form-encoded or text body can never be mistaken for an empty one.
  */
 export function jsonOnly(extraTypes: RegExp[] = []) {
@@ -17,13 +21,17 @@ export function jsonOnly(extraTypes: RegExp[] = []) {
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (type === 'application/json' || type.endsWith('+json') || extraTypes.some((t) => t.test(type)))
       return next();
-    next(
-      new AppError(
-        ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-        'Request bodies must be JSON (Content-Type: application/json)',
-      ),
+    (req as MarkedRequest)[UNSUPPORTED_BODY] = new AppError(
+      ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      'Request bodies must be JSON (Content-Type: application/json)',
     );
+    next();
   };
+}
+
+/** The 415 of a request whose body jsonOnly refused, if it did. */
+export function unsupportedBodyOf(req: Request): AppError | undefined {
+  return (req as MarkedRequest)[UNSUPPORTED_BODY];
 }
 
 /**

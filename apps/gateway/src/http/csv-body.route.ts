@@ -19,6 +19,6 @@ export function csvBody(): RequestHandler {
   const parse = text({ type: 'text/csv', limit: CAMPAIGN_CSV_BODY_LIMIT, verify: refuseInvalidUtf8 });
   return (req, res, next) => {
     if (!CSV_BODY_ROUTES.some((route) => route.test(req.path))) return next();
-    allow(req, res, (err?: unknown) => (err ? next(err) : parse(req, res, next)));
+    allow(req, res, () => parse(req, res, next));
   };
 }

@@ -36,10 +36,10 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     if (
       exception instanceof HttpException &&
-      !/^\/(api|admin)\//.test(req.path) &&
+      /^\/(health|metrics)(\/|$)/.test(req.path) &&
       exception.getStatus() !== 404
     ) {
-      // Health probes keep terminus' own body; only the partner and operator APIs speak the envelope.
+      // Health probes keep terminus' own body; the APIs, carrier callbacks and signed URLs speak the envelope.
       res.status(exception.getStatus()).json(exception.getResponse());
       return;
     }
