@@ -16,6 +16,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { withoutPassword } from '@vap/contracts';
 import { ensureDatabaseExists } from '@vap/persistence';
 import { DEV_ADMIN_TOKEN, DEV_SECRETS_KEY } from '@vap/secrets';
 import {
@@ -42,16 +43,6 @@ const DATABASE_NAME = 'voice_agent_platform';
 
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
 const complain = (line: string) => process.stderr.write(`[start] ${line}\n`);
-
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
 
 function withDatabase(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);
@@ -122,7 +113,9 @@ class Runner {
 
     this.postgres = await resolvePostgres({ dataDir, onNote: say });
     this.throwIfStopping();
-    say(`Postgres: ${redact(this.postgres.url)} (${describeSource(this.postgres.source, 'DATABASE_URL')})`);
+    say(
+      `Postgres: ${withoutPassword(this.postgres.url)} (${describeSource(this.postgres.source, 'DATABASE_URL')})`,
+    );
     this.nats = await resolveNats({ dataDir, ownProcessGroup: true, onNote: say });
     this.throwIfStopping();
     say(`NATS: ${this.nats.url} (${describeSource(this.nats.source, 'NATS_URL')})`);

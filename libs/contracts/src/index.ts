@@ -19,4 +19,4 @@ export * from './campaigns';
 export * from './webhooks';
 export * from './csv';
 export * from './contact-policy';
-export * from './validation';
+export * from './urls';

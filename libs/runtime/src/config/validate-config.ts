@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
-import { mostTellingCheck } from '@vap/contracts';
+import { mostTellingCheck, withoutPassword } from '@vap/contracts';
 import { applyDevelopmentValues } from './development-values';
 
 export class ConfigError extends Error {
@@ -20,17 +20,7 @@ const SECRET_SETTING = /(KEY|TOKEN|SECRET|PASSWORD)$/i;
 export function shownValue(name: string, raw: string | undefined): string {
   if (raw === undefined) return 'not set';
   if (SECRET_SETTING.test(name)) return `a value of ${raw.length} characters, not shown`;
-  let shown = raw;
-  try {
-    const url = new URL(raw);
-    if (url.password) {
-      url.password = '***';
-      shown = url.toString();
-    }
-  } catch {
-    // Not a URL: shown as set.
-  }
-  return `got ${JSON.stringify(shown)}`;
+  return `got ${JSON.stringify(withoutPassword(raw))}`;
 }
 
 /** One line per bad setting: the most telling of the checks it failed, with the value as it was set. */
