@@ -217,6 +217,8 @@ export interface FakeCarriers {
   setRecord(id: string, patch: Partial<CarrierCallRecord>): void;
   /** Reading this call's resource answers `status` (e.g. 503) until called again with null. */
   failRecord(id: string, status: number | null): void;
+  /** Reading this call's resource answers this much later (a slow carrier API) until called again with 0. */
+  delayRecord(id: string, ms: number): void;
   waitForCall(to: string, timeoutMs?: number): Promise<PlacedCall>;
   /**
    * carrier_a callback to the call's answer/ring/hangup URL, or its machine_detection_url (`machine`).
@@ -305,6 +307,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
   const detached: string[] = [];
   const records = new Map<string, CarrierCallRecord>();
   const recordFailures = new Map<string, number>();
+  const recordDelays = new Map<string, number>();
   const hangups: Hangup[] = [];
   const transfers: Transfer[] = [];
   const streams = new Map<string, MediaStreamClient>();
@@ -419,6 +422,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       const account = authorized(req, 'carrier_a', decodeURIComponent(m[1]));
       if (!account) return send(res, 401, { error: 'authentication failed' });
       const id = decodeURIComponent(m[2]);
+      await pause(recordDelays.get(id) ?? 0);
       const failure = recordFailures.get(id);
       if (failure) return send(res, failure, { api_id: randomUUID(), error: 'simulated carrier failure' });
       const record = records.get(id);
@@ -552,6 +556,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       const account = authorized(req, 'carrier_b', decodeURIComponent(m[1]));
       if (!account) return send(res, 401, { code: 20003, message: 'Authenticate' });
       const sid = decodeURIComponent(m[2]);
+      await pause(recordDelays.get(sid) ?? 0);
       const failure = recordFailures.get(sid);
       if (failure) return send(res, failure, { code: 20500, message: 'simulated carrier failure' });
       const record = records.get(sid);
@@ -750,6 +755,10 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     failRecord: (id, status) => {
       if (status === null) recordFailures.delete(id);
       else recordFailures.set(id, status);
+    },
+    delayRecord: (id, ms) => {
+      if (ms <= 0) recordDelays.delete(id);
+      else recordDelays.set(id, ms);
     },
     waitForCall: (to, timeoutMs = 10_000) =>
       waitFor(() => calls.find((c) => c.to === to), {

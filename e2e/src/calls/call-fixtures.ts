@@ -149,8 +149,10 @@ export class EventTap {
     private readonly subs: Subscription[],
   ) {}
 
-  static async open(): Promise<EventTap> {
-    const { natsUrl, natsPrefix } = e2eEnv();
+  /** `prefix`: another platform's NATS_SUBJECT_PREFIX (a spec's own platform); the run's by default. */
+  static async open(prefix?: string): Promise<EventTap> {
+    const { natsUrl, natsPrefix: runPrefix } = e2eEnv();
+    const natsPrefix = prefix ?? runPrefix;
     const nc = await connect({ servers: natsUrl, name: 'e2e-calls-tap' });
     const subjects = ['events.call.>', 'events.session.completed'].map((s) => `${natsPrefix}.${s}`);
     const tap: EventTap = new EventTap(nc, []);

@@ -227,6 +227,56 @@ describe('billing that cannot be evaded or lost', () => {
     await expectChargedOnce(p, id, paiseFor(60));
   });
 
+  it('keeps no detail of a hangup callback whose status the carrier’s record contradicts', async () => {
+    const p = await partner(1, 600, 'carrier_a');
+    const { id, placed } = await start(p, '+919812371051');
+    expect((await fake.callbackA(placed, 'answer', { CallStatus: 'in-progress' })).status).toBe(200);
+    // The carrier recorded an answered call that ended normally; the callback claims the callee was busy.
+    fake.setRecord(placed.legId, { status: 'completed', durationSeconds: 20, billDurationSeconds: 20 });
+    const busy = {
+      CallStatus: 'busy',
+      HangupCause: 'USER_BUSY',
+      HangupCauseName: 'User Busy',
+      HangupSource: 'Callee',
+      Duration: '0',
+      BillDuration: '0',
+    };
+    expect((await fake.callbackA(placed, 'hangup', busy)).status).toBe(200);
+    const ended = await getCall(p, id);
+    expect(ended).toMatchObject({
+      status: 'completed',
+      bill_duration_seconds: 20,
+      carrier_reconciliation: 'verified',
+      hangup_cause: 'Normal Hangup',
+      hangup_source: null,
+    });
+    await expectChargedOnce(p, id, paiseFor(20));
+  });
+
+  it('answers a final callback within the deadline when the carrier is slow to confirm it, and settles it later', async () => {
+    const p = await partner(5);
+    const { id, placed } = await start(p, '+14155571151');
+    await answer(placed);
+    fake.setRecord(placed.providerCallId, { status: 'completed', durationSeconds: 9 });
+    // Slower than the gateway's command deadline (RPC_TIMEOUT_MS, 5 s): the carrier must not be told 502.
+    fake.delayRecord(placed.providerCallId, 8000);
+    const sent = Date.now();
+    expect((await fake.callbackB(placed, { CallStatus: 'completed', CallDuration: '9' })).status).toBe(200);
+    expect(Date.now() - sent).toBeLessThan(5000);
+    expect(await getCall(p, id)).toMatchObject({ status: 'in_progress', carrier_reconciliation: 'pending' });
+
+    fake.delayRecord(placed.providerCallId, 0);
+    const settled = await waitFor(
+      async () => {
+        const c = await getCall(p, id);
+        return c.status === 'completed' ? c : undefined;
+      },
+      { timeoutMs: 20_000, description: 'the call completed once the carrier answered' },
+    );
+    expect(settled).toMatchObject({ bill_duration_seconds: 9, carrier_reconciliation: 'verified' });
+    await expectChargedOnce(p, id, paiseFor(9));
+  });
+
   it('bills what the carrier recorded when a final callback understates it', async () => {
     const p = await partner(5);
     const { id, placed } = await start(p, '+14155571101');

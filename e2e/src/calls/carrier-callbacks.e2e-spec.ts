@@ -74,6 +74,21 @@ describe('carrier callbacks on the gateway', () => {
     ).toBe(404);
   });
 
+  it('answers a malformed percent-escape in a callback path with the error envelope', async () => {
+    for (const bad of [
+      `/callbacks/sandbox/${callId}/%ZZ`,
+      '/callbacks/%ZZ/x/status',
+      `/callbacks/sandbox/%E0%A4%A/status`,
+      '/callbacks/inbound/carrier_b/%ZZ/voice',
+    ]) {
+      const res = await signedPost(bad, { CallStatus: 'ringing' });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { success: boolean; error: { code: string; request_id: string } };
+      expect(body).toMatchObject({ success: false, error: { code: 'VALIDATION_ERROR' } });
+      expect(body.error.request_id).toEqual(expect.any(String));
+    }
+  });
+
   it('ignores duplicates and statuses that would move backwards or out of a terminal status', async () => {
     const before = tap.statuses(callId);
     expect(before).toEqual(['pending', 'ringing', 'no_answer']);

@@ -12,6 +12,7 @@ import {
   startFakeCarriers,
   streamOfAnswer,
 } from '../../support/fake-carriers';
+import { EventTap } from '../calls/call-fixtures';
 import { createTestAgent } from './telephony-fixtures';
 
 const A: CarrierAccount = {
@@ -224,6 +225,25 @@ describe('carriers through a fake carrier', () => {
       expect((await getCall(id)).status).toBe('pending');
     });
 
+    it('answers 404 to a signed callback on an event URL it never handed out, and stores nothing', async () => {
+      const { id, placed } = await start(B_FROM, '+14155561004');
+      const before = await carrierEvents(id);
+      const url = placed.urls.status.replace(/\/status$/, '/bogus');
+      const params = { CallSid: placed.providerCallId, CallStatus: 'completed', CallDuration: '9' };
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'X-Twilio-Signature': signCarrierB(B.token, url, params),
+        },
+        body: new URLSearchParams(params).toString(),
+      });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
+      expect(await carrierEvents(id)).toBe(before);
+      expect((await getCall(id)).status).toBe('pending');
+    });
+
     it.each([
       ['busy', 'busy'],
       ['no-answer', 'no_answer'],
@@ -400,6 +420,7 @@ describe('carriers through a fake carrier', () => {
       (await call('/inbound-route-decisions?limit=100')).body.data.decisions as Record<string, unknown>[];
 
     it('routes an unknown CallSid with Direction inbound, streams it to the agent and tracks the call', async () => {
+      const tap = await EventTap.open(own.prefix);
       const res = await inboundB('CAinbound0001');
       expect(res.status).toBe(200);
       const decided = (await decisions()).find((d) => d.provider_call_id === 'CAinbound0001')!;
@@ -446,6 +467,21 @@ describe('carriers through a fake carrier', () => {
         status: 'completed',
         duration_seconds: 17,
       });
+
+      // Its events report the account's concurrency limit, as an outbound call's do.
+      const callId = decided.call_id as string;
+      await tap.waitFor(() => tap.statuses(callId).includes('completed'), 15_000, 'the completed event');
+      try {
+        const reported = tap.of(callId, 'events.call.status_updated').map((e) => e.data.account_concurrency);
+        expect(reported.length).toBeGreaterThanOrEqual(3);
+        // Calls of earlier tests may still be active on the account.
+        for (const concurrency of reported) {
+          const { active } = concurrency as { active: number };
+          expect(concurrency).toEqual({ limit: 50, active, remaining: 50 - active });
+        }
+      } finally {
+        await tap.close();
+      }
     });
 
     it('tracks a carrier_a inbound call to its hangup', async () => {
