@@ -264,8 +264,10 @@ const DRAIN_WAIT_MS = 2000;
  * Ends a consume() so that nothing the server already sent is lost. stop() alone unsubscribes locally: a
  * message still on the wire is then dropped and sits unacked for the ack wait (30 s) before anyone gets it.
  * Draining the pull's subscription unsubscribes at the server and flushes, so every message sent before the
- * server took the unsubscribe is still yielded (and handled, then acked) before the iterator ends. The
- * subscription is the pull implementation's own field; without it, or if the drain fails, this is stop().
+ * server took the unsubscribe is still yielded (and handled, then acked) before the iterator ends. Only a
+ * message the server was handing over at the very moment it took the unsubscribe can still miss it; that
+ * one comes back after the ack wait. The subscription is the pull implementation's own field; without it,
+ * or if the drain fails, this is stop().
  */
 async function stopFetching(messages: ConsumerMessages): Promise<void> {
   const sub = (messages as Partial<{ sub: Subscription }>).sub;
