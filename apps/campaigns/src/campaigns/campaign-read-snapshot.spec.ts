@@ -70,40 +70,32 @@ describe('reading a campaign while a contact settles', () => {
     return waits;
   }
 
-  it('shows the counters and the wait of one moment', async () => {
-    const { partnerId, campaignId, dialingId } = await campaignMidway();
-    const service = new CampaignsService(
+  /** The service, reading waits through `waits` (reads never use the references). */
+  const serviceWith = (waits: CampaignWaits) =>
+    new CampaignsService(
       dataSource,
       new CampaignsRepository(dataSource),
       undefined as unknown as CampaignReferences,
-      settlingBeforeWaits(campaignId, dialingId),
+      waits,
       setup.clock,
     );
+
+  it('shows the counters and the wait of one moment', async () => {
+    const { partnerId, campaignId, dialingId } = await campaignMidway();
+    const service = serviceWith(settlingBeforeWaits(campaignId, dialingId));
 
     const read = await service.get(partnerId, campaignId);
     // The moment before the settlement: one completed and one still in flight, so not waiting.
     expect(read).toMatchObject({ completed_count: 1, waiting_reason: null });
 
     // The next read sees the settlement whole.
-    const again = await new CampaignsService(
-      dataSource,
-      new CampaignsRepository(dataSource),
-      undefined as unknown as CampaignReferences,
-      new CampaignWaits(dataSource),
-      setup.clock,
-    ).get(partnerId, campaignId);
+    const again = await serviceWith(new CampaignWaits(dataSource)).get(partnerId, campaignId);
     expect(again).toMatchObject({ completed_count: 2, waiting_reason: 'waiting_for_window' });
   });
 
   it('lists campaigns with counters and waits of one moment too', async () => {
     const { partnerId, campaignId, dialingId } = await campaignMidway();
-    const service = new CampaignsService(
-      dataSource,
-      new CampaignsRepository(dataSource),
-      undefined as unknown as CampaignReferences,
-      settlingBeforeWaits(campaignId, dialingId),
-      setup.clock,
-    );
+    const service = serviceWith(settlingBeforeWaits(campaignId, dialingId));
 
     const page = await service.list(partnerId, {});
     expect(page.campaigns).toHaveLength(1);

@@ -1,16 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FliteEngine, sweepStaleFliteDirs } from './flite-engine';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { FliteEngine, processAlive, sweepStaleFliteDirs } from './flite-engine';
 
 describe('FliteEngine', () => {
   const engine = new FliteEngine(1);
@@ -21,7 +12,7 @@ describe('FliteEngine', () => {
     expect(clip.sampleRate).toBe(8000);
     expect(clip.samples.length).toBeGreaterThan(4000);
     const [pid] = engine.helperPids;
-    expect(alive(pid)).toBe(true);
+    expect(processAlive(pid)).toBe(true);
     await engine.synthesize({ text: 'Again.', voice: 'kal', rate: 1 });
     expect(engine.helperPids).toEqual([pid]);
   });
@@ -75,7 +66,7 @@ describe('FliteEngine', () => {
       await pool.warm();
       const pids = pool.helperPids;
       expect(pids).toHaveLength(2);
-      for (const pid of pids) expect(alive(pid)).toBe(true);
+      for (const pid of pids) expect(processAlive(pid)).toBe(true);
       await Promise.all([
         pool.synthesize({ text: 'First.', voice: 'kal', rate: 1 }),
         pool.synthesize({ text: 'Second.', voice: 'slt', rate: 1 }),

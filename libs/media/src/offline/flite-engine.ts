@@ -176,7 +176,8 @@ const TEMP_DIR_NAME = new RegExp(`^${TEMP_PREFIX}(\\d+)-`);
 /** A directory left by a process that is gone is removed once it has not changed for this long. */
 const STALE_TEMP_DIR_MS = 60 * 60 * 1000;
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this pid exists (under any user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
