@@ -10,6 +10,15 @@ function channel(wav: Buffer, index: 0 | 1): Int16Array {
   return out;
 }
 
+/**
+ * The max_call_duration_secs specs run the media clock at 5x. The cap's farewell has CAP_FAREWELL_LEAD_MS of
+ * media to play in: at 20x that was 0.3 s of wall time with 0.1 s to spare, which a worker descheduled on a
+ * busy machine eats; at 5x the spare is 0.4 s. Provider delays are set in media time through the scale.
+ */
+const CAP_TIME_SCALE = 5;
+/** The 35 s cap takes 7 s of wall time at 5x; room for a busy machine beyond that. */
+const CAP_WALL_TIMEOUT_MS = 20_000;
+
 describe('conversation: lifecycle', () => {
   let call: CallHarness | undefined;
   afterEach(async () => {
@@ -83,8 +92,8 @@ describe('conversation: lifecycle', () => {
   });
 
   it('max_call_duration_secs: a wrap-up line 30 s before the cap, the farewell ending at the cap', async () => {
-    call = new CallHarness({ agent: { max_call_duration_secs: 35 }, timeScale: 20 }).start();
-    const result = await call.done();
+    call = new CallHarness({ agent: { max_call_duration_secs: 35 }, timeScale: CAP_TIME_SCALE }).start();
+    const result = await call.done(CAP_WALL_TIMEOUT_MS);
     expect(result.endCallReason).toBe('max_call_duration_reached');
     expect(call.reporter.hangups).toEqual(['max_call_duration_reached']);
     const [wrapUp, farewell] = call.reporter.lines;
@@ -100,11 +109,12 @@ describe('conversation: lifecycle', () => {
   });
 
   it('max_call_duration_secs: the farewell is synthesised ahead, so a slow provider then does not cut it', async () => {
-    call = new CallHarness({ agent: { max_call_duration_secs: 35 }, timeScale: 20 });
-    // 1 s of wall time is 20 s of media: asked for only at the farewell's moment, it could not play by the cap.
-    call.tts.firstChunkDelayMs = (text) => (text === Phrases.maxDurationFarewell ? 1000 : 0);
+    call = new CallHarness({ agent: { max_call_duration_secs: 35 }, timeScale: CAP_TIME_SCALE });
+    // 7.5 s of media, more than the farewell's lead (and less than the provider timeout, 2 s of wall time):
+    // asked for only at the farewell's moment, it could not play by the cap.
+    call.tts.firstChunkDelayMs = (text) => (text === Phrases.maxDurationFarewell ? 7500 / CAP_TIME_SCALE : 0);
     call.start();
-    const result = await call.done();
+    const result = await call.done(CAP_WALL_TIMEOUT_MS);
     expect(result.endCallReason).toBe('max_call_duration_reached');
     const farewell = call.reporter.lines.find((l) => l.content === Phrases.maxDurationFarewell);
     expect(farewell).toBeDefined();
@@ -115,9 +125,9 @@ describe('conversation: lifecycle', () => {
   });
 
   it('max_call_duration_secs: the wrap-up is synthesised ahead too, so a slow provider then does not delay it', async () => {
-    call = new CallHarness({ agent: { max_call_duration_secs: 60 }, timeScale: 20 });
-    // 0.3 s of wall time is 6 s of media: asked for only at its moment, the wrap-up would come 6 s late.
-    call.tts.firstChunkDelayMs = (text) => (text === Phrases.wrapUp ? 300 : 0);
+    call = new CallHarness({ agent: { max_call_duration_secs: 60 }, timeScale: CAP_TIME_SCALE });
+    // Asked for only at its moment, the wrap-up would come 6 s of media late.
+    call.tts.firstChunkDelayMs = (text) => (text === Phrases.wrapUp ? 6000 / CAP_TIME_SCALE : 0);
     call.start();
     await call.until(() => call!.reporter.lines.length === 1, 'the wrap-up', 10_000);
     const [wrapUp] = call.reporter.lines;
@@ -133,19 +143,20 @@ describe('conversation: lifecycle', () => {
     call = new CallHarness({
       agent: { max_call_duration_secs: 35 },
       sttTexts: ['Sorry, go on.'],
-      timeScale: 20,
+      timeScale: CAP_TIME_SCALE,
     });
-    // The wrap-up synthesised ahead is not ready at its moment (40 s of media late), so it is asked for again
-    // then, and that one is still being synthesised when the caller starts talking (6 s of media).
+    // The wrap-up synthesised ahead is not ready at its moment (it takes the whole provider timeout), so it is
+    // asked for again then, and that one is still being synthesised when the caller starts talking (6 s of media).
     let wrapUps = 0;
-    call.tts.firstChunkDelayMs = (text) => (text === Phrases.wrapUp ? ([2000, 300][wrapUps++] ?? 0) : 0);
+    call.tts.firstChunkDelayMs = (text) =>
+      text === Phrases.wrapUp ? ([2000, 6000 / CAP_TIME_SCALE][wrapUps++] ?? 0) : 0;
     call.start();
     await call.until(
       () => call!.tts.requests.filter((r) => r.text === Phrases.wrapUp).length === 2,
       'the wrap-up asked for at its moment',
     );
     call.say(600);
-    const result = await call.done();
+    const result = await call.done(CAP_WALL_TIMEOUT_MS);
     expect(result.endCallReason).toBe('max_call_duration_reached');
     expect(call.reporter.lines.map((l) => [l.role, l.content])).toEqual([
       ['user', 'Sorry, go on.'],
