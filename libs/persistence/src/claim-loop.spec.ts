@@ -115,4 +115,82 @@ describe('ClaimLoop stop', () => {
       await sql.end();
     }
   });
+
+  describe('slots reserved for items the process claims itself', () => {
+    /** A loop whose claim() hands out numbered items while `queued` has some, and whose items run until released. */
+    function loopOf(concurrency: number) {
+      const limits: number[] = [];
+      const queued: number[] = [];
+      const runs = new Map<number, () => void>();
+      const loop = new ClaimLoop<number>({
+        label: 'items',
+        channel: `claim_loop_reserve_${concurrency}_${Math.random()}`,
+        pollMs: 60_000,
+        concurrency,
+        claim: async (limit) => {
+          limits.push(limit);
+          return queued.splice(0, limit);
+        },
+        run: (item) => new Promise<void>((resolve) => runs.set(item, resolve)),
+        log: { warn: () => undefined, error: () => undefined },
+      });
+      return { loop, limits, queued, runs };
+    }
+    const tick = () => new Promise((r) => setTimeout(r, 10));
+
+    it('keeps claim() off reserved slots; adopt runs the items and frees the slots they did not fill', async () => {
+      const { loop, limits, queued, runs } = loopOf(3);
+      await loop.start();
+      await tick();
+      const reservation = loop.reserve(5, 60_000)!;
+      expect(reservation.slots).toBe(3);
+      expect(loop.reserve(1, 60_000)).toBeNull();
+      queued.push(100, 101);
+      loop.wake();
+      await tick();
+      expect(runs.size).toBe(0);
+      reservation.adopt([1]);
+      await tick();
+      // Item 1 runs; the two slots it left go to claim() at once.
+      expect([...runs.keys()].sort()).toEqual([1, 100, 101]);
+      expect(limits.at(-1)).toBe(2);
+      for (const done of runs.values()) done();
+      await loop.stop();
+    });
+
+    it('release and expiry give the slots back; an expired reservation adopts nothing', async () => {
+      const { loop, runs } = loopOf(2);
+      await loop.start();
+      const released = loop.reserve(2, 60_000)!;
+      released.release();
+      const expiring = loop.reserve(2, 30)!;
+      expect(expiring.slots).toBe(2);
+      await new Promise((r) => setTimeout(r, 60));
+      expiring.adopt([7]);
+      await tick();
+      expect(runs.size).toBe(0);
+      const again = loop.reserve(2, 60_000)!;
+      expect(again.slots).toBe(2);
+      again.release();
+      await loop.stop();
+    });
+
+    it('stop() waits for an open reservation, and runs what it adopts', async () => {
+      const { loop, runs } = loopOf(2);
+      await loop.start();
+      const reservation = loop.reserve(1, 60_000)!;
+      let stopped = false;
+      const stopping = loop.stop().then(() => (stopped = true));
+      await tick();
+      expect(stopped).toBe(false);
+      expect(loop.reserve(1, 60_000)).toBeNull();
+      reservation.adopt([9]);
+      await tick();
+      expect([...runs.keys()]).toEqual([9]);
+      expect(stopped).toBe(false);
+      runs.get(9)!();
+      await stopping;
+      expect(stopped).toBe(true);
+    });
+  });
 });

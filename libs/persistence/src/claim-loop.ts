@@ -35,6 +35,18 @@ export interface ClaimLoopOptions<T> {
   log: { warn(message: string): void; error(message: string): void };
 }
 
+/**
+ * Slots of a ClaimLoop set aside for items this process claims itself, outside claim() (rows it wrote already
+ * claimed, say): see ClaimLoop.reserve.
+ */
+export interface SlotReservation<T> {
+  readonly slots: number;
+  /** Runs the items (at most `slots` of them) and gives back the slots they did not fill. */
+  adopt(items: T[]): void;
+  /** Gives every slot back: no item came. */
+  release(): void;
+}
+
 const text = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
 /**
@@ -51,6 +63,9 @@ export class ClaimLoop<T> {
   private claiming?: Promise<void>;
   private again = false;
   private stopped = false;
+  /** Slots set aside by reserve() and not yet adopted or released. */
+  private reserved = 0;
+  private reservationsSettled?: () => void;
   private stopWakeups?: () => void;
 
   constructor(private readonly options: ClaimLoopOptions<T>) {
@@ -85,7 +100,7 @@ export class ClaimLoop<T> {
       this.again = true;
       return;
     }
-    const free = this.options.concurrency - this.running.size;
+    const free = this.options.concurrency - this.running.size - this.reserved;
     if (free <= 0) return;
     this.claiming = this.options
       .claim(free)
@@ -103,6 +118,41 @@ export class ClaimLoop<T> {
           this.wake();
         }
       });
+  }
+
+  /**
+   * Sets aside up to `max` free slots for items this process claims itself, so that claim() does not fill them
+   * meanwhile; null when none is free or the loop is stopping. A reservation neither adopted nor released
+   * within `expiresMs` gives its slots back by itself, and adopts nothing after that: set it to the items'
+   * lease, after which they are anyone's to claim again.
+   */
+  reserve(max: number, expiresMs: number): SlotReservation<T> | null {
+    if (this.stopped) return null;
+    const slots = Math.min(max, this.options.concurrency - this.running.size - this.reserved);
+    if (slots <= 0) return null;
+    this.reserved += slots;
+    let open = true;
+    const close = (): boolean => {
+      if (!open) return false;
+      open = false;
+      clearTimeout(timer);
+      this.reserved -= slots;
+      if (this.reserved === 0) this.reservationsSettled?.();
+      return true;
+    };
+    const timer = setTimeout(close, expiresMs);
+    timer.unref();
+    return {
+      slots,
+      adopt: (items) => {
+        if (!close()) return;
+        for (const item of items.slice(0, slots)) this.begin(item);
+        if (items.length < slots) this.wake();
+      },
+      release: () => {
+        if (close()) this.wake();
+      },
+    };
   }
 
   private begin(item: T): void {
@@ -145,15 +195,17 @@ export class ClaimLoop<T> {
   }
 
   /**
-   * Takes no new work, waits for the claim in progress and for the items in progress to record their
-   * outcome, then stops listening.
+   * Takes no new work, waits for the claim in progress, for open reservations to be adopted or released, and
+   * for the items in progress to record their outcome, then stops listening.
    */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.stopWakeups?.();
     await this.claiming;
-    await Promise.allSettled([...this.running]);
+    // Reserved slots belong to a transaction still open: what it claimed runs here if it commits.
+    if (this.reserved > 0) await new Promise<void>((resolve) => (this.reservationsSettled = resolve));
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
     await this.listener?.stop();
   }
 }

@@ -2,7 +2,7 @@
 // transaction commits, never when it rolls back, and a savepoint defers to the transaction around it.
 import { DataSource } from 'typeorm';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
-import { onCommitWakeup, wakeAfterCommit } from './commit-wakeups';
+import { afterTransaction, onCommitWakeup, wakeAfterCommit } from './commit-wakeups';
 import { schemaDataSourceOptions } from './data-source-options';
 
 const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -76,5 +76,30 @@ describe('wakeAfterCommit', () => {
     wakeAfterCommit(dataSource.manager, 'items_queued', 'now');
     wakeAfterCommit(dataSource.manager, 'other_channel', 'elsewhere');
     expect(heard).toEqual(['now']);
+  });
+
+  describe('afterTransaction', () => {
+    const outcomeLog = (log: string[], name: string) => ({
+      committed: () => log.push(`${name} committed`),
+      rolledBack: () => log.push(`${name} rolled back`),
+    });
+
+    it('runs committed() after the commit, rolledBack() after a rollback, and at once outside a transaction', async () => {
+      const log: string[] = [];
+      await dataSource.transaction(async (em) => {
+        afterTransaction(em, outcomeLog(log, 'kept'));
+        // A savepoint's end is not the transaction's.
+        await em.transaction(async (inner) => afterTransaction(inner, outcomeLog(log, 'nested')));
+        expect(log).toEqual([]);
+      });
+      await expect(
+        dataSource.transaction(async (em) => {
+          afterTransaction(em, outcomeLog(log, 'lost'));
+          throw new Error('roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      afterTransaction(dataSource.manager, outcomeLog(log, 'outside'));
+      expect(log).toEqual(['kept committed', 'nested committed', 'lost rolled back', 'outside committed']);
+    });
   });
 });

@@ -13,8 +13,16 @@ type Wakeup = (payload: string) => void;
 const listeners = new Map<string, Set<Wakeup>>();
 /** Where a transaction keeps the wake-ups it owes at commit (QueryRunner.data is TypeORM's per-runner bag). */
 const PENDING = Symbol('commit-wakeups');
+/** Where it keeps what was asked to run when it ends (afterTransaction). */
+const OUTCOMES = Symbol('transaction-outcomes');
 
-type RunnerData = { [PENDING]?: Map<string, Set<string>> };
+/** What to run once a transaction ends, by how it ended. */
+export interface TransactionOutcome {
+  committed(): void;
+  rolledBack(): void;
+}
+
+type RunnerData = { [PENDING]?: Map<string, Set<string>>; [OUTCOMES]?: TransactionOutcome[] };
 
 /**
  * Listens for `channel` in this process; answers the function that stops listening. Wake-ups are hints:
@@ -62,10 +70,34 @@ export function wakeAfterCommit(em: EntityManager, channel: string, payload = ''
   payloads.add(payload);
 }
 
+/**
+ * Runs `outcome.committed` once `em`'s transaction commits (at once outside a transaction), or
+ * `outcome.rolledBack` if it rolls back: for work that may only start once what the transaction wrote is
+ * visible, and must be undone in memory if it never will be.
+ */
+export function afterTransaction(em: EntityManager, outcome: TransactionOutcome): void {
+  const runner = em.queryRunner;
+  if (!runner?.isTransactionActive) {
+    outcome.committed();
+    return;
+  }
+  ((runner.data as RunnerData)[OUTCOMES] ??= []).push(outcome);
+}
+
 function settle(runner: QueryRunner | undefined, committed: boolean): void {
   // A savepoint's release or rollback leaves the outer transaction open: its commit decides.
   if (!runner || runner.isTransactionActive) return;
   const data = runner.data as RunnerData;
+  const outcomes = data[OUTCOMES];
+  delete data[OUTCOMES];
+  for (const outcome of outcomes ?? []) {
+    try {
+      if (committed) outcome.committed();
+      else outcome.rolledBack();
+    } catch {
+      // One caller's failure is its own; the others still run.
+    }
+  }
   const pending = data[PENDING];
   if (!pending) return;
   delete data[PENDING];

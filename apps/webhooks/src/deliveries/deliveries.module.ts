@@ -18,6 +18,6 @@ import { EndpointHealthService } from './endpoint-health.service';
     DeliveryWorkerService,
     EndpointHealthService,
   ],
-  exports: [DeliveryQueueRepository],
+  exports: [DeliveryQueueRepository, DeliveryWorkerService],
 })
 export class DeliveriesModule {}

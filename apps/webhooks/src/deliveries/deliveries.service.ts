@@ -102,7 +102,7 @@ export class DeliveriesService {
       timestamp: new Date().toISOString(),
       data: { endpoint_id: endpoint.id, label: endpoint.label, message: 'This is a test delivery.' },
     };
-    const [deliveryId] = await this.dataSource.transaction((em) =>
+    const [{ id: deliveryId }] = await this.dataSource.transaction((em) =>
       this.queue.enqueue(em, [
         {
           partnerId,

@@ -17,7 +17,7 @@ import { AgentFlagService } from '../agent-flag/agent-flag.service';
 import { WebhooksConfig } from '../config/webhooks.config';
 import { webhooksDataSourceOptions } from '../database/data-source';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
-import { DeliveryQueueRepository } from './delivery-queue.repository';
+import { DeliveryQueueRepository, InsertClaim } from './delivery-queue.repository';
 import { DeliverySender } from './delivery-sender';
 import { DeliveryWorkerService } from './delivery-worker.service';
 import { EndpointHealthService } from './endpoint-health.service';
@@ -62,7 +62,7 @@ describe('delivery leases', () => {
       (req, res) => {
         received.push({ id: String(req.headers['x-webhook-id']), at: Date.now() });
         req.resume();
-        setTimeout(() => res.writeHead(200).end('ok'), SLOW_MS);
+        setTimeout(() => res.writeHead(200).end('ok'), req.url?.startsWith('/fast') ? 0 : SLOW_MS);
       },
     );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -92,38 +92,68 @@ describe('delivery leases', () => {
     rmSync(certDir, { recursive: true, force: true });
   });
 
-  function startWorker(): DeliveryWorkerService {
-    const queue = new DeliveryQueueRepository(dataSource);
-    const secrets = new EndpointSecrets(config);
+  function startWorker(
+    overrides: Partial<WebhooksConfig> = {},
+    queue = new DeliveryQueueRepository(dataSource),
+  ): DeliveryWorkerService {
+    const own = Object.assign(new WebhooksConfig(), config, overrides);
+    const secrets = new EndpointSecrets(own);
     // Only auto-disabling reads the flags, and a delivery that succeeds never gets there.
-    const health = new EndpointHealthService(dataSource, {} as AgentFlagService, config);
-    const worker = new DeliveryWorkerService(queue, new DeliverySender(config), secrets, health, config);
+    const health = new EndpointHealthService(dataSource, {} as AgentFlagService, own);
+    const worker = new DeliveryWorkerService(queue, new DeliverySender(own), secrets, health, own);
     workers.push(worker);
     return worker;
   }
 
-  async function enqueue(path: string): Promise<string> {
+  /** A new endpoint at `path` of the receiver, and a delivery to it not yet queued. */
+  async function newDelivery(path: string) {
     const partnerId = randomUUID();
     const endpointId = randomUUID();
+    const url = `${baseUrl}/${path}`;
     const sealed = new EndpointSecrets(config).seal(endpointId, 'secret', 'whsec_test');
     await dataSource.query(
       `INSERT INTO webhooks.endpoints (id, partner_id, label, url, secret_sealed) VALUES ($1, $2, $3, $4, $5)`,
-      [endpointId, partnerId, path, `${baseUrl}/${path}`, sealed],
+      [endpointId, partnerId, path, url, sealed],
     );
-    const [id] = await dataSource.transaction((em) =>
-      new DeliveryQueueRepository(dataSource).enqueue(em, [
-        {
-          partnerId,
-          endpointId,
-          eventId: randomUUID(),
-          eventType: 'call.status.updated',
-          agentId: null,
-          body: '{"event":"call.status.updated"}',
-        },
-      ]),
+    const endpoint = {
+      url,
+      enabled: true,
+      secretSealed: sealed,
+      previousSecretSealed: null,
+      previousSecretExpiresAt: null,
+    };
+    const body = '{"event":"call.status.updated"}';
+    return {
+      partnerId,
+      endpointId,
+      eventId: randomUUID(),
+      eventType: 'call.status.updated',
+      agentId: null,
+      body,
+      endpoint,
+    };
+  }
+
+  async function enqueue(path: string, claim?: InsertClaim): Promise<string> {
+    const delivery = await newDelivery(path);
+    const [{ id }] = await dataSource.transaction((em) =>
+      new DeliveryQueueRepository(dataSource).enqueue(em, [delivery], claim),
     );
     return id;
   }
+
+  const row = async (id: string) =>
+    (
+      (await dataSource.query(`SELECT status, attempts, locked_by FROM webhooks.deliveries WHERE id = $1`, [
+        id,
+      ])) as { status: string; attempts: number; locked_by: string | null }[]
+    )[0];
+  const receivedOf = (id: string) => received.filter((r) => r.id === id);
+  const until = async (what: string, done: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
+    for (const deadline = Date.now() + timeoutMs; !(await done()); await sleep(20)) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    }
+  };
 
   it('an endpoint slower than the lease is sent once, with two replicas on the queue', async () => {
     const id = await enqueue('slow');
@@ -168,4 +198,81 @@ describe('delivery leases', () => {
     );
     expect(attempts).toEqual([]);
   }, 30_000);
+
+  describe('deliveries queued by a replica go to its own free slots at commit', () => {
+    it('are written claimed and sent once the transaction commits, with no claim query', async () => {
+      const queue = new DeliveryQueueRepository(dataSource);
+      const claim = queue.claim.bind(queue);
+      const claimedAt: number[] = [];
+      jest.spyOn(queue, 'claim').mockImplementation((...args) => {
+        claimedAt.push(Date.now());
+        return claim(...args);
+      });
+      // Polls too rarely to matter: only the claim at start and wake-ups would claim.
+      const worker = startWorker({ WEBHOOK_POLL_MS: 600_000 }, queue);
+      await worker.onApplicationBootstrap();
+      const delivery = await newDelivery('fast/handoff');
+      let id = '';
+      await dataSource.transaction(async (em) => {
+        expect(await worker.enqueue(em, [delivery])).toBe(1);
+        const [inside] = (await em.query(
+          `SELECT id, status, attempts, locked_by FROM webhooks.deliveries WHERE event_id = $1`,
+          [delivery.eventId],
+        )) as { id: string; status: string; attempts: number; locked_by: string }[];
+        id = inside.id;
+        // Claimed by this replica for its first attempt, and not sent before the commit.
+        expect(inside).toMatchObject({ status: 'delivering', attempts: 1 });
+        await sleep(200);
+        expect(receivedOf(id)).toEqual([]);
+      });
+      const committedAt = Date.now();
+      await until('the delivery to be received', () => receivedOf(id).length === 1);
+      const receivedAt = receivedOf(id)[0].at;
+      expect(receivedAt - committedAt).toBeLessThan(2000);
+      expect(claimedAt.filter((t) => t >= committedAt && t <= receivedAt)).toEqual([]);
+      await until('the delivery to be settled', async () => (await row(id)).status === 'succeeded');
+      expect(await row(id)).toEqual({ status: 'succeeded', attempts: 1, locked_by: null });
+    }, 30_000);
+
+    it('a transaction that rolls back queues nothing and gives its slots back', async () => {
+      const worker = startWorker({ WEBHOOK_POLL_MS: 600_000, WEBHOOK_WORKER_CONCURRENCY: 1 });
+      await worker.onApplicationBootstrap();
+      const lost = await newDelivery('fast/rolled-back');
+      await expect(
+        dataSource.transaction(async (em) => {
+          await worker.enqueue(em, [lost]);
+          throw new Error('the fan-out failed');
+        }),
+      ).rejects.toThrow('the fan-out failed');
+      const [{ n }] = (await dataSource.query(
+        `SELECT count(*)::int AS n FROM webhooks.deliveries WHERE event_id = $1`,
+        [lost.eventId],
+      )) as { n: number }[];
+      expect(n).toBe(0);
+      // The one slot is free again: the next delivery is written claimed by this replica, and sent.
+      const next = await newDelivery('fast/after-rollback');
+      const id = await dataSource.transaction(async (em) => {
+        await worker.enqueue(em, [next]);
+        const [inside] = (await em.query(
+          `SELECT id, status, locked_by FROM webhooks.deliveries WHERE event_id = $1`,
+          [next.eventId],
+        )) as { id: string; status: string; locked_by: string | null }[];
+        expect(inside.status).toBe('delivering');
+        return inside.id;
+      });
+      await until('the next delivery to be received', () => receivedOf(id).length === 1);
+    }, 30_000);
+
+    it('what a replica wrote claimed and never sent (it died) is sent by another after the lease, once', async () => {
+      const id = await enqueue('fast/orphan', { workerId: 'gone-replica', count: 1, leaseMs: LEASE_MS });
+      expect(await row(id)).toMatchObject({ status: 'delivering', attempts: 1 });
+      const written = Date.now();
+      await startWorker().onApplicationBootstrap();
+      await until('the orphan to be received', () => receivedOf(id).length === 1, 3 * LEASE_MS);
+      expect(receivedOf(id)[0].at - written).toBeGreaterThanOrEqual(LEASE_MS - 100);
+      await until('the orphan to be settled', async () => (await row(id)).status === 'succeeded');
+      expect(await row(id)).toEqual({ status: 'succeeded', attempts: 2, locked_by: null });
+      expect(receivedOf(id)).toHaveLength(1);
+    }, 30_000);
+  });
 });

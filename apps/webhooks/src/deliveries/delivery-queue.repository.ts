@@ -17,6 +17,27 @@ export interface NewDelivery {
   body: string;
 }
 
+/** A delivery enqueue() wrote; `token` is its claim when it was written claimed. */
+export interface QueuedDelivery {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  token: string | null;
+}
+
+/** Deliveries enqueue() writes claimed by a worker, for their first attempt. */
+export interface InsertClaim {
+  workerId: string;
+  count: number;
+  leaseMs: number;
+}
+
+/** What sending a delivery needs from its endpoint. */
+export type DeliveryEndpoint = Pick<
+  ClaimedDelivery,
+  'url' | 'enabled' | 'secretSealed' | 'previousSecretSealed' | 'previousSecretExpiresAt'
+>;
+
 /** A delivery claimed for one attempt, with what sending it needs from its endpoint. */
 export interface ClaimedDelivery {
   id: string;
@@ -218,16 +239,31 @@ export class DeliveryQueueRepository {
     return new Set(rows.map((r) => r.delivery_id));
   }
 
-  /** Queues deliveries in the caller's transaction; an (event, endpoint) pair already queued is skipped. */
-  async enqueue(em: EntityManager, deliveries: NewDelivery[]): Promise<string[]> {
+  /**
+   * Queues deliveries in the caller's transaction; an (event, endpoint) pair already queued is skipped. With
+   * `claim`, the first `claim.count` deliveries are written claimed by that worker for their first attempt,
+   * as claim() would leave them (their `token` is set): the worker sends them after commit without claiming.
+   */
+  async enqueue(
+    em: EntityManager,
+    deliveries: NewDelivery[],
+    claim?: InsertClaim,
+  ): Promise<QueuedDelivery[]> {
     if (deliveries.length === 0) return [];
     const column = (pick: (d: NewDelivery) => string | null) => deliveries.map(pick);
     const rows = (await em.query(
-      `INSERT INTO ${tableOf(em, 'deliveries')} (id, partner_id, endpoint_id, event_id, event_type, agent_id, body, next_attempt_at)
-       SELECT gen_random_uuid(), t.*, now()
-       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[]) AS t
+      `INSERT INTO ${tableOf(em, 'deliveries')}
+         (id, partner_id, endpoint_id, event_id, event_type, agent_id, body, next_attempt_at,
+          status, attempts, locked_by, locked_until)
+       SELECT gen_random_uuid(), t.partner_id, t.endpoint_id, t.event_id, t.event_type, t.agent_id, t.body, now(),
+              CASE WHEN t.n <= $7 THEN 'delivering' ELSE 'pending' END,
+              CASE WHEN t.n <= $7 THEN 1 ELSE 0 END,
+              CASE WHEN t.n <= $7 THEN $8 || ':' || gen_random_uuid() END,
+              CASE WHEN t.n <= $7 THEN now() + $9 * interval '1 millisecond' END
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[]) WITH ORDINALITY
+         AS t(partner_id, endpoint_id, event_id, event_type, agent_id, body, n)
        ON CONFLICT (event_id, endpoint_id) DO NOTHING
-       RETURNING id`,
+       RETURNING id, endpoint_id, event_id, locked_by`,
       [
         column((d) => d.partnerId),
         column((d) => d.endpointId),
@@ -235,11 +271,19 @@ export class DeliveryQueueRepository {
         column((d) => d.eventType),
         column((d) => d.agentId),
         column((d) => d.body),
+        claim?.count ?? 0,
+        claim?.workerId ?? null,
+        claim?.leaseMs ?? 0,
       ],
-    )) as { id: string }[];
+    )) as { id: string; endpoint_id: string; event_id: string; locked_by: string | null }[];
     // At commit, so this process's workers wake exactly when the rows are visible.
-    if (rows.length) wakeAfterCommit(em, DELIVERIES_CHANNEL);
-    return rows.map((r) => r.id);
+    if (rows.some((r) => r.locked_by === null)) wakeAfterCommit(em, DELIVERIES_CHANNEL);
+    return rows.map((r) => ({
+      id: r.id,
+      endpointId: r.endpoint_id,
+      eventId: r.event_id,
+      token: r.locked_by,
+    }));
   }
 
   /** Queue depth by state, for the metrics gauge. */

@@ -1,7 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { ClaimLoop } from '@vap/persistence';
+import { EntityManager } from 'typeorm';
+import { afterTransaction, ClaimLoop } from '@vap/persistence';
 import { parseDuration, parseDurationList } from '../config/duration';
 import { WebhooksConfig } from '../config/webhooks.config';
 import { EndpointSecrets } from '../endpoints/endpoint-secrets';
@@ -9,7 +10,9 @@ import {
   AttemptRecord,
   ClaimedDelivery,
   DELIVERIES_CHANNEL,
+  DeliveryEndpoint,
   DeliveryQueueRepository,
+  NewDelivery,
   Settlement,
 } from './delivery-queue.repository';
 import { DeliverySender, SendOutcome, SigningSecrets } from './delivery-sender';
@@ -72,6 +75,56 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
   async onApplicationBootstrap(): Promise<void> {
     measureQueueDepthWith(() => this.queue.depth());
     await this.loop.start();
+  }
+
+  /**
+   * Queues deliveries in the caller's transaction. As many as this replica has free slots for are written
+   * claimed by it and start sending the moment the transaction commits: no claim query and no wait for a
+   * wake-up between the commit and the send. A rollback gives the slots back; a replica that dies before
+   * sending leaves them to their lease, like any claim. Returns how many were queued.
+   */
+  async enqueue(
+    em: EntityManager,
+    deliveries: (NewDelivery & { endpoint: DeliveryEndpoint })[],
+  ): Promise<number> {
+    const leaseMs = this.config.WEBHOOK_LEASE_MS;
+    const reservation = this.loop.reserve(deliveries.length, leaseMs);
+    const claim = reservation ? { workerId: this.workerId, count: reservation.slots, leaseMs } : undefined;
+    let queued;
+    try {
+      queued = await this.queue.enqueue(em, deliveries, claim);
+    } catch (err) {
+      reservation?.release();
+      throw err;
+    }
+    if (reservation) {
+      const byPair = new Map(deliveries.map((d) => [`${d.eventId}/${d.endpointId}`, d]));
+      const claimed: ClaimedDelivery[] = [];
+      for (const q of queued) {
+        const d = byPair.get(`${q.eventId}/${q.endpointId}`);
+        if (!q.token || !d) continue;
+        claimed.push({
+          id: q.id,
+          partnerId: d.partnerId,
+          endpointId: d.endpointId,
+          eventType: d.eventType,
+          body: d.body,
+          attempts: 1,
+          attemptsInRound: 1,
+          token: q.token,
+          url: d.endpoint.url,
+          enabled: d.endpoint.enabled,
+          secretSealed: d.endpoint.secretSealed,
+          previousSecretSealed: d.endpoint.previousSecretSealed,
+          previousSecretExpiresAt: d.endpoint.previousSecretExpiresAt,
+        });
+      }
+      afterTransaction(em, {
+        committed: () => reservation.adopt(claimed),
+        rolledBack: () => reservation.release(),
+      });
+    }
+    return queued.length;
   }
 
   private async attempt(d: ClaimedDelivery, leaseLost: AbortSignal): Promise<void> {

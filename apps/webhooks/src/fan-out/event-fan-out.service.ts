@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DomainEvent, WebhookPayload } from '@vap/contracts';
 import { AgentFlagService } from '../agent-flag/agent-flag.service';
-import { DeliveryQueueRepository, NewDelivery } from '../deliveries/delivery-queue.repository';
+import { DeliveryEndpoint, NewDelivery } from '../deliveries/delivery-queue.repository';
+import { DeliveryWorkerService } from '../deliveries/delivery-worker.service';
 import { WebhookEndpoint } from '../endpoints/entities/webhook-endpoint.entity';
 import { selectEndpoints } from './fan-out-rules';
 
@@ -28,7 +29,7 @@ interface Recipients {
 export class EventFanOutService {
   constructor(
     private readonly flags: AgentFlagService,
-    private readonly queue: DeliveryQueueRepository,
+    private readonly deliveries: DeliveryWorkerService,
   ) {}
 
   /**
@@ -37,7 +38,7 @@ export class EventFanOutService {
    */
   async fanOut(em: EntityManager, eventType: string, events: DomainEvent[]): Promise<number> {
     const read = new Map<string, Recipients>();
-    const deliveries: NewDelivery[] = [];
+    const deliveries: (NewDelivery & { endpoint: DeliveryEndpoint })[] = [];
     for (const event of events) {
       const partnerId = event.partnerId;
       if (!partnerId) continue;
@@ -50,9 +51,17 @@ export class EventFanOutService {
       const payload: WebhookPayload = { event: eventType, timestamp: event.occurredAt, data: event.data };
       const body = JSON.stringify(payload);
       for (const e of targets)
-        deliveries.push({ partnerId, endpointId: e.id, eventId: event.id, eventType, agentId, body });
+        deliveries.push({
+          partnerId,
+          endpointId: e.id,
+          eventId: event.id,
+          eventType,
+          agentId,
+          body,
+          endpoint: e,
+        });
     }
-    return (await this.queue.enqueue(em, deliveries)).length;
+    return this.deliveries.enqueue(em, deliveries);
   }
 
   private async recipients(
