@@ -376,6 +376,12 @@ describe('event consumers (Postgres + JetStream)', () => {
     const events = [domainEvent(SLOW, { n: 1 }), domainEvent(SLOW, { n: 2 }), domainEvent(SLOW, { n: 3 })];
     for (const e of events) await publish(e);
     await waitFor('the first handler to start', () => probe.callsOf('slow').length === 1);
+    // The server has sent all three to the listener: one it handed over only after the listener's unsubscribe
+    // would go to no one and wait out the ack wait (30 s), a race no client can close (see stopFetching).
+    await waitFor(
+      'every event sent to the listener',
+      async () => (await kit.consumerInfo('slow')).delivered.consumer_seq >= events.length,
+    );
     await kit.stopApp(app);
 
     // Every handler that started committed (none failed halfway) and its event was acked.
