@@ -30,7 +30,17 @@ const RUNS: BenchRun[] = [
   { name: 'gateway', script: 'gateway', env: { BENCH_REPLICAS: '1 2' } },
   { name: 'callbacks', script: 'callbacks', env: { BENCH_CALLS: '600' } },
   { name: 'callbacks-50', script: 'callbacks', env: { BENCH_CALLS: '600', BENCH_PARTNERS: '50' } },
+  {
+    name: 'callbacks-2-replicas',
+    script: 'callbacks',
+    env: { BENCH_CALLS: '600', BENCH_PARTNERS: '50', BENCH_REPLICAS: '2' },
+  },
   { name: 'campaigns', script: 'campaigns', env: { BENCH_CONTACTS: '2000', BENCH_CONCURRENCY: '10' } },
+  {
+    name: 'campaigns-2-replicas',
+    script: 'campaigns',
+    env: { BENCH_CONTACTS: '2000', BENCH_CONCURRENCY: '10', BENCH_REPLICAS: '2' },
+  },
   { name: 'campaign-fleet', script: 'campaigns', entry: 'fleet' },
   { name: 'webhooks-burst', script: 'webhooks', env: { BENCH_EVENTS: '2000', BENCH_ENDPOINTS: '5' } },
   {
@@ -43,7 +53,7 @@ const RUNS: BenchRun[] = [
     script: 'webhooks',
     env: { BENCH_EVENTS: '2000', BENCH_ENDPOINTS: '5', BENCH_RATE: '200' },
   },
-  { name: 'voice', script: 'voice', args: ['100', '200'] },
+  { name: 'voice', script: 'voice', args: ['100', '200'], env: { BENCH_REPLICAS: '1 2' } },
 ];
 
 interface ResultFigure extends BenchFigure {

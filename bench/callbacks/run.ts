@@ -8,7 +8,8 @@
  * as signed sandbox callbacks (ringing, in-progress, completed, and a duplicate of one in BENCH_DUPLICATE
  * of the calls), BENCH_CONCURRENCY calls at a time. Checks that every call ended completed.
  * Settings: BENCH_CALLS (default 300), BENCH_CONCURRENCY (default 32), BENCH_DUPLICATE (default 0.2),
- * BENCH_PARTNERS (default 1: the calls dealt out over this many partners).
+ * BENCH_PARTNERS (default 1: the calls dealt out over this many partners), BENCH_REPLICAS (default 1: calls
+ * service replicas, which share the callbacks through their NATS queue group).
  */
 import { openBenchInfrastructure } from '../support/bench-infrastructure';
 import { reportFigures } from '../support/figures';
@@ -21,6 +22,7 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const duplicateShare = Number(process.env.BENCH_DUPLICATE ?? 0.2);
 /** The calls are spread over this many partners (their moves then meet at no shared row). */
 const partnerCount = Math.max(1, Number(process.env.BENCH_PARTNERS ?? 1));
+const replicaCount = Math.max(1, Number(process.env.BENCH_REPLICAS ?? 1));
 /** Writes V8 CPU profiles of the gateway and the calls service there. */
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const VOICE_ID = '72158370-d269-49a5-ae65-8f33fe3b890b';
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
     natsUrl: nats.url,
     subjectPrefix: prefix,
     gatewayPorts: [port],
+    replicas: { calls: replicaCount },
     ...(cpuProfileDir
       ? {
           nodeArgs: {
@@ -181,14 +184,18 @@ async function main(): Promise<void> {
     latencies.sort((a, b) => a - b);
     console.log(
       `carrier callbacks benchmark: ${callCount} calls x 3 callbacks (+${duplicates} duplicates), ` +
-        `${concurrency} calls at a time, ${partnerCount} partner(s), Node ${process.version}`,
+        `${concurrency} calls at a time, ${partnerCount} partner(s), ${replicaCount} calls replica(s), Node ${process.version}`,
     );
     const perSecond = Math.round(latencies.length / seconds);
-    const benchName = partnerCount === 1 ? 'callbacks' : `callbacks (${partnerCount} partners)`;
+    const partners = partnerCount === 1 ? 'one partner' : `${partnerCount} partners`;
+    const replicas = replicaCount === 1 ? '' : `, ${replicaCount} calls replicas`;
+    // Named as before for one partner on one replica, so runs stay comparable.
+    const benchName =
+      partnerCount === 1 && replicaCount === 1 ? 'callbacks' : `callbacks (${partners}${replicas})`;
     reportFigures([
       {
         bench: benchName,
-        figure: partnerCount === 1 ? 'callbacks/s, one partner' : `callbacks/s, ${partnerCount} partners`,
+        figure: `callbacks/s, ${partners}${replicas}`,
         value: perSecond,
         unit: '/s',
         target: { op: '>=', value: partnerCount === 1 ? 1000 : 2000 },

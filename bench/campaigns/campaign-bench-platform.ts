@@ -1,7 +1,7 @@
 // What the campaign benchmarks share: a platform of their own on fresh infrastructure, with rate limits lifted
 // and sandbox calls on fast timings, the gateway's JSON envelope read, and the dispatcher's outcome counters.
 import { randomBytes } from 'node:crypto';
-import { freePort, Platform, startPlatform } from '@vap/testing';
+import { freePort, Platform, startPlatform, StartPlatformOptions } from '@vap/testing';
 import { BenchInfrastructure, openBenchInfrastructure } from '../support/bench-infrastructure';
 import { percentile } from '../support/percentiles';
 
@@ -19,6 +19,8 @@ export interface CampaignBenchOptions {
   stepMs: string;
   /** Writes a V8 CPU profile of the gateway, calls, campaigns and webhooks services there. */
   cpuProfileDir?: string;
+  /** Replicas of the services (default one each). */
+  replicas?: StartPlatformOptions['replicas'];
 }
 
 export async function startCampaignBenchPlatform(
@@ -33,6 +35,7 @@ export async function startCampaignBenchPlatform(
     natsUrl: infra.nats.url,
     subjectPrefix: infra.prefix,
     gatewayPorts: [gatewayPort],
+    replicas: options.replicas,
     logDir: process.env.BENCH_LOG_DIR,
     ...(profiled
       ? {

@@ -6,8 +6,8 @@
  *
  * Starts its own platform on a fresh database. Settings: BENCH_CONTACTS (10000), BENCH_CONCURRENCY
  * (1..10, default 10; the account limit is set to match), BENCH_SANDBOX_STEP_MS (default 5), BENCH_OUTCOME
- * (the callee numbers' last two digits, default 01: no answer, the shortest sandbox call), BENCH_LOG_DIR
- * (write the apps' logs there).
+ * (the callee numbers' last two digits, default 01: no answer, the shortest sandbox call), BENCH_REPLICAS
+ * (campaigns service replicas, default 1: they share the dispatch), BENCH_LOG_DIR (write the apps' logs there).
  *
  * Contact policy: the account's do-not-call list holds BENCH_DNC_ENTRIES numbers (default 1,000,000; seeded
  * in SQL, then one 10,000-row CSV import through the API, timed) and 1 % of the campaign's contacts, which
@@ -38,6 +38,7 @@ const stepMs = process.env.BENCH_SANDBOX_STEP_MS ?? '5';
 const outcome = process.env.BENCH_OUTCOME ?? '01';
 const VOICE_ID = '72158370-d269-49a5-ae65-8f33fe3b890b';
 const dncEntries = Number(process.env.BENCH_DNC_ENTRIES ?? 1_000_000);
+const replicaCount = Math.max(1, Number(process.env.BENCH_REPLICAS ?? 1));
 /** Every hundredth contact is on the list: the campaign skips it. */
 const LISTED_EVERY = 100;
 const POLICY_METRIC = 'vap_contact_policy_check_seconds';
@@ -94,7 +95,11 @@ class DispatchObserver {
 }
 
 async function main(): Promise<void> {
-  const setup = await startCampaignBenchPlatform({ databaseLabel: 'vap_bench', stepMs });
+  const setup = await startCampaignBenchPlatform({
+    databaseLabel: 'vap_bench',
+    stepMs,
+    replicas: { campaigns: replicaCount },
+  });
   const { infra, platform } = setup;
   const { db, nats, prefix } = infra;
   const nc = await connect({ servers: nats.url, name: 'bench-campaigns' });
@@ -297,7 +302,8 @@ async function main(): Promise<void> {
     );
     await pg.end();
     printGapStages(rows, observer.releaseAt, observer.dialAt);
-    const bench = `campaigns (${contacts} contacts, concurrency ${concurrency})`;
+    const replicas = replicaCount === 1 ? '' : `, ${replicaCount} campaigns replicas`;
+    const bench = `campaigns (${contacts} contacts, concurrency ${concurrency}${replicas})`;
     reportFigures([
       {
         bench,

@@ -33,6 +33,8 @@ export interface StartPlatformOptions {
   services?: readonly BackendService[];
   /** Gateways to start once the services are ready (default 1; 0 for none). */
   gatewayReplicas?: number;
+  /** Replicas of a backend service (default 1); the first is `Platform.services[name]`, the others `<name>-2`... */
+  replicas?: Partial<Record<BackendService, number>>;
   /** Fixed ports per service; unspecified ones get a free port. */
   ports?: Partial<Record<BackendService, number>>;
   /** Fixed ports for the gateway replicas, in order; the others get free ports. */
@@ -143,7 +145,15 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   };
 
   try {
-    const serviceHandles = await launchAll(services.map((s) => [s, s, ports[s]]));
+    const serviceHandles = await launchAll(
+      services.flatMap((s) =>
+        Array.from(
+          { length: Math.max(1, options.replicas?.[s] ?? 1) },
+          (_, i): [PlatformApp, string, number | undefined] =>
+            i === 0 ? [s, s, ports[s]] : [s, `${s}-${i + 1}`, undefined],
+        ),
+      ),
+    );
     const gateways = await launchAll(
       Array.from({ length: replicas }, (_, i) => [
         'gateway',
@@ -151,9 +161,9 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
         gatewayPorts[i],
       ]),
     );
-    const byName = Object.fromEntries(services.map((s, i) => [s, serviceHandles[i]])) as Partial<
-      Record<BackendService, ServiceHandle>
-    >;
+    const byName = Object.fromEntries(
+      services.map((s) => [s, serviceHandles.find((h) => h.name === s)]),
+    ) as Partial<Record<BackendService, ServiceHandle>>;
     let stopping: Promise<void> | undefined;
     return {
       get gatewayUrl(): string {
