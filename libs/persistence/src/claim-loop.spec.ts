@@ -117,8 +117,11 @@ describe('ClaimLoop stop', () => {
   });
 
   describe('slots reserved for items the process claims itself', () => {
-    /** A loop whose claim() hands out numbered items while `queued` has some, and whose items run until released. */
-    function loopOf(concurrency: number) {
+    /** A loop whose claim() hands out numbered items from `queued` (or as `claim` says); items run until released. */
+    function loopOf(
+      concurrency: number,
+      claim = async (limit: number, items: number[]) => items.splice(0, limit),
+    ) {
       const limits: number[] = [];
       const queued: number[] = [];
       const runs = new Map<number, () => void>();
@@ -127,9 +130,9 @@ describe('ClaimLoop stop', () => {
         channel: `claim_loop_reserve_${concurrency}_${Math.random()}`,
         pollMs: 60_000,
         concurrency,
-        claim: async (limit) => {
+        claim: (limit) => {
           limits.push(limit);
-          return queued.splice(0, limit);
+          return claim(limit, queued);
         },
         run: (item) => new Promise<void>((resolve) => runs.set(item, resolve)),
         log: { warn: () => undefined, error: () => undefined },
@@ -154,6 +157,25 @@ describe('ClaimLoop stop', () => {
       // Item 1 runs; the two slots it left go to claim() at once.
       expect([...runs.keys()].sort()).toEqual([1, 100, 101]);
       expect(limits.at(-1)).toBe(2);
+      for (const done of runs.values()) done();
+      await loop.stop();
+    });
+
+    it('leaves a claim in progress the slots it may fill', async () => {
+      let finishClaim!: () => void;
+      let claimStarted!: () => void;
+      const started = new Promise<void>((resolve) => (claimStarted = resolve));
+      const { loop, queued, runs } = loopOf(3, (limit, items) => {
+        claimStarted();
+        return new Promise((resolve) => (finishClaim = () => resolve(items.splice(0, limit))));
+      });
+      queued.push(100, 101, 102);
+      await loop.start();
+      await started;
+      expect(loop.reserve(1, 60_000)).toBeNull();
+      finishClaim();
+      await tick();
+      expect([...runs.keys()].sort()).toEqual([100, 101, 102]);
       for (const done of runs.values()) done();
       await loop.stop();
     });

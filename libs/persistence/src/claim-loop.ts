@@ -65,6 +65,8 @@ export class ClaimLoop<T> {
   private stopped = false;
   /** Slots set aside by reserve() and not yet adopted or released. */
   private reserved = 0;
+  /** Slots the claim in progress may fill. */
+  private claimingFor = 0;
   private reservationsSettled?: () => void;
   private stopWakeups?: () => void;
 
@@ -102,9 +104,11 @@ export class ClaimLoop<T> {
     }
     const free = this.options.concurrency - this.running.size - this.reserved;
     if (free <= 0) return;
+    this.claimingFor = free;
     this.claiming = this.options
       .claim(free)
       .then((claimed) => {
+        this.claimingFor = 0;
         for (const item of claimed) this.begin(item);
         if (claimed.length === free) this.again = true;
       })
@@ -112,6 +116,7 @@ export class ClaimLoop<T> {
         this.options.log.warn(`claiming ${this.options.label} failed, will retry: ${text(err)}`),
       )
       .finally(() => {
+        this.claimingFor = 0;
         this.claiming = undefined;
         if (this.again) {
           this.again = false;
@@ -122,13 +127,16 @@ export class ClaimLoop<T> {
 
   /**
    * Sets aside up to `max` free slots for items this process claims itself, so that claim() does not fill them
-   * meanwhile; null when none is free or the loop is stopping. A reservation neither adopted nor released
-   * within `expiresMs` gives its slots back by itself, and adopts nothing after that: set it to the items'
-   * lease, after which they are anyone's to claim again.
+   * meanwhile (nor they what a claim in progress may bring); null when none is free or the loop is stopping.
+   * A reservation neither adopted nor released within `expiresMs` gives its slots back by itself, and adopts
+   * nothing after that: set it to the items' lease, after which they are anyone's to claim again.
    */
   reserve(max: number, expiresMs: number): SlotReservation<T> | null {
     if (this.stopped) return null;
-    const slots = Math.min(max, this.options.concurrency - this.running.size - this.reserved);
+    const slots = Math.min(
+      max,
+      this.options.concurrency - this.running.size - this.reserved - this.claimingFor,
+    );
     if (slots <= 0) return null;
     this.reserved += slots;
     let open = true;
