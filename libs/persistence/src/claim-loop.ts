@@ -102,7 +102,7 @@ export class ClaimLoop<T> {
       this.again = true;
       return;
     }
-    const free = this.options.concurrency - this.running.size - this.reserved;
+    const free = this.freeSlots();
     if (free <= 0) return;
     this.claimingFor = free;
     this.claiming = this.options
@@ -133,10 +133,7 @@ export class ClaimLoop<T> {
    */
   reserve(max: number, expiresMs: number): SlotReservation<T> | null {
     if (this.stopped) return null;
-    const slots = Math.min(
-      max,
-      this.options.concurrency - this.running.size - this.reserved - this.claimingFor,
-    );
+    const slots = Math.min(max, this.freeSlots());
     if (slots <= 0) return null;
     this.reserved += slots;
     let open = true;
@@ -161,6 +158,11 @@ export class ClaimLoop<T> {
         if (close()) this.wake();
       },
     };
+  }
+
+  /** Slots neither running an item, nor reserved, nor asked for by the claim in progress. */
+  private freeSlots(): number {
+    return this.options.concurrency - this.running.size - this.reserved - this.claimingFor;
   }
 
   private begin(item: T): void {
