@@ -215,4 +215,70 @@ describe('ClaimLoop stop', () => {
       expect(stopped).toBe(true);
     });
   });
+
+  describe('a loop whose runs drain the queue', () => {
+    const tick = () => new Promise((r) => setTimeout(r, 10));
+    function drainingLoop(drains: boolean) {
+      const limits: number[] = [];
+      const queued: number[] = [];
+      const runs = new Map<number, () => void>();
+      const loop = new ClaimLoop<number>({
+        label: 'passes',
+        channel: `claim_loop_drains_${Math.random()}`,
+        pollMs: 60_000,
+        concurrency: 1,
+        drains,
+        claim: async (limit) => {
+          limits.push(limit);
+          return queued.splice(0, limit);
+        },
+        run: (item) => new Promise<void>((resolve) => runs.set(item, resolve)),
+        log: { warn: () => undefined, error: () => undefined },
+      });
+      return { loop, limits, queued, runs };
+    }
+
+    it('claims again after a run only when woken during it', async () => {
+      const { loop, limits, queued, runs } = drainingLoop(true);
+      queued.push(1);
+      await loop.start();
+      await tick();
+      expect(limits).toHaveLength(1);
+      runs.get(1)!();
+      await tick();
+      // Nothing woke the loop while the pass ran: no claim that could only come back empty.
+      expect(limits).toHaveLength(1);
+
+      loop.wake();
+      await tick();
+      expect(limits).toHaveLength(2);
+      queued.push(2);
+      loop.wake();
+      await tick();
+      expect([...runs.keys()]).toEqual([1, 2]);
+      // Woken while the pass ran (its slot taken): the pass's end claims, and finds what was queued meanwhile.
+      queued.push(3);
+      loop.wake();
+      await tick();
+      expect(limits).toHaveLength(3);
+      runs.get(2)!();
+      await tick();
+      expect(limits).toHaveLength(4);
+      expect([...runs.keys()]).toEqual([1, 2, 3]);
+      runs.get(3)!();
+      await loop.stop();
+    });
+
+    it('without drains, claims again after every run', async () => {
+      const { loop, limits, queued, runs } = drainingLoop(false);
+      queued.push(1);
+      await loop.start();
+      await tick();
+      // The claim filled every free slot, so there may be more: it asks again once the slot is free.
+      runs.get(1)!();
+      await tick();
+      expect(limits).toHaveLength(2);
+      await loop.stop();
+    });
+  });
 });

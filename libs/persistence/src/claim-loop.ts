@@ -19,6 +19,12 @@ export interface ClaimLoopOptions<T> {
   pollMs: number;
   /** How many items this replica works on at once. */
   concurrency: number;
+  /**
+   * A run takes all the due work it finds, not one item (the outbox relay's pass publishes batches until none
+   * is left): after a run the loop claims again only if it was woken meanwhile, rather than after every run,
+   * where the claim would find nothing and cost a transaction.
+   */
+  drains?: boolean;
   /** Claims up to `limit` due items (FOR UPDATE SKIP LOCKED in the caller's queue). */
   claim(limit: number): Promise<T[]>;
   /**
@@ -62,6 +68,8 @@ export class ClaimLoop<T> {
   /** The claim in progress, if any: stop() waits for it, as what it claims must run before the loop stops. */
   private claiming?: Promise<void>;
   private again = false;
+  /** A wake found no free slot (drains only): the next run's end claims again. */
+  private missed = false;
   private stopped = false;
   /** Slots set aside by reserve() and not yet adopted or released. */
   private reserved = 0;
@@ -103,14 +111,19 @@ export class ClaimLoop<T> {
       return;
     }
     const free = this.freeSlots();
-    if (free <= 0) return;
+    if (free <= 0) {
+      this.missed = true;
+      return;
+    }
+    // This claim sees everything committed before it: a wake missed earlier is answered by it.
+    this.missed = false;
     this.claimingFor = free;
     this.claiming = this.options
       .claim(free)
       .then((claimed) => {
         this.claimingFor = 0;
         for (const item of claimed) this.begin(item);
-        if (claimed.length === free) this.again = true;
+        if (claimed.length === free && !this.options.drains) this.again = true;
       })
       .catch((err) =>
         this.options.log.warn(`claiming ${this.options.label} failed, will retry: ${text(err)}`),
@@ -174,6 +187,7 @@ export class ClaimLoop<T> {
       .finally(() => {
         stopRenewing();
         this.running.delete(run);
+        if (this.options.drains && !this.missed) return;
         this.wake();
       });
     this.running.add(run);

@@ -49,6 +49,8 @@ export class OutboxRelayService implements OnApplicationBootstrap, BeforeApplica
       pollMs: POLL_MS,
       // One batch at a time keeps the rows of one replica in order on the stream.
       concurrency: 1,
+      // A pass relays until no row is left, so a claim right after it would find none.
+      drains: true,
       claim: () => this.claimBatch(),
       run: (batch) => this.relayPass(batch),
       log: this.logger,
