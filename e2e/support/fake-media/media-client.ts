@@ -70,6 +70,11 @@ type PlaybackItem = QueuedAudio | QueuedMark;
 
 /** At most this many frames are caught up in one tick after the event loop stalled (no floods). */
 const MAX_CATCH_UP_FRAMES = 25;
+/**
+ * Agent silence also lasts this long in wall time: at a fast media clock 300 ms of media is under 40 ms, which a
+ * loaded machine can take from the platform's sender in one stall in the middle of a sentence.
+ */
+const QUIET_WALL_MS = 200;
 
 export abstract class MediaStreamClient {
   readonly frames: RecordedFrame[] = [];
@@ -98,6 +103,8 @@ export abstract class MediaStreamClient {
   private readonly callerQueue: Buffer[] = [];
   private readonly playback: PlaybackItem[] = [];
   private readonly decoder = new TextSignalDecoder(8000);
+  /** Wall time the platform's last audio frame arrived. */
+  private agentAudioReceivedAt = -Infinity;
   private readonly closedPromise: Promise<void>;
   private markClosed!: () => void;
 
@@ -224,13 +231,21 @@ export abstract class MediaStreamClient {
    * stream closed. Never resolves while background audio plays.
    */
   waitUntilAgentSilent(quietMs = 300, timeoutMs = 30_000): Promise<void> {
+    let quietBefore = false;
     return waitFor(
       () => {
-        const last = this.playedAtMs[this.playedAtMs.length - 1] ?? -Infinity;
         // A closed stream plays nothing more.
-        return (
-          this.closed !== null || (this.playback.length === 0 && last <= this.mediaMs - quietMs) || undefined
-        );
+        if (this.closed !== null) return true;
+        const last = this.playedAtMs[this.playedAtMs.length - 1] ?? -Infinity;
+        const quiet =
+          this.playback.length === 0 &&
+          last <= this.mediaMs - quietMs &&
+          Date.now() - this.agentAudioReceivedAt >= QUIET_WALL_MS;
+        // Quiet at two looks in a row, the socket read in between: after this process stalled, the first look
+        // runs (with the clock caught up) before the agent audio that arrived meanwhile is read.
+        const silent = quiet && quietBefore;
+        quietBefore = quiet;
+        return silent || undefined;
       },
       { timeoutMs, intervalMs: 10, description: `the agent to be silent for ${quietMs} ms` },
     ).then(() => undefined);
@@ -323,6 +338,7 @@ export abstract class MediaStreamClient {
     const read = this.readPlatformFrame(frame);
     if (!read) return;
     if (read.kind === 'audio') {
+      this.agentAudioReceivedAt = Date.now();
       this.playback.push({ kind: 'audio', bytes: read.mulaw, offset: 0 });
     } else if (read.kind === 'mark') {
       // Nothing queued before it: it has played already.
