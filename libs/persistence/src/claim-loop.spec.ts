@@ -116,31 +116,38 @@ describe('ClaimLoop stop', () => {
     }
   });
 
-  describe('slots reserved for items the process claims itself', () => {
-    /** A loop whose claim() hands out numbered items from `queued` (or as `claim` says); items run until released. */
-    function loopOf(
-      concurrency: number,
+  /**
+   * A loop whose claim() hands out numbered items from `queued` (or as `claim` says); items run until released.
+   * `drains` as ClaimLoopOptions.drains.
+   */
+  function loopOf(
+    concurrency: number,
+    {
       claim = async (limit: number, items: number[]) => items.splice(0, limit),
-    ) {
-      const limits: number[] = [];
-      const queued: number[] = [];
-      const runs = new Map<number, () => void>();
-      const loop = new ClaimLoop<number>({
-        label: 'items',
-        channel: `claim_loop_reserve_${concurrency}_${Math.random()}`,
-        pollMs: 60_000,
-        concurrency,
-        claim: (limit) => {
-          limits.push(limit);
-          return claim(limit, queued);
-        },
-        run: (item) => new Promise<void>((resolve) => runs.set(item, resolve)),
-        log: { warn: () => undefined, error: () => undefined },
-      });
-      return { loop, limits, queued, runs };
-    }
-    const tick = () => new Promise((r) => setTimeout(r, 10));
+      drains,
+    }: { claim?: (limit: number, items: number[]) => Promise<number[]>; drains?: boolean } = {},
+  ) {
+    const limits: number[] = [];
+    const queued: number[] = [];
+    const runs = new Map<number, () => void>();
+    const loop = new ClaimLoop<number>({
+      label: 'items',
+      channel: `claim_loop_${concurrency}_${Math.random()}`,
+      pollMs: 60_000,
+      concurrency,
+      drains,
+      claim: (limit) => {
+        limits.push(limit);
+        return claim(limit, queued);
+      },
+      run: (item) => new Promise<void>((resolve) => runs.set(item, resolve)),
+      log: { warn: () => undefined, error: () => undefined },
+    });
+    return { loop, limits, queued, runs };
+  }
+  const tick = () => new Promise((r) => setTimeout(r, 10));
 
+  describe('slots reserved for items the process claims itself', () => {
     it('keeps claim() off reserved slots; adopt runs the items and frees the slots they did not fill', async () => {
       const { loop, limits, queued, runs } = loopOf(3);
       await loop.start();
@@ -165,9 +172,11 @@ describe('ClaimLoop stop', () => {
       let finishClaim!: () => void;
       let claimStarted!: () => void;
       const started = new Promise<void>((resolve) => (claimStarted = resolve));
-      const { loop, queued, runs } = loopOf(3, (limit, items) => {
-        claimStarted();
-        return new Promise((resolve) => (finishClaim = () => resolve(items.splice(0, limit))));
+      const { loop, queued, runs } = loopOf(3, {
+        claim: (limit, items) => {
+          claimStarted();
+          return new Promise((resolve) => (finishClaim = () => resolve(items.splice(0, limit))));
+        },
       });
       queued.push(100, 101, 102);
       await loop.start();
@@ -217,29 +226,8 @@ describe('ClaimLoop stop', () => {
   });
 
   describe('a loop whose runs drain the queue', () => {
-    const tick = () => new Promise((r) => setTimeout(r, 10));
-    function drainingLoop(drains: boolean) {
-      const limits: number[] = [];
-      const queued: number[] = [];
-      const runs = new Map<number, () => void>();
-      const loop = new ClaimLoop<number>({
-        label: 'passes',
-        channel: `claim_loop_drains_${Math.random()}`,
-        pollMs: 60_000,
-        concurrency: 1,
-        drains,
-        claim: async (limit) => {
-          limits.push(limit);
-          return queued.splice(0, limit);
-        },
-        run: (item) => new Promise<void>((resolve) => runs.set(item, resolve)),
-        log: { warn: () => undefined, error: () => undefined },
-      });
-      return { loop, limits, queued, runs };
-    }
-
     it('claims again after a run only when woken during it', async () => {
-      const { loop, limits, queued, runs } = drainingLoop(true);
+      const { loop, limits, queued, runs } = loopOf(1, { drains: true });
       queued.push(1);
       await loop.start();
       await tick();
@@ -270,7 +258,7 @@ describe('ClaimLoop stop', () => {
     });
 
     it('without drains, claims again after every run', async () => {
-      const { loop, limits, queued, runs } = drainingLoop(false);
+      const { loop, limits, queued, runs } = loopOf(1);
       queued.push(1);
       await loop.start();
       await tick();
