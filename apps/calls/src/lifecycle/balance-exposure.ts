@@ -1,5 +1,7 @@
 import { EntityManager } from 'typeorm';
+import { PartnerContext } from '@vap/contracts';
 import { tableOf } from '@vap/persistence';
+import { newerBalance } from '../partners/partner-balances';
 
 /**
  * What a partner's calls have cost that its balance does not show yet, in paise, at `$1` paise a minute
@@ -44,22 +46,43 @@ export async function overdrawnCalls(
   )) as OverdrawnCall[];
 }
 
-/** The partner's live and not-yet-charged call cost, in paise. */
-export async function committedCostPaise(
+export interface StartFunds {
+  /** The partner's balance: the newer of the command's snapshot and the projection (newerBalance). */
+  balancePaise: number;
+  /** What its live and not-yet-charged calls have cost that the projection's balance does not show. */
+  committedPaise: number;
+}
+
+/**
+ * What a partner has to start a call with, read in one statement so that the balance and the cost are of the
+ * same projection row. Read apart, a charge's event applied in between gave the balance from before the charge
+ * and the cost from after it (the call ended before the new as_of), which counted the call that had just
+ * ended in neither and let a partner with nothing left start another call.
+ */
+export async function startFunds(
   em: EntityManager,
-  partnerId: string,
+  partner: PartnerContext,
   pricePerMinutePaise: number,
-): Promise<number> {
+): Promise<StartFunds> {
   const [row] = (await em.query(
-    `SELECT
+    `WITH projection AS (
+       SELECT balance_paise, version, as_of FROM ${tableOf(em, 'partner_balances')} WHERE partner_id = $2
+     )
+     SELECT
+       (SELECT balance_paise FROM projection) AS balance_paise,
+       (SELECT version FROM projection) AS version,
        (SELECT COALESCE(sum(${LIVE_COST}), 0)
           FROM ${tableOf(em, 'calls')} c JOIN ${tableOf(em, 'call_sessions')} s ON s.call_id = c.id
          WHERE c.partner_id = $2 AND c.status = 'in_progress') +
        (SELECT COALESCE(sum(${UNBILLED_COST}), 0) FROM ${tableOf(em, 'calls')} p
          WHERE p.partner_id = $2 AND p.bill_duration_seconds > 0
-           AND p.ended_at > COALESCE((SELECT as_of FROM ${tableOf(em, 'partner_balances')} WHERE partner_id = $2), now()))
+           AND p.ended_at > COALESCE((SELECT as_of FROM projection), now()))
        AS committed`,
-    [pricePerMinutePaise, partnerId],
-  )) as { committed: string }[];
-  return Number(row.committed);
+    [pricePerMinutePaise, partner.id],
+  )) as { balance_paise: string | null; version: number | null; committed: string }[];
+  const projection =
+    row.balance_paise === null
+      ? undefined
+      : { balancePaise: Number(row.balance_paise), version: row.version ?? 0 };
+  return { balancePaise: newerBalance(projection, partner), committedPaise: Number(row.committed) };
 }

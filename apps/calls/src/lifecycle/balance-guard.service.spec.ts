@@ -4,22 +4,15 @@
 // the messaging lib's AddressedCommandServer, as the voice service serves it.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import {
-  AddressedSubjects,
-  AgentSettings,
-  VoiceSessionEndReply,
-  VoiceSessionEndRequest,
-} from '@vap/contracts';
+import { AddressedSubjects, VoiceSessionEndReply, VoiceSessionEndRequest } from '@vap/contracts';
 import { AddressedCommandServer, AddressedServing, NatsConnectionService, RpcClient } from '@vap/messaging';
 import { runMigrations } from '@vap/persistence';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
-import { Call } from '../calls/entities/call.entity';
-import { CallSession, newSession } from '../calls/entities/call-session.entity';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
-import { Connection } from '../connections/entities/connection.entity';
 import { callsDataSourceOptions } from '../database/data-source';
 import { PartnerBalances } from '../partners/partner-balances';
+import { saveCall, saveConnection } from '../testing/call-rows';
 import { LIVE_SESSION_ASK_TIMEOUT_MS } from '../voice/live-session-ask';
 import { BalanceGuard } from './balance-guard.service';
 
@@ -87,51 +80,16 @@ describe('BalanceGuard: farewell through the voice replica, else the carrier', (
   /** An in-progress call answered a minute ago of a partner with nothing left, its stream as given. */
   async function overdrawnCall(mediaStream: 'live' | 'ended' | null): Promise<string> {
     const partnerId = randomUUID();
-    const connectionId = randomUUID();
-    await dataSource.getRepository(Connection).insert({
-      id: connectionId,
-      partnerId,
-      provider: 'carrier_b',
-      name: 'carrier_b',
-      status: 'active',
-    });
+    const connectionId = await saveConnection(dataSource, partnerId, 'carrier_b');
     await dataSource.query(
       `INSERT INTO calls.partner_balances (partner_id, balance_paise, as_of) VALUES ($1, 0, now())`,
       [partnerId],
     );
-    const startedAt = new Date(Date.now() - 60_000);
-    const call = dataSource.getRepository(Call).create({
-      id: randomUUID(),
-      partnerId,
-      agentId: randomUUID(),
-      agentName: 'Support',
-      sessionId: randomUUID(),
-      direction: 'outbound',
-      fromNumber: '+15550000001',
-      toNumber: '+15550000002',
-      phoneNumberId: null,
-      connectionId,
-      provider: 'carrier_b',
-      providerCallId: `CA${randomBytes(8).toString('hex')}`,
-      carrierLegId: null,
-      status: 'in_progress',
-      disposition: null,
-      answeredBy: 'human',
-      endCallReason: null,
-      hangupCause: null,
-      hangupSource: null,
-      billDurationSeconds: null,
-      durationSeconds: null,
-      errorMessage: null,
-      clientReferenceId: null,
-      variables: {},
-      agentSettings: {} as AgentSettings,
-      concurrencyLimit: 5,
-      startedAt,
-      endedAt: null,
-    });
-    await dataSource.getRepository(Call).save(call);
-    await dataSource.getRepository(CallSession).insert({ ...newSession(call), startedAt, mediaStream });
+    const call = await saveCall(
+      dataSource,
+      { partnerId, connectionId, provider: 'carrier_b', startedAt: new Date(Date.now() - 60_000) },
+      { mediaStream },
+    );
     created.push(call.id);
     return call.id;
   }

@@ -8,7 +8,7 @@ import { PeriodicTask } from '@vap/runtime';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { liveSessionAsk } from '../voice/live-session-ask';
 import { CallsConfig } from '../config/calls.config';
-import { committedCostPaise, overdrawnCalls } from './balance-exposure';
+import { overdrawnCalls, startFunds } from './balance-exposure';
 import { EndReasons } from './end-reasons';
 import { PartnerBalances } from '../partners/partner-balances';
 
@@ -71,9 +71,12 @@ export class BalanceGuard implements OnApplicationBootstrap, BeforeApplicationSh
    */
   async assertCanStart(partner: PartnerContext, minimumPaise: number): Promise<void> {
     await this.balances.seed(partner);
-    const balance = await this.balances.freshest(partner);
     const price = this.config.CALL_PRICE_PER_MINUTE_PAISE;
-    const committed = await committedCostPaise(this.dataSource.manager, partner.id, price);
+    const { balancePaise: balance, committedPaise: committed } = await startFunds(
+      this.dataSource.manager,
+      partner,
+      price,
+    );
     if (balance - committed >= minimumPaise) return;
     const inr = (paise: number) => (paise / 100).toFixed(2);
     throw new AppError(

@@ -24,18 +24,6 @@ export class PartnerBalances {
     );
   }
 
-  /**
-   * The newer of the snapshot's balance and the projection's, by the gateway's version of the partner: a
-   * snapshot read just before a charge is older than a projection that has already seen the charge.
-   */
-  async freshest(partner: PartnerContext): Promise<number> {
-    const [row] = (await this.dataSource.query(
-      `SELECT balance_paise, version FROM ${tableOf(this.dataSource, 'partner_balances')} WHERE partner_id = $1`,
-      [partner.id],
-    )) as { balance_paise: string; version: number }[];
-    return row && row.version > (partner.version ?? 0) ? Number(row.balance_paise) : partner.balancePaise;
-  }
-
   /** A partner event's balance (PartnerEventsConsumer), in the event's inbox transaction. */
   async record(em: EntityManager, partner: PartnerDto): Promise<void> {
     await em.query(
@@ -45,4 +33,17 @@ export class PartnerBalances {
       [partner.id, Math.round(partner.balance_inr * 100), partner.updated_at, partner.version ?? 0],
     );
   }
+}
+
+/**
+ * The newer of a command's snapshot and the projection's balance, by the gateway's version of the partner: a
+ * snapshot read just before a charge is older than a projection that has already seen the charge.
+ */
+export function newerBalance(
+  projection: { balancePaise: number; version: number } | undefined,
+  snapshot: PartnerContext,
+): number {
+  return projection && projection.version > (snapshot.version ?? 0)
+    ? projection.balancePaise
+    : snapshot.balancePaise;
 }

@@ -25,7 +25,7 @@ import { mediaStreamTokenKey, SecretBox } from '@vap/secrets';
 import { createTestDatabase, deleteJetStreamByPrefix, TestDatabase } from '@vap/testing';
 import { CallTransferService } from '../calls/call-transfer.service';
 import { Call } from '../calls/entities/call.entity';
-import { CallSession, newSession } from '../calls/entities/call-session.entity';
+import { CallSession } from '../calls/entities/call-session.entity';
 import { CallbackUrls } from '../carriers/callback-urls';
 import { CARRIER_ADAPTERS, CarrierAdapter } from '../carriers/carrier-adapter';
 import { CarrierAAdapter } from '../carriers/carrier-a/carrier-a.adapter';
@@ -36,6 +36,7 @@ import { CarrierHttp } from '../carriers/carrier-http';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
 import { TelephonyConfig } from '../config/telephony.config';
+import { saveCall } from '../testing/call-rows';
 import { Connection } from '../connections/entities/connection.entity';
 import { callsDataSourceOptions } from '../database/data-source';
 import { MediaStreamClaims } from '../media-stream/media-stream-claims';
@@ -232,41 +233,18 @@ describe('calls.voice.* commands', () => {
 
   /** A call on `provider` in `status`, answered a known time ago, with its session. */
   async function callOn(provider: CallProvider, status: CallStatus = 'in_progress'): Promise<Call> {
-    const id = randomUUID();
-    const startedAt = new Date(Date.now() - 10_000);
-    const call = dataSource.getRepository(Call).create({
-      id,
+    return saveCall(dataSource, {
       partnerId,
-      agentId: randomUUID(),
-      agentName: 'Support',
-      sessionId: randomUUID(),
-      direction: 'outbound',
-      fromNumber: '+15550000001',
-      toNumber: '+15550000002',
-      phoneNumberId: null,
       connectionId: connections[provider]!,
       provider,
       providerCallId: `${provider === 'carrier_b' ? 'CA' : 'req-'}${randomBytes(8).toString('hex')}`,
       carrierLegId: provider === 'carrier_a' ? `leg-${randomBytes(8).toString('hex')}` : null,
       status,
-      disposition: null,
-      answeredBy: 'human',
-      endCallReason: null,
-      hangupCause: null,
-      hangupSource: null,
-      billDurationSeconds: null,
-      durationSeconds: null,
-      errorMessage: null,
-      clientReferenceId: null,
       variables: { name: 'Ada' },
       agentSettings,
-      concurrencyLimit: 5,
-      startedAt,
+      startedAt: new Date(Date.now() - 10_000),
       endedAt: status === 'completed' ? new Date() : null,
     });
-    await dataSource.getRepository(Call).save(call);
-    await dataSource.getRepository(CallSession).insert({ ...newSession(call), startedAt });
-    return call;
   }
 
   /** What the voice service learns from a stream URL it accepted: the URL itself and the token's nonce. */

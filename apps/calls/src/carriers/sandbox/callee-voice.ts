@@ -1,8 +1,13 @@
-import { sineWave, synthesizeOfflineSpeech, TELEPHONY_SAMPLE_RATE } from '@vap/media';
+import { sineWave, synthesizeOfflineSpeech, TELEPHONY_SAMPLE_RATE, warmOfflineSpeech } from '@vap/media';
 
 /** How the simulated callee's lines become audio: PCM16 mono at 8 kHz, readable by the offline STT. */
 export interface CalleeVoice {
   speak(text: string): Promise<Int16Array>;
+  /**
+   * Gets `lines` ready ahead of the call that says them, so the callee never pauses mid-call while a line is
+   * synthesized (the media clock keeps running through such a pause, and the call would bill it).
+   */
+  prepare(lines: readonly string[]): Promise<void>;
 }
 
 const SAMPLE_RATE = TELEPHONY_SAMPLE_RATE;
@@ -15,6 +20,12 @@ const SAMPLE_RATE = TELEPHONY_SAMPLE_RATE;
 export class OfflineCalleeVoice implements CalleeVoice {
   speak(text: string): Promise<Int16Array> {
     return synthesizeOfflineSpeech(text, { voice: 'slt' });
+  }
+
+  /** The synthesizer started, then the lines one at a time into its phrase cache (one helper busy, not all). */
+  async prepare(lines: readonly string[]): Promise<void> {
+    await warmOfflineSpeech();
+    for (const line of lines) await this.speak(line);
   }
 }
 

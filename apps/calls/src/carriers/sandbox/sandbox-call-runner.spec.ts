@@ -13,7 +13,6 @@ import {
   mulawEncode,
   parseMediaStreamRequest,
   verifyStreamToken,
-  warmOfflineSpeech,
 } from '@vap/media';
 import { DEV_SECRETS_KEY, mediaStreamTokenKey, parseSecretsKey } from '@vap/secrets';
 import { createTestDatabase, TestDatabase, waitFor } from '@vap/testing';
@@ -22,7 +21,7 @@ import { TelephonyConfig } from '../../config/telephony.config';
 import { callsDataSourceOptions } from '../../database/data-source';
 import { CallProgressService } from '../../progress/call-progress.service';
 import { OutboundCall, RawCarrierEvent } from '../carrier-adapter';
-import { CalleeLines } from './sandbox-script';
+import { ALL_CALLEE_LINES, CalleeLines } from './sandbox-script';
 import { OfflineCalleeVoice } from './callee-voice';
 import { SandboxCallbackClient } from './sandbox-callback-client';
 import { SandboxCallRunner } from './sandbox-call-runner';
@@ -96,8 +95,11 @@ describe('SandboxCallRunner', () => {
   }
 
   beforeAll(async () => {
-    // Starting the synthesizer on the first line would cost the call half a second of media at TIME_SCALE.
-    await warmOfflineSpeech();
+    // Every line of these calls, the fake agent's and the callee's, synthesized before the first call (the
+    // runner's own preparation starts with its first call, and rings here last 30 ms): a line synthesized
+    // mid-call on a loaded machine is a pause that runs on the media clock, and a default call would be
+    // measured against its 20 s with the synthesizer's cold start in it.
+    await agentVoice.prepare([INTRO, REPLY, FAREWELL, ...ALL_CALLEE_LINES]);
     db = await createTestDatabase(SERVER_URL, 'vap_calls_sandbox_runner');
     callbackServer = createServer((req, res) => void receiveCallback(req).then(() => res.end()));
     await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
@@ -295,6 +297,32 @@ describe('SandboxCallRunner', () => {
     expect(stream.stopped).toBe(true);
     expect(end).toMatchObject({ Disposition: 'transferred', EndCallReason: 'transferred' });
     expect(Number(end.CallDuration)).toBe(Math.ceil((stream.frames * 20) / 1000 + 2));
+  });
+
+  it("prepares the callee's lines once per process, from its first sandbox call on", async () => {
+    const prepare = jest.spyOn(OfflineCalleeVoice.prototype, 'prepare');
+    try {
+      const fresh = runner();
+      expect(prepare).not.toHaveBeenCalled();
+      const first = place(fresh, '03');
+      const second = place(fresh, '02');
+      for (const callId of [first, second]) {
+        await waitFor(
+          () => callbacksOf(callId).find((c) => ['failed', 'busy'].includes(c.fields.CallStatus)),
+          {
+            timeoutMs: 5_000,
+          },
+        );
+      }
+      expect(prepare).toHaveBeenCalledTimes(1);
+      expect(prepare.mock.calls[0][0]).toEqual(ALL_CALLEE_LINES);
+      expect(ALL_CALLEE_LINES).toEqual(
+        expect.arrayContaining([CalleeLines.greeting, ...CalleeLines.monologue]),
+      );
+      await fresh.beforeApplicationShutdown();
+    } finally {
+      prepare.mockRestore();
+    }
   });
 
   it('a hang-up while ringing cancels the call', async () => {

@@ -11,6 +11,7 @@ import { CalleeVoice, OfflineCalleeVoice } from './callee-voice';
 import { SandboxCallbackClient } from './sandbox-callback-client';
 import { SANDBOX_CALLBACK_EVENT, SandboxCallbackFields } from './sandbox-callback-fields';
 import { SandboxOutcome, sandboxOutcome } from './sandbox-outcomes';
+import { ALL_CALLEE_LINES } from './sandbox-script';
 import { PhoneEnd, SandboxPhone } from './sandbox-phone';
 import { MediaStreamLinks } from '../../media-stream/media-stream-links';
 
@@ -69,6 +70,8 @@ export class SandboxCallRunner implements OnApplicationBootstrap, BeforeApplicat
   private readonly running = new Set<Promise<void>>();
   private readonly live = new Map<string, LiveCall>();
   private readonly voice: CalleeVoice = new OfflineCalleeVoice();
+  /** The callee's lines, synthesized once per process from the first sandbox call on (see prepareVoice). */
+  private voicePrepared: Promise<void> | undefined;
   private readonly hangupListener: PgListener;
   private stopping = false;
 
@@ -106,15 +109,29 @@ export class SandboxCallRunner implements OnApplicationBootstrap, BeforeApplicat
 
   /** An outbound call: rings, then answers (or not) by the callee number's outcome. */
   start(call: OutboundCall, providerCallId: string): void {
+    this.prepareVoice();
     this.track(call.callId, (live) => this.playOutbound(call, providerCallId, live));
   }
 
   /** An inbound call the platform has answered: the phone (the caller) streams at once. */
   startInbound(call: InboundSandboxCall): void {
+    this.prepareVoice();
     this.track(call.callId, async (live) => {
       live.answered = true;
       const send = this.sender(call.callbackUrl(SANDBOX_CALLBACK_EVENT), call.providerCallId);
       await this.converse(call.callId, call.providerCallId, inboundOutcome(call.fromNumber), live, send);
+    });
+  }
+
+  /**
+   * Synthesizes every callee line in the background on the first sandbox call, while it rings and the
+   * agent's intro plays: not at start, so a replica that never plays a sandbox call never runs the synthesizer.
+   * A line not ready yet when its turn comes is synthesized then, as before.
+   */
+  private prepareVoice(): void {
+    this.voicePrepared ??= this.voice.prepare(ALL_CALLEE_LINES).catch((err: Error) => {
+      this.voicePrepared = undefined;
+      this.logger.warn(`could not prepare the sandbox callee's lines: ${err.message}`);
     });
   }
 

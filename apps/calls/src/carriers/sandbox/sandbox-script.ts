@@ -20,3 +20,6 @@ export const CalleeLines = {
   machineGreeting:
     'Hi, you have reached the voicemail of this number. Please leave a message after the tone.',
 } as const;
+
+/** Every line a simulated callee can say, once each. */
+export const ALL_CALLEE_LINES: readonly string[] = Object.values(CalleeLines).flat();
