@@ -147,6 +147,10 @@ describe('extraction sets', () => {
       ['keys', undefined],
       ['keys', 'a'],
       ['keys', [{ type: 'string' }]],
+      ['keys', [[]]],
+      ['keys', [null]],
+      ['keys', ['a']],
+      ['keys', [k('ok'), [k('nested')]]],
       ['keys', [k('1st')]],
       ['keys', [k('Caller')]],
       ['keys', [k('caller-name')]],
@@ -195,6 +199,15 @@ describe('extraction sets', () => {
       expect(
         (await api(`/agent/${agent.id}`, { method: 'PUT', key, body: { extraction_config: {} } })).status,
       ).toBe(400);
+      // A nested array is not a key, in either list (the validator would otherwise walk into it).
+      const nested = await setInline(agent.id, [[]] as unknown as Key[]);
+      expect(nested.status).toBe(400);
+      expect(fieldsOf(nested.body)).toEqual(['extraction_config.keys']);
+      const set = await createSet([k('a')]);
+      const patched = await api(`/extraction-sets/${set.id}`, { method: 'PATCH', key, body: { keys: [[]] } });
+      expect(patched.status).toBe(400);
+      expect(fieldsOf(patched.body)).toEqual(['keys']);
+      expect((await api(`/extraction-sets/${set.id}`, { key })).body.data.keys).toEqual(set.keys);
     });
   });
 

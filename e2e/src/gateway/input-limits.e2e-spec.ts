@@ -49,6 +49,16 @@ describe('input limits', () => {
     expect(res.body.error.details).toEqual([expect.objectContaining({ field })]);
   };
 
+  /** Posts bytes as they are, for bodies a JSON.stringify could not write. */
+  const send = async (path: string, type: string, body: Buffer | string): Promise<ApiResponse> => {
+    const res = await fetch(`${gatewayUrl()}${PARTNER_API}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': type },
+      body,
+    });
+    return { status: res.status, headers: res.headers, body: await res.json() };
+  };
+
   it.each([
     ['a customer’s external_id', '/customers', { external_id: 'acct\u000042', name: 'Nul' }, 'external_id'],
     [
@@ -88,15 +98,34 @@ describe('input limits', () => {
     expect(paired.body.data.metadata).toEqual({ emoji: '🙂 ünïcödé' });
   });
 
+  it('refuses a number beyond the double range, which would be stored as null, wherever it is', async () => {
+    expectRefused(
+      await send(
+        '/customers',
+        'application/json',
+        '{"external_id":"acct-huge","name":"Huge","metadata":{"n":1e400}}',
+      ),
+      'metadata.n',
+    );
+    expect((await api('/customers?external_id=acct-huge', { key })).body.data.customers).toEqual([]);
+    expectRefused(
+      await send(
+        '/calls/start',
+        'application/json',
+        `{"agent_id":"${agentId}","to_number":"+919876543210","variables":{"x":-1e999}}`,
+      ),
+      'variables.x',
+    );
+    const large = await send(
+      '/customers',
+      'application/json',
+      '{"external_id":"acct-large","name":"Large","metadata":{"n":1e308}}',
+    );
+    expect(large.status).toBe(200);
+    expect(large.body.data.metadata).toEqual({ n: 1e308 });
+  });
+
   it('refuses a body that is not valid UTF-8 rather than storing replacement characters, JSON or CSV', async () => {
-    const send = async (path: string, type: string, bytes: Buffer): Promise<ApiResponse> => {
-      const res = await fetch(`${gatewayUrl()}${PARTNER_API}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': type },
-        body: bytes,
-      });
-      return { status: res.status, headers: res.headers, body: await res.json() };
-    };
     // 0xFF and 0xFE never occur in UTF-8; decoded leniently, both would become U+FFFD.
     const invalid = Buffer.concat([
       Buffer.from('{"external_id":"acct-'),

@@ -26,8 +26,8 @@ function stringProblem(value: string): string | null {
 }
 
 /**
- * The first rule a value breaks, if any: strings (and keys) Postgres cannot store (see stringProblem), and
- * nesting deeper than MAX_JSON_DEPTH. Iterative, so that hostile depth cannot
+ * The first rule a value breaks, if any: strings (and keys) Postgres cannot store (see stringProblem), numbers
+ * beyond the double range, and nesting deeper than MAX_JSON_DEPTH. Iterative, so that hostile depth cannot
  * overflow the check itself.
  */
 export function inputProblem(value: unknown, field: string): ErrorDetail | null {
@@ -39,6 +39,9 @@ export function inputProblem(value: unknown, field: string): ErrorDetail | null 
       if (problem) return { field: item.field, message: `${item.field} ${problem}` };
       continue;
     }
+    // JSON has no Infinity: a literal beyond the double range (1e400) parses to it and would be stored as null.
+    if (typeof item.value === 'number' && !Number.isFinite(item.value))
+      return { field: item.field, message: `${item.field} must be a finite number` };
     if (item.value === null || typeof item.value !== 'object' || Buffer.isBuffer(item.value)) continue;
     if (item.depth >= MAX_JSON_DEPTH)
       return { field: item.field, message: `${item.field} nests deeper than ${MAX_JSON_DEPTH} levels` };
@@ -54,7 +57,8 @@ export function inputProblem(value: unknown, field: string): ErrorDetail | null 
 
 /**
  * One rule for every route, after the body parsers: no NUL character or unpaired surrogate anywhere in the
- * path, the query or the body, and no JSON nested deeper than MAX_JSON_DEPTH. Refused with 400 VALIDATION_ERROR naming the
+ * path, the query or the body, no number beyond the double range in the body, and no JSON nested deeper than
+ * MAX_JSON_DEPTH. Refused with 400 VALIDATION_ERROR naming the
  * field, before any handler, service or database sees the request.
  */
 export function refuseUnsafeInput() {

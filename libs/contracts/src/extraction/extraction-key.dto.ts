@@ -1,9 +1,11 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
   IsDefined,
+  IsObject,
   IsIn,
   IsString,
   Matches,
@@ -111,6 +113,22 @@ export class ExtractionKeyDto {
   description: string;
 }
 
+/**
+ * A list of extraction keys: an array of at most `maxItems` key objects with names unique in the list. Listed in
+ * the order the same decorators stacked on the property would apply (bottom up).
+ */
+export function ExtractionKeyList(maxItems: number) {
+  return applyDecorators(
+    IsArray(),
+    Type(() => ExtractionKeyInputDto),
+    ValidateNested({ each: true }),
+    // ValidateNested walks into a nested array instead of refusing it: [[]] would pass as a key.
+    IsObject({ each: true, message: 'each key must be an object' }),
+    UniqueKeyNames(),
+    ArrayMaxSize(maxItems),
+  );
+}
+
 /** Inline extraction keys of an agent, set with PUT /agent/{id}. */
 export class ExtractionConfigInputDto {
   @ApiProperty({
@@ -120,11 +138,7 @@ export class ExtractionConfigInputDto {
       'The complete list of inline keys (replaces the stored list); names unique within the list and across the sets attached to the agent',
   })
   @IsDefined({ message: 'keys is required' })
-  @ArrayMaxSize(ExtractionLimits.inlineKeysMax)
-  @UniqueKeyNames()
-  @ValidateNested({ each: true })
-  @Type(() => ExtractionKeyInputDto)
-  @IsArray()
+  @ExtractionKeyList(ExtractionLimits.inlineKeysMax)
   keys: ExtractionKeyInputDto[];
 }
 

@@ -1,17 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsDefined,
-  IsOptional,
-  IsString,
-  Length,
-  MaxLength,
-  ValidateNested,
-} from 'class-validator';
+import { Transform } from 'class-transformer';
+import { IsDefined, IsOptional, IsString, Length, MaxLength } from 'class-validator';
 import { CursorQueryDto } from '../pagination';
-import { ExtractionKeyDto, ExtractionKeyInputDto, UniqueKeyNames } from './extraction-key.dto';
+import { ExtractionKeyDto, ExtractionKeyInputDto, ExtractionKeyList } from './extraction-key.dto';
 import { ExtractionLimits } from './extraction-key-rules';
 import { IfPresent, trimString } from '../validation';
 
@@ -43,11 +34,7 @@ export class CreateExtractionSetDto {
     description: 'Key names unique within the set',
   })
   @IsDefined({ message: 'keys is required' })
-  @ArrayMaxSize(ExtractionLimits.setKeysMax)
-  @UniqueKeyNames()
-  @ValidateNested({ each: true })
-  @Type(() => ExtractionKeyInputDto)
-  @IsArray()
+  @ExtractionKeyList(ExtractionLimits.setKeysMax)
   keys: ExtractionKeyInputDto[];
 }
 
@@ -75,11 +62,7 @@ export class UpdateExtractionSetDto {
 
   @ApiPropertyOptional({ type: [ExtractionKeyInputDto], maxItems: ExtractionLimits.setKeysMax })
   @IfPresent()
-  @ArrayMaxSize(ExtractionLimits.setKeysMax)
-  @UniqueKeyNames()
-  @ValidateNested({ each: true })
-  @Type(() => ExtractionKeyInputDto)
-  @IsArray()
+  @ExtractionKeyList(ExtractionLimits.setKeysMax)
   keys?: ExtractionKeyInputDto[];
 }
 
