@@ -17,17 +17,27 @@ export class MediaTime {
     return (performance.now() - this.startedAt) * this.timeScale;
   }
 
-  /** Runs `callback` after `mediaMs` of media time; returns a cancel function. Nothing runs once stopped. */
+  /**
+   * Runs `callback` after `mediaMs` of media time; returns a cancel function. Nothing runs once stopped. Node's
+   * timers round a fractional delay and measure from the event loop's cached time, so one can fire up to a couple of
+   * milliseconds before its delay has passed on performance.now(); such a timer waits out the rest, so a callback
+   * never runs before its media time.
+   */
   after(mediaMs: number, callback: () => void): () => void {
     if (this.stopped) return () => undefined;
-    const timer = setTimeout(
-      () => {
+    const dueAt = this.now() + Math.max(0, mediaMs);
+    let timer: NodeJS.Timeout;
+    const arm = (waitMediaMs: number) => {
+      timer = setTimeout(() => {
         this.timers.delete(timer);
-        if (!this.stopped) callback();
-      },
-      Math.max(0, mediaMs / this.timeScale),
-    );
-    this.timers.add(timer);
+        if (this.stopped) return;
+        const early = dueAt - this.now();
+        if (early > 0) arm(early);
+        else callback();
+      }, waitMediaMs / this.timeScale);
+      this.timers.add(timer);
+    };
+    arm(Math.max(0, mediaMs));
     return () => {
       clearTimeout(timer);
       this.timers.delete(timer);
