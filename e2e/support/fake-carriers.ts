@@ -219,6 +219,10 @@ export interface FakeCarriers {
   failRecord(id: string, status: number | null): void;
   /** Reading this call's resource answers this much later (a slow carrier API) until called again with 0. */
   delayRecord(id: string, ms: number): void;
+  /**
+   * The oldest call placed to `to` that no earlier waitForCall returned: a number dialled twice gives its
+   * calls in order, never the first one again.
+   */
   waitForCall(to: string, timeoutMs?: number): Promise<PlacedCall>;
   /**
    * carrier_a callback to the call's answer/ring/hangup URL, or its machine_detection_url (`machine`).
@@ -303,6 +307,8 @@ const intOf = (v: string | undefined) => (v !== undefined && /^\d+$/.test(v) ? N
 export async function startFakeCarriers(): Promise<FakeCarriers> {
   const accounts = new Map<string, CarrierAccount>();
   const calls: PlacedCall[] = [];
+  /** The calls waitForCall has returned. */
+  const handedOut = new Set<PlacedCall>();
   const requests: RestRequest[] = [];
   const detached: string[] = [];
   const records = new Map<string, CarrierCallRecord>();
@@ -760,11 +766,14 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       if (ms <= 0) recordDelays.delete(id);
       else recordDelays.set(id, ms);
     },
-    waitForCall: (to, timeoutMs = 10_000) =>
-      waitFor(() => calls.find((c) => c.to === to), {
+    waitForCall: async (to, timeoutMs = 10_000) => {
+      const placed = await waitFor(() => calls.find((c) => c.to === to && !handedOut.has(c)), {
         timeoutMs,
         description: `a call to ${to} at the fake carrier`,
-      }),
+      });
+      handedOut.add(placed);
+      return placed;
+    },
     callbackA,
     callbackB,
     post,

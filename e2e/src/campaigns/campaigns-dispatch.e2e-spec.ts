@@ -4,6 +4,10 @@ import { callee, CampaignEventTap, CampaignsPartner, Loose, sleep, until } from 
 /** CAMPAIGNS_TIME_SCALE of the e2e platform: one campaign minute lasts 60 s / 120 = 500 ms. */
 const MINUTE_MS = 500;
 
+// Its tests run campaigns to completion, each waited for up to 120 s (a round of calls is a few seconds of
+// sandbox conversation): beyond Jest's default 60 s on a loaded machine.
+jest.setTimeout(180_000);
+
 describe('campaign dispatcher: concurrency, retries, pause and resume', () => {
   let tap: CampaignEventTap;
 
@@ -42,11 +46,11 @@ describe('campaign dispatcher: concurrency, retries, pause and resume', () => {
     const b = await partner.createCampaign({ concurrency_limit: 10 });
     await partner.addContacts(
       a.campaign_id,
-      Array.from({ length: 6 }, () => callee('88')),
+      Array.from({ length: 4 }, () => callee('88')),
     );
     await partner.addContacts(
       b.campaign_id,
-      Array.from({ length: 6 }, () => callee('88')),
+      Array.from({ length: 4 }, () => callee('88')),
     );
     expect((await partner.start(a.campaign_id)).status).toBe(200);
     expect((await partner.start(b.campaign_id)).status).toBe(200);
@@ -54,7 +58,7 @@ describe('campaign dispatcher: concurrency, retries, pause and resume', () => {
     await partner.waitForStatus(b.campaign_id, 'completed', 120_000);
     expect(tap.peakInFlight(partner.id)).toBe(2);
     expect(tap.peakAccountActive(partner.id)).toBeLessThanOrEqual(2);
-    expect(tap.callsByNumber(partner.id).size).toBe(12);
+    expect(tap.callsByNumber(partner.id).size).toBe(8);
   });
 
   it('retries busy, no_answer and failed up to retry_count after the delays and the cooldown', async () => {

@@ -9,6 +9,9 @@ import { callee, CampaignEventTap, CampaignsPartner, until } from './campaign-fi
  * they never exceed the limits, and one killed mid-campaign (SIGKILL, claims in hand) neither loses a
  * contact nor dials one twice.
  */
+// Its campaigns run to completion, each waited for up to 180 s: beyond Jest's default 60 s on a loaded machine.
+jest.setTimeout(240_000);
+
 describe('campaigns replicas: limits across replicas, a crash mid-campaign', () => {
   const env = e2eEnv();
   const replicas: ServiceHandle[] = [];

@@ -429,12 +429,15 @@ describe('voice calls through the fake carriers', () => {
       const during = call.media.agentFramesBetween(0, intro.atMs);
       call.media.hangUp();
       await world.complete(call, call.media.mediaMs / 1000, 'callee');
-      return { between: frames.filter((f) => rms(f) > 5).length, during };
+      return { between: frames.filter((f) => rms(f) > 5).length, played: frames.length, during };
     };
     const withAmbience = await quietFrames(OFFICE_AMBIENCE);
     const without = await quietFrames(null);
-    // 1 s of media is 50 frames.
-    expect(withAmbience.between).toBeGreaterThanOrEqual(40);
+    // 1 s of media is 50 frames. On a loaded machine the fake carrier's clock can skip frames it had no time to
+    // play (as a real network loses them), so what is asserted is that ambience fills what did play and most of
+    // the second, against next to nothing without it.
+    expect(withAmbience.between).toBeGreaterThanOrEqual(30);
+    expect(withAmbience.between).toBeGreaterThanOrEqual(withAmbience.played - 2);
     expect(without.between).toBeLessThanOrEqual(5);
     // Under the speech too: no gap in the intro's audio is digital silence.
     expect(

@@ -134,6 +134,9 @@ export interface VoiceWorldOptions {
 
 /** The platform, its fakes and a funded partner with both carriers configured. */
 export class VoiceWorld {
+  /** Numbers this world dialled: a number drawn twice would meet the first call's do-not-call entry or caps. */
+  private readonly dialled = new Set<string>();
+
   private constructor(
     readonly own: OwnPlatform,
     readonly fake: FakeCarriers,
@@ -215,7 +218,7 @@ export class VoiceWorld {
     agentId: string,
     options: AnswerOptions & { body?: Record<string, unknown> } = {},
   ): Promise<LiveCall> {
-    const to = provider === 'carrier_b' ? `+1415557${digits(4)}` : `+9198123${digits(5)}`;
+    const to = this.newCallee(provider);
     const res = await this.api('/calls/start', {
       body: { agent_id: agentId, to_number: to, from_number: FROM[provider], ...options.body },
     });
@@ -231,6 +234,15 @@ export class VoiceWorld {
       throw new Error(`the answer asked for no media stream: ${answer.status} ${answer.body}`);
     }
     return { provider, callId, placed, answer, media: media!, carrierId: placed.legId };
+  }
+
+  private newCallee(provider: Provider): string {
+    for (;;) {
+      const to = provider === 'carrier_b' ? `+1415557${digits(4)}` : `+9198123${digits(5)}`;
+      if (this.dialled.has(to)) continue;
+      this.dialled.add(to);
+      return to;
+    }
   }
 
   /** The carrier's final callback: the call is over at the carrier after `seconds`. */
