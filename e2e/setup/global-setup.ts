@@ -119,6 +119,8 @@ export default async function globalSetup(): Promise<void> {
       E2E_NATS_PREFIX: run.subjectPrefix,
       E2E_SECRETS_KEY: secretsKey,
       E2E_LOG_DIR: run.logDir,
+      // Everything the run's apps got, for specs that add replicas of a service to the run's queue groups.
+      E2E_APP_ENV: JSON.stringify(run.platform.env),
       // name=url pairs of the services' own HTTP ports (health, metrics), for specs that look behind the gateway.
       E2E_SERVICE_URLS: Object.entries(run.platform.services)
         .map(([name, handle]) => `${name}=${handle?.url}`)

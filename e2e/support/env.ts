@@ -11,6 +11,13 @@ export interface E2eEnv {
   logDir: string;
   /** Each backend service's own base URL (health and metrics; the API is only on the gateway). */
   serviceUrls: Record<string, string>;
+  /**
+   * The environment every app of the run got (database, NATS, public URLs, blob storage, secrets, test scales).
+   * A replica a spec adds to the run's queue groups starts from it: it serves other specs' requests too, so it
+   * must be configured as the run's own replicas are (a replica without the run's BLOB_STORAGE_DIR answered
+   * another spec's document confirm with "not uploaded yet").
+   */
+  appEnv: Record<string, string>;
 }
 
 function required(name: string): string {
@@ -39,6 +46,7 @@ export function e2eEnv(): E2eEnv {
         .filter(Boolean)
         .map((pair) => pair.split('=') as [string, string]),
     ),
+    appEnv: JSON.parse(required('E2E_APP_ENV')) as Record<string, string>,
   };
 }
 

@@ -21,13 +21,8 @@ describe('campaigns replicas: limits across replicas, a crash mid-campaign', () 
     const handle = await startService('campaigns', {
       port: await freePort(),
       env: {
-        DATABASE_URL: env.databaseUrl,
-        NATS_URL: env.natsUrl,
-        NATS_SUBJECT_PREFIX: env.natsPrefix,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        CAMPAIGNS_TIME_SCALE: '120',
-        CAMPAIGNS_DISPATCH_INTERVAL_MS: '200',
+        // The run's own configuration (time scale, dispatch interval...): these replicas join its queue groups.
+        ...env.appEnv,
         // Claims of a killed replica are reconciled after 3 s instead of 30.
         CAMPAIGNS_CLAIM_LEASE_MS: '3000',
         CAMPAIGNS_START_CALL_TIMEOUT_MS: '2000',

@@ -7,17 +7,8 @@ import { api, createPartner, e2eEnv } from '../../support';
  */
 describe('rolling restart under load', () => {
   const env = e2eEnv();
-  const replicaEnv = {
-    DATABASE_URL: env.databaseUrl,
-    NATS_URL: env.natsUrl,
-    NATS_SUBJECT_PREFIX: env.natsPrefix,
-    SECRETS_KEY: env.secretsKey,
-    ADMIN_API_TOKEN: env.adminToken,
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'warn',
-    SHUTDOWN_TIMEOUT_MS: '10000',
-  };
+  // The run's own configuration: these replicas serve the other specs' agents and documents requests too.
+  const replicaEnv = { ...env.appEnv, SHUTDOWN_TIMEOUT_MS: '10000' };
   const replicas: ServiceHandle[] = [];
 
   const startReplica = async (label: string) => {

@@ -61,6 +61,11 @@ export interface Platform {
   readonly gatewayUrl: string;
   /** MEDIA_PUBLIC_URL the calls and voice services got: where carriers open media streams. */
   readonly mediaPublicUrl: string;
+  /**
+   * The environment every app got (on top of ours): what another replica of one of its services needs to join
+   * it as the same deployment (the same public URLs, blob storage, secrets and scales).
+   */
+  readonly env: Readonly<Record<string, string | undefined>>;
   gateways: ServiceHandle[];
   services: Partial<Record<BackendService, ServiceHandle>>;
   /** Every running app, gateways first. */
@@ -171,6 +176,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
         return gateways[0].url;
       },
       mediaPublicUrl: env.MEDIA_PUBLIC_URL,
+      env,
       gateways,
       services: byName,
       all: () => [...gateways, ...serviceHandles],
