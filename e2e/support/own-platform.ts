@@ -23,8 +23,6 @@ export interface OwnPlatform {
   db: TestDatabase;
   /** NATS_SUBJECT_PREFIX of this platform. */
   prefix: string;
-  /** What every app got besides DATABASE_URL, NATS_URL and NATS_SUBJECT_PREFIX: for more replicas. */
-  env: Record<string, string | undefined>;
   /** Stops the apps, drops the database and deletes the prefix's JetStream streams. */
   stop(): Promise<void>;
 }
@@ -75,7 +73,6 @@ export async function startOwnPlatform({ name, env, ...options }: OwnPlatformOpt
     platform,
     db,
     prefix,
-    env: appEnv,
     async stop() {
       // The database and streams go even when an app would not stop, so a failed run leaves nothing behind.
       try {

@@ -58,13 +58,8 @@ describe('calls of a calls replica that dies', () => {
     const env = e2eEnv();
     const handle = await startService('calls', {
       port: await freePort(),
-      env: {
-        ...own.env,
-        DATABASE_URL: own.db.url,
-        NATS_URL: env.natsUrl,
-        NATS_SUBJECT_PREFIX: own.prefix,
-        MEDIA_PUBLIC_URL: own.platform.mediaPublicUrl,
-      },
+      // What the platform's own calls replica got: its database, subjects, public URLs and settings.
+      env: own.platform.env,
       logFile: env.logDir ? join(env.logDir, 'crash', `calls-${label}.log`) : undefined,
     });
     replicas.push(handle);

@@ -23,7 +23,7 @@ describe('calling windows across a DST change and a day boundary', () => {
     const created = await api('/admin/v1/partners', {
       method: 'POST',
       baseUrl: base,
-      token: own.env.ADMIN_API_TOKEN,
+      token: own.platform.env.ADMIN_API_TOKEN,
       body: { name: 'Clock Co', balance_inr: 100, concurrency_limit: 5 },
     });
     key = created.body.data.api_key;
