@@ -1,4 +1,4 @@
-import { mulawEncode, sineWave } from '@vap/media';
+import { mulawDecode, mulawEncode, sineWave } from '@vap/media';
 import type { SttProvider, SttSession } from '../providers/stt-provider';
 import { CallerInput, PRE_ROLL_MS, type Utterance } from './caller-input';
 import { MediaTime } from './media-time';
@@ -7,16 +7,23 @@ import type { ProviderFailure } from './provider-failure';
 const SPEECH = mulawEncode(sineWave(300, 160, 8000, 8000));
 const SILENCE = Buffer.alloc(160, 0xff);
 
-/** An STT whose finish() resolves when the spec says so, recording what was pushed per utterance. */
+/**
+ * An STT whose finish() resolves when the spec says so, recording how much audio (in 20 ms frames) was pushed per
+ * utterance, and the audio itself (copied, as a session must: the pushed buffer is reused).
+ */
 class ManualStt implements SttProvider {
   readonly name = 'offline' as const;
   readonly pushed: number[] = [0];
+  readonly audio: number[] = [];
   readonly finishing: ((text: string) => void)[] = [];
   closed = false;
 
   async open(): Promise<SttSession> {
     return {
-      push: () => void this.pushed[this.pushed.length - 1]++,
+      push: (pcm) => {
+        this.pushed[this.pushed.length - 1] += pcm.length / 160;
+        this.audio.push(...pcm);
+      },
       finish: () =>
         new Promise<string>((resolve) => {
           this.pushed.push(0);
@@ -94,6 +101,17 @@ describe('CallerInput', () => {
     stt.finishing[1]('second');
     await new Promise((resolve) => setImmediate(resolve));
     expect(heard.map((h) => h.text)).toEqual(['first', 'second']);
+  });
+
+  it("hands STT the caller's audio as it came, pre-roll first, though each frame is decoded into one buffer", () => {
+    // Every frame different: quiet hum below the detector's threshold, then loud tones rising from 200 Hz.
+    const quiet = Array.from({ length: 23 }, (_, i) => mulawEncode(sineWave(100 + 10 * i, 160, 8000, 30)));
+    const loud = Array.from({ length: 30 }, (_, i) => mulawEncode(sineWave(200 + 20 * i, 160, 8000, 8000)));
+    for (const frame of [...quiet, ...loud]) input.audio(frame);
+    expect(starts).toHaveLength(1);
+    // The pre-roll's 200 ms at speech start (after 3 loud frames): the last 7 quiet frames and those 3 loud ones.
+    const expected = mulawDecode(Buffer.concat([...quiet.slice(-7), ...loud]));
+    expect(stt.audio).toEqual([...expected]);
   });
 
   it('ignores speech while not listening, and releases the session on close', async () => {

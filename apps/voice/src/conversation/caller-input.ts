@@ -12,6 +12,7 @@ import { Aborted, ProviderFailure, withProviderTimeout } from './provider-failur
  * MIN_SPEECH_MS of voice to decide, and soft onsets (an "h", an "s") sit below its threshold.
  */
 export const PRE_ROLL_MS = 200;
+const PRE_ROLL_SAMPLES = (PRE_ROLL_MS * 8000) / 1000;
 
 /** One stretch of caller speech, start to endpoint. */
 export interface Utterance {
@@ -47,7 +48,16 @@ export class CallerInput {
    */
   private readonly vad = new VoiceActivityDetector({ silenceMs: ENDPOINT_SILENCE_MS });
   private readonly controller = new AbortController();
-  private preRoll: Int16Array[] = [];
+  /**
+   * The frame being handled, decoded. One buffer per call, reused frame after frame (the detector, the recorder
+   * and the STT session copy what they keep): 50 decoded frames a second per call that outlived the young
+   * generation (the pre-roll alone holds 200 ms of them) were most of what a busy replica promoted to the old
+   * generation, whose collections pause every call's outbound audio.
+   */
+  private pcm = new Int16Array(0);
+  /** The last PRE_ROLL_MS of audio before speech, a ring: `preRollAt` is where the next sample goes. */
+  private readonly preRoll = new Int16Array(PRE_ROLL_SAMPLES);
+  private preRollAt = 0;
   private preRollSamples = 0;
   private capturing: PendingUtterance | null = null;
   private readonly queue: PendingUtterance[] = [];
@@ -90,7 +100,8 @@ export class CallerInput {
   audio(payload: Buffer): void {
     if (this.closed) return;
     this.heardMs += payload.length / 8;
-    const pcm = mulawDecode(payload);
+    if (this.pcm.length !== payload.length) this.pcm = new Int16Array(payload.length);
+    const pcm = mulawDecode(payload, this.pcm);
     const now = this.options.time.now();
     this.options.recorder?.caller(pcm);
     if (!this.listening) return;
@@ -113,11 +124,30 @@ export class CallerInput {
   }
 
   private keepPreRoll(pcm: Int16Array): void {
-    this.preRoll.push(pcm);
-    this.preRollSamples += pcm.length;
-    const limit = (PRE_ROLL_MS * 8000) / 1000;
-    while (this.preRoll.length > 1 && this.preRollSamples - this.preRoll[0].length >= limit)
-      this.preRollSamples -= this.preRoll.shift()!.length;
+    const ring = this.preRoll;
+    // Only the newest ring.length samples of a longer frame can stay.
+    const kept = pcm.length > ring.length ? pcm.subarray(pcm.length - ring.length) : pcm;
+    const untilWrap = ring.length - this.preRollAt;
+    if (kept.length <= untilWrap) {
+      ring.set(kept, this.preRollAt);
+    } else {
+      ring.set(kept.subarray(0, untilWrap), this.preRollAt);
+      ring.set(kept.subarray(untilWrap), 0);
+    }
+    this.preRollAt = (this.preRollAt + kept.length) % ring.length;
+    this.preRollSamples = Math.min(ring.length, this.preRollSamples + kept.length);
+  }
+
+  /** The pre-roll, oldest sample first, as a buffer of its own; the ring starts empty again. */
+  private takePreRoll(): Int16Array {
+    const ring = this.preRoll;
+    const out = new Int16Array(this.preRollSamples);
+    const start = (this.preRollAt - this.preRollSamples + ring.length) % ring.length;
+    const firstPart = Math.min(out.length, ring.length - start);
+    out.set(ring.subarray(start, start + firstPart), 0);
+    out.set(ring.subarray(0, out.length - firstPart), firstPart);
+    this.preRollSamples = 0;
+    return out;
   }
 
   /** Media time of a detector time (the detector counts the audio's own ms). */
@@ -134,9 +164,7 @@ export class CallerInput {
     };
     this.capturing = utterance;
     this.queue.push(utterance);
-    for (const frame of this.preRoll) this.push(utterance, frame);
-    this.preRoll = [];
-    this.preRollSamples = 0;
+    if (this.preRollSamples > 0) this.push(utterance, this.takePreRoll());
     this.pump();
     this.options.onSpeechStart({ startedAtMs: utterance.startedAtMs, endedAtMs: null });
   }
@@ -151,7 +179,8 @@ export class CallerInput {
 
   private push(utterance: PendingUtterance, frame: Int16Array): void {
     if (utterance === this.live) this.session!.push(frame);
-    else utterance.frames.push(frame);
+    // Waits for the session: a copy, as the frame's buffer is reused.
+    else utterance.frames.push(frame.slice());
   }
 
   /** Starts streaming the oldest waiting utterance once the session is free. */

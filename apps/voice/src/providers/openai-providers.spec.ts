@@ -58,7 +58,12 @@ describe('OpenAiSttProvider', () => {
       prompt: 'Acme Dental',
     });
     const pcm = utterance(1000);
-    for (let at = 0; at < pcm.length; at += 160) session.push(pcm.subarray(at, at + 160));
+    // Through one buffer reused frame after frame, as the caller's input hands them over.
+    const frame = new Int16Array(160);
+    for (let at = 0; at < pcm.length; at += 160) {
+      frame.set(pcm.subarray(at, at + 160));
+      session.push(frame);
+    }
     await expect(session.finish()).resolves.toBe('Haan ji, bilkul.');
 
     expect(seen.url).toBe('/v1/audio/transcriptions');

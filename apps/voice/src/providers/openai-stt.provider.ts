@@ -31,7 +31,8 @@ export class OpenAiSttProvider implements SttProvider {
 }
 
 class OpenAiSttSession implements SttSession {
-  private chunks: Int16Array[] = [];
+  /** The utterance so far; its capacity is kept from one utterance to the next. */
+  private pcm = new Int16Array(0);
   private samples = 0;
 
   constructor(
@@ -41,8 +42,14 @@ class OpenAiSttSession implements SttSession {
   ) {}
 
   push(frame: Int16Array): void {
-    // Kept as given until finish(), which copies the utterance into one buffer.
-    this.keep(frame);
+    if (this.samples + frame.length > this.pcm.length) {
+      // Doubling: an utterance of n frames costs log n copies, not one buffer per frame.
+      const grown = new Int16Array(Math.max(this.samples + frame.length, this.pcm.length * 2, 8000));
+      grown.set(this.pcm.subarray(0, this.samples));
+      this.pcm = grown;
+    }
+    this.pcm.set(frame, this.samples);
+    this.samples += frame.length;
   }
 
   async finish(signal?: AbortSignal): Promise<string> {
@@ -78,29 +85,18 @@ class OpenAiSttSession implements SttSession {
       if (deadline.callerAborted) throw signal?.reason ?? error;
       throw new ProviderError('stt', 'openai', deadline.timeout ?? error);
     } finally {
-      deadline.pause();
+      deadline.release();
     }
   }
 
   async close(): Promise<void> {
-    this.take();
+    this.pcm = new Int16Array(0);
+    this.samples = 0;
   }
 
-  private keep(chunk: Int16Array): void {
-    if (chunk.length === 0) return;
-    this.chunks.push(chunk);
-    this.samples += chunk.length;
-  }
-
-  /** The utterance so far as one buffer, and a clean start for the next one. */
+  /** The utterance so far as a buffer of its own, and a clean start for the next one. */
   private take(): Int16Array {
-    const pcm = new Int16Array(this.samples);
-    let at = 0;
-    for (const chunk of this.chunks) {
-      pcm.set(chunk, at);
-      at += chunk.length;
-    }
-    this.chunks = [];
+    const pcm = this.pcm.slice(0, this.samples);
     this.samples = 0;
     return pcm;
   }

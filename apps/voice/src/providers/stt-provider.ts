@@ -1,6 +1,9 @@
 /** Speech to text for one call. Audio arrives as PCM16 mono at 8 kHz; a provider resamples to what it needs. */
 export interface SttSession {
-  /** A frame of the caller's current utterance (from a short pre-roll before speech started). */
+  /**
+   * Audio of the caller's current utterance (a short pre-roll from before speech started, then frame after
+   * frame). The buffer is the caller's and is reused once push() returns: a session that keeps audio copies it.
+   */
   push(frame: Int16Array): void;
   /**
    * The endpointer decided the utterance ended: resolves with its text ('' when nothing was understood).
