@@ -1,3 +1,4 @@
 export * from './address-policy';
 export * from './private-network-guard';
 export * from './public-http-client';
+export * from './linked-abort';

@@ -80,7 +80,7 @@ export class OpenAiCompatibleChatModel implements LanguageModel {
     } catch (err) {
       throw failure(err, watchdog, signal);
     } finally {
-      watchdog.disarm();
+      watchdog.release();
       res.body.destroy();
     }
     if (!finished) throw new LlmError('the LLM stream ended before the answer was complete', 'protocol');
@@ -106,7 +106,7 @@ export class OpenAiCompatibleChatModel implements LanguageModel {
     } catch (err) {
       throw failure(err, watchdog, options.signal);
     } finally {
-      watchdog.disarm();
+      watchdog.release();
       res.body.destroy();
     }
     let body: { choices?: { message?: { content?: unknown } }[] };
@@ -153,6 +153,8 @@ export class OpenAiCompatibleChatModel implements LanguageModel {
         res.statusCode,
       );
     } catch (err) {
+      // No answer to read: the request is over.
+      watchdog.release();
       throw failure(err, watchdog, signal);
     } finally {
       watchdog.disarm();

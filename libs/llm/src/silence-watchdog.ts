@@ -1,3 +1,4 @@
+import { LinkedAbortController } from '@vap/egress';
 import { LlmError } from './llm-error';
 
 /**
@@ -6,28 +7,33 @@ import { LlmError } from './llm-error';
  * One signal for undici that also follows the caller's own.
  */
 export class SilenceWatchdog {
-  private readonly controller = new AbortController();
+  private readonly controller: LinkedAbortController;
   private timer: NodeJS.Timeout | null = null;
-  readonly signal: AbortSignal;
+  private expired = false;
 
   constructor(
     private readonly timeoutMs: number,
     private readonly what: string,
     callerSignal?: AbortSignal,
   ) {
-    this.signal = callerSignal
-      ? AbortSignal.any([callerSignal, this.controller.signal])
-      : this.controller.signal;
+    this.controller = new LinkedAbortController(callerSignal);
   }
 
+  /** Aborted when the server stays silent too long or the caller's signal aborts. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** The server's silence aborted the request (not the caller). */
   get fired(): boolean {
-    return this.controller.signal.aborted;
+    return this.expired;
   }
 
   arm(): void {
     this.disarm();
     this.timer = setTimeout(() => {
       this.timer = null;
+      this.expired = true;
       this.controller.abort(this.timeoutError());
     }, this.timeoutMs);
   }
@@ -35,6 +41,12 @@ export class SilenceWatchdog {
   disarm(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+  }
+
+  /** The request is over: disarmed, and the caller's signal no longer followed. */
+  release(): void {
+    this.disarm();
+    this.controller.release();
   }
 
   timeoutError(): LlmError {

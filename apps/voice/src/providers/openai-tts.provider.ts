@@ -74,7 +74,7 @@ export class OpenAiTtsProvider implements TtsProvider {
       if (deadline.callerAborted) return;
       throw fail(error);
     } finally {
-      deadline.pause();
+      deadline.release();
       // Stopped early (barge-in, consumer broke off): drop the rest of the answer and the connection's claim on it.
       if (body && !body.destroyed) body.destroy();
     }

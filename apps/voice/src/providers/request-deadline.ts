@@ -1,3 +1,4 @@
+import { LinkedAbortController } from '@vap/egress';
 import { ProviderTimeout } from './provider-error';
 
 /**
@@ -6,8 +7,7 @@ import { ProviderTimeout } from './provider-error';
  * what it already has.
  */
 export class RequestDeadline {
-  readonly signal: AbortSignal;
-  private readonly controller = new AbortController();
+  private readonly controller: LinkedAbortController;
   private timer: NodeJS.Timeout | undefined;
   private expired: ProviderTimeout | undefined;
 
@@ -16,10 +16,13 @@ export class RequestDeadline {
     private readonly ms: number,
     private readonly callerSignal?: AbortSignal,
   ) {
-    this.signal = callerSignal
-      ? AbortSignal.any([callerSignal, this.controller.signal])
-      : this.controller.signal;
+    this.controller = new LinkedAbortController(callerSignal);
     this.arm();
+  }
+
+  /** Aborted when the deadline passes or the caller's signal aborts. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
   }
 
   /** The timeout error when the deadline passed, else undefined. */
@@ -45,5 +48,11 @@ export class RequestDeadline {
   pause(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+  }
+
+  /** The request is over: no deadline, and the caller's signal no longer followed. */
+  release(): void {
+    this.pause();
+    this.controller.release();
   }
 }
