@@ -54,10 +54,12 @@ function frame(n: number): Buffer {
 
 function setup(options: Partial<FrameClockOptions> = {}) {
   const clock = new ManualClock();
-  const sent: { at: number; first: number; silence: boolean }[] = [];
+  /** `first`: the frame's first byte; `whole`: every byte of it is that one (the spec's frames are uniform). */
+  const sent: { at: number; first: number; whole: boolean; silence: boolean }[] = [];
   const pacer = new FrameClock({
     clock,
-    send: (f, silence) => sent.push({ at: clock.now(), first: f[0], silence }),
+    send: (f, silence) =>
+      sent.push({ at: clock.now(), first: f[0], whole: f.every((b) => b === f[0]), silence }),
     ...options,
   });
   return { clock, sent, pacer };
@@ -263,26 +265,42 @@ describe('FrameClock', () => {
     expect(sent).toHaveLength(3);
   });
 
-  it('keeps no reference to a frame once it is sent', async () => {
+  it('keeps no reference to the frames it queues: it sends copies, in order, across its ring', async () => {
     const { clock, sent, pacer } = setup();
     const refs: WeakRef<Buffer>[] = [];
-    // Queued and sent within one utterance that is still going on: the queue is not empty when they leave.
-    for (let i = 0; i < 10; i++) {
-      const f = frame(i);
+    // Made in a function of its own, so no variable of the spec holds the last frame.
+    const enqueueWatched = (n: number) => {
+      const f = frame(n);
       refs.push(new WeakRef(f));
       pacer.enqueue(f);
-    }
+    };
+    // Queued and sent within one utterance that is still going on: the queue is not empty when they leave.
+    for (let i = 0; i < 10; i++) enqueueWatched(i);
     pacer.start();
     clock.advance(100);
     expect(sent.filter((s) => !s.silence)).toHaveLength(6);
     // A WeakRef holds its target until the end of the job that made it.
     await new Promise((resolve) => setImmediate(resolve));
     collectGarbage();
-    expect(refs.map((r) => r.deref() !== undefined)).toEqual([
-      ...Array<boolean>(6).fill(false),
-      ...Array<boolean>(4).fill(true),
-    ]);
+    expect(refs.map((r) => r.deref() !== undefined)).toEqual(Array<boolean>(10).fill(false));
     expect(pacer.queuedFrames).toBe(4);
+    // Far more than the ring first holds, queued while it sends, so its content wraps and it grows mid-way.
+    for (let i = 10; i < 200; i++) {
+      pacer.enqueue(frame(i));
+      if (i % 3 === 0) clock.advance(20);
+    }
+    clock.advance(20 * 200);
+    // Then steadily, a frame queued per frame sent: the ring wraps again and again at its size, mid-frame.
+    for (let i = 0; i < 100; i++) {
+      pacer.enqueue(frame(i));
+      clock.advance(20);
+    }
+    const speech = sent.filter((s) => !s.silence);
+    expect(speech.map((s) => s.first)).toEqual([
+      ...Array.from({ length: 200 }, (_, i) => i),
+      ...Array.from({ length: 100 }, (_, i) => i),
+    ]);
+    expect(speech.every((s) => s.whole)).toBe(true);
   });
 
   it('paces on the real clock too', async () => {

@@ -32,7 +32,8 @@ export interface PacingObserver {
 export interface FrameClockOptions {
   /**
    * Receives each frame at its send time; `silence` is true for filler frames, `resumed` for the first frame
-   * after start() or after a dormant pause (the others follow the previous frame's slot, stalls aside).
+   * after start() or after a dormant pause (the others follow the previous frame's slot, stalls aside). The
+   * frame's buffer is the clock's and is reused once send() returns: copy what must be kept.
    */
   send: (frame: Buffer, silence: boolean, resumed: boolean) => void;
   periodMs?: number;
@@ -74,9 +75,20 @@ export class FrameClock {
   private readonly silenceFrame: Buffer;
   private readonly clock: ClockSource;
   private readonly observer: PacingObserver | undefined;
-  /** Frames from queueHead on are waiting; slots before it were sent and hold nothing. */
-  private readonly queue: (Buffer | undefined)[] = [];
-  private queueHead = 0;
+  /**
+   * Queued audio, copied in: a ring of bytes and, in step, a ring of the frames' lengths. The frames a caller
+   * enqueues die young; kept as objects for the up to half a second they wait, every call's speech would
+   * outlive the young generation, be promoted, and leave the old-space collector (whose pauses hold every call's
+   * next frame) to find it dead later.
+   */
+  private bytes: Buffer = Buffer.alloc(0);
+  private bytesStart = 0;
+  private bytesQueued = 0;
+  private lengths = new Uint32Array(16);
+  private lengthsStart = 0;
+  private framesQueued = 0;
+  /** The frame handed to send(), reused tick after tick. */
+  private outFrame: Buffer = Buffer.alloc(0);
   private timer: unknown;
   private running = false;
   /** Running but not ticking: idle 'nothing' with nothing queued; the next enqueue restarts the ticks. */
@@ -92,6 +104,8 @@ export class FrameClock {
   private utteranceFrames = 0;
   private readonly jitter: Float64Array;
   private jitterCount = 0;
+  /** The tick as a timer callback, made once: 50 ticks a second per call need no closure each. */
+  private readonly onTick = () => this.tick();
 
   framesSent = 0;
   silenceFramesSent = 0;
@@ -114,7 +128,7 @@ export class FrameClock {
 
   /** Frames waiting to be sent. */
   get queuedFrames(): number {
-    return this.queue.length - this.queueHead;
+    return this.framesQueued;
   }
 
   /** True from the first frame of an utterance until its last frame is sent or it is cleared. */
@@ -144,7 +158,7 @@ export class FrameClock {
     this.timer = undefined;
   }
 
-  /** Queues one frame of speech; opens an utterance if none is open. */
+  /** Queues (a copy of) one frame of speech; opens an utterance if none is open. */
   enqueue(frame: Buffer): void {
     if (!this.utteranceOpen) {
       this.utteranceOpen = true;
@@ -152,7 +166,7 @@ export class FrameClock {
     }
     // More speech queued before the last frame went out continues the same utterance.
     this.utteranceEnding = false;
-    this.queue.push(frame);
+    this.push(frame);
     if (this.dormant) {
       // Nothing was playing: start a new phase now rather than on the old phase's next slot, but never sooner
       // than a period after the last frame (no burst). The timer, not a send from here, lets the caller finish
@@ -181,8 +195,8 @@ export class FrameClock {
   /** Barge-in: drops the queued frames and closes the utterance. */
   clear(): ClearResult {
     const result = { droppedFrames: this.queuedFrames, playedMs: this.playedMs };
-    this.queue.length = 0;
-    this.queueHead = 0;
+    this.bytesStart = this.bytesQueued = 0;
+    this.lengthsStart = this.framesQueued = 0;
     this.utteranceOpen = false;
     this.utteranceEnding = false;
     return result;
@@ -228,24 +242,13 @@ export class FrameClock {
       this.tickIndex = behind;
     }
     const next = this.startedAt + this.tickIndex * this.realPeriodMs;
-    this.timer = this.clock.setTimer(() => this.tick(), Math.max(0, next - this.clock.now()));
+    this.timer = this.clock.setTimer(this.onTick, Math.max(0, next - this.clock.now()));
   }
 
   /** Sends this tick's frame; answers whether anything was sent. */
   private emit(resumed: boolean): boolean {
     if (this.queuedFrames > 0) {
-      const frame = this.queue[this.queueHead]!;
-      // A sent frame must not stay reachable until the queue is compacted: every call's last seconds of speech
-      // would outlive the young generation, be promoted, and leave the old-space collector (whose pauses hold
-      // every call's next frame) to find it dead later.
-      this.queue[this.queueHead++] = undefined;
-      if (this.queueHead === this.queue.length) {
-        this.queue.length = 0;
-        this.queueHead = 0;
-      } else if (this.queueHead > 256 && this.queueHead * 2 > this.queue.length) {
-        this.queue.splice(0, this.queueHead);
-        this.queueHead = 0;
-      }
+      const frame = this.shift();
       this.framesSent++;
       this.utteranceFrames++;
       if (this.utteranceEnding && this.queuedFrames === 0) {
@@ -265,5 +268,49 @@ export class FrameClock {
       return true;
     }
     return false;
+  }
+
+  private push(frame: Buffer): void {
+    if (this.bytesQueued + frame.length > this.bytes.length) this.growBytes(this.bytesQueued + frame.length);
+    const at = (this.bytesStart + this.bytesQueued) % this.bytes.length;
+    const untilWrap = this.bytes.length - at;
+    frame.copy(this.bytes, at, 0, Math.min(frame.length, untilWrap));
+    if (frame.length > untilWrap) frame.copy(this.bytes, 0, untilWrap);
+    this.bytesQueued += frame.length;
+
+    if (this.framesQueued === this.lengths.length) {
+      const grown = new Uint32Array(this.lengths.length * 2);
+      for (let i = 0; i < this.framesQueued; i++)
+        grown[i] = this.lengths[(this.lengthsStart + i) % this.lengths.length];
+      this.lengths = grown;
+      this.lengthsStart = 0;
+    }
+    this.lengths[(this.lengthsStart + this.framesQueued) % this.lengths.length] = frame.length;
+    this.framesQueued++;
+  }
+
+  /** The oldest queued frame, in the reused outbound buffer. */
+  private shift(): Buffer {
+    const length = this.lengths[this.lengthsStart];
+    this.lengthsStart = (this.lengthsStart + 1) % this.lengths.length;
+    this.framesQueued--;
+    if (this.outFrame.length !== length) this.outFrame = Buffer.alloc(length);
+    const untilWrap = this.bytes.length - this.bytesStart;
+    this.bytes.copy(this.outFrame, 0, this.bytesStart, this.bytesStart + Math.min(length, untilWrap));
+    if (length > untilWrap) this.bytes.copy(this.outFrame, untilWrap, 0, length - untilWrap);
+    this.bytesStart = (this.bytesStart + length) % this.bytes.length;
+    this.bytesQueued -= length;
+    return this.outFrame;
+  }
+
+  /** Moves the queued bytes, oldest first, into a ring of at least `needed` bytes (doubling). */
+  private growBytes(needed: number): void {
+    const old = this.bytes;
+    const grown = Buffer.alloc(Math.max(needed, old.length * 2, 4096));
+    const untilWrap = old.length - this.bytesStart;
+    old.copy(grown, 0, this.bytesStart, this.bytesStart + Math.min(this.bytesQueued, untilWrap));
+    if (this.bytesQueued > untilWrap) old.copy(grown, untilWrap, 0, this.bytesQueued - untilWrap);
+    this.bytes = grown;
+    this.bytesStart = 0;
   }
 }
