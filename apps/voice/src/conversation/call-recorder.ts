@@ -1,36 +1,7 @@
 // enable_recording: both legs of the call, the caller's audio as received and the agent's as sent, lined up on
 // the carrier's stream, written as one two-channel WAV (left caller, right agent).
 
-import { pcm16WavHeader, TELEPHONY_SAMPLE_RATE } from '@vap/media';
-
-/**
- * One side of the call as samples. Frames are placed by the carrier's stream, not by when this process got to
- * them: a stalled event loop must neither cut a silence into a sentence (garbling it) nor shorten the call.
- */
-class RecordedLeg {
-  private samples = new Int16Array(TELEPHONY_SAMPLE_RATE * 10);
-  /** Samples written so far (the leg's end). */
-  length = 0;
-
-  /** Writes `frame` at `at` (a sample index), or straight after the previous frame if that is later. */
-  write(frame: Int16Array, at = this.length): void {
-    const start = Math.max(at, this.length);
-    this.ensure(start + frame.length);
-    this.samples.set(frame, start);
-    this.length = start + frame.length;
-  }
-
-  sample(i: number): number {
-    return i < this.length ? this.samples[i] : 0;
-  }
-
-  private ensure(size: number): void {
-    if (size <= this.samples.length) return;
-    const grown = new Int16Array(Math.max(size, this.samples.length * 2));
-    grown.set(this.samples.subarray(0, this.length));
-    this.samples = grown;
-  }
-}
+import { PcmBuffer, pcm16WavHeader, TELEPHONY_SAMPLE_RATE } from '@vap/media';
 
 /**
  * enable_recording: the caller's leg is the carrier's inbound stream, frame after frame (carriers stream it
@@ -40,8 +11,10 @@ class RecordedLeg {
  * after the words it answers.
  */
 export class CallRecorder {
-  private readonly callerLeg = new RecordedLeg();
-  private readonly agentLeg = new RecordedLeg();
+  // Frames are placed by the carrier's stream, not by when this process got to them: a stalled event loop must
+  // neither cut a silence into a sentence (garbling it) nor shorten the call. Room for 10 s to start with.
+  private readonly callerLeg = new PcmBuffer(TELEPHONY_SAMPLE_RATE * 10);
+  private readonly agentLeg = new PcmBuffer(TELEPHONY_SAMPLE_RATE * 10);
 
   /** One frame of caller audio (PCM16 8 kHz) as the carrier sent it. */
   caller(frame: Int16Array): void {

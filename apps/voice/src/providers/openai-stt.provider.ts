@@ -1,6 +1,6 @@
 import { Blob } from 'node:buffer';
 import { FormData, request } from 'undici';
-import { encodePcm16Wav } from '@vap/media';
+import { encodePcm16Wav, PcmBuffer } from '@vap/media';
 import { ProviderError } from './provider-error';
 import { RequestDeadline } from './request-deadline';
 import { recognitionLanguage, trimBaseUrl, type NetworkProviderConfig } from './speech-settings';
@@ -32,8 +32,7 @@ export class OpenAiSttProvider implements SttProvider {
 
 class OpenAiSttSession implements SttSession {
   /** The utterance so far; its capacity is kept from one utterance to the next. */
-  private pcm = new Int16Array(0);
-  private samples = 0;
+  private readonly utterance = new PcmBuffer();
 
   constructor(
     private readonly config: NetworkProviderConfig,
@@ -42,14 +41,7 @@ class OpenAiSttSession implements SttSession {
   ) {}
 
   push(frame: Int16Array): void {
-    if (this.samples + frame.length > this.pcm.length) {
-      // Doubling: an utterance of n frames costs log n copies, not one buffer per frame.
-      const grown = new Int16Array(Math.max(this.samples + frame.length, this.pcm.length * 2, 8000));
-      grown.set(this.pcm.subarray(0, this.samples));
-      this.pcm = grown;
-    }
-    this.pcm.set(frame, this.samples);
-    this.samples += frame.length;
+    this.utterance.write(frame);
   }
 
   async finish(signal?: AbortSignal): Promise<string> {
@@ -90,14 +82,13 @@ class OpenAiSttSession implements SttSession {
   }
 
   async close(): Promise<void> {
-    this.pcm = new Int16Array(0);
-    this.samples = 0;
+    this.utterance.clear();
   }
 
   /** The utterance so far as a buffer of its own, and a clean start for the next one. */
   private take(): Int16Array {
-    const pcm = this.pcm.slice(0, this.samples);
-    this.samples = 0;
+    const pcm = this.utterance.copy();
+    this.utterance.clear();
     return pcm;
   }
 }

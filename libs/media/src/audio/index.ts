@@ -1,5 +1,6 @@
 export * from './mulaw';
 export * from './pcm';
+export * from './pcm-buffer';
 export * from './signals';
 export * from './resample';
 export * from './framer';
