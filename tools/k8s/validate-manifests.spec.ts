@@ -133,7 +133,7 @@ describe('validate-manifests on a broken copy', () => {
       'resources:\n  - does-not-exist.yaml\n',
     );
     // Docker files.
-    edit(root, 'docker/Dockerfile', 'FROM node:20-bookworm-slim AS runtime', 'FROM node AS runtime');
+    edit(root, 'docker/Dockerfile', 'FROM node:24-bookworm-slim AS runtime', 'FROM node AS runtime');
     edit(
       root,
       'docker/compose.yml',
