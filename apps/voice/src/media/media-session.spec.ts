@@ -407,20 +407,37 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
 
     it('accepts caller audio up to real time plus the burst, and drops and counts the rest', async () => {
       const before = await counterValue(inboundAudioDropped);
-      const h = connect(undefined, CONTEXT, { ...LOOSE, audioBurstMs: 200 });
+      const h = connect(undefined, CONTEXT, { ...LOOSE, audioBurstMs: 1000 });
       await once(h.client, 'open');
       send(h.client, frames.start);
-      // Four seconds of 20 ms frames at once: only the 200 ms burst (plus what the clock earned meanwhile) passes.
+      // Four seconds of 20 ms frames at once: only the 1 s burst (plus what the clock earned meanwhile) passes.
       for (let i = 0; i < 200; i++) send(h.client, frames.media(Buffer.alloc(160, 0xff)));
       send(h.client, frames.stop);
       await (
         await h.session
       ).finished;
+      expect(h.finished[0].endCallReason).toBeNull();
       const audio = (await h.conversation).events.filter((e) => e.type === 'audio');
-      expect(audio.length).toBeGreaterThanOrEqual(10);
-      expect(audio.length).toBeLessThan(40);
+      expect(audio.length).toBeGreaterThanOrEqual(50);
+      expect(audio.length).toBeLessThan(80);
       const dropped = (await counterValue(inboundAudioDropped)) - before;
       expect(dropped).toBeCloseTo(((200 - audio.length) * 160) / 8000, 5);
+    });
+
+    it('cuts a stream that floods messages far beyond what its audio allows (CPU, not only memory)', async () => {
+      const h = connect(undefined, CONTEXT, { ...LOOSE, audioBurstMs: 100 });
+      await once(h.client, 'open');
+      send(h.client, frames.start);
+      const closed = once(h.client, 'close');
+      // Marks cost no audio, but parsing 500 of them at once is 16x what 100 ms of audio allows.
+      for (let i = 0; i < 500; i++) send(h.client, frames.mark);
+      const [code, reason] = (await closed) as [number, Buffer];
+      expect(code).toBe(CLOSE_POLICY_VIOLATION);
+      expect(String(reason)).toMatch(/messages far faster than real time/);
+      await (
+        await h.session
+      ).finished;
+      expect(h.finished[0].endCallReason).toBe(MediaStreamEndReasons.protocolError);
     });
 
     it('closes the stream (1009) on a message over the size limit and ends the call for it', async () => {

@@ -1,10 +1,11 @@
 import type { RawData, WebSocket } from 'ws';
 import { MediaStreamEndReasons, type MediaStreamEndReason, type VoiceCallContext } from '@vap/contracts';
 import {
-  InboundAudioBudget,
+  MediaClockBudget,
   MediaStreamCodec,
   MediaStreamCommand,
   MediaStreamEvent,
+  MULAW_BYTES_PER_MS,
   sharedPacingClock,
 } from '@vap/media';
 import {
@@ -34,6 +35,12 @@ const MAX_PENDING_EVENTS = 500;
  * flood of large messages reaches it long before the count.
  */
 const MAX_PENDING_BYTES = 256 * 1024;
+/**
+ * A carrier's media message is about twice its audio (base64, JSON); a stream may send 16 times its audio's
+ * worth in messages (marks, DTMF, overhead, its burst). Beyond that it only costs the replica CPU to parse, and
+ * the stream is cut.
+ */
+const MESSAGE_BYTES_PER_AUDIO_BYTE = 16;
 
 /** end_call_reason when the conversation could not be started (voice lookup, providers, the pipeline). */
 export const PIPELINE_FAILED_REASON = 'voice_pipeline_failed';
@@ -93,7 +100,8 @@ export class MediaSession {
   private pendingBytes = 0;
   /** Set when the session cut the stream: the call ends with it and is hung up. */
   private cutReason: CutReason | null = null;
-  private readonly audioBudget: InboundAudioBudget;
+  private readonly audioBudget: MediaClockBudget;
+  private readonly messageBudget: MediaClockBudget;
   private readonly liveness: StreamLiveness;
   private droppingAudio = false;
   private ignoredUnknown = false;
@@ -112,7 +120,12 @@ export class MediaSession {
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
     const { bounds } = options;
-    this.audioBudget = new InboundAudioBudget({ burstMs: bounds.audioBurstMs, timeScale: options.timeScale });
+    this.audioBudget = new MediaClockBudget({ burstMs: bounds.audioBurstMs, timeScale: options.timeScale });
+    this.messageBudget = new MediaClockBudget({
+      burstMs: bounds.audioBurstMs,
+      timeScale: options.timeScale,
+      bytesPerMediaMs: MULAW_BYTES_PER_MS * MESSAGE_BYTES_PER_AUDIO_BYTE,
+    });
     this.liveness = new StreamLiveness(
       options.socket,
       { pingIntervalMs: bounds.pingIntervalMs, silenceMs: bounds.inboundSilenceMs },
@@ -229,6 +242,14 @@ export class MediaSession {
     const text = Buffer.isBuffer(data)
       ? data.toString('utf8')
       : Buffer.concat(data as Buffer[]).toString('utf8');
+    if (!this.messageBudget.take(text.length)) {
+      this.cut(
+        MediaStreamEndReasons.protocolError,
+        'the carrier sends messages far faster than real time',
+        CLOSE_POLICY_VIOLATION,
+      );
+      return;
+    }
     const decoded = this.options.codec.decode(text);
     if (!decoded.ok) {
       const { reason, field, event } = decoded.error;

@@ -1,15 +1,15 @@
-import { InboundAudioBudget } from './inbound-audio-budget';
+import { MediaClockBudget } from './media-clock-budget';
 
 const FRAME = 160; // 20 ms of mu-law 8 kHz
 
-describe('InboundAudioBudget', () => {
+describe('MediaClockBudget', () => {
   let clock: number;
   const now = () => clock;
 
   beforeEach(() => (clock = 1000));
 
   it('takes a full burst at once, then exactly real time', () => {
-    const budget = new InboundAudioBudget({ burstMs: 200, timeScale: 1, now });
+    const budget = new MediaClockBudget({ burstMs: 200, timeScale: 1, now });
     // 200 ms of burst: ten frames pass at the same instant, the eleventh does not.
     for (let i = 0; i < 10; i++) expect(budget.take(FRAME)).toBe(true);
     expect(budget.take(FRAME)).toBe(false);
@@ -20,7 +20,7 @@ describe('InboundAudioBudget', () => {
   });
 
   it('accepts a real-time stream indefinitely', () => {
-    const budget = new InboundAudioBudget({ burstMs: 100, timeScale: 1, now });
+    const budget = new MediaClockBudget({ burstMs: 100, timeScale: 1, now });
     let refused = 0;
     for (let i = 0; i < 10_000; i++) {
       clock += 20;
@@ -30,7 +30,7 @@ describe('InboundAudioBudget', () => {
   });
 
   it('drops what a flood sends beyond real time plus the burst', () => {
-    const budget = new InboundAudioBudget({ burstMs: 2000, timeScale: 1, now });
+    const budget = new MediaClockBudget({ burstMs: 2000, timeScale: 1, now });
     let accepted = 0;
     // Ten seconds of frames delivered over one second of wall time.
     for (let i = 0; i < 500; i++) {
@@ -43,7 +43,7 @@ describe('InboundAudioBudget', () => {
   });
 
   it('never saves up more than the burst, however long the stream was quiet', () => {
-    const budget = new InboundAudioBudget({ burstMs: 100, timeScale: 1, now });
+    const budget = new MediaClockBudget({ burstMs: 100, timeScale: 1, now });
     clock += 60_000;
     let accepted = 0;
     while (budget.take(FRAME)) accepted++;
@@ -51,14 +51,14 @@ describe('InboundAudioBudget', () => {
   });
 
   it('refuses one oversize chunk whole rather than part of it', () => {
-    const budget = new InboundAudioBudget({ burstMs: 1000, timeScale: 1, now });
+    const budget = new MediaClockBudget({ burstMs: 1000, timeScale: 1, now });
     expect(budget.take(200_000)).toBe(false);
     // The refused chunk cost nothing: the burst is still there.
     expect(budget.take(8000)).toBe(true);
   });
 
   it('runs on the media clock: a faster MEDIA_TIME_SCALE earns audio that much faster', () => {
-    const budget = new InboundAudioBudget({ burstMs: 100, timeScale: 8, now });
+    const budget = new MediaClockBudget({ burstMs: 100, timeScale: 8, now });
     // The burst is 100 wall ms, i.e. 800 ms of media at 8x.
     let accepted = 0;
     while (budget.take(FRAME)) accepted++;
@@ -68,8 +68,17 @@ describe('InboundAudioBudget', () => {
     expect(budget.take(FRAME)).toBe(false);
   });
 
+  it("counts other bytes at the rate given (a stream's messages, a multiple of its audio)", () => {
+    const budget = new MediaClockBudget({ burstMs: 100, timeScale: 1, bytesPerMediaMs: 128, now });
+    expect(budget.take(12_800)).toBe(true);
+    expect(budget.take(1)).toBe(false);
+    clock += 10;
+    expect(budget.take(1280)).toBe(true);
+    expect(budget.take(1)).toBe(false);
+  });
+
   it('refuses settings that would block every frame', () => {
-    expect(() => new InboundAudioBudget({ burstMs: 0, timeScale: 1 })).toThrow(RangeError);
-    expect(() => new InboundAudioBudget({ burstMs: 100, timeScale: 0 })).toThrow(RangeError);
+    expect(() => new MediaClockBudget({ burstMs: 0, timeScale: 1 })).toThrow(RangeError);
+    expect(() => new MediaClockBudget({ burstMs: 100, timeScale: 0 })).toThrow(RangeError);
   });
 });
