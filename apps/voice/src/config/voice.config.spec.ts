@@ -25,6 +25,14 @@ describe('VoiceConfig', () => {
       LLM_MODEL: 'gpt-4o-mini',
     });
     expect(config.mediaPublicUrl).toBe('https://media.example.com');
+    expect(config).toMatchObject({
+      MEDIA_MAX_MESSAGE_BYTES: 8192,
+      MEDIA_AUDIO_BURST_MS: 2000,
+      MEDIA_MAX_UTTERANCE_MS: 30000,
+      MEDIA_PING_INTERVAL_MS: 10000,
+      MEDIA_INBOUND_SILENCE_MS: 10000,
+      MEDIA_MAX_BUFFERED_BYTES: 262144,
+    });
     expect(config.secretsKey).toEqual(Buffer.from(KEY, 'hex'));
   });
 
@@ -45,6 +53,26 @@ describe('VoiceConfig', () => {
     expect(() => validateConfig(VoiceConfig, { ...base, MEDIA_TIME_SCALE: '2.5' })).toThrow(ConfigError);
     expect(() => validateConfig(VoiceConfig, { ...base, MEDIA_TIME_SCALE: '0' })).toThrow(ConfigError);
     expect(() => validateConfig(VoiceConfig, { ...base, MEDIA_TIME_SCALE: 'fast' })).toThrow(ConfigError);
+  });
+
+  it('takes per-stream bounds within their ranges only', () => {
+    const config = validateConfig(VoiceConfig, {
+      ...base,
+      MEDIA_MAX_MESSAGE_BYTES: '4096',
+      MEDIA_INBOUND_SILENCE_MS: '1500',
+    });
+    expect(config).toMatchObject({ MEDIA_MAX_MESSAGE_BYTES: 4096, MEDIA_INBOUND_SILENCE_MS: 1500 });
+    for (const [name, value] of [
+      ['MEDIA_MAX_MESSAGE_BYTES', '300000'],
+      ['MEDIA_MAX_MESSAGE_BYTES', '100'],
+      ['MEDIA_AUDIO_BURST_MS', '0'],
+      ['MEDIA_MAX_UTTERANCE_MS', '1.5'],
+      ['MEDIA_PING_INTERVAL_MS', '-1'],
+      ['MEDIA_INBOUND_SILENCE_MS', ''],
+      ['MEDIA_MAX_BUFFERED_BYTES', '1024'],
+    ]) {
+      expect(() => validateConfig(VoiceConfig, { ...base, [name]: value })).toThrow(new RegExp(name));
+    }
   });
 
   it('needs a base URL for a network provider', () => {

@@ -80,6 +80,39 @@ export class VoiceConfig extends BaseServiceConfig {
   @IntSetting({ min: 0, max: 3600000 })
   DRAIN_DEADLINE_MS: number = 30000;
 
+  /**
+   * Largest media message a stream may send, in bytes: a carrier's 20 ms frame is about 300 as JSON and its
+   * `start` well under this. A larger one closes the stream (1009) and hangs the call up.
+   */
+  @IntSetting({ min: 1024, max: 262144 })
+  MEDIA_MAX_MESSAGE_BYTES: number = 8192;
+
+  /**
+   * Caller audio is accepted at the media clock's rate plus this much ahead of it (wall ms: room for a network
+   * or event-loop stall); the excess is dropped and counted (voice_inbound_audio_dropped_seconds_total).
+   */
+  @IntSetting({ min: 100, max: 60000 })
+  MEDIA_AUDIO_BURST_MS: number = 2000;
+
+  /** A caller utterance longer than this (media ms) is cut and transcribed; the speech goes on as the next one. */
+  @IntSetting({ min: 1000, max: 600000 })
+  MEDIA_MAX_UTTERANCE_MS: number = 30000;
+
+  /** A ping every this many wall ms; a pong missing by the next ping ends the call (media_stream_unresponsive). */
+  @IntSetting({ min: 100, max: 600000 })
+  MEDIA_PING_INTERVAL_MS: number = 10000;
+
+  /** A stream that sends nothing for this many wall ms is closed and its call ended (media_stream_silent). */
+  @IntSetting({ min: 100, max: 600000 })
+  MEDIA_INBOUND_SILENCE_MS: number = 10000;
+
+  /**
+   * Bytes the replica may hold for a carrier that is not reading what it is sent; beyond this the stream is
+   * dropped and the call ended (media_stream_unresponsive).
+   */
+  @IntSetting({ min: 16384, max: 67108864 })
+  MEDIA_MAX_BUFFERED_BYTES: number = 262144;
+
   /** Speech to text: offline (deterministic, no network), an OpenAI-compatible server, or Deepgram-compatible. */
   @IsIn(['offline', 'openai', 'deepgram'], { message: 'STT_PROVIDER must be offline, openai or deepgram' })
   STT_PROVIDER: 'offline' | 'openai' | 'deepgram' = 'offline';

@@ -1,6 +1,6 @@
 import { mulawDecode, mulawEncode, sineWave } from '@vap/media';
 import type { SttProvider, SttSession } from '../providers/stt-provider';
-import { CallerInput, PRE_ROLL_MS, type Utterance } from './caller-input';
+import { CallerInput, MAX_UTTERANCE_MS, PRE_ROLL_MS, type Utterance } from './caller-input';
 import { MediaTime } from './media-time';
 import type { ProviderFailure } from './provider-failure';
 
@@ -52,6 +52,7 @@ describe('CallerInput', () => {
       time,
       recorder: null,
       providerTimeoutMs: 1000,
+      maxUtteranceMs: MAX_UTTERANCE_MS,
       onSpeechStart: (u) => starts.push(u),
       onUtterance: (utterance, text) => heard.push({ utterance, text }),
       onFailure: (f) => failures.push(f),
@@ -112,6 +113,43 @@ describe('CallerInput', () => {
     // The pre-roll's 200 ms at speech start (after 3 loud frames): the last 7 quiet frames and those 3 loud ones.
     const expected = mulawDecode(Buffer.concat([...quiet.slice(-7), ...loud]));
     expect(stt.audio).toEqual([...expected]);
+  });
+
+  it('cuts an utterance at the cap and transcribes it; the speech goes on as the next utterance', async () => {
+    await input.close();
+    input = new CallerInput({
+      stt,
+      languages: ['en'],
+      time,
+      recorder: null,
+      providerTimeoutMs: 1000,
+      maxUtteranceMs: 1000,
+      onSpeechStart: (u) => starts.push(u),
+      onUtterance: (utterance, text) => heard.push({ utterance, text }),
+      onFailure: (f) => failures.push(f),
+    });
+    await input.open();
+    // 2 s of continuous speech against a 1 s cap (50 frames, the pre-roll included).
+    feed(SILENCE, 20);
+    feed(SPEECH, 100);
+    // Cut twice: after the pre-roll's 10 frames and 40 more, then after 50; the caller is still speaking.
+    expect(starts).toHaveLength(3);
+    expect(input.speaking).toBe(true);
+    expect(stt.pushed).toEqual([50, 0]);
+    stt.finishing[0]('part one');
+    await new Promise((resolve) => setImmediate(resolve));
+    // The second utterance waited for the session and went to it whole: exactly the cap again.
+    expect(stt.pushed).toEqual([50, 50, 0]);
+    stt.finishing[1]('part two');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(heard.map((h) => h.text)).toEqual(['part one', 'part two']);
+    // Back to back: each part ends where the next begins.
+    expect(heard[0].utterance.endedAtMs).toBe(heard[1].utterance.startedAtMs);
+    expect(heard[1].utterance.endedAtMs).toBe(starts[2].startedAtMs);
+    // The third part holds the last 7 voiced frames, and ends at the caller's pause like any utterance.
+    feed(SILENCE, 35);
+    expect(input.speaking).toBe(false);
+    expect(stt.pushed).toEqual([50, 50, 7 + 35, 0]);
   });
 
   it('ignores speech while not listening, and releases the session on close', async () => {

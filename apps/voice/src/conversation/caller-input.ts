@@ -14,6 +14,12 @@ import { Aborted, ProviderFailure, withProviderTimeout } from './provider-failur
 export const PRE_ROLL_MS = 200;
 const PRE_ROLL_SAMPLES = (PRE_ROLL_MS * 8000) / 1000;
 
+/**
+ * Default longest utterance, media ms: a caller (or a line's noise) that never pauses would otherwise grow one
+ * utterance, and the STT request it becomes, without limit.
+ */
+export const MAX_UTTERANCE_MS = 30_000;
+
 /** One stretch of caller speech, start to endpoint. */
 export interface Utterance {
   /** Media ms when the speech began. */
@@ -25,6 +31,8 @@ export interface Utterance {
 interface PendingUtterance extends Utterance {
   /** Frames waiting for the STT session (it transcribes one utterance at a time). */
   frames: Int16Array[];
+  /** Samples captured so far (pre-roll included), against the utterance cap. */
+  samples: number;
   ended: boolean;
 }
 
@@ -34,6 +42,8 @@ export interface CallerInputOptions {
   time: MediaTime;
   recorder: CallRecorder | null;
   providerTimeoutMs: number;
+  /** An utterance that reaches this many media ms is cut and transcribed; the speech goes on as the next one. */
+  maxUtteranceMs: number;
   /** The caller started speaking (barge-in point). */
   onSpeechStart(utterance: Utterance): void;
   /** STT's text for an utterance ('' when nothing was understood), at `finalAtMs` media time. */
@@ -64,12 +74,15 @@ export class CallerInput {
   private live: PendingUtterance | null = null;
   private session: SttSession | null = null;
   private closed = false;
+  private readonly maxUtteranceSamples: number;
   /** False while the caller's speech must not start turns (voicemail message, the final farewell). */
   listening = true;
   /** Media ms of caller audio the carrier has delivered (mu-law 8 kHz: 8 bytes a millisecond). */
   heardMs = 0;
 
-  constructor(private readonly options: CallerInputOptions) {}
+  constructor(private readonly options: CallerInputOptions) {
+    this.maxUtteranceSamples = (options.maxUtteranceMs * 8000) / 1000;
+  }
 
   /** Opens the STT session; audio that arrives meanwhile waits for it. */
   async open(): Promise<void> {
@@ -110,6 +123,7 @@ export class CallerInput {
     else this.keepPreRoll(pcm);
     if (event?.type === 'speech_start') this.speechStarted(event, now);
     else if (event?.type === 'speech_end' && this.capturing) this.speechEnded(event, now);
+    else if (this.capturing && this.capturing.samples >= this.maxUtteranceSamples) this.cutUtterance(now);
   }
 
   /** Stops listening, drops pending utterances and releases the STT session. */
@@ -156,28 +170,50 @@ export class CallerInput {
   }
 
   private speechStarted(event: VadEvent, now: number): void {
-    const utterance: PendingUtterance = {
-      startedAtMs: this.mediaMsOf(event.atMs, now),
-      endedAtMs: null,
-      frames: [],
-      ended: false,
-    };
-    this.capturing = utterance;
-    this.queue.push(utterance);
+    const utterance = this.beginUtterance(this.mediaMsOf(event.atMs, now));
     if (this.preRollSamples > 0) this.push(utterance, this.takePreRoll());
     this.pump();
     this.options.onSpeechStart({ startedAtMs: utterance.startedAtMs, endedAtMs: null });
   }
 
+  private beginUtterance(startedAtMs: number): PendingUtterance {
+    const utterance: PendingUtterance = {
+      startedAtMs,
+      endedAtMs: null,
+      frames: [],
+      samples: 0,
+      ended: false,
+    };
+    this.capturing = utterance;
+    this.queue.push(utterance);
+    return utterance;
+  }
+
   private speechEnded(event: VadEvent, now: number): void {
+    this.endUtterance(this.mediaMsOf(event.atMs, now));
+  }
+
+  private endUtterance(endedAtMs: number): void {
     const utterance = this.capturing!;
     this.capturing = null;
-    utterance.endedAtMs = this.mediaMsOf(event.atMs, now);
+    utterance.endedAtMs = endedAtMs;
     utterance.ended = true;
     if (utterance === this.live) this.finishLive();
   }
 
+  /**
+   * The utterance reached the cap while the caller still speaks: it is transcribed as it stands, and what the
+   * caller says on starts the next one at once (a speech start like any other), so nothing said is lost.
+   */
+  private cutUtterance(now: number): void {
+    this.endUtterance(now);
+    const next = this.beginUtterance(now);
+    this.pump();
+    this.options.onSpeechStart({ startedAtMs: next.startedAtMs, endedAtMs: null });
+  }
+
   private push(utterance: PendingUtterance, frame: Int16Array): void {
+    utterance.samples += frame.length;
     if (utterance === this.live) this.session!.push(frame);
     // Waits for the session: a copy, as the frame's buffer is reused.
     else utterance.frames.push(frame.slice());

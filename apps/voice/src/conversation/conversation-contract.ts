@@ -47,6 +47,8 @@ export interface ConversationOptions {
    * counts as failed; default DEFAULT_PROVIDER_TIMEOUT_MS.
    */
   providerTimeoutMs?: number;
+  /** Media ms after which a caller utterance is cut and transcribed (MEDIA_MAX_UTTERANCE_MS); default MAX_UTTERANCE_MS. */
+  maxUtteranceMs?: number;
   /** Errors the conversation survives (a transcript line the calls service did not take), for the log. */
   onError?: (error: unknown, context: string) => void;
 }
@@ -69,8 +71,12 @@ export interface ConversationResult {
  */
 export interface LiveConversation {
   onEvent(event: MediaStreamEvent): void;
-  /** The stream closed without a stop (socket closed, carrier gone). */
-  onClosed(): void;
+  /**
+   * The stream closed without a stop (socket closed, carrier gone). With `cutReason` the platform cut it (a
+   * stream that broke a bound): the call is hung up through the carrier and ends with that reason, unless the
+   * conversation had already decided its own.
+   */
+  onClosed(cutReason?: string): void;
   /**
    * Ends the conversation from outside (drain deadline, the balance guard): a farewell if there is time, then
    * the hang-up with `reason`. False when the call was already ending by itself (that end goes on).

@@ -339,6 +339,39 @@ describe('conversation: lifecycle', () => {
     expect(call.commands('clear')).toHaveLength(0);
   });
 
+  it('a stream the platform cut: no farewell to a dead line, the call hung up with the cut reason', async () => {
+    const words = Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ');
+    call = new CallHarness({ agent: { intro_message: `${words}.` } }).start();
+    await call.until(() => call!.commands('sendAudio').length >= 50, 'five words played');
+    call.halt();
+    call.conversation.onClosed('media_stream_silent');
+    const result = await call.done();
+    expect(result.endCallReason).toBe('media_stream_silent');
+    // The carrier may still hold the call: hung up through it, once.
+    expect(call.reporter.hangups).toEqual(['media_stream_silent']);
+    expect(call.reporter.lines).toHaveLength(1);
+    expect(call.reporter.lines[0].interrupted).toBe(true);
+  });
+
+  it('a stream cut while the call was already ending keeps the reason decided, and still hangs up', async () => {
+    call = new CallHarness({ agent: { intro_message: 'Hello there.' }, timeScale: 4 }).start();
+    await call.until(() => call!.reporter.lines.length === 1, 'the intro');
+    expect(call.conversation.end('insufficient_balance')).toBe(true);
+    call.halt();
+    call.conversation.onClosed('media_stream_unresponsive');
+    const result = await call.done();
+    expect(result.endCallReason).toBe('insufficient_balance');
+    expect(call.reporter.hangups).toEqual(['insufficient_balance']);
+  });
+
+  it('a stream cut before it started: the call is hung up with the cut reason', async () => {
+    call = new CallHarness({ agent: { intro_message: 'Hello there.' } });
+    call.conversation.onClosed('media_stream_protocol_error');
+    const result = await call.done();
+    expect(result.endCallReason).toBe('media_stream_protocol_error');
+    expect(call.reporter.hangups).toEqual(['media_stream_protocol_error']);
+  });
+
   it('end(reason) from outside: a farewell, then the hang-up with that reason', async () => {
     call = new CallHarness({
       agent: { intro_message: 'Hello there.' },

@@ -9,7 +9,7 @@ import type { AmbienceLoop, MediaStreamEvent } from '@vap/media';
 import { AgentSpeech, type SpokenLine } from './agent-speech';
 import { backgroundAudioFor } from './background-audio';
 import { CallRecorder } from './call-recorder';
-import { CallerInput, type Utterance } from './caller-input';
+import { CallerInput, MAX_UTTERANCE_MS, type Utterance } from './caller-input';
 import {
   voicemailDetected,
   type ConversationOptions,
@@ -184,8 +184,8 @@ class Conversation implements LiveConversation {
     }
   }
 
-  onClosed(): void {
-    void this.streamGone();
+  onClosed(cutReason?: string): void {
+    void this.streamGone(cutReason);
   }
 
   end(reason: string): boolean {
@@ -231,6 +231,7 @@ class Conversation implements LiveConversation {
       time,
       recorder: this.recorder,
       providerTimeoutMs: this.providerTimeoutMs,
+      maxUtteranceMs: this.options.maxUtteranceMs ?? MAX_UTTERANCE_MS,
       onSpeechStart: () => this.callerStartedSpeaking(),
       onUtterance: (utterance, text, finalAtMs) => this.callerSaid(utterance, text, finalAtMs),
       onFailure: (failure) => void this.providerFailed(failure),
@@ -721,10 +722,15 @@ class Conversation implements LiveConversation {
     });
   }
 
-  private async streamGone(): Promise<void> {
+  /**
+   * The carrier's stream ended. A stream the platform cut (`cutReason`) leaves a call the carrier may still
+   * hold: it is hung up, with the reason the conversation had decided, else the cut's.
+   */
+  private async streamGone(cutReason?: string): Promise<void> {
+    const hangup = cutReason !== undefined;
     if (this.phase === 'waiting') {
       this.phase = 'live';
-      await this.finish(null, false);
+      await this.finish(cutReason ?? null, hangup);
       return;
     }
     if (this.finishing || this.phase !== 'live') {
@@ -736,9 +742,9 @@ class Conversation implements LiveConversation {
     if (this.input) this.input.listening = false;
     // The caller hung up mid-sentence: report what they heard. A transfer in flight is what ended the stream.
     this.speech?.stop();
-    let reason = this.decidedReason;
+    let reason = this.decidedReason ?? cutReason ?? null;
     if (this.pendingTransfer && (await this.pendingTransfer)) reason = 'transferred';
-    await this.finish(reason, false);
+    await this.finish(reason, hangup && reason !== 'transferred');
   }
 
   /** Hangs up (when asked), stops every timer and provider, waits for the transcript, settles `done`. */

@@ -54,6 +54,7 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
         commands.serve(session);
       },
       log,
+      maxMessageBytes: config.MEDIA_MAX_MESSAGE_BYTES,
     });
   }
 

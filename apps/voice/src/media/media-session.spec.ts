@@ -1,16 +1,41 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { VoiceCallContext } from '@vap/contracts';
+import { MediaStreamEndReasons, type VoiceCallContext } from '@vap/contracts';
 import { MediaStreamEvent, mediaStreamCodec } from '@vap/media';
 import type { ConversationResult, LiveConversation, MediaTransport } from '../conversation';
+import { cutStreams, ignoredStreamMessages, inboundAudioDropped } from '../metrics/voice.metrics';
 import {
   CLOSE_INTERNAL_ERROR,
   CLOSE_INVALID_PAYLOAD,
   CLOSE_NORMAL,
+  CLOSE_POLICY_VIOLATION,
   MediaSession,
+  MediaStreamBounds,
   PIPELINE_FAILED_REASON,
 } from './media-session';
+
+/** Bounds out of the way of a spec that is not about them. */
+const LOOSE: MediaStreamBounds = {
+  audioBurstMs: 60_000,
+  pingIntervalMs: 60_000,
+  inboundSilenceMs: 60_000,
+  maxBufferedBytes: 64 * 1024 * 1024,
+};
+/** The ws server's message limit in these specs (MEDIA_MAX_MESSAGE_BYTES). */
+const MAX_MESSAGE_BYTES = 8192;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function counterValue(
+  counter: { get(): Promise<{ values: { value: number; labels: object }[] }> },
+  labels: Record<string, string> = {},
+): Promise<number> {
+  const { values } = await counter.get();
+  return values
+    .filter((v) => Object.entries(labels).every(([k, l]) => (v.labels as Record<string, string>)[k] === l))
+    .reduce((sum, v) => sum + v.value, 0);
+}
 
 const CONTEXT = {
   callId: 'call_spec',
@@ -23,6 +48,8 @@ const CONTEXT = {
 class FakeConversation implements LiveConversation {
   readonly events: MediaStreamEvent[] = [];
   closed = false;
+  /** The reason the session gave when it cut the stream. */
+  cutReason: string | undefined;
   endedWith: string | null = null;
   answeredWith: string | null = null;
   readonly done: Promise<ConversationResult>;
@@ -38,9 +65,10 @@ class FakeConversation implements LiveConversation {
     if (event.type === 'stopped') this.settle({ endCallReason: null, mediaSeconds: 1.5, recording: null });
   }
 
-  onClosed(): void {
+  onClosed(cutReason?: string): void {
     this.closed = true;
-    this.settle({ endCallReason: null, mediaSeconds: 0, recording: null });
+    this.cutReason = cutReason;
+    this.settle({ endCallReason: cutReason ?? null, mediaSeconds: 0, recording: null });
   }
 
   end(reason: string): boolean {
@@ -102,7 +130,7 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
   let url: string;
 
   beforeAll(async () => {
-    wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+    wss = new WebSocketServer({ port: 0, host: '127.0.0.1', maxPayload: MAX_MESSAGE_BYTES });
     await once(wss, 'listening');
     url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
   });
@@ -115,6 +143,7 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
   function connect(
     start: (transport: MediaTransport) => Promise<LiveConversation> = async (t) => new FakeConversation(t),
     context: VoiceCallContext = CONTEXT,
+    bounds: MediaStreamBounds = LOOSE,
   ): Harness {
     const finished: ConversationResult[] = [];
     const hangups: string[] = [];
@@ -129,6 +158,7 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
             socket,
             codec: mediaStreamCodec('carrier_b'),
             timeScale: 1,
+            bounds,
             log: () => undefined,
             startConversation: async (transport) => {
               const c = await start(transport);
@@ -222,6 +252,8 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
       await h.session
     ).finished;
     expect((await h.conversation).closed).toBe(true);
+    // The call ends for it, hung up through the carrier (the conversation's part), not as a caller's hang-up.
+    expect((await h.conversation).cutReason).toBe(MediaStreamEndReasons.protocolError);
     expect(h.finished).toHaveLength(1);
   });
 
@@ -343,5 +375,173 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
     expect(h.finished).toEqual([
       { endCallReason: PIPELINE_FAILED_REASON, mediaSeconds: expect.any(Number), recording: null },
     ]);
+  });
+
+  describe('per-stream bounds', () => {
+    it('ignores and counts events of unknown types; the stream carries on', async () => {
+      const before = await counterValue(ignoredStreamMessages, { protocol: 'carrier_b' });
+      const h = connect();
+      await once(h.client, 'open');
+      send(h.client, frames.start);
+      send(h.client, { event: 'transcription', streamSid: 'MZ1', transcription: { text: 'hi' } });
+      send(h.client, { event: 'futureThing', sequenceNumber: '9' });
+      send(h.client, frames.media(Buffer.from([1, 2])));
+      const closed = once(h.client, 'close');
+      send(h.client, frames.stop);
+      const session = await h.session;
+      await session.finished;
+      const [code] = (await closed) as [number, Buffer];
+      expect(code).toBe(CLOSE_NORMAL);
+      expect((await h.conversation).events.map((e) => e.type)).toEqual(['started', 'audio', 'stopped']);
+      expect(await counterValue(ignoredStreamMessages, { protocol: 'carrier_b' })).toBe(before + 2);
+    });
+
+    it('still refuses a malformed frame of a known type', async () => {
+      const h = connect();
+      await once(h.client, 'open');
+      const closed = once(h.client, 'close');
+      send(h.client, { event: 'mark', streamSid: 'MZ1', mark: { name: 42 } });
+      const [code] = (await closed) as [number, Buffer];
+      expect(code).toBe(CLOSE_INVALID_PAYLOAD);
+    });
+
+    it('accepts caller audio up to real time plus the burst, and drops and counts the rest', async () => {
+      const before = await counterValue(inboundAudioDropped);
+      const h = connect(undefined, CONTEXT, { ...LOOSE, audioBurstMs: 1000 });
+      await once(h.client, 'open');
+      send(h.client, frames.start);
+      // Four seconds of 20 ms frames at once: only the 1 s burst (plus what the clock earned meanwhile) passes.
+      for (let i = 0; i < 200; i++) send(h.client, frames.media(Buffer.alloc(160, 0xff)));
+      send(h.client, frames.stop);
+      await (
+        await h.session
+      ).finished;
+      expect(h.finished[0].endCallReason).toBeNull();
+      const audio = (await h.conversation).events.filter((e) => e.type === 'audio');
+      expect(audio.length).toBeGreaterThanOrEqual(50);
+      expect(audio.length).toBeLessThan(80);
+      const dropped = (await counterValue(inboundAudioDropped)) - before;
+      expect(dropped).toBeCloseTo(((200 - audio.length) * 160) / 8000, 5);
+    });
+
+    it('cuts a stream that floods messages far beyond what its audio allows (CPU, not only memory)', async () => {
+      const h = connect(undefined, CONTEXT, { ...LOOSE, audioBurstMs: 100 });
+      await once(h.client, 'open');
+      send(h.client, frames.start);
+      const closed = once(h.client, 'close');
+      // Marks cost no audio, but parsing 500 of them at once is 16x what 100 ms of audio allows.
+      for (let i = 0; i < 500; i++) send(h.client, frames.mark);
+      const [code, reason] = (await closed) as [number, Buffer];
+      expect(code).toBe(CLOSE_POLICY_VIOLATION);
+      expect(String(reason)).toMatch(/messages far faster than real time/);
+      await (
+        await h.session
+      ).finished;
+      expect(h.finished[0].endCallReason).toBe(MediaStreamEndReasons.protocolError);
+    });
+
+    it('closes the stream (1009) on a message over the size limit and ends the call for it', async () => {
+      const before = await counterValue(cutStreams, { reason: MediaStreamEndReasons.protocolError });
+      const h = connect();
+      await once(h.client, 'open');
+      send(h.client, frames.start);
+      const closed = once(h.client, 'close');
+      send(h.client, frames.media(Buffer.alloc(MAX_MESSAGE_BYTES, 0xff)));
+      const [code] = (await closed) as [number, Buffer];
+      expect(code).toBe(1009);
+      await (
+        await h.session
+      ).finished;
+      expect((await h.conversation).cutReason).toBe(MediaStreamEndReasons.protocolError);
+      expect(h.finished[0].endCallReason).toBe(MediaStreamEndReasons.protocolError);
+      expect(await counterValue(cutStreams, { reason: MediaStreamEndReasons.protocolError })).toBe(
+        before + 1,
+      );
+    });
+
+    it('bounds the events held before the conversation starts by their size, not only their number', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const h = connect(async (transport) => {
+        await gate;
+        return new FakeConversation(transport);
+      });
+      await once(h.client, 'open');
+      const closed = once(h.client, 'close');
+      send(h.client, frames.start);
+      // 40 marks of ~7 KB each: far fewer than the 500 events held, but over the 256 KiB.
+      const name = 'm'.repeat(7000);
+      for (let i = 0; i < 40; i++) send(h.client, { ...frames.mark, mark: { name } });
+      const [code] = (await closed) as [number, Buffer];
+      expect(code).toBe(CLOSE_INTERNAL_ERROR);
+      release();
+      await (
+        await h.session
+      ).finished;
+      expect((await h.conversation).cutReason).toBe(PIPELINE_FAILED_REASON);
+    });
+
+    it('closes a stream that sends nothing for the silence deadline and ends its call (media_stream_silent)', async () => {
+      const h = connect(undefined, CONTEXT, { ...LOOSE, inboundSilenceMs: 300 });
+      await once(h.client, 'open');
+      const closed = once(h.client, 'close');
+      send(h.client, frames.start);
+      const sentAt = Date.now();
+      const [code, reason] = (await closed) as [number, Buffer];
+      expect(code).toBe(CLOSE_POLICY_VIOLATION);
+      expect(String(reason)).toMatch(/nothing arrived for 300 ms/);
+      expect(Date.now() - sentAt).toBeGreaterThanOrEqual(290);
+      await (
+        await h.session
+      ).finished;
+      expect(h.finished[0].endCallReason).toBe(MediaStreamEndReasons.silent);
+    });
+
+    it('keeps a stream that sends and answers pings, however long', async () => {
+      const h = connect(undefined, CONTEXT, { ...LOOSE, inboundSilenceMs: 200, pingIntervalMs: 100 });
+      await once(h.client, 'open');
+      send(h.client, frames.start);
+      const timer = setInterval(() => send(h.client, frames.media(Buffer.alloc(160, 0xff))), 20);
+      await sleep(800);
+      clearInterval(timer);
+      expect(h.client.readyState).toBe(WebSocket.OPEN);
+      const closed = once(h.client, 'close');
+      send(h.client, frames.stop);
+      await closed;
+      expect(h.finished[0].endCallReason).toBeNull();
+    });
+
+    it('drops a stream that stops answering pings (it stopped reading) and ends its call', async () => {
+      const h = connect(undefined, CONTEXT, { ...LOOSE, pingIntervalMs: 100 });
+      await once(h.client, 'open');
+      send(h.client, frames.start);
+      const conversation = await h.conversation;
+      // Still sending, no longer reading: pings go unanswered.
+      h.client.pause();
+      const timer = setInterval(() => send(h.client, frames.media(Buffer.alloc(160, 0xff))), 20);
+      await (
+        await h.session
+      ).finished;
+      clearInterval(timer);
+      expect(conversation.cutReason).toBe(MediaStreamEndReasons.unresponsive);
+      h.client.terminate();
+    });
+
+    it('drops a stream whose carrier stops reading once what waits for it passes the limit', async () => {
+      const h = connect(undefined, CONTEXT, { ...LOOSE, maxBufferedBytes: 64 * 1024 });
+      await once(h.client, 'open');
+      send(h.client, frames.start);
+      const conversation = await h.conversation;
+      h.client.pause();
+      // The agent keeps talking to a carrier that reads nothing: the kernel's buffers fill, then the replica's.
+      const chunk = Buffer.alloc(16 * 1024, 0xff);
+      const timer = setInterval(() => conversation.transport.send({ type: 'sendAudio', payload: chunk }), 1);
+      await (
+        await h.session
+      ).finished;
+      clearInterval(timer);
+      expect(conversation.cutReason).toBe(MediaStreamEndReasons.unresponsive);
+      h.client.terminate();
+    });
   });
 });

@@ -1,12 +1,21 @@
 import type { RawData, WebSocket } from 'ws';
-import type { VoiceCallContext } from '@vap/contracts';
-import { MediaStreamCodec, MediaStreamCommand, MediaStreamEvent, sharedPacingClock } from '@vap/media';
+import { MediaStreamEndReasons, type MediaStreamEndReason, type VoiceCallContext } from '@vap/contracts';
+import {
+  MediaClockBudget,
+  MediaStreamCodec,
+  MediaStreamCommand,
+  MediaStreamEvent,
+  MULAW_BYTES_PER_MS,
+  sharedPacingClock,
+} from '@vap/media';
 import {
   voicemailDetected,
   type ConversationResult,
   type LiveConversation,
   type MediaTransport,
 } from '../conversation';
+import { cutStreams, ignoredStreamMessages, inboundAudioDropped } from '../metrics/voice.metrics';
+import { StreamLiveness, type LivenessFault } from './stream-liveness';
 
 /** WebSocket close codes (RFC 6455) the session uses. */
 export const CLOSE_NORMAL = 1000;
@@ -14,15 +23,47 @@ export const CLOSE_UNSUPPORTED_DATA = 1003;
 export const CLOSE_INVALID_PAYLOAD = 1007;
 export const CLOSE_INTERNAL_ERROR = 1011;
 export const CLOSE_GOING_AWAY = 1001;
+export const CLOSE_POLICY_VIOLATION = 1008;
 
 /**
  * Events held while the conversation is being built (voice lookup, providers): 10 s of 20 ms frames. A
  * pipeline that takes longer has failed anyway; beyond it the stream is closed rather than buffered.
  */
 const MAX_PENDING_EVENTS = 500;
+/**
+ * The same buffer by the size of the messages held: 256 KiB is about 10 s of a carrier's 20 ms frames, while a
+ * flood of large messages reaches it long before the count.
+ */
+const MAX_PENDING_BYTES = 256 * 1024;
+/**
+ * A carrier's media message is about twice its audio (base64, JSON); a stream may send 16 times its audio's
+ * worth in messages (marks, DTMF, overhead, its burst). Beyond that it only costs the replica CPU to parse, and
+ * the stream is cut.
+ */
+const MESSAGE_BYTES_PER_AUDIO_BYTE = 16;
 
 /** end_call_reason when the conversation could not be started (voice lookup, providers, the pipeline). */
 export const PIPELINE_FAILED_REASON = 'voice_pipeline_failed';
+
+/** Why the session cut a stream: a bound it broke, or a pipeline that did not start in time. */
+type CutReason = MediaStreamEndReason | typeof PIPELINE_FAILED_REASON;
+
+const LIVENESS_REASON: Readonly<Record<LivenessFault, CutReason>> = {
+  silent: MediaStreamEndReasons.silent,
+  unresponsive: MediaStreamEndReasons.unresponsive,
+};
+
+/** What one stream may cost the replica (VoiceConfig's MEDIA_* settings). */
+export interface MediaStreamBounds {
+  /** MEDIA_AUDIO_BURST_MS: caller audio accepted ahead of the media clock, wall ms. */
+  audioBurstMs: number;
+  /** MEDIA_PING_INTERVAL_MS. */
+  pingIntervalMs: number;
+  /** MEDIA_INBOUND_SILENCE_MS. */
+  inboundSilenceMs: number;
+  /** MEDIA_MAX_BUFFERED_BYTES: outbound bytes held for a carrier that does not read them. */
+  maxBufferedBytes: number;
+}
 
 export interface MediaSessionOptions {
   context: VoiceCallContext;
@@ -34,8 +75,9 @@ export interface MediaSessionOptions {
   finish: (result: ConversationResult) => Promise<void>;
   /** Hangs the call up through the calls service when no conversation could run. */
   hangup: (reason: string) => Promise<void>;
-  /** MEDIA_TIME_SCALE, for the media seconds of a call whose conversation never started. */
+  /** MEDIA_TIME_SCALE, for the media seconds of a call whose conversation never started, and the audio budget. */
   timeScale: number;
+  bounds: MediaStreamBounds;
   log: (level: 'warn' | 'error', message: string) => void;
   now?: () => number;
 }
@@ -44,6 +86,9 @@ export interface MediaSessionOptions {
  * One accepted media stream: decodes the carrier's frames into neutral events for the call's conversation,
  * encodes what the conversation sends, and reports the outcome once the conversation settles. A frame the
  * protocol does not allow closes the socket with a reason; nothing a carrier sends can crash the process.
+ * Each stream is bounded: caller audio to real time plus a burst, the events held before the conversation
+ * starts, and liveness (pings answered, frames arriving, what it is sent read). A stream that breaks a bound is
+ * cut and its call hung up with the reason (MediaStreamEndReasons); unknown event types are only counted.
  */
 export class MediaSession {
   readonly callId: string;
@@ -52,6 +97,14 @@ export class MediaSession {
   readonly finished: Promise<void>;
   private conversation: LiveConversation | null = null;
   private pending: MediaStreamEvent[] = [];
+  private pendingBytes = 0;
+  /** Set when the session cut the stream: the call ends with it and is hung up. */
+  private cutReason: CutReason | null = null;
+  private readonly audioBudget: MediaClockBudget;
+  private readonly messageBudget: MediaClockBudget;
+  private readonly liveness: StreamLiveness;
+  private droppingAudio = false;
+  private ignoredUnknown = false;
   private streamId: string | null = null;
   private socketClosed = false;
   private conversationDone = false;
@@ -66,9 +119,37 @@ export class MediaSession {
     this.partnerId = options.context.partnerId;
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
+    const { bounds } = options;
+    this.audioBudget = new MediaClockBudget({ burstMs: bounds.audioBurstMs, timeScale: options.timeScale });
+    this.messageBudget = new MediaClockBudget({
+      burstMs: bounds.audioBurstMs,
+      timeScale: options.timeScale,
+      bytesPerMediaMs: MULAW_BYTES_PER_MS * MESSAGE_BYTES_PER_AUDIO_BYTE,
+    });
+    this.liveness = new StreamLiveness(
+      options.socket,
+      { pingIntervalMs: bounds.pingIntervalMs, silenceMs: bounds.inboundSilenceMs },
+      (fault) =>
+        this.cut(
+          LIVENESS_REASON[fault],
+          fault === 'silent'
+            ? `nothing arrived for ${bounds.inboundSilenceMs} ms`
+            : `no pong within ${bounds.pingIntervalMs} ms`,
+          // A carrier that stopped reading would not read a close frame either.
+          fault === 'silent' ? CLOSE_POLICY_VIOLATION : null,
+        ),
+    );
     options.socket.on('message', (data, isBinary) => this.onMessage(data, isBinary));
     options.socket.on('close', () => this.onSocketClosed());
-    options.socket.on('error', (err) => {
+    options.socket.on('error', (err: Error & { code?: string }) => {
+      // ws's own refusals of what the peer sent (a message over MEDIA_MAX_MESSAGE_BYTES, bad UTF-8, a bad
+      // opcode): it closes the socket itself (1009, 1007, 1002); the call ends like any protocol fault.
+      if (err.code?.startsWith('WS_ERR_') && this.cutReason === null && !this.socketClosed) {
+        this.cutReason = MediaStreamEndReasons.protocolError;
+        cutStreams.inc({ reason: this.cutReason });
+        options.log('warn', `call ${this.callId}: closing the media stream: ${err.message}`);
+        return;
+      }
       options.log('warn', `media socket of call ${this.callId} failed: ${err.message}`);
     });
     this.finished = this.run().catch((err: Error) => {
@@ -123,7 +204,7 @@ export class MediaSession {
       if (this.endRequested !== null) this.guarded(() => conversation.end(this.endRequested!));
       else if (this.pendingAnsweredBy !== null)
         this.guarded(() => conversation.answeredBy(this.pendingAnsweredBy!));
-      if (this.socketClosed) this.guarded(() => conversation.onClosed());
+      if (this.socketClosed) this.guarded(() => conversation.onClosed(this.cutReason ?? undefined));
       // A pipeline that breaks still ends the call cleanly: hang-up, report, socket closed.
       result = await conversation.done.catch((err: Error) => this.failed('the conversation failed', err));
     }
@@ -153,6 +234,7 @@ export class MediaSession {
     // pacing clock leave, instead of waiting for the event loop's next timer phase.
     sharedPacingClock.catchUp();
     if (this.conversationDone || this.socketClosed) return;
+    this.liveness.heard();
     if (isBinary) {
       this.protocolError(CLOSE_UNSUPPORTED_DATA, 'binary frames are not part of the media protocol');
       return;
@@ -160,24 +242,63 @@ export class MediaSession {
     const text = Buffer.isBuffer(data)
       ? data.toString('utf8')
       : Buffer.concat(data as Buffer[]).toString('utf8');
+    if (!this.messageBudget.take(text.length)) {
+      this.cut(
+        MediaStreamEndReasons.protocolError,
+        'the carrier sends messages far faster than real time',
+        CLOSE_POLICY_VIOLATION,
+      );
+      return;
+    }
     const decoded = this.options.codec.decode(text);
     if (!decoded.ok) {
-      const { reason, field } = decoded.error;
+      const { reason, field, event } = decoded.error;
+      if (reason === 'unknown_event') return this.ignoreUnknown(event);
       const what = field ? `${reason} (${field})` : reason;
       this.protocolError(CLOSE_INVALID_PAYLOAD, `invalid ${this.options.codec.protocol} message: ${what}`);
       return;
     }
     const event = decoded.message;
     if (!event) return;
+    if (event.type === 'audio' && !this.audioBudget.take(event.payload.length)) {
+      this.dropAudio(event.payload.length);
+      return;
+    }
     if (event.type === 'started') this.streamId = event.streamId;
     if (this.conversation) {
       const conversation = this.conversation;
       this.guarded(() => conversation.onEvent(event));
-    } else if (this.pending.length < MAX_PENDING_EVENTS) {
+    } else if (
+      this.pending.length < MAX_PENDING_EVENTS &&
+      this.pendingBytes + text.length <= MAX_PENDING_BYTES
+    ) {
       this.pending.push(event);
+      this.pendingBytes += text.length;
     } else {
-      this.protocolError(CLOSE_INTERNAL_ERROR, 'the conversation did not start in time');
+      this.cut(PIPELINE_FAILED_REASON, 'the conversation did not start in time', CLOSE_INTERNAL_ERROR);
     }
+  }
+
+  /** Caller audio beyond real time plus the burst: dropped unheard, counted, logged once per stream. */
+  private dropAudio(bytes: number): void {
+    inboundAudioDropped.inc(bytes / 8000);
+    if (this.droppingAudio) return;
+    this.droppingAudio = true;
+    this.options.log(
+      'warn',
+      `call ${this.callId}: the carrier sends audio faster than real time; dropping what exceeds the burst allowance`,
+    );
+  }
+
+  /** A newer protocol's event, or one this platform has no use for: counted, logged once per stream. */
+  private ignoreUnknown(event: string | undefined): void {
+    ignoredStreamMessages.inc({ protocol: this.options.codec.protocol });
+    if (this.ignoredUnknown) return;
+    this.ignoredUnknown = true;
+    this.options.log(
+      'warn',
+      `call ${this.callId}: ignoring ${this.options.codec.protocol} messages of unknown event ${JSON.stringify(event?.slice(0, 64))}`,
+    );
   }
 
   private send(command: MediaStreamCommand): void {
@@ -185,12 +306,37 @@ export class MediaSession {
     if (this.streamId === null || this.socketClosed) return;
     const socket = this.options.socket;
     if (socket.readyState !== socket.OPEN) return;
+    // A carrier that stopped reading would have the replica hold everything sent to it.
+    if (socket.bufferedAmount > this.options.bounds.maxBufferedBytes) {
+      this.cut(
+        MediaStreamEndReasons.unresponsive,
+        `the carrier is not reading: ${socket.bufferedAmount} bytes waiting to be sent`,
+        null,
+      );
+      return;
+    }
     socket.send(this.options.codec.encode(command, this.streamId));
   }
 
   private protocolError(code: number, reason: string): void {
-    this.options.log('warn', `call ${this.callId}: closing the media stream: ${reason}`);
-    this.close(code, reason);
+    this.cut(MediaStreamEndReasons.protocolError, reason, code);
+  }
+
+  /**
+   * Closes the stream for `reason` (with a close frame `code`, or dropped outright when null) and has the
+   * conversation end the call with that reason, hung up through the carrier.
+   */
+  private cut(reason: CutReason, message: string, code: number | null): void {
+    if (this.socketClosed || this.conversationDone) return;
+    this.options.log('warn', `call ${this.callId}: closing the media stream: ${message}`);
+    cutStreams.inc({ reason });
+    this.cutReason = reason;
+    if (code === null) {
+      this.options.socket.terminate();
+      this.onSocketClosed();
+    } else {
+      this.close(code, message);
+    }
   }
 
   private close(code: number, reason: string): void {
@@ -204,7 +350,8 @@ export class MediaSession {
   private onSocketClosed(): void {
     if (this.socketClosed) return;
     this.socketClosed = true;
-    if (!this.conversationDone) this.guarded(() => this.conversation?.onClosed());
+    this.liveness.stop();
+    if (!this.conversationDone) this.guarded(() => this.conversation?.onClosed(this.cutReason ?? undefined));
   }
 
   /**

@@ -8,9 +8,6 @@ import { inSpan, RequestContext } from '@vap/messaging';
 import { refusedUpgrades } from '../metrics/voice.metrics';
 import type { Admission, StreamAdmission } from './stream-admission';
 
-/** A media message is one 20 ms frame (about 300 bytes as JSON); anything near this is not a carrier. */
-const MAX_MESSAGE_BYTES = 256 * 1024;
-
 /** A request id a client may choose; anything else (too long, odd characters) gets a fresh one. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -21,6 +18,11 @@ export interface MediaStreamServerOptions {
   /** An admitted upgrade became a WebSocket: start its session. */
   onAccepted: (socket: WebSocket, stream: AcceptedStream) => void;
   log: (level: 'warn' | 'error', message: string) => void;
+  /**
+   * MEDIA_MAX_MESSAGE_BYTES: a media message is one 20 ms frame (about 300 bytes as JSON); ws refuses a larger
+   * one before buffering it whole, closing the stream with 1009.
+   */
+  maxMessageBytes: number;
 }
 
 /**
@@ -29,16 +31,18 @@ export interface MediaStreamServerOptions {
  * is a plain HTTP status on the raw socket, so no audio ever flows on a refused stream.
  */
 export class MediaStreamServer {
-  private readonly wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: MAX_MESSAGE_BYTES,
-    perMessageDeflate: false,
-  });
+  private readonly wss: WebSocketServer;
   private server?: Server;
   private readonly onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) =>
     void this.upgrade(req, socket, head);
 
-  constructor(private readonly options: MediaStreamServerOptions) {}
+  constructor(private readonly options: MediaStreamServerOptions) {
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: options.maxMessageBytes,
+      perMessageDeflate: false,
+    });
+  }
 
   attach(server: Server): void {
     this.server = server;

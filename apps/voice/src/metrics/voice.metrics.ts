@@ -86,3 +86,23 @@ export const pacingMetrics: PacingObserver = {
   sent: (latenessMs) => frameSendLateness.observe(Math.max(0, latenessMs) / 1000),
   underrun: () => frameUnderruns.inc(),
 };
+
+/** Caller audio a stream sent beyond real time plus MEDIA_AUDIO_BURST_MS, dropped unheard. */
+export const inboundAudioDropped = new Counter({
+  name: 'voice_inbound_audio_dropped_seconds_total',
+  help: 'Seconds of caller audio dropped because a media stream sent it faster than real time plus the burst allowance',
+});
+
+/** Carrier messages of event types the platform does not know, ignored (a newer protocol, not a fault). */
+export const ignoredStreamMessages = new Counter({
+  name: 'voice_media_messages_ignored_total',
+  help: 'Media-stream messages of unknown event types, ignored, by protocol',
+  labelNames: ['protocol'],
+});
+
+/** Streams the replica closed for breaking a bound, by the end_call_reason their call got. */
+export const cutStreams = new Counter({
+  name: 'voice_media_streams_cut_total',
+  help: 'Media streams closed by the replica for breaking a per-stream bound, by end_call_reason',
+  labelNames: ['reason'],
+});

@@ -40,6 +40,12 @@ export class ConversationStarter {
       socket,
       codec: mediaStreamCodec(mediaStreamProtocolOf(stream.carrier)),
       timeScale: config.MEDIA_TIME_SCALE,
+      bounds: {
+        audioBurstMs: config.MEDIA_AUDIO_BURST_MS,
+        pingIntervalMs: config.MEDIA_PING_INTERVAL_MS,
+        inboundSilenceMs: config.MEDIA_INBOUND_SILENCE_MS,
+        maxBufferedBytes: config.MEDIA_MAX_BUFFERED_BYTES,
+      },
       log,
       startConversation: async (transport) => {
         const voice = await resolveAgentVoice(rpc, context);
@@ -54,6 +60,7 @@ export class ConversationStarter {
           transport,
           timeScale: config.MEDIA_TIME_SCALE,
           providerTimeoutMs: config.PROVIDER_TIMEOUT_MS,
+          maxUtteranceMs: config.MEDIA_MAX_UTTERANCE_MS,
           latency: turnLatencySink,
           pacing: pacingMetrics,
           onError: (err, what) =>
