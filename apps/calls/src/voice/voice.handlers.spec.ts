@@ -256,12 +256,15 @@ describe('calls.voice.* commands', () => {
     return { url, nonce: verified.claims.nonce };
   }
 
+  const VOICE_REPLICA: string = randomUUID();
+
   const attach = (
     carrier: VoiceCarrier,
     callId: string,
     s: { url: string; nonce: string },
     headers: Record<string, string>,
-  ) => rpc.request(Subjects.calls.voiceAttach, null, { callId, carrier, ...s, headers });
+    replicaId: string = VOICE_REPLICA,
+  ) => rpc.request(Subjects.calls.voiceAttach, null, { callId, carrier, ...s, headers, replicaId });
 
   const carrierBHeaders = (url: string, token = CARRIER_B.auth_token) => ({
     'X-Twilio-Signature': carrierBSignature(token, url, new Map()),
@@ -295,8 +298,9 @@ describe('calls.voice.* commands', () => {
         answeredBy: 'human',
         agent: agentSettings,
       });
-      // Post-call processing now waits for the voice service's end-of-stream report.
-      expect((await sessionOf(call.id)).mediaStream).toBe('live');
+      // Post-call processing now waits for the voice service's end-of-stream report, and the replica serving
+      // the stream is known, so that the call ends should it die.
+      expect(await sessionOf(call.id)).toMatchObject({ mediaStream: 'live', voiceReplicaId: VOICE_REPLICA });
       await expect(attach('carrier_b', call.id, s, carrierBHeaders(s.url))).rejects.toMatchObject({
         code: ErrorCode.CONFLICT,
       });
@@ -336,6 +340,19 @@ describe('calls.voice.* commands', () => {
         provider: 'sandbox',
       });
       await expect(attach('sandbox', call.id, s, {})).rejects.toMatchObject({ code: ErrorCode.CONFLICT });
+    });
+
+    it('refuses an attach that does not name the voice replica serving it, leaving the token usable', async () => {
+      const call = await callOn('sandbox');
+      const s = stream('sandbox', call.id);
+      for (const replicaId of [null, '', 'two.tokens', 42] as unknown as string[]) {
+        await expect(attach('sandbox', call.id, s, {}, replicaId)).rejects.toMatchObject({
+          code: ErrorCode.VALIDATION_ERROR,
+        });
+      }
+      expect((await sessionOf(call.id)).mediaStream).toBeNull();
+      await expect(attach('sandbox', call.id, s, {}, 'voice-2')).resolves.toMatchObject({ callId: call.id });
+      expect((await sessionOf(call.id)).voiceReplicaId).toBe('voice-2');
     });
 
     it('is 404 for an unknown call, an ended call, or a stream on another carrier', async () => {

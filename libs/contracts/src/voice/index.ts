@@ -1,2 +1,3 @@
 export * from './agent-settings';
 export * from './voice-commands';
+export * from './voice-replicas';

@@ -20,6 +20,11 @@ export interface VoiceAttachRequest {
   url: string;
   /** The upgrade request's headers, lower-case names. */
   headers: Record<string, string>;
+  /**
+   * The voice replica that serves the stream (its id in the VoiceReplicaHeartbeat bucket): when that replica's
+   * heartbeat lapses, the calls service ends the call.
+   */
+  replicaId: string;
 }
 
 export interface VoiceCallContext {
