@@ -437,6 +437,57 @@ describe('calls.voice.* commands', () => {
       expect(Number(live_seconds)).toBeCloseTo(4.6, 3);
     });
 
+    it('records a line the voice service retried once, by its stream and place on it', async () => {
+      const call = await callOn('sandbox');
+      const streamA = randomUUID();
+      const streamB = randomUUID();
+      const line = (content: string, streamId: string, seq: number) =>
+        rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+          callId: call.id,
+          role: 'bot',
+          content,
+          atMs: seq * 1000,
+          callSeconds: seq,
+          streamId,
+          seq,
+        });
+      await line('Hello from Acme', streamA, 0);
+      // The reply was lost (a timeout): the same line again, then the next one, then a late repeat.
+      await line('Hello from Acme', streamA, 0);
+      await line('How can I help?', streamA, 1);
+      await line('Hello from Acme', streamA, 0);
+      // A line given up on leaves a gap; the next one is still recorded.
+      await line('Anything else?', streamA, 3);
+      await line('How can I help?', streamA, 1);
+      // Another stream of the same call counts its own lines.
+      await line('Welcome back', streamB, 0);
+      expect((await sessionOf(call.id)).transcript.map((e) => e.content)).toEqual([
+        'Hello from Acme',
+        'How can I help?',
+        'Anything else?',
+        'Welcome back',
+      ]);
+      for (const [streamId, seq] of [
+        ['not an id', 0],
+        [streamA, -1],
+        [streamA, 1.5],
+        [undefined, 4],
+      ] as const) {
+        await expect(
+          rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+            callId: call.id,
+            role: 'user',
+            content: 'hi',
+            atMs: 0,
+            callSeconds: 0,
+            streamId,
+            seq,
+          }),
+        ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+      }
+      expect((await sessionOf(call.id)).transcript).toHaveLength(4);
+    });
+
     it("is 404 for another partner's call and 400 for a line without its time", async () => {
       const call = await callOn('sandbox');
       const line = { callId: call.id, role: 'user' as const, content: 'hi', atMs: 0, callSeconds: 0 };
