@@ -31,14 +31,17 @@ describe('LostVoiceReplicaReaper', () => {
   let failHangups = false;
 
   beforeAll(async () => {
+    nats = new NatsConnectionService({ serviceName: 'calls', url: NATS_URL, subjectPrefix: prefix });
+    await nats.onModuleInit();
+    // What a voice replica beats into (ReplicaHeartbeat), on the same bucket. A bucket younger than the lapse
+    // tells no death (see HeartbeatBucket), so it is made first and the specs run once it is old enough.
+    heartbeats = new HeartbeatBucket(nats, VoiceReplicaHeartbeat);
+    await heartbeats.beat(randomUUID());
+    const bucketOld = new Promise((resolve) => setTimeout(resolve, VoiceReplicaHeartbeat.lapseMs + 100));
     db = await createTestDatabase(SERVER_URL, 'vap_calls_voice_reaper');
     const config = Object.assign(new CallsConfig(), { DATABASE_URL: db.url });
     await runMigrations(callsDataSourceOptions(config));
     dataSource = await new DataSource(callsDataSourceOptions(config)).initialize();
-    nats = new NatsConnectionService({ serviceName: 'calls', url: NATS_URL, subjectPrefix: prefix });
-    await nats.onModuleInit();
-    // What a voice replica beats into (ReplicaHeartbeat), on the same bucket.
-    heartbeats = new HeartbeatBucket(nats, VoiceReplicaHeartbeat);
     const carriers = {
       get: () => ({
         hangup: async (call: { id: string }, reason: string) => {
@@ -49,7 +52,8 @@ describe('LostVoiceReplicaReaper', () => {
     } as unknown as CarrierRegistry;
     const progress = new CallProgressService(dataSource, new OutboxService(), config);
     reaper = new LostVoiceReplicaReaper(dataSource, config, nats, carriers, progress);
-  });
+    await bucketOld;
+  }, 40_000);
 
   afterEach(async () => {
     // Each test's calls are over, so that no later sweep looks at them.

@@ -26,19 +26,27 @@ describe('HeartbeatBucket', () => {
     await deleteJetStreamByPrefix(NATS_URL, prefix).catch(() => undefined);
   });
 
-  it("is named after the deployment's prefix, and either side may open it first", async () => {
-    const spec = { bucket: 'replicas_a', lapseMs: 5000 };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it("is named after the deployment's prefix, either side may open it first, and a new one tells no death", async () => {
+    const spec = { bucket: 'replicas_a', lapseMs: 1000 };
     const watcher = new HeartbeatBucket(other, spec);
     expect(watcher.name).toBe(`${prefix}_replicas_a`);
-    expect(await watcher.isAlive(randomUUID())).toBe(false);
+    // Just created: a replica may not have beaten into it yet, so nobody counts as gone.
+    const unknown = randomUUID();
+    expect(await watcher.isAlive(unknown)).toBe(true);
     const id = randomUUID();
     await new HeartbeatBucket(nats, spec).beat(id);
     expect(await watcher.isAlive(id)).toBe(true);
+    await sleep(1100);
+    expect(await watcher.isAlive(unknown)).toBe(false);
   });
 
   it('an id is alive while it beats, and gone once it signs off', async () => {
-    const beats = new HeartbeatBucket(nats, { bucket: 'replicas_b', lapseMs: 5000 });
+    const beats = new HeartbeatBucket(nats, { bucket: 'replicas_b', lapseMs: 1000 });
     const id = randomUUID();
+    await beats.beat(id);
+    await sleep(1100);
     await beats.beat(id);
     expect(await beats.isAlive(id)).toBe(true);
     await beats.remove(id);
@@ -54,10 +62,22 @@ describe('HeartbeatBucket', () => {
     await beats.beat(id);
     for (let i = 0; i < 4; i++) {
       await beats.beat(steady);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await sleep(400);
     }
     // The one that kept beating is there; the one that beat once 1.6 s ago is not.
     expect(await watcher.isAlive(steady)).toBe(true);
     expect(await watcher.isAlive(id)).toBe(false);
+  });
+
+  it('a bucket lost with NATS storage is made again by the next beat', async () => {
+    const spec = { bucket: 'replicas_d', lapseMs: 1000 };
+    const beats = new HeartbeatBucket(nats, spec);
+    const id = randomUUID();
+    await beats.beat(id);
+    await (await nats.jsm()).streams.delete(`KV_${beats.name}`);
+    // The first beat after the loss fails; the one after it opens the bucket again.
+    await expect(beats.beat(id)).rejects.toThrow();
+    await beats.beat(id);
+    expect(await beats.isAlive(id)).toBe(true);
   });
 });

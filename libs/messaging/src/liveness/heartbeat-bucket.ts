@@ -31,29 +31,42 @@ export class HeartbeatBucket {
 
   /** Records that `id` is alive now. */
   async beat(id: string): Promise<void> {
-    await (await this.kv()).put(id, String(Date.now()));
+    await this.using((kv) => kv.put(id, String(Date.now())));
   }
 
-  /** True while `id`'s last beat is younger than the lapse and it has not signed off. */
+  /**
+   * True while `id`'s last beat is younger than the lapse and it has not signed off. A bucket younger than the
+   * lapse (created just now, e.g. after NATS lost its storage) cannot tell a dead replica from one that has not
+   * beaten into it yet, so every id counts as alive until it is that old.
+   */
   async isAlive(id: string): Promise<boolean> {
-    const entry = await (await this.kv()).get(id);
-    return entry !== null && entry.operation === 'PUT';
+    return this.using(async (kv) => {
+      const entry = await kv.get(id);
+      if (entry !== null && entry.operation === 'PUT') return true;
+      const { streamInfo } = await kv.status();
+      return Date.now() - Date.parse(streamInfo.created) < this.spec.lapseMs;
+    });
   }
 
   /** A replica that stops on purpose signs off at once rather than waiting for the lapse. */
   async remove(id: string): Promise<void> {
-    await (await this.kv()).delete(id);
+    await this.using((kv) => kv.delete(id));
   }
 
-  private kv(): Promise<KV> {
-    // Either side may create the bucket, with the same settings; a failed open is tried again next time.
-    this.opening ??= this.nats
-      .js()
-      .views.kv(this.name, { ttl: this.spec.lapseMs, history: 1 })
-      .catch((err: unknown) => {
-        this.opening = undefined;
-        throw err;
-      });
+  /** Runs `op` on the bucket; after a failure the bucket is opened (or created) again next time. */
+  private async using<T>(op: (kv: KV) => Promise<T>): Promise<T> {
+    const opening = this.open();
+    try {
+      return await op(await opening);
+    } catch (err) {
+      if (this.opening === opening) this.opening = undefined;
+      throw err;
+    }
+  }
+
+  private open(): Promise<KV> {
+    // Either side may create the bucket, with the same settings.
+    this.opening ??= this.nats.js().views.kv(this.name, { ttl: this.spec.lapseMs, history: 1 });
     return this.opening;
   }
 }
