@@ -40,7 +40,13 @@ describe('fake platform responder', () => {
   it("answers attach with a registered call's context and 404 for an unknown call", async () => {
     const call = benchCall(3, benchAgentSettings('Hello.'), 'http://127.0.0.1:9', randomBytes(32));
     responder.register(call.context);
-    const attach = { carrier: 'carrier_b' as const, nonce: 'n', url: call.streamUrl, headers: {} };
+    const attach = {
+      carrier: 'carrier_b' as const,
+      nonce: 'n',
+      url: call.streamUrl,
+      headers: {},
+      replicaId: 'bench-voice',
+    };
     const context = await rpc.request('calls.voice.attach', null, { ...attach, callId: call.context.callId });
     expect(context).toEqual(call.context);
     expect(context.agent.intro_message).toBe('Hello.');

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
+import { LONGEST_CALL_SECS } from '@vap/contracts';
 import { createRenderer, findOverlays, loadCompose, parseYamlDocuments } from './validate-manifests';
 
 /**
@@ -120,6 +121,20 @@ function blobDir(env: Env): string | undefined {
   return posix.resolve(IMAGE_WORKDIR, env.BLOB_STORAGE_DIR ?? '.data/blobs');
 }
 
+/**
+ * What a voice replica's stop takes at most, in seconds: its drain (DRAIN_DEADLINE_MS, set in the
+ * deployment, so the grace period beside it can be checked), then the usual shutdown (SHUTDOWN_TIMEOUT_MS);
+ * and the drain must let the longest call end by itself, so a rollout or a scale-down cuts none.
+ */
+function voiceStopSeconds(where: string, env: Env): number {
+  const drainMs = Number(env.DRAIN_DEADLINE_MS);
+  expect({ where, drainCoversLongestCall: drainMs >= LONGEST_CALL_SECS * 1000 }).toEqual({
+    where,
+    drainCoversLongestCall: true,
+  });
+  return (drainMs + Number(env.SHUTDOWN_TIMEOUT_MS ?? 15000)) / 1000;
+}
+
 const under = (dir: string, mount: string) =>
   dir === mount || dir.startsWith(`${mount.replace(/\/+$/, '')}/`);
 
@@ -228,6 +243,24 @@ describe.each(findOverlays(join(ROOT, 'k8s')).map((dir) => [dir.split(/[\\/]/).p
       }
     });
 
+    it('lets a voice pod drain its longest call before Kubernetes kills it', () => {
+      const voice = containers.filter((c) => c.app === 'voice');
+      expect(voice.length).toBeGreaterThan(0);
+      for (const c of voice) {
+        const preStop = c.container.lifecycle?.preStop?.exec?.command ?? [];
+        const preStopSeconds = preStop[0] === 'sleep' ? Number(preStop[1]) : 0;
+        const needed = preStopSeconds + voiceStopSeconds(c.where, c.env);
+        expect({ where: c.where, grace: c.pod.terminationGracePeriodSeconds }).toEqual({
+          where: c.where,
+          grace: expect.any(Number),
+        });
+        expect({ where: c.where, covers: c.pod.terminationGracePeriodSeconds >= needed }).toEqual({
+          where: c.where,
+          covers: true,
+        });
+      }
+    });
+
     it("streams the sandbox phone's media to the voice Service, not to the calls pod itself", () => {
       for (const c of containers.filter((c) => c.app === 'calls' && !c.args.length)) {
         const host = new URL(sandboxMediaBase(c.env)).host;
@@ -318,6 +351,14 @@ describe('docker/compose.yml', () => {
     const calls = services.filter((s) => s.app === 'calls' && !s.args.length);
     expect(calls).toHaveLength(1);
     expect(isLoopback(callbackBase(calls[0].env))).toBe(false);
+  });
+
+  it('lets the voice container drain its longest call before Compose kills it', () => {
+    const voice = services.filter((s) => s.app === 'voice');
+    expect(voice).toHaveLength(1);
+    const grace = /^(\d+)s$/.exec(String(voice[0].service.stop_grace_period));
+    expect(grace).not.toBeNull();
+    expect(Number(grace![1])).toBeGreaterThanOrEqual(voiceStopSeconds(voice[0].where, voice[0].env));
   });
 
   it("streams the sandbox phone's media to the voice service, not to the calls container itself", () => {

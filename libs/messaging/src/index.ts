@@ -6,6 +6,7 @@ export * from './codec';
 export * from './rpc/rpc-client.service';
 export * from './rpc/nats-rpc.server';
 export * from './rpc/addressed-command.server';
+export * from './liveness/heartbeat-bucket';
 export * from './rpc/agent-ownership';
 export * from './events/event-stream.service';
 export * from './outbox/outbox-record.entity';

@@ -217,4 +217,11 @@ export class CallsConfig extends BaseServiceConfig {
   /** How often each replica looks for live calls whose replica is gone (they are ended at once). */
   @IntSetting({ min: 100, max: 60000 })
   CALL_OWNER_CHECK_MS: number = 2000;
+
+  /**
+   * How often each replica looks for live media streams whose voice replica stopped beating (killed, lost
+   * host); their calls are hung up and ended (voice_replica_lost) within the heartbeat's lapse and this.
+   */
+  @IntSetting({ min: 100, max: 60000 })
+  VOICE_REPLICA_CHECK_MS: number = 2000;
 }

@@ -4,4 +4,6 @@ export const EndReasons = {
   insufficientBalance: 'insufficient_balance',
   /** The process running the call stopped (crash, kill, lost host) before the call ended (OrphanedCallReaper). */
   platformInterrupted: 'platform_interrupted',
+  /** The voice replica carrying the call's media stopped beating (killed, lost host) (LostVoiceReplicaReaper). */
+  voiceReplicaLost: 'voice_replica_lost',
 } as const;

@@ -2,33 +2,52 @@ import { CallStatus } from '@vap/contracts';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';
 import { EndReasons } from './end-reasons';
 
+/** What stopped running a call: its end reason, the hang-up cause shown, and the progress event's name. */
+export interface InterruptionCause {
+  endCallReason: string;
+  hangupCause: string;
+  event: string;
+  /** The error message of an unanswered call. */
+  unansweredMessage: string;
+}
+
+/** A calls replica running the call in-process (a sandbox conversation) is gone (OrphanedCallReaper). */
+export const CALL_OWNER_LOST: InterruptionCause = {
+  endCallReason: EndReasons.platformInterrupted,
+  hangupCause: 'CALL_OWNER_LOST',
+  event: 'platform-interrupted',
+  unansweredMessage: 'The platform stopped running the call before it was answered',
+};
+
 /**
  * The end of a call whose process stopped running it (a replica that crashed or shut down): an answered
- * call completes and is billed for the seconds it ran; an unanswered one failed. Either way the reason
- * is platform_interrupted.
+ * call completes and is billed for the seconds it ran; an unanswered one failed. The cause names why.
  */
-export function interruptedEnd(call: {
-  provider: RawCarrierEvent['provider'];
-  status: CallStatus;
-  /** How long the call ran by its own clock, or since its answer. */
-  seconds: number | null;
-}): RawCarrierEvent {
+export function interruptedEnd(
+  call: {
+    provider: RawCarrierEvent['provider'];
+    status: CallStatus;
+    /** How long the call ran by its own clock, or since its answer. */
+    seconds: number | null;
+  },
+  cause: InterruptionCause = CALL_OWNER_LOST,
+): RawCarrierEvent {
   const answered = call.status === 'in_progress';
   const seconds = Math.max(1, Math.round(call.seconds ?? 0));
   return {
     provider: call.provider,
     kind: 'status',
-    dedupeKey: 'platform-interrupted',
+    dedupeKey: cause.event,
     providerStatus: answered ? 'completed' : 'failed',
-    providerEvent: 'platform-interrupted',
+    providerEvent: cause.event,
     sequence: null,
     ended: true,
     occurredAt: new Date(),
     hangupSource: 'system',
-    hangupCause: 'CALL_OWNER_LOST',
-    endCallReason: EndReasons.platformInterrupted,
+    hangupCause: cause.hangupCause,
+    endCallReason: cause.endCallReason,
     ...(answered
       ? { durationSeconds: seconds, billDurationSeconds: seconds }
-      : { errorMessage: 'The platform stopped running the call before it was answered' }),
+      : { errorMessage: cause.unansweredMessage }),
   };
 }

@@ -33,7 +33,7 @@ export async function saveConnection(
 export async function saveCall(
   dataSource: DataSource,
   fields: Pick<Call, 'partnerId' | 'connectionId' | 'provider'> & Partial<Call>,
-  session: Pick<Partial<CallSession>, 'mediaStream'> = {},
+  session: Pick<Partial<CallSession>, 'mediaStream' | 'voiceReplicaId'> = {},
 ): Promise<Call> {
   const startedAt = fields.startedAt ?? new Date();
   // The row a placed call starts as (newCall), answered by a person and in progress since startedAt.

@@ -12,6 +12,8 @@ export interface TranscriptLineDetails {
   latency?: TurnLatency;
   /** A bot line the caller cut short (barge-in) or hung up on: it holds what was played. */
   interrupted?: boolean;
+  /** The line's place on its media stream: a repeat of a line already recorded changes nothing. */
+  once?: { streamId: string; seq: number };
 }
 
 /** The live transcript of a session, appended turn by turn as the voice pipeline produces it. */
@@ -33,11 +35,21 @@ export class TranscriptService {
     const entry: TranscriptEntry = { role, content, timestamp: (details.at ?? new Date()).toISOString() };
     if (role === 'bot' && details.latency) entry.latency = details.latency;
     if (role === 'bot' && details.interrupted) entry.interrupted = true;
+    // A stream's lines come in order, so one mark per stream (the next seq not recorded) tells a repeat.
     await this.dataSource.query(
       `UPDATE ${tableOf(this.dataSource, 'call_sessions')}
-          SET transcript = transcript || $2::jsonb, live_seconds = COALESCE($3, live_seconds)
-        WHERE call_id = $1`,
-      [callId, JSON.stringify([entry]), callSeconds ?? null],
+          SET transcript = transcript || $2::jsonb, live_seconds = COALESCE($3, live_seconds),
+              voice_line_marks = CASE WHEN $4::text IS NULL THEN voice_line_marks
+                                      ELSE voice_line_marks || jsonb_build_object($4::text, $5::int + 1) END
+        WHERE call_id = $1
+          AND ($4::text IS NULL OR COALESCE((voice_line_marks ->> $4::text)::int, 0) <= $5::int)`,
+      [
+        callId,
+        JSON.stringify([entry]),
+        callSeconds ?? null,
+        details.once?.streamId ?? null,
+        details.once?.seq ?? null,
+      ],
     );
     return entry;
   }

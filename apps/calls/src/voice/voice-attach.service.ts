@@ -32,6 +32,11 @@ export class VoiceAttachService {
         { field: 'nonce', message: 'an attach names the token nonce and stream URL' },
       ]);
     }
+    if (typeof request.replicaId !== 'string' || !REPLICA_ID.test(request.replicaId)) {
+      throw AppError.validation([
+        { field: 'replicaId', message: 'an attach names the voice replica serving it' },
+      ]);
+    }
     const call = await findVoiceCall(this.dataSource, request.callId, null);
     if (call.provider !== request.carrier || isTerminalStatus(call.status)) throw AppError.notFound('Call');
     const adapter = this.carriers.get(call.provider);
@@ -45,14 +50,19 @@ export class VoiceAttachService {
     if (!(await this.claims.claim(request.nonce, call.id))) {
       throw AppError.conflict('This stream token was used already');
     }
-    // Post-call processing now waits for the voice service's end-of-stream report.
+    // Post-call processing now waits for the voice service's end-of-stream report; the replica is watched
+    // (LostVoiceReplicaReaper) so the call ends should it die first.
     await this.dataSource.query(
-      `UPDATE ${tableOf(this.dataSource, CallSession)} SET media_stream = 'live' WHERE call_id = $1`,
-      [call.id],
+      `UPDATE ${tableOf(this.dataSource, CallSession)} SET media_stream = 'live', voice_replica_id = $2
+        WHERE call_id = $1`,
+      [call.id, request.replicaId],
     );
     return contextOf(call);
   }
 }
+
+/** A heartbeat key: the replica's UUID, or any id made of key-safe characters. */
+const REPLICA_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));

@@ -55,6 +55,7 @@ export class VoiceReports {
       at: new Date(start.getTime() + atMs),
       latency: request.latency ? checkedLatency(request.latency) : undefined,
       interrupted: request.interrupted === true,
+      once: lineOnStream(request),
     });
   }
 
@@ -105,6 +106,26 @@ export class VoiceReports {
       }
     });
   }
+}
+
+/** A stream id names a voice session's stream: key-safe characters, as ids are. */
+const STREAM_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** Where a line stands on its stream, when the voice service says (both or neither). */
+function lineOnStream(request: VoiceTranscriptRequest): { streamId: string; seq: number } | undefined {
+  if (request.streamId === undefined && request.seq === undefined) return undefined;
+  if (typeof request.streamId !== 'string' || !STREAM_ID.test(request.streamId)) {
+    throw AppError.validation([{ field: 'streamId', message: 'streamId must be an id, given with seq' }]);
+  }
+  if (
+    typeof request.seq !== 'number' ||
+    !Number.isInteger(request.seq) ||
+    request.seq < 0 ||
+    request.seq > 2 ** 31 - 2
+  ) {
+    throw AppError.validation([{ field: 'seq', message: 'seq must be a whole number of at least 0' }]);
+  }
+  return { streamId: request.streamId, seq: request.seq };
 }
 
 function nonNegative(value: unknown, field: string): number {

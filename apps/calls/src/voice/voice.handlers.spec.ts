@@ -256,12 +256,15 @@ describe('calls.voice.* commands', () => {
     return { url, nonce: verified.claims.nonce };
   }
 
+  const VOICE_REPLICA: string = randomUUID();
+
   const attach = (
     carrier: VoiceCarrier,
     callId: string,
     s: { url: string; nonce: string },
     headers: Record<string, string>,
-  ) => rpc.request(Subjects.calls.voiceAttach, null, { callId, carrier, ...s, headers });
+    replicaId: string = VOICE_REPLICA,
+  ) => rpc.request(Subjects.calls.voiceAttach, null, { callId, carrier, ...s, headers, replicaId });
 
   const carrierBHeaders = (url: string, token = CARRIER_B.auth_token) => ({
     'X-Twilio-Signature': carrierBSignature(token, url, new Map()),
@@ -295,8 +298,9 @@ describe('calls.voice.* commands', () => {
         answeredBy: 'human',
         agent: agentSettings,
       });
-      // Post-call processing now waits for the voice service's end-of-stream report.
-      expect((await sessionOf(call.id)).mediaStream).toBe('live');
+      // Post-call processing now waits for the voice service's end-of-stream report, and the replica serving
+      // the stream is known, so that the call ends should it die.
+      expect(await sessionOf(call.id)).toMatchObject({ mediaStream: 'live', voiceReplicaId: VOICE_REPLICA });
       await expect(attach('carrier_b', call.id, s, carrierBHeaders(s.url))).rejects.toMatchObject({
         code: ErrorCode.CONFLICT,
       });
@@ -336,6 +340,19 @@ describe('calls.voice.* commands', () => {
         provider: 'sandbox',
       });
       await expect(attach('sandbox', call.id, s, {})).rejects.toMatchObject({ code: ErrorCode.CONFLICT });
+    });
+
+    it('refuses an attach that does not name the voice replica serving it, leaving the token usable', async () => {
+      const call = await callOn('sandbox');
+      const s = stream('sandbox', call.id);
+      for (const replicaId of [null, '', 'two.tokens', 42] as unknown as string[]) {
+        await expect(attach('sandbox', call.id, s, {}, replicaId)).rejects.toMatchObject({
+          code: ErrorCode.VALIDATION_ERROR,
+        });
+      }
+      expect((await sessionOf(call.id)).mediaStream).toBeNull();
+      await expect(attach('sandbox', call.id, s, {}, 'voice-2')).resolves.toMatchObject({ callId: call.id });
+      expect((await sessionOf(call.id)).voiceReplicaId).toBe('voice-2');
     });
 
     it('is 404 for an unknown call, an ended call, or a stream on another carrier', async () => {
@@ -418,6 +435,57 @@ describe('calls.voice.* commands', () => {
         [call.id],
       );
       expect(Number(live_seconds)).toBeCloseTo(4.6, 3);
+    });
+
+    it('records a line the voice service retried once, by its stream and place on it', async () => {
+      const call = await callOn('sandbox');
+      const streamA = randomUUID();
+      const streamB = randomUUID();
+      const line = (content: string, streamId: string, seq: number) =>
+        rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+          callId: call.id,
+          role: 'bot',
+          content,
+          atMs: seq * 1000,
+          callSeconds: seq,
+          streamId,
+          seq,
+        });
+      await line('Hello from Acme', streamA, 0);
+      // The reply was lost (a timeout): the same line again, then the next one, then a late repeat.
+      await line('Hello from Acme', streamA, 0);
+      await line('How can I help?', streamA, 1);
+      await line('Hello from Acme', streamA, 0);
+      // A line given up on leaves a gap; the next one is still recorded.
+      await line('Anything else?', streamA, 3);
+      await line('How can I help?', streamA, 1);
+      // Another stream of the same call counts its own lines.
+      await line('Welcome back', streamB, 0);
+      expect((await sessionOf(call.id)).transcript.map((e) => e.content)).toEqual([
+        'Hello from Acme',
+        'How can I help?',
+        'Anything else?',
+        'Welcome back',
+      ]);
+      for (const [streamId, seq] of [
+        ['not an id', 0],
+        [streamA, -1],
+        [streamA, 1.5],
+        [undefined, 4],
+      ] as const) {
+        await expect(
+          rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+            callId: call.id,
+            role: 'user',
+            content: 'hi',
+            atMs: 0,
+            callSeconds: 0,
+            streamId,
+            seq,
+          }),
+        ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+      }
+      expect((await sessionOf(call.id)).transcript).toHaveLength(4);
     });
 
     it("is 404 for another partner's call and 400 for a line without its time", async () => {

@@ -13,14 +13,15 @@ const KEY = 'ab'.repeat(32);
 const base = { NODE_ENV: 'production', SECRETS_KEY: KEY, MEDIA_PUBLIC_URL: 'https://media.example.com/' };
 
 describe('VoiceConfig', () => {
-  it('reads the defaults: port 3005, offline speech, real-time media clock, 30 s drain', () => {
+  it('reads the defaults: port 3005, offline speech, real-time media clock, a drain longer than any call', () => {
     const config = validateConfig(VoiceConfig, base);
     expect(config).toMatchObject({
       PORT: 3005,
       STT_PROVIDER: 'offline',
       TTS_PROVIDER: 'offline',
       MEDIA_TIME_SCALE: 1,
-      DRAIN_DEADLINE_MS: 30000,
+      // The longest call an agent may have (an hour) and a minute: a rollout waits for calls, not cuts them.
+      DRAIN_DEADLINE_MS: 3_660_000,
       PROVIDER_TIMEOUT_MS: 8000,
       LLM_MODEL: 'gpt-4o-mini',
     });

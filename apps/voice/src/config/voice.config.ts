@@ -10,12 +10,16 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
+import { LONGEST_CALL_SECS } from '@vap/contracts';
 import { addressRange } from '@vap/egress';
 import { MediaBaseUrlConstraint } from '@vap/media';
 import { BaseServiceConfig, BoolSetting, DevelopmentValue, IntSetting } from '@vap/runtime';
 import { DEV_SECRETS_KEY, isDevelopmentSecret, parseSecretsKey, SecretsKeyConstraint } from '@vap/secrets';
 
 const httpUrl = /^https?:\/\/[^\s]+$/;
+
+/** The longest call, and a minute for its farewell, hang-up and report. */
+export const DEFAULT_DRAIN_DEADLINE_MS = (LONGEST_CALL_SECS + 60) * 1000;
 
 /**
  * A provider base URL naming a private, loopback or link-local address literal (or localhost) is refused
@@ -75,10 +79,12 @@ export class VoiceConfig extends BaseServiceConfig {
 
   /**
    * On SIGTERM a replica takes no new streams and lets live calls run this long, then ends the rest
-   * (`replica_draining`) and exits once they have reported.
+   * (`replica_draining`) and exits once they have reported (at once when none is live). The default outlasts
+   * the longest call an agent may have, so a rollout or a scale-down never cuts one; the pod's termination
+   * grace period must cover it (k8s/base/apps/voice.yaml).
    */
-  @IntSetting({ min: 0, max: 3600000 })
-  DRAIN_DEADLINE_MS: number = 30000;
+  @IntSetting({ min: 0, max: 86400000 })
+  DRAIN_DEADLINE_MS: number = DEFAULT_DRAIN_DEADLINE_MS;
 
   /**
    * Largest media message a stream may send, in bytes: a carrier's 20 ms frame is about 300 as JSON and its

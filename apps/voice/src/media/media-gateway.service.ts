@@ -13,6 +13,7 @@ import { mediaStreamTokenKey } from '@vap/secrets';
 import { BLOB_STORAGE, BlobStorage } from '@vap/storage';
 import { VoiceConfig } from '../config/voice.config';
 import { ReplicaDrain } from '../drain/replica-drain';
+import { ReplicaHeartbeat } from '../drain/replica-heartbeat';
 import { warmBackgroundAudio } from '../conversation';
 import { ConversationStarter } from '../session/conversation-starter';
 import { LiveSessions } from './live-sessions';
@@ -21,9 +22,10 @@ import { SessionCommands } from './session-commands';
 import { StreamAdmission } from './stream-admission';
 
 /**
- * The media plane's Nest side: puts the media WebSocket server on the app's HTTP server at bootstrap, and
- * drains at shutdown (before NATS and the HTTP server close, so live calls can still report): no new
- * streams, DRAIN_DEADLINE_MS for live calls to end by themselves, then the rest are ended and reported.
+ * The media plane's Nest side: starts the replica's heartbeat and puts the media WebSocket server on the app's
+ * HTTP server at bootstrap, and drains at shutdown (before NATS and the HTTP server close, so live calls can
+ * still report): no new streams, DRAIN_DEADLINE_MS (longer than the longest call) for live calls to end by
+ * themselves, then the rest are ended and reported, and the heartbeat signs off.
  */
 @Injectable()
 export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -33,6 +35,7 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     private readonly config: VoiceConfig,
     private readonly drain: ReplicaDrain,
+    private readonly heartbeat: ReplicaHeartbeat,
     private readonly sessions: LiveSessions,
     private readonly http: HttpAdapterHost,
     commands: SessionCommands,
@@ -47,6 +50,7 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
         tokenKey: mediaStreamTokenKey(config.secretsKey),
         publicUrl: config.mediaPublicUrl,
         isDraining: () => drain.draining,
+        replicaId: heartbeat.id,
       }),
       onAccepted: (socket, accepted) => {
         const session = starter.open(socket, accepted);
@@ -68,6 +72,8 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
         this.logger.warn(`offline speech could not be warmed: ${error.message}`),
       );
     }
+    // Beating before the first stream: every call attached here names a replica the calls service can check.
+    await this.heartbeat.start();
     this.server.attach(this.http.httpAdapter.getHttpServer() as Server);
   }
 
@@ -80,5 +86,7 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
     const { endedAtDeadline } = await this.sessions.drain(this.config.DRAIN_DEADLINE_MS);
     if (endedAtDeadline > 0) this.logger.warn(`drain deadline: ended ${endedAtDeadline} call(s)`);
     this.server.close();
+    // Every call reported its end: nothing is left for the calls service to end on this replica's behalf.
+    await this.heartbeat.stop();
   }
 }

@@ -1,12 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ReplicaDrain } from '../drain/replica-drain';
+import { ReplicaHeartbeat } from '../drain/replica-heartbeat';
 import { LiveSessions } from './live-sessions';
 import { MediaGateway } from './media-gateway.service';
 import { SessionCommands } from './session-commands';
 
 /**
  * Carriers' media streams: admission, sessions, a held session's commands (end it, a late machine answer),
- * drain. Needs VoiceConfig, RpcClient, AddressedCommandServer and BLOB_STORAGE from the app; `drain` is the
+ * the replica's heartbeat, drain. Needs VoiceConfig, RpcClient, AddressedCommandServer and BLOB_STORAGE from the app; `drain` is the
  * replica's drain state, which readiness reads too.
  */
 @Module({})
@@ -14,7 +15,13 @@ export class MediaModule {
   static forRoot(drain: ReplicaDrain): DynamicModule {
     return {
       module: MediaModule,
-      providers: [{ provide: ReplicaDrain, useValue: drain }, LiveSessions, SessionCommands, MediaGateway],
+      providers: [
+        { provide: ReplicaDrain, useValue: drain },
+        ReplicaHeartbeat,
+        LiveSessions,
+        SessionCommands,
+        MediaGateway,
+      ],
       exports: [ReplicaDrain, LiveSessions],
     };
   }

@@ -44,6 +44,8 @@ export interface StreamAdmissionOptions {
   /** MEDIA_PUBLIC_URL: the stream URL the carrier signed is rebuilt on it. */
   publicUrl: string;
   isDraining: () => boolean;
+  /** This replica's id (ReplicaHeartbeat), recorded on the call at attach. */
+  replicaId: string;
   now?: () => number;
 }
 
@@ -102,6 +104,7 @@ export class StreamAdmission {
         nonce: verified.claims.nonce,
         url: stream.publicUrl,
         headers: flatHeaders(headers),
+        replicaId: this.options.replicaId,
       });
       // Attached calls are served even if draining began meanwhile: the nonce is spent, the drain ends them.
       return { ok: true, stream, context };

@@ -34,7 +34,12 @@ export class ConversationStarter {
   open(socket: WebSocket, accepted: AcceptedStream): MediaSession {
     const { config, rpc, storage, log } = this.options;
     const { context, stream } = accepted;
-    const reporter = new RpcCallReporter(rpc, context);
+    const reporter = new RpcCallReporter(rpc, context, {
+      // Once per line: a calls service that is away for a while would fill the log otherwise.
+      onRetry: (attempt, err) =>
+        attempt === 1 &&
+        log('warn', `call ${context.callId}: a transcript line is retried until delivered: ${err.message}`),
+    });
     return new MediaSession({
       context,
       socket,

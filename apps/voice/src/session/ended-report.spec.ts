@@ -84,21 +84,51 @@ describe('reportEnded (real NATS, local blob storage)', () => {
     ]);
   });
 
-  it('reports a call without a recording, and gives up after the last attempt', async () => {
+  it('reports a call without a recording, and gives up once its retry window has passed', async () => {
     await reportEnded(rpc, storage, CONTEXT, { endCallReason: null, mediaSeconds: 3, recording: null });
     expect(received).toEqual([{ callId: 'call_rec', endCallReason: null, mediaSeconds: 3, recording: null }]);
-    failFirst = 5;
+    failFirst = 1000;
+    const started = Date.now();
     await expect(
       reportEnded(
         rpc,
         storage,
         CONTEXT,
         { endCallReason: null, mediaSeconds: 3, recording: null },
-        {
-          attempts: 3,
-          retryDelayMs: 5,
-        },
+        { retryDelayMs: 5, maxDelayMs: 20, deadline: Date.now() + 300 },
       ),
     ).rejects.toThrow(/restarting/);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('keeps trying until the calls service acknowledges, however many attempts that takes', async () => {
+    // A calls service away for a while (a restart): far more failures than a fixed number of attempts allowed.
+    failFirst = 12;
+    const retries: number[] = [];
+    await reportEnded(
+      rpc,
+      storage,
+      CONTEXT,
+      { endCallReason: 'agent_ended_call', mediaSeconds: 3, recording: null },
+      { retryDelayMs: 5, maxDelayMs: 20, onRetry: (attempt) => retries.push(attempt) },
+    );
+    expect(retries).toHaveLength(12);
+    expect(received).toEqual([
+      { callId: 'call_rec', endCallReason: 'agent_ended_call', mediaSeconds: 3, recording: null },
+    ]);
+  });
+
+  it('does not retry a report the calls service refuses', async () => {
+    let attempts = 0;
+    const refusing = {
+      request: async () => {
+        attempts += 1;
+        throw AppError.notFound('Call');
+      },
+    } as unknown as RpcClient;
+    await expect(
+      reportEnded(refusing, storage, CONTEXT, { endCallReason: null, mediaSeconds: 1, recording: null }),
+    ).rejects.toMatchObject({ status: 404 });
+    expect(attempts).toBe(1);
   });
 });

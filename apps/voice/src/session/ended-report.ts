@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Subjects, VoiceCallContext, VoiceEndedRequest } from '@vap/contracts';
 import type { RpcClient } from '@vap/messaging';
 import type { BlobStorage } from '@vap/storage';
 import type { ConversationResult } from '../conversation';
+import { RetryOptions, untilAcknowledged } from './until-acknowledged';
 
 /**
  * Where a call's recording lives: the calls service's key scheme (apps/calls recording-store), so it signs
@@ -15,12 +15,11 @@ export function recordingKey(partnerId: string, callId: string): string {
 /** Two hours of two-channel 16-bit 8 kHz audio is about 230 MB; anything larger is not a call recording. */
 const MAX_RECORDING_BYTES = 256 * 1024 * 1024;
 
-export interface EndedReportOptions {
-  /** Attempts of calls.voice.ended: it is what finishes the call, so a blip in NATS must not lose it. */
-  attempts?: number;
-  /** Delay before the second attempt, doubled after each further failure. */
-  retryDelayMs?: number;
-  onRetry?: (attempt: number, error: Error) => void;
+/**
+ * calls.voice.ended is what finishes the call, so it is retried until the calls service acknowledges it (it
+ * takes a repeat as a no-op), within REPORT_RETRY_WINDOW_MS: a blip in NATS or a calls restart must not lose it.
+ */
+export interface EndedReportOptions extends RetryOptions {
   /** The recording could not be stored: the call still ends, without it. */
   onRecordingLost?: (error: Error) => void;
 }
@@ -52,17 +51,6 @@ export async function reportEnded(
     mediaSeconds: result.mediaSeconds,
     recording,
   };
-  const attempts = options.attempts ?? 5;
-  let delay = options.retryDelayMs ?? 250;
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await rpc.request(Subjects.calls.voiceEnded, context.partnerId, ended);
-      return ended;
-    } catch (err) {
-      if (attempt >= attempts) throw err;
-      options.onRetry?.(attempt, err as Error);
-      await sleep(delay);
-      delay *= 2;
-    }
-  }
+  await untilAcknowledged(() => rpc.request(Subjects.calls.voiceEnded, context.partnerId, ended), options);
+  return ended;
 }

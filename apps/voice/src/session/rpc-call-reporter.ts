@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   KnowledgeSearchResponseDto,
   Subjects,
@@ -6,6 +7,7 @@ import {
 } from '@vap/contracts';
 import type { RpcClient } from '@vap/messaging';
 import type { CallReporter } from '../conversation';
+import { REPORT_RETRY_WINDOW_MS, RetryOptions, untilAcknowledged } from './until-acknowledged';
 
 /**
  * A conversation's reports to the owner of the call, over NATS commands sent as the call's partner: the
@@ -13,16 +15,32 @@ import type { CallReporter } from '../conversation';
  * agent's knowledge base.
  */
 export class RpcCallReporter implements CallReporter {
+  /** This stream's id: its lines are numbered on it, so the calls service records a retried one once. */
+  private readonly streamId = randomUUID();
+  private seq = 0;
+
   constructor(
     private readonly rpc: RpcClient,
     private readonly context: VoiceCallContext,
+    /** How a transcript line is retried (the conversation sends the next one once this one is through). */
+    private readonly lineRetry: Omit<RetryOptions, 'deadline'> = {},
   ) {}
 
+  /**
+   * Retried until the calls service has it, within REPORT_RETRY_WINDOW_MS of the line being said: lines the
+   * calls service has not acknowledged are all this replica keeps of the transcript.
+   */
   async transcript(line: Omit<VoiceTranscriptRequest, 'callId'>): Promise<void> {
-    await this.rpc.request(Subjects.calls.voiceTranscript, this.context.partnerId, {
+    const request: VoiceTranscriptRequest = {
       ...line,
       callId: this.context.callId,
-    });
+      streamId: this.streamId,
+      seq: this.seq++,
+    };
+    await untilAcknowledged(
+      () => this.rpc.request(Subjects.calls.voiceTranscript, this.context.partnerId, request),
+      { ...this.lineRetry, deadline: Date.now() + REPORT_RETRY_WINDOW_MS },
+    );
   }
 
   async transfer(to: string, reason: string): Promise<boolean> {

@@ -225,7 +225,7 @@ export class CallDto {
     type: String,
     nullable: true,
     description:
-      'agent_ended_call, callee_hung_up, max_call_duration_reached, transferred, voicemail_detected, user_idle_timeout, opted_out (the person asked not to be called again: the number joined the do-not-call list)' +
+      'agent_ended_call, callee_hung_up, max_call_duration_reached, transferred, voicemail_detected, user_idle_timeout, opted_out (the person asked not to be called again: the number joined the do-not-call list), insufficient_balance, voice_replica_lost (the media server carrying the call stopped: it was hung up and billed for the time it was answered)' +
       '; media_stream_silent, media_stream_unresponsive, media_stream_protocol_error (the platform cut the call’s media stream and hung up: nothing arrived on it for a while, the carrier stopped answering pings or reading the audio, or it sent frames the protocol does not allow)',
   })
   end_call_reason: string | null;

@@ -20,6 +20,11 @@ export interface VoiceAttachRequest {
   url: string;
   /** The upgrade request's headers, lower-case names. */
   headers: Record<string, string>;
+  /**
+   * The voice replica that serves the stream (its id in the VoiceReplicaHeartbeat bucket): when that replica's
+   * heartbeat lapses, the calls service ends the call.
+   */
+  replicaId: string;
 }
 
 export interface VoiceCallContext {
@@ -61,6 +66,13 @@ export interface VoiceTranscriptRequest {
   latency?: TurnLatency;
   /** The agent line was cut short by the caller (barge-in). */
   interrupted?: boolean;
+  /**
+   * The media stream the line was said on (an id the voice session makes up) and the line's place on it, from
+   * 0: the voice service sends a stream's lines in order and retries one until it is acknowledged, and the
+   * calls service records each (streamId, seq) once. A line without them is appended as it comes.
+   */
+  streamId?: string;
+  seq?: number;
 }
 
 /** calls.voice.transfer: cold transfer through the carrier; the calls service emits call.transferred. */

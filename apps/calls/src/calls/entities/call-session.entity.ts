@@ -41,6 +41,10 @@ export class CallSession {
   @Column({ name: 'media_stream', type: 'text', nullable: true })
   mediaStream: 'live' | 'ended' | null;
 
+  /** The voice replica serving the media stream (its heartbeat id); its calls end when it is gone. */
+  @Column({ name: 'voice_replica_id', type: 'text', nullable: true })
+  voiceReplicaId: string | null;
+
   /** A recording still at the carrier (its URL), copied into blob storage after the call. */
   @Column({ name: 'recording_source_url', type: 'text', nullable: true })
   recordingSourceUrl: string | null;
@@ -79,6 +83,7 @@ export function newSession(call: { id: string; sessionId: string }): QueryDeepPa
     extraction: null,
     recordingKey: null,
     mediaStream: null,
+    voiceReplicaId: null,
     recordingSourceUrl: null,
     recordingDurationSecs: null,
     durationSeconds: 0,

@@ -13,6 +13,7 @@ import { MediaStreamClaims1764100010000 } from './1764100010000-media-stream-cla
 import { ContactPolicy1764200010000 } from './1764200010000-contact-policy';
 import { PartnerActiveCalls1764300010000 } from './1764300010000-partner-active-calls';
 import { PartnerStandingConcurrency1764400010000 } from './1764400010000-partner-standing-concurrency';
+import { SessionVoiceReplica1764560010000 } from './1764560010000-session-voice-replica';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   ContactPolicy1764200010000,
   PartnerActiveCalls1764300010000,
   PartnerStandingConcurrency1764400010000,
+  SessionVoiceReplica1764560010000,
 ];
