@@ -13,7 +13,7 @@ const KEY = 'ab'.repeat(32);
 const base = { NODE_ENV: 'production', SECRETS_KEY: KEY, MEDIA_PUBLIC_URL: 'https://media.example.com/' };
 
 describe('VoiceConfig', () => {
-  it('reads the defaults: port 3005, offline speech, real-time media clock, 30 s drain', () => {
+  it('reads the defaults: port 3005, offline speech, real-time media clock, 30 s drain, 200 streams', () => {
     const config = validateConfig(VoiceConfig, base);
     expect(config).toMatchObject({
       PORT: 3005,
@@ -21,6 +21,7 @@ describe('VoiceConfig', () => {
       TTS_PROVIDER: 'offline',
       MEDIA_TIME_SCALE: 1,
       DRAIN_DEADLINE_MS: 30000,
+      MAX_LIVE_SESSIONS: 200,
       PROVIDER_TIMEOUT_MS: 8000,
       LLM_MODEL: 'gpt-4o-mini',
     });
@@ -45,6 +46,15 @@ describe('VoiceConfig', () => {
     expect(() => validateConfig(VoiceConfig, { ...base, MEDIA_TIME_SCALE: '2.5' })).toThrow(ConfigError);
     expect(() => validateConfig(VoiceConfig, { ...base, MEDIA_TIME_SCALE: '0' })).toThrow(ConfigError);
     expect(() => validateConfig(VoiceConfig, { ...base, MEDIA_TIME_SCALE: 'fast' })).toThrow(ConfigError);
+  });
+
+  it('takes a whole MAX_LIVE_SESSIONS of at least 1', () => {
+    expect(validateConfig(VoiceConfig, { ...base, MAX_LIVE_SESSIONS: '50' }).MAX_LIVE_SESSIONS).toBe(50);
+    for (const bad of ['0', '-1', '2.5', 'many']) {
+      expect(() => validateConfig(VoiceConfig, { ...base, MAX_LIVE_SESSIONS: bad })).toThrow(
+        /MAX_LIVE_SESSIONS/,
+      );
+    }
   });
 
   it('needs a base URL for a network provider', () => {

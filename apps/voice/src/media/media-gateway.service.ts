@@ -17,6 +17,7 @@ import { warmBackgroundAudio } from '../conversation';
 import { ConversationStarter } from '../session/conversation-starter';
 import { LiveSessions } from './live-sessions';
 import { MediaStreamServer } from './media-stream-server';
+import { ReplicaCapacity } from './replica-capacity';
 import { SessionCommands } from './session-commands';
 import { StreamAdmission } from './stream-admission';
 
@@ -35,6 +36,7 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly drain: ReplicaDrain,
     private readonly sessions: LiveSessions,
     private readonly http: HttpAdapterHost,
+    capacity: ReplicaCapacity,
     commands: SessionCommands,
     rpc: RpcClient,
     @Inject(BLOB_STORAGE) storage: BlobStorage,
@@ -47,10 +49,12 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
         tokenKey: mediaStreamTokenKey(config.secretsKey),
         publicUrl: config.mediaPublicUrl,
         isDraining: () => drain.draining,
+        capacity,
       }),
       onAccepted: (socket, accepted) => {
         const session = starter.open(socket, accepted);
         sessions.add(session);
+        void session.finished.finally(() => accepted.slot.release());
         commands.serve(session);
       },
       log,

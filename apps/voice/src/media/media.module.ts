@@ -2,20 +2,27 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ReplicaDrain } from '../drain/replica-drain';
 import { LiveSessions } from './live-sessions';
 import { MediaGateway } from './media-gateway.service';
+import { ReplicaCapacity } from './replica-capacity';
 import { SessionCommands } from './session-commands';
 
 /**
  * Carriers' media streams: admission, sessions, a held session's commands (end it, a late machine answer),
  * drain. Needs VoiceConfig, RpcClient, AddressedCommandServer and BLOB_STORAGE from the app; `drain` is the
- * replica's drain state, which readiness reads too.
+ * replica's drain state and `capacity` its MAX_LIVE_SESSIONS places, which readiness reads too.
  */
 @Module({})
 export class MediaModule {
-  static forRoot(drain: ReplicaDrain): DynamicModule {
+  static forRoot(drain: ReplicaDrain, capacity: ReplicaCapacity): DynamicModule {
     return {
       module: MediaModule,
-      providers: [{ provide: ReplicaDrain, useValue: drain }, LiveSessions, SessionCommands, MediaGateway],
-      exports: [ReplicaDrain, LiveSessions],
+      providers: [
+        { provide: ReplicaDrain, useValue: drain },
+        { provide: ReplicaCapacity, useValue: capacity },
+        LiveSessions,
+        SessionCommands,
+        MediaGateway,
+      ],
+      exports: [ReplicaDrain, ReplicaCapacity, LiveSessions],
     };
   }
 }

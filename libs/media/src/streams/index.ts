@@ -4,5 +4,6 @@ export * from './media-stream-adapters';
 export * from './media-stream-event';
 export * from './media-url';
 export * from './media-base-url-constraint';
+export * from './stream-close-codes';
 export * from './stream-token';
 export type { StreamParseError, StreamParseErrorReason, StreamParseResult } from './stream-message-fields';
