@@ -117,6 +117,8 @@ async function main(): Promise<void> {
       LLM_MODEL: 'bench-chat',
       // The fakes listen on 127.0.0.1.
       PROVIDER_ALLOW_PRIVATE_NETWORKS: 'true',
+      // A round measures what a replica does at its size, so the replica's own limit must not refuse calls of it.
+      MAX_LIVE_SESSIONS: String(Math.max(...rounds, warmupCalls)),
     };
 
     console.log(

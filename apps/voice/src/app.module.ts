@@ -4,20 +4,22 @@ import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { VoiceConfig } from './config/voice.config';
 import { ReplicaDrain } from './drain/replica-drain';
 import { MediaModule } from './media/media.module';
+import { ReplicaCapacity } from './media/replica-capacity';
 
 @Module({})
 export class AppModule {
   static forRoot(config: VoiceConfig, configs: ValidatedConfigs): DynamicModule {
-    // One drain state: the media server refuses upgrades by it and readiness fails by it.
+    // One drain state and one count of places: the media server refuses upgrades by them, readiness fails by them.
     const drain = new ReplicaDrain();
+    const capacity = new ReplicaCapacity(config.MAX_LIVE_SESSIONS);
     return {
       module: AppModule,
       imports: [
         // No Postgres schema: the media plane holds only live state; the calls service owns the calls.
-        ...serviceCoreModules('voice', config, null, { checks: [drain] }),
+        ...serviceCoreModules('voice', config, null, { checks: [drain, capacity] }),
         // Recordings go where the calls service signs their download URLs (see BlobStorageConfig).
         BlobStorageModule.forRoot(configs.get(BlobStorageConfig)),
-        MediaModule.forRoot(drain),
+        MediaModule.forRoot(drain, capacity),
       ],
     };
   }

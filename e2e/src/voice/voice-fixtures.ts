@@ -65,12 +65,14 @@ export interface ReportedLine {
 }
 
 /**
- * Listens to the platform's call and session events on its own subject prefix, and to the transcript lines the
- * voice service reports (a plain subscription sees the command's requests without answering them).
+ * Listens to the platform's call and session events on its own subject prefix, and to the transcript lines and
+ * stream ends the voice service reports (a plain subscription sees the command's requests without answering them).
  */
 export class PrefixEventTap {
   readonly events: CapturedEvent[] = [];
   readonly reportedLines: ReportedLine[] = [];
+  /** Calls whose media stream the voice service reported closed (calls.voice.ended), in order. */
+  readonly endedStreams: string[] = [];
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -94,6 +96,16 @@ export class PrefixEventTap {
       nc.subscribe(`${prefix}.calls.voice.transcript`, {
         callback: (err, msg) => {
           if (!err) tap.reportedLines.push((JSON.parse(sc.decode(msg.data)) as { data: ReportedLine }).data);
+        },
+      }),
+    );
+    tap.subs.push(
+      nc.subscribe(`${prefix}.calls.voice.ended`, {
+        callback: (err, msg) => {
+          if (!err)
+            tap.endedStreams.push(
+              (JSON.parse(sc.decode(msg.data)) as { data: { callId: string } }).data.callId,
+            );
         },
       }),
     );

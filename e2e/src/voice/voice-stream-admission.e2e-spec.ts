@@ -1,6 +1,8 @@
 // Who may open a call's media stream: only the carrier, once, with the short-lived token the answer markup
-// carried and the carrier's own signature on the upgrade. Every refusal happens before any audio flows.
-import { sleep } from '@vap/testing';
+// carried and the carrier's own signature on the upgrade; a call has one stream, and a voice replica serves at
+// most MAX_LIVE_SESSIONS. Every refusal happens before any audio flows.
+import { STREAM_CLOSE_REPLICA_FULL, STREAM_CLOSE_REPLICA_FULL_REASON } from '@vap/media';
+import { sleep, waitFor } from '@vap/testing';
 import {
   mediaClientFor,
   MediaStreamClient,
@@ -72,6 +74,49 @@ describe('media stream admission', () => {
     await world.complete(call, 1, 'callee');
   }
 
+  /** Fetches the call's answer URL again, signed with the carrier token the partner holds. */
+  async function answerAgain(call: LiveCall): Promise<StreamInstruction> {
+    const { answer } = await world.fake.answer(call.placed, { openStream: false });
+    expect(answer.status).toBe(200);
+    const instruction = streamInstructionOf(call.provider, answer.body);
+    if (!instruction) throw new Error(`no stream in the answer: ${answer.body}`);
+    return instruction;
+  }
+
+  it.each(['carrier_b', 'carrier_a'] as const)(
+    'gives a %s call one conversation: a second signed answer fetch gets the same markup, its stream is refused while the first is live, after it ended and after the call ended',
+    async (provider) => {
+      const { call, instruction } = await answered(provider);
+      const first = client(call, instruction);
+      await first.open();
+      await first.waitForHeard(INTRO);
+
+      // The same markup with a fresh token, whatever the call's state; the stream it names is refused.
+      const second = await answerAgain(call);
+      expect(second.url).not.toBe(instruction.url);
+      expect(second.url.split('?')[0]).toBe(instruction.url.split('?')[0]);
+      expect(await refusal(client(call, second))).toBe(409);
+      expect(first.closed).toBeNull();
+
+      // The stream ends while the carrier still has the call: no new stream takes its place.
+      first.hangUp();
+      await waitFor(() => world.tap.endedStreams.includes(call.callId) || undefined, {
+        timeoutMs: 30_000,
+        description: 'the voice service to report the stream closed',
+      });
+      expect(await refusal(client(call, await answerAgain(call)))).toBe(409);
+
+      await world.complete(call, 1, 'callee');
+      await world.finished(call.callId);
+      expect(await refusal(client(call, await answerAgain(call)))).toBe(404);
+      // Only the first stream ever carried the agent: the intro was said once.
+      const intros = (await world.call(call.callId)).session.transcript.filter(
+        (e: { role: string; content: string }) => e.role === 'bot' && e.content.includes(INTRO),
+      );
+      expect(intros).toHaveLength(1);
+    },
+  );
+
   it.each(['carrier_b', 'carrier_a'] as const)(
     'refuses a replayed token on %s (409) while the first stream carries on',
     async (provider) => {
@@ -126,5 +171,62 @@ describe('media stream admission', () => {
     const { call, instruction } = await answered(provider);
     expect(await refusal(client(call, instruction, sign))).toBe(403);
     await hangUp(call);
+  });
+});
+
+describe('a voice replica at MAX_LIVE_SESSIONS', () => {
+  let world: VoiceWorld;
+  let agentId: string;
+
+  beforeAll(async () => {
+    world = await VoiceWorld.start({
+      name: 'voice_replica_full',
+      providers: {},
+      env: { MAX_LIVE_SESSIONS: '1' },
+    });
+    agentId = (await world.agent()).id;
+  }, 180_000);
+
+  afterAll(async () => {
+    await world?.stop();
+  });
+
+  const readiness = async () => (await fetch(`${world.own.platform.mediaPublicUrl}/health/ready`)).status;
+
+  it('closes a stream over the limit with 1013 before any audio, is not ready while full, and takes the same stream URL once there is room', async () => {
+    const first = await world.dial('carrier_b', agentId);
+    await first.media.waitForHeard(INTRO);
+    expect(await readiness()).toBe(503);
+
+    const second = await world.dial('carrier_a', agentId, { openStream: false });
+    const instruction = streamInstructionOf('carrier_a', second.answer.body);
+    if (!instruction) throw new Error(`no stream in the answer: ${second.answer.body}`);
+    const carrierStream = () =>
+      mediaClientFor({
+        account: second.placed.account,
+        instruction,
+        carrierCallId: second.carrierId,
+        timeScale: TIME_SCALE,
+      });
+    const over = carrierStream();
+    await over.open();
+    expect(await over.waitForClose()).toEqual({
+      code: STREAM_CLOSE_REPLICA_FULL,
+      reason: STREAM_CLOSE_REPLICA_FULL_REASON,
+    });
+    expect(over.received()).toEqual([]);
+
+    first.media.hangUp();
+    await world.complete(first, 2, 'callee');
+    await waitFor(async () => (await readiness()) === 200 || undefined, {
+      timeoutMs: 30_000,
+      description: 'the replica to be ready again',
+    });
+    // The carrier tries the stream again: neither its token nor the call's one stream was spent.
+    const retried = carrierStream();
+    await retried.open();
+    await retried.waitForHeard(INTRO);
+    retried.hangUp();
+    await world.complete(second, 1, 'callee');
   });
 });

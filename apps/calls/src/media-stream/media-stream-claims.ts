@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { tableOf } from '@vap/persistence';
 
 /**
@@ -17,15 +17,18 @@ export const CLAIM_RETENTION_SECS = 3600;
 export class MediaStreamClaims {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** True the first time `nonce` is claimed; false when a stream was already opened with it. */
-  async claim(nonce: string, callId: string): Promise<boolean> {
-    const table = tableOf(this.dataSource, 'media_stream_claims');
-    const rows = (await this.dataSource.query(
+  /**
+   * True the first time `nonce` is claimed; false when a stream was already opened with it. `em`: the
+   * transaction the claim belongs to (the attach's, so a refused attach leaves the nonce unclaimed).
+   */
+  async claim(nonce: string, callId: string, em: EntityManager = this.dataSource.manager): Promise<boolean> {
+    const table = tableOf(em, 'media_stream_claims');
+    const rows = (await em.query(
       `INSERT INTO ${table} (nonce, call_id) VALUES ($1, $2) ON CONFLICT (nonce) DO NOTHING RETURNING nonce`,
       [nonce, callId],
     )) as unknown[];
     // Pruning rides on claims (an index range scan), so the table holds about an hour of streams.
-    await this.dataSource.query(`DELETE FROM ${table} WHERE claimed_at < now() - make_interval(secs => $1)`, [
+    await em.query(`DELETE FROM ${table} WHERE claimed_at < now() - make_interval(secs => $1)`, [
       CLAIM_RETENTION_SECS,
     ]);
     return rows.length === 1;

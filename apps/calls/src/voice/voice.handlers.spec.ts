@@ -14,13 +14,14 @@ import {
   CallStatus,
   DomainEvents,
   ErrorCode,
+  STREAM_TAKEN_DETAIL,
   Subjects,
   TranscriptEntry,
   VoiceCarrier,
 } from '@vap/contracts';
 import { verifyStreamToken } from '@vap/media';
 import { MessagingModule, NatsConnectionService, NatsRpcServer, RpcClient } from '@vap/messaging';
-import { runMigrations } from '@vap/persistence';
+import { runMigrations, tableOf } from '@vap/persistence';
 import { mediaStreamTokenKey, SecretBox } from '@vap/secrets';
 import { createTestDatabase, deleteJetStreamByPrefix, TestDatabase } from '@vap/testing';
 import { CallTransferService } from '../calls/call-transfer.service';
@@ -353,6 +354,71 @@ describe('calls.voice.* commands', () => {
       expect((await sessionOf(call.id)).mediaStream).toBeNull();
       await expect(attach('sandbox', call.id, s, {}, 'voice-2')).resolves.toMatchObject({ callId: call.id });
       expect((await sessionOf(call.id)).voiceReplicaId).toBe('voice-2');
+    });
+
+    it("opens one stream per call: another token's attach is refused while the stream is live and after it ended", async () => {
+      const call = await callOn('carrier_b');
+      const first = stream('carrier_b', call.id);
+      await expect(attach('carrier_b', call.id, first, carrierBHeaders(first.url))).resolves.toMatchObject({
+        callId: call.id,
+      });
+      // A second answer fetch minted a second valid, carrier-signed token: the call still has one stream.
+      const second = stream('carrier_b', call.id);
+      await expect(attach('carrier_b', call.id, second, carrierBHeaders(second.url))).rejects.toMatchObject({
+        code: ErrorCode.CONFLICT,
+        details: [STREAM_TAKEN_DETAIL],
+      });
+      await rpc.request(Subjects.calls.voiceEnded, null, {
+        callId: call.id,
+        endCallReason: null,
+        mediaSeconds: 1,
+        recording: null,
+      });
+      expect((await sessionOf(call.id)).mediaStream).toBe('ended');
+      // No reconnect: a stream that ended is not replaced by a new token while the carrier still has the call.
+      const third = stream('carrier_b', call.id);
+      await expect(attach('carrier_b', call.id, third, carrierBHeaders(third.url))).rejects.toMatchObject({
+        code: ErrorCode.CONFLICT,
+        details: [STREAM_TAKEN_DETAIL],
+      });
+      expect((await sessionOf(call.id)).mediaStream).toBe('ended');
+    });
+
+    it('lets exactly one of simultaneous attaches with different tokens win', async () => {
+      const call = await callOn('sandbox');
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, () => attach('sandbox', call.id, stream('sandbox', call.id), {})),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) {
+        expect(r.reason).toMatchObject({ code: ErrorCode.CONFLICT, details: [STREAM_TAKEN_DETAIL] });
+      }
+      expect((await sessionOf(call.id)).mediaStream).toBe('live');
+    });
+
+    it('refuses (404) a stream for a call that ends while its attach is being decided', async () => {
+      const call = await callOn('sandbox');
+      const ending = dataSource.createQueryRunner();
+      await ending.connect();
+      await ending.startTransaction();
+      try {
+        // The carrier's final callback is ending the call, its transaction not yet committed.
+        await ending.query(`UPDATE ${tableOf(dataSource, Call)} SET status = 'completed' WHERE id = $1`, [
+          call.id,
+        ]);
+        const attached = attach('sandbox', call.id, stream('sandbox', call.id), {}).then(
+          () => 'attached',
+          (err: { code: string }) => err.code,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await ending.commitTransaction();
+        // The call no longer counts against its partner's concurrency limit: it gets no conversation.
+        expect(await attached).toBe(ErrorCode.NOT_FOUND);
+      } finally {
+        if (ending.isTransactionActive) await ending.rollbackTransaction();
+        await ending.release();
+      }
+      expect((await sessionOf(call.id)).mediaStream).toBeNull();
     });
 
     it('is 404 for an unknown call, an ended call, or a stream on another carrier', async () => {

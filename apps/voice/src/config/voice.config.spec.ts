@@ -13,7 +13,7 @@ const KEY = 'ab'.repeat(32);
 const base = { NODE_ENV: 'production', SECRETS_KEY: KEY, MEDIA_PUBLIC_URL: 'https://media.example.com/' };
 
 describe('VoiceConfig', () => {
-  it('reads the defaults: port 3005, offline speech, real-time media clock, a drain longer than any call', () => {
+  it('reads the defaults: port 3005, offline speech, real-time media clock, a drain longer than any call, 200 streams', () => {
     const config = validateConfig(VoiceConfig, base);
     expect(config).toMatchObject({
       PORT: 3005,
@@ -22,6 +22,7 @@ describe('VoiceConfig', () => {
       MEDIA_TIME_SCALE: 1,
       // The longest call an agent may have (an hour) and a minute: a rollout waits for calls, not cuts them.
       DRAIN_DEADLINE_MS: 3_660_000,
+      MAX_LIVE_SESSIONS: 200,
       PROVIDER_TIMEOUT_MS: 8000,
       LLM_MODEL: 'gpt-4o-mini',
     });
@@ -73,6 +74,15 @@ describe('VoiceConfig', () => {
       ['MEDIA_MAX_BUFFERED_BYTES', '1024'],
     ]) {
       expect(() => validateConfig(VoiceConfig, { ...base, [name]: value })).toThrow(new RegExp(name));
+    }
+  });
+
+  it('takes a whole MAX_LIVE_SESSIONS of at least 1', () => {
+    expect(validateConfig(VoiceConfig, { ...base, MAX_LIVE_SESSIONS: '50' }).MAX_LIVE_SESSIONS).toBe(50);
+    for (const bad of ['0', '-1', '2.5', 'many']) {
+      expect(() => validateConfig(VoiceConfig, { ...base, MAX_LIVE_SESSIONS: bad })).toThrow(
+        /MAX_LIVE_SESSIONS/,
+      );
     }
   });
 

@@ -119,6 +119,14 @@ export class VoiceConfig extends BaseServiceConfig {
   @IntSetting({ min: 16384, max: 67108864 })
   MEDIA_MAX_BUFFERED_BYTES: number = 262144;
 
+  /**
+   * Media streams one replica serves at once; more are closed at their handshake with 1013 (try again
+   * later, the token unspent) and /health/ready fails while the replica is full. The default is what one
+   * replica was measured to carry on 2 cores with its pacing targets met (README, Benchmarks).
+   */
+  @IntSetting({ min: 1, max: 100000 })
+  MAX_LIVE_SESSIONS: number = 200;
+
   /** Speech to text: offline (deterministic, no network), an OpenAI-compatible server, or Deepgram-compatible. */
   @IsIn(['offline', 'openai', 'deepgram'], { message: 'STT_PROVIDER must be offline, openai or deepgram' })
   STT_PROVIDER: 'offline' | 'openai' | 'deepgram' = 'offline';

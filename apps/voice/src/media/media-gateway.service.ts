@@ -18,6 +18,7 @@ import { warmBackgroundAudio } from '../conversation';
 import { ConversationStarter } from '../session/conversation-starter';
 import { LiveSessions } from './live-sessions';
 import { MediaStreamServer } from './media-stream-server';
+import { ReplicaCapacity } from './replica-capacity';
 import { SessionCommands } from './session-commands';
 import { StreamAdmission } from './stream-admission';
 
@@ -38,6 +39,7 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly heartbeat: ReplicaHeartbeat,
     private readonly sessions: LiveSessions,
     private readonly http: HttpAdapterHost,
+    capacity: ReplicaCapacity,
     commands: SessionCommands,
     rpc: RpcClient,
     @Inject(BLOB_STORAGE) storage: BlobStorage,
@@ -51,10 +53,12 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
         publicUrl: config.mediaPublicUrl,
         isDraining: () => drain.draining,
         replicaId: heartbeat.id,
+        capacity,
       }),
       onAccepted: (socket, accepted) => {
         const session = starter.open(socket, accepted);
         sessions.add(session);
+        void session.finished.finally(() => accepted.slot.release());
         commands.serve(session);
       },
       log,

@@ -9,17 +9,20 @@ import { connect, NatsConnection } from 'nats';
 import { WebSocket } from 'ws';
 import {
   AppError,
+  ErrorCode,
   RpcReply,
   RpcRequest,
   VoiceAttachRequest,
   VoiceCallContext,
+  STREAM_TAKEN_DETAIL,
   VoiceEndedRequest,
 } from '@vap/contracts';
-import { issueStreamToken } from '@vap/media';
+import { issueStreamToken, STREAM_CLOSE_REPLICA_FULL } from '@vap/media';
 import { validateConfigs, withServiceConfigs } from '@vap/runtime';
 import { mediaStreamTokenKey } from '@vap/secrets';
 import { BlobStorageConfig } from '@vap/storage';
 import { AppModule } from '../app.module';
+import { agentSettings } from '../conversation/testing/conversation-harness';
 import { VoiceConfig } from '../config/voice.config';
 import { ReplicaDrain } from '../drain/replica-drain';
 
@@ -29,9 +32,10 @@ const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 class FakeCallsService {
   readonly attached: VoiceAttachRequest[] = [];
   readonly ended: VoiceEndedRequest[] = [];
-  /** Calls the fake answers as live; others are 404. Nonces already used are 409. */
+  /** Calls the fake answers as live; others are 404. Nonces already used are 409, as is a call's second stream. */
   readonly liveCalls = new Set<string>();
   private readonly usedNonces = new Set<string>();
+  private readonly streamed = new Set<string>();
 
   constructor(
     private readonly nc: NatsConnection,
@@ -43,7 +47,11 @@ class FakeCallsService {
       this.attached.push(req);
       if (!this.liveCalls.has(req.callId)) throw AppError.notFound('call');
       if (this.usedNonces.has(req.nonce)) throw AppError.conflict('stream token already used');
+      if (this.streamed.has(req.callId)) {
+        throw new AppError(ErrorCode.CONFLICT, 'the call has its stream', { details: [STREAM_TAKEN_DETAIL] });
+      }
       this.usedNonces.add(req.nonce);
+      this.streamed.add(req.callId);
       return context(req.callId);
     });
     this.answer('agents.voice_configuration.list', () => ({ voice_configurations: [] }));
@@ -83,7 +91,8 @@ function context(callId: string): VoiceCallContext {
     provider: 'carrier_b',
     variables: {},
     answeredBy: null,
-    agent: { spoken_languages: ['en'], voice_id: 'none' } as unknown as VoiceCallContext['agent'],
+    // No intro: the conversation starts and waits for the caller, so an accepted stream stays open.
+    agent: agentSettings({ voice_id: 'none' }),
   };
 }
 
@@ -101,6 +110,32 @@ function upgrade(url: string): Promise<{ status: number; body: string; socket?: 
       if (!/Unexpected server response/.test(err.message)) reject(err);
     });
   });
+}
+
+/** An accepted upgrade's socket until it closes: the close code and reason, and whether any message came. */
+function closeOf(socket: WebSocket): Promise<{ code: number; reason: string; messages: number }> {
+  let messages = 0;
+  socket.on('message', () => messages++);
+  return new Promise((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString(), messages })),
+  );
+}
+
+/** The voice app on an ephemeral port, against the fake calls service on `prefix`. */
+async function startVoice(env: Record<string, string>): Promise<{ app: INestApplication; base: string }> {
+  const configs = validateConfigs([VoiceConfig, BlobStorageConfig], {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    NATS_URL,
+    RPC_TIMEOUT_MS: '2000',
+    ...env,
+  });
+  const app = await NestFactory.create(
+    withServiceConfigs(AppModule.forRoot(configs.get(VoiceConfig), configs), configs),
+    { logger: false },
+  );
+  await app.listen(0, '127.0.0.1');
+  return { app, base: (await app.getUrl()).replace(/^http/, 'ws').replace('[::1]', '127.0.0.1') };
 }
 
 describe('media stream upgrades (the voice app over real NATS)', () => {
@@ -124,22 +159,12 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
     calls = new FakeCallsService(nc, prefix);
     calls.start();
     publicBase = 'https://media.example.test';
-    const configs = validateConfigs([VoiceConfig, BlobStorageConfig], {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      NATS_URL,
+    ({ app, base } = await startVoice({
       NATS_SUBJECT_PREFIX: prefix,
       SECRETS_KEY: secretsKey,
       MEDIA_PUBLIC_URL: publicBase,
       BLOB_STORAGE_DIR: blobDir,
-      RPC_TIMEOUT_MS: '2000',
-    });
-    app = await NestFactory.create(
-      withServiceConfigs(AppModule.forRoot(configs.get(VoiceConfig), configs), configs),
-      { logger: false },
-    );
-    await app.listen(0, '127.0.0.1');
-    base = (await app.getUrl()).replace(/^http/, 'ws').replace('[::1]', '127.0.0.1');
+    }));
   });
 
   afterAll(async () => {
@@ -212,6 +237,83 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
     await waitFor(() => calls.ended.some((e) => e.callId === 'call_replay'));
   });
 
+  it("refuses a call's second stream (409 stream_taken), whatever its token", async () => {
+    calls.liveCalls.add('call_twice');
+    const first = await upgrade(streamUrl('call_twice', tokenFor('call_twice')));
+    expect(first.status).toBe(101);
+    expect(await upgrade(streamUrl('call_twice', tokenFor('call_twice')))).toEqual({
+      status: 409,
+      body: 'stream_taken',
+    });
+    first.socket!.close();
+    await waitFor(() => calls.ended.some((e) => e.callId === 'call_twice'));
+  });
+
+  describe('with MAX_LIVE_SESSIONS=1', () => {
+    let small: { app: INestApplication; base: string };
+    const smallUrl = (callId: string, token: string) =>
+      `${small.base}/media/carrier_b/${callId}?token=${encodeURIComponent(token)}`;
+    const ready = async () => (await fetch(`${small.base.replace(/^ws/, 'http')}/health/ready`)).status;
+
+    beforeAll(async () => {
+      small = await startVoice({
+        NATS_SUBJECT_PREFIX: prefix,
+        SECRETS_KEY: secretsKey,
+        MEDIA_PUBLIC_URL: publicBase,
+        BLOB_STORAGE_DIR: blobDir,
+        MAX_LIVE_SESSIONS: '1',
+      });
+    });
+
+    afterAll(async () => {
+      await small?.app.close();
+    });
+
+    it('closes a stream over the limit with 1013 before any audio, its token unspent, and is not ready while full', async () => {
+      calls.liveCalls.add('call_first').add('call_over');
+      const first = await upgrade(smallUrl('call_first', tokenFor('call_first')));
+      expect(first.status).toBe(101);
+      expect(await ready()).toBe(503);
+
+      const overToken = tokenFor('call_over');
+      const over = await upgrade(smallUrl('call_over', overToken));
+      expect(over.status).toBe(101);
+      expect(await closeOf(over.socket!)).toEqual({
+        code: STREAM_CLOSE_REPLICA_FULL,
+        reason: 'replica full',
+        messages: 0,
+      });
+      // The calls service was never asked: neither the token nor the call's one stream is spent.
+      expect(calls.attached.some((a) => a.callId === 'call_over')).toBe(false);
+
+      first.socket!.close();
+      await waitFor(() => calls.ended.some((e) => e.callId === 'call_first'));
+      await waitForAsync(async () => (await ready()) === 200);
+      const retried = await upgrade(smallUrl('call_over', overToken));
+      expect(retried.status).toBe(101);
+      retried.socket!.close();
+      await waitFor(() => calls.ended.some((e) => e.callId === 'call_over'));
+    });
+
+    it('admits one of simultaneous upgrades and closes the others with 1013 before asking the calls service', async () => {
+      const ids = ['call_race_1', 'call_race_2', 'call_race_3'];
+      for (const id of ids) calls.liveCalls.add(id);
+      await waitForAsync(async () => (await ready()) === 200);
+      const sockets = ids.map((id) => new WebSocket(smallUrl(id, tokenFor(id))));
+      const closed: { code: number; reason: string; messages: number }[] = [];
+      const closes = sockets.map((socket) => closeOf(socket).then((c) => closed.push(c)));
+      await waitFor(() => closed.length === 2);
+      const full = { code: STREAM_CLOSE_REPLICA_FULL, reason: 'replica full', messages: 0 };
+      expect(closed).toEqual([full, full]);
+      expect(calls.attached.filter((a) => ids.includes(a.callId))).toHaveLength(1);
+      // The admitted one is live until its carrier leaves.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(closed).toHaveLength(2);
+      for (const socket of sockets) socket.close();
+      await Promise.all(closes);
+    });
+  });
+
   it('refuses new streams with 503 and fails readiness once the replica drains', async () => {
     const http = base.replace(/^ws/, 'http');
     expect((await fetch(`${http}/health/ready`)).status).toBe(200);
@@ -232,6 +334,14 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
 async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!condition()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function waitForAsync(condition: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await condition())) {
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -6,6 +6,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { MessageHeaders } from '@vap/contracts';
 import { inSpan, RequestContext } from '@vap/messaging';
 import { refusedUpgrades } from '../metrics/voice.metrics';
+import { REFUSAL_CLOSE } from './stream-admission';
 import type { Admission, StreamAdmission } from './stream-admission';
 
 /** A request id a client may choose; anything else (too long, odd characters) gets a fresh one. */
@@ -15,7 +16,7 @@ export type AcceptedStream = Extract<Admission, { ok: true }>;
 
 export interface MediaStreamServerOptions {
   admission: StreamAdmission;
-  /** An admitted upgrade became a WebSocket: start its session. */
+  /** An admitted upgrade became a WebSocket: start its session, which holds the stream's slot until it finished. */
   onAccepted: (socket: WebSocket, stream: AcceptedStream) => void;
   log: (level: 'warn' | 'error', message: string) => void;
   /**
@@ -82,18 +83,29 @@ export class MediaStreamServer {
     }
     if (!admission.ok) {
       refusedUpgrades.inc({ reason: admission.reason });
-      refuse(socket, admission.status, admission.reason);
-      return;
-    }
-    if (socket.destroyed) {
-      this.options.log(
-        'warn',
-        `call ${admission.context.callId}: the carrier left before its stream was accepted`,
-      );
+      const close = REFUSAL_CLOSE[admission.reason];
+      if (close && !socket.destroyed) {
+        this.wss.handleUpgrade(req, socket, head, (ws) => ws.close(close.code, close.reason));
+      } else refuse(socket, admission.status, admission.reason);
       return;
     }
     const accepted = admission;
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.options.onAccepted(ws, accepted));
+    if (socket.destroyed) {
+      accepted.slot.release();
+      this.options.log(
+        'warn',
+        `call ${accepted.context.callId}: the carrier left before its stream was accepted`,
+      );
+      return;
+    }
+    // A handshake that fails (ws answers the bad request itself) gives the replica's place back with its socket;
+    // an accepted stream holds it until its session finished (onAccepted).
+    const release = () => accepted.slot.release();
+    socket.once('close', release);
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      socket.off('close', release);
+      this.options.onAccepted(ws, accepted);
+    });
   }
 }
 

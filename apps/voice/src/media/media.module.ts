@@ -3,26 +3,28 @@ import { ReplicaDrain } from '../drain/replica-drain';
 import { ReplicaHeartbeat } from '../drain/replica-heartbeat';
 import { LiveSessions } from './live-sessions';
 import { MediaGateway } from './media-gateway.service';
+import { ReplicaCapacity } from './replica-capacity';
 import { SessionCommands } from './session-commands';
 
 /**
  * Carriers' media streams: admission, sessions, a held session's commands (end it, a late machine answer),
- * the replica's heartbeat, drain. Needs VoiceConfig, RpcClient, AddressedCommandServer and BLOB_STORAGE from the app; `drain` is the
- * replica's drain state, which readiness reads too.
+ * the replica's heartbeat, drain. Needs VoiceConfig, RpcClient, AddressedCommandServer and BLOB_STORAGE from the
+ * app; `drain` is the replica's drain state and `capacity` its MAX_LIVE_SESSIONS places, which readiness reads too.
  */
 @Module({})
 export class MediaModule {
-  static forRoot(drain: ReplicaDrain): DynamicModule {
+  static forRoot(drain: ReplicaDrain, capacity: ReplicaCapacity): DynamicModule {
     return {
       module: MediaModule,
       providers: [
         { provide: ReplicaDrain, useValue: drain },
         ReplicaHeartbeat,
+        { provide: ReplicaCapacity, useValue: capacity },
         LiveSessions,
         SessionCommands,
         MediaGateway,
       ],
-      exports: [ReplicaDrain, LiveSessions],
+      exports: [ReplicaDrain, ReplicaCapacity, LiveSessions],
     };
   }
 }

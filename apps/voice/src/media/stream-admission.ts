@@ -1,7 +1,14 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { AppError, Subjects, VoiceCallContext } from '@vap/contracts';
+import { AppError, STREAM_TAKEN_DETAIL, Subjects, VoiceCallContext } from '@vap/contracts';
 import type { RpcClient } from '@vap/messaging';
-import { MediaStreamRequest, parseMediaStreamRequest, verifyStreamToken } from '@vap/media';
+import {
+  MediaStreamRequest,
+  parseMediaStreamRequest,
+  STREAM_CLOSE_REPLICA_FULL,
+  STREAM_CLOSE_REPLICA_FULL_REASON,
+  verifyStreamToken,
+} from '@vap/media';
+import type { ReplicaCapacity, StreamSlot } from './replica-capacity';
 
 /** Why an upgrade was refused; each is answered with one HTTP status before any audio flows. */
 export type RefusalReason =
@@ -15,7 +22,9 @@ export type RefusalReason =
   | 'token_for_another_call'
   | 'carrier_signature'
   | 'replayed'
+  | 'stream_taken'
   | 'unknown_call'
+  | 'replica_full'
   | 'calls_unavailable';
 
 export const REFUSAL_STATUS: Readonly<Record<RefusalReason, number>> = {
@@ -29,12 +38,22 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalReason, number>> = {
   token_for_another_call: 401,
   carrier_signature: 403,
   replayed: 409,
+  stream_taken: 409,
   unknown_call: 404,
+  replica_full: 503,
   calls_unavailable: 503,
 };
 
+/**
+ * Refusals a carrier must read as a WebSocket close rather than an HTTP status: the handshake completes and
+ * the socket is closed at once with this code, before any audio (a full replica: try again elsewhere).
+ */
+export const REFUSAL_CLOSE: Readonly<Partial<Record<RefusalReason, { code: number; reason: string }>>> = {
+  replica_full: { code: STREAM_CLOSE_REPLICA_FULL, reason: STREAM_CLOSE_REPLICA_FULL_REASON },
+};
+
 export type Admission =
-  | { ok: true; stream: MediaStreamRequest; context: VoiceCallContext }
+  | { ok: true; stream: MediaStreamRequest; context: VoiceCallContext; slot: StreamSlot }
   | { ok: false; reason: RefusalReason; status: number };
 
 export interface StreamAdmissionOptions {
@@ -46,6 +65,8 @@ export interface StreamAdmissionOptions {
   isDraining: () => boolean;
   /** This replica's id (ReplicaHeartbeat), recorded on the call at attach. */
   replicaId: string;
+  /** MAX_LIVE_SESSIONS: a stream holds a place from before its attach until its session finished. */
+  capacity: ReplicaCapacity;
   now?: () => number;
 }
 
@@ -65,7 +86,9 @@ function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
 function attachRefusal(err: unknown): RefusalReason {
   if (err instanceof AppError) {
     if (err.status === 403) return 'carrier_signature';
-    if (err.status === 409) return 'replayed';
+    if (err.status === 409) {
+      return err.details?.some((d) => d.field === STREAM_TAKEN_DETAIL.field) ? 'stream_taken' : 'replayed';
+    }
     if (err.status === 404) return 'unknown_call';
   }
   return 'calls_unavailable';
@@ -73,9 +96,11 @@ function attachRefusal(err: unknown): RefusalReason {
 
 /**
  * Decides one media-stream upgrade before any audio: the replica takes streams, the path names a carrier
- * and a call, the token is ours, unexpired and bound to that call; then the calls service (the owner of the
- * call) checks the carrier's own signature over the public URL, claims the token's nonce once across every
- * replica, and answers the call's context.
+ * and a call, the token is ours, unexpired and bound to that call, the replica has room (MAX_LIVE_SESSIONS);
+ * then the calls service (the owner of the call) checks the carrier's own signature over the public URL,
+ * claims the token's nonce once across every replica and the call's one media stream, and answers the
+ * call's context. The place on the replica is taken before the calls service is asked, so a full replica
+ * spends neither the token nor the call's stream.
  */
 export class StreamAdmission {
   constructor(private readonly options: StreamAdmissionOptions) {}
@@ -96,6 +121,8 @@ export class StreamAdmission {
       );
     }
     if (verified.claims.callId !== stream.callId) return refused('token_for_another_call');
+    const slot = this.options.capacity.reserve();
+    if (!slot) return refused('replica_full');
     try {
       // The partner is unknown until the calls service answers: attach is a system command.
       const context = await this.options.rpc.request(Subjects.calls.voiceAttach, null, {
@@ -107,8 +134,9 @@ export class StreamAdmission {
         replicaId: this.options.replicaId,
       });
       // Attached calls are served even if draining began meanwhile: the nonce is spent, the drain ends them.
-      return { ok: true, stream, context };
+      return { ok: true, stream, context, slot };
     } catch (err) {
+      slot.release();
       return refused(attachRefusal(err));
     }
   }

@@ -1,4 +1,5 @@
 import type { AnsweredBy, CallDirection } from '../calls';
+import type { ErrorDetail } from '../errors';
 import type { AgentSettings } from './agent-settings';
 
 /** Carriers whose calls the voice service serves over a media stream (the sandbox phone speaks carrier_b's). */
@@ -8,8 +9,9 @@ export type VoiceCarrier = 'carrier_a' | 'carrier_b' | 'sandbox';
  * calls.voice.attach: the voice service accepted a media-stream upgrade whose token it verified (signature,
  * expiry, bound call). The calls service checks the carrier's own signature on the upgrade with the
  * partner's stored credentials, claims the token's nonce (a token opens one stream, across every voice
- * replica), and answers the call's context. 403 FORBIDDEN: bad carrier signature; 409 CONFLICT: the token
- * was used already; 404 NOT_FOUND: no such live call.
+ * replica) and the call's one media stream, and answers the call's context. 403 FORBIDDEN: bad carrier
+ * signature; 409 CONFLICT: the token was used already, or (with the detail STREAM_TAKEN_DETAIL) the call has
+ * opened its stream already; 404 NOT_FOUND: no such live (active) call.
  */
 export interface VoiceAttachRequest {
   callId: string;
@@ -26,6 +28,12 @@ export interface VoiceAttachRequest {
    */
   replicaId: string;
 }
+
+/** The detail of calls.voice.attach's 409 when the call's one media stream was opened already (by any token). */
+export const STREAM_TAKEN_DETAIL: ErrorDetail = {
+  field: 'media_stream',
+  message: 'the call has opened its media stream already; a call has one',
+};
 
 export interface VoiceCallContext {
   callId: string;

@@ -5,5 +5,6 @@ export * from './media-stream-event';
 export * from './media-url';
 export * from './media-base-url-constraint';
 export * from './media-clock-budget';
+export * from './stream-close-codes';
 export * from './stream-token';
 export type { StreamParseError, StreamParseErrorReason, StreamParseResult } from './stream-message-fields';

@@ -7,6 +7,8 @@ import {
   levelDbfs,
   mulawDecode,
   mulawEncode,
+  STREAM_CLOSE_REPLICA_FULL,
+  STREAM_CLOSE_REPLICA_FULL_REASON,
 } from '@vap/media';
 import { QUIET_DBFS } from './agent-listener';
 import { calleeScript } from './callee-scripts';
@@ -301,6 +303,16 @@ describe('SandboxPhone against a media plane', () => {
     await agent.until(() => agent.mediaCount() >= 3);
     agent.socket.close();
     await expect(ended).resolves.toMatchObject({ kind: 'stream_closed' });
+  });
+
+  it('ends as stream_failed when a full media plane closes the stream with 1013 (try again later)', async () => {
+    const { ended } = dial(silent);
+    const agent = await nextAgent;
+    agent.socket.close(STREAM_CLOSE_REPLICA_FULL, STREAM_CLOSE_REPLICA_FULL_REASON);
+    await expect(ended).resolves.toMatchObject({
+      kind: 'stream_failed',
+      error: expect.stringContaining('1013 replica full'),
+    });
   });
 
   it('ends as stream_failed when the upgrade is refused', async () => {

@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
-import { ClockSource, FRAME_MS, FrameClock, Framer, mulawEncode } from '@vap/media';
+import {
+  ClockSource,
+  FRAME_MS,
+  FrameClock,
+  Framer,
+  mulawEncode,
+  STREAM_CLOSE_REPLICA_FULL,
+} from '@vap/media';
 import { AgentListener, AgentTurn } from './agent-listener';
 import { AgentPlayback } from './agent-playback';
 import { CalleeVoice } from './callee-voice';
@@ -32,7 +39,7 @@ export type PhoneEnd =
   | { kind: 'disconnected'; mediaMs: number; spoke: boolean }
   /** The media plane closed the socket. */
   | { kind: 'stream_closed'; mediaMs: number; spoke: boolean }
-  /** The stream could not be opened (refused upgrade, unreachable media plane) or broke. */
+  /** The stream could not be opened (refused upgrade, full replica, unreachable media plane) or broke. */
   | { kind: 'stream_failed'; mediaMs: number; spoke: boolean; error: string };
 
 export interface SandboxPhoneOptions {
@@ -145,7 +152,17 @@ export class SandboxPhone implements PhoneLine {
       if (!isBinary) this.receive(data.toString());
     });
     socket.on('error', (err) => this.finish({ kind: 'stream_failed', error: err.message }));
-    socket.on('close', () => this.finish({ kind: 'stream_closed' }));
+    socket.on('close', (code, reason) =>
+      // A full voice replica closes at once, before any audio: the stream never ran, as a refused upgrade.
+      this.finish(
+        code === STREAM_CLOSE_REPLICA_FULL
+          ? {
+              kind: 'stream_failed',
+              error: `the media plane closed the stream: ${code} ${reason.toString()}`,
+            }
+          : { kind: 'stream_closed' },
+      ),
+    );
     return this.ended;
   }
 
