@@ -30,8 +30,3 @@ export function recognitionLanguage(languages: readonly string[]): string | unde
   if (first === 'hinglish') return 'hi';
   return first.split(/[-_]/)[0];
 }
-
-/** The base URL without trailing slashes, so paths join cleanly. */
-export function trimBaseUrl(url: string): string {
-  return url.replace(/\/+$/, '');
-}

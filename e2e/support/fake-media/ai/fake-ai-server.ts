@@ -25,12 +25,15 @@ export interface FakeAiProviders {
 }
 
 export interface FakeAi {
-  /** http://127.0.0.1:<port>: STT_BASE_URL / TTS_BASE_URL for the OpenAI-compatible speech endpoints. */
+  /** http://127.0.0.1:<port>: the server's origin. */
   url: string;
-  /** ws://127.0.0.1:<port>: the Deepgram-compatible live socket's base (STT_BASE_URL is its http form). */
+  /** ws://127.0.0.1:<port>: the Deepgram-compatible live socket's origin. */
   wsUrl: string;
-  /** LLM_BASE_URL (OpenAI clients append /chat/completions to a base ending in /v1). */
-  llmBaseUrl: string;
+  /**
+   * `<url>/v1`: the one base every provider setting takes (LLM_BASE_URL, STT_BASE_URL, TTS_BASE_URL), as the
+   * OpenAI SDK spells it; endpoints follow it (/chat/completions, /audio/speech, /listen).
+   */
+  baseUrl: string;
   apiKey: string;
   transcriptions: TranscriptionRequest[];
   chats: ChatCompletionRequest[];
@@ -117,7 +120,7 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
   return {
     url,
     wsUrl,
-    llmBaseUrl: `${url}/v1`,
+    baseUrl: `${url}/v1`,
     apiKey,
     transcriptions,
     chats,
@@ -125,13 +128,17 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
     listens,
     env: ({ stt = 'offline', tts = 'offline', llm = false }) => ({
       STT_PROVIDER: stt,
-      ...(stt === 'openai' ? { STT_BASE_URL: url, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.stt } : {}),
-      // The platform takes Deepgram's base as http(s) (like https://api.deepgram.com) and opens its ws(s) form.
+      // One base for all three, as a user sets it; Deepgram's is taken as http(s) and opened as ws(s).
+      ...(stt === 'openai'
+        ? { STT_BASE_URL: `${url}/v1`, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.stt }
+        : {}),
       ...(stt === 'deepgram'
-        ? { STT_BASE_URL: url, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.deepgram }
+        ? { STT_BASE_URL: `${url}/v1`, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.deepgram }
         : {}),
       TTS_PROVIDER: tts,
-      ...(tts === 'openai' ? { TTS_BASE_URL: url, TTS_API_KEY: apiKey, TTS_MODEL: FAKE_AI_MODELS.tts } : {}),
+      ...(tts === 'openai'
+        ? { TTS_BASE_URL: `${url}/v1`, TTS_API_KEY: apiKey, TTS_MODEL: FAKE_AI_MODELS.tts }
+        : {}),
       ...(llm ? { LLM_BASE_URL: `${url}/v1`, LLM_API_KEY: apiKey, LLM_MODEL: FAKE_AI_MODELS.llm } : {}),
     }),
     script: (script) => {
