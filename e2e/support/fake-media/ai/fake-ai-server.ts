@@ -17,9 +17,13 @@ import {
 
 export type FakeAiEndpoint = 'transcriptions' | 'chat' | 'speech' | 'listen';
 
+type SttName = 'offline' | 'openai' | 'deepgram';
+type TtsName = 'offline' | 'openai';
+
 export interface FakeAiProviders {
-  stt?: 'offline' | 'openai' | 'deepgram';
-  tts?: 'offline' | 'openai';
+  /** One provider, or two in fallback order (the second network one on the STT_FALLBACK_* settings). */
+  stt?: SttName | `${SttName},${SttName}`;
+  tts?: TtsName | `${TtsName},${TtsName}`;
   /** Whether the LLM is this fake (else the platform's offline model). */
   llm?: boolean;
 }
@@ -45,7 +49,8 @@ export interface FakeAi {
   script(script: ChatScript): void;
   /**
    * After `after` more good requests (default 0), the endpoint fails the given way: `times` requests (default:
-   * every one until heal()). A Deepgram session counts each final result as a request.
+   * every one until heal()). A Deepgram session counts each final result as a request; while the live socket
+   * fails, new ones are refused (503) too, as a provider that is down would.
    */
   fail(endpoint: FakeAiEndpoint, mode: FailureMode, options?: { after?: number; times?: number }): void;
   heal(endpoint?: FakeAiEndpoint): void;
@@ -107,6 +112,7 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
   server.on('upgrade', (req, socket, head) => {
     const path = new URL(req.url ?? '/', 'ws://fake').pathname;
     if (path !== '/v1/listen') return refuseUpgrade(socket, 400, `no WebSocket at ${path}`);
+    if (switches.listen.failing) return refuseUpgrade(socket, 503, 'the fake is down');
     handleListenUpgrade(wss, req, socket, head, apiKey, switches.listen, listens);
   });
   await new Promise<void>((resolve, reject) => {
@@ -126,21 +132,25 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
     chats,
     speeches,
     listens,
-    env: ({ stt = 'offline', tts = 'offline', llm = false }) => ({
-      STT_PROVIDER: stt,
-      // One base for all three, as a user sets it; Deepgram's is taken as http(s) and opened as ws(s).
-      ...(stt === 'openai'
-        ? { STT_BASE_URL: `${url}/v1`, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.stt }
-        : {}),
-      ...(stt === 'deepgram'
-        ? { STT_BASE_URL: `${url}/v1`, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.deepgram }
-        : {}),
-      TTS_PROVIDER: tts,
-      ...(tts === 'openai'
-        ? { TTS_BASE_URL: `${url}/v1`, TTS_API_KEY: apiKey, TTS_MODEL: FAKE_AI_MODELS.tts }
-        : {}),
-      ...(llm ? { LLM_BASE_URL: `${url}/v1`, LLM_API_KEY: apiKey, LLM_MODEL: FAKE_AI_MODELS.llm } : {}),
-    }),
+    env: ({ stt = 'offline', tts = 'offline', llm = false }) => {
+      const base = `${url}/v1`;
+      const env: Record<string, string> = { STT_PROVIDER: stt, TTS_PROVIDER: tts };
+      // One base for every provider, as a user sets it; Deepgram's is taken as http(s) and opened as ws(s).
+      stt
+        .split(',')
+        .filter((name) => name !== 'offline')
+        .forEach((name, i) => {
+          const prefix = i === 0 ? 'STT' : 'STT_FALLBACK';
+          env[`${prefix}_BASE_URL`] = base;
+          env[`${prefix}_API_KEY`] = apiKey;
+          env[`${prefix}_MODEL`] = name === 'deepgram' ? FAKE_AI_MODELS.deepgram : FAKE_AI_MODELS.stt;
+        });
+      if (tts.split(',').includes('openai')) {
+        Object.assign(env, { TTS_BASE_URL: base, TTS_API_KEY: apiKey, TTS_MODEL: FAKE_AI_MODELS.tts });
+      }
+      if (llm) Object.assign(env, { LLM_BASE_URL: base, LLM_API_KEY: apiKey, LLM_MODEL: FAKE_AI_MODELS.llm });
+      return env;
+    },
     script: (script) => {
       chatScript = script;
     },
