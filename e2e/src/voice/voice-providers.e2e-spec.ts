@@ -245,5 +245,15 @@ describe('fallback providers: STT_PROVIDER=deepgram,openai, TTS_PROVIDER=openai,
     expect(JSON.stringify(fallbackChats[0].messages)).toContain('You said Where is my order.');
     // The primary model was tried once after it broke, then no more.
     expect(world.ai.chats.filter((c) => c.failed)).toHaveLength(1);
+
+    // The API documents the field.
+    const doc = await (await fetch(`${world.gateway}/api/v2/openapi.json`)).json();
+    const entry = doc.components.schemas.TranscriptEntryDto.properties.providers;
+    expect(entry.allOf?.[0]?.$ref ?? entry.$ref).toBe('#/components/schemas/TurnProvidersDto');
+    expect(doc.components.schemas.TurnProvidersDto.properties).toMatchObject({
+      stt: { enum: ['offline', 'openai', 'deepgram'] },
+      llm: { enum: ['primary', 'fallback'] },
+      tts: { enum: ['offline', 'openai'] },
+    });
   });
 });
