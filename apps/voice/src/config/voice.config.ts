@@ -216,7 +216,10 @@ export class VoiceConfig extends BaseServiceConfig {
   @MinLength(1)
   LLM_FALLBACK_MODEL?: string;
 
-  /** Deadline of one speech-provider step (first byte of synthesis, a transcription); then the call apologises and ends. */
+  /**
+   * Deadline of one speech-provider step (first byte of synthesis, a transcription); then the next provider listed
+   * takes over, or, with none left, the call apologises and ends.
+   */
   @IntSetting({ min: 100, max: 120000 })
   PROVIDER_TIMEOUT_MS: number = 8000;
 
