@@ -28,7 +28,7 @@ export interface FakeSpeechProviderCounts {
 }
 
 export interface FakeSpeechProviders {
-  /** `http://127.0.0.1:<port>`: for clients that append `/v1/...` themselves. */
+  /** `http://127.0.0.1:<port>`: the bare origin (the APIs are under /v1). */
   rootUrl: string;
   /** `http://127.0.0.1:<port>/v1`: for clients that append only the API's path (OpenAI SDK style). */
   baseUrl: string;

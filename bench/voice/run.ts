@@ -104,12 +104,12 @@ async function main(): Promise<void> {
       SECRETS_KEY: secretsKey,
       MEDIA_TIME_SCALE: '1',
       STT_PROVIDER: 'openai',
-      // The speech providers append /v1/audio/..., the chat model appends /chat/completions.
-      STT_BASE_URL: providers.rootUrl,
+      // One base for all three providers (the OpenAI SDK's convention, as a user sets it).
+      STT_BASE_URL: providers.baseUrl,
       STT_API_KEY: 'bench',
       STT_MODEL: 'whisper-1',
       TTS_PROVIDER: 'openai',
-      TTS_BASE_URL: providers.rootUrl,
+      TTS_BASE_URL: providers.baseUrl,
       TTS_API_KEY: 'bench',
       TTS_MODEL: 'tts-1',
       LLM_BASE_URL: providers.baseUrl,

@@ -77,7 +77,7 @@ describe('configuration is validated at boot', () => {
     ['agents', ['signingSecret']],
     ['calls', ['PUBLIC_BASE_URL', 'SECRETS_KEY', 'signingSecret']],
     ['webhooks', ['SECRETS_KEY']],
-    ['voice', ['SECRETS_KEY', 'MEDIA_PUBLIC_URL', 'signingSecret']],
+    ['voice', ['SECRETS_KEY', 'MEDIA_PUBLIC_URL', 'STT_PROVIDER', 'TTS_PROVIDER', 'signingSecret']],
   ])('an unset NODE_ENV is production: %s gets no development defaults', (app, missing) => {
     const result = boot(app, unreachable);
     expect(result.status).toBe(1);
@@ -132,6 +132,32 @@ describe('configuration is validated at boot', () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(`- SANDBOX_CALLBACK_SECRET: ${developmentSecret}\n`);
   });
+
+  it.each(['production', 'test'])(
+    'with NODE_ENV=%s voice refuses to start until its speech providers are named, offline included',
+    (NODE_ENV) => {
+      const env = {
+        ...unreachable,
+        NODE_ENV,
+        SECRETS_KEY: randomBytes(32).toString('hex'),
+        MEDIA_PUBLIC_URL: 'https://media.example.com',
+      };
+      const refused = boot('voice', env);
+      expect(refused.status).toBe(1);
+      const problems = refused.stderr.split('\n').filter((line) => line.startsWith('  - '));
+      expect(problems).toEqual([
+        expect.stringMatching(
+          /^ {2}- STT_PROVIDER: STT_PROVIDER must be chosen outside development: .*\(not set\)$/,
+        ),
+        expect.stringMatching(
+          /^ {2}- TTS_PROVIDER: TTS_PROVIDER must be chosen outside development: .*\(not set\)$/,
+        ),
+      ]);
+      const named = boot('voice', { ...env, STT_PROVIDER: 'offline', TTS_PROVIDER: 'offline' });
+      expect(named.stderr).not.toContain('refusing to start');
+      expect(named.stderr).toContain('voice: failed to start');
+    },
+  );
 
   it.each(['gateway', 'calls', 'webhooks', 'voice'])(
     'with NODE_ENV=development %s takes the development defaults and gets as far as connecting',

@@ -325,7 +325,7 @@ describe('media-speaking fakes', () => {
         text: 'Sure, one moment.',
         toolCalls: [{ name: 'transfer_call', arguments: { reason: 'asked for a human' } }],
       }));
-      const res = await fetch(`${ai.llmBaseUrl}/chat/completions`, {
+      const res = await fetch(`${ai.baseUrl}/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${ai.apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({

@@ -26,6 +26,9 @@ import {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
+/** The fallback model's name (LLM_FALLBACK_MODEL), with `llmFallback`. */
+export const FAKE_FALLBACK_MODEL = 'fake-fallback-llama';
+
 /** Media runs this much faster than real time on the platform (MEDIA_TIME_SCALE) and in the fake carriers. */
 export const TIME_SCALE = 8;
 
@@ -140,6 +143,11 @@ export interface VoiceWorldOptions {
   /** Names the platform's database, subject prefix and logs. */
   name: string;
   providers?: FakeAiProviders;
+  /**
+   * A second fake server, with its own key, as the agent's fallback model (LLM_FALLBACK_BASE_URL,
+   * LLM_FALLBACK_API_KEY, LLM_FALLBACK_MODEL).
+   */
+  llmFallback?: boolean;
   /** More settings for every app (e.g. PROVIDER_TIMEOUT_MS, MEDIA_STREAM_TOKEN_TTL_MS). */
   env?: Record<string, string>;
 }
@@ -155,6 +163,8 @@ export class VoiceWorld {
     readonly ai: FakeAi,
     readonly tap: PrefixEventTap,
     readonly key: string,
+    /** The fallback model's server, with `llmFallback`. */
+    readonly aiFallback: FakeAi | null,
   ) {}
 
   static async start(options: VoiceWorldOptions): Promise<VoiceWorld> {
@@ -162,6 +172,7 @@ export class VoiceWorld {
     fake.addAccount(CARRIER_A);
     fake.addAccount(CARRIER_B);
     const ai = await startFakeAi();
+    const aiFallback = options.llmFallback ? await startFakeAi('fake-fallback-key-0002') : null;
     const own = await startOwnPlatform({
       name: options.name,
       env: {
@@ -171,6 +182,13 @@ export class VoiceWorld {
         // The fake providers listen on loopback, which the voice service refuses by default.
         PROVIDER_ALLOW_PRIVATE_NETWORKS: 'true',
         ...ai.env(options.providers ?? { llm: true }),
+        ...(aiFallback
+          ? {
+              LLM_FALLBACK_BASE_URL: aiFallback.baseUrl,
+              LLM_FALLBACK_API_KEY: aiFallback.apiKey,
+              LLM_FALLBACK_MODEL: FAKE_FALLBACK_MODEL,
+            }
+          : {}),
         ...options.env,
       },
     });
@@ -183,7 +201,7 @@ export class VoiceWorld {
     });
     if (created.status !== 200) throw new Error(`creating the partner answered ${created.status}`);
     const key = created.body.data.api_key as string;
-    const world = new VoiceWorld(own, fake, ai, tap, key);
+    const world = new VoiceWorld(own, fake, ai, tap, key, aiFallback);
     const a = await world.api('/config/telephony/carrier_a', {
       method: 'PUT',
       body: { auth_id: CARRIER_A.id, auth_token: CARRIER_A.token, from_number: FROM.carrier_a },
@@ -381,6 +399,7 @@ export class VoiceWorld {
     await this.own?.stop();
     await this.fake?.close();
     await this.ai?.close();
+    await this.aiFallback?.close();
   }
 }
 

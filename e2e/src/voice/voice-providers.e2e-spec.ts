@@ -2,8 +2,8 @@
 // server: what each request carries (model, language, voice, format), and what a provider failing in the middle
 // of a call does: a spoken apology, never a silent line, and a hang-up whose end_call_reason names the provider.
 import { waitFor } from '@vap/testing';
-import { FAKE_AI_MODELS } from '../../support/fake-media';
-import { NEERJA_PROVIDER_VOICE, VoiceWorld } from './voice-fixtures';
+import { FAKE_AI_MODELS, lastUserText } from '../../support/fake-media';
+import { FAKE_FALLBACK_MODEL, NEERJA_PROVIDER_VOICE, VoiceWorld } from './voice-fixtures';
 import { voiceScript } from './voice-script';
 
 const INTRO = 'Hello, this is Maya from Acme.';
@@ -157,6 +157,110 @@ describe('deepgram live STT through the fake Deepgram-compatible socket', () => 
     await waitFor(() => session.closed || undefined, {
       timeoutMs: 15_000,
       description: 'the live socket to close',
+    });
+  });
+});
+
+describe('fallback providers: STT_PROVIDER=deepgram,openai, TTS_PROVIDER=openai,offline, LLM_FALLBACK_BASE_URL', () => {
+  let world: VoiceWorld;
+
+  beforeAll(async () => {
+    world = await VoiceWorld.start({
+      name: 'voice_fallbacks',
+      providers: { stt: 'deepgram,openai', tts: 'openai,offline', llm: true },
+      llmFallback: true,
+    });
+    world.ai.script(voiceScript);
+    // The fallback model answers in words of its own, so the caller hears which model replied.
+    world.aiFallback!.script((request) => ({
+      text: `Fallback heard ${lastUserText(request).replace(/[.?!]+$/, '')}.`,
+    }));
+  }, 180_000);
+
+  afterAll(async () => {
+    await world?.stop();
+  });
+
+  afterEach(() => {
+    world?.ai.heal();
+  });
+
+  it('the primaries failing mid-call hand over to the fallbacks, the call goes on, and each turn names who served it', async () => {
+    const agent = await world.agent({ spoken_languages: ['en'] });
+    const call = await world.dial('carrier_b', agent.id);
+    await call.media.waitForHeard(INTRO);
+    await call.media.waitUntilAgentSilent();
+    await call.media.say('Where is my order?');
+    await call.media.waitForHeard('You said Where is my order.');
+    await call.media.waitUntilAgentSilent();
+
+    // Deepgram drops the live stream and refuses new ones, the primary model and the speech endpoint answer 500.
+    world.ai.fail('listen', 'error');
+    world.ai.fail('chat', 'error');
+    world.ai.fail('speech', 'error');
+    await call.media.say('Please check again.');
+    // The utterance in flight is transcribed by openai, answered by the fallback model, spoken offline.
+    await call.media.waitForHeard('Fallback heard Please check again.');
+    await call.media.waitUntilAgentSilent();
+    // The call stays on the fallbacks.
+    await call.media.say('Thank you.');
+    await call.media.waitForHeard('Fallback heard Thank you.');
+    await call.media.waitUntilAgentSilent();
+    call.media.hangUp();
+    await world.complete(call, call.media.mediaMs / 1000, 'callee');
+
+    const done = await world.finished(call.callId);
+    expect(done.status).toBe('completed');
+    // Ended by the caller, not by a provider failure.
+    expect(String(done.end_call_reason)).not.toMatch(/provider/);
+    const transcript = done.session.transcript;
+    expect(transcript.map((e: { role: string; content: string }) => [e.role, e.content])).toEqual([
+      ['bot', INTRO],
+      ['user', 'Where is my order?'],
+      ['bot', 'You said Where is my order.'],
+      ['user', 'Please check again.'],
+      ['bot', 'Fallback heard Please check again.'],
+      ['user', 'Thank you.'],
+      ['bot', 'Fallback heard Thank you.'],
+    ]);
+    expect(transcript[0].providers).toBeUndefined();
+    expect(transcript[2].providers).toEqual({ stt: 'deepgram', llm: 'primary', tts: 'openai' });
+    expect(transcript[4].providers).toEqual({ stt: 'openai', llm: 'fallback', tts: 'offline' });
+    expect(transcript[6].providers).toEqual({ stt: 'openai', llm: 'fallback', tts: 'offline' });
+
+    // openai STT heard the utterance in flight whole, with its own settings.
+    expect(world.ai.transcriptions.find((t) => t.text === 'Please check again.')).toMatchObject({
+      authorization: `Bearer ${world.ai.apiKey}`,
+      model: FAKE_AI_MODELS.stt,
+      failed: false,
+    });
+    // The fallback model was asked with its own key and model, the conversation so far included.
+    const fallbackChats = world.aiFallback!.chats;
+    expect(fallbackChats).toHaveLength(2);
+    expect(fallbackChats[0]).toMatchObject({
+      authorization: `Bearer ${world.aiFallback!.apiKey}`,
+      model: FAKE_FALLBACK_MODEL,
+      failed: false,
+    });
+    expect(JSON.stringify(fallbackChats[0].messages)).toContain('You said Where is my order.');
+    // The primary model was tried once after it broke, then no more.
+    expect(world.ai.chats.filter((c) => c.failed)).toHaveLength(1);
+
+    // The API documents the field.
+    const doc = (await (await fetch(`${world.gateway}/api/v2/openapi.json`)).json()) as {
+      components: {
+        schemas: Record<
+          string,
+          { properties: Record<string, { $ref?: string; allOf?: { $ref: string }[] }> }
+        >;
+      };
+    };
+    const entry = doc.components.schemas.TranscriptEntryDto.properties.providers;
+    expect(entry.allOf?.[0]?.$ref ?? entry.$ref).toBe('#/components/schemas/TurnProvidersDto');
+    expect(doc.components.schemas.TurnProvidersDto.properties).toMatchObject({
+      stt: { enum: ['offline', 'openai', 'deepgram'] },
+      llm: { enum: ['primary', 'fallback'] },
+      tts: { enum: ['offline', 'openai'] },
     });
   });
 });

@@ -8,3 +8,4 @@ export * from './extraction';
 export * from './openai-compatible-chat-model';
 export * from './offline-chat-model';
 export * from './create-chat-model';
+export * from './api-base-url';

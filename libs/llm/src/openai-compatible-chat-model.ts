@@ -1,4 +1,5 @@
 import { Dispatcher, request } from 'undici';
+import { apiBaseUrl } from './api-base-url';
 import { ChatDelta, ChatMessage, ChatRequest } from './chat-model';
 import { ExtractionInput, extractionMessages, parseExtractionAnswer } from './extraction';
 import { LanguageModel } from './language-model';
@@ -8,7 +9,7 @@ import { SilenceWatchdog } from './silence-watchdog';
 import { serverSentEventData } from './sse';
 
 export interface OpenAiCompatibleOptions {
-  /** LLM_BASE_URL, e.g. https://api.openai.com/v1; requests go to `${baseUrl}/chat/completions`. */
+  /** LLM_BASE_URL, e.g. https://api.openai.com/v1 (or its bare origin); requests go to `<base>/chat/completions`. */
   baseUrl: string;
   /** LLM_API_KEY, sent as a bearer token when set. */
   apiKey?: string;
@@ -40,7 +41,7 @@ export class OpenAiCompatibleChatModel implements LanguageModel {
 
   constructor(private readonly options: OpenAiCompatibleOptions) {
     this.model = options.model;
-    this.url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+    this.url = `${apiBaseUrl(options.baseUrl)}/chat/completions`;
   }
 
   async *stream(req: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatDelta, void, undefined> {

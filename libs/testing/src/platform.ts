@@ -109,6 +109,10 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   const env = {
     ...(replicas > 0 ? { PUBLIC_BASE_URL: publicBaseUrl(gatewayPorts[0], options.env) } : {}),
     MEDIA_PUBLIC_URL: mediaPublicUrl(ports.voice ?? DEFAULT_PORTS.voice, options.env),
+    // Outside development the voice service boots only with its speech providers named: the platform's own
+    // (the sandbox phone speaks offline speech), unless the caller names others.
+    STT_PROVIDER: 'offline',
+    TTS_PROVIDER: 'offline',
     ...options.env,
     DATABASE_URL: options.databaseUrl,
     NATS_URL: options.natsUrl,

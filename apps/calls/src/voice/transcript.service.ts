@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { TranscriptEntry, TurnLatency } from '@vap/contracts';
+import { TranscriptEntry, TurnLatency, TurnProviders } from '@vap/contracts';
 import { tableOf } from '@vap/persistence';
 
 /** What is known of a line besides who said what. */
@@ -10,6 +10,8 @@ export interface TranscriptLineDetails {
   at?: Date;
   /** An agent turn's latency parts (kept on bot lines only). */
   latency?: TurnLatency;
+  /** The providers that served an agent turn (kept on bot lines only). */
+  providers?: TurnProviders;
   /** A bot line the caller cut short (barge-in) or hung up on: it holds what was played. */
   interrupted?: boolean;
   /** The line's place on its media stream: a repeat of a line already recorded changes nothing. */
@@ -34,6 +36,7 @@ export class TranscriptService {
   ): Promise<TranscriptEntry> {
     const entry: TranscriptEntry = { role, content, timestamp: (details.at ?? new Date()).toISOString() };
     if (role === 'bot' && details.latency) entry.latency = details.latency;
+    if (role === 'bot' && details.providers) entry.providers = details.providers;
     if (role === 'bot' && details.interrupted) entry.interrupted = true;
     // A stream's lines come in order, so one mark per stream (the next seq not recorded) tells a repeat.
     await this.dataSource.query(

@@ -3,9 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import {
   AppError,
+  LLM_PROVIDERS,
+  STT_PROVIDERS,
   TERMINAL_CALL_STATUSES,
   TranscriptEntry,
+  TTS_PROVIDERS,
   TurnLatency,
+  TurnProviders,
   VoiceEndedRequest,
   VoiceTranscriptRequest,
 } from '@vap/contracts';
@@ -54,6 +58,7 @@ export class VoiceReports {
     return this.transcript.append(call.id, request.role, request.content, callSeconds, {
       at: new Date(start.getTime() + atMs),
       latency: request.latency ? checkedLatency(request.latency) : undefined,
+      providers: request.providers ? checkedProviders(request.providers) : undefined,
       interrupted: request.interrupted === true,
       once: lineOnStream(request),
     });
@@ -140,4 +145,28 @@ function checkedLatency(latency: TurnLatency): TurnLatency {
   return Object.fromEntries(
     LATENCY_PARTS.map((part) => [part, Math.round(nonNegative(latency[part], `latency.${part}`))]),
   ) as unknown as TurnLatency;
+}
+
+const PROVIDER_NAMES: Readonly<Record<keyof TurnProviders, readonly string[]>> = {
+  stt: STT_PROVIDERS,
+  llm: LLM_PROVIDERS,
+  tts: TTS_PROVIDERS,
+};
+
+/** Only the documented parts, each one of its documented names. */
+function checkedProviders(providers: TurnProviders): TurnProviders {
+  return Object.fromEntries(
+    (Object.keys(PROVIDER_NAMES) as (keyof TurnProviders)[]).map((part) => {
+      const name = (providers as unknown as Record<string, unknown>)[part];
+      if (typeof name !== 'string' || !PROVIDER_NAMES[part].includes(name)) {
+        throw AppError.validation([
+          {
+            field: `providers.${part}`,
+            message: `providers.${part} must be one of ${PROVIDER_NAMES[part].join(', ')}`,
+          },
+        ]);
+      }
+      return [part, name];
+    }),
+  ) as unknown as TurnProviders;
 }

@@ -554,6 +554,31 @@ describe('calls.voice.* commands', () => {
       expect((await sessionOf(call.id)).transcript).toHaveLength(4);
     });
 
+    it('keeps the providers that served an agent turn, and refuses names it does not know', async () => {
+      const call = await callOn('sandbox');
+      const providers = { stt: 'openai', llm: 'fallback', tts: 'offline' } as const;
+      const line = { callId: call.id, role: 'bot' as const, content: 'Sure.', atMs: 1_000, callSeconds: 1 };
+      await rpc.request(Subjects.calls.voiceTranscript, partnerId, { ...line, providers });
+      // On a caller's line there is nothing to keep.
+      await rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+        ...line,
+        role: 'user',
+        content: 'Hi',
+        providers,
+      });
+      for (const bad of [
+        { ...providers, stt: 'whisper' },
+        { ...providers, llm: 'secondary' },
+        { stt: 'openai', llm: 'primary' },
+      ]) {
+        await expect(
+          rpc.request(Subjects.calls.voiceTranscript, partnerId, { ...line, providers: bad as never }),
+        ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+      }
+      const session = await sessionOf(call.id);
+      expect(session.transcript.map((e) => e.providers)).toEqual([providers, undefined]);
+    });
+
     it("is 404 for another partner's call and 400 for a line without its time", async () => {
       const call = await callOn('sandbox');
       const line = { callId: call.id, role: 'user' as const, content: 'hi', atMs: 0, callSeconds: 0 };

@@ -10,10 +10,27 @@ import { BlobStorageConfig } from '@vap/storage';
 import { VoiceConfig } from './voice.config';
 
 const KEY = 'ab'.repeat(32);
-const base = { NODE_ENV: 'production', SECRETS_KEY: KEY, MEDIA_PUBLIC_URL: 'https://media.example.com/' };
+const base = {
+  NODE_ENV: 'production',
+  SECRETS_KEY: KEY,
+  MEDIA_PUBLIC_URL: 'https://media.example.com/',
+  STT_PROVIDER: 'offline',
+  TTS_PROVIDER: 'offline',
+};
+
+/** The boot refusal's lines. */
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    validateConfig(VoiceConfig, env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+}
 
 describe('VoiceConfig', () => {
-  it('reads the defaults: port 3005, offline speech, real-time media clock, a drain longer than any call, 200 streams', () => {
+  it('reads the defaults: port 3005, real-time media clock, a drain longer than any call, 200 streams', () => {
     const config = validateConfig(VoiceConfig, base);
     expect(config).toMatchObject({
       PORT: 3005,
@@ -84,6 +101,77 @@ describe('VoiceConfig', () => {
         /MAX_LIVE_SESSIONS/,
       );
     }
+  });
+
+  it.each(['production', 'test', undefined])(
+    'refuses to boot with NODE_ENV=%s unless the speech providers are named, one line each',
+    (NODE_ENV) => {
+      const env = { ...base, NODE_ENV, STT_PROVIDER: undefined, TTS_PROVIDER: undefined };
+      const problems = problemsOf(env);
+      expect(problems).toEqual([
+        expect.stringMatching(/^STT_PROVIDER: STT_PROVIDER must be chosen outside development: .*not set\)$/),
+        expect.stringMatching(/^TTS_PROVIDER: TTS_PROVIDER must be chosen outside development: .*not set\)$/),
+      ]);
+      expect(problems[0]).toContain("offline understands only the platform's own synthetic speech");
+      expect(problemsOf({ ...env, STT_PROVIDER: '', TTS_PROVIDER: ' ' })).toHaveLength(2);
+      // Offline is allowed when it is named.
+      expect(problemsOf({ ...env, STT_PROVIDER: 'offline', TTS_PROVIDER: 'offline' })).toEqual([]);
+    },
+  );
+
+  it('runs offline speech in development when no provider is named', () => {
+    const dev = validateConfig(VoiceConfig, { NODE_ENV: 'development' });
+    expect([dev.STT_PROVIDER, dev.TTS_PROVIDER]).toEqual(['offline', 'offline']);
+    expect(validateConfig(VoiceConfig, { NODE_ENV: 'development', STT_PROVIDER: '' }).STT_PROVIDER).toBe(
+      'offline',
+    );
+  });
+
+  it('takes provider lists to fall back along, the second network STT provider on STT_FALLBACK_*', () => {
+    const config = validateConfig(VoiceConfig, {
+      ...base,
+      STT_PROVIDER: 'deepgram,openai',
+      STT_BASE_URL: 'https://api.deepgram.com/v1',
+      STT_FALLBACK_BASE_URL: 'https://api.openai.com/v1',
+      TTS_PROVIDER: 'openai,offline',
+      TTS_BASE_URL: 'https://api.openai.com/v1',
+    });
+    expect([config.STT_PROVIDER, config.TTS_PROVIDER]).toEqual(['deepgram,openai', 'openai,offline']);
+    expect(
+      problemsOf({ ...base, STT_PROVIDER: 'deepgram,openai', STT_BASE_URL: 'https://api.deepgram.com/v1' }),
+    ).toEqual([expect.stringMatching(/^STT_FALLBACK_BASE_URL: .*required when STT_PROVIDER lists two/)]);
+    expect(
+      problemsOf({ ...base, STT_PROVIDER: 'offline,openai', STT_BASE_URL: 'https://x.example' }),
+    ).toEqual([expect.stringMatching(/^STT_PROVIDER: STT_PROVIDER lists offline before another provider/)]);
+    expect(problemsOf({ ...base, TTS_PROVIDER: 'openai,openai', TTS_BASE_URL: 'https://x.example' })).toEqual(
+      [expect.stringMatching(/^TTS_PROVIDER: TTS_PROVIDER names a provider twice/)],
+    );
+    expect(problemsOf({ ...base, TTS_PROVIDER: 'deepgram' })).toEqual([
+      expect.stringMatching(
+        /^TTS_PROVIDER: TTS_PROVIDER must be offline or openai, or a comma-separated list/,
+      ),
+    ]);
+  });
+
+  it('takes a fallback LLM server only behind LLM_BASE_URL, with its own key and model', () => {
+    const config = validateConfig(VoiceConfig, {
+      ...base,
+      LLM_BASE_URL: 'https://api.openai.com/v1',
+      LLM_FALLBACK_BASE_URL: 'https://api.groq.com/openai/v1',
+      LLM_FALLBACK_API_KEY: 'gsk-1',
+      LLM_FALLBACK_MODEL: 'llama-3.1-8b-instant',
+    });
+    expect(config.LLM_FALLBACK_MODEL).toBe('llama-3.1-8b-instant');
+    expect(problemsOf({ ...base, LLM_FALLBACK_BASE_URL: 'https://api.groq.com/openai/v1' })).toEqual([
+      expect.stringMatching(/^LLM_FALLBACK_BASE_URL: LLM_FALLBACK_BASE_URL needs LLM_BASE_URL/),
+    ]);
+    expect(
+      problemsOf({
+        ...base,
+        LLM_BASE_URL: 'https://api.openai.com/v1',
+        LLM_FALLBACK_BASE_URL: 'http://10.0.0.7:8000/v1',
+      }),
+    ).toEqual([expect.stringMatching(/^LLM_FALLBACK_BASE_URL: .*private or loopback/)]);
   });
 
   it('needs a base URL for a network provider', () => {

@@ -1,5 +1,4 @@
 import {
-  IsIn,
   IsOptional,
   IsString,
   Matches,
@@ -15,6 +14,8 @@ import { addressRange } from '@vap/egress';
 import { MediaBaseUrlConstraint } from '@vap/media';
 import { BaseServiceConfig, BoolSetting, DevelopmentValue, IntSetting } from '@vap/runtime';
 import { DEV_SECRETS_KEY, isDevelopmentSecret, parseSecretsKey, SecretsKeyConstraint } from '@vap/secrets';
+import { STT_PROVIDERS, TTS_PROVIDERS } from '@vap/contracts';
+import { providerListProblem, providerNames } from '../providers/speech-settings';
 
 const httpUrl = /^https?:\/\/[^\s]+$/;
 
@@ -44,6 +45,41 @@ class PublicProviderUrlConstraint implements ValidatorConstraintInterface {
 
   defaultMessage(args: ValidationArguments): string {
     return `${args.property} points at a private or loopback address; set PROVIDER_ALLOW_PRIVATE_NETWORKS=true to allow it`;
+  }
+}
+
+/** A provider list setting (STT_PROVIDER, TTS_PROVIDER): set, known names, each once, offline last. */
+@ValidatorConstraint({ name: 'providerList' })
+class ProviderListConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    return typeof value === 'string' && value.trim() !== '' && !this.problem(value, args);
+  }
+
+  defaultMessage(args: ValidationArguments): string {
+    const known = args.constraints[0] as readonly string[];
+    if (typeof args.value !== 'string' || args.value.trim() === '') {
+      return (
+        `${args.property} must be chosen outside development: ${known.join(', ')}, or a list of them to fall ` +
+        `back along (offline understands only the platform's own synthetic speech, not a caller)`
+      );
+    }
+    return `${args.property} ${this.problem(args.value, args)}`;
+  }
+
+  private problem(value: string, args: ValidationArguments): string | undefined {
+    return providerListProblem(value, args.constraints[0] as readonly string[]);
+  }
+}
+
+/** LLM_FALLBACK_BASE_URL is a fallback of LLM_BASE_URL; without one the offline engine answers, and never fails. */
+@ValidatorConstraint({ name: 'needsPrimaryLlm' })
+class NeedsPrimaryLlmConstraint implements ValidatorConstraintInterface {
+  validate(_value: unknown, args: ValidationArguments): boolean {
+    return !!(args.object as VoiceConfig).LLM_BASE_URL;
+  }
+
+  defaultMessage(): string {
+    return "LLM_FALLBACK_BASE_URL needs LLM_BASE_URL (it is that server's fallback)";
   }
 }
 
@@ -127,11 +163,17 @@ export class VoiceConfig extends BaseServiceConfig {
   @IntSetting({ min: 1, max: 100000 })
   MAX_LIVE_SESSIONS: number = 200;
 
-  /** Speech to text: offline (deterministic, no network), an OpenAI-compatible server, or Deepgram-compatible. */
-  @IsIn(['offline', 'openai', 'deepgram'], { message: 'STT_PROVIDER must be offline, openai or deepgram' })
-  STT_PROVIDER: 'offline' | 'openai' | 'deepgram' = 'offline';
+  /**
+   * Speech to text: offline (deterministic, no network, and it understands only the platform's own synthetic
+   * speech), an OpenAI-compatible server, or Deepgram-compatible; or a list of them, the order a call falls back
+   * along when one fails (`deepgram,openai`). Named explicitly outside development, where a silent default
+   * would have a real caller's words go unheard.
+   */
+  @DevelopmentValue('offline', { refuse: () => false })
+  @Validate(ProviderListConstraint, [STT_PROVIDERS])
+  STT_PROVIDER: string = '';
 
-  @ValidateIf((c: VoiceConfig) => c.STT_PROVIDER !== 'offline' || c.STT_BASE_URL !== undefined)
+  @ValidateIf((c: VoiceConfig) => c.sttNetworkProviders >= 1 || c.STT_BASE_URL !== undefined)
   @Matches(httpUrl, { message: 'STT_BASE_URL must be an http(s) URL (required unless STT_PROVIDER=offline)' })
   @Validate(PublicProviderUrlConstraint)
   STT_BASE_URL?: string;
@@ -145,11 +187,32 @@ export class VoiceConfig extends BaseServiceConfig {
   @MinLength(1)
   STT_MODEL?: string;
 
-  /** Text to speech: offline (deterministic, no network) or an OpenAI-compatible server. */
-  @IsIn(['offline', 'openai'], { message: 'TTS_PROVIDER must be offline or openai' })
-  TTS_PROVIDER: 'offline' | 'openai' = 'offline';
+  /** The second network provider of STT_PROVIDER's list (deepgram,openai: openai's). */
+  @ValidateIf((c: VoiceConfig) => c.sttNetworkProviders >= 2 || c.STT_FALLBACK_BASE_URL !== undefined)
+  @Matches(httpUrl, {
+    message:
+      'STT_FALLBACK_BASE_URL must be an http(s) URL (required when STT_PROVIDER lists two network providers)',
+  })
+  @Validate(PublicProviderUrlConstraint)
+  STT_FALLBACK_BASE_URL?: string;
 
-  @ValidateIf((c: VoiceConfig) => c.TTS_PROVIDER !== 'offline' || c.TTS_BASE_URL !== undefined)
+  @IsOptional()
+  @IsString()
+  STT_FALLBACK_API_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  STT_FALLBACK_MODEL?: string;
+
+  /** Text to speech: offline (deterministic, no network) or an OpenAI-compatible server, or both in order. */
+  @DevelopmentValue('offline', { refuse: () => false })
+  @Validate(ProviderListConstraint, [TTS_PROVIDERS])
+  TTS_PROVIDER: string = '';
+
+  @ValidateIf(
+    (c: VoiceConfig) => providerNames(c.TTS_PROVIDER).includes('openai') || c.TTS_BASE_URL !== undefined,
+  )
   @Matches(httpUrl, { message: 'TTS_BASE_URL must be an http(s) URL (required unless TTS_PROVIDER=offline)' })
   @Validate(PublicProviderUrlConstraint)
   TTS_BASE_URL?: string;
@@ -179,7 +242,31 @@ export class VoiceConfig extends BaseServiceConfig {
   @IntSetting({ min: 100, max: 120000 })
   LLM_TIMEOUT_MS: number = 15000;
 
-  /** Deadline of one speech-provider step (first byte of synthesis, a transcription); then the call apologises and ends. */
+  /**
+   * A second OpenAI-compatible server for the agent's turns: a turn whose model fails before any of its reply
+   * was spoken is asked of it instead, and the call stays on it. Needs LLM_BASE_URL (the offline engine never
+   * fails).
+   */
+  @ValidateIf((c: VoiceConfig) => c.LLM_FALLBACK_BASE_URL !== undefined)
+  @Matches(httpUrl, { message: 'LLM_FALLBACK_BASE_URL must be an http(s) URL' })
+  @Validate(PublicProviderUrlConstraint)
+  @Validate(NeedsPrimaryLlmConstraint)
+  LLM_FALLBACK_BASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  LLM_FALLBACK_API_KEY?: string;
+
+  /** The fallback server's model; default LLM_MODEL. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  LLM_FALLBACK_MODEL?: string;
+
+  /**
+   * Deadline of one speech-provider step (first byte of synthesis, a transcription); then the next provider listed
+   * takes over, or, with none left, the call apologises and ends.
+   */
   @IntSetting({ min: 100, max: 120000 })
   PROVIDER_TIMEOUT_MS: number = 8000;
 
@@ -190,6 +277,11 @@ export class VoiceConfig extends BaseServiceConfig {
   /** The platform-wide development/test switch counts too (`npm start` and the e2e harness set it). */
   @BoolSetting()
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean = false;
+
+  /** Network providers (not offline) STT_PROVIDER lists. */
+  get sttNetworkProviders(): number {
+    return providerNames(this.STT_PROVIDER).filter((name) => name === 'openai' || name === 'deepgram').length;
+  }
 
   get providersMayUsePrivateNetworks(): boolean {
     return this.PROVIDER_ALLOW_PRIVATE_NETWORKS || this.WEBHOOK_ALLOW_PRIVATE_NETWORKS;

@@ -19,6 +19,7 @@ import type { TtsProvider, TtsVoice } from '../providers/tts-provider';
 import type { CallRecorder } from './call-recorder';
 import type { MediaTransport, PacingStats } from './conversation-contract';
 import type { MediaTime } from './media-time';
+import type { ProviderChain } from './provider-chain';
 import { Aborted, ProviderFailure, withProviderTimeout } from './provider-failure';
 
 /** PCM16 bytes in one 20 ms frame at 8 kHz (the clock queues PCM so ambience is mixed at send time). */
@@ -43,7 +44,8 @@ export const READ_AHEAD_FRAMES = 25;
 const ESTIMATED_MS_PER_WORD = 350;
 
 export interface AgentSpeechOptions {
-  tts: TtsProvider;
+  /** The TTS providers in fallback order: one that fails has the sentence in flight said again by the next. */
+  tts: ProviderChain<TtsProvider>;
   voice: TtsVoice;
   transport: MediaTransport;
   time: MediaTime;
@@ -56,6 +58,8 @@ export interface AgentSpeechOptions {
   pacingObserver?: PacingObserver;
   /** A line finished: fully played, or cut by barge-in / hang-up (then `interrupted`). */
   onLineDone(line: SpokenLine): void;
+  /** `failure` handed the call over to the next TTS provider, `next`. */
+  onFallback?(failure: ProviderFailure, next: TtsProvider['name']): void;
 }
 
 class Segment {
@@ -98,6 +102,8 @@ export class SpokenLine {
   text = '';
   firstFrameAtMs: number | null = null;
   ttsFirstByteAtMs: number | null = null;
+  /** The TTS provider that synthesised the line's latest audio. */
+  ttsProvider: TtsProvider['name'] | null = null;
   readonly done: Promise<void>;
   private resolveDone!: () => void;
 
@@ -147,6 +153,8 @@ interface QueuedSentence {
 }
 
 interface TtsRequestInFlight {
+  /** Who synthesises it. */
+  provider: TtsProvider;
   /** Null when the provider threw before answering (then `first` rejects with it). */
   iterator: AsyncIterator<Int16Array> | null;
   /** The first chunk, asked for when the request started. */
@@ -158,6 +166,7 @@ interface TtsRequestInFlight {
 
 /** A line's audio synthesised ahead of its moment (see AgentSpeech.prepare). */
 interface PreparedAudio {
+  provider: TtsProvider;
   controller: AbortController;
   /** The whole sentence, once synthesis finished. */
   chunks: Int16Array[] | null;
@@ -229,7 +238,8 @@ export class AgentSpeech {
    */
   prepare(text: string): void {
     if (this.stopped || this.prepared.has(text)) return;
-    const entry: PreparedAudio = { controller: new AbortController(), chunks: null };
+    const provider = this.options.tts.current;
+    const entry: PreparedAudio = { provider, controller: new AbortController(), chunks: null };
     this.prepared.set(text, entry);
     const { signal } = entry.controller;
     // A provider that never answers must not hold the request open for the rest of the call.
@@ -237,7 +247,7 @@ export class AgentSpeech {
     deadline.unref?.();
     void (async () => {
       const chunks: Int16Array[] = [];
-      for await (const chunk of this.options.tts.synthesize({ text, voice: this.options.voice }, signal)) {
+      for await (const chunk of provider.synthesize({ text, voice: this.options.voice }, signal)) {
         chunks.push(chunk);
       }
       if (!signal.aborted) entry.chunks = chunks;
@@ -268,7 +278,13 @@ export class AgentSpeech {
             : ({ value: undefined, done: true } as IteratorResult<Int16Array>),
         ),
     };
-    return { iterator, first: iterator.next(), onAbort: () => undefined, release: () => undefined };
+    return {
+      provider: entry.provider,
+      iterator,
+      first: iterator.next(),
+      onAbort: () => undefined,
+      release: () => undefined,
+    };
   }
 
   /** Anything not yet heard by the caller: lines being synthesised, queued or awaiting their mark. */
@@ -367,13 +383,14 @@ export class AgentSpeech {
 
   /** The provider request of one sentence, its first chunk asked for at once; aborted with its line. */
   private request({ line, text }: QueuedSentence): TtsRequestInFlight {
+    const provider = this.options.tts.current;
     const controller = new AbortController();
     const onAbort = () => controller.abort();
     line.signal.addEventListener('abort', onAbort, { once: true });
     let iterator: AsyncIterator<Int16Array> | null = null;
     let first: Promise<IteratorResult<Int16Array>>;
     try {
-      iterator = this.options.tts
+      iterator = provider
         .synthesize({ text, voice: this.options.voice }, controller.signal)
         [Symbol.asyncIterator]();
       first = iterator.next();
@@ -387,7 +404,7 @@ export class AgentSpeech {
       line.signal.removeEventListener('abort', onAbort);
       void Promise.resolve(iterator?.return?.()).catch(() => undefined);
     };
-    return { iterator, first, onAbort, release };
+    return { provider, iterator, first, onAbort, release };
   }
 
   private async synthesize(sentence: QueuedSentence): Promise<void> {
@@ -399,6 +416,11 @@ export class AgentSpeech {
     }
     this.synthesizing = true;
     try {
+      // Asked ahead of a provider failure, of the provider that failed: asked again of the current one.
+      if (sentence.request && sentence.request.provider !== this.options.tts.current) {
+        sentence.request.release();
+        sentence.request = null;
+      }
       const request = sentence.request ?? this.takePrepared(sentence.text) ?? this.request(sentence);
       await this.synthesizeNow(sentence, request);
     } finally {
@@ -406,43 +428,44 @@ export class AgentSpeech {
     }
   }
 
-  private async synthesizeNow(sentence: QueuedSentence, request: TtsRequestInFlight): Promise<void> {
+  private async synthesizeNow(sentence: QueuedSentence, first: TtsRequestInFlight): Promise<void> {
     const { line, text } = sentence;
     // Started while this one plays: the next sentence's request.
     this.prefetch();
     const segment = new Segment(`agent-${++this.markCount}`, text, line, this.enqueuedSeq);
     line.segments.push(segment);
     this.outbound.push(segment);
-    const { iterator, onAbort } = request;
-    let pending: Promise<IteratorResult<Int16Array>> | null = request.first;
-    const timeoutMs = line.options.timeoutMs ?? this.options.providerTimeoutMs;
-    try {
-      for (;;) {
-        const asked = pending ?? iterator!.next();
-        pending = null;
-        const next = await withProviderTimeout('tts', asked, timeoutMs, line.signal, onAbort);
-        if (next.done) break;
-        if (line.signal.aborted) throw new Aborted();
-        line.ttsFirstByteAtMs ??= this.options.time.now();
-        for (const frame of this.framer.push(pcm16ToBuffer(next.value))) this.queueFrame(segment, frame);
-        // Resampling a piece is the heaviest work on this thread: let frames due meanwhile leave now.
-        this.pacingClock.catchUp?.();
-        await this.playbackCatchUp(line.signal);
-        if (line.signal.aborted) throw new Aborted();
+    let request = first;
+    for (;;) {
+      try {
+        await this.stream(segment, request);
+        break;
+      } catch (error) {
+        request.release();
+        this.framer.reset();
+        const failure =
+          error instanceof ProviderFailure || error instanceof Aborted
+            ? error
+            : new ProviderFailure('tts', error);
+        // The sentence is said again, from its start, by the next provider (a request made on the provider
+        // that failed, prefetched before it did, is made again on the current one).
+        const failed = request.provider;
+        const movedOn = this.options.tts.current !== failed;
+        if (
+          failure instanceof ProviderFailure &&
+          !line.signal.aborted &&
+          !this.stopped &&
+          this.options.tts.fallBackFrom(failed)
+        ) {
+          if (!movedOn) this.options.onFallback?.(failure, this.options.tts.current.name);
+          request = this.request(sentence);
+          continue;
+        }
+        segment.endSeq = this.enqueuedSeq;
+        segment.cut = true;
+        this.outbound = this.outbound.filter((s) => s !== segment);
+        throw failure;
       }
-      const last = this.framer.flush();
-      if (last) this.queueFrame(segment, last);
-    } catch (error) {
-      request.release();
-      this.framer.reset();
-      segment.endSeq = this.enqueuedSeq;
-      segment.cut = true;
-      this.outbound = this.outbound.filter((s) => s !== segment);
-      throw error instanceof ProviderFailure || error instanceof Aborted
-        ? error
-        : new ProviderFailure('tts', error);
-    } finally {
-      line.signal.removeEventListener('abort', onAbort);
     }
     // Each sentence is its own utterance for the clock: the pause while the model writes the next one is a
     // pause, not an underrun.
@@ -454,6 +477,34 @@ export class AgentSpeech {
     } else if (this.sentSeq >= segment.endSeq) {
       this.outbound = this.outbound.filter((s) => s !== segment);
       this.sendMark(segment);
+    }
+  }
+
+  /** Queues one request's audio of a sentence as frames, paced by playback. */
+  private async stream(segment: Segment, request: TtsRequestInFlight): Promise<void> {
+    const { line } = segment;
+    const { iterator, onAbort } = request;
+    let pending: Promise<IteratorResult<Int16Array>> | null = request.first;
+    const timeoutMs = line.options.timeoutMs ?? this.options.providerTimeoutMs;
+    try {
+      for (;;) {
+        const asked = pending ?? iterator!.next();
+        pending = null;
+        const next = await withProviderTimeout('tts', asked, timeoutMs, line.signal, onAbort);
+        if (next.done) break;
+        if (line.signal.aborted) throw new Aborted();
+        line.ttsFirstByteAtMs ??= this.options.time.now();
+        line.ttsProvider = request.provider.name;
+        for (const frame of this.framer.push(pcm16ToBuffer(next.value))) this.queueFrame(segment, frame);
+        // Resampling a piece is the heaviest work on this thread: let frames due meanwhile leave now.
+        this.pacingClock.catchUp?.();
+        await this.playbackCatchUp(line.signal);
+        if (line.signal.aborted) throw new Aborted();
+      }
+      const last = this.framer.flush();
+      if (last) this.queueFrame(segment, last);
+    } finally {
+      line.signal.removeEventListener('abort', onAbort);
     }
   }
 

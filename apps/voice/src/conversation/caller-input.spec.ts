@@ -2,6 +2,7 @@ import { mulawDecode, mulawEncode, sineWave } from '@vap/media';
 import type { SttProvider, SttSession } from '../providers/stt-provider';
 import { CallerInput, MAX_UTTERANCE_MS, PRE_ROLL_MS, type Utterance } from './caller-input';
 import { MediaTime } from './media-time';
+import { ProviderChain } from './provider-chain';
 import type { ProviderFailure } from './provider-failure';
 
 const SPEECH = mulawEncode(sineWave(300, 160, 8000, 8000));
@@ -12,11 +13,14 @@ const SILENCE = Buffer.alloc(160, 0xff);
  * utterance, and the audio itself (copied, as a session must: the pushed buffer is reused).
  */
 class ManualStt implements SttProvider {
-  readonly name = 'offline' as const;
   readonly pushed: number[] = [0];
   readonly audio: number[] = [];
   readonly finishing: ((text: string) => void)[] = [];
+  /** Rejecters of the pending finish() calls, in order. */
+  readonly failing: ((error: Error) => void)[] = [];
   closed = false;
+
+  constructor(readonly name: SttProvider['name'] = 'offline') {}
 
   async open(): Promise<SttSession> {
     return {
@@ -25,9 +29,10 @@ class ManualStt implements SttProvider {
         this.audio.push(...pcm);
       },
       finish: () =>
-        new Promise<string>((resolve) => {
+        new Promise<string>((resolve, reject) => {
           this.pushed.push(0);
           this.finishing.push(resolve);
+          this.failing.push(reject);
         }),
       close: async () => void (this.closed = true),
     };
@@ -38,7 +43,7 @@ describe('CallerInput', () => {
   let time: MediaTime;
   let stt: ManualStt;
   let input: CallerInput;
-  const heard: { utterance: Utterance; text: string }[] = [];
+  const heard: { utterance: Utterance; text: string; provider?: string }[] = [];
   const starts: Utterance[] = [];
   const failures: ProviderFailure[] = [];
 
@@ -47,7 +52,7 @@ describe('CallerInput', () => {
     stt = new ManualStt();
     heard.length = starts.length = failures.length = 0;
     input = new CallerInput({
-      stt,
+      stt: new ProviderChain([stt]),
       languages: ['en'],
       time,
       recorder: null,
@@ -118,7 +123,7 @@ describe('CallerInput', () => {
   it('cuts an utterance at the cap and transcribes it; the speech goes on as the next utterance', async () => {
     await input.close();
     input = new CallerInput({
-      stt,
+      stt: new ProviderChain([stt]),
       languages: ['en'],
       time,
       recorder: null,
@@ -159,5 +164,58 @@ describe('CallerInput', () => {
     expect(starts).toHaveLength(0);
     await input.close();
     expect(stt.closed).toBe(true);
+  });
+  it('says the utterance in flight again, from its start, to the next provider when one fails', async () => {
+    await input.close();
+    const primary = new ManualStt('deepgram');
+    const fallback = new ManualStt('openai');
+    const fallbacks: string[] = [];
+    input = new CallerInput({
+      stt: new ProviderChain([primary, fallback]),
+      languages: ['en'],
+      time,
+      recorder: null,
+      providerTimeoutMs: 1000,
+      maxUtteranceMs: MAX_UTTERANCE_MS,
+      onSpeechStart: (u) => starts.push(u),
+      onUtterance: (utterance, text, _at, provider) => heard.push({ utterance, text, provider }),
+      onFailure: (f) => failures.push(f),
+      onFallback: (_f, next) => fallbacks.push(next),
+    });
+    await input.open();
+    feed(SILENCE, 20);
+    feed(SPEECH, 20);
+    feed(SILENCE, 40);
+    primary.finishing[0]('first');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(heard.map((h) => [h.text, h.provider])).toEqual([['first', 'deepgram']]);
+
+    // The second utterance: the primary fails once it ended.
+    const before = primary.audio.length;
+    feed(SPEECH, 30);
+    feed(SILENCE, 40);
+    const said = primary.audio.slice(before);
+    primary.failing[1](new Error('stream lost'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fallbacks).toEqual(['openai']);
+    expect(failures).toEqual([]);
+    // The fallback heard exactly what the primary had been given of it, and answers it.
+    expect(fallback.audio).toEqual(said);
+    fallback.finishing[0]('second');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(heard.map((h) => [h.text, h.provider])).toEqual([
+      ['first', 'deepgram'],
+      ['second', 'openai'],
+    ]);
+    expect(primary.closed).toBe(true);
+
+    // The call stays on the fallback; when it fails too, nothing is left: the failure ends the call.
+    feed(SPEECH, 20);
+    feed(SILENCE, 40);
+    expect(primary.audio.length - before).toBe(said.length);
+    fallback.failing[1](new Error('down'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(failures).toHaveLength(1);
+    expect(fallbacks).toEqual(['openai']);
   });
 });

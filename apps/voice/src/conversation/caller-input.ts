@@ -1,10 +1,17 @@
 // The caller's side of the call: mu-law frames -> PCM16 -> voice activity detection and endpointing -> the STT
 // session, one utterance at a time. Speech start is what barge-in reacts to; the endpoint hands the turn over.
 
-import { ENDPOINT_SILENCE_MS, mulawDecode, VoiceActivityDetector, type VadEvent } from '@vap/media';
+import {
+  ENDPOINT_SILENCE_MS,
+  mulawDecode,
+  PcmBuffer,
+  VoiceActivityDetector,
+  type VadEvent,
+} from '@vap/media';
 import type { SttProvider, SttSession } from '../providers/stt-provider';
 import type { CallRecorder } from './call-recorder';
 import type { MediaTime } from './media-time';
+import type { ProviderChain } from './provider-chain';
 import { Aborted, ProviderFailure, withProviderTimeout } from './provider-failure';
 
 /**
@@ -37,7 +44,8 @@ interface PendingUtterance extends Utterance {
 }
 
 export interface CallerInputOptions {
-  stt: SttProvider;
+  /** The STT providers in fallback order: one that fails has the utterance in flight said again to the next. */
+  stt: ProviderChain<SttProvider>;
   languages: string[];
   time: MediaTime;
   recorder: CallRecorder | null;
@@ -46,9 +54,12 @@ export interface CallerInputOptions {
   maxUtteranceMs: number;
   /** The caller started speaking (barge-in point). */
   onSpeechStart(utterance: Utterance): void;
-  /** STT's text for an utterance ('' when nothing was understood), at `finalAtMs` media time. */
-  onUtterance(utterance: Utterance, text: string, finalAtMs: number): void;
+  /** STT's text for an utterance ('' when nothing was understood), at `finalAtMs` media time, and who gave it. */
+  onUtterance(utterance: Utterance, text: string, finalAtMs: number, provider: SttProvider['name']): void;
+  /** Every STT provider failed: the call cannot go on. */
   onFailure(failure: ProviderFailure): void;
+  /** `failure` handed the call over to the next STT provider, `next`. */
+  onFallback?(failure: ProviderFailure, next: SttProvider['name']): void;
 }
 
 export class CallerInput {
@@ -73,6 +84,13 @@ export class CallerInput {
   private readonly queue: PendingUtterance[] = [];
   private live: PendingUtterance | null = null;
   private session: SttSession | null = null;
+  /** The provider whose session `session` is. */
+  private sessionProvider: SttProvider | null = null;
+  /**
+   * The live utterance's audio as the session got it, kept while a provider is left to fall back on: a session
+   * that fails takes what it was given with it, and the next provider hears the utterance from its start.
+   */
+  private readonly liveAudio = new PcmBuffer();
   private closed = false;
   private readonly maxUtteranceSamples: number;
   /** False while the caller's speech must not start turns (voicemail message, the final farewell). */
@@ -84,23 +102,32 @@ export class CallerInput {
     this.maxUtteranceSamples = (options.maxUtteranceMs * 8000) / 1000;
   }
 
-  /** Opens the STT session; audio that arrives meanwhile waits for it. */
+  /**
+   * Opens the current STT provider's session (the next provider's, when one fails to open); audio that arrives
+   * meanwhile waits for it.
+   */
   async open(): Promise<void> {
-    try {
-      const session = await withProviderTimeout(
-        'stt',
-        this.options.stt.open({ languages: this.options.languages }),
-        this.options.providerTimeoutMs,
-        this.controller.signal,
-      );
-      if (this.closed) {
-        await session.close().catch(() => undefined);
+    for (;;) {
+      const provider = this.options.stt.current;
+      try {
+        const session = await withProviderTimeout(
+          'stt',
+          provider.open({ languages: this.options.languages }),
+          this.options.providerTimeoutMs,
+          this.controller.signal,
+        );
+        if (this.closed) {
+          await session.close().catch(() => undefined);
+          return;
+        }
+        this.session = session;
+        this.sessionProvider = provider;
+        this.pump();
         return;
+      } catch (error) {
+        if (error instanceof Aborted || this.closed) return;
+        if (!this.fallBack(provider, error as ProviderFailure)) return;
       }
-      this.session = session;
-      this.pump();
-    } catch (error) {
-      if (!(error instanceof Aborted)) this.options.onFailure(error as ProviderFailure);
     }
   }
 
@@ -134,6 +161,7 @@ export class CallerInput {
     this.queue.length = 0;
     this.capturing = null;
     this.live = null;
+    this.liveAudio.clear();
     await this.session?.close().catch(() => undefined);
   }
 
@@ -214,9 +242,15 @@ export class CallerInput {
 
   private push(utterance: PendingUtterance, frame: Int16Array): void {
     utterance.samples += frame.length;
-    if (utterance === this.live) this.session!.push(frame);
+    if (utterance === this.live) this.feed(frame);
     // Waits for the session: a copy, as the frame's buffer is reused.
     else utterance.frames.push(frame.slice());
+  }
+
+  /** Audio of the live utterance to the session, and kept while there is a provider to replay it to. */
+  private feed(frame: Int16Array): void {
+    this.session!.push(frame);
+    if (this.options.stt.canFallBack) this.liveAudio.write(frame);
   }
 
   /** Starts streaming the oldest waiting utterance once the session is free. */
@@ -224,29 +258,54 @@ export class CallerInput {
     if (this.closed || this.live || !this.session || this.queue.length === 0) return;
     const next = this.queue[0];
     this.live = next;
-    for (const frame of next.frames) this.session.push(frame);
+    this.liveAudio.clear();
+    for (const frame of next.frames) this.feed(frame);
     next.frames = [];
     if (next.ended) this.finishLive();
   }
 
   private finishLive(): void {
     const utterance = this.live!;
+    const session = this.session!;
+    const provider = this.sessionProvider!;
     const signal = this.controller.signal;
-    withProviderTimeout('stt', this.session!.finish(signal), this.options.providerTimeoutMs, signal).then(
+    withProviderTimeout('stt', session.finish(signal), this.options.providerTimeoutMs, signal).then(
       (text) => {
         if (this.closed) return;
         this.queue.shift();
         this.live = null;
+        this.liveAudio.clear();
         this.options.onUtterance(
           { startedAtMs: utterance.startedAtMs, endedAtMs: utterance.endedAtMs },
           text.trim(),
           this.options.time.now(),
+          provider.name,
         );
         this.pump();
       },
       (error: unknown) => {
-        if (!(error instanceof Aborted) && !this.closed) this.options.onFailure(error as ProviderFailure);
+        if (error instanceof Aborted || this.closed) return;
+        // The utterance goes back to waiting, with all its audio so far, for the next provider's session.
+        this.session = null;
+        this.sessionProvider = null;
+        void session.close().catch(() => undefined);
+        if (this.live === utterance) {
+          utterance.frames = this.liveAudio.length ? [this.liveAudio.copy()] : [];
+          this.liveAudio.clear();
+          this.live = null;
+        }
+        if (this.fallBack(provider, error as ProviderFailure)) void this.open();
       },
     );
+  }
+
+  /** `provider` failed: true when the next one takes over, else the failure ends the call. */
+  private fallBack(provider: SttProvider, failure: ProviderFailure): boolean {
+    if (!this.options.stt.fallBackFrom(provider)) {
+      this.options.onFailure(failure);
+      return false;
+    }
+    this.options.onFallback?.(failure, this.options.stt.current.name);
+    return true;
   }
 }

@@ -1,9 +1,10 @@
 import type { AgentSettings, TurnLatency, VoiceCallContext } from '@vap/contracts';
-import type { ChatModel } from '@vap/llm';
 import type { MediaStreamCommand, MediaStreamEvent, PacingObserver } from '@vap/media';
 import type { SttProvider } from '../providers/stt-provider';
 import type { TtsProvider, TtsVoice } from '../providers/tts-provider';
 import type { CallReporter } from './call-reporter';
+import type { AgentModel } from './model-round';
+import type { ProviderFailure } from './provider-failure';
 
 /** The carrier side of one media stream, in carrier-neutral commands (see @vap/media mediaStreamCodec). */
 export interface MediaTransport {
@@ -32,9 +33,13 @@ export interface ConversationOptions {
   context: VoiceCallContext;
   /** The agent's voice from the catalog (provider voice id, model, speed, volume, language). */
   voice: TtsVoice;
-  stt: SttProvider;
-  tts: TtsProvider;
-  llm: ChatModel;
+  /**
+   * The providers of each kind in the order the settings list them: one that fails mid-call hands over to the
+   * next (the utterance, sentence or model round in flight is asked again of it), and the call stays there.
+   */
+  stt: readonly SttProvider[];
+  tts: readonly TtsProvider[];
+  llm: readonly AgentModel[];
   reporter: CallReporter;
   transport: MediaTransport;
   /** MEDIA_TIME_SCALE: media time runs this many times faster than wall time (1 in production). */
@@ -49,6 +54,8 @@ export interface ConversationOptions {
   providerTimeoutMs?: number;
   /** Media ms after which a caller utterance is cut and transcribed (MEDIA_MAX_UTTERANCE_MS); default MAX_UTTERANCE_MS. */
   maxUtteranceMs?: number;
+  /** `failure` handed the call over to the next provider of its kind, `next` (for the log and metrics). */
+  onProviderFallback?: (failure: ProviderFailure, next: string) => void;
   /** Errors the conversation survives (a transcript line the calls service did not take), for the log. */
   onError?: (error: unknown, context: string) => void;
 }

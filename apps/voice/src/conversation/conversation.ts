@@ -3,9 +3,18 @@
 // (intro, voicemail, idle reprompts, max duration, tool acknowledgements, transfer, end call, background audio,
 // recording). Pure TypeScript: everything it touches comes in through ConversationOptions.
 
-import type { AgentSettings, TurnLatency, VoiceTranscriptRequest } from '@vap/contracts';
+import type {
+  AgentSettings,
+  LlmProviderName,
+  SttProviderName,
+  TurnLatency,
+  TurnProviders,
+  VoiceTranscriptRequest,
+} from '@vap/contracts';
 import type { ChatMessage, ToolCall, ToolSpec } from '@vap/llm';
 import type { AmbienceLoop, MediaStreamEvent } from '@vap/media';
+import type { SttProvider } from '../providers/stt-provider';
+import type { TtsProvider } from '../providers/tts-provider';
 import { AgentSpeech, type SpokenLine } from './agent-speech';
 import { backgroundAudioFor } from './background-audio';
 import { CallRecorder } from './call-recorder';
@@ -17,8 +26,9 @@ import {
   type LiveConversation,
 } from './conversation-contract';
 import { MediaTime } from './media-time';
-import { runModelRound } from './model-round';
+import { runModelRound, type AgentModel } from './model-round';
 import { buildSystemPrompt, substituteVariables } from './prompt';
+import { ProviderChain } from './provider-chain';
 import { Aborted, ProviderFailure } from './provider-failure';
 import {
   conversationTools,
@@ -94,6 +104,10 @@ interface Turn {
   /** Media ms the caller's speech ended (latency parts count from here). */
   readonly speechEndMs: number;
   readonly sttFinalAtMs: number;
+  /** The STT provider that transcribed the caller's words. */
+  readonly stt: SttProviderName;
+  /** The model that wrote the reply's latest round. */
+  llm: LlmProviderName | null;
   llmFirstTokenAtMs: number | null;
   /** A TTS failure seen while the model was still streaming. */
   failure: ProviderFailure | null;
@@ -106,6 +120,8 @@ type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 interface LineMeta {
   /** The line answers a caller turn (its text comes from the model). */
   turn: boolean;
+  /** The caller turn it answers. */
+  source?: Turn;
   latency?: TurnLatency;
   /** Assistant messages this line speaks, corrected to what was heard when it is cut. */
   history: AssistantMessage[];
@@ -123,6 +139,9 @@ class Conversation implements LiveConversation {
   private readonly providerTimeoutMs: number;
   private readonly tools: ToolSpec[];
   private readonly messages: ChatMessage[];
+  private readonly stt: ProviderChain<SttProvider>;
+  private readonly tts: ProviderChain<TtsProvider>;
+  private readonly models: ProviderChain<AgentModel>;
   /**
    * Lines the platform said outside the model's replies (intro, reprompts, wrap-up), joined to the history when
    * the caller next speaks: pushed at once they could land between a tool call and its result.
@@ -155,6 +174,9 @@ class Conversation implements LiveConversation {
     this.variables = options.context.variables ?? {};
     this.providerTimeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
     this.tools = conversationTools(this.agent);
+    this.stt = new ProviderChain(options.stt);
+    this.tts = new ProviderChain(options.tts);
+    this.models = new ProviderChain(options.llm);
     // Rendered before the stream starts (the first call of an asset synthesises its clip), so the media clock
     // and the frame clock start on time.
     this.ambience = backgroundAudioFor(this.agent.background_audio_id, this.agent.background_audio_volume);
@@ -214,8 +236,10 @@ class Conversation implements LiveConversation {
     this.phase = 'live';
     const time = (this.time = new MediaTime(this.options.timeScale));
     this.recorder = this.agent.enable_recording ? new CallRecorder() : null;
+    const onFallback = (failure: ProviderFailure, next: string) =>
+      this.options.onProviderFallback?.(failure, next);
     this.speech = new AgentSpeech({
-      tts: this.options.tts,
+      tts: this.tts,
       voice: this.options.voice,
       transport: this.options.transport,
       time,
@@ -224,17 +248,19 @@ class Conversation implements LiveConversation {
       providerTimeoutMs: this.providerTimeoutMs,
       pacingObserver: this.options.pacing,
       onLineDone: (line) => this.lineDone(line),
+      onFallback,
     });
     this.input = new CallerInput({
-      stt: this.options.stt,
+      stt: this.stt,
       languages: [...this.agent.spoken_languages],
       time,
       recorder: this.recorder,
       providerTimeoutMs: this.providerTimeoutMs,
       maxUtteranceMs: this.options.maxUtteranceMs ?? MAX_UTTERANCE_MS,
       onSpeechStart: () => this.callerStartedSpeaking(),
-      onUtterance: (utterance, text, finalAtMs) => this.callerSaid(utterance, text, finalAtMs),
+      onUtterance: (utterance, text, finalAtMs, stt) => this.callerSaid(utterance, text, finalAtMs, stt),
       onFailure: (failure) => void this.providerFailed(failure),
+      onFallback,
     });
     this.speech.start();
     void this.input.open();
@@ -291,7 +317,7 @@ class Conversation implements LiveConversation {
     this.speech!.interrupt();
   }
 
-  private callerSaid(utterance: Utterance, text: string, finalAtMs: number): void {
+  private callerSaid(utterance: Utterance, text: string, finalAtMs: number, stt: SttProviderName): void {
     if (this.phase !== 'live') return;
     if (!text) {
       this.armIdle();
@@ -311,6 +337,8 @@ class Conversation implements LiveConversation {
       controller: new AbortController(),
       speechEndMs: utterance.endedAtMs ?? finalAtMs,
       sttFinalAtMs: finalAtMs,
+      stt,
+      llm: null,
       llmFirstTokenAtMs: null,
       failure: null,
       committed: false,
@@ -338,7 +366,7 @@ class Conversation implements LiveConversation {
   private async respond(turn: Turn): Promise<void> {
     const speech = this.speech!;
     const signal = turn.controller.signal;
-    const meta: LineMeta = { turn: true, history: [] };
+    const meta: LineMeta = { turn: true, source: turn, history: [] };
     const line = speech.line({
       signal,
       onFirstFrame: (atMs) => (meta.latency = this.latencyOf(turn, line, atMs)),
@@ -356,14 +384,16 @@ class Conversation implements LiveConversation {
 
     try {
       for (let round = 0; round < MAX_MODEL_ROUNDS; round++) {
-        const { text, calls } = await runModelRound({
-          llm: this.options.llm,
+        const { text, calls, model } = await runModelRound({
+          models: this.models,
           request: { messages: [...this.messages], tools: this.tools },
           signal,
           timeoutMs: this.providerTimeoutMs,
           onSentence: say,
           onFirstDelta: () => (turn.llmFirstTokenAtMs ??= this.time!.now()),
+          onFallback: (failure, next) => this.options.onProviderFallback?.(failure, next),
         });
+        turn.llm = model;
         const entry: AssistantMessage = {
           role: 'assistant',
           content: text || null,
@@ -572,6 +602,15 @@ class Conversation implements LiveConversation {
     }
   }
 
+  /** Who served a turn: after a fallback within it, the provider that took over. */
+  private providersOf(turn: Turn, line: SpokenLine): TurnProviders {
+    return {
+      stt: turn.stt,
+      llm: turn.llm ?? this.models.current.name,
+      tts: line.ttsProvider ?? this.tts.current.name,
+    };
+  }
+
   private latencyOf(turn: Turn, line: SpokenLine, firstFrameAtMs: number): TurnLatency {
     const since = (atMs: number | null) =>
       Math.max(0, Math.round((atMs ?? firstFrameAtMs) - turn.speechEndMs));
@@ -623,6 +662,7 @@ class Conversation implements LiveConversation {
         content: line.text,
         atMs: Math.round(line.firstFrameAtMs ?? this.time!.now()),
         ...(meta?.latency ? { latency: meta.latency } : {}),
+        ...(meta?.latency && meta.source ? { providers: this.providersOf(meta.source, line) } : {}),
         ...(line.interrupted ? { interrupted: true } : {}),
       });
       if (meta?.latency) this.options.latency?.observe(meta.latency);

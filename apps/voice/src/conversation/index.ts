@@ -14,6 +14,8 @@ export {
 // Endpointing threshold in force: a caller's turn ends after 700 ms of continuous silence.
 export { ENDPOINT_SILENCE_MS } from '@vap/media';
 export { PRE_ROLL_MS } from './caller-input';
+export type { AgentModel } from './model-round';
+export { ProviderFailure } from './provider-failure';
 export { MARK_GRACE_MS } from './agent-speech';
 export {
   backgroundAudioFor,

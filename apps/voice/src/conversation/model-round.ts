@@ -1,12 +1,21 @@
 // One round of the agent's model: stream the reply, hand each sentence to TTS as soon as it is complete (the
-// first sentence is spoken while the model is still writing), and collect the tool calls it makes.
+// first sentence is spoken while the model is still writing), and collect the tool calls it makes. A model that
+// fails before any of the round's reply was spoken hands the round over to the fallback model.
 
+import type { LlmProviderName } from '@vap/contracts';
 import type { ChatModel, ChatRequest, ToolCall } from '@vap/llm';
-import { withProviderTimeout } from './provider-failure';
+import type { ProviderChain } from './provider-chain';
+import { Aborted, ProviderFailure, withProviderTimeout } from './provider-failure';
 import { SentenceSplitter } from './sentence-splitter';
 
-export interface ModelRoundOptions {
+/** One of the agent's configured models, by its place in the settings (LLM_BASE_URL, LLM_FALLBACK_BASE_URL). */
+export interface AgentModel {
+  name: LlmProviderName;
   llm: ChatModel;
+}
+
+export interface ModelRoundOptions {
+  models: ProviderChain<AgentModel>;
   request: ChatRequest;
   /** Aborts on barge-in or hang-up (the stream stops, nothing is reported). */
   signal: AbortSignal;
@@ -16,10 +25,44 @@ export interface ModelRoundOptions {
   onSentence(sentence: string): void;
   /** The first delta (text or tool call) arrived. */
   onFirstDelta(): void;
+  /** `failure` handed the call over to the next model, `next`. */
+  onFallback?(failure: ProviderFailure, next: LlmProviderName): void;
 }
 
-/** Streams one model reply. Rejects with ProviderFailure('llm') on failure or timeout, Aborted on abort. */
-export async function runModelRound(
+export interface ModelRoundResult {
+  text: string;
+  calls: ToolCall[];
+  /** The model that wrote it. */
+  model: LlmProviderName;
+}
+
+/**
+ * Streams one model reply. Rejects with ProviderFailure('llm') when the model fails or times out after some of
+ * its reply was spoken, or when no model is left; Aborted on abort.
+ */
+export async function runModelRound(options: ModelRoundOptions): Promise<ModelRoundResult> {
+  for (;;) {
+    const model = options.models.current;
+    let spoken = false;
+    try {
+      const { text, calls } = await streamReply(model.llm, {
+        ...options,
+        onSentence: (sentence) => {
+          spoken = true;
+          options.onSentence(sentence);
+        },
+      });
+      return { text, calls, model: model.name };
+    } catch (error) {
+      // Once the caller heard part of a reply, another model cannot finish it: the call apologises instead.
+      if (!(error instanceof ProviderFailure) || spoken || !options.models.fallBackFrom(model)) throw error;
+      options.onFallback?.(error, options.models.current.name);
+    }
+  }
+}
+
+async function streamReply(
+  llm: ChatModel,
   options: ModelRoundOptions,
 ): Promise<{ text: string; calls: ToolCall[] }> {
   const { signal } = options;
@@ -27,7 +70,7 @@ export async function runModelRound(
   const request = new AbortController();
   const onAbort = () => request.abort();
   signal.addEventListener('abort', onAbort, { once: true });
-  const iterator = options.llm.stream(options.request, request.signal)[Symbol.asyncIterator]();
+  const iterator = llm.stream(options.request, request.signal)[Symbol.asyncIterator]();
   const splitter = new SentenceSplitter();
   const calls: ToolCall[] = [];
   let text = '';
@@ -51,7 +94,9 @@ export async function runModelRound(
   } catch (error) {
     request.abort();
     void Promise.resolve(iterator.return?.()).catch(() => undefined);
-    throw error;
+    throw error instanceof ProviderFailure || error instanceof Aborted
+      ? error
+      : new ProviderFailure('llm', error);
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

@@ -15,6 +15,7 @@ import { VoiceConfig } from '../config/voice.config';
 import { ReplicaDrain } from '../drain/replica-drain';
 import { ReplicaHeartbeat } from '../drain/replica-heartbeat';
 import { warmBackgroundAudio } from '../conversation';
+import { providerNames } from '../providers';
 import { ConversationStarter } from '../session/conversation-starter';
 import { LiveSessions } from './live-sessions';
 import { MediaStreamServer } from './media-stream-server';
@@ -71,7 +72,7 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
     warmBackgroundAudio();
     // Likewise the offline synthesizer's helpers, before the replica listens: else the first call's intro
     // waits for them to compile flite. A failure here is not fatal; the first synthesis tries again.
-    if (this.config.TTS_PROVIDER === 'offline') {
+    if (providerNames(this.config.TTS_PROVIDER).includes('offline')) {
       await warmOfflineSpeech().catch((error: Error) =>
         this.logger.warn(`offline speech could not be warmed: ${error.message}`),
       );

@@ -163,6 +163,8 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
       NATS_SUBJECT_PREFIX: prefix,
       SECRETS_KEY: secretsKey,
       MEDIA_PUBLIC_URL: publicBase,
+      STT_PROVIDER: 'offline',
+      TTS_PROVIDER: 'offline',
       BLOB_STORAGE_DIR: blobDir,
     }));
   });

@@ -65,6 +65,13 @@ export const sttReconnects = new Counter({
   labelNames: ['provider', 'outcome'],
 });
 
+/** Providers that failed mid-call and handed the call over to the next one listed for their kind. */
+export const providerFallbacks = new Counter({
+  name: 'voice_provider_fallbacks_total',
+  help: 'Mid-call handovers from a failing provider to the next of its kind, by kind (stt, tts, llm) and provider taking over',
+  labelNames: ['kind', 'to'],
+});
+
 /**
  * Outbound pacing as the replica sends: how far from its 20 ms slot each frame left (the clock's own error,
  * before the network), and ticks that found a sentence's audio not ready (a gap the caller hears).

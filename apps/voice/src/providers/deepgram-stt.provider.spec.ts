@@ -5,6 +5,7 @@ import { ENDPOINT_SILENCE_MS, sineWave } from '@vap/media';
 import { sttReconnects } from '../metrics/voice.metrics';
 import {
   DeepgramSttProvider,
+  deepgramListenUrl,
   FINALIZE_GRACE_MS,
   type DeepgramSttSession,
   type DeepgramTiming,
@@ -116,6 +117,23 @@ function speak(session: DeepgramSttSession, ms: number): void {
 const until = async (check: () => boolean) => {
   while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
 };
+
+describe('deepgramListenUrl', () => {
+  it('follows the base URL convention: a base ending in /v1, or its bare origin', () => {
+    const config = { apiKey: 'k', timeoutMs: 1000 };
+    for (const base of [
+      'https://api.deepgram.com/v1',
+      'https://api.deepgram.com/v1/',
+      'https://api.deepgram.com',
+    ]) {
+      const url = new URL(deepgramListenUrl({ ...config, baseUrl: base }, ['en']));
+      expect(`${url.protocol}//${url.host}${url.pathname}`).toBe('wss://api.deepgram.com/v1/listen');
+    }
+    expect(deepgramListenUrl({ ...config, baseUrl: 'http://dg.internal:8080/v1' }, [])).toMatch(
+      /^ws:\/\/dg\.internal:8080\/v1\/listen\?/,
+    );
+  });
+});
 
 describe('DeepgramSttProvider', () => {
   it('streams mu-law with the query and token Deepgram expects, and returns the finals on Finalize', async () => {

@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import WebSocket from 'ws';
+import { apiBaseUrl } from '@vap/llm';
 import { ENDPOINT_SILENCE_MS, mulawEncode } from '@vap/media';
 import { sttReconnects } from '../metrics/voice.metrics';
 import { ProviderError } from './provider-error';
-import { recognitionLanguage, trimBaseUrl, type NetworkProviderConfig } from './speech-settings';
+import { recognitionLanguage, type NetworkProviderConfig } from './speech-settings';
 import type { SttOptions, SttProvider, SttSession } from './stt-provider';
 
 /** After Finalize, how long to wait for its answer: Deepgram may send none when it had nothing left to process. */
@@ -44,7 +45,7 @@ interface DeepgramResults {
 
 /** The live-listen URL of a Deepgram-compatible server for one call. */
 export function deepgramListenUrl(config: NetworkProviderConfig, languages: readonly string[]): string {
-  const base = trimBaseUrl(config.baseUrl).replace(/^http(s?):\/\//i, 'ws$1://');
+  const base = apiBaseUrl(config.baseUrl).replace(/^http(s?):\/\//i, 'ws$1://');
   const query = new URLSearchParams({
     encoding: 'mulaw',
     sample_rate: '8000',
@@ -56,7 +57,7 @@ export function deepgramListenUrl(config: NetworkProviderConfig, languages: read
   const language = recognitionLanguage(languages);
   if (language) query.set('language', language);
   if (config.model) query.set('model', config.model);
-  return `${base}/v1/listen?${query}`;
+  return `${base}/listen?${query}`;
 }
 
 /** The server answered the upgrade with an HTTP status instead of a WebSocket. */

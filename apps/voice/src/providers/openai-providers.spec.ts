@@ -44,6 +44,28 @@ function utterance(ms: number): Int16Array {
   return sineWave(440, (8000 * ms) / 1000, 8000, -12);
 }
 
+describe('the base URL convention (the OpenAI SDK one, as LLM_BASE_URL)', () => {
+  it('takes the base ending in /v1 that the chat model takes, and its bare origin alike', async () => {
+    const paths: string[] = [];
+    handler = (req, _body, res) => {
+      paths.push(req.url ?? '');
+      if (req.url === '/v1/audio/transcriptions')
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"text":"ok"}');
+      if (req.url === '/v1/audio/speech') return void res.writeHead(200).end(speechBytes());
+      res.writeHead(404).end('{"error":{"message":"Invalid URL"}}');
+    };
+    const origin = baseUrl.replace(/\/$/, '');
+    for (const base of [`${origin}/v1`, `${origin}/v1/`, origin]) {
+      const stt = await new OpenAiSttProvider({ ...config(), baseUrl: base }).open({ languages: ['en'] });
+      stt.push(utterance(200));
+      await expect(stt.finish()).resolves.toBe('ok');
+      const tts = new OpenAiTtsProvider({ ...config(), baseUrl: base });
+      expect((await collect(tts.synthesize({ text: 'Hi', voice: VOICE }))).length).toBe(8000);
+    }
+    expect(new Set(paths)).toEqual(new Set(['/v1/audio/transcriptions', '/v1/audio/speech']));
+  });
+});
+
 describe('OpenAiSttProvider', () => {
   it("posts the utterance as an 8 kHz WAV (the carrier's samples) with model, language and prompt, and reads the text", async () => {
     let seen: { url?: string; auth?: string; form?: FormData } = {};

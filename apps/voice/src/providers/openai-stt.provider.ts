@@ -1,9 +1,10 @@
 import { Blob } from 'node:buffer';
 import { FormData, request } from 'undici';
+import { apiBaseUrl } from '@vap/llm';
 import { encodePcm16Wav, PcmBuffer } from '@vap/media';
 import { ProviderError } from './provider-error';
 import { RequestDeadline } from './request-deadline';
-import { recognitionLanguage, trimBaseUrl, type NetworkProviderConfig } from './speech-settings';
+import { recognitionLanguage, type NetworkProviderConfig } from './speech-settings';
 import type { SttOptions, SttProvider, SttSession } from './stt-provider';
 
 /**
@@ -17,7 +18,7 @@ const DEFAULT_MODEL = 'whisper-1';
 const ERROR_EXCERPT_CHARS = 300;
 
 /**
- * OpenAI-compatible STT: each utterance is posted whole, as an 8 kHz WAV, to `/v1/audio/transcriptions` when the
+ * OpenAI-compatible STT: each utterance is posted whole, as an 8 kHz WAV, to `<base>/audio/transcriptions` when the
  * endpointer ends it; finish() only has to wrap and send what was kept.
  */
 export class OpenAiSttProvider implements SttProvider {
@@ -60,7 +61,7 @@ class OpenAiSttSession implements SttSession {
     if (this.prompt) form.append('prompt', this.prompt);
     const deadline = new RequestDeadline('transcription', this.config.timeoutMs, signal);
     try {
-      const res = await request(`${trimBaseUrl(this.config.baseUrl)}/v1/audio/transcriptions`, {
+      const res = await request(`${apiBaseUrl(this.config.baseUrl)}/audio/transcriptions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.config.apiKey}` },
         body: form,

@@ -1,8 +1,9 @@
 import { request } from 'undici';
+import { apiBaseUrl } from '@vap/llm';
 import { Resampler, applyGain, pcm16FromBuffer } from '@vap/media';
 import { ProviderError } from './provider-error';
 import { RequestDeadline } from './request-deadline';
-import { trimBaseUrl, type NetworkProviderConfig } from './speech-settings';
+import type { NetworkProviderConfig } from './speech-settings';
 import type { TtsProvider, TtsRequest } from './tts-provider';
 
 /** OpenAI's `pcm` response format: 24 kHz, 16-bit little-endian, mono. */
@@ -15,7 +16,7 @@ const ERROR_EXCERPT_CHARS = 300;
 const PIECE_BYTES = (PCM_SAMPLE_RATE / 10) * 2;
 
 /**
- * OpenAI-compatible TTS: streams `/v1/audio/speech` as raw PCM and resamples to 8 kHz chunk by chunk, so the
+ * OpenAI-compatible TTS: streams `<base>/audio/speech` as raw PCM and resamples to 8 kHz chunk by chunk, so the
  * first audio goes out while the rest is still being synthesized. The deadline runs to the first byte and then
  * between chunks (a stalled stream is a failure, not a silent line); it pauses while the pipeline consumes.
  */
@@ -30,7 +31,7 @@ export class OpenAiTtsProvider implements TtsProvider {
     const fail = (error: unknown) => new ProviderError('tts', 'openai', deadline.timeout ?? error);
     let body: Awaited<ReturnType<typeof request>>['body'] | undefined;
     try {
-      const res = await request(`${trimBaseUrl(this.config.baseUrl)}/v1/audio/speech`, {
+      const res = await request(`${apiBaseUrl(this.config.baseUrl)}/audio/speech`, {
         method: 'POST',
         headers: { authorization: `Bearer ${this.config.apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({

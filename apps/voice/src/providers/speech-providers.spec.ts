@@ -6,12 +6,12 @@ const OFFLINE: SpeechSettings = {
   PROVIDER_TIMEOUT_MS: 5000,
 };
 
+const names = (providers: { name: string }[]) => providers.map((p) => p.name);
+
 describe('createSpeechProviders', () => {
   it('builds the providers the settings name', () => {
-    expect(createSpeechProviders(OFFLINE)).toMatchObject({
-      stt: { name: 'offline' },
-      tts: { name: 'offline' },
-    });
+    const offline = createSpeechProviders(OFFLINE);
+    expect([names(offline.stt), names(offline.tts)]).toEqual([['offline'], ['offline']]);
     const network = createSpeechProviders({
       ...OFFLINE,
       STT_PROVIDER: 'deepgram',
@@ -21,15 +21,42 @@ describe('createSpeechProviders', () => {
       TTS_BASE_URL: 'https://tts.example',
       TTS_API_KEY: 'k',
     });
-    expect(network).toMatchObject({ stt: { name: 'deepgram' }, tts: { name: 'openai' } });
-    expect(
+    expect([names(network.stt), names(network.tts)]).toEqual([['deepgram'], ['openai']]);
+    const openai = createSpeechProviders({
+      ...OFFLINE,
+      STT_PROVIDER: 'openai',
+      STT_BASE_URL: 'http://x',
+      STT_API_KEY: 'k',
+    });
+    expect(names(openai.stt)).toEqual(['openai']);
+  });
+
+  it('builds a list in its fallback order, the second network provider on the STT_FALLBACK_* settings', () => {
+    const providers = createSpeechProviders({
+      ...OFFLINE,
+      STT_PROVIDER: 'deepgram, openai,offline',
+      STT_BASE_URL: 'https://api.deepgram.com/v1',
+      STT_API_KEY: 'dg',
+      STT_FALLBACK_BASE_URL: 'https://api.openai.com/v1',
+      STT_FALLBACK_API_KEY: 'sk',
+      TTS_PROVIDER: 'openai,offline',
+      TTS_BASE_URL: 'https://api.openai.com/v1',
+      TTS_API_KEY: 'sk',
+    });
+    expect(names(providers.stt)).toEqual(['deepgram', 'openai', 'offline']);
+    expect(names(providers.tts)).toEqual(['openai', 'offline']);
+    // Each network provider has its own server and key: the fallback never gets the primary's key.
+    const [deepgram, openai] = providers.stt as unknown as { config: { baseUrl: string; apiKey: string } }[];
+    expect(deepgram.config).toMatchObject({ baseUrl: 'https://api.deepgram.com/v1', apiKey: 'dg' });
+    expect(openai.config).toMatchObject({ baseUrl: 'https://api.openai.com/v1', apiKey: 'sk' });
+    expect(() =>
       createSpeechProviders({
         ...OFFLINE,
-        STT_PROVIDER: 'openai',
-        STT_BASE_URL: 'http://x',
-        STT_API_KEY: 'k',
-      }).stt.name,
-    ).toBe('openai');
+        STT_PROVIDER: 'deepgram,openai',
+        STT_BASE_URL: 'https://api.deepgram.com/v1',
+        STT_API_KEY: 'dg',
+      }),
+    ).toThrow('STT_PROVIDER=deepgram,openai needs STT_FALLBACK_BASE_URL and STT_FALLBACK_API_KEY');
   });
 
   it('refuses a network provider without its base URL or key, naming what is missing', () => {
@@ -42,8 +69,20 @@ describe('createSpeechProviders', () => {
     expect(() =>
       createSpeechProviders({ ...OFFLINE, TTS_PROVIDER: 'openai', TTS_BASE_URL: 'http://x' }),
     ).toThrow('TTS_PROVIDER=openai needs TTS_API_KEY');
-    expect(() => createSpeechProviders({ ...OFFLINE, STT_PROVIDER: 'whisper' as never })).toThrow(
-      /STT_PROVIDER/,
+  });
+
+  it('refuses a malformed list: unknown names, a name twice, offline before another', () => {
+    for (const [value, message] of [
+      ['whisper', /STT_PROVIDER must be offline, openai or deepgram/],
+      ['openai,,offline', /STT_PROVIDER must be/],
+      ['', /STT_PROVIDER must be/],
+      ['openai,openai', /names a provider twice/],
+      ['offline,openai', /offline never fails, so put it last/],
+    ] as const) {
+      expect(() => createSpeechProviders({ ...OFFLINE, STT_PROVIDER: value })).toThrow(message);
+    }
+    expect(() => createSpeechProviders({ ...OFFLINE, TTS_PROVIDER: 'deepgram' })).toThrow(
+      /TTS_PROVIDER must be offline or openai/,
     );
   });
 

@@ -1,15 +1,42 @@
 /** The speech provider settings, as the voice app's config class declares them (it passes itself). */
 export interface SpeechSettings {
-  STT_PROVIDER: 'offline' | 'openai' | 'deepgram';
+  /** One provider, or a list to fall back along (`deepgram,openai`); see providerListProblem. */
+  STT_PROVIDER: string;
   STT_BASE_URL?: string;
   STT_API_KEY?: string;
   STT_MODEL?: string;
-  TTS_PROVIDER: 'offline' | 'openai';
+  /** The second network provider of STT_PROVIDER's list. */
+  STT_FALLBACK_BASE_URL?: string;
+  STT_FALLBACK_API_KEY?: string;
+  STT_FALLBACK_MODEL?: string;
+  TTS_PROVIDER: string;
   TTS_BASE_URL?: string;
   TTS_API_KEY?: string;
   TTS_MODEL?: string;
   /** Deadline of one provider request (to the first byte for streamed synthesis), in ms. */
   PROVIDER_TIMEOUT_MS: number;
+}
+
+/** The names of a provider list setting, in order (`deepgram, openai` -> deepgram, openai). */
+export function providerNames(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((name) => name.trim());
+}
+
+/**
+ * What is wrong with a provider list setting, or undefined when it is good: known names, each once, and
+ * `offline` only last (it never fails, so nothing after it would ever be asked).
+ */
+export function providerListProblem(value: string | undefined, known: readonly string[]): string | undefined {
+  const names = providerNames(value);
+  const choices = `${known.slice(0, -1).join(', ')} or ${known[known.length - 1]}`;
+  if (names.some((name) => !known.includes(name))) {
+    return `must be ${choices}, or a comma-separated list of them to fall back along (e.g. openai,offline)`;
+  }
+  if (new Set(names).size !== names.length) return 'names a provider twice';
+  if (names.indexOf('offline') >= 0 && names.indexOf('offline') !== names.length - 1) {
+    return 'lists offline before another provider: offline never fails, so put it last';
+  }
+  return undefined;
 }
 
 /** What a network provider needs from the settings, checked at creation. */
@@ -29,9 +56,4 @@ export function recognitionLanguage(languages: readonly string[]): string | unde
   if (!first) return undefined;
   if (first === 'hinglish') return 'hi';
   return first.split(/[-_]/)[0];
-}
-
-/** The base URL without trailing slashes, so paths join cleanly. */
-export function trimBaseUrl(url: string): string {
-  return url.replace(/\/+$/, '');
 }

@@ -1,13 +1,13 @@
 import type { WebSocket } from 'ws';
-import { createChatModel, type ChatModel } from '@vap/llm';
+import { createChatModel } from '@vap/llm';
 import type { RpcClient } from '@vap/messaging';
 import { mediaStreamCodec, mediaStreamProtocolOf } from '@vap/media';
 import type { BlobStorage } from '@vap/storage';
 import type { VoiceConfig } from '../config/voice.config';
-import { createConversation } from '../conversation';
+import { createConversation, type AgentModel } from '../conversation';
 import { MediaSession } from '../media/media-session';
 import type { AcceptedStream } from '../media/media-stream-server';
-import { endedSessions, pacingMetrics, turnLatencySink } from '../metrics/voice.metrics';
+import { endedSessions, pacingMetrics, providerFallbacks, turnLatencySink } from '../metrics/voice.metrics';
 import { createSpeechProviders, type SttProvider, type TtsProvider } from '../providers';
 import { resolveAgentVoice } from './agent-voice';
 import { reportEnded } from './ended-report';
@@ -22,12 +22,13 @@ export interface ConversationStarterOptions {
 
 /**
  * Turns an accepted media stream into a running call: the session over the socket, and the conversation
- * with the agent's voice, the speech providers and chat model the settings choose, and a reporter to the
- * calls service. Providers are made once, on the first call, and shared: each call opens its own sessions.
+ * with the agent's voice, the speech providers and chat models the settings choose (each kind in its fallback
+ * order), and a reporter to the calls service. Providers are made once, on the first call, and shared: each
+ * call opens its own sessions.
  */
 export class ConversationStarter {
-  private speech?: { stt: SttProvider; tts: TtsProvider };
-  private llm?: ChatModel;
+  private speech?: { stt: SttProvider[]; tts: TtsProvider[] };
+  private models?: AgentModel[];
 
   constructor(private readonly options: ConversationStarterOptions) {}
 
@@ -60,7 +61,7 @@ export class ConversationStarter {
           voice,
           stt,
           tts,
-          llm: this.chatModel(),
+          llm: this.agentModels(),
           reporter,
           transport,
           timeScale: config.MEDIA_TIME_SCALE,
@@ -68,6 +69,10 @@ export class ConversationStarter {
           maxUtteranceMs: config.MEDIA_MAX_UTTERANCE_MS,
           latency: turnLatencySink,
           pacing: pacingMetrics,
+          onProviderFallback: (failure, next) => {
+            providerFallbacks.inc({ kind: failure.provider, to: next });
+            log('warn', `call ${context.callId}: ${failure.message}; the call goes on with ${next}`);
+          },
           onError: (err, what) =>
             log(
               'warn',
@@ -100,13 +105,30 @@ export class ConversationStarter {
     });
   }
 
-  private speechProviders(): { stt: SttProvider; tts: TtsProvider } {
+  private speechProviders(): { stt: SttProvider[]; tts: TtsProvider[] } {
     this.speech ??= createSpeechProviders(this.options.config);
     return this.speech;
   }
 
-  private chatModel(): ChatModel {
-    this.llm ??= createChatModel(this.options.config);
-    return this.llm;
+  /** LLM_BASE_URL's model (or the offline engine), then LLM_FALLBACK_BASE_URL's when set. */
+  private agentModels(): AgentModel[] {
+    const config = this.options.config;
+    this.models ??= [
+      { name: 'primary', llm: createChatModel(config) },
+      ...(config.LLM_FALLBACK_BASE_URL
+        ? [
+            {
+              name: 'fallback' as const,
+              llm: createChatModel({
+                LLM_BASE_URL: config.LLM_FALLBACK_BASE_URL,
+                LLM_API_KEY: config.LLM_FALLBACK_API_KEY,
+                LLM_MODEL: config.LLM_FALLBACK_MODEL ?? config.LLM_MODEL,
+                LLM_TIMEOUT_MS: config.LLM_TIMEOUT_MS,
+              }),
+            },
+          ]
+        : []),
+    ];
+    return this.models;
   }
 }

@@ -23,6 +23,11 @@ export class FailureSwitch {
     this.mode = null;
   }
 
+  /** Whether the next request would fail (without counting one): a provider that is down. */
+  get failing(): boolean {
+    return this.mode !== null && this.goodLeft === 0;
+  }
+
   /** Counts a request; the failure it must suffer, or null to serve it well. */
   next(): FailureMode | null {
     this.served++;

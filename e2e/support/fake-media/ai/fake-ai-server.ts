@@ -17,20 +17,27 @@ import {
 
 export type FakeAiEndpoint = 'transcriptions' | 'chat' | 'speech' | 'listen';
 
+type SttName = 'offline' | 'openai' | 'deepgram';
+type TtsName = 'offline' | 'openai';
+
 export interface FakeAiProviders {
-  stt?: 'offline' | 'openai' | 'deepgram';
-  tts?: 'offline' | 'openai';
+  /** One provider, or two in fallback order (the second network one on the STT_FALLBACK_* settings). */
+  stt?: SttName | `${SttName},${SttName}`;
+  tts?: TtsName | `${TtsName},${TtsName}`;
   /** Whether the LLM is this fake (else the platform's offline model). */
   llm?: boolean;
 }
 
 export interface FakeAi {
-  /** http://127.0.0.1:<port>: STT_BASE_URL / TTS_BASE_URL for the OpenAI-compatible speech endpoints. */
+  /** http://127.0.0.1:<port>: the server's origin. */
   url: string;
-  /** ws://127.0.0.1:<port>: the Deepgram-compatible live socket's base (STT_BASE_URL is its http form). */
+  /** ws://127.0.0.1:<port>: the Deepgram-compatible live socket's origin. */
   wsUrl: string;
-  /** LLM_BASE_URL (OpenAI clients append /chat/completions to a base ending in /v1). */
-  llmBaseUrl: string;
+  /**
+   * `<url>/v1`: the one base every provider setting takes (LLM_BASE_URL, STT_BASE_URL, TTS_BASE_URL), as the
+   * OpenAI SDK spells it; endpoints follow it (/chat/completions, /audio/speech, /listen).
+   */
+  baseUrl: string;
   apiKey: string;
   transcriptions: TranscriptionRequest[];
   chats: ChatCompletionRequest[];
@@ -42,7 +49,8 @@ export interface FakeAi {
   script(script: ChatScript): void;
   /**
    * After `after` more good requests (default 0), the endpoint fails the given way: `times` requests (default:
-   * every one until heal()). A Deepgram session counts each final result as a request.
+   * every one until heal()). A Deepgram session counts each final result as a request; while the live socket
+   * fails, new ones are refused (503) too, as a provider that is down would.
    */
   fail(endpoint: FakeAiEndpoint, mode: FailureMode, options?: { after?: number; times?: number }): void;
   heal(endpoint?: FakeAiEndpoint): void;
@@ -104,6 +112,7 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
   server.on('upgrade', (req, socket, head) => {
     const path = new URL(req.url ?? '/', 'ws://fake').pathname;
     if (path !== '/v1/listen') return refuseUpgrade(socket, 400, `no WebSocket at ${path}`);
+    if (switches.listen.failing) return refuseUpgrade(socket, 503, 'the fake is down');
     handleListenUpgrade(wss, req, socket, head, apiKey, switches.listen, listens);
   });
   await new Promise<void>((resolve, reject) => {
@@ -117,23 +126,31 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
   return {
     url,
     wsUrl,
-    llmBaseUrl: `${url}/v1`,
+    baseUrl: `${url}/v1`,
     apiKey,
     transcriptions,
     chats,
     speeches,
     listens,
-    env: ({ stt = 'offline', tts = 'offline', llm = false }) => ({
-      STT_PROVIDER: stt,
-      ...(stt === 'openai' ? { STT_BASE_URL: url, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.stt } : {}),
-      // The platform takes Deepgram's base as http(s) (like https://api.deepgram.com) and opens its ws(s) form.
-      ...(stt === 'deepgram'
-        ? { STT_BASE_URL: url, STT_API_KEY: apiKey, STT_MODEL: FAKE_AI_MODELS.deepgram }
-        : {}),
-      TTS_PROVIDER: tts,
-      ...(tts === 'openai' ? { TTS_BASE_URL: url, TTS_API_KEY: apiKey, TTS_MODEL: FAKE_AI_MODELS.tts } : {}),
-      ...(llm ? { LLM_BASE_URL: `${url}/v1`, LLM_API_KEY: apiKey, LLM_MODEL: FAKE_AI_MODELS.llm } : {}),
-    }),
+    env: ({ stt = 'offline', tts = 'offline', llm = false }) => {
+      const base = `${url}/v1`;
+      const env: Record<string, string> = { STT_PROVIDER: stt, TTS_PROVIDER: tts };
+      // One base for every provider, as a user sets it; Deepgram's is taken as http(s) and opened as ws(s).
+      stt
+        .split(',')
+        .filter((name) => name !== 'offline')
+        .forEach((name, i) => {
+          const prefix = i === 0 ? 'STT' : 'STT_FALLBACK';
+          env[`${prefix}_BASE_URL`] = base;
+          env[`${prefix}_API_KEY`] = apiKey;
+          env[`${prefix}_MODEL`] = name === 'deepgram' ? FAKE_AI_MODELS.deepgram : FAKE_AI_MODELS.stt;
+        });
+      if (tts.split(',').includes('openai')) {
+        Object.assign(env, { TTS_BASE_URL: base, TTS_API_KEY: apiKey, TTS_MODEL: FAKE_AI_MODELS.tts });
+      }
+      if (llm) Object.assign(env, { LLM_BASE_URL: base, LLM_API_KEY: apiKey, LLM_MODEL: FAKE_AI_MODELS.llm });
+      return env;
+    },
     script: (script) => {
       chatScript = script;
     },

@@ -14,6 +14,14 @@ import {
   HangupSource,
 } from './call-status';
 import { EXTRACTION_STATUSES, ExtractionStatus } from './call-events';
+import {
+  LLM_PROVIDERS,
+  LlmProviderName,
+  STT_PROVIDERS,
+  SttProviderName,
+  TTS_PROVIDERS,
+  TtsProviderName,
+} from '../voice/voice-commands';
 
 /** Milliseconds from the end of the caller's speech to each step of the agent's spoken answer. */
 export class TurnLatencyDto {
@@ -41,6 +49,24 @@ export class TurnLatencyDto {
   voice_to_voice_ms: number;
 }
 
+/** Which of the configured providers served an agent turn: a provider that failed mid-call hands over to the next. */
+export class TurnProvidersDto {
+  @ApiProperty({
+    enum: STT_PROVIDERS,
+    description: "The speech-to-text provider that transcribed the caller's words",
+  })
+  stt: SttProviderName;
+
+  @ApiProperty({
+    enum: LLM_PROVIDERS,
+    description: "The language model that wrote the reply: the platform's primary model or its fallback",
+  })
+  llm: LlmProviderName;
+
+  @ApiProperty({ enum: TTS_PROVIDERS, description: 'The speech synthesizer that spoke the reply' })
+  tts: TtsProviderName;
+}
+
 export class TranscriptEntryDto {
   @ApiProperty({ enum: ['user', 'bot'] })
   role: 'user' | 'bot';
@@ -57,6 +83,14 @@ export class TranscriptEntryDto {
       'Present on agent (bot) turns that answered the caller: how long each part of the reply took',
   })
   latency?: TurnLatencyDto;
+
+  @ApiPropertyOptional({
+    type: TurnProvidersDto,
+    description:
+      'Present on agent (bot) turns that answered the caller: which speech-to-text, language model and ' +
+      'speech synthesizer served the turn (after any fallback from a provider that failed during the call)',
+  })
+  providers?: TurnProvidersDto;
 
   @ApiPropertyOptional({
     enum: [true],

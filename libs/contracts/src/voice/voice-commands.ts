@@ -61,6 +61,23 @@ export interface TurnLatency {
   voice_to_voice_ms: number;
 }
 
+/** Speech-to-text providers the voice service runs (STT_PROVIDER lists them). */
+export const STT_PROVIDERS = ['offline', 'openai', 'deepgram'] as const;
+export type SttProviderName = (typeof STT_PROVIDERS)[number];
+/** Text-to-speech providers the voice service runs (TTS_PROVIDER lists them). */
+export const TTS_PROVIDERS = ['offline', 'openai'] as const;
+export type TtsProviderName = (typeof TTS_PROVIDERS)[number];
+/** The agent's model: `primary` (LLM_BASE_URL, or the offline engine without it) or `fallback`. */
+export const LLM_PROVIDERS = ['primary', 'fallback'] as const;
+export type LlmProviderName = (typeof LLM_PROVIDERS)[number];
+
+/** Which of the configured providers served one agent turn (the one a failing provider handed over to). */
+export interface TurnProviders {
+  stt: SttProviderName;
+  llm: LlmProviderName;
+  tts: TtsProviderName;
+}
+
 /** calls.voice.transcript: one line said on the call (an agent line cut by barge-in holds what was played). */
 export interface VoiceTranscriptRequest {
   callId: string;
@@ -72,6 +89,8 @@ export interface VoiceTranscriptRequest {
   callSeconds: number;
   /** Agent turns that answered the caller carry their latency parts. */
   latency?: TurnLatency;
+  /** Agent turns that answered the caller carry the providers that served them. */
+  providers?: TurnProviders;
   /** The agent line was cut short by the caller (barge-in). */
   interrupted?: boolean;
   /**

@@ -59,7 +59,6 @@ export const TTS_MS_PER_WORD = 200;
 
 /** A TTS that speaks each word as TTS_MS_PER_WORD of a tone, in 50 ms chunks. */
 export class FakeTts implements TtsProvider {
-  readonly name = 'offline' as const;
   readonly requests: TtsRequest[] = [];
   /** Texts whose synthesis throws (a provider outage); `always` fails every request. */
   failOn: (text: string) => boolean = () => false;
@@ -73,6 +72,8 @@ export class FakeTts implements TtsProvider {
   readonly abandoned: string[] = [];
   /** samplesTaken when each request's synthesis began, by request. */
   readonly startedAtSamples: number[] = [];
+
+  constructor(readonly name: TtsProvider['name'] = 'offline') {}
 
   async *synthesize(request: TtsRequest, signal?: AbortSignal): AsyncIterable<Int16Array> {
     this.requests.push(request);
@@ -101,19 +102,23 @@ export class FakeTts implements TtsProvider {
 
 /** An STT that answers each utterance with the next scripted text, after checking audio arrived. */
 export class FakeStt implements SttProvider {
-  readonly name = 'offline' as const;
   readonly framesPerUtterance: number[] = [];
   readonly languages: string[][] = [];
   closed = 0;
   fail = false;
 
-  constructor(readonly texts: string[] = []) {}
+  /** `texts` may be shared with a fallback STT: whichever answers an utterance takes the next one. */
+  constructor(
+    readonly texts: string[] = [],
+    readonly name: SttProvider['name'] = 'offline',
+  ) {}
 
   async open(options: { languages: string[] }): Promise<SttSession> {
     this.languages.push(options.languages);
     let frames = 0;
     return {
-      push: () => void frames++,
+      // In 20 ms frames of audio (a replay after another provider failed comes in one piece).
+      push: (pcm) => void (frames += pcm.length / 160),
       finish: async () => {
         this.framesPerUtterance.push(frames);
         frames = 0;
@@ -227,6 +232,11 @@ export interface HarnessOptions {
   timeScale?: number;
   /** Echo marks as played (a carrier); false models a carrier that loses them. */
   echoMarks?: boolean;
+  /**
+   * Fallback providers behind the primaries, as STT_PROVIDER=deepgram,openai, TTS_PROVIDER=openai,offline and
+   * LLM_FALLBACK_BASE_URL set them up: the primaries are then named deepgram and openai.
+   */
+  fallbacks?: { model?: ModelTurn[] };
 }
 
 const CALLER_SPEECH = mulawEncode(sineWave(300, 160, 8000, 8000));
@@ -238,9 +248,14 @@ const CALLER_SILENCE = Buffer.alloc(160, 0xff);
  * paced, so when a mark arrives everything before it has gone out).
  */
 export class CallHarness {
-  readonly tts = new FakeTts();
+  readonly tts: FakeTts;
   readonly stt: FakeStt;
   readonly model: FakeModel;
+  /** The fallbacks, with `fallbacks`. */
+  readonly ttsFallback: FakeTts | null = null;
+  readonly sttFallback: FakeStt | null = null;
+  readonly modelFallback: FakeModel | null = null;
+  readonly fallbacks: { failure: string; next: string }[] = [];
   readonly reporter = new FakeReporter();
   readonly sent: SentCommand[] = [];
   readonly latencies: TurnLatency[] = [];
@@ -258,8 +273,16 @@ export class CallHarness {
 
   constructor(options: HarnessOptions = {}) {
     this.timeScale = options.timeScale ?? 20;
-    this.stt = new FakeStt(options.sttTexts ?? []);
+    const texts = options.sttTexts ?? [];
+    const fallbacks = options.fallbacks;
+    this.stt = new FakeStt(texts, fallbacks ? 'deepgram' : 'offline');
+    this.tts = new FakeTts(fallbacks ? 'openai' : 'offline');
     this.model = new FakeModel(options.model ?? []);
+    if (fallbacks) {
+      this.sttFallback = new FakeStt(texts, 'openai');
+      this.ttsFallback = new FakeTts('offline');
+      this.modelFallback = new FakeModel(fallbacks.model ?? []);
+    }
     const echoMarks = options.echoMarks ?? true;
     this.conversation = createConversation({
       context: {
@@ -276,9 +299,12 @@ export class CallHarness {
         agent: agentSettings(options.agent),
       },
       voice: TEST_VOICE,
-      stt: this.stt,
-      tts: this.tts,
-      llm: this.model,
+      stt: this.sttFallback ? [this.stt, this.sttFallback] : [this.stt],
+      tts: this.ttsFallback ? [this.tts, this.ttsFallback] : [this.tts],
+      llm: [
+        { name: 'primary', llm: this.model },
+        ...(this.modelFallback ? [{ name: 'fallback' as const, llm: this.modelFallback }] : []),
+      ],
       reporter: this.reporter,
       transport: {
         send: (command) => {
@@ -293,6 +319,7 @@ export class CallHarness {
       timeScale: this.timeScale,
       latency: { observe: (latency) => this.latencies.push(latency) },
       providerTimeoutMs: 2000,
+      onProviderFallback: (failure, next) => this.fallbacks.push({ failure: failure.message, next }),
     });
     void this.conversation.done.then((result) => {
       this.result = result;
