@@ -1,4 +1,6 @@
-import { api, ApiResponse } from '../../support';
+import { Client } from 'pg';
+import { waitFor } from '@vap/testing';
+import { api, ApiResponse, e2eEnv } from '../../support';
 import { CallsPartner, callee, EventTap } from './call-fixtures';
 
 const DNC_ID = /^dnc_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -312,5 +314,58 @@ describe('do-not-call on dials', () => {
     const placed = await partner.start({ agent_id: agent.id, to_number: number });
     expect(placed.status).toBe(200);
     await tap.sessionCompleted(placed.body.data.call_id, 60_000);
+  });
+
+  it('refuses a dial whose number was listed while it waited for its admission', async () => {
+    const partner = await CallsPartner.create({ concurrency_limit: 5 });
+    const agent = await partner.createAgent();
+    const number = callee('99');
+    const lock = `calls:number:${partner.id}:${number}`;
+    const sql = new Client({ connectionString: e2eEnv().databaseUrl });
+    await sql.connect();
+    try {
+      // Another admission to the number holds its lock: the dial passes its first checks, then waits for it.
+      await sql.query('BEGIN');
+      await sql.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lock]);
+      const started = partner.start({ agent_id: agent.id, to_number: number });
+      await waitFor(
+        async () =>
+          (
+            await sql.query(
+              `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                  AND objid = (hashtext($1)::bigint & 4294967295)::oid`,
+              [lock],
+            )
+          ).rowCount,
+        { timeoutMs: 15_000, description: 'the dial to wait for the number’s lock' },
+      );
+      // The callee opts out in the meantime (committed before the dial is admitted).
+      const entry = await dnc(partner, '', { method: 'POST', body: { number, reason: 'opt_out' } });
+      expect(entry.status).toBe(200);
+      await sql.query('COMMIT');
+
+      const refused = await started;
+      expect({ status: refused.status, code: refused.body.error?.code }).toEqual({
+        status: 409,
+        code: 'DO_NOT_CALL',
+      });
+      expect(refused.body.error.message).toContain(entry.body.data.id);
+      const listed = await partner.calls('?limit=100');
+      expect(listed.body.data.calls.filter((c: { to_number: string }) => c.to_number === number)).toEqual([]);
+      const decisions = await api(`/contact-policy/decisions?number=${encodeURIComponent(number)}`, {
+        key: partner.generalKey,
+      });
+      expect(decisions.body.data.decisions).toEqual([
+        expect.objectContaining({
+          rule: 'do_not_call',
+          outcome: 'refused',
+          do_not_call_id: entry.body.data.id,
+        }),
+      ]);
+    } finally {
+      await sql.query('ROLLBACK').catch(() => undefined);
+      await sql.end();
+    }
   });
 });

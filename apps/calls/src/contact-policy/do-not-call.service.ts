@@ -24,6 +24,7 @@ import {
   UpdateDoNotCallDto,
 } from '@vap/contracts';
 import { isUniqueViolation, keysetPage, tableOf } from '@vap/persistence';
+import { lockDoNotCallList } from './do-not-call-lock';
 import { DoNotCallCandidate, importCandidates } from './do-not-call-rows';
 import { DoNotCallEntry } from './entities/do-not-call-entry.entity';
 
@@ -89,7 +90,10 @@ export class DoNotCallService {
         source: input.source ?? 'api',
         note: input.note ?? null,
       });
-      await repo.insert(entry);
+      await this.dataSource.transaction(async (em) => {
+        await lockDoNotCallList(em, partnerId);
+        await em.insert(DoNotCallEntry, entry);
+      });
       return toDoNotCallDto((await repo.findOneBy({ id: entry.id }))!);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -108,12 +112,15 @@ export class DoNotCallService {
    */
   async optOut(partnerId: string, number: string, callId: string): Promise<string> {
     const table = tableOf(this.dataSource.manager, 'do_not_call');
-    const [inserted] = (await this.dataSource.query(
-      `INSERT INTO ${table} (id, partner_id, kind, value, reason, source, note)
-       VALUES ($1, $2, 'number', $3, 'opt_out', 'call', $4)
-       ON CONFLICT (partner_id, value, kind) DO NOTHING RETURNING id`,
-      [DoNotCallId.format(randomUUID()), partnerId, number, `asked during call ${callId}`],
-    )) as { id: string }[];
+    const [inserted] = await this.dataSource.transaction(async (em) => {
+      await lockDoNotCallList(em, partnerId);
+      return (await em.query(
+        `INSERT INTO ${table} (id, partner_id, kind, value, reason, source, note)
+         VALUES ($1, $2, 'number', $3, 'opt_out', 'call', $4)
+         ON CONFLICT (partner_id, value, kind) DO NOTHING RETURNING id`,
+        [DoNotCallId.format(randomUUID()), partnerId, number, `asked during call ${callId}`],
+      )) as { id: string }[];
+    });
     if (inserted) return inserted.id;
     const existing = await this.dataSource
       .getRepository(DoNotCallEntry)
@@ -171,6 +178,7 @@ export class DoNotCallService {
     const unique = [...first.values()];
     const added = new Set<string>();
     await this.dataSource.transaction(async (em) => {
+      await lockDoNotCallList(em, partnerId);
       const table = tableOf(em, 'do_not_call');
       for (let at = 0; at < unique.length; at += IMPORT_CHUNK) {
         const chunk = unique.slice(at, at + IMPORT_CHUNK);
