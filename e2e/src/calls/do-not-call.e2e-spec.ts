@@ -1,4 +1,6 @@
+import { get as httpGet } from 'node:http';
 import { Client } from 'pg';
+import { formatCsv, parseCsv } from '@vap/contracts';
 import { waitFor } from '@vap/testing';
 import { api, ApiResponse, e2eEnv } from '../../support';
 import { CallsPartner, callee, EventTap } from './call-fixtures';
@@ -252,6 +254,125 @@ describe('do-not-call export in a spreadsheet', () => {
       const found = await dnc(other, `/lookup?number=${encodeURIComponent(number)}`);
       expect(found.body.data.matches).toEqual([expect.objectContaining({ number, note })]);
     }
+  });
+
+  it('writes sources that a spreadsheet would run as formulas as text too, and imports them back as they were', async () => {
+    const [owner, other] = [await CallsPartner.create(), await CallsPartner.create()];
+    const sources = ["=cmd|' /C calc'!A0", '+crm', '-sync', '@import', "'=already quoted", 'crm-sync'];
+    const entries = sources.map((source) => ({ number: callee('77'), reason: 'manual', source }));
+    const imported = await dnc(owner, '/import', { method: 'POST', body: { entries } });
+    expect(imported.body.data).toMatchObject({ added: sources.length, rejected: 0 });
+
+    const exported = await dnc(owner, '/export', { headers: { accept: 'text/csv' } });
+    const rows = parseCsv(exported.body as string).slice(1);
+    expect(rows.map((cells) => [cells[0], cells[3]])).toEqual(
+      expect.arrayContaining(
+        entries.map(({ number, source }) => [number, source === 'crm-sync' ? source : `'${source}`]),
+      ),
+    );
+    // No cell but the number (E.164 starts with +) starts a formula.
+    for (const cells of rows) for (const cell of cells.slice(1)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+
+    const back = await dnc(other, '/import', {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv' },
+      body: exported.body as string,
+    });
+    expect(back.body.data).toMatchObject({ added: sources.length, rejected: 0 });
+    for (const { number, source } of entries) {
+      const found = await dnc(other, `/lookup?number=${encodeURIComponent(number)}`);
+      expect(found.body.data.matches).toEqual([expect.objectContaining({ number, source })]);
+    }
+  });
+});
+
+describe('do-not-call lists of any size', () => {
+  // 3,800 entries with 480-character notes: a 1.9 MB CSV to import and a 2 MB list to export, each twice
+  // what one NATS message may carry.
+  const ROWS = 3_800;
+  const noteOf = (i: number) => {
+    const head = `row ${i}, "quoted",\r\nsecond line `;
+    return head + 'x'.repeat(480 - head.length);
+  };
+  let partner: CallsPartner;
+  let numbers: string[];
+
+  beforeAll(async () => {
+    partner = await CallsPartner.create();
+    numbers = Array.from({ length: ROWS }, () => callee('55'));
+  });
+
+  /** The export's gauge on the gateway: exports being written. */
+  async function exportsInProgress(): Promise<number> {
+    const text = await (await fetch(`${e2eEnv().gatewayUrl}/metrics`)).text();
+    const value = /^vap_do_not_call_exports_in_progress(?:\{[^}]*\})? (\d+)$/m.exec(text)?.[1];
+    if (value === undefined) throw new Error('no vap_do_not_call_exports_in_progress on /metrics');
+    return Number(value);
+  }
+
+  it('imports a 1.9 MB CSV in one request, with quoted line breaks, and a report for every row', async () => {
+    const csv = formatCsv([
+      ['number', 'reason', 'source', 'note'],
+      ...numbers.map((number, i) => [number, 'complaint', 'crm-sync', noteOf(i)]),
+    ]);
+    expect(Buffer.byteLength(csv)).toBeGreaterThan(1_900_000);
+    expect(Buffer.byteLength(csv)).toBeLessThan(2 * 1024 * 1024);
+    const res = await dnc(partner, '/import', {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv' },
+      body: csv,
+    });
+    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 200, code: undefined });
+    expect(res.body.data).toMatchObject({ added: ROWS, already_listed: 0, rejected: 0 });
+    expect(res.body.data.rows.map((r: { row: number }) => r.row)).toEqual(
+      Array.from({ length: ROWS }, (_, i) => i + 1),
+    );
+    for (const i of [0, ROWS - 1]) {
+      const found = await dnc(partner, `/lookup?number=${encodeURIComponent(numbers[i])}`);
+      expect(found.body.data.matches).toEqual([
+        expect.objectContaining({
+          number: numbers[i],
+          reason: 'complaint',
+          source: 'crm-sync',
+          note: noteOf(i),
+        }),
+      ]);
+    }
+  });
+
+  it('exports the 2 MB list in one streamed response', async () => {
+    const res = await dnc(partner, '/export', { headers: { accept: 'text/csv' } });
+    expect(res.status).toBe(200);
+    const [header, ...rows] = parseCsv(res.body as string);
+    expect(header).toEqual(['number', 'prefix', 'reason', 'source', 'note', 'created_at']);
+    expect(rows).toHaveLength(ROWS);
+    expect(rows.map((cells) => cells[0]).sort()).toEqual([...numbers].sort());
+    const at = new Map(numbers.map((number, i) => [number, i]));
+    expect(rows.filter((cells) => cells[4] !== noteOf(at.get(cells[0])!))).toEqual([]);
+  });
+
+  it('stops writing an export whose client went away, and serves the next one whole', async () => {
+    const url = new URL(`${e2eEnv().gatewayUrl}/api/v2/do-not-call/export`);
+    for (let i = 0; i < 5; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const req = httpGet(url, { headers: { authorization: `Bearer ${partner.generalKey}` } }, (res) => {
+          if (res.statusCode !== 200) reject(new Error(`the export answered ${res.statusCode}`));
+          // The first bytes, then the client hangs up with the rest of the list unread.
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', () => undefined);
+      });
+    }
+    await waitFor(async () => (await exportsInProgress()) === 0, {
+      timeoutMs: 20_000,
+      description: 'the aborted exports to end',
+    });
+    const whole = await dnc(partner, '/export', { headers: { accept: 'text/csv' } });
+    expect(whole.status).toBe(200);
+    expect(parseCsv(whole.body as string)).toHaveLength(ROWS + 1);
   });
 });
 
