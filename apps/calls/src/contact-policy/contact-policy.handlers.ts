@@ -3,7 +3,7 @@ import {
   ByIdRequest,
   CreateDoNotCallDto,
   DoNotCallExportPageRequest,
-  DoNotCallImportCommand,
+  DoNotCallImportBatch,
   DoNotCallLookupQueryDto,
   ListDoNotCallQueryDto,
   ListPolicyDecisionsQueryDto,
@@ -57,8 +57,8 @@ export class ContactPolicyHandlers {
   }
 
   @Command(Subjects.calls.doNotCallImport)
-  import(@Data() command: DoNotCallImportCommand, @PartnerId() partnerId: string) {
-    return this.doNotCall.import(partnerId, command);
+  import(@Data() batch: DoNotCallImportBatch, @PartnerId() partnerId: string) {
+    return this.doNotCall.import(partnerId, batch);
   }
 
   @Command(Subjects.calls.doNotCallExportPage)

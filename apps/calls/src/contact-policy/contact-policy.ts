@@ -15,7 +15,9 @@ import { tableOf } from '@vap/persistence';
 import { calleeZone } from './callee-zone';
 import { describeLocal, localMidnight, nextLocalMidnight, windowVerdict } from './calling-window';
 import { ContactPolicySettingsService } from './contact-policy-settings.service';
+import { shareDoNotCallList } from './do-not-call-lock';
 import { doNotCallMatches } from './do-not-call.service';
+import { DoNotCallEntry } from './entities/do-not-call-entry.entity';
 import { PolicyDecision } from './entities/policy-decision.entity';
 import { PolicyClock } from './policy-clock';
 
@@ -36,6 +38,20 @@ export const policyCapsSeconds = new Histogram({
 });
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
+
+function doNotCallStop(permit: PolicyStop['permit'], match: DoNotCallEntry): PolicyStop {
+  const { number } = permit;
+  const covered = match.kind === 'number' ? number : `${number} (prefix ${match.value})`;
+  return {
+    permit,
+    rule: 'do_not_call',
+    code: ErrorCode.DO_NOT_CALL,
+    message: `${covered} is on the do-not-call list (${match.reason}, ${match.id}); nothing was dialled`,
+    detail: `on the do-not-call list: ${covered}, reason ${match.reason}`,
+    retryAt: null,
+    doNotCallId: match.id,
+  };
+}
 
 /** A dial that passed the checks made before admission; its caps are checked inside the admission. */
 export interface DialPermit {
@@ -62,8 +78,9 @@ export interface PolicyStop {
 /**
  * The check every outbound dial passes before anything is dialled: POST /calls/start and every campaign
  * dial and retry (they start calls through the same command). In order: the do-not-call list, the calling
- * window in the callee's local time, then (inside the admitting transaction, under the partner's lock, so two
- * dials cannot both take the last attempt) the frequency caps. A stopped dial is written to the decision log
+ * window in the callee's local time, then inside the admitting transaction, under the number's lock, the
+ * do-not-call list once more (under its own lock, see do-not-call-lock.ts) and the frequency caps (so two
+ * dials cannot both take the last attempt). A stopped dial is written to the decision log
  * and refused with the rule's code; the campaigns service skips the contact (do-not-call) or defers it to
  * the error's retry_at (window, caps).
  */
@@ -84,17 +101,8 @@ export class ContactPolicy {
       this.settings.get(partnerId),
     ]);
     if (match) {
-      const covered = match.kind === 'number' ? number : `${number} (prefix ${match.value})`;
       timer({ result: 'stopped' });
-      return this.stop({
-        permit,
-        rule: 'do_not_call',
-        code: ErrorCode.DO_NOT_CALL,
-        message: `${covered} is on the do-not-call list (${match.reason}, ${match.id}); nothing was dialled`,
-        detail: `on the do-not-call list: ${covered}, reason ${match.reason}`,
-        retryAt: null,
-        doNotCallId: match.id,
-      });
+      return this.stop(doNotCallStop(permit, match));
     }
     const now = this.clock.now();
     const window = this.windowOf(settings.calling_window, settings.windows_apply_to_single_calls, origin);
@@ -132,11 +140,16 @@ export class ContactPolicy {
   }
 
   /**
-   * The frequency caps, counted in `em` (the admitting transaction, which holds the partner's lock): the
-   * number's outbound calls since the callee's local midnight and in the last 7 x 24 h. Null when a call is
-   * allowed; else the stop to pass to `refuse` once the transaction has rolled back.
+   * The checks made in `em`, the admitting transaction, which holds the number's lock: the do-not-call list
+   * again, under its lock (an entry committed after the check before admission, such as an opt-out during
+   * another call, must still stop the dial), then the frequency caps: the number's outbound calls since the
+   * callee's local midnight and in the last 7 x 24 h. Null when the call is allowed; else the stop to pass to
+   * `stop` once the transaction has rolled back.
    */
-  async capStop(em: EntityManager, permit: DialPermit): Promise<PolicyStop | null> {
+  async admissionStop(em: EntityManager, permit: DialPermit): Promise<PolicyStop | null> {
+    await shareDoNotCallList(em, permit.partnerId);
+    const [match] = await doNotCallMatches(em, permit.partnerId, permit.number);
+    if (match) return doNotCallStop(permit, match);
     const { maxPerDay, maxPer7Days } = permit;
     if (maxPerDay === null && maxPer7Days === null) return null;
     const timer = policyCapsSeconds.startTimer();

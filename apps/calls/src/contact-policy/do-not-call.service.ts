@@ -6,25 +6,30 @@ import {
   AppError,
   CreateDoNotCallDto,
   decodeCursor,
+  DO_NOT_CALL_MESSAGE_BYTES,
   DoNotCallDeletedDto,
   DoNotCallEntryDto,
   DoNotCallExportPage,
+  DoNotCallCandidate,
   DoNotCallExportPageRequest,
   DoNotCallId,
   doNotCallPrefixesOf,
-  DoNotCallImportCommand,
+  assertDoNotCallImportRows,
+  DoNotCallImportBatch,
   DoNotCallImportReportDto,
   DoNotCallImportRowDto,
   DoNotCallListDto,
   DoNotCallLookupDto,
   encodeCursor,
   ErrorCode,
+  doNotCallImportReport,
+  judgeDoNotCallRow,
   ListDoNotCallQueryDto,
   toSpreadsheetText,
   UpdateDoNotCallDto,
 } from '@vap/contracts';
 import { isUniqueViolation, keysetPage, tableOf } from '@vap/persistence';
-import { DoNotCallCandidate, importCandidates } from './do-not-call-rows';
+import { lockDoNotCallList } from './do-not-call-lock';
 import { DoNotCallEntry } from './entities/do-not-call-entry.entity';
 
 /** Rows per INSERT of an import. */
@@ -89,7 +94,10 @@ export class DoNotCallService {
         source: input.source ?? 'api',
         note: input.note ?? null,
       });
-      await repo.insert(entry);
+      await this.dataSource.transaction(async (em) => {
+        await lockDoNotCallList(em, partnerId);
+        await em.insert(DoNotCallEntry, entry);
+      });
       return toDoNotCallDto((await repo.findOneBy({ id: entry.id }))!);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -108,12 +116,15 @@ export class DoNotCallService {
    */
   async optOut(partnerId: string, number: string, callId: string): Promise<string> {
     const table = tableOf(this.dataSource.manager, 'do_not_call');
-    const [inserted] = (await this.dataSource.query(
-      `INSERT INTO ${table} (id, partner_id, kind, value, reason, source, note)
-       VALUES ($1, $2, 'number', $3, 'opt_out', 'call', $4)
-       ON CONFLICT (partner_id, value, kind) DO NOTHING RETURNING id`,
-      [DoNotCallId.format(randomUUID()), partnerId, number, `asked during call ${callId}`],
-    )) as { id: string }[];
+    const [inserted] = await this.dataSource.transaction(async (em) => {
+      await lockDoNotCallList(em, partnerId);
+      return (await em.query(
+        `INSERT INTO ${table} (id, partner_id, kind, value, reason, source, note)
+         VALUES ($1, $2, 'number', $3, 'opt_out', 'call', $4)
+         ON CONFLICT (partner_id, value, kind) DO NOTHING RETURNING id`,
+        [DoNotCallId.format(randomUUID()), partnerId, number, `asked during call ${callId}`],
+      )) as { id: string }[];
+    });
     if (inserted) return inserted.id;
     const existing = await this.dataSource
       .getRepository(DoNotCallEntry)
@@ -159,11 +170,17 @@ export class DoNotCallService {
   }
 
   /**
-   * A bulk import: every valid row is added unless its number or prefix is listed already (then it is left as
-   * it was); invalid rows are reported and skipped. One transaction, so an import is all there or not at all.
+   * One batch of a bulk import: every valid row is added unless its number or prefix is listed already, by
+   * now or earlier in the batch (then it is left as it was); invalid rows are reported and skipped. One
+   * transaction per batch: the batches of an import come one after the other, so a row listed by an earlier
+   * batch is already_listed here, as it would be in one transaction.
    */
-  async import(partnerId: string, command: DoNotCallImportCommand): Promise<DoNotCallImportReportDto> {
-    const candidates = importCandidates(command);
+  async import(partnerId: string, batch: DoNotCallImportBatch): Promise<DoNotCallImportReportDto> {
+    const rows = Array.isArray(batch?.rows) ? batch.rows : [];
+    assertDoNotCallImportRows(rows.length, 'rows');
+    const candidates = rows.map((r, i) =>
+      judgeDoNotCallRow(r?.entry, Number.isSafeInteger(r?.row) && r.row > 0 ? r.row : i + 1),
+    );
     type Valid = Extract<DoNotCallCandidate, { error: null }>;
     const keyOf = (c: { kind: string; value: string }) => `${c.kind} ${c.value}`;
     const first = new Map<string, Valid>();
@@ -171,6 +188,7 @@ export class DoNotCallService {
     const unique = [...first.values()];
     const added = new Set<string>();
     await this.dataSource.transaction(async (em) => {
+      await lockDoNotCallList(em, partnerId);
       const table = tableOf(em, 'do_not_call');
       for (let at = 0; at < unique.length; at += IMPORT_CHUNK) {
         const chunk = unique.slice(at, at + IMPORT_CHUNK);
@@ -195,24 +213,19 @@ export class DoNotCallService {
         for (const row of inserted) added.add(keyOf(row));
       }
     });
-    const rows: DoNotCallImportRowDto[] = [];
+    const report: DoNotCallImportRowDto[] = [];
     const reported = new Set<string>();
     for (const c of candidates) {
       if (c.error !== null) {
-        rows.push({ row: c.row, status: 'rejected', error: c.error });
+        report.push({ row: c.row, status: 'rejected', error: c.error });
         continue;
       }
       const key = keyOf(c);
       const fresh = added.has(key) && !reported.has(key);
       reported.add(key);
-      rows.push({ row: c.row, status: fresh ? 'added' : 'already_listed', error: null });
+      report.push({ row: c.row, status: fresh ? 'added' : 'already_listed', error: null });
     }
-    return {
-      added: rows.filter((r) => r.status === 'added').length,
-      already_listed: rows.filter((r) => r.status === 'already_listed').length,
-      rejected: rows.filter((r) => r.status === 'rejected').length,
-      rows,
-    };
+    return doNotCallImportReport(report);
   }
 
   /** One page of the export, oldest first, as CSV cells (see DO_NOT_CALL_CSV_COLUMNS). */
@@ -238,20 +251,31 @@ export class DoNotCallService {
       note: string | null;
       created_at: Date;
     }[];
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      rows: page.map((r) => [
+    // The page ends at `limit` rows or at the message's byte budget, whichever comes first: notes and sources
+    // of any length must not grow a reply past what NATS carries.
+    const cells: string[][] = [];
+    let bytes = 0;
+    for (const r of rows.slice(0, limit)) {
+      const row = [
         r.kind === 'number' ? r.value : '',
         r.kind === 'prefix' ? r.value : '',
         r.reason,
-        r.source,
-        // The only free text in the file: kept from running as a formula when opened in a spreadsheet.
+        // The free text in the file, kept from running as a formula when opened in a spreadsheet.
+        toSpreadsheetText(r.source),
         toSpreadsheetText(r.note ?? ''),
         r.created_at.toISOString(),
-      ]),
+      ];
+      bytes += Buffer.byteLength(JSON.stringify(row)) + 1;
+      if (cells.length > 0 && bytes > DO_NOT_CALL_MESSAGE_BYTES) break;
+      cells.push(row);
+    }
+    const last = rows[cells.length - 1];
+    return {
+      rows: cells,
       after:
-        rows.length > limit && last ? encodeCursor({ t: last.created_at.toISOString(), id: last.id }) : null,
+        rows.length > cells.length && last
+          ? encodeCursor({ t: last.created_at.toISOString(), id: last.id })
+          : null,
     };
   }
 

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import {
   AppError,
   E164_PATTERN,
+  ErrorCode,
   isTerminalStatus,
   VoiceHangupRequest,
   VoiceTransferReply,
@@ -13,6 +14,7 @@ import { tableOf } from '@vap/persistence';
 import { CallTransferService } from '../calls/call-transfer.service';
 import { Call } from '../calls/entities/call.entity';
 import { CarrierRegistry } from '../carriers/carrier-registry';
+import { doNotCallMatches } from '../contact-policy/do-not-call.service';
 import { carrierCallOf, findVoiceCall } from './voice-calls';
 
 /** The end_call_reason CallTransferService gives a transferred call. */
@@ -34,15 +36,17 @@ export class VoiceCallControl {
   ) {}
 
   /**
-   * Asks the carrier to bridge the caller to `to`, then records the transfer (call.transferred through the
-   * outbox). A retry of a transfer that went through answers true again and changes nothing; a call that
-   * has ended, or a carrier that refuses, answers false (the conversation then carries on or says goodbye).
+   * Asks the carrier to bridge the caller to `to`, the agent's transfer_number (see checkTarget), then records
+   * the transfer (call.transferred through the outbox). A retry of a transfer that went through answers true
+   * again and changes nothing; a call that has ended, or a carrier that refuses, answers false (the
+   * conversation then carries on or says goodbye).
    */
   async transfer(request: VoiceTransferRequest, partnerId: string | null): Promise<VoiceTransferReply> {
     if (typeof request.to !== 'string' || !E164_PATTERN.test(request.to)) {
       throw AppError.validation([{ field: 'to', message: 'a transfer needs a number in E.164' }]);
     }
     const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
+    await this.checkTarget(call, request.to);
     if (call.endCallReason === TRANSFERRED) return { transferred: true };
     if (isTerminalStatus(call.status)) return { transferred: false };
     try {
@@ -55,6 +59,35 @@ export class VoiceCallControl {
     }
     const reason = typeof request.reason === 'string' && request.reason ? request.reason : 'agent_transfer';
     return { transferred: await this.transfers.transfer(call.id, request.to, reason) };
+  }
+
+  /**
+   * A live call is bridged only to the number its agent allows (the settings copied when the call started),
+   * and never to one on the account's do-not-call list: the command comes over NATS, and whatever can send it
+   * must not reach any other number on the partner's carrier account.
+   */
+  private async checkTarget(call: Call, to: string): Promise<void> {
+    const settings = call.agentSettings;
+    const allowed = settings.transfer_enabled ? settings.transfer_number : null;
+    if (to !== allowed) {
+      this.logger.warn(`call ${call.id}: refused a transfer to ${to}, not the agent's transfer_number`);
+      throw new AppError(
+        ErrorCode.FORBIDDEN,
+        allowed === null
+          ? "The call's agent does not transfer calls"
+          : "The call's agent transfers only to its transfer_number",
+      );
+    }
+    const [listed] = await doNotCallMatches(this.dataSource.manager, call.partnerId, to);
+    if (listed) {
+      this.logger.warn(
+        `call ${call.id}: refused a transfer to ${to}, on the do-not-call list (${listed.id})`,
+      );
+      throw new AppError(
+        ErrorCode.DO_NOT_CALL,
+        `${to} is on the do-not-call list (${listed.reason}, ${listed.id}); the call was not transferred`,
+      );
+    }
   }
 
   /**

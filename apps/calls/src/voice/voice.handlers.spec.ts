@@ -129,7 +129,12 @@ const sandbox = {
 @Module({})
 class VoiceCommandsTestModule {}
 
-const agentSettings = { intro_message: 'Hello from Acme', prompt: 'Be brief.' } as AgentSettings;
+const agentSettings = {
+  intro_message: 'Hello from Acme',
+  prompt: 'Be brief.',
+  transfer_enabled: true,
+  transfer_number: TRANSFER_TO,
+} as AgentSettings;
 
 describe('calls.voice.* commands', () => {
   let db: TestDatabase;
@@ -232,8 +237,12 @@ describe('calls.voice.* commands', () => {
     await deleteJetStreamByPrefix(NATS_URL, prefix).catch(() => undefined);
   });
 
-  /** A call on `provider` in `status`, answered a known time ago, with its session. */
-  async function callOn(provider: CallProvider, status: CallStatus = 'in_progress'): Promise<Call> {
+  /** A call on `provider` in `status`, answered a known time ago, with its session (and agent `settings`). */
+  async function callOn(
+    provider: CallProvider,
+    status: CallStatus = 'in_progress',
+    settings: Partial<AgentSettings> = {},
+  ): Promise<Call> {
     return saveCall(dataSource, {
       partnerId,
       connectionId: connections[provider]!,
@@ -242,7 +251,7 @@ describe('calls.voice.* commands', () => {
       carrierLegId: provider === 'carrier_a' ? `leg-${randomBytes(8).toString('hex')}` : null,
       status,
       variables: { name: 'Ada' },
-      agentSettings,
+      agentSettings: { ...agentSettings, ...settings },
       startedAt: new Date(Date.now() - 10_000),
       endedAt: status === 'completed' ? new Date() : null,
     });
@@ -696,6 +705,41 @@ describe('calls.voice.* commands', () => {
         rpc.request(Subjects.calls.voiceTransfer, null, { callId: ended.id, to: TRANSFER_TO, reason: 'x' }),
       ).resolves.toEqual({ transferred: false });
       expect(api.take()).toEqual([]);
+    });
+
+    it("refuses a number other than the agent's transfer_number, and any number when transfers are off", async () => {
+      const call = await callOn('carrier_b');
+      const off = await callOn('carrier_b', 'in_progress', { transfer_enabled: false });
+      api.take();
+      for (const [callId, to] of [
+        [call.id, '+15550001111'],
+        [off.id, TRANSFER_TO],
+      ]) {
+        await expect(
+          rpc.request(Subjects.calls.voiceTransfer, null, { callId, to, reason: 'x' }),
+        ).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN });
+      }
+      // Nothing was asked of the carrier, nothing recorded; the call stays live.
+      expect(api.take()).toEqual([]);
+      for (const id of [call.id, off.id]) {
+        expect((await callOf(id)).endCallReason).toBeNull();
+        expect(await transferredEvents(id)).toEqual([]);
+      }
+    });
+
+    it('refuses a transfer_number on the do-not-call list', async () => {
+      const listed = '+15550008888';
+      const call = await callOn('carrier_b', 'in_progress', { transfer_number: listed });
+      const entry = await app
+        .get(DoNotCallService)
+        .create(partnerId, { prefix: '+1555000888', reason: 'legal' });
+      api.take();
+      await expect(
+        rpc.request(Subjects.calls.voiceTransfer, null, { callId: call.id, to: listed, reason: 'x' }),
+      ).rejects.toMatchObject({ code: ErrorCode.DO_NOT_CALL, message: expect.stringContaining(entry.id) });
+      expect(api.take()).toEqual([]);
+      expect((await callOf(call.id)).endCallReason).toBeNull();
+      expect(await transferredEvents(call.id)).toEqual([]);
     });
 
     it('hands a sandbox transfer to the simulated carrier', async () => {

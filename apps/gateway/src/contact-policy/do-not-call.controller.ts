@@ -1,6 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Gauge } from 'prom-client';
 import {
   CAMPAIGN_CSV_BODY_LIMIT,
   createValidationPipe,
@@ -11,12 +14,13 @@ import {
   DoNotCallDeletedDto,
   DoNotCallEntryDto,
   DoNotCallId,
-  DoNotCallImportCommand,
+  DoNotCallExportPage,
   DoNotCallImportDto,
   DoNotCallImportReportDto,
   DoNotCallListDto,
   DoNotCallLookupDto,
   DoNotCallLookupQueryDto,
+  doNotCallRowsFromCsv,
   ErrorCode,
   formatCsv,
   ListDoNotCallQueryDto,
@@ -28,10 +32,17 @@ import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { idParam } from '../http/id-param';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
+import { DoNotCallImporter } from './do-not-call-import';
 
 const ID_PARAM = { name: 'id', example: DO_NOT_CALL_ID_EXAMPLE };
-/** Rows per page the export asks the calls service for while it streams. */
+/** Rows per page the export asks the calls service for while it streams (pages are bounded in bytes too). */
 const EXPORT_PAGE_ROWS = 2000;
+
+/** Exports being written: each ends when its list is out or its client has gone away. */
+export const doNotCallExportsInProgress = new Gauge({
+  name: 'vap_do_not_call_exports_in_progress',
+  help: 'GET /do-not-call/export responses being written',
+});
 
 const IMPORT_DESCRIPTION = `Adds many entries at once, with a report for every row. The body is JSON (\`entries\`, as below) or
 \`text/csv\` (up to ${CAMPAIGN_CSV_BODY_LIMIT}): a header row naming the columns \`number\` and/or \`prefix\`, \`reason\`,
@@ -41,7 +52,11 @@ imports back as it is. At most ${DO_NOT_CALL_IMPORT_MAX_ROWS} rows.
 Each row is judged on its own: \`added\`; \`already_listed\` (the number or prefix was listed before, or earlier in
 this import: the entry is left as it was); or \`rejected\` with the error (\`missing_number\`, \`number_and_prefix\`,
 \`invalid_number\`, \`invalid_prefix\`, \`invalid_reason\`, \`invalid_source\`, \`invalid_note\`). Rejected rows do not
-stop the others. Source defaults to \`import\`.`;
+stop the others. Source defaults to \`import\`.
+
+The rows are added in batches of consecutive rows, each in one transaction. An import answered with an error after it
+started adding (a 502 \`INTERNAL_ERROR\`) may have added its first batches: send it again, those rows then report
+\`already_listed\`.`;
 
 /**
  * The account's do-not-call list: numbers and prefixes no dial of the account reaches (POST /calls/start is
@@ -53,7 +68,10 @@ stop the others. Source defaults to \`import\`.`;
 export class DoNotCallController {
   private readonly validation = createValidationPipe();
 
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly importer: DoNotCallImporter,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -104,8 +122,8 @@ export class DoNotCallController {
     summary: 'Export the whole do-not-call list as CSV',
     description:
       `text/csv, oldest entry first, with the header ${DO_NOT_CALL_CSV_COLUMNS.join(',')}; streamed, so a list of ` +
-      'any size comes in one response. A note that a spreadsheet would run as a formula (starting with =, +, -, @, ' +
-      'a tab or a carriage return) is written with a leading apostrophe, shown as text; the import removes it, so ' +
+      'any size comes in one response. A source or note that a spreadsheet would run as a formula (starting with =, ' +
+      '+, -, @, a tab or a carriage return) is written with a leading apostrophe, shown as text; the import removes it, so ' +
       'the file imports back with POST /do-not-call/import as it was.',
   })
   @ApiResponse({
@@ -115,28 +133,42 @@ export class DoNotCallController {
   })
   async export(@CurrentPartner() auth: AuthContext, @Res() res: Response): Promise<void> {
     // The first page is read before anything is sent, so a failure there is still an error envelope.
-    let page = await this.rpc.request(Subjects.calls.doNotCallExportPage, auth.partner, {
-      after: null,
-      limit: EXPORT_PAGE_ROWS,
-    });
+    const first = await this.exportPage(auth, null);
     res.status(200);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Disposition', 'attachment; filename="do-not-call.csv"');
     res.setHeader('Cache-Control', 'private, no-store');
-    res.write(formatCsv([[...DO_NOT_CALL_CSV_COLUMNS], ...page.rows]));
+    doNotCallExportsInProgress.inc();
     try {
-      while (page.after) {
-        page = await this.rpc.request(Subjects.calls.doNotCallExportPage, auth.partner, {
-          after: page.after,
-          limit: EXPORT_PAGE_ROWS,
-        });
-        if (!res.write(formatCsv(page.rows))) await new Promise((resolve) => res.once('drain', resolve));
-      }
-      res.end();
+      // The next page is asked for only when the client has taken the last one (a byte of buffer, so at most
+      // one page waits in memory), and a client that goes away ends the export: pipeline stops reading the
+      // pages when the response closes, and destroys the response when a page fails.
+      await pipeline(
+        Readable.from(this.exportCsv(auth, first), { objectMode: false, highWaterMark: 1 }),
+        res,
+      );
     } catch {
       // Headers are out: a cut connection is the only way left to say the file is incomplete.
       res.destroy();
+    } finally {
+      doNotCallExportsInProgress.dec();
     }
+  }
+
+  private async *exportCsv(auth: AuthContext, first: DoNotCallExportPage): AsyncGenerator<string> {
+    let page = first;
+    yield formatCsv([[...DO_NOT_CALL_CSV_COLUMNS], ...page.rows]);
+    while (page.after) {
+      page = await this.exportPage(auth, page.after);
+      yield formatCsv(page.rows);
+    }
+  }
+
+  private exportPage(auth: AuthContext, after: string | null): Promise<DoNotCallExportPage> {
+    return this.rpc.request(Subjects.calls.doNotCallExportPage, auth.partner, {
+      after,
+      limit: EXPORT_PAGE_ROWS,
+    });
   }
 
   @Post('import')
@@ -154,13 +186,10 @@ export class DoNotCallController {
     @Body() body: unknown,
     @Req() req: Request,
   ): Promise<DoNotCallImportReportDto> {
-    const command: DoNotCallImportCommand = req.is('text/csv')
-      ? { csv: typeof body === 'string' ? body : '' }
-      : {
-          entries: (await this.validation.transform(body, { type: 'body', metatype: DoNotCallImportDto }))
-            .entries,
-        };
-    return this.rpc.request(Subjects.calls.doNotCallImport, auth.partner, command);
+    const rows: unknown[] = req.is('text/csv')
+      ? doNotCallRowsFromCsv(typeof body === 'string' ? body : '')
+      : (await this.validation.transform(body, { type: 'body', metatype: DoNotCallImportDto })).entries;
+    return this.importer.import(auth.partner, rows);
   }
 
   @Get(':id')

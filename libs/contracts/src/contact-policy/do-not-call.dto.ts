@@ -39,6 +39,11 @@ export const DO_NOT_CALL_SOURCE_MAX = 100;
 export const DO_NOT_CALL_NOTE_MAX = 500;
 /** Rows of one import (JSON or CSV). */
 export const DO_NOT_CALL_IMPORT_MAX_ROWS = 10_000;
+/**
+ * The most data one NATS message of an import's batch or an export's page carries (JSON bytes of its rows):
+ * well under NATS' default max_payload of 1 MB, whatever the size of the list or of the uploaded file.
+ */
+export const DO_NOT_CALL_MESSAGE_BYTES = 256 * 1024;
 
 const REASON_HELP =
   'opt_out (the callee asked not to be called), complaint, legal (a regulator or registry), manual';
@@ -251,8 +256,15 @@ export class DoNotCallImportDto {
   entries: DoNotCallImportEntryDto[];
 }
 
-/** What the calls service receives: parsed JSON rows, or the CSV text as uploaded. */
-export type DoNotCallImportCommand = { entries: unknown[] } | { csv: string };
+/**
+ * calls.do_not_call.import: one batch of an import. The gateway reads the upload (JSON or CSV), judges every
+ * row (judgeDoNotCallRow), and sends the valid ones, in the shape of a JSON row with their 1-based number in
+ * the import, in batches of at most DO_NOT_CALL_MESSAGE_BYTES, one after the other. The reply reports the
+ * batch's rows.
+ */
+export interface DoNotCallImportBatch {
+  rows: { row: number; entry: DoNotCallImportEntryDto }[];
+}
 
 export const DO_NOT_CALL_ROW_ERRORS = [
   'missing_number',
@@ -309,7 +321,10 @@ export interface DoNotCallExportPageRequest {
 }
 
 export interface DoNotCallExportPage {
-  /** number, prefix, reason, source, note, created_at of each entry, oldest first. */
+  /**
+   * number, prefix, reason, source, note, created_at of each entry, oldest first: at most `limit` rows and
+   * DO_NOT_CALL_MESSAGE_BYTES of them (at least one row).
+   */
   rows: string[][];
   /** Pass as after for the next page; null on the last. */
   after: string | null;

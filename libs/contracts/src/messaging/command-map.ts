@@ -39,7 +39,7 @@ import type {
   DoNotCallEntryDto,
   DoNotCallExportPage,
   DoNotCallExportPageRequest,
-  DoNotCallImportCommand,
+  DoNotCallImportBatch,
   DoNotCallImportReportDto,
   DoNotCallListDto,
   DoNotCallLookupDto,
@@ -246,7 +246,7 @@ export interface ServiceCommands {
   'calls.do_not_call.update': Command<UpdateRequest<UpdateDoNotCallDto>, DoNotCallEntryDto>;
   'calls.do_not_call.delete': Command<ByIdRequest, DoNotCallDeletedDto>;
   'calls.do_not_call.lookup': Command<DoNotCallLookupQueryDto, DoNotCallLookupDto>;
-  'calls.do_not_call.import': Command<DoNotCallImportCommand, DoNotCallImportReportDto>;
+  'calls.do_not_call.import': Command<DoNotCallImportBatch, DoNotCallImportReportDto>;
   'calls.do_not_call.export_page': Command<DoNotCallExportPageRequest, DoNotCallExportPage>;
   'calls.policy_decision.list': Command<ListPolicyDecisionsQueryDto, PolicyDecisionListDto>;
   'calls.contact_policy.settings_get': Command<EmptyRequest, ContactPolicySettingsDto>;

@@ -1,5 +1,14 @@
-import { candidateFromRow, candidatesFromCsv, importCandidates } from './do-not-call-rows';
-import { doNotCallPrefixesOf } from '@vap/contracts';
+import { doNotCallPrefixesOf } from './do-not-call.dto';
+import {
+  assertDoNotCallImportRows,
+  doNotCallEntryOf,
+  doNotCallRowsFromCsv,
+  judgeDoNotCallRow,
+} from './do-not-call-rows';
+
+/** A CSV import's rows, judged as the gateway judges them. */
+const candidatesFromCsv = (csv: string) =>
+  doNotCallRowsFromCsv(csv).map((row, i) => judgeDoNotCallRow(row, i + 1));
 
 describe('do-not-call import rows', () => {
   it.each([
@@ -13,7 +22,7 @@ describe('do-not-call import rows', () => {
     ],
     [{ number: '+15550001234', prefix: '', reason: 'manual' }, { kind: 'number' }],
   ])('accepts %j', (row, expected) => {
-    expect(candidateFromRow(row, 1)).toMatchObject({ row: 1, error: null, ...expected });
+    expect(judgeDoNotCallRow(row, 1)).toMatchObject({ row: 1, error: null, ...expected });
   });
 
   it.each([
@@ -29,7 +38,7 @@ describe('do-not-call import rows', () => {
     [{ number: '+919876543210', reason: 'opt_out', source: 7 }, 'invalid_source'],
     [{ number: '+919876543210', reason: 'opt_out', note: 'n'.repeat(501) }, 'invalid_note'],
   ])('rejects %j as %s', (row, error) => {
-    expect(candidateFromRow(row, 3)).toEqual({ row: 3, error });
+    expect(judgeDoNotCallRow(row, 3)).toEqual({ row: 3, error });
   });
 
   it('reads a CSV by its header (any case, any order, extra columns ignored), trimming cells', () => {
@@ -56,10 +65,30 @@ describe('do-not-call import rows', () => {
       expect(() => candidatesFromCsv(csv)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR' }));
     }
     expect(() => candidatesFromCsv('number,reason\r\n')).toThrow(/no rows/);
-    expect(() => importCandidates({ entries: [] })).toThrow(/no rows/);
-    expect(() => importCandidates({ entries: Array.from({ length: 10_001 }, () => ({})) })).toThrow(
-      /at most 10000/,
+    expect(() => assertDoNotCallImportRows(0, 'entries')).toThrow(/no rows/);
+    expect(() => assertDoNotCallImportRows(10_001, 'entries')).toThrow(/at most 10000/);
+    expect(() => assertDoNotCallImportRows(10_000, 'entries')).not.toThrow();
+  });
+
+  it('reads quoted cells across line breaks, and sources and notes an export guarded as formulas', () => {
+    const rows = doNotCallRowsFromCsv(
+      `number,reason,source,note\r\n+919876543210,opt_out,"'=cmd|' /C calc'!A0","line one,\r\nline ""two"""\r\n`,
     );
+    expect(rows).toEqual([
+      {
+        number: '+919876543210',
+        reason: 'opt_out',
+        source: "=cmd|' /C calc'!A0",
+        note: 'line one,\r\nline "two"',
+      },
+    ]);
+  });
+
+  it('sends a valid row as the JSON row it was judged by', () => {
+    const judged = judgeDoNotCallRow({ prefix: '+1900', reason: 'legal', extra: 'x'.repeat(1000) }, 4);
+    if (judged.error !== null) throw new Error('judged invalid');
+    expect(doNotCallEntryOf(judged)).toEqual({ prefix: '+1900', reason: 'legal', source: 'import' });
+    expect(judgeDoNotCallRow(doNotCallEntryOf(judged), 4)).toEqual(judged);
   });
 });
 

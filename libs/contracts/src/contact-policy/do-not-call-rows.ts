@@ -1,18 +1,19 @@
+import { fromSpreadsheetText, parseCsv } from '../csv';
+import { AppError } from '../errors';
+import { E164_PATTERN } from '../validation';
 import {
-  AppError,
   DO_NOT_CALL_IMPORT_MAX_ROWS,
   DO_NOT_CALL_NOTE_MAX,
   DO_NOT_CALL_PREFIX_PATTERN,
   DO_NOT_CALL_REASONS,
   DO_NOT_CALL_SOURCE_MAX,
-  DoNotCallImportCommand,
+  DoNotCallImportEntryDto,
+  DoNotCallImportReportDto,
+  DoNotCallImportRowDto,
   DoNotCallKind,
   DoNotCallReason,
   DoNotCallRowError,
-  E164_PATTERN,
-  fromSpreadsheetText,
-  parseCsv,
-} from '@vap/contracts';
+} from './do-not-call.dto';
 
 /** One row of an import, judged on its own: a valid entry to add, or the reason it is rejected. */
 export type DoNotCallCandidate =
@@ -33,8 +34,8 @@ function present(value: unknown): boolean {
   return value !== undefined && value !== null && value !== '';
 }
 
-/** A JSON row (or a CSV row read into the same shape). */
-export function candidateFromRow(input: unknown, row: number): DoNotCallCandidate {
+/** A JSON row (or a CSV row read into the same shape), judged: row is its 1-based number in the import. */
+export function judgeDoNotCallRow(input: unknown, row: number): DoNotCallCandidate {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return { row, error: 'missing_number' };
   }
@@ -82,11 +83,12 @@ export function candidateFromRow(input: unknown, row: number): DoNotCallCandidat
 const CSV_COLUMNS = ['number', 'prefix', 'reason', 'source', 'note'] as const;
 
 /**
- * A CSV import: a header row naming its columns (number and/or prefix, reason; source and note optional; any
- * other column, such as an export's created_at, is ignored). A header with neither number nor prefix, or
- * without reason, refuses the whole import.
+ * The rows of a CSV import as JSON rows: a header row names the columns (number and/or prefix, reason; source
+ * and note optional; any other column, such as an export's created_at, is ignored), empty cells are left out.
+ * A header with neither number nor prefix, or without reason, or a file without rows or with too many,
+ * refuses the whole import.
  */
-export function candidatesFromCsv(text: string): DoNotCallCandidate[] {
+export function doNotCallRowsFromCsv(text: string): Record<string, string>[] {
   const [header, ...records] = parseCsv(text);
   const columns = (header ?? []).map((c) => c.trim().toLowerCase());
   const at = Object.fromEntries(CSV_COLUMNS.map((name) => [name, columns.indexOf(name)])) as Record<
@@ -101,19 +103,21 @@ export function candidatesFromCsv(text: string): DoNotCallCandidate[] {
       },
     ]);
   }
-  checkRowCount(records.length, 'csv');
-  return records.map((cells, i) => {
+  assertDoNotCallImportRows(records.length, 'csv');
+  return records.map((cells) => {
     const row: Record<string, string> = {};
     for (const name of CSV_COLUMNS) {
       const cell = at[name] >= 0 ? cells[at[name]]?.trim() : undefined;
-      // An export guards notes that look like formulas (toSpreadsheetText): they import back as written.
-      if (cell) row[name] = name === 'note' ? fromSpreadsheetText(cell) : cell;
+      // An export guards sources and notes that look like formulas (toSpreadsheetText): they import back as
+      // written.
+      if (cell) row[name] = name === 'note' || name === 'source' ? fromSpreadsheetText(cell) : cell;
     }
-    return candidateFromRow(row, i + 1);
+    return row;
   });
 }
 
-function checkRowCount(count: number, field: string): void {
+/** An import holds 1 to DO_NOT_CALL_IMPORT_MAX_ROWS rows; else the whole import is refused. */
+export function assertDoNotCallImportRows(count: number, field: string): void {
   if (count === 0) throw AppError.validation([{ field, message: 'the import holds no rows' }]);
   if (count > DO_NOT_CALL_IMPORT_MAX_ROWS) {
     throw AppError.validation([
@@ -122,10 +126,24 @@ function checkRowCount(count: number, field: string): void {
   }
 }
 
-/** The rows of an import command, JSON or CSV. */
-export function importCandidates(command: DoNotCallImportCommand): DoNotCallCandidate[] {
-  if ('csv' in command) return candidatesFromCsv(command.csv);
-  const entries = Array.isArray(command.entries) ? command.entries : [];
-  checkRowCount(entries.length, 'entries');
-  return entries.map((entry, i) => candidateFromRow(entry, i + 1));
+/** A valid row as a JSON row again (the fields it was judged by): what the gateway sends the calls service. */
+export function doNotCallEntryOf(
+  candidate: Extract<DoNotCallCandidate, { error: null }>,
+): DoNotCallImportEntryDto {
+  return {
+    [candidate.kind]: candidate.value,
+    reason: candidate.reason,
+    source: candidate.source,
+    ...(candidate.note === null ? {} : { note: candidate.note }),
+  };
+}
+
+/** The report of rows judged one by one, with its counts. */
+export function doNotCallImportReport(rows: DoNotCallImportRowDto[]): DoNotCallImportReportDto {
+  return {
+    added: rows.filter((r) => r.status === 'added').length,
+    already_listed: rows.filter((r) => r.status === 'already_listed').length,
+    rejected: rows.filter((r) => r.status === 'rejected').length,
+    rows,
+  };
 }
