@@ -128,6 +128,8 @@ async function startVoice(env: Record<string, string>): Promise<{ app: INestAppl
     LOG_LEVEL: 'silent',
     NATS_URL,
     RPC_TIMEOUT_MS: '2000',
+    STT_PROVIDER: 'offline',
+    TTS_PROVIDER: 'offline',
     ...env,
   });
   const app = await NestFactory.create(
@@ -163,8 +165,6 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
       NATS_SUBJECT_PREFIX: prefix,
       SECRETS_KEY: secretsKey,
       MEDIA_PUBLIC_URL: publicBase,
-      STT_PROVIDER: 'offline',
-      TTS_PROVIDER: 'offline',
       BLOB_STORAGE_DIR: blobDir,
     }));
   });
