@@ -17,8 +17,8 @@ import {
 } from '@vap/contracts';
 import { issueStreamToken } from '@vap/media';
 import { validateConfigs, withServiceConfigs } from '@vap/runtime';
-import { mediaStreamTokenKey } from '@vap/secrets';
-import { BlobStorageConfig } from '@vap/storage';
+import { mediaStreamTokenKey, streamTokenKeyOf } from '@vap/secrets';
+import { BlobStoreConfig } from '@vap/storage';
 import { AppModule } from '../app.module';
 import { VoiceConfig } from '../config/voice.config';
 import { ReplicaDrain } from '../drain/replica-drain';
@@ -104,6 +104,7 @@ function upgrade(url: string): Promise<{ status: number; body: string; socket?: 
 }
 
 describe('media stream upgrades (the voice app over real NATS)', () => {
+  // The calls service signs with the key it derives from its SECRETS_KEY; voice is given only that key.
   const secretsKey = randomBytes(32).toString('hex');
   const key = mediaStreamTokenKey(Buffer.from(secretsKey, 'hex'));
   const prefix = `voicespec_${randomBytes(4).toString('hex')}`;
@@ -124,12 +125,12 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
     calls = new FakeCallsService(nc, prefix);
     calls.start();
     publicBase = 'https://media.example.test';
-    const configs = validateConfigs([VoiceConfig, BlobStorageConfig], {
+    const configs = validateConfigs([VoiceConfig, BlobStoreConfig], {
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       NATS_URL,
       NATS_SUBJECT_PREFIX: prefix,
-      SECRETS_KEY: secretsKey,
+      STREAM_TOKEN_KEY: streamTokenKeyOf(secretsKey),
       MEDIA_PUBLIC_URL: publicBase,
       BLOB_STORAGE_DIR: blobDir,
       RPC_TIMEOUT_MS: '2000',
