@@ -30,6 +30,8 @@ export interface StartPlatformOptions {
    * here. MEDIA_TIME_SCALE and the speech settings reach voice from here like any other variable.
    */
   env?: Record<string, string | undefined>;
+  /** Environment of one app on top of `env` (e.g. each app's own NATS_PASSWORD). */
+  appEnv?: Partial<Record<PlatformApp, Record<string, string | undefined>>>;
   /** Which services to start (default all of them). */
   services?: readonly BackendService[];
   /** Gateways to start once the services are ready (default 1; 0 for none). */
@@ -132,7 +134,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   const launch = async (name: PlatformApp, label: string, port: number | undefined) => {
     try {
       const handle = await startService(name, {
-        env: name === 'voice' ? voiceEnv : env,
+        env: { ...(name === 'voice' ? voiceEnv : env), ...options.appEnv?.[name] },
         port: port ?? (await freePort()),
         label,
         nodeArgs: options.nodeArgs?.[name],
