@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { streamTokenKeyOf } from '@vap/secrets';
+import { isSecretsKey, streamTokenKeyOf } from '@vap/secrets';
 import { freePort } from './ports';
 import { ServiceHandle, startService, StartServiceOptions } from './service';
 
@@ -124,7 +124,9 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
     ...env,
     SECRETS_KEY: undefined,
     BLOB_SIGNING_KEY: undefined,
-    ...(secretsKey && !env.STREAM_TOKEN_KEY ? { STREAM_TOKEN_KEY: streamTokenKeyOf(secretsKey) } : {}),
+    ...(isSecretsKey(secretsKey) && !env.STREAM_TOKEN_KEY
+      ? { STREAM_TOKEN_KEY: streamTokenKeyOf(secretsKey!) }
+      : {}),
   };
   const started: ServiceHandle[] = [];
   // One app failing cancels the starts still waiting, instead of letting them run to their timeout.
