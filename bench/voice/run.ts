@@ -28,7 +28,6 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { connect } from 'nats';
 import { FRAME_MS } from '@vap/media';
-import { mediaStreamTokenKey } from '@vap/secrets';
 import { freePort, ServiceHandle, sleep, startService, workspaceRoot } from '@vap/testing';
 import { openBenchNats } from '../support/bench-nats';
 import { reportFigures } from '../support/figures';
@@ -92,8 +91,8 @@ async function main(): Promise<void> {
     });
     cleanups.unshift(() => providers.close());
 
-    const secretsKey = randomBytes(32).toString('hex');
-    const tokenKey = mediaStreamTokenKey(Buffer.from(secretsKey, 'hex'));
+    // The key the calls service would derive from its SECRETS_KEY: all voice holds.
+    const tokenKey = randomBytes(32);
     const fleet = CallerFleet.start();
     cleanups.unshift(() => fleet.close());
     const env = {
@@ -101,7 +100,7 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       NATS_URL: infra.nats.url,
       NATS_SUBJECT_PREFIX: infra.prefix,
-      SECRETS_KEY: secretsKey,
+      STREAM_TOKEN_KEY: tokenKey.toString('base64'),
       MEDIA_TIME_SCALE: '1',
       STT_PROVIDER: 'openai',
       // One base for all three providers (the OpenAI SDK's convention, as a user sets it).

@@ -1,8 +1,11 @@
 /**
  * Operator CLI over the operator API (/admin/v1). `npm run admin -- <command> [--flags]`.
  * Talks to GATEWAY_URL (default http://127.0.0.1:3000) with ADMIN_API_TOKEN (default dev-admin-token).
+ * Two commands work offline, on deployment settings: derive-stream-token-key and nats-config.
  */
 import { parseArgs } from 'node:util';
+import { natsAccountsConfig } from '@vap/messaging';
+import { streamTokenKeyOf } from '@vap/secrets';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -14,6 +17,11 @@ Commands:
   create-key <partnerId> [--name <label>]
   list-keys <partnerId>
   revoke-key <partnerId> <keyId>
+
+Offline:
+  derive-stream-token-key        voice's STREAM_TOKEN_KEY, derived from SECRETS_KEY (read from the environment)
+  nats-config [--subject-prefix <prefix>]
+                                 the NATS server's accounts block: one user per service, with its permissions
 
 Environment: GATEWAY_URL (default http://127.0.0.1:3000), ADMIN_API_TOKEN (default dev-admin-token)`;
 
@@ -65,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
       concurrency: { type: 'string' },
       status: { type: 'string' },
       tier: { type: 'string' },
+      'subject-prefix': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -74,6 +83,15 @@ async function main(argv: string[]): Promise<number> {
   };
   let data: unknown;
   switch (command) {
+    case 'derive-stream-token-key':
+      // From the environment, not an argument: the master key stays out of shell history and process lists.
+      if (!process.env.SECRETS_KEY)
+        throw new Error('derive-stream-token-key reads SECRETS_KEY from the environment');
+      process.stdout.write(`${streamTokenKeyOf(process.env.SECRETS_KEY)}\n`);
+      return 0;
+    case 'nats-config':
+      process.stdout.write(natsAccountsConfig({ subjectPrefix: values['subject-prefix'] }));
+      return 0;
     case 'create-partner':
       if (typeof values.name !== 'string') throw new Error('create-partner needs --name');
       data = await call('POST', '/partners', partnerFields(values));

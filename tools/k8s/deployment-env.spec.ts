@@ -4,6 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { LONGEST_CALL_SECS } from '@vap/contracts';
+import { natsAccountsConfig, natsPasswordVariable, NATS_SERVICES } from '@vap/messaging';
+import { streamTokenKeyOf } from '@vap/secrets';
 import { createRenderer, findOverlays, loadCompose, parseYamlDocuments } from './validate-manifests';
 
 /**
@@ -32,12 +34,17 @@ const BLOB_APPS = ['gateway', 'agents', 'calls', 'voice'];
 /** WORKDIR of the image, against which a relative BLOB_STORAGE_DIR resolves. */
 const IMAGE_WORKDIR = '/app';
 
+const secretsKey = randomBytes(32).toString('base64');
 /** What the operator creates out of band (prod), as well-formed values. */
 const SECRET_VALUES: Record<string, string> = {
   DATABASE_URL: 'postgres://vap:s3cret@db.internal.example:5432/voice_agent_platform?sslmode=verify-full',
   ADMIN_API_TOKEN: randomBytes(24).toString('hex'),
-  SECRETS_KEY: randomBytes(32).toString('base64'),
+  SECRETS_KEY: secretsKey,
+  STREAM_TOKEN_KEY: streamTokenKeyOf(secretsKey),
   BLOB_SIGNING_KEY: randomBytes(32).toString('hex'),
+  ...Object.fromEntries(
+    NATS_SERVICES.map((s) => [natsPasswordVariable(s), `n${randomBytes(24).toString('hex')}`]),
+  ),
 };
 
 jest.setTimeout(120_000);
@@ -230,6 +237,54 @@ describe.each(findOverlays(join(ROOT, 'k8s')).map((dir) => [dir.split(/[\\/]/).p
       expect(claims.size).toBeLessThanOrEqual(1);
     });
 
+    it('connects every app to NATS as its own user, with the password the NATS accounts read', () => {
+      const apps = containers.filter((c) => !c.args.length);
+      expect(apps.map((c) => c.app).sort()).toEqual([...NATS_SERVICES].sort());
+      for (const c of apps) {
+        const ref = c.container.env.find((e: K8sObject) => e.name === 'NATS_PASSWORD')?.valueFrom
+          ?.secretKeyRef;
+        expect({ app: c.app, ref }).toEqual({
+          app: c.app,
+          ref: { name: 'vap-secrets', key: natsPasswordVariable(c.app as (typeof NATS_SERVICES)[number]) },
+        });
+        expect(c.env.NATS_USER).toBeUndefined(); // the app's own name
+      }
+      const accounts = objects.find(
+        (o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('vap-nats-accounts'),
+      );
+      expect(accounts.data['accounts.conf']).toBe(natsAccountsConfig());
+      const nats = objects.find((o) => o.kind === 'StatefulSet' && o.metadata.name === 'nats');
+      if (!nats) return; // prod: the operator's NATS includes the accounts
+      const server = nats.spec.template.spec.containers[0];
+      expect(server.command.join(' ')).toContain('--config /etc/nats/accounts.conf');
+      const mounted = nats.spec.template.spec.volumes.find((v: K8sObject) => v.configMap);
+      expect(mounted.configMap.name).toBe(accounts.metadata.name);
+      expect(server.volumeMounts).toContainEqual(
+        expect.objectContaining({ name: mounted.name, mountPath: '/etc/nats' }),
+      );
+      expect(server.env.map((e: K8sObject) => [e.name, e.valueFrom.secretKeyRef.key]).sort()).toEqual(
+        NATS_SERVICES.map((s) => [natsPasswordVariable(s), natsPasswordVariable(s)]).sort(),
+      );
+    });
+
+    it("gives voice the stream-token key derived from the calls service's SECRETS_KEY, and no master or signing key", () => {
+      const voice = containers.filter((c) => c.app === 'voice');
+      const calls = containers.find((c) => c.app === 'calls' && !c.args.length)!;
+      expect(voice.length).toBeGreaterThan(0);
+      for (const c of voice) {
+        expect({
+          where: c.where,
+          SECRETS_KEY: c.env.SECRETS_KEY,
+          BLOB_SIGNING_KEY: c.env.BLOB_SIGNING_KEY,
+        }).toEqual({
+          where: c.where,
+          SECRETS_KEY: undefined,
+          BLOB_SIGNING_KEY: undefined,
+        });
+        expect(c.env.STREAM_TOKEN_KEY).toBe(streamTokenKeyOf(calls.env.SECRETS_KEY));
+      }
+    });
+
     it('hands carriers a callback URL that is not a loopback address', () => {
       const calls = containers.filter((c) => c.app === 'calls' && !c.args.length);
       expect(calls.length).toBeGreaterThan(0);
@@ -280,7 +335,11 @@ describe('docker/compose.yml', () => {
   const shellEnv = {
     ADMIN_API_TOKEN: SECRET_VALUES.ADMIN_API_TOKEN,
     SECRETS_KEY: SECRET_VALUES.SECRETS_KEY,
+    STREAM_TOKEN_KEY: SECRET_VALUES.STREAM_TOKEN_KEY,
     BLOB_SIGNING_KEY: SECRET_VALUES.BLOB_SIGNING_KEY,
+    ...Object.fromEntries(
+      NATS_SERVICES.map((s) => [natsPasswordVariable(s), SECRET_VALUES[natsPasswordVariable(s)]]),
+    ),
   };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let doc: any;
@@ -311,7 +370,15 @@ describe('docker/compose.yml', () => {
 
   it('without the secrets it refuses to start instead of falling back to development values', () => {
     const { missing, doc: bare } = loadCompose(file, {});
-    expect(missing.sort()).toEqual(['ADMIN_API_TOKEN', 'BLOB_SIGNING_KEY', 'SECRETS_KEY']);
+    expect(missing.sort()).toEqual(
+      [
+        'ADMIN_API_TOKEN',
+        'BLOB_SIGNING_KEY',
+        'SECRETS_KEY',
+        'STREAM_TOKEN_KEY',
+        ...NATS_SERVICES.map((s) => natsPasswordVariable(s)),
+      ].sort(),
+    );
     expect(JSON.stringify(bare)).not.toMatch(/dev-admin-token/);
   });
 
@@ -345,6 +412,33 @@ describe('docker/compose.yml', () => {
       volumes.add(mount.source);
     }
     expect(volumes.size).toBeLessThanOrEqual(1);
+  });
+
+  it('runs NATS with the generated accounts, and every app as its own user with the password NATS reads', () => {
+    const nats = doc.services.nats;
+    expect(nats.command).toEqual(['nats-server', '-c', '/etc/nats/nats-server.conf']);
+    expect(nats.volumes).toContain('./nats:/etc/nats:ro');
+    expect(readFileSync(join(ROOT, 'docker', 'nats', 'accounts.conf'), 'utf8')).toBe(natsAccountsConfig());
+    expect(readFileSync(join(ROOT, 'docker', 'nats', 'nats-server.conf'), 'utf8')).toMatch(
+      /^include \.\/accounts\.conf$/m,
+    );
+    const apps = services.filter((s) => !s.args.length);
+    expect(apps.map((s) => s.app).sort()).toEqual([...NATS_SERVICES].sort());
+    for (const s of apps) {
+      const variable = natsPasswordVariable(s.app as (typeof NATS_SERVICES)[number]);
+      expect({ app: s.app, password: s.env.NATS_PASSWORD }).toEqual({
+        app: s.app,
+        password: nats.environment[variable],
+      });
+    }
+  });
+
+  it("gives voice the stream-token key derived from calls' SECRETS_KEY, and no master or signing key", () => {
+    const voice = services.find((s) => s.app === 'voice')!;
+    const calls = services.find((s) => s.app === 'calls' && !s.args.length)!;
+    expect(voice.env.SECRETS_KEY).toBeUndefined();
+    expect(voice.env.BLOB_SIGNING_KEY).toBeUndefined();
+    expect(voice.env.STREAM_TOKEN_KEY).toBe(streamTokenKeyOf(calls.env.SECRETS_KEY));
   });
 
   it('hands carriers a callback URL that is not a loopback address', () => {

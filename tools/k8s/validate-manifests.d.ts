@@ -34,3 +34,18 @@ export function loadCompose(file: string, env?: Record<string, string | undefine
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function parseYamlDocuments(text: string, label: string, problems: string[], options?: object): any[];
 export function ingressRoutes(entry: { path?: string; pathType?: string }, path: string): boolean;
+
+export interface NetworkSources {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  workload: any;
+  /** The workload's app.kubernetes.io/name. */
+  name: string;
+  /** A NetworkPolicy with no ingress rule selects its pods. */
+  denyByDefault: boolean;
+  /** What the policies selecting its pods admit: `pod <name>`, `namespace <name>` or `anywhere`. */
+  admits: { source: string; policy: string }[];
+}
+
+/** Per rendered workload, the NetworkPolicies' sources that reach its pods. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function networkSources(objects: any[]): NetworkSources[];

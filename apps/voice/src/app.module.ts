@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { serviceCoreModules, ValidatedConfigs } from '@vap/runtime';
-import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
+import { BlobStorageModule, BlobStoreConfig } from '@vap/storage';
 import { VoiceConfig } from './config/voice.config';
 import { ReplicaDrain } from './drain/replica-drain';
 import { MediaModule } from './media/media.module';
@@ -17,8 +17,9 @@ export class AppModule {
       imports: [
         // No Postgres schema: the media plane holds only live state; the calls service owns the calls.
         ...serviceCoreModules('voice', config, null, { checks: [drain, capacity] }),
-        // Recordings go where the calls service signs their download URLs (see BlobStorageConfig).
-        BlobStorageModule.forRoot(configs.get(BlobStorageConfig)),
+        // Recordings go where the calls service signs their download URLs; voice writes them and signs nothing,
+        // so it holds no signing key.
+        BlobStorageModule.forWriter(configs.get(BlobStoreConfig)),
         MediaModule.forRoot(drain, capacity),
       ],
     };

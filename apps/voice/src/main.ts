@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { setFlagsFromString } from 'node:v8';
 import { bootstrapService } from '@vap/runtime';
-import { BlobStorageConfig } from '@vap/storage';
+import { BlobStoreConfig } from '@vap/storage';
 import { AppModule } from './app.module';
 import { VoiceConfig } from './config/voice.config';
 
@@ -15,7 +15,7 @@ setFlagsFromString('--heap-growing-percent=300');
 void bootstrapService({
   name: 'voice',
   configClass: VoiceConfig,
-  settings: [BlobStorageConfig],
+  settings: [BlobStoreConfig],
   module: (config, configs) => AppModule.forRoot(config, configs),
   port: (config) => config.PORT,
   // Live calls get DRAIN_DEADLINE_MS, then the rest end and report; the usual shutdown comes after that.

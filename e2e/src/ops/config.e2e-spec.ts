@@ -77,7 +77,7 @@ describe('configuration is validated at boot', () => {
     ['agents', ['signingSecret']],
     ['calls', ['PUBLIC_BASE_URL', 'SECRETS_KEY', 'signingSecret']],
     ['webhooks', ['SECRETS_KEY']],
-    ['voice', ['SECRETS_KEY', 'MEDIA_PUBLIC_URL', 'STT_PROVIDER', 'TTS_PROVIDER', 'signingSecret']],
+    ['voice', ['STREAM_TOKEN_KEY', 'MEDIA_PUBLIC_URL', 'STT_PROVIDER', 'TTS_PROVIDER']],
   ])('an unset NODE_ENV is production: %s gets no development defaults', (app, missing) => {
     const result = boot(app, unreachable);
     expect(result.status).toBe(1);
@@ -120,6 +120,25 @@ describe('configuration is validated at boot', () => {
       }
     },
   );
+
+  it('voice takes its stream-token key and no master or signing key: it refuses SECRETS_KEY outside development', () => {
+    const voice = {
+      ...unreachable,
+      NODE_ENV: 'production',
+      MEDIA_PUBLIC_URL: 'https://media.example.com',
+      STREAM_TOKEN_KEY: randomBytes(32).toString('base64'),
+    };
+    // The derived key alone, with the local blob driver and no signing key, passes; it fails only to connect.
+    const alone = boot('voice', voice);
+    expect(alone.status).toBe(1);
+    expect(alone.stderr).not.toContain('refusing to start');
+    expect(alone.stderr).toContain('voice: failed to start');
+    const withMaster = boot('voice', { ...voice, SECRETS_KEY: randomBytes(32).toString('hex') });
+    expect(withMaster.status).toBe(1);
+    expect(withMaster.stderr).toMatch(
+      /- SECRETS_KEY: voice does not take the master key; give it STREAM_TOKEN_KEY/,
+    );
+  });
 
   it('in production the calls service refuses a development sandbox secret', () => {
     const result = boot('calls', {

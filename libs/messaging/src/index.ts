@@ -26,3 +26,4 @@ export * from './messaging.metrics';
 export * from './trace-propagation';
 export * from './rpc/command.decorators';
 export * from './rpc/command-validation.pipe';
+export * from './nats-permissions';

@@ -3,6 +3,12 @@ export interface MessagingOptions {
   serviceName: string;
   url: string;
   /**
+   * The service's NATS credentials (NATS_USER, default the service name, and NATS_PASSWORD): its user's
+   * permissions are natsPermissions(serviceName). No password: connect without credentials.
+   */
+  user?: string;
+  password?: string;
+  /**
    * Prefix for every subject and stream name. Empty in production; tests set one per run so that runs
    * sharing a NATS server never see each other's traffic.
    */

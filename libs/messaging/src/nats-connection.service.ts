@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { connect, JetStreamClient, JetStreamManager, NatsConnection } from 'nats';
-import { EVENTS_STREAM } from '@vap/contracts';
 import { MESSAGING_OPTIONS, MessagingOptions } from './messaging.options';
+import { eventStreamName, inboxPrefixOf } from './nats-permissions';
 
 /** One NATS connection per process, shared by the RPC client, RPC server, outbox relay and consumers. */
 @Injectable()
@@ -17,6 +17,11 @@ export class NatsConnectionService implements OnModuleInit, OnApplicationShutdow
     this.connection = await connect({
       servers: this.options.url,
       name: this.options.serviceName,
+      ...(this.options.password === undefined
+        ? {}
+        : { user: this.options.user ?? this.options.serviceName, pass: this.options.password }),
+      // Replies and deliveries under the service's own inbox, the only one its NATS user may read.
+      inboxPrefix: inboxPrefixOf(this.options.serviceName),
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
       // The client would capture a stack trace for every request and publish in case it times out; the RPC
@@ -50,7 +55,7 @@ export class NatsConnectionService implements OnModuleInit, OnApplicationShutdow
   }
 
   get streamName(): string {
-    return this.options.subjectPrefix ? `${this.options.subjectPrefix}_${EVENTS_STREAM}` : EVENTS_STREAM;
+    return eventStreamName(this.options.subjectPrefix);
   }
 
   /** True when the connection is usable and the server answers a round trip. */

@@ -125,6 +125,11 @@ async function start<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Pr
   await app.listen(def.port(config), config.HOST);
   const logger = new NestLogger(def.name);
   logger.log(`${def.name} listening on ${await app.getUrl()}`);
+  if (config.NODE_ENV === 'production' && config.NATS_PASSWORD === undefined) {
+    logger.warn(
+      'NATS_PASSWORD is not set: connected to NATS without credentials, as a user with every permission',
+    );
+  }
   handleShutdown(app, def.name, def.shutdownTimeoutMs?.(config) ?? config.SHUTDOWN_TIMEOUT_MS, stopTracing);
   return app;
 }

@@ -26,6 +26,8 @@ export function serviceCoreModules(
       persistence,
       serviceName: name,
       url: config.NATS_URL,
+      user: config.NATS_USER,
+      password: config.NATS_PASSWORD,
       subjectPrefix: config.NATS_SUBJECT_PREFIX,
       requestTimeoutMs: config.RPC_TIMEOUT_MS,
       eventRetentionMs: config.EVENT_RETENTION_DAYS * 24 * 60 * 60 * 1000,

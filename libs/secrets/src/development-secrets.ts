@@ -1,3 +1,4 @@
+import { streamTokenKeyOf } from './derived-keys';
 import { isSecretsKey, parseSecretsKey } from './secrets-key';
 
 /** The operator token `npm start` uses in development. */
@@ -20,6 +21,15 @@ const PUBLISHED_SECRETS = [
   // k8s/overlays/dev.
   'cndatGb0g+7GsGlVeX9lnmprYNC0qc6+S5p/hnKLnhU=',
   'dev-blob-signing-key-not-for-production-use-0000',
+  'rb2YelJjIDsdlCz9IR9CyYmw/ojZZkaSopVJSsEJIy0=',
+  'dev-nats-gateway-password',
+  'dev-nats-agents-password',
+  'dev-nats-calls-password',
+  'dev-nats-campaigns-password',
+  'dev-nats-webhooks-password',
+  'dev-nats-voice-password',
+  // Voice's development STREAM_TOKEN_KEY, derived from the development SECRETS_KEY.
+  streamTokenKeyOf(DEV_SECRETS_KEY),
 ];
 
 const publishedKeys = PUBLISHED_SECRETS.filter(isSecretsKey).map((k) => parseSecretsKey(k));

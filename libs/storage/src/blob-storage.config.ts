@@ -7,11 +7,11 @@ import { DEV_SECRETS_KEY, isDevelopmentSecret } from '@vap/secrets';
 const UPLOADS_PATH = '/api/v2/uploads';
 
 /**
- * Blob storage settings, validated at boot by every app that stores or serves blobs (gateway and agents).
- * Both must agree: the same driver, the same BLOB_STORAGE_DIR (a relative dir is resolved against the
- * working directory, the repository root when the platform runs from source) and the same signing key.
+ * Where blobs live, validated at boot by every app that stores blobs. All must agree: the same driver, the
+ * same BLOB_STORAGE_DIR (a relative dir is resolved against the working directory, the repository root when
+ * the platform runs from source) or bucket. Enough for an app that only writes (voice's recordings).
  */
-export class BlobStorageConfig {
+export class BlobStoreConfig {
   @IsIn(['local', 's3'], { message: 'BLOB_STORAGE_DRIVER must be local or s3' })
   BLOB_STORAGE_DRIVER: 'local' | 's3' = 'local';
 
@@ -20,6 +20,39 @@ export class BlobStorageConfig {
   @MinLength(1)
   BLOB_STORAGE_DIR: string = '.data/blobs';
 
+  /** s3 driver: endpoint of an S3-compatible service (MinIO, R2, ...); unset means AWS S3. */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'S3_ENDPOINT must be an http(s) URL' })
+  S3_ENDPOINT?: string;
+
+  @ValidateIf((c: BlobStoreConfig) => c.BLOB_STORAGE_DRIVER === 's3')
+  @IsString({ message: 'S3_BUCKET is required when BLOB_STORAGE_DRIVER=s3' })
+  @MinLength(3, { message: 'S3_BUCKET is required when BLOB_STORAGE_DRIVER=s3' })
+  S3_BUCKET?: string;
+
+  @IsString()
+  S3_REGION: string = 'us-east-1';
+
+  /** Static credentials; unset means the SDK's default chain (e.g. a workload identity). */
+  @IsOptional()
+  @IsString()
+  S3_ACCESS_KEY_ID?: string;
+
+  @ValidateIf((c: BlobStoreConfig) => !!c.S3_ACCESS_KEY_ID)
+  @IsString({ message: 'S3_SECRET_ACCESS_KEY is required with S3_ACCESS_KEY_ID' })
+  S3_SECRET_ACCESS_KEY?: string;
+
+  /** Path-style URLs (bucket in the path), which most S3-compatible services need; default: on with an endpoint. */
+  @IsOptional()
+  @IsIn(['true', 'false'])
+  S3_FORCE_PATH_STYLE?: string;
+}
+
+/**
+ * Blob storage with signed URLs, for the apps that hand them out or serve them (gateway, agents, calls):
+ * they must also share the signing key.
+ */
+export class BlobStorageConfig extends BlobStoreConfig {
   /** The gateway's public base URL; the local driver's signed URLs are absolute on it when it is set. */
   @IsOptional()
   @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'PUBLIC_BASE_URL must be an http(s) URL' })
@@ -55,33 +88,6 @@ export class BlobStorageConfig {
   @IsString()
   @MinLength(32, { message: 'SECRETS_KEY must be at least 32 characters' })
   SECRETS_KEY?: string;
-
-  /** s3 driver: endpoint of an S3-compatible service (MinIO, R2, ...); unset means AWS S3. */
-  @IsOptional()
-  @Matches(/^https?:\/\/[^\s]+$/, { message: 'S3_ENDPOINT must be an http(s) URL' })
-  S3_ENDPOINT?: string;
-
-  @ValidateIf((c: BlobStorageConfig) => c.BLOB_STORAGE_DRIVER === 's3')
-  @IsString({ message: 'S3_BUCKET is required when BLOB_STORAGE_DRIVER=s3' })
-  @MinLength(3, { message: 'S3_BUCKET is required when BLOB_STORAGE_DRIVER=s3' })
-  S3_BUCKET?: string;
-
-  @IsString()
-  S3_REGION: string = 'us-east-1';
-
-  /** Static credentials; unset means the SDK's default chain (e.g. a workload identity). */
-  @IsOptional()
-  @IsString()
-  S3_ACCESS_KEY_ID?: string;
-
-  @ValidateIf((c: BlobStorageConfig) => !!c.S3_ACCESS_KEY_ID)
-  @IsString({ message: 'S3_SECRET_ACCESS_KEY is required with S3_ACCESS_KEY_ID' })
-  S3_SECRET_ACCESS_KEY?: string;
-
-  /** Path-style URLs (bucket in the path), which most S3-compatible services need; default: on with an endpoint. */
-  @IsOptional()
-  @IsIn(['true', 'false'])
-  S3_FORCE_PATH_STYLE?: string;
 
   @ValidateIf((c: BlobStorageConfig) => c.BLOB_STORAGE_DRIVER === 'local')
   @IsString({

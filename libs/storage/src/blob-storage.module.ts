@@ -1,12 +1,15 @@
 import { DynamicModule, Global, Inject, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
 import { BLOB_STORAGE, BlobStorage } from './blob-storage';
-import { BlobStorageConfig, blobSigningKey } from './blob-storage.config';
+import { BlobStorageConfig, blobSigningKey, BlobStoreConfig } from './blob-storage.config';
 import { LocalBlobStorage } from './local/local-blob-storage';
 import { S3BlobStorage } from './s3/s3-blob-storage';
 import { BlobUrlSigner } from './signing/blob-url-signer';
 
-/** The storage the config selects. */
-export function createBlobStorage(config: BlobStorageConfig, signer: BlobUrlSigner): BlobStorage {
+/**
+ * The storage the config selects. Without a signer (an app that only writes, with no signing key) the local
+ * driver cannot presign URLs.
+ */
+export function createBlobStorage(config: BlobStoreConfig, signer: BlobUrlSigner | null): BlobStorage {
   if (config.BLOB_STORAGE_DRIVER === 's3') {
     return new S3BlobStorage({
       bucket: config.S3_BUCKET!,
@@ -21,7 +24,11 @@ export function createBlobStorage(config: BlobStorageConfig, signer: BlobUrlSign
           : undefined,
     });
   }
-  return new LocalBlobStorage(config.BLOB_STORAGE_DIR, signer, config.signedUrlBase);
+  return new LocalBlobStorage(
+    config.BLOB_STORAGE_DIR,
+    signer,
+    config instanceof BlobStorageConfig ? config.signedUrlBase : '',
+  );
 }
 
 @Injectable()
@@ -47,6 +54,18 @@ export class BlobStorageModule {
         BlobStorageShutdown,
       ],
       exports: [BlobUrlSigner, BLOB_STORAGE],
+    };
+  }
+
+  /**
+   * BLOB_STORAGE for an app that stores blobs but hands out no URLs (voice's recordings): it needs no
+   * signing key, and with the local driver it cannot presign.
+   */
+  static forWriter(config: BlobStoreConfig): DynamicModule {
+    return {
+      module: BlobStorageModule,
+      providers: [{ provide: BLOB_STORAGE, useValue: createBlobStorage(config, null) }, BlobStorageShutdown],
+      exports: [BLOB_STORAGE],
     };
   }
 }

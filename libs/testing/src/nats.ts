@@ -73,21 +73,37 @@ export async function resolveNats(options: ResolveNatsOptions): Promise<Resolved
   const binary = findExecutable('nats-server', options.searchPath ?? defaultSearchPath(env));
   if (!binary) throw new Error(NO_NATS_SERVER_MESSAGE);
   note(`nothing answers on ${probe.host}:${probe.port}; starting ${binary}`);
-  return startNatsServer(binary, options.dataDir, options.ownProcessGroup ?? false);
+  return startNatsServer(binary, { dataDir: options.dataDir, ownProcessGroup: options.ownProcessGroup });
 }
 
-async function startNatsServer(
-  binary: string,
-  dataDir: string,
-  ownProcessGroup: boolean,
-): Promise<ResolvedNats> {
+export interface SpawnNatsOptions {
+  /** Holds the JetStream store (`<dataDir>/nats`) and the server's log. */
+  dataDir: string;
+  /** A configuration file for the server (accounts, permissions); address, port and JetStream come from flags. */
+  configFile?: string;
+  /** The server's environment on top of ours (variables its configuration reads). */
+  env?: Record<string, string>;
+  ownProcessGroup?: boolean;
+}
+
+/** A nats-server of our own, with JetStream, on a free port of 127.0.0.1; throws when there is no binary. */
+export async function spawnNatsServer(options: SpawnNatsOptions): Promise<ResolvedNats> {
+  const binary = findExecutable('nats-server', defaultSearchPath(process.env));
+  if (!binary) throw new Error(NO_NATS_SERVER_MESSAGE);
+  return startNatsServer(binary, options);
+}
+
+async function startNatsServer(binary: string, options: SpawnNatsOptions): Promise<ResolvedNats> {
+  const { dataDir } = options;
   const storeDir = join(dataDir, 'nats');
   mkdirSync(storeDir, { recursive: true });
   const port = await freePort();
   const output = new ChildOutput({ logFile: join(dataDir, 'nats-server.log') });
-  const child = spawn(binary, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
+  const config = options.configFile ? ['-c', options.configFile] : [];
+  const child = spawn(binary, [...config, '-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: ownProcessGroup,
+    detached: options.ownProcessGroup ?? false,
+    env: { ...process.env, ...options.env },
   });
   trackChild(child);
   output.attach(child.stdout);

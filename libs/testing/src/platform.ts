@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { isSecretsKey, streamTokenKeyOf } from '@vap/secrets';
 import { freePort } from './ports';
 import { ServiceHandle, startService, StartServiceOptions } from './service';
 
@@ -29,6 +30,8 @@ export interface StartPlatformOptions {
    * here. MEDIA_TIME_SCALE and the speech settings reach voice from here like any other variable.
    */
   env?: Record<string, string | undefined>;
+  /** Environment of one app on top of `env` (e.g. each app's own NATS_PASSWORD). */
+  appEnv?: Partial<Record<PlatformApp, Record<string, string | undefined>>>;
   /** Which services to start (default all of them). */
   services?: readonly BackendService[];
   /** Gateways to start once the services are ready (default 1; 0 for none). */
@@ -106,9 +109,10 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   // still gets one, so the calls service starts; its streams then have nowhere to go).
   const ports: Partial<Record<BackendService, number>> = { ...options.ports };
   if (services.includes('voice')) ports.voice ??= await freePort();
-  const env = {
+  const media = mediaPublicUrl(ports.voice ?? DEFAULT_PORTS.voice, options.env);
+  const env: Record<string, string | undefined> = {
     ...(replicas > 0 ? { PUBLIC_BASE_URL: publicBaseUrl(gatewayPorts[0], options.env) } : {}),
-    MEDIA_PUBLIC_URL: mediaPublicUrl(ports.voice ?? DEFAULT_PORTS.voice, options.env),
+    MEDIA_PUBLIC_URL: media,
     // Outside development the voice service boots only with its speech providers named: the platform's own
     // (the sandbox phone speaks offline speech), unless the caller names others.
     STT_PROVIDER: 'offline',
@@ -118,6 +122,16 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
     NATS_URL: options.natsUrl,
     NATS_SUBJECT_PREFIX: options.subjectPrefix ?? '',
   };
+  // Voice, as deployed, holds no master key: the stream-token key derived from the calls service's SECRETS_KEY.
+  const secretsKey = env.SECRETS_KEY ?? process.env.SECRETS_KEY;
+  const voiceEnv = {
+    ...env,
+    SECRETS_KEY: undefined,
+    BLOB_SIGNING_KEY: undefined,
+    ...(isSecretsKey(secretsKey) && !env.STREAM_TOKEN_KEY
+      ? { STREAM_TOKEN_KEY: streamTokenKeyOf(secretsKey!) }
+      : {}),
+  };
   const started: ServiceHandle[] = [];
   // One app failing cancels the starts still waiting, instead of letting them run to their timeout.
   const cancel = new AbortController();
@@ -126,7 +140,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   const launch = async (name: PlatformApp, label: string, port: number | undefined) => {
     try {
       const handle = await startService(name, {
-        env,
+        env: { ...(name === 'voice' ? voiceEnv : env), ...options.appEnv?.[name] },
         port: port ?? (await freePort()),
         label,
         nodeArgs: options.nodeArgs?.[name],
@@ -179,7 +193,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
         if (!gateways[0]) throw new Error('no gateway was started (gatewayReplicas: 0)');
         return gateways[0].url;
       },
-      mediaPublicUrl: env.MEDIA_PUBLIC_URL,
+      mediaPublicUrl: env.MEDIA_PUBLIC_URL ?? media,
       env,
       gateways,
       services: byName,

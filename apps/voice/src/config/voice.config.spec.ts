@@ -6,13 +6,14 @@ import {
   envExampleVariableNames,
   validateConfig,
 } from '@vap/runtime';
-import { BlobStorageConfig } from '@vap/storage';
+import { DEV_SECRETS_KEY, streamTokenKeyOf } from '@vap/secrets';
+import { BlobStoreConfig } from '@vap/storage';
 import { VoiceConfig } from './voice.config';
 
 const KEY = 'ab'.repeat(32);
 const base = {
   NODE_ENV: 'production',
-  SECRETS_KEY: KEY,
+  STREAM_TOKEN_KEY: KEY,
   MEDIA_PUBLIC_URL: 'https://media.example.com/',
   STT_PROVIDER: 'offline',
   TTS_PROVIDER: 'offline',
@@ -52,7 +53,7 @@ describe('VoiceConfig', () => {
       MEDIA_INBOUND_SILENCE_MS: 10000,
       MEDIA_MAX_BUFFERED_BYTES: 262144,
     });
-    expect(config.secretsKey).toEqual(Buffer.from(KEY, 'hex'));
+    expect(config.streamTokenKey).toEqual(Buffer.from(KEY, 'hex'));
   });
 
   it('needs MEDIA_PUBLIC_URL outside development, and defaults it to its own port in development', () => {
@@ -212,17 +213,30 @@ describe('VoiceConfig', () => {
     ).toBe('https://llm.example.com');
   });
 
-  it('refuses the development secrets key outside development', () => {
+  it('needs STREAM_TOKEN_KEY outside development, and refuses the development one there', () => {
+    expect(() => validateConfig(VoiceConfig, { ...base, STREAM_TOKEN_KEY: undefined })).toThrow(
+      /STREAM_TOKEN_KEY must be 32 bytes/,
+    );
     expect(() =>
-      validateConfig(VoiceConfig, {
-        ...base,
-        SECRETS_KEY: Buffer.from('development-only-key-do-not-use!').toString('hex'),
-      }),
-    ).toThrow(/SECRETS_KEY/);
+      validateConfig(VoiceConfig, { ...base, STREAM_TOKEN_KEY: streamTokenKeyOf(DEV_SECRETS_KEY) }),
+    ).toThrow(/STREAM_TOKEN_KEY: a development-only value/);
+  });
+
+  it('refuses the master SECRETS_KEY outside development, even beside STREAM_TOKEN_KEY', () => {
+    for (const NODE_ENV of ['production', 'test']) {
+      expect(() => validateConfig(VoiceConfig, { ...base, NODE_ENV, SECRETS_KEY: KEY })).toThrow(
+        /SECRETS_KEY: voice does not take the master key; give it STREAM_TOKEN_KEY/,
+      );
+    }
+  });
+
+  it('in development checks tokens with the key the calls service derives from the development SECRETS_KEY', () => {
+    const dev = validateConfig(VoiceConfig, { NODE_ENV: 'development' });
+    expect(dev.streamTokenKey.toString('base64')).toBe(streamTokenKeyOf(DEV_SECRETS_KEY));
   });
 });
 
 it('.env.example documents exactly the variables the voice service reads', () => {
-  const read = configVariableNames(BaseServiceConfig, VoiceConfig, BlobStorageConfig);
+  const read = configVariableNames(BaseServiceConfig, VoiceConfig, BlobStoreConfig);
   expect(envExampleVariableNames(join(__dirname, '../../.env.example'))).toEqual(read);
 });

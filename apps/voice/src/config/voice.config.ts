@@ -1,4 +1,6 @@
 import {
+  IsEmpty,
+  IsIn,
   IsOptional,
   IsString,
   Matches,
@@ -13,7 +15,13 @@ import { LONGEST_CALL_SECS } from '@vap/contracts';
 import { addressRange } from '@vap/egress';
 import { MediaBaseUrlConstraint } from '@vap/media';
 import { BaseServiceConfig, BoolSetting, DevelopmentValue, IntSetting } from '@vap/runtime';
-import { DEV_SECRETS_KEY, isDevelopmentSecret, parseSecretsKey, SecretsKeyConstraint } from '@vap/secrets';
+import {
+  DEV_SECRETS_KEY,
+  isDevelopmentSecret,
+  parseSecretsKey,
+  SecretsKeyConstraint,
+  streamTokenKeyOf,
+} from '@vap/secrets';
 import { STT_PROVIDERS, TTS_PROVIDERS } from '@vap/contracts';
 import { providerListProblem, providerNames } from '../providers/speech-settings';
 
@@ -89,12 +97,22 @@ export class VoiceConfig extends BaseServiceConfig {
   PORT: number = 3005;
 
   /**
-   * The platform's secrets key; the media-stream token key derives from it (mediaStreamTokenKey), so it
-   * must be the calls service's key. A fixed key in development only.
+   * The key media-stream tokens are checked with: the one the calls service signs them with, derived from
+   * its SECRETS_KEY (`SECRETS_KEY=... npm run admin -- derive-stream-token-key`). Voice faces the internet,
+   * so it holds this key only, which can mint stream tokens and nothing else. In development: the key of
+   * the development SECRETS_KEY.
    */
-  @DevelopmentValue(DEV_SECRETS_KEY, { refuse: isDevelopmentSecret })
+  @DevelopmentValue(streamTokenKeyOf(DEV_SECRETS_KEY), { refuse: isDevelopmentSecret })
   @Validate(SecretsKeyConstraint)
-  SECRETS_KEY: string = '';
+  STREAM_TOKEN_KEY: string = '';
+
+  /** Refused outside development: the master key (stored credentials, webhook secrets) stays off voice. */
+  @ValidateIf((c: VoiceConfig) => c.NODE_ENV !== 'development')
+  @IsEmpty({
+    message:
+      'voice does not take the master key; give it STREAM_TOKEN_KEY (SECRETS_KEY=... npm run admin -- derive-stream-token-key)',
+  })
+  SECRETS_KEY?: string;
 
   /**
    * This service's public base URL as carriers reach it (`wss://` is derived from `https://`); the calls
@@ -292,7 +310,7 @@ export class VoiceConfig extends BaseServiceConfig {
     return (this.MEDIA_PUBLIC_URL ?? `http://127.0.0.1:${this.PORT}`).replace(/\/+$/, '');
   }
 
-  get secretsKey(): Buffer {
-    return parseSecretsKey(this.SECRETS_KEY);
+  get streamTokenKey(): Buffer {
+    return parseSecretsKey(this.STREAM_TOKEN_KEY, 'STREAM_TOKEN_KEY');
   }
 }

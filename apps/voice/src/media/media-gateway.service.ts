@@ -9,7 +9,6 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
 import { warmOfflineSpeech } from '@vap/media';
 import { RpcClient } from '@vap/messaging';
-import { mediaStreamTokenKey } from '@vap/secrets';
 import { BLOB_STORAGE, BlobStorage } from '@vap/storage';
 import { VoiceConfig } from '../config/voice.config';
 import { ReplicaDrain } from '../drain/replica-drain';
@@ -50,7 +49,7 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
     this.server = new MediaStreamServer({
       admission: new StreamAdmission({
         rpc,
-        tokenKey: mediaStreamTokenKey(config.secretsKey),
+        tokenKey: config.streamTokenKey,
         publicUrl: config.mediaPublicUrl,
         isDraining: () => drain.draining,
         replicaId: heartbeat.id,

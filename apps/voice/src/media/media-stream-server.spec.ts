@@ -19,8 +19,8 @@ import {
 } from '@vap/contracts';
 import { issueStreamToken, STREAM_CLOSE_REPLICA_FULL } from '@vap/media';
 import { validateConfigs, withServiceConfigs } from '@vap/runtime';
-import { mediaStreamTokenKey } from '@vap/secrets';
-import { BlobStorageConfig } from '@vap/storage';
+import { mediaStreamTokenKey, streamTokenKeyOf } from '@vap/secrets';
+import { BlobStoreConfig } from '@vap/storage';
 import { AppModule } from '../app.module';
 import { agentSettings } from '../conversation/testing/conversation-harness';
 import { VoiceConfig } from '../config/voice.config';
@@ -123,7 +123,7 @@ function closeOf(socket: WebSocket): Promise<{ code: number; reason: string; mes
 
 /** The voice app on an ephemeral port, against the fake calls service on `prefix`. */
 async function startVoice(env: Record<string, string>): Promise<{ app: INestApplication; base: string }> {
-  const configs = validateConfigs([VoiceConfig, BlobStorageConfig], {
+  const configs = validateConfigs([VoiceConfig, BlobStoreConfig], {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     NATS_URL,
@@ -141,6 +141,7 @@ async function startVoice(env: Record<string, string>): Promise<{ app: INestAppl
 }
 
 describe('media stream upgrades (the voice app over real NATS)', () => {
+  // The calls service signs with the key it derives from its SECRETS_KEY; voice is given only that key.
   const secretsKey = randomBytes(32).toString('hex');
   const key = mediaStreamTokenKey(Buffer.from(secretsKey, 'hex'));
   const prefix = `voicespec_${randomBytes(4).toString('hex')}`;
@@ -163,7 +164,7 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
     publicBase = 'https://media.example.test';
     ({ app, base } = await startVoice({
       NATS_SUBJECT_PREFIX: prefix,
-      SECRETS_KEY: secretsKey,
+      STREAM_TOKEN_KEY: streamTokenKeyOf(secretsKey),
       MEDIA_PUBLIC_URL: publicBase,
       BLOB_STORAGE_DIR: blobDir,
     }));
@@ -260,7 +261,7 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
     beforeAll(async () => {
       small = await startVoice({
         NATS_SUBJECT_PREFIX: prefix,
-        SECRETS_KEY: secretsKey,
+        STREAM_TOKEN_KEY: streamTokenKeyOf(secretsKey),
         MEDIA_PUBLIC_URL: publicBase,
         BLOB_STORAGE_DIR: blobDir,
         MAX_LIVE_SESSIONS: '1',

@@ -58,7 +58,7 @@ export type Admission =
 
 export interface StreamAdmissionOptions {
   rpc: RpcClient;
-  /** Derived from SECRETS_KEY with mediaStreamTokenKey: the key the calls service signs stream URLs with. */
+  /** STREAM_TOKEN_KEY: the key the calls service signs stream URLs with (mediaStreamTokenKey of SECRETS_KEY). */
   tokenKey: Buffer;
   /** MEDIA_PUBLIC_URL: the stream URL the carrier signed is rebuilt on it. */
   publicUrl: string;

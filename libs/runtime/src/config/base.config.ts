@@ -1,4 +1,6 @@
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
+import { isDevelopmentSecret } from '@vap/secrets';
+import { DevelopmentValue } from './development-values';
 import { BoolSetting, IntSetting } from './settings';
 
 /** Settings every service reads. Each app extends it with its own and validates at boot. */
@@ -20,6 +22,24 @@ export class BaseServiceConfig {
   @IsOptional()
   @Matches(/^[A-Za-z0-9_-]*$/, { message: 'NATS_SUBJECT_PREFIX may hold letters, digits, _ and - only' })
   NATS_SUBJECT_PREFIX: string = '';
+
+  /**
+   * The service's NATS user (default: the service's name) and password. Its permissions allow only the
+   * service's own subjects, the commands it sends and the events it records (natsPermissions, @vap/messaging).
+   * No password: no credentials (a server without authorization, as in development).
+   */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'NATS_USER may hold letters, digits, _ and - only' })
+  NATS_USER?: string;
+
+  /** Starts with a letter: the NATS server reads it from its environment, where a leading digit reads as a number. */
+  @DevelopmentValue(undefined, { refuse: isDevelopmentSecret })
+  @IsOptional()
+  @Matches(/^[A-Za-z][A-Za-z0-9_-]{15,}$/, {
+    message:
+      'NATS_PASSWORD must be 16+ letters, digits, _ or -, starting with a letter (e.g. n$(openssl rand -hex 24))',
+  })
+  NATS_PASSWORD?: string;
 
   @IntSetting({ min: 100, max: 60000 })
   RPC_TIMEOUT_MS: number = 5000;

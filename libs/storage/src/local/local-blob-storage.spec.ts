@@ -3,7 +3,10 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { BlobSizeMismatchError, BlobTooLargeError } from '../blob-storage';
+import { validateConfig } from '@vap/runtime';
+import { BLOB_STORAGE, BlobSizeMismatchError, BlobStorage, BlobTooLargeError } from '../blob-storage';
+import { BlobStorageConfig, BlobStoreConfig } from '../blob-storage.config';
+import { BlobStorageModule } from '../blob-storage.module';
 import { BlobUrlSigner } from '../signing/blob-url-signer';
 import { LocalBlobStorage } from './local-blob-storage';
 
@@ -94,5 +97,29 @@ describe('LocalBlobStorage', () => {
       ok: true,
       grant: { key: 'documents/p1/d1', fileName: 'a.pdf' },
     });
+  });
+});
+
+describe('BlobStorageModule.forWriter (voice: stores recordings, signs nothing)', () => {
+  it('needs no signing key: stores and reads what another app signs URLs for, and cannot presign', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'blobs-writer-'));
+    try {
+      // Production rules, the local driver, and neither BLOB_SIGNING_KEY nor SECRETS_KEY.
+      const config = validateConfig(BlobStoreConfig, { NODE_ENV: 'production', BLOB_STORAGE_DIR: dir });
+      expect(() => validateConfig(BlobStorageConfig, { NODE_ENV: 'production' })).toThrow(/BLOB_SIGNING_KEY/);
+      const writer = BlobStorageModule.forWriter(config).providers!.find(
+        (p) => (p as { provide?: unknown }).provide === BLOB_STORAGE,
+      ) as { useValue: BlobStorage };
+      const storage = writer.useValue;
+      await storage.put('recordings/p1/c1.wav', Buffer.from('RIFF'), { contentType: 'audio/wav' });
+      const signer = new BlobUrlSigner(randomBytes(32));
+      const signing = new LocalBlobStorage(dir, signer, '/api/v2/uploads');
+      expect(await signing.read('recordings/p1/c1.wav', 100)).toEqual(Buffer.from('RIFF'));
+      await expect(storage.presignDownload('recordings/p1/c1.wav', { expiresInSeconds: 60 })).rejects.toThrow(
+        /no blob signing key/,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -49,10 +49,16 @@ export class LocalBlobStorage implements BlobStorage {
 
   constructor(
     root: string,
-    private readonly signer: BlobUrlSigner,
+    /** null: a writer without the signing key (voice), which cannot presign. */
+    private readonly signer: BlobUrlSigner | null,
     private readonly signedUrlBase: string,
   ) {
     this.root = resolve(root);
+  }
+
+  private signerOrFail(): BlobUrlSigner {
+    if (!this.signer) throw new Error('this process has no blob signing key and cannot presign URLs');
+    return this.signer;
   }
 
   private objectPath(key: string): string {
@@ -137,7 +143,7 @@ export class LocalBlobStorage implements BlobStorage {
   async presignUpload(key: string, options: PresignUploadOptions): Promise<PresignedRequest> {
     assertObjectKey(key);
     const expiresAt = this.expiry(options.expiresInSeconds);
-    const token = this.signer.sign({
+    const token = this.signerOrFail().sign({
       method: 'PUT',
       key,
       expiresAt: Math.floor(expiresAt.getTime() / 1000),
@@ -155,7 +161,7 @@ export class LocalBlobStorage implements BlobStorage {
   async presignDownload(key: string, options: PresignDownloadOptions): Promise<PresignedRequest> {
     assertObjectKey(key);
     const expiresAt = this.expiry(options.expiresInSeconds);
-    const token = this.signer.sign({
+    const token = this.signerOrFail().sign({
       method: 'GET',
       key,
       expiresAt: Math.floor(expiresAt.getTime() / 1000),
