@@ -14,9 +14,11 @@ import {
   EventRecorders,
   NatsService,
   SERVICE_NAMES,
+  VoiceReplicaHeartbeat,
 } from '@vap/contracts';
 import { ResolvedNats, spawnNatsServer } from '@vap/testing';
 import { EventStreamService } from './events/event-stream.service';
+import { HeartbeatBucket } from './liveness/heartbeat-bucket';
 import { NatsConnectionService } from './nats-connection.service';
 import {
   eventStreamName,
@@ -237,7 +239,7 @@ describe('NATS users per service (generated permissions on a real nats-server)',
       }
     });
 
-    it('refuses deleting the stream or a consumer, and JetStream to voice', async () => {
+    it('refuses deleting the stream or a consumer, and the event stream to voice', async () => {
       const jsm = await nc('calls').jetstreamManager();
       await expect(jsm.streams.delete(STREAM)).rejects.toMatchObject({
         code: ErrorCode.PermissionsViolation,
@@ -245,10 +247,46 @@ describe('NATS users per service (generated permissions on a real nats-server)',
       await expect(jsm.consumers.delete(STREAM, 'webhooks__permissions_check')).rejects.toMatchObject({
         code: ErrorCode.PermissionsViolation,
       });
-      await expect(nc('voice').jetstreamManager()).rejects.toMatchObject({
+      // Voice's JetStream is its heartbeat bucket, nothing of the event stream.
+      const voiceJsm = await nc('voice').jetstreamManager();
+      await expect(voiceJsm.streams.info(STREAM)).rejects.toMatchObject({
         code: ErrorCode.PermissionsViolation,
       });
-      expect(natsPermissions('voice', PREFIX).publish.some((s) => s.startsWith('$JS'))).toBe(false);
+      await expect(voiceJsm.consumers.info(STREAM, 'webhooks__permissions_check')).rejects.toMatchObject({
+        code: ErrorCode.PermissionsViolation,
+      });
+      expect(
+        natsPermissions('voice', PREFIX).publish.filter(
+          (s) => s.startsWith('$JS') && !s.includes(`KV_${PREFIX}_${VoiceReplicaHeartbeat.bucket}`),
+        ),
+      ).toEqual(['$JS.API.INFO']);
+    });
+  });
+
+  describe('key-value buckets', () => {
+    const bucketOf = (service: NatsService) =>
+      new HeartbeatBucket(services.get(service)!, VoiceReplicaHeartbeat);
+
+    it('lets voice beat and sign off in its heartbeat bucket, and calls read it but not write it', async () => {
+      // Whichever opens it first makes it: here the reader.
+      expect(await bucketOf('calls').isAlive('voice-x')).toBe(true); // a bucket younger than the lapse
+      const voice = bucketOf('voice');
+      await voice.beat('voice-1');
+      const calls = bucketOf('calls');
+      expect(await calls.isAlive('voice-1')).toBe(true);
+      await expect(calls.beat('voice-2')).rejects.toThrow();
+      await voice.remove('voice-1');
+      const kv = await services.get('calls')!.js().views.kv(calls.name);
+      expect(await kv.get('voice-1')).toMatchObject({ operation: 'DEL' });
+      expect(await kv.get('voice-2')).toBeNull();
+    });
+
+    it('gives no other service the bucket', async () => {
+      for (const service of ['gateway', 'agents', 'campaigns', 'webhooks'] as const) {
+        await expect(bucketOf(service).beat('voice-3')).rejects.toMatchObject({
+          code: ErrorCode.PermissionsViolation,
+        });
+      }
     });
   });
 });

@@ -6,6 +6,7 @@ import {
   DomainEventSubject,
   EVENTS_STREAM,
   EventRecorders,
+  KvBucketUsers,
   NatsService,
   SERVICE_NAMES,
 } from '@vap/contracts';
@@ -26,6 +27,34 @@ export function eventStreamName(subjectPrefix = ''): string {
   return subjectPrefix ? `${subjectPrefix}_${EVENTS_STREAM}` : EVENTS_STREAM;
 }
 
+/** A key-value bucket's name under a subject prefix (as HeartbeatBucket names it). */
+export function kvBucketName(bucket: string, subjectPrefix = ''): string {
+  return subjectPrefix ? `${subjectPrefix}_${bucket}` : bucket;
+}
+
+/**
+ * The JetStream API a key-value bucket's user needs: account info (the client checks JetStream is there),
+ * the bucket stream's info and create, and reads (direct get, message get); a writer also publishes
+ * `$KV.<bucket>.>` (put, delete).
+ */
+function kvPermissions(service: NatsService, subjectPrefix: string): string[] {
+  return Object.entries(KvBucketUsers).flatMap(([bucket, users]) => {
+    const writes = users.writers.includes(service);
+    if (!writes && !users.readers.includes(service)) return [];
+    const name = kvBucketName(bucket, subjectPrefix);
+    const stream = `KV_${name}`;
+    return [
+      '$JS.API.INFO',
+      `$JS.API.STREAM.INFO.${stream}`,
+      `$JS.API.STREAM.CREATE.${stream}`,
+      `$JS.API.DIRECT.GET.${stream}`,
+      `$JS.API.DIRECT.GET.${stream}.>`,
+      `$JS.API.STREAM.MSG.GET.${stream}`,
+      ...(writes ? [`$KV.${name}.>`] : []),
+    ];
+  });
+}
+
 export interface NatsPermissions {
   publish: string[];
   subscribe: string[];
@@ -38,7 +67,8 @@ const addressed = new Set<string>(Object.values(AddressedSubjects).flatMap((s) =
  * subjects (the commands it serves, and what its replicas tell each other), the commands it sends, the events
  * its outbox records, its own inbox, and for the services with a schema (all but voice, which keeps no outbox
  * and consumes no events) the JetStream API of the event stream only: make and read the stream, make,
- * read and pull its durable consumers, ack. Replies go out through `allow_responses`.
+ * read and pull its durable consumers, ack; and the key-value buckets KvBucketUsers gives it. Replies go out
+ * through `allow_responses`.
  */
 export function natsPermissions(service: NatsService, subjectPrefix = ''): NatsPermissions {
   const p = (subject: string) => (subjectPrefix ? `${subjectPrefix}.${subject}` : subject);
@@ -63,7 +93,15 @@ export function natsPermissions(service: NatsService, subjectPrefix = ''): NatsP
       ]
     : [];
   return {
-    publish: [p(`${service}.>`), ...sends.map(p), ...records.map(p), ...jetStream],
+    publish: [
+      ...new Set([
+        p(`${service}.>`),
+        ...sends.map(p),
+        ...records.map(p),
+        ...jetStream,
+        ...kvPermissions(service, subjectPrefix),
+      ]),
+    ],
     subscribe: [
       p(`${service}.>`),
       ...(CoreEventSubscriptions[service] ?? []).map(p),

@@ -1,5 +1,6 @@
 import type { DomainEventSubject, ServiceName } from './subjects';
 import type { CommandSubject } from './command-map';
+import { VoiceReplicaHeartbeat } from '../voice/voice-replicas';
 
 /** Every process that connects to NATS: the services with commands of their own, and voice, the media plane. */
 export type NatsService = ServiceName | 'voice';
@@ -158,4 +159,19 @@ export const EventRecorders: { readonly [S in DomainEventSubject]: ServiceName }
  */
 export const CoreEventSubscriptions: { readonly [S in NatsService]?: readonly DomainEventSubject[] } = {
   gateway: ['events.partner.updated'],
+};
+
+/**
+ * JetStream key-value buckets (names before the deployment's subject prefix) and the services that open them:
+ * each may read the bucket and create it (all open it with the same settings, so whichever comes first makes
+ * it); only its writers may put and delete. Nothing else of JetStream is given to voice.
+ */
+export const KvBucketUsers: {
+  readonly [bucket: string]: {
+    readonly writers: readonly NatsService[];
+    readonly readers: readonly NatsService[];
+  };
+} = {
+  // Voice replicas beat; the calls service ends the calls of a replica that stopped beating.
+  [VoiceReplicaHeartbeat.bucket]: { writers: ['voice'], readers: ['calls'] },
 };

@@ -1,5 +1,6 @@
 import type { KV } from 'nats';
 import { NatsConnectionService } from '../nats-connection.service';
+import { kvBucketName } from '../nats-permissions';
 
 export interface HeartbeatBucketSpec {
   /** The bucket's name before the deployment's prefix. */
@@ -25,8 +26,7 @@ export class HeartbeatBucket {
 
   /** The bucket's name in this deployment (the subject prefix keeps test platforms apart). */
   get name(): string {
-    const prefix = this.nats.options.subjectPrefix;
-    return prefix ? `${prefix}_${this.spec.bucket}` : this.spec.bucket;
+    return kvBucketName(this.spec.bucket, this.nats.options.subjectPrefix);
   }
 
   /** Records that `id` is alive now. */
