@@ -4,4 +4,6 @@ export const EndReasons = {
   insufficientBalance: 'insufficient_balance',
   /** The process running the call stopped (crash, kill, lost host) before the call ended (OrphanedCallReaper). */
   platformInterrupted: 'platform_interrupted',
+  /** The carrier reported no final status in time (StaleCallSweeper): the reason of the carrier hang-up. */
+  staleCall: 'stale_call_timeout',
 } as const;
