@@ -32,10 +32,11 @@ export class EndedCallFollowUp {
     private readonly carriers: CarrierRegistry,
   ) {}
 
-  // Ends of different calls are independent; a slow carrier or replica delays only its own call.
+  // Ends of different calls are independent, so a slow carrier or replica holds up only a few others; each
+  // one in hand holds a pooled connection (the inbox's transaction) while it asks, hence only a few at once.
   @OnDomainEvent(DomainEvents.callStatusUpdated, {
     consumer: 'calls__call_ended',
-    concurrency: 16,
+    concurrency: 4,
     accepts: isEnd,
   })
   async onEnded(event: DomainEvent<CallStatusUpdatedData>, em: EntityManager): Promise<void> {
