@@ -196,6 +196,10 @@ export class CallsConfig extends BaseServiceConfig {
   @IntSetting({ min: 0, max: 86400 })
   STALE_CALL_GRACE_SECS: number = 300;
 
+  /** How long a call whose agent has no max_call_duration_secs may run before it counts as stale. */
+  @IntSetting({ min: 1, max: 86400 })
+  STALE_CALL_UNCAPPED_SECS: number = 3600;
+
   /**
    * First delay before a final carrier callback the carrier's REST API did not confirm is checked again
    * (doubling per attempt, at most 5 minutes between checks).

@@ -6,4 +6,6 @@ export const EndReasons = {
   platformInterrupted: 'platform_interrupted',
   /** The voice replica carrying the call's media stopped beating (killed, lost host) (LostVoiceReplicaReaper). */
   voiceReplicaLost: 'voice_replica_lost',
+  /** The carrier reported no final status in time (StaleCallSweeper): the reason of the carrier hang-up. */
+  staleCall: 'stale_call_timeout',
 } as const;

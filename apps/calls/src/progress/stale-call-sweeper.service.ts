@@ -7,14 +7,17 @@ import { RawCarrierEvent } from '../carriers/carrier-adapter';
 import { CallsConfig } from '../config/calls.config';
 import { CallProgressService } from './call-progress.service';
 
-/** Calls without max_call_duration_secs are given this long before they count as stale. */
-const UNCAPPED_CALL_SECONDS = 3600;
 const BATCH = 50;
+
+/** provider_event of the ends the sweeper records: the carrier never said the call ended. */
+export const STALE_CALL_EVENT = 'stale-call-timeout';
 
 /**
  * Ends calls whose carrier never sent a final status (a lost callback, a sandbox call cut off by a
- * restart): past the agent's max duration plus STALE_CALL_GRACE_SECS they fail through the normal
- * progress path, so the concurrency slot is released and session.completed is still reported.
+ * restart): past the agent's max duration (STALE_CALL_UNCAPPED_SECS without one) plus
+ * STALE_CALL_GRACE_SECS they fail through the normal progress path, so the concurrency slot is released,
+ * the answered time is billed and session.completed is still reported. The carrier may still be carrying
+ * the call: EndedCallFollowUp hangs it up there and ends its voice session once the end has committed.
  */
 @Injectable()
 export class StaleCallSweeper implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -46,7 +49,7 @@ export class StaleCallSweeper implements OnApplicationBootstrap, BeforeApplicati
                 COALESCE((agent_settings->>'max_call_duration_secs')::int, $1) + $2)
         ORDER BY created_at
         LIMIT $3`,
-      [UNCAPPED_CALL_SECONDS, this.config.STALE_CALL_GRACE_SECS, BATCH],
+      [this.config.STALE_CALL_UNCAPPED_SECS, this.config.STALE_CALL_GRACE_SECS, BATCH],
     )) as { id: string; provider: RawCarrierEvent['provider'] }[];
     for (const { id, provider } of rows) {
       const call = await this.progress.apply(
@@ -54,9 +57,9 @@ export class StaleCallSweeper implements OnApplicationBootstrap, BeforeApplicati
         {
           provider,
           kind: 'status',
-          dedupeKey: 'stale-call-timeout',
+          dedupeKey: STALE_CALL_EVENT,
           providerStatus: 'failed',
-          providerEvent: 'stale-call-timeout',
+          providerEvent: STALE_CALL_EVENT,
           sequence: null,
           ended: true,
           occurredAt: new Date(),

@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import {
   AppError,
+  ErrorCode,
+  isTerminalStatus,
   LLM_PROVIDERS,
   STT_PROVIDERS,
   TERMINAL_CALL_STATUSES,
@@ -21,6 +23,12 @@ import { recordingKey } from '../recording/recording-store';
 import { TranscriptService } from './transcript.service';
 import { checkedReason } from './voice-call-control.service';
 import { findVoiceCall } from './voice-calls';
+
+/**
+ * How far past a call's answered time (the carrier's whole seconds) a line may start and still have been
+ * said on it: the carrier's rounding, and the frames still in flight when the call ended.
+ */
+const END_SLACK_MS = 1000;
 
 const LATENCY_PARTS: readonly (keyof TurnLatency)[] = [
   'stt_final_ms',
@@ -53,6 +61,9 @@ export class VoiceReports {
     const atMs = nonNegative(request.atMs, 'atMs');
     const callSeconds = nonNegative(request.callSeconds, 'callSeconds');
     const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
+    if (saidAfterEnd(call, atMs)) {
+      throw new AppError(ErrorCode.INVALID_STATE, 'The call has ended; a line said after it is not kept');
+    }
     const start =
       (await this.transcript.sessionStart(call.id)) ?? call.startedAt ?? new Date(Date.now() - atMs);
     return this.transcript.append(call.id, request.role, request.content, callSeconds, {
@@ -131,6 +142,15 @@ function lineOnStream(request: VoiceTranscriptRequest): { streamId: string; seq:
     throw AppError.validation([{ field: 'seq', message: 'seq must be a whole number of at least 0' }]);
   }
   return { streamId: request.streamId, seq: request.seq };
+}
+
+/**
+ * A line of an ended call that started after the call's end by the media clock (which counts from the stream's
+ * start, inside the answered time): the session kept running past the call. A line said before the end but
+ * reported after it (the one cut by the hang-up) is still kept.
+ */
+function saidAfterEnd(call: Call, atMs: number): boolean {
+  return isTerminalStatus(call.status) && atMs > (call.durationSeconds ?? 0) * 1000 + END_SLACK_MS;
 }
 
 function nonNegative(value: unknown, field: string): number {

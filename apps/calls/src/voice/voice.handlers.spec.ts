@@ -599,6 +599,23 @@ describe('calls.voice.* commands', () => {
       ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
       expect((await sessionOf(call.id)).transcript).toEqual([]);
     });
+
+    it('refuses a line an ended call got after its end (409 INVALID_STATE), keeping the one cut by the hang-up', async () => {
+      const call = await callOn('carrier_b', 'completed');
+      await dataSource.getRepository(Call).update({ id: call.id }, { durationSeconds: 12 });
+      const line = (content: string, atMs: number) =>
+        rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+          callId: call.id,
+          role: 'bot',
+          content,
+          atMs,
+          callSeconds: atMs / 1000,
+        });
+      // Said before the 12 s the carrier counted, reported after the end: what the caller heard.
+      await line('We have three', 11_500);
+      await expect(line('plans for you.', 14_000)).rejects.toMatchObject({ code: ErrorCode.INVALID_STATE });
+      expect((await sessionOf(call.id)).transcript.map((e) => e.content)).toEqual(['We have three']);
+    });
   });
 
   describe('calls.voice.transfer', () => {

@@ -90,6 +90,13 @@ export interface LiveConversation {
    */
   end(reason: string): boolean;
   /**
+   * The call has ended elsewhere (a terminal status): stops now, with no farewell and no hang-up. Every
+   * provider request is aborted, every timer stopped and nothing more is sent; the agent line playing is
+   * cut to what was played (as on a hang-up) and, with the lines said before, reported, and `done` settles
+   * with the reason the conversation had decided, if any. False once the conversation has settled.
+   */
+  terminate(): boolean;
+  /**
    * The carrier's machine detection answered after the stream opened. A machine answer to an agent with
    * voicemail detection (voicemailDetected) leaves the voicemail message and hangs up, as an answer known at the
    * start does; true when it does. Anything else, or a call already ending, changes nothing.

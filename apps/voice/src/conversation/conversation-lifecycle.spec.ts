@@ -372,6 +372,52 @@ describe('conversation: lifecycle', () => {
     expect(call.reporter.hangups).toEqual(['media_stream_protocol_error']);
   });
 
+  it('terminate(): the call ended elsewhere; model, synthesis, STT and audio stop at once, no farewell, no hang-up', async () => {
+    const sentences = Array.from({ length: 8 }, (_, i) => ({
+      type: 'text' as const,
+      text: `Sentence number ${i} of a long answer. `,
+    }));
+    call = new CallHarness({
+      sttTexts: ['Tell me everything.'],
+      model: [{ deltas: sentences, delayMs: 150 }],
+    }).start();
+    call.say(400);
+    await call.until(() => call!.commands('sendAudio').length >= 20, 'the reply playing');
+    expect(call.conversation.terminate()).toBe(true);
+    expect(call.conversation.terminate()).toBe(false);
+    const sent = call.sent.length;
+    const result = await call.done();
+    expect(result.endCallReason).toBeNull();
+    // The model's stream was abandoned mid-answer and nothing more was asked of any provider.
+    expect(call.model.aborted).toBe(1);
+    expect(call.model.requests).toHaveLength(1);
+    expect(call.stt.closed).toBe(1);
+    expect(call.tts.requests.map((r) => r.text)).not.toContain(Phrases.endFarewell);
+    expect(call.reporter.hangups).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(call.sent.length).toBe(sent);
+    expect(call.commands('clear')).toHaveLength(0);
+    // The line playing holds what was played, as on a hang-up; nothing was said after.
+    const bot = call.reporter.lines.filter((l) => l.role === 'bot');
+    expect(bot).toHaveLength(1);
+    expect(bot[0]).toMatchObject({ interrupted: true, content: expect.stringMatching(/^Sentence/) });
+    expect(call.conversation.end('insufficient_balance')).toBe(false);
+  });
+
+  it('terminate() during the farewell of end(): the farewell stops and nothing hangs up the ended call', async () => {
+    call = new CallHarness({ agent: { intro_message: 'Hello there.' }, timeScale: 4 }).start();
+    await call.until(() => call!.reporter.lines.length === 1, 'the intro');
+    expect(call.conversation.end('insufficient_balance')).toBe(true);
+    await call.until(
+      () => call!.tts.requests.some((r) => r.text === Phrases.endFarewell),
+      'the farewell to be synthesised',
+    );
+    expect(call.conversation.terminate()).toBe(true);
+    const result = await call.done();
+    expect(result.endCallReason).toBe('insufficient_balance');
+    expect(call.reporter.hangups).toEqual([]);
+  });
+
   it('end(reason) from outside: a farewell, then the hang-up with that reason', async () => {
     call = new CallHarness({
       agent: { intro_message: 'Hello there.' },

@@ -161,6 +161,8 @@ class Conversation implements LiveConversation {
   /** The agent (or the platform) has decided how the call ends; the caller can no longer start turns. */
   private ending = false;
   private finishing = false;
+  /** The call ended elsewhere (terminate()): nothing more goes to the carrier, the providers or calls. */
+  private terminated = false;
   private decidedReason: string | null = null;
   private pendingTransfer: Promise<boolean> | null = null;
   private cancelIdle: (() => void) | null = null;
@@ -218,6 +220,17 @@ class Conversation implements LiveConversation {
       return true;
     }
     void this.endWith(reason, Phrases.endFarewell, { interrupt: true, limitMs: FAREWELL_LIMIT_MS });
+    return true;
+  }
+
+  terminate(): boolean {
+    if (this.phase === 'done' || this.terminated) return false;
+    this.terminated = true;
+    this.ending = true;
+    if (this.input) this.input.listening = false;
+    // A finish already under way (waiting on its hang-up or a farewell) stops what it would stop after it.
+    if (this.finishing) void this.stopWork();
+    else void this.finish(this.decidedReason, false);
     return true;
   }
 
@@ -791,18 +804,14 @@ class Conversation implements LiveConversation {
   private async finish(reason: string | null, hangup: boolean): Promise<void> {
     if (this.finishing) return;
     this.finishing = true;
-    if (hangup && reason) {
+    // A call that has ended already has nothing to hang up.
+    if (hangup && reason && !this.terminated) {
       await this.options.reporter
         .hangup(reason)
         .catch((error: unknown) => this.options.onError?.(error, 'hangup'));
     }
     const mediaSeconds = (this.time?.now() ?? 0) / 1000;
-    this.turn?.controller.abort();
-    this.turn = null;
-    this.stopIdle();
-    this.speech?.stop();
-    this.time?.stop();
-    await this.input?.close();
+    await this.stopWork();
     await this.reports;
     this.phase = 'done';
     this.resolveDone({
@@ -811,6 +820,16 @@ class Conversation implements LiveConversation {
       recording: this.recorder ? this.recorder.toWav() : null,
       ...(this.speech ? { pacing: this.speech.pacing } : {}),
     });
+  }
+
+  /** Aborts the turn (model, synthesis, tools), cancels every timer, stops the audio and closes STT. */
+  private stopWork(): Promise<void> {
+    this.turn?.controller.abort();
+    this.turn = null;
+    this.stopIdle();
+    this.speech?.stop();
+    this.time?.stop();
+    return this.input?.close() ?? Promise.resolve();
   }
 }
 

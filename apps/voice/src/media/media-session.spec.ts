@@ -51,6 +51,7 @@ class FakeConversation implements LiveConversation {
   /** The reason the session gave when it cut the stream. */
   cutReason: string | undefined;
   endedWith: string | null = null;
+  terminated = false;
   answeredWith: string | null = null;
   readonly done: Promise<ConversationResult>;
   private settle!: (result: ConversationResult) => void;
@@ -68,12 +69,20 @@ class FakeConversation implements LiveConversation {
   onClosed(cutReason?: string): void {
     this.closed = true;
     this.cutReason = cutReason;
+    if (this.terminated) return;
     this.settle({ endCallReason: cutReason ?? null, mediaSeconds: 0, recording: null });
   }
 
   end(reason: string): boolean {
     this.endedWith = reason;
     this.settle({ endCallReason: reason, mediaSeconds: 2, recording: null });
+    return true;
+  }
+
+  terminate(): boolean {
+    this.terminated = true;
+    // Settled later than the socket's close, as a real conversation's reports still run.
+    setTimeout(() => this.settle({ endCallReason: null, mediaSeconds: 3, recording: null }), 30);
     return true;
   }
 
@@ -282,6 +291,57 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
     await session.finished;
     expect(conversation.endedWith).toBe('replica_draining');
     expect(h.finished[0].endCallReason).toBe('replica_draining');
+  });
+
+  it('terminates an ended call at once: the socket closes before the outcome is reported, nothing more is sent', async () => {
+    const h = connect();
+    await once(h.client, 'open');
+    send(h.client, frames.start);
+    const conversation = await h.conversation;
+    const session = await h.session;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const sentBefore = h.received.length;
+    const closed = once(h.client, 'close');
+    expect(session.terminate()).toBe(true);
+    expect(conversation.terminated).toBe(true);
+    const [code, reason] = (await closed) as [number, Buffer];
+    expect(code).toBe(CLOSE_NORMAL);
+    expect(String(reason)).toBe('call ended');
+    expect(h.finished).toEqual([]);
+    // Nothing the conversation sends now reaches the carrier; no farewell, no hang-up, no other end.
+    conversation.transport.send({ type: 'sendAudio', payload: Buffer.from([4]) });
+    expect(session.terminate()).toBe(false);
+    expect(session.end('insufficient_balance')).toBe(false);
+    expect(session.answeredBy('machine')).toBe(false);
+    await session.finished;
+    expect(h.received).toHaveLength(sentBefore);
+    expect(h.hangups).toEqual([]);
+    expect(conversation.endedWith).toBeNull();
+    expect(h.finished).toEqual([{ endCallReason: null, mediaSeconds: 3, recording: null }]);
+  });
+
+  it('a call that ends while its conversation is being built is terminated once built, its held events dropped', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const h = connect(async (transport) => {
+      await gate;
+      return new FakeConversation(transport);
+    });
+    await once(h.client, 'open');
+    send(h.client, frames.start);
+    send(h.client, frames.media(Buffer.from([1])));
+    const session = await h.session;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closed = once(h.client, 'close');
+    expect(session.terminate()).toBe(true);
+    await closed;
+    release();
+    const conversation = await h.conversation;
+    await session.finished;
+    expect(conversation.terminated).toBe(true);
+    expect(conversation.events).toEqual([]);
+    expect(h.hangups).toEqual([]);
+    expect(h.finished).toHaveLength(1);
   });
 
   it('passes a late machine answer to the conversation, and none once the call is ending', async () => {

@@ -109,6 +109,8 @@ export class MediaSession {
   private socketClosed = false;
   private conversationDone = false;
   private endRequested: string | null = null;
+  /** The call has ended (terminate()): the conversation stops without a farewell or a hang-up. */
+  private terminated = false;
   /** A machine answer that came while the conversation was being built; it learns it once built. */
   private pendingAnsweredBy: string | null = null;
   private readonly startedAt: number;
@@ -162,7 +164,7 @@ export class MediaSession {
    * time for one, then the hang-up with `reason`. False when the call was already ending.
    */
   end(reason: string): boolean {
-    if (this.conversationDone || this.endRequested !== null) return false;
+    if (this.conversationDone || this.terminated || this.endRequested !== null) return false;
     this.endRequested = reason;
     // A conversation still being built is ended by run() once it is.
     if (!this.conversation) return true;
@@ -177,7 +179,7 @@ export class MediaSession {
    * voicemail detection leaves the voicemail message and hangs up. True when the call does so.
    */
   answeredBy(answeredBy: string): boolean {
-    if (this.conversationDone || this.endRequested !== null) return false;
+    if (this.conversationDone || this.terminated || this.endRequested !== null) return false;
     if (!this.conversation) {
       if (!voicemailDetected(this.options.context.agent, answeredBy)) return false;
       this.pendingAnsweredBy = answeredBy;
@@ -187,6 +189,21 @@ export class MediaSession {
     let acted = false;
     this.guarded(() => (acted = conversation.answeredBy(answeredBy)));
     return acted;
+  }
+
+  /**
+   * The call has reached a terminal status, whatever ended it: the conversation stops now (no farewell, no
+   * hang-up, providers aborted, no more audio) and the socket closes at once; the outcome is still reported.
+   * False when the conversation had already finished.
+   */
+  terminate(): boolean {
+    if (this.conversationDone || this.terminated) return false;
+    this.terminated = true;
+    const conversation = this.conversation;
+    // A conversation still being built is terminated by run() once it is.
+    if (conversation) this.guarded(() => conversation.terminate());
+    this.close(CLOSE_NORMAL, 'call ended');
+    return true;
   }
 
   private async run(): Promise<void> {
@@ -199,11 +216,17 @@ export class MediaSession {
     }
     if (this.conversation) {
       const conversation = this.conversation;
-      // Whatever arrived while the pipeline was being built goes in first, in order.
-      for (const event of this.pending.splice(0)) this.guarded(() => conversation.onEvent(event));
-      if (this.endRequested !== null) this.guarded(() => conversation.end(this.endRequested!));
-      else if (this.pendingAnsweredBy !== null)
-        this.guarded(() => conversation.answeredBy(this.pendingAnsweredBy!));
+      // Whatever arrived while the pipeline was being built goes in first, in order; a call that ended
+      // meanwhile has nothing left to hear.
+      const pending = this.pending.splice(0);
+      if (this.terminated) {
+        this.guarded(() => conversation.terminate());
+      } else {
+        for (const event of pending) this.guarded(() => conversation.onEvent(event));
+        if (this.endRequested !== null) this.guarded(() => conversation.end(this.endRequested!));
+        else if (this.pendingAnsweredBy !== null)
+          this.guarded(() => conversation.answeredBy(this.pendingAnsweredBy!));
+      }
       if (this.socketClosed) this.guarded(() => conversation.onClosed(this.cutReason ?? undefined));
       // A pipeline that breaks still ends the call cleanly: hang-up, report, socket closed.
       result = await conversation.done.catch((err: Error) => this.failed('the conversation failed', err));

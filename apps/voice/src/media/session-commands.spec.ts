@@ -10,6 +10,7 @@ import { CommandableSession, SessionCommands } from './session-commands';
 const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 const END = AddressedSubjects.voice.sessionEnd;
 const ANSWERED_BY = AddressedSubjects.voice.answeredBy;
+const TERMINATE = AddressedSubjects.voice.sessionTerminate;
 
 /** A session over the harness's real conversation, finished once the conversation is done. */
 function heldSession(call: CallHarness): CommandableSession {
@@ -17,6 +18,7 @@ function heldSession(call: CallHarness): CommandableSession {
     callId: 'call-1',
     partnerId: 'partner-1',
     end: (reason) => call.conversation.end(reason),
+    terminate: () => call.conversation.terminate(),
     answeredBy: (answeredBy) => call.conversation.answeredBy(answeredBy),
     finished: call.conversation.done.then(() => undefined),
   };
@@ -135,6 +137,55 @@ describe('SessionCommands (real NATS)', () => {
       expect(badReason.code).toBe(ErrorCode.VALIDATION_ERROR);
       expect(call.result).toBeNull();
       expect(call.reporter.hangups).toEqual([]);
+    });
+  });
+
+  describe('voice.session.terminate', () => {
+    it('the held session of an ended call stops at once: no farewell, no hang-up, its reply abandoned', async () => {
+      call = new CallHarness({
+        agent: { intro_message: 'Hello there.' },
+        sttTexts: ['Tell me everything.'],
+        model: [
+          {
+            deltas: Array.from({ length: 6 }, (_, i) => ({
+              type: 'text' as const,
+              text: `Part ${i} of it. `,
+            })),
+            delayMs: 150,
+          },
+        ],
+      }).start();
+      await call.until(() => call!.reporter.lines.length === 1, 'the intro');
+      commands.serve(heldSession(call));
+      await replicaNats.nc.flush();
+      call.say(400);
+      await call.until(() => call!.model.requests.length === 1, 'the reply to be asked for');
+
+      const data = { callId: 'call-1' };
+      expect(await rpc.request(TERMINATE, 'partner-1', data, { address: 'call-1' })).toEqual({
+        terminated: true,
+      });
+      const result = await call.done();
+      expect(result.endCallReason).toBeNull();
+      expect(call.model.aborted).toBe(1);
+      expect(call.reporter.hangups).toEqual([]);
+      expect(call.tts.requests.map((r) => r.text)).not.toContain(Phrases.endFarewell);
+      // Once finished, nobody holds the call.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(
+        (await failure(rpc.request(TERMINATE, 'partner-1', data, { address: 'call-1' }))).message,
+      ).toMatch(/unavailable/);
+    });
+
+    it("refuses another partner's command and leaves the call alone", async () => {
+      call = new CallHarness({ agent: { intro_message: 'Hi.' } }).start();
+      commands.serve(heldSession(call));
+      await replicaNats.nc.flush();
+      const stranger = await failure(
+        rpc.request(TERMINATE, 'partner-2', { callId: 'call-1' }, { address: 'call-1' }),
+      );
+      expect(stranger.code).toBe(ErrorCode.NOT_FOUND);
+      expect(call.result).toBeNull();
     });
   });
 

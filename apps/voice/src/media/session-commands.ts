@@ -7,6 +7,8 @@ import {
   VoiceAnsweredByRequest,
   VoiceSessionEndReply,
   VoiceSessionEndRequest,
+  VoiceSessionTerminateReply,
+  VoiceSessionTerminateRequest,
 } from '@vap/contracts';
 import { AddressedCommandServer } from '@vap/messaging';
 import type { MediaSession } from './media-session';
@@ -17,7 +19,7 @@ const REASON_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 /** What the commands need of a live session. */
 export type CommandableSession = Pick<
   MediaSession,
-  'callId' | 'partnerId' | 'end' | 'answeredBy' | 'finished'
+  'callId' | 'partnerId' | 'end' | 'terminate' | 'answeredBy' | 'finished'
 >;
 
 /**
@@ -25,6 +27,7 @@ export type CommandableSession = Pick<
  * to its call id while it runs, so only the replica carrying the call's media acts on them, and a call no
  * replica holds gets no responders (the calls service then acts through the carrier, or lets it be).
  * - voice.session.end: the agent's farewell, then the hang-up through calls.voice.hangup;
+ * - voice.session.terminate: the call has ended, the session stops at once (no farewell, no hang-up);
  * - voice.session.answered_by: machine detection answered after the stream opened (a machine answer leaves
  *   the voicemail message and hangs up).
  */
@@ -37,6 +40,9 @@ export class SessionCommands {
     const servings = [
       this.server.serve(AddressedSubjects.voice.sessionEnd, session.callId, (data, request) =>
         endSession(session, data, request.partnerId),
+      ),
+      this.server.serve(AddressedSubjects.voice.sessionTerminate, session.callId, (data, request) =>
+        terminateSession(session, data, request.partnerId),
       ),
       this.server.serve(AddressedSubjects.voice.answeredBy, session.callId, (data, request) =>
         applyAnsweredBy(session, data, request.partnerId),
@@ -64,6 +70,16 @@ function endSession(
     throw AppError.validation([{ field: 'reason', message: 'reason must be a snake_case word' }]);
   }
   return { accepted: session.end(request.reason) };
+}
+
+/** Stops the session of a call that has ended: no farewell, no hang-up, the socket closed now. */
+function terminateSession(
+  session: CommandableSession,
+  request: VoiceSessionTerminateRequest,
+  partnerId: string | null,
+): VoiceSessionTerminateReply {
+  assertHeld(session, request.callId, partnerId);
+  return { terminated: session.terminate() };
 }
 
 /** Hands the late answer to the session; `acted` when it leaves the voicemail message and hangs up. */

@@ -115,6 +115,8 @@ import type {
   VoiceOptOutRequest,
   VoiceSessionEndReply,
   VoiceSessionEndRequest,
+  VoiceSessionTerminateReply,
+  VoiceSessionTerminateRequest,
   VoiceTranscriptRequest,
   VoiceTransferReply,
   VoiceTransferRequest,
@@ -305,6 +307,7 @@ export interface ServiceCommands {
 export interface AddressedCommands {
   'voice.session.end': Command<VoiceSessionEndRequest, VoiceSessionEndReply>;
   'voice.session.answered_by': Command<VoiceAnsweredByRequest, VoiceAnsweredByReply>;
+  'voice.session.terminate': Command<VoiceSessionTerminateRequest, VoiceSessionTerminateReply>;
 }
 export type AddressedSubject = keyof AddressedCommands & string;
 

@@ -119,6 +119,7 @@ export const CommandSenders: { readonly [S in CommandSubject]: readonly NatsServ
   // voice
   'voice.session.end': ['calls'],
   'voice.session.answered_by': ['calls'],
+  'voice.session.terminate': ['calls'],
 };
 
 /**

@@ -144,6 +144,8 @@ export const AddressedSubjects = {
     sessionEnd: 'voice.session.end',
     /** To the same replica: the carrier's machine detection answered after the stream opened (VoiceAnsweredByRequest). */
     answeredBy: 'voice.session.answered_by',
+    /** To the same replica: the call has ended, the session stops at once (VoiceSessionTerminateRequest). */
+    sessionTerminate: 'voice.session.terminate',
   },
 } as const;
 

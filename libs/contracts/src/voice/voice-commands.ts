@@ -156,6 +156,22 @@ export interface VoiceSessionEndReply {
 }
 
 /**
+ * voice.session.terminate, addressed to the call id: the call has reached a terminal status (the carrier's
+ * final status, a cancel, the stale sweeper, any end). The replica holding its media session stops it at
+ * once: no farewell and no hang-up (the call is over), every provider request aborted and every timer
+ * stopped, no further audio or transcript line, the socket closed, and calls.voice.ended reported. No
+ * responder means no replica holds the call's session.
+ */
+export interface VoiceSessionTerminateRequest {
+  callId: string;
+}
+
+export interface VoiceSessionTerminateReply {
+  /** False when the session had already finished its conversation (it is only reporting). */
+  terminated: boolean;
+}
+
+/**
  * voice.session.answered_by, addressed to the call id: the carrier's machine detection answered after the
  * call's media stream opened. The replica holding the session acts as if it had known at the start: for an
  * agent with voicemail detection and a machine answer, the current turn stops, the voicemail message is

@@ -1,7 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { headers as natsHeaders, NatsError, ErrorCode as NatsErrorCode } from 'nats';
-import { AppError, CommandMap, MessageHeaders, PartnerContext, RpcReply, RpcRequest } from '@vap/contracts';
+import {
+  AppError,
+  CommandMap,
+  ErrorCode,
+  MessageHeaders,
+  PartnerContext,
+  RpcReply,
+  RpcRequest,
+} from '@vap/contracts';
 import { NatsConnectionService } from '../nats-connection.service';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { decodeJson, encodeJson } from '../codec';
@@ -18,6 +26,16 @@ export interface RequestOptions {
    * address (AddressedCommandServer) answers, and none serving it is a 502 at once (no responders).
    */
   address?: string;
+}
+
+/**
+ * Nobody serves the subject, which NATS says at once: for an addressed command, no process holds what the
+ * address names (a voice replica no longer holds the call's session). Still the 502 every caller knows.
+ */
+export class NoResponders extends AppError {
+  constructor() {
+    super(ErrorCode.INTERNAL_ERROR, 'A downstream service is unavailable; retry', { status: 502 });
+  }
 }
 
 /** Who a command acts for: a partner's id, the partner as the gateway authenticated it, or nobody (system). */
@@ -80,7 +98,7 @@ export class RpcClient<M extends CommandTypes<M> = CommandMap> {
       const code = err instanceof NatsError ? err.code : undefined;
       if (code === NatsErrorCode.NoResponders) {
         stopTimer({ outcome: 'unavailable' });
-        throw AppError.downstream('A downstream service is unavailable; retry');
+        throw new NoResponders();
       }
       if (code === NatsErrorCode.Timeout) {
         stopTimer({ outcome: 'timeout' });
