@@ -105,9 +105,11 @@ describe('module boundaries', () => {
     ])(
       'refuses %s, a lowest-layer lib, importing %s',
       async (_label, alias, file, name) => {
+        // A higher lib that already uses this one (runtime reads @vap/secrets, the test harness messaging uses too) makes the import a cycle, which
+        // the rule reports in place of the layer: refused either way.
         expect(await boundaryErrors(file, importing(alias, name))).toEqual([
-          expect.stringContaining(
-            'tagged with "layer:contracts" can only depend on libs tagged with "layer:contracts"',
+          expect.stringMatching(
+            /tagged with "layer:contracts" can only depend on libs tagged with "layer:contracts"|^Circular dependency between "secrets" and "(runtime|messaging)"/,
           ),
         ]);
       },
