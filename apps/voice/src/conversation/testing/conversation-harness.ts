@@ -9,6 +9,7 @@ import type {
   VoiceTranscriptRequest,
 } from '@vap/contracts';
 import type { ChatDelta, ChatModel, ChatRequest } from '@vap/llm';
+import type { BlobWriter } from '@vap/storage';
 import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand } from '@vap/media';
 import type { SttProvider, SttSession } from '../../providers/stt-provider';
 import type { TtsProvider, TtsRequest, TtsVoice } from '../../providers/tts-provider';
@@ -227,6 +228,8 @@ export interface HarnessOptions {
   timeScale?: number;
   /** Echo marks as played (a carrier); false models a carrier that loses them. */
   echoMarks?: boolean;
+  /** enable_recording: the writer the recording goes to. */
+  openRecording?: () => BlobWriter;
 }
 
 const CALLER_SPEECH = mulawEncode(sineWave(300, 160, 8000, 8000));
@@ -293,6 +296,7 @@ export class CallHarness {
       timeScale: this.timeScale,
       latency: { observe: (latency) => this.latencies.push(latency) },
       providerTimeoutMs: 2000,
+      openRecording: options.openRecording,
     });
     void this.conversation.done.then((result) => {
       this.result = result;
