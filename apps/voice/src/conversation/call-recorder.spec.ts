@@ -114,21 +114,34 @@ describe('CallRecorder (written to local blob storage as the call runs)', () => 
     }
   });
 
+  it('an agent run a few seconds behind the caller stays back to back (a stalled process)', async () => {
+    const recorder = new CallRecorder(open());
+    recorder.agent(frame(5), false);
+    for (let i = 0; i < 300; i++) recorder.caller(frame(1)); // six seconds of the caller's stream
+    recorder.agent(frame(6), true);
+    await recorder.close();
+    const wav = await stored();
+    expect([0, 159, 160, 319].map((i) => at(wav, i, 1))).toEqual([5, 5, 6, 6]);
+    expect(at(wav, 320, 1)).toBe(0);
+  });
+
   it('an agent run that falls more than the lag behind the caller resumes at the first sample not yet written', async () => {
     const recorder = new CallRecorder(open());
     recorder.agent(frame(7), false);
-    // The caller's stream runs on four seconds while the agent's run is stalled.
-    for (let i = 0; i < 200; i++) recorder.caller(frame(1));
+    // The caller's stream runs on twelve seconds while the agent's run is stalled.
+    for (let i = 0; i < 600; i++) recorder.caller(frame(1));
     recorder.agent(frame(8), true);
     await recorder.close();
     const wav = await stored();
+    const samples = (wav.length - 44) / 4;
+    expect(samples).toBe(96000);
     expect(at(wav, 0, 1)).toBe(7);
     expect(at(wav, 160, 1)).toBe(0);
     // Not at sample 160 (already written out), but where the unwritten audio starts.
-    const resumedAt = [...Array(32000).keys()].find((i) => i > 160 && at(wav, i, 1) === 8)!;
-    expect(resumedAt).toBeGreaterThan(32000 - RECORDING_WINDOW_SAMPLES - RECORDING_LAG_SAMPLES - 1);
+    const resumedAt = [...Array(samples).keys()].find((i) => i > 160 && at(wav, i, 1) === 8)!;
+    expect(resumedAt).toBeGreaterThan(96000 - RECORDING_WINDOW_SAMPLES - RECORDING_LAG_SAMPLES - 1);
     expect(resumedAt % RECORDING_WINDOW_SAMPLES).toBe(0);
-    expect((wav.length - 44) / 4).toBe(Math.max(32000, resumedAt + 160));
+    expect(at(wav, resumedAt + 159, 1)).toBe(8);
   });
 
   it('a store that fails loses the recording: the writer is aborted, onLost hears why, nothing is left', async () => {
@@ -144,7 +157,7 @@ describe('CallRecorder (written to local blob storage as the call runs)', () => 
     };
     const lost: string[] = [];
     const recorder = new CallRecorder(failing, (err) => lost.push(err.message));
-    for (let i = 0; i < 500; i++) recorder.caller(frame(3));
+    for (let i = 0; i < 1500; i++) recorder.caller(frame(3));
     await settle();
     expect(lost).toEqual(['disk full']);
     // Nothing more is handed to the store once it failed.
@@ -165,7 +178,7 @@ describe('CallRecorder (written to local blob storage as the call runs)', () => 
       abort: () => Promise.resolve(),
     };
     const recorder = new CallRecorder(stuck, (err) => lost.push(err.message));
-    for (let i = 0; i < 50 * 40; i++) recorder.caller(frame(1));
+    for (let i = 0; i < 50 * 50; i++) recorder.caller(frame(1));
     expect(lost).toEqual(['the recording store fell 30 s behind']);
     expect(await recorder.close()).toBeNull();
   });

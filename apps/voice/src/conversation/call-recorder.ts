@@ -8,12 +8,17 @@ import type { BlobWriter } from '@vap/storage';
 /** The recording's bytes go out in windows of this many samples per leg (half a second, 16 KB of WAV). */
 export const RECORDING_WINDOW_SAMPLES = TELEPHONY_SAMPLE_RATE / 2;
 /**
- * A window is written once both legs are past it, or once one leg is this far past it (the other is silent,
- * or stalled): the agent's leg has no frames between utterances, and the caller's may stall on the carrier's
- * side. A frame that comes later for a window already written starts at the first sample not yet written.
+ * A window is written once both legs are past it, or once one leg is this far past it (the other is silent, or
+ * stalled): the agent's leg has no frames between utterances, and the caller's may stall on the carrier's side.
+ * An utterance plays back to back even when this process fell behind (its clock skips the slots a stall took,
+ * so the agent's leg falls behind the caller's), so the room is generous: a run further behind than this goes on
+ * at the first sample not yet written, which cuts a gap into it.
  */
-export const RECORDING_LAG_SAMPLES = TELEPHONY_SAMPLE_RATE * 1.5;
-/** Each leg's unwritten audio: the window, the lag, and one more window of room for the frame being placed. */
+export const RECORDING_LAG_SAMPLES = TELEPHONY_SAMPLE_RATE * 9;
+/**
+ * Each leg's unwritten audio: the window, the lag, and one more window of room for the frame being placed; 10 s,
+ * 160 KB a leg, what the whole recording started with when it was kept in memory.
+ */
 const RING_SAMPLES = 2 * RECORDING_WINDOW_SAMPLES + RECORDING_LAG_SAMPLES;
 /** Bytes handed to the writer and not yet stored: past 30 s of audio the store counts as failed. */
 const MAX_BACKLOG_BYTES = TELEPHONY_SAMPLE_RATE * 4 * 30;
