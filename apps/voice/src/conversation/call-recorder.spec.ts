@@ -90,6 +90,7 @@ describe('CallRecorder (written to local blob storage as the call runs)', () => 
         const recorded = (second + 1) * 8000 * 4;
         const least = WAV_HEADER_BYTES + recorded - window - RECORDING_LAG_SAMPLES * 4;
         for (let waited = 0; (await onDisk()) < least && waited < 5000; waited += 20) await settle();
+        expect(lost).toEqual([]);
         expect(await onDisk()).toBeGreaterThanOrEqual(least);
         expect(await onDisk()).toBeLessThanOrEqual(WAV_HEADER_BYTES + recorded);
       }
@@ -157,8 +158,10 @@ describe('CallRecorder (written to local blob storage as the call runs)', () => 
     };
     const lost: string[] = [];
     const recorder = new CallRecorder(failing, (err) => lost.push(err.message));
-    for (let i = 0; i < 1500; i++) recorder.caller(frame(3));
-    await settle();
+    for (let second = 0; second < 30; second++) {
+      for (let i = 0; i < 50; i++) recorder.caller(frame(3));
+      await settle();
+    }
     expect(lost).toEqual(['disk full']);
     // Nothing more is handed to the store once it failed.
     const handed = writes;
@@ -181,6 +184,22 @@ describe('CallRecorder (written to local blob storage as the call runs)', () => 
     for (let i = 0; i < 50 * 50; i++) recorder.caller(frame(1));
     expect(lost).toEqual(['the recording store fell 30 s behind']);
     expect(await recorder.close()).toBeNull();
+  });
+
+  it('a store that hangs at the end loses the recording after the close deadline, so the call can be reported', async () => {
+    const lost: string[] = [];
+    const aborted: boolean[] = [];
+    const hung: BlobWriter = {
+      bytesWritten: 0,
+      write: () => Promise.resolve(),
+      complete: () => new Promise(() => undefined),
+      abort: () => Promise.resolve(void aborted.push(true)),
+    };
+    const recorder = new CallRecorder(hung, (err) => lost.push(err.message), 50);
+    for (let i = 0; i < 50; i++) recorder.caller(frame(1));
+    expect(await recorder.close()).toBeNull();
+    expect(lost).toEqual(['the recording store did not finish within 0.05 s']);
+    expect(aborted).toEqual([true]);
   });
 
   it('a frame longer than a window is placed whole', async () => {

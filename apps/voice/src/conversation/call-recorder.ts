@@ -22,6 +22,11 @@ export const RECORDING_LAG_SAMPLES = TELEPHONY_SAMPLE_RATE * 9;
 const RING_SAMPLES = 2 * RECORDING_WINDOW_SAMPLES + RECORDING_LAG_SAMPLES;
 /** Bytes handed to the writer and not yet stored: past 30 s of audio the store counts as failed. */
 const MAX_BACKLOG_BYTES = TELEPHONY_SAMPLE_RATE * 4 * 30;
+/**
+ * Wall ms close() waits for the store to take the rest and complete the object (an S3 completion uploads up to two
+ * 5 MiB parts); past it the recording is lost, so a hung store cannot hold up the report that ends the call.
+ */
+export const RECORDING_CLOSE_TIMEOUT_MS = 60_000;
 /** The WAV header the writer keeps room for and writes last, with the sizes. */
 export const WAV_HEADER_BYTES = 44;
 
@@ -67,13 +72,19 @@ export class CallRecorder {
   private readonly agentLeg = new Leg();
   /** Samples of each leg written so far (the next window starts here). */
   private written = 0;
+  /** Bytes handed over and not yet stored: `pending` and the write in flight. */
   private backlogBytes = 0;
+  /** Windows waiting for the write in flight; they go out together when it is done. */
+  private pending: Buffer[] = [];
+  private draining = false;
+  private drained: Promise<void> = Promise.resolve();
   private failure: Error | null = null;
   private closed = false;
 
   constructor(
     private readonly writer: BlobWriter,
     private readonly onLost: (error: Error) => void = () => undefined,
+    private readonly closeTimeoutMs = RECORDING_CLOSE_TIMEOUT_MS,
   ) {}
 
   /** One frame of caller audio (PCM16 8 kHz) as the carrier sent it. */
@@ -101,6 +112,23 @@ export class CallRecorder {
     while (!this.failure && this.written < frames) {
       this.writeWindow(Math.min(frames, this.written + RECORDING_WINDOW_SAMPLES));
     }
+    if (this.failure) return null;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), this.closeTimeoutMs);
+      timer.unref?.();
+    });
+    const stored = this.store(frames);
+    const outcome = await Promise.race([stored, late]);
+    clearTimeout(timer);
+    if (outcome !== 'late') return outcome;
+    this.lose(new Error(`the recording store did not finish within ${this.closeTimeoutMs / 1000} s`));
+    return null;
+  }
+
+  /** Waits for the pending windows to be stored, then completes the object with the header. */
+  private async store(frames: number): Promise<{ durationSeconds: number } | null> {
+    await this.drained;
     if (this.failure) return null;
     try {
       await this.writer.complete(pcm16WavHeader(frames * 4, TELEPHONY_SAMPLE_RATE, 2));
@@ -152,10 +180,30 @@ export class CallRecorder {
       this.lose(new Error('the recording store fell 30 s behind'));
       return;
     }
-    this.writer.write(bytes).then(
-      () => (this.backlogBytes -= bytes.length),
-      (err: Error) => this.lose(err),
-    );
+    this.pending.push(bytes);
+    if (!this.draining) {
+      this.draining = true;
+      this.drained = this.drain();
+    }
+  }
+
+  /**
+   * Hands the pending windows to the writer, all that piled up during the last write as one chunk: a store a
+   * write at a time would fall behind on a busy event loop (one write per loop turn) or at a fast media clock.
+   */
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending.length && !this.failure) {
+        const chunk = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
+        this.pending = [];
+        await this.writer.write(chunk);
+        this.backlogBytes -= chunk.length;
+      }
+    } catch (err) {
+      this.lose(err as Error);
+    } finally {
+      this.draining = false;
+    }
   }
 
   private lose(error: Error): void {
