@@ -73,6 +73,7 @@ describe('S3BlobStorage.openWriter (multipart upload against a fake S3)', () => 
     expect(sent).toBe(2 * S3_MIN_PART_BYTES - 44);
     expect(sentWhileWriting.some((bytes) => bytes === S3_MIN_PART_BYTES - 44)).toBe(true);
     expect(s3.objects.get(`${key}.part1`)?.body.length).toBe(S3_MIN_PART_BYTES - 44);
+    expect(s3.objects.get(`${key}.part1`)?.tagging).toBe('vap-staging=1');
     expect(s3.objects.has(key)).toBe(false);
 
     const header = Buffer.alloc(44, 7);

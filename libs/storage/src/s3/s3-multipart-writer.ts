@@ -16,6 +16,9 @@ import { SequentialBlobWriter } from '../writer/sequential-blob-writer';
 /** S3's smallest part: every part of a multipart upload but the last must be at least this long. */
 export const S3_MIN_PART_BYTES = 5 * 1024 * 1024;
 
+/** The tag on staging objects (see S3MultipartWriter). */
+export const S3_STAGING_TAG = 'vap-staging';
+
 export interface S3MultipartTarget {
   client: S3Client;
   bucket: string;
@@ -31,7 +34,7 @@ export interface S3MultipartTarget {
  * like every part but the last. So part 1 is uploaded last: when its data (the part less the header's room)
  * fills, that data goes to a staging object beside the key (`<key>.part1`) instead of being held; at complete()
  * the last part is uploaded, part 1 is built from the header and the staging object read back (into the same
- * buffer), uploaded, the upload completed and the staging object deleted. The result is the plain object
+ * buffer), uploaded, the upload completed and the staging object (tagged `vap-staging=1`) deleted. The result is the plain object
  * (`header + data`), with one 5 MiB read-back per long object as the price. Without a header part 1 goes up as
  * soon as it fills. A failure or abort() aborts the multipart upload and deletes the staging object.
  */
@@ -137,6 +140,8 @@ export class S3MultipartWriter extends SequentialBlobWriter {
           Key: this.stagingKey,
           Body: part.subarray(this.headerBytes),
           ContentType: 'application/octet-stream',
+          // A writer killed before it finished leaves this behind: the tag lets a lifecycle rule expire it.
+          Tagging: `${S3_STAGING_TAG}=1`,
         }),
       );
       this.staged = true;

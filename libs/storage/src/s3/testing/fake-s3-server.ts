@@ -10,6 +10,8 @@ const MIN_PART_BYTES = 5 * 1024 * 1024;
 export interface FakeS3Object {
   body: Buffer;
   contentType: string | null;
+  /** The object's tags (x-amz-tagging), as a query string. */
+  tagging?: string;
 }
 
 export interface FakeS3Upload {
@@ -100,7 +102,8 @@ export class FakeS3Server {
       if (req.method === 'POST') return this.completeUpload(res, uploadId, upload, body.toString('utf8'));
     }
     if (req.method === 'PUT') {
-      this.objects.set(key, { body, contentType });
+      const tagging = req.headers['x-amz-tagging'] as string | undefined;
+      this.objects.set(key, { body, contentType, ...(tagging ? { tagging } : {}) });
       res.writeHead(200, { ETag: `"${createHash('md5').update(body).digest('hex')}"` }).end();
       return;
     }
