@@ -41,6 +41,7 @@ import { LiveSessionsWatcher } from './live-sessions';
 import { ProcessSampler, readProcessUsage } from './process-sampler';
 import { RoundReport, roundFigures, summariseRound, targetVerdicts } from './round-report';
 import { scrapeSendPacing, sendPacingBetween } from './send-pacing';
+import { benchVoiceEnv } from './voice-env';
 
 const rounds = process.argv.slice(2).map(Number);
 if (rounds.some((n) => !Number.isInteger(n) || n <= 0)) {
@@ -96,28 +97,7 @@ async function main(): Promise<void> {
     const tokenKey = mediaStreamTokenKey(Buffer.from(secretsKey, 'hex'));
     const fleet = CallerFleet.start();
     cleanups.unshift(() => fleet.close());
-    const env = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      NATS_URL: infra.nats.url,
-      NATS_SUBJECT_PREFIX: infra.prefix,
-      SECRETS_KEY: secretsKey,
-      MEDIA_TIME_SCALE: '1',
-      STT_PROVIDER: 'openai',
-      // The speech providers append /v1/audio/..., the chat model appends /chat/completions.
-      STT_BASE_URL: providers.rootUrl,
-      STT_API_KEY: 'bench',
-      STT_MODEL: 'whisper-1',
-      TTS_PROVIDER: 'openai',
-      TTS_BASE_URL: providers.rootUrl,
-      TTS_API_KEY: 'bench',
-      TTS_MODEL: 'tts-1',
-      LLM_BASE_URL: providers.baseUrl,
-      LLM_API_KEY: 'bench',
-      LLM_MODEL: 'bench-chat',
-      // The fakes listen on 127.0.0.1.
-      PROVIDER_ALLOW_PRIVATE_NETWORKS: 'true',
-    };
+    const env = benchVoiceEnv(infra, providers, secretsKey);
 
     console.log(
       `voice benchmark: rounds of ${rounds.join(', ')} concurrent carrier_b calls on ${replicaCounts.join(' then ')} ` +
