@@ -21,6 +21,10 @@ export interface FleetRound {
   turns: number;
   expectIntro: boolean;
   minAnswerFrames: number;
+  /** Frames per carrier tick: the media clock's speed-up (see SimulatedCallOptions). Default 1. */
+  framesPerTick?: number;
+  /** Media seconds each call lasts at least, silent after its turns (see SimulatedCallOptions). */
+  mediaSeconds?: number;
 }
 
 export interface FleetRoundResult {
@@ -56,6 +60,8 @@ export async function runFleetRound(round: FleetRound, clock: CarrierClock): Pro
         turns: round.turns,
         expectIntro: round.expectIntro,
         minAnswerFrames: round.minAnswerFrames,
+        framesPerTick: round.framesPerTick,
+        mediaSeconds: round.mediaSeconds,
       });
     }),
   );

@@ -40,6 +40,7 @@ import { LiveSessionsWatcher } from './live-sessions';
 import { ProcessSampler, readProcessUsage } from './process-sampler';
 import { RoundReport, roundFigures, summariseRound, targetVerdicts } from './round-report';
 import { scrapeSendPacing, sendPacingBetween } from './send-pacing';
+import { benchVoiceEnv } from './voice-env';
 
 const rounds = process.argv.slice(2).map(Number);
 if (rounds.some((n) => !Number.isInteger(n) || n <= 0)) {
@@ -95,30 +96,7 @@ async function main(): Promise<void> {
     const tokenKey = randomBytes(32);
     const fleet = CallerFleet.start();
     cleanups.unshift(() => fleet.close());
-    const env = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      NATS_URL: infra.nats.url,
-      NATS_SUBJECT_PREFIX: infra.prefix,
-      STREAM_TOKEN_KEY: tokenKey.toString('base64'),
-      MEDIA_TIME_SCALE: '1',
-      STT_PROVIDER: 'openai',
-      // One base for all three providers (the OpenAI SDK's convention, as a user sets it).
-      STT_BASE_URL: providers.baseUrl,
-      STT_API_KEY: 'bench',
-      STT_MODEL: 'whisper-1',
-      TTS_PROVIDER: 'openai',
-      TTS_BASE_URL: providers.baseUrl,
-      TTS_API_KEY: 'bench',
-      TTS_MODEL: 'tts-1',
-      LLM_BASE_URL: providers.baseUrl,
-      LLM_API_KEY: 'bench',
-      LLM_MODEL: 'bench-chat',
-      // The fakes listen on 127.0.0.1.
-      PROVIDER_ALLOW_PRIVATE_NETWORKS: 'true',
-      // A round measures what a replica does at its size, so the replica's own limit must not refuse calls of it.
-      MAX_LIVE_SESSIONS: String(Math.max(...rounds, warmupCalls)),
-    };
+    const env = benchVoiceEnv(infra, providers, tokenKey, Math.max(...rounds, warmupCalls));
 
     console.log(
       `voice benchmark: rounds of ${rounds.join(', ')} concurrent carrier_b calls on ${replicaCounts.join(' then ')} ` +

@@ -169,6 +169,32 @@ describe('simulated caller', () => {
     }
   }, 20_000);
 
+  it('a long call at a fast media clock: frames go out in bursts, and after its turns the caller stays on silently', async () => {
+    const agent = await startFakeAgent({ intro: false, answerFrames: 5 });
+    try {
+      const started = performance.now();
+      const result = await runSimulatedCall({
+        url: agent.url,
+        callId: 'call-1',
+        clock,
+        audio,
+        turns: 1,
+        expectIntro: false,
+        quietMs: 100,
+        framesPerTick: 10,
+        mediaSeconds: 20,
+      });
+      const wallMs = performance.now() - started;
+      expect(result).toMatchObject({ endedBy: 'caller', unanswered: 0 });
+      await waitFor(() => agent.log.events.includes('stop'), { timeoutMs: 2000, description: 'stop' });
+      // Exactly 20 s of media (1,000 frames) whatever the turn took, 10 frames a 20 ms tick: about 2 s of wall time.
+      expect(agent.log.mediaFrames).toBe(1000);
+      expect(wallMs).toBeLessThan(10_000);
+    } finally {
+      await agent.close();
+    }
+  }, 20_000);
+
   it('counts turns the agent never answers and still ends the call', async () => {
     const agent = await startFakeAgent({ intro: false, answerFrames: 0 });
     try {

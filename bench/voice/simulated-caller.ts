@@ -33,6 +33,16 @@ export interface SimulatedCallOptions {
   answerTimeoutMs?: number;
   /** Bound on the WebSocket opening. Default 10 s. */
   connectTimeoutMs?: number;
+  /**
+   * Frames sent per clock tick: the media clock runs this many times faster than real time (the voice service's
+   * MEDIA_TIME_SCALE set alike), as a burst a tick. Default 1.
+   */
+  framesPerTick?: number;
+  /**
+   * After its turns the caller stays on the line, silent, until the stream has carried this much media (the
+   * recording benchmark's long calls). Default 0: it hangs up after its last turn.
+   */
+  mediaSeconds?: number;
 }
 
 export interface SimulatedCallResult {
@@ -50,7 +60,7 @@ export interface SimulatedCallResult {
   error?: string;
 }
 
-type Phase = 'greeting' | 'speaking' | 'awaiting' | 'done';
+type Phase = 'greeting' | 'speaking' | 'awaiting' | 'holding' | 'done';
 
 // The load generator shares the machine with the service it measures: its per-frame work is kept small. The
 // caller's frames are fixed buffers, so each is base64-encoded once.
@@ -85,6 +95,8 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
   const quietMs = options.quietMs ?? 400;
   const minAnswerFrames = options.minAnswerFrames ?? 1;
   const answerTimeoutMs = options.answerTimeoutMs ?? 15_000;
+  const framesPerTick = options.framesPerTick ?? 1;
+  const mediaFrames = ((options.mediaSeconds ?? 0) * 1000) / FRAME_MS;
   const streamSid = `MZ${randomBytes(16).toString('hex')}`;
   const callSid = `CA${randomBytes(16).toString('hex')}`;
   const accountSid = 'ACbench';
@@ -155,23 +167,29 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
       result.unanswered++;
       return true;
     };
+    const hangUp = () => {
+      send({
+        event: 'stop',
+        sequenceNumber: String(++sequenceNumber),
+        streamSid,
+        stop: { accountSid, callSid },
+      });
+      finish('caller');
+    };
     const afterAgent = () => {
       if (turnsDone >= options.turns) {
-        send({
-          event: 'stop',
-          sequenceNumber: String(++sequenceNumber),
-          streamSid,
-          stop: { accountSid, callSid },
-        });
-        finish('caller');
+        if (chunk < mediaFrames) {
+          phase = 'holding';
+          return;
+        }
+        hangUp();
         return;
       }
       phase = 'speaking';
       speechIndex = 0;
     };
 
-    const onTick = () => {
-      const now = performance.now();
+    const onFrame = (now: number) => {
       switch (phase) {
         case 'greeting':
           sendMedia(options.audio.silenceFrame);
@@ -190,11 +208,18 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
           sendMedia(options.audio.silenceFrame);
           if (agentDone(now)) afterAgent();
           return;
+        case 'holding':
+          sendMedia(options.audio.silenceFrame);
+          if (chunk >= mediaFrames) hangUp();
+          return;
         case 'done':
           return;
       }
     };
-
+    const onTick = () => {
+      const now = performance.now();
+      for (let i = 0; i < framesPerTick && phase !== 'done'; i++) onFrame(now);
+    };
     socket.on('open', () => {
       send({ event: 'connected', protocol: 'Call', version: '1.0.0' });
       send({

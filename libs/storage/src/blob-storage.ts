@@ -16,6 +16,35 @@ export interface PutBlobOptions {
   exactBytes?: number;
 }
 
+export interface OpenBlobWriterOptions {
+  contentType: string;
+  /** A write that takes the object (header included) beyond this many bytes fails with BlobTooLargeError. */
+  maxBytes?: number;
+  /**
+   * Bytes at the start of the object whose content is known only at the end (a WAV header's sizes): room is kept
+   * for them and complete(header) writes them.
+   */
+  headerBytes?: number;
+}
+
+/**
+ * An object written a chunk at a time while its content is produced (a call's recording), so the writer never
+ * holds the whole of it: the local driver appends to a temporary file, the S3 driver uploads 5 MiB parts as they
+ * fill (a multipart upload). Nothing is visible at the key before complete(); a failed write or abort() leaves
+ * nothing behind (the S3 driver's leftovers after a crash are incomplete multipart uploads, which the bucket's
+ * lifecycle rule removes). Calls are queued in order: write() may be called again before the last one settled.
+ */
+export interface BlobWriter {
+  /** Bytes of the object so far, the reserved header included. */
+  readonly bytesWritten: number;
+  /** Appends `chunk`; the writer keeps a reference until the returned promise settles. */
+  write(chunk: Buffer): Promise<void>;
+  /** Writes the header (exactly `headerBytes` long) and puts the object at its key. */
+  complete(header?: Buffer): Promise<BlobHead>;
+  /** Drops what was written; harmless after a failure, a completion or another abort. */
+  abort(): Promise<void>;
+}
+
 export interface PresignUploadOptions {
   contentType: string;
   /** Exact size of the body the client must send. */
@@ -47,6 +76,8 @@ export interface PresignedRequest {
 export interface BlobStorage {
   readonly driver: 'local' | 's3';
   put(key: string, body: Buffer | Readable, options: PutBlobOptions): Promise<BlobHead>;
+  /** A writer that builds the object at `key` from chunks (see BlobWriter). */
+  openWriter(key: string, options: OpenBlobWriterOptions): BlobWriter;
   /** Size and type of an object, or null when there is none. */
   head(key: string): Promise<BlobHead | null>;
   /** The whole object, or null when there is none; larger than maxBytes is a BlobTooLargeError. */
@@ -81,6 +112,15 @@ export class BlobSizeMismatchError extends Error {
 export function putLimit(options: PutBlobOptions): number | undefined {
   if (options.exactBytes === undefined) return options.maxBytes;
   return options.maxBytes === undefined ? options.exactBytes : Math.min(options.maxBytes, options.exactBytes);
+}
+
+/** The header a writer's complete() was given must fill exactly the room reserved for it. */
+export function assertHeader(header: Buffer | undefined, headerBytes: number): Buffer {
+  const given = header ?? Buffer.alloc(0);
+  if (given.length !== headerBytes) {
+    throw new RangeError(`header has ${given.length} bytes, ${headerBytes} were reserved`);
+  }
+  return given;
 }
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;

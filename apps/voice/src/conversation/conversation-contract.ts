@@ -1,5 +1,6 @@
 import type { AgentSettings, TurnLatency, VoiceCallContext } from '@vap/contracts';
 import type { MediaStreamCommand, MediaStreamEvent, PacingObserver } from '@vap/media';
+import type { BlobWriter } from '@vap/storage';
 import type { SttProvider } from '../providers/stt-provider';
 import type { TtsProvider, TtsVoice } from '../providers/tts-provider';
 import type { CallReporter } from './call-reporter';
@@ -58,6 +59,13 @@ export interface ConversationOptions {
   onProviderFallback?: (failure: ProviderFailure, next: string) => void;
   /** Errors the conversation survives (a transcript line the calls service did not take), for the log. */
   onError?: (error: unknown, context: string) => void;
+  /**
+   * enable_recording: where the call's recording is written as the call runs (a blob writer at the calls
+   * service's key). Without it the call is not recorded.
+   */
+  openRecording?: () => BlobWriter;
+  /** The recording could not be stored (the call goes on without it). */
+  onRecordingLost?: (error: Error) => void;
 }
 
 export interface ConversationResult {
@@ -65,8 +73,11 @@ export interface ConversationResult {
   endCallReason: string | null;
   /** Seconds of media the stream carried (media clock). */
   mediaSeconds: number;
-  /** Two-channel 16-bit 8 kHz WAV (left: caller, right: agent) when the agent records, else null. */
-  recording: { wav: Buffer; durationSeconds: number } | null;
+  /**
+   * The two-channel 16-bit 8 kHz WAV (left: caller, right: agent) stored by openRecording's writer, when the agent
+   * records and the store took it; else null.
+   */
+  recording: { durationSeconds: number } | null;
   /** Outbound pacing over the call (frames, underruns, jitter), for metrics and the benchmark. */
   pacing?: PacingStats;
 }

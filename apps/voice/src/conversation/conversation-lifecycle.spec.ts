@@ -1,4 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { FRAME_MS, levelDbfs, mulawDecode } from '@vap/media';
+import { BlobUrlSigner, LocalBlobStorage } from '@vap/storage';
+import { WAV_HEADER_BYTES } from './call-recorder';
 import { CAP_FAREWELL_LEAD_MS, IDLE_REPROMPT_MS, IDLE_STREAM_SLACK_MS, Phrases } from './conversation';
 import { CallHarness } from './testing/conversation-harness';
 
@@ -451,8 +457,13 @@ describe('conversation: lifecycle', () => {
   });
 
   it('enable_recording: a two-channel WAV with the caller left and the agent right, aligned', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'conversation-recording-'));
+    const storage = new LocalBlobStorage(dir, new BlobUrlSigner(randomBytes(32)), '/api/v2/uploads');
+    const key = 'recordings/partner-1/call-1.wav';
     call = new CallHarness({
       agent: { enable_recording: true, intro_message: 'Hello, how are you?' },
+      openRecording: () =>
+        storage.openWriter(key, { contentType: 'audio/wav', headerBytes: WAV_HEADER_BYTES }),
       sttTexts: ['Fine thanks.'],
       model: [{ deltas: [{ type: 'text', text: 'Great to hear.' }] }],
       // The caller's leg is the stream's frames and the agent's runs start where it is; the checks below use
@@ -464,7 +475,8 @@ describe('conversation: lifecycle', () => {
     await call.until(() => call!.reporter.lines.length === 3, 'the reply');
     call.hangUp();
     const result = await call.done();
-    const wav = result.recording!.wav;
+    const wav = (await storage.read(key, 10 * 1024 * 1024))!;
+    await rm(dir, { recursive: true, force: true });
     expect(wav.toString('ascii', 0, 4)).toBe('RIFF');
     expect(wav.readUInt16LE(22)).toBe(2);
     expect(wav.readUInt32LE(24)).toBe(8000);

@@ -248,7 +248,7 @@ class Conversation implements LiveConversation {
   private start(): void {
     this.phase = 'live';
     const time = (this.time = new MediaTime(this.options.timeScale));
-    this.recorder = this.agent.enable_recording ? new CallRecorder() : null;
+    this.recorder = this.agent.enable_recording ? this.openRecorder() : null;
     const onFallback = (failure: ProviderFailure, next: string) =>
       this.options.onProviderFallback?.(failure, next);
     this.speech = new AgentSpeech({
@@ -315,6 +315,17 @@ class Conversation implements LiveConversation {
       this.say(substituteVariables(this.agent.intro_message, this.variables));
     } else {
       this.armIdle();
+    }
+  }
+
+  private openRecorder(): CallRecorder | null {
+    const { openRecording, onRecordingLost } = this.options;
+    if (!openRecording) return null;
+    try {
+      return new CallRecorder(openRecording(), onRecordingLost);
+    } catch (error) {
+      onRecordingLost?.(error as Error);
+      return null;
     }
   }
 
@@ -813,11 +824,13 @@ class Conversation implements LiveConversation {
     const mediaSeconds = (this.time?.now() ?? 0) / 1000;
     await this.stopWork();
     await this.reports;
+    // What is left of the recording (a window or two) and its header; the rest went out as the call ran.
+    const recording = this.recorder ? await this.recorder.close() : null;
     this.phase = 'done';
     this.resolveDone({
       endCallReason: reason,
       mediaSeconds,
-      recording: this.recorder ? this.recorder.toWav() : null,
+      recording,
       ...(this.speech ? { pacing: this.speech.pacing } : {}),
     });
   }

@@ -10,6 +10,7 @@ import type { AcceptedStream } from '../media/media-stream-server';
 import { endedSessions, pacingMetrics, providerFallbacks, turnLatencySink } from '../metrics/voice.metrics';
 import { createSpeechProviders, type SttProvider, type TtsProvider } from '../providers';
 import { resolveAgentVoice } from './agent-voice';
+import { openRecording } from './call-recording';
 import { reportEnded } from './ended-report';
 import { RpcCallReporter } from './rpc-call-reporter';
 
@@ -73,6 +74,9 @@ export class ConversationStarter {
             providerFallbacks.inc({ kind: failure.provider, to: next });
             log('warn', `call ${context.callId}: ${failure.message}; the call goes on with ${next}`);
           },
+          openRecording: () => openRecording(storage, context),
+          onRecordingLost: (err) =>
+            log('error', `call ${context.callId}: the recording could not be stored: ${err.message}`),
           onError: (err, what) =>
             log(
               'warn',
@@ -83,14 +87,12 @@ export class ConversationStarter {
       hangup: (reason) => reporter.hangup(reason),
       finish: async (result) => {
         try {
-          await reportEnded(rpc, storage, context, result, {
+          await reportEnded(rpc, context, result, {
             onRetry: (attempt, err) =>
               log(
                 'warn',
                 `call ${context.callId}: calls.voice.ended attempt ${attempt} failed: ${err.message}`,
               ),
-            onRecordingLost: (err) =>
-              log('error', `call ${context.callId}: the recording could not be stored: ${err.message}`),
           });
           endedSessions.inc({ outcome: result.endCallReason === null ? 'caller_ended' : 'agent_ended' });
         } catch (err) {

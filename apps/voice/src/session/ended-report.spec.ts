@@ -1,20 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { connect, NatsConnection } from 'nats';
 import { AppError, RpcReply, RpcRequest, VoiceCallContext, VoiceEndedRequest } from '@vap/contracts';
 import { NatsConnectionService, RpcClient } from '@vap/messaging';
-import { BlobUrlSigner, LocalBlobStorage } from '@vap/storage';
-import { recordingKey, reportEnded } from './ended-report';
+import { recordingKey } from './call-recording';
+import { reportEnded } from './ended-report';
 
 const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 const CONTEXT = { callId: 'call_rec', partnerId: 'partner_rec' } as VoiceCallContext;
 
-describe('reportEnded (real NATS, local blob storage)', () => {
+describe('reportEnded (real NATS)', () => {
   const prefix = `voiceended_${randomBytes(4).toString('hex')}`;
-  const dir = mkdtempSync(join(tmpdir(), 'voice-ended-'));
-  const storage = new LocalBlobStorage(dir, new BlobUrlSigner(randomBytes(32)), '/api/v2/uploads');
   let nats: NatsConnectionService;
   let rpc: RpcClient;
   let calls: NatsConnection;
@@ -52,7 +47,6 @@ describe('reportEnded (real NATS, local blob storage)', () => {
   afterAll(async () => {
     await calls?.drain();
     await nats?.onApplicationShutdown();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   beforeEach(() => {
@@ -60,19 +54,16 @@ describe('reportEnded (real NATS, local blob storage)', () => {
     failFirst = 0;
   });
 
-  it("stores the recording under the calls service's key and reports it with the call's outcome", async () => {
-    const wav = Buffer.from('RIFF....WAVEfmt two legs');
+  it("reports the recording the call stored, under the calls service's key, with the call's outcome", async () => {
     const retries: number[] = [];
     failFirst = 2;
     await reportEnded(
       rpc,
-      storage,
       CONTEXT,
-      { endCallReason: 'agent_ended_call', mediaSeconds: 12.5, recording: { wav, durationSeconds: 12 } },
+      { endCallReason: 'agent_ended_call', mediaSeconds: 12.5, recording: { durationSeconds: 12 } },
       { retryDelayMs: 10, onRetry: (attempt) => retries.push(attempt) },
     );
     expect(recordingKey('partner_rec', 'call_rec')).toBe('recordings/partner_rec/call_rec.wav');
-    expect(await storage.read('recordings/partner_rec/call_rec.wav', 1024)).toEqual(wav);
     expect(retries).toEqual([1, 2]);
     expect(received).toEqual([
       {
@@ -85,14 +76,13 @@ describe('reportEnded (real NATS, local blob storage)', () => {
   });
 
   it('reports a call without a recording, and gives up once its retry window has passed', async () => {
-    await reportEnded(rpc, storage, CONTEXT, { endCallReason: null, mediaSeconds: 3, recording: null });
+    await reportEnded(rpc, CONTEXT, { endCallReason: null, mediaSeconds: 3, recording: null });
     expect(received).toEqual([{ callId: 'call_rec', endCallReason: null, mediaSeconds: 3, recording: null }]);
     failFirst = 1000;
     const started = Date.now();
     await expect(
       reportEnded(
         rpc,
-        storage,
         CONTEXT,
         { endCallReason: null, mediaSeconds: 3, recording: null },
         { retryDelayMs: 5, maxDelayMs: 20, deadline: Date.now() + 300 },
@@ -107,7 +97,6 @@ describe('reportEnded (real NATS, local blob storage)', () => {
     const retries: number[] = [];
     await reportEnded(
       rpc,
-      storage,
       CONTEXT,
       { endCallReason: 'agent_ended_call', mediaSeconds: 3, recording: null },
       { retryDelayMs: 5, maxDelayMs: 20, onRetry: (attempt) => retries.push(attempt) },
@@ -127,7 +116,7 @@ describe('reportEnded (real NATS, local blob storage)', () => {
       },
     } as unknown as RpcClient;
     await expect(
-      reportEnded(refusing, storage, CONTEXT, { endCallReason: null, mediaSeconds: 1, recording: null }),
+      reportEnded(refusing, CONTEXT, { endCallReason: null, mediaSeconds: 1, recording: null }),
     ).rejects.toMatchObject({ status: 404 });
     expect(attempts).toBe(1);
   });

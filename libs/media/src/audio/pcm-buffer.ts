@@ -1,4 +1,4 @@
-// PCM16 audio gathered a frame at a time (an utterance for STT, a leg of a call's recording) in one buffer that
+// PCM16 audio gathered a frame at a time (an utterance for STT) in one buffer that
 // doubles as it fills: a frame costs a copy, not an object kept per frame, and n frames cost log n regrowths.
 
 /** PCM16 samples written a frame at a time, kept in one growing buffer. */

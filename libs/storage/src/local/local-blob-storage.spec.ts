@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -57,6 +57,44 @@ describe('LocalBlobStorage', () => {
       storage.put('a/exact', Buffer.from('1234567'), { contentType: 'text/plain', exactBytes: 5 }),
     ).rejects.toBeInstanceOf(BlobTooLargeError);
     expect((await storage.read('a/exact', 10))?.toString()).toBe('12345');
+  });
+
+  it('writes an object chunk by chunk to a temporary file, the header in place at the end, then under its key', async () => {
+    const writer = storage.openWriter('recordings/p1/c1.wav', { contentType: 'audio/wav', headerBytes: 4 });
+    const chunks = [Buffer.from('first '), Buffer.from('second '), Buffer.from('third')];
+    // Queued without waiting: they land in order.
+    await Promise.all(chunks.map((c) => writer.write(c)));
+    expect(writer.bytesWritten).toBe(4 + 18);
+    // Nothing at the key yet; the bytes are on disk, not held by the writer.
+    expect(await storage.head('recordings/p1/c1.wav')).toBeNull();
+    const [tmp] = await readdir(join(dir, 'tmp'));
+    expect((await readFile(join(dir, 'tmp', tmp))).toString()).toBe('\0\0\0\0first second third');
+    await expect(writer.complete(Buffer.from('HEADER'))).rejects.toThrow(/6 bytes, 4 were reserved/);
+    expect(await writer.complete(Buffer.from('HEAD'))).toEqual({ size: 22, contentType: 'audio/wav' });
+    expect((await storage.read('recordings/p1/c1.wav', 100))?.toString()).toBe('HEADfirst second third');
+    expect(await storage.head('recordings/p1/c1.wav')).toEqual({ size: 22, contentType: 'audio/wav' });
+    expect(await readdir(join(dir, 'tmp'))).toEqual([]);
+    await expect(writer.write(Buffer.from('late'))).rejects.toThrow(/completed/);
+  });
+
+  it('an aborted or oversized writer leaves nothing behind and an earlier object in place', async () => {
+    await storage.put('recordings/p1/c2.wav', Buffer.from('earlier'), { contentType: 'audio/wav' });
+    const aborted = storage.openWriter('recordings/p1/c2.wav', { contentType: 'audio/wav' });
+    await aborted.write(Buffer.alloc(100));
+    await aborted.abort();
+    await aborted.abort();
+    await expect(aborted.complete()).rejects.toThrow(/aborted/);
+    expect((await storage.read('recordings/p1/c2.wav', 100))?.toString()).toBe('earlier');
+    expect(await readdir(join(dir, 'tmp'))).toEqual([]);
+
+    const big = storage.openWriter('recordings/p1/c3.wav', { contentType: 'audio/wav', maxBytes: 150 });
+    await big.write(Buffer.alloc(100));
+    await expect(big.write(Buffer.alloc(100))).rejects.toBeInstanceOf(BlobTooLargeError);
+    await expect(big.complete()).rejects.toBeInstanceOf(BlobTooLargeError);
+    await big.abort();
+    expect(await storage.head('recordings/p1/c3.wav')).toBeNull();
+    expect(await readdir(join(dir, 'tmp'))).toEqual([]);
+    expect(() => storage.openWriter('../escape', { contentType: 'audio/wav' })).toThrow(/invalid object key/);
   });
 
   it('refuses to read more than asked for', async () => {

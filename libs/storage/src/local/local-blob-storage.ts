@@ -10,6 +10,8 @@ import {
   BlobStorage,
   BlobSizeMismatchError,
   BlobTooLargeError,
+  BlobWriter,
+  OpenBlobWriterOptions,
   PresignDownloadOptions,
   PresignedRequest,
   PresignUploadOptions,
@@ -17,6 +19,7 @@ import {
   putLimit,
 } from '../blob-storage';
 import { BlobUrlSigner } from '../signing/blob-url-signer';
+import { LocalBlobWriter } from './local-blob-writer';
 
 interface Meta {
   contentType: string;
@@ -98,6 +101,13 @@ export class LocalBlobStorage implements BlobStorage {
       await rm(tmp, { force: true });
       throw err;
     }
+  }
+
+  openWriter(key: string, options: OpenBlobWriterOptions): BlobWriter {
+    return new LocalBlobWriter(
+      { tmpDir: join(this.root, 'tmp'), target: this.objectPath(key), meta: this.metaPath(key) },
+      options,
+    );
   }
 
   async head(key: string): Promise<BlobHead | null> {

@@ -14,12 +14,15 @@ import {
   BlobStorage,
   BlobSizeMismatchError,
   BlobTooLargeError,
+  BlobWriter,
+  OpenBlobWriterOptions,
   PresignDownloadOptions,
   PresignedRequest,
   PresignUploadOptions,
   PutBlobOptions,
   putLimit,
 } from '../blob-storage';
+import { S3MultipartWriter } from './s3-multipart-writer';
 
 export interface S3BlobStorageOptions {
   bucket: string;
@@ -70,6 +73,11 @@ export class S3BlobStorage implements BlobStorage {
       }),
     );
     return { size: bytes.length, contentType: options.contentType };
+  }
+
+  openWriter(key: string, options: OpenBlobWriterOptions): BlobWriter {
+    assertObjectKey(key);
+    return new S3MultipartWriter({ client: this.client, bucket: this.options.bucket, key }, options);
   }
 
   async head(key: string): Promise<BlobHead | null> {

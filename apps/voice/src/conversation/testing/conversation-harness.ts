@@ -9,6 +9,7 @@ import type {
   VoiceTranscriptRequest,
 } from '@vap/contracts';
 import type { ChatDelta, ChatModel, ChatRequest } from '@vap/llm';
+import type { BlobWriter } from '@vap/storage';
 import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand } from '@vap/media';
 import type { SttProvider, SttSession } from '../../providers/stt-provider';
 import type { TtsProvider, TtsRequest, TtsVoice } from '../../providers/tts-provider';
@@ -237,6 +238,8 @@ export interface HarnessOptions {
    * LLM_FALLBACK_BASE_URL set them up: the primaries are then named deepgram and openai.
    */
   fallbacks?: { model?: ModelTurn[] };
+  /** enable_recording: the writer the recording goes to. */
+  openRecording?: () => BlobWriter;
 }
 
 const CALLER_SPEECH = mulawEncode(sineWave(300, 160, 8000, 8000));
@@ -320,6 +323,7 @@ export class CallHarness {
       latency: { observe: (latency) => this.latencies.push(latency) },
       providerTimeoutMs: 2000,
       onProviderFallback: (failure, next) => this.fallbacks.push({ failure: failure.message, next }),
+      openRecording: options.openRecording,
     });
     void this.conversation.done.then((result) => {
       this.result = result;
