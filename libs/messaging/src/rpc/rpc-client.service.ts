@@ -1,7 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { headers as natsHeaders, NatsError, ErrorCode as NatsErrorCode } from 'nats';
-import { AppError, CommandMap, MessageHeaders, PartnerContext, RpcReply, RpcRequest } from '@vap/contracts';
+import {
+  AppError,
+  CommandMap,
+  ErrorCode,
+  MessageHeaders,
+  PartnerContext,
+  RpcReply,
+  RpcRequest,
+} from '@vap/contracts';
 import { NatsConnectionService } from '../nats-connection.service';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { decodeJson, encodeJson } from '../codec';
@@ -81,6 +89,15 @@ export class RpcClient<M extends CommandTypes<M> = CommandMap> {
       if (code === NatsErrorCode.NoResponders) {
         stopTimer({ outcome: 'unavailable' });
         throw AppError.downstream('A downstream service is unavailable; retry');
+      }
+      if (code === NatsErrorCode.MaxPayloadExceeded) {
+        // A body the gateway took (BODY_LIMIT) whose command does not fit in one message is too large for the
+        // platform: the caller's 413, not a failure to retry. Bulk uploads send batches and never meet this.
+        stopTimer({ outcome: 'too_large' });
+        throw new AppError(
+          ErrorCode.PAYLOAD_TOO_LARGE,
+          'The request is larger than the platform carries in one message; send less data',
+        );
       }
       if (code === NatsErrorCode.Timeout) {
         stopTimer({ outcome: 'timeout' });
