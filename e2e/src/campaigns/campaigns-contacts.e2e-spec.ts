@@ -283,6 +283,39 @@ describe('campaign contact uploads of any size the gateway accepts', () => {
     expect(first.variables).toEqual(contacts[0].variables);
   });
 
+  it('lists contacts whose variables fill more than one message, in pages that NATS carries', async () => {
+    const c = await partner.createCampaign();
+    // 20 contacts with 60 KB of variables each, in two uploads that each fit in one message: a default page
+    // of 20 would be a 1.2 MB reply.
+    const numbers = Array.from({ length: 20 }, () => callee());
+    const notesOf = (i: number) => `${i}:${'v'.repeat(60 * 1024)}`;
+    for (const half of [0, 10]) {
+      const contacts = numbers
+        .slice(half, half + 10)
+        .map((phone_number, i) => ({ phone_number, variables: { notes: notesOf(half + i) } }));
+      const res = await upload(c.campaign_id, { contacts });
+      expect(res.body.data).toMatchObject({ accepted: 10, rejected: 0 });
+    }
+
+    const seen: { phone_number: string; variables: Record<string, unknown> }[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page = await partner.call(
+        `/campaigns/${c.campaign_id}/contacts?limit=20${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      expect({ status: page.status, code: page.body.error?.code }).toEqual({ status: 200, code: undefined });
+      expect(page.body.data.contacts.length).toBeGreaterThan(0);
+      seen.push(...page.body.data.contacts);
+      cursor = page.body.data.next_cursor;
+      pages++;
+    } while (cursor && pages < 20);
+    expect(pages).toBeGreaterThan(1);
+    expect(seen.map((k) => [k.phone_number, k.variables])).toEqual(
+      numbers.map((n, i) => [n, { notes: notesOf(i) }]),
+    );
+  });
+
   it('checks the campaign even when no row is valid', async () => {
     const missing = await upload('cmp_6d0b3f0c-6a0e-4a8e-9a55-0d7f4c1f2b11', 'phone_number\nnope\n', {
       'content-type': 'text/csv',

@@ -17,6 +17,7 @@ import {
   contactsUploadReport,
   ErrorCode,
   ListContactsQueryDto,
+  messageBatches,
 } from '@vap/contracts';
 import { KeysetColumns, KeysetPager, tableOf } from '@vap/persistence';
 import { CampaignsRepository } from '../campaigns/campaigns.repository';
@@ -144,21 +145,22 @@ export class ContactsService {
        ORDER BY ${pager.orderBy} LIMIT $4`,
       params,
     )) as (ContactRow & KeysetColumns)[];
-    const { rows: page, nextCursor } = pager.page(rows);
+    const { rows: page } = pager.page(rows);
     const attempts = (await this.dataSource.query(
       `SELECT contact_id, attempt, call_id, call_status, created_at, ended_at FROM ${tableOf(this.dataSource, 'attempts')}
        WHERE contact_id = ANY($1) AND status <> 'abandoned' ORDER BY contact_id, attempt`,
       [page.map((r) => r.id)],
     )) as AttemptRow[];
-    return {
-      contacts: page.map((r) =>
-        toContactDto(
-          r,
-          attempts.filter((a) => a.contact_id === r.id),
-        ),
+    const contacts = page.map((r) =>
+      toContactDto(
+        r,
+        attempts.filter((a) => a.contact_id === r.id),
       ),
-      next_cursor: nextCursor,
-    };
+    );
+    // The page also ends where its contacts (their variables above all) fill one message's budget: a reply
+    // must fit in what NATS carries, however large the contacts of the page.
+    const size = messageBatches(contacts)[0]?.length ?? 0;
+    return { contacts: contacts.slice(0, size), next_cursor: pager.page(rows, rows, size).nextCursor };
   }
 }
 

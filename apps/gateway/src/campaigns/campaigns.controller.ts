@@ -16,6 +16,7 @@ import {
   ErrorCode,
   ListCampaignsQueryDto,
   ListContactsQueryDto,
+  MESSAGE_BATCH_BYTES,
   StartCampaignDto,
   Subjects,
   UpdateCampaignDto,
@@ -205,7 +206,8 @@ export class CampaignsController {
   @ApiOperation({
     summary: 'List a campaign’s contacts in upload order',
     description:
-      'Per contact: status (pending, dialing, retry_wait, completed, failed, skipped), attempts, call ids and attempt history.',
+      'Per contact: status (pending, dialing, retry_wait, completed, failed, skipped), attempts, call ids and attempt history. ' +
+      `A page ends at limit contacts or at ${MESSAGE_BATCH_BYTES / 1024} KB of them, whichever comes first; next_cursor goes on from there.`,
   })
   @ApiParam(ID_PARAM)
   @ApiEnvelope(ContactListDto)
