@@ -38,6 +38,19 @@ describe('POST /calls/start', () => {
     expect(res.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
   });
 
+  it('answers 413 PAYLOAD_TOO_LARGE, not 502, for a body under BODY_LIMIT whose command NATS cannot carry', async () => {
+    const body = { agent_id: agent.id, to_number: callee('42'), variables: { notes: '' } };
+    // A few bytes short of the gateway's 1 MB JSON limit: the command wraps it with the caller, past the
+    // 1 MB a NATS message carries.
+    body.variables.notes = 'n'.repeat(1024 * 1024 - 40 - Buffer.byteLength(JSON.stringify(body)));
+    expect(Buffer.byteLength(JSON.stringify(body))).toBe(1024 * 1024 - 40);
+    const res = await partner.start(body);
+    expect({ status: res.status, code: res.body.error?.code }).toEqual({
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+    });
+  });
+
   it('refuses both from_number and phone_number_id, and a from_number the account does not own', async () => {
     const both = await partner.start({
       agent_id: agent.id,

@@ -13,7 +13,7 @@ export const rpcClientDuration = single(
   () =>
     new Histogram({
       name: 'vap_nats_request_duration_seconds',
-      help: 'Commands sent over NATS: time until the reply, by subject and outcome (ok, error, timeout, unavailable)',
+      help: 'Commands sent over NATS: time until the reply, by subject and outcome (ok, error, timeout, unavailable, too_large)',
       labelNames: ['subject', 'outcome'],
       buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     }),

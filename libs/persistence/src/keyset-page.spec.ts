@@ -110,6 +110,29 @@ describe('keyset pages (Postgres)', () => {
     });
   }
 
+  it('ends a page early when told its size (a page bounded in bytes), and the next page goes on from there', async () => {
+    // Pages of at most 4 rows, each cut to its first 3 (or fewer when the page has fewer): every row once.
+    const cut = (size: number) => async (cursor: string | undefined) => {
+      const pager = new KeysetPager({ limit: 4, cursor }, { idKind: 'uuid' });
+      const params: unknown[] = [pager.fetch];
+      const after = pager.condition((value) => {
+        params.push(value);
+        return `$${params.length}`;
+      });
+      const rows = (await ds.query(
+        `SELECT id, ${pager.select} FROM items ${after ? `WHERE ${after}` : ''} ORDER BY ${pager.orderBy} LIMIT $1`,
+        params,
+      )) as ({ id: string } & KeysetColumns)[];
+      const page = pager.page(rows, rows, size);
+      expect(page.rows.length).toBeLessThanOrEqual(size);
+      return { ids: page.rows.map((r) => r.id), nextCursor: page.nextCursor };
+    };
+    expect(await walk(cut(3))).toEqual(ASCENDING);
+    expect(await walk(cut(1))).toEqual(ASCENDING);
+    // A size past the limit is the limit.
+    expect(await walk(cut(50))).toEqual(ASCENDING);
+  });
+
   it('carries the timestamp to the microsecond and the id in the cursor', async () => {
     const first = await keysetPage(
       ds.getRepository(Item).createQueryBuilder('i'),

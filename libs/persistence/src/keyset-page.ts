@@ -100,17 +100,19 @@ export class KeysetPager {
   /**
    * The page out of the fetched rows, and the cursor of the page after it (null on the last page). `keys`
    * are the rows' cursor columns, when they are not on the rows themselves (an entity query's raw results).
+   * `size` ends the page before `limit` rows (a page bounded in bytes too); the rows after it come next.
    */
   page<T>(
     rows: T[],
     keys: readonly KeysetColumns[] = rows as unknown as KeysetColumns[],
+    size = this.limit,
   ): KeysetPageResult<T> {
-    const page = rows.slice(0, this.limit);
+    const count = Math.min(size, this.limit);
+    const page = rows.slice(0, count);
     const last = page.length ? keys[page.length - 1] : undefined;
     return {
       rows: page,
-      nextCursor:
-        rows.length > this.limit && last ? encodeCursor({ t: last.cursor_t, id: last.cursor_id }) : null,
+      nextCursor: rows.length > count && last ? encodeCursor({ t: last.cursor_t, id: last.cursor_id }) : null,
     };
   }
 }

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { AddContactsCommand, ListContactsRequest, Subjects } from '@vap/contracts';
+import { AddContactsBatch, ListContactsRequest, Subjects } from '@vap/contracts';
 import { Command, Data, PartnerId } from '@vap/messaging';
 import { ContactsService } from './contacts.service';
 
@@ -9,8 +9,8 @@ export class ContactsHandlers {
   constructor(private readonly contacts: ContactsService) {}
 
   @Command(Subjects.campaigns.contactsAdd)
-  add(@Data() command: AddContactsCommand, @PartnerId() partnerId: string) {
-    return this.contacts.add(partnerId, command);
+  add(@Data() batch: AddContactsBatch, @PartnerId() partnerId: string) {
+    return this.contacts.add(partnerId, batch);
   }
 
   @Command(Subjects.campaigns.contactsList)

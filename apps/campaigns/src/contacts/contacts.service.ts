@@ -3,22 +3,26 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
-  AddContactsCommand,
+  AddContactsBatch,
   AppError,
+  CAMPAIGN_MAX_CONTACTS_PER_UPLOAD,
+  candidateFromJson,
   CampaignContactDto,
   CampaignStateMessages,
   ContactListDto,
   ContactRowReportDto,
   ContactsUploadReportDto,
+  ContactCandidate,
   ContactStatus,
+  contactsUploadReport,
   ErrorCode,
   ListContactsQueryDto,
+  messageBatches,
 } from '@vap/contracts';
 import { KeysetColumns, KeysetPager, tableOf } from '@vap/persistence';
 import { CampaignsRepository } from '../campaigns/campaigns.repository';
 import { Clock } from '../clock/clock';
 import { DispatchSignal } from '../dispatch/dispatch-signal';
-import { candidateFromJson, candidatesFromCsv, ContactCandidate } from './contact-rows';
 
 interface ContactRow {
   id: string;
@@ -56,14 +60,29 @@ export class ContactsService {
     private readonly signal: DispatchSignal,
   ) {}
 
-  async add(partnerId: string, command: AddContactsCommand): Promise<ContactsUploadReportDto> {
-    const candidates =
-      'csv' in command
-        ? candidatesFromCsv(command.csv)
-        : command.contacts.map((raw, i) => candidateFromJson(raw, i + 1));
+  /**
+   * One batch of an upload (AddContactsBatch), in one transaction: its rows are judged again (whoever sent
+   * them), and a number already in the campaign, by an earlier batch of the same upload too, or earlier in the
+   * batch, is a duplicate, so the batches of an upload, sent one after the other, report what one transaction
+   * would. An upload that fails part-way keeps its earlier batches.
+   */
+  async add(partnerId: string, batch: AddContactsBatch): Promise<ContactsUploadReportDto> {
+    const rows = Array.isArray(batch?.rows) ? batch.rows : [];
+    if (rows.length > CAMPAIGN_MAX_CONTACTS_PER_UPLOAD) {
+      throw AppError.validation([
+        { field: 'rows', message: `a batch holds at most ${CAMPAIGN_MAX_CONTACTS_PER_UPLOAD} rows` },
+      ]);
+    }
+    const candidates = rows.map((r, i) =>
+      candidateFromJson(r?.contact, Number.isSafeInteger(r?.row) && r.row > 0 ? r.row : i + 1),
+    );
     return this.dataSource.transaction(async (em) => {
       // The campaign row lock serialises uploads (duplicates are judged against a stable set) and completion.
-      const campaign = await this.campaigns.lock(em, partnerId, command.id);
+      const campaign = await this.campaigns.lock(
+        em,
+        partnerId,
+        typeof batch?.id === 'string' ? batch.id : '',
+      );
       if (campaign.status === 'completed')
         throw new AppError(ErrorCode.INVALID_STATE, CampaignStateMessages.contacts);
       const numbers = candidates.filter((c) => !c.reason).map((c) => c.phoneNumber as string);
@@ -76,7 +95,7 @@ export class ContactsService {
         ).map((r) => r.phone_number),
       );
       const accepted: (ContactCandidate & { id: string })[] = [];
-      const rows: ContactRowReportDto[] = candidates.map((c) => {
+      const report: ContactRowReportDto[] = candidates.map((c) => {
         let reason = c.reason;
         if (!reason && existing.has(c.phoneNumber as string)) reason = 'duplicate';
         if (reason) return { row: c.row, status: 'rejected', reason };
@@ -107,12 +126,7 @@ export class ContactsService {
         );
         if (campaign.status === 'running') this.signal.notify(em, campaign.id);
       }
-      return {
-        accepted: accepted.length,
-        rejected: rows.length - accepted.length,
-        total_contacts: campaign.total_contacts + accepted.length,
-        rows,
-      };
+      return contactsUploadReport(report, campaign.total_contacts + accepted.length);
     });
   }
 
@@ -131,21 +145,22 @@ export class ContactsService {
        ORDER BY ${pager.orderBy} LIMIT $4`,
       params,
     )) as (ContactRow & KeysetColumns)[];
-    const { rows: page, nextCursor } = pager.page(rows);
+    const { rows: page } = pager.page(rows);
     const attempts = (await this.dataSource.query(
       `SELECT contact_id, attempt, call_id, call_status, created_at, ended_at FROM ${tableOf(this.dataSource, 'attempts')}
        WHERE contact_id = ANY($1) AND status <> 'abandoned' ORDER BY contact_id, attempt`,
       [page.map((r) => r.id)],
     )) as AttemptRow[];
-    return {
-      contacts: page.map((r) =>
-        toContactDto(
-          r,
-          attempts.filter((a) => a.contact_id === r.id),
-        ),
+    const contacts = page.map((r) =>
+      toContactDto(
+        r,
+        attempts.filter((a) => a.contact_id === r.id),
       ),
-      next_cursor: nextCursor,
-    };
+    );
+    // The page also ends where its contacts (their variables above all) fill one message's budget: a reply
+    // must fit in what NATS carries, however large the contacts of the page.
+    const size = messageBatches(contacts)[0]?.length ?? 0;
+    return { contacts: contacts.slice(0, size), next_cursor: pager.page(rows, rows, size).nextCursor };
   }
 }
 

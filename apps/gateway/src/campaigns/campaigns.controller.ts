@@ -2,7 +2,6 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import {
-  AddContactsCommand,
   AddContactsDto,
   CAMPAIGN_ID_EXAMPLE,
   CampaignDeletedDto,
@@ -10,12 +9,14 @@ import {
   CampaignId,
   CampaignListDto,
   ContactListDto,
+  contactRowsFromCsv,
   ContactsUploadReportDto,
   CreateCampaignDto,
   createValidationPipe,
   ErrorCode,
   ListCampaignsQueryDto,
   ListContactsQueryDto,
+  MESSAGE_BATCH_BYTES,
   StartCampaignDto,
   Subjects,
   UpdateCampaignDto,
@@ -26,6 +27,7 @@ import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
 import { idParam } from '../http/id-param';
 import { CAMPAIGN_DESCRIPTION, CONTACTS_DESCRIPTION, START_DESCRIPTION } from './campaigns.docs';
+import { ContactsUploader } from './contacts-upload';
 
 const ID_PARAM = { name: 'id', example: CAMPAIGN_ID_EXAMPLE };
 
@@ -36,7 +38,10 @@ const ID_PARAM = { name: 'id', example: CAMPAIGN_ID_EXAMPLE };
 export class CampaignsController {
   private readonly validation = createValidationPipe();
 
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly contacts: ContactsUploader,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -191,21 +196,18 @@ export class CampaignsController {
     @Body() body: unknown,
     @Req() req: Request,
   ): Promise<ContactsUploadReportDto> {
-    const command: AddContactsCommand = req.is('text/csv')
-      ? { id, csv: typeof body === 'string' ? body : '' }
-      : {
-          id,
-          contacts: (await this.validation.transform(body, { type: 'body', metatype: AddContactsDto }))
-            .contacts,
-        };
-    return this.rpc.request(Subjects.campaigns.contactsAdd, auth.partner, command, { timeoutMs: 30_000 });
+    const rows: unknown[] = req.is('text/csv')
+      ? contactRowsFromCsv(typeof body === 'string' ? body : '')
+      : (await this.validation.transform(body, { type: 'body', metatype: AddContactsDto })).contacts;
+    return this.contacts.upload(auth.partner, id, rows);
   }
 
   @Get(':id/contacts')
   @ApiOperation({
     summary: 'List a campaign’s contacts in upload order',
     description:
-      'Per contact: status (pending, dialing, retry_wait, completed, failed, skipped), attempts, call ids and attempt history.',
+      'Per contact: status (pending, dialing, retry_wait, completed, failed, skipped), attempts, call ids and attempt history. ' +
+      `A page ends at limit contacts or at ${MESSAGE_BATCH_BYTES / 1024} KB of them, whichever comes first; next_cursor goes on from there.`,
   })
   @ApiParam(ID_PARAM)
   @ApiEnvelope(ContactListDto)

@@ -1,4 +1,9 @@
-import { CAMPAIGN_CSV_BODY_LIMIT, CAMPAIGN_MAX_CONTACTS_PER_UPLOAD } from '@vap/contracts';
+import {
+  CAMPAIGN_CSV_BODY_LIMIT,
+  CAMPAIGN_MAX_CONTACTS_PER_UPLOAD,
+  CONTACT_VARIABLES_MAX_BYTES,
+  MESSAGE_BATCH_BYTES,
+} from '@vap/contracts';
 
 /** OpenAPI texts of the campaign routes: the state table and the dispatch rules partners rely on. */
 export const CAMPAIGN_DESCRIPTION = `
@@ -40,9 +45,15 @@ Adds contacts to a draft, paused or running campaign (a completed one: 409 INVAL
 
 - \`application/json\`: \`{ "contacts": [{ "phone_number": "+9198...", "variables": {...}, "external_id": "..." }] }\`
 - \`text/csv\` (up to ${CAMPAIGN_CSV_BODY_LIMIT}): a header row with a \`phone_number\` column, optional
-  \`external_id\`; every other column becomes a pre-call variable of that name.
+  \`external_id\` and \`timezone\`; every other column becomes a pre-call variable of that name.
 
 At most ${CAMPAIGN_MAX_CONTACTS_PER_UPLOAD} rows per upload. Rows are judged one by one: the report lists each
-row as accepted (with its contact_id) or rejected with a reason: invalid_number (not E.164), duplicate (already
-in the campaign, or earlier in the same upload), invalid_variables, invalid_external_id.
+row, in order, as accepted or rejected with a reason: invalid_number (not E.164), duplicate (already in the
+campaign, or earlier in the same upload), invalid_variables (not an object, or more than
+${CONTACT_VARIABLES_MAX_BYTES / 1024} KB as JSON), invalid_external_id, invalid_timezone. Accepted contacts are
+listed with their ids by GET /campaigns/{id}/contacts, in upload order.
+
+The valid rows are added in batches of at most ${MESSAGE_BATCH_BYTES / 1024} KB, each in one transaction, one
+after the other, so the report is the one a single transaction would give; an upload answered 502 part-way
+keeps its first batches, and sent again reports their rows duplicate.
 `;

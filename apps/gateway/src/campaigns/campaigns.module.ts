@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CampaignsController } from './campaigns.controller';
+import { ContactsUploader } from './contacts-upload';
 
-@Module({ controllers: [CampaignsController] })
+@Module({ controllers: [CampaignsController], providers: [ContactsUploader] })
 export class CampaignsModule {}

@@ -1,6 +1,5 @@
 import {
   IsEmpty,
-  IsIn,
   IsOptional,
   IsString,
   Matches,

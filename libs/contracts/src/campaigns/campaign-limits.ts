@@ -12,6 +12,11 @@ export const CAMPAIGN_DESCRIPTION_MAX = 2000;
 export const CAMPAIGN_MAX_CONTACTS_PER_UPLOAD = 10_000;
 /** Size limit of a text/csv contacts upload. */
 export const CAMPAIGN_CSV_BODY_LIMIT = '2mb';
+/**
+ * The most JSON bytes of one contact's variables: a contact travels whole in one message, of its upload's
+ * batch and of each of its calls' start, so it stays well inside a batch (MESSAGE_BATCH_BYTES).
+ */
+export const CONTACT_VARIABLES_MAX_BYTES = 64 * 1024;
 
 export const CAMPAIGN_ID_EXAMPLE = 'cmp_6d0b3f0c-6a0e-4a8e-9a55-0d7f4c1f2b11';
 

@@ -1,7 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsObject } from 'class-validator';
 import { CursorQueryDto } from '../pagination';
-import { CAMPAIGN_MAX_CONTACTS_PER_UPLOAD, CONTACT_STATUSES, ContactStatus } from './campaign-limits';
+import {
+  CAMPAIGN_MAX_CONTACTS_PER_UPLOAD,
+  CONTACT_STATUSES,
+  CONTACT_VARIABLES_MAX_BYTES,
+  ContactStatus,
+} from './campaign-limits';
 import { OptionalOneOf } from '../validation';
 
 /**
@@ -16,7 +21,7 @@ export class ContactInputDto {
     type: 'object',
     additionalProperties: true,
     example: { customer_name: 'Asha' },
-    description: 'Pre-call variables of this contact’s calls',
+    description: `Pre-call variables of this contact’s calls, at most ${CONTACT_VARIABLES_MAX_BYTES / 1024} KB as JSON`,
   })
   variables?: Record<string, unknown>;
 
@@ -42,8 +47,17 @@ export class AddContactsDto {
   contacts: ContactInputDto[];
 }
 
-/** What the campaigns service receives: parsed JSON rows, or the CSV text as uploaded. */
-export type AddContactsCommand = { id: string } & ({ contacts: unknown[] } | { csv: string });
+/**
+ * campaigns.contact.add: one batch of an upload to campaign `id`. The gateway reads the upload (JSON or CSV),
+ * judges every row (candidateFromJson), and sends the valid ones, as JSON rows (contactInputOf) with their
+ * 1-based number in the upload, in batches of at most MESSAGE_BATCH_BYTES, one after the other (an upload
+ * without valid rows sends one empty batch, which still checks the campaign). The reply reports the batch's
+ * rows; total_contacts counts the campaign's contacts after it.
+ */
+export interface AddContactsBatch {
+  id: string;
+  rows: { row: number; contact: ContactInputDto }[];
+}
 
 export const CONTACT_REJECT_REASONS = [
   'invalid_number',
@@ -69,7 +83,7 @@ export class ContactRowReportDto {
     enum: CONTACT_REJECT_REASONS,
     nullable: true,
     description:
-      'invalid_number (not E.164), duplicate (already in the campaign or earlier in this upload), invalid_variables, invalid_external_id, invalid_timezone (not an IANA zone); null when accepted',
+      'invalid_number (not E.164), duplicate (already in the campaign or earlier in this upload), invalid_variables (not an object, or too large), invalid_external_id, invalid_timezone (not an IANA zone); null when accepted',
   })
   reason: ContactRejectReason | null;
 }

@@ -12,6 +12,7 @@ import {
   MaxLength,
   ValidateIf,
 } from 'class-validator';
+import { MESSAGE_BATCH_BYTES } from '../messaging/message-batches';
 import { CursorQueryDto, NextCursor } from '../pagination';
 import { E164_EXAMPLE, E164_PATTERN, IfPresent, OptionalOneOf, queryE164 } from '../validation';
 
@@ -39,11 +40,8 @@ export const DO_NOT_CALL_SOURCE_MAX = 100;
 export const DO_NOT_CALL_NOTE_MAX = 500;
 /** Rows of one import (JSON or CSV). */
 export const DO_NOT_CALL_IMPORT_MAX_ROWS = 10_000;
-/**
- * The most data one NATS message of an import's batch or an export's page carries (JSON bytes of its rows):
- * well under NATS' default max_payload of 1 MB, whatever the size of the list or of the uploaded file.
- */
-export const DO_NOT_CALL_MESSAGE_BYTES = 256 * 1024;
+/** The most data one NATS message of an import's batch or an export's page carries (JSON bytes of its rows). */
+export const DO_NOT_CALL_MESSAGE_BYTES = MESSAGE_BATCH_BYTES;
 
 const REASON_HELP =
   'opt_out (the callee asked not to be called), complaint, legal (a regulator or registry), manual';

@@ -21,7 +21,7 @@ import type {
   UnbilledChargesRequest,
 } from '../calls';
 import type {
-  AddContactsCommand,
+  AddContactsBatch,
   CampaignDeletedDto,
   CampaignDto,
   CampaignListDto,
@@ -281,7 +281,7 @@ export interface ServiceCommands {
   'campaigns.campaign.start': Command<StartCampaignRequest, CampaignDto>;
   'campaigns.campaign.pause': Command<ByIdRequest, CampaignDto>;
   'campaigns.campaign.resume': Command<ByIdRequest, CampaignDto>;
-  'campaigns.contact.add': Command<AddContactsCommand, ContactsUploadReportDto>;
+  'campaigns.contact.add': Command<AddContactsBatch, ContactsUploadReportDto>;
   'campaigns.contact.list': Command<ListContactsRequest, ContactListDto>;
 
   'webhooks.endpoint.create': Command<CreateWebhookEndpointDto, WebhookEndpointWithSecretDto>;

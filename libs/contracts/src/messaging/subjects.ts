@@ -105,7 +105,7 @@ export const Subjects = {
     campaignStart: 'campaigns.campaign.start',
     campaignPause: 'campaigns.campaign.pause',
     campaignResume: 'campaigns.campaign.resume',
-    /** AddContactsCommand: JSON rows or CSV text; answers a per-row report. */
+    /** AddContactsBatch: one batch of an upload's valid rows; answers their per-row report. */
     contactsAdd: 'campaigns.contact.add',
     contactsList: 'campaigns.contact.list',
   },

@@ -26,7 +26,7 @@ type CallerParam = string | PartnerContext | undefined;
  * Data taken in another position is not checked, so handlers take @Data() first. (Methods compare their
  * parameters bivariantly, hence the explicit one-way checks rather than a function-type constraint.)
  */
-// One-element tuples keep the checks from distributing over union types (AddContactsCommand).
+// One-element tuples keep the checks from distributing over union types (such as a request of either of two shapes).
 type ChecksReply<S extends CommandSubject, R> = [Awaited<R>] extends [CommandReply<S>]
   ? unknown
   : { 'handler does not resolve to the reply of': S };

@@ -100,6 +100,15 @@ export class RpcClient<M extends CommandTypes<M> = CommandMap> {
         stopTimer({ outcome: 'unavailable' });
         throw new NoResponders();
       }
+      if (code === NatsErrorCode.MaxPayloadExceeded) {
+        // A body the gateway took (BODY_LIMIT) whose command does not fit in one message is too large for the
+        // platform: the caller's 413, not a failure to retry. Bulk uploads send batches and never meet this.
+        stopTimer({ outcome: 'too_large' });
+        throw new AppError(
+          ErrorCode.PAYLOAD_TOO_LARGE,
+          'The request is larger than the platform carries in one message; send less data',
+        );
+      }
       if (code === NatsErrorCode.Timeout) {
         stopTimer({ outcome: 'timeout' });
         throw AppError.downstream('A downstream service did not answer in time; retry');

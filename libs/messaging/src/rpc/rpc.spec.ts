@@ -181,6 +181,19 @@ describe('RPC over NATS (RpcClient + NatsRpcServer)', () => {
     expect({ code: err.code, status: err.status }).toEqual({ code: ErrorCode.INTERNAL_ERROR, status: 502 });
   });
 
+  it('refuses a command larger than one NATS message with 413 PAYLOAD_TOO_LARGE, and sends one that fits', async () => {
+    // The server's max_payload (1 MB by default), less than a 1 MB JSON body once the command wraps it.
+    const text = 'é'.repeat(512 * 1024);
+    const err = await caught(client.request('billing.echo', 'partner-1', { text }));
+    expect(err).toBeInstanceOf(AppError);
+    expect({ code: err.code, status: err.status }).toEqual({
+      code: ErrorCode.PAYLOAD_TOO_LARGE,
+      status: 413,
+    });
+    const fits = await client.request('billing.echo', 'partner-1', { text: 'é'.repeat(256 * 1024) });
+    expect(fits.text).toHaveLength(256 * 1024);
+  });
+
   it('fails with 502 INTERNAL_ERROR within about the timeout when the handler is slower', async () => {
     const started = Date.now();
     const err = await caught(client.request('billing.slow', null, {}, { timeoutMs: 300 }));
