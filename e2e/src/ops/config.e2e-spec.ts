@@ -127,6 +127,8 @@ describe('configuration is validated at boot', () => {
       NODE_ENV: 'production',
       MEDIA_PUBLIC_URL: 'https://media.example.com',
       STREAM_TOKEN_KEY: randomBytes(32).toString('base64'),
+      STT_PROVIDER: 'offline',
+      TTS_PROVIDER: 'offline',
     };
     // The derived key alone, with the local blob driver and no signing key, passes; it fails only to connect.
     const alone = boot('voice', voice);
@@ -158,7 +160,7 @@ describe('configuration is validated at boot', () => {
       const env = {
         ...unreachable,
         NODE_ENV,
-        SECRETS_KEY: randomBytes(32).toString('hex'),
+        STREAM_TOKEN_KEY: randomBytes(32).toString('base64'),
         MEDIA_PUBLIC_URL: 'https://media.example.com',
       };
       const refused = boot('voice', env);

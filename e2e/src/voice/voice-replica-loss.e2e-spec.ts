@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
-import { ServiceHandle, startService, waitFor } from '@vap/testing';
+import { ServiceHandle, startService, voiceEnvOf, waitFor } from '@vap/testing';
 import { e2eEnv, HttpsReceiver, startHttpsReceiver } from '../../support';
 import { LiveCall, VoiceWorld } from './voice-fixtures';
 import { voiceScript } from './voice-script';
@@ -141,7 +141,7 @@ describe('a voice replica that stops mid-call', () => {
     const logDir = e2eEnv().logDir;
     let voice: ServiceHandle | undefined = await startService('voice', {
       port: first.port,
-      env: world.own.platform.env,
+      env: voiceEnvOf(world.own.platform.env),
       logFile: logDir ? join(logDir, 'voice_loss', 'voice-2.log') : undefined,
     });
     try {

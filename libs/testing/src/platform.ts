@@ -83,6 +83,22 @@ function publicBaseUrl(gatewayPort: number, env: StartPlatformOptions['env']): s
 }
 
 /** MEDIA_PUBLIC_URL for calls and voice: as given (to them or to us), else the voice app on this host. */
+/**
+ * The voice app's environment from the platform's: as deployed, it holds no master key, only the stream-token
+ * key derived from the calls service's SECRETS_KEY, and no blob signing key.
+ */
+export function voiceEnvOf(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const secretsKey = env.SECRETS_KEY ?? process.env.SECRETS_KEY;
+  return {
+    ...env,
+    SECRETS_KEY: undefined,
+    BLOB_SIGNING_KEY: undefined,
+    ...(isSecretsKey(secretsKey) && !env.STREAM_TOKEN_KEY
+      ? { STREAM_TOKEN_KEY: streamTokenKeyOf(secretsKey!) }
+      : {}),
+  };
+}
+
 export function mediaPublicUrl(voicePort: number, env?: StartPlatformOptions['env']): string {
   return env?.MEDIA_PUBLIC_URL || process.env.MEDIA_PUBLIC_URL || `http://127.0.0.1:${voicePort}`;
 }
@@ -122,16 +138,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
     NATS_URL: options.natsUrl,
     NATS_SUBJECT_PREFIX: options.subjectPrefix ?? '',
   };
-  // Voice, as deployed, holds no master key: the stream-token key derived from the calls service's SECRETS_KEY.
-  const secretsKey = env.SECRETS_KEY ?? process.env.SECRETS_KEY;
-  const voiceEnv = {
-    ...env,
-    SECRETS_KEY: undefined,
-    BLOB_SIGNING_KEY: undefined,
-    ...(isSecretsKey(secretsKey) && !env.STREAM_TOKEN_KEY
-      ? { STREAM_TOKEN_KEY: streamTokenKeyOf(secretsKey!) }
-      : {}),
-  };
+  const voiceEnv = voiceEnvOf(env);
   const started: ServiceHandle[] = [];
   // One app failing cancels the starts still waiting, instead of letting them run to their timeout.
   const cancel = new AbortController();
