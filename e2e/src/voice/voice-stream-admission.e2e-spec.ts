@@ -90,6 +90,15 @@ describe('media stream admission', () => {
       const first = client(call, instruction);
       await first.open();
       await first.waitForHeard(INTRO);
+      // The intro's line is reported once it has played: in the transcript before the stream goes.
+      const introLines = async () =>
+        (await world.call(call.callId)).session.transcript.filter(
+          (e: { role: string; content: string }) => e.role === 'bot' && e.content.includes(INTRO),
+        );
+      await waitFor(async () => ((await introLines()).length > 0 ? true : undefined), {
+        timeoutMs: 30_000,
+        description: 'the intro in the transcript',
+      });
 
       // The same markup with a fresh token, whatever the call's state; the stream it names is refused.
       const second = await answerAgain(call);
@@ -110,10 +119,7 @@ describe('media stream admission', () => {
       await world.finished(call.callId);
       expect(await refusal(client(call, await answerAgain(call)))).toBe(404);
       // Only the first stream ever carried the agent: the intro was said once.
-      const intros = (await world.call(call.callId)).session.transcript.filter(
-        (e: { role: string; content: string }) => e.role === 'bot' && e.content.includes(INTRO),
-      );
-      expect(intros).toHaveLength(1);
+      expect(await introLines()).toHaveLength(1);
     },
   );
 
