@@ -11,6 +11,7 @@ import { CallsConfig } from '../config/calls.config';
 import { overdrawnCalls, startFunds } from './balance-exposure';
 import { EndReasons } from './end-reasons';
 import { PartnerBalances } from '../partners/partner-balances';
+import { carrierCallOfRow } from '../voice/voice-calls';
 
 interface ClaimedCall {
   id: string;
@@ -109,16 +110,7 @@ export class BalanceGuard implements OnApplicationBootstrap, BeforeApplicationSh
     if (call.media_stream === 'live' && !call.retry && (await this.farewell(call))) return true;
     this.logger.warn(`call ${call.id}: partner ${call.partner_id} cannot pay for it; hanging up`);
     try {
-      await this.carriers.get(call.provider).hangup(
-        {
-          id: call.id,
-          partnerId: call.partner_id,
-          connectionId: call.connection_id,
-          providerCallId: call.provider_call_id,
-          carrierLegId: call.carrier_leg_id,
-        },
-        EndReasons.insufficientBalance,
-      );
+      await this.carriers.get(call.provider).hangup(carrierCallOfRow(call), EndReasons.insufficientBalance);
       return true;
     } catch (err) {
       this.logger.error(`call ${call.id}: hang-up failed, retrying: ${(err as Error).message}`);

@@ -11,6 +11,7 @@ import { CallProgressService } from '../progress/call-progress.service';
 import { EndReasons } from './end-reasons';
 import { interruptedEnd } from './interrupted-end';
 import { ReplicaLiveness } from './replica-liveness.service';
+import { carrierCallOfRow } from '../voice/voice-calls';
 
 interface OrphanedCall {
   id: string;
@@ -92,16 +93,7 @@ export class OrphanedCallReaper implements OnApplicationBootstrap, BeforeApplica
       // The callee may still be on the line at a real carrier; the sandbox's went with the replica.
       await this.carriers
         .get(call.provider)
-        .hangup(
-          {
-            id: call.id,
-            partnerId: call.partner_id,
-            connectionId: call.connection_id,
-            providerCallId: call.provider_call_id,
-            carrierLegId: call.carrier_leg_id,
-          },
-          EndReasons.platformInterrupted,
-        )
+        .hangup(carrierCallOfRow(call), EndReasons.platformInterrupted)
         .catch((err) => this.logger.warn(`call ${call.id}: hang-up failed: ${(err as Error).message}`));
     }
     const result = await this.progress.apply({ callId: call.id }, interruptedEnd(call));

@@ -12,6 +12,7 @@ import { EndReasons } from '../lifecycle/end-reasons';
 import { interruptedEnd, InterruptionCause } from '../lifecycle/interrupted-end';
 import { wakePostCall } from '../post-call/post-call-queue';
 import { CallProgressService } from '../progress/call-progress.service';
+import { carrierCallOfRow } from './voice-calls';
 
 const LIVE_STATUSES: readonly CallStatus[] = ['pending', 'ringing', 'in_progress'];
 
@@ -152,16 +153,7 @@ export class LostVoiceReplicaReaper implements OnApplicationBootstrap, BeforeApp
 
   private async hangup(call: LostCall): Promise<boolean> {
     try {
-      await this.carriers.get(call.provider).hangup(
-        {
-          id: call.id,
-          partnerId: call.partner_id,
-          connectionId: call.connection_id,
-          providerCallId: call.provider_call_id,
-          carrierLegId: call.carrier_leg_id,
-        },
-        EndReasons.voiceReplicaLost,
-      );
+      await this.carriers.get(call.provider).hangup(carrierCallOfRow(call), EndReasons.voiceReplicaLost);
       return true;
     } catch (err) {
       this.logger.warn(`call ${call.id}: hang-up failed: ${(err as Error).message}`);
