@@ -29,10 +29,14 @@ function moduleBoundaries({ testCode }) {
       allow: [],
       depConstraints: [
         { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', ...testing] },
+        // The carrier simulator (type:simulator) reaches only the simulator app and the e2e fakes, never a
+        // platform app: the platform meets it from the outside, as any carrier.
+        { sourceTag: 'type:simulator-app', onlyDependOnLibsWithTags: ['type:lib', 'type:simulator', ...testing] },
         { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib', ...testing] },
+        { sourceTag: 'type:simulator', onlyDependOnLibsWithTags: ['type:lib', ...testing] },
         { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
         { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
-        { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },
+        { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:simulator', 'type:testing'] },
         ...LAYERS.map((layer, i) => ({
           sourceTag: layer,
           onlyDependOnLibsWithTags: [...LAYERS.slice(0, i + 1), ...testing],

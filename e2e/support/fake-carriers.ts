@@ -2,9 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { waitFor } from '@vap/testing';
-import { signCarrierA, signCarrierB } from './carrier-signatures';
+import { signCarrierA, signCarrierB, streamInstructionOf } from '@vap/carrier-sim';
 import { mediaClientFor, MediaStreamClient } from './fake-media/media-client';
-import { streamInstructionOf } from './fake-media/stream-markup';
 
 /**
  * A local stand-in for the two carriers' REST APIs and their callbacks, for e2e tests:
@@ -255,7 +254,7 @@ export interface FakeCarriers {
 
 export type SignMode = 'good' | 'bad' | 'none';
 
-export { signCarrierA, signCarrierB } from './carrier-signatures';
+export { signCarrierA, signCarrierB } from '@vap/carrier-sim';
 
 const pause = (ms: number) =>
   ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();

@@ -17,7 +17,7 @@ import {
   TextSignalDecoder,
 } from '@vap/media';
 import { waitFor } from '@vap/testing';
-import { signCarrierA, signCarrierB } from '../../support/carrier-signatures';
+import { signCarrierA, signCarrierB } from '@vap/carrier-sim';
 import { CarrierAccount, FakeCarriers, startFakeCarriers } from '../../support/fake-carriers';
 import {
   activeFraction,

@@ -14,10 +14,9 @@ import {
   mulawEncode,
   TextSignalDecoder,
 } from '@vap/media';
-import { signCarrierA, signCarrierB } from '../carrier-signatures';
+import { signCarrierA, signCarrierB, StreamInstruction } from '@vap/carrier-sim';
 import type { CarrierAccount, SignMode } from '../fake-carriers';
 import { spokenAudio } from './speech-audio';
-import { StreamInstruction } from './stream-markup';
 
 export type StreamFrame = Record<string, unknown>;
 

@@ -4,6 +4,9 @@ import { isSecretsKey, parseSecretsKey } from './secrets-key';
 /** The operator token `npm start` uses in development. */
 export const DEV_ADMIN_TOKEN = 'dev-admin-token';
 
+/** DEVELOPMENT ONLY, NOT A SECRET: the auth token of the platform's account at the sandbox carrier. */
+export const DEV_SANDBOX_AUTH_TOKEN = 'development-only-sandbox-carrier-auth-token';
+
 /** DEVELOPMENT ONLY, NOT A SECRET: the hex of "development-only-key-do-not-use!" (32 bytes). */
 export const DEV_SECRETS_KEY = Buffer.from('development-only-key-do-not-use!').toString('hex');
 
@@ -14,6 +17,7 @@ export const DEV_SECRETS_KEY = Buffer.from('development-only-key-do-not-use!').t
 const PUBLISHED_SECRETS = [
   DEV_ADMIN_TOKEN,
   DEV_SECRETS_KEY,
+  DEV_SANDBOX_AUTH_TOKEN,
   // Former fallbacks of docker/compose.yml and of the blob and sandbox signers.
   '7ph0zrhiRMj3sHGknfSZyc6UGAZtp3O6h2j/88KEnfc=',
   'development-only blob url signing secret; not for production',

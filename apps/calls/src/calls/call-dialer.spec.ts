@@ -19,12 +19,11 @@ const call = {
   connectionId: 'conn-1',
 } as unknown as Call;
 
-function setup(placeCall: CarrierAdapter['placeCall'], callsLiveInProcess = false) {
+function setup(placeCall: CarrierAdapter['placeCall']) {
   const queries: unknown[][] = [];
   const applied: unknown[] = [];
   const adapter = {
     provider: 'carrier_b',
-    callsLiveInProcess,
     placeCall: jest.fn(placeCall),
   } as unknown as CarrierAdapter;
   const dialer = new CallDialer(
@@ -44,7 +43,7 @@ function setup(placeCall: CarrierAdapter['placeCall'], callsLiveInProcess = fals
 }
 
 describe('CallDialer', () => {
-  it('places the call with its callback URLs and stores the carrier id, releasing the owner', async () => {
+  it('places the call with its callback URLs and stores the carrier id', async () => {
     const { dialer, adapter, queries, applied } = setup(async () => ({ providerCallId: 'CA9' }));
     await dialer.dial(dialer.carrierFor('carrier_b'), call);
     const [outbound, connection] = (adapter.placeCall as jest.Mock).mock.calls[0];
@@ -52,7 +51,7 @@ describe('CallDialer', () => {
     expect(outbound.callbackUrl('answer')).toBe('https://cb/carrier_b/c-1/answer');
     expect(connection).toEqual({ id: 'conn-1', partnerId: 'p-1', provider: 'carrier_b' });
     expect(queries).toEqual([
-      [expect.stringContaining('UPDATE "calls"."calls" SET provider_call_id = $2'), ['c-1', 'CA9', false]],
+      [expect.stringContaining('UPDATE "calls"."calls" SET provider_call_id = $2'), ['c-1', 'CA9']],
     ]);
     expect(applied).toEqual([]);
   });

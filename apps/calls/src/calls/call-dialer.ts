@@ -44,10 +44,9 @@ export class CallDialer {
         },
         { id: call.connectionId, partnerId: call.partnerId, provider: call.provider },
       );
-      // Once a carrier drives the call by callbacks, no replica owns it; the sandbox's stays with this one.
       await this.dataSource.query(
-        `UPDATE ${tableOf(this.dataSource, Call)} SET provider_call_id = $2, owner_id = CASE WHEN $3 THEN owner_id END WHERE id = $1`,
-        [call.id, placed.providerCallId, adapter.callsLiveInProcess],
+        `UPDATE ${tableOf(this.dataSource, Call)} SET provider_call_id = $2 WHERE id = $1`,
+        [call.id, placed.providerCallId],
       );
     } catch (err) {
       await this.placementFailed(call, err);

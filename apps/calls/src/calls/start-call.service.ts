@@ -18,7 +18,6 @@ import { OutboxService, RpcClient } from '@vap/messaging';
 import { CallsConfig } from '../config/calls.config';
 import { ContactPolicy, DialPermit, PolicyStop } from '../contact-policy/contact-policy';
 import { BalanceGuard } from '../lifecycle/balance-guard.service';
-import { ReplicaLiveness } from '../lifecycle/replica-liveness.service';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { statusUpdatedData } from '../progress/status-event';
 import { CallDialer } from './call-dialer';
@@ -51,7 +50,6 @@ export class StartCallService {
     private readonly dialer: CallDialer,
     private readonly calls: CallsQueryService,
     private readonly balance: BalanceGuard,
-    private readonly liveness: ReplicaLiveness,
     private readonly policy: ContactPolicy,
   ) {}
 
@@ -139,8 +137,6 @@ export class StartCallService {
           concurrencyLimit: limit,
           providerStatus: null,
           providerEvent: null,
-          // Until the carrier has the call, this replica is its owner (see OrphanedCallReaper).
-          ownerId: this.liveness.id,
         }),
       );
       // insert, not save: save would first look for the row, holding the partner's count a round trip longer.

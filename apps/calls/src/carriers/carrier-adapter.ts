@@ -44,7 +44,7 @@ export interface RawCarrierEvent {
   durationSeconds?: number | null;
   billDurationSeconds?: number | null;
   errorMessage?: string | null;
-  /** What the platform's voice pipeline decided (the sandbox reports it with the hangup). */
+  /** The call's disposition, when the carrier names one with the hangup. */
   disposition?: CallDisposition | null;
   endCallReason?: string | null;
   hold?: { phase: 'start' | 'end'; kind: string; durationSecs?: number | null };
@@ -101,12 +101,6 @@ export interface CallbackCall {
  */
 export interface CarrierAdapter {
   readonly provider: CallProvider;
-  /**
-   * The carrier's calls run inside the replica that placed them (the sandbox's simulated conversation),
-   * so they end with that process: the call keeps its owner (see ReplicaLiveness). Otherwise the carrier
-   * drives the call by callbacks any replica can take, and the call has no owner once placed.
-   */
-  readonly callsLiveInProcess: boolean;
   placeCall(call: OutboundCall, connection: CarrierConnectionRef): Promise<{ providerCallId: string }>;
   /** Verifies and reads a callback; throws AppError FORBIDDEN (403) when unsigned or wrongly signed. */
   parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback>;
@@ -123,8 +117,7 @@ export interface CarrierAdapter {
   transfer(call: CallbackCall, to: string): Promise<boolean>;
   /**
    * Checks the carrier's own signature on a media-stream upgrade to `url` (exactly as handed out) with the
-   * call's credentials. Carriers that do not sign upgrades (the sandbox: the stream token is the proof)
-   * omit it.
+   * call's credentials. Carriers that do not sign upgrades (the stream token is then the proof) omit it.
    */
   verifyStreamUpgrade?(call: CallbackCall, url: string, headers: Record<string, string>): Promise<boolean>;
   /**
@@ -136,7 +129,7 @@ export interface CarrierAdapter {
    * Reads the call resource from the carrier's REST API. A callback is signed with the partner's own
    * carrier token, so a terminal one is only believed once the carrier's record agrees (status, and the
    * duration to bill). Throws when the carrier cannot say (unreachable, refused, not this call).
-   * Carriers whose callbacks only the platform can sign (the sandbox) omit it.
+   * Carriers without a call resource to read omit it.
    */
   fetchCall?(call: Call, hint: { carrierCallId?: string | null }): Promise<CarrierCallState>;
 }

@@ -19,6 +19,15 @@ export interface CarrierResponse {
 
 const MAX_ANSWER_BYTES = 256 * 1024;
 
+/** Carriers reached over REST, each at the base one setting names. */
+const BASE_URL_SETTINGS = {
+  carrier_a: 'CARRIER_A_BASE_URL',
+  carrier_b: 'CARRIER_B_BASE_URL',
+  sandbox: 'SANDBOX_CARRIER_URL',
+} as const satisfies Record<string, keyof TelephonyConfig>;
+
+export type RestCarrier = keyof typeof BASE_URL_SETTINGS;
+
 /**
  * REST requests to a carrier's API (base URLs come from the platform's config, not from partners). Every
  * request has a deadline; a carrier that is down, slow or refuses is a 502 for the caller, never a hang.
@@ -77,13 +86,10 @@ export class CarrierHttp implements OnModuleDestroy {
   }
 
   /** The configured REST base of a carrier, or 502 when the platform has none. */
-  baseUrl(provider: 'carrier_a' | 'carrier_b'): string {
-    const base = provider === 'carrier_a' ? this.config.CARRIER_A_BASE_URL : this.config.CARRIER_B_BASE_URL;
-    if (!base) {
-      throw AppError.downstream(
-        `${provider} is not configured on this platform (${provider === 'carrier_a' ? 'CARRIER_A_BASE_URL' : 'CARRIER_B_BASE_URL'})`,
-      );
-    }
+  baseUrl(provider: RestCarrier): string {
+    const setting = BASE_URL_SETTINGS[provider];
+    const base = this.config[setting];
+    if (!base) throw AppError.downstream(`${provider} is not configured on this platform (${setting})`);
     return base.replace(/\/+$/, '');
   }
 

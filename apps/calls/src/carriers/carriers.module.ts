@@ -19,10 +19,7 @@ import { CallbackUrls } from './callback-urls';
 import { CallbackHandlers } from './callback.handlers';
 import { CARRIER_ADAPTERS, CarrierAdapter } from './carrier-adapter';
 import { CarrierRegistry } from './carrier-registry';
-import { SandboxCallRunner } from './sandbox/sandbox-call-runner';
-import { SandboxCallbackClient } from './sandbox/sandbox-callback-client';
-import { SandboxCarrier } from './sandbox/sandbox-carrier';
-import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
+import { SandboxLineCarrier } from '../connections/sandbox-line.carrier';
 
 /**
  * Carrier adapters, their callbacks and call progress. A new carrier: provide its adapter here and add
@@ -44,17 +41,14 @@ import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
     LateAnswerRelay,
     AgentBrain,
     llmProvider,
-    SandboxSigningKey,
-    SandboxCallbackClient,
-    SandboxCallRunner,
-    SandboxCarrier,
     CarrierHttp,
     MediaStreamLinks,
     CarrierAAdapter,
     CarrierBAdapter,
+    SandboxLineCarrier,
     {
       provide: CARRIER_ADAPTERS,
-      inject: [SandboxCarrier, CarrierAAdapter, CarrierBAdapter],
+      inject: [SandboxLineCarrier, CarrierAAdapter, CarrierBAdapter],
       useFactory: (...adapters: CarrierAdapter[]) => adapters,
     },
   ],
@@ -68,7 +62,7 @@ import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
     MediaStreamLinks,
     TranscriptService,
     CallTransferService,
-    SandboxCallRunner,
+    SandboxLineCarrier,
   ],
 })
 export class CarriersModule {}

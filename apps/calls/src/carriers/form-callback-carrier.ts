@@ -8,7 +8,7 @@ import {
 import { MediaStreamLinks } from '../media-stream/media-stream-links';
 import { CallbackUrls } from './callback-urls';
 import { CallbackCall, CallbackRequest } from './carrier-adapter';
-import { CarrierHttp, CarrierRequest, CarrierResponse, carrierError } from './carrier-http';
+import { CarrierHttp, CarrierRequest, CarrierResponse, carrierError, RestCarrier } from './carrier-http';
 import { decisionReply, MarkupDialect, streamReply } from './carrier-xml';
 import { FormParams, parseForm } from './signing/form-params';
 
@@ -26,8 +26,7 @@ const ANSWERING_ACTIONS = ['ANSWER_WITH_AI', 'SELECT_AGENT'];
  */
 @Injectable()
 export abstract class FormCallbackCarrier<C extends CarrierACredentials | CarrierBCredentials> {
-  abstract readonly provider: 'carrier_a' | 'carrier_b';
-  readonly callsLiveInProcess = false;
+  abstract readonly provider: RestCarrier;
   protected abstract readonly markup: MarkupDialect;
 
   constructor(

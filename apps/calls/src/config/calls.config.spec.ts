@@ -73,41 +73,6 @@ describe('CallsConfig: the media plane URL', () => {
     expect(() => validateConfig(CallsConfig, { ...GATEWAY, MEDIA_PUBLIC_URL })).toThrow(/MEDIA_PUBLIC_URL/);
   });
 
-  it('points the sandbox phone at SANDBOX_MEDIA_URL, else at MEDIA_PUBLIC_URL', () => {
-    const inside = validateConfig(CallsConfig, {
-      ...GATEWAY,
-      ...MEDIA,
-      SANDBOX_MEDIA_URL: 'http://voice:3005',
-    });
-    expect(inside.sandboxMediaUrl).toBe('http://voice:3005');
-    expect(inside.MEDIA_PUBLIC_URL).toBe('https://media.example.com');
-    expect(validateConfig(CallsConfig, { ...GATEWAY, ...MEDIA }).sandboxMediaUrl).toBe(
-      'https://media.example.com',
-    );
-    expect(validateConfig(CallsConfig, { NODE_ENV: 'development' }).sandboxMediaUrl).toBe(
-      'http://127.0.0.1:3005',
-    );
-  });
-
-  it.each(['voice:3005', 'http://voice:3005?x=1', 'ftp://voice'])('refuses SANDBOX_MEDIA_URL %s', (url) => {
-    expect(() => validateConfig(CallsConfig, { ...GATEWAY, ...MEDIA, SANDBOX_MEDIA_URL: url })).toThrow(
-      /SANDBOX_MEDIA_URL must be set to the voice service's http\(s\) or ws\(s\) base URL/,
-    );
-  });
-
-  it("takes a SANDBOX_MEDIA_URL path only where the voice service reads streams: none, or MEDIA_PUBLIC_URL's", () => {
-    const prefixed = { ...GATEWAY, MEDIA_PUBLIC_URL: 'https://api.example.com/voice/' };
-    for (const url of ['http://voice:3005', 'http://voice:3005/', 'http://voice:3005/voice']) {
-      expect(validateConfig(CallsConfig, { ...prefixed, SANDBOX_MEDIA_URL: url }).sandboxMediaUrl).toBe(url);
-    }
-    expect(() =>
-      validateConfig(CallsConfig, { ...prefixed, SANDBOX_MEDIA_URL: 'http://voice:3005/other' }),
-    ).toThrow(/SANDBOX_MEDIA_URL must have no path or MEDIA_PUBLIC_URL's path/);
-    expect(() =>
-      validateConfig(CallsConfig, { ...GATEWAY, ...MEDIA, SANDBOX_MEDIA_URL: 'http://voice:3005/voice' }),
-    ).toThrow(/SANDBOX_MEDIA_URL must have no path/);
-  });
-
   it('keeps stream tokens short-lived (60 s by default)', () => {
     expect(validateConfig(CallsConfig, { ...GATEWAY, ...MEDIA }).MEDIA_STREAM_TOKEN_TTL_MS).toBe(60000);
     expect(() =>

@@ -3,41 +3,17 @@ import {
   IsOptional,
   IsString,
   Matches,
-  MinLength,
   Validate,
   ValidateIf,
   ValidationArguments,
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
-import { buildMediaStreamUrl, MediaBaseUrlConstraint, parseMediaStreamRequest } from '@vap/media';
+import { MediaBaseUrlConstraint } from '@vap/media';
 import { BaseServiceConfig, DevelopmentValue, IntSetting } from '@vap/runtime';
-import { isDevelopmentSecret } from '@vap/secrets';
 
 const httpBaseUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
 const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
-
-/**
- * The voice service reads stream paths under its MEDIA_PUBLIC_URL's path prefix (or with it stripped by a
- * proxy), so a sandbox stream URL must read back there: checked by building one and parsing it.
- */
-@ValidatorConstraint({ name: 'sandboxMediaPath' })
-class SandboxMediaPathConstraint implements ValidatorConstraintInterface {
-  validate(value: unknown, args: ValidationArguments): boolean {
-    const publicUrl = (args.object as CallsConfig).MEDIA_PUBLIC_URL;
-    try {
-      const input = { publicUrl: String(value), carrier: 'sandbox', callId: 'call', token: 'token' } as const;
-      const url = new URL(buildMediaStreamUrl(input));
-      return parseMediaStreamRequest(`${url.pathname}${url.search}`, publicUrl).ok;
-    } catch {
-      return true; // a malformed URL is MediaBaseUrlConstraint's to report
-    }
-  }
-
-  defaultMessage(): string {
-    return "SANDBOX_MEDIA_URL must have no path or MEDIA_PUBLIC_URL's path: the voice service reads stream paths under that prefix";
-  }
-}
 
 @ValidatorConstraint({ name: 'notInProduction' })
 class NotInProductionConstraint implements ValidatorConstraintInterface {
@@ -55,8 +31,8 @@ export class CallsConfig extends BaseServiceConfig {
   PORT: number = 3002;
 
   /**
-   * The gateway's public base URL, from which every URL that points at the gateway derives: carrier and
-   * sandbox callbacks, absolute recording URLs. Required unless CALLBACK_BASE_URL is set; only
+   * The gateway's public base URL, from which every URL that points at the gateway derives: carrier
+   * callbacks, absolute recording URLs. Required unless CALLBACK_BASE_URL is set; only
    * NODE_ENV=development falls back to http://127.0.0.1:3000 (`npm start` sets it from the gateway it runs).
    */
   @DevelopmentValue('http://127.0.0.1:3000', { refuse: () => false })
@@ -67,8 +43,7 @@ export class CallsConfig extends BaseServiceConfig {
   PUBLIC_BASE_URL?: string;
 
   /**
-   * Where carriers (and the sandbox carrier) send callbacks (`{base}/callbacks/{provider}/...`), when it
-   * is not PUBLIC_BASE_URL: the sandbox must reach the gateway from the calls service.
+   * Where carriers send callbacks (`{base}/callbacks/{provider}/...`), when it is not PUBLIC_BASE_URL.
    */
   @IsOptional()
   @Matches(httpBaseUrl, { message: 'CALLBACK_BASE_URL must be an http(s) URL' })
@@ -77,23 +52,6 @@ export class CallsConfig extends BaseServiceConfig {
   /** The base of callback URLs handed to carriers. */
   get callbackBaseUrl(): string {
     return withoutTrailingSlash(this.CALLBACK_BASE_URL || this.PUBLIC_BASE_URL || '');
-  }
-
-  /**
-   * Where the sandbox carrier, which runs inside this service, posts its callbacks: the callback base as this
-   * service reaches it (e.g. http://gateway:3000), when the public one does not route back here, as on a
-   * developer's machine. The callbacks are still signed for the public URL, as a carrier's behind a proxy are.
-   */
-  @IsOptional()
-  @Matches(httpBaseUrl, { message: 'SANDBOX_CALLBACK_URL must be an http(s) URL' })
-  SANDBOX_CALLBACK_URL?: string;
-
-  /** Where the sandbox sends a callback whose (signed) URL is `url`, on the callback base. */
-  sandboxCallbackTarget(url: string): string {
-    const base = this.callbackBaseUrl;
-    return this.SANDBOX_CALLBACK_URL && url.startsWith(`${base}/`)
-      ? `${withoutTrailingSlash(this.SANDBOX_CALLBACK_URL)}${url.slice(base.length)}`
-      : url;
   }
 
   /** The base of every other URL on the gateway (recordings). */
@@ -110,22 +68,6 @@ export class CallsConfig extends BaseServiceConfig {
   @Validate(MediaBaseUrlConstraint)
   MEDIA_PUBLIC_URL: string = '';
 
-  /**
-   * Where the sandbox carrier's simulated phone, which runs inside this service, opens its media streams:
-   * the voice service as this service reaches it (compose: http://voice:3005; Kubernetes: the voice
-   * Service), when that is not MEDIA_PUBLIC_URL. Its path is empty or MEDIA_PUBLIC_URL's, the prefix the
-   * voice service reads stream paths under. Real carriers always get MEDIA_PUBLIC_URL.
-   */
-  @IsOptional()
-  @Validate(MediaBaseUrlConstraint)
-  @Validate(SandboxMediaPathConstraint)
-  SANDBOX_MEDIA_URL?: string;
-
-  /** The base of the sandbox phone's stream URLs. */
-  get sandboxMediaUrl(): string {
-    return this.SANDBOX_MEDIA_URL || this.MEDIA_PUBLIC_URL;
-  }
-
   /** How long a media-stream URL handed to a carrier stays valid (it opens one stream, once). */
   @IntSetting({ min: 1000, max: 600000 })
   MEDIA_STREAM_TOKEN_TTL_MS: number = 60000;
@@ -133,20 +75,6 @@ export class CallsConfig extends BaseServiceConfig {
   /** Price of one minute of call time, in paise, billed per second (400 = INR 4.00 per minute). */
   @IntSetting({ min: 0 })
   CALL_PRICE_PER_MINUTE_PAISE: number = 400;
-
-  /**
-   * Real time the sandbox carrier waits between two steps of a simulated call's setup (initiated, ringing,
-   * answer); once answered, the call runs on the media clock (MEDIA_TIME_SCALE).
-   */
-  @IntSetting({ min: 1, max: 60000 })
-  SANDBOX_STEP_MS: number = 250;
-
-  /**
-   * How much faster than real time the sandbox phone's media clock runs (1 = real time). For tests only,
-   * with the voice service's MEDIA_TIME_SCALE set alike; the pacing code is the same at every scale.
-   */
-  @IntSetting({ min: 1, max: 100 })
-  MEDIA_TIME_SCALE: number = 1;
 
   /**
    * For tests only (refused with NODE_ENV=production): the contact policy's clock reads this instant when the
@@ -157,13 +85,6 @@ export class CallsConfig extends BaseServiceConfig {
   @IsISO8601({ strict: true }, { message: 'CONTACT_POLICY_CLOCK_START must be an ISO 8601 instant' })
   @Validate(NotInProductionConstraint)
   CONTACT_POLICY_CLOCK_START?: string;
-
-  /** HMAC key of the sandbox carrier's callbacks; derived from SECRETS_KEY when unset. */
-  @DevelopmentValue(undefined, { refuse: isDevelopmentSecret })
-  @IsOptional()
-  @IsString()
-  @MinLength(32, { message: 'SANDBOX_CALLBACK_SECRET must be at least 32 characters' })
-  SANDBOX_CALLBACK_SECRET?: string;
 
   /** OpenAI-compatible chat-completions server for agent replies and extraction; unset = offline engine. */
   @IsOptional()
@@ -217,10 +138,6 @@ export class CallsConfig extends BaseServiceConfig {
    */
   @IntSetting({ min: 100, max: 60000 })
   BALANCE_GUARD_INTERVAL_MS: number = 1000;
-
-  /** How often each replica looks for live calls whose replica is gone (they are ended at once). */
-  @IntSetting({ min: 100, max: 60000 })
-  CALL_OWNER_CHECK_MS: number = 2000;
 
   /**
    * How often each replica looks for live media streams whose voice replica stopped beating (killed, lost

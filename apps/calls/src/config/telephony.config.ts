@@ -1,6 +1,11 @@
-import { IsOptional, Matches, Validate } from 'class-validator';
+import { IsOptional, Matches, MinLength, Validate } from 'class-validator';
 import { DevelopmentValue, IntSetting } from '@vap/runtime';
-import { DEV_SECRETS_KEY, isDevelopmentSecret, SecretsKeyConstraint } from '@vap/secrets';
+import {
+  DEV_SANDBOX_AUTH_TOKEN,
+  DEV_SECRETS_KEY,
+  isDevelopmentSecret,
+  SecretsKeyConstraint,
+} from '@vap/secrets';
 
 const httpUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
 
@@ -22,6 +27,24 @@ export class TelephonyConfig {
   @IsOptional()
   @Matches(httpUrl, { message: 'CARRIER_B_BASE_URL must be an http(s) URL' })
   CARRIER_B_BASE_URL?: string;
+
+  /**
+   * The partner's default Sandbox connection is a carrier_b account at the platform's own carrier simulator:
+   * its REST base, and the account the platform holds there (never shown to partners). Unset base: calls
+   * on it fail with 502.
+   */
+  @DevelopmentValue('http://127.0.0.1:3006', { refuse: () => false })
+  @IsOptional()
+  @Matches(httpUrl, { message: 'SANDBOX_CARRIER_URL must be an http(s) URL' })
+  SANDBOX_CARRIER_URL?: string;
+
+  @Matches(/^AC[A-Za-z0-9]{1,64}$/, { message: 'SANDBOX_ACCOUNT_SID must be AC followed by letters or digits' })
+  SANDBOX_ACCOUNT_SID: string = 'ACsandbox';
+
+  @DevelopmentValue(DEV_SANDBOX_AUTH_TOKEN, { refuse: isDevelopmentSecret })
+  @IsOptional()
+  @MinLength(32, { message: 'SANDBOX_AUTH_TOKEN must be at least 32 characters' })
+  SANDBOX_AUTH_TOKEN?: string;
 
   /** Deadline of one carrier REST request (place a call, detach a number). */
   @IntSetting({ min: 100, max: 60000 })

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CarriersModule } from '../carriers/carriers.module';
 import { DefaultLineService } from '../connections/default-line.service';
-import { LifecycleModule } from '../lifecycle/lifecycle.module';
 import { PartnersModule } from '../partners/partners.module';
 import { DecisionClient } from './decision-client';
 import { InboundCallbackService } from './inbound-callback.service';
@@ -13,7 +12,7 @@ import { InboundRoutingHandlers } from './inbound-routing.handlers';
 import { SandboxInboundService } from './sandbox-inbound.service';
 
 @Module({
-  imports: [CarriersModule, LifecycleModule, PartnersModule],
+  imports: [CarriersModule, PartnersModule],
   controllers: [InboundRoutingHandlers],
   providers: [
     InboundPoliciesService,

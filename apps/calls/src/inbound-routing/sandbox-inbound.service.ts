@@ -1,62 +1,43 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { InboundRouteDecisionDto, SandboxInboundCallDto } from '@vap/contracts';
+import { AppError, InboundRouteDecisionDto, SandboxInboundCallDto } from '@vap/contracts';
 import { CallbackUrls } from '../carriers/callback-urls';
-import { SandboxCallRunner } from '../carriers/sandbox/sandbox-call-runner';
 import { Connection } from '../connections/entities/connection.entity';
 import { DefaultLineService } from '../connections/default-line.service';
-import { ReplicaLiveness } from '../lifecycle/replica-liveness.service';
-import { Call } from '../calls/entities/call.entity';
-import { tableOf } from '@vap/persistence';
-import { InboundCallOpener } from './inbound-call-opener.service';
-import { InboundRouterService } from './inbound-router.service';
+import { SandboxLineCarrier } from '../connections/sandbox-line.carrier';
+import { toDecisionDto } from './decision-dto';
+import { InboundRouteDecision } from './entities/inbound-route-decision.entity';
 
 /**
- * A simulated inbound call, so partners can test their decision URL without a carrier: it is routed
- * exactly like a carrier's inbound call (same resolution, request, signature, fallbacks and record). A
- * decision that answers with an agent opens the call on the partner's sandbox line, and the sandbox
- * phone calls in over the media stream like an outbound sandbox call's callee.
+ * A simulated inbound call, so partners can test their decision URL without a carrier: the sandbox
+ * carrier is asked to ring one of the partner's numbers, and its inbound webhook reaches the platform like
+ * any carrier's (same signature check, resolution, request, fallbacks, record and answer markup). The
+ * answer is the decision that webhook produced.
  */
 @Injectable()
 export class SandboxInboundService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly router: InboundRouterService,
-    private readonly opener: InboundCallOpener,
     private readonly lines: DefaultLineService,
-    private readonly runner: SandboxCallRunner,
+    private readonly carrier: SandboxLineCarrier,
     private readonly urls: CallbackUrls,
-    private readonly liveness: ReplicaLiveness,
   ) {}
 
   async simulate(partnerId: string, input: SandboxInboundCallDto): Promise<InboundRouteDecisionDto> {
-    const providerCallId = `sbx-in-${randomUUID()}`;
-    const decision = await this.router.route({
-      partnerId,
-      provider: 'sandbox',
-      providerCallId,
-      fromNumber: input.from_number,
-      toNumber: input.to_number,
-    });
-    if (decision.action !== 'ANSWER_WITH_AI' && decision.action !== 'SELECT_AGENT') return decision;
     await this.lines.ensureSandbox(partnerId);
     const connection = await this.dataSource
       .getRepository(Connection)
-      .findOneOrFail({ where: { partnerId, provider: 'sandbox' } });
-    const opened = await this.opener.open(decision, connection);
-    // The phone runs here, so this replica owns the call: if it dies, another one ends the call.
-    await this.dataSource.query(`UPDATE ${tableOf(this.dataSource, Call)} SET owner_id = $2 WHERE id = $1`, [
-      opened.callId,
-      this.liveness.id,
-    ]);
-    this.runner.startInbound({
-      callId: opened.callId,
-      providerCallId,
-      fromNumber: input.from_number,
-      callbackUrl: this.urls.forCall('sandbox', opened.callId),
+      .findOneOrFail({ where: { partnerId, provider: this.carrier.provider } });
+    const sid = await this.carrier.startInbound({
+      from: input.from_number,
+      to: input.to_number,
+      voiceUrl: `${this.urls.base}/callbacks/inbound/${connection.provider}/${connection.id}/voice`,
     });
-    return { ...decision, call_id: opened.callId, session_id: opened.sessionId };
+    const decision = await this.dataSource
+      .getRepository(InboundRouteDecision)
+      .findOne({ where: { partnerId, providerCallId: sid } });
+    if (!decision) throw AppError.downstream('The sandbox carrier did not deliver the inbound call');
+    return toDecisionDto(decision);
   }
 }

@@ -11,16 +11,8 @@ export interface InterruptionCause {
   unansweredMessage: string;
 }
 
-/** A calls replica running the call in-process (a sandbox conversation) is gone (OrphanedCallReaper). */
-export const CALL_OWNER_LOST: InterruptionCause = {
-  endCallReason: EndReasons.platformInterrupted,
-  hangupCause: 'CALL_OWNER_LOST',
-  event: 'platform-interrupted',
-  unansweredMessage: 'The platform stopped running the call before it was answered',
-};
-
 /**
- * The end of a call whose process stopped running it (a replica that crashed or shut down): an answered
+ * The end of a call whose process stopped running it (a voice replica that was lost): an answered
  * call completes and is billed for the seconds it ran; an unanswered one failed. The cause names why.
  */
 export function interruptedEnd(
@@ -30,7 +22,7 @@ export function interruptedEnd(
     /** How long the call ran by its own clock, or since its answer. */
     seconds: number | null;
   },
-  cause: InterruptionCause = CALL_OWNER_LOST,
+  cause: InterruptionCause,
 ): RawCarrierEvent {
   const answered = call.status === 'in_progress';
   const seconds = Math.max(1, Math.round(call.seconds ?? 0));

@@ -3,16 +3,14 @@ import { CarriersModule } from '../carriers/carriers.module';
 import { PartnersModule } from '../partners/partners.module';
 import { BalanceGuard } from './balance-guard.service';
 import { EndedCallFollowUp } from './ended-call-follow-up.consumer';
-import { OrphanedCallReaper } from './orphaned-call-reaper.service';
-import { ReplicaLiveness } from './replica-liveness.service';
 
 /**
- * What ends live calls besides their carrier (the partner's balance, the loss of their replica), and what
- * follows any end (the voice session stopped, a stale call hung up at the carrier).
+ * What ends live calls besides their carrier (the partner's balance), and what follows any end (the voice
+ * session stopped, a stale call hung up at the carrier).
  */
 @Module({
   imports: [CarriersModule, PartnersModule],
-  providers: [ReplicaLiveness, BalanceGuard, OrphanedCallReaper, EndedCallFollowUp],
-  exports: [ReplicaLiveness, BalanceGuard],
+  providers: [BalanceGuard, EndedCallFollowUp],
+  exports: [BalanceGuard],
 })
 export class LifecycleModule {}

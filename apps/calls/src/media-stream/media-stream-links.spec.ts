@@ -15,21 +15,16 @@ function links(settings: Partial<CallsConfig>): MediaStreamLinks {
 describe('MediaStreamLinks', () => {
   const PUBLIC = 'https://media.example.com/voice';
 
-  it('hands carriers MEDIA_PUBLIC_URL and the sandbox phone SANDBOX_MEDIA_URL', () => {
-    const streams = links({ MEDIA_PUBLIC_URL: PUBLIC, SANDBOX_MEDIA_URL: 'http://voice:3005' });
+  it('hands every carrier, the sandbox included, MEDIA_PUBLIC_URL', () => {
+    const streams = links({ MEDIA_PUBLIC_URL: PUBLIC });
     expect(streams.streamUrl('carrier_a', 'c1')).toMatch(
       /^wss:\/\/media\.example\.com\/voice\/media\/carrier_a\/c1\?token=/,
     );
     expect(streams.streamUrl('carrier_b', 'c1')).toMatch(
       /^wss:\/\/media\.example\.com\/voice\/media\/carrier_b\/c1\?token=/,
     );
-    expect(streams.streamUrl('sandbox', 'c1')).toMatch(/^ws:\/\/voice:3005\/media\/sandbox\/c1\?token=/);
-  });
-
-  it('hands the sandbox phone MEDIA_PUBLIC_URL too when SANDBOX_MEDIA_URL is unset', () => {
-    const streams = links({ MEDIA_PUBLIC_URL: 'http://127.0.0.1:3005' });
     expect(streams.streamUrl('sandbox', 'c1')).toMatch(
-      /^ws:\/\/127\.0\.0\.1:3005\/media\/sandbox\/c1\?token=/,
+      /^wss:\/\/media\.example\.com\/voice\/media\/sandbox\/c1\?token=/,
     );
   });
 
@@ -37,7 +32,7 @@ describe('MediaStreamLinks', () => {
     'gives %s a URL the voice service reads back on its MEDIA_PUBLIC_URL, with a token for the call',
     (carrier) => {
       const url = new URL(
-        links({ MEDIA_PUBLIC_URL: PUBLIC, SANDBOX_MEDIA_URL: 'http://voice:3005' }).streamUrl(carrier, 'c9'),
+        links({ MEDIA_PUBLIC_URL: PUBLIC }).streamUrl(carrier, 'c9'),
       );
       const read = parseMediaStreamRequest(`${url.pathname}${url.search}`, PUBLIC);
       expect(read).toMatchObject({ ok: true, carrier, callId: 'c9' });

@@ -7,10 +7,7 @@ import { TelephonyConfig } from '../config/telephony.config';
 /**
  * Media-stream URLs for answered calls: `{MEDIA_PUBLIC_URL}/media/{carrier}/{callId}?token=...`, the token
  * signed with the key both calls and voice derive from SECRETS_KEY, bound to the call, single use (the
- * voice service claims its nonce through calls.voice.attach) and valid MEDIA_STREAM_TOKEN_TTL_MS. The
- * sandbox phone runs inside this service, so its URLs are on SANDBOX_MEDIA_URL, the voice service as this
- * service reaches it; the token does not cover the host, and the sandbox signs no upgrade, so the voice
- * service admits it there alike.
+ * voice service claims its nonce through calls.voice.attach) and valid MEDIA_STREAM_TOKEN_TTL_MS.
  */
 @Injectable()
 export class MediaStreamLinks {
@@ -26,7 +23,6 @@ export class MediaStreamLinks {
   /** A fresh stream URL (a new token each time: a carrier that refetches the answer gets its own). */
   streamUrl(carrier: MediaStreamCarrier, callId: string, now = Date.now()): string {
     const token = issueStreamToken({ callId, ttlMs: this.config.MEDIA_STREAM_TOKEN_TTL_MS, now }, this.key);
-    const publicUrl = carrier === 'sandbox' ? this.config.sandboxMediaUrl : this.config.MEDIA_PUBLIC_URL;
-    return buildMediaStreamUrl({ publicUrl, carrier, callId, token });
+    return buildMediaStreamUrl({ publicUrl: this.config.MEDIA_PUBLIC_URL, carrier, callId, token });
   }
 }

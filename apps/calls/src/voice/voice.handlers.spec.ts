@@ -108,7 +108,6 @@ class FakeCarrierApi {
 /** The simulated phone's carrier, reduced to what the voice commands ask of a carrier. */
 const sandbox = {
   provider: 'sandbox' as const,
-  callsLiveInProcess: true,
   hangups: [] as { callId: string; reason: string }[],
   transfers: [] as { callId: string; to: string }[],
   async placeCall() {

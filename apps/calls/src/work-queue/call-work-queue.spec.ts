@@ -161,7 +161,6 @@ describe('calls work queues', () => {
       // The carrier's REST API is down: the check fails every time.
       const carrier = {
         provider: 'carrier_a',
-        callsLiveInProcess: false,
         fetchCall: async (call: Call) => {
           fetches.push(call.id);
           throw new Error('carrier unreachable');

@@ -68,9 +68,4 @@ describe('newCall', () => {
     expect(a.id).not.toBe(b.id);
     expect(a.sessionId).not.toBe(b.sessionId);
   });
-
-  it('sets an owner only when one is given', () => {
-    expect('ownerId' in newCall(agent, fields)).toBe(false);
-    expect(newCall(agent, { ...fields, ownerId: 'r-1' }).ownerId).toBe('r-1');
-  });
 });

@@ -92,7 +92,7 @@ export class Call {
   @Column({ name: 'concurrency_limit', type: 'integer', nullable: true })
   concurrencyLimit: number | null;
 
-  /** How the call's end was checked with the carrier's REST API (null: not needed, e.g. the sandbox). */
+  /** How the call's end was checked with the carrier's REST API (null: not needed or not made yet). */
   @Column({ name: 'carrier_reconciliation', type: 'text', nullable: true })
   carrierReconciliation: CarrierReconciliation | null;
 
@@ -101,13 +101,6 @@ export class Call {
 
   @Column({ name: 'provider_event', type: 'text', nullable: true })
   providerEvent: string | null;
-
-  /**
-   * The calls replica that drives the call in-process (the sandbox conversation); null once a carrier
-   * drives it by callbacks. A call whose owner is gone is ended by another replica (OrphanedCallReaper).
-   */
-  @Column({ name: 'owner_id', type: 'uuid', nullable: true })
-  ownerId: string | null;
 
   /** carrier_a's CallUUID of the answered leg (its hang-up names the leg, not the placement request). */
   @Column({ name: 'carrier_leg_id', type: 'text', nullable: true })
@@ -149,8 +142,7 @@ export type NewCallFields = Pick<
   | 'concurrencyLimit'
   | 'providerStatus'
   | 'providerEvent'
-> &
-  Partial<Pick<Call, 'ownerId'>>;
+>;
 
 /**
  * The row every new call starts as, inbound or outbound (its session: newSession): pending, nothing

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '@vap/contracts';
+import { AppError, CALL_DISPOSITIONS, CallDisposition, HANGUP_SOURCES, HangupSource } from '@vap/contracts';
 import { carrierBStreamMarkup } from '@vap/media';
 import { Call } from '../../calls/entities/call.entity';
 import { InboundCallAnnouncement, InboundCallParser } from '../../inbound-routing/inbound-call-parser';
@@ -29,7 +29,13 @@ import {
 } from './carrier-b-fields';
 import { CARRIER_B_SIGNATURE_HEADER, verifyCarrierBSignature } from './carrier-b-signature';
 
-const PROVIDER = 'carrier_b' as const;
+
+/** The CallbackSource of hold callbacks (a carrier hold on the call starts or ends). */
+const HOLD_EVENTS = 'hold-events';
+
+function oneOf<T extends string>(values: readonly T[], value: string | undefined): T | null {
+  return value !== undefined && (values as readonly string[]).includes(value) ? (value as T) : null;
+}
 
 /** carrier_b's answer markup (TwiML). */
 export const CARRIER_B_MARKUP: MarkupDialect = {
@@ -49,7 +55,8 @@ export class CarrierBAdapter
   extends FormCallbackCarrier<CarrierBCredentials>
   implements CarrierAdapter, NumberDetacher, InboundCallParser
 {
-  readonly provider = PROVIDER;
+  /** carrier_b, or another account of carrier_b's shape the platform holds itself (see SandboxLineCarrier). */
+  readonly provider: 'carrier_b' | 'sandbox' = 'carrier_b';
   protected readonly markup = CARRIER_B_MARKUP;
 
   async placeCall(call: OutboundCall, connection: CarrierConnectionRef): Promise<{ providerCallId: string }> {
@@ -116,9 +123,10 @@ export class CarrierBAdapter
     const status = f.CallStatus ?? null;
     const kind = request.params.event;
     if (!(CARRIER_B_EVENTS as readonly string[]).includes(kind)) throw AppError.notFound('Callback');
+    if (f.CallbackSource === HOLD_EVENTS) return { events: [this.holdEvent(f)] };
     const events: RawCarrierEvent[] = [
       {
-        provider: PROVIDER,
+        provider: this.provider,
         kind: 'status',
         // One callback per status; a retried callback carries the same status and changes nothing. The
         // asynchronous machine detection result (`amd`, no CallStatus) comes once per call.
@@ -132,11 +140,16 @@ export class CarrierBAdapter
         durationSeconds: intOrNull(f.CallDuration),
         billDurationSeconds: intOrNull(f.CallDuration),
         errorMessage: f.ErrorMessage ?? null,
+        // Optional hang-up details a carrier of this shape may add to the final status callback.
+        hangupCause: f.HangupCause ?? null,
+        hangupSource: oneOf<HangupSource>(HANGUP_SOURCES, f.HangupSource),
+        disposition: oneOf<CallDisposition>(CALL_DISPOSITIONS, f.Disposition),
+        endCallReason: f.EndCallReason?.slice(0, 100) ?? null,
       },
     ];
     if (f.RecordingUrl) {
       events.push({
-        provider: PROVIDER,
+        provider: this.provider,
         kind: 'recording',
         dedupeKey: `recording:${f.RecordingSid ?? f.RecordingUrl}`,
         providerStatus: status,
@@ -180,7 +193,7 @@ export class CarrierBAdapter
       method: 'GET',
       path: `/IncomingPhoneNumbers.json?PhoneNumber=${encodeURIComponent(number)}`,
     });
-    if (found.status !== 200) throw carrierError(PROVIDER, found);
+    if (found.status !== 200) throw carrierError(this.provider, found);
     const list =
       (found.body as { incoming_phone_numbers?: { sid?: string }[] } | null)?.incoming_phone_numbers ?? [];
     for (const item of list) {
@@ -197,15 +210,31 @@ export class CarrierBAdapter
   /** The Call resource: `GET .../Calls/{CallSid}.json` with the account's credentials. */
   async fetchCall(call: Call): Promise<CarrierCallState> {
     const sid = call.providerCallId;
-    if (!sid) throw AppError.downstream(`${PROVIDER} call ${call.id} has no CallSid to look up`);
+    if (!sid) throw AppError.downstream(`${this.provider} call ${call.id} has no CallSid to look up`);
     const creds = await this.openCredentials(call.connectionId);
     const res = await this.send(creds, { method: 'GET', path: `/Calls/${encodeURIComponent(sid)}.json` });
-    if (res.status !== 200) throw carrierError(PROVIDER, res);
+    if (res.status !== 200) throw carrierError(this.provider, res);
     const resource = res.body as { sid?: unknown; status?: unknown; duration?: unknown } | null;
     if (resource?.sid !== sid || typeof resource.status !== 'string') {
-      throw AppError.downstream(`${PROVIDER} did not answer with the call resource of ${sid}`);
+      throw AppError.downstream(`${this.provider} did not answer with the call resource of ${sid}`);
     }
     return carrierBCallState({ status: resource.status, duration: resource.duration });
+  }
+
+  /** A carrier hold on or off (CallbackSource hold-events): HoldEvent start | end, HoldKind, HoldDuration (s). */
+  private holdEvent(f: Record<string, string | undefined>): RawCarrierEvent {
+    const phase = f.HoldEvent === 'end' ? 'end' : 'start';
+    return {
+      provider: this.provider,
+      kind: 'hold',
+      dedupeKey: `hold:${phase}:${f.SequenceNumber ?? ''}`,
+      providerStatus: f.CallStatus ?? null,
+      providerEvent: HOLD_EVENTS,
+      sequence: intOrNull(f.SequenceNumber),
+      ended: false,
+      occurredAt: occurredAtOf(f.Timestamp),
+      hold: { phase, kind: f.HoldKind?.slice(0, 40) || 'carrier_hold', durationSecs: intOrNull(f.HoldDuration) },
+    };
   }
 
   protected accountPath(creds: CarrierBCredentials): string {

@@ -14,6 +14,7 @@ import { ContactPolicy1764200010000 } from './1764200010000-contact-policy';
 import { PartnerActiveCalls1764300010000 } from './1764300010000-partner-active-calls';
 import { PartnerStandingConcurrency1764400010000 } from './1764400010000-partner-standing-concurrency';
 import { SessionVoiceReplica1764560010000 } from './1764560010000-session-voice-replica';
+import { DropCallOwner1764700010000 } from './1764700010000-drop-call-owner';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   PartnerActiveCalls1764300010000,
   PartnerStandingConcurrency1764400010000,
   SessionVoiceReplica1764560010000,
+  DropCallOwner1764700010000,
 ];

@@ -1,6 +1,6 @@
 import { MULAW_FRAME_BYTES, mulawEncode, whiteNoise } from '@vap/media';
 import { AgentListener, TURN_GAP_MS } from './agent-listener';
-import { OfflineCalleeVoice } from './callee-voice';
+import { OfflineCalleeVoice } from '../callee/callee-voice';
 
 const voice = new OfflineCalleeVoice();
 const SILENCE = Buffer.alloc(MULAW_FRAME_BYTES, 0xff);

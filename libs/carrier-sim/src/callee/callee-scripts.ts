@@ -1,7 +1,7 @@
 import { answeringMachineBeep } from './callee-voice';
-import { SandboxOutcome } from './sandbox-outcomes';
-import { CalleeLines } from './sandbox-script';
-import { CalleeScript, PhoneLine } from './sandbox-phone';
+import { CalleeOutcome } from './outcomes';
+import { CalleeLines } from './callee-lines';
+import { CalleeScript, PhoneLine } from '../phone/simulated-phone';
 
 /** Media time the callee waits for the agent to open the call before speaking anyway (no intro message). */
 export const INTRO_WAIT_MS = 6_000;
@@ -24,7 +24,7 @@ export interface ScriptPorts {
 }
 
 /** The callee's side of the call for each answered outcome (see sandbox-outcomes.ts). */
-export function calleeScript(outcome: SandboxOutcome, ports: ScriptPorts): CalleeScript {
+export function calleeScript(outcome: CalleeOutcome, ports: ScriptPorts): CalleeScript {
   switch (outcome) {
     case 'voicemail':
       return answeringMachine;

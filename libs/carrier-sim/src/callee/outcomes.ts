@@ -5,7 +5,7 @@
  * 07 the callee talks at length (the agent's max_call_duration_secs ends the call), 08 the callee asks
  * for a human (transfer when the agent has transfer_enabled), anything else a short conversation.
  */
-export type SandboxOutcome =
+export type CalleeOutcome =
   | 'no_answer'
   | 'busy'
   | 'failed'
@@ -16,7 +16,7 @@ export type SandboxOutcome =
   | 'asks_for_human'
   | 'conversation';
 
-const BY_SUFFIX: Record<string, SandboxOutcome> = {
+const BY_SUFFIX: Record<string, CalleeOutcome> = {
   '01': 'no_answer',
   '02': 'busy',
   '03': 'failed',
@@ -27,6 +27,6 @@ const BY_SUFFIX: Record<string, SandboxOutcome> = {
   '08': 'asks_for_human',
 };
 
-export function sandboxOutcome(toNumber: string): SandboxOutcome {
+export function calleeOutcome(toNumber: string): CalleeOutcome {
   return BY_SUFFIX[toNumber.slice(-2)] ?? 'conversation';
 }

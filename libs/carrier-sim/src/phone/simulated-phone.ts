@@ -10,7 +10,7 @@ import {
 } from '@vap/media';
 import { AgentListener, AgentTurn } from './agent-listener';
 import { AgentPlayback } from './agent-playback';
-import { CalleeVoice } from './callee-voice';
+import { CalleeVoice } from '../callee/callee-voice';
 
 /** What a callee script can do on the line. Every wait is in media time and ends early when the call does. */
 export interface PhoneLine {
@@ -42,9 +42,13 @@ export type PhoneEnd =
   /** The stream could not be opened (refused upgrade, full replica, unreachable media plane) or broke. */
   | { kind: 'stream_failed'; mediaMs: number; spoke: boolean; error: string };
 
-export interface SandboxPhoneOptions {
-  /** The stream URL the platform gave for the call (`.../media/sandbox/<callId>?token=...`). */
+export interface SimulatedPhoneOptions {
+  /** The stream URL the platform gave for the call, exactly as its answer markup wrote it. */
   url: string;
+  /** Where to open it when the platform is reached by another address than its public one (default: url). */
+  connectUrl?: string;
+  /** Headers of the upgrade request (the carrier's signature over `url`). */
+  headers?: Record<string, string>;
   callSid: string;
   accountSid: string;
   /** Sent back in `start`, as carrier_b does with the answer markup's <Parameter>s. */
@@ -73,13 +77,13 @@ interface Waiter {
 }
 
 /**
- * The sandbox carrier's simulated phone: a carrier_b media-stream client. It opens the WebSocket to the
+ * A carrier's simulated phone: a carrier_b media-stream client. It opens the WebSocket to the
  * media plane, sends `connected` and `start`, then one `media` frame of the callee's audio every 20 ms of
  * media time on a paced clock; it plays the agent's `media` on the same clock, echoes `mark`s once the
  * audio queued before them has played and honours `clear`. The callee's script listens to what plays
  * (AgentListener) and speaks through its voice.
  */
-export class SandboxPhone implements PhoneLine {
+export class SimulatedPhone implements PhoneLine {
   private readonly streamSid = `MZ${randomBytes(16).toString('hex')}`;
   private readonly listener = new AgentListener();
   private readonly playback = new AgentPlayback((name) =>
@@ -98,7 +102,7 @@ export class SandboxPhone implements PhoneLine {
   private resolveEnd!: (end: PhoneEnd) => void;
   private readonly ended = new Promise<PhoneEnd>((resolve) => (this.resolveEnd = resolve));
 
-  constructor(private readonly options: SandboxPhoneOptions) {
+  constructor(private readonly options: SimulatedPhoneOptions) {
     this.clock = new FrameClock({
       send: (frame) => this.tick(frame),
       timeScale: options.timeScale,
@@ -118,8 +122,9 @@ export class SandboxPhone implements PhoneLine {
 
   /** Opens the stream and plays the script; resolves when the call ends on the phone's side. */
   run(script: CalleeScript): Promise<PhoneEnd> {
-    const socket = new WebSocket(this.options.url, {
+    const socket = new WebSocket(this.options.connectUrl ?? this.options.url, {
       handshakeTimeout: this.options.connectTimeoutMs ?? 10_000,
+      headers: this.options.headers,
     });
     this.socket = socket;
     socket.on('open', () => {

@@ -11,10 +11,10 @@ import {
   STREAM_CLOSE_REPLICA_FULL_REASON,
 } from '@vap/media';
 import { QUIET_DBFS } from './agent-listener';
-import { calleeScript } from './callee-scripts';
-import { OfflineCalleeVoice } from './callee-voice';
-import { CalleeLines } from './sandbox-script';
-import { CalleeScript, PhoneEnd, SandboxPhone } from './sandbox-phone';
+import { calleeScript } from '../callee/callee-scripts';
+import { OfflineCalleeVoice } from '../callee/callee-voice';
+import { CalleeLines } from '../callee/callee-lines';
+import { CalleeScript, PhoneEnd, SimulatedPhone } from './simulated-phone';
 
 const TIME_SCALE = 10;
 const INTRO = 'Hi Asha, this is Maya from Acme Health.';
@@ -114,12 +114,12 @@ function framesOfSpeech(pcm: Int16Array): number {
   return 0;
 }
 
-describe('SandboxPhone against a media plane', () => {
+describe('SimulatedPhone against a media plane', () => {
   let server: WebSocketServer;
   let url: string;
   let agents: FakeAgent[];
   let nextAgent: Promise<FakeAgent>;
-  const phones: SandboxPhone[] = [];
+  const phones: SimulatedPhone[] = [];
 
   beforeEach(async () => {
     agents = [];
@@ -141,8 +141,8 @@ describe('SandboxPhone against a media plane', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  function dial(script: CalleeScript): { phone: SandboxPhone; ended: Promise<PhoneEnd> } {
-    const phone = new SandboxPhone({
+  function dial(script: CalleeScript): { phone: SimulatedPhone; ended: Promise<PhoneEnd> } {
+    const phone = new SimulatedPhone({
       url,
       callSid: 'SBcall1',
       accountSid: 'ACsandbox',
@@ -317,7 +317,7 @@ describe('SandboxPhone against a media plane', () => {
 
   it('ends as stream_failed when the upgrade is refused', async () => {
     server.close();
-    const phone = new SandboxPhone({
+    const phone = new SimulatedPhone({
       url: url.replace(/:\d+\//, ':1/'),
       callSid: 'SBcall1',
       accountSid: 'ACsandbox',
