@@ -31,7 +31,10 @@ function moduleBoundaries({ testCode }) {
         { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', ...testing] },
         // The carrier simulator (type:simulator) reaches only the simulator app and the e2e fakes, never a
         // platform app: the platform meets it from the outside, as any carrier.
-        { sourceTag: 'type:simulator-app', onlyDependOnLibsWithTags: ['type:lib', 'type:simulator', ...testing] },
+        {
+          sourceTag: 'type:simulator-app',
+          onlyDependOnLibsWithTags: ['type:lib', 'type:simulator', ...testing],
+        },
         { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib', ...testing] },
         { sourceTag: 'type:simulator', onlyDependOnLibsWithTags: ['type:lib', ...testing] },
         { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:lib', 'type:testing'] },

@@ -106,7 +106,12 @@ class Runner {
     for (const app of services) {
       if (await isPortFree(ports[app])) continue;
       const port = await freePort();
-      const serves = app === 'voice' ? 'media streams, health and metrics' : 'health and metrics only';
+      const serves =
+        app === 'voice'
+          ? 'media streams, health and metrics'
+          : app === 'sandbox-carrier'
+            ? "the sandbox's carrier API"
+            : 'health and metrics only';
       say(`port ${ports[app]} (${app}) is in use: ${app} listens on ${port} instead (${serves})`);
       ports[app] = port;
     }
@@ -143,8 +148,8 @@ class Runner {
         SECRETS_KEY: process.env.SECRETS_KEY || DEV_SECRETS_KEY,
         PUBLIC_BASE_URL: publicBaseUrl,
         MEDIA_PUBLIC_URL: mediaUrl,
-        // The sandbox phone runs in the calls service on this machine: it reaches the gateway and the voice app
-        // here even when the public URLs above are an address that does not route back yet.
+        // The sandbox carrier runs on this machine: it reaches the gateway and the voice app here even when the
+        // public URLs above are an address that does not route back yet.
         SANDBOX_CALLBACK_URL: process.env.SANDBOX_CALLBACK_URL || `http://127.0.0.1:${gatewayPort}`,
         SANDBOX_MEDIA_URL: process.env.SANDBOX_MEDIA_URL || `http://127.0.0.1:${ports.voice}`,
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',

@@ -1,10 +1,21 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { isSecretsKey, streamTokenKeyOf } from '@vap/secrets';
 import { freePort } from './ports';
 import { ServiceHandle, startService, StartServiceOptions } from './service';
 
-/** The services behind the gateway (voice is the media plane: carriers reach it directly). */
-export const BACKEND_SERVICES = ['agents', 'calls', 'campaigns', 'webhooks', 'voice'] as const;
+/**
+ * The services behind the gateway (voice is the media plane: carriers reach it directly), and the sandbox
+ * carrier, the carrier simulator every partner's Sandbox connection calls through.
+ */
+export const BACKEND_SERVICES = [
+  'agents',
+  'calls',
+  'campaigns',
+  'webhooks',
+  'voice',
+  'sandbox-carrier',
+] as const;
 export type BackendService = (typeof BACKEND_SERVICES)[number];
 export type PlatformApp = BackendService | 'gateway';
 
@@ -16,6 +27,7 @@ export const DEFAULT_PORTS: Record<PlatformApp, number> = {
   campaigns: 3003,
   webhooks: 3004,
   voice: 3005,
+  'sandbox-carrier': 3006,
 };
 
 export interface StartPlatformOptions {
@@ -125,6 +137,8 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   // still gets one, so the calls service starts; its streams then have nowhere to go).
   const ports: Partial<Record<BackendService, number>> = { ...options.ports };
   if (services.includes('voice')) ports.voice ??= await freePort();
+  // And the sandbox carrier's: calls places Sandbox calls at it.
+  if (services.includes('sandbox-carrier')) ports['sandbox-carrier'] ??= await freePort();
   const media = mediaPublicUrl(ports.voice ?? DEFAULT_PORTS.voice, options.env);
   const env: Record<string, string | undefined> = {
     ...(replicas > 0 ? { PUBLIC_BASE_URL: publicBaseUrl(gatewayPorts[0], options.env) } : {}),
@@ -133,6 +147,9 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
     // (the sandbox phone speaks offline speech), unless the caller names others.
     STT_PROVIDER: 'offline',
     TTS_PROVIDER: 'offline',
+    // The platform's account at the sandbox carrier: the same for calls and the simulator, fresh per platform.
+    SANDBOX_CARRIER_URL: `http://127.0.0.1:${ports['sandbox-carrier'] ?? DEFAULT_PORTS['sandbox-carrier']}`,
+    SANDBOX_AUTH_TOKEN: process.env.SANDBOX_AUTH_TOKEN || randomBytes(24).toString('hex'),
     ...options.env,
     DATABASE_URL: options.databaseUrl,
     NATS_URL: options.natsUrl,

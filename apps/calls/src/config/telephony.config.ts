@@ -38,7 +38,9 @@ export class TelephonyConfig {
   @Matches(httpUrl, { message: 'SANDBOX_CARRIER_URL must be an http(s) URL' })
   SANDBOX_CARRIER_URL?: string;
 
-  @Matches(/^AC[A-Za-z0-9]{1,64}$/, { message: 'SANDBOX_ACCOUNT_SID must be AC followed by letters or digits' })
+  @Matches(/^AC[A-Za-z0-9]{1,64}$/, {
+    message: 'SANDBOX_ACCOUNT_SID must be AC followed by letters or digits',
+  })
   SANDBOX_ACCOUNT_SID: string = 'ACsandbox';
 
   @DevelopmentValue(DEV_SANDBOX_AUTH_TOKEN, { refuse: isDevelopmentSecret })

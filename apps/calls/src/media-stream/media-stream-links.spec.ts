@@ -31,9 +31,7 @@ describe('MediaStreamLinks', () => {
   it.each(MEDIA_STREAM_CARRIERS)(
     'gives %s a URL the voice service reads back on its MEDIA_PUBLIC_URL, with a token for the call',
     (carrier) => {
-      const url = new URL(
-        links({ MEDIA_PUBLIC_URL: PUBLIC }).streamUrl(carrier, 'c9'),
-      );
+      const url = new URL(links({ MEDIA_PUBLIC_URL: PUBLIC }).streamUrl(carrier, 'c9'));
       const read = parseMediaStreamRequest(`${url.pathname}${url.search}`, PUBLIC);
       expect(read).toMatchObject({ ok: true, carrier, callId: 'c9' });
       const token = read.ok ? read.token : '';

@@ -29,7 +29,6 @@ import {
 } from './carrier-b-fields';
 import { CARRIER_B_SIGNATURE_HEADER, verifyCarrierBSignature } from './carrier-b-signature';
 
-
 /** The CallbackSource of hold callbacks (a carrier hold on the call starts or ends). */
 const HOLD_EVENTS = 'hold-events';
 
@@ -233,7 +232,11 @@ export class CarrierBAdapter
       sequence: intOrNull(f.SequenceNumber),
       ended: false,
       occurredAt: occurredAtOf(f.Timestamp),
-      hold: { phase, kind: f.HoldKind?.slice(0, 40) || 'carrier_hold', durationSecs: intOrNull(f.HoldDuration) },
+      hold: {
+        phase,
+        kind: f.HoldKind?.slice(0, 40) || 'carrier_hold',
+        durationSecs: intOrNull(f.HoldDuration),
+      },
     };
   }
 

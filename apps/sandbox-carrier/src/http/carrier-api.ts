@@ -1,0 +1,131 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+import { isUnder, SandboxCarrierConfig } from '../config/sandbox-carrier.config';
+import { CarrierRefusal, SimulatedCalls } from '../calls/simulated-calls';
+
+const MAX_BODY_BYTES = 64 * 1024;
+const E164 = /^\+[1-9]\d{6,14}$/;
+const API_PREFIX = '/2010-04-01/Accounts/';
+
+/**
+ * carrier_b's REST API for the one account this carrier hosts (HTTP Basic AccountSid:AuthToken):
+ * `POST Calls.json` places, `GET Calls/{sid}.json` reads, `POST Calls/{sid}.json` hangs up or transfers,
+ * `POST SimulatedInboundCalls.json` rings one of the platform's numbers, `GET IncomingPhoneNumbers.json`
+ * lists none. Plus /health/live and /health/ready.
+ */
+export class CarrierApi {
+  constructor(
+    private readonly config: SandboxCarrierConfig,
+    private readonly calls: SimulatedCalls,
+    private readonly ready: () => boolean,
+  ) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      await this.route(req, res);
+    } catch (err) {
+      if (err instanceof CarrierRefusal)
+        return send(res, err.status, { code: err.code, message: err.message, status: err.status });
+      send(res, 500, { code: 20500, message: 'Internal error', status: 500 });
+    }
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/health/live') return send(res, 200, { status: 'ok' });
+    if (req.method === 'GET' && path === '/health/ready') {
+      return this.ready()
+        ? send(res, 200, { status: 'ok', live_calls: this.calls.liveCount })
+        : send(res, 503, { status: 'error', reason: 'stopping' });
+    }
+    if (!path.startsWith(API_PREFIX))
+      throw new CarrierRefusal(404, 20404, 'The requested resource was not found');
+    const [account, ...rest] = path.slice(API_PREFIX.length).split('/');
+    if (!this.authorized(req, account)) throw new CarrierRefusal(401, 20003, 'Authenticate');
+    const resource = rest.join('/');
+    const form = req.method === 'POST' ? await readForm(req) : new URLSearchParams();
+
+    if (resource === 'Calls.json' && req.method === 'POST')
+      return send(res, 201, this.calls.place(this.placement(form)));
+    if (resource === 'SimulatedInboundCalls.json' && req.method === 'POST') {
+      return send(res, 201, await this.calls.ring(this.inbound(form)));
+    }
+    if (resource === 'IncomingPhoneNumbers.json' && req.method === 'GET') {
+      return send(res, 200, { incoming_phone_numbers: [] });
+    }
+    const call = /^Calls\/(CA[0-9a-f]{32})\.json$/.exec(resource);
+    if (call) {
+      const found =
+        req.method === 'GET'
+          ? this.calls.find(call[1])
+          : req.method === 'POST'
+            ? this.calls.update(call[1], form)
+            : null;
+      if (found) return send(res, 200, found);
+      // No record: never placed here, or placed before this process started (nothing survives a restart).
+      throw new CarrierRefusal(404, 20404, `The requested resource ${path} was not found`);
+    }
+    throw new CarrierRefusal(404, 20404, 'The requested resource was not found');
+  }
+
+  /** HTTP Basic with the account's sid and token, and the path naming that account. */
+  private authorized(req: IncomingMessage, account: string): boolean {
+    const header = req.headers.authorization ?? '';
+    const expected = Buffer.from(
+      `Basic ${Buffer.from(`${this.config.SANDBOX_ACCOUNT_SID}:${this.config.SANDBOX_AUTH_TOKEN}`).toString('base64')}`,
+    );
+    const given = Buffer.from(header);
+    const same = given.length === expected.length && timingSafeEqual(given, expected);
+    return same && account === this.config.SANDBOX_ACCOUNT_SID;
+  }
+
+  private placement(form: URLSearchParams) {
+    const to = number(form, 'To');
+    const from = number(form, 'From');
+    const url = this.platformUrl(form, 'Url', true)!;
+    const statusCallback = this.platformUrl(form, 'StatusCallback', false);
+    const limit = form.get('TimeLimit');
+    const timeLimitSecs = limit && /^\d{1,6}$/.test(limit) && Number(limit) > 0 ? Number(limit) : null;
+    return { to, from, url, statusCallback, timeLimitSecs };
+  }
+
+  private inbound(form: URLSearchParams) {
+    return { from: number(form, 'From'), to: number(form, 'To'), url: this.platformUrl(form, 'Url', true)! };
+  }
+
+  /** A URL this carrier will call: only under the platform's own callback base, never anywhere else. */
+  private platformUrl(form: URLSearchParams, field: string, required: boolean): string | null {
+    const value = form.get(field);
+    if (!value) {
+      if (required) throw new CarrierRefusal(400, 21205, `${field} is required`);
+      return null;
+    }
+    if (value.length > 2000 || !isUnder(value, this.config.callbackBase)) {
+      throw new CarrierRefusal(400, 21205, `${field} is not a URL of the platform this carrier serves`);
+    }
+    return value;
+  }
+}
+
+function number(form: URLSearchParams, field: string): string {
+  const value = form.get(field) ?? '';
+  if (!E164.test(value)) throw new CarrierRefusal(400, 21211, `Invalid '${field}' Phone Number`);
+  return value;
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new CarrierRefusal(413, 20413, 'Request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
