@@ -1,6 +1,5 @@
 import { CallStatus } from '@vap/contracts';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';
-import { EndReasons } from './end-reasons';
 
 /** What stopped running a call: its end reason, the hang-up cause shown, and the progress event's name. */
 export interface InterruptionCause {

@@ -46,7 +46,7 @@ export interface ProgressResult {
 }
 
 /**
- * The one way carrier progress reaches a call, for every carrier including the sandbox. Statuses only
+ * The one way carrier progress reaches a call, for every carrier. Statuses only
  * move forward (a late "ringing" after "in-progress" is kept in the log and ignored), a repeated
  * callback changes nothing, and each real move records call.status.updated in the same transaction.
  */

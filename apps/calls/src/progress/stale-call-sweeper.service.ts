@@ -13,7 +13,7 @@ const BATCH = 50;
 export const STALE_CALL_EVENT = 'stale-call-timeout';
 
 /**
- * Ends calls whose carrier never sent a final status (a lost callback, a sandbox call cut off by a
+ * Ends calls whose carrier never sent a final status (a lost callback, a call the carrier lost in a
  * restart): past the agent's max duration (STALE_CALL_UNCAPPED_SECS without one) plus
  * STALE_CALL_GRACE_SECS they fail through the normal progress path, so the concurrency slot is released,
  * the answered time is billed and session.completed is still reported. The carrier may still be carrying

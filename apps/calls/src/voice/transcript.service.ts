@@ -24,7 +24,7 @@ export class TranscriptService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * callSeconds: how long the call has run by its own clock (the sandbox's is simulated), so what the
+   * callSeconds: how long the call has run by its own clock (the media time it reported), so what the
    * call has cost so far is known while it is live (see BalanceGuard).
    */
   async append(
