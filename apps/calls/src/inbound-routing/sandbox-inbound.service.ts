@@ -8,6 +8,7 @@ import { DefaultLineService } from '../connections/default-line.service';
 import { SandboxLineCarrier } from '../connections/sandbox-line.carrier';
 import { toDecisionDto } from './decision-dto';
 import { InboundRouteDecision } from './entities/inbound-route-decision.entity';
+import { InboundRouterService } from './inbound-router.service';
 
 /**
  * A simulated inbound call, so partners can test their decision URL without a carrier: the sandbox
@@ -22,9 +23,12 @@ export class SandboxInboundService {
     private readonly lines: DefaultLineService,
     private readonly carrier: SandboxLineCarrier,
     private readonly urls: CallbackUrls,
+    private readonly router: InboundRouterService,
   ) {}
 
   async simulate(partnerId: string, input: SandboxInboundCallDto): Promise<InboundRouteDecisionDto> {
+    // The account's own number only (404 otherwise), before any carrier is asked to ring it.
+    await this.router.numberFor(partnerId, input.to_number);
     await this.lines.ensureSandbox(partnerId);
     const connection = await this.dataSource
       .getRepository(Connection)
