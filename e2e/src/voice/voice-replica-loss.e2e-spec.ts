@@ -116,11 +116,14 @@ describe('a voice replica that stops mid-call', () => {
     expect((await fetch(`${voice.url}/health/ready`)).status).toBe(503);
     await turn(call, 'Are you still there.');
 
-    // The caller hangs up: the call ends as any call does, and the replica, holding no call now, exits.
+    // The caller hangs up once the answer has played out (hung up sooner, the answer is kept as far as it was
+    // heard): the call ends as any call does, and the replica, holding no call now, exits.
+    await call.media.waitUntilAgentSilent();
     call.media.hangUp();
     await world.complete(call, call.media.mediaMs / 1000, 'callee');
     expect(await voice.exited).toEqual({ code: 0, signal: null });
     const done = await world.finished(call.callId);
+    charged.push(done.session.credits_used);
     expect(done.end_call_reason).not.toBe('replica_draining');
     expect(done.session.transcript.map((e: Any) => e.content)).toEqual(
       expect.arrayContaining([
@@ -130,7 +133,6 @@ describe('a voice replica that stops mid-call', () => {
         'You said Are you still there.',
       ]),
     );
-    charged.push(done.session.credits_used);
     await expectBalanceCharged();
   }, 180_000);
 

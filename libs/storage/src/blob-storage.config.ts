@@ -12,6 +12,7 @@ const UPLOADS_PATH = '/api/v2/uploads';
  * the platform runs from source) or bucket. Enough for an app that only writes (voice's recordings).
  */
 export class BlobStoreConfig {
+  /** `local` (files under BLOB_STORAGE_DIR, signed URLs served by the gateway at /api/v2/uploads/{token}) or `s3`. */
   @IsIn(['local', 's3'], { message: 'BLOB_STORAGE_DRIVER must be local or s3' })
   BLOB_STORAGE_DRIVER: 'local' | 's3' = 'local';
 
@@ -25,11 +26,13 @@ export class BlobStoreConfig {
   @Matches(/^https?:\/\/[^\s]+$/, { message: 'S3_ENDPOINT must be an http(s) URL' })
   S3_ENDPOINT?: string;
 
+  /** s3 driver: the bucket (presigned PUT and GET URLs point at it). */
   @ValidateIf((c: BlobStoreConfig) => c.BLOB_STORAGE_DRIVER === 's3')
   @IsString({ message: 'S3_BUCKET is required when BLOB_STORAGE_DRIVER=s3' })
   @MinLength(3, { message: 'S3_BUCKET is required when BLOB_STORAGE_DRIVER=s3' })
   S3_BUCKET?: string;
 
+  /** s3 driver: the bucket's region. */
   @IsString()
   S3_REGION: string = 'us-east-1';
 
@@ -38,6 +41,7 @@ export class BlobStoreConfig {
   @IsString()
   S3_ACCESS_KEY_ID?: string;
 
+  /** s3 driver: the secret of S3_ACCESS_KEY_ID. */
   @ValidateIf((c: BlobStoreConfig) => !!c.S3_ACCESS_KEY_ID)
   @IsString({ message: 'S3_SECRET_ACCESS_KEY is required with S3_ACCESS_KEY_ID' })
   S3_SECRET_ACCESS_KEY?: string;

@@ -9,6 +9,7 @@ export class KnowledgeConfig {
   @BoolSetting()
   KB_ALLOW_PRIVATE_NETWORKS: boolean = false;
 
+  /** The platform-wide development/test switch; true also lets web links reach private addresses. */
   @BoolSetting()
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean = false;
 

@@ -27,6 +27,7 @@ class NotInProductionConstraint implements ValidatorConstraintInterface {
 }
 
 export class CallsConfig extends BaseServiceConfig {
+  /** HTTP port: health and metrics. */
   @IntSetting({ min: 0, max: 65535 })
   PORT: number = 3002;
 
@@ -91,13 +92,16 @@ export class CallsConfig extends BaseServiceConfig {
   @Matches(/^https?:\/\/[^\s]+$/, { message: 'LLM_BASE_URL must be an http(s) URL' })
   LLM_BASE_URL?: string;
 
+  /** API key of LLM_BASE_URL's server. */
   @IsOptional()
   @IsString()
   LLM_API_KEY?: string;
 
+  /** Model asked for post-call extraction. */
   @IsString()
   LLM_MODEL: string = 'gpt-4o-mini';
 
+  /** Deadline of one model request. */
   @IntSetting({ min: 100, max: 120000 })
   LLM_TIMEOUT_MS: number = 15000;
 

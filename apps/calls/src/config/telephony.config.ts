@@ -24,6 +24,7 @@ export class TelephonyConfig {
   @Matches(httpUrl, { message: 'CARRIER_A_BASE_URL must be an http(s) URL' })
   CARRIER_A_BASE_URL?: string;
 
+  /** REST base of carrier_b (shaped like its public API); unset: calls on carrier_b fail with 502. */
   @IsOptional()
   @Matches(httpUrl, { message: 'CARRIER_B_BASE_URL must be an http(s) URL' })
   CARRIER_B_BASE_URL?: string;

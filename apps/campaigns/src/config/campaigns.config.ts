@@ -28,6 +28,7 @@ class LeaseOutlivesStart implements ValidatorConstraintInterface {
 }
 
 export class CampaignsConfig extends BaseServiceConfig {
+  /** HTTP port: health and metrics. */
   @IntSetting({ min: 0, max: 65535 })
   PORT: number = 3003;
 

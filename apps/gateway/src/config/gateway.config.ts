@@ -3,12 +3,14 @@ import { BaseServiceConfig, DevelopmentValue, IntSetting } from '@vap/runtime';
 import { DEV_ADMIN_TOKEN, isDevelopmentSecret } from '@vap/secrets';
 
 export class GatewayConfig extends BaseServiceConfig {
+  /** HTTP port of the public API (and health and metrics). */
   @IntSetting({ min: 0, max: 65535 })
   PORT: number = 3000;
 
   /**
    * Bearer token of the operator API (/admin/v1). Only NODE_ENV=development falls back to
    * `dev-admin-token` (so `nx serve gateway` works alone); anywhere else it must be set, and not to that.
+   * @default `dev-admin-token` in development only; else required
    */
   @DevelopmentValue(DEV_ADMIN_TOKEN, { refuse: isDevelopmentSecret })
   @IsString({ message: 'ADMIN_API_TOKEN is required (the operator API token)' })
@@ -23,12 +25,15 @@ export class GatewayConfig extends BaseServiceConfig {
   @IntSetting({ min: 0, max: 60_000 })
   API_KEY_CACHE_TTL_MS: number = 5000;
 
+  /** Requests per API key and minute, shared by every gateway replica. */
   @IntSetting({ min: 1 })
   RATE_LIMIT_GENERAL_PER_MINUTE: number = 60;
 
+  /** Requests per API key and minute under /calls. */
   @IntSetting({ min: 1 })
   RATE_LIMIT_CALLS_PER_MINUTE: number = 10;
 
+  /** Largest JSON body (413 PAYLOAD_TOO_LARGE beyond it). */
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 1mb, 512kb or 1048576b' })
   BODY_LIMIT: string = '1mb';
 
@@ -47,6 +52,7 @@ export class GatewayConfig extends BaseServiceConfig {
   @IntSetting({ min: 1 })
   RATE_LIMIT_ADDRESS_CALLBACKS_PER_MINUTE: number = 12000;
 
+  /** Per client address and minute, on signed upload and download URLs. */
   @IntSetting({ min: 1 })
   RATE_LIMIT_ADDRESS_UPLOADS_PER_MINUTE: number = 600;
 

@@ -92,6 +92,7 @@ class NeedsPrimaryLlmConstraint implements ValidatorConstraintInterface {
 
 /** Settings of the voice service (the media plane), validated at boot. */
 export class VoiceConfig extends BaseServiceConfig {
+  /** HTTP port: carriers' media WebSockets under /media, health and metrics. */
   @IntSetting({ min: 0, max: 65535 })
   PORT: number = 3005;
 
@@ -117,6 +118,7 @@ export class VoiceConfig extends BaseServiceConfig {
    * This service's public base URL as carriers reach it (`wss://` is derived from `https://`); the calls
    * service puts stream URLs on it and carriers sign their upgrades over it. Required outside development,
    * where it defaults to http://127.0.0.1:<PORT> (`npm start` sets it to the voice app it runs).
+   * @default `http://127.0.0.1:<PORT>` in development only; else required
    */
   @ValidateIf((c: VoiceConfig) => c.MEDIA_PUBLIC_URL !== undefined || c.NODE_ENV !== 'development')
   @Validate(MediaBaseUrlConstraint)
@@ -135,6 +137,7 @@ export class VoiceConfig extends BaseServiceConfig {
    * (`replica_draining`) and exits once they have reported (at once when none is live). The default outlasts
    * the longest call an agent may have, so a rollout or a scale-down never cuts one; the pod's termination
    * grace period must cover it (k8s/base/apps/voice.yaml).
+   * @default `3660000` (the longest call, 3600 s, and a minute)
    */
   @IntSetting({ min: 0, max: 86400000 })
   DRAIN_DEADLINE_MS: number = DEFAULT_DRAIN_DEADLINE_MS;
@@ -175,7 +178,7 @@ export class VoiceConfig extends BaseServiceConfig {
   /**
    * Media streams one replica serves at once; more are closed at their handshake with 1013 (try again
    * later, the token unspent) and /health/ready fails while the replica is full. The default is what one
-   * replica was measured to carry on 2 cores with its pacing targets met (README, Benchmarks).
+   * replica was measured to carry on 2 cores with its pacing targets met (bench/README.md).
    */
   @IntSetting({ min: 1, max: 100000 })
   MAX_LIVE_SESSIONS: number = 200;
@@ -190,15 +193,21 @@ export class VoiceConfig extends BaseServiceConfig {
   @Validate(ProviderListConstraint, [STT_PROVIDERS])
   STT_PROVIDER: string = '';
 
+  /**
+   * Base URL of the first network speech-to-text provider STT_PROVIDER lists (the OpenAI SDK's convention: it
+   * names the API version).
+   */
   @ValidateIf((c: VoiceConfig) => c.sttNetworkProviders >= 1 || c.STT_BASE_URL !== undefined)
   @Matches(httpUrl, { message: 'STT_BASE_URL must be an http(s) URL (required unless STT_PROVIDER=offline)' })
   @Validate(PublicProviderUrlConstraint)
   STT_BASE_URL?: string;
 
+  /** API key of STT_BASE_URL. */
   @IsOptional()
   @IsString()
   STT_API_KEY?: string;
 
+  /** Speech-to-text model; unset: the provider's default. */
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -213,10 +222,12 @@ export class VoiceConfig extends BaseServiceConfig {
   @Validate(PublicProviderUrlConstraint)
   STT_FALLBACK_BASE_URL?: string;
 
+  /** API key of STT_FALLBACK_BASE_URL. */
   @IsOptional()
   @IsString()
   STT_FALLBACK_API_KEY?: string;
 
+  /** The fallback provider's model; unset: its default. */
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -227,6 +238,7 @@ export class VoiceConfig extends BaseServiceConfig {
   @Validate(ProviderListConstraint, [TTS_PROVIDERS])
   TTS_PROVIDER: string = '';
 
+  /** Base URL of the OpenAI-compatible text-to-speech server (its /audio/speech streams PCM). */
   @ValidateIf(
     (c: VoiceConfig) => providerNames(c.TTS_PROVIDER).includes('openai') || c.TTS_BASE_URL !== undefined,
   )
@@ -234,10 +246,12 @@ export class VoiceConfig extends BaseServiceConfig {
   @Validate(PublicProviderUrlConstraint)
   TTS_BASE_URL?: string;
 
+  /** API key of TTS_BASE_URL. */
   @IsOptional()
   @IsString()
   TTS_API_KEY?: string;
 
+  /** Text-to-speech model; unset: the agent's voice's model. */
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -249,13 +263,16 @@ export class VoiceConfig extends BaseServiceConfig {
   @Validate(PublicProviderUrlConstraint)
   LLM_BASE_URL?: string;
 
+  /** API key of LLM_BASE_URL's server. */
   @IsOptional()
   @IsString()
   LLM_API_KEY?: string;
 
+  /** The agent's model during a call. */
   @IsString()
   LLM_MODEL: string = 'gpt-4o-mini';
 
+  /** Deadline of one model request. */
   @IntSetting({ min: 100, max: 120000 })
   LLM_TIMEOUT_MS: number = 15000;
 
@@ -270,6 +287,7 @@ export class VoiceConfig extends BaseServiceConfig {
   @Validate(NeedsPrimaryLlmConstraint)
   LLM_FALLBACK_BASE_URL?: string;
 
+  /** API key of LLM_FALLBACK_BASE_URL's server. */
   @IsOptional()
   @IsString()
   LLM_FALLBACK_API_KEY?: string;

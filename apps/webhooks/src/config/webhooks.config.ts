@@ -28,6 +28,7 @@ class LeaseOutlivesSend implements ValidatorConstraintInterface {
 
 /** Settings of the webhooks service, validated at boot. Durations read like `10s`, `5m`, `2h`, `5d`, `250ms`. */
 export class WebhooksConfig extends BaseServiceConfig {
+  /** HTTP port: health and metrics. */
   @IntSetting({ min: 0, max: 65535 })
   PORT: number = 3004;
 

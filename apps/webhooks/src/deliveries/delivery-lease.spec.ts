@@ -249,15 +249,15 @@ describe('delivery leases', () => {
         [lost.eventId],
       )) as { n: number }[];
       expect(n).toBe(0);
-      // The one slot is free again: the next delivery is written claimed by this replica, and sent.
+      // The one slot is free again, so the next delivery is sent: written claimed by this replica, or (when the
+      // release's own wake-up is claiming at that moment) claimed by that wake-up. A slot kept by the rollback
+      // would leave it unsent, as this worker polls too rarely to matter.
       const next = await newDelivery('fast/after-rollback');
       const id = await dataSource.transaction(async (em) => {
         await worker.enqueue(em, [next]);
-        const [inside] = (await em.query(
-          `SELECT id, status, locked_by FROM webhooks.deliveries WHERE event_id = $1`,
-          [next.eventId],
-        )) as { id: string; status: string; locked_by: string | null }[];
-        expect(inside.status).toBe('delivering');
+        const [inside] = (await em.query(`SELECT id FROM webhooks.deliveries WHERE event_id = $1`, [
+          next.eventId,
+        ])) as { id: string }[];
         return inside.id;
       });
       await until('the next delivery to be received', () => receivedOf(id).length === 1);
