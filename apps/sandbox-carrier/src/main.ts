@@ -5,6 +5,7 @@ import { ConfigError, validateConfig } from '@vap/runtime';
 import { SandboxCarrierConfig } from './config/sandbox-carrier.config';
 import { SimulatedCalls } from './calls/simulated-calls';
 import { CarrierApi } from './http/carrier-api';
+import { CarrierMetrics } from './http/metrics';
 
 /** One JSON log line (the platform's apps log JSON too). */
 function log(level: 'info' | 'warn' | 'error', msg: string): void {
@@ -41,7 +42,8 @@ function main(): void {
   }
   const calls = new SimulatedCalls(config, new OfflineCalleeVoice(), log);
   let stopping = false;
-  const api = new CarrierApi(config, calls, () => !stopping);
+  const metrics = new CarrierMetrics(() => calls.liveCount);
+  const api = new CarrierApi(config, calls, () => !stopping, metrics);
   const server = createServer((req, res) => void api.handle(req, res));
   server.requestTimeout = 30_000;
   server.listen(config.PORT, config.HOST, () =>

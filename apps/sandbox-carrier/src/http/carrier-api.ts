@@ -2,6 +2,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { isUnder, SandboxCarrierConfig } from '../config/sandbox-carrier.config';
 import { CarrierRefusal, SimulatedCalls } from '../calls/simulated-calls';
+import { CarrierMetrics } from './metrics';
 
 const MAX_BODY_BYTES = 64 * 1024;
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -11,19 +12,26 @@ const API_PREFIX = '/2010-04-01/Accounts/';
  * carrier_b's REST API for the one account this carrier hosts (HTTP Basic AccountSid:AuthToken):
  * `POST Calls.json` places, `GET Calls/{sid}.json` reads, `POST Calls/{sid}.json` hangs up or transfers,
  * `POST SimulatedInboundCalls.json` rings one of the platform's numbers, `GET IncomingPhoneNumbers.json`
- * lists none. Plus /health/live and /health/ready.
+ * lists none. Plus /health/live, /health/ready and /metrics for the cluster.
  */
 export class CarrierApi {
   constructor(
     private readonly config: SandboxCarrierConfig,
     private readonly calls: SimulatedCalls,
     private readonly ready: () => boolean,
+    private readonly metrics?: CarrierMetrics,
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.metrics && req.url?.startsWith(API_PREFIX)) {
+      const metrics = this.metrics;
+      res.once('finish', () => metrics.responded(res.statusCode));
+    }
     try {
       await this.route(req, res);
     } catch (err) {
+      // A client that went away mid-request: nobody to answer.
+      if (res.headersSent || res.destroyed) return void res.destroy();
       if (err instanceof CarrierRefusal)
         return send(res, err.status, { code: err.code, message: err.message, status: err.status });
       send(res, 500, { code: 20500, message: 'Internal error', status: 500 });
@@ -37,6 +45,12 @@ export class CarrierApi {
       return this.ready()
         ? send(res, 200, { status: 'ok', live_calls: this.calls.liveCount })
         : send(res, 503, { status: 'error', reason: 'stopping' });
+    }
+    if (req.method === 'GET' && path === '/metrics' && this.metrics) {
+      const text = await this.metrics.text();
+      res.writeHead(200, { 'content-type': this.metrics.contentType, 'cache-control': 'no-store' });
+      res.end(text);
+      return;
     }
     if (!path.startsWith(API_PREFIX))
       throw new CarrierRefusal(404, 20404, 'The requested resource was not found');
