@@ -35,18 +35,25 @@ const INTERNAL_PATHS = ['/metrics', '/health/live', '/health/ready'];
 /**
  * Who may reach which pods (by app.kubernetes.io/name), per NetworkPolicy: `pods` in the same namespace,
  * other `namespaces` (by kubernetes.io/metadata.name); `required` sources must be admitted. Only the
- * ingress controller reaches the internet-facing apps, only the apps reach NATS, only the apps with a
- * schema (and the migrations) reach Postgres. A pod not listed admits nothing.
+ * ingress controller and the sandbox carrier reach the internet-facing apps, only the calls pods the
+ * sandbox carrier, only the apps reach NATS, only the apps with a schema (and the migrations) reach
+ * Postgres. A pod not listed admits nothing.
  */
 const APPS = ['gateway', 'agents', 'calls', 'campaigns', 'webhooks', 'voice'];
+/**
+ * The carrier simulator behind the partners' Sandbox connections: outside NATS and Postgres, and one
+ * replica only (its calls live in its memory), so Recreate rollouts and no HorizontalPodAutoscaler.
+ */
+const SANDBOX_CARRIER = 'sandbox-carrier';
+const SINGLE_REPLICA = new Set([SANDBOX_CARRIER]);
 const INGRESS_NAMESPACE = 'ingress-nginx';
 const METRICS_NAMESPACE = 'monitoring';
 const internalApp = { pods: [], namespaces: [METRICS_NAMESPACE] };
-/** The calls pods run the sandbox carrier: its callbacks reach the gateway, its simulated phone voice. */
+/** The sandbox carrier's callbacks reach the gateway, its simulated phone's streams voice. */
 const publicApp = {
-  pods: ['calls'],
+  pods: [SANDBOX_CARRIER],
   namespaces: [INGRESS_NAMESPACE, METRICS_NAMESPACE],
-  required: [`namespace ${INGRESS_NAMESPACE}`],
+  required: [`namespace ${INGRESS_NAMESPACE}`, `pod ${SANDBOX_CARRIER}`],
 };
 const NETWORK_SOURCES = {
   gateway: publicApp,
@@ -55,6 +62,7 @@ const NETWORK_SOURCES = {
   calls: internalApp,
   campaigns: internalApp,
   webhooks: internalApp,
+  [SANDBOX_CARRIER]: { pods: ['calls'], namespaces: [METRICS_NAMESPACE], required: ['pod calls'] },
   nats: { pods: APPS, namespaces: [METRICS_NAMESPACE], required: APPS.map((a) => `pod ${a}`) },
   postgres: {
     pods: [...APPS.filter((a) => a !== 'voice'), 'vap-migrate'],
@@ -603,7 +611,12 @@ function conventionProblems(objects) {
 
     if (o.kind === 'Deployment') {
       const strategy = o.spec.strategy || {};
-      if (
+      const single = SINGLE_REPLICA.has(o.metadata.name);
+      if (single) {
+        // Two pods at once would split its calls between them: never more than one, even mid-rollout.
+        if (o.spec.replicas !== 1) out.push([o, 'spec.replicas: must be 1 (its state lives in one process)']);
+        if (strategy.type !== 'Recreate') out.push([o, 'spec.strategy: must be Recreate (one replica only)']);
+      } else if (
         strategy.type !== 'RollingUpdate' ||
         !strategy.rollingUpdate ||
         strategy.rollingUpdate.maxUnavailable !== 0
@@ -629,22 +642,23 @@ function conventionProblems(objects) {
       if (!byKind('Service').some((s) => ns(s) === ns(o) && matches(s.spec && s.spec.selector, podLabels))) {
         out.push([o, 'no Service selects its pods']);
       }
-      if (
-        !byKind('HorizontalPodAutoscaler').some(
-          (h) =>
-            ns(h) === ns(o) &&
-            h.spec.scaleTargetRef.kind === 'Deployment' &&
-            h.spec.scaleTargetRef.name === o.metadata.name,
-        )
-      ) {
-        out.push([o, 'no HorizontalPodAutoscaler targets it']);
-      }
-      if (
-        !byKind('PodDisruptionBudget').some(
-          (p) => ns(p) === ns(o) && matches(p.spec.selector && p.spec.selector.matchLabels, podLabels),
-        )
-      ) {
-        out.push([o, 'no PodDisruptionBudget covers its pods']);
+      const scaledBy = byKind('HorizontalPodAutoscaler').some(
+        (h) =>
+          ns(h) === ns(o) &&
+          h.spec.scaleTargetRef.kind === 'Deployment' &&
+          h.spec.scaleTargetRef.name === o.metadata.name,
+      );
+      if (single && scaledBy) out.push([o, 'a HorizontalPodAutoscaler targets it (one replica only)']);
+      if (!single && !scaledBy) out.push([o, 'no HorizontalPodAutoscaler targets it']);
+      const budgets = byKind('PodDisruptionBudget').filter(
+        (p) => ns(p) === ns(o) && matches(p.spec.selector && p.spec.selector.matchLabels, podLabels),
+      );
+      if (budgets.length === 0) out.push([o, 'no PodDisruptionBudget covers its pods']);
+      // A budget that never lets the only pod go blocks every drain of its node.
+      for (const p of single ? budgets : []) {
+        if (p.spec.maxUnavailable !== 1) {
+          out.push([o, `PodDisruptionBudget "${p.metadata.name}" must allow its one pod to go (maxUnavailable 1)`]);
+        }
       }
     }
   }

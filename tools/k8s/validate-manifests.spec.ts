@@ -114,10 +114,15 @@ describe('validate-manifests on the real files', () => {
       expect(sources.filter((w) => !w.denyByDefault)).toEqual([]);
       expect(reaching(sources, 'namespace ingress-nginx')).toEqual(['gateway', 'voice']);
       expect(reaching(sources, 'anywhere')).toEqual([]);
-      // The apps do not reach each other over HTTP, but for the sandbox carrier in the calls pods.
+      // The apps do not reach each other over HTTP: only calls reaches the sandbox carrier's API, and the
+      // sandbox carrier the gateway (callbacks) and voice (media streams), nothing else.
       expect(reaching(sources, 'pod calls')).toEqual(
-        overlay === 'dev' ? ['gateway', 'nats', 'postgres', 'voice'] : ['gateway', 'voice'],
+        overlay === 'dev' ? ['nats', 'postgres', 'sandbox-carrier'] : ['sandbox-carrier'],
       );
+      expect(reaching(sources, 'pod sandbox-carrier')).toEqual(['gateway', 'voice']);
+      for (const app of ['agents', 'campaigns', 'webhooks', 'voice', 'gateway']) {
+        expect(reaching(sources, `pod ${app}`)).not.toContain('sandbox-carrier');
+      }
     }
     const dev = render('dev');
     const clients = (name: string) =>
@@ -193,6 +198,27 @@ describe('validate-manifests on a broken copy', () => {
       'namespaceSelector: {}',
     );
     edit(root, 'k8s/base/network/policies.yaml', 'name: ingress-nginx', 'name: ingress-nginx-old');
+    // The sandbox carrier scaled out: a second pod would not know the first one's calls.
+    edit(
+      root,
+      'k8s/overlays/dev/kustomization.yaml',
+      'name: sandbox-carrier\n    count: 1',
+      'name: sandbox-carrier\n    count: 2',
+    );
+    edit(root, 'k8s/base/apps/sandbox-carrier.yaml', 'type: Recreate', 'type: RollingUpdate');
+    edit(
+      root,
+      'k8s/base/apps/sandbox-carrier.yaml',
+      /^spec:\n {2}maxUnavailable: 1$/m,
+      'spec:\n  minAvailable: 1',
+    );
+    // The sandbox carrier's API opened to the gateway pods instead of the calls pods.
+    edit(
+      root,
+      'k8s/base/network/policies.yaml',
+      /(name: sandbox-carrier-api[\s\S]*?app.kubernetes.io\/name: )calls/,
+      '$1gateway',
+    );
     // An overlay kustomize cannot build.
     mkdirSync(join(root, 'k8s/overlays/broken'));
     writeFileSync(
@@ -274,6 +300,26 @@ describe('validate-manifests on a broken copy', () => {
       problem(
         'Deployment/gateway in vap:',
         'no NetworkPolicy admits namespace ingress-nginx, which must reach gateway',
+      ),
+    ).toBeDefined();
+  });
+
+  it('keeps the sandbox carrier at one replica, replaced by Recreate, and reachable from calls only', () => {
+    expect(problem('Deployment/sandbox-carrier in vap-dev:', 'spec.replicas: must be 1')).toBeDefined();
+    expect(problem('Deployment/sandbox-carrier in vap:', 'spec.strategy: must be Recreate')).toBeDefined();
+    expect(
+      problem('Deployment/sandbox-carrier in vap:', 'must allow its one pod to go (maxUnavailable 1)'),
+    ).toBeDefined();
+    expect(
+      problem(
+        'Deployment/sandbox-carrier in vap:',
+        'NetworkPolicy sandbox-carrier-api admits pod gateway, which must not reach sandbox-carrier',
+      ),
+    ).toBeDefined();
+    expect(
+      problem(
+        'Deployment/sandbox-carrier in vap:',
+        'no NetworkPolicy admits pod calls, which must reach sandbox-carrier',
       ),
     ).toBeDefined();
   });

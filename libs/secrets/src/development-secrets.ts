@@ -25,6 +25,7 @@ const PUBLISHED_SECRETS = [
   // k8s/overlays/dev.
   'cndatGb0g+7GsGlVeX9lnmprYNC0qc6+S5p/hnKLnhU=',
   'dev-blob-signing-key-not-for-production-use-0000',
+  'dev-sandbox-carrier-auth-token-not-for-production',
   'rb2YelJjIDsdlCz9IR9CyYmw/ojZZkaSopVJSsEJIy0=',
   'dev-nats-gateway-password',
   'dev-nats-agents-password',
