@@ -14,7 +14,8 @@ import { createRenderer, findOverlays, loadCompose, parseYamlDocuments } from '.
  * Secrets, variable interpolation), with well-formed values in place of the secrets that are not in the
  * repository, and the built app validates it with its own boot-time validation (`--check-config`).
  * Beyond that: local blobs must sit on a volume the apps share, carriers must not be handed a loopback
- * callback URL, and the sandbox phone (inside the calls container) must stream to voice, not to itself.
+ * callback URL, and the sandbox carrier must call back the gateway and stream to voice inside the deployment,
+ * with the account the calls service places Sandbox calls with.
  */
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -25,7 +26,12 @@ const APP_PORTS: Record<string, string> = {
   campaigns: '3003',
   webhooks: '3004',
   voice: '3005',
+  'sandbox-carrier': '3006',
 };
+/** The carrier simulator: no NATS, no schema. */
+const SANDBOX_CARRIER = 'sandbox-carrier';
+/** The account both sides default to (SANDBOX_ACCOUNT_SID). */
+const DEFAULT_SANDBOX_ACCOUNT = 'ACsandbox';
 /**
  * The apps whose blobs must be shared: agents, calls and voice (recordings) store them, the gateway serves
  * signed URLs.
@@ -42,6 +48,7 @@ const SECRET_VALUES: Record<string, string> = {
   SECRETS_KEY: secretsKey,
   STREAM_TOKEN_KEY: streamTokenKeyOf(secretsKey),
   BLOB_SIGNING_KEY: randomBytes(32).toString('hex'),
+  SANDBOX_AUTH_TOKEN: randomBytes(24).toString('hex'),
   ...Object.fromEntries(
     NATS_SERVICES.map((s) => [natsPasswordVariable(s), `n${randomBytes(24).toString('hex')}`]),
   ),
@@ -78,7 +85,7 @@ function imageEnv(app: string): Env {
 
 /** The app an image or command runs (`vap-calls`, `registry/.../calls:1.2`, `dist/apps/calls/...`). */
 function appOf(image: string, command: string[] = []): string | undefined {
-  const fromCommand = command.map((c) => /dist\/apps\/([a-z]+)\//.exec(c)?.[1]).find(Boolean);
+  const fromCommand = command.map((c) => /dist\/apps\/([a-z-]+)\//.exec(c)?.[1]).find(Boolean);
   const name = image.split('/').pop()!.split(':')[0].replace(/^vap-/, '');
   return fromCommand ?? (APP_PORTS[name] ? name : undefined);
 }
@@ -118,9 +125,47 @@ function callbackBase(env: Env): string {
   return env.CALLBACK_BASE_URL || env.PUBLIC_BASE_URL || '';
 }
 
-/** Where the calls service's sandbox phone opens media streams (MediaStreamLinks). */
+/** Where the sandbox carrier's simulated phone really opens media streams. */
 function sandboxMediaBase(env: Env): string {
   return env.SANDBOX_MEDIA_URL || env.MEDIA_PUBLIC_URL || '';
+}
+
+/** Where the sandbox carrier's callbacks and answer fetches really go. */
+function sandboxCallbackBase(env: Env): string {
+  return env.SANDBOX_CALLBACK_URL || callbackBase(env);
+}
+
+/**
+ * The sandbox carrier's container and the calls service's agree: calls places Sandbox calls at its
+ * Service or container, with the account it hosts, and it reaches the gateway and voice by their
+ * in-deployment names.
+ */
+function expectSandboxWiring(calls: Checked, sandbox: Checked): void {
+  expect({ where: calls.where, url: calls.env.SANDBOX_CARRIER_URL }).toEqual({
+    where: calls.where,
+    url: `http://${SANDBOX_CARRIER}:${APP_PORTS[SANDBOX_CARRIER]}`,
+  });
+  expect({
+    sid: calls.env.SANDBOX_ACCOUNT_SID ?? DEFAULT_SANDBOX_ACCOUNT,
+    tokenSet: !!calls.env.SANDBOX_AUTH_TOKEN,
+    sameToken: calls.env.SANDBOX_AUTH_TOKEN === sandbox.env.SANDBOX_AUTH_TOKEN,
+  }).toEqual({
+    sid: sandbox.env.SANDBOX_ACCOUNT_SID ?? DEFAULT_SANDBOX_ACCOUNT,
+    tokenSet: true,
+    sameToken: true,
+  });
+  expect({ where: sandbox.where, media: new URL(sandboxMediaBase(sandbox.env)).host }).toEqual({
+    where: sandbox.where,
+    // The Service's name, short or fully qualified, on its port.
+    media: expect.stringMatching(/^voice(\.[a-z0-9.-]+)?:3005$/),
+  });
+  expect({ where: sandbox.where, callbacks: new URL(sandboxCallbackBase(sandbox.env)).host }).toEqual({
+    where: sandbox.where,
+    callbacks: expect.stringMatching(/^gateway(\.[a-z0-9.-]+)?:3000$/),
+  });
+  // It accepts only URLs under the callback base calls hands out, and signs them for it.
+  expect(callbackBase(sandbox.env)).toBe(callbackBase(calls.env));
+  expect(sandbox.env.MEDIA_PUBLIC_URL).toBe(calls.env.MEDIA_PUBLIC_URL);
 }
 
 function blobDir(env: Env): string | undefined {
@@ -238,8 +283,11 @@ describe.each(findOverlays(join(ROOT, 'k8s')).map((dir) => [dir.split(/[\\/]/).p
     });
 
     it('connects every app to NATS as its own user, with the password the NATS accounts read', () => {
-      const apps = containers.filter((c) => !c.args.length);
+      const apps = containers.filter((c) => !c.args.length && c.app !== SANDBOX_CARRIER);
       expect(apps.map((c) => c.app).sort()).toEqual([...NATS_SERVICES].sort());
+      for (const c of containers.filter((c) => c.app === SANDBOX_CARRIER)) {
+        expect({ where: c.where, nats: c.env.NATS_PASSWORD }).toEqual({ where: c.where, nats: undefined });
+      }
       for (const c of apps) {
         const ref = c.container.env.find((e: K8sObject) => e.name === 'NATS_PASSWORD')?.valueFrom
           ?.secretKeyRef;
@@ -316,13 +364,17 @@ describe.each(findOverlays(join(ROOT, 'k8s')).map((dir) => [dir.split(/[\\/]/).p
       }
     });
 
-    it("streams the sandbox phone's media to the voice Service, not to the calls pod itself", () => {
+    it('runs one sandbox carrier that calls reaches, which calls back the gateway and streams to the voice Service', () => {
+      const sandbox = containers.filter((c) => c.app === SANDBOX_CARRIER);
+      expect(sandbox).toHaveLength(1);
       for (const c of containers.filter((c) => c.app === 'calls' && !c.args.length)) {
-        const host = new URL(sandboxMediaBase(c.env)).host;
-        // The Service's name, short or fully qualified, on its port.
-        expect({ where: c.where, host }).toEqual({
+        expectSandboxWiring(c, sandbox[0]);
+      }
+      // Settings the calls service no longer has.
+      for (const c of containers.filter((c) => c.app === 'calls')) {
+        expect({ where: c.where, SANDBOX_MEDIA_URL: c.env.SANDBOX_MEDIA_URL }).toEqual({
           where: c.where,
-          host: expect.stringMatching(/^voice(\.[a-z0-9.-]+)?:3005$/),
+          SANDBOX_MEDIA_URL: undefined,
         });
       }
     });
@@ -337,6 +389,7 @@ describe('docker/compose.yml', () => {
     SECRETS_KEY: SECRET_VALUES.SECRETS_KEY,
     STREAM_TOKEN_KEY: SECRET_VALUES.STREAM_TOKEN_KEY,
     BLOB_SIGNING_KEY: SECRET_VALUES.BLOB_SIGNING_KEY,
+    SANDBOX_AUTH_TOKEN: SECRET_VALUES.SANDBOX_AUTH_TOKEN,
     ...Object.fromEntries(
       NATS_SERVICES.map((s) => [natsPasswordVariable(s), SECRET_VALUES[natsPasswordVariable(s)]]),
     ),
@@ -374,6 +427,7 @@ describe('docker/compose.yml', () => {
       [
         'ADMIN_API_TOKEN',
         'BLOB_SIGNING_KEY',
+        'SANDBOX_AUTH_TOKEN',
         'SECRETS_KEY',
         'STREAM_TOKEN_KEY',
         ...NATS_SERVICES.map((s) => natsPasswordVariable(s)),
@@ -383,7 +437,7 @@ describe('docker/compose.yml', () => {
   });
 
   it("every app service's environment passes its app's boot-time validation", () => {
-    expect(services.length).toBe(11);
+    expect(services.length).toBe(12);
     const failures = services.flatMap((s) => {
       const result = checkConfig(s, cwd);
       return result.ok ? [] : [`${s.where}: ${result.output}`];
@@ -422,8 +476,9 @@ describe('docker/compose.yml', () => {
     expect(readFileSync(join(ROOT, 'docker', 'nats', 'nats-server.conf'), 'utf8')).toMatch(
       /^include \.\/accounts\.conf$/m,
     );
-    const apps = services.filter((s) => !s.args.length);
+    const apps = services.filter((s) => !s.args.length && s.app !== SANDBOX_CARRIER);
     expect(apps.map((s) => s.app).sort()).toEqual([...NATS_SERVICES].sort());
+    expect(services.find((s) => s.app === SANDBOX_CARRIER)!.env.NATS_PASSWORD).toBeUndefined();
     for (const s of apps) {
       const variable = natsPasswordVariable(s.app as (typeof NATS_SERVICES)[number]);
       expect({ app: s.app, password: s.env.NATS_PASSWORD }).toEqual({
@@ -455,10 +510,14 @@ describe('docker/compose.yml', () => {
     expect(Number(grace![1])).toBeGreaterThanOrEqual(voiceStopSeconds(voice[0].where, voice[0].env));
   });
 
-  it("streams the sandbox phone's media to the voice service, not to the calls container itself", () => {
+  it('runs a sandbox carrier that calls reaches, which calls back the gateway and streams to the voice service', () => {
     const calls = services.filter((s) => s.app === 'calls' && !s.args.length);
+    const sandbox = services.filter((s) => s.app === SANDBOX_CARRIER);
     expect(calls).toHaveLength(1);
-    expect(sandboxMediaBase(calls[0].env)).toBe(`http://voice:${APP_PORTS.voice}`);
+    expect(sandbox).toHaveLength(1);
+    expectSandboxWiring(calls[0], sandbox[0]);
+    expect(sandboxMediaBase(sandbox[0].env)).toBe(`http://voice:${APP_PORTS.voice}`);
+    expect(calls[0].env.SANDBOX_MEDIA_URL).toBeUndefined();
     // Carriers on the host keep the published address.
     expect(calls[0].env.MEDIA_PUBLIC_URL).toBe('http://127.0.0.1:3005');
   });
