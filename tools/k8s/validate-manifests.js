@@ -657,7 +657,10 @@ function conventionProblems(objects) {
       // A budget that never lets the only pod go blocks every drain of its node.
       for (const p of single ? budgets : []) {
         if (p.spec.maxUnavailable !== 1) {
-          out.push([o, `PodDisruptionBudget "${p.metadata.name}" must allow its one pod to go (maxUnavailable 1)`]);
+          out.push([
+            o,
+            `PodDisruptionBudget "${p.metadata.name}" must allow its one pod to go (maxUnavailable 1)`,
+          ]);
         }
       }
     }

@@ -81,12 +81,16 @@ describe('postSignedForm', () => {
 
   it('retries a 5xx up to its attempts, not a 4xx', async () => {
     reply = (res, attempt) => res.writeHead(attempt < 2 ? 503 : 204).end();
-    expect((await postSignedForm({ url: `${base}/s`, authToken: TOKEN, fields, attempts: 3 })).status).toBe(204);
+    expect((await postSignedForm({ url: `${base}/s`, authToken: TOKEN, fields, attempts: 3 })).status).toBe(
+      204,
+    );
     expect(received).toHaveLength(2);
 
     received.length = 0;
     reply = (res) => res.writeHead(403).end();
-    expect((await postSignedForm({ url: `${base}/s`, authToken: TOKEN, fields, attempts: 3 })).status).toBe(403);
+    expect((await postSignedForm({ url: `${base}/s`, authToken: TOKEN, fields, attempts: 3 })).status).toBe(
+      403,
+    );
     expect(received).toHaveLength(1);
   });
 
