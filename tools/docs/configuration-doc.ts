@@ -127,6 +127,16 @@ function bootstrapClassNames(main: ts.SourceFile): string[] {
         }
       }
     }
+    // An app without the Nest bootstrap (the sandbox carrier) validates its class directly.
+    if (
+      ts.isCallExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'validateConfig' &&
+      node.arguments[0] &&
+      ts.isIdentifier(node.arguments[0])
+    ) {
+      names.push(node.arguments[0].text);
+    }
     ts.forEachChild(node, visit);
   };
   visit(main);

@@ -39,11 +39,13 @@ export class TelephonyConfig {
   @Matches(httpUrl, { message: 'SANDBOX_CARRIER_URL must be an http(s) URL' })
   SANDBOX_CARRIER_URL?: string;
 
+  /** The platform's account at the sandbox carrier (the sandbox-carrier app's SANDBOX_ACCOUNT_SID). */
   @Matches(/^AC[A-Za-z0-9]{1,64}$/, {
     message: 'SANDBOX_ACCOUNT_SID must be AC followed by letters or digits',
   })
   SANDBOX_ACCOUNT_SID: string = 'ACsandbox';
 
+  /** That account's auth token (32+ characters), the same as the sandbox-carrier app's SANDBOX_AUTH_TOKEN. */
   @DevelopmentValue(DEV_SANDBOX_AUTH_TOKEN, { refuse: isDevelopmentSecret })
   @IsOptional()
   @MinLength(32, { message: 'SANDBOX_AUTH_TOKEN must be at least 32 characters' })

@@ -11,15 +11,19 @@ const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
  * ever calls back the platform's own callback base and opens streams on its media base.
  */
 export class SandboxCarrierConfig {
+  /** production refuses the development defaults below (the published auth token, local URLs). */
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: string = 'production';
 
+  /** Port of its carrier_b REST API, /health and /metrics (SANDBOX_CARRIER_URL of the calls service points here). */
   @IntSetting({ min: 0, max: 65535 })
   PORT: number = 3006;
 
+  /** Address it listens on. */
   @IsString()
   HOST: string = '0.0.0.0';
 
+  /** Log level of its JSON log lines (info logs start and stop; warn and error, calls that went wrong). */
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
 
@@ -29,6 +33,10 @@ export class SandboxCarrierConfig {
   })
   SANDBOX_ACCOUNT_SID: string = 'ACsandbox';
 
+  /**
+   * The account's auth token (32+ characters): the platform's API requests must carry it, and it signs every
+   * callback and media-stream upgrade. The same value as the calls service's SANDBOX_AUTH_TOKEN.
+   */
   @DevelopmentValue(DEV_SANDBOX_AUTH_TOKEN, { refuse: isDevelopmentSecret })
   @IsString({ message: 'SANDBOX_AUTH_TOKEN must be set (the same as the calls service has)' })
   @MinLength(32, { message: 'SANDBOX_AUTH_TOKEN must be at least 32 characters' })
@@ -40,6 +48,7 @@ export class SandboxCarrierConfig {
   @Matches(httpBaseUrl, { message: 'PUBLIC_BASE_URL must be an http(s) URL' })
   PUBLIC_BASE_URL?: string;
 
+  /** The platform's callback base when it is not PUBLIC_BASE_URL (as the calls service has it). */
   @IsOptional()
   @Matches(httpBaseUrl, { message: 'CALLBACK_BASE_URL must be an http(s) URL' })
   CALLBACK_BASE_URL?: string;
@@ -78,6 +87,7 @@ export class SandboxCarrierConfig {
   @IntSetting({ min: 100, max: 1000000 })
   SANDBOX_ENDED_CALLS_KEPT: number = 10000;
 
+  /** At SIGTERM, how long live calls get to report their end (as dropped) before the process exits. */
   @IntSetting({ min: 1000, max: 300000 })
   SHUTDOWN_TIMEOUT_MS: number = 15000;
 
