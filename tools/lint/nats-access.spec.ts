@@ -11,7 +11,7 @@ import {
   EventRecorders,
   NatsService,
   Subjects,
-} from '@vap/contracts';
+} from '@vap/messages';
 import { NATS_SERVICES, natsAccountsConfig } from '@vap/messaging';
 
 const ROOT = resolve(__dirname, '..', '..');

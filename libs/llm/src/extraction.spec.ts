@@ -1,4 +1,4 @@
-import { EffectiveExtractionKey } from '@vap/contracts';
+import { EffectiveExtractionKey } from '@vap/api';
 import { coerceValue, parseExtractionAnswer } from './extraction';
 import { LlmError } from './llm-error';
 

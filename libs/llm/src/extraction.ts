@@ -1,4 +1,5 @@
-import { EffectiveExtractionKey, TranscriptEntry } from '@vap/contracts';
+import { EffectiveExtractionKey } from '@vap/api';
+import { TranscriptEntry } from '@vap/messages';
 import { ChatMessage } from './chat-model';
 import { LlmError } from './llm-error';
 

@@ -1,4 +1,4 @@
-import { EffectiveExtractionKey } from '@vap/contracts';
+import { EffectiveExtractionKey } from '@vap/api';
 import { coerceValue, ExtractionInput } from './extraction';
 import { contentWords, sentences } from './text';
 

@@ -4,12 +4,12 @@ import {
   CommandSubject,
   CoreEventSubscriptions,
   DomainEventSubject,
-  EVENTS_STREAM,
   EventRecorders,
+  EVENTS_STREAM,
   KvBucketUsers,
   NatsService,
   SERVICE_NAMES,
-} from '@vap/contracts';
+} from '@vap/messages';
 
 /** Every NATS user of a deployment, one per service. */
 export const NATS_SERVICES: readonly NatsService[] = [...SERVICE_NAMES, 'voice'];

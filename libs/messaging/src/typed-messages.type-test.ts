@@ -1,19 +1,16 @@
 // Compile-time tests of the typed messages, checked by the repository's type check (never run): every line
 // after a @ts-expect-error must fail to compile, or the check fails. Wrong requests, replies and payloads.
 import { EntityManager } from 'typeorm';
+import { AgentDto, CallDto, CreateAgentDto, PartnerDto } from '@vap/api';
 import {
   AddressedSubjects,
-  AgentDto,
   ByIdRequest,
-  CallDto,
-  CreateAgentDto,
   DomainEvent,
   DomainEvents,
   PartnerContext,
-  PartnerDto,
   Subjects,
   VoiceSessionEndReply,
-} from '@vap/contracts';
+} from '@vap/messages';
 import { OnDomainEvent } from './inbox/on-domain-event.decorator';
 import { OutboxService } from './outbox/outbox.service';
 import { AddressedCommandServer } from './rpc/addressed-command.server';

@@ -1,4 +1,5 @@
-import type { KnowledgeSearchResponseDto, VoiceTranscriptRequest } from '@vap/contracts';
+import type { KnowledgeSearchResponseDto } from '@vap/api';
+import type { VoiceTranscriptRequest } from '@vap/messages';
 
 /**
  * What a live conversation tells the calls service (the owner of the call) and asks of it: the voice

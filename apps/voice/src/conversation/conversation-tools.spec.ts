@@ -1,4 +1,4 @@
-import type { KnowledgeSearchResultDto } from '@vap/contracts';
+import type { KnowledgeSearchResultDto } from '@vap/api';
 import type { ChatDelta } from '@vap/llm';
 import { Phrases } from './conversation';
 import { CallHarness } from './testing/conversation-harness';

@@ -1,4 +1,4 @@
-import type { KnowledgeSearchResponseDto } from '@vap/contracts';
+import type { KnowledgeSearchResponseDto } from '@vap/api';
 import { agentSettings } from './testing/conversation-harness';
 import { conversationTools, formatKnowledgeResults, toolAckPhrase } from './tools';
 

@@ -1,13 +1,9 @@
 // The tools the agent's language model may call during a call (only those the agent's fields enable), how a
 // knowledge-base result is handed back to it, and what the agent says while a slow tool runs.
 
-import {
-  KB_THRESHOLD_MIN_SCORE,
-  type AgentSettings,
-  type KnowledgeSearchResponseDto,
-  type KnowledgeSearchResultDto,
-  type ToolAckConfigDto,
-} from '@vap/contracts';
+import type { KnowledgeSearchResponseDto, KnowledgeSearchResultDto, ToolAckConfigDto } from '@vap/api';
+import { KB_THRESHOLD_MIN_SCORE } from '@vap/messages';
+import type { AgentSettings } from '@vap/messages';
 import type { ToolSpec } from '@vap/llm';
 
 export const END_CALL_TOOL = 'end_call';

@@ -1,4 +1,5 @@
-import { Subjects, VoiceCallContext, VoiceConfigurationDto } from '@vap/contracts';
+import { VoiceConfigurationDto } from '@vap/api';
+import { Subjects, VoiceCallContext } from '@vap/messages';
 import type { RpcClient } from '@vap/messaging';
 import type { TtsVoice } from '../providers';
 

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import {
-  KnowledgeSearchResponseDto,
-  Subjects,
-  VoiceCallContext,
-  VoiceTranscriptRequest,
-} from '@vap/contracts';
+import { KnowledgeSearchResponseDto } from '@vap/api';
+import { Subjects, VoiceCallContext, VoiceTranscriptRequest } from '@vap/messages';
 import type { RpcClient } from '@vap/messaging';
 import type { CallReporter } from '../conversation';
 import { REPORT_RETRY_WINDOW_MS, RetryOptions, untilAcknowledged } from './until-acknowledged';

@@ -1,4 +1,4 @@
-import { Subjects } from '@vap/contracts';
+import { Subjects } from '@vap/messages';
 import { RpcClient } from './rpc-client.service';
 
 /**

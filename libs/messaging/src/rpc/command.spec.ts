@@ -1,14 +1,7 @@
 // @Command handlers over real NATS: boundary validation of DTO data, and the caller parameter decorators.
 import { Controller, INestApplicationContext } from '@nestjs/common';
-import {
-  AppError,
-  ByIdRequest,
-  CallDto,
-  ErrorCode,
-  PartnerContext,
-  StartCallCommand,
-  Subjects,
-} from '@vap/contracts';
+import { CallDto, StartCallCommand } from '@vap/api';
+import { AppError, ByIdRequest, ErrorCode, PartnerContext, Subjects } from '@vap/messages';
 import { Caller, Command, Data, PartnerId } from './command.decorators';
 import { RpcClient } from './rpc-client.service';
 import { MessagingTestKit } from '../testing/messaging-test-kit';

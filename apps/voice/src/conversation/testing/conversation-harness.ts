@@ -1,13 +1,8 @@
 // Test kit for the conversation specs: a fake carrier (paced caller audio, marks echoed once played), scripted
 // STT / TTS / chat model implementing the real interfaces, and a recording CallReporter. Not used by the service.
 
-import type {
-  AgentSettings,
-  KnowledgeSearchResponseDto,
-  TurnLatency,
-  VoiceCallContext,
-  VoiceTranscriptRequest,
-} from '@vap/contracts';
+import type { KnowledgeSearchResponseDto } from '@vap/api';
+import type { AgentSettings, TurnLatency, VoiceCallContext, VoiceTranscriptRequest } from '@vap/messages';
 import type { ChatDelta, ChatModel, ChatRequest } from '@vap/llm';
 import type { BlobWriter } from '@vap/storage';
 import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand } from '@vap/media';
