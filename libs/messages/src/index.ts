@@ -8,8 +8,10 @@
  */
 export * from './ids';
 export * from './errors';
+export * from './pagination';
 export * from './messaging';
 export * from './events';
+export * from './extraction';
 export * from './agents';
 export * from './calls';
 export * from './knowledge';

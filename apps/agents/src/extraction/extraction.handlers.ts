@@ -1,13 +1,12 @@
 import { Controller } from '@nestjs/common';
 import {
   CreateExtractionSetDto,
-  EffectiveSchemaRequest,
   ExtractionSetAttachRequest,
   FromAgentDto,
   ListExtractionSetsQueryDto,
   UpdateExtractionSetDto,
 } from '@vap/api';
-import { ByIdRequest, Subjects, UpdateRequest } from '@vap/messages';
+import { ByIdRequest, EffectiveSchemaRequest, Subjects, UpdateRequest } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
 import { EffectiveSchemaService } from './effective-schema.service';
 import { ExtractionSetsService } from './extraction-sets.service';

@@ -5,7 +5,6 @@ import { DataSource, EntityManager } from 'typeorm';
 import {
   assertDoNotCallImportRows,
   CreateDoNotCallDto,
-  decodeCursor,
   DO_NOT_CALL_MESSAGE_BYTES,
   DoNotCallCandidate,
   DoNotCallDeletedDto,
@@ -19,13 +18,12 @@ import {
   DoNotCallListDto,
   DoNotCallLookupDto,
   doNotCallPrefixesOf,
-  encodeCursor,
   judgeDoNotCallRow,
   ListDoNotCallQueryDto,
   toSpreadsheetText,
   UpdateDoNotCallDto,
 } from '@vap/api';
-import { AppError, DoNotCallId, ErrorCode } from '@vap/messages';
+import { AppError, decodeCursor, DoNotCallId, encodeCursor, ErrorCode } from '@vap/messages';
 import { isUniqueViolation, keysetPage, tableOf } from '@vap/persistence';
 import { lockDoNotCallList } from './do-not-call-lock';
 import { DoNotCallEntry } from './entities/do-not-call-entry.entity';

@@ -1,5 +1,4 @@
-import type { KnowledgeSearchResponseDto } from '@vap/api';
-import type { VoiceTranscriptRequest } from '@vap/messages';
+import type { KnowledgeSearchReply, VoiceTranscriptRequest } from '@vap/messages';
 
 /**
  * What a live conversation tells the calls service (the owner of the call) and asks of it: the voice
@@ -15,5 +14,5 @@ export interface CallReporter {
   /** Hang up through the carrier, with the call's end_call_reason. */
   hangup(reason: string): Promise<void>;
   /** The agent's knowledge base (agents service), for the search_knowledge_base tool. */
-  searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchResponseDto>;
+  searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchReply>;
 }

@@ -56,19 +56,14 @@ import type {
 } from '../documents';
 import type {
   CreateExtractionSetDto,
-  EffectiveExtractionSchema,
-  EffectiveSchemaRequest,
   ExtractionSetDeletedDto,
   ExtractionSetDto,
   ExtractionSetListDto,
-  FromAgentDto,
   ListExtractionSetsQueryDto,
   UpdateExtractionSetDto,
-} from '../extraction';
-import type {
-  AgentKnowledgeDocumentListDto,
-  LinkAgentDocumentsDto,
-} from '../knowledge';
+} from '../extraction/extraction-set.dto';
+import type { FromAgentDto } from '../extraction/from-agent.dto';
+import type { AgentKnowledgeDocumentListDto, LinkAgentDocumentsDto } from '../knowledge';
 import type {
   CarrierACredentialsDto,
   CarrierACredentialsSavedDto,
@@ -95,10 +90,7 @@ import type {
   UpdateInboundRoutePolicyDto,
   UpdatePhoneNumberDto,
 } from '../telephony';
-import type {
-  AgentVoiceListDto,
-  BackgroundAudioListDto,
-} from '../voices';
+import type { AgentVoiceListDto, BackgroundAudioListDto } from '../voices';
 import type {
   AgentFlagSetCommand,
   AgentFlagSetResult,
@@ -123,6 +115,8 @@ import type {
 import type {
   ByIdRequest,
   CommandContract as Command,
+  EffectiveExtractionSchema,
+  EffectiveSchemaRequest,
   EmptyRequest,
   HealthPingSubject,
   NamedCommandSubject,
@@ -166,7 +160,6 @@ export interface ListWebhookDeliveriesRequest {
   query: ListWebhookDeliveriesQueryDto;
 }
 
-
 /**
  * The commands that carry a public request or answer a public response, added to @vap/messages'
  * ServiceCommands: a program that imports @vap/api sees every command, one that speaks only internal
@@ -208,7 +201,10 @@ declare module '@vap/messages' {
     'calls.telephony.carrier_b_put': Command<CarrierBCredentialsDto, CarrierBCredentialsSavedDto>;
     'calls.telephony.list': Command<EmptyRequest, TelephonyConnectionListDto>;
     'calls.reseller_link.connection_create': Command<CreateResellerLinkConnectionDto, TelephonyConnectionDto>;
-    'calls.reseller_link.connection_deactivate': Command<ResellerLinkDeactivateRequest, TelephonyConnectionDto>;
+    'calls.reseller_link.connection_deactivate': Command<
+      ResellerLinkDeactivateRequest,
+      TelephonyConnectionDto
+    >;
     'calls.reseller_link.call_routing': Command<ResellerCallRoutingQueryDto, ResellerCallRoutingDto>;
     'calls.do_not_call.create': Command<CreateDoNotCallDto, DoNotCallEntryDto>;
     'calls.do_not_call.list': Command<ListDoNotCallQueryDto, DoNotCallListDto>;

@@ -15,14 +15,14 @@ import {
   ValidateNested,
   ValidationArguments,
 } from 'class-validator';
+import { EXTRACTION_KEY_TYPES, ExtractionKeyType } from '@vap/messages';
 import {
   duplicateKeyNames,
   EXTRACTION_KEY_NAME_PATTERN,
-  EXTRACTION_KEY_TYPES,
-  ExtractionKeyType,
   ExtractionLimits,
   extractionOptionsProblem,
 } from './extraction-key-rules';
+import { ExtractionKey } from '@vap/messages';
 import { IfPresent } from '../validation';
 
 const NAME_RULE =
@@ -99,7 +99,7 @@ export class ExtractionKeyInputDto {
   description?: string;
 }
 
-export class ExtractionKeyDto {
+export class ExtractionKeyDto implements ExtractionKey {
   @ApiProperty({ example: 'callback_requested' })
   name: string;
 

@@ -1,8 +1,13 @@
 // Test kit for the conversation specs: a fake carrier (paced caller audio, marks echoed once played), scripted
 // STT / TTS / chat model implementing the real interfaces, and a recording CallReporter. Not used by the service.
 
-import type { KnowledgeSearchResponseDto } from '@vap/api';
-import type { AgentSettings, TurnLatency, VoiceCallContext, VoiceTranscriptRequest } from '@vap/messages';
+import type {
+  AgentSettings,
+  KnowledgeSearchReply,
+  TurnLatency,
+  VoiceCallContext,
+  VoiceTranscriptRequest,
+} from '@vap/messages';
 import type { ChatDelta, ChatModel, ChatRequest } from '@vap/llm';
 import type { BlobWriter } from '@vap/storage';
 import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand } from '@vap/media';
@@ -170,7 +175,7 @@ export class FakeReporter implements CallReporter {
   transferResult = true;
   /** Wall ms a transfer / knowledge search takes. */
   toolDelayMs = 0;
-  knowledge: KnowledgeSearchResponseDto = {
+  knowledge: KnowledgeSearchReply = {
     agent_id: 'agent-1',
     query: '',
     threshold: 'medium',
@@ -194,7 +199,7 @@ export class FakeReporter implements CallReporter {
     this.optOuts++;
     if (this.optOutError) throw this.optOutError;
   }
-  async searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchResponseDto> {
+  async searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchReply> {
     this.searches.push({ query, limit });
     await sleep(this.toolDelayMs);
     return { ...this.knowledge, query };

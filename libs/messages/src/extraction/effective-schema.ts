@@ -1,11 +1,11 @@
-import { ExtractionKeyDto } from './extraction-key.dto';
+import type { ExtractionKey } from './extraction-key';
 
 /** Request of agents.extraction.effective_schema. */
 export interface EffectiveSchemaRequest {
   agent_id: string;
 }
 
-export interface EffectiveExtractionKey extends ExtractionKeyDto {
+export interface EffectiveExtractionKey extends ExtractionKey {
   /** Where the key is defined: an attached set or the agent's inline config. */
   source: 'set' | 'inline';
   /** The set's id for source 'set', else null. */
