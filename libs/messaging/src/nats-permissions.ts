@@ -149,7 +149,7 @@ export function natsAccountsConfig(options: NatsAccountsOptions = {}): string {
   });
   return [
     '# One NATS user per service, with what it may publish and subscribe to. Generated from CommandSenders and',
-    '# EventRecorders (libs/contracts) by `npm run nats:config`: edit those, never this file.',
+    '# EventRecorders (libs/messages) by `npm run nats:config`: edit those, never this file.',
     'accounts {',
     `  ${options.account ?? 'VAP'} {`,
     '    jetstream: enabled',
