@@ -12,7 +12,7 @@ import {
   ValidateBy,
   ValidateIf,
 } from 'class-validator';
-import { TOOL_ACK_MODES, ToolAckConfig, ToolAckDefaults, ToolAckMode } from '@vap/messages';
+import { TOOL_ACK_MODES, ToolAckConfig, ToolAckMode } from '@vap/messages';
 import { IfPresent } from '../validation';
 
 /**

@@ -1,5 +1,3 @@
-import { EXTRACTION_KEY_TYPES, ExtractionKeyType } from '@vap/messages';
-
 /** Key names are snake_case identifiers so they can be used as JSON keys and column names as they are. */
 export const EXTRACTION_KEY_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 

@@ -1,5 +1,8 @@
 import { ArgumentMetadata } from '@nestjs/common';
 import { ArrayMaxSize, IsArray, IsDefined, IsString } from 'class-validator';
+// A test-only edge, kept out of the project graph so a public DTO change leaves the messaging lib's dependents
+// (the voice service) unaffected; the root type check still compiles this against the full command map.
+// nx-ignore-next-line
 import { CreateCustomerDto, CursorQueryDto } from '@vap/api';
 import { AppError, ErrorCode } from '@vap/messages';
 import { createValidationPipe } from './validation-pipe';
