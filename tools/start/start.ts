@@ -16,7 +16,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { withoutPassword } from '@vap/contracts';
+import { withoutPassword } from '@vap/runtime';
 import { ensureDatabaseExists } from '@vap/persistence';
 import { DEV_ADMIN_TOKEN, DEV_SECRETS_KEY } from '@vap/secrets';
 import {

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { AcknowledgeChargesRequest, Subjects, UnbilledChargesRequest } from '@vap/contracts';
+import { AcknowledgeChargesRequest, Subjects, UnbilledChargesRequest } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
 import { UnbilledChargesService } from './unbilled-charges.service';
 

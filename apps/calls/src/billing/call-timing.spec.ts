@@ -1,4 +1,4 @@
-import { AgentSettings } from '@vap/contracts';
+import { AgentSettings } from '@vap/messages';
 import { callTiming } from './call-timing';
 
 const started = new Date('2026-01-01T00:00:00.000Z');

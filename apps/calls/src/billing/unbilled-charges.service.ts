@@ -8,7 +8,7 @@ import {
   isUuid,
   UnbilledChargesPage,
   UnbilledChargesRequest,
-} from '@vap/contracts';
+} from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 
 const DEFAULT_LIMIT = 100;

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { AppError, ErrorCode } from '@vap/contracts';
+import { AppError, ErrorCode } from '@vap/messages';
 import { CallbackUrls } from '../carriers/callback-urls';
 import { CarrierAdapter } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppError } from '@vap/contracts';
+import { AppError } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { CallbackUrls } from '../carriers/callback-urls';
 import { CarrierAdapter } from '../carriers/carrier-adapter';

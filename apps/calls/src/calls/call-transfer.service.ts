@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { CallTransferredData, DomainEvents, isTerminalStatus } from '@vap/contracts';
+import { CallTransferredData, DomainEvents } from '@vap/messages';
+import { isTerminalStatus } from './call-status-machine';
 import { OutboxService } from '@vap/messaging';
 import { Call } from './entities/call.entity';
 

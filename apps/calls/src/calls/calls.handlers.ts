@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { ByIdRequest, ListCallsQueryDto, PartnerContext, StartCallCommand, Subjects } from '@vap/contracts';
+import { ListCallsQueryDto, StartCallCommand } from '@vap/api';
+import { ByIdRequest, PartnerContext, Subjects } from '@vap/messages';
 import { Caller, Command, Data, PartnerId } from '@vap/messaging';
 import { PartnerStanding } from '../partners/partner-standing';
 import { CallsQueryService } from './calls-query.service';

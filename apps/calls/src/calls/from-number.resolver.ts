@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppError, ErrorCode, StartCallDto } from '@vap/contracts';
+import { StartCallDto } from '@vap/api';
+import { AppError, ErrorCode } from '@vap/messages';
 import { DefaultLineService } from '../connections/default-line.service';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 

@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { AccountConcurrency } from '@vap/contracts';
+import { AccountConcurrency } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 
 /**

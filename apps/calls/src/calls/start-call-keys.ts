@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { AppError, StartCallCommand, StartCallDto, StartCallOrigin } from '@vap/contracts';
+import { StartCallCommand, StartCallDto, StartCallOrigin } from '@vap/api';
+import { AppError } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 
 /** How long a key names its call; after that the key may start a new one. */

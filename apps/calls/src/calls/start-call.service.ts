@@ -2,18 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { AgentDto, StartCallCommand, StartCallDto, StartCallResult } from '@vap/api';
 import {
-  AgentDto,
   AppError,
   DomainEvents,
   ErrorCode,
   minimumStartBalancePaise,
   PartnerContext,
-  StartCallCommand,
-  StartCallDto,
-  StartCallResult,
   Subjects,
-} from '@vap/contracts';
+} from '@vap/messages';
 import { OutboxService, RpcClient } from '@vap/messaging';
 import { CallsConfig } from '../config/calls.config';
 import { ContactPolicy, DialPermit, PolicyStop } from '../contact-policy/contact-policy';

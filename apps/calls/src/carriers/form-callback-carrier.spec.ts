@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '@vap/contracts';
+import { AppError, ErrorCode } from '@vap/messages';
 import { verifyStreamToken } from '@vap/media';
 import { mediaStreamTokenKey } from '@vap/secrets';
 import { CallsConfig } from '../config/calls.config';

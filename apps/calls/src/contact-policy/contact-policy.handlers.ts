@@ -1,17 +1,15 @@
 import { Controller } from '@nestjs/common';
 import {
-  ByIdRequest,
   CreateDoNotCallDto,
   DoNotCallExportPageRequest,
   DoNotCallImportBatch,
   DoNotCallLookupQueryDto,
   ListDoNotCallQueryDto,
   ListPolicyDecisionsQueryDto,
-  Subjects,
   UpdateContactPolicySettingsDto,
   UpdateDoNotCallDto,
-  UpdateRequest,
-} from '@vap/contracts';
+} from '@vap/api';
+import { ByIdRequest, Subjects, UpdateRequest } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
 import { ContactPolicySettingsService } from './contact-policy-settings.service';
 import { DoNotCallService } from './do-not-call.service';

@@ -3,14 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { Histogram } from 'prom-client';
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  AppError,
-  CallingWindow,
-  ErrorCode,
-  PolicyRule,
-  resolveCallingWindow,
-  StartCallOrigin,
-} from '@vap/contracts';
+import { CallingWindow, PolicyRule, resolveCallingWindow, StartCallOrigin } from '@vap/api';
+import { AppError, ErrorCode } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { calleeZone } from './callee-zone';
 import { describeLocal, localMidnight, nextLocalMidnight, windowVerdict } from './calling-window';

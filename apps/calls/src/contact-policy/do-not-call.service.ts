@@ -3,31 +3,27 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import {
-  AppError,
+  assertDoNotCallImportRows,
   CreateDoNotCallDto,
-  decodeCursor,
   DO_NOT_CALL_MESSAGE_BYTES,
+  DoNotCallCandidate,
   DoNotCallDeletedDto,
   DoNotCallEntryDto,
   DoNotCallExportPage,
-  DoNotCallCandidate,
   DoNotCallExportPageRequest,
-  DoNotCallId,
-  doNotCallPrefixesOf,
-  assertDoNotCallImportRows,
   DoNotCallImportBatch,
+  doNotCallImportReport,
   DoNotCallImportReportDto,
   DoNotCallImportRowDto,
   DoNotCallListDto,
   DoNotCallLookupDto,
-  encodeCursor,
-  ErrorCode,
-  doNotCallImportReport,
+  doNotCallPrefixesOf,
   judgeDoNotCallRow,
   ListDoNotCallQueryDto,
   toSpreadsheetText,
   UpdateDoNotCallDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError, decodeCursor, DoNotCallId, encodeCursor, ErrorCode } from '@vap/messages';
 import { isUniqueViolation, keysetPage, tableOf } from '@vap/persistence';
 import { lockDoNotCallList } from './do-not-call-lock';
 import { DoNotCallEntry } from './entities/do-not-call-entry.entity';

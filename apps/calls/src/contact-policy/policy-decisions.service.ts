@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ListPolicyDecisionsQueryDto, PolicyDecisionDto, PolicyDecisionListDto } from '@vap/contracts';
+import { ListPolicyDecisionsQueryDto, PolicyDecisionDto, PolicyDecisionListDto } from '@vap/api';
 import { keysetPage } from '@vap/persistence';
 import { PolicyDecision } from './entities/policy-decision.entity';
 

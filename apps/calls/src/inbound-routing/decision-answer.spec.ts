@@ -1,4 +1,4 @@
-import { INBOUND_ROUTE_ACTIONS } from '@vap/contracts';
+import { INBOUND_ROUTE_ACTIONS } from '@vap/api';
 import { readDecisionAnswer } from './decision-answer';
 
 const ALL = INBOUND_ROUTE_ACTIONS;

@@ -1,4 +1,5 @@
-import { E164_PATTERN, INBOUND_ROUTE_ACTIONS, InboundRouteAction, isUuid } from '@vap/contracts';
+import { E164_PATTERN, INBOUND_ROUTE_ACTIONS, InboundRouteAction } from '@vap/api';
+import { isUuid } from '@vap/messages';
 
 export interface DecisionAnswer {
   action: InboundRouteAction;

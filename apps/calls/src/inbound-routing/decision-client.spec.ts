@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:https';
 import { AddressInfo } from 'node:net';
-import { INBOUND_ROUTE_ACTIONS } from '@vap/contracts';
+import { INBOUND_ROUTE_ACTIONS } from '@vap/api';
 import { DecisionClient } from './decision-client';
 
 // What a refused decision request leaves in the decision log's failure_reason, which the partner reads:

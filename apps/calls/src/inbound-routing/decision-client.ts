@@ -4,7 +4,7 @@ import {
   InboundRouteAction,
   InboundRouteRequestBody,
   inboundRouteSignature,
-} from '@vap/contracts';
+} from '@vap/api';
 import {
   FetchTimeoutError,
   PrivateNetworkGuard,

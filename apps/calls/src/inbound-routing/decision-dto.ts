@@ -1,4 +1,4 @@
-import { InboundRouteDecisionDto } from '@vap/contracts';
+import { InboundRouteDecisionDto } from '@vap/api';
 import { InboundRouteDecision } from './entities/inbound-route-decision.entity';
 
 export function toDecisionDto(d: InboundRouteDecision): InboundRouteDecisionDto {

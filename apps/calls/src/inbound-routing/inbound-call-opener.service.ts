@@ -1,14 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import {
-  AgentDto,
-  AppError,
-  CallProvider,
-  DomainEvents,
-  InboundRouteDecisionDto,
-  Subjects,
-} from '@vap/contracts';
+import { AgentDto, InboundRouteDecisionDto } from '@vap/api';
+import { AppError, CallProvider, DomainEvents, Subjects } from '@vap/messages';
 import { OutboxService, RpcClient } from '@vap/messaging';
 import { isUniqueViolation, tableOf } from '@vap/persistence';
 import { Call, newCall } from '../calls/entities/call.entity';

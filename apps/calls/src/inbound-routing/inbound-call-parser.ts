@@ -1,4 +1,5 @@
-import { CarrierCallbackReply, InboundRouteDecisionDto } from '@vap/contracts';
+import { InboundRouteDecisionDto } from '@vap/api';
+import { CarrierCallbackReply } from '@vap/messages';
 import { CallbackRequest, CarrierAdapter, CarrierConnectionRef } from '../carriers/carrier-adapter';
 
 /** An inbound call as a carrier's webhook announced it, after its signature was verified. */

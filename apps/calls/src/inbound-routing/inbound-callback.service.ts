@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppError, CallProvider, CarrierCallbackIngest, CarrierCallbackReply, isUuid } from '@vap/contracts';
+import { AppError, CallProvider, CarrierCallbackIngest, CarrierCallbackReply, isUuid } from '@vap/messages';
 import { Call } from '../calls/entities/call.entity';
 import { CallbackRequest } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppError, InboundRouteDecisionListDto, ListInboundRouteDecisionsQueryDto } from '@vap/contracts';
+import { InboundRouteDecisionListDto, ListInboundRouteDecisionsQueryDto } from '@vap/api';
+import { AppError } from '@vap/messages';
 import { keysetPage } from '@vap/persistence';
 import { toDecisionDto } from './decision-dto';
 import { InboundRouteDecision } from './entities/inbound-route-decision.entity';

@@ -3,16 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, In } from 'typeorm';
 import {
-  AppError,
   CreateInboundRoutePolicyDto,
   INBOUND_ROUTE_ACTIONS,
   INBOUND_TIMEOUT_MS,
   InboundRoutePolicyDeletedDto,
   InboundRoutePolicyDto,
-  InboundRoutePolicyId,
   InboundRoutePolicyListDto,
   UpdateInboundRoutePolicyDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError, InboundRoutePolicyId } from '@vap/messages';
 import { assertOwnAgent, RpcClient } from '@vap/messaging';
 import { isUniqueViolation } from '@vap/persistence';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';

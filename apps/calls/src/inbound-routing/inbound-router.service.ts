@@ -2,14 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  AppError,
-  DomainEvents,
-  ErrorCode,
-  INBOUND_ROUTE_VERSION,
-  InboundRouteDecisionDto,
-  InboundRouteRequestBody,
-} from '@vap/contracts';
+import { INBOUND_ROUTE_VERSION, InboundRouteDecisionDto, InboundRouteRequestBody } from '@vap/api';
+import { AppError, DomainEvents, ErrorCode } from '@vap/messages';
 import { assertOwnAgent, OutboxService, RpcClient } from '@vap/messaging';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { SecretBox } from '@vap/secrets';

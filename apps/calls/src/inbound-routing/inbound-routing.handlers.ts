@@ -1,14 +1,11 @@
 import { Controller } from '@nestjs/common';
 import {
-  ByIdRequest,
-  CarrierCallbackIngest,
   CreateInboundRoutePolicyDto,
   ListInboundRouteDecisionsQueryDto,
   SandboxInboundCallDto,
-  Subjects,
   UpdateInboundRoutePolicyDto,
-  UpdateRequest,
-} from '@vap/contracts';
+} from '@vap/api';
+import { ByIdRequest, CarrierCallbackIngest, Subjects, UpdateRequest } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
 import { InboundCallbackService } from './inbound-callback.service';
 import { InboundDecisionsService } from './inbound-decisions.service';

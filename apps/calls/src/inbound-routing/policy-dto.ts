@@ -1,4 +1,4 @@
-import { InboundRoutePolicyDto } from '@vap/contracts';
+import { InboundRoutePolicyDto } from '@vap/api';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 import { InboundRoutePolicy } from './entities/inbound-route-policy.entity';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { InboundRouteDecisionDto, SandboxInboundCallDto } from '@vap/contracts';
+import { InboundRouteDecisionDto, SandboxInboundCallDto } from '@vap/api';
 import { CallbackUrls } from '../carriers/callback-urls';
 import { SandboxCallRunner } from '../carriers/sandbox/sandbox-call-runner';
 import { Connection } from '../connections/entities/connection.entity';

@@ -4,7 +4,8 @@
 // lands while a start is reading.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { minimumStartBalancePaise, PartnerContext, PartnerDto } from '@vap/contracts';
+import { PartnerDto } from '@vap/api';
+import { minimumStartBalancePaise, PartnerContext } from '@vap/messages';
 import { runMigrations } from '@vap/persistence';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
 import { CallsConfig } from '../config/calls.config';

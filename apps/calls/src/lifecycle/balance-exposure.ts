@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { PartnerContext } from '@vap/contracts';
+import { PartnerContext } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { newerBalance } from '../partners/partner-balances';
 

@@ -4,7 +4,7 @@
 // the messaging lib's AddressedCommandServer, as the voice service serves it.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AddressedSubjects, VoiceSessionEndReply, VoiceSessionEndRequest } from '@vap/contracts';
+import { AddressedSubjects, VoiceSessionEndReply, VoiceSessionEndRequest } from '@vap/messages';
 import { AddressedCommandServer, AddressedServing, NatsConnectionService, RpcClient } from '@vap/messaging';
 import { runMigrations } from '@vap/persistence';
 import { createTestDatabase, TestDatabase } from '@vap/testing';

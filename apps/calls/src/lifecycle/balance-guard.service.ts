@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AddressedSubjects, AppError, ErrorCode, PartnerContext } from '@vap/contracts';
+import { AddressedSubjects, AppError, ErrorCode, PartnerContext } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { PeriodicTask } from '@vap/runtime';

@@ -10,7 +10,7 @@ import {
   DomainEvent,
   DomainEvents,
   VoiceSessionTerminateRequest,
-} from '@vap/contracts';
+} from '@vap/messages';
 import {
   AddressedCommandServer,
   AddressedServing,

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AddressedSubjects, CallStatusUpdatedData, DomainEvent, DomainEvents } from '@vap/contracts';
+import { AddressedSubjects, CallStatusUpdatedData, DomainEvent, DomainEvents } from '@vap/messages';
 import { NoResponders, OnDomainEvent, RpcClient } from '@vap/messaging';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';

@@ -1,4 +1,4 @@
-import { CallStatus } from '@vap/contracts';
+import { CallStatus } from '@vap/messages';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';
 import { EndReasons } from './end-reasons';
 

@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { CallStatus } from '@vap/contracts';
+import { CallStatus } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { PeriodicTask } from '@vap/runtime';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';

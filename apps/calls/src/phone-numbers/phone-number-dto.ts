@@ -1,4 +1,4 @@
-import { PhoneNumberDto, TelephonyProvider } from '@vap/contracts';
+import { PhoneNumberDto, TelephonyProvider } from '@vap/api';
 import { PhoneNumber } from '../connections/entities/phone-number.entity';
 
 export function toPhoneNumberDto(n: PhoneNumber): PhoneNumberDto {

@@ -1,12 +1,6 @@
 import { Controller } from '@nestjs/common';
-import {
-  ByIdRequest,
-  ImportPhoneNumberDto,
-  ListPhoneNumbersQueryDto,
-  Subjects,
-  UpdatePhoneNumberDto,
-  UpdateRequest,
-} from '@vap/contracts';
+import { ImportPhoneNumberDto, ListPhoneNumbersQueryDto, UpdatePhoneNumberDto } from '@vap/api';
+import { ByIdRequest, Subjects, UpdateRequest } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
 import { PhoneNumbersService } from './phone-numbers.service';
 

@@ -3,17 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import {
-  AppError,
-  DomainEvents,
-  ErrorCode,
   ImportPhoneNumberDto,
   ListPhoneNumbersQueryDto,
   PhoneNumberDeletedDto,
   PhoneNumberDto,
-  PhoneNumberId,
   PhoneNumberListDto,
   UpdatePhoneNumberDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError, DomainEvents, ErrorCode, PhoneNumberId } from '@vap/messages';
 import { assertOwnAgent, OutboxService, RpcClient } from '@vap/messaging';
 import { isUniqueViolation, keysetPage } from '@vap/persistence';
 import { CarrierRegistry } from '../carriers/carrier-registry';

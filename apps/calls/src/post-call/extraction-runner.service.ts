@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ExtractionResult, Subjects } from '@vap/contracts';
+import { ExtractionResult, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { CallsConfig } from '../config/calls.config';
 import { Call } from '../calls/entities/call.entity';

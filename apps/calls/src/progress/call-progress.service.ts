@@ -2,14 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  AnsweredBy,
-  AppError,
-  CallStatus,
-  canMoveStatus,
-  DomainEvents,
-  isTerminalStatus,
-} from '@vap/contracts';
+import { AnsweredBy, AppError, CallStatus, DomainEvents } from '@vap/messages';
+import { canMoveStatus, isTerminalStatus } from '../calls/call-status-machine';
 import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { recordCallCharge } from '../billing/call-charges';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ACTIVE_CALL_STATUSES, isTerminalStatus } from '@vap/contracts';
+import { ACTIVE_CALL_STATUSES, isTerminalStatus } from '../calls/call-status-machine';
 import { tableOf } from '@vap/persistence';
 import { CarrierCallState, RawCarrierEvent } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';

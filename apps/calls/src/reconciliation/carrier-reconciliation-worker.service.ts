@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { isTerminalStatus } from '@vap/contracts';
+import { isTerminalStatus } from '../calls/call-status-machine';
 import { tableOf } from '@vap/persistence';
 import { callTiming } from '../billing/call-timing';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';

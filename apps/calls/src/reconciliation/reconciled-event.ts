@@ -1,4 +1,4 @@
-import { isTerminalStatus } from '@vap/contracts';
+import { isTerminalStatus } from '../calls/call-status-machine';
 import { CarrierCallState, RawCarrierEvent } from '../carriers/carrier-adapter';
 import { normalizeCarrierStatus } from '../carriers/status-normalization';
 

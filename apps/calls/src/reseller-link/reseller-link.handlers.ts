@@ -3,8 +3,8 @@ import {
   CreateResellerLinkConnectionDto,
   ResellerCallRoutingQueryDto,
   ResellerLinkDeactivateRequest,
-  Subjects,
-} from '@vap/contracts';
+} from '@vap/api';
+import { Subjects } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
 import { ResellerLinkService } from './reseller-link.service';
 

@@ -3,12 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
-  AppError,
   CreateResellerLinkConnectionDto,
   ResellerCallRoutingDto,
   ResellerCallRoutingQueryDto,
   TelephonyConnectionDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError } from '@vap/messages';
 import { PrivateNetworkGuard, privateNetworksAllowed, PublicHttpClient } from '@vap/egress';
 import { TelephonyConfig } from '../config/telephony.config';
 import { Connection } from '../connections/entities/connection.entity';

@@ -1,4 +1,4 @@
-import { ResellerCallRoutingRecordDto } from '@vap/contracts';
+import { ResellerCallRoutingRecordDto } from '@vap/api';
 
 const INTEGER_FIELDS = [
   'id',

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AppError } from '@vap/contracts';
+import { AppError } from '@vap/messages';
 import { SecretBox } from '@vap/secrets';
 import { ConnectionCredentials } from './entities/connection-credentials.entity';
 

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { CarrierACredentialsDto, CarrierBCredentialsDto, Subjects } from '@vap/contracts';
+import { CarrierACredentialsDto, CarrierBCredentialsDto } from '@vap/api';
+import { Subjects } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
 import { TelephonyService } from './telephony.service';
 

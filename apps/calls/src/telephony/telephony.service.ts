@@ -8,12 +8,11 @@ import {
   CarrierBCredentialsDto,
   CarrierBCredentialsSavedDto,
   CredentialProvider,
-  DomainEvents,
-  PhoneNumberId,
   TelephonyConnectionDto,
   TelephonyConnectionListDto,
   TelephonyProvider,
-} from '@vap/contracts';
+} from '@vap/api';
+import { DomainEvents, PhoneNumberId } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { isUniqueViolation } from '@vap/persistence';
 import { CallbackUrls } from '../carriers/callback-urls';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Subjects, TranscriptEntry } from '@vap/contracts';
+import { Subjects, TranscriptEntry } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { LLM_ADAPTER, LlmAdapter } from './llm/llm-adapter';
 

@@ -1,4 +1,4 @@
-import { AddressedSubjects, AppError } from '@vap/contracts';
+import { AddressedSubjects, AppError } from '@vap/messages';
 import type { RpcClient } from '@vap/messaging';
 import type { AnsweredByChange } from '../progress/call-progress.service';
 import { LateAnswerRelay, relaysToVoice } from './late-answer-relay.service';

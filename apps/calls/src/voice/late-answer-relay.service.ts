@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AddressedSubjects, CallStatus } from '@vap/contracts';
+import { AddressedSubjects, CallStatus } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import type { AnsweredByChange } from '../progress/call-progress.service';
 import { liveSessionAsk } from './live-session-ask';

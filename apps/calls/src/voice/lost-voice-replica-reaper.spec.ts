@@ -4,7 +4,7 @@
 // for the time they ran, transcript kept, post-call processing woken. The carrier is a recorder.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { VoiceReplicaHeartbeat } from '@vap/contracts';
+import { VoiceReplicaHeartbeat } from '@vap/messages';
 import { HeartbeatBucket, NatsConnectionService, OutboxService } from '@vap/messaging';
 import { runMigrations } from '@vap/persistence';
 import { createTestDatabase, deleteJetStreamByPrefix, TestDatabase } from '@vap/testing';

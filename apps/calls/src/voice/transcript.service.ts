@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { TranscriptEntry, TurnLatency, TurnProviders } from '@vap/contracts';
+import { TranscriptEntry, TurnLatency, TurnProviders } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 
 /** What is known of a line besides who said what. */

@@ -2,15 +2,14 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import {
-  ACTIVE_CALL_STATUSES,
   AppError,
   CallStatus,
   ErrorCode,
-  isTerminalStatus,
   STREAM_TAKEN_DETAIL,
   VoiceAttachRequest,
   VoiceCallContext,
-} from '@vap/contracts';
+} from '@vap/messages';
+import { ACTIVE_CALL_STATUSES, isTerminalStatus } from '../calls/call-status-machine';
 import { tableOf } from '@vap/persistence';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';

@@ -1,15 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { E164_PATTERN } from '@vap/api';
 import {
   AppError,
-  E164_PATTERN,
   ErrorCode,
-  isTerminalStatus,
   VoiceHangupRequest,
   VoiceTransferReply,
   VoiceTransferRequest,
-} from '@vap/contracts';
+} from '@vap/messages';
+import { isTerminalStatus } from '../calls/call-status-machine';
 import { tableOf } from '@vap/persistence';
 import { CallTransferService } from '../calls/call-transfer.service';
 import { Call } from '../calls/entities/call.entity';

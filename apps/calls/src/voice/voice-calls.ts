@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { AppError, isUuid } from '@vap/contracts';
+import { AppError, isUuid } from '@vap/messages';
 import { Call } from '../calls/entities/call.entity';
 import { CallbackCall } from '../carriers/carrier-adapter';
 

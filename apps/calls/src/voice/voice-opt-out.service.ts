@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppError, E164_PATTERN, VoiceOptOutReply, VoiceOptOutRequest } from '@vap/contracts';
+import { E164_PATTERN } from '@vap/api';
+import { AppError, VoiceOptOutReply, VoiceOptOutRequest } from '@vap/messages';
 import { DoNotCallService } from '../contact-policy/do-not-call.service';
 import { findVoiceCall } from './voice-calls';
 

@@ -4,17 +4,16 @@ import { DataSource } from 'typeorm';
 import {
   AppError,
   ErrorCode,
-  isTerminalStatus,
   LLM_PROVIDERS,
   STT_PROVIDERS,
-  TERMINAL_CALL_STATUSES,
   TranscriptEntry,
   TTS_PROVIDERS,
   TurnLatency,
   TurnProviders,
   VoiceEndedRequest,
   VoiceTranscriptRequest,
-} from '@vap/contracts';
+} from '@vap/messages';
+import { isTerminalStatus, TERMINAL_CALL_STATUSES } from '../calls/call-status-machine';
 import { tableOf } from '@vap/persistence';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';

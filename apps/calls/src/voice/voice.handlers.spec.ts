@@ -18,7 +18,7 @@ import {
   Subjects,
   TranscriptEntry,
   VoiceCarrier,
-} from '@vap/contracts';
+} from '@vap/messages';
 import { verifyStreamToken } from '@vap/media';
 import { MessagingModule, NatsConnectionService, NatsRpcServer, RpcClient } from '@vap/messaging';
 import { runMigrations, tableOf } from '@vap/persistence';

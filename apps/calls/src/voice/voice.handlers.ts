@@ -9,7 +9,7 @@ import {
   VoiceOptOutRequest,
   VoiceTranscriptRequest,
   VoiceTransferRequest,
-} from '@vap/contracts';
+} from '@vap/messages';
 import { Command, Data } from '@vap/messaging';
 import { VoiceAttachService } from './voice-attach.service';
 import { VoiceCallControl } from './voice-call-control.service';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, E164_PATTERN } from '@vap/contracts';
+import { E164_PATTERN } from '@vap/api';
+import { AppError } from '@vap/messages';
 import { carrierAStreamMarkup } from '@vap/media';
 import { Call } from '../../calls/entities/call.entity';
 import { InboundCallAnnouncement, InboundCallParser } from '../../inbound-routing/inbound-call-parser';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '@vap/contracts';
+import { AppError } from '@vap/messages';
 import { carrierBStreamMarkup } from '@vap/media';
 import { Call } from '../../calls/entities/call.entity';
 import { InboundCallAnnouncement, InboundCallParser } from '../../inbound-routing/inbound-call-parser';

@@ -8,7 +8,7 @@ import {
   ErrorCode,
   HANGUP_SOURCES,
   HangupSource,
-} from '@vap/contracts';
+} from '@vap/messages';
 import {
   CallbackCall,
   CallbackRequest,

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { CallingWindow } from '@vap/contracts';
+import type { CallingWindow } from '@vap/api';
 
 /** One account's calling window and frequency caps; an account without a row has neither. */
 @Entity({ name: 'contact_policy_settings' })

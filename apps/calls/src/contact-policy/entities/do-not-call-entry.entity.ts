@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { DoNotCallKind, DoNotCallReason } from '@vap/contracts';
+import { DoNotCallKind, DoNotCallReason } from '@vap/api';
 
 /** A number, or a prefix covering many, that the account's dials never reach. */
 @Entity({ name: 'do_not_call' })

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import { PolicyDialSource, PolicyOutcome, PolicyRule } from '@vap/contracts';
+import { PolicyDialSource, PolicyOutcome, PolicyRule } from '@vap/api';
 
 /** A dial the contact policy stopped, and the rule that stopped it. */
 @Entity({ name: 'policy_decisions' })

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import { InboundDecisionSource, InboundRouteAction, InboundRouteScope } from '@vap/contracts';
+import { InboundDecisionSource, InboundRouteAction, InboundRouteScope } from '@vap/api';
 
 /** One resolved routing decision of an inbound call, with how it was reached. */
 @Entity({ name: 'inbound_route_decisions' })

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { InboundFailureAction, InboundRouteAction, InboundRouteScope } from '@vap/contracts';
+import { InboundFailureAction, InboundRouteAction, InboundRouteScope } from '@vap/api';
 
 @Entity({ name: 'inbound_route_policies' })
 export class InboundRoutePolicy {

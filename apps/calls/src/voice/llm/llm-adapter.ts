@@ -1,4 +1,4 @@
-import { TranscriptEntry } from '@vap/contracts';
+import { TranscriptEntry } from '@vap/messages';
 import type { ExtractionInput } from '@vap/llm';
 
 export type { ExtractionInput } from '@vap/llm';
