@@ -3,7 +3,7 @@ import { ByIdRequest, ListCallsQueryDto, PartnerContext, StartCallCommand, Subje
 import { Caller, Command, Data, PartnerId } from '@vap/messaging';
 import { PartnerStanding } from '../partners/partner-standing';
 import { CallsQueryService } from './calls-query.service';
-import { StartCallService } from './start-call.service';
+import { StartCallService } from '../admission/start-call.service';
 
 /** NATS commands of the calls feature (queue group: calls). */
 @Controller()

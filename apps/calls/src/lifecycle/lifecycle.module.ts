@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { CarriersModule } from '../carriers/carriers.module';
 import { PartnersModule } from '../partners/partners.module';
-import { BalanceGuard } from './balance-guard.service';
-import { EndedCallFollowUp } from './ended-call-follow-up.consumer';
+import { BalanceGuard } from '../charges/balance-guard.service';
+import { EndedCallFollowUp } from '../media-sessions/ended-call-follow-up.consumer';
 import { OrphanedCallReaper } from './orphaned-call-reaper.service';
 import { ReplicaLiveness } from './replica-liveness.service';
 

@@ -12,14 +12,14 @@ import {
 } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
-import { recordCallCharge } from '../billing/call-charges';
-import { callTiming } from '../billing/call-timing';
+import { recordCallCharge } from '../charges/call-charges';
+import { callTiming } from '../charges/call-timing';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';
 import { normalizeCarrierStatus } from '../carriers/status-normalization';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { CallsConfig } from '../config/calls.config';
-import { accountConcurrency, readActiveCalls } from '../calls/partner-lock';
+import { accountConcurrency, readActiveCalls } from '../admission/partner-lock';
 import { enqueuePostCall } from '../post-call/post-call-queue';
 import { statusUpdatedData } from './status-event';
 import { defaultDisposition, finalAnsweredBy } from './terminal-details';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Subjects, TranscriptEntry } from '@vap/contracts';
 import { RpcClient } from '@vap/messaging';
-import { LLM_ADAPTER, LlmAdapter } from './llm/llm-adapter';
+import { LLM_ADAPTER, LlmAdapter } from '../post-call/llm/llm-adapter';
 
 export interface BrainContext {
   partnerId: string;
