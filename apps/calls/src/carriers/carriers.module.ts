@@ -6,7 +6,6 @@ import { CarrierReconciler } from './reconciliation/carrier-reconciler.service';
 import { CarrierReconciliationWorker } from './reconciliation/carrier-reconciliation-worker.service';
 import { MediaStreamLinks } from './media-stream-links';
 import { RecordingStore } from '../recording/recording-store';
-import { AgentBrain } from '../voice/agent-brain.service';
 import { llmProvider } from '../post-call/llm/llm.provider';
 import { LLM_ADAPTER } from '../post-call/llm/llm-adapter';
 import { LateAnswerRelay } from './late-answer-relay.service';
@@ -42,7 +41,6 @@ import { SandboxSigningKey } from './sandbox/sandbox-signing-key';
     RecordingStore,
     TranscriptService,
     LateAnswerRelay,
-    AgentBrain,
     llmProvider,
     SandboxSigningKey,
     SandboxCallbackClient,
