@@ -16,7 +16,7 @@ import {
 } from '@vap/contracts';
 import { OutboxService } from '@vap/messaging';
 import { isUniqueViolation } from '@vap/persistence';
-import { CallbackUrls } from '../../carriers/callback-urls';
+import { CallsConfig } from '../../config/calls.config';
 import { DefaultLineService } from './default-line.service';
 import { Connection } from './entities/connection.entity';
 import { PhoneNumber } from '../phone-numbers/entities/phone-number.entity';
@@ -63,7 +63,7 @@ export class TelephonyService {
     private readonly credentials: CredentialsStore,
     private readonly outbox: OutboxService,
     private readonly lines: DefaultLineService,
-    private readonly urls: CallbackUrls,
+    private readonly config: CallsConfig,
   ) {}
 
   async putCarrierA(partnerId: string, input: CarrierACredentialsDto): Promise<CarrierACredentialsSavedDto> {
@@ -102,7 +102,7 @@ export class TelephonyService {
           c,
           creds.find((x) => x.connectionId === c.id) ?? null,
           defaults.find((n) => n.connectionId === c.id)?.number ?? null,
-          this.urls.base,
+          this.config.callbackBaseUrl,
         ),
       ),
     };
