@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { TelephonyModule } from '../connections/connections.module';
+import { ConnectionsModule } from '../connections/connections.module';
 import { ResellerLinkHandlers } from './reseller-link.handlers';
 import { ResellerLinkService } from './reseller-link.service';
 
 @Module({
-  imports: [TelephonyModule],
+  imports: [ConnectionsModule],
   controllers: [ResellerLinkHandlers],
   providers: [ResellerLinkService],
 })
