@@ -5,8 +5,8 @@ import {
   CarrierACredentials,
   CarrierBCredentials,
   CredentialsStore,
-} from '../telephony/credentials-store.service';
-import { MediaStreamLinks } from '../media-stream/media-stream-links';
+} from '../telephony/connections/credentials-store.service';
+import { MediaStreamLinks } from './media-stream-links';
 import { CallbackUrls } from './callback-urls';
 import { CallbackCall, CallbackRequest } from './carrier-adapter';
 import { CarrierHttp, CarrierRequest, CarrierResponse, carrierError } from './carrier-http';

@@ -5,13 +5,13 @@ import { DataSource } from 'typeorm';
 import { InboundRouteDecisionDto, SandboxInboundCallDto } from '@vap/api';
 import { CallbackUrls } from '../carriers/callback-urls';
 import { SandboxCallRunner } from '../carriers/sandbox/sandbox-call-runner';
-import { Connection } from '../connections/entities/connection.entity';
-import { DefaultLineService } from '../connections/default-line.service';
+import { Connection } from '../telephony/connections/entities/connection.entity';
+import { DefaultLineService } from '../telephony/connections/default-line.service';
 import { ReplicaLiveness } from '../lifecycle/replica-liveness.service';
 import { Call } from '../calls/entities/call.entity';
 import { tableOf } from '@vap/persistence';
-import { InboundCallOpener } from './inbound-call-opener.service';
-import { InboundRouterService } from './inbound-router.service';
+import { InboundCallOpener } from '../telephony/inbound-routing/inbound-call-opener.service';
+import { InboundRouterService } from '../telephony/inbound-routing/inbound-router.service';
 
 /**
  * A simulated inbound call, so partners can test their decision URL without a carrier: it is routed

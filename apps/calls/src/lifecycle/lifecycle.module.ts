@@ -1,18 +1,13 @@
 import { Module } from '@nestjs/common';
 import { CarriersModule } from '../carriers/carriers.module';
-import { PartnersModule } from '../partners/partners.module';
-import { BalanceGuard } from './balance-guard.service';
-import { EndedCallFollowUp } from './ended-call-follow-up.consumer';
+import { ProgressModule } from '../progress/progress.module';
 import { OrphanedCallReaper } from './orphaned-call-reaper.service';
 import { ReplicaLiveness } from './replica-liveness.service';
 
-/**
- * What ends live calls besides their carrier (the partner's balance, the loss of their replica), and what
- * follows any end (the voice session stopped, a stale call hung up at the carrier).
- */
+/** The calls replicas that run sandbox calls in-process, and the end of the calls of one that is gone. */
 @Module({
-  imports: [CarriersModule, PartnersModule],
-  providers: [ReplicaLiveness, BalanceGuard, OrphanedCallReaper, EndedCallFollowUp],
-  exports: [ReplicaLiveness, BalanceGuard],
+  imports: [CarriersModule, ProgressModule],
+  providers: [ReplicaLiveness, OrphanedCallReaper],
+  exports: [ReplicaLiveness],
 })
 export class LifecycleModule {}

@@ -8,10 +8,10 @@ import { RawCarrierEvent } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
 import { CallProgressService } from '../progress/call-progress.service';
-import { EndReasons } from './end-reasons';
-import { interruptedEnd } from './interrupted-end';
+import { EndReasons } from '../progress/end-reasons';
+import { interruptedEnd } from '../progress/interrupted-end';
 import { ReplicaLiveness } from './replica-liveness.service';
-import { carrierCallOfRow } from '../voice/voice-calls';
+import { carrierCallOfRow } from '../media-sessions/voice-calls';
 
 interface OrphanedCall {
   id: string;

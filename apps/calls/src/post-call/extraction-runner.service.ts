@@ -4,7 +4,7 @@ import { RpcClient } from '@vap/messaging';
 import { CallsConfig } from '../config/calls.config';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
-import { LLM_ADAPTER, LlmAdapter } from '../voice/llm/llm-adapter';
+import { LLM_ADAPTER, LlmAdapter } from './llm/llm-adapter';
 
 const RETRY_DELAY_MS = 250;
 

@@ -27,7 +27,7 @@ import { SandboxCallbackClient } from './sandbox-callback-client';
 import { SandboxCallRunner } from './sandbox-call-runner';
 import { verifySandboxCallback } from './sandbox-signature';
 import { SandboxSigningKey } from './sandbox-signing-key';
-import { MediaStreamLinks } from '../../media-stream/media-stream-links';
+import { MediaStreamLinks } from '../media-stream-links';
 
 jest.setTimeout(30_000);
 

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PgListener } from '@vap/persistence';
 import { CallsConfig } from '../../config/calls.config';
-import { interruptedEnd } from '../../lifecycle/interrupted-end';
+import { interruptedEnd } from '../../progress/interrupted-end';
 import { CallProgressService } from '../../progress/call-progress.service';
 import { OutboundCall } from '../carrier-adapter';
 import { calleeScript } from './callee-scripts';
@@ -13,7 +13,7 @@ import { SANDBOX_CALLBACK_EVENT, SandboxCallbackFields } from './sandbox-callbac
 import { SandboxOutcome, sandboxOutcome } from './sandbox-outcomes';
 import { ALL_CALLEE_LINES } from './sandbox-script';
 import { PhoneEnd, SandboxPhone } from './sandbox-phone';
-import { MediaStreamLinks } from '../../media-stream/media-stream-links';
+import { MediaStreamLinks } from '../media-stream-links';
 
 class ShutdownAbandon extends Error {}
 
