@@ -3,7 +3,10 @@ import { E164_PATTERN } from '@vap/api';
 import { AppError } from '@vap/messages';
 import { carrierAStreamMarkup } from '@vap/media';
 import { Call } from '../../calls/entities/call.entity';
-import { InboundCallAnnouncement, InboundCallParser } from '../../telephony/inbound-routing/inbound-call-parser';
+import {
+  InboundCallAnnouncement,
+  InboundCallParser,
+} from '../../telephony/inbound-routing/inbound-call-parser';
 import { NumberDetacher } from '../number-detacher';
 import { CarrierACredentials } from '../../telephony/connections/credentials-store.service';
 import {

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '@vap/messages';
 import { carrierBStreamMarkup } from '@vap/media';
 import { Call } from '../../calls/entities/call.entity';
-import { InboundCallAnnouncement, InboundCallParser } from '../../telephony/inbound-routing/inbound-call-parser';
+import {
+  InboundCallAnnouncement,
+  InboundCallParser,
+} from '../../telephony/inbound-routing/inbound-call-parser';
 import { NumberDetacher } from '../number-detacher';
 import { CarrierBCredentials } from '../../telephony/connections/credentials-store.service';
 import {
