@@ -44,7 +44,7 @@ export const CommandSenders: {
   'agents.agent_document.link': ['gateway'],
   'agents.agent_document.unlink': ['gateway'],
   'agents.agent_document.list': ['gateway'],
-  'agents.knowledge.search': ['gateway', 'calls', 'voice'],
+  'agents.knowledge.search': ['gateway', 'voice'],
   // calls
   'calls.health.ping': ['gateway'],
   'calls.call.start': ['gateway', 'campaigns'],
