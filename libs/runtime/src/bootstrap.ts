@@ -12,6 +12,13 @@ import { ConfigClass, ConfigError, validateConfigs, ValidatedConfigs } from './c
 import { requestIdMiddleware } from './logging/request-id.middleware';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { startTracing, tracingMiddleware } from './tracing/tracing';
+import { whenParentGone } from './lifecycle/parent-link';
+
+/**
+ * How long an app whose launcher is gone takes to stop: its usual drain (up to an hour on voice, for live calls)
+ * would keep an orphan taking work; the launcher's other apps are stopping too, so there is little to finish.
+ */
+export const PARENT_GONE_SHUTDOWN_MS = 5000;
 
 export interface ServiceDefinition<C extends BaseServiceConfig> {
   name: string;
@@ -74,8 +81,16 @@ async function migrate<C extends BaseServiceConfig>(def: ServiceDefinition<C>, c
 export async function bootstrapService<C extends BaseServiceConfig>(
   def: ServiceDefinition<C>,
 ): Promise<INestApplication> {
+  const lifecycle: Lifecycle = {
+    // Until the app serves, nothing needs draining.
+    parentGone: () => {
+      process.stderr.write(`${def.name}: the process that started it is gone; exiting\n`);
+      process.exit(1);
+    },
+  };
+  whenParentGone(() => lifecycle.parentGone());
   try {
-    return await start(def);
+    return await start(def, lifecycle);
   } catch (err) {
     // A dependency that is down at boot is a clear one-line failure, not an unhandled rejection.
     process.stderr.write(
@@ -85,7 +100,15 @@ export async function bootstrapService<C extends BaseServiceConfig>(
   }
 }
 
-async function start<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Promise<INestApplication> {
+/** What the app does when its launcher goes: changes once the app serves and has something to drain. */
+interface Lifecycle {
+  parentGone: () => void;
+}
+
+async function start<C extends BaseServiceConfig>(
+  def: ServiceDefinition<C>,
+  lifecycle: Lifecycle,
+): Promise<INestApplication> {
   // A migration run needs only the main settings (a migrations job holds no more secrets than that).
   const migrateOnly = process.argv.includes('--migrate-only');
   loadDotEnvFiles(def.name);
@@ -130,26 +153,30 @@ async function start<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Pr
       'NATS_PASSWORD is not set: connected to NATS without credentials, as a user with every permission',
     );
   }
-  handleShutdown(app, def.name, def.shutdownTimeoutMs?.(config) ?? config.SHUTDOWN_TIMEOUT_MS, stopTracing);
+  const deadlineMs = def.shutdownTimeoutMs?.(config) ?? config.SHUTDOWN_TIMEOUT_MS;
+  const stop = handleShutdown(app, def.name, deadlineMs, stopTracing);
+  lifecycle.parentGone = () =>
+    stop('the process that started it is gone', Math.min(deadlineMs, PARENT_GONE_SHUTDOWN_MS));
   return app;
 }
 
+/** Stops the app on SIGTERM/SIGINT; returns the same stop for other reasons (with a deadline of their own). */
 function handleShutdown(
   app: INestApplication,
   name: string,
   deadlineMs: number,
   stopTracing?: () => Promise<void>,
-): void {
+): (reason: string, withinMs?: number) => void {
   let closing = false;
-  const stop = (signal: string) => {
+  const stop = (reason: string, withinMs = deadlineMs) => {
     if (closing) return;
     closing = true;
     const logger = new NestLogger(name);
-    logger.log(`${signal} received: draining`);
+    logger.log(`${reason}: draining`);
     const force = setTimeout(() => {
-      logger.error(`shutdown exceeded ${deadlineMs} ms; exiting`);
+      logger.error(`shutdown exceeded ${withinMs} ms; exiting`);
       process.exit(1);
-    }, deadlineMs);
+    }, withinMs);
     force.unref();
     app
       .close()
@@ -161,6 +188,7 @@ function handleShutdown(
         process.exit(1);
       });
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM received'));
+  process.on('SIGINT', () => stop('SIGINT received'));
+  return stop;
 }

@@ -1,0 +1,43 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Links an app to the process that started it (`npm start`, the test harness): the launcher starts it with this
+ * variable set and its stdin a pipe whose other end only the launcher holds. The kernel closes that end when the
+ * launcher ends however it ends (Ctrl-C, a closed terminal, SIGKILL), so the app sees end-of-file and stops,
+ * instead of living on attached to NATS and Postgres and taking a share of the next start's work. Without the
+ * variable (`nx serve`, a container) nothing is watched.
+ *
+ * Kept free of other imports: the launcher and the test harness load it too.
+ */
+export const PARENT_LINK_ENV = 'VAP_PARENT_LINK';
+const STDIN_LINK = 'stdin';
+
+/** The environment entry a launcher gives a linked child (whose stdin it must spawn as 'pipe' and keep open). */
+export const PARENT_LINK_CHILD_ENV: Readonly<Record<string, string>> = { [PARENT_LINK_ENV]: STDIN_LINK };
+
+/**
+ * When this process was started linked to its parent (PARENT_LINK_ENV), calls onGone once the parent is gone and
+ * returns true; otherwise does nothing and returns false. The watch never keeps the process alive by itself.
+ */
+export function whenParentGone(
+  onGone: () => void,
+  env: NodeJS.ProcessEnv = process.env,
+  input: Readable = process.stdin,
+): boolean {
+  if (env[PARENT_LINK_ENV] !== STDIN_LINK) return false;
+  // A process this one starts is not linked to it unless it says so itself.
+  delete env[PARENT_LINK_ENV];
+  let fired = false;
+  const fire = () => {
+    if (fired) return;
+    fired = true;
+    onGone();
+  };
+  input.once('end', fire);
+  input.once('close', fire);
+  input.once('error', fire);
+  // Whatever the parent writes carries no meaning; reading it keeps the pipe from filling (and lets 'end' come).
+  input.on('data', () => undefined);
+  (input as Readable & { unref?: () => void }).unref?.();
+  return true;
+}
