@@ -12,7 +12,7 @@ import { ConfigClass, ConfigError, validateConfigs, ValidatedConfigs } from './c
 import { requestIdMiddleware } from './logging/request-id.middleware';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { startTracing, tracingMiddleware } from './tracing/tracing';
-import { whenParentGone } from './lifecycle/parent-link';
+import { whenParentGone } from '@vap/lifecycle';
 
 /**
  * How long an app whose launcher is gone takes to stop: its usual drain (up to an hour on voice, for live calls)

@@ -8,7 +8,6 @@ export * from './logging/request-id.middleware';
 export * from './health/health.module';
 export * from './health/health.options';
 export * from './bootstrap';
-export * from './lifecycle/parent-link';
 export * from './service-core.module';
 export * from './auth/public.decorator';
 export * from './metrics/metrics.module';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { PARENT_LINK_CHILD_ENV } from '@vap/runtime';
+import { PARENT_LINK_CHILD_ENV } from '@vap/lifecycle';
 import { ChildOutput } from './child-output';
 import { describeExit, ExitInfo, exitOf, stopChild, trackChild } from './child-registry';
 import { serviceMainPath, workspaceRoot } from './workspace';

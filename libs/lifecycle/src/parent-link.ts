@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
  * instead of living on attached to NATS and Postgres and taking a share of the next start's work. Without the
  * variable (`nx serve`, a container) nothing is watched.
  *
- * Kept free of other imports: the launcher and the test harness load it too.
+ * Free of other imports: its spec runs it as it is in bare node processes.
  */
 export const PARENT_LINK_ENV = 'VAP_PARENT_LINK';
 const STDIN_LINK = 'stdin';
