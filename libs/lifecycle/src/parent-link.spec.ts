@@ -63,6 +63,20 @@ describe('whenParentGone', () => {
     expect(onGone).toHaveBeenCalledTimes(1);
   });
 
+  it('calls back when the process is handed to another parent, the pipe still open', async () => {
+    const input = new PassThrough();
+    let parent = 4242;
+    const onGone = jest.fn();
+    whenParentGone(onGone, { ...PARENT_LINK_CHILD_ENV }, input, () => parent);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(onGone).not.toHaveBeenCalled();
+    parent = 1;
+    expect(await waitUntil(() => onGone.mock.calls.length > 0, 2000)).toBe(true);
+    input.end();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(onGone).toHaveBeenCalledTimes(1);
+  });
+
   describe('between real processes', () => {
     let dir: string;
     const spawned: ChildProcess[] = [];

@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
  */
 export const PARENT_LINK_ENV = 'VAP_PARENT_LINK';
 const STDIN_LINK = 'stdin';
+const PARENT_POLL_MS = 500;
 
 /** The environment entry a launcher gives a linked child (whose stdin it must spawn as 'pipe' and keep open). */
 export const PARENT_LINK_CHILD_ENV: Readonly<Record<string, string>> = { [PARENT_LINK_ENV]: STDIN_LINK };
@@ -23,6 +24,7 @@ export function whenParentGone(
   onGone: () => void,
   env: NodeJS.ProcessEnv = process.env,
   input: Readable = process.stdin,
+  parentPid: () => number = () => process.ppid,
 ): boolean {
   if (env[PARENT_LINK_ENV] !== STDIN_LINK) return false;
   // A process this one starts is not linked to it unless it says so itself.
@@ -31,8 +33,14 @@ export function whenParentGone(
   const fire = () => {
     if (fired) return;
     fired = true;
+    clearInterval(poll);
     onGone();
   };
+  // Where the end of the pipe goes unseen (a service that was seen to miss it), being handed to another parent
+  // (init, a subreaper) tells the same, a little later.
+  const parent = parentPid();
+  const poll = setInterval(() => parentPid() !== parent && fire(), PARENT_POLL_MS);
+  poll.unref();
   input.once('end', fire);
   input.once('close', fire);
   input.once('error', fire);

@@ -88,7 +88,12 @@ export async function bootstrapService<C extends BaseServiceConfig>(
       process.exit(1);
     },
   };
-  whenParentGone(() => lifecycle.parentGone());
+  whenParentGone(() => {
+    // The backstop: the launcher's end left our stdout and stderr broken pipes, and a stop that logs through
+    // them can stall (development's log transport does); nothing may keep this process past the deadline.
+    setTimeout(() => process.kill(process.pid, 'SIGKILL'), PARENT_GONE_SHUTDOWN_MS).unref();
+    lifecycle.parentGone();
+  });
   try {
     return await start(def, lifecycle);
   } catch (err) {
@@ -155,8 +160,9 @@ async function start<C extends BaseServiceConfig>(
   }
   const deadlineMs = def.shutdownTimeoutMs?.(config) ?? config.SHUTDOWN_TIMEOUT_MS;
   const stop = handleShutdown(app, def.name, deadlineMs, stopTracing);
+  // A second less than the backstop, so that a drain that is merely slow still ends by its own exit.
   lifecycle.parentGone = () =>
-    stop('the process that started it is gone', Math.min(deadlineMs, PARENT_GONE_SHUTDOWN_MS));
+    stop('the process that started it is gone', Math.min(deadlineMs, PARENT_GONE_SHUTDOWN_MS - 1000));
   return app;
 }
 
