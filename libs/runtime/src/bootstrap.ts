@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { DataSourceOptions } from 'typeorm';
+import { whenParentGone } from '@vap/lifecycle';
 import { NatsConnectionService, NatsRpcServer } from '@vap/messaging';
 import { ensureDatabaseExists, runMigrations } from '@vap/persistence';
 import { BaseServiceConfig } from './config/base.config';
@@ -12,13 +13,6 @@ import { ConfigClass, ConfigError, validateConfigs, ValidatedConfigs } from './c
 import { requestIdMiddleware } from './logging/request-id.middleware';
 import { httpMetricsMiddleware } from './metrics/http-metrics.middleware';
 import { startTracing, tracingMiddleware } from './tracing/tracing';
-import { whenParentGone } from '@vap/lifecycle';
-
-/**
- * How long an app whose launcher is gone takes to stop: its usual drain (up to an hour on voice, for live calls)
- * would keep an orphan taking work; the launcher's other apps are stopping too, so there is little to finish.
- */
-export const PARENT_GONE_SHUTDOWN_MS = 5000;
 
 export interface ServiceDefinition<C extends BaseServiceConfig> {
   name: string;
@@ -81,21 +75,13 @@ async function migrate<C extends BaseServiceConfig>(def: ServiceDefinition<C>, c
 export async function bootstrapService<C extends BaseServiceConfig>(
   def: ServiceDefinition<C>,
 ): Promise<INestApplication> {
-  const lifecycle: Lifecycle = {
-    // Until the app serves, nothing needs draining.
-    parentGone: () => {
-      process.stderr.write(`${def.name}: the process that started it is gone; exiting\n`);
-      process.exit(1);
-    },
-  };
-  whenParentGone(() => {
-    // The backstop: the launcher's end left our stdout and stderr broken pipes, and a stop that logs through
-    // them can stall (development's log transport does); nothing may keep this process past the deadline.
-    setTimeout(() => process.kill(process.pid, 'SIGKILL'), PARENT_GONE_SHUTDOWN_MS).unref();
-    lifecycle.parentGone();
-  });
+  // Started by `npm start` or the test harness, and that process is gone however it went: nobody reads our
+  // output, and the platform around us is going too, so stop at once rather than live on taking the next
+  // start's work. SIGKILL, not a drain or exit: both log, and writing to the broken pipes can block for
+  // good (development's log transport does), keeping this process alive. Work in flight is redelivered.
+  whenParentGone(() => process.kill(process.pid, 'SIGKILL'));
   try {
-    return await start(def, lifecycle);
+    return await start(def);
   } catch (err) {
     // A dependency that is down at boot is a clear one-line failure, not an unhandled rejection.
     process.stderr.write(
@@ -105,15 +91,7 @@ export async function bootstrapService<C extends BaseServiceConfig>(
   }
 }
 
-/** What the app does when its launcher goes: changes once the app serves and has something to drain. */
-interface Lifecycle {
-  parentGone: () => void;
-}
-
-async function start<C extends BaseServiceConfig>(
-  def: ServiceDefinition<C>,
-  lifecycle: Lifecycle,
-): Promise<INestApplication> {
+async function start<C extends BaseServiceConfig>(def: ServiceDefinition<C>): Promise<INestApplication> {
   // A migration run needs only the main settings (a migrations job holds no more secrets than that).
   const migrateOnly = process.argv.includes('--migrate-only');
   loadDotEnvFiles(def.name);
@@ -158,31 +136,26 @@ async function start<C extends BaseServiceConfig>(
       'NATS_PASSWORD is not set: connected to NATS without credentials, as a user with every permission',
     );
   }
-  const deadlineMs = def.shutdownTimeoutMs?.(config) ?? config.SHUTDOWN_TIMEOUT_MS;
-  const stop = handleShutdown(app, def.name, deadlineMs, stopTracing);
-  // A second less than the backstop, so that a drain that is merely slow still ends by its own exit.
-  lifecycle.parentGone = () =>
-    stop('the process that started it is gone', Math.min(deadlineMs, PARENT_GONE_SHUTDOWN_MS - 1000));
+  handleShutdown(app, def.name, def.shutdownTimeoutMs?.(config) ?? config.SHUTDOWN_TIMEOUT_MS, stopTracing);
   return app;
 }
 
-/** Stops the app on SIGTERM/SIGINT; returns the same stop for other reasons (with a deadline of their own). */
 function handleShutdown(
   app: INestApplication,
   name: string,
   deadlineMs: number,
   stopTracing?: () => Promise<void>,
-): (reason: string, withinMs?: number) => void {
+): void {
   let closing = false;
-  const stop = (reason: string, withinMs = deadlineMs) => {
+  const stop = (signal: string) => {
     if (closing) return;
     closing = true;
     const logger = new NestLogger(name);
-    logger.log(`${reason}: draining`);
+    logger.log(`${signal} received: draining`);
     const force = setTimeout(() => {
-      logger.error(`shutdown exceeded ${withinMs} ms; exiting`);
+      logger.error(`shutdown exceeded ${deadlineMs} ms; exiting`);
       process.exit(1);
-    }, withinMs);
+    }, deadlineMs);
     force.unref();
     app
       .close()
@@ -194,7 +167,6 @@ function handleShutdown(
         process.exit(1);
       });
   };
-  process.on('SIGTERM', () => stop('SIGTERM received'));
-  process.on('SIGINT', () => stop('SIGINT received'));
-  return stop;
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 }
