@@ -36,8 +36,8 @@ export function whenParentGone(
     clearInterval(poll);
     onGone();
   };
-  // Where the end of the pipe goes unseen (a service that was seen to miss it), being handed to another parent
-  // (init, a subreaper) tells the same, a little later.
+  // Being handed to another parent (init, a subreaper) tells the same: a second sign, for a pipe whose other end a
+  // process outliving the parent still holds.
   const parent = parentPid();
   const poll = setInterval(() => parentPid() !== parent && fire(), PARENT_POLL_MS);
   poll.unref();
