@@ -3,9 +3,11 @@ import tseslint from 'typescript-eslint';
 import nx from '@nx/eslint-plugin';
 import prettier from 'eslint-config-prettier';
 
-// Library layers, lowest first: a lib imports libs of its own layer or below, never above. contracts, secrets,
-// egress and media import no other lib; storage builds on runtime.
-const LAYERS = ['layer:contracts', 'layer:persistence', 'layer:messaging', 'layer:runtime'];
+// Library layers, lowest first: a lib imports libs of its own layer or below, never above. messages (the
+// internal message contracts, plain types) is the lowest; api (the public HTTP schema) builds on it, so the
+// internal contracts never import a decorated DTO. secrets, egress and media import no other lib; llm reads
+// the messages; storage builds on runtime.
+const LAYERS = ['layer:messages', 'layer:api', 'layer:persistence', 'layer:messaging', 'layer:runtime'];
 
 // Spec files and a lib's or app's own test kit (a testing/ folder, never exported from a lib's barrel nor built
 // into an app) may also use @vap/testing.

@@ -29,7 +29,7 @@ import {
 } from './campaign-bench-platform';
 import { quantileUpperBoundMs, readHistogram } from '../support/prometheus-histogram';
 import { connect, StringCodec } from 'nats';
-import { doNotCallPrefixesOf } from '@vap/contracts';
+import { doNotCallPrefixesOf } from '@vap/api';
 import { Client } from 'pg';
 
 const contacts = Number(process.env.BENCH_CONTACTS ?? 10_000);

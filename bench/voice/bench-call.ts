@@ -2,7 +2,8 @@
 // with every conversation feature that costs extra off: no background audio, no recording, no tools) and a
 // stream URL with a fresh signed token, as the calls service would put in the carrier's answer markup.
 import { randomUUID } from 'node:crypto';
-import { AgentSettings, VoiceCallContext, VoiceConfigurationDto } from '@vap/contracts';
+import { VoiceConfigurationDto } from '@vap/api';
+import { AgentSettings, VoiceCallContext } from '@vap/messages';
 import { buildMediaStreamUrl, issueStreamToken } from '@vap/media';
 
 /** A voice of the seeded catalog (the same one the other benchmarks' agents use). */

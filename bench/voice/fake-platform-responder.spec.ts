@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connect, NatsConnection } from 'nats';
-import { AppError, ErrorCode } from '@vap/contracts';
+import { AppError, ErrorCode } from '@vap/messages';
 import { Logger } from '@nestjs/common';
 import { NatsConnectionService, RpcClient } from '@vap/messaging';
 import { BENCH_VOICE, BENCH_VOICE_ID, benchAgentSettings, benchCall } from './bench-call';

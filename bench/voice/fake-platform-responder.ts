@@ -5,6 +5,7 @@
 // the platform's RPC envelope (RpcRequest in, RpcReply out, JSON), so the voice service's RpcClient reads them
 // as it reads the real ones.
 import { NatsConnection, Msg, Subscription } from 'nats';
+import { VoiceConfigurationDto } from '@vap/api';
 import {
   AppError,
   CommandMap,
@@ -13,12 +14,11 @@ import {
   Subjects,
   TurnLatency,
   VoiceCallContext,
-  VoiceConfigurationDto,
   VoiceEndedRequest,
   VoiceHangupRequest,
   VoiceTranscriptRequest,
   VoiceTransferRequest,
-} from '@vap/contracts';
+} from '@vap/messages';
 
 type AnsweredSubject =
   | 'calls.voice.attach'

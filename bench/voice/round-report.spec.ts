@@ -1,4 +1,4 @@
-import { TurnLatency } from '@vap/contracts';
+import { TurnLatency } from '@vap/messages';
 import { ReceivedFrame } from './agent-audio-analysis';
 import { RoundInput, summariseRound, targetVerdicts } from './round-report';
 import { SimulatedCallResult } from './simulated-caller';

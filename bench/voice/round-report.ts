@@ -1,6 +1,6 @@
 // One benchmark round's figures, from what the simulated callers heard, what the voice service reported to the
 // fake calls service, and how its process behaved.
-import { TurnLatency } from '@vap/contracts';
+import { TurnLatency } from '@vap/messages';
 import { BenchFigure, meetsTarget } from '../support/figures';
 import { ascending, percentile } from '../support/percentiles';
 import { analyseAgentAudio, AgentAudioOptions } from './agent-audio-analysis';

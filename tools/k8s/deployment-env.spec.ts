@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
-import { LONGEST_CALL_SECS } from '@vap/contracts';
+import { LONGEST_CALL_SECS } from '@vap/messages';
 import { natsAccountsConfig, natsPasswordVariable, NATS_SERVICES } from '@vap/messaging';
 import { streamTokenKeyOf } from '@vap/secrets';
 import { createRenderer, findOverlays, loadCompose, parseYamlDocuments } from './validate-manifests';

@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { CAMPAIGN_CSV_BODY_LIMIT } from '@vap/contracts';
+import { CAMPAIGN_CSV_BODY_LIMIT } from '@vap/api';
 import {
   createRenderer,
   findOverlays,

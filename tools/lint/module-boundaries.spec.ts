@@ -12,7 +12,7 @@ interface LintMessage {
 
 /**
  * The lint rule that keeps apps apart (an app may import libs only, a lib may import libs only), orders the
- * libs in layers (contracts -> persistence -> messaging -> runtime) and keeps test helpers out of production
+ * libs in layers (messages -> api -> persistence -> messaging -> runtime) and keeps test helpers out of production
  * code. These run the repository's real ESLint config on probe sources placed (virtually) inside the projects.
  */
 describe('module boundaries', () => {
@@ -62,7 +62,7 @@ describe('module boundaries', () => {
 
   it('refuses a lib importing an app', async () => {
     const errors = await boundaryErrors(
-      'libs/contracts/src/probe.ts',
+      'libs/messages/src/probe.ts',
       "import { AppModule } from '../../../apps/agents/src/app.module';\nexport const probe = AppModule;\n",
     );
     expect(errors).toHaveLength(1);
@@ -71,7 +71,7 @@ describe('module boundaries', () => {
   it('lets an app import libs through their aliases', async () => {
     const errors = await boundaryErrors(
       'apps/calls/src/probe.ts',
-      "import { AppError } from '@vap/contracts';\nimport { RpcClient } from '@vap/messaging';\nexport const probe = [AppError, RpcClient];\n",
+      "import { AppError } from '@vap/messages';\nimport { CreateAgentDto } from '@vap/api';\nimport { RpcClient } from '@vap/messaging';\nexport const probe = [AppError, CreateAgentDto, RpcClient];\n",
     );
     expect(errors).toEqual([]);
   }, 30_000);
@@ -85,10 +85,11 @@ describe('module boundaries', () => {
     // The core four already import the layer below them, so importing upwards among them is also a cycle,
     // which the rule reports first; the layer rule is what refuses it for the libs nothing depends on yet.
     it.each([
-      ['contracts', '@vap/persistence', 'libs/contracts/src/probe.ts', 'runMigrations'],
+      ['messages', '@vap/api', 'libs/messages/src/probe.ts', 'CreateAgentDto'],
+      ['api', '@vap/persistence', 'libs/api/src/probe.ts', 'runMigrations'],
       ['persistence', '@vap/messaging', 'libs/persistence/src/probe.ts', 'OutboxService'],
       ['messaging', '@vap/runtime', 'libs/messaging/src/probe.ts', 'bootstrapService'],
-      ['contracts (in a spec)', '@vap/messaging', 'libs/contracts/src/probe.spec.ts', 'OutboxService'],
+      ['messages (in a spec)', '@vap/messaging', 'libs/messages/src/probe.spec.ts', 'OutboxService'],
     ])(
       'refuses %s importing %s',
       async (_label, alias, file, name) => {
@@ -109,7 +110,7 @@ describe('module boundaries', () => {
         // the rule reports in place of the layer: refused either way.
         expect(await boundaryErrors(file, importing(alias, name))).toEqual([
           expect.stringMatching(
-            /tagged with "layer:contracts" can only depend on libs tagged with "layer:contracts"|^Circular dependency between "secrets" and "(runtime|messaging)"/,
+            /tagged with "layer:messages" can only depend on libs tagged with "layer:messages"|^Circular dependency between "secrets" and "(runtime|messaging)"/,
           ),
         ]);
       },
@@ -117,21 +118,26 @@ describe('module boundaries', () => {
     );
 
     it.each([
-      ['persistence', 'libs/persistence/src/probe.ts', "import { AppError } from '@vap/contracts';"],
+      ['api', 'libs/api/src/probe.ts', "import { AppError } from '@vap/messages';"],
+      [
+        'persistence',
+        'libs/persistence/src/probe.ts',
+        "import { AppError } from '@vap/messages';\nimport { CreateAgentDto } from '@vap/api';",
+      ],
       [
         'messaging',
         'libs/messaging/src/probe.ts',
-        "import { AppError } from '@vap/contracts';\nimport { runMigrations } from '@vap/persistence';",
+        "import { AppError } from '@vap/messages';\nimport { runMigrations } from '@vap/persistence';",
       ],
       [
         'runtime',
         'libs/runtime/src/probe.ts',
-        "import { AppError } from '@vap/contracts';\nimport { runMigrations } from '@vap/persistence';\nimport { OutboxService } from '@vap/messaging';",
+        "import { AppError } from '@vap/messages';\nimport { runMigrations } from '@vap/persistence';\nimport { OutboxService } from '@vap/messaging';",
       ],
       [
         'storage',
         'libs/storage/src/probe.ts',
-        "import { AppError } from '@vap/contracts';\nimport { OutboxService } from '@vap/messaging';",
+        "import { AppError } from '@vap/messages';\nimport { OutboxService } from '@vap/messaging';",
       ],
     ])(
       'lets %s import the layers below it',
@@ -146,12 +152,12 @@ describe('module boundaries', () => {
     it.each([
       ['an app', 'apps/calls/src/probe.ts'],
       ['a lib', 'libs/runtime/src/probe.ts'],
-      ['the lowest lib', 'libs/contracts/src/probe.ts'],
+      ['the lowest lib', 'libs/messages/src/probe.ts'],
     ])(
       'refuses %s importing @vap/testing',
       async (_label, file) => {
         expect(await boundaryErrors(file, importing('@vap/testing', 'createTestDatabase'))).toEqual([
-          expect.stringMatching(/can only depend on libs tagged with "type:lib"|"layer:contracts"/),
+          expect.stringMatching(/can only depend on libs tagged with "type:lib"|"layer:messages"/),
         ]);
       },
       30_000,
@@ -159,7 +165,7 @@ describe('module boundaries', () => {
 
     it.each([
       ['an app spec', 'apps/calls/src/probe.spec.ts'],
-      ['a lib spec', 'libs/contracts/src/probe.spec.ts'],
+      ['a lib spec', 'libs/messages/src/probe.spec.ts'],
       ["a lib's own test kit", 'libs/messaging/src/testing/probe.ts'],
       ['an e2e spec', 'e2e/src/probe.e2e-spec.ts'],
       ['e2e support', 'e2e/support/probe.ts'],

@@ -1,4 +1,4 @@
-// The NATS permissions are generated from CommandSenders and EventRecorders (libs/contracts). Here: those maps say
+// The NATS permissions are generated from CommandSenders and EventRecorders (libs/messages). Here: those maps say
 // what the apps' sources do (no command sent or event recorded without its permission, no permission left over),
 // and the accounts files the deployments run are the generated ones.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -11,7 +11,7 @@ import {
   EventRecorders,
   NatsService,
   Subjects,
-} from '@vap/contracts';
+} from '@vap/messages';
 import { NATS_SERVICES, natsAccountsConfig } from '@vap/messaging';
 
 const ROOT = resolve(__dirname, '..', '..');

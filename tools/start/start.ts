@@ -8,7 +8,10 @@
  * taken, since only their health and metrics listen there (and, on voice, media streams, whose URL follows
  * the port). The apps run with NODE_ENV=development, PUBLIC_BASE_URL (callback, recording and upload URLs)
  * is the gateway started here and MEDIA_PUBLIC_URL (carriers' media streams) the voice app, unless set.
- * Ctrl-C stops the apps (SIGTERM, wait), then whatever infrastructure this script started.
+ * Ctrl-C stops the apps (SIGTERM, wait), then whatever infrastructure this script started. The apps also stop
+ * by themselves when this script ends any other way (a closed terminal, SIGKILL): each watches a pipe from it.
+ * A second start on the same database or NATS subject prefix, anywhere on this machine, is refused in one line
+ * naming the running one (see start-lock.ts), rather than sharing its work.
  *
  * Reads DATABASE_URL, NATS_URL, PORT (gateway), PUBLIC_BASE_URL, MEDIA_PUBLIC_URL, ADMIN_API_TOKEN,
  * SECRETS_KEY, NATS_SUBJECT_PREFIX and LOG_LEVEL from the environment or a .env file at the root.
@@ -16,7 +19,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { withoutPassword } from '@vap/contracts';
+import { withoutPassword } from '@vap/runtime';
 import { ensureDatabaseExists } from '@vap/persistence';
 import { DEV_ADMIN_TOKEN, DEV_SECRETS_KEY } from '@vap/secrets';
 import {
@@ -38,6 +41,7 @@ import {
   startPlatform,
   workspaceRoot,
 } from '@vap/testing';
+import { claimInfrastructure, infrastructureOf } from './start-lock';
 
 const DATABASE_NAME = 'voice_agent_platform';
 
@@ -72,6 +76,8 @@ class Runner {
   private signals = 0;
 
   async run(): Promise<void> {
+    // Once the terminal is gone (SIGHUP) writing to it fails; the shutdown must go on regardless.
+    for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
       process.on(signal, () => this.onSignal(signal));
     try {
@@ -98,6 +104,24 @@ class Runner {
     const withGateway = !only || only.includes('gateway');
     const ports: Record<PlatformApp, number> = { ...DEFAULT_PORTS, gateway: gatewayPort };
     const apps: PlatformApp[] = [...services, ...(withGateway ? (['gateway'] as const) : [])];
+    this.postgres = await resolvePostgres({ dataDir, onNote: say });
+    this.throwIfStopping();
+    say(
+      `Postgres: ${withoutPassword(this.postgres.url)} (${describeSource(this.postgres.source, 'DATABASE_URL')})`,
+    );
+    this.nats = await resolveNats({ dataDir, ownProcessGroup: true, onNote: say });
+    this.throwIfStopping();
+    say(`NATS: ${this.nats.url} (${describeSource(this.nats.source, 'NATS_URL')})`);
+    await assertJetStream(this.nats.url);
+
+    const databaseUrl =
+      this.postgres.source === 'env' ? this.postgres.url : withDatabase(this.postgres.url, DATABASE_NAME);
+    const subjectPrefix = process.env.NATS_SUBJECT_PREFIX ?? '';
+    // Before the ports: a start already running on this infrastructure is the likelier reason they are taken.
+    claimInfrastructure(infrastructureOf(databaseUrl, this.nats.url, subjectPrefix), {
+      root,
+      gatewayUrl: withGateway ? `http://127.0.0.1:${gatewayPort}` : undefined,
+    });
     if (withGateway && !(await isPortFree(gatewayPort))) {
       throw new Error(
         `port ${gatewayPort} (gateway) is in use: is the platform already running? Set PORT to a free port`,
@@ -115,19 +139,6 @@ class Runner {
       say(`port ${ports[app]} (${app}) is in use: ${app} listens on ${port} instead (${serves})`);
       ports[app] = port;
     }
-
-    this.postgres = await resolvePostgres({ dataDir, onNote: say });
-    this.throwIfStopping();
-    say(
-      `Postgres: ${withoutPassword(this.postgres.url)} (${describeSource(this.postgres.source, 'DATABASE_URL')})`,
-    );
-    this.nats = await resolveNats({ dataDir, ownProcessGroup: true, onNote: say });
-    this.throwIfStopping();
-    say(`NATS: ${this.nats.url} (${describeSource(this.nats.source, 'NATS_URL')})`);
-    await assertJetStream(this.nats.url);
-
-    const databaseUrl =
-      this.postgres.source === 'env' ? this.postgres.url : withDatabase(this.postgres.url, DATABASE_NAME);
     await ensureDatabaseExists(databaseUrl);
     this.throwIfStopping();
 
@@ -140,7 +151,7 @@ class Runner {
     this.platform = await startPlatform({
       databaseUrl,
       natsUrl: this.nats.url,
-      subjectPrefix: process.env.NATS_SUBJECT_PREFIX ?? '',
+      subjectPrefix,
       env: {
         NODE_ENV: 'development',
         LOG_LEVEL: process.env.LOG_LEVEL || 'info',

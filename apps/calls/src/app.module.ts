@@ -1,18 +1,22 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { serviceCoreModules, ValidatedConfigs } from '@vap/runtime';
 import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
-import { BillingModule } from './billing/billing.module';
+import { AdmissionModule } from './admission/admission.module';
 import { CallsModule } from './calls/calls.module';
+import { CarriersModule } from './carriers/carriers.module';
+import { ChargesModule } from './charges/charges.module';
 import { CallsConfig } from './config/calls.config';
-import { ContactPolicyModule } from './contact-policy/contact-policy.module';
 import { callsDataSourceOptions } from './database/data-source';
-import { InboundRoutingModule } from './inbound-routing/inbound-routing.module';
+import { MediaSessionsModule } from './media-sessions/media-sessions.module';
 import { CallsMetricsModule } from './metrics/active-calls.metrics';
-import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
-import { ResellerLinkModule } from './reseller-link/reseller-link.module';
+import { PostCallModule } from './post-call/post-call.module';
+import { ProgressModule } from './progress/progress.module';
 import { SecretsModule } from './secrets/secrets.module';
-import { TelephonyModule } from './telephony/telephony.module';
-import { VoiceModule } from './voice/voice.module';
+import { ConnectionsModule } from './telephony/connections/connections.module';
+import { ContactPolicyModule } from './telephony/contact-policy/contact-policy.module';
+import { InboundRoutingModule } from './telephony/inbound-routing/inbound-routing.module';
+import { PhoneNumbersModule } from './telephony/phone-numbers/phone-numbers.module';
+import { ResellerLinkModule } from './telephony/reseller-link/reseller-link.module';
 
 @Module({})
 export class AppModule {
@@ -23,16 +27,22 @@ export class AppModule {
         ...serviceCoreModules('calls', config, callsDataSourceOptions(config)),
         // Recordings live where the gateway serves their signed download URLs (see BlobStorageConfig).
         BlobStorageModule.forRoot(configs.get(BlobStorageConfig)),
-        CallsModule,
-        BillingModule,
         SecretsModule,
-        TelephonyModule,
+        // A call's stages, in the order a call meets them.
+        AdmissionModule,
+        CarriersModule,
+        ProgressModule,
+        MediaSessionsModule,
+        PostCallModule,
+        ChargesModule,
+        CallsModule,
+        // The telephony configuration calls are placed and received with.
+        ConnectionsModule,
         PhoneNumbersModule,
-        ContactPolicyModule,
         InboundRoutingModule,
         ResellerLinkModule,
+        ContactPolicyModule,
         CallsMetricsModule,
-        VoiceModule,
       ],
     };
   }

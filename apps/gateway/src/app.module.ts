@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
-import { SERVICE_NAMES } from '@vap/contracts';
+import { SERVICE_NAMES } from '@vap/messages';
 import { serviceCoreModules, ValidatedConfigs } from '@vap/runtime';
 import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { AccountsModule } from './accounts/accounts.module';

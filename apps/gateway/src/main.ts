@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createValidationPipe } from '@vap/contracts';
+import { createValidationPipe } from '@vap/messaging';
 import { bootstrapService } from '@vap/runtime';
 import { BlobStorageConfig } from '@vap/storage';
 import { AppModule } from './app.module';

@@ -1,6 +1,6 @@
 import { get as httpGet } from 'node:http';
 import { Client } from 'pg';
-import { formatCsv, parseCsv } from '@vap/contracts';
+import { formatCsv, parseCsv } from '@vap/api';
 import { waitFor } from '@vap/testing';
 import { api, ApiResponse, e2eEnv } from '../../support';
 import { CallsPartner, callee, EventTap } from './call-fixtures';

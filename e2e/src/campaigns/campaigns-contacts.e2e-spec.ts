@@ -1,4 +1,4 @@
-import { formatCsv } from '@vap/contracts';
+import { formatCsv } from '@vap/api';
 import { api } from '../../support';
 import { callee, CampaignsPartner } from './campaign-fixtures';
 

@@ -6,7 +6,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv from 'ajv';
 import fc from 'fast-check';
-import { ErrorCode } from '@vap/contracts';
+import { ErrorCode } from '@vap/messages';
 import { api, createPartner, e2eEnv, gatewayUrl } from '../../support';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);

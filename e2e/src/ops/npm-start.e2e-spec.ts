@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
@@ -17,6 +17,15 @@ import { callee, VOICE_ID } from '../calls/call-fixtures';
 const START = join(workspaceRoot(), 'dist', 'tools', 'tools', 'start', 'start.js');
 /** The calls service's default port, held here so that `npm start` finds it taken. */
 const TAKEN_PORT = 3002;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Holds a port for the test; a port someone else already holds is just as taken. */
 async function holdPort(port: number): Promise<Server | undefined> {
@@ -39,14 +48,10 @@ describe('npm start with PORT set and nothing else', () => {
   let held: Server | undefined;
   let base: string;
   const prefix = `${process.env.E2E_NATS_PREFIX}_start${randomBytes(2).toString('hex')}`;
-
-  beforeAll(async () => {
-    if (!existsSync(START)) throw new Error(`${START} is missing: run the build first`);
-    database = await createTestDatabase(process.env.E2E_DATABASE_URL!, 'vap_e2e');
-    held = await holdPort(TAKEN_PORT);
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, [START], {
+  /** Its apps, once it is killed: stopped here should the test find them running. */
+  let apps: number[] = [];
+  const launch = (port: number) =>
+    spawn(process.execPath, [START], {
       cwd: workspaceRoot(),
       // Only what a user's shell would carry, plus where this run's infrastructure is.
       env: {
@@ -60,6 +65,14 @@ describe('npm start with PORT set and nothing else', () => {
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+
+  beforeAll(async () => {
+    if (!existsSync(START)) throw new Error(`${START} is missing: run the build first`);
+    database = await createTestDatabase(process.env.E2E_DATABASE_URL!, 'vap_e2e');
+    held = await holdPort(TAKEN_PORT);
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    child = launch(port);
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -76,6 +89,7 @@ describe('npm start with PORT set and nothing else', () => {
       child.kill('SIGINT');
       await Promise.race([exited, sleep(40_000)]);
     }
+    for (const pid of apps.filter(isAlive)) process.kill(pid, 'SIGKILL');
     held?.close();
     await database?.drop().catch(() => undefined);
     await deleteJetStreamByPrefix(process.env.E2E_NATS_URL!, prefix).catch(() => undefined);
@@ -141,4 +155,32 @@ describe('npm start with PORT set and nothing else', () => {
     }
     expect(status).toBe('completed');
   }, 90_000);
+
+  it('refuses a second start on the same database and prefix in one line naming the running one', async () => {
+    const second = launch(await freePort());
+    let said = '';
+    second.stdout!.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    second.stderr!.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => second.once('exit', resolve));
+    expect(code).toBe(1);
+    const refusals = said.split('\n').filter((l) => l.includes('another npm start'));
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toContain(`(pid ${child.pid}, `);
+    expect(refusals[0]).toContain(`gateway ${base}`);
+    expect(refusals[0]).toContain(`kill ${child.pid}`);
+    expect(said).not.toContain('starting ');
+  }, 60_000);
+
+  // Last: it ends the start under test.
+  it('takes its apps with it when it is killed with SIGKILL', async () => {
+    apps = execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map(Number)
+      .filter((pid) => pid > 0);
+    expect(apps).toHaveLength(6);
+    child.kill('SIGKILL');
+    const deadline = Date.now() + 10_000;
+    while (apps.some(isAlive) && Date.now() < deadline) await sleep(100);
+    expect(apps.filter(isAlive)).toEqual([]);
+  }, 30_000);
 });

@@ -1,7 +1,7 @@
 // What one media stream may cost a voice replica: a carrier connection that floods, goes quiet, stops reading or
 // speaks a newer protocol is bounded (or tolerated) without touching anyone else's call. Driven like the other
 // voice specs: calls through the gateway, the fake carriers' media clients on the platform's media endpoint.
-import { MediaStreamEndReasons } from '@vap/contracts';
+import { MediaStreamEndReasons } from '@vap/messages';
 import { MULAW_FRAME_BYTES, mulawEncode, sineWave } from '@vap/media';
 import { waitFor } from '@vap/testing';
 import { LiveCall, Provider, TIME_SCALE, VoiceWorld } from './voice-fixtures';

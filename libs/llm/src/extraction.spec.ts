@@ -1,4 +1,4 @@
-import { EffectiveExtractionKey } from '@vap/contracts';
+import { EffectiveExtractionKey } from '@vap/messages';
 import { coerceValue, parseExtractionAnswer } from './extraction';
 import { LlmError } from './llm-error';
 

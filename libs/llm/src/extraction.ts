@@ -1,4 +1,4 @@
-import { EffectiveExtractionKey, TranscriptEntry } from '@vap/contracts';
+import { EffectiveExtractionKey, TranscriptEntry } from '@vap/messages';
 import { ChatMessage } from './chat-model';
 import { LlmError } from './llm-error';
 

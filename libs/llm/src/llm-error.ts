@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '@vap/contracts';
+import { AppError, ErrorCode } from '@vap/messages';
 
 /** Why a model call failed: the voice pipeline reports a provider failure, an abort is the caller's own doing. */
 export type LlmFailure = 'status' | 'timeout' | 'network' | 'protocol' | 'aborted';

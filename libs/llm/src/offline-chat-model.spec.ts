@@ -1,4 +1,4 @@
-import { EffectiveExtractionKey, TranscriptEntry } from '@vap/contracts';
+import { EffectiveExtractionKey, TranscriptEntry } from '@vap/messages';
 import { endCallTool, searchKnowledgeBaseTool, transferCallTool } from './agent-tools';
 import { ChatDelta, ChatMessage, ChatRequest, ToolSpec } from './chat-model';
 import { LlmError } from './llm-error';

@@ -1,4 +1,4 @@
-import { EffectiveExtractionKey } from '@vap/contracts';
+import { EffectiveExtractionKey } from '@vap/messages';
 import { coerceValue, ExtractionInput } from './extraction';
 import { contentWords, sentences } from './text';
 

@@ -1,4 +1,4 @@
-import { EffectiveExtractionKey } from '@vap/contracts';
+import { EffectiveExtractionKey } from '@vap/messages';
 import { ChatDelta, ChatMessage } from './chat-model';
 import { endCallTool, searchKnowledgeBaseTool } from './agent-tools';
 import { LlmError } from './llm-error';

@@ -25,5 +25,6 @@ export const MESSAGING_ENTITIES = [OutboxRecord, InboxRecord];
 export * from './messaging.metrics';
 export * from './trace-propagation';
 export * from './rpc/command.decorators';
+export * from './validation/validation-pipe';
 export * from './rpc/command-validation.pipe';
 export * from './nats-permissions';

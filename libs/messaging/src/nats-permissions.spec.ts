@@ -15,7 +15,7 @@ import {
   NatsService,
   SERVICE_NAMES,
   VoiceReplicaHeartbeat,
-} from '@vap/contracts';
+} from '@vap/messages';
 import { ResolvedNats, spawnNatsServer } from '@vap/testing';
 import { EventStreamService } from './events/event-stream.service';
 import { HeartbeatBucket } from './liveness/heartbeat-bucket';

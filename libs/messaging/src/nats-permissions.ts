@@ -4,12 +4,12 @@ import {
   CommandSubject,
   CoreEventSubscriptions,
   DomainEventSubject,
-  EVENTS_STREAM,
   EventRecorders,
+  EVENTS_STREAM,
   KvBucketUsers,
   NatsService,
   SERVICE_NAMES,
-} from '@vap/contracts';
+} from '@vap/messages';
 
 /** Every NATS user of a deployment, one per service. */
 export const NATS_SERVICES: readonly NatsService[] = [...SERVICE_NAMES, 'voice'];
@@ -149,7 +149,7 @@ export function natsAccountsConfig(options: NatsAccountsOptions = {}): string {
   });
   return [
     '# One NATS user per service, with what it may publish and subscribe to. Generated from CommandSenders and',
-    '# EventRecorders (libs/contracts) by `npm run nats:config`: edit those, never this file.',
+    '# EventRecorders (libs/messages) by `npm run nats:config`: edit those, never this file.',
     'accounts {',
     `  ${options.account ?? 'VAP'} {`,
     '    jetstream: enabled',

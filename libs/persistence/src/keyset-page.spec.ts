@@ -1,7 +1,7 @@
 // Keyset pages against real Postgres: every row exactly once and in order, both directions, for entity
 // queries and raw SQL, with ties on one timestamp and rows microseconds apart.
 import { Column, DataSource, Entity, PrimaryColumn } from 'typeorm';
-import { decodeCursor, encodeCursor } from '@vap/contracts';
+import { decodeCursor, encodeCursor } from '@vap/messages';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
 import { KeysetColumns, keysetPage, KeysetOrder, KeysetPager } from './keyset-page';
 

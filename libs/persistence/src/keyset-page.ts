@@ -1,5 +1,5 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { Cursor, CursorIdKind, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from '@vap/contracts';
+import { Cursor, CursorIdKind, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor } from '@vap/messages';
 
 /** What a list route was asked for: a page size and the previous page's next_cursor. */
 export interface PageQuery {

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { DataSourceOptions } from 'typeorm';
+import { whenParentGone } from '@vap/lifecycle';
 import { NatsConnectionService, NatsRpcServer } from '@vap/messaging';
 import { ensureDatabaseExists, runMigrations } from '@vap/persistence';
 import { BaseServiceConfig } from './config/base.config';
@@ -74,6 +75,11 @@ async function migrate<C extends BaseServiceConfig>(def: ServiceDefinition<C>, c
 export async function bootstrapService<C extends BaseServiceConfig>(
   def: ServiceDefinition<C>,
 ): Promise<INestApplication> {
+  // Started by `npm start` or the test harness, and that process is gone however it went: nobody reads our
+  // output, and the platform around us is going too, so stop at once rather than live on taking the next
+  // start's work. SIGKILL, not a drain or exit: both log, and writing to the broken pipes can block for
+  // good (development's log transport does), keeping this process alive. Work in flight is redelivered.
+  whenParentGone(() => process.kill(process.pid, 'SIGKILL'));
   try {
     return await start(def);
   } catch (err) {

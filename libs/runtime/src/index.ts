@@ -1,5 +1,6 @@
 export * from './config/base.config';
 export * from './config/validate-config';
+export * from './config/shown-url';
 export * from './config/config.module';
 export * from './config/settings';
 export * from './config/development-values';

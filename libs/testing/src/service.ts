@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { PARENT_LINK_CHILD_ENV } from '@vap/lifecycle';
 import { ChildOutput } from './child-output';
 import { describeExit, ExitInfo, exitOf, stopChild, trackChild } from './child-registry';
 import { serviceMainPath, workspaceRoot } from './workspace';
@@ -35,6 +36,7 @@ export interface StartServiceOptions {
   /**
    * Run the app in its own process group, so that a Ctrl-C in the terminal reaches only the parent,
    * which then stops the apps in order. Leave off under a test runner, which does not forward signals.
+   * Either way the app stops when this process ends, however it ends (see PARENT_LINK_ENV).
    */
   ownProcessGroup?: boolean;
 }
@@ -105,10 +107,18 @@ export async function startService(name: string, options: StartServiceOptions): 
   const nodeArgs = [...(APP_NODE_ARGS[name] ?? []), ...(options.nodeArgs ?? [])];
   const child = spawn(process.execPath, [...nodeArgs, main, ...(options.args ?? [])], {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', ...options.env, PORT: String(options.port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      ...options.env,
+      PORT: String(options.port),
+      ...PARENT_LINK_CHILD_ENV,
+    },
+    // stdin stays open and unwritten: its end tells the app that we are gone, however we went (SIGKILL too).
+    stdio: ['pipe', 'pipe', 'pipe'],
     detached: options.ownProcessGroup ?? false,
   });
+  child.stdin?.on('error', () => undefined);
   trackChild(child);
   output.attach(child.stdout);
   output.attach(child.stderr);

@@ -1,4 +1,4 @@
-import { CreateAgentDto } from '@vap/contracts';
+import { CreateAgentDto } from '@vap/api';
 import { applyUpdate, newAgent, normalizeToolAck } from './agent-fields';
 
 const required: CreateAgentDto = {

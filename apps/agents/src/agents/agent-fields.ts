@@ -1,12 +1,11 @@
 import {
-  AgentDefaults,
   AgentSettingsDto,
   CreateAgentDto,
   ToolAckConfigDto,
   ToolAckConfigInputDto,
-  ToolAckDefaults,
   UpdateAgentDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AgentDefaults, ToolAckDefaults } from '@vap/messages';
 import { Agent } from './entities/agent.entity';
 
 /** tool_ack_config as stored: omitted sub-fields take their defaults; null means off. */

@@ -1,5 +1,5 @@
 import { EntityManager, IsNull } from 'typeorm';
-import { AppError, isUuid } from '@vap/contracts';
+import { AppError, isUuid } from '@vap/messages';
 import { Agent } from './entities/agent.entity';
 
 /**

@@ -1,9 +1,5 @@
-import {
-  AgentDocumentDto,
-  AgentDto,
-  AttachedExtractionSetDto,
-  DEFAULT_SPOKEN_LANGUAGES,
-} from '@vap/contracts';
+import { AgentDocumentDto, AgentDto, AttachedExtractionSetDto } from '@vap/api';
+import { DEFAULT_SPOKEN_LANGUAGES } from '@vap/messages';
 import { Voice } from '../voices/entities/voice.entity';
 import { toVoiceSummaryDto } from '../voices/voice-records';
 import { Agent } from './entities/agent.entity';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AgentDto, AttachedExtractionSetDto } from '@vap/contracts';
+import { AgentDto, AttachedExtractionSetDto } from '@vap/api';
 import { AgentExtractionSet } from '../extraction/entities/agent-extraction-set.entity';
 import { ExtractionSet } from '../extraction/entities/extraction-set.entity';
 import { AgentDocumentsService } from '../knowledge/agent-documents.service';

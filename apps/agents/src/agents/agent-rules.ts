@@ -1,4 +1,4 @@
-import { ErrorDetail } from '@vap/contracts';
+import { ErrorDetail } from '@vap/messages';
 import { Agent } from './entities/agent.entity';
 
 type RuleFields = Pick<

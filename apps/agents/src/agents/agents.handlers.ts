@@ -1,13 +1,6 @@
 import { Controller } from '@nestjs/common';
-import {
-  ByIdRequest,
-  CreateAgentDto,
-  ListAgentsQueryDto,
-  PartnerContext,
-  Subjects,
-  UpdateAgentDto,
-  UpdateRequest,
-} from '@vap/contracts';
+import { CreateAgentDto, ListAgentsQueryDto, UpdateAgentDto } from '@vap/api';
+import { ByIdRequest, PartnerContext, Subjects, UpdateRequest } from '@vap/messages';
 import { Caller, Command, Data, PartnerId } from '@vap/messaging';
 import { voiceTierOf } from '../common/caller';
 import { AgentsService } from './agents.service';

@@ -6,14 +6,11 @@ import {
   AgentDeletedDto,
   AgentDto,
   AgentListDto,
-  AppError,
   CreateAgentDto,
-  DomainEvents,
-  ErrorDetail,
   ListAgentsQueryDto,
-  Subjects,
   UpdateAgentDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError, DomainEvents, ErrorDetail, Subjects } from '@vap/messages';
 import { OutboxService, RpcClient } from '@vap/messaging';
 import { keysetPage, inTransaction } from '@vap/persistence';
 import { invalidFields } from '../common/invalid-fields';

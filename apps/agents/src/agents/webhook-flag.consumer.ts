@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AgentWebhookFlagChangedEvent, DomainEvent, DomainEvents } from '@vap/contracts';
+import { AgentWebhookFlagChangedEvent } from '@vap/api';
+import { DomainEvent, DomainEvents } from '@vap/messages';
 import { OnDomainEvent } from '@vap/messaging';
 import { Agent } from './entities/agent.entity';
 

@@ -1,4 +1,4 @@
-import { AppError, ErrorDetail } from '@vap/contracts';
+import { AppError, ErrorDetail } from '@vap/messages';
 
 /** 400 VALIDATION_ERROR naming each bad field, worded like the gateway's own validation errors. */
 export function invalidFields(details: ErrorDetail[]): AppError {

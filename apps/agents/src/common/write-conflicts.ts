@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '@vap/contracts';
+import { AppError, ErrorCode } from '@vap/messages';
 import { WriteConflicts } from '@vap/persistence';
 
 /**

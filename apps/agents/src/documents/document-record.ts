@@ -1,4 +1,4 @@
-import { DocumentDto } from '@vap/contracts';
+import { DocumentDto } from '@vap/api';
 import { Document } from './entities/document.entity';
 
 export function toDocumentDto(d: Document): DocumentDto {

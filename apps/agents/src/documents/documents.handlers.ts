@@ -1,11 +1,6 @@
 import { Controller } from '@nestjs/common';
-import {
-  ByIdRequest,
-  CreateDocumentDto,
-  CreateWebLinkDocumentDto,
-  ListDocumentsQueryDto,
-  Subjects,
-} from '@vap/contracts';
+import { CreateDocumentDto, CreateWebLinkDocumentDto, ListDocumentsQueryDto } from '@vap/api';
+import { ByIdRequest, Subjects } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
 import { DocumentsService } from './documents.service';
 

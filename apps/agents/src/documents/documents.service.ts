@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import {
-  AppError,
   CreateDocumentDto,
   CreateWebLinkDocumentDto,
   DocumentDto,
@@ -11,13 +10,12 @@ import {
   DocumentListDto,
   DocumentMessageDto,
   DocumentUploadDto,
-  DomainEvents,
-  isUuid,
   ListDocumentsQueryDto,
   mimeTypeProblem,
   UPLOAD_DOCUMENT_TYPES,
   WEB_LINK_DOCUMENT_TYPE,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError, DomainEvents, isUuid } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { keysetPage, tableOf } from '@vap/persistence';
 import { BLOB_STORAGE, BlobStorage } from '@vap/storage';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { EffectiveExtractionSchema } from '@vap/contracts';
+import { EffectiveExtractionSchema } from '@vap/messages';
 import { findAgent } from '../agents/agent-locks';
 import { setsAttachedTo } from './extraction-graph';
 

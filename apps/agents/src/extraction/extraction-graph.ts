@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
-import { AppError, ErrorCode, ExtractionKeyDto } from '@vap/contracts';
+import { ExtractionKeyDto } from '@vap/api';
+import { AppError, ErrorCode } from '@vap/messages';
 import { AgentExtractionSet } from './entities/agent-extraction-set.entity';
 import { ExtractionSet } from './entities/extraction-set.entity';
 import { keyClashes, KeySource } from './extraction-keys';

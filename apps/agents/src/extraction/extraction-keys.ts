@@ -1,4 +1,4 @@
-import { ExtractionKeyDto, ExtractionKeyInputDto } from '@vap/contracts';
+import { ExtractionKeyDto, ExtractionKeyInputDto } from '@vap/api';
 
 /** The stored form of keys: description always a string, options only on enum keys. */
 export function normalizeKeys(keys: readonly ExtractionKeyInputDto[]): ExtractionKeyDto[] {

@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { AppError } from '@vap/contracts';
+import { AppError } from '@vap/messages';
 import { AgentLock } from '../agents/agent-locks';
 import { ExtractionSet } from './entities/extraction-set.entity';
 

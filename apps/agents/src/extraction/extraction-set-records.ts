@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { AttachedAgentDto, ExtractionKeyDto, ExtractionSetDto } from '@vap/contracts';
+import { AttachedAgentDto, ExtractionKeyDto, ExtractionSetDto } from '@vap/api';
 import { Agent } from '../agents/entities/agent.entity';
 import { AgentExtractionSet } from './entities/agent-extraction-set.entity';
 import { ExtractionSet } from './entities/extraction-set.entity';

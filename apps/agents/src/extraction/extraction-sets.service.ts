@@ -4,16 +4,15 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import {
   AgentDto,
-  AppError,
   CreateExtractionSetDto,
   ExtractionKeyDto,
   ExtractionSetDeletedDto,
   ExtractionSetDto,
-  ExtractionSetId,
   ExtractionSetListDto,
   ListExtractionSetsQueryDto,
   UpdateExtractionSetDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError, ExtractionSetId } from '@vap/messages';
 import { keysetPage, inTransaction } from '@vap/persistence';
 import { LOCK_CONFLICT, withUniqueConflicts } from '../common/write-conflicts';
 import { lockAgent, lockAgents } from '../agents/agent-locks';

@@ -1,15 +1,12 @@
 import { Controller } from '@nestjs/common';
 import {
-  ByIdRequest,
   CreateExtractionSetDto,
-  EffectiveSchemaRequest,
   ExtractionSetAttachRequest,
   FromAgentDto,
   ListExtractionSetsQueryDto,
-  Subjects,
   UpdateExtractionSetDto,
-  UpdateRequest,
-} from '@vap/contracts';
+} from '@vap/api';
+import { ByIdRequest, EffectiveSchemaRequest, Subjects, UpdateRequest } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
 import { EffectiveSchemaService } from './effective-schema.service';
 import { ExtractionSetsService } from './extraction-sets.service';

@@ -2,15 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  AppError,
-  ErrorCode,
-  ExtractionKeyDto,
-  ExtractionLimits,
-  ExtractionSetDto,
-  ExtractionSetId,
-  FromAgentDto,
-} from '@vap/contracts';
+import { ExtractionKeyDto, ExtractionLimits, ExtractionSetDto, FromAgentDto } from '@vap/api';
+import { AppError, ErrorCode, ExtractionSetId } from '@vap/messages';
 import { inTransaction } from '@vap/persistence';
 import { lockAgent, lockAgents } from '../agents/agent-locks';
 import { AgentsService } from '../agents/agents.service';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AgentDeletedEvent, DomainEvent, DomainEvents } from '@vap/contracts';
+import { AgentDeletedEvent } from '@vap/api';
+import { DomainEvent, DomainEvents } from '@vap/messages';
 import { OnDomainEvent } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { KbJobsRepository } from './jobs/kb-jobs.repository';

@@ -1,4 +1,4 @@
-import { AgentKnowledgeDocumentDto } from '@vap/contracts';
+import { AgentKnowledgeDocumentDto } from '@vap/api';
 import { Document } from '../documents/entities/document.entity';
 import { AgentDocument } from './entities/agent-document.entity';
 

@@ -5,13 +5,10 @@ import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import {
   AgentDocumentDto,
   AgentKnowledgeDocumentListDto,
-  AppError,
   DocumentMessageDto,
-  DomainEvents,
-  ErrorCode,
-  isUuid,
   LinkAgentDocumentsDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError, DomainEvents, ErrorCode, isUuid } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { findAgent } from '../agents/agent-locks';

@@ -1,10 +1,6 @@
 import { Controller } from '@nestjs/common';
-import {
-  AgentDocumentLinkRequest,
-  AgentDocumentUnlinkRequest,
-  KnowledgeSearchCommand,
-  Subjects,
-} from '@vap/contracts';
+import { AgentDocumentLinkRequest, AgentDocumentUnlinkRequest } from '@vap/api';
+import { KnowledgeSearchCommand, Subjects } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
 import { AgentDocumentsService } from './agent-documents.service';
 import { KnowledgeSearchService } from './search/knowledge-search.service';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { Project } from './entities/project.entity';
-import { isUuid } from '@vap/contracts';
+import { isUuid } from '@vap/messages';
 
 export const DEFAULT_PROJECT_NAME = 'Default project';
 

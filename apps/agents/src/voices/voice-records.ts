@@ -1,11 +1,5 @@
-import {
-  AgentDefaults,
-  AgentVoiceDto,
-  BackgroundAudioDto,
-  VoiceConfigurationDto,
-  VoiceConfigurationId,
-  VoiceSummaryDto,
-} from '@vap/contracts';
+import { AgentVoiceDto, BackgroundAudioDto, VoiceConfigurationDto, VoiceSummaryDto } from '@vap/api';
+import { AgentDefaults, VoiceConfigurationId } from '@vap/messages';
 import { BackgroundAudio } from './entities/background-audio.entity';
 import { Voice } from './entities/voice.entity';
 

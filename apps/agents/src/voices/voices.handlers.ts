@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { PartnerContext, Subjects } from '@vap/contracts';
+import { PartnerContext, Subjects } from '@vap/messages';
 import { Caller, Command } from '@vap/messaging';
 import { voiceTierOf } from '../common/caller';
 import { VoicesService } from './voices.service';

@@ -1,14 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
-import {
-  AgentVoiceListDto,
-  BackgroundAudioListDto,
-  entitledVoiceTiers,
-  ErrorDetail,
-  isUuid,
-  VoiceConfigurationListDto,
-} from '@vap/contracts';
+import { AgentVoiceListDto, BackgroundAudioListDto, VoiceConfigurationListDto } from '@vap/api';
+import { entitledVoiceTiers, ErrorDetail, isUuid } from '@vap/messages';
 import { BackgroundAudio } from './entities/background-audio.entity';
 import { Voice } from './entities/voice.entity';
 import { toAgentVoiceDto, toBackgroundAudioDto, toVoiceConfigurationDto } from './voice-records';

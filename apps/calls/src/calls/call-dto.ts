@@ -1,4 +1,4 @@
-import { CallDto, CallSessionDto } from '@vap/contracts';
+import { CallDto, CallSessionDto } from '@vap/api';
 import { summarizeHold } from '../post-call/hold-summary';
 import { Call } from './entities/call.entity';
 import { CallSession } from './entities/call-session.entity';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
-import { AppError, CallDto, CallListDto, isUuid, ListCallsQueryDto, RecordingUrlDto } from '@vap/contracts';
+import { CallDto, CallListDto, ListCallsQueryDto, RecordingUrlDto } from '@vap/api';
+import { AppError, isUuid } from '@vap/messages';
 import { keysetPage } from '@vap/persistence';
 import { RecordingStore } from '../recording/recording-store';
 import { toCallDto } from './call-dto';

@@ -1,38 +1,13 @@
 import { Module } from '@nestjs/common';
-import { CarriersModule } from '../carriers/carriers.module';
-import { ContactPolicyModule } from '../contact-policy/contact-policy.module';
-import { PartnersModule } from '../partners/partners.module';
-import { LifecycleModule } from '../lifecycle/lifecycle.module';
-import { DefaultLineService } from '../connections/default-line.service';
-import { CarrierRecordingCopier } from '../post-call/carrier-recording-copier.service';
-import { ExtractionRunner } from '../post-call/extraction-runner.service';
-import { PostCallProcessor } from '../post-call/post-call-processor.service';
-import { PostCallWorker } from '../post-call/post-call-worker.service';
-import { StaleCallSweeper } from '../progress/stale-call-sweeper.service';
-import { CallDialer } from './call-dialer';
+import { RecordingModule } from '../recording/recording.module';
 import { CallsHandlers } from './calls.handlers';
 import { CallsQueryService } from './calls-query.service';
-import { FromNumberResolver } from './from-number.resolver';
-import { StartCallService } from './start-call.service';
-import { StartCallKeysPruner } from './start-call-keys-pruner.service';
 
-/** Starting and reading calls, and their post-call processing. */
+/** The call record every stage writes (calls and their sessions), and its reads. */
 @Module({
-  imports: [CarriersModule, PartnersModule, LifecycleModule, ContactPolicyModule],
+  imports: [RecordingModule],
   controllers: [CallsHandlers],
-  providers: [
-    StartCallService,
-    CallDialer,
-    CallsQueryService,
-    FromNumberResolver,
-    DefaultLineService,
-    ExtractionRunner,
-    CarrierRecordingCopier,
-    PostCallProcessor,
-    PostCallWorker,
-    StaleCallSweeper,
-    StartCallKeysPruner,
-  ],
-  exports: [DefaultLineService],
+  providers: [CallsQueryService],
+  exports: [CallsQueryService],
 })
 export class CallsModule {}

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppError, CarrierCallbackIngest, CarrierCallbackReply, isUuid } from '@vap/contracts';
+import { AppError, CarrierCallbackIngest, CarrierCallbackReply, isUuid } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { Call } from '../calls/entities/call.entity';
-import { CarrierReconciler } from '../reconciliation/carrier-reconciler.service';
-import { LateAnswerRelay, relaysToVoice } from '../voice/late-answer-relay.service';
+import { CarrierReconciler } from './reconciliation/carrier-reconciler.service';
+import { LateAnswerRelay, relaysToVoice } from './late-answer-relay.service';
 import { CarrierRegistry } from './carrier-registry';
 
 /**

@@ -1,5 +1,5 @@
 import { Controller } from '@nestjs/common';
-import { CarrierCallbackIngest, Subjects } from '@vap/contracts';
+import { CarrierCallbackIngest, Subjects } from '@vap/messages';
 import { Command, Data } from '@vap/messaging';
 import { CallbackIngestService } from './callback-ingest.service';
 

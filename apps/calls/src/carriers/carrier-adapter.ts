@@ -5,7 +5,7 @@ import {
   CallProvider,
   CarrierCallbackReply,
   HangupSource,
-} from '@vap/contracts';
+} from '@vap/messages';
 import { Call } from '../calls/entities/call.entity';
 
 /** One inbound carrier callback as the gateway received it (see CarrierCallbackIngest). */

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Agent, request } from 'undici';
-import { AppError } from '@vap/contracts';
+import { AppError } from '@vap/messages';
 import { TelephonyConfig } from '../config/telephony.config';
 
 export interface CarrierRequest {

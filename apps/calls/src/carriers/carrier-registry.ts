@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError, CallProvider } from '@vap/contracts';
+import { AppError, CallProvider } from '@vap/messages';
 import { CARRIER_ADAPTERS, CarrierAdapter } from './carrier-adapter';
 
 /** The adapters by provider; a provider without an adapter is a 404, as an unknown route would be. */

@@ -1,46 +1,35 @@
 import { Module } from '@nestjs/common';
-import { CallTransferService } from '../calls/call-transfer.service';
-import { TelephonyModule } from '../telephony/telephony.module';
-import { CallProgressService } from '../progress/call-progress.service';
-import { CarrierReconciler } from '../reconciliation/carrier-reconciler.service';
-import { CarrierReconciliationWorker } from '../reconciliation/carrier-reconciliation-worker.service';
-import { MediaStreamLinks } from '../media-stream/media-stream-links';
-import { RecordingStore } from '../recording/recording-store';
-import { AgentBrain } from '../voice/agent-brain.service';
-import { llmProvider } from '../voice/llm/llm.provider';
-import { LLM_ADAPTER } from '../voice/llm/llm-adapter';
-import { LateAnswerRelay } from '../voice/late-answer-relay.service';
-import { TranscriptService } from '../voice/transcript.service';
+import { ProgressModule } from '../progress/progress.module';
+import { ConnectionsModule } from '../telephony/connections/connections.module';
 import { CallbackIngestService } from './callback-ingest.service';
-import { CarrierAAdapter } from './carrier-a/carrier-a.adapter';
-import { CarrierBAdapter } from './carrier-b/carrier-b.adapter';
-import { CarrierHttp } from './carrier-http';
 import { CallbackUrls } from './callback-urls';
 import { CallbackHandlers } from './callback.handlers';
+import { CarrierAAdapter } from './carrier-a/carrier-a.adapter';
 import { CARRIER_ADAPTERS, CarrierAdapter } from './carrier-adapter';
+import { CarrierBAdapter } from './carrier-b/carrier-b.adapter';
+import { CarrierHttp } from './carrier-http';
 import { CarrierRegistry } from './carrier-registry';
-import { SandboxLineCarrier } from '../connections/sandbox-line.carrier';
+import { LateAnswerRelay } from './late-answer-relay.service';
+import { MediaStreamLinks } from './media-stream-links';
+import { SandboxLineCarrier } from './sandbox-line.carrier';
+import { CarrierReconciler } from './reconciliation/carrier-reconciler.service';
+import { CarrierReconciliationWorker } from './reconciliation/carrier-reconciliation-worker.service';
 
 /**
- * Carrier adapters, their callbacks and call progress. A new carrier: provide its adapter here and add
- * it to the CARRIER_ADAPTERS factory's inject list.
+ * The carriers: their adapters (behind CarrierRegistry), their status callbacks, and the reconciliation that
+ * asks them about calls whose callbacks went missing; both feed the call's progress. A new carrier: provide
+ * its adapter here and add it to the CARRIER_ADAPTERS factory's inject list.
  */
 @Module({
-  imports: [TelephonyModule],
+  imports: [ConnectionsModule, ProgressModule],
   controllers: [CallbackHandlers],
   providers: [
     CarrierRegistry,
     CallbackUrls,
     CallbackIngestService,
-    CallProgressService,
+    LateAnswerRelay,
     CarrierReconciler,
     CarrierReconciliationWorker,
-    CallTransferService,
-    RecordingStore,
-    TranscriptService,
-    LateAnswerRelay,
-    AgentBrain,
-    llmProvider,
     CarrierHttp,
     MediaStreamLinks,
     CarrierAAdapter,
@@ -52,17 +41,6 @@ import { SandboxLineCarrier } from '../connections/sandbox-line.carrier';
       useFactory: (...adapters: CarrierAdapter[]) => adapters,
     },
   ],
-  exports: [
-    CarrierRegistry,
-    CallbackUrls,
-    CallProgressService,
-    CarrierReconciler,
-    RecordingStore,
-    LLM_ADAPTER,
-    MediaStreamLinks,
-    TranscriptService,
-    CallTransferService,
-    SandboxLineCarrier,
-  ],
+  exports: [CarrierRegistry, CallbackUrls, CarrierReconciler, SandboxLineCarrier],
 })
 export class CarriersModule {}

@@ -1,10 +1,10 @@
-import { AppError, ErrorCode } from '@vap/contracts';
+import { AppError, ErrorCode } from '@vap/messages';
 import { verifyStreamToken } from '@vap/media';
 import { mediaStreamTokenKey } from '@vap/secrets';
 import { CallsConfig } from '../config/calls.config';
 import { TelephonyConfig } from '../config/telephony.config';
-import { MediaStreamLinks } from '../media-stream/media-stream-links';
-import { CarrierACredentials, CredentialsStore } from '../telephony/credentials-store.service';
+import { MediaStreamLinks } from './media-stream-links';
+import { CarrierACredentials, CredentialsStore } from '../telephony/connections/credentials-store.service';
 import { CallbackUrls } from './callback-urls';
 import { CallbackRequest } from './carrier-adapter';
 import { CarrierHttp, CarrierRequest } from './carrier-http';

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, CarrierCallbackReply, ErrorCode, InboundRouteDecisionDto } from '@vap/contracts';
+import { InboundRouteDecisionDto } from '@vap/api';
+import { AppError, CarrierCallbackReply, ErrorCode } from '@vap/messages';
 import {
   CarrierACredentials,
   CarrierBCredentials,
   CredentialsStore,
-} from '../telephony/credentials-store.service';
-import { MediaStreamLinks } from '../media-stream/media-stream-links';
+} from '../telephony/connections/credentials-store.service';
+import { MediaStreamLinks } from './media-stream-links';
 import { CallbackUrls } from './callback-urls';
 import { CallbackCall, CallbackRequest } from './carrier-adapter';
 import { CarrierHttp, CarrierRequest, CarrierResponse, carrierError, RestCarrier } from './carrier-http';

@@ -1,4 +1,4 @@
-import { CallStatus } from '@vap/contracts';
+import { CallStatus } from '@vap/messages';
 
 /** A carrier's raw status signal, as its adapter read it from a callback. */
 export interface RawStatusSignal {

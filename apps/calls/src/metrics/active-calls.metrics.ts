@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Module, OnApplicationBootstrap }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Gauge } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { ACTIVE_CALL_STATUSES } from '@vap/contracts';
+import { ACTIVE_CALL_STATUSES } from '../calls/call-status-machine';
 import { tableOf } from '@vap/persistence';
 
 let source: (() => Promise<{ partner_id: string; active: string }[]>) | undefined;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PartnerContext, PartnerDto } from '@vap/contracts';
+import { PartnerDto } from '@vap/api';
+import { PartnerContext } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 
 /**

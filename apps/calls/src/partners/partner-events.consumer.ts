@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { DomainEvent, DomainEvents, PartnerDto } from '@vap/contracts';
+import { PartnerDto } from '@vap/api';
+import { DomainEvent, DomainEvents } from '@vap/messages';
 import { OnDomainEvent } from '@vap/messaging';
 import { PartnerBalances } from './partner-balances';
 import { PartnerStanding } from './partner-standing';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AppError, ErrorCode, PartnerContext } from '@vap/contracts';
+import { AppError, ErrorCode, PartnerContext } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 
 type Standing = Pick<PartnerContext, 'id' | 'status' | 'version' | 'concurrencyLimit'>;

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ExtractionResult, Subjects } from '@vap/contracts';
+import { ExtractionResult, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { CallsConfig } from '../config/calls.config';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
-import { LLM_ADAPTER, LlmAdapter } from '../voice/llm/llm-adapter';
+import { LLM_ADAPTER, LlmAdapter } from './llm/llm-adapter';
 
 const RETRY_DELAY_MS = 250;
 

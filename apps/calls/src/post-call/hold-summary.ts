@@ -1,4 +1,4 @@
-import { HoldEvent, HoldSummary } from '@vap/contracts';
+import { HoldEvent, HoldSummary } from '@vap/messages';
 import { HoldSignal } from '../calls/entities/call-session.entity';
 
 const round1 = (n: number) => Math.round(n * 10) / 10;

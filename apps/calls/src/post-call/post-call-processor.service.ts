@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { DomainEvents, SessionCompletedData } from '@vap/contracts';
+import { DomainEvents, SessionCompletedData } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { paiseToInr } from '../calls/call-dto';

@@ -2,24 +2,18 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  AnsweredBy,
-  AppError,
-  CallStatus,
-  canMoveStatus,
-  DomainEvents,
-  isTerminalStatus,
-} from '@vap/contracts';
+import { AnsweredBy, AppError, CallStatus, DomainEvents } from '@vap/messages';
+import { canMoveStatus, isTerminalStatus } from '../calls/call-status-machine';
 import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
-import { recordCallCharge } from '../billing/call-charges';
-import { callTiming } from '../billing/call-timing';
+import { recordCallCharge } from '../charges/call-charges';
+import { callTiming } from '../charges/call-timing';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';
 import { normalizeCarrierStatus } from '../carriers/status-normalization';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { CallsConfig } from '../config/calls.config';
-import { accountConcurrency, readActiveCalls } from '../calls/partner-lock';
+import { accountConcurrency, readActiveCalls } from '../admission/partner-lock';
 import { enqueuePostCall } from '../post-call/post-call-queue';
 import { statusUpdatedData } from './status-event';
 import { defaultDisposition, finalAnsweredBy } from './terminal-details';

@@ -1,10 +1,5 @@
-import {
-  AccountConcurrency,
-  CallStatus,
-  CallStatusUpdatedData,
-  isTerminalStatus,
-  releasesConcurrency,
-} from '@vap/contracts';
+import { AccountConcurrency, CallStatus, CallStatusUpdatedData } from '@vap/messages';
+import { isTerminalStatus, releasesConcurrency } from '../calls/call-status-machine';
 import { Call } from '../calls/entities/call.entity';
 
 /** The call.status.updated data of a call that just moved from `previous` to its current status. */

@@ -1,4 +1,4 @@
-import { AnsweredBy, CallDisposition, CallStatus } from '@vap/contracts';
+import { AnsweredBy, CallDisposition, CallStatus } from '@vap/messages';
 
 /**
  * The disposition of a call that ended in `status`, when the carrier or pipeline named none. A completed

@@ -1,10 +1,10 @@
 // Rows the calls service's specs build their cases from, saved through the entities (not built into the app).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AgentDto } from '@vap/contracts';
+import { AgentDto } from '@vap/api';
 import { Call, newCall } from '../calls/entities/call.entity';
 import { CallSession, newSession } from '../calls/entities/call-session.entity';
-import { Connection } from '../connections/entities/connection.entity';
+import { Connection } from '../telephony/connections/entities/connection.entity';
 
 /** The agent the specs' calls run: its id, name and no documents; the settings copied from it stay empty. */
 const SPEC_AGENT = {

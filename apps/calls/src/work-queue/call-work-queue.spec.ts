@@ -14,8 +14,8 @@ import { PostCallProcessor } from '../post-call/post-call-processor.service';
 import { enqueuePostCall } from '../post-call/post-call-queue';
 import { PostCallWorker } from '../post-call/post-call-worker.service';
 import { CallProgressService } from '../progress/call-progress.service';
-import { CarrierReconciler } from '../reconciliation/carrier-reconciler.service';
-import { CarrierReconciliationWorker } from '../reconciliation/carrier-reconciliation-worker.service';
+import { CarrierReconciler } from '../carriers/reconciliation/carrier-reconciler.service';
+import { CarrierReconciliationWorker } from '../carriers/reconciliation/carrier-reconciliation-worker.service';
 
 jest.setTimeout(30_000);
 

@@ -1,15 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  AppError,
-  CampaignDto,
-  CampaignStateMessages,
-  ErrorCode,
-  minimumStartBalancePaise,
-  PartnerContext,
-  StartCampaignDto,
-} from '@vap/contracts';
+import { CampaignDto, CampaignStateMessages, StartCampaignDto } from '@vap/api';
+import { AppError, ErrorCode, minimumStartBalancePaise, PartnerContext } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { Clock } from '../clock/clock';
 import { CampaignsConfig } from '../config/campaigns.config';

@@ -4,7 +4,7 @@
 // had just completed.
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { ErrorCode } from '@vap/contracts';
+import { ErrorCode } from '@vap/messages';
 import { CampaignReferences } from './campaign-references';
 import { CampaignRow, CampaignWait } from './campaign-row';
 import { CampaignWaits } from './campaign-waits';

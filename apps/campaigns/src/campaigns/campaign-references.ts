@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import {
-  AgentDto,
-  AppError,
-  CampaignPhoneNumberDto,
-  ErrorCode,
-  PhoneNumberDto,
-  Subjects,
-} from '@vap/contracts';
+import { AgentDto, CampaignPhoneNumberDto, PhoneNumberDto } from '@vap/api';
+import { AppError, ErrorCode, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 
 export interface CallerIds {

@@ -5,7 +5,7 @@ import {
   CampaignStatus,
   CampaignType,
   CampaignWaitingReason,
-} from '@vap/contracts';
+} from '@vap/api';
 
 /** A row of campaigns.campaigns as the repository reads it. */
 export interface CampaignRow {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { CampaignStatus, CampaignStatusUpdatedData, DomainEvents } from '@vap/contracts';
+import { CampaignStatus } from '@vap/api';
+import { CampaignStatusUpdatedData, DomainEvents } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { CampaignRow } from './campaign-row';
 

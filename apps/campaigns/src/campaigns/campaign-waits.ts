@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ErrorCode } from '@vap/contracts';
+import { ErrorCode } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { CampaignRow, CampaignWait } from './campaign-row';
 

@@ -1,14 +1,6 @@
 import { Controller } from '@nestjs/common';
-import {
-  ByIdRequest,
-  CreateCampaignDto,
-  ListCampaignsQueryDto,
-  PartnerContext,
-  StartCampaignRequest,
-  Subjects,
-  UpdateCampaignDto,
-  UpdateRequest,
-} from '@vap/contracts';
+import { CreateCampaignDto, ListCampaignsQueryDto, StartCampaignRequest, UpdateCampaignDto } from '@vap/api';
+import { ByIdRequest, PartnerContext, Subjects, UpdateRequest } from '@vap/messages';
 import { Caller, Command, Data, PartnerId } from '@vap/messaging';
 import { CampaignLifecycle } from './campaign-lifecycle.service';
 import { CampaignsService } from './campaigns.service';

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AppError, CampaignStatus, ErrorCode } from '@vap/contracts';
+import { CampaignStatus } from '@vap/api';
+import { AppError, ErrorCode } from '@vap/messages';
 import { KeysetColumns, KeysetPager, KeysetPageResult, PageQuery, tableOf } from '@vap/persistence';
 import { CampaignRow } from './campaign-row';
 

@@ -3,20 +3,18 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
-  AppError,
   CallingWindow,
   CallingWindowDto,
   CampaignDeletedDto,
   CampaignDto,
-  CampaignId,
   CampaignListDto,
   CampaignStateMessages,
   CreateCampaignDto,
-  ErrorCode,
   ListCampaignsQueryDto,
   resolveCallingWindow,
   UpdateCampaignDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError, CampaignId, ErrorCode } from '@vap/messages';
 import { Clock } from '../clock/clock';
 import { CampaignReferences } from './campaign-references';
 import { CampaignWaits } from './campaign-waits';

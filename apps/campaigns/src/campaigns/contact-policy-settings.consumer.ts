@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ContactPolicySettingsDto, DomainEvent, DomainEvents } from '@vap/contracts';
+import { ContactPolicySettingsDto } from '@vap/api';
+import { DomainEvent, DomainEvents } from '@vap/messages';
 import { OnDomainEvent } from '@vap/messaging';
 import { Clock } from '../clock/clock';
 import { DispatchSignal } from '../dispatch/dispatch-signal';

@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { AddContactsBatch, ListContactsRequest, Subjects } from '@vap/contracts';
+import { AddContactsBatch, ListContactsRequest } from '@vap/api';
+import { Subjects } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
 import { ContactsService } from './contacts.service';
 

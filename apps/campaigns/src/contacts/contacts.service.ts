@@ -4,21 +4,19 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
   AddContactsBatch,
-  AppError,
   CAMPAIGN_MAX_CONTACTS_PER_UPLOAD,
-  candidateFromJson,
   CampaignContactDto,
   CampaignStateMessages,
+  candidateFromJson,
+  ContactCandidate,
   ContactListDto,
   ContactRowReportDto,
-  ContactsUploadReportDto,
-  ContactCandidate,
   ContactStatus,
   contactsUploadReport,
-  ErrorCode,
+  ContactsUploadReportDto,
   ListContactsQueryDto,
-  messageBatches,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError, ErrorCode, messageBatches } from '@vap/messages';
 import { KeysetColumns, KeysetPager, tableOf } from '@vap/persistence';
 import { CampaignsRepository } from '../campaigns/campaigns.repository';
 import { Clock } from '../clock/clock';

@@ -1,4 +1,4 @@
-import { CallStatus } from '@vap/contracts';
+import { CallStatus } from '@vap/messages';
 
 /** The retry settings an outcome is judged by. */
 export interface RetryPolicy {

@@ -1,14 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import {
-  AppError,
-  ErrorCode,
-  minimumStartBalancePaise,
-  PartnerContext,
-  StartCallCommand,
-  Subjects,
-} from '@vap/contracts';
+import { StartCallCommand } from '@vap/api';
+import { AppError, ErrorCode, minimumStartBalancePaise, PartnerContext, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
 import { CampaignReferences } from '../campaigns/campaign-references';

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { CallStatusUpdatedData, DomainEvent, DomainEvents } from '@vap/contracts';
+import { CallStatusUpdatedData, DomainEvent, DomainEvents } from '@vap/messages';
 import { OnDomainEvent } from '@vap/messaging';
 import { AttemptsRepository } from './attempts.repository';
 import { ContactOutcomes } from './contact-outcomes';

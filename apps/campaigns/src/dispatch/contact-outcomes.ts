@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { CallStatus } from '@vap/contracts';
+import { CallStatus } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
 import { CampaignRow } from '../campaigns/campaign-row';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { ErrorCode, PartnerContext } from '@vap/contracts';
+import { ErrorCode, PartnerContext } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
 import { CampaignRow } from '../campaigns/campaign-row';

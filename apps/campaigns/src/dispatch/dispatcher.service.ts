@@ -1,7 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { CallListDto, Subjects } from '@vap/contracts';
+import { CallListDto } from '@vap/api';
+import { Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';

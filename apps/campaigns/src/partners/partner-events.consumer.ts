@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { DomainEvent, DomainEvents, PartnerContext, PartnerDto } from '@vap/contracts';
+import { PartnerDto } from '@vap/api';
+import { DomainEvent, DomainEvents, PartnerContext } from '@vap/messages';
 import { OnDomainEvent } from '@vap/messaging';
 import { PartnerSnapshots } from './partner-snapshots';
 

@@ -2,7 +2,8 @@
 // from start/resume commands in any order, and only a newer version of the partner replaces the kept one.
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { DomainEvent, DomainEvents, PartnerContext, PartnerDto } from '@vap/contracts';
+import { PartnerDto } from '@vap/api';
+import { DomainEvent, DomainEvents, PartnerContext } from '@vap/messages';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
 import { runMigrations } from '@vap/persistence';
 import { CampaignsConfig } from '../config/campaigns.config';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PartnerContext } from '@vap/contracts';
+import { PartnerContext } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 
 interface SnapshotRow {

@@ -3,16 +3,15 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   ApiKeyListDto,
   ApiKeySummaryDto,
-  AppError,
   CreateApiKeyDto,
   CreatedApiKeyDto,
   CreatedPartnerDto,
   CreatePartnerDto,
-  ErrorCode,
   PartnerDto,
   PartnerListDto,
   UpdatePartnerDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError, ErrorCode } from '@vap/messages';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { Public } from '@vap/runtime';
 import { idParam } from '../http/id-param';

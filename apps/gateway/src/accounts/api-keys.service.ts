@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { ApiKeySummaryDto } from '@vap/contracts';
+import { ApiKeySummaryDto } from '@vap/api';
 import { ApiKeyCache, CachedApiKey } from '../auth/api-key-cache';
 import {
   apiKeyMatches,

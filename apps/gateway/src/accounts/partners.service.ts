@@ -3,14 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import {
-  AppError,
-  CreatePartnerDto,
   CreatedApiKeyDto,
   CreatedPartnerDto,
-  DomainEvents,
+  CreatePartnerDto,
   PartnerDto,
   UpdatePartnerDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError, DomainEvents } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import { ApiKeysService, toApiKeySummary } from './api-keys.service';

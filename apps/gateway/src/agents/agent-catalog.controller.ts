@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AgentVoiceListDto, BackgroundAudioListDto, Subjects } from '@vap/contracts';
+import { AgentVoiceListDto, BackgroundAudioListDto } from '@vap/api';
+import { Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

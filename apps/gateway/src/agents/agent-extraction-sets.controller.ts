@@ -1,6 +1,7 @@
 import { Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { AgentDto, ErrorCode, Subjects } from '@vap/contracts';
+import { AgentDto } from '@vap/api';
+import { ErrorCode, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

@@ -5,11 +5,10 @@ import {
   AgentDto,
   AgentListDto,
   CreateAgentDto,
-  ErrorCode,
   ListAgentsQueryDto,
-  Subjects,
   UpdateAgentDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { ErrorCode, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

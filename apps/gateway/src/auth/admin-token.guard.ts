@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { AppError, ErrorCode } from '@vap/contracts';
+import { AppError, ErrorCode } from '@vap/messages';
 import { GatewayConfig } from '../config/gateway.config';
 import { clientAddress } from '../http/client-address';
 import { secretsEqual } from './api-key-secrets';

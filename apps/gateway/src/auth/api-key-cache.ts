@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Subscription } from 'nats';
-import { DomainEvent, DomainEvents, PartnerContext } from '@vap/contracts';
+import { DomainEvent, DomainEvents, PartnerContext } from '@vap/messages';
 import { decodeJson, encodeJson, NatsConnectionService } from '@vap/messaging';
 import { GatewayConfig } from '../config/gateway.config';
 

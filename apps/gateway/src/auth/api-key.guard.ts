@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import { AppError, ErrorCode } from '@vap/contracts';
+import { AppError, ErrorCode } from '@vap/messages';
 import { ApiKeysService } from '../accounts/api-keys.service';
 import { AddressRateLimiter } from '../rate-limit/address-rate-limit';
 import { AuthenticatedRequest } from './auth-context';

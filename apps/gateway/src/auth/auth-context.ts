@@ -1,6 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { PartnerContext } from '@vap/contracts';
+import { PartnerContext } from '@vap/messages';
 
 export interface AuthContext {
   partnerId: string;

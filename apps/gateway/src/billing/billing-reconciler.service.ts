@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { Subjects, UnbilledChargesPage } from '@vap/contracts';
+import { Subjects, UnbilledChargesPage } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { PeriodicTask } from '@vap/runtime';

@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { BalanceDto } from '@vap/contracts';
+import { BalanceDto } from '@vap/api';
 import { PartnersService, paiseToRupees } from '../accounts/partners.service';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { callChargeReference, DomainEvents } from '@vap/contracts';
+import { callChargeReference, DomainEvents } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { toPartnerDto } from '../accounts/partners.service';
 import { LedgerEntry } from '../accounts/entities/ledger-entry.entity';

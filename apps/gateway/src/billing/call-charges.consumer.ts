@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { DomainEvent, DomainEvents, SessionCompletedData } from '@vap/contracts';
+import { DomainEvent, DomainEvents, SessionCompletedData } from '@vap/messages';
 import { OnDomainEvent } from '@vap/messaging';
 import { CallChargeService } from './call-charge.service';
 

@@ -1,7 +1,7 @@
 import { All, Controller, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Subjects } from '@vap/contracts';
+import { Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { Public } from '@vap/runtime';
 import { CALLBACKS_PATH } from './callbacks.route';

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { CarrierCallbackIngest, CarrierCallbackReply } from '@vap/contracts';
+import { CarrierCallbackIngest, CarrierCallbackReply } from '@vap/messages';
 
 /** Request headers with lower-case names; repeated headers joined as HTTP folds them. */
 export function headersOf(req: Request): Record<string, string> {

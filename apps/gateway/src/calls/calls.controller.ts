@@ -4,13 +4,12 @@ import type { Request, Response } from 'express';
 import {
   CallDto,
   CallListDto,
-  ErrorCode,
   ListCallsQueryDto,
   RecordingUrlDto,
   StartCallCommand,
   StartCallDto,
-  Subjects,
-} from '@vap/contracts';
+} from '@vap/api';
+import { ErrorCode, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

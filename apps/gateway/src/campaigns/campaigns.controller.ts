@@ -6,22 +6,18 @@ import {
   CAMPAIGN_ID_EXAMPLE,
   CampaignDeletedDto,
   CampaignDto,
-  CampaignId,
   CampaignListDto,
   ContactListDto,
   contactRowsFromCsv,
   ContactsUploadReportDto,
   CreateCampaignDto,
-  createValidationPipe,
-  ErrorCode,
   ListCampaignsQueryDto,
   ListContactsQueryDto,
-  MESSAGE_BATCH_BYTES,
   StartCampaignDto,
-  Subjects,
   UpdateCampaignDto,
-} from '@vap/contracts';
-import { RpcClient } from '@vap/messaging';
+} from '@vap/api';
+import { CampaignId, ErrorCode, MESSAGE_BATCH_BYTES, Subjects } from '@vap/messages';
+import { createValidationPipe, RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';

@@ -2,8 +2,8 @@ import {
   CAMPAIGN_CSV_BODY_LIMIT,
   CAMPAIGN_MAX_CONTACTS_PER_UPLOAD,
   CONTACT_VARIABLES_MAX_BYTES,
-  MESSAGE_BATCH_BYTES,
-} from '@vap/contracts';
+} from '@vap/api';
+import { MESSAGE_BATCH_BYTES } from '@vap/messages';
 
 /** OpenAPI texts of the campaign routes: the state table and the dispatch rules partners rely on. */
 export const CAMPAIGN_DESCRIPTION = `

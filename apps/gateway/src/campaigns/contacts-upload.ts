@@ -6,10 +6,8 @@ import {
   ContactRowReportDto,
   contactsUploadReport,
   ContactsUploadReportDto,
-  messageBatches,
-  PartnerContext,
-  Subjects,
-} from '@vap/contracts';
+} from '@vap/api';
+import { messageBatches, PartnerContext, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 
 type BatchRow = AddContactsBatch['rows'][number];

@@ -1,11 +1,7 @@
 import { Body, Controller, Get, Patch } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import {
-  ContactPolicySettingsDto,
-  ErrorCode,
-  Subjects,
-  UpdateContactPolicySettingsDto,
-} from '@vap/contracts';
+import { ContactPolicySettingsDto, UpdateContactPolicySettingsDto } from '@vap/api';
+import { ErrorCode, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

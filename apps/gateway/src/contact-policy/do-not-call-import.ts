@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import {
+  doNotCallEntryOf,
   DoNotCallImportBatch,
+  doNotCallImportReport,
   DoNotCallImportReportDto,
   DoNotCallImportRowDto,
-  doNotCallEntryOf,
-  doNotCallImportReport,
   judgeDoNotCallRow,
-  messageBatches,
-  PartnerContext,
-  Subjects,
-} from '@vap/contracts';
+} from '@vap/api';
+import { messageBatches, PartnerContext, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 
 type BatchRow = DoNotCallImportBatch['rows'][number];

@@ -6,14 +6,12 @@ import { pipeline } from 'node:stream/promises';
 import { Gauge } from 'prom-client';
 import {
   CAMPAIGN_CSV_BODY_LIMIT,
-  createValidationPipe,
   CreateDoNotCallDto,
   DO_NOT_CALL_CSV_COLUMNS,
   DO_NOT_CALL_ID_EXAMPLE,
   DO_NOT_CALL_IMPORT_MAX_ROWS,
   DoNotCallDeletedDto,
   DoNotCallEntryDto,
-  DoNotCallId,
   DoNotCallExportPage,
   DoNotCallImportDto,
   DoNotCallImportReportDto,
@@ -21,13 +19,12 @@ import {
   DoNotCallLookupDto,
   DoNotCallLookupQueryDto,
   doNotCallRowsFromCsv,
-  ErrorCode,
   formatCsv,
   ListDoNotCallQueryDto,
-  Subjects,
   UpdateDoNotCallDto,
-} from '@vap/contracts';
-import { RpcClient } from '@vap/messaging';
+} from '@vap/api';
+import { DoNotCallId, ErrorCode, Subjects } from '@vap/messages';
+import { createValidationPipe, RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { idParam } from '../http/id-param';

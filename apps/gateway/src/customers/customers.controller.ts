@@ -3,12 +3,11 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   CreateCustomerDto,
   CustomerDto,
-  CustomerId,
   CustomerListDto,
-  ErrorCode,
   ListCustomersQueryDto,
   UpdateCustomerDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { CustomerId, ErrorCode } from '@vap/messages';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';

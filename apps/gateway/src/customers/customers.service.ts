@@ -3,15 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
-  AppError,
   CreateCustomerDto,
   CustomerDto,
-  CustomerId,
   CustomerListDto,
-  DomainEvents,
   ListCustomersQueryDto,
   UpdateCustomerDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError, CustomerId, DomainEvents } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { keysetPage, isUniqueViolation, tableOf } from '@vap/persistence';
 import { Customer } from './entities/customer.entity';

@@ -9,10 +9,9 @@ import {
   DocumentListDto,
   DocumentMessageDto,
   DocumentUploadDto,
-  ErrorCode,
   ListDocumentsQueryDto,
-  Subjects,
-} from '@vap/contracts';
+} from '@vap/api';
+import { ErrorCode, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

@@ -2,16 +2,14 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   CreateExtractionSetDto,
-  ErrorCode,
   ExtractionSetDeletedDto,
   ExtractionSetDto,
-  ExtractionSetId,
   ExtractionSetListDto,
   FromAgentDto,
   ListExtractionSetsQueryDto,
-  Subjects,
   UpdateExtractionSetDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { ErrorCode, ExtractionSetId, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

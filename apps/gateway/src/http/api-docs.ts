@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { ERROR_CODE_DESCRIPTIONS, ErrorCode, statusOf } from '@vap/contracts';
+import { ERROR_CODE_DESCRIPTIONS, ErrorCode, statusOf } from '@vap/messages';
 import { documentGatewayFailures } from './openapi-gateway-failures';
 import { exactNullables } from './openapi-nullable';
 import { closeRequestBodies } from './openapi-request-bodies';

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { json } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AppError, ErrorCode } from '@vap/contracts';
+import { AppError, ErrorCode } from '@vap/messages';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ErrorCode, ErrorEnvelope } from '@vap/contracts';
+import { ErrorEnvelope } from '@vap/api';
+import { ErrorCode } from '@vap/messages';
 
 /**
  * Requests Node's HTTP parser refuses before Express sees them (a URL or headers over the size limit, a

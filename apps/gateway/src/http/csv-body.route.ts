@@ -1,6 +1,6 @@
 import { text } from 'express';
 import type { RequestHandler } from 'express';
-import { CAMPAIGN_CSV_BODY_LIMIT } from '@vap/contracts';
+import { CAMPAIGN_CSV_BODY_LIMIT } from '@vap/api';
 import { API_PREFIX } from './api-docs';
 import { jsonOnly, refuseInvalidUtf8 } from './body-parsers';
 

@@ -1,7 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
-import { AppError, ErrorCode, ErrorEnvelope } from '@vap/contracts';
+import { ErrorEnvelope } from '@vap/api';
+import { AppError, ErrorCode } from '@vap/messages';
 
 /** body-parser and express signal their failures with a `type` and a `status`. */
 interface ParserError {

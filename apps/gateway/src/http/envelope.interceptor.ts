@@ -1,6 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { map, Observable } from 'rxjs';
-import { ok } from '@vap/contracts';
+import { ok } from '@vap/api';
 
 /** Wraps what an API handler returns in the success envelope; health and metrics keep their own formats. */
 @Injectable()

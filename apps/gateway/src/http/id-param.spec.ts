@@ -1,5 +1,5 @@
 import { ArgumentMetadata } from '@nestjs/common';
-import { AppError, CampaignId, ErrorCode } from '@vap/contracts';
+import { AppError, CampaignId, ErrorCode } from '@vap/messages';
 import { idParam } from './id-param';
 
 const UUID = '6d0b3f0c-6a0e-4a8e-9a55-0d7f4c1f2b11';

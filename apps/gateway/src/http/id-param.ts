@@ -1,5 +1,5 @@
 import { PipeTransform } from '@nestjs/common';
-import { AppError, isUuid, PrefixedId } from '@vap/contracts';
+import { AppError, isUuid, PrefixedId } from '@vap/messages';
 
 /**
  * The pipe of an id path parameter: `@Param('id', idParam('Agent'))`, or with the id's prefix

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, ErrorDetail } from '@vap/contracts';
+import { AppError, ErrorDetail } from '@vap/messages';
 
 /**
  * How deep a request's JSON may nest. The deepest documented body is far shallower; unbounded nesting

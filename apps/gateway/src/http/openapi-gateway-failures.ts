@@ -1,6 +1,6 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { ResponsesObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ERROR_CODE_DESCRIPTIONS, ErrorCode, statusOf } from '@vap/contracts';
+import { ERROR_CODE_DESCRIPTIONS, ErrorCode, statusOf } from '@vap/messages';
 
 const ENVELOPE = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelopeDto' } } };
 

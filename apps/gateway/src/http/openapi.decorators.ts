@@ -1,6 +1,7 @@
 import { applyDecorators, Type } from '@nestjs/common';
 import { ApiBearerAuth, ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { ERROR_CODE_DESCRIPTIONS, ErrorCode, ErrorEnvelopeDto, statusOf } from '@vap/contracts';
+import { ErrorEnvelopeDto } from '@vap/api';
+import { ERROR_CODE_DESCRIPTIONS, ErrorCode, statusOf } from '@vap/messages';
 
 /** Documents a 200 whose body is `{ success: true, data: <model> }`. */
 export function ApiEnvelope(model: Type<unknown>, description = 'Success') {

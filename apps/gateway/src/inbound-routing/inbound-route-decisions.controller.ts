@@ -1,13 +1,12 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
-  ErrorCode,
   InboundRouteDecisionDto,
   InboundRouteDecisionListDto,
   ListInboundRouteDecisionsQueryDto,
   SandboxInboundCallDto,
-  Subjects,
-} from '@vap/contracts';
+} from '@vap/api';
+import { ErrorCode, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

@@ -2,14 +2,12 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@ne
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   CreateInboundRoutePolicyDto,
-  ErrorCode,
   InboundRoutePolicyDeletedDto,
   InboundRoutePolicyDto,
-  InboundRoutePolicyId,
   InboundRoutePolicyListDto,
-  Subjects,
   UpdateInboundRoutePolicyDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { ErrorCode, InboundRoutePolicyId, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

@@ -3,13 +3,11 @@ import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   AgentKnowledgeDocumentListDto,
   DocumentMessageDto,
-  ErrorCode,
-  KB_THRESHOLD_MIN_SCORE,
   KnowledgeSearchDto,
   KnowledgeSearchResponseDto,
   LinkAgentDocumentsDto,
-  Subjects,
-} from '@vap/contracts';
+} from '@vap/api';
+import { ErrorCode, KB_THRESHOLD_MIN_SCORE, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

@@ -1,17 +1,15 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
-  ErrorCode,
   ImportPhoneNumberDto,
   ListPhoneNumbersQueryDto,
   PHONE_NUMBER_ID_EXAMPLE,
   PhoneNumberDeletedDto,
   PhoneNumberDto,
-  PhoneNumberId,
   PhoneNumberListDto,
-  Subjects,
   UpdatePhoneNumberDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { ErrorCode, PhoneNumberId, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

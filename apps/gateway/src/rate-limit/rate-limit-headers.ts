@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { AppError, ErrorCode } from '@vap/contracts';
+import { AppError, ErrorCode } from '@vap/messages';
 import { RateLimitResult, WINDOW_SECONDS } from './rate-limit.service';
 
 /**

@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CreateResellerLinkConnectionDto, ErrorCode, Subjects, TelephonyConnectionDto } from '@vap/contracts';
+import { CreateResellerLinkConnectionDto, TelephonyConnectionDto } from '@vap/api';
+import { ErrorCode, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { Public } from '@vap/runtime';
 import { PartnersService } from '../accounts/partners.service';

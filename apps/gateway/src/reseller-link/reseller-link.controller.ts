@@ -1,6 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorCode, ResellerCallRoutingDto, ResellerCallRoutingQueryDto, Subjects } from '@vap/contracts';
+import { ResellerCallRoutingDto, ResellerCallRoutingQueryDto } from '@vap/api';
+import { ErrorCode, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

@@ -5,10 +5,9 @@ import {
   CarrierACredentialsSavedDto,
   CarrierBCredentialsDto,
   CarrierBCredentialsSavedDto,
-  ErrorCode,
-  Subjects,
   TelephonyConnectionListDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { ErrorCode, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

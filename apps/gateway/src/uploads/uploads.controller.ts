@@ -2,7 +2,8 @@ import { Controller, Get, HttpCode, Inject, Param, Put, Req, Res } from '@nestjs
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { AppError, DOCUMENT_MIME_TYPES, ErrorCode } from '@vap/contracts';
+import { DOCUMENT_MIME_TYPES } from '@vap/api';
+import { AppError, ErrorCode } from '@vap/messages';
 import { Public } from '@vap/runtime';
 import {
   BLOB_STORAGE,

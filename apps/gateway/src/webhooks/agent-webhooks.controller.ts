@@ -4,11 +4,10 @@ import {
   AgentWebhooksDto,
   AgentWebhooksUpdatedDto,
   CreateAgentWebhookEndpointDto,
-  ErrorCode,
-  Subjects,
   UpdateAgentWebhooksDto,
   WebhookEndpointWithSecretDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { ErrorCode, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

@@ -1,6 +1,7 @@
 import { Body, Controller, Put } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ErrorCode, LegacyWebhookDto, LegacyWebhookResultDto, Subjects } from '@vap/contracts';
+import { LegacyWebhookDto, LegacyWebhookResultDto } from '@vap/api';
+import { ErrorCode, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

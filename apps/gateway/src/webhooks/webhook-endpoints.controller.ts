@@ -2,9 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import {
   CreateWebhookEndpointDto,
-  ErrorCode,
   ListWebhookDeliveriesQueryDto,
-  Subjects,
   UpdateWebhookEndpointDto,
   WebhookDeliveryDto,
   WebhookDeliveryListDto,
@@ -12,7 +10,8 @@ import {
   WebhookEndpointDto,
   WebhookEndpointListDto,
   WebhookEndpointWithSecretDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { ErrorCode, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';

@@ -10,7 +10,7 @@ import {
   ValidatorConstraint,
   ValidatorConstraintInterface,
 } from 'class-validator';
-import { LONGEST_CALL_SECS } from '@vap/contracts';
+import { LONGEST_CALL_SECS, STT_PROVIDERS, TTS_PROVIDERS } from '@vap/messages';
 import { addressRange } from '@vap/egress';
 import { MediaBaseUrlConstraint } from '@vap/media';
 import { BaseServiceConfig, BoolSetting, DevelopmentValue, IntSetting } from '@vap/runtime';
@@ -21,7 +21,6 @@ import {
   SecretsKeyConstraint,
   streamTokenKeyOf,
 } from '@vap/secrets';
-import { STT_PROVIDERS, TTS_PROVIDERS } from '@vap/contracts';
 import { providerListProblem, providerNames } from '../providers/speech-settings';
 
 const httpUrl = /^https?:\/\/[^\s]+$/;

@@ -2,7 +2,7 @@
 // rows (agents service) name the assets; the audio is synthesised here from a seed derived from the id, so every
 // asset sounds different, the same asset sounds the same on every replica, and no binary ships with the image.
 
-import { AgentDefaults } from '@vap/contracts';
+import { AgentDefaults } from '@vap/messages';
 import { AmbienceLoop, synthesizeOfficeAmbience } from '@vap/media';
 
 /** Seconds of ambience rendered per asset before it loops (the seam is crossfaded). */

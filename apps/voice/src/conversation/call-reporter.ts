@@ -1,4 +1,4 @@
-import type { KnowledgeSearchResponseDto, VoiceTranscriptRequest } from '@vap/contracts';
+import type { KnowledgeSearchReply, VoiceTranscriptRequest } from '@vap/messages';
 
 /**
  * What a live conversation tells the calls service (the owner of the call) and asks of it: the voice
@@ -14,5 +14,5 @@ export interface CallReporter {
   /** Hang up through the carrier, with the call's end_call_reason. */
   hangup(reason: string): Promise<void>;
   /** The agent's knowledge base (agents service), for the search_knowledge_base tool. */
-  searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchResponseDto>;
+  searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchReply>;
 }

@@ -1,4 +1,4 @@
-import type { AgentSettings, TurnLatency, VoiceCallContext } from '@vap/contracts';
+import type { AgentSettings, TurnLatency, VoiceCallContext } from '@vap/messages';
 import type { MediaStreamCommand, MediaStreamEvent, PacingObserver } from '@vap/media';
 import type { BlobWriter } from '@vap/storage';
 import type { SttProvider } from '../providers/stt-provider';

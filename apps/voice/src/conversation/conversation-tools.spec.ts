@@ -1,4 +1,4 @@
-import type { KnowledgeSearchResultDto } from '@vap/contracts';
+import type { KnowledgeSearchHit } from '@vap/messages';
 import type { ChatDelta } from '@vap/llm';
 import { Phrases } from './conversation';
 import { CallHarness } from './testing/conversation-harness';
@@ -8,7 +8,7 @@ const toolCall = (name: string, args: Record<string, unknown> = {}, id = `call-$
   call: { id, name, arguments: args },
 });
 
-const result = (content: string, score: number, extra: Partial<KnowledgeSearchResultDto> = {}) =>
+const result = (content: string, score: number, extra: Partial<KnowledgeSearchHit> = {}) =>
   ({
     chunk_id: `chunk-${score}`,
     document_id: 'doc-1',
@@ -19,7 +19,7 @@ const result = (content: string, score: number, extra: Partial<KnowledgeSearchRe
     summary: 'How refunds work.',
     formatted: content,
     ...extra,
-  }) satisfies KnowledgeSearchResultDto;
+  }) satisfies KnowledgeSearchHit;
 
 describe('conversation: tools', () => {
   let call: CallHarness | undefined;

@@ -10,7 +10,7 @@ import type {
   TurnLatency,
   TurnProviders,
   VoiceTranscriptRequest,
-} from '@vap/contracts';
+} from '@vap/messages';
 import type { ChatMessage, ToolCall, ToolSpec } from '@vap/llm';
 import type { AmbienceLoop, MediaStreamEvent } from '@vap/media';
 import type { SttProvider } from '../providers/stt-provider';

@@ -2,7 +2,7 @@
 // first sentence is spoken while the model is still writing), and collect the tool calls it makes. A model that
 // fails before any of the round's reply was spoken hands the round over to the fallback model.
 
-import type { LlmProviderName } from '@vap/contracts';
+import type { LlmProviderName } from '@vap/messages';
 import type { ChatModel, ChatRequest, ToolCall } from '@vap/llm';
 import type { ProviderChain } from './provider-chain';
 import { Aborted, ProviderFailure, withProviderTimeout } from './provider-failure';

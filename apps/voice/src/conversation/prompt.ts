@@ -1,7 +1,7 @@
 // The agent's system prompt for a live call: the partner's prompt with the call's pre-call variables filled in,
 // plus the sections the enabled tools and the spoken languages need.
 
-import type { AgentSettings, SpokenLanguage } from '@vap/contracts';
+import type { AgentSettings, SpokenLanguage } from '@vap/messages';
 
 const LANGUAGE_NAMES: Record<SpokenLanguage, string> = {
   en: 'English',

@@ -1,8 +1,8 @@
-import type { KnowledgeSearchResponseDto } from '@vap/contracts';
+import type { KnowledgeSearchReply } from '@vap/messages';
 import { agentSettings } from './testing/conversation-harness';
 import { conversationTools, formatKnowledgeResults, toolAckPhrase } from './tools';
 
-const response = (scores: number[]): KnowledgeSearchResponseDto => ({
+const response = (scores: number[]): KnowledgeSearchReply => ({
   agent_id: 'a',
   query: 'q',
   threshold: 'low',

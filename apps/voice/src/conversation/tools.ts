@@ -1,13 +1,8 @@
 // The tools the agent's language model may call during a call (only those the agent's fields enable), how a
 // knowledge-base result is handed back to it, and what the agent says while a slow tool runs.
 
-import {
-  KB_THRESHOLD_MIN_SCORE,
-  type AgentSettings,
-  type KnowledgeSearchResponseDto,
-  type KnowledgeSearchResultDto,
-  type ToolAckConfigDto,
-} from '@vap/contracts';
+import { KB_THRESHOLD_MIN_SCORE } from '@vap/messages';
+import type { AgentSettings, KnowledgeSearchHit, KnowledgeSearchReply, ToolAckConfig } from '@vap/messages';
 import type { ToolSpec } from '@vap/llm';
 
 export const END_CALL_TOOL = 'end_call';
@@ -67,7 +62,7 @@ export function conversationTools(agent: AgentSettings): ToolSpec[] {
 /** Renders kb_result_format for one result: {placeholder} is replaced, {{ and }} are literal braces. */
 function renderResultFormat(
   format: string,
-  result: KnowledgeSearchResultDto,
+  result: KnowledgeSearchHit,
   rank: number,
   includeSummary: boolean,
 ): string {
@@ -92,7 +87,7 @@ function renderResultFormat(
  * medium), each rendered with kb_result_format (or its content, with the document's summary when
  * kb_include_summaries), best first.
  */
-export function formatKnowledgeResults(response: KnowledgeSearchResponseDto, agent: AgentSettings): string {
+export function formatKnowledgeResults(response: KnowledgeSearchReply, agent: AgentSettings): string {
   const minScore = KB_THRESHOLD_MIN_SCORE[agent.kb_threshold ?? 'medium'];
   const kept = response.results.filter((r) => r.score >= minScore);
   if (kept.length === 0) return 'No relevant information was found in the knowledge base.';
@@ -118,7 +113,7 @@ const DYNAMIC_ACK_DEFAULT = 'One moment, please.';
  * Static mode picks one of the partner's phrases; dynamic mode a short phrase that fits the tool.
  */
 export function toolAckPhrase(
-  config: ToolAckConfigDto | null,
+  config: ToolAckConfig | null,
   tool: string,
   random: () => number = Math.random,
 ): string | null {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { VoiceReplicaHeartbeat } from '@vap/contracts';
+import { VoiceReplicaHeartbeat } from '@vap/messages';
 import { HeartbeatBucket, NatsConnectionService } from '@vap/messaging';
 
 /**

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
-import { MediaStreamEndReasons, type VoiceCallContext } from '@vap/contracts';
+import { MediaStreamEndReasons } from '@vap/messages';
+import type { VoiceCallContext } from '@vap/messages';
 import { MediaStreamEvent, mediaStreamCodec } from '@vap/media';
 import type { ConversationResult, LiveConversation, MediaTransport } from '../conversation';
 import { cutStreams, ignoredStreamMessages, inboundAudioDropped } from '../metrics/voice.metrics';

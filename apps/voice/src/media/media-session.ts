@@ -1,5 +1,6 @@
 import type { RawData, WebSocket } from 'ws';
-import { MediaStreamEndReasons, type MediaStreamEndReason, type VoiceCallContext } from '@vap/contracts';
+import { MediaStreamEndReasons } from '@vap/messages';
+import type { MediaStreamEndReason, VoiceCallContext } from '@vap/messages';
 import {
   MediaClockBudget,
   MediaStreamCodec,

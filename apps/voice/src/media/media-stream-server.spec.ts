@@ -12,11 +12,11 @@ import {
   ErrorCode,
   RpcReply,
   RpcRequest,
+  STREAM_TAKEN_DETAIL,
   VoiceAttachRequest,
   VoiceCallContext,
-  STREAM_TAKEN_DETAIL,
   VoiceEndedRequest,
-} from '@vap/contracts';
+} from '@vap/messages';
 import { issueStreamToken, STREAM_CLOSE_REPLICA_FULL } from '@vap/media';
 import { validateConfigs, withServiceConfigs } from '@vap/runtime';
 import { mediaStreamTokenKey, streamTokenKeyOf } from '@vap/secrets';

@@ -3,7 +3,7 @@ import { IncomingMessage, Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { SpanKind } from '@opentelemetry/api';
 import { WebSocket, WebSocketServer } from 'ws';
-import { MessageHeaders } from '@vap/contracts';
+import { MessageHeaders } from '@vap/messages';
 import { inSpan, RequestContext } from '@vap/messaging';
 import { refusedUpgrades } from '../metrics/voice.metrics';
 import { REFUSAL_CLOSE } from './stream-admission';

@@ -1,7 +1,7 @@
 // The addressed session commands over real NATS: the replica holding a call's session answers for it, nobody
 // else does (voice.session.end: the farewell; voice.session.answered_by: a late machine answer).
 import { randomBytes } from 'node:crypto';
-import { AddressedSubjects, AnsweredBy, AppError, ErrorCode } from '@vap/contracts';
+import { AddressedSubjects, AnsweredBy, AppError, ErrorCode } from '@vap/messages';
 import { AddressedCommandServer, NatsConnectionService, RpcClient } from '@vap/messaging';
 import { Phrases } from '../conversation';
 import { CallHarness } from '../conversation/testing/conversation-harness';

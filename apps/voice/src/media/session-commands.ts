@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
-  ANSWERED_BY_VALUES,
   AddressedSubjects,
+  ANSWERED_BY_VALUES,
   AppError,
   VoiceAnsweredByReply,
   VoiceAnsweredByRequest,
@@ -9,7 +9,7 @@ import {
   VoiceSessionEndRequest,
   VoiceSessionTerminateReply,
   VoiceSessionTerminateRequest,
-} from '@vap/contracts';
+} from '@vap/messages';
 import { AddressedCommandServer } from '@vap/messaging';
 import type { MediaSession } from './media-session';
 

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { AppError, STREAM_TAKEN_DETAIL, Subjects, VoiceCallContext } from '@vap/contracts';
+import { AppError, STREAM_TAKEN_DETAIL, Subjects, VoiceCallContext } from '@vap/messages';
 import type { RpcClient } from '@vap/messaging';
 import {
   MediaStreamRequest,

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
-import type { TurnLatency } from '@vap/contracts';
+import type { TurnLatency } from '@vap/messages';
 import type { PacingObserver } from '@vap/media';
 import type { TurnLatencySink } from '../conversation';
 

@@ -5,7 +5,7 @@ import { OfflineSttProvider } from './offline-stt.provider';
 import { OfflineTtsProvider } from './offline-tts.provider';
 import { OpenAiSttProvider } from './openai-stt.provider';
 import { OpenAiTtsProvider } from './openai-tts.provider';
-import { STT_PROVIDERS, TTS_PROVIDERS } from '@vap/contracts';
+import { STT_PROVIDERS, TTS_PROVIDERS } from '@vap/messages';
 import {
   providerListProblem,
   providerNames,

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '@vap/contracts';
+import { AppError, ErrorCode } from '@vap/messages';
 
 export type ProviderKind = 'stt' | 'tts' | 'llm';
 

@@ -1,4 +1,4 @@
-import { Subjects, VoiceCallContext, VoiceConfigurationDto } from '@vap/contracts';
+import { Subjects, VoiceCallContext, VoiceConfiguration } from '@vap/messages';
 import type { RpcClient } from '@vap/messaging';
 import type { TtsVoice } from '../providers';
 
@@ -6,7 +6,7 @@ import type { TtsVoice } from '../providers';
 export const OFFLINE_VOICE_ID = 'offline';
 
 /** The voice to synthesize with: the catalog's entry for the agent's voice_id, as the partner sees the catalog. */
-export function ttsVoiceOf(voice: VoiceConfigurationDto): TtsVoice {
+export function ttsVoiceOf(voice: VoiceConfiguration): TtsVoice {
   return {
     providerVoiceId: voice.provider_voice_id,
     model: voice.model_name,

@@ -1,4 +1,4 @@
-import type { VoiceCallContext } from '@vap/contracts';
+import type { VoiceCallContext } from '@vap/messages';
 import type { BlobStorage, BlobWriter } from '@vap/storage';
 import { WAV_HEADER_BYTES } from '../conversation/call-recorder';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connect, NatsConnection } from 'nats';
-import { AppError, RpcReply, RpcRequest, VoiceCallContext, VoiceEndedRequest } from '@vap/contracts';
+import { AppError, RpcReply, RpcRequest, VoiceCallContext, VoiceEndedRequest } from '@vap/messages';
 import { NatsConnectionService, RpcClient } from '@vap/messaging';
 import { recordingKey } from './call-recording';
 import { reportEnded } from './ended-report';

@@ -1,4 +1,4 @@
-import { Subjects, VoiceCallContext, VoiceEndedRequest } from '@vap/contracts';
+import { Subjects, VoiceCallContext, VoiceEndedRequest } from '@vap/messages';
 import type { RpcClient } from '@vap/messaging';
 import type { ConversationResult } from '../conversation';
 import { recordingKey } from './call-recording';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { connect, NatsConnection } from 'nats';
-import { AppError, RpcReply, RpcRequest, VoiceCallContext, VoiceTranscriptRequest } from '@vap/contracts';
+import { AppError, RpcReply, RpcRequest, VoiceCallContext, VoiceTranscriptRequest } from '@vap/messages';
 import { NatsConnectionService, RpcClient } from '@vap/messaging';
 import { RpcCallReporter } from './rpc-call-reporter';
 

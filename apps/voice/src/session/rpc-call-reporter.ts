@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  KnowledgeSearchResponseDto,
-  Subjects,
-  VoiceCallContext,
-  VoiceTranscriptRequest,
-} from '@vap/contracts';
+import { KnowledgeSearchReply, Subjects, VoiceCallContext, VoiceTranscriptRequest } from '@vap/messages';
 import type { RpcClient } from '@vap/messaging';
 import type { CallReporter } from '../conversation';
 import { REPORT_RETRY_WINDOW_MS, RetryOptions, untilAcknowledged } from './until-acknowledged';
@@ -65,7 +60,7 @@ export class RpcCallReporter implements CallReporter {
     });
   }
 
-  searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchResponseDto> {
+  searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchReply> {
     return this.rpc.request(Subjects.agents.knowledgeSearch, this.context.partnerId, {
       agentId: this.context.agentId,
       query,

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError } from '@vap/contracts';
+import { AppError } from '@vap/messages';
 
 /**
  * How long a report of a call (a transcript line, the end of the stream) is retried before it is given up:

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { AgentWebhookFlagChangedEvent, AppError, DomainEvents, ErrorCode } from '@vap/contracts';
+import { AgentWebhookFlagChangedEvent } from '@vap/api';
+import { AppError, DomainEvents, ErrorCode } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { lockScope } from '../common/scope-lock';
 import { WebhookEndpoint } from '../endpoints/entities/webhook-endpoint.entity';

@@ -1,10 +1,6 @@
 import { Controller } from '@nestjs/common';
-import {
-  AgentFlagSetCommand,
-  AgentWebhooksCreateRequest,
-  AgentWebhooksUpdateRequest,
-  Subjects,
-} from '@vap/contracts';
+import { AgentFlagSetCommand, AgentWebhooksCreateRequest, AgentWebhooksUpdateRequest } from '@vap/api';
+import { Subjects } from '@vap/messages';
 import { Command, Data, PartnerId, RpcClient } from '@vap/messaging';
 import { assertOwnAgent } from '@vap/messaging';
 import { WebhookEndpointsService } from '../endpoints/webhook-endpoints.service';

@@ -1,12 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import {
-  AgentFlagSetResult,
-  AgentWebhooksDto,
-  AgentWebhooksUpdatedDto,
-  WEBHOOK_EVENT_TYPES,
-} from '@vap/contracts';
+import { AgentFlagSetResult, AgentWebhooksDto, AgentWebhooksUpdatedDto, WEBHOOK_EVENT_TYPES } from '@vap/api';
 import { assertOwnAgent, RpcClient } from '@vap/messaging';
 import { WebhookEndpointsService } from '../endpoints/webhook-endpoints.service';
 import { AgentFlagService } from './agent-flag.service';

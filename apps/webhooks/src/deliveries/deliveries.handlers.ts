@@ -1,5 +1,6 @@
 import { Controller } from '@nestjs/common';
-import { ByIdRequest, ListWebhookDeliveriesRequest, Subjects } from '@vap/contracts';
+import { ListWebhookDeliveriesRequest } from '@vap/api';
+import { ByIdRequest, Subjects } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
 import { DeliveriesService } from './deliveries.service';
 

@@ -3,15 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
-  AppError,
-  ErrorCode,
   ListWebhookDeliveriesQueryDto,
   WebhookDeliveryDetailDto,
   WebhookDeliveryDto,
   WebhookDeliveryListDto,
   WebhookPayload,
   WebhookTestData,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError, ErrorCode } from '@vap/messages';
 import { KeysetColumns, KeysetPager, tableOf, wakeAfterCommit } from '@vap/persistence';
 import { WebhookEndpoint } from '../endpoints/entities/webhook-endpoint.entity';
 import { DELIVERIES_CHANNEL, DeliveryQueueRepository } from './delivery-queue.repository';

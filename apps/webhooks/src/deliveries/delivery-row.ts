@@ -1,4 +1,4 @@
-import { WebhookDeliveryAttemptDto, WebhookDeliveryDto, WebhookDeliveryStatus } from '@vap/contracts';
+import { WebhookDeliveryAttemptDto, WebhookDeliveryDto, WebhookDeliveryStatus } from '@vap/api';
 
 /** A row of webhooks.deliveries as raw queries return it. */
 export interface DeliveryRow {

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { WEBHOOK_HEADERS, webhookSignature } from '@vap/contracts';
+import { WEBHOOK_HEADERS, webhookSignature } from '@vap/api';
 import { FetchTimeoutError, PrivateNetworkGuard, PublicHttpClient } from '@vap/egress';
 import { WebhooksConfig } from '../config/webhooks.config';
 import { parseRetryAfter } from './retry-policy';

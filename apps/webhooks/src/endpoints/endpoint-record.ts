@@ -1,4 +1,4 @@
-import { WebhookEndpointDto } from '@vap/contracts';
+import { WebhookEndpointDto } from '@vap/api';
 import { WebhookEndpoint } from './entities/webhook-endpoint.entity';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

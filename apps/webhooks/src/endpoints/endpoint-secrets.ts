@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { WEBHOOK_SECRET_PREFIX } from '@vap/contracts';
+import { WEBHOOK_SECRET_PREFIX } from '@vap/api';
 import { SecretBox } from '@vap/secrets';
 import { WebhooksConfig } from '../config/webhooks.config';
 

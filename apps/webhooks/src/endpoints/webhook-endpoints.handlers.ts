@@ -1,12 +1,6 @@
 import { Controller } from '@nestjs/common';
-import {
-  ByIdRequest,
-  CreateWebhookEndpointDto,
-  LegacyWebhookDto,
-  Subjects,
-  UpdateRequest,
-  UpdateWebhookEndpointDto,
-} from '@vap/contracts';
+import { CreateWebhookEndpointDto, LegacyWebhookDto, UpdateWebhookEndpointDto } from '@vap/api';
+import { ByIdRequest, Subjects, UpdateRequest } from '@vap/messages';
 import { Command, Data, PartnerId, RpcClient } from '@vap/messaging';
 import { assertOwnAgent } from '@vap/messaging';
 import { WebhookEndpointsService } from './webhook-endpoints.service';

@@ -3,8 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import {
-  AppError,
-  ErrorCode,
   LEGACY_WEBHOOK_LABEL,
   LegacyWebhookResultDto,
   MAX_WEBHOOK_ENDPOINTS_PER_SCOPE,
@@ -13,7 +11,8 @@ import {
   WebhookEndpointDto,
   WebhookEndpointListDto,
   WebhookEndpointWithSecretDto,
-} from '@vap/contracts';
+} from '@vap/api';
+import { AppError, ErrorCode } from '@vap/messages';
 import { inTransaction, WriteConflicts } from '@vap/persistence';
 import { AgentFlagService } from '../agent-flag/agent-flag.service';
 import { parseDuration } from '../config/duration';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { DomainEvent, WebhookPayload } from '@vap/contracts';
+import { WebhookPayload } from '@vap/api';
+import { DomainEvent } from '@vap/messages';
 import { AgentFlagService } from '../agent-flag/agent-flag.service';
 import { DeliveryEndpoint, NewDelivery } from '../deliveries/delivery-queue.repository';
 import { DeliveryWorkerService } from '../deliveries/delivery-worker.service';

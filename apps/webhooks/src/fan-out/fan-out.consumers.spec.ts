@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { STREAMED_WEBHOOK_EVENTS } from '@vap/contracts';
+import { STREAMED_WEBHOOK_EVENTS } from '@vap/api';
 import { ON_DOMAIN_EVENT } from '@vap/messaging';
 import { FanOutConsumers } from './fan-out.consumers';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { DomainEvent, DomainEvents } from '@vap/contracts';
+import { DomainEvent, DomainEvents } from '@vap/messages';
 import { OnDomainEventBatch } from '@vap/messaging';
 import { EventFanOutService } from './event-fan-out.service';
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { nanos, RetentionPolicy, StorageType } from 'nats';
-import { EVENT_SUBJECT_ROOT } from '@vap/contracts';
+import { EVENT_SUBJECT_ROOT } from '@vap/messages';
 import { NatsConnectionService } from '../nats-connection.service';
 import { DEFAULT_EVENT_RETENTION_MS, MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 

@@ -5,7 +5,7 @@ import { Injectable, INestApplicationContext, Module } from '@nestjs/common';
 import { DiscoveryModule, DiscoveryService, MetadataScanner, NestFactory, Reflector } from '@nestjs/core';
 import { DataSource, EntityManager } from 'typeorm';
 import { randomUUID } from 'node:crypto';
-import { DomainEvent } from '@vap/contracts';
+import { DomainEvent } from '@vap/messages';
 import { EventConsumerService } from './event-consumer.service';
 import { OnDomainEvent, OnDomainEventBatch } from './on-domain-event.decorator';
 import { OutboxService } from '../outbox/outbox.service';

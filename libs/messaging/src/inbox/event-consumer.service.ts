@@ -3,7 +3,7 @@ import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import { AckPolicy, ConsumerMessages, DeliverPolicy, JsMsg, Subscription } from 'nats';
 import { DataSource, EntityManager } from 'typeorm';
 import { randomUUID } from 'node:crypto';
-import { DomainEvent } from '@vap/contracts';
+import { DomainEvent } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { NatsConnectionService } from '../nats-connection.service';
 import { EventStreamService } from '../events/event-stream.service';

@@ -3,7 +3,7 @@
 // handled.
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { DomainEvent } from '@vap/contracts';
+import { DomainEvent } from '@vap/messages';
 import { MessagingTestKit, TEST_SCHEMA } from '../testing/messaging-test-kit';
 import { EventConsumerService } from './event-consumer.service';
 import { InboxPrunerService } from './inbox-pruner.service';

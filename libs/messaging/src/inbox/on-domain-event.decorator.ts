@@ -1,6 +1,6 @@
 import { SetMetadata } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { DomainEvent, EventPayload, EventSubject } from '@vap/contracts';
+import { DomainEvent, EventPayload, EventSubject } from '@vap/messages';
 
 export const ON_DOMAIN_EVENT = Symbol('ON_DOMAIN_EVENT');
 

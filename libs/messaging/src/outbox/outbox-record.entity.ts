@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
-import { DomainEvent } from '@vap/contracts';
+import { DomainEvent } from '@vap/messages';
 
 /** An event written in the same transaction as the state change it describes, waiting to be relayed. */
 @Entity({ name: 'outbox' })

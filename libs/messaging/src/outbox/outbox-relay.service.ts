@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { DataSource, QueryRunner } from 'typeorm';
 import { ClaimLoop } from '@vap/persistence';
 import { headers as natsHeaders } from 'nats';
-import { MessageHeaders } from '@vap/contracts';
+import { MessageHeaders } from '@vap/messages';
 import { NatsConnectionService } from '../nats-connection.service';
 import { EventStreamService } from '../events/event-stream.service';
 import { encodeJson } from '../codec';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { wakeAfterCommit } from '@vap/persistence';
-import { DomainEvent, EventMap } from '@vap/contracts';
+import { DomainEvent, EventMap } from '@vap/messages';
 import { RequestContext } from '../request-context';
 import { OutboxRecord } from './outbox-record.entity';
 import { outboxChannel } from './outbox-channel';

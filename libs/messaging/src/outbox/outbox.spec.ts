@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, INestApplicationContext } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { headers as natsHeaders } from 'nats';
-import { DomainEvent, MessageHeaders } from '@vap/contracts';
+import { DomainEvent, MessageHeaders } from '@vap/messages';
 import { runMigrations } from '@vap/persistence';
 import { OutboxService } from './outbox.service';
 import { OutboxRelayService } from './outbox-relay.service';

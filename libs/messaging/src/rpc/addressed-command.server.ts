@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AddressedSubject, CommandReply, CommandRequest, RpcRequest } from '@vap/contracts';
+import { AddressedSubject, CommandReply, CommandRequest, RpcRequest } from '@vap/messages';
 import { NatsConnectionService } from '../nats-connection.service';
 import { CommandResponder } from './command-responder';
 

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, Subjects } from '@vap/contracts';
+import { AppError, ErrorCode, Subjects } from '@vap/messages';
 import { assertOwnAgent } from './agent-ownership';
 import { RpcClient } from './rpc-client.service';
 

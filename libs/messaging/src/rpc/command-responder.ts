@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Msg, NatsConnection, Subscription } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { SpanKind } from '@opentelemetry/api';
-import { AppError, ErrorCode, MessageHeaders, RpcReply, RpcRequest } from '@vap/contracts';
+import { AppError, ErrorCode, MessageHeaders, RpcReply, RpcRequest } from '@vap/messages';
 import { decodeJson, encodeJson } from '../codec';
 import { RequestContext } from '../request-context';
 import { rpcServerDuration } from '../messaging.metrics';

@@ -1,6 +1,6 @@
 import { ArgumentMetadata, Injectable, PipeTransform, Type } from '@nestjs/common';
 import { getMetadataStorage } from 'class-validator';
-import { createValidationPipe } from '@vap/contracts';
+import { createValidationPipe } from '../validation/validation-pipe';
 
 /**
  * Validates and transforms a command's data when the handler declares it as a class-validator DTO, with

@@ -9,7 +9,7 @@ import {
   ErrorCode,
   PartnerContext,
   RpcRequest,
-} from '@vap/contracts';
+} from '@vap/messages';
 import { CommandValidationPipe } from './command-validation.pipe';
 
 function requestOf(ctx: ExecutionContext): RpcRequest {

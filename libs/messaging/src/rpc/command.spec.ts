@@ -1,14 +1,10 @@
 // @Command handlers over real NATS: boundary validation of DTO data, and the caller parameter decorators.
 import { Controller, INestApplicationContext } from '@nestjs/common';
-import {
-  AppError,
-  ByIdRequest,
-  CallDto,
-  ErrorCode,
-  PartnerContext,
-  StartCallCommand,
-  Subjects,
-} from '@vap/contracts';
+// A test-only edge, kept out of the project graph so a public DTO change leaves the messaging lib's dependents
+// (the voice service) unaffected; the root type check still compiles this against the full command map.
+// nx-ignore-next-line
+import { CallDto, StartCallCommand } from '@vap/api';
+import { AppError, ByIdRequest, ErrorCode, PartnerContext, Subjects } from '@vap/messages';
 import { Caller, Command, Data, PartnerId } from './command.decorators';
 import { RpcClient } from './rpc-client.service';
 import { MessagingTestKit } from '../testing/messaging-test-kit';

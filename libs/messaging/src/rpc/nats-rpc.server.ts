@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { Subscription } from 'nats';
 import { firstValueFrom, defaultIfEmpty } from 'rxjs';
-import { RpcRequest } from '@vap/contracts';
+import { RpcRequest } from '@vap/messages';
 import { NatsConnectionService } from '../nats-connection.service';
 import { CommandResponder } from './command-responder';
 

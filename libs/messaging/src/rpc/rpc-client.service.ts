@@ -9,7 +9,7 @@ import {
   PartnerContext,
   RpcReply,
   RpcRequest,
-} from '@vap/contracts';
+} from '@vap/messages';
 import { NatsConnectionService } from '../nats-connection.service';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { decodeJson, encodeJson } from '../codec';

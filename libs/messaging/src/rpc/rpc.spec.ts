@@ -1,7 +1,7 @@
 // Commands over real NATS: RpcClient.request against @MessagePattern handlers served by NatsRpcServer.
 import { Controller, INestApplicationContext, Inject } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
-import { AppError, ErrorCode, RpcRequest } from '@vap/contracts';
+import { AppError, ErrorCode, RpcRequest } from '@vap/messages';
 import { RpcClient } from './rpc-client.service';
 import { RequestContext } from '../request-context';
 import { MessagingTestKit, sleep } from '../testing/messaging-test-kit';

@@ -15,7 +15,7 @@ import {
   PrimaryGeneratedColumn,
   QueryRunner,
 } from 'typeorm';
-import { DomainEvent, MessageHeaders } from '@vap/contracts';
+import { DomainEvent, MessageHeaders } from '@vap/messages';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
 import { runMigrations, schemaDataSourceOptions } from '@vap/persistence';
 import { createInboxPruneIndex, createMessagingTables, dropMessagingTables } from '../messaging-tables';

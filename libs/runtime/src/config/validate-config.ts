@@ -1,6 +1,7 @@
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
-import { mostTellingCheck, withoutPassword } from '@vap/contracts';
+import { mostTellingCheck } from '@vap/messaging';
+import { withoutPassword } from './shown-url';
 import { applyDevelopmentValues } from './development-values';
 
 export class ConfigError extends Error {

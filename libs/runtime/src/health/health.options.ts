@@ -1,4 +1,4 @@
-import type { ServiceName } from '@vap/contracts';
+import type { ServiceName } from '@vap/messages';
 
 export interface HealthOptions {
   /** Services that must answer a NATS ping for this one to be ready (the gateway lists them all). */

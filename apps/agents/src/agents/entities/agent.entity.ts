@@ -1,12 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Timestamped } from '@vap/persistence';
-import {
-  AgentType,
-  ExtractionConfigDto,
-  KbThreshold,
-  SpokenLanguage,
-  ToolAckConfigDto,
-} from '@vap/contracts';
+import { ExtractionConfigDto, ToolAckConfigDto } from '@vap/api';
+import { AgentType, KbThreshold, SpokenLanguage } from '@vap/messages';
 
 /** A voice agent. Soft-deleted: deleted_at set means gone for every route and every other service. */
 @Entity({ name: 'agents' })

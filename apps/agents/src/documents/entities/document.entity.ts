@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Timestamped } from '@vap/persistence';
-import { DocumentStatus, DocumentType } from '@vap/contracts';
+import { DocumentStatus, DocumentType } from '@vap/api';
 
 const bigintAsNumber = { to: (v: number) => v, from: (v: string | number) => Number(v) };
 

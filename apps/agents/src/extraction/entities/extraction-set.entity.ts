@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Timestamped } from '@vap/persistence';
-import { ExtractionKeyDto } from '@vap/contracts';
+import { ExtractionKeyDto } from '@vap/api';
 
 /** A reusable list of extraction keys, attachable to agents. */
 @Entity({ name: 'extraction_sets' })

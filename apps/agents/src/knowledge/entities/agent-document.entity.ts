@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Timestamped } from '@vap/persistence';
-import { KbIndexStatus } from '@vap/contracts';
+import { KbIndexStatus } from '@vap/messages';
 
 /**
  * A document linked to an agent, with the state of its indexing for that agent. Unlinking sets

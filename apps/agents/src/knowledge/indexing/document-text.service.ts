@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DocumentLimits, UploadDocumentType, WEB_LINK_DOCUMENT_TYPE } from '@vap/contracts';
+import { DocumentLimits, UploadDocumentType, WEB_LINK_DOCUMENT_TYPE } from '@vap/api';
 import { BLOB_STORAGE, BlobStorage } from '@vap/storage';
 import { Document } from '../../documents/entities/document.entity';
 import { PermanentJobError } from '../jobs/kb-job';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { DomainEvents } from '@vap/contracts';
+import { DomainEvents } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { Document } from '../../documents/entities/document.entity';

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { KnowledgeSearchResponseDto, KnowledgeSearchResultDto } from '@vap/api';
 import {
   AgentDefaults,
   KB_THRESHOLD_MIN_SCORE,
   KnowledgeLimits,
   KnowledgeSearchCommand,
-  KnowledgeSearchResponseDto,
-  KnowledgeSearchResultDto,
-} from '@vap/contracts';
+} from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { findAgent } from '../../agents/agent-locks';
 import { invalidFields } from '../../common/invalid-fields';

@@ -1,4 +1,4 @@
-import { KB_RESULT_PLACEHOLDERS, KbResultPlaceholder } from '@vap/contracts';
+import { KB_RESULT_PLACEHOLDERS, KbResultPlaceholder } from '@vap/messages';
 
 export const DEFAULT_RESULT_FORMAT = '{content}';
 

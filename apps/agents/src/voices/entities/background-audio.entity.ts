@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Timestamped } from '@vap/persistence';
-import { BackgroundAudioCategory } from '@vap/contracts';
+import { BackgroundAudioCategory } from '@vap/api';
 
 @Entity({ name: 'background_audio' })
 export class BackgroundAudio extends Timestamped {

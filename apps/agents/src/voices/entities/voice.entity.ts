@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Timestamped } from '@vap/persistence';
-import { VoiceGender, VoiceTier } from '@vap/contracts';
+import { VoiceGender, VoiceTier } from '@vap/messages';
 
 /** A catalog voice. Retired voices stay for the agents that use them but are offered to no one. */
 @Entity({ name: 'voices' })

@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { ExtractionResult, HoldSummary, TranscriptEntry } from '@vap/contracts';
+import { ExtractionResult, HoldSummary, TranscriptEntry } from '@vap/messages';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
 /** A raw carrier hold signal as received; the post-call pipeline turns them into the hold summary. */

@@ -1,4 +1,4 @@
-import { AgentDto } from '@vap/contracts';
+import { AgentDto } from '@vap/api';
 import { newCall, NewCallFields } from './call.entity';
 
 const agent = {

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Column, CreateDateColumn, DeepPartial, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { AgentDto, CarrierReconciliation } from '@vap/api';
 import {
   AgentSettings,
-  agentSettingsOf,
-  AgentDto,
   AnsweredBy,
   CallDirection,
   CallDisposition,
   CallProvider,
   CallStatus,
-  CarrierReconciliation,
   HangupSource,
-} from '@vap/contracts';
+} from '@vap/messages';
+import { agentSettingsOf } from '../agent-settings-of';
 
 @Entity({ name: 'calls' })
 export class Call {

@@ -1,4 +1,4 @@
-import { AnsweredBy, AppError, HangupSource } from '@vap/contracts';
+import { AnsweredBy, AppError, HangupSource } from '@vap/messages';
 import { CarrierCallState } from '../carrier-adapter';
 
 /** carrier_a's HangupSource values in the platform's terms. */

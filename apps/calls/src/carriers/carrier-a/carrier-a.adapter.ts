@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, E164_PATTERN } from '@vap/contracts';
+import { E164_PATTERN } from '@vap/api';
+import { AppError } from '@vap/messages';
 import { carrierAStreamMarkup } from '@vap/media';
 import { Call } from '../../calls/entities/call.entity';
-import { InboundCallAnnouncement, InboundCallParser } from '../../inbound-routing/inbound-call-parser';
-import { NumberDetacher } from '../../phone-numbers/number-detacher';
-import { CarrierACredentials } from '../../telephony/credentials-store.service';
+import {
+  InboundCallAnnouncement,
+  InboundCallParser,
+} from '../../telephony/inbound-routing/inbound-call-parser';
+import { NumberDetacher } from '../number-detacher';
+import { CarrierACredentials } from '../../telephony/connections/credentials-store.service';
 import {
   CallbackCall,
   CallbackRequest,

@@ -1,4 +1,4 @@
-import { AnsweredBy, AppError } from '@vap/contracts';
+import { AnsweredBy, AppError } from '@vap/messages';
 import { CarrierCallState } from '../carrier-adapter';
 
 /** carrier_b's AnsweredBy (machine detection) in the platform's terms. */

@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, CALL_DISPOSITIONS, CallDisposition, HANGUP_SOURCES, HangupSource } from '@vap/contracts';
+import { AppError, CALL_DISPOSITIONS, CallDisposition, HANGUP_SOURCES, HangupSource } from '@vap/messages';
 import { carrierBStreamMarkup } from '@vap/media';
 import { Call } from '../../calls/entities/call.entity';
-import { InboundCallAnnouncement, InboundCallParser } from '../../inbound-routing/inbound-call-parser';
-import { NumberDetacher } from '../../phone-numbers/number-detacher';
-import { CarrierBCredentials } from '../../telephony/credentials-store.service';
+import {
+  InboundCallAnnouncement,
+  InboundCallParser,
+} from '../../telephony/inbound-routing/inbound-call-parser';
+import { NumberDetacher } from '../number-detacher';
+import { CarrierBCredentials } from '../../telephony/connections/credentials-store.service';
 import {
   CallbackCall,
   CallbackRequest,

@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn, VersionColumn } from 'typeorm';
 import { Timestamped } from '@vap/persistence';
-import { PartnerStatus, VoiceTier } from '@vap/contracts';
+import { PartnerStatus } from '@vap/api';
+import { VoiceTier } from '@vap/messages';
 
 export const bigintToNumber = {
   to: (v: number) => v,

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Timestamped } from '@vap/persistence';
-import { CustomerStatus } from '@vap/contracts';
+import { CustomerStatus } from '@vap/api';
 
 @Entity({ name: 'customers' })
 export class Customer extends Timestamped {

@@ -3,11 +3,11 @@
 
 import type {
   AgentSettings,
-  KnowledgeSearchResponseDto,
+  KnowledgeSearchReply,
   TurnLatency,
   VoiceCallContext,
   VoiceTranscriptRequest,
-} from '@vap/contracts';
+} from '@vap/messages';
 import type { ChatDelta, ChatModel, ChatRequest } from '@vap/llm';
 import type { BlobWriter } from '@vap/storage';
 import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand } from '@vap/media';
@@ -175,7 +175,7 @@ export class FakeReporter implements CallReporter {
   transferResult = true;
   /** Wall ms a transfer / knowledge search takes. */
   toolDelayMs = 0;
-  knowledge: KnowledgeSearchResponseDto = {
+  knowledge: KnowledgeSearchReply = {
     agent_id: 'agent-1',
     query: '',
     threshold: 'medium',
@@ -199,7 +199,7 @@ export class FakeReporter implements CallReporter {
     this.optOuts++;
     if (this.optOutError) throw this.optOutError;
   }
-  async searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchResponseDto> {
+  async searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchReply> {
     this.searches.push({ query, limit });
     await sleep(this.toolDelayMs);
     return { ...this.knowledge, query };

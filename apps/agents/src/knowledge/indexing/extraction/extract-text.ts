@@ -1,4 +1,4 @@
-import { UploadDocumentType } from '@vap/contracts';
+import { UploadDocumentType } from '@vap/api';
 import { htmlText } from './html-text';
 import { pdfText } from './pdf-text';
 

@@ -1,0 +1,24 @@
+import { Controller } from '@nestjs/common';
+import { StartCallCommand } from '@vap/api';
+import { PartnerContext, Subjects } from '@vap/messages';
+import { Caller, Command, Data } from '@vap/messaging';
+import { PartnerStanding } from '../partners/partner-standing';
+import { StartCallService } from './start-call.service';
+
+/** The start of a call (queue group: calls). */
+@Controller()
+export class AdmissionHandlers {
+  constructor(
+    private readonly starter: StartCallService,
+    private readonly standing: PartnerStanding,
+  ) {}
+
+  /** A start needs the caller's snapshot (balance, concurrency limit), not only its id. */
+  @Command(Subjects.calls.callStart)
+  async start(@Data() command: StartCallCommand, @Caller() partner: PartnerContext) {
+    // Whoever sends the command (the gateway, or campaigns with its copy of the partner), a suspended or
+    // not yet approved partner places no call.
+    await this.standing.assertMayCall(partner);
+    return this.starter.start(partner, command);
+  }
+}

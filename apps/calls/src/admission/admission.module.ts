@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { CallsModule } from '../calls/calls.module';
+import { CarriersModule } from '../carriers/carriers.module';
+import { ChargesModule } from '../charges/charges.module';
+import { PartnersModule } from '../partners/partners.module';
+import { ProgressModule } from '../progress/progress.module';
+import { ConnectionsModule } from '../telephony/connections/connections.module';
+import { ContactPolicyModule } from '../telephony/contact-policy/contact-policy.module';
+import { AdmissionHandlers } from './admission.handlers';
+import { CallDialer } from './call-dialer';
+import { FromNumberResolver } from './from-number.resolver';
+import { StartCallService } from './start-call.service';
+import { StartCallKeysPruner } from './start-call-keys-pruner.service';
+
+/**
+ * The start of an outbound call: the idempotency key, the partner's standing, concurrency and balance, the
+ * contact policy and the caller ID, then the dial at the carrier.
+ */
+@Module({
+  imports: [
+    CallsModule,
+    PartnersModule,
+    ChargesModule,
+    ContactPolicyModule,
+    ConnectionsModule,
+    CarriersModule,
+    ProgressModule,
+  ],
+  controllers: [AdmissionHandlers],
+  providers: [StartCallService, FromNumberResolver, CallDialer, StartCallKeysPruner],
+})
+export class AdmissionModule {}

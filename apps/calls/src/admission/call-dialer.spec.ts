@@ -1,0 +1,80 @@
+import { DataSource } from 'typeorm';
+import { AppError, ErrorCode } from '@vap/messages';
+import { CallbackUrls } from '../carriers/callback-urls';
+import { CarrierAdapter } from '../carriers/carrier-adapter';
+import { CarrierRegistry } from '../carriers/carrier-registry';
+import { CallProgressService } from '../progress/call-progress.service';
+import { CallDialer } from './call-dialer';
+import { Call } from '../calls/entities/call.entity';
+
+const call = {
+  id: 'c-1',
+  partnerId: 'p-1',
+  agentId: 'a-1',
+  fromNumber: '+15550000001',
+  toNumber: '+15550000002',
+  agentSettings: { intro_message: 'Hi' },
+  variables: { name: 'Ada' },
+  provider: 'carrier_b',
+  connectionId: 'conn-1',
+} as unknown as Call;
+
+function setup(placeCall: CarrierAdapter['placeCall']) {
+  const queries: unknown[][] = [];
+  const applied: unknown[] = [];
+  const adapter = {
+    provider: 'carrier_b',
+    placeCall: jest.fn(placeCall),
+  } as unknown as CarrierAdapter;
+  const dialer = new CallDialer(
+    // A data source on the calls schema that records its queries instead of sending them.
+    Object.assign(Object.create(DataSource.prototype) as DataSource, {
+      options: { schema: 'calls' },
+      getMetadata: () => ({ schema: 'calls', tableName: 'calls' }),
+      query: async (...args: unknown[]) => queries.push(args),
+    }),
+    { get: () => adapter } as unknown as CarrierRegistry,
+    {
+      forCall: (provider: string, id: string) => (event: string) => `https://cb/${provider}/${id}/${event}`,
+    } as CallbackUrls,
+    { apply: async (_ref: unknown, event: unknown) => applied.push(event) } as unknown as CallProgressService,
+  );
+  return { dialer, adapter, queries, applied };
+}
+
+describe('CallDialer', () => {
+  it('places the call with its callback URLs and stores the carrier id', async () => {
+    const { dialer, adapter, queries, applied } = setup(async () => ({ providerCallId: 'CA9' }));
+    await dialer.dial(dialer.carrierFor('carrier_b'), call);
+    const [outbound, connection] = (adapter.placeCall as jest.Mock).mock.calls[0];
+    expect(outbound).toMatchObject({ callId: 'c-1', toNumber: '+15550000002', variables: { name: 'Ada' } });
+    expect(outbound.callbackUrl('answer')).toBe('https://cb/carrier_b/c-1/answer');
+    expect(connection).toEqual({ id: 'conn-1', partnerId: 'p-1', provider: 'carrier_b' });
+    expect(queries).toEqual([
+      [expect.stringContaining('UPDATE "calls"."calls" SET provider_call_id = $2'), ['c-1', 'CA9']],
+    ]);
+    expect(applied).toEqual([]);
+  });
+
+  it('fails the call through progress and answers 502 when the carrier refuses', async () => {
+    const { dialer, adapter, applied } = setup(async () => {
+      throw AppError.downstream('carrier_b refused the request: HTTP 500');
+    });
+    await expect(dialer.dial(adapter, call)).rejects.toMatchObject({
+      code: ErrorCode.INTERNAL_ERROR,
+      message: 'The carrier could not place call c-1; retry',
+    });
+    expect(applied).toEqual([
+      expect.objectContaining({ dedupeKey: 'place-call-failed', providerStatus: 'failed', ended: true }),
+    ]);
+  });
+
+  it('keeps a client error as it is, after failing the call', async () => {
+    const refusal = AppError.validation([{ field: 'to', message: 'bad' }]);
+    const { dialer, adapter, applied } = setup(async () => {
+      throw refusal;
+    });
+    await expect(dialer.dial(adapter, call)).rejects.toBe(refusal);
+    expect(applied).toHaveLength(1);
+  });
+});

@@ -1,0 +1,14 @@
+import { RawCarrierEvent } from '../carrier-adapter';
+import { CallWorkQueue, QueuedCall } from '../../work-queue/call-work-queue';
+
+/** Terminal callbacks waiting for the carrier's record to confirm them. */
+export const CARRIER_RECONCILIATIONS: CallWorkQueue = {
+  table: 'carrier_reconciliations',
+  channel: 'calls_carrier_reconciliations',
+  leaseSeconds: 60,
+  columns: ['claimed_event'],
+};
+
+export interface QueuedReconciliation extends QueuedCall {
+  claimed_event: RawCarrierEvent;
+}

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import {
+  AcknowledgeChargesReply,
+  AcknowledgeChargesRequest,
+  AppError,
+  isUuid,
+  UnbilledChargesPage,
+  UnbilledChargesRequest,
+} from '@vap/messages';
+import { tableOf } from '@vap/persistence';
+
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 500;
+
+/** A partner's charges the gateway has not acknowledged, and their acknowledgement. */
+@Injectable()
+export class UnbilledChargesService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async list(partnerId: string, req: UnbilledChargesRequest): Promise<UnbilledChargesPage> {
+    const cursor = req.cursor ?? null;
+    if (cursor !== null && !isUuid(cursor)) {
+      throw AppError.validation([{ field: 'cursor', message: 'cursor is not one this list handed out' }]);
+    }
+    const limit = req.limit ?? DEFAULT_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+      throw AppError.validation([{ field: 'limit', message: `limit must be 1..${MAX_LIMIT}` }]);
+    }
+    const rows = (await this.dataSource.query(
+      `SELECT call_id, session_id, bill_seconds, amount_paise FROM ${tableOf(this.dataSource, 'call_charges')}
+        WHERE partner_id = $1 AND billed_at IS NULL AND ($2::uuid IS NULL OR call_id > $2::uuid)
+        ORDER BY call_id
+        LIMIT $3`,
+      [partnerId, cursor, limit + 1],
+    )) as { call_id: string; session_id: string; bill_seconds: number; amount_paise: number }[];
+    const page = rows.slice(0, limit);
+    return {
+      charges: page.map((r) => ({
+        call_id: r.call_id,
+        session_id: r.session_id,
+        bill_seconds: Number(r.bill_seconds),
+        amount_paise: Number(r.amount_paise),
+      })),
+      next_cursor: rows.length > limit ? page[page.length - 1].call_id : null,
+    };
+  }
+
+  async acknowledge(partnerId: string, req: AcknowledgeChargesRequest): Promise<AcknowledgeChargesReply> {
+    const ids = Array.isArray(req.call_ids) ? req.call_ids : [];
+    if (ids.length > MAX_LIMIT || ids.some((id) => !isUuid(id))) {
+      throw AppError.validation([
+        { field: 'call_ids', message: `call_ids must be at most ${MAX_LIMIT} call ids` },
+      ]);
+    }
+    if (!ids.length) return { acknowledged: 0 };
+    const [, count] = (await this.dataSource.query(
+      `UPDATE ${tableOf(this.dataSource, 'call_charges')} SET billed_at = now()
+        WHERE partner_id = $1 AND call_id = ANY($2::uuid[]) AND billed_at IS NULL`,
+      [partnerId, ids],
+    )) as [unknown, number];
+    return { acknowledged: count };
+  }
+}

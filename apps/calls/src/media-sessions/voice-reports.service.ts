@@ -1,0 +1,191 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import {
+  AppError,
+  ErrorCode,
+  LLM_PROVIDERS,
+  STT_PROVIDERS,
+  TranscriptEntry,
+  TTS_PROVIDERS,
+  TurnLatency,
+  TurnProviders,
+  VoiceEndedRequest,
+  VoiceTranscriptRequest,
+} from '@vap/messages';
+import { isTerminalStatus, TERMINAL_CALL_STATUSES } from '../calls/call-status-machine';
+import { tableOf } from '@vap/persistence';
+import { Call } from '../calls/entities/call.entity';
+import { CallSession } from '../calls/entities/call-session.entity';
+import { wakePostCall } from '../post-call/post-call-queue';
+import { recordingKey } from '../recording/recording-store';
+import { TranscriptService } from './transcript.service';
+import { checkedReason } from './voice-call-control.service';
+import { findVoiceCall } from './voice-calls';
+
+/**
+ * How far past a call's answered time (the carrier's whole seconds) a line may start and still have been
+ * said on it: the carrier's rounding, and the frames still in flight when the call ended.
+ */
+const END_SLACK_MS = 1000;
+
+const LATENCY_PARTS: readonly (keyof TurnLatency)[] = [
+  'stt_final_ms',
+  'llm_first_token_ms',
+  'tts_first_byte_ms',
+  'first_frame_out_ms',
+  'voice_to_voice_ms',
+];
+
+/**
+ * What the voice service reports of a conversation, kept by the owner of calls: the transcript line by
+ * line (timed on the call's media clock, agent turns with their latency parts) and, when the stream
+ * closes, the recording and why the conversation ended. The carrier's callbacks still end and bill the call.
+ */
+@Injectable()
+export class VoiceReports {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transcript: TranscriptService,
+  ) {}
+
+  /** Appends one line said on the call; its time is the session's start plus the media clock's atMs. */
+  async line(request: VoiceTranscriptRequest, partnerId: string | null): Promise<TranscriptEntry> {
+    if (request.role !== 'user' && request.role !== 'bot') {
+      throw AppError.validation([{ field: 'role', message: 'role must be user or bot' }]);
+    }
+    if (typeof request.content !== 'string') {
+      throw AppError.validation([{ field: 'content', message: 'content must be a string' }]);
+    }
+    const atMs = nonNegative(request.atMs, 'atMs');
+    const callSeconds = nonNegative(request.callSeconds, 'callSeconds');
+    const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
+    if (saidAfterEnd(call, atMs)) {
+      throw new AppError(ErrorCode.INVALID_STATE, 'The call has ended; a line said after it is not kept');
+    }
+    const start =
+      (await this.transcript.sessionStart(call.id)) ?? call.startedAt ?? new Date(Date.now() - atMs);
+    return this.transcript.append(call.id, request.role, request.content, callSeconds, {
+      at: new Date(start.getTime() + atMs),
+      latency: request.latency ? checkedLatency(request.latency) : undefined,
+      providers: request.providers ? checkedProviders(request.providers) : undefined,
+      interrupted: request.interrupted === true,
+      once: lineOnStream(request),
+    });
+  }
+
+  /**
+   * The stream closed: the conversation's recording (the call's own recording object only) and its end
+   * reason when the call has none. A retried report changes nothing: the first recording and reason stand.
+   */
+  async ended(request: VoiceEndedRequest, partnerId: string | null): Promise<void> {
+    const reason = request.endCallReason === null ? null : checkedReason(request.endCallReason);
+    const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
+    const recording = request.recording;
+    if (recording && recording.storageKey !== recordingKey(call.partnerId, call.id)) {
+      throw AppError.validation([
+        { field: 'recording.storageKey', message: "a call's recording is stored under its own key" },
+      ]);
+    }
+    await this.dataSource.transaction(async (em) => {
+      // The call row first, like the carrier's progress path, so the two never wait on each other's rows.
+      await em.query(`SELECT id FROM ${tableOf(em, Call)} WHERE id = $1 FOR UPDATE`, [call.id]);
+      await em.query(`UPDATE ${tableOf(em, CallSession)} SET media_stream = 'ended' WHERE call_id = $1`, [
+        call.id,
+      ]);
+      // A post-call job waiting for this report runs now rather than at its next retry.
+      await wakePostCall(em, call.id);
+      if (recording) {
+        await em.query(
+          `UPDATE ${tableOf(em, CallSession)}
+              SET recording_key = $2, recording_duration_secs = $3
+            WHERE call_id = $1 AND recording_key IS NULL`,
+          [
+            call.id,
+            recording.storageKey,
+            Math.round(nonNegative(recording.durationSeconds, 'durationSeconds')),
+          ],
+        );
+      }
+      if (reason) {
+        // A live call keeps the reason until the carrier's final callback ends it (progress copies
+        // end_requested_reason); an ended call gets it at once when it has none.
+        await em.query(
+          `UPDATE ${tableOf(em, Call)}
+              SET end_call_reason = CASE WHEN status = ANY($3::text[]) THEN COALESCE(end_call_reason, $2)
+                                         ELSE end_call_reason END,
+                  end_requested_reason = COALESCE(end_requested_reason, $2)
+            WHERE id = $1`,
+          [call.id, reason, TERMINAL_CALL_STATUSES],
+        );
+      }
+    });
+  }
+}
+
+/** A stream id names a voice session's stream: key-safe characters, as ids are. */
+const STREAM_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/** Where a line stands on its stream, when the voice service says (both or neither). */
+function lineOnStream(request: VoiceTranscriptRequest): { streamId: string; seq: number } | undefined {
+  if (request.streamId === undefined && request.seq === undefined) return undefined;
+  if (typeof request.streamId !== 'string' || !STREAM_ID.test(request.streamId)) {
+    throw AppError.validation([{ field: 'streamId', message: 'streamId must be an id, given with seq' }]);
+  }
+  if (
+    typeof request.seq !== 'number' ||
+    !Number.isInteger(request.seq) ||
+    request.seq < 0 ||
+    request.seq > 2 ** 31 - 2
+  ) {
+    throw AppError.validation([{ field: 'seq', message: 'seq must be a whole number of at least 0' }]);
+  }
+  return { streamId: request.streamId, seq: request.seq };
+}
+
+/**
+ * A line of an ended call that started after the call's end by the media clock (which counts from the stream's
+ * start, inside the answered time): the session kept running past the call. A line said before the end but
+ * reported after it (the one cut by the hang-up) is still kept.
+ */
+function saidAfterEnd(call: Call, atMs: number): boolean {
+  return isTerminalStatus(call.status) && atMs > (call.durationSeconds ?? 0) * 1000 + END_SLACK_MS;
+}
+
+function nonNegative(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw AppError.validation([{ field, message: `${field} must be a number of at least 0` }]);
+  }
+  return value;
+}
+
+/** Only the documented parts, as whole milliseconds. */
+function checkedLatency(latency: TurnLatency): TurnLatency {
+  return Object.fromEntries(
+    LATENCY_PARTS.map((part) => [part, Math.round(nonNegative(latency[part], `latency.${part}`))]),
+  ) as unknown as TurnLatency;
+}
+
+const PROVIDER_NAMES: Readonly<Record<keyof TurnProviders, readonly string[]>> = {
+  stt: STT_PROVIDERS,
+  llm: LLM_PROVIDERS,
+  tts: TTS_PROVIDERS,
+};
+
+/** Only the documented parts, each one of its documented names. */
+function checkedProviders(providers: TurnProviders): TurnProviders {
+  return Object.fromEntries(
+    (Object.keys(PROVIDER_NAMES) as (keyof TurnProviders)[]).map((part) => {
+      const name = (providers as unknown as Record<string, unknown>)[part];
+      if (typeof name !== 'string' || !PROVIDER_NAMES[part].includes(name)) {
+        throw AppError.validation([
+          {
+            field: `providers.${part}`,
+            message: `providers.${part} must be one of ${PROVIDER_NAMES[part].join(', ')}`,
+          },
+        ]);
+      }
+      return [part, name];
+    }),
+  ) as unknown as TurnProviders;
+}

@@ -1,0 +1,888 @@
+// The calls.voice.* commands end to end inside the calls service: over real NATS (RpcClient to the handlers),
+// against a real Postgres with the calls migrations, with carrier_a and carrier_b adapters talking to a fake
+// carrier REST server. Only the sandbox carrier is a stand-in (its simulated phone is not under test here).
+import { DynamicModule, INestApplication, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { createServer, IncomingMessage, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import {
+  AgentSettings,
+  CallProvider,
+  CallStatus,
+  DomainEvents,
+  ErrorCode,
+  STREAM_TAKEN_DETAIL,
+  Subjects,
+  TranscriptEntry,
+  VoiceCarrier,
+} from '@vap/messages';
+import { verifyStreamToken } from '@vap/media';
+import { MessagingModule, NatsConnectionService, NatsRpcServer, RpcClient } from '@vap/messaging';
+import { runMigrations, tableOf } from '@vap/persistence';
+import { mediaStreamTokenKey, SecretBox } from '@vap/secrets';
+import { createTestDatabase, deleteJetStreamByPrefix, TestDatabase } from '@vap/testing';
+import { CallTransferService } from './call-transfer.service';
+import { Call } from '../calls/entities/call.entity';
+import { CallSession } from '../calls/entities/call-session.entity';
+import { CallbackUrls } from '../carriers/callback-urls';
+import { CARRIER_ADAPTERS, CarrierAdapter } from '../carriers/carrier-adapter';
+import { CarrierAAdapter } from '../carriers/carrier-a/carrier-a.adapter';
+import { carrierASignature } from '../carriers/carrier-a/carrier-a-signature';
+import { CarrierBAdapter } from '../carriers/carrier-b/carrier-b.adapter';
+import { carrierBSignature } from '../carriers/carrier-b/carrier-b-signature';
+import { CarrierHttp } from '../carriers/carrier-http';
+import { CarrierRegistry } from '../carriers/carrier-registry';
+import { CallsConfig } from '../config/calls.config';
+import { TelephonyConfig } from '../config/telephony.config';
+import { saveCall } from '../testing/call-rows';
+import { Connection } from '../telephony/connections/entities/connection.entity';
+import { callsDataSourceOptions } from '../database/data-source';
+import { MediaStreamClaims } from './media-stream-claims';
+import { MediaStreamLinks } from '../carriers/media-stream-links';
+import { recordingKey } from '../recording/recording-store';
+import { CredentialsStore } from '../telephony/connections/credentials-store.service';
+import { ConnectionCredentials } from '../telephony/connections/entities/connection-credentials.entity';
+import { TranscriptService } from './transcript.service';
+import { VoiceAttachService } from './voice-attach.service';
+import { VoiceCallControl } from './voice-call-control.service';
+import { VoiceReports } from './voice-reports.service';
+import { VoiceHandlers } from './voice.handlers';
+import { VoiceOptOut } from './voice-opt-out.service';
+import { DoNotCallService } from '../telephony/contact-policy/do-not-call.service';
+
+jest.setTimeout(60_000);
+
+const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
+const SECRETS_KEY = randomBytes(32);
+const CARRIER_B = { account_sid: 'AC0123456789', auth_token: 'carrier-b-token' };
+const CARRIER_A = { auth_id: 'MA0123456789', auth_token: 'carrier-a-token' };
+const TRANSFER_TO = '+15550009999';
+
+interface SeenRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  contentType: string | undefined;
+  body: string;
+}
+
+/** A carrier REST API that records what it was asked and answers `status` (200 unless a test says so). */
+class FakeCarrierApi {
+  readonly seen: SeenRequest[] = [];
+  status = 200;
+  private server!: Server;
+
+  async start(): Promise<string> {
+    this.server = createServer((req: IncomingMessage, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        this.seen.push({
+          method: req.method ?? '',
+          path: req.url ?? '',
+          authorization: req.headers.authorization,
+          contentType: req.headers['content-type'],
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
+        res.writeHead(this.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(this.status === 200 ? { message: 'ok' } : { error: 'refused' }));
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  take(): SeenRequest[] {
+    return this.seen.splice(0);
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** The simulated phone's carrier, reduced to what the voice commands ask of a carrier. */
+const sandbox = {
+  provider: 'sandbox' as const,
+  hangups: [] as { callId: string; reason: string }[],
+  transfers: [] as { callId: string; to: string }[],
+  async placeCall() {
+    return { providerCallId: 'unused' };
+  },
+  async parseCallback() {
+    return { events: [] };
+  },
+  async hangup(call: { id: string }, reason: string) {
+    sandbox.hangups.push({ callId: call.id, reason });
+  },
+  async transfer(call: { id: string }, to: string) {
+    sandbox.transfers.push({ callId: call.id, to });
+    return true;
+  },
+};
+
+@Module({})
+class VoiceCommandsTestModule {}
+
+const agentSettings = {
+  intro_message: 'Hello from Acme',
+  prompt: 'Be brief.',
+  transfer_enabled: true,
+  transfer_number: TRANSFER_TO,
+} as AgentSettings;
+
+describe('calls.voice.* commands', () => {
+  let db: TestDatabase;
+  let api: FakeCarrierApi;
+  let app: INestApplication;
+  let rpc: RpcClient;
+  let dataSource: DataSource;
+  let links: MediaStreamLinks;
+  const prefix = `t_${randomBytes(5).toString('hex')}`;
+  const partnerId = randomUUID();
+  const connections: Partial<Record<CallProvider, string>> = {};
+
+  beforeAll(async () => {
+    db = await createTestDatabase(SERVER_URL, 'vap_calls_voice_commands');
+    api = new FakeCarrierApi();
+    const carrierBase = await api.start();
+    const config = Object.assign(new CallsConfig(), {
+      DATABASE_URL: db.url,
+      PUBLIC_BASE_URL: 'https://api.example.test',
+      MEDIA_PUBLIC_URL: 'https://media.example.test',
+      MEDIA_STREAM_TOKEN_TTL_MS: 60_000,
+    });
+    const telephony = Object.assign(new TelephonyConfig(), {
+      SECRETS_KEY: SECRETS_KEY.toString('hex'),
+      CARRIER_A_BASE_URL: carrierBase,
+      CARRIER_B_BASE_URL: `${carrierBase}/`,
+    });
+    await runMigrations(callsDataSourceOptions(config));
+    const module: DynamicModule = {
+      module: VoiceCommandsTestModule,
+      imports: [
+        TypeOrmModule.forRoot({ ...callsDataSourceOptions(config), retryAttempts: 0 }),
+        MessagingModule.forRoot({ serviceName: 'calls', url: NATS_URL, subjectPrefix: prefix }),
+      ],
+      controllers: [VoiceHandlers],
+      providers: [
+        { provide: CallsConfig, useValue: config },
+        { provide: TelephonyConfig, useValue: telephony },
+        { provide: SecretBox, useValue: new SecretBox(SECRETS_KEY) },
+        CredentialsStore,
+        CarrierHttp,
+        CallbackUrls,
+        MediaStreamLinks,
+        CarrierAAdapter,
+        CarrierBAdapter,
+        {
+          provide: CARRIER_ADAPTERS,
+          inject: [CarrierAAdapter, CarrierBAdapter],
+          useFactory: (...adapters: CarrierAdapter[]) => [...adapters, sandbox as unknown as CarrierAdapter],
+        },
+        CarrierRegistry,
+        CallTransferService,
+        TranscriptService,
+        MediaStreamClaims,
+        VoiceAttachService,
+        VoiceCallControl,
+        VoiceReports,
+        VoiceOptOut,
+        DoNotCallService,
+      ],
+    };
+    app = await NestFactory.create(module, { logger: false, abortOnError: false });
+    app.connectMicroservice({ strategy: new NatsRpcServer(app.get(NatsConnectionService)) });
+    await app.init();
+    await app.startAllMicroservices();
+    rpc = app.get(RpcClient);
+    dataSource = app.get(DataSource);
+    links = app.get(MediaStreamLinks);
+
+    const store = app.get(CredentialsStore);
+    for (const [provider, creds] of [
+      ['carrier_a', CARRIER_A],
+      ['carrier_b', CARRIER_B],
+      ['sandbox', null],
+    ] as const) {
+      const id = randomUUID();
+      await dataSource.getRepository(Connection).insert({
+        id,
+        partnerId,
+        provider,
+        name: provider,
+        status: 'active',
+      });
+      if (creds) {
+        await dataSource.getRepository(ConnectionCredentials).insert({
+          connectionId: id,
+          partnerId,
+          accountIdMasked: 'MA...89',
+          sealed: store.seal(id, creds),
+        });
+      }
+      connections[provider] = id;
+    }
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await api?.stop();
+    await db?.drop();
+    await deleteJetStreamByPrefix(NATS_URL, prefix).catch(() => undefined);
+  });
+
+  /** A call on `provider` in `status`, answered a known time ago, with its session (and agent `settings`). */
+  async function callOn(
+    provider: CallProvider,
+    status: CallStatus = 'in_progress',
+    settings: Partial<AgentSettings> = {},
+  ): Promise<Call> {
+    return saveCall(dataSource, {
+      partnerId,
+      connectionId: connections[provider]!,
+      provider,
+      providerCallId: `${provider === 'carrier_b' ? 'CA' : 'req-'}${randomBytes(8).toString('hex')}`,
+      carrierLegId: provider === 'carrier_a' ? `leg-${randomBytes(8).toString('hex')}` : null,
+      status,
+      variables: { name: 'Ada' },
+      agentSettings: { ...agentSettings, ...settings },
+      startedAt: new Date(Date.now() - 10_000),
+      endedAt: status === 'completed' ? new Date() : null,
+    });
+  }
+
+  /** What the voice service learns from a stream URL it accepted: the URL itself and the token's nonce. */
+  function stream(carrier: VoiceCarrier, callId: string) {
+    const url = links.streamUrl(carrier, callId);
+    const token = new URL(url).searchParams.get('token')!;
+    const verified = verifyStreamToken(token, mediaStreamTokenKey(SECRETS_KEY), Date.now());
+    if (!verified.ok) throw new Error(`token does not verify: ${verified.reason}`);
+    return { url, nonce: verified.claims.nonce };
+  }
+
+  const VOICE_REPLICA: string = randomUUID();
+
+  const attach = (
+    carrier: VoiceCarrier,
+    callId: string,
+    s: { url: string; nonce: string },
+    headers: Record<string, string>,
+    replicaId: string = VOICE_REPLICA,
+  ) => rpc.request(Subjects.calls.voiceAttach, null, { callId, carrier, ...s, headers, replicaId });
+
+  const carrierBHeaders = (url: string, token = CARRIER_B.auth_token) => ({
+    'X-Twilio-Signature': carrierBSignature(token, url, new Map()),
+  });
+
+  const carrierAHeaders = (url: string) => {
+    const nonce = randomBytes(8).toString('hex');
+    return {
+      'x-plivo-signature-v3': carrierASignature(CARRIER_A.auth_token, 'GET', url, new Map(), nonce),
+      'x-plivo-signature-v3-nonce': nonce,
+    };
+  };
+
+  const sessionOf = (callId: string) => dataSource.getRepository(CallSession).findOneByOrFail({ callId });
+  const callOf = (callId: string) => dataSource.getRepository(Call).findOneByOrFail({ id: callId });
+
+  describe('calls.voice.attach', () => {
+    it('answers the call context to a carrier_b stream signed by the carrier, and refuses its replay', async () => {
+      const call = await callOn('carrier_b');
+      const s = stream('carrier_b', call.id);
+      await expect(attach('carrier_b', call.id, s, carrierBHeaders(s.url))).resolves.toEqual({
+        callId: call.id,
+        partnerId,
+        agentId: call.agentId,
+        sessionId: call.sessionId,
+        direction: 'outbound',
+        fromNumber: '+15550000001',
+        toNumber: '+15550000002',
+        provider: 'carrier_b',
+        variables: { name: 'Ada' },
+        answeredBy: 'human',
+        agent: agentSettings,
+      });
+      // Post-call processing now waits for the voice service's end-of-stream report, and the replica serving
+      // the stream is known, so that the call ends should it die.
+      expect(await sessionOf(call.id)).toMatchObject({ mediaStream: 'live', voiceReplicaId: VOICE_REPLICA });
+      await expect(attach('carrier_b', call.id, s, carrierBHeaders(s.url))).rejects.toMatchObject({
+        code: ErrorCode.CONFLICT,
+      });
+    });
+
+    it('refuses a carrier_b upgrade without the carrier signature (403), leaving the token usable', async () => {
+      const call = await callOn('carrier_b');
+      const s = stream('carrier_b', call.id);
+      for (const headers of [{}, carrierBHeaders(s.url, 'another-token'), carrierBHeaders(`${s.url}&x=1`)]) {
+        await expect(attach('carrier_b', call.id, s, headers)).rejects.toMatchObject({
+          code: ErrorCode.FORBIDDEN,
+        });
+      }
+      await expect(attach('carrier_b', call.id, s, carrierBHeaders(s.url))).resolves.toMatchObject({
+        callId: call.id,
+      });
+    });
+
+    it('checks carrier_a signature V3 over the stream URL', async () => {
+      const call = await callOn('carrier_a');
+      const s = stream('carrier_a', call.id);
+      await expect(attach('carrier_a', call.id, s, carrierBHeaders(s.url))).rejects.toMatchObject({
+        code: ErrorCode.FORBIDDEN,
+      });
+      await expect(attach('carrier_a', call.id, s, carrierAHeaders(s.url))).resolves.toMatchObject({
+        callId: call.id,
+        provider: 'carrier_a',
+        agent: agentSettings,
+      });
+    });
+
+    it('takes the token as the only proof on a sandbox stream', async () => {
+      const call = await callOn('sandbox');
+      const s = stream('sandbox', call.id);
+      await expect(attach('sandbox', call.id, s, {})).resolves.toMatchObject({
+        callId: call.id,
+        provider: 'sandbox',
+      });
+      await expect(attach('sandbox', call.id, s, {})).rejects.toMatchObject({ code: ErrorCode.CONFLICT });
+    });
+
+    it('refuses an attach that does not name the voice replica serving it, leaving the token usable', async () => {
+      const call = await callOn('sandbox');
+      const s = stream('sandbox', call.id);
+      for (const replicaId of [null, '', 'two.tokens', 42] as unknown as string[]) {
+        await expect(attach('sandbox', call.id, s, {}, replicaId)).rejects.toMatchObject({
+          code: ErrorCode.VALIDATION_ERROR,
+        });
+      }
+      expect((await sessionOf(call.id)).mediaStream).toBeNull();
+      await expect(attach('sandbox', call.id, s, {}, 'voice-2')).resolves.toMatchObject({ callId: call.id });
+      expect((await sessionOf(call.id)).voiceReplicaId).toBe('voice-2');
+    });
+
+    it("opens one stream per call: another token's attach is refused while the stream is live and after it ended", async () => {
+      const call = await callOn('carrier_b');
+      const first = stream('carrier_b', call.id);
+      await expect(attach('carrier_b', call.id, first, carrierBHeaders(first.url))).resolves.toMatchObject({
+        callId: call.id,
+      });
+      // A second answer fetch minted a second valid, carrier-signed token: the call still has one stream.
+      const second = stream('carrier_b', call.id);
+      await expect(attach('carrier_b', call.id, second, carrierBHeaders(second.url))).rejects.toMatchObject({
+        code: ErrorCode.CONFLICT,
+        details: [STREAM_TAKEN_DETAIL],
+      });
+      await rpc.request(Subjects.calls.voiceEnded, null, {
+        callId: call.id,
+        endCallReason: null,
+        mediaSeconds: 1,
+        recording: null,
+      });
+      expect((await sessionOf(call.id)).mediaStream).toBe('ended');
+      // No reconnect: a stream that ended is not replaced by a new token while the carrier still has the call.
+      const third = stream('carrier_b', call.id);
+      await expect(attach('carrier_b', call.id, third, carrierBHeaders(third.url))).rejects.toMatchObject({
+        code: ErrorCode.CONFLICT,
+        details: [STREAM_TAKEN_DETAIL],
+      });
+      expect((await sessionOf(call.id)).mediaStream).toBe('ended');
+    });
+
+    it('lets exactly one of simultaneous attaches with different tokens win', async () => {
+      const call = await callOn('sandbox');
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, () => attach('sandbox', call.id, stream('sandbox', call.id), {})),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')) {
+        expect(r.reason).toMatchObject({ code: ErrorCode.CONFLICT, details: [STREAM_TAKEN_DETAIL] });
+      }
+      expect((await sessionOf(call.id)).mediaStream).toBe('live');
+    });
+
+    it('refuses (404) a stream for a call that ends while its attach is being decided', async () => {
+      const call = await callOn('sandbox');
+      const ending = dataSource.createQueryRunner();
+      await ending.connect();
+      await ending.startTransaction();
+      try {
+        // The carrier's final callback is ending the call, its transaction not yet committed.
+        await ending.query(`UPDATE ${tableOf(dataSource, Call)} SET status = 'completed' WHERE id = $1`, [
+          call.id,
+        ]);
+        const attached = attach('sandbox', call.id, stream('sandbox', call.id), {}).then(
+          () => 'attached',
+          (err: { code: string }) => err.code,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await ending.commitTransaction();
+        // The call no longer counts against its partner's concurrency limit: it gets no conversation.
+        expect(await attached).toBe(ErrorCode.NOT_FOUND);
+      } finally {
+        if (ending.isTransactionActive) await ending.rollbackTransaction();
+        await ending.release();
+      }
+      expect((await sessionOf(call.id)).mediaStream).toBeNull();
+    });
+
+    it('is 404 for an unknown call, an ended call, or a stream on another carrier', async () => {
+      const unknown = randomUUID();
+      await expect(attach('sandbox', unknown, stream('sandbox', unknown), {})).rejects.toMatchObject({
+        code: ErrorCode.NOT_FOUND,
+      });
+      const ended = await callOn('sandbox', 'completed');
+      await expect(attach('sandbox', ended.id, stream('sandbox', ended.id), {})).rejects.toMatchObject({
+        code: ErrorCode.NOT_FOUND,
+      });
+      const live = await callOn('carrier_b');
+      await expect(attach('sandbox', live.id, stream('sandbox', live.id), {})).rejects.toMatchObject({
+        code: ErrorCode.NOT_FOUND,
+      });
+    });
+  });
+
+  describe('calls.voice.transcript', () => {
+    it('appends lines timed on the media clock, agent turns with their latency, cut lines marked interrupted, and the live seconds', async () => {
+      const call = await callOn('sandbox');
+      const latency = {
+        stt_final_ms: 120,
+        llm_first_token_ms: 310.6,
+        tts_first_byte_ms: 95,
+        first_frame_out_ms: 4,
+        voice_to_voice_ms: 529,
+      };
+      await rpc.request(Subjects.calls.voiceTranscript, null, {
+        callId: call.id,
+        role: 'bot',
+        content: 'Hello from Acme',
+        atMs: 250,
+        callSeconds: 0,
+      });
+      await rpc.request(Subjects.calls.voiceTranscript, null, {
+        callId: call.id,
+        role: 'user',
+        content: 'What are your hours?',
+        atMs: 2_000,
+        callSeconds: 3,
+        latency,
+      });
+      await rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+        callId: call.id,
+        role: 'bot',
+        content: 'We are open nine to five.',
+        atMs: 3_400,
+        callSeconds: 4.6,
+        latency,
+      });
+      await rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+        callId: call.id,
+        role: 'bot',
+        content: 'Is there anything',
+        atMs: 5_000,
+        callSeconds: 4.6,
+        interrupted: true,
+      });
+      const session = await sessionOf(call.id);
+      const start = session.startedAt!.getTime();
+      expect(session.transcript).toEqual<TranscriptEntry[]>([
+        { role: 'bot', content: 'Hello from Acme', timestamp: new Date(start + 250).toISOString() },
+        { role: 'user', content: 'What are your hours?', timestamp: new Date(start + 2_000).toISOString() },
+        {
+          role: 'bot',
+          content: 'We are open nine to five.',
+          timestamp: new Date(start + 3_400).toISOString(),
+          latency: { ...latency, llm_first_token_ms: 311 },
+        },
+        {
+          role: 'bot',
+          content: 'Is there anything',
+          timestamp: new Date(start + 5_000).toISOString(),
+          interrupted: true,
+        },
+      ]);
+      const [{ live_seconds }] = await dataSource.query(
+        `SELECT live_seconds FROM calls.call_sessions WHERE call_id = $1`,
+        [call.id],
+      );
+      expect(Number(live_seconds)).toBeCloseTo(4.6, 3);
+    });
+
+    it('records a line the voice service retried once, by its stream and place on it', async () => {
+      const call = await callOn('sandbox');
+      const streamA = randomUUID();
+      const streamB = randomUUID();
+      const line = (content: string, streamId: string, seq: number) =>
+        rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+          callId: call.id,
+          role: 'bot',
+          content,
+          atMs: seq * 1000,
+          callSeconds: seq,
+          streamId,
+          seq,
+        });
+      await line('Hello from Acme', streamA, 0);
+      // The reply was lost (a timeout): the same line again, then the next one, then a late repeat.
+      await line('Hello from Acme', streamA, 0);
+      await line('How can I help?', streamA, 1);
+      await line('Hello from Acme', streamA, 0);
+      // A line given up on leaves a gap; the next one is still recorded.
+      await line('Anything else?', streamA, 3);
+      await line('How can I help?', streamA, 1);
+      // Another stream of the same call counts its own lines.
+      await line('Welcome back', streamB, 0);
+      expect((await sessionOf(call.id)).transcript.map((e) => e.content)).toEqual([
+        'Hello from Acme',
+        'How can I help?',
+        'Anything else?',
+        'Welcome back',
+      ]);
+      for (const [streamId, seq] of [
+        ['not an id', 0],
+        [streamA, -1],
+        [streamA, 1.5],
+        [undefined, 4],
+      ] as const) {
+        await expect(
+          rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+            callId: call.id,
+            role: 'user',
+            content: 'hi',
+            atMs: 0,
+            callSeconds: 0,
+            streamId,
+            seq,
+          }),
+        ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+      }
+      expect((await sessionOf(call.id)).transcript).toHaveLength(4);
+    });
+
+    it('keeps the providers that served an agent turn, and refuses names it does not know', async () => {
+      const call = await callOn('sandbox');
+      const providers = { stt: 'openai', llm: 'fallback', tts: 'offline' } as const;
+      const line = { callId: call.id, role: 'bot' as const, content: 'Sure.', atMs: 1_000, callSeconds: 1 };
+      await rpc.request(Subjects.calls.voiceTranscript, partnerId, { ...line, providers });
+      // On a caller's line there is nothing to keep.
+      await rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+        ...line,
+        role: 'user',
+        content: 'Hi',
+        providers,
+      });
+      for (const bad of [
+        { ...providers, stt: 'whisper' },
+        { ...providers, llm: 'secondary' },
+        { stt: 'openai', llm: 'primary' },
+      ]) {
+        await expect(
+          rpc.request(Subjects.calls.voiceTranscript, partnerId, { ...line, providers: bad as never }),
+        ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+      }
+      const session = await sessionOf(call.id);
+      expect(session.transcript.map((e) => e.providers)).toEqual([providers, undefined]);
+    });
+
+    it("is 404 for another partner's call and 400 for a line without its time", async () => {
+      const call = await callOn('sandbox');
+      const line = { callId: call.id, role: 'user' as const, content: 'hi', atMs: 0, callSeconds: 0 };
+      await expect(rpc.request(Subjects.calls.voiceTranscript, randomUUID(), line)).rejects.toMatchObject({
+        code: ErrorCode.NOT_FOUND,
+      });
+      await expect(
+        rpc.request(Subjects.calls.voiceTranscript, null, { ...line, atMs: -1 }),
+      ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+      expect((await sessionOf(call.id)).transcript).toEqual([]);
+    });
+
+    it('refuses a line an ended call got after its end (409 INVALID_STATE), keeping the one cut by the hang-up', async () => {
+      const call = await callOn('carrier_b', 'completed');
+      await dataSource.getRepository(Call).update({ id: call.id }, { durationSeconds: 12 });
+      const line = (content: string, atMs: number) =>
+        rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+          callId: call.id,
+          role: 'bot',
+          content,
+          atMs,
+          callSeconds: atMs / 1000,
+        });
+      // Said before the 12 s the carrier counted, reported after the end: what the caller heard.
+      await line('We have three', 11_500);
+      await expect(line('plans for you.', 14_000)).rejects.toMatchObject({ code: ErrorCode.INVALID_STATE });
+      expect((await sessionOf(call.id)).transcript.map((e) => e.content)).toEqual(['We have three']);
+    });
+  });
+
+  describe('calls.voice.transfer', () => {
+    const transferredEvents = async (callId: string) =>
+      (
+        (await dataSource.query(`SELECT event FROM calls.outbox WHERE subject = $1`, [
+          DomainEvents.callTransferred,
+        ])) as { event: { data: { call_id: string; transfer_to: string; reason: string } } }[]
+      ).filter((row) => row.event.data.call_id === callId);
+
+    it('updates a carrier_b call with TwiML that dials the number, then records call.transferred once', async () => {
+      const call = await callOn('carrier_b');
+      api.take();
+      const request = { callId: call.id, to: TRANSFER_TO, reason: 'caller_asked_for_human' };
+      await expect(rpc.request(Subjects.calls.voiceTransfer, null, request)).resolves.toEqual({
+        transferred: true,
+      });
+      const [sent, ...more] = api.take();
+      expect(more).toEqual([]);
+      expect(sent).toMatchObject({
+        method: 'POST',
+        path: `/2010-04-01/Accounts/${CARRIER_B.account_sid}/Calls/${call.providerCallId}.json`,
+        authorization: `Basic ${Buffer.from(`${CARRIER_B.account_sid}:${CARRIER_B.auth_token}`).toString('base64')}`,
+        contentType: 'application/x-www-form-urlencoded',
+      });
+      expect(Object.fromEntries(new URLSearchParams(sent.body))).toEqual({
+        Twiml: `<Response><Dial>${TRANSFER_TO}</Dial></Response>`,
+      });
+      expect((await callOf(call.id)).endCallReason).toBe('transferred');
+      const events = await transferredEvents(call.id);
+      expect(events.map((e) => e.event.data)).toEqual([
+        expect.objectContaining({ transfer_to: TRANSFER_TO, reason: 'caller_asked_for_human' }),
+      ]);
+
+      // A retried command: the transfer stands, the carrier is not asked again, no second event.
+      await expect(rpc.request(Subjects.calls.voiceTransfer, null, request)).resolves.toEqual({
+        transferred: true,
+      });
+      expect(api.take()).toEqual([]);
+      expect(await transferredEvents(call.id)).toHaveLength(1);
+    });
+
+    it('moves a carrier_a leg to our signed transfer callback, whose XML dials the number', async () => {
+      const call = await callOn('carrier_a');
+      api.take();
+      await expect(
+        rpc.request(Subjects.calls.voiceTransfer, null, { callId: call.id, to: TRANSFER_TO, reason: 'x' }),
+      ).resolves.toEqual({ transferred: true });
+      const [sent] = api.take();
+      expect(sent).toMatchObject({
+        method: 'POST',
+        path: `/v1/Account/${CARRIER_A.auth_id}/Call/${call.carrierLegId}/`,
+      });
+      const transferUrl = `https://api.example.test/callbacks/carrier_a/${call.id}/transfer?to=%2B15550009999`;
+      expect(JSON.parse(sent.body)).toEqual({ legs: 'aleg', aleg_url: transferUrl, aleg_method: 'POST' });
+
+      // carrier_a fetches the aleg_url, signed like every callback.
+      const path = transferUrl.slice('https://api.example.test'.length);
+      const body = `CallUUID=${call.carrierLegId}&ALegRequestUUID=${call.providerCallId}&CallStatus=in-progress`;
+      const nonce = 'n-1';
+      const params = new Map([
+        ['CallUUID', [call.carrierLegId!]],
+        ['ALegRequestUUID', [call.providerCallId!]],
+        ['CallStatus', ['in-progress']],
+      ]);
+      const request = (signature: string) => ({
+        provider: 'carrier_a',
+        method: 'POST',
+        url: `http://gateway${path}`,
+        path,
+        headers: { 'x-plivo-signature-v3': signature, 'x-plivo-signature-v3-nonce': nonce },
+        rawBody: Buffer.from(body),
+        params: { callId: call.id, event: 'transfer' },
+      });
+      const adapter = app.get(CarrierAAdapter);
+      const parsed = await adapter.parseCallback(
+        request(carrierASignature(CARRIER_A.auth_token, 'POST', transferUrl, params, nonce)),
+        call,
+      );
+      expect(parsed.reply?.body).toContain(
+        `<Response><Dial><Number>${TRANSFER_TO}</Number></Dial></Response>`,
+      );
+      await expect(adapter.parseCallback(request('forged'), call)).rejects.toMatchObject({
+        code: ErrorCode.FORBIDDEN,
+      });
+    });
+
+    it('answers false and records nothing when the carrier refuses or the call has ended', async () => {
+      const call = await callOn('carrier_b');
+      api.status = 500;
+      try {
+        await expect(
+          rpc.request(Subjects.calls.voiceTransfer, null, { callId: call.id, to: TRANSFER_TO, reason: 'x' }),
+        ).resolves.toEqual({ transferred: false });
+      } finally {
+        api.status = 200;
+      }
+      expect((await callOf(call.id)).endCallReason).toBeNull();
+      expect(await transferredEvents(call.id)).toEqual([]);
+
+      const ended = await callOn('carrier_b', 'completed');
+      api.take();
+      await expect(
+        rpc.request(Subjects.calls.voiceTransfer, null, { callId: ended.id, to: TRANSFER_TO, reason: 'x' }),
+      ).resolves.toEqual({ transferred: false });
+      expect(api.take()).toEqual([]);
+    });
+
+    it("refuses a number other than the agent's transfer_number, and any number when transfers are off", async () => {
+      const call = await callOn('carrier_b');
+      const off = await callOn('carrier_b', 'in_progress', { transfer_enabled: false });
+      api.take();
+      for (const [callId, to] of [
+        [call.id, '+15550001111'],
+        [off.id, TRANSFER_TO],
+      ]) {
+        await expect(
+          rpc.request(Subjects.calls.voiceTransfer, null, { callId, to, reason: 'x' }),
+        ).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN });
+      }
+      // Nothing was asked of the carrier, nothing recorded; the call stays live.
+      expect(api.take()).toEqual([]);
+      for (const id of [call.id, off.id]) {
+        expect((await callOf(id)).endCallReason).toBeNull();
+        expect(await transferredEvents(id)).toEqual([]);
+      }
+    });
+
+    it('refuses a transfer_number on the do-not-call list', async () => {
+      const listed = '+15550008888';
+      const call = await callOn('carrier_b', 'in_progress', { transfer_number: listed });
+      const entry = await app
+        .get(DoNotCallService)
+        .create(partnerId, { prefix: '+1555000888', reason: 'legal' });
+      api.take();
+      await expect(
+        rpc.request(Subjects.calls.voiceTransfer, null, { callId: call.id, to: listed, reason: 'x' }),
+      ).rejects.toMatchObject({ code: ErrorCode.DO_NOT_CALL, message: expect.stringContaining(entry.id) });
+      expect(api.take()).toEqual([]);
+      expect((await callOf(call.id)).endCallReason).toBeNull();
+      expect(await transferredEvents(call.id)).toEqual([]);
+    });
+
+    it('hands a sandbox transfer to the simulated carrier', async () => {
+      const call = await callOn('sandbox');
+      await expect(
+        rpc.request(Subjects.calls.voiceTransfer, null, { callId: call.id, to: TRANSFER_TO, reason: 'x' }),
+      ).resolves.toEqual({ transferred: true });
+      expect(sandbox.transfers).toContainEqual({ callId: call.id, to: TRANSFER_TO });
+      expect(await transferredEvents(call.id)).toHaveLength(1);
+    });
+  });
+
+  describe('calls.voice.hangup', () => {
+    it('hangs up through the carrier and keeps the first reason for the end', async () => {
+      const call = await callOn('carrier_b');
+      api.take();
+      await rpc.request(Subjects.calls.voiceHangup, null, { callId: call.id, reason: 'agent_ended_call' });
+      await rpc.request(Subjects.calls.voiceHangup, null, {
+        callId: call.id,
+        reason: 'max_call_duration_reached',
+      });
+      const sent = api.take();
+      expect(sent).toHaveLength(2);
+      expect(sent[0]).toMatchObject({
+        method: 'POST',
+        path: `/2010-04-01/Accounts/${CARRIER_B.account_sid}/Calls/${call.providerCallId}.json`,
+        body: 'Status=completed',
+      });
+      const stored = await callOf(call.id);
+      expect(stored.endRequestedReason).toBe('agent_ended_call');
+      expect(stored.endRequestedAt).not.toBeNull();
+    });
+
+    it('only names the reason of a call that has already ended, when it has none', async () => {
+      const call = await callOn('carrier_a', 'completed');
+      api.take();
+      await rpc.request(Subjects.calls.voiceHangup, null, { callId: call.id, reason: 'stt_provider_failed' });
+      await rpc.request(Subjects.calls.voiceHangup, null, { callId: call.id, reason: 'agent_ended_call' });
+      expect(api.take()).toEqual([]);
+      expect((await callOf(call.id)).endCallReason).toBe('stt_provider_failed');
+    });
+
+    it('refuses a reason that is not a snake_case word', async () => {
+      const call = await callOn('sandbox');
+      await expect(
+        rpc.request(Subjects.calls.voiceHangup, null, { callId: call.id, reason: 'Bye <now>' }),
+      ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+    });
+  });
+
+  describe('calls.voice.opt_out', () => {
+    it("lists the callee's number once (reason opt_out, source call), and answers the entry again on a repeat", async () => {
+      const call = await callOn('sandbox');
+      const first = await rpc.request(Subjects.calls.voiceOptOut, null, { callId: call.id });
+      expect(first).toEqual({ number: call.toNumber, doNotCallId: expect.stringMatching(/^dnc_/) });
+      expect(await rpc.request(Subjects.calls.voiceOptOut, partnerId, { callId: call.id })).toEqual(first);
+      const rows = (await dataSource.query(
+        `SELECT kind, value, reason, source, note FROM calls.do_not_call WHERE partner_id = $1 AND value = $2`,
+        [partnerId, call.toNumber],
+      )) as Record<string, string>[];
+      expect(rows).toEqual([
+        {
+          kind: 'number',
+          value: call.toNumber,
+          reason: 'opt_out',
+          source: 'call',
+          note: `asked during call ${call.id}`,
+        },
+      ]);
+    });
+
+    it("is 404 for another partner's call", async () => {
+      const call = await callOn('sandbox');
+      await expect(
+        rpc.request(Subjects.calls.voiceOptOut, randomUUID(), { callId: call.id }),
+      ).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    });
+  });
+
+  describe('calls.voice.ended', () => {
+    it("stores the conversation's recording and end reason once", async () => {
+      const call = await callOn('sandbox', 'completed');
+      const storageKey = recordingKey(partnerId, call.id);
+      const report = {
+        callId: call.id,
+        endCallReason: 'agent_ended_call',
+        mediaSeconds: 41.2,
+        recording: { storageKey, durationSeconds: 41.2 },
+      };
+      await rpc.request(Subjects.calls.voiceEnded, null, report);
+      await rpc.request(Subjects.calls.voiceEnded, null, {
+        ...report,
+        endCallReason: 'user_idle',
+        recording: { storageKey, durationSeconds: 3 },
+      });
+      const session = await sessionOf(call.id);
+      expect(session.recordingKey).toBe(storageKey);
+      expect(session.recordingDurationSecs).toBe(41);
+      expect(session.mediaStream).toBe('ended');
+      expect((await callOf(call.id)).endCallReason).toBe('agent_ended_call');
+    });
+
+    it('leaves a live call to the carrier, keeping the reason for its end', async () => {
+      const call = await callOn('carrier_b');
+      await rpc.request(Subjects.calls.voiceEnded, null, {
+        callId: call.id,
+        endCallReason: 'llm_provider_failed',
+        mediaSeconds: 5,
+        recording: null,
+      });
+      const stored = await callOf(call.id);
+      expect(stored.status).toBe('in_progress');
+      expect(stored.endCallReason).toBeNull();
+      expect(stored.endRequestedReason).toBe('llm_provider_failed');
+    });
+
+    it("refuses a recording stored under another call's key", async () => {
+      const call = await callOn('sandbox', 'completed');
+      await expect(
+        rpc.request(Subjects.calls.voiceEnded, null, {
+          callId: call.id,
+          endCallReason: null,
+          mediaSeconds: 1,
+          recording: { storageKey: recordingKey(partnerId, randomUUID()), durationSeconds: 1 },
+        }),
+      ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+      expect((await sessionOf(call.id)).recordingKey).toBeNull();
+    });
+  });
+});

@@ -1,0 +1,73 @@
+import { Controller, createParamDecorator, ExecutionContext } from '@nestjs/common';
+import {
+  RpcRequest,
+  Subjects,
+  VoiceAck,
+  VoiceAttachRequest,
+  VoiceEndedRequest,
+  VoiceHangupRequest,
+  VoiceOptOutRequest,
+  VoiceTranscriptRequest,
+  VoiceTransferRequest,
+} from '@vap/messages';
+import { Command, Data } from '@vap/messaging';
+import { VoiceAttachService } from './voice-attach.service';
+import { VoiceCallControl } from './voice-call-control.service';
+import { VoiceOptOut } from './voice-opt-out.service';
+import { VoiceReports } from './voice-reports.service';
+
+/**
+ * The partner a command acts for, when it names one. The voice service is a system caller: it knows the
+ * partner only once calls.voice.attach answered the call's context, so @PartnerId (which requires one)
+ * does not fit; a command that does name a partner is held to the call's own.
+ */
+const PartnerIdIfAny = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): string | null =>
+    ctx.switchToRpc().getData<RpcRequest>().partnerId ?? null,
+);
+
+const ACK: VoiceAck = { ok: true };
+
+/** Commands of the media plane (apps/voice) about the live conversations it runs. */
+@Controller()
+export class VoiceHandlers {
+  constructor(
+    private readonly attachments: VoiceAttachService,
+    private readonly control: VoiceCallControl,
+    private readonly reports: VoiceReports,
+    private readonly optOuts: VoiceOptOut,
+  ) {}
+
+  @Command(Subjects.calls.voiceAttach)
+  attach(@Data() request: VoiceAttachRequest) {
+    return this.attachments.attach(request);
+  }
+
+  @Command(Subjects.calls.voiceTranscript)
+  async transcript(@Data() request: VoiceTranscriptRequest, @PartnerIdIfAny() partnerId: string | null) {
+    await this.reports.line(request, partnerId);
+    return ACK;
+  }
+
+  @Command(Subjects.calls.voiceTransfer)
+  transfer(@Data() request: VoiceTransferRequest, @PartnerIdIfAny() partnerId: string | null) {
+    return this.control.transfer(request, partnerId);
+  }
+
+  @Command(Subjects.calls.voiceHangup)
+  async hangup(@Data() request: VoiceHangupRequest, @PartnerIdIfAny() partnerId: string | null) {
+    await this.control.hangup(request, partnerId);
+    return ACK;
+  }
+
+  @Command(Subjects.calls.voiceOptOut)
+  optOut(@Data() request: VoiceOptOutRequest, @PartnerIdIfAny() partnerId: string | null) {
+    return this.optOuts.optOut(request, partnerId);
+  }
+
+  @Command(Subjects.calls.voiceEnded)
+  async ended(@Data() request: VoiceEndedRequest, @PartnerIdIfAny() partnerId: string | null) {
+    await this.reports.ended(request, partnerId);
+    return ACK;
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { CarriersModule } from '../carriers/carriers.module';
+import { RecordingModule } from '../recording/recording.module';
+import { CarrierRecordingCopier } from './carrier-recording-copier.service';
+import { ExtractionRunner } from './extraction-runner.service';
+import { llmProvider } from './llm/llm.provider';
+import { PostCallProcessor } from './post-call-processor.service';
+import { PostCallWorker } from './post-call-worker.service';
+
+/** After a call ends: its recording kept, its data extracted, session.completed reported (a work queue). */
+@Module({
+  imports: [CarriersModule, RecordingModule],
+  providers: [PostCallWorker, PostCallProcessor, CarrierRecordingCopier, ExtractionRunner, llmProvider],
+})
+export class PostCallModule {}

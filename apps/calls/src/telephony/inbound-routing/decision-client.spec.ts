@@ -1,0 +1,42 @@
+import { createServer, Server } from 'node:https';
+import { AddressInfo } from 'node:net';
+import { INBOUND_ROUTE_ACTIONS } from '@vap/api';
+import { DecisionClient } from './decision-client';
+
+// What a refused decision request leaves in the decision log's failure_reason, which the partner reads:
+// never the address a name resolved to inside the platform's network.
+describe('DecisionClient behind the private-network guard', () => {
+  const saved = process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+  let server: Server;
+  let port: number;
+  let client: DecisionClient;
+
+  beforeAll(async () => {
+    delete process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+    server = createServer((_req, res) => res.end('{"action":"ANSWER_WITH_AI"}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    client = new DecisionClient();
+  });
+
+  afterAll(async () => {
+    if (saved !== undefined) process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = saved;
+    await client.onModuleDestroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('records a failure that names no resolved address', async () => {
+    const body = {} as Parameters<DecisionClient['ask']>[1];
+    const outcome = await client.ask(
+      `https://localhost:${port}/route`,
+      body,
+      null,
+      2000,
+      INBOUND_ROUTE_ACTIONS,
+    );
+    expect(outcome).toMatchObject({ ok: false, status: null });
+    const reason = (outcome as { reason: string }).reason;
+    expect(reason).toMatch(/not allowed/);
+    expect(reason).not.toMatch(/127\.0\.0\.1|::1/);
+  });
+});

@@ -1,0 +1,279 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import {
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
+import { ExtractionConfigInputDto } from '../extraction/extraction-key.dto';
+import { E164_PATTERN, IfPresent, trimString } from '../validation';
+import { IsSpokenLanguages, NullableText, OptionalFlag } from './agent-field.decorators';
+import {
+  AGENT_TYPES,
+  AgentDefaults,
+  AgentLimits,
+  AgentType,
+  KB_THRESHOLDS,
+  KbThreshold,
+  SPOKEN_LANGUAGES,
+  SpokenLanguage,
+} from '@vap/messages';
+import { ToolAckConfigInputDto } from './tool-ack-config.dto';
+
+// class-validator runs a property's decorators bottom-up: the type check sits lowest so that a value of the
+// wrong type is reported as such, not as a failed length or range.
+
+/** The optional creation fields of the contract's Agent table; shared by create and update. */
+export class AgentSettingsDto {
+  @ApiPropertyOptional({
+    type: [String],
+    enum: SPOKEN_LANGUAGES,
+    maxItems: 2,
+    description:
+      'At most 2 distinct codes; at most one of Hindi and the regional languages; hinglish only alone or with en or hi. ' +
+      'Empty or omitted = platform default (en). Valid: [en,hi], [en,hinglish], [hi,hinglish], [en,te]. Invalid: [mr,te], [te,hi], [mr,hi].',
+    example: ['en', 'hi'],
+  })
+  @IfPresent()
+  @IsSpokenLanguages()
+  spoken_languages?: SpokenLanguage[];
+
+  @NullableText(AgentLimits.messageMax, 'Greeting spoken when the call connects; null or empty = none')
+  intro_message?: string | null;
+
+  @OptionalFlag(AgentDefaults.voicemailDetectionEnabled, 'Detect answering machines')
+  voicemail_detection_enabled?: boolean;
+
+  @OptionalFlag(
+    AgentDefaults.screenerHandlingEnabled,
+    'Handle call screeners; requires voicemail_detection_enabled true',
+  )
+  screener_handling_enabled?: boolean;
+
+  @NullableText(AgentLimits.messageMax, 'Left on voicemail; null or empty clears it')
+  voicemail_message?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: "One of the account's projects; omitted or null = the account's default project",
+  })
+  @IsOptional()
+  @IsUUID(undefined, { message: 'project_id must be a UUID' })
+  project_id?: string | null;
+
+  @OptionalFlag(AgentDefaults.enableRecording, 'Record calls')
+  enable_recording?: boolean;
+
+  @ApiPropertyOptional({
+    enum: KB_THRESHOLDS,
+    nullable: true,
+    default: AgentDefaults.kbThreshold,
+    description:
+      'Knowledge-base relevance cut-off; null = no cut-off (the best chunks are used whatever their score)',
+  })
+  @IsOptional()
+  @IsIn(KB_THRESHOLDS as unknown as string[], { message: 'kb_threshold must be low, medium, high or null' })
+  kb_threshold?: KbThreshold | null;
+
+  @OptionalFlag(AgentDefaults.kbIncludeSummaries, 'Include document summaries in knowledge-base results')
+  kb_include_summaries?: boolean;
+
+  @NullableText(AgentLimits.kbResultFormatMax, 'Template for knowledge-base results given to the model')
+  kb_result_format?: string | null;
+
+  @OptionalFlag(AgentDefaults.kbEnableLlmProcessing, 'Post-process knowledge-base results with a model')
+  kb_enable_llm_processing?: boolean;
+
+  @NullableText(AgentLimits.kbSystemPromptMax, 'System prompt of that post-processing')
+  kb_llm_system_prompt?: string | null;
+
+  @OptionalFlag(AgentDefaults.endCallEnabled, 'false: the agent cannot end calls itself')
+  end_call_enabled?: boolean;
+
+  @NullableText(AgentLimits.messageMax, 'Said before hanging up; null or empty = platform default')
+  end_call_message?: string | null;
+
+  @NullableText(
+    AgentLimits.instructionsMax,
+    'Free-text conditions for ending the call; null or empty = section skipped',
+  )
+  end_call_instructions?: string | null;
+
+  @OptionalFlag(AgentDefaults.transferEnabled, 'Cold transfer to a human; needs transfer_number')
+  transfer_enabled?: boolean;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    pattern: E164_PATTERN.source,
+    example: '+919876543210',
+    description: 'E.164; required when transfer_enabled is true',
+  })
+  @IsOptional()
+  @Matches(E164_PATTERN, { message: 'transfer_number must be an E.164 number such as +919876543210' })
+  @IsString()
+  transfer_number?: string | null;
+
+  @NullableText(AgentLimits.messageMax, 'Said before transferring; null or empty = platform default')
+  transfer_message?: string | null;
+
+  @NullableText(AgentLimits.instructionsMax, 'When to transfer')
+  transfer_instructions?: string | null;
+
+  @OptionalFlag(
+    AgentDefaults.userIdleEnabled,
+    'false: the agent neither prompts nor ends the call on silence',
+  )
+  user_idle_enabled?: boolean;
+
+  @ApiPropertyOptional({
+    type: ToolAckConfigInputDto,
+    nullable: true,
+    description: 'Spoken acknowledgement while a tool runs. Omitted = enabled, mode dynamic; null = off',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ToolAckConfigInputDto)
+  @IsObject({ message: 'tool_ack_config must be an object or null' })
+  tool_ack_config?: ToolAckConfigInputDto | null;
+
+  @OptionalFlag(AgentDefaults.extractionEnabled, 'false: post-call extraction is skipped even if keys exist')
+  extraction_enabled?: boolean;
+
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: AgentLimits.maxCallDurationMin,
+    maximum: AgentLimits.maxCallDurationMax,
+    default: AgentDefaults.maxCallDurationSecs,
+    description:
+      'Call length cap in seconds; null disables the cap. A wrap-up warning is spoken 30 s before it.',
+  })
+  @IsOptional()
+  @Min(AgentLimits.maxCallDurationMin)
+  @Max(AgentLimits.maxCallDurationMax)
+  @IsInt({ message: 'max_call_duration_secs must be an integer or null' })
+  max_call_duration_secs?: number | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'From GET /agent/background-audio; null = none',
+  })
+  @IsOptional()
+  @IsUUID(undefined, { message: 'background_audio_id must be a UUID' })
+  background_audio_id?: string | null;
+
+  @ApiPropertyOptional({
+    type: Number,
+    nullable: true,
+    minimum: 0,
+    maximum: 1,
+    default: AgentDefaults.backgroundAudioVolume,
+    description: '0..1; null = 0.3',
+  })
+  @IsOptional()
+  @Min(0)
+  @Max(1)
+  @IsNumber(
+    { allowNaN: false, allowInfinity: false },
+    { message: 'background_audio_volume must be a number or null' },
+  )
+  background_audio_volume?: number | null;
+}
+
+/** POST /agent: the contract's creation fields, nothing else. */
+export class CreateAgentDto extends AgentSettingsDto {
+  @ApiProperty({
+    minLength: 1,
+    maxLength: AgentLimits.nameMax,
+    description: 'Unique on the account (among agents not deleted)',
+  })
+  @IsDefined({ message: 'agent_name is required' })
+  @Transform(trimString)
+  @Length(1, AgentLimits.nameMax, { message: `agent_name must be 1 to ${AgentLimits.nameMax} characters` })
+  @IsString()
+  agent_name: string;
+
+  @ApiProperty({ minLength: 1, maxLength: AgentLimits.promptMax })
+  @IsDefined({ message: 'prompt is required' })
+  @Length(1, AgentLimits.promptMax, { message: `prompt must be 1 to ${AgentLimits.promptMax} characters` })
+  @Matches(/\S/, { message: 'prompt must not be blank' })
+  @IsString()
+  prompt: string;
+
+  @ApiProperty({
+    format: 'uuid',
+    description:
+      'voice_id from GET /agent/voices (or the UUID part of a voice configuration id); the agent’s gender is the voice’s',
+  })
+  @IsDefined({ message: 'voice_id is required' })
+  @IsUUID(undefined, { message: 'voice_id must be a UUID' })
+  voice_id: string;
+
+  @ApiProperty({ enum: AGENT_TYPES })
+  @IsDefined({ message: 'agent_type is required' })
+  @IsIn(AGENT_TYPES as unknown as string[], { message: 'agent_type must be inbound or outbound' })
+  agent_type: AgentType;
+}
+
+/**
+ * PUT /agent/{id}: a partial update. Omitted fields keep their values; a field sent as null takes the
+ * meaning null has at creation (default, off or cleared); nested objects are replaced whole.
+ */
+export class UpdateAgentDto extends AgentSettingsDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: AgentLimits.nameMax })
+  @IfPresent()
+  @Transform(trimString)
+  @Length(1, AgentLimits.nameMax, { message: `agent_name must be 1 to ${AgentLimits.nameMax} characters` })
+  @IsString()
+  agent_name?: string;
+
+  @ApiPropertyOptional({ minLength: 1, maxLength: AgentLimits.promptMax })
+  @IfPresent()
+  @Length(1, AgentLimits.promptMax, { message: `prompt must be 1 to ${AgentLimits.promptMax} characters` })
+  @Matches(/\S/, { message: 'prompt must not be blank' })
+  @IsString()
+  prompt?: string;
+
+  @ApiPropertyOptional({ format: 'uuid' })
+  @IfPresent()
+  @IsUUID(undefined, { message: 'voice_id must be a UUID' })
+  voice_id?: string;
+
+  @ApiPropertyOptional({ enum: AGENT_TYPES })
+  @IfPresent()
+  @IsIn(AGENT_TYPES as unknown as string[], { message: 'agent_type must be inbound or outbound' })
+  agent_type?: AgentType;
+
+  @ApiPropertyOptional({
+    type: ExtractionConfigInputDto,
+    nullable: true,
+    description: 'Inline post-call extraction keys (replaces the stored list); null clears them',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => ExtractionConfigInputDto)
+  @IsObject({ message: 'extraction_config must be an object or null' })
+  extraction_config?: ExtractionConfigInputDto | null;
+
+  @OptionalFlag(
+    AgentDefaults.webhooksIncludeAccountEndpoints,
+    "false: account-wide webhook endpoints stop receiving this agent's events; needs an enabled webhook endpoint of " +
+      'the agent’s own (409 NO_AGENT_ENDPOINT); flips back to true when the last one is deleted or disabled',
+  )
+  webhooks_include_account_endpoints?: boolean;
+}

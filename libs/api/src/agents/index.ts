@@ -1,0 +1,6 @@
+export * from './tool-ack-config.dto';
+export * from './agent-field.decorators';
+export * from './agent-input.dto';
+export * from './agent.dto';
+export * from './list-agents-query.dto';
+export * from './agent-events';

@@ -1,0 +1,340 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ANSWERED_BY_VALUES,
+  AnsweredBy,
+  CALL_DIRECTIONS,
+  CALL_DISPOSITIONS,
+  CALL_PROVIDERS,
+  CALL_STATUSES,
+  CallDirection,
+  CallDisposition,
+  CallProvider,
+  CallStatus,
+  EXTRACTION_STATUSES,
+  ExtractionStatus,
+  HANGUP_SOURCES,
+  HangupSource,
+  LLM_PROVIDERS,
+  LlmProviderName,
+  STT_PROVIDERS,
+  SttProviderName,
+  TTS_PROVIDERS,
+  TtsProviderName,
+} from '@vap/messages';
+
+/** Milliseconds from the end of the caller's speech to each step of the agent's spoken answer. */
+export class TurnLatencyDto {
+  @ApiProperty({ type: 'integer', minimum: 0, description: "The caller's words transcribed (final result)" })
+  stt_final_ms: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: "The language model's first token of the reply" })
+  llm_first_token_ms: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: "The speech synthesizer's first audio byte" })
+  tts_first_byte_ms: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'The first 20 ms frame of the reply sent to the carrier',
+  })
+  first_frame_out_ms: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: "Voice to voice: the end of the caller's speech to the agent's first audio on the line",
+  })
+  voice_to_voice_ms: number;
+}
+
+/** Which of the configured providers served an agent turn: a provider that failed mid-call hands over to the next. */
+export class TurnProvidersDto {
+  @ApiProperty({
+    enum: STT_PROVIDERS,
+    description: "The speech-to-text provider that transcribed the caller's words",
+  })
+  stt: SttProviderName;
+
+  @ApiProperty({
+    enum: LLM_PROVIDERS,
+    description: "The language model that wrote the reply: the platform's primary model or its fallback",
+  })
+  llm: LlmProviderName;
+
+  @ApiProperty({ enum: TTS_PROVIDERS, description: 'The speech synthesizer that spoke the reply' })
+  tts: TtsProviderName;
+}
+
+export class TranscriptEntryDto {
+  @ApiProperty({ enum: ['user', 'bot'] })
+  role: 'user' | 'bot';
+
+  @ApiProperty()
+  content: string;
+
+  @ApiProperty({ format: 'date-time', description: 'When the line started being said' })
+  timestamp: string;
+
+  @ApiPropertyOptional({
+    type: TurnLatencyDto,
+    description:
+      'Present on agent (bot) turns that answered the caller: how long each part of the reply took',
+  })
+  latency?: TurnLatencyDto;
+
+  @ApiPropertyOptional({
+    type: TurnProvidersDto,
+    description:
+      'Present on agent (bot) turns that answered the caller: which speech-to-text, language model and ' +
+      'speech synthesizer served the turn (after any fallback from a provider that failed during the call)',
+  })
+  providers?: TurnProvidersDto;
+
+  @ApiPropertyOptional({
+    enum: [true],
+    description:
+      'Present (true) on agent (bot) lines the caller cut short by talking over the agent or hanging up; ' +
+      'content is then what the caller actually heard',
+  })
+  interrupted?: true;
+}
+
+export class ExtractionResultDto {
+  @ApiProperty({
+    enum: EXTRACTION_STATUSES,
+    description: 'success, failed (see error), skipped (no keys or extraction disabled), pending',
+  })
+  status: ExtractionStatus;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The model that extracted (offline-rules-v1 without an LLM server)',
+  })
+  model: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  extractedAt: string | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  latencyMs: number | null;
+
+  @ApiProperty()
+  attempts: number;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'One value per key of the agent’s effective schema; null when the call did not say',
+  })
+  values: Record<string, unknown>;
+
+  @ApiProperty({ type: String, nullable: true })
+  error: string | null;
+}
+
+export class HoldEventDto {
+  @ApiProperty({ example: 'carrier_hold' })
+  kind: string;
+
+  @ApiProperty({ format: 'date-time' })
+  started_at: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  ended_at: string | null;
+
+  @ApiProperty()
+  duration_secs: number;
+
+  @ApiProperty({ description: 'The call came back from hold before it ended' })
+  recovered: boolean;
+}
+
+export class HoldSummaryDto {
+  @ApiProperty()
+  detected: boolean;
+
+  @ApiProperty({ type: [HoldEventDto] })
+  events: HoldEventDto[];
+
+  @ApiProperty()
+  total_secs: number;
+
+  @ApiProperty()
+  ended_on_hold: boolean;
+
+  @ApiProperty({ type: [String] })
+  kinds: string[];
+}
+
+export class CallSessionDto {
+  @ApiProperty({ format: 'uuid' })
+  session_id: string;
+
+  @ApiProperty({
+    enum: ['active', 'processing', 'completed', 'failed'],
+    description: 'active during the call, processing until post-call processing finished',
+  })
+  status: string;
+
+  @ApiProperty()
+  duration_seconds: number;
+
+  @ApiProperty({ description: 'Charge in INR (per-second billing at the platform’s per-minute price)' })
+  credits_used: number;
+
+  @ApiProperty()
+  processing_complete: boolean;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  pipeline_completed_at: string | null;
+
+  @ApiProperty({
+    type: [TranscriptEntryDto],
+    nullable: true,
+    description: 'null for a call that was never answered',
+  })
+  transcript: TranscriptEntryDto[] | null;
+
+  @ApiPropertyOptional({
+    description:
+      'Signed download URL of the WAV recording, valid 7 days; present only when recording was enabled',
+  })
+  recording_url?: string;
+
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  variables: Record<string, unknown>;
+
+  @ApiProperty({
+    type: ExtractionResultDto,
+    nullable: true,
+    description: 'null until post-call processing ran',
+  })
+  extraction: ExtractionResultDto | null;
+
+  @ApiProperty({ type: HoldSummaryDto })
+  hold: HoldSummaryDto;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  started_at: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  ended_at: string | null;
+}
+
+export const CARRIER_RECONCILIATIONS = ['pending', 'verified', 'unreconciled'] as const;
+export type CarrierReconciliation = (typeof CARRIER_RECONCILIATIONS)[number];
+
+export class CallDto {
+  @ApiProperty({ format: 'uuid' })
+  call_id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  agent_id: string;
+
+  @ApiProperty({ format: 'uuid' })
+  session_id: string;
+
+  @ApiProperty({ enum: CALL_DIRECTIONS })
+  direction: CallDirection;
+
+  @ApiProperty()
+  from_number: string;
+
+  @ApiProperty()
+  to_number: string;
+
+  @ApiProperty({ enum: CALL_STATUSES })
+  status: CallStatus;
+
+  @ApiProperty({ enum: CALL_DISPOSITIONS, nullable: true, description: 'Set when the call ended' })
+  disposition: CallDisposition | null;
+
+  @ApiProperty({ enum: ANSWERED_BY_VALUES, nullable: true })
+  answered_by: AnsweredBy | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'agent_ended_call, callee_hung_up, max_call_duration_reached, transferred, voicemail_detected, user_idle_timeout, opted_out (the person asked not to be called again: the number joined the do-not-call list), insufficient_balance, voice_replica_lost (the media server carrying the call stopped: it was hung up and billed for the time it was answered)' +
+      '; media_stream_silent, media_stream_unresponsive, media_stream_protocol_error (the platform cut the call’s media stream and hung up: nothing arrived on it for a while, the carrier stopped answering pings or reading the audio, or it sent frames the protocol does not allow)',
+  })
+  end_call_reason: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The carrier’s cause, e.g. NORMAL_CLEARING, USER_BUSY, NO_ANSWER',
+  })
+  hangup_cause: string | null;
+
+  @ApiProperty({ enum: HANGUP_SOURCES, nullable: true })
+  hangup_source: HangupSource | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  bill_duration_seconds: number | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  duration_seconds: number | null;
+
+  @ApiProperty({
+    enum: CARRIER_RECONCILIATIONS,
+    nullable: true,
+    description:
+      "How the call's end was checked with the carrier's own record before it was billed and its slot released: " +
+      "pending (a final callback waits for the carrier to confirm it), verified (billed the carrier's recorded " +
+      'duration), unreconciled (the carrier could not be asked: ended on its callback, billed at least the ' +
+      'answered time the platform saw, flagged for review). null: no check needed (sandbox) or none made.',
+  })
+  carrier_reconciliation: CarrierReconciliation | null;
+
+  @ApiProperty({ enum: CALL_PROVIDERS })
+  provider: CallProvider;
+
+  @ApiProperty({ format: 'uuid' })
+  connection_id: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  error_message: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  client_reference_id: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the call was answered',
+  })
+  started_at: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  ended_at: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ type: CallSessionDto })
+  session: CallSessionDto;
+}
+
+export class CallListDto {
+  @ApiProperty({ type: [CallDto], description: 'Newest first' })
+  calls: CallDto[];
+
+  @ApiProperty({ type: String, nullable: true })
+  next_cursor: string | null;
+}
+
+export class RecordingUrlDto {
+  @ApiProperty({ format: 'uuid' })
+  call_id: string;
+
+  @ApiProperty({ description: 'Signed download URL of the WAV recording' })
+  recording_url: string;
+
+  @ApiProperty({ format: 'date-time' })
+  expires_at: string;
+}

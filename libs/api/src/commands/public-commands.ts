@@ -1,0 +1,266 @@
+import type {
+  AgentDeletedDto,
+  AgentDto,
+  AgentListDto,
+  CreateAgentDto,
+  ListAgentsQueryDto,
+  UpdateAgentDto,
+} from '../agents';
+import type {
+  CallDto,
+  CallListDto,
+  ListCallsQueryDto,
+  RecordingUrlDto,
+  StartCallCommand,
+  StartCallResult,
+} from '../calls';
+import type {
+  AddContactsBatch,
+  CampaignDeletedDto,
+  CampaignDto,
+  CampaignListDto,
+  ContactListDto,
+  ContactsUploadReportDto,
+  CreateCampaignDto,
+  ListCampaignsQueryDto,
+  ListContactsQueryDto,
+  StartCampaignDto,
+  UpdateCampaignDto,
+} from '../campaigns';
+import type {
+  CreateDoNotCallDto,
+  DoNotCallDeletedDto,
+  DoNotCallEntryDto,
+  DoNotCallExportPage,
+  DoNotCallExportPageRequest,
+  DoNotCallImportBatch,
+  DoNotCallImportReportDto,
+  DoNotCallListDto,
+  DoNotCallLookupDto,
+  DoNotCallLookupQueryDto,
+  ListDoNotCallQueryDto,
+  ListPolicyDecisionsQueryDto,
+  PolicyDecisionListDto,
+  ContactPolicySettingsDto,
+  UpdateContactPolicySettingsDto,
+  UpdateDoNotCallDto,
+} from '../contact-policy';
+import type {
+  CreateDocumentDto,
+  CreateWebLinkDocumentDto,
+  DocumentDto,
+  DocumentListDto,
+  DocumentMessageDto,
+  DocumentUploadDto,
+  ListDocumentsQueryDto,
+} from '../documents';
+import type {
+  CreateExtractionSetDto,
+  ExtractionSetDeletedDto,
+  ExtractionSetDto,
+  ExtractionSetListDto,
+  ListExtractionSetsQueryDto,
+  UpdateExtractionSetDto,
+} from '../extraction/extraction-set.dto';
+import type { FromAgentDto } from '../extraction/from-agent.dto';
+import type { AgentKnowledgeDocumentListDto, LinkAgentDocumentsDto } from '../knowledge';
+import type {
+  CarrierACredentialsDto,
+  CarrierACredentialsSavedDto,
+  CarrierBCredentialsDto,
+  CarrierBCredentialsSavedDto,
+  CreateInboundRoutePolicyDto,
+  CreateResellerLinkConnectionDto,
+  ImportPhoneNumberDto,
+  InboundRouteDecisionDto,
+  InboundRouteDecisionListDto,
+  InboundRoutePolicyDeletedDto,
+  InboundRoutePolicyDto,
+  InboundRoutePolicyListDto,
+  ListInboundRouteDecisionsQueryDto,
+  ListPhoneNumbersQueryDto,
+  PhoneNumberDeletedDto,
+  PhoneNumberDto,
+  PhoneNumberListDto,
+  ResellerCallRoutingDto,
+  ResellerCallRoutingQueryDto,
+  SandboxInboundCallDto,
+  TelephonyConnectionDto,
+  TelephonyConnectionListDto,
+  UpdateInboundRoutePolicyDto,
+  UpdatePhoneNumberDto,
+} from '../telephony';
+import type { AgentVoiceListDto, BackgroundAudioListDto } from '../voices';
+import type {
+  AgentFlagSetCommand,
+  AgentFlagSetResult,
+  AgentWebhooksDto,
+  AgentWebhooksUpdatedDto,
+  CreateAgentWebhookEndpointDto,
+  CreateWebhookEndpointDto,
+  LegacyWebhookDto,
+  LegacyWebhookResultDto,
+  ListWebhookDeliveriesQueryDto,
+  UpdateAgentWebhooksDto,
+  UpdateWebhookEndpointDto,
+  WebhookDeliveryDetailDto,
+  WebhookDeliveryDto,
+  WebhookDeliveryListDto,
+  WebhookEndpointDeletedDto,
+  WebhookEndpointDto,
+  WebhookEndpointListDto,
+  WebhookEndpointWithSecretDto,
+} from '../webhooks';
+
+import type {
+  ByIdRequest,
+  CommandContract as Command,
+  EffectiveExtractionSchema,
+  EffectiveSchemaRequest,
+  EmptyRequest,
+  HealthPingSubject,
+  NamedCommandSubject,
+  ServiceCommands,
+  UpdateRequest,
+} from '@vap/messages';
+
+export interface ExtractionSetAttachRequest {
+  agent_id: string;
+  set_id: string;
+}
+export interface AgentDocumentLinkRequest {
+  agentId: string;
+  body: LinkAgentDocumentsDto;
+}
+export interface AgentDocumentUnlinkRequest {
+  agentId: string;
+  documentId: string;
+}
+export interface ResellerLinkDeactivateRequest {
+  connectionId: string;
+}
+export interface StartCampaignRequest {
+  id: string;
+  options: StartCampaignDto;
+}
+export interface ListContactsRequest {
+  id: string;
+  query: ListContactsQueryDto;
+}
+export interface AgentWebhooksCreateRequest {
+  agent_id: string;
+  endpoint: CreateAgentWebhookEndpointDto;
+}
+export interface AgentWebhooksUpdateRequest {
+  agent_id: string;
+  changes: UpdateAgentWebhooksDto;
+}
+export interface ListWebhookDeliveriesRequest {
+  endpoint_id: string;
+  query: ListWebhookDeliveriesQueryDto;
+}
+
+/**
+ * The commands that carry a public request or answer a public response, added to @vap/messages'
+ * ServiceCommands: a program that imports @vap/api sees every command, one that speaks only internal
+ * messages sees those alone.
+ */
+declare module '@vap/messages' {
+  interface ServiceCommands {
+    'agents.agent.create': Command<CreateAgentDto, AgentDto>;
+    'agents.agent.list': Command<ListAgentsQueryDto, AgentListDto>;
+    'agents.agent.get': Command<ByIdRequest, AgentDto>;
+    'agents.agent.update': Command<UpdateRequest<UpdateAgentDto>, AgentDto>;
+    'agents.agent.delete': Command<ByIdRequest, AgentDeletedDto>;
+    'agents.voice.list': Command<EmptyRequest, AgentVoiceListDto>;
+    'agents.background_audio.list': Command<EmptyRequest, BackgroundAudioListDto>;
+    'agents.extraction_set.create': Command<CreateExtractionSetDto, ExtractionSetDto>;
+    'agents.extraction_set.list': Command<ListExtractionSetsQueryDto, ExtractionSetListDto>;
+    'agents.extraction_set.get': Command<ByIdRequest, ExtractionSetDto>;
+    'agents.extraction_set.update': Command<UpdateRequest<UpdateExtractionSetDto>, ExtractionSetDto>;
+    'agents.extraction_set.delete': Command<ByIdRequest, ExtractionSetDeletedDto>;
+    'agents.extraction_set.attach': Command<ExtractionSetAttachRequest, AgentDto>;
+    'agents.extraction_set.detach': Command<ExtractionSetAttachRequest, AgentDto>;
+    'agents.extraction_set.from_agent': Command<FromAgentDto, ExtractionSetDto>;
+    'agents.extraction.effective_schema': Command<EffectiveSchemaRequest, EffectiveExtractionSchema>;
+    'agents.document.create': Command<CreateDocumentDto, DocumentUploadDto>;
+    'agents.document.create_web_link': Command<CreateWebLinkDocumentDto, DocumentDto>;
+    'agents.document.confirm': Command<ByIdRequest, DocumentDto>;
+    'agents.document.list': Command<ListDocumentsQueryDto, DocumentListDto>;
+    'agents.document.get': Command<ByIdRequest, DocumentDto>;
+    'agents.document.delete': Command<ByIdRequest, DocumentMessageDto>;
+    'agents.agent_document.link': Command<AgentDocumentLinkRequest, AgentKnowledgeDocumentListDto>;
+    'agents.agent_document.unlink': Command<AgentDocumentUnlinkRequest, DocumentMessageDto>;
+    'agents.agent_document.list': Command<{ agentId: string }, AgentKnowledgeDocumentListDto>;
+
+    'calls.call.start': Command<StartCallCommand, StartCallResult>;
+    'calls.call.get': Command<ByIdRequest, CallDto>;
+    'calls.call.list': Command<ListCallsQueryDto, CallListDto>;
+    'calls.call.recording_url': Command<ByIdRequest, RecordingUrlDto>;
+    'calls.telephony.carrier_a_put': Command<CarrierACredentialsDto, CarrierACredentialsSavedDto>;
+    'calls.telephony.carrier_b_put': Command<CarrierBCredentialsDto, CarrierBCredentialsSavedDto>;
+    'calls.telephony.list': Command<EmptyRequest, TelephonyConnectionListDto>;
+    'calls.reseller_link.connection_create': Command<CreateResellerLinkConnectionDto, TelephonyConnectionDto>;
+    'calls.reseller_link.connection_deactivate': Command<
+      ResellerLinkDeactivateRequest,
+      TelephonyConnectionDto
+    >;
+    'calls.reseller_link.call_routing': Command<ResellerCallRoutingQueryDto, ResellerCallRoutingDto>;
+    'calls.do_not_call.create': Command<CreateDoNotCallDto, DoNotCallEntryDto>;
+    'calls.do_not_call.list': Command<ListDoNotCallQueryDto, DoNotCallListDto>;
+    'calls.do_not_call.get': Command<ByIdRequest, DoNotCallEntryDto>;
+    'calls.do_not_call.update': Command<UpdateRequest<UpdateDoNotCallDto>, DoNotCallEntryDto>;
+    'calls.do_not_call.delete': Command<ByIdRequest, DoNotCallDeletedDto>;
+    'calls.do_not_call.lookup': Command<DoNotCallLookupQueryDto, DoNotCallLookupDto>;
+    'calls.do_not_call.import': Command<DoNotCallImportBatch, DoNotCallImportReportDto>;
+    'calls.do_not_call.export_page': Command<DoNotCallExportPageRequest, DoNotCallExportPage>;
+    'calls.policy_decision.list': Command<ListPolicyDecisionsQueryDto, PolicyDecisionListDto>;
+    'calls.contact_policy.settings_get': Command<EmptyRequest, ContactPolicySettingsDto>;
+    'calls.contact_policy.settings_update': Command<UpdateContactPolicySettingsDto, ContactPolicySettingsDto>;
+    'calls.phone_number.import': Command<ImportPhoneNumberDto, PhoneNumberDto>;
+    'calls.phone_number.list': Command<ListPhoneNumbersQueryDto, PhoneNumberListDto>;
+    'calls.phone_number.get': Command<ByIdRequest, PhoneNumberDto>;
+    'calls.phone_number.update': Command<UpdateRequest<UpdatePhoneNumberDto>, PhoneNumberDto>;
+    'calls.phone_number.delete': Command<ByIdRequest, PhoneNumberDeletedDto>;
+    'calls.inbound_policy.create': Command<CreateInboundRoutePolicyDto, InboundRoutePolicyDto>;
+    'calls.inbound_policy.list': Command<EmptyRequest, InboundRoutePolicyListDto>;
+    'calls.inbound_policy.get': Command<ByIdRequest, InboundRoutePolicyDto>;
+    'calls.inbound_policy.update': Command<UpdateRequest<UpdateInboundRoutePolicyDto>, InboundRoutePolicyDto>;
+    'calls.inbound_policy.delete': Command<ByIdRequest, InboundRoutePolicyDeletedDto>;
+    'calls.inbound_decision.list': Command<ListInboundRouteDecisionsQueryDto, InboundRouteDecisionListDto>;
+    'calls.sandbox.inbound_call': Command<SandboxInboundCallDto, InboundRouteDecisionDto>;
+
+    'campaigns.campaign.create': Command<CreateCampaignDto, CampaignDto>;
+    'campaigns.campaign.list': Command<ListCampaignsQueryDto, CampaignListDto>;
+    'campaigns.campaign.get': Command<ByIdRequest, CampaignDto>;
+    'campaigns.campaign.update': Command<UpdateRequest<UpdateCampaignDto>, CampaignDto>;
+    'campaigns.campaign.delete': Command<ByIdRequest, CampaignDeletedDto>;
+    'campaigns.campaign.start': Command<StartCampaignRequest, CampaignDto>;
+    'campaigns.campaign.pause': Command<ByIdRequest, CampaignDto>;
+    'campaigns.campaign.resume': Command<ByIdRequest, CampaignDto>;
+    'campaigns.contact.add': Command<AddContactsBatch, ContactsUploadReportDto>;
+    'campaigns.contact.list': Command<ListContactsRequest, ContactListDto>;
+
+    'webhooks.endpoint.create': Command<CreateWebhookEndpointDto, WebhookEndpointWithSecretDto>;
+    'webhooks.endpoint.list': Command<EmptyRequest, WebhookEndpointListDto>;
+    'webhooks.endpoint.update': Command<UpdateRequest<UpdateWebhookEndpointDto>, WebhookEndpointDto>;
+    'webhooks.endpoint.delete': Command<ByIdRequest, WebhookEndpointDeletedDto>;
+    'webhooks.endpoint.rotate_secret': Command<ByIdRequest, WebhookEndpointWithSecretDto>;
+    'webhooks.endpoint.test': Command<ByIdRequest, WebhookDeliveryDto>;
+    'webhooks.legacy_endpoint.put': Command<LegacyWebhookDto, LegacyWebhookResultDto>;
+    'webhooks.agent_webhooks.get': Command<{ agent_id: string }, AgentWebhooksDto>;
+    'webhooks.agent_webhooks.create': Command<AgentWebhooksCreateRequest, WebhookEndpointWithSecretDto>;
+    'webhooks.agent_webhooks.update': Command<AgentWebhooksUpdateRequest, AgentWebhooksUpdatedDto>;
+    'webhooks.agent_flag.set': Command<AgentFlagSetCommand, AgentFlagSetResult>;
+    'webhooks.delivery.list': Command<ListWebhookDeliveriesRequest, WebhookDeliveryListDto>;
+    'webhooks.delivery.get': Command<ByIdRequest, WebhookDeliveryDetailDto>;
+    'webhooks.delivery.retry': Command<ByIdRequest, WebhookDeliveryDto>;
+  }
+}
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+/** Compiles only while every Subjects value but the pings has a ServiceCommands entry, and no more. */
+export type CommandMapMatchesSubjects = Assert<
+  Same<Exclude<NamedCommandSubject, HealthPingSubject>, keyof ServiceCommands>
+>;

@@ -1,0 +1,31 @@
+import type { KbIndexStatus } from '@vap/messages';
+import type { CredentialProvider } from '../telephony';
+
+/** data of events.agent_document.linked and .unlinked: which document joined or left which agent. */
+export interface AgentDocumentLinkEvent {
+  agent_id: string;
+  document_id: string;
+}
+
+/** data of events.agent_document.indexed: the link's indexing ended (indexed or failed). */
+export interface AgentDocumentIndexedEvent {
+  agent_id: string;
+  document_id: string;
+  index_status: KbIndexStatus;
+  index_error: string | null;
+  chunk_count: number;
+}
+
+/** data of events.telephony_connection.updated: carrier credentials were saved (never the secret). */
+export interface TelephonyConnectionUpdatedEvent {
+  connection_id: string;
+  provider: CredentialProvider;
+  account_id_masked: string;
+  from_number: string;
+}
+
+/** data of events.phone_number.deleted. */
+export interface PhoneNumberDeletedEvent {
+  id: string;
+  number: string;
+}

@@ -1,0 +1,3 @@
+export * from './event-catalog';
+export * from './event-payloads';
+export * from './event-map';

@@ -1,4 +1,0 @@
-export * from './event-catalog';
-export * from './campaign-status-updated';
-export * from './event-payloads';
-export * from './event-map';

@@ -1,5 +1,0 @@
-export * from './extraction-key-rules';
-export * from './extraction-key.dto';
-export * from './extraction-set.dto';
-export * from './from-agent.dto';
-export * from './effective-schema';

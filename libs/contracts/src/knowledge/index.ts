@@ -1,2 +1,0 @@
-export * from './knowledge-limits';
-export * from './knowledge.dto';

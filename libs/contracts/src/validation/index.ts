@@ -1,5 +1,0 @@
-export * from './e164';
-export * from './trim';
-export * from './one-of';
-export * from './validation-pipe';
-export * from './if-present';

@@ -1,4 +1,0 @@
-export * from './voice-tiers';
-export * from './voice-configuration.dto';
-export * from './agent-voice.dto';
-export * from './background-audio.dto';

@@ -1,0 +1,3 @@
+export * from './agent-limits';
+export * from './spoken-languages';
+export * from './tool-ack-config';

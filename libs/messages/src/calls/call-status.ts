@@ -1,0 +1,42 @@
+/** Call status values of the contract, in the order a call can move through them. */
+export const CALL_STATUSES = [
+  'pending',
+  'ringing',
+  'in_progress',
+  'completed',
+  'failed',
+  'no_answer',
+  'busy',
+  'canceled',
+] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+export const CALL_DISPOSITIONS = [
+  'completed',
+  'voicemail',
+  'user_hangup_no_speech',
+  'no_answer',
+  'busy',
+  'canceled',
+  'blocked',
+  'failed',
+  'transferred',
+] as const;
+export type CallDisposition = (typeof CALL_DISPOSITIONS)[number];
+
+export const ANSWERED_BY_VALUES = ['human', 'machine', 'unknown', 'not_answered'] as const;
+export type AnsweredBy = (typeof ANSWERED_BY_VALUES)[number];
+
+export const HANGUP_SOURCES = ['caller', 'callee', 'system', 'api', 'carrier', 'error', 'unknown'] as const;
+export type HangupSource = (typeof HANGUP_SOURCES)[number];
+
+export const CALL_DIRECTIONS = ['outbound', 'inbound'] as const;
+export type CallDirection = (typeof CALL_DIRECTIONS)[number];
+
+/**
+ * Provider values this platform produces. The contract lists sip plus seven carrier identifiers, naming
+ * only carrier_a and carrier_b; reseller-link and the platform's own sandbox carrier are the others
+ * implemented here.
+ */
+export const CALL_PROVIDERS = ['sip', 'carrier_a', 'carrier_b', 'reseller-link', 'sandbox'] as const;
+export type CallProvider = (typeof CALL_PROVIDERS)[number];

@@ -1,0 +1,2 @@
+export * from './campaign-status-updated';
+export * from './event-map';

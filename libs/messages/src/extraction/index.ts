@@ -1,0 +1,2 @@
+export * from './extraction-key';
+export * from './effective-schema';

@@ -1,0 +1,2 @@
+export * from './knowledge-limits';
+export * from './knowledge-search';
