@@ -2,7 +2,7 @@ import type { ExtractionKey } from './extraction-key';
 
 /** Request of agents.extraction.effective_schema. */
 export interface EffectiveSchemaRequest {
-  agent_id: string;
+  agentId: string;
 }
 
 export interface EffectiveExtractionKey extends ExtractionKey {
