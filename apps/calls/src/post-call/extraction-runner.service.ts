@@ -31,7 +31,7 @@ export class ExtractionRunner {
         const schema = await this.rpc.request(Subjects.agents.extractionEffectiveSchema, call.partnerId, {
           agentId: call.agentId,
         });
-        if (!schema.extraction_enabled) return this.skipped('extraction is disabled for the agent');
+        if (!schema.extractionEnabled) return this.skipped('extraction is disabled for the agent');
         if (!schema.keys.length) return this.skipped('the agent has no extraction keys');
         const values = await this.llm.extract({
           keys: schema.keys,
