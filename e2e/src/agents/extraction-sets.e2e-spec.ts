@@ -302,13 +302,13 @@ describe('extraction sets', () => {
       const nc = await natsProbe();
       try {
         const reply = await command(nc, 'agents.extraction.effective_schema', partnerId, {
-          agent_id: agent.id,
+          agentId: agent.id,
         });
         expect(reply).toEqual({
           ok: true,
           data: {
-            agent_id: agent.id,
-            extraction_enabled: false,
+            agentId: agent.id,
+            extractionEnabled: false,
             keys: [
               {
                 name: 'outcome',
@@ -316,14 +316,14 @@ describe('extraction sets', () => {
                 options: ['yes', 'no'],
                 description: '',
                 source: 'set',
-                set_id: set.id,
+                setId: set.id,
               },
-              { name: 'notes', type: 'string', description: '', source: 'inline', set_id: null },
+              { name: 'notes', type: 'string', description: '', source: 'inline', setId: null },
             ],
           },
         });
         const foreign = await command(nc, 'agents.extraction.effective_schema', (await newPartner()).id, {
-          agent_id: agent.id,
+          agentId: agent.id,
         });
         expect(foreign).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
       } finally {

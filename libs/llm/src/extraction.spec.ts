@@ -8,7 +8,7 @@ const key = (type: EffectiveExtractionKey['type'], options?: string[]): Effectiv
   description: 'd',
   options,
   source: 'inline',
-  set_id: null,
+  setId: null,
 });
 
 describe('extraction answers', () => {

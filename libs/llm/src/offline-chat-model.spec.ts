@@ -168,7 +168,7 @@ const key = (
   type: EffectiveExtractionKey['type'],
   description: string,
   options?: string[],
-): EffectiveExtractionKey => ({ name, type, description, options, source: 'inline', set_id: null });
+): EffectiveExtractionKey => ({ name, type, description, options, source: 'inline', setId: null });
 
 const t = (role: 'user' | 'bot', content: string): TranscriptEntry => ({
   role,

@@ -17,9 +17,9 @@ const keys: EffectiveExtractionKey[] = [
     type: 'boolean',
     description: 'is the callee interested',
     source: 'inline',
-    set_id: null,
+    setId: null,
   },
-  { name: 'seats', type: 'number', description: 'seats needed', source: 'set', set_id: 'exs_1' },
+  { name: 'seats', type: 'number', description: 'seats needed', source: 'set', setId: 'exs_1' },
 ];
 
 describe('OpenAiCompatibleChatModel against a local OpenAI-shaped server', () => {

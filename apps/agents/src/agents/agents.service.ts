@@ -108,10 +108,10 @@ export class AgentsService {
         if (input.webhooks_include_account_endpoints !== undefined) {
           // The webhooks service owns the flag and judges its rule (409 NO_AGENT_ENDPOINT); the record echoes it.
           const flag = await this.rpc.request(Subjects.webhooks.agentFlagSet, caller.partnerId, {
-            agent_id: agent.id,
-            include_account_endpoints: input.webhooks_include_account_endpoints,
+            agentId: agent.id,
+            includeAccountEndpoints: input.webhooks_include_account_endpoints,
           });
-          agent.webhooksIncludeAccountEndpoints = flag.include_account_endpoints;
+          agent.webhooksIncludeAccountEndpoints = flag.includeAccountEndpoints;
         }
         await em.save(agent);
         return this.publishUpdated(em, agent);

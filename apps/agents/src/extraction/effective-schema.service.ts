@@ -16,11 +16,11 @@ export class EffectiveSchemaService {
       const agent = await findAgent(em, partnerId, agentId);
       const sets = (await setsAttachedTo(em, [agent.id])).get(agent.id) ?? [];
       return {
-        agent_id: agent.id,
-        extraction_enabled: agent.extractionEnabled,
+        agentId: agent.id,
+        extractionEnabled: agent.extractionEnabled,
         keys: [
-          ...sets.flatMap((s) => s.keys.map((k) => ({ ...k, source: 'set' as const, set_id: s.id }))),
-          ...agent.extractionConfig.keys.map((k) => ({ ...k, source: 'inline' as const, set_id: null })),
+          ...sets.flatMap((s) => s.keys.map((k) => ({ ...k, source: 'set' as const, setId: s.id }))),
+          ...agent.extractionConfig.keys.map((k) => ({ ...k, source: 'inline' as const, setId: null })),
         ],
       };
     });

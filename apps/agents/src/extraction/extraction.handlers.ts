@@ -47,13 +47,13 @@ export class ExtractionHandlers {
   }
 
   @Command(Subjects.agents.extractionSetAttach)
-  attach(@Data() { agent_id, set_id }: ExtractionSetAttachRequest, @PartnerId() partnerId: string) {
-    return this.sets.attach(partnerId, agent_id, set_id);
+  attach(@Data() { agentId, setId }: ExtractionSetAttachRequest, @PartnerId() partnerId: string) {
+    return this.sets.attach(partnerId, agentId, setId);
   }
 
   @Command(Subjects.agents.extractionSetDetach)
-  detach(@Data() { agent_id, set_id }: ExtractionSetAttachRequest, @PartnerId() partnerId: string) {
-    return this.sets.detach(partnerId, agent_id, set_id);
+  detach(@Data() { agentId, setId }: ExtractionSetAttachRequest, @PartnerId() partnerId: string) {
+    return this.sets.detach(partnerId, agentId, setId);
   }
 
   @Command(Subjects.agents.extractionSetFromAgent)
@@ -63,7 +63,7 @@ export class ExtractionHandlers {
 
   /** For the calls service: the keys post-call extraction fills for an agent. */
   @Command(Subjects.agents.extractionEffectiveSchema)
-  effectiveSchema(@Data() { agent_id }: EffectiveSchemaRequest, @PartnerId() partnerId: string) {
-    return this.schemas.forAgent(partnerId, agent_id);
+  effectiveSchema(@Data() { agentId }: EffectiveSchemaRequest, @PartnerId() partnerId: string) {
+    return this.schemas.forAgent(partnerId, agentId);
   }
 }

@@ -15,6 +15,6 @@ export class BillingHandlers {
 
   @Command(Subjects.calls.billingAcknowledge)
   acknowledge(@Data() request: AcknowledgeChargesRequest | null, @PartnerId() partnerId: string) {
-    return this.charges.acknowledge(partnerId, request ?? { call_ids: [] });
+    return this.charges.acknowledge(partnerId, request ?? { callIds: [] });
   }
 }

@@ -38,20 +38,20 @@ export class UnbilledChargesService {
     const page = rows.slice(0, limit);
     return {
       charges: page.map((r) => ({
-        call_id: r.call_id,
-        session_id: r.session_id,
-        bill_seconds: Number(r.bill_seconds),
-        amount_paise: Number(r.amount_paise),
+        callId: r.call_id,
+        sessionId: r.session_id,
+        billSeconds: Number(r.bill_seconds),
+        amountPaise: Number(r.amount_paise),
       })),
-      next_cursor: rows.length > limit ? page[page.length - 1].call_id : null,
+      nextCursor: rows.length > limit ? page[page.length - 1].call_id : null,
     };
   }
 
   async acknowledge(partnerId: string, req: AcknowledgeChargesRequest): Promise<AcknowledgeChargesReply> {
-    const ids = Array.isArray(req.call_ids) ? req.call_ids : [];
+    const ids = Array.isArray(req.callIds) ? req.callIds : [];
     if (ids.length > MAX_LIMIT || ids.some((id) => !isUuid(id))) {
       throw AppError.validation([
-        { field: 'call_ids', message: `call_ids must be at most ${MAX_LIMIT} call ids` },
+        { field: 'callIds', message: `callIds must be at most ${MAX_LIMIT} call ids` },
       ]);
     }
     if (!ids.length) return { acknowledged: 0 };

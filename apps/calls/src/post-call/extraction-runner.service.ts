@@ -29,9 +29,9 @@ export class ExtractionRunner {
       attempts++;
       try {
         const schema = await this.rpc.request(Subjects.agents.extractionEffectiveSchema, call.partnerId, {
-          agent_id: call.agentId,
+          agentId: call.agentId,
         });
-        if (!schema.extraction_enabled) return this.skipped('extraction is disabled for the agent');
+        if (!schema.extractionEnabled) return this.skipped('extraction is disabled for the agent');
         if (!schema.keys.length) return this.skipped('the agent has no extraction keys');
         const values = await this.llm.extract({
           keys: schema.keys,

@@ -37,8 +37,8 @@ export class AgentExtractionSetsController {
     @Param('setId') setId: string,
   ): Promise<AgentDto> {
     return this.rpc.request(Subjects.agents.extractionSetAttach, auth.partner, {
-      agent_id: agentId,
-      set_id: setId,
+      agentId,
+      setId,
     });
   }
 
@@ -54,8 +54,8 @@ export class AgentExtractionSetsController {
     @Param('setId') setId: string,
   ): Promise<AgentDto> {
     return this.rpc.request(Subjects.agents.extractionSetDetach, auth.partner, {
-      agent_id: agentId,
-      set_id: setId,
+      agentId,
+      setId,
     });
   }
 }

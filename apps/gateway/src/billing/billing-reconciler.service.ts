@@ -97,19 +97,19 @@ export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicat
       if (!page.charges.length) break;
       for (const c of page.charges) {
         const outcome = await this.dataSource.transaction((em) =>
-          this.charges.charge(em, { partnerId, callId: c.call_id, amountPaise: c.amount_paise }),
+          this.charges.charge(em, { partnerId, callId: c.callId, amountPaise: c.amountPaise }),
         );
         if (outcome === 'charged') {
           charged++;
           reconciledCharges.inc();
-          this.logger.warn(`call ${c.call_id}: charged ${c.amount_paise} paise by reconciliation (no event)`);
+          this.logger.warn(`call ${c.callId}: charged ${c.amountPaise} paise by reconciliation (no event)`);
         }
       }
       // Acknowledged only after every debit above committed: a crash in between lists them again.
       await this.rpc.request(Subjects.calls.billingAcknowledge, partnerId, {
-        call_ids: page.charges.map((c) => c.call_id),
+        callIds: page.charges.map((c) => c.callId),
       });
-      cursor = page.next_cursor;
+      cursor = page.nextCursor;
     } while (cursor);
     return charged;
   }

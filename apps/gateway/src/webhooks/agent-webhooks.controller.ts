@@ -40,7 +40,7 @@ export class AgentWebhooksController {
     @Body() body: CreateAgentWebhookEndpointDto,
   ): Promise<WebhookEndpointWithSecretDto> {
     return this.rpc.request(Subjects.webhooks.agentWebhooksCreate, auth.partner, {
-      agent_id: agentId,
+      agentId,
       endpoint: body,
     });
   }
@@ -58,7 +58,7 @@ export class AgentWebhooksController {
     @CurrentPartner() auth: AuthContext,
     @Param('agent_id', idParam('Agent')) agentId: string,
   ): Promise<AgentWebhooksDto> {
-    return this.rpc.request(Subjects.webhooks.agentWebhooksGet, auth.partner, { agent_id: agentId });
+    return this.rpc.request(Subjects.webhooks.agentWebhooksGet, auth.partner, { agentId });
   }
 
   @Patch()
@@ -79,7 +79,7 @@ export class AgentWebhooksController {
     @Body() body: UpdateAgentWebhooksDto,
   ): Promise<AgentWebhooksUpdatedDto> {
     return this.rpc.request(Subjects.webhooks.agentWebhooksUpdate, auth.partner, {
-      agent_id: agentId,
+      agentId,
       changes: body,
     });
   }

@@ -144,6 +144,6 @@ export class WebhookEndpointsController {
     @Param('id', idParam('Webhook endpoint')) id: string,
     @Query() query: ListWebhookDeliveriesQueryDto,
   ): Promise<WebhookDeliveryListDto> {
-    return this.rpc.request(Subjects.webhooks.deliveryList, auth.partner, { endpoint_id: id, query });
+    return this.rpc.request(Subjects.webhooks.deliveryList, auth.partner, { endpointId: id, query });
   }
 }

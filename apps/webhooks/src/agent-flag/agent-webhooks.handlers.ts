@@ -16,30 +16,30 @@ export class AgentWebhooksHandlers {
   ) {}
 
   @Command(Subjects.webhooks.agentWebhooksGet)
-  get(@Data() { agent_id }: { agent_id: string }, @PartnerId() partnerId: string) {
-    return this.agentWebhooks.get(partnerId, agent_id);
+  get(@Data() { agentId }: { agentId: string }, @PartnerId() partnerId: string) {
+    return this.agentWebhooks.get(partnerId, agentId);
   }
 
   @Command(Subjects.webhooks.agentWebhooksCreate)
-  async create(@Data() { agent_id, endpoint }: AgentWebhooksCreateRequest, @PartnerId() partnerId: string) {
-    await assertOwnAgent(this.rpc, partnerId, agent_id);
+  async create(@Data() { agentId, endpoint }: AgentWebhooksCreateRequest, @PartnerId() partnerId: string) {
+    await assertOwnAgent(this.rpc, partnerId, agentId);
     const { label, url, events, enabled } = endpoint;
     // The agent is the one in the path; an agent_id in the body is ignored.
-    return this.endpoints.create(partnerId, { label, url, events, enabled, agentId: agent_id });
+    return this.endpoints.create(partnerId, { label, url, events, enabled, agentId });
   }
 
   @Command(Subjects.webhooks.agentWebhooksUpdate)
-  update(@Data() { agent_id, changes }: AgentWebhooksUpdateRequest, @PartnerId() partnerId: string) {
+  update(@Data() { agentId, changes }: AgentWebhooksUpdateRequest, @PartnerId() partnerId: string) {
     const { include_account_endpoints, webhooks_include_account_endpoints } = changes;
     const include = include_account_endpoints ?? webhooks_include_account_endpoints ?? true;
-    return this.agentWebhooks.update(partnerId, agent_id, include);
+    return this.agentWebhooks.update(partnerId, agentId, include);
   }
 
   @Command(Subjects.webhooks.agentFlagSet)
   setFlag(
-    @Data() { agent_id, include_account_endpoints }: AgentFlagSetCommand,
+    @Data() { agentId, includeAccountEndpoints }: AgentFlagSetCommand,
     @PartnerId() partnerId: string,
   ) {
-    return this.agentWebhooks.setFlag(partnerId, agent_id, include_account_endpoints);
+    return this.agentWebhooks.setFlag(partnerId, agentId, includeAccountEndpoints);
   }
 }

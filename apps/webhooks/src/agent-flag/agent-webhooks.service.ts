@@ -26,14 +26,14 @@ export class AgentWebhooksService {
     const stored = await this.setFlag(partnerId, agentId, include);
     return {
       ...(await this.view(partnerId, agentId)),
-      webhooks_include_account_endpoints: stored.include_account_endpoints,
+      webhooks_include_account_endpoints: stored.includeAccountEndpoints,
     };
   }
 
   /** For the agents service, which has checked the agent itself. */
   async setFlag(partnerId: string, agentId: string, include: boolean): Promise<AgentFlagSetResult> {
     const stored = await this.dataSource.transaction((em) => this.flags.set(em, partnerId, agentId, include));
-    return { agent_id: agentId, include_account_endpoints: stored };
+    return { agentId, includeAccountEndpoints: stored };
   }
 
   private async view(partnerId: string, agentId: string): Promise<AgentWebhooksDto> {

@@ -10,8 +10,8 @@ export class DeliveriesHandlers {
   constructor(private readonly deliveries: DeliveriesService) {}
 
   @Command(Subjects.webhooks.deliveryList)
-  list(@Data() { endpoint_id, query }: ListWebhookDeliveriesRequest, @PartnerId() partnerId: string) {
-    return this.deliveries.list(partnerId, endpoint_id, query);
+  list(@Data() { endpointId, query }: ListWebhookDeliveriesRequest, @PartnerId() partnerId: string) {
+    return this.deliveries.list(partnerId, endpointId, query);
   }
 
   @Command(Subjects.webhooks.deliveryGet)

@@ -125,8 +125,8 @@ import type {
 } from '@vap/messages';
 
 export interface ExtractionSetAttachRequest {
-  agent_id: string;
-  set_id: string;
+  agentId: string;
+  setId: string;
 }
 export interface AgentDocumentLinkRequest {
   agentId: string;
@@ -148,15 +148,15 @@ export interface ListContactsRequest {
   query: ListContactsQueryDto;
 }
 export interface AgentWebhooksCreateRequest {
-  agent_id: string;
+  agentId: string;
   endpoint: CreateAgentWebhookEndpointDto;
 }
 export interface AgentWebhooksUpdateRequest {
-  agent_id: string;
+  agentId: string;
   changes: UpdateAgentWebhooksDto;
 }
 export interface ListWebhookDeliveriesRequest {
-  endpoint_id: string;
+  endpointId: string;
   query: ListWebhookDeliveriesQueryDto;
 }
 
@@ -248,7 +248,7 @@ declare module '@vap/messages' {
     'webhooks.endpoint.rotate_secret': Command<ByIdRequest, WebhookEndpointWithSecretDto>;
     'webhooks.endpoint.test': Command<ByIdRequest, WebhookDeliveryDto>;
     'webhooks.legacy_endpoint.put': Command<LegacyWebhookDto, LegacyWebhookResultDto>;
-    'webhooks.agent_webhooks.get': Command<{ agent_id: string }, AgentWebhooksDto>;
+    'webhooks.agent_webhooks.get': Command<{ agentId: string }, AgentWebhooksDto>;
     'webhooks.agent_webhooks.create': Command<AgentWebhooksCreateRequest, WebhookEndpointWithSecretDto>;
     'webhooks.agent_webhooks.update': Command<AgentWebhooksUpdateRequest, AgentWebhooksUpdatedDto>;
     'webhooks.agent_flag.set': Command<AgentFlagSetCommand, AgentFlagSetResult>;

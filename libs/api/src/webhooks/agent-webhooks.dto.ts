@@ -48,13 +48,13 @@ export class UpdateAgentWebhooksDto {
 
 /** webhooks.agent_flag.set: from the agents service, which has checked the agent. */
 export interface AgentFlagSetCommand {
-  agent_id: string;
-  include_account_endpoints: boolean;
+  agentId: string;
+  includeAccountEndpoints: boolean;
 }
 
 export interface AgentFlagSetResult {
-  agent_id: string;
-  include_account_endpoints: boolean;
+  agentId: string;
+  includeAccountEndpoints: boolean;
 }
 
 /** events.agent_webhooks.flag_changed: the flag as it now stands, after a set or an automatic flip-back. */

@@ -5,28 +5,28 @@
 
 /** calls.billing.unbilled: the partner's charges not yet acknowledged, oldest call id first. */
 export interface UnbilledChargesRequest {
-  /** next_cursor of the previous page. */
+  /** nextCursor of the previous page. */
   cursor?: string | null;
   /** 1..500, default 100. */
   limit?: number;
 }
 
 export interface UnbilledCharge {
-  call_id: string;
-  session_id: string;
+  callId: string;
+  sessionId: string;
   /** Billed seconds and their price, fixed when the call ended. */
-  bill_seconds: number;
-  amount_paise: number;
+  billSeconds: number;
+  amountPaise: number;
 }
 
 export interface UnbilledChargesPage {
   charges: UnbilledCharge[];
-  next_cursor: string | null;
+  nextCursor: string | null;
 }
 
 /** calls.billing.acknowledge: the gateway has debited these calls (ledger reference `call:<id>`). */
 export interface AcknowledgeChargesRequest {
-  call_ids: string[];
+  callIds: string[];
 }
 
 export interface AcknowledgeChargesReply {

@@ -2,14 +2,14 @@ import type { ExtractionKey } from './extraction-key';
 
 /** Request of agents.extraction.effective_schema. */
 export interface EffectiveSchemaRequest {
-  agent_id: string;
+  agentId: string;
 }
 
 export interface EffectiveExtractionKey extends ExtractionKey {
   /** Where the key is defined: an attached set or the agent's inline config. */
   source: 'set' | 'inline';
   /** The set's id for source 'set', else null. */
-  set_id: string | null;
+  setId: string | null;
 }
 
 /**
@@ -17,7 +17,7 @@ export interface EffectiveExtractionKey extends ExtractionKey {
  * inline keys. Names are unique: attach, set edits and inline edits refuse a clash.
  */
 export interface EffectiveExtractionSchema {
-  agent_id: string;
-  extraction_enabled: boolean;
+  agentId: string;
+  extractionEnabled: boolean;
   keys: EffectiveExtractionKey[];
 }

@@ -125,7 +125,7 @@ export const Subjects = {
     agentWebhooksUpdate: 'webhooks.agent_webhooks.update',
     /**
      * Sets an agent's fan-out flag for the agents service (PUT /agent/{id}), which has checked the agent:
-     * { agent_id, include_account_endpoints } answered with the stored value; 409 NO_AGENT_ENDPOINT.
+     * { agentId, includeAccountEndpoints } answered with the stored value; 409 NO_AGENT_ENDPOINT.
      */
     agentFlagSet: 'webhooks.agent_flag.set',
     deliveryList: 'webhooks.delivery.list',
