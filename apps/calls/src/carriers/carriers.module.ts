@@ -4,6 +4,7 @@ import { TelephonyModule } from '../telephony/telephony.module';
 import { CallProgressService } from '../progress/call-progress.service';
 import { CarrierReconciler } from '../reconciliation/carrier-reconciler.service';
 import { CarrierReconciliationWorker } from '../reconciliation/carrier-reconciliation-worker.service';
+import { CarrierSilenceCheck } from '../reconciliation/carrier-silence-check.service';
 import { MediaStreamLinks } from '../media-stream/media-stream-links';
 import { RecordingStore } from '../recording/recording-store';
 import { AgentBrain } from '../voice/agent-brain.service';
@@ -35,6 +36,7 @@ import { SandboxLineCarrier } from '../connections/sandbox-line.carrier';
     CallProgressService,
     CarrierReconciler,
     CarrierReconciliationWorker,
+    CarrierSilenceCheck,
     CallTransferService,
     RecordingStore,
     TranscriptService,

@@ -39,11 +39,16 @@ export class TelephonyConfig {
   @Matches(httpUrl, { message: 'SANDBOX_CARRIER_URL must be an http(s) URL' })
   SANDBOX_CARRIER_URL?: string;
 
+  /** The account SID the platform holds at the sandbox carrier (the Sandbox connections' carrier_b account). */
   @Matches(/^AC[A-Za-z0-9]{1,64}$/, {
     message: 'SANDBOX_ACCOUNT_SID must be AC followed by letters or digits',
   })
   SANDBOX_ACCOUNT_SID: string = 'ACsandbox';
 
+  /**
+   * The auth token of that account: signs requests to the sandbox carrier and verifies its callbacks; the
+   * sandbox carrier app is given the same token.
+   */
   @DevelopmentValue(DEV_SANDBOX_AUTH_TOKEN, { refuse: isDevelopmentSecret })
   @IsOptional()
   @MinLength(32, { message: 'SANDBOX_AUTH_TOKEN must be at least 32 characters' })

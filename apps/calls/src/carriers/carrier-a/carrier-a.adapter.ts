@@ -14,7 +14,7 @@ import {
   OutboundCall,
   ParsedCallback,
 } from '../carrier-adapter';
-import { carrierError } from '../carrier-http';
+import { CarrierCallGone, carrierError } from '../carrier-http';
 import { dialReply, MarkupDialect } from '../carrier-xml';
 import { FormCallbackCarrier } from '../form-callback-carrier';
 import { FormParams, firstValues } from '../signing/form-params';
@@ -227,6 +227,7 @@ export class CarrierAAdapter
     }
     if (live.status !== 404) throw carrierError(PROVIDER, live);
     const record = await this.send(creds, { method: 'GET', path });
+    if (record.status === 404) throw new CarrierCallGone(PROVIDER, leg);
     if (record.status !== 200 || !record.body || typeof record.body !== 'object') {
       throw carrierError(PROVIDER, record);
     }
