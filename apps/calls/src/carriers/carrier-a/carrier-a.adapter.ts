@@ -227,7 +227,10 @@ export class CarrierAAdapter
     }
     if (live.status !== 404) throw carrierError(PROVIDER, live);
     const record = await this.send(creds, { method: 'GET', path });
-    if (record.status === 404) throw new CarrierCallGone(PROVIDER, leg);
+    // Only a leg's own CallUUID says the call is unknown: an outbound call's request_uuid (no leg named yet)
+    // is not always found by this lookup, so a 404 for it proves nothing.
+    const byLeg = call.direction !== 'outbound' || leg !== call.providerCallId;
+    if (record.status === 404 && byLeg) throw new CarrierCallGone(PROVIDER, leg);
     if (record.status !== 200 || !record.body || typeof record.body !== 'object') {
       throw carrierError(PROVIDER, record);
     }
