@@ -2,7 +2,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { waitFor } from '@vap/testing';
-import { signCarrierA, signCarrierB, streamInstructionOf } from '@vap/carrier-sim';
+import {
+  CarrierBCallResource,
+  CarrierBCallStatus,
+  postSignedForm,
+  signCarrierA,
+  streamInstructionOf,
+} from '@vap/carrier-sim';
 import { mediaClientFor, MediaStreamClient } from './fake-media/media-client';
 
 /**
@@ -73,6 +79,7 @@ export interface CarrierCallRecord {
   hangupCause?: string;
 }
 
+/** What the platform answered a callback: carrier_b's is the sandbox carrier's own reply (FormReply). */
 export interface CallbackResult {
   status: number;
   contentType: string;
@@ -572,15 +579,22 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         });
       }
       const ended = FINAL_STATUSES.includes(record.status);
-      return send(res, 200, {
+      // The Call resource as the sandbox carrier answers it (a status a test set stays as it is, valid or not).
+      const resource: CarrierBCallResource = {
         sid: record.id,
         account_sid: account.id,
         from: record.from,
         to: record.to,
-        status: record.status,
+        status: record.status as CarrierBCallStatus,
         // A string of seconds, null until the call has ended.
         duration: ended ? String(record.durationSeconds ?? 0) : null,
         direction: 'outbound-api',
+        start_time: null,
+        end_time: null,
+        answered_by: null,
+      };
+      return send(res, 200, {
+        ...resource,
         api_version: '2010-04-01',
         uri: `/2010-04-01/Accounts/${account.id}/Calls/${record.id}.json`,
       });
@@ -646,9 +660,9 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     if (sign === 'good') track(account, params);
     const token = sign === 'bad' ? `${account.token}-wrong` : account.token;
     if (account.provider === 'carrier_b') {
-      const headers: Record<string, string> =
-        sign === 'none' ? {} : { 'X-Twilio-Signature': signCarrierB(token, url, params) };
-      return postForm(url, params, headers);
+      // Signed as the sandbox carrier signs its callbacks (one implementation); unsigned posts go bare.
+      if (sign === 'none') return postForm(url, params, {});
+      return postSignedForm({ url, authToken: token, fields: params });
     }
     const nonce = String(Math.floor(Math.random() * 1e15));
     const headers: Record<string, string> =

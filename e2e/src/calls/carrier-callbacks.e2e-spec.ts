@@ -1,33 +1,43 @@
-import { createHmac, hkdfSync, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { CARRIER_B_SIGNATURE_HEADER, signCarrierB } from '@vap/carrier-sim';
 import { e2eEnv, gatewayUrl } from '../../support';
 import { CallsPartner, callee, EventTap } from './call-fixtures';
 
-/** The sandbox carrier's callback key, derived from the run's SECRETS_KEY as the calls service does. */
-function sandboxKey(): Buffer {
-  return Buffer.from(
-    hkdfSync('sha256', e2eEnv().secretsKey, 'vap-sandbox-carrier', 'callback signatures v1', 32),
-  );
+/** The platform's auth token at the sandbox carrier: its callbacks are signed with it, carrier_b style. */
+function sandboxToken(): string {
+  return e2eEnv().appEnv.SANDBOX_AUTH_TOKEN;
 }
 
-function signedPost(path: string, fields: Record<string, string>, sign = true, key = sandboxKey()) {
+function signedPost(path: string, fields: Record<string, string>, sign = true, token = sandboxToken()) {
   const url = `${gatewayUrl()}${path}`;
-  const body = new URLSearchParams(fields).toString();
-  const timestamp = String(Date.now());
-  const signature = `v1=${createHmac('sha256', key).update(`${timestamp}.${url}.`).update(body).digest('hex')}`;
   return fetch(url, {
     method: 'POST',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
-      ...(sign ? { 'x-sandbox-timestamp': timestamp, 'x-sandbox-signature': signature } : {}),
+      ...(sign ? { [CARRIER_B_SIGNATURE_HEADER]: signCarrierB(token, url, fields) } : {}),
     },
-    body,
+    body: new URLSearchParams(fields).toString(),
   });
+}
+
+/** The sandbox carrier's CallSid of a call: its callbacks must name it. */
+async function callSidOf(callId: string): Promise<string> {
+  const db = new Client({ connectionString: e2eEnv().databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query('SELECT provider_call_id FROM calls.calls WHERE id = $1', [callId]);
+    return rows[0].provider_call_id as string;
+  } finally {
+    await db.end();
+  }
 }
 
 describe('carrier callbacks on the gateway', () => {
   let partner: CallsPartner;
   let tap: EventTap;
   let callId: string;
+  let callSid: string;
 
   beforeAll(async () => {
     partner = await CallsPartner.create();
@@ -36,6 +46,7 @@ describe('carrier callbacks on the gateway', () => {
     const res = await partner.start({ agent_id: agent.id, to_number: callee('01') });
     callId = res.body.data.call_id;
     await tap.sessionCompleted(callId);
+    callSid = await callSidOf(callId);
   });
 
   afterAll(async () => {
@@ -48,16 +59,16 @@ describe('carrier callbacks on the gateway', () => {
     const before = tap.of(callId).length;
     const unsigned = await signedPost(
       path(),
-      { CallStatus: 'completed', SequenceNumber: '50', EventType: 'call-progress' },
+      { CallSid: callSid, CallStatus: 'completed', SequenceNumber: '50', EventType: 'call-progress' },
       false,
     );
     expect(unsigned.status).toBe(403);
     expect(((await unsigned.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
     const wrongKey = await signedPost(
       path(),
-      { CallStatus: 'completed', SequenceNumber: '51', EventType: 'call-progress' },
+      { CallSid: callSid, CallStatus: 'completed', SequenceNumber: '51', EventType: 'call-progress' },
       true,
-      Buffer.alloc(32, 7),
+      randomBytes(24).toString('hex'),
     );
     expect(wrongKey.status).toBe(403);
     await new Promise((r) => setTimeout(r, 1000));
@@ -93,11 +104,13 @@ describe('carrier callbacks on the gateway', () => {
     const before = tap.statuses(callId);
     expect(before).toEqual(['pending', 'ringing', 'no_answer']);
     // A repeat of an earlier callback (same sequence number), then late progress after the end.
-    const late: Record<string, string>[] = [
-      { CallStatus: 'ringing', SequenceNumber: '2', EventType: 'call-progress' },
-      { CallStatus: 'in-progress', SequenceNumber: '90', EventType: 'call-progress', AnsweredBy: 'human' },
-      { CallStatus: 'completed', SequenceNumber: '91', EventType: 'call-progress', CallDuration: '30' },
-    ];
+    const late = (
+      [
+        { CallStatus: 'ringing', SequenceNumber: '2', EventType: 'call-progress' },
+        { CallStatus: 'in-progress', SequenceNumber: '90', EventType: 'call-progress', AnsweredBy: 'human' },
+        { CallStatus: 'completed', SequenceNumber: '91', EventType: 'call-progress', CallDuration: '30' },
+      ] as Record<string, string>[]
+    ).map((fields) => ({ CallSid: callSid, ...fields }));
     for (const fields of late) {
       const res = await signedPost(path(), fields);
       expect(res.status).toBe(200);

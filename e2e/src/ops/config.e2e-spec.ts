@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { DEV_SECRETS_KEY } from '@vap/secrets';
+import { DEV_SANDBOX_AUTH_TOKEN, DEV_SECRETS_KEY } from '@vap/secrets';
 import { serviceMainPath } from '@vap/testing';
 
 const APPS = ['gateway', 'agents', 'calls', 'campaigns', 'webhooks', 'voice'];
@@ -142,16 +142,24 @@ describe('configuration is validated at boot', () => {
     );
   });
 
-  it('in production the calls service refuses a development sandbox secret', () => {
-    const result = boot('calls', {
+  it('in production the calls service and the sandbox carrier refuse the development sandbox auth token', () => {
+    const calls = boot('calls', {
       ...unreachable,
       NODE_ENV: 'production',
       SECRETS_KEY: randomBytes(32).toString('hex'),
       PUBLIC_BASE_URL: 'https://api.example.com',
-      SANDBOX_CALLBACK_SECRET: 'development-only sandbox callback secret',
+      SANDBOX_AUTH_TOKEN: DEV_SANDBOX_AUTH_TOKEN,
     });
-    expect(result.status).toBe(1);
-    expect(result.stderr).toContain(`- SANDBOX_CALLBACK_SECRET: ${developmentSecret}\n`);
+    expect(calls.status).toBe(1);
+    expect(calls.stderr).toContain(`- SANDBOX_AUTH_TOKEN: ${developmentSecret}\n`);
+    const sandbox = boot('sandbox-carrier', {
+      NODE_ENV: 'production',
+      PUBLIC_BASE_URL: 'https://api.example.com',
+      MEDIA_PUBLIC_URL: 'https://media.example.com',
+      SANDBOX_AUTH_TOKEN: DEV_SANDBOX_AUTH_TOKEN,
+    });
+    expect(sandbox.status).toBe(1);
+    expect(sandbox.stderr).toContain(`- SANDBOX_AUTH_TOKEN: ${developmentSecret}\n`);
   });
 
   it.each(['production', 'test'])(

@@ -128,7 +128,8 @@ export interface CarrierAdapter {
   /**
    * Reads the call resource from the carrier's REST API. A callback is signed with the partner's own
    * carrier token, so a terminal one is only believed once the carrier's record agrees (status, and the
-   * duration to bill). Throws when the carrier cannot say (unreachable, refused, not this call).
+   * duration to bill). Throws CarrierCallGone when the carrier answers that it does not know the call,
+   * and another error when it cannot say (unreachable, refused, not this call).
    * Carriers without a call resource to read omit it.
    */
   fetchCall?(call: Call, hint: { carrierCallId?: string | null }): Promise<CarrierCallState>;

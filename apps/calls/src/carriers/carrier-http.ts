@@ -1,6 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Agent, request } from 'undici';
-import { AppError } from '@vap/messages';
+import { AppError, ErrorCode } from '@vap/messages';
 import { TelephonyConfig } from '../config/telephony.config';
 
 export interface CarrierRequest {
@@ -109,4 +109,14 @@ export function carrierError(provider: string, res: CarrierResponse): AppError {
   return AppError.downstream(
     `${provider} refused the request: HTTP ${res.status}${detail ? ` (${detail.slice(0, 200)})` : ''}`,
   );
+}
+
+/**
+ * The carrier answered that it does not know the call (404 on its call resource): it never had it, or lost
+ * it (a carrier restart). Still a 502 to a caller that only wanted the call's state.
+ */
+export class CarrierCallGone extends AppError {
+  constructor(provider: string, callId: string) {
+    super(ErrorCode.INTERNAL_ERROR, `${provider} does not know call ${callId} (HTTP 404)`, { status: 502 });
+  }
 }

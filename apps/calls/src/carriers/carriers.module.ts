@@ -14,6 +14,7 @@ import { MediaStreamLinks } from './media-stream-links';
 import { SandboxLineCarrier } from './sandbox-line.carrier';
 import { CarrierReconciler } from './reconciliation/carrier-reconciler.service';
 import { CarrierReconciliationWorker } from './reconciliation/carrier-reconciliation-worker.service';
+import { CarrierSilenceCheck } from './reconciliation/carrier-silence-check.service';
 
 /**
  * The carriers: their adapters (behind CarrierRegistry), their status callbacks, and the reconciliation that
@@ -30,6 +31,7 @@ import { CarrierReconciliationWorker } from './reconciliation/carrier-reconcilia
     LateAnswerRelay,
     CarrierReconciler,
     CarrierReconciliationWorker,
+    CarrierSilenceCheck,
     CarrierHttp,
     MediaStreamLinks,
     CarrierAAdapter,

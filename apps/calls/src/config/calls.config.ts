@@ -149,4 +149,26 @@ export class CallsConfig extends BaseServiceConfig {
    */
   @IntSetting({ min: 100, max: 60000 })
   VOICE_REPLICA_CHECK_MS: number = 2000;
+
+  /**
+   * How often each replica looks for live calls the carrier has gone quiet on (see
+   * CARRIER_FINAL_STATUS_WAIT_SECS and CARRIER_RING_CHECK_SECS) and asks the carrier's REST API about them.
+   */
+  @IntSetting({ min: 100, max: 60000 })
+  CARRIER_SILENCE_CHECK_MS: number = 2000;
+
+  /**
+   * How long after a call's media stream ended, or the platform hung it up, the carrier's final status may
+   * take before the carrier is asked; a call it no longer knows ends (carrier_call_lost).
+   */
+  @IntSetting({ min: 1, max: 3600 })
+  CARRIER_FINAL_STATUS_WAIT_SECS: number = 10;
+
+  /** How long a placed call may stay initiated or ringing before the carrier is asked whether it still has it. */
+  @IntSetting({ min: 1, max: 3600 })
+  CARRIER_RING_CHECK_SECS: number = 120;
+
+  /** How long before a call the carrier reported live (or could not be asked about) is asked about again. */
+  @IntSetting({ min: 1, max: 3600 })
+  CARRIER_CHECK_RETRY_SECS: number = 30;
 }

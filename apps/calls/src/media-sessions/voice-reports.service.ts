@@ -90,9 +90,13 @@ export class VoiceReports {
     await this.dataSource.transaction(async (em) => {
       // The call row first, like the carrier's progress path, so the two never wait on each other's rows.
       await em.query(`SELECT id FROM ${tableOf(em, Call)} WHERE id = $1 FOR UPDATE`, [call.id]);
-      await em.query(`UPDATE ${tableOf(em, CallSession)} SET media_stream = 'ended' WHERE call_id = $1`, [
-        call.id,
-      ]);
+      // When it ended: the carrier's final status should follow shortly (else CarrierSilenceCheck asks).
+      await em.query(
+        `UPDATE ${tableOf(em, CallSession)}
+            SET media_stream = 'ended', media_stream_ended_at = COALESCE(media_stream_ended_at, now())
+          WHERE call_id = $1`,
+        [call.id],
+      );
       // A post-call job waiting for this report runs now rather than at its next retry.
       await wakePostCall(em, call.id);
       if (recording) {

@@ -8,4 +8,9 @@ export const EndReasons = {
   voiceReplicaLost: 'voice_replica_lost',
   /** The carrier reported no final status in time (StaleCallSweeper): the reason of the carrier hang-up. */
   staleCall: 'stale_call_timeout',
+  /**
+   * The carrier no longer knows a live call (404 on its call resource, e.g. after a carrier restart) and
+   * sent no final status (CarrierSilenceCheck).
+   */
+  carrierCallLost: 'carrier_call_lost',
 } as const;

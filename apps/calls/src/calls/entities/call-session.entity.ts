@@ -41,6 +41,10 @@ export class CallSession {
   @Column({ name: 'media_stream', type: 'text', nullable: true })
   mediaStream: 'live' | 'ended' | null;
 
+  /** When the voice service reported the media stream's end. */
+  @Column({ name: 'media_stream_ended_at', type: 'timestamptz', precision: 3, nullable: true })
+  mediaStreamEndedAt: Date | null;
+
   /** The voice replica serving the media stream (its heartbeat id); its calls end when it is gone. */
   @Column({ name: 'voice_replica_id', type: 'text', nullable: true })
   voiceReplicaId: string | null;
@@ -83,6 +87,7 @@ export function newSession(call: { id: string; sessionId: string }): QueryDeepPa
     extraction: null,
     recordingKey: null,
     mediaStream: null,
+    mediaStreamEndedAt: null,
     voiceReplicaId: null,
     recordingSourceUrl: null,
     recordingDurationSecs: null,

@@ -95,6 +95,10 @@ export class Call {
   @Column({ name: 'carrier_reconciliation', type: 'text', nullable: true })
   carrierReconciliation: CarrierReconciliation | null;
 
+  /** When the carrier was last asked about this live call for want of news (CarrierSilenceCheck). */
+  @Column({ name: 'carrier_checked_at', type: 'timestamptz', precision: 3, nullable: true })
+  carrierCheckedAt: Date | null;
+
   @Column({ name: 'provider_status', type: 'text', nullable: true })
   providerStatus: string | null;
 

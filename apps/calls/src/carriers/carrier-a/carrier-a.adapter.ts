@@ -18,7 +18,7 @@ import {
   OutboundCall,
   ParsedCallback,
 } from '../carrier-adapter';
-import { carrierError } from '../carrier-http';
+import { CarrierCallGone, carrierError } from '../carrier-http';
 import { dialReply, MarkupDialect } from '../carrier-xml';
 import { FormCallbackCarrier } from '../form-callback-carrier';
 import { FormParams, firstValues } from '../signing/form-params';
@@ -231,6 +231,10 @@ export class CarrierAAdapter
     }
     if (live.status !== 404) throw carrierError(PROVIDER, live);
     const record = await this.send(creds, { method: 'GET', path });
+    // Only a leg's own CallUUID says the call is unknown: an outbound call's request_uuid (no leg named yet)
+    // is not always found by this lookup, so a 404 for it proves nothing.
+    const byLeg = call.direction !== 'outbound' || leg !== call.providerCallId;
+    if (record.status === 404 && byLeg) throw new CarrierCallGone(PROVIDER, leg);
     if (record.status !== 200 || !record.body || typeof record.body !== 'object') {
       throw carrierError(PROVIDER, record);
     }

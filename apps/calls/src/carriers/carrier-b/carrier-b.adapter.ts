@@ -18,7 +18,7 @@ import {
   ParsedCallback,
   RawCarrierEvent,
 } from '../carrier-adapter';
-import { carrierError } from '../carrier-http';
+import { CarrierCallGone, carrierError } from '../carrier-http';
 import { MarkupDialect, xmlEscape } from '../carrier-xml';
 import { FormCallbackCarrier } from '../form-callback-carrier';
 import { FormParams, firstValues } from '../signing/form-params';
@@ -209,12 +209,13 @@ export class CarrierBAdapter
     }
   }
 
-  /** The Call resource: `GET .../Calls/{CallSid}.json` with the account's credentials. */
+  /** The Call resource: `GET .../Calls/{CallSid}.json` with the account's credentials; 404: CarrierCallGone. */
   async fetchCall(call: Call): Promise<CarrierCallState> {
     const sid = call.providerCallId;
     if (!sid) throw AppError.downstream(`${this.provider} call ${call.id} has no CallSid to look up`);
     const creds = await this.openCredentials(call.connectionId);
     const res = await this.send(creds, { method: 'GET', path: `/Calls/${encodeURIComponent(sid)}.json` });
+    if (res.status === 404) throw new CarrierCallGone(this.provider, sid);
     if (res.status !== 200) throw carrierError(this.provider, res);
     const resource = res.body as { sid?: unknown; status?: unknown; duration?: unknown } | null;
     if (resource?.sid !== sid || typeof resource.status !== 'string') {

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { ACTIVE_CALL_STATUSES, isTerminalStatus } from '../../calls/call-status-machine';
 import { tableOf } from '@vap/persistence';
 import { CarrierCallState, RawCarrierEvent } from '../carrier-adapter';
+import { CarrierCallGone } from '../carrier-http';
 import { CarrierRegistry } from '../carrier-registry';
 import { CallsConfig } from '../../config/calls.config';
 import { Call } from '../../calls/entities/call.entity';
@@ -16,7 +17,8 @@ import { CARRIER_RECONCILIATIONS } from './reconciliation-queue';
 export type CheckOutcome =
   | { kind: 'ended'; state: Extract<CarrierCallState, { live: false }> }
   | { kind: 'live' }
-  | { kind: 'unknown'; error: string };
+  /** The carrier could not say; `gone` when it answered that it does not know the call (HTTP 404). */
+  | { kind: 'unknown'; error: string; gone?: true };
 
 /**
  * Carrier events reach call progress through here. A callback is signed with the partner's own carrier
@@ -76,9 +78,9 @@ export class CarrierReconciler {
   }
 
   /** What the carrier says of the call; `waitMs` bounds the wait (the request itself has its own deadline). */
-  async check(call: Call, event: RawCarrierEvent, waitMs?: number): Promise<CheckOutcome> {
+  async check(call: Call, hint: { carrierCallId?: string | null }, waitMs?: number): Promise<CheckOutcome> {
     const adapter = this.carriers.get(call.provider);
-    const asked = adapter.fetchCall!(call, { carrierCallId: event.carrierCallId ?? null });
+    const asked = adapter.fetchCall!(call, { carrierCallId: hint.carrierCallId ?? null });
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       if (waitMs !== undefined) {
@@ -93,7 +95,10 @@ export class CarrierReconciler {
       return state.live ? { kind: 'live' } : { kind: 'ended', state };
     } catch (err) {
       asked.catch(() => undefined); // an answer given up on may still fail: nobody waits for it
-      return { kind: 'unknown', error: err instanceof Error ? err.message : String(err) };
+      const error = err instanceof Error ? err.message : String(err);
+      return err instanceof CarrierCallGone
+        ? { kind: 'unknown', error, gone: true }
+        : { kind: 'unknown', error };
     } finally {
       clearTimeout(timer);
     }

@@ -11,3 +11,14 @@ export const carrierReconciliations = new Counter({
   help: 'Terminal carrier callbacks checked with the carrier REST API, by provider and outcome',
   labelNames: ['provider', 'outcome'],
 });
+
+/**
+ * Live calls the carrier went quiet on, asked about with its REST API, by outcome: ended (its record had a
+ * final status: applied), lost (it no longer knows the call: ended carrier_call_lost), live, unknown (no
+ * answer: asked again later).
+ */
+export const carrierSilenceChecks = new Counter({
+  name: 'vap_carrier_silence_checks_total',
+  help: 'Live calls without carrier news checked with the carrier REST API, by provider and outcome',
+  labelNames: ['provider', 'outcome'],
+});

@@ -15,6 +15,7 @@ import { PartnerActiveCalls1764300010000 } from './1764300010000-partner-active-
 import { PartnerStandingConcurrency1764400010000 } from './1764400010000-partner-standing-concurrency';
 import { SessionVoiceReplica1764560010000 } from './1764560010000-session-voice-replica';
 import { DropCallOwner1764700010000 } from './1764700010000-drop-call-owner';
+import { CarrierSilenceCheck1764700020000 } from './1764700020000-carrier-silence-check';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   PartnerStandingConcurrency1764400010000,
   SessionVoiceReplica1764560010000,
   DropCallOwner1764700010000,
+  CarrierSilenceCheck1764700020000,
 ];
