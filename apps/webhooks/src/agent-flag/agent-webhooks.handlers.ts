@@ -36,10 +36,7 @@ export class AgentWebhooksHandlers {
   }
 
   @Command(Subjects.webhooks.agentFlagSet)
-  setFlag(
-    @Data() { agentId, includeAccountEndpoints }: AgentFlagSetCommand,
-    @PartnerId() partnerId: string,
-  ) {
+  setFlag(@Data() { agentId, includeAccountEndpoints }: AgentFlagSetCommand, @PartnerId() partnerId: string) {
     return this.agentWebhooks.setFlag(partnerId, agentId, includeAccountEndpoints);
   }
 }
