@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import { join } from 'node:path';
 import {
+  BACKEND_SERVICES,
   createTestDatabase,
   deleteJetStreamByPrefix,
   freePort,
@@ -177,7 +178,8 @@ describe('npm start with PORT set and nothing else', () => {
       .split('\n')
       .map(Number)
       .filter((pid) => pid > 0);
-    expect(apps).toHaveLength(6);
+    // Every backend app and the gateway, each a child of the start.
+    expect(apps).toHaveLength(BACKEND_SERVICES.length + 1);
     child.kill('SIGKILL');
     const deadline = Date.now() + 10_000;
     while (apps.some(isAlive) && Date.now() < deadline) await sleep(100);
