@@ -3,7 +3,6 @@
 // (silence between utterances, as a real carrier does), plays the agent's audio back on the same clock, echoes
 // marks / checkpoints once the audio queued before them has played, honours clear, and decodes the offline
 // text signal of what it played so a test knows what the agent said. Every JSON frame both ways is recorded.
-import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { waitFor } from '@vap/testing';
 import {
@@ -14,7 +13,15 @@ import {
   mulawEncode,
   TextSignalDecoder,
 } from '@vap/media';
-import { signCarrierA, signCarrierB, StreamInstruction } from '@vap/carrier-sim';
+import {
+  CarrierAMediaStream,
+  CarrierBMediaStream,
+  readCarrierAPlatformFrame,
+  readCarrierBPlatformFrame,
+  signCarrierA,
+  signCarrierB,
+  StreamInstruction,
+} from '@vap/carrier-sim';
 import type { CarrierAccount, SignMode } from '../fake-carriers';
 import { spokenAudio } from './speech-audio';
 
@@ -92,9 +99,6 @@ export abstract class MediaStreamClient {
   closed: { code: number; reason: string } | null = null;
 
   protected readonly timeScale: number;
-  protected readonly streamId = `MZ${randomBytes(16).toString('hex')}`;
-  protected sequence = 0;
-  private chunk = 0;
   private ws: WebSocket | null = null;
   private ticker: NodeJS.Timeout | null = null;
   private clockStart = 0;
@@ -297,9 +301,7 @@ export abstract class MediaStreamClient {
   /** Sends mu-law audio at once, in `frameBytes` chunks as media frames, however far ahead of the clock. */
   flood(mulaw: Buffer, frameBytes = MULAW_FRAME_BYTES): void {
     for (let at = 0; at < mulaw.length; at += frameBytes) {
-      const chunk = ++this.chunk;
-      const payload = mulaw.subarray(at, Math.min(mulaw.length, at + frameBytes)).toString('base64');
-      this.send(this.mediaFrame(payload, chunk, (chunk - 1) * FRAME_MS));
+      this.send(this.mediaFrame(mulaw.subarray(at, Math.min(mulaw.length, at + frameBytes))));
     }
   }
 
@@ -318,10 +320,11 @@ export abstract class MediaStreamClient {
   }
 
   protected abstract signatureHeaders(token: string): Record<string, string>;
-  protected abstract startFrames(): StreamFrame[];
-  protected abstract mediaFrame(payload: string, chunk: number, timestampMs: number): StreamFrame;
-  protected abstract stopFrame(): StreamFrame | null;
-  protected abstract markFrame(name: string): StreamFrame;
+  protected abstract startFrames(): object[];
+  /** The callee's next chunk of mu-law audio, numbered and stamped by the carrier's counters. */
+  protected abstract mediaFrame(mulaw: Buffer): object;
+  protected abstract stopFrame(): object | null;
+  protected abstract markFrame(name: string): object;
   /** What the carrier sends once a clear dropped the queue (besides any marks it echoes). */
   protected abstract afterClear(droppedMarks: string[]): void;
   /** Reads the platform's frame: 'audio' with mu-law, 'mark' with a name, 'clear', or null when unknown. */
@@ -329,14 +332,10 @@ export abstract class MediaStreamClient {
     frame: StreamFrame,
   ): { kind: 'audio'; mulaw: Buffer } | { kind: 'mark'; name: string } | { kind: 'clear' } | null;
 
-  protected send(frame: StreamFrame): void {
+  protected send(frame: object): void {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
-    this.record('to_platform', frame);
+    this.record('to_platform', frame as StreamFrame);
     this.ws.send(JSON.stringify(frame));
-  }
-
-  protected nextSequence(): string {
-    return String(++this.sequence);
   }
 
   protected echoMark(name: string): void {
@@ -397,9 +396,7 @@ export abstract class MediaStreamClient {
   }
 
   private sendCallerFrame(): void {
-    const frame = this.callerQueue.shift() ?? Buffer.alloc(MULAW_FRAME_BYTES, MULAW_SILENCE);
-    const chunk = ++this.chunk;
-    this.send(this.mediaFrame(frame.toString('base64'), chunk, (chunk - 1) * FRAME_MS));
+    this.send(this.mediaFrame(this.callerQueue.shift() ?? Buffer.alloc(MULAW_FRAME_BYTES, MULAW_SILENCE)));
   }
 
   private playAgentFrame(): void {
@@ -443,8 +440,11 @@ export abstract class MediaStreamClient {
 
 /** carrier_b (Twilio-shaped Media Streams). */
 export class CarrierBMediaClient extends MediaStreamClient {
+  private readonly stream: CarrierBMediaStream;
+
   constructor(options: MediaClientOptions) {
     super(options);
+    this.stream = new CarrierBMediaStream({ accountSid: options.account.id, callSid: options.carrierCallId });
   }
 
   protected signatureHeaders(token: string): Record<string, string> {
@@ -452,45 +452,20 @@ export class CarrierBMediaClient extends MediaStreamClient {
     return { 'X-Twilio-Signature': signCarrierB(token, this.url, {}) };
   }
 
-  protected startFrames(): StreamFrame[] {
-    return [
-      { event: 'connected', protocol: 'Call', version: '1.0.0' },
-      {
-        event: 'start',
-        sequenceNumber: this.nextSequence(),
-        start: {
-          accountSid: this.options.account.id,
-          streamSid: this.streamId,
-          callSid: this.options.carrierCallId,
-          tracks: ['inbound'],
-          mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
-          customParameters: this.options.instruction.parameters,
-        },
-        streamSid: this.streamId,
-      },
-    ];
+  protected startFrames(): object[] {
+    return [this.stream.connected(), this.stream.start(this.options.instruction.parameters)];
   }
 
-  protected mediaFrame(payload: string, chunk: number, timestampMs: number): StreamFrame {
-    return {
-      event: 'media',
-      sequenceNumber: this.nextSequence(),
-      media: { track: 'inbound', chunk: String(chunk), timestamp: String(timestampMs), payload },
-      streamSid: this.streamId,
-    };
+  protected mediaFrame(mulaw: Buffer): object {
+    return this.stream.media(mulaw);
   }
 
-  protected stopFrame(): StreamFrame {
-    return {
-      event: 'stop',
-      sequenceNumber: this.nextSequence(),
-      streamSid: this.streamId,
-      stop: { accountSid: this.options.account.id, callSid: this.options.carrierCallId },
-    };
+  protected stopFrame(): object {
+    return this.stream.stop();
   }
 
-  protected markFrame(name: string): StreamFrame {
-    return { event: 'mark', sequenceNumber: this.nextSequence(), streamSid: this.streamId, mark: { name } };
+  protected markFrame(name: string): object {
+    return this.stream.mark(name);
   }
 
   protected afterClear(droppedMarks: string[]): void {
@@ -499,17 +474,12 @@ export class CarrierBMediaClient extends MediaStreamClient {
   }
 
   protected readPlatformFrame(frame: StreamFrame) {
-    switch (frame.event) {
-      case 'media': {
-        const payload = (frame.media as { payload?: unknown } | undefined)?.payload;
-        return typeof payload === 'string'
-          ? { kind: 'audio' as const, mulaw: Buffer.from(payload, 'base64') }
-          : null;
-      }
-      case 'mark': {
-        const name = (frame.mark as { name?: unknown } | undefined)?.name;
-        return typeof name === 'string' ? { kind: 'mark' as const, name } : null;
-      }
+    const message = readCarrierBPlatformFrame(frame);
+    switch (message?.event) {
+      case 'media':
+        return { kind: 'audio' as const, mulaw: Buffer.from(message.media.payload, 'base64') };
+      case 'mark':
+        return { kind: 'mark' as const, name: message.mark.name };
       case 'clear':
         return { kind: 'clear' as const };
       default:
@@ -520,8 +490,11 @@ export class CarrierBMediaClient extends MediaStreamClient {
 
 /** carrier_a (Plivo-shaped Audio Streams). */
 export class CarrierAMediaClient extends MediaStreamClient {
+  private readonly stream: CarrierAMediaStream;
+
   constructor(options: MediaClientOptions) {
     super(options);
+    this.stream = new CarrierAMediaStream({ accountId: options.account.id, callId: options.carrierCallId });
   }
 
   protected signatureHeaders(token: string): Record<string, string> {
@@ -533,31 +506,12 @@ export class CarrierAMediaClient extends MediaStreamClient {
     };
   }
 
-  protected startFrames(): StreamFrame[] {
-    const extraHeaders = this.options.instruction.attributes.extraHeaders;
-    return [
-      {
-        event: 'start',
-        sequenceNumber: Number(this.nextSequence()),
-        start: {
-          callId: this.options.carrierCallId,
-          streamId: this.streamId,
-          accountId: this.options.account.id,
-          tracks: ['inbound'],
-          mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000 },
-        },
-        ...(extraHeaders ? { extra_headers: extraHeaders } : {}),
-      },
-    ];
+  protected startFrames(): object[] {
+    return [this.stream.start(this.options.instruction.attributes.extraHeaders)];
   }
 
-  protected mediaFrame(payload: string, chunk: number, timestampMs: number): StreamFrame {
-    return {
-      event: 'media',
-      sequenceNumber: Number(this.nextSequence()),
-      streamId: this.streamId,
-      media: { track: 'inbound', timestamp: String(timestampMs), chunk, payload },
-    };
+  protected mediaFrame(mulaw: Buffer): object {
+    return this.stream.media(mulaw);
   }
 
   /** carrier_a just closes the socket when the call ends. */
@@ -565,38 +519,25 @@ export class CarrierAMediaClient extends MediaStreamClient {
     return null;
   }
 
-  protected markFrame(name: string): StreamFrame {
-    return {
-      event: 'playedStream',
-      sequenceNumber: Number(this.nextSequence()),
-      streamId: this.streamId,
-      name,
-    };
+  protected markFrame(name: string): object {
+    return this.stream.playedStream(name);
   }
 
   protected afterClear(): void {
     // Dropped checkpoints never played, so they are not echoed; the clear itself is acknowledged.
-    this.send({
-      event: 'clearedAudio',
-      sequenceNumber: Number(this.nextSequence()),
-      streamId: this.streamId,
-    });
+    this.send(this.stream.clearedAudio());
   }
 
   protected readPlatformFrame(frame: StreamFrame) {
-    switch (frame.event) {
-      case 'playAudio': {
-        const media = frame.media as
-          { payload?: unknown; contentType?: unknown; sampleRate?: unknown } | undefined;
-        if (typeof media?.payload !== 'string') return null;
-        if (media.contentType !== 'audio/x-mulaw' || Number(media.sampleRate) !== 8000) {
-          this.faults.push(`playAudio in ${String(media.contentType)} at ${String(media.sampleRate)} Hz`);
-          return null;
-        }
-        return { kind: 'audio' as const, mulaw: Buffer.from(media.payload, 'base64') };
-      }
+    const message = readCarrierAPlatformFrame(frame);
+    switch (message?.event) {
+      case 'playAudio':
+        return { kind: 'audio' as const, mulaw: Buffer.from(message.media.payload, 'base64') };
+      case 'unplayableAudio':
+        this.faults.push(`playAudio in ${String(message.contentType)} at ${String(message.sampleRate)} Hz`);
+        return null;
       case 'checkpoint':
-        return typeof frame.name === 'string' ? { kind: 'mark' as const, name: frame.name } : null;
+        return { kind: 'mark' as const, name: message.name };
       case 'clearAudio':
         return { kind: 'clear' as const };
       default:

@@ -4,6 +4,8 @@ export * from './carrier-signatures';
 export * from './carrier-b/stream-markup';
 export * from './carrier-b/signed-form';
 export * from './carrier-b/call-resource';
+export * from './carrier-b/media-stream';
+export * from './carrier-a/media-stream';
 export * from './phone/simulated-phone';
 export * from './phone/agent-listener';
 export * from './phone/agent-playback';

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import {
   ClockSource,
@@ -11,6 +10,7 @@ import {
 import { AgentListener, AgentTurn } from './agent-listener';
 import { AgentPlayback } from './agent-playback';
 import { CalleeVoice } from '../callee/callee-voice';
+import { CarrierBMediaStream, parseCarrierBPlatformFrame } from '../carrier-b/media-stream';
 
 /** What a callee script can do on the line. Every wait is in media time and ends early when the call does. */
 export interface PhoneLine {
@@ -84,15 +84,11 @@ interface Waiter {
  * (AgentListener) and speaks through its voice.
  */
 export class SimulatedPhone implements PhoneLine {
-  private readonly streamSid = `MZ${randomBytes(16).toString('hex')}`;
+  private readonly stream: CarrierBMediaStream;
   private readonly listener = new AgentListener();
-  private readonly playback = new AgentPlayback((name) =>
-    this.send({ event: 'mark', ...this.header(), mark: { name } }),
-  );
+  private readonly playback = new AgentPlayback((name) => this.send(this.stream.mark(name)));
   private readonly clock: FrameClock;
   private socket: WebSocket | undefined;
-  private sequence = 0;
-  private chunk = 0;
   private mediaMs = 0;
   private queuedFrames = 0;
   private spoke = false;
@@ -103,6 +99,7 @@ export class SimulatedPhone implements PhoneLine {
   private readonly ended = new Promise<PhoneEnd>((resolve) => (this.resolveEnd = resolve));
 
   constructor(private readonly options: SimulatedPhoneOptions) {
+    this.stream = new CarrierBMediaStream({ accountSid: options.accountSid, callSid: options.callSid });
     this.clock = new FrameClock({
       send: (frame) => this.tick(frame),
       timeScale: options.timeScale,
@@ -128,20 +125,8 @@ export class SimulatedPhone implements PhoneLine {
     });
     this.socket = socket;
     socket.on('open', () => {
-      this.send({ event: 'connected', protocol: 'Call', version: '1.0.0' });
-      this.send({
-        event: 'start',
-        sequenceNumber: String(++this.sequence),
-        streamSid: this.streamSid,
-        start: {
-          accountSid: this.options.accountSid,
-          callSid: this.options.callSid,
-          streamSid: this.streamSid,
-          tracks: ['inbound'],
-          mediaFormat: { encoding: 'audio/x-mulaw', sampleRate: 8000, channels: 1 },
-          customParameters: this.options.customParameters,
-        },
-      });
+      this.send(this.stream.connected());
+      this.send(this.stream.start(this.options.customParameters));
       this.clock.start();
       script(this).then(
         // The script is over: the callee stays on the line, silent, until someone hangs up.
@@ -228,17 +213,7 @@ export class SimulatedPhone implements PhoneLine {
   /** One 20 ms slot of media time: the callee's frame goes out, the agent's next frame plays. */
   private tick(outbound: Buffer): void {
     if (this.end) return;
-    this.send({
-      event: 'media',
-      sequenceNumber: String(++this.sequence),
-      streamSid: this.streamSid,
-      media: {
-        track: 'inbound',
-        chunk: String(++this.chunk),
-        timestamp: String(this.mediaMs),
-        payload: outbound.toString('base64'),
-      },
-    });
+    this.send(this.stream.media(outbound));
     const played = this.playback.next();
     this.mediaMs += FRAME_MS;
     const turn = this.listener.hear(played.frame, this.mediaMs);
@@ -252,17 +227,12 @@ export class SimulatedPhone implements PhoneLine {
 
   /** A frame from the platform: `media`, `mark` or `clear` (anything else is not carrier_b's and ignored). */
   private receive(text: string): void {
-    let message: { event?: unknown; media?: { payload?: unknown }; mark?: { name?: unknown } };
-    try {
-      message = JSON.parse(text) as typeof message;
-    } catch {
-      return;
-    }
-    if (message.event === 'media' && typeof message.media?.payload === 'string') {
+    const message = parseCarrierBPlatformFrame(text);
+    if (message?.event === 'media') {
       this.playback.push(Buffer.from(message.media.payload, 'base64'));
-    } else if (message.event === 'mark' && typeof message.mark?.name === 'string') {
+    } else if (message?.event === 'mark') {
       this.playback.mark(message.mark.name);
-    } else if (message.event === 'clear') {
+    } else if (message?.event === 'clear') {
       this.playback.clear();
       this.listener.lineCut();
     }
@@ -272,11 +242,7 @@ export class SimulatedPhone implements PhoneLine {
     if (this.end) return;
     const socket = this.socket;
     if (socket?.readyState === WebSocket.OPEN) {
-      this.send({
-        event: 'stop',
-        ...this.header(),
-        stop: { accountSid: this.options.accountSid, callSid: this.options.callSid },
-      });
+      this.send(this.stream.stop());
       socket.close(1000, 'call ended');
     } else {
       socket?.terminate();
@@ -299,10 +265,6 @@ export class SimulatedPhone implements PhoneLine {
     for (const waiter of this.waiters) waiter.reject(new PhoneLineClosed());
     this.waiters.clear();
     this.resolveEnd(ended);
-  }
-
-  private header() {
-    return { sequenceNumber: String(++this.sequence), streamSid: this.streamSid };
   }
 
   private send(message: object): void {
