@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { createServer } from 'node:http';
 import { OfflineCalleeVoice } from '@vap/carrier-sim';
+import { whenParentGone } from '@vap/lifecycle';
 import { ConfigError, validateConfig } from '@vap/runtime';
 import { SandboxCarrierConfig } from './config/sandbox-carrier.config';
 import { SimulatedCalls } from './calls/simulated-calls';
@@ -35,6 +36,9 @@ function loadConfig(): SandboxCarrierConfig {
  * since it started; calls placed before a restart are unknown to it (404), as a carrier's lost calls are.
  */
 function main(): void {
+  // Started by npm start or the test harness: go with the launcher, however it went, as every app does (no
+  // drain: writing to its broken pipes could block this process for good).
+  whenParentGone(() => process.kill(process.pid, 'SIGKILL'));
   const config = loadConfig();
   if (process.argv.includes('--check-config')) {
     process.stdout.write('sandbox-carrier: configuration is valid\n');
