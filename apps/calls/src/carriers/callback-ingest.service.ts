@@ -6,6 +6,7 @@ import { tableOf } from '@vap/persistence';
 import { Call } from '../calls/entities/call.entity';
 import { CarrierReconciler } from './reconciliation/carrier-reconciler.service';
 import { LateAnswerRelay, relaysToVoice } from './late-answer-relay.service';
+import { callbackRequestOf } from './carrier-adapter';
 import { CarrierRegistry } from './carrier-registry';
 
 /**
@@ -29,24 +30,13 @@ export class CallbackIngestService {
       ? await this.dataSource.getRepository(Call).findOne({ where: { id: input.callId } })
       : null;
     if (!call || call.provider !== input.provider) throw AppError.notFound('Call');
-    const parsed = await adapter.parseCallback(
-      {
-        provider: input.provider,
-        method: input.method,
-        url: input.url,
-        path: input.path,
-        headers: input.headers,
-        rawBody: Buffer.from(input.rawBodyBase64, 'base64'),
-        params: { callId: input.callId, event: input.event },
-      },
-      {
-        id: call.id,
-        partnerId: call.partnerId,
-        connectionId: call.connectionId,
-        providerCallId: call.providerCallId,
-        carrierLegId: call.carrierLegId,
-      },
-    );
+    const parsed = await adapter.parseCallback(callbackRequestOf(input), {
+      id: call.id,
+      partnerId: call.partnerId,
+      connectionId: call.connectionId,
+      providerCallId: call.providerCallId,
+      carrierLegId: call.carrierLegId,
+    });
     if (parsed.carrierLegId) {
       await this.dataSource.query(
         `UPDATE ${tableOf(this.dataSource, Call)} SET carrier_leg_id = $2 WHERE id = $1 AND carrier_leg_id IS NULL`,

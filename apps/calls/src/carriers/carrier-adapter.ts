@@ -3,6 +3,7 @@ import {
   AnsweredBy,
   CallDisposition,
   CallProvider,
+  CarrierCallbackIngest,
   CarrierCallbackReply,
   HangupSource,
 } from '@vap/messages';
@@ -19,6 +20,19 @@ export interface CallbackRequest {
   headers: Record<string, string>;
   rawBody: Buffer;
   params: { callId: string; event: string };
+}
+
+/** The callback as the gateway forwarded it over NATS, body decoded. */
+export function callbackRequestOf(input: CarrierCallbackIngest): CallbackRequest {
+  return {
+    provider: input.provider,
+    method: input.method,
+    url: input.url,
+    path: input.path,
+    headers: input.headers,
+    rawBody: Buffer.from(input.rawBodyBase64, 'base64'),
+    params: { callId: input.callId, event: input.event },
+  };
 }
 
 /**

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError, CallProvider, CarrierCallbackIngest, CarrierCallbackReply, isUuid } from '@vap/messages';
 import { Call } from '../../calls/entities/call.entity';
-import { CallbackRequest } from '../../carriers/carrier-adapter';
+import { CallbackRequest, callbackRequestOf } from '../../carriers/carrier-adapter';
 import { CarrierRegistry } from '../../carriers/carrier-registry';
 import { Connection } from '../connections/entities/connection.entity';
 import { CarrierReconciler } from '../../carriers/reconciliation/carrier-reconciler.service';
@@ -41,15 +41,7 @@ export class InboundCallbackService {
     if (!connection || connection.provider !== input.provider || !isInboundCallParser(adapter)) {
       throw AppError.notFound('Connection');
     }
-    const request: CallbackRequest = {
-      provider: input.provider,
-      method: input.method,
-      url: input.url,
-      path: input.path,
-      headers: input.headers,
-      rawBody: Buffer.from(input.rawBodyBase64, 'base64'),
-      params: { callId: input.callId, event: input.event },
-    };
+    const request = callbackRequestOf(input);
     const announced = await adapter.parseInboundCall(request, {
       id: connection.id,
       partnerId: connection.partnerId,
