@@ -1,3 +1,4 @@
 export * from './agent-limits';
 export * from './spoken-languages';
 export * from './tool-ack-config';
+export * from './turn-taking';
