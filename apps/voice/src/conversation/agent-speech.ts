@@ -43,6 +43,13 @@ export const READ_AHEAD_FRAMES = 25;
 /** Speaking rate used to estimate how much of a sentence still being synthesised the caller heard. */
 const ESTIMATED_MS_PER_WORD = 350;
 
+/**
+ * The agent's speech frames kept after they went out, so a sentence cut by caller sound that held no words can be
+ * played again from its start (false barge-in recovery): 10 s, one buffer per call, allocated on the first hold-able
+ * frame. A longer sentence is replayed from as far back as the buffer reaches.
+ */
+export const REPLAY_FRAMES = 500;
+
 export interface AgentSpeechOptions {
   /** The TTS providers in fallback order: one that fails has the sentence in flight said again by the next. */
   tts: ProviderChain<TtsProvider>;
@@ -63,6 +70,8 @@ export interface AgentSpeechOptions {
 }
 
 class Segment {
+  /** The mark that follows its audio (renamed when the audio is played again). */
+  mark: string;
   /** Speech frames of this sentence queued so far. */
   frames = 0;
   /** Sequence number after the last frame, once synthesis finished. */
@@ -73,12 +82,14 @@ class Segment {
   cancelGrace: (() => void) | null = null;
 
   constructor(
-    readonly mark: string,
+    mark: string,
     readonly text: string,
     readonly line: SpokenLine,
     /** Sequence number of the first frame. */
     readonly startSeq: number,
-  ) {}
+  ) {
+    this.mark = mark;
+  }
 }
 
 export interface LineOptions {
@@ -194,6 +205,10 @@ export class AgentSpeech {
   private stopped = false;
   /** Synthesis waiting for playback to catch up (one at a time: sentences are synthesised in order). */
   private roomWaiter: (() => void) | null = null;
+  /** Speech frames sent, by sequence number modulo REPLAY_FRAMES (PCM, PCM_FRAME_BYTES each). */
+  private sentAudio: Buffer | null = null;
+  /** The agent is held (see hold()). */
+  private held = false;
 
   constructor(private readonly options: AgentSpeechOptions) {
     this.pacingClock = options.pacingClock ?? sharedPacingClock;
@@ -292,6 +307,64 @@ export class AgentSpeech {
     return this.open.size > 0;
   }
 
+  /** The caller may be hearing the agent now: audio queued, sent and not yet played, or held. */
+  get audible(): boolean {
+    return (
+      this.held ||
+      this.clock.queuedFrames > 0 ||
+      this.marks.size > 0 ||
+      this.outbound.some((s) => s.frames > 0)
+    );
+  }
+
+  /** The agent went quiet for caller sound (hold()) and waits for release() or interrupt(). */
+  get holding(): boolean {
+    return this.held;
+  }
+
+  /**
+   * Caller sound over the agent that may or may not be an interruption: the agent goes quiet at once (the carrier
+   * clears what it buffered) and its speech waits, synthesis included, for release() (play on from the start of
+   * the sentence that was cut) or interrupt() (abandon it). False when nothing was audible.
+   */
+  hold(): boolean {
+    if (this.held || this.stopped || !this.audible) return false;
+    this.held = true;
+    this.clock.pause();
+    // Marks of audio the clear drops come back from the carrier as if played: they are sent again on release.
+    for (const segment of this.marks.values()) segment.cancelGrace?.();
+    this.marks.clear();
+    this.options.transport.send({ type: 'clear' });
+    return true;
+  }
+
+  /** The hold was a false alarm: the cut sentence plays again from its start, then the rest as it was queued. */
+  release(): void {
+    if (!this.held || this.stopped) return;
+    this.held = false;
+    const unplayed = [...this.open]
+      .flatMap((line) => line.segments)
+      .filter((s) => !s.played && !s.cut && s.frames > 0)
+      .sort((a, b) => a.startSeq - b.startSeq);
+    const from = Math.max(
+      Math.min(unplayed[0]?.startSeq ?? this.sentSeq, this.sentSeq),
+      this.sentSeq - REPLAY_FRAMES,
+      0,
+    );
+    const frames: Buffer[] = [];
+    for (let seq = from; seq < this.sentSeq && this.sentAudio; seq++) {
+      const at = (seq % REPLAY_FRAMES) * PCM_FRAME_BYTES;
+      frames.push(this.sentAudio.subarray(at, at + PCM_FRAME_BYTES));
+    }
+    this.sentSeq = from;
+    // Every sentence not yet heard whole goes out again in order, each with a new mark after it.
+    this.outbound = unplayed.filter((s) => s.endSeq === null || s.endSeq > from);
+    for (const segment of this.outbound)
+      if (segment.endSeq !== null) segment.mark = `agent-${++this.markCount}`;
+    this.clock.requeueFront(frames);
+    this.clock.resume();
+  }
+
   get pacing(): PacingStats {
     return {
       framesSent: this.clock.framesSent,
@@ -321,8 +394,7 @@ export class AgentSpeech {
     if (this.open.size === 0) return false;
     // The carrier only needs a clear when it may still hold audio of ours (not when the model was still
     // thinking and nothing had been sent).
-    const audible =
-      this.clock.queuedFrames > 0 || this.marks.size > 0 || this.outbound.some((s) => s.frames > 0);
+    const audible = this.audible;
     this.cut();
     if (audible) this.options.transport.send({ type: 'clear' });
     return true;
@@ -533,6 +605,8 @@ export class AgentSpeech {
     const atMs = this.options.time.now();
     // The silence frame is shared by every idle tick, so ambience is mixed into a scratch copy.
     const pcm = silence ? this.silence.fill(0) : pcm16FromBuffer(frame);
+    // Kept before the ambience is mixed in: a replay is mixed again as it goes out.
+    if (!silence) this.keepSent(pcm);
     this.options.ambience?.mixUnder(pcm);
     this.options.recorder?.agent(pcm, !resumed);
     this.options.transport.send({ type: 'sendAudio', payload: mulawEncode(pcm) });
@@ -549,6 +623,13 @@ export class AgentSpeech {
       this.outbound.shift();
       this.sendMark(segment);
     }
+  }
+
+  /** Keeps the frame with sequence number sentSeq for a replay (see REPLAY_FRAMES). */
+  private keepSent(pcm: Int16Array): void {
+    this.sentAudio ??= Buffer.alloc(REPLAY_FRAMES * PCM_FRAME_BYTES);
+    const bytes = Buffer.from(pcm.buffer, pcm.byteOffset, Math.min(pcm.byteLength, PCM_FRAME_BYTES));
+    bytes.copy(this.sentAudio, (this.sentSeq % REPLAY_FRAMES) * PCM_FRAME_BYTES);
   }
 
   private sendMark(segment: Segment): void {
@@ -585,7 +666,9 @@ export class AgentSpeech {
   private cut(): void {
     const lines = [...this.open];
     const texts = lines.map((line) => this.playedText(line));
+    this.held = false;
     this.clock.clear();
+    this.clock.resume();
     this.framer.reset();
     this.enqueuedSeq = this.sentSeq;
     this.outbound = [];

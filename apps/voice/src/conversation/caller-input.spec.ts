@@ -39,6 +39,8 @@ class ManualStt implements SttProvider {
   }
 }
 
+/** The fixed 700 ms endpoint the platform had before adaptive endpointing: these specs are about the rest. */
+const FIXED_700_MS = { minSilenceMs: 700, maxSilenceMs: 700 };
 describe('CallerInput', () => {
   let time: MediaTime;
   let stt: ManualStt;
@@ -58,6 +60,7 @@ describe('CallerInput', () => {
       recorder: null,
       providerTimeoutMs: 1000,
       maxUtteranceMs: MAX_UTTERANCE_MS,
+      endpointing: FIXED_700_MS,
       onSpeechStart: (u) => starts.push(u),
       onUtterance: (utterance, text) => heard.push({ utterance, text }),
       onFailure: (f) => failures.push(f),
@@ -129,6 +132,7 @@ describe('CallerInput', () => {
       recorder: null,
       providerTimeoutMs: 1000,
       maxUtteranceMs: 1000,
+      endpointing: FIXED_700_MS,
       onSpeechStart: (u) => starts.push(u),
       onUtterance: (utterance, text) => heard.push({ utterance, text }),
       onFailure: (f) => failures.push(f),
@@ -177,6 +181,7 @@ describe('CallerInput', () => {
       recorder: null,
       providerTimeoutMs: 1000,
       maxUtteranceMs: MAX_UTTERANCE_MS,
+      endpointing: FIXED_700_MS,
       onSpeechStart: (u) => starts.push(u),
       onUtterance: (utterance, text, _at, provider) => heard.push({ utterance, text, provider }),
       onFailure: (f) => failures.push(f),

@@ -1,18 +1,14 @@
 // The caller's side of the call: mu-law frames -> PCM16 -> voice activity detection and endpointing -> the STT
-// session, one utterance at a time. Speech start is what barge-in reacts to; the endpoint hands the turn over.
+// session, one utterance at a time. Speech start is what barge-in reacts to; the words so far (partial text) and
+// pauses feed turn-taking; the endpoint hands the turn over.
 
-import {
-  ENDPOINT_SILENCE_MS,
-  mulawDecode,
-  PcmBuffer,
-  VoiceActivityDetector,
-  type VadEvent,
-} from '@vap/media';
+import { mulawDecode, PcmBuffer, VoiceActivityDetector, type VadEvent } from '@vap/media';
 import type { SttProvider, SttSession } from '../providers/stt-provider';
 import type { CallRecorder } from './call-recorder';
 import type { MediaTime } from './media-time';
 import type { ProviderChain } from './provider-chain';
 import { Aborted, ProviderFailure, withProviderTimeout } from './provider-failure';
+import { Endpointer, type EndpointBounds } from './turn-taking/endpointer';
 
 /**
  * Audio kept from before the detector decided speech started, sent to STT with the utterance: the detector needs
@@ -27,12 +23,22 @@ const PRE_ROLL_SAMPLES = (PRE_ROLL_MS * 8000) / 1000;
  */
 export const MAX_UTTERANCE_MS = 30_000;
 
-/** One stretch of caller speech, start to endpoint. */
+/** One stretch of caller speech, start to endpoint (pauses shorter than the endpoint included). */
 export interface Utterance {
+  /** Numbers the caller's utterances of a call, so turn-taking can tell their events apart. */
+  readonly id: number;
   /** Media ms when the speech began. */
   startedAtMs: number;
   /** Media ms when the speech ended (the last voiced audio, before the endpoint silence). */
   endedAtMs: number | null;
+  /** Media ms when the endpointer judged the turn over. */
+  endpointAtMs: number | null;
+  /** The words so far, as the STT provider knows them before its final result ('' when none yet). */
+  partial: string;
+  /** The caller is in a pause of this utterance (silence shorter than the endpoint so far). */
+  paused: boolean;
+  /** The endpoint was reached (or the utterance cut at the cap): its final text is on its way. */
+  ended: boolean;
 }
 
 interface PendingUtterance extends Utterance {
@@ -40,7 +46,10 @@ interface PendingUtterance extends Utterance {
   frames: Int16Array[];
   /** Samples captured so far (pre-roll included), against the utterance cap. */
   samples: number;
-  ended: boolean;
+  /** Detector ms where the current pause began (its first silent frame), while paused. */
+  pauseVadMs: number;
+  /** A speculative transcription of this pause is under way (providers without interim results). */
+  speculating: boolean;
 }
 
 export interface CallerInputOptions {
@@ -52,8 +61,16 @@ export interface CallerInputOptions {
   providerTimeoutMs: number;
   /** An utterance that reaches this many media ms is cut and transcribed; the speech goes on as the next one. */
   maxUtteranceMs: number;
+  /** The silence bounds of adaptive endpointing (the agent's turn_taking). */
+  endpointing: EndpointBounds;
   /** The caller started speaking (barge-in point). */
   onSpeechStart(utterance: Utterance): void;
+  /** The words so far of an utterance changed (interim results, offline text, a speculative transcription). */
+  onPartial?(utterance: Utterance): void;
+  /** The caller paused (PAUSE_MS of silence) without the turn being over yet. */
+  onPause?(utterance: Utterance): void;
+  /** The caller spoke again within the pause: the utterance goes on. */
+  onResume?(utterance: Utterance): void;
   /** STT's text for an utterance ('' when nothing was understood), at `finalAtMs` media time, and who gave it. */
   onUtterance(utterance: Utterance, text: string, finalAtMs: number, provider: SttProvider['name']): void;
   /** Every STT provider failed: the call cannot go on. */
@@ -64,10 +81,12 @@ export interface CallerInputOptions {
 
 export class CallerInput {
   /**
-   * Endpointing: the caller's turn ends after ENDPOINT_SILENCE_MS (700 ms) of continuous silence. Shorter cuts
-   * people off at natural pauses mid-sentence; longer makes the agent feel slow to answer.
+   * The detector ends speech at a pause (PAUSE_MS of silence); the endpointer then decides, from the words so
+   * far, how much more silence ends the turn (see Endpointer).
    */
-  private readonly vad = new VoiceActivityDetector({ silenceMs: ENDPOINT_SILENCE_MS });
+  private readonly vad: VoiceActivityDetector;
+  private readonly endpointer: Endpointer;
+  private utteranceCount = 0;
   private readonly controller = new AbortController();
   /**
    * The frame being handled, decoded. One buffer per call, reused frame after frame (the detector, the recorder
@@ -100,6 +119,8 @@ export class CallerInput {
 
   constructor(private readonly options: CallerInputOptions) {
     this.maxUtteranceSamples = (options.maxUtteranceMs * 8000) / 1000;
+    this.endpointer = new Endpointer(options.endpointing);
+    this.vad = new VoiceActivityDetector({ silenceMs: this.endpointer.pauseMs });
   }
 
   /**
@@ -122,6 +143,7 @@ export class CallerInput {
         }
         this.session = session;
         this.sessionProvider = provider;
+        session.onPartial = (text) => this.partialHeard(text);
         this.pump();
         return;
       } catch (error) {
@@ -146,11 +168,21 @@ export class CallerInput {
     this.options.recorder?.caller(pcm);
     if (!this.listening) return;
     const event = this.vad.process(pcm);
-    if (this.capturing) this.push(this.capturing, pcm);
+    const capturing = this.capturing;
+    if (capturing) this.push(capturing, pcm);
     else this.keepPreRoll(pcm);
-    if (event?.type === 'speech_start') this.speechStarted(event, now);
-    else if (event?.type === 'speech_end' && this.capturing) this.speechEnded(event, now);
-    else if (this.capturing && this.capturing.samples >= this.maxUtteranceSamples) this.cutUtterance(now);
+    if (event?.type === 'speech_start') {
+      if (capturing?.paused) this.resumed(capturing);
+      else this.speechStarted(event, now);
+    } else if (event?.type === 'speech_end' && capturing) this.paused(capturing, event, now);
+    if (!this.capturing) return;
+    if (this.capturing.paused) this.checkEndpoint(this.capturing, now);
+    else if (this.capturing.samples >= this.maxUtteranceSamples) this.cutUtterance(now);
+  }
+
+  /** The endpoint silence in force for `utterance` now, from its words so far. */
+  requiredSilenceMs(utterance: Utterance): number {
+    return this.endpointer.requiredSilenceMs(utterance.partial);
   }
 
   /** Stops listening, drops pending utterances and releases the STT session. */
@@ -201,30 +233,95 @@ export class CallerInput {
     const utterance = this.beginUtterance(this.mediaMsOf(event.atMs, now));
     if (this.preRollSamples > 0) this.push(utterance, this.takePreRoll());
     this.pump();
-    this.options.onSpeechStart({ startedAtMs: utterance.startedAtMs, endedAtMs: null });
+    this.options.onSpeechStart(utterance);
   }
 
   private beginUtterance(startedAtMs: number): PendingUtterance {
     const utterance: PendingUtterance = {
+      id: ++this.utteranceCount,
       startedAtMs,
       endedAtMs: null,
+      endpointAtMs: null,
+      partial: '',
+      paused: false,
       frames: [],
       samples: 0,
       ended: false,
+      pauseVadMs: 0,
+      speculating: false,
     };
     this.capturing = utterance;
     this.queue.push(utterance);
     return utterance;
   }
 
-  private speechEnded(event: VadEvent, now: number): void {
-    this.endUtterance(this.mediaMsOf(event.atMs, now));
+  /** The detector heard a pause: the speech so far ends there unless the caller goes on before the endpoint. */
+  private paused(utterance: PendingUtterance, event: VadEvent, now: number): void {
+    utterance.paused = true;
+    utterance.pauseVadMs = event.atMs;
+    utterance.endedAtMs = this.mediaMsOf(event.atMs, now);
+    this.speculate(utterance);
+    this.options.onPause?.(utterance);
+  }
+
+  private resumed(utterance: PendingUtterance): void {
+    utterance.paused = false;
+    utterance.endedAtMs = null;
+    this.options.onResume?.(utterance);
+  }
+
+  /** Ends the turn once the pause has lasted the silence the words so far call for. */
+  private checkEndpoint(utterance: PendingUtterance, now: number): void {
+    const silenceMs = this.vad.nowMs - utterance.pauseVadMs;
+    if (silenceMs < this.endpointer.requiredSilenceMs(utterance.partial)) return;
+    utterance.paused = false;
+    utterance.endpointAtMs = now;
+    this.endUtterance(utterance.endedAtMs ?? now);
+  }
+
+  /**
+   * A provider without interim results (it transcribes whole utterances) is asked for the words so far at a
+   * pause, so endpointing and early replies have them; the request runs beside the utterance, which goes on.
+   */
+  private speculate(utterance: PendingUtterance): void {
+    const session = this.session;
+    if (!session?.speculate || utterance !== this.live || utterance.speculating) return;
+    utterance.speculating = true;
+    withProviderTimeout(
+      'stt',
+      session.speculate(this.controller.signal),
+      this.options.providerTimeoutMs,
+      this.controller.signal,
+    ).then(
+      (text) => {
+        utterance.speculating = false;
+        if (this.closed || utterance.ended || this.session !== session) return;
+        this.setPartial(utterance, text);
+      },
+      // A failed speculation costs nothing but its early answer: the final transcription is what counts.
+      () => (utterance.speculating = false),
+    );
+  }
+
+  /** The session's words so far for the utterance it is transcribing. */
+  private partialHeard(text: string): void {
+    const utterance = this.live;
+    if (!utterance || utterance.ended || this.closed) return;
+    this.setPartial(utterance, text);
+  }
+
+  private setPartial(utterance: PendingUtterance, text: string): void {
+    const partial = text.trim();
+    if (partial === utterance.partial) return;
+    utterance.partial = partial;
+    this.options.onPartial?.(utterance);
   }
 
   private endUtterance(endedAtMs: number): void {
     const utterance = this.capturing!;
     this.capturing = null;
     utterance.endedAtMs = endedAtMs;
+    utterance.endpointAtMs ??= endedAtMs;
     utterance.ended = true;
     if (utterance === this.live) this.finishLive();
   }
@@ -237,7 +334,7 @@ export class CallerInput {
     this.endUtterance(now);
     const next = this.beginUtterance(now);
     this.pump();
-    this.options.onSpeechStart({ startedAtMs: next.startedAtMs, endedAtMs: null });
+    this.options.onSpeechStart(next);
   }
 
   private push(utterance: PendingUtterance, frame: Int16Array): void {
@@ -275,12 +372,7 @@ export class CallerInput {
         this.queue.shift();
         this.live = null;
         this.liveAudio.clear();
-        this.options.onUtterance(
-          { startedAtMs: utterance.startedAtMs, endedAtMs: utterance.endedAtMs },
-          text.trim(),
-          this.options.time.now(),
-          provider.name,
-        );
+        this.options.onUtterance(utterance, text.trim(), this.options.time.now(), provider.name);
         this.pump();
       },
       (error: unknown) => {

@@ -13,11 +13,24 @@ export interface MediaTransport {
 }
 
 /** Latency parts of one agent turn, observed into the voice service's Prometheus histograms. */
+/** What turn-taking decided, for the replica's metrics. */
+export type TurnTakingEvent =
+  | 'barge_in'
+  | 'backchannel'
+  | 'held'
+  | 'false_barge_in_recovered'
+  | 'early_reply_used'
+  | 'early_reply_discarded';
+
 export interface TurnLatencySink {
   observe(latency: TurnLatency): void;
 }
 
 /** How evenly the agent's audio left for the carrier over a call. */
+export interface TurnTakingSink {
+  observe(event: TurnTakingEvent): void;
+}
+
 export interface PacingStats {
   framesSent: number;
   silenceFramesSent: number;
@@ -46,6 +59,8 @@ export interface ConversationOptions {
   /** MEDIA_TIME_SCALE: media time runs this many times faster than wall time (1 in production). */
   timeScale: number;
   latency?: TurnLatencySink;
+  /** Sees each turn-taking decision (barge-ins, backchannels, holds, recoveries, early replies). */
+  turnTaking?: TurnTakingSink;
   /** Sees every outbound frame's send-time error and every underrun (the replica's pacing metrics). */
   pacing?: PacingObserver;
   /**

@@ -3,13 +3,16 @@
 // (intro, voicemail, idle reprompts, max duration, tool acknowledgements, transfer, end call, background audio,
 // recording). Pure TypeScript: everything it touches comes in through ConversationOptions.
 
-import type {
-  AgentSettings,
-  LlmProviderName,
-  SttProviderName,
-  TurnLatency,
-  TurnProviders,
-  VoiceTranscriptRequest,
+import {
+  endpointBoundsOf,
+  TurnTakingDefaults,
+  type AgentSettings,
+  type LlmProviderName,
+  type TurnTakingConfig,
+  type SttProviderName,
+  type TurnLatency,
+  type TurnProviders,
+  type VoiceTranscriptRequest,
 } from '@vap/messages';
 import type { ChatMessage, ToolCall, ToolSpec } from '@vap/llm';
 import type { AmbienceLoop, MediaStreamEvent } from '@vap/media';
@@ -26,7 +29,7 @@ import {
   type LiveConversation,
 } from './conversation-contract';
 import { MediaTime } from './media-time';
-import { runModelRound, type AgentModel } from './model-round';
+import { runModelRound, type AgentModel, type ModelRoundResult } from './model-round';
 import { buildSystemPrompt, substituteVariables } from './prompt';
 import { ProviderChain } from './provider-chain';
 import { Aborted, ProviderFailure } from './provider-failure';
@@ -40,6 +43,7 @@ import {
   toolAckPhrase,
   TRANSFER_CALL_TOOL,
 } from './tools';
+import { bargeInOf, completenessOf, sameWords } from './turn-taking/utterance-text';
 
 /**
  * user_idle_enabled: after the agent finished speaking, this much media time of caller silence brings "Are you
@@ -78,6 +82,14 @@ export const CAP_FAREWELL_LEAD_MS = 6000;
  */
 export const CAP_HANGUP_MARGIN_MS = 250;
 
+/**
+ * Caller sound over the agent whose words are not known yet makes the agent go quiet (hold) after this much media
+ * time: longer than an acknowledgement ("yeah", "mm-hmm" last well under it, and their words are known by then),
+ * short enough that a caller who talks on is not talked over for long. Words that ask for the floor cut the agent
+ * as soon as they are known.
+ */
+export const BARGE_IN_HOLD_MS = 800;
+
 /** Model rounds per caller turn (each tool result goes back to the model once). */
 const MAX_MODEL_ROUNDS = 4;
 /** end_call_reason of a call the person asked not to be called again on. */
@@ -98,11 +110,41 @@ export const Phrases = {
     "I'm sorry, I couldn't take your number off our list just now. Please tell us again. Goodbye.",
 } as const;
 
+/**
+ * An early reply: the model's first round, started on the words of a pause that look like a finished turn. Its
+ * sentences wait unheard; the final transcript adopts it (same words) or discards it. Tools it asks for run only
+ * once adopted.
+ */
+interface EarlyReply {
+  readonly utteranceId: number;
+  readonly text: string;
+  readonly controller: AbortController;
+  readonly round: Promise<ModelRoundResult>;
+  /** Sentences written before adoption. */
+  readonly sentences: string[];
+  /** Where sentences go once adopted. */
+  sink: ((sentence: string) => void) | null;
+  /** Media ms of the model's first delta, once it came. */
+  firstDeltaAtMs: number | null;
+  /** The turn that adopted it, told of the first delta if it comes later. */
+  adoptedBy: Turn | null;
+}
+
+/** Caller sound over the agent, not yet judged: an interruption, or an acknowledgement or noise to talk through. */
+interface Overlap {
+  readonly utterance: Utterance;
+  cancelHold: (() => void) | null;
+}
+
 /** One caller turn the agent is answering. */
 interface Turn {
   readonly controller: AbortController;
   /** Media ms the caller's speech ended (latency parts count from here). */
   readonly speechEndMs: number;
+  /** Media ms the endpointer judged the caller's turn over. */
+  readonly endpointAtMs: number;
+  /** The first model round, started before the endpoint. */
+  readonly early: EarlyReply | null;
   readonly sttFinalAtMs: number;
   /** The STT provider that transcribed the caller's words. */
   readonly stt: SttProviderName;
@@ -156,6 +198,9 @@ class Conversation implements LiveConversation {
   private recorder: CallRecorder | null = null;
   private readonly ambience: AmbienceLoop | null;
   private turn: Turn | null = null;
+  private overlap: Overlap | null = null;
+  private early: EarlyReply | null = null;
+  private readonly turnTaking: TurnTakingConfig;
   private readonly lineMeta = new WeakMap<SpokenLine, LineMeta>();
   private reports: Promise<void> = Promise.resolve();
   /** The agent (or the platform) has decided how the call ends; the caller can no longer start turns. */
@@ -184,6 +229,8 @@ class Conversation implements LiveConversation {
     this.ambience = backgroundAudioFor(this.agent.background_audio_id, this.agent.background_audio_volume);
     this.messages = [{ role: 'system', content: buildSystemPrompt(this.agent, this.variables) }];
     this.answeredByValue = options.context.answeredBy;
+    // Calls started before agents had the setting carry none.
+    this.turnTaking = { ...TurnTakingDefaults, ...(this.agent.turn_taking ?? {}) };
   }
 
   onEvent(event: MediaStreamEvent): void {
@@ -270,7 +317,11 @@ class Conversation implements LiveConversation {
       recorder: this.recorder,
       providerTimeoutMs: this.providerTimeoutMs,
       maxUtteranceMs: this.options.maxUtteranceMs ?? MAX_UTTERANCE_MS,
-      onSpeechStart: () => this.callerStartedSpeaking(),
+      endpointing: endpointBoundsOf(this.turnTaking),
+      onSpeechStart: (utterance) => this.callerStartedSpeaking(utterance),
+      onPartial: (utterance) => this.callerWordsSoFar(utterance),
+      onPause: (utterance) => this.startEarlyReply(utterance),
+      onResume: () => this.discardEarlyReply(),
       onUtterance: (utterance, text, finalAtMs, stt) => this.callerSaid(utterance, text, finalAtMs, stt),
       onFailure: (failure) => void this.providerFailed(failure),
       onFallback,
@@ -331,24 +382,153 @@ class Conversation implements LiveConversation {
 
   // ---- caller ------------------------------------------------------------------------------------------
 
-  private callerStartedSpeaking(): void {
+  private callerStartedSpeaking(utterance: Utterance): void {
     this.stopIdle();
     this.idleStrikes = 0;
+    // A new utterance: an early reply to the words before it answers the wrong turn.
+    this.discardEarlyReply();
     if (this.ending || this.turn?.committed) return;
-    // Barge-in: whatever the agent was preparing or saying gives way to the caller.
+    if (this.turnTaking.ignore_backchannels && this.speech!.audible) {
+      // Over the agent: its words decide (callerWordsSoFar, callerSaid); until then the agent talks on, and
+      // goes quiet only if the sound lasts (holdForOverlap).
+      this.overlap?.cancelHold?.();
+      this.overlap = {
+        utterance,
+        cancelHold: this.speech!.holding
+          ? null
+          : this.time!.after(BARGE_IN_HOLD_MS, () => this.holdForOverlap()),
+      };
+      return;
+    }
+    this.bargeIn();
+  }
+
+  /** Barge-in: whatever the agent was preparing or saying gives way to the caller. */
+  private bargeIn(): void {
+    this.endOverlap();
     this.turn?.controller.abort();
     this.turn = null;
-    this.speech!.interrupt();
+    if (this.speech!.interrupt()) this.options.turnTaking?.observe('barge_in');
+  }
+
+  private endOverlap(): void {
+    this.overlap?.cancelHold?.();
+    this.overlap = null;
+  }
+
+  /** The caller's sound has lasted with no words known yet: the agent goes quiet while they are found. */
+  private holdForOverlap(): void {
+    const overlap = this.overlap;
+    if (!overlap) return;
+    overlap.cancelHold = null;
+    // A caller already silent again (a pause) is waited for without stopping the agent.
+    if (overlap.utterance.ended || overlap.utterance.paused) return;
+    if (this.speech!.hold()) this.options.turnTaking?.observe('held');
+  }
+
+  /** The words so far of an utterance: they may settle an overlap, or start an early reply at a pause. */
+  private callerWordsSoFar(utterance: Utterance): void {
+    if (this.overlap?.utterance === utterance) {
+      // More than an acknowledgement, or a word that asks for the floor: the agent stops at once.
+      if (bargeInOf(utterance.partial) === 'interrupt' && !this.ending && !this.turn?.committed)
+        this.bargeIn();
+      return;
+    }
+    if (utterance.paused) this.startEarlyReply(utterance);
+  }
+
+  /**
+   * At a pause whose words look like a finished turn, the model starts on them; nothing of it is heard before the
+   * endpoint, and a final transcript with other words discards it (callerSaid).
+   */
+  private startEarlyReply(utterance: Utterance): void {
+    if (this.early || this.overlap || this.turn || this.ending || this.unheardNotice) return;
+    if (!utterance.paused || completenessOf(utterance.partial) !== 'complete') return;
+    const controller = new AbortController();
+    const sentences: string[] = [];
+    const early: EarlyReply = {
+      utteranceId: utterance.id,
+      text: utterance.partial,
+      controller,
+      sentences,
+      sink: null,
+      firstDeltaAtMs: null,
+      adoptedBy: null,
+      round: runModelRound({
+        models: this.models,
+        request: {
+          messages: [
+            ...this.messages,
+            ...this.saidOutsideTurns,
+            { role: 'user', content: utterance.partial },
+          ],
+          tools: this.tools,
+        },
+        signal: controller.signal,
+        timeoutMs: this.providerTimeoutMs,
+        onSentence: (sentence) => (early.sink ? early.sink(sentence) : sentences.push(sentence)),
+        onFirstDelta: () => {
+          early.firstDeltaAtMs ??= this.time!.now();
+          if (early.adoptedBy) early.adoptedBy.llmFirstTokenAtMs ??= early.firstDeltaAtMs;
+        },
+        onFallback: (failure, next) => this.options.onProviderFallback?.(failure, next),
+      }),
+    };
+    // Settled by the turn that adopts it; a discarded one's failure is nobody's.
+    early.round.catch(() => undefined);
+    this.early = early;
+  }
+
+  private discardEarlyReply(): void {
+    if (!this.early) return;
+    this.early.controller.abort();
+    this.early = null;
+    this.options.turnTaking?.observe('early_reply_discarded');
+  }
+
+  /** The early reply, when it was started on exactly the words the caller's turn ended with. */
+  private adoptEarlyReply(utterance: Utterance, text: string): EarlyReply | null {
+    const early = this.early;
+    if (!early) return null;
+    if (early.utteranceId !== utterance.id || !sameWords(early.text, text)) {
+      this.discardEarlyReply();
+      return null;
+    }
+    this.early = null;
+    this.options.turnTaking?.observe('early_reply_used');
+    return early;
   }
 
   private callerSaid(utterance: Utterance, text: string, finalAtMs: number, stt: SttProviderName): void {
     if (this.phase !== 'live') return;
+    if (this.overlap?.utterance === utterance) {
+      if (bargeInOf(text) !== 'interrupt') {
+        // An acknowledgement, or sound with no words: the agent talks on (from the sentence it cut, if it had
+        // gone quiet). The acknowledgement is kept in the transcript but is no turn of the model's.
+        this.endOverlap();
+        if (this.speech!.holding) {
+          this.speech!.release();
+          if (!text) this.options.turnTaking?.observe('false_barge_in_recovered');
+        }
+        if (text) {
+          this.options.turnTaking?.observe('backchannel');
+          this.report({ role: 'user', content: text, atMs: Math.round(utterance.startedAtMs) });
+        }
+        this.armIdle();
+        return;
+      }
+      if (!this.ending && !this.turn?.committed) this.bargeIn();
+    }
     if (!text) {
+      this.discardEarlyReply();
       this.armIdle();
       return;
     }
     this.report({ role: 'user', content: text, atMs: Math.round(utterance.startedAtMs) });
-    if (this.ending || this.turn?.committed) return;
+    if (this.ending || this.turn?.committed) {
+      this.discardEarlyReply();
+      return;
+    }
     this.messages.push(...this.saidOutsideTurns.splice(0), { role: 'user', content: text });
     if (this.unheardNotice) {
       // Said before the reply, and in the history before it, so the model knows the caller has now heard it.
@@ -357,9 +537,13 @@ class Conversation implements LiveConversation {
       this.messages.push(...this.saidOutsideTurns.splice(0));
     }
     this.turn?.controller.abort();
+    const early = this.adoptEarlyReply(utterance, text);
+    const speechEndMs = utterance.endedAtMs ?? finalAtMs;
     const turn: Turn = {
-      controller: new AbortController(),
-      speechEndMs: utterance.endedAtMs ?? finalAtMs,
+      controller: early?.controller ?? new AbortController(),
+      speechEndMs,
+      endpointAtMs: utterance.endpointAtMs ?? speechEndMs,
+      early,
       sttFinalAtMs: finalAtMs,
       stt,
       llm: null,
@@ -408,15 +592,18 @@ class Conversation implements LiveConversation {
 
     try {
       for (let round = 0; round < MAX_MODEL_ROUNDS; round++) {
-        const { text, calls, model } = await runModelRound({
-          models: this.models,
-          request: { messages: [...this.messages], tools: this.tools },
-          signal,
-          timeoutMs: this.providerTimeoutMs,
-          onSentence: say,
-          onFirstDelta: () => (turn.llmFirstTokenAtMs ??= this.time!.now()),
-          onFallback: (failure, next) => this.options.onProviderFallback?.(failure, next),
-        });
+        const { text, calls, model } =
+          round === 0 && turn.early
+            ? await this.adoptedRound(turn, turn.early, say)
+            : await runModelRound({
+                models: this.models,
+                request: { messages: [...this.messages], tools: this.tools },
+                signal,
+                timeoutMs: this.providerTimeoutMs,
+                onSentence: say,
+                onFirstDelta: () => (turn.llmFirstTokenAtMs ??= this.time!.now()),
+                onFallback: (failure, next) => this.options.onProviderFallback?.(failure, next),
+              });
         turn.llm = model;
         const entry: AssistantMessage = {
           role: 'assistant',
@@ -437,6 +624,19 @@ class Conversation implements LiveConversation {
     } finally {
       line.end();
     }
+  }
+
+  /** The early reply's round as the turn's first: what it wrote so far is said now, the rest as it comes. */
+  private async adoptedRound(
+    turn: Turn,
+    early: EarlyReply,
+    say: (sentence: string) => void,
+  ): Promise<ModelRoundResult> {
+    early.sink = say;
+    early.adoptedBy = turn;
+    turn.llmFirstTokenAtMs ??= early.firstDeltaAtMs;
+    for (const sentence of early.sentences.splice(0)) say(sentence);
+    return early.round;
   }
 
   /** Runs the model's tool calls in order; 'stop' when the turn is over (call ended, transferred, or not). */
@@ -640,6 +840,7 @@ class Conversation implements LiveConversation {
       Math.max(0, Math.round((atMs ?? firstFrameAtMs) - turn.speechEndMs));
     const firstFrame = since(firstFrameAtMs);
     return {
+      endpointing_ms: since(turn.endpointAtMs),
       stt_final_ms: since(turn.sttFinalAtMs),
       llm_first_token_ms: since(turn.llmFirstTokenAtMs),
       tts_first_byte_ms: since(line.ttsFirstByteAtMs),

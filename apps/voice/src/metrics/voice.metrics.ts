@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { TurnLatency } from '@vap/messages';
 import type { PacingObserver } from '@vap/media';
-import type { TurnLatencySink } from '../conversation';
+import type { TurnLatencySink, TurnTakingEvent, TurnTakingSink } from '../conversation';
 
 /** Media streams this replica is serving now; the HPA scales the voice Deployment on it. */
 export const liveSessionsGauge = new Gauge({
@@ -113,3 +113,17 @@ export const cutStreams = new Counter({
   help: 'Media streams closed by the replica for breaking a per-stream bound, by end_call_reason',
   labelNames: ['reason'],
 });
+
+/** Turn-taking decisions: barge-ins, backchannels talked through, holds and their recoveries, early replies. */
+export const turnTakingEvents = new Counter({
+  name: 'voice_turn_taking_events_total',
+  help: 'Turn-taking decisions on this replica, by event',
+  labelNames: ['event'],
+});
+
+/** The sink every conversation reports its turn-taking decisions to. */
+export const turnTakingSink: TurnTakingSink = {
+  observe(event: TurnTakingEvent): void {
+    turnTakingEvents.inc({ event });
+  },
+};

@@ -122,8 +122,8 @@ const logger = new Logger('DeepgramStt');
  * lost) and re-sends a pending Finalize; only when the bounded attempts fail does it fail as ProviderError.
  */
 export class DeepgramSttSession implements SttSession {
-  /** Latest interim hypothesis of the current utterance, e.g. for early barge-in decisions or display. */
-  onInterim: ((text: string) => void) | undefined;
+  /** The current utterance's words so far: its finals and the latest interim hypothesis (turn-taking reads them). */
+  onPartial: ((text: string) => void) | undefined;
   readonly connected: Promise<void>;
   private ws!: WebSocket;
   private readonly keepAlive: NodeJS.Timeout;
@@ -358,8 +358,9 @@ export class DeepgramSttSession implements SttSession {
     if (message.is_final) {
       if (transcript) this.finals.push(transcript);
       this.finalEnd = Math.max(this.finalEnd, end);
+      if (transcript && !this.waiter) this.onPartial?.(this.finals.join(' '));
     } else if (transcript) {
-      this.onInterim?.(this.finals.concat(transcript).join(' '));
+      this.onPartial?.(this.finals.concat(transcript).join(' '));
     }
     if (
       this.waiter &&

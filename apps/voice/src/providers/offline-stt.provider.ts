@@ -10,13 +10,18 @@ export class OfflineSttProvider implements SttProvider {
 
   async open(_options: SttOptions): Promise<SttSession> {
     const transcriber = new OfflineTranscriber();
-    return {
-      push: (frame) => transcriber.push(frame),
+    const session: SttSession = {
+      // Each sentence's text is decoded as its signal ends: the words so far, as a streaming provider's
+      // interim results would give them.
+      push: (frame) => {
+        if (transcriber.push(frame)) session.onPartial?.(transcriber.text);
+      },
       finish: async (signal) => {
         signal?.throwIfAborted();
         return transcriber.finish();
       },
       close: async () => transcriber.reset(),
     };
+    return session;
   }
 }

@@ -46,7 +46,15 @@ class OpenAiSttSession implements SttSession {
   }
 
   async finish(signal?: AbortSignal): Promise<string> {
-    const pcm = this.take();
+    return this.transcribe(this.take(), signal);
+  }
+
+  /** The utterance so far, transcribed at a pause; the utterance goes on (see SttSession.speculate). */
+  async speculate(signal?: AbortSignal): Promise<string> {
+    return this.transcribe(this.utterance.copy(), signal);
+  }
+
+  private async transcribe(pcm: Int16Array, signal?: AbortSignal): Promise<string> {
     signal?.throwIfAborted();
     if (pcm.length === 0) return '';
     const form = new FormData();

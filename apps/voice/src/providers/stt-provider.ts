@@ -10,6 +10,17 @@ export interface SttSession {
    * Rejects when the provider fails or times out (the pipeline then apologises and hangs up).
    */
   finish(signal?: AbortSignal): Promise<string>;
+  /**
+   * Set by the caller's input: the session calls it with the current utterance's words so far whenever they
+   * change (interim results of a streaming provider, the offline engine's decoded text). Turn-taking reads them.
+   */
+  onPartial?: (text: string) => void;
+  /**
+   * Providers with no interim results (they transcribe whole utterances) transcribe the utterance so far on
+   * request, at the caller's pauses, without ending it: the documented fallback for adaptive endpointing and
+   * early replies. Absent where partial text comes by onPartial.
+   */
+  speculate?(signal?: AbortSignal): Promise<string>;
   /** The call ended: release the provider's connection. */
   close(): Promise<void>;
 }

@@ -7,7 +7,13 @@ import type { VoiceConfig } from '../config/voice.config';
 import { createConversation, type AgentModel } from '../conversation';
 import { MediaSession } from '../media/media-session';
 import type { AcceptedStream } from '../media/media-stream-server';
-import { endedSessions, pacingMetrics, providerFallbacks, turnLatencySink } from '../metrics/voice.metrics';
+import {
+  endedSessions,
+  pacingMetrics,
+  providerFallbacks,
+  turnLatencySink,
+  turnTakingSink,
+} from '../metrics/voice.metrics';
 import { createSpeechProviders, type SttProvider, type TtsProvider } from '../providers';
 import { resolveAgentVoice } from './agent-voice';
 import { openRecording } from './call-recording';
@@ -69,6 +75,7 @@ export class ConversationStarter {
           providerTimeoutMs: config.PROVIDER_TIMEOUT_MS,
           maxUtteranceMs: config.MEDIA_MAX_UTTERANCE_MS,
           latency: turnLatencySink,
+          turnTaking: turnTakingSink,
           pacing: pacingMetrics,
           onProviderFallback: (failure, next) => {
             providerFallbacks.inc({ kind: failure.provider, to: next });

@@ -101,6 +101,8 @@ export class FrameClock {
   private tickIndex = 0;
   private utteranceOpen = false;
   private utteranceEnding = false;
+  /** Held: queued frames wait (no underruns counted) until resume(). */
+  private paused = false;
   private utteranceFrames = 0;
   private readonly jitter: Float64Array;
   private jitterCount = 0;
@@ -167,7 +169,12 @@ export class FrameClock {
     // More speech queued before the last frame went out continues the same utterance.
     this.utteranceEnding = false;
     this.push(frame);
-    if (this.dormant) {
+    this.wake();
+  }
+
+  /** Leaves dormancy, when dormant, so queued frames go out. */
+  private wake(): void {
+    if (this.dormant && !this.paused) {
       // Nothing was playing: start a new phase now rather than on the old phase's next slot, but never sooner
       // than a period after the last frame (no burst). The timer, not a send from here, lets the caller finish
       // queueing first.
@@ -190,6 +197,37 @@ export class FrameClock {
     if (!this.utteranceOpen) return;
     if (this.queuedFrames === 0) this.utteranceOpen = false;
     else this.utteranceEnding = true;
+  }
+
+  /** Holds the queued frames: nothing of them goes out (idle frames do) until resume(). */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.wake();
+  }
+
+  /**
+   * Queues `frames` (copied) ahead of what is queued, to be played first: speech the listener lost (a carrier
+   * told to clear its buffer) played again.
+   */
+  requeueFront(frames: Buffer[]): void {
+    if (frames.length === 0) return;
+    const rest: Buffer[] = [];
+    while (this.framesQueued > 0) rest.push(Buffer.from(this.shift()));
+    this.bytesStart = this.bytesQueued = 0;
+    this.lengthsStart = 0;
+    for (const frame of frames) this.push(frame);
+    for (const frame of rest) this.push(frame);
+    if (!this.utteranceOpen) {
+      this.utteranceOpen = true;
+      this.utteranceEnding = true;
+      this.utteranceFrames = 0;
+    }
+    this.wake();
   }
 
   /** Barge-in: drops the queued frames and closes the utterance. */
@@ -231,7 +269,7 @@ export class FrameClock {
       this.observer?.sent(now - scheduled);
     }
     this.tickIndex++;
-    if (this.idle === 'nothing' && this.queuedFrames === 0 && !this.utteranceOpen) {
+    if (this.idle === 'nothing' && (this.paused || (this.queuedFrames === 0 && !this.utteranceOpen))) {
       this.dormant = true;
       return;
     }
@@ -247,7 +285,7 @@ export class FrameClock {
 
   /** Sends this tick's frame; answers whether anything was sent. */
   private emit(resumed: boolean): boolean {
-    if (this.queuedFrames > 0) {
+    if (this.queuedFrames > 0 && !this.paused) {
       const frame = this.shift();
       this.framesSent++;
       this.utteranceFrames++;
@@ -258,7 +296,7 @@ export class FrameClock {
       this.send(frame, false, resumed);
       return true;
     }
-    if (this.utteranceOpen) {
+    if (this.utteranceOpen && !this.paused) {
       this.underruns++;
       this.observer?.underrun();
     }

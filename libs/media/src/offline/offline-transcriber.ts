@@ -15,9 +15,16 @@ export class OfflineTranscriber {
     this.decoder = new TextSignalDecoder(sampleRate);
   }
 
-  push(frame: Int16Array): void {
+  /** Answers whether the frame completed a sentence (the text so far grew). */
+  push(frame: Int16Array): boolean {
     const texts = this.decoder.push(frame);
     if (texts.length) this.texts.push(...texts);
+    return texts.length > 0;
+  }
+
+  /** The utterance's text so far. */
+  get text(): string {
+    return this.texts.join(' ');
   }
 
   /** The utterance's text ('' when it carried no signal), and a clean start for the next utterance. */

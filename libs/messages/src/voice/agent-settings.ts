@@ -1,6 +1,7 @@
 import type { KbThreshold } from '../agents/agent-limits';
 import type { SpokenLanguage } from '../agents/spoken-languages';
 import type { ToolAckConfig } from '../agents/tool-ack-config';
+import type { TurnTakingConfig } from '../agents/turn-taking';
 
 /**
  * What a call needs of its agent, copied when the call starts so that edits during the call change
@@ -34,4 +35,6 @@ export interface AgentSettings {
   /** Documents are linked to the agent: the LLM gets the search_knowledge_base tool. */
   has_knowledge: boolean;
   extraction_enabled: boolean;
+  /** Endpointing and barge-in judging; absent on calls started before agents had it (the defaults apply). */
+  turn_taking?: TurnTakingConfig;
 }

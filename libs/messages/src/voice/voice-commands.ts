@@ -54,6 +54,8 @@ export interface VoiceCallContext {
 
 /** The parts of one agent turn's latency, in milliseconds from the end of the caller's speech. */
 export interface TurnLatency {
+  /** The endpointing wait: from the end of the caller's speech to the moment their turn was judged over. */
+  endpointing_ms: number;
   stt_final_ms: number;
   llm_first_token_ms: number;
   tts_first_byte_ms: number;

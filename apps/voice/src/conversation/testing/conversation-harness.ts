@@ -107,6 +107,11 @@ export class FakeStt implements SttProvider {
   readonly languages: string[][] = [];
   closed = 0;
   fail = false;
+  /**
+   * Words so far, by utterance (in order): after `afterFrames` 20 ms frames of it, the session reports `text` as
+   * a streaming provider's interim result would (null: none for that utterance).
+   */
+  readonly partials: ({ afterFrames: number; text: string } | null)[] = [];
 
   /** `texts` may be shared with a fallback STT: whichever answers an utterance takes the next one. */
   constructor(
@@ -117,17 +122,28 @@ export class FakeStt implements SttProvider {
   async open(options: { languages: string[] }): Promise<SttSession> {
     this.languages.push(options.languages);
     let frames = 0;
-    return {
+    // The utterance's scripted words so far, taken with its first audio (undefined: not yet).
+    let partial: { afterFrames: number; text: string } | null | undefined;
+    const session: SttSession = {
       // In 20 ms frames of audio (a replay after another provider failed comes in one piece).
-      push: (pcm) => void (frames += pcm.length / 160),
+      push: (pcm) => {
+        frames += pcm.length / 160;
+        if (partial === undefined) partial = this.partials.shift() ?? null;
+        if (partial && frames >= partial.afterFrames) {
+          session.onPartial?.(partial.text);
+          partial = null;
+        }
+      },
       finish: async () => {
         this.framesPerUtterance.push(frames);
         frames = 0;
+        partial = undefined;
         if (this.fail) throw new Error('stt down');
         return this.texts.shift() ?? '';
       },
       close: async () => void this.closed++,
     };
+    return session;
   }
 }
 

@@ -1,0 +1,221 @@
+import { TURN_TAKING_PRESETS } from '@vap/messages';
+import { FRAME_MS } from '@vap/media';
+import { BARGE_IN_HOLD_MS } from './conversation';
+import { CallHarness } from './testing/conversation-harness';
+
+const LONG = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen.';
+const balanced = TURN_TAKING_PRESETS.balanced;
+
+/** A call whose agent is mid-way through a long reply to the caller's first turn. */
+async function agentMidReply(
+  options: ConstructorParameters<typeof CallHarness>[0] = {},
+): Promise<CallHarness> {
+  const call = new CallHarness({
+    model: [{ deltas: [{ type: 'text', text: `First sentence here. ${LONG} And a third sentence.` }] }],
+    ...options,
+    sttTexts: ['Tell me everything.', ...(options.sttTexts ?? [])],
+  });
+  call.stt.partials.push(null);
+  call.start();
+  call.say(300);
+  await call.until(
+    () => call.commands('mark').length >= 1 && call.commands('sendAudio').length >= 3 * 10 + 20,
+    'the agent to be mid-sentence',
+  );
+  return call;
+}
+
+describe('conversation: turn-taking', () => {
+  let call: CallHarness | undefined;
+  afterEach(async () => {
+    await call?.close();
+    call = undefined;
+  });
+
+  it('a backchannel over the agent neither stops it nor starts a turn, and stays in the transcript', async () => {
+    call = await agentMidReply({ sttTexts: ['Yeah.'] });
+    call.stt.partials.push({ afterFrames: 16, text: 'yeah' });
+    call.say(300);
+    await call.until(() => call!.reporter.lines.some((l) => l.content === 'Yeah.'), 'the backchannel line');
+    await call.until(() => call!.reporter.lines.filter((l) => l.role === 'bot').length === 1, 'the reply');
+    const reply = call.reporter.lines.find((l) => l.role === 'bot')!;
+    expect(reply.content).toBe(`First sentence here. ${LONG} And a third sentence.`);
+    expect(reply.interrupted).toBeUndefined();
+    expect(call.commands('clear')).toHaveLength(0);
+    // No turn for the model: it was asked once, for the first turn.
+    expect(call.model.requests).toHaveLength(1);
+  });
+
+  it('"wait" stops the agent as soon as the word is known, before the caller finishes', async () => {
+    call = await agentMidReply({ sttTexts: ['Wait, what about the price?'] });
+    call.model.turns.push({ deltas: [{ type: 'text', text: 'It is free.' }] });
+    call.stt.partials.push({ afterFrames: 16, text: 'wait' });
+    const saidAt = call.mediaNow;
+    call.say(1500);
+    await call.until(() => call!.commands('clear').length === 1, 'the clear');
+    // Cut on the word, well before the hold would have stopped it and long before the caller ended.
+    expect(call.mediaNow - saidAt).toBeLessThan(BARGE_IN_HOLD_MS);
+    await call.until(() => call!.reporter.lines.some((l) => l.content === 'It is free.'), 'the answer');
+    const cut = call.reporter.lines.find((l) => l.role === 'bot')!;
+    expect(cut.interrupted).toBe(true);
+    expect(cut.content).not.toContain('third');
+  });
+
+  it('caller sound with no words stops the agent, which then says the cut sentence again from its start', async () => {
+    call = await agentMidReply({ sttTexts: [''] });
+    call.stt.partials.push(null);
+    call.say(BARGE_IN_HOLD_MS + 400);
+    await call.until(() => call!.commands('clear').length === 1, 'the hold (a clear)');
+    const clearAt = call.sent.findIndex((s) => s.command.type === 'clear');
+    await call.until(() => call!.reporter.lines.some((l) => l.role === 'bot'), 'the reply to finish');
+    const reply = call.reporter.lines.find((l) => l.role === 'bot')!;
+    // Heard whole in the end: nothing was abandoned, and the line is not marked interrupted.
+    expect(reply.content).toBe(`First sentence here. ${LONG} And a third sentence.`);
+    expect(reply.interrupted).toBeUndefined();
+    expect(call.tts.abandoned).toEqual([]);
+    // While held nothing went out; after the release, the second sentence from its start: more frames than the
+    // rest of it alone.
+    const framesBefore = call.sent.slice(0, clearAt).filter((s) => s.command.type === 'sendAudio').length;
+    const framesAfter = call.sent.slice(clearAt).filter((s) => s.command.type === 'sendAudio').length;
+    const total = ((3 + 15 + 4) * 200) / FRAME_MS;
+    expect(framesBefore + framesAfter).toBeGreaterThan(total);
+    expect(framesAfter - (total - framesBefore)).toBeGreaterThanOrEqual(
+      framesBefore - (3 * 200) / FRAME_MS - 2,
+    );
+    expect(call.model.requests).toHaveLength(1);
+  });
+
+  it('a pause shorter than the endpoint keeps the caller in one utterance', async () => {
+    call = new CallHarness({ sttTexts: ['I would like, hmm, a table.'] });
+    call.start();
+    call.say(300);
+    const resumeAt = call.mediaNow + 300 + 300;
+    await call.until(() => call!.mediaNow >= resumeAt, 'a 300 ms pause');
+    call.say(300);
+    await call.until(() => call!.latencies.length === 1, 'the answer');
+    expect(call.stt.framesPerUtterance).toHaveLength(1);
+    expect(call.stt.framesPerUtterance[0]).toBeGreaterThanOrEqual((300 + 300 + 300) / FRAME_MS);
+    expect(call.reporter.lines.filter((l) => l.role === 'user')).toHaveLength(1);
+  });
+
+  it('ends a finished question sooner than an unfinished sentence', async () => {
+    call = new CallHarness({
+      sttTexts: ['Can you help me?', 'I want to book a table for'],
+      model: [{ deltas: [{ type: 'text', text: 'Yes.' }] }, { deltas: [{ type: 'text', text: 'Go on.' }] }],
+    });
+    call.stt.partials.push(
+      { afterFrames: 10, text: 'Can you help me?' },
+      { afterFrames: 10, text: 'I want to book a table for' },
+    );
+    call.start();
+    call.say(400);
+    await call.until(() => call!.latencies.length === 1, 'the first answer');
+    await call.until(() => !call!.reporter.lines.every((l) => l.content !== 'Yes.'), 'its line');
+    call.say(400);
+    await call.until(() => call!.latencies.length === 2, 'the second answer');
+    const [complete, incomplete] = call.latencies;
+    expect(complete.endpointing_ms).toBeGreaterThanOrEqual(balanced.min_silence_ms - FRAME_MS);
+    expect(complete.endpointing_ms).toBeLessThan(balanced.min_silence_ms + 3 * FRAME_MS);
+    expect(incomplete.endpointing_ms).toBeGreaterThanOrEqual(balanced.max_silence_ms - FRAME_MS);
+    expect(complete.voice_to_voice_ms).toBeLessThan(incomplete.voice_to_voice_ms - 1000);
+    // Latency parts count from the end of speech; nothing is heard before the endpoint.
+    for (const latency of call.latencies) {
+      expect(latency.first_frame_out_ms).toBeGreaterThanOrEqual(latency.endpointing_ms);
+      expect(latency.first_frame_out_ms).toBeGreaterThanOrEqual(latency.stt_final_ms);
+    }
+  });
+
+  it('an agent in the fast mode, or with explicit bounds, ends turns after its own silences', async () => {
+    call = new CallHarness({
+      sttTexts: ['Hello there.'],
+      agent: {
+        turn_taking: {
+          mode: 'patient',
+          min_silence_ms: 400,
+          max_silence_ms: null,
+          ignore_backchannels: true,
+        },
+      },
+    });
+    call.stt.partials.push({ afterFrames: 10, text: 'Hello there.' });
+    call.start();
+    call.say(400);
+    await call.until(() => call!.latencies.length === 1, 'the answer');
+    expect(call.latencies[0].endpointing_ms).toBeGreaterThanOrEqual(400 - FRAME_MS);
+    expect(call.latencies[0].endpointing_ms).toBeLessThan(400 + 3 * FRAME_MS);
+  });
+
+  it('starts the model on a finished pause and speaks its reply only after the endpoint', async () => {
+    call = new CallHarness({
+      sttTexts: ['What time do you open?'],
+      model: [{ deltas: [{ type: 'text', text: 'At nine.' }] }],
+      agent: {
+        turn_taking: {
+          mode: 'patient',
+          min_silence_ms: null,
+          max_silence_ms: null,
+          ignore_backchannels: true,
+        },
+      },
+    });
+    call.stt.partials.push({ afterFrames: 10, text: 'What time do you open?' });
+    call.start();
+    call.say(400);
+    await call.until(() => call!.latencies.length === 1, 'the answer');
+    const latency = call.latencies[0];
+    // The model started at the pause, before the endpoint (patient: 500 ms), and was asked once.
+    expect(call.model.requests).toHaveLength(1);
+    expect(latency.llm_first_token_ms).toBeLessThan(latency.endpointing_ms);
+    expect(latency.endpointing_ms).toBeGreaterThanOrEqual(
+      TURN_TAKING_PRESETS.patient.min_silence_ms - FRAME_MS,
+    );
+    expect(latency.first_frame_out_ms).toBeGreaterThanOrEqual(latency.endpointing_ms);
+  });
+
+  it('discards, unheard, an early reply the final transcript contradicts', async () => {
+    call = new CallHarness({
+      sttTexts: ['Book a table for two.'],
+      model: [
+        { deltas: [{ type: 'text', text: 'Early answer.' }], delayMs: 0 },
+        { deltas: [{ type: 'text', text: 'A table for two, done.' }] },
+      ],
+    });
+    // The words at the pause look finished; the provider's final says more.
+    call.stt.partials.push({ afterFrames: 10, text: 'Book a table.' });
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.some((l) => l.role === 'bot'), 'the answer');
+    expect(call.model.requests).toHaveLength(2);
+    expect(call.model.requests[0].messages.at(-1)).toEqual({ role: 'user', content: 'Book a table.' });
+    expect(call.model.requests[1].messages.at(-1)).toEqual({
+      role: 'user',
+      content: 'Book a table for two.',
+    });
+    expect(call.tts.requests.map((r) => r.text)).toEqual(['A table for two, done.']);
+    expect(call.reporter.lines.map((l) => l.content)).toEqual([
+      'Book a table for two.',
+      'A table for two, done.',
+    ]);
+    // The model's memory has the caller's final words only.
+    await call.until(() => call!.commands('mark').length >= 1, 'the mark');
+  });
+
+  it('with ignore_backchannels off, any caller speech over the agent is a barge-in at once', async () => {
+    call = await agentMidReply({
+      sttTexts: ['Yeah.'],
+      agent: {
+        turn_taking: {
+          mode: 'balanced',
+          min_silence_ms: null,
+          max_silence_ms: null,
+          ignore_backchannels: false,
+        },
+      },
+    });
+    call.stt.partials.push({ afterFrames: 16, text: 'yeah' });
+    const saidAt = call.mediaNow;
+    call.say(300);
+    await call.until(() => call!.commands('clear').length === 1, 'the clear');
+    expect(call.mediaNow - saidAt).toBeLessThan(300);
+  });
+});
