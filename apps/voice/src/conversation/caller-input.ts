@@ -39,6 +39,8 @@ export interface Utterance {
   paused: boolean;
   /** The endpoint was reached (or the utterance cut at the cap): its final text is on its way. */
   ended: boolean;
+  /** Media ms of the caller's audio it holds so far (pre-roll included): the caller's clock, not the wall's. */
+  audioMs: number;
 }
 
 interface PendingUtterance extends Utterance {
@@ -247,6 +249,7 @@ export class CallerInput {
       frames: [],
       samples: 0,
       ended: false,
+      audioMs: 0,
       pauseVadMs: 0,
       speculating: false,
     };
@@ -339,6 +342,7 @@ export class CallerInput {
 
   private push(utterance: PendingUtterance, frame: Int16Array): void {
     utterance.samples += frame.length;
+    utterance.audioMs = utterance.samples / 8;
     if (utterance === this.live) this.feed(frame);
     // Waits for the session: a copy, as the frame's buffer is reused.
     else utterance.frames.push(frame.slice());

@@ -133,6 +133,8 @@ interface EarlyReply {
 /** Caller sound over the agent, not yet judged: an interruption, or an acknowledgement or noise to talk through. */
 interface Overlap {
   readonly utterance: Utterance;
+  /** The utterance's audio when the overlap began: the hold counts the caller's audio from there. */
+  readonly fromAudioMs: number;
   cancelHold: (() => void) | null;
 }
 
@@ -390,14 +392,10 @@ class Conversation implements LiveConversation {
     if (this.ending || this.turn?.committed) return;
     if (this.turnTaking.ignore_backchannels && this.speech!.audible) {
       // Over the agent: its words decide (callerWordsSoFar, callerSaid); until then the agent talks on, and
-      // goes quiet only if the sound lasts (holdForOverlap).
+      // goes quiet only if the sound lasts (armHold).
       this.overlap?.cancelHold?.();
-      this.overlap = {
-        utterance,
-        cancelHold: this.speech!.holding
-          ? null
-          : this.time!.after(BARGE_IN_HOLD_MS, () => this.holdForOverlap()),
-      };
+      this.overlap = { utterance, fromAudioMs: utterance.audioMs, cancelHold: null };
+      if (!this.speech!.holding) this.armHold(BARGE_IN_HOLD_MS);
       return;
     }
     this.bargeIn();
@@ -416,14 +414,22 @@ class Conversation implements LiveConversation {
     this.overlap = null;
   }
 
-  /** The caller's sound has lasted with no words known yet: the agent goes quiet while they are found. */
-  private holdForOverlap(): void {
-    const overlap = this.overlap;
-    if (!overlap) return;
-    overlap.cancelHold = null;
-    // A caller already silent again (a pause) is waited for without stopping the agent.
-    if (overlap.utterance.ended || overlap.utterance.paused) return;
-    if (this.speech!.hold()) this.options.turnTaking?.observe('held');
+  /**
+   * Holds the agent once the overlap's caller audio reaches BARGE_IN_HOLD_MS. Counted in the caller's audio, not
+   * wall time, so the words that audio carries (decided on as it arrives) are always known by then.
+   */
+  private armHold(afterMs: number): void {
+    const overlap = this.overlap!;
+    overlap.cancelHold = this.time!.after(afterMs, () => {
+      overlap.cancelHold = null;
+      if (this.overlap !== overlap) return;
+      const { utterance } = overlap;
+      // A caller already silent again (a pause) is waited for without stopping the agent.
+      if (utterance.ended || utterance.paused) return;
+      const heardMs = utterance.audioMs - overlap.fromAudioMs;
+      if (heardMs < BARGE_IN_HOLD_MS) return this.armHold(BARGE_IN_HOLD_MS - heardMs);
+      if (this.speech!.hold()) this.options.turnTaking?.observe('held');
+    });
   }
 
   /** The words so far of an utterance: they may settle an overlap, or start an early reply at a pause. */
