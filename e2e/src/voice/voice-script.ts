@@ -11,6 +11,9 @@ export const LONG_REPLY = [
   'The third plan covers unlimited devices with a dedicated account manager and same day visits.',
 ];
 
+/** What the model answers to exactly "Book a table." (the turn-taking spec's early reply, never to be heard). */
+export const EARLY_ANSWER = 'Which day would you like?';
+
 export const KB_FACT = 'The Basic plan costs 499 rupees per month.';
 
 const offered = (request: ChatCompletionRequest, name: string) =>
@@ -36,5 +39,6 @@ export const voiceScript: ChatScript = (request): ScriptedTurn => {
     return { toolCalls: [{ name: 'search_knowledge_base', arguments: { query: 'basic plan price' } }] };
   }
   if (/tell me everything/i.test(said)) return { text: LONG_REPLY.join(' ') };
+  if (said === 'Book a table.') return { text: EARLY_ANSWER };
   return { text: `You said ${said.replace(/[.?!]+$/, '')}.` };
 };

@@ -424,8 +424,9 @@ class Conversation implements LiveConversation {
       overlap.cancelHold = null;
       if (this.overlap !== overlap) return;
       const { utterance } = overlap;
-      // A caller already silent again (a pause) is waited for without stopping the agent.
-      if (utterance.ended || utterance.paused) return;
+      // A caller already silent again (a pause), or whose words are an acknowledgement, is waited for without
+      // stopping the agent.
+      if (utterance.ended || utterance.paused || bargeInOf(utterance.partial) === 'backchannel') return;
       const heardMs = utterance.audioMs - overlap.fromAudioMs;
       if (heardMs < BARGE_IN_HOLD_MS) return this.armHold(BARGE_IN_HOLD_MS - heardMs);
       if (this.speech!.hold()) this.options.turnTaking?.observe('held');

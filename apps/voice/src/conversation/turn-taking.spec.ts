@@ -200,6 +200,26 @@ describe('conversation: turn-taking', () => {
     await call.until(() => call!.commands('mark').length >= 1, 'the mark');
   });
 
+  it('discards an early reply when the caller goes on before the endpoint', async () => {
+    call = new CallHarness({
+      sttTexts: ['Book a table. For two people.'],
+      model: [
+        { deltas: [{ type: 'text', text: 'Early answer.' }], delayMs: 5 },
+        { deltas: [{ type: 'text', text: 'Second early.' }], delayMs: 5 },
+        { deltas: [{ type: 'text', text: 'A table for two, done.' }] },
+      ],
+    });
+    call.stt.partials.push({ afterFrames: 20, text: 'Book a table.' });
+    call.start();
+    call.say(300);
+    const resumeAt = call.mediaNow + 300 + 160;
+    await call.until(() => call!.mediaNow >= resumeAt, 'a 160 ms pause');
+    call.say(300);
+    await call.until(() => call!.reporter.lines.some((l) => l.role === 'bot'), 'the answer');
+    expect(call.stt.framesPerUtterance).toHaveLength(1);
+    expect(call.tts.requests.map((r) => r.text)).toEqual(['A table for two, done.']);
+  });
+
   it('with ignore_backchannels off, any caller speech over the agent is a barge-in at once', async () => {
     call = await agentMidReply({
       sttTexts: ['Yeah.'],
