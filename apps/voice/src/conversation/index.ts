@@ -11,8 +11,8 @@ export {
   CAP_FAREWELL_LEAD_MS,
   Phrases,
 } from './conversation';
-// Endpointing threshold in force: a caller's turn ends after 700 ms of continuous silence.
-export { ENDPOINT_SILENCE_MS } from '@vap/media';
+export { BARGE_IN_HOLD_MS } from './conversation';
+export { Endpointer, PAUSE_MS } from './turn-taking/endpointer';
 export { PRE_ROLL_MS } from './caller-input';
 export type { AgentModel } from './model-round';
 export { ProviderFailure } from './provider-failure';

@@ -4,8 +4,9 @@
 import { levelDbfs } from './pcm';
 
 /**
- * Endpointing threshold: the caller's turn ends after this much continuous silence, in ms. Shorter cuts people
- * off mid-sentence at natural pauses; longer makes the agent feel slow to answer.
+ * The detector's default silence before speech ends, in ms. The voice runtime's caller input uses a short pause
+ * instead and decides the endpoint from the words (adaptive endpointing); this is also the silence after which a
+ * streaming STT provider is asked to mark its own endpoint (Deepgram's `endpointing`).
  */
 export const ENDPOINT_SILENCE_MS = 700;
 
