@@ -1,5 +1,5 @@
-// POST /agent: every creation rule of the contract's Agent table, the defaults of the returned record,
-// the voice tier, the project, and 409 on a duplicate name.
+// POST /agent: every creation rule of the contract's Agent table (and turn_taking), the defaults of the returned
+// record, the voice tier, the project, and 409 on a duplicate name.
 import { api } from '../../support';
 import {
   agentBody,
@@ -13,6 +13,12 @@ import {
 } from './agent-fixtures';
 
 const long = (n: number) => 'x'.repeat(n);
+const TURN_TAKING_DEFAULTS = {
+  mode: 'balanced',
+  min_silence_ms: null,
+  max_silence_ms: null,
+  ignore_backchannels: true,
+};
 const label = (value: unknown): string => {
   if (typeof value === 'symbol') return '(missing)';
   const text = JSON.stringify(value);
@@ -70,6 +76,12 @@ describe('POST /agent', () => {
       transfer_instructions: null,
       user_idle_enabled: true,
       tool_ack_config: { enabled: true, mode: 'dynamic', phrases: [], delay_ms: 1000 },
+      turn_taking: {
+        mode: 'balanced',
+        min_silence_ms: null,
+        max_silence_ms: null,
+        ignore_backchannels: true,
+      },
       extraction_enabled: true,
       extraction_config: { keys: [] },
       extraction_sets: [],
@@ -96,6 +108,21 @@ describe('POST /agent', () => {
     });
   });
 
+  it('takes turn_taking with mode patient and explicit silence bounds, and answers it on GET', async () => {
+    const turnTaking = {
+      mode: 'patient',
+      min_silence_ms: 700,
+      max_silence_ms: 2200,
+      ignore_backchannels: false,
+    };
+    const agent = await createAgent(key, { turn_taking: turnTaking });
+    expect(agent.turn_taking).toEqual(turnTaking);
+    expect((await api(`/agent/${agent.id}`, { key })).body.data.turn_taking).toEqual(turnTaking);
+    // Fields left out take their defaults: the mode's bounds, acknowledgements ignored.
+    const partial = await createAgent(key, { turn_taking: { mode: 'patient', max_silence_ms: 2200 } });
+    expect(partial.turn_taking).toEqual({ ...turnTaking, min_silence_ms: null, ignore_backchannels: true });
+  });
+
   it('stores and echoes every optional field', async () => {
     const body = agentBody({
       agent_type: 'inbound',
@@ -119,6 +146,7 @@ describe('POST /agent', () => {
       transfer_instructions: 'Transfer on request for a human.',
       user_idle_enabled: false,
       tool_ack_config: { mode: 'static', phrases: ['One moment please.'], delay_ms: 500 },
+      turn_taking: { mode: 'patient', min_silence_ms: 600, max_silence_ms: 3000, ignore_backchannels: false },
       extraction_enabled: false,
       max_call_duration_secs: 3600,
       background_audio_id: OFFICE_AMBIENCE,
@@ -144,6 +172,12 @@ describe('POST /agent', () => {
     ['tool_ack_config', null, null],
     ['tool_ack_config', {}, { enabled: true, mode: 'dynamic', phrases: [], delay_ms: 1000 }],
     ['tool_ack_config', { enabled: false }, { enabled: false, mode: 'dynamic', phrases: [], delay_ms: 1000 }],
+    ['turn_taking', null, TURN_TAKING_DEFAULTS],
+    ['turn_taking', {}, TURN_TAKING_DEFAULTS],
+    ['turn_taking', { mode: 'fast' }, { ...TURN_TAKING_DEFAULTS, mode: 'fast' }],
+    ['turn_taking', { min_silence_ms: 100 }, { ...TURN_TAKING_DEFAULTS, min_silence_ms: 100 }],
+    ['turn_taking', { max_silence_ms: 5000 }, { ...TURN_TAKING_DEFAULTS, max_silence_ms: 5000 }],
+    ['turn_taking', { min_silence_ms: null }, TURN_TAKING_DEFAULTS],
     ['spoken_languages', [], ['en']],
     ['intro_message', '', null],
     ['voicemail_message', '   ', null],
@@ -238,6 +272,20 @@ describe('POST /agent', () => {
       ['tool_ack_config', { delay_ms: 10_001 }],
       ['tool_ack_config', { enabled: 'yes' }],
       ['tool_ack_config', { volume: 1 }],
+      ['turn_taking', 'patient'],
+      ['turn_taking', []],
+      ['turn_taking', { mode: 'slow' }],
+      ['turn_taking', { mode: 'PATIENT' }],
+      ['turn_taking', { mode: null }],
+      ['turn_taking', { min_silence_ms: 99 }],
+      ['turn_taking', { min_silence_ms: 3001 }],
+      ['turn_taking', { min_silence_ms: 250.5 }],
+      ['turn_taking', { min_silence_ms: '250' }],
+      ['turn_taking', { max_silence_ms: 199 }],
+      ['turn_taking', { max_silence_ms: 5001 }],
+      ['turn_taking', { ignore_backchannels: 'yes' }],
+      ['turn_taking', { ignore_backchannels: null }],
+      ['turn_taking', { patience: 'high' }],
       ['extraction_enabled', 'true'],
       ['max_call_duration_secs', 59],
       ['max_call_duration_secs', 3601],
@@ -298,6 +346,30 @@ describe('POST /agent', () => {
       expect((await createAgent(key, { screener_handling_enabled: true })).screener_handling_enabled).toBe(
         true,
       );
+    });
+
+    it('keeps the minimum silence of turn_taking in force at most its maximum in force', async () => {
+      // fast ends a plainly unfinished turn after 900 ms: a minimum above that is refused.
+      const fast = await post(agentBody({ turn_taking: { mode: 'fast', min_silence_ms: 1000 } }));
+      expect(fast.status).toBe(400);
+      expect(fast.body.error.code).toBe('VALIDATION_ERROR');
+      expect(fieldsOf(fast.body)).toEqual(['turn_taking.min_silence_ms']);
+      expect(fast.body.error.message).toMatch(/turn_taking.min_silence_ms \(1000\).*900/);
+      const both = await post(agentBody({ turn_taking: { min_silence_ms: 1200, max_silence_ms: 1000 } }));
+      expect(both.status).toBe(400);
+      expect(fieldsOf(both.body)).toEqual(['turn_taking.min_silence_ms']);
+      // patient waits at least 500 ms: a maximum below that is refused.
+      const patient = await post(agentBody({ turn_taking: { mode: 'patient', max_silence_ms: 300 } }));
+      expect(patient.status).toBe(400);
+      expect(fieldsOf(patient.body)).toEqual(['turn_taking.max_silence_ms']);
+      expect(patient.body.error.message).toMatch(/turn_taking.max_silence_ms \(300\).*500/);
+      // Equal bounds are fine.
+      const equal = await createAgent(key, { turn_taking: { min_silence_ms: 800, max_silence_ms: 800 } });
+      expect(equal.turn_taking).toEqual({
+        ...TURN_TAKING_DEFAULTS,
+        min_silence_ms: 800,
+        max_silence_ms: 800,
+      });
     });
 
     it('lists every bad field of one request', async () => {

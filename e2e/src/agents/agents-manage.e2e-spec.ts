@@ -102,6 +102,65 @@ describe('agents: read, update, list, delete', () => {
       });
     });
 
+    it('changes only the turn_taking fields sent and keeps the others; null puts back the defaults', async () => {
+      const created = await createAgent(key, {
+        turn_taking: {
+          mode: 'patient',
+          min_silence_ms: 600,
+          max_silence_ms: 2000,
+          ignore_backchannels: false,
+        },
+      });
+      const res = await put(created.id, { turn_taking: { max_silence_ms: 2400 } });
+      expect(res.status).toBe(200);
+      expect(res.body.data.turn_taking).toEqual({
+        mode: 'patient',
+        min_silence_ms: 600,
+        max_silence_ms: 2400,
+        ignore_backchannels: false,
+      });
+      // Another field, or another turn_taking field, leaves the rest as stored.
+      expect(
+        (await put(created.id, { prompt: 'Shorter answers.' })).body.data.turn_taking.max_silence_ms,
+      ).toBe(2400);
+      const mode = await put(created.id, { turn_taking: { mode: 'balanced', min_silence_ms: null } });
+      expect(mode.body.data.turn_taking).toEqual({
+        mode: 'balanced',
+        min_silence_ms: null,
+        max_silence_ms: 2400,
+        ignore_backchannels: false,
+      });
+      expect((await api(`/agent/${created.id}`, { key })).body.data.turn_taking).toEqual(
+        mode.body.data.turn_taking,
+      );
+      const reset = await put(created.id, { turn_taking: null });
+      expect(reset.body.data.turn_taking).toEqual({
+        mode: 'balanced',
+        min_silence_ms: null,
+        max_silence_ms: null,
+        ignore_backchannels: true,
+      });
+    });
+
+    it('judges turn_taking bounds on the result: a mode whose maximum is below the stored minimum is refused', async () => {
+      const created = await createAgent(key, { turn_taking: { min_silence_ms: 1000 } });
+      // balanced allows 1000 ms (its maximum is 1500); fast's maximum is 900.
+      const res = await put(created.id, { turn_taking: { mode: 'fast' } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('VALIDATION_ERROR');
+      expect(fieldsOf(res.body)).toEqual(['turn_taking.min_silence_ms']);
+      expect(res.body.error.message).toMatch(/turn_taking.min_silence_ms/);
+      // A maximum under the stored minimum, too.
+      const max = await put(created.id, { turn_taking: { max_silence_ms: 900 } });
+      expect(max.status).toBe(400);
+      expect(fieldsOf(max.body)).toEqual(['turn_taking.min_silence_ms']);
+      expect((await api(`/agent/${created.id}`, { key })).body.data.turn_taking).toEqual(created.turn_taking);
+      // Lowering the minimum in the same request makes it fit.
+      const both = await put(created.id, { turn_taking: { mode: 'fast', min_silence_ms: 400 } });
+      expect(both.status).toBe(200);
+      expect(both.body.data.turn_taking).toMatchObject({ mode: 'fast', min_silence_ms: 400 });
+    });
+
     it('takes back every writable field exactly as GET returned it (read, modify, write)', async () => {
       const created = await createAgent(key);
       const read = (await api(`/agent/${created.id}`, { key })).body.data;
@@ -199,6 +258,13 @@ describe('agents: read, update, list, delete', () => {
       ['transfer_number', '12345'],
       ['webhooks_include_account_endpoints', 'no'],
       ['extraction_config', { keys: 'all' }],
+      ['turn_taking', { mode: 'slow' }],
+      ['turn_taking', { mode: null }],
+      ['turn_taking', { min_silence_ms: 50 }],
+      ['turn_taking', { max_silence_ms: 6000 }],
+      ['turn_taking', { ignore_backchannels: 'no' }],
+      ['turn_taking', { silence: 500 }],
+      ['turn_taking', 'fast'],
       ['gender', 'male'],
       ['status', 'deleted'],
     ])('refuses %s = %j with 400 naming it', async (field, value) => {

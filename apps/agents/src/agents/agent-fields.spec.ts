@@ -1,5 +1,5 @@
 import { CreateAgentDto } from '@vap/api';
-import { applyUpdate, newAgent, normalizeToolAck } from './agent-fields';
+import { applyUpdate, mergeTurnTaking, newAgent, normalizeToolAck } from './agent-fields';
 
 const required: CreateAgentDto = {
   agent_name: 'Reception',
@@ -25,6 +25,41 @@ describe('normalizeToolAck', () => {
   });
 });
 
+describe('mergeTurnTaking', () => {
+  const defaults = {
+    mode: 'balanced',
+    min_silence_ms: null,
+    max_silence_ms: null,
+    ignore_backchannels: true,
+  };
+  const patient = { mode: 'patient', min_silence_ms: 600, max_silence_ms: 2000, ignore_backchannels: false };
+
+  it('fills what a creation leaves out from the defaults', () => {
+    expect(mergeTurnTaking(defaults as never, {})).toEqual(defaults);
+    expect(mergeTurnTaking(defaults as never, { mode: 'fast', max_silence_ms: 700 })).toEqual({
+      ...defaults,
+      mode: 'fast',
+      max_silence_ms: 700,
+    });
+  });
+
+  it('replaces the fields sent and keeps the others; a null bound goes back to the mode', () => {
+    expect(mergeTurnTaking(patient as never, { max_silence_ms: 2400 })).toEqual({
+      ...patient,
+      max_silence_ms: 2400,
+    });
+    expect(mergeTurnTaking(patient as never, { min_silence_ms: null, mode: 'fast' })).toEqual({
+      ...patient,
+      mode: 'fast',
+      min_silence_ms: null,
+    });
+  });
+
+  it('puts every field back to its default on null', () => {
+    expect(mergeTurnTaking(patient as never, null)).toEqual(defaults);
+  });
+});
+
 describe('newAgent', () => {
   it('starts from the contract defaults', () => {
     const agent = newAgent('id-1', 'partner-1', required);
@@ -42,7 +77,21 @@ describe('newAgent', () => {
       backgroundAudioVolume: 0.3,
       webhooksIncludeAccountEndpoints: true,
       toolAckConfig: { enabled: true, mode: 'dynamic', phrases: [], delay_ms: 1000 },
+      turnTaking: { mode: 'balanced', min_silence_ms: null, max_silence_ms: null, ignore_backchannels: true },
       extractionConfig: { keys: [] },
+    });
+  });
+
+  it('takes turn_taking with its omitted fields at their defaults', () => {
+    const agent = newAgent('id-1', 'partner-1', {
+      ...required,
+      turn_taking: { mode: 'patient', min_silence_ms: 700 },
+    });
+    expect(agent.turnTaking).toEqual({
+      mode: 'patient',
+      min_silence_ms: 700,
+      max_silence_ms: null,
+      ignore_backchannels: true,
     });
   });
 
@@ -77,5 +126,21 @@ describe('applyUpdate', () => {
     const before = { ...agent };
     applyUpdate(agent, { prompt: 'New prompt', kb_include_summaries: true });
     expect(agent).toEqual({ ...before, prompt: 'New prompt', kbIncludeSummaries: true });
+  });
+
+  it('changes only the turn_taking fields sent', () => {
+    const agent = newAgent('id-1', 'partner-1', {
+      ...required,
+      turn_taking: { mode: 'patient', min_silence_ms: 600, max_silence_ms: 2000 },
+    });
+    applyUpdate(agent, { turn_taking: { ignore_backchannels: false } });
+    expect(agent.turnTaking).toEqual({
+      mode: 'patient',
+      min_silence_ms: 600,
+      max_silence_ms: 2000,
+      ignore_backchannels: false,
+    });
+    applyUpdate(agent, { prompt: 'Another prompt' });
+    expect(agent.turnTaking.ignore_backchannels).toBe(false);
   });
 });

@@ -3,9 +3,10 @@ import {
   CreateAgentDto,
   ToolAckConfigDto,
   ToolAckConfigInputDto,
+  TurnTakingInputDto,
   UpdateAgentDto,
 } from '@vap/api';
-import { AgentDefaults, ToolAckDefaults } from '@vap/messages';
+import { AgentDefaults, ToolAckDefaults, TurnTakingConfig, TurnTakingDefaults } from '@vap/messages';
 import { Agent } from './entities/agent.entity';
 
 /** tool_ack_config as stored: omitted sub-fields take their defaults; null means off. */
@@ -17,6 +18,23 @@ export function normalizeToolAck(input: ToolAckConfigInputDto | null): ToolAckCo
     mode,
     phrases: mode === 'static' ? [...(input.phrases ?? [])] : [],
     delay_ms: input.delay_ms ?? ToolAckDefaults.delayMs,
+  };
+}
+
+/**
+ * turn_taking as stored after a request: the fields sent replace the current ones, the others stay (at
+ * creation the current ones are the defaults); null puts every field back to its default.
+ */
+export function mergeTurnTaking(
+  current: TurnTakingConfig,
+  input: TurnTakingInputDto | null,
+): TurnTakingConfig {
+  if (input === null) return { ...TurnTakingDefaults };
+  return {
+    mode: input.mode ?? current.mode,
+    min_silence_ms: input.min_silence_ms === undefined ? current.min_silence_ms : input.min_silence_ms,
+    max_silence_ms: input.max_silence_ms === undefined ? current.max_silence_ms : input.max_silence_ms,
+    ignore_backchannels: input.ignore_backchannels ?? current.ignore_backchannels,
   };
 }
 
@@ -56,6 +74,7 @@ export function newAgent(id: string, partnerId: string, input: CreateAgentDto): 
     transferInstructions: null,
     userIdleEnabled: AgentDefaults.userIdleEnabled,
     toolAckConfig: normalizeToolAck({}),
+    turnTaking: { ...TurnTakingDefaults },
     extractionEnabled: AgentDefaults.extractionEnabled,
     extractionConfig: { keys: [] },
     maxCallDurationSecs: AgentDefaults.maxCallDurationSecs,
@@ -97,6 +116,8 @@ export function applySettings(agent: Agent, input: AgentSettingsDto): void {
   set(agent, 'transferInstructions', text(input.transfer_instructions));
   set(agent, 'userIdleEnabled', input.user_idle_enabled);
   if (input.tool_ack_config !== undefined) agent.toolAckConfig = normalizeToolAck(input.tool_ack_config);
+  if (input.turn_taking !== undefined)
+    agent.turnTaking = mergeTurnTaking(agent.turnTaking, input.turn_taking);
   set(agent, 'extractionEnabled', input.extraction_enabled);
   set(agent, 'maxCallDurationSecs', input.max_call_duration_secs);
   set(agent, 'backgroundAudioId', input.background_audio_id);

@@ -41,6 +41,7 @@ export function toAgentDto(
     transfer_instructions: a.transferInstructions,
     user_idle_enabled: a.userIdleEnabled,
     tool_ack_config: a.toolAckConfig,
+    turn_taking: { ...a.turnTaking },
     extraction_enabled: a.extractionEnabled,
     extraction_config: { keys: a.extractionConfig.keys },
     extraction_sets: extractionSets,

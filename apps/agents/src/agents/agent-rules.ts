@@ -1,9 +1,13 @@
-import { ErrorDetail } from '@vap/messages';
+import { ErrorDetail, TURN_TAKING_PRESETS, TurnTakingConfig } from '@vap/messages';
 import { Agent } from './entities/agent.entity';
 
 type RuleFields = Pick<
   Agent,
-  'transferEnabled' | 'transferNumber' | 'screenerHandlingEnabled' | 'voicemailDetectionEnabled'
+  | 'transferEnabled'
+  | 'transferNumber'
+  | 'screenerHandlingEnabled'
+  | 'voicemailDetectionEnabled'
+  | 'turnTaking'
 >;
 
 /**
@@ -24,5 +28,32 @@ export function agentRuleViolations(agent: RuleFields): ErrorDetail[] {
       message: 'screener_handling_enabled requires voicemail_detection_enabled to be true',
     });
   }
+  const silence = turnTakingProblem(agent.turnTaking);
+  if (silence) problems.push(silence);
   return problems;
+}
+
+/**
+ * The minimum silence in force may not exceed the maximum in force, each the override or else the mode's
+ * (endpointBoundsOf would quietly raise the maximum to the minimum). The field named is the override that
+ * breaks the rule: the minimum when it is set, else the maximum.
+ */
+function turnTakingProblem(config: TurnTakingConfig): ErrorDetail | null {
+  const preset = TURN_TAKING_PRESETS[config.mode];
+  const min = config.min_silence_ms ?? preset.min_silence_ms;
+  const max = config.max_silence_ms ?? preset.max_silence_ms;
+  if (min <= max) return null;
+  const modes = `mode ${config.mode}'s`;
+  if (config.min_silence_ms === null) {
+    return {
+      field: 'turn_taking.max_silence_ms',
+      message: `turn_taking.max_silence_ms (${max}) must not be below the minimum silence in force (${min}, ${modes})`,
+    };
+  }
+  return {
+    field: 'turn_taking.min_silence_ms',
+    message:
+      `turn_taking.min_silence_ms (${min}) must not exceed the maximum silence in force ` +
+      `(${max}, ${config.max_silence_ms === null ? modes : 'turn_taking.max_silence_ms'})`,
+  };
 }

@@ -64,8 +64,10 @@ export class AgentsController {
     summary: 'Update an agent (partial)',
     description:
       'Partial update: fields left out keep their values; a field sent as null takes the meaning null has at creation ' +
-      '(default, off or cleared); nested objects (tool_ack_config, extraction_config) replace the stored ones whole. ' +
-      'The rules between fields are checked on the result (e.g. transfer_enabled true needs a transfer_number, stored or sent). ' +
+      '(default, off or cleared); nested objects (tool_ack_config, extraction_config) replace the stored ones whole, ' +
+      'except turn_taking, whose fields sent replace the stored ones while the others are kept. ' +
+      'The rules between fields are checked on the result (e.g. transfer_enabled true needs a transfer_number, stored or sent; ' +
+      'the minimum silence of turn_taking in force may not exceed its maximum in force). ' +
       'extraction_config sets the inline extraction keys; a key name that an attached extraction set already defines is a ' +
       '409 EXTRACTION_KEY_CLASH, and a concurrent change to the agent’s extraction keys is a 409 WRITE_CONFLICT (retry). ' +
       'webhooks_include_account_endpoints is set through the webhooks service, which owns it: false needs an enabled ' +

@@ -27,8 +27,10 @@ import {
   KbThreshold,
   SPOKEN_LANGUAGES,
   SpokenLanguage,
+  TurnTakingDefaults,
 } from '@vap/messages';
 import { ToolAckConfigInputDto } from './tool-ack-config.dto';
+import { TURN_TAKING_DESCRIPTION, TurnTakingInputDto } from './turn-taking.dto';
 
 // class-validator runs a property's decorators bottom-up: the type check sits lowest so that a value of the
 // wrong type is reported as such, not as a failed length or range.
@@ -149,6 +151,20 @@ export class AgentSettingsDto {
   @IsObject({ message: 'tool_ack_config must be an object or null' })
   tool_ack_config?: ToolAckConfigInputDto | null;
 
+  @ApiPropertyOptional({
+    type: TurnTakingInputDto,
+    nullable: true,
+    description:
+      `${TURN_TAKING_DESCRIPTION} Omitted = mode ${TurnTakingDefaults.mode}, the mode's bounds, ` +
+      'acknowledgements ignored; null = the same defaults. On update the fields sent replace the stored ones ' +
+      'and the others are kept.',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => TurnTakingInputDto)
+  @IsObject({ message: 'turn_taking must be an object or null' })
+  turn_taking?: TurnTakingInputDto | null;
+
   @OptionalFlag(AgentDefaults.extractionEnabled, 'false: post-call extraction is skipped even if keys exist')
   extraction_enabled?: boolean;
 
@@ -232,7 +248,8 @@ export class CreateAgentDto extends AgentSettingsDto {
 
 /**
  * PUT /agent/{id}: a partial update. Omitted fields keep their values; a field sent as null takes the
- * meaning null has at creation (default, off or cleared); nested objects are replaced whole.
+ * meaning null has at creation (default, off or cleared); nested objects are replaced whole, except
+ * turn_taking, whose fields sent replace the stored ones and whose others are kept.
  */
 export class UpdateAgentDto extends AgentSettingsDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: AgentLimits.nameMax })

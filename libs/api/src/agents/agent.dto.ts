@@ -14,6 +14,7 @@ import {
 } from '@vap/messages';
 import { VoiceSummaryDto } from '../voices/agent-voice.dto';
 import { ToolAckConfigDto } from './tool-ack-config.dto';
+import { TURN_TAKING_DESCRIPTION, TurnTakingDto } from './turn-taking.dto';
 import { NextCursor } from '../pagination';
 
 /** A knowledge-base document linked to the agent. */
@@ -135,6 +136,9 @@ export class AgentDto {
 
   @ApiProperty({ type: ToolAckConfigDto, nullable: true, description: 'null = acknowledgements off' })
   tool_ack_config: ToolAckConfigDto | null;
+
+  @ApiProperty({ type: TurnTakingDto, description: TURN_TAKING_DESCRIPTION })
+  turn_taking: TurnTakingDto;
 
   @ApiProperty()
   extraction_enabled: boolean;

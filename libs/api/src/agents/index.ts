@@ -1,4 +1,5 @@
 export * from './tool-ack-config.dto';
+export * from './turn-taking.dto';
 export * from './agent-field.decorators';
 export * from './agent-input.dto';
 export * from './agent.dto';

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Timestamped } from '@vap/persistence';
 import { ExtractionConfigDto, ToolAckConfigDto } from '@vap/api';
-import { AgentType, KbThreshold, SpokenLanguage } from '@vap/messages';
+import { AgentType, KbThreshold, SpokenLanguage, TurnTakingConfig } from '@vap/messages';
 
 /** A voice agent. Soft-deleted: deleted_at set means gone for every route and every other service. */
 @Entity({ name: 'agents' })
@@ -88,6 +88,10 @@ export class Agent extends Timestamped {
   /** null: acknowledgements off. */
   @Column({ name: 'tool_ack_config', type: 'jsonb', nullable: true })
   toolAckConfig: ToolAckConfigDto | null;
+
+  /** Every field present; null silence bounds keep the mode's. */
+  @Column({ name: 'turn_taking', type: 'jsonb' })
+  turnTaking: TurnTakingConfig;
 
   @Column({ name: 'extraction_enabled', type: 'boolean' })
   extractionEnabled: boolean;

@@ -4,6 +4,7 @@ import { Agents1763800001100 } from './1763800001100-agents';
 import { ExtractionSets1763800001200 } from './1763800001200-extraction-sets';
 import { KnowledgeBase1763800002000 } from './1763800002000-knowledge-base';
 import { InboxPruneIndex1763900010000 } from './1763900010000-inbox-prune-index';
+import { AgentTurnTaking1764800010000 } from './1764800010000-agent-turn-taking';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   ExtractionSets1763800001200,
   KnowledgeBase1763800002000,
   InboxPruneIndex1763900010000,
+  AgentTurnTaking1764800010000,
 ];
