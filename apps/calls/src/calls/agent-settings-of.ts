@@ -21,6 +21,7 @@ export function agentSettingsOf(agent: AgentDto): AgentSettings {
     voicemail_message: agent.voicemail_message,
     user_idle_enabled: agent.user_idle_enabled,
     tool_ack_config: agent.tool_ack_config,
+    turn_taking: agent.turn_taking,
     background_audio_id: agent.background_audio_id,
     background_audio_volume: agent.background_audio_volume,
     kb_threshold: agent.kb_threshold,
