@@ -66,6 +66,7 @@ describe('fake platform responder', () => {
   it('acks the reports and keeps the agent turns with their latency parts', async () => {
     responder.resetReports();
     const latency = {
+      endpointing_ms: 30,
       stt_final_ms: 40,
       llm_first_token_ms: 45,
       tts_first_byte_ms: 50,

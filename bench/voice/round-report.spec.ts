@@ -20,6 +20,7 @@ function call(frames: ReceivedFrame[], extra: Partial<SimulatedCallResult> = {})
 
 function turn(sttFinal: number, firstFrameOut: number): TurnLatency {
   return {
+    endpointing_ms: sttFinal - 1,
     stt_final_ms: sttFinal,
     llm_first_token_ms: sttFinal + 1,
     tts_first_byte_ms: sttFinal + 2,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { TranscriptEntry, TurnLatency, TurnProviders } from '@vap/messages';
+import { RecordedTurnLatency, TranscriptEntry, TurnProviders } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 
 /** What is known of a line besides who said what. */
@@ -9,7 +9,7 @@ export interface TranscriptLineDetails {
   /** When the line started being said (default: now). */
   at?: Date;
   /** An agent turn's latency parts (kept on bot lines only). */
-  latency?: TurnLatency;
+  latency?: RecordedTurnLatency;
   /** The providers that served an agent turn (kept on bot lines only). */
   providers?: TurnProviders;
   /** A bot line the caller cut short (barge-in) or hung up on: it holds what was played. */

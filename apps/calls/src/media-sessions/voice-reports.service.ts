@@ -5,6 +5,7 @@ import {
   AppError,
   ErrorCode,
   LLM_PROVIDERS,
+  RecordedTurnLatency,
   STT_PROVIDERS,
   TranscriptEntry,
   TTS_PROVIDERS,
@@ -29,13 +30,20 @@ import { findVoiceCall } from './voice-calls';
  */
 const END_SLACK_MS = 1000;
 
-const LATENCY_PARTS: readonly (keyof TurnLatency)[] = [
+/** The latency parts every report carries. */
+const LATENCY_PARTS: readonly (keyof RecordedTurnLatency)[] = [
   'stt_final_ms',
   'llm_first_token_ms',
   'tts_first_byte_ms',
   'first_frame_out_ms',
   'voice_to_voice_ms',
 ];
+
+/**
+ * Latency parts kept when a report carries them: a voice replica older than the part (during a rollout) leaves it
+ * out, and its line is kept without it, as lines recorded before the part was measured are.
+ */
+const OPTIONAL_LATENCY_PARTS: readonly (keyof TurnLatency)[] = ['endpointing_ms'];
 
 /**
  * What the voice service reports of a conversation, kept by the owner of calls: the transcript line by
@@ -164,10 +172,14 @@ function nonNegative(value: unknown, field: string): number {
 }
 
 /** Only the documented parts, as whole milliseconds. */
-function checkedLatency(latency: TurnLatency): TurnLatency {
+function checkedLatency(latency: TurnLatency): RecordedTurnLatency {
+  const given = OPTIONAL_LATENCY_PARTS.filter((part) => latency[part] !== undefined);
   return Object.fromEntries(
-    LATENCY_PARTS.map((part) => [part, Math.round(nonNegative(latency[part], `latency.${part}`))]),
-  ) as unknown as TurnLatency;
+    [...given, ...LATENCY_PARTS].map((part) => [
+      part,
+      Math.round(nonNegative(latency[part], `latency.${part}`)),
+    ]),
+  ) as unknown as RecordedTurnLatency;
 }
 
 const PROVIDER_NAMES: Readonly<Record<keyof TurnProviders, readonly string[]>> = {

@@ -17,6 +17,7 @@ import {
   STREAM_TAKEN_DETAIL,
   Subjects,
   TranscriptEntry,
+  TurnLatency,
   VoiceCarrier,
 } from '@vap/messages';
 import { verifyStreamToken } from '@vap/media';
@@ -449,6 +450,7 @@ describe('calls.voice.* commands', () => {
     it('appends lines timed on the media clock, agent turns with their latency, cut lines marked interrupted, and the live seconds', async () => {
       const call = await callOn('sandbox');
       const latency = {
+        endpointing_ms: 80,
         stt_final_ms: 120,
         llm_first_token_ms: 310.6,
         tts_first_byte_ms: 95,
@@ -509,6 +511,38 @@ describe('calls.voice.* commands', () => {
         [call.id],
       );
       expect(Number(live_seconds)).toBeCloseTo(4.6, 3);
+    });
+
+    it('keeps the endpointing wait as whole ms, takes a line without it from an older voice replica, refuses a bad one', async () => {
+      const call = await callOn('sandbox');
+      // What a voice replica from before the endpointing wait was measured sends.
+      const older = {
+        stt_final_ms: 120,
+        llm_first_token_ms: 310,
+        tts_first_byte_ms: 95,
+        first_frame_out_ms: 4,
+        voice_to_voice_ms: 529,
+      };
+      const line = (atMs: number, latency: unknown) =>
+        rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+          callId: call.id,
+          role: 'bot',
+          content: 'Sure.',
+          atMs,
+          callSeconds: atMs / 1000,
+          latency: latency as TurnLatency,
+        });
+      await line(1_000, { ...older, endpointing_ms: 412.6 });
+      await line(2_000, older);
+      for (const bad of [-1, '400', null]) {
+        await expect(line(3_000, { ...older, endpointing_ms: bad })).rejects.toMatchObject({
+          code: ErrorCode.VALIDATION_ERROR,
+        });
+      }
+      expect((await sessionOf(call.id)).transcript.map((e) => e.latency)).toEqual([
+        { ...older, endpointing_ms: 413 },
+        older,
+      ]);
     });
 
     it('records a line the voice service retried once, by its stream and place on it', async () => {

@@ -24,6 +24,7 @@ export const endedSessions = new Counter({
 });
 
 export const TURN_LATENCY_PARTS = [
+  'endpointing',
   'stt_final',
   'llm_first_token',
   'tts_first_byte',
@@ -41,6 +42,7 @@ export const turnLatency = new Histogram({
 });
 
 const MS_FIELD: Readonly<Record<TurnLatencyPart, keyof TurnLatency>> = {
+  endpointing: 'endpointing_ms',
   stt_final: 'stt_final_ms',
   llm_first_token: 'llm_first_token_ms',
   tts_first_byte: 'tts_first_byte_ms',

@@ -24,6 +24,15 @@ import {
 
 /** Milliseconds from the end of the caller's speech to each step of the agent's spoken answer. */
 export class TurnLatencyDto {
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 0,
+    description:
+      "The endpointing wait: from the end of the caller's speech to the moment their turn was judged over " +
+      '(absent on turns recorded before the platform measured it)',
+  })
+  endpointing_ms?: number;
+
   @ApiProperty({ type: 'integer', minimum: 0, description: "The caller's words transcribed (final result)" })
   stt_final_ms: number;
 

@@ -1,4 +1,4 @@
-import type { TurnLatency, TurnProviders } from '../voice/voice-commands';
+import type { RecordedTurnLatency, TurnProviders } from '../voice/voice-commands';
 import {
   AnsweredBy,
   CallDirection,
@@ -47,7 +47,7 @@ export interface TranscriptEntry {
   content: string;
   timestamp: string;
   /** Agent turns that answered the caller: how long each part of the reply took (see TurnLatency). */
-  latency?: TurnLatency;
+  latency?: RecordedTurnLatency;
   /** Agent turns that answered the caller: the providers that served it (see TurnProviders). */
   providers?: TurnProviders;
   /** An agent line the caller cut short (barge-in) or hung up on; content is what was played. */

@@ -63,6 +63,13 @@ export interface TurnLatency {
   voice_to_voice_ms: number;
 }
 
+/**
+ * A turn's latency as a transcript line keeps it: lines recorded before the voice service measured the
+ * endpointing wait (or sent by a replica older than that, during a rollout) have no endpointing_ms.
+ */
+export type RecordedTurnLatency = Omit<TurnLatency, 'endpointing_ms'> &
+  Partial<Pick<TurnLatency, 'endpointing_ms'>>;
+
 /** Speech-to-text providers the voice service runs (STT_PROVIDER lists them). */
 export const STT_PROVIDERS = ['offline', 'openai', 'deepgram'] as const;
 export type SttProviderName = (typeof STT_PROVIDERS)[number];
