@@ -11,11 +11,12 @@ export type TurnTakingMode = (typeof TURN_TAKING_MODES)[number];
  * complete (a finished sentence or question), `max` when it is plainly not (a trailing "and", "um", a number
  * still being read out), and a third of the way between them when the words are not known yet.
  */
-export const TURN_TAKING_PRESETS: Record<TurnTakingMode, { min_silence_ms: number; max_silence_ms: number }> = {
-  fast: { min_silence_ms: 150, max_silence_ms: 900 },
-  balanced: { min_silence_ms: 250, max_silence_ms: 1500 },
-  patient: { min_silence_ms: 500, max_silence_ms: 2500 },
-};
+export const TURN_TAKING_PRESETS: Record<TurnTakingMode, { min_silence_ms: number; max_silence_ms: number }> =
+  {
+    fast: { min_silence_ms: 150, max_silence_ms: 900 },
+    balanced: { min_silence_ms: 250, max_silence_ms: 1500 },
+    patient: { min_silence_ms: 500, max_silence_ms: 2500 },
+  };
 
 /** Bounds of the explicit overrides, ms. */
 export const TURN_TAKING_LIMITS = {
