@@ -6,8 +6,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sleep } from '@vap/testing';
 import { CarrierClock } from './carrier-clock';
+import { runScriptedCall, ScriptedCallResult } from './scripted-caller';
 import { runSimulatedCall, SimulatedCallResult } from './simulated-caller';
 import { callerAudio } from './speech-like-audio';
+import { planCall } from './turn-script';
 
 export interface FleetCall {
   url: string;
@@ -35,8 +37,23 @@ export interface FleetRoundResult {
   clockStalls: number;
 }
 
-type FleetRequest = { type: 'round'; round: FleetRound };
-type FleetReply = { type: 'done'; result: FleetRoundResult } | { type: 'failed'; error: string };
+/** A round of scripted calls (the turn-taking benchmark): each call says the turns of planCall(its index). */
+export interface ScriptedFleetRound {
+  calls: (FleetCall & { index: number })[];
+  rampMs: number;
+  turns: number;
+  answerTimeoutMs?: number;
+}
+
+export interface ScriptedFleetRoundResult {
+  results: ScriptedCallResult[];
+  loopDelayP99Ms: number;
+  clockStalls: number;
+}
+
+type FleetRequest = { type: 'round'; round: FleetRound } | { type: 'scripted'; round: ScriptedFleetRound };
+type FleetReply =
+  { type: 'done'; result: FleetRoundResult | ScriptedFleetRoundResult } | { type: 'failed'; error: string };
 
 // Sampled every millisecond: the pacing being measured is in milliseconds.
 const LOOP_DELAY_RESOLUTION_MS = 1;
@@ -44,25 +61,55 @@ const LOOP_DELAY_RESOLUTION_MS = 1;
 /** Runs one round of calls on `clock` in this process. */
 export async function runFleetRound(round: FleetRound, clock: CarrierClock): Promise<FleetRoundResult> {
   const audio = callerAudio(1);
+  return rampedRound(round.calls, round.rampMs, clock, (call, phase) =>
+    runSimulatedCall({
+      url: call.url,
+      callId: call.callId,
+      clock,
+      phase,
+      audio,
+      turns: round.turns,
+      expectIntro: round.expectIntro,
+      minAnswerFrames: round.minAnswerFrames,
+      framesPerTick: round.framesPerTick,
+      mediaSeconds: round.mediaSeconds,
+    }),
+  );
+}
+
+/** Runs one round of scripted calls on `clock` in this process. */
+export function runScriptedFleetRound(
+  round: ScriptedFleetRound,
+  clock: CarrierClock,
+): Promise<ScriptedFleetRoundResult> {
+  return rampedRound(round.calls, round.rampMs, clock, (call, phase) =>
+    runScriptedCall({
+      url: call.url,
+      callId: call.callId,
+      callIndex: call.index,
+      clock,
+      phase,
+      plan: planCall(call.index, round.turns),
+      answerTimeoutMs: round.answerTimeoutMs,
+    }),
+  );
+}
+
+/** Starts the calls spread over rampMs, each on its own phase of the clock, and watches this process's lag. */
+async function rampedRound<C, R>(
+  calls: C[],
+  rampMs: number,
+  clock: CarrierClock,
+  run: (call: C, phase: number) => Promise<R>,
+): Promise<{ results: R[]; loopDelayP99Ms: number; clockStalls: number }> {
   const loopDelay = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
   const stallsBefore = clock.stalls;
   loopDelay.enable();
   const started = performance.now();
   const results = await Promise.all(
-    round.calls.map(async (call, i) => {
-      await sleep(Math.max(0, started + (i * round.rampMs) / round.calls.length - performance.now()));
-      return runSimulatedCall({
-        url: call.url,
-        callId: call.callId,
-        clock,
-        phase: i % clock.phaseCount,
-        audio,
-        turns: round.turns,
-        expectIntro: round.expectIntro,
-        minAnswerFrames: round.minAnswerFrames,
-        framesPerTick: round.framesPerTick,
-        mediaSeconds: round.mediaSeconds,
-      });
+    calls.map(async (call, i) => {
+      await sleep(Math.max(0, started + (i * rampMs) / calls.length - performance.now()));
+      return run(call, i % clock.phaseCount);
     }),
   );
   loopDelay.disable();
@@ -88,6 +135,15 @@ export class CallerFleet {
   }
 
   run(round: FleetRound): Promise<FleetRoundResult> {
+    return this.request({ type: 'round', round }) as Promise<FleetRoundResult>;
+  }
+
+  /** One round of scripted calls (the turn-taking benchmark). */
+  runScripted(round: ScriptedFleetRound): Promise<ScriptedFleetRoundResult> {
+    return this.request({ type: 'scripted', round }) as Promise<ScriptedFleetRoundResult>;
+  }
+
+  private request(request: FleetRequest): Promise<FleetRoundResult | ScriptedFleetRoundResult> {
     return new Promise((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`caller fleet exited (${code})`));
       this.child.once('exit', onExit);
@@ -96,7 +152,7 @@ export class CallerFleet {
         if (reply.type === 'done') resolve(reply.result);
         else reject(new Error(`caller fleet: ${reply.error}`));
       });
-      this.child.send({ type: 'round', round } satisfies FleetRequest);
+      this.child.send(request);
     });
   }
 
@@ -117,8 +173,13 @@ function serveFleet(): void {
     process.exit(0);
   });
   process.on('message', (request: FleetRequest) => {
-    if (request.type !== 'round') return;
-    runFleetRound(request.round, clock).then(
+    const round: Promise<FleetRoundResult | ScriptedFleetRoundResult> | undefined =
+      request.type === 'round'
+        ? runFleetRound(request.round, clock)
+        : request.type === 'scripted'
+          ? runScriptedFleetRound(request.round, clock)
+          : undefined;
+    round?.then(
       (result) => process.send!({ type: 'done', result } satisfies FleetReply),
       (err: unknown) =>
         process.send!({

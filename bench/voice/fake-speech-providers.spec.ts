@@ -1,5 +1,7 @@
 import {
+  ChatCompletionRequest,
   FakeSpeechProviders,
+  multipartFile,
   OPENAI_PCM_SAMPLE_RATE,
   replyChunks,
   startFakeSpeechProviders,
@@ -107,5 +109,47 @@ describe('fake speech providers', () => {
     expect(replyChunks('one two three four five six').join('')).toBe('one two three four five six');
     expect(replyChunks('one two three four five six')).toHaveLength(3);
     expect(replyChunks('single')).toEqual(['single']);
+  });
+
+  it('transcribes from the uploaded file when given a function, and shows the model what it was asked', async () => {
+    const asked: ChatCompletionRequest[] = [];
+    const scripted = await startFakeSpeechProviders({
+      transcript: (file) => `${file.length} bytes starting ${file.subarray(0, 4).toString('ascii')}`,
+      reply: 'Fine.',
+      speechSeconds: 0.1,
+      onCompletion: (request) => asked.push(request),
+    });
+    try {
+      const data = new FormData();
+      data.append('model', 'whisper-1');
+      const wav = Buffer.concat([
+        Buffer.from('RIFF'),
+        Buffer.from('\r\n--not-the-boundary'),
+        Buffer.alloc(10),
+      ]);
+      data.append('file', new Blob([wav], { type: 'audio/wav' }), 'utterance.wav');
+      data.append('response_format', 'json');
+      const res = await fetch(`${scripted.baseUrl}/audio/transcriptions`, { method: 'POST', body: data });
+      expect(await res.json()).toEqual({ text: `${wav.length} bytes starting RIFF` });
+      const chat = await fetch(`${scripted.baseUrl}/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      await chat.text();
+      expect(asked).toEqual([{ stream: true, messages: [{ role: 'user', content: 'hi' }] }]);
+    } finally {
+      await scripted.close();
+    }
+  });
+
+  it('reads the file part of a multipart form by its declared boundary', () => {
+    const body = Buffer.from(
+      '--b1\r\nContent-Disposition: form-data; name="model"\r\n\r\nm\r\n' +
+        '--b1\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\n' +
+        'RIFF\r\nbytes\r\n--b1--\r\n',
+    );
+    expect(multipartFile(body, 'multipart/form-data; boundary=b1')?.toString()).toBe('RIFF\r\nbytes');
+    expect(multipartFile(body, 'multipart/form-data; boundary="b1"')?.toString()).toBe('RIFF\r\nbytes');
+    expect(multipartFile(body, 'application/json')).toBeUndefined();
   });
 });

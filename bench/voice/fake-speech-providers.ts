@@ -10,12 +10,24 @@ import { pcm16LeBytes, speechLikePcm } from './speech-like-audio';
 export const OPENAI_PCM_SAMPLE_RATE = 24_000;
 
 export interface FakeSpeechProvidersOptions {
-  /** What every transcription returns. */
-  transcript: string;
+  /**
+   * What every transcription returns, or how to transcribe an upload: given the uploaded file's bytes (the
+   * voice service sends a WAV), the text. Runs in this process, as the provider's work would run in its own.
+   */
+  transcript: string | ((file: Buffer) => string);
   /** What every chat completion says, streamed in a few chunks. */
   reply: string;
+  /** Sees every chat completion request (its messages), before it is answered. */
+  onCompletion?: (request: ChatCompletionRequest) => void;
   /** Seconds of speech every synthesis returns. */
   speechSeconds: number;
+}
+
+/** The part of a chat completion request the fakes read. */
+export interface ChatCompletionRequest {
+  model?: string;
+  stream?: boolean;
+  messages?: { role: string; content?: unknown }[];
 }
 
 /** Requests served, by API. */
@@ -53,11 +65,11 @@ export async function startFakeSpeechProviders(
         if (req.method !== 'POST') return reject(res, 405, 'only POST is served');
         if (path.endsWith('/audio/transcriptions')) {
           counts.transcriptions++;
-          return transcription(res, body, options.transcript);
+          return transcription(res, body, req.headers['content-type'], options.transcript);
         }
         if (path.endsWith('/chat/completions')) {
           counts.completions++;
-          return completion(res, body, chunks);
+          return completion(res, body, chunks, options.onCompletion);
         }
         if (path.endsWith('/audio/speech')) {
           counts.speech++;
@@ -97,8 +109,20 @@ function reject(res: ServerResponse, status: number, message: string): void {
 }
 
 /** `/audio/transcriptions` takes multipart form data; `response_format` decides between JSON and plain text. */
-function transcription(res: ServerResponse, body: Buffer, text: string): void {
+function transcription(
+  res: ServerResponse,
+  body: Buffer,
+  contentType: string | undefined,
+  transcript: FakeSpeechProvidersOptions['transcript'],
+): void {
   if (!body.includes('name="file"')) return reject(res, 400, 'a multipart form with a file is required');
+  let text: string;
+  if (typeof transcript === 'string') text = transcript;
+  else {
+    const file = multipartFile(body, contentType);
+    if (!file) return reject(res, 400, "the form's file part could not be read");
+    text = transcript(file);
+  }
   const format = /name="response_format"\r\n\r\n([a-z_]+)/.exec(body.toString('latin1'))?.[1] ?? 'json';
   if (format === 'text') {
     res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
@@ -109,9 +133,31 @@ function transcription(res: ServerResponse, body: Buffer, text: string): void {
   res.end(JSON.stringify(format === 'verbose_json' ? { text, language: 'english', duration: 1 } : { text }));
 }
 
+/**
+ * The bytes of a multipart form's `file` part (its content between the part's headers and the next boundary), or
+ * undefined when the form has none or its boundary is not declared.
+ */
+export function multipartFile(body: Buffer, contentType: string | undefined): Buffer | undefined {
+  const boundary = /boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType ?? '');
+  const delimiter = boundary ? `\r\n--${boundary[1] ?? boundary[2]}` : undefined;
+  if (!delimiter) return undefined;
+  const header = body.indexOf('name="file"');
+  if (header < 0) return undefined;
+  const start = body.indexOf('\r\n\r\n', header);
+  if (start < 0) return undefined;
+  const end = body.indexOf(delimiter, start + 4);
+  return end < 0 ? undefined : body.subarray(start + 4, end);
+}
+
 /** `/chat/completions`: server-sent chunks when `stream` is true (as the voice pipeline asks), else one answer. */
-function completion(res: ServerResponse, body: Buffer, chunks: string[]): void {
-  const request = JSON.parse(body.toString('utf8')) as { model?: string; stream?: boolean };
+function completion(
+  res: ServerResponse,
+  body: Buffer,
+  chunks: string[],
+  observe: FakeSpeechProvidersOptions['onCompletion'],
+): void {
+  const request = JSON.parse(body.toString('utf8')) as ChatCompletionRequest;
+  observe?.(request);
   const id = `chatcmpl-bench-${Date.now().toString(36)}`;
   const model = request.model ?? 'bench';
   const created = Math.floor(Date.now() / 1000);
