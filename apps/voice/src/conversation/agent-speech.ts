@@ -357,6 +357,9 @@ export class AgentSpeech {
       frames.push(this.sentAudio.subarray(at, at + PCM_FRAME_BYTES));
     }
     this.sentSeq = from;
+    // A sentence older than the replay reaches (beyond REPLAY_FRAMES) counts as heard, so its line can close.
+    for (const segment of unplayed)
+      if (segment.endSeq !== null && segment.endSeq <= from) segment.played = true;
     // Every sentence not yet heard whole goes out again in order, each with a new mark after it.
     this.outbound = unplayed.filter((s) => s.endSeq === null || s.endSeq > from);
     for (const segment of this.outbound)

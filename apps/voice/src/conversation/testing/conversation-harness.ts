@@ -14,7 +14,7 @@ import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand } from '@vap/m
 import type { SttProvider, SttSession } from '../../providers/stt-provider';
 import type { TtsProvider, TtsRequest, TtsVoice } from '../../providers/tts-provider';
 import type { CallReporter } from '../call-reporter';
-import type { ConversationResult, LiveConversation } from '../conversation-contract';
+import type { ConversationResult, LiveConversation, TurnTakingEvent } from '../conversation-contract';
 import { createConversation } from '../conversation';
 
 export const TEST_VOICE: TtsVoice = {
@@ -278,6 +278,7 @@ export class CallHarness {
   readonly reporter = new FakeReporter();
   readonly sent: SentCommand[] = [];
   readonly latencies: TurnLatency[] = [];
+  readonly turnTakingEvents: TurnTakingEvent[] = [];
   readonly conversation: LiveConversation;
   readonly timeScale: number;
   private speechFramesQueued = 0;
@@ -337,6 +338,7 @@ export class CallHarness {
       },
       timeScale: this.timeScale,
       latency: { observe: (latency) => this.latencies.push(latency) },
+      turnTaking: { observe: (event) => this.turnTakingEvents.push(event) },
       providerTimeoutMs: 2000,
       onProviderFallback: (failure, next) => this.fallbacks.push({ failure: failure.message, next }),
       openRecording: options.openRecording,
