@@ -274,7 +274,8 @@ function printReport(runs: RoundRun[], counts: FakeSpeechProviderCounts): void {
       'final transcript -> LLM first token, -> TTS first byte, -> first frame out; jitter = ' +
       '|arrival gap - 20 ms| inside agent utterances, as the callers received them; sent late = how late the voice ' +
       "service's clock sent each frame against its slot (its /metrics histogram: bucket upper bounds), sent " +
-      'underruns = its ticks that found the answer not ready; heard reply includes the 700 ms endpointing silence.',
+      'underruns = its ticks that found the answer not ready; heard reply includes the endpointing silence (250 ms ' +
+      'after a finished sentence in the balanced mode).',
   );
   console.log(`fake provider requests: ${JSON.stringify(counts)}`);
   // Arrival times are taken on the callers' event loop: when it lagged, the pacing figures include its lag.

@@ -22,14 +22,16 @@
  * Usage: node dist/bench/bench/voice/turn-taking.js [N]   (default: 100 concurrent calls)
  * Settings: BENCH_TURNS (4: each call's cycle of question + acknowledgement, split sentence + noise, question +
  * noise, split sentence + acknowledgement), BENCH_TTS_SECONDS (4, speech per synthesis: the agent's answer must
- * outlast the sound made over it), BENCH_TURN_TAKING_MODE (the agent's mode: balanced), BENCH_RAMP_MS (2000),
+ * outlast the sound made over it), BENCH_TURN_TAKING (the agent's turn_taking as JSON, over the defaults: balanced,
+ * backchannels ignored; e.g. '{"mode":"fast"}', or '{"max_silence_ms":400,"ignore_backchannels":false}' to see the
+ * benchmark catch cut-offs and interruptions), BENCH_RAMP_MS (2000),
  * BENCH_WARMUP_CALLS (20, an unreported first round; 0 for none), BENCH_LOGS=1 prints the voice service's output.
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { connect } from 'nats';
 import { decodePcm16Wav } from '@vap/media';
-import { TURN_TAKING_MODES, TurnTakingDefaults, TurnTakingMode } from '@vap/messages';
+import { TURN_TAKING_MODES, TurnTakingConfig, TurnTakingDefaults } from '@vap/messages';
 import { freePort, ServiceHandle, sleep, startService, workspaceRoot } from '@vap/testing';
 import { openBenchNats } from '../support/bench-nats';
 import { reportFigures } from '../support/figures';
@@ -68,11 +70,14 @@ if (!Number.isInteger(calls) || calls <= 0) {
 }
 const turns = Number(process.env.BENCH_TURNS ?? 4);
 const ttsSeconds = Number(process.env.BENCH_TTS_SECONDS ?? 4);
-const mode = (process.env.BENCH_TURN_TAKING_MODE ?? 'balanced') as TurnTakingMode;
-if (!TURN_TAKING_MODES.includes(mode)) {
-  console.error(`BENCH_TURN_TAKING_MODE: one of ${TURN_TAKING_MODES.join(', ')}`);
-  process.exit(2);
-}
+const turnTaking = turnTakingSetting(process.env.BENCH_TURN_TAKING);
+/** How the round's name shows the setting: the mode, and any overrides. */
+const setting = [
+  turnTaking.mode,
+  ...Object.entries(turnTaking)
+    .filter(([key, value]) => key !== 'mode' && value !== TurnTakingDefaults[key as keyof TurnTakingConfig])
+    .map(([key, value]) => `${key} ${String(value)}`),
+].join(', ');
 const rampMs = Number(process.env.BENCH_RAMP_MS ?? 2000);
 const warmupCalls = Number(process.env.BENCH_WARMUP_CALLS ?? 20);
 const showLogs = process.env.BENCH_LOGS === '1';
@@ -82,6 +87,16 @@ const TURN_TAKING_METRIC = 'voice_turn_taking_events_total';
 /** The system prompt names the call, so the fake model can tell whose line it was asked about. */
 const CALL_VARIABLE = 'bench_call';
 const CALL_IN_PROMPT = /\[bench call (\d+)\]/;
+
+function turnTakingSetting(json: string | undefined): TurnTakingConfig {
+  const given = json ? (JSON.parse(json) as Partial<TurnTakingConfig>) : {};
+  const config = { ...TurnTakingDefaults, ...given };
+  if (!TURN_TAKING_MODES.includes(config.mode)) {
+    console.error(`BENCH_TURN_TAKING: mode is one of ${TURN_TAKING_MODES.join(', ')}`);
+    process.exit(2);
+  }
+  return config;
+}
 
 /** What the fake STT and model saw during a round. */
 interface ProviderLog {
@@ -121,7 +136,7 @@ async function main(): Promise<void> {
 
     console.log(
       `voice turn-taking benchmark: ${calls} concurrent carrier_b calls of ${turns} scripted turns each ` +
-        `(${mode} turn-taking), ${ttsSeconds} s of speech per synthesis, zero-latency fake providers, Node ${process.version}`,
+        `(turn-taking: ${setting}), ${ttsSeconds} s of speech per synthesis, zero-latency fake providers, Node ${process.version}`,
     );
     const port = await freePort();
     const voice = await startService('voice', {
@@ -185,6 +200,8 @@ interface RoundRun {
   usage: UsageWindow;
   firstHalfTranscriptions: number;
   emptyTranscriptions: number;
+  /** Chat completions whose call the system prompt named (all of them, unless the prompt lost the marker). */
+  modelRequests: number;
   loopDelayP99Ms: number;
   clockStalls: number;
 }
@@ -204,7 +221,7 @@ async function runRound(count: number, deps: RoundDeps): Promise<RoundRun> {
   const agent = {
     ...benchAgentSettings(null),
     prompt: `You are a benchmark agent [bench call {{${CALL_VARIABLE}}}]. Answer every caller in one short sentence.`,
-    turn_taking: { ...TurnTakingDefaults, mode },
+    turn_taking: turnTaking,
   };
   const placed = Array.from({ length: count }, (_, i) => {
     const call = benchCall(i, agent, voice.url, deps.tokenKey);
@@ -240,6 +257,7 @@ async function runRound(count: number, deps: RoundDeps): Promise<RoundRun> {
     usage,
     firstHalfTranscriptions: log.firstHalfTranscriptions,
     emptyTranscriptions: log.emptyTranscriptions,
+    modelRequests: log.modelRequests.length,
     loopDelayP99Ms: round.loopDelayP99Ms,
     clockStalls: round.clockStalls,
   };
@@ -308,7 +326,8 @@ function printReport(run: RoundRun, counts: FakeSpeechProviderCounts): void {
   );
   console.log(
     `fake provider requests: ${JSON.stringify(counts)}; transcriptions that answered a first half alone ` +
-      `(speculation at the pause): ${run.firstHalfTranscriptions}; with no words: ${run.emptyTranscriptions}`,
+      `(speculation at the pause): ${run.firstHalfTranscriptions}; with no words: ${run.emptyTranscriptions}; ` +
+      `completions whose call and last line were read: ${run.modelRequests}`,
   );
   console.log(
     'question -> agent = from the caller sending its last speech frame to receiving the first agent speech frame ' +
@@ -324,7 +343,7 @@ function printReport(run: RoundRun, counts: FakeSpeechProviderCounts): void {
     );
   }
   for (const verdict of turnTakingVerdicts(r)) console.log(`target: ${verdict}`);
-  reportFigures(turnTakingFigures(r, `voice turn-taking (${r.calls} calls, ${mode})`));
+  reportFigures(turnTakingFigures(r, `voice turn-taking (${r.calls} calls, ${setting})`));
 }
 
 main().catch((err) => {
