@@ -258,7 +258,7 @@ describe('calls.voice.* commands', () => {
   }
 
   /** What the voice service learns from a stream URL it accepted: the URL itself and the token's nonce. */
-  function stream(carrier: VoiceCarrier, callId: string) {
+  function stream(carrier: Exclude<VoiceCarrier, 'browser'>, callId: string) {
     const url = links.streamUrl(carrier, callId);
     const token = new URL(url).searchParams.get('token')!;
     const verified = verifyStreamToken(token, mediaStreamTokenKey(SECRETS_KEY), Date.now());

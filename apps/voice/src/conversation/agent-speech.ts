@@ -65,6 +65,8 @@ export interface AgentSpeechOptions {
   pacingObserver?: PacingObserver;
   /** A line finished: fully played, or cut by barge-in / hang-up (then `interrupted`). */
   onLineDone(line: SpokenLine): void;
+  /** A line's first frame went out (the agent is heard from now until onLineDone). */
+  onLineStarted?(line: SpokenLine): void;
   /** `failure` handed the call over to the next TTS provider, `next`. */
   onFallback?(failure: ProviderFailure, next: TtsProvider['name']): void;
 }
@@ -621,6 +623,7 @@ export class AgentSpeech {
     if (this.sentSeq - 1 === segment.startSeq && segment.line.firstFrameAtMs === null) {
       segment.line.firstFrameAtMs = atMs;
       segment.line.options.onFirstFrame?.(atMs);
+      this.options.onLineStarted?.(segment.line);
     }
     if (segment.endSeq !== null && this.sentSeq >= segment.endSeq) {
       this.outbound.shift();

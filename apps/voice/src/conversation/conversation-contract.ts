@@ -1,5 +1,5 @@
 import type { AgentSettings, TurnLatency, VoiceCallContext } from '@vap/messages';
-import type { MediaStreamCommand, MediaStreamEvent, PacingObserver } from '@vap/media';
+import type { MediaStreamCommand, MediaStreamEvent, MediaStreamNotice, PacingObserver } from '@vap/media';
 import type { BlobWriter } from '@vap/storage';
 import type { SttProvider } from '../providers/stt-provider';
 import type { TtsProvider, TtsVoice } from '../providers/tts-provider';
@@ -10,6 +10,12 @@ import type { ProviderFailure } from './provider-failure';
 /** The carrier side of one media stream, in carrier-neutral commands (see @vap/media mediaStreamCodec). */
 export interface MediaTransport {
   send(command: MediaStreamCommand): void;
+  /**
+   * What a client that shows the call may want beyond the audio: the user's interim words, transcript lines as
+   * reported, the agent speaking (a line's first frame to its end), tools running. Optional: carriers' streams
+   * have no use for it.
+   */
+  notify?(notice: MediaStreamNotice): void;
 }
 
 /** Latency parts of one agent turn, observed into the voice service's Prometheus histograms. */

@@ -15,7 +15,7 @@ import {
   type VoiceTranscriptRequest,
 } from '@vap/messages';
 import type { ChatMessage, ToolCall, ToolSpec } from '@vap/llm';
-import type { AmbienceLoop, MediaStreamEvent } from '@vap/media';
+import type { AmbienceLoop, MediaStreamEvent, MediaStreamNotice } from '@vap/media';
 import type { SttProvider } from '../providers/stt-provider';
 import type { TtsProvider } from '../providers/tts-provider';
 import { AgentSpeech, type SpokenLine } from './agent-speech';
@@ -248,7 +248,7 @@ class Conversation implements LiveConversation {
         this.speech?.onPlayed(event.mark);
         return;
       case 'stopped':
-        void this.streamGone();
+        void this.streamGone(undefined, event.reason);
         return;
       case 'cleared':
       case 'dtmf':
@@ -310,6 +310,7 @@ class Conversation implements LiveConversation {
       providerTimeoutMs: this.providerTimeoutMs,
       pacingObserver: this.options.pacing,
       onLineDone: (line) => this.lineDone(line),
+      onLineStarted: () => this.notify({ type: 'agent.speaking', speaking: true }),
       onFallback,
     });
     this.input = new CallerInput({
@@ -435,6 +436,8 @@ class Conversation implements LiveConversation {
 
   /** The words so far of an utterance: they may settle an overlap, or start an early reply at a pause. */
   private callerWordsSoFar(utterance: Utterance): void {
+    if (utterance.partial)
+      this.notify({ type: 'transcript', role: 'user', text: utterance.partial, final: false });
     if (this.overlap?.utterance === utterance) {
       // More than an acknowledgement, or a word that asks for the floor: the agent stops at once.
       if (bargeInOf(utterance.partial) === 'interrupt' && !this.ending && !this.turn?.committed)
@@ -657,12 +660,17 @@ class Conversation implements LiveConversation {
     const results = new Map<string, string>();
     let outcome: 'continue' | 'stop' = 'continue';
     let transferFailed = false;
+    let running: string | null = null;
     try {
       for (const call of calls) {
+        if (running !== null) this.notify({ type: 'tool', name: running, status: 'done' });
+        running = null;
         if (outcome === 'stop') {
           results.set(call.id, 'Not run: the call moved on.');
           continue;
         }
+        this.notify({ type: 'tool', name: call.name, status: 'running' });
+        running = call.name;
         if (call.name === END_CALL_TOOL && this.agent.end_call_enabled) {
           outcome = 'stop';
           results.set(call.id, 'Call ended.');
@@ -688,6 +696,7 @@ class Conversation implements LiveConversation {
         }
       }
     } finally {
+      if (running !== null) this.notify({ type: 'tool', name: running, status: 'done' });
       // Every tool call gets its result, so the next model request is well formed.
       for (const call of calls) {
         this.messages.push({
@@ -879,6 +888,7 @@ class Conversation implements LiveConversation {
   }
 
   private lineDone(line: SpokenLine): void {
+    if (line.firstFrameAtMs !== null) this.notify({ type: 'agent.speaking', speaking: false });
     const meta = this.lineMeta.get(line);
     if (line.interrupted && meta) {
       // The model should remember what the caller heard, not what it meant to say. A reply cut while the model
@@ -903,6 +913,12 @@ class Conversation implements LiveConversation {
   }
 
   private report(line: Omit<VoiceTranscriptRequest, 'callId' | 'callSeconds'>): void {
+    this.notify({
+      type: 'transcript',
+      role: line.role === 'bot' ? 'agent' : 'user',
+      text: line.content,
+      final: true,
+    });
     const callSeconds = Math.round(this.time?.now() ?? 0) / 1000;
     this.reports = this.reports
       .then(() => this.options.reporter.transcript({ ...line, callSeconds }))
@@ -935,6 +951,16 @@ class Conversation implements LiveConversation {
   }
 
   // ---- ending ------------------------------------------------------------------------------------------
+
+  /** Tells the transport's client (a browser shows it; carriers ignore it), never after the call ended. */
+  private notify(notice: MediaStreamNotice): void {
+    if (this.terminated || this.phase === 'done') return;
+    try {
+      this.options.transport.notify?.(notice);
+    } catch (error) {
+      this.options.onError?.(error, 'notify');
+    }
+  }
 
   /** Marks the call as ending for `reason`; false when it already is. */
   private beginEnding(reason: string): boolean {
@@ -996,13 +1022,14 @@ class Conversation implements LiveConversation {
 
   /**
    * The carrier's stream ended. A stream the platform cut (`cutReason`) leaves a call the carrier may still
-   * hold: it is hung up, with the reason the conversation had decided, else the cut's.
+   * hold: it is hung up, with the reason the conversation had decided, else the cut's. A far end that said why
+   * it stopped (`stopReason`, a browser's caller_ended) ends the call with that reason when nothing was decided.
    */
-  private async streamGone(cutReason?: string): Promise<void> {
+  private async streamGone(cutReason?: string, stopReason?: string): Promise<void> {
     const hangup = cutReason !== undefined;
     if (this.phase === 'waiting') {
       this.phase = 'live';
-      await this.finish(cutReason ?? null, hangup);
+      await this.finish(cutReason ?? stopReason ?? null, hangup);
       return;
     }
     if (this.finishing || this.phase !== 'live') {
@@ -1014,7 +1041,7 @@ class Conversation implements LiveConversation {
     if (this.input) this.input.listening = false;
     // The caller hung up mid-sentence: report what they heard. A transfer in flight is what ended the stream.
     this.speech?.stop();
-    let reason = this.decidedReason ?? cutReason ?? null;
+    let reason = this.decidedReason ?? cutReason ?? stopReason ?? null;
     if (this.pendingTransfer && (await this.pendingTransfer)) reason = 'transferred';
     await this.finish(reason, hangup && reason !== 'transferred');
   }

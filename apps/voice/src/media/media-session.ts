@@ -3,10 +3,10 @@ import { MediaStreamEndReasons } from '@vap/messages';
 import type { MediaStreamEndReason, VoiceCallContext } from '@vap/messages';
 import {
   MediaClockBudget,
+  MediaSessionNotice,
   MediaStreamCodec,
   MediaStreamCommand,
   MediaStreamEvent,
-  MULAW_BYTES_PER_MS,
   sharedPacingClock,
 } from '@vap/media';
 import {
@@ -42,6 +42,19 @@ const MAX_PENDING_BYTES = 256 * 1024;
  * the stream is cut.
  */
 const MESSAGE_BYTES_PER_AUDIO_BYTE = 16;
+
+/** mu-law 8 kHz: a byte a sample. */
+const MULAW_BYTES_PER_SECOND = 8000;
+
+/** A message's bytes as ws delivered them (one buffer, or fragments). */
+function messageBytes(data: RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
+}
+
+/** session.ended's reason to a client whose session the calls service ended (terminate) without a reason here. */
+export const TERMINATED_REASON = 'session_terminated';
 
 /** end_call_reason when the conversation could not be started (voice lookup, providers, the pipeline). */
 export const PIPELINE_FAILED_REASON = 'voice_pipeline_failed';
@@ -108,6 +121,8 @@ export class MediaSession {
   private ignoredUnknown = false;
   private streamId: string | null = null;
   private socketClosed = false;
+  /** The session closed the socket itself (not the far end). */
+  private closedHere = false;
   private conversationDone = false;
   private endRequested: string | null = null;
   /** The call has ended (terminate()): the conversation stops without a farewell or a hang-up. */
@@ -122,12 +137,17 @@ export class MediaSession {
     this.partnerId = options.context.partnerId;
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
-    const { bounds } = options;
-    this.audioBudget = new MediaClockBudget({ burstMs: bounds.audioBurstMs, timeScale: options.timeScale });
+    const { bounds, codec } = options;
+    // Counted in the protocol's own audio bytes (a browser's PCM16 16 kHz: 32 a ms, mu-law: 8).
+    this.audioBudget = new MediaClockBudget({
+      burstMs: bounds.audioBurstMs,
+      timeScale: options.timeScale,
+      bytesPerMediaMs: codec.audioBytesPerMs,
+    });
     this.messageBudget = new MediaClockBudget({
       burstMs: bounds.audioBurstMs,
       timeScale: options.timeScale,
-      bytesPerMediaMs: MULAW_BYTES_PER_MS * MESSAGE_BYTES_PER_AUDIO_BYTE,
+      bytesPerMediaMs: codec.audioBytesPerMs * MESSAGE_BYTES_PER_AUDIO_BYTE,
     });
     this.liveness = new StreamLiveness(
       options.socket,
@@ -158,6 +178,11 @@ export class MediaSession {
     this.finished = this.run().catch((err: Error) => {
       options.log('error', `media session of call ${this.callId} failed: ${err.message}`);
     });
+    // A browser sends no start message: its stream is up once admitted, and it is told so.
+    if (codec.startsOnAdmission) {
+      this.accept({ type: 'started', callId: this.callId, streamId: this.callId, params: {} }, 0);
+      this.notify({ type: 'session.started', session_id: this.callId });
+    }
   }
 
   /**
@@ -203,12 +228,16 @@ export class MediaSession {
     const conversation = this.conversation;
     // A conversation still being built is terminated by run() once it is.
     if (conversation) this.guarded(() => conversation.terminate());
+    this.notify({ type: 'session.ended', reason: TERMINATED_REASON });
     this.close(CLOSE_NORMAL, 'call ended');
     return true;
   }
 
   private async run(): Promise<void> {
-    const transport: MediaTransport = { send: (command) => this.send(command) };
+    const transport: MediaTransport = {
+      send: (command) => this.send(command),
+      notify: (notice) => this.notify(notice),
+    };
     let result: ConversationResult;
     try {
       this.conversation = await this.options.startConversation(transport);
@@ -228,11 +257,16 @@ export class MediaSession {
         else if (this.pendingAnsweredBy !== null)
           this.guarded(() => conversation.answeredBy(this.pendingAnsweredBy!));
       }
-      if (this.socketClosed) this.guarded(() => conversation.onClosed(this.cutReason ?? undefined));
+      if (this.socketClosed) this.guarded(() => this.closedUnder(conversation));
       // A pipeline that breaks still ends the call cleanly: hang-up, report, socket closed.
       result = await conversation.done.catch((err: Error) => this.failed('the conversation failed', err));
     }
     this.conversationDone = true;
+    if (this.options.codec.encodeNotice) {
+      // A client is told why before the close, and need not wait for the report.
+      this.notify({ type: 'session.ended', reason: result!.endCallReason ?? 'ended' }, true);
+      this.close(CLOSE_NORMAL, 'session ended');
+    }
     try {
       await this.options.finish(result!);
     } finally {
@@ -259,14 +293,13 @@ export class MediaSession {
     sharedPacingClock.catchUp();
     if (this.conversationDone || this.socketClosed) return;
     this.liveness.heard();
-    if (isBinary) {
+    const codec = this.options.codec;
+    if (isBinary && !codec.decodeBinary) {
       this.protocolError(CLOSE_UNSUPPORTED_DATA, 'binary frames are not part of the media protocol');
       return;
     }
-    const text = Buffer.isBuffer(data)
-      ? data.toString('utf8')
-      : Buffer.concat(data as Buffer[]).toString('utf8');
-    if (!this.messageBudget.take(text.length)) {
+    const bytes = messageBytes(data);
+    if (!this.messageBudget.take(bytes.length)) {
       this.cut(
         MediaStreamEndReasons.protocolError,
         'the carrier sends messages far faster than real time',
@@ -274,7 +307,12 @@ export class MediaSession {
       );
       return;
     }
-    const decoded = this.options.codec.decode(text);
+    if (isBinary && !this.audioBudget.take(bytes.length)) {
+      // Checked on the wire's bytes, before any decoding work.
+      this.dropAudio(bytes.length / codec.audioBytesPerMs / 1000);
+      return;
+    }
+    const decoded = isBinary ? codec.decodeBinary!(bytes) : codec.decode(bytes.toString('utf8'));
     if (!decoded.ok) {
       const { reason, field, event } = decoded.error;
       if (reason === 'unknown_event') return this.ignoreUnknown(event);
@@ -284,28 +322,30 @@ export class MediaSession {
     }
     const event = decoded.message;
     if (!event) return;
-    if (event.type === 'audio' && !this.audioBudget.take(event.payload.length)) {
-      this.dropAudio(event.payload.length);
+    if (!isBinary && event.type === 'audio' && !this.audioBudget.take(event.payload.length)) {
+      this.dropAudio(event.payload.length / MULAW_BYTES_PER_SECOND);
       return;
     }
+    this.accept(event, bytes.length);
+  }
+
+  /** A decoded event goes to the conversation, or waits (bounded) for it to be built. */
+  private accept(event: MediaStreamEvent, bytes: number): void {
     if (event.type === 'started') this.streamId = event.streamId;
     if (this.conversation) {
       const conversation = this.conversation;
       this.guarded(() => conversation.onEvent(event));
-    } else if (
-      this.pending.length < MAX_PENDING_EVENTS &&
-      this.pendingBytes + text.length <= MAX_PENDING_BYTES
-    ) {
+    } else if (this.pending.length < MAX_PENDING_EVENTS && this.pendingBytes + bytes <= MAX_PENDING_BYTES) {
       this.pending.push(event);
-      this.pendingBytes += text.length;
+      this.pendingBytes += bytes;
     } else {
       this.cut(PIPELINE_FAILED_REASON, 'the conversation did not start in time', CLOSE_INTERNAL_ERROR);
     }
   }
 
   /** Caller audio beyond real time plus the burst: dropped unheard, counted, logged once per stream. */
-  private dropAudio(bytes: number): void {
-    inboundAudioDropped.inc(bytes / 8000);
+  private dropAudio(seconds: number): void {
+    inboundAudioDropped.inc(seconds);
     if (this.droppingAudio) return;
     this.droppingAudio = true;
     this.options.log(
@@ -342,6 +382,26 @@ export class MediaSession {
     socket.send(this.options.codec.encode(command, this.streamId));
   }
 
+  /**
+   * A notice for a client that shows the session (a browser codec's JSON); carriers' codecs have none. After the
+   * conversation is over only the session's own `session.ended` goes out (`final`).
+   */
+  private notify(notice: MediaSessionNotice, final = false): void {
+    const encode = this.options.codec.encodeNotice;
+    if (!encode || this.socketClosed || (this.conversationDone && !final)) return;
+    const socket = this.options.socket;
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > this.options.bounds.maxBufferedBytes) {
+      this.cut(
+        MediaStreamEndReasons.unresponsive,
+        `the client is not reading: ${socket.bufferedAmount} bytes waiting to be sent`,
+        null,
+      );
+      return;
+    }
+    socket.send(encode.call(this.options.codec, notice));
+  }
+
   private protocolError(code: number, reason: string): void {
     this.cut(MediaStreamEndReasons.protocolError, reason, code);
   }
@@ -367,6 +427,7 @@ export class MediaSession {
     const socket = this.options.socket;
     if (socket.readyState === socket.CLOSED || socket.readyState === socket.CLOSING) return;
     // A close reason may hold at most 123 bytes.
+    this.closedHere = true;
     socket.close(code, Buffer.from(reason).subarray(0, 123).toString());
     this.onSocketClosed();
   }
@@ -375,7 +436,21 @@ export class MediaSession {
     if (this.socketClosed) return;
     this.socketClosed = true;
     this.liveness.stop();
-    if (!this.conversationDone) this.guarded(() => this.conversation?.onClosed(this.cutReason ?? undefined));
+    const conversation = this.conversation;
+    if (!this.conversationDone && conversation) this.guarded(() => this.closedUnder(conversation));
+  }
+
+  /**
+   * The socket closed under a live conversation. A far end that closed it without a stop message and whose
+   * protocol names a reason for that (a browser: caller_disconnected) stops the stream with that reason, so the
+   * session is reported ended with it; otherwise the conversation learns of the close (a cut hangs it up).
+   */
+  private closedUnder(conversation: LiveConversation): void {
+    const peerReason = this.options.codec.peerCloseReason;
+    if (peerReason && this.cutReason === null && !this.closedHere) {
+      conversation.onEvent({ type: 'stopped', reason: peerReason });
+    }
+    conversation.onClosed(this.cutReason ?? undefined);
   }
 
   /**

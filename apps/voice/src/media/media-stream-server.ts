@@ -27,7 +27,8 @@ export interface MediaStreamServerOptions {
 }
 
 /**
- * Carriers' media WebSockets on the service's HTTP server (`upgrade` at `/media/<carrier>/<callId>`). An
+ * Carriers' media WebSockets on the service's HTTP server (`upgrade` at `/media/<carrier>/<callId>`), and
+ * browser sessions' (`/browser/<sessionId>`, binary PCM16 audio, the origin checked by the calls service). An
  * upgrade is admitted (token, call, carrier signature, replay) before the handshake completes; a refusal
  * is a plain HTTP status on the raw socket, so no audio ever flows on a refused stream.
  */
@@ -69,7 +70,7 @@ export class MediaStreamServer {
         inSpan(
           'media upgrade',
           SpanKind.SERVER,
-          { 'http.route': '/media/:carrier/:callId' },
+          { 'http.route': browserRoute(req.url) ? '/browser/:sessionId' : '/media/:carrier/:callId' },
           async (span) => {
             const decided = await this.options.admission.admit(req.url ?? '/', req.headers);
             span.setAttribute('http.status_code', decided.ok ? 101 : decided.status);
@@ -107,6 +108,11 @@ export class MediaStreamServer {
       this.options.onAccepted(ws, accepted);
     });
   }
+}
+
+/** Whether an upgrade's target is a browser session's stream (for the trace's route). */
+function browserRoute(target: string | undefined): boolean {
+  return /(^|\/)browser\/[^/?]+(\?|$)/.test(target ?? '');
 }
 
 /** Answers an upgrade with a plain HTTP error and closes the connection. */

@@ -1,5 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { AppError, STREAM_TAKEN_DETAIL, Subjects, VoiceCallContext } from '@vap/messages';
+import {
+  AppError,
+  BAD_ORIGIN_DETAIL_FIELD,
+  STREAM_TAKEN_DETAIL,
+  Subjects,
+  VoiceCallContext,
+} from '@vap/messages';
 import type { RpcClient } from '@vap/messaging';
 import {
   MediaStreamRequest,
@@ -21,6 +27,7 @@ export type RefusalReason =
   | 'expired_token'
   | 'token_for_another_call'
   | 'carrier_signature'
+  | 'bad_origin'
   | 'replayed'
   | 'stream_taken'
   | 'unknown_call'
@@ -37,6 +44,7 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalReason, number>> = {
   expired_token: 401,
   token_for_another_call: 401,
   carrier_signature: 403,
+  bad_origin: 403,
   replayed: 409,
   stream_taken: 409,
   unknown_call: 404,
@@ -85,6 +93,9 @@ function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
 /** calls.voice.attach's refusals, by the status the calls service answered. */
 function attachRefusal(err: unknown): RefusalReason {
   if (err instanceof AppError) {
+    // A browser stream from a page the session does not allow.
+    if (err.status === 403 && err.details?.some((d) => d.field === BAD_ORIGIN_DETAIL_FIELD))
+      return 'bad_origin';
     if (err.status === 403) return 'carrier_signature';
     if (err.status === 409) {
       return err.details?.some((d) => d.field === STREAM_TAKEN_DETAIL.field) ? 'stream_taken' : 'replayed';
@@ -96,7 +107,8 @@ function attachRefusal(err: unknown): RefusalReason {
 
 /**
  * Decides one media-stream upgrade before any audio: the replica takes streams, the path names a carrier
- * and a call, the token is ours, unexpired and bound to that call, the replica has room (MAX_LIVE_SESSIONS);
+ * and a call (or is a browser session's `/browser/<id>`, carrier `browser`, whose `origin` header the calls
+ * service checks against the session's allowed origins), the token is ours, unexpired and bound to that call, the replica has room (MAX_LIVE_SESSIONS);
  * then the calls service (the owner of the call) checks the carrier's own signature over the public URL,
  * claims the token's nonce once across every replica and the call's one media stream, and answers the
  * call's context. The place on the replica is taken before the calls service is asked, so a full replica

@@ -1,3 +1,4 @@
+export * from './browser-stream';
 export * from './carrier-a-stream';
 export * from './carrier-b-stream';
 export * from './media-stream-adapters';

@@ -154,11 +154,13 @@ describe('neutral commands to the carriers', () => {
   });
 
   it('are encoded as JSON text frames by the codec', () => {
-    expect(JSON.parse(mediaStreamCodec('carrier_b').encode({ type: 'clear' }, 'MZ1'))).toEqual({
+    expect(JSON.parse(String(mediaStreamCodec('carrier_b').encode({ type: 'clear' }, 'MZ1')))).toEqual({
       event: 'clear',
       streamSid: 'MZ1',
     });
-    expect(JSON.parse(mediaStreamCodec('carrier_a').encode({ type: 'mark', name: 'x' }, 's1'))).toEqual({
+    expect(
+      JSON.parse(String(mediaStreamCodec('carrier_a').encode({ type: 'mark', name: 'x' }, 's1'))),
+    ).toEqual({
       event: 'checkpoint',
       streamId: 's1',
       name: 'x',

@@ -16,14 +16,17 @@ import {
   carrierBMedia,
   parseCarrierBMessage,
 } from './carrier-b-stream';
-import { MediaStreamCommand, MediaStreamEvent } from './media-stream-event';
+import { createBrowserStreamCodec } from './browser-stream';
+import { MULAW_BYTES_PER_MS } from './media-clock-budget';
+import { MediaSessionNotice, MediaStreamCommand, MediaStreamEvent } from './media-stream-event';
 import { StreamParseResult } from './stream-message-fields';
 
-/** The two wire protocols; other carriers (the sandbox) speak one of them. */
-export type MediaStreamProtocol = 'carrier_a' | 'carrier_b';
+/** The two carrier wire protocols (other carriers, the sandbox, speak one of them); and browsers'. */
+export type MediaStreamProtocol = 'carrier_a' | 'carrier_b' | 'browser';
+export type CarrierStreamProtocol = Exclude<MediaStreamProtocol, 'browser'>;
 
 export interface MediaStreamAdapter<Inbound, Outbound> {
-  readonly protocol: MediaStreamProtocol;
+  readonly protocol: CarrierStreamProtocol;
   parse(text: string): StreamParseResult<Inbound>;
   /** null for messages the pipeline has no use for (handshake, other tracks). */
   toNeutral(message: Inbound): MediaStreamEvent | null;
@@ -118,20 +121,51 @@ export const carrierAStreamAdapter: MediaStreamAdapter<CarrierAInbound, CarrierA
   },
 };
 
-/** Text frames in and out for one protocol, for a pipeline that never sees carrier messages. */
+/**
+ * One stream's messages in and out for one protocol, for a pipeline that never sees carrier messages. Carriers'
+ * are text frames only (stateless, shareable); a browser's carries audio in binary frames and keeps resampling
+ * state, so each stream gets its own (mediaStreamCodec makes one per call).
+ */
 export interface MediaStreamCodec {
   readonly protocol: MediaStreamProtocol;
+  /** Bytes one ms of caller audio takes on the wire (the audio budget counts them): mu-law's 8, PCM16 16 kHz 32. */
+  readonly audioBytesPerMs: number;
+  /**
+   * The stream has no start message: the session emits `started` itself once the stream is admitted, and tells
+   * the client with a `session.started` notice.
+   */
+  readonly startsOnAdmission: boolean;
+  /**
+   * The end_call_reason when the far end closes the socket without a stop message (a browser tab closed); none
+   * for carriers, whose call status says why.
+   */
+  readonly peerCloseReason?: string;
   decode(text: string): StreamParseResult<MediaStreamEvent | null>;
-  encode(command: MediaStreamCommand, streamId: string): string;
+  /** Binary messages; a protocol without it refuses them (the session closes with 1003). */
+  decodeBinary?(data: Buffer): StreamParseResult<MediaStreamEvent | null>;
+  /** A string goes out as a text message, a Buffer as a binary one. */
+  encode(command: MediaStreamCommand, streamId: string): string | Buffer;
+  /** A notice for a client that shows the session (a browser); carriers' codecs have none and ignore them. */
+  encodeNotice?(notice: MediaSessionNotice): string;
 }
 
+/** A codec for one stream (a browser's keeps state: make one per stream). */
 export function mediaStreamCodec(protocol: MediaStreamProtocol): MediaStreamCodec {
-  return protocol === 'carrier_a' ? codecOf(carrierAStreamAdapter) : codecOf(carrierBStreamAdapter);
+  switch (protocol) {
+    case 'carrier_a':
+      return codecOf(carrierAStreamAdapter);
+    case 'carrier_b':
+      return codecOf(carrierBStreamAdapter);
+    case 'browser':
+      return createBrowserStreamCodec();
+  }
 }
 
 function codecOf<Inbound, Outbound>(adapter: MediaStreamAdapter<Inbound, Outbound>): MediaStreamCodec {
   return {
     protocol: adapter.protocol,
+    audioBytesPerMs: MULAW_BYTES_PER_MS,
+    startsOnAdmission: false,
     decode(text) {
       const parsed = adapter.parse(text);
       return parsed.ok ? { ok: true, message: adapter.toNeutral(parsed.message) } : parsed;

@@ -14,7 +14,11 @@ export type MediaStreamEvent =
   /** The carrier confirmed a clear. Only some carriers confirm; others just return the pending marks. */
   | { type: 'cleared' }
   | { type: 'dtmf'; digit: string }
-  | { type: 'stopped' };
+  /**
+   * The far end stopped the stream. `reason` is the end_call_reason it gave (a browser's `end`: caller_ended);
+   * carriers give none (their call status says why).
+   */
+  | { type: 'stopped'; reason?: string };
 
 /** What the platform asks the carrier to do. */
 export type MediaStreamCommand =
@@ -24,3 +28,21 @@ export type MediaStreamCommand =
   | { type: 'mark'; name: string }
   /** Drop queued audio (barge-in). */
   | { type: 'clear' };
+
+/**
+ * What the conversation tells a client that shows it (a browser stream), beyond the audio: carriers have no use
+ * for it. The wire form of each is its JSON.
+ */
+export type MediaStreamNotice =
+  /** The user's words so far (`final: false`, interim) or a line said on the call (`final: true`). */
+  | { type: 'transcript'; role: 'user' | 'agent'; text: string; final: boolean }
+  /** The agent's line began to play (its first frame) or is done. */
+  | { type: 'agent.speaking'; speaking: boolean }
+  /** A tool the agent's model called is running, or done. */
+  | { type: 'tool'; name: string; status: 'running' | 'done' };
+
+/** The session's own notices to such a client: the stream is up, and the session is over (before the close). */
+export type MediaSessionNotice =
+  | MediaStreamNotice
+  | { type: 'session.started'; session_id: string }
+  | { type: 'session.ended'; reason: string };

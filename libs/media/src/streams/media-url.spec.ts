@@ -1,4 +1,5 @@
 import {
+  buildBrowserStreamUrl,
   buildMediaStreamUrl,
   mediaStreamProtocolOf,
   mediaWebSocketBase,
@@ -93,7 +94,34 @@ describe('parseMediaStreamRequest', () => {
     expect(parsed.ok && parsed.publicUrl).toBe(`ws://localhost:3000/media/carrier_b/c1?token=${TOKEN}&x=1`);
   });
 
+  it('reads a browser session stream, /browser/<sessionId>, as carrier browser', () => {
+    const publicUrl = 'https://example.com/voice';
+    const url = buildBrowserStreamUrl({
+      publicUrl,
+      sessionId: 'a2f3c9e4-1111-4f00-8000-000000000001',
+      token: TOKEN,
+    });
+    expect(url).toBe(`wss://example.com/voice/browser/a2f3c9e4-1111-4f00-8000-000000000001?token=${TOKEN}`);
+    const target = new URL(url);
+    expect(parseMediaStreamRequest(target.pathname + target.search, publicUrl)).toEqual({
+      ok: true,
+      carrier: 'browser',
+      callId: 'a2f3c9e4-1111-4f00-8000-000000000001',
+      token: TOKEN,
+      publicUrl: url,
+    });
+    expect(parseMediaStreamRequest(`/browser/s1?token=${TOKEN}`, publicUrl)).toMatchObject({
+      ok: true,
+      carrier: 'browser',
+      callId: 's1',
+    });
+  });
+
   it.each([
+    ['/browser/s1', 'missing_token'],
+    ['/browser?token=t', 'not_a_stream_path'],
+    ['/browser/s1/extra?token=t', 'not_a_stream_path'],
+    ['/media/browser/s1?token=t', 'unknown_carrier'],
     ['/media/carrier_b/c1', 'missing_token'],
     ['/media/carrier_b/c1?token=', 'missing_token'],
     ['/media/carrier_z/c1?token=t', 'unknown_carrier'],
@@ -112,5 +140,6 @@ describe('mediaStreamProtocolOf', () => {
     expect(mediaStreamProtocolOf('carrier_a')).toBe('carrier_a');
     expect(mediaStreamProtocolOf('carrier_b')).toBe('carrier_b');
     expect(mediaStreamProtocolOf('sandbox')).toBe('carrier_b');
+    expect(mediaStreamProtocolOf('browser')).toBe('browser');
   });
 });

@@ -12,8 +12,13 @@ const PROTOCOL_OF: Readonly<Record<MediaStreamCarrier, MediaStreamProtocol>> = {
   sandbox: 'carrier_b',
 };
 
-export function mediaStreamProtocolOf(carrier: MediaStreamCarrier): MediaStreamProtocol {
-  return PROTOCOL_OF[carrier];
+/** A browser's stream (`/browser/<sessionId>`): the session id is the call id its token binds. */
+export const BROWSER_STREAM = 'browser' as const;
+/** Who opens a media stream: a carrier (`/media/<carrier>/<callId>`) or a browser (`/browser/<sessionId>`). */
+export type MediaStreamSource = MediaStreamCarrier | typeof BROWSER_STREAM;
+
+export function mediaStreamProtocolOf(source: MediaStreamSource): MediaStreamProtocol {
+  return source === BROWSER_STREAM ? BROWSER_STREAM : PROTOCOL_OF[source];
 }
 
 export function isMediaStreamCarrier(value: string): value is MediaStreamCarrier {
@@ -59,9 +64,22 @@ export function buildMediaStreamUrl(input: MediaStreamUrlInput): string {
   return `${base.protocol}//${base.host}${path}?token=${encodeURIComponent(input.token)}`;
 }
 
+/** `wss://host[/prefix]/browser/<sessionId>?token=<token>`: the URL a browser session's client connects to. */
+export function buildBrowserStreamUrl(input: {
+  publicUrl: string;
+  sessionId: string;
+  token: string;
+}): string {
+  if (!input.sessionId) throw new RangeError('sessionId is required');
+  const base = mediaWebSocketBase(input.publicUrl);
+  const prefix = base.pathname === '/' ? '' : base.pathname;
+  const path = `${prefix}/${BROWSER_STREAM}/${encodeURIComponent(input.sessionId)}`;
+  return `${base.protocol}//${base.host}${path}?token=${encodeURIComponent(input.token)}`;
+}
+
 export type MediaStreamRequest = {
   ok: true;
-  carrier: MediaStreamCarrier;
+  carrier: MediaStreamSource;
   callId: string;
   token: string;
   /** The URL the carrier was given (public scheme, host and prefix), which carriers sign the upgrade over. */
@@ -71,8 +89,9 @@ export type MediaStreamRequest = {
 export type MediaStreamRequestRejection = 'not_a_stream_path' | 'unknown_carrier' | 'missing_token';
 
 /**
- * Reads an upgrade request's target (path and query, as the HTTP server sees it). The path prefix of
- * MEDIA_PUBLIC_URL may be present or already stripped by a proxy.
+ * Reads an upgrade request's target (path and query, as the HTTP server sees it): `/media/<carrier>/<callId>`
+ * or `/browser/<sessionId>` (carrier `browser`). The path prefix of MEDIA_PUBLIC_URL may be present or already
+ * stripped by a proxy.
  */
 export function parseMediaStreamRequest(
   requestTarget: string,
@@ -90,10 +109,13 @@ export function parseMediaStreamRequest(
     prefix && target.pathname.startsWith(`${prefix}/`)
       ? target.pathname.slice(prefix.length)
       : target.pathname;
-  const match = /^\/media\/([^/]+)\/([^/]+)$/.exec(path);
+  const browser = /^\/browser\/([^/]+)$/.exec(path);
+  const match = browser ? [path, BROWSER_STREAM, browser[1]] : /^\/media\/([^/]+)\/([^/]+)$/.exec(path);
   if (!match) return { ok: false, reason: 'not_a_stream_path' };
-  const [, carrier, encodedCallId] = match;
-  if (!isMediaStreamCarrier(carrier)) return { ok: false, reason: 'unknown_carrier' };
+  const [, named, encodedCallId] = match;
+  // `browser` is no carrier: /media/browser/<id> is refused like any unknown one.
+  if (!browser && !isMediaStreamCarrier(named)) return { ok: false, reason: 'unknown_carrier' };
+  const carrier = named as MediaStreamSource;
   let callId: string;
   try {
     callId = decodeURIComponent(encodedCallId);

@@ -2,8 +2,11 @@ import type { AnsweredBy, CallDirection } from '../calls';
 import type { ErrorDetail } from '../errors';
 import type { AgentSettings } from './agent-settings';
 
-/** Carriers whose calls the voice service serves over a media stream (the sandbox phone speaks carrier_b's). */
-export type VoiceCarrier = 'carrier_a' | 'carrier_b' | 'sandbox';
+/**
+ * Carriers whose calls the voice service serves over a media stream (the sandbox phone speaks carrier_b's), and
+ * `browser`: a browser session's stream (`/browser/<sessionId>`), whose upgrade headers carry its `origin`.
+ */
+export type VoiceCarrier = 'carrier_a' | 'carrier_b' | 'sandbox' | 'browser';
 
 /**
  * calls.voice.attach: the voice service accepted a media-stream upgrade whose token it verified (signature,
@@ -28,6 +31,12 @@ export interface VoiceAttachRequest {
    */
   replicaId: string;
 }
+
+/**
+ * The detail field of calls.voice.attach's 403 for a browser stream whose `origin` header is not one of the
+ * session's allowed origins (the voice service refuses the upgrade with 403 `bad_origin`).
+ */
+export const BAD_ORIGIN_DETAIL_FIELD = 'origin';
 
 /** The detail of calls.voice.attach's 409 when the call's one media stream was opened already (by any token). */
 export const STREAM_TAKEN_DETAIL: ErrorDetail = {

@@ -10,7 +10,7 @@ import type {
 } from '@vap/messages';
 import type { ChatDelta, ChatModel, ChatRequest } from '@vap/llm';
 import type { BlobWriter } from '@vap/storage';
-import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand } from '@vap/media';
+import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand, type MediaStreamNotice } from '@vap/media';
 import type { SttProvider, SttSession } from '../../providers/stt-provider';
 import type { TtsProvider, TtsRequest, TtsVoice } from '../../providers/tts-provider';
 import type { CallReporter } from '../call-reporter';
@@ -277,6 +277,8 @@ export class CallHarness {
   readonly fallbacks: { failure: string; next: string }[] = [];
   readonly reporter = new FakeReporter();
   readonly sent: SentCommand[] = [];
+  /** What the conversation told the transport's client (MediaTransport.notify), in order. */
+  readonly notices: MediaStreamNotice[] = [];
   readonly latencies: TurnLatency[] = [];
   readonly turnTakingEvents: TurnTakingEvent[] = [];
   readonly conversation: LiveConversation;
@@ -335,6 +337,7 @@ export class CallHarness {
             );
           }
         },
+        notify: (notice) => this.notices.push(notice),
       },
       timeScale: this.timeScale,
       latency: { observe: (latency) => this.latencies.push(latency) },
@@ -367,10 +370,10 @@ export class CallHarness {
     this.framesStalled += Math.round(ms / FRAME_MS);
   }
 
-  /** The carrier ends the stream (caller hung up). */
-  hangUp(): void {
+  /** The carrier ends the stream (caller hung up); a browser's `end` gives a reason. */
+  hangUp(reason?: string): void {
     this.halt();
-    this.conversation.onEvent({ type: 'stopped' });
+    this.conversation.onEvent({ type: 'stopped', ...(reason ? { reason } : {}) });
   }
 
   /** Media ms since the stream started. */

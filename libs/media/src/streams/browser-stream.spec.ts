@@ -1,0 +1,180 @@
+import { mulawDecode, mulawEncode } from '../audio/mulaw';
+import { pcm16FromBuffer, pcm16ToBuffer } from '../audio/pcm';
+import {
+  BROWSER_AUDIO_BYTES_PER_MS,
+  BROWSER_CALLER_DISCONNECTED,
+  BROWSER_CALLER_ENDED,
+  BrowserStreamCodec,
+  parseBrowserMessage,
+} from './browser-stream';
+import { mediaStreamCodec } from './media-stream-adapters';
+import type { MediaStreamEvent } from './media-stream-event';
+
+/** `ms` of a sine at `hz`, PCM16 at `rate`, starting at sample `from`. */
+function sine(rate: number, ms: number, hz = 440, amplitude = 8000, from = 0): Int16Array {
+  const out = new Int16Array((rate * ms) / 1000);
+  for (let i = 0; i < out.length; i++) {
+    out[i] = Math.round(amplitude * Math.sin((2 * Math.PI * hz * (from + i)) / rate));
+  }
+  return out;
+}
+
+function audioOf(result: ReturnType<BrowserStreamCodec['decodeBinary']>): Buffer {
+  if (!result.ok) throw new Error(`not decoded: ${JSON.stringify(result.error)}`);
+  const event = result.message as MediaStreamEvent;
+  if (event.type !== 'audio') throw new Error(`not audio: ${event.type}`);
+  return event.payload;
+}
+
+/** Correlation of two signals (1: the same shape). */
+function correlation(a: Int16Array, b: Int16Array): number {
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    ab += a[i] * b[i];
+    aa += a[i] * a[i];
+    bb += b[i] * b[i];
+  }
+  return ab / Math.sqrt(aa * bb);
+}
+
+describe('BrowserStreamCodec', () => {
+  it('is what mediaStreamCodec gives for the browser protocol, one per stream', () => {
+    const a = mediaStreamCodec('browser');
+    expect(a).toBeInstanceOf(BrowserStreamCodec);
+    expect(mediaStreamCodec('browser')).not.toBe(a);
+    expect(a.audioBytesPerMs).toBe(32);
+    expect(a.startsOnAdmission).toBe(true);
+    expect(a.peerCloseReason).toBe(BROWSER_CALLER_DISCONNECTED);
+    // Carriers' codecs stay text-only and speak to no client.
+    const carrier = mediaStreamCodec('carrier_b');
+    expect(carrier.decodeBinary).toBeUndefined();
+    expect(carrier.encodeNotice).toBeUndefined();
+    expect(carrier.startsOnAdmission).toBe(false);
+    expect(carrier.audioBytesPerMs).toBe(8);
+  });
+
+  it('turns 20 ms of 16 kHz PCM16 (640 bytes) into 20 ms of 8 kHz mu-law (160 bytes) once the filter is primed', () => {
+    const codec = new BrowserStreamCodec();
+    const sizes: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const frame = pcm16ToBuffer(sine(16_000, 20, 440, 8000, i * 320));
+      expect(frame.length).toBe(20 * BROWSER_AUDIO_BYTES_PER_MS);
+      sizes.push(audioOf(codec.decodeBinary(Buffer.from(frame))).length);
+    }
+    // The resampler lags by its half-length on the first frame only.
+    expect(sizes[0]).toBeLessThanOrEqual(160);
+    expect(sizes.slice(1)).toEqual(Array(9).fill(160));
+  });
+
+  it('keeps the shape of speech both ways: 16 kHz in, 8 kHz mu-law to the conversation, 16 kHz back out', () => {
+    const codec = new BrowserStreamCodec();
+    const input = sine(16_000, 400, 300);
+    const narrow: Buffer[] = [];
+    for (let at = 0; at < input.length; at += 320) {
+      narrow.push(audioOf(codec.decodeBinary(Buffer.from(pcm16ToBuffer(input.subarray(at, at + 320))))));
+    }
+    const mulaw = Buffer.concat(narrow);
+    // What the conversation hears is the same tone at 8 kHz.
+    const heard = mulawDecode(mulaw);
+    // The resampler is time-aligned: output sample k is input time k (it only holds back the last few).
+    expect(heard.length).toBeGreaterThan(400 * 8 - 20);
+    expect(correlation(heard.subarray(200), sine(8000, 400, 300).subarray(200))).toBeGreaterThan(0.98);
+    // And the agent's mu-law goes back as 16 kHz PCM16 binary.
+    const wide: Buffer[] = [];
+    for (let at = 0; at < mulaw.length; at += 160) {
+      const out = codec.encode({ type: 'sendAudio', payload: mulaw.subarray(at, at + 160) });
+      expect(Buffer.isBuffer(out)).toBe(true);
+      wide.push(out as Buffer);
+    }
+    const back = pcm16FromBuffer(Buffer.concat(wide));
+    expect(back.length).toBeGreaterThan(input.length - 100);
+    expect(correlation(back.subarray(800), input.subarray(800))).toBeGreaterThan(0.97);
+  });
+
+  it('feeds silence of the same length while muted, and audio again once unmuted', () => {
+    const codec = new BrowserStreamCodec();
+    const frame = () => Buffer.from(pcm16ToBuffer(sine(16_000, 20, 440, 12000)));
+    audioOf(codec.decodeBinary(frame()));
+    expect(codec.decode('{"type":"mute","muted":true}')).toEqual({ ok: true, message: null });
+    expect(codec.isMuted).toBe(true);
+    for (let i = 0; i < 3; i++) audioOf(codec.decodeBinary(frame()));
+    const muted = audioOf(codec.decodeBinary(frame()));
+    expect(muted.length).toBe(160);
+    expect([...muted].every((b) => b === 0xff)).toBe(true);
+    codec.decode('{"type":"mute","muted":false}');
+    codec.decodeBinary(frame());
+    const live = audioOf(codec.decodeBinary(frame()));
+    expect(Math.max(...mulawDecode(live).map(Math.abs))).toBeGreaterThan(5000);
+  });
+
+  it('maps played, end and mute from the client, and mark and clear to it, 1:1', () => {
+    const codec = new BrowserStreamCodec();
+    expect(codec.decode('{"type":"played","name":"utt-1"}')).toEqual({
+      ok: true,
+      message: { type: 'played', mark: 'utt-1' },
+    });
+    expect(codec.decode('{"type":"end"}')).toEqual({
+      ok: true,
+      message: { type: 'stopped', reason: BROWSER_CALLER_ENDED },
+    });
+    expect(JSON.parse(codec.encode({ type: 'mark', name: 'utt-1' }) as string)).toEqual({
+      type: 'mark',
+      name: 'utt-1',
+    });
+    expect(JSON.parse(codec.encode({ type: 'clear' }) as string)).toEqual({ type: 'clear' });
+    expect(JSON.parse(codec.encodeNotice({ type: 'tool', name: 'end_call', status: 'running' }))).toEqual({
+      type: 'tool',
+      name: 'end_call',
+      status: 'running',
+    });
+  });
+
+  it.each([
+    ['not JSON', 'hello', { reason: 'invalid_json' }],
+    ['an array', '[1]', { reason: 'not_an_object' }],
+    ['no type', '{"name":"x"}', { reason: 'invalid_field', field: 'type' }],
+    [
+      'a played without a name',
+      '{"type":"played"}',
+      { reason: 'invalid_field', event: 'played', field: 'name' },
+    ],
+    [
+      'a played with an empty name',
+      '{"type":"played","name":""}',
+      { reason: 'invalid_field', field: 'name' },
+    ],
+    [
+      'a mute without a boolean',
+      '{"type":"mute","muted":"yes"}',
+      { reason: 'invalid_field', field: 'muted' },
+    ],
+    ['an unknown type', '{"type":"dance"}', { reason: 'unknown_event', event: 'dance' }],
+  ])('refuses %s as a typed error', (_what, text, error) => {
+    const result = new BrowserStreamCodec().decode(text);
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.error).toMatchObject(error);
+  });
+
+  it('refuses binary audio of an odd length, and ignores an empty one', () => {
+    const codec = new BrowserStreamCodec();
+    expect(codec.decodeBinary(Buffer.alloc(641))).toEqual({
+      ok: false,
+      error: { reason: 'invalid_field', field: 'audio' },
+    });
+    expect(codec.decodeBinary(Buffer.alloc(0))).toEqual({ ok: true, message: null });
+    // Any even length is audio, at any alignment in memory.
+    const odd = Buffer.alloc(101);
+    expect(audioOf(codec.decodeBinary(odd.subarray(1))).length).toBeGreaterThanOrEqual(0);
+  });
+
+  it('parses a prototype-polluting message as plain data', () => {
+    expect(parseBrowserMessage('{"type":"__proto__"}')).toEqual({
+      ok: false,
+      error: { reason: 'unknown_event', event: '__proto__' },
+    });
+    expect(parseBrowserMessage('{"type":"toString"}').ok).toBe(false);
+    expect(mulawEncode(new Int16Array(0)).length).toBe(0);
+  });
+});

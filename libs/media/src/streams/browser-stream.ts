@@ -1,0 +1,127 @@
+// A browser's media stream (`/browser/<sessionId>`): binary messages are PCM16 little-endian mono 16 kHz audio
+// both ways, text messages are small JSON objects with a `type`. The codec turns it into the neutral events and
+// commands carriers' codecs produce (mu-law 8 kHz audio), so the conversation never knows a browser is there.
+import { MULAW_SILENCE, mulawDecode, mulawEncode } from '../audio/mulaw';
+import { pcm16FromBuffer, pcm16ToBuffer } from '../audio/pcm';
+import { Resampler } from '../audio/resample';
+import type { MediaStreamCodec } from './media-stream-adapters';
+import type { MediaSessionNotice, MediaStreamCommand, MediaStreamEvent } from './media-stream-event';
+import { isJsonObject, StreamParseResult } from './stream-message-fields';
+
+/** The browser's audio: PCM16 mono at 16 kHz, two bytes a sample. */
+export const BROWSER_SAMPLE_RATE = 16_000;
+/** 16 kHz PCM16: 32 bytes a ms; a 20 ms frame is 640 bytes. */
+export const BROWSER_AUDIO_BYTES_PER_MS = (BROWSER_SAMPLE_RATE / 1000) * 2;
+/** The conversation's audio rate (mu-law 8 kHz). */
+const TELEPHONY_RATE = 8000;
+
+/** end_call_reason of a browser session the user ended (`{"type":"end"}`). */
+export const BROWSER_CALLER_ENDED = 'caller_ended';
+/** end_call_reason of a browser session whose socket the client closed without `end` (tab closed, network). */
+export const BROWSER_CALLER_DISCONNECTED = 'caller_disconnected';
+
+/** What the browser sends as text, parsed. */
+export type BrowserInbound =
+  { type: 'played'; name: string } | { type: 'end' } | { type: 'mute'; muted: boolean };
+
+/** Reads one text message from a browser; anything malformed or unknown comes back as a typed error. */
+export function parseBrowserMessage(text: string): StreamParseResult<BrowserInbound> {
+  let frame: unknown;
+  try {
+    frame = JSON.parse(text);
+  } catch {
+    return { ok: false, error: { reason: 'invalid_json' } };
+  }
+  if (!isJsonObject(frame)) return { ok: false, error: { reason: 'not_an_object' } };
+  const type = frame['type'];
+  if (typeof type !== 'string') return { ok: false, error: { reason: 'invalid_field', field: 'type' } };
+  switch (type) {
+    case 'played': {
+      const name = frame['name'];
+      if (typeof name !== 'string' || name.length === 0)
+        return { ok: false, error: { reason: 'invalid_field', event: type, field: 'name' } };
+      return { ok: true, message: { type, name } };
+    }
+    case 'end':
+      return { ok: true, message: { type } };
+    case 'mute': {
+      const muted = frame['muted'];
+      if (typeof muted !== 'boolean')
+        return { ok: false, error: { reason: 'invalid_field', event: type, field: 'muted' } };
+      return { ok: true, message: { type, muted } };
+    }
+    default:
+      return { ok: false, error: { reason: 'unknown_event', event: type } };
+  }
+}
+
+/**
+ * One browser stream's codec. Caller audio is resampled 16 kHz -> 8 kHz and mu-law encoded (while muted, the
+ * same length of silence goes on instead, so the line keeps its clock); the agent's mu-law 8 kHz is decoded and
+ * resampled to 16 kHz. Each direction keeps its resampler's history, so frames join without clicks: one codec
+ * per stream.
+ */
+export class BrowserStreamCodec implements MediaStreamCodec {
+  readonly protocol = 'browser' as const;
+  readonly audioBytesPerMs = BROWSER_AUDIO_BYTES_PER_MS;
+  readonly startsOnAdmission = true;
+  readonly peerCloseReason = BROWSER_CALLER_DISCONNECTED;
+  private readonly down = new Resampler(BROWSER_SAMPLE_RATE, TELEPHONY_RATE);
+  private up = new Resampler(TELEPHONY_RATE, BROWSER_SAMPLE_RATE);
+  private muted = false;
+
+  get isMuted(): boolean {
+    return this.muted;
+  }
+
+  decode(text: string): StreamParseResult<MediaStreamEvent | null> {
+    const parsed = parseBrowserMessage(text);
+    if (!parsed.ok) return parsed;
+    const message = parsed.message;
+    switch (message.type) {
+      case 'played':
+        return { ok: true, message: { type: 'played', mark: message.name } };
+      case 'end':
+        return { ok: true, message: { type: 'stopped', reason: BROWSER_CALLER_ENDED } };
+      case 'mute':
+        this.muted = message.muted;
+        return { ok: true, message: null };
+    }
+  }
+
+  decodeBinary(data: Buffer): StreamParseResult<MediaStreamEvent | null> {
+    // Half a sample is no audio a browser sends: the stream is out of step.
+    if (data.length % 2 !== 0) return { ok: false, error: { reason: 'invalid_field', field: 'audio' } };
+    if (data.length === 0) return { ok: true, message: null };
+    const samples = this.muted ? new Int16Array(data.length / 2) : pcm16FromBuffer(data);
+    const narrow = this.down.push(samples);
+    const payload = this.muted
+      ? Buffer.alloc(narrow.length, MULAW_SILENCE)
+      : mulawEncode(narrow, Buffer.allocUnsafe(narrow.length));
+    return { ok: true, message: { type: 'audio', payload } };
+  }
+
+  encode(command: MediaStreamCommand): string | Buffer {
+    switch (command.type) {
+      case 'sendAudio': {
+        const wide = this.up.push(mulawDecode(command.payload));
+        // A copy: the samples are the resampler's own array.
+        return Buffer.from(pcm16ToBuffer(wide));
+      }
+      case 'mark':
+        return JSON.stringify({ type: 'mark', name: command.name });
+      case 'clear':
+        // What the browser drops is not continued: the next audio starts from a fresh filter.
+        this.up = new Resampler(TELEPHONY_RATE, BROWSER_SAMPLE_RATE);
+        return JSON.stringify({ type: 'clear' });
+    }
+  }
+
+  encodeNotice(notice: MediaSessionNotice): string {
+    return JSON.stringify(notice);
+  }
+}
+
+export function createBrowserStreamCodec(): BrowserStreamCodec {
+  return new BrowserStreamCodec();
+}
