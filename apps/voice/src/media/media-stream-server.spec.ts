@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { connect, NatsConnection } from 'nats';
 import { WebSocket } from 'ws';
 import {
   AppError,
+  BAD_ORIGIN_DETAIL_FIELD,
   ErrorCode,
   RpcReply,
   RpcRequest,
@@ -34,6 +35,8 @@ class FakeCallsService {
   readonly ended: VoiceEndedRequest[] = [];
   /** Calls the fake answers as live; others are 404. Nonces already used are 409, as is a call's second stream. */
   readonly liveCalls = new Set<string>();
+  /** Browser sessions (carrier `browser`) and the origins each allows. */
+  readonly browserSessions = new Map<string, string[]>();
   private readonly usedNonces = new Set<string>();
   private readonly streamed = new Set<string>();
 
@@ -45,14 +48,22 @@ class FakeCallsService {
   start(): void {
     this.answer('calls.voice.attach', (req: VoiceAttachRequest) => {
       this.attached.push(req);
-      if (!this.liveCalls.has(req.callId)) throw AppError.notFound('call');
+      const origins = this.browserSessions.get(req.callId);
+      if (req.carrier === 'browser') {
+        if (!origins) throw AppError.notFound('browser session');
+        if (!origins.includes(req.headers.origin ?? '')) {
+          throw new AppError(ErrorCode.FORBIDDEN, 'origin not allowed', {
+            details: [{ field: BAD_ORIGIN_DETAIL_FIELD, message: 'not one of the allowed origins' }],
+          });
+        }
+      } else if (!this.liveCalls.has(req.callId)) throw AppError.notFound('call');
       if (this.usedNonces.has(req.nonce)) throw AppError.conflict('stream token already used');
       if (this.streamed.has(req.callId)) {
         throw new AppError(ErrorCode.CONFLICT, 'the call has its stream', { details: [STREAM_TAKEN_DETAIL] });
       }
       this.usedNonces.add(req.nonce);
       this.streamed.add(req.callId);
-      return context(req.callId);
+      return context(req.callId, req.carrier);
     });
     this.answer('agents.voice_configuration.list', () => ({ voice_configurations: [] }));
     this.answer('calls.voice.hangup', () => ({ ok: true }));
@@ -79,7 +90,7 @@ class FakeCallsService {
   }
 }
 
-function context(callId: string): VoiceCallContext {
+function context(callId: string, provider = 'carrier_b'): VoiceCallContext {
   return {
     callId,
     partnerId: 'partner_spec',
@@ -88,7 +99,7 @@ function context(callId: string): VoiceCallContext {
     direction: 'outbound',
     fromNumber: '+15550000001',
     toNumber: '+919876543210',
-    provider: 'carrier_b',
+    provider,
     variables: {},
     answeredBy: null,
     // No intro: the conversation starts and waits for the caller, so an accepted stream stays open.
@@ -97,10 +108,19 @@ function context(callId: string): VoiceCallContext {
 }
 
 /** How an upgrade ended: the HTTP status of a refusal, or 101 for an accepted WebSocket. */
-function upgrade(url: string): Promise<{ status: number; body: string; socket?: WebSocket }> {
+function upgrade(
+  url: string,
+  options: { origin?: string } = {},
+): Promise<{ status: number; body: string; socket?: WebSocket; messages?: unknown[] }> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
-    socket.once('open', () => resolve({ status: 101, body: '', socket }));
+    const socket = new WebSocket(url, options);
+    // Everything the socket is sent from its first message (which may come with the handshake): JSON text
+    // parsed, binary as its length.
+    const messages: unknown[] = [];
+    socket.on('message', (data, isBinary) =>
+      messages.push(isBinary ? (data as Buffer).length : JSON.parse(String(data))),
+    );
+    socket.once('open', () => resolve({ status: 101, body: '', socket, messages }));
     socket.once('unexpected-response', (_req, res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -250,6 +270,75 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
     });
     first.socket!.close();
     await waitFor(() => calls.ended.some((e) => e.callId === 'call_twice'));
+  });
+
+  describe('browser sessions (/browser/<id>)', () => {
+    const ORIGIN = 'https://app.example.test';
+    const browserUrl = (id: string, token: string) =>
+      `${base}/browser/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`;
+
+    it('admits a browser with its origin passed to attach, runs the conversation on PCM16, and ends on `end`', async () => {
+      const id = randomUUID();
+      calls.browserSessions.set(id, [ORIGIN]);
+      const token = tokenFor(id);
+      const result = await upgrade(browserUrl(id, token), { origin: ORIGIN });
+      expect(result.status).toBe(101);
+      const socket = result.socket!;
+      const messages = result.messages!;
+      const attach = calls.attached.find((a) => a.callId === id)!;
+      expect(attach).toMatchObject({ callId: id, carrier: 'browser' });
+      expect(attach.url).toBe(`wss://media.example.test/browser/${id}?token=${token}`);
+      expect(attach.headers.origin).toBe(ORIGIN);
+      await waitFor(() => messages.length > 0);
+      expect(messages[0]).toEqual({ type: 'session.started', session_id: id });
+      // A second of silence as the browser sends it: 20 ms frames of 640 bytes.
+      for (let i = 0; i < 50; i++) socket.send(Buffer.alloc(640));
+      const closed = closeOf(socket);
+      socket.send(JSON.stringify({ type: 'end' }));
+      expect((await closed).code).toBe(1000);
+      expect(messages.at(-1)).toEqual({ type: 'session.ended', reason: 'caller_ended' });
+      await waitFor(() => calls.ended.some((e) => e.callId === id));
+      expect(calls.ended.find((e) => e.callId === id)).toMatchObject({ endCallReason: 'caller_ended' });
+    });
+
+    it('reports a browser session ended when the browser just closes its socket', async () => {
+      const id = randomUUID();
+      calls.browserSessions.set(id, [ORIGIN]);
+      const result = await upgrade(browserUrl(id, tokenFor(id)), { origin: ORIGIN });
+      expect(result.status).toBe(101);
+      result.socket!.close();
+      await waitFor(() => calls.ended.some((e) => e.callId === id));
+      expect(calls.ended.find((e) => e.callId === id)).toMatchObject({
+        endCallReason: 'caller_disconnected',
+      });
+    });
+
+    it('refuses a page the session does not allow (403 bad_origin) and keeps the other refusals', async () => {
+      const id = randomUUID();
+      calls.browserSessions.set(id, [ORIGIN]);
+      expect(await upgrade(browserUrl(id, tokenFor(id)), { origin: 'https://evil.example.test' })).toEqual({
+        status: 403,
+        body: 'bad_origin',
+      });
+      expect(await upgrade(browserUrl(id, tokenFor(id)))).toEqual({ status: 403, body: 'bad_origin' });
+      expect(calls.attached.filter((a) => a.callId === id).map((a) => a.headers.origin)).toEqual([
+        'https://evil.example.test',
+        undefined,
+      ]);
+      expect(await upgrade(`${base}/browser/${id}`, { origin: ORIGIN })).toEqual({
+        status: 401,
+        body: 'missing_token',
+      });
+      expect(await upgrade(browserUrl(id, tokenFor(randomUUID())), { origin: ORIGIN })).toEqual({
+        status: 401,
+        body: 'token_for_another_call',
+      });
+      const unknown = randomUUID();
+      expect(await upgrade(browserUrl(unknown, tokenFor(unknown)), { origin: ORIGIN })).toEqual({
+        status: 404,
+        body: 'unknown_call',
+      });
+    });
   });
 
   describe('with MAX_LIVE_SESSIONS=1', () => {
