@@ -143,7 +143,8 @@ export class VoiceConfig extends BaseServiceConfig {
 
   /**
    * Largest media message a stream may send, in bytes: a carrier's 20 ms frame is about 300 as JSON and its
-   * `start` well under this. A larger one closes the stream (1009) and hangs the call up.
+   * `start` well under this; a browser's 20 ms of PCM16 16 kHz is 640. A larger one closes the stream (1009) and
+   * hangs the call up.
    */
   @IntSetting({ min: 1024, max: 262144 })
   MEDIA_MAX_MESSAGE_BYTES: number = 8192;
