@@ -17,10 +17,12 @@ import {
 import type { ConversationResult, LiveConversation, MediaTransport } from '../conversation';
 import { cutStreams, ignoredStreamMessages, inboundAudioDropped } from '../metrics/voice.metrics';
 import {
+  CLOSE_INTERNAL_ERROR,
   CLOSE_INVALID_PAYLOAD,
   CLOSE_NORMAL,
   MediaSession,
   MediaStreamBounds,
+  PIPELINE_FAILED_REASON,
   TERMINATED_REASON,
 } from './media-session';
 
@@ -133,7 +135,7 @@ describe('MediaSession (a browser stream over a real WebSocket)', () => {
     await new Promise((resolve) => wss.close(resolve));
   });
 
-  function connect(bounds: MediaStreamBounds = LOOSE): Harness {
+  function connect(bounds: MediaStreamBounds = LOOSE, failToStart = false): Harness {
     const finished: ConversationResult[] = [];
     const hangups: string[] = [];
     const received: unknown[] = [];
@@ -150,6 +152,7 @@ describe('MediaSession (a browser stream over a real WebSocket)', () => {
             bounds,
             log: () => undefined,
             startConversation: async (transport) => {
+              if (failToStart) throw new Error('no voice');
               const c = new FakeConversation(transport);
               conversationOf(c);
               return c;
@@ -298,6 +301,22 @@ describe('MediaSession (a browser stream over a real WebSocket)', () => {
     expect(h.finished).toHaveLength(1);
   });
 
+  it('a session whose conversation cannot start tells the client, closes with 1011 and hangs up', async () => {
+    const h = connect(LOOSE, true);
+    await once(h.client, 'open');
+    const [code] = (await once(h.client, 'close')) as [number, Buffer];
+    expect(code).toBe(CLOSE_INTERNAL_ERROR);
+    expect(text(h)).toEqual([
+      { type: 'session.started', session_id: SESSION_ID },
+      { type: 'session.ended', reason: PIPELINE_FAILED_REASON },
+    ]);
+    await (
+      await h.session
+    ).finished;
+    expect(h.hangups).toEqual([PIPELINE_FAILED_REASON]);
+    expect(h.finished.map((r) => r.endCallReason)).toEqual([PIPELINE_FAILED_REASON]);
+  });
+
   it('while muted, caller audio is replaced by silence of the same length (the line keeps its clock)', async () => {
     const h = connect();
     await once(h.client, 'open');
@@ -384,7 +403,7 @@ describe('MediaSession (a browser stream over a real WebSocket)', () => {
       await until(() => conversation.events.some((e) => e.type === 'played'), 'the last message');
       const heard = conversation.audio().length;
       expect(heard).toBeGreaterThanOrEqual(5);
-      expect(heard).toBeLessThan(10);
+      expect(heard).toBeLessThan(15);
       // Counted in seconds of audio: 20 ms a frame dropped.
       expect(await counterValue(inboundAudioDropped)).toBeCloseTo(dropped + (20 - heard) * 0.02, 5);
       h.client.close();

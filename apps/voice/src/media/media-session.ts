@@ -276,6 +276,7 @@ export class MediaSession {
 
   private async failed(what: string, err: Error): Promise<ConversationResult> {
     this.options.log('error', `call ${this.callId}: ${what}: ${err.message}`);
+    this.notify({ type: 'session.ended', reason: PIPELINE_FAILED_REASON });
     this.close(CLOSE_INTERNAL_ERROR, what);
     await this.options.hangup(PIPELINE_FAILED_REASON).catch((hangupError: Error) => {
       this.options.log('error', `call ${this.callId}: hang-up failed: ${hangupError.message}`);

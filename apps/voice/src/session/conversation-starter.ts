@@ -1,7 +1,12 @@
 import type { WebSocket } from 'ws';
 import { createChatModel } from '@vap/llm';
 import type { RpcClient } from '@vap/messaging';
-import { mediaStreamCodec, mediaStreamProtocolOf } from '@vap/media';
+import {
+  BROWSER_CALLER_DISCONNECTED,
+  BROWSER_CALLER_ENDED,
+  mediaStreamCodec,
+  mediaStreamProtocolOf,
+} from '@vap/media';
 import type { BlobStorage } from '@vap/storage';
 import type { VoiceConfig } from '../config/voice.config';
 import { createConversation, type AgentModel } from '../conversation';
@@ -19,6 +24,15 @@ import { resolveAgentVoice } from './agent-voice';
 import { openRecording } from './call-recording';
 import { reportEnded } from './ended-report';
 import { RpcCallReporter } from './rpc-call-reporter';
+
+/** The caller's side ended the call: a carrier's hang-up (no reason), or a browser's user. */
+function callerEnded(endCallReason: string | null): boolean {
+  return (
+    endCallReason === null ||
+    endCallReason === BROWSER_CALLER_ENDED ||
+    endCallReason === BROWSER_CALLER_DISCONNECTED
+  );
+}
 
 export interface ConversationStarterOptions {
   config: VoiceConfig;
@@ -101,7 +115,7 @@ export class ConversationStarter {
                 `call ${context.callId}: calls.voice.ended attempt ${attempt} failed: ${err.message}`,
               ),
           });
-          endedSessions.inc({ outcome: result.endCallReason === null ? 'caller_ended' : 'agent_ended' });
+          endedSessions.inc({ outcome: callerEnded(result.endCallReason) ? 'caller_ended' : 'agent_ended' });
         } catch (err) {
           endedSessions.inc({ outcome: 'unreported' });
           // The calls service's stale-call sweep ends the call when this report never arrives.
