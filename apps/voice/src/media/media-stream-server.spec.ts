@@ -37,6 +37,8 @@ class FakeCallsService {
   readonly liveCalls = new Set<string>();
   /** Browser sessions (carrier `browser`) and the origins each allows. */
   readonly browserSessions = new Map<string, string[]>();
+  /** Calls whose agent says an intro. */
+  readonly intros = new Map<string, string>();
   private readonly usedNonces = new Set<string>();
   private readonly streamed = new Set<string>();
 
@@ -63,7 +65,7 @@ class FakeCallsService {
       }
       this.usedNonces.add(req.nonce);
       this.streamed.add(req.callId);
-      return context(req.callId, req.carrier);
+      return context(req.callId, req.carrier, this.intros.get(req.callId));
     });
     this.answer('agents.voice_configuration.list', () => ({ voice_configurations: [] }));
     this.answer('calls.voice.hangup', () => ({ ok: true }));
@@ -90,7 +92,7 @@ class FakeCallsService {
   }
 }
 
-function context(callId: string, provider = 'carrier_b'): VoiceCallContext {
+function context(callId: string, provider = 'carrier_b', intro?: string): VoiceCallContext {
   return {
     callId,
     partnerId: 'partner_spec',
@@ -103,7 +105,7 @@ function context(callId: string, provider = 'carrier_b'): VoiceCallContext {
     variables: {},
     answeredBy: null,
     // No intro: the conversation starts and waits for the caller, so an accepted stream stays open.
-    agent: agentSettings({ voice_id: 'none' }),
+    agent: agentSettings({ voice_id: 'none', ...(intro ? { intro_message: intro } : {}) }),
   };
 }
 
@@ -300,6 +302,46 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
       await waitFor(() => calls.ended.some((e) => e.callId === id));
       expect(calls.ended.find((e) => e.callId === id)).toMatchObject({ endCallReason: 'caller_ended' });
     });
+
+    it("plays the agent's speech to the browser as 16 kHz PCM16 frames, with its marks and notices", async () => {
+      const id = randomUUID();
+      calls.browserSessions.set(id, [ORIGIN]);
+      calls.intros.set(id, 'Hello there.');
+      const result = await upgrade(browserUrl(id, tokenFor(id)), { origin: ORIGIN });
+      expect(result.status).toBe(101);
+      const socket = result.socket!;
+      const messages = result.messages!;
+      // The browser streams its microphone (silence) in real time and echoes marks as played.
+      const mic = setInterval(() => socket.send(Buffer.alloc(640)), 20);
+      socket.on('message', (data, isBinary) => {
+        if (isBinary) return;
+        const message = JSON.parse(String(data)) as { type: string; name?: string };
+        if (message.type === 'mark') socket.send(JSON.stringify({ type: 'played', name: message.name }));
+      });
+      try {
+        await waitFor(() => messages.some((m) => (m as { type?: string }).type === 'transcript'), 15_000);
+      } finally {
+        clearInterval(mic);
+      }
+      const audio = messages.filter((m): m is number => typeof m === 'number');
+      expect(audio.length).toBeGreaterThan(10);
+      expect(audio.slice(1, -1).every((bytes) => bytes === 640)).toBe(true);
+      const notices = messages.filter((m) => typeof m !== 'number') as { type: string }[];
+      expect(notices.map((n) => n.type)).toEqual(
+        expect.arrayContaining(['session.started', 'agent.speaking', 'mark', 'transcript']),
+      );
+      expect(notices).toContainEqual({ type: 'agent.speaking', speaking: true });
+      expect(notices).toContainEqual({
+        type: 'transcript',
+        role: 'agent',
+        text: 'Hello there.',
+        final: true,
+      });
+      const closed = closeOf(socket);
+      socket.send(JSON.stringify({ type: 'end' }));
+      expect((await closed).code).toBe(1000);
+      await waitFor(() => calls.ended.some((e) => e.callId === id));
+    }, 30_000);
 
     it('reports a browser session ended when the browser just closes its socket', async () => {
       const id = randomUUID();
