@@ -2,7 +2,10 @@ import type { RawData, WebSocket } from 'ws';
 import { MediaStreamEndReasons } from '@vap/messages';
 import type { MediaStreamEndReason, VoiceCallContext } from '@vap/messages';
 import {
+  FRAME_MS,
   MediaClockBudget,
+  MULAW_FRAME_BYTES,
+  MULAW_SILENCE,
   MediaSessionNotice,
   MediaStreamCodec,
   MediaStreamCommand,
@@ -42,6 +45,9 @@ const MAX_PENDING_BYTES = 256 * 1024;
  * the stream is cut.
  */
 const MESSAGE_BYTES_PER_AUDIO_BYTE = 16;
+
+/** Silence frames a muted client's feed catches up at once after a stall (a second's worth). */
+const MUTE_CATCH_UP_FRAMES = 50;
 
 /** mu-law 8 kHz: a byte a sample. */
 const MULAW_BYTES_PER_SECOND = 8000;
@@ -123,6 +129,8 @@ export class MediaSession {
   private socketClosed = false;
   /** The session closed the socket itself (not the far end). */
   private closedHere = false;
+  /** While the client is muted (codec.muted): the silence fed in its place on the media clock. */
+  private muteFeed: { timer: NodeJS.Timeout; since: number; fed: number } | null = null;
   private conversationDone = false;
   private endRequested: string | null = null;
   /** The call has ended (terminate()): the conversation stops without a farewell or a hang-up. */
@@ -321,6 +329,7 @@ export class MediaSession {
       this.protocolError(CLOSE_INVALID_PAYLOAD, `invalid ${this.options.codec.protocol} message: ${what}`);
       return;
     }
+    if (codec.muted !== undefined) this.followMute(codec.muted);
     const event = decoded.message;
     if (!event) return;
     if (!isBinary && event.type === 'audio' && !this.audioBudget.take(event.payload.length)) {
@@ -342,6 +351,40 @@ export class MediaSession {
     } else {
       this.cut(PIPELINE_FAILED_REASON, 'the conversation did not start in time', CLOSE_INTERNAL_ERROR);
     }
+  }
+
+  /**
+   * A muted client's audio is dropped by its codec; in its place the conversation hears silence, a frame every
+   * 20 ms of media time, whether the client sends frames or not, so the line keeps its clock (recording, idle,
+   * turn-taking). Being fed counts as hearing from the client: pings still find one that is gone.
+   */
+  private followMute(muted: boolean): void {
+    if (muted === (this.muteFeed !== null)) return;
+    if (!muted) return this.stopMuteFeed();
+    const timer = setInterval(() => this.feedSilence(), FRAME_MS / this.options.timeScale);
+    timer.unref();
+    this.muteFeed = { timer, since: this.now(), fed: 0 };
+  }
+
+  private feedSilence(): void {
+    const feed = this.muteFeed;
+    if (!feed) return;
+    if (this.socketClosed || this.conversationDone) return this.stopMuteFeed();
+    this.liveness.heard();
+    const due = Math.floor(((this.now() - feed.since) * this.options.timeScale) / FRAME_MS);
+    // After a stall, at most a second at once: what a carrier would deliver late.
+    feed.fed = Math.max(feed.fed, due - MUTE_CATCH_UP_FRAMES);
+    for (; feed.fed < due && this.muteFeed === feed; feed.fed++) {
+      this.accept(
+        { type: 'audio', payload: Buffer.alloc(MULAW_FRAME_BYTES, MULAW_SILENCE) },
+        MULAW_FRAME_BYTES,
+      );
+    }
+  }
+
+  private stopMuteFeed(): void {
+    if (this.muteFeed) clearInterval(this.muteFeed.timer);
+    this.muteFeed = null;
   }
 
   /** Caller audio beyond real time plus the burst: dropped unheard, counted, logged once per stream. */
@@ -437,6 +480,7 @@ export class MediaSession {
     if (this.socketClosed) return;
     this.socketClosed = true;
     this.liveness.stop();
+    this.stopMuteFeed();
     const conversation = this.conversation;
     if (!this.conversationDone && conversation) this.guarded(() => this.closedUnder(conversation));
   }

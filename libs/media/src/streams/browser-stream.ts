@@ -1,7 +1,7 @@
 // A browser's media stream (`/browser/<sessionId>`): binary messages are PCM16 little-endian mono 16 kHz audio
 // both ways, text messages are small JSON objects with a `type`. The codec turns it into the neutral events and
 // commands carriers' codecs produce (mu-law 8 kHz audio), so the conversation never knows a browser is there.
-import { MULAW_SILENCE, mulawDecode, mulawEncode } from '../audio/mulaw';
+import { mulawDecode, mulawEncode } from '../audio/mulaw';
 import { pcm16FromBuffer, pcm16ToBuffer } from '../audio/pcm';
 import { Resampler } from '../audio/resample';
 import type { MediaStreamCodec } from './media-stream-adapters';
@@ -56,22 +56,23 @@ export function parseBrowserMessage(text: string): StreamParseResult<BrowserInbo
 }
 
 /**
- * One browser stream's codec. Caller audio is resampled 16 kHz -> 8 kHz and mu-law encoded (while muted, the
- * same length of silence goes on instead, so the line keeps its clock); the agent's mu-law 8 kHz is decoded and
- * resampled to 16 kHz. Each direction keeps its resampler's history, so frames join without clicks: one codec
- * per stream.
+ * One browser stream's codec. Caller audio is resampled 16 kHz -> 8 kHz and mu-law encoded (while muted it is
+ * dropped: the session feeds silence on its own clock instead, so the line keeps its clock whether the client
+ * sends frames or not); the agent's mu-law 8 kHz is decoded and resampled to 16 kHz. Each direction keeps its
+ * resampler's history, so frames join without clicks: one codec per stream.
  */
 export class BrowserStreamCodec implements MediaStreamCodec {
   readonly protocol = 'browser' as const;
   readonly audioBytesPerMs = BROWSER_AUDIO_BYTES_PER_MS;
   readonly startsOnAdmission = true;
   readonly peerCloseReason = BROWSER_CALLER_DISCONNECTED;
-  private readonly down = new Resampler(BROWSER_SAMPLE_RATE, TELEPHONY_RATE);
+  private down = new Resampler(BROWSER_SAMPLE_RATE, TELEPHONY_RATE);
   private up = new Resampler(TELEPHONY_RATE, BROWSER_SAMPLE_RATE);
-  private muted = false;
+  private mutedNow = false;
 
-  get isMuted(): boolean {
-    return this.muted;
+  /** The user muted the microphone (`mute`): caller audio is dropped, and the session feeds silence. */
+  get muted(): boolean {
+    return this.mutedNow;
   }
 
   decode(text: string): StreamParseResult<MediaStreamEvent | null> {
@@ -84,7 +85,9 @@ export class BrowserStreamCodec implements MediaStreamCodec {
       case 'end':
         return { ok: true, message: { type: 'stopped', reason: BROWSER_CALLER_ENDED } };
       case 'mute':
-        this.muted = message.muted;
+        // Audio after a mute change does not continue what came before it.
+        if (message.muted !== this.mutedNow) this.down = new Resampler(BROWSER_SAMPLE_RATE, TELEPHONY_RATE);
+        this.mutedNow = message.muted;
         return { ok: true, message: null };
     }
   }
@@ -92,13 +95,12 @@ export class BrowserStreamCodec implements MediaStreamCodec {
   decodeBinary(data: Buffer): StreamParseResult<MediaStreamEvent | null> {
     // Half a sample is no audio a browser sends: the stream is out of step.
     if (data.length % 2 !== 0) return { ok: false, error: { reason: 'invalid_field', field: 'audio' } };
-    if (data.length === 0) return { ok: true, message: null };
-    const samples = this.muted ? new Int16Array(data.length / 2) : pcm16FromBuffer(data);
-    const narrow = this.down.push(samples);
-    const payload = this.muted
-      ? Buffer.alloc(narrow.length, MULAW_SILENCE)
-      : mulawEncode(narrow, Buffer.allocUnsafe(narrow.length));
-    return { ok: true, message: { type: 'audio', payload } };
+    if (data.length === 0 || this.mutedNow) return { ok: true, message: null };
+    const narrow = this.down.push(pcm16FromBuffer(data));
+    return {
+      ok: true,
+      message: { type: 'audio', payload: mulawEncode(narrow, Buffer.allocUnsafe(narrow.length)) },
+    };
   }
 
   encode(command: MediaStreamCommand): string | Buffer {

@@ -140,6 +140,11 @@ export interface MediaStreamCodec {
    * for carriers, whose call status says why.
    */
   readonly peerCloseReason?: string;
+  /**
+   * The client muted its microphone (a browser's `mute`): its audio is dropped, and the session feeds the
+   * conversation silence on the media clock meanwhile, so the line keeps its clock.
+   */
+  readonly muted?: boolean;
   decode(text: string): StreamParseResult<MediaStreamEvent | null>;
   /** Binary messages; a protocol without it refuses them (the session closes with 1003). */
   decodeBinary?(data: Buffer): StreamParseResult<MediaStreamEvent | null>;
