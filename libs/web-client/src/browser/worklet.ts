@@ -4,7 +4,10 @@ import { PlaybackQueue, Pcm16Framer, StreamResampler } from '../dsp';
 declare const sampleRate: number;
 declare function registerProcessor(name: string, ctor: unknown): void;
 declare class AudioWorkletProcessor {
-  readonly port: MessagePort;
+  readonly port: {
+    postMessage(message: unknown, transfer?: ArrayBuffer[]): void;
+    onmessage: ((event: { data: unknown }) => void) | null;
+  };
   constructor(options?: unknown);
 }
 
@@ -14,17 +17,22 @@ export const PLAYBACK_PROCESSOR = 'vap-voice-playback';
 /**
  * Runs inside the AudioWorkletGlobalScope only (the build inlines its source): the capture processor
  * resamples the microphone to the wire rate and posts 20 ms PCM16 frames; the playback processor keeps the
- * agent's audio in a PlaybackQueue and reports the marks it reaches and the marks a clear releases.
+ * agent's audio in a PlaybackQueue and reports the marks it reaches and the marks a clear releases. The DSP
+ * classes come in as arguments, so that the function's source names nothing of this module's scope.
  */
-function defineProcessors(): void {
+function defineProcessors(
+  Resampler: typeof StreamResampler,
+  Framer: typeof Pcm16Framer,
+  Queue: typeof PlaybackQueue,
+): void {
   class CaptureProcessor extends AudioWorkletProcessor {
     private readonly resampler: StreamResampler;
     private readonly framer: Pcm16Framer;
 
     constructor(options: { processorOptions: { rate: number; frameSamples: number } }) {
       super(options);
-      this.resampler = new StreamResampler(sampleRate, options.processorOptions.rate);
-      this.framer = new Pcm16Framer(options.processorOptions.frameSamples);
+      this.resampler = new Resampler(sampleRate, options.processorOptions.rate);
+      this.framer = new Framer(options.processorOptions.frameSamples);
     }
 
     process(inputs: Float32Array[][]): boolean {
@@ -47,9 +55,9 @@ function defineProcessors(): void {
 
     constructor(options: { processorOptions: { rate: number; prefillMs: number } }) {
       super(options);
-      this.queue = new PlaybackQueue(Math.round((sampleRate * options.processorOptions.prefillMs) / 1000));
-      this.resampler = new StreamResampler(options.processorOptions.rate, sampleRate);
-      this.port.onmessage = (event: MessageEvent) => {
+      this.queue = new Queue(Math.round((sampleRate * options.processorOptions.prefillMs) / 1000));
+      this.resampler = new Resampler(options.processorOptions.rate, sampleRate);
+      this.port.onmessage = (event: { data: unknown }) => {
         const m = event.data as { type: string; samples?: Float32Array; name?: string };
         if (m.type === 'audio' && m.samples) this.queue.push(this.resampler.process(m.samples));
         else if (m.type === 'mark' && m.name !== undefined) this.queue.mark(m.name);
@@ -80,6 +88,6 @@ export function workletSource(): string {
     StreamResampler.toString(),
     Pcm16Framer.toString(),
     PlaybackQueue.toString(),
-    `(${defineProcessors.toString()})();`,
+    `(${defineProcessors.toString()})(StreamResampler, Pcm16Framer, PlaybackQueue);`,
   ].join('\n');
 }
