@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { pcm16FromBuffer, pcm16ToBuffer, resamplePcm16, sineWave, TextSignalDecoder } from '@vap/media';
 import { workspaceRoot } from '@vap/testing';
+import { DEMO_PAGE_CSP, DEMO_PAGE_HTML } from '@vap/web-client';
 import { launchBrowser, writeSpokenWav, type LaunchedBrowser, type SpokenWav } from '../../support/browser';
 
 const SAID = 'hello from the browser';
@@ -88,17 +89,44 @@ describe('web client in a real browser', () => {
   let wav: SpokenWav;
   let launched: LaunchedBrowser;
   const sessions: ServerSide[] = [];
+  let demoApiCalls: { method: string; url: string; auth?: string; body: string }[] = [];
   const pages: Page[] = [];
 
   beforeAll(async () => {
     const built = join(workspaceRoot(), 'dist', 'libs', 'web-client', 'voice-client.js');
     if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first`);
     const moduleSource = readFileSync(built);
+    const apiCalls: { method: string; url: string; auth?: string; body: string }[] = [];
+    demoApiCalls = apiCalls;
     http = createServer((req, res) => {
-      if (req.url === '/voice-client.js') {
+      const json = (data: unknown) =>
+        res
+          .writeHead(200, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ success: true, data }));
+      if (req.url === '/voice-client.js' || req.url === '/sdk/voice-client.js') {
         res.writeHead(200, { 'Content-Type': 'text/javascript' }).end(moduleSource);
       } else if (req.url === '/') {
         res.writeHead(200, { 'Content-Type': 'text/html' }).end(PAGE);
+      } else if (req.url === '/demo/voice') {
+        // The gateway's development demo page, with the gateway's headers; the API below stands in for it.
+        res
+          .writeHead(200, { 'Content-Type': 'text/html', 'Content-Security-Policy': DEMO_PAGE_CSP })
+          .end(DEMO_PAGE_HTML);
+      } else if (req.url?.startsWith('/api/v2/')) {
+        let body = '';
+        req.on('data', (chunk) => (body += chunk));
+        req.on('end', () => {
+          apiCalls.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body });
+          if (req.method === 'GET' && req.url!.startsWith('/api/v2/agent?')) {
+            json({ agents: [{ id: 'agent-1', agent_name: 'Support' }], next_cursor: null });
+          } else if (req.method === 'POST' && req.url === '/api/v2/browser-sessions') {
+            json({
+              id: 'test-session',
+              status: 'pending',
+              connect_url: `${base.replace('http', 'ws')}/browser/test-session?token=t`,
+            });
+          } else res.writeHead(404).end();
+        });
       } else res.writeHead(404).end();
     });
     wss = new WebSocketServer({ noServer: true });
@@ -289,6 +317,52 @@ describe('web client in a real browser', () => {
       { name: 'ended', event: { reason: 'agent_hangup' } },
     ]);
     expect(await released(page)).toEqual({ tracks: ['ended'], audio: 'closed' });
+    await page.close();
+  });
+
+  it('the demo page: key, agent, Talk, live transcript, End, by keyboard, within its Content-Security-Policy', async () => {
+    const page = await launched.browser.newPage();
+    pages.push(page);
+    const problems: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(`${base}/demo/voice`);
+    await page.getByLabel('API key').fill('rg_live_demo');
+    await page.getByLabel('API key').press('Enter');
+    await page.waitForFunction(
+      () =>
+        !(
+          globalThis as unknown as { document: { getElementById(id: string): { disabled: boolean } } }
+        ).document.getElementById('talk').disabled,
+    );
+    expect(await page.getByLabel('API key').inputValue()).toBe('');
+    expect(await page.getByLabel('Agent').locator('option').allTextContents()).toEqual(['Support (agent-1)']);
+
+    const before = sessions.length;
+    await page.getByRole('button', { name: 'Talk' }).focus();
+    await page.keyboard.press('Enter');
+    const side = await waitFor('the demo session socket', () => sessions[before]);
+    const create = demoApiCalls.find((c) => c.method === 'POST');
+    expect(create?.auth).toBe('Bearer rg_live_demo');
+    expect(JSON.parse(create!.body)).toEqual({ agent_id: 'agent-1', allowed_origins: [base] });
+
+    side.socket.send(JSON.stringify({ type: 'transcript', role: 'agent', text: 'Hi there.', final: true }));
+    side.socket.send(JSON.stringify({ type: 'transcript', role: 'user', text: 'Hello', final: false }));
+    await page.waitForFunction(
+      () =>
+        (
+          globalThis as unknown as { document: { querySelectorAll(s: string): unknown[] } }
+        ).document.querySelectorAll('#transcript li').length === 2,
+    );
+    expect(await page.locator('#transcript li').allTextContents()).toEqual([
+      'Agent: Hi there.',
+      'You: Hello',
+    ]);
+
+    await page.keyboard.press('Enter'); // focus moved to End once connected
+    await waitFor('end', () => side.texts.find((t) => t.message.type === 'end'));
+    await page.getByText('Session ended (user).').waitFor();
+    expect(problems).toEqual([]);
     await page.close();
   });
 });

@@ -2,7 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Public } from '@vap/runtime';
-import { DEMO_PAGE_CSP, DEMO_PAGE_HTML } from './demo-page';
+import { DEMO_PAGE_CSP, DEMO_PAGE_HTML } from '@vap/web-client';
 
 /** GET /demo/voice: registered in development only (NODE_ENV=development); elsewhere the route does not exist. */
 @Public()

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_PAGE_CSP, DEMO_PAGE_HTML } from './demo-page';
+import { DEMO_PAGE_CSP, DEMO_PAGE_HTML } from '@vap/web-client';
 import { DemoController } from './demo.controller';
 import { SdkController } from './sdk.controller';
 import { SdkFiles } from './sdk-files';

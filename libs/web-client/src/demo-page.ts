@@ -103,7 +103,7 @@ export const DEMO_PAGE_CSP = [
 ].join('; ');
 
 /**
- * The development demo of browser voice sessions (GET /demo/voice): an API key kept in the page's memory
+ * The development demo of browser voice sessions (the gateway serves it at GET /demo/voice in development): an API key kept in the page's memory
  * only, an agent picker, Talk and End, the live transcript.
  */
 export const DEMO_PAGE_HTML = `<!doctype html>
