@@ -43,6 +43,23 @@ window.level = () => {
   for (const s of samples) sum += s * s;
   return Math.sqrt(sum / samples.length);
 };
+// Times a clear in the page itself: from the message's arrival to the output's silence.
+const NativeWebSocket = WebSocket;
+window.WebSocket = class extends NativeWebSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener('message', (event) => {
+      if (typeof event.data !== 'string' || JSON.parse(event.data).type !== 'clear') return;
+      const clearAt = performance.now();
+      const tick = () => {
+        const elapsed = performance.now() - clearAt;
+        if (window.level() < 0.01 || elapsed > 2000) window.silentAfterClearMs = elapsed;
+        else setTimeout(tick, 1);
+      };
+      tick();
+    });
+  }
+};
 window.events = [];
 window.start = async (url, audio) => {
   const client = await VoiceClient.connect({ url, audio });
@@ -230,10 +247,13 @@ describe('web client in a real browser', () => {
     }
     const clearAt = Date.now();
     side.socket.send(JSON.stringify({ type: 'clear' }));
-    while ((await level(page)) > 0.01) {
-      if (Date.now() - clearAt > 1000) break;
-    }
-    expect(Date.now() - clearAt).toBeLessThan(100);
+    await page.waitForFunction(
+      () => (globalThis as unknown as { silentAfterClearMs?: number }).silentAfterClearMs !== undefined,
+    );
+    const silentAfter = await page.evaluate(
+      () => (globalThis as unknown as { silentAfterClearMs: number }).silentAfterClearMs,
+    );
+    expect(silentAfter).toBeLessThan(100);
     const released = await waitFor('the second mark after clear', () =>
       side.texts.find((t) => t.message.type === 'played' && t.message.name === 'second'),
     );
