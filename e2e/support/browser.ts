@@ -3,7 +3,7 @@
  * playwright-core (which brings no browser of its own), headless, with a fake microphone that plays a WAV
  * file and the permission prompt answered yes.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -27,6 +27,11 @@ export interface LaunchedBrowser {
  * network and update feature off.
  */
 export async function launchBrowser(options: { micWav?: string } = {}): Promise<LaunchedBrowser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `${CHROMIUM_PATH} is missing: apt-get install chromium (.ci/run installs it when missing)`,
+    );
+  }
   const args = [
     '--no-sandbox',
     '--disable-gpu',
