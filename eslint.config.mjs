@@ -5,7 +5,8 @@ import prettier from 'eslint-config-prettier';
 
 // Library layers, lowest first: a lib imports libs of its own layer or below, never above. messages (the
 // internal message contracts, plain types) is the lowest; api (the public HTTP schema) builds on it, so the
-// internal contracts never import a decorated DTO. secrets, egress and media import no other lib; llm reads
+// internal contracts never import a decorated DTO. secrets, egress, media and web-client (the browser
+// client, built into one dependency-free module) import no other lib; llm reads
 // the messages; storage builds on runtime.
 const LAYERS = ['layer:messages', 'layer:api', 'layer:persistence', 'layer:messaging', 'layer:runtime'];
 

@@ -189,6 +189,7 @@ class Runner {
         `  OpenAPI JSON     ${gatewayUrl}/api/v2/openapi.json`,
         `  Operator API     ${gatewayUrl}/admin/v1   Authorization: Bearer ${tokenNote}`,
         `  Create a partner npm run admin -- <command>, or POST ${gatewayUrl}/admin/v1/partners`,
+        `  Voice demo       ${gatewayUrl}/demo/voice   (talk to an agent from the browser)`,
       );
     }
     for (const app of this.platform!.all().filter((a) => !a.name.startsWith('gateway'))) {

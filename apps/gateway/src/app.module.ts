@@ -31,6 +31,7 @@ import { InboundRoutingModule } from './inbound-routing/inbound-routing.module';
 import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
 import { ContactPolicyModule } from './contact-policy/contact-policy.module';
 import { ResellerLinkModule } from './reseller-link/reseller-link.module';
+import { SdkModule } from './sdk/sdk.module';
 import { TelephonyModule } from './telephony/telephony.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -64,6 +65,7 @@ export class AppModule {
         DocumentsModule,
         KnowledgeModule,
         WebhooksModule,
+        SdkModule.forRoot(config.NODE_ENV),
       ],
       providers: [
         RateLimitService,

@@ -1,0 +1,76 @@
+/**
+ * A real browser for the web client's specs: Debian's Chromium (`.ci/run` installs it) driven by
+ * playwright-core (which brings no browser of its own), headless, with a fake microphone that plays a WAV
+ * file and the permission prompt answered yes.
+ */
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import {
+  closeOfflineSpeech,
+  encodePcm16Wav,
+  OFFLINE_SPEECH_SAMPLE_RATE,
+  synthesizeOfflineSpeech,
+} from '@vap/media';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+export interface LaunchedBrowser {
+  browser: Browser;
+  /** Closes the browser and removes its files. */
+  close(): Promise<void>;
+}
+
+/**
+ * Launches Chromium whose microphone plays `micWav` (a PCM16 WAV file; Chromium loops it), every other
+ * network and update feature off.
+ */
+export async function launchBrowser(options: { micWav?: string } = {}): Promise<LaunchedBrowser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `${CHROMIUM_PATH} is missing: apt-get install chromium (.ci/run installs it when missing)`,
+    );
+  }
+  const args = [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--autoplay-policy=no-user-gesture-required',
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+  ];
+  if (options.micWav) args.push(`--use-file-for-fake-audio-capture=${options.micWav}`);
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args });
+  return { browser, close: () => browser.close() };
+}
+
+export interface SpokenWav {
+  /** The WAV file's path. */
+  path: string;
+  /** Its samples (8 kHz PCM16), for comparison. */
+  samples: Int16Array;
+  sampleRate: number;
+  /** Removes the file. */
+  remove(): void;
+}
+
+/**
+ * Writes what the platform's offline synthesizer says for `text` (flite speech with the text in-band, the
+ * offline STT's modem at 2.8/3.2 kHz) as a WAV file, followed by `silenceMs` of silence so the fake
+ * microphone's loop leaves a gap between repeats.
+ */
+export async function writeSpokenWav(text: string, silenceMs = 1000): Promise<SpokenWav> {
+  const speech = await synthesizeOfflineSpeech(text);
+  await closeOfflineSpeech();
+  const sampleRate = OFFLINE_SPEECH_SAMPLE_RATE;
+  const samples = new Int16Array(speech.length + Math.round((sampleRate * silenceMs) / 1000));
+  samples.set(speech);
+  const dir = mkdtempSync(join(tmpdir(), 'vap-mic-'));
+  const path = join(dir, 'mic.wav');
+  writeFileSync(path, encodePcm16Wav(samples, sampleRate));
+  return { path, samples, sampleRate, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
