@@ -108,8 +108,8 @@ function attachRefusal(err: unknown): RefusalReason {
 /**
  * Decides one media-stream upgrade before any audio: the replica takes streams, the path names a carrier
  * and a call (or is a browser session's `/browser/<id>`, carrier `browser`, whose `origin` header the calls
- * service checks against the session's allowed origins), the token is ours, unexpired and bound to that call, the replica has room (MAX_LIVE_SESSIONS);
- * then the calls service (the owner of the call) checks the carrier's own signature over the public URL,
+ * service checks against the session's allowed origins), the token is ours, unexpired and bound to that
+ * call, the replica has room (MAX_LIVE_SESSIONS); then the calls service (the owner of the call) checks the carrier's own signature over the public URL,
  * claims the token's nonce once across every replica and the call's one media stream, and answers the
  * call's context. The place on the replica is taken before the calls service is asked, so a full replica
  * spends neither the token nor the call's stream.
