@@ -2,8 +2,11 @@ import type { AnsweredBy, CallDirection } from '../calls';
 import type { ErrorDetail } from '../errors';
 import type { AgentSettings } from './agent-settings';
 
-/** Carriers whose calls the voice service serves over a media stream (the sandbox phone speaks carrier_b's). */
-export type VoiceCarrier = 'carrier_a' | 'carrier_b' | 'sandbox';
+/**
+ * Carriers whose calls the voice service serves over a media stream (the sandbox phone speaks carrier_b's), and
+ * `browser`: a browser voice session's WebSocket (no carrier; the session's allowed origins stand for its signature).
+ */
+export type VoiceCarrier = 'carrier_a' | 'carrier_b' | 'sandbox' | 'browser';
 
 /**
  * calls.voice.attach: the voice service accepted a media-stream upgrade whose token it verified (signature,
