@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { serviceCoreModules, ValidatedConfigs } from '@vap/runtime';
 import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { AdmissionModule } from './admission/admission.module';
+import { BrowserSessionsModule } from './browser-sessions/browser-sessions.module';
 import { CallsModule } from './calls/calls.module';
 import { CarriersModule } from './carriers/carriers.module';
 import { ChargesModule } from './charges/charges.module';
@@ -30,6 +31,7 @@ export class AppModule {
         SecretsModule,
         // A call's stages, in the order a call meets them.
         AdmissionModule,
+        BrowserSessionsModule,
         CarriersModule,
         ProgressModule,
         MediaSessionsModule,

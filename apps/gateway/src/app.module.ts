@@ -8,6 +8,7 @@ import { AgentsModule } from './agents/agents.module';
 import { BillingModule } from './billing/billing.module';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { CallbacksModule } from './callbacks/callbacks.module';
+import { BrowserSessionsModule } from './browser-sessions/browser-sessions.module';
 import { CallsModule } from './calls/calls.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -49,6 +50,7 @@ export class AppModule {
         BillingModule,
         CustomersModule,
         CallsModule,
+        BrowserSessionsModule,
         CampaignsModule,
         CallbacksModule,
         TelephonyModule,

@@ -16,6 +16,7 @@ export * from './extraction';
 export * from './documents';
 export * from './knowledge';
 export * from './calls';
+export * from './browser-sessions';
 export * from './events';
 export * from './telephony';
 export * from './campaigns';

@@ -7,7 +7,7 @@ import { CallbackUrls } from '../carriers/callback-urls';
 import { CarrierAdapter } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallProgressService } from '../progress/call-progress.service';
-import { Call } from '../calls/entities/call.entity';
+import { Call, carrierConnectionOf } from '../calls/entities/call.entity';
 
 /**
  * Hands an admitted outbound call to its carrier. A carrier that refuses or cannot be reached fails the
@@ -42,7 +42,7 @@ export class CallDialer {
           variables: call.variables,
           callbackUrl: this.urls.forCall(call.provider, call.id),
         },
-        { id: call.connectionId, partnerId: call.partnerId, provider: call.provider },
+        { id: carrierConnectionOf(call), partnerId: call.partnerId, provider: call.provider },
       );
       await this.dataSource.query(
         `UPDATE ${tableOf(this.dataSource, Call)} SET provider_call_id = $2 WHERE id = $1`,

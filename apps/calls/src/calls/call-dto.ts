@@ -1,6 +1,6 @@
 import { CallDto, CallSessionDto } from '@vap/api';
 import { summarizeHold } from '../post-call/hold-summary';
-import { Call } from './entities/call.entity';
+import { Call, carrierConnectionOf } from './entities/call.entity';
 import { CallSession } from './entities/call-session.entity';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -13,7 +13,12 @@ function transcriptOf(call: Call, session: CallSession): CallSessionDto['transcr
   return call.startedAt || session.transcript.length ? session.transcript : null;
 }
 
-export function toCallDto(call: Call, session: CallSession, recordingUrl: string | null): CallDto {
+/** The session part of a call (also a browser session's `session`). */
+export function toCallSessionDto(
+  call: Call,
+  session: CallSession,
+  recordingUrl: string | null,
+): CallSessionDto {
   const sessionDto: CallSessionDto = {
     session_id: session.sessionId,
     status: session.status,
@@ -29,6 +34,11 @@ export function toCallDto(call: Call, session: CallSession, recordingUrl: string
     ended_at: iso(session.endedAt),
   };
   if (call.agentSettings.enable_recording && recordingUrl) sessionDto.recording_url = recordingUrl;
+  return sessionDto;
+}
+
+export function toCallDto(call: Call, session: CallSession, recordingUrl: string | null): CallDto {
+  const sessionDto = toCallSessionDto(call, session, recordingUrl);
   return {
     call_id: call.id,
     agent_id: call.agentId,
@@ -46,7 +56,7 @@ export function toCallDto(call: Call, session: CallSession, recordingUrl: string
     duration_seconds: call.durationSeconds,
     carrier_reconciliation: call.carrierReconciliation,
     provider: call.provider,
-    connection_id: call.connectionId,
+    connection_id: carrierConnectionOf(call),
     error_message: call.errorMessage,
     client_reference_id: call.clientReferenceId,
     started_at: iso(call.startedAt),

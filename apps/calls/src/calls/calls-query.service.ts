@@ -27,7 +27,9 @@ export class CallsQueryService {
     const qb = this.dataSource
       .getRepository(Call)
       .createQueryBuilder('c')
-      .where('c.partner_id = :partnerId', { partnerId });
+      .where('c.partner_id = :partnerId', { partnerId })
+      // Browser sessions are call rows too, listed at /browser-sessions only.
+      .andWhere(`c.kind = 'phone'`);
     if (query.agent_id) qb.andWhere('c.agent_id = :agentId', { agentId: query.agent_id });
     if (query.status) qb.andWhere('c.status = :status', { status: query.status });
     if (query.direction) qb.andWhere('c.direction = :direction', { direction: query.direction });
@@ -63,7 +65,7 @@ export class CallsQueryService {
 
   private async find(partnerId: string, id: string): Promise<Call> {
     const call = isUuid(id)
-      ? await this.dataSource.getRepository(Call).findOne({ where: { id, partnerId } })
+      ? await this.dataSource.getRepository(Call).findOne({ where: { id, partnerId, kind: 'phone' } })
       : null;
     if (!call) throw AppError.notFound('Call');
     return call;

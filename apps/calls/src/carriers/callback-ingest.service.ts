@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError, CarrierCallbackIngest, CarrierCallbackReply, isUuid } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
-import { Call } from '../calls/entities/call.entity';
+import { Call, carrierConnectionOf } from '../calls/entities/call.entity';
 import { CarrierReconciler } from './reconciliation/carrier-reconciler.service';
 import { LateAnswerRelay, relaysToVoice } from './late-answer-relay.service';
 import { callbackRequestOf } from './carrier-adapter';
@@ -33,7 +33,7 @@ export class CallbackIngestService {
     const parsed = await adapter.parseCallback(callbackRequestOf(input), {
       id: call.id,
       partnerId: call.partnerId,
-      connectionId: call.connectionId,
+      connectionId: carrierConnectionOf(call),
       providerCallId: call.providerCallId,
       carrierLegId: call.carrierLegId,
     });

@@ -73,6 +73,13 @@ export class CallsConfig extends BaseServiceConfig {
   @IntSetting({ min: 1000, max: 600000 })
   MEDIA_STREAM_TOKEN_TTL_MS: number = 60000;
 
+  /**
+   * How long a browser session's access token stays valid: a session not connected by then expires
+   * (POST /browser-sessions answers it as expires_at).
+   */
+  @IntSetting({ min: 1000, max: 600000 })
+  BROWSER_SESSION_TOKEN_TTL_MS: number = 60000;
+
   /** Price of one minute of call time, in paise, billed per second (400 = INR 4.00 per minute). */
   @IntSetting({ min: 0 })
   CALL_PRICE_PER_MINUTE_PAISE: number = 400;

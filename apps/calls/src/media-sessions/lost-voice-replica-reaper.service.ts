@@ -6,6 +6,7 @@ import { HeartbeatBucket, NatsConnectionService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { PeriodicTask } from '@vap/runtime';
 import { RawCarrierEvent } from '../carriers/carrier-adapter';
+import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
 import { EndReasons } from '../progress/end-reasons';
@@ -62,6 +63,7 @@ export class LostVoiceReplicaReaper implements OnApplicationBootstrap, BeforeApp
     nats: NatsConnectionService,
     private readonly carriers: CarrierRegistry,
     private readonly progress: CallProgressService,
+    private readonly browserSessions: BrowserSessionLifecycle,
   ) {
     this.heartbeats = new HeartbeatBucket(nats, VoiceReplicaHeartbeat);
     this.task = new PeriodicTask({
@@ -135,6 +137,18 @@ export class LostVoiceReplicaReaper implements OnApplicationBootstrap, BeforeApp
   }
 
   private async end(call: LostCall): Promise<boolean> {
+    if (call.provider === 'browser') {
+      // A browser session has no carrier and no call.status.updated: it ends (and is charged) at once.
+      await this.browserSessions.end(call.id, EndReasons.voiceReplicaLost);
+      await this.dataSource.transaction(async (em) => {
+        await em.query(
+          `UPDATE ${tableOf(em, 'call_sessions')} SET media_stream = 'ended' WHERE call_id = $1 AND media_stream = 'live'`,
+          [call.id],
+        );
+        await wakePostCall(em, call.id);
+      });
+      return true;
+    }
     if (call.provider_call_id && !(await this.hangup(call)) && !call.retry) {
       // The callee may still be on the line: the next claim asks the carrier again, then ends it regardless.
       return false;

@@ -14,6 +14,7 @@ import { callsDataSourceOptions } from '../database/data-source';
 import { CallProgressService } from '../progress/call-progress.service';
 import { saveCall, saveConnection } from '../testing/call-rows';
 import { LostVoiceReplicaReaper } from './lost-voice-replica-reaper.service';
+import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
 
 jest.setTimeout(30_000);
 
@@ -51,7 +52,14 @@ describe('LostVoiceReplicaReaper', () => {
       }),
     } as unknown as CarrierRegistry;
     const progress = new CallProgressService(dataSource, new OutboxService(), config);
-    reaper = new LostVoiceReplicaReaper(dataSource, config, nats, carriers, progress);
+    reaper = new LostVoiceReplicaReaper(
+      dataSource,
+      config,
+      nats,
+      carriers,
+      progress,
+      new BrowserSessionLifecycle(dataSource, config),
+    );
     await bucketOld;
   }, 40_000);
 

@@ -14,6 +14,7 @@ import { tableOf } from '@vap/persistence';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { CarrierRegistry } from '../carriers/carrier-registry';
+import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
 import { MediaStreamClaims } from './media-stream-claims';
 import { carrierCallOf, findVoiceCall } from './voice-calls';
 
@@ -34,6 +35,7 @@ export class VoiceAttachService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly carriers: CarrierRegistry,
     private readonly claims: MediaStreamClaims,
+    private readonly browserSessions: BrowserSessionLifecycle,
   ) {}
 
   async attach(request: VoiceAttachRequest): Promise<VoiceCallContext> {
@@ -49,8 +51,11 @@ export class VoiceAttachService {
     }
     const call = await findVoiceCall(this.dataSource, request.callId, null);
     if (call.provider !== request.carrier || isTerminalStatus(call.status)) throw AppError.notFound('Call');
-    const adapter = this.carriers.get(call.provider);
-    if (adapter.verifyStreamUpgrade) {
+    const browser = call.kind === 'browser';
+    // A browser session has no carrier: its allowed origins stand for the carrier's signature.
+    if (browser) await this.browserSessions.checkAttach(call, lowerCaseNames(request.headers ?? {}));
+    const adapter = browser ? null : this.carriers.get(call.provider);
+    if (adapter?.verifyStreamUpgrade) {
       const headers = lowerCaseNames(request.headers ?? {});
       if (!(await adapter.verifyStreamUpgrade(carrierCallOf(call), request.url, headers))) {
         this.logger.warn(`call ${call.id}: media stream upgrade without a valid ${call.provider} signature`);
@@ -80,6 +85,7 @@ export class VoiceAttachService {
           details: [STREAM_TAKEN_DETAIL],
         });
       }
+      if (browser) await this.browserSessions.activate(em, call.id);
     });
     return contextOf(call);
   }
@@ -103,7 +109,7 @@ function contextOf(call: Call): VoiceCallContext {
     toNumber: call.toNumber,
     provider: call.provider,
     variables: call.variables ?? {},
-    answeredBy: call.answeredBy,
+    answeredBy: call.kind === 'browser' ? 'human' : call.answeredBy,
     agent: call.agentSettings,
   };
 }

@@ -16,6 +16,7 @@ import { Call } from '../calls/entities/call.entity';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { doNotCallMatches } from '../telephony/contact-policy/do-not-call.service';
 import { carrierCallOf, findVoiceCall } from './voice-calls';
+import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
 
 /** The end_call_reason CallTransferService gives a transferred call. */
 const TRANSFERRED = 'transferred';
@@ -33,6 +34,7 @@ export class VoiceCallControl {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly carriers: CarrierRegistry,
     private readonly transfers: CallTransferService,
+    private readonly browserSessions: BrowserSessionLifecycle,
   ) {}
 
   /**
@@ -48,7 +50,7 @@ export class VoiceCallControl {
     const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
     await this.checkTarget(call, request.to);
     if (call.endCallReason === TRANSFERRED) return { transferred: true };
-    if (isTerminalStatus(call.status)) return { transferred: false };
+    if (isTerminalStatus(call.status) || call.kind === 'browser') return { transferred: false };
     try {
       if (!(await this.carriers.get(call.provider).transfer(carrierCallOf(call), request.to))) {
         return { transferred: false };
@@ -106,6 +108,8 @@ export class VoiceCallControl {
       );
       return;
     }
+    // A browser session has no carrier to hang up and wait for: it ends (and is charged) now.
+    if (call.kind === 'browser') return this.browserSessions.end(call.id, reason);
     await this.dataSource.query(
       `UPDATE ${calls}
           SET end_requested_at = now(), end_requested_reason = COALESCE(end_requested_reason, $2)

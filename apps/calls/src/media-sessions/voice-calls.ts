@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { AppError, isUuid } from '@vap/messages';
-import { Call } from '../calls/entities/call.entity';
+import { Call, carrierConnectionOf } from '../calls/entities/call.entity';
 import { CallbackCall } from '../carriers/carrier-adapter';
 
 /**
@@ -25,7 +25,7 @@ export function carrierCallOf(call: Call): CallbackCall {
   return {
     id: call.id,
     partnerId: call.partnerId,
-    connectionId: call.connectionId,
+    connectionId: carrierConnectionOf(call),
     providerCallId: call.providerCallId,
     carrierLegId: call.carrierLegId,
   };

@@ -16,6 +16,7 @@ import {
 } from '@vap/messages';
 import { isTerminalStatus, TERMINAL_CALL_STATUSES } from '../calls/call-status-machine';
 import { tableOf } from '@vap/persistence';
+import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { wakePostCall } from '../post-call/post-call-queue';
@@ -55,6 +56,7 @@ export class VoiceReports {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transcript: TranscriptService,
+    private readonly browserSessions: BrowserSessionLifecycle,
   ) {}
 
   /** Appends one line said on the call; its time is the session's start plus the media clock's atMs. */
@@ -132,6 +134,8 @@ export class VoiceReports {
         );
       }
     });
+    // A browser session ends with its stream: no carrier's final callback follows.
+    if (call.kind === 'browser') await this.browserSessions.end(call.id, reason);
   }
 }
 

@@ -20,11 +20,12 @@ import {
   TurnLatency,
   VoiceCarrier,
 } from '@vap/messages';
-import { verifyStreamToken } from '@vap/media';
+import { MediaStreamCarrier, verifyStreamToken } from '@vap/media';
 import { MessagingModule, NatsConnectionService, NatsRpcServer, RpcClient } from '@vap/messaging';
 import { runMigrations, tableOf } from '@vap/persistence';
 import { mediaStreamTokenKey, SecretBox } from '@vap/secrets';
 import { createTestDatabase, deleteJetStreamByPrefix, TestDatabase } from '@vap/testing';
+import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
 import { CallTransferService } from './call-transfer.service';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
@@ -52,6 +53,7 @@ import { VoiceCallControl } from './voice-call-control.service';
 import { VoiceReports } from './voice-reports.service';
 import { VoiceHandlers } from './voice.handlers';
 import { VoiceOptOut } from './voice-opt-out.service';
+import { carrierCallOf } from './voice-calls';
 import { DoNotCallService } from '../telephony/contact-policy/do-not-call.service';
 
 jest.setTimeout(60_000);
@@ -194,6 +196,7 @@ describe('calls.voice.* commands', () => {
         VoiceReports,
         VoiceOptOut,
         DoNotCallService,
+        BrowserSessionLifecycle,
       ],
     };
     app = await NestFactory.create(module, { logger: false, abortOnError: false });
@@ -258,7 +261,7 @@ describe('calls.voice.* commands', () => {
   }
 
   /** What the voice service learns from a stream URL it accepted: the URL itself and the token's nonce. */
-  function stream(carrier: Exclude<VoiceCarrier, 'browser'>, callId: string) {
+  function stream(carrier: MediaStreamCarrier, callId: string) {
     const url = links.streamUrl(carrier, callId);
     const token = new URL(url).searchParams.get('token')!;
     const verified = verifyStreamToken(token, mediaStreamTokenKey(SECRETS_KEY), Date.now());
@@ -726,12 +729,12 @@ describe('calls.voice.* commands', () => {
       const adapter = app.get(CarrierAAdapter);
       const parsed = await adapter.parseCallback(
         request(carrierASignature(CARRIER_A.auth_token, 'POST', transferUrl, params, nonce)),
-        call,
+        carrierCallOf(call),
       );
       expect(parsed.reply?.body).toContain(
         `<Response><Dial><Number>${TRANSFER_TO}</Number></Dial></Response>`,
       );
-      await expect(adapter.parseCallback(request('forged'), call)).rejects.toMatchObject({
+      await expect(adapter.parseCallback(request('forged'), carrierCallOf(call))).rejects.toMatchObject({
         code: ErrorCode.FORBIDDEN,
       });
     });

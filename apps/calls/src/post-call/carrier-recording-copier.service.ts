@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CarrierRegistry } from '../carriers/carrier-registry';
-import { Call } from '../calls/entities/call.entity';
+import { Call, carrierConnectionOf } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { RecordingStore } from '../recording/recording-store';
 import { PostCallNotReady } from './post-call-queue';
@@ -36,7 +36,7 @@ export class CarrierRecordingCopier {
       const fetched = await adapter.fetchRecording(session.recordingSourceUrl, {
         id: call.id,
         partnerId: call.partnerId,
-        connectionId: call.connectionId,
+        connectionId: carrierConnectionOf(call),
         providerCallId: call.providerCallId,
       });
       return await this.recordings.saveCarrierRecording(

@@ -98,6 +98,8 @@ export class PostCallProcessor {
       recording_url: recording,
       variables: call.variables,
       extraction: session.extraction,
+      source: call.kind,
+      browser_session_id: call.kind === 'browser' ? call.id : null,
       hold: session.hold!,
       call: {
         call_id: call.id,

@@ -13,4 +13,6 @@ export const EndReasons = {
    * sent no final status (CarrierSilenceCheck).
    */
   carrierCallLost: 'carrier_call_lost',
+  /** A browser session was not connected before its access token lapsed (BrowserSessionExpiry). */
+  browserSessionExpired: 'browser_session_expired',
 } as const;

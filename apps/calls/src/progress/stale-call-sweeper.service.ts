@@ -44,7 +44,7 @@ export class StaleCallSweeper implements OnApplicationBootstrap, BeforeApplicati
   async sweep(): Promise<number> {
     const rows = (await this.dataSource.query(
       `SELECT id, provider FROM ${tableOf(this.dataSource, 'calls')}
-        WHERE status IN ('pending', 'ringing', 'in_progress')
+        WHERE status IN ('pending', 'ringing', 'in_progress') AND kind = 'phone'
           AND created_at < now() - make_interval(secs =>
                 COALESCE((agent_settings->>'max_call_duration_secs')::int, $1) + $2)
         ORDER BY created_at

@@ -15,6 +15,13 @@ import type {
   StartCallResult,
 } from '../calls';
 import type {
+  BrowserSessionDto,
+  BrowserSessionListDto,
+  CreateBrowserSessionDto,
+  CreatedBrowserSessionDto,
+  ListBrowserSessionsQueryDto,
+} from '../browser-sessions';
+import type {
   AddContactsBatch,
   CampaignDeletedDto,
   CampaignDto,
@@ -197,6 +204,9 @@ declare module '@vap/messages' {
     'calls.call.get': Command<ByIdRequest, CallDto>;
     'calls.call.list': Command<ListCallsQueryDto, CallListDto>;
     'calls.call.recording_url': Command<ByIdRequest, RecordingUrlDto>;
+    'calls.browser_session.create': Command<CreateBrowserSessionDto, CreatedBrowserSessionDto>;
+    'calls.browser_session.get': Command<ByIdRequest, BrowserSessionDto>;
+    'calls.browser_session.list': Command<ListBrowserSessionsQueryDto, BrowserSessionListDto>;
     'calls.telephony.carrier_a_put': Command<CarrierACredentialsDto, CarrierACredentialsSavedDto>;
     'calls.telephony.carrier_b_put': Command<CarrierBCredentialsDto, CarrierBCredentialsSavedDto>;
     'calls.telephony.list': Command<EmptyRequest, TelephonyConnectionListDto>;

@@ -125,6 +125,10 @@ export interface SessionCompletedData {
   extraction: ExtractionResult | null;
   hold: HoldSummary;
   call: SessionCallMetadata;
+  /** What the session ran on: a phone call, or a browser voice session (POST /browser-sessions). */
+  source: 'phone' | 'browser';
+  /** The browser session's id (its call_id), null for a phone call. */
+  browser_session_id: string | null;
 }
 
 /**

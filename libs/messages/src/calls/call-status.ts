@@ -38,5 +38,20 @@ export type CallDirection = (typeof CALL_DIRECTIONS)[number];
  * only carrier_a and carrier_b; reseller-link and the platform's own sandbox carrier are the others
  * implemented here.
  */
-export const CALL_PROVIDERS = ['sip', 'carrier_a', 'carrier_b', 'reseller-link', 'sandbox'] as const;
+export const CALL_PROVIDERS = [
+  'sip',
+  'carrier_a',
+  'carrier_b',
+  'reseller-link',
+  'sandbox',
+  'browser',
+] as const;
 export type CallProvider = (typeof CALL_PROVIDERS)[number];
+
+/** What a call row is: a phone call on a carrier, or a browser voice session (provider `browser`, no carrier). */
+export const CALL_KINDS = ['phone', 'browser'] as const;
+export type CallKind = (typeof CALL_KINDS)[number];
+
+/** A browser voice session's public status (its call row's status, read for a session). */
+export const BROWSER_SESSION_STATUSES = ['pending', 'active', 'completed', 'expired', 'failed'] as const;
+export type BrowserSessionStatus = (typeof BROWSER_SESSION_STATUSES)[number];

@@ -46,6 +46,9 @@ export const Subjects = {
     callGet: 'calls.call.get',
     callList: 'calls.call.list',
     callRecordingUrl: 'calls.call.recording_url',
+    browserSessionCreate: 'calls.browser_session.create',
+    browserSessionGet: 'calls.browser_session.get',
+    browserSessionList: 'calls.browser_session.list',
     /** A carrier callback forwarded verbatim by the gateway (CarrierCallbackIngest). */
     callbackIngest: 'calls.callback.ingest',
     /** A partner's ended calls whose charge the gateway has not acknowledged yet (UnbilledChargesRequest). */

@@ -6,6 +6,7 @@ import {
   AnsweredBy,
   CallDirection,
   CallDisposition,
+  CallKind,
   CallProvider,
   CallStatus,
   HangupSource,
@@ -41,8 +42,13 @@ export class Call {
   @Column({ name: 'phone_number_id', type: 'text', nullable: true })
   phoneNumberId: string | null;
 
-  @Column({ name: 'connection_id', type: 'uuid' })
-  connectionId: string;
+  /** The carrier connection the call runs on; null for a browser session (no carrier). */
+  @Column({ name: 'connection_id', type: 'uuid', nullable: true })
+  connectionId: string | null;
+
+  /** A phone call, or a browser voice session (provider browser, no carrier; see browser-sessions/). */
+  @Column({ type: 'text', default: 'phone' })
+  kind: CallKind;
 
   @Column('text')
   provider: CallProvider;
@@ -171,4 +177,11 @@ export function newCall(agent: AgentDto, fields: NewCallFields): DeepPartial<Cal
     endedAt: null,
     ...fields,
   };
+}
+
+/** The carrier connection of a phone call (every carrier path); a browser session has none. */
+export function carrierConnectionOf(call: Pick<Call, 'id' | 'connectionId'>): string {
+  if (call.connectionId === null)
+    throw new Error(`call ${call.id} has no carrier connection (a browser session)`);
+  return call.connectionId;
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { E164_PATTERN } from '@vap/api';
 import { AppError } from '@vap/messages';
 import { carrierAStreamMarkup } from '@vap/media';
-import { Call } from '../../calls/entities/call.entity';
+import { Call, carrierConnectionOf } from '../../calls/entities/call.entity';
 import {
   InboundCallAnnouncement,
   InboundCallParser,
@@ -90,7 +90,7 @@ export class CarrierAAdapter
    */
   async hangup(call: CallbackCall, _reason: string): Promise<void> {
     if (!call.providerCallId) return;
-    const creds = await this.openCredentials(call.connectionId);
+    const creds = await this.openCredentials(carrierConnectionOf(call));
     const path = call.carrierLegId
       ? `/Call/${encodeURIComponent(call.carrierLegId)}/`
       : `/Request/${encodeURIComponent(call.providerCallId)}/`;
@@ -159,7 +159,7 @@ export class CarrierAAdapter
   async transfer(call: CallbackCall, to: string): Promise<boolean> {
     const leg = call.carrierLegId ?? call.providerCallId;
     if (!leg) return false;
-    const creds = await this.openCredentials(call.connectionId);
+    const creds = await this.openCredentials(carrierConnectionOf(call));
     const transferUrl = `${this.urls.forCall(PROVIDER, call.id)('transfer')}?${new URLSearchParams({ to })}`;
     const res = await this.send(creds, {
       method: 'POST',
@@ -219,7 +219,7 @@ export class CarrierAAdapter
   async fetchCall(call: Call, hint: { carrierCallId?: string | null }): Promise<CarrierCallState> {
     const leg = hint.carrierCallId ?? call.providerCallId;
     if (!leg) throw AppError.downstream(`${PROVIDER} call ${call.id} has no CallUUID to look up`);
-    const creds = await this.openCredentials(call.connectionId);
+    const creds = await this.openCredentials(carrierConnectionOf(call));
     const path = `/Call/${encodeURIComponent(leg)}/`;
     const live = await this.send(creds, { method: 'GET', path: `${path}?status=live` });
     if (live.status === 200) {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, CALL_DISPOSITIONS, CallDisposition, HANGUP_SOURCES, HangupSource } from '@vap/messages';
 import { carrierBStreamMarkup } from '@vap/media';
-import { Call } from '../../calls/entities/call.entity';
+import { Call, carrierConnectionOf } from '../../calls/entities/call.entity';
 import {
   InboundCallAnnouncement,
   InboundCallParser,
@@ -90,7 +90,7 @@ export class CarrierBAdapter
   /** `POST .../Calls/{CallSid}.json` with `Status=completed` hangs up a live call. */
   async hangup(call: CallbackCall, _reason: string): Promise<void> {
     if (!call.providerCallId) return;
-    const creds = await this.openCredentials(call.connectionId);
+    const creds = await this.openCredentials(carrierConnectionOf(call));
     const res = await this.send(creds, {
       method: 'POST',
       path: `/Calls/${encodeURIComponent(call.providerCallId)}.json`,
@@ -105,7 +105,7 @@ export class CarrierBAdapter
    */
   async transfer(call: CallbackCall, to: string): Promise<boolean> {
     if (!call.providerCallId) return false;
-    const creds = await this.openCredentials(call.connectionId);
+    const creds = await this.openCredentials(carrierConnectionOf(call));
     const res = await this.send(creds, {
       method: 'POST',
       path: `/Calls/${encodeURIComponent(call.providerCallId)}.json`,
@@ -213,7 +213,7 @@ export class CarrierBAdapter
   async fetchCall(call: Call): Promise<CarrierCallState> {
     const sid = call.providerCallId;
     if (!sid) throw AppError.downstream(`${this.provider} call ${call.id} has no CallSid to look up`);
-    const creds = await this.openCredentials(call.connectionId);
+    const creds = await this.openCredentials(carrierConnectionOf(call));
     const res = await this.send(creds, { method: 'GET', path: `/Calls/${encodeURIComponent(sid)}.json` });
     if (res.status === 404) throw new CarrierCallGone(this.provider, sid);
     if (res.status !== 200) throw carrierError(this.provider, res);

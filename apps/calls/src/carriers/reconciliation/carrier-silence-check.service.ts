@@ -86,7 +86,7 @@ export class CarrierSilenceCheck implements OnApplicationBootstrap, BeforeApplic
       `WITH due AS (
          SELECT c.id, s.media_stream_ended_at
            FROM ${calls} c LEFT JOIN ${sessions} s ON s.call_id = c.id
-          WHERE c.status = ANY($1::text[]) AND c.provider_call_id IS NOT NULL
+          WHERE c.status = ANY($1::text[]) AND c.kind = 'phone' AND c.provider_call_id IS NOT NULL
             AND (c.carrier_checked_at IS NULL OR c.carrier_checked_at < now() - make_interval(secs => $4))
             AND (s.media_stream_ended_at < now() - make_interval(secs => $2)
                  OR c.end_requested_at < now() - make_interval(secs => $2)

@@ -16,6 +16,7 @@ import { PartnerStandingConcurrency1764400010000 } from './1764400010000-partner
 import { SessionVoiceReplica1764560010000 } from './1764560010000-session-voice-replica';
 import { DropCallOwner1764700010000 } from './1764700010000-drop-call-owner';
 import { CarrierSilenceCheck1764700020000 } from './1764700020000-carrier-silence-check';
+import { BrowserSessions1764800010000 } from './1764800010000-browser-sessions';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   SessionVoiceReplica1764560010000,
   DropCallOwner1764700010000,
   CarrierSilenceCheck1764700020000,
+  BrowserSessions1764800010000,
 ];

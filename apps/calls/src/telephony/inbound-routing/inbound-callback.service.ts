@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppError, CallProvider, CarrierCallbackIngest, CarrierCallbackReply, isUuid } from '@vap/messages';
-import { Call } from '../../calls/entities/call.entity';
+import { Call, carrierConnectionOf } from '../../calls/entities/call.entity';
 import { CallbackRequest, callbackRequestOf } from '../../carriers/carrier-adapter';
 import { CarrierRegistry } from '../../carriers/carrier-registry';
 import { Connection } from '../connections/entities/connection.entity';
@@ -79,7 +79,7 @@ export class InboundCallbackService {
     const parsed = await adapter.parseCallback(request, {
       id: call.id,
       partnerId: call.partnerId,
-      connectionId: call.connectionId,
+      connectionId: carrierConnectionOf(call),
       providerCallId: call.providerCallId,
     });
     for (const event of parsed.events) await this.reconciler.apply(call, event);

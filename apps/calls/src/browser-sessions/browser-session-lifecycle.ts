@@ -1,0 +1,166 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppError, ErrorCode, PartnerContext } from '@vap/messages';
+import { tableOf } from '@vap/persistence';
+import { isTerminalStatus } from '../calls/call-status-machine';
+import { Call } from '../calls/entities/call.entity';
+import { CallSession } from '../calls/entities/call-session.entity';
+import { recordCallCharge } from '../charges/call-charges';
+import { callTiming } from '../charges/call-timing';
+import { CallsConfig } from '../config/calls.config';
+import { enqueuePostCall } from '../post-call/post-call-queue';
+import { EndReasons } from '../progress/end-reasons';
+import { BrowserSession } from './entities/browser-session.entity';
+
+/**
+ * A browser session's life on its call row. There is no carrier: the session is answered when the browser's
+ * stream attaches, and ends the moment the voice service reports its end (hang-up or stream closed), with the
+ * call's one charge (recordCallCharge, per connected second) and post-call work (session.completed with
+ * source browser). No call.status.updated is recorded for a session.
+ */
+@Injectable()
+export class BrowserSessionLifecycle {
+  private readonly logger = new Logger(BrowserSessionLifecycle.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: CallsConfig,
+  ) {}
+
+  /**
+   * Before a browser stream's token is claimed (calls.voice.attach with carrier browser): the session exists,
+   * has not ended and, while pending, has not expired (404), the upgrade's Origin is one the session allows (403, detail field origin),
+   * and the partner may still call (403).
+   */
+  async checkAttach(call: Call, headers: Record<string, string>): Promise<void> {
+    if (call.kind !== 'browser' || isTerminalStatus(call.status)) throw AppError.notFound('Browser session');
+    const browser = await this.dataSource.getRepository(BrowserSession).findOneBy({ callId: call.id });
+    if (!browser) throw AppError.notFound('Browser session');
+    // An active session goes on to the token's claim, which refuses a second stream (409).
+    if (call.status === 'pending' && browser.expiresAt.getTime() <= Date.now()) {
+      throw AppError.notFound('Browser session');
+    }
+    const origin = headers['origin'];
+    if (typeof origin !== 'string' || !browser.allowedOrigins.includes(origin)) {
+      this.logger.warn(`browser session ${call.id}: refused a stream from origin ${origin ?? '(none)'}`);
+      throw new AppError(ErrorCode.FORBIDDEN, 'This origin may not open the browser session', {
+        details: [{ field: 'origin', message: 'the Origin is not one of the session allowed_origins' }],
+      });
+    }
+    const [standing] = (await this.dataSource.query(
+      `SELECT status FROM ${tableOf(this.dataSource, 'partner_standing')} WHERE partner_id = $1`,
+      [call.partnerId],
+    )) as { status: PartnerContext['status'] }[];
+    if (standing && standing.status !== 'approved') {
+      throw new AppError(ErrorCode.FORBIDDEN, 'This account may not run sessions now');
+    }
+  }
+
+  /** The stream attached (in the attach's transaction, the call row locked): the session is active from now. */
+  async activate(em: EntityManager, callId: string): Promise<void> {
+    const now = new Date();
+    const moved = (await em.query(
+      `UPDATE ${tableOf(em, Call)} SET status = 'in_progress', started_at = $2, answered_by = 'human', updated_at = now()
+        WHERE id = $1 AND kind = 'browser' AND status = 'pending' RETURNING id`,
+      [callId, now],
+    )) as [unknown[], number];
+    if (moved[1] !== 1) throw AppError.notFound('Browser session');
+    await em.update(CallSession, { callId }, { startedAt: now });
+  }
+
+  /**
+   * The voice service reported the session's end: completed at once (ended_at now, end_reason, the charge of
+   * its connected seconds). A session already ended changes nothing, so a second report charges nothing.
+   */
+  async end(callId: string, reason: string | null): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const call = await em.findOne(Call, { where: { id: callId }, lock: { mode: 'pessimistic_write' } });
+      if (!call || call.kind !== 'browser' || isTerminalStatus(call.status)) return;
+      const endedAt = new Date();
+      const answered = call.startedAt !== null;
+      const timing = callTiming(call, answered, endedAt, {});
+      call.status = answered ? 'completed' : 'failed';
+      call.disposition = answered ? 'completed' : 'failed';
+      call.endCallReason = call.endCallReason ?? reason ?? call.endRequestedReason ?? 'session_ended';
+      call.hangupSource = call.hangupSource ?? 'system';
+      call.endedAt = endedAt;
+      call.durationSeconds = timing.durationSeconds;
+      call.billDurationSeconds = timing.billSeconds;
+      await this.finish(em, call);
+    });
+  }
+
+  /** Ends the pending sessions whose token lapsed unused (no charge); answers how many. */
+  async expire(limit = 100): Promise<number> {
+    const ids = (await this.dataSource.query(
+      `SELECT c.id FROM ${tableOf(this.dataSource, Call)} c
+         JOIN ${tableOf(this.dataSource, BrowserSession)} b ON b.call_id = c.id
+        WHERE c.kind = 'browser' AND c.status = 'pending' AND b.expires_at <= now()
+        ORDER BY b.expires_at LIMIT $1`,
+      [limit],
+    )) as { id: string }[];
+    let expired = 0;
+    for (const { id } of ids) {
+      const done = await this.dataSource.transaction(async (em) => {
+        const call = await em.findOne(Call, { where: { id }, lock: { mode: 'pessimistic_write' } });
+        if (!call || call.status !== 'pending') return false;
+        call.status = 'canceled';
+        call.disposition = 'canceled';
+        call.answeredBy = 'not_answered';
+        call.endCallReason = EndReasons.browserSessionExpired;
+        call.hangupSource = 'system';
+        call.endedAt = new Date();
+        call.durationSeconds = 0;
+        call.billDurationSeconds = 0;
+        await em.update(BrowserSession, { callId: id }, { expired: true });
+        await this.finish(em, call);
+        return true;
+      });
+      if (done) expired++;
+    }
+    return expired;
+  }
+
+  /**
+   * Ends the active sessions that outlived their agent's max_call_duration_secs (or STALE_CALL_UNCAPPED_SECS)
+   * by STALE_CALL_GRACE_SECS, as the stale-call sweep fails calls: the voice service's end report never came.
+   */
+  async endStale(limit = 50): Promise<number> {
+    const rows = (await this.dataSource.query(
+      `SELECT id FROM ${tableOf(this.dataSource, Call)}
+        WHERE kind = 'browser' AND status = 'in_progress'
+          AND started_at < now() - make_interval(secs =>
+                COALESCE((agent_settings->>'max_call_duration_secs')::int, $1) + $2)
+        ORDER BY started_at LIMIT $3`,
+      [this.config.STALE_CALL_UNCAPPED_SECS, this.config.STALE_CALL_GRACE_SECS, limit],
+    )) as { id: string }[];
+    for (const { id } of rows) await this.end(id, EndReasons.staleCall);
+    return rows.length;
+  }
+
+  /** The end's writes, as call progress makes them for a call (the call row last: it frees the slot). */
+  private async finish(em: EntityManager, call: Call): Promise<void> {
+    await em.update(
+      CallSession,
+      { callId: call.id },
+      { status: 'processing', endedAt: call.endedAt, durationSeconds: call.durationSeconds ?? 0 },
+    );
+    await recordCallCharge(em, call, this.config.CALL_PRICE_PER_MINUTE_PAISE);
+    await enqueuePostCall(em, call.id);
+    await em.update(
+      Call,
+      { id: call.id },
+      {
+        status: call.status,
+        disposition: call.disposition,
+        answeredBy: call.answeredBy,
+        endCallReason: call.endCallReason,
+        hangupSource: call.hangupSource,
+        endedAt: call.endedAt,
+        durationSeconds: call.durationSeconds,
+        billDurationSeconds: call.billDurationSeconds,
+      },
+    );
+  }
+}

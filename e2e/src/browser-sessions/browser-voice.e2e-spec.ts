@@ -1,0 +1,243 @@
+// A browser voice session end to end, as a partner's web page would run it: the partner's server creates the
+// session through the gateway, a page on the partner's origin loads the platform's client module from the
+// gateway (/sdk/voice-client.js) and talks to the agent through the voice app, in Debian's Chromium with a fake
+// microphone playing what the platform's offline synthesizer says (the offline STT reads it; a real person needs
+// a real STT provider). Media time runs at wall speed here: a browser plays audio in real time.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { WebSocket } from 'ws';
+import { decodePcm16WavTracks, rms } from '@vap/media';
+import { waitFor } from '@vap/testing';
+import { launchBrowser, writeSpokenWav, type LaunchedBrowser, type SpokenWav } from '../../support/browser';
+import { VoiceWorld } from '../voice/voice-fixtures';
+import { LONG_REPLY, voiceScript } from '../voice/voice-script';
+
+const INTRO = 'Hello, this is Maya from Acme.';
+const SAID = 'Tell me everything about your plans.';
+
+/** The partner's page: the client from the gateway, an analyser on its output, events kept for the test. */
+function pageHtml(gateway: string): string {
+  return `<!doctype html><meta charset="utf-8"><title>talk to Maya</title>
+<script type="module">
+import { VoiceClient } from '${gateway}/sdk/voice-client.js';
+const connect = AudioNode.prototype.connect;
+AudioNode.prototype.connect = function (destination, ...rest) {
+  if (destination instanceof AudioDestinationNode) {
+    const analyser = this.context.createAnalyser();
+    analyser.fftSize = 256;
+    connect.call(this, analyser);
+    window.analyser = analyser;
+  }
+  return connect.call(this, destination, ...rest);
+};
+window.peak = 0;
+window.level = () => {
+  if (!window.analyser) return 0;
+  const samples = new Float32Array(window.analyser.fftSize);
+  window.analyser.getFloatTimeDomainData(samples);
+  let sum = 0;
+  for (const s of samples) sum += s * s;
+  return Math.sqrt(sum / samples.length);
+};
+setInterval(() => (window.peak = Math.max(window.peak, window.level())), 10);
+const NativeWebSocket = WebSocket;
+window.clears = [];
+window.WebSocket = class extends NativeWebSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener('message', (event) => {
+      if (typeof event.data !== 'string' || JSON.parse(event.data).type !== 'clear') return;
+      const at = performance.now();
+      const tick = () => {
+        const elapsed = performance.now() - at;
+        if (window.level() < 0.01 || elapsed > 2000) window.clears.push(elapsed);
+        else setTimeout(tick, 1);
+      };
+      tick();
+    });
+  }
+};
+window.events = [];
+window.start = async (url) => {
+  const client = await VoiceClient.connect({ url, audio: { noiseSuppression: false, echoCancellation: false } });
+  for (const name of ['transcript', 'agent', 'tool', 'ended', 'error'])
+    client.on(name, (event) => window.events.push({ name, event: event instanceof Error ? event.message : event }));
+  window.client = client;
+};
+window.ready = true;
+</script>`;
+}
+
+type PageEvent = { name: string; event: Record<string, unknown> };
+
+describe('browser voice sessions in a real browser', () => {
+  let world: VoiceWorld;
+  let browser: LaunchedBrowser;
+  let mic: SpokenWav;
+  let pageServer: Server;
+  let origin: string;
+
+  beforeAll(async () => {
+    world = await VoiceWorld.start({
+      name: 'browser_voice',
+      providers: { llm: true },
+      env: { MEDIA_TIME_SCALE: '1', BROWSER_SESSION_TOKEN_TTL_MS: '8000' },
+    });
+    world.ai.script(voiceScript);
+    // The caller says it, then 6 s of silence, looped: the second time comes over the agent's long answer.
+    mic = await writeSpokenWav(SAID, 6000);
+    browser = await launchBrowser({ micWav: mic.path });
+    pageServer = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(pageHtml(world.gateway));
+    });
+    await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}`;
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    mic?.remove();
+    await new Promise((resolve) => pageServer?.close(resolve));
+    await world?.stop();
+  });
+
+  async function createSession(agentId: string, allowedOrigins = [origin]) {
+    const res = await world.api('/browser-sessions', {
+      method: 'POST',
+      body: { agent_id: agentId, allowed_origins: allowedOrigins, variables: { name: 'Asha' } },
+    });
+    expect(res.status).toBe(200);
+    return res.body.data as { id: string; access_token: string; connect_url: string; status: string };
+  }
+
+  /** Opens a WebSocket the way a browser on `fromOrigin` would, and says how the upgrade was answered. */
+  function tryConnect(url: string, fromOrigin: string): Promise<number> {
+    return new Promise((resolve) => {
+      const ws = new WebSocket(url, { origin: fromOrigin });
+      ws.on('open', () => {
+        ws.close();
+        resolve(101);
+      });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('error', () => resolve(0));
+    });
+  }
+
+  const eventsOf = (page: Page) => page.evaluate(() => (window as unknown as { events: PageEvent[] }).events);
+
+  it('talks: intro heard, the caller transcribed and answered, barge-in clears, ended from the page, billed and recorded', async () => {
+    const agent = await world.agent({ intro_message: INTRO });
+    const session = await createSession(agent.id);
+    expect(session.status).toBe('pending');
+
+    const page = await browser.browser.newPage();
+    await page.goto(origin);
+    await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
+    await page.evaluate(
+      (url) => (window as unknown as { start(u: string): Promise<void> }).start(url),
+      session.connect_url,
+    );
+
+    // The intro is heard (energy on the page's output) and shown.
+    await page.waitForFunction(() => (window as unknown as { peak: number }).peak > 0.02, undefined, {
+      timeout: 20_000,
+    });
+    const transcriptOf = async (role: string) =>
+      (await eventsOf(page)).filter((e) => e.name === 'transcript' && e.event.role === role && e.event.final);
+    await waitFor(
+      async () => (await transcriptOf('agent')).some((e) => e.event.text === INTRO) || undefined,
+      {
+        timeoutMs: 20_000,
+        description: 'the intro in the page transcript',
+      },
+    );
+    // The caller's line, then the agent's answer.
+    await waitFor(async () => (await transcriptOf('user')).some((e) => e.event.text === SAID) || undefined, {
+      timeoutMs: 30_000,
+      description: "the caller's line in the page transcript",
+    });
+    await waitFor(
+      async () =>
+        (await transcriptOf('agent')).some(
+          (e) => LONG_REPLY.join(' ').startsWith(String(e.event.text)) && e.event.text !== '',
+        ) || undefined,
+      { timeoutMs: 40_000, description: "the agent's answer in the page transcript" },
+    );
+    // The looped line comes again over the long answer: playback is cleared in the page.
+    await page.waitForFunction(
+      () => (window as unknown as { clears: number[] }).clears.length > 0,
+      undefined,
+      {
+        timeout: 40_000,
+      },
+    );
+    const clears = await page.evaluate(() => (window as unknown as { clears: number[] }).clears);
+    expect(clears[0]).toBeLessThan(250);
+
+    // Ended from the page.
+    await page.evaluate(() => (window as unknown as { client: { end(): void } }).client.end());
+    await waitFor(async () => (await eventsOf(page)).find((e) => e.name === 'ended'), {
+      timeoutMs: 10_000,
+      description: 'the ended event',
+    });
+    const done = await waitFor(
+      async () => {
+        const res = await world.api(`/browser-sessions/${session.id}`);
+        return res.body.data?.status === 'completed' && res.body.data.session?.recording_url
+          ? res.body.data
+          : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, description: 'the session to complete' },
+    );
+    expect(done.session.transcript.map((e: { role: string }) => e.role)).toEqual(
+      expect.arrayContaining(['bot', 'user']),
+    );
+    await page.close();
+
+    // session.completed, as a browser session; never call.status.updated.
+    const completed = await waitFor(
+      () =>
+        world.tap.events.find((e) => e.subject === 'events.session.completed' && e.data.source === 'browser'),
+      { timeoutMs: 15_000, description: 'session.completed' },
+    );
+    expect(JSON.stringify(completed.data)).toContain(session.id.replace(/^[a-z]+_/, ''));
+    expect(
+      world.tap.events.filter(
+        (e) =>
+          e.subject === 'events.call.status_updated' &&
+          JSON.stringify(e.data).includes(session.id.replace(/^[a-z]+_/, '')),
+      ),
+    ).toEqual([]);
+
+    // The recording has both legs.
+    const wav = await fetch(done.session.recording_url);
+    expect(wav.status).toBe(200);
+    const tracks = decodePcm16WavTracks(new Uint8Array(await wav.arrayBuffer()));
+    expect(tracks.channels).toBe(2);
+    for (const leg of tracks.samples) expect(rms(leg)).toBeGreaterThan(100);
+  }, 180_000);
+
+  it('refuses a reused token, an expired token and another origin', async () => {
+    const agent = await world.agent({ intro_message: INTRO });
+
+    const wrongOrigin = await createSession(agent.id);
+    expect(await tryConnect(wrongOrigin.connect_url, 'https://evil.example')).toBe(403);
+    // The refusal spent nothing: the right page can still connect, once.
+    expect(await tryConnect(wrongOrigin.connect_url, origin)).toBe(101);
+    expect(await tryConnect(wrongOrigin.connect_url, origin)).toBe(409);
+
+    const expiring = await createSession(agent.id);
+    await new Promise((resolve) => setTimeout(resolve, 9000));
+    expect([401, 404]).toContain(await tryConnect(expiring.connect_url, origin));
+    const expired = await waitFor(
+      async () => {
+        const res = await world.api(`/browser-sessions/${expiring.id}`);
+        return res.body.data?.status === 'expired' ? res.body.data : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 500, description: 'the pending session to expire' },
+    );
+    expect(expired.status).toBe('expired');
+  }, 90_000);
+});
