@@ -60,15 +60,16 @@ export interface SpokenWav {
 
 /**
  * Writes what the platform's offline synthesizer says for `text` (flite speech with the text in-band, the
- * offline STT's modem at 2.8/3.2 kHz) as a WAV file, followed by `silenceMs` of silence so the fake
- * microphone's loop leaves a gap between repeats.
+ * offline STT's modem at 2.8/3.2 kHz) as a WAV file, after `leadMs` and followed by `silenceMs` of silence so
+ * the fake microphone's loop leaves a gap between repeats.
  */
-export async function writeSpokenWav(text: string, silenceMs = 1000): Promise<SpokenWav> {
+export async function writeSpokenWav(text: string, silenceMs = 1000, leadMs = 0): Promise<SpokenWav> {
   const speech = await synthesizeOfflineSpeech(text);
   await closeOfflineSpeech();
   const sampleRate = OFFLINE_SPEECH_SAMPLE_RATE;
-  const samples = new Int16Array(speech.length + Math.round((sampleRate * silenceMs) / 1000));
-  samples.set(speech);
+  const lead = Math.round((sampleRate * leadMs) / 1000);
+  const samples = new Int16Array(lead + speech.length + Math.round((sampleRate * silenceMs) / 1000));
+  samples.set(speech, lead);
   const dir = mkdtempSync(join(tmpdir(), 'vap-mic-'));
   const path = join(dir, 'mic.wav');
   writeFileSync(path, encodePcm16Wav(samples, sampleRate));

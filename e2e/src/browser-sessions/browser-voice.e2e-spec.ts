@@ -85,8 +85,9 @@ describe('browser voice sessions in a real browser', () => {
       env: { MEDIA_TIME_SCALE: '1', BROWSER_SESSION_TOKEN_TTL_MS: '8000' },
     });
     world.ai.script(voiceScript);
-    // The caller says it, then 6 s of silence, looped: the second time comes over the agent's long answer.
-    mic = await writeSpokenWav(SAID, 6000);
+    // Looped: 4 s of silence (the intro plays), the caller's line, 3 s of silence; the next time round the line
+    // comes over the agent's long answer.
+    mic = await writeSpokenWav(SAID, 3000, 4000);
     browser = await launchBrowser({ micWav: mic.path });
     pageServer = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -125,7 +126,8 @@ describe('browser voice sessions in a real browser', () => {
     });
   }
 
-  const eventsOf = (page: Page) => page.evaluate(() => (window as unknown as { events: PageEvent[] }).events);
+  const eventsOf = (page: Page) =>
+    page.evaluate(() => (globalThis as unknown as { events: PageEvent[] }).events);
 
   it('talks: intro heard, the caller transcribed and answered, barge-in clears, ended from the page, billed and recorded', async () => {
     const agent = await world.agent({ intro_message: INTRO });
@@ -134,14 +136,14 @@ describe('browser voice sessions in a real browser', () => {
 
     const page = await browser.browser.newPage();
     await page.goto(origin);
-    await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
+    await page.waitForFunction(() => (globalThis as unknown as { ready?: boolean }).ready === true);
     await page.evaluate(
-      (url) => (window as unknown as { start(u: string): Promise<void> }).start(url),
+      (url) => (globalThis as unknown as { start(u: string): Promise<void> }).start(url),
       session.connect_url,
     );
 
     // The intro is heard (energy on the page's output) and shown.
-    await page.waitForFunction(() => (window as unknown as { peak: number }).peak > 0.02, undefined, {
+    await page.waitForFunction(() => (globalThis as unknown as { peak: number }).peak > 0.02, undefined, {
       timeout: 20_000,
     });
     const transcriptOf = async (role: string) =>
@@ -167,17 +169,17 @@ describe('browser voice sessions in a real browser', () => {
     );
     // The looped line comes again over the long answer: playback is cleared in the page.
     await page.waitForFunction(
-      () => (window as unknown as { clears: number[] }).clears.length > 0,
+      () => (globalThis as unknown as { clears: number[] }).clears.length > 0,
       undefined,
       {
         timeout: 40_000,
       },
     );
-    const clears = await page.evaluate(() => (window as unknown as { clears: number[] }).clears);
+    const clears = await page.evaluate(() => (globalThis as unknown as { clears: number[] }).clears);
     expect(clears[0]).toBeLessThan(250);
 
     // Ended from the page.
-    await page.evaluate(() => (window as unknown as { client: { end(): void } }).client.end());
+    await page.evaluate(() => (globalThis as unknown as { client: { end(): void } }).client.end());
     await waitFor(async () => (await eventsOf(page)).find((e) => e.name === 'ended'), {
       timeoutMs: 10_000,
       description: 'the ended event',
