@@ -67,7 +67,13 @@ describe('webhooks from sandbox calls', () => {
       const secret = s.path === '/sandbox-account' ? account.secret : own.secret;
       expect(verifySignature(s, secret)).toBe(true);
       for (const field of SESSION_COMPLETED_FIELDS) expect(s.json.data).toHaveProperty(field);
-      expect(s.json.data).toMatchObject({ agent_id: agent.id, processing_complete: true });
+      // A phone call's session (a browser session's says source browser and its id).
+      expect(s.json.data).toMatchObject({
+        agent_id: agent.id,
+        processing_complete: true,
+        source: 'phone',
+        browser_session_id: null,
+      });
       expect(Array.isArray(s.json.data.transcript)).toBe(true);
     }
     expect(new Set(sessions.map((s) => s.headers['x-webhook-id'])).size).toBe(2);

@@ -73,22 +73,8 @@ export class BrowserSessionLifecycle {
    * The voice service reported the session's end: completed at once (ended_at now, end_reason, the charge of
    * its connected seconds). A session already ended changes nothing, so a second report charges nothing.
    */
-  async end(callId: string, reason: string | null): Promise<void> {
-    await this.dataSource.transaction(async (em) => {
-      const call = await em.findOne(Call, { where: { id: callId }, lock: { mode: 'pessimistic_write' } });
-      if (!call || call.kind !== 'browser' || isTerminalStatus(call.status)) return;
-      const endedAt = new Date();
-      const answered = call.startedAt !== null;
-      const timing = callTiming(call, answered, endedAt, {});
-      call.status = answered ? 'completed' : 'failed';
-      call.disposition = answered ? 'completed' : 'failed';
-      call.endCallReason = call.endCallReason ?? reason ?? call.endRequestedReason ?? 'session_ended';
-      call.hangupSource = call.hangupSource ?? 'system';
-      call.endedAt = endedAt;
-      call.durationSeconds = timing.durationSeconds;
-      call.billDurationSeconds = timing.billSeconds;
-      await this.finish(em, call);
-    });
+  end(callId: string, reason: string | null): Promise<void> {
+    return endBrowserSession(this.dataSource, this.config.CALL_PRICE_PER_MINUTE_PAISE, callId, reason);
   }
 
   /** Ends the pending sessions whose token lapsed unused (no charge); answers how many. */
@@ -114,7 +100,7 @@ export class BrowserSessionLifecycle {
         call.durationSeconds = 0;
         call.billDurationSeconds = 0;
         await em.update(BrowserSession, { callId: id }, { expired: true });
-        await this.finish(em, call);
+        await finishBrowserSession(em, call, this.config.CALL_PRICE_PER_MINUTE_PAISE);
         return true;
       });
       if (done) expired++;
@@ -138,29 +124,61 @@ export class BrowserSessionLifecycle {
     for (const { id } of rows) await this.end(id, EndReasons.staleCall);
     return rows.length;
   }
+}
 
-  /** The end's writes, as call progress makes them for a call (the call row last: it frees the slot). */
-  private async finish(em: EntityManager, call: Call): Promise<void> {
-    await em.update(
-      CallSession,
-      { callId: call.id },
-      { status: 'processing', endedAt: call.endedAt, durationSeconds: call.durationSeconds ?? 0 },
-    );
-    await recordCallCharge(em, call, this.config.CALL_PRICE_PER_MINUTE_PAISE);
-    await enqueuePostCall(em, call.id);
-    await em.update(
-      Call,
-      { id: call.id },
-      {
-        status: call.status,
-        disposition: call.disposition,
-        answeredBy: call.answeredBy,
-        endCallReason: call.endCallReason,
-        hangupSource: call.hangupSource,
-        endedAt: call.endedAt,
-        durationSeconds: call.durationSeconds,
-        billDurationSeconds: call.billDurationSeconds,
-      },
-    );
-  }
+/**
+ * Ends a browser session now, whoever ends it (the voice service's reports, a lost voice replica, the balance
+ * guard): completed when it was connected (its connected seconds charged once), else failed. A session already
+ * ended changes nothing, so a second end charges nothing.
+ */
+export async function endBrowserSession(
+  dataSource: DataSource,
+  pricePerMinutePaise: number,
+  callId: string,
+  reason: string | null,
+): Promise<void> {
+  await dataSource.transaction(async (em) => {
+    const call = await em.findOne(Call, { where: { id: callId }, lock: { mode: 'pessimistic_write' } });
+    if (!call || call.kind !== 'browser' || isTerminalStatus(call.status)) return;
+    const endedAt = new Date();
+    const answered = call.startedAt !== null;
+    const timing = callTiming(call, answered, endedAt, {});
+    call.status = answered ? 'completed' : 'failed';
+    call.disposition = answered ? 'completed' : 'failed';
+    call.endCallReason = call.endCallReason ?? reason ?? call.endRequestedReason ?? 'session_ended';
+    call.hangupSource = call.hangupSource ?? 'system';
+    call.endedAt = endedAt;
+    call.durationSeconds = timing.durationSeconds;
+    call.billDurationSeconds = timing.billSeconds;
+    await finishBrowserSession(em, call, pricePerMinutePaise);
+  });
+}
+
+/** The end's writes, as call progress makes them for a call (the call row last: it frees the slot). */
+async function finishBrowserSession(
+  em: EntityManager,
+  call: Call,
+  pricePerMinutePaise: number,
+): Promise<void> {
+  await em.update(
+    CallSession,
+    { callId: call.id },
+    { status: 'processing', endedAt: call.endedAt, durationSeconds: call.durationSeconds ?? 0 },
+  );
+  await recordCallCharge(em, call, pricePerMinutePaise);
+  await enqueuePostCall(em, call.id);
+  await em.update(
+    Call,
+    { id: call.id },
+    {
+      status: call.status,
+      disposition: call.disposition,
+      answeredBy: call.answeredBy,
+      endCallReason: call.endCallReason,
+      hangupSource: call.hangupSource,
+      endedAt: call.endedAt,
+      durationSeconds: call.durationSeconds,
+      billDurationSeconds: call.billDurationSeconds,
+    },
+  );
 }

@@ -184,4 +184,38 @@ describe('BalanceGuard: farewell through the voice replica, else the carrier', (
       expect(hangups).toEqual([{ callId: id, reason: 'insufficient_balance' }]);
     },
   );
+
+  it('a browser session no replica holds: ended at once with its charge, no carrier asked', async () => {
+    const partnerId = randomUUID();
+    await dataSource.query(
+      `INSERT INTO calls.partner_balances (partner_id, balance_paise, as_of) VALUES ($1, 0, now())`,
+      [partnerId],
+    );
+    const call = await saveCall(
+      dataSource,
+      {
+        partnerId,
+        connectionId: null,
+        provider: 'browser',
+        kind: 'browser',
+        providerCallId: null,
+        startedAt: new Date(Date.now() - 60_000),
+      },
+      { mediaStream: 'live' },
+    );
+    created.push(call.id);
+    await guard.sweep();
+    expect(hangups).toEqual([]);
+    const [ended] = (await dataSource.query(
+      `SELECT status, end_call_reason, bill_duration_seconds FROM calls.calls WHERE id = $1`,
+      [call.id],
+    )) as { status: string; end_call_reason: string; bill_duration_seconds: number }[];
+    expect(ended).toMatchObject({ status: 'completed', end_call_reason: 'insufficient_balance' });
+    expect(ended.bill_duration_seconds).toBeGreaterThanOrEqual(60);
+    const charges = (await dataSource.query(
+      `SELECT count(*)::int AS n FROM calls.call_charges WHERE call_id = $1`,
+      [call.id],
+    )) as { n: number }[];
+    expect(charges[0].n).toBe(1);
+  });
 });

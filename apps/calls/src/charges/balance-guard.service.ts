@@ -12,6 +12,7 @@ import { overdrawnCalls, startFunds } from './balance-exposure';
 import { EndReasons } from '../progress/end-reasons';
 import { PartnerBalances } from '../partners/partner-balances';
 import { carrierCallOfRow } from '../media-sessions/voice-calls';
+import { endBrowserSession } from '../browser-sessions/browser-session-lifecycle';
 
 interface ClaimedCall {
   id: string;
@@ -109,6 +110,12 @@ export class BalanceGuard implements OnApplicationBootstrap, BeforeApplicationSh
     if (!call) return false;
     if (call.media_stream === 'live' && !call.retry && (await this.farewell(call))) return true;
     this.logger.warn(`call ${call.id}: partner ${call.partner_id} cannot pay for it; hanging up`);
+    if (call.provider === 'browser') {
+      // No carrier to hang up: the browser session ends (and is charged) now.
+      const price = this.config.CALL_PRICE_PER_MINUTE_PAISE;
+      await endBrowserSession(this.dataSource, price, call.id, EndReasons.insufficientBalance);
+      return true;
+    }
     try {
       await this.carriers.get(call.provider).hangup(carrierCallOfRow(call), EndReasons.insufficientBalance);
       return true;
