@@ -28,9 +28,13 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * An origin exactly as a browser sends it in `Origin`: `scheme://host[:port]`, lower-case, no path, no
- * trailing slash; https, or http for localhost / 127.0.0.1 / [::1] only.
+ * trailing slash; https, or http for localhost / 127.0.0.1 / [::1] only (any host with NODE_ENV=development,
+ * where pages are served over plain http on a LAN address).
  */
-export function isAllowedOrigin(value: unknown): boolean {
+export function isAllowedOrigin(
+  value: unknown,
+  development = process.env.NODE_ENV === 'development',
+): boolean {
   if (typeof value !== 'string' || value.length > 255) return false;
   let url: URL;
   try {
@@ -40,7 +44,7 @@ export function isAllowedOrigin(value: unknown): boolean {
   }
   if (url.origin !== value) return false;
   if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname);
+  return url.protocol === 'http:' && (development || LOCAL_HOSTS.has(url.hostname));
 }
 
 function IsBoundedMetadata(options?: ValidationOptions): PropertyDecorator {
@@ -72,7 +76,8 @@ export class CreateBrowserSessionDto {
     example: ['https://app.example.com'],
     description:
       'The pages allowed to open the session: each `scheme://host[:port]` exactly as the browser sends `Origin` ' +
-      '(https; http only for localhost, 127.0.0.1 and [::1]). Another origin is refused at connect.',
+      '(https; http only for localhost, 127.0.0.1 and [::1], or any host in development). Another origin is ' +
+      'refused at connect.',
   })
   @IsArray({ message: 'allowed_origins must be an array of origins' })
   @ArrayMinSize(1, { message: 'allowed_origins must name at least one origin' })
@@ -80,7 +85,7 @@ export class CreateBrowserSessionDto {
     message: `allowed_origins must name at most ${MAX_ALLOWED_ORIGINS} origins`,
   })
   @ValidateBy(
-    { name: 'isAllowedOrigin', validator: { validate: isAllowedOrigin } },
+    { name: 'isAllowedOrigin', validator: { validate: (value: unknown) => isAllowedOrigin(value) } },
     {
       each: true,
       message:
