@@ -54,6 +54,8 @@ const RUNS: BenchRun[] = [
     env: { BENCH_EVENTS: '2000', BENCH_ENDPOINTS: '5', BENCH_RATE: '200' },
   },
   { name: 'voice', script: 'voice', args: ['100', '200'], env: { BENCH_REPLICAS: '1 2' } },
+  { name: 'voice-browser', script: 'voice', args: ['100', '200'], env: { BENCH_TRANSPORT: 'browser' } },
+  { name: 'voice-mixed', script: 'voice', args: ['200'], env: { BENCH_TRANSPORT: 'mixed' } },
   { name: 'voice-turns', script: 'voice', entry: 'turn-taking', args: ['100'] },
 ];
 

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { VoiceConfigurationDto } from '@vap/api';
 import { AgentSettings, VoiceCallContext } from '@vap/messages';
-import { buildMediaStreamUrl, issueStreamToken } from '@vap/media';
+import { buildBrowserStreamUrl, buildMediaStreamUrl, issueStreamToken } from '@vap/media';
 
 /** A voice of the seeded catalog (the same one the other benchmarks' agents use). */
 export const BENCH_VOICE_ID = '72158370-d269-49a5-ae65-8f33fe3b890b';
@@ -63,18 +63,41 @@ export function benchAgentSettings(introMessage: string | null): AgentSettings {
   };
 }
 
+/** How a benchmark call reaches the voice service: a carrier_b phone call or a browser session. */
+export type BenchTransport = 'phone' | 'browser';
+
+/** The page a browser session's client runs on (the fake calls service allows any origin). */
+export const BENCH_BROWSER_ORIGIN = 'https://bench.example';
+
 export interface BenchCall {
   context: VoiceCallContext;
-  /** `ws://<MEDIA_PUBLIC_URL host>/media/carrier_b/<callId>?token=...`. */
+  transport: BenchTransport;
+  /**
+   * `ws://<MEDIA_PUBLIC_URL host>/media/carrier_b/<callId>?token=...`, or for a browser session
+   * `ws://<host>/browser/<sessionId>?token=...` (the session id is the call id, as for the calls service).
+   */
   streamUrl: string;
 }
 
-/** The index-th call of a round: an outbound carrier_b call answered by a person. */
+/**
+ * Which transport the index-th call of a round uses: every call the one asked for, or with `mixed` every other
+ * call a browser session (half and half, interleaved so both share the ramp alike).
+ */
+export function transportOf(index: number, mode: BenchTransport | 'mixed'): BenchTransport {
+  if (mode !== 'mixed') return mode;
+  return index % 2 === 0 ? 'phone' : 'browser';
+}
+
+/**
+ * The index-th call of a round: an outbound carrier_b call answered by a person, or (transport `browser`) a
+ * browser session with the same agent.
+ */
 export function benchCall(
   index: number,
   agent: AgentSettings,
   publicUrl: string,
   tokenKey: Buffer,
+  transport: BenchTransport = 'phone',
 ): BenchCall {
   const callId = randomUUID();
   const context: VoiceCallContext = {
@@ -85,11 +108,15 @@ export function benchCall(
     direction: 'outbound',
     fromNumber: '+918000000001',
     toNumber: `+91987${String(index).padStart(7, '0')}`,
-    provider: 'carrier_b',
+    provider: transport === 'browser' ? 'browser' : 'carrier_b',
     variables: {},
     answeredBy: 'human',
     agent,
   };
   const token = issueStreamToken({ callId, ttlMs: STREAM_TOKEN_TTL_MS, now: Date.now() }, tokenKey);
-  return { context, streamUrl: buildMediaStreamUrl({ publicUrl, carrier: 'carrier_b', callId, token }) };
+  const streamUrl =
+    transport === 'browser'
+      ? buildBrowserStreamUrl({ publicUrl, sessionId: callId, token })
+      : buildMediaStreamUrl({ publicUrl, carrier: 'carrier_b', callId, token });
+  return { context, transport, streamUrl };
 }

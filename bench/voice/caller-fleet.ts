@@ -14,6 +14,9 @@ import { planCall } from './turn-script';
 export interface FleetCall {
   url: string;
   callId: string;
+  /** A carrier_b call (default) or a browser session, which sends `origin` as its page's Origin header. */
+  protocol?: 'carrier_b' | 'browser';
+  origin?: string;
 }
 
 export interface FleetRound {
@@ -65,6 +68,8 @@ export async function runFleetRound(round: FleetRound, clock: CarrierClock): Pro
     runSimulatedCall({
       url: call.url,
       callId: call.callId,
+      protocol: call.protocol,
+      origin: call.origin,
       clock,
       phase,
       audio,

@@ -3,7 +3,13 @@ import { connect, NatsConnection } from 'nats';
 import { AppError, ErrorCode } from '@vap/messages';
 import { Logger } from '@nestjs/common';
 import { NatsConnectionService, RpcClient } from '@vap/messaging';
-import { BENCH_VOICE, BENCH_VOICE_ID, benchAgentSettings, benchCall } from './bench-call';
+import {
+  BENCH_BROWSER_ORIGIN,
+  BENCH_VOICE,
+  BENCH_VOICE_ID,
+  benchAgentSettings,
+  benchCall,
+} from './bench-call';
 import { FakePlatformResponder, startFakePlatformResponder, wireSubject } from './fake-platform-responder';
 
 const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
@@ -61,6 +67,33 @@ describe('fake platform responder', () => {
     await expect(
       rpc.request('calls.voice.attach', null, { ...attach, callId: call.context.callId }),
     ).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+  });
+
+  it("answers a browser session's attach (carrier browser) with its context, and not as a phone call", async () => {
+    const session = benchCall(4, benchAgentSettings(null), 'http://127.0.0.1:9', randomBytes(32), 'browser');
+    expect(session.streamUrl).toMatch(
+      new RegExp(`^ws://127\\.0\\.0\\.1:9/browser/${session.context.callId}\\?token=`),
+    );
+    expect(session.context.provider).toBe('browser');
+    responder.register(session.context);
+    const attach = {
+      callId: session.context.callId,
+      nonce: 'n',
+      url: session.streamUrl,
+      headers: { origin: BENCH_BROWSER_ORIGIN },
+      replicaId: 'bench-voice',
+    };
+    const unknownBefore = responder.unknownAttaches;
+    await expect(rpc.request('calls.voice.attach', null, { ...attach, carrier: 'browser' })).resolves.toEqual(
+      session.context,
+    );
+    expect(responder.browserAttaches).toBe(1);
+    expect(responder.lastBrowserOrigin).toBe(BENCH_BROWSER_ORIGIN);
+    await expect(
+      rpc.request('calls.voice.attach', null, { ...attach, carrier: 'carrier_b' }),
+    ).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+    expect(responder.unknownAttaches).toBe(unknownBefore + 1);
+    responder.forget(session.context.callId);
   });
 
   it('acks the reports and keeps the agent turns with their latency parts', async () => {

@@ -51,8 +51,11 @@ export interface FakePlatformResponder {
   readonly hangups: VoiceHangupRequest[];
   readonly transfers: VoiceTransferRequest[];
   readonly ended: Map<string, VoiceEndedRequest>;
-  /** Attach requests for calls it did not know (answered 404). */
+  /** Attach requests for calls it did not know, or of the other transport (answered 404). */
   unknownAttaches: number;
+  /** Attaches of browser sessions (carrier `browser`), and the `origin` header the last one carried. */
+  browserAttaches: number;
+  lastBrowserOrigin: string | undefined;
   /** Voice catalog look-ups (the voice service makes one as each conversation starts). */
   catalogLookups: number;
   /** Forgets every report, keeping the registered calls (between benchmark rounds). */
@@ -81,6 +84,8 @@ export async function startFakePlatformResponder(
     transfers: [],
     ended: new Map(),
     unknownAttaches: 0,
+    browserAttaches: 0,
+    lastBrowserOrigin: undefined,
     catalogLookups: 0,
     resetReports() {
       responder.attaches.clear();
@@ -90,6 +95,8 @@ export async function startFakePlatformResponder(
       responder.transfers.length = 0;
       responder.ended.clear();
       responder.unknownAttaches = 0;
+      responder.browserAttaches = 0;
+      responder.lastBrowserOrigin = undefined;
       responder.catalogLookups = 0;
     },
     async close() {
@@ -112,11 +119,17 @@ export async function startFakePlatformResponder(
 
   handle(Subjects.calls.voiceAttach, (data) => {
     const context = contexts.get(data.callId);
-    if (!context) {
+    // As the calls service: a browser stream attaches a browser session (provider `browser`), a carrier's
+    // stream a phone call, and neither finds the other.
+    if (!context || (data.carrier === 'browser') !== (context.provider === 'browser')) {
       responder.unknownAttaches++;
       throw AppError.notFound('Call');
     }
     responder.attaches.set(data.callId, (responder.attaches.get(data.callId) ?? 0) + 1);
+    if (data.carrier === 'browser') {
+      responder.browserAttaches++;
+      responder.lastBrowserOrigin = data.headers.origin;
+    }
     return context;
   });
   handle(Subjects.calls.voiceTranscript, (data) => {

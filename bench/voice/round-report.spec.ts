@@ -1,6 +1,6 @@
 import { TurnLatency } from '@vap/messages';
 import { ReceivedFrame } from './agent-audio-analysis';
-import { RoundInput, summariseRound, targetVerdicts } from './round-report';
+import { RoundInput, summariseRound, summariseShare, targetVerdicts } from './round-report';
 import { SimulatedCallResult } from './simulated-caller';
 
 const MB = 1024 * 1024;
@@ -84,6 +84,33 @@ describe('summariseRound', () => {
     expect(report.jitterP99Ms).toBeNaN();
     expect(report.ownTimeP99Ms).toBeNaN();
     expect(report.underruns).toBe(0);
+  });
+});
+
+describe('summariseShare', () => {
+  it("takes one transport's pacing and turns, and the whole round's load, CPU and RSS per call", () => {
+    const whole = summariseRound(input({ calls: 200, liveSessionsPeak: 200 }));
+    const share = summariseShare(
+      input({
+        calls: 100,
+        results: [call([0, 20, 47, 60].map((at) => ({ at, speech: true, answer: 0 })))],
+        turns: [turn(20, 31)],
+        endedReports: 100,
+        liveSessionsPeak: undefined,
+      }),
+      whole,
+    );
+    expect(share).toMatchObject({ calls: 100, roundCalls: 200, liveSessionsPeak: 200, endedReports: 100 });
+    expect(share.jitterP99Ms).toBeCloseTo(7);
+    expect(share.ownTimeP99Ms).toBe(11);
+    // 4 CPU seconds and 20 MB above the baseline over the round's 200 calls, not the share's 100.
+    expect(share.cpuSecondsPerCall).toBe(0.02);
+    expect(share.rssPerCallMb).toBeCloseTo(0.1);
+    // The targets go by the round's 200 calls.
+    expect(targetVerdicts(share)).toEqual([
+      '100 of 200 calls: jitter p99 7.00 ms (target < 5) MISSED',
+      '100 of 200 calls: underruns 0 (target 0) met',
+    ]);
   });
 });
 

@@ -30,6 +30,11 @@ export interface RoundInput {
 
 export interface RoundReport {
   calls: number;
+  /**
+   * The streams of the whole round when this report covers part of it (one transport of a mixed round): the
+   * targets go by the round's load, and CPU and RSS per call are the whole round's (the process is shared).
+   */
+  roundCalls?: number;
   /** Calls whose stream failed (refused upgrade, socket error, abnormal close). */
   failed: number;
   /** Caller turns (and intros) the agent did not answer in time. */
@@ -134,7 +139,8 @@ export function summariseRound(input: RoundInput): RoundReport {
  * 5 ms, no underruns) from 200 calls up, the platform's own time per turn (p99 under 20 ms) at 100 calls.
  */
 export function roundFigures(report: RoundReport, bench: string): BenchFigure[] {
-  const pacingTargets = report.calls >= 200;
+  const load = report.roundCalls ?? report.calls;
+  const pacingTargets = load >= 200;
   return [
     {
       bench,
@@ -173,10 +179,25 @@ export function roundFigures(report: RoundReport, bench: string): BenchFigure[] 
       figure: 'own time per turn p99',
       value: report.ownTimeP99Ms,
       unit: 'ms',
-      ...(report.calls === 100 ? { target: { op: '<' as const, value: 20 } } : {}),
+      ...(load === 100 ? { target: { op: '<' as const, value: 20 } } : {}),
     },
     { bench, figure: 'CPU per call', value: report.cpuSecondsPerCall, unit: 's' },
   ];
+}
+
+/**
+ * One transport's share of a mixed round (`share`: its calls, their results, turns and ended reports, the
+ * round's usage): what its callers heard and the turns of its calls, with the whole
+ * round's CPU and RSS per call (the voice process serves both transports at once, so they cannot be told apart).
+ */
+export function summariseShare(share: RoundInput, whole: RoundReport): RoundReport {
+  return {
+    ...summariseRound(share),
+    roundCalls: whole.calls,
+    liveSessionsPeak: whole.liveSessionsPeak,
+    cpuSecondsPerCall: whole.cpuSecondsPerCall,
+    rssPerCallMb: whole.rssPerCallMb,
+  };
 }
 
 /** The round's figures that have a target, each as "met" or "MISSED". */
@@ -188,6 +209,7 @@ export function targetVerdicts(report: RoundReport): string[] {
         f.unit === 'ms' ? `${f.value.toFixed(f.figure.startsWith('own') ? 1 : 2)} ms` : String(f.value);
       const target =
         f.target!.op === '<=' && f.target!.value === 0 ? '0' : `${f.target!.op} ${f.target!.value}`;
-      return `${report.calls} calls: ${f.figure.replace('pacing ', '')} ${shown} (target ${target}) ${meetsTarget(f) ? 'met' : 'MISSED'}`;
+      const calls = report.roundCalls ? `${report.calls} of ${report.roundCalls}` : String(report.calls);
+      return `${calls} calls: ${f.figure.replace('pacing ', '')} ${shown} (target ${target}) ${meetsTarget(f) ? 'met' : 'MISSED'}`;
     });
 }

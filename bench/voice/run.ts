@@ -15,11 +15,16 @@
  * from the reported latency parts (p50/p99); CPU seconds per call and RSS growth per call of the voice
  * process(es) (from /proc). Rounds run one after another on the same voice processes.
  *
+ * With BENCH_TRANSPORT=browser the calls are browser sessions instead (`/browser/<id>`, binary PCM16 16 kHz frames
+ * both ways, marks echoed as `played`, docs/voice.md "Browser stream protocol"), attached as carrier `browser`
+ * with the page's Origin header; with BENCH_TRANSPORT=mixed every other call is one (half and half), and the round
+ * is reported as a whole and per transport (CPU and RSS per call are the whole round's: one process serves both).
+ *
  * With BENCH_REPLICAS (e.g. "1 2") every round runs against 1 and then 2 voice replicas on this machine, the calls
  * spread over them as a load balancer would (figures summed over the replicas).
  *
  * Usage: node dist/bench/bench/voice/run.js [N ...]   (default: 100 200)
- * Settings: BENCH_REPLICAS (1), BENCH_TURNS (2), BENCH_TTS_SECONDS (2, speech per synthesis), BENCH_INTRO (a short greeting;
+ * Settings: BENCH_TRANSPORT (phone | browser | mixed; phone), BENCH_REPLICAS (1), BENCH_TURNS (2), BENCH_TTS_SECONDS (2, speech per synthesis), BENCH_INTRO (a short greeting;
  * empty for none), BENCH_RAMP_MS (2000), BENCH_WARMUP_CALLS (20: an unreported first round per set of replicas, so
  * the figures are not those of V8 compiling the hot paths; 0 for none), BENCH_VOICE_NODE_ARGS (extra Node flags for the voice processes), BENCH_LOGS=1 prints the voice service's output, BENCH_CPU_PROF=<dir>
  * writes a V8 CPU profile of the voice service there (open it in Chrome DevTools).
@@ -32,13 +37,27 @@ import { freePort, ServiceHandle, sleep, startService, workspaceRoot } from '@va
 import { openBenchNats } from '../support/bench-nats';
 import { reportFigures } from '../support/figures';
 import { figure } from '../support/percentiles';
-import { BENCH_VOICE, benchAgentSettings, benchCall } from './bench-call';
+import {
+  BENCH_BROWSER_ORIGIN,
+  BENCH_VOICE,
+  BenchTransport,
+  benchAgentSettings,
+  benchCall,
+  transportOf,
+} from './bench-call';
 import { CallerFleet } from './caller-fleet';
 import { FakePlatformResponder, startFakePlatformResponder } from './fake-platform-responder';
 import { FakeSpeechProviderCounts, startFakeSpeechProviders } from './fake-speech-providers';
 import { LiveSessionsWatcher } from './live-sessions';
 import { ProcessSampler, readProcessUsage } from './process-sampler';
-import { RoundReport, roundFigures, summariseRound, targetVerdicts } from './round-report';
+import {
+  RoundInput,
+  RoundReport,
+  roundFigures,
+  summariseRound,
+  summariseShare,
+  targetVerdicts,
+} from './round-report';
 import { scrapeSendPacing, sendPacingBetween } from './send-pacing';
 import { benchVoiceEnv } from './voice-env';
 
@@ -56,6 +75,11 @@ if (replicaCounts.length === 0 || replicaCounts.some((n) => !Number.isInteger(n)
   console.error('BENCH_REPLICAS: replica counts, e.g. "1 2"');
   process.exit(2);
 }
+const transportMode = (process.env.BENCH_TRANSPORT || 'phone') as BenchTransport | 'mixed';
+if (!['phone', 'browser', 'mixed'].includes(transportMode)) {
+  console.error('BENCH_TRANSPORT: phone, browser or mixed');
+  process.exit(2);
+}
 const turns = Number(process.env.BENCH_TURNS ?? 2);
 const ttsSeconds = Number(process.env.BENCH_TTS_SECONDS ?? 2);
 const intro = process.env.BENCH_INTRO ?? 'Hello, this is the benchmark agent.';
@@ -71,7 +95,11 @@ const REPLY = 'Your order ships tomorrow morning.';
 
 interface RoundRun {
   replicas: number;
+  /** What the report covers: the round's calls of one transport, or all of a mixed round's. */
+  transport: BenchTransport | 'mixed';
   report: RoundReport;
+  /** A mixed round's share of each transport. */
+  shares: { transport: BenchTransport; report: RoundReport }[];
   /** The caller fleet's event-loop delay p99 (ms): high values mean the load generator itself lagged. */
   benchLoopDelayP99Ms: number;
   benchClockStalls: number;
@@ -98,8 +126,13 @@ async function main(): Promise<void> {
     cleanups.unshift(() => fleet.close());
     const env = benchVoiceEnv(infra, providers, tokenKey, Math.max(...rounds, warmupCalls));
 
+    const what = {
+      phone: 'carrier_b calls',
+      browser: 'browser sessions',
+      mixed: 'streams (half carrier_b calls, half browser sessions)',
+    }[transportMode];
     console.log(
-      `voice benchmark: rounds of ${rounds.join(', ')} concurrent carrier_b calls on ${replicaCounts.join(' then ')} ` +
+      `voice benchmark: rounds of ${rounds.join(', ')} concurrent ${what} on ${replicaCounts.join(' then ')} ` +
         `voice replica(s), ${turns} caller turn(s) each, ${intro ? 'a short intro' : 'no intro'}, ${ttsSeconds} s of ` +
         `speech per synthesis, zero-latency fake providers, Node ${process.version}`,
     );
@@ -176,7 +209,13 @@ async function runRound(calls: number, deps: RoundDeps): Promise<RoundRun> {
   const agent = benchAgentSettings(intro || null);
   // Round robin over the replicas, as a load balancer spreads new streams.
   const placed = Array.from({ length: calls }, (_, i) =>
-    benchCall(i, agent, `http://127.0.0.1:${services[i % services.length].port}`, deps.tokenKey),
+    benchCall(
+      i,
+      agent,
+      `http://127.0.0.1:${services[i % services.length].port}`,
+      deps.tokenKey,
+      transportOf(i, transportMode),
+    ),
   );
   for (const call of placed) responder.register(call.context);
   const sampler = new ProcessSampler(services.map((v) => v.pid));
@@ -187,7 +226,16 @@ async function runRound(calls: number, deps: RoundDeps): Promise<RoundRun> {
   for (const watcher of live) watcher.start();
   // The streams open spread over rampMs, as a carrier's arrivals would be, not all in the same tick.
   const fleetRound = await fleet.run({
-    calls: placed.map((call) => ({ url: call.streamUrl, callId: call.context.callId })),
+    calls: placed.map((call) =>
+      call.transport === 'browser'
+        ? {
+            url: call.streamUrl,
+            callId: call.context.callId,
+            protocol: 'browser',
+            origin: BENCH_BROWSER_ORIGIN,
+          }
+        : { url: call.streamUrl, callId: call.context.callId },
+    ),
     rampMs,
     turns,
     expectIntro: Boolean(intro),
@@ -203,7 +251,7 @@ async function runRound(calls: number, deps: RoundDeps): Promise<RoundRun> {
   await Promise.all(live.map((watcher) => watcher.scrape()));
   const send = sendPacingBetween(sendBefore, await scrapeSendPacing(metricsUrls));
   for (const call of placed) responder.forget(call.context.callId);
-  const report = summariseRound({
+  const input: RoundInput = {
     calls,
     results,
     turns: responder.turns.map((t) => t.latency),
@@ -215,21 +263,75 @@ async function runRound(calls: number, deps: RoundDeps): Promise<RoundRun> {
     liveSessionsPeak: live.some((w) => w.misses > 0 && w.peak === 0)
       ? undefined
       : live.reduce((sum, w) => sum + w.peak, 0),
-  });
+  };
+  const report = summariseRound(input);
+  const shares =
+    transportMode === 'mixed'
+      ? (['phone', 'browser'] as const).map((transport) => {
+          const ids = new Set(placed.filter((c) => c.transport === transport).map((c) => c.context.callId));
+          const share = summariseShare(
+            {
+              ...input,
+              calls: ids.size,
+              results: results.filter((r) => ids.has(r.callId)),
+              turns: responder.turns.filter((t) => ids.has(t.callId)).map((t) => t.latency),
+              endedReports: [...ids].filter((id) => responder.ended.has(id)).length,
+              liveSessionsPeak: undefined,
+            },
+            report,
+          );
+          return { transport, report: share };
+        })
+      : [];
   const errors = [...new Set(results.flatMap((r) => (r.error ? [r.error] : [])))];
   if (errors.length) console.log(`round of ${calls}: call errors: ${errors.slice(0, 5).join('; ')}`);
   return {
     replicas: services.length,
+    transport: transportMode,
     report,
+    shares,
     benchLoopDelayP99Ms: fleetRound.loopDelayP99Ms,
     benchClockStalls: fleetRound.clockStalls,
   };
 }
 
+/** A report's row: a round, or one transport's share of a mixed round. */
+interface ReportRow {
+  replicas: number;
+  transport: string;
+  report: RoundReport;
+  benchLoopDelayP99Ms: number;
+  benchClockStalls: number;
+}
+
+function reportRows(runs: RoundRun[]): ReportRow[] {
+  return runs.flatMap((run) => [
+    { ...run, transport: run.transport },
+    ...run.shares.map((share) => ({
+      ...run,
+      transport: `${share.transport} (of mixed)`,
+      report: share.report,
+    })),
+  ]);
+}
+
+/** The name a row's figures go under: phone rounds keep the name earlier results have. */
+function benchName(row: ReportRow): string {
+  const r = row.report;
+  const replicas = `${row.replicas} replica(s)`;
+  if (r.roundCalls)
+    return `voice mixed, ${row.transport.split(' ')[0]} half (${r.calls} of ${r.roundCalls} streams, ${replicas})`;
+  if (row.transport === 'browser') return `voice browser (${r.calls} sessions, ${replicas})`;
+  if (row.transport === 'mixed') return `voice mixed (${r.calls} streams, ${replicas})`;
+  return `voice (${r.calls} calls, ${replicas})`;
+}
+
 function printReport(runs: RoundRun[], counts: FakeSpeechProviderCounts): void {
+  const rows = reportRows(runs);
   console.table(
-    runs.map(({ replicas, report: r }) => ({
+    rows.map(({ replicas, transport, report: r }) => ({
       replicas,
+      transport,
       calls: r.calls,
       'live peak': r.liveSessionsPeak ?? '-',
       failed: r.failed,
@@ -247,8 +349,9 @@ function printReport(runs: RoundRun[], counts: FakeSpeechProviderCounts): void {
     })),
   );
   console.table(
-    runs.map(({ replicas, report: r, benchLoopDelayP99Ms, benchClockStalls }) => ({
+    rows.map(({ replicas, transport, report: r, benchLoopDelayP99Ms, benchClockStalls }) => ({
       replicas,
+      transport,
       calls: r.calls,
       'turns reported': r.reportedTurns,
       unanswered: r.unanswered,
@@ -286,15 +389,11 @@ function printReport(runs: RoundRun[], counts: FakeSpeechProviderCounts): void {
         `${r.benchLoopDelayP99Ms.toFixed(1)} ms, ${r.benchClockStalls} clock stalls); jitter and underruns are upper bounds`,
     );
   }
-  for (const run of runs) {
-    for (const verdict of targetVerdicts(run.report))
-      console.log(`target (${run.replicas} replica(s)): ${verdict}`);
+  for (const row of rows) {
+    for (const verdict of targetVerdicts(row.report))
+      console.log(`target (${row.transport}, ${row.replicas} replica(s)): ${verdict}`);
   }
-  reportFigures(
-    runs
-      .map((r) => roundFigures(r.report, `voice (${r.report.calls} calls, ${r.replicas} replica(s))`))
-      .flat(),
-  );
+  reportFigures(rows.map((row) => roundFigures(row.report, benchName(row))).flat());
 }
 
 main().catch((err) => {

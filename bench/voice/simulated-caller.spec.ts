@@ -6,7 +6,7 @@ import { analyseAgentAudio } from './agent-audio-analysis';
 import { CarrierClock } from './carrier-clock';
 import { runFleetRound } from './caller-fleet';
 import { runSimulatedCall } from './simulated-caller';
-import { callerAudio, isSpeechFrame } from './speech-like-audio';
+import { browserFrameFromMulaw, callerAudio, isPcm16SpeechFrame, isSpeechFrame } from './speech-like-audio';
 
 interface AgentBehaviour {
   intro: boolean;
@@ -101,6 +101,72 @@ function startFakeAgent(
   );
 }
 
+/** What a fake browser endpoint saw of the client. */
+interface BrowserLog {
+  origin: string | undefined;
+  audioFrames: number;
+  frameBytes: Set<number>;
+  played: string[];
+  texts: string[];
+}
+
+/**
+ * The platform side of the browser protocol, reduced: session.started first, then each caller utterance (speech,
+ * then 200 ms of silence) answered with `answerFrames` paced PCM16 16 kHz frames and a mark.
+ */
+function startFakeBrowserEndpoint(
+  answerFrames: number,
+): Promise<{ url: string; log: BrowserLog; close(): Promise<void> }> {
+  const log: BrowserLog = { origin: undefined, audioFrames: 0, frameBytes: new Set(), played: [], texts: [] };
+  const speech = callerAudio(answerFrames * 0.02, -18, 11).speechFrames.map(browserFrameFromMulaw);
+  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  server.on('connection', (socket: WebSocket, req) => {
+    log.origin = req.headers.origin;
+    socket.send(JSON.stringify({ type: 'session.started', session_id: 's-1' }));
+    let heardSpeech = false;
+    let silentFrames = 0;
+    let answers = 0;
+    const speak = () => {
+      const name = `said-${answers}`;
+      let next = 0;
+      const timer = setInterval(() => {
+        if (socket.readyState !== WebSocket.OPEN) return clearInterval(timer);
+        if (next < speech.length) return socket.send(speech[next++]);
+        clearInterval(timer);
+        socket.send(JSON.stringify({ type: 'mark', name }));
+      }, 20);
+    };
+    socket.on('message', (data, isBinary) => {
+      if (!isBinary) {
+        const message = JSON.parse(data.toString()) as { type: string; name?: string };
+        log.texts.push(message.type);
+        if (message.type === 'played') log.played.push(message.name!);
+        return;
+      }
+      const frame = data as Buffer;
+      log.audioFrames++;
+      log.frameBytes.add(frame.length);
+      if (isPcm16SpeechFrame(frame)) {
+        heardSpeech = true;
+        silentFrames = 0;
+      } else if (heardSpeech && ++silentFrames === 10) {
+        heardSpeech = false;
+        answers++;
+        speak();
+      }
+    });
+  });
+  return new Promise((resolve) =>
+    server.on('listening', () =>
+      resolve({
+        url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/browser/s-1?token=t`,
+        log,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      }),
+    ),
+  );
+}
+
 describe('simulated caller', () => {
   const clock = new CarrierClock();
   // Short turns keep the spec quick; the pacing is real time as in the benchmark.
@@ -140,6 +206,36 @@ describe('simulated caller', () => {
       expect(heard.frames).toBeGreaterThan(heard.speechFrames); // filler silence between utterances
     } finally {
       await agent.close();
+    }
+  }, 20_000);
+
+  it('as a browser session: sends its Origin and binary PCM16 frames, hears binary frames, echoes played, ends', async () => {
+    const endpoint = await startFakeBrowserEndpoint(15);
+    try {
+      const result = await runSimulatedCall({
+        url: endpoint.url,
+        callId: 's-1',
+        protocol: 'browser',
+        origin: 'https://bench.example',
+        clock,
+        audio,
+        turns: 2,
+        expectIntro: false,
+        quietMs: 200,
+      });
+      expect(result).toMatchObject({ endedBy: 'caller', unanswered: 0, marksEchoed: 2 });
+      expect(result.error).toBeUndefined();
+      expect(result.replyDelaysMs).toHaveLength(2);
+      expect(endpoint.log.origin).toBe('https://bench.example');
+      expect([...endpoint.log.frameBytes]).toEqual([640]);
+      expect(endpoint.log.audioFrames).toBeGreaterThanOrEqual(30);
+      await waitFor(() => endpoint.log.texts.includes('end'), { timeoutMs: 2000, description: 'end' });
+      expect(endpoint.log.played).toEqual(['said-1', 'said-2']);
+      expect(endpoint.log.texts).toEqual(['played', 'played', 'end']);
+      const heard = analyseAgentAudio(result.frames);
+      expect(heard).toMatchObject({ utterances: 2, speechFrames: 30 });
+    } finally {
+      await endpoint.close();
     }
   }, 20_000);
 

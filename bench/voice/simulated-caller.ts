@@ -2,12 +2,15 @@
 // (connected, start), streams the caller's audio in real time on the shared carrier clock (a turn of speech,
 // then silence so the endpointer fires), echoes the agent's marks as played, and records every agent frame's
 // arrival. The caller speaks only when the agent is quiet, so the benchmark measures pacing, not barge-in.
+// With protocol `browser` it is a browser session instead (docs/voice.md, Browser stream protocol): the same
+// caller audio as binary PCM16 16 kHz frames, the agent's binary frames received, marks echoed as `played`, and
+// `{"type":"end"}` to hang up.
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import { FRAME_MS } from '@vap/media';
 import { CarrierClock } from './carrier-clock';
 import { ReceivedFrame } from './agent-audio-analysis';
-import { CallerAudio, isSpeechFrame } from './speech-like-audio';
+import { browserFrameFromMulaw, CallerAudio, isPcm16SpeechFrame, isSpeechFrame } from './speech-like-audio';
 
 export interface SimulatedCallOptions {
   /** The stream URL with its token, as the answer markup would give it to the carrier. */
@@ -43,6 +46,10 @@ export interface SimulatedCallOptions {
    * recording benchmark's long calls). Default 0: it hangs up after its last turn.
    */
   mediaSeconds?: number;
+  /** The stream's protocol: a carrier_b call (default) or a browser session (`/browser/<id>`). */
+  protocol?: 'carrier_b' | 'browser';
+  /** The `Origin` header a browser session's page sends (browser protocol only). */
+  origin?: string;
 }
 
 export interface SimulatedCallResult {
@@ -69,6 +76,19 @@ function base64(frame: Buffer): string {
   let encoded = base64Of.get(frame);
   if (encoded === undefined) base64Of.set(frame, (encoded = frame.toString('base64')));
   return encoded;
+}
+
+// A browser client's frames are fixed too: each caller frame is converted once.
+const browserFrameOf = new WeakMap<Buffer, Buffer>();
+function browserFrame(frame: Buffer): Buffer {
+  let converted = browserFrameOf.get(frame);
+  if (converted === undefined) browserFrameOf.set(frame, (converted = browserFrameFromMulaw(frame)));
+  return converted;
+}
+
+interface BrowserMessage {
+  type?: string;
+  name?: string;
 }
 
 const MEDIA_PREFIX = '{"event":"media"';
@@ -100,6 +120,7 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
   const streamSid = `MZ${randomBytes(16).toString('hex')}`;
   const callSid = `CA${randomBytes(16).toString('hex')}`;
   const accountSid = 'ACbench';
+  const browser = options.protocol === 'browser';
   const result: SimulatedCallResult = {
     callId: options.callId,
     frames: [],
@@ -115,6 +136,7 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
     const socket = new WebSocket(options.url, {
       handshakeTimeout: options.connectTimeoutMs ?? 10_000,
       perMessageDeflate: false,
+      ...(browser && options.origin ? { headers: { origin: options.origin } } : {}),
     });
     let unsubscribe: (() => void) | undefined;
     let phase: Phase = options.expectIntro ? 'greeting' : 'speaking';
@@ -148,6 +170,10 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
     const sendMedia = (payload: Buffer) => {
       chunk++;
       if (socket.readyState !== WebSocket.OPEN) return;
+      if (browser) {
+        socket.send(browserFrame(payload));
+        return;
+      }
       // The same message JSON.stringify would write for carrier_b's media event, without building the object.
       socket.send(
         `{"event":"media","sequenceNumber":"${++sequenceNumber}","streamSid":"${streamSid}","media":` +
@@ -168,6 +194,11 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
       return true;
     };
     const hangUp = () => {
+      if (browser) {
+        send({ type: 'end' });
+        finish('caller');
+        return;
+      }
       send({
         event: 'stop',
         sequenceNumber: String(++sequenceNumber),
@@ -220,7 +251,42 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
       const now = performance.now();
       for (let i = 0; i < framesPerTick && phase !== 'done'; i++) onFrame(now);
     };
+    const onAgentFrame = (speech: boolean, at: number) => {
+      result.frames.push({ at, speech, answer });
+      if (!speech) return;
+      agentLastSpeech = at;
+      answerSpeechFrames++;
+      if (agentFirstSpeech === undefined && (phase === 'awaiting' || phase === 'greeting')) {
+        agentFirstSpeech = at;
+        if (phase === 'awaiting') result.replyDelaysMs.push(at - waitingSince);
+      }
+    };
+    const onBrowserMessage = (data: WebSocket.RawData, isBinary: boolean, at: number) => {
+      if (isBinary) {
+        onAgentFrame(isPcm16SpeechFrame(data as Buffer), at);
+        return;
+      }
+      let message: BrowserMessage;
+      try {
+        message = JSON.parse(data.toString()) as BrowserMessage;
+      } catch {
+        return;
+      }
+      if (message.type === 'mark' && typeof message.name === 'string') {
+        // Frames arrive paced in real time, so everything received before the mark has played by now.
+        send({ type: 'played', name: message.name });
+        result.marksEchoed++;
+      } else if (message.type === 'clear') {
+        result.clears++;
+      }
+    };
     socket.on('open', () => {
+      if (browser) {
+        // The server speaks first (session.started); the client just streams its microphone.
+        startWaiting(performance.now());
+        unsubscribe = options.clock.subscribe(onTick, options.phase ?? 0);
+        return;
+      }
       send({ event: 'connected', protocol: 'Call', version: '1.0.0' });
       send({
         event: 'start',
@@ -240,6 +306,10 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
     });
     socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
       const at = performance.now();
+      if (browser) {
+        onBrowserMessage(data, isBinary, at);
+        return;
+      }
       if (isBinary) return;
       const text = data.toString();
       const payload = mediaPayloadOf(text);
@@ -254,15 +324,7 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
         }
       }
       if (message.event === 'media' && typeof message.media?.payload === 'string') {
-        const speech = isSpeechFrame(Buffer.from(message.media.payload, 'base64'));
-        result.frames.push({ at, speech, answer });
-        if (!speech) return;
-        agentLastSpeech = at;
-        answerSpeechFrames++;
-        if (agentFirstSpeech === undefined && (phase === 'awaiting' || phase === 'greeting')) {
-          agentFirstSpeech = at;
-          if (phase === 'awaiting') result.replyDelaysMs.push(at - waitingSince);
-        }
+        onAgentFrame(isSpeechFrame(Buffer.from(message.media.payload, 'base64')), at);
       } else if (message.event === 'mark' && typeof message.mark?.name === 'string') {
         // Frames arrive paced in real time, so everything queued before the mark has played by now.
         send({

@@ -1,5 +1,12 @@
 import { FRAME_MS, levelDbfs, mulawDecode, MULAW_FRAME_BYTES, resamplePcm16 } from '@vap/media';
-import { callerAudio, isSpeechFrame, pcm16LeBytes, speechLikePcm } from './speech-like-audio';
+import {
+  browserFrameFromMulaw,
+  callerAudio,
+  isPcm16SpeechFrame,
+  isSpeechFrame,
+  pcm16LeBytes,
+  speechLikePcm,
+} from './speech-like-audio';
 
 describe('speech-like audio', () => {
   it('has the requested length and RMS level, the same for the same seed', () => {
@@ -32,5 +39,25 @@ describe('speech-like audio', () => {
 
   it('writes PCM16 little-endian', () => {
     expect([...pcm16LeBytes(Int16Array.from([1, -2, 0x1234]))]).toEqual([1, 0, 0xfe, 0xff, 0x34, 0x12]);
+  });
+
+  it('turns caller frames into 640-byte browser frames (PCM16 16 kHz) at the same level', () => {
+    const audio = callerAudio(0.2);
+    for (const frame of audio.speechFrames) {
+      const browser = browserFrameFromMulaw(frame);
+      expect(browser).toHaveLength(640);
+      expect(isPcm16SpeechFrame(browser)).toBe(true);
+      const samples = new Int16Array(browser.buffer, browser.byteOffset, 320);
+      expect(levelDbfs(samples)).toBeCloseTo(levelDbfs(mulawDecode(frame)), 0);
+      // Every even sample is the decoded 8 kHz one.
+      expect(samples[2 * 7]).toBe(mulawDecode(frame)[7]);
+    }
+    expect(isPcm16SpeechFrame(browserFrameFromMulaw(audio.silenceFrame))).toBe(false);
+  });
+
+  it('calls silent, empty and odd-length browser messages no speech', () => {
+    expect(isPcm16SpeechFrame(Buffer.alloc(640))).toBe(false);
+    expect(isPcm16SpeechFrame(Buffer.alloc(0))).toBe(false);
+    expect(isPcm16SpeechFrame(Buffer.alloc(1, 0x7f))).toBe(false);
   });
 });

@@ -9,6 +9,7 @@ import {
   MULAW_SILENCE,
   mulawDecode,
   mulawEncode,
+  pcm16FromBuffer,
   seededRandom,
   TELEPHONY_SAMPLE_RATE,
 } from '@vap/media';
@@ -97,4 +98,27 @@ export const SPEECH_FRAME_MIN_DBFS = -50;
 /** True when a mu-law frame carries speech rather than filler silence. */
 export function isSpeechFrame(mulaw: Uint8Array): boolean {
   return levelDbfs(mulawDecode(mulaw)) > SPEECH_FRAME_MIN_DBFS;
+}
+
+/** The browser protocol's audio rate: PCM16 little-endian mono at 16 kHz (docs/voice.md, Browser stream protocol). */
+export const BROWSER_SAMPLE_RATE = 16_000;
+
+/**
+ * A caller's 20 ms mu-law frame (8 kHz) as a browser client sends it: PCM16 LE at 16 kHz, 640 bytes, each
+ * sample interpolated halfway to the next (the last one repeated), which keeps its level and its speech rhythm.
+ */
+export function browserFrameFromMulaw(mulaw: Uint8Array): Buffer {
+  const pcm = mulawDecode(mulaw);
+  const out = Buffer.allocUnsafe(pcm.length * 4);
+  for (let i = 0; i < pcm.length; i++) {
+    const next = i + 1 < pcm.length ? pcm[i + 1] : pcm[i];
+    out.writeInt16LE(pcm[i], i * 4);
+    out.writeInt16LE(clampSample((pcm[i] + next) / 2), i * 4 + 2);
+  }
+  return out;
+}
+
+/** True when a browser audio message (PCM16 LE) carries speech rather than filler silence. */
+export function isPcm16SpeechFrame(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && levelDbfs(pcm16FromBuffer(bytes)) > SPEECH_FRAME_MIN_DBFS;
 }
