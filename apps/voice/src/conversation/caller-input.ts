@@ -182,11 +182,6 @@ export class CallerInput {
     else if (this.capturing.samples >= this.maxUtteranceSamples) this.cutUtterance(now);
   }
 
-  /** The endpoint silence in force for `utterance` now, from its words so far. */
-  requiredSilenceMs(utterance: Utterance): number {
-    return this.endpointer.requiredSilenceMs(utterance.partial);
-  }
-
   /** Stops listening, drops pending utterances and releases the STT session. */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -11,8 +11,6 @@ export {
   CAP_FAREWELL_LEAD_MS,
   Phrases,
 } from './conversation';
-export { BARGE_IN_HOLD_MS } from './conversation';
-export { Endpointer, PAUSE_MS } from './turn-taking/endpointer';
 export { PRE_ROLL_MS } from './caller-input';
 export type { AgentModel } from './model-round';
 export { ProviderFailure } from './provider-failure';
