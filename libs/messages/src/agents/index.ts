@@ -2,3 +2,4 @@ export * from './agent-limits';
 export * from './spoken-languages';
 export * from './tool-ack-config';
 export * from './turn-taking';
+export * from './custom-functions';

@@ -5,6 +5,7 @@ import type {
   UnbilledChargesPage,
   UnbilledChargesRequest,
 } from '../calls/call-charges';
+import type { CustomFunctionInvokeReply, CustomFunctionInvokeRequest } from '../agents/custom-functions';
 import type { KnowledgeSearchCommand, KnowledgeSearchReply } from '../knowledge/knowledge-search';
 import type {
   VoiceAck,
@@ -56,6 +57,7 @@ export interface CommandContract<Req, Reply> {
 export interface ServiceCommands {
   'agents.voice_configuration.list': CommandContract<EmptyRequest, VoiceConfigurationList>;
   'agents.knowledge.search': CommandContract<KnowledgeSearchCommand, KnowledgeSearchReply>;
+  'agents.custom_function.invoke': CommandContract<CustomFunctionInvokeRequest, CustomFunctionInvokeReply>;
 
   'calls.callback.ingest': CommandContract<CarrierCallbackIngest, CarrierCallbackReply>;
   'calls.inbound_callback.ingest': CommandContract<CarrierCallbackIngest, CarrierCallbackReply>;

@@ -45,6 +45,7 @@ export const CommandSenders: {
   'agents.agent_document.unlink': ['gateway'],
   'agents.agent_document.list': ['gateway'],
   'agents.knowledge.search': ['gateway', 'voice'],
+  'agents.custom_function.invoke': ['voice'],
   // calls
   'calls.health.ping': ['gateway'],
   'calls.call.start': ['gateway', 'campaigns'],

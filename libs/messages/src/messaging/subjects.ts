@@ -39,6 +39,8 @@ export const Subjects = {
     agentDocumentList: 'agents.agent_document.list',
     /** Ranked knowledge-base chunks for an agent ({ agentId, query, limit }), for calls and for partners. */
     knowledgeSearch: 'agents.knowledge.search',
+    /** Runs a partner's custom function for a call (CustomFunctionInvokeRequest); the agents service makes the request. */
+    customFunctionInvoke: 'agents.custom_function.invoke',
   },
   calls: {
     ping: 'calls.health.ping',

@@ -1,5 +1,6 @@
 import type { KbThreshold } from '../agents/agent-limits';
 import type { SpokenLanguage } from '../agents/spoken-languages';
+import type { CustomFunctionSpec } from '../agents/custom-functions';
 import type { ToolAckConfig } from '../agents/tool-ack-config';
 import type { TurnTakingConfig } from '../agents/turn-taking';
 
@@ -37,4 +38,6 @@ export interface AgentSettings {
   extraction_enabled: boolean;
   /** Endpointing and barge-in judging; absent on calls started before agents had it (the defaults apply). */
   turn_taking?: TurnTakingConfig;
+  /** The partner's functions attached to the agent; absent on calls started before agents had them. */
+  custom_functions?: CustomFunctionSpec[];
 }

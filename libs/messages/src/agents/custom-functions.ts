@@ -1,0 +1,98 @@
+// A partner's custom function as a call sees it, and the command that runs one. The agents service owns the
+// functions (their sealed headers and signing secrets never leave it) and makes every request to the partner;
+// the voice service offers the function to the model and asks the agents service to run it.
+
+/** A function's request time, default and ceiling (`timeout_ms`). */
+export const CUSTOM_FUNCTION_DEFAULT_TIMEOUT_MS = 10_000;
+export const CUSTOM_FUNCTION_MAX_TIMEOUT_MS = 120_000;
+/** The default wait before `on_delay` is spoken (`delay_ms`). */
+export const CUSTOM_FUNCTION_DEFAULT_DELAY_MS = 2_000;
+/** Bytes of the partner's answer read at most; the excerpt the model gets is cut to this. */
+export const CUSTOM_FUNCTION_MAX_RESPONSE_BYTES = 16_384;
+/** Partner function calls the model may make in one caller turn, and in one call. */
+export const CUSTOM_FUNCTION_CALLS_PER_TURN = 4;
+export const CUSTOM_FUNCTION_CALLS_PER_CALL = 30;
+/**
+ * Extra time the voice service allows a custom_function.invoke beyond the function's timeout_ms (the agents
+ * service's own work and retries' spacing; it answers `timeout` itself when the partner is slow).
+ */
+export const CUSTOM_FUNCTION_INVOKE_MARGIN_MS = 5_000;
+
+/** What the agent says around a function: static text, or null to leave it to the model (or say nothing). */
+export interface CustomFunctionSpeech {
+  /** Said as the request leaves. */
+  on_start: string | null;
+  /** Said once when the request has run `delay_ms` without an answer. */
+  on_delay: string | null;
+  delay_ms: number;
+  /** Said when the request fails (non-2xx, timeout, refused address); null: the model words it. */
+  on_failure: string | null;
+}
+
+/**
+ * A custom function as copied into a call's AgentSettings when the call starts (edits during the call change
+ * nothing): what the model is offered and how the conversation behaves around it. No url, headers or secret.
+ */
+export interface CustomFunctionSpec {
+  id: string;
+  /** Model-facing name, unique per account, never a built-in tool's name. */
+  name: string;
+  description: string;
+  /** A JSON Schema object (validated as a schema when saved), offered to the model as the tool's parameters. */
+  parameters: Record<string, unknown>;
+  timeout_ms: number;
+  speech: CustomFunctionSpeech;
+  /** The call goes on while the request runs; the result comes back into the conversation when it arrives. */
+  async: boolean;
+}
+
+/** Who the request is made for: carried to the partner beside the arguments, and kept on the log entry. */
+export interface PartnerRequestCallContext {
+  /** The call's id (a browser session is a call of kind browser: its id is here too). */
+  callId: string;
+  /** The browser session id when the call is a browser session. */
+  browserSessionId: string | null;
+  agentId: string;
+  direction: 'inbound' | 'outbound' | 'browser';
+  fromNumber: string | null;
+  toNumber: string | null;
+  variables: Record<string, unknown>;
+}
+
+/** agents.custom_function.invoke: run one of the partner's functions for a call. */
+export interface CustomFunctionInvokeRequest {
+  partnerId: string;
+  functionId: string;
+  /** The model's arguments, parsed; validated against the function's schema before anything is sent. */
+  arguments: unknown;
+  context: PartnerRequestCallContext;
+}
+
+export type CustomFunctionOutcome =
+  /** 2xx from the partner. */
+  | 'success'
+  /** The arguments broke the schema: nothing was sent. `error` says what to fix. */
+  | 'invalid_arguments'
+  /** The partner answered a non-2xx status. */
+  | 'http_error'
+  /** No answer within timeout_ms. */
+  | 'timeout'
+  /** The address is private or unreachable, or the connection failed. */
+  | 'refused'
+  /** The function no longer exists (deleted during the call). */
+  | 'not_found';
+
+export interface CustomFunctionInvokeReply {
+  outcome: CustomFunctionOutcome;
+  /** The partner's HTTP status, when it answered. */
+  status: number | null;
+  latencyMs: number;
+  /** What the model is given: the answer's body (JSON or text), at most CUSTOM_FUNCTION_MAX_RESPONSE_BYTES. */
+  result: string;
+  /** Set on failure: a short reason the model may act on (which fields broke the schema, the status, ...). */
+  error: string | null;
+  /** The function's response_variables applied to a JSON answer (only those that matched), on success. */
+  variables: Record<string, unknown>;
+  /** The integration log entry of the request (null when nothing was sent). */
+  logId: string | null;
+}
