@@ -17,3 +17,4 @@ export * from './calls';
 export * from './knowledge';
 export * from './voices';
 export * from './voice';
+export * from './integrations';

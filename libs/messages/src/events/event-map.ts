@@ -1,4 +1,5 @@
 import type { CallStatusUpdatedData, CallTransferredData, SessionCompletedData } from '../calls/call-events';
+import type { IntegrationLogEntry } from '../integrations/integration-log';
 import type { CampaignStatusUpdatedData } from './campaign-status-updated';
 
 /**
@@ -13,6 +14,7 @@ export interface EventMap {
   'events.session.completed': SessionCompletedData;
   'events.call.transferred': CallTransferredData;
   'events.campaign.status_updated': CampaignStatusUpdatedData;
+  'events.integration.request_logged': IntegrationLogEntry;
 }
 
 export type EventSubject = keyof EventMap & string;

@@ -158,6 +158,7 @@ export const EventRecorders: { readonly [S in DomainEventSubject]: ServiceName }
   'events.contact_policy.settings_updated': 'calls',
   'events.campaign.status_updated': 'campaigns',
   'events.agent_webhooks.flag_changed': 'webhooks',
+  'events.integration.request_logged': 'calls',
 };
 
 /**

@@ -194,6 +194,8 @@ export const DomainEvents = {
   contactPolicySettingsUpdated: 'events.contact_policy.settings_updated',
   /** An agent's webhooks_include_account_endpoints changed, set or flipped back (AgentWebhookFlagChangedEvent). */
   agentWebhookFlagChanged: 'events.agent_webhooks.flag_changed',
+  /** A request to a partner's systems made by a service other than agents, for the integration log (IntegrationLogEntry). */
+  integrationRequestLogged: 'events.integration.request_logged',
 } as const;
 export type DomainEventSubject = (typeof DomainEvents)[keyof typeof DomainEvents];
 
