@@ -9,6 +9,7 @@ import { ProjectsModule } from './projects/projects.module';
 import { VoicesModule } from './voices/voices.module';
 import { DocumentsModule } from './documents/documents.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
+import { IntegrationLogsModule } from './integration-logs/integration-logs.module';
 
 @Module({})
 export class AppModule {
@@ -25,6 +26,7 @@ export class AppModule {
         BlobStorageModule.forRoot(configs.get(BlobStorageConfig)),
         KnowledgeModule,
         DocumentsModule,
+        IntegrationLogsModule,
       ],
     };
   }

@@ -11,6 +11,7 @@ import { BackgroundAudio } from '../voices/entities/background-audio.entity';
 import { Voice } from '../voices/entities/voice.entity';
 import { Document } from '../documents/entities/document.entity';
 import { AgentDocument } from '../knowledge/entities/agent-document.entity';
+import { IntegrationLog } from '../integration-logs/entities/integration-log.entity';
 
 export const SCHEMA = 'agents';
 
@@ -28,6 +29,7 @@ export function agentsDataSourceOptions(config: AgentsConfig): DataSourceOptions
       AgentExtractionSet,
       Document,
       AgentDocument,
+      IntegrationLog,
     ],
     migrations: MIGRATIONS,
     applicationName: 'agents',
