@@ -98,6 +98,24 @@ describe('Resampler (streaming)', () => {
     expect(worst).toBeLessThanOrEqual(1);
   });
 
+  it.each(PAIRS)('%i -> %i Hz: writing into a caller-owned array gives the same samples', (from, to) => {
+    const input = sineWave(1100, from / 5, from, 9000);
+    const fresh = new Resampler(from, to);
+    const reused = new Resampler(from, to);
+    const scratch = new Int16Array(reused.maxOutput(160));
+    for (let offset = 0; offset < input.length; offset += 160) {
+      const frame = input.subarray(offset, offset + 160);
+      const into = reused.push(frame, scratch);
+      expect(into.buffer).toBe(scratch.buffer);
+      expect(Array.from(into)).toEqual(Array.from(fresh.push(frame)));
+    }
+  });
+
+  it('refuses an output array shorter than maxOutput', () => {
+    const resampler = new Resampler(8000, 16000);
+    expect(() => resampler.push(new Int16Array(160), new Int16Array(100))).toThrow(RangeError);
+  });
+
   it('holds back only the filter look-ahead while streaming 20 ms frames', () => {
     const resampler = new Resampler(8000, 16000);
     let produced = 0;

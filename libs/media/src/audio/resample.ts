@@ -135,14 +135,27 @@ export class Resampler {
     this.reset();
   }
 
-  /** Resamples the next chunk; returns the output samples ready so far (possibly none). */
-  push(input: Int16Array): Int16Array {
-    if (!this.filter) return input.slice();
+  /**
+   * Resamples the next chunk; returns the output samples ready so far (possibly none). With `out`, they are
+   * written there and a view of it comes back, so a stream's hot path allocates nothing; `out` must hold
+   * maxOutput(input.length) samples.
+   */
+  push(input: Int16Array, out?: Int16Array): Int16Array {
+    if (!this.filter) {
+      if (!out) return input.slice();
+      out.set(input);
+      return out.subarray(0, input.length);
+    }
     this.append(input, input.length);
     this.received += input.length;
     // Outputs whose newest input has arrived: k * down + half < received * up.
     const ready = Math.floor((this.received * this.up - this.filter.half - 1) / this.down) + 1;
-    return this.produce(ready - this.produced);
+    return this.produce(ready - this.produced, out);
+  }
+
+  /** The most outputs one push of `inputLength` samples can return. */
+  maxOutput(inputLength: number): number {
+    return Math.ceil((inputLength * this.up) / this.down) + 1;
   }
 
   /**
@@ -190,8 +203,9 @@ export class Resampler {
     this.historyLength = needed;
   }
 
-  private produce(count: number): Int16Array {
-    const out = new Int16Array(Math.max(0, count));
+  private produce(count: number, into?: Int16Array): Int16Array {
+    if (into && into.length < count) throw new RangeError('Resampler.push: output shorter than maxOutput');
+    const out = into ? into.subarray(0, Math.max(0, count)) : new Int16Array(Math.max(0, count));
     if (count <= 0) return out;
     const { width, bank, mirrored } = this.filter as Filter;
     const { up, down, history, historyStart } = this;

@@ -1,5 +1,6 @@
 import { mulawDecode, mulawEncode } from '../audio/mulaw';
 import { pcm16FromBuffer, pcm16ToBuffer } from '../audio/pcm';
+import { Resampler } from '../audio/resample';
 import {
   BROWSER_AUDIO_BYTES_PER_MS,
   BROWSER_CALLER_DISCONNECTED,
@@ -91,6 +92,26 @@ describe('BrowserStreamCodec', () => {
     const back = pcm16FromBuffer(Buffer.concat(wide));
     expect(back.length).toBeGreaterThan(input.length - 100);
     expect(correlation(back.subarray(800), input.subarray(800))).toBeGreaterThan(0.97);
+  });
+
+  it('resamples frame after frame exactly as a fresh resampler would, aligned or not, reusing its buffers', () => {
+    const codec = new BrowserStreamCodec();
+    const up = new Resampler(8000, 16_000);
+    const down = new Resampler(16_000, 8000);
+    const agent = mulawEncode(sine(8000, 200, 500));
+    const caller = sine(16_000, 200, 700);
+    for (let at = 0; at < agent.length; at += 160) {
+      const frame = agent.subarray(at, at + 160);
+      const out = codec.encode({ type: 'sendAudio', payload: frame }) as Buffer;
+      expect(out.equals(Buffer.from(pcm16ToBuffer(up.push(mulawDecode(frame)))))).toBe(true);
+    }
+    for (let at = 0, i = 0; at < caller.length; at += 320, i++) {
+      const bytes = pcm16ToBuffer(caller.subarray(at, at + 320));
+      // Every other frame at an odd offset, as a slice of a socket's read buffer can be.
+      const data = i % 2 === 0 ? Buffer.from(bytes) : Buffer.concat([Buffer.alloc(1), bytes]).subarray(1);
+      const expected = mulawEncode(down.push(caller.subarray(at, at + 320)));
+      expect(audioOf(codec.decodeBinary(data)).equals(expected)).toBe(true);
+    }
   });
 
   it('drops caller audio while muted (the session feeds silence meanwhile), and decodes it again once unmuted', () => {

@@ -1,6 +1,7 @@
 // A browser's media stream (`/browser/<sessionId>`): binary messages are PCM16 little-endian mono 16 kHz audio
 // both ways, text messages are small JSON objects with a `type`. The codec turns it into the neutral events and
 // commands carriers' codecs produce (mu-law 8 kHz audio), so the conversation never knows a browser is there.
+import { endianness } from 'node:os';
 import { mulawDecode, mulawEncode } from '../audio/mulaw';
 import { pcm16FromBuffer, pcm16ToBuffer } from '../audio/pcm';
 import { Resampler } from '../audio/resample';
@@ -14,6 +15,12 @@ export const BROWSER_SAMPLE_RATE = 16_000;
 export const BROWSER_AUDIO_BYTES_PER_MS = (BROWSER_SAMPLE_RATE / 1000) * 2;
 /** The conversation's audio rate (mu-law 8 kHz). */
 const TELEPHONY_RATE = 8000;
+
+const LITTLE_ENDIAN_HOST = endianness() === 'LE';
+/** Whether `buf`'s bytes can be read and written as PCM16 samples in place (little-endian, 2-byte aligned). */
+function samplesInPlace(buf: Uint8Array): boolean {
+  return LITTLE_ENDIAN_HOST && buf.byteOffset % 2 === 0;
+}
 
 /** end_call_reason of a browser session the user ended (`{"type":"end"}`). */
 export const BROWSER_CALLER_ENDED = 'caller_ended';
@@ -69,6 +76,14 @@ export class BrowserStreamCodec implements MediaStreamCodec {
   private down = new Resampler(BROWSER_SAMPLE_RATE, TELEPHONY_RATE);
   private up = new Resampler(TELEPHONY_RATE, BROWSER_SAMPLE_RATE);
   private mutedNow = false;
+  /**
+   * Scratch samples reused frame after frame (the decoded agent frame, the narrowed caller frame): each is
+   * consumed before the next frame arrives. At hundreds of streams, short-lived arrays per 20 ms frame are
+   * what drives the garbage collector's pauses, and those pauses are what delay frames.
+   */
+  private decoded = new Int16Array(0);
+  private narrowed = new Int16Array(0);
+  private received = new Int16Array(0);
 
   /** The user muted the microphone (`mute`): caller audio is dropped, and the session feeds silence. */
   get muted(): boolean {
@@ -96,19 +111,42 @@ export class BrowserStreamCodec implements MediaStreamCodec {
     // Half a sample is no audio a browser sends: the stream is out of step.
     if (data.length % 2 !== 0) return { ok: false, error: { reason: 'invalid_field', field: 'audio' } };
     if (data.length === 0 || this.mutedNow) return { ok: true, message: null };
-    const narrow = this.down.push(pcm16FromBuffer(data));
+    const samples = this.callerSamples(data);
+    const capacity = this.down.maxOutput(samples.length);
+    if (this.narrowed.length < capacity) this.narrowed = new Int16Array(capacity);
+    const narrow = this.down.push(samples, this.narrowed);
+    // The payload outlives this call (the conversation keeps caller audio): it gets its own buffer.
     return {
       ok: true,
       message: { type: 'audio', payload: mulawEncode(narrow, Buffer.allocUnsafe(narrow.length)) },
     };
   }
 
+  /**
+   * The caller frame's samples: a view of the message when it is aligned, else its bytes copied into a reused
+   * array (a WebSocket message is often a slice of the socket's read buffer at an odd offset).
+   */
+  private callerSamples(data: Buffer): Int16Array {
+    if (samplesInPlace(data) || !LITTLE_ENDIAN_HOST) return pcm16FromBuffer(data);
+    const count = data.length >> 1;
+    if (this.received.length < count) this.received = new Int16Array(count);
+    new Uint8Array(this.received.buffer, 0, count * 2).set(data.subarray(0, count * 2));
+    return this.received.subarray(0, count);
+  }
+
   encode(command: MediaStreamCommand): string | Buffer {
     switch (command.type) {
       case 'sendAudio': {
-        const wide = this.up.push(mulawDecode(command.payload));
-        // A copy: the samples are the resampler's own array.
-        return Buffer.from(pcm16ToBuffer(wide));
+        const payload = command.payload;
+        if (this.decoded.length < payload.length) this.decoded = new Int16Array(payload.length);
+        const samples = mulawDecode(payload, this.decoded).subarray(0, payload.length);
+        // One allocation per frame: the message itself (the socket holds it until written). The resampler
+        // writes straight into it; Buffer's pool hands out 8-byte aligned slices, so the view is direct.
+        const capacity = this.up.maxOutput(samples.length);
+        const message = Buffer.allocUnsafe(capacity * 2);
+        if (!samplesInPlace(message)) return Buffer.from(pcm16ToBuffer(this.up.push(samples)));
+        const wide = this.up.push(samples, new Int16Array(message.buffer, message.byteOffset, capacity));
+        return message.subarray(0, wide.length * 2);
       }
       case 'mark':
         return JSON.stringify({ type: 'mark', name: command.name });
