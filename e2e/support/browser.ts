@@ -75,3 +75,63 @@ export async function writeSpokenWav(text: string, silenceMs = 1000, leadMs = 0)
   writeFileSync(path, encodePcm16Wav(samples, sampleRate));
   return { path, samples, sampleRate, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * The probes a test page puts around the web client, as page script (inside a `<script type="module">`):
+ * `window.level()` measures the output (an analyser spliced in front of the speakers), `window.peak` keeps its
+ * highest level, `window.clears` collects, for each `clear` the server sends, the ms from its arrival to the
+ * output's silence, `window.micStream` holds the microphone stream the client opened, and
+ * `window.start(url, audio)` connects the client (`window.client`) recording its events in `window.events`.
+ * `importFrom` is where the page loads the client module from.
+ */
+export function clientProbeScript(importFrom: string): string {
+  return `import { VoiceClient } from '${importFrom}';
+const connect = AudioNode.prototype.connect;
+AudioNode.prototype.connect = function (destination, ...rest) {
+  if (destination instanceof AudioDestinationNode) {
+    const analyser = this.context.createAnalyser();
+    analyser.fftSize = 256;
+    connect.call(this, analyser);
+    window.analyser = analyser;
+  }
+  return connect.call(this, destination, ...rest);
+};
+const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+navigator.mediaDevices.getUserMedia = async (constraints) => (window.micStream = await getUserMedia(constraints));
+window.level = () => {
+  if (!window.analyser) return 0;
+  const samples = new Float32Array(window.analyser.fftSize);
+  window.analyser.getFloatTimeDomainData(samples);
+  let sum = 0;
+  for (const s of samples) sum += s * s;
+  return Math.sqrt(sum / samples.length);
+};
+window.peak = 0;
+setInterval(() => (window.peak = Math.max(window.peak, window.level())), 10);
+const NativeWebSocket = WebSocket;
+window.clears = [];
+window.WebSocket = class extends NativeWebSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener('message', (event) => {
+      if (typeof event.data !== 'string' || JSON.parse(event.data).type !== 'clear') return;
+      const at = performance.now();
+      const tick = () => {
+        const elapsed = performance.now() - at;
+        if (window.level() < 0.01 || elapsed > 2000) window.clears.push(elapsed);
+        else setTimeout(tick, 1);
+      };
+      tick();
+    });
+  }
+};
+window.events = [];
+window.start = async (url, audio) => {
+  const client = await VoiceClient.connect({ url, audio });
+  for (const name of ['transcript', 'agent', 'tool', 'ended', 'error'])
+    client.on(name, (event) => window.events.push({ name, event: event instanceof Error ? event.message : event }));
+  window.client = client;
+};
+window.VoiceClient = VoiceClient;
+window.ready = true;`;
+}

@@ -9,64 +9,23 @@ import type { Page } from 'playwright-core';
 import { WebSocket } from 'ws';
 import { decodePcm16WavTracks, rms } from '@vap/media';
 import { waitFor } from '@vap/testing';
-import { launchBrowser, writeSpokenWav, type LaunchedBrowser, type SpokenWav } from '../../support/browser';
+import {
+  clientProbeScript,
+  launchBrowser,
+  writeSpokenWav,
+  type LaunchedBrowser,
+  type SpokenWav,
+} from '../../support/browser';
 import { VoiceWorld } from '../voice/voice-fixtures';
 import { LONG_REPLY, voiceScript } from '../voice/voice-script';
 
 const INTRO = 'Hello, this is Maya from Acme.';
 const SAID = 'Tell me everything about your plans.';
 
-/** The partner's page: the client from the gateway, an analyser on its output, events kept for the test. */
+/** The partner's page: the client from the gateway, with the probes the test reads. */
 function pageHtml(gateway: string): string {
   return `<!doctype html><meta charset="utf-8"><title>talk to Maya</title>
-<script type="module">
-import { VoiceClient } from '${gateway}/sdk/voice-client.js';
-const connect = AudioNode.prototype.connect;
-AudioNode.prototype.connect = function (destination, ...rest) {
-  if (destination instanceof AudioDestinationNode) {
-    const analyser = this.context.createAnalyser();
-    analyser.fftSize = 256;
-    connect.call(this, analyser);
-    window.analyser = analyser;
-  }
-  return connect.call(this, destination, ...rest);
-};
-window.peak = 0;
-window.level = () => {
-  if (!window.analyser) return 0;
-  const samples = new Float32Array(window.analyser.fftSize);
-  window.analyser.getFloatTimeDomainData(samples);
-  let sum = 0;
-  for (const s of samples) sum += s * s;
-  return Math.sqrt(sum / samples.length);
-};
-setInterval(() => (window.peak = Math.max(window.peak, window.level())), 10);
-const NativeWebSocket = WebSocket;
-window.clears = [];
-window.WebSocket = class extends NativeWebSocket {
-  constructor(...args) {
-    super(...args);
-    this.addEventListener('message', (event) => {
-      if (typeof event.data !== 'string' || JSON.parse(event.data).type !== 'clear') return;
-      const at = performance.now();
-      const tick = () => {
-        const elapsed = performance.now() - at;
-        if (window.level() < 0.01 || elapsed > 2000) window.clears.push(elapsed);
-        else setTimeout(tick, 1);
-      };
-      tick();
-    });
-  }
-};
-window.events = [];
-window.start = async (url) => {
-  const client = await VoiceClient.connect({ url, audio: { noiseSuppression: false, echoCancellation: false } });
-  for (const name of ['transcript', 'agent', 'tool', 'ended', 'error'])
-    client.on(name, (event) => window.events.push({ name, event: event instanceof Error ? event.message : event }));
-  window.client = client;
-};
-window.ready = true;
-</script>`;
+<script type="module">${clientProbeScript(`${gateway}/sdk/voice-client.js`)}</script>`;
 }
 
 type PageEvent = { name: string; event: Record<string, unknown> };
@@ -138,7 +97,11 @@ describe('browser voice sessions in a real browser', () => {
     await page.goto(origin);
     await page.waitForFunction(() => (globalThis as unknown as { ready?: boolean }).ready === true);
     await page.evaluate(
-      (url) => (globalThis as unknown as { start(u: string): Promise<void> }).start(url),
+      (url) =>
+        (globalThis as unknown as { start(u: string, audio: unknown): Promise<void> }).start(url, {
+          noiseSuppression: false,
+          echoCancellation: false,
+        }),
       session.connect_url,
     );
 

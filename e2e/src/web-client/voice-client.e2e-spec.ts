@@ -13,63 +13,21 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { pcm16FromBuffer, pcm16ToBuffer, resamplePcm16, sineWave, TextSignalDecoder } from '@vap/media';
 import { workspaceRoot } from '@vap/testing';
 import { DEMO_PAGE_CSP, DEMO_PAGE_HTML } from '@vap/web-client';
-import { launchBrowser, writeSpokenWav, type LaunchedBrowser, type SpokenWav } from '../../support/browser';
+import {
+  clientProbeScript,
+  launchBrowser,
+  writeSpokenWav,
+  type LaunchedBrowser,
+  type SpokenWav,
+} from '../../support/browser';
 
 const SAID = 'hello from the browser';
 const WIRE_RATE = 16000;
 const FRAME_BYTES = 640;
 
-/** The page: the client as partners import it, plus probes (an analyser on the output, the mic stream). */
+/** The page: the client as partners import it, with the probes the test reads. */
 const PAGE = `<!doctype html><meta charset="utf-8"><title>voice client test</title>
-<script type="module">
-import { VoiceClient } from '/voice-client.js';
-const connect = AudioNode.prototype.connect;
-AudioNode.prototype.connect = function (destination, ...rest) {
-  if (destination instanceof AudioDestinationNode) {
-    const analyser = this.context.createAnalyser();
-    analyser.fftSize = 256;
-    connect.call(this, analyser);
-    window.analyser = analyser;
-  }
-  return connect.call(this, destination, ...rest);
-};
-const getUserMedia = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-navigator.mediaDevices.getUserMedia = async (constraints) => (window.micStream = await getUserMedia(constraints));
-window.level = () => {
-  if (!window.analyser) return 0;
-  const samples = new Float32Array(window.analyser.fftSize);
-  window.analyser.getFloatTimeDomainData(samples);
-  let sum = 0;
-  for (const s of samples) sum += s * s;
-  return Math.sqrt(sum / samples.length);
-};
-// Times a clear in the page itself: from the message's arrival to the output's silence.
-const NativeWebSocket = WebSocket;
-window.WebSocket = class extends NativeWebSocket {
-  constructor(...args) {
-    super(...args);
-    this.addEventListener('message', (event) => {
-      if (typeof event.data !== 'string' || JSON.parse(event.data).type !== 'clear') return;
-      const clearAt = performance.now();
-      const tick = () => {
-        const elapsed = performance.now() - clearAt;
-        if (window.level() < 0.01 || elapsed > 2000) window.silentAfterClearMs = elapsed;
-        else setTimeout(tick, 1);
-      };
-      tick();
-    });
-  }
-};
-window.events = [];
-window.start = async (url, audio) => {
-  const client = await VoiceClient.connect({ url, audio });
-  for (const name of ['transcript', 'agent', 'tool', 'ended', 'error'])
-    client.on(name, (event) => window.events.push({ name, event: event instanceof Error ? event.message : event }));
-  window.client = client;
-};
-window.VoiceClient = VoiceClient;
-window.ready = true;
-</script>`;
+<script type="module">${clientProbeScript('/voice-client.js')}</script>`;
 
 interface ServerSide {
   socket: WebSocket;
@@ -247,12 +205,8 @@ describe('web client in a real browser', () => {
     }
     const clearAt = Date.now();
     side.socket.send(JSON.stringify({ type: 'clear' }));
-    await page.waitForFunction(
-      () => (globalThis as unknown as { silentAfterClearMs?: number }).silentAfterClearMs !== undefined,
-    );
-    const silentAfter = await page.evaluate(
-      () => (globalThis as unknown as { silentAfterClearMs: number }).silentAfterClearMs,
-    );
+    await page.waitForFunction(() => (globalThis as unknown as { clears: number[] }).clears.length > 0);
+    const silentAfter = await page.evaluate(() => (globalThis as unknown as { clears: number[] }).clears[0]);
     expect(silentAfter).toBeLessThan(100);
     const released = await waitFor('the second mark after clear', () =>
       side.texts.find((t) => t.message.type === 'played' && t.message.name === 'second'),
