@@ -19,7 +19,9 @@ export class RequestLoggedConsumer {
   async onRequestLogged(event: DomainEvent<IntegrationLogEntry>, em: EntityManager): Promise<void> {
     // The event's partner is the one its recorder's outbox wrote; an entry naming another is not stored.
     if (!event.partnerId || event.partnerId !== event.data.partnerId) {
-      this.logger.warn(`integration log entry ${event.data.id} names another partner than its event; dropped`);
+      this.logger.warn(
+        `integration log entry ${event.data.id} names another partner than its event; dropped`,
+      );
       return;
     }
     await this.writer.record(event.data, em);

@@ -77,7 +77,8 @@ export class IntegrationLogSummaryDto {
   @ApiProperty({
     type: Number,
     nullable: true,
-    description: 'HTTP status of the answer; null when none came (timeout, refused address, failed connection)',
+    description:
+      'HTTP status of the answer; null when none came (timeout, refused address, failed connection)',
   })
   status: number | null;
 

@@ -94,7 +94,10 @@ describe('WebPageFetcher', () => {
         error: null,
         responseBody: 'secret',
         requestBody: null,
-        requestHeaders: { 'user-agent': expect.stringContaining('KnowledgeBase'), accept: expect.any(String) },
+        requestHeaders: {
+          'user-agent': expect.stringContaining('KnowledgeBase'),
+          accept: expect.any(String),
+        },
       });
       expect(last().latencyMs).toBeGreaterThanOrEqual(0);
       expect(Date.parse(last().startedAt)).not.toBeNaN();

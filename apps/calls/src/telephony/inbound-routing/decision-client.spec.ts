@@ -65,7 +65,13 @@ describe('DecisionClient behind the private-network guard', () => {
 
   it('refuses a URL that is not HTTPS without sending anything, and says so', async () => {
     const body = {} as Parameters<DecisionClient['ask']>[1];
-    const outcome = await client.ask(`http://localhost:${port}/route`, body, null, 2000, INBOUND_ROUTE_ACTIONS);
+    const outcome = await client.ask(
+      `http://localhost:${port}/route`,
+      body,
+      null,
+      2000,
+      INBOUND_ROUTE_ACTIONS,
+    );
     expect(outcome).toMatchObject({ ok: false, reason: 'request failed: decision URL is not HTTPS' });
     expect(outcome.exchange).toMatchObject({ outcome: 'refused', status: null, responseBody: null });
     expect(outcome.exchange.requestHeaders['x-vap-signature']).toBeUndefined();
