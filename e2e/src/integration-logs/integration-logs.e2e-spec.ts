@@ -56,6 +56,7 @@ describe('integration logs', () => {
   let key: string;
   let otherKey: string;
   let agentId: string;
+  let policyId: string;
   const NUMBER = '+14155550410';
 
   const simulate = () =>
@@ -104,6 +105,7 @@ describe('integration logs', () => {
       },
     });
     expect(policy.status).toBe(200);
+    policyId = policy.body.data.id;
   });
 
   afterAll(async () => {
@@ -292,6 +294,70 @@ describe('integration logs', () => {
       const res = await api(`/integration-logs?${queryString}`, { key });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    });
+  });
+
+  // After the reads above, which count this account's entries: each way a decision request can end.
+  describe('inbound decision requests that fail', () => {
+    const setPolicy = async (body: Record<string, unknown>) =>
+      expect((await api(`/inbound-route-policies/${policyId}`, { method: 'PATCH', key, body })).status).toBe(
+        200,
+      );
+
+    /** Routes one sandbox call and returns its decision and the newest inbound_decision entry, in full. */
+    async function routeOnce(): Promise<{ decided: Any; entry: Any }> {
+      const before = (await walk(key, 'kind=inbound_decision&limit=100')).length;
+      const res = await simulate();
+      expect(res.status).toBe(200);
+      const [newest] = await waitForEntries(key, 'kind=inbound_decision&limit=100', before + 1);
+      const detail = await api(`/integration-logs/${newest.id}`, { key });
+      expect(detail.status).toBe(200);
+      return { decided: res.body.data, entry: detail.body.data };
+    }
+
+    it('logs an answer outside the contract as a success whose answer was not used', async () => {
+      decision.answerWith({ body: { action: 'TRANSFER' } });
+      const { decided, entry } = await routeOnce();
+      expect(decided).toMatchObject({ action: 'REJECT', source: 'failure_action' });
+      expect(entry).toMatchObject({
+        status: 200,
+        outcome: 'success',
+        error: decided.failure_reason,
+        response_body: JSON.stringify({ action: 'TRANSFER' }),
+      });
+      expect(entry.error).toContain('to_number');
+    });
+
+    it('logs a request that got no answer in time as a timeout', async () => {
+      await setPolicy({ timeout_ms: 500 });
+      decision.answerWith({ body: { action: 'REJECT' }, delayMs: 1500 });
+      const { decided, entry } = await routeOnce();
+      expect(entry).toMatchObject({
+        status: null,
+        outcome: 'timeout',
+        response_body: null,
+        error: decided.failure_reason,
+        request_headers: { 'x-vap-signature': MASKED },
+      });
+      expect(entry.latency_ms).toBeGreaterThanOrEqual(450);
+      expect(entry.latency_ms).toBeLessThan(1500);
+      const timeouts = await walk(key, 'outcome=timeout');
+      expect(timeouts.map((i) => i.id)).toEqual([entry.id]);
+    });
+
+    it('logs a request that could not connect as refused, without a signature when the policy has no secret', async () => {
+      // Nothing listens on port 1.
+      await setPolicy({ timeout_ms: 3000, webhook_url: 'https://127.0.0.1:1/route', webhook_secret: null });
+      const { decided, entry } = await routeOnce();
+      expect(entry).toMatchObject({
+        url: 'https://127.0.0.1:1/route',
+        status: null,
+        outcome: 'refused',
+        response_body: null,
+        error: decided.failure_reason,
+      });
+      expect(entry.request_headers).not.toHaveProperty('x-vap-signature');
+      expect(entry.request_headers).toHaveProperty('x-vap-timestamp');
     });
   });
 });
