@@ -20,7 +20,7 @@ import { agentsDataSourceOptions } from '../database/data-source';
 import { IntegrationLogWriter } from './integration-log.writer';
 import { IntegrationLogsPruner } from './integration-logs-pruner.service';
 import { IntegrationLogsService } from './integration-logs.service';
-import { RequestLoggedConsumer } from './request-logged.consumer';
+import { RequestLoggedConsumer, unstorableBecause } from './request-logged.consumer';
 
 jest.setTimeout(30_000);
 
@@ -293,6 +293,47 @@ describe('integration log (Postgres)', () => {
     await expect(service.get(partnerId, IntegrationLogId.format(rolledBack.id))).rejects.toMatchObject({
       code: ErrorCode.NOT_FOUND,
     });
+  });
+
+  it('drops entries the table could not take instead of failing their event for ever', async () => {
+    const consumer = new RequestLoggedConsumer(writer);
+    const bad: Partial<IntegrationLogEntry>[] = [
+      { id: 'not-a-uuid' },
+      { kind: 'webhook' as IntegrationLogEntry['kind'] },
+      { outcome: 'fine' as IntegrationLogEntry['outcome'] },
+      { callId: 'call-1' },
+      { agentId: 'agent-1' },
+      { functionId: 7 as unknown as string },
+      { requestHeaders: { a: 1 } as unknown as Record<string, string> },
+      { requestHeaders: null as unknown as Record<string, string> },
+      { responseBody: {} as unknown as string },
+      { status: 42 },
+      { attempts: 0 },
+      { latencyMs: -1 },
+      { startedAt: 'yesterday' },
+      { url: null as unknown as string },
+    ];
+    const count = async () =>
+      Number((await dataSource.query('SELECT count(*) FROM agents.integration_logs'))[0].count);
+    const before = await count();
+    for (const overrides of bad) {
+      const data = entry(overrides);
+      expect(unstorableBecause(data)).toEqual(expect.any(String));
+      await dataSource.transaction((em) =>
+        consumer.onRequestLogged(
+          {
+            id: randomUUID(),
+            subject: 'events.integration.request_logged',
+            partnerId,
+            occurredAt: new Date().toISOString(),
+            data,
+          },
+          em,
+        ),
+      );
+    }
+    expect(await count()).toBe(before);
+    expect(unstorableBecause(entry({ callId: randomUUID(), status: null, error: 'timeout' }))).toBeNull();
   });
 
   it('prunes entries past the retention and keeps the rest', async () => {
