@@ -35,6 +35,7 @@ import { ResellerLinkModule } from './reseller-link/reseller-link.module';
 import { SdkModule } from './sdk/sdk.module';
 import { TelephonyModule } from './telephony/telephony.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { IntegrationLogsModule } from './integration-logs/integration-logs.module';
 
 @Module({})
 export class AppModule {
@@ -67,6 +68,7 @@ export class AppModule {
         DocumentsModule,
         KnowledgeModule,
         WebhooksModule,
+        IntegrationLogsModule,
         SdkModule.forRoot(config.NODE_ENV),
       ],
       providers: [

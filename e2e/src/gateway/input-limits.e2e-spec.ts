@@ -240,6 +240,7 @@ describe('input limits', () => {
       '/extraction-sets',
       '/phone-numbers',
       '/inbound-route-decisions',
+      '/integration-logs',
     ];
     for (const list of lists) {
       const res = await api(`${list}?cursor=${cursor}`, { key });

@@ -23,3 +23,4 @@ export * from './campaigns';
 export * from './webhooks';
 export * from './csv';
 export * from './contact-policy';
+export * from './integrations';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { INTEGRATION_LOG_EXCERPT_CHARS, IntegrationLogEntry } from '@vap/messages';
 import { IntegrationLog } from './entities/integration-log.entity';
 
@@ -18,8 +18,9 @@ export function excerpt(body: string | null): string | null {
 export class IntegrationLogWriter {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async record(entry: IntegrationLogEntry): Promise<void> {
-    await this.dataSource
+  /** `em`: the transaction to write in (an event consumer's, so the row commits with its inbox mark). */
+  async record(entry: IntegrationLogEntry, em?: EntityManager): Promise<void> {
+    await (em ?? this.dataSource.manager)
       .createQueryBuilder()
       .insert()
       .into(IntegrationLog)

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { IntegrationLogsModule } from '../integration-logs/integration-logs.module';
 import { AgentDeletedConsumer } from './agent-deleted.consumer';
 import { AgentDocumentsService } from './agent-documents.service';
 import { DocumentTextService } from './indexing/document-text.service';
@@ -18,6 +19,7 @@ import { KnowledgeSearchService } from './search/knowledge-search.service';
  */
 @Global()
 @Module({
+  imports: [IntegrationLogsModule],
   controllers: [KnowledgeHandlers],
   providers: [
     KbJobsRepository,

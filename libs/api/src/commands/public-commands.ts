@@ -70,6 +70,7 @@ import type {
   UpdateExtractionSetDto,
 } from '../extraction/extraction-set.dto';
 import type { FromAgentDto } from '../extraction/from-agent.dto';
+import type { IntegrationLogDto, IntegrationLogListDto, ListIntegrationLogsQueryDto } from '../integrations';
 import type { AgentKnowledgeDocumentListDto, LinkAgentDocumentsDto } from '../knowledge';
 import type {
   CarrierACredentialsDto,
@@ -199,6 +200,8 @@ declare module '@vap/messages' {
     'agents.agent_document.link': Command<AgentDocumentLinkRequest, AgentKnowledgeDocumentListDto>;
     'agents.agent_document.unlink': Command<AgentDocumentUnlinkRequest, DocumentMessageDto>;
     'agents.agent_document.list': Command<{ agentId: string }, AgentKnowledgeDocumentListDto>;
+    'agents.integration_log.list': Command<ListIntegrationLogsQueryDto, IntegrationLogListDto>;
+    'agents.integration_log.get': Command<ByIdRequest, IntegrationLogDto>;
 
     'calls.call.start': Command<StartCallCommand, StartCallResult>;
     'calls.call.get': Command<ByIdRequest, CallDto>;

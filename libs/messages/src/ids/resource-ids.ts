@@ -9,3 +9,5 @@ export const InboundRoutePolicyId = prefixedId('irp_');
 /** `vc_` + the voice's UUID; an agent's voice_id is that UUID. */
 export const VoiceConfigurationId = prefixedId('vc_');
 export const DoNotCallId = prefixedId('dnc_');
+/** `ilog_` + the integration log entry's UUID. */
+export const IntegrationLogId = prefixedId('ilog_');

@@ -46,6 +46,8 @@ export const CommandSenders: {
   'agents.agent_document.list': ['gateway'],
   'agents.knowledge.search': ['gateway', 'voice'],
   'agents.custom_function.invoke': ['voice'],
+  'agents.integration_log.list': ['gateway'],
+  'agents.integration_log.get': ['gateway'],
   // calls
   'calls.health.ping': ['gateway'],
   'calls.call.start': ['gateway', 'campaigns'],

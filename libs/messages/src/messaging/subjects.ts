@@ -41,6 +41,10 @@ export const Subjects = {
     knowledgeSearch: 'agents.knowledge.search',
     /** Runs a partner's custom function for a call (CustomFunctionInvokeRequest); the agents service makes the request. */
     customFunctionInvoke: 'agents.custom_function.invoke',
+    /** A partner's integration log, newest first (ListIntegrationLogsQueryDto). */
+    integrationLogList: 'agents.integration_log.list',
+    /** One integration log entry with its excerpts ({ id }: the entry's UUID). */
+    integrationLogGet: 'agents.integration_log.get',
   },
   calls: {
     ping: 'calls.health.ping',

@@ -42,7 +42,7 @@ export class IndexLinkJob implements KbJobHandler {
       [link.id],
     );
 
-    const text = await this.texts.textOf(document);
+    const text = await this.texts.textOf(document, { partnerId: link.partnerId, agentId: link.agentId });
     const chunks = chunkText(text);
     const summary = summarize(text);
 

@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { INBOUND_ROUTE_ACTIONS } from '@vap/api';
+import { MASKED_HEADER_VALUE } from '@vap/messages';
 import { DecisionClient } from './decision-client';
 
 // What a refused decision request leaves in the decision log's failure_reason, which the partner reads:
@@ -38,5 +39,41 @@ describe('DecisionClient behind the private-network guard', () => {
     const reason = (outcome as { reason: string }).reason;
     expect(reason).toMatch(/not allowed/);
     expect(reason).not.toMatch(/127\.0\.0\.1|::1/);
+  });
+
+  it('describes the refused request for the integration log, its signature masked', async () => {
+    const body = { event: 'inbound.route' } as Parameters<DecisionClient['ask']>[1];
+    const url = `https://localhost:${port}/route`;
+    const outcome = await client.ask(url, body, 'decision-secret-0123456789', 2000, INBOUND_ROUTE_ACTIONS);
+    expect(outcome.exchange).toEqual({
+      url,
+      startedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      requestHeaders: {
+        'content-type': 'application/json',
+        'x-vap-event': 'inbound.route',
+        'x-vap-timestamp': expect.stringMatching(/^\d+$/),
+        'x-vap-signature': MASKED_HEADER_VALUE,
+      },
+      requestBody: JSON.stringify(body),
+      status: null,
+      responseBody: null,
+      outcome: 'refused',
+      latencyMs: expect.any(Number),
+    });
+    expect(JSON.stringify(outcome.exchange)).not.toContain('v1=');
+  });
+
+  it('refuses a URL that is not HTTPS without sending anything, and says so', async () => {
+    const body = {} as Parameters<DecisionClient['ask']>[1];
+    const outcome = await client.ask(
+      `http://localhost:${port}/route`,
+      body,
+      null,
+      2000,
+      INBOUND_ROUTE_ACTIONS,
+    );
+    expect(outcome).toMatchObject({ ok: false, reason: 'request failed: decision URL is not HTTPS' });
+    expect(outcome.exchange).toMatchObject({ outcome: 'refused', status: null, responseBody: null });
+    expect(outcome.exchange.requestHeaders['x-vap-signature']).toBeUndefined();
   });
 });

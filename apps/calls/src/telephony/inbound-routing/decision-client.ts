@@ -10,12 +10,33 @@ import {
   PrivateNetworkGuard,
   privateNetworksAllowed,
   PublicHttpClient,
+  ResponseTooLargeError,
 } from '@vap/egress';
+import {
+  INTEGRATION_LOG_EXCERPT_CHARS,
+  IntegrationOutcome,
+  maskedHeaders,
+  outcomeOfStatus,
+} from '@vap/messages';
 import { DecisionAnswer, readDecisionAnswer } from './decision-answer';
 
-export type DecisionOutcome =
+/** What was sent and what came back, for the partner's integration log (secrets masked). */
+export interface DecisionExchange {
+  url: string;
+  startedAt: string;
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  status: number | null;
+  /** An excerpt; null when no answer came. */
+  responseBody: string | null;
+  outcome: IntegrationOutcome;
+  latencyMs: number;
+}
+
+export type DecisionOutcome = (
   | { ok: true; answer: DecisionAnswer; status: number; latencyMs: number }
-  | { ok: false; reason: string; status: number | null; latencyMs: number | null };
+  | { ok: false; reason: string; status: number | null; latencyMs: number | null }
+) & { exchange: DecisionExchange };
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -44,7 +65,23 @@ export class DecisionClient implements OnModuleDestroy {
       [INBOUND_ROUTE_HEADERS.timestamp]: timestamp,
     };
     if (secret) headers[INBOUND_ROUTE_HEADERS.signature] = inboundRouteSignature(secret, timestamp, raw);
+    const startedAt = new Date().toISOString();
     const started = performance.now();
+    const exchange = (
+      outcome: IntegrationOutcome,
+      status: number | null,
+      responseBody: string | null,
+      latencyMs: number,
+    ): DecisionExchange => ({
+      url,
+      startedAt,
+      requestHeaders: maskedHeaders(headers),
+      requestBody: raw,
+      status,
+      responseBody: responseBody === null ? null : responseBody.slice(0, INTEGRATION_LOG_EXCERPT_CHARS),
+      outcome,
+      latencyMs,
+    });
     let status: number;
     let answer: string;
     try {
@@ -54,16 +91,27 @@ export class DecisionClient implements OnModuleDestroy {
       answer = res.body.toString('utf8');
     } catch (err) {
       const latencyMs = Math.round(performance.now() - started);
-      if (err instanceof FetchTimeoutError)
-        return { ok: false, reason: `timeout after ${timeoutMs} ms`, status: null, latencyMs };
-      return { ok: false, reason: `request failed: ${(err as Error).message}`, status: null, latencyMs };
+      const failed = (reason: string, outcome: IntegrationOutcome): DecisionOutcome => ({
+        ok: false,
+        reason,
+        status: null,
+        latencyMs,
+        exchange: exchange(outcome, null, null, latencyMs),
+      });
+      if (err instanceof FetchTimeoutError) return failed(`timeout after ${timeoutMs} ms`, 'timeout');
+      // A body over the limit came with a status, but an answer that cannot be read is the partner's error.
+      if (err instanceof ResponseTooLargeError)
+        return failed(`request failed: ${(err as Error).message}`, 'http_error');
+      return failed(`request failed: ${(err as Error).message}`, 'refused');
     }
     const latencyMs = Math.round(performance.now() - started);
+    const log = exchange(outcomeOfStatus(status), status, answer, latencyMs);
     if (status < 200 || status > 299)
-      return { ok: false, reason: `decision URL answered HTTP ${status}`, status, latencyMs };
+      return { ok: false, reason: `decision URL answered HTTP ${status}`, status, latencyMs, exchange: log };
     const read = readDecisionAnswer(answer, allowed);
-    if ('invalid' in read) return { ok: false, reason: `invalid answer: ${read.invalid}`, status, latencyMs };
-    return { ok: true, answer: read.answer, status, latencyMs };
+    if ('invalid' in read)
+      return { ok: false, reason: `invalid answer: ${read.invalid}`, status, latencyMs, exchange: log };
+    return { ok: true, answer: read.answer, status, latencyMs, exchange: log };
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -3,12 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { INBOUND_ROUTE_VERSION, InboundRouteDecisionDto, InboundRouteRequestBody } from '@vap/api';
-import { AppError, DomainEvents, ErrorCode } from '@vap/messages';
+import { AppError, DomainEvents, ErrorCode, IntegrationLogEntry } from '@vap/messages';
 import { assertOwnAgent, OutboxService, RpcClient } from '@vap/messaging';
 import { PhoneNumber } from '../phone-numbers/entities/phone-number.entity';
 import { SecretBox } from '@vap/secrets';
 import { tableOf } from '@vap/persistence';
-import { DecisionClient } from './decision-client';
+import { DecisionClient, DecisionExchange, DecisionOutcome } from './decision-client';
 import { toDecisionDto } from './decision-dto';
 import { InboundRouteDecision } from './entities/inbound-route-decision.entity';
 import { InboundRoutePolicy } from './entities/inbound-route-policy.entity';
@@ -63,8 +63,8 @@ export class InboundRouterService {
     if (existing) return toDecisionDto(existing);
     const number = await this.numberFor(call.partnerId, call.toNumber);
     const policy = await this.resolvePolicy(call.partnerId, number);
-    const decided = policy ? await this.ask(policy, call, number) : noPolicy(number);
-    return this.record(call, number, policy, decided);
+    const asked = policy ? await this.ask(policy, call, number) : null;
+    return this.record(call, number, policy, asked?.decided ?? noPolicy(number), asked?.exchange ?? null);
   }
 
   /** Enabled policies in priority order: the number's, then its agent's, then the account's. */
@@ -83,7 +83,11 @@ export class InboundRouterService {
     return repo.findOne({ where: { partnerId, scope: 'PARTNER', enabled: true } });
   }
 
-  private async ask(policy: InboundRoutePolicy, call: InboundCall, number: PhoneNumber): Promise<Decided> {
+  private async ask(
+    policy: InboundRoutePolicy,
+    call: InboundCall,
+    number: PhoneNumber,
+  ): Promise<{ decided: Decided; exchange: DecisionExchange }> {
     const body: InboundRouteRequestBody = {
       event: 'inbound.route',
       version: INBOUND_ROUTE_VERSION,
@@ -103,6 +107,15 @@ export class InboundRouterService {
       policy.timeoutMs,
       policy.allowedActions,
     );
+    return { decided: await this.decide(policy, call, number, outcome), exchange: outcome.exchange };
+  }
+
+  private async decide(
+    policy: InboundRoutePolicy,
+    call: InboundCall,
+    number: PhoneNumber,
+    outcome: DecisionOutcome,
+  ): Promise<Decided> {
     const webhook = { webhookStatus: outcome.status, webhookLatencyMs: outcome.latencyMs };
     if (!outcome.ok) return { ...fallback(policy, number, outcome.reason), ...webhook };
     const { action, agentId, toNumber } = outcome.answer;
@@ -152,8 +165,18 @@ export class InboundRouterService {
     number: PhoneNumber,
     policy: InboundRoutePolicy | null,
     decided: Decided,
+    exchange: DecisionExchange | null,
   ): Promise<InboundRouteDecisionDto> {
     const saved = await this.dataSource.transaction(async (em: EntityManager) => {
+      // The request was made whichever copy of the carrier's webhook records its decision: it is logged.
+      if (exchange) {
+        await this.outbox.record(
+          em,
+          DomainEvents.integrationRequestLogged,
+          call.partnerId,
+          decisionLogEntry(call.partnerId, number, decided, exchange),
+        );
+      }
       const id = randomUUID();
       const inserted = (await em.query(
         `INSERT INTO ${tableOf(em, 'inbound_route_decisions')}
@@ -193,6 +216,40 @@ export class InboundRouterService {
     });
     return toDecisionDto(saved);
   }
+}
+
+/**
+ * The integration log entry of a decision request. Made before the call exists, so it names no call (the
+ * decision, GET /inbound-route-decisions, gets the call id); the agent is the one that answered, else the
+ * number's. The error is why the answer was not used, when it was not.
+ */
+function decisionLogEntry(
+  partnerId: string,
+  number: PhoneNumber,
+  decided: Decided,
+  exchange: DecisionExchange,
+): IntegrationLogEntry {
+  return {
+    id: randomUUID(),
+    partnerId,
+    kind: 'inbound_decision',
+    callId: null,
+    browserSessionId: null,
+    agentId: decided.agentId ?? number.agentId,
+    functionId: null,
+    hookId: null,
+    method: 'POST',
+    url: exchange.url,
+    requestHeaders: exchange.requestHeaders,
+    requestBody: exchange.requestBody,
+    status: exchange.status,
+    responseBody: exchange.responseBody,
+    outcome: exchange.outcome,
+    error: decided.source === 'failure_action' ? decided.failureReason : null,
+    latencyMs: exchange.latencyMs,
+    attempts: 1,
+    startedAt: exchange.startedAt,
+  };
 }
 
 function noPolicy(number: PhoneNumber): Decided {
