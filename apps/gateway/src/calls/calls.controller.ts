@@ -7,6 +7,7 @@ import {
   ListCallsQueryDto,
   RecordingUrlDto,
   StartCallCommand,
+  START_CALL_DEADLINE_MS,
   StartCallDto,
 } from '@vap/api';
 import { ErrorCode, Subjects } from '@vap/messages';
@@ -87,7 +88,10 @@ export class CallsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<CallDto> {
     const command: StartCallCommand = idempotencyKey ? { ...body, idempotency_key: idempotencyKey } : body;
-    const { call, replayed } = await this.rpc.request(Subjects.calls.callStart, auth.partner, command);
+    // The start may wait for the agent's pre-call hook before the dial, longer than a plain command.
+    const { call, replayed } = await this.rpc.request(Subjects.calls.callStart, auth.partner, command, {
+      timeoutMs: START_CALL_DEADLINE_MS,
+    });
     if (replayed) res.setHeader(REPLAYED_HEADER, 'true');
     return absoluteUrls(req, call);
   }

@@ -9,3 +9,5 @@ export const InboundRoutePolicyId = prefixedId('irp_');
 /** `vc_` + the voice's UUID; an agent's voice_id is that UUID. */
 export const VoiceConfigurationId = prefixedId('vc_');
 export const DoNotCallId = prefixedId('dnc_');
+/** `hook_` + UUID: a lifecycle hook (pre-call or post-call) of an account or one of its agents. */
+export const LifecycleHookId = prefixedId('hook_');
