@@ -131,7 +131,11 @@ export class LifecycleHooksService {
   }
 
   /** The enabled hook a call of `agentId` runs for `event`: the agent's own, else the account default. */
-  async resolve(partnerId: string, agentId: string, event: LifecycleHookEvent): Promise<LifecycleHook | null> {
+  async resolve(
+    partnerId: string,
+    agentId: string,
+    event: LifecycleHookEvent,
+  ): Promise<LifecycleHook | null> {
     const repo = this.dataSource.getRepository(LifecycleHook);
     const own = await repo.findOne({ where: { partnerId, event, agentId } });
     // A disabled agent hook still wins over the default: disabling it turns the hook off for that agent.

@@ -1,11 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import {
-  LIFECYCLE_HOOK_LIMITS,
-  PostCallHookRequestBody,
-  PostCallHookResultDto,
-} from '@vap/api';
+import { LIFECYCLE_HOOK_LIMITS, PostCallHookRequestBody, PostCallHookResultDto } from '@vap/api';
 import { DomainEvents, SessionCompletedData } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';

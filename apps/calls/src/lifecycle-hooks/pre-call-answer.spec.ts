@@ -1,4 +1,3 @@
-import { LIFECYCLE_HOOK_LIMITS } from '@vap/api';
 import { mergeHookVariables, readPreCallAnswer } from './pre-call-answer';
 
 describe('readPreCallAnswer', () => {
@@ -39,10 +38,5 @@ describe('mergeHookVariables', () => {
       order: 7,
       tier: 'gold',
     });
-  });
-
-  it('refuses a merge larger than the bound', () => {
-    const big = { blob: 'x'.repeat(LIFECYCLE_HOOK_LIMITS.mergedVariablesMaxBytes) };
-    expect(mergeHookVariables({}, big)).toBeNull();
   });
 });

@@ -27,8 +27,7 @@ export function readPreCallAnswer(body: string): PreCallVerdict | { invalid: str
   const unknown = Object.keys(parsed).filter((k) => !FIELDS.has(k));
   if (unknown.length) return { invalid: `unknown field ${unknown[0]}` };
   const action = parsed.action ?? 'continue';
-  if (action !== 'continue' && action !== 'block')
-    return { invalid: 'action must be continue or block' };
+  if (action !== 'continue' && action !== 'block') return { invalid: 'action must be continue or block' };
   const variables = parsed.variables ?? {};
   if (!isObject(variables)) return { invalid: 'variables must be an object' };
   const reason = parsed.reason ?? null;
@@ -41,15 +40,13 @@ export function readPreCallAnswer(body: string): PreCallVerdict | { invalid: str
 /**
  * The call's variables after a continue answer: the hook's values override the start request's (or the
  * campaign contact's) of the same name, since the partner's system answers last, with what it knows now;
- * names the hook leaves out keep their values. Null when the merge would exceed the size bound.
+ * names the hook leaves out keep their values. (The answer's size bound bounds what the hook adds.)
  */
 export function mergeHookVariables(
   call: Record<string, unknown>,
   hook: Record<string, unknown>,
-): Record<string, unknown> | null {
-  const merged = { ...call, ...hook };
-  if (Buffer.byteLength(JSON.stringify(merged)) > LIFECYCLE_HOOK_LIMITS.mergedVariablesMaxBytes) return null;
-  return merged;
+): Record<string, unknown> {
+  return { ...call, ...hook };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -69,10 +69,8 @@ export class PreCallHookRunner {
       if ('invalid' in answer) failure = `invalid answer: ${answer.invalid}`;
       else if (answer.action === 'block')
         verdict = { blocked: true, reason: answer.reason ?? 'refused by the pre-call hook' };
-      else if (Object.keys(answer.variables).length) {
+      else if (Object.keys(answer.variables).length)
         variables = mergeHookVariables(call.variables, answer.variables);
-        if (!variables) failure = 'invalid answer: the merged variables exceed 64 KB';
-      }
     }
     if (failure !== null) {
       this.logger.warn(`pre-call hook ${hook.id} of call ${call.id}: ${failure} (${hook.failureAction})`);
@@ -83,7 +81,14 @@ export class PreCallHookRunner {
           : { blocked: false };
     }
     const entry = integrationLogEntry(
-      { partnerId: call.partnerId, kind: 'pre_call_hook', hookId: hook.id, callId: call.id, agentId: call.agentId, attempts: 1 },
+      {
+        partnerId: call.partnerId,
+        kind: 'pre_call_hook',
+        hookId: hook.id,
+        callId: call.id,
+        agentId: call.agentId,
+        attempts: 1,
+      },
       hook.url,
       exchange,
       failure,

@@ -22,10 +22,9 @@ export const LIFECYCLE_HOOK_TIMEOUT_MS = {
 /** How long POST /calls/start may take: the longest pre-call hook, then the carrier's dial. */
 export const START_CALL_DEADLINE_MS = 20000;
 
-/** Bounds of a hook's answer: its body, a pre-call answer's variables (merged, as JSON) and reason. */
+/** Bounds of a hook's answer (its body, which bounds a pre-call answer's variables) and of what is kept. */
 export const LIFECYCLE_HOOK_LIMITS = {
   answerMaxBytes: 64 * 1024,
-  mergedVariablesMaxBytes: 64 * 1024,
   reasonMaxChars: 500,
   /** The excerpt of a post-call hook's answer kept on the session. */
   storedResponseMaxChars: 4096,
@@ -47,7 +46,8 @@ export class CreateLifecycleHookDto {
     type: String,
     format: 'uuid',
     nullable: true,
-    description: "The agent whose calls run the hook; omitted or null: the account default (an agent's own hook wins)",
+    description:
+      "The agent whose calls run the hook; omitted or null: the account default (an agent's own hook wins)",
   })
   @ValidateIf((_, v) => v !== null && v !== undefined)
   @IsUUID('all', { message: 'agent_id must be a UUID or null' })
@@ -191,7 +191,8 @@ export class PostCallHookResultDto {
 
   @ApiProperty({
     enum: POST_CALL_HOOK_STATUSES,
-    description: 'pending while requests are still to be sent (retries included); delivered on a 2xx; failed after the last attempt',
+    description:
+      'pending while requests are still to be sent (retries included); delivered on a 2xx; failed after the last attempt',
   })
   status: PostCallHookStatus;
 
