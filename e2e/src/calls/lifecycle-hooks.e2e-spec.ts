@@ -448,7 +448,7 @@ describe('lifecycle hooks', () => {
         status: 'delivered',
         outcome: 'success',
         http_status: 200,
-        response: { crm_id: 'CRM-42', saved: true },
+        response: JSON.stringify({ crm_id: 'CRM-42', saved: true }),
         attempts: 1,
         completed_at: expect.any(String),
       });
@@ -498,6 +498,7 @@ describe('lifecycle hooks', () => {
   describe('inbound', () => {
     let key: string;
     let server: DecisionServer;
+    let router: DecisionServer;
     const NUMBER = `+1415556${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
 
     beforeAll(async () => {
@@ -521,10 +522,19 @@ describe('lifecycle hooks', () => {
       expect(imported.status).toBe(200);
       const hook = await createHook(key, { event: 'pre_call', url: server.url });
       expect(hook.status).toBe(200);
+      router = await startDecisionServer();
+      router.answerWith({ body: { action: 'ANSWER_WITH_AI' } });
+      const policy = await api('/inbound-route-policies', {
+        method: 'POST',
+        key,
+        body: { scope: 'PARTNER', webhook_url: router.url, webhook_secret: 'route-secret-0123456789' },
+      });
+      expect(policy.status).toBe(200);
     });
 
     afterAll(async () => {
       await server?.close();
+      await router?.close();
     });
 
     it('asks before answering, and a refusal ends the inbound call blocked', async () => {
@@ -554,6 +564,17 @@ describe('lifecycle hooks', () => {
         end_call_reason: 'pre_call_hook_blocked',
         started_at: null,
       });
+      // Both requests to the partner are in the integration log: the routing decision, then the hook.
+      expect(router.requests).toHaveLength(1);
+      const decided = await waitFor(
+        () => log.entries.find((e) => e.kind === 'inbound_decision' && e.url === router.url),
+        { timeoutMs: 15_000, description: 'the inbound_decision log entry' },
+      );
+      expect(decided).toMatchObject({ outcome: 'success', status: 200, callId: null, error: null });
+      expect(decided.requestHeaders['x-vap-signature']).toBe('********');
+      expect(decided.requestBody).toBe(router.requests[0].rawBody);
+      const [hooked] = await log.of(callId, 'pre_call_hook');
+      expect(hooked).toMatchObject({ outcome: 'success', url: server.url });
     });
   });
 });

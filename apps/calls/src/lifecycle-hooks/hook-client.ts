@@ -1,5 +1,4 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { LIFECYCLE_HOOK_HEADERS, LIFECYCLE_HOOK_LIMITS, lifecycleHookSignature } from '@vap/api';
 import {
   FetchTimeoutError,
@@ -9,28 +8,7 @@ import {
   PublicHttpClient,
   UnsupportedUrlError,
 } from '@vap/egress';
-import {
-  INTEGRATION_LOG_EXCERPT_CHARS,
-  IntegrationLogEntry,
-  IntegrationOutcome,
-  IntegrationRequestKind,
-  MASKED_HEADER_VALUE,
-} from '@vap/messages';
-
-/** One request to a partner's URL: what was sent, what came back, and how it ended. */
-export interface HookExchange {
-  outcome: IntegrationOutcome;
-  /** HTTP status of the answer; null without one. */
-  status: number | null;
-  /** The answer's text (at most the bound it was read with); null without an answer. */
-  body: string | null;
-  /** Why it was not a 2xx, in words; null on success. */
-  error: string | null;
-  latencyMs: number;
-  startedAt: Date;
-  requestHeaders: Record<string, string>;
-  requestBody: string;
-}
+import { HookExchange, maskHeaders } from '../integration-log/integration-log-entry';
 
 export interface HookRequest {
   url: string;
@@ -41,18 +19,6 @@ export interface HookRequest {
   body: unknown;
   timeoutMs: number;
 }
-
-/** Who the integration log entry of an exchange belongs to. */
-export interface HookLogRef {
-  partnerId: string;
-  kind: IntegrationRequestKind;
-  hookId: string | null;
-  callId: string | null;
-  agentId: string | null;
-  attempts: number;
-}
-
-const SECRET_HEADERS = new Set([LIFECYCLE_HOOK_HEADERS.signature.toLowerCase()]);
 
 /**
  * Sends signed requests to partners' hook URLs: HTTPS only, through the private-network guard (checked
@@ -121,49 +87,4 @@ export class HookClient implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     await this.http.close();
   }
-}
-
-/** The integration log entry of one exchange (its last attempt, with the count of attempts). */
-export function integrationLogEntry(
-  ref: HookLogRef,
-  url: string,
-  exchange: HookExchange,
-  error: string | null = exchange.error,
-): IntegrationLogEntry {
-  return {
-    id: randomUUID(),
-    partnerId: ref.partnerId,
-    kind: ref.kind,
-    callId: ref.callId,
-    browserSessionId: null,
-    agentId: ref.agentId,
-    functionId: null,
-    hookId: ref.hookId,
-    method: 'POST',
-    url,
-    requestHeaders: exchange.requestHeaders,
-    requestBody: excerpt(exchange.requestBody),
-    status: exchange.status,
-    responseBody: excerpt(exchange.body),
-    outcome: exchange.outcome,
-    error,
-    latencyMs: exchange.latencyMs,
-    attempts: ref.attempts,
-    startedAt: exchange.startedAt.toISOString(),
-  };
-}
-
-/** Lower-case names; the signature (a credential derived from the secret) masked. */
-export function maskHeaders(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    const lower = name.toLowerCase();
-    out[lower] = SECRET_HEADERS.has(lower) ? MASKED_HEADER_VALUE : value;
-  }
-  return out;
-}
-
-export function excerpt(text: string | null): string | null {
-  if (text === null) return null;
-  return text.length > INTEGRATION_LOG_EXCERPT_CHARS ? text.slice(0, INTEGRATION_LOG_EXCERPT_CHARS) : text;
 }

@@ -9,7 +9,8 @@ import { CallSession } from '../calls/entities/call-session.entity';
 import { CallsConfig } from '../config/calls.config';
 import { CallQueueWorker, QueuedCall } from '../work-queue/call-work-queue';
 import { LifecycleHook } from './entities/lifecycle-hook.entity';
-import { HookClient, HookExchange, integrationLogEntry } from './hook-client';
+import { HookExchange, integrationLogEntry } from '../integration-log/integration-log-entry';
+import { HookClient } from './hook-client';
 import { LifecycleHooksService } from './lifecycle-hooks.service';
 import { POST_CALL_HOOK_JOBS, postCallHookBackoffSeconds } from './post-call-hook-queue';
 
@@ -127,17 +128,9 @@ export class PostCallHookWorker extends CallQueueWorker<QueuedPostCallHook> {
   }
 }
 
-/** The answer as the session keeps it: its JSON value when short enough, else its text cut short. */
-export function storedResponse(exchange: Pick<HookExchange, 'body'>): unknown {
+/** The answer as the session keeps it: its text, cut to the bound; null when empty. */
+export function storedResponse(exchange: Pick<HookExchange, 'body'>): string | null {
   const text = exchange.body ?? '';
   if (text.trim() === '') return null;
-  const max = LIFECYCLE_HOOK_LIMITS.storedResponseMaxChars;
-  if (text.length <= max) {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return text;
-    }
-  }
-  return text.slice(0, max);
+  return text.slice(0, LIFECYCLE_HOOK_LIMITS.storedResponseMaxChars);
 }

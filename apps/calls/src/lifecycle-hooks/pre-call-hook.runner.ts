@@ -8,7 +8,8 @@ import { tableOf } from '@vap/persistence';
 import { Call } from '../calls/entities/call.entity';
 import { CallProgressService } from '../progress/call-progress.service';
 import { EndReasons } from '../progress/end-reasons';
-import { HookClient, integrationLogEntry } from './hook-client';
+import { integrationLogEntry } from '../integration-log/integration-log-entry';
+import { HookClient } from './hook-client';
 import { LifecycleHooksService } from './lifecycle-hooks.service';
 import { mergeHookVariables, readPreCallAnswer } from './pre-call-answer';
 

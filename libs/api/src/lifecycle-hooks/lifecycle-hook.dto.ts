@@ -207,11 +207,13 @@ export class PostCallHookResultDto {
   http_status: number | null;
 
   @ApiProperty({
+    type: String,
     nullable: true,
+    maxLength: LIFECYCLE_HOOK_LIMITS.storedResponseMaxChars,
     description:
-      'The 2xx answer: its JSON value when it is JSON of at most 4096 characters, else its text up to 4096 characters',
+      'The 2xx answer’s body as text (JSON stays JSON text), its first 4096 characters; null without a 2xx or with an empty body',
   })
-  response: unknown;
+  response: string | null;
 
   @ApiProperty()
   attempts: number;

@@ -7,15 +7,21 @@ import {
 } from '@vap/api';
 import {
   FetchTimeoutError,
+  PrivateNetworkError,
   PrivateNetworkGuard,
   privateNetworksAllowed,
   PublicHttpClient,
 } from '@vap/egress';
+import { HookExchange, maskHeaders } from '../../integration-log/integration-log-entry';
 import { DecisionAnswer, readDecisionAnswer } from './decision-answer';
 
-export type DecisionOutcome =
+export type DecisionOutcome = (
   | { ok: true; answer: DecisionAnswer; status: number; latencyMs: number }
-  | { ok: false; reason: string; status: number | null; latencyMs: number | null };
+  | { ok: false; reason: string; status: number | null; latencyMs: number | null }
+) & {
+  /** The request as the integration log keeps it. */
+  exchange: HookExchange;
+};
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -44,7 +50,15 @@ export class DecisionClient implements OnModuleDestroy {
       [INBOUND_ROUTE_HEADERS.timestamp]: timestamp,
     };
     if (secret) headers[INBOUND_ROUTE_HEADERS.signature] = inboundRouteSignature(secret, timestamp, raw);
+    const startedAt = new Date();
     const started = performance.now();
+    const exchange = (part: Pick<HookExchange, 'outcome' | 'status' | 'body' | 'error'>): HookExchange => ({
+      ...part,
+      latencyMs: Math.round(performance.now() - started),
+      startedAt,
+      requestHeaders: maskHeaders(headers),
+      requestBody: raw,
+    });
     let status: number;
     let answer: string;
     try {
@@ -54,16 +68,36 @@ export class DecisionClient implements OnModuleDestroy {
       answer = res.body.toString('utf8');
     } catch (err) {
       const latencyMs = Math.round(performance.now() - started);
-      if (err instanceof FetchTimeoutError)
-        return { ok: false, reason: `timeout after ${timeoutMs} ms`, status: null, latencyMs };
-      return { ok: false, reason: `request failed: ${(err as Error).message}`, status: null, latencyMs };
+      if (err instanceof FetchTimeoutError) {
+        const reason = `timeout after ${timeoutMs} ms`;
+        const logged = exchange({ outcome: 'timeout', status: null, body: null, error: reason });
+        return { ok: false, reason, status: null, latencyMs, exchange: logged };
+      }
+      const reason = `request failed: ${(err as Error).message}`;
+      const cause = (err as { cause?: unknown }).cause;
+      const refused = err instanceof PrivateNetworkError || cause instanceof PrivateNetworkError;
+      const logged = exchange({
+        outcome: refused ? 'refused' : 'http_error',
+        status: null,
+        body: null,
+        error: reason,
+      });
+      return { ok: false, reason, status: null, latencyMs, exchange: logged };
     }
     const latencyMs = Math.round(performance.now() - started);
-    if (status < 200 || status > 299)
-      return { ok: false, reason: `decision URL answered HTTP ${status}`, status, latencyMs };
+    if (status < 200 || status > 299) {
+      const reason = `decision URL answered HTTP ${status}`;
+      const logged = exchange({ outcome: 'http_error', status, body: answer, error: reason });
+      return { ok: false, reason, status, latencyMs, exchange: logged };
+    }
     const read = readDecisionAnswer(answer, allowed);
-    if ('invalid' in read) return { ok: false, reason: `invalid answer: ${read.invalid}`, status, latencyMs };
-    return { ok: true, answer: read.answer, status, latencyMs };
+    if ('invalid' in read) {
+      const reason = `invalid answer: ${read.invalid}`;
+      const logged = exchange({ outcome: 'success', status, body: answer, error: reason });
+      return { ok: false, reason, status, latencyMs, exchange: logged };
+    }
+    const logged = exchange({ outcome: 'success', status, body: answer, error: null });
+    return { ok: true, answer: read.answer, status, latencyMs, exchange: logged };
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -91,7 +91,8 @@ export class InboundCallbackService {
       .findOne({ where: { partnerId: call.partnerId, callId: call.id } });
     if (parsed.reply || !decision || !isInboundCallParser(adapter)) return parsed.reply ?? EMPTY_REPLY;
     // A call the pre-call hook refused is rejected again, not answered.
-    if (call.disposition === 'blocked') return adapter.inboundReply({ ...toDecisionDto(decision), action: 'REJECT' });
+    if (call.disposition === 'blocked')
+      return adapter.inboundReply({ ...toDecisionDto(decision), action: 'REJECT' });
     return adapter.inboundReply(toDecisionDto(decision));
   }
 }

@@ -3,12 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { INBOUND_ROUTE_VERSION, InboundRouteDecisionDto, InboundRouteRequestBody } from '@vap/api';
-import { AppError, DomainEvents, ErrorCode } from '@vap/messages';
+import { AppError, DomainEvents, ErrorCode, IntegrationLogEntry } from '@vap/messages';
 import { assertOwnAgent, OutboxService, RpcClient } from '@vap/messaging';
 import { PhoneNumber } from '../phone-numbers/entities/phone-number.entity';
 import { SecretBox } from '@vap/secrets';
 import { tableOf } from '@vap/persistence';
-import { DecisionClient } from './decision-client';
+import { integrationLogEntry } from '../../integration-log/integration-log-entry';
+import { DecisionClient, DecisionOutcome } from './decision-client';
 import { toDecisionDto } from './decision-dto';
 import { InboundRouteDecision } from './entities/inbound-route-decision.entity';
 import { InboundRoutePolicy } from './entities/inbound-route-policy.entity';
@@ -32,6 +33,9 @@ type Decided = Pick<
   | 'webhookLatencyMs'
   | 'failureReason'
 >;
+
+/** A decision, and the request to the policy's URL that made it, when one was sent. */
+type Asked = Decided & { logged?: IntegrationLogEntry };
 
 /**
  * Decides what happens to an inbound call before it is answered: the first enabled policy in the order
@@ -63,7 +67,7 @@ export class InboundRouterService {
     if (existing) return toDecisionDto(existing);
     const number = await this.numberFor(call.partnerId, call.toNumber);
     const policy = await this.resolvePolicy(call.partnerId, number);
-    const decided = policy ? await this.ask(policy, call, number) : noPolicy(number);
+    const decided: Asked = policy ? await this.ask(policy, call, number) : noPolicy(number);
     return this.record(call, number, policy, decided);
   }
 
@@ -83,7 +87,26 @@ export class InboundRouterService {
     return repo.findOne({ where: { partnerId, scope: 'PARTNER', enabled: true } });
   }
 
-  private async ask(policy: InboundRoutePolicy, call: InboundCall, number: PhoneNumber): Promise<Decided> {
+  private async ask(policy: InboundRoutePolicy, call: InboundCall, number: PhoneNumber): Promise<Asked> {
+    const outcome = await this.send(policy, call, number);
+    const decided = await this.decide(policy, call, number, outcome);
+    const logged = integrationLogEntry(
+      {
+        partnerId: call.partnerId,
+        kind: 'inbound_decision',
+        hookId: null,
+        callId: null,
+        agentId: number.agentId,
+        attempts: 1,
+      },
+      policy.webhookUrl,
+      outcome.exchange,
+      decided.failureReason ?? outcome.exchange.error,
+    );
+    return { ...decided, logged };
+  }
+
+  private send(policy: InboundRoutePolicy, call: InboundCall, number: PhoneNumber): Promise<DecisionOutcome> {
     const body: InboundRouteRequestBody = {
       event: 'inbound.route',
       version: INBOUND_ROUTE_VERSION,
@@ -96,13 +119,15 @@ export class InboundRouterService {
     const secret = policy.webhookSecretSealed
       ? this.box.open(policy.webhookSecretSealed, policySecretContext(policy.id))
       : null;
-    const outcome = await this.decisions.ask(
-      policy.webhookUrl,
-      body,
-      secret,
-      policy.timeoutMs,
-      policy.allowedActions,
-    );
+    return this.decisions.ask(policy.webhookUrl, body, secret, policy.timeoutMs, policy.allowedActions);
+  }
+
+  private async decide(
+    policy: InboundRoutePolicy,
+    call: InboundCall,
+    number: PhoneNumber,
+    outcome: DecisionOutcome,
+  ): Promise<Decided> {
     const webhook = { webhookStatus: outcome.status, webhookLatencyMs: outcome.latencyMs };
     if (!outcome.ok) return { ...fallback(policy, number, outcome.reason), ...webhook };
     const { action, agentId, toNumber } = outcome.answer;
@@ -151,7 +176,7 @@ export class InboundRouterService {
     call: InboundCall,
     number: PhoneNumber,
     policy: InboundRoutePolicy | null,
-    decided: Decided,
+    decided: Asked,
   ): Promise<InboundRouteDecisionDto> {
     const saved = await this.dataSource.transaction(async (em: EntityManager) => {
       const id = randomUUID();
@@ -189,6 +214,9 @@ export class InboundRouterService {
       });
       if (inserted.length)
         await this.outbox.record(em, DomainEvents.inboundRouteDecided, call.partnerId, toDecisionDto(row));
+      // Every request sent is logged, a repeated webhook's too: the partner's URL received it.
+      if (decided.logged)
+        await this.outbox.record(em, DomainEvents.integrationRequestLogged, call.partnerId, decided.logged);
       return row;
     });
     return toDecisionDto(saved);
