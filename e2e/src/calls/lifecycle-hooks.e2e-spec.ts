@@ -4,6 +4,7 @@ import { waitFor } from '@vap/testing';
 import { api, createPartner, e2eEnv } from '../../support';
 import { DecisionServer, startDecisionServer } from '../../support/decision-server';
 import { createTestAgent } from '../telephony/telephony-fixtures';
+import { CampaignsPartner } from '../campaigns/campaign-fixtures';
 import { CallsPartner, callee, EventTap } from './call-fixtures';
 
 /** Recomputes the documented X-Vap-Signature, as a partner's server would. */
@@ -575,6 +576,47 @@ describe('lifecycle hooks', () => {
       expect(decided.requestBody).toBe(router.requests[0].rawBody);
       const [hooked] = await log.of(callId, 'pre_call_hook');
       expect(hooked).toMatchObject({ outcome: 'success', url: server.url });
+    });
+  });
+
+  describe('campaigns', () => {
+    let server: DecisionServer;
+
+    beforeAll(async () => {
+      server = await startDecisionServer();
+    });
+
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('names the campaign, and a contact whose call the hook blocks is skipped, not retried', async () => {
+      const partner = await CampaignsPartner.create({ concurrency_limit: 5 });
+      const hook = await createHook(partner.key, { event: 'pre_call', url: server.url });
+      expect(hook.status).toBe(200);
+      server.answerWith({ body: { action: 'block', reason: 'already a customer' } });
+      const campaign = await partner.createCampaign({ retry_count: 2, retry_delays_minutes: [1] });
+      const numbers = [callee('42'), callee('42')];
+      expect(
+        (await partner.addContacts(campaign.campaign_id, numbers, { customer_name: 'Asha' })).status,
+      ).toBe(200);
+      expect((await partner.start(campaign.campaign_id)).status).toBe(200);
+      const done = await partner.waitForStatus(campaign.campaign_id, 'completed', 60_000);
+      expect(done).toMatchObject({
+        total_contacts: 2,
+        completed_count: 0,
+        failed_count: 0,
+        skipped_count: 2,
+      });
+      // One request per contact: a blocked contact is not dialled again.
+      expect(server.requests).toHaveLength(2);
+      for (const request of server.requests)
+        expect(request.json).toMatchObject({
+          event: 'pre_call',
+          call: { campaign_id: campaign.campaign_id, variables: { customer_name: 'Asha' } },
+        });
+      const dialled = server.requests.map((r) => (r.json as { call: { to_number: string } }).call.to_number);
+      expect(dialled.sort()).toEqual([...numbers].sort());
     });
   });
 });
