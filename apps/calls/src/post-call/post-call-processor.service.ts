@@ -48,6 +48,7 @@ export class PostCallProcessor {
     const recordingKey = answered ? await this.carrierRecordings.copy(call, before, attempt) : null;
     // Extraction talks to other services; it runs before the transaction so no lock waits on it.
     const extraction = answered ? await this.extraction.run(call, before) : null;
+    const hook = await this.hooks.resolve(call.partnerId, call.agentId, 'post_call');
     await this.dataSource.transaction(async (em) => {
       const session = await em.findOne(CallSession, {
         where: { callId },
@@ -63,7 +64,6 @@ export class PostCallProcessor {
       session.status = answered ? 'completed' : 'failed';
       session.processingComplete = true;
       session.pipelineCompletedAt = new Date();
-      const hook = await this.hooks.resolve(call.partnerId, call.agentId, 'post_call');
       if (hook) session.postCallHook = pendingPostCallHook(hook.id);
       await em.save(session);
       const completed = await this.eventData(call, session, answered);
