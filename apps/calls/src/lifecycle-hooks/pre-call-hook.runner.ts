@@ -9,6 +9,7 @@ import { Call } from '../calls/entities/call.entity';
 import { CallProgressService } from '../progress/call-progress.service';
 import { EndReasons } from '../progress/end-reasons';
 import { integrationLogEntry } from '../integration-log/integration-log-entry';
+import { LifecycleHook } from './entities/lifecycle-hook.entity';
 import { HookClient } from './hook-client';
 import { LifecycleHooksService } from './lifecycle-hooks.service';
 import { mergeHookVariables, readPreCallAnswer } from './pre-call-answer';
@@ -54,9 +55,19 @@ export class PreCallHookRunner {
         variables: call.variables,
       },
     };
+    let secret: string;
+    try {
+      secret = this.hooks.secretOf(hook);
+    } catch (err) {
+      // A secret that no longer opens (SECRETS_KEY replaced) cannot sign: nothing is sent, failure_action applies.
+      this.logger.error(`pre-call hook ${hook.id}: its secret does not open: ${(err as Error).message}`);
+      const verdict = onFailure(hook, 'the hook secret could not be opened; rotate it');
+      if (verdict.blocked) await this.block(call, verdict.reason);
+      return verdict;
+    }
     const exchange = await this.client.send({
       url: hook.url,
-      secret: this.hooks.secretOf(hook),
+      secret,
       event: 'pre_call',
       hookId: hook.id,
       body,
@@ -76,10 +87,7 @@ export class PreCallHookRunner {
     if (failure !== null) {
       this.logger.warn(`pre-call hook ${hook.id} of call ${call.id}: ${failure} (${hook.failureAction})`);
       variables = null;
-      verdict =
-        hook.failureAction === 'block'
-          ? { blocked: true, reason: `pre-call hook failed: ${failure}` }
-          : { blocked: false };
+      verdict = onFailure(hook, failure);
     }
     const entry = integrationLogEntry(
       {
@@ -127,4 +135,11 @@ export class PreCallHookRunner {
       },
     );
   }
+}
+
+/** What a failed pre-call hook does to the call: its failure_action. */
+function onFailure(hook: LifecycleHook, failure: string): PreCallOutcome {
+  return hook.failureAction === 'block'
+    ? { blocked: true, reason: `pre-call hook failed: ${failure}` }
+    : { blocked: false };
 }
