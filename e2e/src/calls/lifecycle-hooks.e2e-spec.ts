@@ -374,6 +374,56 @@ describe('lifecycle hooks', () => {
       await tap.sessionCompleted(invalid.body.data.call_id);
     });
 
+    it('keeps idempotency: a retry during the hook gets the same call and the hook is asked once', async () => {
+      hookServer.answerWith({ delayMs: 600, body: { variables: { first_name: 'Asha' } } });
+      const before = hookServer.requests.length;
+      const key = `hooked-${randomUUID()}`;
+      const body = { agent_id: agent.id, to_number: callee('77') };
+      const [first, second] = await Promise.all([
+        partner.start(body, { 'Idempotency-Key': key }),
+        new Promise((r) => setTimeout(r, 200)).then(() => partner.start(body, { 'Idempotency-Key': key })),
+      ]);
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(second.body.data.call_id).toBe(first.body.data.call_id);
+      expect(second.headers.get('idempotency-replayed')).toBe('true');
+      expect(hookServer.requests.length - before).toBe(1);
+      await tap.sessionCompleted(first.body.data.call_id);
+    });
+
+    it('frees the concurrency slot of a blocked call, and treats an oversized answer as a failure', async () => {
+      const small = await CallsPartner.create({ concurrency_limit: 1 });
+      const smallAgent = await small.createAgent({ intro_message: 'Hello {{first_name}}.' });
+      const server = await startDecisionServer();
+      try {
+        expect((await createHook(small.generalKey, { event: 'pre_call', url: server.url })).status).toBe(200);
+        server.answerWith({ body: { action: 'block' } });
+        for (let i = 0; i < 3; i++) {
+          const blocked = await small.start({ agent_id: smallAgent.id, to_number: callee('77') });
+          expect(blocked.status).toBe(200);
+          expect(blocked.body.data).toMatchObject({ status: 'canceled', disposition: 'blocked' });
+          expect((await small.calls(`/${blocked.body.data.call_id}`)).body.data.error_message).toBe(
+            'Blocked by the pre-call hook: refused by the pre-call hook',
+          );
+        }
+        // Over 64 KB: not read, failure_action continue, the call goes on with its own variables.
+        server.answerWith({ body: { variables: { first_name: 'x'.repeat(70 * 1024) } } });
+        const big = await small.start({
+          agent_id: smallAgent.id,
+          to_number: callee('77'),
+          variables: { first_name: 'Ravi' },
+        });
+        expect(big.status).toBe(200);
+        expect(big.body.data.disposition).toBeNull();
+        expect(big.body.data.session.variables).toEqual({ first_name: 'Ravi' });
+        const [entry] = await log.of(big.body.data.call_id, 'pre_call_hook');
+        expect(entry.outcome).toBe('http_error');
+        expect(entry.error).toMatch(/exceeds 65536 bytes/);
+        await tap.sessionCompleted(big.body.data.call_id);
+      } finally {
+        await server.close();
+      }
+    });
+
     it("runs the agent's own hook over the account default, and none when the agent's is disabled", async () => {
       const fallback = new Set<string>();
       const defaultServer = await startDecisionServer();
