@@ -173,6 +173,12 @@ describe('lifecycle hooks', () => {
         agent_id: agentId,
       });
       expect(forAgent.status).toBe(200);
+      const agentAgain = await createHook(key, {
+        event: 'post_call',
+        url: 'https://p.example/b',
+        agent_id: agentId,
+      });
+      expect(agentAgain.status).toBe(409);
       const preCall = await createHook(key, { event: 'pre_call', url: 'https://p.example/pre' });
       expect(preCall.body.data).toMatchObject({ timeout_ms: 2000, failure_action: 'continue' });
 
@@ -338,6 +344,23 @@ describe('lifecycle hooks', () => {
       expect(call.error_message).toContain('customer asked not to be called');
       const [entry] = await log.of(callId, 'pre_call_hook');
       expect(entry).toMatchObject({ outcome: 'success', status: 200 });
+    });
+
+    it('signs with the new secret at once after a rotation', async () => {
+      const rotated = await api(`/lifecycle-hooks/${hook.id}/rotate-secret`, {
+        method: 'POST',
+        key: partner.generalKey,
+      });
+      expect(rotated.status).toBe(200);
+      const previous = hook.secret;
+      hook = { ...hook, secret: rotated.body.data.secret };
+      hookServer.answerWith({ body: { action: 'block' } });
+      const before = hookServer.requests.length;
+      const res = await partner.start({ agent_id: agent.id, to_number: callee('42') });
+      expect(res.body.data.disposition).toBe('blocked');
+      const sent = hookServer.requests[before];
+      expect(signatureValid(sent.headers, sent.rawBody, hook.secret)).toBe(true);
+      expect(signatureValid(sent.headers, sent.rawBody, previous)).toBe(false);
     });
 
     it('follows failure_action on a timeout: continue dials unchanged, block ends the call blocked', async () => {
