@@ -201,7 +201,7 @@ describe('PostCallHookWorker', () => {
     expect(logged).toEqual([expect.objectContaining({ outcome: 'timeout', attempts: 5 })]);
   });
 
-  it('sends nothing for a hook deleted or disabled since the session completed', async () => {
+  it('sends nothing for a hook deleted or disabled since the session completed, or whose secret does not open', async () => {
     const owner = randomUUID();
     const disabled = await hooks.create(owner, { event: 'post_call', url: 'https://p.example/x' });
     await hooks.update(owner, disabled.id, { enabled: false });
@@ -210,8 +210,19 @@ describe('PostCallHookWorker', () => {
     await worker['run'](gone);
     const off = await queued(1, disabled.id);
     await worker['run'](off);
+    // A secret sealed under another key (SECRETS_KEY replaced) cannot sign anything.
+    const sealedElsewhere = await hooks.create(randomUUID(), {
+      event: 'post_call',
+      url: 'https://p.example/y',
+    });
+    await dataSource.query(`UPDATE calls.lifecycle_hooks SET secret_sealed = $2 WHERE id = $1`, [
+      sealedElsewhere.id,
+      new SecretBox(randomBytes(32)).seal('hksec_other', `lifecycle-hook:${sealedElsewhere.id}`),
+    ]);
+    const unsigned = await queued(1, sealedElsewhere.id);
+    await worker['run'](unsigned);
     expect(client.sent).toHaveLength(before);
-    for (const job of [gone, off]) {
+    for (const job of [gone, off, unsigned]) {
       const { job: row, hook, logged } = await stateOf(job.call_id);
       expect(row.status).toBe('dead');
       expect(hook).toMatchObject({ status: 'failed', outcome: null, attempts: 1 });

@@ -45,9 +45,33 @@ export class PostCallHookWorker extends CallQueueWorker<QueuedPostCallHook> {
   }
 
   protected async run(job: QueuedPostCallHook): Promise<void> {
+    try {
+      await this.deliver(job);
+    } catch (err) {
+      // Not the partner's answer (that is an outcome) but this service's own trouble, e.g. the database:
+      // the job is tried again like a failed request, and given up after the last attempt.
+      const message = err instanceof Error ? err.message : String(err);
+      this.logger.error(`post-call hook of call ${job.call_id} (attempt ${job.attempts}): ${message}`);
+      const dead = job.attempts >= LIFECYCLE_HOOK_LIMITS.postCallMaxAttempts;
+      await this.dataSource.query(
+        `UPDATE ${tableOf(this.dataSource, 'post_call_hook_jobs')}
+            SET status = $2, last_error = $3, run_after = now() + make_interval(secs => $4), updated_at = now()
+          WHERE call_id = $1`,
+        [
+          job.call_id,
+          dead ? 'dead' : 'queued',
+          message.slice(0, 1000),
+          postCallHookBackoffSeconds(job.attempts),
+        ],
+      );
+    }
+  }
+
+  private async deliver(job: QueuedPostCallHook): Promise<void> {
     const hook = await this.dataSource.getRepository(LifecycleHook).findOne({ where: { id: job.hook_id } });
-    if (!hook || !hook.enabled) {
-      // Deleted or disabled since the session completed: nothing is sent.
+    const secret = hook?.enabled ? this.openSecret(hook) : null;
+    if (!hook || secret === null) {
+      // Deleted or disabled since the session completed, or a secret that no longer opens: nothing is sent.
       await this.finish(job, null, { status: 'failed', outcome: null, http_status: null, response: null });
       return;
     }
@@ -58,7 +82,7 @@ export class PostCallHookWorker extends CallQueueWorker<QueuedPostCallHook> {
     };
     const exchange = await this.client.send({
       url: hook.url,
-      secret: this.hooks.secretOf(hook),
+      secret,
       event: 'post_call',
       hookId: hook.id,
       body,
@@ -97,6 +121,15 @@ export class PostCallHookWorker extends CallQueueWorker<QueuedPostCallHook> {
         );
         await this.outbox.record(em, DomainEvents.integrationRequestLogged, hook.partnerId, entry);
       });
+    }
+  }
+
+  private openSecret(hook: LifecycleHook): string | null {
+    try {
+      return this.hooks.secretOf(hook);
+    } catch (err) {
+      this.logger.error(`post-call hook ${hook.id}: its secret does not open: ${(err as Error).message}`);
+      return null;
     }
   }
 
