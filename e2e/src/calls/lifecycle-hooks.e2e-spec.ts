@@ -209,6 +209,19 @@ describe('lifecycle hooks', () => {
       expect((await api(`/lifecycle-hooks/${hook.id}`, { key })).status).toBe(404);
     });
 
+    it('deletes an agent’s hooks with the agent', async () => {
+      const doomed = (await createTestAgent(key)).id;
+      const hook = (
+        await createHook(key, { event: 'pre_call', url: 'https://p.example/h', agent_id: doomed })
+      ).body.data;
+      expect((await api(`/agent/${doomed}`, { method: 'DELETE', key })).status).toBe(200);
+      await waitFor(async () => (await api(`/lifecycle-hooks/${hook.id}`, { key })).status === 404, {
+        timeoutMs: 15_000,
+        intervalMs: 250,
+        description: 'the deleted agent’s hook to go',
+      });
+    });
+
     it('answers 404 for another account’s agent and another account’s hook', async () => {
       const foreignAgent = await createHook(key, {
         event: 'pre_call',
