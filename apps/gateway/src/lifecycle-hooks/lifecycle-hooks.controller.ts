@@ -23,8 +23,9 @@ const POST = LIFECYCLE_HOOK_TIMEOUT_MS.post_call;
 
 const HOOKS = `
 A call runs its agent's hook for an event, else the account default (agent_id null); an agent's disabled hook
-turns the event off for that agent. Requests: \`POST\` JSON with \`X-Vap-Event\` (pre_call | post_call),
-\`X-Vap-Hook-Id\`, \`X-Vap-Timestamp\` (Unix ms) and \`X-Vap-Signature: v1=<hex HMAC-SHA256 of
+turns the event off for that agent; deleting an agent deletes its hooks.
+
+Requests: \`POST\` JSON with \`X-Vap-Event\` (pre_call | post_call), \`X-Vap-Hook-Id\`, \`X-Vap-Timestamp\` (Unix ms) and \`X-Vap-Signature: v1=<hex HMAC-SHA256 of
 "<X-Vap-Timestamp>.<raw body>" keyed with the hook's secret>\`; HTTPS only, no redirects, answers up to
 ${LIFECYCLE_HOOK_LIMITS.answerMaxBytes / 1024} KB.
 
