@@ -25,9 +25,9 @@ const HOOKS = `
 A call runs its agent's hook for an event, else the account default (agent_id null); an agent's disabled hook
 turns the event off for that agent; deleting an agent deletes its hooks.
 
-Requests: \`POST\` JSON with \`X-Vap-Event\` (pre_call | post_call), \`X-Vap-Hook-Id\`, \`X-Vap-Timestamp\` (Unix ms) and \`X-Vap-Signature: v1=<hex HMAC-SHA256 of
-"<X-Vap-Timestamp>.<raw body>" keyed with the hook's secret>\`; HTTPS only, no redirects, answers up to
-${LIFECYCLE_HOOK_LIMITS.answerMaxBytes / 1024} KB.
+Requests: \`POST\` JSON with \`X-Vap-Event\` (pre_call | post_call), \`X-Vap-Hook-Id\`, \`X-Vap-Timestamp\`
+(Unix ms) and \`X-Vap-Signature: v1=<hex HMAC-SHA256 of "<X-Vap-Timestamp>.<raw body>" keyed with the hook's
+secret>\`; HTTPS only, no redirects, answers up to ${LIFECYCLE_HOOK_LIMITS.answerMaxBytes / 1024} KB.
 
 **pre_call** (timeout ${PRE.min}-${PRE.max} ms, default ${PRE.default}): before an outbound call is dialled or an
 inbound call is answered, body \`{ event, hook_id, call: { call_id, session_id, direction, from_number, to_number,
