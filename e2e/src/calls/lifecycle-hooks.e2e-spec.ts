@@ -112,8 +112,8 @@ describe('lifecycle hooks', () => {
       ['a url with credentials', { event: 'pre_call', url: 'https://u:p@p.example/h' }, 'url'],
       ['agent_id not a uuid', { event: 'pre_call', url: 'https://p.example/h', agent_id: 'a-1' }, 'agent_id'],
       [
-        'a pre_call timeout over 5 s',
-        { event: 'pre_call', url: 'https://p.example/h', timeout_ms: 6000 },
+        'a pre_call timeout over 3 s',
+        { event: 'pre_call', url: 'https://p.example/h', timeout_ms: 3500 },
         'timeout_ms',
       ],
       [

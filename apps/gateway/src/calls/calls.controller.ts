@@ -7,7 +7,6 @@ import {
   ListCallsQueryDto,
   RecordingUrlDto,
   StartCallCommand,
-  START_CALL_DEADLINE_MS,
   StartCallDto,
 } from '@vap/api';
 import { ErrorCode, Subjects } from '@vap/messages';
@@ -88,10 +87,7 @@ export class CallsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<CallDto> {
     const command: StartCallCommand = idempotencyKey ? { ...body, idempotency_key: idempotencyKey } : body;
-    // The start may wait for the agent's pre-call hook before the dial, longer than a plain command.
-    const { call, replayed } = await this.rpc.request(Subjects.calls.callStart, auth.partner, command, {
-      timeoutMs: START_CALL_DEADLINE_MS,
-    });
+    const { call, replayed } = await this.rpc.request(Subjects.calls.callStart, auth.partner, command);
     if (replayed) res.setHeader(REPLAYED_HEADER, 'true');
     return absoluteUrls(req, call);
   }

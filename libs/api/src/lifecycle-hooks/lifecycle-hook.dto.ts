@@ -11,16 +11,14 @@ export const PRE_CALL_FAILURE_ACTIONS = ['continue', 'block'] as const;
 export type PreCallFailureAction = (typeof PRE_CALL_FAILURE_ACTIONS)[number];
 
 /**
- * A pre-call hook holds the call before it is dialled or answered (and POST /calls/start waits for it), so
- * its wait is short; a post-call hook runs after the call, off any call's path, and may take longer.
+ * A pre-call hook holds the call before it is dialled or answered, and POST /calls/start waits for it within
+ * the gateway's command deadline (RPC_TIMEOUT_MS, 5 s by default) with the dial after it, so its wait is
+ * short; a post-call hook runs after the call, off any call's path, and may take longer.
  */
 export const LIFECYCLE_HOOK_TIMEOUT_MS = {
-  pre_call: { min: 500, max: 5000, default: 2000 },
+  pre_call: { min: 500, max: 3000, default: 2000 },
   post_call: { min: 500, max: 30000, default: 10000 },
 } as const;
-
-/** How long POST /calls/start may take: the longest pre-call hook, then the carrier's dial. */
-export const START_CALL_DEADLINE_MS = 20000;
 
 /** Bounds of a hook's answer (its body, which bounds a pre-call answer's variables) and of what is kept. */
 export const LIFECYCLE_HOOK_LIMITS = {
