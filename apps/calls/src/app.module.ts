@@ -8,6 +8,7 @@ import { CarriersModule } from './carriers/carriers.module';
 import { ChargesModule } from './charges/charges.module';
 import { CallsConfig } from './config/calls.config';
 import { callsDataSourceOptions } from './database/data-source';
+import { LifecycleHooksModule } from './lifecycle-hooks/lifecycle-hooks.module';
 import { MediaSessionsModule } from './media-sessions/media-sessions.module';
 import { CallsMetricsModule } from './metrics/active-calls.metrics';
 import { PostCallModule } from './post-call/post-call.module';
@@ -31,6 +32,7 @@ export class AppModule {
         SecretsModule,
         // A call's stages, in the order a call meets them.
         AdmissionModule,
+        LifecycleHooksModule,
         BrowserSessionsModule,
         CarriersModule,
         ProgressModule,

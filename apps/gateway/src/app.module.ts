@@ -29,6 +29,7 @@ import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitService } from './rate-limit/rate-limit.service';
 import { VoicesModule } from './voices/voices.module';
 import { InboundRoutingModule } from './inbound-routing/inbound-routing.module';
+import { LifecycleHooksModule } from './lifecycle-hooks/lifecycle-hooks.module';
 import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
 import { ContactPolicyModule } from './contact-policy/contact-policy.module';
 import { ResellerLinkModule } from './reseller-link/reseller-link.module';
@@ -58,6 +59,7 @@ export class AppModule {
         PhoneNumbersModule,
         ContactPolicyModule,
         InboundRoutingModule,
+        LifecycleHooksModule,
         ResellerLinkModule,
         AgentsModule,
         VoicesModule,

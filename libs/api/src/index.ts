@@ -21,6 +21,7 @@ export * from './events';
 export * from './telephony';
 export * from './campaigns';
 export * from './webhooks';
+export * from './lifecycle-hooks';
 export * from './csv';
 export * from './contact-policy';
 export * from './integrations';

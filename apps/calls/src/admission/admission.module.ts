@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CallsModule } from '../calls/calls.module';
 import { CarriersModule } from '../carriers/carriers.module';
 import { ChargesModule } from '../charges/charges.module';
+import { LifecycleHooksModule } from '../lifecycle-hooks/lifecycle-hooks.module';
 import { PartnersModule } from '../partners/partners.module';
 import { ProgressModule } from '../progress/progress.module';
 import { ConnectionsModule } from '../telephony/connections/connections.module';
@@ -14,7 +15,7 @@ import { StartCallKeysPruner } from './start-call-keys-pruner.service';
 
 /**
  * The start of an outbound call: the idempotency key, the partner's standing, concurrency and balance, the
- * contact policy and the caller ID, then the dial at the carrier.
+ * contact policy and the caller ID, then the pre-call hook and the dial at the carrier.
  */
 @Module({
   imports: [
@@ -25,6 +26,7 @@ import { StartCallKeysPruner } from './start-call-keys-pruner.service';
     ConnectionsModule,
     CarriersModule,
     ProgressModule,
+    LifecycleHooksModule,
   ],
   controllers: [AdmissionHandlers],
   providers: [StartCallService, FromNumberResolver, CallDialer, StartCallKeysPruner],

@@ -22,6 +22,7 @@ import { CallsQueryService } from '../calls/calls-query.service';
 import { Call, newCall } from '../calls/entities/call.entity';
 import { CallSession, newSession } from '../calls/entities/call-session.entity';
 import { FromNumberResolver } from './from-number.resolver';
+import { PreCallHookRunner } from '../lifecycle-hooks/pre-call-hook.runner';
 import {
   accountConcurrency,
   effectiveConcurrencyLimit,
@@ -32,7 +33,7 @@ import { bindKey, callOfKey, splitStartCommand, StartCallKey } from './start-cal
 
 /**
  * POST /calls/start: checks the agent (agents service), the balance snapshot and the caller ID, then
- * admits the call under the partner's concurrency limit and hands it to the carrier. With an
+ * admits the call under the partner's concurrency limit, runs the pre-call hook and hands it to the carrier. With an
  * Idempotency-Key the key is bound to the call in the admitting transaction, so a retry with the same key
  * and body gets that call back (even while it is still being dialled) instead of a second dial.
  */
@@ -48,6 +49,7 @@ export class StartCallService {
     private readonly calls: CallsQueryService,
     private readonly balance: BalanceGuard,
     private readonly policy: ContactPolicy,
+    private readonly preCall: PreCallHookRunner,
   ) {}
 
   async start(partner: PartnerContext, command: StartCallCommand): Promise<StartCallResult> {
@@ -81,7 +83,11 @@ export class StartCallService {
     const admitted = await this.admit(partner, agent, from, input, key, permit);
     if (typeof admitted === 'string') return this.replay(partner, admitted);
     if ('stop' in admitted) return this.policy.stop(admitted.stop);
-    await this.dialer.dial(adapter, admitted);
+    // After the admission, so the hook names a real call and a retry with the same key finds it; the
+    // pending call holds its concurrency slot during the hook (at most the hook's timeout). A blocked call
+    // has ended (canceled, disposition blocked) and is answered like any other, undialled.
+    const hooked = await this.preCall.run(admitted, origin?.campaign_id ?? null);
+    if (!hooked.blocked) await this.dialer.dial(adapter, admitted);
     return { call: await this.calls.get(partner.id, admitted.id), replayed: false };
   }
 

@@ -283,6 +283,7 @@ describe('browser sessions on calls.voice.*', () => {
       { run: async () => null } as never,
       { signedUrl: async () => ({ url: 'unused', expiresAt: new Date() }) } as never,
       { copy: async () => null } as never,
+      { resolve: async () => null } as never,
     );
     await processor.process(call.id);
     const [completed] = (await dataSource.query(

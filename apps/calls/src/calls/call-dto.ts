@@ -30,6 +30,7 @@ export function toCallSessionDto(
     variables: call.variables,
     extraction: session.extraction,
     hold: session.hold ?? summarizeHold(session.holdEvents, call.endedAt),
+    post_call_hook: session.postCallHook,
     started_at: iso(session.startedAt),
     ended_at: iso(session.endedAt),
   };

@@ -13,6 +13,7 @@ import { ConnectionCredentials } from '../telephony/connections/entities/connect
 import { ContactPolicySettingsRow } from '../telephony/contact-policy/entities/contact-policy-settings.entity';
 import { DoNotCallEntry } from '../telephony/contact-policy/entities/do-not-call-entry.entity';
 import { PolicyDecision } from '../telephony/contact-policy/entities/policy-decision.entity';
+import { LifecycleHook } from '../lifecycle-hooks/entities/lifecycle-hook.entity';
 import { MIGRATIONS } from './migrations';
 
 export const SCHEMA = 'calls';
@@ -34,6 +35,7 @@ export function callsDataSourceOptions(config: CallsConfig): DataSourceOptions {
       DoNotCallEntry,
       PolicyDecision,
       ContactPolicySettingsRow,
+      LifecycleHook,
     ],
     migrations: MIGRATIONS,
     applicationName: 'calls',

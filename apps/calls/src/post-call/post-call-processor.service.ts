@@ -12,6 +12,8 @@ import { PostCallNotReady } from './post-call-queue';
 import { CarrierRecordingCopier } from './carrier-recording-copier.service';
 import { ExtractionRunner } from './extraction-runner.service';
 import { summarizeHold } from './hold-summary';
+import { LifecycleHooksService } from '../lifecycle-hooks/lifecycle-hooks.service';
+import { enqueuePostCallHook, pendingPostCallHook } from '../lifecycle-hooks/post-call-hook-queue';
 
 /** Attempts of a post-call job that wait for the voice service's end-of-stream report (2 + 4 + 8 s). */
 export const MEDIA_STREAM_WAIT_ATTEMPTS = 4;
@@ -30,6 +32,7 @@ export class PostCallProcessor {
     private readonly extraction: ExtractionRunner,
     private readonly recordings: RecordingStore,
     private readonly carrierRecordings: CarrierRecordingCopier,
+    private readonly hooks: LifecycleHooksService,
   ) {}
 
   /** `attempt` counts from 1; late carrier recordings are waited for on the first attempts only. */
@@ -45,6 +48,7 @@ export class PostCallProcessor {
     const recordingKey = answered ? await this.carrierRecordings.copy(call, before, attempt) : null;
     // Extraction talks to other services; it runs before the transaction so no lock waits on it.
     const extraction = answered ? await this.extraction.run(call, before) : null;
+    const hook = await this.hooks.resolve(call.partnerId, call.agentId, 'post_call');
     await this.dataSource.transaction(async (em) => {
       const session = await em.findOne(CallSession, {
         where: { callId },
@@ -60,13 +64,12 @@ export class PostCallProcessor {
       session.status = answered ? 'completed' : 'failed';
       session.processingComplete = true;
       session.pipelineCompletedAt = new Date();
+      if (hook) session.postCallHook = pendingPostCallHook(hook.id);
       await em.save(session);
-      await this.outbox.record(
-        em,
-        DomainEvents.sessionCompleted,
-        call.partnerId,
-        await this.eventData(call, session, answered),
-      );
+      const completed = await this.eventData(call, session, answered);
+      await this.outbox.record(em, DomainEvents.sessionCompleted, call.partnerId, completed);
+      // The hook runs after this commits, on its own queue: it never holds up session.completed.
+      if (hook) await enqueuePostCallHook(em, call.id, hook.id, completed);
       await em.query(
         `UPDATE ${tableOf(em, 'post_call_jobs')} SET status = 'done', updated_at = now() WHERE call_id = $1`,
         [callId],

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CarriersModule } from '../carriers/carriers.module';
+import { LifecycleHooksModule } from '../lifecycle-hooks/lifecycle-hooks.module';
 import { RecordingModule } from '../recording/recording.module';
 import { CarrierRecordingCopier } from './carrier-recording-copier.service';
 import { ExtractionRunner } from './extraction-runner.service';
@@ -9,7 +10,7 @@ import { PostCallWorker } from './post-call-worker.service';
 
 /** After a call ends: its recording kept, its data extracted, session.completed reported (a work queue). */
 @Module({
-  imports: [CarriersModule, RecordingModule],
+  imports: [CarriersModule, RecordingModule, LifecycleHooksModule],
   providers: [PostCallWorker, PostCallProcessor, CarrierRecordingCopier, ExtractionRunner, llmProvider],
 })
 export class PostCallModule {}

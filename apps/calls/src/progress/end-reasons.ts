@@ -15,4 +15,6 @@ export const EndReasons = {
   carrierCallLost: 'carrier_call_lost',
   /** A browser session was not connected before its access token lapsed (BrowserSessionExpiry). */
   browserSessionExpired: 'browser_session_expired',
+  /** The partner's pre-call hook refused the call, or failed under failure_action block (PreCallHookRunner). */
+  preCallHookBlocked: 'pre_call_hook_blocked',
 } as const;

@@ -14,7 +14,7 @@ export interface QueuedCall {
  */
 export interface CallWorkQueue {
   /** The queue's table in the service's schema (see tableOf). */
-  table: 'post_call_jobs' | 'carrier_reconciliations';
+  table: 'post_call_jobs' | 'carrier_reconciliations' | 'post_call_hook_jobs';
   channel: string;
   /** A claimed row is leased for this long; a replica that dies mid-run leaves it to another after it. */
   leaseSeconds: number;

@@ -1,3 +1,4 @@
+import { PostCallHookResultDto } from '../lifecycle-hooks/lifecycle-hook.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ANSWERED_BY_VALUES,
@@ -224,6 +225,13 @@ export class CallSessionDto {
 
   @ApiProperty({ type: HoldSummaryDto })
   hold: HoldSummaryDto;
+
+  @ApiProperty({
+    type: PostCallHookResultDto,
+    nullable: true,
+    description: 'The post-call hook’s run for this session; null when no post-call hook applied to the call',
+  })
+  post_call_hook: PostCallHookResultDto | null;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   started_at: string | null;

@@ -7,6 +7,14 @@ import type {
   UpdateAgentDto,
 } from '../agents';
 import type {
+  CreateLifecycleHookDto,
+  LifecycleHookDeletedDto,
+  LifecycleHookDto,
+  LifecycleHookListDto,
+  LifecycleHookWithSecretDto,
+  UpdateLifecycleHookDto,
+} from '../lifecycle-hooks';
+import type {
   CallDto,
   CallListDto,
   ListCallsQueryDto,
@@ -242,6 +250,12 @@ declare module '@vap/messages' {
     'calls.inbound_policy.delete': Command<ByIdRequest, InboundRoutePolicyDeletedDto>;
     'calls.inbound_decision.list': Command<ListInboundRouteDecisionsQueryDto, InboundRouteDecisionListDto>;
     'calls.sandbox.inbound_call': Command<SandboxInboundCallDto, InboundRouteDecisionDto>;
+    'calls.lifecycle_hook.create': Command<CreateLifecycleHookDto, LifecycleHookWithSecretDto>;
+    'calls.lifecycle_hook.list': Command<EmptyRequest, LifecycleHookListDto>;
+    'calls.lifecycle_hook.get': Command<ByIdRequest, LifecycleHookDto>;
+    'calls.lifecycle_hook.update': Command<UpdateRequest<UpdateLifecycleHookDto>, LifecycleHookDto>;
+    'calls.lifecycle_hook.delete': Command<ByIdRequest, LifecycleHookDeletedDto>;
+    'calls.lifecycle_hook.rotate_secret': Command<ByIdRequest, LifecycleHookWithSecretDto>;
 
     'campaigns.campaign.create': Command<CreateCampaignDto, CampaignDto>;
     'campaigns.campaign.list': Command<ListCampaignsQueryDto, CampaignListDto>;

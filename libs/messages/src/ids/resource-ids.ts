@@ -11,3 +11,5 @@ export const VoiceConfigurationId = prefixedId('vc_');
 export const DoNotCallId = prefixedId('dnc_');
 /** `ilog_` + the integration log entry's UUID. */
 export const IntegrationLogId = prefixedId('ilog_');
+/** `hook_` + UUID: a lifecycle hook (pre-call or post-call) of an account or one of its agents. */
+export const LifecycleHookId = prefixedId('hook_');

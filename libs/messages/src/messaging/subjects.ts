@@ -92,6 +92,13 @@ export const Subjects = {
     inboundPolicyUpdate: 'calls.inbound_policy.update',
     inboundPolicyDelete: 'calls.inbound_policy.delete',
     inboundDecisionList: 'calls.inbound_decision.list',
+    // Lifecycle hooks: the partner's pre-call and post-call URLs, which the calls service runs.
+    lifecycleHookCreate: 'calls.lifecycle_hook.create',
+    lifecycleHookList: 'calls.lifecycle_hook.list',
+    lifecycleHookGet: 'calls.lifecycle_hook.get',
+    lifecycleHookUpdate: 'calls.lifecycle_hook.update',
+    lifecycleHookDelete: 'calls.lifecycle_hook.delete',
+    lifecycleHookRotateSecret: 'calls.lifecycle_hook.rotate_secret',
     /** A simulated inbound call on the sandbox carrier, routed like a real one. */
     sandboxInboundCall: 'calls.sandbox.inbound_call',
     /** A carrier's inbound-call webhook forwarded verbatim by the gateway (CarrierCallbackIngest, callId = connection id). */

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { PostCallHookResultDto } from '@vap/api';
 import { ExtractionResult, HoldSummary, TranscriptEntry } from '@vap/messages';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
@@ -33,6 +34,10 @@ export class CallSession {
 
   @Column({ type: 'jsonb', nullable: true })
   extraction: ExtractionResult | null;
+
+  /** The post-call hook's run for this session (its public shape); null when none applied. */
+  @Column({ name: 'post_call_hook', type: 'jsonb', nullable: true })
+  postCallHook: PostCallHookResultDto | null;
 
   @Column({ name: 'recording_key', type: 'text', nullable: true })
   recordingKey: string | null;
@@ -85,6 +90,7 @@ export function newSession(call: { id: string; sessionId: string }): QueryDeepPa
     holdEvents: [],
     hold: null,
     extraction: null,
+    postCallHook: null,
     recordingKey: null,
     mediaStream: null,
     mediaStreamEndedAt: null,

@@ -39,6 +39,13 @@ describe('DecisionClient behind the private-network guard', () => {
     const reason = (outcome as { reason: string }).reason;
     expect(reason).toMatch(/not allowed/);
     expect(reason).not.toMatch(/127\.0\.0\.1|::1/);
+    // The integration log sees the refusal as such, with the request as sent and no answer.
+    expect(outcome.exchange).toMatchObject({
+      outcome: 'refused',
+      status: null,
+      body: null,
+      requestBody: '{}',
+    });
   });
 
   it('describes the refused request for the integration log, its signature masked', async () => {

@@ -10,6 +10,7 @@ import { CallSession, newSession } from '../../calls/entities/call-session.entit
 import { accountConcurrency, effectiveConcurrencyLimit, readActiveCalls } from '../../admission/partner-lock';
 import { Connection } from '../connections/entities/connection.entity';
 import { PhoneNumber } from '../phone-numbers/entities/phone-number.entity';
+import { PreCallHookRunner } from '../../lifecycle-hooks/pre-call-hook.runner';
 import { PartnerStanding } from '../../partners/partner-standing';
 import { CallProgressService } from '../../progress/call-progress.service';
 import { statusUpdatedData } from '../../progress/status-event';
@@ -17,12 +18,14 @@ import { statusUpdatedData } from '../../progress/status-event';
 export interface OpenedInboundCall {
   callId: string;
   sessionId: string;
+  /** The pre-call hook refused it: the call has ended (disposition blocked) and the carrier is told to reject. */
+  blocked: boolean;
 }
 
 /**
  * Turns an inbound call the router decided to answer with AI into a phone call of the platform: a call row
- * (direction inbound, the carrier's id for it) with its session, recorded like an outbound start, then
- * answered through call progress. The carrier's later callbacks for the same call id move it on (see
+ * (direction inbound, the carrier's id for it) with its session, recorded like an outbound start, then,
+ * unless the pre-call hook refuses it, answered through call progress. The carrier's later callbacks for the same call id move it on (see
  * InboundCallbackService), so it ends, is processed and reported like any call.
  */
 @Injectable()
@@ -33,6 +36,7 @@ export class InboundCallOpener {
     private readonly outbox: OutboxService,
     private readonly progress: CallProgressService,
     private readonly standing: PartnerStanding,
+    private readonly preCall: PreCallHookRunner,
   ) {}
 
   async open(decision: InboundRouteDecisionDto, connection: Connection): Promise<OpenedInboundCall> {
@@ -42,8 +46,10 @@ export class InboundCallOpener {
       throw AppError.internal(`inbound decision ${decision.id} answers without an agent`);
     const agent = await this.rpc.request(Subjects.agents.agentGet, partnerId, { id: decision.agent_id });
     let call: Call;
+    let opened = false;
     try {
       call = await this.insert(decision, connection, agent);
+      opened = true;
     } catch (err) {
       // The carrier retried its webhook while the first copy was opening the call: that call stands.
       if (!isUniqueViolation(err)) throw err;
@@ -59,6 +65,9 @@ export class InboundCallOpener {
       if (!existing) throw AppError.conflict('The carrier call id belongs to another call');
       call = existing;
     }
+    // The pre-call hook runs once, for the copy of the webhook that opened the call, before it is answered.
+    const hooked = opened ? await this.preCall.run(call, null) : { blocked: call.disposition === 'blocked' };
+    if (hooked.blocked) return { callId: call.id, sessionId: call.sessionId, blocked: true };
     await this.progress.apply(
       { callId: call.id },
       {
@@ -72,7 +81,7 @@ export class InboundCallOpener {
         occurredAt: new Date(),
       },
     );
-    return { callId: call.id, sessionId: call.sessionId };
+    return { callId: call.id, sessionId: call.sessionId, blocked: false };
   }
 
   private insert(decision: InboundRouteDecisionDto, connection: Connection, agent: AgentDto): Promise<Call> {

@@ -70,6 +70,7 @@ export class InboundCallbackService {
       return adapter.inboundReply(decision);
     }
     const opened = await this.opener.open(decision, connection);
+    if (opened.blocked) return adapter.inboundReply({ ...decision, action: 'REJECT' });
     return adapter.inboundReply({ ...decision, call_id: opened.callId, session_id: opened.sessionId });
   }
 
@@ -89,6 +90,9 @@ export class InboundCallbackService {
       .getRepository(InboundRouteDecision)
       .findOne({ where: { partnerId: call.partnerId, callId: call.id } });
     if (parsed.reply || !decision || !isInboundCallParser(adapter)) return parsed.reply ?? EMPTY_REPLY;
+    // A call the pre-call hook refused is rejected again, not answered.
+    if (call.disposition === 'blocked')
+      return adapter.inboundReply({ ...toDecisionDto(decision), action: 'REJECT' });
     return adapter.inboundReply(toDecisionDto(decision));
   }
 }

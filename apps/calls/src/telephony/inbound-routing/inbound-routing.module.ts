@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CarriersModule } from '../../carriers/carriers.module';
+import { LifecycleHooksModule } from '../../lifecycle-hooks/lifecycle-hooks.module';
 import { PartnersModule } from '../../partners/partners.module';
 import { ProgressModule } from '../../progress/progress.module';
 import { ConnectionsModule } from '../connections/connections.module';
@@ -17,7 +18,7 @@ import { SandboxInboundService } from './sandbox-inbound.service';
  * the call opened on an answer; a sandbox inbound call is rung by the sandbox carrier like any carrier's.
  */
 @Module({
-  imports: [CarriersModule, ProgressModule, PartnersModule, ConnectionsModule],
+  imports: [CarriersModule, ProgressModule, PartnersModule, ConnectionsModule, LifecycleHooksModule],
   controllers: [InboundRoutingHandlers],
   providers: [
     InboundPoliciesService,

@@ -1,0 +1,2 @@
+export * from './lifecycle-hook.dto';
+export * from './lifecycle-hook-request';
