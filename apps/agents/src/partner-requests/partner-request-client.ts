@@ -232,12 +232,8 @@ export class PartnerRequestClient implements OnModuleDestroy {
         contentType: res.contentType,
       };
     } catch (err) {
-      const failed = failureOf(err, req.timeoutMs);
-      if (failed.kind === 'failed' && failed.outcome === 'refused' && privateNetworkRefusal(err))
-        this.log.warn(
-          `refused a ${req.kind} request of partner ${req.partnerId}: ${privateNetworkRefusal(err)!.detail}`,
-        );
-      return failed;
+      // The guard has logged a refusal with the address; the partner reads only that it was refused.
+      return failureOf(err, req.timeoutMs);
     }
   }
 

@@ -10,7 +10,6 @@ import {
   IsString,
   Length,
   Max,
-  MaxLength,
   Min,
   registerDecorator,
   ValidateNested,

@@ -11,7 +11,8 @@ export type ResponsePathSegment = string | number;
 
 const DOT_KEY = /^\.([A-Za-z_$][A-Za-z0-9_$-]*)/;
 const INDEX = /^\[(0|[1-9][0-9]{0,8})\]/;
-const QUOTED_KEY = /^\[("(?:[^"\\\u0000-\u001f]|\\.)*")\]/;
+// A JSON string (JSON.parse below refuses control characters and bad escapes).
+const QUOTED_KEY = /^\[("(?:[^"\\]|\\.)*")\]/;
 
 /** The segments of a path, or null when it is not in the subset. */
 export function parseResponsePath(path: string): ResponsePathSegment[] | null {
