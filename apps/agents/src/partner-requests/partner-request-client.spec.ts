@@ -43,7 +43,12 @@ describe('PartnerRequestClient', () => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString() });
+        seen.push({
+          method: req.method!,
+          url: req.url!,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString(),
+        });
         const path = new URL(req.url!, 'http://x').pathname;
         if (path === '/flaky' && failuresLeft > 0) {
           failuresLeft -= 1;
@@ -55,7 +60,9 @@ describe('PartnerRequestClient', () => {
         } else if (path === '/missing') {
           res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"no such order"}');
         } else {
-          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end('{"status":"shipped"}');
+          res
+            .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+            .end('{"status":"shipped"}');
         }
       });
     });
@@ -127,7 +134,9 @@ describe('PartnerRequestClient', () => {
     const query = new URL(got.url, 'http://x').searchParams;
     expect(query.get('region')).toBe('eu');
     expect(query.get('payload')).toBe('{"arguments":{"order_id":"A1"}}');
-    expect(got.headers['x-vap-signature']).toBe(sign(String(got.headers['x-vap-timestamp']), query.get('payload')!));
+    expect(got.headers['x-vap-signature']).toBe(
+      sign(String(got.headers['x-vap-timestamp']), query.get('payload')!),
+    );
     expect(got.headers['content-type']).toBeUndefined();
     expect(log.entries[0].url).toBe(`${base}/orders?region=eu`);
   });
@@ -145,7 +154,12 @@ describe('PartnerRequestClient', () => {
   it('never retries POST', async () => {
     failuresLeft = 1;
     const res = await client.send(request({ url: `${base}/flaky` }));
-    expect(res).toMatchObject({ outcome: 'http_error', status: 503, attempts: 1, error: 'the server answered HTTP 503' });
+    expect(res).toMatchObject({
+      outcome: 'http_error',
+      status: 503,
+      attempts: 1,
+      error: 'the server answered HTTP 503',
+    });
     expect(seen).toHaveLength(1);
   });
 
@@ -169,13 +183,22 @@ describe('PartnerRequestClient', () => {
     expect(res).toMatchObject({ outcome: 'refused', status: null });
     expect(res.error).toMatch(/not a public address/);
     expect(seen).toHaveLength(0);
-    expect(log.entries[0]).toMatchObject({ outcome: 'refused', attempts: 1, status: null, responseBody: null });
-    const metadata = await guarded.send(request({ method: 'GET', url: 'http://169.254.169.254/latest/meta-data' }));
+    expect(log.entries[0]).toMatchObject({
+      outcome: 'refused',
+      attempts: 1,
+      status: null,
+      responseBody: null,
+    });
+    const metadata = await guarded.send(
+      request({ method: 'GET', url: 'http://169.254.169.254/latest/meta-data' }),
+    );
     expect(metadata).toMatchObject({ outcome: 'refused', attempts: 1 });
   });
 
   it('refuses a GET whose URL would be too long without sending it', async () => {
-    const res = await client.send(request({ method: 'GET', payload: JSON.stringify({ a: 'x'.repeat(20_000) }) }));
+    const res = await client.send(
+      request({ method: 'GET', payload: JSON.stringify({ a: 'x'.repeat(20_000) }) }),
+    );
     expect(res).toMatchObject({ outcome: 'refused', attempts: 0 });
     expect(res.error).toMatch(/use POST/);
     expect(seen).toHaveLength(0);
