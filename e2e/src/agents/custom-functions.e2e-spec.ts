@@ -4,7 +4,8 @@
 // and the private-network guard on a platform of the spec's own that does not allow private addresses.
 import { NatsConnection } from 'nats';
 import { Client } from 'pg';
-import { api, e2eEnv, OwnPlatform, startOwnPlatform } from '../../support';
+import { api, createPartner, e2eEnv, OwnPlatform, startOwnPlatform } from '../../support';
+import { callee } from '../calls/call-fixtures';
 import { createAgent, fieldsOf, newPartner, partnerKey, uniqueName } from './agent-fixtures';
 import { FunctionServer, signatureValid, startFunctionServer } from './function-server';
 import { command, natsProbe } from './nats-probe';
@@ -318,6 +319,49 @@ describe('custom functions', () => {
         },
       ]);
       expect(JSON.stringify(reply.data.customFunctions)).not.toMatch(/partner-token|fnsec_|https:/);
+    });
+
+    it('copies the agent’s functions into a call’s agent settings when it starts, phone or browser', async () => {
+      const { partner, apiKey } = await createPartner({ balance_inr: 100 });
+      const fn = await create({ speech: { on_failure: 'That did not work.' } }, apiKey);
+      const agent = await createAgent(apiKey);
+      await api(`/agent/${agent.id}/custom-functions/${fn.id}`, { method: 'POST', key: apiKey });
+      const started = await api('/calls/start', {
+        method: 'POST',
+        key: apiKey,
+        body: { agent_id: agent.id, to_number: callee('02') },
+      });
+      expect(started.status).toBe(200);
+      const session = await api('/browser-sessions', {
+        method: 'POST',
+        key: apiKey,
+        body: { agent_id: agent.id, allowed_origins: ['https://app.example.test'] },
+      });
+      expect(session.status).toBe(200);
+      // A change after the start does not reach the calls already started.
+      await api(`/custom-functions/${fn.id}`, {
+        method: 'PATCH',
+        key: apiKey,
+        body: { description: 'Changed' },
+      });
+      const rows = await db.query(
+        `SELECT agent_settings->'custom_functions' AS functions FROM calls.calls WHERE partner_id = $1`,
+        [partner.id],
+      );
+      expect(rows.rows).toHaveLength(2);
+      for (const row of rows.rows) {
+        expect(row.functions).toEqual([
+          {
+            id: fn.id,
+            name: fn.name,
+            description: fn.description,
+            parameters: fn.parameters,
+            timeout_ms: 10_000,
+            speech: { on_start: null, on_delay: null, delay_ms: 2000, on_failure: 'That did not work.' },
+            async: false,
+          },
+        ]);
+      }
     });
 
     it('deleting a function detaches it from its agents', async () => {
