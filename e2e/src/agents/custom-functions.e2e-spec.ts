@@ -235,6 +235,16 @@ describe('custom functions', () => {
       });
       expect(res.body.data.signing_secret).toBeUndefined();
       expect(JSON.stringify(res.body)).not.toContain('k-456');
+      // A new schema applies from the next run on.
+      expect((await test(fn.id, { order_id: 'P1' })).body.data.outcome).not.toBe('invalid_arguments');
+      await api(`/custom-functions/${fn.id}`, {
+        method: 'PATCH',
+        key,
+        body: { parameters: { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] } },
+      });
+      const stale = await test(fn.id, { order_id: 'P1' });
+      expect(stale.body.data.outcome).toBe('invalid_arguments');
+      expect(stale.body.data.error).toMatch(/sku is required/);
       const bad = await api(`/custom-functions/${fn.id}`, { method: 'PATCH', key, body: { url: 'ftp://x' } });
       expect(bad.status).toBe(400);
       expect(fieldsOf(bad.body)).toEqual(['url']);
@@ -259,6 +269,9 @@ describe('custom functions', () => {
 
     it('rotates the signing secret: the new one is shown once and signs from then on', async () => {
       const fn = await create({ url: `${server.url}/rotate` });
+      // Run once first, so the service has the function (and its secret) ready before the rotation.
+      expect((await test(fn.id, { order_id: 'R0' })).body.data.outcome).toBe('success');
+      expect(signatureValid(requestsTo('/rotate')[0], fn.signing_secret)).toBe(true);
       const rotated = await api(`/custom-functions/${fn.id}/rotate-secret`, { method: 'POST', key });
       expect(rotated.status).toBe(200);
       const next = rotated.body.data.signing_secret;
@@ -266,7 +279,8 @@ describe('custom functions', () => {
       expect(next).not.toBe(fn.signing_secret);
       expect((await api(`/custom-functions/${fn.id}`, { key })).body.data.signing_secret).toBeUndefined();
       expect((await test(fn.id, { order_id: 'R1' })).body.data.outcome).toBe('success');
-      const [req] = requestsTo('/rotate');
+      const [, req] = requestsTo('/rotate');
+      expect(JSON.parse(req.rawBody).arguments).toEqual({ order_id: 'R1' });
       expect(signatureValid(req, next)).toBe(true);
       expect(signatureValid(req, fn.signing_secret)).toBe(false);
     });
