@@ -20,7 +20,8 @@ export const CommandSenders: {
   'agents.health.ping': ['gateway'],
   'agents.agent.create': ['gateway'],
   'agents.agent.list': ['gateway'],
-  'agents.agent.get': ['gateway', 'campaigns'],
+  // calls and webhooks also through @vap/messaging's assertOwnAgent.
+  'agents.agent.get': ['gateway', 'calls', 'campaigns', 'webhooks'],
   'agents.agent.update': ['gateway'],
   'agents.agent.delete': ['gateway'],
   'agents.voice_configuration.list': ['gateway', 'voice'],
