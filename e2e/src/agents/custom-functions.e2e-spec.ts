@@ -554,6 +554,28 @@ describe('custom functions', () => {
       expect(Date.now() - started).toBeLessThan(3500);
     });
 
+    it('passes on text answers, cuts large ones and keeps other types from the model', async () => {
+      server.answer('/text', { status: 200, body: 'Order A1 ships tomorrow.', contentType: 'text/plain' });
+      server.answer('/huge', { status: 200, body: JSON.stringify({ pad: 'x'.repeat(40_000) }) });
+      server.answer('/image', { status: 200, body: 'not really a png', contentType: 'image/png' });
+      const text = await test((await create({ url: `${server.url}/text` })).id, { order_id: 'T1' });
+      expect(text.body.data).toMatchObject({
+        outcome: 'success',
+        response_excerpt: 'Order A1 ships tomorrow.',
+        variables: {},
+      });
+      const huge = await test((await create({ url: `${server.url}/huge` })).id, { order_id: 'T1' });
+      expect(huge.body.data.outcome).toBe('success');
+      expect(huge.body.data.response_excerpt).toHaveLength(4096);
+      const logged = await db.query('SELECT response_body FROM agents.integration_logs WHERE id = $1', [
+        huge.body.data.log_id,
+      ]);
+      expect(logged.rows[0].response_body).toHaveLength(4096);
+      const image = await test((await create({ url: `${server.url}/image` })).id, { order_id: 'T1' });
+      expect(image.body.data).toMatchObject({ outcome: 'success', status: 200 });
+      expect(image.body.data.response_excerpt).toMatch(/image\/png, not passed on/);
+    });
+
     it('retries an idempotent method once after a 503; sends GET arguments as the signed payload parameter', async () => {
       server.answer('/busy', { status: 503, body: 'busy' });
       const put = await create({ url: `${server.url}/busy`, method: 'PUT', timeout_ms: 3000 });

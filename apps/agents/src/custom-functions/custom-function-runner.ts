@@ -84,7 +84,7 @@ export class CustomFunctionRunner {
         logId: null,
       };
     }
-    return this.run(fn, req.arguments, req.context, 'custom_function');
+    return this.run(fn, parsedArguments(req.arguments), req.context, 'custom_function');
   }
 
   async test(partnerId: string, id: string, args: unknown): Promise<CustomFunctionTestResultDto> {
@@ -157,13 +157,17 @@ export class CustomFunctionRunner {
       timeoutMs: fn.timeoutMs,
       maxResponseBytes: CUSTOM_FUNCTION_MAX_RESPONSE_BYTES,
     });
+    const readable = isReadable(res.contentType);
     return {
       outcome: res.outcome,
       status: res.status,
       latencyMs: res.latencyMs,
-      result: res.body,
+      result: readable
+        ? res.body
+        : `(an answer of type ${res.contentType}, not passed on: answer with JSON or text)`,
       error: res.error,
-      variables: res.outcome === 'success' && !res.truncated ? variablesOf(res.body, ready.variables) : {},
+      variables:
+        res.outcome === 'success' && readable && !res.truncated ? variablesOf(res.body, ready.variables) : {},
       logId: res.logId,
     };
   }
@@ -193,6 +197,29 @@ export class CustomFunctionRunner {
     if (this.prepared.size > PREPARED_CACHE_SIZE) this.prepared.delete(this.prepared.keys().next().value!);
     return ready;
   }
+}
+
+/** Arguments as the model wrote them (a JSON text) are read here too; anything else is judged as given. */
+export function parsedArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
+}
+
+/** Answers the model can read: JSON and text (or no type given). Images, PDFs and the like are not passed on. */
+export function isReadable(contentType: string): boolean {
+  return (
+    contentType === '' ||
+    contentType.startsWith('text/') ||
+    contentType === 'application/json' ||
+    contentType.endsWith('+json') ||
+    contentType === 'application/xml' ||
+    contentType.endsWith('+xml') ||
+    contentType === 'application/x-www-form-urlencoded'
+  );
 }
 
 /** response_variables applied to a JSON answer: the variables whose path names a value. */
