@@ -115,6 +115,8 @@ export class PartnerRequestClient implements OnModuleDestroy {
     config: KnowledgeConfig,
     private readonly logs: IntegrationLogWriter,
   ) {
+    // The platform-wide development/test switch (declared with the knowledge settings, which share it); never
+    // KB_ALLOW_PRIVATE_NETWORKS, which is for web-link documents only.
     this.http = new PublicHttpClient(
       new PrivateNetworkGuard({ allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS }),
     );
