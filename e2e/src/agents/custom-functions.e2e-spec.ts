@@ -267,6 +267,33 @@ describe('custom functions', () => {
       expect(second.body.data.next_cursor).toBeNull();
     });
 
+    it('bounds the functions of an account and of an agent (429 LIMIT_REACHED)', async () => {
+      const own = await partnerKey();
+      const made: Any[] = [];
+      for (let i = 0; i < 100; i++) made.push(await create({ headers: null, response_variables: null }, own));
+      const over = await api('/custom-functions', { method: 'POST', key: own, body: body() });
+      expect(over.status).toBe(429);
+      expect(over.body.error.code).toBe('LIMIT_REACHED');
+      const agent = await createAgent(own);
+      for (const fn of made.slice(0, 20)) {
+        const res = await api(`/agent/${agent.id}/custom-functions/${fn.id}`, { method: 'POST', key: own });
+        expect(res.status).toBe(200);
+      }
+      const full = await api(`/agent/${agent.id}/custom-functions/${made[20].id}`, {
+        method: 'POST',
+        key: own,
+      });
+      expect(full.status).toBe(429);
+      expect(full.body.error.code).toBe('LIMIT_REACHED');
+      // Attaching one already attached is still no change, not a refusal.
+      expect(
+        (await api(`/agent/${agent.id}/custom-functions/${made[0].id}`, { method: 'POST', key: own })).status,
+      ).toBe(200);
+      // A deleted one frees its place.
+      await api(`/custom-functions/${made[99].id}`, { method: 'DELETE', key: own });
+      expect((await api('/custom-functions', { method: 'POST', key: own, body: body() })).status).toBe(200);
+    }, 60_000);
+
     it('rotates the signing secret: the new one is shown once and signs from then on', async () => {
       const fn = await create({ url: `${server.url}/rotate` });
       // Run once first, so the service has the function (and its secret) ready before the rotation.
