@@ -100,6 +100,8 @@ describe('custom functions', () => {
         updated_at: expect.any(String),
         signing_secret: expect.stringMatching(/^fnsec_[A-Za-z0-9_-]{43}$/),
       });
+      // The schema keeps the partner's key order.
+      expect(JSON.stringify(created.parameters)).toBe(JSON.stringify(input.parameters));
       const { signing_secret: secret, ...record } = created;
       const read = await api(`/custom-functions/${created.id}`, { key });
       expect(read.body.data).toEqual(record);

@@ -19,7 +19,8 @@ export class CustomFunction extends Timestamped {
   @Column('text')
   description: string;
 
-  @Column('jsonb')
+  /** Kept as written (json, not jsonb): its keys stay in the partner's order. */
+  @Column('json')
   parameters: Record<string, unknown>;
 
   @Column('text')

@@ -8,7 +8,7 @@ export class CustomFunctions1764900010000 implements MigrationInterface {
         partner_id uuid NOT NULL,
         name text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 64),
         description text NOT NULL,
-        parameters jsonb NOT NULL,
+        parameters json NOT NULL,
         url text NOT NULL,
         method text NOT NULL CHECK (method IN ('GET', 'POST', 'PUT', 'PATCH', 'DELETE')),
         header_names jsonb NOT NULL DEFAULT '[]',
@@ -22,6 +22,7 @@ export class CustomFunctions1764900010000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
+    // parameters is json, not jsonb: the schema is kept with its keys in the order the partner wrote them.
     // Names are what the model calls a function by: two differing only in case would confuse it.
     await q.query(
       `CREATE UNIQUE INDEX custom_functions_partner_name_key ON agents.custom_functions (partner_id, lower(name))`,
