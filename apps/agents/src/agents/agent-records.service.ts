@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AgentDto, AttachedExtractionSetDto } from '@vap/api';
-import { functionsAttachedTo } from '../custom-functions/custom-function-records';
+import { functionSummariesOf } from '../custom-functions/custom-function-records';
 import { AgentExtractionSet } from '../extraction/entities/agent-extraction-set.entity';
 import { ExtractionSet } from '../extraction/entities/extraction-set.entity';
 import { AgentDocumentsService } from '../knowledge/agent-documents.service';
@@ -27,7 +27,7 @@ export class AgentRecordsService {
       em,
       agents.map((a) => a.id),
     );
-    const functions = await functionsAttachedTo(
+    const functions = await functionSummariesOf(
       em,
       agents.map((a) => a.id),
     );
@@ -43,7 +43,7 @@ export class AgentRecordsService {
         voices.get(a.voiceId)!,
         sets.get(a.id) ?? [],
         documents.get(a.id) ?? [],
-        (functions.get(a.id) ?? []).map((f) => ({ id: f.id, name: f.name })),
+        functions.get(a.id) ?? [],
       ),
     );
   }

@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { AttachedAgentSummaryDto, CustomFunctionDto } from '@vap/api';
+import { AttachedAgentSummaryDto, AttachedCustomFunctionDto, CustomFunctionDto } from '@vap/api';
 import { CustomFunctionSpec, MASKED_HEADER_VALUE } from '@vap/messages';
 import { Agent } from '../agents/entities/agent.entity';
 import { AgentCustomFunction } from './entities/agent-custom-function.entity';
@@ -94,5 +94,25 @@ export async function functionsAttachedTo(
     .getMany();
   for (const row of rows as (AgentCustomFunction & { fn: CustomFunction })[])
     byAgent.set(row.agentId, [...(byAgent.get(row.agentId) ?? []), row.fn]);
+  return byAgent;
+}
+
+/** The id and name of the functions attached to each agent, in attach order: what agent records list. */
+export async function functionSummariesOf(
+  em: EntityManager,
+  agentIds: string[],
+): Promise<Map<string, AttachedCustomFunctionDto[]>> {
+  const byAgent = new Map<string, AttachedCustomFunctionDto[]>();
+  if (agentIds.length === 0) return byAgent;
+  const rows: { agent_id: string; id: string; name: string }[] = await em
+    .createQueryBuilder(AgentCustomFunction, 'l')
+    .innerJoin(CustomFunction, 'f', 'f.id = l.function_id')
+    .select(['l.agent_id AS agent_id', 'f.id AS id', 'f.name AS name'])
+    .where('l.agent_id IN (:...agentIds)', { agentIds })
+    .orderBy('l.attached_at')
+    .addOrderBy('f.id')
+    .getRawMany();
+  for (const r of rows)
+    byAgent.set(r.agent_id, [...(byAgent.get(r.agent_id) ?? []), { id: r.id, name: r.name }]);
   return byAgent;
 }
