@@ -37,15 +37,15 @@ describe('custom function rules', () => {
     expect(parametersProblem({ type: 'object', properties: { a: { $ref: '#/nowhere' } } })).toMatch(
       /not a valid JSON Schema/,
     );
-    expect(parametersProblem({ type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } })).toMatch(
-      /pattern keyword/,
-    );
+    expect(
+      parametersProblem({ type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } }),
+    ).toMatch(/pattern keyword/);
     let deep: Record<string, unknown> = { type: 'object' };
     for (let i = 0; i < 20; i++) deep = { type: 'object', properties: { x: deep } };
     expect(parametersProblem(deep)).toMatch(/levels deep/);
-    expect(
-      parametersProblem({ type: 'object', description: 'x'.repeat(20_000) }),
-    ).toMatch(/characters as JSON/);
+    expect(parametersProblem({ type: 'object', description: 'x'.repeat(20_000) })).toMatch(
+      /characters as JSON/,
+    );
   });
 
   it('bounds static headers and refuses the ones the platform sets', () => {
