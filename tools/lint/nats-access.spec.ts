@@ -46,6 +46,8 @@ function commandsSentBy(app: NatsService): string[] {
     const subject = subjectsByRef(Subjects, app, ref);
     if (!subject.startsWith(`${app}.`)) sent.add(subject);
   }
+  // A lib helper that sends a command on the app's behalf.
+  if (/\bassertOwnAgent\(/.test(source)) sent.add(Subjects.agents.agentGet);
   for (const [ref] of source.matchAll(/\bAddressedSubjects\.[a-z]+\.[A-Za-z]+/g)) {
     const subject = subjectsByRef(AddressedSubjects, app, ref.replace(/^Addressed/, ''));
     if (!subject.startsWith(`${app}.`)) sent.add(subject);

@@ -10,6 +10,7 @@ import { VoicesModule } from './voices/voices.module';
 import { DocumentsModule } from './documents/documents.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
 import { IntegrationLogsModule } from './integration-logs/integration-logs.module';
+import { CustomFunctionsModule } from './custom-functions/custom-functions.module';
 
 @Module({})
 export class AppModule {
@@ -27,6 +28,7 @@ export class AppModule {
         KnowledgeModule,
         DocumentsModule,
         IntegrationLogsModule,
+        CustomFunctionsModule,
       ],
     };
   }

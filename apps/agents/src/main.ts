@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { bootstrapService } from '@vap/runtime';
 import { BlobStorageConfig } from '@vap/storage';
 import { KnowledgeConfig } from './config/knowledge.config';
+import { CustomFunctionsConfig } from './config/custom-functions.config';
 import { AppModule } from './app.module';
 import { AgentsConfig } from './config/agents.config';
 import { agentsDataSourceOptions } from './database/data-source';
@@ -9,7 +10,7 @@ import { agentsDataSourceOptions } from './database/data-source';
 void bootstrapService({
   name: 'agents',
   configClass: AgentsConfig,
-  settings: [BlobStorageConfig, KnowledgeConfig],
+  settings: [BlobStorageConfig, KnowledgeConfig, CustomFunctionsConfig],
   module: (config, configs) => AppModule.forRoot(config, configs),
   dataSource: agentsDataSourceOptions,
   port: (config) => config.PORT,

@@ -19,6 +19,7 @@ import { KnowledgeModule } from './knowledge/knowledge.module';
 import { UploadsModule } from './uploads/uploads.module';
 import { gatewayDataSourceOptions } from './database/data-source';
 import { ExtractionSetsModule } from './extraction-sets/extraction-sets.module';
+import { CustomFunctionsModule } from './custom-functions/custom-functions.module';
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { UnsupportedBodyGuard } from './http/unsupported-body.guard';
@@ -64,6 +65,7 @@ export class AppModule {
         AgentsModule,
         VoicesModule,
         ExtractionSetsModule,
+        CustomFunctionsModule,
         // The gateway serves the local blob driver's signed URLs, so it shares the agents service's storage.
         BlobStorageModule.forRoot(configs.get(BlobStorageConfig)),
         UploadsModule,

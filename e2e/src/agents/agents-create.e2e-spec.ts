@@ -85,6 +85,7 @@ describe('POST /agent', () => {
       extraction_enabled: true,
       extraction_config: { keys: [] },
       extraction_sets: [],
+      custom_functions: [],
       max_call_duration_secs: 600,
       background_audio_id: null,
       background_audio_volume: 0.3,

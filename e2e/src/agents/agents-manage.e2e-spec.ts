@@ -171,6 +171,7 @@ describe('agents: read, update, list, delete', () => {
         'gender',
         'voice',
         'extraction_sets',
+        'custom_functions',
         'documents',
         'created_at',
         'updated_at',

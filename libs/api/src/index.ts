@@ -13,6 +13,7 @@ export * from './accounts';
 export * from './agents';
 export * from './voices';
 export * from './extraction';
+export * from './custom-functions';
 export * from './documents';
 export * from './knowledge';
 export * from './calls';

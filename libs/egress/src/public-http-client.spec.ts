@@ -138,4 +138,32 @@ describe('PublicHttpClient', () => {
       await expect(open.post(`${base}/big`, '{}', json)).rejects.toBeInstanceOf(ResponseTooLargeError);
     });
   });
+
+  describe('send', () => {
+    it('sends any method with its body and does not follow redirects', async () => {
+      const res = await open.send('PUT', `${base}/echo`, { ...opts, body: '{"b":2}' });
+      expect(JSON.parse(res.body.toString())).toMatchObject({ method: 'PUT', body: '{"b":2}' });
+      expect(res.truncated).toBe(false);
+      const del = await open.send('DELETE', `${base}/echo`, opts);
+      expect(JSON.parse(del.body.toString())).toMatchObject({ method: 'DELETE', body: '' });
+      await expect(open.send('GET', `${base}/redirect`, opts)).resolves.toMatchObject({ status: 302 });
+    });
+
+    it('cuts an answer over the limit when asked to, and fails on it otherwise', async () => {
+      const res = await open.send('GET', `${base}/big`, { ...opts, truncate: true });
+      expect(res).toMatchObject({ status: 200, truncated: true });
+      expect(res.body.toString()).toBe('x'.repeat(800) + 'y'.repeat(200));
+      await expect(open.send('GET', `${base}/big`, opts)).rejects.toBeInstanceOf(ResponseTooLargeError);
+    });
+
+    it('refuses private targets at connect time and times out', async () => {
+      const port = new URL(base).port;
+      await expect(strict.send('POST', `http://localhost:${port}/echo`, opts)).rejects.toThrow(
+        /not a public address/,
+      );
+      await expect(
+        open.send('GET', `${base}/slow`, { ...opts, timeoutMs: 300, truncate: true }),
+      ).rejects.toBeInstanceOf(FetchTimeoutError);
+    });
+  });
 });

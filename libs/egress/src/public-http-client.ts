@@ -115,6 +115,74 @@ export class PublicHttpClient {
     }
   }
 
+  /**
+   * Sends one request with any method and an optional body (partners' functions). Redirects are not
+   * followed, as with post(). With `truncate` a body larger than maxBytes is cut there (`truncated`)
+   * instead of failing, for callers that pass on a bounded excerpt of whatever came back.
+   */
+  async send(
+    method: string,
+    url: string,
+    options: PublicFetchOptions & { body?: string; truncate?: boolean },
+  ): Promise<PublicFetchResult & { truncated: boolean }> {
+    const signal = AbortSignal.timeout(options.timeoutMs);
+    try {
+      const target = this.checkUrl(url);
+      const res = await request(target, {
+        method: method as Dispatcher.HttpMethod,
+        dispatcher: this.agent,
+        signal: options.signal ? AbortSignal.any([signal, options.signal]) : signal,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+        headers: options.headers,
+        body: options.body,
+      });
+      if (!options.truncate)
+        return { ...(await this.readResponse(target, res, options.maxBytes)), truncated: false };
+      return await this.readTruncated(target, res, options.maxBytes);
+    } catch (err) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      const code = (err as { code?: unknown }).code;
+      if (signal.aborted || (typeof code === 'string' && /^UND_ERR_\w*TIMEOUT$/.test(code))) {
+        throw new FetchTimeoutError(options.timeoutMs);
+      }
+      throw err;
+    }
+  }
+
+  private async readTruncated(
+    url: string,
+    res: Dispatcher.ResponseData,
+    maxBytes: number,
+  ): Promise<PublicFetchResult & { truncated: boolean }> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    for await (const chunk of res.body) {
+      const buf = chunk as Buffer;
+      if (size + buf.length > maxBytes) {
+        chunks.push(buf.subarray(0, maxBytes - size));
+        size = maxBytes;
+        truncated = true;
+        // The rest is never read: the connection is closed rather than drained.
+        res.body.destroy();
+        break;
+      }
+      chunks.push(buf);
+      size += buf.length;
+    }
+    const { type, charset } = parseContentType(res.headers['content-type']);
+    return {
+      url,
+      status: res.statusCode,
+      contentType: type,
+      charset,
+      headers: res.headers,
+      body: Buffer.concat(chunks),
+      truncated,
+    };
+  }
+
   private async follow(
     url: string,
     options: PublicFetchOptions,

@@ -1,4 +1,4 @@
-import { AgentDocumentDto, AgentDto, AttachedExtractionSetDto } from '@vap/api';
+import { AgentDocumentDto, AgentDto, AttachedCustomFunctionDto, AttachedExtractionSetDto } from '@vap/api';
 import { DEFAULT_SPOKEN_LANGUAGES } from '@vap/messages';
 import { Voice } from '../voices/entities/voice.entity';
 import { toVoiceSummaryDto } from '../voices/voice-records';
@@ -10,6 +10,7 @@ export function toAgentDto(
   voice: Voice,
   extractionSets: AttachedExtractionSetDto[],
   documents: AgentDocumentDto[],
+  customFunctions: AttachedCustomFunctionDto[],
 ): AgentDto {
   return {
     id: a.id,
@@ -45,6 +46,7 @@ export function toAgentDto(
     extraction_enabled: a.extractionEnabled,
     extraction_config: { keys: a.extractionConfig.keys },
     extraction_sets: extractionSets,
+    custom_functions: customFunctions,
     max_call_duration_secs: a.maxCallDurationSecs,
     background_audio_id: a.backgroundAudioId,
     background_audio_volume: a.backgroundAudioVolume,

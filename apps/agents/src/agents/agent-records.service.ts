@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AgentDto, AttachedExtractionSetDto } from '@vap/api';
+import { functionSummariesOf } from '../custom-functions/custom-function-records';
 import { AgentExtractionSet } from '../extraction/entities/agent-extraction-set.entity';
 import { ExtractionSet } from '../extraction/entities/extraction-set.entity';
 import { AgentDocumentsService } from '../knowledge/agent-documents.service';
@@ -26,6 +27,10 @@ export class AgentRecordsService {
       em,
       agents.map((a) => a.id),
     );
+    const functions = await functionSummariesOf(
+      em,
+      agents.map((a) => a.id),
+    );
     // A page of agents belongs to one partner.
     const documents = await this.knowledge.linkedDocuments(
       em,
@@ -33,7 +38,13 @@ export class AgentRecordsService {
       agents.map((a) => a.id),
     );
     return agents.map((a) =>
-      toAgentDto(a, voices.get(a.voiceId)!, sets.get(a.id) ?? [], documents.get(a.id) ?? []),
+      toAgentDto(
+        a,
+        voices.get(a.voiceId)!,
+        sets.get(a.id) ?? [],
+        documents.get(a.id) ?? [],
+        functions.get(a.id) ?? [],
+      ),
     );
   }
 

@@ -3,8 +3,15 @@ import { BaseServiceConfig, configVariableNames, envExampleVariableNames } from 
 import { BlobStorageConfig } from '@vap/storage';
 import { AgentsConfig } from './agents.config';
 import { KnowledgeConfig } from './knowledge.config';
+import { CustomFunctionsConfig } from './custom-functions.config';
 
 it('.env.example documents exactly the variables the agents service reads', () => {
-  const read = configVariableNames(BaseServiceConfig, AgentsConfig, KnowledgeConfig, BlobStorageConfig);
+  const read = configVariableNames(
+    BaseServiceConfig,
+    AgentsConfig,
+    KnowledgeConfig,
+    BlobStorageConfig,
+    CustomFunctionsConfig,
+  );
   expect(envExampleVariableNames(join(__dirname, '../../.env.example'))).toEqual(read);
 });

@@ -11,6 +11,8 @@ import { BackgroundAudio } from '../voices/entities/background-audio.entity';
 import { Voice } from '../voices/entities/voice.entity';
 import { Document } from '../documents/entities/document.entity';
 import { AgentDocument } from '../knowledge/entities/agent-document.entity';
+import { CustomFunction } from '../custom-functions/entities/custom-function.entity';
+import { AgentCustomFunction } from '../custom-functions/entities/agent-custom-function.entity';
 import { IntegrationLog } from '../integration-logs/entities/integration-log.entity';
 
 export const SCHEMA = 'agents';
@@ -29,6 +31,8 @@ export function agentsDataSourceOptions(config: AgentsConfig): DataSourceOptions
       AgentExtractionSet,
       Document,
       AgentDocument,
+      CustomFunction,
+      AgentCustomFunction,
       IntegrationLog,
     ],
     migrations: MIGRATIONS,

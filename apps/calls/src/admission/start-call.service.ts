@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { AgentDto, StartCallCommand, StartCallDto, StartCallResult } from '@vap/api';
+import { AgentForCall, StartCallCommand, StartCallDto, StartCallResult } from '@vap/api';
 import {
   AppError,
   DomainEvents,
@@ -63,7 +63,7 @@ export class StartCallService {
     // refused and logged (the list is probed again and the frequency caps counted in the admission below).
     const checks = {
       permit: this.policy.check(partner.id, input.to_number, origin),
-      agent: this.rpc.request(Subjects.agents.agentGet, partner, { id: input.agent_id }),
+      agent: this.rpc.request(Subjects.agents.agentForCall, partner, { id: input.agent_id }),
       affordable: this.balance.assertCanStart(partner, minimum),
       from: this.numbers.resolve(partner.id, input),
     };
@@ -104,7 +104,7 @@ export class StartCallService {
    */
   private async admit(
     partner: PartnerContext,
-    agent: AgentDto,
+    agent: AgentForCall,
     from: PhoneNumber,
     input: StartCallDto,
     key: StartCallKey | null,

@@ -47,7 +47,7 @@ export class BrowserSessionsService {
 
   async create(partner: PartnerContext, input: CreateBrowserSessionDto): Promise<CreatedBrowserSessionDto> {
     const minimum = minimumStartBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
-    const agent = await this.rpc.request(Subjects.agents.agentGet, partner, { id: input.agent_id });
+    const agent = await this.rpc.request(Subjects.agents.agentForCall, partner, { id: input.agent_id });
     if (partner.balancePaise < minimum) {
       throw new AppError(
         ErrorCode.FORBIDDEN,

@@ -1,8 +1,11 @@
 import type { AgentDto } from '@vap/api';
-import type { AgentSettings } from '@vap/messages';
+import type { AgentSettings, CustomFunctionSpec } from '@vap/messages';
 
-/** The agent's settings a call keeps, taken from the agent as it is when the call starts. */
-export function agentSettingsOf(agent: AgentDto): AgentSettings {
+/**
+ * The agent's settings a call keeps, taken from the agent as it is when the call starts, with the custom
+ * functions attached to it then (what the model is offered; their URLs and secrets stay in the agents service).
+ */
+export function agentSettingsOf(agent: AgentDto, customFunctions: CustomFunctionSpec[] = []): AgentSettings {
   return {
     prompt: agent.prompt,
     voice_id: agent.voice_id,
@@ -29,5 +32,6 @@ export function agentSettingsOf(agent: AgentDto): AgentSettings {
     kb_result_format: agent.kb_result_format,
     has_knowledge: agent.documents.length > 0,
     extraction_enabled: agent.extraction_enabled,
+    custom_functions: customFunctions,
   };
 }

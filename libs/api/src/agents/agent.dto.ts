@@ -41,6 +41,15 @@ export class AttachedExtractionSetDto {
   name: string;
 }
 
+/** A custom function attached to the agent. */
+export class AttachedCustomFunctionDto {
+  @ApiProperty({ example: 'fn_0b7f3c52-8f0e-4d57-9a51-6a1f0e2b7c11' })
+  id: string;
+
+  @ApiProperty({ example: 'check_order_status' })
+  name: string;
+}
+
 /** The agent record: every field with its effective value (defaults applied). */
 export class AgentDto {
   @ApiProperty({ format: 'uuid' })
@@ -151,6 +160,12 @@ export class AgentDto {
 
   @ApiProperty({ type: [AttachedExtractionSetDto] })
   extraction_sets: AttachedExtractionSetDto[];
+
+  @ApiProperty({
+    type: [AttachedCustomFunctionDto],
+    description: 'Custom functions the model may call during this agent’s calls, in attach order',
+  })
+  custom_functions: AttachedCustomFunctionDto[];
 
   @ApiProperty({ type: Number, nullable: true, description: 'null = no cap' })
   max_call_duration_secs: number | null;

@@ -14,6 +14,17 @@ import type {
   LifecycleHookWithSecretDto,
   UpdateLifecycleHookDto,
 } from '../lifecycle-hooks';
+import {
+  CreateCustomFunctionDto,
+  CustomFunctionDeletedDto,
+  CustomFunctionDto,
+  CustomFunctionListDto,
+  CustomFunctionTestResultDto,
+  CustomFunctionWithSecretDto,
+  ListCustomFunctionsQueryDto,
+  TestCustomFunctionDto,
+  UpdateCustomFunctionDto,
+} from '../custom-functions';
 import type {
   CallDto,
   CallListDto,
@@ -131,6 +142,7 @@ import type {
 import type {
   ByIdRequest,
   CommandContract as Command,
+  CustomFunctionSpec,
   EffectiveExtractionSchema,
   EffectiveSchemaRequest,
   EmptyRequest,
@@ -140,6 +152,19 @@ import type {
   UpdateRequest,
 } from '@vap/messages';
 
+export interface CustomFunctionAttachRequest {
+  agentId: string;
+  functionId: string;
+}
+export interface CustomFunctionTestRequest {
+  id: string;
+  test: TestCustomFunctionDto;
+}
+/** What a call copies of its agent when it starts: the record, and its custom functions as the model sees them. */
+export interface AgentForCall {
+  agent: AgentDto;
+  customFunctions: CustomFunctionSpec[];
+}
 export interface ExtractionSetAttachRequest {
   agentId: string;
   setId: string;
@@ -188,6 +213,16 @@ declare module '@vap/messages' {
     'agents.agent.get': Command<ByIdRequest, AgentDto>;
     'agents.agent.update': Command<UpdateRequest<UpdateAgentDto>, AgentDto>;
     'agents.agent.delete': Command<ByIdRequest, AgentDeletedDto>;
+    'agents.agent.for_call': Command<ByIdRequest, AgentForCall>;
+    'agents.custom_function.create': Command<CreateCustomFunctionDto, CustomFunctionWithSecretDto>;
+    'agents.custom_function.list': Command<ListCustomFunctionsQueryDto, CustomFunctionListDto>;
+    'agents.custom_function.get': Command<ByIdRequest, CustomFunctionDto>;
+    'agents.custom_function.update': Command<UpdateRequest<UpdateCustomFunctionDto>, CustomFunctionDto>;
+    'agents.custom_function.delete': Command<ByIdRequest, CustomFunctionDeletedDto>;
+    'agents.custom_function.rotate_secret': Command<ByIdRequest, CustomFunctionWithSecretDto>;
+    'agents.custom_function.test': Command<CustomFunctionTestRequest, CustomFunctionTestResultDto>;
+    'agents.custom_function.attach': Command<CustomFunctionAttachRequest, AgentDto>;
+    'agents.custom_function.detach': Command<CustomFunctionAttachRequest, AgentDto>;
     'agents.voice.list': Command<EmptyRequest, AgentVoiceListDto>;
     'agents.background_audio.list': Command<EmptyRequest, BackgroundAudioListDto>;
     'agents.extraction_set.create': Command<CreateExtractionSetDto, ExtractionSetDto>;

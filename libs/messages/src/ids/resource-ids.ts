@@ -3,6 +3,7 @@ import { prefixedId } from './prefixed-id';
 /** The prefixed ids of the API's resources; the rest (agents, calls, documents, ...) are bare UUIDs. */
 export const CampaignId = prefixedId('cmp_');
 export const ExtractionSetId = prefixedId('exs_');
+export const CustomFunctionId = prefixedId('fn_');
 export const PhoneNumberId = prefixedId('pn_');
 export const CustomerId = prefixedId('cus_');
 export const InboundRoutePolicyId = prefixedId('irp_');

@@ -45,6 +45,18 @@ export const Subjects = {
     integrationLogList: 'agents.integration_log.list',
     /** One integration log entry with its excerpts ({ id }: the entry's UUID). */
     integrationLogGet: 'agents.integration_log.get',
+    customFunctionCreate: 'agents.custom_function.create',
+    customFunctionList: 'agents.custom_function.list',
+    customFunctionGet: 'agents.custom_function.get',
+    customFunctionUpdate: 'agents.custom_function.update',
+    customFunctionDelete: 'agents.custom_function.delete',
+    customFunctionRotateSecret: 'agents.custom_function.rotate_secret',
+    /** POST /custom-functions/{id}/test: one request to the partner with sample arguments, outside any call. */
+    customFunctionTest: 'agents.custom_function.test',
+    customFunctionAttach: 'agents.custom_function.attach',
+    customFunctionDetach: 'agents.custom_function.detach',
+    /** The agent record and what a call copies of the agent beyond it (its functions' specs), when a call starts. */
+    agentForCall: 'agents.agent.for_call',
   },
   calls: {
     ping: 'calls.health.ping',

@@ -1,4 +1,5 @@
 import { AgentDto } from '@vap/api';
+import { CustomFunctionSpec } from '@vap/messages';
 import { newCall, NewCallFields } from './call.entity';
 
 const agent = {
@@ -36,7 +37,7 @@ const fields: NewCallFields = {
 
 describe('newCall', () => {
   it('starts pending with nothing measured or decided, the agent copied and the given fields', () => {
-    const call = newCall(agent, fields);
+    const call = newCall({ agent, customFunctions: [] }, fields);
     expect(call).toEqual({
       ...fields,
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -63,8 +64,27 @@ describe('newCall', () => {
     expect(call.sessionId).not.toBe(call.id);
   });
 
+  it('copies the specs of the functions attached to the agent when the call starts', () => {
+    const spec: CustomFunctionSpec = {
+      id: 'fn_0b7f3c52-8f0e-4d57-9a51-6a1f0e2b7c11',
+      name: 'check_order',
+      description: 'Looks up an order',
+      parameters: { type: 'object', properties: { order_id: { type: 'string' } } },
+      timeout_ms: 10_000,
+      speech: { on_start: 'One moment.', on_delay: null, delay_ms: 2000, on_failure: null },
+      async: false,
+    };
+    expect(newCall({ agent, customFunctions: [spec] }, fields).agentSettings?.custom_functions).toEqual([
+      spec,
+    ]);
+    expect(newCall({ agent, customFunctions: [] }, fields).agentSettings?.custom_functions).toEqual([]);
+  });
+
   it('gives every call its own ids', () => {
-    const [a, b] = [newCall(agent, fields), newCall(agent, fields)];
+    const [a, b] = [
+      newCall({ agent, customFunctions: [] }, fields),
+      newCall({ agent, customFunctions: [] }, fields),
+    ];
     expect(a.id).not.toBe(b.id);
     expect(a.sessionId).not.toBe(b.sessionId);
   });

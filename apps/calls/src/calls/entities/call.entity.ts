@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Column, CreateDateColumn, DeepPartial, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { AgentDto, CarrierReconciliation } from '@vap/api';
+import { AgentForCall, CarrierReconciliation } from '@vap/api';
 import {
   AgentSettings,
   AnsweredBy,
@@ -157,13 +157,13 @@ export type NewCallFields = Pick<
  * The row every new call starts as, inbound or outbound (its session: newSession): pending, nothing
  * measured or decided yet, with the agent's settings copied so edits during the call change nothing.
  */
-export function newCall(agent: AgentDto, fields: NewCallFields): DeepPartial<Call> {
+export function newCall({ agent, customFunctions }: AgentForCall, fields: NewCallFields): DeepPartial<Call> {
   return {
     id: randomUUID(),
     sessionId: randomUUID(),
     agentId: agent.id,
     agentName: agent.agent_name,
-    agentSettings: agentSettingsOf(agent),
+    agentSettings: agentSettingsOf(agent, customFunctions),
     status: 'pending',
     disposition: null,
     answeredBy: null,

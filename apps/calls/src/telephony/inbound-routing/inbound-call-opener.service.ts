@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AgentDto, InboundRouteDecisionDto } from '@vap/api';
+import { AgentForCall, InboundRouteDecisionDto } from '@vap/api';
 import { AppError, CallProvider, DomainEvents, Subjects } from '@vap/messages';
 import { OutboxService, RpcClient } from '@vap/messaging';
 import { isUniqueViolation, tableOf } from '@vap/persistence';
@@ -44,7 +44,7 @@ export class InboundCallOpener {
     // The router names an agent for every decision that answers with one.
     if (!decision.agent_id)
       throw AppError.internal(`inbound decision ${decision.id} answers without an agent`);
-    const agent = await this.rpc.request(Subjects.agents.agentGet, partnerId, { id: decision.agent_id });
+    const agent = await this.rpc.request(Subjects.agents.agentForCall, partnerId, { id: decision.agent_id });
     let call: Call;
     let opened = false;
     try {
@@ -84,7 +84,11 @@ export class InboundCallOpener {
     return { callId: call.id, sessionId: call.sessionId, blocked: false };
   }
 
-  private insert(decision: InboundRouteDecisionDto, connection: Connection, agent: AgentDto): Promise<Call> {
+  private insert(
+    decision: InboundRouteDecisionDto,
+    connection: Connection,
+    agent: AgentForCall,
+  ): Promise<Call> {
     return this.dataSource.transaction(async (em) => {
       const number = decision.phone_number_id
         ? await em.findOne(PhoneNumber, { where: { id: decision.phone_number_id } })

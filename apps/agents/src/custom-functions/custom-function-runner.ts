@@ -1,0 +1,240 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { ValidateFunction } from 'ajv';
+import { DataSource } from 'typeorm';
+import {
+  argumentsShapeProblem,
+  compileArgumentsSchema,
+  CustomFunctionTestResultDto,
+  describeArgumentErrors,
+  parseResponsePath,
+  readResponsePath,
+  ResponsePathSegment,
+} from '@vap/api';
+import {
+  AppError,
+  CUSTOM_FUNCTION_MAX_RESPONSE_BYTES,
+  CustomFunctionId,
+  CustomFunctionInvokeReply,
+  CustomFunctionInvokeRequest,
+  INTEGRATION_LOG_EXCERPT_CHARS,
+  IntegrationRequestKind,
+  PartnerRequestCallContext,
+} from '@vap/messages';
+import { PartnerRequestClient } from '../partner-requests/partner-request-client';
+import { CustomFunctionSecrets } from './custom-function-secrets';
+import { CustomFunction } from './entities/custom-function.entity';
+
+/** A function ready to run: its schema compiled and its secrets opened, for one version of the row. */
+interface PreparedFunction {
+  key: string;
+  validate: ValidateFunction;
+  headers: Record<string, string>;
+  signingSecret: string;
+  variables: [string, ResponsePathSegment[]][];
+}
+
+/** Prepared functions kept at most; the least recently used goes first. */
+const PREPARED_CACHE_SIZE = 2000;
+
+/** What the partner receives (JSON): the function, the validated arguments and the call they are for. */
+export interface CustomFunctionPayload {
+  function: { id: string; name: string };
+  arguments: Record<string, unknown>;
+  call: {
+    id: string | null;
+    browser_session_id: string | null;
+    agent_id: string | null;
+    direction: string | null;
+    from_number: string | null;
+    to_number: string | null;
+    variables: Record<string, unknown>;
+  };
+  /** True for POST /custom-functions/{id}/test: no call is waiting for the answer. */
+  test: boolean;
+}
+
+type RunResult = Omit<CustomFunctionInvokeReply, 'result'> & { result: string };
+
+/**
+ * Runs custom functions: for a call (agents.custom_function.invoke) and for a partner's test. The platform's
+ * own time before the request leaves is one indexed read of the function; its schema is compiled and its
+ * secrets opened once per version of the row, not per call.
+ */
+@Injectable()
+export class CustomFunctionRunner {
+  private readonly prepared = new Map<string, PreparedFunction>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly secrets: CustomFunctionSecrets,
+    private readonly client: PartnerRequestClient,
+  ) {}
+
+  async invoke(req: CustomFunctionInvokeRequest): Promise<CustomFunctionInvokeReply> {
+    const fn = await this.load(req.partnerId, req.functionId);
+    if (!fn) {
+      return {
+        outcome: 'not_found',
+        status: null,
+        latencyMs: 0,
+        result: '',
+        error: 'this function no longer exists',
+        variables: {},
+        logId: null,
+      };
+    }
+    return this.run(fn, parsedArguments(req.arguments), req.context, 'custom_function');
+  }
+
+  async test(partnerId: string, id: string, args: unknown): Promise<CustomFunctionTestResultDto> {
+    const fn = await this.load(partnerId, id);
+    if (!fn) throw AppError.notFound('Custom function');
+    const r = await this.run(fn, args ?? {}, null, 'custom_function_test');
+    return {
+      outcome: r.outcome,
+      status: r.status,
+      latency_ms: r.latencyMs,
+      response_excerpt: r.logId === null ? null : r.result.slice(0, INTEGRATION_LOG_EXCERPT_CHARS),
+      error: r.error,
+      variables: r.variables,
+      log_id: r.logId,
+    };
+  }
+
+  private async load(partnerId: string, id: string): Promise<CustomFunction | null> {
+    if (!CustomFunctionId.is(id)) return null;
+    return this.dataSource.getRepository(CustomFunction).findOneBy({ id, partnerId });
+  }
+
+  private async run(
+    fn: CustomFunction,
+    args: unknown,
+    context: PartnerRequestCallContext | null,
+    kind: IntegrationRequestKind,
+  ): Promise<RunResult> {
+    const ready = this.prepare(fn);
+    const problem =
+      argumentsShapeProblem(args) ??
+      (ready.validate(args) ? null : describeArgumentErrors(ready.validate.errors));
+    if (problem) {
+      // Nothing leaves the platform: the model is told what to fix and may call again.
+      return {
+        outcome: 'invalid_arguments',
+        status: null,
+        latencyMs: 0,
+        result: '',
+        error: problem,
+        variables: {},
+        logId: null,
+      };
+    }
+    const payload: CustomFunctionPayload = {
+      function: { id: fn.id, name: fn.name },
+      arguments: args as Record<string, unknown>,
+      call: {
+        id: context?.callId ?? null,
+        browser_session_id: context?.browserSessionId ?? null,
+        agent_id: context?.agentId ?? null,
+        direction: context?.direction ?? null,
+        from_number: context?.fromNumber ?? null,
+        to_number: context?.toNumber ?? null,
+        variables: context?.variables ?? {},
+      },
+      test: context === null,
+    };
+    const res = await this.client.send({
+      partnerId: fn.partnerId,
+      kind,
+      functionId: fn.id,
+      hookId: null,
+      context,
+      method: fn.method,
+      url: fn.url,
+      payload: JSON.stringify(payload),
+      signingSecret: ready.signingSecret,
+      staticHeaders: ready.headers,
+      timeoutMs: fn.timeoutMs,
+      maxResponseBytes: CUSTOM_FUNCTION_MAX_RESPONSE_BYTES,
+    });
+    const readable = isReadable(res.contentType);
+    return {
+      outcome: res.outcome,
+      status: res.status,
+      latencyMs: res.latencyMs,
+      result: readable
+        ? res.body
+        : `(an answer of type ${res.contentType}, not passed on: answer with JSON or text)`,
+      error: res.error,
+      variables:
+        res.outcome === 'success' && readable && !res.truncated ? variablesOf(res.body, ready.variables) : {},
+      logId: res.logId,
+    };
+  }
+
+  private prepare(fn: CustomFunction): PreparedFunction {
+    const key = `${fn.id}:${fn.version}`;
+    const cached = this.prepared.get(key);
+    if (cached) {
+      // Re-inserted: Map order is the recency order the eviction below relies on.
+      this.prepared.delete(key);
+      this.prepared.set(key, cached);
+      return cached;
+    }
+    const ready: PreparedFunction = {
+      key,
+      validate: compileArgumentsSchema(fn.parameters),
+      headers: this.secrets.openHeaders(fn.id, fn.headersSealed),
+      signingSecret: this.secrets.openSigningSecret(fn.id, fn.signingSecretSealed),
+      variables: Object.entries(fn.responseVariables).flatMap(([name, path]) => {
+        const segments = parseResponsePath(path);
+        return segments ? [[name, segments] as [string, ResponsePathSegment[]]] : [];
+      }),
+    };
+    // An older version of the same function is of no further use.
+    for (const k of this.prepared.keys()) if (k.startsWith(`${fn.id}:`)) this.prepared.delete(k);
+    this.prepared.set(key, ready);
+    if (this.prepared.size > PREPARED_CACHE_SIZE) this.prepared.delete(this.prepared.keys().next().value!);
+    return ready;
+  }
+}
+
+/** Arguments as the model wrote them (a JSON text) are read here too; anything else is judged as given. */
+export function parsedArguments(args: unknown): unknown {
+  if (typeof args !== 'string') return args;
+  try {
+    return JSON.parse(args);
+  } catch {
+    return args;
+  }
+}
+
+/** Answers the model can read: JSON and text (or no type given). Images, PDFs and the like are not passed on. */
+export function isReadable(contentType: string): boolean {
+  return (
+    contentType === '' ||
+    contentType.startsWith('text/') ||
+    contentType === 'application/json' ||
+    contentType.endsWith('+json') ||
+    contentType === 'application/xml' ||
+    contentType.endsWith('+xml') ||
+    contentType === 'application/x-www-form-urlencoded'
+  );
+}
+
+/** response_variables applied to a JSON answer: the variables whose path names a value. */
+export function variablesOf(body: string, paths: [string, ResponsePathSegment[]][]): Record<string, unknown> {
+  if (paths.length === 0) return {};
+  let answer: unknown;
+  try {
+    answer = JSON.parse(body);
+  } catch {
+    return {};
+  }
+  const out: Record<string, unknown> = {};
+  for (const [name, segments] of paths) {
+    const value = readResponsePath(answer, segments);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}

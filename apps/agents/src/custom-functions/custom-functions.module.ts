@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { AgentsModule } from '../agents/agents.module';
+import { IntegrationLogsModule } from '../integration-logs/integration-logs.module';
+import { PartnerRequestClient } from '../partner-requests/partner-request-client';
+import { CustomFunctionRunner } from './custom-function-runner';
+import { CustomFunctionSecrets } from './custom-function-secrets';
+import { CustomFunctionsHandlers } from './custom-functions.handlers';
+import { CustomFunctionsService } from './custom-functions.service';
+
+@Module({
+  imports: [AgentsModule, IntegrationLogsModule],
+  controllers: [CustomFunctionsHandlers],
+  providers: [CustomFunctionsService, CustomFunctionSecrets, CustomFunctionRunner, PartnerRequestClient],
+})
+export class CustomFunctionsModule {}

@@ -1,0 +1,262 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import {
+  AgentDto,
+  AgentForCall,
+  CreateCustomFunctionDto,
+  CustomFunctionDeletedDto,
+  CustomFunctionDto,
+  CustomFunctionLimits,
+  CustomFunctionListDto,
+  CustomFunctionSpeechInputDto,
+  CustomFunctionWithSecretDto,
+  ListCustomFunctionsQueryDto,
+  UpdateCustomFunctionDto,
+} from '@vap/api';
+import {
+  AppError,
+  CUSTOM_FUNCTION_DEFAULT_DELAY_MS,
+  CUSTOM_FUNCTION_DEFAULT_TIMEOUT_MS,
+  CustomFunctionId,
+  CustomFunctionSpeech,
+  ErrorCode,
+} from '@vap/messages';
+import { inTransaction, keysetPage } from '@vap/persistence';
+import { findAgent, lockAgent } from '../agents/agent-locks';
+import { AgentRecordsService } from '../agents/agent-records.service';
+import { AgentsService } from '../agents/agents.service';
+import { Agent } from '../agents/entities/agent.entity';
+import { LOCK_CONFLICT, withUniqueConflicts } from '../common/write-conflicts';
+import {
+  buildFunctionRecord,
+  buildFunctionRecords,
+  functionsAttachedTo,
+  toCustomFunctionSpec,
+} from './custom-function-records';
+import { CustomFunctionSecrets } from './custom-function-secrets';
+import { AgentCustomFunction } from './entities/agent-custom-function.entity';
+import { CustomFunction } from './entities/custom-function.entity';
+
+const NAME_TAKEN = withUniqueConflicts({
+  custom_functions_partner_name_key: () =>
+    AppError.conflict('A custom function with this name already exists on this account (names ignore case)'),
+});
+
+const DEFAULT_PARAMETERS = { type: 'object', properties: {} };
+
+function speechOf(input: CustomFunctionSpeechInputDto | undefined): CustomFunctionSpeech {
+  return {
+    on_start: input?.on_start ?? null,
+    on_delay: input?.on_delay ?? null,
+    delay_ms: input?.delay_ms ?? CUSTOM_FUNCTION_DEFAULT_DELAY_MS,
+    on_failure: input?.on_failure ?? null,
+  };
+}
+
+/** The partner's function, or 404 NOT_FOUND (also for a malformed id or another account's function). */
+export async function findFunction(
+  em: EntityManager,
+  partnerId: string,
+  id: string,
+  lock?: 'update' | 'share',
+): Promise<CustomFunction> {
+  if (!CustomFunctionId.is(id)) throw AppError.notFound('Custom function');
+  const qb = em
+    .getRepository(CustomFunction)
+    .createQueryBuilder('f')
+    .where('f.id = :id AND f.partner_id = :partnerId', { id, partnerId });
+  if (lock) qb.setLock(lock === 'update' ? 'pessimistic_write' : 'pessimistic_read');
+  const fn = await qb.getOne();
+  if (!fn) throw AppError.notFound('Custom function');
+  return fn;
+}
+
+/**
+ * Custom functions and their attachment to agents. A change that alters what an agent's calls are offered
+ * publishes the agent's record (agent.updated), as extraction sets do.
+ */
+@Injectable()
+export class CustomFunctionsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly secrets: CustomFunctionSecrets,
+    private readonly agents: AgentsService,
+    private readonly records: AgentRecordsService,
+  ) {}
+
+  create(partnerId: string, input: CreateCustomFunctionDto): Promise<CustomFunctionWithSecretDto> {
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        // Serializes the account's creations, so the count below cannot be passed by concurrent ones.
+        await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+          `agents:custom_functions:${partnerId}`,
+        ]);
+        const count = await em.countBy(CustomFunction, { partnerId });
+        if (count >= CustomFunctionLimits.perAccount) {
+          throw new AppError(
+            ErrorCode.LIMIT_REACHED,
+            `An account can have at most ${CustomFunctionLimits.perAccount} custom functions`,
+          );
+        }
+        const id = CustomFunctionId.format(randomUUID());
+        const secret = this.secrets.generateSigningSecret();
+        const headers = input.headers ?? {};
+        await em.insert(CustomFunction, {
+          id,
+          partnerId,
+          name: input.name,
+          description: input.description,
+          // jsonb of any shape: TypeORM's deep-partial type cannot express an open record.
+          parameters: (input.parameters ?? DEFAULT_PARAMETERS) as never,
+          url: input.url,
+          method: input.method ?? 'POST',
+          headerNames: Object.keys(headers),
+          headersSealed: this.secrets.sealHeaders(id, headers),
+          signingSecretSealed: this.secrets.sealSigningSecret(id, secret),
+          timeoutMs: input.timeout_ms ?? CUSTOM_FUNCTION_DEFAULT_TIMEOUT_MS,
+          speech: speechOf(input.speech),
+          responseVariables: input.response_variables ?? {},
+          async: input.async ?? false,
+          version: 1,
+        });
+        return { ...(await buildFunctionRecord(em, id)), signing_secret: secret };
+      },
+      NAME_TAKEN,
+    );
+  }
+
+  async get(partnerId: string, id: string): Promise<CustomFunctionDto> {
+    const em = this.dataSource.manager;
+    return buildFunctionRecord(em, (await findFunction(em, partnerId, id)).id);
+  }
+
+  async list(partnerId: string, query: ListCustomFunctionsQueryDto): Promise<CustomFunctionListDto> {
+    const qb = this.dataSource
+      .getRepository(CustomFunction)
+      .createQueryBuilder('f')
+      .where('f.partner_id = :partnerId', { partnerId });
+    const page = await keysetPage(qb, query, { idKind: 'prefixed' });
+    return {
+      custom_functions: await buildFunctionRecords(this.dataSource.manager, page.rows),
+      next_cursor: page.nextCursor,
+    };
+  }
+
+  /** PATCH: omitted fields stay; headers, speech and response_variables replace the stored ones whole. */
+  update(partnerId: string, id: string, input: UpdateCustomFunctionDto): Promise<CustomFunctionDto> {
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const fn = await findFunction(em, partnerId, id, 'update');
+        if (input.name !== undefined) fn.name = input.name;
+        if (input.description !== undefined) fn.description = input.description;
+        if (input.parameters !== undefined) fn.parameters = input.parameters;
+        if (input.url !== undefined) fn.url = input.url;
+        if (input.method !== undefined) fn.method = input.method;
+        if (input.headers !== undefined) {
+          const headers = input.headers ?? {};
+          fn.headerNames = Object.keys(headers);
+          fn.headersSealed = this.secrets.sealHeaders(fn.id, headers);
+        }
+        if (input.timeout_ms !== undefined) fn.timeoutMs = input.timeout_ms;
+        if (input.speech !== undefined) fn.speech = speechOf(input.speech);
+        if (input.response_variables !== undefined) fn.responseVariables = input.response_variables ?? {};
+        if (input.async !== undefined) fn.async = input.async;
+        fn.version += 1;
+        await em.save(fn);
+        return buildFunctionRecord(em, fn.id);
+      },
+      NAME_TAKEN,
+    );
+  }
+
+  /** A new signing secret, returned once; the old one stops signing at once. */
+  rotateSecret(partnerId: string, id: string): Promise<CustomFunctionWithSecretDto> {
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const fn = await findFunction(em, partnerId, id, 'update');
+        const secret = this.secrets.generateSigningSecret();
+        fn.signingSecretSealed = this.secrets.sealSigningSecret(fn.id, secret);
+        fn.version += 1;
+        await em.save(fn);
+        return { ...(await buildFunctionRecord(em, fn.id)), signing_secret: secret };
+      },
+      LOCK_CONFLICT,
+    );
+  }
+
+  /** Deletes the function and detaches it from every agent (calls already running keep their copy). */
+  remove(partnerId: string, id: string): Promise<CustomFunctionDeletedDto> {
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const fn = await findFunction(em, partnerId, id, 'update');
+        const links = await em.findBy(AgentCustomFunction, { functionId: fn.id });
+        await em.delete(CustomFunction, { id: fn.id });
+        const agents = links.length
+          ? await em
+              .getRepository(Agent)
+              .createQueryBuilder('a')
+              .where('a.id IN (:...ids) AND a.deleted_at IS NULL', { ids: links.map((l) => l.agentId) })
+              .getMany()
+          : [];
+        for (const agent of agents) await this.agents.publishUpdated(em, agent);
+        return { id: fn.id, message: 'Custom function deleted' };
+      },
+      LOCK_CONFLICT,
+    );
+  }
+
+  /** Attaches a function to an agent; attaching it again changes nothing. Answers the agent record. */
+  attach(partnerId: string, agentId: string, functionId: string): Promise<AgentDto> {
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const agent = await lockAgent(em, partnerId, agentId, 'nowait');
+        const fn = await findFunction(em, partnerId, functionId, 'share');
+        const attached = (await functionsAttachedTo(em, [agent.id])).get(agent.id) ?? [];
+        if (attached.some((f) => f.id === fn.id)) return this.records.one(em, agent);
+        if (attached.length >= CustomFunctionLimits.perAgent) {
+          throw new AppError(
+            ErrorCode.LIMIT_REACHED,
+            `An agent can have at most ${CustomFunctionLimits.perAgent} custom functions attached`,
+          );
+        }
+        await em.insert(AgentCustomFunction, { agentId: agent.id, functionId: fn.id });
+        return this.agents.publishUpdated(em, agent);
+      },
+      LOCK_CONFLICT,
+    );
+  }
+
+  /** Detaches a function from an agent: 404 NOT_FOUND when it is not attached. Answers the agent record. */
+  detach(partnerId: string, agentId: string, functionId: string): Promise<AgentDto> {
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const agent = await lockAgent(em, partnerId, agentId, 'nowait');
+        const result = CustomFunctionId.is(functionId)
+          ? await em.delete(AgentCustomFunction, { agentId: agent.id, functionId })
+          : { affected: 0 };
+        if (!result.affected) throw AppError.notFound('Custom function attached to this agent');
+        return this.agents.publishUpdated(em, agent);
+      },
+      LOCK_CONFLICT,
+    );
+  }
+
+  /** The agent's record and its functions' specs, read together when a call starts. */
+  async forCall(partnerId: string, agentId: string): Promise<AgentForCall> {
+    const em = this.dataSource.manager;
+    const agent = await findAgent(em, partnerId, agentId);
+    const [record, functions] = await Promise.all([
+      this.records.one(em, agent),
+      functionsAttachedTo(em, [agent.id]),
+    ]);
+    return { agent: record, customFunctions: (functions.get(agent.id) ?? []).map(toCustomFunctionSpec) };
+  }
+}

@@ -1,0 +1,300 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  FetchTimeoutError,
+  PrivateNetworkError,
+  PrivateNetworkGuard,
+  PublicHttpClient,
+  UnsupportedUrlError,
+} from '@vap/egress';
+import {
+  IntegrationOutcome,
+  IntegrationRequestKind,
+  MASKED_HEADER_VALUE,
+  PartnerRequestCallContext,
+} from '@vap/messages';
+import { KnowledgeConfig } from '../config/knowledge.config';
+import { IntegrationLogWriter } from '../integration-logs/integration-log.writer';
+import { PARTNER_REQUEST_HEADERS, partnerRequestSignature } from './partner-request-signature';
+
+/** Methods a retry cannot repeat the effect of. */
+const IDEMPOTENT_METHODS = new Set(['GET', 'PUT', 'DELETE']);
+/** Answers that say the partner's side was briefly unavailable. */
+const RETRY_STATUSES = new Set([502, 503, 504]);
+/** Pause before the one retry, and the time that must be left of the timeout for it to be made. */
+export const RETRY_DELAY_MS = 250;
+export const RETRY_MIN_REMAINING_MS = 1000;
+/** Longest URL sent: GET and DELETE carry the payload in it. */
+export const MAX_URL_CHARS = 16_384;
+const USER_AGENT = 'Vap-Partner-Requests/1';
+
+export interface PartnerRequest {
+  partnerId: string;
+  kind: IntegrationRequestKind;
+  functionId: string | null;
+  hookId: string | null;
+  /** The call the request is made for; null outside a call (tests). */
+  context: PartnerRequestCallContext | null;
+  method: string;
+  url: string;
+  /** The JSON document sent: the body of POST/PUT/PATCH, the `payload` query parameter of GET/DELETE. */
+  payload: string;
+  signingSecret: string;
+  /** The partner's static headers, sent as given and masked in the log. */
+  staticHeaders: Record<string, string>;
+  timeoutMs: number;
+  maxResponseBytes: number;
+}
+
+export interface PartnerResponse {
+  outcome: IntegrationOutcome;
+  status: number | null;
+  /** The answer's body as text, cut at maxResponseBytes; '' when none came. */
+  body: string;
+  truncated: boolean;
+  /** Media type of the answer, lower case, without parameters. */
+  contentType: string;
+  latencyMs: number;
+  attempts: number;
+  error: string | null;
+  logId: string;
+}
+
+type Attempt =
+  | { kind: 'answer'; status: number; body: Buffer; truncated: boolean; contentType: string }
+  | { kind: 'failed'; outcome: 'timeout' | 'refused'; error: string; retryable: boolean };
+
+/** Whether an error, or one it wraps, is the private-network guard's refusal. */
+function privateNetworkRefusal(err: unknown): PrivateNetworkError | null {
+  for (
+    let e = err as { cause?: unknown } | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as never, depth++
+  ) {
+    if (e instanceof PrivateNetworkError) return e;
+  }
+  return null;
+}
+
+function failureOf(err: unknown, timeoutMs: number): Attempt {
+  if (err instanceof FetchTimeoutError)
+    return {
+      kind: 'failed',
+      outcome: 'timeout',
+      error: `no answer within ${timeoutMs} ms`,
+      retryable: false,
+    };
+  const refused = privateNetworkRefusal(err);
+  if (refused) return { kind: 'failed', outcome: 'refused', error: refused.message, retryable: false };
+  if (err instanceof UnsupportedUrlError)
+    return { kind: 'failed', outcome: 'refused', error: err.message, retryable: false };
+  const code = (err as { code?: unknown }).code;
+  const cause = (err as { cause?: { code?: unknown } }).cause?.code;
+  const name = typeof code === 'string' ? code : typeof cause === 'string' ? cause : 'connection error';
+  // What failed, never where inside the platform's network it resolved to.
+  return { kind: 'failed', outcome: 'refused', error: `connection failed (${name})`, retryable: true };
+}
+
+/**
+ * The one way the agents service calls partners' systems: signs each attempt (X-Vap-Timestamp,
+ * X-Vap-Signature), adds the partner's static headers, sends through the private-network guard (checked at
+ * connect time) within the timeout, reads a bounded answer, retries once where that is safe, and writes
+ * one integration log entry per request with every secret header masked.
+ *
+ * Retry rule: only GET, PUT and DELETE, only after a failed connection or a 502/503/504, once, after
+ * RETRY_DELAY_MS, and only when at least RETRY_MIN_REMAINING_MS of the timeout is left; both attempts
+ * share the timeout.
+ */
+@Injectable()
+export class PartnerRequestClient implements OnModuleDestroy {
+  private readonly log = new Logger(PartnerRequestClient.name);
+  private readonly http: PublicHttpClient;
+
+  constructor(
+    config: KnowledgeConfig,
+    private readonly logs: IntegrationLogWriter,
+  ) {
+    // The platform-wide development/test switch (declared with the knowledge settings, which share it); never
+    // KB_ALLOW_PRIVATE_NETWORKS, which is for web-link documents only.
+    this.http = new PublicHttpClient(
+      new PrivateNetworkGuard({ allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS }),
+    );
+  }
+
+  async send(req: PartnerRequest): Promise<PartnerResponse> {
+    const logId = randomUUID();
+    const startedAt = new Date();
+    const started = performance.now();
+    const method = req.method.toUpperCase();
+    const hasBody = method !== 'GET' && method !== 'DELETE';
+    const url = hasBody ? req.url : withPayload(req.url, req.payload);
+    let attempts = 0;
+    let last: Attempt;
+    let sentHeaders: Record<string, string> = {};
+    if (url.length > MAX_URL_CHARS) {
+      last = {
+        kind: 'failed',
+        outcome: 'refused',
+        error: `the request URL would be longer than ${MAX_URL_CHARS} characters; use POST for larger arguments`,
+        retryable: false,
+      };
+    } else {
+      for (;;) {
+        const remaining = req.timeoutMs - (performance.now() - started);
+        attempts += 1;
+        sentHeaders = this.headersFor(req, logId, hasBody);
+        last = await this.attempt(
+          method,
+          url,
+          hasBody ? req.payload : undefined,
+          sentHeaders,
+          remaining,
+          req,
+        );
+        const retryable =
+          IDEMPOTENT_METHODS.has(method) &&
+          attempts === 1 &&
+          (last.kind === 'answer' ? RETRY_STATUSES.has(last.status) : last.retryable);
+        const left = req.timeoutMs - (performance.now() - started) - RETRY_DELAY_MS;
+        if (!retryable || left < RETRY_MIN_REMAINING_MS) break;
+        await sleep(RETRY_DELAY_MS);
+      }
+    }
+    const latencyMs = attempts === 0 ? 0 : Math.round(performance.now() - started);
+    const response: PartnerResponse =
+      last.kind === 'answer'
+        ? {
+            outcome: last.status >= 200 && last.status <= 299 ? 'success' : 'http_error',
+            status: last.status,
+            body: last.body.toString('utf8'),
+            truncated: last.truncated,
+            contentType: last.contentType,
+            latencyMs,
+            attempts,
+            error:
+              last.status >= 200 && last.status <= 299 ? null : `the server answered HTTP ${last.status}`,
+            logId,
+          }
+        : {
+            outcome: last.outcome,
+            status: null,
+            body: '',
+            truncated: false,
+            contentType: '',
+            latencyMs,
+            attempts,
+            error: last.error,
+            logId,
+          };
+    await this.record(req, response, method, url, hasBody, sentHeaders, startedAt);
+    return response;
+  }
+
+  private headersFor(req: PartnerRequest, logId: string, hasBody: boolean): Record<string, string> {
+    const timestamp = String(Date.now());
+    return {
+      ...req.staticHeaders,
+      ...(hasBody ? { 'content-type': 'application/json' } : {}),
+      'user-agent': USER_AGENT,
+      [PARTNER_REQUEST_HEADERS.requestId]: logId,
+      [PARTNER_REQUEST_HEADERS.timestamp]: timestamp,
+      [PARTNER_REQUEST_HEADERS.signature]: partnerRequestSignature(req.signingSecret, timestamp, req.payload),
+    };
+  }
+
+  private async attempt(
+    method: string,
+    url: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+    remainingMs: number,
+    req: PartnerRequest,
+  ): Promise<Attempt> {
+    if (remainingMs <= 0)
+      return {
+        kind: 'failed',
+        outcome: 'timeout',
+        error: `no answer within ${req.timeoutMs} ms`,
+        retryable: false,
+      };
+    try {
+      const res = await this.http.send(method, url, {
+        timeoutMs: Math.max(1, Math.floor(remainingMs)),
+        maxBytes: req.maxResponseBytes,
+        truncate: true,
+        headers,
+        body,
+      });
+      return {
+        kind: 'answer',
+        status: res.status,
+        body: res.body,
+        truncated: res.truncated,
+        contentType: res.contentType,
+      };
+    } catch (err) {
+      // The guard has logged a refusal with the address; the partner reads only that it was refused.
+      return failureOf(err, req.timeoutMs);
+    }
+  }
+
+  private async record(
+    req: PartnerRequest,
+    res: PartnerResponse,
+    method: string,
+    url: string,
+    hasBody: boolean,
+    sent: Record<string, string>,
+    startedAt: Date,
+  ): Promise<void> {
+    const secretNames = new Set([
+      ...Object.keys(req.staticHeaders).map((n) => n.toLowerCase()),
+      PARTNER_REQUEST_HEADERS.signature,
+    ]);
+    const requestHeaders = Object.fromEntries(
+      Object.entries(sent).map(([name, value]) => [
+        name.toLowerCase(),
+        secretNames.has(name.toLowerCase()) ? MASKED_HEADER_VALUE : value,
+      ]),
+    );
+    try {
+      await this.logs.record({
+        id: res.logId,
+        partnerId: req.partnerId,
+        kind: req.kind,
+        callId: req.context?.callId ?? null,
+        browserSessionId: req.context?.browserSessionId ?? null,
+        agentId: req.context?.agentId ?? null,
+        functionId: req.functionId,
+        hookId: req.hookId,
+        method,
+        // The payload of GET/DELETE is the request body below, not repeated in the URL.
+        url: hasBody ? url : req.url,
+        requestHeaders,
+        requestBody: req.payload,
+        status: res.status,
+        responseBody: res.body === '' && res.status === null ? null : res.body,
+        outcome: res.outcome,
+        error: res.error,
+        latencyMs: res.latencyMs,
+        attempts: res.attempts,
+        startedAt: startedAt.toISOString(),
+      });
+    } catch (err) {
+      // The partner's request was made; a lost log line must not turn its answer into a failure.
+      this.log.error(`integration log entry ${res.logId} not stored: ${(err as Error).message}`);
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.http.close();
+  }
+}
+
+/** The URL with the JSON payload as its `payload` query parameter (other parameters kept). */
+export function withPayload(url: string, payload: string): string {
+  const target = new URL(url);
+  target.searchParams.set('payload', payload);
+  return target.toString();
+}

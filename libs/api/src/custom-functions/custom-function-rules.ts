@@ -1,0 +1,217 @@
+import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import { parseResponsePath } from './response-path';
+
+/** Limits of a custom function's fields and of the account's functions (documented in docs/custom-functions.md). */
+export const CustomFunctionLimits = {
+  perAccount: 100,
+  perAgent: 20,
+  nameMax: 64,
+  descriptionMax: 1000,
+  /** `parameters` as JSON text, and its nesting. */
+  parametersMaxChars: 16_384,
+  parametersMaxDepth: 12,
+  headersMax: 20,
+  headerNameMax: 64,
+  headerValueMax: 1024,
+  responseVariablesMax: 20,
+  speechTextMax: 500,
+  delayMsMin: 500,
+  delayMsMax: 60_000,
+  timeoutMsMin: 1000,
+  /** The model's arguments as JSON text. */
+  argumentsMaxChars: 16_384,
+} as const;
+
+export const CUSTOM_FUNCTION_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type CustomFunctionMethod = (typeof CUSTOM_FUNCTION_METHODS)[number];
+
+/** The voice runtime's own tools: a function may not take their names. */
+export const BUILT_IN_TOOL_NAMES = [
+  'end_call',
+  'transfer_call',
+  'search_knowledge_base',
+  'opt_out',
+  'send_dtmf',
+] as const;
+
+export const CUSTOM_FUNCTION_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;
+export const RESPONSE_VARIABLE_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;
+
+/** `fnsec_` + 32 random bytes, base64url; the HMAC key is the whole string. */
+export const CUSTOM_FUNCTION_SECRET_PREFIX = 'fnsec_';
+
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+// Visible ASCII, space, tab and obs-text: no CR, LF or other control characters.
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** Header names the platform sets itself or that change how the request travels. */
+export function isReservedHeaderName(name: string): boolean {
+  const lower = name.toLowerCase();
+  return (
+    [
+      'host',
+      'content-length',
+      'content-type',
+      'transfer-encoding',
+      'connection',
+      'keep-alive',
+      'upgrade',
+      'te',
+      'trailer',
+      'expect',
+      'user-agent',
+    ].includes(lower) ||
+    lower.startsWith('x-vap-') ||
+    lower.startsWith('proxy-')
+  );
+}
+
+export function customFunctionNameProblem(value: unknown): string | null {
+  if (typeof value !== 'string' || !CUSTOM_FUNCTION_NAME_PATTERN.test(value))
+    return 'name must match ^[a-zA-Z_][a-zA-Z0-9_]{0,63}$ (letters, digits and _, not starting with a digit)';
+  if ((BUILT_IN_TOOL_NAMES as readonly string[]).includes(value.toLowerCase()))
+    return `name ${value} is a built-in tool's name (${BUILT_IN_TOOL_NAMES.join(', ')})`;
+  return null;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function depthOf(value: unknown, limit: number, depth = 0): number {
+  if (depth > limit || value === null || typeof value !== 'object') return depth;
+  let max = depth;
+  for (const child of Object.values(value as object)) {
+    max = Math.max(max, depthOf(child, limit, depth + 1));
+    if (max > limit) break;
+  }
+  return max;
+}
+
+/** Keywords refused in a function's schema: they would run the partner's regular expressions on the platform. */
+const REFUSED_KEYWORDS = ['pattern', 'patternProperties', '$async'];
+
+const SCHEMA_MAPS = ['properties', '$defs', 'definitions', 'dependentSchemas'];
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
+const SCHEMA_ONE = [
+  'items',
+  'additionalProperties',
+  'additionalItems',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+];
+
+/** The first refused keyword in a schema and its subschemas (property names are names, not keywords). */
+function refusedKeyword(schema: unknown): string | null {
+  if (!isPlainObject(schema)) return null;
+  for (const [key, child] of Object.entries(schema)) {
+    if (REFUSED_KEYWORDS.includes(key)) return key;
+    const children =
+      SCHEMA_MAPS.includes(key) && isPlainObject(child)
+        ? Object.values(child)
+        : SCHEMA_LISTS.includes(key) && Array.isArray(child)
+          ? child
+          : SCHEMA_ONE.includes(key)
+            ? [child]
+            : [];
+    for (const sub of children) {
+      const found = refusedKeyword(sub);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * Compiles an arguments schema with the options saved functions are checked with, or throws with ajv's
+ * reason. A fresh compiler per schema: a schema's `$id` then never meets another function's.
+ */
+export function compileArgumentsSchema(schema: Record<string, unknown>): ValidateFunction {
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, allowUnionTypes: true });
+  return ajv.compile(schema);
+}
+
+/** Why `parameters` is refused, or null: a JSON Schema object (`type: "object"`) that compiles. */
+export function parametersProblem(value: unknown): string | null {
+  if (!isPlainObject(value)) return 'parameters must be a JSON Schema object';
+  const text = JSON.stringify(value);
+  if (text.length > CustomFunctionLimits.parametersMaxChars)
+    return `parameters must be at most ${CustomFunctionLimits.parametersMaxChars} characters as JSON`;
+  if (depthOf(value, CustomFunctionLimits.parametersMaxDepth) > CustomFunctionLimits.parametersMaxDepth)
+    return `parameters must nest at most ${CustomFunctionLimits.parametersMaxDepth} levels deep`;
+  if (value.type !== 'object') return 'parameters must be a JSON Schema with type "object"';
+  if (value.properties !== undefined && !isPlainObject(value.properties))
+    return 'parameters.properties must be an object';
+  const refused = refusedKeyword(value);
+  if (refused) return `parameters must not use the ${refused} keyword`;
+  try {
+    compileArgumentsSchema(value);
+  } catch (err) {
+    return `parameters is not a valid JSON Schema: ${String((err as Error).message).slice(0, 200)}`;
+  }
+  return null;
+}
+
+/** Why static `headers` are refused, or null. */
+export function headersProblem(value: unknown): string | null {
+  if (!isPlainObject(value)) return 'headers must be an object of header names to string values';
+  const names = Object.keys(value);
+  if (names.length > CustomFunctionLimits.headersMax)
+    return `headers must hold at most ${CustomFunctionLimits.headersMax} headers`;
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (name.length > CustomFunctionLimits.headerNameMax || !HEADER_NAME.test(name))
+      return `headers: ${name.slice(0, 64)} is not a valid header name`;
+    if (isReservedHeaderName(name)) return `headers: ${name} is set by the platform and cannot be given`;
+    if (seen.has(name.toLowerCase())) return `headers: ${name} is given twice`;
+    seen.add(name.toLowerCase());
+    const v = value[name];
+    if (typeof v !== 'string' || v.length > CustomFunctionLimits.headerValueMax || !HEADER_VALUE.test(v))
+      return `headers: the value of ${name} must be a string of at most ${CustomFunctionLimits.headerValueMax} characters without line breaks`;
+  }
+  return null;
+}
+
+/** Why `response_variables` is refused, or null: variable names to paths of the documented subset. */
+export function responseVariablesProblem(value: unknown): string | null {
+  if (!isPlainObject(value)) return 'response_variables must be an object of variable names to JSON paths';
+  const names = Object.keys(value);
+  if (names.length > CustomFunctionLimits.responseVariablesMax)
+    return `response_variables must hold at most ${CustomFunctionLimits.responseVariablesMax} variables`;
+  for (const name of names) {
+    if (!RESPONSE_VARIABLE_NAME_PATTERN.test(name))
+      return `response_variables: ${name.slice(0, 64)} must match ^[a-zA-Z_][a-zA-Z0-9_]{0,63}$`;
+    const path = value[name];
+    if (typeof path !== 'string' || parseResponsePath(path) === null)
+      return `response_variables: the path of ${name} must be $ followed by .key, ["key"] or [index] parts (at most 256 characters)`;
+  }
+  return null;
+}
+
+/** Whether the model's arguments are a JSON object of bounded size, before the schema looks at them. */
+export function argumentsShapeProblem(value: unknown): string | null {
+  if (!isPlainObject(value)) return 'arguments must be a JSON object';
+  if (JSON.stringify(value).length > CustomFunctionLimits.argumentsMaxChars)
+    return `arguments must be at most ${CustomFunctionLimits.argumentsMaxChars} characters as JSON`;
+  return null;
+}
+
+/** A short account of ajv's errors naming the fields, for the model to correct its arguments. */
+export function describeArgumentErrors(errors: ErrorObject[] | null | undefined): string {
+  const parts = (errors ?? []).slice(0, 5).map((e) => {
+    const missing = (e.params as { missingProperty?: string }).missingProperty;
+    const extra = (e.params as { additionalProperty?: string }).additionalProperty;
+    const at = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
+    if (missing) return `${at ? `${at}.` : ''}${missing} is required`;
+    if (extra) return `${at ? `${at}.` : ''}${extra} is not an accepted argument`;
+    return `${at || 'arguments'} ${e.message ?? 'is invalid'}`;
+  });
+  const more = (errors?.length ?? 0) > 5 ? `; and ${(errors?.length ?? 0) - 5} more` : '';
+  return `invalid arguments: ${parts.join('; ')}${more}`;
+}
