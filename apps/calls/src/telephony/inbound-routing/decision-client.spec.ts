@@ -43,7 +43,7 @@ describe('DecisionClient behind the private-network guard', () => {
     expect(outcome.exchange).toMatchObject({
       outcome: 'refused',
       status: null,
-      body: null,
+      responseBody: null,
       requestBody: '{}',
     });
   });
