@@ -5,6 +5,7 @@ import { ExtractionSets1763800001200 } from './1763800001200-extraction-sets';
 import { KnowledgeBase1763800002000 } from './1763800002000-knowledge-base';
 import { InboxPruneIndex1763900010000 } from './1763900010000-inbox-prune-index';
 import { AgentTurnTaking1764800010000 } from './1764800010000-agent-turn-taking';
+import { AgentDtmf1764900040000 } from './1764900040000-agent-dtmf';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   KnowledgeBase1763800002000,
   InboxPruneIndex1763900010000,
   AgentTurnTaking1764800010000,
+  AgentDtmf1764900040000,
 ];
