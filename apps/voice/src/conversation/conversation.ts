@@ -5,6 +5,7 @@
 
 import {
   DtmfDefaults,
+  dtmfInputText,
   endpointBoundsOf,
   TurnTakingDefaults,
   type AgentSettings,
@@ -859,7 +860,17 @@ class Conversation implements LiveConversation {
           if (turn.controller.signal.aborted) throw new Aborted();
           return !line.interrupted;
         },
-        viaCarrier: (digits) => this.options.reporter.sendDigits(digits),
+        viaCarrier: async (digits) => {
+          const sent = await this.options.reporter.sendDigits(digits);
+          // In the transcript as in-band keys are (their line's label), so both routes read the same.
+          if (sent)
+            this.report({
+              role: 'bot',
+              content: dtmfInputText(digits, null),
+              atMs: Math.round(this.time!.now()),
+            });
+          return sent;
+        },
       });
     } catch (error) {
       if (error instanceof Aborted) throw error;

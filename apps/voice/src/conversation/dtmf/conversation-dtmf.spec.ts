@@ -128,6 +128,8 @@ describe('conversation: DTMF', () => {
     await call.until(() => call!.model.requests.length === 2, 'the tool result to reach the model');
     expect(call.reporter.digitsSent).toEqual(['1234']);
     expect(detectDtmf(audioSent(call))).toBe('');
+    await call.until(() => call!.reporter.lines.some((l) => l.role === 'bot'), 'the keys reported');
+    expect(call.reporter.lines.find((l) => l.role === 'bot')?.content).toBe('[keypad] 1234');
   });
 
   it('send_dtmf refuses digits that are no keys, without sending anything', async () => {
