@@ -4,10 +4,6 @@
  * both; the agents service stores them.
  */
 
-/** The keys of a telephone keypad (with the A-D column some systems still use). */
-export const DTMF_KEYS = '0123456789*#ABCD';
-/** One key press as carriers report it. */
-export const DTMF_DIGIT_PATTERN = /^[0-9*#A-D]$/;
 /** Keys that can end an entry early. */
 export const DTMF_TERMINATORS = ['#', '*'] as const;
 export type DtmfTerminator = (typeof DTMF_TERMINATORS)[number];
