@@ -85,6 +85,39 @@ describe('conversation: DTMF', () => {
     expect(call.reporter.lines[1].content).toBe('[keypad] 9 #');
   });
 
+  it('keys pressed while a transfer is under way neither stop it nor start a turn, but are kept', async () => {
+    call = new CallHarness({
+      agent: { dtmf: keypad, transfer_enabled: true, transfer_number: '+15559990000' },
+      sttTexts: ['A person please.'],
+      model: [
+        {
+          deltas: [
+            { type: 'tool_call', call: { id: 't1', name: 'transfer_call', arguments: { reason: 'x' } } },
+          ],
+        },
+      ],
+    }).start();
+    call.reporter.toolDelayMs = 400;
+    call.say(400);
+    await call.until(() => call!.reporter.transfers.length === 1, 'the transfer asked');
+    await call.press('5#');
+    const done = await call.done();
+    expect(done.endCallReason).toBe('transferred');
+    expect(call.model.requests).toHaveLength(1);
+    expect(call.commands('clear')).toEqual([]);
+    expect(call.reporter.lines.map((l) => [l.role, l.content])).toContainEqual(['user', '[keypad] 5 #']);
+  });
+
+  it('an entry still being keyed when the call ends is dropped', async () => {
+    call = new CallHarness({ agent: { dtmf: { ...keypad, timeout_ms: 5000 } } }).start();
+    await call.press('12');
+    call.hangUp();
+    await call.done();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(call.reporter.lines).toEqual([]);
+    expect(call.model.requests).toEqual([]);
+  });
+
   it('send_dtmf is offered only when enabled', async () => {
     call = new CallHarness({ agent: { send_dtmf_enabled: true }, sttTexts: ['Hello.'] }).start();
     call.say(300);
