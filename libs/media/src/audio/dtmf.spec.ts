@@ -1,5 +1,6 @@
 import { detectDtmf, DtmfDetector, dtmfFrequencies, dtmfKeyOf, dtmfTones, DTMF_TONE_KEYS } from './dtmf';
-import { mulawEncode } from './mulaw';
+import { AmbienceLoop, synthesizeOfficeAmbience } from './ambience';
+import { mulawDecode, mulawEncode } from './mulaw';
 import { sineWave, whiteNoise } from './signals';
 
 describe('dtmf tones', () => {
@@ -31,6 +32,13 @@ describe('dtmf tones', () => {
     const detector = new DtmfDetector((key) => (keys += key));
     for (let at = 0; at < audio.length; at += 37) detector.push(audio.subarray(at, at + 37));
     expect(keys).toBe('4711#');
+  });
+
+  it('hears keys played over the office ambience the agent may have under its audio, at full volume', () => {
+    const tones = mulawDecode(dtmfTones('0123456789*#'));
+    new AmbienceLoop(synthesizeOfficeAmbience({ seconds: 2 }), 1).mixUnder(tones);
+    expect(detectDtmf(mulawEncode(tones))).toBe('0123456789*#');
+    expect(detectDtmf(mulawEncode(synthesizeOfficeAmbience({ seconds: 5 })))).toBe('');
   });
 
   it('hears nothing in silence, noise or a single tone', () => {
