@@ -29,6 +29,9 @@ import { mediaClientFor, MediaStreamClient } from './fake-media/media-client';
  * - Cold transfers of live calls: carrier_b `POST .../Calls/{CallSid}.json` with `Twiml`, carrier_a
  *   `POST /v1/Account/{auth_id}/Call/{call_uuid}/` with `legs=aleg`, `aleg_url`, `aleg_method`; recorded in
  *   `transfers` (the test then fetches carrier_a's aleg_url like the carrier would).
+ * - Keys sent on live calls: carrier_a `POST /v1/Account/{auth_id}/Call/{call_uuid}/DTMF/` with `digits`
+ *   (0-9, *, #, A-D, w) and `leg` (aleg or bleg); recorded in `digitsSent`. carrier_b has no such request: keys
+ *   reach its streams in-band, heard by the media client's tone detector (`agentKeys`).
  * Answers of the platform (answer URL, inbound webhook) that connect a media stream are read back with
  * `streamOfAnswer`.
  * - Media streams: `answer()` plays the answer callback and, when the platform answers with stream markup,
@@ -92,6 +95,14 @@ export interface Hangup {
   id: string;
   /** carrier_b's Status parameter. */
   status?: string;
+}
+
+export interface DigitsSent {
+  provider: 'carrier_a';
+  /** carrier_a's CallUUID. */
+  id: string;
+  digits: string;
+  leg: string;
 }
 
 export interface Transfer {
@@ -204,6 +215,9 @@ export interface FakeCarriers {
   transfers: Transfer[];
   waitForHangup(id: string, timeoutMs?: number): Promise<Hangup>;
   waitForTransfer(id: string, timeoutMs?: number): Promise<Transfer>;
+  /** carrier_a DTMF requests for live calls, in order. */
+  digitsSent: DigitsSent[];
+  waitForDigits(id: string, timeoutMs?: number): Promise<DigitsSent>;
   /**
    * Answers the call (the answer callback, signed) and opens the media stream the platform's markup asks for.
    * Rejects with MediaStreamRefused when the platform refuses the upgrade.
@@ -322,6 +336,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
   const recordDelays = new Map<string, number>();
   const hangups: Hangup[] = [];
   const transfers: Transfer[] = [];
+  const digitsSent: DigitsSent[] = [];
   const streams = new Map<string, MediaStreamClient>();
   /** The call left the stream (hang-up or transfer): the carrier ends the stream. */
   const endStream = (id: string) => streams.get(id)?.hangUp();
@@ -470,6 +485,28 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         end_time: new Date().toISOString(),
         resource_uri: `/v1/Account/${account.id}/Call/${record.id}/`,
       });
+    }
+    m = /^\/v1\/Account\/([^/]+)\/Call\/([^/]+)\/DTMF\/$/.exec(url.pathname);
+    if (m && req.method === 'POST') {
+      if (!authorized(req, 'carrier_a', decodeURIComponent(m[1])))
+        return send(res, 401, { error: 'authentication failed' });
+      const id = decodeURIComponent(m[2]);
+      await pause(callUpdateDelayMs);
+      const live = records.get(id);
+      if (
+        !calls.some((c) => c.provider === 'carrier_a' && c.legId === id) ||
+        (live && FINAL_STATUSES.includes(live.status))
+      )
+        return send(res, 404, { error: 'not found' });
+      const json = (req.headers['content-type'] ?? '').startsWith('application/json')
+        ? (JSON.parse(body) as Record<string, unknown>)
+        : Object.fromEntries(new URLSearchParams(body));
+      const digits = typeof json.digits === 'string' ? json.digits : '';
+      const leg = json.leg === undefined ? 'aleg' : String(json.leg);
+      if (!/^[0-9*#A-Dw]+$/.test(digits) || !['aleg', 'bleg'].includes(leg))
+        return send(res, 400, { error: 'digits (0-9, *, #, A-D, w) and leg (aleg or bleg) are required' });
+      digitsSent.push({ provider: 'carrier_a', id, digits, leg });
+      return send(res, 202, { api_id: randomUUID(), message: 'digits sent' });
     }
     m = /^\/v1\/Account\/([^/]+)\/Call\/([^/]+)\/$/.exec(url.pathname);
     if (m && req.method === 'POST') {
@@ -743,6 +780,12 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     detached,
     hangups,
     transfers,
+    digitsSent,
+    waitForDigits: (id, timeoutMs = 10_000) =>
+      waitFor(() => digitsSent.find((d) => d.id === id), {
+        timeoutMs,
+        description: `keys sent on ${id} at the fake carrier`,
+      }),
     waitForTransfer: (id, timeoutMs = 10_000) =>
       waitFor(() => transfers.find((t) => t.id === id), {
         timeoutMs,

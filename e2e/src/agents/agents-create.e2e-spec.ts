@@ -1,5 +1,5 @@
-// POST /agent: every creation rule of the contract's Agent table (and turn_taking), the defaults of the returned
-// record, the voice tier, the project, and 409 on a duplicate name.
+// POST /agent: every creation rule of the contract's Agent table (and turn_taking, dtmf, send_dtmf_enabled), the
+// defaults of the returned record, the voice tier, the project, and 409 on a duplicate name.
 import { api } from '../../support';
 import {
   agentBody,
@@ -13,6 +13,7 @@ import {
 } from './agent-fixtures';
 
 const long = (n: number) => 'x'.repeat(n);
+const DTMF_DEFAULTS = { enabled: false, max_digits: null, terminator: '#', timeout_ms: 3000 };
 const TURN_TAKING_DEFAULTS = {
   mode: 'balanced',
   min_silence_ms: null,
@@ -82,6 +83,8 @@ describe('POST /agent', () => {
         max_silence_ms: null,
         ignore_backchannels: true,
       },
+      dtmf: { enabled: false, max_digits: null, terminator: '#', timeout_ms: 3000 },
+      send_dtmf_enabled: false,
       extraction_enabled: true,
       extraction_config: { keys: [] },
       extraction_sets: [],
@@ -148,6 +151,8 @@ describe('POST /agent', () => {
       user_idle_enabled: false,
       tool_ack_config: { mode: 'static', phrases: ['One moment please.'], delay_ms: 500 },
       turn_taking: { mode: 'patient', min_silence_ms: 600, max_silence_ms: 3000, ignore_backchannels: false },
+      dtmf: { enabled: true, max_digits: 10, terminator: '*', timeout_ms: 5000 },
+      send_dtmf_enabled: true,
       extraction_enabled: false,
       max_call_duration_secs: 3600,
       background_audio_id: OFFICE_AMBIENCE,
@@ -179,6 +184,13 @@ describe('POST /agent', () => {
     ['turn_taking', { min_silence_ms: 100 }, { ...TURN_TAKING_DEFAULTS, min_silence_ms: 100 }],
     ['turn_taking', { max_silence_ms: 5000 }, { ...TURN_TAKING_DEFAULTS, max_silence_ms: 5000 }],
     ['turn_taking', { min_silence_ms: null }, TURN_TAKING_DEFAULTS],
+    ['dtmf', null, DTMF_DEFAULTS],
+    ['dtmf', {}, DTMF_DEFAULTS],
+    ['dtmf', { enabled: true }, { ...DTMF_DEFAULTS, enabled: true }],
+    ['dtmf', { max_digits: 1, terminator: null }, { ...DTMF_DEFAULTS, max_digits: 1, terminator: null }],
+    ['dtmf', { max_digits: 32, timeout_ms: 15000 }, { ...DTMF_DEFAULTS, max_digits: 32, timeout_ms: 15000 }],
+    ['dtmf', { timeout_ms: 500 }, { ...DTMF_DEFAULTS, timeout_ms: 500 }],
+    ['send_dtmf_enabled', true, true],
     ['spoken_languages', [], ['en']],
     ['intro_message', '', null],
     ['voicemail_message', '   ', null],
@@ -287,6 +299,21 @@ describe('POST /agent', () => {
       ['turn_taking', { ignore_backchannels: 'yes' }],
       ['turn_taking', { ignore_backchannels: null }],
       ['turn_taking', { patience: 'high' }],
+      ['dtmf', 'on'],
+      ['dtmf', [1]],
+      ['dtmf', { enabled: 'yes' }],
+      ['dtmf', { enabled: null }],
+      ['dtmf', { max_digits: 0 }],
+      ['dtmf', { max_digits: 33 }],
+      ['dtmf', { max_digits: 4.5 }],
+      ['dtmf', { terminator: '5' }],
+      ['dtmf', { terminator: '##' }],
+      ['dtmf', { timeout_ms: 499 }],
+      ['dtmf', { timeout_ms: 15001 }],
+      ['dtmf', { timeout_ms: null }],
+      ['dtmf', { digits: 4 }],
+      ['send_dtmf_enabled', 'true'],
+      ['send_dtmf_enabled', null],
       ['extraction_enabled', 'true'],
       ['max_call_duration_secs', 59],
       ['max_call_duration_secs', 3601],

@@ -15,6 +15,7 @@ import {
   pcm16FromBuffer,
   Resampler,
   TextSignalDecoder,
+  dtmfTones,
 } from '@vap/media';
 import { waitFor } from '@vap/testing';
 import { signCarrierA, signCarrierB } from '@vap/carrier-sim';
@@ -212,6 +213,20 @@ describe('media-speaking fakes', () => {
       expect(protocol === 'carrier_b' ? (echoed.mark as { name: string }).name : echoed.name).toBe('m1');
       expect(client.heard.map((h) => h.text)).toEqual(['Hello, this is Maya from Acme.']);
       expect(activeFraction(client.agentAudio())).toBeGreaterThan(0.9);
+    });
+
+    it("presses keys as the carrier reports them, and hears the agent's in-band keys in what plays", async () => {
+      await client.open();
+      await client.press('4#', 100);
+      const keys = server.frames.filter((f) => f.event === 'dtmf');
+      expect(keys.map((f) => (f.dtmf as { digit: string }).digit)).toEqual(['4', '#']);
+      expect(keys[0].dtmf).toMatchObject({ track: protocol === 'carrier_b' ? 'inbound_track' : 'inbound' });
+      const ws = server.sockets[0];
+      const tones = dtmfTones('29');
+      for (let at = 0; at < tones.length; at += 160)
+        ws.send(JSON.stringify(agentFrame[protocol]('stream', tones.subarray(at, at + 160))));
+      await client.waitForAgentKeys('29', 10_000);
+      expect(client.agentKeys).toBe('29');
     });
 
     it('on clear drops the queued audio: the rest is never heard, marks come back (carrier_a: clearedAudio)', async () => {
@@ -537,6 +552,38 @@ describe('media-speaking fakes', () => {
       expect(dialedNumber(xml.body)).toBe('+919811112222');
       await stream!.waitForClose(3000);
       expect(stream!.sent('stop')).toEqual([]);
+    });
+
+    it("records carrier_a's DTMF request on a live leg, refusing bad keys, a wrong token and an unknown leg", async () => {
+      await fetch(`${fake.url}/v1/Account/${A.id}/Call/`, {
+        method: 'POST',
+        headers: { authorization: auth(A), 'content-type': 'application/json' },
+        body: JSON.stringify({
+          from: '919812300001',
+          to: '919812300003',
+          answer_url: `${platformUrl}/answer-a`,
+        }),
+      });
+      const call = await fake.waitForCall('919812300003');
+      await fake.answer(call, { timeScale: TIME_SCALE });
+      const dtmf = (leg: string, body: object, account = A, token = A.token) =>
+        fetch(`${fake.url}/v1/Account/${account.id}/Call/${leg}/DTMF/`, {
+          method: 'POST',
+          headers: { authorization: auth({ ...account, token }), 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      expect((await dtmf(call.legId, { digits: '1x' })).status).toBe(400);
+      expect((await dtmf(call.legId, { digits: '1', leg: 'cleg' })).status).toBe(400);
+      expect((await dtmf(call.legId, { digits: '1' }, A, 'wrong')).status).toBe(401);
+      expect((await dtmf('no-such-leg', { digits: '1' })).status).toBe(404);
+      expect(fake.digitsSent).toEqual([]);
+      expect((await dtmf(call.legId, { digits: '2w#', leg: 'aleg' })).status).toBe(202);
+      expect(await fake.waitForDigits(call.legId)).toEqual({
+        provider: 'carrier_a',
+        id: call.legId,
+        digits: '2w#',
+        leg: 'aleg',
+      });
     });
   });
 });

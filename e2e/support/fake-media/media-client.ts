@@ -9,6 +9,7 @@ import {
   FRAME_MS,
   MULAW_FRAME_BYTES,
   MULAW_SILENCE,
+  DtmfDetector,
   mulawDecode,
   mulawEncode,
   TextSignalDecoder,
@@ -92,6 +93,8 @@ export abstract class MediaStreamClient {
   readonly playedAtMs: number[] = [];
   /** Marks / checkpoints echoed back, in order. */
   readonly echoedMarks: string[] = [];
+  /** Keys the agent pressed in-band: touch tones heard in its audio as it played (Goertzel), in order. */
+  agentKeys = '';
   /** Number of clear / clearAudio frames received. */
   clears = 0;
   /** Frames the platform sent that break the protocol (e.g. audio in a format the stream did not negotiate). */
@@ -106,6 +109,7 @@ export abstract class MediaStreamClient {
   private readonly callerQueue: Buffer[] = [];
   private readonly playback: PlaybackItem[] = [];
   private readonly decoder = new TextSignalDecoder(8000);
+  private readonly keys = new DtmfDetector((key) => (this.agentKeys += key));
   /** Wall time the platform's last audio frame arrived. */
   private agentAudioReceivedAt = -Infinity;
   private readonly closedPromise: Promise<void>;
@@ -211,6 +215,25 @@ export abstract class MediaStreamClient {
       () => this.callerQueue.length === 0 || this.closed !== null,
       'the callee audio to be sent',
     );
+  }
+
+  /**
+   * The callee presses keys: one dtmf frame each, `gapMs` of media time apart (a person's pace), as the carrier
+   * reports keys it detected on the line. Resolves once the last was sent.
+   */
+  async press(keys: string, gapMs = 200): Promise<void> {
+    for (const key of keys) {
+      this.send(this.dtmfFrame(key));
+      await this.pause(gapMs);
+    }
+  }
+
+  /** Waits until the agent's in-band keys include `keys`. */
+  waitForAgentKeys(keys: string, timeoutMs = 30_000): Promise<string> {
+    return waitFor(() => (this.agentKeys.includes(keys) ? this.agentKeys : undefined), {
+      timeoutMs,
+      description: `the agent to press ${keys} (pressed so far: ${JSON.stringify(this.agentKeys)})`,
+    });
   }
 
   /** Resolves after `ms` of media time (the callee is silent meanwhile unless audio is queued). */
@@ -324,6 +347,8 @@ export abstract class MediaStreamClient {
   /** The callee's next chunk of mu-law audio, numbered and stamped by the carrier's counters. */
   protected abstract mediaFrame(mulaw: Buffer): object;
   protected abstract stopFrame(): object | null;
+  /** A key the callee pressed, as the carrier reports it. */
+  protected abstract dtmfFrame(digit: string): object;
   protected abstract markFrame(name: string): object;
   /** What the carrier sends once a clear dropped the queue (besides any marks it echoes). */
   protected abstract afterClear(droppedMarks: string[]): void;
@@ -416,6 +441,7 @@ export abstract class MediaStreamClient {
     this.playedAgentAudio.push(pcm);
     this.playedAtMs.push(this.mediaMs);
     for (const text of this.decoder.push(pcm)) this.heard.push({ text, atMs: this.mediaMs });
+    this.keys.push(frame);
     this.releaseLeadingMarks();
   }
 
@@ -462,6 +488,10 @@ export class CarrierBMediaClient extends MediaStreamClient {
 
   protected stopFrame(): object {
     return this.stream.stop();
+  }
+
+  protected dtmfFrame(digit: string): object {
+    return this.stream.dtmf(digit);
   }
 
   protected markFrame(name: string): object {
@@ -517,6 +547,10 @@ export class CarrierAMediaClient extends MediaStreamClient {
   /** carrier_a just closes the socket when the call ends. */
   protected stopFrame(): null {
     return null;
+  }
+
+  protected dtmfFrame(digit: string): object {
+    return this.stream.dtmf(digit);
   }
 
   protected markFrame(name: string): object {

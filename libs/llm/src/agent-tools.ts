@@ -5,6 +5,7 @@ export const AgentTool = {
   endCall: 'end_call',
   transferCall: 'transfer_call',
   searchKnowledgeBase: 'search_knowledge_base',
+  sendDtmf: 'send_dtmf',
 } as const;
 export type AgentToolName = (typeof AgentTool)[keyof typeof AgentTool];
 

@@ -146,6 +146,58 @@ describe('OfflineChatModel', () => {
     expect(reply).toMatch(/^Thank you\. I am Priya, .*\.$/);
   });
 
+  it('presses the key of the menu option the agent is after, when send_dtmf is offered', async () => {
+    const dtmf = { name: 'send_dtmf', description: 'Press keys', parameters: {} };
+    const menu = (text: string, prompt: string, tools: ToolSpec[] = [dtmf, ...allTools]): ChatRequest => ({
+      messages: [
+        { role: 'system', content: prompt },
+        { role: 'user', content: text },
+      ],
+      tools,
+    });
+    const line =
+      'Welcome to Acme. Press 1 for billing, press 2 for sales, or press 0 to speak to an operator.';
+    expect(await toolOf(menu(line, 'You call Acme to reach the sales team.'))).toEqual({
+      id: 'call_offline_2',
+      name: 'send_dtmf',
+      arguments: { digits: '2' },
+    });
+    expect((await toolOf(menu('For billing, press 3.', 'Ask about a billing question.')))?.arguments).toEqual(
+      {
+        digits: '3',
+      },
+    );
+    // An option the prompt does not name, or a model without the tool, presses nothing.
+    expect(await toolOf(menu(line, 'You are a friendly receptionist.', [dtmf]))).toBeNull();
+    expect(await toolOf(menu(line, 'You call Acme to reach the sales team.', [endCallTool()]))).toBeNull();
+  });
+
+  it('says nothing after pressing keys for a menu, and says so when they did not go', async () => {
+    const request = (result: string): ChatRequest => ({
+      messages: [
+        system,
+        { role: 'user', content: 'Press 2 for sales.' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'k1', name: 'send_dtmf', arguments: { digits: '2' } }],
+        },
+        { role: 'tool', tool_call_id: 'k1', content: result },
+      ],
+      tools: allTools,
+    });
+    expect(await turn(request('Pressed 2.'))).toEqual([]);
+    expect(await textOf(request('The keys could not be sent; the call may have ended.'))).toBe(
+      'I am sorry, that did not work.',
+    );
+  });
+
+  it('acknowledges the keys a caller pressed, digit by digit', async () => {
+    expect(await textOf(said('[keypad] 4711 #'))).toBe('Thank you. I have the number 4 7 1 1.');
+    expect(await textOf(said('[keypad] 12'))).toBe('Thank you. I have the number 1 2.');
+    expect(await textOf(said('[keypad] #'))).toBe('Thank you.');
+  });
+
   it('is deterministic: the same chat gives the same turn', async () => {
     const req = said('What are your opening hours?');
     expect(await turn(req)).toEqual(await turn(req));

@@ -16,6 +16,53 @@ const HUMAN = /\b(human|person|agent|representative|manager|operator|supervisor|
 const QUESTION_START = /^(what|how|when|where|why|which|who|can|could|would|do|does|is|are)\b/i;
 const FAILED = /\b(fail(ed|ure)?|error|could not|couldn'?t|unable|refused|not transferred)\b/i;
 
+/** Caller key presses as the voice service hands them over: `[keypad] 4711 #`. */
+const KEYPAD_INPUT = /^\[keypad\]((?:\s+[0-9A-D*#w]+)*)\s*$/;
+/** A menu's options, either way round: "press 2 for sales", "for billing, press 3". */
+const MENU_PRESS_FOR =
+  /\bpress\s+([0-9*#])\s+(?:for|to)\s+([a-z][a-z ]*?)(?=\s*(?:[,.;!?]|\bor\b|\bpress\b|$))/gi;
+const MENU_FOR_PRESS = /\bfor\s+([a-z][a-z ]*?),?\s+press\s+([0-9*#])\b/gi;
+/** Words of an option that say nothing about where it leads. */
+const MENU_FILLER = new Set([
+  'the',
+  'a',
+  'an',
+  'to',
+  'our',
+  'your',
+  'speak',
+  'talk',
+  'with',
+  'reach',
+  'for',
+  'and',
+  'of',
+  'in',
+  'all',
+  'other',
+  'more',
+]);
+
+/**
+ * The key of the menu option the agent is after: the first option the other side reads out ("press 2 for sales")
+ * one of whose words (filler aside) the agent's prompt names.
+ */
+function menuChoice(said: string, prompt: string): string | null {
+  const wanted = new Set(prompt.toLowerCase().match(/[a-z]+/g) ?? []);
+  const options: { key: string; topic: string; at: number }[] = [];
+  for (const m of said.matchAll(MENU_PRESS_FOR)) options.push({ key: m[1], topic: m[2], at: m.index });
+  for (const m of said.matchAll(MENU_FOR_PRESS)) options.push({ key: m[2], topic: m[1], at: m.index });
+  options.sort((a, b) => a.at - b.at);
+  for (const option of options) {
+    const words = option.topic
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w.length > 2 && !MENU_FILLER.has(w));
+    if (words.some((word) => wanted.has(word))) return option.key;
+  }
+  return null;
+}
+
 function isQuestion(text: string): boolean {
   const t = text.trim();
   return /\?\s*$/.test(t) || QUESTION_START.test(t);
@@ -24,7 +71,10 @@ function isQuestion(text: string): boolean {
 /**
  * The deterministic engine used when no LLM server is configured. Rule-based, no network, the same answer
  * for the same chat: a tool call when the caller's words call for an offered tool (goodbye -> end_call,
- * a human -> transfer_call, a question -> search_knowledge_base), an answer grounded in a tool's result,
+ * a human -> transfer_call, a question -> search_knowledge_base, a phone menu's option the agent's prompt
+ * names ("press 2 for sales" to an agent whose prompt mentions sales) -> send_dtmf with its key), a
+ * acknowledgement of the keys a caller pressed ("[keypad] 4711 #" -> "Thank you. I have the number 4 7 1 1."), an
+ * answer grounded in a tool's result (nothing after send_dtmf: a menu needs no answer),
  * else a short reply grounded in the agent's prompt. Text streams word by word, like a real model's deltas.
  */
 export class OfflineChatModel implements LanguageModel {
@@ -37,8 +87,9 @@ export class OfflineChatModel implements LanguageModel {
       yield { type: 'tool_call', call: turn };
       return;
     }
-    // Word by word, each word with the space before it, so joined deltas are exactly the reply.
-    for (const piece of turn.split(/(?=\s)/)) {
+    // Word by word, each word with the space before it, so joined deltas are exactly the reply; an empty reply
+    // (after keys pressed for a menu) is no delta at all.
+    for (const piece of turn ? turn.split(/(?=\s)/) : []) {
       checkAborted(signal);
       yield { type: 'text', text: piece };
     }
@@ -61,6 +112,20 @@ function decide(req: ChatRequest): ToolCall | string {
   const said = last?.role === 'user' ? last.content.trim() : '';
   if (said) {
     const id = `call_offline_${req.messages.length}`;
+    const keys = KEYPAD_INPUT.exec(said);
+    if (keys) {
+      // The digits, then the terminator that ended the entry (a part of its own), if any.
+      const parts = keys[1].trim().split(/\s+/).filter(Boolean);
+      if (parts.length && /^[#*]$/.test(parts[parts.length - 1])) parts.pop();
+      const digits = parts.join('');
+      if (!digits) return 'Thank you.';
+      return `Thank you. I have the number ${digits.split('').join(' ')}.`;
+    }
+    if (offered.has(AgentTool.sendDtmf)) {
+      const prompt = req.messages.find((m) => m.role === 'system')?.content ?? '';
+      const key = menuChoice(said, prompt);
+      if (key !== null) return { id, name: AgentTool.sendDtmf, arguments: { digits: key } };
+    }
     const asksHuman = HUMAN.test(said);
     const asks = isQuestion(said);
     if (asksHuman && offered.has(AgentTool.transferCall))
@@ -95,6 +160,11 @@ function afterToolResult(messages: ChatMessage[], result: Extract<ChatMessage, {
     if (!facts) return 'I am sorry, I could not find anything about that.';
     return clipWords(`Here is what I can tell you: ${facts}`, MAX_GROUNDED_WORDS);
   }
+  // Keys pressed for a menu: nothing to say to a machine; its next prompt comes as the other side's words.
+  if (tool === AgentTool.sendDtmf)
+    return FAILED.test(result.content) || /^Not sent/.test(result.content)
+      ? 'I am sorry, that did not work.'
+      : '';
   if (FAILED.test(result.content)) return 'I am sorry, that did not work.';
   return 'Done. Is there anything else I can help with?';
 }

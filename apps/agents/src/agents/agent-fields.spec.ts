@@ -143,4 +143,17 @@ describe('applyUpdate', () => {
     applyUpdate(agent, { prompt: 'Another prompt' });
     expect(agent.turnTaking.ignore_backchannels).toBe(false);
   });
+
+  it('takes dtmf with its omitted fields at their defaults, merges updates and resets on null', () => {
+    const agent = newAgent('id-1', 'partner-1', { ...required, dtmf: { enabled: true, max_digits: 6 } });
+    expect(agent.dtmf).toEqual({ enabled: true, max_digits: 6, terminator: '#', timeout_ms: 3000 });
+    expect(agent.sendDtmfEnabled).toBe(false);
+    applyUpdate(agent, { dtmf: { terminator: null, timeout_ms: 5000 }, send_dtmf_enabled: true });
+    expect(agent.dtmf).toEqual({ enabled: true, max_digits: 6, terminator: null, timeout_ms: 5000 });
+    expect(agent.sendDtmfEnabled).toBe(true);
+    applyUpdate(agent, { dtmf: { max_digits: null } });
+    expect(agent.dtmf.max_digits).toBeNull();
+    applyUpdate(agent, { dtmf: null });
+    expect(agent.dtmf).toEqual({ enabled: false, max_digits: null, terminator: '#', timeout_ms: 3000 });
+  });
 });

@@ -1,12 +1,20 @@
 import {
   AgentSettingsDto,
   CreateAgentDto,
+  DtmfInputDto,
   ToolAckConfigDto,
   ToolAckConfigInputDto,
   TurnTakingInputDto,
   UpdateAgentDto,
 } from '@vap/api';
-import { AgentDefaults, ToolAckDefaults, TurnTakingConfig, TurnTakingDefaults } from '@vap/messages';
+import {
+  AgentDefaults,
+  DtmfDefaults,
+  DtmfInputConfig,
+  ToolAckDefaults,
+  TurnTakingConfig,
+  TurnTakingDefaults,
+} from '@vap/messages';
 import { Agent } from './entities/agent.entity';
 
 /** tool_ack_config as stored: omitted sub-fields take their defaults; null means off. */
@@ -35,6 +43,17 @@ export function mergeTurnTaking(
     min_silence_ms: input.min_silence_ms === undefined ? current.min_silence_ms : input.min_silence_ms,
     max_silence_ms: input.max_silence_ms === undefined ? current.max_silence_ms : input.max_silence_ms,
     ignore_backchannels: input.ignore_backchannels ?? current.ignore_backchannels,
+  };
+}
+
+/** dtmf as stored after a request, merged as turn_taking is: fields sent replace, null resets to the defaults. */
+export function mergeDtmf(current: DtmfInputConfig, input: DtmfInputDto | null): DtmfInputConfig {
+  if (input === null) return { ...DtmfDefaults };
+  return {
+    enabled: input.enabled ?? current.enabled,
+    max_digits: input.max_digits === undefined ? current.max_digits : input.max_digits,
+    terminator: input.terminator === undefined ? current.terminator : input.terminator,
+    timeout_ms: input.timeout_ms ?? current.timeout_ms,
   };
 }
 
@@ -75,6 +94,8 @@ export function newAgent(id: string, partnerId: string, input: CreateAgentDto): 
     userIdleEnabled: AgentDefaults.userIdleEnabled,
     toolAckConfig: normalizeToolAck({}),
     turnTaking: { ...TurnTakingDefaults },
+    dtmf: { ...DtmfDefaults },
+    sendDtmfEnabled: AgentDefaults.sendDtmfEnabled,
     extractionEnabled: AgentDefaults.extractionEnabled,
     extractionConfig: { keys: [] },
     maxCallDurationSecs: AgentDefaults.maxCallDurationSecs,
@@ -118,6 +139,8 @@ export function applySettings(agent: Agent, input: AgentSettingsDto): void {
   if (input.tool_ack_config !== undefined) agent.toolAckConfig = normalizeToolAck(input.tool_ack_config);
   if (input.turn_taking !== undefined)
     agent.turnTaking = mergeTurnTaking(agent.turnTaking, input.turn_taking);
+  if (input.dtmf !== undefined) agent.dtmf = mergeDtmf(agent.dtmf, input.dtmf);
+  set(agent, 'sendDtmfEnabled', input.send_dtmf_enabled);
   set(agent, 'extractionEnabled', input.extraction_enabled);
   set(agent, 'maxCallDurationSecs', input.max_call_duration_secs);
   set(agent, 'backgroundAudioId', input.background_audio_id);

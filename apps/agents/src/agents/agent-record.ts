@@ -43,6 +43,8 @@ export function toAgentDto(
     user_idle_enabled: a.userIdleEnabled,
     tool_ack_config: a.toolAckConfig,
     turn_taking: { ...a.turnTaking },
+    dtmf: { ...a.dtmf },
+    send_dtmf_enabled: a.sendDtmfEnabled,
     extraction_enabled: a.extractionEnabled,
     extraction_config: { keys: a.extractionConfig.keys },
     extraction_sets: extractionSets,

@@ -25,6 +25,8 @@ export function agentSettingsOf(agent: AgentDto, customFunctions: CustomFunction
     user_idle_enabled: agent.user_idle_enabled,
     tool_ack_config: agent.tool_ack_config,
     turn_taking: agent.turn_taking,
+    dtmf: agent.dtmf,
+    send_dtmf_enabled: agent.send_dtmf_enabled,
     background_audio_id: agent.background_audio_id,
     background_audio_volume: agent.background_audio_volume,
     kb_threshold: agent.kb_threshold,

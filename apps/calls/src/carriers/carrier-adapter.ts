@@ -130,6 +130,12 @@ export interface CarrierAdapter {
    */
   transfer(call: CallbackCall, to: string): Promise<boolean>;
   /**
+   * Plays touch tones (`digits`: keypad keys, `w` a half-second pause) on a live call's leg through the carrier's
+   * REST API. False when the carrier no longer knows the call. Carriers without such a request omit it: keys are
+   * then played in-band on the media stream.
+   */
+  sendDigits?(call: CallbackCall, digits: string): Promise<boolean>;
+  /**
    * Checks the carrier's own signature on a media-stream upgrade to `url` (exactly as handed out) with the
    * call's credentials. Carriers that do not sign upgrades (the stream token is then the proof) omit it.
    */

@@ -5,7 +5,10 @@ import { E164_PATTERN } from '@vap/api';
 import {
   AppError,
   ErrorCode,
+  SEND_DTMF_PATTERN,
   VoiceHangupRequest,
+  VoiceSendDtmfReply,
+  VoiceSendDtmfRequest,
   VoiceTransferReply,
   VoiceTransferRequest,
 } from '@vap/messages';
@@ -89,6 +92,32 @@ export class VoiceCallControl {
         ErrorCode.DO_NOT_CALL,
         `${to} is on the do-not-call list (${listed.reason}, ${listed.id}); the call was not transferred`,
       );
+    }
+  }
+
+  /**
+   * The agent's send_dtmf on a carrier that takes keys through its REST API. Only for an agent that has the
+   * tool (the settings copied when the call started): whatever can send the command must not press keys on
+   * other calls. A call that has ended, a browser session or a carrier without the request answer false.
+   */
+  async sendDigits(request: VoiceSendDtmfRequest, partnerId: string | null): Promise<VoiceSendDtmfReply> {
+    if (typeof request.digits !== 'string' || !SEND_DTMF_PATTERN.test(request.digits)) {
+      throw AppError.validation([
+        { field: 'digits', message: 'digits must be 1 to 32 of 0-9, *, #, A-D and w' },
+      ]);
+    }
+    const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
+    if (!call.agentSettings.send_dtmf_enabled) {
+      throw new AppError(ErrorCode.FORBIDDEN, "The call's agent does not send keys");
+    }
+    if (isTerminalStatus(call.status) || call.kind === 'browser') return { sent: false };
+    const carrier = this.carriers.get(call.provider);
+    if (!carrier.sendDigits) return { sent: false };
+    try {
+      return { sent: await carrier.sendDigits(carrierCallOf(call), request.digits) };
+    } catch (err) {
+      this.logger.warn(`call ${call.id}: ${call.provider} refused the keys: ${(err as Error).message}`);
+      return { sent: false };
     }
   }
 

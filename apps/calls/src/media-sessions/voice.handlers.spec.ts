@@ -843,6 +843,49 @@ describe('calls.voice.* commands', () => {
     });
   });
 
+  describe('calls.voice.send_dtmf', () => {
+    const send = (callId: string, digits: unknown) =>
+      rpc.request(Subjects.calls.voiceSendDtmf, null, { callId, digits: digits as string });
+
+    it("sends the keys on a carrier_a call's answered leg through its DTMF request", async () => {
+      const call = await callOn('carrier_a', 'in_progress', { send_dtmf_enabled: true });
+      api.take();
+      await expect(send(call.id, '2w#')).resolves.toEqual({ sent: true });
+      const [sent] = api.take();
+      expect(sent).toMatchObject({
+        method: 'POST',
+        path: `/v1/Account/${CARRIER_A.auth_id}/Call/${call.carrierLegId}/DTMF/`,
+      });
+      expect(JSON.parse(sent.body)).toEqual({ digits: '2w#', leg: 'aleg' });
+    });
+
+    it('answers false, asking no carrier, for an ended call or a carrier without the request', async () => {
+      const ended = await callOn('carrier_a', 'completed', { send_dtmf_enabled: true });
+      const onB = await callOn('carrier_b', 'in_progress', { send_dtmf_enabled: true });
+      api.take();
+      await expect(send(ended.id, '1')).resolves.toEqual({ sent: false });
+      await expect(send(onB.id, '1')).resolves.toEqual({ sent: false });
+      expect(api.take()).toEqual([]);
+      const refused = await callOn('carrier_a', 'in_progress', { send_dtmf_enabled: true });
+      api.status = 500;
+      try {
+        await expect(send(refused.id, '1')).resolves.toEqual({ sent: false });
+      } finally {
+        api.status = 200;
+      }
+    });
+
+    it('refuses keys for an agent without send_dtmf, and digits that are no keys', async () => {
+      const off = await callOn('carrier_a');
+      const on = await callOn('carrier_a', 'in_progress', { send_dtmf_enabled: true });
+      api.take();
+      await expect(send(off.id, '1')).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN });
+      for (const digits of ['', '1x', '1'.repeat(33), 5, null])
+        await expect(send(on.id, digits)).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+      expect(api.take()).toEqual([]);
+    });
+  });
+
   describe('calls.voice.opt_out', () => {
     it("lists the callee's number once (reason opt_out, source call), and answers the entry again on a repeat", async () => {
       const call = await callOn('sandbox');

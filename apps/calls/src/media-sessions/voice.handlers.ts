@@ -7,6 +7,7 @@ import {
   VoiceEndedRequest,
   VoiceHangupRequest,
   VoiceOptOutRequest,
+  VoiceSendDtmfRequest,
   VoiceTranscriptRequest,
   VoiceTransferRequest,
 } from '@vap/messages';
@@ -63,6 +64,11 @@ export class VoiceHandlers {
   @Command(Subjects.calls.voiceOptOut)
   optOut(@Data() request: VoiceOptOutRequest, @PartnerIdIfAny() partnerId: string | null) {
     return this.optOuts.optOut(request, partnerId);
+  }
+
+  @Command(Subjects.calls.voiceSendDtmf)
+  sendDtmf(@Data() request: VoiceSendDtmfRequest, @PartnerIdIfAny() partnerId: string | null) {
+    return this.control.sendDigits(request, partnerId);
   }
 
   @Command(Subjects.calls.voiceEnded)

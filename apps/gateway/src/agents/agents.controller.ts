@@ -65,7 +65,7 @@ export class AgentsController {
     description:
       'Partial update: fields left out keep their values; a field sent as null takes the meaning null has at creation ' +
       '(default, off or cleared); nested objects (tool_ack_config, extraction_config) replace the stored ones whole, ' +
-      'except turn_taking, whose fields sent replace the stored ones while the others are kept. ' +
+      'except turn_taking and dtmf, whose fields sent replace the stored ones while the others are kept. ' +
       'The rules between fields are checked on the result (e.g. transfer_enabled true needs a transfer_number, stored or sent; ' +
       'the minimum silence of turn_taking in force may not exceed its maximum in force). ' +
       'extraction_config sets the inline extraction keys; a key name that an attached extraction set already defines is a ' +

@@ -142,6 +142,14 @@ export class SpokenLine {
     return this.speech.enqueue(this, text);
   }
 
+  /**
+   * Queues audio that is no speech (PCM16 8 kHz: touch tones), in order with the sentences; `label` stands for it
+   * in the transcript. Played, marked and cut like a sentence.
+   */
+  play(label: string, audio: Int16Array): Promise<void> {
+    return this.speech.enqueue(this, label, audio);
+  }
+
   /** No more sentences: the line closes once everything queued has played. */
   end(): void {
     this.ended = true;
@@ -161,6 +169,8 @@ export class SpokenLine {
 interface QueuedSentence {
   line: SpokenLine;
   text: string;
+  /** Audio to play instead of synthesising the text (SpokenLine.play). */
+  audio?: Int16Array;
   /** Its provider request, once started ahead of its turn. */
   request: TtsRequestInFlight | null;
 }
@@ -417,9 +427,9 @@ export class AgentSpeech {
   }
 
   /** @internal */
-  enqueue(line: SpokenLine, text: string): Promise<void> {
+  enqueue(line: SpokenLine, text: string, audio?: Int16Array): Promise<void> {
     line.pendingSynthesis++;
-    const sentence: QueuedSentence = { line, text, request: null };
+    const sentence: QueuedSentence = { line, text, request: null, ...(audio ? { audio } : {}) };
     this.waiting.push(sentence);
     this.prefetch();
     const run = this.synthesis.then(() => this.synthesize(sentence));
@@ -455,11 +465,32 @@ export class AgentSpeech {
   private prefetch(): void {
     const ahead = this.waiting[0];
     if (!this.synthesizing || !ahead || ahead.request || ahead.line.signal.aborted || this.stopped) return;
-    ahead.request = this.takePrepared(ahead.text) ?? this.request(ahead);
+    ahead.request = (ahead.audio ? null : this.takePrepared(ahead.text)) ?? this.request(ahead);
+  }
+
+  /** Ready audio as a request: one chunk, nothing to synthesise, nothing to fail. */
+  private audioRequest(audio: Int16Array): TtsRequestInFlight {
+    let given = false;
+    const iterator: AsyncIterator<Int16Array> = {
+      next: () =>
+        Promise.resolve(
+          given
+            ? ({ value: undefined, done: true } as IteratorResult<Int16Array>)
+            : ((given = true), { value: audio, done: false }),
+        ),
+    };
+    return {
+      provider: this.options.tts.current,
+      iterator,
+      first: iterator.next(),
+      onAbort: () => undefined,
+      release: () => undefined,
+    };
   }
 
   /** The provider request of one sentence, its first chunk asked for at once; aborted with its line. */
-  private request({ line, text }: QueuedSentence): TtsRequestInFlight {
+  private request({ line, text, audio }: QueuedSentence): TtsRequestInFlight {
+    if (audio) return this.audioRequest(audio);
     const provider = this.options.tts.current;
     const controller = new AbortController();
     const onAbort = () => controller.abort();
@@ -498,7 +529,10 @@ export class AgentSpeech {
         sentence.request.release();
         sentence.request = null;
       }
-      const request = sentence.request ?? this.takePrepared(sentence.text) ?? this.request(sentence);
+      const request =
+        sentence.request ??
+        (sentence.audio ? null : this.takePrepared(sentence.text)) ??
+        this.request(sentence);
       await this.synthesizeNow(sentence, request);
     } finally {
       this.synthesizing = false;

@@ -11,6 +11,8 @@ export interface CallReporter {
   transfer(to: string, reason: string): Promise<boolean>;
   /** The person asked not to be called again: their number joins the account's do-not-call list. */
   optOut(): Promise<void>;
+  /** Keys for the far end through the carrier's REST API (the send_dtmf tool on carrier_a); true when sent. */
+  sendDigits(digits: string): Promise<boolean>;
   /** Hang up through the carrier, with the call's end_call_reason. */
   hangup(reason: string): Promise<void>;
   /** The agent's knowledge base (agents service), for the search_knowledge_base tool. */

@@ -4,6 +4,7 @@ import type { BlobWriter } from '@vap/storage';
 import type { SttProvider } from '../providers/stt-provider';
 import type { TtsProvider, TtsVoice } from '../providers/tts-provider';
 import type { CallReporter } from './call-reporter';
+import type { DtmfRoute } from './dtmf/send-dtmf';
 import type { AgentModel } from './model-round';
 import type { ProviderFailure } from './provider-failure';
 
@@ -76,6 +77,11 @@ export interface ConversationOptions {
   providerTimeoutMs?: number;
   /** Media ms after which a caller utterance is cut and transcribed (MEDIA_MAX_UTTERANCE_MS); default MAX_UTTERANCE_MS. */
   maxUtteranceMs?: number;
+  /**
+   * How the agent's send_dtmf keys reach the call: through the carrier's REST API (the reporter's sendDigits), or
+   * in-band as tones in the agent's audio. Default in_band.
+   */
+  dtmfRoute?: DtmfRoute;
   /** `failure` handed the call over to the next provider of its kind, `next` (for the log and metrics). */
   onProviderFallback?: (failure: ProviderFailure, next: string) => void;
   /** Errors the conversation survives (a transcript line the calls service did not take), for the log. */

@@ -4,6 +4,8 @@
 // recording). Pure TypeScript: everything it touches comes in through ConversationOptions.
 
 import {
+  DtmfDefaults,
+  dtmfInputText,
   endpointBoundsOf,
   TurnTakingDefaults,
   type AgentSettings,
@@ -21,6 +23,8 @@ import type { TtsProvider } from '../providers/tts-provider';
 import { AgentSpeech, type SpokenLine } from './agent-speech';
 import { backgroundAudioFor } from './background-audio';
 import { CallRecorder } from './call-recorder';
+import { CallerKeypad, type KeypadEntry } from './dtmf/caller-keypad';
+import { SEND_DTMF_TOOL, sendDtmf } from './dtmf/send-dtmf';
 import { CallerInput, MAX_UTTERANCE_MS, type Utterance } from './caller-input';
 import {
   voicemailDetected,
@@ -197,6 +201,7 @@ class Conversation implements LiveConversation {
   private time: MediaTime | null = null;
   private speech: AgentSpeech | null = null;
   private input: CallerInput | null = null;
+  private keypad: CallerKeypad | null = null;
   private recorder: CallRecorder | null = null;
   private readonly ambience: AmbienceLoop | null;
   private turn: Turn | null = null;
@@ -250,9 +255,11 @@ class Conversation implements LiveConversation {
       case 'stopped':
         void this.streamGone(undefined, event.reason);
         return;
-      case 'cleared':
       case 'dtmf':
-        // Our side already dropped the audio on clear; keypad input has no meaning for a voice agent yet.
+        this.keypad?.press(event.digit);
+        return;
+      case 'cleared':
+        // Our side already dropped the audio on clear.
         return;
     }
   }
@@ -328,6 +335,13 @@ class Conversation implements LiveConversation {
       onUtterance: (utterance, text, finalAtMs, stt) => this.callerSaid(utterance, text, finalAtMs, stt),
       onFailure: (failure) => void this.providerFailed(failure),
       onFallback,
+    });
+    // Calls started before agents had the setting carry none: keys are ignored then.
+    this.keypad = new CallerKeypad({
+      config: this.agent.dtmf ?? DtmfDefaults,
+      clock: time,
+      onKey: () => this.callerPressedKey(),
+      onEntry: (entry) => this.callerKeyedIn(entry),
     });
     this.speech.start();
     void this.input.open();
@@ -539,6 +553,45 @@ class Conversation implements LiveConversation {
       this.discardEarlyReply();
       return;
     }
+    const early = this.adoptEarlyReply(utterance, text);
+    const speechEndMs = utterance.endedAtMs ?? finalAtMs;
+    this.takeTurn(text, early, {
+      speechEndMs,
+      endpointAtMs: utterance.endpointAtMs ?? speechEndMs,
+      sttFinalAtMs: finalAtMs,
+      stt,
+    });
+  }
+
+  /** A key press takes the floor as speech does: the agent stops, an early reply to older words is dropped. */
+  private callerPressedKey(): void {
+    this.stopIdle();
+    this.idleStrikes = 0;
+    this.discardEarlyReply();
+    if (this.ending || this.turn?.committed) return;
+    this.bargeIn();
+  }
+
+  /** A keypad entry is a caller turn of its own, in the documented form ("[keypad] 4711 #"). */
+  private callerKeyedIn(entry: KeypadEntry): void {
+    if (this.phase !== 'live') return;
+    this.report({ role: 'user', content: entry.text, atMs: Math.round(entry.startedAtMs) });
+    if (this.ending || this.turn?.committed) return;
+    const now = this.time!.now();
+    this.takeTurn(entry.text, null, {
+      speechEndMs: now,
+      endpointAtMs: now,
+      sttFinalAtMs: now,
+      stt: this.stt.current.name,
+    });
+  }
+
+  /** The caller's turn (words or keys) goes to the model; the agent's reply is the turn. */
+  private takeTurn(
+    text: string,
+    early: EarlyReply | null,
+    at: Pick<Turn, 'speechEndMs' | 'endpointAtMs' | 'sttFinalAtMs' | 'stt'>,
+  ): void {
     this.messages.push(...this.saidOutsideTurns.splice(0), { role: 'user', content: text });
     if (this.unheardNotice) {
       // Said before the reply, and in the history before it, so the model knows the caller has now heard it.
@@ -547,15 +600,10 @@ class Conversation implements LiveConversation {
       this.messages.push(...this.saidOutsideTurns.splice(0));
     }
     this.turn?.controller.abort();
-    const early = this.adoptEarlyReply(utterance, text);
-    const speechEndMs = utterance.endedAtMs ?? finalAtMs;
     const turn: Turn = {
       controller: early?.controller ?? new AbortController(),
-      speechEndMs,
-      endpointAtMs: utterance.endpointAtMs ?? speechEndMs,
+      ...at,
       early,
-      sttFinalAtMs: finalAtMs,
-      stt,
       llm: null,
       llmFirstTokenAtMs: null,
       failure: null,
@@ -689,6 +737,8 @@ class Conversation implements LiveConversation {
           outcome = 'stop';
           results.set(call.id, 'The number is on the do-not-call list; the call is ending.');
           await this.optOutFromTurn(turn, line, say, queued);
+        } else if (call.name === SEND_DTMF_TOOL && this.agent.send_dtmf_enabled) {
+          results.set(call.id, await this.sendDigits(turn, call));
         } else if (call.name === SEARCH_KNOWLEDGE_TOOL && this.agent.has_knowledge) {
           results.set(call.id, await this.searchKnowledge(turn, call, say));
         } else {
@@ -794,6 +844,39 @@ class Conversation implements LiveConversation {
     turn.committed = false;
     this.input!.listening = true;
     return false;
+  }
+
+  /** send_dtmf: in-band tones play as a line of their own after what the turn said so far. */
+  private async sendDigits(turn: Turn, call: ToolCall): Promise<string> {
+    try {
+      return await sendDtmf(call, {
+        route: this.options.dtmfRoute ?? 'in_band',
+        play: async (label, audio) => {
+          const line = this.speech!.line({ signal: turn.controller.signal });
+          const queued = line.play(label, audio);
+          line.end();
+          await queued;
+          await line.done;
+          if (turn.controller.signal.aborted) throw new Aborted();
+          return !line.interrupted;
+        },
+        viaCarrier: async (digits) => {
+          const sent = await this.options.reporter.sendDigits(digits);
+          // In the transcript as in-band keys are (their line's label), so both routes read the same.
+          if (sent)
+            this.report({
+              role: 'bot',
+              content: dtmfInputText(digits, null),
+              atMs: Math.round(this.time!.now()),
+            });
+          return sent;
+        },
+      });
+    } catch (error) {
+      if (error instanceof Aborted) throw error;
+      this.options.onError?.(error, 'send_dtmf');
+      return 'The keys could not be sent right now.';
+    }
   }
 
   private async searchKnowledge(
@@ -969,6 +1052,7 @@ class Conversation implements LiveConversation {
     this.decidedReason = reason;
     this.stopIdle();
     if (this.input) this.input.listening = false;
+    this.keypad?.stop();
     return true;
   }
 
@@ -1075,6 +1159,7 @@ class Conversation implements LiveConversation {
     this.turn?.controller.abort();
     this.turn = null;
     this.stopIdle();
+    this.keypad?.stop();
     this.speech?.stop();
     this.time?.stop();
     return this.input?.close() ?? Promise.resolve();

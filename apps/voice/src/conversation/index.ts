@@ -31,3 +31,4 @@ export {
   TRANSFER_CALL_TOOL,
   SEARCH_KNOWLEDGE_TOOL,
 } from './tools';
+export { dtmfRouteOf, SEND_DTMF_TOOL, type DtmfRoute } from './dtmf/send-dtmf';

@@ -4,6 +4,7 @@
 import { KB_THRESHOLD_MIN_SCORE } from '@vap/messages';
 import type { AgentSettings, KnowledgeSearchHit, KnowledgeSearchReply, ToolAckConfig } from '@vap/messages';
 import type { ToolSpec } from '@vap/llm';
+import { sendDtmfToolSpec } from './dtmf/send-dtmf';
 
 export const END_CALL_TOOL = 'end_call';
 export const TRANSFER_CALL_TOOL = 'transfer_call';
@@ -49,6 +50,7 @@ export function conversationTools(agent: AgentSettings): ToolSpec[] {
       },
     });
   }
+  if (agent.send_dtmf_enabled) tools.push(sendDtmfToolSpec());
   // Always offered: a person who asks not to be called again is honoured on every call, whatever the agent.
   tools.push({
     name: OPT_OUT_TOOL,

@@ -229,6 +229,22 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
     expect(h.finished).toEqual([{ endCallReason: null, mediaSeconds: 1.5, recording: null }]);
   });
 
+  it('drops a key that is no keypad key without cutting the stream, and passes a lowercase a-d as A-D', async () => {
+    const h = connect();
+    await once(h.client, 'open');
+    send(h.client, frames.start);
+    for (const digit of ['x', '10', ' ', 'b'])
+      send(h.client, { ...frames.dtmf, dtmf: { track: 'inbound_track', digit } });
+    const closed = once(h.client, 'close');
+    send(h.client, frames.stop);
+    const session = await h.session;
+    await session.finished;
+    const [code] = (await closed) as [number, Buffer];
+    expect(code).toBe(CLOSE_NORMAL);
+    const conversation = await h.conversation;
+    expect(conversation.events.filter((e) => e.type === 'dtmf')).toEqual([{ type: 'dtmf', digit: 'B' }]);
+  });
+
   it('holds events that arrive while the conversation is being built and feeds them in order', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));

@@ -9,7 +9,7 @@ import {
 } from '@vap/media';
 import type { BlobStorage } from '@vap/storage';
 import type { VoiceConfig } from '../config/voice.config';
-import { createConversation, type AgentModel } from '../conversation';
+import { createConversation, dtmfRouteOf, type AgentModel } from '../conversation';
 import { MediaSession } from '../media/media-session';
 import type { AcceptedStream } from '../media/media-stream-server';
 import {
@@ -85,6 +85,7 @@ export class ConversationStarter {
           llm: this.agentModels(),
           reporter,
           transport,
+          dtmfRoute: dtmfRouteOf(mediaStreamProtocolOf(stream.carrier)),
           timeScale: config.MEDIA_TIME_SCALE,
           providerTimeoutMs: config.PROVIDER_TIMEOUT_MS,
           maxUtteranceMs: config.MEDIA_MAX_UTTERANCE_MS,

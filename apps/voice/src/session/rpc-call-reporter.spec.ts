@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { connect, NatsConnection } from 'nats';
-import { AppError, RpcReply, RpcRequest, VoiceCallContext, VoiceTranscriptRequest } from '@vap/messages';
+import {
+  AppError,
+  RpcReply,
+  RpcRequest,
+  VoiceCallContext,
+  VoiceSendDtmfRequest,
+  VoiceTranscriptRequest,
+} from '@vap/messages';
 import { NatsConnectionService, RpcClient } from '@vap/messaging';
 import { RpcCallReporter } from './rpc-call-reporter';
 
@@ -17,6 +24,8 @@ describe('RpcCallReporter transcript lines (real NATS)', () => {
   /** The fake calls service fails this many requests first (restarting), or refuses them all. */
   let failFirst = 0;
   let refuse = false;
+  /** The keys asked of the fake calls service, with the partner each was asked for. */
+  const keyRequests: (VoiceSendDtmfRequest & { partnerId: string | null })[] = [];
 
   beforeAll(async () => {
     const options = {
@@ -39,6 +48,14 @@ describe('RpcCallReporter transcript lines (real NATS)', () => {
           failFirst -= 1;
           reply = { ok: false, error: AppError.downstream('restarting').toPayload() };
         } else reply = { ok: true, data: { ok: true } };
+        msg.respond(new TextEncoder().encode(JSON.stringify(reply)));
+      },
+    });
+    calls.subscribe(`${prefix}.calls.voice.send_dtmf`, {
+      callback: (_err, msg) => {
+        const request = JSON.parse(new TextDecoder().decode(msg.data)) as RpcRequest<VoiceSendDtmfRequest>;
+        keyRequests.push({ ...request.data, partnerId: request.partnerId ?? null });
+        const reply: RpcReply = { ok: true, data: { sent: request.data.digits !== '9' } };
         msg.respond(new TextEncoder().encode(JSON.stringify(reply)));
       },
     });
@@ -91,5 +108,15 @@ describe('RpcCallReporter transcript lines (real NATS)', () => {
     refuse = true;
     await expect(reporter.transcript(line('Hello', 0))).rejects.toMatchObject({ status: 404 });
     expect(requests).toHaveLength(1);
+  });
+
+  it("asks the calls service to send the agent's keys as the call's partner, and answers whether they went", async () => {
+    const reporter = new RpcCallReporter(rpc, CONTEXT);
+    await expect(reporter.sendDigits('2w#')).resolves.toBe(true);
+    await expect(reporter.sendDigits('9')).resolves.toBe(false);
+    expect(keyRequests).toEqual([
+      { callId: 'call_lines', digits: '2w#', partnerId: 'partner_lines' },
+      { callId: 'call_lines', digits: '9', partnerId: 'partner_lines' },
+    ]);
   });
 });

@@ -53,6 +53,14 @@ export class RpcCallReporter implements CallReporter {
     });
   }
 
+  async sendDigits(digits: string): Promise<boolean> {
+    const reply = await this.rpc.request(Subjects.calls.voiceSendDtmf, this.context.partnerId, {
+      callId: this.context.callId,
+      digits,
+    });
+    return reply.sent;
+  }
+
   async hangup(reason: string): Promise<void> {
     await this.rpc.request(Subjects.calls.voiceHangup, this.context.partnerId, {
       callId: this.context.callId,

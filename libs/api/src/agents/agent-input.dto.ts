@@ -31,6 +31,7 @@ import {
 } from '@vap/messages';
 import { ToolAckConfigInputDto } from './tool-ack-config.dto';
 import { TURN_TAKING_DESCRIPTION, TurnTakingInputDto } from './turn-taking.dto';
+import { DTMF_DESCRIPTION, DtmfInputDto, SEND_DTMF_DESCRIPTION } from './dtmf.dto';
 
 // class-validator runs a property's decorators bottom-up: the type check sits lowest so that a value of the
 // wrong type is reported as such, not as a failed length or range.
@@ -165,6 +166,22 @@ export class AgentSettingsDto {
   @IsObject({ message: 'turn_taking must be an object or null' })
   turn_taking?: TurnTakingInputDto | null;
 
+  @ApiPropertyOptional({
+    type: DtmfInputDto,
+    nullable: true,
+    description:
+      `${DTMF_DESCRIPTION} Omitted = disabled, no fixed length, terminator #, timeout 3000 ms; null = the same ` +
+      'defaults. On update the fields sent replace the stored ones and the others are kept.',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => DtmfInputDto)
+  @IsObject({ message: 'dtmf must be an object or null' })
+  dtmf?: DtmfInputDto | null;
+
+  @OptionalFlag(AgentDefaults.sendDtmfEnabled, SEND_DTMF_DESCRIPTION)
+  send_dtmf_enabled?: boolean;
+
   @OptionalFlag(AgentDefaults.extractionEnabled, 'false: post-call extraction is skipped even if keys exist')
   extraction_enabled?: boolean;
 
@@ -249,7 +266,7 @@ export class CreateAgentDto extends AgentSettingsDto {
 /**
  * PUT /agent/{id}: a partial update. Omitted fields keep their values; a field sent as null takes the
  * meaning null has at creation (default, off or cleared); nested objects are replaced whole, except
- * turn_taking, whose fields sent replace the stored ones and whose others are kept.
+ * turn_taking and dtmf, whose fields sent replace the stored ones and whose others are kept.
  */
 export class UpdateAgentDto extends AgentSettingsDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: AgentLimits.nameMax })

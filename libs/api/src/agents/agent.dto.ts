@@ -15,6 +15,7 @@ import {
 import { VoiceSummaryDto } from '../voices/agent-voice.dto';
 import { ToolAckConfigDto } from './tool-ack-config.dto';
 import { TURN_TAKING_DESCRIPTION, TurnTakingDto } from './turn-taking.dto';
+import { DTMF_DESCRIPTION, DtmfDto, SEND_DTMF_DESCRIPTION } from './dtmf.dto';
 import { NextCursor } from '../pagination';
 
 /** A knowledge-base document linked to the agent. */
@@ -148,6 +149,12 @@ export class AgentDto {
 
   @ApiProperty({ type: TurnTakingDto, description: TURN_TAKING_DESCRIPTION })
   turn_taking: TurnTakingDto;
+
+  @ApiProperty({ type: DtmfDto, description: DTMF_DESCRIPTION })
+  dtmf: DtmfDto;
+
+  @ApiProperty({ description: SEND_DTMF_DESCRIPTION })
+  send_dtmf_enabled: boolean;
 
   @ApiProperty()
   extraction_enabled: boolean;

@@ -11,6 +11,10 @@ export const CalleeLines = {
   shortGoodbye: 'Alright, thanks. Bye.',
   askForHuman: 'Hi. Can I speak to a human, please?',
   neverMind: 'Okay, never mind then. Bye.',
+  /** The phone menu: its options, then what it says once a key chose one (or none did). */
+  menu: 'Welcome to Acme. Press 1 for billing. Press 2 for sales. Press 3 for support.',
+  menuChoice: ['You chose billing. Goodbye.', 'You chose sales. Goodbye.', 'You chose support. Goodbye.'],
+  menuNoChoice: 'No option was chosen. Goodbye.',
   monologue: [
     'Well, let me tell you, I have been meaning to sort this out for quite a while now.',
     'Last month we tried something similar and it did not really work out the way we hoped.',

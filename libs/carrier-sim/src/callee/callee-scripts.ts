@@ -36,6 +36,10 @@ export function calleeScript(outcome: CalleeOutcome, ports: ScriptPorts): Callee
       return longTalker;
     case 'asks_for_human':
       return asksForHuman;
+    case 'phone_menu':
+      return phoneMenu;
+    case 'keypad_entry':
+      return keypadEntry;
     default:
       return shortConversation;
   }
@@ -108,5 +112,31 @@ async function asksForHuman(line: PhoneLine): Promise<void> {
     return;
   }
   await exchange(line, [CalleeLines.neverMind]);
+  await stayOnLine(line);
+}
+
+/** The account number the keypad caller keys in, ended with #. */
+export const KEYPAD_ENTRY = '4711#';
+
+/**
+ * An automated phone menu: reads its options once the agent has had its say, waits for a key (touch tones in the
+ * agent's audio), names the option it chose and hangs up, as a menu transferring the call would.
+ */
+async function phoneMenu(line: PhoneLine): Promise<void> {
+  await line.listen(INTRO_WAIT_MS);
+  await line.say(CalleeLines.menu);
+  const key = await line.nextKey(REPLY_WAIT_MS);
+  const choice = key === null ? undefined : CalleeLines.menuChoice[Number(key) - 1];
+  await line.say(choice ?? CalleeLines.menuNoChoice);
+  await line.pause(1000);
+  line.hangUp();
+}
+
+/** Keys in an account number once the agent has had its say, listens to the answer, says goodbye. */
+async function keypadEntry(line: PhoneLine): Promise<void> {
+  await line.listen(INTRO_WAIT_MS);
+  await line.press(KEYPAD_ENTRY);
+  await line.listen(REPLY_WAIT_MS);
+  await exchange(line, [CalleeLines.shortGoodbye]);
   await stayOnLine(line);
 }

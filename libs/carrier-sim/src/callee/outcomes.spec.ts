@@ -11,6 +11,8 @@ describe('calleeOutcome', () => {
     ['+919876500007', 'long_talker'],
     ['+919876500008', 'asks_for_human'],
     ['+919876500009', 'conversation'],
+    ['+919876500091', 'phone_menu'],
+    ['+919876500092', 'keypad_entry'],
     ['+919876543210', 'conversation'],
     ['+14155550100', 'conversation'],
   ])('%s: %s', (to, outcome) => {

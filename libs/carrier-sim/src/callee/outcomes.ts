@@ -3,7 +3,9 @@
  * 01 no answer, 02 busy, 03 carrier failure, 04 voicemail (machine answers), 05 the callee answers and
  * hangs up without speaking, 06 the callee puts the call on hold (carrier hold events) and comes back,
  * 07 the callee talks at length (the agent's max_call_duration_secs ends the call), 08 the callee asks
- * for a human (transfer when the agent has transfer_enabled), anything else a short conversation.
+ * for a human (transfer when the agent has transfer_enabled), 91 the callee is an automated phone menu that
+ * waits for a key (the agent's send_dtmf), 92 the callee keys in an account number on the keypad (the agent's
+ * dtmf input), anything else a short conversation.
  */
 export type CalleeOutcome =
   | 'no_answer'
@@ -14,6 +16,8 @@ export type CalleeOutcome =
   | 'hold'
   | 'long_talker'
   | 'asks_for_human'
+  | 'phone_menu'
+  | 'keypad_entry'
   | 'conversation';
 
 const BY_SUFFIX: Record<string, CalleeOutcome> = {
@@ -25,6 +29,8 @@ const BY_SUFFIX: Record<string, CalleeOutcome> = {
   '06': 'hold',
   '07': 'long_talker',
   '08': 'asks_for_human',
+  '91': 'phone_menu',
+  '92': 'keypad_entry',
 };
 
 export function calleeOutcome(toNumber: string): CalleeOutcome {

@@ -60,6 +60,24 @@ describe('CarrierAMediaStream', () => {
       message: { sequenceNumber: 2, media: { chunk: 1, timestamp: 0 } },
     });
   });
+
+  it('reports a key press stamped with the media time so far, which the platform reads as the key', () => {
+    const stream = new CarrierAMediaStream(CALL);
+    stream.start();
+    stream.media(Buffer.alloc(160, 0xff));
+    stream.media(Buffer.alloc(160, 0xff));
+    const frame = stream.dtmf('#');
+    expect(frame).toEqual({
+      event: 'dtmf',
+      sequenceNumber: 4,
+      streamId: 'stream-1',
+      dtmf: { track: 'inbound', digit: '#', timestamp: '40' },
+    });
+    expect(parseCarrierAMessage(JSON.stringify(frame))).toMatchObject({
+      ok: true,
+      message: { event: 'dtmf', dtmf: { digit: '#', track: 'inbound' } },
+    });
+  });
 });
 
 describe('reading the carrier_a platform frames', () => {

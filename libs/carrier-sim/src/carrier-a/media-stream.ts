@@ -8,6 +8,7 @@ import {
   CarrierACheckpoint,
   CarrierAClearAudio,
   CarrierAClearedAudio,
+  CarrierADtmf,
   CarrierAMedia,
   CarrierAPlayAudio,
   CarrierAPlayedStream,
@@ -23,9 +24,18 @@ export type CarrierAPlayedStreamFrame = Required<CarrierAPlayedStream>;
 
 export type CarrierAClearedAudioFrame = Required<CarrierAClearedAudio>;
 
+/** The carrier also stamps a key press with the stream's media time, as a decimal string. */
+export type CarrierADtmfFrame = Required<Omit<CarrierADtmf, 'dtmf'>> & {
+  dtmf: { track: string; digit: string; timestamp: string };
+};
+
 /** A frame the carrier sends to the platform (carrier_a sends no `stop`: it just closes the socket). */
 export type CarrierACarrierFrame =
-  CarrierAStart | CarrierAMediaFrame | CarrierAPlayedStreamFrame | CarrierAClearedAudioFrame;
+  | CarrierAStart
+  | CarrierAMediaFrame
+  | CarrierAPlayedStreamFrame
+  | CarrierAClearedAudioFrame
+  | CarrierADtmfFrame;
 
 /**
  * A frame the platform sends that the carrier acts on, or `playAudio` in a format the stream did not
@@ -89,6 +99,16 @@ export class CarrierAMediaStream {
         chunk,
         payload: mulaw.toString('base64'),
       },
+    };
+  }
+
+  /** The callee pressed a key, stamped with the media time of the stream so far. */
+  dtmf(digit: string): CarrierADtmfFrame {
+    return {
+      event: 'dtmf',
+      sequenceNumber: ++this.sequence,
+      streamId: this.streamId,
+      dtmf: { track: 'inbound', digit, timestamp: String(this.chunk * FRAME_MS) },
     };
   }
 

@@ -71,6 +71,7 @@ describe('CarrierBMediaStream', () => {
       stream.start({ callId: 'call-1' }),
       stream.media(Buffer.alloc(160, 0xff)),
       stream.mark('m1'),
+      stream.dtmf('7'),
       stream.stop(),
     ];
     const read = frames.map((frame) => parseCarrierBMessage(JSON.stringify(frame)));
@@ -83,7 +84,14 @@ describe('CarrierBMediaStream', () => {
       media: { chunk: 1, timestamp: 0 },
     });
     expect(messages[3]).toMatchObject({ event: 'mark', mark: { name: 'm1' } });
-    expect(messages[4]).toMatchObject({
+    expect(frames[4]).toEqual({
+      event: 'dtmf',
+      sequenceNumber: '4',
+      streamSid: 'MZ-stream',
+      dtmf: { track: 'inbound_track', digit: '7' },
+    });
+    expect(messages[4]).toMatchObject({ event: 'dtmf', sequenceNumber: 4, dtmf: { digit: '7' } });
+    expect(messages[5]).toMatchObject({
       event: 'stop',
       stop: { accountSid: 'AC-account', callSid: 'CA-call' },
     });

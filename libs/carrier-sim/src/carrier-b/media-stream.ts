@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import {
   CarrierBClear,
   CarrierBConnected,
+  CarrierBDtmf,
   CarrierBMarkReached,
   CarrierBMedia,
   CarrierBSendMark,
@@ -31,9 +32,16 @@ export type CarrierBMarkFrame = Omit<CarrierBMarkReached, keyof WireHeader> & Wi
 
 export type CarrierBStopFrame = Omit<CarrierBStop, keyof WireHeader> & WireHeader;
 
+export type CarrierBDtmfFrame = Omit<CarrierBDtmf, keyof WireHeader> & WireHeader;
+
 /** A frame the carrier sends to the platform. */
 export type CarrierBCarrierFrame =
-  CarrierBConnected | CarrierBStartFrame | CarrierBMediaFrame | CarrierBMarkFrame | CarrierBStopFrame;
+  | CarrierBConnected
+  | CarrierBStartFrame
+  | CarrierBMediaFrame
+  | CarrierBMarkFrame
+  | CarrierBDtmfFrame
+  | CarrierBStopFrame;
 
 /**
  * A frame the platform sends that the carrier acts on. The stream id is not checked: the carrier only has one
@@ -117,6 +125,16 @@ export class CarrierBMediaStream {
   /** Echoes a platform's mark: the audio queued before it has played, or a clear dropped it. */
   mark(name: string): CarrierBMarkFrame {
     return { event: 'mark', sequenceNumber: this.nextSequence(), streamSid: this.streamSid, mark: { name } };
+  }
+
+  /** The callee pressed a key (the carrier detected its tone and reports it instead of passing it as audio). */
+  dtmf(digit: string): CarrierBDtmfFrame {
+    return {
+      event: 'dtmf',
+      sequenceNumber: this.nextSequence(),
+      streamSid: this.streamSid,
+      dtmf: { track: 'inbound_track', digit },
+    };
   }
 
   /** The call ended at the carrier; the socket closes after it. */

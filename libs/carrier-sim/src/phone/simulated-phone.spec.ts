@@ -1,6 +1,7 @@
 import { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import {
+  dtmfTones,
   MULAW_FRAME_BYTES,
   TELEPHONY_SAMPLE_RATE,
   TextSignalDecoder,
@@ -65,7 +66,11 @@ class FakeAgent {
 
   /** Sends speech as the agent would: 20 ms media frames, then a mark. */
   async say(text: string, mark: string): Promise<number> {
-    const mulaw = mulawEncode(await voice.speak(text));
+    return this.play(mulawEncode(await voice.speak(text)), mark);
+  }
+
+  /** Sends mu-law audio as the agent would (speech, or touch tones): 20 ms media frames, then a mark. */
+  play(mulaw: Buffer, mark: string): number {
     for (let at = 0; at < mulaw.length; at += MULAW_FRAME_BYTES) {
       this.send({
         event: 'media',
@@ -266,6 +271,31 @@ describe('SimulatedPhone against a media plane', () => {
     const cutIn = firstVoicedFrame(agent.media(), startedAt) - startedAt;
     expect(cutIn).toBeLessThan(introFrames);
     expect(agent.marks()).not.toContain('long-intro');
+  });
+
+  it('presses keys as the keypad caller (outcome 92): dtmf frames, after the agent had its say', async () => {
+    dial(calleeScript('keypad_entry', { hold: async () => undefined }));
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 1);
+    await agent.say(INTRO, 'intro');
+    await agent.until(() => agent.received.filter((f) => f.event === 'dtmf').length === 5);
+    const keys = agent.received.filter((f) => f.event === 'dtmf');
+    expect(keys.map((f) => (f.dtmf as { digit: string }).digit).join('')).toBe('4711#');
+    expect(keys[0]).toMatchObject({ streamSid: agent.streamSid, dtmf: { track: 'inbound_track' } });
+    expect(agent.marks()).toContain('intro');
+  });
+
+  it("is a phone menu (outcome 91): reads its options, hears the agent's key in-band and names the choice", async () => {
+    const { phone, ended } = dial(calleeScript('phone_menu', { hold: async () => undefined }));
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 1);
+    await agent.say(INTRO, 'intro');
+    await agent.until(() => linesIn(agent.media()).includes(CalleeLines.menu), 20_000);
+    agent.play(dtmfTones('2'), 'keys');
+    const end = await ended;
+    expect(end.kind).toBe('callee_hung_up');
+    expect(phone.keysHeard).toBe('2');
+    expect(linesIn(agent.media())).toEqual([CalleeLines.menu, CalleeLines.menuChoice[1]]);
   });
 
   it('hangs up on disconnect: stop, then the socket closes, with the media time', async () => {

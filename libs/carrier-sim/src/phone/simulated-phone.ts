@@ -1,6 +1,7 @@
 import WebSocket from 'ws';
 import {
   ClockSource,
+  DtmfDetector,
   FRAME_MS,
   FrameClock,
   Framer,
@@ -22,6 +23,15 @@ export interface PhoneLine {
   play(pcm: Int16Array): Promise<void>;
   /** The next agent turn finished since the callee last spoke; null when none finishes within maxMs. */
   listen(maxMs: number): Promise<AgentTurn | null>;
+  /**
+   * The callee presses keys: one `dtmf` frame each, `gapMs` of media time apart, as the carrier reports keys it
+   * detected on the line.
+   */
+  press(keys: string, gapMs?: number): Promise<void>;
+  /** Every key the agent pressed in-band so far (touch tones heard in its audio), in order. */
+  readonly keysHeard: string;
+  /** The agent's next in-band key since the last one taken; null when none comes within maxMs. */
+  nextKey(maxMs: number): Promise<string | null>;
   /** Resolves true once the agent has been talking for forMs without a pause; false after maxMs. */
   agentTalking(forMs: number, maxMs: number): Promise<boolean>;
   pause(ms: number): Promise<void>;
@@ -93,6 +103,9 @@ export class SimulatedPhone implements PhoneLine {
   private queuedFrames = 0;
   private spoke = false;
   private turns: AgentTurn[] = [];
+  private keys = '';
+  private keysTaken = 0;
+  private readonly keyDetector = new DtmfDetector((key) => (this.keys += key));
   private readonly waiters = new Set<Waiter>();
   private end: PhoneEnd | undefined;
   private resolveEnd!: (end: PhoneEnd) => void;
@@ -110,6 +123,10 @@ export class SimulatedPhone implements PhoneLine {
 
   get heard(): readonly string[] {
     return this.listener.heard;
+  }
+
+  get keysHeard(): string {
+    return this.keys;
   }
 
   /** Media time on the line so far, ms. */
@@ -186,6 +203,21 @@ export class SimulatedPhone implements PhoneLine {
     return this.waitFor(() => this.clock.framesSent >= target);
   }
 
+  async press(keys: string, gapMs = 200): Promise<void> {
+    for (const key of keys) {
+      if (this.end) throw new PhoneLineClosed();
+      this.spoke = true;
+      this.send(this.stream.dtmf(key));
+      await this.pause(gapMs);
+    }
+  }
+
+  async nextKey(maxMs: number): Promise<string | null> {
+    const deadline = this.mediaMs + maxMs;
+    await this.waitFor(() => this.keys.length > this.keysTaken || this.mediaMs >= deadline);
+    return this.keys.length > this.keysTaken ? this.keys[this.keysTaken++] : null;
+  }
+
   async listen(maxMs: number): Promise<AgentTurn | null> {
     const deadline = this.mediaMs + maxMs;
     await this.waitFor(() => this.turns.length > 0 || this.mediaMs >= deadline);
@@ -217,6 +249,7 @@ export class SimulatedPhone implements PhoneLine {
     const played = this.playback.next();
     this.mediaMs += FRAME_MS;
     const turn = this.listener.hear(played.frame, this.mediaMs);
+    if (!played.silence) this.keyDetector.push(played.frame);
     if (turn) this.turns.push(turn);
     for (const waiter of this.waiters) {
       if (!waiter.ready()) continue;

@@ -8,3 +8,4 @@ export * from './frame-clock';
 export * from './vad';
 export * from './ambience';
 export * from './coalescing-clock';
+export * from './dtmf';

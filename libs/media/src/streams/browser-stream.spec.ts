@@ -114,6 +114,19 @@ describe('BrowserStreamCodec', () => {
     }
   });
 
+  it('reads keypad keys, drops other keys and refuses a dtmf message without a digit', () => {
+    const codec = new BrowserStreamCodec();
+    expect(codec.decode('{"type":"dtmf","digit":"5"}')).toEqual({
+      ok: true,
+      message: { type: 'dtmf', digit: '5' },
+    });
+    expect(codec.decode('{"type":"dtmf","digit":"?"}')).toEqual({ ok: true, message: null });
+    expect(codec.decode('{"type":"dtmf","digit":7}')).toEqual({
+      ok: false,
+      error: { reason: 'invalid_field', event: 'dtmf', field: 'digit' },
+    });
+  });
+
   it('drops caller audio while muted (the session feeds silence meanwhile), and decodes it again once unmuted', () => {
     const codec = new BrowserStreamCodec();
     const frame = () => Buffer.from(pcm16ToBuffer(sine(16_000, 20, 440, 12000)));

@@ -2,6 +2,7 @@
 // both ways, text messages are small JSON objects with a `type`. The codec turns it into the neutral events and
 // commands carriers' codecs produce (mu-law 8 kHz audio), so the conversation never knows a browser is there.
 import { endianness } from 'node:os';
+import { dtmfKeyOf } from '../audio/dtmf';
 import { mulawDecode, mulawEncode } from '../audio/mulaw';
 import { pcm16FromBuffer, pcm16ToBuffer } from '../audio/pcm';
 import { Resampler } from '../audio/resample';
@@ -29,7 +30,11 @@ export const BROWSER_CALLER_DISCONNECTED = 'caller_disconnected';
 
 /** What the browser sends as text, parsed. */
 export type BrowserInbound =
-  { type: 'played'; name: string } | { type: 'end' } | { type: 'mute'; muted: boolean };
+  | { type: 'played'; name: string }
+  | { type: 'end' }
+  | { type: 'mute'; muted: boolean }
+  /** A key of the page's keypad. */
+  | { type: 'dtmf'; digit: string };
 
 /** Reads one text message from a browser; anything malformed or unknown comes back as a typed error. */
 export function parseBrowserMessage(text: string): StreamParseResult<BrowserInbound> {
@@ -56,6 +61,12 @@ export function parseBrowserMessage(text: string): StreamParseResult<BrowserInbo
       if (typeof muted !== 'boolean')
         return { ok: false, error: { reason: 'invalid_field', event: type, field: 'muted' } };
       return { ok: true, message: { type, muted } };
+    }
+    case 'dtmf': {
+      const digit = frame['digit'];
+      if (typeof digit !== 'string' || digit.length === 0)
+        return { ok: false, error: { reason: 'invalid_field', event: type, field: 'digit' } };
+      return { ok: true, message: { type, digit } };
     }
     default:
       return { ok: false, error: { reason: 'unknown_event', event: type } };
@@ -104,6 +115,11 @@ export class BrowserStreamCodec implements MediaStreamCodec {
         if (message.muted !== this.mutedNow) this.down = new Resampler(BROWSER_SAMPLE_RATE, TELEPHONY_RATE);
         this.mutedNow = message.muted;
         return { ok: true, message: null };
+      case 'dtmf': {
+        // As on carriers' streams: a key that is none of the keypad's is dropped.
+        const key = dtmfKeyOf(message.digit);
+        return { ok: true, message: key === null ? null : { type: 'dtmf', digit: key } };
+      }
     }
   }
 

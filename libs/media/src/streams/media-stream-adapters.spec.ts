@@ -128,6 +128,16 @@ describe('carrier_a to neutral', () => {
     });
     expect(decodedA({ event: 'stop' })).toEqual({ ok: true, message: { type: 'stopped' } });
   });
+
+  it('passes keypad keys only: a lowercase a-d is read as A-D, anything else is dropped', () => {
+    expect(decodedA({ event: 'dtmf', dtmf: { track: 'inbound', digit: 'b' } })).toEqual({
+      ok: true,
+      message: { type: 'dtmf', digit: 'B' },
+    });
+    for (const digit of ['x', '12', ' ', 'E', '\u0000'])
+      expect(decodedA({ event: 'dtmf', dtmf: { digit } })).toEqual({ ok: true, message: null });
+    expect(decodedB({ event: 'dtmf', dtmf: { digit: 'Z' } })).toEqual({ ok: true, message: null });
+  });
 });
 
 describe('neutral commands to the carriers', () => {

@@ -17,6 +17,7 @@ import {
   parseCarrierBMessage,
 } from './carrier-b-stream';
 import { createBrowserStreamCodec } from './browser-stream';
+import { dtmfKeyOf } from '../audio/dtmf';
 import { MULAW_BYTES_PER_MS } from './media-clock-budget';
 import { MediaSessionNotice, MediaStreamCommand, MediaStreamEvent } from './media-stream-event';
 import { StreamParseResult } from './stream-message-fields';
@@ -36,6 +37,15 @@ export interface MediaStreamAdapter<Inbound, Outbound> {
 
 // Only the caller's side feeds the pipeline; the platform's own playback must never be heard as speech.
 const CALLER_TRACK = 'inbound';
+
+/**
+ * A key press, when the digit is a keypad key. Anything else (a carrier's new key, garbage) is dropped rather than
+ * cutting a live call over it.
+ */
+export function dtmfEvent(digit: string): MediaStreamEvent | null {
+  const key = dtmfKeyOf(digit);
+  return key === null ? null : { type: 'dtmf', digit: key };
+}
 
 export const carrierBStreamAdapter: MediaStreamAdapter<CarrierBInbound, CarrierBOutbound> = {
   protocol: 'carrier_b',
@@ -62,7 +72,7 @@ export const carrierBStreamAdapter: MediaStreamAdapter<CarrierBInbound, CarrierB
       case 'mark':
         return { type: 'played', mark: message.mark.name };
       case 'dtmf':
-        return { type: 'dtmf', digit: message.dtmf.digit };
+        return dtmfEvent(message.dtmf.digit);
       case 'stop':
         return { type: 'stopped' };
     }
@@ -104,7 +114,7 @@ export const carrierAStreamAdapter: MediaStreamAdapter<CarrierAInbound, CarrierA
       case 'clearedAudio':
         return { type: 'cleared' };
       case 'dtmf':
-        return { type: 'dtmf', digit: message.dtmf.digit };
+        return dtmfEvent(message.dtmf.digit);
       case 'stop':
         return { type: 'stopped' };
     }

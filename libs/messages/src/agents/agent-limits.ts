@@ -30,6 +30,7 @@ export const AgentDefaults = {
   endCallEnabled: true,
   transferEnabled: false,
   userIdleEnabled: true,
+  sendDtmfEnabled: false,
   extractionEnabled: true,
   maxCallDurationSecs: 600,
   backgroundAudioVolume: 0.3,

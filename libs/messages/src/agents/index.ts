@@ -3,3 +3,4 @@ export * from './spoken-languages';
 export * from './tool-ack-config';
 export * from './turn-taking';
 export * from './custom-functions';
+export * from './dtmf';

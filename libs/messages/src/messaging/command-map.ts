@@ -17,6 +17,8 @@ import type {
   VoiceHangupRequest,
   VoiceOptOutReply,
   VoiceOptOutRequest,
+  VoiceSendDtmfReply,
+  VoiceSendDtmfRequest,
   VoiceSessionEndReply,
   VoiceSessionEndRequest,
   VoiceSessionTerminateReply,
@@ -67,6 +69,7 @@ export interface ServiceCommands {
   'calls.voice.transcript': CommandContract<VoiceTranscriptRequest, VoiceAck>;
   'calls.voice.transfer': CommandContract<VoiceTransferRequest, VoiceTransferReply>;
   'calls.voice.opt_out': CommandContract<VoiceOptOutRequest, VoiceOptOutReply>;
+  'calls.voice.send_dtmf': CommandContract<VoiceSendDtmfRequest, VoiceSendDtmfReply>;
   'calls.voice.hangup': CommandContract<VoiceHangupRequest, VoiceAck>;
   'calls.voice.ended': CommandContract<VoiceEndedRequest, VoiceAck>;
 }

@@ -112,6 +112,7 @@ export const CommandSenders: {
   'calls.voice.transfer': ['voice'],
   'calls.voice.hangup': ['voice'],
   'calls.voice.opt_out': ['voice'],
+  'calls.voice.send_dtmf': ['voice'],
   'calls.voice.ended': ['voice'],
   // campaigns
   'campaigns.health.ping': ['gateway'],

@@ -121,6 +121,7 @@ export const Subjects = {
     voiceTransfer: 'calls.voice.transfer',
     voiceHangup: 'calls.voice.hangup',
     voiceOptOut: 'calls.voice.opt_out',
+    voiceSendDtmf: 'calls.voice.send_dtmf',
     voiceEnded: 'calls.voice.ended',
   },
   campaigns: {

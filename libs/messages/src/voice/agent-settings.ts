@@ -1,6 +1,7 @@
 import type { KbThreshold } from '../agents/agent-limits';
 import type { SpokenLanguage } from '../agents/spoken-languages';
 import type { CustomFunctionSpec } from '../agents/custom-functions';
+import type { DtmfInputConfig } from '../agents/dtmf';
 import type { ToolAckConfig } from '../agents/tool-ack-config';
 import type { TurnTakingConfig } from '../agents/turn-taking';
 
@@ -40,4 +41,8 @@ export interface AgentSettings {
   turn_taking?: TurnTakingConfig;
   /** The partner's functions attached to the agent; absent on calls started before agents had them. */
   custom_functions?: CustomFunctionSpec[];
+  /** The caller's key presses as input; absent on calls started before agents had it (ignored then). */
+  dtmf?: DtmfInputConfig;
+  /** The model gets the send_dtmf tool; absent on calls started before agents had it (off then). */
+  send_dtmf_enabled?: boolean;
 }

@@ -139,6 +139,20 @@ export interface VoiceOptOutReply {
   doNotCallId: string;
 }
 
+/**
+ * calls.voice.send_dtmf: the agent's send_dtmf tool on a carrier that takes keys through its REST API (carrier_a);
+ * the calls service sends them on the call's leg. `digits` matches SEND_DTMF_PATTERN.
+ */
+export interface VoiceSendDtmfRequest {
+  callId: string;
+  digits: string;
+}
+
+export interface VoiceSendDtmfReply {
+  /** The carrier took the keys; false when the call has ended or its carrier takes no keys this way. */
+  sent: boolean;
+}
+
 /** calls.voice.hangup: the conversation is over; the calls service hangs up through the carrier. */
 export interface VoiceHangupRequest {
   callId: string;

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Timestamped } from '@vap/persistence';
 import { ExtractionConfigDto, ToolAckConfigDto } from '@vap/api';
-import { AgentType, KbThreshold, SpokenLanguage, TurnTakingConfig } from '@vap/messages';
+import { AgentType, DtmfInputConfig, KbThreshold, SpokenLanguage, TurnTakingConfig } from '@vap/messages';
 
 /** A voice agent. Soft-deleted: deleted_at set means gone for every route and every other service. */
 @Entity({ name: 'agents' })
@@ -92,6 +92,13 @@ export class Agent extends Timestamped {
   /** Every field present; null silence bounds keep the mode's. */
   @Column({ name: 'turn_taking', type: 'jsonb' })
   turnTaking: TurnTakingConfig;
+
+  /** Every field present. */
+  @Column({ name: 'dtmf', type: 'jsonb' })
+  dtmf: DtmfInputConfig;
+
+  @Column({ name: 'send_dtmf_enabled', type: 'boolean' })
+  sendDtmfEnabled: boolean;
 
   @Column({ name: 'extraction_enabled', type: 'boolean' })
   extractionEnabled: boolean;

@@ -7,6 +7,7 @@ import { InboxPruneIndex1763900010000 } from './1763900010000-inbox-prune-index'
 import { AgentTurnTaking1764800010000 } from './1764800010000-agent-turn-taking';
 import { CustomFunctions1764900010000 } from './1764900010000-custom-functions';
 import { IntegrationLogs1764900020000 } from './1764900020000-integration-logs';
+import { AgentDtmf1764900040000 } from './1764900040000-agent-dtmf';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   AgentTurnTaking1764800010000,
   CustomFunctions1764900010000,
   IntegrationLogs1764900020000,
+  AgentDtmf1764900040000,
 ];

@@ -171,6 +171,24 @@ export class CarrierAAdapter
     return true;
   }
 
+  /**
+   * `POST .../Call/{call_uuid}/DTMF/` with `digits` and `leg=aleg`: the carrier plays the tones to the far end
+   * of the answered leg (the party the agent talks to) while the stream goes on.
+   */
+  async sendDigits(call: CallbackCall, digits: string): Promise<boolean> {
+    const leg = call.carrierLegId ?? call.providerCallId;
+    if (!leg) return false;
+    const creds = await this.openCredentials(carrierConnectionOf(call));
+    const res = await this.send(creds, {
+      method: 'POST',
+      path: `/Call/${encodeURIComponent(leg)}/DTMF/`,
+      json: { digits, leg: 'aleg' },
+    });
+    if (res.status === 404) return false;
+    this.expectSuccess(res);
+    return true;
+  }
+
   /** The transfer callback's XML: dial the number our own transfer request put in the (signed) URL. */
   private transferReply(request: CallbackRequest) {
     const to = new URL(request.path, 'http://callback.invalid').searchParams.get('to') ?? '';

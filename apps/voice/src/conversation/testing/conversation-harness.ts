@@ -186,6 +186,9 @@ export class FakeReporter implements CallReporter {
   readonly transfers: { to: string; reason: string }[] = [];
   readonly searches: { query: string; limit: number }[] = [];
   optOuts = 0;
+  /** Keys sent through the carrier (send_dtmf on a carrier route). */
+  readonly digitsSent: string[] = [];
+  digitsResult = true;
   /** Set to make the opt-out fail, as a calls service that does not answer would. */
   optOutError: Error | null = null;
   transferResult = true;
@@ -207,6 +210,10 @@ export class FakeReporter implements CallReporter {
     this.transfers.push({ to, reason });
     await sleep(this.toolDelayMs);
     return this.transferResult;
+  }
+  async sendDigits(digits: string): Promise<boolean> {
+    this.digitsSent.push(digits);
+    return this.digitsResult;
   }
   async hangup(reason: string): Promise<void> {
     this.hangups.push(reason);
@@ -256,6 +263,8 @@ export interface HarnessOptions {
   fallbacks?: { model?: ModelTurn[] };
   /** enable_recording: the writer the recording goes to. */
   openRecording?: () => BlobWriter;
+  /** How send_dtmf's keys go out (the stream's carrier decides it in the service). */
+  dtmfRoute?: 'carrier' | 'in_band';
 }
 
 const CALLER_SPEECH = mulawEncode(sineWave(300, 160, 8000, 8000));
@@ -345,6 +354,7 @@ export class CallHarness {
       providerTimeoutMs: 2000,
       onProviderFallback: (failure, next) => this.fallbacks.push({ failure: failure.message, next }),
       openRecording: options.openRecording,
+      dtmfRoute: options.dtmfRoute,
     });
     void this.conversation.done.then((result) => {
       this.result = result;
@@ -368,6 +378,14 @@ export class CallHarness {
   /** The carrier's stream delivers nothing for `ms` of media time (its frames are lost), then goes on. */
   stall(ms: number): void {
     this.framesStalled += Math.round(ms / FRAME_MS);
+  }
+
+  /** The caller presses keys, one event each, `gapMs` of media time apart. */
+  async press(keys: string, gapMs = 100): Promise<void> {
+    for (const key of keys) {
+      this.conversation.onEvent({ type: 'dtmf', digit: key });
+      await sleep(gapMs / this.timeScale);
+    }
   }
 
   /** The carrier ends the stream (caller hung up); a browser's `end` gives a reason. */
