@@ -21,6 +21,7 @@ import type {
   VoiceSessionEndRequest,
   VoiceSessionTerminateReply,
   VoiceSessionTerminateRequest,
+  VoiceToolCallRequest,
   VoiceTranscriptRequest,
   VoiceTransferReply,
   VoiceTransferRequest,
@@ -69,6 +70,7 @@ export interface ServiceCommands {
   'calls.voice.opt_out': CommandContract<VoiceOptOutRequest, VoiceOptOutReply>;
   'calls.voice.hangup': CommandContract<VoiceHangupRequest, VoiceAck>;
   'calls.voice.ended': CommandContract<VoiceEndedRequest, VoiceAck>;
+  'calls.voice.tool_call': CommandContract<VoiceToolCallRequest, VoiceAck>;
 }
 
 /**

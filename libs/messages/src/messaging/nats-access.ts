@@ -94,6 +94,7 @@ export const CommandSenders: {
   'calls.voice.hangup': ['voice'],
   'calls.voice.opt_out': ['voice'],
   'calls.voice.ended': ['voice'],
+  'calls.voice.tool_call': ['voice'],
   // campaigns
   'campaigns.health.ping': ['gateway'],
   'campaigns.campaign.create': ['gateway'],

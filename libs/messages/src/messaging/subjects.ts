@@ -99,6 +99,7 @@ export const Subjects = {
     voiceHangup: 'calls.voice.hangup',
     voiceOptOut: 'calls.voice.opt_out',
     voiceEnded: 'calls.voice.ended',
+    voiceToolCall: 'calls.voice.tool_call',
   },
   campaigns: {
     ping: 'campaigns.health.ping',
