@@ -4,7 +4,10 @@
 // recording). Pure TypeScript: everything it touches comes in through ConversationOptions.
 
 import {
+  CUSTOM_FUNCTION_CALLS_PER_CALL,
+  CUSTOM_FUNCTION_CALLS_PER_TURN,
   endpointBoundsOf,
+  TOOL_CALLS_PER_CALL_MAX,
   TurnTakingDefaults,
   type AgentSettings,
   type LlmProviderName,
@@ -12,9 +15,10 @@ import {
   type SttProviderName,
   type TurnLatency,
   type TurnProviders,
+  type VoiceToolCallRecord,
   type VoiceTranscriptRequest,
 } from '@vap/messages';
-import type { ChatMessage, ToolCall, ToolSpec } from '@vap/llm';
+import type { ChatMessage, ToolCall } from '@vap/llm';
 import type { AmbienceLoop, MediaStreamEvent, MediaStreamNotice } from '@vap/media';
 import type { SttProvider } from '../providers/stt-provider';
 import type { TtsProvider } from '../providers/tts-provider';
@@ -34,14 +38,13 @@ import { buildSystemPrompt, substituteVariables } from './prompt';
 import { ProviderChain } from './provider-chain';
 import { Aborted, ProviderFailure } from './provider-failure';
 import {
-  conversationTools,
   END_CALL_TOOL,
-  formatKnowledgeResults,
-  KNOWLEDGE_RESULT_LIMIT,
-  OPT_OUT_TOOL,
-  SEARCH_KNOWLEDGE_TOOL,
+  ToolRegistry,
   toolAckPhrase,
   TRANSFER_CALL_TOOL,
+  type ConversationTool,
+  type ToolInvocation,
+  type ToolTurn,
 } from './tools';
 import { bargeInOf, completenessOf, sameWords } from './turn-taking/utterance-text';
 
@@ -157,6 +160,10 @@ interface Turn {
   failure: ProviderFailure | null;
   /** Transfer or end call under way: the caller can no longer interrupt it. */
   committed: boolean;
+  /** Partner functions called in this turn (CUSTOM_FUNCTION_CALLS_PER_TURN). */
+  customCalls: number;
+  /** A round the agent takes by itself (an async function's answer came): no caller turn, no latency. */
+  unprompted?: boolean;
 }
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
@@ -179,9 +186,20 @@ class Conversation implements LiveConversation {
   readonly done: Promise<ConversationResult>;
   private resolveDone!: (result: ConversationResult) => void;
   private readonly agent: AgentSettings;
-  private readonly variables: Record<string, unknown>;
+  /** The call's variables: the pre-call ones, and what partner functions have set since (setVariables). */
+  private variables: Record<string, unknown>;
   private readonly providerTimeoutMs: number;
-  private readonly tools: ToolSpec[];
+  private readonly tools: ToolRegistry;
+  /** Aborted when the call ends: partner functions still running are given up. */
+  private readonly callController = new AbortController();
+  /** Partner functions called on this call (CUSTOM_FUNCTION_CALLS_PER_CALL). */
+  private customCalls = 0;
+  /** Tool invocations reported (TOOL_CALLS_PER_CALL_MAX). */
+  private toolCallsReported = 0;
+  /** Async functions' answers not yet in the history (they join at the next model round). */
+  private readonly lateResults: ChatMessage[] = [];
+  /** An async answer waits for the agent to be idle to be spoken about. */
+  private lateRoundWanted = false;
   private readonly messages: ChatMessage[];
   private readonly stt: ProviderChain<SttProvider>;
   private readonly tts: ProviderChain<TtsProvider>;
@@ -220,9 +238,9 @@ class Conversation implements LiveConversation {
   constructor(private readonly options: ConversationOptions) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.agent = options.context.agent;
-    this.variables = options.context.variables ?? {};
+    this.variables = { ...(options.context.variables ?? {}) };
     this.providerTimeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
-    this.tools = conversationTools(this.agent);
+    this.tools = new ToolRegistry(this.agent);
     this.stt = new ProviderChain(options.stt);
     this.tts = new ProviderChain(options.tts);
     this.models = new ProviderChain(options.llm);
@@ -472,7 +490,7 @@ class Conversation implements LiveConversation {
             ...this.saidOutsideTurns,
             { role: 'user', content: utterance.partial },
           ],
-          tools: this.tools,
+          tools: this.tools.specs,
         },
         signal: controller.signal,
         timeoutMs: this.providerTimeoutMs,
@@ -560,7 +578,13 @@ class Conversation implements LiveConversation {
       llmFirstTokenAtMs: null,
       failure: null,
       committed: false,
+      customCalls: 0,
     };
+    this.startTurn(turn);
+  }
+
+  /** Runs the agent's turn; a failure of its providers ends the call. */
+  private startTurn(turn: Turn): void {
     this.turn = turn;
     void this.respond(turn)
       .catch((error: unknown) => {
@@ -587,7 +611,9 @@ class Conversation implements LiveConversation {
     const meta: LineMeta = { turn: true, source: turn, history: [] };
     const line = speech.line({
       signal,
-      onFirstFrame: (atMs) => (meta.latency = this.latencyOf(turn, line, atMs)),
+      onFirstFrame: (atMs) => {
+        if (!turn.unprompted) meta.latency = this.latencyOf(turn, line, atMs);
+      },
     });
     this.lineMeta.set(line, meta);
     const queued: Promise<void>[] = [];
@@ -602,12 +628,15 @@ class Conversation implements LiveConversation {
 
     try {
       for (let round = 0; round < MAX_MODEL_ROUNDS; round++) {
+        // Async functions' answers that came since the last round join here, never between a tool call and
+        // its result.
+        if (!(round === 0 && turn.early)) this.messages.push(...this.lateResults.splice(0));
         const { text, calls, model } =
           round === 0 && turn.early
             ? await this.adoptedRound(turn, turn.early, say)
             : await runModelRound({
                 models: this.models,
-                request: { messages: [...this.messages], tools: this.tools },
+                request: { messages: [...this.messages], tools: this.tools.specs },
                 signal,
                 timeoutMs: this.providerTimeoutMs,
                 onSentence: say,
@@ -659,7 +688,7 @@ class Conversation implements LiveConversation {
   ): Promise<'continue' | 'stop'> {
     const results = new Map<string, string>();
     let outcome: 'continue' | 'stop' = 'continue';
-    let transferFailed = false;
+    const followUps: string[] = [];
     let running: string | null = null;
     try {
       for (const call of calls) {
@@ -669,31 +698,32 @@ class Conversation implements LiveConversation {
           results.set(call.id, 'Not run: the call moved on.');
           continue;
         }
+        const tool = this.tools.get(call.name);
+        if (!tool) {
+          results.set(call.id, `Unknown tool ${call.name}.`);
+          continue;
+        }
+        const refused = this.overLimit(turn, tool);
+        if (refused) {
+          results.set(call.id, refused);
+          this.recordToolCall({
+            name: tool.name,
+            kind: tool.kind,
+            functionId: tool.functionId,
+            arguments: call.arguments,
+            outcome: 'limit_reached',
+            latencyMs: 0,
+            logId: null,
+          });
+          continue;
+        }
         this.notify({ type: 'tool', name: call.name, status: 'running' });
         running = call.name;
-        if (call.name === END_CALL_TOOL && this.agent.end_call_enabled) {
-          outcome = 'stop';
-          results.set(call.id, 'Call ended.');
-          await this.endCallFromTurn(turn, line, say, queued);
-        } else if (
-          call.name === TRANSFER_CALL_TOOL &&
-          this.agent.transfer_enabled &&
-          this.agent.transfer_number
-        ) {
-          outcome = 'stop';
-          const reason = typeof call.arguments.reason === 'string' ? call.arguments.reason : 'caller request';
-          const ok = await this.transferFromTurn(turn, line, say, queued, this.agent.transfer_number, reason);
-          transferFailed = !ok && !this.ending;
-          results.set(call.id, ok ? 'Transferred.' : 'The transfer failed; the caller is still on the line.');
-        } else if (call.name === OPT_OUT_TOOL) {
-          outcome = 'stop';
-          results.set(call.id, 'The number is on the do-not-call list; the call is ending.');
-          await this.optOutFromTurn(turn, line, say, queued);
-        } else if (call.name === SEARCH_KNOWLEDGE_TOOL && this.agent.has_knowledge) {
-          results.set(call.id, await this.searchKnowledge(turn, call, say));
-        } else {
-          results.set(call.id, `Unknown tool ${call.name}.`);
-        }
+        const run = await tool.run(call, this.toolTurn(turn, tool, line, say, queued, followUps));
+        results.set(call.id, run.result);
+        if (run.invocation) this.recordToolCall(run.invocation);
+        if (run.followUp) followUps.push(run.followUp);
+        if (run.stop) outcome = 'stop';
       }
     } finally {
       if (running !== null) this.notify({ type: 'tool', name: running, status: 'done' });
@@ -707,8 +737,122 @@ class Conversation implements LiveConversation {
       }
     }
     // Said only now: the tool results must follow the model's tool calls directly in the history.
-    if (transferFailed) this.say(Phrases.transferFailed);
+    for (const text of followUps) this.say(text);
     return outcome;
+  }
+
+  /** Why a partner function may not run now (the per-turn or per-call bound), or null when it may. */
+  private overLimit(turn: Turn, tool: ConversationTool): string | null {
+    if (tool.kind !== 'custom') return null;
+    if (this.customCalls >= CUSTOM_FUNCTION_CALLS_PER_CALL)
+      return `Not run: the limit of ${CUSTOM_FUNCTION_CALLS_PER_CALL} function calls on this call was reached. Carry on without it.`;
+    if (turn.customCalls >= CUSTOM_FUNCTION_CALLS_PER_TURN)
+      return `Not run: the limit of ${CUSTOM_FUNCTION_CALLS_PER_TURN} function calls in one turn was reached. Answer the caller now.`;
+    turn.customCalls++;
+    this.customCalls++;
+    return null;
+  }
+
+  /** What a tool may do in this turn. */
+  private toolTurn(
+    turn: Turn,
+    tool: ConversationTool,
+    line: SpokenLine,
+    say: (sentence: string) => void,
+    queued: Promise<void>[],
+    followUps: string[],
+  ): ToolTurn {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the tool's view of this conversation
+    const self = this;
+    return {
+      agent: this.agent,
+      get variables() {
+        return self.variables;
+      },
+      reporter: this.options.reporter,
+      callSignal: this.callController.signal,
+      get abandoned() {
+        return turn.controller.signal.aborted || self.ending;
+      },
+      say: (sentence) => {
+        if (!turn.controller.signal.aborted) say(sentence);
+      },
+      sayAside: (text) => {
+        if (!this.ending) this.say(text);
+      },
+      nowMs: () => Math.round(this.time?.now() ?? 0),
+      after: (ms, fn) => this.time!.after(ms, fn),
+      withAck: (work) => this.withToolAck(tool.name, turn, work, say),
+      endCall: () => this.endCallFromTurn(turn, line, say, queued),
+      optOut: () => this.optOutFromTurn(turn, line, say, queued),
+      transfer: async (to, reason) => {
+        const ok = await this.transferFromTurn(turn, line, say, queued, to, reason);
+        if (!ok && !this.ending) followUps.push(Phrases.transferFailed);
+        return ok;
+      },
+      setVariables: (values) => this.setVariables(values),
+      deliverLater: (call, result, options) => this.deliverLate(call, result, options.speak),
+      record: (entry) => this.recordToolCall(entry),
+      onError: (error, context) => this.options.onError?.(error, context),
+    };
+  }
+
+  /**
+   * Merges what a function set into the call's variables. The system prompt is rendered again with them, so
+   * the prompt's {{name}} placeholders (and the end-call, transfer and voicemail messages) read the new values
+   * from the next model round on.
+   */
+  private setVariables(values: Record<string, unknown>): void {
+    this.variables = { ...this.variables, ...values };
+    this.messages[0] = { role: 'system', content: buildSystemPrompt(this.agent, this.variables) };
+  }
+
+  /** An async function's answer: into the history at the next round; spoken about when the agent is free. */
+  private deliverLate(call: ToolCall, result: string, speak: boolean): void {
+    if (this.ending || this.phase !== 'live') return;
+    // Its own tool call and result, so any model reads it as the function's answer, in a well-formed history.
+    const answer: ToolCall = { ...call, id: `${call.id}-answer` };
+    this.lateResults.push(
+      { role: 'assistant', content: null, tool_calls: [answer] },
+      { role: 'tool', tool_call_id: answer.id, content: result },
+    );
+    if (speak) this.lateRoundWanted = true;
+    this.speakLateResults();
+  }
+
+  /** Speaks about async answers that came, once the agent is idle and the caller is not speaking. */
+  private speakLateResults(): void {
+    if (!this.lateRoundWanted || this.lateResults.length === 0) return;
+    if (this.ending || this.phase !== 'live' || this.turn || this.early || this.overlap) return;
+    if (this.speech!.busy || this.input!.speaking) return;
+    this.lateRoundWanted = false;
+    this.stopIdle();
+    this.messages.push(...this.saidOutsideTurns.splice(0));
+    const now = this.time!.now();
+    this.startTurn({
+      controller: new AbortController(),
+      speechEndMs: now,
+      endpointAtMs: now,
+      early: null,
+      sttFinalAtMs: now,
+      stt: this.stt.current.name,
+      llm: null,
+      llmFirstTokenAtMs: null,
+      failure: null,
+      committed: false,
+      customCalls: 0,
+      unprompted: true,
+    });
+  }
+
+  /** Reports one tool invocation to the calls service, in order with the rest (bounded per call). */
+  private recordToolCall(entry: ToolInvocation): void {
+    if (this.terminated || this.toolCallsReported >= TOOL_CALLS_PER_CALL_MAX) return;
+    this.toolCallsReported++;
+    const record: VoiceToolCallRecord = { ...entry, atMs: entry.atMs ?? Math.round(this.time?.now() ?? 0) };
+    this.reports = this.reports
+      .then(() => this.options.reporter.toolCall(record))
+      .catch((error: unknown) => this.options.onError?.(error, 'tool call'));
   }
 
   private async endCallFromTurn(
@@ -794,28 +938,6 @@ class Conversation implements LiveConversation {
     turn.committed = false;
     this.input!.listening = true;
     return false;
-  }
-
-  private async searchKnowledge(
-    turn: Turn,
-    call: ToolCall,
-    say: (sentence: string) => void,
-  ): Promise<string> {
-    const query = typeof call.arguments.query === 'string' ? call.arguments.query.trim() : '';
-    if (!query) return 'No query was given.';
-    try {
-      const response = await this.withToolAck(
-        SEARCH_KNOWLEDGE_TOOL,
-        turn,
-        this.options.reporter.searchKnowledge(query, KNOWLEDGE_RESULT_LIMIT),
-        say,
-      );
-      return formatKnowledgeResults(response, this.agent);
-    } catch (error) {
-      if (error instanceof Aborted) throw error;
-      this.options.onError?.(error, 'knowledge search');
-      return 'The knowledge base could not be searched right now.';
-    }
   }
 
   /** Awaits a tool, speaking the agent's acknowledgement if it runs past tool_ack_config.delay_ms. */
@@ -927,6 +1049,8 @@ class Conversation implements LiveConversation {
 
   /** Starts the silence timer when the agent has finished and the caller is quiet (user_idle_enabled only). */
   private armIdle(): void {
+    // Wherever the agent may fall idle, an async function's answer that came is spoken about first.
+    this.speakLateResults();
     if (!this.agent.user_idle_enabled || this.ending || this.phase !== 'live') return;
     if (this.cancelIdle || this.turn || this.speech!.busy || this.input!.speaking) return;
     this.waitForSilence(IDLE_REPROMPT_MS, this.input!.heardMs);
@@ -1075,6 +1199,7 @@ class Conversation implements LiveConversation {
     this.turn?.controller.abort();
     this.turn = null;
     this.stopIdle();
+    this.callController.abort();
     this.speech?.stop();
     this.time?.stop();
     return this.input?.close() ?? Promise.resolve();

@@ -27,7 +27,11 @@ export {
   conversationTools,
   formatKnowledgeResults,
   toolAckPhrase,
+  ToolRegistry,
+  customFunctionTool,
   END_CALL_TOOL,
   TRANSFER_CALL_TOOL,
   SEARCH_KNOWLEDGE_TOOL,
+  OPT_OUT_TOOL,
 } from './tools';
+export type { ConversationTool, ToolTurn, ToolRun, ToolInvocation } from './tools';

@@ -3,7 +3,10 @@
 
 import type {
   AgentSettings,
+  CustomFunctionInvokeReply,
+  CustomFunctionSpec,
   KnowledgeSearchReply,
+  VoiceToolCallRecord,
   TurnLatency,
   VoiceCallContext,
   VoiceTranscriptRequest,
@@ -16,6 +19,7 @@ import type { TtsProvider, TtsRequest, TtsVoice } from '../../providers/tts-prov
 import type { CallReporter } from '../call-reporter';
 import type { ConversationResult, LiveConversation, TurnTakingEvent } from '../conversation-contract';
 import { createConversation } from '../conversation';
+import { Aborted } from '../provider-failure';
 
 export const TEST_VOICE: TtsVoice = {
   providerVoiceId: 'test-voice',
@@ -185,6 +189,11 @@ export class FakeReporter implements CallReporter {
   readonly hangups: string[] = [];
   readonly transfers: { to: string; reason: string }[] = [];
   readonly searches: { query: string; limit: number }[] = [];
+  readonly toolCalls: VoiceToolCallRecord[] = [];
+  /** Partner function requests, in order, with the call's variables as they were sent. */
+  readonly invocations: { functionId: string; arguments: unknown; variables: Record<string, unknown> }[] = [];
+  /** The agents service's answers to the next function calls, in order (wall ms each takes); default success. */
+  functionReplies: { reply: Partial<CustomFunctionInvokeReply>; delayMs?: number }[] = [];
   optOuts = 0;
   /** Set to make the opt-out fail, as a calls service that does not answer would. */
   optOutError: Error | null = null;
@@ -219,6 +228,30 @@ export class FakeReporter implements CallReporter {
     this.searches.push({ query, limit });
     await sleep(this.toolDelayMs);
     return { ...this.knowledge, query };
+  }
+  async toolCall(record: VoiceToolCallRecord): Promise<void> {
+    this.toolCalls.push(record);
+  }
+  async invokeCustomFunction(
+    spec: CustomFunctionSpec,
+    args: Record<string, unknown>,
+    variables: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CustomFunctionInvokeReply> {
+    this.invocations.push({ functionId: spec.id, arguments: args, variables: { ...variables } });
+    const answer = this.functionReplies.shift() ?? { reply: {} };
+    await sleep(answer.delayMs ?? 0, signal);
+    if (signal.aborted) throw new Aborted();
+    return {
+      outcome: 'success',
+      status: 200,
+      latencyMs: answer.delayMs ?? 0,
+      result: '{"ok":true}',
+      error: null,
+      variables: {},
+      logId: `log-${this.invocations.length}`,
+      ...answer.reply,
+    };
   }
 }
 
