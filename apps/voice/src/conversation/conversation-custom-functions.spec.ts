@@ -1,0 +1,305 @@
+import { CUSTOM_FUNCTION_CALLS_PER_TURN, type CustomFunctionSpec } from '@vap/messages';
+import type { ChatDelta } from '@vap/llm';
+import { CallHarness } from './testing/conversation-harness';
+
+const toolCall = (name: string, args: Record<string, unknown> = {}, id = `call-${name}`): ChatDelta => ({
+  type: 'tool_call',
+  call: { id, name, arguments: args },
+});
+const text = (t: string): ChatDelta => ({ type: 'text', text: t });
+
+function fn(overrides: Partial<CustomFunctionSpec> = {}): CustomFunctionSpec {
+  return {
+    id: 'fn-1',
+    name: 'check_order',
+    description: 'Look up an order by its number.',
+    parameters: {
+      type: 'object',
+      properties: { order_number: { type: 'string' } },
+      required: ['order_number'],
+    },
+    timeout_ms: 10_000,
+    speech: { on_start: null, on_delay: null, delay_ms: 2000, on_failure: null },
+    async: false,
+    ...overrides,
+  };
+}
+
+describe('conversation: partner functions', () => {
+  let call: CallHarness | undefined;
+  afterEach(async () => {
+    await call?.close();
+    call = undefined;
+  });
+
+  it('offers each function after the built-in tools, as its spec says', async () => {
+    call = new CallHarness({
+      agent: { custom_functions: [fn(), fn({ id: 'fn-2', name: 'end_call', description: 'clash' })] },
+      sttTexts: ['Hello?'],
+    }).start();
+    call.say(300);
+    await call.until(() => call!.model.requests.length === 1, 'a model request');
+    const tools = call.model.requests[0].tools;
+    // A function named like a built-in tool never replaces it.
+    expect(tools.map((t) => t.name)).toEqual(['end_call', 'opt_out', 'check_order']);
+    expect(tools[2]).toEqual({
+      name: 'check_order',
+      description: 'Look up an order by its number.',
+      parameters: fn().parameters,
+    });
+  });
+
+  it('success: on_start is said as the request leaves, the answer goes to the model, variables reach the prompt and later calls, the invocation is recorded', async () => {
+    call = new CallHarness({
+      agent: {
+        prompt: 'You help {{first_name}} with order {{order_status}}.',
+        custom_functions: [
+          fn({ speech: { on_start: 'Let me check.', on_delay: null, delay_ms: 0, on_failure: null } }),
+        ],
+      },
+      variables: { first_name: 'Ada' },
+      sttTexts: ['Where is order 42?', 'And again?'],
+      model: [
+        { deltas: [toolCall('check_order', { order_number: '42' })] },
+        { deltas: [text('It has shipped.')] },
+        { deltas: [toolCall('check_order', { order_number: '42' }, 'second')] },
+        { deltas: [text('Still shipped.')] },
+      ],
+    });
+    call.reporter.functionReplies = [
+      { reply: { result: '{"status":"shipped"}', variables: { order_status: 'shipped' }, logId: 'log-a' } },
+    ];
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    expect(call.reporter.lines[1].content).toBe('Let me check. It has shipped.');
+    expect(call.reporter.invocations[0]).toEqual({
+      functionId: 'fn-1',
+      arguments: { order_number: '42' },
+      variables: { first_name: 'Ada' },
+    });
+    const second = call.model.requests[1].messages;
+    expect(second).toContainEqual({
+      role: 'tool',
+      tool_call_id: 'call-check_order',
+      content: '{"status":"shipped"}\n(Call variables now set: order_status.)',
+    });
+    // The system prompt is rendered again with the variable the function set.
+    expect(second[0].content).toContain('You help Ada with order shipped.');
+    await call.until(() => call!.reporter.toolCalls.length === 1, 'the record');
+    expect(call.reporter.toolCalls[0]).toMatchObject({
+      name: 'check_order',
+      kind: 'custom',
+      functionId: 'fn-1',
+      arguments: { order_number: '42' },
+      outcome: 'success',
+      logId: 'log-a',
+      variables: { order_status: 'shipped' },
+    });
+    call.say(400);
+    await call.until(() => call!.reporter.invocations.length === 2, 'the second call');
+    // Later calls carry what earlier ones set.
+    expect(call.reporter.invocations[1].variables).toEqual({ first_name: 'Ada', order_status: 'shipped' });
+  });
+
+  it('a failure tells the model why and speaks on_failure', async () => {
+    call = new CallHarness({
+      agent: {
+        custom_functions: [
+          fn({ speech: { on_start: null, on_delay: null, delay_ms: 0, on_failure: 'Our system is down.' } }),
+        ],
+      },
+      sttTexts: ['Where is order 42?'],
+      model: [
+        { deltas: [toolCall('check_order', { order_number: '42' })] },
+        { deltas: [text('Anything else?')] },
+      ],
+    });
+    call.reporter.functionReplies = [
+      { reply: { outcome: 'http_error', status: 503, result: 'busy', error: 'the partner answered 503' } },
+    ];
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    expect(call.reporter.lines[1].content).toBe('Our system is down. Anything else?');
+    expect(call.model.requests[1].messages).toContainEqual({
+      role: 'tool',
+      tool_call_id: 'call-check_order',
+      content:
+        'The function failed (the partner answered 503). The caller has been told: "Our system is down."',
+    });
+    await call.until(() => call!.reporter.toolCalls.length === 1, 'the record');
+    expect(call.reporter.toolCalls[0]).toMatchObject({ outcome: 'http_error', logId: 'log-1' });
+  });
+
+  it('a failure without on_failure leaves the wording to the model', async () => {
+    call = new CallHarness({
+      agent: { custom_functions: [fn()] },
+      sttTexts: ['Where is order 42?'],
+      model: [
+        { deltas: [toolCall('check_order', { order_number: '42' })] },
+        { deltas: [text('Sorry, I could not check that.')] },
+      ],
+    });
+    call.reporter.functionReplies = [
+      { reply: { outcome: 'timeout', status: null, result: '', error: null, logId: 'log-t' } },
+    ];
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    expect(call.reporter.lines[1].content).toBe('Sorry, I could not check that.');
+    expect(call.model.requests[1].messages.find((m) => m.role === 'tool')).toMatchObject({
+      content: 'The function failed (timeout). Tell the caller briefly that it did not work.',
+    });
+  });
+
+  it('invalid arguments: nothing is said, the model is told what to fix and may try again', async () => {
+    call = new CallHarness({
+      agent: { custom_functions: [fn()] },
+      sttTexts: ['Where is my order?'],
+      model: [
+        { deltas: [toolCall('check_order', {})] },
+        { deltas: [toolCall('check_order', { order_number: '7' }, 'retry')] },
+        { deltas: [text('Order seven is on its way.')] },
+      ],
+    });
+    call.reporter.functionReplies = [
+      {
+        reply: {
+          outcome: 'invalid_arguments',
+          status: null,
+          result: '',
+          error: 'order_number is required',
+          logId: null,
+        },
+      },
+    ];
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    expect(call.reporter.lines[1].content).toBe('Order seven is on its way.');
+    expect(call.reporter.invocations.map((i) => i.arguments)).toEqual([{}, { order_number: '7' }]);
+    expect(call.model.requests[1].messages.find((m) => m.role === 'tool')?.content).toMatch(
+      /^The arguments were not valid, so nothing was sent: order_number is required\. Fix them and call check_order again/,
+    );
+    await call.until(() => call!.reporter.toolCalls.length === 2, 'the records');
+    expect(call.reporter.toolCalls.map((t) => t.outcome)).toEqual(['invalid_arguments', 'success']);
+  });
+
+  it(`at most ${CUSTOM_FUNCTION_CALLS_PER_TURN} function calls per turn: beyond, the model is told the limit was reached`, async () => {
+    const calls = Array.from({ length: CUSTOM_FUNCTION_CALLS_PER_TURN + 1 }, (_, i) =>
+      toolCall('check_order', { order_number: String(i) }, `c${i}`),
+    );
+    call = new CallHarness({
+      agent: { custom_functions: [fn()] },
+      sttTexts: ['Check all my orders.'],
+      model: [{ deltas: calls }, { deltas: [text('Here they are.')] }],
+    }).start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    expect(call.reporter.invocations).toHaveLength(CUSTOM_FUNCTION_CALLS_PER_TURN);
+    const last = call.model.requests[1].messages.find(
+      (m) => m.role === 'tool' && m.tool_call_id === `c${CUSTOM_FUNCTION_CALLS_PER_TURN}`,
+    );
+    expect(last?.content).toMatch(/limit of 4 function calls in one turn was reached/);
+    await call.until(() => call!.reporter.toolCalls.length === CUSTOM_FUNCTION_CALLS_PER_TURN + 1, 'records');
+    expect(call.reporter.toolCalls.at(-1)).toMatchObject({ outcome: 'limit_reached', logId: null });
+  });
+
+  it('on_delay is said once when the request runs past delay_ms', async () => {
+    call = new CallHarness({
+      agent: {
+        custom_functions: [
+          fn({ speech: { on_start: null, on_delay: 'Still checking.', delay_ms: 500, on_failure: null } }),
+        ],
+      },
+      sttTexts: ['Where is order 42?'],
+      model: [{ deltas: [toolCall('check_order', { order_number: '42' })] }, { deltas: [text('Shipped.')] }],
+    });
+    call.reporter.functionReplies = [{ reply: {}, delayMs: 2000 / call.timeScale }];
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    expect(call.reporter.lines[1].content).toBe('Still checking. Shipped.');
+  });
+
+  it('a fast request says no on_delay', async () => {
+    call = new CallHarness({
+      agent: {
+        custom_functions: [
+          fn({ speech: { on_start: null, on_delay: 'Still checking.', delay_ms: 3000, on_failure: null } }),
+        ],
+      },
+      sttTexts: ['Where is order 42?'],
+      model: [{ deltas: [toolCall('check_order', { order_number: '42' })] }, { deltas: [text('Shipped.')] }],
+    }).start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    expect(call.reporter.lines[1].content).toBe('Shipped.');
+  });
+
+  it('async: the agent talks on, and speaks about the answer when it comes and the agent is idle', async () => {
+    call = new CallHarness({
+      agent: { custom_functions: [fn({ async: true })] },
+      sttTexts: ['Book me a table.'],
+      model: [
+        { deltas: [toolCall('check_order', { order_number: '9' })] },
+        { deltas: [text('I have asked; anything else meanwhile?')] },
+        { deltas: [text('Your table is booked.')] },
+      ],
+    });
+    call.reporter.functionReplies = [
+      { reply: { result: '{"booked":true}', variables: { table: 'T4' } }, delayMs: 3000 / call.timeScale },
+    ];
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the first answer');
+    expect(call.reporter.lines[1].content).toBe('I have asked; anything else meanwhile?');
+    expect(call.model.requests[1].messages.find((m) => m.role === 'tool')?.content).toMatch(
+      /The request to check_order is running/,
+    );
+    // No caller turn: the answer alone brings the agent's next round.
+    await call.until(() => call!.reporter.lines.length === 3, 'the late answer', 8000);
+    expect(call.reporter.lines[2].content).toBe('Your table is booked.');
+    expect(call.reporter.lines[2].latency).toBeUndefined();
+    const third = call.model.requests[2].messages;
+    expect(third.slice(-2)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call-check_order-answer', name: 'check_order', arguments: { order_number: '9' } },
+        ],
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'call-check_order-answer',
+        content: '{"booked":true}\n(Call variables now set: table.)',
+      },
+    ]);
+    expect(call.reporter.toolCalls).toEqual([
+      expect.objectContaining({ name: 'check_order', outcome: 'success', variables: { table: 'T4' } }),
+    ]);
+  });
+
+  it('the call ending gives up a request still running', async () => {
+    call = new CallHarness({
+      agent: { custom_functions: [fn()] },
+      sttTexts: ['Where is order 42?'],
+      model: [{ deltas: [toolCall('check_order', { order_number: '42' })] }],
+    });
+    call.reporter.functionReplies = [{ reply: {}, delayMs: 60_000 }];
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.invocations.length === 1, 'the request');
+    const started = performance.now();
+    call.hangUp();
+    await call.done();
+    // The 60 s request did not hold the call open.
+    expect(performance.now() - started).toBeLessThan(2000);
+    // The session still lists it, as cancelled.
+    expect(call.reporter.toolCalls).toEqual([
+      expect.objectContaining({ name: 'check_order', outcome: 'cancelled', logId: null }),
+    ]);
+  });
+});
