@@ -4,6 +4,7 @@ import { ExtractionInput } from './extraction';
 import { LanguageModel } from './language-model';
 import { LlmError } from './llm-error';
 import { extractOffline } from './offline-extraction';
+import { isPartnerFunction, namedFunctionCall, spokenAnswer } from './offline-functions';
 import { clipWords, sentences } from './text';
 
 /** Spoken replies stay short: the default sandbox call, speech included, finishes in 20 s of wall time. */
@@ -24,8 +25,9 @@ function isQuestion(text: string): boolean {
 /**
  * The deterministic engine used when no LLM server is configured. Rule-based, no network, the same answer
  * for the same chat: a tool call when the caller's words call for an offered tool (goodbye -> end_call,
- * a human -> transfer_call, a question -> search_knowledge_base), an answer grounded in a tool's result,
- * else a short reply grounded in the agent's prompt. Text streams word by word, like a real model's deltas.
+ * a human -> transfer_call, a question -> search_knowledge_base, a line that names a partner's function -> that
+ * function, its arguments read from the line), an answer grounded in a tool's result, else a short reply
+ * grounded in the agent's prompt. Text streams word by word, like a real model's deltas.
  */
 export class OfflineChatModel implements LanguageModel {
   readonly model = 'offline-rules-v1';
@@ -61,6 +63,9 @@ function decide(req: ChatRequest): ToolCall | string {
   const said = last?.role === 'user' ? last.content.trim() : '';
   if (said) {
     const id = `call_offline_${req.messages.length}`;
+    // Naming a function is the plainest ask there is: it comes before the other rules.
+    const named = namedFunctionCall(said, req.tools, id);
+    if (named) return named;
     const asksHuman = HUMAN.test(said);
     const asks = isQuestion(said);
     if (asksHuman && offered.has(AgentTool.transferCall))
@@ -95,6 +100,7 @@ function afterToolResult(messages: ChatMessage[], result: Extract<ChatMessage, {
     if (!facts) return 'I am sorry, I could not find anything about that.';
     return clipWords(`Here is what I can tell you: ${facts}`, MAX_GROUNDED_WORDS);
   }
+  if (isPartnerFunction(tool)) return spokenAnswer(result.content);
   if (FAILED.test(result.content)) return 'I am sorry, that did not work.';
   return 'Done. Is there anything else I can help with?';
 }
