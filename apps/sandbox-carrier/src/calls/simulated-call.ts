@@ -336,7 +336,7 @@ function secondsOf(end: PhoneEnd): string {
 /** The caller of an inbound call plays the outcomes that need an answered call; else a conversation. */
 function inboundOutcome(fromNumber: string): CalleeOutcome {
   const outcome = calleeOutcome(fromNumber);
-  return ['hangup_no_speech', 'hold', 'long_talker', 'asks_for_human'].includes(outcome)
+  return ['hangup_no_speech', 'hold', 'long_talker', 'asks_for_human', 'calls_function'].includes(outcome)
     ? outcome
     : 'conversation';
 }

@@ -11,6 +11,11 @@ export const CalleeLines = {
   shortGoodbye: 'Alright, thanks. Bye.',
   askForHuman: 'Hi. Can I speak to a human, please?',
   neverMind: 'Okay, never mind then. Bye.',
+  /**
+   * Names a partner function the way the offline engine calls one (docs/voice.md): an agent with a function
+   * named check_order calls it with order_number 42.
+   */
+  callsFunction: 'Please check order, order number is 42.',
   monologue: [
     'Well, let me tell you, I have been meaning to sort this out for quite a while now.',
     'Last month we tried something similar and it did not really work out the way we hoped.',

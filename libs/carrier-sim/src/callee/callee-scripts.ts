@@ -36,6 +36,8 @@ export function calleeScript(outcome: CalleeOutcome, ports: ScriptPorts): Callee
       return longTalker;
     case 'asks_for_human':
       return asksForHuman;
+    case 'calls_function':
+      return callsFunction;
     default:
       return shortConversation;
   }
@@ -108,5 +110,12 @@ async function asksForHuman(line: PhoneLine): Promise<void> {
     return;
   }
   await exchange(line, [CalleeLines.neverMind]);
+  await stayOnLine(line);
+}
+
+/** Asks for something a partner function answers (check_order), listens to the answer, says goodbye. */
+async function callsFunction(line: PhoneLine): Promise<void> {
+  await line.listen(INTRO_WAIT_MS);
+  await exchange(line, [CalleeLines.callsFunction, CalleeLines.goodbye]);
   await stayOnLine(line);
 }

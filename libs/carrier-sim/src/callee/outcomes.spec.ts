@@ -10,7 +10,8 @@ describe('calleeOutcome', () => {
     ['+919876500006', 'hold'],
     ['+919876500007', 'long_talker'],
     ['+919876500008', 'asks_for_human'],
-    ['+919876500009', 'conversation'],
+    ['+919876500009', 'calls_function'],
+    ['+919876500010', 'conversation'],
     ['+919876543210', 'conversation'],
     ['+14155550100', 'conversation'],
   ])('%s: %s', (to, outcome) => {

@@ -3,7 +3,8 @@
  * 01 no answer, 02 busy, 03 carrier failure, 04 voicemail (machine answers), 05 the callee answers and
  * hangs up without speaking, 06 the callee puts the call on hold (carrier hold events) and comes back,
  * 07 the callee talks at length (the agent's max_call_duration_secs ends the call), 08 the callee asks
- * for a human (transfer when the agent has transfer_enabled), anything else a short conversation.
+ * for a human (transfer when the agent has transfer_enabled), 09 the callee asks the agent to check order 42
+ * (an agent with a partner function named check_order calls it), anything else a short conversation.
  */
 export type CalleeOutcome =
   | 'no_answer'
@@ -14,6 +15,7 @@ export type CalleeOutcome =
   | 'hold'
   | 'long_talker'
   | 'asks_for_human'
+  | 'calls_function'
   | 'conversation';
 
 const BY_SUFFIX: Record<string, CalleeOutcome> = {
@@ -25,6 +27,7 @@ const BY_SUFFIX: Record<string, CalleeOutcome> = {
   '06': 'hold',
   '07': 'long_talker',
   '08': 'asks_for_human',
+  '09': 'calls_function',
 };
 
 export function calleeOutcome(toNumber: string): CalleeOutcome {
