@@ -7,6 +7,7 @@ import {
   VoiceEndedRequest,
   VoiceHangupRequest,
   VoiceOptOutRequest,
+  VoiceToolCallRequest,
   VoiceTranscriptRequest,
   VoiceTransferRequest,
 } from '@vap/messages';
@@ -46,6 +47,12 @@ export class VoiceHandlers {
   @Command(Subjects.calls.voiceTranscript)
   async transcript(@Data() request: VoiceTranscriptRequest, @PartnerIdIfAny() partnerId: string | null) {
     await this.reports.line(request, partnerId);
+    return ACK;
+  }
+
+  @Command(Subjects.calls.voiceToolCall)
+  async toolCall(@Data() request: VoiceToolCallRequest, @PartnerIdIfAny() partnerId: string | null) {
+    await this.reports.toolCall(request, partnerId);
     return ACK;
   }
 

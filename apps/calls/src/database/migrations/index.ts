@@ -17,6 +17,7 @@ import { SessionVoiceReplica1764560010000 } from './1764560010000-session-voice-
 import { DropCallOwner1764700010000 } from './1764700010000-drop-call-owner';
 import { CarrierSilenceCheck1764700020000 } from './1764700020000-carrier-silence-check';
 import { BrowserSessions1764800010000 } from './1764800010000-browser-sessions';
+import { SessionToolCalls1764900050000 } from './1764900050000-session-tool-calls';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   DropCallOwner1764700010000,
   CarrierSilenceCheck1764700020000,
   BrowserSessions1764800010000,
+  SessionToolCalls1764900050000,
 ];
