@@ -38,7 +38,6 @@ import { buildSystemPrompt, substituteVariables } from './prompt';
 import { ProviderChain } from './provider-chain';
 import { Aborted, ProviderFailure } from './provider-failure';
 import {
-  END_CALL_TOOL,
   ToolRegistry,
   toolAckPhrase,
   TRANSFER_CALL_TOOL,
@@ -762,17 +761,18 @@ class Conversation implements LiveConversation {
     queued: Promise<void>[],
     followUps: string[],
   ): ToolTurn {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the tool's view of this conversation
-    const self = this;
+    // Read when the tool asks: the variables change as functions answer, the turn may be given up meanwhile.
+    const variables = () => this.variables;
+    const abandoned = () => turn.controller.signal.aborted || this.ending;
     return {
       agent: this.agent,
       get variables() {
-        return self.variables;
+        return variables();
       },
       reporter: this.options.reporter,
       callSignal: this.callController.signal,
       get abandoned() {
-        return turn.controller.signal.aborted || self.ending;
+        return abandoned();
       },
       say: (sentence) => {
         if (!turn.controller.signal.aborted) say(sentence);

@@ -4,7 +4,7 @@ import type { ToolCall } from '@vap/llm';
 import { Aborted } from '../provider-failure';
 import { formatKnowledgeResults, KNOWLEDGE_RESULT_LIMIT } from './knowledge-results';
 import { END_CALL_TOOL, OPT_OUT_TOOL, SEARCH_KNOWLEDGE_TOOL, TRANSFER_CALL_TOOL } from './names';
-import type { ConversationTool, ToolInvocation, ToolRun, ToolTurn } from './tool';
+import type { ConversationTool, ToolInvocation, ToolRun } from './tool';
 
 /** The session's record of a built-in tool's invocation. */
 function builtin(call: ToolCall, outcome: ToolInvocation['outcome'], startedAt: number): ToolInvocation {
