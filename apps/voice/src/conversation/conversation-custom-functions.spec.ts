@@ -1,5 +1,9 @@
-import { CUSTOM_FUNCTION_CALLS_PER_TURN, type CustomFunctionSpec } from '@vap/messages';
-import type { ChatDelta } from '@vap/llm';
+import {
+  CUSTOM_FUNCTION_CALLS_PER_CALL,
+  CUSTOM_FUNCTION_CALLS_PER_TURN,
+  type CustomFunctionSpec,
+} from '@vap/messages';
+import { OfflineChatModel, type ChatDelta } from '@vap/llm';
 import { CallHarness } from './testing/conversation-harness';
 
 const toolCall = (name: string, args: Record<string, unknown> = {}, id = `call-${name}`): ChatDelta => ({
@@ -301,5 +305,133 @@ describe('conversation: partner functions', () => {
     expect(call.reporter.toolCalls).toEqual([
       expect.objectContaining({ name: 'check_order', outcome: 'cancelled', logId: null }),
     ]);
+  });
+
+  it('async failure with on_failure: the line is said when the answer comes, and the model is told, without a round of its own', async () => {
+    call = new CallHarness({
+      agent: {
+        custom_functions: [
+          fn({
+            async: true,
+            speech: {
+              on_start: null,
+              on_delay: null,
+              delay_ms: 0,
+              on_failure: 'The booking system is down.',
+            },
+          }),
+        ],
+      },
+      sttTexts: ['Book me a table.', 'Okay.'],
+      model: [
+        { deltas: [toolCall('check_order', { order_number: '9' })] },
+        { deltas: [text('I have asked.')] },
+        { deltas: [text('Sorry about that.')] },
+      ],
+    });
+    call.reporter.functionReplies = [
+      {
+        reply: { outcome: 'refused', status: null, result: '', error: 'private address' },
+        delayMs: 1000 / call.timeScale,
+      },
+    ];
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 3, 'the failure line', 8000);
+    expect(call.reporter.lines[2].content).toBe('The booking system is down.');
+    // No model round for it: only the caller's next turn asks the model again.
+    expect(call.model.requests).toHaveLength(2);
+    call.say(400);
+    await call.until(() => call!.model.requests.length === 3, 'the next turn');
+    const messages = call.model.requests[2].messages;
+    expect(messages).toContainEqual({
+      role: 'tool',
+      tool_call_id: 'call-check_order-answer',
+      content:
+        'The function failed (private address). The caller has been told: "The booking system is down."',
+    });
+    expect(call.reporter.toolCalls).toEqual([expect.objectContaining({ outcome: 'refused' })]);
+  });
+
+  it('async answer while the agent is answering: it joins the next model round, never between a tool call and its result', async () => {
+    call = new CallHarness({
+      agent: { has_knowledge: true, custom_functions: [fn({ async: true })] },
+      sttTexts: ['Book a table and tell me the refund policy.'],
+      model: [
+        { deltas: [toolCall('check_order', { order_number: '9' })] },
+        { deltas: [toolCall('search_knowledge_base', { query: 'refunds' })] },
+        { deltas: [text('Refunds take five days, and your table is booked.')] },
+      ],
+    });
+    // The answer comes while the knowledge search (slower) still runs.
+    call.reporter.functionReplies = [{ reply: { result: 'booked' }, delayMs: 20 }];
+    call.reporter.toolDelayMs = 200;
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    const messages = call.model.requests[2].messages;
+    const search = messages.findIndex(
+      (m) => m.role === 'assistant' && m.tool_calls?.[0]?.name === 'search_knowledge_base',
+    );
+    expect(messages[search + 1]).toMatchObject({ role: 'tool', tool_call_id: 'call-search_knowledge_base' });
+    expect(messages.slice(search + 2)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [expect.objectContaining({ id: 'call-check_order-answer' })],
+      },
+      { role: 'tool', tool_call_id: 'call-check_order-answer', content: 'booked' },
+    ]);
+    // Spoken in that round: no round of its own afterwards.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(call.model.requests).toHaveLength(3);
+  });
+
+  it(`at most ${CUSTOM_FUNCTION_CALLS_PER_CALL} function calls per call`, async () => {
+    const turns = Math.ceil(CUSTOM_FUNCTION_CALLS_PER_CALL / CUSTOM_FUNCTION_CALLS_PER_TURN) + 1;
+    const model = Array.from({ length: turns }, (_, t) => [
+      {
+        deltas: Array.from({ length: CUSTOM_FUNCTION_CALLS_PER_TURN }, (_, i) =>
+          toolCall('check_order', { order_number: String(i) }, `t${t}c${i}`),
+        ),
+      },
+      { deltas: [text('Done.')] },
+    ]).flat();
+    call = new CallHarness({
+      agent: { custom_functions: [fn()] },
+      sttTexts: Array.from({ length: turns }, () => 'Check my orders.'),
+      model,
+    }).start();
+    for (let t = 0; t < turns; t++) {
+      call.say(400);
+      await call.until(() => call!.reporter.lines.length === 2 * (t + 1), `turn ${t}`);
+    }
+    expect(call.reporter.invocations).toHaveLength(CUSTOM_FUNCTION_CALLS_PER_CALL);
+    const results = call.model.requests
+      .at(-1)!
+      .messages.filter((m) => m.role === 'tool')
+      .slice(-CUSTOM_FUNCTION_CALLS_PER_TURN);
+    expect(results.map((m) => m.content)).toEqual(
+      Array(CUSTOM_FUNCTION_CALLS_PER_TURN).fill(
+        `Not run: the limit of ${CUSTOM_FUNCTION_CALLS_PER_CALL} function calls on this call was reached. Carry on without it.`,
+      ),
+    );
+  });
+
+  it('with the offline engine: the caller names the function, its arguments come from the line, the answer is spoken', async () => {
+    call = new CallHarness({
+      agent: { custom_functions: [fn()] },
+      sttTexts: ['Please check order, order number is 42.'],
+      llm: new OfflineChatModel(),
+    });
+    call.reporter.functionReplies = [{ reply: { result: '{"order_status":"shipped"}' } }];
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    expect(call.reporter.invocations[0]).toMatchObject({
+      functionId: 'fn-1',
+      arguments: { order_number: '42' },
+    });
+    expect(call.reporter.lines[1].content).toBe('Done. order status shipped.');
   });
 });

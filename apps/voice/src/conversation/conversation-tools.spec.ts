@@ -260,4 +260,34 @@ describe('conversation: tools', () => {
     await call.until(() => call!.reporter.lines.length === 2, 'the answer');
     expect(call.reporter.lines[1].content).toBe('Five days.');
   });
+
+  it('records each built-in tool invocation on the session: name, arguments, outcome', async () => {
+    call = new CallHarness({
+      agent: { has_knowledge: true, transfer_enabled: true, transfer_number: '+15559990000' },
+      sttTexts: ['Refunds?', 'Get me a human.'],
+      model: [
+        { deltas: [toolCall('search_knowledge_base', { query: 'refunds' })] },
+        { deltas: [{ type: 'text', text: 'Five days.' }] },
+        { deltas: [toolCall('transfer_call', { reason: 'asked' })] },
+      ],
+    });
+    call.reporter.transferResult = false;
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    call.say(400);
+    await call.until(() => call!.reporter.toolCalls.length === 2, 'the records');
+    expect(call.reporter.toolCalls).toEqual([
+      expect.objectContaining({
+        name: 'search_knowledge_base',
+        kind: 'builtin',
+        functionId: null,
+        arguments: { query: 'refunds' },
+        outcome: 'success',
+        logId: null,
+      }),
+      expect.objectContaining({ name: 'transfer_call', arguments: { reason: 'asked' }, outcome: 'failed' }),
+    ]);
+    expect(call.reporter.toolCalls[0].atMs).toBeLessThan(call.reporter.toolCalls[1].atMs);
+  });
 });

@@ -279,6 +279,8 @@ export interface HarnessOptions {
   variables?: Record<string, unknown>;
   sttTexts?: string[];
   model?: ModelTurn[];
+  /** A real model in place of the scripted one (the offline engine); `model` is then unused. */
+  llm?: ChatModel;
   timeScale?: number;
   /** Echo marks as played (a carrier); false models a carrier that loses them. */
   echoMarks?: boolean;
@@ -357,7 +359,7 @@ export class CallHarness {
       stt: this.sttFallback ? [this.stt, this.sttFallback] : [this.stt],
       tts: this.ttsFallback ? [this.tts, this.ttsFallback] : [this.tts],
       llm: [
-        { name: 'primary', llm: this.model },
+        { name: 'primary', llm: options.llm ?? this.model },
         ...(this.modelFallback ? [{ name: 'fallback' as const, llm: this.modelFallback }] : []),
       ],
       reporter: this.reporter,
