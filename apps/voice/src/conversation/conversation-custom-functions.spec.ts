@@ -1,4 +1,5 @@
 import {
+  AppError,
   CUSTOM_FUNCTION_CALLS_PER_CALL,
   CUSTOM_FUNCTION_CALLS_PER_TURN,
   type CustomFunctionSpec,
@@ -433,5 +434,40 @@ describe('conversation: partner functions', () => {
       arguments: { order_number: '42' },
     });
     expect(call.reporter.lines[1].content).toBe('Done. order status shipped.');
+  });
+});
+
+describe('conversation: partner functions when the agents service fails', () => {
+  let call: CallHarness | undefined;
+  afterEach(async () => {
+    await call?.close();
+    call = undefined;
+  });
+
+  it.each([
+    [
+      AppError.notFound('Custom function'),
+      'not_found',
+      'The function failed (the function no longer exists).',
+    ],
+    [
+      AppError.validation([{ field: 'order_number', message: 'must be a string' }]),
+      'invalid_arguments',
+      'The arguments were not valid, so nothing was sent: order_number: must be a string.',
+    ],
+    [AppError.downstream(), 'timeout', 'The function failed (the function did not answer in time).'],
+  ] as const)('%s: recorded as %s, the model told', async (error, outcome, told) => {
+    call = new CallHarness({
+      agent: { custom_functions: [fn()] },
+      sttTexts: ['Where is order 42?'],
+      model: [{ deltas: [toolCall('check_order', { order_number: 42 })] }, { deltas: [text('Sorry.')] }],
+    });
+    call.reporter.functionError = error;
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    expect(call.model.requests[1].messages.find((m) => m.role === 'tool')?.content).toContain(told);
+    await call.until(() => call!.reporter.toolCalls.length === 1, 'the record');
+    expect(call.reporter.toolCalls[0]).toMatchObject({ outcome, logId: null });
   });
 });

@@ -194,6 +194,8 @@ export class FakeReporter implements CallReporter {
   readonly invocations: { functionId: string; arguments: unknown; variables: Record<string, unknown> }[] = [];
   /** The agents service's answers to the next function calls, in order (wall ms each takes); default success. */
   functionReplies: { reply: Partial<CustomFunctionInvokeReply>; delayMs?: number }[] = [];
+  /** Set to make every function request fail, as an agents service that refuses or does not answer would. */
+  functionError: Error | null = null;
   optOuts = 0;
   /** Set to make the opt-out fail, as a calls service that does not answer would. */
   optOutError: Error | null = null;
@@ -239,6 +241,7 @@ export class FakeReporter implements CallReporter {
     signal: AbortSignal,
   ): Promise<CustomFunctionInvokeReply> {
     this.invocations.push({ functionId: spec.id, arguments: args, variables: { ...variables } });
+    if (this.functionError) throw this.functionError;
     const answer = this.functionReplies.shift() ?? { reply: {} };
     await sleep(answer.delayMs ?? 0, signal);
     if (signal.aborted) throw new Aborted();

@@ -38,18 +38,19 @@ export function customFunctionResult(
   }
 }
 
-/** A failed request to the agents service itself, as an answer: nothing reached the partner. */
+/**
+ * A request the agents service itself refused or did not answer, as an answer: a function deleted meanwhile
+ * (404), arguments it refused outright (400), else no answer in time. Nothing reached the partner.
+ */
 function replyOfError(error: unknown): CustomFunctionInvokeReply {
-  const notFound = error instanceof AppError && error.code === ErrorCode.NOT_FOUND;
-  return {
-    outcome: notFound ? 'not_found' : 'timeout',
-    status: null,
-    latencyMs: 0,
-    result: '',
-    error: notFound ? 'the function no longer exists' : 'the function did not answer in time',
-    variables: {},
-    logId: null,
-  };
+  const base = { status: null, latencyMs: 0, result: '', variables: {}, logId: null };
+  if (error instanceof AppError && error.code === ErrorCode.NOT_FOUND)
+    return { ...base, outcome: 'not_found', error: 'the function no longer exists' };
+  if (error instanceof AppError && error.code === ErrorCode.VALIDATION_ERROR) {
+    const fields = error.details?.map((d) => `${d.field}: ${d.message}`).join('; ');
+    return { ...base, outcome: 'invalid_arguments', error: fields || error.message };
+  }
+  return { ...base, outcome: 'timeout', error: 'the function did not answer in time' };
 }
 
 const FAILURES: ReadonlySet<ToolCallOutcome> = new Set(['http_error', 'timeout', 'refused', 'not_found']);
