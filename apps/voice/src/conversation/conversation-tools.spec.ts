@@ -44,6 +44,10 @@ describe('conversation: tools', () => {
     ]);
     // The goodbye was played before the hang-up.
     expect(call.commands('mark')).toHaveLength(2);
+    // Recorded before the conversation settled: the calls service has it before the stream's end report.
+    expect(call.reporter.toolCalls).toEqual([
+      expect.objectContaining({ name: 'end_call', kind: 'builtin', outcome: 'success' }),
+    ]);
   });
 
   it('offers no end_call tool when end_call is disabled, and the right tools for the agent', async () => {
@@ -78,6 +82,9 @@ describe('conversation: tools', () => {
     expect(done.endCallReason).toBe('opted_out');
     expect(call.reporter.optOuts).toBe(1);
     expect(call.reporter.hangups).toEqual(['opted_out']);
+    expect(call.reporter.toolCalls).toEqual([
+      expect.objectContaining({ name: 'opt_out', outcome: 'success' }),
+    ]);
     expect(call.reporter.lines.map((l) => [l.role, l.content])).toEqual([
       ['user', 'Please do not call me again.'],
       ['bot', Phrases.optOutFarewell],
@@ -96,6 +103,9 @@ describe('conversation: tools', () => {
     const done = await call.done();
     expect(done.endCallReason).toBe('opted_out');
     expect(call.reporter.lines.at(-1)).toMatchObject({ role: 'bot', content: Phrases.optOutFailed });
+    expect(call.reporter.toolCalls).toEqual([
+      expect.objectContaining({ name: 'opt_out', outcome: 'failed' }),
+    ]);
   });
 
   it('transfer_call: says the transfer message, transfers, and ends as transferred', async () => {
@@ -113,6 +123,13 @@ describe('conversation: tools', () => {
     expect(done.endCallReason).toBe('transferred');
     expect(call.reporter.transfers).toEqual([{ to: '+15559990000', reason: 'wants a person' }]);
     expect(call.reporter.hangups).toEqual([]);
+    expect(call.reporter.toolCalls).toEqual([
+      expect.objectContaining({
+        name: 'transfer_call',
+        arguments: { reason: 'wants a person' },
+        outcome: 'success',
+      }),
+    ]);
     expect(call.reporter.lines.map((l) => l.content)).toEqual([
       'I want a human.',
       'Connecting you to billing.',

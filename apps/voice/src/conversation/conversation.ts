@@ -784,9 +784,9 @@ class Conversation implements LiveConversation {
       after: (ms, fn) => this.time!.after(ms, fn),
       withAck: (work) => this.withToolAck(tool.name, turn, work, say),
       endCall: () => this.endCallFromTurn(turn, line, say, queued),
-      optOut: () => this.optOutFromTurn(turn, line, say, queued),
-      transfer: async (to, reason) => {
-        const ok = await this.transferFromTurn(turn, line, say, queued, to, reason);
+      optOut: (decided) => this.optOutFromTurn(turn, line, say, queued, decided),
+      transfer: async (to, reason, decided) => {
+        const ok = await this.transferFromTurn(turn, line, say, queued, to, reason, decided);
         if (!ok && !this.ending) followUps.push(Phrases.transferFailed);
         return ok;
       },
@@ -879,6 +879,7 @@ class Conversation implements LiveConversation {
     line: SpokenLine,
     say: (sentence: string) => void,
     queued: Promise<void>[],
+    decided: (listed: boolean) => void,
   ): Promise<void> {
     if (!this.beginEnding(OPTED_OUT)) return;
     turn.committed = true;
@@ -889,6 +890,7 @@ class Conversation implements LiveConversation {
       listed = false;
       this.options.onError?.(error, 'opt_out');
     }
+    decided(listed);
     say(listed ? Phrases.optOutFarewell : Phrases.optOutFailed);
     line.end();
     await Promise.all(queued);
@@ -903,6 +905,7 @@ class Conversation implements LiveConversation {
     queued: Promise<void>[],
     to: string,
     reason: string,
+    decided: (ok: boolean) => void,
   ): Promise<boolean> {
     turn.committed = true;
     const message = this.agent.transfer_message
@@ -930,6 +933,7 @@ class Conversation implements LiveConversation {
     } finally {
       this.pendingTransfer = null;
     }
+    decided(ok);
     if (ok) {
       if (this.beginEnding('transferred')) await this.finish('transferred', false);
       return true;

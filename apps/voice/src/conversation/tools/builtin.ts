@@ -35,9 +35,10 @@ const endCall: ConversationTool = {
     },
   }),
   async run(call, turn): Promise<ToolRun> {
-    const startedAt = performance.now();
+    // Recorded before the hang-up, which settles only once the call is over.
+    turn.record(builtin(call, 'success', performance.now()));
     await turn.endCall();
-    return { result: 'Call ended.', stop: true, invocation: builtin(call, 'success', startedAt) };
+    return { result: 'Call ended.', stop: true, invocation: null };
   },
 };
 
@@ -59,11 +60,17 @@ const transferCall: ConversationTool = {
   async run(call, turn): Promise<ToolRun> {
     const startedAt = performance.now();
     const reason = typeof call.arguments.reason === 'string' ? call.arguments.reason : 'caller request';
-    const ok = await turn.transfer(turn.agent.transfer_number!, reason);
+    let recorded = false;
+    const decided = (ok: boolean) => {
+      recorded = true;
+      turn.record(builtin(call, ok ? 'success' : 'failed', startedAt));
+    };
+    const ok = await turn.transfer(turn.agent.transfer_number!, reason, decided);
     return {
       result: ok ? 'Transferred.' : 'The transfer failed; the caller is still on the line.',
       stop: true,
-      invocation: builtin(call, ok ? 'success' : 'failed', startedAt),
+      // Never asked of the carrier (the call ended while the transfer message played): recorded now.
+      invocation: recorded ? null : builtin(call, 'cancelled', startedAt),
     };
   },
 };
@@ -120,11 +127,16 @@ const optOut: ConversationTool = {
   }),
   async run(call, turn): Promise<ToolRun> {
     const startedAt = performance.now();
-    await turn.optOut();
+    let recorded = false;
+    await turn.optOut((listed) => {
+      recorded = true;
+      turn.record(builtin(call, listed ? 'success' : 'failed', startedAt));
+    });
     return {
       result: 'The number is on the do-not-call list; the call is ending.',
       stop: true,
-      invocation: builtin(call, 'success', startedAt),
+      // The call was already ending: nothing was asked.
+      invocation: recorded ? null : builtin(call, 'cancelled', startedAt),
     };
   },
 };

@@ -47,12 +47,19 @@ export interface ToolTurn {
   readonly abandoned: boolean;
   /** Awaits `work`, speaking the agent's tool acknowledgement if it runs past delay_ms; throws if the turn is given up. */
   withAck<T>(work: Promise<T>): Promise<T>;
+  /*
+   * The tools that end the call settle after the call has ended: `decided` is told the outcome as soon as it is
+   * known, before the hang-up, so the invocation is recorded while the call's reports are still taken.
+   */
   /** The turn ends the call: the end-call message, then the hang-up. */
   endCall(): Promise<void>;
-  /** The number joins the do-not-call list, then a goodbye and the hang-up. */
-  optOut(): Promise<void>;
-  /** Cold transfer (transfer message first); false when it failed and the caller is still on the line. */
-  transfer(to: string, reason: string): Promise<boolean>;
+  /** The number joins the do-not-call list (`decided`: whether it did), then a goodbye and the hang-up. */
+  optOut(decided: (listed: boolean) => void): Promise<void>;
+  /**
+   * Cold transfer (transfer message first; `decided`: whether the carrier took it); false when it failed and the
+   * caller is still on the line.
+   */
+  transfer(to: string, reason: string, decided: (ok: boolean) => void): Promise<boolean>;
   /** Merges values into the call's variables (reported to the calls service and used by the prompt from now on). */
   setVariables(values: Record<string, unknown>): void;
   /**
