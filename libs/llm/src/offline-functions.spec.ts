@@ -62,6 +62,12 @@ describe('OfflineChatModel: partner functions', () => {
     });
   });
 
+  it('calls check_order from the sandbox callee’s line (outcome 09)', async () => {
+    expect((await callOf('Please check order, order number is 42.'))?.arguments).toEqual({
+      order_number: '42',
+    });
+  });
+
   it('a function with one parameter takes the rest of the line', async () => {
     expect(await callOf('Book table for Ada Lovelace.')).toEqual({
       id: 'call_offline_2',
