@@ -8,8 +8,6 @@ import {
 
 /** Bytes (as JSON) the variables one invocation sets may take; the agents service keeps them well under. */
 export const TOOL_CALL_MAX_VARIABLE_BYTES = 16_384;
-/** Bytes (as JSON) a call's variables may grow to through its functions; beyond, an invocation's are not merged. */
-export const CALL_VARIABLES_MAX_BYTES = 65_536;
 /** A tool's name, as a model-facing function name can be. */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** Ids (function, log entry) are key-safe, bounded strings. */

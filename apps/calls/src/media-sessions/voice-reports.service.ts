@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import {
   AppError,
+  CALL_VARIABLES_MAX_BYTES,
   ErrorCode,
   LLM_PROVIDERS,
   RecordedTurnLatency,
@@ -24,7 +25,7 @@ import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { wakePostCall } from '../post-call/post-call-queue';
 import { recordingKey } from '../recording/recording-store';
-import { CALL_VARIABLES_MAX_BYTES, toolCallEntry } from './tool-call-entry';
+import { toolCallEntry } from './tool-call-entry';
 import { TranscriptService } from './transcript.service';
 import { checkedReason } from './voice-call-control.service';
 import { findVoiceCall } from './voice-calls';

@@ -1,5 +1,6 @@
 import {
   AppError,
+  CALL_VARIABLES_MAX_BYTES,
   CUSTOM_FUNCTION_CALLS_PER_CALL,
   CUSTOM_FUNCTION_CALLS_PER_TURN,
   type CustomFunctionSpec,
@@ -105,6 +106,26 @@ describe('conversation: partner functions', () => {
     await call.until(() => call!.reporter.invocations.length === 2, 'the second call');
     // Later calls carry what earlier ones set.
     expect(call.reporter.invocations[1].variables).toEqual({ first_name: 'Ada', order_status: 'shipped' });
+  });
+
+  it(`variables that would take the call's past ${CALL_VARIABLES_MAX_BYTES} bytes are not merged, and the model is not told they were`, async () => {
+    call = new CallHarness({
+      agent: { prompt: 'Notes: {{notes}}.', custom_functions: [fn()] },
+      sttTexts: ['Where is order 42?'],
+      model: [{ deltas: [toolCall('check_order', { order_number: '42' })] }, { deltas: [text('Shipped.')] }],
+    });
+    call.reporter.functionReplies = [
+      { reply: { result: 'ok', variables: { notes: 'x'.repeat(CALL_VARIABLES_MAX_BYTES) } } },
+    ];
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    const messages = call.model.requests[1].messages;
+    expect(messages[0].content).toContain('Notes: {{notes}}.');
+    expect(messages.find((m) => m.role === 'tool')?.content).toBe('ok');
+    // Recorded as answered: the calls service applies the same bound.
+    await call.until(() => call!.reporter.toolCalls.length === 1, 'the record');
+    expect(call.reporter.toolCalls[0].variables).toHaveProperty('notes');
   });
 
   it('a failure tells the model why and speaks on_failure', async () => {

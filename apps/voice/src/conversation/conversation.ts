@@ -4,6 +4,7 @@
 // recording). Pure TypeScript: everything it touches comes in through ConversationOptions.
 
 import {
+  CALL_VARIABLES_MAX_BYTES,
   CUSTOM_FUNCTION_CALLS_PER_CALL,
   CUSTOM_FUNCTION_CALLS_PER_TURN,
   endpointBoundsOf,
@@ -802,9 +803,13 @@ class Conversation implements LiveConversation {
    * the prompt's {{name}} placeholders (and the end-call, transfer and voicemail messages) read the new values
    * from the next model round on.
    */
-  private setVariables(values: Record<string, unknown>): void {
-    this.variables = { ...this.variables, ...values };
+  private setVariables(values: Record<string, unknown>): boolean {
+    const merged = { ...this.variables, ...values };
+    // The calls service keeps them to the same bound: what the prompt reads is what the session shows.
+    if (Buffer.byteLength(JSON.stringify(merged)) > CALL_VARIABLES_MAX_BYTES) return false;
+    this.variables = merged;
     this.messages[0] = { role: 'system', content: buildSystemPrompt(this.agent, this.variables) };
+    return true;
   }
 
   /** An async function's answer: into the history at the next round; spoken about when the agent is free. */

@@ -140,6 +140,11 @@ export type ToolCallOutcome = (typeof TOOL_CALL_OUTCOMES)[number];
 
 /** Bytes of a tool call's arguments (as JSON) a session keeps; larger arguments are kept cut to a note. */
 export const TOOL_CALL_MAX_ARGUMENT_BYTES = 4096;
+/**
+ * Bytes (as JSON) a call's variables may grow to through its functions' response_variables: an invocation whose
+ * values would take them past it is recorded, its values not merged (the conversation does the same).
+ */
+export const CALL_VARIABLES_MAX_BYTES = 65_536;
 /** Tool invocations a call's session keeps (custom ones are bounded lower by CUSTOM_FUNCTION_CALLS_PER_CALL). */
 export const TOOL_CALLS_PER_CALL_MAX = 200;
 

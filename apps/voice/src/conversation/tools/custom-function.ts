@@ -88,12 +88,18 @@ export function customFunctionTool(spec: CustomFunctionSpec): ConversationTool {
     }
   };
 
-  /** Applies an answer to the call: variables merged, the invocation recorded; returns the spoken failure. */
+  /**
+   * Applies an answer to the call: variables merged, the invocation recorded. Returns the answer as the model
+   * is to see it (no variables when they could not be merged) and the failure line to say, if any.
+   */
   const settle = (call: ToolCall, reply: CustomFunctionInvokeReply, atMs: number, turn: ToolTurn) => {
-    if (reply.outcome === 'success' && Object.keys(reply.variables).length)
-      turn.setVariables(reply.variables);
+    const sets = reply.outcome === 'success' && Object.keys(reply.variables).length > 0;
+    const merged = sets && turn.setVariables(reply.variables);
     turn.record(record(call, reply, atMs));
-    return FAILURES.has(reply.outcome) ? spec.speech.on_failure : null;
+    return {
+      told: merged || !sets ? reply : { ...reply, variables: {} },
+      spoken: FAILURES.has(reply.outcome) ? spec.speech.on_failure : null,
+    };
   };
 
   return {
@@ -114,9 +120,9 @@ export function customFunctionTool(spec: CustomFunctionSpec): ConversationTool {
       if (spec.async) {
         pending.then(
           (reply) => {
-            const spoken = settle(call, reply, atMs, turn);
+            const { told, spoken } = settle(call, reply, atMs, turn);
             if (spoken) turn.sayAside(spoken);
-            turn.deliverLater(call, customFunctionResult(spec, reply, spoken), { speak: !spoken });
+            turn.deliverLater(call, customFunctionResult(spec, told, spoken), { speak: !spoken });
           },
           // The call ended first: nothing joins a conversation that is over.
           () => turn.record(cancelled(call, atMs, startedAt)),
@@ -139,11 +145,11 @@ export function customFunctionTool(spec: CustomFunctionSpec): ConversationTool {
       } finally {
         cancelDelay?.();
       }
-      const spoken = settle(call, reply, atMs, turn);
+      const { told, spoken } = settle(call, reply, atMs, turn);
       // The caller has moved on (barge-in): the answer is recorded, the turn that asked for it is over.
       if (turn.abandoned) throw new Aborted();
       if (spoken) turn.say(spoken);
-      return { result: customFunctionResult(spec, reply, spoken), invocation: null };
+      return { result: customFunctionResult(spec, told, spoken), invocation: null };
     },
   };
 

@@ -60,8 +60,11 @@ export interface ToolTurn {
    * caller is still on the line.
    */
   transfer(to: string, reason: string, decided: (ok: boolean) => void): Promise<boolean>;
-  /** Merges values into the call's variables (reported to the calls service and used by the prompt from now on). */
-  setVariables(values: Record<string, unknown>): void;
+  /**
+   * Merges values into the call's variables (the prompt reads them from now on); false when that would take them
+   * past CALL_VARIABLES_MAX_BYTES, and nothing changed.
+   */
+  setVariables(values: Record<string, unknown>): boolean;
   /**
    * The answer of an async call, arrived after its turn: it joins the conversation at the next model round, and
    * with `speak` the agent speaks about it as soon as it is idle and the caller is not speaking.
