@@ -492,3 +492,54 @@ describe('conversation: partner functions when the agents service fails', () => 
     expect(call.reporter.toolCalls[0]).toMatchObject({ outcome, logId: null });
   });
 });
+
+describe('conversation: a partner function the caller talks over', () => {
+  let call: CallHarness | undefined;
+  afterEach(async () => {
+    await call?.close();
+    call = undefined;
+  });
+
+  it('keeps its answer in the history, says nothing of it, and runs nothing more of that turn', async () => {
+    call = new CallHarness({
+      agent: { custom_functions: [fn(), fn({ id: 'fn-2', name: 'cancel_order' })] },
+      sttTexts: ['Where is order 42?', 'Actually, never mind.', 'Thanks.'],
+      model: [
+        {
+          deltas: [
+            toolCall('check_order', { order_number: '42' }),
+            toolCall('cancel_order', { order_number: '42' }),
+          ],
+        },
+        { deltas: [text('Okay.')] },
+        { deltas: [text('You are welcome.')] },
+      ],
+    });
+    call.reporter.functionReplies = [{ reply: { result: 'shipped' }, delayMs: 1500 / call.timeScale }];
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.invocations.length === 1, 'the request');
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 3, 'the next answer');
+    await call.until(() => call!.reporter.toolCalls.length === 1, 'the record');
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 5, 'the last answer');
+    expect(call.reporter.lines.map((l) => l.content)).toEqual([
+      'Where is order 42?',
+      'Actually, never mind.',
+      'Okay.',
+      'Thanks.',
+      'You are welcome.',
+    ]);
+    // The second function of the interrupted turn never ran; the first one's answer is in the history.
+    expect(call.reporter.invocations).toHaveLength(1);
+    expect(call.reporter.toolCalls).toEqual([
+      expect.objectContaining({ name: 'check_order', outcome: 'success' }),
+    ]);
+    const tools = call.model.requests[2].messages.filter((m) => m.role === 'tool');
+    expect(tools).toEqual([
+      { role: 'tool', tool_call_id: 'call-check_order', content: 'shipped' },
+      { role: 'tool', tool_call_id: 'call-cancel_order', content: 'Not run: the call moved on.' },
+    ]);
+  });
+});

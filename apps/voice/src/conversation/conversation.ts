@@ -723,7 +723,8 @@ class Conversation implements LiveConversation {
         results.set(call.id, run.result);
         if (run.invocation) this.recordToolCall(run.invocation);
         if (run.followUp) followUps.push(run.followUp);
-        if (run.stop) outcome = 'stop';
+        // A tool that answered after the caller spoke over the turn: the rest of the turn is not run.
+        if (run.stop || (turn.controller.signal.aborted && !turn.committed)) outcome = 'stop';
       }
     } finally {
       if (running !== null) this.notify({ type: 'tool', name: running, status: 'done' });

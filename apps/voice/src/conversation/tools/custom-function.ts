@@ -146,8 +146,8 @@ export function customFunctionTool(spec: CustomFunctionSpec): ConversationTool {
         cancelDelay?.();
       }
       const { told, spoken } = settle(call, reply, atMs, turn);
-      // The caller has moved on (barge-in): the answer is recorded, the turn that asked for it is over.
-      if (turn.abandoned) throw new Aborted();
+      // The caller has moved on (barge-in): nothing more is said, but the history keeps what the partner answered.
+      if (turn.abandoned) return { result: customFunctionResult(spec, told, null), invocation: null };
       if (spoken) turn.say(spoken);
       return { result: customFunctionResult(spec, told, spoken), invocation: null };
     },
