@@ -5,7 +5,7 @@ import {
   CUSTOM_FUNCTION_CALLS_PER_TURN,
   type CustomFunctionSpec,
 } from '@vap/messages';
-import { OfflineChatModel, type ChatDelta } from '@vap/llm';
+import { OfflineChatModel, type ChatDelta, type ChatMessage } from '@vap/llm';
 import { CallHarness } from './testing/conversation-harness';
 
 const toolCall = (name: string, args: Record<string, unknown> = {}, id = `call-${name}`): ChatDelta => ({
@@ -13,6 +13,17 @@ const toolCall = (name: string, args: Record<string, unknown> = {}, id = `call-$
   call: { id, name, arguments: args },
 });
 const text = (t: string): ChatDelta => ({ type: 'text', text: t });
+
+/** Every assistant message's tool calls are followed at once by one result each, as providers require. */
+function expectWellFormed(messages: ChatMessage[]): void {
+  messages.forEach((m, i) => {
+    if (m.role !== 'assistant' || !m.tool_calls?.length) return;
+    const results = messages.slice(i + 1, i + 1 + m.tool_calls.length);
+    expect(results.map((r) => (r.role === 'tool' ? r.tool_call_id : r.role))).toEqual(
+      m.tool_calls.map((c) => c.id),
+    );
+  });
+}
 
 function fn(overrides: Partial<CustomFunctionSpec> = {}): CustomFunctionSpec {
   return {
@@ -306,6 +317,7 @@ describe('conversation: partner functions', () => {
     expect(call.reporter.toolCalls).toEqual([
       expect.objectContaining({ name: 'check_order', outcome: 'success', variables: { table: 'T4' } }),
     ]);
+    for (const request of call.model.requests) expectWellFormed(request.messages);
   });
 
   it('the call ending gives up a request still running', async () => {
@@ -536,10 +548,28 @@ describe('conversation: a partner function the caller talks over', () => {
     expect(call.reporter.toolCalls).toEqual([
       expect.objectContaining({ name: 'check_order', outcome: 'success' }),
     ]);
-    const tools = call.model.requests[2].messages.filter((m) => m.role === 'tool');
-    expect(tools).toEqual([
-      { role: 'tool', tool_call_id: 'call-check_order', content: 'shipped' },
-      { role: 'tool', tool_call_id: 'call-cancel_order', content: 'Not run: the call moved on.' },
+    // The caller's words came while the function ran: its call was closed in the history before them, and its
+    // answer joined later as its own call and result.
+    const interrupted = 'Interrupted: the caller spoke before it finished.';
+    expect(call.model.requests[1].messages.slice(-4)).toEqual([
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call-check_order', name: 'check_order', arguments: { order_number: '42' } },
+          { id: 'call-cancel_order', name: 'cancel_order', arguments: { order_number: '42' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call-check_order', content: interrupted },
+      { role: 'tool', tool_call_id: 'call-cancel_order', content: interrupted },
+      { role: 'user', content: 'Actually, never mind.' },
     ]);
+    const last = call.model.requests[2].messages;
+    expect(last.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content])).toEqual([
+      ['call-check_order', interrupted],
+      ['call-cancel_order', interrupted],
+      ['call-check_order-answer', 'shipped'],
+    ]);
+    for (const request of call.model.requests) expectWellFormed(request.messages);
   });
 });

@@ -168,6 +168,16 @@ interface Turn {
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 
+/** Tool calls the history holds without their results yet (a turn running them). */
+interface OpenToolCalls {
+  readonly calls: ToolCall[];
+  readonly results: Map<string, string>;
+  /** The calls that were started (the others were refused or not reached). */
+  readonly ran: Set<string>;
+  /** Set once the caller spoke over them: the calls whose results were not known then. */
+  closedWithout: ToolCall[] | null;
+}
+
 interface LineMeta {
   /** The line answers a caller turn (its text comes from the model). */
   turn: boolean;
@@ -200,6 +210,8 @@ class Conversation implements LiveConversation {
   private readonly lateResults: ChatMessage[] = [];
   /** An async answer waits for the agent to be idle to be spoken about. */
   private lateRoundWanted = false;
+  /** The model's tool calls of a turn whose results are not in the history yet. */
+  private openTools: OpenToolCalls | null = null;
   private readonly messages: ChatMessage[];
   private readonly stt: ProviderChain<SttProvider>;
   private readonly tts: ProviderChain<TtsProvider>;
@@ -470,7 +482,8 @@ class Conversation implements LiveConversation {
    * endpoint, and a final transcript with other words discards it (callerSaid).
    */
   private startEarlyReply(utterance: Utterance): void {
-    if (this.early || this.overlap || this.turn || this.ending || this.unheardNotice) return;
+    if (this.early || this.overlap || this.turn || this.openTools || this.ending || this.unheardNotice)
+      return;
     if (!utterance.paused || completenessOf(utterance.partial) !== 'complete') return;
     const controller = new AbortController();
     const sentences: string[] = [];
@@ -557,6 +570,7 @@ class Conversation implements LiveConversation {
       this.discardEarlyReply();
       return;
     }
+    this.closeOpenTools();
     this.messages.push(...this.saidOutsideTurns.splice(0), { role: 'user', content: text });
     if (this.unheardNotice) {
       // Said before the reply, and in the history before it, so the model knows the caller has now heard it.
@@ -687,6 +701,8 @@ class Conversation implements LiveConversation {
     queued: Promise<void>[],
   ): Promise<'continue' | 'stop'> {
     const results = new Map<string, string>();
+    const open: OpenToolCalls = { calls, results, ran: new Set(), closedWithout: null };
+    this.openTools = open;
     let outcome: 'continue' | 'stop' = 'continue';
     const followUps: string[] = [];
     let running: string | null = null;
@@ -719,6 +735,7 @@ class Conversation implements LiveConversation {
         }
         this.notify({ type: 'tool', name: call.name, status: 'running' });
         running = call.name;
+        open.ran.add(call.id);
         const run = await tool.run(call, this.toolTurn(turn, tool, line, say, queued, followUps));
         results.set(call.id, run.result);
         if (run.invocation) this.recordToolCall(run.invocation);
@@ -728,13 +745,22 @@ class Conversation implements LiveConversation {
       }
     } finally {
       if (running !== null) this.notify({ type: 'tool', name: running, status: 'done' });
-      // Every tool call gets its result, so the next model request is well formed.
-      for (const call of calls) {
-        this.messages.push({
-          role: 'tool',
-          tool_call_id: call.id,
-          content: results.get(call.id) ?? 'Not run.',
-        });
+      if (this.openTools === open) this.openTools = null;
+      if (open.closedWithout === null) {
+        // Every tool call gets its result, so the next model request is well formed.
+        for (const call of calls) {
+          this.messages.push({
+            role: 'tool',
+            tool_call_id: call.id,
+            content: results.get(call.id) ?? 'Not run.',
+          });
+        }
+      } else {
+        // The caller spoke first and the history went on without these answers: they join it now.
+        for (const call of open.closedWithout) {
+          const result = results.get(call.id);
+          if (result !== undefined && open.ran.has(call.id)) this.addLateResult(call, result);
+        }
       }
     }
     // Said only now: the tool results must follow the model's tool calls directly in the history.
@@ -816,14 +842,37 @@ class Conversation implements LiveConversation {
   /** An async function's answer: into the history at the next round; spoken about when the agent is free. */
   private deliverLate(call: ToolCall, result: string, speak: boolean): void {
     if (this.ending || this.phase !== 'live') return;
-    // Its own tool call and result, so any model reads it as the function's answer, in a well-formed history.
+    this.addLateResult(call, result);
+    if (speak) this.lateRoundWanted = true;
+    this.speakLateResults();
+  }
+
+  /** A tool's answer that came after its turn: its own call and result, so any model reads it as the tool's. */
+  private addLateResult(call: ToolCall, result: string): void {
     const answer: ToolCall = { ...call, id: `${call.id}-answer` };
     this.lateResults.push(
       { role: 'assistant', content: null, tool_calls: [answer] },
       { role: 'tool', tool_call_id: answer.id, content: result },
     );
-    if (speak) this.lateRoundWanted = true;
-    this.speakLateResults();
+  }
+
+  /**
+   * The caller speaks while a turn's tools still run: their calls get results now (the ones known, else that
+   * the answer is still to come), so the caller's words follow a well-formed history. The answers still to come
+   * join it as late results.
+   */
+  private closeOpenTools(): void {
+    const open = this.openTools;
+    if (!open) return;
+    this.openTools = null;
+    open.closedWithout = open.calls.filter((call) => !open.results.has(call.id));
+    for (const call of open.calls) {
+      this.messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: open.results.get(call.id) ?? 'Interrupted: the caller spoke before it finished.',
+      });
+    }
   }
 
   /** Speaks about async answers that came, once the agent is idle and the caller is not speaking. */
