@@ -262,6 +262,9 @@ describe('voice calls through the fake carriers', () => {
         disposition: 'transferred',
         end_call_reason: 'transferred',
       });
+      expect(done.session.tool_calls).toEqual([
+        expect.objectContaining({ name: 'transfer_call', kind: 'builtin', outcome: 'success' }),
+      ]);
       const events = await waitFor(() => {
         const found = world.tap.of(call.callId, 'events.call.transferred');
         return found.length ? found : undefined;
@@ -413,6 +416,15 @@ describe('voice calls through the fake carriers', () => {
     expect(grounded.messages[grounded.messages.length - 1].content).toContain('499 rupees');
     call.media.hangUp();
     await world.complete(call, call.media.mediaMs / 1000, 'callee');
+    const done = await world.finished(call.callId);
+    expect(done.session.tool_calls).toEqual([
+      expect.objectContaining({
+        name: 'search_knowledge_base',
+        kind: 'builtin',
+        arguments: { query: expect.any(String) },
+        outcome: 'success',
+      }),
+    ]);
   });
 
   it('max duration: a wrap-up line 30 s before the cap, a farewell at the cap (max_call_duration_reached)', async () => {
