@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   CUSTOM_FUNCTION_INVOKE_MARGIN_MS,
+  CUSTOM_FUNCTION_MAX_TIMEOUT_MS,
   CustomFunctionInvokeReply,
   CustomFunctionSpec,
   KnowledgeSearchReply,
@@ -92,7 +93,11 @@ export class RpcCallReporter implements CallReporter {
       Subjects.agents.customFunctionInvoke,
       this.context.partnerId,
       { partnerId: this.context.partnerId, functionId: spec.id, arguments: args, context },
-      { timeoutMs: spec.timeout_ms + CUSTOM_FUNCTION_INVOKE_MARGIN_MS },
+      {
+        timeoutMs:
+          Math.min(Math.max(spec.timeout_ms, 0), CUSTOM_FUNCTION_MAX_TIMEOUT_MS) +
+          CUSTOM_FUNCTION_INVOKE_MARGIN_MS,
+      },
     );
     return new Promise((resolve, reject) => {
       const onAbort = () => reject(new Aborted());
