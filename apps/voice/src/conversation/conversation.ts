@@ -879,7 +879,8 @@ class Conversation implements LiveConversation {
   private speakLateResults(): void {
     if (!this.lateRoundWanted || this.lateResults.length === 0) return;
     if (this.ending || this.phase !== 'live' || this.turn || this.early || this.overlap) return;
-    if (this.speech!.busy || this.input!.speaking) return;
+    // Tools of a turn the caller talked over still running: their answers come first.
+    if (this.openTools || this.speech!.busy || this.input!.speaking) return;
     this.lateRoundWanted = false;
     this.stopIdle();
     this.messages.push(...this.saidOutsideTurns.splice(0));
