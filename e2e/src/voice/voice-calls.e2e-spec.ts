@@ -186,10 +186,27 @@ describe('voice calls through the fake carriers', () => {
     expect(chat.tools.map((t) => t.function.name)).toContain('end_call');
     expect(chat.messages[0].content).toContain('End the call when the caller says goodbye.');
     await world.hungUpByPlatform(call);
-    expect(await world.finished(call.callId)).toMatchObject({
-      status: 'completed',
-      end_call_reason: 'agent_ended_call',
-    });
+    const done = await world.finished(call.callId);
+    expect(done).toMatchObject({ status: 'completed', end_call_reason: 'agent_ended_call' });
+    // The session lists the tool the agent called.
+    expect(done.session.tool_calls).toEqual([
+      {
+        name: 'end_call',
+        kind: 'builtin',
+        function_id: null,
+        arguments: expect.any(Object),
+        arguments_truncated: false,
+        outcome: 'success',
+        latency_ms: expect.any(Number),
+        log_id: null,
+        timestamp: expect.any(String),
+        variables: {},
+      },
+    ]);
+    expect(Date.parse(done.session.tool_calls[0].timestamp)).toBeGreaterThanOrEqual(
+      Date.parse(done.started_at),
+    );
+    expect((await world.call(plain.callId)).session.tool_calls).toEqual([]);
     expect((await world.call(plain.callId)).end_call_reason).not.toBe('agent_ended_call');
   });
 
@@ -202,6 +219,9 @@ describe('voice calls through the fake carriers', () => {
     await world.hungUpByPlatform(call);
     const done = await world.finished(call.callId);
     expect(done).toMatchObject({ status: 'completed', end_call_reason: 'opted_out' });
+    expect(
+      done.session.tool_calls.map((t: { name: string; outcome: string }) => [t.name, t.outcome]),
+    ).toEqual([['opt_out', 'success']]);
     const lookup = await world.api(`/do-not-call/lookup?number=${encodeURIComponent(done.to_number)}`);
     expect(lookup.body.data).toMatchObject({
       listed: true,
@@ -242,6 +262,9 @@ describe('voice calls through the fake carriers', () => {
         disposition: 'transferred',
         end_call_reason: 'transferred',
       });
+      expect(done.session.tool_calls).toEqual([
+        expect.objectContaining({ name: 'transfer_call', kind: 'builtin', outcome: 'success' }),
+      ]);
       const events = await waitFor(() => {
         const found = world.tap.of(call.callId, 'events.call.transferred');
         return found.length ? found : undefined;
@@ -393,6 +416,15 @@ describe('voice calls through the fake carriers', () => {
     expect(grounded.messages[grounded.messages.length - 1].content).toContain('499 rupees');
     call.media.hangUp();
     await world.complete(call, call.media.mediaMs / 1000, 'callee');
+    const done = await world.finished(call.callId);
+    expect(done.session.tool_calls).toEqual([
+      expect.objectContaining({
+        name: 'search_knowledge_base',
+        kind: 'builtin',
+        arguments: { query: expect.any(String) },
+        outcome: 'success',
+      }),
+    ]);
   });
 
   it('max duration: a wrap-up line 30 s before the cap, a farewell at the cap (max_call_duration_reached)', async () => {

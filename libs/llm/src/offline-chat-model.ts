@@ -4,6 +4,7 @@ import { ExtractionInput } from './extraction';
 import { LanguageModel } from './language-model';
 import { LlmError } from './llm-error';
 import { extractOffline } from './offline-extraction';
+import { isPartnerFunction, namedFunctionCall, spokenAnswer } from './offline-functions';
 import { clipWords, sentences } from './text';
 
 /** Spoken replies stay short: the default sandbox call, speech included, finishes in 20 s of wall time. */
@@ -71,11 +72,12 @@ function isQuestion(text: string): boolean {
 /**
  * The deterministic engine used when no LLM server is configured. Rule-based, no network, the same answer
  * for the same chat: a tool call when the caller's words call for an offered tool (goodbye -> end_call,
- * a human -> transfer_call, a question -> search_knowledge_base, a phone menu's option the agent's prompt
- * names ("press 2 for sales" to an agent whose prompt mentions sales) -> send_dtmf with its key), a
- * acknowledgement of the keys a caller pressed ("[keypad] 4711 #" -> "Thank you. I have the number 4 7 1 1."), an
- * answer grounded in a tool's result (nothing after send_dtmf: a menu needs no answer),
- * else a short reply grounded in the agent's prompt. Text streams word by word, like a real model's deltas.
+ * a human -> transfer_call, a question -> search_knowledge_base, a line that names a partner's function -> that
+ * function, its arguments read from the line), a phone menu's option the agent's prompt names ("press 2 for
+ * sales" to an agent whose prompt mentions sales) -> send_dtmf with its key), an acknowledgement of the keys a
+ * caller pressed ("[keypad] 4711 #" -> "Thank you. I have the number 4 7 1 1."), an answer grounded in a tool's
+ * result (nothing after send_dtmf: a menu needs no answer), else a short reply grounded in the agent's prompt.
+ * Text streams word by word, like a real model's deltas.
  */
 export class OfflineChatModel implements LanguageModel {
   readonly model = 'offline-rules-v1';
@@ -121,6 +123,9 @@ function decide(req: ChatRequest): ToolCall | string {
       if (!digits) return 'Thank you.';
       return `Thank you. I have the number ${digits.split('').join(' ')}.`;
     }
+    // Naming a function is the plainest ask there is: it comes before the other rules.
+    const named = namedFunctionCall(said, req.tools, id);
+    if (named) return named;
     if (offered.has(AgentTool.sendDtmf)) {
       const prompt = req.messages.find((m) => m.role === 'system')?.content ?? '';
       const key = menuChoice(said, prompt);
@@ -165,6 +170,7 @@ function afterToolResult(messages: ChatMessage[], result: Extract<ChatMessage, {
     return FAILED.test(result.content) || /^Not sent/.test(result.content)
       ? 'I am sorry, that did not work.'
       : '';
+  if (isPartnerFunction(tool)) return spokenAnswer(result.content);
   if (FAILED.test(result.content)) return 'I am sorry, that did not work.';
   return 'Done. Is there anything else I can help with?';
 }

@@ -27,6 +27,7 @@ export function toCallSessionDto(
     processing_complete: session.processingComplete,
     pipeline_completed_at: iso(session.pipelineCompletedAt),
     transcript: transcriptOf(call, session),
+    tool_calls: session.toolCalls ?? [],
     variables: call.variables,
     extraction: session.extraction,
     hold: session.hold ?? summarizeHold(session.holdEvents, call.endedAt),

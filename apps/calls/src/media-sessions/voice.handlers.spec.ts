@@ -16,9 +16,13 @@ import {
   ErrorCode,
   STREAM_TAKEN_DETAIL,
   Subjects,
+  TOOL_CALL_MAX_ARGUMENT_BYTES,
+  TOOL_CALLS_PER_CALL_MAX,
+  ToolCallEntry,
   TranscriptEntry,
   TurnLatency,
   VoiceCarrier,
+  VoiceToolCallRequest,
 } from '@vap/messages';
 import { MediaStreamCarrier, verifyStreamToken } from '@vap/media';
 import { MessagingModule, NatsConnectionService, NatsRpcServer, RpcClient } from '@vap/messaging';
@@ -27,6 +31,7 @@ import { mediaStreamTokenKey, SecretBox } from '@vap/secrets';
 import { createTestDatabase, deleteJetStreamByPrefix, TestDatabase } from '@vap/testing';
 import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
 import { CallTransferService } from './call-transfer.service';
+import { toCallDto } from '../calls/call-dto';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { CallbackUrls } from '../carriers/callback-urls';
@@ -446,6 +451,148 @@ describe('calls.voice.* commands', () => {
       await expect(attach('sandbox', live.id, stream('sandbox', live.id), {})).rejects.toMatchObject({
         code: ErrorCode.NOT_FOUND,
       });
+    });
+  });
+
+  describe('calls.voice.tool_call', () => {
+    const invocation = (callId: string, extra: Partial<VoiceToolCallRequest> = {}): VoiceToolCallRequest => ({
+      callId,
+      name: 'check_order',
+      kind: 'custom',
+      functionId: 'fn_1',
+      arguments: { order_number: '42' },
+      outcome: 'success',
+      latencyMs: 84.4,
+      logId: 'log_1',
+      atMs: 1_500,
+      ...extra,
+    });
+
+    it('lists invocations on the session in order, merges the variables they set, and shows both on the call', async () => {
+      const call = await callOn('sandbox');
+      await rpc.request(
+        Subjects.calls.voiceToolCall,
+        partnerId,
+        invocation(call.id, { variables: { order_status: 'shipped', name: 'Ada L.' } }),
+      );
+      await rpc.request(Subjects.calls.voiceToolCall, null, {
+        callId: call.id,
+        name: 'end_call',
+        kind: 'builtin',
+        functionId: null,
+        arguments: { reason: 'done' },
+        outcome: 'success',
+        latencyMs: 0,
+        logId: null,
+        atMs: 4_000,
+      });
+      const session = await sessionOf(call.id);
+      const start = session.startedAt!.getTime();
+      expect(session.toolCalls).toEqual<ToolCallEntry[]>([
+        {
+          name: 'check_order',
+          kind: 'custom',
+          function_id: 'fn_1',
+          arguments: { order_number: '42' },
+          arguments_truncated: false,
+          outcome: 'success',
+          latency_ms: 84,
+          log_id: 'log_1',
+          timestamp: new Date(start + 1_500).toISOString(),
+          variables: { order_status: 'shipped', name: 'Ada L.' },
+        },
+        {
+          name: 'end_call',
+          kind: 'builtin',
+          function_id: null,
+          arguments: { reason: 'done' },
+          arguments_truncated: false,
+          outcome: 'success',
+          latency_ms: 0,
+          log_id: null,
+          timestamp: new Date(start + 4_000).toISOString(),
+          variables: {},
+        },
+      ]);
+      // The pre-call variables, with what the function set over them.
+      const updated = await callOf(call.id);
+      expect(updated.variables).toEqual({ name: 'Ada L.', order_status: 'shipped' });
+      const dto = toCallDto(updated, session, null);
+      expect(dto.session.tool_calls).toEqual(session.toolCalls);
+      expect(dto.session.variables).toEqual({ name: 'Ada L.', order_status: 'shipped' });
+    });
+
+    it('records a retried report once, by its stream and place on it', async () => {
+      const call = await callOn('sandbox');
+      const streamId = randomUUID();
+      const report = (seq: number, outcome: VoiceToolCallRequest['outcome']) =>
+        rpc.request(Subjects.calls.voiceToolCall, partnerId, invocation(call.id, { streamId, seq, outcome }));
+      await report(0, 'success');
+      await report(0, 'success');
+      await report(1, 'timeout');
+      await report(0, 'success');
+      expect((await sessionOf(call.id)).toolCalls.map((t) => t.outcome)).toEqual(['success', 'timeout']);
+    });
+
+    it('keeps large arguments out, and refuses what is not a tool call (400) or not the partner’s call (404)', async () => {
+      const call = await callOn('sandbox');
+      await rpc.request(
+        Subjects.calls.voiceToolCall,
+        partnerId,
+        invocation(call.id, { arguments: { note: 'x'.repeat(TOOL_CALL_MAX_ARGUMENT_BYTES) } }),
+      );
+      expect((await sessionOf(call.id)).toolCalls[0]).toMatchObject({
+        arguments: {},
+        arguments_truncated: true,
+      });
+      for (const bad of [
+        { name: 'not a name!' },
+        { kind: 'partner' },
+        { outcome: 'exploded' },
+        { arguments: ['a'] },
+        { latencyMs: -1 },
+        { atMs: '1000' },
+        { logId: 'log id with spaces' },
+        { variables: 'x' },
+        { variables: { big: 'x'.repeat(20_000) } },
+      ]) {
+        await expect(
+          rpc.request(Subjects.calls.voiceToolCall, partnerId, invocation(call.id, bad as never)),
+        ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+      }
+      await expect(
+        rpc.request(Subjects.calls.voiceToolCall, randomUUID(), invocation(call.id)),
+      ).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+      expect((await sessionOf(call.id)).toolCalls).toHaveLength(1);
+    });
+
+    it(`keeps at most ${TOOL_CALLS_PER_CALL_MAX} invocations, and variables only up to the call's bound`, async () => {
+      const call = await callOn('sandbox');
+      const big = (i: number) => ({ [`v${i}`]: 'x'.repeat(15_000) });
+      for (let i = 0; i < 5; i++) {
+        await rpc.request(
+          Subjects.calls.voiceToolCall,
+          partnerId,
+          invocation(call.id, { variables: big(i) }),
+        );
+      }
+      // 64 KB of variables hold four of them: the fifth invocation is listed, its values not merged.
+      expect(Object.keys((await callOf(call.id)).variables).sort()).toEqual(['name', 'v0', 'v1', 'v2', 'v3']);
+      await dataSource.query(
+        `UPDATE calls.call_sessions
+            SET tool_calls = (SELECT jsonb_agg(s.tool_calls -> 0)
+                                FROM calls.call_sessions s, generate_series(1, $2::int)
+                               WHERE s.call_id = $1)
+          WHERE call_id = $1`,
+        [call.id, TOOL_CALLS_PER_CALL_MAX],
+      );
+      await rpc.request(
+        Subjects.calls.voiceToolCall,
+        partnerId,
+        invocation(call.id, { variables: { late: 1 } }),
+      );
+      expect((await sessionOf(call.id)).toolCalls).toHaveLength(TOOL_CALLS_PER_CALL_MAX);
+      expect((await callOf(call.id)).variables).not.toHaveProperty('late');
     });
   });
 

@@ -8,6 +8,7 @@ import {
   VoiceHangupRequest,
   VoiceOptOutRequest,
   VoiceSendDtmfRequest,
+  VoiceToolCallRequest,
   VoiceTranscriptRequest,
   VoiceTransferRequest,
 } from '@vap/messages';
@@ -47,6 +48,12 @@ export class VoiceHandlers {
   @Command(Subjects.calls.voiceTranscript)
   async transcript(@Data() request: VoiceTranscriptRequest, @PartnerIdIfAny() partnerId: string | null) {
     await this.reports.line(request, partnerId);
+    return ACK;
+  }
+
+  @Command(Subjects.calls.voiceToolCall)
+  async toolCall(@Data() request: VoiceToolCallRequest, @PartnerIdIfAny() partnerId: string | null) {
+    await this.reports.toolCall(request, partnerId);
     return ACK;
   }
 

@@ -98,6 +98,7 @@ export class PostCallProcessor {
       processing_complete: true,
       pipeline_completed_at: session.pipelineCompletedAt!.toISOString(),
       transcript: answered ? session.transcript : null,
+      tool_calls: session.toolCalls ?? [],
       recording_url: recording,
       variables: call.variables,
       extraction: session.extraction,

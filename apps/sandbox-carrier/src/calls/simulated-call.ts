@@ -336,9 +336,15 @@ function secondsOf(end: PhoneEnd): string {
 /** The caller of an inbound call plays the outcomes that need an answered call; else a conversation. */
 function inboundOutcome(fromNumber: string): CalleeOutcome {
   const outcome = calleeOutcome(fromNumber);
-  return ['hangup_no_speech', 'hold', 'long_talker', 'asks_for_human', 'phone_menu', 'keypad_entry'].includes(
-    outcome,
-  )
+  return [
+    'hangup_no_speech',
+    'hold',
+    'long_talker',
+    'asks_for_human',
+    'phone_menu',
+    'keypad_entry',
+    'calls_function',
+  ].includes(outcome)
     ? outcome
     : 'conversation';
 }

@@ -44,6 +44,10 @@ describe('conversation: tools', () => {
     ]);
     // The goodbye was played before the hang-up.
     expect(call.commands('mark')).toHaveLength(2);
+    // Recorded before the conversation settled: the calls service has it before the stream's end report.
+    expect(call.reporter.toolCalls).toEqual([
+      expect.objectContaining({ name: 'end_call', kind: 'builtin', outcome: 'success' }),
+    ]);
   });
 
   it('offers no end_call tool when end_call is disabled, and the right tools for the agent', async () => {
@@ -78,6 +82,9 @@ describe('conversation: tools', () => {
     expect(done.endCallReason).toBe('opted_out');
     expect(call.reporter.optOuts).toBe(1);
     expect(call.reporter.hangups).toEqual(['opted_out']);
+    expect(call.reporter.toolCalls).toEqual([
+      expect.objectContaining({ name: 'opt_out', outcome: 'success' }),
+    ]);
     expect(call.reporter.lines.map((l) => [l.role, l.content])).toEqual([
       ['user', 'Please do not call me again.'],
       ['bot', Phrases.optOutFarewell],
@@ -96,6 +103,9 @@ describe('conversation: tools', () => {
     const done = await call.done();
     expect(done.endCallReason).toBe('opted_out');
     expect(call.reporter.lines.at(-1)).toMatchObject({ role: 'bot', content: Phrases.optOutFailed });
+    expect(call.reporter.toolCalls).toEqual([
+      expect.objectContaining({ name: 'opt_out', outcome: 'failed' }),
+    ]);
   });
 
   it('transfer_call: says the transfer message, transfers, and ends as transferred', async () => {
@@ -113,6 +123,13 @@ describe('conversation: tools', () => {
     expect(done.endCallReason).toBe('transferred');
     expect(call.reporter.transfers).toEqual([{ to: '+15559990000', reason: 'wants a person' }]);
     expect(call.reporter.hangups).toEqual([]);
+    expect(call.reporter.toolCalls).toEqual([
+      expect.objectContaining({
+        name: 'transfer_call',
+        arguments: { reason: 'wants a person' },
+        outcome: 'success',
+      }),
+    ]);
     expect(call.reporter.lines.map((l) => l.content)).toEqual([
       'I want a human.',
       'Connecting you to billing.',
@@ -259,5 +276,35 @@ describe('conversation: tools', () => {
     call.say(400);
     await call.until(() => call!.reporter.lines.length === 2, 'the answer');
     expect(call.reporter.lines[1].content).toBe('Five days.');
+  });
+
+  it('records each built-in tool invocation on the session: name, arguments, outcome', async () => {
+    call = new CallHarness({
+      agent: { has_knowledge: true, transfer_enabled: true, transfer_number: '+15559990000' },
+      sttTexts: ['Refunds?', 'Get me a human.'],
+      model: [
+        { deltas: [toolCall('search_knowledge_base', { query: 'refunds' })] },
+        { deltas: [{ type: 'text', text: 'Five days.' }] },
+        { deltas: [toolCall('transfer_call', { reason: 'asked' })] },
+      ],
+    });
+    call.reporter.transferResult = false;
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
+    call.say(400);
+    await call.until(() => call!.reporter.toolCalls.length === 2, 'the records');
+    expect(call.reporter.toolCalls).toEqual([
+      expect.objectContaining({
+        name: 'search_knowledge_base',
+        kind: 'builtin',
+        functionId: null,
+        arguments: { query: 'refunds' },
+        outcome: 'success',
+        logId: null,
+      }),
+      expect.objectContaining({ name: 'transfer_call', arguments: { reason: 'asked' }, outcome: 'failed' }),
+    ]);
+    expect(call.reporter.toolCalls[0].atMs).toBeLessThan(call.reporter.toolCalls[1].atMs);
   });
 });

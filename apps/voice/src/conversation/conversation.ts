@@ -6,7 +6,11 @@
 import {
   DtmfDefaults,
   dtmfInputText,
+  CALL_VARIABLES_MAX_BYTES,
+  CUSTOM_FUNCTION_CALLS_PER_CALL,
+  CUSTOM_FUNCTION_CALLS_PER_TURN,
   endpointBoundsOf,
+  TOOL_CALLS_PER_CALL_MAX,
   TurnTakingDefaults,
   type AgentSettings,
   type LlmProviderName,
@@ -14,9 +18,10 @@ import {
   type SttProviderName,
   type TurnLatency,
   type TurnProviders,
+  type VoiceToolCallRecord,
   type VoiceTranscriptRequest,
 } from '@vap/messages';
-import type { ChatMessage, ToolCall, ToolSpec } from '@vap/llm';
+import type { ChatMessage, ToolCall } from '@vap/llm';
 import type { AmbienceLoop, MediaStreamEvent, MediaStreamNotice } from '@vap/media';
 import type { SttProvider } from '../providers/stt-provider';
 import type { TtsProvider } from '../providers/tts-provider';
@@ -24,7 +29,7 @@ import { AgentSpeech, type SpokenLine } from './agent-speech';
 import { backgroundAudioFor } from './background-audio';
 import { CallRecorder } from './call-recorder';
 import { CallerKeypad, type KeypadEntry } from './dtmf/caller-keypad';
-import { SEND_DTMF_TOOL, sendDtmf } from './dtmf/send-dtmf';
+import { sendDtmf } from './dtmf/send-dtmf';
 import { CallerInput, MAX_UTTERANCE_MS, type Utterance } from './caller-input';
 import {
   voicemailDetected,
@@ -38,14 +43,12 @@ import { buildSystemPrompt, substituteVariables } from './prompt';
 import { ProviderChain } from './provider-chain';
 import { Aborted, ProviderFailure } from './provider-failure';
 import {
-  conversationTools,
-  END_CALL_TOOL,
-  formatKnowledgeResults,
-  KNOWLEDGE_RESULT_LIMIT,
-  OPT_OUT_TOOL,
-  SEARCH_KNOWLEDGE_TOOL,
+  ToolRegistry,
   toolAckPhrase,
   TRANSFER_CALL_TOOL,
+  type ConversationTool,
+  type ToolInvocation,
+  type ToolTurn,
 } from './tools';
 import { bargeInOf, completenessOf, sameWords } from './turn-taking/utterance-text';
 
@@ -161,9 +164,23 @@ interface Turn {
   failure: ProviderFailure | null;
   /** Transfer or end call under way: the caller can no longer interrupt it. */
   committed: boolean;
+  /** Partner functions called in this turn (CUSTOM_FUNCTION_CALLS_PER_TURN). */
+  customCalls: number;
+  /** A round the agent takes by itself (an async function's answer came): no caller turn, no latency. */
+  unprompted?: boolean;
 }
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
+
+/** Tool calls the history holds without their results yet (a turn running them). */
+interface OpenToolCalls {
+  readonly calls: ToolCall[];
+  readonly results: Map<string, string>;
+  /** The calls that were started (the others were refused or not reached). */
+  readonly ran: Set<string>;
+  /** Set once the caller spoke over them: the calls whose results were not known then. */
+  closedWithout: ToolCall[] | null;
+}
 
 interface LineMeta {
   /** The line answers a caller turn (its text comes from the model). */
@@ -183,9 +200,22 @@ class Conversation implements LiveConversation {
   readonly done: Promise<ConversationResult>;
   private resolveDone!: (result: ConversationResult) => void;
   private readonly agent: AgentSettings;
-  private readonly variables: Record<string, unknown>;
+  /** The call's variables: the pre-call ones, and what partner functions have set since (setVariables). */
+  private variables: Record<string, unknown>;
   private readonly providerTimeoutMs: number;
-  private readonly tools: ToolSpec[];
+  private readonly tools: ToolRegistry;
+  /** Aborted when the call ends: partner functions still running are given up. */
+  private readonly callController = new AbortController();
+  /** Partner functions called on this call (CUSTOM_FUNCTION_CALLS_PER_CALL). */
+  private customCalls = 0;
+  /** Tool invocations reported (TOOL_CALLS_PER_CALL_MAX). */
+  private toolCallsReported = 0;
+  /** Async functions' answers not yet in the history (they join at the next model round). */
+  private readonly lateResults: ChatMessage[] = [];
+  /** An async answer waits for the agent to be idle to be spoken about. */
+  private lateRoundWanted = false;
+  /** The model's tool calls of a turn whose results are not in the history yet. */
+  private openTools: OpenToolCalls | null = null;
   private readonly messages: ChatMessage[];
   private readonly stt: ProviderChain<SttProvider>;
   private readonly tts: ProviderChain<TtsProvider>;
@@ -225,9 +255,9 @@ class Conversation implements LiveConversation {
   constructor(private readonly options: ConversationOptions) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     this.agent = options.context.agent;
-    this.variables = options.context.variables ?? {};
+    this.variables = { ...(options.context.variables ?? {}) };
     this.providerTimeoutMs = options.providerTimeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
-    this.tools = conversationTools(this.agent);
+    this.tools = new ToolRegistry(this.agent);
     this.stt = new ProviderChain(options.stt);
     this.tts = new ProviderChain(options.tts);
     this.models = new ProviderChain(options.llm);
@@ -466,7 +496,8 @@ class Conversation implements LiveConversation {
    * endpoint, and a final transcript with other words discards it (callerSaid).
    */
   private startEarlyReply(utterance: Utterance): void {
-    if (this.early || this.overlap || this.turn || this.ending || this.unheardNotice) return;
+    if (this.early || this.overlap || this.turn || this.openTools || this.ending || this.unheardNotice)
+      return;
     if (!utterance.paused || completenessOf(utterance.partial) !== 'complete') return;
     const controller = new AbortController();
     const sentences: string[] = [];
@@ -486,7 +517,7 @@ class Conversation implements LiveConversation {
             ...this.saidOutsideTurns,
             { role: 'user', content: utterance.partial },
           ],
-          tools: this.tools,
+          tools: this.tools.specs,
         },
         signal: controller.signal,
         timeoutMs: this.providerTimeoutMs,
@@ -592,6 +623,7 @@ class Conversation implements LiveConversation {
     early: EarlyReply | null,
     at: Pick<Turn, 'speechEndMs' | 'endpointAtMs' | 'sttFinalAtMs' | 'stt'>,
   ): void {
+    this.closeOpenTools();
     this.messages.push(...this.saidOutsideTurns.splice(0), { role: 'user', content: text });
     if (this.unheardNotice) {
       // Said before the reply, and in the history before it, so the model knows the caller has now heard it.
@@ -608,7 +640,13 @@ class Conversation implements LiveConversation {
       llmFirstTokenAtMs: null,
       failure: null,
       committed: false,
+      customCalls: 0,
     };
+    this.startTurn(turn);
+  }
+
+  /** Runs the agent's turn; a failure of its providers ends the call. */
+  private startTurn(turn: Turn): void {
     this.turn = turn;
     void this.respond(turn)
       .catch((error: unknown) => {
@@ -635,7 +673,9 @@ class Conversation implements LiveConversation {
     const meta: LineMeta = { turn: true, source: turn, history: [] };
     const line = speech.line({
       signal,
-      onFirstFrame: (atMs) => (meta.latency = this.latencyOf(turn, line, atMs)),
+      onFirstFrame: (atMs) => {
+        if (!turn.unprompted) meta.latency = this.latencyOf(turn, line, atMs);
+      },
     });
     this.lineMeta.set(line, meta);
     const queued: Promise<void>[] = [];
@@ -650,12 +690,15 @@ class Conversation implements LiveConversation {
 
     try {
       for (let round = 0; round < MAX_MODEL_ROUNDS; round++) {
+        // Async functions' answers that came since the last round join here, never between a tool call and
+        // its result.
+        if (!(round === 0 && turn.early)) this.messages.push(...this.lateResults.splice(0));
         const { text, calls, model } =
           round === 0 && turn.early
             ? await this.adoptedRound(turn, turn.early, say)
             : await runModelRound({
                 models: this.models,
-                request: { messages: [...this.messages], tools: this.tools },
+                request: { messages: [...this.messages], tools: this.tools.specs },
                 signal,
                 timeoutMs: this.providerTimeoutMs,
                 onSentence: say,
@@ -706,8 +749,10 @@ class Conversation implements LiveConversation {
     queued: Promise<void>[],
   ): Promise<'continue' | 'stop'> {
     const results = new Map<string, string>();
+    const open: OpenToolCalls = { calls, results, ran: new Set(), closedWithout: null };
+    this.openTools = open;
     let outcome: 'continue' | 'stop' = 'continue';
-    let transferFailed = false;
+    const followUps: string[] = [];
     let running: string | null = null;
     try {
       for (const call of calls) {
@@ -717,48 +762,202 @@ class Conversation implements LiveConversation {
           results.set(call.id, 'Not run: the call moved on.');
           continue;
         }
+        const tool = this.tools.get(call.name);
+        if (!tool) {
+          results.set(call.id, `Unknown tool ${call.name}.`);
+          continue;
+        }
+        const refused = this.overLimit(turn, tool);
+        if (refused) {
+          results.set(call.id, refused);
+          this.recordToolCall({
+            name: tool.name,
+            kind: tool.kind,
+            functionId: tool.functionId,
+            arguments: call.arguments,
+            outcome: 'limit_reached',
+            latencyMs: 0,
+            logId: null,
+          });
+          continue;
+        }
         this.notify({ type: 'tool', name: call.name, status: 'running' });
         running = call.name;
-        if (call.name === END_CALL_TOOL && this.agent.end_call_enabled) {
-          outcome = 'stop';
-          results.set(call.id, 'Call ended.');
-          await this.endCallFromTurn(turn, line, say, queued);
-        } else if (
-          call.name === TRANSFER_CALL_TOOL &&
-          this.agent.transfer_enabled &&
-          this.agent.transfer_number
-        ) {
-          outcome = 'stop';
-          const reason = typeof call.arguments.reason === 'string' ? call.arguments.reason : 'caller request';
-          const ok = await this.transferFromTurn(turn, line, say, queued, this.agent.transfer_number, reason);
-          transferFailed = !ok && !this.ending;
-          results.set(call.id, ok ? 'Transferred.' : 'The transfer failed; the caller is still on the line.');
-        } else if (call.name === OPT_OUT_TOOL) {
-          outcome = 'stop';
-          results.set(call.id, 'The number is on the do-not-call list; the call is ending.');
-          await this.optOutFromTurn(turn, line, say, queued);
-        } else if (call.name === SEND_DTMF_TOOL && this.agent.send_dtmf_enabled) {
-          results.set(call.id, await this.sendDigits(turn, call));
-        } else if (call.name === SEARCH_KNOWLEDGE_TOOL && this.agent.has_knowledge) {
-          results.set(call.id, await this.searchKnowledge(turn, call, say));
-        } else {
-          results.set(call.id, `Unknown tool ${call.name}.`);
-        }
+        open.ran.add(call.id);
+        const run = await tool.run(call, this.toolTurn(turn, tool, line, say, queued, followUps));
+        results.set(call.id, run.result);
+        if (run.invocation) this.recordToolCall(run.invocation);
+        if (run.followUp) followUps.push(run.followUp);
+        // A tool that answered after the caller spoke over the turn: the rest of the turn is not run.
+        if (run.stop || (turn.controller.signal.aborted && !turn.committed)) outcome = 'stop';
       }
     } finally {
       if (running !== null) this.notify({ type: 'tool', name: running, status: 'done' });
-      // Every tool call gets its result, so the next model request is well formed.
-      for (const call of calls) {
-        this.messages.push({
-          role: 'tool',
-          tool_call_id: call.id,
-          content: results.get(call.id) ?? 'Not run.',
-        });
+      if (this.openTools === open) this.openTools = null;
+      if (open.closedWithout === null) {
+        // Every tool call gets its result, so the next model request is well formed.
+        for (const call of calls) {
+          this.messages.push({
+            role: 'tool',
+            tool_call_id: call.id,
+            content: results.get(call.id) ?? 'Not run.',
+          });
+        }
+      } else {
+        // The caller spoke first and the history went on without these answers: they join it now.
+        for (const call of open.closedWithout) {
+          const result = results.get(call.id);
+          if (result !== undefined && open.ran.has(call.id)) this.addLateResult(call, result);
+        }
       }
     }
     // Said only now: the tool results must follow the model's tool calls directly in the history.
-    if (transferFailed) this.say(Phrases.transferFailed);
+    for (const text of followUps) this.say(text);
     return outcome;
+  }
+
+  /** Why a partner function may not run now (the per-turn or per-call bound), or null when it may. */
+  private overLimit(turn: Turn, tool: ConversationTool): string | null {
+    if (tool.kind !== 'custom') return null;
+    if (this.customCalls >= CUSTOM_FUNCTION_CALLS_PER_CALL)
+      return `Not run: the limit of ${CUSTOM_FUNCTION_CALLS_PER_CALL} function calls on this call was reached. Carry on without it.`;
+    if (turn.customCalls >= CUSTOM_FUNCTION_CALLS_PER_TURN)
+      return `Not run: the limit of ${CUSTOM_FUNCTION_CALLS_PER_TURN} function calls in one turn was reached. Answer the caller now.`;
+    turn.customCalls++;
+    this.customCalls++;
+    return null;
+  }
+
+  /** What a tool may do in this turn. */
+  private toolTurn(
+    turn: Turn,
+    tool: ConversationTool,
+    line: SpokenLine,
+    say: (sentence: string) => void,
+    queued: Promise<void>[],
+    followUps: string[],
+  ): ToolTurn {
+    // Read when the tool asks: the variables change as functions answer, the turn may be given up meanwhile.
+    const variables = () => this.variables;
+    const abandoned = () => turn.controller.signal.aborted || this.ending;
+    return {
+      agent: this.agent,
+      get variables() {
+        return variables();
+      },
+      reporter: this.options.reporter,
+      callSignal: this.callController.signal,
+      get abandoned() {
+        return abandoned();
+      },
+      say: (sentence) => {
+        if (!turn.controller.signal.aborted) say(sentence);
+      },
+      sayAside: (text) => {
+        if (!this.ending) this.say(text);
+      },
+      nowMs: () => Math.round(this.time?.now() ?? 0),
+      after: (ms, fn) => this.time!.after(ms, fn),
+      withAck: (work) => this.withToolAck(tool.name, turn, work, say),
+      endCall: () => this.endCallFromTurn(turn, line, say, queued),
+      optOut: (decided) => this.optOutFromTurn(turn, line, say, queued, decided),
+      transfer: async (to, reason, decided) => {
+        const ok = await this.transferFromTurn(turn, line, say, queued, to, reason, decided);
+        if (!ok && !this.ending) followUps.push(Phrases.transferFailed);
+        return ok;
+      },
+      pressKeys: (call) => this.sendDigits(turn, call),
+      setVariables: (values) => this.setVariables(values),
+      deliverLater: (call, result, options) => this.deliverLate(call, result, options.speak),
+      record: (entry) => this.recordToolCall(entry),
+      onError: (error, context) => this.options.onError?.(error, context),
+    };
+  }
+
+  /**
+   * Merges what a function set into the call's variables. The system prompt is rendered again with them, so
+   * the prompt's {{name}} placeholders (and the end-call, transfer and voicemail messages) read the new values
+   * from the next model round on.
+   */
+  private setVariables(values: Record<string, unknown>): boolean {
+    const merged = { ...this.variables, ...values };
+    // The calls service keeps them to the same bound: what the prompt reads is what the session shows.
+    if (Buffer.byteLength(JSON.stringify(merged)) > CALL_VARIABLES_MAX_BYTES) return false;
+    this.variables = merged;
+    this.messages[0] = { role: 'system', content: buildSystemPrompt(this.agent, this.variables) };
+    return true;
+  }
+
+  /** An async function's answer: into the history at the next round; spoken about when the agent is free. */
+  private deliverLate(call: ToolCall, result: string, speak: boolean): void {
+    if (this.ending || this.phase !== 'live') return;
+    this.addLateResult(call, result);
+    if (speak) this.lateRoundWanted = true;
+    this.speakLateResults();
+  }
+
+  /** A tool's answer that came after its turn: its own call and result, so any model reads it as the tool's. */
+  private addLateResult(call: ToolCall, result: string): void {
+    const answer: ToolCall = { ...call, id: `${call.id}-answer` };
+    this.lateResults.push(
+      { role: 'assistant', content: null, tool_calls: [answer] },
+      { role: 'tool', tool_call_id: answer.id, content: result },
+    );
+  }
+
+  /**
+   * The caller speaks while a turn's tools still run: their calls get results now (the ones known, else that
+   * the answer is still to come), so the caller's words follow a well-formed history. The answers still to come
+   * join it as late results.
+   */
+  private closeOpenTools(): void {
+    const open = this.openTools;
+    if (!open) return;
+    this.openTools = null;
+    open.closedWithout = open.calls.filter((call) => !open.results.has(call.id));
+    for (const call of open.calls) {
+      this.messages.push({
+        role: 'tool',
+        tool_call_id: call.id,
+        content: open.results.get(call.id) ?? 'Interrupted: the caller spoke before it finished.',
+      });
+    }
+  }
+
+  /** Speaks about async answers that came, once the agent is idle and the caller is not speaking. */
+  private speakLateResults(): void {
+    if (!this.lateRoundWanted || this.lateResults.length === 0) return;
+    if (this.ending || this.phase !== 'live' || this.turn || this.early || this.overlap) return;
+    // Tools of a turn the caller talked over still running: their answers come first.
+    if (this.openTools || this.speech!.busy || this.input!.speaking) return;
+    this.lateRoundWanted = false;
+    this.stopIdle();
+    this.messages.push(...this.saidOutsideTurns.splice(0));
+    const now = this.time!.now();
+    this.startTurn({
+      controller: new AbortController(),
+      speechEndMs: now,
+      endpointAtMs: now,
+      early: null,
+      sttFinalAtMs: now,
+      stt: this.stt.current.name,
+      llm: null,
+      llmFirstTokenAtMs: null,
+      failure: null,
+      committed: false,
+      customCalls: 0,
+      unprompted: true,
+    });
+  }
+
+  /** Reports one tool invocation to the calls service, in order with the rest (bounded per call). */
+  private recordToolCall(entry: ToolInvocation): void {
+    if (this.terminated || this.toolCallsReported >= TOOL_CALLS_PER_CALL_MAX) return;
+    this.toolCallsReported++;
+    const record: VoiceToolCallRecord = { ...entry, atMs: entry.atMs ?? Math.round(this.time?.now() ?? 0) };
+    this.reports = this.reports
+      .then(() => this.options.reporter.toolCall(record))
+      .catch((error: unknown) => this.options.onError?.(error, 'tool call'));
   }
 
   private async endCallFromTurn(
@@ -785,6 +984,7 @@ class Conversation implements LiveConversation {
     line: SpokenLine,
     say: (sentence: string) => void,
     queued: Promise<void>[],
+    decided: (listed: boolean) => void,
   ): Promise<void> {
     if (!this.beginEnding(OPTED_OUT)) return;
     turn.committed = true;
@@ -795,6 +995,7 @@ class Conversation implements LiveConversation {
       listed = false;
       this.options.onError?.(error, 'opt_out');
     }
+    decided(listed);
     say(listed ? Phrases.optOutFarewell : Phrases.optOutFailed);
     line.end();
     await Promise.all(queued);
@@ -809,6 +1010,7 @@ class Conversation implements LiveConversation {
     queued: Promise<void>[],
     to: string,
     reason: string,
+    decided: (ok: boolean) => void,
   ): Promise<boolean> {
     turn.committed = true;
     const message = this.agent.transfer_message
@@ -836,6 +1038,7 @@ class Conversation implements LiveConversation {
     } finally {
       this.pendingTransfer = null;
     }
+    decided(ok);
     if (ok) {
       if (this.beginEnding('transferred')) await this.finish('transferred', false);
       return true;
@@ -876,28 +1079,6 @@ class Conversation implements LiveConversation {
       if (error instanceof Aborted) throw error;
       this.options.onError?.(error, 'send_dtmf');
       return 'The keys could not be sent right now.';
-    }
-  }
-
-  private async searchKnowledge(
-    turn: Turn,
-    call: ToolCall,
-    say: (sentence: string) => void,
-  ): Promise<string> {
-    const query = typeof call.arguments.query === 'string' ? call.arguments.query.trim() : '';
-    if (!query) return 'No query was given.';
-    try {
-      const response = await this.withToolAck(
-        SEARCH_KNOWLEDGE_TOOL,
-        turn,
-        this.options.reporter.searchKnowledge(query, KNOWLEDGE_RESULT_LIMIT),
-        say,
-      );
-      return formatKnowledgeResults(response, this.agent);
-    } catch (error) {
-      if (error instanceof Aborted) throw error;
-      this.options.onError?.(error, 'knowledge search');
-      return 'The knowledge base could not be searched right now.';
     }
   }
 
@@ -1010,6 +1191,8 @@ class Conversation implements LiveConversation {
 
   /** Starts the silence timer when the agent has finished and the caller is quiet (user_idle_enabled only). */
   private armIdle(): void {
+    // Wherever the agent may fall idle, an async function's answer that came is spoken about first.
+    this.speakLateResults();
     if (!this.agent.user_idle_enabled || this.ending || this.phase !== 'live') return;
     if (this.cancelIdle || this.turn || this.speech!.busy || this.input!.speaking) return;
     this.waitForSilence(IDLE_REPROMPT_MS, this.input!.heardMs);
@@ -1160,6 +1343,7 @@ class Conversation implements LiveConversation {
     this.turn = null;
     this.stopIdle();
     this.keypad?.stop();
+    this.callController.abort();
     this.speech?.stop();
     this.time?.stop();
     return this.input?.close() ?? Promise.resolve();

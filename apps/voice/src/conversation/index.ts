@@ -27,8 +27,12 @@ export {
   conversationTools,
   formatKnowledgeResults,
   toolAckPhrase,
+  ToolRegistry,
+  customFunctionTool,
   END_CALL_TOOL,
   TRANSFER_CALL_TOOL,
   SEARCH_KNOWLEDGE_TOOL,
+  OPT_OUT_TOOL,
 } from './tools';
 export { dtmfRouteOf, SEND_DTMF_TOOL, type DtmfRoute } from './dtmf/send-dtmf';
+export type { ConversationTool, ToolTurn, ToolRun, ToolInvocation } from './tools';

@@ -1,7 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { KnowledgeSearchReply, Subjects, VoiceCallContext, VoiceTranscriptRequest } from '@vap/messages';
+import {
+  CUSTOM_FUNCTION_INVOKE_MARGIN_MS,
+  CUSTOM_FUNCTION_MAX_TIMEOUT_MS,
+  CustomFunctionInvokeReply,
+  CustomFunctionSpec,
+  KnowledgeSearchReply,
+  PartnerRequestCallContext,
+  Subjects,
+  VoiceCallContext,
+  VoiceToolCallRecord,
+  VoiceToolCallRequest,
+  VoiceTranscriptRequest,
+} from '@vap/messages';
 import type { RpcClient } from '@vap/messaging';
 import type { CallReporter } from '../conversation';
+import { Aborted } from '../conversation/provider-failure';
 import { REPORT_RETRY_WINDOW_MS, RetryOptions, untilAcknowledged } from './until-acknowledged';
 
 /**
@@ -13,6 +26,8 @@ export class RpcCallReporter implements CallReporter {
   /** This stream's id: its lines are numbered on it, so the calls service records a retried one once. */
   private readonly streamId = randomUUID();
   private seq = 0;
+  /** Tool invocations are numbered on the stream too, apart from the lines. */
+  private toolSeq = 0;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -36,6 +51,59 @@ export class RpcCallReporter implements CallReporter {
       () => this.rpc.request(Subjects.calls.voiceTranscript, this.context.partnerId, request),
       { ...this.lineRetry, deadline: Date.now() + REPORT_RETRY_WINDOW_MS },
     );
+  }
+
+  /** Retried like a transcript line: the session's tool calls and the variables they set live only there. */
+  async toolCall(record: VoiceToolCallRecord): Promise<void> {
+    const request: VoiceToolCallRequest = {
+      ...record,
+      callId: this.context.callId,
+      streamId: this.streamId,
+      seq: this.toolSeq++,
+    };
+    await untilAcknowledged(
+      () => this.rpc.request(Subjects.calls.voiceToolCall, this.context.partnerId, request),
+      { ...this.lineRetry, deadline: Date.now() + REPORT_RETRY_WINDOW_MS },
+    );
+  }
+
+  /**
+   * Not retried: the agents service may have sent the partner's request already. Waits the function's timeout
+   * plus the agents service's margin (it answers `timeout` itself when the partner is slow), and no longer
+   * than the call.
+   */
+  invokeCustomFunction(
+    spec: CustomFunctionSpec,
+    args: Record<string, unknown>,
+    variables: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CustomFunctionInvokeReply> {
+    if (signal.aborted) return Promise.reject(new Aborted());
+    const browser = this.context.provider === 'browser';
+    const context: PartnerRequestCallContext = {
+      callId: this.context.callId,
+      browserSessionId: browser ? this.context.callId : null,
+      agentId: this.context.agentId,
+      direction: browser ? 'browser' : this.context.direction,
+      fromNumber: browser ? null : this.context.fromNumber,
+      toNumber: browser ? null : this.context.toNumber,
+      variables,
+    };
+    const request = this.rpc.request(
+      Subjects.agents.customFunctionInvoke,
+      this.context.partnerId,
+      { partnerId: this.context.partnerId, functionId: spec.id, arguments: args, context },
+      {
+        timeoutMs:
+          Math.min(Math.max(spec.timeout_ms, 0), CUSTOM_FUNCTION_MAX_TIMEOUT_MS) +
+          CUSTOM_FUNCTION_INVOKE_MARGIN_MS,
+      },
+    );
+    return new Promise((resolve, reject) => {
+      const onAbort = () => reject(new Aborted());
+      signal.addEventListener('abort', onAbort, { once: true });
+      request.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
   }
 
   async transfer(to: string, reason: string): Promise<boolean> {

@@ -181,7 +181,7 @@ export class BrowserSessionDto {
 
   @ApiProperty({
     type: CallSessionDto,
-    description: 'The same session a call has: transcript, recording, extraction',
+    description: 'The same session a call has: transcript, tool calls, recording, extraction',
   })
   session: CallSessionDto;
 }

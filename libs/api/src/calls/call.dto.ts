@@ -19,6 +19,8 @@ import {
   LlmProviderName,
   STT_PROVIDERS,
   SttProviderName,
+  TOOL_CALL_OUTCOMES,
+  ToolCallOutcome,
   TTS_PROVIDERS,
   TtsProviderName,
 } from '@vap/messages';
@@ -108,6 +110,64 @@ export class TranscriptEntryDto {
       'content is then what the caller actually heard',
   })
   interrupted?: true;
+}
+
+/** One tool the agent's model called during the conversation: a built-in tool or one of the partner's functions. */
+export class ToolCallDto {
+  @ApiProperty({ example: 'check_order', description: 'The tool’s name as the model called it' })
+  name: string;
+
+  @ApiProperty({
+    enum: ['builtin', 'custom'],
+    description:
+      'builtin: end_call, transfer_call, search_knowledge_base, opt_out; custom: a partner function',
+  })
+  kind: 'builtin' | 'custom';
+
+  @ApiProperty({ type: String, nullable: true, description: 'The partner function’s id (custom tools)' })
+  function_id: string | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The model’s arguments; {} when they were larger than 4096 bytes (arguments_truncated)',
+  })
+  arguments: Record<string, unknown>;
+
+  @ApiProperty({ description: 'The arguments were too large to keep' })
+  arguments_truncated: boolean;
+
+  @ApiProperty({
+    enum: TOOL_CALL_OUTCOMES,
+    description:
+      'success; failed (a built-in tool that did not do it: a refused transfer, a failed search); ' +
+      'invalid_arguments (they broke the function’s schema, nothing was sent); http_error (the partner ' +
+      'answered non-2xx); timeout; refused (a private or unreachable address); not_found (the function was ' +
+      'deleted); limit_reached (beyond the calls allowed per turn or per call, not run); cancelled (the call ' +
+      'ended before the answer came)',
+  })
+  outcome: ToolCallOutcome;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'From the call to its answer' })
+  latency_ms: number;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The integration log entry of the request to the partner, when one was sent',
+  })
+  log_id: string | null;
+
+  @ApiProperty({ format: 'date-time', description: 'When the model called the tool' })
+  timestamp: string;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'Call variables it set (the function’s response_variables that matched), merged into the session’s variables',
+  })
+  variables: Record<string, unknown>;
 }
 
 export class ExtractionResultDto {
@@ -213,7 +273,18 @@ export class CallSessionDto {
   })
   recording_url?: string;
 
-  @ApiProperty({ type: 'object', additionalProperties: true })
+  @ApiProperty({
+    type: [ToolCallDto],
+    description: 'The tools the agent called during the conversation, in order (at most 200)',
+  })
+  tool_calls: ToolCallDto[];
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'The pre-call variables, with the values partner functions set during the call (response_variables)',
+  })
   variables: Record<string, unknown>;
 
   @ApiProperty({

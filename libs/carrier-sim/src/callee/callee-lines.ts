@@ -15,6 +15,11 @@ export const CalleeLines = {
   menu: 'Welcome to Acme. Press 1 for billing. Press 2 for sales. Press 3 for support.',
   menuChoice: ['You chose billing. Goodbye.', 'You chose sales. Goodbye.', 'You chose support. Goodbye.'],
   menuNoChoice: 'No option was chosen. Goodbye.',
+  /**
+   * Names a partner function the way the offline engine calls one (docs/voice.md): an agent with a function
+   * named check_order calls it with order_number 42.
+   */
+  callsFunction: 'Please check order, order number is 42.',
   monologue: [
     'Well, let me tell you, I have been meaning to sort this out for quite a while now.',
     'Last month we tried something similar and it did not really work out the way we hoped.',

@@ -40,6 +40,8 @@ export function calleeScript(outcome: CalleeOutcome, ports: ScriptPorts): Callee
       return phoneMenu;
     case 'keypad_entry':
       return keypadEntry;
+    case 'calls_function':
+      return callsFunction;
     default:
       return shortConversation;
   }
@@ -138,5 +140,11 @@ async function keypadEntry(line: PhoneLine): Promise<void> {
   await line.press(KEYPAD_ENTRY);
   await line.listen(REPLY_WAIT_MS);
   await exchange(line, [CalleeLines.shortGoodbye]);
+}
+
+/** Asks for something a partner function answers (check_order), listens to the answer, says goodbye. */
+async function callsFunction(line: PhoneLine): Promise<void> {
+  await line.listen(INTRO_WAIT_MS);
+  await exchange(line, [CalleeLines.callsFunction, CalleeLines.goodbye]);
   await stayOnLine(line);
 }

@@ -3,7 +3,8 @@
  * 01 no answer, 02 busy, 03 carrier failure, 04 voicemail (machine answers), 05 the callee answers and
  * hangs up without speaking, 06 the callee puts the call on hold (carrier hold events) and comes back,
  * 07 the callee talks at length (the agent's max_call_duration_secs ends the call), 08 the callee asks
- * for a human (transfer when the agent has transfer_enabled), 91 the callee is an automated phone menu that
+ * for a human (transfer when the agent has transfer_enabled), 09 the callee asks the agent to check order 42
+ * (an agent with a partner function named check_order calls it), 91 the callee is an automated phone menu that
  * waits for a key (the agent's send_dtmf), 92 the callee keys in an account number on the keypad (the agent's
  * dtmf input), anything else a short conversation.
  */
@@ -18,6 +19,7 @@ export type CalleeOutcome =
   | 'asks_for_human'
   | 'phone_menu'
   | 'keypad_entry'
+  | 'calls_function'
   | 'conversation';
 
 const BY_SUFFIX: Record<string, CalleeOutcome> = {
@@ -31,6 +33,7 @@ const BY_SUFFIX: Record<string, CalleeOutcome> = {
   '08': 'asks_for_human',
   '91': 'phone_menu',
   '92': 'keypad_entry',
+  '09': 'calls_function',
 };
 
 export function calleeOutcome(toNumber: string): CalleeOutcome {

@@ -327,6 +327,17 @@ describe('SimulatedPhone against a media plane', () => {
     expect(agent.received[agent.received.length - 1].event).toBe('stop');
   });
 
+  it('asks for a partner function by name, word for word as the offline STT reads it, then says goodbye (outcome 09)', async () => {
+    dial(calleeScript('calls_function', { hold: async () => undefined }));
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 1);
+    await agent.say(INTRO, 'intro');
+    await agent.until(() => linesIn(agent.media()).includes(CalleeLines.callsFunction));
+    await agent.say('Done. order status shipped.', 'answer');
+    await agent.until(() => linesIn(agent.media()).length === 2);
+    expect(linesIn(agent.media())).toEqual([CalleeLines.callsFunction, CalleeLines.goodbye]);
+  });
+
   it('ends as stream_closed when the media plane closes the socket', async () => {
     const { ended } = dial(silent);
     const agent = await nextAgent;

@@ -1,4 +1,4 @@
-import type { RecordedTurnLatency, TurnProviders } from '../voice/voice-commands';
+import type { RecordedTurnLatency, ToolCallOutcome, TurnProviders } from '../voice/voice-commands';
 import {
   AnsweredBy,
   CallDirection,
@@ -54,6 +54,26 @@ export interface TranscriptEntry {
   interrupted?: true;
 }
 
+/** One tool invocation of a call's conversation, as its session lists it (`tool_calls`). */
+export interface ToolCallEntry {
+  /** The model-facing name (a built-in tool's, or the partner function's). */
+  name: string;
+  kind: 'builtin' | 'custom';
+  /** The partner's function, for a custom one. */
+  function_id: string | null;
+  /** The model's arguments; {} when they were larger than the session keeps (arguments_truncated). */
+  arguments: Record<string, unknown>;
+  arguments_truncated: boolean;
+  outcome: ToolCallOutcome;
+  latency_ms: number;
+  /** The integration log entry of the request to the partner, when one was sent. */
+  log_id: string | null;
+  /** When the invocation started. */
+  timestamp: string;
+  /** Call variables it set (a function's response_variables), merged into the call's variables. */
+  variables: Record<string, unknown>;
+}
+
 export interface HoldEvent {
   kind: string;
   started_at: string;
@@ -104,7 +124,8 @@ export interface SessionCallMetadata {
 /**
  * data of session.completed (domain event events.session.completed). The contract's fields, plus:
  * call_id, status (session status), recording_url (signed, valid 7 days; null when recording was off or
- * nothing was recorded), variables (pre-call variables), extraction (null when extraction did not run),
+ * nothing was recorded), variables (pre-call variables, with what partner functions set during the call),
+ * tool_calls (the conversation's tool invocations), extraction (null when extraction did not run),
  * hold, call (call metadata), and credits_used_paise (the exact charge the gateway debits).
  * A terminal failure (no answer, busy, failed, canceled) has duration_seconds 0 and transcript null.
  */
@@ -120,6 +141,8 @@ export interface SessionCompletedData {
   processing_complete: boolean;
   pipeline_completed_at: string;
   transcript: TranscriptEntry[] | null;
+  /** The tool invocations of the conversation, in order ([] when there were none). */
+  tool_calls: ToolCallEntry[];
   recording_url: string | null;
   variables: Record<string, unknown>;
   extraction: ExtractionResult | null;

@@ -23,6 +23,7 @@ import type {
   VoiceSessionEndRequest,
   VoiceSessionTerminateReply,
   VoiceSessionTerminateRequest,
+  VoiceToolCallRequest,
   VoiceTranscriptRequest,
   VoiceTransferReply,
   VoiceTransferRequest,
@@ -72,6 +73,7 @@ export interface ServiceCommands {
   'calls.voice.send_dtmf': CommandContract<VoiceSendDtmfRequest, VoiceSendDtmfReply>;
   'calls.voice.hangup': CommandContract<VoiceHangupRequest, VoiceAck>;
   'calls.voice.ended': CommandContract<VoiceEndedRequest, VoiceAck>;
+  'calls.voice.tool_call': CommandContract<VoiceToolCallRequest, VoiceAck>;
 }
 
 /**

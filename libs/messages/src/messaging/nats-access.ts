@@ -114,6 +114,7 @@ export const CommandSenders: {
   'calls.voice.opt_out': ['voice'],
   'calls.voice.send_dtmf': ['voice'],
   'calls.voice.ended': ['voice'],
+  'calls.voice.tool_call': ['voice'],
   // campaigns
   'campaigns.health.ping': ['gateway'],
   'campaigns.campaign.create': ['gateway'],

@@ -123,6 +123,7 @@ export const Subjects = {
     voiceOptOut: 'calls.voice.opt_out',
     voiceSendDtmf: 'calls.voice.send_dtmf',
     voiceEnded: 'calls.voice.ended',
+    voiceToolCall: 'calls.voice.tool_call',
   },
   campaigns: {
     ping: 'campaigns.health.ping',

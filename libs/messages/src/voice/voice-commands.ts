@@ -120,6 +120,64 @@ export interface VoiceTranscriptRequest {
   seq?: number;
 }
 
+/** How one tool invocation of a call went (a custom function's outcomes, and the built-in tools' own). */
+export const TOOL_CALL_OUTCOMES = [
+  'success',
+  /** A built-in tool that did not do what it was asked (a transfer the carrier refused, a search that failed). */
+  'failed',
+  /** The arguments broke the tool's schema: nothing was sent; the model was told what to fix. */
+  'invalid_arguments',
+  'http_error',
+  'timeout',
+  'refused',
+  'not_found',
+  /** Beyond the calls allowed per turn or per call: not run, the model was told. */
+  'limit_reached',
+  /** The call ended (or the caller's turn was given up) before the answer came. */
+  'cancelled',
+] as const;
+export type ToolCallOutcome = (typeof TOOL_CALL_OUTCOMES)[number];
+
+/** Bytes of a tool call's arguments (as JSON) a session keeps; larger arguments are kept cut to a note. */
+export const TOOL_CALL_MAX_ARGUMENT_BYTES = 4096;
+/**
+ * Bytes (as JSON) a call's variables may grow to through its functions' response_variables: an invocation whose
+ * values would take them past it is recorded, its values not merged (the conversation does the same).
+ */
+export const CALL_VARIABLES_MAX_BYTES = 65_536;
+/** Tool invocations a call's session keeps (custom ones are bounded lower by CUSTOM_FUNCTION_CALLS_PER_CALL). */
+export const TOOL_CALLS_PER_CALL_MAX = 200;
+
+/** One tool invocation on a call, as the voice service reports it. */
+export interface VoiceToolCallRecord {
+  /** The model-facing name. */
+  name: string;
+  kind: 'builtin' | 'custom';
+  /** The partner's function (custom tools). */
+  functionId: string | null;
+  /** The model's arguments (cut to TOOL_CALL_MAX_ARGUMENT_BYTES by the calls service). */
+  arguments: unknown;
+  outcome: ToolCallOutcome;
+  /** Wall ms from the invocation to its answer. */
+  latencyMs: number;
+  /** The integration log entry of the partner request, when one was sent. */
+  logId: string | null;
+  /** When the invocation started, ms since the stream started (the call's media clock). */
+  atMs: number;
+  /** Call variables the invocation set (a custom function's response_variables), merged into the call's. */
+  variables?: Record<string, unknown>;
+}
+
+/**
+ * calls.voice.tool_call: one tool invocation, recorded on the call's session, its variables merged into the
+ * call's. Numbered on the stream like transcript lines, so a retried report is recorded once.
+ */
+export interface VoiceToolCallRequest extends VoiceToolCallRecord {
+  callId: string;
+  streamId?: string;
+  seq?: number;
+}
+
 /** calls.voice.transfer: cold transfer through the carrier; the calls service emits call.transferred. */
 export interface VoiceTransferRequest {
   callId: string;

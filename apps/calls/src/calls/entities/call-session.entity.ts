@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { PostCallHookResultDto } from '@vap/api';
-import { ExtractionResult, HoldSummary, TranscriptEntry } from '@vap/messages';
+import { ExtractionResult, HoldSummary, ToolCallEntry, TranscriptEntry } from '@vap/messages';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
 /** A raw carrier hold signal as received; the post-call pipeline turns them into the hold summary. */
@@ -25,6 +25,10 @@ export class CallSession {
 
   @Column({ type: 'jsonb' })
   transcript: TranscriptEntry[];
+
+  /** The conversation's tool invocations, in the order reported (calls.voice.tool_call). */
+  @Column({ name: 'tool_calls', type: 'jsonb' })
+  toolCalls: ToolCallEntry[];
 
   @Column({ name: 'hold_events', type: 'jsonb' })
   holdEvents: HoldSignal[];
@@ -87,6 +91,7 @@ export function newSession(call: { id: string; sessionId: string }): QueryDeepPa
     sessionId: call.sessionId,
     status: 'active',
     transcript: [],
+    toolCalls: [],
     holdEvents: [],
     hold: null,
     extraction: null,

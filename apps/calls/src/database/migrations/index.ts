@@ -18,6 +18,7 @@ import { DropCallOwner1764700010000 } from './1764700010000-drop-call-owner';
 import { CarrierSilenceCheck1764700020000 } from './1764700020000-carrier-silence-check';
 import { BrowserSessions1764800010000 } from './1764800010000-browser-sessions';
 import { LifecycleHooks1764900030000 } from './1764900030000-lifecycle-hooks';
+import { SessionToolCalls1764900050000 } from './1764900050000-session-tool-calls';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   CarrierSilenceCheck1764700020000,
   BrowserSessions1764800010000,
   LifecycleHooks1764900030000,
+  SessionToolCalls1764900050000,
 ];

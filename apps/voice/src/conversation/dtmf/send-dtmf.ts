@@ -53,6 +53,13 @@ export interface DtmfSending {
   viaCarrier(digits: string): Promise<boolean>;
 }
 
+const PRESSED = 'Pressed ';
+
+/** Whether a sendDtmf result says every key was pressed. */
+export function pressedAll(result: string): boolean {
+  return result.startsWith(PRESSED);
+}
+
 /** Presses the tool call's keys; the tool result for the model. */
 export async function sendDtmf(call: ToolCall, sending: DtmfSending): Promise<string> {
   const digits = digitsOf(call);
@@ -60,9 +67,9 @@ export async function sendDtmf(call: ToolCall, sending: DtmfSending): Promise<st
     return `Not sent: digits must be 1 to ${SEND_DTMF_MAX} of 0-9, *, #, A-D and w (a pause).`;
   if (sending.route === 'carrier') {
     return (await sending.viaCarrier(digits))
-      ? `Pressed ${digits}.`
+      ? `${PRESSED}${digits}.`
       : 'The keys could not be sent; the call may have ended.';
   }
   const played = await sending.play(dtmfInputText(digits, null), mulawDecode(dtmfTones(digits)));
-  return played ? `Pressed ${digits}.` : 'The keys were cut off before all of them were played.';
+  return played ? `${PRESSED}${digits}.` : 'The keys were cut off before all of them were played.';
 }

@@ -3,7 +3,10 @@
 
 import type {
   AgentSettings,
+  CustomFunctionInvokeReply,
+  CustomFunctionSpec,
   KnowledgeSearchReply,
+  VoiceToolCallRecord,
   TurnLatency,
   VoiceCallContext,
   VoiceTranscriptRequest,
@@ -16,6 +19,7 @@ import type { TtsProvider, TtsRequest, TtsVoice } from '../../providers/tts-prov
 import type { CallReporter } from '../call-reporter';
 import type { ConversationResult, LiveConversation, TurnTakingEvent } from '../conversation-contract';
 import { createConversation } from '../conversation';
+import { Aborted } from '../provider-failure';
 
 export const TEST_VOICE: TtsVoice = {
   providerVoiceId: 'test-voice',
@@ -185,6 +189,13 @@ export class FakeReporter implements CallReporter {
   readonly hangups: string[] = [];
   readonly transfers: { to: string; reason: string }[] = [];
   readonly searches: { query: string; limit: number }[] = [];
+  readonly toolCalls: VoiceToolCallRecord[] = [];
+  /** Partner function requests, in order, with the call's variables as they were sent. */
+  readonly invocations: { functionId: string; arguments: unknown; variables: Record<string, unknown> }[] = [];
+  /** The agents service's answers to the next function calls, in order (wall ms each takes); default success. */
+  functionReplies: { reply: Partial<CustomFunctionInvokeReply>; delayMs?: number }[] = [];
+  /** Set to make every function request fail, as an agents service that refuses or does not answer would. */
+  functionError: Error | null = null;
   optOuts = 0;
   /** Keys sent through the carrier (send_dtmf on a carrier route). */
   readonly digitsSent: string[] = [];
@@ -227,6 +238,31 @@ export class FakeReporter implements CallReporter {
     await sleep(this.toolDelayMs);
     return { ...this.knowledge, query };
   }
+  async toolCall(record: VoiceToolCallRecord): Promise<void> {
+    this.toolCalls.push(record);
+  }
+  async invokeCustomFunction(
+    spec: CustomFunctionSpec,
+    args: Record<string, unknown>,
+    variables: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CustomFunctionInvokeReply> {
+    this.invocations.push({ functionId: spec.id, arguments: args, variables: { ...variables } });
+    if (this.functionError) throw this.functionError;
+    const answer = this.functionReplies.shift() ?? { reply: {} };
+    await sleep(answer.delayMs ?? 0, signal);
+    if (signal.aborted) throw new Aborted();
+    return {
+      outcome: 'success',
+      status: 200,
+      latencyMs: answer.delayMs ?? 0,
+      result: '{"ok":true}',
+      error: null,
+      variables: {},
+      logId: `log-${this.invocations.length}`,
+      ...answer.reply,
+    };
+  }
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -253,6 +289,8 @@ export interface HarnessOptions {
   variables?: Record<string, unknown>;
   sttTexts?: string[];
   model?: ModelTurn[];
+  /** A real model in place of the scripted one (the offline engine); `model` is then unused. */
+  llm?: ChatModel;
   timeScale?: number;
   /** Echo marks as played (a carrier); false models a carrier that loses them. */
   echoMarks?: boolean;
@@ -333,7 +371,7 @@ export class CallHarness {
       stt: this.sttFallback ? [this.stt, this.sttFallback] : [this.stt],
       tts: this.ttsFallback ? [this.tts, this.ttsFallback] : [this.tts],
       llm: [
-        { name: 'primary', llm: this.model },
+        { name: 'primary', llm: options.llm ?? this.model },
         ...(this.modelFallback ? [{ name: 'fallback' as const, llm: this.modelFallback }] : []),
       ],
       reporter: this.reporter,

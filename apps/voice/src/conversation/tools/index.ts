@@ -1,0 +1,8 @@
+// The tools the agent's model may call during a call: one unit per tool (tool.ts), asked of the registry.
+export type { ConversationTool, ToolTurn, ToolRun, ToolInvocation, ToolKind } from './tool';
+export { ToolRegistry, conversationTools } from './registry';
+export { BUILTIN_TOOLS, isBuiltinTool } from './builtin';
+export { customFunctionTool, customFunctionResult, asyncPendingResult } from './custom-function';
+export { toolAckPhrase } from './acknowledgement';
+export { formatKnowledgeResults, KNOWLEDGE_RESULT_LIMIT } from './knowledge-results';
+export { END_CALL_TOOL, TRANSFER_CALL_TOOL, SEARCH_KNOWLEDGE_TOOL, OPT_OUT_TOOL } from './names';
