@@ -398,8 +398,8 @@ describe('conversation: partner functions', () => {
       ],
     });
     // The answer comes while the knowledge search (slower) still runs.
-    call.reporter.functionReplies = [{ reply: { result: 'booked' }, delayMs: 20 }];
-    call.reporter.toolDelayMs = 200;
+    call.reporter.functionReplies = [{ reply: { result: 'booked' }, delayMs: 100 }];
+    call.reporter.toolDelayMs = 800;
     call.start();
     call.say(400);
     await call.until(() => call!.reporter.lines.length === 2, 'the answer');
@@ -527,7 +527,8 @@ describe('conversation: a partner function the caller talks over', () => {
         { deltas: [text('You are welcome.')] },
       ],
     });
-    call.reporter.functionReplies = [{ reply: { result: 'shipped' }, delayMs: 1500 / call.timeScale }];
+    // Long enough for the caller's next words to be heard and transcribed while it runs.
+    call.reporter.functionReplies = [{ reply: { result: 'shipped' }, delayMs: 500 }];
     call.start();
     call.say(400);
     await call.until(() => call!.reporter.invocations.length === 1, 'the request');
