@@ -4,6 +4,7 @@
 // and the private-network guard on a platform of the spec's own that does not allow private addresses.
 import { NatsConnection } from 'nats';
 import { Client } from 'pg';
+import { IntegrationLogId } from '@vap/messages';
 import { api, createPartner, e2eEnv, OwnPlatform, startOwnPlatform } from '../../support';
 import { callee } from '../calls/call-fixtures';
 import { createAgent, fieldsOf, newPartner, partnerKey, uniqueName } from './agent-fixtures';
@@ -495,7 +496,7 @@ describe('custom functions', () => {
         response_excerpt: JSON.stringify({ order: { status: 'shipped', items: [{ 'item name': 'Tea' }] } }),
         error: null,
         variables: { order_status: 'shipped', first_item: 'Tea' },
-        log_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        log_id: expect.stringMatching(/^ilog_[0-9a-f-]{36}$/),
       });
       const [req] = requestsTo('/lookup');
       expect(req.method).toBe('POST');
@@ -521,7 +522,7 @@ describe('custom functions', () => {
 
       // One integration log entry, the partner's header values and the signature masked.
       const logged = await db.query('SELECT * FROM agents.integration_logs WHERE id = $1', [
-        res.body.data.log_id,
+        IntegrationLogId.parse(res.body.data.log_id),
       ]);
       expect(logged.rows).toHaveLength(1);
       expect(logged.rows[0]).toMatchObject({
@@ -597,7 +598,7 @@ describe('custom functions', () => {
       expect(huge.body.data.outcome).toBe('success');
       expect(huge.body.data.response_excerpt).toHaveLength(4096);
       const logged = await db.query('SELECT response_body FROM agents.integration_logs WHERE id = $1', [
-        huge.body.data.log_id,
+        IntegrationLogId.parse(huge.body.data.log_id),
       ]);
       expect(logged.rows[0].response_body).toHaveLength(4096);
       const image = await test((await create({ url: `${server.url}/image` })).id, { order_id: 'T1' });
@@ -614,7 +615,7 @@ describe('custom functions', () => {
       const [first, second] = requestsTo('/busy');
       expect(second.headers['x-vap-request-id']).toBe(first.headers['x-vap-request-id']);
       const logged = await db.query('SELECT attempts FROM agents.integration_logs WHERE id = $1', [
-        res.body.data.log_id,
+        IntegrationLogId.parse(res.body.data.log_id),
       ]);
       expect(logged.rows[0].attempts).toBe(2);
 

@@ -20,6 +20,7 @@ import {
   INTEGRATION_LOG_EXCERPT_CHARS,
   IntegrationRequestKind,
   PartnerRequestCallContext,
+  IntegrationLogId,
 } from '@vap/messages';
 import { PartnerRequestClient } from '../partner-requests/partner-request-client';
 import { CustomFunctionSecrets } from './custom-function-secrets';
@@ -98,7 +99,7 @@ export class CustomFunctionRunner {
       response_excerpt: r.logId === null ? null : r.result.slice(0, INTEGRATION_LOG_EXCERPT_CHARS),
       error: r.error,
       variables: r.variables,
-      log_id: r.logId,
+      log_id: r.logId === null ? null : IntegrationLogId.format(r.logId),
     };
   }
 

@@ -3,7 +3,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { IntegrationLogEntry, MASKED_HEADER_VALUE } from '@vap/messages';
+import { IntegrationLogEntry, IntegrationLogId, MASKED_HEADER_VALUE } from '@vap/messages';
 import { KnowledgeConfig } from '../config/knowledge.config';
 import { IntegrationLogWriter } from '../integration-logs/integration-log.writer';
 import { PartnerRequest, PartnerRequestClient } from './partner-request-client';
@@ -108,7 +108,7 @@ describe('PartnerRequestClient', () => {
     expect(got.headers.authorization).toBe('Bearer partner-token');
     expect(got.headers['content-type']).toBe('application/json');
     expect(got.headers['x-vap-signature']).toBe(sign(String(got.headers['x-vap-timestamp']), got.body));
-    expect(got.headers['x-vap-request-id']).toBe(res.logId);
+    expect(got.headers['x-vap-request-id']).toBe(IntegrationLogId.format(res.logId));
     const [entry] = log.entries;
     expect(entry).toMatchObject({
       id: res.logId,

@@ -13,6 +13,7 @@ import {
   IntegrationRequestKind,
   MASKED_HEADER_VALUE,
   PartnerRequestCallContext,
+  IntegrationLogId,
 } from '@vap/messages';
 import { KnowledgeConfig } from '../config/knowledge.config';
 import { IntegrationLogWriter } from '../integration-logs/integration-log.writer';
@@ -197,7 +198,7 @@ export class PartnerRequestClient implements OnModuleDestroy {
       ...req.staticHeaders,
       ...(hasBody ? { 'content-type': 'application/json' } : {}),
       'user-agent': USER_AGENT,
-      [PARTNER_REQUEST_HEADERS.requestId]: logId,
+      [PARTNER_REQUEST_HEADERS.requestId]: IntegrationLogId.format(logId),
       [PARTNER_REQUEST_HEADERS.timestamp]: timestamp,
       [PARTNER_REQUEST_HEADERS.signature]: partnerRequestSignature(req.signingSecret, timestamp, req.payload),
     };

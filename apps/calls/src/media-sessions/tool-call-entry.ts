@@ -4,6 +4,7 @@ import {
   TOOL_CALL_OUTCOMES,
   ToolCallEntry,
   VoiceToolCallRequest,
+  IntegrationLogId,
 } from '@vap/messages';
 
 /** Bytes (as JSON) the variables one invocation sets may take; the agents service keeps them well under. */
@@ -38,6 +39,11 @@ function wholeMs(value: unknown, field: string): number {
  * The session's entry for one reported invocation: its fields checked, arguments larger than the session keeps
  * replaced by {} (arguments_truncated), started at `start` plus the media clock's atMs.
  */
+/** The integration log entry's public id (`ilog_<uuid>`, what GET /integration-logs/{id} takes). */
+function publicLogId(logId: string | null): string | null {
+  return logId === null ? null : IntegrationLogId.format(logId);
+}
+
 export function toolCallEntry(request: VoiceToolCallRequest, start: Date): ToolCallEntry {
   if (typeof request.name !== 'string' || !TOOL_NAME.test(request.name)) {
     throw invalid('name', 'name must be a tool name');
@@ -64,7 +70,7 @@ export function toolCallEntry(request: VoiceToolCallRequest, start: Date): ToolC
     arguments_truncated: truncated,
     outcome: request.outcome,
     latency_ms: wholeMs(request.latencyMs, 'latencyMs'),
-    log_id: nullableId(request.logId, 'logId'),
+    log_id: publicLogId(nullableId(request.logId, 'logId')),
     timestamp: new Date(start.getTime() + wholeMs(request.atMs, 'atMs')).toISOString(),
     variables,
   };

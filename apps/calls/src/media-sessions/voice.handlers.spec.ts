@@ -463,7 +463,7 @@ describe('calls.voice.* commands', () => {
       arguments: { order_number: '42' },
       outcome: 'success',
       latencyMs: 84.4,
-      logId: 'log_1',
+      logId: '5f0c7a4e-2b1d-4c39-9a57-0d8e6f1b2c3a',
       atMs: 1_500,
       ...extra,
     });
@@ -497,7 +497,7 @@ describe('calls.voice.* commands', () => {
           arguments_truncated: false,
           outcome: 'success',
           latency_ms: 84,
-          log_id: 'log_1',
+          log_id: 'ilog_5f0c7a4e-2b1d-4c39-9a57-0d8e6f1b2c3a',
           timestamp: new Date(start + 1_500).toISOString(),
           variables: { order_status: 'shipped', name: 'Ada L.' },
         },
