@@ -217,6 +217,12 @@ describe('RPC over NATS (RpcClient + NatsRpcServer)', () => {
 
   it('shares the load between two servers of the same service (one queue group)', async () => {
     const serverB = await startServer('b');
+    // B's subscription reaches the NATS server on its own time (a loaded machine delays it): until then every
+    // request goes to A, which says nothing about the queue group. Wait until B has answered once.
+    const deadline = Date.now() + 10_000;
+    while ((await client.request('billing.echo', null, { text: 'probe' })).instance !== 'b') {
+      if (Date.now() > deadline) throw new Error('the second server never took a request');
+    }
     const replies = await Promise.all(
       Array.from({ length: 60 }, (_, n) => client.request('billing.echo', null, { text: String(n) })),
     );
