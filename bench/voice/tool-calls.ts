@@ -38,7 +38,7 @@ import { CustomFunctionSpec, RpcReply, Subjects } from '@vap/messages';
 import { freePort, ServiceHandle, sleep, startService, workspaceRoot } from '@vap/testing';
 import { openBenchInfrastructure } from '../support/bench-infrastructure';
 import { reportFigures } from '../support/figures';
-import { figure } from '../support/percentiles';
+import { ascending, figure, percentile } from '../support/percentiles';
 import { selfSignedCertificate } from '../support/self-signed-certificate';
 import { benchAgentSettings, benchCall } from './bench-call';
 import { CallerFleet } from './caller-fleet';
@@ -84,6 +84,9 @@ interface RoundResult {
   succeeded: number;
   /** Partner requests that came without the platform's signature header (should be 0). */
   unsigned: number;
+  /** (a) split at the agents service's X-Vap-Timestamp, p50/p99 ms (wall clock, whole ms). */
+  toAgentsSend: [number, number];
+  agentsSendToPartner: [number, number];
   /** Integration log rows the agents service wrote during the round. */
   logRows: number;
   voiceCpuPercent: number;
@@ -95,6 +98,11 @@ interface RoundResult {
 /** The moments of the round being run: the servers below report into it. */
 let timeline = new ToolCallTimeline();
 let unsigned = 0;
+/**
+ * Wall-clock moments (ms) per tool call, to split (a) at the agents service's X-Vap-Timestamp (when the request
+ * left it, after the function's row was read and the arguments checked): a split to the millisecond only.
+ */
+let wall = new Map<string, { streamed?: number; stamped?: number; received?: number }>();
 
 function startPartnerEndpoint(tls: { cert: string; key: string }): Promise<Server> {
   const server = createServer({ cert: readFileSync(tls.cert), key: readFileSync(tls.key) }, (req, res) => {
@@ -112,6 +120,11 @@ function startPartnerEndpoint(tls: { cert: string; key: string }): Promise<Serve
       }
       const id = typeof ref === 'string' ? ref : '';
       timeline.partnerReceived(id, receivedAt);
+      const moments = wall.get(id);
+      if (moments && moments.received === undefined) {
+        moments.received = Date.now();
+        moments.stamped = Number(req.headers['x-vap-timestamp']);
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(PARTNER_ANSWER, () => timeline.partnerAnswered(id, performance.now()));
     });
@@ -195,7 +208,10 @@ async function main(): Promise<void> {
       toolCall: {
         name: FUNCTION_NAME,
         arguments: (id) => ({ ref: id, order: 'A-1001' }),
-        onStreamed: (id, at) => timeline.streamed(id, at),
+        onStreamed: (id, at) => {
+          timeline.streamed(id, at);
+          wall.set(id, { streamed: Date.now() });
+        },
       },
       onCompletion: (request, receivedAt) => {
         const last = request.messages?.[request.messages.length - 1];
@@ -319,6 +335,7 @@ async function runRound(calls: number, deps: RoundDeps): Promise<RoundResult> {
   const { voice, agents, responder, fleet } = deps;
   responder.resetReports();
   timeline = new ToolCallTimeline();
+  wall = new Map();
   unsigned = 0;
   const agent = { ...benchAgentSettings(null), custom_functions: [deps.spec] };
   const placed = Array.from({ length: calls }, (_, i) =>
@@ -350,6 +367,7 @@ async function runRound(calls: number, deps: RoundDeps): Promise<RoundResult> {
   return {
     calls,
     timing: timeline.summarise(),
+    ...wallSplit(),
     failed: results.filter((r) => r.error !== undefined).length,
     unanswered: results.reduce((sum, r) => sum + r.unanswered, 0),
     succeeded: responder.toolCalls.filter((t) => t.kind === 'custom' && t.outcome === 'success').length,
@@ -359,6 +377,20 @@ async function runRound(calls: number, deps: RoundDeps): Promise<RoundResult> {
     agentsCpuPercent: percent(agentsUsage),
     loadAverage: loadavg()[0],
     benchLoopDelayP99Ms: fleetRound.loopDelayP99Ms,
+  };
+}
+
+function wallSplit(): Pick<RoundResult, 'toAgentsSend' | 'agentsSendToPartner'> {
+  const seen = [...wall.values()].filter(
+    (m) => m.streamed !== undefined && m.received !== undefined && Number.isFinite(m.stamped),
+  );
+  const p50p99 = (values: number[]): [number, number] => {
+    const sorted = ascending(values);
+    return [percentile(sorted, 50), percentile(sorted, 99)];
+  };
+  return {
+    toAgentsSend: p50p99(seen.map((m) => m.stamped! - m.streamed!)),
+    agentsSendToPartner: p50p99(seen.map((m) => m.received! - m.stamped!)),
   };
 }
 
@@ -389,6 +421,12 @@ function printReport(results: RoundResult[]): void {
           `${r.timing.resultNotSeen} result(s) never reached the model, ${r.timing.unknown} unpaired moment(s)`,
       );
     }
+    console.log(
+      `round of ${r.calls}: tool call -> partner request split at the agents service's X-Vap-Timestamp ` +
+        `(wall clock, whole ms): streamed -> request leaves agents p50 ${r.toAgentsSend[0]} / p99 ` +
+        `${r.toAgentsSend[1]} ms, leaves agents -> partner received p50 ${r.agentsSendToPartner[0]} / p99 ` +
+        `${r.agentsSendToPartner[1]} ms`,
+    );
     if (r.benchLoopDelayP99Ms > 5) {
       console.log(
         `round of ${r.calls}: the callers' event loop lagged (p99 ${figure(r.benchLoopDelayP99Ms)} ms)`,
