@@ -71,6 +71,7 @@ const REPLY = 'Your order ships tomorrow morning.';
 const FUNCTION_NAME = 'order_status';
 /** What the partner answers, at once. */
 const PARTNER_ANSWER = JSON.stringify({ status: 'shipped', eta: 'tomorrow' });
+/** The partner every benchmark call belongs to: the function is created for it. */
 const PARTNER_ID = benchCall(0, benchAgentSettings(null), 'http://127.0.0.1', randomBytes(32)).context
   .partnerId;
 const codec = JSONCodec();
