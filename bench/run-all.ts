@@ -57,6 +57,7 @@ const RUNS: BenchRun[] = [
   { name: 'voice-browser', script: 'voice', args: ['100', '200'], env: { BENCH_TRANSPORT: 'browser' } },
   { name: 'voice-mixed', script: 'voice', args: ['200'], env: { BENCH_TRANSPORT: 'mixed' } },
   { name: 'voice-turns', script: 'voice', entry: 'turn-taking', args: ['100'] },
+  { name: 'voice-tools', script: 'voice', entry: 'tool-calls', args: ['100'] },
 ];
 
 interface ResultFigure extends BenchFigure {

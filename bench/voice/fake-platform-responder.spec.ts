@@ -146,4 +146,44 @@ describe('fake platform responder', () => {
     expect(list.voice_configurations.map((v) => v.id)).toEqual([`vc_${BENCH_VOICE_ID}`]);
     expect(responder.catalogLookups).toBe(1);
   });
+  it('acks the tool invocations the voice service records and keeps them', async () => {
+    const record = {
+      callId: 'c2',
+      name: 'order_status',
+      kind: 'custom' as const,
+      functionId: 'fn_1',
+      arguments: { ref: 'call_1' },
+      outcome: 'success' as const,
+      latencyMs: 2,
+      logId: null,
+      atMs: 10,
+    };
+    await expect(rpc.request('calls.voice.tool_call', 'p', record)).resolves.toEqual({ ok: true });
+    expect(responder.toolCalls).toEqual([record]);
+    responder.resetReports();
+    expect(responder.toolCalls).toEqual([]);
+  });
+
+  it('leaves the catalog unanswered when given none (a real agents service serves it)', async () => {
+    const quiet = `t_${randomBytes(4).toString('hex')}`;
+    const other = await startFakePlatformResponder(nc, quiet, null);
+    try {
+      const sub = nc.subscribe(wireSubject(quiet, 'agents.voice_configuration.list'), { max: 1 });
+      const answered = (async () => {
+        for await (const msg of sub)
+          msg.respond(new TextEncoder().encode('{"ok":true,"data":{"voice_configurations":[]}}'));
+      })();
+      const reply = await nc.request(wireSubject(quiet, 'agents.voice_configuration.list'), '{}', {
+        timeout: 2000,
+      });
+      expect(JSON.parse(new TextDecoder().decode(reply.data))).toEqual({
+        ok: true,
+        data: { voice_configurations: [] },
+      });
+      await answered;
+      expect(other.catalogLookups).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
 });

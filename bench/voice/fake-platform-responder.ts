@@ -16,6 +16,7 @@ import {
   VoiceCallContext,
   VoiceEndedRequest,
   VoiceHangupRequest,
+  VoiceToolCallRequest,
   VoiceTranscriptRequest,
   VoiceTransferRequest,
 } from '@vap/messages';
@@ -26,6 +27,7 @@ type AnsweredSubject =
   | 'calls.voice.transfer'
   | 'calls.voice.hangup'
   | 'calls.voice.ended'
+  | 'calls.voice.tool_call'
   | 'agents.voice_configuration.list';
 
 /** The wire subject of a logical one under a deployment's NATS_SUBJECT_PREFIX (as NatsConnectionService builds it). */
@@ -51,6 +53,8 @@ export interface FakePlatformResponder {
   readonly hangups: VoiceHangupRequest[];
   readonly transfers: VoiceTransferRequest[];
   readonly ended: Map<string, VoiceEndedRequest>;
+  /** Tool invocations the voice service recorded on its calls (partner functions' outcomes among them). */
+  readonly toolCalls: VoiceToolCallRequest[];
   /** Attach requests for calls it did not know, or of the other transport (answered 404). */
   unknownAttaches: number;
   /** Attaches of browser sessions (carrier `browser`), and the `origin` header the last one carried. */
@@ -65,12 +69,13 @@ export interface FakePlatformResponder {
 
 /**
  * Subscribes the commands under `prefix` on `nc`. `voices` is the catalog every partner is entitled to (ids
- * `vc_<voice_id>`, as the agents service lists them).
+ * `vc_<voice_id>`, as the agents service lists them); null leaves the catalog to a real agents service on the
+ * same prefix.
  */
 export async function startFakePlatformResponder(
   nc: NatsConnection,
   prefix: string,
-  voices: readonly VoiceConfigurationDto[],
+  voices: readonly VoiceConfigurationDto[] | null,
 ): Promise<FakePlatformResponder> {
   const contexts = new Map<string, VoiceCallContext>();
   const subscriptions: Subscription[] = [];
@@ -83,6 +88,7 @@ export async function startFakePlatformResponder(
     hangups: [],
     transfers: [],
     ended: new Map(),
+    toolCalls: [],
     unknownAttaches: 0,
     browserAttaches: 0,
     lastBrowserOrigin: undefined,
@@ -94,6 +100,7 @@ export async function startFakePlatformResponder(
       responder.hangups.length = 0;
       responder.transfers.length = 0;
       responder.ended.clear();
+      responder.toolCalls.length = 0;
       responder.unknownAttaches = 0;
       responder.browserAttaches = 0;
       responder.lastBrowserOrigin = undefined;
@@ -151,10 +158,16 @@ export async function startFakePlatformResponder(
     responder.ended.set(data.callId, data);
     return { ok: true };
   });
-  handle(Subjects.agents.voiceConfigurationList, () => {
-    responder.catalogLookups++;
-    return { voice_configurations: [...voices] };
+  handle(Subjects.calls.voiceToolCall, (data) => {
+    responder.toolCalls.push(data);
+    return { ok: true };
   });
+  if (voices) {
+    handle(Subjects.agents.voiceConfigurationList, () => {
+      responder.catalogLookups++;
+      return { voice_configurations: [...voices] };
+    });
+  }
   await nc.flush();
   return responder;
 }

@@ -1,4 +1,5 @@
 import {
+  asksForToolCall,
   ChatCompletionRequest,
   FakeSpeechProviders,
   multipartFile,
@@ -151,5 +152,77 @@ describe('fake speech providers', () => {
     expect(multipartFile(body, 'multipart/form-data; boundary=b1')?.toString()).toBe('RIFF\r\nbytes');
     expect(multipartFile(body, 'multipart/form-data; boundary="b1"')?.toString()).toBe('RIFF\r\nbytes');
     expect(multipartFile(body, 'application/json')).toBeUndefined();
+  });
+  it('calls the scripted tool when the caller spoke last and it is offered, and answers its result in words', async () => {
+    const streamed: string[] = [];
+    const seen: { request: ChatCompletionRequest; receivedAt: number }[] = [];
+    const scripted = await startFakeSpeechProviders({
+      transcript: 'where is my order',
+      reply: 'It ships tomorrow.',
+      speechSeconds: 0.1,
+      toolCall: {
+        name: 'order_status',
+        arguments: (id) => ({ ref: id }),
+        onStreamed: (id) => streamed.push(id),
+      },
+      onCompletion: (request, receivedAt) => seen.push({ request, receivedAt }),
+    });
+    try {
+      const tools = [{ type: 'function', function: { name: 'order_status' } }];
+      const events = async (messages: unknown[]) => {
+        const res = await fetch(`${scripted.baseUrl}/chat/completions`, {
+          method: 'POST',
+          body: JSON.stringify({ stream: true, messages, tools }),
+        });
+        return (await res.text())
+          .split('\n\n')
+          .filter((e) => e.startsWith('data: {'))
+          .map(
+            (e) =>
+              JSON.parse(e.slice(6)) as {
+                choices: {
+                  delta: {
+                    content?: string;
+                    tool_calls?: { id?: string; function: { arguments?: string } }[];
+                  };
+                  finish_reason: string | null;
+                }[];
+              },
+          );
+      };
+      const first = await events([{ role: 'user', content: 'where is my order' }]);
+      const fragments = first.flatMap((e) => e.choices[0].delta.tool_calls ?? []);
+      expect(fragments[0]).toMatchObject({ index: 0, type: 'function', function: { name: 'order_status' } });
+      const id = fragments[0].id as string;
+      expect(JSON.parse(fragments.map((f) => f.function.arguments).join(''))).toEqual({ ref: id });
+      expect(first.at(-1)?.choices[0].finish_reason).toBe('tool_calls');
+      expect(streamed).toEqual([id]);
+
+      const second = await events([
+        { role: 'user', content: 'where is my order' },
+        { role: 'assistant', content: null, tool_calls: [{ id, type: 'function' }] },
+        { role: 'tool', tool_call_id: id, content: '{}' },
+      ]);
+      expect(second.map((e) => e.choices[0].delta.content ?? '').join('')).toBe('It ships tomorrow.');
+      expect(streamed).toHaveLength(1);
+      expect(seen).toHaveLength(2);
+      expect(seen[1].receivedAt).toBeGreaterThanOrEqual(seen[0].receivedAt);
+    } finally {
+      await scripted.close();
+    }
+  });
+
+  it('asks for the tool only when it is offered and the caller spoke last', () => {
+    const tools = [{ function: { name: 'order_status' } }];
+    const user = { role: 'user', content: 'hi' };
+    expect(asksForToolCall({ tools, messages: [user] }, 'order_status')).toBe(true);
+    expect(asksForToolCall({ tools, messages: [user] }, 'other')).toBe(false);
+    expect(asksForToolCall({ messages: [user] }, 'order_status')).toBe(false);
+    expect(
+      asksForToolCall(
+        { tools, messages: [user, { role: 'tool', tool_call_id: 'c', content: '{}' }] },
+        'order_status',
+      ),
+    ).toBe(false);
   });
 });

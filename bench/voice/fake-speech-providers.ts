@@ -1,6 +1,7 @@
 // Zero-latency stand-ins for OpenAI-compatible speech and chat servers, so the benchmark measures the voice
 // service's own work: every answer is ready before the request arrives. One HTTP server serves all three APIs;
 // routes match by path suffix, so a base URL with or without `/v1` reaches them alike.
+import { randomBytes } from 'node:crypto';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { pcm16WavHeader } from '@vap/media';
@@ -17,17 +18,35 @@ export interface FakeSpeechProvidersOptions {
   transcript: string | ((file: Buffer) => string);
   /** What every chat completion says, streamed in a few chunks. */
   reply: string;
-  /** Sees every chat completion request (its messages), before it is answered. */
-  onCompletion?: (request: ChatCompletionRequest) => void;
+  /**
+   * Sees every chat completion request (its messages), before it is answered; `receivedAt` is when its body had
+   * arrived (performance.now()).
+   */
+  onCompletion?: (request: ChatCompletionRequest, receivedAt: number) => void;
+  /**
+   * A partner tool to call: a streamed completion whose last message is the caller's (and that offers the tool)
+   * is a call of it, and the one after, with its result, the spoken reply.
+   */
+  toolCall?: FakeToolCall;
   /** Seconds of speech every synthesis returns. */
   speechSeconds: number;
+}
+
+export interface FakeToolCall {
+  /** The function's name, as offered in the request's `tools`. */
+  name: string;
+  /** The call's arguments, given its id (`call_...`), so the partner's request can be told apart. */
+  arguments: (toolCallId: string) => Record<string, unknown>;
+  /** When the completion asking for the call had been handed to the socket whole (performance.now()). */
+  onStreamed?: (toolCallId: string, at: number) => void;
 }
 
 /** The part of a chat completion request the fakes read. */
 export interface ChatCompletionRequest {
   model?: string;
   stream?: boolean;
-  messages?: { role: string; content?: unknown }[];
+  messages?: { role: string; content?: unknown; tool_call_id?: string }[];
+  tools?: { type?: string; function?: { name?: string } }[];
 }
 
 /** Requests served, by API. */
@@ -59,8 +78,10 @@ export async function startFakeSpeechProviders(
   const chunks = replyChunks(options.reply);
 
   const server = createServer((req, res) => {
+    let receivedAt = 0;
     void readBody(req)
       .then((body) => {
+        receivedAt = performance.now();
         const path = (req.url ?? '').split('?')[0];
         if (req.method !== 'POST') return reject(res, 405, 'only POST is served');
         if (path.endsWith('/audio/transcriptions')) {
@@ -69,7 +90,7 @@ export async function startFakeSpeechProviders(
         }
         if (path.endsWith('/chat/completions')) {
           counts.completions++;
-          return completion(res, body, chunks, options.onCompletion);
+          return completion(res, body, receivedAt, chunks, options);
         }
         if (path.endsWith('/audio/speech')) {
           counts.speech++;
@@ -153,11 +174,12 @@ export function multipartFile(body: Buffer, contentType: string | undefined): Bu
 function completion(
   res: ServerResponse,
   body: Buffer,
+  receivedAt: number,
   chunks: string[],
-  observe: FakeSpeechProvidersOptions['onCompletion'],
+  options: Pick<FakeSpeechProvidersOptions, 'onCompletion' | 'toolCall'>,
 ): void {
   const request = JSON.parse(body.toString('utf8')) as ChatCompletionRequest;
-  observe?.(request);
+  options.onCompletion?.(request, receivedAt);
   const id = `chatcmpl-bench-${Date.now().toString(36)}`;
   const model = request.model ?? 'bench';
   const created = Math.floor(Date.now() / 1000);
@@ -185,11 +207,39 @@ function completion(
       choices: [{ index: 0, delta, finish_reason: finish }],
     })}\n\n`;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const tool = options.toolCall;
+  if (tool && asksForToolCall(request, tool.name)) {
+    const callId = `call_${randomBytes(8).toString('hex')}`;
+    // As OpenAI streams a call: its id and name first, then the arguments' text, then the finish reason.
+    let out = event({ role: 'assistant', content: null }, null);
+    out += event(
+      {
+        tool_calls: [
+          { index: 0, id: callId, type: 'function', function: { name: tool.name, arguments: '' } },
+        ],
+      },
+      null,
+    );
+    out += event(
+      { tool_calls: [{ index: 0, function: { arguments: JSON.stringify(tool.arguments(callId)) } }] },
+      null,
+    );
+    out += event({}, 'tool_calls');
+    out += 'data: [DONE]\n\n';
+    res.end(out, () => tool.onStreamed?.(callId, performance.now()));
+    return;
+  }
   let out = event({ role: 'assistant', content: '' }, null);
   for (const content of chunks) out += event({ content }, null);
   out += event({}, 'stop');
   out += 'data: [DONE]\n\n';
   res.end(out);
+}
+
+/** Whether the scripted model calls the tool now: it is offered, and the caller spoke last (no result yet). */
+export function asksForToolCall(request: ChatCompletionRequest, name: string): boolean {
+  const offered = request.tools?.some((t) => t.function?.name === name) ?? false;
+  return offered && request.messages?.[request.messages.length - 1]?.role === 'user';
 }
 
 /** `/audio/speech`: raw 24 kHz PCM16 (`pcm`, what the voice pipeline streams) or the same as a WAV file. */

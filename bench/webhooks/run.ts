@@ -13,8 +13,8 @@
  * and left out of the figures: they open the HTTPS connections and warm the JIT; default 200).
  */
 import { openBenchInfrastructure } from '../support/bench-infrastructure';
+import { selfSignedCertificate } from '../support/self-signed-certificate';
 import { reportFigures } from '../support/figures';
-import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:https';
@@ -33,33 +33,6 @@ const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const rate = Number(process.env.BENCH_RATE ?? 0);
 const warmup = Number(process.env.BENCH_WARMUP ?? 200);
 const codec = JSONCodec();
-
-function selfSignedCertificate(dir: string): { cert: string; key: string } {
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'pipe' },
-  );
-  return { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') };
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
