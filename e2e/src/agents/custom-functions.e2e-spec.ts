@@ -5,6 +5,7 @@
 import { NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { IntegrationLogId } from '@vap/messages';
+import { waitFor } from '@vap/testing';
 import { api, createPartner, e2eEnv, OwnPlatform, startOwnPlatform } from '../../support';
 import { callee } from '../calls/call-fixtures';
 import { createAgent, fieldsOf, newPartner, partnerKey, uniqueName } from './agent-fixtures';
@@ -672,10 +673,14 @@ describe('custom functions', () => {
         },
         test: false,
       });
-      const logged = await db.query(
-        'SELECT kind, call_id, agent_id FROM agents.integration_logs WHERE id = $1',
-        [reply.ok ? reply.data.logId : null],
-      );
+      // During a call the answer comes first and its log row right after.
+      const logged = await waitFor(async () => {
+        const rows = await db.query(
+          'SELECT kind, call_id, agent_id FROM agents.integration_logs WHERE id = $1',
+          [reply.ok ? reply.data.logId : null],
+        );
+        return rows.rowCount ? rows : null;
+      });
       expect(logged.rows[0]).toEqual({
         kind: 'custom_function',
         call_id: '7d4d2c1a-5b7e-4f3a-9a51-6a1f0e2b7c11',

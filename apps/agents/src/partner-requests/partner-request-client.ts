@@ -123,6 +123,9 @@ export class PartnerRequestClient implements OnModuleDestroy {
     );
   }
 
+  /** Log rows of in-call requests still being written (record() never rejects). */
+  private readonly pendingLogs = new Set<Promise<void>>();
+
   async send(req: PartnerRequest): Promise<PartnerResponse> {
     const logId = randomUUID();
     const startedAt = new Date();
@@ -188,7 +191,15 @@ export class PartnerRequestClient implements OnModuleDestroy {
             error: last.error,
             logId,
           };
-    await this.record(req, response, method, url, hasBody, sentHeaders, startedAt);
+    const logged = this.record(req, response, method, url, hasBody, sentHeaders, startedAt);
+    if (req.kind === 'custom_function') {
+      // A conversation is waiting for this answer: the log row follows it rather than delaying it (the call's
+      // tool_calls name the row; shutdown waits for rows still being written).
+      this.pendingLogs.add(logged);
+      void logged.finally(() => this.pendingLogs.delete(logged));
+    } else {
+      await logged;
+    }
     return response;
   }
 
@@ -289,6 +300,7 @@ export class PartnerRequestClient implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
+    await Promise.all(this.pendingLogs);
     await this.http.close();
   }
 }
