@@ -4,6 +4,7 @@
 // arguments checked against the schema before anything is sent, response_variables merged into the prompt the
 // model is given next, and an async function whose answer joins the conversation after the agent went on.
 import { randomBytes } from 'node:crypto';
+import { waitFor } from '@vap/testing';
 import { ChatCompletionRequest, ChatScript, lastUserText } from '../../support/fake-media';
 import {
   Answer,
@@ -295,5 +296,70 @@ describe('custom functions called by the model in carrier calls', () => {
       }),
     ]);
     expect(done.session.tool_calls[0].latency_ms).toBeGreaterThanOrEqual(4000);
+  });
+
+  it('a failure with no on_failure text: the model is told why and words it; the status reaches the log', async () => {
+    const { fn, agent } = await agentWithCheckOrder(
+      'failing',
+      { status: 503, body: '{"error":"maintenance"}' },
+      {},
+      { prompt: 'You are Maya from Acme, failure test.' },
+    );
+    const call = await dialAndListen(agent.id);
+    await call.media.say(ASK);
+    await call.media.waitForHeard('That did not work.');
+    await call.media.waitUntilAgentSilent();
+    const done = await hangUp(call);
+
+    const told = chatsAfter(ASK, 'failure test')
+      .map((c) => lastMessage(c))
+      .filter((m) => m.role === 'tool');
+    expect(told.map((m) => m.content)).toEqual([
+      'The function failed (the server answered HTTP 503). Tell the caller briefly that it did not work.',
+    ]);
+    // Nothing but the model's own words was said.
+    expect(call.media.heard.map((h) => h.text)).toEqual([INTRO, 'That did not work.']);
+    expect(done.session.tool_calls).toEqual([
+      expect.objectContaining({ function_id: fn.id, outcome: 'http_error', variables: {} }),
+    ]);
+    const entry = await world.api(`/integration-logs/${done.session.tool_calls[0].log_id}`);
+    expect(entry.status).toBe(200);
+    expect(entry.body.data).toMatchObject({
+      kind: 'custom_function',
+      call_id: call.callId,
+      function_id: fn.id,
+      status: 503,
+      outcome: 'http_error',
+      response_body: '{"error":"maintenance"}',
+    });
+  });
+
+  it('the caller hanging up while the partner works: the wait stops and the invocation is cancelled', async () => {
+    const { fn, agent, path } = await agentWithCheckOrder(
+      'hung_up',
+      { status: 200, body: JSON.stringify(ORDER), delayMs: 8000 },
+      { timeout_ms: 20_000 },
+      { prompt: 'You are Maya from Acme, hang-up test.' },
+    );
+    const call = await dialAndListen(agent.id);
+    await call.media.say(ASK);
+    await waitFor(() => requestsTo(path).length === 1, {
+      timeoutMs: 10_000,
+      description: 'the request to reach the partner',
+    });
+    const hungUpAt = Date.now();
+    const done = await hangUp(call);
+    // The call finished without waiting for the partner's answer.
+    expect(Date.now() - hungUpAt).toBeLessThan(8000);
+    expect(done.session.tool_calls).toEqual([
+      expect.objectContaining({
+        function_id: fn.id,
+        arguments: { order_number: 42 },
+        outcome: 'cancelled',
+        log_id: null,
+        variables: {},
+      }),
+    ]);
+    expect(done.session.variables).toEqual({ customer_name: 'Asha' });
   });
 });
