@@ -3,6 +3,7 @@
 // (docs/voice.md, "The offline engine and partner functions"), and the platform sends one signed request to the
 // partner's HTTPS server faked here. What the partner sees, what the agent says, what the call's session records
 // (tool_calls, variables) and what the integration log keeps are checked together.
+import { randomBytes } from 'node:crypto';
 import { createServer, AddressInfo } from 'node:net';
 import { waitFor } from '@vap/testing';
 import { api, ApiOptions, createPartner, OwnPlatform, startOwnPlatform } from '../../support';
@@ -160,13 +161,14 @@ describe('custom functions in sandbox calls', () => {
     server.requests.filter((r) => new URL(r.url, 'https://x').pathname === path);
 
   it('sends one signed request with the arguments and the call, speaks the answer and records it', async () => {
-    server.answer('/orders/found', { status: 200, body: JSON.stringify(ORDER) });
-    const { account, fn, agent } = await calls.agentWithCheckOrder(`${server.url}/orders/found`);
+    const path = orderPath('found');
+    server.answer(path, { status: 200, body: JSON.stringify(ORDER) });
+    const { account, fn, agent } = await calls.agentWithCheckOrder(`${server.url}${path}`);
     const run = await calls.callAskingForOrder(account, agent.id);
 
     // The partner got exactly one request: signed with the function's secret, the model's arguments (42 read as
     // the schema's integer) and the call it was made for.
-    const requests = requestsTo('/orders/found');
+    const requests = requestsTo(path);
     expect(requests).toHaveLength(1);
     const [req] = requests;
     expect(req.method).toBe('POST');
@@ -206,6 +208,12 @@ describe('custom functions in sandbox calls', () => {
     const [recorded] = customCalls(run);
     expect(recorded.latency_ms).toBeGreaterThanOrEqual(0);
     expect(recorded.log_id).toBe(req.headers['x-vap-request-id']);
+    // Called between the caller's question and the agent's answer, on the transcript's clock.
+    const transcript = run.call.session.transcript as { role: string; content: string; timestamp: string }[];
+    const asked = transcript.findIndex((l) => l.role === 'user' && l.content === ASKS);
+    const calledAt = Date.parse(recorded.timestamp);
+    expect(calledAt).toBeGreaterThanOrEqual(Date.parse(transcript[asked].timestamp));
+    expect(calledAt).toBeLessThanOrEqual(Date.parse(transcript[asked + 1].timestamp));
     expect(run.call.session.variables).toEqual({
       customer_name: 'Asha',
       order_status: 'shipped',
@@ -221,7 +229,7 @@ describe('custom functions in sandbox calls', () => {
       id: recorded.log_id,
       kind: 'custom_function',
       method: 'POST',
-      url: `${server.url}/orders/found`,
+      url: `${server.url}${path}`,
       status: 200,
       outcome: 'success',
       error: null,
@@ -274,7 +282,7 @@ describe('custom functions in sandbox calls', () => {
     ])(
       'the partner $what: the agent says on_failure, the session lists $outcome, the log says so',
       async ({ outcome, answer, over, status, error, sent }) => {
-        const path = `/orders/${outcome}`;
+        const path = orderPath(outcome);
         server.answer(path, answer);
         const { account, fn, agent } = await calls.agentWithCheckOrder(`${server.url}${path}`, {
           ...over,
@@ -313,7 +321,11 @@ describe('custom functions in sandbox calls', () => {
           error,
           attempts: 1,
         });
-        if (outcome === 'timeout') expect(entry.latency_ms).toBeGreaterThanOrEqual(1000);
+        if (outcome === 'timeout') {
+          // Given up at timeout_ms (timers may fire a millisecond early), long before the partner's answer.
+          expect(entry.latency_ms).toBeGreaterThanOrEqual(990);
+          expect(entry.latency_ms).toBeLessThan(3000);
+        }
       },
       60_000,
     );
@@ -351,13 +363,14 @@ describe('custom functions in sandbox calls', () => {
     const ON_START = 'Let me look that up.';
     const ON_DELAY = 'Still checking that order for you, thank you for waiting a moment longer.';
     // Well past delay_ms (500 ms of media time, an eighth of it or less in wall time), well within timeout_ms.
-    server.answer('/orders/slow', { status: 200, body: JSON.stringify(ORDER), delayMs: 800 });
-    const { account, agent } = await calls.agentWithCheckOrder(`${server.url}/orders/slow`, {
+    const path = orderPath('slow');
+    server.answer(path, { status: 200, body: JSON.stringify(ORDER), delayMs: 800 });
+    const { account, agent } = await calls.agentWithCheckOrder(`${server.url}${path}`, {
       speech: { on_start: ON_START, on_delay: ON_DELAY, delay_ms: 500 },
     });
     const run = await calls.callAskingForOrder(account, agent.id);
 
-    expect(requestsTo('/orders/slow')).toHaveLength(1);
+    expect(requestsTo(path)).toHaveLength(1);
     expect(answerToTheAsk(run.lines)).toBe(`${ON_START} ${ON_DELAY} ${SPOKEN_ORDER}`);
     expect(customCalls(run)).toEqual([
       expect.objectContaining({ outcome: 'success', variables: { order_status: 'shipped', eta: 'Friday' } }),
@@ -418,6 +431,11 @@ describe('a custom function at a private address, in a sandbox call', () => {
     });
   }, 60_000);
 });
+
+/** A path of its own on the fake server per attempt: a retried test does not count the first attempt's requests. */
+function orderPath(label: string): string {
+  return `/orders/${label}-${randomBytes(3).toString('hex')}`;
+}
 
 /** A loopback port nothing listens on: bound once by the test and closed again. */
 async function freeClosedPort(): Promise<number> {

@@ -27,10 +27,12 @@ const ORDER = { status: 'shipped', eta: 'Friday' };
 const ASK_IN_WORDS = 'Where is order forty two?';
 const ASK = 'Where is my order 42?';
 const ASIDE = 'What time do you open?';
+const ASK_FIVE = 'Check my orders one to five.';
 /** The agent's lines the script says. */
 const PENDING_REPLY = 'I have asked the order system.';
 const ASIDE_REPLY = 'We open at nine.';
 const ANSWERED = 'Your order is shipped and arrives Friday.';
+const LIMIT_REPLY = 'I can check four orders at a time.';
 
 const CHECK_ORDER = {
   name: 'check_order',
@@ -61,6 +63,7 @@ const script: ChatScript = (request) => {
     if (fn && result.startsWith('The arguments were not valid'))
       return { toolCalls: [{ name: fn, arguments: { order_number: 42 } }] };
     if (/^The request to check_order\w* is running/.test(result)) return { text: PENDING_REPLY };
+    if (result.startsWith('Not run: the limit')) return { text: LIMIT_REPLY };
     const answer = /^\{.*\}/.exec(result)?.[0];
     if (answer) {
       const order = JSON.parse(answer) as typeof ORDER;
@@ -72,6 +75,8 @@ const script: ChatScript = (request) => {
   if (said === ASK_IN_WORDS && fn)
     return { toolCalls: [{ name: fn, arguments: { order_number: 'forty two' } }] };
   if (said === ASK && fn) return { toolCalls: [{ name: fn, arguments: { order_number: 42 } }] };
+  if (said === ASK_FIVE && fn)
+    return { toolCalls: [1, 2, 3, 4, 5].map((n) => ({ name: fn, arguments: { order_number: n } })) };
   if (said === ASIDE) return { text: ASIDE_REPLY };
   return { text: `You said ${said.replace(/[.?!]+$/, '')}.` };
 };
@@ -361,5 +366,42 @@ describe('custom functions called by the model in carrier calls', () => {
       }),
     ]);
     expect(done.session.variables).toEqual({ customer_name: 'Asha' });
+  });
+
+  it('runs at most 4 function calls in one turn: the fifth is not sent, the model is told the limit', async () => {
+    const { fn, agent, path } = await agentWithCheckOrder(
+      'five_orders',
+      { status: 200, body: JSON.stringify(ORDER) },
+      {},
+      { prompt: 'You are Maya from Acme, limit test.' },
+    );
+    const call = await dialAndListen(agent.id);
+    await call.media.say(ASK_FIVE);
+    await call.media.waitForHeard(LIMIT_REPLY);
+    await call.media.waitUntilAgentSilent();
+    const done = await hangUp(call);
+
+    expect(requestsTo(path).map((r) => JSON.parse(r.rawBody).arguments.order_number)).toEqual([1, 2, 3, 4]);
+    const answered = chatsAfter(ASK_FIVE, 'limit test').find((c) => lastMessage(c).role === 'tool')!;
+    expect(answered).toBeDefined();
+    const results = answered.messages.slice(-5);
+    expect(results.map((m) => m.role)).toEqual(['tool', 'tool', 'tool', 'tool', 'tool']);
+    expect(results[4].content).toBe(
+      'Not run: the limit of 4 function calls in one turn was reached. Answer the caller now.',
+    );
+    expect(
+      done.session.tool_calls.map((t: Any) => [
+        t.name,
+        t.arguments.order_number,
+        t.outcome,
+        t.log_id === null,
+      ]),
+    ).toEqual([
+      [fn.name, 1, 'success', false],
+      [fn.name, 2, 'success', false],
+      [fn.name, 3, 'success', false],
+      [fn.name, 4, 'success', false],
+      [fn.name, 5, 'limit_reached', true],
+    ]);
   });
 });
