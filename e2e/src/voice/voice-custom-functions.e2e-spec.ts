@@ -58,7 +58,8 @@ const script: ChatScript = (request) => {
   // Each test's function has a name of its own: check_order_<test>.
   const fn = request.tools.find((t) => t.function.name.startsWith('check_order'))?.function.name;
   const last = lastMessage(request);
-  if (last?.role === 'tool') {
+  // A failure the caller has already been told of (a static on_failure) needs no words: the caller's come first.
+  if (last?.role === 'tool' && !/The caller has been told/.test(last.content ?? '')) {
     const result = last.content ?? '';
     if (fn && result.startsWith('The arguments were not valid'))
       return { toolCalls: [{ name: fn, arguments: { order_number: 42 } }] };
@@ -382,6 +383,13 @@ describe('custom functions called by the model in carrier calls', () => {
     const done = await hangUp(call);
 
     expect(requestsTo(path).map((r) => JSON.parse(r.rawBody).arguments.order_number)).toEqual([1, 2, 3, 4]);
+    // Each request carries the variables the ones before it set.
+    expect(requestsTo(path).map((r) => JSON.parse(r.rawBody).call.variables)).toEqual([
+      { customer_name: 'Asha' },
+      { customer_name: 'Asha', order_status: 'shipped', eta: 'Friday' },
+      { customer_name: 'Asha', order_status: 'shipped', eta: 'Friday' },
+      { customer_name: 'Asha', order_status: 'shipped', eta: 'Friday' },
+    ]);
     const answered = chatsAfter(ASK_FIVE, 'limit test').find((c) => lastMessage(c).role === 'tool')!;
     expect(answered).toBeDefined();
     const results = answered.messages.slice(-5);
@@ -402,6 +410,42 @@ describe('custom functions called by the model in carrier calls', () => {
       [fn.name, 3, 'success', false],
       [fn.name, 4, 'success', false],
       [fn.name, 5, 'limit_reached', true],
+    ]);
+  });
+
+  it('async with a static on_failure: the line is said when the failure comes, and the model’s next round knows of it', async () => {
+    const ON_FAILURE = 'Sorry, the order system did not answer.';
+    const { fn, agent } = await agentWithCheckOrder(
+      'async_failing',
+      { status: 500, body: '{"error":"database down"}', delayMs: 1500 },
+      { async: true, speech: { on_failure: ON_FAILURE } },
+      { prompt: 'You are Maya from Acme, async failure test.' },
+    );
+    const call = await dialAndListen(agent.id);
+    await call.media.say(ASK);
+    await call.media.waitForHeard(PENDING_REPLY);
+    await call.media.waitForHeard(ON_FAILURE);
+    await call.media.waitUntilAgentSilent();
+    // The caller goes on; the model's history holds the failure as the function's result, the caller told.
+    await call.media.say(ASIDE);
+    await call.media.waitForHeard(ASIDE_REPLY);
+    await call.media.waitUntilAgentSilent();
+    const done = await hangUp(call);
+
+    expect(call.media.heard.map((h) => h.text)).toEqual([INTRO, PENDING_REPLY, ON_FAILURE, ASIDE_REPLY]);
+    // The model's next round, the caller's aside, knew of the failure and what the caller was told.
+    const asides = chatsAfter(ASIDE, 'async failure test');
+    expect(asides).toHaveLength(1);
+    const [aside] = asides;
+    expect(aside.messages.map((m) => m.content)).toContain(
+      `The function failed (the server answered HTTP 500). The caller has been told: "${ON_FAILURE}"`,
+    );
+    expect(done.session.tool_calls).toEqual([
+      expect.objectContaining({
+        function_id: fn.id,
+        outcome: 'http_error',
+        log_id: expect.stringMatching(ILOG_ID),
+      }),
     ]);
   });
 });
