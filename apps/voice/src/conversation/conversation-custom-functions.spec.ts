@@ -387,6 +387,56 @@ describe('conversation: partner functions', () => {
     expect(call.reporter.toolCalls).toEqual([expect.objectContaining({ outcome: 'refused' })]);
   });
 
+  it('async failure with on_failure: the model is told at the caller’s next turn even when its words end at a pause (no early reply without it)', async () => {
+    call = new CallHarness({
+      agent: {
+        custom_functions: [
+          fn({
+            async: true,
+            speech: {
+              on_start: null,
+              on_delay: null,
+              delay_ms: 0,
+              on_failure: 'The booking system is down.',
+            },
+          }),
+        ],
+      },
+      sttTexts: ['Book me a table.', 'What time do you open?'],
+      model: [
+        { deltas: [toolCall('check_order', { order_number: '9' })] },
+        { deltas: [text('I have asked.')] },
+        { deltas: [text('At nine.')] },
+      ],
+    });
+    call.reporter.functionReplies = [
+      {
+        reply: { outcome: 'http_error', status: 500, result: '', error: 'the server answered HTTP 500' },
+        delayMs: 1000 / call.timeScale,
+      },
+    ];
+    // The first turn ends without a pause; the second's words look finished at a pause, where an early reply
+    // would start.
+    call.stt.partials.push(null, { afterFrames: 10, text: 'What time do you open?' });
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 3, 'the failure line', 8000);
+    expect(call.reporter.lines[2].content).toBe('The booking system is down.');
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 5, 'the answer to the next turn', 8000);
+    expect(call.reporter.lines[4].content).toBe('At nine.');
+    // The request that answered the caller knew of the failure, and what the caller was told.
+    const answered = call.model.requests.at(-1)!.messages;
+    expect(answered).toContainEqual({
+      role: 'tool',
+      tool_call_id: 'call-check_order-answer',
+      content:
+        'The function failed (the server answered HTTP 500). The caller has been told: "The booking system is down."',
+    });
+    expectWellFormed(answered);
+    expect(call.model.requests).toHaveLength(3);
+  });
+
   it('async answer while the agent is answering: it joins the next model round, never between a tool call and its result', async () => {
     call = new CallHarness({
       agent: { has_knowledge: true, custom_functions: [fn({ async: true })] },

@@ -498,6 +498,8 @@ class Conversation implements LiveConversation {
   private startEarlyReply(utterance: Utterance): void {
     if (this.early || this.overlap || this.turn || this.openTools || this.ending || this.unheardNotice)
       return;
+    // Async answers waiting for the next round belong in it: the turn's own first round takes them.
+    if (this.lateResults.length > 0) return;
     if (!utterance.paused || completenessOf(utterance.partial) !== 'complete') return;
     const controller = new AbortController();
     const sentences: string[] = [];
@@ -545,7 +547,8 @@ class Conversation implements LiveConversation {
   private adoptEarlyReply(utterance: Utterance, text: string): EarlyReply | null {
     const early = this.early;
     if (!early) return null;
-    if (early.utteranceId !== utterance.id || !sameWords(early.text, text)) {
+    // An async answer that came after it started is not in its request, and must not wait for a later round.
+    if (early.utteranceId !== utterance.id || !sameWords(early.text, text) || this.lateResults.length > 0) {
       this.discardEarlyReply();
       return null;
     }
