@@ -11,7 +11,7 @@ import {
 import {
   IntegrationOutcome,
   IntegrationRequestKind,
-  MASKED_HEADER_VALUE,
+  maskedHeaders,
   PartnerRequestCallContext,
   IntegrationLogId,
 } from '@vap/messages';
@@ -260,16 +260,8 @@ export class PartnerRequestClient implements OnModuleDestroy {
     sent: Record<string, string>,
     startedAt: Date,
   ): Promise<void> {
-    const secretNames = new Set([
-      ...Object.keys(req.staticHeaders).map((n) => n.toLowerCase()),
-      PARTNER_REQUEST_HEADERS.signature,
-    ]);
-    const requestHeaders = Object.fromEntries(
-      Object.entries(sent).map(([name, value]) => [
-        name.toLowerCase(),
-        secretNames.has(name.toLowerCase()) ? MASKED_HEADER_VALUE : value,
-      ]),
-    );
+    // The partner's static headers are secrets the platform cannot tell from others: all masked.
+    const requestHeaders = maskedHeaders(sent, Object.keys(req.staticHeaders));
     try {
       await this.logs.record({
         id: res.logId,
