@@ -23,6 +23,7 @@ import {
   IntegrationLogId,
 } from '@vap/messages';
 import { PartnerRequestClient } from '../partner-requests/partner-request-client';
+import { CustomFunctionCache } from './custom-function-cache';
 import { CustomFunctionSecrets } from './custom-function-secrets';
 import { CustomFunction } from './entities/custom-function.entity';
 
@@ -58,9 +59,9 @@ export interface CustomFunctionPayload {
 type RunResult = Omit<CustomFunctionInvokeReply, 'result'> & { result: string };
 
 /**
- * Runs custom functions: for a call (agents.custom_function.invoke) and for a partner's test. The platform's
- * own time before the request leaves is one indexed read of the function; its schema is compiled and its
- * secrets opened once per version of the row, not per call.
+ * Runs custom functions: for a call (agents.custom_function.invoke) and for a partner's test. A call's tool
+ * call reads the function's row from the cache (CustomFunctionCache), so nothing waits for the database before
+ * the request leaves; its schema is compiled and its secrets opened once per version of the row, not per call.
  */
 @Injectable()
 export class CustomFunctionRunner {
@@ -70,10 +71,12 @@ export class CustomFunctionRunner {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: CustomFunctionSecrets,
     private readonly client: PartnerRequestClient,
+    private readonly cache: CustomFunctionCache,
   ) {}
 
   async invoke(req: CustomFunctionInvokeRequest): Promise<CustomFunctionInvokeReply> {
-    const fn = await this.load(req.partnerId, req.functionId);
+    const fn =
+      this.cache.get(req.partnerId, req.functionId) ?? (await this.load(req.partnerId, req.functionId));
     if (!fn) {
       return {
         outcome: 'not_found',
@@ -89,7 +92,7 @@ export class CustomFunctionRunner {
   }
 
   async test(partnerId: string, id: string, args: unknown): Promise<CustomFunctionTestResultDto> {
-    const fn = await this.load(partnerId, id);
+    const fn = this.cache.get(partnerId, id) ?? (await this.load(partnerId, id));
     if (!fn) throw AppError.notFound('Custom function');
     const r = await this.run(fn, args ?? {}, null, 'custom_function_test');
     return {
@@ -105,7 +108,10 @@ export class CustomFunctionRunner {
 
   private async load(partnerId: string, id: string): Promise<CustomFunction | null> {
     if (!CustomFunctionId.is(id)) return null;
-    return this.dataSource.getRepository(CustomFunction).findOneBy({ id, partnerId });
+    const readAt = this.cache.version;
+    const fn = await this.dataSource.getRepository(CustomFunction).findOneBy({ id, partnerId });
+    if (fn) this.cache.set(fn, readAt);
+    return fn;
   }
 
   private async run(

@@ -35,6 +35,7 @@ import {
   functionsAttachedTo,
   toCustomFunctionSpec,
 } from './custom-function-records';
+import { CustomFunctionCache } from './custom-function-cache';
 import { CustomFunctionSecrets } from './custom-function-secrets';
 import { AgentCustomFunction } from './entities/agent-custom-function.entity';
 import { CustomFunction } from './entities/custom-function.entity';
@@ -84,6 +85,7 @@ export class CustomFunctionsService {
     private readonly secrets: CustomFunctionSecrets,
     private readonly agents: AgentsService,
     private readonly records: AgentRecordsService,
+    private readonly cache: CustomFunctionCache,
   ) {}
 
   create(partnerId: string, input: CreateCustomFunctionDto): Promise<CustomFunctionWithSecretDto> {
@@ -146,8 +148,8 @@ export class CustomFunctionsService {
   }
 
   /** PATCH: omitted fields stay; headers, speech and response_variables replace the stored ones whole. */
-  update(partnerId: string, id: string, input: UpdateCustomFunctionDto): Promise<CustomFunctionDto> {
-    return inTransaction(
+  async update(partnerId: string, id: string, input: UpdateCustomFunctionDto): Promise<CustomFunctionDto> {
+    const updated = await inTransaction(
       this.dataSource,
       async (em) => {
         const fn = await findFunction(em, partnerId, id, 'update');
@@ -171,11 +173,14 @@ export class CustomFunctionsService {
       },
       NAME_TAKEN,
     );
+    // After the commit: a forget before it could let a concurrent read cache the old row again.
+    this.cache.forgetEverywhere(updated.id);
+    return updated;
   }
 
-  /** A new signing secret, returned once; the old one stops signing at once. */
-  rotateSecret(partnerId: string, id: string): Promise<CustomFunctionWithSecretDto> {
-    return inTransaction(
+  /** A new signing secret, returned once; the old one stops signing here at once, elsewhere within a NATS hop. */
+  async rotateSecret(partnerId: string, id: string): Promise<CustomFunctionWithSecretDto> {
+    const rotated = await inTransaction(
       this.dataSource,
       async (em) => {
         const fn = await findFunction(em, partnerId, id, 'update');
@@ -187,11 +192,13 @@ export class CustomFunctionsService {
       },
       LOCK_CONFLICT,
     );
+    this.cache.forgetEverywhere(rotated.id);
+    return rotated;
   }
 
   /** Deletes the function and detaches it from every agent (calls already running keep their copy). */
-  remove(partnerId: string, id: string): Promise<CustomFunctionDeletedDto> {
-    return inTransaction(
+  async remove(partnerId: string, id: string): Promise<CustomFunctionDeletedDto> {
+    const removed = await inTransaction(
       this.dataSource,
       async (em) => {
         const fn = await findFunction(em, partnerId, id, 'update');
@@ -209,6 +216,8 @@ export class CustomFunctionsService {
       },
       LOCK_CONFLICT,
     );
+    this.cache.forgetEverywhere(removed.id);
+    return removed;
   }
 
   /** Attaches a function to an agent; attaching it again changes nothing. Answers the agent record. */

@@ -86,7 +86,7 @@ export class CustomFunctionsController {
     summary: 'Update a custom function',
     description:
       'Fields left out keep their values; headers, speech and response_variables, when sent, replace the stored ones ' +
-      `whole (null clears headers and response_variables). Calls already running keep the function as it was. ${RULES}`,
+      `whole (null clears headers and response_variables). Calls already running keep the tool offered to the model as it was; their requests follow the change within seconds. ${RULES}`,
   })
   @ApiParam(FUNCTION_ID)
   @ApiEnvelope(CustomFunctionDto)
@@ -115,7 +115,8 @@ export class CustomFunctionsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Issue a new signing secret (returned once)',
-    description: 'Requests are signed with the new secret from now on; the previous one stops at once.',
+    description:
+      'Requests are signed with the new secret from now on; the previous one stops within seconds on every replica.',
   })
   @ApiParam(FUNCTION_ID)
   @ApiEnvelope(CustomFunctionWithSecretDto)
