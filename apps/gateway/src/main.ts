@@ -12,6 +12,7 @@ import { envelopeClientErrors } from './http/client-errors';
 import { CALLBACK_ROUTES, CALLBACKS_PATH, rawCallbackBody } from './callbacks/callbacks.route';
 import { RAW_BODY_ROUTES } from './uploads/uploads.route';
 import { CSV_BODY_ROUTES, csvBody } from './http/csv-body.route';
+import { CONSOLE_PATH, consoleWeb } from './console-web/console-web';
 
 void bootstrapService({
   name: 'gateway',
@@ -22,6 +23,8 @@ void bootstrapService({
   port: (config) => config.PORT,
   configure: (app, config) => {
     app.set('trust proxy', true);
+    // The partner console's files and pages; its API under /console/api is routed like every other.
+    app.use(CONSOLE_PATH, consoleWeb());
     envelopeClientErrors(app.getHttpServer());
     // Signed upload URLs take the file itself as the body; every other route takes JSON.
     // Carrier callbacks keep their raw bytes (form posts, signed) for the calls service to verify.

@@ -1,0 +1,121 @@
+// The console's one way to reach the platform: the cookie-authenticated console API on the same origin
+// (`/console/api`), which serves the public API's routes under `/console/api/v2` with the signed-in user's role.
+// Every state-changing request carries the session's CSRF token; the envelope is unwrapped here.
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: FieldError[] = [],
+  ) {
+    super(message);
+  }
+
+  /** The message of one field (details name fields with dots for nested ones). */
+  fieldMessage(field: string): string | undefined {
+    return this.details.find((d) => d.field === field)?.message;
+  }
+}
+
+const BASE = '/console/api';
+let csrfToken: string | null = null;
+
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+export type Query = Record<string, string | number | boolean | null | undefined>;
+
+function withQuery(path: string, query?: Query): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined && v !== null && v !== '') params.set(k, String(v));
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+export async function request<T>(
+  method: string,
+  path: string,
+  options: { body?: unknown; query?: Query; raw?: BodyInit; contentType?: string } = {},
+): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  let body: BodyInit | undefined;
+  if (options.raw !== undefined) {
+    body = options.raw;
+    if (options.contentType) headers['content-type'] = options.contentType;
+  } else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = 'application/json';
+  }
+  let res: Response;
+  try {
+    res = await fetch(withQuery(`${BASE}${path}`, options.query), {
+      method,
+      headers,
+      body,
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'NETWORK_ERROR', 'The platform could not be reached. Check your connection.');
+  }
+  const text = await res.text();
+  let parsed: {
+    success?: boolean;
+    data?: T;
+    error?: { code?: string; message?: string; details?: FieldError[] };
+  } = {};
+  try {
+    parsed = text ? JSON.parse(text) : {};
+  } catch {
+    // Not JSON: reported below as an error of the status.
+  }
+  if (res.ok && parsed.success !== false) return parsed.data as T;
+  const error = parsed.error ?? {};
+  throw new ApiError(
+    res.status,
+    error.code ?? 'INTERNAL_ERROR',
+    error.message ?? `The request failed (HTTP ${res.status}).`,
+    Array.isArray(error.details) ? error.details : [],
+  );
+}
+
+/** A route of the public API, through the console. */
+export const v2 = {
+  get: <T>(path: string, query?: Query) => request<T>('GET', `/v2${path}`, { query }),
+  post: <T>(path: string, body?: unknown) => request<T>('POST', `/v2${path}`, { body: body ?? {} }),
+  patch: <T>(path: string, body: unknown) => request<T>('PATCH', `/v2${path}`, { body }),
+  put: <T>(path: string, body: unknown) => request<T>('PUT', `/v2${path}`, { body }),
+  del: <T>(path: string) => request<T>('DELETE', `/v2${path}`),
+};
+
+/** The console's own routes (session, keys, team, invitations). */
+export const consoleApi = {
+  get: <T>(path: string, query?: Query) => request<T>('GET', path, { query }),
+  post: <T>(path: string, body?: unknown) => request<T>('POST', path, { body: body ?? {} }),
+  patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, { body }),
+  del: <T>(path: string) => request<T>('DELETE', path),
+};
+
+/** Every page of a cursor-paginated list (bounded: a console page never holds more than `max`). */
+export async function allPages<T>(
+  fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null }>,
+  max = 1000,
+): Promise<T[]> {
+  const out: T[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await fetchPage(cursor);
+    out.push(...page.items);
+    if (!page.next || out.length >= max) return out.slice(0, max);
+    cursor = page.next;
+  }
+}

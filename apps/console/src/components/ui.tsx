@@ -1,0 +1,158 @@
+// Small building blocks every page uses: a labelled field with its inline error, an error notice, a loader
+// hook and a table.
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from '../api.js';
+
+let ids = 0;
+/** A stable id for a label's `for`. */
+export function useId(prefix: string): string {
+  const ref = useRef<string>();
+  if (!ref.current) ref.current = `${prefix}-${++ids}`;
+  return ref.current;
+}
+
+export interface FieldProps {
+  label: string;
+  name: string;
+  error?: ApiError | null;
+  hint?: string;
+  children: (props: {
+    id: string;
+    name: string;
+    'aria-invalid': boolean;
+    'aria-describedby'?: string;
+  }) => ComponentChildren;
+}
+
+/** A label, the control (given its id and error state), a hint and the API's message for this field. */
+export function Field({ label, name, error, hint, children }: FieldProps) {
+  const id = useId(name.replace(/\W/g, '-'));
+  const message = error?.fieldMessage(name);
+  const describedBy = [hint ? `${id}-hint` : '', message ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {children({
+        id,
+        name,
+        'aria-invalid': Boolean(message),
+        ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+      })}
+      {hint && (
+        <small id={`${id}-hint`} class="muted">
+          {hint}
+        </small>
+      )}
+      {message && (
+        <div id={`${id}-error`} class="error" role="alert">
+          {message}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** An API error as the user should read it; field errors are shown at their fields, listed here too. */
+export function ErrorNotice({ error }: { error: unknown }) {
+  if (!error) return null;
+  const e = error instanceof ApiError ? error : new ApiError(0, 'ERROR', String(error));
+  return (
+    <div class="card error" role="alert">
+      <strong>{e.message}</strong>
+      {e.details.length > 0 && (
+        <ul>
+          {e.details.map((d) => (
+            <li key={d.field}>
+              {d.field}: {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export interface Loaded<T> {
+  data: T | null;
+  error: ApiError | null;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Runs `load` when `deps` change (and on reload), keeping the last answer or error. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [state, setState] = useState<{ data: T | null; error: ApiError | null; loading: boolean }>({
+    data: null,
+    error: null,
+    loading: true,
+  });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((s) => ({ ...s, loading: true }));
+    load().then(
+      (data) => live && setState({ data, error: null, loading: false }),
+      (error: unknown) =>
+        live &&
+        setState({
+          data: null,
+          error: error instanceof ApiError ? error : new ApiError(0, 'ERROR', String(error)),
+          loading: false,
+        }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { ...state, reload };
+}
+
+/** What a load shows while it runs or when it failed; children once it has data. */
+export function LoadState<T>({
+  loaded,
+  children,
+}: {
+  loaded: Loaded<T>;
+  children: (data: T) => ComponentChildren;
+}) {
+  if (loaded.error) return <ErrorNotice error={loaded.error} />;
+  if (loaded.data === null) return <p class="muted">Loading…</p>;
+  return <>{children(loaded.data)}</>;
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}
+
+export function inr(amount: number | null | undefined): string {
+  if (amount === null || amount === undefined) return '—';
+  return `₹${amount.toFixed(2)}`;
+}
+
+/** Copies text to the clipboard, telling the user whether it worked. */
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [done, setDone] = useState<string | null>(null);
+  return (
+    <>
+      <button
+        type="button"
+        class="secondary"
+        onClick={() =>
+          navigator.clipboard.writeText(text).then(
+            () => setDone('Copied'),
+            () => setDone('Copy failed: select the text and copy it'),
+          )
+        }
+      >
+        {label}
+      </button>{' '}
+      <span role="status" class="muted">
+        {done ?? ''}
+      </span>
+    </>
+  );
+}

@@ -1,0 +1,102 @@
+// The partner console: signs the user in (or accepts an invitation), then one page per area of the account.
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { AgentFormPage, AgentsPage } from './pages/agents.js';
+import { BillingPage } from './pages/billing.js';
+import { CallPage, CallsPage } from './pages/calls.js';
+import { KeysPage } from './pages/keys.js';
+import { SignInPage, TokenPasswordPage } from './pages/sign-in.js';
+import { TeamPage } from './pages/team.js';
+import { linkProps, navigate, segments, usePath } from './router.js';
+import { loadSession, Session, signOut } from './session.js';
+
+const NAV: [string, string][] = [
+  ['/agents', 'Agents'],
+  ['/calls', 'Calls'],
+  ['/keys', 'API keys'],
+  ['/billing', 'Usage and billing'],
+  ['/team', 'Team'],
+];
+
+function Page({ path, session }: { path: string; session: Session }) {
+  const [area, id] = segments(path);
+  switch (area) {
+    case undefined:
+    case 'agents':
+      if (id === 'new') return <AgentFormPage session={session} id={null} />;
+      return id ? <AgentFormPage session={session} id={id} /> : <AgentsPage session={session} />;
+    case 'calls':
+      return id ? <CallPage id={id} /> : <CallsPage />;
+    case 'keys':
+      return <KeysPage session={session} />;
+    case 'billing':
+      return <BillingPage />;
+    case 'team':
+      return <TeamPage session={session} />;
+    default:
+      return (
+        <>
+          <h2>Not found</h2>
+          <p>There is no page here.</p>
+        </>
+      );
+  }
+}
+
+function Shell({ session, path, onSignedOut }: { session: Session; path: string; onSignedOut: () => void }) {
+  const area = `/${segments(path)[0] ?? 'agents'}`;
+  useEffect(() => {
+    const label = NAV.find(([to]) => to === area)?.[1];
+    document.title = `${label ?? 'Console'} · ${session.account.name}`;
+  }, [area, session.account.name]);
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <nav class="nav" aria-label="Console">
+        <h1>{session.account.name}</h1>
+        <ul>
+          {NAV.map(([to, label]) => (
+            <li key={to}>
+              <a {...linkProps(to)} aria-current={area === to ? 'page' : undefined}>
+                {label}
+              </a>
+            </li>
+          ))}
+        </ul>
+        <p class="who">
+          {session.user.name} ({session.user.email})
+          <br />
+          Role: {session.user.role}
+        </p>
+        <button class="secondary" onClick={() => signOut().finally(onSignedOut)}>
+          Sign out
+        </button>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        <Page path={path} session={session} />
+      </main>
+    </div>
+  );
+}
+
+function App() {
+  const path = usePath();
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  useEffect(() => {
+    loadSession().then(setSession);
+  }, []);
+  const [area, token] = segments(path);
+  const signedIn = (s: Session) => {
+    setSession(s);
+    navigate('/agents', true);
+  };
+  if (area === 'invitations' || area === 'password-resets')
+    return <TokenPasswordPage kind={area} token={token ?? ''} onSignedIn={signedIn} />;
+  if (session === undefined) return <p class="loading">Loading…</p>;
+  if (session === null) return <SignInPage onSignedIn={signedIn} />;
+  return <Shell session={session} path={path} onSignedOut={() => setSession(null)} />;
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,221 @@
+// Usage and billing: the balance, the ledger's transactions over a range (with a CSV download of exactly what
+// is listed) and usage per day as a chart.
+import { useState } from 'preact/hooks';
+import { allPages, ApiError, v2 } from '../api.js';
+import { DailyBars } from '../components/charts.js';
+import { ErrorNotice, formatDate, inr, LoadState, useLoad } from '../components/ui.js';
+import { linkProps } from '../router.js';
+
+export interface Transaction {
+  id: string;
+  type: string;
+  amount_inr: number;
+  balance_after_inr: number;
+  description: string;
+  created_at: string;
+  call_id?: string | null;
+  browser_session_id?: string | null;
+  agent_id?: string | null;
+  billed_seconds?: number | null;
+}
+
+interface UsageBucket {
+  key: string;
+  minutes: number;
+  calls: number;
+  credits_inr: number;
+}
+
+interface Usage {
+  buckets: UsageBucket[];
+  totals: { minutes: number; calls: number; credits_inr: number };
+}
+
+const DAY = 86_400_000;
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+function csvCell(value: unknown): string {
+  const s = value === null || value === undefined ? '' : String(value);
+  // Quoted always; a leading formula character is neutralised so a spreadsheet never runs it.
+  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+export function transactionsCsv(rows: Transaction[]): string {
+  const cols: (keyof Transaction)[] = [
+    'created_at',
+    'id',
+    'type',
+    'description',
+    'amount_inr',
+    'balance_after_inr',
+    'call_id',
+    'browser_session_id',
+    'agent_id',
+    'billed_seconds',
+  ];
+  return [cols.join(','), ...rows.map((r) => cols.map((c) => csvCell(r[c])).join(','))].join('\r\n') + '\r\n';
+}
+
+export function BillingPage() {
+  const [from, setFrom] = useState(isoDay(new Date(Date.now() - 29 * DAY)));
+  const [to, setTo] = useState(isoDay(new Date()));
+  const [error, setError] = useState<ApiError | null>(null);
+  const range = {
+    from: `${from}T00:00:00.000Z`,
+    to: new Date(Date.parse(`${to}T00:00:00.000Z`) + DAY).toISOString(),
+  };
+  const balance = useLoad(() => v2.get<{ balance_inr: number }>('/billing/balance'), []);
+  const [cursor, setCursor] = useState<string | undefined>();
+  const transactions = useLoad(
+    () =>
+      v2.get<{ transactions: Transaction[]; next_cursor: string | null }>('/billing/transactions', {
+        ...range,
+        cursor,
+        limit: 25,
+      }),
+    [from, to, cursor],
+  );
+  const usage = useLoad(() => v2.get<Usage>('/billing/usage', { ...range, group_by: 'day' }), [from, to]);
+  const download = async () => {
+    setError(null);
+    try {
+      const rows = await allPages<Transaction>(async (c) => {
+        const page = await v2.get<{ transactions: Transaction[]; next_cursor: string | null }>(
+          '/billing/transactions',
+          { ...range, cursor: c, limit: 100 },
+        );
+        return { items: page.transactions, next: page.next_cursor };
+      }, 10_000);
+      const url = URL.createObjectURL(new Blob([transactionsCsv(rows)], { type: 'text/csv' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `transactions-${from}-to-${to}.csv`;
+      a.click();
+      URL.revokeObjectURL(url);
+    } catch (err) {
+      setError(err as ApiError);
+    }
+  };
+  return (
+    <>
+      <h2>Usage and billing</h2>
+      <ErrorNotice error={error} />
+      <div class="card">
+        <h3>Balance</h3>
+        <LoadState loaded={balance}>
+          {(b) => (
+            <p style="font-size:24px;margin:0" data-testid="balance">
+              {inr(b.balance_inr)}
+            </p>
+          )}
+        </LoadState>
+      </div>
+      <form class="card row" onSubmit={(e) => e.preventDefault()} aria-label="Range">
+        <div class="field">
+          <label for="b-from">From</label>
+          <input
+            id="b-from"
+            type="date"
+            value={from}
+            onChange={(e) => {
+              setCursor(undefined);
+              setFrom(e.currentTarget.value);
+            }}
+          />
+        </div>
+        <div class="field">
+          <label for="b-to">To</label>
+          <input
+            id="b-to"
+            type="date"
+            value={to}
+            onChange={(e) => {
+              setCursor(undefined);
+              setTo(e.currentTarget.value);
+            }}
+          />
+        </div>
+        <button type="button" class="secondary" onClick={download}>
+          Download CSV
+        </button>
+      </form>
+      <section class="card" aria-labelledby="usage-h">
+        <h3 id="usage-h">Usage per day</h3>
+        <LoadState loaded={usage}>
+          {(u) => (
+            <>
+              <p>
+                <strong>{u.totals.minutes}</strong> minutes · <strong>{u.totals.calls}</strong> calls ·{' '}
+                <strong>{inr(u.totals.credits_inr)}</strong> charged
+              </p>
+              <DailyBars
+                days={u.buckets.map((b) => ({ day: b.key, value: b.credits_inr }))}
+                label="Credits"
+                unit="INR"
+              />
+            </>
+          )}
+        </LoadState>
+      </section>
+      <section aria-labelledby="tx-h">
+        <h3 id="tx-h">Transactions</h3>
+        <LoadState loaded={transactions}>
+          {(page) => (
+            <>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Description</th>
+                    <th scope="col">Amount</th>
+                    <th scope="col">Balance after</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {page.transactions.map((t) => (
+                    <tr key={t.id}>
+                      <td>{formatDate(t.created_at)}</td>
+                      <td>
+                        <span class="badge">{t.type}</span>
+                      </td>
+                      <td>
+                        {t.call_id ? (
+                          <a {...linkProps(`/calls/${t.call_id}`)}>{t.description}</a>
+                        ) : (
+                          t.description
+                        )}
+                      </td>
+                      <td>{inr(t.amount_inr)}</td>
+                      <td>{inr(t.balance_after_inr)}</td>
+                    </tr>
+                  ))}
+                  {page.transactions.length === 0 && (
+                    <tr>
+                      <td colSpan={5} class="muted">
+                        No transactions in this range.
+                      </td>
+                    </tr>
+                  )}
+                </tbody>
+              </table>
+              <div class="pager">
+                {cursor && (
+                  <button class="secondary" onClick={() => setCursor(undefined)}>
+                    First page
+                  </button>
+                )}{' '}
+                {page.next_cursor && (
+                  <button class="secondary" onClick={() => setCursor(page.next_cursor!)}>
+                    Next page
+                  </button>
+                )}
+              </div>
+            </>
+          )}
+        </LoadState>
+      </section>
+    </>
+  );
+}

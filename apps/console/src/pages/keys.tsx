@@ -1,0 +1,139 @@
+// API keys: create a named key limited to scopes (shown once, with a copy button), list them (prefix, name,
+// scopes, created, last used) and revoke them. Only owners and admins manage keys; others see the list.
+import { useState } from 'preact/hooks';
+import { ApiError, consoleApi } from '../api.js';
+import { CopyButton, ErrorNotice, Field, formatDate, LoadState, useLoad } from '../components/ui.js';
+import { can, Session } from '../session.js';
+
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  created_at: string;
+  last_used_at: string | null;
+}
+
+interface ScopeCatalogue {
+  scopes: { name: string; description: string }[];
+}
+
+export function KeysPage({ session }: { session: Session }) {
+  const keys = useLoad(() => consoleApi.get<{ keys: ApiKeyRecord[] }>('/keys'), []);
+  const catalogue = useLoad(() => consoleApi.get<ScopeCatalogue>('/keys/scopes'), []);
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<string[]>([]);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
+  const manage = can.manageKeys(session);
+  const create = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      const res = await consoleApi.post<{ api_key: string; key: ApiKeyRecord }>('/keys', { name, scopes });
+      setCreated({ name: res.key.name, secret: res.api_key });
+      setName('');
+      setScopes([]);
+      keys.reload();
+    } catch (err) {
+      setError(err as ApiError);
+    }
+  };
+  const revoke = async (k: ApiKeyRecord) => {
+    if (!window.confirm(`Revoke the key "${k.name}"? Requests with it stop working at once.`)) return;
+    setError(null);
+    try {
+      await consoleApi.del(`/keys/${k.id}`);
+      keys.reload();
+    } catch (err) {
+      setError(err as ApiError);
+    }
+  };
+  return (
+    <>
+      <h2>API keys</h2>
+      <ErrorNotice error={error} />
+      {created && (
+        <div class="card" role="status">
+          <p>
+            <strong>Your new key “{created.name}”.</strong> Copy it now: it is shown only once.
+          </p>
+          <p class="secret" data-testid="new-key">
+            {created.secret}
+          </p>
+          <CopyButton text={created.secret} label="Copy key" />{' '}
+          <button class="secondary" onClick={() => setCreated(null)}>
+            Done
+          </button>
+        </div>
+      )}
+      {manage && (
+        <form class="card" onSubmit={create}>
+          <h3>Create a key</h3>
+          <Field label="Name" name="name" error={error}>
+            {(p) => <input {...p} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+          </Field>
+          <fieldset>
+            <legend>Scopes (none: full access)</legend>
+            {(catalogue.data?.scopes ?? []).map((s) => (
+              <div key={s.name}>
+                <input
+                  type="checkbox"
+                  id={`scope-${s.name}`}
+                  checked={scopes.includes(s.name)}
+                  onChange={(e) =>
+                    setScopes((all) =>
+                      e.currentTarget.checked ? [...all, s.name] : all.filter((x) => x !== s.name),
+                    )
+                  }
+                />{' '}
+                <label for={`scope-${s.name}`} style="display:inline;font-weight:400">
+                  <code>{s.name}</code> — {s.description}
+                </label>
+              </div>
+            ))}
+          </fieldset>
+          <p>
+            <button type="submit">Create key</button>
+          </p>
+        </form>
+      )}
+      <LoadState loaded={keys}>
+        {(k) => (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                {manage && <th scope="col">Actions</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {k.keys.map((key) => (
+                <tr key={key.id}>
+                  <td>{key.name}</td>
+                  <td>
+                    <code>{key.prefix}…</code>
+                  </td>
+                  <td>{key.scopes.length ? key.scopes.join(', ') : 'full access'}</td>
+                  <td>{formatDate(key.created_at)}</td>
+                  <td>{formatDate(key.last_used_at)}</td>
+                  {manage && (
+                    <td>
+                      <button class="danger" onClick={() => revoke(key)} aria-label={`Revoke ${key.name}`}>
+                        Revoke
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </LoadState>
+    </>
+  );
+}

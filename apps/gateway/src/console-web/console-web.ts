@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { extname, join, normalize, sep } from 'node:path';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+/** Where the gateway's build puts the partner console (apps/console), beside the compiled app. */
+export const CONSOLE_DIR = join(__dirname, '..', '..', '..', '..', 'console');
+
+/** The path the console is served under; its API (`/console/api`) belongs to the console API module. */
+export const CONSOLE_PATH = '/console';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
+
+/**
+ * The console's pages run only the console's own scripts and styles and talk only to this origin; no page
+ * of another site may frame it (clickjacking), and invitation and reset links never leave in a Referer.
+ */
+export const CONSOLE_SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': [
+    "default-src 'self'",
+    "script-src 'self'",
+    // Inline style attributes (chart colours); no inline script is allowed.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "media-src 'self' blob:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
+
+interface ConsoleFile {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
+
+/**
+ * Serves the partner console: its files (app/, vendor/, styles.css) and, for every other GET under /console
+ * but its API, the page shell (index.html), so that a deep link such as /console/calls/<id> opens the app
+ * there. Files are read once; modules are revalidated by ETag (their names carry no hash).
+ */
+export function consoleWeb(dir: string = CONSOLE_DIR): RequestHandler {
+  const cache = new Map<string, ConsoleFile | null>();
+  const read = (relative: string): ConsoleFile | null => {
+    if (!cache.has(relative)) {
+      let file: ConsoleFile | null = null;
+      const full = normalize(join(dir, relative));
+      // Only files inside the console's folder, of the types it has.
+      if (full.startsWith(normalize(dir) + sep) && TYPES[extname(full)]) {
+        try {
+          if (statSync(full).isFile()) {
+            const body = readFileSync(full);
+            const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+            file = { body, type: TYPES[extname(full)], etag };
+          }
+        } catch {
+          file = null;
+        }
+      }
+      cache.set(relative, file);
+    }
+    return cache.get(relative) ?? null;
+  };
+  return (req: Request, res: Response, next: NextFunction) => {
+    // Mounted at /console: req.path is what follows it.
+    const path = req.path;
+    if (path === '/api' || path.startsWith('/api/')) return next();
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    if (req.originalUrl === CONSOLE_PATH) return res.redirect(301, `${CONSOLE_PATH}/`);
+    const isAsset = path.startsWith('/app/') || path.startsWith('/vendor/') || path === '/styles.css';
+    const file = read(isAsset ? path.slice(1) : 'index.html');
+    if (!file) return next();
+    for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) res.setHeader(name, value);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.setHeader('ETag', file.etag);
+    if (req.headers['if-none-match'] === file.etag) return void res.status(304).end();
+    res.status(200).setHeader('Content-Type', file.type);
+    res.setHeader('Content-Length', String(file.body.length));
+    res.end(req.method === 'HEAD' ? undefined : file.body);
+  };
+}
