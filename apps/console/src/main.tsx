@@ -4,15 +4,21 @@ import { useEffect, useState } from 'preact/hooks';
 import { AgentFormPage, AgentsPage } from './pages/agents.js';
 import { BillingPage } from './pages/billing.js';
 import { CallPage, CallsPage } from './pages/calls.js';
+import { CampaignsPage } from './pages/campaigns.js';
+import { ContactPolicyPage } from './pages/contact-policy.js';
 import { KeysPage } from './pages/keys.js';
 import { SignInPage, TokenPasswordPage } from './pages/sign-in.js';
 import { TeamPage } from './pages/team.js';
+import { WebhooksPage } from './pages/webhooks.js';
 import { linkProps, navigate, segments, usePath } from './router.js';
 import { loadSession, Session, signOut } from './session.js';
 
 const NAV: [string, string][] = [
   ['/agents', 'Agents'],
   ['/calls', 'Calls'],
+  ['/campaigns', 'Campaigns'],
+  ['/webhooks', 'Webhooks'],
+  ['/contact-policy', 'Do-not-call and policy'],
   ['/keys', 'API keys'],
   ['/billing', 'Usage and billing'],
   ['/team', 'Team'],
@@ -27,6 +33,12 @@ function Page({ path, session }: { path: string; session: Session }) {
       return id ? <AgentFormPage session={session} id={id} /> : <AgentsPage session={session} />;
     case 'calls':
       return id ? <CallPage id={id} /> : <CallsPage />;
+    case 'campaigns':
+      return <CampaignsPage session={session} />;
+    case 'webhooks':
+      return <WebhooksPage session={session} />;
+    case 'contact-policy':
+      return <ContactPolicyPage session={session} />;
     case 'keys':
       return <KeysPage session={session} />;
     case 'billing':
