@@ -361,7 +361,7 @@ function AgentForm({
 
 /** Places a call on the sandbox carrier and opens its page, which follows it live. */
 function TestCall({ session, agent }: { session: Session; agent: Agent }) {
-  const [to, setTo] = useState('+919000000001');
+  const [to, setTo] = useState('+919000000000');
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   if (!can.write(session)) return null;
@@ -382,7 +382,8 @@ function TestCall({ session, agent }: { session: Session; agent: Agent }) {
     <form class="card" onSubmit={start}>
       <h3>Test call on the sandbox</h3>
       <p class="muted">
-        The sandbox carrier plays the callee; the last two digits of the number pick how the call goes.
+        The sandbox carrier plays the callee; the last two digits of the number pick how the call goes (00: a
+        short conversation, 01: no answer, 04: voicemail; the API guide lists them all).
       </p>
       <ErrorNotice error={error} />
       <div class="row">
