@@ -190,6 +190,7 @@ class Runner {
         `  Operator API     ${gatewayUrl}/admin/v1   Authorization: Bearer ${tokenNote}`,
         `  Create a partner npm run admin -- <command>, or POST ${gatewayUrl}/admin/v1/partners`,
         `  Voice demo       ${gatewayUrl}/demo/voice   (talk to an agent from the browser)`,
+        `  Partner console  ${gatewayUrl}/console/   (sign in with an operator's invitation link)`,
       );
     }
     for (const app of this.platform!.all().filter((a) => !a.name.startsWith('gateway'))) {
