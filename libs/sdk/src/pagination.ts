@@ -20,7 +20,7 @@ function withCursor<O>(options: O | undefined, cursor: string | undefined): O {
 }
 
 /** Every page of a list, following next_cursor from the first page (or from options.query.cursor). */
-export async function* pages<O, P extends CursorPage>(
+export async function* pages<O = undefined, P extends CursorPage = CursorPage>(
   list: ListOperation<O, P>,
   options?: O,
 ): AsyncGenerator<P, void, undefined> {
@@ -53,7 +53,7 @@ export function pageItems<P extends CursorPage>(page: P): PageItem<P>[] {
  * Every item of a list, page after page: `for await (const agent of paginate((o) => api.agents.list(o),
  * { query: { limit: 50 } }))`. Pages are fetched as the loop asks for them.
  */
-export async function* paginate<O, P extends CursorPage>(
+export async function* paginate<O = undefined, P extends CursorPage = CursorPage>(
   list: ListOperation<O, P>,
   options?: O,
 ): AsyncGenerator<PageItem<P>, void, undefined> {

@@ -55,7 +55,7 @@ export class VapClient extends VapApi {
   }
 
   /** Every item of a list operation, following next_cursor: `for await (const a of sdk.paginate((o) => sdk.agents.list(o)))`. */
-  paginate<O, P extends CursorPage>(
+  paginate<O = undefined, P extends CursorPage = CursorPage>(
     list: ListOperation<O, P>,
     options?: O,
   ): AsyncGenerator<PageItem<P>, void, undefined> {
@@ -63,7 +63,10 @@ export class VapClient extends VapApi {
   }
 
   /** Every page of a list operation, following next_cursor. */
-  pages<O, P extends CursorPage>(list: ListOperation<O, P>, options?: O): AsyncGenerator<P, void, undefined> {
+  pages<O = undefined, P extends CursorPage = CursorPage>(
+    list: ListOperation<O, P>,
+    options?: O,
+  ): AsyncGenerator<P, void, undefined> {
     return pages(list, options);
   }
 }
