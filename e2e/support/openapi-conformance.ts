@@ -205,8 +205,9 @@ export class OpenApiConformance {
     );
   }
 
+  /** The request's path; the console's mirror of the public API (/console/api/v2/...) is checked as /api/v2/.... */
   private pathOnly(path: string): string {
     const url = new URL(path, 'http://gateway.invalid');
-    return url.pathname;
+    return url.pathname.replace(/^\/console\/api\/v2(?=\/|$)/i, '/api/v2');
   }
 }

@@ -38,6 +38,7 @@ import { SdkModule } from './sdk/sdk.module';
 import { TelephonyModule } from './telephony/telephony.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { IntegrationLogsModule } from './integration-logs/integration-logs.module';
+import { ConsoleModule } from './console/console.module';
 
 @Module({})
 export class AppModule {
@@ -73,6 +74,7 @@ export class AppModule {
         KnowledgeModule,
         WebhooksModule,
         IntegrationLogsModule,
+        ConsoleModule,
         SdkModule.forRoot(config.NODE_ENV),
       ],
       providers: [

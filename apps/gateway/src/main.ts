@@ -13,6 +13,7 @@ import { CALLBACK_ROUTES, CALLBACKS_PATH, rawCallbackBody } from './callbacks/ca
 import { RAW_BODY_ROUTES } from './uploads/uploads.route';
 import { CSV_BODY_ROUTES, csvBody } from './http/csv-body.route';
 import { CONSOLE_PATH, consoleWeb } from './console-web/console-web';
+import { consoleApiMirror } from './console/console-auth';
 
 void bootstrapService({
   name: 'gateway',
@@ -23,7 +24,9 @@ void bootstrapService({
   port: (config) => config.PORT,
   configure: (app, config) => {
     app.set('trust proxy', true);
-    // The partner console's files and pages; its API under /console/api is routed like every other.
+    // The partner console's files and pages; its API under /console/api is routed like every other, and the
+    // public API's routes reach it under /console/api/v2 (rewritten to /api/v2 before anything else sees them).
+    app.use(consoleApiMirror);
     app.use(CONSOLE_PATH, consoleWeb());
     envelopeClientErrors(app.getHttpServer());
     // Signed upload URLs take the file itself as the body; every other route takes JSON.

@@ -1,4 +1,4 @@
-import { adminApi } from '../../support';
+import { adminApi, e2eEnv } from '../../support';
 
 /** An operator's invitation of a user to the partner's console: the one-time link it answers. */
 export async function inviteUser(
@@ -8,4 +8,56 @@ export async function inviteUser(
   const res = await adminApi(`/partners/${partnerId}/users`, { method: 'POST', body: user });
   if (res.status !== 200) throw new Error(`inviting a user answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.data.invitation_url as string;
+}
+
+export interface ConsoleAnswer {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  headers: Headers;
+}
+
+/**
+ * A console client as a browser would be: it keeps the session cookie, sends the CSRF token it was given on
+ * requests that change something, and talks to /console/api on the run's gateway.
+ */
+export class ConsoleClient {
+  cookie: string | null = null;
+  csrf: string | null = null;
+
+  constructor(readonly baseUrl = e2eEnv().gatewayUrl) {}
+
+  async request(
+    method: string,
+    path: string,
+    options: { body?: unknown; csrf?: boolean; headers?: Record<string, string> } = {},
+  ): Promise<ConsoleAnswer> {
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (this.cookie) headers.cookie = this.cookie;
+    if (options.csrf !== false && method !== 'GET' && this.csrf) headers['x-csrf-token'] = this.csrf;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${this.baseUrl}/console/api${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const setCookie = res.headers.get('set-cookie');
+    if (setCookie) {
+      const pair = setCookie.split(';')[0];
+      this.cookie = pair.endsWith('=') ? null : pair;
+    }
+    const text = await res.text();
+    const body = text ? JSON.parse(text) : undefined;
+    if (body?.data?.csrf_token) this.csrf = body.data.csrf_token;
+    return { status: res.status, body, headers: res.headers };
+  }
+
+  /** Accepts an invitation (or reset) link with the password: signed in. */
+  async useLink(link: string, password: string): Promise<ConsoleAnswer> {
+    const path = new URL(link).pathname.replace(/^\/console/, '');
+    return this.request('POST', path, { body: { password } });
+  }
+
+  signIn(email: string, password: string): Promise<ConsoleAnswer> {
+    return this.request('POST', '/session', { body: { email, password } });
+  }
 }

@@ -26,3 +26,4 @@ export * from './lifecycle-hooks';
 export * from './csv';
 export * from './contact-policy';
 export * from './integrations';
+export * from './console';

@@ -50,6 +50,11 @@ export class ApiKeysService {
     return { key: generated.key, record };
   }
 
+  /** Issues a key in a transaction of its own. */
+  issueNow(partnerId: string, name: string | null): Promise<{ key: string; record: ApiKey }> {
+    return this.dataSource.transaction((em) => this.issue(em, partnerId, name));
+  }
+
   /**
    * The key and its account when the presented key is valid and not revoked, else null: from the cache
    * (ApiKeyCache) when this replica has seen the key lately, else from Postgres.

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import { AppError, ErrorCode } from '@vap/messages';
 import { ApiKeysService } from '../accounts/api-keys.service';
+import { CONSOLE_SESSION_ROUTE, ConsoleAuth, isConsoleMirror } from '../console/console-auth';
 import { AddressRateLimiter } from '../rate-limit/address-rate-limit';
 import { AuthenticatedRequest } from './auth-context';
 import { IS_PUBLIC } from '@vap/runtime';
@@ -15,7 +16,8 @@ function unauthorized(message: string): AppError {
 
 /**
  * Authenticates partner routes with `Authorization: Bearer rg_live_...` only: 401 for a missing or invalid
- * key, 403 for a key whose partner is suspended or not yet approved. Requests without a valid key count
+ * key, 403 for a key whose partner is suspended or not yet approved. The console's requests are
+ * authenticated by their session instead (ConsoleAuth). Requests without a valid key count
  * against their client address's limit (429 over it), so nobody can send them without bound.
  */
 @Injectable()
@@ -24,12 +26,22 @@ export class ApiKeyGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly apiKeys: ApiKeysService,
     private readonly addressLimits: AddressRateLimiter,
+    private readonly consoleAuth: ConsoleAuth,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]))
       return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    // The console authenticates by its session cookie, on its own routes and on the public API's through
+    // /console/api/v2; an API key is never looked at there, and a cookie never anywhere else.
+    if (
+      isConsoleMirror(req) ||
+      this.reflector.getAllAndOverride<boolean>(CONSOLE_SESSION_ROUTE, [context.getHandler(), context.getClass()])
+    ) {
+      await this.consoleAuth.authenticateRequest(req);
+      return true;
+    }
     try {
       return await this.authenticate(req);
     } catch (err) {

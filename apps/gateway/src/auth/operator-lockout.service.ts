@@ -4,7 +4,12 @@ import { DataSource } from 'typeorm';
 import { tableOf } from '@vap/persistence';
 import { GatewayConfig } from '../config/gateway.config';
 
-const SCOPE = 'admin';
+/** Whose failures are counted (a scope of their own) and how many lock the key out for how long. */
+export interface LockoutPolicy {
+  scope: string;
+  afterFailures: number;
+  lockSeconds: number;
+}
 /** Failures older than this are forgotten, and so is a lockout past its end. */
 const MEMORY_SECONDS = 3600;
 const MAX_LOCK_SECONDS = 3600;
@@ -22,19 +27,30 @@ export class OperatorLockout {
     private readonly config: GatewayConfig,
   ) {}
 
-  /** Seconds the address stays locked out (0: not locked). */
-  async lockedFor(address: string): Promise<number> {
+  private get adminPolicy(): LockoutPolicy {
+    return {
+      scope: 'admin',
+      afterFailures: this.config.ADMIN_LOCKOUT_AFTER_FAILURES,
+      lockSeconds: this.config.ADMIN_LOCKOUT_SECONDS,
+    };
+  }
+
+  /**
+   * Seconds the address (or, for another policy, whatever key it counts: a console sign-in's email) stays locked
+   * out (0: not locked).
+   */
+  async lockedFor(address: string, policy: LockoutPolicy = this.adminPolicy): Promise<number> {
     const [row] = (await this.dataSource.query(
       `SELECT ceil(extract(epoch FROM locked_until - clock_timestamp()))::int AS seconds
          FROM ${tableOf(this.dataSource, 'auth_failures')}
         WHERE address = $1 AND scope = $2 AND locked_until > clock_timestamp()`,
-      [address, SCOPE],
+      [address, policy.scope],
     )) as { seconds: number }[];
     return row ? Math.max(1, row.seconds) : 0;
   }
 
-  async failed(address: string): Promise<void> {
-    const threshold = this.config.ADMIN_LOCKOUT_AFTER_FAILURES;
+  async failed(address: string, policy: LockoutPolicy = this.adminPolicy): Promise<void> {
+    const threshold = policy.afterFailures;
     await this.dataSource.query(
       `INSERT INTO ${tableOf(this.dataSource, 'auth_failures')} AS f (address, scope, failures, last_failure_at, locked_until)
        VALUES ($1, $2, 1, clock_timestamp(), NULL)
@@ -42,21 +58,21 @@ export class OperatorLockout {
          failures = CASE WHEN f.last_failure_at < clock_timestamp() - make_interval(secs => $3)
                          THEN 1 ELSE f.failures + 1 END,
          last_failure_at = clock_timestamp()`,
-      [address, SCOPE, MEMORY_SECONDS],
+      [address, policy.scope, MEMORY_SECONDS],
     );
     await this.dataSource.query(
       `UPDATE ${tableOf(this.dataSource, 'auth_failures')}
           SET locked_until = clock_timestamp()
                 + make_interval(secs => least($4::float8 * power(2, failures - $3), $5::float8))
         WHERE address = $1 AND scope = $2 AND failures >= $3`,
-      [address, SCOPE, threshold, this.config.ADMIN_LOCKOUT_SECONDS, MAX_LOCK_SECONDS],
+      [address, policy.scope, threshold, policy.lockSeconds, MAX_LOCK_SECONDS],
     );
   }
 
-  async succeeded(address: string): Promise<void> {
+  async succeeded(address: string, policy: LockoutPolicy = this.adminPolicy): Promise<void> {
     await this.dataSource.query(
       `DELETE FROM ${tableOf(this.dataSource, 'auth_failures')} WHERE address = $1 AND scope = $2`,
-      [address, SCOPE],
+      [address, policy.scope],
     );
   }
 

@@ -56,6 +56,10 @@ export class GatewayConfig extends BaseServiceConfig {
   @IntSetting({ min: 1 })
   RATE_LIMIT_ADDRESS_UPLOADS_PER_MINUTE: number = 600;
 
+  /** Per client address and minute, on the console's sign-in and one-time links (wrong passwords also lock out). */
+  @IntSetting({ min: 1 })
+  RATE_LIMIT_ADDRESS_CONSOLE_PER_MINUTE: number = 60;
+
   /** Partner-API requests whose API key is missing or invalid; valid keys are never limited by address. */
   @IntSetting({ min: 1 })
   RATE_LIMIT_ADDRESS_INVALID_KEY_PER_MINUTE: number = 60;

@@ -51,6 +51,17 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       { type: 'http', scheme: 'bearer', description: 'Operator token (ADMIN_API_TOKEN)' },
       'admin_token',
     )
+    .addCookieAuth(
+      'vap_console',
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        description:
+          'Partner console session (POST /console/api/session). Requests that change something also send ' +
+          'X-CSRF-Token. The public routes are served to the console under /console/api/v2 with the same session.',
+      },
+      'console_session',
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,

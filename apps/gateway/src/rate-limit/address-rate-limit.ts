@@ -11,6 +11,7 @@ const SURFACES: Record<AddressBucket, string> = {
   admin: 'the operator API',
   callbacks: 'carrier callbacks',
   uploads: 'signed URLs',
+  console: 'console sign-in and links',
   invalid_key: 'requests without a valid API key',
 };
 
@@ -33,6 +34,8 @@ export class AddressRateLimiter {
         return this.config.RATE_LIMIT_ADDRESS_CALLBACKS_PER_MINUTE;
       case 'uploads':
         return this.config.RATE_LIMIT_ADDRESS_UPLOADS_PER_MINUTE;
+      case 'console':
+        return this.config.RATE_LIMIT_ADDRESS_CONSOLE_PER_MINUTE;
       case 'invalid_key':
         return this.config.RATE_LIMIT_ADDRESS_INVALID_KEY_PER_MINUTE;
     }

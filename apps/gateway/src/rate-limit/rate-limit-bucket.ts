@@ -5,9 +5,10 @@ export type KeyBucket = 'general' | 'calls';
 
 /**
  * Per-client-address limits of the routes without an API key: the operator API, carrier callbacks,
- * signed blob URLs; `invalid_key` counts partner requests whose key is missing or wrong.
+ * signed blob URLs, the console's sign-in and one-time links; `invalid_key` counts partner requests whose
+ * key is missing or wrong.
  */
-export type AddressBucket = 'admin' | 'callbacks' | 'uploads' | 'invalid_key';
+export type AddressBucket = 'admin' | 'callbacks' | 'uploads' | 'console' | 'invalid_key';
 
 export const RATE_LIMIT_BUCKET = 'vap:rate-limit-bucket';
 
@@ -19,5 +20,11 @@ export const RateLimitBucket = (bucket: KeyBucket | Exclude<AddressBucket, 'inva
   SetMetadata(RATE_LIMIT_BUCKET, bucket);
 
 export function isAddressBucket(bucket: string | undefined): bucket is AddressBucket {
-  return bucket === 'admin' || bucket === 'callbacks' || bucket === 'uploads' || bucket === 'invalid_key';
+  return (
+    bucket === 'admin' ||
+    bucket === 'callbacks' ||
+    bucket === 'uploads' ||
+    bucket === 'console' ||
+    bucket === 'invalid_key'
+  );
 }

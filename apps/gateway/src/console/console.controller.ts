@@ -1,0 +1,282 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
+import { ApiCookieAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { isUUID } from 'class-validator';
+import {
+  ConsoleKeyDto,
+  ConsoleKeyListDto,
+  ConsoleLinkInfoDto,
+  ConsoleInvitationDto,
+  ConsoleSessionDto,
+  ConsoleSetPasswordDto,
+  ConsoleSignInDto,
+  ConsoleSignedOutDto,
+  ConsoleUserDto,
+  ConsoleUserListDto,
+  CreateConsoleKeyDto,
+  CreatedConsoleKeyDto,
+  InviteConsoleUserDto,
+  UpdateConsoleUserDto,
+} from '@vap/api';
+import { AppError, ErrorCode } from '@vap/messages';
+import { Public } from '@vap/runtime';
+import { ApiKeysService } from '../accounts/api-keys.service';
+import { ApiKey } from '../accounts/entities/api-key.entity';
+import { GatewayConfig } from '../config/gateway.config';
+import { clientAddress } from '../http/client-address';
+import { ApiEnvelope, ApiErrors } from '../http/openapi.decorators';
+import { onThisGateway } from '../http/public-url';
+import { ConsoleAuth, ConsoleRequest, ConsoleSessionRoute, CurrentConsoleSession, ROLE_MAY } from './console-auth';
+import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
+import { ConsoleSession, ConsoleSessionsService } from './console-sessions.service';
+import { ConsoleUsersService, LinkKind, toConsoleUserDto } from './console-users.service';
+
+const TOKEN_PARAM = { name: 'token', description: 'The one-time token of the link' };
+
+export function toSessionDto(s: ConsoleSession): ConsoleSessionDto {
+  return {
+    user: toConsoleUserDto(s.user),
+    account: { id: s.partner.id, name: s.partner.name },
+    csrf_token: s.csrfToken,
+  };
+}
+
+function toConsoleKeyDto(k: ApiKey): ConsoleKeyDto {
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.lookupPrefix,
+    created_at: k.createdAt.toISOString(),
+    last_used_at: k.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+function refuse(message: string): never {
+  throw new AppError(ErrorCode.FORBIDDEN, message);
+}
+
+/**
+ * The console's own API (cookie sessions; docs/console.md): sign-in and out, one-time links, API keys and the
+ * team. The public API's routes are served to the console under /console/api/v2 by the same controllers.
+ */
+@ConsoleSessionRoute()
+@ApiTags('console')
+@ApiCookieAuth('console_session')
+@Controller('console/api')
+export class ConsoleController {
+  constructor(
+    private readonly auth: ConsoleAuth,
+    private readonly sessions: ConsoleSessionsService,
+    private readonly users: ConsoleUsersService,
+    private readonly apiKeys: ApiKeysService,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  @Public()
+  @RateLimitBucket('console')
+  @Post('session')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Sign in: sets the session cookie',
+    description:
+      'Repeated failures lock out the address and the email for a growing time (429 RATE_LIMITED). A wrong email ' +
+      'and a wrong password answer the same 401.',
+  })
+  @ApiEnvelope(ConsoleSessionDto)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.RATE_LIMITED)
+  async signIn(
+    @Body() body: ConsoleSignInDto,
+    @Req() req: ConsoleRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ConsoleSessionDto> {
+    const { token, session } = await this.sessions.signIn(
+      body.email,
+      body.password,
+      clientAddress(req, this.config.TRUST_PROXY_HOPS),
+    );
+    this.auth.setCookie(res, token);
+    return toSessionDto(session);
+  }
+
+  @Get('session')
+  @ApiOperation({ summary: 'The signed-in user, their account and the CSRF token of the session' })
+  @ApiEnvelope(ConsoleSessionDto)
+  @ApiErrors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN)
+  current(@CurrentConsoleSession() s: ConsoleSession): ConsoleSessionDto {
+    return toSessionDto(s);
+  }
+
+  @Delete('session')
+  @ApiOperation({ summary: 'Sign out: the session ends at once' })
+  @ApiEnvelope(ConsoleSignedOutDto)
+  @ApiErrors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN)
+  async signOut(@CurrentConsoleSession() s: ConsoleSession, @Res({ passthrough: true }) res: Response): Promise<ConsoleSignedOutDto> {
+    await this.sessions.revokeHash(s.tokenHash);
+    this.auth.clearCookie(res);
+    return { signed_out: true };
+  }
+
+  @Public()
+  @RateLimitBucket('console')
+  @Get('invitations/:token')
+  @ApiOperation({ summary: 'Whom an invitation link is for; 404 when it no longer works' })
+  @ApiParam(TOKEN_PARAM)
+  @ApiEnvelope(ConsoleLinkInfoDto)
+  @ApiErrors(ErrorCode.NOT_FOUND)
+  invitation(@Param('token') token: string): Promise<ConsoleLinkInfoDto> {
+    return this.linkInfo(token, 'invitation');
+  }
+
+  @Public()
+  @RateLimitBucket('console')
+  @Post('invitations/:token')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Accept an invitation: set the password (the link works once) and sign in' })
+  @ApiParam(TOKEN_PARAM)
+  @ApiEnvelope(ConsoleSessionDto)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  accept(
+    @Param('token') token: string,
+    @Body() body: ConsoleSetPasswordDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ConsoleSessionDto> {
+    return this.useLink(token, 'invitation', body.password, res);
+  }
+
+  @Public()
+  @RateLimitBucket('console')
+  @Get('password-resets/:token')
+  @ApiOperation({ summary: 'Whom a password-reset link is for; 404 when it no longer works' })
+  @ApiParam(TOKEN_PARAM)
+  @ApiEnvelope(ConsoleLinkInfoDto)
+  @ApiErrors(ErrorCode.NOT_FOUND)
+  passwordReset(@Param('token') token: string): Promise<ConsoleLinkInfoDto> {
+    return this.linkInfo(token, 'password_reset');
+  }
+
+  @Public()
+  @RateLimitBucket('console')
+  @Post('password-resets/:token')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Choose a new password from a reset link (it works once): every other session of the user ends',
+  })
+  @ApiParam(TOKEN_PARAM)
+  @ApiEnvelope(ConsoleSessionDto)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  reset(
+    @Param('token') token: string,
+    @Body() body: ConsoleSetPasswordDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ConsoleSessionDto> {
+    return this.useLink(token, 'password_reset', body.password, res);
+  }
+
+  private async linkInfo(token: string, kind: LinkKind): Promise<ConsoleLinkInfoDto> {
+    const found = await this.users.linkInfo(token, kind);
+    if (!found) throw AppError.notFound('Link');
+    return {
+      email: found.user.email,
+      name: found.user.name,
+      role: found.user.role,
+      account: { id: found.user.partner_id, name: found.accountName },
+      expires_at: new Date(found.expiresAt).toISOString(),
+    };
+  }
+
+  private async useLink(token: string, kind: LinkKind, password: string, res: Response): Promise<ConsoleSessionDto> {
+    const user = await this.users.usePasswordLink(token, kind, password);
+    if (!user) throw AppError.notFound('Link');
+    const opened = await this.sessions.open(user.id);
+    this.auth.setCookie(res, opened.token);
+    return toSessionDto(opened.session);
+  }
+
+  @Get('keys')
+  @ApiOperation({ summary: "The account's API keys (never the keys themselves)" })
+  @ApiEnvelope(ConsoleKeyListDto)
+  @ApiErrors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN)
+  async listKeys(@CurrentConsoleSession() s: ConsoleSession): Promise<ConsoleKeyListDto> {
+    const keys = await this.apiKeys.list(s.partner.id);
+    return { keys: keys.filter((k) => !k.revokedAt).map(toConsoleKeyDto) };
+  }
+
+  @Post('keys')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create an API key: shown only in this answer (owners and admins)' })
+  @ApiEnvelope(CreatedConsoleKeyDto)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN)
+  async createKey(@CurrentConsoleSession() s: ConsoleSession, @Body() body: CreateConsoleKeyDto): Promise<CreatedConsoleKeyDto> {
+    if (!ROLE_MAY.manageKeys(s.user.role)) refuse(`The ${s.user.role} role cannot create API keys`);
+    const issued = await this.apiKeys.issueNow(s.partner.id, body.name.trim());
+    return { api_key: issued.key, key: toConsoleKeyDto(issued.record) };
+  }
+
+  @Delete('keys/:id')
+  @ApiOperation({ summary: 'Revoke an API key: it stops working at once on every gateway (owners and admins)' })
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiEnvelope(ConsoleKeyDto)
+  @ApiErrors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND)
+  async revokeKey(@CurrentConsoleSession() s: ConsoleSession, @Param('id') id: string): Promise<ConsoleKeyDto> {
+    if (!ROLE_MAY.manageKeys(s.user.role)) refuse(`The ${s.user.role} role cannot revoke API keys`);
+    const key = isUUID(id) ? await this.apiKeys.revoke(s.partner.id, id) : null;
+    if (!key) throw AppError.notFound('API key');
+    return toConsoleKeyDto(key);
+  }
+
+  @Get('team/users')
+  @ApiOperation({ summary: "The account's console users" })
+  @ApiEnvelope(ConsoleUserListDto)
+  @ApiErrors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN)
+  async team(@CurrentConsoleSession() s: ConsoleSession): Promise<ConsoleUserListDto> {
+    return { users: (await this.users.list(s.partner.id)).map(toConsoleUserDto) };
+  }
+
+  @Post('team/invitations')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Invite a user: answers a one-time link to pass on (owners and admins; only owners invite owners)',
+  })
+  @ApiEnvelope(ConsoleInvitationDto)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.CONFLICT, ErrorCode.LIMIT_REACHED)
+  async invite(
+    @CurrentConsoleSession() s: ConsoleSession,
+    @Req() req: ConsoleRequest,
+    @Body() body: InviteConsoleUserDto,
+  ): Promise<ConsoleInvitationDto> {
+    if (!ROLE_MAY.manageTeam(s.user.role)) refuse(`The ${s.user.role} role cannot invite users`);
+    if (body.role === 'owner' && s.user.role !== 'owner') refuse('Only an owner can invite an owner');
+    const { user, token, expiresAt } = await this.users.invite(s.partner.id, body);
+    return {
+      user: toConsoleUserDto(user),
+      invitation_url: onThisGateway(req, `/console/invitations/${token}`),
+      expires_at: expiresAt.toISOString(),
+    };
+  }
+
+  @Patch('team/users/:id')
+  @ApiOperation({ summary: "Change a user's role (owners and admins; the last owner stays one)" })
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiEnvelope(ConsoleUserDto)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE)
+  async changeRole(
+    @CurrentConsoleSession() s: ConsoleSession,
+    @Param('id') id: string,
+    @Body() body: UpdateConsoleUserDto,
+  ): Promise<ConsoleUserDto> {
+    if (!ROLE_MAY.manageTeam(s.user.role)) refuse(`The ${s.user.role} role cannot change roles`);
+    if (!isUUID(id)) throw AppError.notFound('User');
+    return toConsoleUserDto(await this.users.changeRole(s.partner.id, s.user.role, id, body.role));
+  }
+
+  @Delete('team/users/:id')
+  @ApiOperation({ summary: 'Remove a user: their sessions end at once (owners and admins; not the last owner)' })
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiEnvelope(ConsoleUserDto)
+  @ApiErrors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE)
+  async removeUser(@CurrentConsoleSession() s: ConsoleSession, @Param('id') id: string): Promise<ConsoleUserDto> {
+    if (!ROLE_MAY.manageTeam(s.user.role)) refuse(`The ${s.user.role} role cannot remove users`);
+    if (!isUUID(id)) throw AppError.notFound('User');
+    return toConsoleUserDto(await this.users.remove(s.partner.id, s.user.role, id));
+  }
+}

@@ -1,0 +1,186 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEmail, IsIn, IsString, Length, MaxLength } from 'class-validator';
+
+/**
+ * Roles of a console user, most powerful first. What each may do (docs/console.md):
+ * - owner: everything, including inviting and removing users of any role;
+ * - admin: everything but making, changing or removing owners;
+ * - developer: reads and changes the account's resources through the console, but not keys or the team;
+ * - viewer: reads only.
+ */
+export const CONSOLE_ROLES = ['owner', 'admin', 'developer', 'viewer'] as const;
+export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
+
+export const CONSOLE_PASSWORD_MIN = 12;
+export const CONSOLE_PASSWORD_MAX = 128;
+
+export class InviteConsoleUserDto {
+  @ApiProperty({ example: 'asha@acme.example', maxLength: 254 })
+  @IsEmail({}, { message: 'email must be an email address' })
+  @MaxLength(254, { message: 'email must be at most 254 characters' })
+  email: string;
+
+  @ApiProperty({ example: 'Asha Rao', minLength: 1, maxLength: 100 })
+  @IsString({ message: 'name must be a string' })
+  @Length(1, 100, { message: 'name must be 1 to 100 characters' })
+  name: string;
+
+  @ApiProperty({ enum: CONSOLE_ROLES })
+  @IsIn(CONSOLE_ROLES, { message: `role must be one of ${CONSOLE_ROLES.join(', ')}` })
+  role: ConsoleRole;
+}
+
+export class UpdateConsoleUserDto {
+  @ApiProperty({ enum: CONSOLE_ROLES })
+  @IsIn(CONSOLE_ROLES, { message: `role must be one of ${CONSOLE_ROLES.join(', ')}` })
+  role: ConsoleRole;
+}
+
+export class ConsoleSignInDto {
+  @ApiProperty({ maxLength: 254 })
+  @IsString({ message: 'email must be a string' })
+  @MaxLength(254, { message: 'email must be at most 254 characters' })
+  email: string;
+
+  @ApiProperty({ maxLength: CONSOLE_PASSWORD_MAX })
+  @IsString({ message: 'password must be a string' })
+  @MaxLength(CONSOLE_PASSWORD_MAX, { message: `password must be at most ${CONSOLE_PASSWORD_MAX} characters` })
+  password: string;
+}
+
+export class ConsoleSetPasswordDto {
+  @ApiProperty({ minLength: CONSOLE_PASSWORD_MIN, maxLength: CONSOLE_PASSWORD_MAX })
+  @IsString({ message: 'password must be a string' })
+  @Length(CONSOLE_PASSWORD_MIN, CONSOLE_PASSWORD_MAX, {
+    message: `password must be ${CONSOLE_PASSWORD_MIN} to ${CONSOLE_PASSWORD_MAX} characters`,
+  })
+  password: string;
+}
+
+export class ConsoleUserDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty()
+  email: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ enum: CONSOLE_ROLES })
+  role: ConsoleRole;
+
+  @ApiProperty({ enum: ['invited', 'active'], description: 'invited until the user has set a password' })
+  status: 'invited' | 'active';
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  last_sign_in_at: string | null;
+}
+
+export class ConsoleUserListDto {
+  @ApiProperty({ type: [ConsoleUserDto], description: 'Oldest first' })
+  users: ConsoleUserDto[];
+}
+
+export class ConsoleInvitationDto {
+  @ApiProperty({ type: ConsoleUserDto })
+  user: ConsoleUserDto;
+
+  @ApiProperty({
+    description: 'One-time link to pass on (no email is sent): the user opens it to set a password. Shown once.',
+    example: 'https://api.example.com/console/invitations/cinv_...',
+  })
+  invitation_url: string;
+
+  @ApiProperty({ format: 'date-time' })
+  expires_at: string;
+}
+
+export class ConsolePasswordResetDto {
+  @ApiProperty({ description: 'One-time link to pass on: the user opens it to choose a new password. Shown once.' })
+  reset_url: string;
+
+  @ApiProperty({ format: 'date-time' })
+  expires_at: string;
+}
+
+export class ConsoleAccountDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty()
+  name: string;
+}
+
+export class ConsoleSessionDto {
+  @ApiProperty({ type: ConsoleUserDto })
+  user: ConsoleUserDto;
+
+  @ApiProperty({ type: ConsoleAccountDto })
+  account: ConsoleAccountDto;
+
+  @ApiProperty({ description: 'Send it as X-CSRF-Token on every request of this session that changes something' })
+  csrf_token: string;
+}
+
+export class ConsoleLinkInfoDto {
+  @ApiProperty()
+  email: string;
+
+  @ApiProperty()
+  name: string;
+
+  @ApiProperty({ enum: CONSOLE_ROLES })
+  role: ConsoleRole;
+
+  @ApiProperty({ type: ConsoleAccountDto })
+  account: ConsoleAccountDto;
+
+  @ApiProperty({ format: 'date-time' })
+  expires_at: string;
+}
+
+export class ConsoleKeyDto {
+  @ApiProperty({ format: 'uuid' })
+  id: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  name: string | null;
+
+  @ApiProperty({ description: 'The first characters of the key, to recognise it by' })
+  prefix: string;
+
+  @ApiProperty({ format: 'date-time' })
+  created_at: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  last_used_at: string | null;
+}
+
+export class ConsoleKeyListDto {
+  @ApiProperty({ type: [ConsoleKeyDto], description: 'Keys not revoked, oldest first' })
+  keys: ConsoleKeyDto[];
+}
+
+export class CreateConsoleKeyDto {
+  @ApiProperty({ minLength: 1, maxLength: 100 })
+  @IsString({ message: 'name must be a string' })
+  @Length(1, 100, { message: 'name must be 1 to 100 characters' })
+  name: string;
+}
+
+export class CreatedConsoleKeyDto {
+  @ApiProperty({ description: 'The key itself, shown only now', example: 'rg_live_...' })
+  api_key: string;
+
+  @ApiProperty({ type: ConsoleKeyDto })
+  key: ConsoleKeyDto;
+}
+
+export class ConsoleSignedOutDto {
+  @ApiProperty({ enum: [true] })
+  signed_out: true;
+}
