@@ -1,5 +1,5 @@
-// API keys: create a named key limited to scopes (shown once, with a copy button), list them (prefix, name,
-// scopes, created, last used) and revoke them. Only owners and admins manage keys; others see the list.
+// API keys: create a named key (shown once, with a copy button), list them (prefix, name, created, last used)
+// and revoke them. Only owners and admins manage keys; others see the list.
 import { useState } from 'preact/hooks';
 import { ApiError, consoleApi } from '../api.js';
 import { CopyButton, ErrorNotice, Field, formatDate, LoadState, useLoad } from '../components/ui.js';
@@ -7,22 +7,15 @@ import { can, Session } from '../session.js';
 
 export interface ApiKeyRecord {
   id: string;
-  name: string;
+  name: string | null;
   prefix: string;
-  scopes: string[];
   created_at: string;
   last_used_at: string | null;
 }
 
-interface ScopeCatalogue {
-  scopes: { name: string; description: string }[];
-}
-
 export function KeysPage({ session }: { session: Session }) {
   const keys = useLoad(() => consoleApi.get<{ keys: ApiKeyRecord[] }>('/keys'), []);
-  const catalogue = useLoad(() => consoleApi.get<ScopeCatalogue>('/keys/scopes'), []);
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<string[]>([]);
   const [error, setError] = useState<ApiError | null>(null);
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const manage = can.manageKeys(session);
@@ -30,17 +23,16 @@ export function KeysPage({ session }: { session: Session }) {
     e.preventDefault();
     setError(null);
     try {
-      const res = await consoleApi.post<{ api_key: string; key: ApiKeyRecord }>('/keys', { name, scopes });
-      setCreated({ name: res.key.name, secret: res.api_key });
+      const res = await consoleApi.post<{ api_key: string; key: ApiKeyRecord }>('/keys', { name });
+      setCreated({ name: res.key.name ?? name, secret: res.api_key });
       setName('');
-      setScopes([]);
       keys.reload();
     } catch (err) {
       setError(err as ApiError);
     }
   };
   const revoke = async (k: ApiKeyRecord) => {
-    if (!window.confirm(`Revoke the key "${k.name}"? Requests with it stop working at once.`)) return;
+    if (!window.confirm(`Revoke the key "${k.name ?? k.prefix}"? Requests with it stop working at once.`)) return;
     setError(null);
     try {
       await consoleApi.del(`/keys/${k.id}`);
@@ -73,26 +65,6 @@ export function KeysPage({ session }: { session: Session }) {
           <Field label="Name" name="name" error={error}>
             {(p) => <input {...p} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}
           </Field>
-          <fieldset>
-            <legend>Scopes (none: full access)</legend>
-            {(catalogue.data?.scopes ?? []).map((s) => (
-              <div key={s.name}>
-                <input
-                  type="checkbox"
-                  id={`scope-${s.name}`}
-                  checked={scopes.includes(s.name)}
-                  onChange={(e) =>
-                    setScopes((all) =>
-                      e.currentTarget.checked ? [...all, s.name] : all.filter((x) => x !== s.name),
-                    )
-                  }
-                />{' '}
-                <label for={`scope-${s.name}`} style="display:inline;font-weight:400">
-                  <code>{s.name}</code> — {s.description}
-                </label>
-              </div>
-            ))}
-          </fieldset>
           <p>
             <button type="submit">Create key</button>
           </p>
@@ -105,7 +77,6 @@ export function KeysPage({ session }: { session: Session }) {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Prefix</th>
-                <th scope="col">Scopes</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
                 {manage && <th scope="col">Actions</th>}
@@ -118,12 +89,11 @@ export function KeysPage({ session }: { session: Session }) {
                   <td>
                     <code>{key.prefix}…</code>
                   </td>
-                  <td>{key.scopes.length ? key.scopes.join(', ') : 'full access'}</td>
                   <td>{formatDate(key.created_at)}</td>
                   <td>{formatDate(key.last_used_at)}</td>
                   {manage && (
                     <td>
-                      <button class="danger" onClick={() => revoke(key)} aria-label={`Revoke ${key.name}`}>
+                      <button class="danger" onClick={() => revoke(key)} aria-label={`Revoke ${key.name ?? key.prefix}`}>
                         Revoke
                       </button>
                     </td>
