@@ -38,6 +38,7 @@ import { SdkModule } from './sdk/sdk.module';
 import { TelephonyModule } from './telephony/telephony.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { IntegrationLogsModule } from './integration-logs/integration-logs.module';
+import { ProjectsModule } from './projects/projects.module';
 
 @Module({})
 export class AppModule {
@@ -66,6 +67,7 @@ export class AppModule {
         VoicesModule,
         ExtractionSetsModule,
         CustomFunctionsModule,
+        ProjectsModule,
         // The gateway serves the local blob driver's signed URLs, so it shares the agents service's storage.
         BlobStorageModule.forRoot(configs.get(BlobStorageConfig)),
         UploadsModule,
