@@ -299,6 +299,47 @@ describe('projects', () => {
     });
   });
 
+  describe('concurrency', () => {
+    it('never leaves a live agent in a deleted project when a move and the delete race', async () => {
+      const k = await partnerKey();
+      for (let round = 0; round < 5; round++) {
+        const target = await createProject(k, { name: `Race ${round}` });
+        const agents = [await createAgent(k), await createAgent(k)];
+        const [del, ...moves] = await Promise.all([
+          api(`/projects/${target.id}`, { method: 'DELETE', key: k }),
+          ...agents.map((a) =>
+            api(`/agent/${a.id}`, { method: 'PUT', key: k, body: { project_id: target.id } }),
+          ),
+        ]);
+        const movedIn = moves.filter((m) => m.status === 200).length;
+        if (del.status === 200) {
+          // Deleted first: every move after it was refused as a reference that is not the account's.
+          expect(movedIn).toBe(0);
+          const listed = await api(`/agent?project_id=${target.id}`, { key: k });
+          expect(listed.status).toBe(404);
+        } else {
+          expect(del.status).toBe(409);
+          expect(movedIn).toBeGreaterThan(0);
+          expect((await api(`/projects/${target.id}`, { key: k })).body.data.agent_count).toBe(movedIn);
+        }
+        for (const a of agents) await api(`/agent/${a.id}`, { method: 'DELETE', key: k });
+      }
+    });
+
+    it('lets concurrent creations pass the limit by none', async () => {
+      const k = await partnerKey();
+      for (let i = 1; i < 97; i++) await createProject(k, { name: `P${i}` });
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          api('/projects', { method: 'POST', key: k, body: { name: `C${i}` } }),
+        ),
+      );
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
+      expect(answers.filter((a) => a.status === 429)).toHaveLength(5);
+      expect(await allProjects(k)).toHaveLength(100);
+    });
+  });
+
   describe('limits', () => {
     it('allows 100 projects per account, the default one included (429 LIMIT_REACHED)', async () => {
       const { key: k } = await newPartner();
