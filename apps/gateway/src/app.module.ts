@@ -39,6 +39,7 @@ import { TelephonyModule } from './telephony/telephony.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { IntegrationLogsModule } from './integration-logs/integration-logs.module';
 import { ConsoleModule } from './console/console.module';
+import { ProjectsModule } from './projects/projects.module';
 
 @Module({})
 export class AppModule {
@@ -67,6 +68,7 @@ export class AppModule {
         VoicesModule,
         ExtractionSetsModule,
         CustomFunctionsModule,
+        ProjectsModule,
         // The gateway serves the local blob driver's signed URLs, so it shares the agents service's storage.
         BlobStorageModule.forRoot(configs.get(BlobStorageConfig)),
         UploadsModule,

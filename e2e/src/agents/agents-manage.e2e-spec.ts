@@ -337,9 +337,10 @@ describe('agents: read, update, list, delete', () => {
       const all = await api('/agent', { key: listKey });
       const project = all.body.data.agents[0].project_id;
       expect((await api(`/agent?project_id=${project}`, { key: listKey })).body.data.agents).toHaveLength(5);
-      expect((await api(`/agent?project_id=${randomId()}`, { key: listKey })).body.data.agents).toHaveLength(
-        0,
-      );
+      // A project that is not the account's is 404, as on every project route.
+      const unknown = await api(`/agent?project_id=${randomId()}`, { key: listKey });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.error.code).toBe('NOT_FOUND');
     });
 
     it('treats % and _ in search as plain characters', async () => {

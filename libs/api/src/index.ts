@@ -11,6 +11,7 @@ export * from './commands';
 export * from './customers';
 export * from './accounts';
 export * from './agents';
+export * from './projects';
 export * from './voices';
 export * from './extraction';
 export * from './custom-functions';

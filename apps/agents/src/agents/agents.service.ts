@@ -126,6 +126,9 @@ export class AgentsService {
   }
 
   async list(partnerId: string, query: ListAgentsQueryDto): Promise<AgentListDto> {
+    // Another account's (or a deleted) project is 404, like on every project route, not an empty page.
+    if (query.project_id)
+      await this.projects.assertOwnProject(this.dataSource.manager, partnerId, query.project_id);
     const qb = this.dataSource
       .getRepository(Agent)
       .createQueryBuilder('a')

@@ -19,6 +19,25 @@ export class CampaignReferences {
     return this.rpc.request(Subjects.agents.agentGet, partnerId, { id: agentId });
   }
 
+  /**
+   * The ids of the partner's live agents in a project, every page of them: the project filter of the campaign
+   * list (a campaign belongs to its agent's project). 404 NOT_FOUND for another account's or a deleted project.
+   */
+  async agentIdsInProject(partnerId: string, projectId: string): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.rpc.request(Subjects.agents.agentList, partnerId, {
+        project_id: projectId,
+        limit: 100,
+        cursor,
+      });
+      ids.push(...page.agents.map((a) => a.id));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    return ids;
+  }
+
   /** The numbers by id (404 for one that is not the partner's), or the account's default from-number. */
   async callerIds(partnerId: string, ids: string[]): Promise<CallerIds> {
     const numbers = ids.length

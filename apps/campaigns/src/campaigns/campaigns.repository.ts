@@ -90,6 +90,7 @@ export class CampaignsRepository {
     query: PageQuery,
     status?: CampaignStatus,
     em: EntityManager = this.dataSource.manager,
+    agentIds?: string[],
   ): Promise<KeysetPageResult<CampaignRow>> {
     const pager = new KeysetPager(query, { idKind: 'prefixed', direction: 'DESC' });
     const params: unknown[] = [partnerId, pager.fetch];
@@ -97,6 +98,10 @@ export class CampaignsRepository {
     if (status) {
       params.push(status);
       where += ` AND status = $${params.length}`;
+    }
+    if (agentIds) {
+      params.push(agentIds);
+      where += ` AND agent_id = ANY($${params.length}::uuid[])`;
     }
     const after = pager.condition((value) => {
       params.push(value);

@@ -80,8 +80,12 @@ export class CampaignsService {
   }
 
   async list(partnerId: string, query: ListCampaignsQueryDto): Promise<CampaignListDto> {
+    // Asked of the agents service at read time, so an agent moved to another project takes its campaigns along.
+    const agentIds = query.project_id
+      ? await this.refs.agentIdsInProject(partnerId, query.project_id)
+      : undefined;
     return this.dataSource.transaction('REPEATABLE READ', async (em) => {
-      const page = await this.repo.list(partnerId, query, query.status, em);
+      const page = await this.repo.list(partnerId, query, query.status, em, agentIds);
       const waits = await this.waits.of(page.rows, em);
       return {
         campaigns: page.rows.map((row) => toCampaignDto(row, waits.get(row.id))),

@@ -43,9 +43,10 @@ export class AgentsController {
   @Get()
   @ApiOperation({
     summary: 'List agents (cursor pagination; filter by agent_type, project_id, name substring)',
+    description: "project_id naming another account's or a deleted project is 404 NOT_FOUND.",
   })
   @ApiEnvelope(AgentListDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
   list(@CurrentPartner() auth: AuthContext, @Query() query: ListAgentsQueryDto): Promise<AgentListDto> {
     return this.rpc.request(Subjects.agents.agentList, auth.partner, query);
   }

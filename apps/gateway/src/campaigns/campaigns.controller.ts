@@ -49,9 +49,14 @@ export class CampaignsController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List campaigns, newest first (cursor pagination; filter by status)' })
+  @ApiOperation({
+    summary: 'List campaigns, newest first (cursor pagination; filter by status, project_id)',
+    description:
+      "project_id: the campaigns whose agent is in the project now (a campaign belongs to its agent's project); " +
+      "another account's or a deleted project is 404 NOT_FOUND.",
+  })
   @ApiEnvelope(CampaignListDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
   list(@CurrentPartner() auth: AuthContext, @Query() query: ListCampaignsQueryDto): Promise<CampaignListDto> {
     return this.rpc.request(Subjects.campaigns.campaignList, auth.partner, query);
   }

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsUUID } from 'class-validator';
 import { CallingWindow, CallingWindowViewDto } from '../contact-policy/calling-window.dto';
 import { CursorQueryDto } from '../pagination';
 import { PHONE_NUMBER_ID_EXAMPLE } from '../telephony/phone-number.dto';
@@ -137,6 +138,16 @@ export class CampaignDto {
 export class ListCampaignsQueryDto extends CursorQueryDto {
   @OptionalOneOf(CAMPAIGN_STATUSES)
   status?: CampaignStatus;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      "Only campaigns whose agent is in this project now (a campaign belongs to its agent's project); " +
+      "another account's or a deleted project is 404 NOT_FOUND",
+  })
+  @IsOptional()
+  @IsUUID(undefined, { message: 'project_id must be a UUID' })
+  project_id?: string;
 }
 
 export class CampaignListDto {

@@ -14,6 +14,14 @@ import type {
   LifecycleHookWithSecretDto,
   UpdateLifecycleHookDto,
 } from '../lifecycle-hooks';
+import type {
+  CreateProjectDto,
+  ListProjectsQueryDto,
+  ProjectDeletedDto,
+  ProjectDto,
+  ProjectListDto,
+  UpdateProjectDto,
+} from '../projects';
 import {
   CreateCustomFunctionDto,
   CustomFunctionDeletedDto,
@@ -214,6 +222,11 @@ declare module '@vap/messages' {
     'agents.agent.update': Command<UpdateRequest<UpdateAgentDto>, AgentDto>;
     'agents.agent.delete': Command<ByIdRequest, AgentDeletedDto>;
     'agents.agent.for_call': Command<ByIdRequest, AgentForCall>;
+    'agents.project.create': Command<CreateProjectDto, ProjectDto>;
+    'agents.project.list': Command<ListProjectsQueryDto, ProjectListDto>;
+    'agents.project.get': Command<ByIdRequest, ProjectDto>;
+    'agents.project.update': Command<UpdateRequest<UpdateProjectDto>, ProjectDto>;
+    'agents.project.delete': Command<ByIdRequest, ProjectDeletedDto>;
     'agents.custom_function.create': Command<CreateCustomFunctionDto, CustomFunctionWithSecretDto>;
     'agents.custom_function.list': Command<ListCustomFunctionsQueryDto, CustomFunctionListDto>;
     'agents.custom_function.get': Command<ByIdRequest, CustomFunctionDto>;

@@ -19,11 +19,17 @@ export const CommandSenders: {
   // agents
   'agents.health.ping': ['gateway'],
   'agents.agent.create': ['gateway'],
-  'agents.agent.list': ['gateway'],
+  // campaigns: the project filter of the campaign list.
+  'agents.agent.list': ['gateway', 'campaigns'],
   // calls and webhooks also through @vap/messaging's assertOwnAgent.
   'agents.agent.get': ['gateway', 'calls', 'campaigns', 'webhooks'],
   'agents.agent.update': ['gateway'],
   'agents.agent.delete': ['gateway'],
+  'agents.project.create': ['gateway'],
+  'agents.project.list': ['gateway'],
+  'agents.project.get': ['gateway'],
+  'agents.project.update': ['gateway'],
+  'agents.project.delete': ['gateway'],
   'agents.voice_configuration.list': ['gateway', 'voice'],
   'agents.voice.list': ['gateway'],
   'agents.background_audio.list': ['gateway'],

@@ -57,6 +57,11 @@ export const Subjects = {
     customFunctionDetach: 'agents.custom_function.detach',
     /** The agent record and what a call copies of the agent beyond it (its functions' specs), when a call starts. */
     agentForCall: 'agents.agent.for_call',
+    projectCreate: 'agents.project.create',
+    projectList: 'agents.project.list',
+    projectGet: 'agents.project.get',
+    projectUpdate: 'agents.project.update',
+    projectDelete: 'agents.project.delete',
   },
   calls: {
     ping: 'calls.health.ping',

@@ -8,6 +8,7 @@ import { AgentTurnTaking1764800010000 } from './1764800010000-agent-turn-taking'
 import { CustomFunctions1764900010000 } from './1764900010000-custom-functions';
 import { IntegrationLogs1764900020000 } from './1764900020000-integration-logs';
 import { AgentDtmf1764900040000 } from './1764900040000-agent-dtmf';
+import { ProjectsApi1764900050000 } from './1764900050000-projects-api';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   CustomFunctions1764900010000,
   IntegrationLogs1764900020000,
   AgentDtmf1764900040000,
+  ProjectsApi1764900050000,
 ];

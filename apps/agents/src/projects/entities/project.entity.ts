@@ -13,6 +13,13 @@ export class Project extends Timestamped {
   @Column('text')
   name: string;
 
+  @Column({ type: 'text', nullable: true })
+  description: string | null;
+
   @Column({ name: 'is_default', type: 'boolean' })
   isDefault: boolean;
+
+  /** Soft delete: deleted agents still name the project they were in. */
+  @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
+  deletedAt: Date | null;
 }

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { ProjectsController } from './projects.controller';
+
+@Module({ controllers: [ProjectsController] })
+export class ProjectsModule {}
