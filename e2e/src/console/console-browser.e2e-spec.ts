@@ -75,7 +75,7 @@ describe('the partner console in a browser', () => {
     // It works, and it is never shown again.
     expect((await api('/api/v2/billing/balance', { key: secret })).status).toBe(200);
     await page.reload();
-    await page.getByRole('cell', { name: 'console key' }).waitFor();
+    await page.getByRole('cell', { name: 'console key', exact: true }).waitFor();
     expect(await page.content()).not.toContain(secret);
     await shot('keys');
   });
@@ -89,11 +89,11 @@ describe('the partner console in a browser', () => {
     await page.getByRole('button', { name: 'Create agent' }).click();
     await page.locator('#main [role=alert]').first().waitFor();
     await shot('agent-errors');
-    await page.getByLabel('Name').fill('Console Maya');
-    await page.getByLabel('Prompt').fill('You are Maya from Acme Health. You help patients book appointments.');
-    await page.getByLabel('Voice').selectOption(VOICE_ID);
-    await page.getByLabel('Intro message').fill('Hi, this is Maya from Acme Health.');
-    await page.getByLabel('Record calls').check();
+    await page.getByLabel('Name', { exact: true }).fill('Console Maya');
+    await page.getByLabel('Prompt', { exact: true }).fill('You are Maya from Acme Health. You help patients book appointments.');
+    await page.getByLabel('Voice', { exact: true }).selectOption(VOICE_ID);
+    await page.getByLabel('Intro message', { exact: true }).fill('Hi, this is Maya from Acme Health.');
+    await page.getByLabel('Record calls', { exact: true }).check();
     await page.getByRole('button', { name: 'Create agent' }).click();
     await page.getByRole('heading', { name: 'Console Maya' }).waitFor();
     await shot('agent');
@@ -175,7 +175,7 @@ describe('the partner console in a browser', () => {
     const viewer = await viewerContext.newPage();
     await acceptInvitation(viewer, 'viewer', `viewer-${Date.now()}@example.com`);
     await viewer.getByRole('link', { name: 'API keys' }).click();
-    await viewer.getByRole('cell', { name: 'console key' }).waitFor();
+    await viewer.getByRole('cell', { name: 'console key', exact: true }).waitFor();
     expect(await viewer.getByRole('button', { name: 'Create key' }).count()).toBe(0);
     const refused = await viewer.evaluate(async () => {
       const session = await (await fetch('/console/api/session')).json();
@@ -198,7 +198,7 @@ describe('the partner console in a browser', () => {
     const found: string[] = [];
     for (const path of ['/agents', '/agents/new', `/calls/${callId}`, '/calls', '/campaigns', '/webhooks', '/contact-policy', '/keys', '/billing', '/team']) {
       await a11y.goto(consoleUrl(path));
-      await a11y.locator('main h2').first().waitFor();
+      await a11y.locator('main :is(h2, [role=alert])').first().waitFor();
       await a11y.waitForLoadState('networkidle');
       await a11y.addScriptTag({ path: AXE });
       const violations = await a11y.evaluate(async () => {

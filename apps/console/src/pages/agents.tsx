@@ -218,8 +218,9 @@ function toBody(
 }
 
 interface Voice {
-  id: string;
+  voice_id: string;
   name: string;
+  language: string;
 }
 
 export function AgentFormPage({ session, id }: { session: Session; id: string | null }) {
@@ -227,10 +228,10 @@ export function AgentFormPage({ session, id }: { session: Session; id: string | 
     () => (id ? v2.get<Agent>(`/agent/${encodeURIComponent(id)}`) : Promise.resolve(null)),
     [id],
   );
-  const voices = useLoad(() => v2.get<{ voices: Voice[] } | Voice[]>('/agent/voices'), []);
+  const voices = useLoad(() => v2.get<{ voices: Voice[] }>('/agent/voices'), []);
   if (id && agent.error) return <ErrorNotice error={agent.error} />;
   if (id && !agent.data) return <p class="muted">Loading…</p>;
-  const voiceList = Array.isArray(voices.data) ? voices.data : (voices.data?.voices ?? []);
+  const voiceList = voices.data?.voices ?? [];
   return (
     <>
       <h2>{id ? agent.data!.agent_name : 'New agent'}</h2>
@@ -320,8 +321,8 @@ function AgentForm({
                   />
                 );
               if (f.kind === 'select') {
-                const options = f.name === 'voice_id' ? voices.map((v) => v.id) : (f.options ?? []);
-                const names = new Map(voices.map((v) => [v.id, v.name]));
+                const options = f.name === 'voice_id' ? voices.map((v) => v.voice_id) : (f.options ?? []);
+                const names = new Map(voices.map((v) => [v.voice_id, `${v.name} (${v.language})`]));
                 return (
                   <select {...p} value={String(value)} onChange={(e) => set(f.name, e.currentTarget.value)}>
                     {!options.includes(String(value)) && (
