@@ -7,8 +7,11 @@ export interface AuthContext {
   apiKeyId: string;
   /** What commands carry to the services: the partner as authenticated for this request. */
   partner: PartnerContext;
-  /** What the key may do (`read_only` and `:write` expanded); null: full access. */
-  scopes: ReadonlySet<ResourceScope> | null;
+  /**
+   * What the API key may do (`read_only` and `:write` expanded); null: full access. Absent when the request
+   * was not authenticated by a key.
+   */
+  scopes?: ReadonlySet<ResourceScope> | null;
 }
 
 export type AuthenticatedRequest = Request & { auth?: AuthContext; id?: string };
