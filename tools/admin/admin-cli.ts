@@ -14,7 +14,7 @@ Commands:
   update-partner <partnerId> [--name <name>] [--balance <inr>] [--concurrency <n>] [--status ...] [--tier ...]
   get-partner <partnerId>
   list-partners
-  create-key <partnerId> [--name <label>]
+  create-key <partnerId> [--name <label>] [--scopes <scope,scope,...>]   (no --scopes: full access)
   list-keys <partnerId>
   revoke-key <partnerId> <keyId>
 
@@ -73,6 +73,7 @@ async function main(argv: string[]): Promise<number> {
       concurrency: { type: 'string' },
       status: { type: 'string' },
       tier: { type: 'string' },
+      scopes: { type: 'string' },
       'subject-prefix': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -109,11 +110,17 @@ async function main(argv: string[]): Promise<number> {
       break;
     case 'create-key':
       need(1);
-      data = await call(
-        'POST',
-        `/partners/${encodeURIComponent(args[0])}/api-keys`,
-        typeof values.name === 'string' ? { name: values.name } : {},
-      );
+      data = await call('POST', `/partners/${encodeURIComponent(args[0])}/api-keys`, {
+        ...(typeof values.name === 'string' ? { name: values.name } : {}),
+        ...(typeof values.scopes === 'string'
+          ? {
+              scopes: values.scopes
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean),
+            }
+          : {}),
+      });
       break;
     case 'list-keys':
       need(1);

@@ -8,6 +8,7 @@
  */
 export * from './ids';
 export * from './errors';
+export * from './auth';
 export * from './pagination';
 export * from './messaging';
 export * from './events';

@@ -69,14 +69,18 @@ export class AdminController {
 
   @Post(':id/api-keys')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Issue another API key (shown once)' })
+  @ApiOperation({
+    summary: 'Issue another API key (shown once)',
+    description:
+      'Without `scopes` the key has full access; with them, only what they allow (see the scope catalogue in the API description).',
+  })
   @ApiEnvelope(CreatedApiKeyDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
   issueKey(
     @Param('id', idParam('Partner')) id: string,
     @Body() body: CreateApiKeyDto,
   ): Promise<CreatedApiKeyDto> {
-    return this.partners.issueKey(id, body.name ?? null);
+    return this.partners.issueKey(id, body.name ?? null, body.scopes ?? null);
   }
 
   @Get(':id/api-keys')

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
 import { ApiKeySummaryDto } from '@vap/api';
+import { expandScopes } from '@vap/messages';
 import { ApiKeyCache, CachedApiKey } from '../auth/api-key-cache';
 import {
   apiKeyMatches,
@@ -18,7 +19,9 @@ export function toApiKeySummary(key: ApiKey): ApiKeySummaryDto {
     id: key.id,
     prefix: key.lookupPrefix,
     name: key.name,
+    scopes: key.scopes,
     created_at: key.createdAt.toISOString(),
+    last_used_at: key.lastUsedAt?.toISOString() ?? null,
     revoked_at: key.revokedAt?.toISOString() ?? null,
   };
 }
@@ -30,11 +33,15 @@ export class ApiKeysService {
     private readonly cache: ApiKeyCache,
   ) {}
 
-  /** Issues a key for the partner; the caller shows `key` once, only the hash is kept. */
+  /**
+   * Issues a key for the partner; the caller shows `key` once, only the hash is kept. `scopes` were
+   * validated against API_KEY_SCOPES; null or absent: full access.
+   */
   async issue(
     em: EntityManager,
     partnerId: string,
     name: string | null,
+    scopes: readonly string[] | null = null,
   ): Promise<{ key: string; record: ApiKey }> {
     const generated = generateApiKey();
     const record = em.create(ApiKey, {
@@ -43,6 +50,7 @@ export class ApiKeysService {
       lookupPrefix: generated.lookupPrefix,
       keyHash: generated.hash,
       name,
+      scopes: scopes ? [...new Set(scopes)].sort() : null,
       lastUsedAt: null,
       revokedAt: null,
     });
@@ -84,6 +92,7 @@ export class ApiKeysService {
         balancePaise: p.balancePaise,
         version: p.version,
       },
+      scopes: key.scopes ? expandScopes(key.scopes) : null,
       lastUsedAt: key.lastUsedAt?.getTime() ?? null,
     };
     this.touch(found);

@@ -98,10 +98,14 @@ export class PartnersService {
     return partners.map(toPartnerDto);
   }
 
-  async issueKey(partnerId: string, name: string | null): Promise<CreatedApiKeyDto> {
+  async issueKey(
+    partnerId: string,
+    name: string | null,
+    scopes: readonly string[] | null = null,
+  ): Promise<CreatedApiKeyDto> {
     await this.get(partnerId);
     return this.dataSource.transaction(async (em) => {
-      const { key, record } = await this.apiKeys.issue(em, partnerId, name);
+      const { key, record } = await this.apiKeys.issue(em, partnerId, name, scopes);
       return { api_key: key, key: toApiKeySummary(record) };
     });
   }

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Subscription } from 'nats';
-import { DomainEvent, DomainEvents, PartnerContext } from '@vap/messages';
+import { DomainEvent, DomainEvents, PartnerContext, ResourceScope } from '@vap/messages';
 import { decodeJson, encodeJson, NatsConnectionService } from '@vap/messaging';
 import { GatewayConfig } from '../config/gateway.config';
 
@@ -8,6 +8,8 @@ import { GatewayConfig } from '../config/gateway.config';
 export interface CachedApiKey {
   keyId: string;
   partner: PartnerContext;
+  /** The key's scopes, expanded (`read_only`, `:write` includes `:read`); null: full access. */
+  scopes: ReadonlySet<ResourceScope> | null;
   /** When the key's last_used_at was last written (ms since the epoch), to write it at most once a minute. */
   lastUsedAt: number | null;
 }

@@ -1,11 +1,12 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
-import { AppError, ErrorCode } from '@vap/messages';
+import { AppError, ErrorCode, scopeAllows } from '@vap/messages';
 import { ApiKeysService } from '../accounts/api-keys.service';
 import { CONSOLE_SESSION_ROUTE, ConsoleAuth, isConsoleMirror } from '../console/console-auth';
 import { AddressRateLimiter } from '../rate-limit/address-rate-limit';
 import { AuthenticatedRequest } from './auth-context';
+import { requiredScope } from './route-scopes';
 import { IS_PUBLIC } from '@vap/runtime';
 
 const KEY_PARAM_NAMES = ['api_key', 'apikey', 'apiKey', 'key', 'token', 'access_token'];
@@ -17,8 +18,9 @@ function unauthorized(message: string): AppError {
 /**
  * Authenticates partner routes with `Authorization: Bearer rg_live_...` only: 401 for a missing or invalid
  * key, 403 for a key whose partner is suspended or not yet approved. The console's requests are
- * authenticated by their session instead (ConsoleAuth). Requests without a valid key count
- * against their client address's limit (429 over it), so nobody can send them without bound.
+ * authenticated by their session instead (ConsoleAuth). Requests without a valid key count against their
+ * client address's limit (429 over it), so nobody can send them without bound. A key limited to scopes
+ * answers 403 on a route whose scope it lacks (route-scopes.ts says which scope a route needs).
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -73,7 +75,25 @@ export class ApiKeyGuard implements CanActivate {
     if (found.partner.status !== 'approved') {
       throw new AppError(ErrorCode.FORBIDDEN, 'This account is not yet approved');
     }
-    req.auth = { partnerId: found.partner.id, apiKeyId: found.keyId, partner: { ...found.partner } };
+    req.auth = {
+      partnerId: found.partner.id,
+      apiKeyId: found.keyId,
+      partner: { ...found.partner },
+      scopes: found.scopes,
+    };
+    // The route's template (`/api/v2/calls/:id`), so an id never reads as a path segment of a rule.
+    const required = requiredScope(
+      req.method,
+      (req.route as { path?: string } | undefined)?.path ?? req.path,
+    );
+    if (!scopeAllows(found.scopes, required)) {
+      throw new AppError(
+        ErrorCode.FORBIDDEN,
+        required
+          ? `This API key lacks the scope ${required}`
+          : 'This route needs an API key with full access (a key without scopes)',
+      );
+    }
     return true;
   }
 }

@@ -1,12 +1,17 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { PartnerContext } from '@vap/messages';
+import { PartnerContext, ResourceScope } from '@vap/messages';
 
 export interface AuthContext {
   partnerId: string;
   apiKeyId: string;
   /** What commands carry to the services: the partner as authenticated for this request. */
   partner: PartnerContext;
+  /**
+   * What the API key may do (`read_only` and `:write` expanded); null: full access. Absent when the request
+   * was not authenticated by a key.
+   */
+  scopes?: ReadonlySet<ResourceScope> | null;
 }
 
 export type AuthenticatedRequest = Request & { auth?: AuthContext; id?: string };

@@ -1,9 +1,17 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { ERROR_CODE_DESCRIPTIONS, ErrorCode, statusOf } from '@vap/messages';
+import {
+  ERROR_CODE_DESCRIPTIONS,
+  ErrorCode,
+  READ_ONLY_SCOPE,
+  SCOPE_RESOURCE_DESCRIPTIONS,
+  SCOPE_RESOURCES,
+  statusOf,
+} from '@vap/messages';
 import { documentGatewayFailures } from './openapi-gateway-failures';
 import { exactNullables } from './openapi-nullable';
 import { closeRequestBodies } from './openapi-request-bodies';
+import { documentRequiredScopes } from './openapi-scopes';
 
 export const API_PREFIX = 'api/v2';
 export const DOCS_PATH = `${API_PREFIX}/docs`;
@@ -16,12 +24,25 @@ const ERROR_TABLE = Object.values(ErrorCode)
   )
   .join('\n');
 
+const SCOPE_TABLE = SCOPE_RESOURCES.map(
+  (r) => `| \`${r}:read\`, \`${r}:write\` | ${SCOPE_RESOURCE_DESCRIPTIONS[r]} |`,
+).join('\n');
+
 const DESCRIPTION = `
 Multi-tenant voice-agent platform, API version 2.0.
 
 **Authentication.** Every partner route needs \`Authorization: Bearer rg_live_...\`. Keys are shown once at
 creation and stored hashed; a key in a query parameter or body is not accepted. A resource of another
 account answers 404.
+
+**Scopes.** A key may be limited to scopes (given when it is created); a key without scopes has full
+access. GET needs \`<resource>:read\`, other methods \`<resource>:write\` (which includes the read);
+\`${READ_ONLY_SCOPE}\` grants every \`:read\`. Each operation names its scope (\`x-required-scope\`; null:
+full access only). A key without the scope gets 403 FORBIDDEN naming it.
+
+| Scopes | Routes |
+|---|---|
+${SCOPE_TABLE}
 
 **Envelope.** Success: \`{ "success": true, "data": {...} }\`. Failure: \`{ "success": false, "error":
 { "code", "message", "details"?, "retry_at"?, "request_id"? } }\`. \`retry_at\` (with a \`Retry-After\` header)
@@ -66,7 +87,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
   });
-  return closeRequestBodies(documentGatewayFailures(exactNullables(document)));
+  return closeRequestBodies(documentGatewayFailures(documentRequiredScopes(exactNullables(document))));
 }
 
 export function setupApiDocs(app: INestApplication): void {

@@ -1,6 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { VOICE_TIERS, VoiceTier } from '@vap/messages';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Length,
+  Max,
+  Min,
+} from 'class-validator';
+import { API_KEY_SCOPES, VOICE_TIERS, VoiceTier } from '@vap/messages';
 import { IsRupees } from './rupees.validator';
 import { IfPresent } from '../validation';
 
@@ -80,6 +91,21 @@ export class CreateApiKeyDto {
   @IsString()
   @Length(1, 100)
   name?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    enum: API_KEY_SCOPES,
+    minItems: 1,
+    maxItems: API_KEY_SCOPES.length,
+    description:
+      'What the key may do: `<resource>:read` or `<resource>:write` (write includes read), or `read_only` (every read). Omitted: full access.',
+  })
+  @IsOptional()
+  @IsArray()
+  @ArrayMinSize(1, { message: 'scopes must name at least one scope; omit it for full access' })
+  @ArrayMaxSize(API_KEY_SCOPES.length)
+  @IsIn(API_KEY_SCOPES, { each: true, message: `each scope must be one of: ${API_KEY_SCOPES.join(', ')}` })
+  scopes?: string[];
 }
 
 export class PartnerDto {
@@ -124,8 +150,24 @@ export class ApiKeySummaryDto {
   @ApiProperty({ type: String, nullable: true })
   name: string | null;
 
+  @ApiProperty({
+    type: [String],
+    enum: API_KEY_SCOPES,
+    nullable: true,
+    description: 'The scopes the key was given; null: full access',
+  })
+  scopes: string[] | null;
+
   @ApiProperty({ format: 'date-time' })
   created_at: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the key was last used (recorded at most once a minute)',
+  })
+  last_used_at: string | null;
 
   @ApiProperty({ type: String, format: 'date-time', nullable: true })
   revoked_at: string | null;

@@ -84,7 +84,8 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   INVALID_NAME: 'Customer name missing or not 1..200 characters.',
   INVALID_EMAIL: 'Customer email longer than 254 characters or not an e-mail address.',
   UNAUTHORIZED: 'Missing or invalid API key.',
-  FORBIDDEN: 'Valid key without permission: partner suspended or not yet approved.',
+  FORBIDDEN:
+    'Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).',
   NOT_FOUND: 'Resource absent, owned by another account, or deleted; also unknown routes.',
   CONFLICT: 'Duplicate unique value, or the resource is already in the requested state.',
   EXTRACTION_KEY_CLASH:

@@ -23,6 +23,10 @@ export class ApiKey {
   @Column({ type: 'text', nullable: true })
   name: string | null;
 
+  /** The scope names given at creation (API_KEY_SCOPES); null: full access. */
+  @Column({ type: 'text', array: true, nullable: true })
+  scopes: string[] | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

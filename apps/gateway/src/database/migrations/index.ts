@@ -6,6 +6,7 @@ import { ClientAddressLimits1763800009300 } from './1763800009300-client-address
 import { InboxPruneIndex1763900010000 } from './1763900010000-inbox-prune-index';
 import { PartnerVersion1763900020000 } from './1763900020000-partner-version';
 import { ConsoleUsers1764900060000 } from './1764900060000-console-users';
+import { ApiKeyScopes1764900070000 } from './1764900070000-api-key-scopes';
 
 /** Every migration of the gateway schema, oldest first. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   InboxPruneIndex1763900010000,
   PartnerVersion1763900020000,
   ConsoleUsers1764900060000,
+  ApiKeyScopes1764900070000,
 ];

@@ -1,0 +1,80 @@
+import type { ResourceScope, ScopeResource } from '@vap/messages';
+
+/**
+ * Which resource each /api/v2 route belongs to, by path prefix (`*` matches any one segment; the first rule
+ * that matches wins, so the more specific come first). GET and HEAD need `<resource>:read`, every other
+ * method `<resource>:write`, unless READ_POSTS says the POST only reads. A route no rule matches needs a key
+ * with full access: a new route is closed to scoped keys until it is added here (route-scopes.spec.ts walks
+ * every route and fails on one that maps to nothing).
+ */
+const RESOURCE_RULES: ReadonlyArray<readonly [string, ScopeResource]> = [
+  ['agent/*/documents', 'knowledge'],
+  ['agent/*/knowledge', 'knowledge'],
+  ['agent/*/extraction-sets', 'knowledge'],
+  ['agent/*/webhooks', 'webhooks'],
+  ['agent', 'agents'],
+  ['voice-configurations', 'agents'],
+  ['custom-functions', 'agents'],
+  ['lifecycle-hooks', 'agents'],
+  ['integration-logs', 'agents'],
+  ['calls', 'calls'],
+  ['browser-sessions', 'calls'],
+  ['customers', 'customers'],
+  ['campaigns', 'campaigns'],
+  ['do-not-call', 'compliance'],
+  ['contact-policy', 'compliance'],
+  ['config/webhooks', 'webhooks'],
+  ['config/webhook', 'webhooks'],
+  ['webhook-deliveries', 'webhooks'],
+  ['documents', 'knowledge'],
+  ['extraction-sets', 'knowledge'],
+  ['uploads', 'knowledge'],
+  ['phone-numbers', 'telephony'],
+  ['config/telephony', 'telephony'],
+  ['inbound-route-policies', 'telephony'],
+  ['inbound-route-decisions', 'telephony'],
+  ['sandbox/inbound-calls', 'telephony'],
+  ['reseller-link', 'telephony'],
+  ['billing', 'billing'],
+  ['projects', 'projects'],
+];
+
+/** POST routes that only read (searches), so a read scope allows them. */
+const READ_POSTS = ['agent/*/knowledge/search'];
+
+const PREFIX = ['api', 'v2'];
+
+/** `/api/v2/agent/:id/documents` or `/api/v2/agent/{id}/documents` -> ['agent', '*', 'documents']. */
+function segmentsOf(path: string): string[] | null {
+  const parts = path
+    .split('?')[0]
+    .split('/')
+    .filter((s) => s.length > 0)
+    .map((s) => (s.startsWith(':') || /^\{.*\}$/.test(s) ? '*' : s));
+  if (parts.length < PREFIX.length || PREFIX.some((p, i) => parts[i] !== p)) return null;
+  return parts.slice(PREFIX.length);
+}
+
+function matches(pattern: string, segments: string[], exact = false): boolean {
+  const want = pattern.split('/');
+  if (want.length > segments.length || (exact && want.length !== segments.length)) return false;
+  return want.every((w, i) => w === '*' || w === segments[i]);
+}
+
+/** The resource a public route belongs to, or null when no rule maps it. */
+export function resourceOfRoute(path: string): ScopeResource | null {
+  const segments = segmentsOf(path);
+  if (!segments) return null;
+  return RESOURCE_RULES.find(([pattern]) => matches(pattern, segments))?.[1] ?? null;
+}
+
+/** The scope a request needs, or null: only a key with full access may make it. */
+export function requiredScope(method: string, path: string): ResourceScope | null {
+  const resource = resourceOfRoute(path);
+  if (!resource) return null;
+  const m = method.toUpperCase();
+  const segments = segmentsOf(path) ?? [];
+  const reads =
+    m === 'GET' || m === 'HEAD' || (m === 'POST' && READ_POSTS.some((p) => matches(p, segments, true)));
+  return `${resource}:${reads ? 'read' : 'write'}`;
+}
