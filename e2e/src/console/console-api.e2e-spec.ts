@@ -107,6 +107,23 @@ describe('console API', () => {
     expect((await api('/billing/balance', { key: secret })).status).toBe(401);
   });
 
+  it('creates a key limited to scopes from the console', async () => {
+    const catalogue = await owner.request('GET', '/keys/scopes');
+    expect(catalogue.body.data.scopes.map((s: { name: string }) => s.name)).toEqual(
+      expect.arrayContaining(['agents:read', 'calls:write', 'read_only']),
+    );
+    const unknown = await owner.request('POST', '/keys', { body: { name: 'bad', scopes: ['everything'] } });
+    expect(unknown.status).toBe(400);
+    const created = await owner.request('POST', '/keys', { body: { name: 'reader', scopes: ['read_only'] } });
+    expect(created.status).toBe(200);
+    expect(created.body.data.key.scopes).toEqual(['read_only']);
+    const key = created.body.data.api_key as string;
+    expect((await api('/agent', { key })).status).toBe(200);
+    const refused = await api('/agent', { method: 'POST', key, body: agentBody });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toContain('agents:write');
+  });
+
   it('gives a viewer read access only, and keys and the team to owners and admins', async () => {
     const invited = await owner.request('POST', '/team/invitations', {
       body: { email: email('viewer'), name: 'Vic Viewer', role: 'viewer' },

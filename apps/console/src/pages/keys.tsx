@@ -1,5 +1,5 @@
-// API keys: create a named key (shown once, with a copy button), list them (prefix, name, created, last used)
-// and revoke them. Only owners and admins manage keys; others see the list.
+// API keys: create a named key, optionally limited to scopes (shown once, with a copy button), list them
+// (prefix, name, scopes, created, last used) and revoke them. Only owners and admins manage keys; others see the list.
 import { useState } from 'preact/hooks';
 import { ApiError, consoleApi } from '../api.js';
 import { CopyButton, ErrorNotice, Field, formatDate, LoadState, useLoad } from '../components/ui.js';
@@ -9,12 +9,15 @@ export interface ApiKeyRecord {
   id: string;
   name: string | null;
   prefix: string;
+  scopes: string[] | null;
   created_at: string;
   last_used_at: string | null;
 }
 
 export function KeysPage({ session }: { session: Session }) {
   const keys = useLoad(() => consoleApi.get<{ keys: ApiKeyRecord[] }>('/keys'), []);
+  const catalogue = useLoad(() => consoleApi.get<{ scopes: { name: string; description: string }[] }>('/keys/scopes'), []);
+  const [scopes, setScopes] = useState<string[]>([]);
   const [name, setName] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
@@ -23,9 +26,13 @@ export function KeysPage({ session }: { session: Session }) {
     e.preventDefault();
     setError(null);
     try {
-      const res = await consoleApi.post<{ api_key: string; key: ApiKeyRecord }>('/keys', { name });
+      const res = await consoleApi.post<{ api_key: string; key: ApiKeyRecord }>('/keys', {
+        name,
+        ...(scopes.length ? { scopes } : {}),
+      });
       setCreated({ name: res.key.name ?? name, secret: res.api_key });
       setName('');
+      setScopes([]);
       keys.reload();
     } catch (err) {
       setError(err as ApiError);
@@ -65,6 +72,25 @@ export function KeysPage({ session }: { session: Session }) {
           <Field label="Name" name="name" error={error}>
             {(p) => <input {...p} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}
           </Field>
+          <fieldset>
+            <legend>Scopes (none chosen: full access)</legend>
+            {(catalogue.data?.scopes ?? []).map((sc) => (
+              <div key={sc.name}>
+                <input
+                  type="checkbox"
+                  id={`scope-${sc.name}`}
+                  checked={scopes.includes(sc.name)}
+                  onChange={(e) => {
+                    const on = e.currentTarget.checked;
+                    setScopes((all) => (on ? [...all, sc.name] : all.filter((x) => x !== sc.name)));
+                  }}
+                />{' '}
+                <label for={`scope-${sc.name}`} style="display:inline;font-weight:400">
+                  <code>{sc.name}</code> — {sc.description}
+                </label>
+              </div>
+            ))}
+          </fieldset>
           <p>
             <button type="submit">Create key</button>
           </p>
@@ -77,6 +103,7 @@ export function KeysPage({ session }: { session: Session }) {
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Prefix</th>
+                <th scope="col">Scopes</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
                 {manage && <th scope="col">Actions</th>}
@@ -89,6 +116,7 @@ export function KeysPage({ session }: { session: Session }) {
                   <td>
                     <code>{key.prefix}…</code>
                   </td>
+                  <td>{key.scopes ? key.scopes.join(', ') : 'full access'}</td>
                   <td>{formatDate(key.created_at)}</td>
                   <td>{formatDate(key.last_used_at)}</td>
                   {manage && (

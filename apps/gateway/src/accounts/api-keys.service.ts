@@ -59,8 +59,12 @@ export class ApiKeysService {
   }
 
   /** Issues a key in a transaction of its own. */
-  issueNow(partnerId: string, name: string | null): Promise<{ key: string; record: ApiKey }> {
-    return this.dataSource.transaction((em) => this.issue(em, partnerId, name));
+  issueNow(
+    partnerId: string,
+    name: string | null,
+    scopes: readonly string[] | null = null,
+  ): Promise<{ key: string; record: ApiKey }> {
+    return this.dataSource.transaction((em) => this.issue(em, partnerId, name, scopes));
   }
 
   /**

@@ -10,6 +10,7 @@ import {
   ConsoleSessionDto,
   ConsoleSetPasswordDto,
   ConsoleSignInDto,
+  ConsoleScopeListDto,
   ConsoleSignedOutDto,
   ConsoleUserDto,
   ConsoleUserListDto,
@@ -18,7 +19,7 @@ import {
   InviteConsoleUserDto,
   UpdateConsoleUserDto,
 } from '@vap/api';
-import { AppError, ErrorCode } from '@vap/messages';
+import { AppError, ErrorCode, READ_ONLY_SCOPE, SCOPE_RESOURCE_DESCRIPTIONS, SCOPE_RESOURCES } from '@vap/messages';
 import { Public } from '@vap/runtime';
 import { ApiKeysService } from '../accounts/api-keys.service';
 import { ApiKey } from '../accounts/entities/api-key.entity';
@@ -46,6 +47,7 @@ function toConsoleKeyDto(k: ApiKey): ConsoleKeyDto {
     id: k.id,
     name: k.name,
     prefix: k.lookupPrefix,
+    scopes: k.scopes,
     created_at: k.createdAt.toISOString(),
     last_used_at: k.lastUsedAt?.toISOString() ?? null,
   };
@@ -192,6 +194,22 @@ export class ConsoleController {
     return toSessionDto(opened.session);
   }
 
+  @Get('keys/scopes')
+  @ApiOperation({ summary: 'The scopes a key may be limited to (write includes read; read_only: every read)' })
+  @ApiEnvelope(ConsoleScopeListDto)
+  @ApiErrors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN)
+  scopes(): ConsoleScopeListDto {
+    return {
+      scopes: [
+        ...SCOPE_RESOURCES.flatMap((r) => [
+          { name: `${r}:read`, description: `Read: ${SCOPE_RESOURCE_DESCRIPTIONS[r]}` },
+          { name: `${r}:write`, description: `Read and change: ${SCOPE_RESOURCE_DESCRIPTIONS[r]}` },
+        ]),
+        { name: READ_ONLY_SCOPE, description: 'Read everything, change nothing' },
+      ],
+    };
+  }
+
   @Get('keys')
   @ApiOperation({ summary: "The account's API keys (never the keys themselves)" })
   @ApiEnvelope(ConsoleKeyListDto)
@@ -208,7 +226,7 @@ export class ConsoleController {
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN)
   async createKey(@CurrentConsoleSession() s: ConsoleSession, @Body() body: CreateConsoleKeyDto): Promise<CreatedConsoleKeyDto> {
     if (!ROLE_MAY.manageKeys(s.user.role)) refuse(`The ${s.user.role} role cannot create API keys`);
-    const issued = await this.apiKeys.issueNow(s.partner.id, body.name.trim());
+    const issued = await this.apiKeys.issueNow(s.partner.id, body.name.trim(), body.scopes ?? null);
     return { api_key: issued.key, key: toConsoleKeyDto(issued.record) };
   }
 

@@ -1,5 +1,16 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsString, Length, MaxLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsEmail,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+  MaxLength,
+} from 'class-validator';
+import { API_KEY_SCOPES } from '@vap/messages';
 
 /**
  * Roles of a console user, most powerful first. What each may do (docs/console.md):
@@ -153,6 +164,9 @@ export class ConsoleKeyDto {
   @ApiProperty({ description: 'The first characters of the key, to recognise it by' })
   prefix: string;
 
+  @ApiProperty({ type: [String], nullable: true, description: 'The scopes the key was given; null: full access' })
+  scopes: string[] | null;
+
   @ApiProperty({ format: 'date-time' })
   created_at: string;
 
@@ -170,6 +184,33 @@ export class CreateConsoleKeyDto {
   @IsString({ message: 'name must be a string' })
   @Length(1, 100, { message: 'name must be 1 to 100 characters' })
   name: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    enum: API_KEY_SCOPES,
+    minItems: 1,
+    maxItems: API_KEY_SCOPES.length,
+    description: 'What the key may do (GET /console/api/keys/scopes lists them). Omitted: full access.',
+  })
+  @IsOptional()
+  @IsArray({ message: 'scopes must be an array' })
+  @ArrayMinSize(1, { message: 'scopes must name at least one scope; omit it for full access' })
+  @ArrayMaxSize(API_KEY_SCOPES.length)
+  @IsIn(API_KEY_SCOPES, { each: true, message: `each scope must be one of: ${API_KEY_SCOPES.join(', ')}` })
+  scopes?: string[];
+}
+
+export class ConsoleScopeDto {
+  @ApiProperty({ example: 'calls:write' })
+  name: string;
+
+  @ApiProperty()
+  description: string;
+}
+
+export class ConsoleScopeListDto {
+  @ApiProperty({ type: [ConsoleScopeDto] })
+  scopes: ConsoleScopeDto[];
 }
 
 export class CreatedConsoleKeyDto {
