@@ -5,6 +5,7 @@ import { LedgerReferences1763800009100 } from './1763800009100-ledger-references
 import { ClientAddressLimits1763800009300 } from './1763800009300-client-address-limits';
 import { InboxPruneIndex1763900010000 } from './1763900010000-inbox-prune-index';
 import { PartnerVersion1763900020000 } from './1763900020000-partner-version';
+import { LedgerTransactions1765000010000 } from './1765000010000-ledger-transactions';
 
 /** Every migration of the gateway schema, oldest first. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   ClientAddressLimits1763800009300,
   InboxPruneIndex1763900010000,
   PartnerVersion1763900020000,
+  LedgerTransactions1765000010000,
 ];
