@@ -1,12 +1,10 @@
 import { adminApi, api, createPartner } from '../../support';
 import { CallsPartner, callee, EventTap } from '../calls/call-fixtures';
-import { CampaignsPartner } from '../campaigns/campaign-fixtures';
+import { CampaignsPartner, Loose } from '../campaigns/campaign-fixtures';
 
 // Sandbox calls run a few seconds of conversation each, then post-call processing: beyond Jest's 60 s when
 // the machine is loaded.
 jest.setTimeout(180_000);
-
-type Loose = Record<string, any>;
 
 const rupees = (n: number) => Math.round(n * 100) / 100;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
