@@ -10,7 +10,9 @@ export interface BillingRange {
 /** A date-time the DTO's pattern let through, or null when it names no real instant (2026-02-30). */
 function instant(value: string | undefined): Date | null | 'invalid' {
   if (value === undefined) return null;
-  const date = new Date(value);
+  // Date reads a date-time without a zone as local time: the API means UTC.
+  const zoned = value.length > 10 && !/(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? `${value}Z` : value;
+  const date = new Date(zoned);
   if (Number.isNaN(date.getTime())) return 'invalid';
   // Date rolls 2026-02-30 over to March; the calendar date as written must survive the round trip.
   const [y, m, d] = value.slice(0, 10).split('-').map(Number);
