@@ -35,6 +35,8 @@ describe('billingRange', () => {
     expect(refusal({ from: '2025-01-01', to: '2026-01-03' }, 366)).toEqual([
       { field: 'to', message: 'the range from..to must be at most 366 days' },
     ]);
-    expect(billingRange({ from: '2025-01-01', to: '2026-01-02' }, 366).to).toEqual(new Date('2026-01-02T00:00:00Z'));
+    expect(billingRange({ from: '2025-01-01', to: '2026-01-02' }, 366).to).toEqual(
+      new Date('2026-01-02T00:00:00Z'),
+    );
   });
 });
