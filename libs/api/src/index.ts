@@ -10,6 +10,7 @@ export * from './validation';
 export * from './commands';
 export * from './customers';
 export * from './accounts';
+export * from './billing';
 export * from './agents';
 export * from './projects';
 export * from './voices';

@@ -80,7 +80,7 @@ export class StartCallService {
     await checks.affordable;
     const from = await checks.from;
     const adapter = this.dialer.carrierFor(from.provider);
-    const admitted = await this.admit(partner, agent, from, input, key, permit);
+    const admitted = await this.admit(partner, agent, from, input, key, permit, origin?.campaign_id ?? null);
     if (typeof admitted === 'string') return this.replay(partner, admitted);
     if ('stop' in admitted) return this.policy.stop(admitted.stop);
     // After the admission, so the hook names a real call and a retry with the same key finds it; the
@@ -109,6 +109,7 @@ export class StartCallService {
     input: StartCallDto,
     key: StartCallKey | null,
     permit: DialPermit,
+    campaignId: string | null,
   ): Promise<Call | string | { stop: PolicyStop }> {
     const limit = effectiveConcurrencyLimit(partner.concurrencyLimit);
     return this.dataSource.transaction(async (em) => {
@@ -140,6 +141,7 @@ export class StartCallService {
           concurrencyLimit: limit,
           providerStatus: null,
           providerEvent: null,
+          campaignId,
         }),
       );
       // insert, not save: save would first look for the row, holding the partner's count a round trip longer.

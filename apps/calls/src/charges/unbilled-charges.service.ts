@@ -12,6 +12,17 @@ import {
 import { tableOf } from '@vap/persistence';
 
 const DEFAULT_LIMIT = 100;
+
+interface UnbilledRow {
+  call_id: string;
+  session_id: string;
+  bill_seconds: number;
+  amount_paise: number;
+  agent_id: string;
+  campaign_id: string | null;
+  project_id: string | null;
+  kind: string;
+}
 const MAX_LIMIT = 500;
 
 /** A partner's charges the gateway has not acknowledged, and their acknowledgement. */
@@ -29,12 +40,15 @@ export class UnbilledChargesService {
       throw AppError.validation([{ field: 'limit', message: `limit must be 1..${MAX_LIMIT}` }]);
     }
     const rows = (await this.dataSource.query(
-      `SELECT call_id, session_id, bill_seconds, amount_paise FROM ${tableOf(this.dataSource, 'call_charges')}
-        WHERE partner_id = $1 AND billed_at IS NULL AND ($2::uuid IS NULL OR call_id > $2::uuid)
-        ORDER BY call_id
+      `SELECT ch.call_id, ch.session_id, ch.bill_seconds, ch.amount_paise,
+              c.agent_id, c.campaign_id, c.project_id, c.kind
+         FROM ${tableOf(this.dataSource, 'call_charges')} ch
+         JOIN ${tableOf(this.dataSource, 'calls')} c ON c.id = ch.call_id
+        WHERE ch.partner_id = $1 AND ch.billed_at IS NULL AND ($2::uuid IS NULL OR ch.call_id > $2::uuid)
+        ORDER BY ch.call_id
         LIMIT $3`,
       [partnerId, cursor, limit + 1],
-    )) as { call_id: string; session_id: string; bill_seconds: number; amount_paise: number }[];
+    )) as UnbilledRow[];
     const page = rows.slice(0, limit);
     return {
       charges: page.map((r) => ({
@@ -42,6 +56,10 @@ export class UnbilledChargesService {
         sessionId: r.session_id,
         billSeconds: Number(r.bill_seconds),
         amountPaise: Number(r.amount_paise),
+        agentId: r.agent_id,
+        campaignId: r.campaign_id,
+        projectId: r.project_id,
+        browserSessionId: r.kind === 'browser' ? r.call_id : null,
       })),
       nextCursor: rows.length > limit ? page[page.length - 1].call_id : null,
     };

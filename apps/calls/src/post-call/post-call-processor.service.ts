@@ -104,6 +104,9 @@ export class PostCallProcessor {
       extraction: session.extraction,
       source: call.kind,
       browser_session_id: call.kind === 'browser' ? call.id : null,
+      campaign_id: call.campaignId,
+      project_id: call.projectId,
+      bill_seconds: answered ? (call.billDurationSeconds ?? 0) : 0,
       hold: session.hold!,
       call: {
         call_id: call.id,

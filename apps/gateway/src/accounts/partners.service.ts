@@ -6,6 +6,7 @@ import {
   CreatedApiKeyDto,
   CreatedPartnerDto,
   CreatePartnerDto,
+  LedgerEntryType,
   PartnerDto,
   UpdatePartnerDto,
 } from '@vap/api';
@@ -55,7 +56,7 @@ export class PartnersService {
       });
       await em.save(partner);
       if (partner.balancePaise > 0) {
-        await this.writeLedger(em, partner, partner.balancePaise, 'opening_balance');
+        await this.writeLedger(em, partner, partner.balancePaise, 'top_up', 'opening_balance');
       }
       const { key, record } = await this.apiKeys.issue(em, partner.id, 'default');
       await this.outbox.record(em, DomainEvents.partnerCreated, partner.id, toPartnerDto(partner));
@@ -70,7 +71,9 @@ export class PartnersService {
       if (input.balance_inr !== undefined) {
         const delta = rupeesToPaise(input.balance_inr) - partner.balancePaise;
         partner.balancePaise += delta;
-        if (delta !== 0) await this.writeLedger(em, partner, delta, 'operator_adjustment');
+        // Setting a higher balance is the operator's top-up; a lower one an adjustment.
+        if (delta > 0) await this.writeLedger(em, partner, delta, 'top_up', 'operator_top_up');
+        if (delta < 0) await this.writeLedger(em, partner, delta, 'adjustment', 'operator_adjustment');
       }
       if (input.name !== undefined) partner.name = input.name;
       if (input.status !== undefined) partner.status = input.status;
@@ -114,11 +117,13 @@ export class PartnersService {
     em: EntityManager,
     partner: Partner,
     amountPaise: number,
+    type: LedgerEntryType,
     reason: string,
   ): Promise<void> {
     await em.insert(LedgerEntry, {
       id: randomUUID(),
       partnerId: partner.id,
+      type,
       amountPaise,
       balanceAfterPaise: partner.balancePaise,
       reason,

@@ -97,7 +97,17 @@ export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicat
       if (!page.charges.length) break;
       for (const c of page.charges) {
         const outcome = await this.dataSource.transaction((em) =>
-          this.charges.charge(em, { partnerId, callId: c.callId, amountPaise: c.amountPaise }),
+          this.charges.charge(em, {
+            partnerId,
+            callId: c.callId,
+            amountPaise: c.amountPaise,
+            billedSeconds: c.billSeconds,
+            // A calls service older than the attribution fields leaves them out.
+            agentId: c.agentId ?? null,
+            campaignId: c.campaignId ?? null,
+            projectId: c.projectId ?? null,
+            browserSessionId: c.browserSessionId ?? null,
+          }),
         );
         if (outcome === 'charged') {
           charged++;

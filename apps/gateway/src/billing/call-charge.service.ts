@@ -11,6 +11,13 @@ export interface CallCharge {
   partnerId: string;
   callId: string;
   amountPaise: number;
+  /** What the charge is for, kept on its ledger entry (GET /billing/transactions and /billing/usage). */
+  billedSeconds: number;
+  agentId: string | null;
+  campaignId: string | null;
+  projectId: string | null;
+  /** Set for a browser session (its id is its call id); null for a phone call. */
+  browserSessionId: string | null;
 }
 
 export type ChargeOutcome = 'charged' | 'already_charged' | 'no_partner' | 'nothing_to_charge';
@@ -49,10 +56,17 @@ export class CallChargeService {
     await em.insert(LedgerEntry, {
       id: randomUUID(),
       partnerId: partner.id,
+      type: 'charge',
       amountPaise: -debit,
       balanceAfterPaise: partner.balancePaise,
       reason: debit < cost ? `call_charge (short by ${cost - debit} paise)` : 'call_charge',
       reference,
+      callId: charge.browserSessionId ? null : charge.callId,
+      browserSessionId: charge.browserSessionId,
+      agentId: charge.agentId,
+      campaignId: charge.campaignId,
+      projectId: charge.projectId,
+      billedSeconds: charge.billedSeconds,
     });
     await this.outbox.record(em, DomainEvents.partnerUpdated, partner.id, toPartnerDto(partner));
     return 'charged';

@@ -21,6 +21,12 @@ export class CallChargesConsumer {
       partnerId: event.partnerId,
       callId: event.data.call_id,
       amountPaise: event.data.credits_used_paise,
+      // Events written before bill_seconds was carried: the answered duration is what was billed.
+      billedSeconds: event.data.bill_seconds ?? event.data.duration_seconds,
+      agentId: event.data.agent_id ?? null,
+      campaignId: event.data.campaign_id ?? null,
+      projectId: event.data.project_id ?? null,
+      browserSessionId: event.data.browser_session_id ?? null,
     });
   }
 }

@@ -17,6 +17,12 @@ export interface UnbilledCharge {
   /** Billed seconds and their price, fixed when the call ended. */
   billSeconds: number;
   amountPaise: number;
+  /** What the charge is for, as session.completed says it (the gateway's ledger keeps it). */
+  agentId: string;
+  campaignId: string | null;
+  projectId: string | null;
+  /** The browser session's id (its call id); null for a phone call. */
+  browserSessionId: string | null;
 }
 
 export interface UnbilledChargesPage {

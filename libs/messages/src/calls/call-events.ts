@@ -152,6 +152,12 @@ export interface SessionCompletedData {
   source: 'phone' | 'browser';
   /** The browser session's id (its call_id), null for a phone call. */
   browser_session_id: string | null;
+  /** The campaign that dialled the call; null otherwise (and for calls placed before it was kept). */
+  campaign_id: string | null;
+  /** The agent's project when the call started; null for calls placed before it was kept. */
+  project_id: string | null;
+  /** The seconds credits_used_paise was priced on (0 when the call was not answered). */
+  bill_seconds: number;
 }
 
 /**

@@ -27,6 +27,14 @@ export class Call {
   @Column({ name: 'agent_name', type: 'text', nullable: true })
   agentName: string | null;
 
+  /** The agent's project when the call started (what its charge is counted under in billing usage). */
+  @Column({ name: 'project_id', type: 'uuid', nullable: true })
+  projectId: string | null;
+
+  /** The campaign that dialled the call; null for POST /calls/start, inbound calls and browser sessions. */
+  @Column({ name: 'campaign_id', type: 'text', nullable: true })
+  campaignId: string | null;
+
   @Column({ name: 'session_id', type: 'uuid' })
   sessionId: string;
 
@@ -151,7 +159,8 @@ export type NewCallFields = Pick<
   | 'concurrencyLimit'
   | 'providerStatus'
   | 'providerEvent'
->;
+> &
+  Partial<Pick<Call, 'campaignId'>>;
 
 /**
  * The row every new call starts as, inbound or outbound (its session: newSession): pending, nothing
@@ -163,6 +172,8 @@ export function newCall({ agent, customFunctions }: AgentForCall, fields: NewCal
     sessionId: randomUUID(),
     agentId: agent.id,
     agentName: agent.agent_name,
+    projectId: agent.project_id ?? null,
+    campaignId: null,
     agentSettings: agentSettingsOf(agent, customFunctions),
     status: 'pending',
     disposition: null,

@@ -19,6 +19,7 @@ import { CarrierSilenceCheck1764700020000 } from './1764700020000-carrier-silenc
 import { BrowserSessions1764800010000 } from './1764800010000-browser-sessions';
 import { LifecycleHooks1764900030000 } from './1764900030000-lifecycle-hooks';
 import { SessionToolCalls1764900050000 } from './1764900050000-session-tool-calls';
+import { CallBillingAttribution1765000010000 } from './1765000010000-call-billing-attribution';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   BrowserSessions1764800010000,
   LifecycleHooks1764900030000,
   SessionToolCalls1764900050000,
+  CallBillingAttribution1765000010000,
 ];

@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+import { LedgerEntryType } from '@vap/api';
 import { bigintToNumber } from './partner.entity';
 
 /** Every change of a partner's balance, written in the same transaction as the change. */
@@ -7,8 +8,15 @@ export class LedgerEntry {
   @PrimaryColumn('uuid')
   id: string;
 
+  /** The entries' order, drawn under the partner's row lock: each balance_after follows the one before. */
+  @Column({ type: 'bigint', insert: false, update: false, transformer: bigintToNumber })
+  seq: number;
+
   @Column({ name: 'partner_id', type: 'uuid' })
   partnerId: string;
+
+  @Column('text')
+  type: LedgerEntryType;
 
   @Column({ name: 'amount_paise', type: 'bigint', transformer: bigintToNumber })
   amountPaise: number;
@@ -21,6 +29,25 @@ export class LedgerEntry {
 
   @Column({ type: 'text', nullable: true })
   reference: string | null;
+
+  /** A charge's phone call or browser session (a browser session's id is its call id). */
+  @Column({ name: 'call_id', type: 'uuid', nullable: true })
+  callId: string | null;
+
+  @Column({ name: 'browser_session_id', type: 'uuid', nullable: true })
+  browserSessionId: string | null;
+
+  @Column({ name: 'agent_id', type: 'uuid', nullable: true })
+  agentId: string | null;
+
+  @Column({ name: 'campaign_id', type: 'text', nullable: true })
+  campaignId: string | null;
+
+  @Column({ name: 'project_id', type: 'uuid', nullable: true })
+  projectId: string | null;
+
+  @Column({ name: 'billed_seconds', type: 'integer', nullable: true })
+  billedSeconds: number | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

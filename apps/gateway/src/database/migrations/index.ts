@@ -7,6 +7,7 @@ import { InboxPruneIndex1763900010000 } from './1763900010000-inbox-prune-index'
 import { PartnerVersion1763900020000 } from './1763900020000-partner-version';
 import { ConsoleUsers1764900060000 } from './1764900060000-console-users';
 import { ApiKeyScopes1764900070000 } from './1764900070000-api-key-scopes';
+import { LedgerTransactions1765000010000 } from './1765000010000-ledger-transactions';
 
 /** Every migration of the gateway schema, oldest first. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   PartnerVersion1763900020000,
   ConsoleUsers1764900060000,
   ApiKeyScopes1764900070000,
+  LedgerTransactions1765000010000,
 ];

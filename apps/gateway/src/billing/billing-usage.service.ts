@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { BillingUsageDto, BillingUsageQueryDto, USAGE_MAX_RANGE_DAYS, UsageGrouping } from '@vap/api';
+import { tableOf } from '@vap/persistence';
+import { billingRange } from './billing-range';
+import { usageReport, UsageRow } from './usage-report';
+
+/** The group of a charge, as SQL over the ledger's columns (a fixed list: group_by never reaches the SQL). */
+const GROUP_KEY: Record<UsageGrouping, string> = {
+  day: `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+  agent: 'agent_id::text',
+  campaign: 'campaign_id',
+  project: 'project_id::text',
+};
+
+/** GET /billing/usage: the charge transactions of a range, summed per group; nothing but the ledger. */
+@Injectable()
+export class BillingUsageService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async usage(partnerId: string, query: BillingUsageQueryDto): Promise<BillingUsageDto> {
+    const range = billingRange(query, USAGE_MAX_RANGE_DAYS);
+    const from = range.from!;
+    const to = range.to!;
+    const key = GROUP_KEY[query.group_by];
+    const rows = (await this.dataSource.query(
+      `SELECT ${key} AS key, count(*) AS calls,
+              COALESCE(sum(billed_seconds), 0) AS billed_seconds, -sum(amount_paise) AS paise
+         FROM ${tableOf(this.dataSource, 'ledger_entries')}
+        WHERE partner_id = $1 AND type = 'charge' AND created_at >= $2 AND created_at < $3
+        GROUP BY 1`,
+      [partnerId, from.toISOString(), to.toISOString()],
+    )) as { key: string | null; calls: string; billed_seconds: string; paise: string }[];
+    const report = usageReport(
+      rows.map((r): UsageRow => ({
+        key: r.key,
+        calls: Number(r.calls),
+        billedSeconds: Number(r.billed_seconds),
+        paise: Number(r.paise),
+      })),
+    );
+    return {
+      from: from.toISOString(),
+      to: to.toISOString(),
+      group_by: query.group_by,
+      currency: 'INR',
+      ...report,
+    };
+  }
+}

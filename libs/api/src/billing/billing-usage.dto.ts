@@ -1,0 +1,77 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsIn } from 'class-validator';
+import { IsoInstant } from './billing-transaction.dto';
+
+export const USAGE_GROUPINGS = ['day', 'agent', 'campaign', 'project'] as const;
+export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
+
+/** The longest range GET /billing/usage sums at once. */
+export const USAGE_MAX_RANGE_DAYS = 366;
+
+/** GET /billing/usage: the charges of [from, to), summed per group. */
+export class BillingUsageQueryDto {
+  @IsoInstant('from', 'Start of the range (inclusive)', true)
+  from: string;
+
+  @IsoInstant('to', `End of the range (exclusive); at most ${USAGE_MAX_RANGE_DAYS} days after from`, true)
+  to: string;
+
+  @ApiProperty({
+    enum: USAGE_GROUPINGS,
+    description: 'day (UTC calendar day of the charge), agent, campaign or project',
+  })
+  @IsIn(USAGE_GROUPINGS as unknown as string[], {
+    message: `group_by must be one of ${USAGE_GROUPINGS.join(', ')}`,
+  })
+  group_by: UsageGrouping;
+}
+
+/** Sums of the charges of a range or a group: the ledger's charge transactions, exactly. */
+export class UsageFiguresDto {
+  @ApiProperty({ example: 42, description: 'Calls and browser sessions charged' })
+  calls: number;
+
+  @ApiProperty({ example: 3780, description: 'Seconds billed' })
+  billed_seconds: number;
+
+  @ApiProperty({ example: 63, description: 'billed_seconds / 60, to two decimals' })
+  minutes: number;
+
+  @ApiProperty({ example: 472.5, description: 'Rupees charged (the charges’ amounts, as a positive sum)' })
+  credits_inr: number;
+}
+
+export class UsageBucketDto extends UsageFiguresDto {
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '2026-01-31',
+    description:
+      'The group: the UTC day (YYYY-MM-DD), or the agent, campaign or project id; null gathers the charges ' +
+      'without one (no campaign, or made before the ledger recorded it)',
+  })
+  key: string | null;
+}
+
+export class BillingUsageDto {
+  @ApiProperty({ format: 'date-time' })
+  from: string;
+
+  @ApiProperty({ format: 'date-time' })
+  to: string;
+
+  @ApiProperty({ enum: USAGE_GROUPINGS })
+  group_by: UsageGrouping;
+
+  @ApiProperty({ example: 'INR' })
+  currency: 'INR';
+
+  @ApiProperty({ type: [UsageBucketDto], description: 'One bucket per group with charges, in key order' })
+  buckets: UsageBucketDto[];
+
+  @ApiProperty({
+    type: UsageFiguresDto,
+    description: 'The sums over the whole range (the buckets add up to it)',
+  })
+  totals: UsageFiguresDto;
+}

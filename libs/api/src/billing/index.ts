@@ -1,0 +1,2 @@
+export * from './billing-transaction.dto';
+export * from './billing-usage.dto';
