@@ -20,7 +20,7 @@ export interface Transaction {
 }
 
 interface UsageBucket {
-  key: string;
+  key: string | null;
   minutes: number;
   calls: number;
   credits_inr: number;
@@ -150,7 +150,7 @@ export function BillingPage() {
                 <strong>{inr(u.totals.credits_inr)}</strong> charged
               </p>
               <DailyBars
-                days={u.buckets.map((b) => ({ day: b.key, value: b.credits_inr }))}
+                days={u.buckets.flatMap((b) => (b.key === null ? [] : [{ day: b.key, value: b.credits_inr }]))}
                 label="Credits"
                 unit="INR"
               />

@@ -24,6 +24,18 @@ import type {
   AdminUpdateData,
   AdminUpdateErrors,
   AdminUpdateResponses,
+  AdminUsersInviteData,
+  AdminUsersInviteErrors,
+  AdminUsersInviteResponses,
+  AdminUsersListData,
+  AdminUsersListErrors,
+  AdminUsersListResponses,
+  AdminUsersRemoveData,
+  AdminUsersRemoveErrors,
+  AdminUsersRemoveResponses,
+  AdminUsersResetLinkData,
+  AdminUsersResetLinkErrors,
+  AdminUsersResetLinkResponses,
   AgentCatalogBackgroundAudioData,
   AgentCatalogBackgroundAudioErrors,
   AgentCatalogBackgroundAudioResponses,
@@ -81,6 +93,12 @@ import type {
   BillingBalanceData,
   BillingBalanceErrors,
   BillingBalanceResponses,
+  BillingListData,
+  BillingListErrors,
+  BillingListResponses,
+  BillingUsageData,
+  BillingUsageErrors,
+  BillingUsageResponses,
   BrowserSessionsCreateData,
   BrowserSessionsCreateErrors,
   BrowserSessionsCreateResponses,
@@ -132,6 +150,51 @@ import type {
   CampaignsUpdateData,
   CampaignsUpdateErrors,
   CampaignsUpdateResponses,
+  ConsoleAcceptData,
+  ConsoleAcceptErrors,
+  ConsoleAcceptResponses,
+  ConsoleChangeRoleData,
+  ConsoleChangeRoleErrors,
+  ConsoleChangeRoleResponses,
+  ConsoleCreateKeyData,
+  ConsoleCreateKeyErrors,
+  ConsoleCreateKeyResponses,
+  ConsoleCurrentData,
+  ConsoleCurrentErrors,
+  ConsoleCurrentResponses,
+  ConsoleInvitationData,
+  ConsoleInvitationErrors,
+  ConsoleInvitationResponses,
+  ConsoleInviteData,
+  ConsoleInviteErrors,
+  ConsoleInviteResponses,
+  ConsoleListKeysData,
+  ConsoleListKeysErrors,
+  ConsoleListKeysResponses,
+  ConsolePasswordResetData,
+  ConsolePasswordResetErrors,
+  ConsolePasswordResetResponses,
+  ConsoleRemoveUserData,
+  ConsoleRemoveUserErrors,
+  ConsoleRemoveUserResponses,
+  ConsoleResetData,
+  ConsoleResetErrors,
+  ConsoleResetResponses,
+  ConsoleRevokeKeyData,
+  ConsoleRevokeKeyErrors,
+  ConsoleRevokeKeyResponses,
+  ConsoleScopesData,
+  ConsoleScopesErrors,
+  ConsoleScopesResponses,
+  ConsoleSignInData,
+  ConsoleSignInErrors,
+  ConsoleSignInResponses,
+  ConsoleSignOutData,
+  ConsoleSignOutErrors,
+  ConsoleSignOutResponses,
+  ConsoleTeamData,
+  ConsoleTeamErrors,
+  ConsoleTeamResponses,
   ContactPolicySettingsGetData,
   ContactPolicySettingsGetErrors,
   ContactPolicySettingsGetResponses,
@@ -297,6 +360,21 @@ import type {
   PolicyDecisionsListData,
   PolicyDecisionsListErrors,
   PolicyDecisionsListResponses,
+  ProjectsCreateData,
+  ProjectsCreateErrors,
+  ProjectsCreateResponses,
+  ProjectsGetData,
+  ProjectsGetErrors,
+  ProjectsGetResponses,
+  ProjectsListData,
+  ProjectsListErrors,
+  ProjectsListResponses,
+  ProjectsRemoveData,
+  ProjectsRemoveErrors,
+  ProjectsRemoveResponses,
+  ProjectsUpdateData,
+  ProjectsUpdateErrors,
+  ProjectsUpdateResponses,
   ResellerLinkAdminCreateData,
   ResellerLinkAdminCreateErrors,
   ResellerLinkAdminCreateResponses,
@@ -503,6 +581,8 @@ export class Admin extends HeyApiClient {
 
   /**
    * Issue another API key (shown once)
+   *
+   * Without `scopes` the key has full access; with them, only what they allow (see the scope catalogue in the API description).
    */
   public issueKey<ThrowOnError extends boolean = true>(
     options: Options<AdminIssueKeyData, ThrowOnError>,
@@ -551,6 +631,8 @@ export class Admin extends HeyApiClient {
 export class Billing extends HeyApiClient {
   /**
    * Current balance in rupees
+   *
+   * Required scope: `billing:read` (or a key without scopes).
    */
   public balance<ThrowOnError extends boolean = true>(
     options?: Options<BillingBalanceData, ThrowOnError>,
@@ -567,11 +649,59 @@ export class Billing extends HeyApiClient {
       ...options,
     });
   }
+
+  /**
+   * List the balance transactions of the account
+   *
+   * Every change of the balance, newest first, cursor pagination: the charge of each call and browser session, top-ups and adjustments by the platform operator. Each gives the signed amount and the balance right after it (so the first page’s first balance_after_inr is the current balance while nothing else happens), and for a charge what it was for: call or browser session, agent, campaign, project, billed seconds. Filters: from/to (created_at, from inclusive, to exclusive) and type.
+   *
+   * Required scope: `billing:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<BillingListData, ThrowOnError>,
+  ): RequestResult<BillingListResponses, BillingListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<BillingListResponses, BillingListErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/billing/transactions',
+      ...options,
+    });
+  }
+
+  /**
+   * Usage over a time range: calls, minutes and credits, grouped
+   *
+   * The charge transactions created in [from, to) summed per UTC day, agent, campaign or project (group_by), and over the range: calls and browser sessions charged, billed seconds and minutes, and rupees charged. The figures are the transactions' sums exactly. The range is at most 366 days.
+   *
+   * Required scope: `billing:read` (or a key without scopes).
+   */
+  public usage<ThrowOnError extends boolean = true>(
+    options: Options<BillingUsageData, ThrowOnError>,
+  ): RequestResult<BillingUsageResponses, BillingUsageErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<BillingUsageResponses, BillingUsageErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/billing/usage',
+      ...options,
+    });
+  }
 }
 
 export class Customers extends HeyApiClient {
   /**
    * List customers (cursor pagination; filter by external_id and status)
+   *
+   * Required scope: `customers:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<CustomersListData, ThrowOnError>,
@@ -591,6 +721,8 @@ export class Customers extends HeyApiClient {
 
   /**
    * Register a sub-tenant (B2B2B customer)
+   *
+   * Required scope: `customers:write` (or a key without scopes).
    */
   public create<ThrowOnError extends boolean = true>(
     options: Options<CustomersCreateData, ThrowOnError>,
@@ -618,6 +750,8 @@ export class Customers extends HeyApiClient {
 
   /**
    * Get a customer
+   *
+   * Required scope: `customers:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<CustomersGetData, ThrowOnError>,
@@ -637,6 +771,8 @@ export class Customers extends HeyApiClient {
 
   /**
    * Update name, email, metadata or status (ARCHIVED archives, ACTIVE restores)
+   *
+   * Required scope: `customers:write` (or a key without scopes).
    */
   public update<ThrowOnError extends boolean = true>(
     options: Options<CustomersUpdateData, ThrowOnError>,
@@ -702,6 +838,8 @@ export class Calls extends HeyApiClient {
    * else a short scripted conversation (intro message, callee turns, agent replies using the agent's prompt and
    * knowledge base). Sandbox time is compressed: durations are simulated call time.
    *
+   *
+   * Required scope: `calls:write` (or a key without scopes).
    */
   public start<ThrowOnError extends boolean = true>(
     options: Options<CallsStartData, ThrowOnError>,
@@ -727,6 +865,8 @@ export class Calls extends HeyApiClient {
    * List calls, newest first
    *
    * Cursor pagination; filters agent_id, status, direction, client_reference_id, created_after, created_before.
+   *
+   * Required scope: `calls:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<CallsListData, ThrowOnError>,
@@ -748,6 +888,8 @@ export class Calls extends HeyApiClient {
    * Get a call with its session
    *
    * session: transcript, credits_used, recording_url (only when recording was enabled; valid 7 days), variables, extraction, hold. processing_complete turns true when post-call processing finished.
+   *
+   * Required scope: `calls:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<CallsGetData, ThrowOnError>,
@@ -769,6 +911,8 @@ export class Calls extends HeyApiClient {
    * A fresh signed download URL of the call recording (WAV), valid 7 days
    *
    * 404 NOT_FOUND when recording was disabled for the call or nothing was recorded.
+   *
+   * Required scope: `calls:read` (or a key without scopes).
    */
   public recordingUrl<ThrowOnError extends boolean = true>(
     options: Options<CallsRecordingUrlData, ThrowOnError>,
@@ -796,6 +940,8 @@ export class BrowserSessions extends HeyApiClient {
    * List browser sessions, newest first
    *
    * Cursor pagination; filters agent_id, status, created_after, created_before. No access tokens.
+   *
+   * Required scope: `calls:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<BrowserSessionsListData, ThrowOnError>,
@@ -841,6 +987,8 @@ export class BrowserSessions extends HeyApiClient {
    * When the session ends, `session.completed` is sent with `source: "browser"` and `browser_session_id`;
    * no `call.status.updated` is sent for a session, and `GET /calls` does not list sessions.
    *
+   *
+   * Required scope: `calls:write` (or a key without scopes).
    */
   public create<ThrowOnError extends boolean = true>(
     options: Options<BrowserSessionsCreateData, ThrowOnError>,
@@ -870,6 +1018,8 @@ export class BrowserSessions extends HeyApiClient {
    * Get a browser session with its session (transcript, recording, extraction)
    *
    * Another account's session is 404. The access token is never shown again.
+   *
+   * Required scope: `calls:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<BrowserSessionsGetData, ThrowOnError>,
@@ -894,7 +1044,11 @@ export class BrowserSessions extends HeyApiClient {
 
 export class Campaigns extends HeyApiClient {
   /**
-   * List campaigns, newest first (cursor pagination; filter by status)
+   * List campaigns, newest first (cursor pagination; filter by status, project_id)
+   *
+   * project_id: the campaigns whose agent is in the project now (a campaign belongs to its agent's project); another account's or a deleted project is 404 NOT_FOUND.
+   *
+   * Required scope: `campaigns:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<CampaignsListData, ThrowOnError>,
@@ -938,6 +1092,8 @@ export class Campaigns extends HeyApiClient {
    *
    * Every status move sends the webhook event campaign.status.updated.
    *
+   *
+   * Required scope: `campaigns:write` (or a key without scopes).
    */
   public create<ThrowOnError extends boolean = true>(
     options: Options<CampaignsCreateData, ThrowOnError>,
@@ -967,6 +1123,8 @@ export class Campaigns extends HeyApiClient {
    * Delete a campaign with its contacts
    *
    * Not while running (409 INVALID_STATE: pause it first). Calls already in flight finish on their own.
+   *
+   * Required scope: `campaigns:write` (or a key without scopes).
    */
   public remove<ThrowOnError extends boolean = true>(
     options: Options<CampaignsRemoveData, ThrowOnError>,
@@ -990,6 +1148,8 @@ export class Campaigns extends HeyApiClient {
 
   /**
    * Get a campaign with its counters
+   *
+   * Required scope: `campaigns:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<CampaignsGetData, ThrowOnError>,
@@ -1011,6 +1171,8 @@ export class Campaigns extends HeyApiClient {
    * Update a draft or paused campaign
    *
    * Any field of creation except type. Other states: 409 INVALID_STATE (only draft or paused campaigns can be updated).
+   *
+   * Required scope: `campaigns:write` (or a key without scopes).
    */
   public update<ThrowOnError extends boolean = true>(
     options: Options<CampaignsUpdateData, ThrowOnError>,
@@ -1048,6 +1210,8 @@ export class Campaigns extends HeyApiClient {
    * one 30-second call at the calls service's per-minute price (default INR 2.00): **403 INSUFFICIENT_BALANCE**.
    * INVALID_STATE answers 409, like every state conflict of this API.
    *
+   *
+   * Required scope: `campaigns:write` (or a key without scopes).
    */
   public start<ThrowOnError extends boolean = true>(
     options: Options<CampaignsStartData, ThrowOnError>,
@@ -1073,6 +1237,8 @@ export class Campaigns extends HeyApiClient {
    * Pause a running campaign
    *
    * No new calls are dialled; calls in flight finish and their outcomes are recorded. Not running: 409 INVALID_STATE (only running campaigns can be paused).
+   *
+   * Required scope: `campaigns:write` (or a key without scopes).
    */
   public pause<ThrowOnError extends boolean = true>(
     options: Options<CampaignsPauseData, ThrowOnError>,
@@ -1094,6 +1260,8 @@ export class Campaigns extends HeyApiClient {
    * Resume a paused campaign
    *
    * paused -> running: dialling continues where it stopped (pending contacts and due retries). Checked again: caller IDs active (409 CALLER_ID_INACTIVE) and a balance for one 30-second call (403 INSUFFICIENT_BALANCE). Not paused: 409 INVALID_STATE (only paused campaigns can be resumed).
+   *
+   * Required scope: `campaigns:write` (or a key without scopes).
    */
   public resume<ThrowOnError extends boolean = true>(
     options: Options<CampaignsResumeData, ThrowOnError>,
@@ -1119,6 +1287,8 @@ export class Campaigns extends HeyApiClient {
    * List a campaign’s contacts in upload order
    *
    * Per contact: status (pending, dialing, retry_wait, completed, failed, skipped), attempts, call ids and attempt history. A page ends at limit contacts or at 256 KB of them, whichever comes first; next_cursor goes on from there.
+   *
+   * Required scope: `campaigns:read` (or a key without scopes).
    */
   public listContacts<ThrowOnError extends boolean = true>(
     options: Options<CampaignsListContactsData, ThrowOnError>,
@@ -1160,6 +1330,8 @@ export class Campaigns extends HeyApiClient {
    * after the other, so the report is the one a single transaction would give; an upload answered 502 part-way
    * keeps its first batches, and sent again reports their rows duplicate.
    *
+   *
+   * Required scope: `campaigns:write` (or a key without scopes).
    */
   public addContacts<ThrowOnError extends boolean = true>(
     options: Options<CampaignsAddContactsData, ThrowOnError>,
@@ -1191,6 +1363,8 @@ export class Telephony extends HeyApiClient {
    * Store carrier_a credentials (auth_id, auth_token) and from-number
    *
    * Credentials are stored encrypted (AES-256-GCM) and never returned; the account id is masked in every response. Calling it again replaces the credentials of the same connection (its connection_id stays). from_number becomes a phone number of the account on this carrier and cannot be deleted while it is the from-number.
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
    */
   public putCarrierA<ThrowOnError extends boolean = true>(
     options: Options<TelephonyPutCarrierAData, ThrowOnError>,
@@ -1220,6 +1394,8 @@ export class Telephony extends HeyApiClient {
    * Store carrier_b credentials (account_sid, auth_token) and from-number
    *
    * Credentials are stored encrypted (AES-256-GCM) and never returned; the account id is masked in every response. Calling it again replaces the credentials of the same connection (its connection_id stays). from_number becomes a phone number of the account on this carrier and cannot be deleted while it is the from-number.
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
    */
   public putCarrierB<ThrowOnError extends boolean = true>(
     options: Options<TelephonyPutCarrierBData, ThrowOnError>,
@@ -1249,6 +1425,8 @@ export class Telephony extends HeyApiClient {
    * List the account’s carrier connections
    *
    * Every connection (sandbox, carrier_a, carrier_b, reseller-link) with its provider, masked account id, from-number and status. No secret is ever returned.
+   *
+   * Required scope: `telephony:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<TelephonyListData, ThrowOnError>,
@@ -1270,6 +1448,8 @@ export class Telephony extends HeyApiClient {
 export class PhoneNumbers extends HeyApiClient {
   /**
    * List the account’s phone numbers (cursor pagination; filter by provider)
+   *
+   * Required scope: `telephony:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<PhoneNumbersListData, ThrowOnError>,
@@ -1295,6 +1475,8 @@ export class PhoneNumbers extends HeyApiClient {
    * Import a phone number
    *
    * The number must live on one of the account’s carrier connections: name the provider, or connection_id when the provider has several.
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
    */
   public import<ThrowOnError extends boolean = true>(
     options: Options<PhoneNumbersImportData, ThrowOnError>,
@@ -1324,6 +1506,8 @@ export class PhoneNumbers extends HeyApiClient {
    * Delete an imported phone number
    *
    * A number assigned to a carrier application is detached from it first, best effort (`detached` says whether that worked). A default from-number (the account’s, or a carrier connection’s from_number) cannot be deleted: 409 DEFAULT_FROM_NUMBER.
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
    */
   public remove<ThrowOnError extends boolean = true>(
     options: Options<PhoneNumbersRemoveData, ThrowOnError>,
@@ -1347,6 +1531,8 @@ export class PhoneNumbers extends HeyApiClient {
 
   /**
    * Get a phone number
+   *
+   * Required scope: `telephony:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<PhoneNumbersGetData, ThrowOnError>,
@@ -1370,6 +1556,8 @@ export class PhoneNumbers extends HeyApiClient {
    * Update a phone number’s label or inbound agent
    *
    * agent_id names the agent that answers inbound calls on the number (used by inbound routing); null unassigns it.
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
    */
   public update<ThrowOnError extends boolean = true>(
     options: Options<PhoneNumbersUpdateData, ThrowOnError>,
@@ -1399,6 +1587,8 @@ export class PhoneNumbers extends HeyApiClient {
 export class DoNotCall extends HeyApiClient {
   /**
    * List the do-not-call entries, newest first (cursor pagination; filter by reason, kind)
+   *
+   * Required scope: `compliance:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<DoNotCallListData, ThrowOnError>,
@@ -1420,6 +1610,8 @@ export class DoNotCall extends HeyApiClient {
    * Add a number or prefix to the do-not-call list
    *
    * From then on every dial of the account to the number (or to any number starting with the prefix) is stopped: POST /calls/start answers 409 DO_NOT_CALL and nothing is dialled; a campaign skips the contact (skip_reason DO_NOT_CALL). Each stopped dial is in GET /contact-policy/decisions. A number or prefix already listed is 409 CONFLICT.
+   *
+   * Required scope: `compliance:write` (or a key without scopes).
    */
   public create<ThrowOnError extends boolean = true>(
     options: Options<DoNotCallCreateData, ThrowOnError>,
@@ -1449,6 +1641,8 @@ export class DoNotCall extends HeyApiClient {
    * Is a number on the do-not-call list?
    *
    * listed is true when a dial to the number would be stopped; matches are the entries covering it.
+   *
+   * Required scope: `compliance:read` (or a key without scopes).
    */
   public lookup<ThrowOnError extends boolean = true>(
     options: Options<DoNotCallLookupData, ThrowOnError>,
@@ -1472,6 +1666,8 @@ export class DoNotCall extends HeyApiClient {
    * Export the whole do-not-call list as CSV
    *
    * text/csv, oldest entry first, with the header number,prefix,reason,source,note,created_at; streamed, so a list of any size comes in one response. A source or note that a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a carriage return) is written with a leading apostrophe, shown as text; the import removes it, so the file imports back with POST /do-not-call/import as it was.
+   *
+   * Required scope: `compliance:read` (or a key without scopes).
    */
   public export<ThrowOnError extends boolean = true>(
     options?: Options<DoNotCallExportData, ThrowOnError>,
@@ -1509,6 +1705,8 @@ export class DoNotCall extends HeyApiClient {
    * The rows are added in batches of consecutive rows, each in one transaction. An import answered with an error after it
    * started adding (a 502 `INTERNAL_ERROR`) may have added its first batches: send it again, those rows then report
    * `already_listed`.
+   *
+   * Required scope: `compliance:write` (or a key without scopes).
    */
   public import<ThrowOnError extends boolean = true>(
     options: Options<DoNotCallImportData, ThrowOnError>,
@@ -1536,6 +1734,8 @@ export class DoNotCall extends HeyApiClient {
 
   /**
    * Remove an entry: its number (or prefix) may be dialled again
+   *
+   * Required scope: `compliance:write` (or a key without scopes).
    */
   public remove<ThrowOnError extends boolean = true>(
     options: Options<DoNotCallRemoveData, ThrowOnError>,
@@ -1559,6 +1759,8 @@ export class DoNotCall extends HeyApiClient {
 
   /**
    * Get a do-not-call entry
+   *
+   * Required scope: `compliance:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<DoNotCallGetData, ThrowOnError>,
@@ -1578,6 +1780,8 @@ export class DoNotCall extends HeyApiClient {
 
   /**
    * Change an entry’s reason, source or note (the number itself: delete and add)
+   *
+   * Required scope: `compliance:write` (or a key without scopes).
    */
   public update<ThrowOnError extends boolean = true>(
     options: Options<DoNotCallUpdateData, ThrowOnError>,
@@ -1609,6 +1813,8 @@ export class PolicyDecisions extends HeyApiClient {
    * List the dials the contact policy stopped, newest first
    *
    * One decision per stopped dial: a POST /calls/start refused (outcome refused, source single_call), a campaign contact skipped (do_not_call: outcome skipped) or deferred to retry_at (calling_window, frequency_cap: outcome deferred), with campaign_id and contact_id for campaign dials, the rule, and the do-not-call entry that matched. Cursor pagination; filters number, rule, outcome, source, campaign_id, created_after, created_before.
+   *
+   * Required scope: `compliance:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<PolicyDecisionsListData, ThrowOnError>,
@@ -1636,6 +1842,8 @@ export class ContactPolicySettings extends HeyApiClient {
    * Read the account's calling window and frequency caps
    *
    * An account that never set them has no window (null) and no caps (null).
+   *
+   * Required scope: `compliance:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options?: Options<ContactPolicySettingsGetData, ThrowOnError>,
@@ -1661,6 +1869,8 @@ export class ContactPolicySettings extends HeyApiClient {
    * Change the account's calling window and frequency caps
    *
    * Fields left out keep their value; null clears the window or a cap. The calling window is judged in the callee's local time: the zone of the number's range when the number fixes one (every zone it may be in keeps the same clock), else the campaign contact's timezone, else the window's timezone. Campaign dials use the campaign's calling_window when it has one, else this one; POST /calls/start uses this one only when windows_apply_to_single_calls is true. A dial outside the window is refused with OUTSIDE_CALLING_WINDOW (a campaign contact waits until it opens). The caps count the calls placed to one number across all campaigns and single calls: per day is the callee's local calendar day, per 7 days any 7 x 24 hours; a dial over a cap is refused with FREQUENCY_CAP_REACHED (a campaign contact waits until retry_at).
+   *
+   * Required scope: `compliance:write` (or a key without scopes).
    */
   public update<ThrowOnError extends boolean = true>(
     options: Options<ContactPolicySettingsUpdateData, ThrowOnError>,
@@ -1700,6 +1910,8 @@ export class InboundRoutePolicies extends HeyApiClient {
    * `agent_id` of one of your agents), TRANSFER (needs `to_number` in E.164) or REJECT, limited to
    * `allowed_actions`. A failure, timeout or invalid answer applies `failure_action`. With no policy the number's
    * agent answers (or the call is rejected when it has none). Every decision is recorded (GET /inbound-route-decisions).
+   *
+   * Required scope: `telephony:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<InboundRoutePoliciesListData, ThrowOnError>,
@@ -1734,6 +1946,8 @@ export class InboundRoutePolicies extends HeyApiClient {
    * `agent_id` of one of your agents), TRANSFER (needs `to_number` in E.164) or REJECT, limited to
    * `allowed_actions`. A failure, timeout or invalid answer applies `failure_action`. With no policy the number's
    * agent answers (or the call is rejected when it has none). Every decision is recorded (GET /inbound-route-decisions).
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
    */
   public create<ThrowOnError extends boolean = true>(
     options: Options<InboundRoutePoliciesCreateData, ThrowOnError>,
@@ -1761,6 +1975,8 @@ export class InboundRoutePolicies extends HeyApiClient {
 
   /**
    * Delete an inbound routing policy
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
    */
   public remove<ThrowOnError extends boolean = true>(
     options: Options<InboundRoutePoliciesRemoveData, ThrowOnError>,
@@ -1784,6 +2000,8 @@ export class InboundRoutePolicies extends HeyApiClient {
 
   /**
    * Get an inbound routing policy
+   *
+   * Required scope: `telephony:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<InboundRoutePoliciesGetData, ThrowOnError>,
@@ -1809,6 +2027,8 @@ export class InboundRoutePolicies extends HeyApiClient {
    * Update an inbound routing policy
    *
    * Scope and target are fixed at creation. `webhook_secret: null` removes the secret.
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
    */
   public update<ThrowOnError extends boolean = true>(
     options: Options<InboundRoutePoliciesUpdateData, ThrowOnError>,
@@ -1840,6 +2060,8 @@ export class InboundRouteDecisions extends HeyApiClient {
    * List recorded inbound routing decisions
    *
    * Oldest first, cursor pagination; filters: phone_number_id, policy_id, action, source, from/to (created_at range). Each item: action, source (webhook, failure_action, no_policy), webhook status and latency, failure reason, transfer target, answering agent and created call/session ids.
+   *
+   * Required scope: `telephony:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<InboundRouteDecisionsListData, ThrowOnError>,
@@ -1865,6 +2087,8 @@ export class InboundRouteDecisions extends HeyApiClient {
    * Simulate an inbound call to test your decision URL
    *
    * Routes a sandbox inbound call to one of your numbers exactly like a carrier’s: policy resolution, the signed inbound.route request, answer validation, failure_action. Returns the recorded decision (also listed by GET /inbound-route-decisions).
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
    */
   public simulate<ThrowOnError extends boolean = true>(
     options: Options<InboundRouteDecisionsSimulateData, ThrowOnError>,
@@ -1921,6 +2145,8 @@ export class LifecycleHooks extends HeyApiClient {
    * 5 requests; the result is `session.post_call_hook` on GET /calls/{id}.
    *
    * Every request is recorded in the integration log.
+   *
+   * Required scope: `agents:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<LifecycleHooksListData, ThrowOnError>,
@@ -1968,6 +2194,8 @@ export class LifecycleHooks extends HeyApiClient {
    * 5 requests; the result is `session.post_call_hook` on GET /calls/{id}.
    *
    * Every request is recorded in the integration log.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public create<ThrowOnError extends boolean = true>(
     options: Options<LifecycleHooksCreateData, ThrowOnError>,
@@ -1995,6 +2223,8 @@ export class LifecycleHooks extends HeyApiClient {
 
   /**
    * Delete a lifecycle hook
+   *
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public remove<ThrowOnError extends boolean = true>(
     options: Options<LifecycleHooksRemoveData, ThrowOnError>,
@@ -2018,6 +2248,8 @@ export class LifecycleHooks extends HeyApiClient {
 
   /**
    * Get a lifecycle hook
+   *
+   * Required scope: `agents:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<LifecycleHooksGetData, ThrowOnError>,
@@ -2043,6 +2275,8 @@ export class LifecycleHooks extends HeyApiClient {
    * Update a lifecycle hook
    *
    * event and agent_id are fixed at creation; the secret changes only by rotate-secret.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public update<ThrowOnError extends boolean = true>(
     options: Options<LifecycleHooksUpdateData, ThrowOnError>,
@@ -2072,6 +2306,8 @@ export class LifecycleHooks extends HeyApiClient {
    * Issue a new signing secret (returned once)
    *
    * Requests are signed with the new secret at once; the previous one stops signing.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public rotate<ThrowOnError extends boolean = true>(
     options: Options<LifecycleHooksRotateData, ThrowOnError>,
@@ -2099,6 +2335,8 @@ export class ResellerLink extends HeyApiClient {
    * Read the call-routing table of a reseller-link connection
    *
    * Read live from the reseller’s API with the connection’s stored credentials. connection_id is needed only when the account has more than one active reseller-link connection (400 VALIDATION_ERROR without it); 404 when it names none of the account’s active ones or the account has none. Connections are managed through the operator API.
+   *
+   * Required scope: `telephony:read` (or a key without scopes).
    */
   public callRouting<ThrowOnError extends boolean = true>(
     options?: Options<ResellerLinkCallRoutingData, ThrowOnError>,
@@ -2178,6 +2416,8 @@ export class AgentCatalog extends HeyApiClient {
    * Voices an agent can use (the older agent voice list)
    *
    * The catalog voices of the account’s tier and the tiers below it. voice_id is what an agent takes.
+   *
+   * Required scope: `agents:read` (or a key without scopes).
    */
   public voices<ThrowOnError extends boolean = true>(
     options?: Options<AgentCatalogVoicesData, ThrowOnError>,
@@ -2201,6 +2441,8 @@ export class AgentCatalog extends HeyApiClient {
 
   /**
    * Background audio an agent can play under its voice (background_audio_id)
+   *
+   * Required scope: `agents:read` (or a key without scopes).
    */
   public backgroundAudio<ThrowOnError extends boolean = true>(
     options?: Options<AgentCatalogBackgroundAudioData, ThrowOnError>,
@@ -2226,6 +2468,10 @@ export class AgentCatalog extends HeyApiClient {
 export class Agents extends HeyApiClient {
   /**
    * List agents (cursor pagination; filter by agent_type, project_id, name substring)
+   *
+   * project_id naming another account's or a deleted project is 404 NOT_FOUND.
+   *
+   * Required scope: `agents:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<AgentsListData, ThrowOnError>,
@@ -2247,6 +2493,8 @@ export class Agents extends HeyApiClient {
    * Create an agent
    *
    * Body: the contract’s creation fields only (any other field is a 400). Omitted fields take their defaults, which the returned record shows. voice_id must be a catalog voice of the account’s tier (GET /agent/voices); the agent’s gender is the voice’s. project_id defaults to the account’s default project. agent_name must be unique among the account’s agents (409 CONFLICT).
+   *
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public create<ThrowOnError extends boolean = true>(
     options: Options<AgentsCreateData, ThrowOnError>,
@@ -2272,6 +2520,8 @@ export class Agents extends HeyApiClient {
    * Delete an agent (soft delete)
    *
    * Afterwards every route naming the agent answers 404 NOT_FOUND and its name is free again; an agent.deleted event tells the other services.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public remove<ThrowOnError extends boolean = true>(
     options: Options<AgentsRemoveData, ThrowOnError>,
@@ -2291,6 +2541,8 @@ export class Agents extends HeyApiClient {
 
   /**
    * Get an agent
+   *
+   * Required scope: `agents:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<AgentsGetData, ThrowOnError>,
@@ -2312,6 +2564,8 @@ export class Agents extends HeyApiClient {
    * Update an agent (partial)
    *
    * Partial update: fields left out keep their values; a field sent as null takes the meaning null has at creation (default, off or cleared); nested objects (tool_ack_config, extraction_config) replace the stored ones whole, except turn_taking and dtmf, whose fields sent replace the stored ones while the others are kept. The rules between fields are checked on the result (e.g. transfer_enabled true needs a transfer_number, stored or sent; the minimum silence of turn_taking in force may not exceed its maximum in force). extraction_config sets the inline extraction keys; a key name that an attached extraction set already defines is a 409 EXTRACTION_KEY_CLASH, and a concurrent change to the agent’s extraction keys is a 409 WRITE_CONFLICT (retry). webhooks_include_account_endpoints is set through the webhooks service, which owns it: false needs an enabled webhook endpoint of the agent’s own (409 NO_AGENT_ENDPOINT); the response echoes the stored value.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public update<ThrowOnError extends boolean = true>(
     options: Options<AgentsUpdateData, ThrowOnError>,
@@ -2337,6 +2591,8 @@ export class Agents extends HeyApiClient {
 export class AgentExtractionSets extends HeyApiClient {
   /**
    * Detach an extraction set from an agent (404 when it is not attached)
+   *
+   * Required scope: `knowledge:write` (or a key without scopes).
    */
   public detach<ThrowOnError extends boolean = true>(
     options: Options<AgentExtractionSetsDetachData, ThrowOnError>,
@@ -2362,6 +2618,8 @@ export class AgentExtractionSets extends HeyApiClient {
    * Attach an extraction set to an agent
    *
    * The set’s keys join the agent’s post-call extraction. Attaching an attached set changes nothing. A key name the agent already has (inline or from another set) is a 409 EXTRACTION_KEY_CLASH; a concurrent change to the agent’s extraction keys is a 409 WRITE_CONFLICT (retry).
+   *
+   * Required scope: `knowledge:write` (or a key without scopes).
    */
   public attach<ThrowOnError extends boolean = true>(
     options: Options<AgentExtractionSetsAttachData, ThrowOnError>,
@@ -2389,6 +2647,8 @@ export class VoiceConfigurations extends HeyApiClient {
    * Voice configurations the account is entitled to
    *
    * Tiers rank standard < premium < enterprise; the list holds the voices of the account’s tier and of the tiers below it, so a higher tier also sees its tier-exclusive voices. Each id is `vc_` + a UUID; that UUID is the voice_id an agent takes.
+   *
+   * Required scope: `agents:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<VoiceConfigurationsListData, ThrowOnError>,
@@ -2414,6 +2674,8 @@ export class VoiceConfigurations extends HeyApiClient {
 export class ExtractionSets extends HeyApiClient {
   /**
    * List extraction sets (cursor pagination)
+   *
+   * Required scope: `knowledge:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<ExtractionSetsListData, ThrowOnError>,
@@ -2439,6 +2701,8 @@ export class ExtractionSets extends HeyApiClient {
    * Create an extraction set
    *
    * Names are unique on the account (409 CONFLICT). Keys: name matches ^[a-z][a-z0-9_]{0,63}$ and is unique in the list; type is boolean, string, date, number or enum; options (1..50 distinct values) is required for enum and refused otherwise; description is optional (max 500).
+   *
+   * Required scope: `knowledge:write` (or a key without scopes).
    */
   public create<ThrowOnError extends boolean = true>(
     options: Options<ExtractionSetsCreateData, ThrowOnError>,
@@ -2468,6 +2732,8 @@ export class ExtractionSets extends HeyApiClient {
    * Promote an agent’s inline extraction keys into a set
    *
    * Exactly one of name (creates a set) or set_id (merges into that set), else 400 VALIDATION_ERROR. The set is attached to the agent and every inline key leaves the agent’s extraction_config. When merging, an inline key whose name the set already has is a 409 EXTRACTION_KEY_CLASH, unless on_conflict is keep_set_definition: then those inline keys are dropped and listed in dropped_inline_keys. When another change to the same agent or set is in flight the answer is 409 WRITE_CONFLICT and nothing changed: retry. 404 NOT_FOUND for an unknown, foreign or deleted agent or set.
+   *
+   * Required scope: `knowledge:write` (or a key without scopes).
    */
   public fromAgent<ThrowOnError extends boolean = true>(
     options: Options<ExtractionSetsFromAgentData, ThrowOnError>,
@@ -2495,6 +2761,8 @@ export class ExtractionSets extends HeyApiClient {
 
   /**
    * Delete an extraction set; it is detached from every agent
+   *
+   * Required scope: `knowledge:write` (or a key without scopes).
    */
   public remove<ThrowOnError extends boolean = true>(
     options: Options<ExtractionSetsRemoveData, ThrowOnError>,
@@ -2518,6 +2786,8 @@ export class ExtractionSets extends HeyApiClient {
 
   /**
    * Get an extraction set
+   *
+   * Required scope: `knowledge:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<ExtractionSetsGetData, ThrowOnError>,
@@ -2543,6 +2813,8 @@ export class ExtractionSets extends HeyApiClient {
    * Update an extraction set
    *
    * Fields left out keep their values; keys, when sent, replace the whole list. New keys must not clash with the keys of an agent the set is attached to (409 EXTRACTION_KEY_CLASH). Keys: name matches ^[a-z][a-z0-9_]{0,63}$ and is unique in the list; type is boolean, string, date, number or enum; options (1..50 distinct values) is required for enum and refused otherwise; description is optional (max 500).
+   *
+   * Required scope: `knowledge:write` (or a key without scopes).
    */
   public update<ThrowOnError extends boolean = true>(
     options: Options<ExtractionSetsUpdateData, ThrowOnError>,
@@ -2572,6 +2844,8 @@ export class ExtractionSets extends HeyApiClient {
 export class CustomFunctions extends HeyApiClient {
   /**
    * List custom functions (cursor pagination)
+   *
+   * Required scope: `agents:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<CustomFunctionsListData, ThrowOnError>,
@@ -2597,6 +2871,8 @@ export class CustomFunctions extends HeyApiClient {
    * Create a custom function (its signing secret is returned once)
    *
    * name matches ^[a-zA-Z_][a-zA-Z0-9_]{0,63}$, is unique on the account ignoring case (409 CONFLICT) and is not a built-in tool’s name; parameters is a JSON Schema with type "object" that compiles; url is HTTPS; header values are stored encrypted and masked on every read; response_variables paths use $, .key, ["key"] and [index]. Request format, signature, retry rule and limits: docs/custom-functions.md. An account has at most 100 functions (429 LIMIT_REACHED).
+   *
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public create<ThrowOnError extends boolean = true>(
     options: Options<CustomFunctionsCreateData, ThrowOnError>,
@@ -2624,6 +2900,8 @@ export class CustomFunctions extends HeyApiClient {
 
   /**
    * Delete a custom function; it is detached from every agent
+   *
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public remove<ThrowOnError extends boolean = true>(
     options: Options<CustomFunctionsRemoveData, ThrowOnError>,
@@ -2647,6 +2925,8 @@ export class CustomFunctions extends HeyApiClient {
 
   /**
    * Get a custom function
+   *
+   * Required scope: `agents:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<CustomFunctionsGetData, ThrowOnError>,
@@ -2672,6 +2952,8 @@ export class CustomFunctions extends HeyApiClient {
    * Update a custom function
    *
    * Fields left out keep their values; headers, speech and response_variables, when sent, replace the stored ones whole (null clears headers and response_variables). Calls already running keep the tool offered to the model as it was; their requests follow the change within seconds. name matches ^[a-zA-Z_][a-zA-Z0-9_]{0,63}$, is unique on the account ignoring case (409 CONFLICT) and is not a built-in tool’s name; parameters is a JSON Schema with type "object" that compiles; url is HTTPS; header values are stored encrypted and masked on every read; response_variables paths use $, .key, ["key"] and [index]. Request format, signature, retry rule and limits: docs/custom-functions.md.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public update<ThrowOnError extends boolean = true>(
     options: Options<CustomFunctionsUpdateData, ThrowOnError>,
@@ -2701,6 +2983,8 @@ export class CustomFunctions extends HeyApiClient {
    * Issue a new signing secret (returned once)
    *
    * Requests are signed with the new secret from now on; the previous one stops within seconds on every replica.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public rotateSecret<ThrowOnError extends boolean = true>(
     options: Options<CustomFunctionsRotateSecretData, ThrowOnError>,
@@ -2726,6 +3010,8 @@ export class CustomFunctions extends HeyApiClient {
    * Call the function once with sample arguments, outside any call
    *
    * The arguments are checked against parameters first (outcome invalid_arguments: nothing is sent). Otherwise one request is made exactly as during a call (signed, static headers, private-network guard, timeout_ms, retry rule) with null call fields and "test": true, logged as custom_function_test. The answer is 200 whatever the partner’s server did: outcome, status, latency_ms, response_excerpt, error, variables, log_id.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public test<ThrowOnError extends boolean = true>(
     options: Options<CustomFunctionsTestData, ThrowOnError>,
@@ -2755,6 +3041,8 @@ export class CustomFunctions extends HeyApiClient {
 export class AgentCustomFunctions extends HeyApiClient {
   /**
    * Detach a custom function from an agent (404 when it is not attached)
+   *
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public detach<ThrowOnError extends boolean = true>(
     options: Options<AgentCustomFunctionsDetachData, ThrowOnError>,
@@ -2780,6 +3068,8 @@ export class AgentCustomFunctions extends HeyApiClient {
    * Attach a custom function to an agent
    *
    * Calls started from now on offer the function to the model. Attaching an attached function changes nothing. An agent has at most 20 functions (429 LIMIT_REACHED); a concurrent change to the agent is a 409 WRITE_CONFLICT (retry).
+   *
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public attach<ThrowOnError extends boolean = true>(
     options: Options<AgentCustomFunctionsAttachData, ThrowOnError>,
@@ -2799,6 +3089,135 @@ export class AgentCustomFunctions extends HeyApiClient {
       url: '/api/v2/agent/{id}/custom-functions/{functionId}',
       ...options,
     });
+  }
+}
+
+export class Projects extends HeyApiClient {
+  /**
+   * List projects (cursor pagination, oldest first)
+   *
+   * The default project is always there: listing creates it when the account has none yet.
+   *
+   * Required scope: `projects:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<ProjectsListData, ThrowOnError>,
+  ): RequestResult<ProjectsListResponses, ProjectsListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<ProjectsListResponses, ProjectsListErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/projects',
+      ...options,
+    });
+  }
+
+  /**
+   * Create a project
+   *
+   * name is 1 to 100 characters (names need not be unique). An account has at most 100 projects, the default one included (429 LIMIT_REACHED).
+   *
+   * Required scope: `projects:write` (or a key without scopes).
+   */
+  public create<ThrowOnError extends boolean = true>(
+    options: Options<ProjectsCreateData, ThrowOnError>,
+  ): RequestResult<ProjectsCreateResponses, ProjectsCreateErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<ProjectsCreateResponses, ProjectsCreateErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/projects',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Delete a project
+   *
+   * 409 INVALID_STATE for the default project, and for a project that still holds agents (move them with PATCH /agent/{id} project_id, or delete them, first); the message says which. Campaigns belong to their agent’s project, so an empty project has none.
+   *
+   * Required scope: `projects:write` (or a key without scopes).
+   */
+  public remove<ThrowOnError extends boolean = true>(
+    options: Options<ProjectsRemoveData, ThrowOnError>,
+  ): RequestResult<ProjectsRemoveResponses, ProjectsRemoveErrors, ThrowOnError> {
+    return (options.client ?? this.client).delete<
+      ProjectsRemoveResponses,
+      ProjectsRemoveErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/projects/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Get a project
+   *
+   * Required scope: `projects:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<ProjectsGetData, ThrowOnError>,
+  ): RequestResult<ProjectsGetResponses, ProjectsGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<ProjectsGetResponses, ProjectsGetErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/projects/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Update a project
+   *
+   * Fields left out keep their values; description null clears it. The default project can be renamed.
+   *
+   * Required scope: `projects:write` (or a key without scopes).
+   */
+  public update<ThrowOnError extends boolean = true>(
+    options: Options<ProjectsUpdateData, ThrowOnError>,
+  ): RequestResult<ProjectsUpdateResponses, ProjectsUpdateErrors, ThrowOnError> {
+    return (options.client ?? this.client).patch<ProjectsUpdateResponses, ProjectsUpdateErrors, ThrowOnError>(
+      {
+        security: [
+          {
+            key: 'api_key',
+            scheme: 'bearer',
+            type: 'http',
+          },
+        ],
+        url: '/api/v2/projects/{id}',
+        ...options,
+        headers: {
+          'Content-Type': 'application/json',
+          ...options.headers,
+        },
+      },
+    );
   }
 }
 
@@ -2839,6 +3258,8 @@ export class Uploads extends HeyApiClient {
 export class Documents extends HeyApiClient {
   /**
    * List documents (cursor pagination; filter by status, type and name)
+   *
+   * Required scope: `knowledge:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<DocumentsListData, ThrowOnError>,
@@ -2860,6 +3281,8 @@ export class Documents extends HeyApiClient {
    * Create a document and get a signed upload URL
    *
    * Step 1 of an upload. Types: pdf, txt, md, html (what the knowledge base can index); at most 20971520 bytes (20 MB). The document starts in status uploading. PUT exactly file_size bytes to upload_url with the headers in upload_headers (no Authorization header; the URL is signed and expires after 15 minutes), then call POST /documents/{id}/confirm. In production upload_url points at S3-compatible object storage.
+   *
+   * Required scope: `knowledge:write` (or a key without scopes).
    */
   public create<ThrowOnError extends boolean = true>(
     options: Options<DocumentsCreateData, ThrowOnError>,
@@ -2889,6 +3312,8 @@ export class Documents extends HeyApiClient {
    * Create a web-link document
    *
    * Ready at once, with no upload step. The page (HTML, plain text or PDF, public addresses only) is crawled and indexed when the document is linked to an agent.
+   *
+   * Required scope: `knowledge:write` (or a key without scopes).
    */
   public createWebLink<ThrowOnError extends boolean = true>(
     options: Options<DocumentsCreateWebLinkData, ThrowOnError>,
@@ -2918,6 +3343,8 @@ export class Documents extends HeyApiClient {
    * Confirm an upload
    *
    * Verifies that the file exists at the upload location and moves the document from uploading to ready. 400 when the file has not been uploaded; 409 CONFLICT when the document is already confirmed.
+   *
+   * Required scope: `knowledge:write` (or a key without scopes).
    */
   public confirm<ThrowOnError extends boolean = true>(
     options: Options<DocumentsConfirmData, ThrowOnError>,
@@ -2943,6 +3370,8 @@ export class Documents extends HeyApiClient {
    * Delete a document
    *
    * Gone at once for every route and from the knowledge base of every agent it was linked to; the stored file and the indexed chunks are removed in the background.
+   *
+   * Required scope: `knowledge:write` (or a key without scopes).
    */
   public remove<ThrowOnError extends boolean = true>(
     options: Options<DocumentsRemoveData, ThrowOnError>,
@@ -2966,6 +3395,8 @@ export class Documents extends HeyApiClient {
 
   /**
    * Get a document
+   *
+   * Required scope: `knowledge:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<DocumentsGetData, ThrowOnError>,
@@ -2987,6 +3418,8 @@ export class Documents extends HeyApiClient {
 export class AgentKnowledge extends HeyApiClient {
   /**
    * List an agent's linked documents with their indexing state
+   *
+   * Required scope: `knowledge:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options: Options<AgentKnowledgeListData, ThrowOnError>,
@@ -3012,6 +3445,8 @@ export class AgentKnowledge extends HeyApiClient {
    * Link documents to an agent
    *
    * Links ready documents (document_id, or several in document_ids) and queues their indexing for this agent: text is extracted (PDF, HTML, text; web links are crawled), split into chunks of about 800 characters overlapping by up to 150, and indexed for full-text search. Follow index_status on GET /agent/{agentId}/documents. Linking a document that is already linked changes nothing. 409 INVALID_STATE for a document still uploading.
+   *
+   * Required scope: `knowledge:write` (or a key without scopes).
    */
   public link<ThrowOnError extends boolean = true>(
     options: Options<AgentKnowledgeLinkData, ThrowOnError>,
@@ -3041,6 +3476,8 @@ export class AgentKnowledge extends HeyApiClient {
    * Unlink a document from an agent
    *
    * The document remains. It leaves the agent's search at once; its indexed chunks are removed in the background. 404 NOT_FOUND when the document is not linked to the agent.
+   *
+   * Required scope: `knowledge:write` (or a key without scopes).
    */
   public unlink<ThrowOnError extends boolean = true>(
     options: Options<AgentKnowledgeUnlinkData, ThrowOnError>,
@@ -3066,6 +3503,8 @@ export class AgentKnowledge extends HeyApiClient {
    * Search an agent's knowledge base
    *
    * Runs the retrieval the agent uses during calls, to test it. Results honour the agent settings: kb_threshold sets the minimum score (low ≥ 0, medium ≥ 0.45, high ≥ 0.7; null = medium), kb_include_summaries adds each document's summary (its opening sentences), kb_result_format renders each result (placeholders {content} {document_name} {document_id} {summary} {score} {rank} {chunk_index}; {{ and }} for literal braces; null = {content}).
+   *
+   * Required scope: `knowledge:read` (or a key without scopes).
    */
   public search<ThrowOnError extends boolean = true>(
     options: Options<AgentKnowledgeSearchData, ThrowOnError>,
@@ -3095,6 +3534,8 @@ export class AgentKnowledge extends HeyApiClient {
 export class WebhookEndpoints extends HeyApiClient {
   /**
    * List the account’s webhook endpoints (both scopes; secrets are never listed)
+   *
+   * Required scope: `webhooks:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<WebhookEndpointsListData, ThrowOnError>,
@@ -3120,6 +3561,8 @@ export class WebhookEndpoints extends HeyApiClient {
    * Create a webhook endpoint
    *
    * Account-wide unless agent_id binds it to one of the account’s agents. At most 5 endpoints per scope (5 account-wide, 5 per agent; a deleted agent’s endpoints count until deleted): 429 LIMIT_REACHED beyond. The response carries the signing secret (whsec_...) and is the only time it is shown. Deliveries: POST JSON { event, timestamp, data } with X-Webhook-Signature (sha256=<hex HMAC-SHA256 of "<X-Webhook-Timestamp>.<raw body>">, keyed with the whole secret string), X-Webhook-Timestamp (ISO 8601, the time of the attempt), X-Webhook-Id (the delivery id, the same on every retry) and X-Webhook-Event. Any 2xx within 10 s is success; otherwise the delivery is retried on WEBHOOK_RETRY_SCHEDULE (default 5s, 5m, 30m, 2h, 5h, 10h, 10h, ±20% jitter; twice as long after a 429 or a timeout; a Retry-After is honoured up to 1 h).
+   *
+   * Required scope: `webhooks:write` (or a key without scopes).
    */
   public create<ThrowOnError extends boolean = true>(
     options: Options<WebhookEndpointsCreateData, ThrowOnError>,
@@ -3149,6 +3592,8 @@ export class WebhookEndpoints extends HeyApiClient {
    * Delete a webhook endpoint
    *
    * Works also when the endpoint’s agent has been deleted. Its delivery history goes with it. Deleting the last enabled endpoint of an agent flips its webhooks_include_account_endpoints back to true.
+   *
+   * Required scope: `webhooks:write` (or a key without scopes).
    */
   public remove<ThrowOnError extends boolean = true>(
     options: Options<WebhookEndpointsRemoveData, ThrowOnError>,
@@ -3174,6 +3619,8 @@ export class WebhookEndpoints extends HeyApiClient {
    * Update label, url, enabled or events
    *
    * A body containing agent_id is a 400 VALIDATION_ERROR even when equal to the current scope. Disabling the last enabled endpoint of an agent flips its webhooks_include_account_endpoints back to true.
+   *
+   * Required scope: `webhooks:write` (or a key without scopes).
    */
   public update<ThrowOnError extends boolean = true>(
     options: Options<WebhookEndpointsUpdateData, ThrowOnError>,
@@ -3203,6 +3650,8 @@ export class WebhookEndpoints extends HeyApiClient {
    * Issue a new signing secret (returned once)
    *
    * Deliveries are signed with the new secret at once. For WEBHOOK_SECRET_GRACE (default 24 h) the previous secret stays valid: each request then also carries X-Webhook-Signature-Previous, the same sha256=<hex> signature of the same timestamp and body made with the previous secret; X-Webhook-Signature always uses the new one. previous_secret_expires_at on the endpoint says when the grace ends.
+   *
+   * Required scope: `webhooks:write` (or a key without scopes).
    */
   public rotate<ThrowOnError extends boolean = true>(
     options: Options<WebhookEndpointsRotateData, ThrowOnError>,
@@ -3228,6 +3677,8 @@ export class WebhookEndpoints extends HeyApiClient {
    * Send webhook.test to this endpoint
    *
    * Queues a webhook.test delivery ({ event: "webhook.test", timestamp, data: { endpoint_id, label, message } }) to this endpoint only, whatever its allowlist and even when it is disabled, signed and retried like any delivery. Follow it with GET /webhook-deliveries/{id}.
+   *
+   * Required scope: `webhooks:write` (or a key without scopes).
    */
   public test<ThrowOnError extends boolean = true>(
     options: Options<WebhookEndpointsTestData, ThrowOnError>,
@@ -3253,6 +3704,8 @@ export class WebhookEndpoints extends HeyApiClient {
    * Delivery history of an endpoint (newest first; cursor pagination)
    *
    * Filters: status, event_type, and a created_at window (since inclusive, until exclusive).
+   *
+   * Required scope: `webhooks:read` (or a key without scopes).
    */
   public deliveries<ThrowOnError extends boolean = true>(
     options: Options<WebhookEndpointsDeliveriesData, ThrowOnError>,
@@ -3280,6 +3733,8 @@ export class LegacyWebhook extends HeyApiClient {
    * Set the legacy webhook URL (creates or replaces the `default` endpoint)
    *
    * Creates the reserved account-wide `default` endpoint, or replaces its url (enabled, every event type), with a new signing secret each call, shown only in this response. New integrations use /config/webhooks.
+   *
+   * Required scope: `webhooks:write` (or a key without scopes).
    *
    * @deprecated
    */
@@ -3313,6 +3768,8 @@ export class AgentWebhooks extends HeyApiClient {
    * The agent’s own endpoints, its fan-out flag and the event catalog
    *
    * endpoints holds only this agent’s endpoints (account-wide ones are under /config/webhooks). 404 for a deleted agent.
+   *
+   * Required scope: `webhooks:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<AgentWebhooksGetData, ThrowOnError>,
@@ -3338,6 +3795,8 @@ export class AgentWebhooks extends HeyApiClient {
    * Set the agent’s webhooks_include_account_endpoints
    *
    * Body: include_account_endpoints (or webhooks_include_account_endpoints), boolean. false stops account-wide endpoints from receiving this agent’s events, and needs at least one enabled endpoint of the agent’s own (else 409 NO_AGENT_ENDPOINT); the flag flips back to true by itself when the last one is deleted or disabled. The response echoes the stored value. 404 for a deleted agent.
+   *
+   * Required scope: `webhooks:write` (or a key without scopes).
    */
   public update<ThrowOnError extends boolean = true>(
     options: Options<AgentWebhooksUpdateData, ThrowOnError>,
@@ -3367,6 +3826,8 @@ export class AgentWebhooks extends HeyApiClient {
    * Create an endpoint scoped to this agent
    *
    * Like POST /config/webhooks with agent_id = the agent in the path; an agent_id in the body is ignored. The endpoint then receives only this agent’s events. 404 for a deleted agent.
+   *
+   * Required scope: `webhooks:write` (or a key without scopes).
    */
   public create<ThrowOnError extends boolean = true>(
     options: Options<AgentWebhooksCreateData, ThrowOnError>,
@@ -3398,6 +3859,8 @@ export class WebhookDeliveries extends HeyApiClient {
    * A delivery with its body and every attempt
    *
    * Each attempt: status code, latency, response body (first 1024 characters) and error.
+   *
+   * Required scope: `webhooks:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<WebhookDeliveriesGetData, ThrowOnError>,
@@ -3423,6 +3886,8 @@ export class WebhookDeliveries extends HeyApiClient {
    * Send a finished delivery again
    *
    * A failed (or succeeded) delivery is queued again with the same X-Webhook-Id and body and a fresh round of the retry schedule. One still pending or being sent: INVALID_STATE (409).
+   *
+   * Required scope: `webhooks:write` (or a key without scopes).
    */
   public retry<ThrowOnError extends boolean = true>(
     options: Options<WebhookDeliveriesRetryData, ThrowOnError>,
@@ -3450,6 +3915,8 @@ export class IntegrationLogs extends HeyApiClient {
    * List the requests the platform made to your systems
    *
    * Custom functions (and their tests), lifecycle hooks, inbound decision requests and knowledge-base page fetches, newest first, cursor pagination; filters: kind, outcome, call_id, browser_session_id, agent_id, function_id, hook_id, created_after/created_before (when the request started). Items leave out headers and bodies: GET /integration-logs/{id} has them. Entries are kept for the retention period, then deleted.
+   *
+   * Required scope: `agents:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<IntegrationLogsListData, ThrowOnError>,
@@ -3475,6 +3942,8 @@ export class IntegrationLogs extends HeyApiClient {
    * Get one request made to your systems
    *
    * Method, URL, request headers (signatures, credentials and your static headers masked), the request and answer bodies (their first 4096 characters), status, outcome, error, latency and attempts.
+   *
+   * Required scope: `agents:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<IntegrationLogsGetData, ThrowOnError>,
@@ -3492,6 +3961,445 @@ export class IntegrationLogs extends HeyApiClient {
         },
       ],
       url: '/api/v2/integration-logs/{id}',
+      ...options,
+    });
+  }
+}
+
+export class Console extends HeyApiClient {
+  /**
+   * Sign out: the session ends at once
+   */
+  public signOut<ThrowOnError extends boolean = true>(
+    options?: Options<ConsoleSignOutData, ThrowOnError>,
+  ): RequestResult<ConsoleSignOutResponses, ConsoleSignOutErrors, ThrowOnError> {
+    return (options?.client ?? this.client).delete<
+      ConsoleSignOutResponses,
+      ConsoleSignOutErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/session',
+      ...options,
+    });
+  }
+
+  /**
+   * The signed-in user, their account and the CSRF token of the session
+   */
+  public current<ThrowOnError extends boolean = true>(
+    options?: Options<ConsoleCurrentData, ThrowOnError>,
+  ): RequestResult<ConsoleCurrentResponses, ConsoleCurrentErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<ConsoleCurrentResponses, ConsoleCurrentErrors, ThrowOnError>({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/session',
+      ...options,
+    });
+  }
+
+  /**
+   * Sign in: sets the session cookie
+   *
+   * Repeated failures lock out the address and the email for a growing time (429 RATE_LIMITED). A wrong email and a wrong password answer the same 401.
+   */
+  public signIn<ThrowOnError extends boolean = true>(
+    options: Options<ConsoleSignInData, ThrowOnError>,
+  ): RequestResult<ConsoleSignInResponses, ConsoleSignInErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<ConsoleSignInResponses, ConsoleSignInErrors, ThrowOnError>({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/session',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Whom an invitation link is for; 404 when it no longer works
+   */
+  public invitation<ThrowOnError extends boolean = true>(
+    options: Options<ConsoleInvitationData, ThrowOnError>,
+  ): RequestResult<ConsoleInvitationResponses, ConsoleInvitationErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<
+      ConsoleInvitationResponses,
+      ConsoleInvitationErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/invitations/{token}',
+      ...options,
+    });
+  }
+
+  /**
+   * Accept an invitation: set the password (the link works once) and sign in
+   */
+  public accept<ThrowOnError extends boolean = true>(
+    options: Options<ConsoleAcceptData, ThrowOnError>,
+  ): RequestResult<ConsoleAcceptResponses, ConsoleAcceptErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<ConsoleAcceptResponses, ConsoleAcceptErrors, ThrowOnError>({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/invitations/{token}',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Whom a password-reset link is for; 404 when it no longer works
+   */
+  public passwordReset<ThrowOnError extends boolean = true>(
+    options: Options<ConsolePasswordResetData, ThrowOnError>,
+  ): RequestResult<ConsolePasswordResetResponses, ConsolePasswordResetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<
+      ConsolePasswordResetResponses,
+      ConsolePasswordResetErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/password-resets/{token}',
+      ...options,
+    });
+  }
+
+  /**
+   * Choose a new password from a reset link (it works once): every other session of the user ends
+   */
+  public reset<ThrowOnError extends boolean = true>(
+    options: Options<ConsoleResetData, ThrowOnError>,
+  ): RequestResult<ConsoleResetResponses, ConsoleResetErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<ConsoleResetResponses, ConsoleResetErrors, ThrowOnError>({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/password-resets/{token}',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * The scopes a key may be limited to (write includes read; read_only: every read)
+   */
+  public scopes<ThrowOnError extends boolean = true>(
+    options?: Options<ConsoleScopesData, ThrowOnError>,
+  ): RequestResult<ConsoleScopesResponses, ConsoleScopesErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<ConsoleScopesResponses, ConsoleScopesErrors, ThrowOnError>({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/keys/scopes',
+      ...options,
+    });
+  }
+
+  /**
+   * The account's API keys (never the keys themselves)
+   */
+  public listKeys<ThrowOnError extends boolean = true>(
+    options?: Options<ConsoleListKeysData, ThrowOnError>,
+  ): RequestResult<ConsoleListKeysResponses, ConsoleListKeysErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<
+      ConsoleListKeysResponses,
+      ConsoleListKeysErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/keys',
+      ...options,
+    });
+  }
+
+  /**
+   * Create an API key: shown only in this answer (owners and admins)
+   */
+  public createKey<ThrowOnError extends boolean = true>(
+    options: Options<ConsoleCreateKeyData, ThrowOnError>,
+  ): RequestResult<ConsoleCreateKeyResponses, ConsoleCreateKeyErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      ConsoleCreateKeyResponses,
+      ConsoleCreateKeyErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/keys',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Revoke an API key: it stops working at once on every gateway (owners and admins)
+   */
+  public revokeKey<ThrowOnError extends boolean = true>(
+    options: Options<ConsoleRevokeKeyData, ThrowOnError>,
+  ): RequestResult<ConsoleRevokeKeyResponses, ConsoleRevokeKeyErrors, ThrowOnError> {
+    return (options.client ?? this.client).delete<
+      ConsoleRevokeKeyResponses,
+      ConsoleRevokeKeyErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/keys/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * The account's console users
+   */
+  public team<ThrowOnError extends boolean = true>(
+    options?: Options<ConsoleTeamData, ThrowOnError>,
+  ): RequestResult<ConsoleTeamResponses, ConsoleTeamErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<ConsoleTeamResponses, ConsoleTeamErrors, ThrowOnError>({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/team/users',
+      ...options,
+    });
+  }
+
+  /**
+   * Invite a user: answers a one-time link to pass on (owners and admins; only owners invite owners)
+   */
+  public invite<ThrowOnError extends boolean = true>(
+    options: Options<ConsoleInviteData, ThrowOnError>,
+  ): RequestResult<ConsoleInviteResponses, ConsoleInviteErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<ConsoleInviteResponses, ConsoleInviteErrors, ThrowOnError>({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/team/invitations',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Remove a user: their sessions end at once (owners and admins; not the last owner)
+   */
+  public removeUser<ThrowOnError extends boolean = true>(
+    options: Options<ConsoleRemoveUserData, ThrowOnError>,
+  ): RequestResult<ConsoleRemoveUserResponses, ConsoleRemoveUserErrors, ThrowOnError> {
+    return (options.client ?? this.client).delete<
+      ConsoleRemoveUserResponses,
+      ConsoleRemoveUserErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/team/users/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Change a user's role (owners and admins; the last owner stays one)
+   */
+  public changeRole<ThrowOnError extends boolean = true>(
+    options: Options<ConsoleChangeRoleData, ThrowOnError>,
+  ): RequestResult<ConsoleChangeRoleResponses, ConsoleChangeRoleErrors, ThrowOnError> {
+    return (options.client ?? this.client).patch<
+      ConsoleChangeRoleResponses,
+      ConsoleChangeRoleErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          in: 'cookie',
+          name: 'vap_console',
+          type: 'apiKey',
+        },
+      ],
+      url: '/console/api/team/users/{id}',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+}
+
+export class AdminUsers extends HeyApiClient {
+  /**
+   * The partner's console users
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options: Options<AdminUsersListData, ThrowOnError>,
+  ): RequestResult<AdminUsersListResponses, AdminUsersListErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<AdminUsersListResponses, AdminUsersListErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'admin_token',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/admin/v1/partners/{id}/users',
+      ...options,
+    });
+  }
+
+  /**
+   * Invite a user to the partner's console: answers a one-time link (7 days) to pass on
+   */
+  public invite<ThrowOnError extends boolean = true>(
+    options: Options<AdminUsersInviteData, ThrowOnError>,
+  ): RequestResult<AdminUsersInviteResponses, AdminUsersInviteErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      AdminUsersInviteResponses,
+      AdminUsersInviteErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'admin_token',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/admin/v1/partners/{id}/users',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * A one-time password-reset link (24 hours) for the user to pass on
+   */
+  public resetLink<ThrowOnError extends boolean = true>(
+    options: Options<AdminUsersResetLinkData, ThrowOnError>,
+  ): RequestResult<AdminUsersResetLinkResponses, AdminUsersResetLinkErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      AdminUsersResetLinkResponses,
+      AdminUsersResetLinkErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'admin_token',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/admin/v1/partners/{id}/users/{userId}/password-reset',
+      ...options,
+    });
+  }
+
+  /**
+   * Remove a console user: their sessions end at once (an account keeps an owner)
+   */
+  public remove<ThrowOnError extends boolean = true>(
+    options: Options<AdminUsersRemoveData, ThrowOnError>,
+  ): RequestResult<AdminUsersRemoveResponses, AdminUsersRemoveErrors, ThrowOnError> {
+    return (options.client ?? this.client).delete<
+      AdminUsersRemoveResponses,
+      AdminUsersRemoveErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'admin_token',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/admin/v1/partners/{id}/users/{userId}',
       ...options,
     });
   }
@@ -3620,6 +4528,11 @@ export class VapApi extends HeyApiClient {
     return (this._agentCustomFunctions ??= new AgentCustomFunctions({ client: this.client }));
   }
 
+  private _projects?: Projects;
+  get projects(): Projects {
+    return (this._projects ??= new Projects({ client: this.client }));
+  }
+
   private _uploads?: Uploads;
   get uploads(): Uploads {
     return (this._uploads ??= new Uploads({ client: this.client }));
@@ -3658,5 +4571,15 @@ export class VapApi extends HeyApiClient {
   private _integrationLogs?: IntegrationLogs;
   get integrationLogs(): IntegrationLogs {
     return (this._integrationLogs ??= new IntegrationLogs({ client: this.client }));
+  }
+
+  private _console?: Console;
+  get console(): Console {
+    return (this._console ??= new Console({ client: this.client }));
+  }
+
+  private _adminUsers?: AdminUsers;
+  get adminUsers(): AdminUsers {
+    return (this._adminUsers ??= new AdminUsers({ client: this.client }));
   }
 }

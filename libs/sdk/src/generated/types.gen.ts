@@ -83,7 +83,37 @@ export type ApiKeySummaryDto = {
    */
   prefix: string;
   name: string | null;
+  /**
+   * The scopes the key was given; null: full access
+   */
+  scopes: Array<
+    | 'agents:read'
+    | 'agents:write'
+    | 'calls:read'
+    | 'calls:write'
+    | 'customers:read'
+    | 'customers:write'
+    | 'campaigns:read'
+    | 'campaigns:write'
+    | 'compliance:read'
+    | 'compliance:write'
+    | 'webhooks:read'
+    | 'webhooks:write'
+    | 'knowledge:read'
+    | 'knowledge:write'
+    | 'telephony:read'
+    | 'telephony:write'
+    | 'billing:read'
+    | 'billing:write'
+    | 'projects:read'
+    | 'projects:write'
+    | 'read_only'
+  > | null;
   created_at: string;
+  /**
+   * When the key was last used (recorded at most once a minute)
+   */
+  last_used_at: string | null;
   revoked_at: string | null;
 };
 
@@ -135,6 +165,32 @@ export type CreateApiKeyDto = {
    * A label to recognise the key by
    */
   name?: string;
+  /**
+   * What the key may do: `<resource>:read` or `<resource>:write` (write includes read), or `read_only` (every read). Omitted: full access.
+   */
+  scopes?: Array<
+    | 'agents:read'
+    | 'agents:write'
+    | 'calls:read'
+    | 'calls:write'
+    | 'customers:read'
+    | 'customers:write'
+    | 'campaigns:read'
+    | 'campaigns:write'
+    | 'compliance:read'
+    | 'compliance:write'
+    | 'webhooks:read'
+    | 'webhooks:write'
+    | 'knowledge:read'
+    | 'knowledge:write'
+    | 'telephony:read'
+    | 'telephony:write'
+    | 'billing:read'
+    | 'billing:write'
+    | 'projects:read'
+    | 'projects:write'
+    | 'read_only'
+  >;
 };
 
 export type ApiKeyListDto = {
@@ -151,6 +207,120 @@ export type BalanceDto = {
   balance_inr: number;
   currency: string;
   updated_at: string;
+};
+
+export type BillingTransactionDto = {
+  /**
+   * The transaction id
+   */
+  id: string;
+  /**
+   * charge: a call or browser session was billed; top_up: credit added by the platform operator; adjustment: the operator lowered the balance; refund: a charge given back
+   */
+  type: 'charge' | 'top_up' | 'adjustment' | 'refund';
+  /**
+   * Signed change of the balance in rupees: negative for a charge or a downward adjustment
+   */
+  amount_inr: number;
+  /**
+   * The balance in rupees right after this transaction
+   */
+  balance_after_inr: number;
+  currency: string;
+  /**
+   * What the transaction is, in words
+   */
+  description: string;
+  /**
+   * The phone call a charge is for; null otherwise
+   */
+  call_id: string | null;
+  /**
+   * The browser session a charge is for; null otherwise
+   */
+  browser_session_id: string | null;
+  /**
+   * The agent of the call or session, where known
+   */
+  agent_id: string | null;
+  /**
+   * The campaign that dialled the call, where it did
+   */
+  campaign_id: string | null;
+  /**
+   * The agent's project when the call started, where known
+   */
+  project_id: string | null;
+  /**
+   * Seconds billed, for a charge (null for other types and charges made before it was recorded)
+   */
+  billed_seconds: number | null;
+  created_at: string;
+};
+
+export type BillingTransactionListDto = {
+  transactions: Array<BillingTransactionDto>;
+  /**
+   * Pass as cursor to get the next page; null on the last page
+   */
+  next_cursor: string | null;
+};
+
+export type UsageBucketDto = {
+  /**
+   * Calls and browser sessions charged
+   */
+  calls: number;
+  /**
+   * Seconds billed
+   */
+  billed_seconds: number;
+  /**
+   * billed_seconds / 60, to two decimals
+   */
+  minutes: number;
+  /**
+   * Rupees charged (the charges’ amounts, as a positive sum)
+   */
+  credits_inr: number;
+  /**
+   * The group: the UTC day (YYYY-MM-DD), or the agent, campaign or project id; null gathers the charges without one (no campaign, or made before the ledger recorded it)
+   */
+  key: string | null;
+};
+
+export type UsageFiguresDto = {
+  /**
+   * Calls and browser sessions charged
+   */
+  calls: number;
+  /**
+   * Seconds billed
+   */
+  billed_seconds: number;
+  /**
+   * billed_seconds / 60, to two decimals
+   */
+  minutes: number;
+  /**
+   * Rupees charged (the charges’ amounts, as a positive sum)
+   */
+  credits_inr: number;
+};
+
+export type BillingUsageDto = {
+  from: string;
+  to: string;
+  group_by: 'day' | 'agent' | 'campaign' | 'project';
+  currency: string;
+  /**
+   * One bucket per group with charges, in key order
+   */
+  buckets: Array<UsageBucketDto>;
+  /**
+   * The sums over the whole range (the buckets add up to it)
+   */
+  totals: UsageFiguresDto;
 };
 
 export type CustomerDto = {
@@ -2523,6 +2693,51 @@ export type TestCustomFunctionDto = {
   };
 };
 
+export type ProjectDto = {
+  id: string;
+  name: string;
+  description: string | null;
+  /**
+   * The account’s default project: agents created without project_id go here; it cannot be deleted
+   */
+  is_default: boolean;
+  /**
+   * Live (not deleted) agents in the project, counted exactly
+   */
+  agent_count: number;
+  created_at: string;
+  updated_at: string;
+};
+
+export type CreateProjectDto = {
+  name: string;
+  /**
+   * Omitted or null: none
+   */
+  description?: string | null;
+};
+
+export type ProjectListDto = {
+  projects: Array<ProjectDto>;
+  /**
+   * Pass as cursor to get the next page; null on the last page
+   */
+  next_cursor: string | null;
+};
+
+export type UpdateProjectDto = {
+  name?: string;
+  /**
+   * null clears it
+   */
+  description?: string | null;
+};
+
+export type ProjectDeletedDto = {
+  id: string;
+  message: string;
+};
+
 export type UploadReceiptDto = {
   /**
    * Bytes stored
@@ -3247,6 +3462,157 @@ export type IntegrationLogDto = {
   response_body: string | null;
 };
 
+export type ConsoleUserDto = {
+  id: string;
+  email: string;
+  name: string;
+  role: 'owner' | 'admin' | 'developer' | 'viewer';
+  /**
+   * invited until the user has set a password
+   */
+  status: 'invited' | 'active';
+  created_at: string;
+  last_sign_in_at: string | null;
+};
+
+export type ConsoleAccountDto = {
+  id: string;
+  name: string;
+};
+
+export type ConsoleSessionDto = {
+  user: ConsoleUserDto;
+  account: ConsoleAccountDto;
+  /**
+   * Send it as X-CSRF-Token on every request of this session that changes something
+   */
+  csrf_token: string;
+};
+
+export type ConsoleSignInDto = {
+  email: string;
+  password: string;
+};
+
+export type ConsoleSignedOutDto = {
+  signed_out: true;
+};
+
+export type ConsoleLinkInfoDto = {
+  email: string;
+  name: string;
+  role: 'owner' | 'admin' | 'developer' | 'viewer';
+  account: ConsoleAccountDto;
+  expires_at: string;
+};
+
+export type ConsoleSetPasswordDto = {
+  password: string;
+};
+
+export type ConsoleScopeDto = {
+  name: string;
+  description: string;
+};
+
+export type ConsoleScopeListDto = {
+  scopes: Array<ConsoleScopeDto>;
+};
+
+export type ConsoleKeyDto = {
+  id: string;
+  name: string | null;
+  /**
+   * The first characters of the key, to recognise it by
+   */
+  prefix: string;
+  /**
+   * The scopes the key was given; null: full access
+   */
+  scopes: Array<string> | null;
+  created_at: string;
+  last_used_at: string | null;
+};
+
+export type ConsoleKeyListDto = {
+  /**
+   * Keys not revoked, oldest first
+   */
+  keys: Array<ConsoleKeyDto>;
+};
+
+export type CreatedConsoleKeyDto = {
+  /**
+   * The key itself, shown only now
+   */
+  api_key: string;
+  key: ConsoleKeyDto;
+};
+
+export type CreateConsoleKeyDto = {
+  name: string;
+  /**
+   * What the key may do (GET /console/api/keys/scopes lists them). Omitted: full access.
+   */
+  scopes?: Array<
+    | 'agents:read'
+    | 'agents:write'
+    | 'calls:read'
+    | 'calls:write'
+    | 'customers:read'
+    | 'customers:write'
+    | 'campaigns:read'
+    | 'campaigns:write'
+    | 'compliance:read'
+    | 'compliance:write'
+    | 'webhooks:read'
+    | 'webhooks:write'
+    | 'knowledge:read'
+    | 'knowledge:write'
+    | 'telephony:read'
+    | 'telephony:write'
+    | 'billing:read'
+    | 'billing:write'
+    | 'projects:read'
+    | 'projects:write'
+    | 'read_only'
+  >;
+};
+
+export type ConsoleUserListDto = {
+  /**
+   * Oldest first
+   */
+  users: Array<ConsoleUserDto>;
+};
+
+export type ConsoleInvitationDto = {
+  user: ConsoleUserDto;
+  /**
+   * One-time link to pass on (no email is sent): the user opens it to set a password. Shown once.
+   */
+  invitation_url: string;
+  expires_at: string;
+};
+
+export type InviteConsoleUserDto = {
+  email: string;
+  name: string;
+  role: 'owner' | 'admin' | 'developer' | 'viewer';
+};
+
+export type UpdateConsoleUserDto = {
+  role: 'owner' | 'admin' | 'developer' | 'viewer';
+};
+
+export type ConsolePasswordResetDto = {
+  /**
+   * One-time link to pass on: the user opens it to choose a new password. Shown once.
+   */
+  reset_url: string;
+  expires_at: string;
+};
+
 export type ErrorCodeWritable =
   | 'VALIDATION_ERROR'
   | 'INVALID_EXTERNAL_ID'
@@ -3757,7 +4123,7 @@ export type BillingBalanceErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -3792,6 +4158,141 @@ export type BillingBalanceResponses = {
 
 export type BillingBalanceResponse = BillingBalanceResponses[keyof BillingBalanceResponses];
 
+export type BillingListData = {
+  body?: never;
+  path?: never;
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+    /**
+     * Only transactions created at or after this time
+     */
+    from?: string;
+    /**
+     * Only transactions created before this time
+     */
+    to?: string;
+    type?: 'charge' | 'top_up' | 'adjustment' | 'refund';
+  };
+  url: '/api/v2/billing/transactions';
+};
+
+export type BillingListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type BillingListError = BillingListErrors[keyof BillingListErrors];
+
+export type BillingListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: BillingTransactionListDto;
+  };
+};
+
+export type BillingListResponse = BillingListResponses[keyof BillingListResponses];
+
+export type BillingUsageData = {
+  body?: never;
+  path?: never;
+  query: {
+    /**
+     * Start of the range (inclusive)
+     */
+    from: string;
+    /**
+     * End of the range (exclusive); at most 366 days after from
+     */
+    to: string;
+    /**
+     * day (UTC calendar day of the charge), agent, campaign or project
+     */
+    group_by: 'day' | 'agent' | 'campaign' | 'project';
+  };
+  url: '/api/v2/billing/usage';
+};
+
+export type BillingUsageErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type BillingUsageError = BillingUsageErrors[keyof BillingUsageErrors];
+
+export type BillingUsageResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: BillingUsageDto;
+  };
+};
+
+export type BillingUsageResponse = BillingUsageResponses[keyof BillingUsageResponses];
+
 export type CustomersListData = {
   body?: never;
   path?: never;
@@ -3823,7 +4324,7 @@ export type CustomersListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -3875,7 +4376,7 @@ export type CustomersCreateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -3941,7 +4442,7 @@ export type CustomersGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -3999,7 +4500,7 @@ export type CustomersUpdateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -4069,7 +4570,7 @@ export type CallsStartErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -4159,7 +4660,7 @@ export type CallsListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -4213,7 +4714,7 @@ export type CallsGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -4271,7 +4772,7 @@ export type CallsRecordingUrlErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -4346,7 +4847,7 @@ export type BrowserSessionsListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -4398,7 +4899,7 @@ export type BrowserSessionsCreateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -4465,7 +4966,7 @@ export type BrowserSessionsGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -4517,6 +5018,10 @@ export type CampaignsListData = {
      */
     cursor?: string;
     status?: 'draft' | 'running' | 'paused' | 'completed';
+    /**
+     * Only campaigns whose agent is in this project now (a campaign belongs to its agent's project); another account's or a deleted project is 404 NOT_FOUND
+     */
+    project_id?: string;
   };
   url: '/api/v2/campaigns';
 };
@@ -4531,9 +5036,13 @@ export type CampaignsListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
    */
@@ -4583,7 +5092,7 @@ export type CampaignsCreateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -4649,7 +5158,7 @@ export type CampaignsRemoveErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -4711,7 +5220,7 @@ export type CampaignsGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -4769,7 +5278,7 @@ export type CampaignsUpdateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -4909,7 +5418,7 @@ export type CampaignsPauseErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5059,7 +5568,7 @@ export type CampaignsListContactsErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5121,7 +5630,7 @@ export type CampaignsAddContactsErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5189,7 +5698,7 @@ export type TelephonyPutCarrierAErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5249,7 +5758,7 @@ export type TelephonyPutCarrierBErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5309,7 +5818,7 @@ export type TelephonyListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5371,7 +5880,7 @@ export type PhoneNumbersListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5423,7 +5932,7 @@ export type PhoneNumbersImportErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5493,7 +6002,7 @@ export type PhoneNumbersRemoveErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5555,7 +6064,7 @@ export type PhoneNumbersGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5613,7 +6122,7 @@ export type PhoneNumbersUpdateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5688,7 +6197,7 @@ export type DoNotCallListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5740,7 +6249,7 @@ export type DoNotCallCreateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5809,7 +6318,7 @@ export type DoNotCallLookupErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5861,7 +6370,7 @@ export type DoNotCallExportErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5913,7 +6422,7 @@ export type DoNotCallImportErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -5975,7 +6484,7 @@ export type DoNotCallRemoveErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6033,7 +6542,7 @@ export type DoNotCallGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6091,7 +6600,7 @@ export type DoNotCallUpdateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6183,7 +6692,7 @@ export type PolicyDecisionsListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6235,7 +6744,7 @@ export type ContactPolicySettingsGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6289,7 +6798,7 @@ export type ContactPolicySettingsUpdateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6351,7 +6860,7 @@ export type InboundRoutePoliciesListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6405,7 +6914,7 @@ export type InboundRoutePoliciesCreateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6477,7 +6986,7 @@ export type InboundRoutePoliciesRemoveErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6537,7 +7046,7 @@ export type InboundRoutePoliciesGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6596,7 +7105,7 @@ export type InboundRoutePoliciesUpdateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6683,7 +7192,7 @@ export type InboundRouteDecisionsListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6737,7 +7246,7 @@ export type InboundRouteDecisionsSimulateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6803,7 +7312,7 @@ export type LifecycleHooksListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6855,7 +7364,7 @@ export type LifecycleHooksCreateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6925,7 +7434,7 @@ export type LifecycleHooksRemoveErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -6983,7 +7492,7 @@ export type LifecycleHooksGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -7041,7 +7550,7 @@ export type LifecycleHooksUpdateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -7107,7 +7616,7 @@ export type LifecycleHooksRotateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -7176,7 +7685,7 @@ export type ResellerLinkCallRoutingErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -7345,7 +7854,7 @@ export type AgentCatalogVoicesErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -7397,7 +7906,7 @@ export type AgentCatalogBackgroundAudioErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -7466,9 +7975,13 @@ export type AgentsListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
    */
@@ -7518,7 +8031,7 @@ export type AgentsCreateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -7587,7 +8100,7 @@ export type AgentsRemoveErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -7648,7 +8161,7 @@ export type AgentsGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -7709,7 +8222,7 @@ export type AgentsUpdateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -7783,7 +8296,7 @@ export type AgentExtractionSetsDetachErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -7851,7 +8364,7 @@ export type AgentExtractionSetsAttachErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -7921,7 +8434,7 @@ export type VoiceConfigurationsListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -7983,7 +8496,7 @@ export type ExtractionSetsListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8035,7 +8548,7 @@ export type ExtractionSetsCreateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8099,7 +8612,7 @@ export type ExtractionSetsFromAgentErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8170,7 +8683,7 @@ export type ExtractionSetsRemoveErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8232,7 +8745,7 @@ export type ExtractionSetsGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8290,7 +8803,7 @@ export type ExtractionSetsUpdateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8367,7 +8880,7 @@ export type CustomFunctionsListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8419,7 +8932,7 @@ export type CustomFunctionsCreateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8486,7 +8999,7 @@ export type CustomFunctionsRemoveErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8549,7 +9062,7 @@ export type CustomFunctionsGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8607,7 +9120,7 @@ export type CustomFunctionsUpdateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8678,7 +9191,7 @@ export type CustomFunctionsRotateSecretErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8746,7 +9259,7 @@ export type CustomFunctionsTestErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8816,7 +9329,7 @@ export type AgentCustomFunctionsDetachErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8884,7 +9397,7 @@ export type AgentCustomFunctionsAttachErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -8937,6 +9450,322 @@ export type AgentCustomFunctionsAttachResponses = {
 export type AgentCustomFunctionsAttachResponse =
   AgentCustomFunctionsAttachResponses[keyof AgentCustomFunctionsAttachResponses];
 
+export type ProjectsListData = {
+  body?: never;
+  path?: never;
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+  };
+  url: '/api/v2/projects';
+};
+
+export type ProjectsListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ProjectsListError = ProjectsListErrors[keyof ProjectsListErrors];
+
+export type ProjectsListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ProjectListDto;
+  };
+};
+
+export type ProjectsListResponse = ProjectsListResponses[keyof ProjectsListResponses];
+
+export type ProjectsCreateData = {
+  body: CreateProjectDto;
+  path?: never;
+  query?: never;
+  url: '/api/v2/projects';
+};
+
+export type ProjectsCreateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ProjectsCreateError = ProjectsCreateErrors[keyof ProjectsCreateErrors];
+
+export type ProjectsCreateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ProjectDto;
+  };
+};
+
+export type ProjectsCreateResponse = ProjectsCreateResponses[keyof ProjectsCreateResponses];
+
+export type ProjectsRemoveData = {
+  body?: never;
+  path: {
+    /**
+     * The project id
+     */
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/projects/{id}';
+};
+
+export type ProjectsRemoveErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ProjectsRemoveError = ProjectsRemoveErrors[keyof ProjectsRemoveErrors];
+
+export type ProjectsRemoveResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ProjectDeletedDto;
+  };
+};
+
+export type ProjectsRemoveResponse = ProjectsRemoveResponses[keyof ProjectsRemoveResponses];
+
+export type ProjectsGetData = {
+  body?: never;
+  path: {
+    /**
+     * The project id
+     */
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/projects/{id}';
+};
+
+export type ProjectsGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ProjectsGetError = ProjectsGetErrors[keyof ProjectsGetErrors];
+
+export type ProjectsGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ProjectDto;
+  };
+};
+
+export type ProjectsGetResponse = ProjectsGetResponses[keyof ProjectsGetResponses];
+
+export type ProjectsUpdateData = {
+  body: UpdateProjectDto;
+  path: {
+    /**
+     * The project id
+     */
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/projects/{id}';
+};
+
+export type ProjectsUpdateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ProjectsUpdateError = ProjectsUpdateErrors[keyof ProjectsUpdateErrors];
+
+export type ProjectsUpdateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ProjectDto;
+  };
+};
+
+export type ProjectsUpdateResponse = ProjectsUpdateResponses[keyof ProjectsUpdateResponses];
+
 export type UploadsDownloadData = {
   body?: never;
   path: {
@@ -8955,7 +9784,7 @@ export type UploadsDownloadErrors = {
    */
   400: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9001,7 +9830,7 @@ export type UploadsUploadErrors = {
    */
   400: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9068,7 +9897,7 @@ export type DocumentsListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9120,7 +9949,7 @@ export type DocumentsCreateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9180,7 +10009,7 @@ export type DocumentsCreateWebLinkErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9246,7 +10075,7 @@ export type DocumentsConfirmErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9319,7 +10148,7 @@ export type DocumentsRemoveErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9380,7 +10209,7 @@ export type DocumentsGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9441,7 +10270,7 @@ export type AgentKnowledgeListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9502,7 +10331,7 @@ export type AgentKnowledgeLinkErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9579,7 +10408,7 @@ export type AgentKnowledgeUnlinkErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9640,7 +10469,7 @@ export type AgentKnowledgeSearchErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9704,7 +10533,7 @@ export type WebhookEndpointsListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9756,7 +10585,7 @@ export type WebhookEndpointsCreateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9830,7 +10659,7 @@ export type WebhookEndpointsRemoveErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9892,7 +10721,7 @@ export type WebhookEndpointsUpdateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -9966,7 +10795,7 @@ export type WebhookEndpointsRotateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -10036,7 +10865,7 @@ export type WebhookEndpointsTestErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -10130,7 +10959,7 @@ export type WebhookEndpointsDeliveriesErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -10188,7 +11017,7 @@ export type LegacyWebhookPutErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -10253,7 +11082,7 @@ export type AgentWebhooksGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -10314,7 +11143,7 @@ export type AgentWebhooksUpdateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -10387,7 +11216,7 @@ export type AgentWebhooksCreateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -10460,7 +11289,7 @@ export type WebhookDeliveriesGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -10521,7 +11350,7 @@ export type WebhookDeliveriesRetryErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -10635,7 +11464,7 @@ export type IntegrationLogsListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -10692,7 +11521,7 @@ export type IntegrationLogsGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid key without permission: partner suspended or not yet approved.
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
   /**
@@ -10730,3 +11559,915 @@ export type IntegrationLogsGetResponses = {
 };
 
 export type IntegrationLogsGetResponse = IntegrationLogsGetResponses[keyof IntegrationLogsGetResponses];
+
+export type ConsoleSignOutData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/console/api/session';
+};
+
+export type ConsoleSignOutErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsoleSignOutError = ConsoleSignOutErrors[keyof ConsoleSignOutErrors];
+
+export type ConsoleSignOutResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleSignedOutDto;
+  };
+};
+
+export type ConsoleSignOutResponse = ConsoleSignOutResponses[keyof ConsoleSignOutResponses];
+
+export type ConsoleCurrentData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/console/api/session';
+};
+
+export type ConsoleCurrentErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsoleCurrentError = ConsoleCurrentErrors[keyof ConsoleCurrentErrors];
+
+export type ConsoleCurrentResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleSessionDto;
+  };
+};
+
+export type ConsoleCurrentResponse = ConsoleCurrentResponses[keyof ConsoleCurrentResponses];
+
+export type ConsoleSignInData = {
+  body: ConsoleSignInDto;
+  path?: never;
+  query?: never;
+  url: '/console/api/session';
+};
+
+export type ConsoleSignInErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsoleSignInError = ConsoleSignInErrors[keyof ConsoleSignInErrors];
+
+export type ConsoleSignInResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleSessionDto;
+  };
+};
+
+export type ConsoleSignInResponse = ConsoleSignInResponses[keyof ConsoleSignInResponses];
+
+export type ConsoleInvitationData = {
+  body?: never;
+  path: {
+    /**
+     * The one-time token of the link
+     */
+    token: string;
+  };
+  query?: never;
+  url: '/console/api/invitations/{token}';
+};
+
+export type ConsoleInvitationErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsoleInvitationError = ConsoleInvitationErrors[keyof ConsoleInvitationErrors];
+
+export type ConsoleInvitationResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleLinkInfoDto;
+  };
+};
+
+export type ConsoleInvitationResponse = ConsoleInvitationResponses[keyof ConsoleInvitationResponses];
+
+export type ConsoleAcceptData = {
+  body: ConsoleSetPasswordDto;
+  path: {
+    /**
+     * The one-time token of the link
+     */
+    token: string;
+  };
+  query?: never;
+  url: '/console/api/invitations/{token}';
+};
+
+export type ConsoleAcceptErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsoleAcceptError = ConsoleAcceptErrors[keyof ConsoleAcceptErrors];
+
+export type ConsoleAcceptResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleSessionDto;
+  };
+};
+
+export type ConsoleAcceptResponse = ConsoleAcceptResponses[keyof ConsoleAcceptResponses];
+
+export type ConsolePasswordResetData = {
+  body?: never;
+  path: {
+    /**
+     * The one-time token of the link
+     */
+    token: string;
+  };
+  query?: never;
+  url: '/console/api/password-resets/{token}';
+};
+
+export type ConsolePasswordResetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsolePasswordResetError = ConsolePasswordResetErrors[keyof ConsolePasswordResetErrors];
+
+export type ConsolePasswordResetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleLinkInfoDto;
+  };
+};
+
+export type ConsolePasswordResetResponse = ConsolePasswordResetResponses[keyof ConsolePasswordResetResponses];
+
+export type ConsoleResetData = {
+  body: ConsoleSetPasswordDto;
+  path: {
+    /**
+     * The one-time token of the link
+     */
+    token: string;
+  };
+  query?: never;
+  url: '/console/api/password-resets/{token}';
+};
+
+export type ConsoleResetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsoleResetError = ConsoleResetErrors[keyof ConsoleResetErrors];
+
+export type ConsoleResetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleSessionDto;
+  };
+};
+
+export type ConsoleResetResponse = ConsoleResetResponses[keyof ConsoleResetResponses];
+
+export type ConsoleScopesData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/console/api/keys/scopes';
+};
+
+export type ConsoleScopesErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsoleScopesError = ConsoleScopesErrors[keyof ConsoleScopesErrors];
+
+export type ConsoleScopesResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleScopeListDto;
+  };
+};
+
+export type ConsoleScopesResponse = ConsoleScopesResponses[keyof ConsoleScopesResponses];
+
+export type ConsoleListKeysData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/console/api/keys';
+};
+
+export type ConsoleListKeysErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsoleListKeysError = ConsoleListKeysErrors[keyof ConsoleListKeysErrors];
+
+export type ConsoleListKeysResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleKeyListDto;
+  };
+};
+
+export type ConsoleListKeysResponse = ConsoleListKeysResponses[keyof ConsoleListKeysResponses];
+
+export type ConsoleCreateKeyData = {
+  body: CreateConsoleKeyDto;
+  path?: never;
+  query?: never;
+  url: '/console/api/keys';
+};
+
+export type ConsoleCreateKeyErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsoleCreateKeyError = ConsoleCreateKeyErrors[keyof ConsoleCreateKeyErrors];
+
+export type ConsoleCreateKeyResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: CreatedConsoleKeyDto;
+  };
+};
+
+export type ConsoleCreateKeyResponse = ConsoleCreateKeyResponses[keyof ConsoleCreateKeyResponses];
+
+export type ConsoleRevokeKeyData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/console/api/keys/{id}';
+};
+
+export type ConsoleRevokeKeyErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsoleRevokeKeyError = ConsoleRevokeKeyErrors[keyof ConsoleRevokeKeyErrors];
+
+export type ConsoleRevokeKeyResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleKeyDto;
+  };
+};
+
+export type ConsoleRevokeKeyResponse = ConsoleRevokeKeyResponses[keyof ConsoleRevokeKeyResponses];
+
+export type ConsoleTeamData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/console/api/team/users';
+};
+
+export type ConsoleTeamErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsoleTeamError = ConsoleTeamErrors[keyof ConsoleTeamErrors];
+
+export type ConsoleTeamResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleUserListDto;
+  };
+};
+
+export type ConsoleTeamResponse = ConsoleTeamResponses[keyof ConsoleTeamResponses];
+
+export type ConsoleInviteData = {
+  body: InviteConsoleUserDto;
+  path?: never;
+  query?: never;
+  url: '/console/api/team/invitations';
+};
+
+export type ConsoleInviteErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsoleInviteError = ConsoleInviteErrors[keyof ConsoleInviteErrors];
+
+export type ConsoleInviteResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleInvitationDto;
+  };
+};
+
+export type ConsoleInviteResponse = ConsoleInviteResponses[keyof ConsoleInviteResponses];
+
+export type ConsoleRemoveUserData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/console/api/team/users/{id}';
+};
+
+export type ConsoleRemoveUserErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsoleRemoveUserError = ConsoleRemoveUserErrors[keyof ConsoleRemoveUserErrors];
+
+export type ConsoleRemoveUserResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleUserDto;
+  };
+};
+
+export type ConsoleRemoveUserResponse = ConsoleRemoveUserResponses[keyof ConsoleRemoveUserResponses];
+
+export type ConsoleChangeRoleData = {
+  body: UpdateConsoleUserDto;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/console/api/team/users/{id}';
+};
+
+export type ConsoleChangeRoleErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type ConsoleChangeRoleError = ConsoleChangeRoleErrors[keyof ConsoleChangeRoleErrors];
+
+export type ConsoleChangeRoleResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleUserDto;
+  };
+};
+
+export type ConsoleChangeRoleResponse = ConsoleChangeRoleResponses[keyof ConsoleChangeRoleResponses];
+
+export type AdminUsersListData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/admin/v1/partners/{id}/users';
+};
+
+export type AdminUsersListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+};
+
+export type AdminUsersListError = AdminUsersListErrors[keyof AdminUsersListErrors];
+
+export type AdminUsersListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleUserListDto;
+  };
+};
+
+export type AdminUsersListResponse = AdminUsersListResponses[keyof AdminUsersListResponses];
+
+export type AdminUsersInviteData = {
+  body: InviteConsoleUserDto;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/admin/v1/partners/{id}/users';
+};
+
+export type AdminUsersInviteErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+};
+
+export type AdminUsersInviteError = AdminUsersInviteErrors[keyof AdminUsersInviteErrors];
+
+export type AdminUsersInviteResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleInvitationDto;
+  };
+};
+
+export type AdminUsersInviteResponse = AdminUsersInviteResponses[keyof AdminUsersInviteResponses];
+
+export type AdminUsersResetLinkData = {
+  body?: never;
+  path: {
+    id: string;
+    userId: string;
+  };
+  query?: never;
+  url: '/admin/v1/partners/{id}/users/{userId}/password-reset';
+};
+
+export type AdminUsersResetLinkErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+};
+
+export type AdminUsersResetLinkError = AdminUsersResetLinkErrors[keyof AdminUsersResetLinkErrors];
+
+export type AdminUsersResetLinkResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsolePasswordResetDto;
+  };
+};
+
+export type AdminUsersResetLinkResponse = AdminUsersResetLinkResponses[keyof AdminUsersResetLinkResponses];
+
+export type AdminUsersRemoveData = {
+  body?: never;
+  path: {
+    id: string;
+    userId: string;
+  };
+  query?: never;
+  url: '/admin/v1/partners/{id}/users/{userId}';
+};
+
+export type AdminUsersRemoveErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+};
+
+export type AdminUsersRemoveError = AdminUsersRemoveErrors[keyof AdminUsersRemoveErrors];
+
+export type AdminUsersRemoveResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConsoleUserDto;
+  };
+};
+
+export type AdminUsersRemoveResponse = AdminUsersRemoveResponses[keyof AdminUsersRemoveResponses];
