@@ -7,7 +7,12 @@ import { ConsoleClient, inviteUser } from './console-fixtures';
 
 const PASSWORD = 'a long enough passphrase';
 const email = (who: string) => `${who}-${randomBytes(4).toString('hex')}@example.com`;
-const agentBody = { agent_name: 'Console agent', prompt: 'You help.', voice_id: VOICE_ID, agent_type: 'outbound' };
+const agentBody = {
+  agent_name: 'Console agent',
+  prompt: 'You help.',
+  voice_id: VOICE_ID,
+  agent_type: 'outbound',
+};
 
 describe('console API', () => {
   let partnerId: string;
@@ -56,7 +61,9 @@ describe('console API', () => {
     expect(listed.status).toBe(200);
     expect(listed.body.data.agents).toEqual([]);
     // A key is never accepted by the console, nor a cookie by the public API.
-    const withKey = await fetch(`${owner.baseUrl}/console/api/v2/agent`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const withKey = await fetch(`${owner.baseUrl}/console/api/v2/agent`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
     expect(withKey.status).toBe(401);
     const withCookie = await api('/agent', { headers: { cookie: owner.cookie! } });
     expect(withCookie.status).toBe(401);

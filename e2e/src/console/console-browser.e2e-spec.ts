@@ -21,7 +21,6 @@ describe('the partner console in a browser', () => {
   let launched: LaunchedBrowser;
   let browser: Browser;
   let partnerId: string;
-  let apiKey: string;
   let owner: BrowserContext;
   let page: Page;
   const consoleUrl = (path = '') => `${e2eEnv().gatewayUrl}/console${path}`;
@@ -33,7 +32,7 @@ describe('the partner console in a browser', () => {
     browser = launched.browser;
     const created = await createPartner({ name: `Console Co ${Date.now()}`, balance_inr: 500 });
     partnerId = created.partner.id;
-    apiKey = created.apiKey;
+
     owner = await browser.newContext();
     page = await owner.newPage();
   }, 60_000);
@@ -90,7 +89,9 @@ describe('the partner console in a browser', () => {
     await page.locator('#main [role=alert]').first().waitFor();
     await shot('agent-errors');
     await page.getByLabel('Name', { exact: true }).fill('Console Maya');
-    await page.getByLabel('Prompt', { exact: true }).fill('You are Maya from Acme Health. You help patients book appointments.');
+    await page
+      .getByLabel('Prompt', { exact: true })
+      .fill('You are Maya from Acme Health. You help patients book appointments.');
     await page.getByLabel('Voice', { exact: true }).selectOption(VOICE_ID);
     await page.getByLabel('Intro message', { exact: true }).fill('Hi, this is Maya from Acme Health.');
     await page.getByLabel('Record calls', { exact: true }).check();
@@ -105,7 +106,16 @@ describe('the partner console in a browser', () => {
     await page.locator('.timeline li.bot').first().waitFor({ timeout: 90_000 });
     const audio = page.getByLabel('Call recording');
     await audio.waitFor({ timeout: 90_000 });
-    const played = await audio.evaluate(async (el: HTMLAudioElement) => {
+    // The page's own audio element (typed here: the specs compile without the DOM library).
+    type AudioElement = {
+      muted: boolean;
+      play(): Promise<void>;
+      duration: number;
+      currentTime: number;
+      error: { code: number } | null;
+    };
+    const played = await audio.evaluate(async (node) => {
+      const el = node as unknown as AudioElement;
       el.muted = true;
       await el.play();
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -156,7 +166,10 @@ describe('the partner console in a browser', () => {
     });
     expect(call.status).toBe(200);
     await page.goto(consoleUrl(`/calls/${call.body.data.call_id}`));
-    await page.getByText(/not found/i).first().waitFor();
+    await page
+      .getByText(/not found/i)
+      .first()
+      .waitFor();
     await shot('call-not-found');
   });
 
@@ -165,7 +178,8 @@ describe('the partner console in a browser', () => {
       const body = JSON.stringify({ name: 'no csrf' });
       const headers = { 'content-type': 'application/json' };
       const without = await fetch('/console/api/keys', { method: 'POST', headers, body });
-      return { without: without.status, code: (await without.json()).error?.code };
+      const answer = (await without.json()) as { error?: { code?: string } };
+      return { without: without.status, code: answer.error?.code };
     });
     expect(statuses).toEqual({ without: 403, code: 'FORBIDDEN' });
   });
@@ -178,13 +192,16 @@ describe('the partner console in a browser', () => {
     await viewer.getByRole('cell', { name: 'console key', exact: true }).waitFor();
     expect(await viewer.getByRole('button', { name: 'Create key' }).count()).toBe(0);
     const refused = await viewer.evaluate(async () => {
-      const session = await (await fetch('/console/api/session')).json();
+      const session = (await (await fetch('/console/api/session')).json()) as {
+        data: { csrf_token: string };
+      };
       const res = await fetch('/console/api/keys', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-csrf-token': session.data.csrf_token },
         body: JSON.stringify({ name: 'viewer key' }),
       });
-      return { status: res.status, code: (await res.json()).error?.code };
+      const answer = (await res.json()) as { error?: { code?: string } };
+      return { status: res.status, code: answer.error?.code };
     });
     expect(refused).toEqual({ status: 403, code: 'FORBIDDEN' });
     await viewer.screenshot({ path: join(ARTIFACTS, 'keys-viewer.png'), fullPage: true });
@@ -196,14 +213,31 @@ describe('the partner console in a browser', () => {
     const context = await browser.newContext({ bypassCSP: true, storageState: await owner.storageState() });
     const a11y = await context.newPage();
     const found: string[] = [];
-    for (const path of ['/agents', '/agents/new', `/calls/${callId}`, '/calls', '/campaigns', '/webhooks', '/contact-policy', '/keys', '/billing', '/team']) {
+    for (const path of [
+      '/agents',
+      '/agents/new',
+      `/calls/${callId}`,
+      '/calls',
+      '/campaigns',
+      '/webhooks',
+      '/contact-policy',
+      '/keys',
+      '/billing',
+      '/team',
+    ]) {
       await a11y.goto(consoleUrl(path));
       await a11y.locator('main :is(h2, [role=alert])').first().waitFor();
       await a11y.waitForLoadState('networkidle');
       await a11y.addScriptTag({ path: AXE });
       const violations = await a11y.evaluate(async () => {
-        const result = await (window as unknown as { axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> } }).axe.run();
-        return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`);
+        const result = await (
+          globalThis as unknown as {
+            axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
+          }
+        ).axe.run();
+        return result.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.nodes.length})`);
       });
       found.push(...violations.map((v) => `${path}: ${v}`));
     }

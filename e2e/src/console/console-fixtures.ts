@@ -6,7 +6,8 @@ export async function inviteUser(
   user: { email: string; name: string; role: string },
 ): Promise<string> {
   const res = await adminApi(`/partners/${partnerId}/users`, { method: 'POST', body: user });
-  if (res.status !== 200) throw new Error(`inviting a user answered ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.status !== 200)
+    throw new Error(`inviting a user answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.data.invitation_url as string;
 }
 

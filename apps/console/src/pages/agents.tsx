@@ -100,6 +100,8 @@ interface FieldSpec {
   options?: string[];
   hint?: string;
   required?: boolean;
+  /** Accepted on an update only (PUT), not when the agent is created. */
+  updateOnly?: boolean;
 }
 
 /** Every field of an agent the API accepts, in the order a person fills them in. */
@@ -109,7 +111,7 @@ const AGENT_FIELDS: FieldSpec[] = [
     name: 'agent_type',
     label: 'Type',
     kind: 'select',
-    options: ['outbound', 'inbound', 'both'],
+    options: ['outbound', 'inbound'],
     required: true,
   },
   { name: 'voice_id', label: 'Voice', kind: 'select', required: true },
@@ -159,6 +161,7 @@ const AGENT_FIELDS: FieldSpec[] = [
     name: 'webhooks_include_account_endpoints',
     label: 'Also send to account-wide webhooks',
     kind: 'boolean',
+    updateOnly: true,
   },
   { name: 'tool_ack_config', label: 'Tool acknowledgements (JSON)', kind: 'json' },
   { name: 'turn_taking', label: 'Turn taking (JSON)', kind: 'json' },
@@ -192,6 +195,7 @@ function toBody(
   for (const f of AGENT_FIELDS) {
     const value = values[f.name];
     if (original && value === original[f.name]) continue;
+    if (!original && f.updateOnly) continue;
     if (f.kind === 'boolean') body[f.name] = value;
     else if (typeof value === 'string' && value.trim() === '') {
       if (original) body[f.name] = null;
@@ -299,7 +303,7 @@ function AgentForm({
     <form class="card" onSubmit={submit} noValidate>
       <ErrorNotice error={error} />
       <fieldset disabled={readOnly} style="border:0;padding:0;margin:0">
-        {AGENT_FIELDS.map((f) => (
+        {AGENT_FIELDS.filter((f) => agent || !f.updateOnly).map((f) => (
           <Field key={f.name} label={f.label} name={f.name} error={error} hint={f.hint}>
             {(p) => {
               const value = values[f.name];

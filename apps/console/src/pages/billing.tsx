@@ -150,7 +150,9 @@ export function BillingPage() {
                 <strong>{inr(u.totals.credits_inr)}</strong> charged
               </p>
               <DailyBars
-                days={u.buckets.flatMap((b) => (b.key === null ? [] : [{ day: b.key, value: b.credits_inr }]))}
+                days={u.buckets.flatMap((b) =>
+                  b.key === null ? [] : [{ day: b.key, value: b.credits_inr }],
+                )}
                 label="Credits"
                 unit="INR"
               />

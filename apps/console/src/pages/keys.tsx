@@ -16,7 +16,10 @@ export interface ApiKeyRecord {
 
 export function KeysPage({ session }: { session: Session }) {
   const keys = useLoad(() => consoleApi.get<{ keys: ApiKeyRecord[] }>('/keys'), []);
-  const catalogue = useLoad(() => consoleApi.get<{ scopes: { name: string; description: string }[] }>('/keys/scopes'), []);
+  const catalogue = useLoad(
+    () => consoleApi.get<{ scopes: { name: string; description: string }[] }>('/keys/scopes'),
+    [],
+  );
   const [scopes, setScopes] = useState<string[]>([]);
   const [name, setName] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
@@ -39,7 +42,8 @@ export function KeysPage({ session }: { session: Session }) {
     }
   };
   const revoke = async (k: ApiKeyRecord) => {
-    if (!window.confirm(`Revoke the key "${k.name ?? k.prefix}"? Requests with it stop working at once.`)) return;
+    if (!window.confirm(`Revoke the key "${k.name ?? k.prefix}"? Requests with it stop working at once.`))
+      return;
     setError(null);
     try {
       await consoleApi.del(`/keys/${k.id}`);
@@ -121,7 +125,11 @@ export function KeysPage({ session }: { session: Session }) {
                   <td>{formatDate(key.last_used_at)}</td>
                   {manage && (
                     <td>
-                      <button class="danger" onClick={() => revoke(key)} aria-label={`Revoke ${key.name ?? key.prefix}`}>
+                      <button
+                        class="danger"
+                        onClick={() => revoke(key)}
+                        aria-label={`Revoke ${key.name ?? key.prefix}`}
+                      >
                         Revoke
                       </button>
                     </td>

@@ -39,7 +39,10 @@ export class ApiKeyGuard implements CanActivate {
     // /console/api/v2; an API key is never looked at there, and a cookie never anywhere else.
     if (
       isConsoleMirror(req) ||
-      this.reflector.getAllAndOverride<boolean>(CONSOLE_SESSION_ROUTE, [context.getHandler(), context.getClass()])
+      this.reflector.getAllAndOverride<boolean>(CONSOLE_SESSION_ROUTE, [
+        context.getHandler(),
+        context.getClass(),
+      ])
     ) {
       await this.consoleAuth.authenticateRequest(req);
       return true;

@@ -32,7 +32,9 @@ export class AdminUsersController {
 
   @Post()
   @HttpCode(200)
-  @ApiOperation({ summary: "Invite a user to the partner's console: answers a one-time link (7 days) to pass on" })
+  @ApiOperation({
+    summary: "Invite a user to the partner's console: answers a one-time link (7 days) to pass on",
+  })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiEnvelope(ConsoleInvitationDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.CONFLICT, ErrorCode.LIMIT_REACHED)
@@ -73,7 +75,10 @@ export class AdminUsersController {
   ): Promise<ConsolePasswordResetDto> {
     if (!isUUID(userId)) throw AppError.notFound('User');
     const { token, expiresAt } = await this.users.resetLink(id, userId);
-    return { reset_url: onThisGateway(req, `/console/password-resets/${token}`), expires_at: expiresAt.toISOString() };
+    return {
+      reset_url: onThisGateway(req, `/console/password-resets/${token}`),
+      expires_at: expiresAt.toISOString(),
+    };
   }
 
   @Delete(':userId')
@@ -82,7 +87,10 @@ export class AdminUsersController {
   @ApiParam({ name: 'userId', format: 'uuid' })
   @ApiEnvelope(ConsoleUserDto)
   @ApiErrors(ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE)
-  async remove(@Param('id', idParam('Partner')) id: string, @Param('userId') userId: string): Promise<ConsoleUserDto> {
+  async remove(
+    @Param('id', idParam('Partner')) id: string,
+    @Param('userId') userId: string,
+  ): Promise<ConsoleUserDto> {
     if (!isUUID(userId)) throw AppError.notFound('User');
     return toConsoleUserDto(await this.users.remove(id, 'owner', userId));
   }

@@ -12,7 +12,10 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Set on a request of the console's mirror of the public API (/console/api/v2/...), before routing. */
 const CONSOLE_MIRROR = Symbol('consoleMirror');
 
-export type ConsoleRequest = AuthenticatedRequest & { [CONSOLE_MIRROR]?: true; consoleSession?: ConsoleSession };
+export type ConsoleRequest = AuthenticatedRequest & {
+  [CONSOLE_MIRROR]?: true;
+  consoleSession?: ConsoleSession;
+};
 
 /**
  * Serves the public API's routes to the console under /console/api/v2: the request is routed as /api/v2/...
@@ -32,11 +35,13 @@ export const CONSOLE_SESSION_ROUTE = 'vap:console-session-route';
 export const ConsoleSessionRoute = () => SetMetadata(CONSOLE_SESSION_ROUTE, true);
 
 /** The session a console route was authenticated with. */
-export const CurrentConsoleSession = createParamDecorator((_: unknown, ctx: ExecutionContext): ConsoleSession => {
-  const session = ctx.switchToHttp().getRequest<ConsoleRequest>().consoleSession;
-  if (!session) throw new Error('CurrentConsoleSession used on a route without a console session');
-  return session;
-});
+export const CurrentConsoleSession = createParamDecorator(
+  (_: unknown, ctx: ExecutionContext): ConsoleSession => {
+    const session = ctx.switchToHttp().getRequest<ConsoleRequest>().consoleSession;
+    if (!session) throw new Error('CurrentConsoleSession used on a route without a console session');
+    return session;
+  },
+);
 
 export function isConsoleMirror(req: Request): boolean {
   return (req as ConsoleRequest)[CONSOLE_MIRROR] === true;
@@ -69,7 +74,10 @@ export class ConsoleAuth {
   async authenticateRequest(req: ConsoleRequest): Promise<void> {
     const session = await this.authenticate(req);
     if (isConsoleMirror(req) && !SAFE_METHODS.has(req.method) && !ROLE_MAY.write(session.user.role))
-      throw new AppError(ErrorCode.FORBIDDEN, `The ${session.user.role} role can read but not change anything`);
+      throw new AppError(
+        ErrorCode.FORBIDDEN,
+        `The ${session.user.role} role can read but not change anything`,
+      );
     const { name: _name, ...partner } = session.partner;
     req.auth = { partnerId: partner.id, apiKeyId: session.user.id, partner };
   }
@@ -77,8 +85,10 @@ export class ConsoleAuth {
   async authenticate(req: ConsoleRequest): Promise<ConsoleSession> {
     const token = cookieValue(req.headers.cookie, SESSION_COOKIE);
     const session = token ? await this.sessions.load(token) : null;
-    if (!session) throw new AppError(ErrorCode.UNAUTHORIZED, 'Not signed in to the console (or the session ended)');
-    if (session.partner.status === 'suspended') throw new AppError(ErrorCode.FORBIDDEN, 'This account is suspended');
+    if (!session)
+      throw new AppError(ErrorCode.UNAUTHORIZED, 'Not signed in to the console (or the session ended)');
+    if (session.partner.status === 'suspended')
+      throw new AppError(ErrorCode.FORBIDDEN, 'This account is suspended');
     if (session.partner.status !== 'approved')
       throw new AppError(ErrorCode.FORBIDDEN, 'This account is not yet approved');
     if (!SAFE_METHODS.has(req.method)) this.checkCsrf(req, session);
@@ -101,7 +111,10 @@ export class ConsoleAuth {
     const sent = Buffer.from(String(req.headers['x-csrf-token'] ?? ''), 'utf8');
     const expected = Buffer.from(session.csrfToken, 'utf8');
     if (sent.length !== expected.length || !timingSafeEqual(sent, expected))
-      throw new AppError(ErrorCode.FORBIDDEN, 'Missing or wrong X-CSRF-Token (read it from GET /console/api/session)');
+      throw new AppError(
+        ErrorCode.FORBIDDEN,
+        'Missing or wrong X-CSRF-Token (read it from GET /console/api/session)',
+      );
   }
 
   setCookie(res: Response, token: string): void {

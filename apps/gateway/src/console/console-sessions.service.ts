@@ -39,16 +39,24 @@ export class ConsoleSessionsService {
   }
 
   /** Checks the password (the same work and answer whether or not the email exists) and opens a session. */
-  async signIn(email: string, password: string, address: string): Promise<{ token: string; session: ConsoleSession }> {
+  async signIn(
+    email: string,
+    password: string,
+    address: string,
+  ): Promise<{ token: string; session: ConsoleSession }> {
     const key = email.trim().toLowerCase();
-    const wait = Math.max(await this.lockout.lockedFor(address, BY_ADDRESS), await this.lockout.lockedFor(key, BY_EMAIL));
+    const wait = Math.max(
+      await this.lockout.lockedFor(address, BY_ADDRESS),
+      await this.lockout.lockedFor(key, BY_EMAIL),
+    );
     if (wait > 0)
       throw new AppError(ErrorCode.RATE_LIMITED, `Too many failed sign-ins. Retry after ${wait} seconds.`, {
         retryAt: new Date(Date.now() + wait * 1000).toISOString(),
       });
-    const [user] = (await this.dataSource.query(`SELECT * FROM ${this.t('partner_users')} WHERE lower(email) = $1`, [
-      key,
-    ])) as UserRow[];
+    const [user] = (await this.dataSource.query(
+      `SELECT * FROM ${this.t('partner_users')} WHERE lower(email) = $1`,
+      [key],
+    )) as UserRow[];
     const valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
     if (!user || !user.password_hash || !valid) {
       await this.lockout.failed(address, BY_ADDRESS);
@@ -64,9 +72,17 @@ export class ConsoleSessionsService {
     const token = newToken(SESSION_PREFIX);
     await this.dataSource.query(
       `INSERT INTO ${this.t('console_sessions')} (token_hash, user_id, csrf_token, expires_at) VALUES ($1, $2, $3, $4)`,
-      [tokenHash(token), userId, randomBytes(32).toString('base64url'), new Date(Date.now() + SESSION_MAX_MS)],
+      [
+        tokenHash(token),
+        userId,
+        randomBytes(32).toString('base64url'),
+        new Date(Date.now() + SESSION_MAX_MS),
+      ],
     );
-    await this.dataSource.query(`UPDATE ${this.t('partner_users')} SET last_sign_in_at = now() WHERE id = $1`, [userId]);
+    await this.dataSource.query(
+      `UPDATE ${this.t('partner_users')} SET last_sign_in_at = now() WHERE id = $1`,
+      [userId],
+    );
     const session = await this.load(token);
     if (!session) throw new Error('a session just opened could not be read');
     return { token, session };
@@ -109,9 +125,10 @@ export class ConsoleSessionsService {
   }
 
   async revokeHash(hash: Buffer): Promise<void> {
-    await this.dataSource.query(`UPDATE ${this.t('console_sessions')} SET revoked_at = now() WHERE token_hash = $1`, [
-      hash,
-    ]);
+    await this.dataSource.query(
+      `UPDATE ${this.t('console_sessions')} SET revoked_at = now() WHERE token_hash = $1`,
+      [hash],
+    );
   }
 
   /** Drops sessions that can no longer be used. */

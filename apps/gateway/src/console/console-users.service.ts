@@ -30,7 +30,9 @@ export type LinkKind = 'invitation' | 'password_reset';
 
 function emailTaken(): AppError {
   return new AppError(ErrorCode.CONFLICT, 'A console user with this email already exists', {
-    details: [{ field: 'email', message: 'email is already a console user (an email signs in to one account)' }],
+    details: [
+      { field: 'email', message: 'email is already a console user (an email signs in to one account)' },
+    ],
   });
 }
 
@@ -78,42 +80,70 @@ export class ConsoleUsersService {
   }
 
   /** Creates the user (no password yet) and its invitation link's token. */
-  async invite(partnerId: string, input: InviteConsoleUserDto): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
-    return inTransaction(this.dataSource, async (em) => {
-      const partner = await em.findOne(Partner, { where: { id: partnerId }, lock: { mode: 'pessimistic_write' } });
-      if (!partner) throw AppError.notFound('Partner');
-      const [{ n }] = await em.query(`SELECT count(*)::int AS n FROM ${this.t('partner_users', em)} WHERE partner_id = $1`, [
-        partnerId,
-      ]);
-      if (n >= MAX_USERS_PER_ACCOUNT)
-        throw new AppError(ErrorCode.LIMIT_REACHED, `An account can have at most ${MAX_USERS_PER_ACCOUNT} console users`);
-      const email = input.email.trim();
-      const [taken] = await em.query(`SELECT 1 FROM ${this.t('partner_users', em)} WHERE lower(email) = lower($1)`, [email]);
-      if (taken) throw emailTaken();
-      const [user] = await em.query(
-        `INSERT INTO ${this.t('partner_users', em)} (id, partner_id, email, name, role)
+  async invite(
+    partnerId: string,
+    input: InviteConsoleUserDto,
+  ): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const partner = await em.findOne(Partner, {
+          where: { id: partnerId },
+          lock: { mode: 'pessimistic_write' },
+        });
+        if (!partner) throw AppError.notFound('Partner');
+        const [{ n }] = await em.query(
+          `SELECT count(*)::int AS n FROM ${this.t('partner_users', em)} WHERE partner_id = $1`,
+          [partnerId],
+        );
+        if (n >= MAX_USERS_PER_ACCOUNT)
+          throw new AppError(
+            ErrorCode.LIMIT_REACHED,
+            `An account can have at most ${MAX_USERS_PER_ACCOUNT} console users`,
+          );
+        const email = input.email.trim();
+        const [taken] = await em.query(
+          `SELECT 1 FROM ${this.t('partner_users', em)} WHERE lower(email) = lower($1)`,
+          [email],
+        );
+        if (taken) throw emailTaken();
+        const [user] = await em.query(
+          `INSERT INTO ${this.t('partner_users', em)} (id, partner_id, email, name, role)
          VALUES ($1, $2, $3, $4, $5) RETURNING *`,
-        [randomUUID(), partnerId, email, input.name.trim(), input.role],
-      );
-      const { token, expiresAt } = await this.issueLink(em, user.id, 'invitation');
-      return { user, token, expiresAt };
-    }, INVITE_CONFLICTS);
+          [randomUUID(), partnerId, email, input.name.trim(), input.role],
+        );
+        const { token, expiresAt } = await this.issueLink(em, user.id, 'invitation');
+        return { user, token, expiresAt };
+      },
+      INVITE_CONFLICTS,
+    );
   }
 
   /** A password-reset link for the user (an earlier unused one stops working). */
   async resetLink(partnerId: string, userId: string): Promise<{ token: string; expiresAt: Date }> {
-    return inTransaction(this.dataSource, async (em) => {
-      const [user] = await em.query(`SELECT id FROM ${this.t('partner_users', em)} WHERE id = $1 AND partner_id = $2`, [
-        userId,
-        partnerId,
-      ]);
-      if (!user) throw AppError.notFound('User');
-      return this.issueLink(em, userId, 'password_reset');
-    }, {});
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const [user] = await em.query(
+          `SELECT id FROM ${this.t('partner_users', em)} WHERE id = $1 AND partner_id = $2`,
+          [userId, partnerId],
+        );
+        if (!user) throw AppError.notFound('User');
+        return this.issueLink(em, userId, 'password_reset');
+      },
+      {},
+    );
   }
 
-  private async issueLink(em: EntityManager, userId: string, kind: LinkKind): Promise<{ token: string; expiresAt: Date }> {
-    await em.query(`DELETE FROM ${this.t('console_links', em)} WHERE user_id = $1 AND kind = $2`, [userId, kind]);
+  private async issueLink(
+    em: EntityManager,
+    userId: string,
+    kind: LinkKind,
+  ): Promise<{ token: string; expiresAt: Date }> {
+    await em.query(`DELETE FROM ${this.t('console_links', em)} WHERE user_id = $1 AND kind = $2`, [
+      userId,
+      kind,
+    ]);
     const token = newToken(kind === 'invitation' ? INVITATION_PREFIX : RESET_PREFIX);
     const expiresAt = new Date(Date.now() + (kind === 'invitation' ? INVITATION_TTL_MS : RESET_TTL_MS));
     await em.query(
@@ -124,7 +154,10 @@ export class ConsoleUsersService {
   }
 
   /** The user a valid (unused, unexpired) link is for, with its account's name; null otherwise. */
-  async linkInfo(token: string, kind: LinkKind): Promise<{ user: UserRow; accountName: string; expiresAt: Date } | null> {
+  async linkInfo(
+    token: string,
+    kind: LinkKind,
+  ): Promise<{ user: UserRow; accountName: string; expiresAt: Date } | null> {
     const [row] = await this.dataSource.query(
       `SELECT u.*, p.name AS account_name, l.expires_at AS link_expires_at
          FROM ${this.t('console_links')} l
@@ -143,62 +176,80 @@ export class ConsoleUsersService {
    */
   async usePasswordLink(token: string, kind: LinkKind, password: string): Promise<UserRow | null> {
     const hash = await hashPassword(password);
-    return inTransaction(this.dataSource, async (em) => {
-      // An UPDATE answers [rows, count].
-      const [[link]] = await em.query(
-        `UPDATE ${this.t('console_links', em)} SET used_at = now()
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        // An UPDATE answers [rows, count].
+        const [[link]] = await em.query(
+          `UPDATE ${this.t('console_links', em)} SET used_at = now()
           WHERE token_hash = $1 AND kind = $2 AND used_at IS NULL AND expires_at > now()
           RETURNING user_id`,
-        [tokenHash(token), kind],
-      );
-      if (!link) return null;
-      const [[user]] = await em.query(
-        `UPDATE ${this.t('partner_users', em)} SET password_hash = $2, updated_at = now() WHERE id = $1 RETURNING *`,
-        [link.user_id, hash],
-      );
-      await em.query(
-        `UPDATE ${this.t('console_sessions', em)} SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`,
-        [link.user_id],
-      );
-      return user as UserRow;
-    }, {});
+          [tokenHash(token), kind],
+        );
+        if (!link) return null;
+        const [[user]] = await em.query(
+          `UPDATE ${this.t('partner_users', em)} SET password_hash = $2, updated_at = now() WHERE id = $1 RETURNING *`,
+          [link.user_id, hash],
+        );
+        await em.query(
+          `UPDATE ${this.t('console_sessions', em)} SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL`,
+          [link.user_id],
+        );
+        return user as UserRow;
+      },
+      {},
+    );
   }
 
   /** Changes a user's role. Only owners make, change or unmake owners; the last owner stays one. */
-  async changeRole(partnerId: string, actorRole: ConsoleRole, userId: string, role: ConsoleRole): Promise<UserRow> {
-    return inTransaction(this.dataSource, async (em) => {
-      const user = await this.lockUser(em, partnerId, userId);
-      if ((user.role === 'owner' || role === 'owner') && actorRole !== 'owner')
-        throw new AppError(ErrorCode.FORBIDDEN, 'Only an owner can make, change or remove an owner');
-      if (user.role === 'owner' && role !== 'owner') await this.keepAnOwner(em, partnerId, userId);
-      const [[updated]] = await em.query(
-        `UPDATE ${this.t('partner_users', em)} SET role = $2, updated_at = now() WHERE id = $1 RETURNING *`,
-        [userId, role],
-      );
-      return updated as UserRow;
-    }, {});
+  async changeRole(
+    partnerId: string,
+    actorRole: ConsoleRole,
+    userId: string,
+    role: ConsoleRole,
+  ): Promise<UserRow> {
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const user = await this.lockUser(em, partnerId, userId);
+        if ((user.role === 'owner' || role === 'owner') && actorRole !== 'owner')
+          throw new AppError(ErrorCode.FORBIDDEN, 'Only an owner can make, change or remove an owner');
+        if (user.role === 'owner' && role !== 'owner') await this.keepAnOwner(em, partnerId, userId);
+        const [[updated]] = await em.query(
+          `UPDATE ${this.t('partner_users', em)} SET role = $2, updated_at = now() WHERE id = $1 RETURNING *`,
+          [userId, role],
+        );
+        return updated as UserRow;
+      },
+      {},
+    );
   }
 
   /** Removes a user: their sessions end with the row. The last owner cannot be removed. */
   async remove(partnerId: string, actorRole: ConsoleRole, userId: string): Promise<UserRow> {
-    return inTransaction(this.dataSource, async (em) => {
-      const user = await this.lockUser(em, partnerId, userId);
-      if (user.role === 'owner') {
-        if (actorRole !== 'owner') throw new AppError(ErrorCode.FORBIDDEN, 'Only an owner can make, change or remove an owner');
-        await this.keepAnOwner(em, partnerId, userId);
-      }
-      await em.query(`DELETE FROM ${this.t('partner_users', em)} WHERE id = $1`, [userId]);
-      return user;
-    }, {});
+    return inTransaction(
+      this.dataSource,
+      async (em) => {
+        const user = await this.lockUser(em, partnerId, userId);
+        if (user.role === 'owner') {
+          if (actorRole !== 'owner')
+            throw new AppError(ErrorCode.FORBIDDEN, 'Only an owner can make, change or remove an owner');
+          await this.keepAnOwner(em, partnerId, userId);
+        }
+        await em.query(`DELETE FROM ${this.t('partner_users', em)} WHERE id = $1`, [userId]);
+        return user;
+      },
+      {},
+    );
   }
 
   private async lockUser(em: EntityManager, partnerId: string, userId: string): Promise<UserRow> {
     // The account's users are locked together, so two owners cannot demote each other at once.
     await em.query(`SELECT id FROM ${this.t('partners', em)} WHERE id = $1 FOR UPDATE`, [partnerId]);
-    const [user] = await em.query(`SELECT * FROM ${this.t('partner_users', em)} WHERE id = $1 AND partner_id = $2`, [
-      userId,
-      partnerId,
-    ]);
+    const [user] = await em.query(
+      `SELECT * FROM ${this.t('partner_users', em)} WHERE id = $1 AND partner_id = $2`,
+      [userId, partnerId],
+    );
     if (!user) throw AppError.notFound('User');
     return user;
   }

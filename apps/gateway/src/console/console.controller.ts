@@ -19,7 +19,13 @@ import {
   InviteConsoleUserDto,
   UpdateConsoleUserDto,
 } from '@vap/api';
-import { AppError, ErrorCode, READ_ONLY_SCOPE, SCOPE_RESOURCE_DESCRIPTIONS, SCOPE_RESOURCES } from '@vap/messages';
+import {
+  AppError,
+  ErrorCode,
+  READ_ONLY_SCOPE,
+  SCOPE_RESOURCE_DESCRIPTIONS,
+  SCOPE_RESOURCES,
+} from '@vap/messages';
 import { Public } from '@vap/runtime';
 import { ApiKeysService } from '../accounts/api-keys.service';
 import { ApiKey } from '../accounts/entities/api-key.entity';
@@ -27,7 +33,13 @@ import { GatewayConfig } from '../config/gateway.config';
 import { clientAddress } from '../http/client-address';
 import { ApiEnvelope, ApiErrors } from '../http/openapi.decorators';
 import { onThisGateway } from '../http/public-url';
-import { ConsoleAuth, ConsoleRequest, ConsoleSessionRoute, CurrentConsoleSession, ROLE_MAY } from './console-auth';
+import {
+  ConsoleAuth,
+  ConsoleRequest,
+  ConsoleSessionRoute,
+  CurrentConsoleSession,
+  ROLE_MAY,
+} from './console-auth';
 import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
 import { ConsoleSession, ConsoleSessionsService } from './console-sessions.service';
 import { ConsoleUsersService, LinkKind, toConsoleUserDto } from './console-users.service';
@@ -112,7 +124,10 @@ export class ConsoleController {
   @ApiOperation({ summary: 'Sign out: the session ends at once' })
   @ApiEnvelope(ConsoleSignedOutDto)
   @ApiErrors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN)
-  async signOut(@CurrentConsoleSession() s: ConsoleSession, @Res({ passthrough: true }) res: Response): Promise<ConsoleSignedOutDto> {
+  async signOut(
+    @CurrentConsoleSession() s: ConsoleSession,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ConsoleSignedOutDto> {
     await this.sessions.revokeHash(s.tokenHash);
     this.auth.clearCookie(res);
     return { signed_out: true };
@@ -186,7 +201,12 @@ export class ConsoleController {
     };
   }
 
-  private async useLink(token: string, kind: LinkKind, password: string, res: Response): Promise<ConsoleSessionDto> {
+  private async useLink(
+    token: string,
+    kind: LinkKind,
+    password: string,
+    res: Response,
+  ): Promise<ConsoleSessionDto> {
     const user = await this.users.usePasswordLink(token, kind, password);
     if (!user) throw AppError.notFound('Link');
     const opened = await this.sessions.open(user.id);
@@ -195,7 +215,9 @@ export class ConsoleController {
   }
 
   @Get('keys/scopes')
-  @ApiOperation({ summary: 'The scopes a key may be limited to (write includes read; read_only: every read)' })
+  @ApiOperation({
+    summary: 'The scopes a key may be limited to (write includes read; read_only: every read)',
+  })
   @ApiEnvelope(ConsoleScopeListDto)
   @ApiErrors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN)
   scopes(): ConsoleScopeListDto {
@@ -224,18 +246,26 @@ export class ConsoleController {
   @ApiOperation({ summary: 'Create an API key: shown only in this answer (owners and admins)' })
   @ApiEnvelope(CreatedConsoleKeyDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN)
-  async createKey(@CurrentConsoleSession() s: ConsoleSession, @Body() body: CreateConsoleKeyDto): Promise<CreatedConsoleKeyDto> {
+  async createKey(
+    @CurrentConsoleSession() s: ConsoleSession,
+    @Body() body: CreateConsoleKeyDto,
+  ): Promise<CreatedConsoleKeyDto> {
     if (!ROLE_MAY.manageKeys(s.user.role)) refuse(`The ${s.user.role} role cannot create API keys`);
     const issued = await this.apiKeys.issueNow(s.partner.id, body.name.trim(), body.scopes ?? null);
     return { api_key: issued.key, key: toConsoleKeyDto(issued.record) };
   }
 
   @Delete('keys/:id')
-  @ApiOperation({ summary: 'Revoke an API key: it stops working at once on every gateway (owners and admins)' })
+  @ApiOperation({
+    summary: 'Revoke an API key: it stops working at once on every gateway (owners and admins)',
+  })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiEnvelope(ConsoleKeyDto)
   @ApiErrors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND)
-  async revokeKey(@CurrentConsoleSession() s: ConsoleSession, @Param('id') id: string): Promise<ConsoleKeyDto> {
+  async revokeKey(
+    @CurrentConsoleSession() s: ConsoleSession,
+    @Param('id') id: string,
+  ): Promise<ConsoleKeyDto> {
     if (!ROLE_MAY.manageKeys(s.user.role)) refuse(`The ${s.user.role} role cannot revoke API keys`);
     const key = isUUID(id) ? await this.apiKeys.revoke(s.partner.id, id) : null;
     if (!key) throw AppError.notFound('API key');
@@ -253,10 +283,17 @@ export class ConsoleController {
   @Post('team/invitations')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Invite a user: answers a one-time link to pass on (owners and admins; only owners invite owners)',
+    summary:
+      'Invite a user: answers a one-time link to pass on (owners and admins; only owners invite owners)',
   })
   @ApiEnvelope(ConsoleInvitationDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.CONFLICT, ErrorCode.LIMIT_REACHED)
+  @ApiErrors(
+    ErrorCode.VALIDATION_ERROR,
+    ErrorCode.UNAUTHORIZED,
+    ErrorCode.FORBIDDEN,
+    ErrorCode.CONFLICT,
+    ErrorCode.LIMIT_REACHED,
+  )
   async invite(
     @CurrentConsoleSession() s: ConsoleSession,
     @Req() req: ConsoleRequest,
@@ -276,7 +313,13 @@ export class ConsoleController {
   @ApiOperation({ summary: "Change a user's role (owners and admins; the last owner stays one)" })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiEnvelope(ConsoleUserDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE)
+  @ApiErrors(
+    ErrorCode.VALIDATION_ERROR,
+    ErrorCode.UNAUTHORIZED,
+    ErrorCode.FORBIDDEN,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.INVALID_STATE,
+  )
   async changeRole(
     @CurrentConsoleSession() s: ConsoleSession,
     @Param('id') id: string,
@@ -288,11 +331,16 @@ export class ConsoleController {
   }
 
   @Delete('team/users/:id')
-  @ApiOperation({ summary: 'Remove a user: their sessions end at once (owners and admins; not the last owner)' })
+  @ApiOperation({
+    summary: 'Remove a user: their sessions end at once (owners and admins; not the last owner)',
+  })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiEnvelope(ConsoleUserDto)
   @ApiErrors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE)
-  async removeUser(@CurrentConsoleSession() s: ConsoleSession, @Param('id') id: string): Promise<ConsoleUserDto> {
+  async removeUser(
+    @CurrentConsoleSession() s: ConsoleSession,
+    @Param('id') id: string,
+  ): Promise<ConsoleUserDto> {
     if (!ROLE_MAY.manageTeam(s.user.role)) refuse(`The ${s.user.role} role cannot remove users`);
     if (!isUUID(id)) throw AppError.notFound('User');
     return toConsoleUserDto(await this.users.remove(s.partner.id, s.user.role, id));

@@ -29,7 +29,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const expected = Buffer.from(hash, 'base64url');
   const params = { N: Number(n), r: Number(r), p: Number(p), maxmem: MAXMEM };
   if (![params.N, params.r, params.p].every((v) => Number.isInteger(v) && v > 0)) return false;
-  const actual = await scrypt(password.normalize('NFC'), Buffer.from(salt, 'base64url'), expected.length, params);
+  const actual = await scrypt(
+    password.normalize('NFC'),
+    Buffer.from(salt, 'base64url'),
+    expected.length,
+    params,
+  );
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 

@@ -101,7 +101,8 @@ export class ConsoleInvitationDto {
   user: ConsoleUserDto;
 
   @ApiProperty({
-    description: 'One-time link to pass on (no email is sent): the user opens it to set a password. Shown once.',
+    description:
+      'One-time link to pass on (no email is sent): the user opens it to set a password. Shown once.',
     example: 'https://api.example.com/console/invitations/cinv_...',
   })
   invitation_url: string;
@@ -111,7 +112,9 @@ export class ConsoleInvitationDto {
 }
 
 export class ConsolePasswordResetDto {
-  @ApiProperty({ description: 'One-time link to pass on: the user opens it to choose a new password. Shown once.' })
+  @ApiProperty({
+    description: 'One-time link to pass on: the user opens it to choose a new password. Shown once.',
+  })
   reset_url: string;
 
   @ApiProperty({ format: 'date-time' })
@@ -133,7 +136,9 @@ export class ConsoleSessionDto {
   @ApiProperty({ type: ConsoleAccountDto })
   account: ConsoleAccountDto;
 
-  @ApiProperty({ description: 'Send it as X-CSRF-Token on every request of this session that changes something' })
+  @ApiProperty({
+    description: 'Send it as X-CSRF-Token on every request of this session that changes something',
+  })
   csrf_token: string;
 }
 
@@ -164,7 +169,11 @@ export class ConsoleKeyDto {
   @ApiProperty({ description: 'The first characters of the key, to recognise it by' })
   prefix: string;
 
-  @ApiProperty({ type: [String], nullable: true, description: 'The scopes the key was given; null: full access' })
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    description: 'The scopes the key was given; null: full access',
+  })
   scopes: string[] | null;
 
   @ApiProperty({ format: 'date-time' })
