@@ -17,6 +17,12 @@ Commands:
   create-key <partnerId> [--name <label>] [--scopes <scope,scope,...>]   (no --scopes: full access)
   list-keys <partnerId>
   revoke-key <partnerId> <keyId>
+  invite-user <partnerId> --email <email> --name <name> --role owner|admin|developer|viewer
+                                 a console user: answers the one-time invitation link to pass on
+  list-users <partnerId>
+  reset-password <partnerId> <userId>
+                                 a one-time password-reset link for a console user
+  remove-user <partnerId> <userId>
 
 Offline:
   derive-stream-token-key        voice's STREAM_TOKEN_KEY, derived from SECRETS_KEY (read from the environment)
@@ -74,6 +80,8 @@ async function main(argv: string[]): Promise<number> {
       status: { type: 'string' },
       tier: { type: 'string' },
       scopes: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
       'subject-prefix': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -131,6 +139,32 @@ async function main(argv: string[]): Promise<number> {
       data = await call(
         'DELETE',
         `/partners/${encodeURIComponent(args[0])}/api-keys/${encodeURIComponent(args[1])}`,
+      );
+      break;
+    case 'invite-user':
+      need(1);
+      data = await call('POST', `/partners/${encodeURIComponent(args[0])}/users`, {
+        email: values.email,
+        name: values.name,
+        role: values.role,
+      });
+      break;
+    case 'list-users':
+      need(1);
+      data = await call('GET', `/partners/${encodeURIComponent(args[0])}/users`);
+      break;
+    case 'reset-password':
+      need(2);
+      data = await call(
+        'POST',
+        `/partners/${encodeURIComponent(args[0])}/users/${encodeURIComponent(args[1])}/password-reset`,
+      );
+      break;
+    case 'remove-user':
+      need(2);
+      data = await call(
+        'DELETE',
+        `/partners/${encodeURIComponent(args[0])}/users/${encodeURIComponent(args[1])}`,
       );
       break;
     default:

@@ -1,7 +1,11 @@
 // The console's server side through the gateway: operator invitations, one-time links, cookie sessions, CSRF,
 // roles, keys, the team, and the public API's routes served to the console under /console/api/v2.
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { adminApi, api, createPartner } from '../../support';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { workspaceRoot } from '@vap/testing';
+import { adminApi, api, createPartner, e2eEnv } from '../../support';
 import { callee, VOICE_ID } from '../calls/call-fixtures';
 import { ConsoleClient, inviteUser } from './console-fixtures';
 
@@ -190,5 +194,31 @@ describe('console API', () => {
     expect((await second.request('GET', '/session')).status).toBe(401);
     expect((await third.request('DELETE', '/session')).status).toBe(200);
     expect((await third.request('GET', '/session')).status).toBe(401);
+  });
+
+  it('invites a user and issues a reset link from the operator CLI', async () => {
+    const cli = (...args: string[]) =>
+      promisify(execFile)(
+        process.execPath,
+        [join(workspaceRoot(), 'dist/tools/tools/admin/admin-cli.js'), ...args],
+        {
+          env: { ...process.env, GATEWAY_URL: e2eEnv().gatewayUrl, ADMIN_API_TOKEN: e2eEnv().adminToken },
+        },
+      );
+    const who = email('cli');
+    const invited = JSON.parse(
+      (await cli('invite-user', partnerId, '--email', who, '--name', 'Cli User', '--role', 'developer'))
+        .stdout,
+    );
+    const client = new ConsoleClient();
+    expect((await client.useLink(invited.invitation_url, PASSWORD)).status).toBe(200);
+    const users = JSON.parse((await cli('list-users', partnerId)).stdout).users as {
+      email: string;
+      id: string;
+    }[];
+    const user = users.find((u) => u.email === who)!;
+    const reset = JSON.parse((await cli('reset-password', partnerId, user.id)).stdout);
+    expect(reset.reset_url).toMatch(/\/console\/password-resets\/crst_/);
+    expect((await new ConsoleClient().useLink(reset.reset_url, `${PASSWORD} again`)).status).toBe(200);
   });
 });
