@@ -56,7 +56,14 @@ export class ProjectsService {
       .createQueryBuilder()
       .insert()
       .into(Project)
-      .values({ id: randomUUID(), partnerId, name: DEFAULT_PROJECT_NAME, isDefault: true })
+      // clock_timestamp(), not the transaction's now(): a project created in the same transaction comes after it.
+      .values({
+        id: randomUUID(),
+        partnerId,
+        name: DEFAULT_PROJECT_NAME,
+        isDefault: true,
+        createdAt: () => 'clock_timestamp()',
+      })
       .orIgnore()
       .execute();
     const project = await em.findOneByOrFail(Project, { partnerId, isDefault: true });
@@ -110,6 +117,8 @@ export class ProjectsService {
         name: input.name,
         description: input.description ?? null,
         isDefault: false,
+        // After the default project made in this transaction, which lists first (oldest first).
+        createdAt: () => 'clock_timestamp()',
       });
       return toDto(await em.findOneByOrFail(Project, { id }), 0);
     });

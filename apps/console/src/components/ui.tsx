@@ -130,7 +130,7 @@ export function formatDate(iso: string | null | undefined): string {
 
 export function inr(amount: number | null | undefined): string {
   if (amount === null || amount === undefined) return '—';
-  return `₹${amount.toFixed(2)}`;
+  return `${amount < 0 ? '−' : ''}₹${Math.abs(amount).toFixed(2)}`;
 }
 
 /** Copies text to the clipboard, telling the user whether it worked. */

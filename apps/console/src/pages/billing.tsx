@@ -41,6 +41,18 @@ function csvCell(value: unknown): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
+/** One bar per day of the range, days without charges at zero. */
+function everyDay(from: string, to: string, buckets: UsageBucket[]): { day: string; value: number }[] {
+  const byDay = new Map(buckets.flatMap((b) => (b.key === null ? [] : [[b.key, b.credits_inr] as const])));
+  const out: { day: string; value: number }[] = [];
+  const last = Date.parse(`${to}T00:00:00.000Z`);
+  for (let t = Date.parse(`${from}T00:00:00.000Z`); t <= last && out.length < 400; t += DAY) {
+    const day = isoDay(new Date(t));
+    out.push({ day, value: byDay.get(day) ?? 0 });
+  }
+  return out;
+}
+
 export function transactionsCsv(rows: Transaction[]): string {
   const cols: (keyof Transaction)[] = [
     'created_at',
@@ -149,13 +161,7 @@ export function BillingPage() {
                 <strong>{u.totals.minutes}</strong> minutes · <strong>{u.totals.calls}</strong> calls ·{' '}
                 <strong>{inr(u.totals.credits_inr)}</strong> charged
               </p>
-              <DailyBars
-                days={u.buckets.flatMap((b) =>
-                  b.key === null ? [] : [{ day: b.key, value: b.credits_inr }],
-                )}
-                label="Credits"
-                unit="INR"
-              />
+              <DailyBars days={everyDay(from, to, u.buckets)} label="Credits" unit="INR" />
             </>
           )}
         </LoadState>

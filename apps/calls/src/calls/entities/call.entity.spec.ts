@@ -56,6 +56,8 @@ describe('newCall', () => {
       hangupCause: null,
       hangupSource: null,
       billDurationSeconds: null,
+      campaignId: null,
+      projectId: null,
       durationSeconds: null,
       errorMessage: null,
       startedAt: null,
