@@ -156,3 +156,49 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     </>
   );
 }
+
+/** Cursor paging under a list: back to the first page, and on to the next while there is one. */
+export function Pager({
+  cursor,
+  next,
+  onPage,
+}: {
+  cursor: string | undefined;
+  next: string | null;
+  onPage: (cursor: string | undefined) => void;
+}) {
+  return (
+    <div class="pager">
+      {cursor && (
+        <button class="secondary" onClick={() => onPage(undefined)}>
+          First page
+        </button>
+      )}{' '}
+      {next && (
+        <button class="secondary" onClick={() => onPage(next)}>
+          Next page
+        </button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Runs a change the user asked for: clears the last error, shows this one's through setError, and on success
+ * calls `after` (a reload). True when it worked.
+ */
+export async function runAction(
+  setError: (error: ApiError | null) => void,
+  change: () => Promise<unknown>,
+  after: () => void,
+): Promise<boolean> {
+  setError(null);
+  try {
+    await change();
+  } catch (err) {
+    setError(err instanceof ApiError ? err : new ApiError(0, 'ERROR', String(err)));
+    return false;
+  }
+  after();
+  return true;
+}

@@ -2,7 +2,7 @@
 // their fields), the documents and extraction sets attached, and a sandbox test call followed live.
 import { useState } from 'preact/hooks';
 import { ApiError, v2 } from '../api.js';
-import { ErrorNotice, Field, formatDate, LoadState, useLoad } from '../components/ui.js';
+import { ErrorNotice, Field, formatDate, LoadState, useLoad, Pager, runAction } from '../components/ui.js';
 import { linkProps, navigate } from '../router.js';
 import { can, Session } from '../session.js';
 
@@ -72,18 +72,7 @@ export function AgentsPage({ session }: { session: Session }) {
                 )}
               </tbody>
             </table>
-            <div class="pager">
-              {cursor && (
-                <button class="secondary" onClick={() => setCursor(undefined)}>
-                  First page
-                </button>
-              )}{' '}
-              {page.next_cursor && (
-                <button class="secondary" onClick={() => setCursor(page.next_cursor!)}>
-                  Next page
-                </button>
-              )}
-            </div>
+            <Pager cursor={cursor} next={page.next_cursor} onPage={setCursor} />
           </>
         )}
       </LoadState>
@@ -419,15 +408,7 @@ function AgentDocuments({ session, agentId }: { session: Session; agentId: strin
   );
   const [choice, setChoice] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
-  const act = async (fn: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await fn();
-      linked.reload();
-    } catch (err) {
-      setError(err as ApiError);
-    }
-  };
+  const act = (fn: () => Promise<unknown>) => runAction(setError, fn, linked.reload);
   const docId = (d: LinkedDoc) => d.document_id ?? d.id ?? '';
   return (
     <section class="card" aria-labelledby="docs-h">
@@ -496,15 +477,7 @@ function AgentExtractionSets({
   const attached: { id: string; name: string }[] = Array.isArray(agent.extraction_sets)
     ? agent.extraction_sets
     : [];
-  const act = async (fn: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await fn();
-      onChange();
-    } catch (err) {
-      setError(err as ApiError);
-    }
-  };
+  const act = (fn: () => Promise<unknown>) => runAction(setError, fn, onChange);
   return (
     <section class="card" aria-labelledby="sets-h">
       <h3 id="sets-h">Extraction sets</h3>

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { allPages, ApiError, v2 } from '../api.js';
 import { DailyBars } from '../components/charts.js';
-import { ErrorNotice, formatDate, inr, LoadState, useLoad } from '../components/ui.js';
+import { ErrorNotice, formatDate, inr, LoadState, useLoad, Pager } from '../components/ui.js';
 import { linkProps } from '../router.js';
 
 export interface Transaction {
@@ -208,18 +208,7 @@ export function BillingPage() {
                   )}
                 </tbody>
               </table>
-              <div class="pager">
-                {cursor && (
-                  <button class="secondary" onClick={() => setCursor(undefined)}>
-                    First page
-                  </button>
-                )}{' '}
-                {page.next_cursor && (
-                  <button class="secondary" onClick={() => setCursor(page.next_cursor!)}>
-                    Next page
-                  </button>
-                )}
-              </div>
+              <Pager cursor={cursor} next={page.next_cursor} onPage={setCursor} />
             </>
           )}
         </LoadState>

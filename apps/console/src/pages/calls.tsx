@@ -2,7 +2,7 @@
 // as a timeline, the recording in an audio player, per-turn latency as a chart, extraction and tool calls.
 import { useEffect, useState } from 'preact/hooks';
 import { v2 } from '../api.js';
-import { ErrorNotice, formatDate, LoadState, useLoad } from '../components/ui.js';
+import { ErrorNotice, formatDate, LoadState, useLoad, Pager } from '../components/ui.js';
 import { LatencyChart, TurnLatency } from '../components/charts.js';
 import { linkProps } from '../router.js';
 
@@ -170,18 +170,7 @@ export function CallsPage() {
                 )}
               </tbody>
             </table>
-            <div class="pager">
-              {cursor && (
-                <button class="secondary" onClick={() => setCursor(undefined)}>
-                  First page
-                </button>
-              )}{' '}
-              {page.next_cursor && (
-                <button class="secondary" onClick={() => setCursor(page.next_cursor!)}>
-                  Next page
-                </button>
-              )}
-            </div>
+            <Pager cursor={cursor} next={page.next_cursor} onPage={setCursor} />
           </>
         )}
       </LoadState>

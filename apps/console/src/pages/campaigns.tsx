@@ -2,7 +2,7 @@
 // pause and resume.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, request, v2 } from '../api.js';
-import { ErrorNotice, Field, formatDate, LoadState, useLoad } from '../components/ui.js';
+import { ErrorNotice, Field, formatDate, LoadState, useLoad, runAction } from '../components/ui.js';
 import { can, Session } from '../session.js';
 
 interface Campaign {
@@ -42,15 +42,8 @@ export function CampaignsPage({ session }: { session: Session }) {
     const t = setTimeout(list.reload, 3000);
     return () => clearTimeout(t);
   }, [running, list.data]);
-  const act = async (c: Campaign, verb: 'start' | 'pause' | 'resume') => {
-    setError(null);
-    try {
-      await v2.post(`/campaigns/${c.campaign_id}/${verb}`);
-      list.reload();
-    } catch (err) {
-      setError(err as ApiError);
-    }
-  };
+  const act = (c: Campaign, verb: 'start' | 'pause' | 'resume') =>
+    runAction(setError, () => v2.post(`/campaigns/${c.campaign_id}/${verb}`), list.reload);
   return (
     <>
       <h2>Campaigns</h2>

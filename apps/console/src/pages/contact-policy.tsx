@@ -2,7 +2,7 @@
 // and frequency caps.
 import { useState } from 'preact/hooks';
 import { ApiError, v2 } from '../api.js';
-import { ErrorNotice, Field, formatDate, LoadState, useLoad } from '../components/ui.js';
+import { ErrorNotice, Field, formatDate, LoadState, useLoad, Pager, runAction } from '../components/ui.js';
 import { can, Session } from '../session.js';
 
 interface DncEntry {
@@ -152,15 +152,7 @@ function DoNotCall({ session }: { session: Session }) {
   );
   const [form, setForm] = useState({ kind: 'number', number: '', reason: 'opt_out', note: '' });
   const [error, setError] = useState<ApiError | null>(null);
-  const act = async (fn: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await fn();
-      list.reload();
-    } catch (err) {
-      setError(err as ApiError);
-    }
-  };
+  const act = (fn: () => Promise<unknown>) => runAction(setError, fn, list.reload);
   const value = form.number.trim();
   const isPrefix = form.kind === 'prefix';
   return (
@@ -275,18 +267,7 @@ function DoNotCall({ session }: { session: Session }) {
                 )}
               </tbody>
             </table>
-            <div class="pager">
-              {cursor && (
-                <button class="secondary" onClick={() => setCursor(undefined)}>
-                  First page
-                </button>
-              )}{' '}
-              {page.next_cursor && (
-                <button class="secondary" onClick={() => setCursor(page.next_cursor!)}>
-                  Next page
-                </button>
-              )}
-            </div>
+            <Pager cursor={cursor} next={page.next_cursor} onPage={setCursor} />
           </>
         )}
       </LoadState>

@@ -2,7 +2,15 @@
 // pass on: there is no email), change roles and remove users.
 import { useState } from 'preact/hooks';
 import { ApiError, consoleApi } from '../api.js';
-import { CopyButton, ErrorNotice, Field, formatDate, LoadState, useLoad } from '../components/ui.js';
+import {
+  CopyButton,
+  ErrorNotice,
+  Field,
+  formatDate,
+  LoadState,
+  useLoad,
+  runAction,
+} from '../components/ui.js';
 import { can, Role, Session } from '../session.js';
 
 const ROLES: Role[] = ['owner', 'admin', 'developer', 'viewer'];
@@ -22,15 +30,7 @@ export function TeamPage({ session }: { session: Session }) {
   const [error, setError] = useState<ApiError | null>(null);
   const [link, setLink] = useState<string | null>(null);
   const manage = can.manageTeam(session);
-  const act = async (fn: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await fn();
-      users.reload();
-    } catch (err) {
-      setError(err as ApiError);
-    }
-  };
+  const act = (fn: () => Promise<unknown>) => runAction(setError, fn, users.reload);
   const invite = async (e: Event) => {
     e.preventDefault();
     await act(async () => {

@@ -2,7 +2,15 @@
 // delete; and each endpoint's delivery history with replay.
 import { useState } from 'preact/hooks';
 import { ApiError, v2 } from '../api.js';
-import { CopyButton, ErrorNotice, Field, formatDate, LoadState, useLoad } from '../components/ui.js';
+import {
+  CopyButton,
+  ErrorNotice,
+  Field,
+  formatDate,
+  LoadState,
+  useLoad,
+  runAction,
+} from '../components/ui.js';
 import { can, Session } from '../session.js';
 
 interface Endpoint {
@@ -35,15 +43,8 @@ export function WebhooksPage({ session }: { session: Session }) {
   const [open, setOpen] = useState<string | null>(null);
   const write = can.write(session);
   const act = async (fn: () => Promise<unknown>, done?: string) => {
-    setError(null);
     setNotice(null);
-    try {
-      await fn();
-      if (done) setNotice(done);
-      endpoints.reload();
-    } catch (err) {
-      setError(err as ApiError);
-    }
+    if ((await runAction(setError, fn, endpoints.reload)) && done) setNotice(done);
   };
   return (
     <>
