@@ -16,7 +16,7 @@ import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { idParam } from '../http/id-param';
 import { ApiEnvelope, ApiErrors, ApiOperatorRoute } from '../http/openapi.decorators';
 import { onThisGateway } from '../http/public-url';
-import { ConsoleUsersService, toConsoleUserDto } from './console-users.service';
+import { ConsoleUsersService, toConsoleUserDto, toInvitationDto } from './console-users.service';
 
 /** The operator's side of console users: invitations and password-reset links, no email server needed. */
 @Public()
@@ -43,12 +43,7 @@ export class AdminUsersController {
     @Body() body: InviteConsoleUserDto,
     @Req() req: Request,
   ): Promise<ConsoleInvitationDto> {
-    const { user, token, expiresAt } = await this.users.invite(id, body);
-    return {
-      user: toConsoleUserDto(user),
-      invitation_url: onThisGateway(req, `/console/invitations/${token}`),
-      expires_at: expiresAt.toISOString(),
-    };
+    return toInvitationDto(req, await this.users.invite(id, body));
   }
 
   @Get()

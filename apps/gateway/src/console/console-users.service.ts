@@ -2,10 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { ConsoleRole, ConsoleUserDto, InviteConsoleUserDto } from '@vap/api';
+import type { Request } from 'express';
+import { ConsoleInvitationDto, ConsoleRole, ConsoleUserDto, InviteConsoleUserDto } from '@vap/api';
 import { AppError, ErrorCode } from '@vap/messages';
 import { inTransaction, tableOf } from '@vap/persistence';
 import { Partner } from '../accounts/entities/partner.entity';
+import { onThisGateway } from '../http/public-url';
 import { INVITATION_PREFIX, newToken, RESET_PREFIX, tokenHash } from './console-tokens';
 import { hashPassword } from './passwords';
 
@@ -27,6 +29,22 @@ export interface UserRow {
 }
 
 export type LinkKind = 'invitation' | 'password_reset';
+
+/** A user just invited and the token of their link. */
+export interface Invited {
+  user: UserRow;
+  token: string;
+  expiresAt: Date;
+}
+
+/** The answer to an invitation, from the operator or from the console: the link on the gateway asked. */
+export function toInvitationDto(req: Request, invited: Invited): ConsoleInvitationDto {
+  return {
+    user: toConsoleUserDto(invited.user),
+    invitation_url: onThisGateway(req, `/console/invitations/${invited.token}`),
+    expires_at: invited.expiresAt.toISOString(),
+  };
+}
 
 function emailTaken(): AppError {
   return new AppError(ErrorCode.CONFLICT, 'A console user with this email already exists', {
@@ -80,10 +98,7 @@ export class ConsoleUsersService {
   }
 
   /** Creates the user (no password yet) and its invitation link's token. */
-  async invite(
-    partnerId: string,
-    input: InviteConsoleUserDto,
-  ): Promise<{ user: UserRow; token: string; expiresAt: Date }> {
+  async invite(partnerId: string, input: InviteConsoleUserDto): Promise<Invited> {
     return inTransaction(
       this.dataSource,
       async (em) => {

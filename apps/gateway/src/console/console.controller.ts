@@ -32,7 +32,6 @@ import { ApiKey } from '../accounts/entities/api-key.entity';
 import { GatewayConfig } from '../config/gateway.config';
 import { clientAddress } from '../http/client-address';
 import { ApiEnvelope, ApiErrors } from '../http/openapi.decorators';
-import { onThisGateway } from '../http/public-url';
 import {
   ConsoleAuth,
   ConsoleRequest,
@@ -42,7 +41,7 @@ import {
 } from './console-auth';
 import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
 import { ConsoleSession, ConsoleSessionsService } from './console-sessions.service';
-import { ConsoleUsersService, LinkKind, toConsoleUserDto } from './console-users.service';
+import { ConsoleUsersService, LinkKind, toConsoleUserDto, toInvitationDto } from './console-users.service';
 
 const TOKEN_PARAM = { name: 'token', description: 'The one-time token of the link' };
 
@@ -301,12 +300,7 @@ export class ConsoleController {
   ): Promise<ConsoleInvitationDto> {
     if (!ROLE_MAY.manageTeam(s.user.role)) refuse(`The ${s.user.role} role cannot invite users`);
     if (body.role === 'owner' && s.user.role !== 'owner') refuse('Only an owner can invite an owner');
-    const { user, token, expiresAt } = await this.users.invite(s.partner.id, body);
-    return {
-      user: toConsoleUserDto(user),
-      invitation_url: onThisGateway(req, `/console/invitations/${token}`),
-      expires_at: expiresAt.toISOString(),
-    };
+    return toInvitationDto(req, await this.users.invite(s.partner.id, body));
   }
 
   @Patch('team/users/:id')
