@@ -15,9 +15,16 @@ export const SESSION_MAX_MS = 7 * 24 * 3600 * 1000;
 /** last_seen_at is written at most this often per session. */
 const TOUCH_EVERY_MS = 60_000;
 
-/** Wrong passwords lock out the client address, and separately the email tried, for a growing time. */
+/**
+ * Wrong passwords lock out the client address, and separately the email tried from that address, for a growing
+ * time. Never the email from everywhere: anyone could then keep its user out by failing on purpose.
+ */
 const BY_ADDRESS: LockoutPolicy = { scope: 'console_address', afterFailures: 10, lockSeconds: 60 };
-const BY_EMAIL: LockoutPolicy = { scope: 'console_email', afterFailures: 5, lockSeconds: 60 };
+const BY_EMAIL_AND_ADDRESS: LockoutPolicy = {
+  scope: 'console_email_address',
+  afterFailures: 5,
+  lockSeconds: 60,
+};
 
 export interface ConsoleSession {
   user: UserRow;
@@ -45,9 +52,10 @@ export class ConsoleSessionsService {
     address: string,
   ): Promise<{ token: string; session: ConsoleSession }> {
     const key = email.trim().toLowerCase();
+    const emailFromAddress = `${key} ${address}`;
     const wait = Math.max(
       await this.lockout.lockedFor(address, BY_ADDRESS),
-      await this.lockout.lockedFor(key, BY_EMAIL),
+      await this.lockout.lockedFor(emailFromAddress, BY_EMAIL_AND_ADDRESS),
     );
     if (wait > 0)
       throw new AppError(ErrorCode.RATE_LIMITED, `Too many failed sign-ins. Retry after ${wait} seconds.`, {
@@ -60,10 +68,10 @@ export class ConsoleSessionsService {
     const valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
     if (!user || !user.password_hash || !valid) {
       await this.lockout.failed(address, BY_ADDRESS);
-      await this.lockout.failed(key, BY_EMAIL);
+      await this.lockout.failed(emailFromAddress, BY_EMAIL_AND_ADDRESS);
       throw new AppError(ErrorCode.UNAUTHORIZED, 'Wrong email or password');
     }
-    await this.lockout.succeeded(key, BY_EMAIL);
+    await this.lockout.succeeded(emailFromAddress, BY_EMAIL_AND_ADDRESS);
     return this.open(user.id);
   }
 

@@ -2,12 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import type { Request } from 'express';
 import { ConsoleInvitationDto, ConsoleRole, ConsoleUserDto, InviteConsoleUserDto } from '@vap/api';
 import { AppError, ErrorCode } from '@vap/messages';
 import { inTransaction, tableOf } from '@vap/persistence';
 import { Partner } from '../accounts/entities/partner.entity';
-import { onThisGateway } from '../http/public-url';
+import { ConsoleOrigin } from './console-origin';
 import { INVITATION_PREFIX, newToken, RESET_PREFIX, tokenHash } from './console-tokens';
 import { hashPassword } from './passwords';
 
@@ -37,11 +36,11 @@ export interface Invited {
   expiresAt: Date;
 }
 
-/** The answer to an invitation, from the operator or from the console: the link on the gateway asked. */
-export function toInvitationDto(req: Request, invited: Invited): ConsoleInvitationDto {
+/** The answer to an invitation, from the operator or from the console: the link on PUBLIC_BASE_URL. */
+export function toInvitationDto(origin: ConsoleOrigin, invited: Invited): ConsoleInvitationDto {
   return {
     user: toConsoleUserDto(invited.user),
-    invitation_url: onThisGateway(req, `/console/invitations/${invited.token}`),
+    invitation_url: origin.link(`/console/invitations/${invited.token}`),
     expires_at: invited.expiresAt.toISOString(),
   };
 }
@@ -190,6 +189,9 @@ export class ConsoleUsersService {
    * password). Null when the link is not valid.
    */
   async usePasswordLink(token: string, kind: LinkKind, password: string): Promise<UserRow | null> {
+    // The link is looked up before the password is hashed (32 MiB of scrypt): a made-up token costs one
+    // indexed read, not a hash. It is used up below only if still unused, so two uses at once set one password.
+    if (!(await this.linkInfo(token, kind))) return null;
     const hash = await hashPassword(password);
     return inTransaction(
       this.dataSource,

@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiCookieAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { isUUID } from 'class-validator';
@@ -40,6 +52,7 @@ import {
   ROLE_MAY,
 } from './console-auth';
 import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
+import { ConsoleOrigin, ConsoleSameOriginGuard } from './console-origin';
 import { ConsoleSession, ConsoleSessionsService } from './console-sessions.service';
 import { ConsoleUsersService, LinkKind, toConsoleUserDto, toInvitationDto } from './console-users.service';
 
@@ -83,20 +96,22 @@ export class ConsoleController {
     private readonly users: ConsoleUsersService,
     private readonly apiKeys: ApiKeysService,
     private readonly config: GatewayConfig,
+    private readonly origin: ConsoleOrigin,
   ) {}
 
   @Public()
   @RateLimitBucket('console')
+  @UseGuards(ConsoleSameOriginGuard)
   @Post('session')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Sign in: sets the session cookie',
     description:
       'Repeated failures lock out the address and the email for a growing time (429 RATE_LIMITED). A wrong email ' +
-      'and a wrong password answer the same 401.',
+      'and a wrong password answer the same 401. A request from another origin (Origin, Sec-Fetch-Site) is 403.',
   })
   @ApiEnvelope(ConsoleSessionDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.RATE_LIMITED)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.RATE_LIMITED)
   async signIn(
     @Body() body: ConsoleSignInDto,
     @Req() req: ConsoleRequest,
@@ -145,12 +160,13 @@ export class ConsoleController {
 
   @Public()
   @RateLimitBucket('console')
+  @UseGuards(ConsoleSameOriginGuard)
   @Post('invitations/:token')
   @HttpCode(200)
   @ApiOperation({ summary: 'Accept an invitation: set the password (the link works once) and sign in' })
   @ApiParam(TOKEN_PARAM)
   @ApiEnvelope(ConsoleSessionDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND)
   accept(
     @Param('token') token: string,
     @Body() body: ConsoleSetPasswordDto,
@@ -172,6 +188,7 @@ export class ConsoleController {
 
   @Public()
   @RateLimitBucket('console')
+  @UseGuards(ConsoleSameOriginGuard)
   @Post('password-resets/:token')
   @HttpCode(200)
   @ApiOperation({
@@ -179,7 +196,7 @@ export class ConsoleController {
   })
   @ApiParam(TOKEN_PARAM)
   @ApiEnvelope(ConsoleSessionDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND)
   reset(
     @Param('token') token: string,
     @Body() body: ConsoleSetPasswordDto,
@@ -295,12 +312,11 @@ export class ConsoleController {
   )
   async invite(
     @CurrentConsoleSession() s: ConsoleSession,
-    @Req() req: ConsoleRequest,
     @Body() body: InviteConsoleUserDto,
   ): Promise<ConsoleInvitationDto> {
     if (!ROLE_MAY.manageTeam(s.user.role)) refuse(`The ${s.user.role} role cannot invite users`);
     if (body.role === 'owner' && s.user.role !== 'owner') refuse('Only an owner can invite an owner');
-    return toInvitationDto(req, await this.users.invite(s.partner.id, body));
+    return toInvitationDto(this.origin, await this.users.invite(s.partner.id, body));
   }
 
   @Patch('team/users/:id')
