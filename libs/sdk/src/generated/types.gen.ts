@@ -11657,6 +11657,10 @@ export type ConsoleSignInErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
   413: ErrorEnvelopeDto;
@@ -11747,6 +11751,10 @@ export type ConsoleAcceptErrors = {
    */
   400: ErrorEnvelopeDto;
   /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
    * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
    */
   404: ErrorEnvelopeDto;
@@ -11836,6 +11844,10 @@ export type ConsoleResetErrors = {
    * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
    */
   400: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
   /**
    * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
    */
