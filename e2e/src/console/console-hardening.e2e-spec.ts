@@ -74,7 +74,7 @@ describe('console hardening', () => {
       token: adminToken,
       baseUrl: gateway.url,
       headers: from('198.51.100.200'),
-      body: { name: 'Console Hardening Co' },
+      body: { name: 'Console Hardening Co', status: 'approved' },
     });
     expect(created.status).toBe(200);
     partnerId = created.body.data.partner.id;
@@ -91,7 +91,7 @@ describe('console hardening', () => {
     const link = await invite(address, who);
     const token = link.split('/').pop()!;
     const client = new ConsoleClient(gateway.url, from(address));
-    const crossSite = [
+    const crossSite: Record<string, string>[] = [
       { origin: 'https://evil.example' },
       { origin: 'null' },
       { 'sec-fetch-site': 'cross-site' },
@@ -274,6 +274,85 @@ describe('console hardening', () => {
     expect(reset.body.data.reset_url).toMatch(
       new RegExp(`^${PUBLIC_BASE_URL}/console/password-resets/crst_`),
     );
+  });
+
+  it('lets one email be a user of several accounts, signing in to the one chosen among those it matches', async () => {
+    const address = '198.51.100.100';
+    const partner = async (name: string) => {
+      const res = await admin('/partners', address, { body: { name, status: 'approved' } });
+      expect(res.status).toBe(200);
+      return { id: res.body.data.partner.id as string, name };
+    };
+    const accountA = { id: partnerId, name: 'Console Hardening Co' };
+    const accountB = await partner('Alpha Widgets');
+    const accountC = await partner('Other Password Co');
+    const stranger = await partner('Stranger Co');
+    const who = email('several');
+    const join = async (accountId: string, password: string) => {
+      const res = await admin(`/partners/${accountId}/users`, address, {
+        body: { email: who, name: 'Several', role: 'owner' },
+      });
+      // Another account having a user of this email is no conflict, and is never told.
+      expect(res.status).toBe(200);
+      const client = new ConsoleClient(gateway.url, from(address));
+      expect((await client.useLink(res.body.data.invitation_url, password)).status).toBe(200);
+      return client;
+    };
+    const ownerOfA = await join(accountA.id, PASSWORD);
+    await join(accountB.id, PASSWORD);
+    await join(accountC.id, `${PASSWORD} of C`);
+
+    // Within one account the email stays unique; the answer names no other account.
+    const again = await ownerOfA.request('POST', '/team/invitations', {
+      body: { email: who.toUpperCase(), name: 'Again', role: 'viewer' },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('CONFLICT');
+    expect(JSON.stringify(again.body)).not.toMatch(/Alpha|Other Password/);
+    // The team lists this account's users only.
+    const team = await ownerOfA.request('GET', '/team/users');
+    expect(team.body.data.users.filter((u: { email: string }) => u.email === who)).toHaveLength(1);
+
+    const client = new ConsoleClient(gateway.url, from('198.51.100.101'));
+    const choice = await client.signIn(who, PASSWORD);
+    expect(choice.status).toBe(200);
+    // Only the accounts whose user has this password, by name; nobody is signed in yet.
+    expect(choice.body.data).toEqual({ accounts: [accountB, accountA] });
+    expect(choice.headers.get('set-cookie')).toBeNull();
+    expect((await client.request('GET', '/session')).status).toBe(401);
+
+    const chosen = await client.request('POST', '/session', {
+      body: { email: who, password: PASSWORD, account_id: accountB.id },
+    });
+    expect(chosen.status).toBe(200);
+    expect(chosen.body.data.account).toEqual(accountB);
+    expect((await client.request('GET', '/session')).body.data.account).toEqual(accountB);
+
+    // One account's password signs in to that account at once.
+    const direct = await new ConsoleClient(gateway.url, from('198.51.100.102')).signIn(
+      who,
+      `${PASSWORD} of C`,
+    );
+    expect(direct.status).toBe(200);
+    expect(direct.body.data.account).toEqual(accountC);
+
+    // An account whose user has another password, or no user of this email, answers as a wrong password.
+    const unknown = await new ConsoleClient(gateway.url, from('198.51.100.103')).signIn(
+      email('nobody'),
+      PASSWORD,
+    );
+    for (const accountId of [accountC.id, stranger.id]) {
+      const res = await new ConsoleClient(gateway.url, from('198.51.100.103')).request('POST', '/session', {
+        body: { email: who, password: PASSWORD, account_id: accountId },
+      });
+      expect(res.status).toBe(401);
+      expect(res.body.error.message).toBe(unknown.body.error.message);
+    }
+    const notAnId = await client.request('POST', '/session', {
+      body: { email: who, password: PASSWORD, account_id: 'acme' },
+    });
+    expect(notAnId.status).toBe(400);
+    expect(notAnId.body.error.details[0].field).toBe('account_id');
   });
 
   it('answers 404 for a console file the build does not hold', async () => {

@@ -46,15 +46,13 @@ export function toInvitationDto(origin: ConsoleOrigin, invited: Invited): Consol
 }
 
 function emailTaken(): AppError {
-  return new AppError(ErrorCode.CONFLICT, 'A console user with this email already exists', {
-    details: [
-      { field: 'email', message: 'email is already a console user (an email signs in to one account)' },
-    ],
+  return new AppError(ErrorCode.CONFLICT, 'This account already has a console user with this email', {
+    details: [{ field: 'email', message: "email is already one of this account's console users" }],
   });
 }
 
-/** Two invitations of one email at once: the second is told, as if it came after. */
-const INVITE_CONFLICTS = { unique: { partner_users_email: emailTaken } };
+/** Two invitations of one email to one account at once: the second is told, as if it came after. */
+const INVITE_CONFLICTS = { unique: { partner_users_account_email: emailTaken } };
 
 export function toConsoleUserDto(u: UserRow): ConsoleUserDto {
   return {
@@ -116,9 +114,10 @@ export class ConsoleUsersService {
             `An account can have at most ${MAX_USERS_PER_ACCOUNT} console users`,
           );
         const email = input.email.trim();
+        // Only this account's users: whether another account has a user of this email is never told.
         const [taken] = await em.query(
-          `SELECT 1 FROM ${this.t('partner_users', em)} WHERE lower(email) = lower($1)`,
-          [email],
+          `SELECT 1 FROM ${this.t('partner_users', em)} WHERE partner_id = $1 AND lower(email) = lower($2)`,
+          [partnerId, email],
         );
         if (taken) throw emailTaken();
         const [user] = await em.query(

@@ -11,10 +11,19 @@ import {
   Res,
   UseGuards,
 } from '@nestjs/common';
-import { ApiCookieAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCookieAuth,
+  ApiExtraModels,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { isUUID } from 'class-validator';
 import {
+  ConsoleAccountChoiceDto,
   ConsoleKeyDto,
   ConsoleKeyListDto,
   ConsoleLinkInfoDto,
@@ -107,23 +116,44 @@ export class ConsoleController {
   @ApiOperation({
     summary: 'Sign in: sets the session cookie',
     description:
-      'Repeated failures lock out the address and the email for a growing time (429 RATE_LIMITED). A wrong email ' +
-      'and a wrong password answer the same 401. A request from another origin (Origin, Sec-Fetch-Site) is 403.',
+      'Repeated failures lock out the email from the address, and the address, for a growing time (429 ' +
+      'RATE_LIMITED). A wrong email and a wrong password answer the same 401. A request from another origin ' +
+      '(Origin, Sec-Fetch-Site) is 403. When the email and password are those of users of several accounts, ' +
+      "the answer lists those accounts instead (no cookie): sign in again with one's account_id.",
   })
-  @ApiEnvelope(ConsoleSessionDto)
+  @ApiExtraModels(ConsoleSessionDto, ConsoleAccountChoiceDto)
+  @ApiResponse({
+    status: 200,
+    description: 'Signed in (the session), or the accounts to choose from',
+    schema: {
+      type: 'object',
+      required: ['success', 'data'],
+      properties: {
+        success: { type: 'boolean', enum: [true] },
+        data: {
+          oneOf: [
+            { $ref: getSchemaPath(ConsoleSessionDto) },
+            { $ref: getSchemaPath(ConsoleAccountChoiceDto) },
+          ],
+        },
+      },
+    },
+  })
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.RATE_LIMITED)
   async signIn(
     @Body() body: ConsoleSignInDto,
     @Req() req: ConsoleRequest,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<ConsoleSessionDto> {
-    const { token, session } = await this.sessions.signIn(
+  ): Promise<ConsoleSessionDto | ConsoleAccountChoiceDto> {
+    const signedIn = await this.sessions.signIn(
       body.email,
       body.password,
       clientAddress(req, this.config.TRUST_PROXY_HOPS),
+      body.account_id,
     );
-    this.auth.setCookie(res, token);
-    return toSessionDto(session);
+    if ('accounts' in signedIn) return { accounts: signedIn.accounts };
+    this.auth.setCookie(res, signedIn.token);
+    return toSessionDto(signedIn.session);
   }
 
   @Get('session')

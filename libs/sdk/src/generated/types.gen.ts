@@ -3489,9 +3489,20 @@ export type ConsoleSessionDto = {
   csrf_token: string;
 };
 
+export type ConsoleAccountChoiceDto = {
+  /**
+   * By name
+   */
+  accounts: Array<ConsoleAccountDto>;
+};
+
 export type ConsoleSignInDto = {
   email: string;
   password: string;
+  /**
+   * The account to sign in to, when the email and password are those of users of several accounts (the answer then lists them, to choose from)
+   */
+  account_id?: string;
 };
 
 export type ConsoleSignedOutDto = {
@@ -11682,11 +11693,11 @@ export type ConsoleSignInError = ConsoleSignInErrors[keyof ConsoleSignInErrors];
 
 export type ConsoleSignInResponses = {
   /**
-   * Success
+   * Signed in (the session), or the accounts to choose from
    */
   200: {
     success: true;
-    data: ConsoleSessionDto;
+    data: ConsoleSessionDto | ConsoleAccountChoiceDto;
   };
 };
 
