@@ -57,9 +57,9 @@ export const ROLE_MAY = {
 
 /**
  * Authenticates console requests by their session cookie: 401 without a live session, 403 for a suspended or
- * unapproved account, and for a request that changes something, 403 without the session's CSRF token in
- * X-CSRF-Token or from another origin (ConsoleOrigin). The cookie is HttpOnly, SameSite=Strict, limited to /console, and
- * Secure outside development and tests.
+ * unapproved account, and for a request that changes something, 403 from another origin (ConsoleOrigin) or
+ * without the session's CSRF token in X-CSRF-Token. The cookie is HttpOnly, SameSite=Strict, limited to
+ * /console, and Secure outside development and tests.
  */
 @Injectable()
 export class ConsoleAuth {
