@@ -21,14 +21,28 @@ export async function loadSession(): Promise<Session | null> {
   }
 }
 
-export async function signIn(email: string, password: string, account?: string): Promise<Session> {
-  const session = await consoleApi.post<Session>('/session', {
+/** The accounts whose user has the email and password signed in with, when there are several. */
+export interface AccountChoice {
+  accounts: { id: string; name: string }[];
+}
+
+/**
+ * Signs in (to `accountId`'s user of the email, when given). When the email and password are those of users of
+ * several accounts, nobody is signed in yet: the answer lists them, to sign in again with one's id.
+ */
+export async function signIn(
+  email: string,
+  password: string,
+  accountId?: string,
+): Promise<Session | AccountChoice> {
+  const answer = await consoleApi.post<Session | AccountChoice>('/session', {
     email,
     password,
-    ...(account ? { account } : {}),
+    ...(accountId ? { account_id: accountId } : {}),
   });
-  setCsrfToken(session.csrf_token);
-  return session;
+  if ('accounts' in answer) return answer;
+  setCsrfToken(answer.csrf_token);
+  return answer;
 }
 
 export async function signOut(): Promise<void> {

@@ -167,7 +167,7 @@ describe('console API', () => {
     expect((await viewer.request('GET', '/v2/agent')).status).toBe(401);
   });
 
-  it('locks out an email after repeated wrong passwords, answering the same for an unknown email', async () => {
+  it('locks out an email from an address after repeated wrong passwords, answering the same for an unknown email', async () => {
     const stranger = new ConsoleClient();
     const unknown = await stranger.signIn(email('nobody'), PASSWORD);
     const wrong = await stranger.signIn(ownerEmail, 'not the password at all');

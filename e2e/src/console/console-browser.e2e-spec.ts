@@ -2,8 +2,8 @@
 // an invited user sets a password and signs in, creates a key and sees it once, creates an agent, places a
 // sandbox call and reads its transcript and plays its recording, sees the charge in transactions and usage; a
 // viewer cannot create a key; another account's call is not found; a request without the CSRF token is
-// refused; no page has serious accessibility violations. Screenshots of every page are kept in
-// tmp/e2e-artifacts/console/.
+// refused; a user of two accounts chooses one when signing in; no page has serious accessibility violations.
+// Screenshots of every page are kept in tmp/e2e-artifacts/console/.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -11,7 +11,7 @@ import { workspaceRoot } from '@vap/testing';
 import { api, createPartner, e2eEnv } from '../../support';
 import { launchBrowser, LaunchedBrowser } from '../../support/browser';
 import { callee, VOICE_ID } from '../calls/call-fixtures';
-import { inviteUser } from './console-fixtures';
+import { ConsoleClient, inviteUser } from './console-fixtures';
 
 const ARTIFACTS = join(workspaceRoot(), 'tmp', 'e2e-artifacts', 'console');
 const AXE = join(workspaceRoot(), 'node_modules', 'axe-core', 'axe.min.js');
@@ -206,6 +206,28 @@ describe('the partner console in a browser', () => {
     expect(refused).toEqual({ status: 403, code: 'FORBIDDEN' });
     await viewer.screenshot({ path: join(ARTIFACTS, 'keys-viewer.png'), fullPage: true });
     await viewerContext.close();
+  });
+
+  it('lets a user of several accounts choose the account to sign in to', async () => {
+    const email = `several-${Date.now()}@example.com`;
+    const other = await createPartner({ name: `Aardvark Co ${Date.now()}`, balance_inr: 100 });
+    const otherName = other.partner.name;
+    for (const account of [partnerId, other.partner.id]) {
+      const link = await inviteUser(account, { email, name: 'Several', role: 'developer' });
+      expect((await new ConsoleClient().useLink(link, PASSWORD)).status).toBe(200);
+    }
+    const context = await browser.newContext();
+    const chooser = await context.newPage();
+    await chooser.goto(consoleUrl('/'));
+    await chooser.getByLabel('Email').fill(email);
+    await chooser.getByLabel('Password').fill(PASSWORD);
+    await chooser.getByRole('button', { name: 'Sign in' }).click();
+    await chooser.getByRole('heading', { name: 'Choose an account' }).waitFor();
+    await chooser.screenshot({ path: join(ARTIFACTS, 'choose-account.png'), fullPage: true });
+    await chooser.getByRole('button', { name: otherName }).click();
+    await chooser.getByRole('heading', { name: 'Agents' }).waitFor();
+    await chooser.getByRole('heading', { name: otherName }).waitFor();
+    await context.close();
   });
 
   it('has no serious or critical accessibility violations on any page', async () => {

@@ -25,14 +25,22 @@ export class ConsoleClient {
   cookie: string | null = null;
   csrf: string | null = null;
 
-  constructor(readonly baseUrl = e2eEnv().gatewayUrl) {}
+  /** `headers` go with every request (e.g. X-Forwarded-For, on a gateway that believes one proxy). */
+  constructor(
+    readonly baseUrl = e2eEnv().gatewayUrl,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   async request(
     method: string,
     path: string,
     options: { body?: unknown; csrf?: boolean; headers?: Record<string, string> } = {},
   ): Promise<ConsoleAnswer> {
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...this.headers,
+      ...options.headers,
+    };
     if (this.cookie) headers.cookie = this.cookie;
     if (options.csrf !== false && method !== 'GET' && this.csrf) headers['x-csrf-token'] = this.csrf;
     if (options.body !== undefined) headers['content-type'] = 'application/json';

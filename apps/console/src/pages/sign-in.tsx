@@ -3,25 +3,61 @@
 import { useState } from 'preact/hooks';
 import { ApiError, consoleApi } from '../api.js';
 import { Field, ErrorNotice, LoadState, useLoad } from '../components/ui.js';
-import { Session, signIn } from '../session.js';
+import { AccountChoice, Session, signIn } from '../session.js';
 
 export function SignInPage({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
+  // Several accounts have a user with this email and password: the person picks one.
+  const [choice, setChoice] = useState<AccountChoice | null>(null);
+  const attempt = async (accountId?: string) => {
     setBusy(true);
     setError(null);
     try {
-      onSignedIn(await signIn(email, password));
+      const answer = await signIn(email, password, accountId);
+      if ('accounts' in answer) setChoice(answer);
+      else onSignedIn(answer);
     } catch (err) {
       setError(err as ApiError);
     } finally {
       setBusy(false);
     }
   };
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void attempt();
+  };
+  if (choice)
+    return (
+      <main class="sign-in" id="main">
+        <h1>Choose an account</h1>
+        <div class="card">
+          <ErrorNotice error={error} />
+          <p>{email} is a user of these accounts:</p>
+          <ul class="account-choice">
+            {choice.accounts.map((a) => (
+              <li key={a.id}>
+                <button type="button" disabled={busy} onClick={() => void attempt(a.id)}>
+                  {a.name}
+                </button>
+              </li>
+            ))}
+          </ul>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              setChoice(null);
+              setPassword('');
+            }}
+          >
+            Back
+          </button>
+        </div>
+      </main>
+    );
   return (
     <main class="sign-in" id="main">
       <h1>Sign in to the console</h1>

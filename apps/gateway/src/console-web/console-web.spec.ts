@@ -10,6 +10,7 @@ describe('consoleWeb', () => {
   let dir: string;
   let server: Server;
   let base: string;
+  let handler: ReturnType<typeof consoleWeb>;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'console-web-'));
@@ -18,7 +19,8 @@ describe('consoleWeb', () => {
     writeFileSync(join(dir, 'app', 'main.js'), 'export {};');
     writeFileSync(join(dir, 'secret.txt'), 'not served');
     const app = express();
-    app.use(CONSOLE_PATH, consoleWeb(dir));
+    handler = consoleWeb(dir);
+    app.use(CONSOLE_PATH, handler);
     app.use((req, res) => res.status(404).json({ fell_through: req.originalUrl }));
     server = app.listen(0);
     await new Promise((resolve) => server.once('listening', resolve));
@@ -77,5 +79,19 @@ describe('consoleWeb', () => {
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       expect(await res.json()).toHaveProperty('fell_through');
     }
+  });
+
+  it('serves only the files the build held at start, and remembers no miss', async () => {
+    expect([...handler.files.keys()].sort()).toEqual(['app/main.js', 'index.html']);
+    const long = 'x'.repeat(8000);
+    for (const path of [`/console/app/${long}.js`, `/console/vendor/${long}.js`, '/console/app/missing.js']) {
+      const res = await fetch(base + path);
+      expect(res.status).toBe(404);
+      await res.text();
+    }
+    // A file that appears later is not looked up either: what is served was listed at start.
+    writeFileSync(join(dir, 'app', 'late.js'), 'export {};');
+    expect((await fetch(`${base}/console/app/late.js`)).status).toBe(404);
+    expect(handler.files.size).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { extname, join, normalize, sep } from 'node:path';
+import { Dirent, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /** Where the gateway's build puts the partner console (apps/console), beside the compiled app. */
@@ -45,41 +45,58 @@ interface ConsoleFile {
   etag: string;
 }
 
+/** The folders and files the console's pages load; index.html is the page shell. */
+const ASSET_DIRS = ['app', 'vendor'];
+const ASSET_FILES = ['styles.css', 'index.html'];
+
+/**
+ * Every file the console's build holds that it may serve, by its path under the folder (`app/main.js`), read
+ * once. Nothing else is ever looked up or remembered, so a request for a missing file costs nothing to keep.
+ */
+export function readConsoleFiles(dir: string): Map<string, ConsoleFile> {
+  const files = new Map<string, ConsoleFile>();
+  const add = (relative: string) => {
+    const type = TYPES[extname(relative)];
+    if (!type) return;
+    const body = readFileSync(join(dir, relative));
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    files.set(relative, { body, type, etag });
+  };
+  const walk = (relative: string) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(dir, relative), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const child = `${relative}/${e.name}`;
+      if (e.isDirectory()) walk(child);
+      else if (e.isFile()) add(child);
+    }
+  };
+  for (const folder of ASSET_DIRS) walk(folder);
+  for (const file of ASSET_FILES) if (existsSync(join(dir, file))) add(file);
+  return files;
+}
+
 /**
  * Serves the partner console: its files (app/, vendor/, styles.css) and, for every other GET under /console
  * but its API, the page shell (index.html), so that a deep link such as /console/calls/<id> opens the app
- * there. Files are read once; modules are revalidated by ETag (their names carry no hash).
+ * there. The files are listed and read at start; modules are revalidated by ETag (their names carry no hash).
  */
-export function consoleWeb(dir: string = CONSOLE_DIR): RequestHandler {
-  const cache = new Map<string, ConsoleFile | null>();
-  const read = (relative: string): ConsoleFile | null => {
-    if (!cache.has(relative)) {
-      let file: ConsoleFile | null = null;
-      const full = normalize(join(dir, relative));
-      // Only files inside the console's folder, of the types it has.
-      if (full.startsWith(normalize(dir) + sep) && TYPES[extname(full)]) {
-        try {
-          if (statSync(full).isFile()) {
-            const body = readFileSync(full);
-            const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-            file = { body, type: TYPES[extname(full)], etag };
-          }
-        } catch {
-          file = null;
-        }
-      }
-      cache.set(relative, file);
-    }
-    return cache.get(relative) ?? null;
-  };
-  return (req: Request, res: Response, next: NextFunction) => {
+export function consoleWeb(
+  dir: string = CONSOLE_DIR,
+): RequestHandler & { files: ReadonlyMap<string, unknown> } {
+  const files = readConsoleFiles(dir);
+  const handler = (req: Request, res: Response, next: NextFunction) => {
     // Mounted at /console: req.path is what follows it.
     const path = req.path;
     if (path === '/api' || path.startsWith('/api/')) return next();
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (req.originalUrl === CONSOLE_PATH) return res.redirect(301, `${CONSOLE_PATH}/`);
     const isAsset = path.startsWith('/app/') || path.startsWith('/vendor/') || path === '/styles.css';
-    const file = read(isAsset ? path.slice(1) : 'index.html');
+    const file = files.get(isAsset ? path.slice(1) : 'index.html');
     if (!file) return next();
     for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) res.setHeader(name, value);
     res.setHeader('Cache-Control', 'no-cache');
@@ -89,4 +106,5 @@ export function consoleWeb(dir: string = CONSOLE_DIR): RequestHandler {
     res.setHeader('Content-Length', String(file.body.length));
     res.end(req.method === 'HEAD' ? undefined : file.body);
   };
+  return Object.assign(handler, { files });
 }

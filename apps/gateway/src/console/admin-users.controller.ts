@@ -1,6 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { isUUID } from 'class-validator';
 import {
   ConsoleInvitationDto,
@@ -15,19 +14,22 @@ import { PartnersService } from '../accounts/partners.service';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
 import { idParam } from '../http/id-param';
 import { ApiEnvelope, ApiErrors, ApiOperatorRoute } from '../http/openapi.decorators';
-import { onThisGateway } from '../http/public-url';
+import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
+import { ConsoleOrigin } from './console-origin';
 import { ConsoleUsersService, toConsoleUserDto, toInvitationDto } from './console-users.service';
 
 /** The operator's side of console users: invitations and password-reset links, no email server needed. */
 @Public()
 @ApiTags('Operator')
 @ApiOperatorRoute()
+@RateLimitBucket('admin')
 @UseGuards(AdminTokenGuard)
 @Controller('admin/v1/partners/:id/users')
 export class AdminUsersController {
   constructor(
     private readonly users: ConsoleUsersService,
     private readonly partners: PartnersService,
+    private readonly origin: ConsoleOrigin,
   ) {}
 
   @Post()
@@ -41,9 +43,8 @@ export class AdminUsersController {
   async invite(
     @Param('id', idParam('Partner')) id: string,
     @Body() body: InviteConsoleUserDto,
-    @Req() req: Request,
   ): Promise<ConsoleInvitationDto> {
-    return toInvitationDto(req, await this.users.invite(id, body));
+    return toInvitationDto(this.origin, await this.users.invite(id, body));
   }
 
   @Get()
@@ -66,12 +67,11 @@ export class AdminUsersController {
   async resetLink(
     @Param('id', idParam('Partner')) id: string,
     @Param('userId') userId: string,
-    @Req() req: Request,
   ): Promise<ConsolePasswordResetDto> {
     if (!isUUID(userId)) throw AppError.notFound('User');
     const { token, expiresAt } = await this.users.resetLink(id, userId);
     return {
-      reset_url: onThisGateway(req, `/console/password-resets/${token}`),
+      reset_url: this.origin.link(`/console/password-resets/${token}`),
       expires_at: expiresAt.toISOString(),
     };
   }

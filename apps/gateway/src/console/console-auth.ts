@@ -6,6 +6,7 @@ import { AppError, ErrorCode } from '@vap/messages';
 import { AuthenticatedRequest } from '../auth/auth-context';
 import { GatewayConfig } from '../config/gateway.config';
 import { ConsoleSession, ConsoleSessionsService, SESSION_MAX_MS } from './console-sessions.service';
+import { ConsoleOrigin } from './console-origin';
 import { cookieValue, SESSION_COOKIE } from './console-tokens';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -56,15 +57,16 @@ export const ROLE_MAY = {
 
 /**
  * Authenticates console requests by their session cookie: 401 without a live session, 403 for a suspended or
- * unapproved account, and for a request that changes something, 403 without the session's CSRF token in
- * X-CSRF-Token (or from another origin). The cookie is HttpOnly, SameSite=Strict, limited to /console, and
- * Secure outside development and tests.
+ * unapproved account, and for a request that changes something, 403 from another origin (ConsoleOrigin) or
+ * without the session's CSRF token in X-CSRF-Token. The cookie is HttpOnly, SameSite=Strict, limited to
+ * /console, and Secure outside development and tests.
  */
 @Injectable()
 export class ConsoleAuth {
   constructor(
     private readonly sessions: ConsoleSessionsService,
     private readonly config: GatewayConfig,
+    private readonly origin: ConsoleOrigin,
   ) {}
 
   /**
@@ -97,17 +99,7 @@ export class ConsoleAuth {
   }
 
   private checkCsrf(req: Request, session: ConsoleSession): void {
-    const origin = req.headers.origin;
-    if (origin !== undefined) {
-      let host: string | null = null;
-      try {
-        host = new URL(origin).host;
-      } catch {
-        host = null;
-      }
-      if (host === null || host !== req.get('host'))
-        throw new AppError(ErrorCode.FORBIDDEN, 'Cross-origin requests to the console API are refused');
-    }
+    this.origin.refuseCrossOrigin(req);
     const sent = Buffer.from(String(req.headers['x-csrf-token'] ?? ''), 'utf8');
     const expected = Buffer.from(session.csrfToken, 'utf8');
     if (sent.length !== expected.length || !timingSafeEqual(sent, expected))

@@ -12,12 +12,24 @@ import { decoyHash, verifyPassword } from './passwords';
 /** A session ends after this long without a request, and in any case this long after sign-in. */
 export const SESSION_IDLE_MS = 12 * 3600 * 1000;
 export const SESSION_MAX_MS = 7 * 24 * 3600 * 1000;
+/**
+ * The most users of one email whose passwords a sign-in checks (those signed in most recently first): each is a
+ * scrypt hash. A person in more accounts than this signs in to the others with account_id.
+ */
+const MAX_ACCOUNTS_PER_SIGN_IN = 10;
 /** last_seen_at is written at most this often per session. */
 const TOUCH_EVERY_MS = 60_000;
 
-/** Wrong passwords lock out the client address, and separately the email tried, for a growing time. */
+/**
+ * Wrong passwords lock out the client address, and separately the email tried from that address, for a growing
+ * time. Never the email from everywhere: anyone could then keep its user out by failing on purpose.
+ */
 const BY_ADDRESS: LockoutPolicy = { scope: 'console_address', afterFailures: 10, lockSeconds: 60 };
-const BY_EMAIL: LockoutPolicy = { scope: 'console_email', afterFailures: 5, lockSeconds: 60 };
+const BY_EMAIL_AND_ADDRESS: LockoutPolicy = {
+  scope: 'console_email_address',
+  afterFailures: 5,
+  lockSeconds: 60,
+};
 
 export interface ConsoleSession {
   user: UserRow;
@@ -38,33 +50,57 @@ export class ConsoleSessionsService {
     return tableOf(this.dataSource, table);
   }
 
-  /** Checks the password (the same work and answer whether or not the email exists) and opens a session. */
+  /**
+   * Checks the password against the email's users (of the account asked, or of every account) and opens a
+   * session when it is one user's. When it is the password of users of several accounts, nothing is opened:
+   * the answer names those accounts, to sign in to one. An unknown email costs a hash and answers as a wrong
+   * password; accounts whose user has another password are never named.
+   */
   async signIn(
     email: string,
     password: string,
     address: string,
-  ): Promise<{ token: string; session: ConsoleSession }> {
+    accountId?: string,
+  ): Promise<{ token: string; session: ConsoleSession } | { accounts: { id: string; name: string }[] }> {
     const key = email.trim().toLowerCase();
+    const emailFromAddress = `${key} ${address}`;
     const wait = Math.max(
       await this.lockout.lockedFor(address, BY_ADDRESS),
-      await this.lockout.lockedFor(key, BY_EMAIL),
+      await this.lockout.lockedFor(emailFromAddress, BY_EMAIL_AND_ADDRESS),
     );
     if (wait > 0)
       throw new AppError(ErrorCode.RATE_LIMITED, `Too many failed sign-ins. Retry after ${wait} seconds.`, {
         retryAt: new Date(Date.now() + wait * 1000).toISOString(),
       });
-    const [user] = (await this.dataSource.query(
-      `SELECT * FROM ${this.t('partner_users')} WHERE lower(email) = $1`,
-      [key],
-    )) as UserRow[];
-    const valid = await verifyPassword(password, user?.password_hash ?? (await decoyHash()));
-    if (!user || !user.password_hash || !valid) {
+    const users = (await this.dataSource.query(
+      `SELECT u.*, p.name AS account_name FROM ${this.t('partner_users')} u
+         JOIN ${this.t('partners')} p ON p.id = u.partner_id
+        WHERE lower(u.email) = $1 AND u.password_hash IS NOT NULL AND ($2::uuid IS NULL OR u.partner_id = $2)
+        ORDER BY u.last_sign_in_at DESC NULLS LAST, u.created_at, u.id
+        LIMIT $3`,
+      [key, accountId ?? null, MAX_ACCOUNTS_PER_SIGN_IN],
+    )) as (UserRow & { account_name: string })[];
+    let matched: typeof users = [];
+    if (users.length) {
+      // The hashes are checked side by side (libuv's threads), so several take about the time of one.
+      const valid = await Promise.all(users.map((u) => verifyPassword(password, u.password_hash!)));
+      matched = users.filter((_, i) => valid[i]);
+    } else {
+      await verifyPassword(password, await decoyHash());
+    }
+    if (!matched.length) {
       await this.lockout.failed(address, BY_ADDRESS);
-      await this.lockout.failed(key, BY_EMAIL);
+      await this.lockout.failed(emailFromAddress, BY_EMAIL_AND_ADDRESS);
       throw new AppError(ErrorCode.UNAUTHORIZED, 'Wrong email or password');
     }
-    await this.lockout.succeeded(key, BY_EMAIL);
-    return this.open(user.id);
+    await this.lockout.succeeded(emailFromAddress, BY_EMAIL_AND_ADDRESS);
+    if (matched.length > 1)
+      return {
+        accounts: matched
+          .map((u) => ({ id: u.partner_id, name: u.account_name }))
+          .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
+      };
+    return this.open(matched[0].id);
   }
 
   /** Opens a session for a user (after sign-in, or after they set their password from a link). */

@@ -2,12 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import type { Request } from 'express';
 import { ConsoleInvitationDto, ConsoleRole, ConsoleUserDto, InviteConsoleUserDto } from '@vap/api';
 import { AppError, ErrorCode } from '@vap/messages';
 import { inTransaction, tableOf } from '@vap/persistence';
 import { Partner } from '../accounts/entities/partner.entity';
-import { onThisGateway } from '../http/public-url';
+import { ConsoleOrigin } from './console-origin';
 import { INVITATION_PREFIX, newToken, RESET_PREFIX, tokenHash } from './console-tokens';
 import { hashPassword } from './passwords';
 
@@ -37,25 +36,23 @@ export interface Invited {
   expiresAt: Date;
 }
 
-/** The answer to an invitation, from the operator or from the console: the link on the gateway asked. */
-export function toInvitationDto(req: Request, invited: Invited): ConsoleInvitationDto {
+/** The answer to an invitation, from the operator or from the console: the link on PUBLIC_BASE_URL. */
+export function toInvitationDto(origin: ConsoleOrigin, invited: Invited): ConsoleInvitationDto {
   return {
     user: toConsoleUserDto(invited.user),
-    invitation_url: onThisGateway(req, `/console/invitations/${invited.token}`),
+    invitation_url: origin.link(`/console/invitations/${invited.token}`),
     expires_at: invited.expiresAt.toISOString(),
   };
 }
 
 function emailTaken(): AppError {
-  return new AppError(ErrorCode.CONFLICT, 'A console user with this email already exists', {
-    details: [
-      { field: 'email', message: 'email is already a console user (an email signs in to one account)' },
-    ],
+  return new AppError(ErrorCode.CONFLICT, 'This account already has a console user with this email', {
+    details: [{ field: 'email', message: "email is already one of this account's console users" }],
   });
 }
 
-/** Two invitations of one email at once: the second is told, as if it came after. */
-const INVITE_CONFLICTS = { unique: { partner_users_email: emailTaken } };
+/** Two invitations of one email to one account at once: the second is told, as if it came after. */
+const INVITE_CONFLICTS = { unique: { partner_users_account_email: emailTaken } };
 
 export function toConsoleUserDto(u: UserRow): ConsoleUserDto {
   return {
@@ -117,9 +114,10 @@ export class ConsoleUsersService {
             `An account can have at most ${MAX_USERS_PER_ACCOUNT} console users`,
           );
         const email = input.email.trim();
+        // Only this account's users: whether another account has a user of this email is never told.
         const [taken] = await em.query(
-          `SELECT 1 FROM ${this.t('partner_users', em)} WHERE lower(email) = lower($1)`,
-          [email],
+          `SELECT 1 FROM ${this.t('partner_users', em)} WHERE partner_id = $1 AND lower(email) = lower($2)`,
+          [partnerId, email],
         );
         if (taken) throw emailTaken();
         const [user] = await em.query(
@@ -190,6 +188,9 @@ export class ConsoleUsersService {
    * password). Null when the link is not valid.
    */
   async usePasswordLink(token: string, kind: LinkKind, password: string): Promise<UserRow | null> {
+    // The link is looked up before the password is hashed (32 MiB of scrypt): a made-up token costs one
+    // indexed read, not a hash. It is used up below only if still unused, so two uses at once set one password.
+    if (!(await this.linkInfo(token, kind))) return null;
     const hash = await hashPassword(password);
     return inTransaction(
       this.dataSource,

@@ -1,8 +1,29 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req, Res } from '@nestjs/common';
-import { ApiCookieAuth, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Req,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiCookieAuth,
+  ApiExtraModels,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import { isUUID } from 'class-validator';
 import {
+  ConsoleAccountChoiceDto,
   ConsoleKeyDto,
   ConsoleKeyListDto,
   ConsoleLinkInfoDto,
@@ -40,6 +61,7 @@ import {
   ROLE_MAY,
 } from './console-auth';
 import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
+import { ConsoleOrigin, ConsoleSameOriginGuard } from './console-origin';
 import { ConsoleSession, ConsoleSessionsService } from './console-sessions.service';
 import { ConsoleUsersService, LinkKind, toConsoleUserDto, toInvitationDto } from './console-users.service';
 
@@ -83,32 +105,55 @@ export class ConsoleController {
     private readonly users: ConsoleUsersService,
     private readonly apiKeys: ApiKeysService,
     private readonly config: GatewayConfig,
+    private readonly origin: ConsoleOrigin,
   ) {}
 
   @Public()
   @RateLimitBucket('console')
+  @UseGuards(ConsoleSameOriginGuard)
   @Post('session')
   @HttpCode(200)
   @ApiOperation({
     summary: 'Sign in: sets the session cookie',
     description:
-      'Repeated failures lock out the address and the email for a growing time (429 RATE_LIMITED). A wrong email ' +
-      'and a wrong password answer the same 401.',
+      'Repeated failures lock out the email from the address, and the address, for a growing time (429 ' +
+      'RATE_LIMITED). A wrong email and a wrong password answer the same 401. A request from another origin ' +
+      '(Origin, Sec-Fetch-Site) is 403. When the email and password are those of users of several accounts, ' +
+      "the answer lists those accounts instead (no cookie): sign in again with one's account_id.",
   })
-  @ApiEnvelope(ConsoleSessionDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.RATE_LIMITED)
+  @ApiExtraModels(ConsoleSessionDto, ConsoleAccountChoiceDto)
+  @ApiResponse({
+    status: 200,
+    description: 'Signed in (the session), or the accounts to choose from',
+    schema: {
+      type: 'object',
+      required: ['success', 'data'],
+      properties: {
+        success: { type: 'boolean', enum: [true] },
+        data: {
+          oneOf: [
+            { $ref: getSchemaPath(ConsoleSessionDto) },
+            { $ref: getSchemaPath(ConsoleAccountChoiceDto) },
+          ],
+        },
+      },
+    },
+  })
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.RATE_LIMITED)
   async signIn(
     @Body() body: ConsoleSignInDto,
     @Req() req: ConsoleRequest,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<ConsoleSessionDto> {
-    const { token, session } = await this.sessions.signIn(
+  ): Promise<ConsoleSessionDto | ConsoleAccountChoiceDto> {
+    const signedIn = await this.sessions.signIn(
       body.email,
       body.password,
       clientAddress(req, this.config.TRUST_PROXY_HOPS),
+      body.account_id,
     );
-    this.auth.setCookie(res, token);
-    return toSessionDto(session);
+    if ('accounts' in signedIn) return { accounts: signedIn.accounts };
+    this.auth.setCookie(res, signedIn.token);
+    return toSessionDto(signedIn.session);
   }
 
   @Get('session')
@@ -145,12 +190,13 @@ export class ConsoleController {
 
   @Public()
   @RateLimitBucket('console')
+  @UseGuards(ConsoleSameOriginGuard)
   @Post('invitations/:token')
   @HttpCode(200)
   @ApiOperation({ summary: 'Accept an invitation: set the password (the link works once) and sign in' })
   @ApiParam(TOKEN_PARAM)
   @ApiEnvelope(ConsoleSessionDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND)
   accept(
     @Param('token') token: string,
     @Body() body: ConsoleSetPasswordDto,
@@ -172,6 +218,7 @@ export class ConsoleController {
 
   @Public()
   @RateLimitBucket('console')
+  @UseGuards(ConsoleSameOriginGuard)
   @Post('password-resets/:token')
   @HttpCode(200)
   @ApiOperation({
@@ -179,7 +226,7 @@ export class ConsoleController {
   })
   @ApiParam(TOKEN_PARAM)
   @ApiEnvelope(ConsoleSessionDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND)
   reset(
     @Param('token') token: string,
     @Body() body: ConsoleSetPasswordDto,
@@ -295,12 +342,11 @@ export class ConsoleController {
   )
   async invite(
     @CurrentConsoleSession() s: ConsoleSession,
-    @Req() req: ConsoleRequest,
     @Body() body: InviteConsoleUserDto,
   ): Promise<ConsoleInvitationDto> {
     if (!ROLE_MAY.manageTeam(s.user.role)) refuse(`The ${s.user.role} role cannot invite users`);
     if (body.role === 'owner' && s.user.role !== 'owner') refuse('Only an owner can invite an owner');
-    return toInvitationDto(req, await this.users.invite(s.partner.id, body));
+    return toInvitationDto(this.origin, await this.users.invite(s.partner.id, body));
   }
 
   @Patch('team/users/:id')

@@ -3,6 +3,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { AdminUsersController } from './admin-users.controller';
 import { ConsoleAuth } from './console-auth';
 import { ConsoleController } from './console.controller';
+import { ConsoleOrigin, ConsoleSameOriginGuard } from './console-origin';
 import { ConsoleSessionsService } from './console-sessions.service';
 import { ConsoleUsersService } from './console-users.service';
 
@@ -14,7 +15,13 @@ import { ConsoleUsersService } from './console-users.service';
 @Module({
   imports: [AccountsModule],
   controllers: [ConsoleController, AdminUsersController],
-  providers: [ConsoleAuth, ConsoleSessionsService, ConsoleUsersService],
+  providers: [
+    ConsoleAuth,
+    ConsoleOrigin,
+    ConsoleSameOriginGuard,
+    ConsoleSessionsService,
+    ConsoleUsersService,
+  ],
   exports: [ConsoleAuth, ConsoleSessionsService],
 })
 export class ConsoleModule {}

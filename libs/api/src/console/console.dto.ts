@@ -7,6 +7,7 @@ import {
   IsIn,
   IsOptional,
   IsString,
+  IsUUID,
   Length,
   MaxLength,
 } from 'class-validator';
@@ -57,6 +58,16 @@ export class ConsoleSignInDto {
   @IsString({ message: 'password must be a string' })
   @MaxLength(CONSOLE_PASSWORD_MAX, { message: `password must be at most ${CONSOLE_PASSWORD_MAX} characters` })
   password: string;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description:
+      'The account to sign in to, when the email and password are those of users of several accounts (the ' +
+      'answer then lists them, to choose from)',
+  })
+  @IsOptional()
+  @IsUUID(undefined, { message: 'account_id must be an account id (UUID)' })
+  account_id?: string;
 }
 
 export class ConsoleSetPasswordDto {
@@ -140,6 +151,15 @@ export class ConsoleSessionDto {
     description: 'Send it as X-CSRF-Token on every request of this session that changes something',
   })
   csrf_token: string;
+}
+
+/**
+ * The answer to a sign-in whose email and password are those of users of several accounts: no session yet; the
+ * client signs in again with one's account_id. Only the accounts whose user has this password are named.
+ */
+export class ConsoleAccountChoiceDto {
+  @ApiProperty({ type: [ConsoleAccountDto], description: 'By name' })
+  accounts: ConsoleAccountDto[];
 }
 
 export class ConsoleLinkInfoDto {

@@ -331,6 +331,7 @@ export type {
   ConsoleAcceptErrors,
   ConsoleAcceptResponse,
   ConsoleAcceptResponses,
+  ConsoleAccountChoiceDto,
   ConsoleAccountDto,
   ConsoleChangeRoleData,
   ConsoleChangeRoleError,

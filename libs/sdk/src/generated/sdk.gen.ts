@@ -4012,7 +4012,7 @@ export class Console extends HeyApiClient {
   /**
    * Sign in: sets the session cookie
    *
-   * Repeated failures lock out the address and the email for a growing time (429 RATE_LIMITED). A wrong email and a wrong password answer the same 401.
+   * Repeated failures lock out the email from the address, and the address, for a growing time (429 RATE_LIMITED). A wrong email and a wrong password answer the same 401. A request from another origin (Origin, Sec-Fetch-Site) is 403. When the email and password are those of users of several accounts, the answer lists those accounts instead (no cookie): sign in again with one's account_id.
    */
   public signIn<ThrowOnError extends boolean = true>(
     options: Options<ConsoleSignInData, ThrowOnError>,

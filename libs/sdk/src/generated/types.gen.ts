@@ -3489,9 +3489,20 @@ export type ConsoleSessionDto = {
   csrf_token: string;
 };
 
+export type ConsoleAccountChoiceDto = {
+  /**
+   * By name
+   */
+  accounts: Array<ConsoleAccountDto>;
+};
+
 export type ConsoleSignInDto = {
   email: string;
   password: string;
+  /**
+   * The account to sign in to, when the email and password are those of users of several accounts (the answer then lists them, to choose from)
+   */
+  account_id?: string;
 };
 
 export type ConsoleSignedOutDto = {
@@ -11657,6 +11668,10 @@ export type ConsoleSignInErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
   413: ErrorEnvelopeDto;
@@ -11678,11 +11693,11 @@ export type ConsoleSignInError = ConsoleSignInErrors[keyof ConsoleSignInErrors];
 
 export type ConsoleSignInResponses = {
   /**
-   * Success
+   * Signed in (the session), or the accounts to choose from
    */
   200: {
     success: true;
-    data: ConsoleSessionDto;
+    data: ConsoleSessionDto | ConsoleAccountChoiceDto;
   };
 };
 
@@ -11746,6 +11761,10 @@ export type ConsoleAcceptErrors = {
    * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
    */
   400: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
   /**
    * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
    */
@@ -11836,6 +11855,10 @@ export type ConsoleResetErrors = {
    * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
    */
   400: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
   /**
    * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
    */
