@@ -76,11 +76,6 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
-/** MEDIA_PUBLIC_URL for calls and voice: as given (to them or to us), else the voice app on this host. */
-export function mediaPublicUrl(voicePort: number, env?: StartPlatformOptions['env']): string {
-  return env?.MEDIA_PUBLIC_URL || process.env.MEDIA_PUBLIC_URL || `http://127.0.0.1:${voicePort}`;
-}
-
 async function stopAll(handles: ServiceHandle[]): Promise<void> {
   const results = await Promise.allSettled(handles.map((h) => h.stop('SIGTERM')));
   const failed = results.flatMap((r, i) =>
