@@ -404,7 +404,7 @@ function launchersMarkdown(root: string): string[] {
     'Each way of running the platform hands the apps its environment unchanged, but for the settings below.',
     '',
     '**`npm start`** ([`tools/start/start-env.ts`](../tools/start/start-env.ts), on',
-    '[`startPlatform`](../libs/testing/src/platform-env.ts)) sets these itself, whatever its environment says:',
+    '[`startPlatform`](../libs/testing/src/platform-env.ts)) sets these itself, from what it runs the apps on:',
     '',
     ...launcherTable(NPM_START_OWNED_SETTINGS),
     '',

@@ -1,6 +1,15 @@
 import { DEV_ADMIN_TOKEN, DEV_SECRETS_KEY } from '@vap/secrets';
 import { Env, LauncherSetting, PLATFORM_DEFAULT_SETTINGS, PLATFORM_OWNED_SETTINGS } from '@vap/testing';
 
+/** How `npm start` resolves the infrastructure startPlatform is given (start.ts). */
+const INFRASTRUCTURE: Readonly<Record<string, string>> = {
+  PORT: 'the gateway: `PORT` (default 3000); the others 3001..3006, or a free port when theirs is taken',
+  DATABASE_URL:
+    '`DATABASE_URL` when set, else `voice_agent_platform` on 127.0.0.1:5432 or on a server it starts',
+  NATS_URL: '`NATS_URL` when set, else 127.0.0.1:4222 or a nats-server it starts',
+  NATS_SUBJECT_PREFIX: '`NATS_SUBJECT_PREFIX` as set (unset: none)',
+};
+
 /**
  * What `npm start` sets itself, whatever its environment says: development mode (the development secrets and
  * conveniences below depend on it), and what startPlatform owns. Every other setting of docs/configuration.md
@@ -8,12 +17,12 @@ import { Env, LauncherSetting, PLATFORM_DEFAULT_SETTINGS, PLATFORM_OWNED_SETTING
  */
 export const NPM_START_OWNED_SETTINGS: readonly LauncherSetting[] = [
   { name: 'NODE_ENV', sets: '`development`' },
-  ...PLATFORM_OWNED_SETTINGS,
+  ...PLATFORM_OWNED_SETTINGS.map((s) => ({ ...s, sets: INFRASTRUCTURE[s.name] ?? s.sets })),
 ];
 
 const START_DEFAULTS: readonly LauncherSetting[] = [
   { name: 'LOG_LEVEL', sets: '`info`' },
-  { name: 'ADMIN_API_TOKEN', apps: ['gateway'], sets: 'the development token, `dev-admin-token`' },
+  { name: 'ADMIN_API_TOKEN', apps: ['gateway'], sets: `the development token, \`${DEV_ADMIN_TOKEN}\`` },
   { name: 'SECRETS_KEY', sets: 'the development key (kept off voice, which gets its stream-token key)' },
   { name: 'SANDBOX_CALLBACK_URL', apps: ['sandbox-carrier'], sets: 'the gateway it started' },
   { name: 'SANDBOX_MEDIA_URL', apps: ['sandbox-carrier'], sets: 'the voice app it started' },
