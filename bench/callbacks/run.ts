@@ -15,7 +15,7 @@ import { openBenchInfrastructure } from '../support/bench-infrastructure';
 import { reportFigures } from '../support/figures';
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { freePort, startPlatform } from '@vap/testing';
+import { freePort, OFFLINE_SPEECH, startPlatform } from '@vap/testing';
 
 const callCount = Number(process.env.BENCH_CALLS ?? 300);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -61,6 +61,7 @@ async function main(): Promise<void> {
     env: {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
+      ...OFFLINE_SPEECH,
       ADMIN_API_TOKEN: adminToken,
       SECRETS_KEY: secretsKey,
       CALLBACK_BASE_URL: base,

@@ -1,7 +1,7 @@
 // What the campaign benchmarks share: a platform of their own on fresh infrastructure, with rate limits lifted
 // and sandbox calls on fast timings, the gateway's JSON envelope read, and the dispatcher's outcome counters.
 import { randomBytes } from 'node:crypto';
-import { freePort, Platform, startPlatform, StartPlatformOptions } from '@vap/testing';
+import { freePort, OFFLINE_SPEECH, Platform, startPlatform, StartPlatformOptions } from '@vap/testing';
 import { BenchInfrastructure, openBenchInfrastructure } from '../support/bench-infrastructure';
 import { percentile } from '../support/percentiles';
 
@@ -52,6 +52,7 @@ export async function startCampaignBenchPlatform(
       SECRETS_KEY: randomBytes(32).toString('hex'),
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
+      ...OFFLINE_SPEECH,
       RATE_LIMIT_GENERAL_PER_MINUTE: '1000000000',
       RATE_LIMIT_CALLS_PER_MINUTE: '1000000000',
       CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,

@@ -10,7 +10,7 @@
  * writes a V8 CPU profile of each gateway there.
  */
 import { openBenchInfrastructure } from '../support/bench-infrastructure';
-import { startPlatform } from '@vap/testing';
+import { OFFLINE_SPEECH, startPlatform } from '@vap/testing';
 import { randomBytes } from 'node:crypto';
 import { reportFigures } from '../support/figures';
 import { pacedLoad } from '../support/paced-load';
@@ -106,6 +106,7 @@ async function benchReplicas(replicas: number): Promise<void> {
       SECRETS_KEY: randomBytes(32).toString('hex'),
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
+      ...OFFLINE_SPEECH,
       RATE_LIMIT_GENERAL_PER_MINUTE: '1000000000',
       RATE_LIMIT_CALLS_PER_MINUTE: '1000000000',
     },

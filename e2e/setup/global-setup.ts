@@ -5,6 +5,7 @@ import {
   assertJetStream,
   createTestDatabase,
   freePort,
+  OFFLINE_SPEECH,
   resolveNats,
   resolvePostgres,
   startPlatform,
@@ -29,7 +30,8 @@ import { createTestCertificates } from './test-certificates';
  * media plane is part of it; MEDIA_TIME_SCALE in the environment (like any other variable) reaches it.
  *
  * Knobs: E2E_LOG_LEVEL (apps' LOG_LEVEL, default warn), E2E_GATEWAY_REPLICAS (default 1). Any other
- * variable in the environment reaches the apps unchanged.
+ * variable in the environment reaches the apps unchanged, but for those set below, which are the run's own
+ * (test mode, its secrets, test-scale limits and offline speech).
  */
 export default async function globalSetup(): Promise<void> {
   const root = workspaceRoot();
@@ -67,6 +69,9 @@ export default async function globalSetup(): Promise<void> {
       env: {
         NODE_ENV: 'test',
         LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+        // The run's own: the specs' calls speak and hear the platform's offline speech (specs of other
+        // providers start platforms of their own with e2e/support/fake-media/ai).
+        ...OFFLINE_SPEECH,
         ADMIN_API_TOKEN: adminToken,
         SECRETS_KEY: secretsKey,
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',

@@ -3,6 +3,7 @@ import {
   createTestDatabase,
   deleteJetStreamByPrefix,
   freePort,
+  OFFLINE_SPEECH,
   Platform,
   startPlatform,
   StartPlatformOptions,
@@ -31,7 +32,7 @@ export interface OwnPlatform {
  * A platform of the spec's own, beside the run's: its own database and NATS subject prefix, so that its
  * services share no commands, events or rows with the run's. The spec's env and options come on top of
  * the base (test mode, the run's admin token and secrets key, callbacks to its gateway, rate limits out
- * of the way).
+ * of the way, offline speech).
  */
 export async function startOwnPlatform({ name, env, ...options }: OwnPlatformOptions): Promise<OwnPlatform> {
   const run = e2eEnv();
@@ -51,6 +52,7 @@ export async function startOwnPlatform({ name, env, ...options }: OwnPlatformOpt
     RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
     RATE_LIMIT_CALLS_PER_MINUTE: '100000',
     MEDIA_TIME_SCALE: E2E_MEDIA_TIME_SCALE,
+    ...OFFLINE_SPEECH,
     ...env,
   };
   let platform: Platform;

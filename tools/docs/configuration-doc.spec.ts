@@ -17,7 +17,7 @@ describe('docs/configuration.md', () => {
   it('is what `npm run docs:config` generates from the config classes today', () => {
     const committed = readFileSync(join(ROOT, CONFIGURATION_DOC), 'utf8');
     // On a mismatch: run `npm run docs:config` and commit the result.
-    expect(committed).toBe(configurationMarkdown(classes));
+    expect(committed).toBe(configurationMarkdown(classes, ROOT));
   });
 
   // Each app's own spec holds its .env.example to the settings it validates at run time; this holds the
@@ -62,7 +62,7 @@ describe('configuration doc generator', () => {
         '  /** Deadline. */\n  @IntSetting({ min: 1 })\n  WAIT_MS: number = 60_000;\n' +
         '  notASetting = 1;\n}\n',
     );
-    const doc = configurationMarkdown(readConfigClasses(root));
+    const doc = configurationMarkdown(readConfigClasses(root), root);
     expect(doc).toContain('| `JOBS` | `4` per core | integer 1..8 | Jobs at once. |');
     expect(doc).toContain('| `WAIT_MS` | `60000` | integer ≥ 1 | Deadline. |');
     expect(doc).toContain('| `LOG_TO` | `stdout` |  | Where the log goes. |');

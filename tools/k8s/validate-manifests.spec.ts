@@ -19,6 +19,7 @@ import {
   ingressRoutes,
   networkSources,
   parseYamlDocuments as parseObjects,
+  readPublicPaths,
   validate,
   ValidateResult,
 } from './validate-manifests';
@@ -58,7 +59,7 @@ describe('validate-manifests on the real files', () => {
     );
   });
 
-  it('routes only /api, /callbacks and /media publicly in prod: /metrics, /health and /admin stay cluster-internal', () => {
+  it('routes the public paths in prod, each to its Service: /metrics, /health and /admin stay cluster-internal', () => {
     const prod = findOverlays(join(ROOT, 'k8s')).find((d) => /[\\/]prod$/.test(d))!;
     const problems: string[] = [];
     const objects = parseObjects(createRenderer().render(prod), 'prod', problems);
@@ -69,10 +70,25 @@ describe('validate-manifests on the real files', () => {
       .flatMap((i) => i.spec.rules.flatMap((r: any) => r.http.paths));
     expect(paths.map((p) => [p.path, p.pathType, p.backend.service.name]).sort()).toEqual([
       ['/api', 'Prefix', 'gateway'],
+      ['/browser', 'Prefix', 'voice'],
       ['/callbacks', 'Prefix', 'gateway'],
+      ['/console', 'Prefix', 'gateway'],
       ['/media', 'Prefix', 'voice'],
+      ['/sdk', 'Prefix', 'gateway'],
     ]);
-    for (const internal of ['/metrics', '/health/ready', '/health/live', '/admin/v1/partners', '/apix']) {
+    expect(
+      readPublicPaths(ROOT)
+        .public.map((p) => [p.path, 'Prefix', p.service])
+        .sort(),
+    ).toEqual(paths.map((p) => [p.path, p.pathType, p.backend.service.name]).sort());
+    for (const internal of [
+      '/metrics',
+      '/health/ready',
+      '/health/live',
+      '/admin/v1/partners',
+      '/demo/voice',
+      '/apix',
+    ]) {
       expect({ internal, routed: paths.some((p) => ingressRoutes(p, internal)) }).toEqual({
         internal,
         routed: false,
@@ -83,6 +99,11 @@ describe('validate-manifests on the real files', () => {
       '/api/v2/uploads/abc.def',
       '/callbacks/sandbox/c1/status',
       '/media/carrier_b/c1',
+      '/console/',
+      '/console/invitations/cinv_1',
+      '/console/api/v2/agent',
+      '/sdk/voice-client.js',
+      '/browser/bs_1',
     ]) {
       expect({ route, routed: paths.some((p) => ingressRoutes(p, route)) }).toEqual({ route, routed: true });
     }
@@ -182,6 +203,35 @@ describe('validate-manifests on a broken copy', () => {
     );
     // An Ingress that routes everything, /metrics included.
     edit(root, 'k8s/overlays/prod/ingress.yaml', /- path: \/[a-z]*\n/, '- path: /\n');
+    // Public paths left to that catch-all route, which goes to the gateway: one of voice's moved away, the
+    // other routed to the gateway.
+    edit(root, 'k8s/overlays/prod/ingress.yaml', '- path: /media\n', '- path: /mediax\n');
+    edit(root, 'k8s/overlays/prod/ingress.yaml', /(- path: \/browser\n[\s\S]*?name: )voice/, '$1gateway');
+    // Egress: voice's public rule without its excepts and open on any port, webhooks under no egress policy.
+    edit(
+      root,
+      'k8s/base/network/policies.yaml',
+      /(name: voice-egress[\s\S]*?)\n\s+except: \[10[^\]]*\]/,
+      '$1',
+    );
+    edit(
+      root,
+      'k8s/base/network/policies.yaml',
+      /(name: voice-egress[\s\S]*?cidr: ::\/0[\s\S]*?ports:\n\s+- port: )443/,
+      '$15432',
+    );
+    edit(
+      root,
+      'k8s/base/network/policies.yaml',
+      'values: [agents, calls, webhooks]',
+      'values: [agents, calls]',
+    );
+    edit(
+      root,
+      'k8s/overlays/prod/database-egress.yaml',
+      'values: [agents, calls, webhooks]',
+      'values: [agents, calls]',
+    );
     // Network isolation: the default deny narrowed to the gateway, voice let into Postgres, the metrics
     // scrapers' rule opened to every namespace, the gateway's ingress controller misnamed.
     edit(
@@ -270,7 +320,46 @@ describe('validate-manifests on a broken copy', () => {
     expect(
       problem('k8s/overlays/prod: Ingress/gateway in vap:', 'path: routes /metrics publicly'),
     ).toBeDefined();
-    expect(problem('Ingress/gateway in vap:', 'path: routes /health/ready publicly')).toBeDefined();
+    expect(problem('Ingress/gateway in vap:', 'path: routes /health publicly')).toBeDefined();
+    expect(problem('Ingress/gateway in vap:', 'path: routes /admin publicly')).toBeDefined();
+  });
+
+  it('reports a public path without a route to its Service', () => {
+    expect(
+      problem(
+        'k8s/overlays/prod: Ingress/',
+        'no Ingress routes the public path /media to Service "voice" (it goes to "gateway")',
+      ),
+    ).toBeDefined();
+    expect(
+      problem(
+        'k8s/overlays/prod: Ingress/',
+        'no Ingress routes the public path /browser to Service "voice" (it goes to "gateway")',
+      ),
+    ).toBeDefined();
+    expect(problem('no Ingress routes the public path /console')).toBeUndefined();
+  });
+
+  it("reports a partner-fetching app's egress open to private ranges, other ports, or not limited at all", () => {
+    for (const overlay of ['dev', 'prod']) {
+      expect(
+        problem(
+          `k8s/overlays/${overlay}: Deployment/voice in`,
+          'ipBlock 0.0.0.0/0 lets voice reach 10.0.0.0/8, 172.16.0.0/12, 192.168.0.0/16, 100.64.0.0/10, 169.254.0.0/16, 127.0.0.0/8',
+        ),
+      ).toBeDefined();
+      expect(
+        problem(`k8s/overlays/${overlay}: Deployment/voice in`, 'opens the internet to voice on port 5432'),
+      ).toBeDefined();
+      expect(
+        problem(
+          `k8s/overlays/${overlay}: Deployment/webhooks in`,
+          "no egress NetworkPolicy selects its pods (webhooks fetches partners' URLs)",
+        ),
+      ).toBeDefined();
+    }
+    expect(problem('Deployment/voice in', 'ipBlock ::/0 lets')).toBeUndefined();
+    expect(problem('Deployment/agents in', 'egress')).toBeUndefined();
   });
 
   it('reports pods outside a default deny and NetworkPolicies admitting what must not reach a pod', () => {

@@ -6,22 +6,24 @@
  * Then the services and the gateway, each line of output behind its name: the gateway on PORT (default
  * 3000; taken is an error), the services on 3001..3005, or on a free port (said in one line) when theirs is
  * taken, since only their health and metrics listen there (and, on voice, media streams, whose URL follows
- * the port). The apps run with NODE_ENV=development, PUBLIC_BASE_URL (callback, recording and upload URLs)
- * is the gateway started here and MEDIA_PUBLIC_URL (carriers' media streams) the voice app, unless set.
+ * the port). The apps run with NODE_ENV=development and inherit this script's environment unchanged but for
+ * the settings it owns; where the environment leaves them unset, PUBLIC_BASE_URL (callback, recording and
+ * upload URLs) is the gateway started here, MEDIA_PUBLIC_URL (carriers' media streams) the voice app, and the
+ * secrets the development ones (start-env.ts; docs/configuration.md lists both).
  * Ctrl-C stops the apps (SIGTERM, wait), then whatever infrastructure this script started. The apps also stop
  * by themselves when this script ends any other way (a closed terminal, SIGKILL): each watches a pipe from it.
  * A second start on the same database or NATS subject prefix, anywhere on this machine, is refused in one line
  * naming the running one (see start-lock.ts), rather than sharing its work.
  *
- * Reads DATABASE_URL, NATS_URL, PORT (gateway), PUBLIC_BASE_URL, MEDIA_PUBLIC_URL, ADMIN_API_TOKEN,
- * SECRETS_KEY, NATS_SUBJECT_PREFIX and LOG_LEVEL from the environment or a .env file at the root.
+ * Reads DATABASE_URL, NATS_URL, PORT (gateway) and NATS_SUBJECT_PREFIX from the environment or a .env file
+ * at the root, and hands every other setting there to the apps.
  * Options: --only agents,calls   start just those apps (add `gateway` to include it).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { withoutPassword } from '@vap/runtime';
 import { ensureDatabaseExists } from '@vap/persistence';
-import { DEV_ADMIN_TOKEN, DEV_SECRETS_KEY } from '@vap/secrets';
+import { DEV_ADMIN_TOKEN } from '@vap/secrets';
 import {
   assertJetStream,
   BACKEND_SERVICES,
@@ -30,7 +32,6 @@ import {
   formatLogLine,
   freePort,
   isPortFree,
-  mediaPublicUrl,
   Platform,
   PlatformApp,
   ResolvedNats,
@@ -41,6 +42,7 @@ import {
   startPlatform,
   workspaceRoot,
 } from '@vap/testing';
+import { startEnvOf } from './start-env';
 import { claimInfrastructure, infrastructureOf } from './start-lock';
 
 const DATABASE_NAME = 'voice_agent_platform';
@@ -142,29 +144,15 @@ class Runner {
     await ensureDatabaseExists(databaseUrl);
     this.throwIfStopping();
 
-    const adminToken = process.env.ADMIN_API_TOKEN || DEV_ADMIN_TOKEN;
-    // Carriers (the sandbox too) call back here, and recording and upload URLs point here.
-    const publicBaseUrl = process.env.PUBLIC_BASE_URL || `http://127.0.0.1:${gatewayPort}`;
-    // Carriers (the sandbox phone too) open media streams here; calls hands out URLs on it, voice checks them.
-    const mediaUrl = mediaPublicUrl(ports.voice);
-    say(`starting ${apps.join(', ')} (public base URL ${publicBaseUrl}, media URL ${mediaUrl})`);
+    const env = startEnvOf(process.env, { gatewayPort, voicePort: ports.voice });
+    say(
+      `starting ${apps.join(', ')} (public base URL ${env.PUBLIC_BASE_URL}, media URL ${env.MEDIA_PUBLIC_URL})`,
+    );
     this.platform = await startPlatform({
       databaseUrl,
       natsUrl: this.nats.url,
       subjectPrefix,
-      env: {
-        NODE_ENV: 'development',
-        LOG_LEVEL: process.env.LOG_LEVEL || 'info',
-        ADMIN_API_TOKEN: adminToken,
-        SECRETS_KEY: process.env.SECRETS_KEY || DEV_SECRETS_KEY,
-        PUBLIC_BASE_URL: publicBaseUrl,
-        MEDIA_PUBLIC_URL: mediaUrl,
-        // The sandbox carrier runs on this machine: it reaches the gateway and the voice app here even when the
-        // public URLs above are an address that does not route back yet.
-        SANDBOX_CALLBACK_URL: process.env.SANDBOX_CALLBACK_URL || `http://127.0.0.1:${gatewayPort}`,
-        SANDBOX_MEDIA_URL: process.env.SANDBOX_MEDIA_URL || `http://127.0.0.1:${ports.voice}`,
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      },
+      env,
       services,
       gatewayReplicas: withGateway ? 1 : 0,
       ports,
@@ -176,7 +164,7 @@ class Runner {
       rootDir: root,
     });
     for (const app of this.platform.all()) void app.exited.then((info) => this.onExit(app, info));
-    this.printBanner(withGateway ? this.platform.gatewayUrl : undefined, adminToken);
+    this.printBanner(withGateway ? this.platform.gatewayUrl : undefined, env.ADMIN_API_TOKEN!);
   }
 
   private printBanner(gatewayUrl: string | undefined, adminToken: string): void {

@@ -7,6 +7,7 @@ import { NATS_SERVICES, natsAccountsConfig, natsPasswordVariable } from '@vap/me
 import {
   createTestDatabase,
   freePort,
+  OFFLINE_SPEECH,
   Platform,
   ResolvedNats,
   spawnNatsServer,
@@ -58,6 +59,7 @@ describe('the platform on NATS with a user per service', () => {
         SECRETS_KEY: run.secretsKey,
         CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
         MEDIA_TIME_SCALE: E2E_MEDIA_TIME_SCALE,
+        ...OFFLINE_SPEECH,
         // The test polls the call; the contract's 10/minute under /calls is not what it checks.
         RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
         RATE_LIMIT_CALLS_PER_MINUTE: '100000',

@@ -1,6 +1,6 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import { join } from 'node:path';
 import {
@@ -38,6 +38,40 @@ async function holdPort(port: number): Promise<Server | undefined> {
 }
 
 /**
+ * Settings of the user's environment that `npm start` must hand its apps unchanged: one it used to force
+ * (`true`), one every app reads, and one of voice's, neither a default.
+ */
+const PASSED_THROUGH = {
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
+  RPC_TIMEOUT_MS: '5001',
+  MEDIA_MAX_UTTERANCE_MS: '29000',
+};
+
+/** The environment process `pid` was started with (Linux). */
+function environOf(pid: number): Record<string, string> {
+  return Object.fromEntries(
+    readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+  );
+}
+
+/** Pids of the apps `npm start` (pid `parent`) runs, by app name (from each one's script path). */
+function appsOf(parent: number): Map<string, number> {
+  const pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(parent)], { encoding: 'utf8' })
+    .split('\n')
+    .map(Number)
+    .filter((pid) => pid > 0);
+  return new Map(
+    pids.flatMap((pid) => {
+      const app = /dist\/apps\/([a-z-]+)\//.exec(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))?.[1];
+      return app ? [[app, pid] as const] : [];
+    }),
+  );
+}
+
+/**
  * `npm start` as a new user runs it: a non-default gateway PORT and none of the URL settings. A sandbox
  * call through that gateway must complete, which needs the calls service to send the sandbox's callbacks
  * to that gateway; and a taken backend port is reported in one line instead of stopping the start.
@@ -63,6 +97,7 @@ describe('npm start with PORT set and nothing else', () => {
         NATS_URL: process.env.E2E_NATS_URL!,
         NATS_SUBJECT_PREFIX: prefix,
         LOG_LEVEL: 'warn',
+        ...PASSED_THROUGH,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -171,6 +206,20 @@ describe('npm start with PORT set and nothing else', () => {
     expect(refusals[0]).toContain(`kill ${child.pid}`);
     expect(said).not.toContain('starting ');
   }, 60_000);
+
+  it("hands its apps the user's settings unchanged, and its own where it owns them", () => {
+    const apps = appsOf(child.pid!);
+    expect([...apps.keys()].sort()).toEqual([...BACKEND_SERVICES, 'gateway'].sort());
+    for (const [app, pid] of apps) {
+      const env = environOf(pid);
+      expect({ app, NODE_ENV: env.NODE_ENV, DATABASE_URL: env.DATABASE_URL }).toEqual({
+        app,
+        NODE_ENV: 'development',
+        DATABASE_URL: database.url,
+      });
+      expect({ app, ...env }).toMatchObject({ app, ...PASSED_THROUGH });
+    }
+  });
 
   // Last: it ends the start under test.
   it('takes its apps with it when it is killed with SIGKILL', async () => {

@@ -6,5 +6,6 @@ export * from './child-registry';
 export * from './service';
 export * from './postgres';
 export * from './nats';
+export * from './platform-env';
 export * from './platform';
 export * from './test-database';

@@ -1,23 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { isSecretsKey, streamTokenKeyOf } from '@vap/secrets';
+import { BACKEND_SERVICES, BackendService, Env, PlatformApp, platformEnvOf } from './platform-env';
 import { freePort } from './ports';
 import { ServiceHandle, startService, StartServiceOptions } from './service';
-
-/**
- * The services behind the gateway (voice is the media plane: carriers reach it directly), and the sandbox
- * carrier, the carrier simulator every partner's Sandbox connection calls through.
- */
-export const BACKEND_SERVICES = [
-  'agents',
-  'calls',
-  'campaigns',
-  'webhooks',
-  'voice',
-  'sandbox-carrier',
-] as const;
-export type BackendService = (typeof BACKEND_SERVICES)[number];
-export type PlatformApp = BackendService | 'gateway';
 
 /** The ports the apps listen on by default (`npm start`). */
 export const DEFAULT_PORTS: Record<PlatformApp, number> = {
@@ -36,14 +21,16 @@ export interface StartPlatformOptions {
   /** NATS_SUBJECT_PREFIX of this deployment (empty: none). */
   subjectPrefix?: string;
   /**
-   * Environment for every app (on top of ours). PUBLIC_BASE_URL, the gateway's public base that callback,
-   * recording and upload URLs derive from, defaults to the first gateway started here; MEDIA_PUBLIC_URL,
-   * the media plane's base that stream URLs derive from (for calls and voice), to the voice app started
-   * here. MEDIA_TIME_SCALE and the speech settings reach voice from here like any other variable.
+   * Environment for every app, on top of ours (which every app inherits unchanged, but for the settings
+   * PLATFORM_OWNED_SETTINGS lists). PUBLIC_BASE_URL, the gateway's public base that callback, recording and
+   * upload URLs derive from, defaults to the first gateway started here; MEDIA_PUBLIC_URL, the media plane's
+   * base that stream URLs derive from (for calls and voice), to the voice app started here
+   * (PLATFORM_DEFAULT_SETTINGS). The speech providers are the apps' own defaults (offline in development only):
+   * a launcher outside development names them here or in its environment.
    */
-  env?: Record<string, string | undefined>;
+  env?: Env;
   /** Environment of one app on top of `env` (e.g. each app's own NATS_PASSWORD). */
-  appEnv?: Partial<Record<PlatformApp, Record<string, string | undefined>>>;
+  appEnv?: Partial<Record<PlatformApp, Env>>;
   /** Which services to start (default all of them). */
   services?: readonly BackendService[];
   /** Gateways to start once the services are ready (default 1; 0 for none). */
@@ -80,39 +67,13 @@ export interface Platform {
    * The environment every app got (on top of ours): what another replica of one of its services needs to join
    * it as the same deployment (the same public URLs, blob storage, secrets and scales).
    */
-  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly env: Readonly<Env>;
   gateways: ServiceHandle[];
   services: Partial<Record<BackendService, ServiceHandle>>;
   /** Every running app, gateways first. */
   all(): ServiceHandle[];
   /** Stops the gateways, then the services (SIGTERM, wait, SIGKILL after the deadline). */
   stop(): Promise<void>;
-}
-
-/** PUBLIC_BASE_URL for the apps: as given (to them or to us), else the gateway on this host. */
-function publicBaseUrl(gatewayPort: number, env: StartPlatformOptions['env']): string {
-  return env?.PUBLIC_BASE_URL || process.env.PUBLIC_BASE_URL || `http://127.0.0.1:${gatewayPort}`;
-}
-
-/** MEDIA_PUBLIC_URL for calls and voice: as given (to them or to us), else the voice app on this host. */
-/**
- * The voice app's environment from the platform's: as deployed, it holds no master key, only the stream-token
- * key derived from the calls service's SECRETS_KEY, and no blob signing key.
- */
-export function voiceEnvOf(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  const secretsKey = env.SECRETS_KEY ?? process.env.SECRETS_KEY;
-  return {
-    ...env,
-    SECRETS_KEY: undefined,
-    BLOB_SIGNING_KEY: undefined,
-    ...(isSecretsKey(secretsKey) && !env.STREAM_TOKEN_KEY
-      ? { STREAM_TOKEN_KEY: streamTokenKeyOf(secretsKey!) }
-      : {}),
-  };
-}
-
-export function mediaPublicUrl(voicePort: number, env?: StartPlatformOptions['env']): string {
-  return env?.MEDIA_PUBLIC_URL || process.env.MEDIA_PUBLIC_URL || `http://127.0.0.1:${voicePort}`;
 }
 
 async function stopAll(handles: ServiceHandle[]): Promise<void> {
@@ -139,23 +100,21 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   if (services.includes('voice')) ports.voice ??= await freePort();
   // And the sandbox carrier's: calls places Sandbox calls at it.
   if (services.includes('sandbox-carrier')) ports['sandbox-carrier'] ??= await freePort();
-  const media = mediaPublicUrl(ports.voice ?? DEFAULT_PORTS.voice, options.env);
-  const env: Record<string, string | undefined> = {
-    ...(replicas > 0 ? { PUBLIC_BASE_URL: publicBaseUrl(gatewayPorts[0], options.env) } : {}),
-    MEDIA_PUBLIC_URL: media,
-    // Outside development the voice service boots only with its speech providers named: the platform's own
-    // (the sandbox phone speaks offline speech), unless the caller names others.
-    STT_PROVIDER: 'offline',
-    TTS_PROVIDER: 'offline',
-    // The platform's account at the sandbox carrier: the same for calls and the simulator, fresh per platform.
-    SANDBOX_CARRIER_URL: `http://127.0.0.1:${ports['sandbox-carrier'] ?? DEFAULT_PORTS['sandbox-carrier']}`,
-    SANDBOX_AUTH_TOKEN: process.env.SANDBOX_AUTH_TOKEN || randomBytes(24).toString('hex'),
-    ...options.env,
-    DATABASE_URL: options.databaseUrl,
-    NATS_URL: options.natsUrl,
-    NATS_SUBJECT_PREFIX: options.subjectPrefix ?? '',
-  };
-  const voiceEnv = voiceEnvOf(env);
+  const platformEnv = platformEnvOf(
+    {
+      databaseUrl: options.databaseUrl,
+      natsUrl: options.natsUrl,
+      subjectPrefix: options.subjectPrefix,
+      env: options.env,
+      appEnv: options.appEnv,
+      gatewayPort: replicas > 0 ? gatewayPorts[0] : undefined,
+      voicePort: ports.voice ?? DEFAULT_PORTS.voice,
+      sandboxCarrierPort: ports['sandbox-carrier'] ?? DEFAULT_PORTS['sandbox-carrier'],
+      sandboxAuthToken: randomBytes(24).toString('hex'),
+    },
+    process.env,
+  );
+  const env = platformEnv.shared;
   const started: ServiceHandle[] = [];
   // One app failing cancels the starts still waiting, instead of letting them run to their timeout.
   const cancel = new AbortController();
@@ -164,7 +123,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
   const launch = async (name: PlatformApp, label: string, port: number | undefined) => {
     try {
       const handle = await startService(name, {
-        env: { ...(name === 'voice' ? voiceEnv : env), ...options.appEnv?.[name] },
+        env: platformEnv.of(name),
         port: port ?? (await freePort()),
         label,
         nodeArgs: options.nodeArgs?.[name],
@@ -217,7 +176,7 @@ export async function startPlatform(options: StartPlatformOptions): Promise<Plat
         if (!gateways[0]) throw new Error('no gateway was started (gatewayReplicas: 0)');
         return gateways[0].url;
       },
-      mediaPublicUrl: env.MEDIA_PUBLIC_URL ?? media,
+      mediaPublicUrl: env.MEDIA_PUBLIC_URL!,
       env,
       gateways,
       services: byName,

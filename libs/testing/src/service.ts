@@ -91,6 +91,18 @@ export const APP_NODE_ARGS: Readonly<Record<string, readonly string[]>> = {
   voice: ['--max-semi-space-size=4'],
 };
 
+/**
+ * The whole environment an app is started with: ours (HOST 127.0.0.1 unless we set one), then `env`, then its
+ * PORT and the parent link, which are the launcher's own.
+ */
+export function serviceEnvOf(
+  processEnv: Record<string, string | undefined>,
+  env: Record<string, string | undefined> | undefined,
+  port: number,
+): Record<string, string | undefined> {
+  return { HOST: '127.0.0.1', ...processEnv, ...env, PORT: String(port), ...PARENT_LINK_CHILD_ENV };
+}
+
 export async function startService(name: string, options: StartServiceOptions): Promise<ServiceHandle> {
   const root = options.rootDir ?? workspaceRoot();
   const main = serviceMainPath(name, root);
@@ -107,13 +119,7 @@ export async function startService(name: string, options: StartServiceOptions): 
   const nodeArgs = [...(APP_NODE_ARGS[name] ?? []), ...(options.nodeArgs ?? [])];
   const child = spawn(process.execPath, [...nodeArgs, main, ...(options.args ?? [])], {
     cwd: root,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      ...options.env,
-      PORT: String(options.port),
-      ...PARENT_LINK_CHILD_ENV,
-    },
+    env: serviceEnvOf(process.env, options.env, options.port),
     // stdin stays open and unwritten: its end tells the app that we are gone, however we went (SIGKILL too).
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: options.ownProcessGroup ?? false,
