@@ -6,6 +6,7 @@ import {
   CarrierBCallResource,
   CarrierBCallStatus,
   postSignedForm,
+  rfc2822,
   signCarrierA,
   streamInstructionOf,
 } from '@vap/carrier-sim';
@@ -80,6 +81,8 @@ export interface CarrierCallRecord {
   durationSeconds: number | null;
   billDurationSeconds: number | null;
   hangupCause?: string;
+  /** When the carrier created the call (carrier_b's date_created, RFC 2822). */
+  createdAt?: string;
 }
 
 /** What the platform answered a callback: carrier_b's is the sandbox carrier's own reply (FormReply). */
@@ -572,6 +575,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         provider: 'carrier_b',
         accountId: account.id,
         id: sid,
+        createdAt: rfc2822(new Date()),
         from: form.From[0],
         to: form.To[0],
         status: 'queued',
@@ -600,6 +604,28 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         from: form.From[0],
       });
     }
+    m = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\.json$/.exec(url.pathname);
+    if (m && req.method === 'GET') {
+      // The account's call list, newest first, filtered by To and From as carrier_b filters it.
+      const account = authorized(req, 'carrier_b', decodeURIComponent(m[1]));
+      if (!account) return send(res, 401, { code: 20003, message: 'Authenticate' });
+      const to = url.searchParams.get('To');
+      const from = url.searchParams.get('From');
+      const listed = [...records.values()]
+        .filter((r) => r.provider === 'carrier_b' && r.accountId === account.id)
+        .filter((r) => (!to || r.to === to) && (!from || r.from === from))
+        .reverse()
+        .map((r) => ({
+          sid: r.id,
+          account_sid: account.id,
+          from: r.from,
+          to: r.to,
+          status: r.status,
+          direction: 'outbound-api',
+          date_created: r.createdAt ?? rfc2822(new Date()),
+        }));
+      return send(res, 200, { calls: listed, page: 0, page_size: 50 });
+    }
     m = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\/([^/]+)\.json$/.exec(url.pathname);
     if (m && req.method === 'GET') {
       const account = authorized(req, 'carrier_b', decodeURIComponent(m[1]));
@@ -626,6 +652,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         // A string of seconds, null until the call has ended.
         duration: ended ? String(record.durationSeconds ?? 0) : null,
         direction: 'outbound-api',
+        date_created: record.createdAt ?? rfc2822(new Date()),
         start_time: null,
         end_time: null,
         answered_by: null,
