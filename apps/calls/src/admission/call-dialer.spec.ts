@@ -20,7 +20,10 @@ const call = {
   connectionId: 'conn-1',
 } as unknown as Call;
 
-function setup(placeCall: CarrierAdapter['placeCall'], options: { saveFails?: boolean; late?: boolean } = {}) {
+function setup(
+  placeCall: CarrierAdapter['placeCall'],
+  options: { saveFails?: boolean; late?: boolean } = {},
+) {
   const queries: unknown[][] = [];
   const applied: unknown[] = [];
   const adapter = {
@@ -35,7 +38,8 @@ function setup(placeCall: CarrierAdapter['placeCall'], options: { saveFails?: bo
       query: async (...args: unknown[]) => {
         const sql = String(args[0]);
         // The claim of the dial answers its row, unless the call waited past its grace.
-        if (sql.includes('SET dial_started_at')) return options.late ? [[], 0] : [[{ dial_started_at: new Date() }], 1];
+        if (sql.includes('SET dial_started_at'))
+          return options.late ? [[], 0] : [[{ dial_started_at: new Date() }], 1];
         queries.push(args);
         if (options.saveFails) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
         return [[], 1];

@@ -71,7 +71,9 @@ export class CallDialer {
         [call.id, providerCallId],
       )
       .catch((err: Error) => {
-        this.logger.warn(`call ${call.id}: carrier id ${providerCallId} not saved, left to recovery: ${err.message}`);
+        this.logger.warn(
+          `call ${call.id}: carrier id ${providerCallId} not saved, left to recovery: ${err.message}`,
+        );
         throw err;
       });
   }
