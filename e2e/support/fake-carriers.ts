@@ -230,7 +230,10 @@ export interface FakeCarriers {
   stream(id: string): MediaStreamClient | undefined;
   /** The next REST request is answered with this status (and no call is created). */
   failNext(status: number): void;
-  /** Place-call requests are answered this much later (the call is placed at once): a slow carrier API. */
+  /**
+   * Place-call requests are answered this much later (the call is placed at once; a refusal by failNext is
+   * answered as late): a slow carrier API.
+   */
   delayPlaceCalls(ms: number): void;
   /** Hang-up and transfer requests of live calls are answered (and carried out) this much later. */
   delayCallUpdates(ms: number): void;
@@ -404,6 +407,9 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     if (failStatus !== null) {
       const status = failStatus;
       failStatus = null;
+      // A refused placement takes as long as an accepted one would (delayPlaceCalls).
+      if (req.method === 'POST' && /\/(Calls\.json|Call\/)$/.test(url.pathname))
+        await pause(placeCallDelayMs);
       return send(res, status, { error: 'simulated carrier failure' });
     }
     let m = /^\/v1\/Account\/([^/]+)\/Call\/$/.exec(url.pathname);
