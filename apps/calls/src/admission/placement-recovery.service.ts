@@ -92,11 +92,13 @@ export class PlacementRecovery implements OnApplicationBootstrap, BeforeApplicat
           ORDER BY created_at
           LIMIT $6
           FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE ${calls} c SET carrier_checked_at = now()
+           FROM due WHERE c.id = due.id
+         RETURNING c.id, c.dial_started_at IS NOT NULL AS dialled,
+                   c.dial_started_at < now() - make_interval(secs => $5) AS lookup_over
        )
-       UPDATE ${calls} c SET carrier_checked_at = now()
-         FROM due WHERE c.id = due.id
-       RETURNING c.id, c.dial_started_at IS NOT NULL AS dialled,
-                 c.dial_started_at < now() - make_interval(secs => $5) AS lookup_over`,
+       SELECT * FROM claimed`,
       [
         ACTIVE_CALL_STATUSES,
         grace,
