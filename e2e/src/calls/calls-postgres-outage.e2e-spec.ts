@@ -4,6 +4,7 @@
 // (placement_interrupted), never left pending; the partner's only concurrency slot is free again after;
 // and the starts answered during the outage get the envelope with 502, never a 500 or the driver's words.
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { Platform, waitFor } from '@vap/testing';
 import { adminApi, api, ApiResponse, OwnPlatform, startOwnPlatform } from '../../support';
 import { DecisionServer, startDecisionServer } from '../../support/decision-server';
@@ -124,6 +125,39 @@ describe('the start of a call when Postgres stops', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|terminat|connect /i);
   }
 
+  /**
+   * The call's terminal events were recorded (in the calls service's outbox, published from there):
+   * call.status.updated with terminal and the slot released, then session.completed.
+   */
+  async function expectTerminalEvents(callId: string): Promise<void> {
+    const db = new Client({ connectionString: own.db.url });
+    await db.connect();
+    try {
+      const subjects = await waitFor(
+        async () => {
+          const rows = (
+            await db.query(
+              `SELECT subject, event->'data' AS data FROM calls.outbox WHERE event->'data'->>'call_id' = $1`,
+              [callId],
+            )
+          ).rows as { subject: string; data: { terminal?: boolean; concurrency_released?: boolean } }[];
+          const done = rows.filter(
+            (r) =>
+              (r.subject === 'events.call.status_updated' &&
+                r.data.terminal &&
+                r.data.concurrency_released) ||
+              r.subject === 'events.session.completed',
+          );
+          return done.length >= 2 ? done.map((r) => r.subject) : undefined;
+        },
+        { timeoutMs: 15_000, description: `the terminal events of call ${callId}` },
+      );
+      expect(subjects.sort()).toEqual(['events.call.status_updated', 'events.session.completed']);
+    } finally {
+      await db.end();
+    }
+  }
+
   /** The partner's only slot is free: a call starts and is placed, then ends as the carrier reports it. */
   async function expectSlotFree(p: Partner): Promise<void> {
     const to = nextCallee();
@@ -167,6 +201,7 @@ describe('the start of a call when Postgres stops', () => {
     const call = await ended(p, retry.body.data.call_id);
     expect(call).toMatchObject({ status: 'failed', end_call_reason: 'placement_interrupted' });
     expect(fake.calls.filter((c) => c.to === to)).toHaveLength(0);
+    await expectTerminalEvents(call.call_id);
     await expectSlotFree(p);
   }, 90_000);
 
@@ -193,6 +228,7 @@ describe('the start of a call when Postgres stops', () => {
     const listed = await waitFor(() => callOf(p, to), { timeoutMs: 10_000, description: 'the call listed' });
     const call = await ended(p, listed.call_id);
     expect(call).toMatchObject({ status: 'failed', end_call_reason: 'placement_interrupted' });
+    await expectTerminalEvents(call.call_id);
     await expectSlotFree(p);
   }, 90_000);
 
@@ -224,6 +260,31 @@ describe('the start of a call when Postgres stops', () => {
     const call = await ended(p, listed.call_id);
     expect(call).toMatchObject({ status: 'completed', duration_seconds: 12 });
     expect(fake.calls.filter((c) => c.to === to)).toHaveLength(1);
+    await expectTerminalEvents(call.call_id);
+    await expectSlotFree(p);
+  }, 90_000);
+
+  it("takes a placed call's unsaved carrier id from its first signed callback", async () => {
+    const p = await createPartner('Outage Callback');
+    fake.delayPlaceCalls(CARRIER_DELAY_MS);
+    const to = nextCallee();
+    const first = start(p, to, randomUUID());
+    const placed: PlacedCall = await fake.waitForCall(to);
+    await pg.crash();
+    expectOutageAnswer(await first);
+    await sleep(OUTAGE_MS);
+    await pg.start();
+    fake.delayPlaceCalls(0);
+
+    // Before the recovery would look (PLACEMENT_GRACE_SECS + CARRIER_HTTP_TIMEOUT_MS), the carrier reports.
+    const listed = await waitFor(() => callOf(p, to), { timeoutMs: 10_000, description: 'the call listed' });
+    expect((await fake.callbackB(placed, { CallStatus: 'ringing', SequenceNumber: '1' })).status).toBe(200);
+    expect((await getCall(p, listed.call_id)).status).toBe('ringing');
+    const done = { CallStatus: 'completed', CallDuration: '20', SequenceNumber: '3' };
+    expect((await fake.callbackB(placed, done)).status).toBe(200);
+    const call = await ended(p, listed.call_id);
+    expect(call).toMatchObject({ status: 'completed', duration_seconds: 20 });
+    await expectTerminalEvents(call.call_id);
     await expectSlotFree(p);
   }, 90_000);
 });
