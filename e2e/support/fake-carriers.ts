@@ -6,6 +6,7 @@ import {
   CarrierBCallResource,
   CarrierBCallStatus,
   postSignedForm,
+  rfc2822,
   signCarrierA,
   streamInstructionOf,
 } from '@vap/carrier-sim';
@@ -80,6 +81,8 @@ export interface CarrierCallRecord {
   durationSeconds: number | null;
   billDurationSeconds: number | null;
   hangupCause?: string;
+  /** When the carrier created the call (carrier_b's date_created, RFC 2822). */
+  createdAt?: string;
 }
 
 /** What the platform answered a callback: carrier_b's is the sandbox carrier's own reply (FormReply). */
@@ -227,7 +230,10 @@ export interface FakeCarriers {
   stream(id: string): MediaStreamClient | undefined;
   /** The next REST request is answered with this status (and no call is created). */
   failNext(status: number): void;
-  /** Place-call requests are answered this much later (the call is placed at once): a slow carrier API. */
+  /**
+   * Place-call requests are answered this much later (the call is placed at once; a refusal by failNext is
+   * answered as late): a slow carrier API.
+   */
   delayPlaceCalls(ms: number): void;
   /** Hang-up and transfer requests of live calls are answered (and carried out) this much later. */
   delayCallUpdates(ms: number): void;
@@ -401,6 +407,9 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     if (failStatus !== null) {
       const status = failStatus;
       failStatus = null;
+      // A refused placement takes as long as an accepted one would (delayPlaceCalls).
+      if (req.method === 'POST' && /\/(Calls\.json|Call\/)$/.test(url.pathname))
+        await pause(placeCallDelayMs);
       return send(res, status, { error: 'simulated carrier failure' });
     }
     let m = /^\/v1\/Account\/([^/]+)\/Call\/$/.exec(url.pathname);
@@ -572,6 +581,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         provider: 'carrier_b',
         accountId: account.id,
         id: sid,
+        createdAt: rfc2822(new Date()),
         from: form.From[0],
         to: form.To[0],
         status: 'queued',
@@ -600,6 +610,28 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         from: form.From[0],
       });
     }
+    m = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\.json$/.exec(url.pathname);
+    if (m && req.method === 'GET') {
+      // The account's call list, newest first, filtered by To and From as carrier_b filters it.
+      const account = authorized(req, 'carrier_b', decodeURIComponent(m[1]));
+      if (!account) return send(res, 401, { code: 20003, message: 'Authenticate' });
+      const to = url.searchParams.get('To');
+      const from = url.searchParams.get('From');
+      const listed = [...records.values()]
+        .filter((r) => r.provider === 'carrier_b' && r.accountId === account.id)
+        .filter((r) => (!to || r.to === to) && (!from || r.from === from))
+        .reverse()
+        .map((r) => ({
+          sid: r.id,
+          account_sid: account.id,
+          from: r.from,
+          to: r.to,
+          status: r.status,
+          direction: 'outbound-api',
+          date_created: r.createdAt ?? rfc2822(new Date()),
+        }));
+      return send(res, 200, { calls: listed, page: 0, page_size: 50 });
+    }
     m = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\/([^/]+)\.json$/.exec(url.pathname);
     if (m && req.method === 'GET') {
       const account = authorized(req, 'carrier_b', decodeURIComponent(m[1]));
@@ -626,6 +658,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         // A string of seconds, null until the call has ended.
         duration: ended ? String(record.durationSeconds ?? 0) : null,
         direction: 'outbound-api',
+        date_created: record.createdAt ?? rfc2822(new Date()),
         start_time: null,
         end_time: null,
         answered_by: null,

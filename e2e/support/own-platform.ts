@@ -17,6 +17,8 @@ export interface OwnPlatformOptions extends Omit<
 > {
   /** Names the database (`vap_e2e_<name>`), the subject prefix (`<run's>_<name>`) and the logs folder. */
   name: string;
+  /** The Postgres server its database is made on (default the run's): a spec's own, to stop and start. */
+  postgresUrl?: string;
 }
 
 export interface OwnPlatform {
@@ -34,9 +36,14 @@ export interface OwnPlatform {
  * the base (test mode, the run's admin token and secrets key, callbacks to its gateway, rate limits out
  * of the way, offline speech).
  */
-export async function startOwnPlatform({ name, env, ...options }: OwnPlatformOptions): Promise<OwnPlatform> {
+export async function startOwnPlatform({
+  name,
+  env,
+  postgresUrl,
+  ...options
+}: OwnPlatformOptions): Promise<OwnPlatform> {
   const run = e2eEnv();
-  const db = await createTestDatabase(run.databaseUrl, `vap_e2e_${name}`);
+  const db = await createTestDatabase(postgresUrl ?? run.databaseUrl, `vap_e2e_${name}`);
   const prefix = `${run.natsPrefix}_${name}`;
   const cleanUp = async () => {
     await db.drop();

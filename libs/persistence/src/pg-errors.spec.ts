@@ -1,9 +1,11 @@
 // The Postgres error helpers against real Postgres: the codes and constraint names they read are the ones
 // the driver reports, and inTransaction rolls back before it answers a conflict.
 import { DataSource } from 'typeorm';
-import { createTestDatabase, TestDatabase } from '@vap/testing';
+import { createTestDatabase, freePort, TestDatabase } from '@vap/testing';
 import {
+  databaseUnavailable,
   inTransaction,
+  isDatabaseUnavailable,
   isLockConflict,
   isUniqueViolation,
   PgErrorCode,
@@ -74,6 +76,49 @@ describe('pg-errors (Postgres)', () => {
       await holder.rollbackTransaction();
       await holder.release();
     }
+  });
+
+  describe('isDatabaseUnavailable', () => {
+    it('sees a server that refuses connections as unavailable', async () => {
+      const down = new DataSource({
+        type: 'postgres',
+        url: `postgres://postgres@127.0.0.1:${await freePort()}/x`,
+      });
+      const err = await failure(() => down.initialize());
+      expect(isDatabaseUnavailable(err)).toBe(true);
+    });
+
+    it('sees a connection the server ended under the statement as unavailable', async () => {
+      const victim = new DataSource({ type: 'postgres', url: db.url, poolSize: 1 });
+      await victim.initialize();
+      try {
+        const [{ pid }] = (await victim.query(`SELECT pg_backend_pid() AS pid`)) as { pid: number }[];
+        const err = await failure(() =>
+          Promise.all([
+            victim.query(`SELECT pg_sleep(5)`),
+            ds.query(`SELECT pg_terminate_backend($1)`, [pid]),
+          ]),
+        );
+        expect(pgErrorCode(err)).toBe('57P01');
+        expect(isDatabaseUnavailable(err)).toBe(true);
+      } finally {
+        await victim.destroy().catch(() => undefined);
+      }
+    });
+
+    it('leaves a failed statement and other errors to their own answers', async () => {
+      await ds.query(`INSERT INTO items VALUES (1, 'a')`);
+      expect(isDatabaseUnavailable(await failure(() => ds.query(`INSERT INTO items VALUES (1, 'b')`)))).toBe(
+        false,
+      );
+      expect(isDatabaseUnavailable(await failure(() => ds.query(`SELECT nope FROM items`)))).toBe(false);
+      expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);
+      expect(isDatabaseUnavailable(undefined)).toBe(false);
+    });
+
+    it("answers 502 INTERNAL_ERROR without the driver's words", () => {
+      expect(databaseUnavailable().toPayload()).toMatchObject({ code: 'INTERNAL_ERROR', status: 502 });
+    });
   });
 
   describe('inTransaction', () => {

@@ -1,4 +1,5 @@
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { AppError } from '@vap/messages';
 
 /** The Postgres error codes the services act on (SQLSTATE), named once. */
 export const PgErrorCode = {
@@ -19,6 +20,55 @@ interface PgError {
 function pgError(err: unknown): PgError | null {
   if (err instanceof QueryFailedError) return err.driverError as PgError;
   return typeof err === 'object' && err !== null && 'code' in err ? (err as PgError) : null;
+}
+
+/**
+ * SQLSTATEs of a server that is going away or not taking connections: class 08 (connection exception) is
+ * matched by prefix; 57P01-57P03 admin/crash shutdown and cannot-connect-now, 53300 too many connections.
+ */
+const UNAVAILABLE_SQLSTATES = ['57P01', '57P02', '57P03', '53300'];
+/** Socket errors of a connection to the server that could not be made or was cut. */
+const UNAVAILABLE_ERRNOS = [
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+];
+/** What node-postgres says when the connection ended under a query, or could not be had in time. */
+const UNAVAILABLE_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect/,
+  /is not queryable/,
+  /^Client was closed/,
+];
+
+/**
+ * True when a statement failed because Postgres could not be reached or dropped the connection (a restart,
+ * a failover, a network cut), not because of the statement: the request may succeed when retried.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  const cause = err instanceof QueryFailedError ? err.driverError : err;
+  if (typeof cause !== 'object' || cause === null) return false;
+  const { code, message } = cause as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (code.startsWith('08') || UNAVAILABLE_SQLSTATES.includes(code) || UNAVAILABLE_ERRNOS.includes(code))
+      return true;
+  }
+  // AggregateError (both loopback addresses refused) carries the socket errors in `errors`.
+  const inner = (cause as { errors?: unknown }).errors;
+  if (Array.isArray(inner) && inner.length && inner.every((e) => isDatabaseUnavailable(e))) return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((m) => m.test(message));
+}
+
+/**
+ * The answer to a request that failed for want of the database: 502 INTERNAL_ERROR as for any failed
+ * dependency (the contract's error table), never a 500, never the driver's words.
+ */
+export function databaseUnavailable(): AppError {
+  return AppError.downstream('A service the platform depends on is unavailable; retry');
 }
 
 /** The SQLSTATE of a failed statement, or undefined for any other error. */

@@ -10,12 +10,14 @@ import { ContactPolicyModule } from '../telephony/contact-policy/contact-policy.
 import { AdmissionHandlers } from './admission.handlers';
 import { CallDialer } from './call-dialer';
 import { FromNumberResolver } from './from-number.resolver';
+import { PlacementRecovery } from './placement-recovery.service';
 import { StartCallService } from './start-call.service';
 import { StartCallKeysPruner } from './start-call-keys-pruner.service';
 
 /**
  * The start of an outbound call: the idempotency key, the partner's standing, concurrency and balance, the
- * contact policy and the caller ID, then the pre-call hook and the dial at the carrier.
+ * contact policy and the caller ID, then the pre-call hook and the dial at the carrier; and the recovery of
+ * calls whose start failed after their admission.
  */
 @Module({
   imports: [
@@ -29,6 +31,6 @@ import { StartCallKeysPruner } from './start-call-keys-pruner.service';
     LifecycleHooksModule,
   ],
   controllers: [AdmissionHandlers],
-  providers: [StartCallService, FromNumberResolver, CallDialer, StartCallKeysPruner],
+  providers: [StartCallService, FromNumberResolver, CallDialer, StartCallKeysPruner, PlacementRecovery],
 })
 export class AdmissionModule {}

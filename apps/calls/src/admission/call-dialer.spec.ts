@@ -3,6 +3,7 @@ import { AppError, ErrorCode } from '@vap/messages';
 import { CallbackUrls } from '../carriers/callback-urls';
 import { CarrierAdapter } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
+import { CallsConfig } from '../config/calls.config';
 import { CallProgressService } from '../progress/call-progress.service';
 import { CallDialer } from './call-dialer';
 import { Call } from '../calls/entities/call.entity';
@@ -19,7 +20,10 @@ const call = {
   connectionId: 'conn-1',
 } as unknown as Call;
 
-function setup(placeCall: CarrierAdapter['placeCall']) {
+function setup(
+  placeCall: CarrierAdapter['placeCall'],
+  options: { saveFails?: boolean; late?: boolean } = {},
+) {
   const queries: unknown[][] = [];
   const applied: unknown[] = [];
   const adapter = {
@@ -31,13 +35,22 @@ function setup(placeCall: CarrierAdapter['placeCall']) {
     Object.assign(Object.create(DataSource.prototype) as DataSource, {
       options: { schema: 'calls' },
       getMetadata: () => ({ schema: 'calls', tableName: 'calls' }),
-      query: async (...args: unknown[]) => queries.push(args),
+      query: async (...args: unknown[]) => {
+        const sql = String(args[0]);
+        // The claim of the dial answers its row, unless the call waited past its grace.
+        if (sql.includes('SET dial_started_at'))
+          return options.late ? [[], 0] : [[{ dial_started_at: new Date() }], 1];
+        queries.push(args);
+        if (options.saveFails) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+        return [[], 1];
+      },
     }),
     { get: () => adapter } as unknown as CarrierRegistry,
     {
       forCall: (provider: string, id: string) => (event: string) => `https://cb/${provider}/${id}/${event}`,
     } as CallbackUrls,
     { apply: async (_ref: unknown, event: unknown) => applied.push(event) } as unknown as CallProgressService,
+    { PLACEMENT_GRACE_SECS: 10 } as CallsConfig,
   );
   return { dialer, adapter, queries, applied };
 }
@@ -76,5 +89,18 @@ describe('CallDialer', () => {
     });
     await expect(dialer.dial(adapter, call)).rejects.toBe(refusal);
     expect(applied).toHaveLength(1);
+  });
+
+  it('never fails a call the carrier placed when its id cannot be saved: recovery finds it again', async () => {
+    const { dialer, adapter, applied } = setup(async () => ({ providerCallId: 'CA9' }), { saveFails: true });
+    await expect(dialer.dial(adapter, call)).rejects.toThrow('ECONNREFUSED');
+    expect(applied).toEqual([]);
+  });
+
+  it('does not dial a call past its grace (the recovery ends it) and answers 502', async () => {
+    const { dialer, adapter, applied } = setup(async () => ({ providerCallId: 'CA9' }), { late: true });
+    await expect(dialer.dial(adapter, call)).rejects.toMatchObject({ status: 502 });
+    expect(adapter.placeCall).not.toHaveBeenCalled();
+    expect(applied).toEqual([]);
   });
 });

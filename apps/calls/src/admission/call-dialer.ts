@@ -6,12 +6,18 @@ import { tableOf } from '@vap/persistence';
 import { CallbackUrls } from '../carriers/callback-urls';
 import { CarrierAdapter } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
+import { CallsConfig } from '../config/calls.config';
 import { CallProgressService } from '../progress/call-progress.service';
 import { Call, carrierConnectionOf } from '../calls/entities/call.entity';
 
 /**
- * Hands an admitted outbound call to its carrier. A carrier that refuses or cannot be reached fails the
- * call like any carrier failure (through progress) and the start answers 502; a 4xx stays as it is.
+ * Hands an admitted outbound call to its carrier, in three steps that each leave the call recoverable
+ * (PlacementRecovery): the dial is claimed (dial_started_at, only while the call is pending, undialled and
+ * within PLACEMENT_GRACE_SECS of its admission, so one start dials it at most once and never after the
+ * recovery may have ended it), the carrier is asked, then its id is saved. A carrier that refuses or cannot
+ * be reached fails the call like any carrier failure (through progress) and the start answers 502; a 4xx
+ * stays as it is. A carrier id that cannot be saved leaves the call as it is: the carrier carries it, and
+ * the recovery (or its first callback) finds the id again.
  */
 @Injectable()
 export class CallDialer {
@@ -22,6 +28,7 @@ export class CallDialer {
     private readonly carriers: CarrierRegistry,
     private readonly urls: CallbackUrls,
     private readonly progress: CallProgressService,
+    private readonly config: CallsConfig,
   ) {}
 
   /** The provider's adapter, looked up before the call is admitted: an unknown carrier is 404, no row. */
@@ -30,8 +37,12 @@ export class CallDialer {
   }
 
   async dial(adapter: CarrierAdapter, call: Call): Promise<void> {
+    if (!(await this.claim(call))) {
+      throw AppError.downstream(`Call ${call.id} could not be handed to the carrier in time; it ends failed`);
+    }
+    let providerCallId: string;
     try {
-      const placed = await adapter.placeCall(
+      ({ providerCallId } = await adapter.placeCall(
         {
           callId: call.id,
           partnerId: call.partnerId,
@@ -43,16 +54,42 @@ export class CallDialer {
           callbackUrl: this.urls.forCall(call.provider, call.id),
         },
         { id: carrierConnectionOf(call), partnerId: call.partnerId, provider: call.provider },
-      );
-      await this.dataSource.query(
-        `UPDATE ${tableOf(this.dataSource, Call)} SET provider_call_id = $2 WHERE id = $1`,
-        [call.id, placed.providerCallId],
-      );
+      ));
     } catch (err) {
-      await this.placementFailed(call, err);
+      // Not saved (the database is gone too): the recovery asks the carrier, which has no such call, and ends it.
+      await this.placementFailed(call, err).catch((e: Error) =>
+        this.logger.warn(`call ${call.id}: its failed placement could not be recorded: ${e.message}`),
+      );
       if (err instanceof AppError && err.status < 500) throw err;
       throw AppError.downstream(`The carrier could not place call ${call.id}; retry`);
     }
+    // The carrier carries the call from here on: a failure to save its id must never fail the call.
+    await this.dataSource
+      .query(
+        `UPDATE ${tableOf(this.dataSource, Call)} SET provider_call_id = $2
+          WHERE id = $1 AND provider_call_id IS NULL`,
+        [call.id, providerCallId],
+      )
+      .catch((err: Error) => {
+        this.logger.warn(
+          `call ${call.id}: carrier id ${providerCallId} not saved, left to recovery: ${err.message}`,
+        );
+        throw err;
+      });
+  }
+
+  /** Marks the dial as begun; false when the call is no longer pending, was dialled, or waited too long. */
+  private async claim(call: Call): Promise<boolean> {
+    const [rows] = (await this.dataSource.query(
+      `UPDATE ${tableOf(this.dataSource, Call)} SET dial_started_at = now()
+        WHERE id = $1 AND status = 'pending' AND dial_started_at IS NULL AND provider_call_id IS NULL
+          AND created_at > now() - make_interval(secs => $2)
+        RETURNING dial_started_at`,
+      [call.id, this.config.PLACEMENT_GRACE_SECS],
+    )) as [{ dial_started_at: Date }[], number];
+    if (!rows.length) return false;
+    call.dialStartedAt = rows[0].dial_started_at;
+    return true;
   }
 
   /** The carrier refused or was unreachable: the call fails like any carrier failure, through progress. */

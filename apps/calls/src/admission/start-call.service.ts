@@ -35,7 +35,9 @@ import { bindKey, callOfKey, splitStartCommand, StartCallKey } from './start-cal
  * POST /calls/start: checks the agent (agents service), the balance snapshot and the caller ID, then
  * admits the call under the partner's concurrency limit, runs the pre-call hook and hands it to the carrier. With an
  * Idempotency-Key the key is bound to the call in the admitting transaction, so a retry with the same key
- * and body gets that call back (even while it is still being dialled) instead of a second dial.
+ * and body gets that call back (even while it is still being dialled) instead of a second dial. A start that
+ * fails after the admission leaves the call to PlacementRecovery: a replay returns it as it is, and it is
+ * either placed (its carrier id found again) or ended failed within seconds.
  */
 @Injectable()
 export class StartCallService {

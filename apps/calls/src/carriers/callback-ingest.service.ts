@@ -37,6 +37,14 @@ export class CallbackIngestService {
       providerCallId: call.providerCallId,
       carrierLegId: call.carrierLegId,
     });
+    if (parsed.placementId) {
+      // The placement's answer was lost (its id never saved): the signed callback to this call's URL names it.
+      await this.dataSource.query(
+        `UPDATE ${tableOf(this.dataSource, Call)} SET provider_call_id = $2 WHERE id = $1 AND provider_call_id IS NULL`,
+        [call.id, parsed.placementId],
+      );
+      call.providerCallId = parsed.placementId;
+    }
     if (parsed.carrierLegId) {
       await this.dataSource.query(
         `UPDATE ${tableOf(this.dataSource, Call)} SET carrier_leg_id = $2 WHERE id = $1 AND carrier_leg_id IS NULL`,

@@ -76,6 +76,11 @@ export interface ParsedCallback {
   reply?: CarrierCallbackReply;
   /** The answered leg's own id, first learnt from this callback: the caller stores it on the call. */
   carrierLegId?: string;
+  /**
+   * The placement's id this callback names, when the call has none saved (its placement's answer was lost):
+   * the callback URL names the call and the signature covers it, so the caller adopts it as provider_call_id.
+   */
+  placementId?: string;
 }
 
 /** The call as an adapter needs it to place it. */
@@ -153,6 +158,13 @@ export interface CarrierAdapter {
    * Carriers without a call resource to read omit it.
    */
   fetchCall?(call: Call, hint: { carrierCallId?: string | null }): Promise<CarrierCallState>;
+  /**
+   * Lists the carrier's calls that may be this call's placement, when the platform asked for it
+   * (dial_started_at) but did not save its id: the account's calls from the call's number to its callee
+   * created since the dial began, by their provider id. Throws when the carrier cannot be asked. Carriers
+   * without such a listing omit it (their callbacks still name the placement).
+   */
+  findPlacements?(call: Call): Promise<string[]>;
 }
 
 /** The call as the carrier's REST API reports it: still live, or ended with its recorded times. */

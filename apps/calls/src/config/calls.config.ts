@@ -178,4 +178,28 @@ export class CallsConfig extends BaseServiceConfig {
   /** How long before a call the carrier reported live (or could not be asked about) is asked about again. */
   @IntSetting({ min: 1, max: 3600 })
   CARRIER_CHECK_RETRY_SECS: number = 30;
+
+  /**
+   * How often each replica looks for outbound calls admitted but not placed: never handed to the carrier
+   * (the start failed after its admission) or handed over with the carrier's id unsaved (see
+   * PLACEMENT_GRACE_SECS).
+   */
+  @IntSetting({ min: 100, max: 60000 })
+  PLACEMENT_RECOVERY_MS: number = 2000;
+
+  /**
+   * How long after its admission a call may wait to be handed to the carrier (its pre-call hook runs
+   * meanwhile): the start dials it within this or never, and a call still undialled after it ends failed
+   * (placement_interrupted). A call handed over without its carrier id saved is looked up at the carrier
+   * this long plus CARRIER_HTTP_TIMEOUT_MS after the request began.
+   */
+  @IntSetting({ min: 5, max: 600 })
+  PLACEMENT_GRACE_SECS: number = 10;
+
+  /**
+   * How long the carrier is asked for a call handed to it whose carrier id was not saved (while it cannot
+   * be asked, or names more than one candidate) before the call ends failed (placement_interrupted).
+   */
+  @IntSetting({ min: 10, max: 86400 })
+  PLACEMENT_LOOKUP_MAX_SECS: number = 300;
 }

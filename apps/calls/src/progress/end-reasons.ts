@@ -13,6 +13,11 @@ export const EndReasons = {
    * sent no final status (CarrierSilenceCheck).
    */
   carrierCallLost: 'carrier_call_lost',
+  /**
+   * The call was admitted but its placement never completed: it was never handed to the carrier (the start
+   * failed after the admission), or the carrier has no call of it (PlacementRecovery).
+   */
+  placementInterrupted: 'placement_interrupted',
   /** A browser session was not connected before its access token lapsed (BrowserSessionExpiry). */
   browserSessionExpired: 'browser_session_expired',
   /** The partner's pre-call hook refused the call, or failed under failure_action block (PreCallHookRunner). */

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { ErrorEnvelope } from '@vap/api';
 import { AppError, ErrorCode } from '@vap/messages';
+import { databaseUnavailable, isDatabaseUnavailable } from '@vap/persistence';
 
 /** body-parser and express signal their failures with a `type` and a `status`. */
 interface ParserError {
@@ -25,7 +26,8 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 
 /**
  * Turns every failure into the contract's error envelope. Known failures keep their code and message;
- * anything unexpected is logged with an error id and answered 500 INTERNAL_ERROR without internals.
+ * a database that cannot be reached is a failed dependency (502 INTERNAL_ERROR); anything unexpected is
+ * logged with an error id and answered 500 INTERNAL_ERROR without internals.
  */
 @Catch()
 export class EnvelopeExceptionFilter implements ExceptionFilter {
@@ -92,6 +94,12 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const status = parser?.status ?? parser?.statusCode;
     if (typeof status === 'number' && CODE_BY_STATUS[status]) {
       return new AppError(CODE_BY_STATUS[status], 'Invalid request', { status });
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(
+        `${req.method} ${req.path}: the database is unavailable: ${(exception as Error).message}`,
+      );
+      return databaseUnavailable();
     }
     const errorId = randomUUID();
     this.logger.error(

@@ -49,6 +49,18 @@ export class CallBook<T extends { resource: CarrierBCallResource }> {
     while (this.ended.size > this.endedKept) this.ended.delete(this.ended.keys().next().value!);
   }
 
+  /**
+   * The known calls (live and the kept ended ones) matching `filter`, newest first, at most `limit`:
+   * carrier_b's call list with its `To` and `From` filters.
+   */
+  list(filter: { to?: string; from?: string }, limit: number): CarrierBCallResource[] {
+    const all = [...this.ended.values(), ...[...this.live.values()].map((c) => c.resource)];
+    return all
+      .filter((r) => (!filter.to || r.to === filter.to) && (!filter.from || r.from === filter.from))
+      .sort((a, b) => Date.parse(b.date_created) - Date.parse(a.date_created))
+      .slice(0, limit);
+  }
+
   liveCalls(): T[] {
     return [...this.live.values()];
   }

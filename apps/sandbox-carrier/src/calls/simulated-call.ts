@@ -70,6 +70,7 @@ export class SimulatedCall {
       status: setup.direction === 'inbound' ? 'ringing' : 'queued',
       direction: setup.direction,
       duration: null,
+      date_created: rfc2822(new Date()),
       start_time: null,
       end_time: null,
       answered_by: null,

@@ -68,6 +68,11 @@ export class SimulatedCalls {
     return this.book.resource(sid);
   }
 
+  /** carrier_b's call list: the known calls to `to` from `from`, newest first, at most `limit`. */
+  list(filter: { to?: string; from?: string }, limit: number): CarrierBCallResource[] {
+    return this.book.list(filter, limit);
+  }
+
   /**
    * A REST update of a call: `Status=completed|canceled` hangs up, `Twiml` with a <Dial> transfers.
    * Undefined when the call is unknown; an ended call is returned as it is.

@@ -210,6 +210,7 @@ describe('CarrierApi (carrier_b REST API of the sandbox carrier)', () => {
         status: 'queued',
         direction: 'outbound-api',
         duration: null,
+        date_created: expect.stringMatching(/\+0000$/),
         start_time: null,
         end_time: null,
         answered_by: null,
@@ -220,6 +221,29 @@ describe('CarrierApi (carrier_b REST API of the sandbox carrier)', () => {
       expect(read.status).toBe(200);
       expect(read.json).toMatchObject({ sid, status: 'no-answer', duration: '0' });
       expect(read.json.end_time).toEqual(expect.any(String));
+    });
+
+    it("lists the calls it knows as carrier_b's call list, filtered by To and From, newest first", async () => {
+      const first = await send('POST', callsPath, placement('+919876500011'));
+      const second = await send('POST', callsPath, placement('+919876500011'));
+      await send('POST', callsPath, placement('+919876500012'));
+      const listed = await send('GET', `${callsPath}?To=%2B919876500011&From=%2B14155550100&PageSize=10`);
+      expect(listed.status).toBe(200);
+      const sids = (listed.json.calls as { sid: string }[]).map((c) => c.sid);
+      expect(new Set(sids)).toEqual(new Set([first.json.sid, second.json.sid]));
+      expect(listed.json.calls).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            to: '+919876500011',
+            direction: 'outbound-api',
+            date_created: expect.any(String),
+          }),
+        ]),
+      );
+      const one = await send('GET', `${callsPath}?To=%2B919876500011&PageSize=1`);
+      expect(one.json.calls).toHaveLength(1);
+      expect((await send('GET', `${callsPath}?To=%2B10000000000`)).json.calls).toEqual([]);
+      expect((await send('GET', `${callsPath}?To=nonsense`)).status).toBe(400);
     });
 
     it('answers 404 for a call it has no record of', async () => {

@@ -10,7 +10,7 @@ const API_PREFIX = '/2010-04-01/Accounts/';
 
 /**
  * carrier_b's REST API for the one account this carrier hosts (HTTP Basic AccountSid:AuthToken):
- * `POST Calls.json` places, `GET Calls/{sid}.json` reads, `POST Calls/{sid}.json` hangs up or transfers,
+ * `POST Calls.json` places, `GET Calls.json` lists (To, From, PageSize), `GET Calls/{sid}.json` reads, `POST Calls/{sid}.json` hangs up or transfers,
  * `POST SimulatedInboundCalls.json` rings one of the platform's numbers, `GET IncomingPhoneNumbers.json`
  * lists none. Plus /health/live, /health/ready and /metrics for the cluster.
  */
@@ -61,6 +61,7 @@ export class CarrierApi {
 
     if (resource === 'Calls.json' && req.method === 'POST')
       return send(res, 201, this.calls.place(this.placement(form)));
+    if (resource === 'Calls.json' && req.method === 'GET') return send(res, 200, this.list(req.url ?? ''));
     if (resource === 'SimulatedInboundCalls.json' && req.method === 'POST') {
       return send(res, 201, await this.calls.ring(this.inbound(form)));
     }
@@ -80,6 +81,18 @@ export class CarrierApi {
       throw new CarrierRefusal(404, 20404, `The requested resource ${path} was not found`);
     }
     throw new CarrierRefusal(404, 20404, 'The requested resource was not found');
+  }
+
+  /**
+   * carrier_b's call list, one page: `To` and `From` filter (E.164), `PageSize` bounds it (default 50, at
+   * most 1000), newest first. Only the calls this process still knows are listed.
+   */
+  private list(url: string) {
+    const query = new URLSearchParams(url.split('?')[1] ?? '');
+    const filter = { to: optionalNumber(query, 'To'), from: optionalNumber(query, 'From') };
+    const size = query.get('PageSize');
+    const pageSize = size && /^\d{1,4}$/.test(size) ? Math.min(Math.max(Number(size), 1), 1000) : 50;
+    return { calls: this.calls.list(filter, pageSize), page: 0, page_size: pageSize };
   }
 
   /** HTTP Basic with the account's sid and token, and the path naming that account. */
@@ -125,6 +138,10 @@ function number(form: URLSearchParams, field: string): string {
   const value = form.get(field) ?? '';
   if (!E164.test(value)) throw new CarrierRefusal(400, 21211, `Invalid '${field}' Phone Number`);
   return value;
+}
+
+function optionalNumber(query: URLSearchParams, field: string): string | undefined {
+  return query.has(field) ? number(query, field) : undefined;
 }
 
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {

@@ -1,6 +1,7 @@
 /**
- * carrier_b's Call resource as its REST API answers it (`GET .../Calls/{CallSid}.json`): the fields the
- * platform reads (sid, status, duration in whole seconds as a string, null until the call ends).
+ * carrier_b's Call resource as its REST API answers it (`GET .../Calls/{CallSid}.json`, and each item of the
+ * `GET .../Calls.json` list): the fields the platform reads (sid, status, duration in whole seconds as a
+ * string, null until the call ends; to, from, direction and date_created to find a placement again).
  */
 export interface CarrierBCallResource {
   sid: string;
@@ -10,6 +11,8 @@ export interface CarrierBCallResource {
   status: CarrierBCallStatus;
   direction: 'inbound' | 'outbound-api';
   duration: string | null;
+  /** When the carrier created the call (RFC 2822), set at placement. */
+  date_created: string;
   start_time: string | null;
   end_time: string | null;
   answered_by: string | null;

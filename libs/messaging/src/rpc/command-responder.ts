@@ -3,6 +3,7 @@ import { Msg, NatsConnection, Subscription } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { SpanKind } from '@opentelemetry/api';
 import { AppError, ErrorCode, MessageHeaders, RpcReply, RpcRequest } from '@vap/messages';
+import { databaseUnavailable, isDatabaseUnavailable } from '@vap/persistence';
 import { decodeJson, encodeJson } from '../codec';
 import { RequestContext } from '../request-context';
 import { rpcServerDuration } from '../messaging.metrics';
@@ -89,6 +90,10 @@ export class CommandResponder {
     if (err instanceof AppError) return err;
     // Nest's RPC exception layer rethrows an AppError as its payload; unknown errors it has already logged.
     if (AppError.isPayload(err)) return AppError.fromPayload(err);
+    if (isDatabaseUnavailable(err)) {
+      this.log.warn(`handler for ${pattern} failed: the database is unavailable: ${(err as Error).message}`);
+      return databaseUnavailable();
+    }
     if (!(err && typeof err === 'object' && (err as { status?: unknown }).status === 'error')) {
       this.log.error(`handler for ${pattern} failed: ${err instanceof Error ? err.stack : String(err)}`);
     }

@@ -1,4 +1,4 @@
-import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { createParamDecorator, ExecutionContext, UseFilters } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import {
   AddressedSubject,
@@ -10,6 +10,7 @@ import {
   PartnerContext,
   RpcRequest,
 } from '@vap/messages';
+import { CommandExceptionFilter } from './command-exception.filter';
 import { CommandValidationPipe } from './command-validation.pipe';
 
 function requestOf(ctx: ExecutionContext): RpcRequest {
@@ -38,6 +39,9 @@ type ChecksData<S extends CommandSubject, P extends unknown[]> = P extends [infe
       : { 'handler data does not accept the request of': S }
   : unknown;
 
+/** One filter for every handler: a database outage answers 502 (see CommandExceptionFilter). */
+const commandFilters = UseFilters(new CommandExceptionFilter());
+
 /**
  * Handles one command subject of CommandMap (a Nest @MessagePattern served by NatsRpcServer). Parameters
  * come from @Data(), @PartnerId() and @Caller(). Addressed commands go to AddressedCommandServer instead.
@@ -50,6 +54,7 @@ export function Command<S extends Exclude<CommandSubject, AddressedSubject>>(sub
     descriptor: TypedPropertyDescriptor<(...args: P) => R> & ChecksReply<S, R> & ChecksData<S, P>,
   ): void => {
     pattern(target, key, descriptor);
+    commandFilters(target, key, descriptor);
   };
 }
 

@@ -4,7 +4,9 @@ import { Controller, INestApplicationContext } from '@nestjs/common';
 // (the voice service) unaffected; the root type check still compiles this against the full command map.
 // nx-ignore-next-line
 import { CallDto, StartCallCommand } from '@vap/api';
+import { DataSource } from 'typeorm';
 import { AppError, ByIdRequest, ErrorCode, PartnerContext, Subjects } from '@vap/messages';
+import { freePort } from '@vap/testing';
 import { Caller, Command, Data, PartnerId } from './command.decorators';
 import { RpcClient } from './rpc-client.service';
 import { MessagingTestKit } from '../testing/messaging-test-kit';
@@ -20,6 +22,8 @@ const PARTNER: PartnerContext = {
   version: 1,
 };
 const AGENT_ID = '3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11';
+/** A port nothing listens on: a database server that is down. */
+let closedPort = 0;
 
 /** What the handlers saw, so a test can tell that a refused command never reached its handler. */
 const seen: { subject: string; data: unknown; partner?: PartnerContext; partnerId?: string }[] = [];
@@ -45,6 +49,14 @@ class ProbeHandlers {
     return { endpoints: [] };
   }
 
+  /** Reads a database whose server is down (nothing listens on its port). */
+  @Command(Subjects.calls.callList)
+  async list(@PartnerId() _partnerId: string): Promise<never> {
+    const down = new DataSource({ type: 'postgres', url: `postgres://postgres@127.0.0.1:${closedPort}/x` });
+    await down.initialize();
+    throw new Error('expected the database to be down');
+  }
+
   @Command(Subjects.agents.agentVoiceList)
   voices(@Caller({ optional: true }) partner?: PartnerContext) {
     return { voices: [], tier: partner?.voiceTier ?? 'none' } as never;
@@ -66,6 +78,7 @@ describe('@Command handlers (NatsRpcServer + RpcClient)', () => {
   let server: INestApplicationContext;
 
   beforeAll(async () => {
+    closedPort = await freePort();
     kit = await MessagingTestKit.create('vap_msg_command');
     server = await kit.startApp({ serviceName: 'calls', rpcServer: true, controllers: [ProbeHandlers] });
     const caller = await kit.startApp({ serviceName: 'campaigns', requestTimeoutMs: 3000 });
@@ -135,6 +148,12 @@ describe('@Command handlers (NatsRpcServer + RpcClient)', () => {
       });
     }
     expect(seen).toEqual([]);
+  });
+
+  it("answers a handler whose database is down with 502 INTERNAL_ERROR, without the driver's words", async () => {
+    const err = await refusal(client.request(Subjects.calls.callList, PARTNER.id, {} as never));
+    expect({ code: err.code, status: err.status }).toEqual({ code: ErrorCode.INTERNAL_ERROR, status: 502 });
+    expect(err.message).toBe('A service the platform depends on is unavailable; retry');
   });
 
   it('gives an optional caller as undefined when the command carries no snapshot', async () => {

@@ -113,6 +113,13 @@ export class Call {
   @Column({ name: 'carrier_checked_at', type: 'timestamptz', precision: 3, nullable: true })
   carrierCheckedAt: Date | null;
 
+  /**
+   * When the platform began asking the carrier to place this outbound call (null: never asked). A call asked
+   * for but with no provider_call_id may be at the carrier: the placement recovery looks it up there.
+   */
+  @Column({ name: 'dial_started_at', type: 'timestamptz', precision: 3, nullable: true })
+  dialStartedAt: Date | null;
+
   @Column({ name: 'provider_status', type: 'text', nullable: true })
   providerStatus: string | null;
 

@@ -119,7 +119,10 @@ export class CarrierAAdapter
       ]);
     }
     const hangup = kind === 'hangup';
+    // An outbound call whose request_uuid was never saved learns it from its own (signed) callbacks.
+    const placementId = call.providerCallId ? undefined : (f.ALegRequestUUID ?? f.RequestUUID);
     return {
+      ...(placementId ? { placementId } : {}),
       // The leg's own id is what a hang-up names; outbound calls only learn it from their callbacks.
       carrierLegId:
         f.CallUUID && f.CallUUID !== call.providerCallId && !call.carrierLegId ? f.CallUUID : undefined,

@@ -164,7 +164,8 @@ export class CarrierBAdapter
     }
     // The answer URL is fetched when the callee picks up; its TwiML connects the call's media stream.
     const reply = kind === 'answer' ? this.answerReply(call.id) : undefined;
-    return { events, reply };
+    const placementId = !call.providerCallId && f.CallSid ? f.CallSid : undefined;
+    return { events, reply, ...(placementId ? { placementId } : {}) };
   }
 
   async parseInboundCall(
@@ -222,6 +223,32 @@ export class CarrierBAdapter
       throw AppError.downstream(`${this.provider} did not answer with the call resource of ${sid}`);
     }
     return carrierBCallState({ status: resource.status, duration: resource.duration });
+  }
+
+  /**
+   * The account's calls from the call's number to its callee created since its dial began (a minute's clock
+   * skew allowed): `GET .../Calls.json?To=&From=&PageSize=`, newest first, as carrier_b lists them.
+   */
+  async findPlacements(call: Call): Promise<string[]> {
+    if (!call.dialStartedAt) return [];
+    const creds = await this.openCredentials(carrierConnectionOf(call));
+    const query = new URLSearchParams({ To: call.toNumber, From: call.fromNumber, PageSize: '50' });
+    const res = await this.send(creds, { method: 'GET', path: `/Calls.json?${query}` });
+    if (res.status !== 200) throw carrierError(this.provider, res);
+    const calls = (res.body as { calls?: unknown } | null)?.calls;
+    if (!Array.isArray(calls)) {
+      throw AppError.downstream(`${this.provider} did not answer with a list of calls`);
+    }
+    const since = call.dialStartedAt.getTime() - 60_000;
+    return (calls as { sid?: unknown; date_created?: unknown; direction?: unknown }[])
+      .filter(
+        (c) =>
+          typeof c.sid === 'string' &&
+          c.direction === 'outbound-api' &&
+          typeof c.date_created === 'string' &&
+          Date.parse(c.date_created) >= since,
+      )
+      .map((c) => c.sid as string);
   }
 
   /** A carrier hold on or off (CallbackSource hold-events): HoldEvent start | end, HoldKind, HoldDuration (s). */

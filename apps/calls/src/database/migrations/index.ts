@@ -20,6 +20,7 @@ import { BrowserSessions1764800010000 } from './1764800010000-browser-sessions';
 import { LifecycleHooks1764900030000 } from './1764900030000-lifecycle-hooks';
 import { SessionToolCalls1764900050000 } from './1764900050000-session-tool-calls';
 import { CallBillingAttribution1765000010000 } from './1765000010000-call-billing-attribution';
+import { CallDialStart1765100010000 } from './1765100010000-call-dial-start';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   LifecycleHooks1764900030000,
   SessionToolCalls1764900050000,
   CallBillingAttribution1765000010000,
+  CallDialStart1765100010000,
 ];
