@@ -139,7 +139,7 @@ describe('conversation: partner functions', () => {
     expect(call.reporter.toolCalls[0].variables).toHaveProperty('notes');
   });
 
-  it('a failure tells the model why and speaks on_failure', async () => {
+  it('a failure tells the model why, with the body of a non-2xx answer, and speaks on_failure', async () => {
     call = new CallHarness({
       agent: {
         custom_functions: [
@@ -163,7 +163,8 @@ describe('conversation: partner functions', () => {
       role: 'tool',
       tool_call_id: 'call-check_order',
       content:
-        'The function failed (the partner answered 503). The caller has been told: "Our system is down."',
+        'The function failed (the partner answered 503). The caller has been told: "Our system is down."' +
+        "\nThe server's answer:\nbusy",
     });
     await call.until(() => call!.reporter.toolCalls.length === 1, 'the record');
     expect(call.reporter.toolCalls[0]).toMatchObject({ outcome: 'http_error', logId: 'log-1' });
