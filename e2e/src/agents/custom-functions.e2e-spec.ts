@@ -645,6 +645,28 @@ describe('custom functions', () => {
       expect(Date.now() - started).toBeLessThan(3500);
     });
 
+    it('does not run a function whose stored schema breaks the rules (saved before them): nothing is compiled or sent', async () => {
+      const fn = await create({ url: `${server.url}/legacy-schema` });
+      // As a row saved under the older rules could be: a backtracking pattern under dependencies.
+      await db.query(
+        'UPDATE agents.custom_functions SET parameters = $1, version = version + 1 WHERE id = $2',
+        [
+          JSON.stringify({
+            type: 'object',
+            dependencies: { order_id: { properties: { order_id: { type: 'string', pattern: '^(a+)+$' } } } },
+          }),
+          fn.id,
+        ],
+      );
+      const started = Date.now();
+      const res = await test(fn.id, { order_id: `${'a'.repeat(28)}!` });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ outcome: 'refused', status: null, log_id: null });
+      expect(res.body.data.error).toMatch(/parameters schema is no longer accepted/);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(requestsTo('/legacy-schema')).toHaveLength(0);
+    });
+
     it('answers a name that does not resolve and a closed port alike, in the test and in the log', async () => {
       const closedPort = await unusedPort();
       const answers = [];
