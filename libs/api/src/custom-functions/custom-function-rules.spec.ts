@@ -118,11 +118,29 @@ describe('custom function rules', () => {
         defs[`d${i}`] = { anyOf: [{ $ref: `#/$defs/d${i - 1}` }, { $ref: `#/$defs/d${i - 1}` }] };
       expect(JSON.stringify(defs).length).toBeLessThan(1000);
       expect(parametersProblem(at({ properties: { a: { $ref: '#/$defs/d10' } }, $defs: defs }))).toMatch(
-        /at most 1000 schema objects/,
+        /at most 250 schema objects/,
       );
       const small = { ...defs };
       for (let i = 5; i <= 10; i++) delete small[`d${i}`];
       expect(parametersProblem(at({ properties: { a: { $ref: '#/$defs/d4' } }, $defs: small }))).toBeNull();
+    });
+
+    it('bounds what checking arguments may cost: the largest schema against the largest arguments', () => {
+      // Every one of the schema's objects applied to every value of the arguments, each failing (with allErrors).
+      const branches = Array.from({ length: 240 }, () => ({ type: 'string' }));
+      const schema = at({ properties: { a: { items: { allOf: branches } } } });
+      expect(parametersProblem(schema)).toBeNull();
+      const args = { a: Array.from({ length: 498 }, (_, i) => i) };
+      expect(argumentsShapeProblem(args)).toBeNull();
+      const validate = compileArgumentsSchema(schema);
+      const started = performance.now();
+      expect(validate(args)).toBe(false);
+      expect(performance.now() - started).toBeLessThan(500);
+      // Three times as many branches are refused.
+      const threefold = at({
+        properties: { a: { items: { allOf: [...branches, ...branches, ...branches] } } },
+      });
+      expect(parametersProblem(threefold)).toMatch(/at most 250 schema objects/);
     });
 
     it('compiles no regular expression, whatever reaches ajv', () => {
@@ -185,5 +203,12 @@ describe('custom function rules', () => {
     expect(text).toMatch(/qty must be >= 1/);
     expect(argumentsShapeProblem([])).toMatch(/JSON object/);
     expect(argumentsShapeProblem({ a: 'x'.repeat(20_000) })).toMatch(/at most/);
+    expect(argumentsShapeProblem({ a: Array.from({ length: 498 }, (_, i) => i) })).toBeNull();
+    expect(argumentsShapeProblem({ a: Array.from({ length: 499 }, (_, i) => i) })).toMatch(
+      /at most 500 values/,
+    );
+    expect(argumentsShapeProblem({ a: Array.from({ length: 300 }, () => [1]) })).toMatch(
+      /at most 500 values/,
+    );
   });
 });

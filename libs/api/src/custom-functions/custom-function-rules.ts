@@ -12,8 +12,11 @@ export const CustomFunctionLimits = {
   /** `parameters` as JSON text, and its nesting. */
   parametersMaxChars: 16_384,
   parametersMaxDepth: 12,
-  /** Objects in `parameters` with its `$ref`s expanded: what compiling and checking against it may cost. */
-  schemaObjectsMax: 1000,
+  /**
+   * Objects in `parameters` with its `$ref`s expanded. Checking arguments costs at most this many subschemas
+   * applied to each of the arguments' values: with `argumentsMaxValues`, some tens of ms at worst.
+   */
+  schemaObjectsMax: 250,
   headersMax: 20,
   headerNameMax: 64,
   headerValueMax: 1024,
@@ -22,8 +25,9 @@ export const CustomFunctionLimits = {
   delayMsMin: 500,
   delayMsMax: 60_000,
   timeoutMsMin: CUSTOM_FUNCTION_MIN_TIMEOUT_MS,
-  /** The model's arguments as JSON text. */
+  /** The model's arguments as JSON text, and the values in them (objects, arrays and scalars, at any depth). */
   argumentsMaxChars: 16_384,
+  argumentsMaxValues: 500,
 } as const;
 
 export const CUSTOM_FUNCTION_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -291,7 +295,21 @@ export function argumentsShapeProblem(value: unknown): string | null {
   if (!isPlainObject(value)) return 'arguments must be a JSON object';
   if (JSON.stringify(value).length > CustomFunctionLimits.argumentsMaxChars)
     return `arguments must be at most ${CustomFunctionLimits.argumentsMaxChars} characters as JSON`;
+  if (valuesIn(value, CustomFunctionLimits.argumentsMaxValues) > CustomFunctionLimits.argumentsMaxValues)
+    return `arguments must hold at most ${CustomFunctionLimits.argumentsMaxValues} values`;
   return null;
+}
+
+/** The values in a JSON value, itself included, counted up to just past `limit`. */
+function valuesIn(value: unknown, limit: number): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && count <= limit) {
+    const next = stack.pop();
+    count += 1;
+    if (next !== null && typeof next === 'object') stack.push(...Object.values(next as object));
+  }
+  return count;
 }
 
 /** A short account of ajv's errors naming the fields, for the model to correct its arguments. */
