@@ -2,6 +2,8 @@
 // masked, rotation), attaching to agents and the agent record, tenancy, POST /custom-functions/{id}/test
 // against a partner's HTTPS server faked here, agents.custom_function.invoke as the voice service sends it,
 // and the private-network guard on a platform of the spec's own that does not allow private addresses.
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { IntegrationLogId } from '@vap/messages';
@@ -15,6 +17,30 @@ import { command, natsProbe } from './nats-probe';
 const MASK = '********';
 
 const fnName = () => uniqueName('fn').replace(' ', '_');
+
+/**
+ * What /test answers (and the integration log keeps) for every failure before a connection was made: a private
+ * address, a name that does not resolve, a closed port. Latency and log id aside, one answer for all.
+ */
+const CONNECT_FAILED =
+  'could not connect: the address did not resolve to a public server that accepted the connection';
+const CONNECT_FAILED_ANSWER = {
+  outcome: 'refused',
+  status: null,
+  response_excerpt: '',
+  error: CONNECT_FAILED,
+  variables: {},
+  logged: { outcome: 'refused', error: CONNECT_FAILED, status: null },
+};
+
+/** A loopback port nothing listens on: bound, then closed. */
+async function unusedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -191,6 +217,40 @@ describe('custom functions', () => {
       const res = await api('/custom-functions', { method: 'POST', key, body: { name: fnName() } });
       expect(res.status).toBe(400);
       expect(fieldsOf(res.body)).toEqual(expect.arrayContaining(['description', 'url']));
+    });
+
+    it('refuses a schema that would run a regular expression or reach another document, at any depth', async () => {
+      const redos = { type: 'string', pattern: '^(a+)+$' };
+      const hostile: Record<string, unknown>[] = [
+        { type: 'object', dependencies: { a: { properties: { b: redos } } } },
+        { type: 'object', properties: { a: { $ref: '#/hidden/x' } }, hidden: { x: redos } },
+        { type: 'object', properties: { a: { $ref: '#/$defs/x' } }, $defs: { x: redos } },
+        { type: 'object', properties: { a: { type: 'array', items: { anyOf: [redos] } } } },
+        { type: 'object', propertyNames: redos },
+        { type: 'object', properties: { a: { $ref: 'https://example.com/schema.json' } } },
+        { type: 'object', properties: { a: { $dynamicRef: '#node' } } },
+      ];
+      for (const parameters of hostile) {
+        const res = await api('/custom-functions', { method: 'POST', key, body: body({ parameters }) });
+        expect({ parameters, status: res.status, code: res.body.error?.code }).toEqual({
+          parameters,
+          status: 400,
+          code: 'VALIDATION_ERROR',
+        });
+        expect(fieldsOf(res.body)).toEqual(['parameters']);
+      }
+      // Nor can an update bring one in.
+      const fn = await create();
+      const patched = await api(`/custom-functions/${fn.id}`, {
+        method: 'PATCH',
+        key,
+        body: { parameters: hostile[0] },
+      });
+      expect(patched.status).toBe(400);
+      expect(patched.body.error.code).toBe('VALIDATION_ERROR');
+      expect((await api(`/custom-functions/${fn.id}`, { key })).body.data.parameters).toEqual(
+        body().parameters,
+      );
     });
 
     it('answers 409 CONFLICT for a name the account already uses, in any case', async () => {
@@ -585,6 +645,51 @@ describe('custom functions', () => {
       expect(Date.now() - started).toBeLessThan(3500);
     });
 
+    it('does not run a function whose stored schema breaks the rules (saved before them): nothing is compiled or sent', async () => {
+      const fn = await create({ url: `${server.url}/legacy-schema` });
+      // As a row saved under the older rules could be: a backtracking pattern under dependencies.
+      await db.query(
+        'UPDATE agents.custom_functions SET parameters = $1, version = version + 1 WHERE id = $2',
+        [
+          JSON.stringify({
+            type: 'object',
+            dependencies: { order_id: { properties: { order_id: { type: 'string', pattern: '^(a+)+$' } } } },
+          }),
+          fn.id,
+        ],
+      );
+      const started = Date.now();
+      const res = await test(fn.id, { order_id: `${'a'.repeat(28)}!` });
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ outcome: 'refused', status: null, log_id: null });
+      expect(res.body.data.error).toMatch(/parameters schema is no longer accepted/);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(requestsTo('/legacy-schema')).toHaveLength(0);
+    });
+
+    it('answers a name that does not resolve and a closed port alike, in the test and in the log', async () => {
+      const closedPort = await unusedPort();
+      const answers = [];
+      for (const url of ['https://no-such-host.invalid/orders', `https://127.0.0.1:${closedPort}/orders`]) {
+        const fn = await create({ url, method: 'GET' });
+        const res = await test(fn.id, { order_id: 'A1' });
+        expect(res.status).toBe(200);
+        const entry = await api(`/integration-logs/${res.body.data.log_id}`, { key });
+        expect(entry.status).toBe(200);
+        answers.push({
+          ...res.body.data,
+          latency_ms: undefined,
+          log_id: undefined,
+          logged: {
+            outcome: entry.body.data.outcome,
+            error: entry.body.data.error,
+            status: entry.body.data.status,
+          },
+        });
+      }
+      expect(answers).toEqual([CONNECT_FAILED_ANSWER, CONNECT_FAILED_ANSWER]);
+    });
+
     it('passes on text answers, cuts large ones and keeps other types from the model', async () => {
       server.answer('/text', { status: 200, body: 'Order A1 ships tomorrow.', contentType: 'text/plain' });
       server.answer('/huge', { status: 200, body: JSON.stringify({ pad: 'x'.repeat(40_000) }) });
@@ -706,6 +811,41 @@ describe('custom functions', () => {
       });
       expect(gone.ok && gone.data.outcome).toBe('not_found');
     });
+
+    it('gives the request the timeout_ms of the call’s snapshot, whatever the function says now', async () => {
+      server.answer('/snapshot-timeout', { status: 200, body: '{"ok":true}', delayMs: 2500 });
+      // The call started with timeout_ms 1000; the function has been changed since.
+      const fn = await create({ url: `${server.url}/snapshot-timeout`, timeout_ms: 1000 });
+      const agent = await createAgent(key);
+      const invoke = (timeoutMs: number) =>
+        command<Any>(nc, 'agents.custom_function.invoke', partnerId, {
+          partnerId,
+          functionId: fn.id,
+          arguments: { order_id: 'T-1' },
+          context: callContext(agent.id),
+          timeoutMs,
+        });
+      const longer = await api(`/custom-functions/${fn.id}`, {
+        method: 'PATCH',
+        key,
+        body: { timeout_ms: 4000 },
+      });
+      expect(longer.status).toBe(200);
+      const started = Date.now();
+      const cut = await invoke(1000);
+      expect(cut.ok && cut.data).toMatchObject({ outcome: 'timeout', error: 'no answer within 1000 ms' });
+      expect(Date.now() - started).toBeLessThan(2500);
+
+      // And the other way round: a snapshot longer than the function's timeout_ms now is waited out.
+      const shorter = await api(`/custom-functions/${fn.id}`, {
+        method: 'PATCH',
+        key,
+        body: { timeout_ms: 1000 },
+      });
+      expect(shorter.status).toBe(200);
+      const waited = await invoke(4000);
+      expect(waited.ok && waited.data).toMatchObject({ outcome: 'success', status: 200 });
+    });
   });
 });
 
@@ -729,7 +869,7 @@ describe('custom functions behind the private-network guard', () => {
     await server?.close();
   });
 
-  it('refuses loopback, a name resolving to it and the metadata address, sending nothing', async () => {
+  it('refuses loopback, a name resolving to it, the metadata address and loopback inside IPv6, all answered alike', async () => {
     const baseUrl = own.platform.gatewayUrl;
     const partner = await api('/admin/v1/partners', {
       token: e2eEnv().adminToken,
@@ -743,12 +883,17 @@ describe('custom functions behind the private-network guard', () => {
       `${server.url}/private`,
       `https://localhost:${port}/private`,
       'https://169.254.169.254/latest/meta-data',
+      `https://[::127.0.0.1]:${port}/private`,
+      `https://[::ffff:127.0.0.1]:${port}/private`,
+      `https://[64:ff9b::127.0.0.1]:${port}/private`,
+      `https://[2002:7f00:1::1]:${port}/private`,
     ]) {
       const fn = await api('/custom-functions', {
         method: 'POST',
         key,
         baseUrl,
-        body: { name: fnName(), description: 'Tries a private address', url },
+        // GET, as in the test of a name that does not resolve and a closed port above: the same retry rule.
+        body: { name: fnName(), description: 'Tries a private address', url, method: 'GET' },
       });
       expect(fn.status).toBe(200);
       const res = await api(`/custom-functions/${fn.body.data.id}/test`, {
@@ -758,13 +903,20 @@ describe('custom functions behind the private-network guard', () => {
         body: {},
       });
       expect(res.status).toBe(200);
-      expect({ url, ...res.body.data }).toMatchObject({
-        url,
-        outcome: 'refused',
-        status: null,
-        error: 'refusing to connect: the target is not allowed (not a public address)',
-      });
       expect(res.body.data.log_id).toEqual(expect.any(String));
+      const entry = await api(`/integration-logs/${res.body.data.log_id}`, { key, baseUrl });
+      expect(entry.status).toBe(200);
+      expect({
+        url,
+        ...res.body.data,
+        latency_ms: undefined,
+        log_id: undefined,
+        logged: {
+          outcome: entry.body.data.outcome,
+          error: entry.body.data.error,
+          status: entry.body.data.status,
+        },
+      }).toEqual({ url, ...CONNECT_FAILED_ANSWER });
     }
     expect(server.requests).toHaveLength(0);
   }, 60_000);

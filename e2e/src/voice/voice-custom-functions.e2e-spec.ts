@@ -33,6 +33,9 @@ const PENDING_REPLY = 'I have asked the order system.';
 const ASIDE_REPLY = 'We open at nine.';
 const ANSWERED = 'Your order is shipped and arrives Friday.';
 const LIMIT_REPLY = 'I can check four orders at a time.';
+/** Asked when the function's static on_failure has told the caller: the model then only moves on. */
+const ASK_SPOKEN = 'Is order 42 on its way?';
+const MOVE_ON = 'Anything else I can do?';
 
 const CHECK_ORDER = {
   name: 'check_order',
@@ -58,6 +61,7 @@ const script: ChatScript = (request) => {
   // Each test's function has a name of its own: check_order_<test>.
   const fn = request.tools.find((t) => t.function.name.startsWith('check_order'))?.function.name;
   const last = lastMessage(request);
+  if (last?.role === 'tool' && lastUserText(request) === ASK_SPOKEN) return { text: MOVE_ON };
   // A failure the caller has already been told of (a static on_failure) needs no words: the caller's come first.
   if (last?.role === 'tool' && !/The caller has been told/.test(last.content ?? '')) {
     const result = last.content ?? '';
@@ -75,7 +79,8 @@ const script: ChatScript = (request) => {
   const said = lastUserText(request);
   if (said === ASK_IN_WORDS && fn)
     return { toolCalls: [{ name: fn, arguments: { order_number: 'forty two' } }] };
-  if (said === ASK && fn) return { toolCalls: [{ name: fn, arguments: { order_number: 42 } }] };
+  if ((said === ASK || said === ASK_SPOKEN) && fn)
+    return { toolCalls: [{ name: fn, arguments: { order_number: 42 } }] };
   if (said === ASK_FIVE && fn)
     return { toolCalls: [1, 2, 3, 4, 5].map((n) => ({ name: fn, arguments: { order_number: n } })) };
   if (said === ASIDE) return { text: ASIDE_REPLY };
@@ -304,10 +309,11 @@ describe('custom functions called by the model in carrier calls', () => {
     expect(done.session.tool_calls[0].latency_ms).toBeGreaterThanOrEqual(4000);
   });
 
-  it('a failure with no on_failure text: the model is told why and words it; the status reaches the log', async () => {
+  it('a failure with no on_failure text: the model is told why, with the answer’s body, and words it; the status reaches the log', async () => {
+    const boom = JSON.stringify({ error: `boom-${randomBytes(4).toString('hex')}` });
     const { fn, agent } = await agentWithCheckOrder(
       'failing',
-      { status: 503, body: '{"error":"maintenance"}' },
+      { status: 500, body: boom },
       {},
       { prompt: 'You are Maya from Acme, failure test.' },
     );
@@ -321,7 +327,8 @@ describe('custom functions called by the model in carrier calls', () => {
       .map((c) => lastMessage(c))
       .filter((m) => m.role === 'tool');
     expect(told.map((m) => m.content)).toEqual([
-      'The function failed (the server answered HTTP 503). Tell the caller briefly that it did not work.',
+      'The function failed (the server answered HTTP 500). Tell the caller briefly that it did not work.' +
+        `\nThe server's answer:\n${boom}`,
     ]);
     // Nothing but the model's own words was said.
     expect(call.media.heard.map((h) => h.text)).toEqual([INTRO, 'That did not work.']);
@@ -334,9 +341,9 @@ describe('custom functions called by the model in carrier calls', () => {
       kind: 'custom_function',
       call_id: call.callId,
       function_id: fn.id,
-      status: 503,
+      status: 500,
       outcome: 'http_error',
-      response_body: '{"error":"maintenance"}',
+      response_body: boom,
     });
   });
 
@@ -438,7 +445,8 @@ describe('custom functions called by the model in carrier calls', () => {
     expect(asides).toHaveLength(1);
     const [aside] = asides;
     expect(aside.messages.map((m) => m.content)).toContain(
-      `The function failed (the server answered HTTP 500). The caller has been told: "${ON_FAILURE}"`,
+      `The function failed (the server answered HTTP 500). The caller has been told: "${ON_FAILURE}"` +
+        '\nThe server\'s answer:\n{"error":"database down"}',
     );
     expect(done.session.tool_calls).toEqual([
       expect.objectContaining({
@@ -447,5 +455,69 @@ describe('custom functions called by the model in carrier calls', () => {
         log_id: expect.stringMatching(ILOG_ID),
       }),
     ]);
+  });
+
+  it('timeout_ms changed during the call: the call keeps the value it started with', async () => {
+    const { fn, agent } = await agentWithCheckOrder(
+      'snapshot_timeout',
+      // Later than the call's 1000 ms, well within the 30 s the function says by the time it is called.
+      { status: 200, body: JSON.stringify(ORDER), delayMs: 3000 },
+      { timeout_ms: 1000 },
+      { prompt: 'You are Maya from Acme, snapshot timeout test.' },
+    );
+    const call = await dialAndListen(agent.id);
+    const changed = await world.api(`/custom-functions/${fn.id}`, {
+      method: 'PATCH',
+      body: { timeout_ms: 30_000 },
+    });
+    expect(changed.status).toBe(200);
+    await call.media.say(ASK);
+    await call.media.waitForHeard('That did not work.');
+    await call.media.waitUntilAgentSilent();
+    const done = await hangUp(call);
+
+    expect(call.media.heard.map((h) => h.text)).toEqual([INTRO, 'That did not work.']);
+    expect(done.session.tool_calls).toEqual([
+      expect.objectContaining({
+        function_id: fn.id,
+        outcome: 'timeout',
+        log_id: expect.stringMatching(ILOG_ID),
+      }),
+    ]);
+    expect(done.session.tool_calls[0].latency_ms).toBeLessThan(3000);
+    const entry = await world.api(`/integration-logs/${done.session.tool_calls[0].log_id}`);
+    expect(entry.body.data).toMatchObject({ outcome: 'timeout', error: 'no answer within 1000 ms' });
+  });
+
+  it('on_start, on_delay and on_failure are transcript lines of their own, each stamped when it was said', async () => {
+    const speech = {
+      on_start: 'Let me look that up.',
+      on_delay: 'Still looking, one moment.',
+      delay_ms: 500,
+      on_failure: 'Sorry, the order system is not answering.',
+    };
+    const { fn, agent } = await agentWithCheckOrder(
+      'spoken_lines',
+      { status: 200, body: JSON.stringify(ORDER), delayMs: 6000 },
+      { timeout_ms: 2000, speech },
+      { prompt: 'You are Maya from Acme, spoken lines test.' },
+    );
+    const call = await dialAndListen(agent.id);
+    await call.media.say(ASK_SPOKEN);
+    await call.media.waitForHeard(MOVE_ON, 20_000);
+    await call.media.waitUntilAgentSilent();
+    const done = await hangUp(call);
+
+    const bot = (done.session.transcript as Any[]).filter((l) => l.role === 'bot').slice(1);
+    expect(bot.map((l) => l.content)).toEqual([speech.on_start, speech.on_delay, speech.on_failure, MOVE_ON]);
+    const at = bot.map((l) => Date.parse(l.timestamp));
+    for (let i = 1; i < at.length; i++) expect(at[i]).toBeGreaterThan(at[i - 1]);
+    expect(done.session.tool_calls).toEqual([
+      expect.objectContaining({ function_id: fn.id, outcome: 'timeout' }),
+    ]);
+    // The request started before on_start was heard; on_failure came once its 2 s had run out.
+    const requestAt = Date.parse(done.session.tool_calls[0].timestamp);
+    expect(at[0]).toBeGreaterThanOrEqual(requestAt);
+    expect(at[2]).toBeGreaterThanOrEqual(requestAt + 2000);
   });
 });

@@ -27,6 +27,21 @@ describe('isPrivateAddress', () => {
     ['::ffff:10.0.0.1', 'IPv4-mapped private'],
     ['64:ff9b::a00:1', 'NAT64 embedding a private IPv4'],
     ['2002:7f00:1::', '6to4 embedding loopback'],
+    ['2002:a00:1::1', '6to4 embedding a private IPv4'],
+    ['2002:808:808::1', '6to4 embedding a public IPv4 (a transition range all the same)'],
+    ['::127.0.0.1', 'IPv4-compatible loopback'],
+    ['[::127.0.0.1]', 'IPv4-compatible loopback, bracketed as in a URL'],
+    ['::7f00:1', 'IPv4-compatible loopback, hex form'],
+    ['::10.0.0.1', 'IPv4-compatible private'],
+    ['::169.254.169.254', 'IPv4-compatible metadata address'],
+    ['::8.8.8.8', 'IPv4-compatible public (deprecated, no public use)'],
+    ['::ffff:169.254.169.254', 'IPv4-mapped metadata address'],
+    ['::ffff:192.168.0.1', 'IPv4-mapped private'],
+    ['64:ff9b::10.0.0.1', 'NAT64 embedding a private IPv4, dotted'],
+    ['64:ff9b::127.0.0.1', 'NAT64 embedding loopback'],
+    ['64:ff9b:1::a00:1', 'local-use NAT64 embedding a private IPv4'],
+    ['::ffff:0:10.0.0.1', 'IPv4-translated (SIIT) private'],
+    ['2001::1', 'Teredo'],
   ])('refuses %s (%s)', (address) => {
     expect(isPrivateAddress(address)).toBe(true);
   });
@@ -41,6 +56,7 @@ describe('isPrivateAddress', () => {
   it('does not treat host names as addresses', () => {
     expect(addressRange('example.com')).toBeNull();
     expect(addressRange('localhost')).toBeNull();
+    expect(addressRange(new URL('https://[::127.0.0.1]/').hostname)).toBe('ipv4Compatible');
     expect(() => isPrivateAddress('localhost')).toThrow(TypeError);
   });
 });

@@ -2,3 +2,4 @@ export * from './address-policy';
 export * from './private-network-guard';
 export * from './public-http-client';
 export * from './linked-abort';
+export * from './connect-failure';

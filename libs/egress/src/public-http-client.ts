@@ -35,7 +35,11 @@ export class ResponseTooLargeError extends Error {
 }
 
 export class FetchTimeoutError extends Error {
-  constructor(readonly timeoutMs: number) {
+  constructor(
+    readonly timeoutMs: number,
+    /** The connection itself was not made in time (the connect timeout), rather than the answer. */
+    readonly connecting = false,
+  ) {
     super(`no complete response within ${timeoutMs} ms`);
     this.name = 'FetchTimeoutError';
   }
@@ -144,7 +148,7 @@ export class PublicHttpClient {
       if (options.signal?.aborted) throw options.signal.reason;
       const code = (err as { code?: unknown }).code;
       if (signal.aborted || (typeof code === 'string' && /^UND_ERR_\w*TIMEOUT$/.test(code))) {
-        throw new FetchTimeoutError(options.timeoutMs);
+        throw new FetchTimeoutError(options.timeoutMs, !signal.aborted && code === 'UND_ERR_CONNECT_TIMEOUT');
       }
       throw err;
     }

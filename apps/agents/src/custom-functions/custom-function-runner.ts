@@ -7,12 +7,14 @@ import {
   compileArgumentsSchema,
   CustomFunctionTestResultDto,
   describeArgumentErrors,
+  parametersProblem,
   parseResponsePath,
   readResponsePath,
   ResponsePathSegment,
 } from '@vap/api';
 import {
   AppError,
+  boundedFunctionTimeoutMs,
   CUSTOM_FUNCTION_MAX_RESPONSE_BYTES,
   CustomFunctionId,
   CustomFunctionInvokeReply,
@@ -30,7 +32,8 @@ import { CustomFunction } from './entities/custom-function.entity';
 /** A function ready to run: its schema compiled and its secrets opened, for one version of the row. */
 interface PreparedFunction {
   key: string;
-  validate: ValidateFunction;
+  /** Null when the stored schema no longer compiles (saved under older rules): nothing is sent then. */
+  validate: ValidateFunction | null;
   headers: Record<string, string>;
   signingSecret: string;
   variables: [string, ResponsePathSegment[]][];
@@ -88,13 +91,17 @@ export class CustomFunctionRunner {
         logId: null,
       };
     }
-    return this.run(fn, parsedArguments(req.arguments), req.context, 'custom_function');
+    // The call's snapshot of timeout_ms, not the row's: one value for the call, taken when it started. (A
+    // request without one comes from a voice replica older than the field, during a rollout.)
+    const timeoutMs =
+      typeof req.timeoutMs === 'number' ? boundedFunctionTimeoutMs(req.timeoutMs) : fn.timeoutMs;
+    return this.run(fn, parsedArguments(req.arguments), req.context, 'custom_function', timeoutMs);
   }
 
   async test(partnerId: string, id: string, args: unknown): Promise<CustomFunctionTestResultDto> {
     const fn = this.cache.get(partnerId, id) ?? (await this.load(partnerId, id));
     if (!fn) throw AppError.notFound('Custom function');
-    const r = await this.run(fn, args ?? {}, null, 'custom_function_test');
+    const r = await this.run(fn, args ?? {}, null, 'custom_function_test', fn.timeoutMs);
     return {
       outcome: r.outcome,
       status: r.status,
@@ -119,8 +126,20 @@ export class CustomFunctionRunner {
     args: unknown,
     context: PartnerRequestCallContext | null,
     kind: IntegrationRequestKind,
+    timeoutMs: number,
   ): Promise<RunResult> {
     const ready = this.prepare(fn);
+    if (!ready.validate) {
+      return {
+        outcome: 'refused',
+        status: null,
+        latencyMs: 0,
+        result: '',
+        error: 'not sent: the function’s parameters schema is no longer accepted; save it again without it',
+        variables: {},
+        logId: null,
+      };
+    }
     const problem =
       argumentsShapeProblem(args) ??
       (ready.validate(args) ? null : describeArgumentErrors(ready.validate.errors));
@@ -161,7 +180,7 @@ export class CustomFunctionRunner {
       payload: JSON.stringify(payload),
       signingSecret: ready.signingSecret,
       staticHeaders: ready.headers,
-      timeoutMs: fn.timeoutMs,
+      timeoutMs,
       maxResponseBytes: CUSTOM_FUNCTION_MAX_RESPONSE_BYTES,
     });
     const readable = isReadable(res.contentType);
@@ -190,7 +209,7 @@ export class CustomFunctionRunner {
     }
     const ready: PreparedFunction = {
       key,
-      validate: compileArgumentsSchema(fn.parameters),
+      validate: compiledOrNull(fn.parameters),
       headers: this.secrets.openHeaders(fn.id, fn.headersSealed),
       signingSecret: this.secrets.openSigningSecret(fn.id, fn.signingSecretSealed),
       variables: Object.entries(fn.responseVariables).flatMap(([name, path]) => {
@@ -204,6 +223,15 @@ export class CustomFunctionRunner {
     if (this.prepared.size > PREPARED_CACHE_SIZE) this.prepared.delete(this.prepared.keys().next().value!);
     return ready;
   }
+}
+
+/**
+ * The stored schema compiled, or null when it does not compile: rows saved before the schema rules tightened
+ * (a `pattern` somewhere, a remote `$ref`) are never compiled with a regular expression or a remote schema.
+ */
+function compiledOrNull(schema: Record<string, unknown>): ValidateFunction | null {
+  // The rules compile it too: once per version of the row, as prepare() keeps what it made.
+  return parametersProblem(schema) === null ? compileArgumentsSchema(schema) : null;
 }
 
 /** Arguments as the model wrote them (a JSON text) are read here too; anything else is judged as given. */

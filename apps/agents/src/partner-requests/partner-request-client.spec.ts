@@ -3,6 +3,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { CONNECT_FAILED_MESSAGE } from '@vap/egress';
 import { IntegrationLogEntry, IntegrationLogId, MASKED_HEADER_VALUE } from '@vap/messages';
 import { KnowledgeConfig } from '../config/knowledge.config';
 import { IntegrationLogWriter } from '../integration-logs/integration-log.writer';
@@ -180,8 +181,7 @@ describe('PartnerRequestClient', () => {
   it('refuses a private address at connect time and logs the refusal', async () => {
     const port = new URL(base).port;
     const res = await guarded.send(request({ url: `http://localhost:${port}/orders` }));
-    expect(res).toMatchObject({ outcome: 'refused', status: null });
-    expect(res.error).toMatch(/not a public address/);
+    expect(res).toMatchObject({ outcome: 'refused', status: null, error: CONNECT_FAILED_MESSAGE });
     expect(seen).toHaveLength(0);
     expect(log.entries[0]).toMatchObject({
       outcome: 'refused',
@@ -189,10 +189,49 @@ describe('PartnerRequestClient', () => {
       status: null,
       responseBody: null,
     });
-    const metadata = await guarded.send(
-      request({ method: 'GET', url: 'http://169.254.169.254/latest/meta-data' }),
-    );
-    expect(metadata).toMatchObject({ outcome: 'refused', attempts: 1 });
+    for (const url of ['http://169.254.169.254/latest/meta-data', `http://[::127.0.0.1]:${port}/orders`]) {
+      const refused = await guarded.send(request({ method: 'GET', url }));
+      expect({ url, ...refused }).toMatchObject({ url, outcome: 'refused', error: CONNECT_FAILED_MESSAGE });
+    }
+    expect(seen).toHaveLength(0);
+  });
+
+  it('answers every failure before a connection alike: a private address, a name that does not resolve, a closed port', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const closedPort = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const port = new URL(base).port;
+    for (const method of ['POST', 'GET']) {
+      log.entries.length = 0;
+      const answers = [
+        await guarded.send(request({ method, url: `http://localhost:${port}/orders` })),
+        await client.send(request({ method, url: 'http://no-such-host.invalid/orders' })),
+        await client.send(request({ method, url: `http://127.0.0.1:${closedPort}/orders` })),
+      ];
+      const seenBy = (r: {
+        outcome: string;
+        status: number | null;
+        error: string | null;
+        attempts: number;
+      }) => ({
+        outcome: r.outcome,
+        status: r.status,
+        error: r.error,
+        attempts: r.attempts,
+      });
+      const expected = {
+        outcome: 'refused',
+        status: null,
+        error: CONNECT_FAILED_MESSAGE,
+        // GET is retried after a failed connection, whatever the failure was; POST never.
+        attempts: method === 'GET' ? 2 : 1,
+      };
+      expect(answers.map(seenBy)).toEqual([expected, expected, expected]);
+      const logged = log.entries.map((e) => ({ ...seenBy(e), responseBody: e.responseBody }));
+      expect(logged).toEqual([0, 1, 2].map(() => ({ ...expected, responseBody: null })));
+    }
+    expect(seen).toHaveLength(0);
   });
 
   it('refuses a GET whose URL would be too long without sending it', async () => {

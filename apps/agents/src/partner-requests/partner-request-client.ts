@@ -2,8 +2,9 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  CONNECT_FAILED_MESSAGE,
   FetchTimeoutError,
-  PrivateNetworkError,
+  isConnectFailure,
   PrivateNetworkGuard,
   PublicHttpClient,
   UnsupportedUrlError,
@@ -66,19 +67,11 @@ type Attempt =
   | { kind: 'answer'; status: number; body: Buffer; truncated: boolean; contentType: string }
   | { kind: 'failed'; outcome: 'timeout' | 'refused'; error: string; retryable: boolean };
 
-/** Whether an error, or one it wraps, is the private-network guard's refusal. */
-function privateNetworkRefusal(err: unknown): PrivateNetworkError | null {
-  for (
-    let e = err as { cause?: unknown } | undefined, depth = 0;
-    e && depth < 5;
-    e = e.cause as never, depth++
-  ) {
-    if (e instanceof PrivateNetworkError) return e;
-  }
-  return null;
-}
-
 function failureOf(err: unknown, timeoutMs: number): Attempt {
+  // Before a connection exists, every failure reads the same (a refused address, a name that does not resolve, a
+  // refused or timed-out connection), and is retried alike: no answer tells internal names or open ports apart.
+  if (isConnectFailure(err))
+    return { kind: 'failed', outcome: 'refused', error: CONNECT_FAILED_MESSAGE, retryable: true };
   if (err instanceof FetchTimeoutError)
     return {
       kind: 'failed',
@@ -86,14 +79,12 @@ function failureOf(err: unknown, timeoutMs: number): Attempt {
       error: `no answer within ${timeoutMs} ms`,
       retryable: false,
     };
-  const refused = privateNetworkRefusal(err);
-  if (refused) return { kind: 'failed', outcome: 'refused', error: refused.message, retryable: false };
   if (err instanceof UnsupportedUrlError)
     return { kind: 'failed', outcome: 'refused', error: err.message, retryable: false };
   const code = (err as { code?: unknown }).code;
   const cause = (err as { cause?: { code?: unknown } }).cause?.code;
   const name = typeof code === 'string' ? code : typeof cause === 'string' ? cause : 'connection error';
-  // What failed, never where inside the platform's network it resolved to.
+  // Once connected (TLS, a reset): what failed, never where inside the platform's network it resolved to.
   return { kind: 'failed', outcome: 'refused', error: `connection failed (${name})`, retryable: true };
 }
 

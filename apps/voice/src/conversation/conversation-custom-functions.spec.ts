@@ -88,8 +88,10 @@ describe('conversation: partner functions', () => {
     ];
     call.start();
     call.say(400);
-    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
-    expect(call.reporter.lines[1].content).toBe('Let me check. It has shipped.');
+    await call.until(() => call!.reporter.lines.length === 3, 'the answer');
+    // on_start is a line of its own, before the reply's.
+    expect(call.reporter.lines.slice(1).map((l) => l.content)).toEqual(['Let me check.', 'It has shipped.']);
+    expect(call.reporter.lines[2].atMs).toBeGreaterThan(call.reporter.lines[1].atMs);
     expect(call.reporter.invocations[0]).toEqual({
       functionId: 'fn-1',
       arguments: { order_number: '42' },
@@ -139,7 +141,7 @@ describe('conversation: partner functions', () => {
     expect(call.reporter.toolCalls[0].variables).toHaveProperty('notes');
   });
 
-  it('a failure tells the model why and speaks on_failure', async () => {
+  it('a failure tells the model why, with the body of a non-2xx answer, and speaks on_failure', async () => {
     call = new CallHarness({
       agent: {
         custom_functions: [
@@ -157,13 +159,17 @@ describe('conversation: partner functions', () => {
     ];
     call.start();
     call.say(400);
-    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
-    expect(call.reporter.lines[1].content).toBe('Our system is down. Anything else?');
+    await call.until(() => call!.reporter.lines.length === 3, 'the answer');
+    expect(call.reporter.lines.slice(1).map((l) => l.content)).toEqual([
+      'Our system is down.',
+      'Anything else?',
+    ]);
     expect(call.model.requests[1].messages).toContainEqual({
       role: 'tool',
       tool_call_id: 'call-check_order',
       content:
-        'The function failed (the partner answered 503). The caller has been told: "Our system is down."',
+        'The function failed (the partner answered 503). The caller has been told: "Our system is down."' +
+        "\nThe server's answer:\nbusy",
     });
     await call.until(() => call!.reporter.toolCalls.length === 1, 'the record');
     expect(call.reporter.toolCalls[0]).toMatchObject({ outcome: 'http_error', logId: 'log-1' });
@@ -256,8 +262,55 @@ describe('conversation: partner functions', () => {
     call.reporter.functionReplies = [{ reply: {}, delayMs: 2000 / call.timeScale }];
     call.start();
     call.say(400);
-    await call.until(() => call!.reporter.lines.length === 2, 'the answer');
-    expect(call.reporter.lines[1].content).toBe('Still checking. Shipped.');
+    await call.until(() => call!.reporter.lines.length === 3, 'the answer');
+    expect(call.reporter.lines.slice(1).map((l) => l.content)).toEqual(['Still checking.', 'Shipped.']);
+  });
+
+  it('on_start, on_delay and on_failure are each a transcript line of their own, stamped when they were said', async () => {
+    call = new CallHarness({
+      agent: {
+        custom_functions: [
+          fn({
+            timeout_ms: 2000,
+            speech: {
+              on_start: 'Let me check.',
+              on_delay: 'Still checking.',
+              delay_ms: 500,
+              on_failure: 'The order system did not answer.',
+            },
+          }),
+        ],
+      },
+      sttTexts: ['Where is order 42?'],
+      model: [
+        { deltas: [text('One moment.'), toolCall('check_order', { order_number: '42' })] },
+        { deltas: [text('Anything else?')] },
+      ],
+    });
+    call.reporter.functionReplies = [
+      {
+        reply: { outcome: 'timeout', status: null, result: '', error: 'no answer within 2000 ms' },
+        delayMs: 2000 / call.timeScale,
+      },
+    ];
+    call.start();
+    call.say(400);
+    await call.until(() => call!.reporter.lines.length === 6, 'every line');
+    const said = call.reporter.lines.slice(1);
+    expect(said.map((l) => [l.role, l.content])).toEqual([
+      ['bot', 'One moment.'],
+      ['bot', 'Let me check.'],
+      ['bot', 'Still checking.'],
+      ['bot', 'The order system did not answer.'],
+      ['bot', 'Anything else?'],
+    ]);
+    for (let i = 1; i < said.length; i++) expect(said[i].atMs).toBeGreaterThan(said[i - 1].atMs);
+    await call.until(() => call!.reporter.toolCalls.length === 1, 'the record');
+    const startedAt = call.reporter.toolCalls[0].atMs;
+    // on_delay after delay_ms of the request, on_failure once its timeout_ms had run out.
+    expect(said[1].atMs).toBeGreaterThanOrEqual(startedAt);
+    expect(said[2].atMs).toBeGreaterThanOrEqual(startedAt + 500);
+    expect(said[3].atMs).toBeGreaterThanOrEqual(startedAt + 2000);
   });
 
   it('a fast request says no on_delay', async () => {

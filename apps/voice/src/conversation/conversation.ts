@@ -194,6 +194,20 @@ interface LineMeta {
   notice?: string;
 }
 
+/**
+ * A turn's spoken lines. The reply is one transcript line until something is said apart from it (a partner
+ * function's on_start, on_delay, on_failure): that is a line of its own, stamped when it was heard, and the reply
+ * goes on in a new line after it.
+ */
+interface TurnLines {
+  /** The line the reply's sentences go to now. */
+  readonly current: SpokenLine;
+  /** Adds a sentence to the reply's current line. */
+  say(sentence: string): void;
+  /** Speaks a line of its own after what the turn said so far; the reply continues in a new line. */
+  sayApart(sentence: string): void;
+}
+
 type Phase = 'waiting' | 'live' | 'done';
 
 class Conversation implements LiveConversation {
@@ -673,22 +687,41 @@ class Conversation implements LiveConversation {
   private async respond(turn: Turn): Promise<void> {
     const speech = this.speech!;
     const signal = turn.controller.signal;
-    const meta: LineMeta = { turn: true, source: turn, history: [] };
-    const line = speech.line({
+    let meta: LineMeta = { turn: true, source: turn, history: [] };
+    const firstMeta = meta;
+    const first = speech.line({
       signal,
       onFirstFrame: (atMs) => {
-        if (!turn.unprompted) meta.latency = this.latencyOf(turn, line, atMs);
+        if (!turn.unprompted) firstMeta.latency = this.latencyOf(turn, first, atMs);
       },
     });
-    this.lineMeta.set(line, meta);
+    this.lineMeta.set(first, meta);
+    let current = first;
     const queued: Promise<void>[] = [];
-    const say = (sentence: string) => {
+    const sayOn = (line: SpokenLine, sentence: string) => {
       queued.push(
         line.say(sentence).catch((error: unknown) => {
           turn.failure ??= error as ProviderFailure;
           turn.controller.abort();
         }),
       );
+    };
+    const say = (sentence: string) => sayOn(current, sentence);
+    const lines: TurnLines = {
+      get current() {
+        return current;
+      },
+      say,
+      sayApart: (sentence) => {
+        current.end();
+        const own = speech.line({ signal });
+        this.lineMeta.set(own, { turn: false, history: [] });
+        sayOn(own, sentence);
+        own.end();
+        current = speech.line({ signal });
+        meta = { turn: true, source: turn, history: [] };
+        this.lineMeta.set(current, meta);
+      },
     };
 
     try {
@@ -717,16 +750,16 @@ class Conversation implements LiveConversation {
         this.messages.push(entry);
         if (text) meta.history.push(entry);
         if (calls.length === 0) break;
-        const next = await this.runTools(turn, line, calls, say, queued);
+        const next = await this.runTools(turn, lines, calls, queued);
         if (next === 'stop') return;
       }
-      line.end();
+      current.end();
       await Promise.all(queued);
       if (turn.failure) throw turn.failure;
     } catch (error) {
       throw turn.failure ?? error;
     } finally {
-      line.end();
+      current.end();
     }
   }
 
@@ -746,9 +779,8 @@ class Conversation implements LiveConversation {
   /** Runs the model's tool calls in order; 'stop' when the turn is over (call ended, transferred, or not). */
   private async runTools(
     turn: Turn,
-    line: SpokenLine,
+    lines: TurnLines,
     calls: ToolCall[],
-    say: (sentence: string) => void,
     queued: Promise<void>[],
   ): Promise<'continue' | 'stop'> {
     const results = new Map<string, string>();
@@ -787,7 +819,7 @@ class Conversation implements LiveConversation {
         this.notify({ type: 'tool', name: call.name, status: 'running' });
         running = call.name;
         open.ran.add(call.id);
-        const run = await tool.run(call, this.toolTurn(turn, tool, line, say, queued, followUps));
+        const run = await tool.run(call, this.toolTurn(turn, tool, lines, queued, followUps));
         results.set(call.id, run.result);
         if (run.invocation) this.recordToolCall(run.invocation);
         if (run.followUp) followUps.push(run.followUp);
@@ -835,8 +867,7 @@ class Conversation implements LiveConversation {
   private toolTurn(
     turn: Turn,
     tool: ConversationTool,
-    line: SpokenLine,
-    say: (sentence: string) => void,
+    lines: TurnLines,
     queued: Promise<void>[],
     followUps: string[],
   ): ToolTurn {
@@ -854,18 +885,18 @@ class Conversation implements LiveConversation {
         return abandoned();
       },
       say: (sentence) => {
-        if (!turn.controller.signal.aborted) say(sentence);
+        if (!turn.controller.signal.aborted) lines.sayApart(sentence);
       },
       sayAside: (text) => {
         if (!this.ending) this.say(text);
       },
       nowMs: () => Math.round(this.time?.now() ?? 0),
       after: (ms, fn) => this.time!.after(ms, fn),
-      withAck: (work) => this.withToolAck(tool.name, turn, work, say),
-      endCall: () => this.endCallFromTurn(turn, line, say, queued),
-      optOut: (decided) => this.optOutFromTurn(turn, line, say, queued, decided),
+      withAck: (work) => this.withToolAck(tool.name, turn, work, lines.say),
+      endCall: () => this.endCallFromTurn(turn, lines, queued),
+      optOut: (decided) => this.optOutFromTurn(turn, lines, queued, decided),
       transfer: async (to, reason, decided) => {
-        const ok = await this.transferFromTurn(turn, line, say, queued, to, reason, decided);
+        const ok = await this.transferFromTurn(turn, lines, queued, to, reason, decided);
         if (!ok && !this.ending) followUps.push(Phrases.transferFailed);
         return ok;
       },
@@ -963,29 +994,23 @@ class Conversation implements LiveConversation {
       .catch((error: unknown) => this.options.onError?.(error, 'tool call'));
   }
 
-  private async endCallFromTurn(
-    turn: Turn,
-    line: SpokenLine,
-    say: (sentence: string) => void,
-    queued: Promise<void>[],
-  ): Promise<void> {
+  private async endCallFromTurn(turn: Turn, lines: TurnLines, queued: Promise<void>[]): Promise<void> {
     if (!this.beginEnding('agent_ended_call')) return;
     turn.committed = true;
     const message = this.agent.end_call_message
       ? substituteVariables(this.agent.end_call_message, this.variables)
       : Phrases.endCallDefault;
-    say(message);
-    line.end();
+    lines.say(message);
+    lines.current.end();
     await Promise.all(queued);
-    await line.done;
+    await lines.current.done;
     await this.finish('agent_ended_call', true);
   }
 
   /** opt_out: the number joins the do-not-call list, then a short goodbye and the hang-up. */
   private async optOutFromTurn(
     turn: Turn,
-    line: SpokenLine,
-    say: (sentence: string) => void,
+    lines: TurnLines,
     queued: Promise<void>[],
     decided: (listed: boolean) => void,
   ): Promise<void> {
@@ -999,17 +1024,16 @@ class Conversation implements LiveConversation {
       this.options.onError?.(error, 'opt_out');
     }
     decided(listed);
-    say(listed ? Phrases.optOutFarewell : Phrases.optOutFailed);
-    line.end();
+    lines.say(listed ? Phrases.optOutFarewell : Phrases.optOutFailed);
+    lines.current.end();
     await Promise.all(queued);
-    await line.done;
+    await lines.current.done;
     await this.finish(OPTED_OUT, true);
   }
 
   private async transferFromTurn(
     turn: Turn,
-    line: SpokenLine,
-    say: (sentence: string) => void,
+    lines: TurnLines,
     queued: Promise<void>[],
     to: string,
     reason: string,
@@ -1019,10 +1043,10 @@ class Conversation implements LiveConversation {
     const message = this.agent.transfer_message
       ? substituteVariables(this.agent.transfer_message, this.variables)
       : Phrases.transferDefault;
-    say(message);
-    line.end();
+    lines.say(message);
+    lines.current.end();
     await Promise.all(queued);
-    await line.done;
+    await lines.current.done;
     if (turn.failure) throw turn.failure;
     if (this.ending) return false;
     this.input!.listening = false;

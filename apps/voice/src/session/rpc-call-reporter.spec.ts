@@ -228,7 +228,16 @@ describe('RpcCallReporter partner functions and tool calls (real NATS)', () => {
         toNumber: '+15550002222',
         variables: { first_name: 'Ada' },
       },
+      // The snapshot's timeout_ms: the agents service gives the request exactly this.
+      timeoutMs: 1000,
     });
+    await reporter.invokeCustomFunction(
+      { ...spec, timeout_ms: 45_000 },
+      {},
+      {},
+      new AbortController().signal,
+    );
+    expect(invocations[1].data.timeoutMs).toBe(45_000);
   });
 
   it('a browser session is named as one, without numbers', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   CUSTOM_FUNCTION_INVOKE_MARGIN_MS,
-  CUSTOM_FUNCTION_MAX_TIMEOUT_MS,
+  boundedFunctionTimeoutMs,
   CustomFunctionInvokeReply,
   CustomFunctionSpec,
   KnowledgeSearchReply,
@@ -89,15 +89,13 @@ export class RpcCallReporter implements CallReporter {
       toNumber: browser ? null : this.context.toNumber,
       variables,
     };
+    // One value bounds both: the request's deadline in the agents service and this wait.
+    const timeoutMs = boundedFunctionTimeoutMs(spec.timeout_ms);
     const request = this.rpc.request(
       Subjects.agents.customFunctionInvoke,
       this.context.partnerId,
-      { partnerId: this.context.partnerId, functionId: spec.id, arguments: args, context },
-      {
-        timeoutMs:
-          Math.min(Math.max(spec.timeout_ms, 0), CUSTOM_FUNCTION_MAX_TIMEOUT_MS) +
-          CUSTOM_FUNCTION_INVOKE_MARGIN_MS,
-      },
+      { partnerId: this.context.partnerId, functionId: spec.id, arguments: args, context, timeoutMs },
+      { timeoutMs: timeoutMs + CUSTOM_FUNCTION_INVOKE_MARGIN_MS },
     );
     return new Promise((resolve, reject) => {
       const onAbort = () => reject(new Aborted());

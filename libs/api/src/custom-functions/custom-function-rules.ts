@@ -1,4 +1,6 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import type { RegExpEngine } from 'ajv/dist/types';
+import { CUSTOM_FUNCTION_MIN_TIMEOUT_MS } from '@vap/messages';
 import { parseResponsePath } from './response-path';
 
 /** Limits of a custom function's fields and of the account's functions (documented in docs/custom-functions.md). */
@@ -10,6 +12,11 @@ export const CustomFunctionLimits = {
   /** `parameters` as JSON text, and its nesting. */
   parametersMaxChars: 16_384,
   parametersMaxDepth: 12,
+  /**
+   * Objects in `parameters` with its `$ref`s expanded. Checking arguments costs at most this many subschemas
+   * applied to each of the arguments' values: with `argumentsMaxValues`, some tens of ms at worst.
+   */
+  schemaObjectsMax: 250,
   headersMax: 20,
   headerNameMax: 64,
   headerValueMax: 1024,
@@ -17,9 +24,10 @@ export const CustomFunctionLimits = {
   speechTextMax: 500,
   delayMsMin: 500,
   delayMsMax: 60_000,
-  timeoutMsMin: 1000,
-  /** The model's arguments as JSON text. */
+  timeoutMsMin: CUSTOM_FUNCTION_MIN_TIMEOUT_MS,
+  /** The model's arguments as JSON text, and the values in them (objects, arrays and scalars, at any depth). */
   argumentsMaxChars: 16_384,
+  argumentsMaxValues: 500,
 } as const;
 
 export const CUSTOM_FUNCTION_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -88,52 +96,140 @@ function depthOf(value: unknown, limit: number, depth = 0): number {
   return max;
 }
 
-/** Keywords refused in a function's schema: they would run the partner's regular expressions on the platform. */
-const REFUSED_KEYWORDS = ['pattern', 'patternProperties', '$async'];
+/**
+ * Keywords refused anywhere in a function's schema: `pattern` and `patternProperties` would run the partner's
+ * regular expressions on the platform (a backtracking one stalls the service for every account); the others
+ * change how `$ref` resolves or make validation asynchronous.
+ */
+const REFUSED_KEYWORDS = new Set([
+  'pattern',
+  'patternProperties',
+  '$async',
+  '$id',
+  '$anchor',
+  '$dynamicAnchor',
+  '$dynamicRef',
+  '$recursiveAnchor',
+  '$recursiveRef',
+]);
 
-const SCHEMA_MAPS = ['properties', '$defs', 'definitions', 'dependentSchemas'];
-const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
-const SCHEMA_ONE = [
-  'items',
-  'additionalProperties',
-  'additionalItems',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contains',
-  'propertyNames',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-];
+/** Keywords whose value maps names (properties, definitions) to schemas: those keys are names, not keywords. */
+const NAME_MAPS = new Set([
+  'properties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'dependencies',
+  'dependentRequired',
+]);
 
-/** The first refused keyword in a schema and its subschemas (property names are names, not keywords). */
-function refusedKeyword(schema: unknown): string | null {
-  if (!isPlainObject(schema)) return null;
-  for (const [key, child] of Object.entries(schema)) {
-    if (REFUSED_KEYWORDS.includes(key)) return key;
-    const children =
-      SCHEMA_MAPS.includes(key) && isPlainObject(child)
-        ? Object.values(child)
-        : SCHEMA_LISTS.includes(key) && Array.isArray(child)
-          ? child
-          : SCHEMA_ONE.includes(key)
-            ? [child]
-            : [];
-    for (const sub of children) {
-      const found = refusedKeyword(sub);
-      if (found) return found;
+/** Keywords whose value is data (compared, shown to the model), never compiled as a schema. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+
+/** A local JSON pointer into the schema itself; anything else (other documents, anchors) is refused. */
+const LOCAL_REF = /^#(\/[^#]*)?$/;
+
+/**
+ * Why a schema is refused before ajv sees it, or null. The whole JSON value is walked, not only the keywords
+ * the platform knows to hold schemas, so a `pattern` under `dependencies`, behind a `$ref` or in any keyword
+ * ajv applies is found; a name under `properties` (or another map of names) may be anything. `$ref`s must be
+ * local JSON pointers that resolve, and not recursive; with them expanded the schema holds at most
+ * `schemaObjectsMax` objects, which bounds what compiling it and checking arguments against it can cost.
+ */
+function schemaRuleProblem(root: Record<string, unknown>): string | null {
+  let objects = 0;
+  /** Objects below each `$ref` target, once counted; a target still being counted is a cycle. */
+  const expanded = new Map<string, number>();
+  const counting = new Set<string>();
+
+  const visit = (node: unknown, names: boolean): string | null => {
+    if (Array.isArray(node)) {
+      for (const item of node) {
+        const problem = visit(item, false);
+        if (problem) return problem;
+      }
+      return null;
     }
-  }
-  return null;
+    if (!isPlainObject(node)) return null;
+    if (++objects > CustomFunctionLimits.schemaObjectsMax) return tooLarge();
+    for (const [key, child] of Object.entries(node)) {
+      if (!names && REFUSED_KEYWORDS.has(key)) return `parameters must not use the ${key} keyword`;
+      if (!names && DATA_KEYWORDS.has(key)) continue;
+      if (!names && key === '$ref') {
+        const problem = followRef(child);
+        if (problem) return problem;
+        continue;
+      }
+      const problem = visit(child, !names && NAME_MAPS.has(key) && isPlainObject(child));
+      if (problem) return problem;
+    }
+    return null;
+  };
+
+  const followRef = (ref: unknown): string | null => {
+    if (typeof ref !== 'string' || !LOCAL_REF.test(ref))
+      return 'parameters: $ref must be a local JSON pointer (#/...) into the schema itself';
+    if (counting.has(ref)) return 'parameters: $ref must not be recursive';
+    const known = expanded.get(ref);
+    if (known !== undefined) {
+      objects += known;
+      return objects > CustomFunctionLimits.schemaObjectsMax ? tooLarge() : null;
+    }
+    const target = resolvePointer(root, ref);
+    if (target === undefined) return `parameters: $ref ${ref.slice(0, 100)} names nothing in the schema`;
+    const before = objects;
+    counting.add(ref);
+    const problem = visit(target, false);
+    counting.delete(ref);
+    expanded.set(ref, objects - before);
+    return problem;
+  };
+
+  const tooLarge = () =>
+    `parameters must hold at most ${CustomFunctionLimits.schemaObjectsMax} schema objects, its $refs expanded`;
+
+  return visit(root, false);
 }
+
+/** The value a local JSON pointer (`#/a/b`, RFC 6901 escapes) names in `root`, or undefined. */
+function resolvePointer(root: unknown, ref: string): unknown {
+  let node = root;
+  for (const raw of ref
+    .slice(2)
+    .split('/')
+    .filter((_, i, all) => !(all.length === 1 && all[0] === ''))) {
+    let part: string;
+    try {
+      part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(part)) node = node[Number(part)];
+    else if (isPlainObject(node) && Object.prototype.hasOwnProperty.call(node, part)) node = node[part];
+    else return undefined;
+  }
+  return node;
+}
+
+/** What ajv builds a regular expression with: never, as a second line behind the rules above. */
+function noRegExp(source: string): never {
+  throw new Error(`regular expressions are not accepted (${source.slice(0, 50)})`);
+}
+noRegExp.code = 'noRegExp';
 
 /**
  * Compiles an arguments schema with the options saved functions are checked with, or throws with ajv's
- * reason. A fresh compiler per schema: a schema's `$id` then never meets another function's.
+ * reason. A fresh compiler per schema: a schema's `$id` then never meets another function's. ajv may build no
+ * regular expression (a schema that would need one does not compile) and loads no other schema.
  */
 export function compileArgumentsSchema(schema: Record<string, unknown>): ValidateFunction {
-  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false, allowUnionTypes: true });
+  const ajv = new Ajv({
+    strict: false,
+    allErrors: true,
+    validateFormats: false,
+    allowUnionTypes: true,
+    code: { regExp: noRegExp as unknown as RegExpEngine },
+  });
   return ajv.compile(schema);
 }
 
@@ -148,8 +244,8 @@ export function parametersProblem(value: unknown): string | null {
   if (value.type !== 'object') return 'parameters must be a JSON Schema with type "object"';
   if (value.properties !== undefined && !isPlainObject(value.properties))
     return 'parameters.properties must be an object';
-  const refused = refusedKeyword(value);
-  if (refused) return `parameters must not use the ${refused} keyword`;
+  const refused = schemaRuleProblem(value);
+  if (refused) return refused;
   try {
     compileArgumentsSchema(value);
   } catch (err) {
@@ -199,7 +295,21 @@ export function argumentsShapeProblem(value: unknown): string | null {
   if (!isPlainObject(value)) return 'arguments must be a JSON object';
   if (JSON.stringify(value).length > CustomFunctionLimits.argumentsMaxChars)
     return `arguments must be at most ${CustomFunctionLimits.argumentsMaxChars} characters as JSON`;
+  if (valuesIn(value, CustomFunctionLimits.argumentsMaxValues) > CustomFunctionLimits.argumentsMaxValues)
+    return `arguments must hold at most ${CustomFunctionLimits.argumentsMaxValues} values`;
   return null;
+}
+
+/** The values in a JSON value, itself included, counted up to just past `limit`. */
+function valuesIn(value: unknown, limit: number): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && count <= limit) {
+    const next = stack.pop();
+    count += 1;
+    if (next !== null && typeof next === 'object') stack.push(...Object.values(next as object));
+  }
+  return count;
 }
 
 /** A short account of ajv's errors naming the fields, for the model to correct its arguments. */

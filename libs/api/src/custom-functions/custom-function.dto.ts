@@ -140,7 +140,9 @@ const PARAMETERS_DOC = {
   description:
     'JSON Schema (type "object") of the arguments, offered to the model and checked before any request leaves: ' +
     `at most ${CustomFunctionLimits.parametersMaxChars} characters and ${CustomFunctionLimits.parametersMaxDepth} ` +
-    'levels; pattern and patternProperties are refused; format is a hint to the model, not checked',
+    `levels, ${CustomFunctionLimits.schemaObjectsMax} objects with its $refs expanded; pattern and ` +
+    'patternProperties are refused at any depth; $ref only as a local, non-recursive #/... pointer; format is a ' +
+    'hint to the model, not checked',
 } as const;
 const HEADERS_DOC = {
   type: 'object',
@@ -442,8 +444,10 @@ export class CustomFunctionTestResultDto {
   @ApiProperty({
     enum: TEST_OUTCOMES.filter((o) => o !== 'not_found'),
     description:
-      'success: a 2xx; http_error: another status; timeout: no answer within timeout_ms; refused: a private ' +
-      'address or a failed connection; invalid_arguments: the arguments broke parameters and nothing was sent',
+      'success: a 2xx; http_error: another status; timeout: no answer within timeout_ms; refused: no ' +
+      'connection was made (one error text whatever the reason: a private address, a name that does not resolve, ' +
+      'a refused or timed-out connection) or it failed after; invalid_arguments: the arguments broke parameters ' +
+      'and nothing was sent',
   })
   outcome: CustomFunctionOutcome;
 

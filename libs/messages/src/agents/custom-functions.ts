@@ -2,9 +2,19 @@
 // functions (their sealed headers and signing secrets never leave it) and makes every request to the partner;
 // the voice service offers the function to the model and asks the agents service to run it.
 
-/** A function's request time, default and ceiling (`timeout_ms`). */
+/** A function's request time, default, floor and ceiling (`timeout_ms`). */
 export const CUSTOM_FUNCTION_DEFAULT_TIMEOUT_MS = 10_000;
+export const CUSTOM_FUNCTION_MIN_TIMEOUT_MS = 1_000;
 export const CUSTOM_FUNCTION_MAX_TIMEOUT_MS = 120_000;
+
+/** A request time within the floor and the ceiling: what an invocation is given, whoever asks for it. */
+export function boundedFunctionTimeoutMs(timeoutMs: number): number {
+  if (!Number.isFinite(timeoutMs)) return CUSTOM_FUNCTION_DEFAULT_TIMEOUT_MS;
+  return Math.min(
+    Math.max(Math.round(timeoutMs), CUSTOM_FUNCTION_MIN_TIMEOUT_MS),
+    CUSTOM_FUNCTION_MAX_TIMEOUT_MS,
+  );
+}
 /** The default wait before `on_delay` is spoken (`delay_ms`). */
 export const CUSTOM_FUNCTION_DEFAULT_DELAY_MS = 2_000;
 /** Bytes of the partner's answer read at most; the excerpt the model gets is cut to this. */
@@ -66,6 +76,12 @@ export interface CustomFunctionInvokeRequest {
   /** The model's arguments, parsed; validated against the function's schema before anything is sent. */
   arguments: unknown;
   context: PartnerRequestCallContext;
+  /**
+   * The function's `timeout_ms` as the call's snapshot holds it (taken once, when the call started): the agents
+   * service gives the request exactly this (within the floor and ceiling), whatever the row says now, so the
+   * voice service's wait and the request's deadline come from one value.
+   */
+  timeoutMs: number;
 }
 
 export type CustomFunctionOutcome =

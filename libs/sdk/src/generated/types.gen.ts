@@ -2539,7 +2539,7 @@ export type CreateCustomFunctionDto = {
    */
   description: string;
   /**
-   * JSON Schema (type "object") of the arguments, offered to the model and checked before any request leaves: at most 16384 characters and 12 levels; pattern and patternProperties are refused; format is a hint to the model, not checked
+   * JSON Schema (type "object") of the arguments, offered to the model and checked before any request leaves: at most 16384 characters and 12 levels, 250 objects with its $refs expanded; pattern and patternProperties are refused at any depth; $ref only as a local, non-recursive #/... pointer; format is a hint to the model, not checked
    */
   parameters?: {
     [key: string]: unknown;
@@ -2622,7 +2622,7 @@ export type UpdateCustomFunctionDto = {
    */
   description?: string;
   /**
-   * JSON Schema (type "object") of the arguments, offered to the model and checked before any request leaves: at most 16384 characters and 12 levels; pattern and patternProperties are refused; format is a hint to the model, not checked
+   * JSON Schema (type "object") of the arguments, offered to the model and checked before any request leaves: at most 16384 characters and 12 levels, 250 objects with its $refs expanded; pattern and patternProperties are refused at any depth; $ref only as a local, non-recursive #/... pointer; format is a hint to the model, not checked
    */
   parameters?: {
     [key: string]: unknown;
@@ -2653,7 +2653,7 @@ export type CustomFunctionDeletedDto = {
 
 export type CustomFunctionTestResultDto = {
   /**
-   * success: a 2xx; http_error: another status; timeout: no answer within timeout_ms; refused: a private address or a failed connection; invalid_arguments: the arguments broke parameters and nothing was sent
+   * success: a 2xx; http_error: another status; timeout: no answer within timeout_ms; refused: no connection was made (one error text whatever the reason: a private address, a name that does not resolve, a refused or timed-out connection) or it failed after; invalid_arguments: the arguments broke parameters and nothing was sent
    */
   outcome: 'success' | 'invalid_arguments' | 'http_error' | 'timeout' | 'refused';
   /**

@@ -31,9 +31,13 @@ export function customFunctionResult(
       );
     default: {
       const reason = reply.error ?? reply.outcome.replace('_', ' ');
-      return spokenFailure
+      const told = spokenFailure
         ? `The function failed (${reason}). The caller has been told: "${spokenFailure}"`
         : `The function failed (${reason}). Tell the caller briefly that it did not work.`;
+      // A non-2xx answer's body often says why (already bounded by the agents service, as a success's is).
+      return reply.outcome === 'http_error' && reply.result
+        ? `${told}\nThe server's answer:\n${reply.result}`
+        : told;
     }
   }
 }

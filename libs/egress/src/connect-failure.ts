@@ -1,0 +1,39 @@
+import { PrivateNetworkError } from './private-network-guard';
+import { FetchTimeoutError } from './public-http-client';
+
+/**
+ * What a partner reads of any failure before a connection was made: a refused address, a name that does not
+ * resolve, a refused, unreachable or timed-out connection. One text for all of them, so that a partner's test
+ * requests map neither the platform's internal names nor which of its ports are open.
+ */
+export const CONNECT_FAILED_MESSAGE =
+  'could not connect: the address did not resolve to a public server that accepted the connection';
+
+/** Resolver and socket errors raised before a connection exists. */
+const BEFORE_CONNECTION_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NODATA',
+  'EAI_NONAME',
+  'ENODATA',
+  'ESERVFAIL',
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** Whether an outbound request failed before its connection was made (the error or one it wraps says so). */
+export function isConnectFailure(err: unknown): boolean {
+  for (let e = err as { cause?: unknown; code?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    if (e instanceof PrivateNetworkError) return true;
+    if (e instanceof FetchTimeoutError) return e.connecting;
+    if (typeof e.code === 'string' && BEFORE_CONNECTION_CODES.has(e.code)) return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
