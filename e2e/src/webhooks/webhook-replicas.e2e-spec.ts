@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { connect, JSONCodec, NatsConnection } from 'nats';
+import { CONNECT_FAILED_MESSAGE } from '@vap/egress';
 import {
   createTestDatabase,
   deleteJetStreamByPrefix,
@@ -155,7 +156,17 @@ describe('webhook delivery replicas', () => {
       label: 'private-name',
       url: `${receiver.url.replace('127.0.0.1', 'localhost')}/private-name`,
     });
-    for (const endpoint of [literal, named]) {
+    // A name that does not resolve reads exactly as a refused address: the history maps no internal names.
+    // (The account's five endpoints are in use by the tests before: one goes first.)
+    const { endpoints } = (await command('webhooks.endpoint.list', {})) as {
+      endpoints: Array<{ id: string }>;
+    };
+    await command('webhooks.endpoint.delete', { id: endpoints[0].id });
+    const unresolvable = await command('webhooks.endpoint.create', {
+      label: 'unresolvable',
+      url: 'https://no-such-host.invalid/hook',
+    });
+    for (const endpoint of [literal, named, unresolvable]) {
       const test = await command('webhooks.endpoint.test', { id: endpoint.id });
       const detail = await waitFor(
         async () => {
@@ -165,7 +176,7 @@ describe('webhook delivery replicas', () => {
         { timeoutMs: 10_000, description: 'the first attempt' },
       );
       expect(detail.attempt_history[0]).toMatchObject({ status_code: null, outcome: 'failed' });
-      expect(detail.attempt_history[0].error).toMatch(/not a public address/);
+      expect(detail.attempt_history[0].error).toBe(CONNECT_FAILED_MESSAGE);
       // The partner reads this error: it says the target is not allowed, never what it resolved to.
       expect(detail.attempt_history[0].error).not.toMatch(/127\.0\.0\.1|::1/);
     }

@@ -37,3 +37,14 @@ export function isConnectFailure(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * What a partner reads of a failure once connected (TLS, a reset): its code, never the resolver's or socket's text,
+ * which can name where inside the platform's network a name resolved to.
+ */
+export function connectionFailureMessage(err: unknown): string {
+  const code = (err as { code?: unknown }).code;
+  const cause = (err as { cause?: { code?: unknown } }).cause?.code;
+  const name = typeof code === 'string' ? code : typeof cause === 'string' ? cause : 'connection error';
+  return `connection failed (${name})`;
+}

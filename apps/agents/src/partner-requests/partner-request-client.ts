@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CONNECT_FAILED_MESSAGE,
+  connectionFailureMessage,
   FetchTimeoutError,
   isConnectFailure,
   PrivateNetworkGuard,
@@ -81,11 +82,7 @@ function failureOf(err: unknown, timeoutMs: number): Attempt {
     };
   if (err instanceof UnsupportedUrlError)
     return { kind: 'failed', outcome: 'refused', error: err.message, retryable: false };
-  const code = (err as { code?: unknown }).code;
-  const cause = (err as { cause?: { code?: unknown } }).cause?.code;
-  const name = typeof code === 'string' ? code : typeof cause === 'string' ? cause : 'connection error';
-  // Once connected (TLS, a reset): what failed, never where inside the platform's network it resolved to.
-  return { kind: 'failed', outcome: 'refused', error: `connection failed (${name})`, retryable: true };
+  return { kind: 'failed', outcome: 'refused', error: connectionFailureMessage(err), retryable: true };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createServer, Server } from 'node:https';
-import { AddressInfo } from 'node:net';
+import { AddressInfo, createServer as createTcpServer } from 'node:net';
+import { CONNECT_FAILED_MESSAGE } from '@vap/egress';
 import { INTEGRATION_LOG_EXCERPT_CHARS, MASKED_HEADER_VALUE } from '@vap/messages';
 import { HookExchange, integrationLogEntry } from '../integration-log/integration-log-entry';
 import { HookClient } from './hook-client';
@@ -42,9 +43,46 @@ describe('HookClient behind the private-network guard', () => {
   it('refuses a private address without sending, and says so as an outcome', async () => {
     const exchange = await send(`https://localhost:${port}/pre`);
     expect(exchange).toMatchObject({ outcome: 'refused', status: null, body: null, requestBody: '{"a":1}' });
-    expect(exchange.error).toMatch(/not allowed/);
-    expect(exchange.error).not.toMatch(/127\.0\.0\.1|::1/);
+    expect(exchange.error).toBe(CONNECT_FAILED_MESSAGE);
     expect(received).toBe(0);
+  });
+
+  it('answers a name that does not resolve exactly as a private address: the log maps no internal names', async () => {
+    const privateAddress = await send(`https://localhost:${port}/pre`);
+    const unresolvable = await send('https://no-such-host.invalid/pre');
+    for (const exchange of [privateAddress, unresolvable])
+      expect({ outcome: exchange.outcome, status: exchange.status, error: exchange.error }).toEqual({
+        outcome: 'refused',
+        status: null,
+        error: CONNECT_FAILED_MESSAGE,
+      });
+  });
+
+  it('answers a closed port exactly as a private address where private networks are allowed', async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = 'true';
+    const allowed = new HookClient();
+    delete process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+    // A port that was free a moment ago: nothing listens there.
+    const probe = createTcpServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const closedPort = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    try {
+      const exchange = await allowed.send({
+        url: `https://127.0.0.1:${closedPort}/pre`,
+        secret: 'hksec_test',
+        event: 'pre_call',
+        hookId: 'hook_x',
+        body: { a: 1 },
+        timeoutMs: 1000,
+      });
+      expect({ outcome: exchange.outcome, error: exchange.error }).toEqual({
+        outcome: 'refused',
+        error: CONNECT_FAILED_MESSAGE,
+      });
+    } finally {
+      await allowed.onModuleDestroy();
+    }
   });
 
   it('refuses a URL that is not HTTPS', async () => {

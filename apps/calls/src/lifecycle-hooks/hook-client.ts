@@ -1,8 +1,10 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { LIFECYCLE_HOOK_HEADERS, LIFECYCLE_HOOK_LIMITS, lifecycleHookSignature } from '@vap/api';
 import {
+  CONNECT_FAILED_MESSAGE,
+  connectionFailureMessage,
   FetchTimeoutError,
-  PrivateNetworkError,
+  isConnectFailure,
   PrivateNetworkGuard,
   privateNetworksAllowed,
   PublicHttpClient,
@@ -64,6 +66,10 @@ export class HookClient implements OnModuleDestroy {
         return done({ outcome: 'success', status: res.status, body, error: null });
       return done({ outcome: 'http_error', status: res.status, body, error: `HTTP ${res.status}` });
     } catch (err) {
+      // Before a connection exists every failure reads the same (a refused address, a name that does not
+      // resolve, a refused or timed-out connection): the hook's log maps no internal names or open ports.
+      if (isConnectFailure(err))
+        return done({ outcome: 'refused', status: null, body: null, error: CONNECT_FAILED_MESSAGE });
       if (err instanceof FetchTimeoutError)
         return done({
           outcome: 'timeout',
@@ -71,17 +77,9 @@ export class HookClient implements OnModuleDestroy {
           body: null,
           error: `no answer within ${request.timeoutMs} ms`,
         });
-      const cause = (err as { cause?: unknown }).cause;
-      const refused =
-        err instanceof PrivateNetworkError ||
-        cause instanceof PrivateNetworkError ||
-        err instanceof UnsupportedUrlError;
-      return done({
-        outcome: refused ? 'refused' : 'http_error',
-        status: null,
-        body: null,
-        error: `request failed: ${(err as Error).message}`.slice(0, 500),
-      });
+      if (err instanceof UnsupportedUrlError)
+        return done({ outcome: 'refused', status: null, body: null, error: err.message.slice(0, 500) });
+      return done({ outcome: 'http_error', status: null, body: null, error: connectionFailureMessage(err) });
     }
   }
 

@@ -1,6 +1,13 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { WEBHOOK_HEADERS, webhookSignature } from '@vap/api';
-import { FetchTimeoutError, PrivateNetworkGuard, PublicHttpClient } from '@vap/egress';
+import {
+  CONNECT_FAILED_MESSAGE,
+  connectionFailureMessage,
+  FetchTimeoutError,
+  isConnectFailure,
+  PrivateNetworkGuard,
+  PublicHttpClient,
+} from '@vap/egress';
 import { WebhooksConfig } from '../config/webhooks.config';
 import { parseRetryAfter } from './retry-policy';
 
@@ -81,6 +88,9 @@ export class DeliverySender implements OnModuleDestroy {
         error: succeeded ? null : `HTTP ${res.status}`,
       };
     } catch (err) {
+      // Before a connection exists every failure reads the same (a refused address, a name that does not
+      // resolve, a refused or timed-out connection): delivery history maps no internal names or open ports.
+      if (isConnectFailure(err)) return failure({ error: CONNECT_FAILED_MESSAGE, latencyMs: elapsed() });
       if (err instanceof FetchTimeoutError) {
         return failure({
           timedOut: true,
@@ -88,7 +98,7 @@ export class DeliverySender implements OnModuleDestroy {
           latencyMs: elapsed(),
         });
       }
-      return failure({ error: describe(err), latencyMs: elapsed() });
+      return failure({ error: connectionFailureMessage(err), latencyMs: elapsed() });
     }
   }
 
@@ -107,11 +117,4 @@ function failure(partial: Partial<SendOutcome> & { latencyMs: number }): SendOut
     error: null,
     ...partial,
   };
-}
-
-/** undici wraps connect errors; the cause says what happened (refused, private network, TLS). */
-function describe(err: unknown): string {
-  const e = err as { message?: string; cause?: { message?: string; code?: string } };
-  const cause = e.cause?.message ?? e.cause?.code;
-  return (cause ? `${e.message ?? 'request failed'}: ${cause}` : (e.message ?? String(err))).slice(0, 500);
 }

@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:https';
 import { AddressInfo } from 'node:net';
 import { INBOUND_ROUTE_ACTIONS } from '@vap/api';
+import { CONNECT_FAILED_MESSAGE } from '@vap/egress';
 import { MASKED_HEADER_VALUE } from '@vap/messages';
 import { DecisionClient } from './decision-client';
 
@@ -37,14 +38,30 @@ describe('DecisionClient behind the private-network guard', () => {
     );
     expect(outcome).toMatchObject({ ok: false, status: null });
     const reason = (outcome as { reason: string }).reason;
-    expect(reason).toMatch(/not allowed/);
-    expect(reason).not.toMatch(/127\.0\.0\.1|::1/);
+    expect(reason).toBe(`request failed: ${CONNECT_FAILED_MESSAGE}`);
     // The integration log sees the refusal as such, with the request as sent and no answer.
     expect(outcome.exchange).toMatchObject({
       outcome: 'refused',
       status: null,
       responseBody: null,
       requestBody: '{}',
+    });
+  });
+
+  it('records a name that does not resolve exactly as a private address', async () => {
+    const body = {} as Parameters<DecisionClient['ask']>[1];
+    const outcome = await client.ask(
+      'https://no-such-host.invalid/route',
+      body,
+      null,
+      2000,
+      INBOUND_ROUTE_ACTIONS,
+    );
+    expect(outcome).toMatchObject({
+      ok: false,
+      status: null,
+      reason: `request failed: ${CONNECT_FAILED_MESSAGE}`,
+      exchange: { outcome: 'refused' },
     });
   });
 

@@ -6,7 +6,10 @@ import {
   inboundRouteSignature,
 } from '@vap/api';
 import {
+  CONNECT_FAILED_MESSAGE,
+  connectionFailureMessage,
   FetchTimeoutError,
+  isConnectFailure,
   PrivateNetworkGuard,
   privateNetworksAllowed,
   PublicHttpClient,
@@ -39,6 +42,7 @@ export type DecisionOutcome = (
 ) & { exchange: DecisionExchange };
 
 const MAX_ANSWER_BYTES = 64 * 1024;
+const NOT_HTTPS = 'decision URL is not HTTPS';
 
 /**
  * Sends inbound.route to a policy's decision URL (HTTPS, through the private-network guard) and reads the
@@ -85,7 +89,7 @@ export class DecisionClient implements OnModuleDestroy {
     let status: number;
     let answer: string;
     try {
-      if (!url.startsWith('https://')) throw new Error('decision URL is not HTTPS');
+      if (!url.startsWith('https://')) throw new Error(NOT_HTTPS);
       const res = await this.http.post(url, raw, { timeoutMs, maxBytes: MAX_ANSWER_BYTES, headers });
       status = res.status;
       answer = res.body.toString('utf8');
@@ -98,11 +102,16 @@ export class DecisionClient implements OnModuleDestroy {
         latencyMs,
         exchange: exchange(outcome, null, null, latencyMs),
       });
+      // Before a connection exists every failure reads the same, so the decision log maps no internal names
+      // or open ports.
+      if (isConnectFailure(err)) return failed(`request failed: ${CONNECT_FAILED_MESSAGE}`, 'refused');
       if (err instanceof FetchTimeoutError) return failed(`timeout after ${timeoutMs} ms`, 'timeout');
       // A body over the limit came with a status, but an answer that cannot be read is the partner's error.
       if (err instanceof ResponseTooLargeError)
         return failed(`request failed: ${(err as Error).message}`, 'http_error');
-      return failed(`request failed: ${(err as Error).message}`, 'refused');
+      if (err instanceof Error && err.message === NOT_HTTPS)
+        return failed(`request failed: ${NOT_HTTPS}`, 'refused');
+      return failed(`request failed: ${connectionFailureMessage(err)}`, 'refused');
     }
     const latencyMs = Math.round(performance.now() - started);
     const log = exchange(outcomeOfStatus(status), status, answer, latencyMs);
