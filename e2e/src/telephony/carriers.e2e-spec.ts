@@ -330,7 +330,8 @@ describe('carriers through a fake carrier', () => {
 
   describe('placement failures', () => {
     it('answers 502 when the carrier refuses and marks the call failed', async () => {
-      fake.failNext(500);
+      // A clear refusal (4xx); a server error leaves the placement to be looked up (calls-placement-unknown).
+      fake.failNext(400);
       const res = await call('/calls/start', {
         body: { agent_id: agentId, to_number: '+14155569001', from_number: B_FROM },
       });

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { AppError, ErrorCode } from '@vap/messages';
 import { CallbackUrls } from '../carriers/callback-urls';
-import { CarrierAdapter } from '../carriers/carrier-adapter';
+import { CarrierAdapter, PlacementUnknown } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
 import { CallProgressService } from '../progress/call-progress.service';
@@ -71,7 +71,7 @@ describe('CallDialer', () => {
 
   it('fails the call through progress and answers 502 when the carrier refuses', async () => {
     const { dialer, adapter, applied } = setup(async () => {
-      throw AppError.downstream('carrier_b refused the request: HTTP 500');
+      throw AppError.downstream('carrier_b refused the request: HTTP 403');
     });
     await expect(dialer.dial(adapter, call)).rejects.toMatchObject({
       code: ErrorCode.INTERNAL_ERROR,
@@ -95,6 +95,16 @@ describe('CallDialer', () => {
     const { dialer, adapter, applied } = setup(async () => ({ providerCallId: 'CA9' }), { saveFails: true });
     await expect(dialer.dial(adapter, call)).rejects.toThrow('ECONNREFUSED');
     expect(applied).toEqual([]);
+  });
+
+  it('leaves pending, unfailed, a call the carrier may have placed (no answer once the request went out)', async () => {
+    const { dialer, adapter, queries, applied } = setup(async () => {
+      throw new PlacementUnknown('carrier_b', 'carrier_b did not answer: Headers Timeout Error');
+    });
+    await expect(dialer.dial(adapter, call)).resolves.toBeUndefined();
+    // Neither failed through progress nor given an id: the placement recovery looks it up at the carrier.
+    expect(applied).toEqual([]);
+    expect(queries).toEqual([]);
   });
 
   it('does not dial a call past its grace (the recovery ends it) and answers 502', async () => {

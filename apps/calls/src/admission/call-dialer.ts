@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppError } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { CallbackUrls } from '../carriers/callback-urls';
-import { CarrierAdapter } from '../carriers/carrier-adapter';
+import { CarrierAdapter, PlacementUnknown } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
 import { CallProgressService } from '../progress/call-progress.service';
@@ -16,8 +16,10 @@ import { Call, carrierConnectionOf } from '../calls/entities/call.entity';
  * within PLACEMENT_GRACE_SECS of its admission, so one start dials it at most once and never after the
  * recovery may have ended it), the carrier is asked, then its id is saved. A carrier that refuses or cannot
  * be reached fails the call like any carrier failure (through progress) and the start answers 502; a 4xx
- * stays as it is. A carrier id that cannot be saved leaves the call as it is: the carrier carries it, and
- * the recovery (or its first callback) finds the id again.
+ * stays as it is. A carrier that may have placed the call without saying so (PlacementUnknown: no answer
+ * once the request went out, a server error) leaves the call pending, as does a carrier id that cannot be
+ * saved: the carrier may carry it, so it is never failed here; the recovery (or its first callback) finds
+ * the id, or ends the call once the carrier has no such call.
  */
 @Injectable()
 export class CallDialer {
@@ -56,6 +58,10 @@ export class CallDialer {
         { id: carrierConnectionOf(call), partnerId: call.partnerId, provider: call.provider },
       ));
     } catch (err) {
+      if (err instanceof PlacementUnknown) {
+        this.logger.warn(`call ${call.id}: left to placement recovery: ${err.message}`);
+        return;
+      }
       // Not saved (the database is gone too): the recovery asks the carrier, which has no such call, and ends it.
       await this.placementFailed(call, err).catch((e: Error) =>
         this.logger.warn(`call ${call.id}: its failed placement could not be recorded: ${e.message}`),

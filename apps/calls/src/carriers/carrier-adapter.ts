@@ -1,10 +1,12 @@
 import {
   AgentSettings,
+  AppError,
   AnsweredBy,
   CallDisposition,
   CallProvider,
   CarrierCallbackIngest,
   CarrierCallbackReply,
+  ErrorCode,
   HangupSource,
 } from '@vap/messages';
 import { Call } from '../calls/entities/call.entity';
@@ -120,6 +122,10 @@ export interface CallbackCall {
  */
 export interface CarrierAdapter {
   readonly provider: CallProvider;
+  /**
+   * Asks the carrier to place the call. Throws PlacementUnknown when the carrier may have placed it without
+   * saying so (no answer once the request went out, a server error), any other error when it surely did not.
+   */
   placeCall(call: OutboundCall, connection: CarrierConnectionRef): Promise<{ providerCallId: string }>;
   /** Verifies and reads a callback; throws AppError FORBIDDEN (403) when unsigned or wrongly signed. */
   parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback>;
@@ -165,6 +171,17 @@ export interface CarrierAdapter {
    * without such a listing omit it (their callbacks still name the placement).
    */
   findPlacements?(call: Call): Promise<string[]>;
+}
+
+/**
+ * The carrier may or may not have placed the call: the request went out but no answer came (a timeout, a
+ * dropped connection) or the answer does not say (a server error). The call is then neither placed nor
+ * failed: the placement recovery finds it at the carrier, or its first callback names it.
+ */
+export class PlacementUnknown extends AppError {
+  constructor(provider: string, why: string) {
+    super(ErrorCode.INTERNAL_ERROR, `${provider} may have placed the call (${why})`, { status: 502 });
+  }
 }
 
 /** The call as the carrier's REST API reports it: still live, or ended with its recorded times. */

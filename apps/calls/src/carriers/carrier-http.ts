@@ -74,7 +74,7 @@ export class CarrierHttp implements OnModuleDestroy {
       if (buf.length > MAX_ANSWER_BYTES) throw new Error('answer too large');
       text = buf.toString('utf8');
     } catch (err) {
-      throw AppError.downstream(`${provider} did not answer: ${(err as Error).message}`);
+      throw new CarrierUnanswered(provider, err);
     }
     let parsed: unknown = text;
     try {
@@ -95,6 +95,39 @@ export class CarrierHttp implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await this.agent.close();
+  }
+}
+
+/**
+ * Errors that come before a request is written (no connection, no name, a refused TLS handshake): the
+ * carrier surely did not receive it. Any other (a timeout while waiting for the answer, a reset or closed
+ * socket after the request went out, an answer too large) may come after the carrier acted on it.
+ */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_HAS_EXPIRED',
+]);
+
+/** The carrier gave no answer (502 to the caller); `maybeReceived` says whether it may have got the request. */
+export class CarrierUnanswered extends AppError {
+  readonly maybeReceived: boolean;
+
+  constructor(provider: string, cause: unknown) {
+    const err = cause as { message?: string; code?: string; cause?: { code?: string } } | null;
+    super(ErrorCode.INTERNAL_ERROR, `${provider} did not answer: ${err?.message ?? String(cause)}`, {
+      status: 502,
+    });
+    const code = err?.code ?? err?.cause?.code;
+    this.maybeReceived = !(code && NOT_SENT_CODES.has(code));
   }
 }
 

@@ -38,6 +38,11 @@ export function streamReply(dialect: MarkupDialect, url: string, callId: string)
   return xmlReply(`<Response>${dialect.stream(url, callId)}</Response>`);
 }
 
+/** Markup that ends the call at once: `<Hangup/>` is the same verb in both carriers' dialects. */
+export function hangupReply() {
+  return xmlReply('<Response><Hangup/></Response>');
+}
+
 /** Markup that dials a number (a cold transfer of the call to it). */
 export function dialReply(dialect: MarkupDialect, number: string) {
   return xmlReply(`<Response>${dialect.dial(xmlEscape(number))}</Response>`);

@@ -6,8 +6,8 @@ import { TelephonyConfig } from '../config/telephony.config';
 import { MediaStreamLinks } from './media-stream-links';
 import { CarrierACredentials, CredentialsStore } from '../telephony/connections/credentials-store.service';
 import { CallbackUrls } from './callback-urls';
-import { CallbackRequest } from './carrier-adapter';
-import { CarrierHttp, CarrierRequest } from './carrier-http';
+import { CallbackRequest, PlacementUnknown } from './carrier-adapter';
+import { CarrierHttp, CarrierRequest, CarrierResponse, CarrierUnanswered } from './carrier-http';
 import { CARRIER_A_MARKUP } from './carrier-a/carrier-a.adapter';
 import { FormCallbackCarrier } from './form-callback-carrier';
 import { FormParams } from './signing/form-params';
@@ -36,19 +36,22 @@ class TestCarrier extends FormCallbackCarrier<CarrierACredentials> {
   call = (req: Parameters<FormCallbackCarrier<CarrierACredentials>['send']>[1]) =>
     this.send({ auth_id: 'AID', auth_token: 'tok' }, req);
   placed = (status: number, body: unknown) => this.placedId({ status, body }, 'request_uuid');
+  placeCall = () =>
+    this.place({ auth_id: 'AID', auth_token: 'tok' }, { method: 'POST', path: '/Call/' }, 'request_uuid');
   succeed = (status: number) => this.expectSuccess({ status, body: 'nope' });
   answer = (callId: string) => this.answerReply(callId);
 }
 
 function setup(
   opened: Promise<CarrierACredentials> = Promise.resolve({ auth_id: 'AID', auth_token: 'tok' }),
+  answer: () => Promise<CarrierResponse> = async () => ({ status: 200, body: null }),
 ) {
   const sent: CarrierRequest[] = [];
   const http = {
     baseUrl: () => 'https://carrier.test',
     send: async (_provider: string, req: CarrierRequest) => {
       sent.push(req);
-      return { status: 200, body: null };
+      return answer();
     },
   } as unknown as CarrierHttp;
   const credentials = { open: jest.fn(() => opened) } as unknown as CredentialsStore;
@@ -125,6 +128,62 @@ describe('FormCallbackCarrier', () => {
     expect(() => carrier.placed(500, { request_uuid: 'r-1' })).toThrow(AppError);
     expect(() => carrier.placed(200, { request_uuid: '' })).toThrow(AppError);
     expect(() => carrier.placed(200, 'text')).toThrow(AppError);
+  });
+
+  describe('placing a call', () => {
+    const placing = (answer: () => Promise<CarrierResponse>) => setup(undefined, answer).carrier.placeCall();
+    const unanswered = (code: string) =>
+      Object.assign(new Error(`socket: ${code}`), { code }) as Error & { code: string };
+
+    it('reads the placement id of a 2xx answer', async () => {
+      await expect(placing(async () => ({ status: 201, body: { request_uuid: 'r-1' } }))).resolves.toBe(
+        'r-1',
+      );
+    });
+
+    it.each([
+      ['a timeout after the request went out', 'UND_ERR_HEADERS_TIMEOUT'],
+      ['a connection closed after the request went out', 'UND_ERR_SOCKET'],
+      ['a reset connection', 'ECONNRESET'],
+    ])('leaves the outcome unknown on %s', async (_what, code) => {
+      const err = placing(async () => {
+        throw new CarrierUnanswered('carrier_a', unanswered(code));
+      });
+      await expect(err).rejects.toBeInstanceOf(PlacementUnknown);
+      await expect(err).rejects.toMatchObject({ status: 502, code: ErrorCode.INTERNAL_ERROR });
+    });
+
+    it.each([
+      ['a server error', 500],
+      ['an unavailable carrier', 503],
+    ])('leaves the outcome unknown on %s', async (_what, status) => {
+      await expect(placing(async () => ({ status, body: { error: 'oops' } }))).rejects.toBeInstanceOf(
+        PlacementUnknown,
+      );
+    });
+
+    it('leaves the outcome unknown on a success without an id', async () => {
+      await expect(
+        placing(async () => ({ status: 201, body: { message: 'call fired' } })),
+      ).rejects.toBeInstanceOf(PlacementUnknown);
+    });
+
+    it.each([400, 401, 404, 429])('takes a %s as a refusal', async (status) => {
+      const err = placing(async () => ({ status, body: { error: 'refused' } }));
+      await expect(err).rejects.toMatchObject({
+        status: 502,
+        message: expect.stringContaining(`HTTP ${status}`),
+      });
+      await expect(err).rejects.not.toBeInstanceOf(PlacementUnknown);
+    });
+
+    it('takes a request that never reached the carrier as a refusal', async () => {
+      const err = placing(async () => {
+        throw new CarrierUnanswered('carrier_a', unanswered('ECONNREFUSED'));
+      });
+      await expect(err).rejects.toBeInstanceOf(CarrierUnanswered);
+      await expect(err).rejects.not.toBeInstanceOf(PlacementUnknown);
+    });
   });
 
   it('accepts 2xx only', () => {

@@ -8,8 +8,15 @@ import {
 } from '../telephony/connections/credentials-store.service';
 import { MediaStreamLinks } from './media-stream-links';
 import { CallbackUrls } from './callback-urls';
-import { CallbackCall, CallbackRequest } from './carrier-adapter';
-import { CarrierHttp, CarrierRequest, CarrierResponse, carrierError, RestCarrier } from './carrier-http';
+import { CallbackCall, CallbackRequest, PlacementUnknown } from './carrier-adapter';
+import {
+  CarrierHttp,
+  CarrierRequest,
+  CarrierResponse,
+  CarrierUnanswered,
+  carrierError,
+  RestCarrier,
+} from './carrier-http';
 import { decisionReply, MarkupDialect, streamReply } from './carrier-xml';
 import { FormParams, parseForm } from './signing/form-params';
 
@@ -102,6 +109,38 @@ export abstract class FormCallbackCarrier<C extends CarrierACredentials | Carrie
       throw carrierError(this.provider, res);
     }
     return id;
+  }
+
+  /**
+   * Sends a place-call request and reads the placement's id under `field`. A clear refusal (4xx, or a request
+   * that never left) throws the carrier's error; an outcome the carrier left open (no answer once the
+   * request went out, placementOutcomeUnknown) throws PlacementUnknown.
+   */
+  protected async place(creds: C, req: AccountRequest, field: string): Promise<string> {
+    let res: CarrierResponse;
+    try {
+      res = await this.send(creds, req);
+    } catch (err) {
+      if (err instanceof CarrierUnanswered && err.maybeReceived) {
+        throw new PlacementUnknown(this.provider, err.message);
+      }
+      throw err;
+    }
+    try {
+      return this.placedId(res, field);
+    } catch (refused) {
+      if (!this.placementOutcomeUnknown(res)) throw refused;
+      throw new PlacementUnknown(this.provider, (refused as Error).message);
+    }
+  }
+
+  /**
+   * Whether a place-call answer without a placement id leaves open that the carrier placed the call. By
+   * default a server error (5xx: the carrier may have failed after creating the call) or a success with no
+   * id; a 4xx is a refusal. Carriers whose error answers say more narrow this down.
+   */
+  protected placementOutcomeUnknown(res: CarrierResponse): boolean {
+    return res.status >= 500 || (res.status >= 200 && res.status <= 299);
   }
 
   /** The callback's posted parameters once its signature checks out; 403 before anything is read. */

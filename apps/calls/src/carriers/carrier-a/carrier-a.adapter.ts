@@ -80,8 +80,9 @@ export class CarrierAAdapter
       body.machine_detection_url = call.callbackUrl('machine');
       body.machine_detection_method = 'POST';
     }
-    const res = await this.send(creds, { method: 'POST', path: '/Call/', json: body });
-    return { providerCallId: this.placedId(res, 'request_uuid') };
+    return {
+      providerCallId: await this.place(creds, { method: 'POST', path: '/Call/', json: body }, 'request_uuid'),
+    };
   }
 
   /**

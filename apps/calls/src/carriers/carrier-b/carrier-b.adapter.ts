@@ -83,8 +83,7 @@ export class CarrierBAdapter
       form.set('AsyncAmdStatusCallbackMethod', 'POST');
     }
     if (call.agent.max_call_duration_secs) form.set('TimeLimit', String(call.agent.max_call_duration_secs));
-    const res = await this.send(creds, { method: 'POST', path: '/Calls.json', form });
-    return { providerCallId: this.placedId(res, 'sid') };
+    return { providerCallId: await this.place(creds, { method: 'POST', path: '/Calls.json', form }, 'sid') };
   }
 
   /** `POST .../Calls/{CallSid}.json` with `Status=completed` hangs up a live call. */

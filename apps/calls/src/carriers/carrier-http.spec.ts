@@ -1,0 +1,60 @@
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { TelephonyConfig } from '../config/telephony.config';
+import { CarrierHttp, CarrierUnanswered } from './carrier-http';
+
+/** A local carrier API that takes each request, then does what `behave` says with it. */
+async function carrierApi(behave: 'late' | 'drop'): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (behave === 'drop') req.socket.destroy();
+      else setTimeout(() => res.writeHead(201).end('{}'), 1000).unref();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('CarrierHttp: a carrier that does not answer', () => {
+  const http = new CarrierHttp({ CARRIER_HTTP_TIMEOUT_MS: 200 } as TelephonyConfig);
+  const post = (url: string) =>
+    http.send('carrier_b', { method: 'POST', url, basic: { user: 'u', password: 'p' }, json: { to: '+1' } });
+  const servers: Server[] = [];
+
+  afterAll(async () => {
+    await http.onModuleDestroy();
+    for (const server of servers) {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  async function failure(url: string): Promise<CarrierUnanswered> {
+    const err = await post(url).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(CarrierUnanswered);
+    expect(err).toMatchObject({ status: 502, code: 'INTERNAL_ERROR' });
+    return err as CarrierUnanswered;
+  }
+
+  it('may have been received when the answer comes after the deadline', async () => {
+    const { url, server } = await carrierApi('late');
+    servers.push(server);
+    expect((await failure(url)).maybeReceived).toBe(true);
+  });
+
+  it('may have been received when the connection drops after the request was written', async () => {
+    const { url, server } = await carrierApi('drop');
+    servers.push(server);
+    expect((await failure(url)).maybeReceived).toBe(true);
+  });
+
+  it('was not received when nothing listens', async () => {
+    const { url, server } = await carrierApi('late');
+    await new Promise((resolve) => server.close(resolve));
+    expect((await failure(url)).maybeReceived).toBe(false);
+  });
+});
