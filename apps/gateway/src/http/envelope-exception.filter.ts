@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { ErrorEnvelope } from '@vap/api';
 import { AppError, ErrorCode } from '@vap/messages';
+import { redactUrl } from '@vap/runtime';
 
 /** body-parser and express signal their failures with a `type` and a `status`. */
 interface ParserError {
@@ -95,7 +96,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     }
     const errorId = randomUUID();
     this.logger.error(
-      `unexpected error ${errorId} on ${req.method} ${req.path}: ${exception instanceof Error ? exception.stack : String(exception)}`,
+      `unexpected error ${errorId} on ${req.method} ${redactUrl(req.path)}: ${exception instanceof Error ? exception.stack : String(exception)}`,
     );
     return AppError.internal(`Unexpected server error (error id ${errorId}); retry`);
   }
