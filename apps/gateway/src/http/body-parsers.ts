@@ -45,6 +45,36 @@ export function refuseInvalidUtf8(_req: unknown, _res: unknown, body: Buffer, en
   throw AppError.validation([detail], `Invalid request: ${detail.message}`);
 }
 
+/** A size in the form BODY_LIMIT takes (1mb, 512kb, 1048576b), in bytes. */
+export function sizeInBytes(limit: string): number {
+  const match = /^(\d+)(b|kb|mb)$/i.exec(limit.trim());
+  if (!match) throw new Error(`not a size: ${limit}`);
+  const unit = { b: 1, kb: 1024, mb: 1024 * 1024 }[match[2].toLowerCase() as 'b' | 'kb' | 'mb'];
+  return Number(match[1]) * unit;
+}
+
+/**
+ * A body whose declared Content-Length exceeds the largest the route could take is refused with 413
+ * before a byte of it is read (a body parser would read, and discard, all of it first). The connection
+ * is closed after the answer, so the rest of the body is not read either.
+ */
+export function refuseDeclaredOversize(limitOf: (req: Request) => number | null): RequestHandler {
+  return (req, res, next) => {
+    const limit = limitOf(req);
+    const length = Number(req.headers['content-length']);
+    if (limit === null || !Number.isFinite(length) || length <= limit) return next();
+    res.setHeader('Connection', 'close');
+    next(new AppError(ErrorCode.PAYLOAD_TOO_LARGE, `Request body exceeds the size limit (${limit} bytes)`));
+  };
+}
+
+/** Runs an Express middleware as a promise: resolves when it calls next(), rejects with what it passes. */
+export function runMiddleware(middleware: RequestHandler, req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => {
+    middleware(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
+  });
+}
+
 export function jsonBody(limit: string) {
   return json({
     limit,
