@@ -50,6 +50,8 @@ export async function startOwnPlatform({ name, env, ...options }: OwnPlatformOpt
     CALLBACK_BASE_URL: `http://127.0.0.1:${gatewayPort}`,
     RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
     RATE_LIMIT_CALLS_PER_MINUTE: '100000',
+    RATE_LIMIT_ACCOUNT_GENERAL_PER_MINUTE: '100000',
+    RATE_LIMIT_ACCOUNT_CALLS_PER_MINUTE: '100000',
     MEDIA_TIME_SCALE: E2E_MEDIA_TIME_SCALE,
     ...env,
   };

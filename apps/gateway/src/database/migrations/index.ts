@@ -8,6 +8,7 @@ import { PartnerVersion1763900020000 } from './1763900020000-partner-version';
 import { ConsoleUsers1764900060000 } from './1764900060000-console-users';
 import { ApiKeyScopes1764900070000 } from './1764900070000-api-key-scopes';
 import { LedgerTransactions1765000010000 } from './1765000010000-ledger-transactions';
+import { AccountRateLimits1765100030000 } from './1765100030000-account-rate-limits';
 
 /** Every migration of the gateway schema, oldest first. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   ConsoleUsers1764900060000,
   ApiKeyScopes1764900070000,
   LedgerTransactions1765000010000,
+  AccountRateLimits1765100030000,
 ];
