@@ -18,6 +18,8 @@ export interface RawRequest {
   /** Bytes sent after the headers, however many Content-Length declares. */
   body?: string | Buffer;
   timeoutMs?: number;
+  /** After the answer, how long to wait for the gateway to close the connection (default 200 ms). */
+  closeWithinMs?: number;
 }
 
 /**
@@ -34,6 +36,7 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawAns
     let received = Buffer.alloc(0);
     let answer: Omit<RawAnswer, 'closed'> | null = null;
     const timer = setTimeout(() => {
+      if (answer) return;
       socket.destroy();
       reject(
         new Error(
@@ -73,8 +76,8 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawAns
         body: received.subarray(end + 4, end + 4 + length).toString('utf8'),
         elapsedMs: Date.now() - started,
       };
-      // A closing gateway ends the socket right after the answer; a keep-alive one waits for the rest of the body.
-      setTimeout(() => finish(false), 200);
+      // Whether the gateway closes the connection after answering, within the time given.
+      setTimeout(() => finish(false), request.closeWithinMs ?? 200).unref();
     });
     socket.on('end', () => finish(true));
     socket.on('close', () => finish(true));

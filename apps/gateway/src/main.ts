@@ -6,7 +6,7 @@ import { AppModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { gatewayDataSourceOptions } from './database/data-source';
 import { setupApiDocs } from './http/api-docs';
-import { exceptPaths, jsonOnly, refuseDeclaredOversize } from './http/body-parsers';
+import { boundUnreadBodies, exceptPaths, jsonOnly, refuseDeclaredOversize } from './http/body-parsers';
 import { bodyLimitOf } from './http/body-parsers.guard';
 import { refuseUnsafeInput } from './http/input-rules';
 import { envelopeClientErrors } from './http/client-errors';
@@ -34,6 +34,7 @@ void bootstrapService({
     // Before routing only headers are looked at: a declared body over its route's limit is refused at once,
     // and a body of a type its route does not take is marked (415 once routed). Bodies are read and parsed by
     // BodyParsersGuard, the last guard: after authentication and rate limiting.
+    app.use(boundUnreadBodies());
     app.use(refuseDeclaredOversize(bodyLimitOf(config.BODY_LIMIT)));
     app.use(exceptPaths([...RAW_BODY_ROUTES, ...CALLBACK_ROUTES, ...CSV_BODY_ROUTES], jsonOnly()));
     app.use(csvBodyTypes());

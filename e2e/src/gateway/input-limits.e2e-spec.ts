@@ -296,8 +296,27 @@ describe('input limits', () => {
       });
       expect(answer.status).toBe(413);
       expect(JSON.parse(answer.body)).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
-      // The rest of the body is never read: the gateway closes the connection after the answer.
-      expect(answer.closed).toBe(true);
+      // Answered on the header alone: the rest of the body never came.
+      expect(answer.elapsedMs).toBeLessThan(3000);
     }
+  });
+
+  it('closes the connection of a refused request whose rest of body does not come within 5 s', async () => {
+    const base = gatewayUrl();
+    const answer = await rawRequest(base, {
+      method: 'POST',
+      path: `${PARTNER_API}/agent`,
+      headers: {
+        host: new URL(base).host,
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        'content-length': String(2 * 1024 * 1024),
+      },
+      body: 'a few bytes of it',
+      timeoutMs: 10_000,
+      closeWithinMs: 8000,
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.closed).toBe(true);
   });
 });

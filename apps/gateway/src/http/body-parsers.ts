@@ -55,16 +55,38 @@ export function sizeInBytes(limit: string): number {
 
 /**
  * A body whose declared Content-Length exceeds the largest the route could take is refused with 413
- * before a byte of it is read (a body parser would read, and discard, all of it first). The connection
- * is closed after the answer, so the rest of the body is not read either.
+ * before a byte of it is read (a body parser would read, and discard, all of it first).
  */
 export function refuseDeclaredOversize(limitOf: (req: Request) => number | null): RequestHandler {
-  return (req, res, next) => {
+  return (req, _res, next) => {
     const limit = limitOf(req);
     const length = Number(req.headers['content-length']);
     if (limit === null || !Number.isFinite(length) || length <= limit) return next();
-    res.setHeader('Connection', 'close');
     next(new AppError(ErrorCode.PAYLOAD_TOO_LARGE, `Request body exceeds the size limit (${limit} bytes)`));
+  };
+}
+
+/** How long a connection may go on sending the body of a request already answered. */
+export const UNREAD_BODY_GRACE_MS = 5000;
+
+/**
+ * A request answered before its body was read (refused: 401, 413, 429...) keeps its connection while the
+ * client sends the rest, which Node discards unread: closing at once would reset a client still sending, and
+ * it would never see the answer. The rest must arrive within UNREAD_BODY_GRACE_MS, else the connection is
+ * closed, so a declared length nobody sends holds nothing for long.
+ */
+export function boundUnreadBodies(graceMs = UNREAD_BODY_GRACE_MS): RequestHandler {
+  return (req, res, next) => {
+    res.once('finish', () => {
+      if (req.complete) return;
+      const timer = setTimeout(() => {
+        if (!req.complete) req.socket.destroy();
+      }, graceMs);
+      timer.unref();
+      req.once('end', () => clearTimeout(timer));
+      req.once('close', () => clearTimeout(timer));
+    });
+    next();
   };
 }
 
