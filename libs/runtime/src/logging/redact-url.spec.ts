@@ -3,7 +3,9 @@ import { redactUrl } from './redact-url';
 describe('redactUrl', () => {
   it('hides the tokens of one-time links and signed upload URLs in the path', () => {
     expect(redactUrl('/console/invitations/inv_s3cret')).toBe('/console/invitations/[redacted]');
-    expect(redactUrl('/console/api/password-resets/pr_s3cret/')).toBe('/console/api/password-resets/[redacted]/');
+    expect(redactUrl('/console/api/password-resets/pr_s3cret/')).toBe(
+      '/console/api/password-resets/[redacted]/',
+    );
     expect(redactUrl('/api/v2/uploads/eyJhbGciOi.s3cret?x=1')).toBe('/api/v2/uploads/[redacted]?x=1');
     expect(redactUrl('/console/api/v2/UPLOADS/abc')).toBe('/console/api/v2/UPLOADS/[redacted]');
   });
@@ -16,7 +18,9 @@ describe('redactUrl', () => {
   });
 
   it('leaves everything else as sent', () => {
-    expect(redactUrl('/api/v2/calls?status=completed&limit=5')).toBe('/api/v2/calls?status=completed&limit=5');
+    expect(redactUrl('/api/v2/calls?status=completed&limit=5')).toBe(
+      '/api/v2/calls?status=completed&limit=5',
+    );
     expect(redactUrl('/console/api/team/invitations')).toBe('/console/api/team/invitations');
     expect(redactUrl('/x?token')).toBe('/x?token');
     expect(redactUrl('/x?%E0%A4%A=1')).toBe('/x?%E0%A4%A=1');
