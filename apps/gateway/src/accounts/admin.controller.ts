@@ -77,7 +77,7 @@ export class AdminController {
       `An account holds at most ${MAX_ACTIVE_API_KEYS} active keys: one more is 429 LIMIT_REACHED (revoke one first).`,
   })
   @ApiEnvelope(CreatedApiKeyDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.LIMIT_REACHED)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.LIMIT_REACHED, ErrorCode.RATE_LIMITED)
   issueKey(
     @Param('id', idParam('Partner')) id: string,
     @Body() body: CreateApiKeyDto,
