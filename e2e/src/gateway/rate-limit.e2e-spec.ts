@@ -135,6 +135,9 @@ describe('rate limits across two gateway replicas', () => {
     expect(answer.status).toBe(429);
     expect(JSON.parse(answer.body)).toMatchObject({ success: false, error: { code: 'RATE_LIMITED' } });
     expect(answer.headers['retry-after']).toBeDefined();
+    // Nor is the rest read afterwards: the connection closes after the answer.
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.closed).toBe(true);
     // Without a valid key, the same: 401 at once.
     const unauthenticated = await rawRequest(b, {
       method: 'POST',

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import type { Socket } from 'node:net';
 import { json } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AppError, ErrorCode } from '@vap/messages';
@@ -87,6 +88,31 @@ export function boundUnreadBodies(graceMs = UNREAD_BODY_GRACE_MS): RequestHandle
       req.once('close', () => clearTimeout(timer));
     });
     next();
+  };
+}
+
+/** How long the connection of a refused request goes on taking (and discarding) what its client still sends. */
+export const LINGER_MS = 2000;
+
+/**
+ * Answers a request whose body is still unread (refused before reading it) with `Connection: close`, so the
+ * gateway reads no more of a body it refused than was already in flight. Node ends such an answer with
+ * socket.destroySoon(), which closes at once, and closing a socket that still holds unread bytes resets the
+ * connection: a client still sending its body could lose the answer. So this socket half-closes after the
+ * answer instead and discards what still arrives until its client closes (a client stops sending once it
+ * has the answer), for at most LINGER_MS.
+ */
+export function closeUnreadBody(req: Request, res: Response, lingerMs = LINGER_MS): void {
+  if (req.complete || res.headersSent) return;
+  res.setHeader('Connection', 'close');
+  const socket = req.socket as Socket & { destroySoon?: () => void };
+  socket.destroySoon = () => {
+    socket.end();
+    socket.resume();
+    const timer = setTimeout(() => socket.destroy(), lingerMs);
+    timer.unref();
+    socket.once('end', () => socket.destroy());
+    socket.once('close', () => clearTimeout(timer));
   };
 }
 
