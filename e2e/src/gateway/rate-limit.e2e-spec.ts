@@ -1,5 +1,6 @@
 import { Platform } from '@vap/testing';
-import { api, createPartner, rawRequest, startRunGateways } from '../../support';
+import { Client } from 'pg';
+import { adminApi, api, createPartner, e2eEnv, rawRequest, startRunGateways } from '../../support';
 
 /**
  * Two gateway replicas with the contract's per-key limits and an account limit of 100 a minute, sharing the
@@ -155,5 +156,34 @@ describe('rate limits across two gateway replicas', () => {
       success: false,
       error: { code: 'UNAUTHORIZED' },
     });
+  });
+
+  it('refuses a key already over its limit from memory: Postgres counts none of its further requests', async () => {
+    const { apiKey, partner } = await createPartner({ name: 'Flood Memo Co' });
+    for (let i = 0; i < 61; i++) await api('/api/v2/billing/balance', { key: apiKey, baseUrl: a });
+    const keyId = (await adminApi(`/partners/${partner.id}/api-keys`)).body.data.api_keys[0].id as string;
+    const db = new Client({ connectionString: e2eEnv().databaseUrl });
+    await db.connect();
+    try {
+      const counted = async () =>
+        Number(
+          (
+            await db.query<{ request_count: number }>(
+              `SELECT request_count FROM gateway.rate_limit_windows WHERE api_key_id = $1 AND bucket = 'general'`,
+              [keyId],
+            )
+          ).rows[0].request_count,
+        );
+      expect(await counted()).toBe(61);
+      for (let i = 0; i < 5; i++) {
+        const refused = await api('/api/v2/billing/balance', { key: apiKey, baseUrl: a });
+        expect(refused.status).toBe(429);
+        expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+        expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+      expect(await counted()).toBe(61);
+    } finally {
+      await db.end();
+    }
   });
 });
