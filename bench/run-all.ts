@@ -28,6 +28,7 @@ interface BenchRun {
 // The targets are set at these sizes; campaigns runs 2,000 contacts so the whole run stays near 10 minutes.
 const RUNS: BenchRun[] = [
   { name: 'gateway', script: 'gateway', env: { BENCH_REPLICAS: '1 2' } },
+  { name: 'gateway-noisy-tenant', script: 'gateway', entry: 'noisy-tenant' },
   { name: 'callbacks', script: 'callbacks', env: { BENCH_CALLS: '600' } },
   { name: 'callbacks-50', script: 'callbacks', env: { BENCH_CALLS: '600', BENCH_PARTNERS: '50' } },
   {

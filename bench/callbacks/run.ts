@@ -68,6 +68,8 @@ async function main(): Promise<void> {
       SANDBOX_STEP_MS: '60000',
       RATE_LIMIT_GENERAL_PER_MINUTE: '1000000',
       RATE_LIMIT_CALLS_PER_MINUTE: '1000000',
+      RATE_LIMIT_ACCOUNT_GENERAL_PER_MINUTE: '1000000',
+      RATE_LIMIT_ACCOUNT_CALLS_PER_MINUTE: '1000000',
     },
     readyTimeoutMs: 90_000,
   });

@@ -109,6 +109,8 @@ async function benchReplicas(replicas: number): Promise<void> {
       ...OFFLINE_SPEECH,
       RATE_LIMIT_GENERAL_PER_MINUTE: '1000000000',
       RATE_LIMIT_CALLS_PER_MINUTE: '1000000000',
+      RATE_LIMIT_ACCOUNT_GENERAL_PER_MINUTE: '1000000000',
+      RATE_LIMIT_ACCOUNT_CALLS_PER_MINUTE: '1000000000',
     },
   });
   try {

@@ -81,6 +81,8 @@ export default async function globalSetup(): Promise<void> {
         // own (e2e/src/gateway/rate-limit.e2e-spec.ts) so the shared platform does not throttle the suite.
         RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
         RATE_LIMIT_CALLS_PER_MINUTE: '100000',
+        RATE_LIMIT_ACCOUNT_GENERAL_PER_MINUTE: '100000',
+        RATE_LIMIT_ACCOUNT_CALLS_PER_MINUTE: '100000',
         // Every spec calls from one address (loopback): the per-address limits and the operator lockout
         // are tested on a gateway of its own (e2e/src/gateway/address-limits.e2e-spec.ts).
         RATE_LIMIT_ADDRESS_ADMIN_PER_MINUTE: '100000',

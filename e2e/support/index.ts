@@ -5,3 +5,4 @@ export * from './https-receiver';
 export * from './contract-fields';
 export * from './openapi-conformance';
 export * from './own-platform';
+export * from './raw-http';

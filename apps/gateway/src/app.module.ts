@@ -23,6 +23,7 @@ import { CustomFunctionsModule } from './custom-functions/custom-functions.modul
 import { EnvelopeExceptionFilter } from './http/envelope-exception.filter';
 import { EnvelopeInterceptor } from './http/envelope.interceptor';
 import { UnsupportedBodyGuard } from './http/unsupported-body.guard';
+import { BodyParsersGuard } from './http/body-parsers.guard';
 import { OperatorLockout } from './auth/operator-lockout.service';
 import { AddressRateLimiter, AddressRateLimitGuard } from './rate-limit/address-rate-limit';
 import { LimitsPruner } from './rate-limit/limits-pruner';
@@ -87,11 +88,12 @@ export class AppModule {
         AdminTokenGuard,
         // Order matters: the per-address limits of the surfaces without a key come before any work on the
         // request; then a body of a type the route does not take is refused; then authenticate, then count
-        // the request against the key's limit.
+        // the request against the key's and the account's limits; only then is the body read and parsed.
         { provide: APP_GUARD, useClass: AddressRateLimitGuard },
         { provide: APP_GUARD, useClass: UnsupportedBodyGuard },
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: BodyParsersGuard },
         { provide: APP_FILTER, useClass: EnvelopeExceptionFilter },
         { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
       ],

@@ -6,12 +6,13 @@ import { AppModule } from './app.module';
 import { GatewayConfig } from './config/gateway.config';
 import { gatewayDataSourceOptions } from './database/data-source';
 import { setupApiDocs } from './http/api-docs';
-import { exceptPaths, jsonBody, jsonOnly } from './http/body-parsers';
+import { boundUnreadBodies, exceptPaths, jsonOnly, refuseDeclaredOversize } from './http/body-parsers';
+import { bodyLimitOf } from './http/body-parsers.guard';
 import { refuseUnsafeInput } from './http/input-rules';
 import { envelopeClientErrors } from './http/client-errors';
-import { CALLBACK_ROUTES, CALLBACKS_PATH, rawCallbackBody } from './callbacks/callbacks.route';
+import { CALLBACK_ROUTES } from './callbacks/callbacks.route';
 import { RAW_BODY_ROUTES } from './uploads/uploads.route';
-import { CSV_BODY_ROUTES, csvBody } from './http/csv-body.route';
+import { CSV_BODY_ROUTES, csvBodyTypes } from './http/csv-body.route';
 import { CONSOLE_PATH, consoleWeb } from './console-web/console-web';
 import { consoleApiMirror } from './console/console-auth';
 
@@ -23,20 +24,21 @@ void bootstrapService({
   dataSource: gatewayDataSourceOptions,
   port: (config) => config.PORT,
   configure: (app, config) => {
-    app.set('trust proxy', true);
+    // Forwarded headers (X-Forwarded-For, -Proto, -Host) are believed only from the configured proxies.
+    app.set('trust proxy', config.TRUST_PROXY_HOPS);
     // The partner console's files and pages; its API under /console/api is routed like every other, and the
     // public API's routes reach it under /console/api/v2 (rewritten to /api/v2 before anything else sees them).
     app.use(consoleApiMirror);
     app.use(CONSOLE_PATH, consoleWeb());
     envelopeClientErrors(app.getHttpServer());
-    // Signed upload URLs take the file itself as the body; every other route takes JSON.
-    // Carrier callbacks keep their raw bytes (form posts, signed) for the calls service to verify.
-    app.use(`/${CALLBACKS_PATH}`, rawCallbackBody(config.BODY_LIMIT));
-    // The contacts upload and the do-not-call import also take text/csv, and only they (see CSV_BODY_ROUTES).
+    // Before routing only headers are looked at: a declared body over its route's limit is refused at once,
+    // and a body of a type its route does not take is marked (415 once routed). Bodies are read and parsed by
+    // BodyParsersGuard, the last guard: after authentication and rate limiting.
+    app.use(boundUnreadBodies());
+    app.use(refuseDeclaredOversize(bodyLimitOf(config.BODY_LIMIT)));
     app.use(exceptPaths([...RAW_BODY_ROUTES, ...CALLBACK_ROUTES, ...CSV_BODY_ROUTES], jsonOnly()));
-    app.use(csvBody());
-    app.use(exceptPaths([...RAW_BODY_ROUTES, ...CALLBACK_ROUTES], jsonBody(config.BODY_LIMIT)));
-    // NUL characters and unbounded nesting, in any field of any route, are a 400 here rather than a 500 later.
+    app.use(csvBodyTypes());
+    // NUL characters in the path or the query are a 400 here rather than a 500 later (the body's: once parsed).
     app.use(refuseUnsafeInput());
     app.useGlobalPipes(createValidationPipe());
     setupApiDocs(app);

@@ -27,9 +27,10 @@ describe('per-address limits of the unauthenticated surfaces', () => {
     const env = e2eEnv();
     adminToken = env.adminToken;
     db = await createTestDatabase(env.databaseUrl, 'vap_e2e_addr');
-    const start = async (label: string, hops: number) =>
-      startService('gateway', {
-        port: await freePort(),
+    const start = async (label: string, hops: number) => {
+      const port = await freePort();
+      return startService('gateway', {
+        port,
         label,
         readyPath: '/health/live',
         logFile: env.logDir ? `${env.logDir}/${label}.log` : undefined,
@@ -42,9 +43,11 @@ describe('per-address limits of the unauthenticated surfaces', () => {
           NODE_ENV: 'test',
           LOG_LEVEL: 'warn',
           TRUST_PROXY_HOPS: String(hops),
+          PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
           ...Object.fromEntries(Object.entries(LIMITS).map(([k, v]) => [k, String(v)])),
         },
       });
+    };
     a = await start('gateway-addr-a', 0);
     b = await start('gateway-addr-b', 1);
     const created = await api('/admin/v1/partners', {

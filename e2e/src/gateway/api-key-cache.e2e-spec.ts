@@ -15,6 +15,7 @@ describe('cached API keys across gateway replicas', () => {
   beforeAll(async () => {
     const env = {
       RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
+      RATE_LIMIT_ACCOUNT_GENERAL_PER_MINUTE: '100000',
       RATE_LIMIT_ADDRESS_ADMIN_PER_MINUTE: '100000',
       RATE_LIMIT_ADDRESS_INVALID_KEY_PER_MINUTE: '100000',
     };

@@ -25,6 +25,27 @@ describe('API key scopes', () => {
     agentId = (await createAgent(fullKey)).id;
   });
 
+  it('grants call data and agent changes only under the scopes that name them', async () => {
+    // Integration logs carry the calls' function and hook bodies with call variables: calls:read, not agents:read.
+    const { key: agentsAndKnowledge } = await issueKey(['agents:read', 'knowledge:write']);
+    const logs = await api('/integration-logs', { key: agentsAndKnowledge });
+    expect(logs.status).toBe(403);
+    expect(logs.body.error.message).toBe('This API key lacks the scope calls:read');
+    const { key: callsReader } = await issueKey(['calls:read']);
+    expect((await api('/integration-logs', { key: callsReader })).status).toBe(200);
+    // Attaching an extraction set changes the agent: agents:write, not knowledge:write.
+    const attach = await api(`/agent/${agentId}/extraction-sets/00000000-0000-4000-8000-000000000000`, {
+      method: 'POST',
+      key: agentsAndKnowledge,
+    });
+    expect(attach.status).toBe(403);
+    expect(attach.body.error.message).toBe('This API key lacks the scope agents:write');
+    const doc = (await api('/api/v2/openapi.json')).body as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    expect(doc.paths['/api/v2/integration-logs'].get['x-required-scope']).toBe('calls:read');
+  });
+
   it('a read-only key reads but cannot create, change or delete', async () => {
     const { key, summary } = await issueKey(['read_only']);
     expect(summary.scopes).toEqual(['read_only']);

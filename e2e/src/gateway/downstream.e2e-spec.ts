@@ -19,8 +19,9 @@ describe('downstream failures', () => {
     const env = e2eEnv();
     prefix = `${env.natsPrefix}_alone`;
     db = await createTestDatabase(env.databaseUrl, 'vap_e2e_alone');
+    const port = await freePort();
     gateway = await startService('gateway', {
-      port: await freePort(),
+      port,
       readyPath: '/health/live',
       logFile: `${env.logDir}/gateway-alone.log`,
       env: {
@@ -32,6 +33,7 @@ describe('downstream failures', () => {
         NODE_ENV: 'test',
         LOG_LEVEL: 'warn',
         RPC_TIMEOUT_MS: String(RPC_TIMEOUT_MS),
+        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       },
     });
     nc = await connect({ servers: env.natsUrl });

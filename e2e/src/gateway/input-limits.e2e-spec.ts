@@ -1,7 +1,7 @@
 // Input Postgres cannot store or recursion cannot walk is refused at the edge with 400 VALIDATION_ERROR
 // naming the field, on every route: NUL characters in any string, JSON nested too deep, and cursors whose
 // parts are not what the list pages by.
-import { api, ApiResponse, createPartner, gatewayUrl, PARTNER_API } from '../../support';
+import { api, ApiResponse, createPartner, gatewayUrl, PARTNER_API, rawRequest } from '../../support';
 
 const encodeCursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const T = '2026-01-01T00:00:00.000Z';
@@ -275,5 +275,43 @@ describe('input limits', () => {
     const second = await api(`/customers?limit=2&cursor=${first.body.data.next_cursor}`, { key });
     expect(second.status).toBe(200);
     expect(second.body.data.customers.length).toBeGreaterThan(0);
+  });
+
+  it('answers a Content-Length over the limit with 413 PAYLOAD_TOO_LARGE at once, without reading the body', async () => {
+    const base = gatewayUrl();
+    for (const [path, type, length] of [
+      [`${PARTNER_API}/agent`, 'application/json', 2 * 1024 * 1024],
+      [`${PARTNER_API}/campaigns/${campaignId}/contacts`, 'text/csv', 3 * 1024 * 1024],
+    ] as const) {
+      const answer = await rawRequest(base, {
+        method: 'POST',
+        path,
+        headers: {
+          host: new URL(base).host,
+          authorization: `Bearer ${key}`,
+          'content-type': type,
+          'content-length': String(length),
+        },
+        body: 'a few bytes of it',
+      });
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body)).toMatchObject({ success: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
+      // Answered on the header alone (the rest of the body never came), and the connection closes after it.
+      expect(answer.elapsedMs).toBeLessThan(3000);
+      expect(answer.headers.connection).toBe('close');
+      expect(answer.closed).toBe(true);
+    }
+  });
+
+  it('still lets a client that sends its whole oversize body read the 413', async () => {
+    // Sent at once, as a client that does not wait for an early answer does: it must get the envelope, not a reset.
+    const res = await api('/agent', {
+      method: 'POST',
+      key,
+      body: JSON.stringify({ agent_name: 'x'.repeat(3 * 1024 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 });

@@ -1,4 +1,4 @@
-import { api } from '../../support';
+import { adminApi, api, createPartner } from '../../support';
 
 const token = () => process.env.E2E_ADMIN_TOKEN!;
 
@@ -119,5 +119,33 @@ describe('operator API (/admin/v1)', () => {
     const res = await api('/admin/v1/partners', { key: token() });
     expect(res.status).toBe(200);
     expect(res.body.data.partners.length).toBeGreaterThan(0);
+  });
+
+  it('issues at most 20 active keys per account: one more is 429 LIMIT_REACHED until one is revoked', async () => {
+    const { partner, apiKey } = await createPartner();
+    const issue = () =>
+      adminApi(`/partners/${partner.id}/api-keys`, { method: 'POST', body: { name: 'more' } });
+    // The account's first key came with it: 19 more make 20.
+    const issued = await Promise.all(Array.from({ length: 19 }, issue));
+    expect(issued.map((r) => r.status)).toEqual(Array(19).fill(200));
+    // Issued at once, they cannot slip past the count together.
+    const over = await Promise.all([issue(), issue()]);
+    for (const res of over) {
+      expect(res.status).toBe(429);
+      expect(res.body.error).toMatchObject({
+        code: 'LIMIT_REACHED',
+        message: expect.stringMatching(/20 active API keys.*revoke one first/),
+      });
+    }
+    const listed = await adminApi(`/partners/${partner.id}/api-keys`);
+    expect(listed.body.data.api_keys).toHaveLength(20);
+    const revoked = await adminApi(`/partners/${partner.id}/api-keys/${issued[0].body.data.key.id}`, {
+      method: 'DELETE',
+    });
+    expect(revoked.status).toBe(200);
+    expect((await issue()).status).toBe(200);
+    expect((await issue()).status).toBe(429);
+    // The account's keys still work.
+    expect((await api('/api/v2/billing/balance', { key: apiKey })).status).toBe(200);
   });
 });

@@ -73,7 +73,7 @@ describe('configuration is validated at boot', () => {
   };
 
   it.each([
-    ['gateway', ['ADMIN_API_TOKEN', 'signingSecret']],
+    ['gateway', ['ADMIN_API_TOKEN', 'PUBLIC_BASE_URL', 'signingSecret']],
     ['agents', ['signingSecret']],
     ['calls', ['PUBLIC_BASE_URL', 'SECRETS_KEY', 'signingSecret']],
     ['webhooks', ['SECRETS_KEY']],

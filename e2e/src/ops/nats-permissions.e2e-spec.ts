@@ -63,6 +63,8 @@ describe('the platform on NATS with a user per service', () => {
         // The test polls the call; the contract's 10/minute under /calls is not what it checks.
         RATE_LIMIT_GENERAL_PER_MINUTE: '100000',
         RATE_LIMIT_CALLS_PER_MINUTE: '100000',
+        RATE_LIMIT_ACCOUNT_GENERAL_PER_MINUTE: '100000',
+        RATE_LIMIT_ACCOUNT_CALLS_PER_MINUTE: '100000',
       },
       appEnv: Object.fromEntries(NATS_SERVICES.map((s) => [s, { NATS_PASSWORD: passwords[s] }])),
     });

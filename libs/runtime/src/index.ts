@@ -5,6 +5,7 @@ export * from './config/config.module';
 export * from './config/settings';
 export * from './config/development-values';
 export * from './logging/logger.module';
+export * from './logging/redact-url';
 export * from './logging/request-id.middleware';
 export * from './health/health.module';
 export * from './health/health.options';

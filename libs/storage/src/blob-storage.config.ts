@@ -57,10 +57,7 @@ export class BlobStoreConfig {
  * they must also share the signing key.
  */
 export class BlobStorageConfig extends BlobStoreConfig {
-  /**
-   * The gateway's public base URL: the console's invitation and reset links, and (when set) the local driver's
-   * signed URLs, are absolute on it; the console's pages are of its origin.
-   */
+  /** The gateway's public base URL; the local driver's signed URLs are absolute on it when it is set. */
   @IsOptional()
   @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, { message: 'PUBLIC_BASE_URL must be an http(s) URL' })
   PUBLIC_BASE_URL?: string;

@@ -10,6 +10,7 @@ import {
   PartnerDto,
   PartnerListDto,
   UpdatePartnerDto,
+  MAX_ACTIVE_API_KEYS,
 } from '@vap/api';
 import { AppError, ErrorCode } from '@vap/messages';
 import { AdminTokenGuard } from '../auth/admin-token.guard';
@@ -72,10 +73,11 @@ export class AdminController {
   @ApiOperation({
     summary: 'Issue another API key (shown once)',
     description:
-      'Without `scopes` the key has full access; with them, only what they allow (see the scope catalogue in the API description).',
+      'Without `scopes` the key has full access; with them, only what they allow (see the scope catalogue in the API description). ' +
+      `An account holds at most ${MAX_ACTIVE_API_KEYS} active keys: one more is 429 LIMIT_REACHED (revoke one first).`,
   })
   @ApiEnvelope(CreatedApiKeyDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.LIMIT_REACHED, ErrorCode.RATE_LIMITED)
   issueKey(
     @Param('id', idParam('Partner')) id: string,
     @Body() body: CreateApiKeyDto,

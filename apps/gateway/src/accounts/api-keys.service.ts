@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { ApiKeySummaryDto } from '@vap/api';
-import { expandScopes } from '@vap/messages';
+import { ApiKeySummaryDto, MAX_ACTIVE_API_KEYS } from '@vap/api';
+import { AppError, ErrorCode, expandScopes } from '@vap/messages';
 import { ApiKeyCache, CachedApiKey } from '../auth/api-key-cache';
 import {
   apiKeyMatches,
@@ -13,6 +13,7 @@ import {
   lookupPrefixOf,
 } from '../auth/api-key-secrets';
 import { ApiKey } from './entities/api-key.entity';
+import { Partner } from './entities/partner.entity';
 
 export function toApiKeySummary(key: ApiKey): ApiKeySummaryDto {
   return {
@@ -35,7 +36,9 @@ export class ApiKeysService {
 
   /**
    * Issues a key for the partner; the caller shows `key` once, only the hash is kept. `scopes` were
-   * validated against API_KEY_SCOPES; null or absent: full access.
+   * validated against API_KEY_SCOPES; null or absent: full access. 429 LIMIT_REACHED when the account
+   * already holds MAX_ACTIVE_API_KEYS active keys (counted under a lock of the account's row, so two issues
+   * at once cannot both pass).
    */
   async issue(
     em: EntityManager,
@@ -43,6 +46,16 @@ export class ApiKeysService {
     name: string | null,
     scopes: readonly string[] | null = null,
   ): Promise<{ key: string; record: ApiKey }> {
+    await em
+      .getRepository(Partner)
+      .findOne({ where: { id: partnerId }, lock: { mode: 'pessimistic_write' } });
+    const active = await em.getRepository(ApiKey).count({ where: { partnerId, revokedAt: IsNull() } });
+    if (active >= MAX_ACTIVE_API_KEYS) {
+      throw new AppError(
+        ErrorCode.LIMIT_REACHED,
+        `This account already has ${MAX_ACTIVE_API_KEYS} active API keys, the most it may hold; revoke one first`,
+      );
+    }
     const generated = generateApiKey();
     const record = em.create(ApiKey, {
       id: randomUUID(),

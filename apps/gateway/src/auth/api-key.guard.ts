@@ -60,12 +60,13 @@ export class ApiKeyGuard implements CanActivate {
   private async authenticate(req: AuthenticatedRequest): Promise<boolean> {
     const header = req.headers.authorization;
     if (!header) {
+      // The body is not read yet (it is parsed only once the request is admitted), so the message names the
+      // one place a key is taken whether or not the body holds one.
       const inQuery = KEY_PARAM_NAMES.some((k) => k in (req.query ?? {}));
-      const inBody = !!req.body && typeof req.body === 'object' && KEY_PARAM_NAMES.some((k) => k in req.body);
       throw unauthorized(
-        inQuery || inBody
+        inQuery
           ? 'API keys are accepted only in the Authorization header (Authorization: Bearer rg_live_...)'
-          : 'Missing API key: send Authorization: Bearer rg_live_...',
+          : 'Missing API key: send it in the Authorization header (Authorization: Bearer rg_live_...), never in the query or the body',
       );
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

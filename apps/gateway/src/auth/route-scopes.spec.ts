@@ -72,6 +72,12 @@ describe('route scopes', () => {
     expect(requiredScope('GET', '/api/v2/billing/balance')).toBe('billing:read');
     expect(requiredScope('POST', '/api/v2/billing/top-ups')).toBe('billing:write');
     expect(requiredScope('GET', '/api/v2/projects')).toBe('projects:read');
+    // Call data and agent behaviour are not granted by the names of neighbouring resources.
+    expect(requiredScope('GET', '/api/v2/integration-logs')).toBe('calls:read');
+    expect(requiredScope('GET', '/api/v2/integration-logs/:id')).toBe('calls:read');
+    expect(requiredScope('POST', '/api/v2/agent/:agentId/extraction-sets/:setId')).toBe('agents:write');
+    expect(requiredScope('DELETE', '/api/v2/agent/:agentId/extraction-sets/:setId')).toBe('agents:write');
+    expect(requiredScope('POST', '/api/v2/extraction-sets')).toBe('knowledge:write');
     expect(requiredScope('PATCH', '/api/v2/projects/:id')).toBe('projects:write');
   });
 

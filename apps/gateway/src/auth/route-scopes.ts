@@ -10,13 +10,15 @@ import type { ResourceScope, ScopeResource } from '@vap/messages';
 const RESOURCE_RULES: ReadonlyArray<readonly [string, ScopeResource]> = [
   ['agent/*/documents', 'knowledge'],
   ['agent/*/knowledge', 'knowledge'],
-  ['agent/*/extraction-sets', 'knowledge'],
+  // Attaching an extraction set changes what the agent does: the agent's write, not the knowledge's.
+  ['agent/*/extraction-sets', 'agents'],
   ['agent/*/webhooks', 'webhooks'],
   ['agent', 'agents'],
   ['voice-configurations', 'agents'],
   ['custom-functions', 'agents'],
   ['lifecycle-hooks', 'agents'],
-  ['integration-logs', 'agents'],
+  // Request and response bodies of the calls' custom functions and hooks, with call variables: call data.
+  ['integration-logs', 'calls'],
   ['calls', 'calls'],
   ['browser-sessions', 'calls'],
   ['customers', 'customers'],

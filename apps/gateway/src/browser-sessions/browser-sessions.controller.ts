@@ -1,6 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import {
   BrowserSessionDto,
   BrowserSessionListDto,
@@ -14,7 +13,8 @@ import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
 import { idParam } from '../http/id-param';
-import { onThisGateway } from '../http/public-url';
+import { onPublicBase } from '../http/public-url';
+import { GatewayConfig } from '../config/gateway.config';
 
 const CREATE_DESCRIPTION = `
 Opens a voice session between an agent and a user in a browser: no phone line, no carrier. The answer's
@@ -43,7 +43,10 @@ no \`call.status.updated\` is sent for a session, and \`GET /calls\` does not li
 @ApiPartnerRoute()
 @Controller(`${API_PREFIX}/browser-sessions`)
 export class BrowserSessionsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly config: GatewayConfig,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -53,10 +56,9 @@ export class BrowserSessionsController {
   async create(
     @CurrentPartner() auth: AuthContext,
     @Body() body: CreateBrowserSessionDto,
-    @Req() req: Request,
   ): Promise<CreatedBrowserSessionDto> {
     const created = await this.rpc.request(Subjects.calls.browserSessionCreate, auth.partner, body);
-    return absoluteUrls(req, created);
+    return absoluteUrls(this.config.PUBLIC_BASE_URL, created);
   }
 
   @Get()
@@ -70,10 +72,12 @@ export class BrowserSessionsController {
   async list(
     @CurrentPartner() auth: AuthContext,
     @Query() query: ListBrowserSessionsQueryDto,
-    @Req() req: Request,
   ): Promise<BrowserSessionListDto> {
     const page = await this.rpc.request(Subjects.calls.browserSessionList, auth.partner, query);
-    return { ...page, browser_sessions: page.browser_sessions.map((s) => absoluteUrls(req, s)) };
+    return {
+      ...page,
+      browser_sessions: page.browser_sessions.map((s) => absoluteUrls(this.config.PUBLIC_BASE_URL, s)),
+    };
   }
 
   @Get(':id')
@@ -87,17 +91,19 @@ export class BrowserSessionsController {
   async get(
     @CurrentPartner() auth: AuthContext,
     @Param('id', idParam('Browser session')) id: string,
-    @Req() req: Request,
   ): Promise<BrowserSessionDto> {
-    return absoluteUrls(req, await this.rpc.request(Subjects.calls.browserSessionGet, auth.partner, { id }));
+    return absoluteUrls(
+      this.config.PUBLIC_BASE_URL,
+      await this.rpc.request(Subjects.calls.browserSessionGet, auth.partner, { id }),
+    );
   }
 }
 
-/** Recording URLs of the local blob driver are relative to the gateway: made absolute on this one. */
-function absoluteUrls<T extends BrowserSessionDto>(req: Request, found: T): T {
+/** Recording URLs of the local blob driver are relative to the gateway: made absolute on the public base. */
+function absoluteUrls<T extends BrowserSessionDto>(publicBaseUrl: string, found: T): T {
   if (!found.session.recording_url) return found;
   return {
     ...found,
-    session: { ...found.session, recording_url: onThisGateway(req, found.session.recording_url) },
+    session: { ...found.session, recording_url: onPublicBase(publicBaseUrl, found.session.recording_url) },
   };
 }

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import {
   CallDto,
   CallListDto,
@@ -14,7 +14,8 @@ import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
-import { onThisGateway } from '../http/public-url';
+import { onPublicBase } from '../http/public-url';
+import { GatewayConfig } from '../config/gateway.config';
 import { idParam } from '../http/id-param';
 import { IdempotencyKey, REPLAYED_HEADER } from '../idempotency/idempotency-key';
 import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
@@ -61,7 +62,10 @@ knowledge base). Sandbox time is compressed: durations are simulated call time.
 @RateLimitBucket('calls')
 @Controller(`${API_PREFIX}/calls`)
 export class CallsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly config: GatewayConfig,
+  ) {}
 
   @Post('start')
   @HttpCode(200)
@@ -83,13 +87,12 @@ export class CallsController {
     @CurrentPartner() auth: AuthContext,
     @Body() body: StartCallDto,
     @IdempotencyKey() idempotencyKey: string | undefined,
-    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<CallDto> {
     const command: StartCallCommand = idempotencyKey ? { ...body, idempotency_key: idempotencyKey } : body;
     const { call, replayed } = await this.rpc.request(Subjects.calls.callStart, auth.partner, command);
     if (replayed) res.setHeader(REPLAYED_HEADER, 'true');
-    return absoluteUrls(req, call);
+    return absoluteUrls(this.config.PUBLIC_BASE_URL, call);
   }
 
   @Get()
@@ -100,13 +103,9 @@ export class CallsController {
   })
   @ApiEnvelope(CallListDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR)
-  async list(
-    @CurrentPartner() auth: AuthContext,
-    @Query() query: ListCallsQueryDto,
-    @Req() req: Request,
-  ): Promise<CallListDto> {
+  async list(@CurrentPartner() auth: AuthContext, @Query() query: ListCallsQueryDto): Promise<CallListDto> {
     const page = await this.rpc.request(Subjects.calls.callList, auth.partner, query);
-    return { ...page, calls: page.calls.map((c) => absoluteUrls(req, c)) };
+    return { ...page, calls: page.calls.map((c) => absoluteUrls(this.config.PUBLIC_BASE_URL, c)) };
   }
 
   @Get(':id')
@@ -119,12 +118,11 @@ export class CallsController {
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiEnvelope(CallDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  async get(
-    @CurrentPartner() auth: AuthContext,
-    @Param('id', idParam('Call')) id: string,
-    @Req() req: Request,
-  ): Promise<CallDto> {
-    return absoluteUrls(req, await this.rpc.request(Subjects.calls.callGet, auth.partner, { id }));
+  async get(@CurrentPartner() auth: AuthContext, @Param('id', idParam('Call')) id: string): Promise<CallDto> {
+    return absoluteUrls(
+      this.config.PUBLIC_BASE_URL,
+      await this.rpc.request(Subjects.calls.callGet, auth.partner, { id }),
+    );
   }
 
   @Get(':id/recording-url')
@@ -138,20 +136,19 @@ export class CallsController {
   async recordingUrl(
     @CurrentPartner() auth: AuthContext,
     @Param('id', idParam('Call')) id: string,
-    @Req() req: Request,
   ): Promise<RecordingUrlDto> {
     const found = await this.rpc.request(Subjects.calls.callRecordingUrl, auth.partner, {
       id,
     });
-    return { ...found, recording_url: onThisGateway(req, found.recording_url) };
+    return { ...found, recording_url: onPublicBase(this.config.PUBLIC_BASE_URL, found.recording_url) };
   }
 }
 
-/** Recording URLs of the local blob driver are relative to the gateway: made absolute on this one. */
-function absoluteUrls(req: Request, call: CallDto): CallDto {
+/** Recording URLs of the local blob driver are relative to the gateway: made absolute on the public base. */
+function absoluteUrls(publicBaseUrl: string, call: CallDto): CallDto {
   if (!call.session.recording_url) return call;
   return {
     ...call,
-    session: { ...call.session, recording_url: onThisGateway(req, call.session.recording_url) },
+    session: { ...call.session, recording_url: onPublicBase(publicBaseUrl, call.session.recording_url) },
   };
 }

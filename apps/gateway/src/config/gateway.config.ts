@@ -33,13 +33,37 @@ export class GatewayConfig extends BaseServiceConfig {
   @IntSetting({ min: 1 })
   RATE_LIMIT_CALLS_PER_MINUTE: number = 10;
 
+  /**
+   * Requests per account and minute, all its API keys together (the per-key limits apply as well).
+   * Default: 5 keys' worth of RATE_LIMIT_GENERAL_PER_MINUTE's default.
+   */
+  @IntSetting({ min: 1 })
+  RATE_LIMIT_ACCOUNT_GENERAL_PER_MINUTE: number = 300;
+
+  /** Requests per account and minute under /calls, all its API keys together. */
+  @IntSetting({ min: 1 })
+  RATE_LIMIT_ACCOUNT_CALLS_PER_MINUTE: number = 50;
+
   /** Largest JSON body (413 PAYLOAD_TOO_LARGE beyond it). */
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 1mb, 512kb or 1048576b' })
   BODY_LIMIT: string = '1mb';
 
   /**
-   * Proxies in front of the gateway whose X-Forwarded-For is believed when finding a client's address for
-   * the per-address limits. 0: the TCP peer is the client (anyone can write X-Forwarded-For).
+   * The gateway's public base URL: every absolute link the gateway hands out (upload and recording URLs, the
+   * console's invitation and reset links) starts with it, never with what a client sent as Host or
+   * X-Forwarded-Proto; the console's pages are of its origin. Required; only
+   * NODE_ENV=development falls back to http://127.0.0.1:3000.
+   */
+  @DevelopmentValue('http://127.0.0.1:3000', { refuse: () => false })
+  @Matches(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, {
+    message: "PUBLIC_BASE_URL must be set to the gateway's public http(s) URL, e.g. https://api.example.com",
+  })
+  PUBLIC_BASE_URL: string = '';
+
+  /**
+   * Proxies in front of the gateway whose forwarded headers are believed: X-Forwarded-For for a client's
+   * address (per-address limits), X-Forwarded-Proto and -Host for the request's protocol and host. 0: none
+   * (the TCP peer is the client; anyone can write those headers). Behind one ingress or load balancer: 1.
    */
   @IntSetting({ min: 0, max: 10 })
   TRUST_PROXY_HOPS: number = 0;

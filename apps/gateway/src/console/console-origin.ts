@@ -1,7 +1,8 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppError, ErrorCode } from '@vap/messages';
-import { BlobStorageConfig } from '@vap/storage';
+import { GatewayConfig } from '../config/gateway.config';
+import { onPublicBase } from '../http/public-url';
 
 /** Sec-Fetch-Site values of a request a page of another origin made (a browser sends `same-origin` or `none`). */
 const OTHER_SITES = new Set(['cross-site', 'same-site']);
@@ -15,23 +16,22 @@ const OTHER_SITES = new Set(['cross-site', 'same-site']);
  */
 @Injectable()
 export class ConsoleOrigin {
-  /** PUBLIC_BASE_URL's origin, and PUBLIC_BASE_URL without a trailing slash, when it is set. */
-  private readonly publicOrigin: string | null;
-  private readonly publicBase: string | null;
+  /** PUBLIC_BASE_URL's origin and the base itself (required, so always set). */
+  private readonly publicOrigin: string;
+  private readonly publicBase: string;
 
-  constructor(storage: BlobStorageConfig) {
-    const base = storage.PUBLIC_BASE_URL;
-    this.publicOrigin = base ? new URL(base).origin : null;
-    this.publicBase = base ? base.replace(/\/+$/, '') : null;
+  constructor(config: GatewayConfig) {
+    this.publicBase = config.PUBLIC_BASE_URL;
+    this.publicOrigin = new URL(config.PUBLIC_BASE_URL).origin;
   }
 
   /**
    * A link to a console page (`/console/invitations/...`) on PUBLIC_BASE_URL: never on the Host or
    * X-Forwarded-Proto a request claims, which anyone can write, so that a link handed out points at this
-   * platform. Without PUBLIC_BASE_URL, the path alone, on the gateway that answered.
+   * platform.
    */
   link(path: string): string {
-    return this.publicBase ? `${this.publicBase}${path}` : path;
+    return onPublicBase(this.publicBase, path);
   }
 
   /** 403 FORBIDDEN for a request from a page of another origin. */
@@ -47,8 +47,8 @@ export class ConsoleOrigin {
     } catch {
       parsed = null;
     }
-    // The gateway's public origin, or (when PUBLIC_BASE_URL is unset, or a proxy keeps the Host it was asked)
-    // the host the browser asked: both name this gateway, and a page of another site can set neither.
+    // The gateway's public origin, or (when a proxy keeps the Host it was asked) the host the browser asked:
+    // both name this gateway, and a page of another site can set neither.
     const same =
       parsed !== null &&
       (parsed.origin === this.publicOrigin || (!!parsed.host && parsed.host === req.get('host')));

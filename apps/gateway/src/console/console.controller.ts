@@ -39,6 +39,7 @@ import {
   CreatedConsoleKeyDto,
   InviteConsoleUserDto,
   UpdateConsoleUserDto,
+  MAX_ACTIVE_API_KEYS,
 } from '@vap/api';
 import {
   AppError,
@@ -289,9 +290,12 @@ export class ConsoleController {
 
   @Post('keys')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Create an API key: shown only in this answer (owners and admins)' })
+  @ApiOperation({
+    summary: 'Create an API key: shown only in this answer (owners and admins)',
+    description: `An account holds at most ${MAX_ACTIVE_API_KEYS} active keys: one more is 429 LIMIT_REACHED (revoke one first).`,
+  })
   @ApiEnvelope(CreatedConsoleKeyDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.LIMIT_REACHED)
   async createKey(
     @CurrentConsoleSession() s: ConsoleSession,
     @Body() body: CreateConsoleKeyDto,

@@ -1,6 +1,5 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import {
   CreateDocumentDto,
   CreateWebLinkDocumentDto,
@@ -16,7 +15,8 @@ import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
-import { onThisGateway } from '../http/public-url';
+import { onPublicBase } from '../http/public-url';
+import { GatewayConfig } from '../config/gateway.config';
 import { idParam } from '../http/id-param';
 
 const ID_PARAM = { name: 'id', format: 'uuid', description: 'Document id' } as const;
@@ -26,7 +26,10 @@ const ID_PARAM = { name: 'id', format: 'uuid', description: 'Document id' } as c
 @ApiPartnerRoute()
 @Controller(`${API_PREFIX}/documents`)
 export class DocumentsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly config: GatewayConfig,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -44,10 +47,9 @@ export class DocumentsController {
   async create(
     @CurrentPartner() auth: AuthContext,
     @Body() body: CreateDocumentDto,
-    @Req() req: Request,
   ): Promise<DocumentUploadDto> {
     const created = await this.rpc.request(Subjects.agents.documentCreate, auth.partner, body);
-    return { ...created, upload_url: onThisGateway(req, created.upload_url) };
+    return { ...created, upload_url: onPublicBase(this.config.PUBLIC_BASE_URL, created.upload_url) };
   }
 
   @Post('web-link')

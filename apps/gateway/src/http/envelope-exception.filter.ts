@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { ErrorEnvelope } from '@vap/api';
 import { AppError, ErrorCode } from '@vap/messages';
 import { databaseUnavailable, isDatabaseUnavailable } from '@vap/persistence';
+import { redactUrl } from '@vap/runtime';
+import { closeUnreadBody } from './body-parsers';
 
 /** body-parser and express signal their failures with a `type` and a `status`. */
 interface ParserError {
@@ -58,6 +60,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
       },
     };
     if (res.headersSent) return;
+    // A request refused before its body was read (401, 413, 429...): the rest of the body is not read either.
+    closeUnreadBody(req, res);
     if (error.retryAt) {
       const seconds = Math.ceil((Date.parse(error.retryAt) - Date.now()) / 1000);
       res.setHeader('Retry-After', String(Math.max(1, seconds)));
@@ -103,7 +107,7 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     }
     const errorId = randomUUID();
     this.logger.error(
-      `unexpected error ${errorId} on ${req.method} ${req.path}: ${exception instanceof Error ? exception.stack : String(exception)}`,
+      `unexpected error ${errorId} on ${req.method} ${redactUrl(req.path)}: ${exception instanceof Error ? exception.stack : String(exception)}`,
     );
     return AppError.internal(`Unexpected server error (error id ${errorId}); retry`);
   }

@@ -55,18 +55,29 @@ export function inputProblem(value: unknown, field: string): ErrorDetail | null 
   return null;
 }
 
+function refusal(problem: ErrorDetail): AppError {
+  return AppError.validation([problem], `Invalid request: ${problem.message}`);
+}
+
 /**
- * One rule for every route, after the body parsers: no NUL character or unpaired surrogate anywhere in the
- * path, the query or the body, no number beyond the double range in the body, and no JSON nested deeper than
- * MAX_JSON_DEPTH. Refused with 400 VALIDATION_ERROR naming the
- * field, before any handler, service or database sees the request.
+ * One rule for every route: no NUL character or unpaired surrogate anywhere in the path, the query or the
+ * body, no number beyond the double range in the body, and no JSON nested deeper than MAX_JSON_DEPTH.
+ * Refused with 400 VALIDATION_ERROR naming the field, before any handler, service or database sees the
+ * request. This middleware checks the path and the query, before routing; refuseUnsafeBody the body, once
+ * it is parsed.
  */
 export function refuseUnsafeInput() {
   return (req: Request, _res: Response, next: NextFunction) => {
     const rawPath = req.originalUrl.split('?')[0];
     const problem = /%00/.test(rawPath)
       ? { field: 'path', message: 'the path must not contain NUL (%00) characters' }
-      : (inputProblem(req.query, '') ?? inputProblem(req.body, typeof req.body === 'string' ? 'body' : ''));
-    next(problem ? AppError.validation([problem], `Invalid request: ${problem.message}`) : undefined);
+      : inputProblem(req.query, '');
+    next(problem ? refusal(problem) : undefined);
   };
+}
+
+/** The body's part of refuseUnsafeInput: throws its 400 when the parsed body breaks the rule. */
+export function refuseUnsafeBody(req: Request): void {
+  const problem = inputProblem(req.body, typeof req.body === 'string' ? 'body' : '');
+  if (problem) throw refusal(problem);
 }

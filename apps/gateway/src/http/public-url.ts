@@ -1,9 +1,8 @@
-import type { Request } from 'express';
-
 /**
  * Makes a URL a service returned relative to the gateway (the local blob driver's signed URLs) absolute,
- * on the address the partner used; `trust proxy` makes that the public one behind a load balancer.
+ * on the gateway's configured public base (PUBLIC_BASE_URL): a link handed to a partner never takes its
+ * scheme or host from the request, which any client writes.
  */
-export function onThisGateway(req: Request, url: string): string {
-  return url.startsWith('/') ? `${req.protocol}://${req.get('host')}${url}` : url;
+export function onPublicBase(publicBaseUrl: string, url: string): string {
+  return url.startsWith('/') ? `${publicBaseUrl.replace(/\/+$/, '')}${url}` : url;
 }

@@ -10,11 +10,21 @@ export interface RateLimitResult {
 
 export const WINDOW_SECONDS = 60;
 
-/** The windows' tables: per API key, and per client address on the surfaces without a key. */
+/**
+ * The windows' tables: per API key and per account on partner routes, and per client address on the
+ * surfaces without a key.
+ */
 const WINDOWS = {
   key: { table: 'rate_limit_windows', column: 'api_key_id' },
+  account: { table: 'account_rate_limit_windows', column: 'partner_id' },
   address: { table: 'address_rate_limit_windows', column: 'address' },
 } as const;
+
+/** A request counted against its key's window and its account's. */
+export interface KeyAndAccountResult {
+  key: RateLimitResult;
+  account: RateLimitResult;
+}
 
 /**
  * Counts requests per API key (or client address) and bucket in Postgres, so every gateway replica sees
@@ -25,8 +35,19 @@ const WINDOWS = {
 export class RateLimitService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  hit(apiKeyId: string, bucket: string): Promise<RateLimitResult> {
-    return this.count('key', apiKeyId, bucket);
+  /** Counts a partner request against its key's window and its account's, in one round trip. */
+  async hitKeyAndAccount(apiKeyId: string, partnerId: string, bucket: string): Promise<KeyAndAccountResult> {
+    const rows = (await this.dataSource.query(
+      `WITH k AS (${this.upsert('key', '$1', '$3', '$4')}), a AS (${this.upsert('account', '$2', '$3', '$4')})
+       SELECT 'key' AS kind, request_count, reset_at FROM k
+       UNION ALL SELECT 'account', request_count, reset_at FROM a`,
+      [apiKeyId, partnerId, bucket, WINDOW_SECONDS],
+    )) as { kind: 'key' | 'account'; request_count: number; reset_at: Date }[];
+    const of = (kind: 'key' | 'account'): RateLimitResult => {
+      const row = rows.find((r) => r.kind === kind)!;
+      return { count: Number(row.request_count), resetAt: new Date(row.reset_at) };
+    };
+    return { key: of('key'), account: of('account') };
   }
 
   hitAddress(address: string, bucket: string): Promise<RateLimitResult> {
@@ -43,18 +64,24 @@ export class RateLimitService {
   }
 
   private async count(kind: keyof typeof WINDOWS, id: string, bucket: string): Promise<RateLimitResult> {
-    const { table, column } = WINDOWS[kind];
-    const [row] = (await this.dataSource.query(
-      `INSERT INTO ${tableOf(this.dataSource, table)} AS w (${column}, bucket, window_started_at, request_count)
-       VALUES ($1, $2, clock_timestamp(), 1)
-       ON CONFLICT (${column}, bucket) DO UPDATE SET
-         request_count = CASE WHEN w.window_started_at <= clock_timestamp() - make_interval(secs => $3)
-                              THEN 1 ELSE w.request_count + 1 END,
-         window_started_at = CASE WHEN w.window_started_at <= clock_timestamp() - make_interval(secs => $3)
-                                  THEN clock_timestamp() ELSE w.window_started_at END
-       RETURNING request_count, window_started_at + make_interval(secs => $3) AS reset_at`,
-      [id, bucket, WINDOW_SECONDS],
-    )) as { request_count: number; reset_at: Date }[];
+    const [row] = (await this.dataSource.query(this.upsert(kind, '$1', '$2', '$3'), [
+      id,
+      bucket,
+      WINDOW_SECONDS,
+    ])) as { request_count: number; reset_at: Date }[];
     return { count: Number(row.request_count), resetAt: new Date(row.reset_at) };
+  }
+
+  /** The one-row upsert that counts a request in a window (parameters: id, bucket, window seconds). */
+  private upsert(kind: keyof typeof WINDOWS, id: string, bucket: string, secs: string): string {
+    const { table, column } = WINDOWS[kind];
+    return `INSERT INTO ${tableOf(this.dataSource, table)} AS w (${column}, bucket, window_started_at, request_count)
+       VALUES (${id}, ${bucket}, clock_timestamp(), 1)
+       ON CONFLICT (${column}, bucket) DO UPDATE SET
+         request_count = CASE WHEN w.window_started_at <= clock_timestamp() - make_interval(secs => ${secs})
+                              THEN 1 ELSE w.request_count + 1 END,
+         window_started_at = CASE WHEN w.window_started_at <= clock_timestamp() - make_interval(secs => ${secs})
+                                  THEN clock_timestamp() ELSE w.window_started_at END
+       RETURNING request_count, window_started_at + make_interval(secs => ${secs}) AS reset_at`;
   }
 }

@@ -85,6 +85,12 @@ export class UpdatePartnerDto {
   voice_tier?: VoiceTier;
 }
 
+/**
+ * Active (unrevoked) API keys an account may hold: the rate limits count per key as well as per account,
+ * and a key is a credential to keep track of. Issuing one more is 429 LIMIT_REACHED; revoke one first.
+ */
+export const MAX_ACTIVE_API_KEYS = 20;
+
 export class CreateApiKeyDto {
   @ApiPropertyOptional({ maxLength: 100, description: 'A label to recognise the key by' })
   @IsOptional()

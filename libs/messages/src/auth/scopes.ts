@@ -23,13 +23,15 @@ export type ResourceScope = `${ScopeResource}:${ScopeAccess}`;
 /** What each resource covers, for the docs and the OpenAPI description. */
 export const SCOPE_RESOURCE_DESCRIPTIONS: Record<ScopeResource, string> = {
   agents:
-    'Agents, their voices and catalogue, voice configurations, custom functions, lifecycle hooks, integration logs',
-  calls: 'Calls and browser (web) sessions',
+    'Agents, their voices and catalogue, voice configurations, custom functions, lifecycle hooks, the extraction sets attached to an agent',
+  calls:
+    "Calls and browser (web) sessions with their transcripts, variables and extraction; integration logs (the calls' custom-function and hook requests and responses, with call variables)",
   customers: 'Customers',
   campaigns: 'Campaigns and their contacts',
   compliance: 'Do-not-call list and contact policy (settings and decisions)',
-  webhooks: 'Webhook endpoints (account and agent), the legacy webhook, webhook deliveries',
-  knowledge: 'Documents, agent knowledge, extraction sets',
+  webhooks:
+    "Webhook endpoints (account and agent), the legacy webhook, webhook deliveries with their whole payloads (the events' call transcripts, variables and extraction included)",
+  knowledge: 'Documents, agent knowledge, extraction-set definitions (attaching one to an agent: agents)',
   telephony: 'Phone numbers, telephony connections, inbound routing, reseller link, sandbox inbound calls',
   billing: 'Balance and billing records',
   projects: 'Projects',

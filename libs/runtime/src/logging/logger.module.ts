@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RequestContext } from '@vap/messaging';
 import { logTransportFor } from './log-transport';
+import { redactUrl } from './redact-url';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -52,7 +53,8 @@ export function loggingModule(service: string, level: string, nodeEnv: string): 
         req: (req: { id: string; method: string; url: string }) => ({
           id: req.id,
           method: req.method,
-          url: req.url,
+          // One-time-link tokens and signed-URL tokens travel in paths and queries: never written whole.
+          url: redactUrl(req.url),
         }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },

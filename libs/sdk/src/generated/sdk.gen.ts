@@ -582,7 +582,7 @@ export class Admin extends HeyApiClient {
   /**
    * Issue another API key (shown once)
    *
-   * Without `scopes` the key has full access; with them, only what they allow (see the scope catalogue in the API description).
+   * Without `scopes` the key has full access; with them, only what they allow (see the scope catalogue in the API description). An account holds at most 20 active keys: one more is 429 LIMIT_REACHED (revoke one first).
    */
   public issueKey<ThrowOnError extends boolean = true>(
     options: Options<AdminIssueKeyData, ThrowOnError>,
@@ -2592,7 +2592,7 @@ export class AgentExtractionSets extends HeyApiClient {
   /**
    * Detach an extraction set from an agent (404 when it is not attached)
    *
-   * Required scope: `knowledge:write` (or a key without scopes).
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public detach<ThrowOnError extends boolean = true>(
     options: Options<AgentExtractionSetsDetachData, ThrowOnError>,
@@ -2619,7 +2619,7 @@ export class AgentExtractionSets extends HeyApiClient {
    *
    * The set’s keys join the agent’s post-call extraction. Attaching an attached set changes nothing. A key name the agent already has (inline or from another set) is a 409 EXTRACTION_KEY_CLASH; a concurrent change to the agent’s extraction keys is a 409 WRITE_CONFLICT (retry).
    *
-   * Required scope: `knowledge:write` (or a key without scopes).
+   * Required scope: `agents:write` (or a key without scopes).
    */
   public attach<ThrowOnError extends boolean = true>(
     options: Options<AgentExtractionSetsAttachData, ThrowOnError>,
@@ -3916,7 +3916,7 @@ export class IntegrationLogs extends HeyApiClient {
    *
    * Custom functions (and their tests), lifecycle hooks, inbound decision requests and knowledge-base page fetches, newest first, cursor pagination; filters: kind, outcome, call_id, browser_session_id, agent_id, function_id, hook_id, created_after/created_before (when the request started). Items leave out headers and bodies: GET /integration-logs/{id} has them. Entries are kept for the retention period, then deleted.
    *
-   * Required scope: `agents:read` (or a key without scopes).
+   * Required scope: `calls:read` (or a key without scopes).
    */
   public list<ThrowOnError extends boolean = true>(
     options?: Options<IntegrationLogsListData, ThrowOnError>,
@@ -3943,7 +3943,7 @@ export class IntegrationLogs extends HeyApiClient {
    *
    * Method, URL, request headers (signatures, credentials and your static headers masked), the request and answer bodies (their first 4096 characters), status, outcome, error, latency and attempts.
    *
-   * Required scope: `agents:read` (or a key without scopes).
+   * Required scope: `calls:read` (or a key without scopes).
    */
   public get<ThrowOnError extends boolean = true>(
     options: Options<IntegrationLogsGetData, ThrowOnError>,
@@ -4170,6 +4170,8 @@ export class Console extends HeyApiClient {
 
   /**
    * Create an API key: shown only in this answer (owners and admins)
+   *
+   * An account holds at most 20 active keys: one more is 429 LIMIT_REACHED (revoke one first).
    */
   public createKey<ThrowOnError extends boolean = true>(
     options: Options<ConsoleCreateKeyData, ThrowOnError>,

@@ -4039,7 +4039,7 @@ export type AdminIssueKeyErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11999,6 +11999,10 @@ export type ConsoleCreateKeyErrors = {
    * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
    */
   415: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
   /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */

@@ -9,6 +9,7 @@ import { ConsoleUsers1764900060000 } from './1764900060000-console-users';
 import { ApiKeyScopes1764900070000 } from './1764900070000-api-key-scopes';
 import { LedgerTransactions1765000010000 } from './1765000010000-ledger-transactions';
 import { ConsoleUsersPerAccount1765000060000 } from './1765000060000-console-users-per-account';
+import { AccountRateLimits1765100030000 } from './1765100030000-account-rate-limits';
 
 /** Every migration of the gateway schema, oldest first. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   ApiKeyScopes1764900070000,
   LedgerTransactions1765000010000,
   ConsoleUsersPerAccount1765000060000,
+  AccountRateLimits1765100030000,
 ];
