@@ -14,6 +14,7 @@ describe('per-address limits of the unauthenticated surfaces', () => {
     RATE_LIMIT_ADDRESS_CALLBACKS_PER_MINUTE: 5,
     RATE_LIMIT_ADDRESS_UPLOADS_PER_MINUTE: 5,
     RATE_LIMIT_ADDRESS_INVALID_KEY_PER_MINUTE: 5,
+    RATE_LIMIT_ADDRESS_CONSOLE_PER_MINUTE: 5,
     ADMIN_LOCKOUT_AFTER_FAILURES: 3,
     ADMIN_LOCKOUT_SECONDS: 2,
   };
@@ -129,6 +130,29 @@ describe('per-address limits of the unauthenticated surfaces', () => {
     expectLimited(await upload('203.0.113.10'));
     expectLimited(await upload('203.0.113.10', 'PUT'));
     expect((await upload('203.0.113.11')).status).toBe(403);
+  });
+
+  it('limits console sign-in and one-time links per address, an IPv6 client as its /64', async () => {
+    // The console's own routes, outside the partner API's prefix.
+    const consoleApi = async (path: string, address: string, body?: unknown): Promise<ApiResponse> => {
+      const res = await fetch(`${b.url}/console/api${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { ...from(address), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, headers: res.headers, body: await res.json() };
+    };
+    const link = (address: string) => consoleApi('/invitations/cinv_not-a-real-link', address);
+    for (let i = 0; i < 5; i++) expect((await link('2001:db8:5:6::1')).status).toBe(404);
+    // Another address of the same /64 shares the count: one network cannot take a fresh address per request.
+    expectLimited(await link('2001:db8:5:6::abcd'));
+    expectLimited(
+      await consoleApi('/session', '2001:db8:5:6::2', {
+        email: 'someone@example.com',
+        password: 'not-the-password',
+      }),
+    );
+    expect((await link('2001:db8:5:7::1')).status).toBe(404);
   });
 
   it('limits requests with a missing or invalid API key per address; a valid key is never limited by address', async () => {

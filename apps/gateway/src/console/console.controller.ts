@@ -184,7 +184,7 @@ export class ConsoleController {
   @ApiOperation({ summary: 'Whom an invitation link is for; 404 when it no longer works' })
   @ApiParam(TOKEN_PARAM)
   @ApiEnvelope(ConsoleLinkInfoDto)
-  @ApiErrors(ErrorCode.NOT_FOUND)
+  @ApiErrors(ErrorCode.NOT_FOUND, ErrorCode.RATE_LIMITED)
   invitation(@Param('token') token: string): Promise<ConsoleLinkInfoDto> {
     return this.linkInfo(token, 'invitation');
   }
@@ -197,7 +197,7 @@ export class ConsoleController {
   @ApiOperation({ summary: 'Accept an invitation: set the password (the link works once) and sign in' })
   @ApiParam(TOKEN_PARAM)
   @ApiEnvelope(ConsoleSessionDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.RATE_LIMITED)
   accept(
     @Param('token') token: string,
     @Body() body: ConsoleSetPasswordDto,
@@ -212,7 +212,7 @@ export class ConsoleController {
   @ApiOperation({ summary: 'Whom a password-reset link is for; 404 when it no longer works' })
   @ApiParam(TOKEN_PARAM)
   @ApiEnvelope(ConsoleLinkInfoDto)
-  @ApiErrors(ErrorCode.NOT_FOUND)
+  @ApiErrors(ErrorCode.NOT_FOUND, ErrorCode.RATE_LIMITED)
   passwordReset(@Param('token') token: string): Promise<ConsoleLinkInfoDto> {
     return this.linkInfo(token, 'password_reset');
   }
@@ -227,7 +227,7 @@ export class ConsoleController {
   })
   @ApiParam(TOKEN_PARAM)
   @ApiEnvelope(ConsoleSessionDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.RATE_LIMITED)
   reset(
     @Param('token') token: string,
     @Body() body: ConsoleSetPasswordDto,

@@ -11725,6 +11725,10 @@ export type ConsoleInvitationErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
   431: ErrorEnvelopeDto;
@@ -11778,6 +11782,10 @@ export type ConsoleAcceptErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
   431: ErrorEnvelopeDto;
@@ -11818,6 +11826,10 @@ export type ConsolePasswordResetErrors = {
    * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
    */
   404: ErrorEnvelopeDto;
+  /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
   /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
@@ -11871,6 +11883,10 @@ export type ConsoleResetErrors = {
    * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
    */
   415: ErrorEnvelopeDto;
+  /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
   /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
