@@ -25,7 +25,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Agent, request } from 'undici';
-import { startPlatform } from '@vap/testing';
+import { OFFLINE_SPEECH, startPlatform } from '@vap/testing';
 import { openBenchInfrastructure } from '../support/bench-infrastructure';
 import { reportFigures } from '../support/figures';
 import { ascending, figure, percentile } from '../support/percentiles';
@@ -223,6 +223,7 @@ async function main(): Promise<void> {
       SECRETS_KEY: randomBytes(32).toString('hex'),
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
+      ...OFFLINE_SPEECH,
       SANDBOX_STEP_MS: '60000',
       // Every started call stays live through the run.
       SANDBOX_MAX_LIVE_CALLS: '10000',
