@@ -1,5 +1,5 @@
 import { PrivateNetworkError } from './private-network-guard';
-import { FetchTimeoutError } from './public-http-client';
+import { FetchTimeoutError, ResponseTooLargeError } from './public-http-client';
 
 /**
  * What a partner reads of any failure before a connection was made: a refused address, a name that does not
@@ -39,10 +39,12 @@ export function isConnectFailure(err: unknown): boolean {
 }
 
 /**
- * What a partner reads of a failure once connected (TLS, a reset): its code, never the resolver's or socket's text,
- * which can name where inside the platform's network a name resolved to.
+ * What a partner reads of a failure once connected (TLS, a reset, an answer over the size limit): its code, never
+ * the resolver's or socket's text, which can name where inside the platform's network a name resolved to.
  */
 export function connectionFailureMessage(err: unknown): string {
+  // The partner's own answer was too large: that says nothing about the platform's network.
+  if (err instanceof ResponseTooLargeError) return err.message;
   const code = (err as { code?: unknown }).code;
   const cause = (err as { cause?: { code?: unknown } }).cause?.code;
   const name = typeof code === 'string' ? code : typeof cause === 'string' ? cause : 'connection error';
