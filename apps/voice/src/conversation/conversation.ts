@@ -890,6 +890,9 @@ class Conversation implements LiveConversation {
       sayAside: (text) => {
         if (!this.ending) this.say(text);
       },
+      prepare: (text) => {
+        if (!turn.controller.signal.aborted) this.speech?.prepare(text);
+      },
       nowMs: () => Math.round(this.time?.now() ?? 0),
       after: (ms, fn) => this.time!.after(ms, fn),
       withAck: (work) => this.withToolAck(tool.name, turn, work, lines.say),

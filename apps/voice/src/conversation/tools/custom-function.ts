@@ -135,6 +135,9 @@ export function customFunctionTool(spec: CustomFunctionSpec): ConversationTool {
       }
 
       const onDelay = spec.speech.on_delay;
+      // Ready by delay_ms, so it follows on_start without a pause the caller would take for their turn (on_failure
+      // is rare enough not to be worth synthesising on every request).
+      if (onDelay) turn.prepare(onDelay);
       const cancelDelay = onDelay
         ? turn.after(spec.speech.delay_ms, () => {
             if (!turn.abandoned) turn.say(onDelay);

@@ -39,6 +39,11 @@ export interface ToolTurn {
   say(sentence: string): void;
   /** Speaks a line of the agent's own while the turn waits (outside the model's reply). */
   sayAside(text: string): void;
+  /**
+   * Synthesises a line that may be due later (a function's on_delay) now, so that when it is said it
+   * starts on time instead of after the provider's latency, a pause the caller would take as their turn.
+   */
+  prepare(text: string): void;
   /** The call's media clock, ms since the stream started. */
   nowMs(): number;
   /** Runs `fn` after `ms` of media time; returns its cancel. */
