@@ -126,6 +126,18 @@ describe('the start of a call when Postgres stops', () => {
   }
 
   /**
+   * Stops the database while `first` (a start) is under way, expects the outage answer for it, runs `during`,
+   * and brings the database back OUTAGE_MS later.
+   */
+  async function outageWhile(first: Promise<ApiResponse>, during?: () => Promise<void>): Promise<void> {
+    await pg.crash();
+    expectOutageAnswer(await first);
+    await during?.();
+    await sleep(OUTAGE_MS);
+    await pg.start();
+  }
+
+  /**
    * The call's terminal events were recorded (in the calls service's outbox, published from there):
    * call.status.updated with terminal and the slot released, then session.completed.
    */
@@ -187,11 +199,7 @@ describe('the start of a call when Postgres stops', () => {
       timeoutMs: 10_000,
       description: 'the pre-call hook to be asked',
     });
-    await pg.crash();
-    expectOutageAnswer(await first);
-    expectOutageAnswer(await start(p, nextCallee(), randomUUID()));
-    await sleep(OUTAGE_MS);
-    await pg.start();
+    await outageWhile(first, async () => expectOutageAnswer(await start(p, nextCallee(), randomUUID())));
     hooks.answerWith({ body: {} });
 
     // The retry finds the admitted call; nothing dials it, and it ends failed within the grace.
@@ -219,10 +227,7 @@ describe('the start of a call when Postgres stops', () => {
           : undefined,
       { timeoutMs: 10_000, description: 'the placement to reach the carrier' },
     );
-    await pg.crash();
-    expectOutageAnswer(await first);
-    await sleep(OUTAGE_MS);
-    await pg.start();
+    await outageWhile(first);
     fake.delayPlaceCalls(0);
 
     const listed = await waitFor(() => callOf(p, to), { timeoutMs: 10_000, description: 'the call listed' });
@@ -239,10 +244,7 @@ describe('the start of a call when Postgres stops', () => {
     const first = start(p, to, randomUUID());
     const placed: PlacedCall = await fake.waitForCall(to);
     // The carrier has the call; its answer (the CallSid) comes while the database is down.
-    await pg.crash();
-    expectOutageAnswer(await first);
-    await sleep(OUTAGE_MS);
-    await pg.start();
+    await outageWhile(first);
     fake.delayPlaceCalls(0);
 
     const listed = await waitFor(() => callOf(p, to), { timeoutMs: 10_000, description: 'the call listed' });
@@ -270,10 +272,7 @@ describe('the start of a call when Postgres stops', () => {
     const to = nextCallee();
     const first = start(p, to, randomUUID());
     const placed: PlacedCall = await fake.waitForCall(to);
-    await pg.crash();
-    expectOutageAnswer(await first);
-    await sleep(OUTAGE_MS);
-    await pg.start();
+    await outageWhile(first);
     fake.delayPlaceCalls(0);
 
     // Before the recovery would look (PLACEMENT_GRACE_SECS + CARRIER_HTTP_TIMEOUT_MS), the carrier reports.
