@@ -6,6 +6,7 @@ import {
   PLATFORM_OWNED_SETTINGS,
   PlatformApp,
   platformEnvOf,
+  PlatformEnvInput,
   serviceEnvOf,
 } from '@vap/testing';
 import { readConfigClasses, SettingDoc } from '../docs/configuration-doc';
@@ -54,6 +55,19 @@ function changed(
   return out;
 }
 
+/** What a launcher hands startPlatform here: fixed infrastructure and ports, and `over`. */
+function platformInput(over: Partial<PlatformEnvInput> = {}): PlatformEnvInput {
+  return {
+    databaseUrl: 'postgres://db.example/x',
+    natsUrl: 'nats://nats.example:4222',
+    gatewayPort: PORTS.gateway,
+    voicePort: PORTS.voice,
+    sandboxCarrierPort: PORTS.sandboxCarrier,
+    sandboxAuthToken: 'a-random-token-of-the-launcher-000000',
+    ...over,
+  };
+}
+
 function appPort(app: PlatformApp): number {
   return app === 'gateway' ? PORTS.gateway : app === 'voice' ? PORTS.voice : 4101;
 }
@@ -68,36 +82,14 @@ describe("the apps' environment from the launcher's", () => {
     const launcherEnv: Env = { PATH: '/usr/bin', ...Object.fromEntries(settingsOf(app)) };
 
     it('under startPlatform carries every setting it does not own unchanged', () => {
-      const platform = platformEnvOf(
-        {
-          databaseUrl: 'postgres://db.example/x',
-          natsUrl: 'nats://nats.example:4222',
-          subjectPrefix: 'run1',
-          gatewayPort: PORTS.gateway,
-          voicePort: PORTS.voice,
-          sandboxCarrierPort: PORTS.sandboxCarrier,
-          sandboxAuthToken: 'a-random-token-of-the-launcher-000000',
-        },
-        launcherEnv,
-      );
+      const platform = platformEnvOf(platformInput({ subjectPrefix: 'run1' }), launcherEnv);
       const appEnv = serviceEnvOf(launcherEnv, platform.of(app), appPort(app));
       expect(changed(app, launcherEnv, appEnv, PLATFORM_OWNED_SETTINGS)).toEqual({});
     });
 
     it('under npm start carries every setting it does not own unchanged', () => {
       const start = startEnvOf(launcherEnv, { gatewayPort: PORTS.gateway, voicePort: PORTS.voice });
-      const platform = platformEnvOf(
-        {
-          databaseUrl: 'postgres://db.example/x',
-          natsUrl: 'nats://nats.example:4222',
-          env: start,
-          gatewayPort: PORTS.gateway,
-          voicePort: PORTS.voice,
-          sandboxCarrierPort: PORTS.sandboxCarrier,
-          sandboxAuthToken: 'a-random-token-of-the-launcher-000000',
-        },
-        launcherEnv,
-      );
+      const platform = platformEnvOf(platformInput({ env: start }), launcherEnv);
       const appEnv = serviceEnvOf(launcherEnv, platform.of(app), appPort(app));
       expect(changed(app, launcherEnv, appEnv, NPM_START_OWNED_SETTINGS)).toEqual({});
     });
@@ -112,15 +104,7 @@ describe("the apps' environment from the launcher's", () => {
       LLM_BASE_URL: 'https://llm.example.org/v1',
     };
     const platform = platformEnvOf(
-      {
-        databaseUrl: 'postgres://db.example/x',
-        natsUrl: 'nats://nats.example:4222',
-        env: startEnvOf(launcherEnv, { gatewayPort: PORTS.gateway, voicePort: PORTS.voice }),
-        gatewayPort: PORTS.gateway,
-        voicePort: PORTS.voice,
-        sandboxCarrierPort: PORTS.sandboxCarrier,
-        sandboxAuthToken: 'a-random-token-of-the-launcher-000000',
-      },
+      platformInput({ env: startEnvOf(launcherEnv, { gatewayPort: PORTS.gateway, voicePort: PORTS.voice }) }),
       launcherEnv,
     );
     expect(serviceEnvOf(launcherEnv, platform.of('voice'), PORTS.voice)).toMatchObject(launcherEnv);
@@ -128,18 +112,7 @@ describe("the apps' environment from the launcher's", () => {
 
   it('sets only what it documents as its own, under npm start', () => {
     const start = startEnvOf({}, { gatewayPort: PORTS.gateway, voicePort: PORTS.voice });
-    const platform = platformEnvOf(
-      {
-        databaseUrl: 'postgres://db.example/x',
-        natsUrl: 'nats://nats.example:4222',
-        env: start,
-        gatewayPort: PORTS.gateway,
-        voicePort: PORTS.voice,
-        sandboxCarrierPort: PORTS.sandboxCarrier,
-        sandboxAuthToken: 'a-random-token-of-the-launcher-000000',
-      },
-      {},
-    );
+    const platform = platformEnvOf(platformInput({ env: start }), {});
     const doc = readFileSync(resolve(ROOT, 'docs', 'configuration.md'), 'utf8');
     const section = doc.slice(doc.indexOf('## Who sets what'));
     for (const app of apps) {
