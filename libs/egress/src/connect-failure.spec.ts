@@ -1,6 +1,6 @@
 import { connectionFailureMessage, isConnectFailure } from './connect-failure';
 import { PrivateNetworkError } from './private-network-guard';
-import { FetchTimeoutError, ResponseTooLargeError } from './public-http-client';
+import { FetchTimeoutError, ResponseTooLargeError, UnsupportedUrlError } from './public-http-client';
 
 describe('what a partner reads of a failed outbound request', () => {
   const coded = (code: string, message = `${code} somewhere.internal 10.0.0.7`) =>
@@ -39,9 +39,12 @@ describe('what a partner reads of a failed outbound request', () => {
     );
   });
 
-  it("says so when the partner's answer was over the size limit", () => {
+  it("says so when the partner's answer was over the size limit, or its URL cannot be fetched", () => {
     expect(connectionFailureMessage(new ResponseTooLargeError(65536))).toBe(
       'response body exceeds 65536 bytes',
+    );
+    expect(connectionFailureMessage(new UnsupportedUrlError('too many redirects'))).toBe(
+      'too many redirects',
     );
   });
 

@@ -1,5 +1,5 @@
 import { PrivateNetworkError } from './private-network-guard';
-import { FetchTimeoutError, ResponseTooLargeError } from './public-http-client';
+import { FetchTimeoutError, ResponseTooLargeError, UnsupportedUrlError } from './public-http-client';
 
 /**
  * What a partner reads of any failure before a connection was made: a refused address, a name that does not
@@ -43,8 +43,9 @@ export function isConnectFailure(err: unknown): boolean {
  * the resolver's or socket's text, which can name where inside the platform's network a name resolved to.
  */
 export function connectionFailureMessage(err: unknown): string {
-  // The partner's own answer was too large: that says nothing about the platform's network.
-  if (err instanceof ResponseTooLargeError) return err.message;
+  // The partner's own answer was too large, or its URL (or a redirect's) cannot be fetched: that says nothing
+  // about the platform's network.
+  if (err instanceof ResponseTooLargeError || err instanceof UnsupportedUrlError) return err.message;
   const code = (err as { code?: unknown }).code;
   const cause = (err as { cause?: { code?: unknown } }).cause?.code;
   const name = typeof code === 'string' ? code : typeof cause === 'string' ? cause : 'connection error';

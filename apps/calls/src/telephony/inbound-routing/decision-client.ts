@@ -14,6 +14,7 @@ import {
   privateNetworksAllowed,
   PublicHttpClient,
   ResponseTooLargeError,
+  UnsupportedUrlError,
 } from '@vap/egress';
 import {
   INTEGRATION_LOG_EXCERPT_CHARS,
@@ -42,7 +43,6 @@ export type DecisionOutcome = (
 ) & { exchange: DecisionExchange };
 
 const MAX_ANSWER_BYTES = 64 * 1024;
-const NOT_HTTPS = 'decision URL is not HTTPS';
 
 /**
  * Sends inbound.route to a policy's decision URL (HTTPS, through the private-network guard) and reads the
@@ -89,7 +89,7 @@ export class DecisionClient implements OnModuleDestroy {
     let status: number;
     let answer: string;
     try {
-      if (!url.startsWith('https://')) throw new Error(NOT_HTTPS);
+      if (!url.startsWith('https://')) throw new UnsupportedUrlError('decision URL is not HTTPS');
       const res = await this.http.post(url, raw, { timeoutMs, maxBytes: MAX_ANSWER_BYTES, headers });
       status = res.status;
       answer = res.body.toString('utf8');
@@ -109,8 +109,6 @@ export class DecisionClient implements OnModuleDestroy {
       // A body over the limit came with a status, but an answer that cannot be read is the partner's error.
       if (err instanceof ResponseTooLargeError)
         return failed(`request failed: ${(err as Error).message}`, 'http_error');
-      if (err instanceof Error && err.message === NOT_HTTPS)
-        return failed(`request failed: ${NOT_HTTPS}`, 'refused');
       return failed(`request failed: ${connectionFailureMessage(err)}`, 'refused');
     }
     const latencyMs = Math.round(performance.now() - started);
