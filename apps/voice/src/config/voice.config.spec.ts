@@ -147,9 +147,9 @@ describe('VoiceConfig', () => {
     expect(problemsOf({ ...base, TTS_PROVIDER: 'openai,openai', TTS_BASE_URL: 'https://x.example' })).toEqual(
       [expect.stringMatching(/^TTS_PROVIDER: TTS_PROVIDER names a provider twice/)],
     );
-    expect(problemsOf({ ...base, TTS_PROVIDER: 'deepgram' })).toEqual([
+    expect(problemsOf({ ...base, TTS_PROVIDER: 'assemblyai' })).toEqual([
       expect.stringMatching(
-        /^TTS_PROVIDER: TTS_PROVIDER must be offline or openai, or a comma-separated list/,
+        /^TTS_PROVIDER: TTS_PROVIDER must be offline, openai, .* or sarvam, or a comma-separated list/,
       ),
     ]);
   });

@@ -21,7 +21,7 @@ import {
   SecretsKeyConstraint,
   streamTokenKeyOf,
 } from '@vap/secrets';
-import { providerListProblem, providerNames } from '../providers/speech-settings';
+import { providerListProblem, providerNames } from '@vap/speech';
 
 const httpUrl = /^https?:\/\/[^\s]+$/;
 

@@ -15,7 +15,7 @@ import {
   type ClockSource,
   type PacingObserver,
 } from '@vap/media';
-import type { TtsProvider, TtsVoice } from '../providers/tts-provider';
+import type { TtsProvider, TtsVoice } from '@vap/speech';
 import type { CallRecorder } from './call-recorder';
 import type { MediaTransport, PacingStats } from './conversation-contract';
 import type { MediaTime } from './media-time';

@@ -1,5 +1,5 @@
 import { mulawDecode, mulawEncode, sineWave } from '@vap/media';
-import type { SttProvider, SttSession } from '../providers/stt-provider';
+import type { SttProvider, SttSession } from '@vap/speech';
 import { CallerInput, MAX_UTTERANCE_MS, PRE_ROLL_MS, type Utterance } from './caller-input';
 import { MediaTime } from './media-time';
 import { ProviderChain } from './provider-chain';

@@ -3,7 +3,7 @@
 // pauses feed turn-taking; the endpoint hands the turn over.
 
 import { mulawDecode, PcmBuffer, VoiceActivityDetector, type VadEvent } from '@vap/media';
-import type { SttProvider, SttSession } from '../providers/stt-provider';
+import type { SttProvider, SttSession } from '@vap/speech';
 import type { CallRecorder } from './call-recorder';
 import type { MediaTime } from './media-time';
 import type { ProviderChain } from './provider-chain';

@@ -1,8 +1,8 @@
 import type { AgentSettings, TurnLatency, VoiceCallContext } from '@vap/messages';
 import type { MediaStreamCommand, MediaStreamEvent, MediaStreamNotice, PacingObserver } from '@vap/media';
 import type { BlobWriter } from '@vap/storage';
-import type { SttProvider } from '../providers/stt-provider';
-import type { TtsProvider, TtsVoice } from '../providers/tts-provider';
+import type { SttProvider } from '@vap/speech';
+import type { TtsProvider, TtsVoice } from '@vap/speech';
 import type { CallReporter } from './call-reporter';
 import type { DtmfRoute } from './dtmf/send-dtmf';
 import type { AgentModel } from './model-round';

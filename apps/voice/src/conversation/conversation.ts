@@ -23,8 +23,8 @@ import {
 } from '@vap/messages';
 import type { ChatMessage, ToolCall } from '@vap/llm';
 import type { AmbienceLoop, MediaStreamEvent, MediaStreamNotice } from '@vap/media';
-import type { SttProvider } from '../providers/stt-provider';
-import type { TtsProvider } from '../providers/tts-provider';
+import type { SttProvider } from '@vap/speech';
+import type { TtsProvider } from '@vap/speech';
 import { AgentSpeech, type SpokenLine } from './agent-speech';
 import { backgroundAudioFor } from './background-audio';
 import { CallRecorder } from './call-recorder';

@@ -14,7 +14,7 @@ import { VoiceConfig } from '../config/voice.config';
 import { ReplicaDrain } from '../drain/replica-drain';
 import { ReplicaHeartbeat } from '../drain/replica-heartbeat';
 import { warmBackgroundAudio } from '../conversation';
-import { providerNames } from '../providers';
+import { providerNames } from '@vap/speech';
 import { ConversationStarter } from '../session/conversation-starter';
 import { LiveSessions } from './live-sessions';
 import { MediaStreamServer } from './media-stream-server';

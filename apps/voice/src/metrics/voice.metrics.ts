@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { TurnLatency } from '@vap/messages';
 import type { PacingObserver } from '@vap/media';
+import { speechEvents } from '@vap/speech';
 import type { TurnLatencySink, TurnTakingEvent, TurnTakingSink } from '../conversation';
 
 /** Media streams this replica is serving now; the HPA scales the voice Deployment on it. */
@@ -66,6 +67,7 @@ export const sttReconnects = new Counter({
   help: 'Reconnect attempts of live STT streams dropped mid-call, by provider and outcome (ok, failed)',
   labelNames: ['provider', 'outcome'],
 });
+speechEvents.on('stt_reconnect', (labels) => sttReconnects.inc(labels));
 
 /** Providers that failed mid-call and handed the call over to the next one listed for their kind. */
 export const providerFallbacks = new Counter({

@@ -1,6 +1,6 @@
 import { Subjects, VoiceCallContext, VoiceConfiguration } from '@vap/messages';
 import type { RpcClient } from '@vap/messaging';
-import type { TtsVoice } from '../providers';
+import type { TtsVoice } from '@vap/speech';
 
 /** What speaks when the agent's voice is not in the partner's catalog (retired, or a tier the partner lost). */
 export const OFFLINE_VOICE_ID = 'offline';

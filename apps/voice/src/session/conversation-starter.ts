@@ -19,7 +19,7 @@ import {
   turnLatencySink,
   turnTakingSink,
 } from '../metrics/voice.metrics';
-import { createSpeechProviders, type SttProvider, type TtsProvider } from '../providers';
+import { createSpeechProviders, type SttProvider, type TtsProvider } from '@vap/speech';
 import { resolveAgentVoice } from './agent-voice';
 import { openRecording } from './call-recording';
 import { reportEnded } from './ended-report';

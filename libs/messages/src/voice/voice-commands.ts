@@ -79,12 +79,35 @@ export interface TurnLatency {
 export type RecordedTurnLatency = Omit<TurnLatency, 'endpointing_ms'> &
   Partial<Pick<TurnLatency, 'endpointing_ms'>>;
 
-/** Speech-to-text providers the voice service runs (STT_PROVIDER lists them). */
-export const STT_PROVIDERS = ['offline', 'openai', 'deepgram'] as const;
+/**
+ * Speech-to-text providers the voice service runs. `offline` is the development engine (it understands only the
+ * platform's own synthetic speech); the others are cloud providers a partner brings a key for, or the platform
+ * pays for.
+ */
+export const STT_PROVIDERS = ['offline', 'openai', 'deepgram', 'assemblyai', 'sarvam'] as const;
 export type SttProviderName = (typeof STT_PROVIDERS)[number];
-/** Text-to-speech providers the voice service runs (TTS_PROVIDER lists them). */
-export const TTS_PROVIDERS = ['offline', 'openai'] as const;
+/** Text-to-speech providers the voice service runs (`offline`: the development engine, flite). */
+export const TTS_PROVIDERS = [
+  'offline',
+  'openai',
+  'elevenlabs',
+  'cartesia',
+  'deepgram',
+  'azure',
+  'sarvam',
+] as const;
 export type TtsProviderName = (typeof TTS_PROVIDERS)[number];
+/** The cloud speech providers: a key is stored per account (provider credentials) or set for the platform. */
+export const SPEECH_PROVIDERS = [
+  'openai',
+  'elevenlabs',
+  'cartesia',
+  'deepgram',
+  'azure',
+  'sarvam',
+  'assemblyai',
+] as const;
+export type SpeechProviderName = (typeof SPEECH_PROVIDERS)[number];
 /** The agent's model: `primary` (LLM_BASE_URL, or the offline engine without it) or `fallback`. */
 export const LLM_PROVIDERS = ['primary', 'fallback'] as const;
 export type LlmProviderName = (typeof LLM_PROVIDERS)[number];

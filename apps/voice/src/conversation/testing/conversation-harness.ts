@@ -14,8 +14,8 @@ import type {
 import type { ChatDelta, ChatModel, ChatRequest } from '@vap/llm';
 import type { BlobWriter } from '@vap/storage';
 import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand, type MediaStreamNotice } from '@vap/media';
-import type { SttProvider, SttSession } from '../../providers/stt-provider';
-import type { TtsProvider, TtsRequest, TtsVoice } from '../../providers/tts-provider';
+import type { SttProvider, SttSession } from '@vap/speech';
+import type { TtsProvider, TtsRequest, TtsVoice } from '@vap/speech';
 import type { CallReporter } from '../call-reporter';
 import type { ConversationResult, LiveConversation, TurnTakingEvent } from '../conversation-contract';
 import { createConversation } from '../conversation';

@@ -3,10 +3,10 @@ import { Logger } from '@nestjs/common';
 import WebSocket from 'ws';
 import { apiBaseUrl } from '@vap/llm';
 import { ENDPOINT_SILENCE_MS, mulawEncode } from '@vap/media';
-import { sttReconnects } from '../metrics/voice.metrics';
-import { ProviderError } from './provider-error';
-import { recognitionLanguage, type NetworkProviderConfig } from './speech-settings';
-import type { SttOptions, SttProvider, SttSession } from './stt-provider';
+import { speechEvents } from '../speech-events';
+import { ProviderError } from '../provider-error';
+import { recognitionLanguage, type NetworkProviderConfig } from '../speech-settings';
+import type { SttOptions, SttProvider, SttSession } from '../stt-provider';
 
 /** After Finalize, how long to wait for its answer: Deepgram may send none when it had nothing left to process. */
 export const FINALIZE_GRACE_MS = 500;
@@ -294,14 +294,14 @@ export class DeepgramSttSession implements SttSession {
         await this.connect(handshakeMs);
       } catch (error) {
         if (this.closing) return;
-        sttReconnects.inc({ provider: 'deepgram', outcome: 'failed' });
+        speechEvents.emit('stt_reconnect', { provider: 'deepgram', outcome: 'failed' });
         cause = error;
         why = `reconnect ${this.trouble.attempts} failed (${error instanceof Error ? error.message : String(error)})`;
         if (error instanceof UpgradeRefused && error.isAuth) break;
         continue;
       }
       if (this.closing) return;
-      sttReconnects.inc({ provider: 'deepgram', outcome: 'ok' });
+      speechEvents.emit('stt_reconnect', { provider: 'deepgram', outcome: 'ok' });
       this.reconnecting = false;
       const replayed = this.replay();
       logger.log(`stream reconnected; replayed ${replayed.toFixed(2)} s of audio`);

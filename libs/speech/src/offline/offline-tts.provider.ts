@@ -1,6 +1,6 @@
 import { synthesizeOfflineSpeech, type FliteVoice } from '@vap/media';
-import { ProviderError } from './provider-error';
-import type { TtsProvider, TtsRequest, TtsVoice } from './tts-provider';
+import { ProviderError } from '../provider-error';
+import type { TtsProvider, TtsRequest, TtsVoice } from '../tts-provider';
 
 /** Samples per yielded chunk (200 ms): small enough that barge-in stops the stream between chunks. */
 const CHUNK_SAMPLES = 1600;

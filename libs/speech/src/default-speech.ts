@@ -1,11 +1,8 @@
-// Speech providers of the voice service, chosen by settings: offline (no network), an OpenAI-compatible HTTP API,
-// or a Deepgram-compatible live WebSocket; a list of them is the order a call falls back along.
-import { DeepgramSttProvider } from './deepgram-stt.provider';
-import { OfflineSttProvider } from './offline-stt.provider';
-import { OfflineTtsProvider } from './offline-tts.provider';
-import { OpenAiSttProvider } from './openai-stt.provider';
-import { OpenAiTtsProvider } from './openai-tts.provider';
+// The deployment's default speech (STT_PROVIDER / TTS_PROVIDER and their STT_*, STT_FALLBACK_*, TTS_* settings):
+// what serves an agent whose own choice has no key. A list is the order a call falls back along.
 import { STT_PROVIDERS, TTS_PROVIDERS } from '@vap/messages';
+import { OfflineSttProvider, OfflineTtsProvider } from './offline';
+import { sttCapabilities, ttsCapabilities } from './registry';
 import {
   providerListProblem,
   providerNames,
@@ -14,23 +11,6 @@ import {
 } from './speech-settings';
 import type { SttProvider } from './stt-provider';
 import type { TtsProvider } from './tts-provider';
-
-export * from './stt-provider';
-export * from './tts-provider';
-export * from './provider-error';
-export * from './speech-settings';
-export { OfflineSttProvider } from './offline-stt.provider';
-export { OfflineTtsProvider, fliteVoiceFor } from './offline-tts.provider';
-export { OpenAiSttProvider } from './openai-stt.provider';
-export { OpenAiTtsProvider } from './openai-tts.provider';
-export {
-  DeepgramSttProvider,
-  DeepgramSttSession,
-  deepgramListenUrl,
-  FINALIZE_GRACE_MS,
-  KEEPALIVE_MS,
-  type DeepgramTiming,
-} from './deepgram-stt.provider';
 
 /** The settings a network provider needs, or a configuration error naming the missing ones. */
 function networkConfig(
@@ -60,15 +40,22 @@ export function createSpeechProviders(settings: SpeechSettings): { stt: SttProvi
   let networkStt = 0;
   const stt = providerNames(settings.STT_PROVIDER).map((name): SttProvider => {
     if (name === 'offline') return new OfflineSttProvider();
-    const config = networkConfig(sttSetting, networkStt++ === 0 ? 'STT' : 'STT_FALLBACK', settings);
-    return name === 'openai' ? new OpenAiSttProvider(config) : new DeepgramSttProvider(config);
+    const capabilities = sttCapabilities(name);
+    if (!capabilities) throw new Error(`${sttSetting}: ${name} has no speech-to-text adapter`);
+    return capabilities.create(
+      networkConfig(sttSetting, networkStt++ === 0 ? 'STT' : 'STT_FALLBACK', settings),
+    );
   });
+  const ttsSetting = `TTS_PROVIDER=${settings.TTS_PROVIDER}`;
   const ttsProblem = providerListProblem(settings.TTS_PROVIDER, TTS_PROVIDERS);
   if (ttsProblem) throw new Error(`TTS_PROVIDER ${ttsProblem} (got ${String(settings.TTS_PROVIDER)})`);
-  const tts = providerNames(settings.TTS_PROVIDER).map((name): TtsProvider =>
-    name === 'offline'
-      ? new OfflineTtsProvider()
-      : new OpenAiTtsProvider(networkConfig(`TTS_PROVIDER=${settings.TTS_PROVIDER}`, 'TTS', settings)),
-  );
+  let networkTts = 0;
+  const tts = providerNames(settings.TTS_PROVIDER).map((name): TtsProvider => {
+    if (name === 'offline') return new OfflineTtsProvider();
+    const capabilities = ttsCapabilities(name);
+    if (!capabilities) throw new Error(`${ttsSetting}: ${name} has no text-to-speech adapter`);
+    if (networkTts++ > 0) throw new Error(`${ttsSetting}: only one network provider has settings (TTS_*)`);
+    return capabilities.create(networkConfig(ttsSetting, 'TTS', settings));
+  });
   return { stt, tts };
 }

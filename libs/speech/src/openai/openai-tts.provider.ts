@@ -1,10 +1,10 @@
 import { request } from 'undici';
 import { apiBaseUrl } from '@vap/llm';
 import { Resampler, applyGain, pcm16FromBuffer } from '@vap/media';
-import { ProviderError } from './provider-error';
-import { RequestDeadline } from './request-deadline';
-import type { NetworkProviderConfig } from './speech-settings';
-import type { TtsProvider, TtsRequest } from './tts-provider';
+import { ProviderError } from '../provider-error';
+import { RequestDeadline } from '../request-deadline';
+import type { NetworkProviderConfig } from '../speech-settings';
+import type { TtsProvider, TtsRequest } from '../tts-provider';
 
 /** OpenAI's `pcm` response format: 24 kHz, 16-bit little-endian, mono. */
 const PCM_SAMPLE_RATE = 24000;

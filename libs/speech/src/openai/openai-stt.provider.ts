@@ -2,10 +2,10 @@ import { Blob } from 'node:buffer';
 import { FormData, request } from 'undici';
 import { apiBaseUrl } from '@vap/llm';
 import { encodePcm16Wav, PcmBuffer } from '@vap/media';
-import { ProviderError } from './provider-error';
-import { RequestDeadline } from './request-deadline';
-import { recognitionLanguage, type NetworkProviderConfig } from './speech-settings';
-import type { SttOptions, SttProvider, SttSession } from './stt-provider';
+import { ProviderError } from '../provider-error';
+import { RequestDeadline } from '../request-deadline';
+import { recognitionLanguage, type NetworkProviderConfig } from '../speech-settings';
+import type { SttOptions, SttProvider, SttSession } from '../stt-provider';
 
 /**
  * The carrier's rate, as it came: upsampling adds no information to 4 kHz telephone audio, and Whisper-family
@@ -37,7 +37,7 @@ class OpenAiSttSession implements SttSession {
 
   constructor(
     private readonly config: NetworkProviderConfig,
-    private readonly language: string | undefined,
+    private readonly recognitionLanguage: string | undefined,
     private readonly prompt: string | undefined,
   ) {}
 
@@ -65,7 +65,7 @@ class OpenAiSttSession implements SttSession {
     );
     form.append('model', this.config.model ?? DEFAULT_MODEL);
     form.append('response_format', 'json');
-    if (this.language) form.append('language', this.language);
+    if (this.recognitionLanguage) form.append('language', this.recognitionLanguage);
     if (this.prompt) form.append('prompt', this.prompt);
     const deadline = new RequestDeadline('transcription', this.config.timeoutMs, signal);
     try {

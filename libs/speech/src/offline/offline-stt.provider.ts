@@ -1,5 +1,5 @@
 import { OfflineTranscriber } from '@vap/media';
-import type { SttOptions, SttProvider, SttSession } from './stt-provider';
+import type { SttOptions, SttProvider, SttSession } from '../stt-provider';
 
 /**
  * Offline STT: reads the text that offline TTS carries under its speech (the sandbox phone speaks with it), so

@@ -1,3 +1,5 @@
+import type { SttProviderName } from '@vap/messages';
+
 /** Speech to text for one call. Audio arrives as PCM16 mono at 8 kHz; a provider resamples to what it needs. */
 export interface SttSession {
   /**
@@ -21,19 +23,34 @@ export interface SttSession {
    * early replies. Absent where partial text comes by onPartial.
    */
   speculate?(signal?: AbortSignal): Promise<string>;
+  /**
+   * The language (a spoken_languages code: en, hi, ta...) of the utterance finish() last resolved, for providers
+   * that detect it (multilingual and code-switching models). Undefined when the provider does not say.
+   */
+  readonly language?: string;
   /** The call ended: release the provider's connection. */
   close(): Promise<void>;
 }
 
 export interface SttOptions {
-  /** The agent's spoken languages (catalog codes, e.g. en, hi), as recognition hints. */
+  /**
+   * The agent's spoken languages (spoken_languages codes: en, hinglish, hi, ta...). Two of them: the caller may
+   * switch between them mid-call, so a provider that can recognises both (a multilingual model, or detection).
+   */
   languages: string[];
   /** Words the recognizer should expect (names, products), where the provider takes a prompt. */
   prompt?: string;
+  /**
+   * Key terms to boost (the agent's dictionaries): Deepgram `keyterm`/`keywords`, AssemblyAI `keyterms_prompt`,
+   * a prompt elsewhere. Bounded by the caller (MAX_KEYTERMS, each at most MAX_KEYTERM_CHARS).
+   */
+  keyterms?: readonly string[];
+  /** The agent's transcriber model; the provider's default when absent. */
+  model?: string;
 }
 
 export interface SttProvider {
-  readonly name: 'offline' | 'openai' | 'deepgram';
+  readonly name: SttProviderName;
   open(options: SttOptions): Promise<SttSession>;
 }
 

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ENDPOINT_SILENCE_MS, sineWave } from '@vap/media';
-import { sttReconnects } from '../metrics/voice.metrics';
+import { speechEvents } from '../speech-events';
 import {
   DeepgramSttProvider,
   deepgramListenUrl,
@@ -10,7 +10,7 @@ import {
   type DeepgramSttSession,
   type DeepgramTiming,
 } from './deepgram-stt.provider';
-import { ProviderError } from './provider-error';
+import { ProviderError } from '../provider-error';
 
 /** What the fake server saw on one connection. */
 interface Seen {
@@ -103,8 +103,9 @@ const FAST: Partial<DeepgramTiming> = { reconnectBackoffMs: [20, 40, 80] };
 const provider = (apiKey = 'dg-key', timeoutMs = 2000, timing: Partial<DeepgramTiming> = FAST) =>
   new DeepgramSttProvider({ baseUrl, apiKey, model: 'nova-2', timeoutMs }, timing);
 
-const reconnects = async (outcome: 'ok' | 'failed') =>
-  (await sttReconnects.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+const reconnectCounts = { ok: 0, failed: 0 };
+speechEvents.on('stt_reconnect', ({ outcome }) => reconnectCounts[outcome]++);
+const reconnects = async (outcome: 'ok' | 'failed') => reconnectCounts[outcome];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

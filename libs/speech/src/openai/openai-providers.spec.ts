@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { countZeroCrossings, decodePcm16Wav, pcm16ToBuffer, rms, sineWave } from '@vap/media';
 import { OpenAiSttProvider } from './openai-stt.provider';
 import { OpenAiTtsProvider } from './openai-tts.provider';
-import { ProviderError, ProviderTimeout } from './provider-error';
-import type { TtsVoice } from './tts-provider';
+import { ProviderError, ProviderTimeout } from '../provider-error';
+import type { TtsVoice } from '../tts-provider';
 
 type Handler = (req: IncomingMessage, body: Buffer, res: ServerResponse) => void | Promise<void>;
 

@@ -1,7 +1,7 @@
 import { closeOfflineSpeech, mulawDecode, mulawEncode } from '@vap/media';
 import { OfflineSttProvider } from './offline-stt.provider';
 import { OfflineTtsProvider, fliteVoiceFor } from './offline-tts.provider';
-import type { TtsVoice } from './tts-provider';
+import type { TtsVoice } from '../tts-provider';
 
 const VOICE: TtsVoice = {
   providerVoiceId: 'anushka',

@@ -45,6 +45,8 @@ export interface NetworkProviderConfig {
   apiKey: string;
   model?: string;
   timeoutMs: number;
+  /** Providers whose keys belong to a region (Azure Speech: `centralindia`); the base URL already names it. */
+  region?: string;
 }
 
 /**

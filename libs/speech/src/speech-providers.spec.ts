@@ -73,7 +73,7 @@ describe('createSpeechProviders', () => {
 
   it('refuses a malformed list: unknown names, a name twice, offline before another', () => {
     for (const [value, message] of [
-      ['whisper', /STT_PROVIDER must be offline, openai or deepgram/],
+      ['whisper', /STT_PROVIDER must be offline, openai, deepgram, assemblyai or sarvam/],
       ['openai,,offline', /STT_PROVIDER must be/],
       ['', /STT_PROVIDER must be/],
       ['openai,openai', /names a provider twice/],
@@ -81,8 +81,9 @@ describe('createSpeechProviders', () => {
     ] as const) {
       expect(() => createSpeechProviders({ ...OFFLINE, STT_PROVIDER: value })).toThrow(message);
     }
-    expect(() => createSpeechProviders({ ...OFFLINE, TTS_PROVIDER: 'deepgram' })).toThrow(
-      /TTS_PROVIDER must be offline or openai/,
+    // AssemblyAI transcribes only: it is no text-to-speech provider.
+    expect(() => createSpeechProviders({ ...OFFLINE, TTS_PROVIDER: 'assemblyai' })).toThrow(
+      /TTS_PROVIDER must be offline, openai, .* or sarvam/,
     );
   });
 

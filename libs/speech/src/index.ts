@@ -1,0 +1,16 @@
+// The platform's speech providers: the offline development engines and one plugin per cloud provider (its
+// adapters, capabilities and key check), the registry that names them, and the deployment's default chain.
+export * from './stt-provider';
+export * from './tts-provider';
+export * from './provider-error';
+export * from './request-deadline';
+export * from './speech-settings';
+export * from './speech-events';
+export * from './plugin';
+export * from './key-check';
+export * from './languages';
+export * from './registry';
+export * from './default-speech';
+export * from './offline';
+export * from './openai';
+export * from './deepgram';
