@@ -4,3 +4,4 @@ export * from './tool-ack-config';
 export * from './turn-taking';
 export * from './custom-functions';
 export * from './dtmf';
+export * from './transcriber';

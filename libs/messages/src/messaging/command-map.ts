@@ -28,6 +28,7 @@ import type {
   VoiceTransferReply,
   VoiceTransferRequest,
 } from '../voice/voice-commands';
+import type { SpeechPlan, SpeechPlanRequest } from '../voice/speech-plan';
 import type { VoiceConfigurationList } from '../voices/voice-tiers';
 import type { AddressedSubjects, ServiceName, Subjects } from './subjects';
 
@@ -59,6 +60,7 @@ export interface CommandContract<Req, Reply> {
  */
 export interface ServiceCommands {
   'agents.voice_configuration.list': CommandContract<EmptyRequest, VoiceConfigurationList>;
+  'agents.speech.plan': CommandContract<SpeechPlanRequest, SpeechPlan>;
   'agents.knowledge.search': CommandContract<KnowledgeSearchCommand, KnowledgeSearchReply>;
   'agents.custom_function.invoke': CommandContract<CustomFunctionInvokeRequest, CustomFunctionInvokeReply>;
 

@@ -31,6 +31,7 @@ export const CommandSenders: {
   'agents.project.update': ['gateway'],
   'agents.project.delete': ['gateway'],
   'agents.voice_configuration.list': ['gateway', 'voice'],
+  'agents.speech.plan': ['voice'],
   'agents.voice.list': ['gateway'],
   'agents.background_audio.list': ['gateway'],
   'agents.extraction_set.create': ['gateway'],

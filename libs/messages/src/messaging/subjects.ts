@@ -17,6 +17,8 @@ export const Subjects = {
     agentDelete: 'agents.agent.delete',
     voiceConfigurationList: 'agents.voice_configuration.list',
     agentVoiceList: 'agents.voice.list',
+    /** The speech a call runs with (SpeechPlanRequest -> SpeechPlan), asked by voice when the media starts. */
+    speechPlan: 'agents.speech.plan',
     backgroundAudioList: 'agents.background_audio.list',
     extractionSetCreate: 'agents.extraction_set.create',
     extractionSetList: 'agents.extraction_set.list',

@@ -4,6 +4,7 @@ import type { CustomFunctionSpec } from '../agents/custom-functions';
 import type { DtmfInputConfig } from '../agents/dtmf';
 import type { ToolAckConfig } from '../agents/tool-ack-config';
 import type { TurnTakingConfig } from '../agents/turn-taking';
+import type { TranscriberSettings } from '../agents/transcriber';
 
 /**
  * What a call needs of its agent, copied when the call starts so that edits during the call change
@@ -45,4 +46,11 @@ export interface AgentSettings {
   dtmf?: DtmfInputConfig;
   /** The model gets the send_dtmf tool; absent on calls started before agents had it (off then). */
   send_dtmf_enabled?: boolean;
+  /** Voices to fall back to, in order, when the agent's voice's provider fails; absent on older calls. */
+  fallback_voice_ids?: string[];
+  /** The agent's speech-to-text choice (null or absent: the deployment's default). */
+  transcriber?: TranscriberSettings | null;
+  fallback_transcriber?: TranscriberSettings | null;
+  /** The account's dictionaries attached to the agent. */
+  dictionary_ids?: string[];
 }
