@@ -1,15 +1,17 @@
 // The cloud speech providers, one plugin each (its folder holds the adapters, its key check and its fake). A
 // provider's settings name it: the platform's own key, base URL and tiers (SPEECH_<NAME>_*), a partner's key.
 import type { SpeechProviderName, SttProviderName, TtsProviderName } from '@vap/messages';
+import { cartesiaPlugin } from './cartesia';
 import { deepgramPlugin } from './deepgram';
+import { elevenLabsPlugin } from './elevenlabs';
 import { openAiPlugin } from './openai';
 import type { SpeechPlugin, SttCapabilities, TtsCapabilities } from './plugin';
 
 export const SPEECH_PLUGINS: Readonly<Record<SpeechProviderName, SpeechPlugin | undefined>> = {
   openai: openAiPlugin,
   deepgram: deepgramPlugin,
-  elevenlabs: undefined,
-  cartesia: undefined,
+  elevenlabs: elevenLabsPlugin,
+  cartesia: cartesiaPlugin,
   azure: undefined,
   sarvam: undefined,
   assemblyai: undefined,
