@@ -243,7 +243,8 @@ export class ElevenLabsFake {
 
     const generate = (text: string, last: boolean) => {
       queue = queue.then(async () => {
-        if (ws.readyState !== WebSocket.OPEN) return;
+        // A hung provider answers nothing more on this socket, not even its close.
+        if (hung || ws.readyState !== WebSocket.OPEN) return;
         const spoken = (ssml ? ssmlText(text) : text).replace(/\s+/g, ' ').trim();
         if (spoken) {
           const failure = this.failures.next();
