@@ -49,7 +49,13 @@ export class SpeechSocket {
   /** Set once the socket is gone: undefined error for a normal close. */
   private ended: { error?: unknown } | undefined;
   private paused = false;
-  private readonly onAbort = () => this.end(this.signal.reason, true);
+  /** Sent before the socket closes on an abort (a cancellation the protocol has), then a normal close. */
+  farewell: unknown;
+  private readonly onAbort = () => {
+    if (this.farewell !== undefined) this.send(this.farewell);
+    this.close();
+    this.end(this.signal.reason, true);
+  };
 
   private constructor(
     private readonly ws: WebSocket,
@@ -65,7 +71,10 @@ export class SpeechSocket {
       }
       this.wake();
     });
-    ws.on('error', (error) => this.end(error, true));
+    ws.on('error', (error) => {
+      ws.terminate();
+      this.end(error, true);
+    });
     ws.on('close', (code, reason) =>
       this.end(NORMAL_CLOSE.has(code) ? undefined : new SocketClosed(code, reason.toString().slice(0, 300))),
     );
@@ -174,12 +183,9 @@ export class SpeechSocket {
     void this.next().then(waiter.resolve, waiter.reject);
   }
 
-  private end(error: unknown, cut = false): void {
-    if (cut) {
-      this.ws.terminate();
-      // Given up (abort, network error): what was read ahead is dropped with the socket.
-      this.frames.length = 0;
-    }
+  private end(error: unknown, drop = false): void {
+    // Given up (abort, network error): what was read ahead is dropped with the socket.
+    if (drop) this.frames.length = 0;
     // The first reason wins: an error and then its close are one failure.
     this.ended ??= { error };
     this.signal.removeEventListener('abort', this.onAbort);

@@ -98,6 +98,8 @@ export class CartesiaTtsProvider implements TtsProvider {
     let done = false;
     try {
       socket = await SpeechSocket.open(url, cartesiaHeaders(this.config.apiKey), deadline.signal);
+      // A barge-in or a stall cancels the context before the socket closes.
+      socket.farewell = { context_id: contextId, cancel: true };
       socket.send(cartesiaGenerationRequest(this.config, contextId, transcript, voice));
       const pieces = new PcmPieces(OUTPUT_SAMPLE_RATE, voice.volume ?? 1);
       while (!done) {
