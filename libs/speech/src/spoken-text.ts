@@ -5,8 +5,8 @@ import type { Pronunciation } from './tts-provider';
 /** A word as a whole-word, case-insensitive pattern (its regex characters escaped). */
 function wordPattern(word: string): RegExp {
   const escaped = word.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  // Letters and digits of any script bound a word; \b knows only ASCII.
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, 'giu');
+  // Letters, marks (Indic vowel signs) and digits of any script bound a word; \b knows only ASCII.
+  return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}_])${escaped}(?![\\p{L}\\p{M}\\p{N}_])`, 'giu');
 }
 
 /** What a dictionary entry becomes in the text (the matched word is passed in), or undefined to leave it. */

@@ -84,7 +84,12 @@ describe('CartesiaTtsProvider', () => {
       generation_config: { speed: 1.2 },
       continue: false,
     });
-    expect(fake.contexts[0]).toMatchObject({ transcripts: [text], spoken: [text], done: true, cancelled: false });
+    expect(fake.contexts[0]).toMatchObject({
+      transcripts: [text],
+      spoken: [text],
+      done: true,
+      cancelled: false,
+    });
     // Done: the socket is closed normally, with no cancellation sent.
     await until(() => connection.closed !== undefined);
     expect(connection.closed?.code).toBe(1000);
@@ -96,7 +101,10 @@ describe('CartesiaTtsProvider', () => {
 
   it('maps speed per model family and leaves out languages Cartesia does not take', async () => {
     await collect({ text: 'Hello.', voice: { ...VOICE, model: 'sonic-2', speed: 0.8, language: 'ta-IN' } });
-    await collect({ text: 'Hello.', voice: { ...VOICE, speed: 3, language: 'sw-KE' } }, { model: 'sonic-3.5' });
+    await collect(
+      { text: 'Hello.', voice: { ...VOICE, speed: 3, language: 'sw-KE' } },
+      { model: 'sonic-3.5' },
+    );
     await collect({ text: 'Hello.', voice: { ...VOICE, model: '', language: 'bn' } });
     const sent = fake.connections.map((c) => c.messages[0]);
     expect(sent[0]).toMatchObject({ model_id: 'sonic-2', speed: 'slow', language: 'ta' });

@@ -88,7 +88,10 @@ export class CartesiaTtsProvider implements TtsProvider {
 
   constructor(private readonly config: NetworkProviderConfig) {}
 
-  async *synthesize({ text, voice, pronunciations }: TtsRequest, signal?: AbortSignal): AsyncIterable<Int16Array> {
+  async *synthesize(
+    { text, voice, pronunciations }: TtsRequest,
+    signal?: AbortSignal,
+  ): AsyncIterable<Int16Array> {
     const transcript = substituteAliases(text.trim(), pronunciations);
     if (signal?.aborted || !transcript.trim()) return;
     const url = `${socketBase(cartesiaApiBase(this.config.baseUrl))}/tts/websocket`;

@@ -55,7 +55,11 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(ProviderError);
-  expect(error).toMatchObject({ provider: 'tts', name: 'elevenlabs', reason: 'tts_provider_error:elevenlabs' });
+  expect(error).toMatchObject({
+    provider: 'tts',
+    name: 'elevenlabs',
+    reason: 'tts_provider_error:elevenlabs',
+  });
   return error as ProviderError;
 }
 
@@ -102,8 +106,14 @@ describe('ElevenLabsTtsProvider', () => {
   });
 
   it('sends language_code only to the models that take it, and the deployment model over the voice’s', async () => {
-    await collect({ text: 'Hello there.', voice: { ...VOICE, model: 'eleven_multilingual_v2', language: 'ta-IN' } });
-    await collect({ text: 'Hello there.', voice: { ...VOICE, language: 'hinglish' } }, { model: 'eleven_turbo_v2_5' });
+    await collect({
+      text: 'Hello there.',
+      voice: { ...VOICE, model: 'eleven_multilingual_v2', language: 'ta-IN' },
+    });
+    await collect(
+      { text: 'Hello there.', voice: { ...VOICE, language: 'hinglish' } },
+      { model: 'eleven_turbo_v2_5' },
+    );
     // A language the model does not speak is left to the model.
     await collect({ text: 'Hello there.', voice: { ...VOICE, language: 'mr-IN' } });
     expect(fake.streams.map((s) => [s.modelId, s.languageCode])).toEqual([
@@ -175,7 +185,9 @@ describe('ElevenLabsTtsProvider', () => {
     expect(fake.upgrades[0]).toMatchObject({ apiKey: 'xi-wrong', refused: 401 });
 
     fake.fail('error', { times: 1 });
-    expect((await failure(collect({ text: 'Hello.' }))).message).toContain('We are sorry, something went wrong');
+    expect((await failure(collect({ text: 'Hello.' }))).message).toContain(
+      'We are sorry, something went wrong',
+    );
 
     fake.fail('hang', { times: 1 });
     const started = Date.now();
@@ -239,7 +251,10 @@ describe('elevenLabsPlugin', () => {
 
   it('is registered, and builds the provider the settings name', () => {
     expect(speechPlugin('elevenlabs')).toBe(elevenLabsPlugin);
-    expect(ttsCapabilities('elevenlabs')).toMatchObject({ streaming: true, defaultModel: 'eleven_flash_v2_5' });
+    expect(ttsCapabilities('elevenlabs')).toMatchObject({
+      streaming: true,
+      defaultModel: 'eleven_flash_v2_5',
+    });
     expect(elevenLabsPlugin.tts?.languages).toEqual(['en', 'hinglish', 'hi', 'ta']);
     const { tts } = createSpeechProviders({
       STT_PROVIDER: 'offline',

@@ -18,19 +18,14 @@ const MAX_SPEED = 1.2;
 const LANGUAGE_CODE_MODELS = new Set(['eleven_flash_v2_5', 'eleven_turbo_v2_5']);
 /** ISO 639-1 codes of the v2.5 models' languages. */
 const LANGUAGE_CODES = new Set(
-  (
-    'en ja zh de hi fr ko pt it es id nl tr pl sv bg ro ar cs el fi hr ms sk da ta uk ru hu no vi'
-  ).split(' '),
+  'en ja zh de hi fr ko pt it es id nl tr pl sv bg ro ar cs el fi hr ms sk da ta uk ru hu no vi'.split(' '),
 );
 /** Models whose SSML parsing takes `<phoneme>` tags (English only, as ElevenLabs documents). */
 const PHONEME_MODELS = new Set(['eleven_flash_v2', 'eleven_turbo_v2', 'eleven_monolingual_v1']);
 
 /** The API origin of a base URL, with or without its `/v1` (both conventions are in use). */
 export function elevenLabsApiBase(baseUrl: string): string {
-  return baseUrl
-    .trim()
-    .replace(/\/+$/, '')
-    .replace(/\/v1$/i, '');
+  return baseUrl.trim().replace(/\/+$/, '').replace(/\/v1$/i, '');
 }
 
 /** What is sent for one synthesis: the stream-input URL and the text as the model takes it. */
@@ -57,7 +52,9 @@ export function elevenLabsRequest(
     query.set('language_code', language);
   }
   const phonemes =
-    PHONEME_MODELS.has(model) && (!language || language === 'en') && pronunciations.some((p) => p.ipa?.trim());
+    PHONEME_MODELS.has(model) &&
+    (!language || language === 'en') &&
+    pronunciations.some((p) => p.ipa?.trim());
   if (phonemes) query.set('enable_ssml_parsing', 'true');
   const path = `/v1/text-to-speech/${encodeURIComponent(voice.providerVoiceId)}/stream-input`;
   return {
@@ -85,7 +82,10 @@ export class ElevenLabsTtsProvider implements TtsProvider {
 
   constructor(private readonly config: NetworkProviderConfig) {}
 
-  async *synthesize({ text, voice, pronunciations }: TtsRequest, signal?: AbortSignal): AsyncIterable<Int16Array> {
+  async *synthesize(
+    { text, voice, pronunciations }: TtsRequest,
+    signal?: AbortSignal,
+  ): AsyncIterable<Int16Array> {
     if (signal?.aborted || !text.trim()) return;
     const request = elevenLabsRequest(this.config, text.trim(), voice, pronunciations);
     const deadline = new RequestDeadline('speech synthesis', this.config.timeoutMs, signal);

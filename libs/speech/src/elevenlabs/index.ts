@@ -1,6 +1,10 @@
 import { checkKeyByRequest } from '../key-check';
 import type { KeyCheck, SpeechPlugin } from '../plugin';
-import { ELEVENLABS_DEFAULT_MODEL, elevenLabsApiBase, ElevenLabsTtsProvider } from './elevenlabs-tts.provider';
+import {
+  ELEVENLABS_DEFAULT_MODEL,
+  elevenLabsApiBase,
+  ElevenLabsTtsProvider,
+} from './elevenlabs-tts.provider';
 
 export {
   ElevenLabsTtsProvider,
@@ -37,7 +41,8 @@ export const elevenLabsPlugin: SpeechPlugin = {
       timeoutMs,
       signal,
     );
-    if (!check.ok && check.reason === 'rejected' && MISSING_PERMISSION.test(check.message)) return { ok: true };
+    if (!check.ok && check.reason === 'rejected' && MISSING_PERMISSION.test(check.message))
+      return { ok: true };
     return check;
   },
 };

@@ -71,7 +71,13 @@ const ENCODINGS = new Set(['pcm_s16le', 'pcm_f32le', 'pcm_mulaw']);
 const MAX_MESSAGE_BYTES = 1 << 20;
 
 function errorBody(status: number, title: string, message: string) {
-  return { title, message, error_code: title.toLowerCase().replace(/\s+/g, '_'), status_code: status, request_id: randomUUID() };
+  return {
+    title,
+    message,
+    error_code: title.toLowerCase().replace(/\s+/g, '_'),
+    status_code: status,
+    request_id: randomUUID(),
+  };
 }
 
 export class CartesiaFake {
@@ -103,11 +109,21 @@ export class CartesiaFake {
           return;
         }
         if (failure === 'close') return void res.destroy();
-        if (failure === 'error') return answer(500, errorBody(500, 'Internal Server Error', 'the fake failed'));
-        if (!version) return answer(400, errorBody(400, 'Bad Request', 'Cartesia-Version header is required'));
-        if (apiKey !== fake.options.apiKey) return answer(401, errorBody(401, 'Unauthorized', 'Invalid API key'));
+        if (failure === 'error')
+          return answer(500, errorBody(500, 'Internal Server Error', 'the fake failed'));
+        if (!version)
+          return answer(400, errorBody(400, 'Bad Request', 'Cartesia-Version header is required'));
+        if (apiKey !== fake.options.apiKey)
+          return answer(401, errorBody(401, 'Unauthorized', 'Invalid API key'));
         answer(200, {
-          data: [{ id: 'f786b574-daa5-4673-aa0c-cbe3e8534c02', name: 'Fake voice', language: 'en', is_public: true }],
+          data: [
+            {
+              id: 'f786b574-daa5-4673-aa0c-cbe3e8534c02',
+              name: 'Fake voice',
+              language: 'en',
+              is_public: true,
+            },
+          ],
           has_more: false,
           next_page: null,
         });
@@ -154,7 +170,14 @@ export class CartesiaFake {
     if (!version) return refuse(400, errorBody(400, 'Bad Request', 'Cartesia-Version header is required'));
     this.upgrades.push({ apiKey, refused: undefined });
     this.wss.handleUpgrade(req, socket, head, (ws) => {
-      const connection: CartesiaConnection = { apiKey, auth, version, messages: [], contexts: [], closed: undefined };
+      const connection: CartesiaConnection = {
+        apiKey,
+        auth,
+        version,
+        messages: [],
+        contexts: [],
+        closed: undefined,
+      };
       this.connections.push(connection);
       this.serve(ws, connection);
     });
@@ -200,7 +223,8 @@ export class CartesiaFake {
       }
       const problem = requestProblem(message);
       if (problem) return error(contextId, 400, 'Invalid request', problem);
-      if (context?.done) return error(contextId, 400, 'Invalid request', `context ${contextId} is already done`);
+      if (context?.done)
+        return error(contextId, 400, 'Invalid request', `context ${contextId} is already done`);
       if (!context) {
         context = {
           contextId,
@@ -238,7 +262,8 @@ export class CartesiaFake {
             hung = true;
             return;
           }
-          if (failure === 'error') return error(ctx.contextId, 500, 'Internal Server Error', 'the fake failed');
+          if (failure === 'error')
+            return error(ctx.contextId, 500, 'Internal Server Error', 'the fake failed');
           ctx.spoken.push(spoken);
           const chunks = await speechChunks(spoken, format.sample_rate, format.encoding, this.options.chunks);
           ctx.chunksPlanned += chunks.length;
@@ -260,7 +285,13 @@ export class CartesiaFake {
           }
         }
         if (flushId !== undefined) {
-          send({ type: 'flush_done', context_id: ctx.contextId, flush_id: flushId, done: false, status_code: 206 });
+          send({
+            type: 'flush_done',
+            context_id: ctx.contextId,
+            flush_id: flushId,
+            done: false,
+            status_code: 206,
+          });
         }
         if (last) {
           ctx.done = true;
@@ -284,7 +315,8 @@ function requestProblem(message: Record<string, unknown>): string | undefined {
   if (!ENCODINGS.has(format.encoding as string)) {
     return `the fake serves pcm_s16le, pcm_f32le and pcm_mulaw, not ${String(format.encoding)}`;
   }
-  if (!SAMPLE_RATES.has(format.sample_rate as number)) return `unsupported sample_rate ${String(format.sample_rate)}`;
+  if (!SAMPLE_RATES.has(format.sample_rate as number))
+    return `unsupported sample_rate ${String(format.sample_rate)}`;
   const speed = (message.generation_config as Record<string, unknown> | undefined)?.speed;
   if (speed !== undefined && !(typeof speed === 'number' && speed >= 0.6 && speed <= 1.5)) {
     return 'generation_config.speed must be between 0.6 and 1.5';

@@ -287,7 +287,10 @@ export class ElevenLabsFake {
       if (first) {
         first = false;
         if (message.text !== ' ') {
-          return close(1008, 'The first message must be the initialisation message: text is a single space " "');
+          return close(
+            1008,
+            'The first message must be the initialisation message: text is a single space " "',
+          );
         }
         if (!authenticated) {
           stream.apiKey = typeof messageKey === 'string' ? messageKey : undefined;

@@ -45,7 +45,8 @@ export function chunkPause(ms: number): Promise<void> {
 export function ssmlText(markup: string): string {
   return markup
     .replace(/<[^>]*>/g, '')
-    .replace(/&(lt|gt|quot|apos|amp);/g, (_m, name: string) =>
-      ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name] as string,
+    .replace(
+      /&(lt|gt|quot|apos|amp);/g,
+      (_m, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name] as string,
     );
 }
