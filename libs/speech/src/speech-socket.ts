@@ -6,9 +6,9 @@ import WebSocket from 'ws';
 import { providerWords } from './key-check';
 
 /** Largest frame taken from a provider: a base64 chunk of a few seconds of 16 kHz audio is far below it. */
-const MAX_FRAME_BYTES = 4 << 20;
+const MAX_FRAME_BYTES = 2 << 20;
 /** Frames read ahead of a slow consumer before the socket stops reading (TCP backpressure does the rest). */
-const READ_AHEAD_FRAMES = 32;
+const READ_AHEAD_FRAMES = 16;
 /** Of an HTTP refusal's body, what is read (and quoted) at most. */
 const REFUSAL_BODY_BYTES = 4096;
 /** A provider that does not answer our close within this is cut off. */

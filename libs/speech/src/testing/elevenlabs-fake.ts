@@ -210,8 +210,10 @@ export class ElevenLabsFake {
     });
     const close = (code: number, reason: string) => {
       if (ws.readyState !== WebSocket.OPEN) return;
-      stream.closed = { code, reason };
-      ws.close(code, reason);
+      // A close reason holds 123 bytes: longer ones arrive cut, as ElevenLabs' own do.
+      const cut = closeReason(reason);
+      stream.closed = { code, reason: cut };
+      ws.close(code, cut);
     };
     const send = (message: Record<string, unknown>) => {
       if (!hung && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
@@ -323,6 +325,13 @@ export class ElevenLabsFake {
       }
     });
   }
+}
+
+/** The reason cut to the 123 bytes a close frame holds, on a character boundary. */
+function closeReason(reason: string): string {
+  let cut = reason;
+  while (Buffer.byteLength(cut) > 123) cut = cut.slice(0, -1);
+  return cut;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

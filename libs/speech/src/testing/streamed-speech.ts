@@ -2,6 +2,7 @@
 // into several chunks that go out one by one (so a client's first audio can be seen before the last chunk).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { mulawEncode } from '@vap/media';
+import WebSocket from 'ws';
 import { pcmBytes, speechPcm } from './fake-provider-server';
 
 export type FakeEncoding = 'pcm_s16le' | 'pcm_f32le' | 'pcm_mulaw';
@@ -49,4 +50,54 @@ export function ssmlText(markup: string): string {
       /&(lt|gt|quot|apos|amp);/g,
       (_m, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name] as string,
     );
+}
+
+/** What a raw client saw on a socket: the JSON frames, and how it closed (or the refusal's HTTP status). */
+export interface SocketTranscript {
+  frames: Record<string, unknown>[];
+  close?: { code: number; reason: string };
+  refused?: number;
+}
+
+/**
+ * Connects to a fake's socket as a plain client, sends `messages` (objects as JSON, strings as they are) and
+ * records the answers until the fake closes (or `ms` passes): for tests of a fake's protocol itself.
+ */
+export async function talkTo(
+  url: string,
+  headers: Record<string, string>,
+  messages: unknown[],
+  ms = 3000,
+): Promise<SocketTranscript> {
+  const ws = new WebSocket(url, { headers });
+  const transcript: SocketTranscript = { frames: [] };
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      ws.terminate();
+      resolve(transcript);
+    }, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve(transcript);
+    };
+    ws.on('unexpected-response', (_req, res) => {
+      transcript.refused = res.statusCode;
+      res.resume();
+      ws.on('error', () => undefined);
+      ws.terminate();
+      done();
+    });
+    ws.on('error', () => done());
+    ws.on('open', () => {
+      for (const message of messages)
+        ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+    });
+    ws.on('message', (data) =>
+      transcript.frames.push(JSON.parse(data.toString()) as Record<string, unknown>),
+    );
+    ws.on('close', (code, reason) => {
+      transcript.close = { code, reason: reason.toString() };
+      done();
+    });
+  });
 }
