@@ -220,9 +220,12 @@ export class PcmPieces {
     const whole = bytes.length & ~1;
     this.carry = whole < bytes.length ? Buffer.from(bytes.subarray(whole)) : undefined;
     for (let at = 0; at < whole; at += this.pieceBytes) {
-      // A copy: the chunk's memory is the socket's, and pieces are scaled in place.
-      const samples = pcm16FromBuffer(Buffer.from(bytes.subarray(at, Math.min(whole, at + this.pieceBytes))));
-      const out = this.resampler ? this.resampler.push(samples) : samples;
+      const view = bytes.subarray(at, Math.min(whole, at + this.pieceBytes));
+      // The resampler makes new samples; passed through, they are copied (pieces are scaled in place, and the
+      // chunk's memory is not ours to change).
+      const out = this.resampler
+        ? this.resampler.push(pcm16FromBuffer(view))
+        : pcm16FromBuffer(Buffer.from(view));
       if (out.length) yield this.scaled(out);
     }
   }

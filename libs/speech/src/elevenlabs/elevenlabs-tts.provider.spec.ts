@@ -281,8 +281,9 @@ describe('elevenLabsPlugin', () => {
       status: 401,
       message: 'Invalid API key',
     });
-    // A key scoped to speech alone cannot read the user, but ElevenLabs knows it.
+    // A key scoped to speech alone cannot read the user, but ElevenLabs knows it: it is good, and speaks.
     await expect(check('xi-scoped-key')).resolves.toEqual({ ok: true });
+    expect(readBack(await collect({ text: 'Scoped.' }, { apiKey: 'xi-scoped-key' }))).toBe('Scoped.');
 
     fake.fail('error', { times: 1 });
     await expect(check(KEY)).resolves.toMatchObject({ ok: false, reason: 'unreachable', status: 500 });

@@ -51,7 +51,10 @@ export interface ElevenLabsRestRequest {
 
 export interface ElevenLabsFakeOptions {
   apiKey: string;
-  /** A key ElevenLabs knows but scoped away from reading the user: GET /v1/user answers missing_permissions. */
+  /**
+   * A key scoped to speech alone: it synthesizes, but GET /v1/user answers 401 missing_permissions (it may not
+   * read the user).
+   */
   restrictedApiKey?: string;
   /** Chunks each generation is cut into (several, so streaming shows). */
   chunks?: number;
@@ -160,6 +163,14 @@ export class ElevenLabsFake {
     await this.server?.close();
   }
 
+  /** A key that may synthesize: the account's, or one scoped to speech alone. */
+  private knows(key: string): boolean {
+    return (
+      key === this.options.apiKey ||
+      (!!this.options.restrictedApiKey && key === this.options.restrictedApiKey)
+    );
+  }
+
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void {
     const match = /^\/v1\/text-to-speech\/([^/]+)\/stream-input$/.exec(url.pathname);
     const headerKey = header(req, 'xi-api-key');
@@ -168,7 +179,7 @@ export class ElevenLabsFake {
       refuseUpgrade(socket, status, body);
     };
     if (!match) return refuse(404, { detail: 'Not Found' });
-    if (headerKey !== undefined && headerKey !== this.options.apiKey) return refuse(401, INVALID_KEY);
+    if (headerKey !== undefined && !this.knows(headerKey)) return refuse(401, INVALID_KEY);
     this.upgrades.push({ path: url.pathname, apiKey: headerKey, refused: undefined });
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       const query = Object.fromEntries(url.searchParams);
@@ -296,7 +307,8 @@ export class ElevenLabsFake {
         }
         if (!authenticated) {
           stream.apiKey = typeof messageKey === 'string' ? messageKey : undefined;
-          if (messageKey !== this.options.apiKey) return close(1008, 'Invalid API key');
+          if (typeof messageKey !== 'string' || !this.knows(messageKey))
+            return close(1008, 'Invalid API key');
         }
         stream.voiceSettings = message.voice_settings as Record<string, unknown> | undefined;
         return;
