@@ -62,8 +62,9 @@ export class SpeechSocket {
     private readonly signal: AbortSignal,
   ) {
     ws.on('message', (data, isBinary) => {
-      // The protocols served here answer in JSON text; a binary frame is not one of their messages.
-      if (isBinary) return;
+      // The protocols served here answer in JSON text; a binary frame is not one of their messages. Once given
+      // up on (abort, error), what still arrives while the socket closes is not read.
+      if (isBinary || this.ended) return;
       this.frames.push(data.toString());
       if (this.frames.length >= READ_AHEAD_FRAMES && !this.paused) {
         this.paused = true;
