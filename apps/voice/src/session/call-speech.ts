@@ -73,10 +73,19 @@ function voiceOf(entry: TtsPlanEntry): TtsVoice {
   };
 }
 
+/** Who pays: the plan's key, else the deployment's own settings for a cloud provider; nobody for offline. */
+function paidByOf(
+  inner: { name: string },
+  entry: { credential?: { paidBy: SpeechPaidBy } },
+): SpeechPaidBy | undefined {
+  if (inner.name === 'offline') return undefined;
+  return entry.credential?.paidBy ?? 'platform';
+}
+
 /** One voice of the plan on its provider: it speaks with its own voice, whatever voice the conversation holds. */
 class PlannedTts implements TtsProvider {
   constructor(
-    private readonly inner: TtsProvider,
+    readonly inner: TtsProvider,
     readonly entry: TtsPlanEntry,
     private readonly pronunciations: readonly SpeechPlanPronunciation[],
     private readonly usage: SpeechUsage,
@@ -90,7 +99,7 @@ class PlannedTts implements TtsProvider {
   synthesize(request: TtsRequest, signal?: AbortSignal): AsyncIterable<Int16Array> {
     // The caller switched to a language this voice does not speak: another voice of the plan that does answers.
     const speaker = this.voices.forCallerLanguage(this) ?? this;
-    speaker.usage.used(speaker.entry.provider, speaker.entry.credential?.paidBy);
+    speaker.usage.used(speaker.inner.name, paidByOf(speaker.inner, speaker.entry));
     return speaker.inner.synthesize(
       { ...request, voice: voiceOf(speaker.entry), pronunciations: speaker.pronunciations },
       signal,
@@ -125,7 +134,7 @@ class PlannedStt implements SttProvider {
   }
 
   open(options: SttOptions): Promise<SttSession> {
-    this.usage.used(this.entry.provider, this.entry.credential?.paidBy);
+    this.usage.used(this.inner.name, paidByOf(this.inner, this.entry));
     return this.inner.open({
       ...options,
       languages: this.entry.languages.length ? this.entry.languages : options.languages,
