@@ -14,3 +14,4 @@ export * from './default-speech';
 export * from './offline';
 export * from './openai';
 export * from './deepgram';
+export * from './azure';
