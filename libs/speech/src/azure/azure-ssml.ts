@@ -14,6 +14,7 @@ const LOCALE = /^[a-z]{2,3}-[A-Z]{2}$/;
  * U+FFFE/U+FFFF): escaping cannot make them legal, and Azure refuses the whole request for one of them.
  */
 const NOT_XML =
+  // eslint-disable-next-line no-control-regex -- matching the forbidden control characters is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const ESCAPES: Record<string, string> = {

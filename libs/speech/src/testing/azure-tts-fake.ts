@@ -186,9 +186,14 @@ export class AzureTtsFake {
   ) {}
 
   static async start({ apiKey, voices, pacing }: AzureTtsFakeOptions): Promise<AzureTtsFake> {
-    let fake: AzureTtsFake | undefined;
-    const server = await startFakeServer({ request: (req, res, url) => fake!.handle(req, res, url) });
-    fake = new AzureTtsFake(server, apiKey, voices ?? AZURE_FAKE_VOICES, { ...DEFAULT_PACING, ...pacing });
+    // The server starts first (its port makes the base URL); its handler reaches the fake built after.
+    const ref: { fake?: AzureTtsFake } = {};
+    const server = await startFakeServer({ request: (req, res, url) => ref.fake!.handle(req, res, url) });
+    const fake = new AzureTtsFake(server, apiKey, voices ?? AZURE_FAKE_VOICES, {
+      ...DEFAULT_PACING,
+      ...pacing,
+    });
+    ref.fake = fake;
     return fake;
   }
 

@@ -74,9 +74,11 @@ export class DeepgramSpeakFake {
   ) {}
 
   static async start({ apiKey, pacing }: DeepgramSpeakFakeOptions): Promise<DeepgramSpeakFake> {
-    let fake: DeepgramSpeakFake | undefined;
-    const server = await startFakeServer({ request: (req, res, url) => fake!.handle(req, res, url) });
-    fake = new DeepgramSpeakFake(server, apiKey, { ...DEFAULT_PACING, ...pacing });
+    // The server starts first (its port makes the base URL); its handler reaches the fake built after.
+    const ref: { fake?: DeepgramSpeakFake } = {};
+    const server = await startFakeServer({ request: (req, res, url) => ref.fake!.handle(req, res, url) });
+    const fake = new DeepgramSpeakFake(server, apiKey, { ...DEFAULT_PACING, ...pacing });
+    ref.fake = fake;
     return fake;
   }
 

@@ -22,6 +22,7 @@ export class XmlSyntaxError extends Error {
 
 const NAME = /[A-Za-z_:][\w:.\-\u00B7\u00C0-\uFFFD]*/y;
 const FORBIDDEN_CHAR =
+  // eslint-disable-next-line no-control-regex -- matching the forbidden control characters is the point
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
