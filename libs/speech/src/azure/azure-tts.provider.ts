@@ -35,7 +35,8 @@ export class AzureTtsProvider implements TtsProvider {
     { text, voice, pronunciations }: TtsRequest,
     signal?: AbortSignal,
   ): AsyncIterable<Int16Array> {
-    if (signal?.aborted) return;
+    // Nothing to say is no request (Azure would bill an empty document).
+    if (signal?.aborted || !text.trim()) return;
     const deadline = new RequestDeadline('speech synthesis', this.config.timeoutMs, signal);
     let body: Awaited<ReturnType<typeof request>>['body'] | undefined;
     try {

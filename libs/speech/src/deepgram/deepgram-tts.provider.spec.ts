@@ -151,6 +151,19 @@ describe('DeepgramTtsProvider against the Aura fake', () => {
     expect(fake.requests[0].complete).toBe(false);
   });
 
+  it('stops quietly on abort while waiting for the first byte, and sends nothing for empty text', async () => {
+    fake.fail('hang', { times: 1 });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    await expect(
+      collect(provider({ timeoutMs: 5000 }).synthesize({ text: 'Hi.', voice: VOICE }, controller.signal)),
+    ).resolves.toEqual([]);
+    expect(Date.now() - started).toBeLessThan(1000);
+    await expect(collect(provider().synthesize({ text: '  ', voice: VOICE }))).resolves.toEqual([]);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('refuses a wrong key as ProviderError quoting Deepgram', async () => {
     const error = await collect(
       provider({ apiKey: 'wrong' }).synthesize({ text: 'Hi.', voice: VOICE }),

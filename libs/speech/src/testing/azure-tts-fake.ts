@@ -235,7 +235,13 @@ export class AzureTtsFake {
   }
 
   private async synthesize(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const body = (await readBody(req, MAX_SSML_BYTES)).toString('utf8');
+    let body: string;
+    try {
+      body = (await readBody(req, MAX_SSML_BYTES)).toString('utf8');
+    } catch {
+      // Over the service's SSML size limit: refused like any other invalid request, with no body.
+      return void res.writeHead(400, `SSML over ${MAX_SSML_BYTES} bytes`).end();
+    }
     const record: AzureTtsRequest = {
       subscriptionKey: this.key(req),
       contentType: req.headers['content-type'],

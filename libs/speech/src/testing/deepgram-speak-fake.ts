@@ -55,6 +55,7 @@ export interface DeepgramSpeakFakeOptions {
 
 const LINEAR16_RATES = [8000, 16000, 24000, 32000, 48000];
 const MAX_TEXT_CHARS = 2000;
+const MAX_BODY_BYTES = 64 * 1024;
 const AURA_MODEL = /^aura(?:-2)?-[a-z]+-[a-z]{2}$/;
 
 function sendDeepgramError(res: ServerResponse, status: number, errCode: string, errMsg: string): void {
@@ -121,7 +122,12 @@ export class DeepgramSpeakFake {
 
   private async speak(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const query = Object.fromEntries(url.searchParams);
-    const body = await readBody(req, 64 * 1024);
+    let body: Buffer;
+    try {
+      body = await readBody(req, MAX_BODY_BYTES);
+    } catch {
+      return sendDeepgramError(res, 413, 'PAYLOAD_TOO_LARGE', `Request body over ${MAX_BODY_BYTES} bytes.`);
+    }
     let text: unknown;
     try {
       text = (JSON.parse(body.toString('utf8')) as { text?: unknown }).text;
