@@ -1,6 +1,7 @@
 // The cloud speech providers, one plugin each (its folder holds the adapters, its key check and its fake). A
 // provider's settings name it: the platform's own key, base URL and tiers (SPEECH_<NAME>_*), a partner's key.
 import type { SpeechProviderName, SttProviderName, TtsProviderName } from '@vap/messages';
+import { azurePlugin } from './azure';
 import { cartesiaPlugin } from './cartesia';
 import { deepgramPlugin } from './deepgram';
 import { elevenLabsPlugin } from './elevenlabs';
@@ -12,7 +13,7 @@ export const SPEECH_PLUGINS: Readonly<Record<SpeechProviderName, SpeechPlugin | 
   deepgram: deepgramPlugin,
   elevenlabs: elevenLabsPlugin,
   cartesia: cartesiaPlugin,
-  azure: undefined,
+  azure: azurePlugin,
   sarvam: undefined,
   assemblyai: undefined,
 };

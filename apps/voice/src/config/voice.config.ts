@@ -184,10 +184,12 @@ export class VoiceConfig extends BaseServiceConfig {
   MAX_LIVE_SESSIONS: number = 200;
 
   /**
-   * Speech to text: offline (deterministic, no network, and it understands only the platform's own synthetic
-   * speech), an OpenAI-compatible server, or Deepgram-compatible; or a list of them, the order a call falls back
-   * along when one fails (`deepgram,openai`). Named explicitly outside development, where a silent default
-   * would have a real caller's words go unheard.
+   * The deployment's default speech to text, for agents that choose no transcriber (or whose choice has no key):
+   * offline (the development engine: deterministic, no network, and it understands only the platform's own
+   * synthetic speech) or a cloud provider on STT_BASE_URL (openai for any OpenAI-compatible server, deepgram,
+   * assemblyai, sarvam); or a list of them, the order a call falls back along when one fails (`deepgram,openai`).
+   * Named explicitly outside development, where a silent default would have a real caller's words go unheard.
+   * Agents choose their own transcriber, on the partner's key or the platform's (docs/voice.md).
    */
   @DevelopmentValue('offline', { refuse: () => false })
   @Validate(ProviderListConstraint, [STT_PROVIDERS])
@@ -233,14 +235,22 @@ export class VoiceConfig extends BaseServiceConfig {
   @MinLength(1)
   STT_FALLBACK_MODEL?: string;
 
-  /** Text to speech: offline (deterministic, no network) or an OpenAI-compatible server, or both in order. */
+  /**
+   * The deployment's default text to speech: offline (the development engine, deterministic, no network) or a
+   * cloud provider on TTS_BASE_URL (openai for any OpenAI-compatible server, elevenlabs, cartesia, deepgram,
+   * azure, sarvam), or one of them then offline. It speaks an agent's voice when the voice's provider is this one
+   * and the plan has no key of its own for it; a voice of another provider is never sent here.
+   */
   @DevelopmentValue('offline', { refuse: () => false })
   @Validate(ProviderListConstraint, [TTS_PROVIDERS])
   TTS_PROVIDER: string = '';
 
-  /** Base URL of the OpenAI-compatible text-to-speech server (its /audio/speech streams PCM). */
+  /** Base URL of TTS_PROVIDER's cloud provider (for openai, the server whose /audio/speech streams PCM). */
   @ValidateIf(
-    (c: VoiceConfig) => providerNames(c.TTS_PROVIDER).includes('openai') || c.TTS_BASE_URL !== undefined,
+    (c: VoiceConfig) =>
+      providerNames(c.TTS_PROVIDER).some(
+        (name) => name !== 'offline' && (TTS_PROVIDERS as readonly string[]).includes(name),
+      ) || c.TTS_BASE_URL !== undefined,
   )
   @Matches(httpUrl, { message: 'TTS_BASE_URL must be an http(s) URL (required unless TTS_PROVIDER=offline)' })
   @Validate(PublicProviderUrlConstraint)
@@ -315,7 +325,9 @@ export class VoiceConfig extends BaseServiceConfig {
 
   /** Network providers (not offline) STT_PROVIDER lists. */
   get sttNetworkProviders(): number {
-    return providerNames(this.STT_PROVIDER).filter((name) => name === 'openai' || name === 'deepgram').length;
+    return providerNames(this.STT_PROVIDER).filter(
+      (name) => name !== 'offline' && (STT_PROVIDERS as readonly string[]).includes(name),
+    ).length;
   }
 
   get providersMayUsePrivateNetworks(): boolean {

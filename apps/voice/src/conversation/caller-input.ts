@@ -74,7 +74,13 @@ export interface CallerInputOptions {
   /** The caller spoke again within the pause: the utterance goes on. */
   onResume?(utterance: Utterance): void;
   /** STT's text for an utterance ('' when nothing was understood), at `finalAtMs` media time, and who gave it. */
-  onUtterance(utterance: Utterance, text: string, finalAtMs: number, provider: SttProvider['name']): void;
+  onUtterance(
+    utterance: Utterance,
+    text: string,
+    finalAtMs: number,
+    provider: SttProvider['name'],
+    language: string | undefined,
+  ): void;
   /** Every STT provider failed: the call cannot go on. */
   onFailure(failure: ProviderFailure): void;
   /** `failure` handed the call over to the next STT provider, `next`. */
@@ -371,7 +377,13 @@ export class CallerInput {
         this.queue.shift();
         this.live = null;
         this.liveAudio.clear();
-        this.options.onUtterance(utterance, text.trim(), this.options.time.now(), provider.name);
+        this.options.onUtterance(
+          utterance,
+          text.trim(),
+          this.options.time.now(),
+          provider.name,
+          session.language,
+        );
         this.pump();
       },
       (error: unknown) => {

@@ -60,6 +60,11 @@ export interface ConversationOptions {
    */
   stt: readonly SttProvider[];
   tts: readonly TtsProvider[];
+  /**
+   * The caller's utterance was recognised in `language` (a spoken_languages code), by a transcriber that detects
+   * it: the voice answering in that language takes over (the prompt already asks the model to answer in it).
+   */
+  onCallerLanguage?: (language: string) => void;
   llm: readonly AgentModel[];
   reporter: CallReporter;
   transport: MediaTransport;

@@ -376,7 +376,10 @@ class Conversation implements LiveConversation {
       onPartial: (utterance) => this.callerWordsSoFar(utterance),
       onPause: (utterance) => this.startEarlyReply(utterance),
       onResume: () => this.discardEarlyReply(),
-      onUtterance: (utterance, text, finalAtMs, stt) => this.callerSaid(utterance, text, finalAtMs, stt),
+      onUtterance: (utterance, text, finalAtMs, stt, language) => {
+        if (language && text) this.options.onCallerLanguage?.(language);
+        this.callerSaid(utterance, text, finalAtMs, stt);
+      },
       onFailure: (failure) => void this.providerFailed(failure),
       onFallback,
     });

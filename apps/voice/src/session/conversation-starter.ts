@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import type { VoiceCallContext } from '@vap/messages';
 import { createChatModel } from '@vap/llm';
 import type { RpcClient } from '@vap/messaging';
 import {
@@ -20,7 +21,7 @@ import {
   turnTakingSink,
 } from '../metrics/voice.metrics';
 import { createSpeechProviders, type SttProvider, type TtsProvider } from '@vap/speech';
-import { resolveAgentVoice } from './agent-voice';
+import { callSpeechOf, fetchSpeechPlan, type CallSpeech } from './call-speech';
 import { openRecording } from './call-recording';
 import { reportEnded } from './ended-report';
 import { RpcCallReporter } from './rpc-call-reporter';
@@ -62,6 +63,8 @@ export class ConversationStarter {
         attempt === 1 &&
         log('warn', `call ${context.callId}: a transcript line is retried until delivered: ${err.message}`),
     });
+    // The call's providers, made when its media starts; the end report says which ones the platform paid.
+    let speech: CallSpeech | undefined;
     return new MediaSession({
       context,
       socket,
@@ -75,13 +78,14 @@ export class ConversationStarter {
       },
       log,
       startConversation: async (transport) => {
-        const voice = await resolveAgentVoice(rpc, context);
-        const { stt, tts } = this.speechProviders();
+        const call = await this.callSpeech(context);
+        speech = call;
         return createConversation({
           context,
-          voice,
-          stt,
-          tts,
+          voice: call.voice,
+          stt: call.stt,
+          tts: call.tts,
+          onCallerLanguage: (language) => (call.callerLanguage.current = language),
           llm: this.agentModels(),
           reporter,
           transport,
@@ -109,7 +113,7 @@ export class ConversationStarter {
       hangup: (reason) => reporter.hangup(reason),
       finish: async (result) => {
         try {
-          await reportEnded(rpc, context, result, {
+          await reportEnded(rpc, context, result, speech?.usage.platformPaid ?? [], {
             onRetry: (attempt, err) =>
               log(
                 'warn',
@@ -132,6 +136,25 @@ export class ConversationStarter {
   private speechProviders(): { stt: SttProvider[]; tts: TtsProvider[] } {
     this.speech ??= createSpeechProviders(this.options.config);
     return this.speech;
+  }
+
+  /**
+   * The call's speech from its plan. When the agents service cannot say (down, slow), the call still runs, on the
+   * deployment's default providers and the offline voice in the agent's language, rather than failing.
+   */
+  private async callSpeech(context: VoiceCallContext): Promise<CallSpeech> {
+    const defaults = this.speechProviders();
+    const options = { timeoutMs: this.options.config.PROVIDER_TIMEOUT_MS, defaults };
+    try {
+      return callSpeechOf(context, await fetchSpeechPlan(this.options.rpc, context), options);
+    } catch (err) {
+      this.options.log(
+        'warn',
+        `call ${context.callId}: its speech plan could not be had (${(err as Error).message}); ` +
+          'it runs on the default providers and the offline voice',
+      );
+      return callSpeechOf(context, { tts: [], stt: [], keyterms: [], pronunciations: [] }, options);
+    }
   }
 
   /** LLM_BASE_URL's model (or the offline engine), then LLM_FALLBACK_BASE_URL's when set. */

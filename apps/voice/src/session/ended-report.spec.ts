@@ -61,6 +61,7 @@ describe('reportEnded (real NATS)', () => {
       rpc,
       CONTEXT,
       { endCallReason: 'agent_ended_call', mediaSeconds: 12.5, recording: { durationSeconds: 12 } },
+      ['elevenlabs'],
       { retryDelayMs: 10, onRetry: (attempt) => retries.push(attempt) },
     );
     expect(recordingKey('partner_rec', 'call_rec')).toBe('recordings/partner_rec/call_rec.wav');
@@ -71,22 +72,24 @@ describe('reportEnded (real NATS)', () => {
         endCallReason: 'agent_ended_call',
         mediaSeconds: 12.5,
         recording: { storageKey: 'recordings/partner_rec/call_rec.wav', durationSeconds: 12 },
+        platformPaidSpeech: ['elevenlabs'],
       },
     ]);
   });
 
   it('reports a call without a recording, and gives up once its retry window has passed', async () => {
-    await reportEnded(rpc, CONTEXT, { endCallReason: null, mediaSeconds: 3, recording: null });
-    expect(received).toEqual([{ callId: 'call_rec', endCallReason: null, mediaSeconds: 3, recording: null }]);
+    await reportEnded(rpc, CONTEXT, { endCallReason: null, mediaSeconds: 3, recording: null }, []);
+    expect(received).toEqual([
+      { callId: 'call_rec', endCallReason: null, mediaSeconds: 3, recording: null, platformPaidSpeech: [] },
+    ]);
     failFirst = 1000;
     const started = Date.now();
     await expect(
-      reportEnded(
-        rpc,
-        CONTEXT,
-        { endCallReason: null, mediaSeconds: 3, recording: null },
-        { retryDelayMs: 5, maxDelayMs: 20, deadline: Date.now() + 300 },
-      ),
+      reportEnded(rpc, CONTEXT, { endCallReason: null, mediaSeconds: 3, recording: null }, [], {
+        retryDelayMs: 5,
+        maxDelayMs: 20,
+        deadline: Date.now() + 300,
+      }),
     ).rejects.toThrow(/restarting/);
     expect(Date.now() - started).toBeLessThan(1000);
   });
@@ -99,11 +102,18 @@ describe('reportEnded (real NATS)', () => {
       rpc,
       CONTEXT,
       { endCallReason: 'agent_ended_call', mediaSeconds: 3, recording: null },
+      [],
       { retryDelayMs: 5, maxDelayMs: 20, onRetry: (attempt) => retries.push(attempt) },
     );
     expect(retries).toHaveLength(12);
     expect(received).toEqual([
-      { callId: 'call_rec', endCallReason: 'agent_ended_call', mediaSeconds: 3, recording: null },
+      {
+        callId: 'call_rec',
+        endCallReason: 'agent_ended_call',
+        mediaSeconds: 3,
+        recording: null,
+        platformPaidSpeech: [],
+      },
     ]);
   });
 
@@ -116,7 +126,7 @@ describe('reportEnded (real NATS)', () => {
       },
     } as unknown as RpcClient;
     await expect(
-      reportEnded(refusing, CONTEXT, { endCallReason: null, mediaSeconds: 1, recording: null }),
+      reportEnded(refusing, CONTEXT, { endCallReason: null, mediaSeconds: 1, recording: null }, []),
     ).rejects.toMatchObject({ status: 404 });
     expect(attempts).toBe(1);
   });

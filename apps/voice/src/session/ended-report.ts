@@ -12,12 +12,13 @@ export type EndedReportOptions = RetryOptions;
 
 /**
  * Tells the calls service the stream is over, with the recording the call stored (written as it ran, under the
- * calls service's key), retrying.
+ * calls service's key) and the cloud speech providers the platform paid for, retrying.
  */
 export async function reportEnded(
   rpc: RpcClient,
   context: VoiceCallContext,
   result: ConversationResult,
+  platformPaidSpeech: readonly string[],
   options: EndedReportOptions = {},
 ): Promise<VoiceEndedRequest> {
   const recording: VoiceEndedRequest['recording'] = result.recording
@@ -31,6 +32,7 @@ export async function reportEnded(
     endCallReason: result.endCallReason,
     mediaSeconds: result.mediaSeconds,
     recording,
+    platformPaidSpeech: [...platformPaidSpeech],
   };
   await untilAcknowledged(() => rpc.request(Subjects.calls.voiceEnded, context.partnerId, ended), options);
   return ended;

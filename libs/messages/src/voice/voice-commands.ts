@@ -250,6 +250,11 @@ export interface VoiceEndedRequest {
   mediaSeconds: number;
   /** Two-channel WAV (caller left, agent right) in blob storage, when the agent records. */
   recording: { storageKey: string; durationSeconds: number } | null;
+  /**
+   * Cloud speech providers that served the call on the platform's keys (none: offline engines or the partner's
+   * own keys only). Absent from replicas older than per-account keys.
+   */
+  platformPaidSpeech?: string[];
 }
 
 /**

@@ -2,6 +2,7 @@ import { apiBaseUrl } from '@vap/llm';
 import { checkKeyByRequest } from '../key-check';
 import type { SpeechPlugin } from '../plugin';
 import { DeepgramSttProvider } from './deepgram-stt.provider';
+import { DeepgramTtsProvider } from './deepgram-tts.provider';
 
 export {
   DeepgramSttProvider,
@@ -11,12 +12,26 @@ export {
   KEEPALIVE_MS,
   type DeepgramTiming,
 } from './deepgram-stt.provider';
+export {
+  DeepgramTtsProvider,
+  DEEPGRAM_SPEAK_MAX_CHARS,
+  deepgramSpeakModel,
+  speakPieces,
+} from './deepgram-tts.provider';
 
 /** Deepgram: live /v1/listen over WebSocket (and Aura /v1/speak). */
 export const deepgramPlugin: SpeechPlugin = {
   name: 'deepgram',
   label: 'Deepgram',
   defaultBaseUrl: 'https://api.deepgram.com/v1',
+  tts: {
+    create: (config) => new DeepgramTtsProvider(config),
+    streaming: true,
+    pronunciations: 'alias',
+    // Aura's voices speak English (and Spanish, which the platform does not offer).
+    languages: ['en'],
+    defaultModel: 'aura-2',
+  },
   stt: {
     create: (config) => new DeepgramSttProvider(config),
     streaming: true,

@@ -1,6 +1,10 @@
 // Fakes of the cloud speech providers, for tests: each speaks its provider's published protocol on a local port.
 export * from './failure-switch';
 export * from './fake-provider-server';
+export * from './streamed-answer';
+export * from './xml-reader';
+export * from './deepgram-speak-fake';
+export * from './azure-tts-fake';
 export * from './streamed-speech';
 export * from './elevenlabs-fake';
 export * from './cartesia-fake';

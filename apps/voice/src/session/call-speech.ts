@@ -1,0 +1,255 @@
+// A call's speech, as the agent chose it and the account's keys allow: the plan the agents service resolves
+// (voice and fallback voices, transcriber and its fallback, dictionary words, whose key pays), turned into the
+// provider chains the conversation runs on. A plan entry with a key gets its own adapter for this call; one
+// without runs on the deployment's default provider of that name, else (voices) on the offline stand-in. The
+// deployment's default chain follows the agent's own transcribers, and its offline engine closes the voice chain,
+// so a call is never silent while anything can still speak.
+import {
+  MAX_PLAN_KEYTERMS,
+  Subjects,
+  type SpeechPaidBy,
+  type SpeechPlan,
+  type SpeechPlanPronunciation,
+  type SttPlanEntry,
+  type TtsPlanEntry,
+  type VoiceCallContext,
+} from '@vap/messages';
+import type { RpcClient } from '@vap/messaging';
+import {
+  isoLanguageOf,
+  OfflineTtsProvider,
+  sttCapabilities,
+  ttsCapabilities,
+  type SttOptions,
+  type SttProvider,
+  type SttSession,
+  type TtsProvider,
+  type TtsRequest,
+  type TtsVoice,
+} from '@vap/speech';
+import { fallbackVoice, OFFLINE_VOICE_ID } from './agent-voice';
+
+/** Which providers served the call and who paid them: the calls service bills platform-paid speech. */
+export class SpeechUsage {
+  private readonly paid = new Set<string>();
+
+  /** A provider served the call on a key `paidBy`. */
+  used(provider: string, paidBy: SpeechPaidBy | undefined): void {
+    if (paidBy === 'platform') this.paid.add(provider);
+  }
+
+  /** Cloud providers the platform paid for during the call, sorted. */
+  get platformPaid(): string[] {
+    return [...this.paid].sort();
+  }
+}
+
+/** The language the caller speaks now (a spoken_languages code), which picks the voice that answers. */
+export class CallerLanguage {
+  constructor(public current: string) {}
+}
+
+export interface CallSpeech {
+  /** The agent's own voice (the conversation's default voice). */
+  voice: TtsVoice;
+  stt: SttProvider[];
+  tts: TtsProvider[];
+  usage: SpeechUsage;
+  callerLanguage: CallerLanguage;
+}
+
+export interface DefaultSpeech {
+  stt: readonly SttProvider[];
+  tts: readonly TtsProvider[];
+}
+
+function voiceOf(entry: TtsPlanEntry): TtsVoice {
+  return {
+    providerVoiceId: entry.providerVoiceId,
+    model: entry.model,
+    speed: entry.speed,
+    volume: entry.volume,
+    language: entry.language,
+  };
+}
+
+/** Who pays: the plan's key, else the deployment's own settings for a cloud provider; nobody for offline. */
+function paidByOf(
+  inner: { name: string },
+  entry: { credential?: { paidBy: SpeechPaidBy } },
+): SpeechPaidBy | undefined {
+  if (inner.name === 'offline') return undefined;
+  return entry.credential?.paidBy ?? 'platform';
+}
+
+/** One voice of the plan on its provider: it speaks with its own voice, whatever voice the conversation holds. */
+class PlannedTts implements TtsProvider {
+  constructor(
+    readonly inner: TtsProvider,
+    readonly entry: TtsPlanEntry,
+    private readonly pronunciations: readonly SpeechPlanPronunciation[],
+    private readonly usage: SpeechUsage,
+    private readonly voices: PlannedVoices,
+  ) {}
+
+  get name(): TtsProvider['name'] {
+    return this.inner.name;
+  }
+
+  synthesize(request: TtsRequest, signal?: AbortSignal): AsyncIterable<Int16Array> {
+    // The caller switched to a language this voice does not speak: another voice of the plan that does answers.
+    const speaker = this.voices.forCallerLanguage(this) ?? this;
+    speaker.usage.used(speaker.inner.name, paidByOf(speaker.inner, speaker.entry));
+    return speaker.inner.synthesize(
+      { ...request, voice: voiceOf(speaker.entry), pronunciations: speaker.pronunciations },
+      signal,
+    );
+  }
+}
+
+/** The plan's voices, to find one that speaks the caller's current language. */
+class PlannedVoices {
+  readonly all: PlannedTts[] = [];
+
+  constructor(private readonly callerLanguage: CallerLanguage) {}
+
+  forCallerLanguage(current: PlannedTts): PlannedTts | undefined {
+    const wanted = isoLanguageOf(this.callerLanguage.current);
+    if (isoLanguageOf(current.entry.language) === wanted) return undefined;
+    return this.all.find((v) => v !== current && isoLanguageOf(v.entry.language) === wanted);
+  }
+}
+
+/** One transcriber of the plan: opens its provider with the plan's languages, model, words and options. */
+class PlannedStt implements SttProvider {
+  constructor(
+    private readonly inner: SttProvider,
+    private readonly entry: SttPlanEntry,
+    private readonly keyterms: readonly string[],
+    private readonly usage: SpeechUsage,
+  ) {}
+
+  get name(): SttProvider['name'] {
+    return this.inner.name;
+  }
+
+  open(options: SttOptions): Promise<SttSession> {
+    this.usage.used(this.inner.name, paidByOf(this.inner, this.entry));
+    return this.inner.open({
+      ...options,
+      languages: this.entry.languages.length ? this.entry.languages : options.languages,
+      model: this.entry.model,
+      keyterms: this.keyterms.length ? this.keyterms : undefined,
+      providerOptions: this.entry.options,
+    } as SttOptions);
+  }
+}
+
+/** Counts the deployment's default providers that serve after the plan's (paid by the platform when networked). */
+class DefaultStt implements SttProvider {
+  constructor(
+    private readonly inner: SttProvider,
+    private readonly usage: SpeechUsage,
+  ) {}
+
+  get name(): SttProvider['name'] {
+    return this.inner.name;
+  }
+
+  open(options: SttOptions): Promise<SttSession> {
+    if (this.inner.name !== 'offline') this.usage.used(this.inner.name, 'platform');
+    return this.inner.open(options);
+  }
+}
+
+export interface CallSpeechOptions {
+  timeoutMs: number;
+  defaults: DefaultSpeech;
+}
+
+/** The providers of one call from its plan (see the file's comment). */
+export function callSpeechOf(
+  context: VoiceCallContext,
+  plan: SpeechPlan,
+  options: CallSpeechOptions,
+): CallSpeech {
+  const usage = new SpeechUsage();
+  const callerLanguage = new CallerLanguage(context.agent.spoken_languages[0] ?? 'en');
+  const { defaults, timeoutMs } = options;
+  const keyterms = plan.keyterms.slice(0, MAX_PLAN_KEYTERMS);
+
+  const voices = new PlannedVoices(callerLanguage);
+  const offline = defaults.tts.find((p) => p.name === 'offline') ?? new OfflineTtsProvider();
+  for (const entry of plan.tts) {
+    const capabilities = entry.provider === 'offline' ? undefined : ttsCapabilities(entry.provider);
+    const inner: TtsProvider =
+      entry.credential && capabilities
+        ? capabilities.create({
+            baseUrl: entry.credential.baseUrl,
+            apiKey: entry.credential.apiKey,
+            region: entry.credential.region,
+            model: entry.model || capabilities.defaultModel,
+            timeoutMs,
+          })
+        : (defaults.tts.find((p) => p.name === entry.provider) ?? offline);
+    // Without a key the voice is spoken by the stand-in: the plan says so, and the transcript names offline.
+    const planned =
+      inner === offline && entry.provider !== 'offline' ? { ...entry, credential: undefined } : entry;
+    voices.all.push(new PlannedTts(inner, planned, plan.pronunciations, usage, voices));
+  }
+  const tts: TtsProvider[] = [...voices.all];
+  const primary = plan.tts[0];
+  const voice = primary ? voiceOf(primary) : fallbackVoice(context);
+  // The offline engine closes the chain when the deployment's default ends with it: never a silent line.
+  if (defaults.tts.some((p) => p.name === 'offline') && !tts.some((p) => p.name === 'offline')) {
+    tts.push(
+      new PlannedTts(
+        offline,
+        { ...(primary ?? offlineEntry(voice)), provider: 'offline', credential: undefined },
+        plan.pronunciations,
+        usage,
+        voices,
+      ),
+    );
+  }
+  if (tts.length === 0) tts.push(...defaults.tts);
+
+  const stt: SttProvider[] = [];
+  for (const entry of plan.stt) {
+    const capabilities = entry.provider === 'offline' ? undefined : sttCapabilities(entry.provider);
+    const inner =
+      entry.credential && capabilities
+        ? capabilities.create({
+            baseUrl: entry.credential.baseUrl,
+            apiKey: entry.credential.apiKey,
+            region: entry.credential.region,
+            model: entry.model || capabilities.defaultModel,
+            timeoutMs,
+          })
+        : defaults.stt.find((p) => p.name === entry.provider);
+    if (inner) stt.push(new PlannedStt(inner, entry, keyterms, usage));
+  }
+  // The deployment's transcribers follow the agent's own (any of them not already there).
+  for (const fallback of defaults.stt) {
+    if (!stt.some((p) => p.name === fallback.name)) stt.push(new DefaultStt(fallback, usage));
+  }
+  return { voice, stt, tts, usage, callerLanguage };
+}
+
+function offlineEntry(voice: TtsVoice): TtsPlanEntry {
+  return { provider: 'offline', voiceId: OFFLINE_VOICE_ID, ...voice };
+}
+
+/** The snapshot's speech choices, as agents.speech.plan takes them. */
+export async function fetchSpeechPlan(rpc: RpcClient, context: VoiceCallContext): Promise<SpeechPlan> {
+  const agent = context.agent;
+  return rpc.request(Subjects.agents.speechPlan, context.partnerId, {
+    callId: context.callId,
+    voiceId: agent.voice_id,
+    fallbackVoiceIds: agent.fallback_voice_ids ?? [],
+    transcriber: agent.transcriber ?? null,
+    fallbackTranscriber: agent.fallback_transcriber ?? null,
+    dictionaryIds: agent.dictionary_ids ?? [],
+    spokenLanguages: agent.spoken_languages,
+  });
+}
