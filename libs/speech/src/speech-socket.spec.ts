@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { pcm16ToBuffer, sineWave } from '@vap/media';
-import { PcmPieces, socketBase, SocketClosed, SocketRefused, SpeechSocket } from './speech-socket';
+import { socketBase, SocketClosed, SocketRefused, SpeechSocket } from './speech-socket';
 
 let server: WebSocketServer;
 let url: string;
@@ -100,28 +99,6 @@ describe('SpeechSocket', () => {
     await expect(open(AbortSignal.abort(new Error('gone')))).rejects.toThrow('gone');
     await new Promise((resolve) => server.close(resolve));
     await expect(open()).rejects.toThrow(/ECONNREFUSED/);
-  });
-});
-
-describe('PcmPieces', () => {
-  it('turns 16 kHz chunks split mid-sample into 8 kHz pieces of at most 100 ms', () => {
-    const bytes = pcm16ToBuffer(sineWave(440, 16000, 16000, -12));
-    const pieces = new PcmPieces(16000);
-    const out: Int16Array[] = [];
-    for (let at = 0; at < bytes.length; at += 7777) out.push(...pieces.push(bytes.subarray(at, at + 7777)));
-    out.push(pieces.flush());
-    expect(out.every((piece) => piece.length <= 800)).toBe(true);
-    expect(out.reduce((sum, piece) => sum + piece.length, 0)).toBe(8000);
-  });
-
-  it('passes 8 kHz through with the gain applied, leaving the provider’s buffer alone', () => {
-    const pcm = Int16Array.from([1000, -1000, 30000, -30000]);
-    const bytes = Buffer.from(pcm16ToBuffer(pcm));
-    const pieces = [...new PcmPieces(8000, 2).push(bytes)];
-    expect(pieces.map((p) => Array.from(p))).toEqual([[2000, -2000, 32767, -32768]]);
-    expect(Array.from(new Int16Array(bytes.buffer, bytes.byteOffset, 4))).toEqual([
-      1000, -1000, 30000, -30000,
-    ]);
   });
 });
 

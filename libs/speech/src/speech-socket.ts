@@ -1,7 +1,5 @@
 // What the streaming text-to-speech adapters over WebSockets share (ElevenLabs stream-input, Cartesia): one
-// socket per synthesis read as a queue of JSON text frames, and the provider's PCM16 chunks turned into 8 kHz
-// pieces small enough for a prompt barge-in.
-import { applyGain, pcm16FromBuffer, Resampler } from '@vap/media';
+// socket per synthesis, read as a queue of JSON text frames.
 import WebSocket from 'ws';
 import { providerWords } from './key-check';
 
@@ -192,52 +190,6 @@ export class SpeechSocket {
     this.signal.removeEventListener('abort', this.onAbort);
     // Frames already read go out first; the end (or the failure) after them.
     if (this.frames.length === 0) this.wake();
-  }
-}
-
-/** Of a provider's PCM16, what goes out at a time: 100 ms, so a barge-in stops the voice promptly. */
-const PIECE_MS = 100;
-
-/**
- * A provider's little-endian PCM16 at its rate, as 8 kHz pieces of at most 100 ms with the voice's volume
- * applied. Chunks may split a sample; its odd byte waits for the next chunk.
- */
-export class PcmPieces {
-  private readonly resampler: Resampler | undefined;
-  private readonly pieceBytes: number;
-  private carry: Buffer | undefined;
-
-  constructor(
-    sampleRate: number,
-    private readonly gain = 1,
-  ) {
-    this.resampler = sampleRate === 8000 ? undefined : new Resampler(sampleRate, 8000);
-    this.pieceBytes = ((sampleRate * PIECE_MS) / 1000) * 2;
-  }
-
-  /** The 8 kHz pieces of the next chunk (none when it held less than one output sample). */
-  *push(chunk: Buffer): Generator<Int16Array> {
-    const bytes = this.carry ? Buffer.concat([this.carry, chunk]) : chunk;
-    const whole = bytes.length & ~1;
-    this.carry = whole < bytes.length ? Buffer.from(bytes.subarray(whole)) : undefined;
-    for (let at = 0; at < whole; at += this.pieceBytes) {
-      const view = bytes.subarray(at, Math.min(whole, at + this.pieceBytes));
-      // The resampler makes new samples; passed through, they are copied (pieces are scaled in place, and the
-      // chunk's memory is not ours to change).
-      const out = this.resampler
-        ? this.resampler.push(pcm16FromBuffer(view))
-        : pcm16FromBuffer(Buffer.from(view));
-      if (out.length) yield this.scaled(out);
-    }
-  }
-
-  /** What the resampler still holds at the end of the stream. */
-  flush(): Int16Array {
-    return this.scaled(this.resampler ? this.resampler.flush() : new Int16Array(0));
-  }
-
-  private scaled(pcm: Int16Array): Int16Array {
-    return this.gain !== 1 && pcm.length ? applyGain(pcm, this.gain) : pcm;
   }
 }
 

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ProviderError } from '../provider-error';
-import { RequestDeadline } from '../request-deadline';
 import { isoLanguageOf } from '../languages';
-import { PcmPieces, socketBase, SpeechSocket } from '../speech-socket';
+import { substituteAliases } from '../pronunciation-match';
+import { ProviderError } from '../provider-error';
+import { rawPcm16Pieces } from '../raw-pcm-stream';
+import { RequestDeadline } from '../request-deadline';
+import { socketBase, SpeechSocket } from '../speech-socket';
 import type { NetworkProviderConfig } from '../speech-settings';
-import { substituteAliases } from '../spoken-text';
 import type { TtsProvider, TtsRequest, TtsVoice } from '../tts-provider';
 
 export const CARTESIA_DEFAULT_MODEL = 'sonic-3';
@@ -95,48 +96,49 @@ export class CartesiaTtsProvider implements TtsProvider {
     const transcript = substituteAliases(text.trim(), pronunciations);
     if (signal?.aborted || !transcript.trim()) return;
     const url = `${socketBase(cartesiaApiBase(this.config.baseUrl))}/tts/websocket`;
-    const contextId = randomUUID();
+    const context = { id: randomUUID(), done: false };
     const deadline = new RequestDeadline('speech synthesis', this.config.timeoutMs, signal);
     let socket: SpeechSocket | undefined;
-    let done = false;
     try {
       socket = await SpeechSocket.open(url, cartesiaHeaders(this.config.apiKey), deadline.signal);
       // A barge-in or a stall cancels the context before the socket closes.
-      socket.farewell = { context_id: contextId, cancel: true };
-      socket.send(cartesiaGenerationRequest(this.config, contextId, transcript, voice));
-      const pieces = new PcmPieces(OUTPUT_SAMPLE_RATE, voice.volume ?? 1);
-      while (!done) {
-        const frame = await socket.next();
-        if (frame === undefined) throw new Error('the socket closed before the context was done');
-        const answer = parseAnswer(frame);
-        // Errors of the connection itself carry no context id; another context's messages are not ours.
-        if (answer.context_id !== undefined && answer.context_id !== contextId) continue;
-        if (answer.type === 'error') {
-          const words = [answer.title, answer.message ?? answer.error].filter(Boolean).join(': ');
-          throw new Error(`${answer.status_code ?? 'error'} ${words}`.slice(0, 300));
-        }
-        if (answer.type === 'chunk' && answer.data) {
-          deadline.pause();
-          for (const piece of pieces.push(Buffer.from(answer.data, 'base64'))) {
-            yield piece;
-            if (signal?.aborted) return;
-          }
-          deadline.arm();
-        }
-        if (answer.type === 'done') done = true;
-      }
-      deadline.pause();
-      const tail = pieces.flush();
-      if (tail.length) yield tail;
+      socket.farewell = { context_id: context.id, cancel: true };
+      socket.send(cartesiaGenerationRequest(this.config, context.id, transcript, voice));
+      yield* rawPcm16Pieces(cartesiaAudio(socket, context), {
+        sampleRate: OUTPUT_SAMPLE_RATE,
+        gain: voice.volume ?? 1,
+        deadline,
+        signal,
+      });
     } catch (error) {
       if (deadline.callerAborted) return;
       throw new ProviderError('tts', 'cartesia', deadline.timeout ?? error);
     } finally {
       deadline.release();
       // Stopped before the end (barge-in, failure): the context is cancelled so nothing more is generated.
-      if (!done) socket?.send({ context_id: contextId, cancel: true });
+      if (!context.done) socket?.send({ context_id: context.id, cancel: true });
       socket?.close();
     }
+  }
+}
+
+/** The context's audio chunks (PCM16 bytes) until its `done`, which it marks on `context`. */
+async function* cartesiaAudio(
+  socket: SpeechSocket,
+  context: { id: string; done: boolean },
+): AsyncGenerator<Buffer> {
+  while (!context.done) {
+    const frame = await socket.next();
+    if (frame === undefined) throw new Error('the socket closed before the context was done');
+    const answer = parseAnswer(frame);
+    // Errors of the connection itself carry no context id; another context's messages are not ours.
+    if (answer.context_id !== undefined && answer.context_id !== context.id) continue;
+    if (answer.type === 'error') {
+      const words = [answer.title, answer.message ?? answer.error].filter(Boolean).join(': ');
+      throw new Error(`${answer.status_code ?? 'error'} ${words}`.slice(0, 300));
+    }
+    if (answer.type === 'chunk' && answer.data) yield Buffer.from(answer.data, 'base64');
+    if (answer.type === 'done') context.done = true;
   }
 }
 

@@ -1,10 +1,12 @@
-import { ProviderError } from '../provider-error';
-import { RequestDeadline } from '../request-deadline';
 import { isoLanguageOf } from '../languages';
-import { PcmPieces, socketBase, SpeechSocket } from '../speech-socket';
+import { substituteAliases } from '../pronunciation-match';
+import { ProviderError } from '../provider-error';
+import { rawPcm16Pieces } from '../raw-pcm-stream';
+import { RequestDeadline } from '../request-deadline';
+import { socketBase, SpeechSocket } from '../speech-socket';
 import type { NetworkProviderConfig } from '../speech-settings';
-import { phonemeMarkup, substituteAliases } from '../spoken-text';
 import type { Pronunciation, TtsProvider, TtsRequest, TtsVoice } from '../tts-provider';
+import { elevenLabsPhonemeText } from './elevenlabs-markup';
 
 export const ELEVENLABS_DEFAULT_MODEL = 'eleven_flash_v2_5';
 /** The stream's output format: raw 16 kHz PCM16 (ElevenLabs' `pcm_16000`), resampled here to 8 kHz. */
@@ -59,7 +61,7 @@ export function elevenLabsRequest(
   const path = `/v1/text-to-speech/${encodeURIComponent(voice.providerVoiceId)}/stream-input`;
   return {
     url: `${socketBase(elevenLabsApiBase(config.baseUrl))}${path}?${query}`,
-    text: phonemes ? phonemeMarkup(text, pronunciations) : substituteAliases(text, pronunciations),
+    text: phonemes ? elevenLabsPhonemeText(text, pronunciations) : substituteAliases(text, pronunciations),
   };
 }
 
@@ -98,24 +100,12 @@ export class ElevenLabsTtsProvider implements TtsProvider {
       // Text ends with a space, as the protocol asks; flush generates it now, the empty text ends the input.
       socket.send({ text: `${request.text} `, flush: true });
       socket.send({ text: '' });
-      const pieces = new PcmPieces(OUTPUT_SAMPLE_RATE, voice.volume ?? 1);
-      for (;;) {
-        const frame = await socket.next();
-        if (frame === undefined) throw new Error('the stream ended before its final message');
-        const answer = parseAnswer(frame);
-        if (answer.audio) {
-          deadline.pause();
-          for (const piece of pieces.push(Buffer.from(answer.audio, 'base64'))) {
-            yield piece;
-            if (signal?.aborted) return;
-          }
-          deadline.arm();
-        }
-        if (answer.isFinal) break;
-      }
-      deadline.pause();
-      const tail = pieces.flush();
-      if (tail.length) yield tail;
+      yield* rawPcm16Pieces(elevenLabsAudio(socket), {
+        sampleRate: OUTPUT_SAMPLE_RATE,
+        gain: voice.volume ?? 1,
+        deadline,
+        signal,
+      });
     } catch (error) {
       if (deadline.callerAborted) return;
       throw new ProviderError('tts', 'elevenlabs', deadline.timeout ?? error);
@@ -124,6 +114,17 @@ export class ElevenLabsTtsProvider implements TtsProvider {
       // Done, failed or stopped early (barge-in): the socket goes, so nothing more is generated or billed.
       socket?.close();
     }
+  }
+}
+
+/** The stream's audio chunks (PCM16 bytes) until its final message. */
+async function* elevenLabsAudio(socket: SpeechSocket): AsyncGenerator<Buffer> {
+  for (;;) {
+    const frame = await socket.next();
+    if (frame === undefined) throw new Error('the stream ended before its final message');
+    const answer = parseAnswer(frame);
+    if (answer.audio) yield Buffer.from(answer.audio, 'base64');
+    if (answer.isFinal) return;
   }
 }
 

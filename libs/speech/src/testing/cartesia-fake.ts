@@ -19,6 +19,7 @@ import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { FailureSwitch, type FailureMode } from './failure-switch';
 import { refuseUpgrade, sendJson, startFakeServer, type StartedFakeServer } from './fake-provider-server';
+import { keyMatches } from './streamed-answer';
 import { chunkPause, speechChunks, type FakeEncoding } from './streamed-speech';
 
 /** One context (one utterance) of a connection, as the fake saw it. */
@@ -113,7 +114,7 @@ export class CartesiaFake {
           return answer(500, errorBody(500, 'Internal Server Error', 'the fake failed'));
         if (!version)
           return answer(400, errorBody(400, 'Bad Request', 'Cartesia-Version header is required'));
-        if (apiKey !== fake.options.apiKey)
+        if (!keyMatches(apiKey, fake.options.apiKey))
           return answer(401, errorBody(401, 'Unauthorized', 'Invalid API key'));
         answer(200, {
           data: [
@@ -166,7 +167,8 @@ export class CartesiaFake {
       refuseUpgrade(socket, status, body);
     };
     if (url.pathname !== '/tts/websocket') return refuse(404, errorBody(404, 'Not Found', 'No such socket'));
-    if (apiKey !== this.options.apiKey) return refuse(401, errorBody(401, 'Unauthorized', 'Invalid API key'));
+    if (!keyMatches(apiKey, this.options.apiKey))
+      return refuse(401, errorBody(401, 'Unauthorized', 'Invalid API key'));
     if (!version) return refuse(400, errorBody(400, 'Bad Request', 'Cartesia-Version header is required'));
     this.upgrades.push({ apiKey, refused: undefined });
     this.wss.handleUpgrade(req, socket, head, (ws) => {

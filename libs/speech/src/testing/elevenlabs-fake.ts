@@ -16,6 +16,7 @@ import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { FailureSwitch, type FailureMode } from './failure-switch';
 import { refuseUpgrade, sendJson, startFakeServer, type StartedFakeServer } from './fake-provider-server';
+import { keyMatches } from './streamed-answer';
 import { chunkPause, speechChunks, ssmlText, type FakeEncoding } from './streamed-speech';
 
 /** One stream-input connection, as the fake saw it. */
@@ -120,7 +121,7 @@ export class ElevenLabsFake {
         }
         if (failure === 'close') return void res.destroy();
         if (failure === 'error') return answer(500, { detail: { status: 'internal_error', message: SORRY } });
-        if (apiKey === fake.options.apiKey) {
+        if (keyMatches(apiKey, fake.options.apiKey)) {
           return answer(
             200,
             url.pathname === '/v1/user'
@@ -128,7 +129,7 @@ export class ElevenLabsFake {
               : [{ model_id: 'eleven_flash_v2_5', can_do_text_to_speech: true }],
           );
         }
-        if (apiKey && apiKey === fake.options.restrictedApiKey) {
+        if (fake.options.restrictedApiKey && keyMatches(apiKey, fake.options.restrictedApiKey)) {
           return answer(401, {
             detail: {
               status: 'missing_permissions',
@@ -165,10 +166,8 @@ export class ElevenLabsFake {
 
   /** A key that may synthesize: the account's, or one scoped to speech alone. */
   private knows(key: string): boolean {
-    return (
-      key === this.options.apiKey ||
-      (!!this.options.restrictedApiKey && key === this.options.restrictedApiKey)
-    );
+    const { apiKey, restrictedApiKey } = this.options;
+    return keyMatches(key, apiKey) || (!!restrictedApiKey && keyMatches(key, restrictedApiKey));
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void {
