@@ -16,3 +16,5 @@ export * from './offline';
 export * from './openai';
 export * from './deepgram';
 export * from './azure';
+export * from './elevenlabs';
+export * from './cartesia';

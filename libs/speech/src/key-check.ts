@@ -4,7 +4,7 @@ import type { KeyCheck } from './plugin';
 const EXCERPT_CHARS = 200;
 
 /** The provider's own words from an error body: its JSON message field when it has one, else the text. */
-function providerWords(body: string): string {
+export function providerWords(body: string): string {
   try {
     const json = JSON.parse(body) as Record<string, unknown>;
     const pick = (v: unknown): string | undefined =>

@@ -2,15 +2,17 @@
 // provider's settings name it: the platform's own key, base URL and tiers (SPEECH_<NAME>_*), a partner's key.
 import type { SpeechProviderName, SttProviderName, TtsProviderName } from '@vap/messages';
 import { azurePlugin } from './azure';
+import { cartesiaPlugin } from './cartesia';
 import { deepgramPlugin } from './deepgram';
+import { elevenLabsPlugin } from './elevenlabs';
 import { openAiPlugin } from './openai';
 import type { SpeechPlugin, SttCapabilities, TtsCapabilities } from './plugin';
 
 export const SPEECH_PLUGINS: Readonly<Record<SpeechProviderName, SpeechPlugin | undefined>> = {
   openai: openAiPlugin,
   deepgram: deepgramPlugin,
-  elevenlabs: undefined,
-  cartesia: undefined,
+  elevenlabs: elevenLabsPlugin,
+  cartesia: cartesiaPlugin,
   azure: azurePlugin,
   sarvam: undefined,
   assemblyai: undefined,

@@ -5,3 +5,6 @@ export * from './streamed-answer';
 export * from './xml-reader';
 export * from './deepgram-speak-fake';
 export * from './azure-tts-fake';
+export * from './streamed-speech';
+export * from './elevenlabs-fake';
+export * from './cartesia-fake';
