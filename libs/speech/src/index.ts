@@ -14,3 +14,5 @@ export * from './default-speech';
 export * from './offline';
 export * from './openai';
 export * from './deepgram';
+export * from './assemblyai';
+export * from './sarvam';

@@ -1,9 +1,11 @@
 // The cloud speech providers, one plugin each (its folder holds the adapters, its key check and its fake). A
 // provider's settings name it: the platform's own key, base URL and tiers (SPEECH_<NAME>_*), a partner's key.
 import type { SpeechProviderName, SttProviderName, TtsProviderName } from '@vap/messages';
+import { assemblyAiPlugin } from './assemblyai';
 import { deepgramPlugin } from './deepgram';
 import { openAiPlugin } from './openai';
 import type { SpeechPlugin, SttCapabilities, TtsCapabilities } from './plugin';
+import { sarvamPlugin } from './sarvam';
 
 export const SPEECH_PLUGINS: Readonly<Record<SpeechProviderName, SpeechPlugin | undefined>> = {
   openai: openAiPlugin,
@@ -11,8 +13,8 @@ export const SPEECH_PLUGINS: Readonly<Record<SpeechProviderName, SpeechPlugin | 
   elevenlabs: undefined,
   cartesia: undefined,
   azure: undefined,
-  sarvam: undefined,
-  assemblyai: undefined,
+  sarvam: sarvamPlugin,
+  assemblyai: assemblyAiPlugin,
 };
 
 export function speechPlugin(name: string): SpeechPlugin | undefined {
