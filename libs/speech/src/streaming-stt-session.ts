@@ -12,6 +12,8 @@ export const FLUSH_GRACE_MS = 500;
 const CLOSE_WAIT_MS = 1000;
 /** The most audio kept while the socket opens or a chunk fills (bounded: a stuck socket cannot grow it). */
 const MAX_BUFFERED_SECONDS = 10;
+/** A socket the provider closes sooner than this after opening is failing, not idle. */
+const MIN_LIFETIME_MS = 1000;
 
 export interface StreamingSttOptions {
   /** Provider name for ProviderError (assemblyai, sarvam). */
@@ -54,6 +56,7 @@ export abstract class StreamingSttSession implements SttSession {
   /** Chunks waiting for the socket to open. */
   private backlog: Int16Array[] = [];
   private opened = false;
+  private openedAt = 0;
   /** Final pieces of the current utterance, and the words the provider is still working on. */
   private finals: string[] = [];
   private interimText = '';
@@ -81,8 +84,8 @@ export abstract class StreamingSttSession implements SttSession {
   }
 
   /**
-   * Opens a socket. A socket the provider closes while the call is between utterances (an idle timeout) is
-   * opened again at the caller's next words; one lost mid-utterance, or one that never opens, fails the session.
+   * Opens a socket. A socket the provider closes with no speech in progress (an idle timeout) is opened again
+   * at the caller's next words; one lost mid-speech, or one that never opens, fails the session.
    */
   private connect(): WebSocket {
     const { url, headers, timeoutMs } = this.options;
@@ -114,9 +117,14 @@ export abstract class StreamingSttSession implements SttSession {
     ws.on('close', (code, reason) => {
       if (this.closing || ws !== this.ws) return;
       const why = `stream closed by the provider (${code}: ${reason.toString() || 'no reason given'})`;
-      if (this.opened && !this.heard && !this.waiter && !this.speechOpen) {
+      // Nothing in progress was lost: an idle close. A socket closed as soon as it opened is a failure (and
+      // reopening it frame after frame would spin).
+      const idle = this.opened && !this.speechOpen && !this.interimText;
+      if (idle && Date.now() - this.openedAt >= MIN_LIFETIME_MS) {
         this.opened = false;
         this.dormant = true;
+        // A flush waiting out its grace has its answer: there was no speech to finalise.
+        if (this.waiter) this.settle(this.takeUtterance());
         return;
       }
       this.fail(new Error(why));
@@ -212,6 +220,7 @@ export abstract class StreamingSttSession implements SttSession {
     if (this.opened || this.failure) return;
     clearTimeout(this.openingTimer);
     this.opened = true;
+    this.openedAt = Date.now();
     for (const pcm of this.backlog) this.sendAudio(pcm);
     this.backlog = [];
     if (this.waiter) this.sendFlush();

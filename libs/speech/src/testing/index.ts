@@ -2,3 +2,4 @@
 export * from './failure-switch';
 export * from './fake-provider-server';
 export * from './assemblyai-fake';
+export * from './sarvam-fake';
