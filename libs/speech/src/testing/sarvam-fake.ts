@@ -22,8 +22,8 @@
 //   `{type:'error', data:{message, code}}`.
 // - Recognition: FakeRecogniser (the offline engine's in-band words: same audio, same words).
 // - Failures (FailureSwitch): each STT segment answer and each TTS flush is a request: error (an error
-//   message, then the socket closes), hang (nothing more), close (dropped). A socket opened while failing is
-//   refused with 503 (error), dropped (close) or never answered (hang). `idleTimeoutMs` closes STT sockets
+//   message, then the socket closes), hang (nothing more), close (dropped; TTS after its first chunk). An STT
+//   stream opened while failing is refused with 503 (error), dropped (close) or never answered (hang). `idleTimeoutMs` closes STT sockets
 //   that get no message for that long, as Sarvam closes idle streams.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -187,7 +187,9 @@ export class SarvamFake {
     const query = Object.fromEntries(url.searchParams);
     const problem = stt ? sttQueryProblem(query) : ttsQueryProblem(query);
     if (problem) return refuseUpgrade(socket, 400, { error: { message: problem, code: 'invalid_request_error' } });
-    if (this.failures.failing) {
+    // A TTS socket carries one synthesis: its flush is the request that fails. An STT stream lives for the whole
+    // call, so a provider that is down refuses new ones.
+    if (stt && this.failures.failing) {
       const failure = this.failures.next();
       if (failure === 'error') {
         return refuseUpgrade(socket, 503, { error: { message: 'Service unavailable', code: 'internal_server_error' } });
@@ -442,13 +444,14 @@ class FakeTtsSession {
       this.hung = true;
       return;
     }
-    if (failure === 'close') return void this.ws.terminate();
     if (failure === 'error') return this.error('Internal server error', 500);
     const rate = Number(this.stream.config?.speech_sample_rate ?? 22050);
     const bytes = pcmBytes(await speechPcm(text, rate));
     const chunk = (rate / 10) * 2;
     for (let at = 0; at < bytes.length; at += chunk) {
       if (this.ws.readyState !== WebSocket.OPEN) return;
+      // close: the synthesis starts, then the connection drops.
+      if (failure === 'close' && at > 0) return void this.ws.terminate();
       this.stream.chunks++;
       this.send({
         type: 'audio',
