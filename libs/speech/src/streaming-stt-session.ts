@@ -108,7 +108,9 @@ export abstract class StreamingSttSession implements SttSession {
       res.on('data', (part: string) => {
         if (body.length < 500) body += part;
       });
-      res.on('end', () => this.fail(new Error(`upgrade refused: HTTP ${res.statusCode} ${body.trim()}`.trim())));
+      res.on('end', () =>
+        this.fail(new Error(`upgrade refused: HTTP ${res.statusCode} ${body.trim()}`.trim())),
+      );
       res.on('error', () => this.fail(new Error(`upgrade refused: HTTP ${res.statusCode}`)));
     });
     ws.on('error', (error) => {

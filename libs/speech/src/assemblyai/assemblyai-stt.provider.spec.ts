@@ -43,7 +43,9 @@ const LONG_TURNS = { min_end_of_turn_silence_when_confident_ms: 2000 };
 describe('AssemblyAI streaming URL', () => {
   it('puts streaming on the streaming host of the REST base, and keeps one origin elsewhere', () => {
     expect(assemblyAiStreamingBase('https://api.assemblyai.com')).toBe('wss://streaming.assemblyai.com');
-    expect(assemblyAiStreamingBase('https://api.eu.assemblyai.com/')).toBe('wss://streaming.eu.assemblyai.com');
+    expect(assemblyAiStreamingBase('https://api.eu.assemblyai.com/')).toBe(
+      'wss://streaming.eu.assemblyai.com',
+    );
     expect(assemblyAiStreamingBase('http://127.0.0.1:4010')).toBe('ws://127.0.0.1:4010');
     expect(assemblyAiRestBase('https://api.assemblyai.com/v2')).toBe('https://api.assemblyai.com');
     const url = new URL(
@@ -196,7 +198,8 @@ describe('AssemblyAiSttProvider', () => {
 
 describe('assemblyAiPlugin', () => {
   it('checks a key with one authenticated GET of the REST API', async () => {
-    const check = (apiKey: string) => assemblyAiPlugin.checkKey({ apiKey, baseUrl: fake.baseUrl, timeoutMs: 2000 });
+    const check = (apiKey: string) =>
+      assemblyAiPlugin.checkKey({ apiKey, baseUrl: fake.baseUrl, timeoutMs: 2000 });
     await expect(check(KEY)).resolves.toEqual({ ok: true });
     await expect(check('nope')).resolves.toMatchObject({
       ok: false,
@@ -204,7 +207,11 @@ describe('assemblyAiPlugin', () => {
       status: 401,
       message: 'Authentication error, API token missing/invalid',
     });
-    expect(fake.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v2/transcript', authorization: 'nope' });
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: 'GET',
+      path: '/v2/transcript',
+      authorization: 'nope',
+    });
     expect(assemblyAiPlugin.stt?.keyterms).toBe(true);
   });
 });

@@ -42,9 +42,11 @@ export function assemblyAiStreamingUrl(config: NetworkProviderConfig, options: S
   const threshold = extra.end_of_turn_confidence_threshold;
   if (typeof threshold === 'number') query.set('end_of_turn_confidence_threshold', String(threshold));
   // The agent's option keeps the unit in its name; the API's current name for it is min_turn_silence (ms).
-  const silence = extra.min_end_of_turn_silence_when_confident_ms ?? extra.min_end_of_turn_silence_when_confident;
+  const silence =
+    extra.min_end_of_turn_silence_when_confident_ms ?? extra.min_end_of_turn_silence_when_confident;
   if (typeof silence === 'number') query.set('min_turn_silence', String(Math.round(silence)));
-  if (query.get('speech_model') === 'universal-streaming-multilingual') query.set('language_detection', 'true');
+  if (query.get('speech_model') === 'universal-streaming-multilingual')
+    query.set('language_detection', 'true');
   return `${assemblyAiStreamingBase(config.baseUrl)}/v3/ws?${query}`;
 }
 

@@ -1,6 +1,10 @@
 import { checkKeyByRequest } from '../key-check';
 import type { SpeechPlugin } from '../plugin';
-import { ASSEMBLYAI_DEFAULT_MODEL, AssemblyAiSttProvider, assemblyAiRestBase } from './assemblyai-stt.provider';
+import {
+  ASSEMBLYAI_DEFAULT_MODEL,
+  AssemblyAiSttProvider,
+  assemblyAiRestBase,
+} from './assemblyai-stt.provider';
 
 export {
   ASSEMBLYAI_DEFAULT_MODEL,

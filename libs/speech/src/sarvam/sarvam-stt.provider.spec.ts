@@ -50,7 +50,10 @@ describe('sarvamLanguageCode', () => {
 
 describe('SarvamSttProvider', () => {
   it("streams base64 PCM with the documented query and answers finish() with what was said, in the agent's language", async () => {
-    const session = await provider().open({ languages: ['hi'], providerOptions: { high_vad_sensitivity: true } });
+    const session = await provider().open({
+      languages: ['hi'],
+      providerOptions: { high_vad_sensitivity: true },
+    });
     const text = 'नमस्ते, मुझे कल की बुकिंग चाहिए।';
     await say(session, text);
     await expect(session.finish()).resolves.toBe(text);
@@ -68,7 +71,9 @@ describe('SarvamSttProvider', () => {
       flush_signal: 'true',
       high_vad_sensitivity: 'true',
     });
-    expect(stream.audioFormats.every((f) => f.sample_rate === 16000 && f.encoding === 'audio/wav')).toBe(true);
+    expect(stream.audioFormats.every((f) => f.sample_rate === 16000 && f.encoding === 'audio/wav')).toBe(
+      true,
+    );
     // The flush came after every sample spoken (8 kHz resampled to 16 kHz: twice the bytes).
     const spoken = (await speechPcm(text, 8000)).length;
     expect(stream.flushes).toEqual([stream.audioBytes]);
@@ -191,7 +196,8 @@ describe('SarvamSttProvider', () => {
 
 describe('sarvamPlugin', () => {
   it('checks a key with its cheapest authenticated call, and offers both capabilities', async () => {
-    const check = (apiKey: string) => sarvamPlugin.checkKey({ apiKey, baseUrl: fake.baseUrl, timeoutMs: 2000 });
+    const check = (apiKey: string) =>
+      sarvamPlugin.checkKey({ apiKey, baseUrl: fake.baseUrl, timeoutMs: 2000 });
     await expect(check(KEY)).resolves.toEqual({ ok: true });
     await expect(check('nope')).resolves.toMatchObject({
       ok: false,

@@ -19,7 +19,11 @@ export function sarvamLanguageCode(languages: readonly string[]): string {
   if (languages.length !== 1) return SARVAM_AUTO_LANGUAGE;
   const code = languages[0].toLowerCase();
   const locale = (INDIAN_LOCALES as Record<string, string | undefined>)[code];
-  return locale ?? (INDIAN_LOCALES as Record<string, string | undefined>)[isoLanguageOf(code)] ?? SARVAM_AUTO_LANGUAGE;
+  return (
+    locale ??
+    (INDIAN_LOCALES as Record<string, string | undefined>)[isoLanguageOf(code)] ??
+    SARVAM_AUTO_LANGUAGE
+  );
 }
 
 /** The streaming URL of one call: language, model, PCM format, VAD signals and flush support. */

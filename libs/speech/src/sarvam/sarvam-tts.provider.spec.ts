@@ -62,7 +62,9 @@ describe('sarvamTargetLanguage and substituteAliases', () => {
       { word: 'Rao', ipa: 'ɾaːoː' },
       { word: 'नमस्ते', alias: 'नमस्कार' },
     ];
-    expect(substituteAliases('ACME, Dr. Rao; acmex. नमस्ते!', entries)).toBe('Aakmee, Doctor Rao; acmex. नमस्कार!');
+    expect(substituteAliases('ACME, Dr. Rao; acmex. नमस्ते!', entries)).toBe(
+      'Aakmee, Doctor Rao; acmex. नमस्कार!',
+    );
   });
 });
 
@@ -99,7 +101,13 @@ describe('SarvamTtsProvider', () => {
     const loud = concat(
       await collect({
         text,
-        voice: voice({ model: 'bulbul:v3', providerVoiceId: 'shubh', speed: 3, volume: 0.5, language: 'en-IN' }),
+        voice: voice({
+          model: 'bulbul:v3',
+          providerVoiceId: 'shubh',
+          speed: 3,
+          volume: 0.5,
+          language: 'en-IN',
+        }),
         pronunciations: [{ word: 'acme', alias: 'Aakmee' }],
       }),
     );
@@ -136,7 +144,9 @@ describe('SarvamTtsProvider', () => {
     expect((error as Error).message).toContain('403');
     expect((error as Error).message).not.toContain('wrong-key');
 
-    error = await collect({ text: 'Hello.', voice: voice({ providerVoiceId: 'nobody' }) }).catch((e: unknown) => e);
+    error = await collect({ text: 'Hello.', voice: voice({ providerVoiceId: 'nobody' }) }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as Error).message).toContain('speaker nobody is not compatible');
 

@@ -78,7 +78,10 @@ export class SarvamTtsProvider implements TtsProvider {
 
   constructor(private readonly config: NetworkProviderConfig) {}
 
-  async *synthesize({ text, voice, pronunciations }: TtsRequest, signal?: AbortSignal): AsyncIterable<Int16Array> {
+  async *synthesize(
+    { text, voice, pronunciations }: TtsRequest,
+    signal?: AbortSignal,
+  ): AsyncIterable<Int16Array> {
     if (signal?.aborted) return;
     const spoken = substituteAliases(text, pronunciations).trim();
     if (!spoken) return;
@@ -105,7 +108,8 @@ export class SarvamTtsProvider implements TtsProvider {
     const stream = new SocketAudio(ws, deadline.signal);
     ws.once('open', () => {
       ws.send(JSON.stringify({ type: 'config', data: config }));
-      for (const piece of textPieces(spoken)) ws.send(JSON.stringify({ type: 'text', data: { text: piece } }));
+      for (const piece of textPieces(spoken))
+        ws.send(JSON.stringify({ type: 'text', data: { text: piece } }));
       ws.send(JSON.stringify({ type: 'flush' }));
     });
     try {

@@ -66,13 +66,23 @@ export class AssemblyAiFake {
     const fake = new AssemblyAiFake(apiKey);
     fake.server = await startFakeServer({
       request: (req, res, url) => {
-        fake.requests.push({ method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization });
+        fake.requests.push({
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          authorization: req.headers.authorization,
+        });
         if (req.method === 'GET' && url.pathname === '/v2/transcript') {
           if (req.headers.authorization !== apiKey) {
             return sendJson(res, 401, { error: 'Authentication error, API token missing/invalid' });
           }
           return sendJson(res, 200, {
-            page_details: { limit: 1, result_count: 0, current_url: url.href, prev_url: null, next_url: null },
+            page_details: {
+              limit: 1,
+              result_count: 0,
+              current_url: url.href,
+              prev_url: null,
+              next_url: null,
+            },
             transcripts: [],
           });
         }
@@ -183,7 +193,9 @@ class FakeStreamingSession {
   ) {
     this.sampleRate = Number(stream.query.sample_rate);
     this.recogniser = new FakeRecogniser(this.sampleRate);
-    const silence = Number(stream.query.min_turn_silence ?? stream.query.min_end_of_turn_silence_when_confident);
+    const silence = Number(
+      stream.query.min_turn_silence ?? stream.query.min_end_of_turn_silence_when_confident,
+    );
     this.minTurnSilenceMs = Number.isFinite(silence) ? silence : DEFAULT_MIN_TURN_SILENCE_MS;
     this.formatTurns = stream.query.format_turns === 'true';
   }
@@ -206,7 +218,10 @@ class FakeStreamingSession {
   private onAudio(bytes: Buffer): void {
     const ms = (bytes.length / 2 / this.sampleRate) * 1000;
     if (ms < 49.9 || ms > 1000) {
-      return this.ws.close(3007, `Input duration violation: ${ms.toFixed(0)} ms. Expected between 50 and 1000 ms`);
+      return this.ws.close(
+        3007,
+        `Input duration violation: ${ms.toFixed(0)} ms. Expected between 50 and 1000 ms`,
+      );
     }
     this.stream.audioBytes += bytes.length;
     const pcm = pcm16FromBuffer(bytes);

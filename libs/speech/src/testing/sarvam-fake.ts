@@ -43,11 +43,35 @@ import {
 } from './fake-provider-server';
 
 const QUIET_RMS = 100;
-const SARVAM_LOCALES = ['hi-IN', 'bn-IN', 'gu-IN', 'kn-IN', 'ml-IN', 'mr-IN', 'od-IN', 'pa-IN', 'ta-IN', 'te-IN', 'en-IN'];
+const SARVAM_LOCALES = [
+  'hi-IN',
+  'bn-IN',
+  'gu-IN',
+  'kn-IN',
+  'ml-IN',
+  'mr-IN',
+  'od-IN',
+  'pa-IN',
+  'ta-IN',
+  'te-IN',
+  'en-IN',
+];
 const STT_MODELS = ['saarika:v2.5', 'saaras:v3'];
 const TTS_SPEAKERS: Record<string, readonly string[]> = {
   'bulbul:v2': ['anushka', 'manisha', 'vidya', 'arya', 'abhilash', 'karun', 'hitesh'],
-  'bulbul:v3': ['shubh', 'aditya', 'ritu', 'priya', 'neha', 'rahul', 'pooja', 'rohan', 'simran', 'kavya', 'amit'],
+  'bulbul:v3': [
+    'shubh',
+    'aditya',
+    'ritu',
+    'priya',
+    'neha',
+    'rahul',
+    'pooja',
+    'rohan',
+    'simran',
+    'kavya',
+    'amit',
+  ],
 };
 const TTS_PACE: Record<string, [number, number]> = { 'bulbul:v2': [0.3, 3], 'bulbul:v3': [0.5, 2] };
 const TTS_RATES = ['8000', '16000', '22050', '24000'];
@@ -63,7 +87,17 @@ const SCRIPTS: [RegExp, string][] = [
   [/[\u0C80-\u0CFF]/, 'kn-IN'],
   [/[\u0D00-\u0D7F]/, 'ml-IN'],
 ];
-export const SARVAM_FAKE_HINDI_WORDS = ['namaste', 'haan', 'nahin', 'kya', 'accha', 'theek', 'hai', 'mera', 'aap'];
+export const SARVAM_FAKE_HINDI_WORDS = [
+  'namaste',
+  'haan',
+  'nahin',
+  'kya',
+  'accha',
+  'theek',
+  'hai',
+  'mera',
+  'aap',
+];
 
 export interface SarvamFakeSttStream {
   apiKey: string | undefined;
@@ -156,7 +190,11 @@ export class SarvamFake {
     return words.some((w) => this.hindiWords.has(w)) ? 'hi-IN' : 'en-IN';
   }
 
-  private async request(req: IncomingMessage, res: import('node:http').ServerResponse, url: URL): Promise<void> {
+  private async request(
+    req: IncomingMessage,
+    res: import('node:http').ServerResponse,
+    url: URL,
+  ): Promise<void> {
     const raw = req.method === 'POST' ? await readBody(req, 64 * 1024) : Buffer.alloc(0);
     let body: unknown;
     try {
@@ -174,7 +212,7 @@ export class SarvamFake {
       return sendJson(res, 200, {
         request_id: randomUUID(),
         language_code: this.detectLanguage(input),
-        script_code: /[^\u0000-\u007F]/.test(input) ? 'Deva' : 'Latn',
+        script_code: /[\u0900-\u097F]/.test(input) ? 'Deva' : 'Latn',
       });
     }
     sendJson(res, 404, { error: { message: 'Not found', code: 'not_found_error' } });
@@ -186,13 +224,16 @@ export class SarvamFake {
     if (keyOf(req) !== this.options.apiKey) return refuseUpgrade(socket, 403, INVALID_KEY);
     const query = Object.fromEntries(url.searchParams);
     const problem = stt ? sttQueryProblem(query) : ttsQueryProblem(query);
-    if (problem) return refuseUpgrade(socket, 400, { error: { message: problem, code: 'invalid_request_error' } });
+    if (problem)
+      return refuseUpgrade(socket, 400, { error: { message: problem, code: 'invalid_request_error' } });
     // A TTS socket carries one synthesis: its flush is the request that fails. An STT stream lives for the whole
     // call, so a provider that is down refuses new ones.
     if (stt && this.failures.failing) {
       const failure = this.failures.next();
       if (failure === 'error') {
-        return refuseUpgrade(socket, 503, { error: { message: 'Service unavailable', code: 'internal_server_error' } });
+        return refuseUpgrade(socket, 503, {
+          error: { message: 'Service unavailable', code: 'internal_server_error' },
+        });
       }
       if (failure === 'close') return void socket.destroy();
       return; // hang: the upgrade is never answered
@@ -210,7 +251,13 @@ export class SarvamFake {
         };
         this.sttStreams.push(stream);
         ws.on('close', () => (stream.closed = true));
-        new FakeSttSession(ws, stream, this.failures, (text) => this.detectLanguage(text), this.options.idleTimeoutMs);
+        new FakeSttSession(
+          ws,
+          stream,
+          this.failures,
+          (text) => this.detectLanguage(text),
+          this.options.idleTimeoutMs,
+        );
       } else {
         const stream: SarvamFakeTtsStream = {
           apiKey: keyOf(req),
@@ -232,9 +279,11 @@ export class SarvamFake {
 function sttQueryProblem(query: Record<string, string>): string | undefined {
   const language = query['language-code'];
   if (!language) return 'language-code is required';
-  if (language !== 'unknown' && !SARVAM_LOCALES.includes(language)) return `language-code ${language} is not supported`;
+  if (language !== 'unknown' && !SARVAM_LOCALES.includes(language))
+    return `language-code ${language} is not supported`;
   if (query.model && !STT_MODELS.includes(query.model)) return `model ${query.model} is not supported`;
-  if (query.sample_rate && !['8000', '16000'].includes(query.sample_rate)) return 'sample_rate must be 8000 or 16000';
+  if (query.sample_rate && !['8000', '16000'].includes(query.sample_rate))
+    return 'sample_rate must be 8000 or 16000';
   if (!['pcm_s16le', 'pcm_l16', 'pcm_raw'].includes(query.input_audio_codec ?? '')) {
     return 'the fake takes raw PCM only: input_audio_codec must be pcm_s16le, pcm_l16 or pcm_raw';
   }
@@ -284,7 +333,10 @@ class FakeSttSession {
       if (!message.audio || typeof message.audio.data !== 'string') {
         return this.error('audio must not be None', 'invalid_request_error');
       }
-      this.stream.audioFormats.push({ sample_rate: message.audio.sample_rate, encoding: message.audio.encoding });
+      this.stream.audioFormats.push({
+        sample_rate: message.audio.sample_rate,
+        encoding: message.audio.encoding,
+      });
       this.onAudio(Buffer.from(message.audio.data, 'base64'));
     });
     ws.on('close', () => clearTimeout(this.idle));
@@ -309,7 +361,10 @@ class FakeSttSession {
 
   private signal(type: 'START_SPEECH' | 'END_SPEECH'): void {
     if (this.stream.query.vad_signals !== 'true') return;
-    this.send({ type: 'events', data: { event_type: 'vad', signal_type: type, occured_at: Date.now() / 1000 } });
+    this.send({
+      type: 'events',
+      data: { event_type: 'vad', signal_type: type, occured_at: Date.now() / 1000 },
+    });
   }
 
   private onAudio(bytes: Buffer): void {
@@ -407,7 +462,8 @@ class FakeTtsSession {
     if (!this.stream.config) return this.error('Send a config message first');
     if (message.type === 'text') {
       const text = message.data?.text;
-      if (typeof text !== 'string' || text.length > MAX_TEXT_CHARS) return this.error('text must be 1-2500 characters');
+      if (typeof text !== 'string' || text.length > MAX_TEXT_CHARS)
+        return this.error('text must be 1-2500 characters');
       this.stream.texts.push(text);
       this.text = this.text ? `${this.text} ${text}` : text;
       return;
@@ -418,15 +474,20 @@ class FakeTtsSession {
 
   private configProblem(config: Record<string, unknown>): string | undefined {
     const model = this.stream.query.model ?? 'bulbul:v2';
-    if (!SARVAM_LOCALES.includes(String(config.target_language_code))) return 'target_language_code is not supported';
+    if (!SARVAM_LOCALES.includes(String(config.target_language_code)))
+      return 'target_language_code is not supported';
     if (!TTS_SPEAKERS[model].includes(String(config.speaker))) {
       return `speaker ${String(config.speaker)} is not compatible with model ${model}`;
     }
     const [low, high] = TTS_PACE[model];
-    if (config.pace !== undefined && (typeof config.pace !== 'number' || config.pace < low || config.pace > high)) {
+    if (
+      config.pace !== undefined &&
+      (typeof config.pace !== 'number' || config.pace < low || config.pace > high)
+    ) {
       return `pace must be between ${low} and ${high}`;
     }
-    if (config.loudness !== undefined && model !== 'bulbul:v2') return 'loudness is not supported by this model';
+    if (config.loudness !== undefined && model !== 'bulbul:v2')
+      return 'loudness is not supported by this model';
     if (config.speech_sample_rate !== undefined && !TTS_RATES.includes(String(config.speech_sample_rate))) {
       return 'speech_sample_rate is not supported';
     }
@@ -460,6 +521,7 @@ class FakeTtsSession {
       // Chunks arrive spread out, as synthesis streams.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (this.stream.query.send_completion_event === 'true') this.send({ type: 'event', data: { event_type: 'final' } });
+    if (this.stream.query.send_completion_event === 'true')
+      this.send({ type: 'event', data: { event_type: 'final' } });
   }
 }
