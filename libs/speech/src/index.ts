@@ -9,6 +9,7 @@ export * from './speech-events';
 export * from './plugin';
 export * from './key-check';
 export * from './languages';
+export * from './keyterms';
 export * from './registry';
 export * from './default-speech';
 export * from './offline';

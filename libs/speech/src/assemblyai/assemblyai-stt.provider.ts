@@ -1,4 +1,5 @@
 import { pcm16ToBuffer } from '@vap/media';
+import { keytermsForUrl } from '../keyterms';
 import { spokenLanguageOf } from '../languages';
 import type { NetworkProviderConfig } from '../speech-settings';
 import type { SttOptions, SttProvider } from '../stt-provider';
@@ -37,7 +38,8 @@ export function assemblyAiStreamingUrl(config: NetworkProviderConfig, options: S
     format_turns: 'true',
     speech_model: options.model || config.model || ASSEMBLYAI_DEFAULT_MODEL,
   });
-  if (options.keyterms?.length) query.set('keyterms_prompt', JSON.stringify(options.keyterms));
+  const keyterms = keytermsForUrl(options.keyterms);
+  if (keyterms.length) query.set('keyterms_prompt', JSON.stringify(keyterms));
   const extra = options.providerOptions ?? {};
   const threshold = extra.end_of_turn_confidence_threshold;
   if (typeof threshold === 'number') query.set('end_of_turn_confidence_threshold', String(threshold));
@@ -136,6 +138,10 @@ export class AssemblyAiSttSession extends StreamingSttSession {
     if (typeof message.error === 'string') return this.fail(new Error(message.error));
     switch (message.type) {
       case 'Begin':
+        // A stream reopened after an idle close numbers its turns from 0 again.
+        clearTimeout(this.unformatted?.timer);
+        this.unformatted = undefined;
+        this.lastEnded = -1;
         return this.ready();
       case 'SpeechStarted':
         return this.speechStarted();

@@ -150,6 +150,21 @@ describe('deepgramListenUrl for an agent', () => {
     expect(q.has('keyterm')).toBe(false);
   });
 
+  it('keeps the first keyterms that fit a request line and the token budget', () => {
+    const long = Array.from({ length: 50 }, (_, i) => `${'क'.repeat(60)}${String(i).padStart(4, '0')}`);
+    const url = deepgramListenUrl({ ...config, model: 'nova-3' }, { languages: ['hi'], keyterms: long });
+    const kept = query(url).getAll('keyterm');
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept).toEqual(long.slice(0, kept.length));
+    expect(url.length).toBeLessThan(5000);
+    const short = Array.from({ length: 50 }, (_, i) => `term${i}`);
+    expect(
+      query(deepgramListenUrl({ ...config, model: 'nova-3' }, { languages: ['en'], keyterms: short })).getAll(
+        'keyterm',
+      ),
+    ).toEqual(short);
+  });
+
   it("takes the agent's model over the deployment's, and code-switches two languages on Nova-3 only", () => {
     let q = query(
       deepgramListenUrl({ ...config, model: 'nova-2' }, { languages: ['hinglish', 'en'], model: 'nova-3' }),

@@ -5,6 +5,7 @@ import { apiBaseUrl } from '@vap/llm';
 import { ENDPOINT_SILENCE_MS, mulawEncode } from '@vap/media';
 import { speechEvents } from '../speech-events';
 import { ProviderError } from '../provider-error';
+import { keytermsForUrl } from '../keyterms';
 import { isoLanguageOf, spokenLanguageOf } from '../languages';
 import { recognitionLanguage, type NetworkProviderConfig } from '../speech-settings';
 import type { SttOptions, SttProvider, SttSession } from '../stt-provider';
@@ -51,6 +52,18 @@ interface DeepgramResults {
   };
 }
 
+/** Deepgram refuses keyterm lists over 500 tokens; a token is counted as 3 characters here, to be safe. */
+const KEYTERM_TOKEN_BUDGET = 500;
+
+/** The agent's terms that fit in the URL and in Deepgram's token budget, first ones first. */
+function deepgramKeyterms(terms: readonly string[] | undefined): string[] {
+  let tokens = 0;
+  return keytermsForUrl(terms).filter((term) => {
+    tokens += Math.ceil(term.length / 3);
+    return tokens <= KEYTERM_TOKEN_BUDGET;
+  });
+}
+
 /** Keyterm prompting (`keyterm`) is Nova-3's; older models boost `keywords`. */
 function takesKeyterms(model: string | undefined): boolean {
   return !!model && /^nova-3/.test(model);
@@ -82,8 +95,9 @@ export function deepgramListenUrl(config: NetworkProviderConfig, options: SttOpt
     if (language) query.set('language', language);
   }
   if (model) query.set('model', model);
-  for (const term of options.keyterms ?? [])
+  for (const term of deepgramKeyterms(options.keyterms)) {
     query.append(takesKeyterms(model) ? 'keyterm' : 'keywords', term);
+  }
   if (typeof extra.smart_format === 'boolean') query.set('smart_format', String(extra.smart_format));
   if (typeof extra.numerals === 'boolean') query.set('numerals', String(extra.numerals));
   return `${base}/listen?${query}`;
