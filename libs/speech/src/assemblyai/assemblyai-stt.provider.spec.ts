@@ -1,5 +1,6 @@
 import { AssemblyAiFake, speechPcm } from '../testing';
 import { ProviderError } from '../provider-error';
+import { speechPlugin, sttCapabilities } from '../registry';
 import type { SttSession } from '../stt-provider';
 import {
   AssemblyAiSttProvider,
@@ -122,7 +123,7 @@ describe('AssemblyAiSttProvider', () => {
     await until(() => stream.sent.some((m) => m.end_of_turn === true && m.turn_is_formatted === true));
     const started = Date.now();
     await expect(session.finish()).resolves.toBe('My name is Asha.');
-    expect(Date.now() - started).toBeLessThan(50);
+    expect(Date.now() - started).toBeLessThan(200);
 
     await say(session, 'Tomorrow at noon.');
     await expect(session.finish()).resolves.toBe('Tomorrow at noon.');
@@ -213,5 +214,12 @@ describe('assemblyAiPlugin', () => {
       authorization: 'nope',
     });
     expect(assemblyAiPlugin.stt?.keyterms).toBe(true);
+  });
+
+  it("is the registry's assemblyai, speech-to-text only", () => {
+    expect(speechPlugin('assemblyai')).toBe(assemblyAiPlugin);
+    expect(speechPlugin('assemblyai')?.tts).toBeUndefined();
+    const config = { baseUrl: fake.baseUrl, apiKey: KEY, timeoutMs: 1000 };
+    expect(sttCapabilities('assemblyai')?.create(config)).toBeInstanceOf(AssemblyAiSttProvider);
   });
 });
