@@ -271,6 +271,11 @@ export abstract class StreamingSttSession implements SttSession {
     }
   }
 
+  /** finish() flushed with no speech in progress: the provider owes no final (it may answer nothing, or refuse). */
+  protected get flushingWithoutSpeech(): boolean {
+    return this.waiter !== undefined && !this.speechOpen && !this.interimText;
+  }
+
   /** Maps the provider's language answer to a spoken_languages code (subclasses override). */
   protected spokenLanguage(answer: string): string | undefined {
     return answer;

@@ -133,6 +133,29 @@ describe('SarvamSttProvider', () => {
     await session.close();
   });
 
+  it('takes a refused flush of no speech as an empty utterance, and carries on with a new stream', async () => {
+    const strict = await SarvamFake.start({ apiKey: KEY, emptyFlush: 'error' });
+    try {
+      const session = await new SarvamSttProvider({
+        baseUrl: strict.baseUrl,
+        apiKey: KEY,
+        timeoutMs: 2000,
+      }).open({
+        languages: ['en'],
+      });
+      // The stream must have lived a moment for its close to count as idle rather than failing.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      pause(session, 200);
+      await expect(session.finish()).resolves.toBe('');
+      await say(session, 'Are you there?');
+      await expect(session.finish()).resolves.toBe('Are you there?');
+      expect(strict.sttStreams).toHaveLength(2);
+      await session.close();
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('opens a new stream for the next utterance when Sarvam closed an idle one', async () => {
     const session = await provider().open({ languages: ['en'] });
     await say(session, 'First question.');

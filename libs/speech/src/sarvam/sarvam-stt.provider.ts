@@ -118,6 +118,9 @@ export class SarvamSttSession extends StreamingSttSession {
       this.final(data.transcript ?? '', data.language_code ?? undefined);
       this.endpoint();
     } else if (message.type === 'error') {
+      // A flush of a buffer with no speech in it may be refused; there was nothing to finalise, so the
+      // utterance is what arrived (the stream reopens at the next words if Sarvam closes it).
+      if (this.flushingWithoutSpeech) return this.endpoint();
       const code = data.code !== undefined ? `${data.code}: ` : '';
       this.fail(new Error(`${code}${data.message ?? data.error ?? 'error'}`));
     }

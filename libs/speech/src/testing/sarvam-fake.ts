@@ -10,7 +10,8 @@
 //   vad_signals the fake sends `{type:'events', data:{signal_type:'START_SPEECH'|'END_SPEECH'}}`; a segment ends
 //   after 1 s of quiet (0.5 s with high_vad_sensitivity) or at a flush, answered by one
 //   `{type:'data', data:{request_id, transcript, language_code, ...}}` (no interim results, as the legacy
-//   streaming API). A flush with no speech in progress is answered with nothing.
+//   streaming API). A flush with no speech in progress is answered with nothing, or (emptyFlush: 'error') refused
+//   with an error message and the socket closed.
 // - Language: the language-code asked for, or with `unknown` the fake's own detection, deterministic: text
 //   with Devanagari (or Tamil, Bengali... script) is that script's language; text with one of the words of
 //   `hindiWords` (romanised Hindi, configurable at start) is hi-IN; anything else is en-IN.
@@ -136,6 +137,11 @@ export interface SarvamFakeOptions {
   hindiWords?: readonly string[];
   /** Closes STT sockets idle this long (off by default). */
   idleTimeoutMs?: number;
+  /**
+   * How a flush with no speech in progress is answered: with nothing (by default), or refused with an error
+   * message and the socket closed (Sarvam's reference leaves this case open; both are tested).
+   */
+  emptyFlush?: 'silent' | 'error';
 }
 
 const keyOf = (req: IncomingMessage) => req.headers['api-subscription-key'] as string | undefined;
@@ -251,13 +257,7 @@ export class SarvamFake {
         };
         this.sttStreams.push(stream);
         ws.on('close', () => (stream.closed = true));
-        new FakeSttSession(
-          ws,
-          stream,
-          this.failures,
-          (text) => this.detectLanguage(text),
-          this.options.idleTimeoutMs,
-        );
+        new FakeSttSession(ws, stream, this.failures, (text) => this.detectLanguage(text), this.options);
       } else {
         const stream: SarvamFakeTtsStream = {
           apiKey: keyOf(req),
@@ -314,7 +314,7 @@ class FakeSttSession {
     private readonly stream: SarvamFakeSttStream,
     private readonly failures: FailureSwitch,
     private readonly detect: (text: string) => string,
-    private readonly idleTimeoutMs: number | undefined,
+    private readonly options: SarvamFakeOptions,
   ) {
     this.sampleRate = Number(stream.query.sample_rate ?? 16000);
     this.recogniser = new FakeRecogniser(this.sampleRate);
@@ -343,9 +343,9 @@ class FakeSttSession {
   }
 
   private touch(): void {
-    if (!this.idleTimeoutMs) return;
+    if (!this.options.idleTimeoutMs) return;
     clearTimeout(this.idle);
-    this.idle = setTimeout(() => this.ws.close(1000, 'idle timeout'), this.idleTimeoutMs);
+    this.idle = setTimeout(() => this.ws.close(1000, 'idle timeout'), this.options.idleTimeoutMs);
   }
 
   private send(message: Record<string, unknown>): void {
@@ -392,6 +392,7 @@ class FakeSttSession {
     this.stream.flushes.push(this.stream.audioBytes);
     if (this.stream.query.flush_signal !== 'true') return;
     if (this.inSpeech || this.pending.length) this.answer();
+    else if (this.options.emptyFlush === 'error') this.error('No audio to flush', 'invalid_request_error');
   }
 
   /** Ends the segment: its transcript (and language) in one data message. */
