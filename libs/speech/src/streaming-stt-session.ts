@@ -1,10 +1,13 @@
 // What the live-socket STT adapters (AssemblyAI, Sarvam) share: one WebSocket per call, the caller's 8 kHz frames
 // resampled and cut into fixed chunks, an utterance's text built from the provider's final pieces, and finish()
 // asking the provider to finalise (its flush/force-endpoint) and waiting for the answer within bounds.
+import { Logger } from '@nestjs/common';
 import WebSocket from 'ws';
 import { Resampler } from '@vap/media';
 import { ProviderError, ProviderTimeout } from './provider-error';
 import type { SttSession } from './stt-provider';
+
+const logger = new Logger('StreamingStt');
 
 /** How long to wait for a flush's answer when the provider had no speech in progress (it may send none). */
 export const FLUSH_GRACE_MS = 500;
@@ -125,6 +128,7 @@ export abstract class StreamingSttSession implements SttSession {
       if (idle && Date.now() - this.openedAt >= MIN_LIFETIME_MS) {
         this.opened = false;
         this.dormant = true;
+        logger.log(`${this.options.provider} closed an idle stream (${code}); it reopens at the next words`);
         // A flush waiting out its grace has its answer: there was no speech to finalise.
         if (this.waiter) this.settle(this.takeUtterance());
         return;
