@@ -47,6 +47,11 @@ export interface SttOptions {
   keyterms?: readonly string[];
   /** The agent's transcriber model; the provider's default when absent. */
   model?: string;
+  /**
+   * The agent's transcriber options, already validated against the provider's TRANSCRIBER_OPTIONS bounds
+   * (Deepgram smart_format, AssemblyAI end_of_turn_confidence_threshold...). Unknown keys are ignored.
+   */
+  providerOptions?: Record<string, string | number | boolean>;
 }
 
 export interface SttProvider {

@@ -1,9 +1,11 @@
 // Deepgram-compatible live transcription: a WebSocket at /v1/listen (Authorization: Token <key>; query
-// encoding, sample_rate, interim_results, endpointing, language, model). Binary frames are audio; text frames are
-// control messages (KeepAlive, Finalize, CloseStream). The fake decodes the offline text signal from the audio and
-// answers `Results`: an interim (is_final false) as soon as it has the words, then the final (is_final and
-// speech_final) once the audio has been quiet for `endpointing` ms, or at once with from_finalize after Finalize.
-// CloseStream answers `Metadata` and closes.
+// encoding, sample_rate, interim_results, endpointing, language, model; repeated keyterm/keywords params are
+// kept in `keyterms`). With language=multi each result names its language (`languages`, and `language` per
+// word): Devanagari is Hindi, anything else English. Binary frames are audio; text frames are control messages
+// (KeepAlive, Finalize, CloseStream). The fake decodes the offline text signal from the audio and answers
+// `Results`: an interim (is_final false) as soon as it has the words, then the final (is_final and speech_final)
+// once the audio has been quiet for `endpointing` ms, or at once with from_finalize after Finalize. CloseStream
+// answers `Metadata` and closes.
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { Duplex } from 'node:stream';
@@ -14,12 +16,19 @@ import { FailureSwitch } from './failures';
 export interface DeepgramSession {
   authorization: string | undefined;
   query: Record<string, string>;
+  /** The keyterm (Nova-3) or keywords params, in order. */
+  keyterms: string[];
   /** Control messages received (parsed JSON), in order. */
   controls: Record<string, unknown>[];
   /** Results and other messages sent, in order. */
   sent: Record<string, unknown>[];
   audioBytes: number;
   closed: boolean;
+}
+
+/** The fake's language of a text for language=multi: Devanagari is Hindi, anything else English. */
+function languageOf(text: string): string {
+  return /[\u0900-\u097F]/.test(text) ? 'hi' : 'en';
 }
 
 /** RMS under which a 20 ms frame counts as quiet for the fake's endpointing. */
@@ -56,6 +65,7 @@ export function handleListenUpgrade(
     const session: DeepgramSession = {
       authorization: req.headers.authorization,
       query,
+      keyterms: url.searchParams.getAll('keyterm').concat(url.searchParams.getAll('keywords')),
       controls: [],
       sent: [],
       audioBytes: 0,
@@ -73,6 +83,7 @@ function runSession(ws: WebSocket, session: DeepgramSession, failures: FailureSw
     ? Number(session.query.endpointing)
     : 10;
   const interim = session.query.interim_results === 'true';
+  const multilingual = session.query.language === 'multi';
   /** Words decoded but not yet sent as final, the media time they started and how long it has been quiet. */
   let pending: string | null = null;
   let quietMs = 0;
@@ -98,6 +109,8 @@ function runSession(ws: WebSocket, session: DeepgramSession, failures: FailureSw
         {
           transcript,
           confidence: transcript ? 0.99 : 0,
+          // Code-switching (language=multi) names each result's language: Devanagari is Hindi, else English.
+          ...(multilingual && transcript ? { languages: [languageOf(transcript)] } : {}),
           words: transcript
             .split(/\s+/)
             .filter(Boolean)
@@ -107,6 +120,7 @@ function runSession(ws: WebSocket, session: DeepgramSession, failures: FailureSw
               end: audioMs / 1000,
               confidence: 0.99,
               punctuated_word: word,
+              ...(multilingual ? { language: languageOf(word) } : {}),
             })),
         },
       ],

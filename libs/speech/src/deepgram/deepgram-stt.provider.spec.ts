@@ -127,16 +127,107 @@ describe('deepgramListenUrl', () => {
       'https://api.deepgram.com/v1/',
       'https://api.deepgram.com',
     ]) {
-      const url = new URL(deepgramListenUrl({ ...config, baseUrl: base }, ['en']));
+      const url = new URL(deepgramListenUrl({ ...config, baseUrl: base }, { languages: ['en'] }));
       expect(`${url.protocol}//${url.host}${url.pathname}`).toBe('wss://api.deepgram.com/v1/listen');
     }
-    expect(deepgramListenUrl({ ...config, baseUrl: 'http://dg.internal:8080/v1' }, [])).toMatch(
-      /^ws:\/\/dg\.internal:8080\/v1\/listen\?/,
+    expect(
+      deepgramListenUrl({ ...config, baseUrl: 'http://dg.internal:8080/v1' }, { languages: [] }),
+    ).toMatch(/^ws:\/\/dg\.internal:8080\/v1\/listen\?/);
+  });
+});
+
+describe('deepgramListenUrl for an agent', () => {
+  const config = { apiKey: 'k', timeoutMs: 1000, baseUrl: 'https://api.deepgram.com/v1' };
+  const query = (url: string) => new URL(url).searchParams;
+
+  it('sends keyterms as repeated keyterm params to Nova-3 and as keywords to older models', () => {
+    const keyterms = ['Acme Dental', 'Dr. Rao & Sons'];
+    let q = query(deepgramListenUrl({ ...config, model: 'nova-3' }, { languages: ['en'], keyterms }));
+    expect(q.getAll('keyterm')).toEqual(keyterms);
+    expect(q.has('keywords')).toBe(false);
+    q = query(deepgramListenUrl(config, { languages: ['en'], keyterms, model: 'nova-2' }));
+    expect(q.getAll('keywords')).toEqual(keyterms);
+    expect(q.has('keyterm')).toBe(false);
+  });
+
+  it('keeps the first keyterms that fit a request line and the token budget', () => {
+    const long = Array.from({ length: 50 }, (_, i) => `${'क'.repeat(60)}${String(i).padStart(4, '0')}`);
+    const url = deepgramListenUrl({ ...config, model: 'nova-3' }, { languages: ['hi'], keyterms: long });
+    const kept = query(url).getAll('keyterm');
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept).toEqual(long.slice(0, kept.length));
+    expect(url.length).toBeLessThan(5000);
+    const short = Array.from({ length: 50 }, (_, i) => `term${i}`);
+    expect(
+      query(deepgramListenUrl({ ...config, model: 'nova-3' }, { languages: ['en'], keyterms: short })).getAll(
+        'keyterm',
+      ),
+    ).toEqual(short);
+  });
+
+  it("takes the agent's model over the deployment's, and code-switches two languages on Nova-3 only", () => {
+    let q = query(
+      deepgramListenUrl({ ...config, model: 'nova-2' }, { languages: ['hinglish', 'en'], model: 'nova-3' }),
     );
+    expect(q.get('model')).toBe('nova-3');
+    expect(q.get('language')).toBe('multi');
+    // Hinglish and Hindi are one language to a recogniser.
+    q = query(deepgramListenUrl(config, { languages: ['hinglish', 'hi'], model: 'nova-3' }));
+    expect(q.get('language')).toBe('hi');
+    q = query(deepgramListenUrl({ ...config, model: 'nova-2' }, { languages: ['hinglish', 'en'] }));
+    expect(q.get('model')).toBe('nova-2');
+    expect(q.get('language')).toBe('hi');
+  });
+
+  it("passes the agent's options: smart_format, numerals and endpointing", () => {
+    const q = query(
+      deepgramListenUrl(config, {
+        languages: ['en'],
+        providerOptions: { smart_format: true, numerals: false, endpointing_ms: 300, unknown_option: 'x' },
+      }),
+    );
+    expect(q.get('smart_format')).toBe('true');
+    expect(q.get('numerals')).toBe('false');
+    expect(q.get('endpointing')).toBe('300');
+    expect(q.has('unknown_option')).toBe(false);
+    const plain = query(deepgramListenUrl(config, { languages: ['en'] }));
+    expect(plain.get('endpointing')).toBe(String(ENDPOINT_SILENCE_MS));
+    expect(plain.has('smart_format')).toBe(false);
   });
 });
 
 describe('DeepgramSttProvider', () => {
+  it("reports each utterance's language from a code-switching stream's answers", async () => {
+    script = (socket, seen) => {
+      socket.on('message', (_data, isBinary) => {
+        if (isBinary || seen.controls.at(-1) !== 'Finalize') return;
+        const hindi = seen.controls.filter((c) => c === 'Finalize').length === 2;
+        const final = JSON.parse(
+          results(hindi ? 'हाँ, कल ठीक है।' : 'Yes, tomorrow works.', 0, seen.audioBytes / 8000, {
+            is_final: true,
+            from_finalize: true,
+          }),
+        ) as { channel: { alternatives: { languages?: string[]; words?: { language: string }[] }[] } };
+        final.channel.alternatives[0].languages = hindi ? ['hi', 'en'] : ['en'];
+        socket.send(JSON.stringify(final));
+      });
+    };
+    const session = await new DeepgramSttProvider({ baseUrl, apiKey: 'dg-key', timeoutMs: 2000 }, FAST).open({
+      languages: ['hinglish', 'en'],
+      model: 'nova-3',
+      keyterms: ['Acme'],
+    });
+    expect(connections[0].url.searchParams.get('language')).toBe('multi');
+    expect(connections[0].url.searchParams.getAll('keyterm')).toEqual(['Acme']);
+    speak(session, 300);
+    await expect(session.finish()).resolves.toBe('Yes, tomorrow works.');
+    expect(session.language).toBe('en');
+    speak(session, 300);
+    await expect(session.finish()).resolves.toBe('हाँ, कल ठीक है।');
+    expect(session.language).toBe('hinglish');
+    await session.close();
+  });
+
   it('streams mu-law with the query and token Deepgram expects, and returns the finals on Finalize', async () => {
     // Interim then final for what has arrived; the rest comes back from_finalize.
     script = (socket, seen) => {

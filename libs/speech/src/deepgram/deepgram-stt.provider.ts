@@ -5,6 +5,8 @@ import { apiBaseUrl } from '@vap/llm';
 import { ENDPOINT_SILENCE_MS, mulawEncode } from '@vap/media';
 import { speechEvents } from '../speech-events';
 import { ProviderError } from '../provider-error';
+import { keytermsForUrl } from '../keyterms';
+import { isoLanguageOf, spokenLanguageOf } from '../languages';
 import { recognitionLanguage, type NetworkProviderConfig } from '../speech-settings';
 import type { SttOptions, SttProvider, SttSession } from '../stt-provider';
 
@@ -40,23 +42,64 @@ interface DeepgramResults {
   is_final?: boolean;
   speech_final?: boolean;
   from_finalize?: boolean;
-  channel?: { alternatives?: { transcript?: string }[] };
+  channel?: {
+    alternatives?: {
+      transcript?: string;
+      /** Multilingual (language=multi): the languages of this result, most used first. */
+      languages?: string[];
+      words?: { language?: string }[];
+    }[];
+  };
 }
 
-/** The live-listen URL of a Deepgram-compatible server for one call. */
-export function deepgramListenUrl(config: NetworkProviderConfig, languages: readonly string[]): string {
+/** Deepgram refuses keyterm lists over 500 tokens; a token is counted as 3 characters here, to be safe. */
+const KEYTERM_TOKEN_BUDGET = 500;
+
+/** The agent's terms that fit in the URL and in Deepgram's token budget, first ones first. */
+function deepgramKeyterms(terms: readonly string[] | undefined): string[] {
+  let tokens = 0;
+  return keytermsForUrl(terms).filter((term) => {
+    tokens += Math.ceil(term.length / 3);
+    return tokens <= KEYTERM_TOKEN_BUDGET;
+  });
+}
+
+/** Keyterm prompting (`keyterm`) is Nova-3's; older models boost `keywords`. */
+function takesKeyterms(model: string | undefined): boolean {
+  return !!model && /^nova-3/.test(model);
+}
+
+/**
+ * The live-listen URL of a Deepgram-compatible server for one call: the agent's model (over the deployment's),
+ * its languages (two with Nova-3: `language=multi`, code-switching), its keyterms (`keyterm` for Nova-3,
+ * `keywords` before) and its options (smart_format, numerals, endpointing_ms).
+ */
+export function deepgramListenUrl(config: NetworkProviderConfig, options: SttOptions): string {
   const base = apiBaseUrl(config.baseUrl).replace(/^http(s?):\/\//i, 'ws$1://');
+  const extra = options.providerOptions ?? {};
+  const endpointing =
+    typeof extra.endpointing_ms === 'number' ? Math.round(extra.endpointing_ms) : ENDPOINT_SILENCE_MS;
   const query = new URLSearchParams({
     encoding: 'mulaw',
     sample_rate: '8000',
     channels: '1',
     interim_results: 'true',
-    endpointing: String(ENDPOINT_SILENCE_MS),
+    endpointing: String(endpointing),
     punctuate: 'true',
   });
-  const language = recognitionLanguage(languages);
-  if (language) query.set('language', language);
-  if (config.model) query.set('model', config.model);
+  const model = options.model || config.model;
+  if (takesKeyterms(model) && new Set(options.languages.map(isoLanguageOf)).size > 1) {
+    query.set('language', 'multi');
+  } else {
+    const language = recognitionLanguage(options.languages);
+    if (language) query.set('language', language);
+  }
+  if (model) query.set('model', model);
+  for (const term of deepgramKeyterms(options.keyterms)) {
+    query.append(takesKeyterms(model) ? 'keyterm' : 'keywords', term);
+  }
+  if (typeof extra.smart_format === 'boolean') query.set('smart_format', String(extra.smart_format));
+  if (typeof extra.numerals === 'boolean') query.set('numerals', String(extra.numerals));
   return `${base}/listen?${query}`;
 }
 
@@ -91,8 +134,9 @@ export class DeepgramSttProvider implements SttProvider {
   async open(options: SttOptions): Promise<DeepgramSttSession> {
     const session = new DeepgramSttSession(
       this.config,
-      deepgramListenUrl(this.config, options.languages),
+      deepgramListenUrl(this.config, options),
       this.timing,
+      options.languages,
     );
     await session.connected;
     return session;
@@ -124,8 +168,12 @@ const logger = new Logger('DeepgramStt');
 export class DeepgramSttSession implements SttSession {
   /** The current utterance's words so far: its finals and the latest interim hypothesis (turn-taking reads them). */
   onPartial: ((text: string) => void) | undefined;
+  /** The spoken_languages code of the utterance finish() last resolved, when Deepgram said (language=multi). */
+  language: string | undefined;
   readonly connected: Promise<void>;
   private ws!: WebSocket;
+  /** The language the current utterance's finals were mostly in, as Deepgram names it. */
+  private utteranceLanguage: string | undefined;
   private readonly keepAlive: NodeJS.Timeout;
   private finals: string[] = [];
   /** Seconds of audio pushed, and where the current utterance began on that timeline. */
@@ -155,6 +203,7 @@ export class DeepgramSttSession implements SttSession {
     private readonly config: NetworkProviderConfig,
     private readonly url: string,
     private readonly timing: DeepgramTiming,
+    private readonly languages: readonly string[] = [],
   ) {
     this.connected = this.connect(config.timeoutMs).catch((error: unknown) => {
       throw this.fail(error);
@@ -354,9 +403,12 @@ export class DeepgramSttSession implements SttSession {
     const end = this.streamOffset + (message.start ?? 0) + (message.duration ?? 0);
     // A late final of the previous utterance (after its grace) must not open the next one's text.
     if (end <= this.utteranceStart + EDGE_S && message.duration) return;
-    const transcript = message.channel?.alternatives?.[0]?.transcript?.trim() ?? '';
+    const best = message.channel?.alternatives?.[0];
+    const transcript = best?.transcript?.trim() ?? '';
     if (message.is_final) {
       if (transcript) this.finals.push(transcript);
+      const language = best?.languages?.[0] ?? best?.words?.find((w) => w.language)?.language;
+      if (transcript && language) this.utteranceLanguage = language;
       this.finalEnd = Math.max(this.finalEnd, end);
       if (transcript && !this.waiter) this.onPartial?.(this.finals.join(' '));
     } else if (transcript) {
@@ -373,6 +425,9 @@ export class DeepgramSttSession implements SttSession {
   /** The utterance's final text, and the start of the next utterance on the session's timeline. */
   private takeUtterance(): string {
     const text = this.finals.join(' ');
+    // An utterance with no language answer (nothing said, or one language asked for) keeps the last one.
+    if (this.utteranceLanguage) this.language = spokenLanguageOf(this.utteranceLanguage, this.languages);
+    this.utteranceLanguage = undefined;
     this.finals = [];
     this.utteranceStart = this.sentSeconds;
     return text;

@@ -35,10 +35,12 @@ export const deepgramPlugin: SpeechPlugin = {
   stt: {
     create: (config) => new DeepgramSttProvider(config),
     streaming: true,
-    keyterms: false,
-    codeSwitching: false,
+    // keyterm prompting on Nova-3, keywords before it.
+    keyterms: true,
+    // Nova-3 with language=multi; its answers name each result's language.
+    codeSwitching: true,
     languages: ['en', 'hinglish', 'hi'],
-    defaultModel: 'nova-2',
+    defaultModel: 'nova-3',
   },
   checkKey: ({ apiKey, baseUrl, timeoutMs }, signal) =>
     checkKeyByRequest(

@@ -8,3 +8,5 @@ export * from './azure-tts-fake';
 export * from './streamed-speech';
 export * from './elevenlabs-fake';
 export * from './cartesia-fake';
+export * from './assemblyai-fake';
+export * from './sarvam-fake';
