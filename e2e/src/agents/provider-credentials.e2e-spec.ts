@@ -18,6 +18,7 @@ type Any = any;
 const GOOD_KEY = 'sk-e2e-openai-good-key-0001';
 const ROTATED_KEY = 'sk-e2e-openai-good-key-0002';
 const PLATFORM_ELEVENLABS_KEY = 'platform-elevenlabs-e2e-key';
+const ELEVENLABS_BASE_URL = 'http://127.0.0.1:9/elevenlabs';
 /** A premium ElevenLabs voice (Priya) and a standard Sarvam voice (Anushka) of the seeded catalog. */
 const ELEVENLABS_VOICE = '254b0c4e-010c-4759-882c-9cbc43435cc5';
 const SARVAM_VOICE = 'd17f9aca-e01f-4057-8a02-135e92b1d3f2';
@@ -70,6 +71,8 @@ describe('provider credentials', () => {
         SPEECH_DEEPGRAM_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
         SPEECH_ELEVENLABS_API_KEY: PLATFORM_ELEVENLABS_KEY,
         SPEECH_ELEVENLABS_TIERS: 'premium,enterprise',
+        // Never contacted here: the plan only names where the platform's key goes.
+        SPEECH_ELEVENLABS_BASE_URL: ELEVENLABS_BASE_URL,
         SPEECH_KEY_CHECK_TIMEOUT_MS: '2000',
       },
     });
@@ -360,7 +363,12 @@ describe('provider credentials', () => {
       expect.objectContaining({
         provider: 'elevenlabs',
         voiceId: ELEVENLABS_VOICE,
-        credential: expect.objectContaining({ apiKey: PLATFORM_ELEVENLABS_KEY, paidBy: 'platform' }),
+        credential: {
+          provider: 'elevenlabs',
+          apiKey: PLATFORM_ELEVENLABS_KEY,
+          baseUrl: ELEVENLABS_BASE_URL,
+          paidBy: 'platform',
+        },
       }),
     ]);
     expect(mine.data.stt).toEqual([
