@@ -27,6 +27,7 @@ export const BENCH_VOICE: VoiceConfigurationDto = {
   gender: 'female',
   preview_text: 'Hello.',
   status: 'active',
+  availability: 'platform',
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
 };

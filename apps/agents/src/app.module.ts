@@ -7,6 +7,7 @@ import { AgentsModule } from './agents/agents.module';
 import { ExtractionModule } from './extraction/extraction.module';
 import { ProjectsModule } from './projects/projects.module';
 import { VoicesModule } from './voices/voices.module';
+import { ProviderCredentialsModule } from './provider-credentials/provider-credentials.module';
 import { DocumentsModule } from './documents/documents.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
 import { IntegrationLogsModule } from './integration-logs/integration-logs.module';
@@ -20,6 +21,7 @@ export class AppModule {
       imports: [
         ...serviceCoreModules('agents', config, agentsDataSourceOptions(config)),
         ProjectsModule,
+        ProviderCredentialsModule,
         VoicesModule,
         AgentsModule,
         ExtractionModule,

@@ -30,6 +30,7 @@ import { LimitsPruner } from './rate-limit/limits-pruner';
 import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitService } from './rate-limit/rate-limit.service';
 import { VoicesModule } from './voices/voices.module';
+import { ProviderCredentialsModule } from './provider-credentials/provider-credentials.module';
 import { InboundRoutingModule } from './inbound-routing/inbound-routing.module';
 import { LifecycleHooksModule } from './lifecycle-hooks/lifecycle-hooks.module';
 import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
@@ -67,6 +68,7 @@ export class AppModule {
         ResellerLinkModule,
         AgentsModule,
         VoicesModule,
+        ProviderCredentialsModule,
         ExtractionSetsModule,
         CustomFunctionsModule,
         ProjectsModule,

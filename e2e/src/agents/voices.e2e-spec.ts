@@ -51,6 +51,8 @@ describe('voices', () => {
         gender: expect.stringMatching(/^(female|male)$/),
         preview_text: expect.any(String),
         status: 'active',
+        // The run's platform has no provider keys and lets the offline engine stand in (NODE_ENV=test).
+        availability: 'development_stand_in',
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });
@@ -98,6 +100,7 @@ describe('voices', () => {
       model: expect.any(String),
       tier: expect.any(String),
       description: expect.any(String),
+      availability: 'development_stand_in',
     });
     expect(voices.map((v: { voice_id: string }) => `vc_${v.voice_id}`).sort()).toEqual(ids(premium).sort());
   });

@@ -16,6 +16,7 @@ export * from './projects';
 export * from './voices';
 export * from './extraction';
 export * from './custom-functions';
+export * from './provider-credentials';
 export * from './documents';
 export * from './knowledge';
 export * from './calls';

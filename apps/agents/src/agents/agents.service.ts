@@ -188,7 +188,7 @@ export class AgentsService {
   ): Promise<ErrorDetail[]> {
     const problems: ErrorDetail[] = [];
     if (refs.voiceId !== undefined) {
-      const check = await this.voices.checkVoice(em, refs.voiceId, caller.voiceTier);
+      const check = await this.voices.checkVoice(em, refs.voiceId, caller.voiceTier, caller.partnerId);
       if (check.problem) problems.push(check.problem);
     }
     if (refs.backgroundAudioId) {

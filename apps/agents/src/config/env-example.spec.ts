@@ -4,6 +4,7 @@ import { BlobStorageConfig } from '@vap/storage';
 import { AgentsConfig } from './agents.config';
 import { KnowledgeConfig } from './knowledge.config';
 import { CustomFunctionsConfig } from './custom-functions.config';
+import { SpeechConfig } from './speech.config';
 
 it('.env.example documents exactly the variables the agents service reads', () => {
   const read = configVariableNames(
@@ -12,6 +13,7 @@ it('.env.example documents exactly the variables the agents service reads', () =
     KnowledgeConfig,
     BlobStorageConfig,
     CustomFunctionsConfig,
+    SpeechConfig,
   );
   expect(envExampleVariableNames(join(__dirname, '../../.env.example'))).toEqual(read);
 });

@@ -14,6 +14,7 @@ import { AgentDocument } from '../knowledge/entities/agent-document.entity';
 import { CustomFunction } from '../custom-functions/entities/custom-function.entity';
 import { AgentCustomFunction } from '../custom-functions/entities/agent-custom-function.entity';
 import { IntegrationLog } from '../integration-logs/entities/integration-log.entity';
+import { ProviderCredential } from '../provider-credentials/entities/provider-credential.entity';
 
 export const SCHEMA = 'agents';
 
@@ -34,6 +35,7 @@ export function agentsDataSourceOptions(config: AgentsConfig): DataSourceOptions
       CustomFunction,
       AgentCustomFunction,
       IntegrationLog,
+      ProviderCredential,
     ],
     migrations: MIGRATIONS,
     applicationName: 'agents',

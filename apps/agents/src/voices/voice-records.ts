@@ -1,9 +1,9 @@
 import { AgentVoiceDto, BackgroundAudioDto, VoiceConfigurationDto, VoiceSummaryDto } from '@vap/api';
-import { AgentDefaults, VoiceConfigurationId } from '@vap/messages';
+import { AgentDefaults, VoiceAvailability, VoiceConfigurationId } from '@vap/messages';
 import { BackgroundAudio } from './entities/background-audio.entity';
 import { Voice } from './entities/voice.entity';
 
-export function toVoiceConfigurationDto(v: Voice): VoiceConfigurationDto {
+export function toVoiceConfigurationDto(v: Voice, availability: VoiceAvailability): VoiceConfigurationDto {
   return {
     id: VoiceConfigurationId.format(v.id),
     display_name: v.displayName,
@@ -18,12 +18,13 @@ export function toVoiceConfigurationDto(v: Voice): VoiceConfigurationDto {
     gender: v.gender,
     preview_text: v.previewText,
     status: 'active',
+    availability,
     created_at: v.createdAt.toISOString(),
     updated_at: v.updatedAt.toISOString(),
   };
 }
 
-export function toAgentVoiceDto(v: Voice): AgentVoiceDto {
+export function toAgentVoiceDto(v: Voice, availability: VoiceAvailability): AgentVoiceDto {
   return {
     voice_id: v.id,
     name: v.displayName,
@@ -33,6 +34,7 @@ export function toAgentVoiceDto(v: Voice): AgentVoiceDto {
     model: v.modelName,
     tier: v.tier,
     description: v.description,
+    availability,
   };
 }
 

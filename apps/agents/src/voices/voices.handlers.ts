@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { PartnerContext, Subjects } from '@vap/messages';
-import { Caller, Command } from '@vap/messaging';
+import { Caller, Command, PartnerId } from '@vap/messaging';
 import { voiceTierOf } from '../common/caller';
 import { VoicesService } from './voices.service';
 
@@ -9,13 +9,13 @@ export class VoicesHandlers {
   constructor(private readonly voices: VoicesService) {}
 
   @Command(Subjects.agents.voiceConfigurationList)
-  voiceConfigurations(@Caller({ optional: true }) partner?: PartnerContext) {
-    return this.voices.voiceConfigurations(voiceTierOf(partner));
+  voiceConfigurations(@PartnerId() partnerId: string, @Caller({ optional: true }) partner?: PartnerContext) {
+    return this.voices.voiceConfigurations(partnerId, voiceTierOf(partner));
   }
 
   @Command(Subjects.agents.agentVoiceList)
-  agentVoices(@Caller({ optional: true }) partner?: PartnerContext) {
-    return this.voices.agentVoices(voiceTierOf(partner));
+  agentVoices(@PartnerId() partnerId: string, @Caller({ optional: true }) partner?: PartnerContext) {
+    return this.voices.agentVoices(partnerId, voiceTierOf(partner));
   }
 
   @Command(Subjects.agents.backgroundAudioList)

@@ -2,17 +2,30 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { AgentVoiceListDto, BackgroundAudioListDto, VoiceConfigurationListDto } from '@vap/api';
-import { entitledVoiceTiers, ErrorDetail, isUuid } from '@vap/messages';
+import { entitledVoiceTiers, ErrorDetail, isUuid, VoiceAvailability } from '@vap/messages';
+import { SpeechAccess, unavailableReason } from '../provider-credentials/speech-access';
 import { BackgroundAudio } from './entities/background-audio.entity';
 import { Voice } from './entities/voice.entity';
 import { toAgentVoiceDto, toBackgroundAudioDto, toVoiceConfigurationDto } from './voice-records';
 
 export type VoiceCheck = { voice: Voice; problem?: undefined } | { voice?: undefined; problem: ErrorDetail };
 
-/** The voice and background-audio catalog, as far as a partner's tier entitles it. */
+/** A catalog voice an account can use, and how. */
+export interface UsableVoice {
+  voice: Voice;
+  availability: VoiceAvailability;
+}
+
+/**
+ * The voice and background-audio catalog, as far as a partner's tier entitles it and its speech providers are
+ * usable (the account's keys, the platform's for its tier, or the deployment's offline stand-in).
+ */
 @Injectable()
 export class VoicesService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly access: SpeechAccess,
+  ) {}
 
   /** Active voices of the tiers the given tier includes, cheapest tier first. */
   private entitledVoices(tier: string): Promise<Voice[]> {
@@ -27,12 +40,26 @@ export class VoicesService {
       .getMany();
   }
 
-  async voiceConfigurations(tier: string): Promise<VoiceConfigurationListDto> {
-    return { voice_configurations: (await this.entitledVoices(tier)).map(toVoiceConfigurationDto) };
+  /** The entitled voices the account can speak with, each with how. */
+  private async usableVoices(partnerId: string, tier: string): Promise<UsableVoice[]> {
+    const [voices, account] = await Promise.all([
+      this.entitledVoices(tier),
+      this.access.accountOf(partnerId, tier),
+    ]);
+    return voices.flatMap((voice) => {
+      const availability = this.access.availability(voice.provider, account);
+      return availability ? [{ voice, availability }] : [];
+    });
   }
 
-  async agentVoices(tier: string): Promise<AgentVoiceListDto> {
-    return { voices: (await this.entitledVoices(tier)).map(toAgentVoiceDto) };
+  async voiceConfigurations(partnerId: string, tier: string): Promise<VoiceConfigurationListDto> {
+    const usable = await this.usableVoices(partnerId, tier);
+    return { voice_configurations: usable.map((u) => toVoiceConfigurationDto(u.voice, u.availability)) };
+  }
+
+  async agentVoices(partnerId: string, tier: string): Promise<AgentVoiceListDto> {
+    const usable = await this.usableVoices(partnerId, tier);
+    return { voices: usable.map((u) => toAgentVoiceDto(u.voice, u.availability)) };
   }
 
   async backgroundAudio(): Promise<BackgroundAudioListDto> {
@@ -42,8 +69,11 @@ export class VoicesService {
     return { background_audio: rows.map(toBackgroundAudioDto) };
   }
 
-  /** The voice if an agent of a partner with this tier may be given it, otherwise why not. */
-  async checkVoice(em: EntityManager, voiceId: string, tier: string): Promise<VoiceCheck> {
+  /**
+   * The voice if an agent of this partner may be given it (its tier includes the voice and the account can speak
+   * with the voice's provider), otherwise why not.
+   */
+  async checkVoice(em: EntityManager, voiceId: string, tier: string, partnerId: string): Promise<VoiceCheck> {
     const voice = isUuid(voiceId) ? await em.findOneBy(Voice, { id: voiceId, status: 'active' }) : null;
     if (!voice) {
       return {
@@ -60,6 +90,10 @@ export class VoicesService {
           message: `voice_id is a ${voice.tier} voice, which this account's ${tier} tier does not include`,
         },
       };
+    }
+    const account = await this.access.accountOf(partnerId, tier, em);
+    if (!this.access.availability(voice.provider, account)) {
+      return { problem: { field: 'voice_id', message: unavailableReason(voice.provider) } };
     }
     return { voice };
   }

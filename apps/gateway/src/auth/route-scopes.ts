@@ -15,6 +15,8 @@ const RESOURCE_RULES: ReadonlyArray<readonly [string, ScopeResource]> = [
   ['agent/*/webhooks', 'webhooks'],
   ['agent', 'agents'],
   ['voice-configurations', 'agents'],
+  // The keys an account's agents speak with: part of configuring agents, like the voice catalog.
+  ['provider-credentials', 'agents'],
   ['custom-functions', 'agents'],
   ['lifecycle-hooks', 'agents'],
   // Request and response bodies of the calls' custom functions and hooks, with call variables: call data.

@@ -3,12 +3,12 @@ import { ApiBearerAuth, ApiExtraModels, ApiResponse, getSchemaPath } from '@nest
 import { ErrorEnvelopeDto } from '@vap/api';
 import { ERROR_CODE_DESCRIPTIONS, ErrorCode, statusOf } from '@vap/messages';
 
-/** Documents a 200 whose body is `{ success: true, data: <model> }`. */
-export function ApiEnvelope(model: Type<unknown>, description = 'Success') {
+/** Documents a 200 (or `status`) whose body is `{ success: true, data: <model> }`. */
+export function ApiEnvelope(model: Type<unknown>, description = 'Success', status = 200) {
   return applyDecorators(
     ApiExtraModels(model),
     ApiResponse({
-      status: 200,
+      status,
       description,
       schema: {
         type: 'object',

@@ -34,6 +34,14 @@ import {
   UpdateCustomFunctionDto,
 } from '../custom-functions';
 import type {
+  CreateProviderCredentialDto,
+  ProviderCredentialDeletedDto,
+  ProviderCredentialListDto,
+  ProviderCredentialRecordDto,
+  RotateProviderCredentialDto,
+  UpdateProviderCredentialDto,
+} from '../provider-credentials';
+import type {
   CallDto,
   CallListDto,
   ListCallsQueryDto,
@@ -237,6 +245,18 @@ declare module '@vap/messages' {
     'agents.custom_function.attach': Command<CustomFunctionAttachRequest, AgentDto>;
     'agents.custom_function.detach': Command<CustomFunctionAttachRequest, AgentDto>;
     'agents.voice.list': Command<EmptyRequest, AgentVoiceListDto>;
+    'agents.provider_credential.create': Command<CreateProviderCredentialDto, ProviderCredentialRecordDto>;
+    'agents.provider_credential.list': Command<EmptyRequest, ProviderCredentialListDto>;
+    'agents.provider_credential.get': Command<ByIdRequest, ProviderCredentialRecordDto>;
+    'agents.provider_credential.rotate': Command<
+      UpdateRequest<RotateProviderCredentialDto>,
+      ProviderCredentialRecordDto
+    >;
+    'agents.provider_credential.update': Command<
+      UpdateRequest<UpdateProviderCredentialDto>,
+      ProviderCredentialRecordDto
+    >;
+    'agents.provider_credential.delete': Command<ByIdRequest, ProviderCredentialDeletedDto>;
     'agents.background_audio.list': Command<EmptyRequest, BackgroundAudioListDto>;
     'agents.extraction_set.create': Command<CreateExtractionSetDto, ExtractionSetDto>;
     'agents.extraction_set.list': Command<ListExtractionSetsQueryDto, ExtractionSetListDto>;

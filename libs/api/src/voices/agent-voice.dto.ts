@@ -1,5 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { VOICE_GENDERS, VOICE_TIERS, VoiceGender, VoiceTier } from '@vap/messages';
+import {
+  VOICE_AVAILABILITIES,
+  VOICE_GENDERS,
+  VOICE_TIERS,
+  VoiceAvailability,
+  VoiceGender,
+  VoiceTier,
+} from '@vap/messages';
+import { AVAILABILITY_DOC } from './voice-configuration.dto';
 
 /** An entry of the older agent voice list: what is needed to pick a voice for an agent. */
 export class AgentVoiceDto {
@@ -26,6 +34,9 @@ export class AgentVoiceDto {
 
   @ApiProperty()
   description: string;
+
+  @ApiProperty({ enum: VOICE_AVAILABILITIES, description: AVAILABILITY_DOC })
+  availability: VoiceAvailability;
 }
 
 export class AgentVoiceListDto {

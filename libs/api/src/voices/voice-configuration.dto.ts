@@ -1,12 +1,21 @@
 import { ApiProperty } from '@nestjs/swagger';
 import {
   VOICE_GENDERS,
+  VOICE_AVAILABILITIES,
   VOICE_TIERS,
+  VoiceAvailability,
   VoiceConfiguration,
   VoiceConfigurationList,
   VoiceGender,
   VoiceTier,
 } from '@vap/messages';
+
+/** How a voice is usable, as both voice lists say it. */
+export const AVAILABILITY_DOC =
+  'How this account can speak with the voice: account_key (its own key for the provider, POST ' +
+  '/provider-credentials), platform (the platform’s key, for the account’s tier), offline (the offline engine’s ' +
+  'own voice), development_stand_in (no key anywhere: a development deployment speaks it with the offline engine, ' +
+  'not the provider’s voice). Voices the account cannot use are not listed.';
 
 export class VoiceConfigurationDto implements VoiceConfiguration {
   @ApiProperty({
@@ -53,6 +62,9 @@ export class VoiceConfigurationDto implements VoiceConfiguration {
 
   @ApiProperty({ enum: ['active'] })
   status: 'active';
+
+  @ApiProperty({ enum: VOICE_AVAILABILITIES, description: AVAILABILITY_DOC })
+  availability: VoiceAvailability;
 
   @ApiProperty({ format: 'date-time' })
   created_at: string;

@@ -14,3 +14,5 @@ export const DoNotCallId = prefixedId('dnc_');
 export const IntegrationLogId = prefixedId('ilog_');
 /** `hook_` + UUID: a lifecycle hook (pre-call or post-call) of an account or one of its agents. */
 export const LifecycleHookId = prefixedId('hook_');
+/** `pcred_` + UUID: an account's key for one speech provider. */
+export const ProviderCredentialId = prefixedId('pcred_');

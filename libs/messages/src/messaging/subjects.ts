@@ -64,6 +64,13 @@ export const Subjects = {
     projectGet: 'agents.project.get',
     projectUpdate: 'agents.project.update',
     projectDelete: 'agents.project.delete',
+    /** An account's speech provider keys (/provider-credentials): checked live, sealed, never returned. */
+    providerCredentialCreate: 'agents.provider_credential.create',
+    providerCredentialList: 'agents.provider_credential.list',
+    providerCredentialGet: 'agents.provider_credential.get',
+    providerCredentialRotate: 'agents.provider_credential.rotate',
+    providerCredentialUpdate: 'agents.provider_credential.update',
+    providerCredentialDelete: 'agents.provider_credential.delete',
   },
   calls: {
     ping: 'calls.health.ping',

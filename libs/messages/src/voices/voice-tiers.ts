@@ -1,3 +1,5 @@
+import type { VoiceAvailability } from './voice-availability';
+
 /** A partner's voice tier, lowest first: it decides which voices the partner's agents may use. */
 export const VOICE_TIERS = ['standard', 'premium', 'enterprise'] as const;
 export type VoiceTier = (typeof VOICE_TIERS)[number];
@@ -32,6 +34,8 @@ export interface VoiceConfiguration {
   gender: VoiceGender;
   preview_text: string;
   status: 'active';
+  /** How this account can speak with the voice (the catalog lists only voices it can). */
+  availability: VoiceAvailability;
   created_at: string;
   updated_at: string;
 }

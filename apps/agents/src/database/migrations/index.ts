@@ -9,6 +9,7 @@ import { CustomFunctions1764900010000 } from './1764900010000-custom-functions';
 import { IntegrationLogs1764900020000 } from './1764900020000-integration-logs';
 import { AgentDtmf1764900040000 } from './1764900040000-agent-dtmf';
 import { ProjectsApi1764900050000 } from './1764900050000-projects-api';
+import { ProviderCredentials1765000043100 } from './1765000043100-provider-credentials';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   IntegrationLogs1764900020000,
   AgentDtmf1764900040000,
   ProjectsApi1764900050000,
+  ProviderCredentials1765000043100,
 ];

@@ -1,0 +1,69 @@
+import { Controller } from '@nestjs/common';
+import {
+  CreateProviderCredentialDto,
+  RotateProviderCredentialDto,
+  UpdateProviderCredentialDto,
+} from '@vap/api';
+import { ByIdRequest, PartnerContext, SpeechPlanRequest, Subjects, UpdateRequest } from '@vap/messages';
+import { Caller, Command, Data, PartnerId } from '@vap/messaging';
+import { voiceTierOf } from '../common/caller';
+import { ProviderCredentialsService } from './provider-credentials.service';
+import { SpeechPlanService } from './speech-plan.service';
+
+/** NATS commands of provider credentials (from the gateway) and of the speech plan (from voice). */
+@Controller()
+export class ProviderCredentialsHandlers {
+  constructor(
+    private readonly credentials: ProviderCredentialsService,
+    private readonly plans: SpeechPlanService,
+  ) {}
+
+  @Command(Subjects.agents.providerCredentialCreate)
+  create(@Data() data: CreateProviderCredentialDto, @PartnerId() partnerId: string) {
+    return this.credentials.create(partnerId, data);
+  }
+
+  @Command(Subjects.agents.providerCredentialList)
+  list(@PartnerId() partnerId: string) {
+    return this.credentials.list(partnerId);
+  }
+
+  @Command(Subjects.agents.providerCredentialGet)
+  get(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.credentials.get(partnerId, id);
+  }
+
+  @Command(Subjects.agents.providerCredentialRotate)
+  rotate(
+    @Data() { id, changes }: UpdateRequest<RotateProviderCredentialDto>,
+    @PartnerId() partnerId: string,
+  ) {
+    return this.credentials.rotate(partnerId, id, changes);
+  }
+
+  @Command(Subjects.agents.providerCredentialUpdate)
+  update(
+    @Data() { id, changes }: UpdateRequest<UpdateProviderCredentialDto>,
+    @PartnerId() partnerId: string,
+  ) {
+    return this.credentials.update(partnerId, id, changes);
+  }
+
+  @Command(Subjects.agents.providerCredentialDelete)
+  remove(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.credentials.remove(partnerId, id);
+  }
+
+  /**
+   * For the voice service when a call's media starts. The partner's snapshot (its tier) decides platform keys;
+   * without one the base tier applies, never more.
+   */
+  @Command(Subjects.agents.speechPlan)
+  plan(
+    @Data() data: SpeechPlanRequest,
+    @PartnerId() partnerId: string,
+    @Caller({ optional: true }) partner?: PartnerContext,
+  ) {
+    return this.plans.plan(partnerId, voiceTierOf(partner), data);
+  }
+}
