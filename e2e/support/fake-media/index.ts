@@ -6,5 +6,4 @@ export * from './media-client';
 export * from './ai/failures';
 export * from './ai/chat-completions';
 export * from './ai/openai-speech';
-export * from './ai/deepgram-live';
 export * from './ai/fake-ai-server';

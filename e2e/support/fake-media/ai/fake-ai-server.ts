@@ -5,7 +5,11 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { ChatCompletionRequest, ChatScript, echoScript, handleChatCompletion } from './chat-completions';
-import { DeepgramSession, handleListenUpgrade, refuseUpgrade } from './deepgram-live';
+import {
+  DeepgramSession,
+  handleListenUpgrade,
+  refuseListenUpgrade as refuseUpgrade,
+} from '@vap/speech/testing';
 import { FailureMode, FailureSwitch } from './failures';
 import {
   handleSpeech,

@@ -7,11 +7,15 @@
 //   characters); the answer is the audio, chunked, as it is synthesized. linear16 is 16-bit little-endian
 //   mono; container defaults to wav (a RIFF header first) and sample_rate to 24000.
 // - GET /v1/projects (the key check): {projects:[{project_id, name}]}.
+// - WebSocket /v1/listen: live transcription (deepgram-listen-fake.ts), on the same origin as Deepgram serves it.
 // - A wrong key: 401 {"err_code":"INVALID_AUTH","err_msg":"Invalid credentials."}.
 // The audio is the offline engine's speech of the text (speechPcm), so FakeRecogniser reads the words back.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
 import { pcm16WavHeader } from '@vap/media';
+import { handleListenUpgrade, refuseListenUpgrade, type DeepgramSession } from './deepgram-listen-fake';
 import { FailureSwitch, type FailureMode } from './failure-switch';
 import {
   pcmBytes,
@@ -66,7 +70,11 @@ export class DeepgramSpeakFake {
   readonly requests: DeepgramSpeakRequest[] = [];
   /** Authorization headers of the key checks (GET /v1/projects). */
   readonly projectRequests: { authorization: string | undefined; ok: boolean }[] = [];
+  /** Live transcription sessions (/v1/listen), served on the same origin as api.deepgram.com serves both. */
+  readonly listens: DeepgramSession[] = [];
   private readonly failures = new FailureSwitch();
+  private readonly listenFailures = new FailureSwitch();
+  private readonly wss = new WebSocketServer({ noServer: true });
 
   private constructor(
     private readonly server: StartedFakeServer,
@@ -77,7 +85,10 @@ export class DeepgramSpeakFake {
   static async start({ apiKey, pacing }: DeepgramSpeakFakeOptions): Promise<DeepgramSpeakFake> {
     // The server starts first (its port makes the base URL); its handler reaches the fake built after.
     const ref: { fake?: DeepgramSpeakFake } = {};
-    const server = await startFakeServer({ request: (req, res, url) => ref.fake!.handle(req, res, url) });
+    const server = await startFakeServer({
+      request: (req, res, url) => ref.fake!.handle(req, res, url),
+      upgrade: (req, socket, head, url) => ref.fake!.upgrade(req, socket, head, url),
+    });
     const fake = new DeepgramSpeakFake(server, apiKey, { ...DEFAULT_PACING, ...pacing });
     ref.fake = fake;
     return fake;
@@ -88,17 +99,36 @@ export class DeepgramSpeakFake {
     return this.server.url;
   }
 
-  /** After `after` more good requests, the next `times` ones fail the chosen way. */
-  fail(mode: FailureMode, { after = 0, times = Infinity }: { after?: number; times?: number } = {}): void {
-    this.failures.set(mode, after, times);
+  /**
+   * After `after` more good requests, the next `times` ones fail the chosen way: syntheses, or with
+   * `{ endpoint: 'listen' }` live transcription results (see deepgram-listen-fake.ts).
+   */
+  fail(
+    mode: FailureMode,
+    {
+      after = 0,
+      times = Infinity,
+      endpoint = 'speak',
+    }: { after?: number; times?: number; endpoint?: 'speak' | 'listen' } = {},
+  ): void {
+    (endpoint === 'listen' ? this.listenFailures : this.failures).set(mode, after, times);
   }
 
   heal(): void {
     this.failures.clear();
+    this.listenFailures.clear();
   }
 
   close(): Promise<void> {
+    for (const client of this.wss.clients) client.terminate();
+    this.wss.close();
     return this.server.close();
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): void {
+    if (url.pathname.replace(/\/+$/, '') !== '/v1/listen') return void socket.destroy();
+    if (this.listenFailures.failing) return refuseListenUpgrade(socket, 503, 'the fake is down');
+    handleListenUpgrade(this.wss, req, socket, head, this.apiKey, this.listenFailures, this.listens);
   }
 
   private authorized(req: IncomingMessage): boolean {

@@ -3,6 +3,7 @@ export * from './failure-switch';
 export * from './fake-provider-server';
 export * from './streamed-answer';
 export * from './xml-reader';
+export * from './deepgram-listen-fake';
 export * from './deepgram-speak-fake';
 export * from './azure-tts-fake';
 export * from './streamed-speech';

@@ -11,7 +11,7 @@ import { IncomingMessage } from 'node:http';
 import { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { mulawDecode, rms, TextSignalDecoder } from '@vap/media';
-import { FailureSwitch } from './failures';
+import { FailureSwitch } from './failure-switch';
 
 export interface DeepgramSession {
   authorization: string | undefined;
@@ -34,7 +34,7 @@ function languageOf(text: string): string {
 /** RMS under which a 20 ms frame counts as quiet for the fake's endpointing. */
 const QUIET_RMS = 100;
 
-export function refuseUpgrade(socket: Duplex, status: number, message: string): void {
+export function refuseListenUpgrade(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify({
     err_code: status === 401 ? 'INVALID_AUTH' : 'Bad Request',
     err_msg: message,
@@ -56,10 +56,10 @@ export function handleListenUpgrade(
 ): void {
   const url = new URL(req.url ?? '/', 'ws://fake');
   if (req.headers.authorization !== `Token ${apiKey}`)
-    return refuseUpgrade(socket, 401, 'Invalid credentials.');
+    return refuseListenUpgrade(socket, 401, 'Invalid credentials.');
   const query = Object.fromEntries(url.searchParams);
   if (query.encoding !== 'mulaw' || query.sample_rate !== '8000') {
-    return refuseUpgrade(socket, 400, 'the fake serves encoding=mulaw&sample_rate=8000 only');
+    return refuseListenUpgrade(socket, 400, 'the fake serves encoding=mulaw&sample_rate=8000 only');
   }
   wss.handleUpgrade(req, socket, head, (ws) => {
     const session: DeepgramSession = {
