@@ -42,16 +42,33 @@ async function usage(key: string, query: string): Promise<Loose> {
   return res.body.data;
 }
 
+const minutes = (seconds: number) => Math.round((seconds * 100) / 60) / 100;
+
 /** The sums the ledger's charges make, as usage reports them. */
 function sums(charges: Loose[]) {
   const billed = charges.reduce((s, t) => s + t.billed_seconds, 0);
+  // The charges that name a provider the platform paid for.
+  const platform = charges
+    .filter((t) => t.platform_speech_providers?.length)
+    .reduce((s, t) => s + t.billed_seconds, 0);
   return {
     calls: charges.length,
     billed_seconds: billed,
-    minutes: Math.round((billed * 100) / 60) / 100,
+    minutes: minutes(billed),
     credits_inr: rupees(-charges.reduce((s, t) => s + t.amount_inr, 0)),
+    platform_speech_billed_seconds: platform,
+    platform_speech_minutes: minutes(platform),
   };
 }
+
+const NO_USAGE = {
+  calls: 0,
+  billed_seconds: 0,
+  minutes: 0,
+  credits_inr: 0,
+  platform_speech_billed_seconds: 0,
+  platform_speech_minutes: 0,
+};
 
 describe('billing transactions and usage', () => {
   let tap: EventTap;
@@ -104,8 +121,19 @@ describe('billing transactions and usage', () => {
       expect(rupees(all[i + 1].balance_after_inr + all[i].amount_inr)).toBe(all[i].balance_after_inr);
     }
     expect(all[all.length - 1]).toMatchObject({ type: 'top_up', amount_inr: 200, balance_after_inr: 200 });
-    expect(all[1]).toMatchObject({ type: 'top_up', amount_inr: 50.25, call_id: null, billed_seconds: null });
-    expect(all[0]).toMatchObject({ type: 'adjustment', amount_inr: -10, currency: 'INR' });
+    expect(all[1]).toMatchObject({
+      type: 'top_up',
+      amount_inr: 50.25,
+      call_id: null,
+      billed_seconds: null,
+      platform_speech_providers: null,
+    });
+    expect(all[0]).toMatchObject({
+      type: 'adjustment',
+      amount_inr: -10,
+      currency: 'INR',
+      platform_speech_providers: null,
+    });
     for (const t of all) {
       expect(typeof t.description).toBe('string');
       expect(new Date(t.created_at).toISOString()).toBe(t.created_at);
@@ -124,6 +152,8 @@ describe('billing transactions and usage', () => {
         campaign_id: null,
         browser_session_id: null,
         billed_seconds: session.bill_seconds,
+        // Sandbox calls speak and listen with the offline engines: nothing ran on the platform's keys.
+        platform_speech_providers: [],
       });
       expect(c.billed_seconds).toBeGreaterThan(0);
       expect(c.description).toMatch(/^Call charge/);
@@ -174,7 +204,7 @@ describe('billing transactions and usage', () => {
       `from=2020-01-01T00:00:00Z&to=2020-02-01T00:00:00Z&group_by=day`,
     );
     expect(empty.buckets).toEqual([]);
-    expect(empty.totals).toEqual({ calls: 0, billed_seconds: 0, minutes: 0, credits_inr: 0 });
+    expect(empty.totals).toEqual(NO_USAGE);
 
     // Tenancy: another account sees its own opening balance only, and no usage.
     const other = await createPartner({ balance_inr: 5 });
@@ -184,6 +214,49 @@ describe('billing transactions and usage', () => {
     expect(all.map((t) => t.id)).not.toContain(theirs[0].id);
     const theirUsage = await usage(other.apiKey, `from=${from}&to=${to}&group_by=agent`);
     expect(theirUsage.totals.calls).toBe(0);
+  });
+
+  it('says which minutes ran on platform-paid speech: none for calls on the offline engines', async () => {
+    const partner = await CallsPartner.create({ balance_inr: 50 });
+    const agent = (await partner.createAgent()) as Loose;
+    const ids = [
+      await partner.start({ agent_id: agent.id, to_number: callee('42') }),
+      await partner.start({ agent_id: agent.id, to_number: callee('42') }),
+    ].map((r) => r.body.data.call_id as string);
+    for (const id of ids) {
+      // The voice service's end report named no platform-paid provider, and session.completed says so.
+      const session = (await tap.sessionCompleted(id)).data;
+      expect(session.platform_speech_providers).toEqual([]);
+      const call = await partner.calls(`/${id}`);
+      expect(call.status).toBe(200);
+      expect(call.body.data).toMatchObject({
+        call_id: id,
+        status: 'completed',
+        platform_speech_providers: [],
+      });
+    }
+    const listed = await partner.calls(`?agent_id=${agent.id}&limit=10`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.calls.map((c: Loose) => c.call_id).sort()).toEqual([...ids].sort());
+    for (const c of listed.body.data.calls) expect(c.platform_speech_providers).toEqual([]);
+
+    const charges = await untilCharges(partner.generalKey, 2);
+    expect(charges.map((c) => c.call_id).sort()).toEqual([...ids].sort());
+    for (const c of charges) {
+      expect(c.platform_speech_providers).toEqual([]);
+      expect(c.billed_seconds).toBeGreaterThan(0);
+    }
+    const from = encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString());
+    const to = encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString());
+    for (const group of ['day', 'agent']) {
+      const u = await usage(partner.generalKey, `from=${from}&to=${to}&group_by=${group}`);
+      expect(u.totals).toEqual(sums(charges));
+      expect(u.totals.billed_seconds).toBeGreaterThan(0);
+      expect(u.totals).toMatchObject({ platform_speech_billed_seconds: 0, platform_speech_minutes: 0 });
+      for (const b of u.buckets) {
+        expect(b).toMatchObject({ platform_speech_billed_seconds: 0, platform_speech_minutes: 0 });
+      }
+    }
   });
 
   it('names the campaign of a campaign’s calls, and groups usage by it', async () => {

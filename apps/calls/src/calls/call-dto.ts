@@ -64,6 +64,7 @@ export function toCallDto(call: Call, session: CallSession, recordingUrl: string
     started_at: iso(call.startedAt),
     ended_at: iso(call.endedAt),
     created_at: call.createdAt.toISOString(),
+    platform_speech_providers: call.platformSpeechProviders ?? [],
     session: sessionDto,
   };
 }

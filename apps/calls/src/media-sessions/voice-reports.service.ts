@@ -7,6 +7,7 @@ import {
   ErrorCode,
   LLM_PROVIDERS,
   RecordedTurnLatency,
+  SPEECH_PROVIDERS,
   STT_PROVIDERS,
   TranscriptEntry,
   TTS_PROVIDERS,
@@ -136,11 +137,14 @@ export class VoiceReports {
   }
 
   /**
-   * The stream closed: the conversation's recording (the call's own recording object only) and its end
-   * reason when the call has none. A retried report changes nothing: the first recording and reason stand.
+   * The stream closed: the conversation's recording (the call's own recording object only), its end reason
+   * when the call has none, and the cloud speech providers the platform paid for. A retried report changes
+   * nothing: the first recording and reason stand, and the providers are a set (every stream's report adds
+   * to it: a call whose stream moved to another voice replica ran on both replicas' providers).
    */
   async ended(request: VoiceEndedRequest, partnerId: string | null): Promise<void> {
     const reason = request.endCallReason === null ? null : checkedReason(request.endCallReason);
+    const platformPaid = checkedPlatformSpeech(request.platformPaidSpeech);
     const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
     const recording = request.recording;
     if (recording && recording.storageKey !== recordingKey(call.partnerId, call.id)) {
@@ -158,6 +162,17 @@ export class VoiceReports {
           WHERE call_id = $1`,
         [call.id],
       );
+      // Kept before the post-call job wakes: session.completed, which carries the charge to the gateway's
+      // ledger, names them.
+      if (platformPaid.length) {
+        await em.query(
+          `UPDATE ${tableOf(em, Call)}
+              SET platform_speech_providers =
+                    ARRAY(SELECT DISTINCT p FROM unnest(platform_speech_providers || $2::text[]) AS p ORDER BY p)
+            WHERE id = $1`,
+          [call.id, platformPaid],
+        );
+      }
       // A post-call job waiting for this report runs now rather than at its next retry.
       await wakePostCall(em, call.id);
       if (recording) {
@@ -226,6 +241,28 @@ function nonNegative(value: unknown, field: string): number {
     throw AppError.validation([{ field, message: `${field} must be a number of at least 0` }]);
   }
   return value;
+}
+
+/**
+ * The platform-paid providers a report names, each a cloud speech provider, at most once each. A voice replica
+ * older than per-account keys leaves the field out: nothing was paid that it knows of.
+ */
+function checkedPlatformSpeech(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  const names = SPEECH_PROVIDERS as readonly string[];
+  if (
+    !Array.isArray(value) ||
+    value.length > names.length ||
+    value.some((name) => typeof name !== 'string' || !names.includes(name))
+  ) {
+    throw AppError.validation([
+      {
+        field: 'platformPaidSpeech',
+        message: `platformPaidSpeech must list speech providers, each one of ${names.join(', ')}`,
+      },
+    ]);
+  }
+  return [...new Set(value as string[])].sort();
 }
 
 /** Only the documented parts, as whole milliseconds. */

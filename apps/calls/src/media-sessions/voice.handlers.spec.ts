@@ -14,6 +14,7 @@ import {
   CallStatus,
   DomainEvents,
   ErrorCode,
+  SPEECH_PROVIDERS,
   STREAM_TAKEN_DETAIL,
   Subjects,
   TOOL_CALL_MAX_ARGUMENT_BYTES,
@@ -60,6 +61,8 @@ import { VoiceHandlers } from './voice.handlers';
 import { VoiceOptOut } from './voice-opt-out.service';
 import { carrierCallOf } from './voice-calls';
 import { DoNotCallService } from '../telephony/contact-policy/do-not-call.service';
+import { recordCallCharge } from '../charges/call-charges';
+import { UnbilledChargesService, VOICE_REPORT_WAIT_SECS } from '../charges/unbilled-charges.service';
 
 jest.setTimeout(60_000);
 
@@ -1097,6 +1100,137 @@ describe('calls.voice.* commands', () => {
       expect(stored.status).toBe('in_progress');
       expect(stored.endCallReason).toBeNull();
       expect(stored.endRequestedReason).toBe('llm_provider_failed');
+    });
+
+    it('keeps the platform-paid speech providers as a set over every report, and shows them on the call', async () => {
+      const call = await callOn('sandbox', 'completed');
+      const report = { callId: call.id, endCallReason: null, mediaSeconds: 12, recording: null };
+      await rpc.request(Subjects.calls.voiceEnded, null, {
+        ...report,
+        platformPaidSpeech: ['elevenlabs', 'deepgram', 'elevenlabs'],
+      });
+      expect((await callOf(call.id)).platformSpeechProviders).toEqual(['deepgram', 'elevenlabs']);
+      // A retried report changes nothing; the report of a stream that moved to another replica adds its own.
+      await rpc.request(Subjects.calls.voiceEnded, null, { ...report, platformPaidSpeech: ['elevenlabs'] });
+      await rpc.request(Subjects.calls.voiceEnded, null, { ...report, platformPaidSpeech: ['assemblyai'] });
+      // A report naming none, or from a replica older than the field, takes nothing away.
+      await rpc.request(Subjects.calls.voiceEnded, null, { ...report, platformPaidSpeech: [] });
+      await rpc.request(Subjects.calls.voiceEnded, null, report);
+      const stored = await callOf(call.id);
+      expect(stored.platformSpeechProviders).toEqual(['assemblyai', 'deepgram', 'elevenlabs']);
+      expect(toCallDto(stored, await sessionOf(call.id), null).platform_speech_providers).toEqual([
+        'assemblyai',
+        'deepgram',
+        'elevenlabs',
+      ]);
+    });
+
+    it('shows no platform-paid speech for a call whose report names none, or that had no report', async () => {
+      const offline = await callOn('sandbox', 'completed');
+      await rpc.request(Subjects.calls.voiceEnded, null, {
+        callId: offline.id,
+        endCallReason: 'agent_ended_call',
+        mediaSeconds: 8,
+        recording: null,
+        platformPaidSpeech: [],
+      });
+      const unreported = await callOn('sandbox', 'completed');
+      for (const id of [offline.id, unreported.id]) {
+        const stored = await callOf(id);
+        expect(stored.platformSpeechProviders).toEqual([]);
+        expect(toCallDto(stored, await sessionOf(id), null).platform_speech_providers).toEqual([]);
+      }
+    });
+
+    it('refuses a report naming what is not a cloud speech provider, keeping nothing of it', async () => {
+      const call = await callOn('sandbox', 'completed');
+      for (const platformPaidSpeech of [
+        ['offline'],
+        ['openai', 'nope'],
+        'openai',
+        [42],
+        [...SPEECH_PROVIDERS, 'openai'],
+      ]) {
+        await expect(
+          rpc.request(Subjects.calls.voiceEnded, null, {
+            callId: call.id,
+            endCallReason: 'agent_ended_call',
+            mediaSeconds: 3,
+            recording: null,
+            platformPaidSpeech: platformPaidSpeech as string[],
+          }),
+        ).rejects.toMatchObject({
+          code: ErrorCode.VALIDATION_ERROR,
+          details: [expect.objectContaining({ field: 'platformPaidSpeech' })],
+        });
+      }
+      const stored = await callOf(call.id);
+      expect(stored.platformSpeechProviders).toEqual([]);
+      expect((await sessionOf(call.id)).mediaStream).toBeNull();
+    });
+
+    it("carries the providers on the call's charge, which waits for the report while the stream is live", async () => {
+      const unbilled = new UnbilledChargesService(dataSource);
+      const chargeOf = async (callId: string) =>
+        (await unbilled.list(partnerId, { limit: 500 })).charges.find((c) => c.callId === callId);
+      // The carrier ended the call and its charge was fixed; the voice service has not reported yet.
+      const call = await saveCall(
+        dataSource,
+        {
+          partnerId,
+          connectionId: connections.carrier_b!,
+          provider: 'carrier_b',
+          status: 'completed',
+          billDurationSeconds: 42,
+          durationSeconds: 42,
+          startedAt: new Date(Date.now() - 42_000),
+          endedAt: new Date(),
+        },
+        { mediaStream: 'live', voiceReplicaId: VOICE_REPLICA },
+      );
+      await dataSource.transaction((em) => recordCallCharge(em, call, 600));
+      expect(await chargeOf(call.id)).toBeUndefined();
+      await rpc.request(Subjects.calls.voiceEnded, null, {
+        callId: call.id,
+        endCallReason: null,
+        mediaSeconds: 41,
+        recording: null,
+        platformPaidSpeech: ['openai', 'cartesia'],
+      });
+      expect(await chargeOf(call.id)).toEqual({
+        callId: call.id,
+        sessionId: call.sessionId,
+        billSeconds: 42,
+        amountPaise: 420,
+        agentId: call.agentId,
+        campaignId: null,
+        projectId: call.projectId,
+        browserSessionId: null,
+        platformPaidSpeech: ['cartesia', 'openai'],
+      });
+
+      // A report that never comes holds the charge for VOICE_REPORT_WAIT_SECS at most: billing goes on without it.
+      const silent = await saveCall(
+        dataSource,
+        {
+          partnerId,
+          connectionId: connections.carrier_b!,
+          provider: 'carrier_b',
+          status: 'completed',
+          billDurationSeconds: 5,
+          durationSeconds: 5,
+          endedAt: new Date(),
+        },
+        { mediaStream: 'live', voiceReplicaId: VOICE_REPLICA },
+      );
+      await dataSource.transaction((em) => recordCallCharge(em, silent, 600));
+      expect(await chargeOf(silent.id)).toBeUndefined();
+      await dataSource.query(
+        `UPDATE ${tableOf(dataSource, 'call_charges')} SET created_at = now() - make_interval(secs => $2)
+          WHERE call_id = $1`,
+        [silent.id, VOICE_REPORT_WAIT_SECS + 1],
+      );
+      expect(await chargeOf(silent.id)).toMatchObject({ billSeconds: 5, platformPaidSpeech: [] });
     });
 
     it("refuses a recording stored under another call's key", async () => {

@@ -38,8 +38,10 @@ export class PostCallProcessor {
   /** `attempt` counts from 1; late carrier recordings are waited for on the first attempts only. */
   async process(callId: string, attempt = 1): Promise<void> {
     if (!callId) throw new Error('post-call job without a call id');
-    const call = await this.dataSource.getRepository(Call).findOneByOrFail({ id: callId });
+    // The session before the call: the voice service's end report writes both in one transaction, so a session
+    // read as ended comes with the call's platform-paid providers, which session.completed carries to billing.
     const before = await this.dataSource.getRepository(CallSession).findOneByOrFail({ callId });
+    const call = await this.dataSource.getRepository(Call).findOneByOrFail({ id: callId });
     if (before.processingComplete) return;
     const answered = call.status === 'completed';
     if (answered && before.mediaStream === 'live' && attempt < MEDIA_STREAM_WAIT_ATTEMPTS) {
@@ -107,6 +109,7 @@ export class PostCallProcessor {
       campaign_id: call.campaignId,
       project_id: call.projectId,
       bill_seconds: answered ? (call.billDurationSeconds ?? 0) : 0,
+      platform_speech_providers: call.platformSpeechProviders ?? [],
       hold: session.hold!,
       call: {
         call_id: call.id,

@@ -17,6 +17,8 @@ export interface Transaction {
   browser_session_id?: string | null;
   agent_id?: string | null;
   billed_seconds?: number | null;
+  /** A charge's cloud speech providers paid by the platform ([]: none; null: not a charge, or not recorded). */
+  platform_speech_providers?: string[] | null;
 }
 
 interface UsageBucket {
@@ -28,14 +30,16 @@ interface UsageBucket {
 
 interface Usage {
   buckets: UsageBucket[];
-  totals: { minutes: number; calls: number; credits_inr: number };
+  totals: { minutes: number; calls: number; credits_inr: number; platform_speech_minutes: number };
 }
 
 const DAY = 86_400_000;
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 function csvCell(value: unknown): string {
-  const s = value === null || value === undefined ? '' : String(value);
+  // A list (the providers of a charge) is one cell, its items separated by spaces.
+  const s =
+    value === null || value === undefined ? '' : Array.isArray(value) ? value.join(' ') : String(value);
   // Quoted always; a leading formula character is neutralised so a spreadsheet never runs it.
   const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
   return `"${safe.replace(/"/g, '""')}"`;
@@ -65,6 +69,7 @@ export function transactionsCsv(rows: Transaction[]): string {
     'browser_session_id',
     'agent_id',
     'billed_seconds',
+    'platform_speech_providers',
   ];
   return [cols.join(','), ...rows.map((r) => cols.map((c) => csvCell(r[c])).join(','))].join('\r\n') + '\r\n';
 }
@@ -160,6 +165,10 @@ export function BillingPage() {
               <p>
                 <strong>{u.totals.minutes}</strong> minutes · <strong>{u.totals.calls}</strong> calls ·{' '}
                 <strong>{inr(u.totals.credits_inr)}</strong> charged
+              </p>
+              <p class="muted" data-testid="platform-speech-minutes">
+                <strong>{u.totals.platform_speech_minutes}</strong> of those minutes ran on speech providers
+                the platform paid for (its keys, not your own).
               </p>
               <DailyBars days={everyDay(from, to, u.buckets)} label="Credits" unit="INR" />
             </>

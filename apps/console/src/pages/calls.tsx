@@ -47,6 +47,8 @@ interface Call {
   duration_seconds: number | null;
   bill_duration_seconds: number | null;
   created_at: string;
+  /** Cloud speech providers that served the call on the platform's keys ([]: none). */
+  platform_speech_providers?: string[];
   session: {
     status: string;
     credits_used: number;
@@ -206,6 +208,9 @@ export function CallPage({ id }: { id: string }) {
               {c.from_number} · created {formatDate(c.created_at)} · billed {c.bill_duration_seconds ?? 0} s ·
               credits {c.session.credits_used}
               {c.end_call_reason ? ` · ended: ${c.end_call_reason}` : ''}
+              {c.platform_speech_providers?.length
+                ? ` · platform-paid speech: ${c.platform_speech_providers.join(', ')}`
+                : ''}
             </p>
           </div>
           <section class="card" aria-labelledby="rec-h">

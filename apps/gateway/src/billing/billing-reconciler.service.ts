@@ -107,6 +107,7 @@ export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicat
             campaignId: c.campaignId ?? null,
             projectId: c.projectId ?? null,
             browserSessionId: c.browserSessionId ?? null,
+            platformSpeechProviders: c.platformPaidSpeech ?? null,
           }),
         );
         if (outcome === 'charged') {

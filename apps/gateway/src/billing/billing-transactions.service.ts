@@ -39,6 +39,7 @@ export function toTransactionDto(e: LedgerEntry): BillingTransactionDto {
     campaign_id: e.campaignId,
     project_id: e.projectId,
     billed_seconds: e.billedSeconds,
+    platform_speech_providers: e.platformSpeechProviders,
     created_at: e.createdAt.toISOString(),
   };
 }

@@ -26,18 +26,27 @@ export class BillingUsageService {
     const key = GROUP_KEY[query.group_by];
     const rows = (await this.dataSource.query(
       `SELECT ${key} AS key, count(*) AS calls,
-              COALESCE(sum(billed_seconds), 0) AS billed_seconds, -sum(amount_paise) AS paise
+              COALESCE(sum(billed_seconds), 0) AS billed_seconds, -sum(amount_paise) AS paise,
+              COALESCE(sum(billed_seconds) FILTER (WHERE cardinality(platform_speech_providers) > 0), 0)
+                AS platform_speech_seconds
          FROM ${tableOf(this.dataSource, 'ledger_entries')}
         WHERE partner_id = $1 AND type = 'charge' AND created_at >= $2 AND created_at < $3
         GROUP BY 1`,
       [partnerId, from.toISOString(), to.toISOString()],
-    )) as { key: string | null; calls: string; billed_seconds: string; paise: string }[];
+    )) as {
+      key: string | null;
+      calls: string;
+      billed_seconds: string;
+      paise: string;
+      platform_speech_seconds: string;
+    }[];
     const report = usageReport(
       rows.map((r): UsageRow => ({
         key: r.key,
         calls: Number(r.calls),
         billedSeconds: Number(r.billed_seconds),
         paise: Number(r.paise),
+        platformSpeechSeconds: Number(r.platform_speech_seconds),
       })),
     );
     return {

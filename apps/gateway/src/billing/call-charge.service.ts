@@ -18,6 +18,11 @@ export interface CallCharge {
   projectId: string | null;
   /** Set for a browser session (its id is its call id); null for a phone call. */
   browserSessionId: string | null;
+  /**
+   * Cloud speech providers that served the call on the platform's keys ([]: none); null when the calls
+   * service that reported the charge did not say (older than per-account speech keys).
+   */
+  platformSpeechProviders: readonly string[] | null;
 }
 
 export type ChargeOutcome = 'charged' | 'already_charged' | 'no_partner' | 'nothing_to_charge';
@@ -67,8 +72,15 @@ export class CallChargeService {
       campaignId: charge.campaignId,
       projectId: charge.projectId,
       billedSeconds: charge.billedSeconds,
+      platformSpeechProviders: providerSet(charge.platformSpeechProviders),
     });
     await this.outbox.record(em, DomainEvents.partnerUpdated, partner.id, toPartnerDto(partner));
     return 'charged';
   }
+}
+
+/** The providers as the ledger keeps them: names, each once, sorted (null stays unknown). */
+export function providerSet(names: readonly unknown[] | null | undefined): string[] | null {
+  if (!Array.isArray(names)) return null;
+  return [...new Set(names.filter((n): n is string => typeof n === 'string' && n.length > 0))].sort();
 }

@@ -27,6 +27,8 @@ export class CallChargesConsumer {
       campaignId: event.data.campaign_id ?? null,
       projectId: event.data.project_id ?? null,
       browserSessionId: event.data.browser_session_id ?? null,
+      // Events written before the providers were carried leave them out: not known.
+      platformSpeechProviders: event.data.platform_speech_providers ?? null,
     });
   }
 }

@@ -118,6 +118,18 @@ export class BillingTransactionDto {
   })
   billed_seconds: number | null;
 
+  @ApiProperty({
+    type: [String],
+    nullable: true,
+    example: ['elevenlabs'],
+    description:
+      "For a charge: the cloud speech providers (recognition or synthesis) that served the call on the platform's " +
+      "keys rather than the account's own, in name order; empty when it ran on offline engines or the account's " +
+      'keys only (GET /calls/{id} platform_speech_providers, as it stood when the call was charged). null for ' +
+      'other types and for charges made before it was recorded.',
+  })
+  platform_speech_providers: string[] | null;
+
   @ApiProperty({ format: 'date-time' })
   created_at: string;
 }

@@ -39,6 +39,18 @@ export class UsageFiguresDto {
 
   @ApiProperty({ example: 472.5, description: 'Rupees charged (the charges’ amounts, as a positive sum)' })
   credits_inr: number;
+
+  @ApiProperty({
+    example: 1260,
+    description:
+      'Seconds billed for the calls and sessions that ran on at least one platform-paid speech provider: a ' +
+      "cloud recognition or synthesis provider on the platform's keys rather than the account's own (the " +
+      'charges whose GET /billing/transactions platform_speech_providers is not empty). Part of billed_seconds.',
+  })
+  platform_speech_billed_seconds: number;
+
+  @ApiProperty({ example: 21, description: 'platform_speech_billed_seconds / 60, to two decimals' })
+  platform_speech_minutes: number;
 }
 
 export class UsageBucketDto extends UsageFiguresDto {

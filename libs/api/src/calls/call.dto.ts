@@ -17,6 +17,8 @@ import {
   HangupSource,
   LLM_PROVIDERS,
   LlmProviderName,
+  SPEECH_PROVIDERS,
+  SpeechProviderName,
   STT_PROVIDERS,
   SttProviderName,
   TOOL_CALL_OUTCOMES,
@@ -403,6 +405,18 @@ export class CallDto {
 
   @ApiProperty({ format: 'date-time' })
   created_at: string;
+
+  @ApiProperty({
+    type: [String],
+    enum: SPEECH_PROVIDERS,
+    example: ['elevenlabs'],
+    description:
+      "Cloud speech providers (recognition or synthesis) that served the call on the platform's keys rather " +
+      "than the account's own (POST /provider-credentials), in name order. Known once the call's audio stream " +
+      'has ended; empty when the call ran on offline engines or on the account’s keys only. A charge that ' +
+      'names any of them counts its minutes in GET /billing/usage platform_speech_minutes.',
+  })
+  platform_speech_providers: SpeechProviderName[];
 
   @ApiProperty({ type: CallSessionDto })
   session: CallSessionDto;

@@ -23,6 +23,11 @@ export interface UnbilledCharge {
   projectId: string | null;
   /** The browser session's id (its call id); null for a phone call. */
   browserSessionId: string | null;
+  /**
+   * Cloud speech providers that served the call on the platform's keys, sorted ([]: offline engines or the
+   * partner's own keys only). The ledger keeps them, and usage counts the call's minutes as platform speech.
+   */
+  platformPaidSpeech: string[];
 }
 
 export interface UnbilledChargesPage {

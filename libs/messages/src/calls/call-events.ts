@@ -158,6 +158,11 @@ export interface SessionCompletedData {
   project_id: string | null;
   /** The seconds credits_used_paise was priced on (0 when the call was not answered). */
   bill_seconds: number;
+  /**
+   * Cloud speech providers that served the call on the platform's keys, sorted ([]: offline engines or the
+   * partner's own keys only; absent from events written before it was carried).
+   */
+  platform_speech_providers: string[];
 }
 
 /**

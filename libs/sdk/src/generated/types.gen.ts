@@ -255,6 +255,10 @@ export type BillingTransactionDto = {
    * Seconds billed, for a charge (null for other types and charges made before it was recorded)
    */
   billed_seconds: number | null;
+  /**
+   * For a charge: the cloud speech providers (recognition or synthesis) that served the call on the platform's keys rather than the account's own, in name order; empty when it ran on offline engines or the account's keys only (GET /calls/{id} platform_speech_providers, as it stood when the call was charged). null for other types and for charges made before it was recorded.
+   */
+  platform_speech_providers: Array<string> | null;
   created_at: string;
 };
 
@@ -284,6 +288,14 @@ export type UsageBucketDto = {
    */
   credits_inr: number;
   /**
+   * Seconds billed for the calls and sessions that ran on at least one platform-paid speech provider: a cloud recognition or synthesis provider on the platform's keys rather than the account's own (the charges whose GET /billing/transactions platform_speech_providers is not empty). Part of billed_seconds.
+   */
+  platform_speech_billed_seconds: number;
+  /**
+   * platform_speech_billed_seconds / 60, to two decimals
+   */
+  platform_speech_minutes: number;
+  /**
    * The group: the UTC day (YYYY-MM-DD), or the agent, campaign or project id; null gathers the charges without one (no campaign, or made before the ledger recorded it)
    */
   key: string | null;
@@ -306,6 +318,14 @@ export type UsageFiguresDto = {
    * Rupees charged (the charges’ amounts, as a positive sum)
    */
   credits_inr: number;
+  /**
+   * Seconds billed for the calls and sessions that ran on at least one platform-paid speech provider: a cloud recognition or synthesis provider on the platform's keys rather than the account's own (the charges whose GET /billing/transactions platform_speech_providers is not empty). Part of billed_seconds.
+   */
+  platform_speech_billed_seconds: number;
+  /**
+   * platform_speech_billed_seconds / 60, to two decimals
+   */
+  platform_speech_minutes: number;
 };
 
 export type BillingUsageDto = {
@@ -647,6 +667,12 @@ export type CallDto = {
   started_at: string | null;
   ended_at: string | null;
   created_at: string;
+  /**
+   * Cloud speech providers (recognition or synthesis) that served the call on the platform's keys rather than the account's own (POST /provider-credentials), in name order. Known once the call's audio stream has ended; empty when the call ran on offline engines or on the account’s keys only. A charge that names any of them counts its minutes in GET /billing/usage platform_speech_minutes.
+   */
+  platform_speech_providers: Array<
+    'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai'
+  >;
   session: CallSessionDto;
 };
 

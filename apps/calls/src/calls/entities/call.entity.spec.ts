@@ -62,6 +62,7 @@ describe('newCall', () => {
       errorMessage: null,
       startedAt: null,
       endedAt: null,
+      platformSpeechProviders: [],
     });
     expect(call.sessionId).not.toBe(call.id);
   });

@@ -10,6 +10,7 @@ import {
   CallProvider,
   CallStatus,
   HangupSource,
+  SpeechProviderName,
 } from '@vap/messages';
 import { agentSettingsOf } from '../agent-settings-of';
 
@@ -120,6 +121,13 @@ export class Call {
   @Column({ name: 'dial_started_at', type: 'timestamptz', precision: 3, nullable: true })
   dialStartedAt: Date | null;
 
+  /**
+   * Cloud speech providers that served the call on the platform's keys, sorted: what the voice service's
+   * end-of-stream reports named ([]: offline engines or the partner's own keys only, or no report).
+   */
+  @Column({ name: 'platform_speech_providers', type: 'text', array: true, default: () => `'{}'` })
+  platformSpeechProviders: SpeechProviderName[];
+
   @Column({ name: 'provider_status', type: 'text', nullable: true })
   providerStatus: string | null;
 
@@ -193,6 +201,7 @@ export function newCall({ agent, customFunctions }: AgentForCall, fields: NewCal
     errorMessage: null,
     startedAt: null,
     endedAt: null,
+    platformSpeechProviders: [],
     ...fields,
   };
 }

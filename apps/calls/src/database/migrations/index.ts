@@ -21,6 +21,7 @@ import { LifecycleHooks1764900030000 } from './1764900030000-lifecycle-hooks';
 import { SessionToolCalls1764900050000 } from './1764900050000-session-tool-calls';
 import { CallBillingAttribution1765000010000 } from './1765000010000-call-billing-attribution';
 import { CallDialStart1765100010000 } from './1765100010000-call-dial-start';
+import { CallPlatformSpeech1765200050000 } from './1765200050000-call-platform-speech';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   SessionToolCalls1764900050000,
   CallBillingAttribution1765000010000,
   CallDialStart1765100010000,
+  CallPlatformSpeech1765200050000,
 ];

@@ -49,6 +49,13 @@ export class LedgerEntry {
   @Column({ name: 'billed_seconds', type: 'integer', nullable: true })
   billedSeconds: number | null;
 
+  /**
+   * A charge's cloud speech providers paid by the platform, sorted ([]: none). Null on other entries and on
+   * charges written before it was kept.
+   */
+  @Column({ name: 'platform_speech_providers', type: 'text', array: true, nullable: true })
+  platformSpeechProviders: string[] | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

@@ -10,6 +10,7 @@ import { ApiKeyScopes1764900070000 } from './1764900070000-api-key-scopes';
 import { LedgerTransactions1765000010000 } from './1765000010000-ledger-transactions';
 import { ConsoleUsersPerAccount1765000060000 } from './1765000060000-console-users-per-account';
 import { AccountRateLimits1765100030000 } from './1765100030000-account-rate-limits';
+import { LedgerPlatformSpeech1765200050000 } from './1765200050000-ledger-platform-speech';
 
 /** Every migration of the gateway schema, oldest first. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   LedgerTransactions1765000010000,
   ConsoleUsersPerAccount1765000060000,
   AccountRateLimits1765100030000,
+  LedgerPlatformSpeech1765200050000,
 ];
