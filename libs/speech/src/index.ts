@@ -21,3 +21,4 @@ export * from './elevenlabs';
 export * from './cartesia';
 export * from './assemblyai';
 export * from './sarvam';
+export * from './provider-table';
