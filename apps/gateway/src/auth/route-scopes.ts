@@ -17,6 +17,8 @@ const RESOURCE_RULES: ReadonlyArray<readonly [string, ScopeResource]> = [
   ['voice-configurations', 'agents'],
   ['custom-functions', 'agents'],
   ['lifecycle-hooks', 'agents'],
+  // Pronunciation dictionaries shape what the account's agents hear and say: part of the agents.
+  ['dictionaries', 'agents'],
   // Request and response bodies of the calls' custom functions and hooks, with call variables: call data.
   ['integration-logs', 'calls'],
   ['calls', 'calls'],

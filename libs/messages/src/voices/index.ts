@@ -1,1 +1,2 @@
 export * from './voice-tiers';
+export * from './voice-preview';
