@@ -44,18 +44,21 @@ export function transcriberOptionsProblem(provider: unknown, options: unknown): 
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     return 'options must be an object';
   const allowed = typeof provider === 'string' ? TRANSCRIBER_OPTIONS[provider as SttProviderName] : undefined;
+  // Each message starts with the property's name, so the validation pipe names the whole path
+  // (transcriber.options ..., fallback_transcriber.options ...).
   for (const [name, value] of Object.entries(options)) {
     const rule = allowed?.[name];
     if (!rule) {
       const known = Object.keys(allowed ?? {});
       return known.length
-        ? `options.${name} is not an option of ${String(provider)} (its options: ${known.join(', ')})`
-        : `options.${name} is not accepted: ${String(provider)} takes no options`;
+        ? `options may not hold ${name}: it is not an option of ${String(provider)} (its options: ${known.join(', ')})`
+        : `options may not hold ${name}: ${String(provider)} takes no options`;
     }
-    if (rule.type === 'boolean' && typeof value !== 'boolean') return `options.${name} must be a boolean`;
+    if (rule.type === 'boolean' && typeof value !== 'boolean')
+      return `options must hold ${name} as a boolean`;
     if (rule.type === 'number') {
       if (typeof value !== 'number' || !Number.isFinite(value) || value < rule.min || value > rule.max)
-        return `options.${name} must be a number from ${rule.min} to ${rule.max}`;
+        return `options must hold ${name} as a number from ${rule.min} to ${rule.max}`;
     }
   }
   return null;

@@ -11,7 +11,7 @@ type SeedVoice = [string, string, string, string, string, string, string, string
  * premade voices, Cartesia's library voices, Deepgram's Aura-2 models (the model string names the voice), Sarvam's
  * bulbul:v3 speakers. Ids are fixed so that environments agree on them.
  */
-const VOICES: SeedVoice[] = [
+export const SEEDED_VOICES: SeedVoice[] = [
   [
     'cb3d5f44-ded2-4986-a796-91eb40c1bc01',
     'openai',
@@ -603,7 +603,7 @@ export class CatalogVoices1765100030000 implements MigrationInterface {
       language,
       gender,
       preview,
-    ] of VOICES) {
+    ] of SEEDED_VOICES) {
       // A deployment whose operator already added the same provider voice keeps its own row.
       await q.query(
         `INSERT INTO agents.voices
@@ -620,7 +620,7 @@ export class CatalogVoices1765100030000 implements MigrationInterface {
     await q.query(
       `DELETE FROM agents.voices v WHERE v.id = ANY($1::uuid[])
          AND NOT EXISTS (SELECT 1 FROM agents.agents a WHERE a.voice_id = v.id OR v.id = ANY(a.fallback_voice_ids))`,
-      [VOICES.map((v) => v[0])],
+      [SEEDED_VOICES.map((v) => v[0])],
     );
   }
 }
