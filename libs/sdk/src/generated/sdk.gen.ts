@@ -234,6 +234,21 @@ import type {
   CustomFunctionsUpdateData,
   CustomFunctionsUpdateErrors,
   CustomFunctionsUpdateResponses,
+  DictionariesCreateData,
+  DictionariesCreateErrors,
+  DictionariesCreateResponses,
+  DictionariesGetData,
+  DictionariesGetErrors,
+  DictionariesGetResponses,
+  DictionariesListData,
+  DictionariesListErrors,
+  DictionariesListResponses,
+  DictionariesRemoveData,
+  DictionariesRemoveErrors,
+  DictionariesRemoveResponses,
+  DictionariesUpdateData,
+  DictionariesUpdateErrors,
+  DictionariesUpdateResponses,
   DocumentsConfirmData,
   DocumentsConfirmErrors,
   DocumentsConfirmResponses,
@@ -399,9 +414,24 @@ import type {
   UploadsUploadData,
   UploadsUploadErrors,
   UploadsUploadResponses,
+  VoiceCatalogAdminAddData,
+  VoiceCatalogAdminAddErrors,
+  VoiceCatalogAdminAddResponses,
+  VoiceCatalogAdminListData,
+  VoiceCatalogAdminListErrors,
+  VoiceCatalogAdminListResponses,
+  VoiceCatalogAdminRetireData,
+  VoiceCatalogAdminRetireErrors,
+  VoiceCatalogAdminRetireResponses,
+  VoiceCatalogAdminUpdateData,
+  VoiceCatalogAdminUpdateErrors,
+  VoiceCatalogAdminUpdateResponses,
   VoiceConfigurationsListData,
   VoiceConfigurationsListErrors,
   VoiceConfigurationsListResponses,
+  VoiceConfigurationsPreviewData,
+  VoiceConfigurationsPreviewErrors,
+  VoiceConfigurationsPreviewResponses,
   WebhookDeliveriesGetData,
   WebhookDeliveriesGetErrors,
   WebhookDeliveriesGetResponses,
@@ -2669,6 +2699,141 @@ export class VoiceConfigurations extends HeyApiClient {
       ...options,
     });
   }
+
+  /**
+   * Hear a voice: its preview_text spoken, as a WAV file
+   *
+   * audio/wav, 16-bit PCM mono at 8 kHz (the telephone rate the platform speaks at), at most 30 s (preview_text is at most 300 characters). Spoken by the voice’s provider with the account’s own key, else the platform’s; when neither exists and the deployment allows it, by the offline development engine standing in for it. The X-Voice-Preview-Engine header says which: `provider` or `offline`. Synthesised once per voice version and kept, so repeated requests answer the same bytes at once. Only voices the account’s catalog lists (active, of its tier or below) can be heard: any other id is 404 NOT_FOUND. A voice whose provider the account has no key for, with no stand-in allowed, is 409 INVALID_STATE; a provider that fails is 502.
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public preview<ThrowOnError extends boolean = true>(
+    options: Options<VoiceConfigurationsPreviewData, ThrowOnError>,
+  ): RequestResult<VoiceConfigurationsPreviewResponses, VoiceConfigurationsPreviewErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<
+      VoiceConfigurationsPreviewResponses,
+      VoiceConfigurationsPreviewErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/voice-configurations/{id}/preview',
+      ...options,
+    });
+  }
+}
+
+export class VoiceCatalogAdmin extends HeyApiClient {
+  /**
+   * List every catalog voice, retired ones included (filters: status, provider, tier)
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<VoiceCatalogAdminListData, ThrowOnError>,
+  ): RequestResult<VoiceCatalogAdminListResponses, VoiceCatalogAdminListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<
+      VoiceCatalogAdminListResponses,
+      VoiceCatalogAdminListErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'admin_token',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/admin/v1/voices',
+      ...options,
+    });
+  }
+
+  /**
+   * Add a voice to the catalog
+   *
+   * Active at once for accounts of its tier and above. provider is a speech provider the platform speaks with; language a locale (hi-IN, en-US); the same provider voice (provider, model_name, provider_voice_id) is in the catalog once (409 CONFLICT).
+   */
+  public add<ThrowOnError extends boolean = true>(
+    options: Options<VoiceCatalogAdminAddData, ThrowOnError>,
+  ): RequestResult<VoiceCatalogAdminAddResponses, VoiceCatalogAdminAddErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      VoiceCatalogAdminAddResponses,
+      VoiceCatalogAdminAddErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'admin_token',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/admin/v1/voices',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Change a catalog voice
+   *
+   * Fields left out keep their values. Agents that have the voice speak as it now says from their next call; its preview is made again.
+   */
+  public update<ThrowOnError extends boolean = true>(
+    options: Options<VoiceCatalogAdminUpdateData, ThrowOnError>,
+  ): RequestResult<VoiceCatalogAdminUpdateResponses, VoiceCatalogAdminUpdateErrors, ThrowOnError> {
+    return (options.client ?? this.client).patch<
+      VoiceCatalogAdminUpdateResponses,
+      VoiceCatalogAdminUpdateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'admin_token',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/admin/v1/voices/{id}',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Retire a catalog voice
+   *
+   * Offered to no account from now on (catalog, agent voice list, new agents, preview); agents that have it keep speaking with it. Retiring a retired voice answers it unchanged.
+   */
+  public retire<ThrowOnError extends boolean = true>(
+    options: Options<VoiceCatalogAdminRetireData, ThrowOnError>,
+  ): RequestResult<VoiceCatalogAdminRetireResponses, VoiceCatalogAdminRetireErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      VoiceCatalogAdminRetireResponses,
+      VoiceCatalogAdminRetireErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'admin_token',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/admin/v1/voices/{id}/retire',
+      ...options,
+    });
+  }
 }
 
 export class ExtractionSets extends HeyApiClient {
@@ -3218,6 +3383,145 @@ export class Projects extends HeyApiClient {
         },
       },
     );
+  }
+}
+
+export class Dictionaries extends HeyApiClient {
+  /**
+   * List dictionaries (cursor pagination, oldest first, entries included)
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<DictionariesListData, ThrowOnError>,
+  ): RequestResult<DictionariesListResponses, DictionariesListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<
+      DictionariesListResponses,
+      DictionariesListErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/dictionaries',
+      ...options,
+    });
+  }
+
+  /**
+   * Create a pronunciation dictionary
+   *
+   * Words the account's agents should hear and say right (names, brands, products). name is 1 to 100 characters; entries at most 500, each a word (1 to 64 characters, each word once, case-insensitively) with an optional alias (up to 128 characters: text spoken instead) and ipa (up to 128 IPA characters). Every word is boosted in recognition; alias and ipa change how it is spoken. An account has at most 50 dictionaries (429 LIMIT_REACHED).
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public create<ThrowOnError extends boolean = true>(
+    options: Options<DictionariesCreateData, ThrowOnError>,
+  ): RequestResult<DictionariesCreateResponses, DictionariesCreateErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      DictionariesCreateResponses,
+      DictionariesCreateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/dictionaries',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Delete a dictionary
+   *
+   * 409 CONFLICT while agents use it: the message names them (id and agent_name); remove it from their dictionary_ids (PUT /agent/{id}) first. Deleted agents do not count.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public remove<ThrowOnError extends boolean = true>(
+    options: Options<DictionariesRemoveData, ThrowOnError>,
+  ): RequestResult<DictionariesRemoveResponses, DictionariesRemoveErrors, ThrowOnError> {
+    return (options.client ?? this.client).delete<
+      DictionariesRemoveResponses,
+      DictionariesRemoveErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/dictionaries/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Get a dictionary
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<DictionariesGetData, ThrowOnError>,
+  ): RequestResult<DictionariesGetResponses, DictionariesGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<DictionariesGetResponses, DictionariesGetErrors, ThrowOnError>(
+      {
+        security: [
+          {
+            key: 'api_key',
+            scheme: 'bearer',
+            type: 'http',
+          },
+        ],
+        url: '/api/v2/dictionaries/{id}',
+        ...options,
+      },
+    );
+  }
+
+  /**
+   * Update a dictionary
+   *
+   * Fields left out keep their values; entries, when sent, replace the list whole; description null clears it. Calls already running keep the words they started with; the next calls use the new ones.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public update<ThrowOnError extends boolean = true>(
+    options: Options<DictionariesUpdateData, ThrowOnError>,
+  ): RequestResult<DictionariesUpdateResponses, DictionariesUpdateErrors, ThrowOnError> {
+    return (options.client ?? this.client).patch<
+      DictionariesUpdateResponses,
+      DictionariesUpdateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/dictionaries/{id}',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
   }
 }
 
@@ -4515,6 +4819,11 @@ export class VapApi extends HeyApiClient {
     return (this._voiceConfigurations ??= new VoiceConfigurations({ client: this.client }));
   }
 
+  private _voiceCatalogAdmin?: VoiceCatalogAdmin;
+  get voiceCatalogAdmin(): VoiceCatalogAdmin {
+    return (this._voiceCatalogAdmin ??= new VoiceCatalogAdmin({ client: this.client }));
+  }
+
   private _extractionSets?: ExtractionSets;
   get extractionSets(): ExtractionSets {
     return (this._extractionSets ??= new ExtractionSets({ client: this.client }));
@@ -4533,6 +4842,11 @@ export class VapApi extends HeyApiClient {
   private _projects?: Projects;
   get projects(): Projects {
     return (this._projects ??= new Projects({ client: this.client }));
+  }
+
+  private _dictionaries?: Dictionaries;
+  get dictionaries(): Dictionaries {
+    return (this._dictionaries ??= new Dictionaries({ client: this.client }));
   }
 
   private _uploads?: Uploads;

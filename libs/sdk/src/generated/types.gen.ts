@@ -405,7 +405,7 @@ export type TurnProvidersDto = {
   /**
    * The speech-to-text provider that transcribed the caller's words
    */
-  stt: 'offline' | 'openai' | 'deepgram';
+  stt: 'offline' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam';
   /**
    * The language model that wrote the reply: the platform's primary model or its fallback
    */
@@ -413,7 +413,7 @@ export type TurnProvidersDto = {
   /**
    * The speech synthesizer that spoke the reply
    */
-  tts: 'offline' | 'openai';
+  tts: 'offline' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam';
 };
 
 export type TranscriptEntryDto = {
@@ -1894,6 +1894,31 @@ export type AttachedCustomFunctionDto = {
   name: string;
 };
 
+export type TranscriberDto = {
+  /**
+   * The speech-to-text provider (needs a key of the account or of the platform, else the deployment default serves)
+   */
+  provider: 'offline' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam';
+  /**
+   * The provider's model; omitted = the provider's default
+   */
+  model?: string;
+  /**
+   * Languages to recognise, among the agent's spoken_languages; omitted = all of them
+   */
+  languages?: Array<'en' | 'hinglish' | 'hi' | 'mr' | 'te' | 'ta' | 'kn' | 'ml' | 'gu' | 'pa' | 'bn'>;
+  /**
+   * Words to boost (names, products): at most 50, each at most 64 characters
+   */
+  keyterms?: Array<string>;
+  /**
+   * Provider options within their bounds, only the provider's own: deepgram: smart_format (boolean), numerals (boolean), endpointing_ms (10..2000); assemblyai: end_of_turn_confidence_threshold (0..1), min_end_of_turn_silence_when_confident_ms (0..2000); sarvam: high_vad_sensitivity (boolean)
+   */
+  options?: {
+    [key: string]: boolean | number | string;
+  };
+};
+
 export type AgentDocumentDto = {
   id: string;
   name: string;
@@ -1994,6 +2019,22 @@ export type AgentDto = {
    */
   webhooks_include_account_endpoints: boolean;
   /**
+   * Speech-to-text of the agent’s calls; null = the deployment’s default
+   */
+  transcriber: TranscriberDto | null;
+  /**
+   * Used when the transcriber fails; null = none
+   */
+  fallback_transcriber: TranscriberDto | null;
+  /**
+   * Voices to fall back to, in order, when the voice’s provider fails
+   */
+  fallback_voice_ids: Array<string>;
+  /**
+   * The account’s dictionaries the agent uses
+   */
+  dictionary_ids: Array<string>;
+  /**
    * Knowledge-base documents linked to the agent
    */
   documents: Array<AgentDocumentDto>;
@@ -2056,6 +2097,31 @@ export type DtmfInputDto = {
    * Silence on the keypad (ms) after the last key that ends the entry; 500..15000
    */
   timeout_ms?: number;
+};
+
+export type TranscriberInputDto = {
+  /**
+   * The speech-to-text provider (needs a key of the account or of the platform, else the deployment default serves)
+   */
+  provider: 'offline' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam';
+  /**
+   * The provider's model; omitted = the provider's default
+   */
+  model?: string;
+  /**
+   * Languages to recognise, among the agent's spoken_languages; omitted = all of them
+   */
+  languages?: Array<'en' | 'hinglish' | 'hi' | 'mr' | 'te' | 'ta' | 'kn' | 'ml' | 'gu' | 'pa' | 'bn'>;
+  /**
+   * Words to boost (names, products): at most 50, each at most 64 characters
+   */
+  keyterms?: Array<string>;
+  /**
+   * Provider options within their bounds, only the provider's own: deepgram: smart_format (boolean), numerals (boolean), endpointing_ms (10..2000); assemblyai: end_of_turn_confidence_threshold (0..1), min_end_of_turn_silence_when_confident_ms (0..2000); sarvam: high_vad_sensitivity (boolean)
+   */
+  options?: {
+    [key: string]: boolean | number;
+  };
 };
 
 export type CreateAgentDto = {
@@ -2171,6 +2237,22 @@ export type CreateAgentDto = {
    * 0..1; null = 0.3
    */
   background_audio_volume?: number | null;
+  /**
+   * Speech-to-text of the agent’s calls. Omitted or null = the deployment’s default transcriber. languages must be among the agent’s spoken_languages; options are only the provider’s own, within their bounds. Replaced whole on update.
+   */
+  transcriber?: TranscriberInputDto | null;
+  /**
+   * Used when the transcriber’s provider fails during a call; same rules as transcriber; null = none
+   */
+  fallback_transcriber?: TranscriberInputDto | null;
+  /**
+   * Voices to fall back to, in order, when the agent’s voice’s provider fails: at most 3 catalog voices the account may use (GET /agent/voices), distinct, not voice_id itself. null or [] = none.
+   */
+  fallback_voice_ids?: Array<string>;
+  /**
+   * The account’s pronunciation dictionaries (GET /dictionaries) the agent uses: at most 5, distinct. Their words are boosted in recognition and said as their entries say. null or [] = none.
+   */
+  dictionary_ids?: Array<string>;
   /**
    * Unique on the account (among agents not deleted)
    */
@@ -2327,6 +2409,22 @@ export type UpdateAgentDto = {
    * 0..1; null = 0.3
    */
   background_audio_volume?: number | null;
+  /**
+   * Speech-to-text of the agent’s calls. Omitted or null = the deployment’s default transcriber. languages must be among the agent’s spoken_languages; options are only the provider’s own, within their bounds. Replaced whole on update.
+   */
+  transcriber?: TranscriberInputDto | null;
+  /**
+   * Used when the transcriber’s provider fails during a call; same rules as transcriber; null = none
+   */
+  fallback_transcriber?: TranscriberInputDto | null;
+  /**
+   * Voices to fall back to, in order, when the agent’s voice’s provider fails: at most 3 catalog voices the account may use (GET /agent/voices), distinct, not voice_id itself. null or [] = none.
+   */
+  fallback_voice_ids?: Array<string>;
+  /**
+   * The account’s pronunciation dictionaries (GET /dictionaries) the agent uses: at most 5, distinct. Their words are boosted in recognition and said as their entries say. null or [] = none.
+   */
+  dictionary_ids?: Array<string>;
   agent_name?: string;
   prompt?: string;
   voice_id?: string;
@@ -2375,6 +2473,96 @@ export type VoiceConfigurationDto = {
 
 export type VoiceConfigurationListDto = {
   voice_configurations: Array<VoiceConfigurationDto>;
+};
+
+export type CatalogVoiceDto = {
+  /**
+   * `vc_` + the voice_id
+   */
+  id: string;
+  /**
+   * What an agent takes as voice_id
+   */
+  voice_id: string;
+  display_name: string;
+  description: string;
+  provider: string;
+  model_name: string;
+  tier: 'standard' | 'premium' | 'enterprise';
+  provider_voice_id: string;
+  speed: number;
+  volume: number;
+  language: string;
+  gender: 'female' | 'male';
+  preview_text: string;
+  /**
+   * retired: offered to no one; agents that have it keep it
+   */
+  status: 'active' | 'retired';
+  created_at: string;
+  updated_at: string;
+};
+
+export type CreateCatalogVoiceDto = {
+  display_name: string;
+  description?: string;
+  /**
+   * The speech provider that speaks it
+   */
+  provider: 'offline' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam';
+  model_name: string;
+  /**
+   * Accounts of this tier and above may use it
+   */
+  tier: 'standard' | 'premium' | 'enterprise';
+  /**
+   * The provider's own id of the voice
+   */
+  provider_voice_id: string;
+  speed?: number;
+  volume?: number;
+  /**
+   * Locale: language-REGION
+   */
+  language: string;
+  gender: 'female' | 'male';
+  /**
+   * What the voice says in its preview (GET /voice-configurations/{id}/preview)
+   */
+  preview_text: string;
+};
+
+export type CatalogVoiceListDto = {
+  voices: Array<CatalogVoiceDto>;
+};
+
+export type UpdateCatalogVoiceDto = {
+  display_name?: string;
+  description?: string;
+  /**
+   * The speech provider that speaks it
+   */
+  provider?: 'offline' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam';
+  model_name?: string;
+  /**
+   * Accounts of this tier and above may use it
+   */
+  tier?: 'standard' | 'premium' | 'enterprise';
+  /**
+   * The provider's own id of the voice
+   */
+  provider_voice_id?: string;
+  speed?: number;
+  volume?: number;
+  /**
+   * Locale: language-REGION
+   */
+  language?: string;
+  gender?: 'female' | 'male';
+  /**
+   * What the voice says in its preview (GET /voice-configurations/{id}/preview)
+   */
+  preview_text?: string;
 };
 
 export type AttachedAgentDto = {
@@ -2734,6 +2922,67 @@ export type UpdateProjectDto = {
 };
 
 export type ProjectDeletedDto = {
+  id: string;
+  message: string;
+};
+
+export type DictionaryEntryDto = {
+  /**
+   * The word as written (matched whole-word, case-insensitively); boosted in recognition
+   */
+  word: string;
+  /**
+   * Text spoken instead of the word (SSML sub, or plain substitution)
+   */
+  alias?: string;
+  /**
+   * How to say it in IPA characters (SSML phoneme, for providers that take one)
+   */
+  ipa?: string;
+};
+
+export type DictionaryDto = {
+  id: string;
+  name: string;
+  description: string | null;
+  entries: Array<DictionaryEntryDto>;
+  created_at: string;
+  updated_at: string;
+};
+
+export type CreateDictionaryDto = {
+  name: string;
+  /**
+   * Omitted or null: none
+   */
+  description?: string | null;
+  /**
+   * At most 500 entries, each word once (case-insensitively)
+   */
+  entries?: Array<DictionaryEntryDto>;
+};
+
+export type DictionaryListDto = {
+  dictionaries: Array<DictionaryDto>;
+  /**
+   * Pass as cursor to get the next page; null on the last page
+   */
+  next_cursor: string | null;
+};
+
+export type UpdateDictionaryDto = {
+  name?: string;
+  /**
+   * null clears it
+   */
+  description?: string | null;
+  /**
+   * At most 500 entries, each word once (case-insensitively); replaces the list whole
+   */
+  entries?: Array<DictionaryEntryDto>;
+};
+
+export type DictionaryDeletedDto = {
   id: string;
   message: string;
 };
@@ -8481,6 +8730,303 @@ export type VoiceConfigurationsListResponses = {
 export type VoiceConfigurationsListResponse =
   VoiceConfigurationsListResponses[keyof VoiceConfigurationsListResponses];
 
+export type VoiceConfigurationsPreviewData = {
+  body?: never;
+  path: {
+    /**
+     * A voice configuration id: `vc_` + the voice_id
+     */
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/voice-configurations/{id}/preview';
+};
+
+export type VoiceConfigurationsPreviewErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type VoiceConfigurationsPreviewError =
+  VoiceConfigurationsPreviewErrors[keyof VoiceConfigurationsPreviewErrors];
+
+export type VoiceConfigurationsPreviewResponses = {
+  /**
+   * The voice saying its preview_text. Header X-Voice-Preview-Engine: provider | offline
+   */
+  200: Blob | File;
+};
+
+export type VoiceConfigurationsPreviewResponse =
+  VoiceConfigurationsPreviewResponses[keyof VoiceConfigurationsPreviewResponses];
+
+export type VoiceCatalogAdminListData = {
+  body?: never;
+  path?: never;
+  query?: {
+    status?: 'active' | 'retired';
+    provider?: string;
+    tier?: 'standard' | 'premium' | 'enterprise';
+  };
+  url: '/admin/v1/voices';
+};
+
+export type VoiceCatalogAdminListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+};
+
+export type VoiceCatalogAdminListError = VoiceCatalogAdminListErrors[keyof VoiceCatalogAdminListErrors];
+
+export type VoiceCatalogAdminListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: CatalogVoiceListDto;
+  };
+};
+
+export type VoiceCatalogAdminListResponse =
+  VoiceCatalogAdminListResponses[keyof VoiceCatalogAdminListResponses];
+
+export type VoiceCatalogAdminAddData = {
+  body: CreateCatalogVoiceDto;
+  path?: never;
+  query?: never;
+  url: '/admin/v1/voices';
+};
+
+export type VoiceCatalogAdminAddErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+};
+
+export type VoiceCatalogAdminAddError = VoiceCatalogAdminAddErrors[keyof VoiceCatalogAdminAddErrors];
+
+export type VoiceCatalogAdminAddResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: CatalogVoiceDto;
+  };
+};
+
+export type VoiceCatalogAdminAddResponse = VoiceCatalogAdminAddResponses[keyof VoiceCatalogAdminAddResponses];
+
+export type VoiceCatalogAdminUpdateData = {
+  body: UpdateCatalogVoiceDto;
+  path: {
+    /**
+     * The voice: `vc_` + its voice_id, or the bare voice_id (UUID)
+     */
+    id: string;
+  };
+  query?: never;
+  url: '/admin/v1/voices/{id}';
+};
+
+export type VoiceCatalogAdminUpdateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+};
+
+export type VoiceCatalogAdminUpdateError = VoiceCatalogAdminUpdateErrors[keyof VoiceCatalogAdminUpdateErrors];
+
+export type VoiceCatalogAdminUpdateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: CatalogVoiceDto;
+  };
+};
+
+export type VoiceCatalogAdminUpdateResponse =
+  VoiceCatalogAdminUpdateResponses[keyof VoiceCatalogAdminUpdateResponses];
+
+export type VoiceCatalogAdminRetireData = {
+  body?: never;
+  path: {
+    /**
+     * The voice: `vc_` + its voice_id, or the bare voice_id (UUID)
+     */
+    id: string;
+  };
+  query?: never;
+  url: '/admin/v1/voices/{id}/retire';
+};
+
+export type VoiceCatalogAdminRetireErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+};
+
+export type VoiceCatalogAdminRetireError = VoiceCatalogAdminRetireErrors[keyof VoiceCatalogAdminRetireErrors];
+
+export type VoiceCatalogAdminRetireResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: CatalogVoiceDto;
+  };
+};
+
+export type VoiceCatalogAdminRetireResponse =
+  VoiceCatalogAdminRetireResponses[keyof VoiceCatalogAdminRetireResponses];
+
 export type ExtractionSetsListData = {
   body?: never;
   path?: never;
@@ -9776,6 +10322,322 @@ export type ProjectsUpdateResponses = {
 };
 
 export type ProjectsUpdateResponse = ProjectsUpdateResponses[keyof ProjectsUpdateResponses];
+
+export type DictionariesListData = {
+  body?: never;
+  path?: never;
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+  };
+  url: '/api/v2/dictionaries';
+};
+
+export type DictionariesListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type DictionariesListError = DictionariesListErrors[keyof DictionariesListErrors];
+
+export type DictionariesListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: DictionaryListDto;
+  };
+};
+
+export type DictionariesListResponse = DictionariesListResponses[keyof DictionariesListResponses];
+
+export type DictionariesCreateData = {
+  body: CreateDictionaryDto;
+  path?: never;
+  query?: never;
+  url: '/api/v2/dictionaries';
+};
+
+export type DictionariesCreateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type DictionariesCreateError = DictionariesCreateErrors[keyof DictionariesCreateErrors];
+
+export type DictionariesCreateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: DictionaryDto;
+  };
+};
+
+export type DictionariesCreateResponse = DictionariesCreateResponses[keyof DictionariesCreateResponses];
+
+export type DictionariesRemoveData = {
+  body?: never;
+  path: {
+    /**
+     * The dictionary id
+     */
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/dictionaries/{id}';
+};
+
+export type DictionariesRemoveErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type DictionariesRemoveError = DictionariesRemoveErrors[keyof DictionariesRemoveErrors];
+
+export type DictionariesRemoveResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: DictionaryDeletedDto;
+  };
+};
+
+export type DictionariesRemoveResponse = DictionariesRemoveResponses[keyof DictionariesRemoveResponses];
+
+export type DictionariesGetData = {
+  body?: never;
+  path: {
+    /**
+     * The dictionary id
+     */
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/dictionaries/{id}';
+};
+
+export type DictionariesGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type DictionariesGetError = DictionariesGetErrors[keyof DictionariesGetErrors];
+
+export type DictionariesGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: DictionaryDto;
+  };
+};
+
+export type DictionariesGetResponse = DictionariesGetResponses[keyof DictionariesGetResponses];
+
+export type DictionariesUpdateData = {
+  body: UpdateDictionaryDto;
+  path: {
+    /**
+     * The dictionary id
+     */
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/dictionaries/{id}';
+};
+
+export type DictionariesUpdateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type DictionariesUpdateError = DictionariesUpdateErrors[keyof DictionariesUpdateErrors];
+
+export type DictionariesUpdateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: DictionaryDto;
+  };
+};
+
+export type DictionariesUpdateResponse = DictionariesUpdateResponses[keyof DictionariesUpdateResponses];
 
 export type UploadsDownloadData = {
   body?: never;
