@@ -26,6 +26,7 @@ describe('dictionaries', () => {
       id: expect.stringMatching(UUID),
       name: 'Brand names',
       description: 'Our products',
+      entry_count: 3,
       entries: ENTRIES,
       created_at: expect.any(String),
       updated_at: expect.any(String),
@@ -83,6 +84,15 @@ describe('dictionaries', () => {
     );
     expect(second.body.data.dictionaries.map((d: { id: string }) => d.id)).toEqual(ids.slice(2));
     expect(second.body.data.next_cursor).toBeNull();
+    // Lists count the entries; the dictionary itself answers them.
+    expect(first.body.data.dictionaries[0]).toEqual({
+      id: ids[0],
+      name: 'one',
+      description: null,
+      entry_count: 0,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
     expect((await api('/dictionaries?limit=0', { key: own })).status).toBe(400);
   });
 
@@ -111,6 +121,7 @@ describe('dictionaries', () => {
     const res = await create({ name: 'Big', entries });
     expect(res.status).toBe(200);
     expect(res.body.data.entries).toHaveLength(500);
+    expect(res.body.data.entry_count).toBe(500);
   });
 
   it('holds at most 50 dictionaries per account (429 LIMIT_REACHED)', async () => {

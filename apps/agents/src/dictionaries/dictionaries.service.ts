@@ -9,6 +9,7 @@ import {
   DictionaryEntryDto,
   DictionaryLimits,
   DictionaryListDto,
+  DictionarySummaryDto,
   ListDictionariesQueryDto,
   UpdateDictionaryDto,
 } from '@vap/api';
@@ -29,15 +30,19 @@ function storedEntries(entries: DictionaryEntryDto[]): StoredDictionaryEntry[] {
   }));
 }
 
-export function toDictionaryDto(d: Dictionary): DictionaryDto {
+export function toDictionarySummaryDto(d: Dictionary): DictionarySummaryDto {
   return {
     id: d.id,
     name: d.name,
     description: d.description,
-    entries: d.entries.map((e) => ({ ...e })),
+    entry_count: d.entries.length,
     created_at: d.createdAt.toISOString(),
     updated_at: d.updatedAt.toISOString(),
   };
+}
+
+export function toDictionaryDto(d: Dictionary): DictionaryDto {
+  return { ...toDictionarySummaryDto(d), entries: d.entries.map((e) => ({ ...e })) };
 }
 
 /**
@@ -76,14 +81,17 @@ export class DictionariesService {
     return toDictionaryDto(await this.find(this.dataSource.manager, partnerId, id));
   }
 
-  /** Oldest first, entries included. */
+  /**
+   * Oldest first, without the entries: a page of full dictionaries (500 entries each) would outgrow a message;
+   * GET /dictionaries/{id} answers them.
+   */
   async list(partnerId: string, query: ListDictionariesQueryDto): Promise<DictionaryListDto> {
     const qb = this.dataSource
       .getRepository(Dictionary)
       .createQueryBuilder('d')
       .where('d.partner_id = :partnerId', { partnerId });
     const page = await keysetPage(qb, query, { idKind: 'uuid' });
-    return { dictionaries: page.rows.map(toDictionaryDto), next_cursor: page.nextCursor };
+    return { dictionaries: page.rows.map(toDictionarySummaryDto), next_cursor: page.nextCursor };
   }
 
   update(partnerId: string, id: string, input: UpdateDictionaryDto): Promise<DictionaryDto> {

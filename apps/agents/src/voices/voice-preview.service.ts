@@ -85,21 +85,34 @@ export class VoicePreviewService {
         (await this.accountKeys?.keyFor(partnerId, voice.provider)) ??
         platformSpeechKey(voice.provider, tier);
       if (key) {
-        const tts = capabilities.create({
-          apiKey: key.apiKey,
-          baseUrl: key.baseUrl,
-          region: key.region,
-          model: voice.modelName,
-          timeoutMs: PROVIDER_TIMEOUT_MS,
-        });
-        return { engine: 'provider', tts };
+        try {
+          const tts = capabilities.create({
+            apiKey: key.apiKey,
+            baseUrl: key.baseUrl,
+            region: key.region,
+            model: voice.modelName,
+            timeoutMs: PROVIDER_TIMEOUT_MS,
+          });
+          return { engine: 'provider', tts };
+        } catch (error) {
+          // A key setting the adapter refuses (a malformed base URL) is the deployment's fault, not the partner's.
+          const reason = error instanceof Error ? error.message : String(error);
+          this.logger.error(`The ${voice.provider} speech settings are unusable: ${reason.slice(0, 200)}`);
+          throw new AppError(
+            ErrorCode.INTERNAL_ERROR,
+            `The ${voice.provider} speech provider is misconfigured`,
+            {
+              status: 502,
+            },
+          );
+        }
       }
     }
     if (offlineStandIn()) return { engine: 'offline', tts: new OfflineTtsProvider() };
     const label = speechPlugin(voice.provider)?.label ?? voice.provider;
     throw new AppError(
       ErrorCode.INVALID_STATE,
-      `This voice needs a ${label} key to be heard (POST /provider-credentials); the platform has none for this account`,
+      `This voice needs a key for ${label} to be heard (POST /provider-credentials); the platform has none for this account`,
     );
   }
 

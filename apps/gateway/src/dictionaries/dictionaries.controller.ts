@@ -45,7 +45,10 @@ export class DictionariesController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List dictionaries (cursor pagination, oldest first, entries included)' })
+  @ApiOperation({
+    summary: 'List dictionaries (cursor pagination, oldest first)',
+    description: 'Each with its entry_count; GET /dictionaries/{id} answers the entries.',
+  })
   @ApiEnvelope(DictionaryListDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR)
   list(
@@ -56,7 +59,7 @@ export class DictionariesController {
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get a dictionary' })
+  @ApiOperation({ summary: 'Get a dictionary with its entries' })
   @ApiParam(DICTIONARY_ID)
   @ApiEnvelope(DictionaryDto)
   @ApiErrors(ErrorCode.NOT_FOUND)

@@ -168,7 +168,8 @@ export class UpdateDictionaryDto {
 
 export class ListDictionariesQueryDto extends CursorQueryDto {}
 
-export class DictionaryDto {
+/** A dictionary as lists answer it: without its entries (GET /dictionaries/{id} has them). */
+export class DictionarySummaryDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
 
@@ -178,8 +179,8 @@ export class DictionaryDto {
   @ApiProperty(DESCRIPTION_DOC)
   description: string | null;
 
-  @ApiProperty({ type: [DictionaryEntryDto] })
-  entries: DictionaryEntryDto[];
+  @ApiProperty({ minimum: 0, maximum: DictionaryLimits.entriesMax })
+  entry_count: number;
 
   @ApiProperty({ format: 'date-time' })
   created_at: string;
@@ -188,9 +189,14 @@ export class DictionaryDto {
   updated_at: string;
 }
 
+export class DictionaryDto extends DictionarySummaryDto {
+  @ApiProperty({ type: [DictionaryEntryDto] })
+  entries: DictionaryEntryDto[];
+}
+
 export class DictionaryListDto {
-  @ApiProperty({ type: [DictionaryDto] })
-  dictionaries: DictionaryDto[];
+  @ApiProperty({ type: [DictionarySummaryDto] })
+  dictionaries: DictionarySummaryDto[];
 
   @NextCursor()
   next_cursor: string | null;
