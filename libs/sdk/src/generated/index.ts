@@ -555,6 +555,7 @@ export type {
   DictionaryDto,
   DictionaryEntryDto,
   DictionaryListDto,
+  DictionarySummaryDto,
   DocumentDto,
   DocumentListDto,
   DocumentMessageDto,

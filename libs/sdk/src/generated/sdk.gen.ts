@@ -3388,7 +3388,9 @@ export class Projects extends HeyApiClient {
 
 export class Dictionaries extends HeyApiClient {
   /**
-   * List dictionaries (cursor pagination, oldest first, entries included)
+   * List dictionaries (cursor pagination, oldest first)
+   *
+   * Each with its entry_count; GET /dictionaries/{id} answers the entries.
    *
    * Required scope: `agents:read` (or a key without scopes).
    */
@@ -3471,7 +3473,7 @@ export class Dictionaries extends HeyApiClient {
   }
 
   /**
-   * Get a dictionary
+   * Get a dictionary with its entries
    *
    * Required scope: `agents:read` (or a key without scopes).
    */

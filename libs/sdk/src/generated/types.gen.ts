@@ -2945,9 +2945,10 @@ export type DictionaryDto = {
   id: string;
   name: string;
   description: string | null;
-  entries: Array<DictionaryEntryDto>;
+  entry_count: number;
   created_at: string;
   updated_at: string;
+  entries: Array<DictionaryEntryDto>;
 };
 
 export type CreateDictionaryDto = {
@@ -2962,8 +2963,17 @@ export type CreateDictionaryDto = {
   entries?: Array<DictionaryEntryDto>;
 };
 
+export type DictionarySummaryDto = {
+  id: string;
+  name: string;
+  description: string | null;
+  entry_count: number;
+  created_at: string;
+  updated_at: string;
+};
+
 export type DictionaryListDto = {
-  dictionaries: Array<DictionaryDto>;
+  dictionaries: Array<DictionarySummaryDto>;
   /**
    * Pass as cursor to get the next page; null on the last page
    */
