@@ -23,6 +23,12 @@ Commands:
   reset-password <partnerId> <userId>
                                  a one-time password-reset link for a console user
   remove-user <partnerId> <userId>
+  voices [--status active|retired] [--provider <p>] [--tier ...]
+                                 the voice catalog, retired voices included
+  voice-add --name <display name> --provider <p> --model <model> --voice <provider voice id> --language <locale>
+            --gender female|male --preview <text> [--tier ...] [--description <text>] [--speed <n>] [--volume <n>]
+  voice-update <voiceId> [the voice-add options to change]
+  voice-retire <voiceId>         offered to no one from now on; agents that have it keep it
 
 Offline:
   derive-stream-token-key        voice's STREAM_TOKEN_KEY, derived from SECRETS_KEY (read from the environment)
@@ -40,6 +46,29 @@ function partnerFields(values: Record<string, string | boolean | undefined>): Bo
   if (typeof values.concurrency === 'string') body.concurrency_limit = Number(values.concurrency);
   if (typeof values.status === 'string') body.status = values.status;
   if (typeof values.tier === 'string') body.voice_tier = values.tier;
+  return body;
+}
+
+/** The catalog voice fields the voice commands' options set (a partner's --name is a voice's display_name). */
+function voiceFields(values: Record<string, string | boolean | undefined>): Body {
+  const body: Body = {};
+  const text = (option: string, field: string) => {
+    if (typeof values[option] === 'string') body[field] = values[option];
+  };
+  const number = (option: string, field: string) => {
+    if (typeof values[option] === 'string') body[field] = Number(values[option]);
+  };
+  text('name', 'display_name');
+  text('description', 'description');
+  text('provider', 'provider');
+  text('model', 'model_name');
+  text('tier', 'tier');
+  text('voice', 'provider_voice_id');
+  number('speed', 'speed');
+  number('volume', 'volume');
+  text('language', 'language');
+  text('gender', 'gender');
+  text('preview', 'preview_text');
   return body;
 }
 
@@ -83,6 +112,15 @@ async function main(argv: string[]): Promise<number> {
       email: { type: 'string' },
       role: { type: 'string' },
       'subject-prefix': { type: 'string' },
+      description: { type: 'string' },
+      provider: { type: 'string' },
+      model: { type: 'string' },
+      voice: { type: 'string' },
+      speed: { type: 'string' },
+      volume: { type: 'string' },
+      language: { type: 'string' },
+      gender: { type: 'string' },
+      preview: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -166,6 +204,25 @@ async function main(argv: string[]): Promise<number> {
         'DELETE',
         `/partners/${encodeURIComponent(args[0])}/users/${encodeURIComponent(args[1])}`,
       );
+      break;
+    case 'voices': {
+      const query = new URLSearchParams();
+      for (const key of ['status', 'provider', 'tier'] as const) {
+        if (typeof values[key] === 'string') query.set(key, values[key]);
+      }
+      data = await call('GET', `/voices${query.size ? `?${query}` : ''}`);
+      break;
+    }
+    case 'voice-add':
+      data = await call('POST', '/voices', { tier: 'standard', ...voiceFields(values) });
+      break;
+    case 'voice-update':
+      need(1);
+      data = await call('PATCH', `/voices/${encodeURIComponent(args[0])}`, voiceFields(values));
+      break;
+    case 'voice-retire':
+      need(1);
+      data = await call('POST', `/voices/${encodeURIComponent(args[0])}/retire`);
       break;
     default:
       process.stdout.write(`${USAGE}\n`);

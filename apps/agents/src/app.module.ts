@@ -6,6 +6,7 @@ import { agentsDataSourceOptions } from './database/data-source';
 import { AgentsModule } from './agents/agents.module';
 import { ExtractionModule } from './extraction/extraction.module';
 import { ProjectsModule } from './projects/projects.module';
+import { DictionariesModule } from './dictionaries/dictionaries.module';
 import { VoicesModule } from './voices/voices.module';
 import { ProviderCredentialsModule } from './provider-credentials/provider-credentials.module';
 import { DocumentsModule } from './documents/documents.module';
@@ -23,6 +24,7 @@ export class AppModule {
         ProjectsModule,
         ProviderCredentialsModule,
         VoicesModule,
+        DictionariesModule,
         AgentsModule,
         ExtractionModule,
         // Documents are stored where the gateway serves their signed upload URLs (see BlobStorageConfig).

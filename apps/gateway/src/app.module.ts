@@ -42,6 +42,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 import { IntegrationLogsModule } from './integration-logs/integration-logs.module';
 import { ConsoleModule } from './console/console.module';
 import { ProjectsModule } from './projects/projects.module';
+import { DictionariesModule } from './dictionaries/dictionaries.module';
 
 @Module({})
 export class AppModule {
@@ -72,6 +73,7 @@ export class AppModule {
         ExtractionSetsModule,
         CustomFunctionsModule,
         ProjectsModule,
+        DictionariesModule,
         // The gateway serves the local blob driver's signed URLs, so it shares the agents service's storage.
         BlobStorageModule.forRoot(configs.get(BlobStorageConfig)),
         UploadsModule,

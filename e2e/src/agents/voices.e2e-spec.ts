@@ -47,7 +47,7 @@ describe('voices', () => {
         provider_voice_id: expect.any(String),
         speed: expect.any(Number),
         volume: expect.any(Number),
-        language: expect.stringMatching(/^[a-z]{2}-IN$/),
+        language: expect.stringMatching(/^[a-z]{2,3}-[A-Z]{2}$/),
         gender: expect.stringMatching(/^(female|male)$/),
         preview_text: expect.any(String),
         status: 'active',

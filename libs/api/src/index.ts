@@ -14,6 +14,7 @@ export * from './billing';
 export * from './agents';
 export * from './projects';
 export * from './voices';
+export * from './dictionaries';
 export * from './extraction';
 export * from './custom-functions';
 export * from './provider-credentials';

@@ -2,6 +2,7 @@ import {
   AgentSettingsDto,
   CreateAgentDto,
   DtmfInputDto,
+  normalizeTranscriber,
   ToolAckConfigDto,
   ToolAckConfigInputDto,
   TurnTakingInputDto,
@@ -102,6 +103,10 @@ export function newAgent(id: string, partnerId: string, input: CreateAgentDto): 
     backgroundAudioId: null,
     backgroundAudioVolume: AgentDefaults.backgroundAudioVolume,
     webhooksIncludeAccountEndpoints: AgentDefaults.webhooksIncludeAccountEndpoints,
+    transcriber: null,
+    fallbackTranscriber: null,
+    fallbackVoiceIds: [],
+    dictionaryIds: [],
     deletedAt: null,
   } satisfies Partial<Agent>);
   applySettings(agent, input);
@@ -147,6 +152,12 @@ export function applySettings(agent: Agent, input: AgentSettingsDto): void {
   if (input.background_audio_volume !== undefined) {
     agent.backgroundAudioVolume = input.background_audio_volume ?? AgentDefaults.backgroundAudioVolume;
   }
+  if (input.transcriber !== undefined) agent.transcriber = normalizeTranscriber(input.transcriber);
+  if (input.fallback_transcriber !== undefined)
+    agent.fallbackTranscriber = normalizeTranscriber(input.fallback_transcriber);
+  // Lists replace the stored ones whole; null clears.
+  if (input.fallback_voice_ids !== undefined) agent.fallbackVoiceIds = [...(input.fallback_voice_ids ?? [])];
+  if (input.dictionary_ids !== undefined) agent.dictionaryIds = [...(input.dictionary_ids ?? [])];
 }
 
 /** Applies an update's own fields (the required ones of creation and the update-only flags). */

@@ -1,4 +1,4 @@
-import { TurnTakingConfig, TurnTakingDefaults } from '@vap/messages';
+import { SpokenLanguage, TranscriberSettings, TurnTakingConfig, TurnTakingDefaults } from '@vap/messages';
 import { agentRuleViolations } from './agent-rules';
 
 const ok = {
@@ -7,6 +7,11 @@ const ok = {
   screenerHandlingEnabled: false,
   voicemailDetectionEnabled: true,
   turnTaking: TurnTakingDefaults,
+  spokenLanguages: [] as SpokenLanguage[],
+  voiceId: 'voice-a',
+  fallbackVoiceIds: [] as string[],
+  transcriber: null as TranscriberSettings | null,
+  fallbackTranscriber: null as TranscriberSettings | null,
 };
 
 const turnTaking = (config: Partial<TurnTakingConfig>) => ({
@@ -72,6 +77,7 @@ describe('agentRuleViolations', () => {
   it('reports every broken rule at once', () => {
     expect(
       agentRuleViolations({
+        ...ok,
         transferEnabled: true,
         transferNumber: null,
         screenerHandlingEnabled: true,
@@ -79,5 +85,70 @@ describe('agentRuleViolations', () => {
         turnTaking: { ...TurnTakingDefaults, min_silence_ms: 2000 },
       }),
     ).toHaveLength(3);
+  });
+
+  describe('speech choices', () => {
+    const deepgram: TranscriberSettings = { provider: 'deepgram', model: 'nova-3' };
+
+    it('accepts a transcriber of the agent’s languages and a different fallback', () => {
+      expect(
+        agentRuleViolations({
+          ...ok,
+          spokenLanguages: ['en', 'hi'],
+          transcriber: { ...deepgram, languages: ['hi', 'en'] },
+          fallbackTranscriber: { provider: 'assemblyai', languages: ['en'] },
+          fallbackVoiceIds: ['voice-b', 'voice-c'],
+        }),
+      ).toEqual([]);
+    });
+
+    it('refuses transcriber languages the agent does not speak, the default spoken language counting when none is set', () => {
+      expect(agentRuleViolations({ ...ok, transcriber: { ...deepgram, languages: ['hi'] } })).toEqual([
+        {
+          field: 'transcriber.languages',
+          message: "transcriber.languages may hold only the agent's spoken_languages (en); not hi",
+        },
+      ]);
+      const problems = agentRuleViolations({
+        ...ok,
+        spokenLanguages: ['en', 'te'],
+        transcriber: deepgram,
+        fallbackTranscriber: { provider: 'sarvam', languages: ['ta'] },
+      });
+      expect(problems.map((p) => p.field)).toEqual(['fallback_transcriber.languages']);
+    });
+
+    it('needs a transcriber for a fallback transcriber, and a different one', () => {
+      expect(agentRuleViolations({ ...ok, fallbackTranscriber: deepgram }).map((p) => p.field)).toEqual([
+        'fallback_transcriber',
+      ]);
+      const same = agentRuleViolations({
+        ...ok,
+        transcriber: deepgram,
+        fallbackTranscriber: { ...deepgram },
+      });
+      expect(same).toEqual([
+        {
+          field: 'fallback_transcriber',
+          message: 'fallback_transcriber must differ from transcriber (another provider or model)',
+        },
+      ]);
+      expect(
+        agentRuleViolations({
+          ...ok,
+          transcriber: deepgram,
+          fallbackTranscriber: { provider: 'deepgram', model: 'nova-2' },
+        }),
+      ).toEqual([]);
+    });
+
+    it('refuses the agent’s own voice among its fallbacks, naming its place', () => {
+      expect(agentRuleViolations({ ...ok, fallbackVoiceIds: ['voice-b', 'voice-a'] })).toEqual([
+        {
+          field: 'fallback_voice_ids',
+          message: "fallback_voice_ids[1] is the agent's own voice_id; a fallback must be another voice",
+        },
+      ]);
+    });
   });
 });

@@ -1,4 +1,10 @@
-import { ErrorDetail, TURN_TAKING_PRESETS, TurnTakingConfig } from '@vap/messages';
+import {
+  DEFAULT_SPOKEN_LANGUAGES,
+  ErrorDetail,
+  TranscriberSettings,
+  TURN_TAKING_PRESETS,
+  TurnTakingConfig,
+} from '@vap/messages';
 import { Agent } from './entities/agent.entity';
 
 type RuleFields = Pick<
@@ -8,6 +14,11 @@ type RuleFields = Pick<
   | 'screenerHandlingEnabled'
   | 'voicemailDetectionEnabled'
   | 'turnTaking'
+  | 'spokenLanguages'
+  | 'voiceId'
+  | 'fallbackVoiceIds'
+  | 'transcriber'
+  | 'fallbackTranscriber'
 >;
 
 /**
@@ -30,6 +41,54 @@ export function agentRuleViolations(agent: RuleFields): ErrorDetail[] {
   }
   const silence = turnTakingProblem(agent.turnTaking);
   if (silence) problems.push(silence);
+  problems.push(...speechProblems(agent));
+  return problems;
+}
+
+/**
+ * A transcriber hears only the agent's languages; a fallback voice is another voice than the agent's; a
+ * fallback transcriber backs up a chosen one and differs from it (the same provider and model would fail alike).
+ */
+function speechProblems(agent: RuleFields): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const spoken: string[] = agent.spokenLanguages.length
+    ? agent.spokenLanguages
+    : [...DEFAULT_SPOKEN_LANGUAGES];
+  const languagesProblem = (field: string, t: TranscriberSettings | null) => {
+    const stray = (t?.languages ?? []).filter((l) => !spoken.includes(l));
+    if (stray.length) {
+      problems.push({
+        field: `${field}.languages`,
+        message: `${field}.languages may hold only the agent's spoken_languages (${spoken.join(', ')}); not ${stray.join(', ')}`,
+      });
+    }
+  };
+  languagesProblem('transcriber', agent.transcriber);
+  languagesProblem('fallback_transcriber', agent.fallbackTranscriber);
+  if (agent.fallbackTranscriber && !agent.transcriber) {
+    problems.push({
+      field: 'fallback_transcriber',
+      message:
+        'fallback_transcriber needs a transcriber to back up (set transcriber too, or leave both null)',
+    });
+  } else if (
+    agent.fallbackTranscriber &&
+    agent.transcriber &&
+    agent.fallbackTranscriber.provider === agent.transcriber.provider &&
+    (agent.fallbackTranscriber.model ?? null) === (agent.transcriber.model ?? null)
+  ) {
+    problems.push({
+      field: 'fallback_transcriber',
+      message: 'fallback_transcriber must differ from transcriber (another provider or model)',
+    });
+  }
+  const self = agent.fallbackVoiceIds.indexOf(agent.voiceId);
+  if (self >= 0) {
+    problems.push({
+      field: 'fallback_voice_ids',
+      message: `fallback_voice_ids[${self}] is the agent's own voice_id; a fallback must be another voice`,
+    });
+  }
   return problems;
 }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DictionariesModule } from '../dictionaries/dictionaries.module';
 import { ProjectsModule } from '../projects/projects.module';
 import { VoicesModule } from '../voices/voices.module';
 import { AgentRecordsService } from './agent-records.service';
@@ -7,7 +8,7 @@ import { AgentsService } from './agents.service';
 import { WebhookFlagConsumer } from './webhook-flag.consumer';
 
 @Module({
-  imports: [ProjectsModule, VoicesModule],
+  imports: [ProjectsModule, VoicesModule, DictionariesModule],
   controllers: [AgentsHandlers],
   providers: [AgentsService, AgentRecordsService, WebhookFlagConsumer],
   exports: [AgentsService, AgentRecordsService],

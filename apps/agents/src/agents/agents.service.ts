@@ -18,6 +18,7 @@ import { LOCK_CONFLICT, withUniqueConflicts } from '../common/write-conflicts';
 import { AgentExtractionSet } from '../extraction/entities/agent-extraction-set.entity';
 import { normalizeKeys } from '../extraction/extraction-keys';
 import { assertNoKeyClash, setsAttachedTo } from '../extraction/extraction-graph';
+import { DictionariesService } from '../dictionaries/dictionaries.service';
 import { ProjectsService } from '../projects/projects.service';
 import { VoicesService } from '../voices/voices.service';
 import { applyUpdate, newAgent } from './agent-fields';
@@ -42,6 +43,9 @@ interface References {
   voiceId?: string;
   backgroundAudioId?: string | null;
   projectId?: string | null;
+  /** Fallback voices not on the agent yet (those it has were checked when given). */
+  newFallbackVoiceIds?: string[];
+  dictionaryIds?: string[];
 }
 
 @Injectable()
@@ -51,6 +55,7 @@ export class AgentsService {
     private readonly outbox: OutboxService,
     private readonly projects: ProjectsService,
     private readonly voices: VoicesService,
+    private readonly dictionaries: DictionariesService,
     private readonly records: AgentRecordsService,
     private readonly rpc: RpcClient,
   ) {}
@@ -64,6 +69,8 @@ export class AgentsService {
           voiceId: input.voice_id,
           backgroundAudioId: input.background_audio_id,
           projectId: input.project_id ?? null,
+          newFallbackVoiceIds: agent.fallbackVoiceIds,
+          dictionaryIds: agent.dictionaryIds,
         });
         this.assertValid(agent, problems);
         await em.insert(Agent, agent);
@@ -91,12 +98,16 @@ export class AgentsService {
         );
         // Only a new reference is checked: an agent keeps a voice its tier no longer includes until changed.
         const changed = <T>(next: T | undefined, current: T) => (next === current ? undefined : next);
-        const refs = {
+        const currentFallbacks = new Set(agent.fallbackVoiceIds);
+        const refs: References = {
           voiceId: changed(input.voice_id, agent.voiceId),
           backgroundAudioId: changed(input.background_audio_id, agent.backgroundAudioId),
           projectId: input.project_id,
         };
         applyUpdate(agent, input);
+        if (input.fallback_voice_ids !== undefined)
+          refs.newFallbackVoiceIds = agent.fallbackVoiceIds.filter((v) => !currentFallbacks.has(v));
+        if (input.dictionary_ids !== undefined) refs.dictionaryIds = agent.dictionaryIds;
         const problems = await this.resolveReferences(em, caller, agent, refs);
         this.assertValid(agent, problems);
         if (input.extraction_config !== undefined) {
@@ -190,6 +201,20 @@ export class AgentsService {
     if (refs.voiceId !== undefined) {
       const check = await this.voices.checkVoice(em, refs.voiceId, caller.voiceTier, caller.partnerId);
       if (check.problem) problems.push(check.problem);
+    }
+    for (const voiceId of refs.newFallbackVoiceIds ?? []) {
+      const check = await this.voices.checkVoice(em, voiceId, caller.voiceTier, caller.partnerId);
+      if (check.problem) {
+        // checkVoice words its problem for voice_id; the entry is named by its place in the list.
+        const field = `fallback_voice_ids[${agent.fallbackVoiceIds.indexOf(voiceId)}]`;
+        problems.push({
+          field: 'fallback_voice_ids',
+          message: check.problem.message.replace(/^voice_id\b/, field),
+        });
+      }
+    }
+    if (refs.dictionaryIds?.length) {
+      problems.push(...(await this.dictionaries.checkOwn(em, caller.partnerId, refs.dictionaryIds)));
     }
     if (refs.backgroundAudioId) {
       const problem = await this.voices.checkBackgroundAudio(em, refs.backgroundAudioId);

@@ -9,6 +9,8 @@ import { ExtractionSet } from '../extraction/entities/extraction-set.entity';
 import { Project } from '../projects/entities/project.entity';
 import { BackgroundAudio } from '../voices/entities/background-audio.entity';
 import { Voice } from '../voices/entities/voice.entity';
+import { VoicePreview } from '../voices/entities/voice-preview.entity';
+import { Dictionary } from '../dictionaries/entities/dictionary.entity';
 import { Document } from '../documents/entities/document.entity';
 import { AgentDocument } from '../knowledge/entities/agent-document.entity';
 import { CustomFunction } from '../custom-functions/entities/custom-function.entity';
@@ -36,6 +38,8 @@ export function agentsDataSourceOptions(config: AgentsConfig): DataSourceOptions
       AgentCustomFunction,
       IntegrationLog,
       ProviderCredential,
+      Dictionary,
+      VoicePreview,
     ],
     migrations: MIGRATIONS,
     applicationName: 'agents',

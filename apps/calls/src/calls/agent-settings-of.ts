@@ -35,5 +35,10 @@ export function agentSettingsOf(agent: AgentDto, customFunctions: CustomFunction
     has_knowledge: agent.documents.length > 0,
     extraction_enabled: agent.extraction_enabled,
     custom_functions: customFunctions,
+    // Speech choices: resolved into providers and keys when the call's media starts (agents.speech.plan).
+    fallback_voice_ids: agent.fallback_voice_ids ?? [],
+    transcriber: agent.transcriber ?? null,
+    fallback_transcriber: agent.fallback_transcriber ?? null,
+    dictionary_ids: agent.dictionary_ids ?? [],
   };
 }

@@ -19,6 +19,8 @@ const RESOURCE_RULES: ReadonlyArray<readonly [string, ScopeResource]> = [
   ['provider-credentials', 'agents'],
   ['custom-functions', 'agents'],
   ['lifecycle-hooks', 'agents'],
+  // Pronunciation dictionaries shape what the account's agents hear and say: part of the agents.
+  ['dictionaries', 'agents'],
   // Request and response bodies of the calls' custom functions and hooks, with call variables: call data.
   ['integration-logs', 'calls'],
   ['calls', 'calls'],

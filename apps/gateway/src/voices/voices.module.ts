@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { VoiceCatalogAdminController } from './voice-catalog-admin.controller';
 import { VoiceConfigurationsController } from './voice-configurations.controller';
 
-@Module({ controllers: [VoiceConfigurationsController] })
+@Module({ controllers: [VoiceConfigurationsController, VoiceCatalogAdminController] })
 export class VoicesModule {}

@@ -33,3 +33,17 @@ export function NullableText(maxLength: number, description: string) {
     MaxLength(maxLength),
   );
 }
+
+/** An array without repeats; the message names the repeated entry. */
+export function IsDistinct() {
+  const repeated = (value: unknown): number =>
+    Array.isArray(value) ? value.findIndex((v, i) => value.indexOf(v) !== i) : -1;
+  return ValidateBy({
+    name: 'isDistinct',
+    validator: {
+      validate: (value: unknown) => repeated(value) < 0,
+      defaultMessage: (args) =>
+        `${args?.property} must not repeat an id (${args?.property}[${repeated(args?.value)}])`,
+    },
+  });
+}

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  IsArray,
   IsDefined,
   IsIn,
   IsInt,
@@ -25,6 +27,8 @@ import {
   AgentType,
   KB_THRESHOLDS,
   KbThreshold,
+  MAX_AGENT_DICTIONARIES,
+  MAX_FALLBACK_VOICES,
   SPOKEN_LANGUAGES,
   SpokenLanguage,
   TurnTakingDefaults,
@@ -32,6 +36,8 @@ import {
 import { ToolAckConfigInputDto } from './tool-ack-config.dto';
 import { TURN_TAKING_DESCRIPTION, TurnTakingInputDto } from './turn-taking.dto';
 import { DTMF_DESCRIPTION, DtmfInputDto, SEND_DTMF_DESCRIPTION } from './dtmf.dto';
+import { TranscriberInputDto } from './transcriber.dto';
+import { IsDistinct } from './agent-field.decorators';
 
 // class-validator runs a property's decorators bottom-up: the type check sits lowest so that a value of the
 // wrong type is reported as such, not as a failed length or range.
@@ -226,6 +232,65 @@ export class AgentSettingsDto {
     { message: 'background_audio_volume must be a number or null' },
   )
   background_audio_volume?: number | null;
+
+  @ApiPropertyOptional({
+    type: TranscriberInputDto,
+    nullable: true,
+    description:
+      'Speech-to-text of the agent’s calls. Omitted or null = the deployment’s default transcriber. languages must ' +
+      'be among the agent’s spoken_languages; options are only the provider’s own, within their bounds. Replaced whole on update.',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => TranscriberInputDto)
+  @IsObject({ message: 'transcriber must be an object or null' })
+  transcriber?: TranscriberInputDto | null;
+
+  @ApiPropertyOptional({
+    type: TranscriberInputDto,
+    nullable: true,
+    description:
+      'Used when the transcriber’s provider fails during a call; same rules as transcriber; null = none',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => TranscriberInputDto)
+  @IsObject({ message: 'fallback_transcriber must be an object or null' })
+  fallback_transcriber?: TranscriberInputDto | null;
+
+  @ApiPropertyOptional({
+    type: [String],
+    format: 'uuid',
+    maxItems: MAX_FALLBACK_VOICES,
+    description:
+      `Voices to fall back to, in order, when the agent’s voice’s provider fails: at most ${MAX_FALLBACK_VOICES} catalog ` +
+      'voices the account may use (GET /agent/voices), distinct, not voice_id itself. null or [] = none.',
+  })
+  @IsOptional()
+  @IsDistinct()
+  @IsUUID(undefined, { each: true, message: 'fallback_voice_ids must hold voice UUIDs' })
+  @ArrayMaxSize(MAX_FALLBACK_VOICES, {
+    message: `fallback_voice_ids takes at most ${MAX_FALLBACK_VOICES} voices`,
+  })
+  @IsArray({ message: 'fallback_voice_ids must be an array of voice ids or null' })
+  fallback_voice_ids?: string[] | null;
+
+  @ApiPropertyOptional({
+    type: [String],
+    format: 'uuid',
+    maxItems: MAX_AGENT_DICTIONARIES,
+    description:
+      `The account’s pronunciation dictionaries (GET /dictionaries) the agent uses: at most ${MAX_AGENT_DICTIONARIES}, ` +
+      'distinct. Their words are boosted in recognition and said as their entries say. null or [] = none.',
+  })
+  @IsOptional()
+  @IsDistinct()
+  @IsUUID(undefined, { each: true, message: 'dictionary_ids must hold dictionary UUIDs' })
+  @ArrayMaxSize(MAX_AGENT_DICTIONARIES, {
+    message: `dictionary_ids takes at most ${MAX_AGENT_DICTIONARIES} dictionaries`,
+  })
+  @IsArray({ message: 'dictionary_ids must be an array of dictionary ids or null' })
+  dictionary_ids?: string[] | null;
 }
 
 /** POST /agent: the contract's creation fields, nothing else. */

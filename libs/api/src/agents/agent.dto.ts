@@ -16,6 +16,7 @@ import { VoiceSummaryDto } from '../voices/agent-voice.dto';
 import { ToolAckConfigDto } from './tool-ack-config.dto';
 import { TURN_TAKING_DESCRIPTION, TurnTakingDto } from './turn-taking.dto';
 import { DTMF_DESCRIPTION, DtmfDto, SEND_DTMF_DESCRIPTION } from './dtmf.dto';
+import { TranscriberDto } from './transcriber.dto';
 import { NextCursor } from '../pagination';
 
 /** A knowledge-base document linked to the agent. */
@@ -185,6 +186,30 @@ export class AgentDto {
 
   @ApiProperty({ description: "Whether account-wide webhook endpoints receive this agent's events" })
   webhooks_include_account_endpoints: boolean;
+
+  @ApiProperty({
+    type: TranscriberDto,
+    nullable: true,
+    description: 'Speech-to-text of the agent’s calls; null = the deployment’s default',
+  })
+  transcriber: TranscriberDto | null;
+
+  @ApiProperty({
+    type: TranscriberDto,
+    nullable: true,
+    description: 'Used when the transcriber fails; null = none',
+  })
+  fallback_transcriber: TranscriberDto | null;
+
+  @ApiProperty({
+    type: [String],
+    format: 'uuid',
+    description: 'Voices to fall back to, in order, when the voice’s provider fails',
+  })
+  fallback_voice_ids: string[];
+
+  @ApiProperty({ type: [String], format: 'uuid', description: 'The account’s dictionaries the agent uses' })
+  dictionary_ids: string[];
 
   @ApiProperty({ type: [AgentDocumentDto], description: 'Knowledge-base documents linked to the agent' })
   documents: AgentDocumentDto[];

@@ -15,6 +15,21 @@ import type {
   UpdateLifecycleHookDto,
 } from '../lifecycle-hooks';
 import type {
+  CreateDictionaryDto,
+  DictionaryDeletedDto,
+  DictionaryDto,
+  DictionaryListDto,
+  ListDictionariesQueryDto,
+  UpdateDictionaryDto,
+} from '../dictionaries';
+import type {
+  CatalogVoiceDto,
+  CatalogVoiceListDto,
+  CreateCatalogVoiceDto,
+  ListCatalogVoicesQueryDto,
+  UpdateCatalogVoiceDto,
+} from '../voices/catalog-voice.dto';
+import type {
   CreateProjectDto,
   ListProjectsQueryDto,
   ProjectDeletedDto,
@@ -235,6 +250,15 @@ declare module '@vap/messages' {
     'agents.project.get': Command<ByIdRequest, ProjectDto>;
     'agents.project.update': Command<UpdateRequest<UpdateProjectDto>, ProjectDto>;
     'agents.project.delete': Command<ByIdRequest, ProjectDeletedDto>;
+    'agents.dictionary.create': Command<CreateDictionaryDto, DictionaryDto>;
+    'agents.dictionary.list': Command<ListDictionariesQueryDto, DictionaryListDto>;
+    'agents.dictionary.get': Command<ByIdRequest, DictionaryDto>;
+    'agents.dictionary.update': Command<UpdateRequest<UpdateDictionaryDto>, DictionaryDto>;
+    'agents.dictionary.delete': Command<ByIdRequest, DictionaryDeletedDto>;
+    'agents.catalog_voice.add': Command<CreateCatalogVoiceDto, CatalogVoiceDto>;
+    'agents.catalog_voice.update': Command<UpdateRequest<UpdateCatalogVoiceDto>, CatalogVoiceDto>;
+    'agents.catalog_voice.retire': Command<ByIdRequest, CatalogVoiceDto>;
+    'agents.catalog_voice.list': Command<ListCatalogVoicesQueryDto, CatalogVoiceListDto>;
     'agents.custom_function.create': Command<CreateCustomFunctionDto, CustomFunctionWithSecretDto>;
     'agents.custom_function.list': Command<ListCustomFunctionsQueryDto, CustomFunctionListDto>;
     'agents.custom_function.get': Command<ByIdRequest, CustomFunctionDto>;

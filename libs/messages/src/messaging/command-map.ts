@@ -30,6 +30,7 @@ import type {
 } from '../voice/voice-commands';
 import type { SpeechPlan, SpeechPlanRequest } from '../voice/speech-plan';
 import type { VoiceConfigurationList } from '../voices/voice-tiers';
+import type { VoicePreview, VoicePreviewRequest } from '../voices/voice-preview';
 import type { AddressedSubjects, ServiceName, Subjects } from './subjects';
 
 /** A command without data (lists of the caller's whole collection, catalogs). */
@@ -61,6 +62,7 @@ export interface CommandContract<Req, Reply> {
 export interface ServiceCommands {
   'agents.voice_configuration.list': CommandContract<EmptyRequest, VoiceConfigurationList>;
   'agents.speech.plan': CommandContract<SpeechPlanRequest, SpeechPlan>;
+  'agents.voice.preview': CommandContract<VoicePreviewRequest, VoicePreview>;
   'agents.knowledge.search': CommandContract<KnowledgeSearchCommand, KnowledgeSearchReply>;
   'agents.custom_function.invoke': CommandContract<CustomFunctionInvokeRequest, CustomFunctionInvokeReply>;
 

@@ -71,6 +71,18 @@ export const Subjects = {
     providerCredentialRotate: 'agents.provider_credential.rotate',
     providerCredentialUpdate: 'agents.provider_credential.update',
     providerCredentialDelete: 'agents.provider_credential.delete',
+    dictionaryCreate: 'agents.dictionary.create',
+    dictionaryList: 'agents.dictionary.list',
+    dictionaryGet: 'agents.dictionary.get',
+    dictionaryUpdate: 'agents.dictionary.update',
+    dictionaryDelete: 'agents.dictionary.delete',
+    /** The operator's catalog management (no partner): add, change, retire and list every voice. */
+    catalogVoiceAdd: 'agents.catalog_voice.add',
+    catalogVoiceUpdate: 'agents.catalog_voice.update',
+    catalogVoiceRetire: 'agents.catalog_voice.retire',
+    catalogVoiceList: 'agents.catalog_voice.list',
+    /** A catalog voice saying its preview text, as a WAV (base64), for a partner entitled to it. */
+    voicePreview: 'agents.voice.preview',
   },
   calls: {
     ping: 'calls.health.ping',

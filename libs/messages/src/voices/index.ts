@@ -1,2 +1,3 @@
 export * from './voice-tiers';
 export * from './voice-availability';
+export * from './voice-preview';

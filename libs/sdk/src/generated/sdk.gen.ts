@@ -234,6 +234,21 @@ import type {
   CustomFunctionsUpdateData,
   CustomFunctionsUpdateErrors,
   CustomFunctionsUpdateResponses,
+  DictionariesCreateData,
+  DictionariesCreateErrors,
+  DictionariesCreateResponses,
+  DictionariesGetData,
+  DictionariesGetErrors,
+  DictionariesGetResponses,
+  DictionariesListData,
+  DictionariesListErrors,
+  DictionariesListResponses,
+  DictionariesRemoveData,
+  DictionariesRemoveErrors,
+  DictionariesRemoveResponses,
+  DictionariesUpdateData,
+  DictionariesUpdateErrors,
+  DictionariesUpdateResponses,
   DocumentsConfirmData,
   DocumentsConfirmErrors,
   DocumentsConfirmResponses,
@@ -375,24 +390,6 @@ import type {
   ProjectsUpdateData,
   ProjectsUpdateErrors,
   ProjectsUpdateResponses,
-  ProviderCredentialsCreateData,
-  ProviderCredentialsCreateErrors,
-  ProviderCredentialsCreateResponses,
-  ProviderCredentialsGetData,
-  ProviderCredentialsGetErrors,
-  ProviderCredentialsGetResponses,
-  ProviderCredentialsListData,
-  ProviderCredentialsListErrors,
-  ProviderCredentialsListResponses,
-  ProviderCredentialsRemoveData,
-  ProviderCredentialsRemoveErrors,
-  ProviderCredentialsRemoveResponses,
-  ProviderCredentialsRotateData,
-  ProviderCredentialsRotateErrors,
-  ProviderCredentialsRotateResponses,
-  ProviderCredentialsUpdateData,
-  ProviderCredentialsUpdateErrors,
-  ProviderCredentialsUpdateResponses,
   ResellerLinkAdminCreateData,
   ResellerLinkAdminCreateErrors,
   ResellerLinkAdminCreateResponses,
@@ -417,9 +414,24 @@ import type {
   UploadsUploadData,
   UploadsUploadErrors,
   UploadsUploadResponses,
+  VoiceCatalogAdminAddData,
+  VoiceCatalogAdminAddErrors,
+  VoiceCatalogAdminAddResponses,
+  VoiceCatalogAdminListData,
+  VoiceCatalogAdminListErrors,
+  VoiceCatalogAdminListResponses,
+  VoiceCatalogAdminRetireData,
+  VoiceCatalogAdminRetireErrors,
+  VoiceCatalogAdminRetireResponses,
+  VoiceCatalogAdminUpdateData,
+  VoiceCatalogAdminUpdateErrors,
+  VoiceCatalogAdminUpdateResponses,
   VoiceConfigurationsListData,
   VoiceConfigurationsListErrors,
   VoiceConfigurationsListResponses,
+  VoiceConfigurationsPreviewData,
+  VoiceConfigurationsPreviewErrors,
+  VoiceConfigurationsPreviewResponses,
   WebhookDeliveriesGetData,
   WebhookDeliveriesGetErrors,
   WebhookDeliveriesGetResponses,
@@ -2687,57 +2699,80 @@ export class VoiceConfigurations extends HeyApiClient {
       ...options,
     });
   }
+
+  /**
+   * Hear a voice: its preview_text spoken, as a WAV file
+   *
+   * audio/wav, 16-bit PCM mono at 8 kHz (the telephone rate the platform speaks at), at most 30 s (preview_text is at most 300 characters). Spoken by the voice’s provider with the account’s own key, else the platform’s; when neither exists and the deployment allows it, by the offline development engine standing in for it. The X-Voice-Preview-Engine header says which: `provider` or `offline`. Synthesised once per voice version and kept, so repeated requests answer the same bytes at once. Only voices the account’s catalog lists (active, of its tier or below) can be heard: any other id is 404 NOT_FOUND. A voice whose provider the account has no key for, with no stand-in allowed, is 409 INVALID_STATE; a provider that fails is 502.
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public preview<ThrowOnError extends boolean = true>(
+    options: Options<VoiceConfigurationsPreviewData, ThrowOnError>,
+  ): RequestResult<VoiceConfigurationsPreviewResponses, VoiceConfigurationsPreviewErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<
+      VoiceConfigurationsPreviewResponses,
+      VoiceConfigurationsPreviewErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/voice-configurations/{id}/preview',
+      ...options,
+    });
+  }
 }
 
-export class ProviderCredentials extends HeyApiClient {
+export class VoiceCatalogAdmin extends HeyApiClient {
   /**
-   * List the account’s provider keys (masked)
-   *
-   * Required scope: `agents:read` (or a key without scopes).
+   * List every catalog voice, retired ones included (filters: status, provider, tier)
    */
   public list<ThrowOnError extends boolean = true>(
-    options?: Options<ProviderCredentialsListData, ThrowOnError>,
-  ): RequestResult<ProviderCredentialsListResponses, ProviderCredentialsListErrors, ThrowOnError> {
+    options?: Options<VoiceCatalogAdminListData, ThrowOnError>,
+  ): RequestResult<VoiceCatalogAdminListResponses, VoiceCatalogAdminListErrors, ThrowOnError> {
     return (options?.client ?? this.client).get<
-      ProviderCredentialsListResponses,
-      ProviderCredentialsListErrors,
+      VoiceCatalogAdminListResponses,
+      VoiceCatalogAdminListErrors,
       ThrowOnError
     >({
       security: [
         {
-          key: 'api_key',
+          key: 'admin_token',
           scheme: 'bearer',
           type: 'http',
         },
       ],
-      url: '/api/v2/provider-credentials',
+      url: '/admin/v1/voices',
       ...options,
     });
   }
 
   /**
-   * Store the account’s key for a speech provider
+   * Add a voice to the catalog
    *
-   * Voices and transcribers of that provider then run on this key in calls started afterwards, and its voices appear in the catalog with availability account_key. One key per provider (409 CONFLICT: rotate with PUT). The key is checked live with the provider first (one cheap authenticated request to the provider’s API as the platform reaches it; you never choose where the key is sent). A key the provider refuses is a 400 VALIDATION_ERROR quoting the provider (details[0].field api_key); a provider that does not answer is a 502 and nothing is saved. The key is stored encrypted and never returned: responses show key_last4 only.
-   *
-   * Required scope: `agents:write` (or a key without scopes).
+   * Active at once for accounts of its tier and above. provider is a speech provider the platform speaks with; language a locale (hi-IN, en-US); the same provider voice (provider, model_name, provider_voice_id) is in the catalog once (409 CONFLICT).
    */
-  public create<ThrowOnError extends boolean = true>(
-    options: Options<ProviderCredentialsCreateData, ThrowOnError>,
-  ): RequestResult<ProviderCredentialsCreateResponses, ProviderCredentialsCreateErrors, ThrowOnError> {
+  public add<ThrowOnError extends boolean = true>(
+    options: Options<VoiceCatalogAdminAddData, ThrowOnError>,
+  ): RequestResult<VoiceCatalogAdminAddResponses, VoiceCatalogAdminAddErrors, ThrowOnError> {
     return (options.client ?? this.client).post<
-      ProviderCredentialsCreateResponses,
-      ProviderCredentialsCreateErrors,
+      VoiceCatalogAdminAddResponses,
+      VoiceCatalogAdminAddErrors,
       ThrowOnError
     >({
       security: [
         {
-          key: 'api_key',
+          key: 'admin_token',
           scheme: 'bearer',
           type: 'http',
         },
       ],
-      url: '/api/v2/provider-credentials',
+      url: '/admin/v1/voices',
       ...options,
       headers: {
         'Content-Type': 'application/json',
@@ -2747,78 +2782,26 @@ export class ProviderCredentials extends HeyApiClient {
   }
 
   /**
-   * Delete a provider key
+   * Change a catalog voice
    *
-   * Calls started afterwards fall back: to the platform’s key for that provider when the account’s tier may use it, else to the offline stand-in where the deployment allows it, else to the deployment’s default speech. Voices of that provider leave the catalog when nothing else makes them usable.
-   *
-   * Required scope: `agents:write` (or a key without scopes).
-   */
-  public remove<ThrowOnError extends boolean = true>(
-    options: Options<ProviderCredentialsRemoveData, ThrowOnError>,
-  ): RequestResult<ProviderCredentialsRemoveResponses, ProviderCredentialsRemoveErrors, ThrowOnError> {
-    return (options.client ?? this.client).delete<
-      ProviderCredentialsRemoveResponses,
-      ProviderCredentialsRemoveErrors,
-      ThrowOnError
-    >({
-      security: [
-        {
-          key: 'api_key',
-          scheme: 'bearer',
-          type: 'http',
-        },
-      ],
-      url: '/api/v2/provider-credentials/{id}',
-      ...options,
-    });
-  }
-
-  /**
-   * Get a provider key (masked)
-   *
-   * Required scope: `agents:read` (or a key without scopes).
-   */
-  public get<ThrowOnError extends boolean = true>(
-    options: Options<ProviderCredentialsGetData, ThrowOnError>,
-  ): RequestResult<ProviderCredentialsGetResponses, ProviderCredentialsGetErrors, ThrowOnError> {
-    return (options.client ?? this.client).get<
-      ProviderCredentialsGetResponses,
-      ProviderCredentialsGetErrors,
-      ThrowOnError
-    >({
-      security: [
-        {
-          key: 'api_key',
-          scheme: 'bearer',
-          type: 'http',
-        },
-      ],
-      url: '/api/v2/provider-credentials/{id}',
-      ...options,
-    });
-  }
-
-  /**
-   * Rename a provider key (label only; the key changes by PUT)
-   *
-   * Required scope: `agents:write` (or a key without scopes).
+   * Fields left out keep their values. Agents that have the voice speak as it now says from their next call; its preview is made again.
    */
   public update<ThrowOnError extends boolean = true>(
-    options: Options<ProviderCredentialsUpdateData, ThrowOnError>,
-  ): RequestResult<ProviderCredentialsUpdateResponses, ProviderCredentialsUpdateErrors, ThrowOnError> {
+    options: Options<VoiceCatalogAdminUpdateData, ThrowOnError>,
+  ): RequestResult<VoiceCatalogAdminUpdateResponses, VoiceCatalogAdminUpdateErrors, ThrowOnError> {
     return (options.client ?? this.client).patch<
-      ProviderCredentialsUpdateResponses,
-      ProviderCredentialsUpdateErrors,
+      VoiceCatalogAdminUpdateResponses,
+      VoiceCatalogAdminUpdateErrors,
       ThrowOnError
     >({
       security: [
         {
-          key: 'api_key',
+          key: 'admin_token',
           scheme: 'bearer',
           type: 'http',
         },
       ],
-      url: '/api/v2/provider-credentials/{id}',
+      url: '/admin/v1/voices/{id}',
       ...options,
       headers: {
         'Content-Type': 'application/json',
@@ -2828,33 +2811,27 @@ export class ProviderCredentials extends HeyApiClient {
   }
 
   /**
-   * Rotate a provider key
+   * Retire a catalog voice
    *
-   * Replaces the stored key with a new one for the same provider; calls already running keep the old one. The key is checked live with the provider first (one cheap authenticated request to the provider’s API as the platform reaches it; you never choose where the key is sent). A key the provider refuses is a 400 VALIDATION_ERROR quoting the provider (details[0].field api_key); a provider that does not answer is a 502 and nothing is saved. The key is stored encrypted and never returned: responses show key_last4 only. A refused key leaves the stored one in place.
-   *
-   * Required scope: `agents:write` (or a key without scopes).
+   * Offered to no account from now on (catalog, agent voice list, new agents, preview); agents that have it keep speaking with it. Retiring a retired voice answers it unchanged.
    */
-  public rotate<ThrowOnError extends boolean = true>(
-    options: Options<ProviderCredentialsRotateData, ThrowOnError>,
-  ): RequestResult<ProviderCredentialsRotateResponses, ProviderCredentialsRotateErrors, ThrowOnError> {
-    return (options.client ?? this.client).put<
-      ProviderCredentialsRotateResponses,
-      ProviderCredentialsRotateErrors,
+  public retire<ThrowOnError extends boolean = true>(
+    options: Options<VoiceCatalogAdminRetireData, ThrowOnError>,
+  ): RequestResult<VoiceCatalogAdminRetireResponses, VoiceCatalogAdminRetireErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      VoiceCatalogAdminRetireResponses,
+      VoiceCatalogAdminRetireErrors,
       ThrowOnError
     >({
       security: [
         {
-          key: 'api_key',
+          key: 'admin_token',
           scheme: 'bearer',
           type: 'http',
         },
       ],
-      url: '/api/v2/provider-credentials/{id}',
+      url: '/admin/v1/voices/{id}/retire',
       ...options,
-      headers: {
-        'Content-Type': 'application/json',
-        ...options.headers,
-      },
     });
   }
 }
@@ -3406,6 +3383,147 @@ export class Projects extends HeyApiClient {
         },
       },
     );
+  }
+}
+
+export class Dictionaries extends HeyApiClient {
+  /**
+   * List dictionaries (cursor pagination, oldest first)
+   *
+   * Each with its entry_count; GET /dictionaries/{id} answers the entries.
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<DictionariesListData, ThrowOnError>,
+  ): RequestResult<DictionariesListResponses, DictionariesListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<
+      DictionariesListResponses,
+      DictionariesListErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/dictionaries',
+      ...options,
+    });
+  }
+
+  /**
+   * Create a pronunciation dictionary
+   *
+   * Words the account's agents should hear and say right (names, brands, products). name is 1 to 100 characters; entries at most 500, each a word (1 to 64 characters, each word once, case-insensitively) with an optional alias (up to 128 characters: text spoken instead) and ipa (up to 128 IPA characters). Every word is boosted in recognition; alias and ipa change how it is spoken. An account has at most 50 dictionaries (429 LIMIT_REACHED).
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public create<ThrowOnError extends boolean = true>(
+    options: Options<DictionariesCreateData, ThrowOnError>,
+  ): RequestResult<DictionariesCreateResponses, DictionariesCreateErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      DictionariesCreateResponses,
+      DictionariesCreateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/dictionaries',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Delete a dictionary
+   *
+   * 409 CONFLICT while agents use it: the message names them (id and agent_name); remove it from their dictionary_ids (PUT /agent/{id}) first. Deleted agents do not count.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public remove<ThrowOnError extends boolean = true>(
+    options: Options<DictionariesRemoveData, ThrowOnError>,
+  ): RequestResult<DictionariesRemoveResponses, DictionariesRemoveErrors, ThrowOnError> {
+    return (options.client ?? this.client).delete<
+      DictionariesRemoveResponses,
+      DictionariesRemoveErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/dictionaries/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Get a dictionary with its entries
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<DictionariesGetData, ThrowOnError>,
+  ): RequestResult<DictionariesGetResponses, DictionariesGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<DictionariesGetResponses, DictionariesGetErrors, ThrowOnError>(
+      {
+        security: [
+          {
+            key: 'api_key',
+            scheme: 'bearer',
+            type: 'http',
+          },
+        ],
+        url: '/api/v2/dictionaries/{id}',
+        ...options,
+      },
+    );
+  }
+
+  /**
+   * Update a dictionary
+   *
+   * Fields left out keep their values; entries, when sent, replace the list whole; description null clears it. Calls already running keep the words they started with; the next calls use the new ones.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public update<ThrowOnError extends boolean = true>(
+    options: Options<DictionariesUpdateData, ThrowOnError>,
+  ): RequestResult<DictionariesUpdateResponses, DictionariesUpdateErrors, ThrowOnError> {
+    return (options.client ?? this.client).patch<
+      DictionariesUpdateResponses,
+      DictionariesUpdateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/dictionaries/{id}',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
   }
 }
 
@@ -4703,9 +4821,9 @@ export class VapApi extends HeyApiClient {
     return (this._voiceConfigurations ??= new VoiceConfigurations({ client: this.client }));
   }
 
-  private _providerCredentials?: ProviderCredentials;
-  get providerCredentials(): ProviderCredentials {
-    return (this._providerCredentials ??= new ProviderCredentials({ client: this.client }));
+  private _voiceCatalogAdmin?: VoiceCatalogAdmin;
+  get voiceCatalogAdmin(): VoiceCatalogAdmin {
+    return (this._voiceCatalogAdmin ??= new VoiceCatalogAdmin({ client: this.client }));
   }
 
   private _extractionSets?: ExtractionSets;
@@ -4726,6 +4844,11 @@ export class VapApi extends HeyApiClient {
   private _projects?: Projects;
   get projects(): Projects {
     return (this._projects ??= new Projects({ client: this.client }));
+  }
+
+  private _dictionaries?: Dictionaries;
+  get dictionaries(): Dictionaries {
+    return (this._dictionaries ??= new Dictionaries({ client: this.client }));
   }
 
   private _uploads?: Uploads;

@@ -255,10 +255,6 @@ export type BillingTransactionDto = {
    * Seconds billed, for a charge (null for other types and charges made before it was recorded)
    */
   billed_seconds: number | null;
-  /**
-   * For a charge: the cloud speech providers (recognition or synthesis) that served the call on the platform's keys rather than the account's own, in name order; empty when it ran on offline engines or the account's keys only (GET /calls/{id} platform_speech_providers, as it stood when the call was charged). null for other types and for charges made before it was recorded.
-   */
-  platform_speech_providers: Array<string> | null;
   created_at: string;
 };
 
@@ -288,14 +284,6 @@ export type UsageBucketDto = {
    */
   credits_inr: number;
   /**
-   * Seconds billed for the calls and sessions that ran on at least one platform-paid speech provider: a cloud recognition or synthesis provider on the platform's keys rather than the account's own (the charges whose GET /billing/transactions platform_speech_providers is not empty). Part of billed_seconds.
-   */
-  platform_speech_billed_seconds: number;
-  /**
-   * platform_speech_billed_seconds / 60, to two decimals
-   */
-  platform_speech_minutes: number;
-  /**
    * The group: the UTC day (YYYY-MM-DD), or the agent, campaign or project id; null gathers the charges without one (no campaign, or made before the ledger recorded it)
    */
   key: string | null;
@@ -318,14 +306,6 @@ export type UsageFiguresDto = {
    * Rupees charged (the charges’ amounts, as a positive sum)
    */
   credits_inr: number;
-  /**
-   * Seconds billed for the calls and sessions that ran on at least one platform-paid speech provider: a cloud recognition or synthesis provider on the platform's keys rather than the account's own (the charges whose GET /billing/transactions platform_speech_providers is not empty). Part of billed_seconds.
-   */
-  platform_speech_billed_seconds: number;
-  /**
-   * platform_speech_billed_seconds / 60, to two decimals
-   */
-  platform_speech_minutes: number;
 };
 
 export type BillingUsageDto = {
@@ -667,12 +647,6 @@ export type CallDto = {
   started_at: string | null;
   ended_at: string | null;
   created_at: string;
-  /**
-   * Cloud speech providers (recognition or synthesis) that served the call on the platform's keys rather than the account's own (POST /provider-credentials), in name order. Known once the call's audio stream has ended; empty when the call ran on offline engines or on the account’s keys only. A charge that names any of them counts its minutes in GET /billing/usage platform_speech_minutes.
-   */
-  platform_speech_providers: Array<
-    'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai'
-  >;
   session: CallSessionDto;
 };
 
@@ -1806,10 +1780,6 @@ export type AgentVoiceDto = {
   model: string;
   tier: 'standard' | 'premium' | 'enterprise';
   description: string;
-  /**
-   * How this account can speak with the voice: account_key (its own key for the provider, POST /provider-credentials), platform (the platform’s key, for the account’s tier), offline (the offline engine’s own voice), development_stand_in (no key anywhere: a development deployment speaks it with the offline engine, not the provider’s voice). Voices the account cannot use are not listed.
-   */
-  availability: 'account_key' | 'platform' | 'offline' | 'development_stand_in';
 };
 
 export type AgentVoiceListDto = {
@@ -1924,6 +1894,31 @@ export type AttachedCustomFunctionDto = {
   name: string;
 };
 
+export type TranscriberDto = {
+  /**
+   * The speech-to-text provider (needs a key of the account or of the platform, else the deployment default serves)
+   */
+  provider: 'offline' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam';
+  /**
+   * The provider's model; omitted = the provider's default
+   */
+  model?: string;
+  /**
+   * Languages to recognise, among the agent's spoken_languages; omitted = all of them
+   */
+  languages?: Array<'en' | 'hinglish' | 'hi' | 'mr' | 'te' | 'ta' | 'kn' | 'ml' | 'gu' | 'pa' | 'bn'>;
+  /**
+   * Words to boost (names, products): at most 50, each at most 64 characters
+   */
+  keyterms?: Array<string>;
+  /**
+   * Provider options within their bounds, only the provider's own: deepgram: smart_format (boolean), numerals (boolean), endpointing_ms (10..2000); assemblyai: end_of_turn_confidence_threshold (0..1), min_end_of_turn_silence_when_confident_ms (0..2000); sarvam: high_vad_sensitivity (boolean)
+   */
+  options?: {
+    [key: string]: boolean | number | string;
+  };
+};
+
 export type AgentDocumentDto = {
   id: string;
   name: string;
@@ -2024,6 +2019,22 @@ export type AgentDto = {
    */
   webhooks_include_account_endpoints: boolean;
   /**
+   * Speech-to-text of the agent’s calls; null = the deployment’s default
+   */
+  transcriber: TranscriberDto | null;
+  /**
+   * Used when the transcriber fails; null = none
+   */
+  fallback_transcriber: TranscriberDto | null;
+  /**
+   * Voices to fall back to, in order, when the voice’s provider fails
+   */
+  fallback_voice_ids: Array<string>;
+  /**
+   * The account’s dictionaries the agent uses
+   */
+  dictionary_ids: Array<string>;
+  /**
    * Knowledge-base documents linked to the agent
    */
   documents: Array<AgentDocumentDto>;
@@ -2086,6 +2097,31 @@ export type DtmfInputDto = {
    * Silence on the keypad (ms) after the last key that ends the entry; 500..15000
    */
   timeout_ms?: number;
+};
+
+export type TranscriberInputDto = {
+  /**
+   * The speech-to-text provider (needs a key of the account or of the platform, else the deployment default serves)
+   */
+  provider: 'offline' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam';
+  /**
+   * The provider's model; omitted = the provider's default
+   */
+  model?: string;
+  /**
+   * Languages to recognise, among the agent's spoken_languages; omitted = all of them
+   */
+  languages?: Array<'en' | 'hinglish' | 'hi' | 'mr' | 'te' | 'ta' | 'kn' | 'ml' | 'gu' | 'pa' | 'bn'>;
+  /**
+   * Words to boost (names, products): at most 50, each at most 64 characters
+   */
+  keyterms?: Array<string>;
+  /**
+   * Provider options within their bounds, only the provider's own: deepgram: smart_format (boolean), numerals (boolean), endpointing_ms (10..2000); assemblyai: end_of_turn_confidence_threshold (0..1), min_end_of_turn_silence_when_confident_ms (0..2000); sarvam: high_vad_sensitivity (boolean)
+   */
+  options?: {
+    [key: string]: boolean | number;
+  };
 };
 
 export type CreateAgentDto = {
@@ -2201,6 +2237,22 @@ export type CreateAgentDto = {
    * 0..1; null = 0.3
    */
   background_audio_volume?: number | null;
+  /**
+   * Speech-to-text of the agent’s calls. Omitted or null = the deployment’s default transcriber. languages must be among the agent’s spoken_languages; options are only the provider’s own, within their bounds. Replaced whole on update.
+   */
+  transcriber?: TranscriberInputDto | null;
+  /**
+   * Used when the transcriber’s provider fails during a call; same rules as transcriber; null = none
+   */
+  fallback_transcriber?: TranscriberInputDto | null;
+  /**
+   * Voices to fall back to, in order, when the agent’s voice’s provider fails: at most 3 catalog voices the account may use (GET /agent/voices), distinct, not voice_id itself. null or [] = none.
+   */
+  fallback_voice_ids?: Array<string>;
+  /**
+   * The account’s pronunciation dictionaries (GET /dictionaries) the agent uses: at most 5, distinct. Their words are boosted in recognition and said as their entries say. null or [] = none.
+   */
+  dictionary_ids?: Array<string>;
   /**
    * Unique on the account (among agents not deleted)
    */
@@ -2357,6 +2409,22 @@ export type UpdateAgentDto = {
    * 0..1; null = 0.3
    */
   background_audio_volume?: number | null;
+  /**
+   * Speech-to-text of the agent’s calls. Omitted or null = the deployment’s default transcriber. languages must be among the agent’s spoken_languages; options are only the provider’s own, within their bounds. Replaced whole on update.
+   */
+  transcriber?: TranscriberInputDto | null;
+  /**
+   * Used when the transcriber’s provider fails during a call; same rules as transcriber; null = none
+   */
+  fallback_transcriber?: TranscriberInputDto | null;
+  /**
+   * Voices to fall back to, in order, when the agent’s voice’s provider fails: at most 3 catalog voices the account may use (GET /agent/voices), distinct, not voice_id itself. null or [] = none.
+   */
+  fallback_voice_ids?: Array<string>;
+  /**
+   * The account’s pronunciation dictionaries (GET /dictionaries) the agent uses: at most 5, distinct. Their words are boosted in recognition and said as their entries say. null or [] = none.
+   */
+  dictionary_ids?: Array<string>;
   agent_name?: string;
   prompt?: string;
   voice_id?: string;
@@ -2399,10 +2467,6 @@ export type VoiceConfigurationDto = {
   gender: 'female' | 'male';
   preview_text: string;
   status: 'active';
-  /**
-   * How this account can speak with the voice: account_key (its own key for the provider, POST /provider-credentials), platform (the platform’s key, for the account’s tier), offline (the offline engine’s own voice), development_stand_in (no key anywhere: a development deployment speaks it with the offline engine, not the provider’s voice). Voices the account cannot use are not listed.
-   */
-  availability: 'account_key' | 'platform' | 'offline' | 'development_stand_in';
   created_at: string;
   updated_at: string;
 };
@@ -2411,67 +2475,94 @@ export type VoiceConfigurationListDto = {
   voice_configurations: Array<VoiceConfigurationDto>;
 };
 
-export type ProviderCredentialDto = {
+export type CatalogVoiceDto = {
   /**
-   * `pcred_` followed by a UUID
+   * `vc_` + the voice_id
    */
   id: string;
-  provider: 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai';
-  label: string | null;
   /**
-   * Azure Speech keys only
+   * What an agent takes as voice_id
    */
-  region: string | null;
+  voice_id: string;
+  display_name: string;
+  description: string;
+  provider: string;
+  model_name: string;
+  tier: 'standard' | 'premium' | 'enterprise';
+  provider_voice_id: string;
+  speed: number;
+  volume: number;
+  language: string;
+  gender: 'female' | 'male';
+  preview_text: string;
   /**
-   * An ellipsis and the key’s last four characters
+   * retired: offered to no one; agents that have it keep it
    */
-  key_last4: string;
-  /**
-   * The provider accepted the key at its last check
-   */
-  status: 'active';
-  /**
-   * When the provider last accepted the key
-   */
-  checked_at: string;
+  status: 'active' | 'retired';
   created_at: string;
   updated_at: string;
 };
 
-export type ProviderCredentialRecordDto = {
-  provider_credential: ProviderCredentialDto;
-};
-
-export type CreateProviderCredentialDto = {
+export type CreateCatalogVoiceDto = {
+  display_name: string;
+  description?: string;
   /**
-   * One key per provider and account (409 CONFLICT)
+   * The speech provider that speaks it
    */
-  provider: 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai';
-};
-
-export type ProviderCredentialListDto = {
+  provider: 'offline' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam';
+  model_name: string;
   /**
-   * The account’s keys, one per provider at most
+   * Accounts of this tier and above may use it
    */
-  provider_credentials: Array<ProviderCredentialDto>;
-};
-
-export type RotateProviderCredentialDto = {
-  [key: string]: never;
-};
-
-export type UpdateProviderCredentialDto = {
+  tier: 'standard' | 'premium' | 'enterprise';
   /**
-   * The new label; null clears it
+   * The provider's own id of the voice
    */
-  label: {
-    [key: string]: unknown;
-  } | null;
+  provider_voice_id: string;
+  speed?: number;
+  volume?: number;
+  /**
+   * Locale: language-REGION
+   */
+  language: string;
+  gender: 'female' | 'male';
+  /**
+   * What the voice says in its preview (GET /voice-configurations/{id}/preview)
+   */
+  preview_text: string;
 };
 
-export type ProviderCredentialDeletedDto = {
-  id: string;
-  message: string;
+export type CatalogVoiceListDto = {
+  voices: Array<CatalogVoiceDto>;
+};
+
+export type UpdateCatalogVoiceDto = {
+  display_name?: string;
+  description?: string;
+  /**
+   * The speech provider that speaks it
+   */
+  provider?: 'offline' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam';
+  model_name?: string;
+  /**
+   * Accounts of this tier and above may use it
+   */
+  tier?: 'standard' | 'premium' | 'enterprise';
+  /**
+   * The provider's own id of the voice
+   */
+  provider_voice_id?: string;
+  speed?: number;
+  volume?: number;
+  /**
+   * Locale: language-REGION
+   */
+  language?: string;
+  gender?: 'female' | 'male';
+  /**
+   * What the voice says in its preview (GET /voice-configurations/{id}/preview)
+   */
+  preview_text?: string;
 };
 
 export type AttachedAgentDto = {
@@ -2831,6 +2922,77 @@ export type UpdateProjectDto = {
 };
 
 export type ProjectDeletedDto = {
+  id: string;
+  message: string;
+};
+
+export type DictionaryEntryDto = {
+  /**
+   * The word as written (matched whole-word, case-insensitively); boosted in recognition
+   */
+  word: string;
+  /**
+   * Text spoken instead of the word (SSML sub, or plain substitution)
+   */
+  alias?: string;
+  /**
+   * How to say it in IPA characters (SSML phoneme, for providers that take one)
+   */
+  ipa?: string;
+};
+
+export type DictionaryDto = {
+  id: string;
+  name: string;
+  description: string | null;
+  entry_count: number;
+  created_at: string;
+  updated_at: string;
+  entries: Array<DictionaryEntryDto>;
+};
+
+export type CreateDictionaryDto = {
+  name: string;
+  /**
+   * Omitted or null: none
+   */
+  description?: string | null;
+  /**
+   * At most 500 entries, each word once (case-insensitively)
+   */
+  entries?: Array<DictionaryEntryDto>;
+};
+
+export type DictionarySummaryDto = {
+  id: string;
+  name: string;
+  description: string | null;
+  entry_count: number;
+  created_at: string;
+  updated_at: string;
+};
+
+export type DictionaryListDto = {
+  dictionaries: Array<DictionarySummaryDto>;
+  /**
+   * Pass as cursor to get the next page; null on the last page
+   */
+  next_cursor: string | null;
+};
+
+export type UpdateDictionaryDto = {
+  name?: string;
+  /**
+   * null clears it
+   */
+  description?: string | null;
+  /**
+   * At most 500 entries, each word once (case-insensitively); replaces the list whole
+   */
+  entries?: Array<DictionaryEntryDto>;
+};
+
+export type DictionaryDeletedDto = {
   id: string;
   message: string;
 };
@@ -3838,24 +4000,6 @@ export type CreateResellerLinkConnectionDtoWritable = {
    */
   api_key: string;
   label?: string;
-};
-
-export type CreateProviderCredentialDtoWritable = {
-  /**
-   * One key per provider and account (409 CONFLICT)
-   */
-  provider: 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai';
-  /**
-   * The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
-   */
-  api_key: string;
-};
-
-export type RotateProviderCredentialDtoWritable = {
-  /**
-   * The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
-   */
-  api_key: string;
 };
 
 /**
@@ -8596,14 +8740,19 @@ export type VoiceConfigurationsListResponses = {
 export type VoiceConfigurationsListResponse =
   VoiceConfigurationsListResponses[keyof VoiceConfigurationsListResponses];
 
-export type ProviderCredentialsListData = {
+export type VoiceConfigurationsPreviewData = {
   body?: never;
-  path?: never;
+  path: {
+    /**
+     * A voice configuration id: `vc_` + the voice_id
+     */
+    id: string;
+  };
   query?: never;
-  url: '/api/v2/provider-credentials';
+  url: '/api/v2/voice-configurations/{id}/preview';
 };
 
-export type ProviderCredentialsListErrors = {
+export type VoiceConfigurationsPreviewErrors = {
   /**
    * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
    */
@@ -8616,6 +8765,14 @@ export type ProviderCredentialsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   */
+  409: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
    */
@@ -8634,29 +8791,31 @@ export type ProviderCredentialsListErrors = {
   502: ErrorEnvelopeDto;
 };
 
-export type ProviderCredentialsListError = ProviderCredentialsListErrors[keyof ProviderCredentialsListErrors];
+export type VoiceConfigurationsPreviewError =
+  VoiceConfigurationsPreviewErrors[keyof VoiceConfigurationsPreviewErrors];
 
-export type ProviderCredentialsListResponses = {
+export type VoiceConfigurationsPreviewResponses = {
   /**
-   * Success
+   * The voice saying its preview_text. Header X-Voice-Preview-Engine: provider | offline
    */
-  200: {
-    success: true;
-    data: ProviderCredentialListDto;
-  };
+  200: Blob | File;
 };
 
-export type ProviderCredentialsListResponse =
-  ProviderCredentialsListResponses[keyof ProviderCredentialsListResponses];
+export type VoiceConfigurationsPreviewResponse =
+  VoiceConfigurationsPreviewResponses[keyof VoiceConfigurationsPreviewResponses];
 
-export type ProviderCredentialsCreateData = {
-  body: CreateProviderCredentialDtoWritable;
+export type VoiceCatalogAdminListData = {
+  body?: never;
   path?: never;
-  query?: never;
-  url: '/api/v2/provider-credentials';
+  query?: {
+    status?: 'active' | 'retired';
+    provider?: string;
+    tier?: 'standard' | 'premium' | 'enterprise';
+  };
+  url: '/admin/v1/voices';
 };
 
-export type ProviderCredentialsCreateErrors = {
+export type VoiceCatalogAdminListErrors = {
   /**
    * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
    */
@@ -8666,9 +8825,50 @@ export type ProviderCredentialsCreateErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
    */
-  403: ErrorEnvelopeDto;
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+};
+
+export type VoiceCatalogAdminListError = VoiceCatalogAdminListErrors[keyof VoiceCatalogAdminListErrors];
+
+export type VoiceCatalogAdminListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: CatalogVoiceListDto;
+  };
+};
+
+export type VoiceCatalogAdminListResponse =
+  VoiceCatalogAdminListResponses[keyof VoiceCatalogAdminListResponses];
+
+export type VoiceCatalogAdminAddData = {
+  body: CreateCatalogVoiceDto;
+  path?: never;
+  query?: never;
+  url: '/admin/v1/voices';
+};
+
+export type VoiceCatalogAdminAddErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -8682,7 +8882,7 @@ export type ProviderCredentialsCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8693,98 +8893,35 @@ export type ProviderCredentialsCreateErrors = {
    * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
    */
   500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
 };
 
-export type ProviderCredentialsCreateError =
-  ProviderCredentialsCreateErrors[keyof ProviderCredentialsCreateErrors];
+export type VoiceCatalogAdminAddError = VoiceCatalogAdminAddErrors[keyof VoiceCatalogAdminAddErrors];
 
-export type ProviderCredentialsCreateResponses = {
-  /**
-   * Stored
-   */
-  201: {
-    success: true;
-    data: ProviderCredentialRecordDto;
-  };
-};
-
-export type ProviderCredentialsCreateResponse =
-  ProviderCredentialsCreateResponses[keyof ProviderCredentialsCreateResponses];
-
-export type ProviderCredentialsRemoveData = {
-  body?: never;
-  path: {
-    id: string;
-  };
-  query?: never;
-  url: '/api/v2/provider-credentials/{id}';
-};
-
-export type ProviderCredentialsRemoveErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type ProviderCredentialsRemoveError =
-  ProviderCredentialsRemoveErrors[keyof ProviderCredentialsRemoveErrors];
-
-export type ProviderCredentialsRemoveResponses = {
+export type VoiceCatalogAdminAddResponses = {
   /**
    * Success
    */
   200: {
     success: true;
-    data: ProviderCredentialDeletedDto;
+    data: CatalogVoiceDto;
   };
 };
 
-export type ProviderCredentialsRemoveResponse =
-  ProviderCredentialsRemoveResponses[keyof ProviderCredentialsRemoveResponses];
+export type VoiceCatalogAdminAddResponse = VoiceCatalogAdminAddResponses[keyof VoiceCatalogAdminAddResponses];
 
-export type ProviderCredentialsGetData = {
-  body?: never;
+export type VoiceCatalogAdminUpdateData = {
+  body: UpdateCatalogVoiceDto;
   path: {
+    /**
+     * The voice: `vc_` + its voice_id, or the bare voice_id (UUID)
+     */
     id: string;
   };
   query?: never;
-  url: '/api/v2/provider-credentials/{id}';
+  url: '/admin/v1/voices/{id}';
 };
 
-export type ProviderCredentialsGetErrors = {
+export type VoiceCatalogAdminUpdateErrors = {
   /**
    * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
    */
@@ -8794,15 +8931,23 @@ export type ProviderCredentialsGetErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
    * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8813,37 +8958,36 @@ export type ProviderCredentialsGetErrors = {
    * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
    */
   500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
 };
 
-export type ProviderCredentialsGetError = ProviderCredentialsGetErrors[keyof ProviderCredentialsGetErrors];
+export type VoiceCatalogAdminUpdateError = VoiceCatalogAdminUpdateErrors[keyof VoiceCatalogAdminUpdateErrors];
 
-export type ProviderCredentialsGetResponses = {
+export type VoiceCatalogAdminUpdateResponses = {
   /**
    * Success
    */
   200: {
     success: true;
-    data: ProviderCredentialRecordDto;
+    data: CatalogVoiceDto;
   };
 };
 
-export type ProviderCredentialsGetResponse =
-  ProviderCredentialsGetResponses[keyof ProviderCredentialsGetResponses];
+export type VoiceCatalogAdminUpdateResponse =
+  VoiceCatalogAdminUpdateResponses[keyof VoiceCatalogAdminUpdateResponses];
 
-export type ProviderCredentialsUpdateData = {
-  body: UpdateProviderCredentialDto;
+export type VoiceCatalogAdminRetireData = {
+  body?: never;
   path: {
+    /**
+     * The voice: `vc_` + its voice_id, or the bare voice_id (UUID)
+     */
     id: string;
   };
   query?: never;
-  url: '/api/v2/provider-credentials/{id}';
+  url: '/admin/v1/voices/{id}/retire';
 };
 
-export type ProviderCredentialsUpdateErrors = {
+export type VoiceCatalogAdminRetireErrors = {
   /**
    * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
    */
@@ -8852,10 +8996,6 @@ export type ProviderCredentialsUpdateErrors = {
    * `UNAUTHORIZED`: Missing or invalid API key.
    */
   401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
   /**
    * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
    */
@@ -8869,7 +9009,7 @@ export type ProviderCredentialsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8880,95 +9020,22 @@ export type ProviderCredentialsUpdateErrors = {
    * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
    */
   500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
 };
 
-export type ProviderCredentialsUpdateError =
-  ProviderCredentialsUpdateErrors[keyof ProviderCredentialsUpdateErrors];
+export type VoiceCatalogAdminRetireError = VoiceCatalogAdminRetireErrors[keyof VoiceCatalogAdminRetireErrors];
 
-export type ProviderCredentialsUpdateResponses = {
+export type VoiceCatalogAdminRetireResponses = {
   /**
    * Success
    */
   200: {
     success: true;
-    data: ProviderCredentialRecordDto;
+    data: CatalogVoiceDto;
   };
 };
 
-export type ProviderCredentialsUpdateResponse =
-  ProviderCredentialsUpdateResponses[keyof ProviderCredentialsUpdateResponses];
-
-export type ProviderCredentialsRotateData = {
-  body: RotateProviderCredentialDtoWritable;
-  path: {
-    id: string;
-  };
-  query?: never;
-  url: '/api/v2/provider-credentials/{id}';
-};
-
-export type ProviderCredentialsRotateErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
-   */
-  413: ErrorEnvelopeDto;
-  /**
-   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
-   */
-  415: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type ProviderCredentialsRotateError =
-  ProviderCredentialsRotateErrors[keyof ProviderCredentialsRotateErrors];
-
-export type ProviderCredentialsRotateResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: ProviderCredentialRecordDto;
-  };
-};
-
-export type ProviderCredentialsRotateResponse =
-  ProviderCredentialsRotateResponses[keyof ProviderCredentialsRotateResponses];
+export type VoiceCatalogAdminRetireResponse =
+  VoiceCatalogAdminRetireResponses[keyof VoiceCatalogAdminRetireResponses];
 
 export type ExtractionSetsListData = {
   body?: never;
@@ -10265,6 +10332,322 @@ export type ProjectsUpdateResponses = {
 };
 
 export type ProjectsUpdateResponse = ProjectsUpdateResponses[keyof ProjectsUpdateResponses];
+
+export type DictionariesListData = {
+  body?: never;
+  path?: never;
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+  };
+  url: '/api/v2/dictionaries';
+};
+
+export type DictionariesListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type DictionariesListError = DictionariesListErrors[keyof DictionariesListErrors];
+
+export type DictionariesListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: DictionaryListDto;
+  };
+};
+
+export type DictionariesListResponse = DictionariesListResponses[keyof DictionariesListResponses];
+
+export type DictionariesCreateData = {
+  body: CreateDictionaryDto;
+  path?: never;
+  query?: never;
+  url: '/api/v2/dictionaries';
+};
+
+export type DictionariesCreateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type DictionariesCreateError = DictionariesCreateErrors[keyof DictionariesCreateErrors];
+
+export type DictionariesCreateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: DictionaryDto;
+  };
+};
+
+export type DictionariesCreateResponse = DictionariesCreateResponses[keyof DictionariesCreateResponses];
+
+export type DictionariesRemoveData = {
+  body?: never;
+  path: {
+    /**
+     * The dictionary id
+     */
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/dictionaries/{id}';
+};
+
+export type DictionariesRemoveErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type DictionariesRemoveError = DictionariesRemoveErrors[keyof DictionariesRemoveErrors];
+
+export type DictionariesRemoveResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: DictionaryDeletedDto;
+  };
+};
+
+export type DictionariesRemoveResponse = DictionariesRemoveResponses[keyof DictionariesRemoveResponses];
+
+export type DictionariesGetData = {
+  body?: never;
+  path: {
+    /**
+     * The dictionary id
+     */
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/dictionaries/{id}';
+};
+
+export type DictionariesGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type DictionariesGetError = DictionariesGetErrors[keyof DictionariesGetErrors];
+
+export type DictionariesGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: DictionaryDto;
+  };
+};
+
+export type DictionariesGetResponse = DictionariesGetResponses[keyof DictionariesGetResponses];
+
+export type DictionariesUpdateData = {
+  body: UpdateDictionaryDto;
+  path: {
+    /**
+     * The dictionary id
+     */
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/dictionaries/{id}';
+};
+
+export type DictionariesUpdateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type DictionariesUpdateError = DictionariesUpdateErrors[keyof DictionariesUpdateErrors];
+
+export type DictionariesUpdateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: DictionaryDto;
+  };
+};
+
+export type DictionariesUpdateResponse = DictionariesUpdateResponses[keyof DictionariesUpdateResponses];
 
 export type UploadsDownloadData = {
   body?: never;

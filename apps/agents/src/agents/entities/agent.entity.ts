@@ -1,7 +1,14 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Timestamped } from '@vap/persistence';
 import { ExtractionConfigDto, ToolAckConfigDto } from '@vap/api';
-import { AgentType, DtmfInputConfig, KbThreshold, SpokenLanguage, TurnTakingConfig } from '@vap/messages';
+import {
+  AgentType,
+  DtmfInputConfig,
+  KbThreshold,
+  SpokenLanguage,
+  TranscriberSettings,
+  TurnTakingConfig,
+} from '@vap/messages';
 
 /** A voice agent. Soft-deleted: deleted_at set means gone for every route and every other service. */
 @Entity({ name: 'agents' })
@@ -119,6 +126,21 @@ export class Agent extends Timestamped {
 
   @Column({ name: 'webhooks_include_account_endpoints', type: 'boolean' })
   webhooksIncludeAccountEndpoints: boolean;
+
+  /** null: the deployment's default transcriber. */
+  @Column({ type: 'jsonb', nullable: true })
+  transcriber: TranscriberSettings | null;
+
+  @Column({ name: 'fallback_transcriber', type: 'jsonb', nullable: true })
+  fallbackTranscriber: TranscriberSettings | null;
+
+  /** Catalog voices to fall back to, in order. */
+  @Column({ name: 'fallback_voice_ids', type: 'uuid', array: true })
+  fallbackVoiceIds: string[];
+
+  /** The account's dictionaries the agent uses (never deleted while listed here: the delete is refused). */
+  @Column({ name: 'dictionary_ids', type: 'uuid', array: true })
+  dictionaryIds: string[];
 
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
   deletedAt: Date | null;

@@ -10,6 +10,10 @@ import { IntegrationLogs1764900020000 } from './1764900020000-integration-logs';
 import { AgentDtmf1764900040000 } from './1764900040000-agent-dtmf';
 import { ProjectsApi1764900050000 } from './1764900050000-projects-api';
 import { ProviderCredentials1765000043100 } from './1765000043100-provider-credentials';
+import { AgentSpeechFields1765100010000 } from './1765100010000-agent-speech-fields';
+import { Dictionaries1765100020000 } from './1765100020000-dictionaries';
+import { CatalogVoices1765100030000 } from './1765100030000-catalog-voices';
+import { VoicePreviews1765100040000 } from './1765100040000-voice-previews';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -25,4 +29,8 @@ export const MIGRATIONS = [
   AgentDtmf1764900040000,
   ProjectsApi1764900050000,
   ProviderCredentials1765000043100,
+  AgentSpeechFields1765100010000,
+  Dictionaries1765100020000,
+  CatalogVoices1765100030000,
+  VoicePreviews1765100040000,
 ];

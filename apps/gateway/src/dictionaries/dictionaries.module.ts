@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { DictionariesController } from './dictionaries.controller';
+
+@Module({ controllers: [DictionariesController] })
+export class DictionariesModule {}
