@@ -10,6 +10,7 @@ import { IntegrationLogs1764900020000 } from './1764900020000-integration-logs';
 import { AgentDtmf1764900040000 } from './1764900040000-agent-dtmf';
 import { ProjectsApi1764900050000 } from './1764900050000-projects-api';
 import { ProviderCredentials1765000043100 } from './1765000043100-provider-credentials';
+import { PartnerTiers1765100090000 } from './1765100090000-partner-tiers';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   AgentDtmf1764900040000,
   ProjectsApi1764900050000,
   ProviderCredentials1765000043100,
+  PartnerTiers1765100090000,
 ];
