@@ -30,7 +30,7 @@ export const CommandSenders: {
   'agents.project.get': ['gateway'],
   'agents.project.update': ['gateway'],
   'agents.project.delete': ['gateway'],
-  'agents.voice_configuration.list': ['gateway', 'voice'],
+  'agents.voice_configuration.list': ['gateway'],
   'agents.speech.plan': ['voice'],
   'agents.provider_credential.create': ['gateway'],
   'agents.provider_credential.list': ['gateway'],
