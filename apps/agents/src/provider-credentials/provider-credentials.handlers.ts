@@ -6,7 +6,7 @@ import {
 } from '@vap/api';
 import { ByIdRequest, PartnerContext, SpeechPlanRequest, Subjects, UpdateRequest } from '@vap/messages';
 import { Caller, Command, Data, PartnerId } from '@vap/messaging';
-import { voiceTierOf } from '../common/caller';
+import { PartnerTiers } from '../partners/partner-tiers';
 import { ProviderCredentialsService } from './provider-credentials.service';
 import { SpeechPlanService } from './speech-plan.service';
 
@@ -16,6 +16,7 @@ export class ProviderCredentialsHandlers {
   constructor(
     private readonly credentials: ProviderCredentialsService,
     private readonly plans: SpeechPlanService,
+    private readonly tiers: PartnerTiers,
   ) {}
 
   @Command(Subjects.agents.providerCredentialCreate)
@@ -55,15 +56,15 @@ export class ProviderCredentialsHandlers {
   }
 
   /**
-   * For the voice service when a call's media starts. The partner's snapshot (its tier) decides platform keys;
-   * without one the base tier applies, never more.
+   * For the voice service when a call's media starts. The partner's tier decides platform keys: voice asks as a
+   * system caller without a snapshot, so the tier is the one the partner events last gave (base tier if none).
    */
   @Command(Subjects.agents.speechPlan)
-  plan(
+  async plan(
     @Data() data: SpeechPlanRequest,
     @PartnerId() partnerId: string,
     @Caller({ optional: true }) partner?: PartnerContext,
   ) {
-    return this.plans.plan(partnerId, voiceTierOf(partner), data);
+    return this.plans.plan(partnerId, await this.tiers.voiceTierFor(partnerId, partner), data);
   }
 }

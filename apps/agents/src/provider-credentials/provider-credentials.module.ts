@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PartnersModule } from '../partners/partners.module';
 import { ProviderCredentialsHandlers } from './provider-credentials.handlers';
 import { ProviderCredentialsService } from './provider-credentials.service';
 import { ProviderKeyChecker } from './provider-key-check';
@@ -9,6 +10,7 @@ import { SpeechPlanService } from './speech-plan.service';
 
 /** Accounts' speech provider keys, the platform's, and what a call speaks with (agents.speech.plan). */
 @Module({
+  imports: [PartnersModule],
   controllers: [ProviderCredentialsHandlers],
   providers: [
     ProviderCredentialsService,

@@ -1,11 +1,13 @@
 // Provider credentials against a real Postgres and a local server answering OpenAI's key check: the live check
 // and its refusals, sealing at rest, masking, tenancy, rotation and deletion; the catalog an account sees and the
-// voices its agents may take; and the speech plan of a call with the right account's key unsealed.
+// voices its agents may take; and the speech plan of a call with the right account's key unsealed, on the tier the
+// partner events gave when voice asks without a partner snapshot.
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { DataSource } from 'typeorm';
-import { AppError, ErrorCode, SpeechPlanRequest } from '@vap/messages';
+import { PartnerDto } from '@vap/api';
+import { AppError, DomainEvents, ErrorCode, PartnerContext, SpeechPlanRequest } from '@vap/messages';
 import { runMigrations } from '@vap/persistence';
 import { validateConfig } from '@vap/runtime';
 import { sendJson, startFakeServer, StartedFakeServer } from '@vap/speech/testing';
@@ -14,9 +16,12 @@ import { AgentsConfig } from '../config/agents.config';
 import { CustomFunctionsConfig } from '../config/custom-functions.config';
 import { SpeechConfig } from '../config/speech.config';
 import { agentsDataSourceOptions } from '../database/data-source';
+import { PartnerEventsConsumer } from '../partners/partner-events.consumer';
+import { PartnerTiers } from '../partners/partner-tiers';
 import { Voice } from '../voices/entities/voice.entity';
 import { VoicesService } from '../voices/voices.service';
 import { ProviderCredential } from './entities/provider-credential.entity';
+import { ProviderCredentialsHandlers } from './provider-credentials.handlers';
 import { ProviderCredentialsService } from './provider-credentials.service';
 import { ProviderKeyChecker } from './provider-key-check';
 import { ProviderKeySealer } from './provider-key-sealer';
@@ -405,6 +410,56 @@ describe('provider credentials', () => {
       const none = await plans.plan(randomUUID(), 'enterprise', request());
       expect(none.tts[0].credential).toBeUndefined();
       expect(none.tts[1].credential?.paidBy).toBe('platform');
+    });
+
+    it('runs on the tier the partner events gave when voice asks without a partner snapshot', async () => {
+      const partner = randomUUID();
+      const tiers = new PartnerTiers(dataSource);
+      const handlers = new ProviderCredentialsHandlers(service, plans, tiers);
+      const elevenlabs = (plan: { tts: { provider: string; credential?: unknown }[] }) =>
+        plan.tts.find((t) => t.provider === 'elevenlabs');
+      // Unknown to the service: the base tier, which the platform's ElevenLabs key does not serve.
+      expect(elevenlabs(await handlers.plan(request(), partner))?.credential).toBeUndefined();
+
+      const at = new Date().toISOString();
+      const upgraded: PartnerDto = {
+        id: partner,
+        name: 'Acme',
+        status: 'approved',
+        balance_inr: 100,
+        concurrency_limit: 5,
+        voice_tier: 'premium',
+        created_at: at,
+        updated_at: at,
+        version: 2,
+      };
+      await new PartnerEventsConsumer(tiers).updated(
+        {
+          id: randomUUID(),
+          subject: DomainEvents.partnerUpdated,
+          partnerId: partner,
+          occurredAt: at,
+          data: upgraded,
+        },
+        dataSource.manager,
+      );
+      // As voice asks: the partner id alone.
+      expect(elevenlabs(await handlers.plan(request(), partner))?.credential).toEqual({
+        provider: 'elevenlabs',
+        apiKey: PLATFORM_ELEVENLABS_KEY,
+        baseUrl: 'http://127.0.0.1:1',
+        paidBy: 'platform',
+      });
+      // A caller's snapshot is the gateway's view at the request: it decides when present.
+      const standard: PartnerContext = {
+        id: partner,
+        status: 'approved',
+        voiceTier: 'standard',
+        concurrencyLimit: 5,
+        balancePaise: 10_000,
+        version: 3,
+      };
+      expect(elevenlabs(await handlers.plan(request(), partner, standard))?.credential).toBeUndefined();
     });
 
     it('falls back to the offline voice when no voice of the agent is in the catalog', async () => {

@@ -40,7 +40,7 @@ export const CommandSenders: {
   'agents.catalog_voice.retire': ['gateway'],
   'agents.catalog_voice.list': ['gateway'],
   'agents.voice.preview': ['gateway'],
-  'agents.voice_configuration.list': ['gateway', 'voice'],
+  'agents.voice_configuration.list': ['gateway'],
   'agents.speech.plan': ['voice'],
   'agents.provider_credential.create': ['gateway'],
   'agents.provider_credential.list': ['gateway'],

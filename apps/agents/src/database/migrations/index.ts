@@ -14,6 +14,7 @@ import { AgentSpeechFields1765100010000 } from './1765100010000-agent-speech-fie
 import { Dictionaries1765100020000 } from './1765100020000-dictionaries';
 import { CatalogVoices1765100030000 } from './1765100030000-catalog-voices';
 import { VoicePreviews1765100040000 } from './1765100040000-voice-previews';
+import { PartnerTiers1765100090000 } from './1765100090000-partner-tiers';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   Dictionaries1765100020000,
   CatalogVoices1765100030000,
   VoicePreviews1765100040000,
+  PartnerTiers1765100090000,
 ];
