@@ -6,6 +6,7 @@ import { ProviderKeyChecker } from './provider-key-check';
 import { ProviderKeySealer } from './provider-key-sealer';
 import { SpeechAccess } from './speech-access';
 import { SpeechDeployment } from './speech-deployment';
+import { SpeechKeys } from './speech-keys';
 import { SpeechPlanService } from './speech-plan.service';
 
 /** Accounts' speech provider keys, the platform's, and what a call speaks with (agents.speech.plan). */
@@ -19,7 +20,8 @@ import { SpeechPlanService } from './speech-plan.service';
     SpeechDeployment,
     SpeechAccess,
     SpeechPlanService,
+    SpeechKeys,
   ],
-  exports: [SpeechAccess],
+  exports: [SpeechAccess, SpeechKeys],
 })
 export class ProviderCredentialsModule {}

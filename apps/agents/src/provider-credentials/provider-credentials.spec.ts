@@ -18,6 +18,7 @@ import { SpeechConfig } from '../config/speech.config';
 import { agentsDataSourceOptions } from '../database/data-source';
 import { PartnerEventsConsumer } from '../partners/partner-events.consumer';
 import { PartnerTiers } from '../partners/partner-tiers';
+import { Dictionary } from '../dictionaries/entities/dictionary.entity';
 import { Voice } from '../voices/entities/voice.entity';
 import { VoicesService } from '../voices/voices.service';
 import { ProviderCredential } from './entities/provider-credential.entity';
@@ -27,6 +28,7 @@ import { ProviderKeyChecker } from './provider-key-check';
 import { ProviderKeySealer } from './provider-key-sealer';
 import { SpeechAccess } from './speech-access';
 import { SpeechDeployment } from './speech-deployment';
+import { SpeechKeys } from './speech-keys';
 import { SpeechPlanService } from './speech-plan.service';
 
 jest.setTimeout(30_000);
@@ -84,7 +86,7 @@ describe('provider credentials', () => {
     return {
       credentials,
       voices: new VoicesService(dataSource, access),
-      plans: new SpeechPlanService(dataSource, credentials, deployment),
+      plans: new SpeechPlanService(dataSource, new SpeechKeys(credentials, deployment)),
     };
   }
   const secretsKey = randomBytes(32).toString('hex');
@@ -127,30 +129,11 @@ describe('provider credentials', () => {
       SPEECH_OFFLINE_STAND_IN: 'false',
       SPEECH_KEY_CHECK_TIMEOUT_MS: '2000',
     }));
-    // The seeded catalog has no OpenAI voice yet: one active, one retired.
-    const base = {
-      description: 'Test voice',
-      provider: 'openai',
-      modelName: 'gpt-4o-mini-tts',
-      tier: 'standard' as const,
-      speed: 1,
-      volume: 1,
-      language: 'en-IN',
-      gender: 'female' as const,
-      previewText: 'Hello.',
-    };
-    openaiVoice = randomUUID();
-    retiredOpenaiVoice = randomUUID();
-    await dataSource.getRepository(Voice).insert([
-      { ...base, id: openaiVoice, displayName: 'Alloy', providerVoiceId: 'alloy', status: 'active' },
-      {
-        ...base,
-        id: retiredOpenaiVoice,
-        displayName: 'Old Nova',
-        providerVoiceId: 'nova',
-        status: 'retired',
-      },
-    ]);
+    // The seeded catalog's OpenAI voices: alloy active, nova retired for these cases.
+    const repo = dataSource.getRepository(Voice);
+    openaiVoice = (await repo.findOneByOrFail({ provider: 'openai', providerVoiceId: 'alloy' })).id;
+    retiredOpenaiVoice = (await repo.findOneByOrFail({ provider: 'openai', providerVoiceId: 'nova' })).id;
+    await repo.update({ id: retiredOpenaiVoice }, { status: 'retired' });
   });
 
   afterAll(async () => {
@@ -290,26 +273,36 @@ describe('provider credentials', () => {
     const ids = (list: { id: string }[]) => list.map((v) => v.id.replace(/^vc_/, ''));
 
     it('lists a cloud voice only with a key for its provider, saying how', async () => {
+      // The offline development voices are always there (no key); cloud voices only with one.
+      const cloud = <T extends { provider: string }>(list: T[]) =>
+        list.filter((v) => v.provider !== 'offline');
       const standardBefore = await voices.voiceConfigurations(partner, 'standard');
-      expect(standardBefore.voice_configurations).toEqual([]);
+      expect(cloud(standardBefore.voice_configurations)).toEqual([]);
+      expect(standardBefore.voice_configurations.every((v) => v.availability === 'offline')).toBe(true);
       const premium = await voices.voiceConfigurations(partner, 'premium');
       // The platform's ElevenLabs key serves premium accounts; nothing else has a key.
       expect(
-        new Set(premium.voice_configurations.map((v) => [v.provider, v.availability].join(':'))),
+        new Set(cloud(premium.voice_configurations).map((v) => [v.provider, v.availability].join(':'))),
       ).toEqual(new Set(['elevenlabs:platform']));
       expect(ids(premium.voice_configurations)).toContain(ELEVENLABS_VOICE);
 
       await service.create(partner, { provider: 'openai', api_key: GOOD_KEY });
-      const standardAfter = await voices.voiceConfigurations(partner, 'standard');
-      expect(standardAfter.voice_configurations.map((v) => [v.id, v.availability])).toEqual([
-        [`vc_${openaiVoice}`, 'account_key'],
-      ]);
-      const agentVoices = await voices.agentVoices(partner, 'standard');
-      expect(agentVoices.voices.map((v) => [v.voice_id, v.availability])).toEqual([
-        [openaiVoice, 'account_key'],
-      ]);
+      const standardAfter = cloud(
+        (await voices.voiceConfigurations(partner, 'standard')).voice_configurations,
+      );
+      // Every active OpenAI voice of the tier, on the account's key (the retired one is offered to no one).
+      expect(new Set(standardAfter.map((v) => [v.provider, v.availability].join(':')))).toEqual(
+        new Set(['openai:account_key']),
+      );
+      expect(ids(standardAfter)).toContain(openaiVoice);
+      expect(ids(standardAfter)).not.toContain(retiredOpenaiVoice);
+      const agentVoices = cloud((await voices.agentVoices(partner, 'standard')).voices);
+      expect(agentVoices.map((v) => v.voice_id)).toContain(openaiVoice);
+      expect(agentVoices.every((v) => v.availability === 'account_key')).toBe(true);
       // Another account sees none of it.
-      expect((await voices.voiceConfigurations(randomUUID(), 'standard')).voice_configurations).toEqual([]);
+      expect(
+        cloud((await voices.voiceConfigurations(randomUUID(), 'standard')).voice_configurations),
+      ).toEqual([]);
     });
 
     it('refuses an agent a voice the account cannot use, saying what to do', async () => {
@@ -358,6 +351,38 @@ describe('provider credentials', () => {
       await service.create(stranger, { provider: 'openai', api_key: GOOD_KEY });
     });
 
+    it("adds the agent's dictionaries: their words after the transcriber's as key terms, their pronunciations, the account's own only", async () => {
+      const mine = randomUUID();
+      const theirs = randomUUID();
+      await dataSource.getRepository(Dictionary).insert([
+        {
+          id: mine,
+          partnerId: owner,
+          name: 'Brand words',
+          description: null,
+          entries: [
+            { word: 'Zylofon', alias: 'Zylo phone' },
+            { word: 'EMI' },
+            { word: 'Kaveri', ipa: 'kaːʋeːɾiː' },
+          ],
+        },
+        {
+          id: theirs,
+          partnerId: stranger,
+          name: 'Not yours',
+          description: null,
+          entries: [{ word: 'Secret' }],
+        },
+      ]);
+      const plan = await plans.plan(owner, 'standard', request({ dictionaryIds: [mine, theirs] }));
+      // The transcriber's terms first, each once whatever its case; then the dictionary's new words.
+      expect(plan.keyterms).toEqual(['Vaani', 'EMI', 'Zylofon', 'Kaveri']);
+      expect(plan.pronunciations).toEqual([
+        { word: 'Zylofon', alias: 'Zylo phone' },
+        { word: 'Kaveri', ipa: 'kaːʋeːɾiː' },
+      ]);
+    });
+
     it('gives each voice and transcriber the account’s key, else the platform’s for its tier, else none', async () => {
       const plan = await plans.plan(owner, 'premium', request());
       expect(plan.tts).toEqual([
@@ -368,7 +393,7 @@ describe('provider credentials', () => {
           model: 'gpt-4o-mini-tts',
           speed: 1,
           volume: 1,
-          language: 'en-IN',
+          language: 'en-US',
           credential: { provider: 'openai', apiKey: OTHER_GOOD_KEY, baseUrl: openai.url, paidBy: 'account' },
         },
         expect.objectContaining({

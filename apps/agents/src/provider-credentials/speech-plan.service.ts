@@ -16,11 +16,8 @@ import {
 } from '@vap/messages';
 import { INDIAN_LOCALES } from '@vap/speech';
 import { Voice } from '../voices/entities/voice.entity';
-import { ProviderCredentialsService } from './provider-credentials.service';
-import { isSpeechProvider } from './speech-access';
-import { SpeechDeployment } from './speech-deployment';
-
-type AccountKeys = Map<SpeechProviderName, { apiKey: string; region: string | null }>;
+import { dictionaryTerms } from '../dictionaries/dictionary-terms';
+import { SpeechKeys, type AccountKeys } from './speech-keys';
 
 /** The voice of the offline engine: what speaks when none of the agent's voices is in the catalog any more. */
 export const OFFLINE_PLAN_VOICE = 'offline';
@@ -29,11 +26,17 @@ function isTtsProvider(provider: string): provider is TtsProviderName {
   return (TTS_PROVIDERS as readonly string[]).includes(provider);
 }
 
-/** The transcribers' own keyterms, first seen first, each once (ignoring case), at most MAX_PLAN_KEYTERMS. */
-export function planKeyterms(transcribers: readonly (TranscriberSettings | null)[]): string[] {
+/**
+ * The transcribers' own keyterms, then the agent's dictionaries' words: first seen first, each once (ignoring
+ * case), at most MAX_PLAN_KEYTERMS.
+ */
+export function planKeyterms(
+  transcribers: readonly (TranscriberSettings | null)[],
+  dictionaryWords: readonly string[] = [],
+): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const term of transcribers.flatMap((t) => t?.keyterms ?? [])) {
+  for (const term of [...transcribers.flatMap((t) => t?.keyterms ?? []), ...dictionaryWords]) {
     const key = term.trim().toLowerCase();
     if (!key || seen.has(key)) continue;
     seen.add(key);
@@ -53,8 +56,7 @@ export function planKeyterms(transcribers: readonly (TranscriberSettings | null)
 export class SpeechPlanService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly credentials: ProviderCredentialsService,
-    private readonly deployment: SpeechDeployment,
+    private readonly keys: SpeechKeys,
   ) {}
 
   async plan(partnerId: string, voiceTier: string, raw: SpeechPlanRequest): Promise<SpeechPlan> {
@@ -67,8 +69,8 @@ export class SpeechPlanService {
       dictionaryIds: Array.isArray(raw.dictionaryIds) ? raw.dictionaryIds : [],
       spokenLanguages: Array.isArray(raw.spokenLanguages) ? raw.spokenLanguages : [],
     };
-    const keys = await this.credentials.openKeys(partnerId);
-    const credentialFor = (provider: string) => this.credentialFor(provider, keys, voiceTier);
+    const keys = await this.keys.accountKeys(partnerId);
+    const credentialFor = (provider: string) => this.keys.credentialFor(provider, keys, voiceTier);
     const tts = await this.ttsEntries(request, credentialFor);
     const stt = [request.transcriber, request.fallbackTranscriber]
       .filter((t): t is TranscriberSettings => !!t)
@@ -83,12 +85,13 @@ export class SpeechPlanService {
         if (credential) entry.credential = credential;
         return entry;
       });
+    // Dictionaries the account deleted since the call's agent snapshot are skipped; another account's never match.
+    const dictionaries = await dictionaryTerms(this.dataSource.manager, partnerId, request.dictionaryIds);
     return {
       tts,
       stt,
-      keyterms: planKeyterms([request.transcriber, request.fallbackTranscriber]),
-      // The agent's dictionaries' entries join here once dictionaries exist.
-      pronunciations: [],
+      keyterms: planKeyterms([request.transcriber, request.fallbackTranscriber], dictionaries.keyterms),
+      pronunciations: dictionaries.pronunciations,
     };
   }
 
@@ -132,28 +135,5 @@ export class SpeechPlanService {
       volume: 1,
       language: INDIAN_LOCALES[spokenLanguages[0] as keyof typeof INDIAN_LOCALES] ?? INDIAN_LOCALES.en,
     };
-  }
-
-  private credentialFor(
-    provider: string,
-    keys: AccountKeys,
-    voiceTier: string,
-  ): SpeechCredential | undefined {
-    if (!isSpeechProvider(provider)) return undefined;
-    const own = keys.get(provider);
-    if (own) {
-      const baseUrl = this.deployment.baseUrl(provider, own.region);
-      if (!baseUrl) return undefined;
-      const credential: SpeechCredential = { provider, apiKey: own.apiKey, baseUrl, paidBy: 'account' };
-      if (own.region) credential.region = own.region;
-      return credential;
-    }
-    const platform = this.deployment.platformKeyFor(provider, voiceTier);
-    if (!platform) return undefined;
-    const baseUrl = this.deployment.baseUrl(provider, platform.region);
-    if (!baseUrl) return undefined;
-    const credential: SpeechCredential = { provider, apiKey: platform.apiKey, baseUrl, paidBy: 'platform' };
-    if (platform.region) credential.region = platform.region;
-    return credential;
   }
 }

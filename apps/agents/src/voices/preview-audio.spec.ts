@@ -1,6 +1,5 @@
 import { decodePcm16Wav } from '@vap/media';
 import { collectPreviewPcm, previewTextHash, previewWav } from './preview-audio';
-import { offlineStandIn, platformSpeechKey } from './platform-speech-keys';
 
 async function* chunks(...sizes: number[]): AsyncIterable<Int16Array> {
   let value = 0;
@@ -46,57 +45,5 @@ describe('voice preview audio', () => {
     expect(previewTextHash('Hello')).toBe(previewTextHash('Hello'));
     expect(previewTextHash('Hello')).not.toBe(previewTextHash('Hello.'));
     expect(previewTextHash('Hello')).toMatch(/^[0-9a-f]{64}$/);
-  });
-});
-
-describe('platform speech keys', () => {
-  it('gives the platform key of a provider to the tiers its setting lists, and those above them', () => {
-    const settings = {
-      SPEECH_ELEVENLABS_API_KEY: 'el-key',
-      SPEECH_ELEVENLABS_TIERS: 'premium, enterprise',
-      SPEECH_ELEVENLABS_BASE_URL: 'http://127.0.0.1:9999',
-    };
-    expect(platformSpeechKey('elevenlabs', 'standard', settings)).toBeUndefined();
-    expect(platformSpeechKey('elevenlabs', 'premium', settings)).toEqual({
-      provider: 'elevenlabs',
-      apiKey: 'el-key',
-      baseUrl: 'http://127.0.0.1:9999',
-    });
-    expect(
-      platformSpeechKey('elevenlabs', 'enterprise', { ...settings, SPEECH_ELEVENLABS_TIERS: 'standard' }),
-    ).toMatchObject({
-      apiKey: 'el-key',
-    });
-  });
-
-  it('has no key for a provider without one, for offline and for unknown names', () => {
-    expect(platformSpeechKey('openai', 'enterprise', {})).toBeUndefined();
-    expect(platformSpeechKey('offline', 'enterprise', { SPEECH_OFFLINE_API_KEY: 'x' })).toBeUndefined();
-    expect(platformSpeechKey('google', 'enterprise', { SPEECH_GOOGLE_API_KEY: 'x' })).toBeUndefined();
-  });
-
-  it("defaults to the provider's public API and puts Azure's region in its base URL", () => {
-    expect(platformSpeechKey('openai', 'standard', { SPEECH_OPENAI_API_KEY: 'k' })?.baseUrl).toMatch(
-      /^https:\/\//,
-    );
-    expect(
-      platformSpeechKey('azure', 'standard', {
-        SPEECH_AZURE_API_KEY: 'k',
-        SPEECH_AZURE_REGION: 'centralindia',
-        SPEECH_AZURE_BASE_URL: 'https://{region}.tts.speech.microsoft.com',
-      }),
-    ).toEqual({
-      provider: 'azure',
-      apiKey: 'k',
-      baseUrl: 'https://centralindia.tts.speech.microsoft.com',
-      region: 'centralindia',
-    });
-  });
-
-  it('stands in with the offline engine by default outside production, as the setting says otherwise', () => {
-    expect(offlineStandIn({})).toBe(true);
-    expect(offlineStandIn({ NODE_ENV: 'production' })).toBe(false);
-    expect(offlineStandIn({ NODE_ENV: 'production', SPEECH_OFFLINE_STAND_IN: 'true' })).toBe(true);
-    expect(offlineStandIn({ SPEECH_OFFLINE_STAND_IN: 'false' })).toBe(false);
   });
 });

@@ -18,6 +18,11 @@ import { AgentsConfig } from '../config/agents.config';
 import { agentsDataSourceOptions } from '../database/data-source';
 import { SEEDED_VOICES } from '../database/migrations/1765100030000-catalog-voices';
 import { Voice } from './entities/voice.entity';
+import { validateConfig } from '@vap/runtime';
+import { SpeechConfig } from '../config/speech.config';
+import { ProviderCredentialsService } from '../provider-credentials/provider-credentials.service';
+import { SpeechDeployment } from '../provider-credentials/speech-deployment';
+import { SpeechKeys } from '../provider-credentials/speech-keys';
 import { VoicePreviewService } from './voice-preview.service';
 
 jest.setTimeout(60_000);
@@ -74,8 +79,18 @@ describe('VoicePreviewService', () => {
         res.end();
       },
     });
-    service = new VoicePreviewService(dataSource);
   });
+
+  /**
+   * The service as the agents app makes it, over the deployment the environment describes now (tests change
+   * SPEECH_* between cases); the account has no key of its own.
+   */
+  function serviceNow(): VoicePreviewService {
+    const agents = Object.assign(new AgentsConfig(), { NODE_ENV: process.env.NODE_ENV ?? 'test' });
+    const deployment = new SpeechDeployment(validateConfig(SpeechConfig, process.env), agents);
+    const noAccountKeys = { openKeys: async () => new Map() } as unknown as ProviderCredentialsService;
+    return new VoicePreviewService(dataSource, new SpeechKeys(noAccountKeys, deployment));
+  }
 
   beforeEach(() => {
     process.env = {
@@ -84,6 +99,7 @@ describe('VoicePreviewService', () => {
       SPEECH_OPENAI_BASE_URL: fake.url,
       NODE_ENV: 'test',
     };
+    service = serviceNow();
     asks.length = 0;
     failing = false;
   });
@@ -144,12 +160,14 @@ describe('VoicePreviewService', () => {
 
   it('stands in with the offline engine when no key serves the tier, and refuses when that is off', async () => {
     process.env.SPEECH_OPENAI_TIERS = 'enterprise';
+    service = serviceNow();
     const standIn = await service.preview(partner('standard'), 'p', NOVA);
     expect(standIn.engine).toBe('offline');
     expect(asks).toHaveLength(0);
     expect(wordsOf(standIn.wavBase64)).toHaveLength(1);
 
     process.env.SPEECH_OFFLINE_STAND_IN = 'false';
+    service = serviceNow();
     const refused = await service.preview(partner('standard'), 'p', NOVA).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).code).toBe(ErrorCode.INVALID_STATE);

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import {
@@ -14,17 +14,8 @@ import { voiceTierOf } from '../common/caller';
 import { Voice } from './entities/voice.entity';
 import { VoicePreview } from './entities/voice-preview.entity';
 import { catalogVoiceUuid } from './catalog-voices.service';
-import { offlineStandIn, PlatformSpeechKey, platformSpeechKey } from './platform-speech-keys';
+import { SpeechKeys } from '../provider-credentials/speech-keys';
 import { collectPreviewPcm, PREVIEW_SAMPLE_RATE, previewTextHash, previewWav } from './preview-audio';
-
-/**
- * Where an account's own provider keys come from (POST /provider-credentials), when that feature is present: a
- * preview is spoken with the account's key first, then the platform's, then the offline stand-in.
- */
-export interface AccountSpeechKeys {
-  keyFor(partnerId: string, provider: string): Promise<PlatformSpeechKey | undefined>;
-}
-export const ACCOUNT_SPEECH_KEYS = Symbol('ACCOUNT_SPEECH_KEYS');
 
 /** How long one synthesis may take, end to end (the gateway waits a little longer). */
 const SYNTHESIS_DEADLINE_MS = 15_000;
@@ -46,7 +37,7 @@ export class VoicePreviewService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Optional() @Inject(ACCOUNT_SPEECH_KEYS) private readonly accountKeys?: AccountSpeechKeys,
+    private readonly speechKeys: SpeechKeys,
   ) {}
 
   async preview(
@@ -81,9 +72,12 @@ export class VoicePreviewService {
     if (voice.provider === 'offline') return { engine: 'offline', tts: new OfflineTtsProvider() };
     const capabilities = ttsCapabilities(voice.provider);
     if (capabilities) {
-      const key =
-        (await this.accountKeys?.keyFor(partnerId, voice.provider)) ??
-        platformSpeechKey(voice.provider, tier);
+      // The account's key first, then the platform's for its tier (the same choice a call makes).
+      const key = this.speechKeys.credentialFor(
+        voice.provider,
+        await this.speechKeys.accountKeys(partnerId),
+        tier,
+      );
       if (key) {
         try {
           const tts = capabilities.create({
@@ -108,7 +102,7 @@ export class VoicePreviewService {
         }
       }
     }
-    if (offlineStandIn()) return { engine: 'offline', tts: new OfflineTtsProvider() };
+    if (this.speechKeys.offlineStandIn) return { engine: 'offline', tts: new OfflineTtsProvider() };
     const label = speechPlugin(voice.provider)?.label ?? voice.provider;
     throw new AppError(
       ErrorCode.INVALID_STATE,

@@ -141,7 +141,7 @@ class PlannedStt implements SttProvider {
       model: this.entry.model,
       keyterms: this.keyterms.length ? this.keyterms : undefined,
       providerOptions: this.entry.options,
-    } as SttOptions);
+    });
   }
 }
 
