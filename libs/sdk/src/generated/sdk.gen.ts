@@ -390,6 +390,24 @@ import type {
   ProjectsUpdateData,
   ProjectsUpdateErrors,
   ProjectsUpdateResponses,
+  ProviderCredentialsCreateData,
+  ProviderCredentialsCreateErrors,
+  ProviderCredentialsCreateResponses,
+  ProviderCredentialsGetData,
+  ProviderCredentialsGetErrors,
+  ProviderCredentialsGetResponses,
+  ProviderCredentialsListData,
+  ProviderCredentialsListErrors,
+  ProviderCredentialsListResponses,
+  ProviderCredentialsRemoveData,
+  ProviderCredentialsRemoveErrors,
+  ProviderCredentialsRemoveResponses,
+  ProviderCredentialsRotateData,
+  ProviderCredentialsRotateErrors,
+  ProviderCredentialsRotateResponses,
+  ProviderCredentialsUpdateData,
+  ProviderCredentialsUpdateErrors,
+  ProviderCredentialsUpdateResponses,
   ResellerLinkAdminCreateData,
   ResellerLinkAdminCreateErrors,
   ResellerLinkAdminCreateResponses,
@@ -2836,6 +2854,176 @@ export class VoiceCatalogAdmin extends HeyApiClient {
   }
 }
 
+export class ProviderCredentials extends HeyApiClient {
+  /**
+   * List the account’s provider keys (masked)
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<ProviderCredentialsListData, ThrowOnError>,
+  ): RequestResult<ProviderCredentialsListResponses, ProviderCredentialsListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<
+      ProviderCredentialsListResponses,
+      ProviderCredentialsListErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/provider-credentials',
+      ...options,
+    });
+  }
+
+  /**
+   * Store the account’s key for a speech provider
+   *
+   * Voices and transcribers of that provider then run on this key in calls started afterwards, and its voices appear in the catalog with availability account_key. One key per provider (409 CONFLICT: rotate with PUT). The key is checked live with the provider first (one cheap authenticated request to the provider’s API as the platform reaches it; you never choose where the key is sent). A key the provider refuses is a 400 VALIDATION_ERROR quoting the provider (details[0].field api_key); a provider that does not answer is a 502 and nothing is saved. The key is stored encrypted and never returned: responses show key_last4 only.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public create<ThrowOnError extends boolean = true>(
+    options: Options<ProviderCredentialsCreateData, ThrowOnError>,
+  ): RequestResult<ProviderCredentialsCreateResponses, ProviderCredentialsCreateErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      ProviderCredentialsCreateResponses,
+      ProviderCredentialsCreateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/provider-credentials',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Delete a provider key
+   *
+   * Calls started afterwards fall back: to the platform’s key for that provider when the account’s tier may use it, else to the offline stand-in where the deployment allows it, else to the deployment’s default speech. Voices of that provider leave the catalog when nothing else makes them usable.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public remove<ThrowOnError extends boolean = true>(
+    options: Options<ProviderCredentialsRemoveData, ThrowOnError>,
+  ): RequestResult<ProviderCredentialsRemoveResponses, ProviderCredentialsRemoveErrors, ThrowOnError> {
+    return (options.client ?? this.client).delete<
+      ProviderCredentialsRemoveResponses,
+      ProviderCredentialsRemoveErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/provider-credentials/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Get a provider key (masked)
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<ProviderCredentialsGetData, ThrowOnError>,
+  ): RequestResult<ProviderCredentialsGetResponses, ProviderCredentialsGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<
+      ProviderCredentialsGetResponses,
+      ProviderCredentialsGetErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/provider-credentials/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Rename a provider key (label only; the key changes by PUT)
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public update<ThrowOnError extends boolean = true>(
+    options: Options<ProviderCredentialsUpdateData, ThrowOnError>,
+  ): RequestResult<ProviderCredentialsUpdateResponses, ProviderCredentialsUpdateErrors, ThrowOnError> {
+    return (options.client ?? this.client).patch<
+      ProviderCredentialsUpdateResponses,
+      ProviderCredentialsUpdateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/provider-credentials/{id}',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Rotate a provider key
+   *
+   * Replaces the stored key with a new one for the same provider; calls already running keep the old one. The key is checked live with the provider first (one cheap authenticated request to the provider’s API as the platform reaches it; you never choose where the key is sent). A key the provider refuses is a 400 VALIDATION_ERROR quoting the provider (details[0].field api_key); a provider that does not answer is a 502 and nothing is saved. The key is stored encrypted and never returned: responses show key_last4 only. A refused key leaves the stored one in place.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public rotate<ThrowOnError extends boolean = true>(
+    options: Options<ProviderCredentialsRotateData, ThrowOnError>,
+  ): RequestResult<ProviderCredentialsRotateResponses, ProviderCredentialsRotateErrors, ThrowOnError> {
+    return (options.client ?? this.client).put<
+      ProviderCredentialsRotateResponses,
+      ProviderCredentialsRotateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/provider-credentials/{id}',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+}
+
 export class ExtractionSets extends HeyApiClient {
   /**
    * List extraction sets (cursor pagination)
@@ -4824,6 +5012,11 @@ export class VapApi extends HeyApiClient {
   private _voiceCatalogAdmin?: VoiceCatalogAdmin;
   get voiceCatalogAdmin(): VoiceCatalogAdmin {
     return (this._voiceCatalogAdmin ??= new VoiceCatalogAdmin({ client: this.client }));
+  }
+
+  private _providerCredentials?: ProviderCredentials;
+  get providerCredentials(): ProviderCredentials {
+    return (this._providerCredentials ??= new ProviderCredentials({ client: this.client }));
   }
 
   private _extractionSets?: ExtractionSets;

@@ -255,6 +255,10 @@ export type BillingTransactionDto = {
    * Seconds billed, for a charge (null for other types and charges made before it was recorded)
    */
   billed_seconds: number | null;
+  /**
+   * For a charge: the cloud speech providers (recognition or synthesis) that served the call on the platform's keys rather than the account's own, in name order; empty when it ran on offline engines or the account's keys only (GET /calls/{id} platform_speech_providers, as it stood when the call was charged). null for other types and for charges made before it was recorded.
+   */
+  platform_speech_providers: Array<string> | null;
   created_at: string;
 };
 
@@ -284,6 +288,14 @@ export type UsageBucketDto = {
    */
   credits_inr: number;
   /**
+   * Seconds billed for the calls and sessions that ran on at least one platform-paid speech provider: a cloud recognition or synthesis provider on the platform's keys rather than the account's own (the charges whose GET /billing/transactions platform_speech_providers is not empty). Part of billed_seconds.
+   */
+  platform_speech_billed_seconds: number;
+  /**
+   * platform_speech_billed_seconds / 60, to two decimals
+   */
+  platform_speech_minutes: number;
+  /**
    * The group: the UTC day (YYYY-MM-DD), or the agent, campaign or project id; null gathers the charges without one (no campaign, or made before the ledger recorded it)
    */
   key: string | null;
@@ -306,6 +318,14 @@ export type UsageFiguresDto = {
    * Rupees charged (the charges’ amounts, as a positive sum)
    */
   credits_inr: number;
+  /**
+   * Seconds billed for the calls and sessions that ran on at least one platform-paid speech provider: a cloud recognition or synthesis provider on the platform's keys rather than the account's own (the charges whose GET /billing/transactions platform_speech_providers is not empty). Part of billed_seconds.
+   */
+  platform_speech_billed_seconds: number;
+  /**
+   * platform_speech_billed_seconds / 60, to two decimals
+   */
+  platform_speech_minutes: number;
 };
 
 export type BillingUsageDto = {
@@ -647,6 +667,12 @@ export type CallDto = {
   started_at: string | null;
   ended_at: string | null;
   created_at: string;
+  /**
+   * Cloud speech providers (recognition or synthesis) that served the call on the platform's keys rather than the account's own (POST /provider-credentials), in name order. Known once the call's audio stream has ended; empty when the call ran on offline engines or on the account’s keys only. A charge that names any of them counts its minutes in GET /billing/usage platform_speech_minutes.
+   */
+  platform_speech_providers: Array<
+    'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai'
+  >;
   session: CallSessionDto;
 };
 
@@ -1780,6 +1806,10 @@ export type AgentVoiceDto = {
   model: string;
   tier: 'standard' | 'premium' | 'enterprise';
   description: string;
+  /**
+   * How this account can speak with the voice: account_key (its own key for the provider, POST /provider-credentials), platform (the platform’s key, for the account’s tier), offline (the offline engine’s own voice), development_stand_in (no key anywhere: a development deployment speaks it with the offline engine, not the provider’s voice). Voices the account cannot use are not listed.
+   */
+  availability: 'account_key' | 'platform' | 'offline' | 'development_stand_in';
 };
 
 export type AgentVoiceListDto = {
@@ -2467,6 +2497,10 @@ export type VoiceConfigurationDto = {
   gender: 'female' | 'male';
   preview_text: string;
   status: 'active';
+  /**
+   * How this account can speak with the voice: account_key (its own key for the provider, POST /provider-credentials), platform (the platform’s key, for the account’s tier), offline (the offline engine’s own voice), development_stand_in (no key anywhere: a development deployment speaks it with the offline engine, not the provider’s voice). Voices the account cannot use are not listed.
+   */
+  availability: 'account_key' | 'platform' | 'offline' | 'development_stand_in';
   created_at: string;
   updated_at: string;
 };
@@ -2563,6 +2597,69 @@ export type UpdateCatalogVoiceDto = {
    * What the voice says in its preview (GET /voice-configurations/{id}/preview)
    */
   preview_text?: string;
+};
+
+export type ProviderCredentialDto = {
+  /**
+   * `pcred_` followed by a UUID
+   */
+  id: string;
+  provider: 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai';
+  label: string | null;
+  /**
+   * Azure Speech keys only
+   */
+  region: string | null;
+  /**
+   * An ellipsis and the key’s last four characters
+   */
+  key_last4: string;
+  /**
+   * The provider accepted the key at its last check
+   */
+  status: 'active';
+  /**
+   * When the provider last accepted the key
+   */
+  checked_at: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type ProviderCredentialRecordDto = {
+  provider_credential: ProviderCredentialDto;
+};
+
+export type CreateProviderCredentialDto = {
+  /**
+   * One key per provider and account (409 CONFLICT)
+   */
+  provider: 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai';
+};
+
+export type ProviderCredentialListDto = {
+  /**
+   * The account’s keys, one per provider at most
+   */
+  provider_credentials: Array<ProviderCredentialDto>;
+};
+
+export type RotateProviderCredentialDto = {
+  [key: string]: never;
+};
+
+export type UpdateProviderCredentialDto = {
+  /**
+   * The new label; null clears it
+   */
+  label: {
+    [key: string]: unknown;
+  } | null;
+};
+
+export type ProviderCredentialDeletedDto = {
+  id: string;
+  message: string;
 };
 
 export type AttachedAgentDto = {
@@ -4000,6 +4097,24 @@ export type CreateResellerLinkConnectionDtoWritable = {
    */
   api_key: string;
   label?: string;
+};
+
+export type CreateProviderCredentialDtoWritable = {
+  /**
+   * One key per provider and account (409 CONFLICT)
+   */
+  provider: 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai';
+  /**
+   * The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
+   */
+  api_key: string;
+};
+
+export type RotateProviderCredentialDtoWritable = {
+  /**
+   * The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
+   */
+  api_key: string;
 };
 
 /**
@@ -9036,6 +9151,380 @@ export type VoiceCatalogAdminRetireResponses = {
 
 export type VoiceCatalogAdminRetireResponse =
   VoiceCatalogAdminRetireResponses[keyof VoiceCatalogAdminRetireResponses];
+
+export type ProviderCredentialsListData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/api/v2/provider-credentials';
+};
+
+export type ProviderCredentialsListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ProviderCredentialsListError = ProviderCredentialsListErrors[keyof ProviderCredentialsListErrors];
+
+export type ProviderCredentialsListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ProviderCredentialListDto;
+  };
+};
+
+export type ProviderCredentialsListResponse =
+  ProviderCredentialsListResponses[keyof ProviderCredentialsListResponses];
+
+export type ProviderCredentialsCreateData = {
+  body: CreateProviderCredentialDtoWritable;
+  path?: never;
+  query?: never;
+  url: '/api/v2/provider-credentials';
+};
+
+export type ProviderCredentialsCreateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ProviderCredentialsCreateError =
+  ProviderCredentialsCreateErrors[keyof ProviderCredentialsCreateErrors];
+
+export type ProviderCredentialsCreateResponses = {
+  /**
+   * Stored
+   */
+  201: {
+    success: true;
+    data: ProviderCredentialRecordDto;
+  };
+};
+
+export type ProviderCredentialsCreateResponse =
+  ProviderCredentialsCreateResponses[keyof ProviderCredentialsCreateResponses];
+
+export type ProviderCredentialsRemoveData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/provider-credentials/{id}';
+};
+
+export type ProviderCredentialsRemoveErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ProviderCredentialsRemoveError =
+  ProviderCredentialsRemoveErrors[keyof ProviderCredentialsRemoveErrors];
+
+export type ProviderCredentialsRemoveResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ProviderCredentialDeletedDto;
+  };
+};
+
+export type ProviderCredentialsRemoveResponse =
+  ProviderCredentialsRemoveResponses[keyof ProviderCredentialsRemoveResponses];
+
+export type ProviderCredentialsGetData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/provider-credentials/{id}';
+};
+
+export type ProviderCredentialsGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ProviderCredentialsGetError = ProviderCredentialsGetErrors[keyof ProviderCredentialsGetErrors];
+
+export type ProviderCredentialsGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ProviderCredentialRecordDto;
+  };
+};
+
+export type ProviderCredentialsGetResponse =
+  ProviderCredentialsGetResponses[keyof ProviderCredentialsGetResponses];
+
+export type ProviderCredentialsUpdateData = {
+  body: UpdateProviderCredentialDto;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/provider-credentials/{id}';
+};
+
+export type ProviderCredentialsUpdateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ProviderCredentialsUpdateError =
+  ProviderCredentialsUpdateErrors[keyof ProviderCredentialsUpdateErrors];
+
+export type ProviderCredentialsUpdateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ProviderCredentialRecordDto;
+  };
+};
+
+export type ProviderCredentialsUpdateResponse =
+  ProviderCredentialsUpdateResponses[keyof ProviderCredentialsUpdateResponses];
+
+export type ProviderCredentialsRotateData = {
+  body: RotateProviderCredentialDtoWritable;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/provider-credentials/{id}';
+};
+
+export type ProviderCredentialsRotateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ProviderCredentialsRotateError =
+  ProviderCredentialsRotateErrors[keyof ProviderCredentialsRotateErrors];
+
+export type ProviderCredentialsRotateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ProviderCredentialRecordDto;
+  };
+};
+
+export type ProviderCredentialsRotateResponse =
+  ProviderCredentialsRotateResponses[keyof ProviderCredentialsRotateResponses];
 
 export type ExtractionSetsListData = {
   body?: never;
