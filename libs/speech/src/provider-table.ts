@@ -9,7 +9,7 @@ const yes = (value: boolean) => (value ? 'yes' : 'no');
  */
 export function speechProviderTable(): string {
   const rows = [
-    '| Provider | Setting name | Text to speech | Speech to text | Languages (spoken_languages) | Key terms | Pronunciations | Code-switching | Key check |',
+    '| Provider | Setting name | Text to speech | Speech to text | Languages (spoken_languages) | Key terms | Pronunciations | Code-switching | API base (`SPEECH_<P>_BASE_URL` default) |',
     '|---|---|---|---|---|---|---|---|---|',
     "| Offline (development engine) | `offline` | yes, flite with the text in-band | yes, reads only the platform's own synthetic speech | all (one voice pair) | no | no | no | none (no key) |",
   ];
