@@ -128,7 +128,7 @@ window.WebSocket = class extends NativeWebSocket {
 window.events = [];
 window.start = async (url, audio) => {
   const client = await VoiceClient.connect({ url, audio });
-  for (const name of ['transcript', 'agent', 'tool', 'ended', 'error'])
+  for (const name of ['transcript', 'agent', 'tool', 'speech', 'ended', 'error'])
     client.on(name, (event) => window.events.push({ name, event: event instanceof Error ? event.message : event }));
   window.client = client;
 };

@@ -118,6 +118,11 @@ describe('browser voice sessions in a real browser', () => {
         description: 'the intro in the page transcript',
       },
     );
+    // The page is told what hears its user: here the offline development recogniser, with why a person would go
+    // unheard and what to do about it.
+    const speech = (await eventsOf(page)).find((e) => e.name === 'speech');
+    expect(speech?.event).toMatchObject({ stt: 'offline', tts: 'offline' });
+    expect(String(speech?.event.warning)).toMatch(/offline development recogniser.*transcriber/);
     // The caller's line, then the agent's answer.
     await waitFor(async () => (await transcriptOf('user')).some((e) => e.event.text === SAID) || undefined, {
       timeoutMs: 30_000,

@@ -150,6 +150,8 @@ export interface VoiceWorldOptions {
   llmFallback?: boolean;
   /** More settings for every app (e.g. PROVIDER_TIMEOUT_MS, MEDIA_STREAM_TOKEN_TTL_MS). */
   env?: Record<string, string>;
+  /** The partner's voice tier (the operator's default when absent). */
+  voiceTier?: 'standard' | 'premium' | 'enterprise';
 }
 
 /** The platform, its fakes and a funded partner with both carriers configured. */
@@ -197,7 +199,12 @@ export class VoiceWorld {
     const created = await adminApi('/partners', {
       method: 'POST',
       baseUrl: gateway,
-      body: { name: `Voice Co ${randomBytes(3).toString('hex')}`, balance_inr: 5000, concurrency_limit: 50 },
+      body: {
+        name: `Voice Co ${randomBytes(3).toString('hex')}`,
+        balance_inr: 5000,
+        concurrency_limit: 50,
+        ...(options.voiceTier ? { voice_tier: options.voiceTier } : {}),
+      },
     });
     if (created.status !== 200) throw new Error(`creating the partner answered ${created.status}`);
     const key = created.body.data.api_key as string;

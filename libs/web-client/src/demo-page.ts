@@ -71,6 +71,7 @@ $('talk').addEventListener('click', async () => {
     client.on('transcript', render);
     client.on('agent', ({ speaking }) => status(speaking ? 'Agent speaking...' : 'Listening...'));
     client.on('tool', ({ name, status: s }) => status('Tool ' + name + ': ' + s));
+    client.on('speech', ({ warning }) => warning && status(warning));
     client.on('error', (error) => status('Error: ' + error.message));
     client.on('ended', ({ reason }) => {
       status('Session ended (' + reason + ').');

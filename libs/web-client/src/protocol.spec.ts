@@ -15,6 +15,14 @@ describe('parseServerMessage', () => {
     ],
     ['{"type":"agent.speaking","speaking":true}', { type: 'agent.speaking', speaking: true }],
     ['{"type":"tool","name":"lookup","status":"done"}', { type: 'tool', name: 'lookup', status: 'done' }],
+    [
+      '{"type":"speech","stt":"deepgram","tts":"elevenlabs"}',
+      { type: 'speech', stt: 'deepgram', tts: 'elevenlabs' },
+    ],
+    [
+      '{"type":"speech","stt":"offline","tts":"offline","warning":"not a person"}',
+      { type: 'speech', stt: 'offline', tts: 'offline', warning: 'not a person' },
+    ],
     ['{"type":"session.ended","reason":"agent_hangup"}', { type: 'session.ended', reason: 'agent_hangup' }],
     ['{"type":"session.ended"}', { type: 'session.ended', reason: 'ended' }],
   ])('reads %s', (text, message) => {

@@ -19,6 +19,7 @@ export type ServerMessage =
   | { type: 'transcript'; role: Role; text: string; final: boolean }
   | { type: 'agent.speaking'; speaking: boolean }
   | { type: 'tool'; name: string; status: 'running' | 'done' }
+  | { type: 'speech'; stt: string; tts: string; warning?: string }
   | { type: 'session.ended'; reason: string };
 
 export type ClientMessage =
@@ -53,6 +54,10 @@ export function parseServerMessage(text: string): ServerMessage | null {
     case 'tool':
       return isString(m.name) && (m.status === 'running' || m.status === 'done')
         ? { type: 'tool', name: m.name, status: m.status }
+        : null;
+    case 'speech':
+      return isString(m.stt) && isString(m.tts)
+        ? { type: 'speech', stt: m.stt, tts: m.tts, ...(isString(m.warning) ? { warning: m.warning } : {}) }
         : null;
     case 'session.ended':
       return { type: 'session.ended', reason: isString(m.reason) ? m.reason : 'ended' };

@@ -29,6 +29,11 @@ export interface VoiceClientEvents {
   /** The agent runs a tool (running), or finished it (done). */
   tool: { name: string; status: 'running' | 'done' };
   /**
+   * What hears and speaks for the agent (provider names), once, at the start; `warning` when the user will not be
+   * understood (the offline development recogniser), to show the person.
+   */
+  speech: { stt: string; tts: string; warning?: string };
+  /**
    * The session is over and everything is released (microphone, audio, socket). `reason`: the platform's
    * end reason, `user` after end(), `connection_lost` when the socket closed without one.
    */

@@ -14,6 +14,7 @@ import {
   type TtsPlanEntry,
   type VoiceCallContext,
 } from '@vap/messages';
+import type { MediaStreamNotice } from '@vap/media';
 import type { RpcClient } from '@vap/messaging';
 import {
   isoLanguageOf,
@@ -238,6 +239,21 @@ export function callSpeechOf(
 
 function offlineEntry(voice: TtsVoice): TtsPlanEntry {
   return { provider: 'offline', voiceId: OFFLINE_VOICE_ID, ...voice };
+}
+
+/** Why a browser session's user goes unheard on the offline recogniser, and what fixes it. */
+export const OFFLINE_RECOGNISER_WARNING =
+  "This agent hears with the offline development recogniser, which understands only the platform's own " +
+  'synthetic speech, not a person: give the agent a transcriber (its transcriber setting, with a provider key ' +
+  'in /provider-credentials) or set STT_PROVIDER for the deployment.';
+
+/** The session's speech as a client is told it (see MediaStreamNotice `speech`). */
+export function speechNotice(speech: Pick<CallSpeech, 'stt' | 'tts'>): MediaStreamNotice {
+  const stt = speech.stt[0]?.name ?? 'offline';
+  const tts = speech.tts[0]?.name ?? 'offline';
+  return stt === 'offline'
+    ? { type: 'speech', stt, tts, warning: OFFLINE_RECOGNISER_WARNING }
+    : { type: 'speech', stt, tts };
 }
 
 /** The snapshot's speech choices, as agents.speech.plan takes them. */

@@ -21,7 +21,7 @@ import {
   turnTakingSink,
 } from '../metrics/voice.metrics';
 import { createSpeechProviders, type SttProvider, type TtsProvider } from '@vap/speech';
-import { callSpeechOf, fetchSpeechPlan, type CallSpeech } from './call-speech';
+import { callSpeechOf, fetchSpeechPlan, speechNotice, type CallSpeech } from './call-speech';
 import { openRecording } from './call-recording';
 import { reportEnded } from './ended-report';
 import { RpcCallReporter } from './rpc-call-reporter';
@@ -80,6 +80,8 @@ export class ConversationStarter {
       startConversation: async (transport) => {
         const call = await this.callSpeech(context);
         speech = call;
+        // A browser's page learns what hears its user, and why nothing will when it is the offline engine.
+        transport.notify?.(speechNotice(call));
         return createConversation({
           context,
           voice: call.voice,

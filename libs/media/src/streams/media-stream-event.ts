@@ -39,7 +39,12 @@ export type MediaStreamNotice =
   /** The agent's line began to play (its first frame) or is done. */
   | { type: 'agent.speaking'; speaking: boolean }
   /** A tool the agent's model called is running, or done. */
-  | { type: 'tool'; name: string; status: 'running' | 'done' };
+  | { type: 'tool'; name: string; status: 'running' | 'done' }
+  /**
+   * What hears and speaks for the agent at the session's start (provider names), with a warning a person can act
+   * on when the offline development recogniser hears them (it understands only the platform's synthetic speech).
+   */
+  | { type: 'speech'; stt: string; tts: string; warning?: string };
 
 /** The session's own notices to such a client: the stream is up, and the session is over (before the close). */
 export type MediaSessionNotice =

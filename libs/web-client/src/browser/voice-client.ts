@@ -177,6 +177,13 @@ export class VoiceClient {
       case 'tool':
         this.emit('tool', { name: message.name, status: message.status });
         break;
+      case 'speech':
+        this.emit('speech', {
+          stt: message.stt,
+          tts: message.tts,
+          ...(message.warning ? { warning: message.warning } : {}),
+        });
+        break;
       case 'session.ended':
         void this.finish(message.reason);
         break;
