@@ -16,6 +16,7 @@ import {
   type LaunchedBrowser,
   type SpokenWav,
 } from '../../support/browser';
+import { DeepgramSpeakFake, ElevenLabsFake } from '@vap/speech/testing';
 import { VoiceWorld } from '../voice/voice-fixtures';
 import { LONG_REPLY, voiceScript } from '../voice/voice-script';
 
@@ -30,18 +31,33 @@ function pageHtml(gateway: string): string {
 
 type PageEvent = { name: string; event: Record<string, unknown> };
 
+/** The partner's own keys for the speech providers of the provider case (each fake accepts only its own). */
+const ELEVENLABS_KEY = 'el-browser-partner-key-0001';
+const DEEPGRAM_KEY = 'dg-browser-partner-key-0001';
+
 describe('browser voice sessions in a real browser', () => {
   let world: VoiceWorld;
+  let elevenlabs: ElevenLabsFake;
+  let deepgram: DeepgramSpeakFake;
   let browser: LaunchedBrowser;
   let mic: SpokenWav;
   let pageServer: Server;
   let origin: string;
 
   beforeAll(async () => {
+    elevenlabs = await ElevenLabsFake.start({ apiKey: ELEVENLABS_KEY });
+    deepgram = await DeepgramSpeakFake.start({ apiKey: DEEPGRAM_KEY });
     world = await VoiceWorld.start({
       name: 'browser_voice',
       providers: { llm: true },
-      env: { MEDIA_TIME_SCALE: '1', BROWSER_SESSION_TOKEN_TTL_MS: '8000' },
+      // ElevenLabs voices are premium voices of the catalog.
+      voiceTier: 'premium',
+      env: {
+        MEDIA_TIME_SCALE: '1',
+        BROWSER_SESSION_TOKEN_TTL_MS: '8000',
+        SPEECH_ELEVENLABS_BASE_URL: elevenlabs.baseUrl,
+        SPEECH_DEEPGRAM_BASE_URL: deepgram.baseUrl,
+      },
     });
     world.ai.script(voiceScript);
     // Looped: 4 s of silence (the intro plays), the caller's line, 3 s of silence; the next time round the line
@@ -61,6 +77,8 @@ describe('browser voice sessions in a real browser', () => {
     mic?.remove();
     await new Promise((resolve) => pageServer?.close(resolve));
     await world?.stop();
+    await elevenlabs?.close();
+    await deepgram?.close();
   });
 
   async function createSession(agentId: string, allowedOrigins = [origin]) {
@@ -188,6 +206,93 @@ describe('browser voice sessions in a real browser', () => {
     expect(tracks.channels).toBe(2);
     for (const leg of tracks.samples) expect(rms(leg)).toBeGreaterThan(100);
   }, 180_000);
+
+  it('hears and speaks on the partner’s own providers: a Deepgram transcriber and an ElevenLabs voice', async () => {
+    for (const [provider, apiKey] of [
+      ['elevenlabs', ELEVENLABS_KEY],
+      ['deepgram', DEEPGRAM_KEY],
+    ]) {
+      const stored = await world.api('/provider-credentials', { body: { provider, api_key: apiKey } });
+      expect(stored.status).toBe(201);
+    }
+    const catalog = (await world.api('/voice-configurations')).body.data.voice_configurations as {
+      id: string;
+      provider: string;
+      provider_voice_id: string;
+      availability: string;
+    }[];
+    const voice = catalog.find((v) => v.provider === 'elevenlabs' && v.availability === 'account_key')!;
+    const agent = await world.agent({
+      intro_message: INTRO,
+      voice_id: voice.id.replace(/^vc_/, ''),
+      transcriber: { provider: 'deepgram' },
+    });
+    const session = await createSession(agent.id);
+    const page = await browser.browser.newPage();
+    await page.goto(origin);
+    await page.waitForFunction(() => (globalThis as unknown as { ready?: boolean }).ready === true);
+    await page.evaluate(
+      (url) =>
+        (globalThis as unknown as { start(u: string, audio: unknown): Promise<void> }).start(url, {
+          noiseSuppression: false,
+          echoCancellation: false,
+        }),
+      session.connect_url,
+    );
+    // The page is told who hears and speaks: the partner's providers, nothing to warn about.
+    const speech = await waitFor(async () => (await eventsOf(page)).find((e) => e.name === 'speech'), {
+      timeoutMs: 20_000,
+      description: 'the speech event',
+    });
+    expect(speech.event).toEqual({ stt: 'deepgram', tts: 'elevenlabs' });
+    const transcriptOf = async (role: string) =>
+      (await eventsOf(page)).filter((e) => e.name === 'transcript' && e.event.role === role && e.event.final);
+    await waitFor(
+      async () => (await transcriptOf('agent')).some((e) => e.event.text === INTRO) || undefined,
+      {
+        timeoutMs: 20_000,
+        description: 'the intro, spoken by ElevenLabs, in the page transcript',
+      },
+    );
+    // The fake microphone's line, heard by Deepgram from the browser's audio.
+    await waitFor(async () => (await transcriptOf('user')).some((e) => e.event.text === SAID) || undefined, {
+      timeoutMs: 30_000,
+      description: "the caller's line, heard by Deepgram, in the page transcript",
+    });
+    await waitFor(
+      async () =>
+        (await transcriptOf('agent')).some((e) => e.event.text && e.event.text !== INTRO) || undefined,
+      { timeoutMs: 40_000, description: "the agent's answer, spoken by ElevenLabs, in the page transcript" },
+    );
+    await page.evaluate(() => (globalThis as unknown as { client: { end(): void } }).client.end());
+    await waitFor(async () => (await eventsOf(page)).find((e) => e.name === 'ended'), {
+      timeoutMs: 10_000,
+      description: 'the ended event',
+    });
+    await page.close();
+
+    // The providers were asked with the partner's keys, for the catalog's voice.
+    expect(
+      elevenlabs.streams.some(
+        (s) =>
+          s.apiKey === ELEVENLABS_KEY &&
+          s.voiceId === voice.provider_voice_id &&
+          s.texts.join('').includes('Maya'),
+      ),
+    ).toBe(true);
+    expect(deepgram.listens.some((s) => s.authorization === `Token ${DEEPGRAM_KEY}`)).toBe(true);
+    const done = await waitFor(
+      async () => {
+        const res = await world.api(`/browser-sessions/${session.id}`);
+        return res.body.data?.status === 'completed' ? res.body.data : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 250, description: 'the session to complete' },
+    );
+    const answered = (done.session.transcript as { role: string; providers?: unknown }[]).find(
+      (e) => e.role === 'bot' && e.providers,
+    );
+    expect(answered?.providers).toMatchObject({ stt: 'deepgram', tts: 'elevenlabs' });
+  }, 120_000);
 
   it('refuses a reused token, an expired token and another origin', async () => {
     const agent = await world.agent({ intro_message: INTRO });

@@ -7,7 +7,6 @@ import {
   SpeechCredential,
   SpeechPlan,
   SpeechPlanRequest,
-  SpeechProviderName,
   SttPlanEntry,
   TranscriberSettings,
   TTS_PROVIDERS,
@@ -17,7 +16,7 @@ import {
 import { INDIAN_LOCALES } from '@vap/speech';
 import { Voice } from '../voices/entities/voice.entity';
 import { dictionaryTerms } from '../dictionaries/dictionary-terms';
-import { SpeechKeys, type AccountKeys } from './speech-keys';
+import { SpeechKeys } from './speech-keys';
 
 /** The voice of the offline engine: what speaks when none of the agent's voices is in the catalog any more. */
 export const OFFLINE_PLAN_VOICE = 'offline';

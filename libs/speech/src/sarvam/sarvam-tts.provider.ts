@@ -1,11 +1,11 @@
-import { substituteAliases } from '../pronunciation-match';
 import WebSocket from 'ws';
 import { applyGain } from '@vap/media';
 import { INDIAN_LOCALES, isoLanguageOf } from '../languages';
+import { substituteAliases } from '../pronunciation-match';
 import { ProviderError } from '../provider-error';
 import { RequestDeadline } from '../request-deadline';
 import type { NetworkProviderConfig } from '../speech-settings';
-import type { Pronunciation, TtsProvider, TtsRequest } from '../tts-provider';
+import type { TtsProvider, TtsRequest } from '../tts-provider';
 import { SARVAM_KEY_HEADER, sarvamSocketBase } from './sarvam-urls';
 
 export const SARVAM_TTS_DEFAULT_MODEL = 'bulbul:v2';

@@ -1,4 +1,4 @@
-import { closeOfflineSpeech } from '@vap/media';
+import { closeOfflineSpeech, pcm16FromBuffer } from '@vap/media';
 import { CartesiaFake } from './cartesia-fake';
 import { FakeRecogniser } from './fake-provider-server';
 import { talkTo } from './streamed-speech';
@@ -45,7 +45,6 @@ describe('CartesiaFake (the TTS WebSocket protocol)', () => {
     expect(seen.frames[3]).toMatchObject({ context_id: 'c1', flush_id: 1 });
     expect(seen.frames[7]).toEqual({ type: 'done', context_id: 'c1', done: true, status_code: 206 });
     const recogniser = new FakeRecogniser(8000);
-    const { pcm16FromBuffer } = await import('@vap/media');
     const words = seen.frames
       .filter((f) => f.type === 'chunk')
       .flatMap((f) => recogniser.push(pcm16FromBuffer(Buffer.from(f.data as string, 'base64'))));

@@ -1,4 +1,4 @@
-import { closeOfflineSpeech } from '@vap/media';
+import { closeOfflineSpeech, mulawDecode } from '@vap/media';
 import { ElevenLabsFake } from './elevenlabs-fake';
 import { FakeRecogniser } from './fake-provider-server';
 import { talkTo } from './streamed-speech';
@@ -42,7 +42,6 @@ describe('ElevenLabsFake (the stream-input protocol)', () => {
     expect(stream.messages[0]).toEqual({ text: ' ' });
     // mu-law audio, read back word for word.
     const recogniser = new FakeRecogniser(8000);
-    const { mulawDecode } = await import('@vap/media');
     const words = seen.frames
       .filter((f) => typeof f.audio === 'string')
       .flatMap((f) => recogniser.push(mulawDecode(Buffer.from(f.audio as string, 'base64'))));
