@@ -28,6 +28,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { connect } from 'nats';
 import { WebSocketServer } from 'ws';
 import type { SpeechPlan, SttPlanEntry, TtsPlanEntry } from '@vap/messages';
@@ -53,6 +54,7 @@ import { CallerFleet, monotonicNs } from './caller-fleet';
 import { startFakePlatformResponder } from './fake-platform-responder';
 import { startFakeSpeechProviders } from './fake-speech-providers';
 import { SimulatedCallResult } from './simulated-caller';
+import { ProcessSampler } from './process-sampler';
 import { callKey, InboundAudio, SpeechTap } from './speech-tap';
 import { benchVoiceEnv } from './voice-env';
 
@@ -112,7 +114,12 @@ interface AdapterFigures {
   unmatched: number;
   failedCalls: number;
   unanswered: number;
+  /** The callers' event-loop delay p99: their arrival and send stamps are late by up to this. */
   loopDelayP99Ms: number;
+  /** This process's event-loop delay p99: the fakes' stamps are late by up to this. */
+  fakesLoopDelayP99Ms: number;
+  /** The voice service's CPU over the run, as a share of its one core. */
+  voiceCpuShare: number;
 }
 
 async function main(): Promise<void> {
@@ -359,6 +366,10 @@ async function runAdapter(adapter: Adapter, count: number, deps: RunDeps): Promi
     responder.register(call.context);
     return call;
   });
+  const sampler = new ProcessSampler([deps.voice.pid]);
+  const fakesLoop = monitorEventLoopDelay({ resolution: 1 });
+  sampler.start();
+  fakesLoop.enable();
   const round = await deps.fleet.run({
     calls: placed.map((call) => ({ url: call.streamUrl, callId: call.context.callId })),
     rampMs,
@@ -369,6 +380,8 @@ async function runAdapter(adapter: Adapter, count: number, deps: RunDeps): Promi
     audioText: TRANSCRIPT,
     answerTimeoutMs: 10_000,
   });
+  fakesLoop.disable();
+  const usage = sampler.stop();
   const deadline = performance.now() + 10_000;
   while (responder.ended.size < count && performance.now() < deadline) await sleep(100);
   for (const call of placed) responder.forget(call.context.callId);
@@ -393,6 +406,9 @@ async function runAdapter(adapter: Adapter, count: number, deps: RunDeps): Promi
     failedCalls: round.results.filter((r) => r.error).length,
     unanswered: round.results.reduce((sum, r) => sum + r.unanswered, 0),
     loopDelayP99Ms: round.loopDelayP99Ms,
+    // The histogram holds whole sampling intervals: the delay is what exceeds one.
+    fakesLoopDelayP99Ms: Math.max(0, fakesLoop.percentile(99) / 1e6 - 1),
+    voiceCpuShare: usage.cpuSeconds / usage.wallSeconds,
   };
 }
 
@@ -474,6 +490,8 @@ function printReport(results: AdapterFigures[], loopback: number[]): void {
         'p99 / openai': figure(p99 / baseP99, 2),
         [`p99 < ${TARGET_MS} ms`]: Number.isFinite(p99) ? (p99 < TARGET_MS ? 'yes' : 'NO') : '-',
         'callers lag p99 ms': figure(r.loopDelayP99Ms, 1),
+        'fakes lag p99 ms': figure(r.fakesLoopDelayP99Ms, 1),
+        'voice CPU %': Math.round(r.voiceCpuShare * 100),
       });
     }
   }
