@@ -2,35 +2,34 @@
 // with every conversation feature that costs extra off: no background audio, no recording, no tools) and a
 // stream URL with a fresh signed token, as the calls service would put in the carrier's answer markup.
 import { randomUUID } from 'node:crypto';
-import { VoiceConfigurationDto } from '@vap/api';
-import { AgentSettings, VoiceCallContext } from '@vap/messages';
+import { AgentSettings, SpeechPlan, TtsPlanEntry, VoiceCallContext } from '@vap/messages';
 import { buildBrowserStreamUrl, buildMediaStreamUrl, issueStreamToken } from '@vap/media';
 
 /** A voice of the seeded catalog (the same one the other benchmarks' agents use). */
 export const BENCH_VOICE_ID = '72158370-d269-49a5-ae65-8f33fe3b890b';
 
 /**
- * The catalog entry of that voice as the agents service lists it: the voice service puts its provider voice
- * id, model, speed, volume and language into every synthesis request.
+ * That voice as the agents service puts it in a call's speech plan: OpenAI-compatible, with no key of the
+ * account's, so the deployment's own TTS (the fake OpenAI-compatible server) speaks it. The voice service puts its
+ * provider voice id, model, speed, volume and language into every synthesis request.
  */
-export const BENCH_VOICE: VoiceConfigurationDto = {
-  id: `vc_${BENCH_VOICE_ID}`,
-  display_name: 'Bench',
-  description: 'The benchmark agent voice',
+export const BENCH_VOICE_PLAN_ENTRY: TtsPlanEntry = {
   provider: 'openai',
-  model_name: 'tts-1',
-  tier: 'standard',
-  provider_voice_id: 'alloy',
+  voiceId: BENCH_VOICE_ID,
+  providerVoiceId: 'alloy',
+  model: 'tts-1',
   speed: 1,
   volume: 1,
   language: 'en-IN',
-  gender: 'female',
-  preview_text: 'Hello.',
-  status: 'active',
-  availability: 'platform',
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
 };
+
+/**
+ * The speech plan of every benchmark call: the agent's voice on the deployment's TTS, no transcriber of the
+ * agent's (the deployment's STT serves), no dictionaries.
+ */
+export function benchSpeechPlan(): SpeechPlan {
+  return { tts: [{ ...BENCH_VOICE_PLAN_ENTRY }], stt: [], keyterms: [], pronunciations: [] };
+}
 
 /** Stream tokens outlive the ramp of the largest round by far; expiry is not what is measured. */
 const STREAM_TOKEN_TTL_MS = 120_000;

@@ -4,11 +4,13 @@
 // nothing but carry the calls' media on the carrier clock.
 import { fork, type ChildProcess } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import WebSocket from 'ws';
+import { synthesizeOfflineSpeech } from '@vap/media';
 import { sleep } from '@vap/testing';
 import { CarrierClock } from './carrier-clock';
 import { runScriptedCall, ScriptedCallResult } from './scripted-caller';
 import { runSimulatedCall, SimulatedCallResult } from './simulated-caller';
-import { callerAudio } from './speech-like-audio';
+import { callerAudio, callerAudioOf, CallerAudio } from './speech-like-audio';
 import { planCall } from './turn-script';
 
 export interface FleetCall {
@@ -30,6 +32,13 @@ export interface FleetRound {
   framesPerTick?: number;
   /** Media seconds each call lasts at least, silent after its turns (see SimulatedCallOptions). */
   mediaSeconds?: number;
+  /**
+   * The caller says this text as the offline engine speaks it (what the fake speech providers' recognisers read
+   * back), instead of a second of speech-like audio.
+   */
+  audioText?: string;
+  /** See SimulatedCallOptions (default 15 s). */
+  answerTimeoutMs?: number;
 }
 
 export interface FleetRoundResult {
@@ -38,6 +47,11 @@ export interface FleetRoundResult {
   loopDelayP99Ms: number;
   /** Periods the carrier clock missed whole during the round. */
   clockStalls: number;
+  /**
+   * process.hrtime.bigint() - performance.now() of the fleet process, in ns (decimal): turns its performance.now()
+   * stamps into CLOCK_MONOTONIC, which every process on the machine shares.
+   */
+  monotonicOffsetNs: string;
 }
 
 /** A round of scripted calls (the turn-taking benchmark): each call says the turns of planCall(its index). */
@@ -54,17 +68,49 @@ export interface ScriptedFleetRoundResult {
   clockStalls: number;
 }
 
-type FleetRequest = { type: 'round'; round: FleetRound } | { type: 'scripted'; round: ScriptedFleetRound };
+/**
+ * Bare loopback: one WebSocket to `url` carrying `messages` text messages `intervalMs` apart, each its send time
+ * (process.hrtime.bigint(), decimal ns), so the receiver measures the machine's own one-way cost.
+ */
+export interface LoopbackRound {
+  url: string;
+  messages: number;
+  intervalMs: number;
+}
+
+type FleetRequest =
+  | { type: 'round'; round: FleetRound }
+  | { type: 'scripted'; round: ScriptedFleetRound }
+  | { type: 'loopback'; round: LoopbackRound };
 type FleetReply =
-  { type: 'done'; result: FleetRoundResult | ScriptedFleetRoundResult } | { type: 'failed'; error: string };
+  | { type: 'done'; result: FleetRoundResult | ScriptedFleetRoundResult | { sent: number } }
+  | { type: 'failed'; error: string };
+
+/** process.hrtime.bigint() - performance.now() in ns: constant for a process (both read CLOCK_MONOTONIC). */
+export function monotonicOffsetNs(): bigint {
+  return process.hrtime.bigint() - BigInt(Math.round(performance.now() * 1e6));
+}
+
+/** A performance.now() stamp of a process with that offset, as CLOCK_MONOTONIC ns. */
+export function monotonicNs(at: number, offsetNs: bigint): bigint {
+  return offsetNs + BigInt(Math.round(at * 1e6));
+}
+
+const spokenAudio = new Map<string, Promise<CallerAudio>>();
+function audioOf(text: string | undefined): Promise<CallerAudio> {
+  if (text === undefined) return Promise.resolve(callerAudio(1));
+  let audio = spokenAudio.get(text);
+  if (!audio) spokenAudio.set(text, (audio = synthesizeOfflineSpeech(text).then(callerAudioOf)));
+  return audio;
+}
 
 // Sampled every millisecond: the pacing being measured is in milliseconds.
 const LOOP_DELAY_RESOLUTION_MS = 1;
 
 /** Runs one round of calls on `clock` in this process. */
 export async function runFleetRound(round: FleetRound, clock: CarrierClock): Promise<FleetRoundResult> {
-  const audio = callerAudio(1);
-  return rampedRound(round.calls, round.rampMs, clock, (call, phase) =>
+  const audio = await audioOf(round.audioText);
+  const result = await rampedRound(round.calls, round.rampMs, clock, (call, phase) =>
     runSimulatedCall({
       url: call.url,
       callId: call.callId,
@@ -78,8 +124,29 @@ export async function runFleetRound(round: FleetRound, clock: CarrierClock): Pro
       minAnswerFrames: round.minAnswerFrames,
       framesPerTick: round.framesPerTick,
       mediaSeconds: round.mediaSeconds,
+      answerTimeoutMs: round.answerTimeoutMs,
     }),
   );
+  return { ...result, monotonicOffsetNs: monotonicOffsetNs().toString() };
+}
+
+/** Sends the loopback messages (see LoopbackRound) and closes. */
+export async function runLoopback(round: LoopbackRound): Promise<{ sent: number }> {
+  const socket = new WebSocket(round.url, { perMessageDeflate: false });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  let sent = 0;
+  for (; sent < round.messages; sent++) {
+    await sleep(round.intervalMs);
+    socket.send(process.hrtime.bigint().toString());
+  }
+  await new Promise<void>((resolve) => {
+    socket.once('close', () => resolve());
+    socket.close(1000);
+  });
+  return { sent };
 }
 
 /** Runs one round of scripted calls on `clock` in this process. */
@@ -148,7 +215,19 @@ export class CallerFleet {
     return this.request({ type: 'scripted', round }) as Promise<ScriptedFleetRoundResult>;
   }
 
-  private request(request: FleetRequest): Promise<FleetRoundResult | ScriptedFleetRoundResult> {
+  /** Bare loopback messages to a receiver (see LoopbackRound). */
+  loopback(round: LoopbackRound): Promise<{ sent: number }> {
+    return this.request({ type: 'loopback', round }) as Promise<{ sent: number }>;
+  }
+
+  /** The fleet process's id (to pin it to a core). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  private request(
+    request: FleetRequest,
+  ): Promise<FleetRoundResult | ScriptedFleetRoundResult | { sent: number }> {
     return new Promise((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`caller fleet exited (${code})`));
       this.child.once('exit', onExit);
@@ -178,12 +257,14 @@ function serveFleet(): void {
     process.exit(0);
   });
   process.on('message', (request: FleetRequest) => {
-    const round: Promise<FleetRoundResult | ScriptedFleetRoundResult> | undefined =
+    const round: Promise<FleetRoundResult | ScriptedFleetRoundResult | { sent: number }> | undefined =
       request.type === 'round'
         ? runFleetRound(request.round, clock)
         : request.type === 'scripted'
           ? runScriptedFleetRound(request.round, clock)
-          : undefined;
+          : request.type === 'loopback'
+            ? runLoopback(request.round)
+            : undefined;
     round?.then(
       (result) => process.send!({ type: 'done', result } satisfies FleetReply),
       (err: unknown) =>

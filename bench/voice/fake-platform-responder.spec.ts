@@ -5,10 +5,10 @@ import { Logger } from '@nestjs/common';
 import { NatsConnectionService, RpcClient } from '@vap/messaging';
 import {
   BENCH_BROWSER_ORIGIN,
-  BENCH_VOICE,
   BENCH_VOICE_ID,
   benchAgentSettings,
   benchCall,
+  benchSpeechPlan,
 } from './bench-call';
 import { FakePlatformResponder, startFakePlatformResponder, wireSubject } from './fake-platform-responder';
 
@@ -25,7 +25,7 @@ describe('fake platform responder', () => {
   beforeAll(async () => {
     Logger.overrideLogger(false);
     nc = await connect({ servers: NATS_URL });
-    responder = await startFakePlatformResponder(nc, prefix, [BENCH_VOICE]);
+    responder = await startFakePlatformResponder(nc, prefix, benchSpeechPlan);
     const options = { serviceName: 'voice', url: NATS_URL, subjectPrefix: prefix, requestTimeoutMs: 2000 };
     nats = new NatsConnectionService(options);
     await nats.onModuleInit();
@@ -141,10 +141,23 @@ describe('fake platform responder', () => {
     expect(responder.ended.get('c1')).toEqual(ended);
   });
 
-  it("lists the catalog with the benchmark agent's voice for any partner", async () => {
-    const list = await rpc.request('agents.voice_configuration.list', 'any-partner', {});
-    expect(list.voice_configurations.map((v) => v.id)).toEqual([`vc_${BENCH_VOICE_ID}`]);
-    expect(responder.catalogLookups).toBe(1);
+  it("answers the speech plan with the benchmark agent's voice on the deployment's TTS", async () => {
+    const plan = await rpc.request('agents.speech.plan', 'any-partner', {
+      callId: 'c3',
+      voiceId: BENCH_VOICE_ID,
+      fallbackVoiceIds: [],
+      transcriber: null,
+      fallbackTranscriber: null,
+      dictionaryIds: [],
+      spokenLanguages: ['en'],
+    });
+    expect(plan.tts).toEqual([
+      expect.objectContaining({ provider: 'openai', voiceId: BENCH_VOICE_ID, providerVoiceId: 'alloy' }),
+    ]);
+    // No key in the plan: the deployment's own TTS (the fake OpenAI-compatible server) speaks the voice.
+    expect(plan.tts[0].credential).toBeUndefined();
+    expect(plan.stt).toEqual([]);
+    expect(responder.planLookups).toBe(1);
   });
   it('acks the tool invocations the voice service records and keeps them', async () => {
     const record = {
@@ -164,24 +177,20 @@ describe('fake platform responder', () => {
     expect(responder.toolCalls).toEqual([]);
   });
 
-  it('leaves the catalog unanswered when given none (a real agents service serves it)', async () => {
+  it('leaves the plan unanswered when given none (a real agents service serves it)', async () => {
     const quiet = `t_${randomBytes(4).toString('hex')}`;
     const other = await startFakePlatformResponder(nc, quiet, null);
     try {
-      const sub = nc.subscribe(wireSubject(quiet, 'agents.voice_configuration.list'), { max: 1 });
+      const sub = nc.subscribe(wireSubject(quiet, 'agents.speech.plan'), { max: 1 });
+      const empty = { tts: [], stt: [], keyterms: [], pronunciations: [] };
       const answered = (async () => {
         for await (const msg of sub)
-          msg.respond(new TextEncoder().encode('{"ok":true,"data":{"voice_configurations":[]}}'));
+          msg.respond(new TextEncoder().encode(JSON.stringify({ ok: true, data: empty })));
       })();
-      const reply = await nc.request(wireSubject(quiet, 'agents.voice_configuration.list'), '{}', {
-        timeout: 2000,
-      });
-      expect(JSON.parse(new TextDecoder().decode(reply.data))).toEqual({
-        ok: true,
-        data: { voice_configurations: [] },
-      });
+      const reply = await nc.request(wireSubject(quiet, 'agents.speech.plan'), '{}', { timeout: 2000 });
+      expect(JSON.parse(new TextDecoder().decode(reply.data))).toEqual({ ok: true, data: empty });
       await answered;
-      expect(other.catalogLookups).toBe(0);
+      expect(other.planLookups).toBe(0);
     } finally {
       await other.close();
     }

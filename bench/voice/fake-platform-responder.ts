@@ -1,16 +1,17 @@
 // The platform's other services as the voice service sees them, reduced to what a benchmark needs. As the
 // calls service it answers calls.voice.attach with the call's context, acks the transcript, hang-up, transfer
 // and ended reports, and keeps what they said (the agent turns' latency parts above all); as the agents service
-// it answers agents.voice_configuration.list with a catalog that holds the benchmark agent's voice. Replies use
+// it answers agents.speech.plan with the speech each call runs on (the benchmark's plan). Replies use
 // the platform's RPC envelope (RpcRequest in, RpcReply out, JSON), so the voice service's RpcClient reads them
 // as it reads the real ones.
 import { NatsConnection, Msg, Subscription } from 'nats';
-import { VoiceConfigurationDto } from '@vap/api';
 import {
   AppError,
   CommandMap,
   RpcReply,
   RpcRequest,
+  SpeechPlan,
+  SpeechPlanRequest,
   Subjects,
   TurnLatency,
   VoiceCallContext,
@@ -28,7 +29,7 @@ type AnsweredSubject =
   | 'calls.voice.hangup'
   | 'calls.voice.ended'
   | 'calls.voice.tool_call'
-  | 'agents.voice_configuration.list';
+  | 'agents.speech.plan';
 
 /** The wire subject of a logical one under a deployment's NATS_SUBJECT_PREFIX (as NatsConnectionService builds it). */
 export function wireSubject(prefix: string, logical: string): string {
@@ -60,22 +61,24 @@ export interface FakePlatformResponder {
   /** Attaches of browser sessions (carrier `browser`), and the `origin` header the last one carried. */
   browserAttaches: number;
   lastBrowserOrigin: string | undefined;
-  /** Voice catalog look-ups (the voice service makes one as each conversation starts). */
-  catalogLookups: number;
+  /** Speech plan requests (the voice service makes one as each call's media starts). */
+  planLookups: number;
   /** Forgets every report, keeping the registered calls (between benchmark rounds). */
   resetReports(): void;
   close(): Promise<void>;
 }
 
+/** The speech plan the agents service would resolve for a call (its request names the call). */
+export type SpeechPlanner = (request: SpeechPlanRequest) => SpeechPlan;
+
 /**
- * Subscribes the commands under `prefix` on `nc`. `voices` is the catalog every partner is entitled to (ids
- * `vc_<voice_id>`, as the agents service lists them); null leaves the catalog to a real agents service on the
- * same prefix.
+ * Subscribes the commands under `prefix` on `nc`. `plan` answers agents.speech.plan for every call; null leaves
+ * the plan to a real agents service on the same prefix.
  */
 export async function startFakePlatformResponder(
   nc: NatsConnection,
   prefix: string,
-  voices: readonly VoiceConfigurationDto[] | null,
+  plan: SpeechPlanner | null,
 ): Promise<FakePlatformResponder> {
   const contexts = new Map<string, VoiceCallContext>();
   const subscriptions: Subscription[] = [];
@@ -92,7 +95,7 @@ export async function startFakePlatformResponder(
     unknownAttaches: 0,
     browserAttaches: 0,
     lastBrowserOrigin: undefined,
-    catalogLookups: 0,
+    planLookups: 0,
     resetReports() {
       responder.attaches.clear();
       responder.transcripts.length = 0;
@@ -104,7 +107,7 @@ export async function startFakePlatformResponder(
       responder.unknownAttaches = 0;
       responder.browserAttaches = 0;
       responder.lastBrowserOrigin = undefined;
-      responder.catalogLookups = 0;
+      responder.planLookups = 0;
     },
     async close() {
       await Promise.all(subscriptions.map((s) => s.drain().catch(() => undefined)));
@@ -162,10 +165,10 @@ export async function startFakePlatformResponder(
     responder.toolCalls.push(data);
     return { ok: true };
   });
-  if (voices) {
-    handle(Subjects.agents.voiceConfigurationList, () => {
-      responder.catalogLookups++;
-      return { voice_configurations: [...voices] };
+  if (plan) {
+    handle(Subjects.agents.speechPlan, (data) => {
+      responder.planLookups++;
+      return plan(data);
     });
   }
   await nc.flush();

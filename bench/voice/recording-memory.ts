@@ -30,7 +30,7 @@ import { freePort, ServiceHandle, sleep, startService, workspaceRoot } from '@va
 import { openBenchNats } from '../support/bench-nats';
 import { BenchFigure, meetsTarget, reportFigures } from '../support/figures';
 import { figure } from '../support/percentiles';
-import { BENCH_VOICE, benchAgentSettings, benchCall } from './bench-call';
+import { benchAgentSettings, benchCall, benchSpeechPlan } from './bench-call';
 import { CallerFleet } from './caller-fleet';
 import { FakePlatformResponder, startFakePlatformResponder } from './fake-platform-responder';
 import { startFakeSpeechProviders } from './fake-speech-providers';
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   try {
     const nc = await connect({ servers: infra.nats.url, name: 'bench-voice-recording' });
     cleanups.unshift(() => nc.drain());
-    const responder = await startFakePlatformResponder(nc, infra.prefix, [BENCH_VOICE]);
+    const responder = await startFakePlatformResponder(nc, infra.prefix, benchSpeechPlan);
     cleanups.unshift(() => responder.close());
     const providers = await startFakeSpeechProviders({
       transcript: 'I would like to know my order status.',

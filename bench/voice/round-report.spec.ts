@@ -12,6 +12,7 @@ function call(frames: ReceivedFrame[], extra: Partial<SimulatedCallResult> = {})
     marksEchoed: 1,
     clears: 0,
     replyDelaysMs: [],
+    turnEndsAt: [],
     unanswered: 0,
     endedBy: 'caller',
     ...extra,

@@ -4,7 +4,7 @@
  *
  * Starts NATS (as `npm start` finds it) under a subject prefix of its own, fake OpenAI-compatible STT, chat and
  * TTS servers in this process, fake calls and agents services on NATS (attach answers each call's context, the
- * reports are acked and the agent turns' latency parts kept, the voice catalog holds the agent's voice), then
+ * reports are acked and the agent turns' latency parts kept, the speech plan puts the agent's voice on the fake TTS), then
  * the voice service itself. The simulated callers run in a process of their own (caller-fleet.ts), so the fakes'
  * work does not delay their arrival timestamps. Each round opens N media streams (ramped over BENCH_RAMP_MS) that stream caller audio in real time: per turn a
  * second of loud speech-like audio, then silence until the agent has answered and gone quiet.
@@ -39,7 +39,7 @@ import { reportFigures } from '../support/figures';
 import { figure } from '../support/percentiles';
 import {
   BENCH_BROWSER_ORIGIN,
-  BENCH_VOICE,
+  benchSpeechPlan,
   BenchTransport,
   benchAgentSettings,
   benchCall,
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
   try {
     const nc = await connect({ servers: infra.nats.url, name: 'bench-voice-calls' });
     cleanups.unshift(() => nc.drain());
-    const responder = await startFakePlatformResponder(nc, infra.prefix, [BENCH_VOICE]);
+    const responder = await startFakePlatformResponder(nc, infra.prefix, benchSpeechPlan);
     cleanups.unshift(() => responder.close());
     const providers = await startFakeSpeechProviders({
       transcript: TRANSCRIPT,

@@ -226,6 +226,12 @@ describe('simulated caller', () => {
       expect(result).toMatchObject({ endedBy: 'caller', unanswered: 0, marksEchoed: 2 });
       expect(result.error).toBeUndefined();
       expect(result.replyDelaysMs).toHaveLength(2);
+      // Each turn's end was noted as its last frame went out, before the agent's answer to it arrived.
+      expect(result.turnEndsAt).toHaveLength(2);
+      const answers = [1, 2].map((n) => result.frames.find((f) => f.answer === n && f.speech)!.at);
+      expect(result.turnEndsAt[0]).toBeLessThan(answers[0]);
+      expect(result.turnEndsAt[1]).toBeGreaterThan(answers[0]);
+      expect(result.turnEndsAt[1]).toBeLessThan(answers[1]);
       expect(endpoint.log.origin).toBe('https://bench.example');
       expect([...endpoint.log.frameBytes]).toEqual([640]);
       expect(endpoint.log.audioFrames).toBeGreaterThanOrEqual(30);

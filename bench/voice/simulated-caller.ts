@@ -59,6 +59,11 @@ export interface SimulatedCallResult {
   clears: number;
   /** From the caller's last speech frame of a turn to the agent's first speech frame after it, ms. */
   replyDelaysMs: number[];
+  /**
+   * Per turn, when the caller sent the turn's last voiced frame (performance.now() just before handing it to the
+   * socket): where a provider's hearing of the turn's end is measured from.
+   */
+  turnEndsAt: number[];
   /** Turns (and an expected intro) the agent did not speak in within answerTimeoutMs. */
   unanswered: number;
   /** Who ended the stream: the caller after its last turn, or the agent's side closing it first. */
@@ -117,6 +122,7 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
   const answerTimeoutMs = options.answerTimeoutMs ?? 15_000;
   const framesPerTick = options.framesPerTick ?? 1;
   const mediaFrames = ((options.mediaSeconds ?? 0) * 1000) / FRAME_MS;
+  const lastVoicedFrame = options.audio.lastVoicedFrame ?? options.audio.speechFrames.length - 1;
   const streamSid = `MZ${randomBytes(16).toString('hex')}`;
   const callSid = `CA${randomBytes(16).toString('hex')}`;
   const accountSid = 'ACbench';
@@ -127,6 +133,7 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
     marksEchoed: 0,
     clears: 0,
     replyDelaysMs: [],
+    turnEndsAt: [],
     unanswered: 0,
     endedBy: 'caller',
   };
@@ -227,6 +234,7 @@ export function runSimulatedCall(options: SimulatedCallOptions): Promise<Simulat
           if (agentDone(now)) afterAgent();
           return;
         case 'speaking':
+          if (speechIndex === lastVoicedFrame) result.turnEndsAt.push(performance.now());
           sendMedia(options.audio.speechFrames[speechIndex++]);
           if (speechIndex >= options.audio.speechFrames.length) {
             turnsDone++;

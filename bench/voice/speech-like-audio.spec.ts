@@ -2,10 +2,13 @@ import { FRAME_MS, levelDbfs, mulawDecode, MULAW_FRAME_BYTES, resamplePcm16 } fr
 import {
   browserFrameFromMulaw,
   callerAudio,
+  callerAudioOf,
   isPcm16SpeechFrame,
   isSpeechFrame,
   pcm16LeBytes,
+  peakOf,
   speechLikePcm,
+  VOICED_PEAK,
 } from './speech-like-audio';
 
 describe('speech-like audio', () => {
@@ -59,5 +62,19 @@ describe('speech-like audio', () => {
     expect(isPcm16SpeechFrame(Buffer.alloc(640))).toBe(false);
     expect(isPcm16SpeechFrame(Buffer.alloc(0))).toBe(false);
     expect(isPcm16SpeechFrame(Buffer.alloc(1, 0x7f))).toBe(false);
+  });
+
+  it('turns given speech into caller frames up to its last voiced one, which it names', () => {
+    const pcm = new Int16Array(8000); // a second at 8 kHz: 50 frames
+    pcm.fill(3000, 0, 80 * 10); // frames 0-9 loud
+    pcm.fill(0, 800, 160 * 20); // frames 5-19... silent from sample 800 (frame 5) on
+    pcm.fill(2000, 160 * 30, 160 * 30 + 10); // a short sound in frame 30
+    pcm.fill(20, 160 * 40, 160 * 41); // frame 40 below the voiced level
+    const audio = callerAudioOf(pcm);
+    expect(audio.lastVoicedFrame).toBe(30);
+    expect(audio.speechFrames).toHaveLength(31);
+    expect(peakOf(mulawDecode(audio.speechFrames[30]))).toBeGreaterThan(VOICED_PEAK);
+    expect(mulawDecode(audio.silenceFrame).every((s) => s === 0)).toBe(true);
+    expect(() => callerAudioOf(new Int16Array(800))).toThrow(/no sound/);
   });
 });

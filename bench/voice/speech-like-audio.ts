@@ -75,6 +75,42 @@ export function pcm16LeBytes(samples: Int16Array): Buffer {
 export interface CallerAudio {
   speechFrames: Buffer[];
   silenceFrame: Buffer;
+  /**
+   * The last speech frame with sound in it (speech may end in quiet frames); the last frame when absent. The
+   * caller notes when it sent this one: the end of its turn as a provider hears it.
+   */
+  lastVoicedFrame?: number;
+}
+
+/** A sample louder than this (of 32767) is sound; digital silence, and mu-law's lowest steps, are not. */
+export const VOICED_PEAK = 64;
+
+/** The largest absolute sample of `pcm`. */
+export function peakOf(pcm: Int16Array): number {
+  let peak = 0;
+  for (const sample of pcm) peak = Math.max(peak, Math.abs(sample));
+  return peak;
+}
+
+/**
+ * Given speech (8 kHz PCM16, e.g. the offline engine's speech of a text, which the fake providers' recognisers
+ * read back) as the caller's turn: 20 ms mu-law frames up to its last voiced one (the quiet tail dropped).
+ */
+export function callerAudioOf(pcm: Int16Array): CallerAudio {
+  const frameSamples = (TELEPHONY_SAMPLE_RATE * FRAME_MS) / 1000;
+  const speechFrames: Buffer[] = [];
+  let lastVoicedFrame = -1;
+  for (let at = 0; at + frameSamples <= pcm.length; at += frameSamples) {
+    const frame = mulawEncode(pcm.subarray(at, at + frameSamples));
+    if (peakOf(mulawDecode(frame)) > VOICED_PEAK) lastVoicedFrame = speechFrames.length;
+    speechFrames.push(frame);
+  }
+  if (lastVoicedFrame < 0) throw new Error('the caller audio has no sound in it');
+  return {
+    speechFrames: speechFrames.slice(0, lastVoicedFrame + 1),
+    silenceFrame: Buffer.alloc(MULAW_FRAME_BYTES, MULAW_SILENCE),
+    lastVoicedFrame,
+  };
 }
 
 /** `seconds` of loud speech-like caller audio cut into 160-byte mu-law frames (8 kHz, 20 ms). */

@@ -200,7 +200,7 @@ async function main(): Promise<void> {
     const partnerUrl = `https://127.0.0.1:${(partner.address() as AddressInfo).port}/orders/status`;
     const nc = await connect({ servers: infra.nats.url, name: 'bench-voice-tools' });
     cleanups.unshift(() => nc.drain());
-    // The catalog comes from the real agents service.
+    // The speech plan comes from the real agents service.
     const responder = await startFakePlatformResponder(nc, infra.prefix, null);
     cleanups.unshift(() => responder.close());
     const providers = await startFakeSpeechProviders({

@@ -37,7 +37,7 @@ import { openBenchNats } from '../support/bench-nats';
 import { reportFigures } from '../support/figures';
 import { figure } from '../support/percentiles';
 import { readCodes } from './audio-code';
-import { BENCH_VOICE, benchAgentSettings, benchCall } from './bench-call';
+import { benchAgentSettings, benchCall, benchSpeechPlan } from './bench-call';
 import { CallerFleet } from './caller-fleet';
 import { FakePlatformResponder, startFakePlatformResponder } from './fake-platform-responder';
 import {
@@ -120,7 +120,7 @@ async function main(): Promise<void> {
   try {
     const nc = await connect({ servers: infra.nats.url, name: 'bench-voice-turns' });
     cleanups.unshift(() => nc.drain());
-    const responder = await startFakePlatformResponder(nc, infra.prefix, [BENCH_VOICE]);
+    const responder = await startFakePlatformResponder(nc, infra.prefix, benchSpeechPlan);
     cleanups.unshift(() => responder.close());
     const providers = await startFakeSpeechProviders({
       transcript: (file) => transcribe(file, log),
