@@ -36,17 +36,16 @@ import {
   AssemblyAiFake,
   AzureTtsFake,
   CartesiaFake,
+  DeepgramSession,
   DeepgramSpeakFake,
   ElevenLabsFake,
   FailureSwitch,
+  handleListenUpgrade,
   SarvamFake,
   sendJson,
   startFakeServer,
 } from '@vap/speech/testing';
 import { freePort, ServiceHandle, sleep, startService, workspaceRoot } from '@vap/testing';
-// Deepgram's live-listen fake lives with the e2e support (no library holds it); the benchmark serves the same one.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { DeepgramSession, handleListenUpgrade } from '../../e2e/support/fake-media/ai/deepgram-live';
 import { openBenchNats } from '../support/bench-nats';
 import { ascending, figure, percentile } from '../support/percentiles';
 import { BENCH_VOICE_ID, BENCH_VOICE_PLAN_ENTRY, benchAgentSettings, benchCall } from './bench-call';
@@ -226,7 +225,7 @@ async function startProviderFakes(): Promise<ProviderFakes> {
     SarvamFake.start({ apiKey }),
     AssemblyAiFake.start({ apiKey }),
   ]);
-  // Deepgram's live listen (the e2e fake's protocol handler on a server of its own); its sessions are kept
+  // Deepgram's live listen (the fake's protocol handler on a server of its own, so its audio is watched apart); its sessions are kept
   // only as many as a run makes.
   const wss = new WebSocketServer({ noServer: true });
   const sessions: DeepgramSession[] = [];
