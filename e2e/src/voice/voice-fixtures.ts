@@ -46,7 +46,12 @@ const FROM = { carrier_a: '+919812300101', carrier_b: '+14155560101' } as const;
 
 /** A standard-tier catalog voice (azure en-IN-NeerjaNeural, model neural) seeded by the agents service. */
 export const NEERJA_VOICE = '72158370-d269-49a5-ae65-8f33fe3b890b';
-export const NEERJA_PROVIDER_VOICE = 'en-IN-NeerjaNeural';
+/**
+ * A standard-tier OpenAI voice of the catalog (alloy, gpt-4o-mini-tts): what a deployment whose TTS_PROVIDER is
+ * openai speaks with its own settings (an Azure voice there is spoken by the offline stand-in, never by OpenAI).
+ */
+export const ALLOY_VOICE = 'cb3d5f44-ded2-4986-a796-91eb40c1bc01';
+export const ALLOY_PROVIDER_VOICE = 'alloy';
 /** The catalog's "Office ambience" background audio. */
 export const OFFICE_AMBIENCE = '30cbc97d-0fef-4928-a683-6886a260cd0b';
 

@@ -3,7 +3,7 @@
 // of a call does: a spoken apology, never a silent line, and a hang-up whose end_call_reason names the provider.
 import { waitFor } from '@vap/testing';
 import { FAKE_AI_MODELS, lastUserText } from '../../support/fake-media';
-import { FAKE_FALLBACK_MODEL, NEERJA_PROVIDER_VOICE, VoiceWorld } from './voice-fixtures';
+import { ALLOY_PROVIDER_VOICE, ALLOY_VOICE, FAKE_FALLBACK_MODEL, VoiceWorld } from './voice-fixtures';
 import { voiceScript } from './voice-script';
 
 const INTRO = 'Hello, this is Maya from Acme.';
@@ -31,7 +31,8 @@ describe('cloud providers through the fake OpenAI-compatible server', () => {
   });
 
   it('transcribes with openai STT and speaks with openai TTS, with the agent’s model, language and voice', async () => {
-    const agent = await world.agent({ spoken_languages: ['hinglish'] });
+    // An OpenAI voice of the catalog: the deployment's OpenAI TTS (TTS_PROVIDER=openai) speaks it.
+    const agent = await world.agent({ spoken_languages: ['hinglish'], voice_id: ALLOY_VOICE });
     const call = await world.dial('carrier_b', agent.id);
     await call.media.waitForHeard(INTRO);
     await call.media.waitUntilAgentSilent();
@@ -57,7 +58,7 @@ describe('cloud providers through the fake OpenAI-compatible server', () => {
     expect(world.ai.speeches.find((s) => s.input === INTRO)).toMatchObject({
       authorization: `Bearer ${world.ai.apiKey}`,
       model: FAKE_AI_MODELS.tts,
-      voice: NEERJA_PROVIDER_VOICE,
+      voice: ALLOY_PROVIDER_VOICE,
       responseFormat: 'pcm',
       speed: 1,
     });
@@ -68,7 +69,7 @@ describe('cloud providers through the fake OpenAI-compatible server', () => {
 
   /** A call that gets as far as the caller's first turn, then the provider fails; the agent must apologise. */
   async function failingCall(expectedReason: string, breakProvider: () => void): Promise<void> {
-    const agent = await world.agent();
+    const agent = await world.agent({ voice_id: ALLOY_VOICE });
     const call = await world.dial('carrier_b', agent.id);
     await call.media.waitForHeard(INTRO);
     await call.media.waitUntilAgentSilent();
@@ -123,7 +124,7 @@ describe('deepgram live STT through the fake Deepgram-compatible socket', () => 
   });
 
   it('streams the caller’s mu-law to one live socket per call and answers the final transcript', async () => {
-    const agent = await world.agent({ spoken_languages: ['en'] });
+    const agent = await world.agent({ spoken_languages: ['en'], voice_id: ALLOY_VOICE });
     const call = await world.dial('carrier_a', agent.id);
     await call.media.waitForHeard(INTRO);
     await call.media.waitUntilAgentSilent();
@@ -186,7 +187,7 @@ describe('fallback providers: STT_PROVIDER=deepgram,openai, TTS_PROVIDER=openai,
   });
 
   it('the primaries failing mid-call hand over to the fallbacks, the call goes on, and each turn names who served it', async () => {
-    const agent = await world.agent({ spoken_languages: ['en'] });
+    const agent = await world.agent({ spoken_languages: ['en'], voice_id: ALLOY_VOICE });
     const call = await world.dial('carrier_b', agent.id);
     await call.media.waitForHeard(INTRO);
     await call.media.waitUntilAgentSilent();
@@ -258,9 +259,9 @@ describe('fallback providers: STT_PROVIDER=deepgram,openai, TTS_PROVIDER=openai,
     const entry = doc.components.schemas.TranscriptEntryDto.properties.providers;
     expect(entry.allOf?.[0]?.$ref ?? entry.$ref).toBe('#/components/schemas/TurnProvidersDto');
     expect(doc.components.schemas.TurnProvidersDto.properties).toMatchObject({
-      stt: { enum: ['offline', 'openai', 'deepgram'] },
+      stt: { enum: ['offline', 'openai', 'deepgram', 'assemblyai', 'sarvam'] },
       llm: { enum: ['primary', 'fallback'] },
-      tts: { enum: ['offline', 'openai'] },
+      tts: { enum: ['offline', 'openai', 'elevenlabs', 'cartesia', 'deepgram', 'azure', 'sarvam'] },
     });
   });
 });
