@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { connect, NatsConnection, StringCodec } from 'nats';
-import { Client } from 'pg';
 import { sendJson, startFakeServer, StartedFakeServer } from '@vap/speech/testing';
 import { api, createPartner, OwnPlatform, startOwnPlatform } from '../../support';
 import { e2eEnv } from '../../support/env';
@@ -23,7 +22,8 @@ const ELEVENLABS_BASE_URL = 'http://127.0.0.1:9/elevenlabs';
 const ELEVENLABS_VOICE = '254b0c4e-010c-4759-882c-9cbc43435cc5';
 const SARVAM_VOICE = 'd17f9aca-e01f-4057-8a02-135e92b1d3f2';
 /** An OpenAI voice this spec adds to its platform's catalog. */
-const OPENAI_VOICE = randomUUID();
+/** The seeded catalog's OpenAI alloy voice (standard tier, en-US). */
+const OPENAI_VOICE = 'cb3d5f44-ded2-4986-a796-91eb40c1bc01';
 const sc = StringCodec();
 
 async function closedPort(): Promise<number> {
@@ -77,20 +77,6 @@ describe('provider credentials', () => {
       },
     });
     baseUrl = own.platform.gatewayUrl;
-    // The seeded catalog has no OpenAI voice (yet): this platform's gets one.
-    const pg = new Client({ connectionString: own.db.url });
-    await pg.connect();
-    try {
-      await pg.query(
-        `INSERT INTO agents.voices (id, display_name, description, provider, model_name, tier, provider_voice_id,
-           speed, volume, language, gender, preview_text, status)
-         VALUES ($1, 'Alloy', 'OpenAI test voice', 'openai', 'gpt-4o-mini-tts', 'standard', 'alloy', 1, 1, 'en-IN',
-           'female', 'Hello.', 'active')`,
-        [OPENAI_VOICE],
-      );
-    } finally {
-      await pg.end();
-    }
     nats = await connect({ servers: e2eEnv().natsUrl, name: 'e2e-provider-credentials' });
   }, 150_000);
 
@@ -106,10 +92,13 @@ describe('provider credentials', () => {
   };
   const call = (key: string, path: string, init: { method?: string; body?: unknown } = {}) =>
     api(path, { key, baseUrl, ...init });
+  /** The cloud voices an account is offered (the offline development voices are offered to everyone). */
   const catalog = async (key: string): Promise<Any[]> => {
     const res = await call(key, '/voice-configurations');
     expect(res.status).toBe(200);
-    return res.body.data.voice_configurations;
+    const all = res.body.data.voice_configurations as Any[];
+    expect(all.filter((v) => v.provider === 'offline').every((v) => v.availability === 'offline')).toBe(true);
+    return all.filter((v) => v.provider !== 'offline');
   };
   /** agents.speech.plan as voice sends it when a call's media starts. */
   const plan = async (partnerId: string, voiceTier: string, data: Record<string, unknown>): Promise<Any> => {
@@ -135,14 +124,14 @@ describe('provider credentials', () => {
     return JSON.parse(sc.decode(msg.data));
   };
 
-  it('stores a key the provider accepts, answers it masked with 201 and never returns it', async () => {
+  it('stores a key the provider accepts, answers it masked (200, as every create) and never returns it', async () => {
     const { key } = await partner();
     const before = checks.length;
     const res = await call(key, '/provider-credentials', {
       method: 'POST',
       body: { provider: 'openai', api_key: GOOD_KEY, label: 'Main OpenAI' },
     });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(200);
     const credential = res.body.data.provider_credential;
     expect(credential).toEqual({
       id: expect.stringMatching(/^pcred_[0-9a-f-]{36}$/),
@@ -296,14 +285,18 @@ describe('provider credentials', () => {
       method: 'POST',
       body: { provider: 'openai', api_key: GOOD_KEY },
     });
-    expect(stored.status).toBe(201);
-    expect((await catalog(standard.key)).map((v) => [v.id, v.availability])).toEqual([
-      [`vc_${OPENAI_VOICE}`, 'account_key'],
-    ]);
-    const voices = await call(standard.key, '/agent/voices');
-    expect(voices.body.data.voices.map((v: Any) => [v.voice_id, v.availability])).toEqual([
-      [OPENAI_VOICE, 'account_key'],
-    ]);
+    expect(stored.status).toBe(200);
+    // Every OpenAI voice of the standard tier, on the account's key.
+    const offered = await catalog(standard.key);
+    expect(new Set(offered.map((v) => `${v.provider}:${v.availability}`))).toEqual(
+      new Set(['openai:account_key']),
+    );
+    expect(offered.map((v) => v.id)).toContain(`vc_${OPENAI_VOICE}`);
+    const voices = (await call(standard.key, '/agent/voices')).body.data.voices.filter(
+      (v: Any) => v.provider !== 'offline',
+    );
+    expect(voices.map((v: Any) => v.voice_id)).toContain(OPENAI_VOICE);
+    expect(voices.every((v: Any) => v.availability === 'account_key')).toBe(true);
     const agent = await call(standard.key, '/agent', {
       method: 'POST',
       body: {
@@ -352,7 +345,7 @@ describe('provider credentials', () => {
         model: 'gpt-4o-mini-tts',
         speed: 1,
         volume: 1,
-        language: 'en-IN',
+        language: 'en-US',
         credential: {
           provider: 'openai',
           apiKey: ROTATED_KEY,

@@ -213,7 +213,7 @@ describe('browser voice sessions in a real browser', () => {
       ['deepgram', DEEPGRAM_KEY],
     ]) {
       const stored = await world.api('/provider-credentials', { body: { provider, api_key: apiKey } });
-      expect(stored.status).toBe(201);
+      expect(stored.status).toBe(200);
     }
     const catalog = (await world.api('/voice-configurations')).body.data.voice_configurations as {
       id: string;

@@ -87,7 +87,7 @@ describe('speech providers per account and per agent, through the gateway', () =
           ...(provider === 'azure' ? { region: 'centralindia' } : {}),
         },
       });
-      if (res.status !== 201)
+      if (res.status !== 200)
         throw new Error(`storing the ${provider} key: ${res.status} ${JSON.stringify(res.body)}`);
     }
     const voices = await world.api('/voice-configurations');
@@ -346,6 +346,6 @@ describe('speech providers per account and per agent, through the gateway', () =
     const restored = await world.api('/provider-credentials', {
       body: { provider: 'cartesia', api_key: KEYS.cartesia },
     });
-    expect(restored.status).toBe(201);
+    expect(restored.status).toBe(200);
   });
 });

@@ -35,14 +35,14 @@ export class ProviderCredentialsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Post()
-  @HttpCode(201)
+  @HttpCode(200)
   @ApiOperation({
     summary: 'Store the account’s key for a speech provider',
     description:
       'Voices and transcribers of that provider then run on this key in calls started afterwards, and its voices ' +
       `appear in the catalog with availability account_key. One key per provider (409 CONFLICT: rotate with PUT). ${CHECK}`,
   })
-  @ApiEnvelope(ProviderCredentialRecordDto, 'Stored', 201)
+  @ApiEnvelope(ProviderCredentialRecordDto, 'Stored')
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.CONFLICT)
   create(
     @CurrentPartner() auth: AuthContext,

@@ -27,6 +27,7 @@ const API_KEY_DOC = {
 } as const;
 
 const REGION_DOC = {
+  type: String,
   example: 'centralindia',
   description: 'Azure Speech only, and required there: the region the key belongs to',
 } as const;
@@ -71,6 +72,7 @@ export class CreateProviderCredentialDto {
   region?: string | null;
 
   @ApiPropertyOptional({
+    type: String,
     example: 'Production ElevenLabs',
     maxLength: ProviderCredentialLimits.labelMax,
     nullable: true,
@@ -103,6 +105,7 @@ export class RotateProviderCredentialDto {
 /** PATCH: the label alone (the key changes by PUT). */
 export class UpdateProviderCredentialDto {
   @ApiProperty({
+    type: String,
     example: 'Production ElevenLabs',
     maxLength: ProviderCredentialLimits.labelMax,
     nullable: true,
