@@ -2635,6 +2635,14 @@ export type CreateProviderCredentialDto = {
    * One key per provider and account (409 CONFLICT)
    */
   provider: 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai';
+  /**
+   * Azure Speech only, and required there: the region the key belongs to
+   */
+  region?: string | null;
+  /**
+   * A name of your choice
+   */
+  label?: string | null;
 };
 
 export type ProviderCredentialListDto = {
@@ -2645,16 +2653,17 @@ export type ProviderCredentialListDto = {
 };
 
 export type RotateProviderCredentialDto = {
-  [key: string]: never;
+  /**
+   * Azure Speech only, and required there: the region the key belongs to; omitted: kept
+   */
+  region?: string | null;
 };
 
 export type UpdateProviderCredentialDto = {
   /**
    * The new label; null clears it
    */
-  label: {
-    [key: string]: unknown;
-  } | null;
+  label: string | null;
 };
 
 export type ProviderCredentialDeletedDto = {
@@ -4108,6 +4117,14 @@ export type CreateProviderCredentialDtoWritable = {
    * The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
    */
   api_key: string;
+  /**
+   * Azure Speech only, and required there: the region the key belongs to
+   */
+  region?: string | null;
+  /**
+   * A name of your choice
+   */
+  label?: string | null;
 };
 
 export type RotateProviderCredentialDtoWritable = {
@@ -4115,6 +4132,10 @@ export type RotateProviderCredentialDtoWritable = {
    * The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
    */
   api_key: string;
+  /**
+   * Azure Speech only, and required there: the region the key belongs to; omitted: kept
+   */
+  region?: string | null;
 };
 
 /**
@@ -9262,7 +9283,7 @@ export type ProviderCredentialsCreateResponses = {
   /**
    * Stored
    */
-  201: {
+  200: {
     success: true;
     data: ProviderCredentialRecordDto;
   };
