@@ -142,8 +142,9 @@ describe('browser voice sessions in a real browser', () => {
     expect(speech?.event).toMatchObject({ stt: 'offline', tts: 'offline' });
     expect(String(speech?.event.warning)).toMatch(/offline development recogniser.*transcriber/);
     // The caller's line, then the agent's answer.
+    // The fake microphone says it every 9 s or so; a loaded machine may garble one pass.
     await waitFor(async () => (await transcriptOf('user')).some((e) => e.event.text === SAID) || undefined, {
-      timeoutMs: 30_000,
+      timeoutMs: 60_000,
       description: "the caller's line in the page transcript",
     });
     await waitFor(
@@ -184,18 +185,23 @@ describe('browser voice sessions in a real browser', () => {
     );
     await page.close();
 
-    // session.completed, as a browser session; never call.status.updated.
+    // session.completed, as a browser session (this one: other cases of the file complete theirs too); never
+    // call.status.updated.
+    const sessionUuid = session.id.replace(/^[a-z]+_/, '');
     const completed = await waitFor(
       () =>
-        world.tap.events.find((e) => e.subject === 'events.session.completed' && e.data.source === 'browser'),
+        world.tap.events.find(
+          (e) =>
+            e.subject === 'events.session.completed' &&
+            e.data.source === 'browser' &&
+            JSON.stringify(e.data).includes(sessionUuid),
+        ),
       { timeoutMs: 15_000, description: 'session.completed' },
     );
-    expect(JSON.stringify(completed.data)).toContain(session.id.replace(/^[a-z]+_/, ''));
+    expect(completed.data.source).toBe('browser');
     expect(
       world.tap.events.filter(
-        (e) =>
-          e.subject === 'events.call.status_updated' &&
-          JSON.stringify(e.data).includes(session.id.replace(/^[a-z]+_/, '')),
+        (e) => e.subject === 'events.call.status_updated' && JSON.stringify(e.data).includes(sessionUuid),
       ),
     ).toEqual([]);
 
