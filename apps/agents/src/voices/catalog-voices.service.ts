@@ -9,7 +9,7 @@ import {
   ListCatalogVoicesQueryDto,
   UpdateCatalogVoiceDto,
 } from '@vap/api';
-import { AppError, VoiceConfigurationId } from '@vap/messages';
+import { AppError, isUuid, VoiceConfigurationId } from '@vap/messages';
 import { inTransaction, WriteConflicts } from '@vap/persistence';
 import { Voice } from './entities/voice.entity';
 
@@ -49,9 +49,7 @@ export function toCatalogVoiceDto(v: Voice): CatalogVoiceDto {
 /** A voice id as the operator may write it: the bare UUID or the partner-facing `vc_` form. */
 export function catalogVoiceUuid(id: string): string | null {
   const bare = VoiceConfigurationId.parse(id) ?? id;
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(bare)
-    ? bare.toLowerCase()
-    : null;
+  return isUuid(bare) ? bare.toLowerCase() : null;
 }
 
 /**
