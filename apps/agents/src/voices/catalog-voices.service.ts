@@ -12,6 +12,7 @@ import {
 import { AppError, isUuid, VoiceConfigurationId } from '@vap/messages';
 import { inTransaction, WriteConflicts } from '@vap/persistence';
 import { Voice } from './entities/voice.entity';
+import { voiceCatalogFields } from './voice-records';
 
 const RESOURCE = 'Voice';
 
@@ -27,19 +28,8 @@ const SAME_PROVIDER_VOICE: WriteConflicts = {
 
 export function toCatalogVoiceDto(v: Voice): CatalogVoiceDto {
   return {
-    id: VoiceConfigurationId.format(v.id),
+    ...voiceCatalogFields(v),
     voice_id: v.id,
-    display_name: v.displayName,
-    description: v.description,
-    provider: v.provider,
-    model_name: v.modelName,
-    tier: v.tier,
-    provider_voice_id: v.providerVoiceId,
-    speed: v.speed,
-    volume: v.volume,
-    language: v.language,
-    gender: v.gender,
-    preview_text: v.previewText,
     status: v.status,
     created_at: v.createdAt.toISOString(),
     updated_at: v.updatedAt.toISOString(),

@@ -3,7 +3,8 @@ import { AgentDefaults, VoiceAvailability, VoiceConfigurationId } from '@vap/mes
 import { BackgroundAudio } from './entities/background-audio.entity';
 import { Voice } from './entities/voice.entity';
 
-export function toVoiceConfigurationDto(v: Voice, availability: VoiceAvailability): VoiceConfigurationDto {
+/** The catalog fields every view of a voice shows (the partner's configuration, the operator's catalog). */
+export function voiceCatalogFields(v: Voice) {
   return {
     id: VoiceConfigurationId.format(v.id),
     display_name: v.displayName,
@@ -17,6 +18,12 @@ export function toVoiceConfigurationDto(v: Voice, availability: VoiceAvailabilit
     language: v.language,
     gender: v.gender,
     preview_text: v.previewText,
+  };
+}
+
+export function toVoiceConfigurationDto(v: Voice, availability: VoiceAvailability): VoiceConfigurationDto {
+  return {
+    ...voiceCatalogFields(v),
     status: 'active',
     availability,
     created_at: v.createdAt.toISOString(),
