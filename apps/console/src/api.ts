@@ -41,43 +41,71 @@ function withQuery(path: string, query?: Query): string {
   return qs ? `${path}?${qs}` : path;
 }
 
+interface Envelope<T> {
+  success?: boolean;
+  data?: T;
+  error?: { code?: string; message?: string; details?: FieldError[] };
+}
+
+async function send<T>(
+  method: string,
+  url: string,
+  body: BodyInit | undefined,
+  contentType: string | undefined,
+): Promise<{ res: Response; parsed: Envelope<T>; token: string | null }> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = csrfToken;
+  if (method !== 'GET' && token) headers['x-csrf-token'] = token;
+  if (contentType) headers['content-type'] = contentType;
+  let res: Response;
+  try {
+    res = await fetch(url, { method, headers, body, credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, 'NETWORK_ERROR', 'The platform could not be reached. Check your connection.');
+  }
+  const text = await res.text();
+  let parsed: Envelope<T> = {};
+  try {
+    parsed = text ? JSON.parse(text) : {};
+  } catch {
+    // Not JSON: reported by the caller as an error of the status.
+  }
+  return { res, parsed, token };
+}
+
+/**
+ * The session's CSRF token as the platform has it now, when it differs from `used`: a change refused because the
+ * session was renewed (signed in again in another tab) is retried once with it instead of failing the person.
+ */
+async function renewedCsrfToken(used: string | null): Promise<string | null> {
+  try {
+    const { res, parsed } = await send<{ csrf_token?: string }>('GET', `${BASE}/session`, undefined, undefined);
+    const fresh = res.ok ? parsed.data?.csrf_token : undefined;
+    if (!fresh || fresh === used) return null;
+    csrfToken = fresh;
+    return fresh;
+  } catch {
+    return null;
+  }
+}
+
 export async function request<T>(
   method: string,
   path: string,
   options: { body?: unknown; query?: Query; raw?: BodyInit; contentType?: string } = {},
 ): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let body: BodyInit | undefined;
-  if (options.raw !== undefined) {
-    body = options.raw;
-    if (options.contentType) headers['content-type'] = options.contentType;
-  } else if (options.body !== undefined) {
+  let contentType = options.contentType;
+  if (options.raw !== undefined) body = options.raw;
+  else if (options.body !== undefined) {
     body = JSON.stringify(options.body);
-    headers['content-type'] = 'application/json';
+    contentType = 'application/json';
   }
-  let res: Response;
-  try {
-    res = await fetch(withQuery(`${BASE}${path}`, options.query), {
-      method,
-      headers,
-      body,
-      credentials: 'same-origin',
-    });
-  } catch {
-    throw new ApiError(0, 'NETWORK_ERROR', 'The platform could not be reached. Check your connection.');
-  }
-  const text = await res.text();
-  let parsed: {
-    success?: boolean;
-    data?: T;
-    error?: { code?: string; message?: string; details?: FieldError[] };
-  } = {};
-  try {
-    parsed = text ? JSON.parse(text) : {};
-  } catch {
-    // Not JSON: reported below as an error of the status.
-  }
+  const url = withQuery(`${BASE}${path}`, options.query);
+  const first = await send<T>(method, url, body, contentType);
+  let { res, parsed } = first;
+  if (res.status === 403 && method !== 'GET' && (await renewedCsrfToken(first.token)) !== null)
+    ({ res, parsed } = await send<T>(method, url, body, contentType));
   if (res.ok && parsed.success !== false) return parsed.data as T;
   const error = parsed.error ?? {};
   throw new ApiError(

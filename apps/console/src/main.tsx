@@ -11,7 +11,7 @@ import { SignInPage, TokenPasswordPage } from './pages/sign-in.js';
 import { TeamPage } from './pages/team.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { linkProps, navigate, segments, usePath } from './router.js';
-import { loadSession, Session, signOut } from './session.js';
+import { adoptSession, loadSession, Session, signOut } from './session.js';
 
 const NAV: [string, string][] = [
   ['/agents', 'Agents'],
@@ -101,6 +101,7 @@ function App() {
   }, []);
   const [area, token] = segments(path);
   const signedIn = (s: Session) => {
+    adoptSession(s);
     setSession(s);
     navigate('/agents', true);
   };
@@ -111,4 +112,7 @@ function App() {
   return <Shell session={session} path={path} onSignedOut={() => setSession(null)} />;
 }
 
-render(<App />, document.getElementById('app')!);
+// The page's static "Loading the console…" line is not Preact's to diff away: it is removed before the first render.
+const root = document.getElementById('app')!;
+root.replaceChildren();
+render(<App />, root);

@@ -10,11 +10,15 @@ export interface Session {
   csrf_token: string;
 }
 
+/** Makes `session` the one the console's requests act in (its CSRF token goes on every change). */
+export function adoptSession(session: Session): Session {
+  setCsrfToken(session.csrf_token);
+  return session;
+}
+
 export async function loadSession(): Promise<Session | null> {
   try {
-    const session = await consoleApi.get<Session>('/session');
-    setCsrfToken(session.csrf_token);
-    return session;
+    return adoptSession(await consoleApi.get<Session>('/session'));
   } catch {
     setCsrfToken(null);
     return null;
@@ -41,8 +45,7 @@ export async function signIn(
     ...(accountId ? { account_id: accountId } : {}),
   });
   if ('accounts' in answer) return answer;
-  setCsrfToken(answer.csrf_token);
-  return answer;
+  return adoptSession(answer);
 }
 
 export async function signOut(): Promise<void> {
