@@ -3,9 +3,10 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { AgentFormPage, AgentsPage } from './pages/agents.js';
 import { BillingPage } from './pages/billing.js';
-import { CallPage, CallsPage } from './pages/calls.js';
+import { CallPage, CallsPage, WebSessionPage } from './pages/calls.js';
 import { CampaignsPage } from './pages/campaigns.js';
 import { ContactPolicyPage } from './pages/contact-policy.js';
+import { EmbedPage } from './pages/embed.js';
 import { KeysPage } from './pages/keys.js';
 import { SignInPage, TokenPasswordPage } from './pages/sign-in.js';
 import { TeamPage } from './pages/team.js';
@@ -17,6 +18,7 @@ const NAV: [string, string][] = [
   ['/agents', 'Agents'],
   ['/calls', 'Calls'],
   ['/campaigns', 'Campaigns'],
+  ['/embed', 'Embed on your site'],
   ['/webhooks', 'Webhooks'],
   ['/contact-policy', 'Do-not-call and policy'],
   ['/keys', 'API keys'],
@@ -25,14 +27,17 @@ const NAV: [string, string][] = [
 ];
 
 function Page({ path, session }: { path: string; session: Session }) {
-  const [area, id] = segments(path);
+  const [area, id, sub] = segments(path);
   switch (area) {
     case undefined:
     case 'agents':
       if (id === 'new') return <AgentFormPage session={session} id={null} />;
       return id ? <AgentFormPage session={session} id={id} /> : <AgentsPage session={session} />;
     case 'calls':
+      if (id === 'web' && sub) return <WebSessionPage id={sub} />;
       return id ? <CallPage id={id} /> : <CallsPage />;
+    case 'embed':
+      return <EmbedPage session={session} />;
     case 'campaigns':
       return <CampaignsPage session={session} />;
     case 'webhooks':

@@ -5,6 +5,7 @@ import { ApiError, v2 } from '../api.js';
 import { ErrorNotice, Field, formatDate, LoadState, useLoad, Pager, runAction } from '../components/ui.js';
 import { linkProps, navigate } from '../router.js';
 import { can, Session } from '../session.js';
+import { AgentTryIt } from './agent-try-it.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Agent = Record<string, any> & { id: string; agent_name: string };
@@ -238,6 +239,7 @@ export function AgentFormPage({ session, id }: { session: Session; id: string | 
       {id && agent.data && (
         <>
           <TestCall session={session} agent={agent.data} />
+          <AgentTryIt session={session} agent={agent.data} />
           <AgentDocuments session={session} agentId={id} />
           <AgentExtractionSets session={session} agent={agent.data} onChange={agent.reload} />
         </>
