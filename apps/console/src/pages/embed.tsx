@@ -156,7 +156,7 @@ export function EmbedPage({ session }: { session: Session }) {
         key in the page) and answers only the session's connect_url.
       </p>
       <ErrorNotice error={agents.error} />
-      <form class="card" onSubmit={(e) => e.preventDefault()} aria-label="Agent and pages">
+      <form class="card" onSubmit={(e) => e.preventDefault()} aria-label="What to embed">
         <div class="field">
           <label for="embed-agent">Agent</label>
           <select id="embed-agent" value={agentId} onChange={(e) => setAgentId(e.currentTarget.value)}>
