@@ -31,7 +31,7 @@ const START_DEFAULTS: readonly LauncherSetting[] = [
     sets: '`true`: webhooks, documents and providers on this machine are reachable',
   },
   { name: 'PUBLIC_BASE_URL', sets: 'the gateway it started' },
-  { name: 'MEDIA_PUBLIC_URL', apps: ['calls', 'voice'], sets: 'the voice app it started' },
+  { name: 'MEDIA_PUBLIC_URL', apps: ['calls', 'voice', 'gateway'], sets: 'the voice app it started' },
 ];
 
 /** What `npm start` fills in when its environment leaves it unset. */

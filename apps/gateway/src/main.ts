@@ -29,7 +29,7 @@ void bootstrapService({
     // The partner console's files and pages; its API under /console/api is routed like every other, and the
     // public API's routes reach it under /console/api/v2 (rewritten to /api/v2 before anything else sees them).
     app.use(consoleApiMirror);
-    app.use(CONSOLE_PATH, consoleWeb());
+    app.use(CONSOLE_PATH, consoleWeb({ mediaPublicUrl: config.MEDIA_PUBLIC_URL }));
     envelopeClientErrors(app.getHttpServer());
     // Before routing only headers are looked at: a declared body over its route's limit is refused at once,
     // and a body of a type its route does not take is marked (415 once routed). Bodies are read and parsed by

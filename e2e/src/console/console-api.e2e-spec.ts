@@ -112,7 +112,14 @@ describe('console API', () => {
     expect((await api('/billing/balance', { key: secret })).status).toBe(200);
     const listed = await owner.request('GET', '/keys');
     const row = listed.body.data.keys.find((k: { id: string }) => k.id === created.body.data.key.id);
-    expect(row).toMatchObject({ name: 'from the console', prefix: secret.slice(0, row.prefix.length) });
+    expect(row).toMatchObject({
+      name: 'from the console',
+      prefix: secret.slice(0, row.prefix.length),
+      created_by: { kind: 'user', name: 'Olive Owner' },
+    });
+    // The key the operator made when the account was opened says so.
+    const opening = listed.body.data.keys.find((k: { name: string }) => k.name === 'default');
+    expect(opening.created_by).toEqual({ kind: 'operator', name: null });
     expect(JSON.stringify(listed.body)).not.toContain(secret);
     expect((await owner.request('DELETE', `/keys/${row.id}`)).status).toBe(200);
     expect((await api('/billing/balance', { key: secret })).status).toBe(401);

@@ -52,7 +52,7 @@ export const PLATFORM_OWNED_SETTINGS: readonly LauncherSetting[] = [
 export const PLATFORM_DEFAULT_SETTINGS: readonly LauncherSetting[] = [
   { name: 'HOST', sets: '`127.0.0.1`: the apps listen on this machine only' },
   { name: 'PUBLIC_BASE_URL', sets: 'the first gateway it started' },
-  { name: 'MEDIA_PUBLIC_URL', apps: ['calls', 'voice'], sets: 'the voice app it started' },
+  { name: 'MEDIA_PUBLIC_URL', apps: ['calls', 'voice', 'gateway'], sets: 'the voice app it started' },
   {
     name: 'SANDBOX_AUTH_TOKEN',
     apps: ['calls', 'sandbox-carrier'],

@@ -10,6 +10,7 @@ export interface ApiKeyRecord {
   name: string | null;
   prefix: string;
   scopes: string[] | null;
+  created_by: { kind: 'operator' | 'user' | 'unknown'; name: string | null };
   created_at: string;
   last_used_at: string | null;
 }
@@ -102,44 +103,61 @@ export function KeysPage({ session }: { session: Session }) {
       )}
       <LoadState loaded={keys}>
         {(k) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                {manage && <th scope="col">Actions</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {k.keys.map((key) => (
-                <tr key={key.id}>
-                  <td>{key.name}</td>
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>{key.scopes ? key.scopes.join(', ') : 'full access'}</td>
-                  <td>{formatDate(key.created_at)}</td>
-                  <td>{formatDate(key.last_used_at)}</td>
-                  {manage && (
-                    <td>
-                      <button
-                        class="danger"
-                        onClick={() => revoke(key)}
-                        aria-label={`Revoke ${key.name ?? key.prefix}`}
-                      >
-                        Revoke
-                      </button>
-                    </td>
-                  )}
+          <>
+            {k.keys.some((key) => key.created_by.kind === 'operator') && (
+              <p class="card muted">
+                Keys made by the platform operator were made for your account when it was opened (the first
+                one is named “default” and has full access). If nobody on your team uses one (its “Last used”
+                stays empty), revoke it.
+              </p>
+            )}
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Prefix</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Made by</th>
+                  <th scope="col">Last used</th>
+                  {manage && <th scope="col">Actions</th>}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {k.keys.map((key) => (
+                  <tr key={key.id}>
+                    <td>{key.name}</td>
+                    <td>
+                      <code>{key.prefix}…</code>
+                    </td>
+                    <td>{key.scopes ? key.scopes.join(', ') : 'full access'}</td>
+                    <td>{formatDate(key.created_at)}</td>
+                    <td>{madeBy(key)}</td>
+                    <td>{formatDate(key.last_used_at)}</td>
+                    {manage && (
+                      <td>
+                        <button
+                          class="danger"
+                          onClick={() => revoke(key)}
+                          aria-label={`Revoke ${key.name ?? key.prefix}`}
+                        >
+                          Revoke
+                        </button>
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
         )}
       </LoadState>
     </>
   );
+}
+
+function madeBy(key: ApiKeyRecord): string {
+  if (key.created_by.kind === 'operator') return 'Platform operator';
+  if (key.created_by.kind === 'user') return key.created_by.name ?? 'A former team member';
+  return '—';
 }

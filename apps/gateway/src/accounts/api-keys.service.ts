@@ -27,6 +27,9 @@ export function toApiKeySummary(key: ApiKey): ApiKeySummaryDto {
   };
 }
 
+/** Who issues a key: the platform's operator (admin API) or a console user of the account. */
+export type KeyIssuer = { via: 'operator' } | { via: 'console'; userId: string };
+
 @Injectable()
 export class ApiKeysService {
   constructor(
@@ -44,7 +47,8 @@ export class ApiKeysService {
     em: EntityManager,
     partnerId: string,
     name: string | null,
-    scopes: readonly string[] | null = null,
+    scopes: readonly string[] | null,
+    issuer: KeyIssuer,
   ): Promise<{ key: string; record: ApiKey }> {
     await em
       .getRepository(Partner)
@@ -64,6 +68,8 @@ export class ApiKeysService {
       keyHash: generated.hash,
       name,
       scopes: scopes ? [...new Set(scopes)].sort() : null,
+      createdVia: issuer.via,
+      createdByUserId: issuer.via === 'console' ? issuer.userId : null,
       lastUsedAt: null,
       revokedAt: null,
     });
@@ -75,9 +81,10 @@ export class ApiKeysService {
   issueNow(
     partnerId: string,
     name: string | null,
-    scopes: readonly string[] | null = null,
+    scopes: readonly string[] | null,
+    issuer: KeyIssuer,
   ): Promise<{ key: string; record: ApiKey }> {
-    return this.dataSource.transaction((em) => this.issue(em, partnerId, name, scopes));
+    return this.dataSource.transaction((em) => this.issue(em, partnerId, name, scopes, issuer));
   }
 
   /**

@@ -58,7 +58,9 @@ export class PartnersService {
       if (partner.balancePaise > 0) {
         await this.writeLedger(em, partner, partner.balancePaise, 'top_up', 'opening_balance');
       }
-      const { key, record } = await this.apiKeys.issue(em, partner.id, 'default');
+      const { key, record } = await this.apiKeys.issue(em, partner.id, 'default', null, {
+        via: 'operator',
+      });
       await this.outbox.record(em, DomainEvents.partnerCreated, partner.id, toPartnerDto(partner));
       return { partner: toPartnerDto(partner), api_key: key, key: toApiKeySummary(record) };
     });
@@ -108,7 +110,7 @@ export class PartnersService {
   ): Promise<CreatedApiKeyDto> {
     await this.get(partnerId);
     return this.dataSource.transaction(async (em) => {
-      const { key, record } = await this.apiKeys.issue(em, partnerId, name, scopes);
+      const { key, record } = await this.apiKeys.issue(em, partnerId, name, scopes, { via: 'operator' });
       return { api_key: key, key: toApiKeySummary(record) };
     });
   }

@@ -1,4 +1,4 @@
-import { IsString, Matches, MinLength } from 'class-validator';
+import { IsOptional, IsString, Matches, MinLength } from 'class-validator';
 import { BaseServiceConfig, DevelopmentValue, IntSetting } from '@vap/runtime';
 import { DEV_ADMIN_TOKEN, isDevelopmentSecret } from '@vap/secrets';
 
@@ -59,6 +59,20 @@ export class GatewayConfig extends BaseServiceConfig {
     message: "PUBLIC_BASE_URL must be set to the gateway's public http(s) URL, e.g. https://api.example.com",
   })
   PUBLIC_BASE_URL: string = '';
+
+  /**
+   * The voice service's public base URL, as the calls service hands it to browsers (a browser session's
+   * connect_url): the console's pages may open voice sockets there (its Content-Security-Policy names it) to
+   * let a person talk to an agent. Unset: the console cannot open them. NODE_ENV=development falls back to
+   * the local voice service.
+   */
+  @DevelopmentValue('http://127.0.0.1:3005', { refuse: () => false })
+  @IsOptional()
+  @Matches(/^(https?|wss?):\/\/[^\s/?#@]+(\/[^\s?#]*)?$/, {
+    message:
+      "MEDIA_PUBLIC_URL must be the voice service's http(s) or ws(s) base URL, without query, fragment or credentials",
+  })
+  MEDIA_PUBLIC_URL?: string;
 
   /**
    * Proxies in front of the gateway whose forwarded headers are believed: X-Forwarded-For for a client's

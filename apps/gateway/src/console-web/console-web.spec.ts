@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONSOLE_PATH, consoleWeb } from './console-web';
+import { CONSOLE_PATH, consoleSecurityHeaders, consoleWeb } from './console-web';
 
 describe('consoleWeb', () => {
   let dir: string;
@@ -19,7 +19,7 @@ describe('consoleWeb', () => {
     writeFileSync(join(dir, 'app', 'main.js'), 'export {};');
     writeFileSync(join(dir, 'secret.txt'), 'not served');
     const app = express();
-    handler = consoleWeb(dir);
+    handler = consoleWeb({ dir, mediaPublicUrl: 'https://media.example.com' });
     app.use(CONSOLE_PATH, handler);
     app.use((req, res) => res.status(404).json({ fell_through: req.originalUrl }));
     server = app.listen(0);
@@ -40,11 +40,23 @@ describe('consoleWeb', () => {
       expect(await res.text()).toContain('<title>console</title>');
       expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      // The voice service, where a person talks to an agent from the console, and nowhere else.
+      expect(res.headers.get('content-security-policy')).toContain(
+        "connect-src 'self' wss://media.example.com https://media.example.com;",
+      );
       expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     }
     const bare = await fetch(`${base}/console`, { redirect: 'manual' });
     expect(bare.status).toBe(301);
     expect(bare.headers.get('location')).toBe('/console/');
+  });
+
+  it('lets the pages reach no voice service when none is configured', () => {
+    const csp = consoleSecurityHeaders(undefined)['Content-Security-Policy'];
+    expect(csp).toContain("connect-src 'self';");
+    expect(consoleSecurityHeaders('http://127.0.0.1:3005')['Content-Security-Policy']).toContain(
+      "connect-src 'self' ws://127.0.0.1:3005 http://127.0.0.1:3005;",
+    );
   });
 
   it('serves modules with an ETag and answers 304 to it', async () => {

@@ -16,28 +16,48 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * The console's pages run only the console's own scripts and styles and talk only to this origin; no page
- * of another site may frame it (clickjacking), and invitation and reset links never leave in a Referer.
+ * The console's pages run only the console's own scripts and styles and talk only to this origin and the voice
+ * service (`mediaPublicUrl`, where a person talks to an agent from the console); no page of another site may
+ * frame it (clickjacking), and invitation and reset links never leave in a Referer. `blob:` scripts are the web
+ * client's audio worklets, which it builds from its own code (browsers load worklets only from a URL).
  */
-export const CONSOLE_SECURITY_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': [
-    "default-src 'self'",
-    "script-src 'self'",
-    // Inline style attributes (chart colours); no inline script is allowed.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "media-src 'self' blob:",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; '),
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-};
+export function consoleSecurityHeaders(mediaPublicUrl?: string): Record<string, string> {
+  const media = mediaOrigins(mediaPublicUrl);
+  return {
+    'Content-Security-Policy': [
+      "default-src 'self'",
+      "script-src 'self' blob:",
+      // Inline style attributes (chart colours); no inline script is allowed.
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "media-src 'self' blob:",
+      ["connect-src 'self'", ...media].join(' '),
+      "object-src 'none'",
+      "base-uri 'none'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    // The microphone only for the console itself (talking to an agent); nothing else of the device.
+    'Permissions-Policy': 'microphone=(self), camera=(), geolocation=()',
+  };
+}
+
+/** The voice service's origin as a page reaches it: its WebSocket scheme (and the http one it was given as). */
+function mediaOrigins(mediaPublicUrl: string | undefined): string[] {
+  if (!mediaPublicUrl) return [];
+  let url: URL;
+  try {
+    url = new URL(mediaPublicUrl);
+  } catch {
+    return [];
+  }
+  const secure = url.protocol === 'https:' || url.protocol === 'wss:';
+  return [`${secure ? 'wss' : 'ws'}://${url.host}`, `${secure ? 'https' : 'http'}://${url.host}`];
+}
 
 interface ConsoleFile {
   body: Buffer;
@@ -86,9 +106,10 @@ export function readConsoleFiles(dir: string): Map<string, ConsoleFile> {
  * there. The files are listed and read at start; modules are revalidated by ETag (their names carry no hash).
  */
 export function consoleWeb(
-  dir: string = CONSOLE_DIR,
+  options: { dir?: string; mediaPublicUrl?: string } = {},
 ): RequestHandler & { files: ReadonlyMap<string, unknown> } {
-  const files = readConsoleFiles(dir);
+  const files = readConsoleFiles(options.dir ?? CONSOLE_DIR);
+  const headers = consoleSecurityHeaders(options.mediaPublicUrl);
   const handler = (req: Request, res: Response, next: NextFunction) => {
     // Mounted at /console: req.path is what follows it.
     const path = req.path;
@@ -98,7 +119,7 @@ export function consoleWeb(
     const isAsset = path.startsWith('/app/') || path.startsWith('/vendor/') || path === '/styles.css';
     const file = files.get(isAsset ? path.slice(1) : 'index.html');
     if (!file) return next();
-    for (const [name, value] of Object.entries(CONSOLE_SECURITY_HEADERS)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     res.setHeader('Cache-Control', 'no-cache');
     res.setHeader('ETag', file.etag);
     if (req.headers['if-none-match'] === file.etag) return void res.status(304).end();

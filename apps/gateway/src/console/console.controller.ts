@@ -76,9 +76,17 @@ export function toSessionDto(s: ConsoleSession): ConsoleSessionDto {
   };
 }
 
-function toConsoleKeyDto(k: ApiKey): ConsoleKeyDto {
+/** A key as the console shows it; `userNames` names the account's users by id (for who made it). */
+function toConsoleKeyDto(k: ApiKey, userNames: ReadonlyMap<string, string>): ConsoleKeyDto {
+  const created_by: ConsoleKeyDto['created_by'] =
+    k.createdVia === 'operator'
+      ? { kind: 'operator', name: null }
+      : k.createdVia === 'console'
+        ? { kind: 'user', name: (k.createdByUserId && userNames.get(k.createdByUserId)) ?? null }
+        : { kind: 'unknown', name: null };
   return {
     id: k.id,
+    created_by,
     name: k.name,
     prefix: k.lookupPrefix,
     scopes: k.scopes,
@@ -284,8 +292,8 @@ export class ConsoleController {
   @ApiEnvelope(ConsoleKeyListDto)
   @ApiErrors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN)
   async listKeys(@CurrentConsoleSession() s: ConsoleSession): Promise<ConsoleKeyListDto> {
-    const keys = await this.apiKeys.list(s.partner.id);
-    return { keys: keys.filter((k) => !k.revokedAt).map(toConsoleKeyDto) };
+    const [keys, names] = await Promise.all([this.apiKeys.list(s.partner.id), this.userNames(s.partner.id)]);
+    return { keys: keys.filter((k) => !k.revokedAt).map((k) => toConsoleKeyDto(k, names)) };
   }
 
   @Post('keys')
@@ -301,8 +309,11 @@ export class ConsoleController {
     @Body() body: CreateConsoleKeyDto,
   ): Promise<CreatedConsoleKeyDto> {
     if (!ROLE_MAY.manageKeys(s.user.role)) refuse(`The ${s.user.role} role cannot create API keys`);
-    const issued = await this.apiKeys.issueNow(s.partner.id, body.name.trim(), body.scopes ?? null);
-    return { api_key: issued.key, key: toConsoleKeyDto(issued.record) };
+    const issued = await this.apiKeys.issueNow(s.partner.id, body.name.trim(), body.scopes ?? null, {
+      via: 'console',
+      userId: s.user.id,
+    });
+    return { api_key: issued.key, key: toConsoleKeyDto(issued.record, new Map([[s.user.id, s.user.name]])) };
   }
 
   @Delete('keys/:id')
@@ -319,7 +330,11 @@ export class ConsoleController {
     if (!ROLE_MAY.manageKeys(s.user.role)) refuse(`The ${s.user.role} role cannot revoke API keys`);
     const key = isUUID(id) ? await this.apiKeys.revoke(s.partner.id, id) : null;
     if (!key) throw AppError.notFound('API key');
-    return toConsoleKeyDto(key);
+    return toConsoleKeyDto(key, await this.userNames(s.partner.id));
+  }
+
+  private async userNames(partnerId: string): Promise<Map<string, string>> {
+    return new Map((await this.users.list(partnerId)).map((u) => [u.id, u.name]));
   }
 
   @Get('team/users')

@@ -179,9 +179,29 @@ export class ConsoleLinkInfoDto {
   expires_at: string;
 }
 
+export class ConsoleKeyIssuerDto {
+  @ApiProperty({
+    enum: ['operator', 'user', 'unknown'],
+    description:
+      "operator: the platform's operator made it (the account's first key, named 'default', is made when the " +
+      'account is opened); user: a console user of the account; unknown: made before this was recorded',
+  })
+  kind: 'operator' | 'user' | 'unknown';
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The user's name (kind user, while they are a user)",
+  })
+  name: string | null;
+}
+
 export class ConsoleKeyDto {
   @ApiProperty({ format: 'uuid' })
   id: string;
+
+  @ApiProperty({ type: ConsoleKeyIssuerDto, description: 'Who made the key' })
+  created_by: ConsoleKeyIssuerDto;
 
   @ApiProperty({ type: String, nullable: true })
   name: string | null;

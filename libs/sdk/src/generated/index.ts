@@ -365,6 +365,7 @@ export type {
   ConsoleInviteResponse,
   ConsoleInviteResponses,
   ConsoleKeyDto,
+  ConsoleKeyIssuerDto,
   ConsoleKeyListDto,
   ConsoleLinkInfoDto,
   ConsoleListKeysData,

@@ -3895,8 +3895,23 @@ export type ConsoleScopeListDto = {
   scopes: Array<ConsoleScopeDto>;
 };
 
+export type ConsoleKeyIssuerDto = {
+  /**
+   * operator: the platform's operator made it (the account's first key, named 'default', is made when the account is opened); user: a console user of the account; unknown: made before this was recorded
+   */
+  kind: 'operator' | 'user' | 'unknown';
+  /**
+   * The user's name (kind user, while they are a user)
+   */
+  name: string | null;
+};
+
 export type ConsoleKeyDto = {
   id: string;
+  /**
+   * Who made the key
+   */
+  created_by: ConsoleKeyIssuerDto;
   name: string | null;
   /**
    * The first characters of the key, to recognise it by

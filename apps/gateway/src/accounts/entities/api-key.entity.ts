@@ -27,6 +27,16 @@ export class ApiKey {
   @Column({ type: 'text', array: true, nullable: true })
   scopes: string[] | null;
 
+  /**
+   * Who made the key: 'operator' (the platform's admin API, e.g. the account's first key) or 'console' (a user of
+   * the account, createdByUserId); null for keys made before this was kept.
+   */
+  @Column({ name: 'created_via', type: 'text', nullable: true })
+  createdVia: 'operator' | 'console' | null;
+
+  @Column({ name: 'created_by_user_id', type: 'uuid', nullable: true })
+  createdByUserId: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
