@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { waitFor, workspaceRoot } from '@vap/testing';
+import { workspaceRoot } from '@vap/testing';
 import { adminApi } from '../../support';
 import { launchBrowser, writeSpokenWav, type LaunchedBrowser, type SpokenWav } from '../../support/browser';
 import { VoiceWorld } from '../voice/voice-fixtures';
@@ -88,7 +88,10 @@ describe('the console’s live pages in a browser', () => {
     await page.evaluate(() => ((globalThis as unknown as { stayed: boolean }).stayed = true));
     await call.media.waitForHeard(INTRO, 30_000).catch(() => undefined);
     await world.complete(call, 3, 'callee');
-    await page.getByTestId('call-status').filter({ hasText: /^completed$/ }).waitFor({ timeout: 40_000 });
+    await page
+      .getByTestId('call-status')
+      .filter({ hasText: /^completed$/ })
+      .waitFor({ timeout: 40_000 });
     expect(await page.evaluate(() => (globalThis as unknown as { stayed?: boolean }).stayed)).toBe(true);
     // "completed completed" no more: an outcome is shown only when it says something else.
     expect(await page.getByText('Outcome:').count()).toBe(0);
@@ -116,7 +119,10 @@ describe('the console’s live pages in a browser', () => {
     });
     await pushed.goto(consoleUrl(`/calls/${call.callId}`));
     // Well before the fallback's 10 s: the push did it.
-    await pushed.getByTestId('call-status').filter({ hasText: /^completed$/ }).waitFor({ timeout: 5000 });
+    await pushed
+      .getByTestId('call-status')
+      .filter({ hasText: /^completed$/ })
+      .waitFor({ timeout: 5000 });
     await pushed.getByText('Outcome:').waitFor();
     await pushed.getByText('voicemail', { exact: true }).waitFor();
     expect(asked).toBe(1);
@@ -134,7 +140,10 @@ describe('the console’s live pages in a browser', () => {
     await refused.getByText(/Live updates are unavailable/).waitFor({ timeout: 10_000 });
     expect(await statusOf(refused)).toBe('in progress');
     await world.complete(call, 2, 'callee');
-    await refused.getByTestId('call-status').filter({ hasText: /^completed$/ }).waitFor({ timeout: 30_000 });
+    await refused
+      .getByTestId('call-status')
+      .filter({ hasText: /^completed$/ })
+      .waitFor({ timeout: 30_000 });
     expect(await refused.getByRole('alert').count()).toBe(0);
     await context.close();
   }, 90_000);
@@ -156,7 +165,10 @@ describe('the console’s live pages in a browser', () => {
     await page.getByRole('link', { name: "Open the session's page" }).click();
     await page.getByRole('heading', { name: 'Web session' }).waitFor();
     webSessionId = page.url().split('/').pop()!;
-    await page.getByTestId('call-status').filter({ hasText: /^completed$/ }).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('call-status')
+      .filter({ hasText: /^completed$/ })
+      .waitFor({ timeout: 30_000 });
     await page.locator('.timeline li.user', { hasText: SAID }).first().waitFor({ timeout: 30_000 });
     await page.getByRole('link', { name: AGENT_NAME }).waitFor();
     await shot(page, 'web-session');
