@@ -141,7 +141,9 @@ export function useVoiceSession() {
       client.current = c;
       c.on('transcript', () => setState((s) => ({ ...s, lines: c.transcript.map((l) => ({ ...l })) })));
       c.on('agent', ({ speaking }) => setState((s) => ({ ...s, speaking })));
-      c.on('speech', ({ warning }) => setState((s) => ({ ...s, warning: warning ?? null })));
+      // The recogniser's warning is about the microphone: typed turns need no recogniser.
+      if (mode === 'microphone')
+        c.on('speech', ({ warning }) => setState((s) => ({ ...s, warning: warning ?? null })));
       c.on('tool', (e) =>
         setState((s) => {
           if (e.status === 'running') return { ...s, tools: [...s.tools, { ...e, key: ++toolKey.current }] };
