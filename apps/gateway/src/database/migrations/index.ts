@@ -11,6 +11,7 @@ import { LedgerTransactions1765000010000 } from './1765000010000-ledger-transact
 import { ConsoleUsersPerAccount1765000060000 } from './1765000060000-console-users-per-account';
 import { AccountRateLimits1765100030000 } from './1765100030000-account-rate-limits';
 import { LedgerPlatformSpeech1765200050000 } from './1765200050000-ledger-platform-speech';
+import { ConsoleRateLimits1765300010000 } from './1765300010000-console-rate-limits';
 
 /** Every migration of the gateway schema, oldest first. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   ConsoleUsersPerAccount1765000060000,
   AccountRateLimits1765100030000,
   LedgerPlatformSpeech1765200050000,
+  ConsoleRateLimits1765300010000,
 ];
