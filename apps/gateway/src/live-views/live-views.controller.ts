@@ -68,9 +68,14 @@ export class LiveViewsController {
   @Get('calls/:id')
   @ApiOperation({ summary: 'Follow a call live', description: STREAM_DESCRIPTION('a call', 'calls') })
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiProduces('text/event-stream')
   @ApiResponse(STREAM_RESPONSE)
-  @ApiErrors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.LIMIT_REACHED)
+  @ApiErrors(
+    ErrorCode.UNAUTHORIZED,
+    ErrorCode.FORBIDDEN,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.LIMIT_REACHED,
+    ErrorCode.RATE_LIMITED,
+  )
   async call(
     @CurrentConsoleSession() session: ConsoleSession,
     @CurrentPartner() auth: AuthContext,
@@ -94,9 +99,14 @@ export class LiveViewsController {
     description: STREAM_DESCRIPTION('a browser voice session', 'browser-sessions'),
   })
   @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiProduces('text/event-stream')
   @ApiResponse(STREAM_RESPONSE)
-  @ApiErrors(ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.LIMIT_REACHED)
+  @ApiErrors(
+    ErrorCode.UNAUTHORIZED,
+    ErrorCode.FORBIDDEN,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.LIMIT_REACHED,
+    ErrorCode.RATE_LIMITED,
+  )
   async browserSession(
     @CurrentConsoleSession() session: ConsoleSession,
     @CurrentPartner() auth: AuthContext,
@@ -128,14 +138,19 @@ export class LiveViewsController {
     view: { fetch: () => Promise<T>; ended: (view: T) => boolean },
   ): Promise<void> {
     const release = this.slots.acquire(session.tokenHash.toString('hex'), auth.partnerId);
+    // Events that come while the first read is under way are remembered, and read again once the view runs.
+    let missed = false;
+    const early = this.events.watch(auth.partnerId, id, () => (missed = true));
     let first: T;
     try {
       first = await view.fetch();
     } catch (err) {
+      early();
       release();
       throw err;
     }
     if (req.destroyed || res.writableEnded) {
+      early();
       release();
       return;
     }
@@ -175,7 +190,12 @@ export class LiveViewsController {
     );
     // The client went away (or the response ended): everything the view holds is let go.
     res.on('close', () => stream.close());
-    stream.start(first, (onChange) => this.events.watch(auth.partnerId, id, onChange));
+    stream.start(first, (onChange) => {
+      const unwatch = this.events.watch(auth.partnerId, id, onChange);
+      if (missed) onChange();
+      return unwatch;
+    });
+    early();
   }
 }
 
