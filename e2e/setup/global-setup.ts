@@ -83,6 +83,9 @@ export default async function globalSetup(): Promise<void> {
         RATE_LIMIT_CALLS_PER_MINUTE: '100000',
         RATE_LIMIT_ACCOUNT_GENERAL_PER_MINUTE: '100000',
         RATE_LIMIT_ACCOUNT_CALLS_PER_MINUTE: '100000',
+        // The console's own limits likewise (e2e/src/console/console-live.e2e-spec.ts tests them).
+        RATE_LIMIT_CONSOLE_SESSION_PER_MINUTE: '100000',
+        RATE_LIMIT_CONSOLE_ACCOUNT_PER_MINUTE: '100000',
         // Every spec calls from one address (loopback): the per-address limits and the operator lockout
         // are tested on a gateway of its own (e2e/src/gateway/address-limits.e2e-spec.ts).
         RATE_LIMIT_ADDRESS_ADMIN_PER_MINUTE: '100000',

@@ -41,6 +41,7 @@ import { TelephonyModule } from './telephony/telephony.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { IntegrationLogsModule } from './integration-logs/integration-logs.module';
 import { ConsoleModule } from './console/console.module';
+import { LiveViewsModule } from './live-views/live-views.module';
 import { ProjectsModule } from './projects/projects.module';
 import { DictionariesModule } from './dictionaries/dictionaries.module';
 
@@ -82,6 +83,7 @@ export class AppModule {
         WebhooksModule,
         IntegrationLogsModule,
         ConsoleModule,
+        LiveViewsModule,
         SdkModule.forRoot(config.NODE_ENV),
       ],
       providers: [

@@ -75,6 +75,9 @@ describe('console API', () => {
     const noCsrf = await owner.request('POST', '/v2/agent', { body: agentBody, csrf: false });
     expect(noCsrf.status).toBe(403);
     expect(noCsrf.body.error.code).toBe('FORBIDDEN');
+    // Worded for the person at the page, never naming a header.
+    expect(noCsrf.body.error.message).toMatch(/reload the page/i);
+    expect(noCsrf.body.error.message).not.toMatch(/csrf|x-/i);
     const crossOrigin = await owner.request('POST', '/v2/agent', {
       body: agentBody,
       headers: { origin: 'https://evil.example' },

@@ -100,7 +100,7 @@ export class BrowserSessionsController {
 }
 
 /** Recording URLs of the local blob driver are relative to the gateway: made absolute on the public base. */
-function absoluteUrls<T extends BrowserSessionDto>(publicBaseUrl: string, found: T): T {
+export function absoluteUrls<T extends BrowserSessionDto>(publicBaseUrl: string, found: T): T {
   if (!found.session.recording_url) return found;
   return {
     ...found,

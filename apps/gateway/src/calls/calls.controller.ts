@@ -145,7 +145,7 @@ export class CallsController {
 }
 
 /** Recording URLs of the local blob driver are relative to the gateway: made absolute on the public base. */
-function absoluteUrls(publicBaseUrl: string, call: CallDto): CallDto {
+export function absoluteUrls(publicBaseUrl: string, call: CallDto): CallDto {
   if (!call.session.recording_url) return call;
   return {
     ...call,

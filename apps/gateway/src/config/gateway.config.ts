@@ -44,6 +44,36 @@ export class GatewayConfig extends BaseServiceConfig {
   @IntSetting({ min: 1 })
   RATE_LIMIT_ACCOUNT_CALLS_PER_MINUTE: number = 50;
 
+  /**
+   * Requests per console session and minute: the console's requests (its own routes and the public API's
+   * under /console/api/v2) count here instead of against any API key's or the account's API limits.
+   */
+  @IntSetting({ min: 1 })
+  RATE_LIMIT_CONSOLE_SESSION_PER_MINUTE: number = 600;
+
+  /** Console requests per account and minute, all its users' sessions together (the per-session limit applies as well). */
+  @IntSetting({ min: 1 })
+  RATE_LIMIT_CONSOLE_ACCOUNT_PER_MINUTE: number = 1800;
+
+  /** Live views (server-sent events under /console/api/live) open at once per console session, on each replica. */
+  @IntSetting({ min: 1, max: 100 })
+  CONSOLE_LIVE_STREAMS_PER_SESSION: number = 5;
+
+  /** Live views open at once per account, all its sessions together, on each replica. */
+  @IntSetting({ min: 1, max: 10_000 })
+  CONSOLE_LIVE_STREAMS_PER_ACCOUNT: number = 50;
+
+  /** A live view closes after this long (the browser's EventSource then reconnects, with a fresh session check). */
+  @IntSetting({ min: 10, max: 86_400 })
+  CONSOLE_LIVE_STREAM_MAX_SECONDS: number = 1800;
+
+  /**
+   * How often a live view re-reads its call or session without an event: the safety net for an event this
+   * replica missed (changes seen as events are sent at once).
+   */
+  @IntSetting({ min: 500, max: 60_000 })
+  CONSOLE_LIVE_RECHECK_MS: number = 2500;
+
   /** Largest JSON body (413 PAYLOAD_TOO_LARGE beyond it). */
   @Matches(/^\d+(b|kb|mb)$/i, { message: 'BODY_LIMIT must look like 1mb, 512kb or 1048576b' })
   BODY_LIMIT: string = '1mb';

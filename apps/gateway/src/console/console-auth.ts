@@ -71,7 +71,8 @@ export class ConsoleAuth {
 
   /**
    * Authenticates a console request (its own routes, or the public API's through the mirror): the session's
-   * account, the role's say on writing for the mirror, and the user standing where a key would for rate limits.
+   * account and the role's say on writing for the mirror. The user stands where a key would in req.auth, but
+   * rate limits count a console request per session and account (RateLimitGuard), never as an API key's.
    */
   async authenticateRequest(req: ConsoleRequest): Promise<void> {
     const session = await this.authenticate(req);
@@ -103,9 +104,11 @@ export class ConsoleAuth {
     const sent = Buffer.from(String(req.headers['x-csrf-token'] ?? ''), 'utf8');
     const expected = Buffer.from(session.csrfToken, 'utf8');
     if (sent.length !== expected.length || !timingSafeEqual(sent, expected))
+      // Said for the person at the page: a stale tab after signing in again is the usual cause. No details:
+      // the console shows them beside the message, and a header name means nothing to that person.
       throw new AppError(
         ErrorCode.FORBIDDEN,
-        'Missing or wrong X-CSRF-Token (read it from GET /console/api/session)',
+        'Your console session changed (signed in again elsewhere?). Reload the page and try again.',
       );
   }
 

@@ -106,6 +106,8 @@ function refuse(message: string): never {
 @ConsoleSessionRoute()
 @ApiTags('console')
 @ApiCookieAuth('console_session')
+// Every route is rate limited: per console session and account once signed in, per address before.
+@ApiErrors(ErrorCode.RATE_LIMITED)
 @Controller('console/api')
 export class ConsoleController {
   constructor(

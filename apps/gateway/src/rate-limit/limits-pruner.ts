@@ -5,8 +5,8 @@ import { RateLimitService } from './rate-limit.service';
 const PRUNE_EVERY_MS = 60_000;
 
 /**
- * Any client address can open a window or a failure record, so they are pruned once they no longer
- * count; every replica prunes, which is harmless (deletes of rows already gone).
+ * Any client address can open a window or a failure record, and every console session a window, so they
+ * are pruned once they no longer count; every replica prunes, which is harmless (deletes of rows already gone).
  */
 @Injectable()
 export class LimitsPruner implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -20,7 +20,7 @@ export class LimitsPruner implements OnApplicationBootstrap, OnApplicationShutdo
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
-      Promise.all([this.limits.pruneAddressWindows(), this.lockout.prune()]).catch((err: Error) =>
+      Promise.all([this.limits.pruneWindows(), this.lockout.prune()]).catch((err: Error) =>
         this.logger.warn(`pruning rate-limit records failed: ${err.message}`),
       );
     }, PRUNE_EVERY_MS);

@@ -11,18 +11,23 @@ export interface RateLimitResult {
 export const WINDOW_SECONDS = 60;
 
 /**
- * The windows' tables: per API key and per account on partner routes, and per client address on the
- * surfaces without a key.
+ * The windows' tables: per API key and per account on partner routes, per console session (the console's
+ * requests, with the account's under the `console` bucket), and per client address on the surfaces without
+ * a key.
  */
 const WINDOWS = {
   key: { table: 'rate_limit_windows', column: 'api_key_id' },
   account: { table: 'account_rate_limit_windows', column: 'partner_id' },
+  session: { table: 'console_session_rate_limit_windows', column: 'session_key' },
   address: { table: 'address_rate_limit_windows', column: 'address' },
 } as const;
 
-/** A request counted against its key's window and its account's. */
-export interface KeyAndAccountResult {
-  key: RateLimitResult;
+/** The bucket of the console's requests: per session, and per account apart from the API's buckets. */
+export const CONSOLE_BUCKET = 'console';
+
+/** A request counted against its own window (its key's, or its console session's) and its account's. */
+export interface OwnAndAccountResult {
+  own: RateLimitResult;
   account: RateLimitResult;
 }
 
@@ -36,31 +41,53 @@ export class RateLimitService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Counts a partner request against its key's window and its account's, in one round trip. */
-  async hitKeyAndAccount(apiKeyId: string, partnerId: string, bucket: string): Promise<KeyAndAccountResult> {
+  hitKeyAndAccount(apiKeyId: string, partnerId: string, bucket: string): Promise<OwnAndAccountResult> {
+    return this.hitWithAccount('key', apiKeyId, partnerId, bucket);
+  }
+
+  /**
+   * Counts a console request against its session's window and its account's console window (never an API
+   * key's or the account's API windows), in one round trip.
+   */
+  hitConsoleSessionAndAccount(sessionKey: string, partnerId: string): Promise<OwnAndAccountResult> {
+    return this.hitWithAccount('session', sessionKey, partnerId, CONSOLE_BUCKET);
+  }
+
+  private async hitWithAccount(
+    kind: 'key' | 'session',
+    id: string,
+    partnerId: string,
+    bucket: string,
+  ): Promise<OwnAndAccountResult> {
     const rows = (await this.dataSource.query(
-      `WITH k AS (${this.upsert('key', '$1', '$3', '$4')}), a AS (${this.upsert('account', '$2', '$3', '$4')})
-       SELECT 'key' AS kind, request_count, reset_at FROM k
+      `WITH o AS (${this.upsert(kind, '$1', '$3', '$4')}), a AS (${this.upsert('account', '$2', '$3', '$4')})
+       SELECT 'own' AS kind, request_count, reset_at FROM o
        UNION ALL SELECT 'account', request_count, reset_at FROM a`,
-      [apiKeyId, partnerId, bucket, WINDOW_SECONDS],
-    )) as { kind: 'key' | 'account'; request_count: number; reset_at: Date }[];
-    const of = (kind: 'key' | 'account'): RateLimitResult => {
+      [id, partnerId, bucket, WINDOW_SECONDS],
+    )) as { kind: 'own' | 'account'; request_count: number; reset_at: Date }[];
+    const of = (kind: 'own' | 'account'): RateLimitResult => {
       const row = rows.find((r) => r.kind === kind)!;
       return { count: Number(row.request_count), resetAt: new Date(row.reset_at) };
     };
-    return { key: of('key'), account: of('account') };
+    return { own: of('own'), account: of('account') };
   }
 
   hitAddress(address: string, bucket: string): Promise<RateLimitResult> {
     return this.count('address', address, bucket);
   }
 
-  /** Drops address windows long closed: any address can open one, so they must not pile up. */
-  async pruneAddressWindows(): Promise<void> {
-    await this.dataSource.query(
-      `DELETE FROM ${tableOf(this.dataSource, 'address_rate_limit_windows')}
-        WHERE window_started_at < clock_timestamp() - make_interval(secs => $1)`,
-      [2 * WINDOW_SECONDS],
-    );
+  /**
+   * Drops address and console-session windows long closed: any address can open one, and every session
+   * does, so they must not pile up (keys and accounts are few and keep theirs).
+   */
+  async pruneWindows(): Promise<void> {
+    for (const table of ['address_rate_limit_windows', 'console_session_rate_limit_windows']) {
+      await this.dataSource.query(
+        `DELETE FROM ${tableOf(this.dataSource, table)}
+          WHERE window_started_at < clock_timestamp() - make_interval(secs => $1)`,
+        [2 * WINDOW_SECONDS],
+      );
+    }
   }
 
   private async count(kind: keyof typeof WINDOWS, id: string, bucket: string): Promise<RateLimitResult> {

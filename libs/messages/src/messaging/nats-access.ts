@@ -206,11 +206,17 @@ export const EventRecorders: { readonly [S in DomainEventSubject]: ServiceName }
 };
 
 /**
- * Events a service also reads as plain NATS messages, outside JetStream (the gateway drops a partner's
- * cached API keys the moment the partner changes, on every replica).
+ * Events a service also reads as plain NATS messages, outside JetStream, on every replica: the gateway drops a
+ * partner's cached API keys the moment the partner changes, and pushes a call's changes to the console's live
+ * views open on it.
  */
 export const CoreEventSubscriptions: { readonly [S in NatsService]?: readonly DomainEventSubject[] } = {
-  gateway: ['events.partner.updated'],
+  gateway: [
+    'events.partner.updated',
+    'events.call.status_updated',
+    'events.call.transferred',
+    'events.session.completed',
+  ],
 };
 
 /**

@@ -12989,6 +12989,10 @@ export type ConsoleSignOutErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
   431: ErrorEnvelopeDto;
@@ -13028,6 +13032,10 @@ export type ConsoleCurrentErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
   /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
@@ -13325,6 +13333,10 @@ export type ConsoleScopesErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
   431: ErrorEnvelopeDto;
@@ -13364,6 +13376,10 @@ export type ConsoleListKeysErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
   /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
@@ -13463,6 +13479,10 @@ export type ConsoleRevokeKeyErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
   431: ErrorEnvelopeDto;
@@ -13502,6 +13522,10 @@ export type ConsoleTeamErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
   /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
@@ -13609,6 +13633,10 @@ export type ConsoleRemoveUserErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
   431: ErrorEnvelopeDto;
@@ -13666,6 +13694,10 @@ export type ConsoleChangeRoleErrors = {
    * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
    */
   415: ErrorEnvelopeDto;
+  /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
   /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
@@ -13911,3 +13943,98 @@ export type AdminUsersRemoveResponses = {
 };
 
 export type AdminUsersRemoveResponse = AdminUsersRemoveResponses[keyof AdminUsersRemoveResponses];
+
+export type LiveViewsCallData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/console/api/live/calls/{id}';
+};
+
+export type LiveViewsCallErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type LiveViewsCallError = LiveViewsCallErrors[keyof LiveViewsCallErrors];
+
+export type LiveViewsCallResponses = {
+  /**
+   * The event stream (snapshot, keepalive, end)
+   */
+  200: string;
+};
+
+export type LiveViewsCallResponse = LiveViewsCallResponses[keyof LiveViewsCallResponses];
+
+export type LiveViewsBrowserSessionData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/console/api/live/browser-sessions/{id}';
+};
+
+export type LiveViewsBrowserSessionErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type LiveViewsBrowserSessionError = LiveViewsBrowserSessionErrors[keyof LiveViewsBrowserSessionErrors];
+
+export type LiveViewsBrowserSessionResponses = {
+  /**
+   * The event stream (snapshot, keepalive, end)
+   */
+  200: string;
+};
+
+export type LiveViewsBrowserSessionResponse =
+  LiveViewsBrowserSessionResponses[keyof LiveViewsBrowserSessionResponses];

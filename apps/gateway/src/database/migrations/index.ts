@@ -11,7 +11,8 @@ import { LedgerTransactions1765000010000 } from './1765000010000-ledger-transact
 import { ConsoleUsersPerAccount1765000060000 } from './1765000060000-console-users-per-account';
 import { AccountRateLimits1765100030000 } from './1765100030000-account-rate-limits';
 import { LedgerPlatformSpeech1765200050000 } from './1765200050000-ledger-platform-speech';
-import { ApiKeyIssuer1765300010000 } from './1765300010000-api-key-issuer';
+import { ConsoleRateLimits1765300010000 } from './1765300010000-console-rate-limits';
+import { ApiKeyIssuer1765300020000 } from './1765300020000-api-key-issuer';
 
 /** Every migration of the gateway schema, oldest first. */
 export const MIGRATIONS = [
@@ -28,5 +29,6 @@ export const MIGRATIONS = [
   ConsoleUsersPerAccount1765000060000,
   AccountRateLimits1765100030000,
   LedgerPlatformSpeech1765200050000,
-  ApiKeyIssuer1765300010000,
+  ConsoleRateLimits1765300010000,
+  ApiKeyIssuer1765300020000,
 ];

@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Who made each API key, so the console can say why a key the team never made is listed (the operator's key of
  * the account's opening): 'operator' or 'console' (with the user). Null on keys made before it was kept.
  */
-export class ApiKeyIssuer1765300010000 implements MigrationInterface {
+export class ApiKeyIssuer1765300020000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE gateway.api_keys ADD COLUMN created_via text NULL`);
     await q.query(`ALTER TABLE gateway.api_keys ADD COLUMN created_by_user_id uuid NULL`);

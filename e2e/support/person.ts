@@ -1,0 +1,106 @@
+/**
+ * A person at the console, for browser specs that measure a flow as people live it: every keystroke takes at
+ * least 150 ms and every click comes a second after the last action, each step's seconds are kept, and each
+ * page seen is photographed and checked with axe-core (serious and critical violations are collected).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { workspaceRoot } from '@vap/testing';
+
+export const KEYSTROKE_MS = 150;
+export const CLICK_PAUSE_MS = 1000;
+
+const AXE_SOURCE = readFileSync(join(workspaceRoot(), 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: { target: unknown[] }[];
+}
+
+export class Person {
+  readonly steps: { name: string; seconds: number }[] = [];
+  readonly violations: string[] = [];
+  private shots = 0;
+
+  constructor(
+    readonly page: Page,
+    private readonly artifacts: string,
+  ) {}
+
+  /** Types as a person does: one key at a time, at least 150 ms apart. */
+  async type(field: Locator, text: string): Promise<void> {
+    await this.click(field);
+    await field.pressSequentially(text, { delay: KEYSTROKE_MS });
+  }
+
+  /** Clicks a second after the last thing the person did (reading, finding the button). */
+  async click(target: Locator): Promise<void> {
+    await target.waitFor();
+    await this.page.waitForTimeout(CLICK_PAUSE_MS);
+    await target.click();
+  }
+
+  async select(target: Locator, value: string | { label: string }): Promise<void> {
+    await target.waitFor();
+    await this.page.waitForTimeout(CLICK_PAUSE_MS);
+    await target.selectOption(value);
+  }
+
+  async check(target: Locator): Promise<void> {
+    await target.waitFor();
+    await this.page.waitForTimeout(CLICK_PAUSE_MS);
+    await target.check();
+  }
+
+  /** Runs one step of the flow and keeps its wall time. */
+  async step<T>(name: string, run: () => Promise<T>): Promise<T> {
+    const started = Date.now();
+    try {
+      return await run();
+    } finally {
+      const seconds = (Date.now() - started) / 1000;
+      this.steps.push({ name, seconds });
+      process.stdout.write(`[ten-minute test] ${name}: ${seconds.toFixed(1)} s\n`);
+    }
+  }
+
+  /**
+   * Photographs the page as it is now (kept with the run's artifacts) and runs axe-core on it. axe is
+   * evaluated through the browser's debugging protocol, which the console's Content-Security-Policy does not
+   * govern, so the page the person uses keeps its real policy.
+   */
+  async seen(name: string): Promise<void> {
+    this.shots += 1;
+    const file = `${String(this.shots).padStart(2, '0')}-${name}.png`;
+    await this.page.screenshot({ path: join(this.artifacts, file), fullPage: true });
+    // A string is evaluated as a script of its own (not the page's eval, which the policy forbids).
+    if (!(await this.page.evaluate(() => 'axe' in globalThis))) await this.page.evaluate(AXE_SOURCE);
+    const found = await this.page.evaluate(async () => {
+      const scope = globalThis as unknown as {
+        axe: { run: (ctx: unknown) => Promise<{ violations: AxeViolation[] }> };
+        document: unknown;
+      };
+      const result = await scope.axe.run(scope.document);
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`);
+    });
+    this.violations.push(...found.map((v) => `${name}: ${v}`));
+  }
+
+  /** The steps and their seconds, and the total, as a table for the run's output. */
+  report(): string {
+    const total = this.steps.reduce((sum, s) => sum + s.seconds, 0);
+    const width = Math.max(...this.steps.map((s) => s.name.length), 5);
+    return [
+      ...this.steps.map((s) => `${s.name.padEnd(width)}  ${s.seconds.toFixed(1).padStart(6)} s`),
+      `${'total'.padEnd(width)}  ${total.toFixed(1).padStart(6)} s`,
+    ].join('\n');
+  }
+
+  totalSeconds(): number {
+    return this.steps.reduce((sum, s) => sum + s.seconds, 0);
+  }
+}
