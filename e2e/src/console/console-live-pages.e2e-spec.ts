@@ -82,6 +82,8 @@ describe('the console’s live pages in a browser', () => {
     await page.goto(consoleUrl(`/calls/${callId}`));
     await page.getByRole('heading', { name: /^Call to / }).waitFor();
     expect(await statusOf(page)).toBe('in progress');
+    // Followed by the platform's push (the live view), not by reloading.
+    await page.getByRole('status').filter({ hasText: 'Updating live' }).waitFor();
     // The agent by name, linked to its page.
     await page.getByRole('link', { name: AGENT_NAME }).waitFor();
     // A mark in the page: gone if the page were loaded again.
@@ -96,6 +98,11 @@ describe('the console’s live pages in a browser', () => {
     // "completed completed" no more: an outcome is shown only when it says something else.
     expect(await page.getByText('Outcome:').count()).toBe(0);
     await page.locator('.timeline li.bot').first().waitFor({ timeout: 40_000 });
+    // The live view's end: the page says nothing more will change.
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Final/ })
+      .waitFor({ timeout: 40_000 });
     await shot(page, 'live-call');
   }, 120_000);
 

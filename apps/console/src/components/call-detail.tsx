@@ -62,7 +62,7 @@ function LiveState({ mode, notice }: { mode: LiveMode; notice: string | null }) 
       : mode === 'reload'
         ? 'Refreshing every 10 seconds'
         : mode === 'final'
-          ? 'Final'
+          ? 'Final: nothing more will change'
           : '';
   return (
     <p role="status" class="muted">
