@@ -15,6 +15,7 @@ export interface ToolEvent {
   name: string;
   status: 'running' | 'done';
   arguments?: Record<string, unknown>;
+  arguments_truncated?: boolean;
   outcome?: string;
   latency_ms?: number;
 }
@@ -182,7 +183,14 @@ export function useVoiceSession() {
       client.current?.mute(muted);
       setState((s) => ({ ...s, muted }));
     },
-    say: (text: string) => client.current?.sendText?.(text),
+    say: (text: string) => {
+      try {
+        client.current?.sendText?.(text);
+        setState((s) => ({ ...s, error: null }));
+      } catch (e) {
+        setState((s) => ({ ...s, error: startError(e, []) }));
+      }
+    },
     reset: () => setState(INITIAL),
   };
 }
@@ -236,7 +244,15 @@ export function SessionView({ state, label }: { state: VoiceSessionState; label:
             {state.tools.map((t) => (
               <tr key={t.key} data-testid="live-tool">
                 <td>{t.name}</td>
-                <td>{t.arguments ? <code>{JSON.stringify(t.arguments)}</code> : '—'}</td>
+                <td>
+                  {t.arguments_truncated ? (
+                    <span class="muted">too large to show</span>
+                  ) : t.arguments ? (
+                    <code>{JSON.stringify(t.arguments)}</code>
+                  ) : (
+                    '—'
+                  )}
+                </td>
                 <td>{t.status === 'running' ? 'running…' : t.outcome ? words(t.outcome) : 'done'}</td>
                 <td>{t.latency_ms !== undefined ? `${t.latency_ms} ms` : '—'}</td>
               </tr>

@@ -90,7 +90,7 @@ function ScriptedTest({ agent }: { agent: TryItAgent }) {
             <input
               id={`caller-line-${agent.id}`}
               value={text}
-              maxLength={2000}
+              maxLength={1000}
               autocomplete="off"
               onInput={(e) => setText(e.currentTarget.value)}
             />
