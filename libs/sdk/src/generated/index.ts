@@ -227,6 +227,7 @@ export type {
   BillingUsageResponses,
   BrowserSessionDto,
   BrowserSessionListDto,
+  BrowserSessionRefusalDto,
   BrowserSessionsCreateData,
   BrowserSessionsCreateError,
   BrowserSessionsCreateErrors,
