@@ -90,16 +90,26 @@ describe('browser voice sessions in a real browser', () => {
     return res.body.data as { id: string; access_token: string; connect_url: string; status: string };
   }
 
-  /** Opens a WebSocket the way a browser on `fromOrigin` would, and says how the upgrade was answered. */
-  function tryConnect(url: string, fromOrigin: string): Promise<number> {
+  /**
+   * Opens a WebSocket the way a browser on `fromOrigin` would, and says how it went: the session started (the
+   * socket is then closed), the platform refused it (closed at once with a code and the cause), or the upgrade
+   * was answered with an HTTP status.
+   */
+  function tryConnect(
+    url: string,
+    fromOrigin: string,
+  ): Promise<{ started: true } | { refused: { code: number; reason: string } } | { status: number }> {
     return new Promise((resolve) => {
       const ws = new WebSocket(url, { origin: fromOrigin });
-      ws.on('open', () => {
+      ws.on('message', (data, isBinary) => {
+        if (isBinary || (JSON.parse(String(data)) as { type: string }).type !== 'session.started') return;
+        ws.removeAllListeners('close');
         ws.close();
-        resolve(101);
+        resolve({ started: true });
       });
-      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
-      ws.on('error', () => resolve(0));
+      ws.on('close', (code, reason) => resolve({ refused: { code, reason: reason.toString() } }));
+      ws.on('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0 }));
+      ws.on('error', () => undefined);
     });
   }
 
@@ -307,18 +317,31 @@ describe('browser voice sessions in a real browser', () => {
     expect(answered?.providers).toMatchObject({ stt: 'deepgram', tts: 'elevenlabs' });
   }, 150_000);
 
-  it('refuses a reused token, an expired token and another origin', async () => {
+  it('refuses another origin, a reused token and an expired token, each closed with its cause and recorded', async () => {
     const agent = await world.agent({ intro_message: INTRO });
 
     const wrongOrigin = await createSession(agent.id);
-    expect(await tryConnect(wrongOrigin.connect_url, 'https://evil.example')).toBe(403);
+    expect(await tryConnect(wrongOrigin.connect_url, 'https://evil.example')).toEqual({
+      refused: { code: 4403, reason: 'origin_not_allowed' },
+    });
     // The refusal spent nothing: the right page can still connect, once.
-    expect(await tryConnect(wrongOrigin.connect_url, origin)).toBe(101);
-    expect(await tryConnect(wrongOrigin.connect_url, origin)).toBe(409);
+    expect(await tryConnect(wrongOrigin.connect_url, origin)).toEqual({ started: true });
+    // Again: the token was used (or, once the first connection's end was reported, the session is over).
+    const again = await tryConnect(wrongOrigin.connect_url, origin);
+    expect([
+      { refused: { code: 4401, reason: 'token_used' } },
+      { refused: { code: 4410, reason: 'session_ended' } },
+    ]).toContainEqual(again);
+    const used = await world.api(`/browser-sessions/${wrongOrigin.id}`);
+    expect(used.body.data.last_refusal.reason).toBe('refused' in again ? again.refused.reason : 'none');
 
     const expiring = await createSession(agent.id);
     await new Promise((resolve) => setTimeout(resolve, 9000));
-    expect([401, 404]).toContain(await tryConnect(expiring.connect_url, origin));
+    expect(await tryConnect(expiring.connect_url, origin)).toEqual({
+      refused: { code: 4401, reason: 'token_expired' },
+    });
+    const lapsed = await world.api(`/browser-sessions/${expiring.id}`);
+    expect(lapsed.body.data.last_refusal).toMatchObject({ reason: 'token_expired', origin });
     const expired = await waitFor(
       async () => {
         const res = await world.api(`/browser-sessions/${expiring.id}`);

@@ -57,6 +57,10 @@ function toneFrames(ms: number): Buffer[] {
   return frames;
 }
 
+// Page objects are read loosely; a mistyped read fails the assertion anyway.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
 describe('web client in a real browser', () => {
   let http: Server;
   let wss: WebSocketServer;
@@ -106,6 +110,11 @@ describe('web client in a real browser', () => {
     });
     wss = new WebSocketServer({ noServer: true });
     http.on('upgrade', (req, socket, head) => {
+      // A refusal as the voice app makes it: the handshake completes, the socket closes with the cause.
+      if (req.url?.startsWith('/browser/refused-session?token=')) {
+        wss.handleUpgrade(req, socket, head, (ws) => ws.close(4403, 'origin_not_allowed'));
+        return;
+      }
       if (!req.url?.startsWith('/browser/test-session?token=')) return socket.destroy();
       wss.handleUpgrade(req, socket, head, (ws) => {
         const side: ServerSide = {
@@ -291,6 +300,107 @@ describe('web client in a real browser', () => {
       { name: 'ended', event: { reason: 'agent_hangup' } },
     ]);
     expect(await released(page)).toEqual({ tracks: ['ended'], audio: 'closed' });
+    await page.close();
+  });
+
+  it('connects without a microphone and sends typed lines; a refusal rejects with its cause, code and advice', async () => {
+    const page = await launched.browser.newPage();
+    pages.push(page);
+    page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
+    await page.goto(`${base}/`);
+    await page.waitForFunction(() => (globalThis as unknown as { ready?: boolean }).ready === true);
+    const wsBase = base.replace('http', 'ws');
+    type Page$ = {
+      VoiceClient: { connect(o: object): Promise<Record<string, Any>> };
+      textClient: Record<string, Any>;
+      textEvents: { name: string; event: unknown }[];
+      micStream?: unknown;
+    };
+
+    const refused = await page.evaluate(async (url) => {
+      try {
+        await (globalThis as unknown as Page$).VoiceClient.connect({ url, microphone: false });
+        return null;
+      } catch (e) {
+        const error = e as Error & { reason: string; code: number };
+        return { name: error.name, message: error.message, reason: error.reason, code: error.code };
+      }
+    }, `${wsBase}/browser/refused-session?token=t`);
+    expect(refused).toEqual({
+      name: 'VoiceClientError',
+      message: `This page's origin ${base} is not in the session's allowed_origins. Add it when your server creates the session.`,
+      reason: 'origin_not_allowed',
+      code: 4403,
+    });
+
+    const before = sessions.length;
+    await page.evaluate(async (url) => {
+      const w = globalThis as unknown as Page$;
+      const client = await w.VoiceClient.connect({ url, microphone: false });
+      w.textEvents = [];
+      for (const name of ['transcript', 'tool', 'error']) {
+        client.on(name, (event: unknown) =>
+          w.textEvents.push({
+            name,
+            event:
+              event instanceof Error
+                ? { message: event.message, reason: (event as Any).reason, fatal: (event as Any).fatal }
+                : event,
+          }),
+        );
+      }
+      w.textClient = client;
+    }, `${wsBase}/browser/test-session?token=t`);
+    const side = await waitFor('the session socket', () => sessions[before]);
+    // The browser never asked for the microphone; the client told the platform it sends no audio.
+    expect(await page.evaluate(() => (globalThis as unknown as Page$).micStream === undefined)).toBe(true);
+    await waitFor('the mute', () =>
+      side.texts.find((t) => t.message.type === 'mute' && t.message.muted === true),
+    );
+    expect(await page.evaluate(() => (globalThis as unknown as Page$).textClient.muted)).toBe(true);
+
+    await page.evaluate(() => (globalThis as unknown as Page$).textClient.sendText('  Check order 42  '));
+    const typed = await waitFor('the typed line', () =>
+      side.texts.find((t) => t.message.type === 'user_text'),
+    );
+    expect(typed.message).toEqual({ type: 'user_text', text: 'Check order 42' });
+    // A line over 1000 characters is refused on the page, before it is sent.
+    const tooLong = await page.evaluate(() => {
+      try {
+        (globalThis as unknown as Page$).textClient.sendText('x'.repeat(1001));
+        return null;
+      } catch (e) {
+        return (e as Error).name;
+      }
+    });
+    expect(tooLong).toBe('RangeError');
+
+    const send = (m: object) => side.socket.send(JSON.stringify(m));
+    send({ type: 'transcript', role: 'user', text: 'Check order 42', final: true, typed: true });
+    send({ type: 'tool', name: 'check_order', status: 'running', arguments: { order_number: 42 } });
+    send({ type: 'tool', name: 'check_order', status: 'done', outcome: 'success', latency_ms: 85 });
+    send({ type: 'error', code: 'rate_limited', message: 'typed lines are limited' });
+    await page.waitForFunction(
+      () => (globalThis as unknown as { textEvents: unknown[] }).textEvents.length >= 4,
+    );
+    expect(await page.evaluate(() => (globalThis as unknown as Page$).textEvents)).toEqual([
+      { name: 'transcript', event: { role: 'user', text: 'Check order 42', final: true } },
+      { name: 'tool', event: { name: 'check_order', status: 'running', arguments: { order_number: 42 } } },
+      { name: 'tool', event: { name: 'check_order', status: 'done', outcome: 'success', latency_ms: 85 } },
+      { name: 'error', event: { message: 'typed lines are limited', reason: 'rate_limited', fatal: false } },
+    ]);
+    const state = await page.evaluate(() => {
+      const client = (globalThis as unknown as Page$).textClient;
+      return { transcript: client.transcript, ended: client.ended };
+    });
+    expect(state).toEqual({
+      transcript: [{ role: 'user', text: 'Check order 42', final: true }],
+      ended: false,
+    });
+    // No audio ever went up.
+    expect(side.frames).toEqual([]);
+    await page.evaluate(() => (globalThis as unknown as Page$).textClient.end());
+    expect(await side.closed).toBe(1000);
     await page.close();
   });
 

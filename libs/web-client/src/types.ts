@@ -10,6 +10,12 @@ export interface VoiceClientOptions {
    * needs); turn them off only for a headset or a synthetic source that noise suppression would eat.
    */
   audio?: { echoCancellation?: boolean; noiseSuppression?: boolean };
+  /**
+   * Whether to use the microphone (default true). With `false` the browser never asks for it: the user types
+   * (sendText) and hears the agent; the client tells the platform it sends no audio (a `mute`), and the platform
+   * keeps the line's clock itself.
+   */
+  microphone?: boolean;
 }
 
 /** A line of the live transcript. */
@@ -26,8 +32,20 @@ export interface VoiceClientEvents {
   transcript: VoiceTranscriptLine;
   /** The agent started or stopped speaking. */
   agent: { speaking: boolean };
-  /** The agent runs a tool (running), or finished it (done). */
-  tool: { name: string; status: 'running' | 'done' };
+  /**
+   * The agent runs a tool (running, with the model's `arguments`; `arguments_truncated` when they were too large
+   * to show), or finished it (done, with its `outcome`: success, failed, invalid_arguments, http_error, timeout,
+   * refused, not_found, limit_reached, cancelled, or pending for an async function that answers later; and
+   * `latency_ms`).
+   */
+  tool: {
+    name: string;
+    status: 'running' | 'done';
+    arguments?: Record<string, unknown>;
+    arguments_truncated?: boolean;
+    outcome?: string;
+    latency_ms?: number;
+  };
   /**
    * What hears and speaks for the agent (provider names), once, at the start; `warning` when the user will not be
    * understood (the offline development recogniser), to show the person.
@@ -35,9 +53,13 @@ export interface VoiceClientEvents {
   speech: { stt: string; tts: string; warning?: string };
   /**
    * The session is over and everything is released (microphone, audio, socket). `reason`: the platform's
-   * end reason, `user` after end(), `connection_lost` when the socket closed without one.
+   * end reason, `user` after end(), a refusal's cause when the platform closed the session with one (see
+   * VoiceClientError), `connection_lost` when the socket closed without one.
    */
   ended: { reason: string };
-  /** Something went wrong (the session then ends, unless the error says otherwise). */
+  /**
+   * Something went wrong: a VoiceClientError. With `fatal` (the connection failed) the session ends; without it
+   * (a typed line the platform did not take: `reason` invalid_user_text or rate_limited) the session goes on.
+   */
   error: Error;
 }

@@ -5,7 +5,13 @@ import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { AgentSettings, ErrorCode, SessionCompletedData, Subjects } from '@vap/messages';
+import {
+  AgentSettings,
+  BROWSER_REFUSAL_DETAIL_FIELD,
+  ErrorCode,
+  SessionCompletedData,
+  Subjects,
+} from '@vap/messages';
 import { verifyStreamToken } from '@vap/media';
 import {
   MessagingModule,
@@ -185,7 +191,10 @@ describe('browser sessions on calls.voice.*', () => {
     for (const origin of ['https://evil.example.test', 'https://app.example.test:8443', null]) {
       await expect(attach(call.id, nonce, url, origin)).rejects.toMatchObject({
         code: ErrorCode.FORBIDDEN,
-        details: [expect.objectContaining({ field: 'origin' })],
+        details: [
+          expect.objectContaining({ field: 'origin' }),
+          { field: BROWSER_REFUSAL_DETAIL_FIELD, message: 'origin_not_allowed' },
+        ],
       });
     }
     expect((await callOf(call.id)).status).toBe('pending');
@@ -233,6 +242,93 @@ describe('browser sessions on calls.voice.*', () => {
     expect(await charges(call.id)).toEqual([]);
     // An expired session cannot be attached any more either.
     await expect(attach(call.id, nonce, url, ORIGIN)).rejects.toMatchObject({ code: ErrorCode.NOT_FOUND });
+  });
+
+  const refusalOf = async (id: string) => {
+    const row = await dataSource.getRepository(BrowserSession).findOneByOrFail({ callId: id });
+    return { reason: row.lastRefusalReason, origin: row.lastRefusalOrigin, at: row.lastRefusalAt };
+  };
+  const refusalDetail = (reason: string) =>
+    expect.arrayContaining([{ field: BROWSER_REFUSAL_DETAIL_FIELD, message: reason }]);
+
+  it('records each refused attempt as the last refusal, names it in the detail, and overwrites the one before', async () => {
+    const { call, nonce, url } = await pendingSession();
+    expect(await refusalOf(call.id)).toEqual({ reason: null, origin: null, at: null });
+    await expect(attach(call.id, nonce, url, 'https://evil.example.test')).rejects.toMatchObject({
+      code: ErrorCode.FORBIDDEN,
+      details: refusalDetail('origin_not_allowed'),
+    });
+    const first = await refusalOf(call.id);
+    expect(first).toMatchObject({ reason: 'origin_not_allowed', origin: 'https://evil.example.test' });
+    expect(first.at!.getTime()).toBeGreaterThan(Date.now() - 10_000);
+    // No Origin at all: recorded as such.
+    await expect(attach(call.id, nonce, url, null)).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN });
+    expect(await refusalOf(call.id)).toMatchObject({ reason: 'origin_not_allowed', origin: null });
+    // The token opens the session; a second attempt with it is token_used, recorded with its origin.
+    await attach(call.id, nonce, url, ORIGIN);
+    await expect(attach(call.id, nonce, url, ORIGIN)).rejects.toMatchObject({
+      code: ErrorCode.CONFLICT,
+      details: refusalDetail('token_used'),
+    });
+    expect(await refusalOf(call.id)).toMatchObject({ reason: 'token_used', origin: ORIGIN });
+    // Once the session is over, an attempt is session_ended.
+    await rpc.request(Subjects.calls.voiceHangup, null, { callId: call.id, reason: 'user_ended_session' });
+    await expect(attach(call.id, 'n-after-end', url, ORIGIN)).rejects.toMatchObject({
+      code: ErrorCode.NOT_FOUND,
+      details: refusalDetail('session_ended'),
+    });
+    expect(await refusalOf(call.id)).toMatchObject({ reason: 'session_ended', origin: ORIGIN });
+    // A page the session does not allow learns only that, even of an ended session.
+    await expect(attach(call.id, 'n-evil', url, 'https://evil.example.test')).rejects.toMatchObject({
+      details: refusalDetail('origin_not_allowed'),
+    });
+  });
+
+  it('a pending session past its expiry is refused as token_expired, recorded', async () => {
+    const { call, nonce, url } = await pendingSession(-1000);
+    await expect(attach(call.id, nonce, url, ORIGIN)).rejects.toMatchObject({
+      code: ErrorCode.NOT_FOUND,
+      details: refusalDetail('token_expired'),
+    });
+    expect(await refusalOf(call.id)).toMatchObject({ reason: 'token_expired', origin: ORIGIN });
+  });
+
+  it('calls.voice.browser_refused records an expired token or a full replica; a garbage id writes nothing', async () => {
+    const { call } = await pendingSession();
+    await rpc.request(Subjects.calls.voiceBrowserRefused, null, {
+      sessionId: call.id,
+      reason: 'capacity',
+      origin: `https://${'x'.repeat(400)}.example.test`,
+    });
+    const recorded = await refusalOf(call.id);
+    expect(recorded.reason).toBe('capacity');
+    // Kept to 255 characters.
+    expect(recorded.origin).toHaveLength(255);
+    await rpc.request(Subjects.calls.voiceBrowserRefused, null, {
+      sessionId: call.id,
+      reason: 'token_expired',
+      origin: null,
+    });
+    expect(await refusalOf(call.id)).toMatchObject({ reason: 'token_expired', origin: null });
+    // Not a uuid, or no session: answered, nothing written.
+    for (const sessionId of ['not-a-uuid', randomUUID()]) {
+      await expect(
+        rpc.request(Subjects.calls.voiceBrowserRefused, null, {
+          sessionId,
+          reason: 'capacity',
+          origin: null,
+        }),
+      ).resolves.toEqual({ ok: true });
+    }
+    // Only the two reasons the voice service decides alone.
+    await expect(
+      rpc.request(Subjects.calls.voiceBrowserRefused, null, {
+        sessionId: call.id,
+        reason: 'origin_not_allowed' as never,
+        origin: null,
+      }),
+    ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+    expect(await refusalOf(call.id)).toMatchObject({ reason: 'token_expired' });
   });
 
   it('a phone call is not attached as a browser session', async () => {

@@ -1,5 +1,10 @@
-import { BrowserSessionDto } from '@vap/api';
-import { BrowserSessionStatus, CallStatus } from '@vap/messages';
+import { BrowserSessionDto, BrowserSessionRefusalDto } from '@vap/api';
+import {
+  BROWSER_REFUSAL_REASONS,
+  BrowserRefusalReason,
+  BrowserSessionStatus,
+  CallStatus,
+} from '@vap/messages';
 import { toCallSessionDto } from '../calls/call-dto';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
@@ -31,6 +36,37 @@ export function callStatusesOf(status: BrowserSessionStatus): { statuses: CallSt
   }
 }
 
+/** What a refusal means and what to do about it, in words for the person reading the session. */
+export function refusalMessage(reason: BrowserRefusalReason, origin: string | null): string {
+  switch (reason) {
+    case 'token_expired':
+      return 'The connect_url was used after its token expired; create the session when the user asks to talk, and connect at once';
+    case 'token_used':
+      return 'The connect_url had opened the session already; a connect_url opens one connection, so create a new session to talk again';
+    case 'origin_not_allowed':
+      return origin
+        ? `A page on ${origin} tried to connect, and that origin is not in the session's allowed_origins; add it when you create sessions`
+        : "A client that sent no Origin tried to connect; only pages on the session's allowed_origins may";
+    case 'account_restricted':
+      return 'The account may not run sessions now (suspended or not yet approved)';
+    case 'capacity':
+      return 'The voice service had no room for the session at that moment; connect again shortly';
+    case 'session_ended':
+      return 'The session is over; create a new session to talk again';
+  }
+}
+
+function lastRefusalOf(browser: BrowserSession): BrowserSessionRefusalDto | null {
+  const reason = BROWSER_REFUSAL_REASONS.find((r) => r === browser.lastRefusalReason);
+  if (!reason || !browser.lastRefusalAt) return null;
+  return {
+    reason,
+    message: refusalMessage(reason, browser.lastRefusalOrigin),
+    origin: browser.lastRefusalOrigin,
+    at: browser.lastRefusalAt.toISOString(),
+  };
+}
+
 export function toBrowserSessionDto(
   call: Call,
   session: CallSession,
@@ -53,6 +89,7 @@ export function toBrowserSessionDto(
     metadata: browser.metadata ?? {},
     customer_id: browser.customerId,
     allowed_origins: browser.allowedOrigins,
+    last_refusal: lastRefusalOf(browser),
     session: sessionDto,
   };
 }

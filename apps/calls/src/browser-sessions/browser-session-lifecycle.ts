@@ -1,7 +1,16 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { AppError, ErrorCode, PartnerContext } from '@vap/messages';
+import {
+  AppError,
+  BAD_ORIGIN_DETAIL_FIELD,
+  BROWSER_REFUSAL_DETAIL_FIELD,
+  BROWSER_REFUSAL_ORIGIN_MAX,
+  BrowserRefusalReason,
+  ErrorCode,
+  isUuid,
+  PartnerContext,
+} from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { isTerminalStatus } from '../calls/call-status-machine';
 import { Call } from '../calls/entities/call.entity';
@@ -29,32 +38,83 @@ export class BrowserSessionLifecycle {
   ) {}
 
   /**
-   * Before a browser stream's token is claimed (calls.voice.attach with carrier browser): the session exists,
-   * has not ended and, while pending, has not expired (404), the upgrade's Origin is one the session allows (403, detail field origin),
-   * and the partner may still call (403).
+   * Before a browser stream's token is claimed (calls.voice.attach with carrier browser): the upgrade's Origin is
+   * one the session allows (403, detail field origin), the partner may still call (403), the session has not
+   * ended and, while pending, has not expired (404). The Origin comes first, so a page the session does not allow
+   * learns nothing else of it. Each refusal is recorded on the session (last_refusal) and names its reason in the
+   * detail BROWSER_REFUSAL_DETAIL_FIELD, for the voice service to tell the page.
    */
   async checkAttach(call: Call, headers: Record<string, string>): Promise<void> {
-    if (call.kind !== 'browser' || isTerminalStatus(call.status)) throw AppError.notFound('Browser session');
+    if (call.kind !== 'browser') throw AppError.notFound('Browser session');
     const browser = await this.dataSource.getRepository(BrowserSession).findOneBy({ callId: call.id });
     if (!browser) throw AppError.notFound('Browser session');
-    // An active session goes on to the token's claim, which refuses a second stream (409).
-    if (call.status === 'pending' && browser.expiresAt.getTime() <= Date.now()) {
-      throw AppError.notFound('Browser session');
-    }
-    const origin = headers['origin'];
-    if (typeof origin !== 'string' || !browser.allowedOrigins.includes(origin)) {
+    const given = headers['origin'];
+    const origin = typeof given === 'string' ? given : null;
+    if (origin === null || !browser.allowedOrigins.includes(origin)) {
       this.logger.warn(`browser session ${call.id}: refused a stream from origin ${origin ?? '(none)'}`);
-      throw new AppError(ErrorCode.FORBIDDEN, 'This origin may not open the browser session', {
-        details: [{ field: 'origin', message: 'the Origin is not one of the session allowed_origins' }],
-      });
+      throw await this.refuse(
+        call.id,
+        'origin_not_allowed',
+        origin,
+        new AppError(ErrorCode.FORBIDDEN, 'This origin may not open the browser session', {
+          details: [
+            {
+              field: BAD_ORIGIN_DETAIL_FIELD,
+              message: 'the Origin is not one of the session allowed_origins',
+            },
+          ],
+        }),
+      );
     }
     const [standing] = (await this.dataSource.query(
       `SELECT status FROM ${tableOf(this.dataSource, 'partner_standing')} WHERE partner_id = $1`,
       [call.partnerId],
     )) as { status: PartnerContext['status'] }[];
     if (standing && standing.status !== 'approved') {
-      throw new AppError(ErrorCode.FORBIDDEN, 'This account may not run sessions now');
+      throw await this.refuse(
+        call.id,
+        'account_restricted',
+        origin,
+        new AppError(ErrorCode.FORBIDDEN, 'This account may not run sessions now'),
+      );
     }
+    if (isTerminalStatus(call.status)) {
+      // A session that expired unconnected: its token lapsed, whatever the token's own expiry says.
+      const reason = browser.expired ? 'token_expired' : 'session_ended';
+      throw await this.refuse(call.id, reason, origin, AppError.notFound('Browser session'));
+    }
+    // An active session goes on to the token's claim, which refuses a second stream (409).
+    if (call.status === 'pending' && browser.expiresAt.getTime() <= Date.now()) {
+      throw await this.refuse(call.id, 'token_expired', origin, AppError.notFound('Browser session'));
+    }
+  }
+
+  /**
+   * Records a refused connection attempt as the session's last refusal: one row update, overwriting the one
+   * before, and nothing at all when `callId` names no browser session. Only attempts holding a token the
+   * platform signed for the session come here (the voice service checks it first), so no one else writes it.
+   */
+  async recordRefusal(callId: string, reason: BrowserRefusalReason, origin: string | null): Promise<void> {
+    if (!isUuid(callId)) return;
+    await this.dataSource.query(
+      `UPDATE ${tableOf(this.dataSource, BrowserSession)}
+          SET last_refusal_reason = $2, last_refusal_origin = $3, last_refusal_at = now()
+        WHERE call_id = $1`,
+      [callId, reason, origin === null ? null : origin.slice(0, BROWSER_REFUSAL_ORIGIN_MAX)],
+    );
+  }
+
+  /** Records the refusal, and answers `error` with the detail that names its reason. */
+  private async refuse(
+    callId: string,
+    reason: BrowserRefusalReason,
+    origin: string | null,
+    error: AppError,
+  ): Promise<AppError> {
+    await this.recordRefusal(callId, reason, origin);
+    return new AppError(error.code, error.message, {
+      details: [...(error.details ?? []), { field: BROWSER_REFUSAL_DETAIL_FIELD, message: reason }],
+    });
   }
 
   /** The stream attached (in the attach's transaction, the call row locked): the session is active from now. */

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import {
   AppError,
+  BROWSER_REFUSAL_DETAIL_FIELD,
   CallStatus,
   ErrorCode,
   STREAM_TAKEN_DETAIL,
@@ -50,10 +51,33 @@ export class VoiceAttachService {
       ]);
     }
     const call = await findVoiceCall(this.dataSource, request.callId, null);
-    if (call.provider !== request.carrier || isTerminalStatus(call.status)) throw AppError.notFound('Call');
+    if (call.provider !== request.carrier) throw AppError.notFound('Call');
     const browser = call.kind === 'browser';
-    // A browser session has no carrier: its allowed origins stand for the carrier's signature.
-    if (browser) await this.browserSessions.checkAttach(call, lowerCaseNames(request.headers ?? {}));
+    const headers = lowerCaseNames(request.headers ?? {});
+    // A browser session has no carrier: its allowed origins stand for the carrier's signature. It refuses an
+    // ended session itself, recording why.
+    if (browser) await this.browserSessions.checkAttach(call, headers);
+    else if (isTerminalStatus(call.status)) throw AppError.notFound('Call');
+    try {
+      await this.claim(request, call, browser);
+    } catch (err) {
+      // A browser session records the refusal the page is told of: its token opened the session already (or the
+      // session ended meanwhile).
+      if (browser && err instanceof AppError && (err.status === 409 || err.status === 404)) {
+        const origin = typeof headers['origin'] === 'string' ? headers['origin'] : null;
+        const reason = err.status === 409 ? 'token_used' : 'session_ended';
+        await this.browserSessions.recordRefusal(call.id, reason, origin);
+        throw new AppError(err.code, err.message, {
+          details: [...(err.details ?? []), { field: BROWSER_REFUSAL_DETAIL_FIELD, message: reason }],
+        });
+      }
+      throw err;
+    }
+    return contextOf(call);
+  }
+
+  /** The carrier's signature, then the token's nonce and the call's one stream, claimed with the call locked. */
+  private async claim(request: VoiceAttachRequest, call: Call, browser: boolean): Promise<void> {
     const adapter = browser ? null : this.carriers.get(call.provider);
     if (adapter?.verifyStreamUpgrade) {
       const headers = lowerCaseNames(request.headers ?? {});
@@ -87,7 +111,6 @@ export class VoiceAttachService {
       }
       if (browser) await this.browserSessions.activate(em, call.id);
     });
-    return contextOf(call);
   }
 }
 

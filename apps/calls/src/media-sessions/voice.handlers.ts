@@ -1,9 +1,11 @@
 import { Controller, createParamDecorator, ExecutionContext } from '@nestjs/common';
 import {
+  AppError,
   RpcRequest,
   Subjects,
   VoiceAck,
   VoiceAttachRequest,
+  VoiceBrowserRefusedRequest,
   VoiceEndedRequest,
   VoiceHangupRequest,
   VoiceOptOutRequest,
@@ -13,6 +15,7 @@ import {
   VoiceTransferRequest,
 } from '@vap/messages';
 import { Command, Data } from '@vap/messaging';
+import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
 import { VoiceAttachService } from './voice-attach.service';
 import { VoiceCallControl } from './voice-call-control.service';
 import { VoiceOptOut } from './voice-opt-out.service';
@@ -38,11 +41,26 @@ export class VoiceHandlers {
     private readonly control: VoiceCallControl,
     private readonly reports: VoiceReports,
     private readonly optOuts: VoiceOptOut,
+    private readonly browserSessions: BrowserSessionLifecycle,
   ) {}
 
   @Command(Subjects.calls.voiceAttach)
   attach(@Data() request: VoiceAttachRequest) {
     return this.attachments.attach(request);
+  }
+
+  /** A browser stream the voice service refused before its attach (expired token, full replica). */
+  @Command(Subjects.calls.voiceBrowserRefused)
+  async browserRefused(@Data() request: VoiceBrowserRefusedRequest) {
+    const reason = request?.reason;
+    if (typeof request?.sessionId !== 'string' || (reason !== 'token_expired' && reason !== 'capacity')) {
+      throw AppError.validation([
+        { field: 'reason', message: 'a refusal names the session and token_expired or capacity' },
+      ]);
+    }
+    const origin = typeof request.origin === 'string' ? request.origin : null;
+    await this.browserSessions.recordRefusal(request.sessionId, reason, origin);
+    return ACK;
   }
 
   @Command(Subjects.calls.voiceTranscript)

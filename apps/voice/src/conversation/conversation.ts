@@ -10,6 +10,7 @@ import {
   CUSTOM_FUNCTION_CALLS_PER_CALL,
   CUSTOM_FUNCTION_CALLS_PER_TURN,
   endpointBoundsOf,
+  TOOL_CALL_MAX_ARGUMENT_BYTES,
   TOOL_CALLS_PER_CALL_MAX,
   TurnTakingDefaults,
   type AgentSettings,
@@ -301,6 +302,9 @@ class Conversation implements LiveConversation {
         return;
       case 'dtmf':
         this.keypad?.press(event.digit);
+        return;
+      case 'text':
+        this.callerTyped(event.text);
         return;
       case 'cleared':
         // Our side already dropped the audio on clear.
@@ -637,6 +641,32 @@ class Conversation implements LiveConversation {
     });
   }
 
+  /**
+   * A line the caller typed (a browser session's user_text) is their final utterance: it takes the floor as
+   * speech does (barge-in, an early reply to older words dropped, the idle timer reset), is in the transcript as
+   * the user's, and is the caller's turn. A line typed while the agent ends the call or commits a transfer is kept
+   * in the transcript only, as spoken words are then.
+   */
+  private callerTyped(text: string): void {
+    if (this.phase !== 'live') return;
+    this.stopIdle();
+    this.idleStrikes = 0;
+    this.discardEarlyReply();
+    const now = this.time!.now();
+    this.report({ role: 'user', content: text, atMs: Math.round(now) }, { typed: true });
+    if (this.ending || this.turn?.committed) {
+      this.armIdle();
+      return;
+    }
+    this.bargeIn();
+    this.takeTurn(text, null, {
+      speechEndMs: now,
+      endpointAtMs: now,
+      sttFinalAtMs: now,
+      stt: this.stt.current.name,
+    });
+  }
+
   /** The caller's turn (words or keys) goes to the model; the agent's reply is the turn. */
   private takeTurn(
     text: string,
@@ -791,11 +821,10 @@ class Conversation implements LiveConversation {
     this.openTools = open;
     let outcome: 'continue' | 'stop' = 'continue';
     const followUps: string[] = [];
-    let running: string | null = null;
+    /** The tool running now: told done with its outcome, or cancelled should the turn be given up under it. */
+    let running: { name: string; startedAt: number } | null = null;
     try {
       for (const call of calls) {
-        if (running !== null) this.notify({ type: 'tool', name: running, status: 'done' });
-        running = null;
         if (outcome === 'stop') {
           results.set(call.id, 'Not run: the call moved on.');
           continue;
@@ -819,18 +848,41 @@ class Conversation implements LiveConversation {
           });
           continue;
         }
-        this.notify({ type: 'tool', name: call.name, status: 'running' });
-        running = call.name;
+        this.notify({ type: 'tool', name: call.name, status: 'running', ...shownArguments(call.arguments) });
+        running = { name: call.name, startedAt: performance.now() };
         open.ran.add(call.id);
-        const run = await tool.run(call, this.toolTurn(turn, tool, lines, queued, followUps));
+        // What the tool recorded of itself while it ran (the built-in tools record as they go).
+        let recorded: ToolInvocation | null = null;
+        const run = await tool.run(
+          call,
+          this.toolTurn(turn, tool, lines, queued, followUps, (entry) => (recorded ??= entry)),
+        );
         results.set(call.id, run.result);
         if (run.invocation) this.recordToolCall(run.invocation);
+        const invocation: ToolInvocation | null = run.invocation ?? recorded;
+        this.notify({
+          type: 'tool',
+          name: call.name,
+          status: 'done',
+          // An async function answers later: its outcome is recorded then.
+          outcome: invocation?.outcome ?? 'pending',
+          latency_ms: invocation?.latencyMs ?? Math.round(performance.now() - running.startedAt),
+        });
+        running = null;
         if (run.followUp) followUps.push(run.followUp);
         // A tool that answered after the caller spoke over the turn: the rest of the turn is not run.
         if (run.stop || (turn.controller.signal.aborted && !turn.committed)) outcome = 'stop';
       }
     } finally {
-      if (running !== null) this.notify({ type: 'tool', name: running, status: 'done' });
+      if (running !== null) {
+        this.notify({
+          type: 'tool',
+          name: running.name,
+          status: 'done',
+          outcome: 'cancelled',
+          latency_ms: Math.round(performance.now() - running.startedAt),
+        });
+      }
       if (this.openTools === open) this.openTools = null;
       if (open.closedWithout === null) {
         // Every tool call gets its result, so the next model request is well formed.
@@ -873,6 +925,7 @@ class Conversation implements LiveConversation {
     lines: TurnLines,
     queued: Promise<void>[],
     followUps: string[],
+    onRecord: (entry: ToolInvocation) => void,
   ): ToolTurn {
     // Read when the tool asks: the variables change as functions answer, the turn may be given up meanwhile.
     const variables = () => this.variables;
@@ -909,7 +962,10 @@ class Conversation implements LiveConversation {
       pressKeys: (call) => this.sendDigits(turn, call),
       setVariables: (values) => this.setVariables(values),
       deliverLater: (call, result, options) => this.deliverLate(call, result, options.speak),
-      record: (entry) => this.recordToolCall(entry),
+      record: (entry) => {
+        onRecord(entry);
+        this.recordToolCall(entry);
+      },
       onError: (error, context) => this.options.onError?.(error, context),
     };
   }
@@ -1209,12 +1265,16 @@ class Conversation implements LiveConversation {
     this.armIdle();
   }
 
-  private report(line: Omit<VoiceTranscriptRequest, 'callId' | 'callSeconds'>): void {
+  private report(
+    line: Omit<VoiceTranscriptRequest, 'callId' | 'callSeconds'>,
+    options: { typed?: boolean } = {},
+  ): void {
     this.notify({
       type: 'transcript',
       role: line.role === 'bot' ? 'agent' : 'user',
       text: line.content,
       final: true,
+      ...(options.typed ? { typed: true as const } : {}),
     });
     const callSeconds = Math.round(this.time?.now() ?? 0) / 1000;
     this.reports = this.reports
@@ -1381,6 +1441,25 @@ class Conversation implements LiveConversation {
     this.time?.stop();
     return this.input?.close() ?? Promise.resolve();
   }
+}
+
+/**
+ * A tool call's arguments as a client is shown them: as given, or (past TOOL_CALL_MAX_ARGUMENT_BYTES, as the
+ * session's record cuts them) none, marked cut.
+ */
+function shownArguments(args: Record<string, unknown>): {
+  arguments: Record<string, unknown>;
+  arguments_truncated?: true;
+} {
+  let bytes: number;
+  try {
+    bytes = Buffer.byteLength(JSON.stringify(args ?? {}));
+  } catch {
+    bytes = Infinity;
+  }
+  return bytes > TOOL_CALL_MAX_ARGUMENT_BYTES
+    ? { arguments: {}, arguments_truncated: true }
+    : { arguments: args ?? {} };
 }
 
 /** Starts one call's conversation; feed it the carrier's events, await `done`. */

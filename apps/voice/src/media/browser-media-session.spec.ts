@@ -236,7 +236,12 @@ describe('MediaSession (a browser stream over a real WebSocket)', () => {
     conversation.transport.send({ type: 'clear' });
     conversation.transport.notify!({ type: 'transcript', role: 'user', text: 'hello th', final: false });
     conversation.transport.notify!({ type: 'agent.speaking', speaking: true });
-    conversation.transport.notify!({ type: 'tool', name: 'transfer_call', status: 'running' });
+    conversation.transport.notify!({
+      type: 'tool',
+      name: 'transfer_call',
+      status: 'running',
+      arguments: { reason: 'asked' },
+    });
     h.client.send(JSON.stringify({ type: 'played', name: 'utt-1' }));
     await until(() => conversation.events.some((e) => e.type === 'played'), 'played');
     await until(() => text(h).length === 6, 'the notices');
@@ -246,9 +251,51 @@ describe('MediaSession (a browser stream over a real WebSocket)', () => {
       { type: 'clear' },
       { type: 'transcript', role: 'user', text: 'hello th', final: false },
       { type: 'agent.speaking', speaking: true },
-      { type: 'tool', name: 'transfer_call', status: 'running' },
+      { type: 'tool', name: 'transfer_call', status: 'running', arguments: { reason: 'asked' } },
     ]);
     expect(conversation.events).toContainEqual({ type: 'played', mark: 'utt-1' });
+    h.client.close();
+    await (
+      await h.session
+    ).finished;
+  });
+
+  it('takes typed lines as text events; answers a malformed, oversize or too frequent one with an error and goes on', async () => {
+    const h = connect();
+    await once(h.client, 'open');
+    const conversation = await h.conversation;
+    const typed = () => conversation.events.filter((e) => e.type === 'text');
+    const errors = () =>
+      text(h).filter((m) => (m as { type: string }).type === 'error') as { code: string }[];
+    h.client.send(JSON.stringify({ type: 'user_text', text: '  Where is my order?  ' }));
+    await until(() => typed().length === 1, 'the typed line');
+    // Trimmed: what the caller meant.
+    expect(typed()[0]).toEqual({ type: 'text', text: 'Where is my order?' });
+    for (const bad of [
+      { type: 'user_text' },
+      { type: 'user_text', text: 42 },
+      { type: 'user_text', text: '   ' },
+      { type: 'user_text', text: 'x'.repeat(1001) },
+    ]) {
+      h.client.send(JSON.stringify(bad));
+    }
+    await until(() => errors().length === 4, 'four errors');
+    expect(errors().every((e) => e.code === 'invalid_user_text')).toBe(true);
+    // 1000 characters (as a person counts them: emoji are one each) is the most a line may hold.
+    h.client.send(JSON.stringify({ type: 'user_text', text: '🙂'.repeat(1000) }));
+    await until(() => typed().length === 2, 'the longest line');
+    // The burst allows three lines at once: the fourth in a row is refused, then one every half second.
+    h.client.send(JSON.stringify({ type: 'user_text', text: 'third' }));
+    h.client.send(JSON.stringify({ type: 'user_text', text: 'fourth' }));
+    await until(() => errors().length === 5, 'the rate limit');
+    expect(errors()[4]).toMatchObject({ code: 'rate_limited' });
+    expect(typed().map((e) => (e as { text: string }).text)).not.toContain('fourth');
+    await sleep(550);
+    h.client.send(JSON.stringify({ type: 'user_text', text: 'later' }));
+    await until(() => typed().length === 4, 'a line after the wait');
+    // None of it closed the stream.
+    expect(h.client.readyState).toBe(WebSocket.OPEN);
+    expect(conversation.closed).toBe(false);
     h.client.close();
     await (
       await h.session

@@ -54,6 +54,7 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
         isDraining: () => drain.draining,
         replicaId: heartbeat.id,
         capacity,
+        log,
       }),
       onAccepted: (socket, accepted) => {
         const session = starter.open(socket, accepted);

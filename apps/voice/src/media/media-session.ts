@@ -49,6 +49,13 @@ const MESSAGE_BYTES_PER_AUDIO_BYTE = 16;
 /** Silence frames a muted client's feed catches up at once after a stall (a second's worth). */
 const MUTE_CATCH_UP_FRAMES = 50;
 
+/**
+ * Typed caller lines (a browser's user_text): a burst of this many, then one every USER_TEXT_INTERVAL_MS (wall
+ * time). A person types far slower; each line costs a model turn, so a script cannot flood the agent.
+ */
+export const USER_TEXT_BURST = 3;
+export const USER_TEXT_INTERVAL_MS = 500;
+
 /** mu-law 8 kHz: a byte a sample. */
 const MULAW_BYTES_PER_SECOND = 8000;
 
@@ -139,12 +146,16 @@ export class MediaSession {
   private pendingAnsweredBy: string | null = null;
   private readonly startedAt: number;
   private readonly now: () => number;
+  /** Typed lines the client may send now (USER_TEXT_BURST), refilled since typedAt. */
+  private typedAllowance = USER_TEXT_BURST;
+  private typedAt: number;
 
   constructor(private readonly options: MediaSessionOptions) {
     this.callId = options.context.callId;
     this.partnerId = options.context.partnerId;
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
+    this.typedAt = this.startedAt;
     const { bounds, codec } = options;
     // Counted in the protocol's own audio bytes (a browser's PCM16 16 kHz: 32 a ms, mu-law: 8).
     this.audioBudget = new MediaClockBudget({
@@ -325,6 +336,8 @@ export class MediaSession {
     if (!decoded.ok) {
       const { reason, field, event } = decoded.error;
       if (reason === 'unknown_event') return this.ignoreUnknown(event);
+      const answer = codec.answerInvalid?.(decoded.error);
+      if (answer) return this.notify(answer);
       const what = field ? `${reason} (${field})` : reason;
       this.protocolError(CLOSE_INVALID_PAYLOAD, `invalid ${this.options.codec.protocol} message: ${what}`);
       return;
@@ -332,6 +345,14 @@ export class MediaSession {
     if (codec.muted !== undefined) this.followMute(codec.muted);
     const event = decoded.message;
     if (!event) return;
+    if (event.type === 'text' && !this.takeTypedLine()) {
+      this.notify({
+        type: 'error',
+        code: 'rate_limited',
+        message: `typed lines are limited to ${USER_TEXT_BURST} at once and ${1000 / USER_TEXT_INTERVAL_MS} a second; this one was not taken`,
+      });
+      return;
+    }
     if (!isBinary && event.type === 'audio' && !this.audioBudget.take(event.payload.length)) {
       this.dropAudio(event.payload.length / MULAW_BYTES_PER_SECOND);
       return;
@@ -385,6 +406,19 @@ export class MediaSession {
   private stopMuteFeed(): void {
     if (this.muteFeed) clearInterval(this.muteFeed.timer);
     this.muteFeed = null;
+  }
+
+  /** Whether a typed line may be taken now (USER_TEXT_BURST, USER_TEXT_INTERVAL_MS); takes its place if so. */
+  private takeTypedLine(): boolean {
+    const now = this.now();
+    this.typedAllowance = Math.min(
+      USER_TEXT_BURST,
+      this.typedAllowance + Math.max(0, now - this.typedAt) / USER_TEXT_INTERVAL_MS,
+    );
+    this.typedAt = now;
+    if (this.typedAllowance < 1) return false;
+    this.typedAllowance -= 1;
+    return true;
   }
 
   /** Caller audio beyond real time plus the burst: dropped unheard, counted, logged once per stream. */

@@ -15,6 +15,7 @@ import {
   RpcRequest,
   STREAM_TAKEN_DETAIL,
   VoiceAttachRequest,
+  VoiceBrowserRefusedRequest,
   VoiceCallContext,
   VoiceEndedRequest,
 } from '@vap/messages';
@@ -28,11 +29,13 @@ import { VoiceConfig } from '../config/voice.config';
 import { ReplicaDrain } from '../drain/replica-drain';
 
 const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
+const ORIGIN = 'https://app.example.test';
 
 /** The calls (and agents) service as the voice app sees it over NATS: attach, voice lookup, hang-up, ended. */
 class FakeCallsService {
   readonly attached: VoiceAttachRequest[] = [];
   readonly ended: VoiceEndedRequest[] = [];
+  readonly browserRefusals: VoiceBrowserRefusedRequest[] = [];
   /** Calls the fake answers as live; others are 404. Nonces already used are 409, as is a call's second stream. */
   readonly liveCalls = new Set<string>();
   /** Browser sessions (carrier `browser`) and the origins each allows. */
@@ -66,6 +69,10 @@ class FakeCallsService {
       this.usedNonces.add(req.nonce);
       this.streamed.add(req.callId);
       return context(req.callId, req.carrier, this.intros.get(req.callId));
+    });
+    this.answer('calls.voice.browser_refused', (req: VoiceBrowserRefusedRequest) => {
+      this.browserRefusals.push(req);
+      return { ok: true };
     });
     this.answer('agents.voice_configuration.list', () => ({ voice_configurations: [] }));
     this.answer('calls.voice.hangup', () => ({ ok: true }));
@@ -275,7 +282,6 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
   });
 
   describe('browser sessions (/browser/<id>)', () => {
-    const ORIGIN = 'https://app.example.test';
     const browserUrl = (id: string, token: string) =>
       `${base}/browser/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`;
 
@@ -355,31 +361,68 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
       });
     });
 
-    it('refuses a page the session does not allow (403 bad_origin) and keeps the other refusals', async () => {
+    /** A browser refusal: the handshake completes and the socket closes at once, with nothing sent before. */
+    const refusedWith = async (url: string, origin: string | undefined, code: number, reason: string) => {
+      const result = await upgrade(url, origin ? { origin } : {});
+      expect(result.status).toBe(101);
+      expect(await closeOf(result.socket!)).toEqual({ code, reason, messages: 0 });
+      expect(result.messages).toEqual([]);
+    };
+
+    it('closes a page the session does not allow with 4403 origin_not_allowed, and keeps malformed requests HTTP', async () => {
       const id = randomUUID();
       calls.browserSessions.set(id, [ORIGIN]);
-      expect(await upgrade(browserUrl(id, tokenFor(id)), { origin: 'https://evil.example.test' })).toEqual({
-        status: 403,
-        body: 'bad_origin',
-      });
-      expect(await upgrade(browserUrl(id, tokenFor(id)))).toEqual({ status: 403, body: 'bad_origin' });
+      await refusedWith(
+        browserUrl(id, tokenFor(id)),
+        'https://evil.example.test',
+        4403,
+        'origin_not_allowed',
+      );
+      await refusedWith(browserUrl(id, tokenFor(id)), undefined, 4403, 'origin_not_allowed');
       expect(calls.attached.filter((a) => a.callId === id).map((a) => a.headers.origin)).toEqual([
         'https://evil.example.test',
         undefined,
       ]);
+      // A request that is no session's (no token, a mangled one): an HTTP status, no socket.
       expect(await upgrade(`${base}/browser/${id}`, { origin: ORIGIN })).toEqual({
         status: 401,
         body: 'missing_token',
       });
-      expect(await upgrade(browserUrl(id, tokenFor(randomUUID())), { origin: ORIGIN })).toEqual({
+      expect(await upgrade(browserUrl(id, 'not-a-token'), { origin: ORIGIN })).toEqual({
         status: 401,
-        body: 'token_for_another_call',
+        body: 'malformed_token',
       });
+      const before = calls.attached.length;
+      // A token for another session, or not signed by the platform: token_invalid, decided before the calls
+      // service is asked, so the page learns nothing of the session the path names.
+      await refusedWith(browserUrl(id, tokenFor(randomUUID())), ORIGIN, 4401, 'token_invalid');
+      const forged = issueStreamToken({ callId: id, ttlMs: 60_000, now: Date.now() }, randomBytes(32));
+      await refusedWith(browserUrl(id, forged), ORIGIN, 4401, 'token_invalid');
+      expect(calls.attached.length).toBe(before);
       const unknown = randomUUID();
-      expect(await upgrade(browserUrl(unknown, tokenFor(unknown)), { origin: ORIGIN })).toEqual({
-        status: 404,
-        body: 'unknown_call',
-      });
+      await refusedWith(browserUrl(unknown, tokenFor(unknown)), ORIGIN, 4404, 'session_not_found');
+      expect(calls.browserRefusals).toEqual([]);
+    });
+
+    it('closes an expired token with 4401 token_expired and has the session record it', async () => {
+      const id = randomUUID();
+      calls.browserSessions.set(id, [ORIGIN]);
+      const expired = tokenFor(id, { now: Date.now() - 120_000 });
+      await refusedWith(browserUrl(id, expired), ORIGIN, 4401, 'token_expired');
+      expect(calls.browserRefusals).toEqual([{ sessionId: id, reason: 'token_expired', origin: ORIGIN }]);
+      expect(calls.attached.some((a) => a.callId === id)).toBe(false);
+    });
+
+    it('closes a used token with 4401 token_used, while the session it opened goes on', async () => {
+      const id = randomUUID();
+      calls.browserSessions.set(id, [ORIGIN]);
+      const token = tokenFor(id);
+      const first = await upgrade(browserUrl(id, token), { origin: ORIGIN });
+      expect(first.status).toBe(101);
+      await refusedWith(browserUrl(id, token), ORIGIN, 4401, 'token_used');
+      expect(first.socket!.readyState).toBe(WebSocket.OPEN);
+      first.socket!.close();
+      await waitFor(() => calls.ended.some((e) => e.callId === id));
     });
   });
 
@@ -429,6 +472,22 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
       await waitFor(() => calls.ended.some((e) => e.callId === 'call_over'));
     });
 
+    it('closes a browser over the limit with 4429 capacity, recorded on its session, its token unspent', async () => {
+      calls.liveCalls.add('call_holding');
+      await waitForAsync(async () => (await ready()) === 200);
+      const holding = await upgrade(smallUrl('call_holding', tokenFor('call_holding')));
+      expect(holding.status).toBe(101);
+      const id = randomUUID();
+      calls.browserSessions.set(id, [ORIGIN]);
+      const url = `${small.base}/browser/${id}?token=${encodeURIComponent(tokenFor(id))}`;
+      const over = await upgrade(url, { origin: ORIGIN });
+      expect(await closeOf(over.socket!)).toEqual({ code: 4429, reason: 'capacity', messages: 0 });
+      expect(calls.browserRefusals).toContainEqual({ sessionId: id, reason: 'capacity', origin: ORIGIN });
+      expect(calls.attached.some((a) => a.callId === id)).toBe(false);
+      holding.socket!.close();
+      await waitFor(() => calls.ended.some((e) => e.callId === 'call_holding'));
+    });
+
     it('admits one of simultaneous upgrades and closes the others with 1013 before asking the calls service', async () => {
       const ids = ['call_race_1', 'call_race_2', 'call_race_3'];
       for (const id of ids) calls.liveCalls.add(id);
@@ -458,6 +517,12 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
       status: 503,
       body: 'draining',
     });
+    // A browser is told to try again (a close its page can read), its session untouched.
+    const id = randomUUID();
+    const browser = await upgrade(`${base}/browser/${id}?token=${encodeURIComponent(tokenFor(id))}`, {
+      origin: ORIGIN,
+    });
+    expect(await closeOf(browser.socket!)).toEqual({ code: 4503, reason: 'unavailable', messages: 0 });
     expect(calls.attached.length).toBe(before);
     const ready = await fetch(`${http}/health/ready`);
     expect(ready.status).toBe(503);

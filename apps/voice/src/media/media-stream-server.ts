@@ -30,7 +30,9 @@ export interface MediaStreamServerOptions {
  * Carriers' media WebSockets on the service's HTTP server (`upgrade` at `/media/<carrier>/<callId>`), and
  * browser sessions' (`/browser/<sessionId>`, binary PCM16 audio, the origin checked by the calls service). An
  * upgrade is admitted (token, call, carrier signature, replay) before the handshake completes; a refusal
- * is a plain HTTP status on the raw socket, so no audio ever flows on a refused stream.
+ * is a plain HTTP status on the raw socket, so no audio ever flows on a refused stream. A browser's refusal of a
+ * well-formed request (and a carrier's full replica) is a handshake closed at once with an application code and
+ * the cause instead, since browsers hide a refused handshake's status from the page; no session starts on it.
  */
 export class MediaStreamServer {
   private readonly wss: WebSocketServer;
@@ -84,7 +86,7 @@ export class MediaStreamServer {
     }
     if (!admission.ok) {
       refusedUpgrades.inc({ reason: admission.reason });
-      const close = REFUSAL_CLOSE[admission.reason];
+      const close = admission.close ?? REFUSAL_CLOSE[admission.reason];
       if (close && !socket.destroyed) {
         this.wss.handleUpgrade(req, socket, head, (ws) => ws.close(close.code, close.reason));
       } else refuse(socket, admission.status, admission.reason);

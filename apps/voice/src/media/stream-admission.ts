@@ -2,12 +2,20 @@ import type { IncomingHttpHeaders } from 'node:http';
 import {
   AppError,
   BAD_ORIGIN_DETAIL_FIELD,
+  BROWSER_REFUSAL_DETAIL_FIELD,
+  BROWSER_REFUSAL_ORIGIN_MAX,
+  BROWSER_REFUSAL_REASONS,
+  BrowserRefusalReason,
   STREAM_TAKEN_DETAIL,
   Subjects,
+  VoiceBrowserRefusedRequest,
   VoiceCallContext,
 } from '@vap/messages';
 import type { RpcClient } from '@vap/messaging';
 import {
+  BROWSER_REFUSAL_CLOSE,
+  BROWSER_STREAM,
+  BrowserRefusalCause,
   MediaStreamRequest,
   parseMediaStreamRequest,
   STREAM_CLOSE_REPLICA_FULL,
@@ -32,7 +40,11 @@ export type RefusalReason =
   | 'stream_taken'
   | 'unknown_call'
   | 'replica_full'
-  | 'calls_unavailable';
+  | 'calls_unavailable'
+  /** A browser session that is over (completed, failed, expired). */
+  | 'session_ended'
+  /** A browser session's partner may not run sessions now. */
+  | 'account_restricted';
 
 export const REFUSAL_STATUS: Readonly<Record<RefusalReason, number>> = {
   draining: 503,
@@ -50,6 +62,8 @@ export const REFUSAL_STATUS: Readonly<Record<RefusalReason, number>> = {
   unknown_call: 404,
   replica_full: 503,
   calls_unavailable: 503,
+  session_ended: 404,
+  account_restricted: 403,
 };
 
 /**
@@ -60,9 +74,54 @@ export const REFUSAL_CLOSE: Readonly<Partial<Record<RefusalReason, { code: numbe
   replica_full: { code: STREAM_CLOSE_REPLICA_FULL, reason: STREAM_CLOSE_REPLICA_FULL_REASON },
 };
 
+/**
+ * A browser's refused stream, as its page learns it: a browser hides a refused handshake's status, so the socket
+ * is accepted and closed at once with BROWSER_REFUSAL_CLOSE's code and the cause as the reason. Only refusals
+ * of a well-formed path and token get one; a malformed request stays an HTTP status.
+ */
+function browserCause(
+  reason: RefusalReason,
+  recorded: BrowserRefusalReason | null,
+): BrowserRefusalCause | null {
+  if (recorded) return recorded;
+  switch (reason) {
+    case 'expired_token':
+      return 'token_expired';
+    // Decided before any session is looked up: the page learns nothing of the session the path names.
+    case 'bad_token_signature':
+    case 'token_for_another_call':
+      return 'token_invalid';
+    case 'replayed':
+    case 'stream_taken':
+      return 'token_used';
+    case 'bad_origin':
+      return 'origin_not_allowed';
+    case 'carrier_signature':
+    case 'account_restricted':
+      return 'account_restricted';
+    case 'replica_full':
+      return 'capacity';
+    case 'session_ended':
+      return 'session_ended';
+    case 'unknown_call':
+      return 'session_not_found';
+    case 'draining':
+    case 'calls_unavailable':
+      return 'unavailable';
+    default:
+      return null;
+  }
+}
+
 export type Admission =
   | { ok: true; stream: MediaStreamRequest; context: VoiceCallContext; slot: StreamSlot }
-  | { ok: false; reason: RefusalReason; status: number };
+  | {
+      ok: false;
+      reason: RefusalReason;
+      status: number;
+      /** A browser's refusal: the close its socket gets instead of the HTTP status. */
+      close?: { code: number; reason: BrowserRefusalCause };
+    };
 
 export interface StreamAdmissionOptions {
   rpc: RpcClient;
@@ -76,9 +135,19 @@ export interface StreamAdmissionOptions {
   /** MAX_LIVE_SESSIONS: a stream holds a place from before its attach until its session finished. */
   capacity: ReplicaCapacity;
   now?: () => number;
+  log?: (level: 'warn' | 'error', message: string) => void;
 }
 
 const refused = (reason: RefusalReason): Admission => ({ ok: false, reason, status: REFUSAL_STATUS[reason] });
+
+/** A browser stream's refusal: closed with its cause where the page can act on it, else the HTTP status. */
+function refusedBrowser(reason: RefusalReason, recorded: BrowserRefusalReason | null = null): Admission {
+  const cause = browserCause(reason, recorded);
+  return {
+    ...refused(reason),
+    ...(cause ? { close: { code: BROWSER_REFUSAL_CLOSE[cause], reason: cause } } : {}),
+  };
+}
 
 /** The upgrade's headers as the calls service reads them: lower-case names, repeated values joined. */
 function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
@@ -90,9 +159,20 @@ function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   return out;
 }
 
+/** The reason the calls service recorded for a browser stream it refused (the attach's detail), if it said. */
+function recordedRefusal(err: unknown): BrowserRefusalReason | null {
+  if (!(err instanceof AppError)) return null;
+  const detail = err.details?.find((d) => d.field === BROWSER_REFUSAL_DETAIL_FIELD)?.message;
+  return BROWSER_REFUSAL_REASONS.find((r) => r === detail) ?? null;
+}
+
 /** calls.voice.attach's refusals, by the status the calls service answered. */
 function attachRefusal(err: unknown): RefusalReason {
   if (err instanceof AppError) {
+    const recorded = recordedRefusal(err);
+    if (recorded === 'token_expired') return 'expired_token';
+    if (recorded === 'session_ended') return 'session_ended';
+    if (recorded === 'account_restricted') return 'account_restricted';
     // A browser stream from a page the session does not allow.
     if (err.status === 403 && err.details?.some((d) => d.field === BAD_ORIGIN_DETAIL_FIELD))
       return 'bad_origin';
@@ -118,23 +198,29 @@ export class StreamAdmission {
   constructor(private readonly options: StreamAdmissionOptions) {}
 
   async admit(target: string, headers: IncomingHttpHeaders): Promise<Admission> {
-    if (this.options.isDraining()) return refused('draining');
     const stream = parseMediaStreamRequest(target, this.options.publicUrl);
+    const browser = stream.ok && stream.carrier === BROWSER_STREAM;
+    const refuse = browser ? refusedBrowser : refused;
+    if (this.options.isDraining()) return refuse('draining');
     if (!stream.ok) return refused(stream.reason);
     const now = this.options.now?.() ?? Date.now();
     const verified = verifyStreamToken(stream.token, this.options.tokenKey, now);
     if (!verified.ok) {
-      return refused(
-        verified.reason === 'expired'
-          ? 'expired_token'
-          : verified.reason === 'bad_signature'
-            ? 'bad_token_signature'
-            : 'malformed_token',
-      );
+      if (verified.reason === 'expired') {
+        // The signature held: the session the token was issued for records that it lapsed.
+        if (browser && verified.claims.callId === stream.callId) {
+          await this.recordBrowserRefusal(stream.callId, 'token_expired', headers);
+        }
+        return refuse('expired_token');
+      }
+      return refuse(verified.reason === 'bad_signature' ? 'bad_token_signature' : 'malformed_token');
     }
-    if (verified.claims.callId !== stream.callId) return refused('token_for_another_call');
+    if (verified.claims.callId !== stream.callId) return refuse('token_for_another_call');
     const slot = this.options.capacity.reserve();
-    if (!slot) return refused('replica_full');
+    if (!slot) {
+      if (browser) await this.recordBrowserRefusal(stream.callId, 'capacity', headers);
+      return refuse('replica_full');
+    }
     try {
       // The partner is unknown until the calls service answers: attach is a system command.
       const context = await this.options.rpc.request(Subjects.calls.voiceAttach, null, {
@@ -149,7 +235,28 @@ export class StreamAdmission {
       return { ok: true, stream, context, slot };
     } catch (err) {
       slot.release();
-      return refused(attachRefusal(err));
+      return browser ? refusedBrowser(attachRefusal(err), recordedRefusal(err)) : refused(attachRefusal(err));
+    }
+  }
+
+  /**
+   * Has the calls service record a browser stream refused here (calls.voice.browser_refused), awaited so the
+   * session shows it by the time the page learns it; a failure to record does not change the refusal.
+   */
+  private async recordBrowserRefusal(
+    sessionId: string,
+    reason: VoiceBrowserRefusedRequest['reason'],
+    headers: IncomingHttpHeaders,
+  ): Promise<void> {
+    const given = headers['origin'];
+    const origin = typeof given === 'string' ? given.slice(0, BROWSER_REFUSAL_ORIGIN_MAX) : null;
+    try {
+      await this.options.rpc.request(Subjects.calls.voiceBrowserRefused, null, { sessionId, reason, origin });
+    } catch (err) {
+      this.options.log?.(
+        'warn',
+        `browser session ${sessionId}: its ${reason} refusal was not recorded: ${(err as Error).message}`,
+      );
     }
   }
 }

@@ -13,7 +13,12 @@ import {
   ValidateBy,
   ValidationOptions,
 } from 'class-validator';
-import { BROWSER_SESSION_STATUSES, BrowserSessionStatus } from '@vap/messages';
+import {
+  BROWSER_REFUSAL_REASONS,
+  BROWSER_SESSION_STATUSES,
+  BrowserRefusalReason,
+  BrowserSessionStatus,
+} from '@vap/messages';
 import { CallSessionDto } from '../calls/call.dto';
 import { CursorQueryDto } from '../pagination';
 
@@ -127,6 +132,31 @@ export class CreateBrowserSessionDto {
   metadata?: Record<string, unknown>;
 }
 
+/** A browser session's last refused connection attempt. */
+export class BrowserSessionRefusalDto {
+  @ApiProperty({
+    enum: BROWSER_REFUSAL_REASONS,
+    description:
+      'token_expired (the connect_url came too late), token_used (it opened the session already), origin_not_allowed ' +
+      "(the page's origin is not in allowed_origins), account_restricted (the account may not run sessions now), " +
+      'capacity (the voice service was full), session_ended (the session is over)',
+  })
+  reason: BrowserRefusalReason;
+
+  @ApiProperty({ description: 'What went wrong and what to do about it, for a person' })
+  message: string;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The Origin the attempt came from (at most 255 characters), null when it sent none',
+  })
+  origin: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  at: string;
+}
+
 export class BrowserSessionDto {
   @ApiProperty({ format: 'uuid', description: 'The session id (also its session.completed call_id)' })
   id: string;
@@ -178,6 +208,15 @@ export class BrowserSessionDto {
 
   @ApiProperty({ type: [String] })
   allowed_origins: string[];
+
+  @ApiProperty({
+    type: BrowserSessionRefusalDto,
+    nullable: true,
+    description:
+      "The last connection attempt the session refused (a connection holding the session's own token): " +
+      'why, from which origin, when; null when none was refused. The page was told the same reason (see the web client).',
+  })
+  last_refusal: BrowserSessionRefusalDto | null;
 
   @ApiProperty({
     type: CallSessionDto,

@@ -4,7 +4,8 @@
  * hangs up without speaking, 06 the callee puts the call on hold (carrier hold events) and comes back,
  * 07 the callee talks at length (the agent's max_call_duration_secs ends the call), 08 the callee asks
  * for a human (transfer when the agent has transfer_enabled), 09 the callee asks the agent to check order 42
- * (an agent with a partner function named check_order calls it), 91 the callee is an automated phone menu that
+ * (with the offline engine, an agent with a partner function named check_order calls it by that engine's rule;
+ * a real model decides by itself), 91 the callee is an automated phone menu that
  * waits for a key (the agent's send_dtmf), 92 the callee keys in an account number on the keypad (the agent's
  * dtmf input), anything else a short conversation.
  */

@@ -7,6 +7,7 @@ import {
   BROWSER_CALLER_ENDED,
   BrowserStreamCodec,
   parseBrowserMessage,
+  USER_TEXT_MAX_CHARS,
 } from './browser-stream';
 import { mediaStreamCodec } from './media-stream-adapters';
 import type { MediaStreamEvent } from './media-stream-event';
@@ -191,6 +192,34 @@ describe('BrowserStreamCodec', () => {
     const result = new BrowserStreamCodec().decode(text);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error).toMatchObject(error);
+  });
+
+  it('reads a typed line (user_text) trimmed, and answers a malformed one instead of closing the stream', () => {
+    const codec = new BrowserStreamCodec();
+    expect(codec.decode('{"type":"user_text","text":"  Check order 42 "}')).toEqual({
+      ok: true,
+      message: { type: 'text', text: 'Check order 42' },
+    });
+    expect(
+      codec.decode(JSON.stringify({ type: 'user_text', text: 'a'.repeat(USER_TEXT_MAX_CHARS) })).ok,
+    ).toBe(true);
+    for (const bad of [
+      { type: 'user_text' },
+      { type: 'user_text', text: ['a'] },
+      { type: 'user_text', text: ' \n ' },
+      { type: 'user_text', text: 'a'.repeat(USER_TEXT_MAX_CHARS + 1) },
+    ]) {
+      const result = codec.decode(JSON.stringify(bad));
+      expect(result).toEqual({
+        ok: false,
+        error: { reason: 'invalid_field', event: 'user_text', field: 'text' },
+      });
+      if (!result.ok)
+        expect(codec.answerInvalid(result.error)).toMatchObject({ type: 'error', code: 'invalid_user_text' });
+    }
+    // Other malformed messages still break the stream.
+    const played = codec.decode('{"type":"played"}');
+    expect(!played.ok && codec.answerInvalid(played.error)).toBeNull();
   });
 
   it('refuses binary audio of an odd length, and ignores an empty one', () => {

@@ -8,7 +8,7 @@ import { pcm16FromBuffer, pcm16ToBuffer } from '../audio/pcm';
 import { Resampler } from '../audio/resample';
 import type { MediaStreamCodec } from './media-stream-adapters';
 import type { MediaSessionNotice, MediaStreamCommand, MediaStreamEvent } from './media-stream-event';
-import { isJsonObject, StreamParseResult } from './stream-message-fields';
+import { isJsonObject, StreamParseError, StreamParseResult } from './stream-message-fields';
 
 /** The browser's audio: PCM16 mono at 16 kHz, two bytes a sample. */
 export const BROWSER_SAMPLE_RATE = 16_000;
@@ -28,9 +28,14 @@ export const BROWSER_CALLER_ENDED = 'caller_ended';
 /** end_call_reason of a browser session whose socket the client closed without `end` (tab closed, network). */
 export const BROWSER_CALLER_DISCONNECTED = 'caller_disconnected';
 
+/** A typed caller line (`user_text`) holds at most this many characters (Unicode code points). */
+export const USER_TEXT_MAX_CHARS = 1000;
+
 /** What the browser sends as text, parsed. */
 export type BrowserInbound =
   | { type: 'played'; name: string }
+  /** A line the user typed: their final utterance (trimmed, 1 to USER_TEXT_MAX_CHARS characters). */
+  | { type: 'user_text'; text: string }
   | { type: 'end' }
   | { type: 'mute'; muted: boolean }
   /** A key of the page's keypad. */
@@ -68,9 +73,24 @@ export function parseBrowserMessage(text: string): StreamParseResult<BrowserInbo
         return { ok: false, error: { reason: 'invalid_field', event: type, field: 'digit' } };
       return { ok: true, message: { type, digit } };
     }
+    case 'user_text': {
+      const given = frame['text'];
+      const text = typeof given === 'string' ? given.trim() : '';
+      if (text.length === 0 || codePoints(text) > USER_TEXT_MAX_CHARS)
+        return { ok: false, error: { reason: 'invalid_field', event: type, field: 'text' } };
+      return { ok: true, message: { type, text } };
+    }
     default:
       return { ok: false, error: { reason: 'unknown_event', event: type } };
   }
+}
+
+/** Characters as a person counts them (code points, not UTF-16 units), stopping past the bound. */
+function codePoints(text: string): number {
+  if (text.length <= USER_TEXT_MAX_CHARS) return text.length;
+  let count = 0;
+  for (const _ of text) if (++count > USER_TEXT_MAX_CHARS) break;
+  return count;
 }
 
 /**
@@ -115,6 +135,8 @@ export class BrowserStreamCodec implements MediaStreamCodec {
         if (message.muted !== this.mutedNow) this.down = new Resampler(BROWSER_SAMPLE_RATE, TELEPHONY_RATE);
         this.mutedNow = message.muted;
         return { ok: true, message: null };
+      case 'user_text':
+        return { ok: true, message: { type: 'text', text: message.text } };
       case 'dtmf': {
         // As on carriers' streams: a key that is none of the keypad's is dropped.
         const key = dtmfKeyOf(message.digit);
@@ -175,6 +197,19 @@ export class BrowserStreamCodec implements MediaStreamCodec {
 
   encodeNotice(notice: MediaSessionNotice): string {
     return JSON.stringify(notice);
+  }
+
+  /**
+   * A malformed typed line is the person's mistake, not a broken client: it is answered with an `error` message
+   * and the session goes on. Any other malformed message closes the stream (1007).
+   */
+  answerInvalid(error: StreamParseError): MediaSessionNotice | null {
+    if (error.event !== 'user_text') return null;
+    return {
+      type: 'error',
+      code: 'invalid_user_text',
+      message: `user_text needs a text of 1 to ${USER_TEXT_MAX_CHARS} characters; it was not taken`,
+    };
   }
 }
 

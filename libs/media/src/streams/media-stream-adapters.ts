@@ -20,7 +20,7 @@ import { createBrowserStreamCodec } from './browser-stream';
 import { dtmfKeyOf } from '../audio/dtmf';
 import { MULAW_BYTES_PER_MS } from './media-clock-budget';
 import { MediaSessionNotice, MediaStreamCommand, MediaStreamEvent } from './media-stream-event';
-import { StreamParseResult } from './stream-message-fields';
+import { StreamParseError, StreamParseResult } from './stream-message-fields';
 
 /** The two carrier wire protocols (other carriers, the sandbox, speak one of them); and browsers'. */
 export type MediaStreamProtocol = 'carrier_a' | 'carrier_b' | 'browser';
@@ -162,6 +162,11 @@ export interface MediaStreamCodec {
   encode(command: MediaStreamCommand, streamId: string): string | Buffer;
   /** A notice for a client that shows the session (a browser); carriers' codecs have none and ignore them. */
   encodeNotice?(notice: MediaSessionNotice): string;
+  /**
+   * The answer to a malformed message the protocol tolerates (the session sends it and goes on); null, or no
+   * method, when the message breaks the stream (closed with 1007).
+   */
+  answerInvalid?(error: StreamParseError): MediaSessionNotice | null;
 }
 
 /** A codec for one stream (a browser's keeps state: make one per stream). */

@@ -15,6 +15,11 @@ export type MediaStreamEvent =
   | { type: 'cleared' }
   | { type: 'dtmf'; digit: string }
   /**
+   * The caller typed a line instead of speaking it (a browser session's `user_text`): their final utterance,
+   * already bounded and trimmed by the codec.
+   */
+  | { type: 'text'; text: string }
+  /**
    * The far end stopped the stream. `reason` is the end_call_reason it gave (a browser's `end`: caller_ended);
    * carriers give none (their call status says why).
    */
@@ -35,11 +40,30 @@ export type MediaStreamCommand =
  */
 export type MediaStreamNotice =
   /** The user's words so far (`final: false`, interim) or a line said on the call (`final: true`). */
-  | { type: 'transcript'; role: 'user' | 'agent'; text: string; final: boolean }
+  | {
+      type: 'transcript';
+      role: 'user' | 'agent';
+      text: string;
+      final: boolean;
+      /** A line the user typed (user_text): a line of its own, not an update of words being spoken. */
+      typed?: true;
+    }
   /** The agent's line began to play (its first frame) or is done. */
   | { type: 'agent.speaking'; speaking: boolean }
-  /** A tool the agent's model called is running, or done. */
-  | { type: 'tool'; name: string; status: 'running' | 'done' }
+  /**
+   * A tool the agent's model called is running (with the arguments the model gave it), or done (its outcome, as
+   * the call's tool calls record it, and how long it took).
+   */
+  | {
+      type: 'tool';
+      name: string;
+      status: 'running';
+      /** The model's arguments; `{}` with `arguments_truncated` when over TOOL_CALL_MAX_ARGUMENT_BYTES as JSON. */
+      arguments: Record<string, unknown>;
+      arguments_truncated?: true;
+    }
+  /** `outcome`: a tool-call outcome (TOOL_CALL_OUTCOMES), or `pending` for an async function answering later. */
+  | { type: 'tool'; name: string; status: 'done'; outcome: string; latency_ms: number }
   /**
    * What hears and speaks for the agent at the session's start (provider names), with a warning a person can act
    * on when the offline development recogniser hears them (it understands only the platform's synthetic speech).
@@ -50,4 +74,9 @@ export type MediaStreamNotice =
 export type MediaSessionNotice =
   | MediaStreamNotice
   | { type: 'session.started'; session_id: string }
-  | { type: 'session.ended'; reason: string };
+  | { type: 'session.ended'; reason: string }
+  /**
+   * A client message the session did not act on, answered rather than closing the stream (a typed line that is
+   * too long, empty or too frequent): `code` for programs, `message` for people.
+   */
+  | { type: 'error'; code: string; message: string };

@@ -20,7 +20,10 @@ export interface StreamTokenClaims {
 export type StreamTokenRejection = 'malformed' | 'bad_signature' | 'expired';
 
 export type StreamTokenVerification =
-  { ok: true; claims: StreamTokenClaims } | { ok: false; reason: StreamTokenRejection };
+  | { ok: true; claims: StreamTokenClaims }
+  /** An expired token's claims are authentic (its signature held): they say whose token lapsed. */
+  | { ok: false; reason: 'expired'; claims: StreamTokenClaims }
+  | { ok: false; reason: Exclude<StreamTokenRejection, 'expired'> };
 
 export interface IssueStreamTokenInput {
   callId: string;
@@ -53,7 +56,7 @@ export function verifyStreamToken(token: string, key: Buffer | string, now: numb
   if (!timingSafeEqual(given, sign(body, keyBytes))) return rejected('bad_signature');
   const claims = readClaims(body);
   if (!claims) return rejected('malformed');
-  if (now >= claims.exp) return rejected('expired');
+  if (now >= claims.exp) return { ok: false, reason: 'expired', claims };
   return { ok: true, claims };
 }
 
@@ -84,7 +87,7 @@ function readClaims(body: string): StreamTokenClaims | null {
   return { callId, exp, nonce };
 }
 
-function rejected(reason: StreamTokenRejection): StreamTokenVerification {
+function rejected(reason: Exclude<StreamTokenRejection, 'expired'>): StreamTokenVerification {
   return { ok: false, reason };
 }
 
@@ -132,7 +135,7 @@ export async function admitStreamToken(
   guard: ReplayGuard,
 ): Promise<StreamTokenAdmission> {
   const verified = verifyStreamToken(token, key, now);
-  if (!verified.ok) return verified;
+  if (!verified.ok) return { ok: false, reason: verified.reason };
   const { callId, nonce, exp } = verified.claims;
   return (await guard.claim(nonce, exp, now)) ? { ok: true, callId } : { ok: false, reason: 'replayed' };
 }

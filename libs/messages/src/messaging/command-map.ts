@@ -24,6 +24,7 @@ import type {
   VoiceSessionTerminateReply,
   VoiceSessionTerminateRequest,
   VoiceToolCallRequest,
+  VoiceBrowserRefusedRequest,
   VoiceTranscriptRequest,
   VoiceTransferReply,
   VoiceTransferRequest,
@@ -78,6 +79,7 @@ export interface ServiceCommands {
   'calls.voice.hangup': CommandContract<VoiceHangupRequest, VoiceAck>;
   'calls.voice.ended': CommandContract<VoiceEndedRequest, VoiceAck>;
   'calls.voice.tool_call': CommandContract<VoiceToolCallRequest, VoiceAck>;
+  'calls.voice.browser_refused': CommandContract<VoiceBrowserRefusedRequest, VoiceAck>;
 }
 
 /**

@@ -138,6 +138,7 @@ export const CommandSenders: {
   'calls.voice.send_dtmf': ['voice'],
   'calls.voice.ended': ['voice'],
   'calls.voice.tool_call': ['voice'],
+  'calls.voice.browser_refused': ['voice'],
   // campaigns
   'campaigns.health.ping': ['gateway'],
   'campaigns.campaign.create': ['gateway'],

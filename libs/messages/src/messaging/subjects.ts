@@ -150,6 +150,8 @@ export const Subjects = {
     voiceSendDtmf: 'calls.voice.send_dtmf',
     voiceEnded: 'calls.voice.ended',
     voiceToolCall: 'calls.voice.tool_call',
+    /** A browser stream refused before its attach (expired token, full replica): the session records it. */
+    voiceBrowserRefused: 'calls.voice.browser_refused',
   },
   campaigns: {
     ping: 'campaigns.health.ping',

@@ -38,6 +38,48 @@ export interface VoiceAttachRequest {
  */
 export const BAD_ORIGIN_DETAIL_FIELD = 'origin';
 
+/**
+ * Why a browser session refused a connection attempt, as the session records it (`last_refusal.reason` of
+ * GET /browser-sessions/{id}) and the page learns it (the close code's reason, BROWSER_REFUSAL_CLOSE):
+ * - `token_expired`: the connect_url's token (or the pending session) outlived BROWSER_SESSION_TOKEN_TTL_MS;
+ * - `token_used`: the token opened the session's one stream already;
+ * - `origin_not_allowed`: the page's Origin is not one of the session's allowed_origins;
+ * - `account_restricted`: the partner may not run sessions now (suspended, not approved);
+ * - `capacity`: the voice replica serving the attempt had no room (MAX_LIVE_SESSIONS);
+ * - `session_ended`: the session is over (completed, failed) and opens no stream any more.
+ */
+export const BROWSER_REFUSAL_REASONS = [
+  'token_expired',
+  'token_used',
+  'origin_not_allowed',
+  'account_restricted',
+  'capacity',
+  'session_ended',
+] as const;
+export type BrowserRefusalReason = (typeof BROWSER_REFUSAL_REASONS)[number];
+
+/**
+ * The detail field of calls.voice.attach's refusal of a browser stream that names the refusal's reason (its
+ * message is a BrowserRefusalReason): the voice service closes the page's socket with its code.
+ */
+export const BROWSER_REFUSAL_DETAIL_FIELD = 'browser_refusal';
+
+/** A refused browser connection's Origin is kept to this many characters (last_refusal.origin). */
+export const BROWSER_REFUSAL_ORIGIN_MAX = 255;
+
+/**
+ * calls.voice.browser_refused: the voice service refused a browser stream before asking calls.voice.attach,
+ * for a reason only it can tell (the token's signature held, so `sessionId` is the session the platform issued
+ * the token for): the token expired, or the replica had no room. The calls service records it as the session's
+ * last refusal (one row update; a session id that names no browser session changes nothing).
+ */
+export interface VoiceBrowserRefusedRequest {
+  sessionId: string;
+  reason: Extract<BrowserRefusalReason, 'token_expired' | 'capacity'>;
+  /** The upgrade's Origin header, if any. */
+  origin: string | null;
+}
+
 /** The detail of calls.voice.attach's 409 when the call's one media stream was opened already (by any token). */
 export const STREAM_TAKEN_DETAIL: ErrorDetail = {
   field: 'media_stream',

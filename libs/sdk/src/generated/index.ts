@@ -228,6 +228,7 @@ export type {
   BillingUsageResponses,
   BrowserSessionDto,
   BrowserSessionListDto,
+  BrowserSessionRefusalDto,
   BrowserSessionsCreateData,
   BrowserSessionsCreateError,
   BrowserSessionsCreateErrors,

@@ -1036,6 +1036,9 @@ export class BrowserSessions extends HeyApiClient {
    *
    * **Origins.** Only a page whose `Origin` is one of `allowed_origins` may connect (each `scheme://host[:port]`
    * exactly as the browser sends it; https, or http for localhost, 127.0.0.1 and [::1]); another origin is refused.
+   * A refused connection is closed with a code and its cause, which the page's client reports (4403
+   * origin_not_allowed, 4401 token_expired or token_used, ...), and the session keeps the last one as
+   * `last_refusal`.
    *
    * **Expiry.** The token opens one connection, once, until `expires_at` (60 seconds after create by default): a
    * session still `pending` then becomes `expired` and costs nothing.

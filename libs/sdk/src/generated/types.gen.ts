@@ -722,6 +722,28 @@ export type RecordingUrlDto = {
   expires_at: string;
 };
 
+export type BrowserSessionRefusalDto = {
+  /**
+   * token_expired (the connect_url came too late), token_used (it opened the session already), origin_not_allowed (the page's origin is not in allowed_origins), account_restricted (the account may not run sessions now), capacity (the voice service was full), session_ended (the session is over)
+   */
+  reason:
+    | 'token_expired'
+    | 'token_used'
+    | 'origin_not_allowed'
+    | 'account_restricted'
+    | 'capacity'
+    | 'session_ended';
+  /**
+   * What went wrong and what to do about it, for a person
+   */
+  message: string;
+  /**
+   * The Origin the attempt came from (at most 255 characters), null when it sent none
+   */
+  origin: string | null;
+  at: string;
+};
+
 export type CreatedBrowserSessionDto = {
   /**
    * The session id (also its session.completed call_id)
@@ -762,6 +784,10 @@ export type CreatedBrowserSessionDto = {
   };
   customer_id: string | null;
   allowed_origins: Array<string>;
+  /**
+   * The last connection attempt the session refused (a connection holding the session's own token): why, from which origin, when; null when none was refused. The page was told the same reason (see the web client).
+   */
+  last_refusal: BrowserSessionRefusalDto | null;
   /**
    * The same session a call has: transcript, tool calls, recording, extraction
    */
@@ -843,6 +869,10 @@ export type BrowserSessionDto = {
   };
   customer_id: string | null;
   allowed_origins: Array<string>;
+  /**
+   * The last connection attempt the session refused (a connection holding the session's own token): why, from which origin, when; null when none was refused. The page was told the same reason (see the web client).
+   */
+  last_refusal: BrowserSessionRefusalDto | null;
   /**
    * The same session a call has: transcript, tool calls, recording, extraction
    */

@@ -28,4 +28,14 @@ export class BrowserSession {
   /** It ended by expiring (never connected). */
   @Column({ type: 'boolean', default: false })
   expired: boolean;
+
+  /** The last refused connection attempt: why (a BrowserRefusalReason), its Origin, when. */
+  @Column({ name: 'last_refusal_reason', type: 'text', nullable: true })
+  lastRefusalReason: string | null;
+
+  @Column({ name: 'last_refusal_origin', type: 'text', nullable: true })
+  lastRefusalOrigin: string | null;
+
+  @Column({ name: 'last_refusal_at', type: 'timestamptz', precision: 3, nullable: true })
+  lastRefusalAt: Date | null;
 }

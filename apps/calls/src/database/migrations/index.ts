@@ -22,6 +22,7 @@ import { SessionToolCalls1764900050000 } from './1764900050000-session-tool-call
 import { CallBillingAttribution1765000010000 } from './1765000010000-call-billing-attribution';
 import { CallDialStart1765100010000 } from './1765100010000-call-dial-start';
 import { CallPlatformSpeech1765200050000 } from './1765200050000-call-platform-speech';
+import { BrowserSessionLastRefusal1765300070000 } from './1765300070000-browser-session-last-refusal';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   CallBillingAttribution1765000010000,
   CallDialStart1765100010000,
   CallPlatformSpeech1765200050000,
+  BrowserSessionLastRefusal1765300070000,
 ];
