@@ -1,7 +1,8 @@
 // The console's live pages in a real browser (Debian's Chromium with a fake microphone), on a platform of the
 // spec's own whose media runs at wall speed (a browser plays audio in real time): a phone call's page follows the
 // call without a reload, by push when the platform sends snapshots and by a slow reload when it cannot; the
-// agent's Talk panel holds a conversation with the microphone; the Calls list shows phone calls and web sessions
+// agent's Talk panel holds a conversation with the microphone; its scripted test types the caller's line, which has
+// the agent call a partner function (a local fake server), shown with its arguments and outcome; the Calls list shows phone calls and web sessions
 // under All and filters them by channel; the Embed page fills the snippets with the agent; and none of these
 // pages has serious accessibility violations. Screenshots go to tmp/e2e-artifacts/console/.
 import { mkdirSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { workspaceRoot } from '@vap/testing';
 import { adminApi } from '../../support';
+import { startFunctionServer, type FunctionServer } from '../agents/function-server';
 import { launchBrowser, writeSpokenWav, type LaunchedBrowser, type SpokenWav } from '../../support/browser';
 import { VoiceWorld } from '../voice/voice-fixtures';
 
@@ -19,12 +21,25 @@ const INTRO = 'Hello, this is Maya from Acme.';
 /** What the fake microphone says (the offline recogniser reads the platform's own offline speech only). */
 const SAID = 'I would like to book an appointment.';
 const AGENT_NAME = 'Live Console Maya';
+/** What the offline model answers with the agent's check_order function (docs/voice.md, partner functions). */
+const ASKS_FOR_ORDER = 'Please check order, order number is 42.';
+const CHECK_ORDER = {
+  name: 'check_order',
+  description: 'Looks up where an order is by its number',
+  parameters: {
+    type: 'object',
+    properties: { order_number: { type: 'integer', description: 'The order number' } },
+    required: ['order_number'],
+    additionalProperties: false,
+  },
+};
 
 describe('the console’s live pages in a browser', () => {
   let world: VoiceWorld;
   let launched: LaunchedBrowser;
   let browser: Browser;
   let mic: SpokenWav;
+  let functions: FunctionServer;
   let owner: BrowserContext;
   let page: Page;
   let agentId: string;
@@ -40,10 +55,18 @@ describe('the console’s live pages in a browser', () => {
       name: 'console_live',
       // The platform's offline model answers: what a partner's agent does with no model configured.
       providers: { llm: false },
-      env: { MEDIA_TIME_SCALE: '1', BROWSER_SESSION_TOKEN_TTL_MS: '20000' },
+      env: {
+        MEDIA_TIME_SCALE: '1',
+        BROWSER_SESSION_TOKEN_TTL_MS: '20000',
+        // The partner's function server below listens on loopback, with the run's test certificate.
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        NODE_EXTRA_CA_CERTS: process.env.E2E_TLS_CA ?? '',
+      },
     });
     // Looped: 4 s of silence (the intro plays), the caller's line, 3 s of silence.
     mic = await writeSpokenWav(SAID, 3000, 4000);
+    functions = await startFunctionServer();
+    functions.answer('/orders', { status: 200, body: JSON.stringify({ status: 'shipped', eta: 'Friday' }) });
     launched = await launchBrowser({ micWav: mic.path });
     browser = launched.browser;
     const agent = await world.agent({ agent_name: AGENT_NAME, intro_message: INTRO, enable_recording: true });
@@ -71,6 +94,7 @@ describe('the console’s live pages in a browser', () => {
   afterAll(async () => {
     await launched?.close();
     mic?.remove();
+    await functions?.close();
     await world?.stop();
   });
 
@@ -181,6 +205,47 @@ describe('the console’s live pages in a browser', () => {
     await shot(page, 'web-session');
   }, 150_000);
 
+  it('runs a scripted test: a typed caller line calls the partner function, shown with its arguments and outcome', async () => {
+    const fn = await world.api('/custom-functions', {
+      method: 'POST',
+      body: { ...CHECK_ORDER, url: `${functions.url}/orders` },
+    });
+    expect(fn.status).toBe(200);
+    const agent = await world.agent({ agent_name: 'Scripted Maya', intro_message: INTRO });
+    const attached = await world.api(`/agent/${agent.id}/custom-functions/${fn.body.data.id}`, {
+      method: 'POST',
+    });
+    expect(attached.status).toBe(200);
+
+    await page.goto(consoleUrl(`/agents/${agent.id}`));
+    await page.getByRole('heading', { name: 'Scripted Maya' }).waitFor();
+    await page.getByRole('button', { name: 'Start scripted test' }).click();
+    const conversation = page.getByRole('list', { name: 'Scripted conversation with Scripted Maya' });
+    await conversation.locator('li.bot', { hasText: INTRO }).waitFor({ timeout: 30_000 });
+    await page.getByLabel('The caller says').fill(ASKS_FOR_ORDER);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    await conversation.locator('li.user', { hasText: ASKS_FOR_ORDER }).waitFor({ timeout: 15_000 });
+    // The tool call as it happens: its arguments, then its outcome and latency.
+    const tool = page.getByTestId('live-tool').filter({ hasText: 'check_order' });
+    await tool.filter({ hasText: 'success' }).waitFor({ timeout: 30_000 });
+    const row = (await tool.textContent())!;
+    expect(row).toContain('"order_number":42');
+    expect(row).toMatch(/\d+ ms/);
+    // The partner's server was asked once, with the model's arguments.
+    expect(functions.requests).toHaveLength(1);
+    expect(JSON.parse(functions.requests[0].rawBody)).toMatchObject({ arguments: { order_number: 42 } });
+    await conversation.locator('li.bot', { hasText: 'shipped' }).waitFor({ timeout: 30_000 });
+    await shot(page, 'agent-scripted-test');
+    await page.getByRole('button', { name: 'End test' }).click();
+    await page.getByRole('link', { name: "Open the session's page" }).click();
+    await page.getByRole('heading', { name: 'Web session' }).waitFor();
+    const sessionId = page.url().split('/').pop()!;
+    // The session's page links the tool call to its request and answer in the integration log.
+    const log = page.getByRole('link', { name: /^Request and answer/ });
+    await log.waitFor({ timeout: 30_000 });
+    expect(await log.getAttribute('href')).toBe(`/console/tools/logs?call_id=${sessionId}`);
+  }, 120_000);
+
   it('lists phone calls and web sessions under All, and each alone by channel', async () => {
     await page.goto(consoleUrl('/calls'));
     await page.getByRole('heading', { name: 'Calls', exact: true }).waitFor();
@@ -191,7 +256,9 @@ describe('the console’s live pages in a browser', () => {
     expect(await webRows.count()).toBeGreaterThanOrEqual(1);
     // Newest first across both: the web session came after the calls.
     expect(await page.locator('tbody tr').first().getAttribute('data-channel')).toBe('web');
-    await webRows.first().getByRole('link', { name: AGENT_NAME }).waitFor();
+    // Agents by name (the scripted test's session is the newest, of its own agent).
+    await webRows.first().getByRole('link', { name: 'Scripted Maya' }).waitFor();
+    await webRows.getByRole('link', { name: AGENT_NAME }).first().waitFor();
     expect(await webRows.first().getByRole('cell', { name: 'Web', exact: true }).count()).toBe(2);
     await shot(page, 'calls-all');
 
