@@ -4166,7 +4166,7 @@ export type AdminListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4218,7 +4218,7 @@ export type AdminCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4268,7 +4268,7 @@ export type AdminGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4326,7 +4326,7 @@ export type AdminUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4376,7 +4376,7 @@ export type AdminListKeysErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4434,7 +4434,7 @@ export type AdminIssueKeyErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * `LIMIT_REACHED`: A concurrency or resource limit was reached.<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4485,7 +4485,7 @@ export type AdminRevokeKeyErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4533,7 +4533,7 @@ export type BillingBalanceErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4603,7 +4603,7 @@ export type BillingListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4668,7 +4668,7 @@ export type BillingUsageErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4734,7 +4734,7 @@ export type CustomersListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4798,7 +4798,7 @@ export type CustomersCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4856,7 +4856,7 @@ export type CustomersGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4922,7 +4922,7 @@ export type CustomersUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5070,7 +5070,7 @@ export type CallsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5128,7 +5128,7 @@ export type CallsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5186,7 +5186,7 @@ export type CallsRecordingUrlErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5257,7 +5257,7 @@ export type BrowserSessionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5380,7 +5380,7 @@ export type BrowserSessionsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5450,7 +5450,7 @@ export type CampaignsListErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5514,7 +5514,7 @@ export type CampaignsCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5576,7 +5576,7 @@ export type CampaignsRemoveErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5634,7 +5634,7 @@ export type CampaignsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5704,7 +5704,7 @@ export type CampaignsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5774,7 +5774,7 @@ export type CampaignsStartErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5844,7 +5844,7 @@ export type CampaignsPauseErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5914,7 +5914,7 @@ export type CampaignsResumeErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5982,7 +5982,7 @@ export type CampaignsListContactsErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6056,7 +6056,7 @@ export type CampaignsAddContactsErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6116,7 +6116,7 @@ export type TelephonyPutCarrierAErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6176,7 +6176,7 @@ export type TelephonyPutCarrierBErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6228,7 +6228,7 @@ export type TelephonyListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6290,7 +6290,7 @@ export type PhoneNumbersListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6358,7 +6358,7 @@ export type PhoneNumbersImportErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6420,7 +6420,7 @@ export type PhoneNumbersRemoveErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6478,7 +6478,7 @@ export type PhoneNumbersGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6544,7 +6544,7 @@ export type PhoneNumbersUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6607,7 +6607,7 @@ export type DoNotCallListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6671,7 +6671,7 @@ export type DoNotCallCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6728,7 +6728,7 @@ export type DoNotCallLookupErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6780,7 +6780,7 @@ export type DoNotCallExportErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6840,7 +6840,7 @@ export type DoNotCallImportErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6898,7 +6898,7 @@ export type DoNotCallRemoveErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6956,7 +6956,7 @@ export type DoNotCallGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7022,7 +7022,7 @@ export type DoNotCallUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7102,7 +7102,7 @@ export type PolicyDecisionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7154,7 +7154,7 @@ export type ContactPolicySettingsGetErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7216,7 +7216,7 @@ export type ContactPolicySettingsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7270,7 +7270,7 @@ export type InboundRoutePoliciesListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7340,7 +7340,7 @@ export type InboundRoutePoliciesCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7400,7 +7400,7 @@ export type InboundRoutePoliciesRemoveErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7460,7 +7460,7 @@ export type InboundRoutePoliciesGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7527,7 +7527,7 @@ export type InboundRoutePoliciesUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7602,7 +7602,7 @@ export type InboundRouteDecisionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7668,7 +7668,7 @@ export type InboundRouteDecisionsSimulateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7722,7 +7722,7 @@ export type LifecycleHooksListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7790,7 +7790,7 @@ export type LifecycleHooksCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7848,7 +7848,7 @@ export type LifecycleHooksRemoveErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7906,7 +7906,7 @@ export type LifecycleHooksGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7972,7 +7972,7 @@ export type LifecycleHooksUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8038,7 +8038,7 @@ export type LifecycleHooksRotateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8099,7 +8099,7 @@ export type ResellerLinkCallRoutingErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8162,7 +8162,7 @@ export type ResellerLinkAdminCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8214,7 +8214,7 @@ export type ResellerLinkAdminDeactivateErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8264,7 +8264,7 @@ export type AgentCatalogVoicesErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8316,7 +8316,7 @@ export type AgentCatalogBackgroundAudioErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8389,7 +8389,7 @@ export type AgentsListErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8453,7 +8453,7 @@ export type AgentsCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8514,7 +8514,7 @@ export type AgentsRemoveErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8575,7 +8575,7 @@ export type AgentsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8648,7 +8648,7 @@ export type AgentsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8714,7 +8714,7 @@ export type AgentExtractionSetsDetachErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8790,7 +8790,7 @@ export type AgentExtractionSetsAttachErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8844,7 +8844,7 @@ export type VoiceConfigurationsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8910,7 +8910,7 @@ export type VoiceConfigurationsPreviewErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8961,7 +8961,7 @@ export type VoiceCatalogAdminListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9018,7 +9018,7 @@ export type VoiceCatalogAdminAddErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9083,7 +9083,7 @@ export type VoiceCatalogAdminUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9145,7 +9145,7 @@ export type VoiceCatalogAdminRetireErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9194,7 +9194,7 @@ export type ProviderCredentialsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9259,7 +9259,7 @@ export type ProviderCredentialsCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9319,7 +9319,7 @@ export type ProviderCredentialsRemoveErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9379,7 +9379,7 @@ export type ProviderCredentialsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9446,7 +9446,7 @@ export type ProviderCredentialsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9514,7 +9514,7 @@ export type ProviderCredentialsRotateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9577,7 +9577,7 @@ export type ExtractionSetsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9641,7 +9641,7 @@ export type ExtractionSetsCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9709,7 +9709,7 @@ export type ExtractionSetsFromAgentErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9772,7 +9772,7 @@ export type ExtractionSetsRemoveErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9830,7 +9830,7 @@ export type ExtractionSetsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9900,7 +9900,7 @@ export type ExtractionSetsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9961,7 +9961,7 @@ export type CustomFunctionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10088,7 +10088,7 @@ export type CustomFunctionsRemoveErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10147,7 +10147,7 @@ export type CustomFunctionsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10217,7 +10217,7 @@ export type CustomFunctionsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10284,7 +10284,7 @@ export type CustomFunctionsRotateSecretErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10352,7 +10352,7 @@ export type CustomFunctionsTestErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10418,7 +10418,7 @@ export type AgentCustomFunctionsDetachErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10557,7 +10557,7 @@ export type ProjectsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10682,7 +10682,7 @@ export type ProjectsRemoveErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10743,7 +10743,7 @@ export type ProjectsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10812,7 +10812,7 @@ export type ProjectsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10873,7 +10873,7 @@ export type DictionariesListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10998,7 +10998,7 @@ export type DictionariesRemoveErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11059,7 +11059,7 @@ export type DictionariesGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11128,7 +11128,7 @@ export type DictionariesUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11185,7 +11185,7 @@ export type UploadsDownloadErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11235,7 +11235,7 @@ export type UploadsUploadErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11294,7 +11294,7 @@ export type DocumentsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11354,7 +11354,7 @@ export type DocumentsCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11414,7 +11414,7 @@ export type DocumentsCreateWebLinkErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11488,7 +11488,7 @@ export type DocumentsConfirmErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11549,7 +11549,7 @@ export type DocumentsRemoveErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11610,7 +11610,7 @@ export type DocumentsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11671,7 +11671,7 @@ export type AgentKnowledgeListErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11744,7 +11744,7 @@ export type AgentKnowledgeLinkErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11809,7 +11809,7 @@ export type AgentKnowledgeUnlinkErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11878,7 +11878,7 @@ export type AgentKnowledgeSearchErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11930,7 +11930,7 @@ export type WebhookEndpointsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12060,7 +12060,7 @@ export type WebhookEndpointsRemoveErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12134,7 +12134,7 @@ export type WebhookEndpointsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12204,7 +12204,7 @@ export type WebhookEndpointsRotateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12274,7 +12274,7 @@ export type WebhookEndpointsTestErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12360,7 +12360,7 @@ export type WebhookEndpointsDeliveriesErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12483,7 +12483,7 @@ export type AgentWebhooksGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12556,7 +12556,7 @@ export type AgentWebhooksUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12690,7 +12690,7 @@ export type WebhookDeliveriesGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12763,7 +12763,7 @@ export type WebhookDeliveriesRetryErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12861,7 +12861,7 @@ export type IntegrationLogsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12922,7 +12922,7 @@ export type IntegrationLogsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12974,6 +12974,10 @@ export type ConsoleSignOutErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
   431: ErrorEnvelopeDto;
@@ -13013,6 +13017,10 @@ export type ConsoleCurrentErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
   /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
@@ -13062,7 +13070,7 @@ export type ConsoleSignInErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13107,7 +13115,7 @@ export type ConsoleInvitationErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13164,7 +13172,7 @@ export type ConsoleAcceptErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13209,7 +13217,7 @@ export type ConsolePasswordResetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13266,7 +13274,7 @@ export type ConsoleResetErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13310,6 +13318,10 @@ export type ConsoleScopesErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
   431: ErrorEnvelopeDto;
@@ -13349,6 +13361,10 @@ export type ConsoleListKeysErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
   /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
@@ -13448,6 +13464,10 @@ export type ConsoleRevokeKeyErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
   431: ErrorEnvelopeDto;
@@ -13487,6 +13507,10 @@ export type ConsoleTeamErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
   /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
@@ -13594,6 +13618,10 @@ export type ConsoleRemoveUserErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
   431: ErrorEnvelopeDto;
@@ -13652,6 +13680,10 @@ export type ConsoleChangeRoleErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
   431: ErrorEnvelopeDto;
@@ -13694,7 +13726,7 @@ export type AdminUsersListErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13815,7 +13847,7 @@ export type AdminUsersResetLinkErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13870,7 +13902,7 @@ export type AdminUsersRemoveErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13896,3 +13928,98 @@ export type AdminUsersRemoveResponses = {
 };
 
 export type AdminUsersRemoveResponse = AdminUsersRemoveResponses[keyof AdminUsersRemoveResponses];
+
+export type LiveViewsCallData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/console/api/live/calls/{id}';
+};
+
+export type LiveViewsCallErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type LiveViewsCallError = LiveViewsCallErrors[keyof LiveViewsCallErrors];
+
+export type LiveViewsCallResponses = {
+  /**
+   * The event stream (snapshot, keepalive, end)
+   */
+  200: string;
+};
+
+export type LiveViewsCallResponse = LiveViewsCallResponses[keyof LiveViewsCallResponses];
+
+export type LiveViewsBrowserSessionData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/console/api/live/browser-sessions/{id}';
+};
+
+export type LiveViewsBrowserSessionErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type LiveViewsBrowserSessionError = LiveViewsBrowserSessionErrors[keyof LiveViewsBrowserSessionErrors];
+
+export type LiveViewsBrowserSessionResponses = {
+  /**
+   * The event stream (snapshot, keepalive, end)
+   */
+  200: string;
+};
+
+export type LiveViewsBrowserSessionResponse =
+  LiveViewsBrowserSessionResponses[keyof LiveViewsBrowserSessionResponses];
