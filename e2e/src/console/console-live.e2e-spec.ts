@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { Platform } from '@vap/testing';
 import { api, createPartner, startRunGateways } from '../../support';
 import { callee, VOICE_ID } from '../calls/call-fixtures';
-import { ConsoleClient, inviteUser } from './console-fixtures';
+import { ConsoleAnswer, ConsoleClient, inviteUser } from './console-fixtures';
 
 const PASSWORD = 'a long enough passphrase';
 const SESSION_LIMIT = 40;
@@ -40,7 +40,7 @@ class LiveView {
   static async open(
     client: ConsoleClient,
     path: string,
-  ): Promise<{ res: Response; view?: LiveView; body?: any }> {
+  ): Promise<{ res: Response; view?: LiveView; body?: ConsoleAnswer['body'] }> {
     const controller = new AbortController();
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (client.cookie) headers.cookie = client.cookie;

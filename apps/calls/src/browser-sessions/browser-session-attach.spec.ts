@@ -118,9 +118,9 @@ describe('browser sessions on calls.voice.*', () => {
   });
 
   /** A pending browser session as POST /browser-sessions stores it, and the nonce of its access token. */
-  async function pendingSession(expiresInMs = 60_000) {
+  async function pendingSession(expiresInMs = 60_000, owner = partnerId) {
     const call = await saveCall(dataSource, {
-      partnerId,
+      partnerId: owner,
       connectionId: null,
       provider: 'browser',
       kind: 'browser',
@@ -136,7 +136,7 @@ describe('browser sessions on calls.voice.*', () => {
     });
     await dataSource.getRepository(BrowserSession).insert({
       callId: call.id,
-      partnerId,
+      partnerId: owner,
       allowedOrigins: [ORIGIN, 'http://localhost:5173'],
       metadata: {},
       customerId: null,
@@ -282,6 +282,24 @@ describe('browser sessions on calls.voice.*', () => {
     await expect(attach(call.id, 'n-evil', url, 'https://evil.example.test')).rejects.toMatchObject({
       details: refusalDetail('origin_not_allowed'),
     });
+  });
+
+  it('refuses a suspended account as account_restricted, recorded, but a page on another origin learns only that', async () => {
+    const suspended = randomUUID();
+    await dataSource.query(
+      `INSERT INTO calls.partner_standing (partner_id, status, version) VALUES ($1, 'suspended', 1)`,
+      [suspended],
+    );
+    const { call, nonce, url } = await pendingSession(60_000, suspended);
+    await expect(attach(call.id, nonce, url, 'https://evil.example.test')).rejects.toMatchObject({
+      details: refusalDetail('origin_not_allowed'),
+    });
+    await expect(attach(call.id, nonce, url, ORIGIN)).rejects.toMatchObject({
+      code: ErrorCode.FORBIDDEN,
+      details: refusalDetail('account_restricted'),
+    });
+    expect(await refusalOf(call.id)).toMatchObject({ reason: 'account_restricted', origin: ORIGIN });
+    expect((await callOf(call.id)).status).toBe('pending');
   });
 
   it('a pending session past its expiry is refused as token_expired, recorded', async () => {

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import { ApiCookieAuth, ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { BrowserSessionDto, CallDto } from '@vap/api';
 import { AppError, BrowserSessionStatus, CallStatus, ErrorCode, Subjects } from '@vap/messages';

@@ -94,7 +94,7 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
   NO_AGENT_ENDPOINT: 'Fan-out flag set false while the agent has no enabled endpoint of its own.',
   LIMIT_REACHED: 'A concurrency or resource limit was reached.',
   RATE_LIMITED:
-    'Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.',
+    'Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.',
   INTERNAL_ERROR: 'Unexpected server error (500) or a downstream service failed or timed out (502); retry.',
   INVALID_STATE: 'The action is not allowed in the resource’s current state.',
   WRITE_CONFLICT:

@@ -4211,7 +4211,7 @@ export type AdminListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4263,7 +4263,7 @@ export type AdminCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4313,7 +4313,7 @@ export type AdminGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4371,7 +4371,7 @@ export type AdminUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4421,7 +4421,7 @@ export type AdminListKeysErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4479,7 +4479,7 @@ export type AdminIssueKeyErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * `LIMIT_REACHED`: A concurrency or resource limit was reached.<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4530,7 +4530,7 @@ export type AdminRevokeKeyErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4578,7 +4578,7 @@ export type BillingBalanceErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4648,7 +4648,7 @@ export type BillingListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4713,7 +4713,7 @@ export type BillingUsageErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4779,7 +4779,7 @@ export type CustomersListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4843,7 +4843,7 @@ export type CustomersCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4901,7 +4901,7 @@ export type CustomersGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -4967,7 +4967,7 @@ export type CustomersUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5115,7 +5115,7 @@ export type CallsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5173,7 +5173,7 @@ export type CallsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5231,7 +5231,7 @@ export type CallsRecordingUrlErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5302,7 +5302,7 @@ export type BrowserSessionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5425,7 +5425,7 @@ export type BrowserSessionsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5495,7 +5495,7 @@ export type CampaignsListErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5559,7 +5559,7 @@ export type CampaignsCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5621,7 +5621,7 @@ export type CampaignsRemoveErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5679,7 +5679,7 @@ export type CampaignsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5749,7 +5749,7 @@ export type CampaignsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5819,7 +5819,7 @@ export type CampaignsStartErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5889,7 +5889,7 @@ export type CampaignsPauseErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -5959,7 +5959,7 @@ export type CampaignsResumeErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6027,7 +6027,7 @@ export type CampaignsListContactsErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6101,7 +6101,7 @@ export type CampaignsAddContactsErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6161,7 +6161,7 @@ export type TelephonyPutCarrierAErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6221,7 +6221,7 @@ export type TelephonyPutCarrierBErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6273,7 +6273,7 @@ export type TelephonyListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6335,7 +6335,7 @@ export type PhoneNumbersListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6403,7 +6403,7 @@ export type PhoneNumbersImportErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6465,7 +6465,7 @@ export type PhoneNumbersRemoveErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6523,7 +6523,7 @@ export type PhoneNumbersGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6589,7 +6589,7 @@ export type PhoneNumbersUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6652,7 +6652,7 @@ export type DoNotCallListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6716,7 +6716,7 @@ export type DoNotCallCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6773,7 +6773,7 @@ export type DoNotCallLookupErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6825,7 +6825,7 @@ export type DoNotCallExportErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6885,7 +6885,7 @@ export type DoNotCallImportErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -6943,7 +6943,7 @@ export type DoNotCallRemoveErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7001,7 +7001,7 @@ export type DoNotCallGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7067,7 +7067,7 @@ export type DoNotCallUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7147,7 +7147,7 @@ export type PolicyDecisionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7199,7 +7199,7 @@ export type ContactPolicySettingsGetErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7261,7 +7261,7 @@ export type ContactPolicySettingsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7315,7 +7315,7 @@ export type InboundRoutePoliciesListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7385,7 +7385,7 @@ export type InboundRoutePoliciesCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7445,7 +7445,7 @@ export type InboundRoutePoliciesRemoveErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7505,7 +7505,7 @@ export type InboundRoutePoliciesGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7572,7 +7572,7 @@ export type InboundRoutePoliciesUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7647,7 +7647,7 @@ export type InboundRouteDecisionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7713,7 +7713,7 @@ export type InboundRouteDecisionsSimulateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7767,7 +7767,7 @@ export type LifecycleHooksListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7835,7 +7835,7 @@ export type LifecycleHooksCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7893,7 +7893,7 @@ export type LifecycleHooksRemoveErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -7951,7 +7951,7 @@ export type LifecycleHooksGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8017,7 +8017,7 @@ export type LifecycleHooksUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8083,7 +8083,7 @@ export type LifecycleHooksRotateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8144,7 +8144,7 @@ export type ResellerLinkCallRoutingErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8207,7 +8207,7 @@ export type ResellerLinkAdminCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8259,7 +8259,7 @@ export type ResellerLinkAdminDeactivateErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8309,7 +8309,7 @@ export type AgentCatalogVoicesErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8361,7 +8361,7 @@ export type AgentCatalogBackgroundAudioErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8434,7 +8434,7 @@ export type AgentsListErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8498,7 +8498,7 @@ export type AgentsCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8559,7 +8559,7 @@ export type AgentsRemoveErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8620,7 +8620,7 @@ export type AgentsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8693,7 +8693,7 @@ export type AgentsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8759,7 +8759,7 @@ export type AgentExtractionSetsDetachErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8835,7 +8835,7 @@ export type AgentExtractionSetsAttachErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8889,7 +8889,7 @@ export type VoiceConfigurationsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -8955,7 +8955,7 @@ export type VoiceConfigurationsPreviewErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9006,7 +9006,7 @@ export type VoiceCatalogAdminListErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9063,7 +9063,7 @@ export type VoiceCatalogAdminAddErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9128,7 +9128,7 @@ export type VoiceCatalogAdminUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9190,7 +9190,7 @@ export type VoiceCatalogAdminRetireErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9239,7 +9239,7 @@ export type ProviderCredentialsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9304,7 +9304,7 @@ export type ProviderCredentialsCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9364,7 +9364,7 @@ export type ProviderCredentialsRemoveErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9424,7 +9424,7 @@ export type ProviderCredentialsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9491,7 +9491,7 @@ export type ProviderCredentialsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9559,7 +9559,7 @@ export type ProviderCredentialsRotateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9622,7 +9622,7 @@ export type ExtractionSetsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9686,7 +9686,7 @@ export type ExtractionSetsCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9754,7 +9754,7 @@ export type ExtractionSetsFromAgentErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9817,7 +9817,7 @@ export type ExtractionSetsRemoveErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9875,7 +9875,7 @@ export type ExtractionSetsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -9945,7 +9945,7 @@ export type ExtractionSetsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10006,7 +10006,7 @@ export type CustomFunctionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10133,7 +10133,7 @@ export type CustomFunctionsRemoveErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10192,7 +10192,7 @@ export type CustomFunctionsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10262,7 +10262,7 @@ export type CustomFunctionsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10329,7 +10329,7 @@ export type CustomFunctionsRotateSecretErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10397,7 +10397,7 @@ export type CustomFunctionsTestErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10463,7 +10463,7 @@ export type AgentCustomFunctionsDetachErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10602,7 +10602,7 @@ export type ProjectsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10727,7 +10727,7 @@ export type ProjectsRemoveErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10788,7 +10788,7 @@ export type ProjectsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10857,7 +10857,7 @@ export type ProjectsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -10918,7 +10918,7 @@ export type DictionariesListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11043,7 +11043,7 @@ export type DictionariesRemoveErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11104,7 +11104,7 @@ export type DictionariesGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11173,7 +11173,7 @@ export type DictionariesUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11230,7 +11230,7 @@ export type UploadsDownloadErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11280,7 +11280,7 @@ export type UploadsUploadErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11339,7 +11339,7 @@ export type DocumentsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11399,7 +11399,7 @@ export type DocumentsCreateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11459,7 +11459,7 @@ export type DocumentsCreateWebLinkErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11533,7 +11533,7 @@ export type DocumentsConfirmErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11594,7 +11594,7 @@ export type DocumentsRemoveErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11655,7 +11655,7 @@ export type DocumentsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11716,7 +11716,7 @@ export type AgentKnowledgeListErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11789,7 +11789,7 @@ export type AgentKnowledgeLinkErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11854,7 +11854,7 @@ export type AgentKnowledgeUnlinkErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11923,7 +11923,7 @@ export type AgentKnowledgeSearchErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -11975,7 +11975,7 @@ export type WebhookEndpointsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12105,7 +12105,7 @@ export type WebhookEndpointsRemoveErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12179,7 +12179,7 @@ export type WebhookEndpointsUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12249,7 +12249,7 @@ export type WebhookEndpointsRotateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12319,7 +12319,7 @@ export type WebhookEndpointsTestErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12405,7 +12405,7 @@ export type WebhookEndpointsDeliveriesErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12528,7 +12528,7 @@ export type AgentWebhooksGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12601,7 +12601,7 @@ export type AgentWebhooksUpdateErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12735,7 +12735,7 @@ export type WebhookDeliveriesGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12808,7 +12808,7 @@ export type WebhookDeliveriesRetryErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12906,7 +12906,7 @@ export type IntegrationLogsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12967,7 +12967,7 @@ export type IntegrationLogsGetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13019,7 +13019,7 @@ export type ConsoleSignOutErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13063,7 +13063,7 @@ export type ConsoleCurrentErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13115,7 +13115,7 @@ export type ConsoleSignInErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13160,7 +13160,7 @@ export type ConsoleInvitationErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13217,7 +13217,7 @@ export type ConsoleAcceptErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13262,7 +13262,7 @@ export type ConsolePasswordResetErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13319,7 +13319,7 @@ export type ConsoleResetErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13363,7 +13363,7 @@ export type ConsoleScopesErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13407,7 +13407,7 @@ export type ConsoleListKeysErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13509,7 +13509,7 @@ export type ConsoleRevokeKeyErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13553,7 +13553,7 @@ export type ConsoleTeamErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13663,7 +13663,7 @@ export type ConsoleRemoveUserErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13725,7 +13725,7 @@ export type ConsoleChangeRoleErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * `RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13771,7 +13771,7 @@ export type AdminUsersListErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13892,7 +13892,7 @@ export type AdminUsersResetLinkErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -13947,7 +13947,7 @@ export type AdminUsersRemoveErrors = {
    */
   409: ErrorEnvelopeDto;
   /**
-   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * Per client address; also after repeated wrong tokens<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -14001,7 +14001,7 @@ export type LiveViewsCallErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * `LIMIT_REACHED`: A concurrency or resource limit was reached.<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -14048,7 +14048,7 @@ export type LiveViewsBrowserSessionErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * `LIMIT_REACHED`: A concurrency or resource limit was reached.<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per client address on routes without one); retry after Retry-After seconds.
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
   /**
