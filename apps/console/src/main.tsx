@@ -8,33 +8,37 @@ import { CampaignsPage } from './pages/campaigns.js';
 import { ContactPolicyPage } from './pages/contact-policy.js';
 import { EmbedPage } from './pages/embed.js';
 import { KeysPage } from './pages/keys.js';
+import { ProviderKeysPage } from './pages/provider-keys.js';
 import { SignInPage, TokenPasswordPage } from './pages/sign-in.js';
 import { TeamPage } from './pages/team.js';
+import { ToolsArea } from './pages/tools/index.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { linkProps, navigate, segments, usePath } from './router.js';
 import { adoptSession, loadSession, Session, signOut } from './session.js';
 
 const NAV: [string, string][] = [
   ['/agents', 'Agents'],
+  ['/tools', 'Tools'],
   ['/calls', 'Calls'],
   ['/campaigns', 'Campaigns'],
   ['/embed', 'Embed on your site'],
   ['/webhooks', 'Webhooks'],
   ['/contact-policy', 'Do-not-call and policy'],
   ['/keys', 'API keys'],
+  ['/provider-keys', 'Provider keys'],
   ['/billing', 'Usage and billing'],
   ['/team', 'Team'],
 ];
 
 function Page({ path, session }: { path: string; session: Session }) {
-  const [area, id, sub] = segments(path);
+  const [area, id, ...rest] = segments(path);
   switch (area) {
     case undefined:
     case 'agents':
       if (id === 'new') return <AgentFormPage session={session} id={null} />;
       return id ? <AgentFormPage session={session} id={id} /> : <AgentsPage session={session} />;
     case 'calls':
-      if (id === 'web' && sub) return <WebSessionPage id={sub} />;
+      if (id === 'web' && rest[0]) return <WebSessionPage id={rest[0]} />;
       return id ? <CallPage id={id} /> : <CallsPage />;
     case 'embed':
       return <EmbedPage session={session} />;
@@ -44,8 +48,12 @@ function Page({ path, session }: { path: string; session: Session }) {
       return <WebhooksPage session={session} />;
     case 'contact-policy':
       return <ContactPolicyPage session={session} />;
+    case 'tools':
+      return <ToolsArea session={session} rest={[id, ...rest].filter((s) => s !== undefined)} />;
     case 'keys':
       return <KeysPage session={session} />;
+    case 'provider-keys':
+      return <ProviderKeysPage session={session} />;
     case 'billing':
       return <BillingPage />;
     case 'team':

@@ -92,8 +92,11 @@ describe('the partner console in a browser', () => {
     await page
       .getByLabel('Prompt', { exact: true })
       .fill('You are Maya from Acme Health. You help patients book appointments.');
-    await page.getByLabel('Voice', { exact: true }).selectOption(VOICE_ID);
     await page.getByLabel('Intro message', { exact: true }).fill('Hi, this is Maya from Acme Health.');
+    // The builder's sections: the voice (VOICE_ID is the catalog's Neerja) and call handling.
+    await page.getByRole('tab', { name: /^Voice/ }).click();
+    await page.getByRole('radio', { name: 'Neerja' }).check();
+    await page.getByRole('tab', { name: /^Call handling/ }).click();
     await page.getByLabel('Record calls', { exact: true }).check();
     await page.getByRole('button', { name: 'Create agent' }).click();
     await page.getByRole('heading', { name: 'Console Maya' }).waitFor();
