@@ -3,9 +3,10 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { AgentFormPage, AgentsPage } from './pages/agents.js';
 import { BillingPage } from './pages/billing.js';
-import { CallPage, CallsPage } from './pages/calls.js';
+import { CallPage, CallsPage, WebSessionPage } from './pages/calls.js';
 import { CampaignsPage } from './pages/campaigns.js';
 import { ContactPolicyPage } from './pages/contact-policy.js';
+import { EmbedPage } from './pages/embed.js';
 import { KeysPage } from './pages/keys.js';
 import { ProviderKeysPage } from './pages/provider-keys.js';
 import { SignInPage, TokenPasswordPage } from './pages/sign-in.js';
@@ -20,6 +21,7 @@ const NAV: [string, string][] = [
   ['/tools', 'Tools'],
   ['/calls', 'Calls'],
   ['/campaigns', 'Campaigns'],
+  ['/embed', 'Embed on your site'],
   ['/webhooks', 'Webhooks'],
   ['/contact-policy', 'Do-not-call and policy'],
   ['/keys', 'API keys'],
@@ -36,7 +38,10 @@ function Page({ path, session }: { path: string; session: Session }) {
       if (id === 'new') return <AgentFormPage session={session} id={null} />;
       return id ? <AgentFormPage session={session} id={id} /> : <AgentsPage session={session} />;
     case 'calls':
+      if (id === 'web' && rest[0]) return <WebSessionPage id={rest[0]} />;
       return id ? <CallPage id={id} /> : <CallsPage />;
+    case 'embed':
+      return <EmbedPage session={session} />;
     case 'campaigns':
       return <CampaignsPage session={session} />;
     case 'webhooks':

@@ -1,0 +1,216 @@
+// What a phone call and a browser (web) session share on their pages: the status (and the outcome when it says
+// something else), the agent by name, the recording, the transcript as a timeline, latency per turn, the
+// extraction, and each tool call with a link to its request and answer in the integration log.
+import { Fragment, type ComponentChildren } from 'preact';
+import { linkProps } from '../router.js';
+import { AgentLink, useAgentName } from './agent-names.js';
+import { LatencyChart, TurnLatency } from './charts.js';
+import type { LiveMode } from './live.js';
+import { formatDate } from './ui.js';
+
+export interface TranscriptEntry {
+  role: 'user' | 'bot';
+  content: string;
+  timestamp: string;
+  latency?: TurnLatency;
+  interrupted?: true;
+}
+
+export interface ToolCall {
+  name: string;
+  kind: string;
+  arguments: Record<string, unknown>;
+  arguments_truncated?: boolean;
+  outcome: string;
+  latency_ms: number;
+  log_id?: string | null;
+  timestamp: string;
+}
+
+export interface SessionData {
+  status: string;
+  credits_used: number;
+  processing_complete: boolean;
+  transcript: TranscriptEntry[] | null;
+  recording_url?: string;
+  tool_calls: ToolCall[];
+  extraction: { status: string; values: Record<string, unknown>; error: string | null } | null;
+}
+
+/** Words for the API's snake_case values ("in_progress" -> "in progress"). */
+export const words = (value: string) => value.replace(/_/g, ' ');
+
+export interface DetailProps {
+  heading: string;
+  /** The call's or session's id: the integration log is looked up by it. */
+  id: string;
+  status: string;
+  /** The call's disposition; shown only when it says something the status does not. */
+  disposition?: string | null;
+  agentId: string;
+  /** Facts of the header, label and value. */
+  facts: [string, ComponentChildren][];
+  session: SessionData;
+  mode: LiveMode;
+  notice: string | null;
+}
+
+function LiveState({ mode, notice }: { mode: LiveMode; notice: string | null }) {
+  const text =
+    mode === 'push'
+      ? 'Updating live'
+      : mode === 'reload'
+        ? 'Refreshing every 10 seconds'
+        : mode === 'final'
+          ? 'Final: nothing more will change'
+          : '';
+  return (
+    <p role="status" class="muted">
+      {text}
+      {notice ? ` · ${notice}` : ''}
+    </p>
+  );
+}
+
+/** The page of one call or web session. */
+export function CallDetail(p: DetailProps) {
+  const agentName = useAgentName(p.agentId);
+  const s = p.session;
+  const outcome = p.disposition && p.disposition !== p.status ? p.disposition : null;
+  return (
+    <>
+      <h2>{p.heading}</h2>
+      <div class="card">
+        <p>
+          Status:{' '}
+          <span class="badge" aria-live="polite" data-testid="call-status">
+            {words(p.status)}
+          </span>
+          {outcome && (
+            <>
+              {' '}
+              Outcome: <span class="badge">{words(outcome)}</span>
+            </>
+          )}
+        </p>
+        <LiveState mode={p.mode} notice={p.notice} />
+        <dl class="facts">
+          <dt>Agent</dt>
+          <dd>
+            <AgentLink
+              id={p.agentId}
+              name={agentName.loading ? undefined : agentName.error ? p.agentId : agentName.data}
+            />
+          </dd>
+          {p.facts.map(([label, value]) => (
+            <Fragment key={label}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </Fragment>
+          ))}
+        </dl>
+      </div>
+      <section class="card" aria-labelledby="rec-h">
+        <h3 id="rec-h">Recording</h3>
+        {s.recording_url ? (
+          <audio controls preload="metadata" src={s.recording_url} aria-label="Call recording" />
+        ) : (
+          <p class="muted">{s.processing_complete ? 'No recording.' : 'Not ready yet.'}</p>
+        )}
+      </section>
+      <section class="card" aria-labelledby="tr-h">
+        <h3 id="tr-h">Transcript</h3>
+        {s.transcript && s.transcript.length ? (
+          <ol class="timeline" aria-live="polite">
+            {s.transcript.map((t, i) => (
+              <li key={i} class={t.role}>
+                <div class="meta">
+                  {t.role === 'bot' ? 'Agent' : 'Caller'} · {formatDate(t.timestamp)}
+                  {t.interrupted ? ' · interrupted' : ''}
+                </div>
+                {t.content}
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p class="muted">No transcript yet.</p>
+        )}
+      </section>
+      <section class="card" aria-labelledby="lat-h">
+        <h3 id="lat-h">Latency per turn</h3>
+        <LatencyChart turns={(s.transcript ?? []).filter((t) => t.latency).map((t) => t.latency!)} />
+      </section>
+      <section class="card" aria-labelledby="ex-h">
+        <h3 id="ex-h">Extraction</h3>
+        {s.extraction ? (
+          <>
+            <p>
+              <span class="badge">{words(s.extraction.status)}</span> {s.extraction.error ?? ''}
+            </p>
+            <table>
+              <tbody>
+                {Object.entries(s.extraction.values).map(([k, v]) => (
+                  <tr key={k}>
+                    <th scope="row">{k}</th>
+                    <td>{v === null ? '—' : JSON.stringify(v)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        ) : (
+          <p class="muted">Not run yet.</p>
+        )}
+      </section>
+      <section class="card" aria-labelledby="tools-h">
+        <h3 id="tools-h">Tool calls</h3>
+        <ToolCallsTable id={p.id} calls={s.tool_calls} />
+      </section>
+    </>
+  );
+}
+
+/** The tools called, each linked to its request and answer when one was sent to the partner. */
+export function ToolCallsTable({ id, calls }: { id: string; calls: ToolCall[] }) {
+  if (!calls.length) return <p class="muted">No tools were called.</p>;
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Tool</th>
+          <th scope="col">Arguments</th>
+          <th scope="col">Outcome</th>
+          <th scope="col">Latency</th>
+          <th scope="col">Request and answer</th>
+        </tr>
+      </thead>
+      <tbody>
+        {calls.map((t, i) => (
+          <tr key={i}>
+            <td>
+              {t.name} <span class="badge">{t.kind === 'custom' ? 'your function' : 'built-in'}</span>
+            </td>
+            <td>
+              {t.arguments_truncated ? (
+                <span class="muted">too large to keep</span>
+              ) : (
+                <code>{JSON.stringify(t.arguments)}</code>
+              )}
+            </td>
+            <td>{words(t.outcome)}</td>
+            <td>{t.latency_ms} ms</td>
+            <td>
+              {t.log_id ? (
+                <a {...linkProps(`/tools/logs?call_id=${encodeURIComponent(id)}`)}>
+                  Request and answer<span class="visually-hidden"> of {t.name}</span>
+                </a>
+              ) : (
+                <span class="muted">{t.kind === 'custom' ? 'Nothing was sent' : 'Runs on the platform'}</span>
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,224 @@
+// Embedding an agent on the partner's own web page: the snippet for the page (the platform's web client, a Talk
+// button, the transcript) and the small server route that creates each session with the partner's API key and
+// hands the page only its connect_url, with the agent and the allowed origins filled in; and the same flow run
+// here, through the console's session.
+import { useState } from 'preact/hooks';
+import { useAgents } from '../components/agent-names.js';
+import { CopyButton, ErrorNotice, useId } from '../components/ui.js';
+import { CLIENT_MODULE } from '../components/voice-session.js';
+import { can, Session } from '../session.js';
+import { TalkPanel } from './agent-try-it.js';
+
+/** At most this many origins per session (the API's limit). */
+const MAX_ORIGINS = 20;
+/** Where the snippets have the partner's server answer the page. */
+const TOKEN_ROUTE = '/voice-session';
+
+/** An origin as a browser sends it (scheme://host[:port]); https, or http on the developer's own machine. */
+export function originProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `${value} is not an address: write it as https://www.example.com`;
+  }
+  if (url.origin !== value)
+    return `${value} must be only scheme://host[:port], without a path or a trailing slash (${url.origin})`;
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return null;
+  return `${value} must use https (http only for localhost or 127.0.0.1)`;
+}
+
+/**
+ * An import statement of a snippet (built here, not written at the start of a line: the console's build refuses
+ * module text whose lines look like bare imports).
+ */
+const importLine = (what: string, from: string) => `import ${what} from '${from}';`;
+
+export function pageSnippet(gateway: string): string {
+  return `<!-- The Talk button, what is happening, and the conversation. -->
+<button id="vap-talk" type="button">Talk to us</button>
+<button id="vap-end" type="button" hidden>End</button>
+<p id="vap-status" role="status"></p>
+<ol id="vap-transcript" aria-live="polite"></ol>
+
+<script type="module">
+  ${importLine('{ VoiceClient }', `${gateway}${CLIENT_MODULE}`)}
+
+  const talk = document.getElementById('vap-talk');
+  const end = document.getElementById('vap-end');
+  const status = document.getElementById('vap-status');
+  const transcript = document.getElementById('vap-transcript');
+  let client = null;
+
+  talk.addEventListener('click', async () => {
+    talk.disabled = true;
+    status.textContent = 'Connecting…';
+    try {
+      // Your server creates the session with your API key and answers only its connect_url.
+      const res = await fetch('${TOKEN_ROUTE}', { method: 'POST' });
+      if (!res.ok) throw new Error('the voice session could not be created');
+      const { connect_url } = await res.json();
+      client = await VoiceClient.connect({ url: connect_url });
+      client.on('transcript', () => {
+        transcript.replaceChildren(
+          ...client.transcript.map((line) => {
+            const item = document.createElement('li');
+            item.textContent = (line.role === 'agent' ? 'Agent: ' : 'You: ') + line.text;
+            return item;
+          }),
+        );
+      });
+      client.on('agent', ({ speaking }) => (status.textContent = speaking ? 'Speaking…' : 'Listening…'));
+      client.on('ended', () => {
+        status.textContent = 'The conversation ended.';
+        talk.disabled = false;
+        end.hidden = true;
+      });
+      end.hidden = false;
+      status.textContent = 'Listening…';
+    } catch (error) {
+      status.textContent = 'Could not start: ' + error.message;
+      talk.disabled = false;
+    }
+  });
+  end.addEventListener('click', () => client && client.end());
+</script>`;
+}
+
+export function serverSnippet(gateway: string, agentId: string, origins: string[]): string {
+  return `// server.mjs: npm install express, then VAP_API_KEY=rg_live_... node server.mjs (Node 18 or later)
+${importLine('express', 'express')}
+
+const PLATFORM = '${gateway}';
+const AGENT_ID = '${agentId}';
+// The pages allowed to open the session (exactly as the browser sends Origin).
+const ALLOWED_ORIGINS = ${JSON.stringify(origins)};
+
+const app = express();
+
+// Each visitor's Talk asks here for a session. The API key stays on this server; the page gets only the
+// session's connect_url (a one-time link valid for 60 seconds). Sessions are billed like calls: protect this
+// route as you protect the rest of your site (signed-in visitors, a rate limit).
+app.post('${TOKEN_ROUTE}', async (req, res) => {
+  const answer = await fetch(\`\${PLATFORM}/api/v2/browser-sessions\`, {
+    method: 'POST',
+    headers: {
+      Authorization: \`Bearer \${process.env.VAP_API_KEY}\`,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify({ agent_id: AGENT_ID, allowed_origins: ALLOWED_ORIGINS }),
+  });
+  const body = await answer.json();
+  if (!answer.ok) {
+    console.error('creating a voice session failed', answer.status, body.error);
+    return res.status(502).json({ error: 'The voice session could not be created' });
+  }
+  res.json({ connect_url: body.data.connect_url });
+});
+
+// Serve your page (with the snippet) from here too, or from your own site.
+app.use(express.static('public'));
+app.listen(8080, () => console.log('http://localhost:8080'));`;
+}
+
+function Snippet({ title, code, testId }: { title: string; code: string; testId: string }) {
+  const id = useId('snippet');
+  return (
+    <section class="card" aria-labelledby={id}>
+      <h3 id={id}>{title}</h3>
+      <pre class="code" tabIndex={0} data-testid={testId} aria-labelledby={id}>
+        <code>{code}</code>
+      </pre>
+      <CopyButton text={code} label={`Copy: ${title}`} />
+    </section>
+  );
+}
+
+export function EmbedPage({ session }: { session: Session }) {
+  const agents = useAgents();
+  const [agentId, setAgentId] = useState('');
+  const [originsText, setOriginsText] = useState('');
+  const gateway = window.location.origin;
+  const origins = originsText
+    .split(/[\s,]+/)
+    .map((o) => o.trim())
+    .filter(Boolean);
+  const problems = origins.map(originProblem).filter((p): p is string => p !== null);
+  if (origins.length > MAX_ORIGINS) problems.push(`At most ${MAX_ORIGINS} origins.`);
+  const agent = agents.data?.find((a) => a.id === agentId) ?? null;
+  return (
+    <>
+      <h2>Embed on your site</h2>
+      <p>
+        Let visitors of your web page talk to an agent with their microphone. Your page loads the platform's
+        web client and asks your server for a session; your server creates it with your API key (never put the
+        key in the page) and answers only the session's connect_url.
+      </p>
+      <ErrorNotice error={agents.error} />
+      <form class="card" onSubmit={(e) => e.preventDefault()} aria-label="What to embed">
+        <div class="field">
+          <label for="embed-agent">Agent</label>
+          <select id="embed-agent" value={agentId} onChange={(e) => setAgentId(e.currentTarget.value)}>
+            <option value="">Choose an agent…</option>
+            {(agents.data ?? []).map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.agent_name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="embed-origins">Your pages' origins</label>
+          <textarea
+            id="embed-origins"
+            value={originsText}
+            placeholder="https://www.example.com"
+            aria-describedby="embed-origins-hint embed-origins-error"
+            aria-invalid={problems.length > 0}
+            onInput={(e) => setOriginsText(e.currentTarget.value)}
+          />
+          <small id="embed-origins-hint" class="muted">
+            One per line, as the browser shows them: https://www.example.com (no path). http only for
+            localhost while you develop.
+          </small>
+          <div id="embed-origins-error" class="error" role="alert">
+            {problems.length ? (
+              <ul>
+                {problems.map((p) => (
+                  <li key={p}>{p}</li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+        </div>
+      </form>
+      {!agent ? (
+        <p class="muted">Choose an agent to see the code for your page and your server.</p>
+      ) : (
+        <>
+          <Snippet title="Your web page" code={pageSnippet(gateway)} testId="embed-page-snippet" />
+          <Snippet
+            title="Your server's session route (Node and Express)"
+            code={serverSnippet(
+              gateway,
+              agent.id,
+              origins.length && !problems.length ? origins : ['https://www.example.com'],
+            )}
+            testId="embed-server-snippet"
+          />
+          {can.write(session) && (
+            <section class="card" aria-labelledby="embed-try-h">
+              <h3 id="embed-try-h">Try it here</h3>
+              <p class="muted">
+                The same flow on this page: the console creates the session for you (allowed on this console's
+                address), so no API key is involved.
+              </p>
+              <TalkPanel key={agent.id} agent={agent} heading={`Talk to ${agent.agent_name}`} />
+            </section>
+          )}
+        </>
+      )}
+    </>
+  );
+}
