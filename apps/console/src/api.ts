@@ -79,7 +79,12 @@ async function send<T>(
  */
 async function renewedCsrfToken(used: string | null): Promise<string | null> {
   try {
-    const { res, parsed } = await send<{ csrf_token?: string }>('GET', `${BASE}/session`, undefined, undefined);
+    const { res, parsed } = await send<{ csrf_token?: string }>(
+      'GET',
+      `${BASE}/session`,
+      undefined,
+      undefined,
+    );
     const fresh = res.ok ? parsed.data?.csrf_token : undefined;
     if (!fresh || fresh === used) return null;
     csrfToken = fresh;

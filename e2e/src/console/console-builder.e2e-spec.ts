@@ -151,6 +151,8 @@ describe('the console’s agent builder, tools and provider keys in a browser', 
 
     await tab('Model and prompt');
     await page.getByLabel('Name', { exact: true }).fill('Builder Maya');
+    // A field changed since the save drops its message and its section's count.
+    await page.getByRole('tab', { name: 'Model and prompt (1 error)' }).waitFor();
     await page.getByLabel('Prompt', { exact: true }).fill('You are Maya. You check orders for callers.');
     await page.getByRole('checkbox', { name: 'Hindi' }).check();
 

@@ -1,14 +1,14 @@
 // Agents: the list (with voice and project names), and an agent's page: the builder (every setting in
-// sections, see agent-builder/) and a sandbox test call followed live.
+// sections, see agent-builder/) and the panels to try it (agent-try-it).
 import { useState } from 'preact/hooks';
-import { ApiError, v2 } from '../api.js';
+import { v2 } from '../api.js';
 import { loadProjects } from '../components/names.js';
-import { ErrorNotice, Field, formatDate, LoadState, useLoad, Pager } from '../components/ui.js';
-import { linkProps, navigate } from '../router.js';
+import { ErrorNotice, formatDate, LoadState, useLoad, Pager } from '../components/ui.js';
+import { linkProps } from '../router.js';
 import { can, Session } from '../session.js';
-import { AgentTryIt } from './agent-try-it.js';
 import { AgentBuilder } from './agent-builder/builder.js';
 import { Agent } from './agent-builder/model.js';
+import { AgentTryIt } from './agent-try-it.js';
 
 interface AgentList {
   agents: Agent[];
@@ -103,47 +103,7 @@ export function AgentFormPage({ session, id }: { session: Session; id: string | 
         <a {...linkProps('/agents')}>All agents</a>
       </div>
       <AgentBuilder key={id ?? 'new'} session={session} agent={agent.data} onChange={agent.reload} />
-      {id && agent.data && <TestCall session={session} agent={agent.data} />}
       {id && agent.data && <AgentTryIt session={session} agent={agent.data} />}
     </>
-  );
-}
-
-/** Places a call on the sandbox carrier and opens its page, which follows it live. */
-function TestCall({ session, agent }: { session: Session; agent: Agent }) {
-  const [to, setTo] = useState('+919000000000');
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
-  if (!can.write(session)) return null;
-  const start = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const call = await v2.post<{ call_id: string }>('/calls/start', { agent_id: agent.id, to_number: to });
-      navigate(`/calls/${call.call_id}`);
-    } catch (err) {
-      setError(err as ApiError);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <form class="card" onSubmit={start}>
-      <h3>Test call on the sandbox</h3>
-      <p class="muted">
-        The sandbox carrier plays the callee; the last two digits of the number pick how the call goes (00: a
-        short conversation, 01: no answer, 04: voicemail; the API guide lists them all).
-      </p>
-      <ErrorNotice error={error} />
-      <div class="row">
-        <Field label="Number to call" name="to_number" error={error}>
-          {(p) => <input {...p} type="tel" value={to} onInput={(e) => setTo(e.currentTarget.value)} />}
-        </Field>
-        <button type="submit" disabled={busy}>
-          {busy ? 'Placing…' : 'Place test call'}
-        </button>
-      </div>
-    </form>
   );
 }

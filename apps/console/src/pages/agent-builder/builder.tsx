@@ -37,6 +37,16 @@ const SECTIONS: TabSpec[] = [
   { id: 'advanced', label: 'Advanced' },
 ];
 
+/** The API field a draft field is sent as (several draft fields make one nested object). */
+function apiFieldOf(key: string): string {
+  if (key.startsWith('turn_')) return 'turn_taking';
+  if (key.startsWith('dtmf_')) return 'dtmf';
+  if (key.startsWith('ack_')) return 'tool_ack_config';
+  if (key.startsWith('max_call_')) return 'max_call_duration_secs';
+  if (key === 'extraction_keys') return 'extraction_config';
+  return key;
+}
+
 /** An error of a save's later steps, shown on the created agent's page (the create itself worked). */
 const afterCreate = new Map<string, ApiError>();
 
@@ -100,6 +110,14 @@ export function AgentBuilder({
   const set = (patch: Partial<Draft>) => {
     setSaved('');
     setDraft((d) => ({ ...d, ...patch }));
+    // A field changed since the save no longer carries that save's message (nor marks its section).
+    const roots = new Set(Object.keys(patch).map(apiFieldOf));
+    setError((e) => {
+      if (!e || e.details.length === 0) return e;
+      const details = e.details.filter((d) => !roots.has(d.field.split('.')[0]));
+      if (details.length === e.details.length) return e;
+      return details.length ? new ApiError(e.status, e.code, e.message, details) : null;
+    });
   };
 
   const fail = (err: unknown) => {
