@@ -59,6 +59,12 @@ export class Person {
     const started = Date.now();
     try {
       return await run();
+    } catch (err) {
+      // What the person saw when the step failed.
+      await this.page
+        .screenshot({ path: join(this.artifacts, `failed-${name.replace(/\W+/g, '-')}.png`), fullPage: true })
+        .catch(() => undefined);
+      throw err;
     } finally {
       const seconds = (Date.now() - started) / 1000;
       this.steps.push({ name, seconds });

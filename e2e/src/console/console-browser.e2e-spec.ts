@@ -101,8 +101,8 @@ describe('the partner console in a browser', () => {
     await page.getByRole('button', { name: 'Create agent' }).click();
     await page.getByRole('heading', { name: 'Console Maya' }).waitFor();
     await shot('agent');
-    await page.getByLabel('Number to call').fill(callee('00'));
-    await page.getByRole('button', { name: 'Place test call' }).click();
+    await page.getByLabel('Sandbox number').fill(callee('00'));
+    await page.getByRole('button', { name: 'Call on the sandbox' }).click();
     await page.getByRole('heading', { name: /^Call to / }).waitFor();
     callId = page.url().split('/').pop()!;
     // Followed live until the transcript and the recording are there.

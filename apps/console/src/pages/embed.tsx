@@ -87,7 +87,7 @@ export function pageSnippet(gateway: string): string {
 }
 
 export function serverSnippet(gateway: string, agentId: string, origins: string[]): string {
-  return `// server.mjs: npm install express, then VAP_API_KEY=rg_live_... node server.mjs (Node 18 or later)
+  return `// server.mjs: npm install express, then VAP_API_KEY=rg_live_... node server.mjs (Node 18 or later; PORT, default 8080)
 ${importLine('express', 'express')}
 
 const PLATFORM = '${gateway}';
@@ -119,7 +119,8 @@ app.post('${TOKEN_ROUTE}', async (req, res) => {
 
 // Serve your page (with the snippet) from here too, or from your own site.
 app.use(express.static('public'));
-app.listen(8080, () => console.log('http://localhost:8080'));`;
+const port = Number(process.env.PORT ?? 8080);
+app.listen(port, () => console.log(\`http://localhost:\${port}\`));`;
 }
 
 function Snippet({ title, code, testId }: { title: string; code: string; testId: string }) {
