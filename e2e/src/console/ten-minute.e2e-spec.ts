@@ -11,7 +11,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { freePort, waitFor, workspaceRoot } from '@vap/testing';
 import { adminApi } from '../../support';
 import { launchBrowser, writeSpokenWav, type LaunchedBrowser, type SpokenWav } from '../../support/browser';
