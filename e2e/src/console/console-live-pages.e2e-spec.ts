@@ -243,7 +243,8 @@ describe('the console’s live pages in a browser', () => {
     // The session's page links the tool call to its request and answer in the integration log.
     const log = page.getByRole('link', { name: /^Request and answer/ });
     await log.waitFor({ timeout: 30_000 });
-    expect(await log.getAttribute('href')).toBe(`/console/tools/logs?call_id=${sessionId}`);
+    // Each tool row opens its own request and answer.
+    expect(await log.getAttribute('href')).toMatch(/^\/console\/tools\/logs\/ilog_[0-9a-f-]{36}$/);
   }, 120_000);
 
   it('lists phone calls and web sessions under All, and each alone by channel', async () => {
@@ -263,10 +264,10 @@ describe('the console’s live pages in a browser', () => {
     await shot(page, 'calls-all');
 
     await page.getByLabel('Channel').selectOption('phone');
-    await page.waitForFunction(() => !document.querySelector('tbody tr[data-channel=web]'));
+    await page.locator('tbody tr[data-channel=web]').first().waitFor({ state: 'detached' });
     expect(await phoneRows.count()).toBeGreaterThanOrEqual(2);
     await page.getByLabel('Channel').selectOption('web');
-    await page.waitForFunction(() => !document.querySelector('tbody tr[data-channel=phone]'));
+    await page.locator('tbody tr[data-channel=phone]').first().waitFor({ state: 'detached' });
     await webRows.first().waitFor();
     // The agent filter by name applies to both.
     await page.getByLabel('Channel').selectOption('all');

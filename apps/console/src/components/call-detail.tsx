@@ -174,43 +174,54 @@ export function CallDetail(p: DetailProps) {
 export function ToolCallsTable({ id, calls }: { id: string; calls: ToolCall[] }) {
   if (!calls.length) return <p class="muted">No tools were called.</p>;
   return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Tool</th>
-          <th scope="col">Arguments</th>
-          <th scope="col">Outcome</th>
-          <th scope="col">Latency</th>
-          <th scope="col">Request and answer</th>
-        </tr>
-      </thead>
-      <tbody>
-        {calls.map((t, i) => (
-          <tr key={i}>
-            <td>
-              {t.name} <span class="badge">{t.kind === 'custom' ? 'your function' : 'built-in'}</span>
-            </td>
-            <td>
-              {t.arguments_truncated ? (
-                <span class="muted">too large to keep</span>
-              ) : (
-                <code>{JSON.stringify(t.arguments)}</code>
-              )}
-            </td>
-            <td>{words(t.outcome)}</td>
-            <td>{t.latency_ms} ms</td>
-            <td>
-              {t.log_id ? (
-                <a {...linkProps(`/tools/logs?call_id=${encodeURIComponent(id)}`)}>
-                  Request and answer<span class="visually-hidden"> of {t.name}</span>
-                </a>
-              ) : (
-                <span class="muted">{t.kind === 'custom' ? 'Nothing was sent' : 'Runs on the platform'}</span>
-              )}
-            </td>
+    <>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Tool</th>
+            <th scope="col">Arguments</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Latency</th>
+            <th scope="col">Request and answer</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {calls.map((t, i) => (
+            <tr key={i}>
+              <td>
+                {t.name} <span class="badge">{t.kind === 'custom' ? 'your function' : 'built-in'}</span>
+              </td>
+              <td>
+                {t.arguments_truncated ? (
+                  <span class="muted">too large to keep</span>
+                ) : (
+                  <code>{JSON.stringify(t.arguments)}</code>
+                )}
+              </td>
+              <td>{words(t.outcome)}</td>
+              <td>{t.latency_ms} ms</td>
+              <td>
+                {t.log_id ? (
+                  <a {...linkProps(`/tools/logs/${encodeURIComponent(t.log_id)}`)}>
+                    Request and answer<span class="visually-hidden"> of {t.name}</span>
+                  </a>
+                ) : (
+                  <span class="muted">
+                    {t.kind === 'custom' ? 'Nothing was sent' : 'Runs on the platform'}
+                  </span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {calls.some((t) => t.log_id) && (
+        <p>
+          <a {...linkProps(`/tools/logs?call_id=${encodeURIComponent(id)}`)}>
+            Every request of this conversation
+          </a>
+        </p>
+      )}
+    </>
   );
 }

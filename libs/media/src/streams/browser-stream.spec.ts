@@ -161,10 +161,13 @@ describe('BrowserStreamCodec', () => {
       name: 'utt-1',
     });
     expect(JSON.parse(codec.encode({ type: 'clear' }) as string)).toEqual({ type: 'clear' });
-    expect(JSON.parse(codec.encodeNotice({ type: 'tool', name: 'end_call', status: 'running' }))).toEqual({
+    expect(
+      JSON.parse(codec.encodeNotice({ type: 'tool', name: 'end_call', status: 'running', arguments: {} })),
+    ).toEqual({
       type: 'tool',
       name: 'end_call',
       status: 'running',
+      arguments: {},
     });
   });
 
