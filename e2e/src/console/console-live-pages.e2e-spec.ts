@@ -245,6 +245,10 @@ describe('the console’s live pages in a browser', () => {
     await log.waitFor({ timeout: 30_000 });
     // Each tool row opens its own request and answer.
     expect(await log.getAttribute('href')).toMatch(/^\/console\/tools\/logs\/ilog_[0-9a-f-]{36}$/);
+    // And every request of the conversation, below them.
+    expect(
+      await page.getByRole('link', { name: 'Every request of this conversation' }).getAttribute('href'),
+    ).toBe(`/console/tools/logs?call_id=${sessionId}`);
   }, 120_000);
 
   it('lists phone calls and web sessions under All, and each alone by channel', async () => {
