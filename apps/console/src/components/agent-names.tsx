@@ -1,26 +1,12 @@
 // Agents by name: lists and pages name the agent (linked to its page), never its id.
-import { allPages, ApiError, v2 } from '../api.js';
+import { ApiError, v2 } from '../api.js';
 import { linkProps } from '../router.js';
+import { AgentSummary, loadAgents } from './names.js';
 import { useLoad } from './ui.js';
 
-export interface AgentSummary {
-  id: string;
-  agent_name: string;
-}
-
-/** Every agent of the account (at most 1000), by name. */
+/** Every agent of the account, by name. */
 export function useAgents() {
-  return useLoad(
-    () =>
-      allPages<AgentSummary>(async (cursor) => {
-        const page = await v2.get<{ agents: AgentSummary[]; next_cursor: string | null }>('/agent', {
-          cursor,
-          limit: 100,
-        });
-        return { items: page.agents, next: page.next_cursor };
-      }).then((agents) => [...agents].sort((a, b) => a.agent_name.localeCompare(b.agent_name))),
-    [],
-  );
+  return useLoad(loadAgents, []);
 }
 
 /** One agent's name (a deleted agent, or one not found, is said so). */

@@ -15,14 +15,23 @@ export interface Project {
   is_default: boolean;
 }
 
-export const loadAgentNames = () =>
+export interface AgentSummary {
+  id: string;
+  agent_name: string;
+}
+
+/** Every agent of the account (at most allPages' maximum), sorted by name. */
+export const loadAgents = () =>
   allPages(async (cursor) => {
-    const page = await v2.get<{ agents: { id: string; agent_name: string }[]; next_cursor: string | null }>(
-      '/agent',
-      { cursor, limit: 100 },
-    );
+    const page = await v2.get<{ agents: AgentSummary[]; next_cursor: string | null }>('/agent', {
+      cursor,
+      limit: 100,
+    });
     return { items: page.agents, next: page.next_cursor };
-  }).then((agents) => new Map(agents.map((a) => [a.id, a.agent_name])));
+  }).then((agents) => [...agents].sort((a, b) => a.agent_name.localeCompare(b.agent_name)));
+
+export const loadAgentNames = () =>
+  loadAgents().then((agents) => new Map(agents.map((a) => [a.id, a.agent_name])));
 
 export const loadFunctions = () =>
   allPages(async (cursor) => {
