@@ -2,6 +2,9 @@
 // own (own database and NATS subject prefix). No calls replica owns a call (the carrier, here the sandbox
 // carrier app, carries it; any replica takes its callbacks and voice reports), so the calls carry on through
 // the surviving replica and complete as usual, billed once, their slots freed.
+// The next replica is started before the calls are placed, so the kill follows their answer at once: a replica
+// that takes long to boot on a busy machine must not eat the calls' time to their cap. The two replicas share
+// the placements (one queue group), so the killed one placed some of the calls and held their callbacks.
 import { join } from 'node:path';
 import { freePort, Platform, ServiceHandle, startService, waitFor } from '@vap/testing';
 import { api, e2eEnv, OwnPlatform, startOwnPlatform } from '../../support';
@@ -132,10 +135,9 @@ describe('calls of a calls replica that dies', () => {
 
   it('carries the calls of a killed replica on through a surviving one, to their usual end, billed once', async () => {
     const partners = [await createPartner('Crash One'), await createPartner('Crash Two')];
-    // Every call starts while the platform's own calls replica is the only one: it placed them all.
+    await startReplica('second');
     for (const p of partners) p.callIds = await startFull(p);
 
-    await startReplica('second');
     const killed = await platform.services.calls!.stop('SIGKILL');
     expect(killed.signal).toBe('SIGKILL');
     const killedAt = Date.now();
@@ -143,10 +145,12 @@ describe('calls of a calls replica that dies', () => {
     for (const p of partners) {
       for (const id of p.callIds) expect((await getCall(p, id)).status).toBe('in_progress');
     }
+    // The rolling restart's next replica boots while these calls run to their cap.
+    await startReplica('third');
     for (const p of partners) await expectCompleted(p, p.callIds, killedAt);
     for (const p of partners) await expectChargedOnce(p, p.callIds, OPENING_BALANCE_INR);
 
-    // The slots are free again: each partner starts up to its limit on the surviving replica, not one more.
+    // The slots are free again: each partner starts up to its limit on the surviving replicas, not one more.
     const next = new Map<Partner, string[]>();
     for (const p of partners) {
       next.set(p, await startFull(p));
@@ -158,7 +162,6 @@ describe('calls of a calls replica that dies', () => {
     // A replica stopped on purpose (a rolling restart) leaves its calls to the next one the same way.
     const before = new Map<Partner, number>();
     for (const p of partners) before.set(p, await balanceOf(p));
-    await startReplica('third');
     expect(await replicas[0].stop('SIGTERM')).toEqual({ code: 0, signal: null });
     const stoppedAt = Date.now();
     for (const p of partners) await expectCompleted(p, next.get(p)!, stoppedAt);
