@@ -5,9 +5,10 @@ import prettier from 'eslint-config-prettier';
 
 // Library layers, lowest first: a lib imports libs of its own layer or below, never above. messages (the
 // internal message contracts, plain types) is the lowest; api (the public HTTP schema) builds on it, so the
-// internal contracts never import a decorated DTO. secrets, egress, media and web-client (the browser
-// client, built into one dependency-free module) import no other lib; llm reads
-// the messages; storage builds on runtime.
+// internal contracts never import a decorated DTO. secrets, egress, lifecycle, media, sdk and web-client (the
+// browser client, built into one dependency-free module) import no other lib; llm and speech read the messages;
+// the carrier simulator reads media; storage builds on runtime. docs/architecture.md and CONTRIBUTING.md name
+// this order (tools/docs/library-docs.spec.ts holds them to it).
 const LAYERS = ['layer:messages', 'layer:api', 'layer:persistence', 'layer:messaging', 'layer:runtime'];
 
 // Spec files and a lib's or app's own test kit (a testing/ folder, never exported from a lib's barrel nor built
