@@ -169,7 +169,8 @@ describe('allPages', () => {
     let asked = 0;
     const items = await allPages(async () => {
       asked += 1;
-      return { items: [asked * 10, asked * 10 + 1, asked * 10 + 2], next: 'more' };
+      // Four pages in all: without the bound, twelve items.
+      return { items: [asked * 10, asked * 10 + 1, asked * 10 + 2], next: asked < 4 ? 'more' : null };
     }, 5);
     expect(items).toEqual([10, 11, 12, 20, 21]);
     expect(asked).toBe(2);
