@@ -11,6 +11,8 @@ module.exports = {
       displayName: 'unit',
       roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/bench'],
       testMatch: ['**/*.spec.ts'],
+      // The console's specs load its modules, whose imports name the emitted `.js`.
+      resolver: '<rootDir>/tools/jest/resolver.js',
     },
     {
       ...preset,

@@ -76,6 +76,47 @@ describe('module boundaries', () => {
     expect(errors).toEqual([]);
   }, 30_000);
 
+  describe('the console (Preact components in .tsx, compiled without a bundler)', () => {
+    it.each([
+      ['a component', 'apps/console/src/components/probe.tsx'],
+      ['a logic module', 'apps/console/src/components/probe.ts'],
+    ])(
+      'refuses %s importing another app',
+      async (_label, file) => {
+        const errors = await boundaryErrors(
+          file,
+          "import { AppModule } from '../../../gateway/src/app.module';\nexport const probe = AppModule;\n",
+        );
+        expect(errors).toHaveLength(1);
+      },
+      30_000,
+    );
+
+    it.each([
+      ['a component', 'apps/console/src/components/probe.tsx'],
+      ['a spec', 'apps/console/src/components/probe.spec.ts'],
+    ])(
+      'refuses %s importing a lib',
+      async (_label, file) => {
+        expect(
+          await boundaryErrors(
+            file,
+            "import { AppError } from '@vap/messages';\nexport const probe = AppError;\n",
+          ),
+        ).toEqual([expect.stringMatching(/tagged with "type:console" cannot depend on any libs with tags/)]);
+      },
+      30_000,
+    );
+
+    it("lets a component import the console's own modules and Preact", async () => {
+      const errors = await boundaryErrors(
+        'apps/console/src/components/probe.tsx',
+        "import { useState } from 'preact/hooks';\nimport { ApiError } from '../api.js';\nexport const Probe = () => <p>{String([useState, ApiError].length)}</p>;\n",
+      );
+      expect(errors).toEqual([]);
+    }, 30_000);
+  });
+
   // One probe importing `name` from `alias`, so each case below reads as "this file may (not) import that".
   function importing(alias: string, name: string): string {
     return `import { ${name} } from '${alias}';\nexport const probe = ${name};\n`;

@@ -6,7 +6,7 @@ import { linkProps } from '../router.js';
 import { AgentLink, useAgentName } from './agent-names.js';
 import { LatencyChart, TurnLatency } from './charts.js';
 import type { LiveMode } from './live.js';
-import { formatDate } from './ui.js';
+import { formatDate, words } from './format.js';
 
 export interface TranscriptEntry {
   role: 'user' | 'bot';
@@ -36,9 +36,6 @@ export interface SessionData {
   tool_calls: ToolCall[];
   extraction: { status: string; values: Record<string, unknown>; error: string | null } | null;
 }
-
-/** Words for the API's snake_case values ("in_progress" -> "in progress"). */
-export const words = (value: string) => value.replace(/_/g, ' ');
 
 export interface DetailProps {
   heading: string;

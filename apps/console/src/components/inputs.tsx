@@ -1,6 +1,7 @@
 // Labelled form controls built on Field (label, hint and the API's message for the field), and editors for
 // lists and maps (add and remove rows) so that no page asks a person to type JSON.
 import { ApiError } from '../api.js';
+import type { Pair } from './pairs.js';
 import { Field, useId } from './ui.js';
 
 interface Common {
@@ -249,11 +250,6 @@ export function TextList({
   );
 }
 
-export interface Pair {
-  key: string;
-  value: string;
-}
-
 /** A map of names to values (headers, variables), one row each, with add and remove buttons. */
 export function PairList({
   legend,
@@ -334,13 +330,6 @@ export function PairList({
     </fieldset>
   );
 }
-
-export const toPairs = (map: Record<string, string> | null | undefined): Pair[] =>
-  Object.entries(map ?? {}).map(([key, value]) => ({ key, value }));
-
-/** The rows as an object, rows without a name left out. */
-export const fromPairs = (pairs: Pair[]): Record<string, string> =>
-  Object.fromEntries(pairs.filter((p) => p.key.trim() !== '').map((p) => [p.key.trim(), p.value]));
 
 /**
  * A save's error as a person reads it: the message, then each field's message (shown at its field too),

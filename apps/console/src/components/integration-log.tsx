@@ -2,8 +2,8 @@
 // request in full (what was sent, what came back), and an explanation a person can act on when a request
 // failed for a reason of their endpoint's (an untrusted certificate, an address the platform will not reach).
 import { explainFailure, REACHING_DOCS } from './endpoint-failures.js';
-import { formatDate } from './ui.js';
 import { linkProps } from '../router.js';
+import { formatDate, prettyBody } from './format.js';
 
 export interface IntegrationLogSummary {
   id: string;
@@ -64,16 +64,6 @@ export function FailureHelp({ error }: { error: string | null | undefined }) {
       </p>
     </div>
   );
-}
-
-/** A body as text: JSON indented, anything else as it came. */
-export function prettyBody(body: string | null): string {
-  if (body === null || body === '') return '';
-  try {
-    return JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    return body;
-  }
 }
 
 export function OutcomeBadge({ outcome, status }: { outcome: string; status: number | null }) {

@@ -122,17 +122,6 @@ export function LoadState<T>({
   return <>{children(loaded.data)}</>;
 }
 
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
-}
-
-export function inr(amount: number | null | undefined): string {
-  if (amount === null || amount === undefined) return '—';
-  return `${amount < 0 ? '−' : ''}₹${Math.abs(amount).toFixed(2)}`;
-}
-
 /** Copies text to the clipboard, telling the user whether it worked. */
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [done, setDone] = useState<string | null>(null);

@@ -5,8 +5,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, v2 } from '../api.js';
 import { linkProps } from '../router.js';
-import { words } from './call-detail.js';
 import { ErrorNotice } from './ui.js';
+import { words } from './format.js';
 
 /** Where the gateway serves the web client (a module of the same origin as the console). */
 export const CLIENT_MODULE = '/sdk/voice-client.js';

@@ -3,12 +3,13 @@
 import { useState } from 'preact/hooks';
 import { v2 } from '../api.js';
 import { loadProjects } from '../components/names.js';
-import { ErrorNotice, formatDate, LoadState, useLoad, Pager } from '../components/ui.js';
+import { ErrorNotice, LoadState, useLoad, Pager } from '../components/ui.js';
 import { linkProps } from '../router.js';
 import { can, Session } from '../session.js';
 import { AgentBuilder } from './agent-builder/builder.js';
 import { Agent } from './agent-builder/model.js';
 import { AgentTryIt } from './agent-try-it.js';
+import { formatDate } from '../components/format.js';
 
 interface AgentList {
   agents: Agent[];

@@ -4,10 +4,11 @@
 import { useState } from 'preact/hooks';
 import { v2 } from '../api.js';
 import { AgentLink, useAgents } from '../components/agent-names.js';
-import { CallDetail, SessionData, words } from '../components/call-detail.js';
+import { CallDetail, SessionData } from '../components/call-detail.js';
 import { useLive } from '../components/live.js';
-import { ErrorNotice, formatDate, LoadState, Pager, useLoad } from '../components/ui.js';
+import { ErrorNotice, LoadState, Pager, useLoad } from '../components/ui.js';
 import { linkProps } from '../router.js';
+import { formatDate, words } from '../components/format.js';
 
 const PHONE_STATUSES = [
   'pending',

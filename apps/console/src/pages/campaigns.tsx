@@ -2,8 +2,9 @@
 // pause and resume.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, request, v2 } from '../api.js';
-import { ErrorNotice, Field, formatDate, LoadState, useLoad, runAction } from '../components/ui.js';
+import { ErrorNotice, Field, LoadState, useLoad, runAction } from '../components/ui.js';
 import { can, Session } from '../session.js';
+import { formatDate } from '../components/format.js';
 
 interface Campaign {
   campaign_id: string;

@@ -2,8 +2,9 @@
 // and frequency caps.
 import { useState } from 'preact/hooks';
 import { ApiError, v2 } from '../api.js';
-import { ErrorNotice, Field, formatDate, LoadState, useLoad, Pager, runAction } from '../components/ui.js';
+import { ErrorNotice, Field, LoadState, useLoad, Pager, runAction } from '../components/ui.js';
 import { can, Session } from '../session.js';
+import { formatDate } from '../components/format.js';
 
 interface DncEntry {
   id: string;

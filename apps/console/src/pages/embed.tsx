@@ -8,26 +8,10 @@ import { CopyButton, ErrorNotice, useId } from '../components/ui.js';
 import { CLIENT_MODULE } from '../components/voice-session.js';
 import { can, Session } from '../session.js';
 import { TalkPanel } from './agent-try-it.js';
+import { readOrigins } from './embed-origins.js';
 
-/** At most this many origins per session (the API's limit). */
-const MAX_ORIGINS = 20;
 /** Where the snippets have the partner's server answer the page. */
 const TOKEN_ROUTE = '/voice-session';
-
-/** An origin as a browser sends it (scheme://host[:port]); https, or http on the developer's own machine. */
-export function originProblem(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `${value} is not an address: write it as https://www.example.com`;
-  }
-  if (url.origin !== value)
-    return `${value} must be only scheme://host[:port], without a path or a trailing slash (${url.origin})`;
-  if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return null;
-  return `${value} must use https (http only for localhost or 127.0.0.1)`;
-}
 
 /**
  * An import statement of a snippet (built here, not written at the start of a line: the console's build refuses
@@ -141,12 +125,7 @@ export function EmbedPage({ session }: { session: Session }) {
   const [agentId, setAgentId] = useState('');
   const [originsText, setOriginsText] = useState('');
   const gateway = window.location.origin;
-  const origins = originsText
-    .split(/[\s,]+/)
-    .map((o) => o.trim())
-    .filter(Boolean);
-  const problems = origins.map(originProblem).filter((p): p is string => p !== null);
-  if (origins.length > MAX_ORIGINS) problems.push(`At most ${MAX_ORIGINS} origins.`);
+  const { origins, problems } = readOrigins(originsText);
   const agent = agents.data?.find((a) => a.id === agentId) ?? null;
   return (
     <>

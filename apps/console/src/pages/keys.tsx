@@ -2,8 +2,9 @@
 // (prefix, name, scopes, created, last used) and revoke them. Only owners and admins manage keys; others see the list.
 import { useState } from 'preact/hooks';
 import { ApiError, consoleApi } from '../api.js';
-import { CopyButton, ErrorNotice, Field, formatDate, LoadState, useLoad } from '../components/ui.js';
+import { CopyButton, ErrorNotice, Field, LoadState, useLoad } from '../components/ui.js';
 import { can, Session } from '../session.js';
+import { formatDate } from '../components/format.js';
 
 export interface ApiKeyRecord {
   id: string;

@@ -4,8 +4,9 @@
 import { useState } from 'preact/hooks';
 import { ApiError, v2 } from '../api.js';
 import { FormErrorNotice, Select, TextInput } from '../components/inputs.js';
-import { ErrorNotice, formatDate, LoadState, runAction, useLoad } from '../components/ui.js';
+import { ErrorNotice, LoadState, runAction, useLoad } from '../components/ui.js';
 import { can, Session } from '../session.js';
+import { formatDate } from '../components/format.js';
 
 interface ProviderCredential {
   id: string;

@@ -2,16 +2,9 @@
 // pass on: there is no email), change roles and remove users.
 import { useState } from 'preact/hooks';
 import { ApiError, consoleApi } from '../api.js';
-import {
-  CopyButton,
-  ErrorNotice,
-  Field,
-  formatDate,
-  LoadState,
-  useLoad,
-  runAction,
-} from '../components/ui.js';
+import { CopyButton, ErrorNotice, Field, LoadState, useLoad, runAction } from '../components/ui.js';
 import { can, Role, Session } from '../session.js';
+import { formatDate } from '../components/format.js';
 
 const ROLES: Role[] = ['owner', 'admin', 'developer', 'viewer'];
 

@@ -2,16 +2,9 @@
 // delete; and each endpoint's delivery history with replay.
 import { useState } from 'preact/hooks';
 import { ApiError, v2 } from '../api.js';
-import {
-  CopyButton,
-  ErrorNotice,
-  Field,
-  formatDate,
-  LoadState,
-  useLoad,
-  runAction,
-} from '../components/ui.js';
+import { CopyButton, ErrorNotice, Field, LoadState, useLoad, runAction } from '../components/ui.js';
 import { can, Session } from '../session.js';
+import { formatDate } from '../components/format.js';
 
 interface Endpoint {
   id: string;

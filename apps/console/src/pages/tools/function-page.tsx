@@ -3,17 +3,7 @@
 // agents it is attached to, and its latest requests from the integration log.
 import { useState } from 'preact/hooks';
 import { ApiError, v2 } from '../../api.js';
-import {
-  FormErrorNotice,
-  fromPairs,
-  Pair,
-  PairList,
-  Select,
-  TextArea,
-  TextInput,
-  toPairs,
-  Checkbox,
-} from '../../components/inputs.js';
+import { FormErrorNotice, PairList, Select, TextArea, TextInput, Checkbox } from '../../components/inputs.js';
 import {
   FailureHelp,
   IntegrationLogEntry,
@@ -24,11 +14,13 @@ import {
 } from '../../components/integration-log.js';
 import { loadAgentNames, useNames } from '../../components/names.js';
 import { SecretOnce } from '../../components/secret.js';
-import { ErrorNotice, formatDate, LoadState, runAction, useId, useLoad } from '../../components/ui.js';
+import { ErrorNotice, LoadState, runAction, useId, useLoad } from '../../components/ui.js';
 import { linkProps, navigate } from '../../router.js';
 import { can, Session } from '../../session.js';
-import { ParametersEditor, parametersState, ParametersState, parametersValue } from './schema-editor.js';
-import { PropertyRow, schemaToRows } from './schema.js';
+import { ParametersEditor } from './schema-editor.js';
+import { parametersState, ParametersState, parametersValue, PropertyRow, schemaToRows } from './schema.js';
+import { formatDate } from '../../components/format.js';
+import { fromPairs, Pair, toPairs } from '../../components/pairs.js';
 
 export interface CustomFunction {
   id: string;

@@ -6,12 +6,13 @@
 //   /tools/logs?call_id=&function_id=&agent_id=&hook_id=&kind=&outcome=   requests, filtered
 //   /tools/logs/{ilog_id}       one request, sent and answered
 import { v2 } from '../../api.js';
-import { ErrorNotice, formatDate, LoadState, useLoad } from '../../components/ui.js';
+import { ErrorNotice, LoadState, useLoad } from '../../components/ui.js';
 import { linkProps } from '../../router.js';
 import { can, Session } from '../../session.js';
 import { CustomFunction, FunctionPage } from './function-page.js';
 import { LifecycleHooks } from './hooks.js';
 import { LogPage, LogsPage } from './logs.js';
+import { formatDate } from '../../components/format.js';
 
 function ToolsPage({ session }: { session: Session }) {
   const functions = useLoad(

@@ -3,29 +3,15 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../../api.js';
 import { useId } from '../../components/ui.js';
-import { checkParameters, PROPERTY_TYPES, PropertyRow, rowsToSchema, schemaToRows } from './schema.js';
-
-export interface ParametersState {
-  mode: 'form' | 'json';
-  rows: PropertyRow[];
-  text: string;
-}
-
-export function parametersState(schema: Record<string, unknown> | null): ParametersState {
-  const s = schema ?? { type: 'object', properties: {} };
-  const rows = schemaToRows(s);
-  return { mode: rows ? 'form' : 'json', rows: rows ?? [], text: JSON.stringify(s, null, 2) };
-}
-
-/** The schema to send, or the problem that keeps it from being sent. */
-export function parametersValue(state: ParametersState): {
-  schema: Record<string, unknown> | null;
-  problem: string | null;
-} {
-  if (state.mode === 'json') return checkParameters(state.text);
-  const { schema, problem } = rowsToSchema(state.rows);
-  return problem ? { schema: null, problem } : checkParameters(JSON.stringify(schema));
-}
+import {
+  checkParameters,
+  ParametersState,
+  parametersValue,
+  PROPERTY_TYPES,
+  PropertyRow,
+  rowsToSchema,
+  schemaToRows,
+} from './schema.js';
 
 function RowEditor({
   row,

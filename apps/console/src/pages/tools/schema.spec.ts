@@ -1,4 +1,4 @@
-import { checkParameters, rowsToSchema, schemaToRows } from './schema';
+import { checkParameters, parametersState, parametersValue, rowsToSchema, schemaToRows } from './schema';
 
 describe('checkParameters', () => {
   const ok = (schema: unknown) => checkParameters(JSON.stringify(schema));
@@ -93,5 +93,65 @@ describe('the form builder', () => {
     expect(schemaToRows({ type: 'object', properties: { a: { type: 'object' } } })).toBeNull();
     expect(schemaToRows({ type: 'object', $defs: {} })).toBeNull();
     expect(schemaToRows({ type: 'object', properties: { a: { type: 'string', minLength: 2 } } })).toBeNull();
+  });
+});
+
+describe('the parameters editor', () => {
+  const row = { name: 'order_id', type: 'string', description: '', required: true, choices: [] };
+
+  it('opens a schema the form can show as rows, with its JSON beside them', () => {
+    const schema = { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] };
+    expect(parametersState(schema)).toEqual({
+      mode: 'form',
+      rows: [row],
+      text: JSON.stringify(schema, null, 2),
+    });
+  });
+
+  it('opens no schema as an empty form', () => {
+    expect(parametersState(null)).toEqual({
+      mode: 'form',
+      rows: [],
+      text: JSON.stringify({ type: 'object', properties: {} }, null, 2),
+    });
+  });
+
+  it('opens a schema the form cannot show whole as JSON', () => {
+    const schema = { type: 'object', properties: { address: { type: 'object' } } };
+    expect(parametersState(schema)).toEqual({
+      mode: 'json',
+      rows: [],
+      text: JSON.stringify(schema, null, 2),
+    });
+  });
+
+  it("sends the form's schema, or the first problem of its rows and no schema", () => {
+    expect(parametersValue({ mode: 'form', rows: [row], text: '' })).toEqual({
+      schema: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+      problem: null,
+    });
+    expect(parametersValue({ mode: 'form', rows: [{ ...row, name: '9lives' }], text: '' })).toEqual({
+      schema: null,
+      problem: expect.stringMatching(/^Argument 1: a name is letters/),
+    });
+  });
+
+  it("checks the form's schema with the API's rules too", () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({ ...row, name: `p${i}`, required: false }));
+    expect(parametersValue({ mode: 'form', rows: many, text: '' })).toEqual({
+      schema: null,
+      problem: expect.stringMatching(/at most 250 objects/),
+    });
+  });
+
+  it('sends the JSON as typed, once it passes the checks, whatever the rows say', () => {
+    const schema = { type: 'object', properties: { address: { type: 'object' } } };
+    expect(parametersValue({ mode: 'json', rows: [row], text: JSON.stringify(schema) })).toEqual({
+      schema,
+      problem: null,
+    });
+    expect(parametersValue({ mode: 'json', rows: [row], text: '{"type":' }).problem).toMatch(
+      /^Not valid JSON/,
+    );
   });
 });

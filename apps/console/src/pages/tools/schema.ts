@@ -237,3 +237,26 @@ export function rowsToSchema(rows: PropertyRow[]): {
   if (required.length) schema.required = required;
   return { schema, problem };
 }
+
+/** The editor's state: the form of rows when the schema fits it, else the JSON itself; the text either way. */
+export interface ParametersState {
+  mode: 'form' | 'json';
+  rows: PropertyRow[];
+  text: string;
+}
+
+export function parametersState(schema: Record<string, unknown> | null): ParametersState {
+  const s = schema ?? { type: 'object', properties: {} };
+  const rows = schemaToRows(s);
+  return { mode: rows ? 'form' : 'json', rows: rows ?? [], text: JSON.stringify(s, null, 2) };
+}
+
+/** The schema to send, or the problem that keeps it from being sent. */
+export function parametersValue(state: ParametersState): {
+  schema: Record<string, unknown> | null;
+  problem: string | null;
+} {
+  if (state.mode === 'json') return checkParameters(state.text);
+  const { schema, problem } = rowsToSchema(state.rows);
+  return problem ? { schema: null, problem } : checkParameters(JSON.stringify(schema));
+}
