@@ -1,36 +1,32 @@
 // One call's conversation: caller audio -> VAD/endpointing -> STT -> the agent's model (streaming, with tools) ->
-// TTS sentence by sentence -> paced audio to the carrier, with barge-in, and every agent field acting on the call
-// (intro, voicemail, idle reprompts, max duration, tool acknowledgements, transfer, end call, background audio,
-// recording). Pure TypeScript: everything it touches comes in through ConversationOptions.
+// TTS sentence by sentence -> paced audio to the carrier. This file keeps the turn loop (the caller's turns, the
+// agent's replies and their tool rounds, the call's lines and its end); the policies acting on the call are units
+// on the conversation's port (conversation-port.ts): turn-taking/ (barge-in, hold, backchannels, early replies),
+// idle/, limits/, call-control/ (end, transfer, opt-out, keys, acknowledgements, voicemail) and tools/ (the tool
+// runner, late answers). Pure TypeScript: everything it touches comes in through ConversationOptions.
 
 import {
-  DtmfDefaults,
-  dtmfInputText,
   CALL_VARIABLES_MAX_BYTES,
-  CUSTOM_FUNCTION_CALLS_PER_CALL,
-  CUSTOM_FUNCTION_CALLS_PER_TURN,
+  DtmfDefaults,
   endpointBoundsOf,
-  TOOL_CALL_MAX_ARGUMENT_BYTES,
   TOOL_CALLS_PER_CALL_MAX,
   TurnTakingDefaults,
   type AgentSettings,
   type LlmProviderName,
-  type TurnTakingConfig,
   type SttProviderName,
   type TurnLatency,
   type TurnProviders,
+  type TurnTakingConfig,
   type VoiceToolCallRecord,
   type VoiceTranscriptRequest,
 } from '@vap/messages';
-import type { ChatMessage, ToolCall } from '@vap/llm';
+import type { ChatMessage } from '@vap/llm';
 import type { AmbienceLoop, MediaStreamEvent, MediaStreamNotice } from '@vap/media';
-import type { SttProvider } from '@vap/speech';
-import type { TtsProvider } from '@vap/speech';
+import type { SttProvider, TtsProvider } from '@vap/speech';
 import { AgentSpeech, type SpokenLine } from './agent-speech';
 import { backgroundAudioFor } from './background-audio';
+import { CallControls, leaveVoicemail } from './call-control';
 import { CallRecorder } from './call-recorder';
-import { CallerKeypad, type KeypadEntry } from './dtmf/caller-keypad';
-import { sendDtmf } from './dtmf/send-dtmf';
 import { CallerInput, MAX_UTTERANCE_MS, type Utterance } from './caller-input';
 import {
   voicemailDetected,
@@ -38,38 +34,21 @@ import {
   type ConversationResult,
   type LiveConversation,
 } from './conversation-contract';
+import { ConversationEventBus, type ConversationPort, type EndOptions } from './conversation-port';
+import { CallerKeypad, type KeypadEntry } from './dtmf/caller-keypad';
+import { IdleController } from './idle/idle-controller';
+import { watchCallCap } from './limits/call-cap';
 import { MediaTime } from './media-time';
-import { runModelRound, type AgentModel, type ModelRoundResult } from './model-round';
+import { runModelRound, type AgentModel } from './model-round';
+import { Phrases } from './phrases';
 import { buildSystemPrompt, substituteVariables } from './prompt';
 import { ProviderChain } from './provider-chain';
 import { Aborted, ProviderFailure } from './provider-failure';
-import {
-  ToolRegistry,
-  toolAckPhrase,
-  TRANSFER_CALL_TOOL,
-  type ConversationTool,
-  type ToolInvocation,
-  type ToolTurn,
-} from './tools';
-import { bargeInOf, completenessOf, sameWords } from './turn-taking/utterance-text';
-
-/**
- * user_idle_enabled: after the agent finished speaking, this much media time of caller silence brings "Are you
- * still there?"; the same again after the reprompt ends the call (user_idle_timeout). 8 s is long enough for a
- * caller to think or look something up, short enough that a dropped caller is not billed for long.
- */
-export const IDLE_REPROMPT_MS = 8000;
-/**
- * Idle is silence the caller's line carried, not time alone: a stream that stalled (no frames for a while, on
- * the carrier's side or while this process was busy) is waited out until the caller's audio has covered the
- * silence, short of this much slack for frames still on their way.
- */
-export const IDLE_STREAM_SLACK_MS = 1000;
-
-/** max_call_duration_secs: the wrap-up line comes this long before the cap. */
-export const WRAP_UP_LEAD_SECS = 30;
-/** max_call_duration_secs: the wrap-up and farewell are synthesised this long before the wrap-up is due. */
-export const CAP_PREPARE_AHEAD_SECS = 10;
+import { ToolRegistry, type ToolInvocation } from './tools';
+import { LateResults } from './tools/late-results';
+import { ToolRunner, type ToolRound } from './tools/tool-runner';
+import { adoptedRound, EarlyReplies, type EarlyReply } from './turn-taking/early-reply';
+import { TurnPolicy } from './turn-taking/turn-policy';
 
 /** Default wall-clock limit for each provider answer (see ConversationOptions.providerTimeoutMs). */
 export const DEFAULT_PROVIDER_TIMEOUT_MS = 10_000;
@@ -79,72 +58,9 @@ export const APOLOGY_TIMEOUT_MS = 3000;
 
 /** end(reason) from outside: media ms the farewell may take before the hang-up goes ahead anyway. */
 export const FAREWELL_LIMIT_MS = 6000;
-/**
- * max_call_duration_secs: the farewell starts this long before the cap. Offline voices take about 3.7 s to say
- * it; the rest is room for synthesis and the carrier's marks on a busy replica.
- */
-export const CAP_FAREWELL_LEAD_MS = 6000;
-/**
- * max_call_duration_secs: the hang-up goes ahead this long before the cap even if the farewell is still playing,
- * so the carrier's hang-up lands inside the cap and the call is never billed past it.
- */
-export const CAP_HANGUP_MARGIN_MS = 250;
-
-/**
- * Caller sound over the agent whose words are not known yet makes the agent go quiet (hold) after this much media
- * time: longer than an acknowledgement ("yeah", "mm-hmm" last well under it, and their words are known by then),
- * short enough that a caller who talks on is not talked over for long. Words that ask for the floor cut the agent
- * as soon as they are known.
- */
-export const BARGE_IN_HOLD_MS = 800;
 
 /** Model rounds per caller turn (each tool result goes back to the model once). */
 const MAX_MODEL_ROUNDS = 4;
-/** end_call_reason of a call the person asked not to be called again on. */
-export const OPTED_OUT = 'opted_out';
-
-export const Phrases = {
-  endCallDefault: 'Thank you for calling. Goodbye!',
-  transferDefault: 'Please hold while I transfer your call.',
-  transferFailed: "I'm sorry, I couldn't transfer your call right now. How else can I help?",
-  idleReprompt: 'Are you still there?',
-  idleGoodbye: "I haven't heard from you, so I'll end the call now. Goodbye!",
-  wrapUp: "We're almost out of time for this call, so let's start wrapping up.",
-  maxDurationFarewell: "We've reached the time limit for this call. Thank you, goodbye!",
-  apology: "I'm sorry, I'm having technical difficulties right now. Please call back later. Goodbye.",
-  endFarewell: "I'm sorry, I have to end the call now. Goodbye.",
-  optOutFarewell: "Understood. We won't call you again. Goodbye.",
-  optOutFailed:
-    "I'm sorry, I couldn't take your number off our list just now. Please tell us again. Goodbye.",
-} as const;
-
-/**
- * An early reply: the model's first round, started on the words of a pause that look like a finished turn. Its
- * sentences wait unheard; the final transcript adopts it (same words) or discards it. Tools it asks for run only
- * once adopted.
- */
-interface EarlyReply {
-  readonly utteranceId: number;
-  readonly text: string;
-  readonly controller: AbortController;
-  readonly round: Promise<ModelRoundResult>;
-  /** Sentences written before adoption. */
-  readonly sentences: string[];
-  /** Where sentences go once adopted. */
-  sink: ((sentence: string) => void) | null;
-  /** Media ms of the model's first delta, once it came. */
-  firstDeltaAtMs: number | null;
-  /** The turn that adopted it, told of the first delta if it comes later. */
-  adoptedBy: Turn | null;
-}
-
-/** Caller sound over the agent, not yet judged: an interruption, or an acknowledgement or noise to talk through. */
-interface Overlap {
-  readonly utterance: Utterance;
-  /** The utterance's audio when the overlap began: the hold counts the caller's audio from there. */
-  readonly fromAudioMs: number;
-  cancelHold: (() => void) | null;
-}
 
 /** One caller turn the agent is answering. */
 interface Turn {
@@ -173,16 +89,6 @@ interface Turn {
 
 type AssistantMessage = Extract<ChatMessage, { role: 'assistant' }>;
 
-/** Tool calls the history holds without their results yet (a turn running them). */
-interface OpenToolCalls {
-  readonly calls: ToolCall[];
-  readonly results: Map<string, string>;
-  /** The calls that were started (the others were refused or not reached). */
-  readonly ran: Set<string>;
-  /** Set once the caller spoke over them: the calls whose results were not known then. */
-  closedWithout: ToolCall[] | null;
-}
-
 interface LineMeta {
   /** The line answers a caller turn (its text comes from the model). */
   turn: boolean;
@@ -193,20 +99,6 @@ interface LineMeta {
   history: AssistantMessage[];
   /** A notice the caller must hear (the wrap-up): cut before any of it played, it opens the next reply. */
   notice?: string;
-}
-
-/**
- * A turn's spoken lines. The reply is one transcript line until something is said apart from it (a partner
- * function's on_start, on_delay, on_failure): that is a line of its own, stamped when it was heard, and the reply
- * goes on in a new line after it.
- */
-interface TurnLines {
-  /** The line the reply's sentences go to now. */
-  readonly current: SpokenLine;
-  /** Adds a sentence to the reply's current line. */
-  say(sentence: string): void;
-  /** Speaks a line of its own after what the turn said so far; the reply continues in a new line. */
-  sayApart(sentence: string): void;
 }
 
 type Phase = 'waiting' | 'live' | 'done';
@@ -221,16 +113,8 @@ class Conversation implements LiveConversation {
   private readonly tools: ToolRegistry;
   /** Aborted when the call ends: partner functions still running are given up. */
   private readonly callController = new AbortController();
-  /** Partner functions called on this call (CUSTOM_FUNCTION_CALLS_PER_CALL). */
-  private customCalls = 0;
   /** Tool invocations reported (TOOL_CALLS_PER_CALL_MAX). */
   private toolCallsReported = 0;
-  /** Async functions' answers not yet in the history (they join at the next model round). */
-  private readonly lateResults: ChatMessage[] = [];
-  /** An async answer waits for the agent to be idle to be spoken about. */
-  private lateRoundWanted = false;
-  /** The model's tool calls of a turn whose results are not in the history yet. */
-  private openTools: OpenToolCalls | null = null;
   private readonly messages: ChatMessage[];
   private readonly stt: ProviderChain<SttProvider>;
   private readonly tts: ProviderChain<TtsProvider>;
@@ -250,8 +134,6 @@ class Conversation implements LiveConversation {
   private recorder: CallRecorder | null = null;
   private readonly ambience: AmbienceLoop | null;
   private turn: Turn | null = null;
-  private overlap: Overlap | null = null;
-  private early: EarlyReply | null = null;
   private readonly turnTaking: TurnTakingConfig;
   private readonly lineMeta = new WeakMap<SpokenLine, LineMeta>();
   private reports: Promise<void> = Promise.resolve();
@@ -261,11 +143,15 @@ class Conversation implements LiveConversation {
   /** The call ended elsewhere (terminate()): nothing more goes to the carrier, the providers or calls. */
   private terminated = false;
   private decidedReason: string | null = null;
-  private pendingTransfer: Promise<boolean> | null = null;
-  private cancelIdle: (() => void) | null = null;
-  private idleStrikes = 0;
   /** What the carrier's machine detection said: at the start (the call's context), or later (answeredBy()). */
   private answeredByValue: string | null;
+  private readonly events = new ConversationEventBus();
+  private readonly port: ConversationPort;
+  private readonly policy: TurnPolicy;
+  private readonly early: EarlyReplies;
+  private readonly late: LateResults;
+  private readonly controls: CallControls;
+  private readonly runner: ToolRunner;
 
   constructor(private readonly options: ConversationOptions) {
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
@@ -283,6 +169,84 @@ class Conversation implements LiveConversation {
     this.answeredByValue = options.context.answeredBy;
     // Calls started before agents had the setting carry none.
     this.turnTaking = { ...TurnTakingDefaults, ...(this.agent.turn_taking ?? {}) };
+
+    const port = (this.port = this.portOf());
+    this.policy = new TurnPolicy(port, () => this.dropTurn());
+    // Made before the idle controller: where the agent may fall idle, a late answer is spoken about first.
+    this.late = new LateResults(port, {
+      floorTaken: () => this.early.pending || this.policy.overlapping || this.runner.open,
+      speakUp: () => this.speakUp(),
+    });
+    new IdleController(port);
+    watchCallCap(port);
+    this.early = new EarlyReplies(port, {
+      blocked: () => this.policy.overlapping || !!this.turn || this.runner.open || !!this.unheardNotice,
+      answersWaiting: () => this.late.pending,
+      firstRound: (text, signal, onSentence, onFirstDelta) =>
+        runModelRound({
+          models: this.models,
+          request: {
+            messages: [...this.messages, ...this.saidOutsideTurns, { role: 'user', content: text }],
+            tools: this.tools.specs,
+          },
+          signal,
+          timeoutMs: this.providerTimeoutMs,
+          onSentence,
+          onFirstDelta,
+          onFallback: (failure, next) => this.options.onProviderFallback?.(failure, next),
+        }),
+    });
+    this.controls = new CallControls(port, options.platform, options.dtmfRoute ?? 'in_band');
+    this.runner = new ToolRunner(port, {
+      tools: this.tools,
+      history: this.messages,
+      controls: this.controls,
+      services: options.platform,
+      lateResults: this.late,
+      callSignal: this.callController.signal,
+      setVariables: (values) => this.setVariables(values),
+      record: (entry) => this.recordToolCall(entry),
+      notify: (notice) => this.notify(notice),
+    });
+  }
+
+  /** The conversation as its units see it. */
+  private portOf(): ConversationPort {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this;
+    return {
+      agent: this.agent,
+      turnTaking: this.turnTaking,
+      events: this.events,
+      get clock() {
+        return self.time!;
+      },
+      get voice() {
+        return self.speech!;
+      },
+      get caller() {
+        return self.input!;
+      },
+      get variables() {
+        return self.variables;
+      },
+      get live() {
+        return self.phase === 'live';
+      },
+      get ending() {
+        return self.ending;
+      },
+      get turn() {
+        return self.turn;
+      },
+      say: (text, options) => this.say(text, options),
+      endWith: (reason, farewell, options) => this.endWith(reason, farewell, options),
+      beginEnding: (reason) => this.beginEnding(reason),
+      finish: (reason, hangup) => this.finish(reason, hangup),
+      report: (line) => this.report(line),
+      observe: (event) => this.options.turnTaking?.observe(event),
+      onError: (error, context) => this.options.onError?.(error, context),
+    };
   }
 
   onEvent(event: MediaStreamEvent): void {
@@ -343,7 +307,7 @@ class Conversation implements LiveConversation {
     if (!voicemailDetected(this.agent, answeredBy)) return false;
     this.answeredByValue = answeredBy;
     // Before the stream started, start() finds the machine answer; once live, whatever plays gives way.
-    if (this.phase === 'live') this.leaveVoicemail({ interrupt: true });
+    if (this.phase === 'live') leaveVoicemail(this.port, { interrupt: true });
     return true;
   }
 
@@ -378,8 +342,8 @@ class Conversation implements LiveConversation {
       endpointing: endpointBoundsOf(this.turnTaking),
       onSpeechStart: (utterance) => this.callerStartedSpeaking(utterance),
       onPartial: (utterance) => this.callerWordsSoFar(utterance),
-      onPause: (utterance) => this.startEarlyReply(utterance),
-      onResume: () => this.discardEarlyReply(),
+      onPause: (utterance) => this.early.start(utterance),
+      onResume: () => this.early.discard(),
       onUtterance: (utterance, text, finalAtMs, stt, language) => {
         if (language && text) this.options.onCallerLanguage?.(language);
         this.callerSaid(utterance, text, finalAtMs, stt);
@@ -398,43 +362,12 @@ class Conversation implements LiveConversation {
     void this.input.open();
 
     if (voicemailDetected(this.agent, this.answeredByValue)) {
-      this.leaveVoicemail({ interrupt: false });
+      leaveVoicemail(this.port, { interrupt: false });
       return;
     }
-
-    const cap = this.agent.max_call_duration_secs;
-    if (cap !== null && cap > 0) {
-      // The wrap-up line (none for a cap of 30 s or less) and the farewell are synthesised ahead of their
-      // moments, so the provider's latency then (a busy replica, a slow TTS) neither delays the wrap-up nor eats
-      // into the seconds the farewell has to play before the cap.
-      const wrapsUp = cap > WRAP_UP_LEAD_SECS;
-      time.after(Math.max(0, cap - WRAP_UP_LEAD_SECS - CAP_PREPARE_AHEAD_SECS) * 1000, () => {
-        if (this.ending) return;
-        if (wrapsUp) this.speech?.prepare(Phrases.wrapUp);
-        this.speech?.prepare(Phrases.maxDurationFarewell);
-      });
-      if (wrapsUp) {
-        time.after((cap - WRAP_UP_LEAD_SECS) * 1000, () => {
-          if (!this.ending) this.say(Phrases.wrapUp, { notice: true });
-        });
-      }
-      // The farewell starts early enough to end by the cap: the call lasts max_call_duration_secs, not the
-      // cap plus a goodbye. A farewell still playing (slow synthesis) is cut short of the cap rather than
-      // billed past it.
-      const lead = Math.min(CAP_FAREWELL_LEAD_MS, cap * 500);
-      time.after(cap * 1000 - lead, () => {
-        void this.endWith('max_call_duration_reached', Phrases.maxDurationFarewell, {
-          interrupt: true,
-          limitMs: Math.max(lead - CAP_HANGUP_MARGIN_MS, lead / 2),
-        });
-      });
-    }
-
-    if (this.agent.intro_message) {
-      this.say(substituteVariables(this.agent.intro_message, this.variables));
-    } else {
-      this.armIdle();
-    }
+    // The call cap's timers are set, and without an intro the idle timer arms.
+    this.events.emit('live', { intro: !!this.agent.intro_message });
+    if (this.agent.intro_message) this.say(substituteVariables(this.agent.intro_message, this.variables));
   }
 
   private openRecorder(): CallRecorder | null {
@@ -451,164 +384,42 @@ class Conversation implements LiveConversation {
   // ---- caller ------------------------------------------------------------------------------------------
 
   private callerStartedSpeaking(utterance: Utterance): void {
-    this.stopIdle();
-    this.idleStrikes = 0;
-    // A new utterance: an early reply to the words before it answers the wrong turn.
-    this.discardEarlyReply();
-    if (this.ending || this.turn?.committed) return;
-    if (this.turnTaking.ignore_backchannels && this.speech!.audible) {
-      // Over the agent: its words decide (callerWordsSoFar, callerSaid); until then the agent talks on, and
-      // goes quiet only if the sound lasts (armHold).
-      this.overlap?.cancelHold?.();
-      this.overlap = { utterance, fromAudioMs: utterance.audioMs, cancelHold: null };
-      if (!this.speech!.holding) this.armHold(BARGE_IN_HOLD_MS);
-      return;
-    }
-    this.bargeIn();
+    this.events.emit('callerStarted', { by: 'speech' });
+    this.policy.callerStarted(utterance);
   }
 
-  /** Barge-in: whatever the agent was preparing or saying gives way to the caller. */
-  private bargeIn(): void {
-    this.endOverlap();
+  /** Gives the agent's turn up (barge-in): its model, synthesis and tools stop. */
+  private dropTurn(): void {
     this.turn?.controller.abort();
     this.turn = null;
-    if (this.speech!.interrupt()) this.options.turnTaking?.observe('barge_in');
-  }
-
-  private endOverlap(): void {
-    this.overlap?.cancelHold?.();
-    this.overlap = null;
-  }
-
-  /**
-   * Holds the agent once the overlap's caller audio reaches BARGE_IN_HOLD_MS. Counted in the caller's audio, not
-   * wall time, so the words that audio carries (decided on as it arrives) are always known by then.
-   */
-  private armHold(afterMs: number): void {
-    const overlap = this.overlap!;
-    overlap.cancelHold = this.time!.after(afterMs, () => {
-      overlap.cancelHold = null;
-      if (this.overlap !== overlap) return;
-      const { utterance } = overlap;
-      // A caller already silent again (a pause), or whose words are an acknowledgement, is waited for without
-      // stopping the agent.
-      if (utterance.ended || utterance.paused || bargeInOf(utterance.partial) === 'backchannel') return;
-      const heardMs = utterance.audioMs - overlap.fromAudioMs;
-      if (heardMs < BARGE_IN_HOLD_MS) return this.armHold(BARGE_IN_HOLD_MS - heardMs);
-      if (this.speech!.hold()) this.options.turnTaking?.observe('held');
-    });
   }
 
   /** The words so far of an utterance: they may settle an overlap, or start an early reply at a pause. */
   private callerWordsSoFar(utterance: Utterance): void {
     if (utterance.partial)
       this.notify({ type: 'transcript', role: 'user', text: utterance.partial, final: false });
-    if (this.overlap?.utterance === utterance) {
-      // More than an acknowledgement, or a word that asks for the floor: the agent stops at once.
-      if (bargeInOf(utterance.partial) === 'interrupt' && !this.ending && !this.turn?.committed)
-        this.bargeIn();
-      return;
-    }
-    if (utterance.paused) this.startEarlyReply(utterance);
-  }
-
-  /**
-   * At a pause whose words look like a finished turn, the model starts on them; nothing of it is heard before the
-   * endpoint, and a final transcript with other words discards it (callerSaid).
-   */
-  private startEarlyReply(utterance: Utterance): void {
-    if (this.early || this.overlap || this.turn || this.openTools || this.ending || this.unheardNotice)
-      return;
-    // Async answers waiting for the next round belong in it: the turn's own first round takes them.
-    if (this.lateResults.length > 0) return;
-    if (!utterance.paused || completenessOf(utterance.partial) !== 'complete') return;
-    const controller = new AbortController();
-    const sentences: string[] = [];
-    const early: EarlyReply = {
-      utteranceId: utterance.id,
-      text: utterance.partial,
-      controller,
-      sentences,
-      sink: null,
-      firstDeltaAtMs: null,
-      adoptedBy: null,
-      round: runModelRound({
-        models: this.models,
-        request: {
-          messages: [
-            ...this.messages,
-            ...this.saidOutsideTurns,
-            { role: 'user', content: utterance.partial },
-          ],
-          tools: this.tools.specs,
-        },
-        signal: controller.signal,
-        timeoutMs: this.providerTimeoutMs,
-        onSentence: (sentence) => (early.sink ? early.sink(sentence) : sentences.push(sentence)),
-        onFirstDelta: () => {
-          early.firstDeltaAtMs ??= this.time!.now();
-          if (early.adoptedBy) early.adoptedBy.llmFirstTokenAtMs ??= early.firstDeltaAtMs;
-        },
-        onFallback: (failure, next) => this.options.onProviderFallback?.(failure, next),
-      }),
-    };
-    // Settled by the turn that adopts it; a discarded one's failure is nobody's.
-    early.round.catch(() => undefined);
-    this.early = early;
-  }
-
-  private discardEarlyReply(): void {
-    if (!this.early) return;
-    this.early.controller.abort();
-    this.early = null;
-    this.options.turnTaking?.observe('early_reply_discarded');
-  }
-
-  /** The early reply, when it was started on exactly the words the caller's turn ended with. */
-  private adoptEarlyReply(utterance: Utterance, text: string): EarlyReply | null {
-    const early = this.early;
-    if (!early) return null;
-    // An async answer that came after it started is not in its request, and must not wait for a later round.
-    if (early.utteranceId !== utterance.id || !sameWords(early.text, text) || this.lateResults.length > 0) {
-      this.discardEarlyReply();
-      return null;
-    }
-    this.early = null;
-    this.options.turnTaking?.observe('early_reply_used');
-    return early;
+    if (this.policy.callerWords(utterance)) return;
+    if (utterance.paused) this.early.start(utterance);
   }
 
   private callerSaid(utterance: Utterance, text: string, finalAtMs: number, stt: SttProviderName): void {
     if (this.phase !== 'live') return;
-    if (this.overlap?.utterance === utterance) {
-      if (bargeInOf(text) !== 'interrupt') {
-        // An acknowledgement, or sound with no words: the agent talks on (from the sentence it cut, if it had
-        // gone quiet). The acknowledgement is kept in the transcript but is no turn of the model's.
-        this.endOverlap();
-        if (this.speech!.holding) {
-          this.speech!.release();
-          if (!text) this.options.turnTaking?.observe('false_barge_in_recovered');
-        }
-        if (text) {
-          this.options.turnTaking?.observe('backchannel');
-          this.report({ role: 'user', content: text, atMs: Math.round(utterance.startedAtMs) });
-        }
-        this.armIdle();
-        return;
-      }
-      if (!this.ending && !this.turn?.committed) this.bargeIn();
-    }
-    if (!text) {
-      this.discardEarlyReply();
-      this.armIdle();
+    this.takeWords(utterance, text, finalAtMs, stt);
+    this.events.emit('callerWords', { text });
+  }
+
+  /** The utterance's final words: a backchannel kept in the transcript, or the caller's turn. */
+  private takeWords(utterance: Utterance, text: string, finalAtMs: number, stt: SttProviderName): void {
+    const said = () => this.report({ role: 'user', content: text, atMs: Math.round(utterance.startedAtMs) });
+    if (this.policy.callerFinished(utterance, text) === 'backchannel') {
+      // Kept in the transcript, but no turn of the model's.
+      if (text) said();
       return;
     }
-    this.report({ role: 'user', content: text, atMs: Math.round(utterance.startedAtMs) });
-    if (this.ending || this.turn?.committed) {
-      this.discardEarlyReply();
-      return;
-    }
-    const early = this.adoptEarlyReply(utterance, text);
+    if (!text) return this.early.discard();
+    said();
+    if (this.ending || this.turn?.committed) return this.early.discard();
+    const early = this.early.adopt(utterance, text);
     const speechEndMs = utterance.endedAtMs ?? finalAtMs;
     this.takeTurn(text, early, {
       speechEndMs,
@@ -620,11 +431,8 @@ class Conversation implements LiveConversation {
 
   /** A key press takes the floor as speech does: the agent stops, an early reply to older words is dropped. */
   private callerPressedKey(): void {
-    this.stopIdle();
-    this.idleStrikes = 0;
-    this.discardEarlyReply();
-    if (this.ending || this.turn?.committed) return;
-    this.bargeIn();
+    this.events.emit('callerStarted', { by: 'key' });
+    this.policy.callerTookFloor();
   }
 
   /** A keypad entry is a caller turn of its own, in the documented form ("[keypad] 4711 #"). */
@@ -632,13 +440,7 @@ class Conversation implements LiveConversation {
     if (this.phase !== 'live') return;
     this.report({ role: 'user', content: entry.text, atMs: Math.round(entry.startedAtMs) });
     if (this.ending || this.turn?.committed) return;
-    const now = this.time!.now();
-    this.takeTurn(entry.text, null, {
-      speechEndMs: now,
-      endpointAtMs: now,
-      sttFinalAtMs: now,
-      stt: this.stt.current.name,
-    });
+    this.takeTurnNow(entry.text);
   }
 
   /**
@@ -649,16 +451,18 @@ class Conversation implements LiveConversation {
    */
   private callerTyped(text: string): void {
     if (this.phase !== 'live') return;
-    this.stopIdle();
-    this.idleStrikes = 0;
-    this.discardEarlyReply();
-    const now = this.time!.now();
-    this.report({ role: 'user', content: text, atMs: Math.round(now) }, { typed: true });
-    if (this.ending || this.turn?.committed) {
-      this.armIdle();
-      return;
+    this.events.emit('callerStarted', { by: 'text' });
+    this.report({ role: 'user', content: text, atMs: Math.round(this.time!.now()) }, { typed: true });
+    if (!this.ending && !this.turn?.committed) {
+      this.policy.bargeIn();
+      this.takeTurnNow(text);
     }
-    this.bargeIn();
+    this.events.emit('callerWords', { text });
+  }
+
+  /** A turn of words known at once (keys, a typed line): no speech, no endpointing. */
+  private takeTurnNow(text: string): void {
+    const now = this.time!.now();
     this.takeTurn(text, null, {
       speechEndMs: now,
       endpointAtMs: now,
@@ -673,7 +477,7 @@ class Conversation implements LiveConversation {
     early: EarlyReply | null,
     at: Pick<Turn, 'speechEndMs' | 'endpointAtMs' | 'sttFinalAtMs' | 'stt'>,
   ): void {
-    this.closeOpenTools();
+    this.runner.closeOpen();
     this.messages.push(...this.saidOutsideTurns.splice(0), { role: 'user', content: text });
     if (this.unheardNotice) {
       // Said before the reply, and in the history before it, so the model knows the caller has now heard it.
@@ -682,7 +486,7 @@ class Conversation implements LiveConversation {
       this.messages.push(...this.saidOutsideTurns.splice(0));
     }
     this.turn?.controller.abort();
-    const turn: Turn = {
+    this.startTurn({
       controller: early?.controller ?? new AbortController(),
       ...at,
       early,
@@ -691,13 +495,33 @@ class Conversation implements LiveConversation {
       failure: null,
       committed: false,
       customCalls: 0,
-    };
-    this.startTurn(turn);
+    });
+  }
+
+  /** The agent speaks by itself about async answers that came (LateResults): a round with no caller turn. */
+  private speakUp(): void {
+    this.messages.push(...this.saidOutsideTurns.splice(0));
+    const now = this.time!.now();
+    this.startTurn({
+      controller: new AbortController(),
+      speechEndMs: now,
+      endpointAtMs: now,
+      early: null,
+      sttFinalAtMs: now,
+      stt: this.stt.current.name,
+      llm: null,
+      llmFirstTokenAtMs: null,
+      failure: null,
+      committed: false,
+      customCalls: 0,
+      unprompted: true,
+    });
   }
 
   /** Runs the agent's turn; a failure of its providers ends the call. */
   private startTurn(turn: Turn): void {
     this.turn = turn;
+    this.events.emit('turnStarted', { unprompted: turn.unprompted === true });
     void this.respond(turn)
       .catch((error: unknown) => {
         if (
@@ -711,7 +535,7 @@ class Conversation implements LiveConversation {
       })
       .finally(() => {
         if (this.turn === turn) this.turn = null;
-        this.armIdle();
+        this.events.emit('turnEnded', {});
       });
   }
 
@@ -740,10 +564,11 @@ class Conversation implements LiveConversation {
       );
     };
     const say = (sentence: string) => sayOn(current, sentence);
-    const lines: TurnLines = {
-      get current() {
-        return current;
-      },
+    // A turn's spoken lines: the reply is one transcript line until something is said apart from it (a partner
+    // function's on_start, on_delay, on_failure); that is a line of its own, stamped when it was heard, and the
+    // reply goes on in a new line after it.
+    const round: ToolRound = {
+      turn,
       say,
       sayApart: (sentence) => {
         current.end();
@@ -755,16 +580,30 @@ class Conversation implements LiveConversation {
         meta = { turn: true, source: turn, history: [] };
         this.lineMeta.set(current, meta);
       },
+      finishSaying: async () => {
+        current.end();
+        await Promise.all(queued);
+        await current.done;
+      },
+      play: async (label, audio) => {
+        const line = speech.line({ signal });
+        const played = line.play(label, audio);
+        line.end();
+        await played;
+        await line.done;
+        if (signal.aborted) throw new Aborted();
+        return !line.interrupted;
+      },
     };
 
     try {
-      for (let round = 0; round < MAX_MODEL_ROUNDS; round++) {
+      for (let n = 0; n < MAX_MODEL_ROUNDS; n++) {
         // Async functions' answers that came since the last round join here, never between a tool call and
         // its result.
-        if (!(round === 0 && turn.early)) this.messages.push(...this.lateResults.splice(0));
+        if (!(n === 0 && turn.early)) this.messages.push(...this.late.take());
         const { text, calls, model } =
-          round === 0 && turn.early
-            ? await this.adoptedRound(turn, turn.early, say)
+          n === 0 && turn.early
+            ? await adoptedRound(turn, turn.early, say)
             : await runModelRound({
                 models: this.models,
                 request: { messages: [...this.messages], tools: this.tools.specs },
@@ -783,8 +622,7 @@ class Conversation implements LiveConversation {
         this.messages.push(entry);
         if (text) meta.history.push(entry);
         if (calls.length === 0) break;
-        const next = await this.runTools(turn, lines, calls, queued);
-        if (next === 'stop') return;
+        if ((await this.runner.run(round, calls)) === 'stop') return;
       }
       current.end();
       await Promise.all(queued);
@@ -794,180 +632,6 @@ class Conversation implements LiveConversation {
     } finally {
       current.end();
     }
-  }
-
-  /** The early reply's round as the turn's first: what it wrote so far is said now, the rest as it comes. */
-  private async adoptedRound(
-    turn: Turn,
-    early: EarlyReply,
-    say: (sentence: string) => void,
-  ): Promise<ModelRoundResult> {
-    early.sink = say;
-    early.adoptedBy = turn;
-    turn.llmFirstTokenAtMs ??= early.firstDeltaAtMs;
-    for (const sentence of early.sentences.splice(0)) say(sentence);
-    return early.round;
-  }
-
-  /** Runs the model's tool calls in order; 'stop' when the turn is over (call ended, transferred, or not). */
-  private async runTools(
-    turn: Turn,
-    lines: TurnLines,
-    calls: ToolCall[],
-    queued: Promise<void>[],
-  ): Promise<'continue' | 'stop'> {
-    const results = new Map<string, string>();
-    const open: OpenToolCalls = { calls, results, ran: new Set(), closedWithout: null };
-    this.openTools = open;
-    let outcome: 'continue' | 'stop' = 'continue';
-    const followUps: string[] = [];
-    /** The tool running now: told done with its outcome, or cancelled should the turn be given up under it. */
-    let running: { name: string; startedAt: number } | null = null;
-    try {
-      for (const call of calls) {
-        if (outcome === 'stop') {
-          results.set(call.id, 'Not run: the call moved on.');
-          continue;
-        }
-        const tool = this.tools.get(call.name);
-        if (!tool) {
-          results.set(call.id, `Unknown tool ${call.name}.`);
-          continue;
-        }
-        const refused = this.overLimit(turn, tool);
-        if (refused) {
-          results.set(call.id, refused);
-          this.recordToolCall({
-            name: tool.name,
-            kind: tool.kind,
-            functionId: tool.functionId,
-            arguments: call.arguments,
-            outcome: 'limit_reached',
-            latencyMs: 0,
-            logId: null,
-          });
-          continue;
-        }
-        this.notify({ type: 'tool', name: call.name, status: 'running', ...shownArguments(call.arguments) });
-        running = { name: call.name, startedAt: performance.now() };
-        open.ran.add(call.id);
-        // What the tool recorded of itself while it ran (the built-in tools record as they go).
-        let recorded: ToolInvocation | null = null;
-        const run = await tool.run(
-          call,
-          this.toolTurn(turn, tool, lines, queued, followUps, (entry) => (recorded ??= entry)),
-        );
-        results.set(call.id, run.result);
-        if (run.invocation) this.recordToolCall(run.invocation);
-        const invocation: ToolInvocation | null = run.invocation ?? recorded;
-        this.notify({
-          type: 'tool',
-          name: call.name,
-          status: 'done',
-          // An async function answers later: its outcome is recorded then.
-          outcome: invocation?.outcome ?? 'pending',
-          latency_ms: invocation?.latencyMs ?? Math.round(performance.now() - running.startedAt),
-        });
-        running = null;
-        if (run.followUp) followUps.push(run.followUp);
-        // A tool that answered after the caller spoke over the turn: the rest of the turn is not run.
-        if (run.stop || (turn.controller.signal.aborted && !turn.committed)) outcome = 'stop';
-      }
-    } finally {
-      if (running !== null) {
-        this.notify({
-          type: 'tool',
-          name: running.name,
-          status: 'done',
-          outcome: 'cancelled',
-          latency_ms: Math.round(performance.now() - running.startedAt),
-        });
-      }
-      if (this.openTools === open) this.openTools = null;
-      if (open.closedWithout === null) {
-        // Every tool call gets its result, so the next model request is well formed.
-        for (const call of calls) {
-          this.messages.push({
-            role: 'tool',
-            tool_call_id: call.id,
-            content: results.get(call.id) ?? 'Not run.',
-          });
-        }
-      } else {
-        // The caller spoke first and the history went on without these answers: they join it now.
-        for (const call of open.closedWithout) {
-          const result = results.get(call.id);
-          if (result !== undefined && open.ran.has(call.id)) this.addLateResult(call, result);
-        }
-      }
-    }
-    // Said only now: the tool results must follow the model's tool calls directly in the history.
-    for (const text of followUps) this.say(text);
-    return outcome;
-  }
-
-  /** Why a partner function may not run now (the per-turn or per-call bound), or null when it may. */
-  private overLimit(turn: Turn, tool: ConversationTool): string | null {
-    if (tool.kind !== 'custom') return null;
-    if (this.customCalls >= CUSTOM_FUNCTION_CALLS_PER_CALL)
-      return `Not run: the limit of ${CUSTOM_FUNCTION_CALLS_PER_CALL} function calls on this call was reached. Carry on without it.`;
-    if (turn.customCalls >= CUSTOM_FUNCTION_CALLS_PER_TURN)
-      return `Not run: the limit of ${CUSTOM_FUNCTION_CALLS_PER_TURN} function calls in one turn was reached. Answer the caller now.`;
-    turn.customCalls++;
-    this.customCalls++;
-    return null;
-  }
-
-  /** What a tool may do in this turn. */
-  private toolTurn(
-    turn: Turn,
-    tool: ConversationTool,
-    lines: TurnLines,
-    queued: Promise<void>[],
-    followUps: string[],
-    onRecord: (entry: ToolInvocation) => void,
-  ): ToolTurn {
-    // Read when the tool asks: the variables change as functions answer, the turn may be given up meanwhile.
-    const variables = () => this.variables;
-    const abandoned = () => turn.controller.signal.aborted || this.ending;
-    return {
-      agent: this.agent,
-      get variables() {
-        return variables();
-      },
-      reporter: this.options.reporter,
-      callSignal: this.callController.signal,
-      get abandoned() {
-        return abandoned();
-      },
-      say: (sentence) => {
-        if (!turn.controller.signal.aborted) lines.sayApart(sentence);
-      },
-      sayAside: (text) => {
-        if (!this.ending) this.say(text);
-      },
-      prepare: (text) => {
-        if (!turn.controller.signal.aborted) this.speech?.prepare(text);
-      },
-      nowMs: () => Math.round(this.time?.now() ?? 0),
-      after: (ms, fn) => this.time!.after(ms, fn),
-      withAck: (work) => this.withToolAck(tool.name, turn, work, lines.say),
-      endCall: () => this.endCallFromTurn(turn, lines, queued),
-      optOut: (decided) => this.optOutFromTurn(turn, lines, queued, decided),
-      transfer: async (to, reason, decided) => {
-        const ok = await this.transferFromTurn(turn, lines, queued, to, reason, decided);
-        if (!ok && !this.ending) followUps.push(Phrases.transferFailed);
-        return ok;
-      },
-      pressKeys: (call) => this.sendDigits(turn, call),
-      setVariables: (values) => this.setVariables(values),
-      deliverLater: (call, result, options) => this.deliverLate(call, result, options.speak),
-      record: (entry) => {
-        onRecord(entry);
-        this.recordToolCall(entry);
-      },
-      onError: (error, context) => this.options.onError?.(error, context),
-    };
   }
 
   /**
@@ -984,215 +648,14 @@ class Conversation implements LiveConversation {
     return true;
   }
 
-  /** An async function's answer: into the history at the next round; spoken about when the agent is free. */
-  private deliverLate(call: ToolCall, result: string, speak: boolean): void {
-    if (this.ending || this.phase !== 'live') return;
-    this.addLateResult(call, result);
-    if (speak) this.lateRoundWanted = true;
-    this.speakLateResults();
-  }
-
-  /** A tool's answer that came after its turn: its own call and result, so any model reads it as the tool's. */
-  private addLateResult(call: ToolCall, result: string): void {
-    const answer: ToolCall = { ...call, id: `${call.id}-answer` };
-    this.lateResults.push(
-      { role: 'assistant', content: null, tool_calls: [answer] },
-      { role: 'tool', tool_call_id: answer.id, content: result },
-    );
-  }
-
-  /**
-   * The caller speaks while a turn's tools still run: their calls get results now (the ones known, else that
-   * the answer is still to come), so the caller's words follow a well-formed history. The answers still to come
-   * join it as late results.
-   */
-  private closeOpenTools(): void {
-    const open = this.openTools;
-    if (!open) return;
-    this.openTools = null;
-    open.closedWithout = open.calls.filter((call) => !open.results.has(call.id));
-    for (const call of open.calls) {
-      this.messages.push({
-        role: 'tool',
-        tool_call_id: call.id,
-        content: open.results.get(call.id) ?? 'Interrupted: the caller spoke before it finished.',
-      });
-    }
-  }
-
-  /** Speaks about async answers that came, once the agent is idle and the caller is not speaking. */
-  private speakLateResults(): void {
-    if (!this.lateRoundWanted || this.lateResults.length === 0) return;
-    if (this.ending || this.phase !== 'live' || this.turn || this.early || this.overlap) return;
-    // Tools of a turn the caller talked over still running: their answers come first.
-    if (this.openTools || this.speech!.busy || this.input!.speaking) return;
-    this.lateRoundWanted = false;
-    this.stopIdle();
-    this.messages.push(...this.saidOutsideTurns.splice(0));
-    const now = this.time!.now();
-    this.startTurn({
-      controller: new AbortController(),
-      speechEndMs: now,
-      endpointAtMs: now,
-      early: null,
-      sttFinalAtMs: now,
-      stt: this.stt.current.name,
-      llm: null,
-      llmFirstTokenAtMs: null,
-      failure: null,
-      committed: false,
-      customCalls: 0,
-      unprompted: true,
-    });
-  }
-
   /** Reports one tool invocation to the calls service, in order with the rest (bounded per call). */
   private recordToolCall(entry: ToolInvocation): void {
     if (this.terminated || this.toolCallsReported >= TOOL_CALLS_PER_CALL_MAX) return;
     this.toolCallsReported++;
     const record: VoiceToolCallRecord = { ...entry, atMs: entry.atMs ?? Math.round(this.time?.now() ?? 0) };
     this.reports = this.reports
-      .then(() => this.options.reporter.toolCall(record))
+      .then(() => this.options.platform.toolCall(record))
       .catch((error: unknown) => this.options.onError?.(error, 'tool call'));
-  }
-
-  private async endCallFromTurn(turn: Turn, lines: TurnLines, queued: Promise<void>[]): Promise<void> {
-    if (!this.beginEnding('agent_ended_call')) return;
-    turn.committed = true;
-    const message = this.agent.end_call_message
-      ? substituteVariables(this.agent.end_call_message, this.variables)
-      : Phrases.endCallDefault;
-    lines.say(message);
-    lines.current.end();
-    await Promise.all(queued);
-    await lines.current.done;
-    await this.finish('agent_ended_call', true);
-  }
-
-  /** opt_out: the number joins the do-not-call list, then a short goodbye and the hang-up. */
-  private async optOutFromTurn(
-    turn: Turn,
-    lines: TurnLines,
-    queued: Promise<void>[],
-    decided: (listed: boolean) => void,
-  ): Promise<void> {
-    if (!this.beginEnding(OPTED_OUT)) return;
-    turn.committed = true;
-    let listed = true;
-    try {
-      await this.options.reporter.optOut();
-    } catch (error) {
-      listed = false;
-      this.options.onError?.(error, 'opt_out');
-    }
-    decided(listed);
-    lines.say(listed ? Phrases.optOutFarewell : Phrases.optOutFailed);
-    lines.current.end();
-    await Promise.all(queued);
-    await lines.current.done;
-    await this.finish(OPTED_OUT, true);
-  }
-
-  private async transferFromTurn(
-    turn: Turn,
-    lines: TurnLines,
-    queued: Promise<void>[],
-    to: string,
-    reason: string,
-    decided: (ok: boolean) => void,
-  ): Promise<boolean> {
-    turn.committed = true;
-    const message = this.agent.transfer_message
-      ? substituteVariables(this.agent.transfer_message, this.variables)
-      : Phrases.transferDefault;
-    lines.say(message);
-    lines.current.end();
-    await Promise.all(queued);
-    await lines.current.done;
-    if (turn.failure) throw turn.failure;
-    if (this.ending) return false;
-    this.input!.listening = false;
-    const transfer = this.withToolAck(
-      TRANSFER_CALL_TOOL,
-      turn,
-      this.options.reporter.transfer(to, reason),
-      (phrase) => this.say(phrase, { remember: false }),
-    );
-    this.pendingTransfer = transfer.catch(() => false);
-    let ok = false;
-    try {
-      ok = await transfer;
-    } catch (error) {
-      this.options.onError?.(error, 'transfer');
-    } finally {
-      this.pendingTransfer = null;
-    }
-    decided(ok);
-    if (ok) {
-      if (this.beginEnding('transferred')) await this.finish('transferred', false);
-      return true;
-    }
-    if (this.ending) return false;
-    turn.committed = false;
-    this.input!.listening = true;
-    return false;
-  }
-
-  /** send_dtmf: in-band tones play as a line of their own after what the turn said so far. */
-  private async sendDigits(turn: Turn, call: ToolCall): Promise<string> {
-    try {
-      return await sendDtmf(call, {
-        route: this.options.dtmfRoute ?? 'in_band',
-        play: async (label, audio) => {
-          const line = this.speech!.line({ signal: turn.controller.signal });
-          const queued = line.play(label, audio);
-          line.end();
-          await queued;
-          await line.done;
-          if (turn.controller.signal.aborted) throw new Aborted();
-          return !line.interrupted;
-        },
-        viaCarrier: async (digits) => {
-          const sent = await this.options.reporter.sendDigits(digits);
-          // In the transcript as in-band keys are (their line's label), so both routes read the same.
-          if (sent)
-            this.report({
-              role: 'bot',
-              content: dtmfInputText(digits, null),
-              atMs: Math.round(this.time!.now()),
-            });
-          return sent;
-        },
-      });
-    } catch (error) {
-      if (error instanceof Aborted) throw error;
-      this.options.onError?.(error, 'send_dtmf');
-      return 'The keys could not be sent right now.';
-    }
-  }
-
-  /** Awaits a tool, speaking the agent's acknowledgement if it runs past tool_ack_config.delay_ms. */
-  private async withToolAck<T>(
-    tool: string,
-    turn: Turn,
-    work: Promise<T>,
-    speak: (phrase: string) => void,
-  ): Promise<T> {
-    const config = this.agent.tool_ack_config;
-    const phrase = toolAckPhrase(config, tool);
-    const cancel =
-      phrase && config
-        ? this.time!.after(config.delay_ms, () => {
-            if (!turn.controller.signal.aborted && !this.ending) speak(phrase);
-          })
-        : null;
-    try {
-      const result = await work;
-      if (turn.controller.signal.aborted && !turn.committed) throw new Aborted();
-      return result;
-    } finally {
-      cancel?.();
-    }
   }
 
   /** Who served a turn: after a fallback within it, the provider that took over. */
@@ -1219,7 +682,7 @@ class Conversation implements LiveConversation {
     };
   }
 
-  // ---- lines, idle -------------------------------------------------------------------------------------
+  // ---- lines ---------------------------------------------------------------------------------------
 
   /**
    * Speaks a line of its own (intro, reprompt, wrap-up, transfer failure, the transfer's acknowledgement), recorded
@@ -1262,7 +725,7 @@ class Conversation implements LiveConversation {
       });
       if (meta?.latency) this.options.latency?.observe(meta.latency);
     }
-    this.armIdle();
+    this.events.emit('agentLineDone', { line });
   }
 
   private report(
@@ -1278,35 +741,8 @@ class Conversation implements LiveConversation {
     });
     const callSeconds = Math.round(this.time?.now() ?? 0) / 1000;
     this.reports = this.reports
-      .then(() => this.options.reporter.transcript({ ...line, callSeconds }))
+      .then(() => this.options.platform.transcript({ ...line, callSeconds }))
       .catch((error: unknown) => this.options.onError?.(error, 'transcript'));
-  }
-
-  /** Starts the silence timer when the agent has finished and the caller is quiet (user_idle_enabled only). */
-  private armIdle(): void {
-    // Wherever the agent may fall idle, an async function's answer that came is spoken about first.
-    this.speakLateResults();
-    if (!this.agent.user_idle_enabled || this.ending || this.phase !== 'live') return;
-    if (this.cancelIdle || this.turn || this.speech!.busy || this.input!.speaking) return;
-    this.waitForSilence(IDLE_REPROMPT_MS, this.input!.heardMs);
-  }
-
-  /** Waits `mediaMs`, then strikes once the caller's audio since `heardFromMs` covers the idle silence. */
-  private waitForSilence(mediaMs: number, heardFromMs: number): void {
-    this.cancelIdle = this.time!.after(mediaMs, () => {
-      this.cancelIdle = null;
-      if (this.ending || this.turn || this.speech!.busy || this.input!.speaking) return;
-      const unheardMs = IDLE_REPROMPT_MS - (this.input!.heardMs - heardFromMs);
-      if (unheardMs > IDLE_STREAM_SLACK_MS) return this.waitForSilence(unheardMs, heardFromMs);
-      this.idleStrikes++;
-      if (this.idleStrikes === 1) this.say(Phrases.idleReprompt);
-      else void this.endWith('user_idle_timeout', Phrases.idleGoodbye, { interrupt: false });
-    });
-  }
-
-  private stopIdle(): void {
-    this.cancelIdle?.();
-    this.cancelIdle = null;
   }
 
   // ---- ending ------------------------------------------------------------------------------------------
@@ -1326,29 +762,14 @@ class Conversation implements LiveConversation {
     if (this.ending || this.phase !== 'live') return false;
     this.ending = true;
     this.decidedReason = reason;
-    this.stopIdle();
+    this.events.emit('ending', { reason });
     if (this.input) this.input.listening = false;
     this.keypad?.stop();
     return true;
   }
 
-  /**
-   * A machine answered: leave the message (if any) and hang up; no conversation. `interrupt` cuts what is
-   * playing (a machine answer that came after the stream started), as barge-in does.
-   */
-  private leaveVoicemail(options: { interrupt: boolean }): void {
-    const message = this.agent.voicemail_message
-      ? substituteVariables(this.agent.voicemail_message, this.variables)
-      : null;
-    void this.endWith('voicemail_detected', message, { interrupt: options.interrupt });
-  }
-
   /** The platform ends the call: stop the turn, say the farewell (bounded), hang up. */
-  private async endWith(
-    reason: string,
-    farewell: string | null,
-    options: { interrupt: boolean; limitMs?: number; timeoutMs?: number },
-  ): Promise<void> {
+  private async endWith(reason: string, farewell: string | null, options: EndOptions): Promise<void> {
     if (!this.beginEnding(reason)) return;
     this.turn?.controller.abort();
     this.turn = null;
@@ -1402,7 +823,8 @@ class Conversation implements LiveConversation {
     // The caller hung up mid-sentence: report what they heard. A transfer in flight is what ended the stream.
     this.speech?.stop();
     let reason = this.decidedReason ?? cutReason ?? stopReason ?? null;
-    if (this.pendingTransfer && (await this.pendingTransfer)) reason = 'transferred';
+    const transfer = this.controls.pendingTransfer;
+    if (transfer && (await transfer)) reason = 'transferred';
     await this.finish(reason, hangup && reason !== 'transferred');
   }
 
@@ -1412,7 +834,7 @@ class Conversation implements LiveConversation {
     this.finishing = true;
     // A call that has ended already has nothing to hang up.
     if (hangup && reason && !this.terminated) {
-      await this.options.reporter
+      await this.options.platform
         .hangup(reason)
         .catch((error: unknown) => this.options.onError?.(error, 'hangup'));
     }
@@ -1434,32 +856,13 @@ class Conversation implements LiveConversation {
   private stopWork(): Promise<void> {
     this.turn?.controller.abort();
     this.turn = null;
-    this.stopIdle();
+    this.events.emit('closed', {});
     this.keypad?.stop();
     this.callController.abort();
     this.speech?.stop();
     this.time?.stop();
     return this.input?.close() ?? Promise.resolve();
   }
-}
-
-/**
- * A tool call's arguments as a client is shown them: as given, or (past TOOL_CALL_MAX_ARGUMENT_BYTES, as the
- * session's record cuts them) none, marked cut.
- */
-function shownArguments(args: Record<string, unknown>): {
-  arguments: Record<string, unknown>;
-  arguments_truncated?: true;
-} {
-  let bytes: number;
-  try {
-    bytes = Buffer.byteLength(JSON.stringify(args ?? {}));
-  } catch {
-    bytes = Infinity;
-  }
-  return bytes > TOOL_CALL_MAX_ARGUMENT_BYTES
-    ? { arguments: {}, arguments_truncated: true }
-    : { arguments: args ?? {} };
 }
 
 /** Starts one call's conversation; feed it the carrier's events, await `done`. */
