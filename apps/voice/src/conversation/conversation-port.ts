@@ -18,7 +18,7 @@ export interface ConversationEvents {
   agentLineDone: { line: SpokenLine };
   /** The agent's turn (a reply to the caller, or one it takes by itself) started. */
   turnStarted: { unprompted: boolean };
-  /** The agent's turn is over (answered, given up or failed) and no other has replaced it. */
+  /** The agent's turn is over: answered, given up or failed (another may have taken its place). */
   turnEnded: Record<string, never>;
   /** The model's tool calls of a turn start running. */
   toolsStarted: { names: string[] };
