@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { FRAME_MS, levelDbfs, mulawDecode } from '@vap/media';
 import { BlobUrlSigner, LocalBlobStorage } from '@vap/storage';
 import { WAV_HEADER_BYTES } from './call-recorder';
-import { CAP_FAREWELL_LEAD_MS, IDLE_REPROMPT_MS, IDLE_STREAM_SLACK_MS, Phrases } from './conversation';
+import { IDLE_REPROMPT_MS, IDLE_STREAM_SLACK_MS } from './idle/idle-controller';
+import { CAP_FAREWELL_LEAD_MS } from './limits/call-cap';
+import { Phrases } from './phrases';
 import { CallHarness } from './testing/conversation-harness';
 
 /** Samples of one channel of a two-channel 16-bit WAV. */

@@ -1,6 +1,6 @@
 import type { KnowledgeSearchHit } from '@vap/messages';
 import type { ChatDelta } from '@vap/llm';
-import { Phrases } from './conversation';
+import { Phrases } from './phrases';
 import { CallHarness } from './testing/conversation-harness';
 
 const toolCall = (name: string, args: Record<string, unknown> = {}, id = `call-${name}`): ChatDelta => ({

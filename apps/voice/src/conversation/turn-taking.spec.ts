@@ -1,6 +1,6 @@
 import { TURN_TAKING_PRESETS } from '@vap/messages';
 import { FRAME_MS } from '@vap/media';
-import { BARGE_IN_HOLD_MS } from './conversation';
+import { BARGE_IN_HOLD_MS } from './turn-taking/turn-policy';
 import { CallHarness } from './testing/conversation-harness';
 
 const LONG = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen.';

@@ -1,5 +1,5 @@
 // Test kit for the conversation specs: a fake carrier (paced caller audio, marks echoed once played), scripted
-// STT / TTS / chat model implementing the real interfaces, and a recording CallReporter. Not used by the service.
+// STT / TTS / chat model implementing the real interfaces, and a recording CallPlatform. Not used by the service.
 
 import type {
   AgentSettings,
@@ -16,9 +16,9 @@ import type { BlobWriter } from '@vap/storage';
 import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand, type MediaStreamNotice } from '@vap/media';
 import type { SttProvider, SttSession } from '@vap/speech';
 import type { TtsProvider, TtsRequest, TtsVoice } from '@vap/speech';
-import type { CallReporter } from '../call-reporter';
+import type { CallPlatform } from '../call-platform';
 import type { ConversationResult, LiveConversation, TurnTakingEvent } from '../conversation-contract';
-import { createConversation } from '../conversation';
+import { createConversation } from '..';
 import { Aborted } from '../provider-failure';
 
 export const TEST_VOICE: TtsVoice = {
@@ -184,7 +184,7 @@ export class FakeModel implements ChatModel {
   }
 }
 
-export class FakeReporter implements CallReporter {
+export class FakePlatform implements CallPlatform {
   readonly lines: Omit<VoiceTranscriptRequest, 'callId'>[] = [];
   readonly hangups: string[] = [];
   readonly transfers: { to: string; reason: string }[] = [];
@@ -322,7 +322,7 @@ export class CallHarness {
   readonly sttFallback: FakeStt | null = null;
   readonly modelFallback: FakeModel | null = null;
   readonly fallbacks: { failure: string; next: string }[] = [];
-  readonly reporter = new FakeReporter();
+  readonly reporter = new FakePlatform();
   readonly sent: SentCommand[] = [];
   /** What the conversation told the transport's client (MediaTransport.notify), in order. */
   readonly notices: MediaStreamNotice[] = [];
@@ -374,7 +374,7 @@ export class CallHarness {
         { name: 'primary', llm: options.llm ?? this.model },
         ...(this.modelFallback ? [{ name: 'fallback' as const, llm: this.modelFallback }] : []),
       ],
-      reporter: this.reporter,
+      platform: this.reporter,
       transport: {
         send: (command) => {
           this.sent.push({ command, at: performance.now() });

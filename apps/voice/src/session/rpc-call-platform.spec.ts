@@ -14,12 +14,12 @@ import {
 } from '@vap/messages';
 import { NatsConnectionService, RpcClient } from '@vap/messaging';
 import { Aborted } from '../conversation/provider-failure';
-import { RpcCallReporter } from './rpc-call-reporter';
+import { RpcCallPlatform } from './rpc-call-platform';
 
 const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 const CONTEXT = { callId: 'call_lines', partnerId: 'partner_lines' } as VoiceCallContext;
 
-describe('RpcCallReporter transcript lines (real NATS)', () => {
+describe('RpcCallPlatform transcript lines (real NATS)', () => {
   const prefix = `voicelines_${randomBytes(4).toString('hex')}`;
   let nats: NatsConnectionService;
   let rpc: RpcClient;
@@ -86,7 +86,7 @@ describe('RpcCallReporter transcript lines (real NATS)', () => {
   });
 
   it('retries a line until the calls service has it, numbered on its stream so a repeat counts once', async () => {
-    const reporter = new RpcCallReporter(rpc, CONTEXT, { retryDelayMs: 5, maxDelayMs: 20 });
+    const reporter = new RpcCallPlatform(rpc, CONTEXT, { retryDelayMs: 5, maxDelayMs: 20 });
     failFirst = 8;
     await reporter.transcript(line('Hello from Acme', 0));
     await reporter.transcript(line('How can I help?', 1500));
@@ -102,21 +102,21 @@ describe('RpcCallReporter transcript lines (real NATS)', () => {
       seq: 1,
     });
     // Another call's stream has its own id and count.
-    const other = new RpcCallReporter(rpc, { ...CONTEXT, callId: 'call_other' });
+    const other = new RpcCallPlatform(rpc, { ...CONTEXT, callId: 'call_other' });
     await other.transcript(line('Hi', 0));
     expect(requests[10]).toMatchObject({ callId: 'call_other', seq: 0 });
     expect(requests[10].streamId).not.toBe(streamId);
   });
 
   it('does not retry a line the calls service refuses', async () => {
-    const reporter = new RpcCallReporter(rpc, CONTEXT, { retryDelayMs: 5 });
+    const reporter = new RpcCallPlatform(rpc, CONTEXT, { retryDelayMs: 5 });
     refuse = true;
     await expect(reporter.transcript(line('Hello', 0))).rejects.toMatchObject({ status: 404 });
     expect(requests).toHaveLength(1);
   });
 
   it("asks the calls service to send the agent's keys as the call's partner, and answers whether they went", async () => {
-    const reporter = new RpcCallReporter(rpc, CONTEXT);
+    const reporter = new RpcCallPlatform(rpc, CONTEXT);
     await expect(reporter.sendDigits('2w#')).resolves.toBe(true);
     await expect(reporter.sendDigits('9')).resolves.toBe(false);
     expect(keyRequests).toEqual([
@@ -126,7 +126,7 @@ describe('RpcCallReporter transcript lines (real NATS)', () => {
   });
 });
 
-describe('RpcCallReporter partner functions and tool calls (real NATS)', () => {
+describe('RpcCallPlatform partner functions and tool calls (real NATS)', () => {
   const prefix = `voicefns_${randomBytes(4).toString('hex')}`;
   let nats: NatsConnectionService;
   let rpc: RpcClient;
@@ -206,7 +206,7 @@ describe('RpcCallReporter partner functions and tool calls (real NATS)', () => {
   });
 
   it('asks the agents service as the call partner, with the call context and the variables as they are now', async () => {
-    const reporter = new RpcCallReporter(rpc, phoneCall);
+    const reporter = new RpcCallPlatform(rpc, phoneCall);
     const answer = await reporter.invokeCustomFunction(
       spec,
       { order_number: '42' },
@@ -241,7 +241,7 @@ describe('RpcCallReporter partner functions and tool calls (real NATS)', () => {
   });
 
   it('a browser session is named as one, without numbers', async () => {
-    const reporter = new RpcCallReporter(rpc, {
+    const reporter = new RpcCallPlatform(rpc, {
       ...phoneCall,
       direction: 'inbound',
       fromNumber: 'browser',
@@ -259,7 +259,7 @@ describe('RpcCallReporter partner functions and tool calls (real NATS)', () => {
 
   it('stops waiting as soon as the call ends', async () => {
     answerAfterMs = 800;
-    const reporter = new RpcCallReporter(rpc, phoneCall);
+    const reporter = new RpcCallPlatform(rpc, phoneCall);
     const ended = new AbortController();
     const started = performance.now();
     const pending = reporter.invokeCustomFunction(spec, {}, {}, ended.signal);
@@ -270,7 +270,7 @@ describe('RpcCallReporter partner functions and tool calls (real NATS)', () => {
   });
 
   it('reports tool calls numbered on the stream', async () => {
-    const reporter = new RpcCallReporter(rpc, phoneCall);
+    const reporter = new RpcCallPlatform(rpc, phoneCall);
     const record = {
       name: 'check_order',
       kind: 'custom' as const,

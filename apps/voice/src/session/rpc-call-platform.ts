@@ -13,16 +13,16 @@ import {
   VoiceTranscriptRequest,
 } from '@vap/messages';
 import type { RpcClient } from '@vap/messaging';
-import type { CallReporter } from '../conversation';
+import type { CallPlatform } from '../conversation';
 import { Aborted } from '../conversation/provider-failure';
 import { REPORT_RETRY_WINDOW_MS, RetryOptions, untilAcknowledged } from './until-acknowledged';
 
 /**
- * A conversation's reports to the owner of the call, over NATS commands sent as the call's partner: the
- * calls service records lines, transfers and hangs up through the carrier; the agents service searches the
- * agent's knowledge base.
+ * The platform as one call sees it, over NATS commands sent as the call's partner: the calls service records
+ * lines and tool calls, transfers, opts out and hangs up through the carrier; the agents service searches the
+ * agent's knowledge base and runs the partner's functions.
  */
-export class RpcCallReporter implements CallReporter {
+export class RpcCallPlatform implements CallPlatform {
   /** This stream's id: its lines are numbered on it, so the calls service records a retried one once. */
   private readonly streamId = randomUUID();
   private seq = 0;
