@@ -339,7 +339,7 @@ async function runRound(calls: number, deps: RoundDeps): Promise<RoundResult> {
   timeline = new ToolCallTimeline();
   wall = new Map();
   unsigned = 0;
-  const agent = { ...benchAgentSettings(null), custom_functions: [deps.spec] };
+  const agent = { ...benchAgentSettings(null), customFunctions: [deps.spec] };
   const placed = Array.from({ length: calls }, (_, i) =>
     benchCall(i, agent, `http://127.0.0.1:${voice.port}`, deps.tokenKey),
   );

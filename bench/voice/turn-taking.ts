@@ -221,7 +221,7 @@ async function runRound(count: number, deps: RoundDeps): Promise<RoundRun> {
   const agent = {
     ...benchAgentSettings(null),
     prompt: `You are a benchmark agent [bench call {{${CALL_VARIABLE}}}]. Answer every caller in one short sentence.`,
-    turn_taking: turnTaking,
+    turnTaking: turnTaking,
   };
   const placed = Array.from({ length: count }, (_, i) => {
     const call = benchCall(i, agent, voice.url, deps.tokenKey);

@@ -450,7 +450,7 @@ describe('custom functions', () => {
         body: { description: 'Changed' },
       });
       const rows = await db.query(
-        `SELECT agent_settings->'custom_functions' AS functions FROM calls.calls WHERE partner_id = $1`,
+        `SELECT agent_settings->'customFunctions' AS functions FROM calls.calls WHERE partner_id = $1`,
         [partner.id],
       );
       expect(rows.rows).toHaveLength(2);

@@ -13,7 +13,7 @@ import {
   TOOL_CALL_MAX_ARGUMENT_BYTES,
   TOOL_CALLS_PER_CALL_MAX,
   TurnTakingDefaults,
-  type AgentSettings,
+  type AgentSnapshot,
   type LlmProviderName,
   type TurnTakingConfig,
   type SttProviderName,
@@ -214,7 +214,7 @@ type Phase = 'waiting' | 'live' | 'done';
 class Conversation implements LiveConversation {
   readonly done: Promise<ConversationResult>;
   private resolveDone!: (result: ConversationResult) => void;
-  private readonly agent: AgentSettings;
+  private readonly agent: AgentSnapshot;
   /** The call's variables: the pre-call ones, and what partner functions have set since (setVariables). */
   private variables: Record<string, unknown>;
   private readonly providerTimeoutMs: number;
@@ -278,11 +278,11 @@ class Conversation implements LiveConversation {
     this.models = new ProviderChain(options.llm);
     // Rendered before the stream starts (the first call of an asset synthesises its clip), so the media clock
     // and the frame clock start on time.
-    this.ambience = backgroundAudioFor(this.agent.background_audio_id, this.agent.background_audio_volume);
+    this.ambience = backgroundAudioFor(this.agent.backgroundAudioId, this.agent.backgroundAudioVolume);
     this.messages = [{ role: 'system', content: buildSystemPrompt(this.agent, this.variables) }];
     this.answeredByValue = options.context.answeredBy;
     // Calls started before agents had the setting carry none.
-    this.turnTaking = { ...TurnTakingDefaults, ...(this.agent.turn_taking ?? {}) };
+    this.turnTaking = { ...TurnTakingDefaults, ...(this.agent.turnTaking ?? {}) };
   }
 
   onEvent(event: MediaStreamEvent): void {
@@ -352,7 +352,7 @@ class Conversation implements LiveConversation {
   private start(): void {
     this.phase = 'live';
     const time = (this.time = new MediaTime(this.options.timeScale));
-    this.recorder = this.agent.enable_recording ? this.openRecorder() : null;
+    this.recorder = this.agent.enableRecording ? this.openRecorder() : null;
     const onFallback = (failure: ProviderFailure, next: string) =>
       this.options.onProviderFallback?.(failure, next);
     this.speech = new AgentSpeech({
@@ -370,7 +370,7 @@ class Conversation implements LiveConversation {
     });
     this.input = new CallerInput({
       stt: this.stt,
-      languages: [...this.agent.spoken_languages],
+      languages: [...this.agent.spokenLanguages],
       time,
       recorder: this.recorder,
       providerTimeoutMs: this.providerTimeoutMs,
@@ -402,7 +402,7 @@ class Conversation implements LiveConversation {
       return;
     }
 
-    const cap = this.agent.max_call_duration_secs;
+    const cap = this.agent.maxCallDurationSecs;
     if (cap !== null && cap > 0) {
       // The wrap-up line (none for a cap of 30 s or less) and the farewell are synthesised ahead of their
       // moments, so the provider's latency then (a busy replica, a slow TTS) neither delays the wrap-up nor eats
@@ -430,8 +430,8 @@ class Conversation implements LiveConversation {
       });
     }
 
-    if (this.agent.intro_message) {
-      this.say(substituteVariables(this.agent.intro_message, this.variables));
+    if (this.agent.introMessage) {
+      this.say(substituteVariables(this.agent.introMessage, this.variables));
     } else {
       this.armIdle();
     }
@@ -1059,8 +1059,8 @@ class Conversation implements LiveConversation {
   private async endCallFromTurn(turn: Turn, lines: TurnLines, queued: Promise<void>[]): Promise<void> {
     if (!this.beginEnding('agent_ended_call')) return;
     turn.committed = true;
-    const message = this.agent.end_call_message
-      ? substituteVariables(this.agent.end_call_message, this.variables)
+    const message = this.agent.endCallMessage
+      ? substituteVariables(this.agent.endCallMessage, this.variables)
       : Phrases.endCallDefault;
     lines.say(message);
     lines.current.end();
@@ -1102,8 +1102,8 @@ class Conversation implements LiveConversation {
     decided: (ok: boolean) => void,
   ): Promise<boolean> {
     turn.committed = true;
-    const message = this.agent.transfer_message
-      ? substituteVariables(this.agent.transfer_message, this.variables)
+    const message = this.agent.transferMessage
+      ? substituteVariables(this.agent.transferMessage, this.variables)
       : Phrases.transferDefault;
     lines.say(message);
     lines.current.end();
@@ -1178,7 +1178,7 @@ class Conversation implements LiveConversation {
     work: Promise<T>,
     speak: (phrase: string) => void,
   ): Promise<T> {
-    const config = this.agent.tool_ack_config;
+    const config = this.agent.toolAckConfig;
     const phrase = toolAckPhrase(config, tool);
     const cancel =
       phrase && config
@@ -1286,7 +1286,7 @@ class Conversation implements LiveConversation {
   private armIdle(): void {
     // Wherever the agent may fall idle, an async function's answer that came is spoken about first.
     this.speakLateResults();
-    if (!this.agent.user_idle_enabled || this.ending || this.phase !== 'live') return;
+    if (!this.agent.userIdleEnabled || this.ending || this.phase !== 'live') return;
     if (this.cancelIdle || this.turn || this.speech!.busy || this.input!.speaking) return;
     this.waitForSilence(IDLE_REPROMPT_MS, this.input!.heardMs);
   }
@@ -1337,8 +1337,8 @@ class Conversation implements LiveConversation {
    * playing (a machine answer that came after the stream started), as barge-in does.
    */
   private leaveVoicemail(options: { interrupt: boolean }): void {
-    const message = this.agent.voicemail_message
-      ? substituteVariables(this.agent.voicemail_message, this.variables)
+    const message = this.agent.voicemailMessage
+      ? substituteVariables(this.agent.voicemailMessage, this.variables)
       : null;
     void this.endWith('voicemail_detected', message, { interrupt: options.interrupt });
   }

@@ -136,7 +136,7 @@ describe('conversation: turn-taking', () => {
     call = new CallHarness({
       sttTexts: ['Hello there.'],
       agent: {
-        turn_taking: {
+        turnTaking: {
           mode: 'patient',
           min_silence_ms: 400,
           max_silence_ms: null,
@@ -161,7 +161,7 @@ describe('conversation: turn-taking', () => {
       sttTexts: ['What time do you open?'],
       model: [{ deltas: [{ type: 'text', text: 'At nine.' }] }],
       agent: {
-        turn_taking: {
+        turnTaking: {
           mode: 'patient',
           min_silence_ms: null,
           max_silence_ms: null,
@@ -234,7 +234,7 @@ describe('conversation: turn-taking', () => {
     call = await agentMidReply({
       sttTexts: ['Yeah.'],
       agent: {
-        turn_taking: {
+        turnTaking: {
           mode: 'balanced',
           min_silence_ms: null,
           max_silence_ms: null,

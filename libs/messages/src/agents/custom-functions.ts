@@ -40,7 +40,7 @@ export interface CustomFunctionSpeech {
 }
 
 /**
- * A custom function as copied into a call's AgentSettings when the call starts (edits during the call change
+ * A custom function as copied into a call's AgentSnapshot when the call starts (edits during the call change
  * nothing): what the model is offered and how the conversation behaves around it. No url, headers or secret.
  */
 export interface CustomFunctionSpec {

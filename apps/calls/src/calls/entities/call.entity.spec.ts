@@ -46,8 +46,8 @@ describe('newCall', () => {
       agentName: 'Maya',
       agentSettings: expect.objectContaining({
         prompt: 'Be kind',
-        intro_message: 'Hello',
-        enable_recording: true,
+        introMessage: 'Hello',
+        enableRecording: true,
       }),
       status: 'pending',
       disposition: null,
@@ -77,10 +77,10 @@ describe('newCall', () => {
       speech: { on_start: 'One moment.', on_delay: null, delay_ms: 2000, on_failure: null },
       async: false,
     };
-    expect(newCall({ agent, customFunctions: [spec] }, fields).agentSettings?.custom_functions).toEqual([
+    expect(newCall({ agent, customFunctions: [spec] }, fields).agentSettings?.customFunctions).toEqual([
       spec,
     ]);
-    expect(newCall({ agent, customFunctions: [] }, fields).agentSettings?.custom_functions).toEqual([]);
+    expect(newCall({ agent, customFunctions: [] }, fields).agentSettings?.customFunctions).toEqual([]);
   });
 
   it('gives every call its own ids', () => {

@@ -59,7 +59,7 @@ describe('conversation: DTMF', () => {
   });
 
   it('ignores key presses when the agent does not take them', async () => {
-    call = new CallHarness({ agent: { intro_message: null } }).start();
+    call = new CallHarness({ agent: { introMessage: null } }).start();
     await call.press('12#');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(call.model.requests).toEqual([]);
@@ -70,7 +70,7 @@ describe('conversation: DTMF', () => {
     call = new CallHarness({
       agent: {
         dtmf: keypad,
-        intro_message:
+        introMessage:
           'Welcome to Acme, this is a long greeting that goes on for quite a while before it ends.',
       },
     }).start();
@@ -87,7 +87,7 @@ describe('conversation: DTMF', () => {
 
   it('keys pressed while a transfer is under way neither stop it nor start a turn, but are kept', async () => {
     call = new CallHarness({
-      agent: { dtmf: keypad, transfer_enabled: true, transfer_number: '+15559990000' },
+      agent: { dtmf: keypad, transferEnabled: true, transferNumber: '+15559990000' },
       sttTexts: ['A person please.'],
       model: [
         {
@@ -119,7 +119,7 @@ describe('conversation: DTMF', () => {
   });
 
   it('send_dtmf is offered only when enabled', async () => {
-    call = new CallHarness({ agent: { send_dtmf_enabled: true }, sttTexts: ['Hello.'] }).start();
+    call = new CallHarness({ agent: { sendDtmfEnabled: true }, sttTexts: ['Hello.'] }).start();
     call.say(300);
     await call.until(() => call!.model.requests.length === 1, 'a model request');
     expect(call.model.requests[0].tools.map((t) => t.name)).toContain('send_dtmf');
@@ -132,7 +132,7 @@ describe('conversation: DTMF', () => {
 
   it('send_dtmf in-band: the keys play as touch tones in the agent audio, and the model hears they went', async () => {
     call = new CallHarness({
-      agent: { send_dtmf_enabled: true },
+      agent: { sendDtmfEnabled: true },
       sttTexts: ['Press 2 for sales.'],
       model: [{ deltas: [sendDtmfCall('2w#')] }, { deltas: [] }],
     }).start();
@@ -152,7 +152,7 @@ describe('conversation: DTMF', () => {
 
   it('send_dtmf through the carrier: the reporter sends the keys, no tones are played', async () => {
     call = new CallHarness({
-      agent: { send_dtmf_enabled: true },
+      agent: { sendDtmfEnabled: true },
       dtmfRoute: 'carrier',
       sttTexts: ['Enter your extension.'],
       model: [{ deltas: [sendDtmfCall(' 12-34 ')] }, { deltas: [] }],
@@ -167,7 +167,7 @@ describe('conversation: DTMF', () => {
 
   it('send_dtmf refuses digits that are no keys, without sending anything', async () => {
     call = new CallHarness({
-      agent: { send_dtmf_enabled: true },
+      agent: { sendDtmfEnabled: true },
       dtmfRoute: 'carrier',
       sttTexts: ['Enter your extension.'],
       model: [{ deltas: [sendDtmfCall('1x')] }, { deltas: [] }],

@@ -1,5 +1,6 @@
-import type { AgentDto } from '@vap/api';
-import { agentSettingsOf } from './agent-settings-of';
+import { AGENT_SNAPSHOT_VERSION } from '@vap/messages';
+import type { AgentDto } from './agent.dto';
+import { agentSnapshotOf } from './agent-snapshot-of';
 
 const agent = {
   prompt: 'Be brief.',
@@ -8,9 +9,9 @@ const agent = {
   documents: [],
 } as unknown as AgentDto;
 
-describe('agentSettingsOf', () => {
+describe('agentSnapshotOf', () => {
   it("carries the agent's turn_taking to the call", () => {
-    expect(agentSettingsOf(agent).turn_taking).toEqual({
+    expect(agentSnapshotOf(agent).turnTaking).toEqual({
       mode: 'patient',
       min_silence_ms: 600,
       max_silence_ms: null,
@@ -27,17 +28,23 @@ describe('agentSettingsOf', () => {
       fallback_voice_ids: ['59a54a7b-b1fe-408f-9712-42425051c1cc'],
       dictionary_ids: ['0c5e6a1c-8d1e-4a1b-9f0e-3f7b2a9d6c11'],
     } as unknown as AgentDto;
-    expect(agentSettingsOf(speech)).toMatchObject({
+    expect(agentSnapshotOf(speech)).toMatchObject({
       transcriber,
-      fallback_transcriber: { provider: 'assemblyai' },
-      fallback_voice_ids: ['59a54a7b-b1fe-408f-9712-42425051c1cc'],
-      dictionary_ids: ['0c5e6a1c-8d1e-4a1b-9f0e-3f7b2a9d6c11'],
+      fallbackTranscriber: { provider: 'assemblyai' },
+      fallbackVoiceIds: ['59a54a7b-b1fe-408f-9712-42425051c1cc'],
+      dictionaryIds: ['0c5e6a1c-8d1e-4a1b-9f0e-3f7b2a9d6c11'],
     });
-    expect(agentSettingsOf(agent)).toMatchObject({
+    expect(agentSnapshotOf(agent)).toMatchObject({
       transcriber: null,
-      fallback_transcriber: null,
-      fallback_voice_ids: [],
-      dictionary_ids: [],
+      fallbackTranscriber: null,
+      fallbackVoiceIds: [],
+      dictionaryIds: [],
     });
+  });
+
+  it('writes the current version, every field of its own in camelCase', () => {
+    const snapshot = agentSnapshotOf(agent);
+    expect(snapshot.version).toBe(AGENT_SNAPSHOT_VERSION);
+    expect(Object.keys(snapshot).filter((key) => key.includes('_'))).toEqual([]);
   });
 });
