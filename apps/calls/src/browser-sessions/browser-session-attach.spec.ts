@@ -132,7 +132,7 @@ describe('browser sessions on calls.voice.*', () => {
       answeredBy: null,
       startedAt: null,
       variables: { name: 'Ada' },
-      agentSettings: { version: 2, introMessage: 'Hello', prompt: 'Be brief.' } as AgentSnapshot,
+      agentSettings: { introMessage: 'Hello', prompt: 'Be brief.' } as AgentSnapshot,
     });
     await dataSource.getRepository(BrowserSession).insert({
       callId: call.id,
