@@ -36,7 +36,7 @@ const STREAM_TOKEN_TTL_MS = 120_000;
 
 export function benchAgentSettings(introMessage: string | null): AgentSnapshot {
   return {
-    version: 2,
+    version: 3,
     prompt: 'You are a benchmark agent. Answer every caller in one short sentence.',
     voiceId: BENCH_VOICE_ID,
     spokenLanguages: ['en'],

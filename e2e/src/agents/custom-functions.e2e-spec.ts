@@ -461,8 +461,8 @@ describe('custom functions', () => {
             name: fn.name,
             description: fn.description,
             parameters: fn.parameters,
-            timeout_ms: 10_000,
-            speech: { on_start: null, on_delay: null, delay_ms: 2000, on_failure: 'That did not work.' },
+            timeoutMs: 10_000,
+            speech: { onStart: null, onDelay: null, delayMs: 2000, onFailure: 'That did not work.' },
             async: false,
           },
         ]);

@@ -140,7 +140,7 @@ const sandbox = {
 class VoiceCommandsTestModule {}
 
 const agentSettings = {
-  version: 2,
+  version: 3,
   introMessage: 'Hello from Acme',
   prompt: 'Be brief.',
   transferEnabled: true,

@@ -1,6 +1,6 @@
 import type {
   CustomFunctionInvokeReply,
-  CustomFunctionSpec,
+  CustomFunctionSnapshot,
   KnowledgeSearchReply,
   VoiceToolCallRecord,
   VoiceTranscriptRequest,
@@ -30,7 +30,7 @@ export interface CallReporter {
    * with Aborted when `signal` aborts first (the call ended): the conversation stops waiting for it.
    */
   invokeCustomFunction(
-    spec: CustomFunctionSpec,
+    spec: CustomFunctionSnapshot,
     args: Record<string, unknown>,
     variables: Record<string, unknown>,
     signal: AbortSignal,

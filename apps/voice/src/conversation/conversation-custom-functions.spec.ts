@@ -3,7 +3,7 @@ import {
   CALL_VARIABLES_MAX_BYTES,
   CUSTOM_FUNCTION_CALLS_PER_CALL,
   CUSTOM_FUNCTION_CALLS_PER_TURN,
-  type CustomFunctionSpec,
+  type CustomFunctionSnapshot,
 } from '@vap/messages';
 import { OfflineChatModel, type ChatDelta, type ChatMessage } from '@vap/llm';
 import { CallHarness } from './testing/conversation-harness';
@@ -25,7 +25,7 @@ function expectWellFormed(messages: ChatMessage[]): void {
   });
 }
 
-function fn(overrides: Partial<CustomFunctionSpec> = {}): CustomFunctionSpec {
+function fn(overrides: Partial<CustomFunctionSnapshot> = {}): CustomFunctionSnapshot {
   return {
     id: 'fn-1',
     name: 'check_order',
@@ -35,8 +35,8 @@ function fn(overrides: Partial<CustomFunctionSpec> = {}): CustomFunctionSpec {
       properties: { order_number: { type: 'string' } },
       required: ['order_number'],
     },
-    timeout_ms: 10_000,
-    speech: { on_start: null, on_delay: null, delay_ms: 2000, on_failure: null },
+    timeoutMs: 10_000,
+    speech: { onStart: null, onDelay: null, delayMs: 2000, onFailure: null },
     async: false,
     ...overrides,
   };
@@ -71,7 +71,7 @@ describe('conversation: partner functions', () => {
       agent: {
         prompt: 'You help {{first_name}} with order {{order_status}}.',
         customFunctions: [
-          fn({ speech: { on_start: 'Let me check.', on_delay: null, delay_ms: 0, on_failure: null } }),
+          fn({ speech: { onStart: 'Let me check.', onDelay: null, delayMs: 0, onFailure: null } }),
         ],
       },
       variables: { first_name: 'Ada' },
@@ -145,7 +145,7 @@ describe('conversation: partner functions', () => {
     call = new CallHarness({
       agent: {
         customFunctions: [
-          fn({ speech: { on_start: null, on_delay: null, delay_ms: 0, on_failure: 'Our system is down.' } }),
+          fn({ speech: { onStart: null, onDelay: null, delayMs: 0, onFailure: 'Our system is down.' } }),
         ],
       },
       sttTexts: ['Where is order 42?'],
@@ -253,7 +253,7 @@ describe('conversation: partner functions', () => {
     call = new CallHarness({
       agent: {
         customFunctions: [
-          fn({ speech: { on_start: null, on_delay: 'Still checking.', delay_ms: 500, on_failure: null } }),
+          fn({ speech: { onStart: null, onDelay: 'Still checking.', delayMs: 500, onFailure: null } }),
         ],
       },
       sttTexts: ['Where is order 42?'],
@@ -271,12 +271,12 @@ describe('conversation: partner functions', () => {
       agent: {
         customFunctions: [
           fn({
-            timeout_ms: 2000,
+            timeoutMs: 2000,
             speech: {
-              on_start: 'Let me check.',
-              on_delay: 'Still checking.',
-              delay_ms: 500,
-              on_failure: 'The order system did not answer.',
+              onStart: 'Let me check.',
+              onDelay: 'Still checking.',
+              delayMs: 500,
+              onFailure: 'The order system did not answer.',
             },
           }),
         ],
@@ -317,7 +317,7 @@ describe('conversation: partner functions', () => {
     call = new CallHarness({
       agent: {
         customFunctions: [
-          fn({ speech: { on_start: null, on_delay: 'Still checking.', delay_ms: 3000, on_failure: null } }),
+          fn({ speech: { onStart: null, onDelay: 'Still checking.', delayMs: 3000, onFailure: null } }),
         ],
       },
       sttTexts: ['Where is order 42?'],
@@ -401,10 +401,10 @@ describe('conversation: partner functions', () => {
           fn({
             async: true,
             speech: {
-              on_start: null,
-              on_delay: null,
-              delay_ms: 0,
-              on_failure: 'The booking system is down.',
+              onStart: null,
+              onDelay: null,
+              delayMs: 0,
+              onFailure: 'The booking system is down.',
             },
           }),
         ],
@@ -447,10 +447,10 @@ describe('conversation: partner functions', () => {
           fn({
             async: true,
             speech: {
-              on_start: null,
-              on_delay: null,
-              delay_ms: 0,
-              on_failure: 'The booking system is down.',
+              onStart: null,
+              onDelay: null,
+              delayMs: 0,
+              onFailure: 'The booking system is down.',
             },
           }),
         ],

@@ -208,7 +208,7 @@ describe('conversation: tools', () => {
     call = new CallHarness({
       agent: {
         hasKnowledge: true,
-        toolAckConfig: { enabled: true, mode: 'static', phrases: ['Bear with me.'], delay_ms: 500 },
+        toolAckConfig: { enabled: true, mode: 'static', phrases: ['Bear with me.'], delayMs: 500 },
       },
       sttTexts: ['Refunds?'],
       model: [
@@ -227,7 +227,7 @@ describe('conversation: tools', () => {
     call = new CallHarness({
       agent: {
         hasKnowledge: true,
-        toolAckConfig: { enabled: true, mode: 'dynamic', phrases: [], delay_ms: 200 },
+        toolAckConfig: { enabled: true, mode: 'dynamic', phrases: [], delayMs: 200 },
       },
       sttTexts: ['Refunds?'],
       model: [
@@ -244,7 +244,7 @@ describe('conversation: tools', () => {
 
   it.each([
     ['null', null],
-    ['disabled', { enabled: false, mode: 'static' as const, phrases: ['Hold on.'], delay_ms: 0 }],
+    ['disabled', { enabled: false, mode: 'static' as const, phrases: ['Hold on.'], delayMs: 0 }],
   ])('tool_ack_config %s: nothing is said while the tool runs', async (_, config) => {
     call = new CallHarness({
       agent: { hasKnowledge: true, toolAckConfig: config },
@@ -265,7 +265,7 @@ describe('conversation: tools', () => {
     call = new CallHarness({
       agent: {
         hasKnowledge: true,
-        toolAckConfig: { enabled: true, mode: 'static', phrases: ['Bear with me.'], delay_ms: 1000 },
+        toolAckConfig: { enabled: true, mode: 'static', phrases: ['Bear with me.'], delayMs: 1000 },
       },
       sttTexts: ['Refunds?'],
       model: [

@@ -4,7 +4,7 @@
 // recording). Pure TypeScript: everything it touches comes in through ConversationOptions.
 
 import {
-  DtmfDefaults,
+  DtmfSnapshotDefaults,
   dtmfInputText,
   CALL_VARIABLES_MAX_BYTES,
   CUSTOM_FUNCTION_CALLS_PER_CALL,
@@ -12,10 +12,10 @@ import {
   endpointBoundsOf,
   TOOL_CALL_MAX_ARGUMENT_BYTES,
   TOOL_CALLS_PER_CALL_MAX,
-  TurnTakingDefaults,
+  TurnTakingSnapshotDefaults,
   type AgentSnapshot,
   type LlmProviderName,
-  type TurnTakingConfig,
+  type TurnTakingSnapshot,
   type SttProviderName,
   type TurnLatency,
   type TurnProviders,
@@ -252,7 +252,7 @@ class Conversation implements LiveConversation {
   private turn: Turn | null = null;
   private overlap: Overlap | null = null;
   private early: EarlyReply | null = null;
-  private readonly turnTaking: TurnTakingConfig;
+  private readonly turnTaking: TurnTakingSnapshot;
   private readonly lineMeta = new WeakMap<SpokenLine, LineMeta>();
   private reports: Promise<void> = Promise.resolve();
   /** The agent (or the platform) has decided how the call ends; the caller can no longer start turns. */
@@ -282,7 +282,7 @@ class Conversation implements LiveConversation {
     this.messages = [{ role: 'system', content: buildSystemPrompt(this.agent, this.variables) }];
     this.answeredByValue = options.context.answeredBy;
     // Calls started before agents had the setting carry none.
-    this.turnTaking = { ...TurnTakingDefaults, ...(this.agent.turnTaking ?? {}) };
+    this.turnTaking = { ...TurnTakingSnapshotDefaults, ...(this.agent.turnTaking ?? {}) };
   }
 
   onEvent(event: MediaStreamEvent): void {
@@ -389,7 +389,7 @@ class Conversation implements LiveConversation {
     });
     // Calls started before agents had the setting carry none: keys are ignored then.
     this.keypad = new CallerKeypad({
-      config: this.agent.dtmf ?? DtmfDefaults,
+      config: this.agent.dtmf ?? DtmfSnapshotDefaults,
       clock: time,
       onKey: () => this.callerPressedKey(),
       onEntry: (entry) => this.callerKeyedIn(entry),
@@ -456,7 +456,7 @@ class Conversation implements LiveConversation {
     // A new utterance: an early reply to the words before it answers the wrong turn.
     this.discardEarlyReply();
     if (this.ending || this.turn?.committed) return;
-    if (this.turnTaking.ignore_backchannels && this.speech!.audible) {
+    if (this.turnTaking.ignoreBackchannels && this.speech!.audible) {
       // Over the agent: its words decide (callerWordsSoFar, callerSaid); until then the agent talks on, and
       // goes quiet only if the sound lasts (armHold).
       this.overlap?.cancelHold?.();
@@ -1182,7 +1182,7 @@ class Conversation implements LiveConversation {
     const phrase = toolAckPhrase(config, tool);
     const cancel =
       phrase && config
-        ? this.time!.after(config.delay_ms, () => {
+        ? this.time!.after(config.delayMs, () => {
             if (!turn.controller.signal.aborted && !this.ending) speak(phrase);
           })
         : null;

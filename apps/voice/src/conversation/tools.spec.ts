@@ -68,10 +68,10 @@ describe('tools', () => {
   });
 
   it('picks acknowledgements by mode', () => {
-    const stat = { enabled: true, mode: 'static' as const, phrases: ['A.', 'B.'], delay_ms: 0 };
+    const stat = { enabled: true, mode: 'static' as const, phrases: ['A.', 'B.'], delayMs: 0 };
     expect(toolAckPhrase(stat, 'search_knowledge_base', () => 0.99)).toBe('B.');
     expect(toolAckPhrase(stat, 'search_knowledge_base', () => 0)).toBe('A.');
-    const dyn = { enabled: true, mode: 'dynamic' as const, phrases: [], delay_ms: 0 };
+    const dyn = { enabled: true, mode: 'dynamic' as const, phrases: [], delayMs: 0 };
     expect(toolAckPhrase(dyn, 'search_knowledge_base')).toBe('Let me look that up.');
     expect(toolAckPhrase(dyn, 'transfer_call')).toBe('One moment while I connect you.');
     expect(toolAckPhrase({ ...dyn, enabled: false }, 'transfer_call')).toBeNull();

@@ -138,9 +138,9 @@ describe('conversation: turn-taking', () => {
       agent: {
         turnTaking: {
           mode: 'patient',
-          min_silence_ms: 400,
-          max_silence_ms: null,
-          ignore_backchannels: true,
+          minSilenceMs: 400,
+          maxSilenceMs: null,
+          ignoreBackchannels: true,
         },
       },
     });
@@ -163,9 +163,9 @@ describe('conversation: turn-taking', () => {
       agent: {
         turnTaking: {
           mode: 'patient',
-          min_silence_ms: null,
-          max_silence_ms: null,
-          ignore_backchannels: true,
+          minSilenceMs: null,
+          maxSilenceMs: null,
+          ignoreBackchannels: true,
         },
       },
     });
@@ -236,9 +236,9 @@ describe('conversation: turn-taking', () => {
       agent: {
         turnTaking: {
           mode: 'balanced',
-          min_silence_ms: null,
-          max_silence_ms: null,
-          ignore_backchannels: false,
+          minSilenceMs: null,
+          maxSilenceMs: null,
+          ignoreBackchannels: false,
         },
       },
     });

@@ -13,9 +13,9 @@ describe('agentSnapshotOf', () => {
   it("carries the agent's turn_taking to the call", () => {
     expect(agentSnapshotOf(agent).turnTaking).toEqual({
       mode: 'patient',
-      min_silence_ms: 600,
-      max_silence_ms: null,
-      ignore_backchannels: false,
+      minSilenceMs: 600,
+      maxSilenceMs: null,
+      ignoreBackchannels: false,
     });
   });
 
@@ -39,6 +39,38 @@ describe('agentSnapshotOf', () => {
       fallbackTranscriber: null,
       fallbackVoiceIds: [],
       dictionaryIds: [],
+    });
+  });
+
+  it('carries the tool acknowledgements, key presses and custom functions in camelCase', () => {
+    const full = {
+      ...agent,
+      tool_ack_config: { enabled: true, mode: 'static', phrases: ['One moment.'], delay_ms: 800 },
+      dtmf: { enabled: true, max_digits: 6, terminator: '#', timeout_ms: 2500 },
+    } as unknown as AgentDto;
+    const fn = {
+      id: 'cfn_01',
+      name: 'lookup_order',
+      description: 'Looks an order up.',
+      parameters: { type: 'object', properties: { order_id: { type: 'string' } } },
+      timeout_ms: 4000,
+      speech: { on_start: 'Let me check.', on_delay: 'Still looking.', delay_ms: 2000, on_failure: null },
+      async: true,
+    };
+    expect(agentSnapshotOf(full, [fn])).toMatchObject({
+      toolAckConfig: { enabled: true, mode: 'static', phrases: ['One moment.'], delayMs: 800 },
+      dtmf: { enabled: true, maxDigits: 6, terminator: '#', timeoutMs: 2500 },
+      customFunctions: [
+        {
+          id: 'cfn_01',
+          name: 'lookup_order',
+          description: 'Looks an order up.',
+          parameters: { type: 'object', properties: { order_id: { type: 'string' } } },
+          timeoutMs: 4000,
+          speech: { onStart: 'Let me check.', onDelay: 'Still looking.', delayMs: 2000, onFailure: null },
+          async: true,
+        },
+      ],
     });
   });
 

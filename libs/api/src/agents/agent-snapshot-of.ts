@@ -1,11 +1,19 @@
-import { AGENT_SNAPSHOT_VERSION, type AgentSnapshot, type CustomFunctionSpec } from '@vap/messages';
+import {
+  AGENT_SNAPSHOT_VERSION,
+  type AgentSnapshot,
+  customFunctionSnapshotOf,
+  type CustomFunctionSpec,
+  dtmfSnapshotOf,
+  toolAckSnapshotOf,
+  turnTakingSnapshotOf,
+} from '@vap/messages';
 import type { AgentDto } from './agent.dto';
 
 /**
  * The snapshot a call keeps of its agent, taken from the agent's record as it is when the call starts, with
  * the custom functions attached to it then (what the model is offered and the values the call uses, such as
- * each function's timeout_ms; their URLs and secrets stay in the agents service). The one place the record's
- * fields become the snapshot's.
+ * each function's timeout; their URLs and secrets stay in the agents service). The one place the record's
+ * fields, and those of the configuration objects it carries, become the snapshot's camelCase ones.
  */
 export function agentSnapshotOf(agent: AgentDto, customFunctions: CustomFunctionSpec[] = []): AgentSnapshot {
   return {
@@ -26,9 +34,10 @@ export function agentSnapshotOf(agent: AgentDto, customFunctions: CustomFunction
     voicemailDetectionEnabled: agent.voicemail_detection_enabled,
     voicemailMessage: agent.voicemail_message,
     userIdleEnabled: agent.user_idle_enabled,
-    toolAckConfig: agent.tool_ack_config,
-    turnTaking: agent.turn_taking,
-    dtmf: agent.dtmf,
+    toolAckConfig: agent.tool_ack_config ? toolAckSnapshotOf(agent.tool_ack_config) : null,
+    // Absent from a record that predates them, as they were before the snapshot converted them.
+    turnTaking: agent.turn_taking ? turnTakingSnapshotOf(agent.turn_taking) : undefined,
+    dtmf: agent.dtmf ? dtmfSnapshotOf(agent.dtmf) : undefined,
     sendDtmfEnabled: agent.send_dtmf_enabled,
     backgroundAudioId: agent.background_audio_id,
     backgroundAudioVolume: agent.background_audio_volume,
@@ -37,7 +46,7 @@ export function agentSnapshotOf(agent: AgentDto, customFunctions: CustomFunction
     kbResultFormat: agent.kb_result_format,
     hasKnowledge: agent.documents.length > 0,
     extractionEnabled: agent.extraction_enabled,
-    customFunctions,
+    customFunctions: customFunctions.map(customFunctionSnapshotOf),
     // Speech choices: resolved into providers and keys when the call's media starts (agents.speech.plan).
     fallbackVoiceIds: agent.fallback_voice_ids ?? [],
     transcriber: agent.transcriber ?? null,

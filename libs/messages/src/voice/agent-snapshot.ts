@@ -1,20 +1,23 @@
 import type { KbThreshold } from '../agents/agent-limits';
 import type { SpokenLanguage } from '../agents/spoken-languages';
-import type { CustomFunctionSpec } from '../agents/custom-functions';
-import type { DtmfInputConfig } from '../agents/dtmf';
-import type { ToolAckConfig } from '../agents/tool-ack-config';
-import type { TurnTakingConfig } from '../agents/turn-taking';
+import {
+  customFunctionSnapshotOf,
+  type CustomFunctionSnapshot,
+  type CustomFunctionSpec,
+} from '../agents/custom-functions';
+import { dtmfSnapshotOf, type DtmfInputConfig, type DtmfSnapshot } from '../agents/dtmf';
+import { toolAckSnapshotOf, type ToolAckConfig, type ToolAckSnapshot } from '../agents/tool-ack-config';
+import { turnTakingSnapshotOf, type TurnTakingConfig, type TurnTakingSnapshot } from '../agents/turn-taking';
 import type { TranscriberSettings } from '../agents/transcriber';
 
 /** The shape of the snapshots written now; older stored ones are read through upgradeAgentSnapshot. */
-export const AGENT_SNAPSHOT_VERSION = 2;
+export const AGENT_SNAPSHOT_VERSION = 3;
 
 /**
  * What a call needs of its agent, copied when the call starts so that edits during the call change nothing.
- * The calls service stores it on the call; the voice service receives it with the call's context. Its own
- * fields are camelCase as internal messages are; the configuration objects it carries (turn taking, key
- * presses, tool acknowledgements, custom functions, transcribers) are the agent's own, as the agents service
- * stores them.
+ * The calls service stores it on the call; the voice service receives it with the call's context. camelCase all
+ * the way down, as internal messages are (the public agent's snake_case names become these in agentSnapshotOf);
+ * only the transcribers' provider options keep the providers' own names, as data.
  */
 export interface AgentSnapshot {
   version: typeof AGENT_SNAPSHOT_VERSION;
@@ -34,7 +37,7 @@ export interface AgentSnapshot {
   voicemailDetectionEnabled: boolean;
   voicemailMessage: string | null;
   userIdleEnabled: boolean;
-  toolAckConfig: ToolAckConfig | null;
+  toolAckConfig: ToolAckSnapshot | null;
   backgroundAudioId: string | null;
   backgroundAudioVolume: number;
   kbThreshold: KbThreshold | null;
@@ -44,14 +47,14 @@ export interface AgentSnapshot {
   hasKnowledge: boolean;
   extractionEnabled: boolean;
   /** Endpointing and barge-in judging; absent on calls started before agents had it (the defaults apply). */
-  turnTaking?: TurnTakingConfig;
+  turnTaking?: TurnTakingSnapshot;
   /**
-   * The partner's functions attached to the agent, with the values the call uses (its timeout_ms is the one
+   * The partner's functions attached to the agent, with the values the call uses (its timeoutMs is the one
    * the request is given); absent on calls started before agents had them.
    */
-  customFunctions?: CustomFunctionSpec[];
+  customFunctions?: CustomFunctionSnapshot[];
   /** The caller's key presses as input; absent on calls started before agents had it (ignored then). */
-  dtmf?: DtmfInputConfig;
+  dtmf?: DtmfSnapshot;
   /** The model gets the send_dtmf tool; absent on calls started before agents had it (off then). */
   sendDtmfEnabled?: boolean;
   /** Voices to fall back to, in order, when the agent's voice's provider fails; absent on older calls. */
@@ -103,8 +106,24 @@ export interface AgentSnapshotV1 {
   dictionary_ids?: string[];
 }
 
+/**
+ * The second shape: versioned, its own fields camelCase, but the configuration objects it carries (turn taking,
+ * key presses, tool acknowledgements, custom functions) still the public agent's snake_case ones. Read only to
+ * be upgraded.
+ */
+export type AgentSnapshotV2 = Omit<
+  AgentSnapshot,
+  'version' | 'toolAckConfig' | 'turnTaking' | 'customFunctions' | 'dtmf'
+> & {
+  version: 2;
+  toolAckConfig: ToolAckConfig | null;
+  turnTaking?: TurnTakingConfig;
+  customFunctions?: CustomFunctionSpec[];
+  dtmf?: DtmfInputConfig;
+};
+
 /** A snapshot as a call may hold it: written now, or by a release before the current shape. */
-export type StoredAgentSnapshot = AgentSnapshot | AgentSnapshotV1;
+export type StoredAgentSnapshot = AgentSnapshot | AgentSnapshotV2 | AgentSnapshotV1;
 
 /**
  * The current shape of a stored snapshot, so a call started before a change of shape keeps its agent as it
@@ -113,9 +132,27 @@ export type StoredAgentSnapshot = AgentSnapshot | AgentSnapshotV1;
  */
 export function upgradeAgentSnapshot(stored: StoredAgentSnapshot): AgentSnapshot {
   if (stored.version === AGENT_SNAPSHOT_VERSION) return stored;
-  const v1 = stored;
+  return v3Of(stored.version === 2 ? stored : v2Of(stored));
+}
+
+/** v2 to v3: the configuration objects it carries become camelCase; absent ones stay absent. */
+function v3Of(v2: AgentSnapshotV2): AgentSnapshot {
+  const { toolAckConfig, turnTaking, customFunctions, dtmf, ...rest } = v2;
   const upgraded: AgentSnapshot = {
+    ...rest,
     version: AGENT_SNAPSHOT_VERSION,
+    toolAckConfig: toolAckConfig ? toolAckSnapshotOf(toolAckConfig) : null,
+  };
+  if (turnTaking !== undefined) upgraded.turnTaking = turnTakingSnapshotOf(turnTaking);
+  if (customFunctions !== undefined) upgraded.customFunctions = customFunctions.map(customFunctionSnapshotOf);
+  if (dtmf !== undefined) upgraded.dtmf = dtmfSnapshotOf(dtmf);
+  return upgraded;
+}
+
+/** v1 to v2: the snapshot's own fields become camelCase and it gets a version. */
+function v2Of(v1: AgentSnapshotV1): AgentSnapshotV2 {
+  const upgraded: AgentSnapshotV2 = {
+    version: 2,
     prompt: v1.prompt,
     voiceId: v1.voice_id,
     spokenLanguages: v1.spoken_languages,
@@ -142,7 +179,7 @@ export function upgradeAgentSnapshot(stored: StoredAgentSnapshot): AgentSnapshot
     extractionEnabled: v1.extraction_enabled,
   };
   // Fields a v1 snapshot may lack stay absent, so the reader's own defaults for older calls still apply.
-  const optional: Partial<AgentSnapshot> = {
+  const optional: Partial<AgentSnapshotV2> = {
     turnTaking: v1.turn_taking,
     customFunctions: v1.custom_functions,
     dtmf: v1.dtmf,

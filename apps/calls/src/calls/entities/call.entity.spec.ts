@@ -78,7 +78,15 @@ describe('newCall', () => {
       async: false,
     };
     expect(newCall({ agent, customFunctions: [spec] }, fields).agentSettings?.customFunctions).toEqual([
-      spec,
+      {
+        id: 'fn_0b7f3c52-8f0e-4d57-9a51-6a1f0e2b7c11',
+        name: 'check_order',
+        description: 'Looks up an order',
+        parameters: { type: 'object', properties: { order_id: { type: 'string' } } },
+        timeoutMs: 10_000,
+        speech: { onStart: 'One moment.', onDelay: null, delayMs: 2000, onFailure: null },
+        async: false,
+      },
     ]);
     expect(newCall({ agent, customFunctions: [] }, fields).agentSettings?.customFunctions).toEqual([]);
   });

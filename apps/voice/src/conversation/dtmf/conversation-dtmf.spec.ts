@@ -7,7 +7,7 @@ const sendDtmfCall = (digits: unknown): ChatDelta => ({
   call: { id: 'call-dtmf', name: 'send_dtmf', arguments: { digits } },
 });
 
-const keypad = { enabled: true, max_digits: null, terminator: '#' as const, timeout_ms: 2000 };
+const keypad = { enabled: true, maxDigits: null, terminator: '#' as const, timeoutMs: 2000 };
 
 function audioSent(call: CallHarness): Buffer {
   return Buffer.concat(
@@ -44,7 +44,7 @@ describe('conversation: DTMF', () => {
   });
 
   it('collects a fixed-length entry and ends it at max_digits without a terminator', async () => {
-    call = new CallHarness({ agent: { dtmf: { ...keypad, max_digits: 4, terminator: null } } }).start();
+    call = new CallHarness({ agent: { dtmf: { ...keypad, maxDigits: 4, terminator: null } } }).start();
     await call.press('123456');
     await call.until(() => call!.model.requests.length === 1, 'a model request');
     const messages = call.model.requests[0].messages;
@@ -52,7 +52,7 @@ describe('conversation: DTMF', () => {
   });
 
   it('ends an entry after timeout_ms of keypad silence', async () => {
-    call = new CallHarness({ agent: { dtmf: { ...keypad, timeout_ms: 1000 } } }).start();
+    call = new CallHarness({ agent: { dtmf: { ...keypad, timeoutMs: 1000 } } }).start();
     await call.press('12');
     await call.until(() => call!.model.requests.length === 1, 'a model request');
     expect(call.reporter.lines[0].content).toBe('[keypad] 12');
@@ -109,7 +109,7 @@ describe('conversation: DTMF', () => {
   });
 
   it('an entry still being keyed when the call ends is dropped', async () => {
-    call = new CallHarness({ agent: { dtmf: { ...keypad, timeout_ms: 5000 } } }).start();
+    call = new CallHarness({ agent: { dtmf: { ...keypad, timeoutMs: 5000 } } }).start();
     await call.press('12');
     call.hangUp();
     await call.done();

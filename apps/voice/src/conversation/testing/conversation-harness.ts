@@ -4,7 +4,7 @@
 import type {
   AgentSnapshot,
   CustomFunctionInvokeReply,
-  CustomFunctionSpec,
+  CustomFunctionSnapshot,
   KnowledgeSearchReply,
   VoiceToolCallRecord,
   TurnLatency,
@@ -31,7 +31,7 @@ export const TEST_VOICE: TtsVoice = {
 
 export function agentSettings(overrides: Partial<AgentSnapshot> = {}): AgentSnapshot {
   return {
-    version: 2,
+    version: 3,
     prompt: 'You are a helpful assistant for {{company}}.',
     voiceId: 'voice-1',
     spokenLanguages: ['en'],
@@ -243,7 +243,7 @@ export class FakeReporter implements CallReporter {
     this.toolCalls.push(record);
   }
   async invokeCustomFunction(
-    spec: CustomFunctionSpec,
+    spec: CustomFunctionSnapshot,
     args: Record<string, unknown>,
     variables: Record<string, unknown>,
     signal: AbortSignal,

@@ -1,15 +1,15 @@
-import type { CustomFunctionSpec } from '@vap/messages';
+import type { CustomFunctionSnapshot } from '@vap/messages';
 import { agentSettings } from '../testing/conversation-harness';
 import { BUILTIN_TOOLS } from './builtin';
 import { ToolRegistry } from './registry';
 
-const fn = (name: string, id = `fn-${name}`): CustomFunctionSpec => ({
+const fn = (name: string, id = `fn-${name}`): CustomFunctionSnapshot => ({
   id,
   name,
   description: `The ${name} function.`,
   parameters: { type: 'object', properties: { q: { type: 'string' } } },
-  timeout_ms: 5000,
-  speech: { on_start: null, on_delay: null, delay_ms: 2000, on_failure: null },
+  timeoutMs: 5000,
+  speech: { onStart: null, onDelay: null, delayMs: 2000, onFailure: null },
   async: false,
 });
 
