@@ -91,7 +91,7 @@ export class CustomFunctionRunner {
         logId: null,
       };
     }
-    // The call's snapshot of timeout_ms, never the row's: one value for the call, taken when it started.
+    // The call's snapshot of the timeout (its timeoutMs), never the row's: one value for the call, taken when it started.
     const timeoutMs = boundedFunctionTimeoutMs(req.timeoutMs);
     return this.run(fn, parsedArguments(req.arguments), req.context, 'custom_function', timeoutMs);
   }
