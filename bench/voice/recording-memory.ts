@@ -203,7 +203,7 @@ async function placeCalls(
 ): Promise<number[]> {
   const { responder, fleet } = deps;
   responder.resetReports();
-  const agent = { ...benchAgentSettings('Hello, this is the benchmark agent.'), enable_recording: true };
+  const agent = { ...benchAgentSettings('Hello, this is the benchmark agent.'), enableRecording: true };
   const placed = Array.from({ length: count }, (_, i) =>
     benchCall(i, agent, `http://127.0.0.1:${voice.port}`, deps.tokenKey),
   );

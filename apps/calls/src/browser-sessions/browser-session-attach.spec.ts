@@ -6,7 +6,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
-  AgentSettings,
+  AgentSnapshot,
   BROWSER_REFUSAL_DETAIL_FIELD,
   ErrorCode,
   SessionCompletedData,
@@ -132,7 +132,7 @@ describe('browser sessions on calls.voice.*', () => {
       answeredBy: null,
       startedAt: null,
       variables: { name: 'Ada' },
-      agentSettings: { intro_message: 'Hello', prompt: 'Be brief.' } as AgentSettings,
+      agentSettings: { introMessage: 'Hello', prompt: 'Be brief.' } as AgentSnapshot,
     });
     await dataSource.getRepository(BrowserSession).insert({
       callId: call.id,

@@ -177,7 +177,7 @@ export class BrowserSessionLifecycle {
       `SELECT id FROM ${tableOf(this.dataSource, Call)}
         WHERE kind = 'browser' AND status = 'in_progress'
           AND started_at < now() - make_interval(secs =>
-                COALESCE((agent_settings->>'max_call_duration_secs')::int, $1) + $2)
+                COALESCE((agent_settings->>'maxCallDurationSecs')::int, (agent_settings->>'max_call_duration_secs')::int, $1) + $2)
         ORDER BY started_at LIMIT $3`,
       [this.config.STALE_CALL_UNCAPPED_SECS, this.config.STALE_CALL_GRACE_SECS, limit],
     )) as { id: string }[];

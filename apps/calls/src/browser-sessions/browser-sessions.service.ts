@@ -153,7 +153,7 @@ export class BrowserSessionsService {
   }
 
   private async urlOf(call: Call, session: CallSession): Promise<string | null> {
-    if (!call.agentSettings.enable_recording || !session.recordingKey) return null;
+    if (!call.agentSettings.enableRecording || !session.recordingKey) return null;
     return (await this.recordings.signedUrl(session.recordingKey, call.id)).url;
   }
 }

@@ -35,7 +35,7 @@ export function toCallSessionDto(
     started_at: iso(session.startedAt),
     ended_at: iso(session.endedAt),
   };
-  if (call.agentSettings.enable_recording && recordingUrl) sessionDto.recording_url = recordingUrl;
+  if (call.agentSettings.enableRecording && recordingUrl) sessionDto.recording_url = recordingUrl;
   return sessionDto;
 }
 

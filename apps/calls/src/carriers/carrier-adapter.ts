@@ -1,5 +1,5 @@
 import {
-  AgentSettings,
+  AgentSnapshot,
   AppError,
   AnsweredBy,
   CallDisposition,
@@ -92,7 +92,7 @@ export interface OutboundCall {
   agentId: string;
   fromNumber: string;
   toNumber: string;
-  agent: AgentSettings;
+  agent: AgentSnapshot;
   /** Pre-call variables, for {{name}} placeholders in the agent's messages. */
   variables: Record<string, unknown>;
   /** Where the carrier must send this call's callbacks: `callbackUrl(event)`. */

@@ -73,7 +73,7 @@ export class VoiceCallControl {
    */
   private async checkTarget(call: Call, to: string): Promise<void> {
     const settings = call.agentSettings;
-    const allowed = settings.transfer_enabled ? settings.transfer_number : null;
+    const allowed = settings.transferEnabled ? settings.transferNumber : null;
     if (to !== allowed) {
       this.logger.warn(`call ${call.id}: refused a transfer to ${to}, not the agent's transfer_number`);
       throw new AppError(
@@ -107,7 +107,7 @@ export class VoiceCallControl {
       ]);
     }
     const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
-    if (!call.agentSettings.send_dtmf_enabled) {
+    if (!call.agentSettings.sendDtmfEnabled) {
       throw new AppError(ErrorCode.FORBIDDEN, "The call's agent does not send keys");
     }
     if (isTerminalStatus(call.status) || call.kind === 'browser') return { sent: false };

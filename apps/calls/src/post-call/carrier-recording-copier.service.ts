@@ -24,7 +24,7 @@ export class CarrierRecordingCopier {
 
   /** The stored recording's key, or null when there is none to copy (or no more time to wait for it). */
   async copy(call: Call, session: CallSession, attempt: number): Promise<string | null> {
-    if (!call.agentSettings.enable_recording || session.recordingKey) return null;
+    if (!call.agentSettings.enableRecording || session.recordingKey) return null;
     const adapter = this.carriers.has(call.provider) ? this.carriers.get(call.provider) : null;
     if (!adapter?.fetchRecording) return null;
     const waiting = attempt < RECORDING_WAIT_ATTEMPTS;

@@ -85,7 +85,7 @@ export class PostCallProcessor {
     answered: boolean,
   ): Promise<SessionCompletedData> {
     const recording =
-      call.agentSettings.enable_recording && session.recordingKey
+      call.agentSettings.enableRecording && session.recordingKey
         ? (await this.recordings.signedUrl(session.recordingKey, call.id)).url
         : null;
     return {

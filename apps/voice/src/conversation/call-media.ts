@@ -1,7 +1,12 @@
 // The media side of a live call, opened when the stream starts: the media clock, the recording, the agent's
 // voice, the caller's speech and keys.
 
-import { DtmfDefaults, endpointBoundsOf, type AgentSettings, type TurnTakingConfig } from '@vap/messages';
+import {
+  DtmfSnapshotDefaults,
+  endpointBoundsOf,
+  type AgentSnapshot,
+  type TurnTakingSnapshot,
+} from '@vap/messages';
 import type { AmbienceLoop } from '@vap/media';
 import type { SttProvider, TtsProvider } from '@vap/speech';
 import { AgentSpeech, type AgentSpeechOptions } from './agent-speech';
@@ -23,8 +28,8 @@ export interface CallMedia {
 
 export interface CallMediaOptions {
   conversation: ConversationOptions;
-  agent: AgentSettings;
-  turnTaking: TurnTakingConfig;
+  agent: AgentSnapshot;
+  turnTaking: TurnTakingSnapshot;
   stt: ProviderChain<SttProvider>;
   tts: ProviderChain<TtsProvider>;
   ambience: AmbienceLoop | null;
@@ -44,7 +49,7 @@ export interface CallMediaOptions {
 export function openCallMedia(options: CallMediaOptions): CallMedia {
   const { conversation, agent } = options;
   const time = new MediaTime(conversation.timeScale);
-  const recorder = agent.enable_recording ? openRecorder(conversation) : null;
+  const recorder = agent.enableRecording ? openRecorder(conversation) : null;
   const onFallback = (failure: ProviderFailure, next: string) =>
     conversation.onProviderFallback?.(failure, next);
   const speech = new AgentSpeech({
@@ -61,7 +66,7 @@ export function openCallMedia(options: CallMediaOptions): CallMedia {
   });
   const input = new CallerInput({
     stt: options.stt,
-    languages: [...agent.spoken_languages],
+    languages: [...agent.spokenLanguages],
     time,
     recorder,
     providerTimeoutMs: options.providerTimeoutMs,
@@ -71,7 +76,11 @@ export function openCallMedia(options: CallMediaOptions): CallMedia {
     onFallback,
   });
   // Calls started before agents had the setting carry none: keys are ignored then.
-  const keypad = new CallerKeypad({ config: agent.dtmf ?? DtmfDefaults, clock: time, ...options.keys });
+  const keypad = new CallerKeypad({
+    config: agent.dtmf ?? DtmfSnapshotDefaults,
+    clock: time,
+    ...options.keys,
+  });
   return { time, recorder, speech, input, keypad };
 }
 

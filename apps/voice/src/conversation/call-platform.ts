@@ -1,6 +1,6 @@
 import type {
   CustomFunctionInvokeReply,
-  CustomFunctionSpec,
+  CustomFunctionSnapshot,
   KnowledgeSearchReply,
   VoiceToolCallRecord,
   VoiceTranscriptRequest,
@@ -40,7 +40,7 @@ export interface AgentServices {
    * `signal` aborts first (the call ended): the conversation stops waiting for it.
    */
   invokeCustomFunction(
-    spec: CustomFunctionSpec,
+    spec: CustomFunctionSnapshot,
     args: Record<string, unknown>,
     variables: Record<string, unknown>,
     signal: AbortSignal,

@@ -2,7 +2,7 @@
 // rendered again with them, so the prompt's {{name}} placeholders (and the end-call, transfer and voicemail
 // messages) read the new values from the next model round on.
 
-import { CALL_VARIABLES_MAX_BYTES, type AgentSettings } from '@vap/messages';
+import { CALL_VARIABLES_MAX_BYTES, type AgentSnapshot } from '@vap/messages';
 import type { ChatMessage } from '@vap/llm';
 import { buildSystemPrompt } from './prompt';
 
@@ -11,7 +11,7 @@ export class CallVariables {
 
   /** `history` starts with the system prompt, which follows the variables. */
   constructor(
-    private readonly agent: AgentSettings,
+    private readonly agent: AgentSnapshot,
     initial: Record<string, unknown> | null | undefined,
     private readonly history: ChatMessage[],
   ) {

@@ -1,4 +1,4 @@
-import type { AgentSettings, TurnLatency, VoiceCallContext } from '@vap/messages';
+import type { AgentSnapshot, TurnLatency, VoiceCallContext } from '@vap/messages';
 import type { MediaStreamCommand, MediaStreamEvent, MediaStreamNotice, PacingObserver } from '@vap/media';
 import type { BlobWriter } from '@vap/storage';
 import type { SttProvider } from '@vap/speech';
@@ -150,8 +150,8 @@ export interface LiveConversation {
 
 /** Whether the call leaves the agent's voicemail message and hangs up: a machine answered, and the agent detects it. */
 export function voicemailDetected(
-  agent: Pick<AgentSettings, 'voicemail_detection_enabled'>,
+  agent: Pick<AgentSnapshot, 'voicemailDetectionEnabled'>,
   answeredBy: string | null,
 ): boolean {
-  return agent.voicemail_detection_enabled && !!answeredBy?.startsWith('machine');
+  return agent.voicemailDetectionEnabled && !!answeredBy?.startsWith('machine');
 }

@@ -2,7 +2,7 @@
 // of it, and the events it may listen to. Units depend on this port only, never on the Conversation class, so a
 // policy can be read, tested and changed on its own; the conversation keeps the turn loop and implements it.
 
-import type { AgentSettings, TurnTakingConfig, VoiceTranscriptRequest } from '@vap/messages';
+import type { AgentSnapshot, TurnTakingSnapshot, VoiceTranscriptRequest } from '@vap/messages';
 import type { SpokenLine } from './agent-speech';
 import type { TurnTakingEvent } from './conversation-contract';
 
@@ -106,8 +106,8 @@ export interface EndOptions {
 }
 
 export interface ConversationPort {
-  readonly agent: AgentSettings;
-  readonly turnTaking: TurnTakingConfig;
+  readonly agent: AgentSnapshot;
+  readonly turnTaking: TurnTakingSnapshot;
   readonly events: ConversationEventBus;
   readonly clock: MediaClock;
   readonly voice: AgentVoice;

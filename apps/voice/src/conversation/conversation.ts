@@ -6,10 +6,10 @@
 // runner, late answers). Pure TypeScript: everything it touches comes in through ConversationOptions.
 
 import {
-  TurnTakingDefaults,
-  type AgentSettings,
+  TurnTakingSnapshotDefaults,
+  type AgentSnapshot,
   type SttProviderName,
-  type TurnTakingConfig,
+  type TurnTakingSnapshot,
 } from '@vap/messages';
 import type { ChatMessage } from '@vap/llm';
 import type { AmbienceLoop, MediaStreamEvent } from '@vap/media';
@@ -51,7 +51,7 @@ const MAX_MODEL_ROUNDS = 4;
 
 class Conversation implements LiveConversation {
   readonly done: Promise<ConversationResult>;
-  private readonly agent: AgentSettings;
+  private readonly agent: AgentSnapshot;
   private readonly variables: CallVariables;
   private readonly providerTimeoutMs: number;
   private readonly tools: ToolRegistry;
@@ -66,7 +66,7 @@ class Conversation implements LiveConversation {
   private media: CallMedia | null = null;
   private readonly ambience: AmbienceLoop | null;
   private turn: Turn | null = null;
-  private readonly turnTaking: TurnTakingConfig;
+  private readonly turnTaking: TurnTakingSnapshot;
   private readonly life: CallLifecycle;
   /** What the carrier's machine detection said: at the start (the call's context), or later (answeredBy()). */
   private answeredByValue: string | null;
@@ -90,10 +90,10 @@ class Conversation implements LiveConversation {
     this.models = new ProviderChain(options.llm);
     // Rendered before the stream starts (the first call of an asset synthesises its clip), so the media clock
     // and the frame clock start on time.
-    this.ambience = backgroundAudioFor(this.agent.background_audio_id, this.agent.background_audio_volume);
+    this.ambience = backgroundAudioFor(this.agent.backgroundAudioId, this.agent.backgroundAudioVolume);
     this.answeredByValue = options.context.answeredBy;
     // Calls started before agents had the setting carry none.
-    this.turnTaking = { ...TurnTakingDefaults, ...(this.agent.turn_taking ?? {}) };
+    this.turnTaking = { ...TurnTakingSnapshotDefaults, ...(this.agent.turnTaking ?? {}) };
 
     this.life = new CallLifecycle({
       events: this.events,
@@ -285,9 +285,9 @@ class Conversation implements LiveConversation {
       return;
     }
     // The call cap's timers are set, and without an intro the idle timer arms.
-    this.events.emit('live', { intro: !!this.agent.intro_message });
-    if (this.agent.intro_message)
-      this.lines.say(substituteVariables(this.agent.intro_message, this.variables.values));
+    this.events.emit('live', { intro: !!this.agent.introMessage });
+    if (this.agent.introMessage)
+      this.lines.say(substituteVariables(this.agent.introMessage, this.variables.values));
   }
 
   // ---- caller ------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import {
   AppError,
   CustomFunctionInvokeReply,
   CustomFunctionInvokeRequest,
-  CustomFunctionSpec,
+  CustomFunctionSnapshot,
   RpcReply,
   RpcRequest,
   VoiceCallContext,
@@ -140,10 +140,10 @@ describe('RpcCallPlatform partner functions and tool calls (real NATS)', () => {
     name: 'check_order',
     description: 'Look up an order.',
     parameters: { type: 'object' },
-    timeout_ms: 1000,
-    speech: { on_start: null, on_delay: null, delay_ms: 2000, on_failure: null },
+    timeoutMs: 1000,
+    speech: { onStart: null, onDelay: null, delayMs: 2000, onFailure: null },
     async: false,
-  } satisfies CustomFunctionSpec;
+  } satisfies CustomFunctionSnapshot;
   const reply: CustomFunctionInvokeReply = {
     outcome: 'success',
     status: 200,
@@ -231,12 +231,7 @@ describe('RpcCallPlatform partner functions and tool calls (real NATS)', () => {
       // The snapshot's timeout_ms: the agents service gives the request exactly this.
       timeoutMs: 1000,
     });
-    await reporter.invokeCustomFunction(
-      { ...spec, timeout_ms: 45_000 },
-      {},
-      {},
-      new AbortController().signal,
-    );
+    await reporter.invokeCustomFunction({ ...spec, timeoutMs: 45_000 }, {}, {}, new AbortController().signal);
     expect(invocations[1].data.timeoutMs).toBe(45_000);
   });
 

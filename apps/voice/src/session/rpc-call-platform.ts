@@ -3,7 +3,7 @@ import {
   CUSTOM_FUNCTION_INVOKE_MARGIN_MS,
   boundedFunctionTimeoutMs,
   CustomFunctionInvokeReply,
-  CustomFunctionSpec,
+  CustomFunctionSnapshot,
   KnowledgeSearchReply,
   PartnerRequestCallContext,
   Subjects,
@@ -73,7 +73,7 @@ export class RpcCallPlatform implements CallPlatform {
    * than the call.
    */
   invokeCustomFunction(
-    spec: CustomFunctionSpec,
+    spec: CustomFunctionSnapshot,
     args: Record<string, unknown>,
     variables: Record<string, unknown>,
     signal: AbortSignal,
@@ -90,7 +90,7 @@ export class RpcCallPlatform implements CallPlatform {
       variables,
     };
     // One value bounds both: the request's deadline in the agents service and this wait.
-    const timeoutMs = boundedFunctionTimeoutMs(spec.timeout_ms);
+    const timeoutMs = boundedFunctionTimeoutMs(spec.timeoutMs);
     const request = this.rpc.request(
       Subjects.agents.customFunctionInvoke,
       this.context.partnerId,

@@ -70,11 +70,11 @@ export class CarrierBAdapter
       Method: 'POST',
       StatusCallback: call.callbackUrl('status'),
       StatusCallbackMethod: 'POST',
-      Record: call.agent.enable_recording ? 'true' : 'false',
+      Record: call.agent.enableRecording ? 'true' : 'false',
     });
     for (const event of ['initiated', 'ringing', 'answered', 'completed'])
       form.append('StatusCallbackEvent', event);
-    if (call.agent.voicemail_detection_enabled) {
+    if (call.agent.voicemailDetectionEnabled) {
       // Asynchronous: the callee is not held in silence while detection runs; the verdict comes on the
       // `amd` callback, and a machine has the agent leave the voicemail message instead.
       form.set('MachineDetection', 'Enable');
@@ -82,7 +82,7 @@ export class CarrierBAdapter
       form.set('AsyncAmdStatusCallback', call.callbackUrl('amd'));
       form.set('AsyncAmdStatusCallbackMethod', 'POST');
     }
-    if (call.agent.max_call_duration_secs) form.set('TimeLimit', String(call.agent.max_call_duration_secs));
+    if (call.agent.maxCallDurationSecs) form.set('TimeLimit', String(call.agent.maxCallDurationSecs));
     return { providerCallId: await this.place(creds, { method: 'POST', path: '/Calls.json', form }, 'sid') };
   }
 

@@ -57,7 +57,7 @@ function controlsOn(
 
 describe('CallControls', () => {
   it('ends the call: the agent message with the call variables, then the hang-up', async () => {
-    const { port, controls } = controlsOn({ end_call_message: 'Bye {{name}}!' });
+    const { port, controls } = controlsOn({ endCallMessage: 'Bye {{name}}!' });
     const { turn, said } = fakeTurn();
     await controls.forTurn('end_call', turn).endCall();
     expect(port.ending).toBe(true);
@@ -95,7 +95,7 @@ describe('CallControls', () => {
   });
 
   it('transfers: the message, the caller no longer heard, then the call ends as transferred', async () => {
-    const { port, carrier, controls } = controlsOn({ transfer_message: 'Connecting you, {{name}}.' });
+    const { port, carrier, controls } = controlsOn({ transferMessage: 'Connecting you, {{name}}.' });
     const { turn, said } = fakeTurn();
     const decided: boolean[] = [];
     const ok = await controls
@@ -160,7 +160,7 @@ describe('CallControls', () => {
 
   it('acknowledges a tool that runs past delay_ms, and not one that answers before', async () => {
     const { port, controls } = controlsOn({
-      tool_ack_config: { enabled: true, mode: 'static', phrases: ['Hang on.'], delay_ms: 500 },
+      toolAckConfig: { enabled: true, mode: 'static', phrases: ['Hang on.'], delayMs: 500 },
     });
     const { turn, said } = fakeTurn();
     const control = controls.forTurn('lookup', turn);
@@ -187,7 +187,7 @@ describe('CallControls', () => {
   });
 
   it('leaves the voicemail message with the call variables, then hangs up', () => {
-    const port = new FakePort({ voicemail_message: 'Hi {{name}}, call us back.' });
+    const port = new FakePort({ voicemailMessage: 'Hi {{name}}, call us back.' });
     leaveVoicemail(port, { interrupt: true });
     expect(port.ends).toEqual([
       { reason: 'voicemail_detected', farewell: 'Hi Ada, call us back.', options: { interrupt: true } },

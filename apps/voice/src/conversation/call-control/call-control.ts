@@ -87,7 +87,7 @@ export class CallControls {
     const { port } = this;
     if (!port.beginEnding('agent_ended_call')) return;
     turn.committed = true;
-    turn.say(this.message(port.agent.end_call_message, Phrases.endCallDefault));
+    turn.say(this.message(port.agent.endCallMessage, Phrases.endCallDefault));
     await turn.finishSaying();
     await port.finish('agent_ended_call', true);
   }
@@ -118,7 +118,7 @@ export class CallControls {
   ): Promise<boolean> {
     const { port } = this;
     turn.committed = true;
-    turn.say(this.message(port.agent.transfer_message, Phrases.transferDefault));
+    turn.say(this.message(port.agent.transferMessage, Phrases.transferDefault));
     await turn.finishSaying();
     if (turn.failure) throw turn.failure;
     if (port.ending) return false;
@@ -180,11 +180,11 @@ export class CallControls {
     speak: (phrase: string) => void,
   ): Promise<T> {
     const { port } = this;
-    const config = port.agent.tool_ack_config;
+    const config = port.agent.toolAckConfig;
     const phrase = toolAckPhrase(config, tool);
     const cancel =
       phrase && config
-        ? port.clock.after(config.delay_ms, () => {
+        ? port.clock.after(config.delayMs, () => {
             if (!turn.controller.signal.aborted && !port.ending) speak(phrase);
           })
         : null;

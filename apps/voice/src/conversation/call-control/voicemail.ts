@@ -5,8 +5,8 @@ import { substituteVariables } from '../prompt';
 
 /** `interrupt` cuts what is playing (a machine answer that came after the stream started), as barge-in does. */
 export function leaveVoicemail(port: ConversationPort, options: { interrupt: boolean }): void {
-  const message = port.agent.voicemail_message
-    ? substituteVariables(port.agent.voicemail_message, port.variables)
+  const message = port.agent.voicemailMessage
+    ? substituteVariables(port.agent.voicemailMessage, port.variables)
     : null;
   void port.endWith('voicemail_detected', message, { interrupt: options.interrupt });
 }

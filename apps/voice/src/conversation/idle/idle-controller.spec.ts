@@ -3,7 +3,7 @@ import { FakePort, turnOf } from '../testing/fake-port';
 import { IDLE_REPROMPT_MS, IDLE_STREAM_SLACK_MS, IdleController } from './idle-controller';
 
 function idlePort(enabled = true): { port: FakePort; idle: IdleController } {
-  const port = new FakePort({ user_idle_enabled: enabled });
+  const port = new FakePort({ userIdleEnabled: enabled });
   return { port, idle: new IdleController(port) };
 }
 

@@ -46,7 +46,7 @@ export class IdleController {
   /** Starts the silence timer when the agent has finished and the caller is quiet. */
   private arm(): void {
     const { port } = this;
-    if (!port.agent.user_idle_enabled || port.ending || !port.live) return;
+    if (!port.agent.userIdleEnabled || port.ending || !port.live) return;
     if (this.cancel || port.turn || port.voice.busy || port.caller.speaking) return;
     this.waitForSilence(IDLE_REPROMPT_MS, port.caller.heardMs);
   }

@@ -9,7 +9,7 @@ import {
 } from './call-cap';
 
 function capped(secs: number | null): FakePort {
-  const port = new FakePort({ max_call_duration_secs: secs });
+  const port = new FakePort({ maxCallDurationSecs: secs });
   watchCallCap(port);
   port.events.emit('live', { intro: false });
   return port;

@@ -22,7 +22,7 @@ export const CAP_HANGUP_MARGIN_MS = 250;
 /** Sets the cap's timers when the call goes live (none without a cap); they die with the call's clock. */
 export function watchCallCap(port: ConversationPort): void {
   port.events.on('live', () => {
-    const cap = port.agent.max_call_duration_secs;
+    const cap = port.agent.maxCallDurationSecs;
     if (cap !== null && cap > 0) armCallCap(port, cap);
   });
 }

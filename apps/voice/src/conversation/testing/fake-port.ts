@@ -1,7 +1,7 @@
 // Test kit for the conversation's units: a ConversationPort whose clock is stepped by hand and whose voice,
 // caller and endings are plain records, so a unit's policy can be driven event by event.
 
-import { TurnTakingDefaults, type AgentSettings, type VoiceTranscriptRequest } from '@vap/messages';
+import { TurnTakingSnapshotDefaults, type AgentSnapshot, type VoiceTranscriptRequest } from '@vap/messages';
 import type { TurnTakingEvent } from '../conversation-contract';
 import {
   ConversationEventBus,
@@ -90,8 +90,8 @@ export class FakePort implements ConversationPort {
     heardMs: 0,
     listening: true,
   };
-  readonly turnTaking = { ...TurnTakingDefaults };
-  readonly agent: AgentSettings;
+  readonly turnTaking = { ...TurnTakingSnapshotDefaults };
+  readonly agent: AgentSnapshot;
   variables: Record<string, unknown> = { name: 'Ada' };
   live = true;
   ending = false;
@@ -104,7 +104,7 @@ export class FakePort implements ConversationPort {
   readonly observed: TurnTakingEvent[] = [];
   readonly errors: string[] = [];
 
-  constructor(agent: Partial<AgentSettings> = {}) {
+  constructor(agent: Partial<AgentSnapshot> = {}) {
     this.agent = agentSettings(agent);
   }
 

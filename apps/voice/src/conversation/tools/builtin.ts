@@ -25,7 +25,7 @@ const endCall: ConversationTool = {
   kind: 'builtin',
   functionId: null,
   ackPhrase: null,
-  offered: (agent) => agent.end_call_enabled,
+  offered: (agent) => agent.endCallEnabled,
   spec: () => ({
     name: END_CALL_TOOL,
     description: 'End the phone call. The agent says goodbye and hangs up.',
@@ -48,7 +48,7 @@ const transferCall: ConversationTool = {
   kind: 'builtin',
   functionId: null,
   ackPhrase: 'One moment while I connect you.',
-  offered: (agent) => agent.transfer_enabled && !!agent.transfer_number,
+  offered: (agent) => agent.transferEnabled && !!agent.transferNumber,
   spec: () => ({
     name: TRANSFER_CALL_TOOL,
     description: 'Transfer the caller to a human colleague. The call leaves the agent.',
@@ -66,7 +66,7 @@ const transferCall: ConversationTool = {
       recorded = true;
       turn.context.record(builtin(call, ok ? 'success' : 'failed', startedAt));
     };
-    const ok = await turn.control.transfer(turn.context.agent.transfer_number!, reason, decided);
+    const ok = await turn.control.transfer(turn.context.agent.transferNumber!, reason, decided);
     return {
       result: ok ? 'Transferred.' : 'The transfer failed; the caller is still on the line.',
       stop: true,
@@ -81,7 +81,7 @@ const searchKnowledge: ConversationTool = {
   kind: 'builtin',
   functionId: null,
   ackPhrase: 'Let me look that up.',
-  offered: (agent) => agent.has_knowledge,
+  offered: (agent) => agent.hasKnowledge,
   spec: () => ({
     name: SEARCH_KNOWLEDGE_TOOL,
     description: "Search the company's knowledge base for facts to answer the caller.",
@@ -150,7 +150,7 @@ const sendDtmfTool: ConversationTool = {
   functionId: null,
   // Keys for a phone menu: nothing to say to a machine while they play.
   ackPhrase: null,
-  offered: (agent) => agent.send_dtmf_enabled === true,
+  offered: (agent) => agent.sendDtmfEnabled === true,
   spec: () => sendDtmfToolSpec(),
   async run(call, turn): Promise<ToolRun> {
     const startedAt = performance.now();

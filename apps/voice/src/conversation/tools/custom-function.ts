@@ -2,7 +2,7 @@
 // arguments and makes the request, and the agent speaks around it as the function's speech settings say.
 
 import { AppError, ErrorCode } from '@vap/messages';
-import type { CustomFunctionInvokeReply, CustomFunctionSpec, ToolCallOutcome } from '@vap/messages';
+import type { CustomFunctionInvokeReply, CustomFunctionSnapshot, ToolCallOutcome } from '@vap/messages';
 import type { ToolCall } from '@vap/llm';
 import { Aborted } from '../provider-failure';
 import type { ConversationTool, ToolInvocation, ToolRun, ToolTurn } from './tool';
@@ -14,7 +14,7 @@ export function asyncPendingResult(name: string): string {
 
 /** What the model is told of one answer. */
 export function customFunctionResult(
-  spec: CustomFunctionSpec,
+  spec: CustomFunctionSnapshot,
   reply: CustomFunctionInvokeReply,
   spokenFailure: string | null,
 ): string {
@@ -59,7 +59,7 @@ function replyOfError(error: unknown): CustomFunctionInvokeReply {
 
 const FAILURES: ReadonlySet<ToolCallOutcome> = new Set(['http_error', 'timeout', 'refused', 'not_found']);
 
-export function customFunctionTool(spec: CustomFunctionSpec): ConversationTool {
+export function customFunctionTool(spec: CustomFunctionSnapshot): ConversationTool {
   const record = (call: ToolCall, reply: CustomFunctionInvokeReply, atMs: number): ToolInvocation => ({
     name: spec.name,
     kind: 'custom',
@@ -103,7 +103,7 @@ export function customFunctionTool(spec: CustomFunctionSpec): ConversationTool {
     turn.context.record(record(call, reply, atMs));
     return {
       told: merged || !sets ? reply : { ...reply, variables: {} },
-      spoken: FAILURES.has(reply.outcome) ? spec.speech.on_failure : null,
+      spoken: FAILURES.has(reply.outcome) ? spec.speech.onFailure : null,
     };
   };
 
@@ -120,7 +120,7 @@ export function customFunctionTool(spec: CustomFunctionSpec): ConversationTool {
       const atMs = Math.round(turn.context.clock.now());
       const startedAt = performance.now();
       const pending = invoke(call, turn);
-      if (spec.speech.on_start) turn.speech.say(spec.speech.on_start);
+      if (spec.speech.onStart) turn.speech.say(spec.speech.onStart);
 
       if (spec.async) {
         pending.then(
@@ -135,12 +135,12 @@ export function customFunctionTool(spec: CustomFunctionSpec): ConversationTool {
         return { result: asyncPendingResult(spec.name), invocation: null };
       }
 
-      const onDelay = spec.speech.on_delay;
+      const onDelay = spec.speech.onDelay;
       // Ready by delay_ms, so it follows on_start without a pause the caller would take for their turn (on_failure
       // is rare enough not to be worth synthesising on every request).
       if (onDelay) turn.speech.prepare(onDelay);
       const cancelDelay = onDelay
-        ? turn.context.clock.after(spec.speech.delay_ms, () => {
+        ? turn.context.clock.after(spec.speech.delayMs, () => {
             if (!turn.abandoned) turn.speech.say(onDelay);
           })
         : null;

@@ -2,7 +2,7 @@
 // does. The conversation asks the registry (registry.ts) for the call's tools and runs them through this
 // interface, built-in and partner tools alike.
 
-import type { AgentSettings, VoiceToolCallRecord } from '@vap/messages';
+import type { AgentSnapshot, VoiceToolCallRecord } from '@vap/messages';
 import type { ToolCall, ToolSpec } from '@vap/llm';
 import type { AgentServices } from '../call-platform';
 import type { CallControl } from '../call-control/call-control';
@@ -17,9 +17,9 @@ export interface ConversationTool {
   /** The partner's function behind a custom tool; null for a built-in one. */
   readonly functionId: string | null;
   /** Whether the call's agent offers it to the model. */
-  offered(agent: AgentSettings): boolean;
+  offered(agent: AgentSnapshot): boolean;
   /** The spec the model is given (OpenAI function style). */
-  spec(agent: AgentSettings): ToolSpec;
+  spec(agent: AgentSnapshot): ToolSpec;
   /**
    * What the agent says when the tool runs past tool_ack_config.delay_ms in the config's dynamic mode; null:
    * the default phrase, or (for a tool that speaks for itself) nothing.
@@ -44,7 +44,7 @@ export interface ToolTurn {
 
 /** The call a tool runs in. */
 export interface ToolContext {
-  readonly agent: AgentSettings;
+  readonly agent: AgentSnapshot;
   /** The call's variables as they are now (pre-call variables and what tools have set since). */
   readonly variables: Readonly<Record<string, unknown>>;
   /**

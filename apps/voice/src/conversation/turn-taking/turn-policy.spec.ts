@@ -19,7 +19,7 @@ function utterance(over: Partial<Utterance> = {}): Utterance {
 /** A port with the agent speaking audibly, and the policy on it; `dropped` counts the turns given up. */
 function speaking(ignoreBackchannels = true) {
   const port = new FakePort();
-  port.turnTaking.ignore_backchannels = ignoreBackchannels;
+  port.turnTaking.ignoreBackchannels = ignoreBackchannels;
   port.voice.audible = port.voice.busy = true;
   const dropped = { count: 0 };
   const policy = new TurnPolicy(port, () => dropped.count++);

@@ -39,7 +39,7 @@ export class TurnPolicy {
   callerStarted(utterance: Utterance): void {
     const { port } = this;
     if (port.ending || port.turn?.committed) return;
-    if (port.turnTaking.ignore_backchannels && port.voice.audible) {
+    if (port.turnTaking.ignoreBackchannels && port.voice.audible) {
       // Over the agent: its words decide (callerWords, callerFinished); until then the agent talks on, and goes
       // quiet only if the sound lasts (armHold).
       this.overlap?.cancelHold?.();
