@@ -59,6 +59,9 @@ export const USER_TEXT_INTERVAL_MS = 500;
 /** mu-law 8 kHz: a byte a sample. */
 const MULAW_BYTES_PER_SECOND = 8000;
 
+/** ws sends a buffer given with this as a text message (a codec's encodeAudioText). */
+const AS_TEXT = { binary: false } as const;
+
 /** A message's bytes as ws delivered them (one buffer, or fragments). */
 function messageBytes(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
@@ -332,7 +335,11 @@ export class MediaSession {
       this.dropAudio(bytes.length / codec.audioBytesPerMs / 1000);
       return;
     }
-    const decoded = isBinary ? codec.decodeBinary!(bytes) : codec.decode(bytes.toString('utf8'));
+    const decoded = isBinary
+      ? codec.decodeBinary!(bytes)
+      : codec.decodeText
+        ? codec.decodeText(bytes)
+        : codec.decode(bytes.toString('utf8'));
     if (!decoded.ok) {
       const { reason, field, event } = decoded.error;
       if (reason === 'unknown_event') return this.ignoreUnknown(event);
@@ -457,7 +464,12 @@ export class MediaSession {
       );
       return;
     }
-    socket.send(this.options.codec.encode(command, this.streamId));
+    const codec = this.options.codec;
+    if (command.type === 'sendAudio' && codec.encodeAudioText) {
+      socket.send(codec.encodeAudioText(command.payload, this.streamId), AS_TEXT);
+    } else {
+      socket.send(codec.encode(command, this.streamId));
+    }
   }
 
   /**
