@@ -153,6 +153,23 @@ export class Resampler {
     return this.produce(ready - this.produced, out);
   }
 
+  /**
+   * As push, for little-endian PCM16 bytes[start, end) (an even count): a network stream's chunk is resampled
+   * where it lies, without a view of its samples made per piece.
+   */
+  pushBytes(bytes: Uint8Array, start = 0, end = bytes.length): Int16Array {
+    const count = (end - start) >> 1;
+    if (!this.filter) {
+      const out = new Int16Array(count);
+      for (let i = 0; i < count; i++) out[i] = sampleAt(bytes, start + 2 * i);
+      return out;
+    }
+    this.appendBytes(bytes, start, count);
+    this.received += count;
+    const ready = Math.floor((this.received * this.up - this.filter.half - 1) / this.down) + 1;
+    return this.produce(ready - this.produced);
+  }
+
   /** The most outputs one push of `inputLength` samples can return. */
   maxOutput(inputLength: number): number {
     return Math.ceil((inputLength * this.up) / this.down) + 1;
@@ -200,6 +217,19 @@ export class Resampler {
     }
     const { history, historyLength } = this;
     for (let i = 0; i < count; i++) history[historyLength + i] = input ? input[i] : 0;
+    this.historyLength = needed;
+  }
+
+  /** Appends `count` little-endian PCM16 samples of `bytes` from `start`. */
+  private appendBytes(bytes: Uint8Array, start: number, count: number): void {
+    const needed = this.historyLength + count;
+    if (needed > this.history.length) {
+      const grown = new Float64Array(Math.max(needed, this.history.length * 2));
+      grown.set(this.history.subarray(0, this.historyLength));
+      this.history = grown;
+    }
+    const { history, historyLength } = this;
+    for (let i = 0; i < count; i++) history[historyLength + i] = sampleAt(bytes, start + 2 * i);
     this.historyLength = needed;
   }
 
@@ -260,6 +290,12 @@ export class Resampler {
     this.historyLength -= drop;
     this.historyStart += drop;
   }
+}
+
+/** The little-endian PCM16 sample at bytes[at, at + 2). */
+function sampleAt(bytes: Uint8Array, at: number): number {
+  const value = bytes[at] | (bytes[at + 1] << 8);
+  return value >= 0x8000 ? value - 0x10000 : value;
 }
 
 /** Resamples a whole clip at once: exactly ceil(length * to / from) samples, aligned with the input. */

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { apiBaseUrl } from '@vap/llm';
-import { Resampler, applyGain, pcm16FromBuffer } from '@vap/media';
+import { Resampler, applyGain } from '@vap/media';
 import { ProviderError } from '../provider-error';
 import { RequestDeadline } from '../request-deadline';
 import type { NetworkProviderConfig } from '../speech-settings';
@@ -59,7 +59,7 @@ export class OpenAiTtsProvider implements TtsProvider {
         const whole = bytes.length & ~1;
         carry = whole < bytes.length ? Buffer.from(bytes.subarray(whole)) : undefined;
         for (let at = 0; at < whole; at += PIECE_BYTES) {
-          const out = resampler.push(pcm16FromBuffer(bytes.subarray(at, Math.min(whole, at + PIECE_BYTES))));
+          const out = resampler.pushBytes(bytes, at, Math.min(whole, at + PIECE_BYTES));
           if (out.length) {
             if (gain !== 1) applyGain(out, gain);
             yield out;
