@@ -39,6 +39,8 @@ export class CoalescingClock implements ClockSource {
   private armedFor = Infinity;
   /** While buckets run: the last slot this wake-up serves (a timer set for it then waits for the next one). */
   private serving: number | null = null;
+  /** The underlying timer's callback, made once (it is armed up to a thousand times a second). */
+  private readonly onTimer = () => this.run();
   /** Underlying timer wake-ups so far (for tests and metrics). */
   wakeUps = 0;
 
@@ -114,7 +116,7 @@ export class CoalescingClock implements ClockSource {
     }
     this.armedFor = slot;
     const delay = Math.max(0, slot * this.granularityMs - this.clockNow());
-    this.timer = setTimeout(() => this.run(), delay);
+    this.timer = setTimeout(this.onTimer, delay);
   }
 
   private run(): void {

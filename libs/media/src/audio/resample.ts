@@ -155,19 +155,23 @@ export class Resampler {
 
   /**
    * As push, for little-endian PCM16 bytes[start, end) (an even count): a network stream's chunk is resampled
-   * where it lies, without a view of its samples made per piece.
+   * where it lies, without a view of its samples made per piece. With `out`, the outputs are written there from
+   * `at` (it must hold at + maxOutput(count) samples) and a view of them comes back: pieces of one chunk can
+   * share one array.
    */
-  pushBytes(bytes: Uint8Array, start = 0, end = bytes.length): Int16Array {
+  pushBytes(bytes: Uint8Array, start = 0, end = bytes.length, out?: Int16Array, at = 0): Int16Array {
     const count = (end - start) >> 1;
     if (!this.filter) {
-      const out = new Int16Array(count);
-      for (let i = 0; i < count; i++) out[i] = sampleAt(bytes, start + 2 * i);
-      return out;
+      if (out && out.length < at + count)
+        throw new RangeError('Resampler.push: output shorter than maxOutput');
+      const copy = out ? out.subarray(at, at + count) : new Int16Array(count);
+      for (let i = 0; i < count; i++) copy[i] = sampleAt(bytes, start + 2 * i);
+      return copy;
     }
     this.appendBytes(bytes, start, count);
     this.received += count;
     const ready = Math.floor((this.received * this.up - this.filter.half - 1) / this.down) + 1;
-    return this.produce(ready - this.produced);
+    return this.produce(ready - this.produced, out, at);
   }
 
   /** The most outputs one push of `inputLength` samples can return. */
@@ -233,9 +237,10 @@ export class Resampler {
     this.historyLength = needed;
   }
 
-  private produce(count: number, into?: Int16Array): Int16Array {
-    if (into && into.length < count) throw new RangeError('Resampler.push: output shorter than maxOutput');
-    const out = into ? into.subarray(0, Math.max(0, count)) : new Int16Array(Math.max(0, count));
+  private produce(count: number, into?: Int16Array, at = 0): Int16Array {
+    if (into && into.length < at + count)
+      throw new RangeError('Resampler.push: output shorter than maxOutput');
+    const out = into ? into.subarray(at, at + Math.max(0, count)) : new Int16Array(Math.max(0, count));
     if (count <= 0) return out;
     const { width, bank, mirrored } = this.filter as Filter;
     const { up, down, history, historyStart } = this;

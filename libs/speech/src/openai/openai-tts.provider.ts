@@ -58,8 +58,12 @@ export class OpenAiTtsProvider implements TtsProvider {
         const bytes = carry ? Buffer.concat([carry, chunk]) : chunk;
         const whole = bytes.length & ~1;
         carry = whole < bytes.length ? Buffer.from(bytes.subarray(whole)) : undefined;
+        // One array holds the chunk's pieces (each a view of it, never written again): not one array a piece.
+        const room = new Int16Array(resampler.maxOutput(whole >> 1) + Math.ceil(whole / PIECE_BYTES));
+        let used = 0;
         for (let at = 0; at < whole; at += PIECE_BYTES) {
-          const out = resampler.pushBytes(bytes, at, Math.min(whole, at + PIECE_BYTES));
+          const out = resampler.pushBytes(bytes, at, Math.min(whole, at + PIECE_BYTES), room, used);
+          used += out.length;
           if (out.length) {
             if (gain !== 1) applyGain(out, gain);
             yield out;
