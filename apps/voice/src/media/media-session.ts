@@ -371,8 +371,12 @@ export class MediaSession {
   private accept(event: MediaStreamEvent, bytes: number): void {
     if (event.type === 'started') this.streamId = event.streamId;
     if (this.conversation) {
-      const conversation = this.conversation;
-      this.guarded(() => conversation.onEvent(event));
+      // As guarded() runs it, without a closure made for each of a call's fifty frames a second.
+      try {
+        this.conversation.onEvent(event);
+      } catch (err) {
+        this.conversationThrew(err);
+      }
     } else if (this.pending.length < MAX_PENDING_EVENTS && this.pendingBytes + bytes <= MAX_PENDING_BYTES) {
       this.pending.push(event);
       this.pendingBytes += bytes;
@@ -552,16 +556,21 @@ export class MediaSession {
     try {
       fn();
     } catch (err) {
-      this.options.log('error', `call ${this.callId}: the conversation threw: ${(err as Error).message}`);
-      if (this.endRequested === null) {
-        this.endRequested = PIPELINE_FAILED_REASON;
-        try {
-          this.conversation?.end(PIPELINE_FAILED_REASON);
-        } catch {
-          // Already logged; `done` is what the session waits for.
-        }
-      }
-      this.close(CLOSE_INTERNAL_ERROR, 'conversation failed');
+      this.conversationThrew(err);
     }
+  }
+
+  /** What guarded() does when the conversation throws. */
+  private conversationThrew(err: unknown): void {
+    this.options.log('error', `call ${this.callId}: the conversation threw: ${(err as Error).message}`);
+    if (this.endRequested === null) {
+      this.endRequested = PIPELINE_FAILED_REASON;
+      try {
+        this.conversation?.end(PIPELINE_FAILED_REASON);
+      } catch {
+        // Already logged; `done` is what the session waits for.
+      }
+    }
+    this.close(CLOSE_INTERNAL_ERROR, 'conversation failed');
   }
 }
