@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { serviceCoreModules, ValidatedConfigs } from '@vap/runtime';
 import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { AdmissionModule } from './admission/admission.module';
+import { BalanceGuardModule } from './balance-guard/balance-guard.module';
 import { BrowserSessionsModule } from './browser-sessions/browser-sessions.module';
 import { CallsModule } from './calls/calls.module';
 import { CarriersModule } from './carriers/carriers.module';
@@ -39,6 +40,7 @@ export class AppModule {
         MediaSessionsModule,
         PostCallModule,
         ChargesModule,
+        BalanceGuardModule,
         CallsModule,
         // The telephony configuration calls are placed and received with.
         ConnectionsModule,

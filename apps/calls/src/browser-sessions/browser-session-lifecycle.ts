@@ -18,7 +18,7 @@ import { CallSession } from '../calls/entities/call-session.entity';
 import { recordCallCharge } from '../charges/call-charges';
 import { callTiming } from '../charges/call-timing';
 import { CallsConfig } from '../config/calls.config';
-import { enqueuePostCall } from '../post-call/post-call-queue';
+import { enqueuePostCall } from '../work-queue/post-call-jobs';
 import { EndReasons } from '../progress/end-reasons';
 import { BrowserSession } from './entities/browser-session.entity';
 

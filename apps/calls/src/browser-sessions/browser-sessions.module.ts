@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ChargesModule } from '../charges/charges.module';
+import { BalanceGuardModule } from '../balance-guard/balance-guard.module';
 import { PartnersModule } from '../partners/partners.module';
 import { RecordingModule } from '../recording/recording.module';
 import { BrowserSessionExpiry } from './browser-session-expiry.service';
@@ -14,7 +14,7 @@ import { BrowserSessionsService } from './browser-sessions.service';
  * browser) run through transcripts, recordings, charges and post-call work as calls do.
  */
 @Module({
-  imports: [ChargesModule, PartnersModule, RecordingModule],
+  imports: [BalanceGuardModule, PartnersModule, RecordingModule],
   controllers: [BrowserSessionsHandlers],
   providers: [BrowserSessionsService, BrowserSessionLinks, BrowserSessionLifecycle, BrowserSessionExpiry],
   exports: [BrowserSessionLifecycle],

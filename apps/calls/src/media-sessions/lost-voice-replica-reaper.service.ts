@@ -5,15 +5,15 @@ import { CallStatus, VoiceReplicaHeartbeat } from '@vap/messages';
 import { HeartbeatBucket, NatsConnectionService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { PeriodicTask } from '@vap/runtime';
-import { RawCarrierEvent } from '../carriers/carrier-adapter';
+import { RawCarrierEvent } from '../progress/raw-carrier-event';
 import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
 import { EndReasons } from '../progress/end-reasons';
 import { interruptedEnd, InterruptionCause } from '../progress/interrupted-end';
-import { wakePostCall } from '../post-call/post-call-queue';
+import { wakePostCall } from '../work-queue/post-call-jobs';
 import { CallProgressService } from '../progress/call-progress.service';
-import { carrierCallOfRow } from './voice-calls';
+import { carrierCallOfRow } from '../carriers/carrier-call';
 
 const LIVE_STATUSES: readonly CallStatus[] = ['pending', 'ringing', 'in_progress'];
 

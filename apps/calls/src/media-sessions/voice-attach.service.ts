@@ -17,7 +17,8 @@ import { CallSession } from '../calls/entities/call-session.entity';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
 import { MediaStreamClaims } from './media-stream-claims';
-import { carrierCallOf, findVoiceCall } from './voice-calls';
+import { findVoiceCall } from './voice-calls';
+import { carrierCallOf } from '../carriers/carrier-call';
 
 /**
  * calls.voice.attach: the voice service accepted a media-stream upgrade whose token it verified. Here the

@@ -18,7 +18,8 @@ import { CallTransferService } from './call-transfer.service';
 import { Call } from '../calls/entities/call.entity';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { doNotCallMatches } from '../telephony/contact-policy/do-not-call.service';
-import { carrierCallOf, findVoiceCall } from './voice-calls';
+import { findVoiceCall } from './voice-calls';
+import { carrierCallOf } from '../carriers/carrier-call';
 import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
 
 /** The end_call_reason CallTransferService gives a transferred call. */

@@ -24,7 +24,7 @@ import { tableOf } from '@vap/persistence';
 import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
-import { wakePostCall } from '../post-call/post-call-queue';
+import { wakePostCall } from '../work-queue/post-call-jobs';
 import { recordingKey } from '../recording/recording-store';
 import { toolCallEntry } from './tool-call-entry';
 import { TranscriptService } from './transcript.service';

@@ -59,7 +59,7 @@ import { VoiceCallControl } from './voice-call-control.service';
 import { VoiceReports } from './voice-reports.service';
 import { VoiceHandlers } from './voice.handlers';
 import { VoiceOptOut } from './voice-opt-out.service';
-import { carrierCallOf } from './voice-calls';
+import { carrierCallOf } from '../carriers/carrier-call';
 import { DoNotCallService } from '../telephony/contact-policy/do-not-call.service';
 import { recordCallCharge } from '../charges/call-charges';
 import { UnbilledChargesService, VOICE_REPORT_WAIT_SECS } from '../charges/unbilled-charges.service';

@@ -8,13 +8,13 @@ import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { recordCallCharge } from '../charges/call-charges';
 import { callTiming } from '../charges/call-timing';
-import { RawCarrierEvent } from '../carriers/carrier-adapter';
-import { normalizeCarrierStatus } from '../carriers/status-normalization';
+import { RawCarrierEvent } from './raw-carrier-event';
+import { normalizeCarrierStatus } from './status-normalization';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { CallsConfig } from '../config/calls.config';
-import { accountConcurrency, readActiveCalls } from '../admission/partner-lock';
-import { enqueuePostCall } from '../post-call/post-call-queue';
+import { accountConcurrency, readActiveCalls } from '../partners/partner-lock';
+import { enqueuePostCall } from '../work-queue/post-call-jobs';
 import { statusUpdatedData } from './status-event';
 import { defaultDisposition, finalAnsweredBy } from './terminal-details';
 

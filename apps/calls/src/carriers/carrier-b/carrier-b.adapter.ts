@@ -16,8 +16,8 @@ import {
   CarrierConnectionRef,
   OutboundCall,
   ParsedCallback,
-  RawCarrierEvent,
 } from '../carrier-adapter';
+import { RawCarrierEvent } from '../../progress/raw-carrier-event';
 import { CarrierCallGone, carrierError } from '../carrier-http';
 import { MarkupDialect, xmlEscape } from '../carrier-xml';
 import { FormCallbackCarrier } from '../form-callback-carrier';

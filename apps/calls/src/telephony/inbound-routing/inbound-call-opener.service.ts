@@ -7,7 +7,7 @@ import { OutboxService, RpcClient } from '@vap/messaging';
 import { isUniqueViolation, tableOf } from '@vap/persistence';
 import { Call, newCall } from '../../calls/entities/call.entity';
 import { CallSession, newSession } from '../../calls/entities/call-session.entity';
-import { accountConcurrency, effectiveConcurrencyLimit, readActiveCalls } from '../../admission/partner-lock';
+import { accountConcurrency, effectiveConcurrencyLimit, readActiveCalls } from '../../partners/partner-lock';
 import { Connection } from '../connections/entities/connection.entity';
 import { PhoneNumber } from '../phone-numbers/entities/phone-number.entity';
 import { PreCallHookRunner } from '../../lifecycle-hooks/pre-call-hook.runner';

@@ -6,12 +6,12 @@ import { RpcClient } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { PeriodicTask } from '@vap/runtime';
 import { CarrierRegistry } from '../carriers/carrier-registry';
-import { liveSessionAsk } from '../media-sessions/live-session-ask';
+import { liveSessionAsk } from '../calls/live-session-ask';
 import { CallsConfig } from '../config/calls.config';
-import { overdrawnCalls, startFunds } from './balance-exposure';
+import { overdrawnCalls, startFunds } from '../charges/balance-exposure';
 import { EndReasons } from '../progress/end-reasons';
 import { PartnerBalances } from '../partners/partner-balances';
-import { carrierCallOfRow } from '../media-sessions/voice-calls';
+import { carrierCallOfRow } from '../carriers/carrier-call';
 import { endBrowserSession } from '../browser-sessions/browser-session-lifecycle';
 
 interface ClaimedCall {

@@ -13,7 +13,7 @@ import { CallsConfig } from '../config/calls.config';
 import { callsDataSourceOptions } from '../database/data-source';
 import { PartnerBalances } from '../partners/partner-balances';
 import { saveCall, saveConnection } from '../testing/call-rows';
-import { LIVE_SESSION_ASK_TIMEOUT_MS } from '../media-sessions/live-session-ask';
+import { LIVE_SESSION_ASK_TIMEOUT_MS } from '../calls/live-session-ask';
 import { BalanceGuard } from './balance-guard.service';
 
 jest.setTimeout(30_000);
