@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ProgressModule } from '../progress/progress.module';
 import { ConnectionsModule } from '../telephony/connections/connections.module';
+import { NUMBER_DETACHERS } from '../telephony/phone-numbers/number-detachers';
 import { CallbackIngestService } from './callback-ingest.service';
 import { CallbackUrls } from './callback-urls';
 import { CallbackHandlers } from './callback.handlers';
@@ -11,6 +12,7 @@ import { CarrierHttp } from './carrier-http';
 import { CarrierRegistry } from './carrier-registry';
 import { LateAnswerRelay } from './late-answer-relay.service';
 import { MediaStreamLinks } from './media-stream-links';
+import { numberDetachersOf } from './number-detacher';
 import { SandboxLineCarrier } from './sandbox-line.carrier';
 import { CarrierReconciler } from './reconciliation/carrier-reconciler.service';
 import { CarrierReconciliationWorker } from './reconciliation/carrier-reconciliation-worker.service';
@@ -42,7 +44,8 @@ import { CarrierSilenceCheck } from './reconciliation/carrier-silence-check.serv
       inject: [SandboxLineCarrier, CarrierAAdapter, CarrierBAdapter],
       useFactory: (...adapters: CarrierAdapter[]) => adapters,
     },
+    { provide: NUMBER_DETACHERS, inject: [CarrierRegistry], useFactory: numberDetachersOf },
   ],
-  exports: [CarrierRegistry, CallbackUrls, CarrierReconciler, SandboxLineCarrier],
+  exports: [CarrierRegistry, CallbackUrls, CarrierReconciler, SandboxLineCarrier, NUMBER_DETACHERS],
 })
 export class CarriersModule {}

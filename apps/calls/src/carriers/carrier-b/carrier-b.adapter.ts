@@ -2,11 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AppError, CALL_DISPOSITIONS, CallDisposition, HANGUP_SOURCES, HangupSource } from '@vap/messages';
 import { carrierBStreamMarkup } from '@vap/media';
 import { Call, carrierConnectionOf } from '../../calls/entities/call.entity';
-import {
-  InboundCallAnnouncement,
-  InboundCallParser,
-} from '../../telephony/inbound-routing/inbound-call-parser';
-import { NumberDetacher } from '../number-detacher';
+import { InboundCallAnnouncement, InboundCallParser } from '../inbound-call-parser';
+import { NumberDetacher } from '../../telephony/phone-numbers/number-detachers';
 import { CarrierBCredentials } from '../../telephony/connections/credentials-store.service';
 import {
   CallbackCall,
