@@ -27,7 +27,7 @@ import { CallsConfig } from '../config/calls.config';
 import { RecordingStore } from '../recording/recording-store';
 import { callStatusesOf, toBrowserSessionDto } from './browser-session-dto';
 import { BrowserSessionLinks } from './browser-session-links';
-import { BrowserSession } from './entities/browser-session.entity';
+import { BrowserSession } from '../carriers/browser/entities/browser-session.entity';
 
 /**
  * POST/GET /browser-sessions: a session is admitted as a call is (the partner's standing, the balance for one

@@ -30,7 +30,9 @@ import { MessagingModule, NatsConnectionService, NatsRpcServer, RpcClient } from
 import { runMigrations, tableOf } from '@vap/persistence';
 import { mediaStreamTokenKey, SecretBox } from '@vap/secrets';
 import { createTestDatabase, deleteJetStreamByPrefix, TestDatabase } from '@vap/testing';
-import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
+import { BrowserTransport } from '../carriers/browser/browser-transport';
+import { CallTransports, DIRECT_TRANSPORTS } from '../carriers/call-transport';
+import { CallProgressService } from '../progress/call-progress.service';
 import { CallTransferService } from './call-transfer.service';
 import { toCallDto } from '../calls/call-dto';
 import { Call } from '../calls/entities/call.entity';
@@ -204,7 +206,10 @@ describe('calls.voice.* commands', () => {
         VoiceReports,
         VoiceOptOut,
         DoNotCallService,
-        BrowserSessionLifecycle,
+        CallProgressService,
+        BrowserTransport,
+        { provide: DIRECT_TRANSPORTS, inject: [BrowserTransport], useFactory: (b: BrowserTransport) => [b] },
+        CallTransports,
       ],
     };
     app = await NestFactory.create(module, { logger: false, abortOnError: false });
