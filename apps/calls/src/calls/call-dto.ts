@@ -1,5 +1,5 @@
 import { CallDto, CallSessionDto } from '@vap/api';
-import { summarizeHold } from '../post-call/hold-summary';
+import { summarizeHold } from './hold-summary';
 import { Call, carrierConnectionOf } from './entities/call.entity';
 import { CallSession } from './entities/call-session.entity';
 

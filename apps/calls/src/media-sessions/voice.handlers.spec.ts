@@ -30,7 +30,9 @@ import { MessagingModule, NatsConnectionService, NatsRpcServer, RpcClient } from
 import { runMigrations, tableOf } from '@vap/persistence';
 import { mediaStreamTokenKey, SecretBox } from '@vap/secrets';
 import { createTestDatabase, deleteJetStreamByPrefix, TestDatabase } from '@vap/testing';
-import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
+import { BrowserTransport } from '../carriers/browser/browser-transport';
+import { CallTransports, DIRECT_TRANSPORTS } from '../carriers/call-transport';
+import { CallProgressService } from '../progress/call-progress.service';
 import { CallTransferService } from './call-transfer.service';
 import { toCallDto } from '../calls/call-dto';
 import { Call } from '../calls/entities/call.entity';
@@ -59,7 +61,7 @@ import { VoiceCallControl } from './voice-call-control.service';
 import { VoiceReports } from './voice-reports.service';
 import { VoiceHandlers } from './voice.handlers';
 import { VoiceOptOut } from './voice-opt-out.service';
-import { carrierCallOf } from './voice-calls';
+import { carrierCallOf } from '../carriers/carrier-call';
 import { DoNotCallService } from '../telephony/contact-policy/do-not-call.service';
 import { recordCallCharge } from '../charges/call-charges';
 import { UnbilledChargesService, VOICE_REPORT_WAIT_SECS } from '../charges/unbilled-charges.service';
@@ -205,7 +207,10 @@ describe('calls.voice.* commands', () => {
         VoiceReports,
         VoiceOptOut,
         DoNotCallService,
-        BrowserSessionLifecycle,
+        CallProgressService,
+        BrowserTransport,
+        { provide: DIRECT_TRANSPORTS, inject: [BrowserTransport], useFactory: (b: BrowserTransport) => [b] },
+        CallTransports,
       ],
     };
     app = await NestFactory.create(module, { logger: false, abortOnError: false });

@@ -3,7 +3,7 @@ import { CarrierRegistry } from '../carriers/carrier-registry';
 import { Call, carrierConnectionOf } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { RecordingStore } from '../recording/recording-store';
-import { PostCallNotReady } from './post-call-queue';
+import { PostCallNotReady } from './post-call-not-ready';
 
 /** Attempts of a post-call job that wait for a late carrier recording before completing without it. */
 export const RECORDING_WAIT_ATTEMPTS = 4;

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { tableOf } from '@vap/persistence';
 import { PeriodicTask } from '@vap/runtime';
-import { RawCarrierEvent } from '../carriers/carrier-adapter';
+import { RawCarrierEvent } from './raw-carrier-event';
 import { CallsConfig } from '../config/calls.config';
 import { CallProgressService } from './call-progress.service';
 

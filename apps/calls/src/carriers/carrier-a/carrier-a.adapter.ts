@@ -3,11 +3,8 @@ import { E164_PATTERN } from '@vap/api';
 import { AppError } from '@vap/messages';
 import { carrierAStreamMarkup } from '@vap/media';
 import { Call, carrierConnectionOf } from '../../calls/entities/call.entity';
-import {
-  InboundCallAnnouncement,
-  InboundCallParser,
-} from '../../telephony/inbound-routing/inbound-call-parser';
-import { NumberDetacher } from '../number-detacher';
+import { InboundCallAnnouncement, InboundCallParser } from '../inbound-call-parser';
+import { NumberDetacher } from '../../telephony/phone-numbers/number-detachers';
 import { CarrierACredentials } from '../../telephony/connections/credentials-store.service';
 import {
   CallbackCall,

@@ -2,11 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AppError, CALL_DISPOSITIONS, CallDisposition, HANGUP_SOURCES, HangupSource } from '@vap/messages';
 import { carrierBStreamMarkup } from '@vap/media';
 import { Call, carrierConnectionOf } from '../../calls/entities/call.entity';
-import {
-  InboundCallAnnouncement,
-  InboundCallParser,
-} from '../../telephony/inbound-routing/inbound-call-parser';
-import { NumberDetacher } from '../number-detacher';
+import { InboundCallAnnouncement, InboundCallParser } from '../inbound-call-parser';
+import { NumberDetacher } from '../../telephony/phone-numbers/number-detachers';
 import { CarrierBCredentials } from '../../telephony/connections/credentials-store.service';
 import {
   CallbackCall,
@@ -16,8 +13,8 @@ import {
   CarrierConnectionRef,
   OutboundCall,
   ParsedCallback,
-  RawCarrierEvent,
 } from '../carrier-adapter';
+import { RawCarrierEvent } from '../../progress/raw-carrier-event';
 import { CarrierCallGone, carrierError } from '../carrier-http';
 import { MarkupDialect, xmlEscape } from '../carrier-xml';
 import { FormCallbackCarrier } from '../form-callback-carrier';

@@ -1,6 +1,6 @@
 import { InboundRouteDecisionDto } from '@vap/api';
 import { CarrierCallbackReply } from '@vap/messages';
-import { CallbackRequest, CarrierAdapter, CarrierConnectionRef } from '../../carriers/carrier-adapter';
+import { CallbackRequest, CarrierAdapter, CarrierConnectionRef } from './carrier-adapter';
 
 /** An inbound call as a carrier's webhook announced it, after its signature was verified. */
 export interface InboundCallAnnouncement {

@@ -12,29 +12,35 @@ import {
   PartnerContext,
 } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
-import { isTerminalStatus } from '../calls/call-status-machine';
-import { Call } from '../calls/entities/call.entity';
-import { CallSession } from '../calls/entities/call-session.entity';
-import { recordCallCharge } from '../charges/call-charges';
-import { callTiming } from '../charges/call-timing';
-import { CallsConfig } from '../config/calls.config';
-import { enqueuePostCall } from '../post-call/post-call-queue';
-import { EndReasons } from '../progress/end-reasons';
+import { isTerminalStatus } from '../../calls/call-status-machine';
+import { Call } from '../../calls/entities/call.entity';
+import { CallSession } from '../../calls/entities/call-session.entity';
+import { callTiming } from '../../charges/call-timing';
+import { CallsConfig } from '../../config/calls.config';
+import { CallProgressService } from '../../progress/call-progress.service';
+import { EndReasons } from '../../progress/end-reasons';
+import { DirectTransport } from '../call-transport';
 import { BrowserSession } from './entities/browser-session.entity';
 
+/** The provider (and kind) of a browser session's call row. */
+export const BROWSER = 'browser' as const;
+
 /**
- * A browser session's life on its call row. There is no carrier: the session is answered when the browser's
- * stream attaches, and ends the moment the voice service reports its end (hang-up or stream closed), with the
- * call's one charge (recordCallCharge, per connected second) and post-call work (session.completed with
+ * The browser as a call's transport, and a browser session's life on its call row. There is no carrier: the
+ * session is answered when the browser's stream attaches, and ends the moment the platform ends it (the voice
+ * service's end report, a hang-up, a lost voice replica, the balance guard), through CallProgressService's
+ * end-of-call write: the call's one charge (per connected second) and post-call work (session.completed with
  * source browser). No call.status.updated is recorded for a session.
  */
 @Injectable()
-export class BrowserSessionLifecycle {
-  private readonly logger = new Logger(BrowserSessionLifecycle.name);
+export class BrowserTransport implements DirectTransport {
+  readonly provider = BROWSER;
+  private readonly logger = new Logger(BrowserTransport.name);
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: CallsConfig,
+    private readonly progress: CallProgressService,
   ) {}
 
   /**
@@ -44,8 +50,8 @@ export class BrowserSessionLifecycle {
    * learns nothing else of it. Each refusal is recorded on the session (last_refusal) and names its reason in the
    * detail BROWSER_REFUSAL_DETAIL_FIELD, for the voice service to tell the page.
    */
-  async checkAttach(call: Call, headers: Record<string, string>): Promise<void> {
-    if (call.kind !== 'browser') throw AppError.notFound('Browser session');
+  async checkStreamAttach(call: Call, headers: Record<string, string>): Promise<void> {
+    if (call.kind !== BROWSER) throw AppError.notFound('Browser session');
     const browser = await this.dataSource.getRepository(BrowserSession).findOneBy({ callId: call.id });
     if (!browser) throw AppError.notFound('Browser session');
     const given = headers['origin'];
@@ -117,24 +123,53 @@ export class BrowserSessionLifecycle {
     });
   }
 
+  /**
+   * A claim refused: the token opened the session already (409, token_used) or the session ended meanwhile
+   * (404, session_ended). The refusal is recorded and named in the detail the page is told of.
+   */
+  async streamRefused(call: Call, headers: Record<string, string>, error: AppError): Promise<AppError> {
+    if (error.status !== 409 && error.status !== 404) return error;
+    const origin = typeof headers['origin'] === 'string' ? headers['origin'] : null;
+    return this.refuse(call.id, error.status === 409 ? 'token_used' : 'session_ended', origin, error);
+  }
+
   /** The stream attached (in the attach's transaction, the call row locked): the session is active from now. */
-  async activate(em: EntityManager, callId: string): Promise<void> {
+  async streamAttached(em: EntityManager, call: Call): Promise<void> {
     const now = new Date();
     const moved = (await em.query(
       `UPDATE ${tableOf(em, Call)} SET status = 'in_progress', started_at = $2, answered_by = 'human', updated_at = now()
         WHERE id = $1 AND kind = 'browser' AND status = 'pending' RETURNING id`,
-      [callId, now],
+      [call.id, now],
     )) as [unknown[], number];
     if (moved[1] !== 1) throw AppError.notFound('Browser session');
-    await em.update(CallSession, { callId }, { startedAt: now });
+    await em.update(CallSession, { callId: call.id }, { startedAt: now });
+    // The conversation is told who answered: the person at the browser.
+    call.status = 'in_progress';
+    call.startedAt = now;
+    call.answeredBy = 'human';
   }
 
   /**
-   * The voice service reported the session's end: completed at once (ended_at now, end_reason, the charge of
-   * its connected seconds). A session already ended changes nothing, so a second report charges nothing.
+   * Ends a browser session now, whoever ends it (the voice service's reports, a hang-up, a lost voice replica,
+   * the balance guard): completed when it was connected (its connected seconds charged once), else failed. A
+   * session already ended changes nothing, so a second end charges nothing.
    */
-  end(callId: string, reason: string | null): Promise<void> {
-    return endBrowserSession(this.dataSource, this.config.CALL_PRICE_PER_MINUTE_PAISE, callId, reason);
+  async endNow(callId: string, reason: string | null): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const call = await em.findOne(Call, { where: { id: callId }, lock: { mode: 'pessimistic_write' } });
+      if (!call || call.kind !== BROWSER || isTerminalStatus(call.status)) return;
+      const endedAt = new Date();
+      const answered = call.startedAt !== null;
+      const timing = callTiming(call, answered, endedAt, {});
+      call.status = answered ? 'completed' : 'failed';
+      call.disposition = answered ? 'completed' : 'failed';
+      call.endCallReason = call.endCallReason ?? reason ?? call.endRequestedReason ?? 'session_ended';
+      call.hangupSource = call.hangupSource ?? 'system';
+      call.endedAt = endedAt;
+      call.durationSeconds = timing.durationSeconds;
+      call.billDurationSeconds = timing.billSeconds;
+      await this.progress.writeEnd(em, call);
+    });
   }
 
   /** Ends the pending sessions whose token lapsed unused (no charge); answers how many. */
@@ -160,7 +195,7 @@ export class BrowserSessionLifecycle {
         call.durationSeconds = 0;
         call.billDurationSeconds = 0;
         await em.update(BrowserSession, { callId: id }, { expired: true });
-        await finishBrowserSession(em, call, this.config.CALL_PRICE_PER_MINUTE_PAISE);
+        await this.progress.writeEnd(em, call);
         return true;
       });
       if (done) expired++;
@@ -181,64 +216,7 @@ export class BrowserSessionLifecycle {
         ORDER BY started_at LIMIT $3`,
       [this.config.STALE_CALL_UNCAPPED_SECS, this.config.STALE_CALL_GRACE_SECS, limit],
     )) as { id: string }[];
-    for (const { id } of rows) await this.end(id, EndReasons.staleCall);
+    for (const { id } of rows) await this.endNow(id, EndReasons.staleCall);
     return rows.length;
   }
-}
-
-/**
- * Ends a browser session now, whoever ends it (the voice service's reports, a lost voice replica, the balance
- * guard): completed when it was connected (its connected seconds charged once), else failed. A session already
- * ended changes nothing, so a second end charges nothing.
- */
-export async function endBrowserSession(
-  dataSource: DataSource,
-  pricePerMinutePaise: number,
-  callId: string,
-  reason: string | null,
-): Promise<void> {
-  await dataSource.transaction(async (em) => {
-    const call = await em.findOne(Call, { where: { id: callId }, lock: { mode: 'pessimistic_write' } });
-    if (!call || call.kind !== 'browser' || isTerminalStatus(call.status)) return;
-    const endedAt = new Date();
-    const answered = call.startedAt !== null;
-    const timing = callTiming(call, answered, endedAt, {});
-    call.status = answered ? 'completed' : 'failed';
-    call.disposition = answered ? 'completed' : 'failed';
-    call.endCallReason = call.endCallReason ?? reason ?? call.endRequestedReason ?? 'session_ended';
-    call.hangupSource = call.hangupSource ?? 'system';
-    call.endedAt = endedAt;
-    call.durationSeconds = timing.durationSeconds;
-    call.billDurationSeconds = timing.billSeconds;
-    await finishBrowserSession(em, call, pricePerMinutePaise);
-  });
-}
-
-/** The end's writes, as call progress makes them for a call (the call row last: it frees the slot). */
-async function finishBrowserSession(
-  em: EntityManager,
-  call: Call,
-  pricePerMinutePaise: number,
-): Promise<void> {
-  await em.update(
-    CallSession,
-    { callId: call.id },
-    { status: 'processing', endedAt: call.endedAt, durationSeconds: call.durationSeconds ?? 0 },
-  );
-  await recordCallCharge(em, call, pricePerMinutePaise);
-  await enqueuePostCall(em, call.id);
-  await em.update(
-    Call,
-    { id: call.id },
-    {
-      status: call.status,
-      disposition: call.disposition,
-      answeredBy: call.answeredBy,
-      endCallReason: call.endCallReason,
-      hangupSource: call.hangupSource,
-      endedAt: call.endedAt,
-      durationSeconds: call.durationSeconds,
-      billDurationSeconds: call.billDurationSeconds,
-    },
-  );
 }

@@ -1,5 +1,5 @@
 import { HoldEvent, HoldSummary } from '@vap/messages';
-import { HoldSignal } from '../calls/entities/call-session.entity';
+import { HoldSignal } from './entities/call-session.entity';
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 

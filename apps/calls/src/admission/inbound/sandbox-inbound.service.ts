@@ -4,12 +4,12 @@ import { DataSource } from 'typeorm';
 import { InboundRouteDecisionDto, SandboxInboundCallDto } from '@vap/api';
 import { AppError } from '@vap/messages';
 import { CallbackUrls } from '../../carriers/callback-urls';
-import { Connection } from '../connections/entities/connection.entity';
-import { DefaultLineService } from '../connections/default-line.service';
+import { Connection } from '../../telephony/connections/entities/connection.entity';
+import { DefaultLineService } from '../../telephony/connections/default-line.service';
 import { SandboxLineCarrier } from '../../carriers/sandbox-line.carrier';
-import { toDecisionDto } from './decision-dto';
-import { InboundRouteDecision } from './entities/inbound-route-decision.entity';
-import { InboundRouterService } from './inbound-router.service';
+import { toDecisionDto } from '../../telephony/inbound-routing/decision-dto';
+import { InboundRouteDecision } from '../../telephony/inbound-routing/entities/inbound-route-decision.entity';
+import { InboundRouterService } from '../../telephony/inbound-routing/inbound-router.service';
 
 /**
  * A simulated inbound call, so partners can test their decision URL without a carrier: the sandbox

@@ -5,14 +5,13 @@ import { AddressedSubjects, AppError, ErrorCode, PartnerContext } from '@vap/mes
 import { RpcClient } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { PeriodicTask } from '@vap/runtime';
-import { CarrierRegistry } from '../carriers/carrier-registry';
-import { liveSessionAsk } from '../media-sessions/live-session-ask';
+import { CallTransports } from '../carriers/call-transport';
+import { liveSessionAsk } from '../calls/live-session-ask';
 import { CallsConfig } from '../config/calls.config';
-import { overdrawnCalls, startFunds } from './balance-exposure';
+import { overdrawnCalls, startFunds } from '../charges/balance-exposure';
 import { EndReasons } from '../progress/end-reasons';
 import { PartnerBalances } from '../partners/partner-balances';
-import { carrierCallOfRow } from '../media-sessions/voice-calls';
-import { endBrowserSession } from '../browser-sessions/browser-session-lifecycle';
+import { carrierCallOfRow } from '../carriers/carrier-call';
 
 interface ClaimedCall {
   id: string;
@@ -50,7 +49,7 @@ export class BalanceGuard implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: CallsConfig,
-    private readonly carriers: CarrierRegistry,
+    private readonly transports: CallTransports,
     private readonly balances: PartnerBalances,
     private readonly rpc: RpcClient,
   ) {
@@ -110,14 +109,15 @@ export class BalanceGuard implements OnApplicationBootstrap, BeforeApplicationSh
     if (!call) return false;
     if (call.media_stream === 'live' && !call.retry && (await this.farewell(call))) return true;
     this.logger.warn(`call ${call.id}: partner ${call.partner_id} cannot pay for it; hanging up`);
-    if (call.provider === 'browser') {
-      // No carrier to hang up: the browser session ends (and is charged) now.
-      const price = this.config.CALL_PRICE_PER_MINUTE_PAISE;
-      await endBrowserSession(this.dataSource, price, call.id, EndReasons.insufficientBalance);
+    const direct = this.transports.directOf(call.provider);
+    if (direct) {
+      // No carrier to hang up: the call (a browser session) ends (and is charged) now.
+      await direct.endNow(call.id, EndReasons.insufficientBalance);
       return true;
     }
     try {
-      await this.carriers.get(call.provider).hangup(carrierCallOfRow(call), EndReasons.insufficientBalance);
+      const carrier = this.transports.carrierOf(call.provider);
+      await carrier.hangup(carrierCallOfRow(call), EndReasons.insufficientBalance);
       return true;
     } catch (err) {
       this.logger.error(`call ${call.id}: hang-up failed, retrying: ${(err as Error).message}`);

@@ -5,15 +5,24 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AddressedSubjects, VoiceSessionEndReply, VoiceSessionEndRequest } from '@vap/messages';
-import { AddressedCommandServer, AddressedServing, NatsConnectionService, RpcClient } from '@vap/messaging';
+import {
+  AddressedCommandServer,
+  AddressedServing,
+  NatsConnectionService,
+  OutboxService,
+  RpcClient,
+} from '@vap/messaging';
 import { runMigrations } from '@vap/persistence';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
+import { BrowserTransport } from '../carriers/browser/browser-transport';
+import { CallTransports } from '../carriers/call-transport';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
 import { callsDataSourceOptions } from '../database/data-source';
 import { PartnerBalances } from '../partners/partner-balances';
+import { CallProgressService } from '../progress/call-progress.service';
 import { saveCall, saveConnection } from '../testing/call-rows';
-import { LIVE_SESSION_ASK_TIMEOUT_MS } from '../media-sessions/live-session-ask';
+import { LIVE_SESSION_ASK_TIMEOUT_MS } from '../calls/live-session-ask';
 import { BalanceGuard } from './balance-guard.service';
 
 jest.setTimeout(30_000);
@@ -51,10 +60,11 @@ describe('BalanceGuard: farewell through the voice replica, else the carrier', (
           void hangups.push({ callId: call.id, reason }),
       }),
     } as unknown as CarrierRegistry;
+    const progress = new CallProgressService(dataSource, new OutboxService(), config);
     guard = new BalanceGuard(
       dataSource,
       config,
-      carriers,
+      new CallTransports(carriers, [new BrowserTransport(dataSource, config, progress)]),
       new PartnerBalances(dataSource),
       new RpcClient(callsNats, options),
     );

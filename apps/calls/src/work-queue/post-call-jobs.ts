@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { tableOf } from '@vap/persistence';
-import { CallWorkQueue, notifyQueued } from '../work-queue/call-work-queue';
+import { CallWorkQueue, notifyQueued } from './call-work-queue';
 
 export const POST_CALL_JOBS: CallWorkQueue = {
   table: 'post_call_jobs',
@@ -26,9 +26,3 @@ export async function wakePostCall(em: EntityManager, callId: string): Promise<v
   );
   if (woken.length) notifyQueued(em, POST_CALL_JOBS);
 }
-
-/**
- * The job cannot finish yet (a report it waits for has not arrived): retried later, logged quietly. After
- * its last waiting attempt the job completes with what it has.
- */
-export class PostCallNotReady extends Error {}

@@ -5,13 +5,13 @@ import { AppError, CallProvider, CarrierCallbackIngest, CarrierCallbackReply, is
 import { Call, carrierConnectionOf } from '../../calls/entities/call.entity';
 import { CallbackRequest, callbackRequestOf } from '../../carriers/carrier-adapter';
 import { CarrierRegistry } from '../../carriers/carrier-registry';
-import { Connection } from '../connections/entities/connection.entity';
+import { Connection } from '../../telephony/connections/entities/connection.entity';
 import { CarrierReconciler } from '../../carriers/reconciliation/carrier-reconciler.service';
-import { toDecisionDto } from './decision-dto';
-import { InboundRouteDecision } from './entities/inbound-route-decision.entity';
-import { isInboundCallParser } from './inbound-call-parser';
+import { toDecisionDto } from '../../telephony/inbound-routing/decision-dto';
+import { InboundRouteDecision } from '../../telephony/inbound-routing/entities/inbound-route-decision.entity';
+import { isInboundCallParser } from '../../carriers/inbound-call-parser';
 import { InboundCallOpener } from './inbound-call-opener.service';
-import { InboundRouterService } from './inbound-router.service';
+import { InboundRouterService } from '../../telephony/inbound-routing/inbound-router.service';
 
 const EMPTY_REPLY: CarrierCallbackReply = { status: 200, contentType: 'text/plain', body: '' };
 
