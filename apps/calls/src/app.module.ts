@@ -2,8 +2,6 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { serviceCoreModules, ValidatedConfigs } from '@vap/runtime';
 import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { AdmissionModule } from './admission/admission.module';
-import { InboundCallsModule } from './admission/inbound/inbound-calls.module';
-import { BalanceGuardModule } from './balance-guard/balance-guard.module';
 import { BrowserSessionsModule } from './browser-sessions/browser-sessions.module';
 import { CallsModule } from './calls/calls.module';
 import { CarriersModule } from './carriers/carriers.module';
@@ -34,7 +32,6 @@ export class AppModule {
         SecretsModule,
         // A call's stages, in the order a call meets them.
         AdmissionModule,
-        InboundCallsModule,
         LifecycleHooksModule,
         BrowserSessionsModule,
         CarriersModule,
@@ -42,11 +39,10 @@ export class AppModule {
         MediaSessionsModule,
         PostCallModule,
         ChargesModule,
-        BalanceGuardModule,
         CallsModule,
         // The telephony configuration calls are placed and received with.
         ConnectionsModule,
-        PhoneNumbersModule.withCarriers(CarriersModule),
+        PhoneNumbersModule,
         InboundRoutingModule,
         ResellerLinkModule,
         ContactPolicyModule,

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CallsConfig } from '../config/calls.config';
-import { BrowserTransport } from '../carriers/browser/browser-transport';
+import { BrowserSessionLifecycle } from './browser-session-lifecycle';
 
 /**
  * Expires browser sessions not connected within BROWSER_SESSION_TOKEN_TTL_MS: checked every quarter of it
@@ -15,7 +15,7 @@ export class BrowserSessionExpiry implements OnApplicationBootstrap, OnApplicati
 
   constructor(
     private readonly config: CallsConfig,
-    private readonly lifecycle: BrowserTransport,
+    private readonly lifecycle: BrowserSessionLifecycle,
   ) {}
 
   onApplicationBootstrap(): void {

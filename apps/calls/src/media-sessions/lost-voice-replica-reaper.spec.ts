@@ -14,8 +14,7 @@ import { callsDataSourceOptions } from '../database/data-source';
 import { CallProgressService } from '../progress/call-progress.service';
 import { saveCall, saveConnection } from '../testing/call-rows';
 import { LostVoiceReplicaReaper } from './lost-voice-replica-reaper.service';
-import { BrowserTransport } from '../carriers/browser/browser-transport';
-import { CallTransports } from '../carriers/call-transport';
+import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
 
 jest.setTimeout(30_000);
 
@@ -57,8 +56,9 @@ describe('LostVoiceReplicaReaper', () => {
       dataSource,
       config,
       nats,
-      new CallTransports(carriers, [new BrowserTransport(dataSource, config, progress)]),
+      carriers,
       progress,
+      new BrowserSessionLifecycle(dataSource, config),
     );
     await bucketOld;
   }, 40_000);

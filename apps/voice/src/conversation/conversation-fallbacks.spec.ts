@@ -1,4 +1,4 @@
-import { Phrases } from './phrases';
+import { Phrases } from './conversation';
 import { CallHarness } from './testing/conversation-harness';
 
 /**

@@ -33,7 +33,7 @@ const context = (languages: string[] = ['en']) =>
   ({
     callId: 'call_1',
     partnerId: 'p_1',
-    agent: { spokenLanguages: languages },
+    agent: { spoken_languages: languages },
   }) as unknown as VoiceCallContext;
 
 const voice = (over: Partial<TtsPlanEntry>): TtsPlanEntry => ({

@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { AppError, CALL_DISPOSITIONS, CallDisposition, HANGUP_SOURCES, HangupSource } from '@vap/messages';
 import { carrierBStreamMarkup } from '@vap/media';
 import { Call, carrierConnectionOf } from '../../calls/entities/call.entity';
-import { InboundCallAnnouncement, InboundCallParser } from '../inbound-call-parser';
-import { NumberDetacher } from '../../telephony/phone-numbers/number-detachers';
+import {
+  InboundCallAnnouncement,
+  InboundCallParser,
+} from '../../telephony/inbound-routing/inbound-call-parser';
+import { NumberDetacher } from '../number-detacher';
 import { CarrierBCredentials } from '../../telephony/connections/credentials-store.service';
 import {
   CallbackCall,
@@ -13,8 +16,8 @@ import {
   CarrierConnectionRef,
   OutboundCall,
   ParsedCallback,
+  RawCarrierEvent,
 } from '../carrier-adapter';
-import { RawCarrierEvent } from '../../progress/raw-carrier-event';
 import { CarrierCallGone, carrierError } from '../carrier-http';
 import { MarkupDialect, xmlEscape } from '../carrier-xml';
 import { FormCallbackCarrier } from '../form-callback-carrier';
@@ -67,11 +70,11 @@ export class CarrierBAdapter
       Method: 'POST',
       StatusCallback: call.callbackUrl('status'),
       StatusCallbackMethod: 'POST',
-      Record: call.agent.enableRecording ? 'true' : 'false',
+      Record: call.agent.enable_recording ? 'true' : 'false',
     });
     for (const event of ['initiated', 'ringing', 'answered', 'completed'])
       form.append('StatusCallbackEvent', event);
-    if (call.agent.voicemailDetectionEnabled) {
+    if (call.agent.voicemail_detection_enabled) {
       // Asynchronous: the callee is not held in silence while detection runs; the verdict comes on the
       // `amd` callback, and a machine has the agent leave the voicemail message instead.
       form.set('MachineDetection', 'Enable');
@@ -79,7 +82,7 @@ export class CarrierBAdapter
       form.set('AsyncAmdStatusCallback', call.callbackUrl('amd'));
       form.set('AsyncAmdStatusCallbackMethod', 'POST');
     }
-    if (call.agent.maxCallDurationSecs) form.set('TimeLimit', String(call.agent.maxCallDurationSecs));
+    if (call.agent.max_call_duration_secs) form.set('TimeLimit', String(call.agent.max_call_duration_secs));
     return { providerCallId: await this.place(creds, { method: 'POST', path: '/Calls.json', form }, 'sid') };
   }
 

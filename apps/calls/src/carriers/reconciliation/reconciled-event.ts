@@ -1,7 +1,6 @@
 import { isTerminalStatus } from '../../calls/call-status-machine';
-import { CarrierCallState } from '../carrier-adapter';
-import { RawCarrierEvent } from '../../progress/raw-carrier-event';
-import { normalizeCarrierStatus } from '../../progress/status-normalization';
+import { CarrierCallState, RawCarrierEvent } from '../carrier-adapter';
+import { normalizeCarrierStatus } from '../status-normalization';
 
 /** The call status a status event would move the call to, as call progress reads it. */
 function claimedStatus(event: RawCarrierEvent) {
