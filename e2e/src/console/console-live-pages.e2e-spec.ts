@@ -187,8 +187,14 @@ describe('the console’s live pages in a browser', () => {
     await conversation.locator('li.bot', { hasText: INTRO }).waitFor({ timeout: 30_000 });
     // The offline recogniser's warning is shown to the person.
     await page.getByText(/offline development recogniser/).waitFor();
-    // The fake microphone's line, heard (it comes round every 9 s or so; a loaded machine may garble a pass).
-    await conversation.locator('li.user', { hasText: SAID }).waitFor({ timeout: 60_000 });
+    // The fake microphone's line, heard (it comes round every 9 s or so; a loaded machine may garble a pass), and
+    // final: while the caller is still heard the panel shows the words so far ("hearing…"), which a session
+    // ended at that moment never records as a line.
+    await conversation
+      .locator('li.user', { hasText: SAID })
+      .filter({ hasNotText: 'hearing…' })
+      .first()
+      .waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Mute' }).click();
     await page.getByRole('button', { name: 'Unmute' }).waitFor();
     await shot(page, 'agent-talk');
