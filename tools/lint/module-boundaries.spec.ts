@@ -83,10 +83,7 @@ describe('module boundaries', () => {
     ])(
       'refuses %s importing another app',
       async (_label, file) => {
-        const errors = await boundaryErrors(
-          file,
-          "import { AppModule } from '../../../gateway/src/app.module';\nexport const probe = AppModule;\n",
-        );
+        const errors = await boundaryErrors(file, importing('../../../gateway/src/app.module', 'AppModule'));
         expect(errors).toHaveLength(1);
       },
       30_000,
@@ -98,12 +95,9 @@ describe('module boundaries', () => {
     ])(
       'refuses %s importing a lib',
       async (_label, file) => {
-        expect(
-          await boundaryErrors(
-            file,
-            "import { AppError } from '@vap/messages';\nexport const probe = AppError;\n",
-          ),
-        ).toEqual([expect.stringMatching(/tagged with "type:console" cannot depend on any libs with tags/)]);
+        expect(await boundaryErrors(file, importing('@vap/messages', 'AppError'))).toEqual([
+          expect.stringMatching(/tagged with "type:console" cannot depend on any libs with tags/),
+        ]);
       },
       30_000,
     );

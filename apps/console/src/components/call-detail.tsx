@@ -6,6 +6,7 @@ import { linkProps } from '../router.js';
 import { AgentLink, useAgentName } from './agent-names.js';
 import { LatencyChart, TurnLatency } from './charts.js';
 import type { LiveMode } from './live.js';
+import { FALLBACK_RELOAD_SECONDS } from './live-state.js';
 import { formatDate, words } from './format.js';
 
 export interface TranscriptEntry {
@@ -57,7 +58,7 @@ function LiveState({ mode, notice }: { mode: LiveMode; notice: string | null }) 
     mode === 'push'
       ? 'Updating live'
       : mode === 'reload'
-        ? 'Refreshing every 10 seconds'
+        ? `Refreshing every ${FALLBACK_RELOAD_SECONDS} seconds`
         : mode === 'final'
           ? 'Final: nothing more will change'
           : '';

@@ -6,6 +6,10 @@ import { ApiError } from '../api.js';
 /** Errors of the push (each a lost connection the browser retries) before the page falls back to reloading. */
 export const MAX_PUSH_ERRORS = 3;
 
+/** How often the page asks again when the push is unavailable; the notices say it in seconds. */
+export const FALLBACK_RELOAD_MS = 10_000;
+export const FALLBACK_RELOAD_SECONDS = FALLBACK_RELOAD_MS / 1000;
+
 export type LiveMode = 'loading' | 'push' | 'reload' | 'final';
 
 export interface Live<T> {
@@ -17,7 +21,7 @@ export interface Live<T> {
   notice: string | null;
 }
 
-const RELOADING = 'Live updates are unavailable: this page refreshes every 10 seconds.';
+const RELOADING = `Live updates are unavailable: this page refreshes every ${FALLBACK_RELOAD_SECONDS} seconds.`;
 
 const asApiError = (e: unknown) => (e instanceof ApiError ? e : new ApiError(0, 'ERROR', String(e)));
 
@@ -65,7 +69,7 @@ export const liveSteps = {
   /** A refresh failed: what is on screen stays. */
   refreshFailed: <T>(s: Live<T>, e: unknown): Live<T> => ({
     ...s,
-    notice: `The last refresh failed (${asApiError(e).message}); trying again in 10 seconds.`,
+    notice: `The last refresh failed (${asApiError(e).message}); trying again in ${FALLBACK_RELOAD_SECONDS} seconds.`,
   }),
 };
 

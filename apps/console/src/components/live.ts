@@ -3,12 +3,9 @@
 // had, the page falls back to asking again every 10 s: a live view is never replaced by an error page, and a
 // failed refresh keeps what is on screen.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { Live, liveSteps, parseSnapshot, pushGivesUp } from './live-state.js';
+import { FALLBACK_RELOAD_MS, Live, liveSteps, parseSnapshot, pushGivesUp } from './live-state.js';
 
 export type { Live, LiveMode } from './live-state.js';
-
-/** How often the page asks again when the push is unavailable. */
-export const FALLBACK_RELOAD_MS = 10_000;
 
 /**
  * Loads a resource with `load`, then, until `isFinal` says it is over, follows it over `liveUrl`'s events (or,

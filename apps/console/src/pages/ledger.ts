@@ -29,7 +29,6 @@ export const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /** One CSV cell: always quoted, quotes doubled, a list as its items separated by spaces. */
 export function csvCell(value: unknown): string {
-  // A list (the providers of a charge) is one cell, its items separated by spaces.
   const s =
     value === null || value === undefined ? '' : Array.isArray(value) ? value.join(' ') : String(value);
   // Quoted always; a leading formula character is neutralised so a spreadsheet never runs it.
