@@ -2,7 +2,7 @@
 // with every conversation feature that costs extra off: no background audio, no recording, no tools) and a
 // stream URL with a fresh signed token, as the calls service would put in the carrier's answer markup.
 import { randomUUID } from 'node:crypto';
-import { AgentSettings, SpeechPlan, TtsPlanEntry, VoiceCallContext } from '@vap/messages';
+import { AgentSnapshot, SpeechPlan, TtsPlanEntry, VoiceCallContext } from '@vap/messages';
 import { buildBrowserStreamUrl, buildMediaStreamUrl, issueStreamToken } from '@vap/media';
 
 /** A voice of the seeded catalog (the same one the other benchmarks' agents use). */
@@ -34,32 +34,33 @@ export function benchSpeechPlan(): SpeechPlan {
 /** Stream tokens outlive the ramp of the largest round by far; expiry is not what is measured. */
 const STREAM_TOKEN_TTL_MS = 120_000;
 
-export function benchAgentSettings(introMessage: string | null): AgentSettings {
+export function benchAgentSettings(introMessage: string | null): AgentSnapshot {
   return {
+    version: 3,
     prompt: 'You are a benchmark agent. Answer every caller in one short sentence.',
-    voice_id: BENCH_VOICE_ID,
-    spoken_languages: ['en'],
-    intro_message: introMessage,
-    enable_recording: false,
-    max_call_duration_secs: null,
-    end_call_enabled: false,
-    end_call_message: null,
-    end_call_instructions: null,
-    transfer_enabled: false,
-    transfer_number: null,
-    transfer_message: null,
-    transfer_instructions: null,
-    voicemail_detection_enabled: false,
-    voicemail_message: null,
-    user_idle_enabled: false,
-    tool_ack_config: null,
-    background_audio_id: null,
-    background_audio_volume: 0,
-    kb_threshold: null,
-    kb_include_summaries: false,
-    kb_result_format: null,
-    has_knowledge: false,
-    extraction_enabled: false,
+    voiceId: BENCH_VOICE_ID,
+    spokenLanguages: ['en'],
+    introMessage: introMessage,
+    enableRecording: false,
+    maxCallDurationSecs: null,
+    endCallEnabled: false,
+    endCallMessage: null,
+    endCallInstructions: null,
+    transferEnabled: false,
+    transferNumber: null,
+    transferMessage: null,
+    transferInstructions: null,
+    voicemailDetectionEnabled: false,
+    voicemailMessage: null,
+    userIdleEnabled: false,
+    toolAckConfig: null,
+    backgroundAudioId: null,
+    backgroundAudioVolume: 0,
+    kbThreshold: null,
+    kbIncludeSummaries: false,
+    kbResultFormat: null,
+    hasKnowledge: false,
+    extractionEnabled: false,
   };
 }
 
@@ -94,7 +95,7 @@ export function transportOf(index: number, mode: BenchTransport | 'mixed'): Benc
  */
 export function benchCall(
   index: number,
-  agent: AgentSettings,
+  agent: AgentSnapshot,
   publicUrl: string,
   tokenKey: Buffer,
   transport: BenchTransport = 'phone',

@@ -55,7 +55,7 @@ describe('fake platform responder', () => {
     };
     const context = await rpc.request('calls.voice.attach', null, { ...attach, callId: call.context.callId });
     expect(context).toEqual(call.context);
-    expect(context.agent.intro_message).toBe('Hello.');
+    expect(context.agent.introMessage).toBe('Hello.');
     expect(responder.attaches.get(call.context.callId)).toBe(1);
 
     const unknown = rpc.request('calls.voice.attach', null, { ...attach, callId: 'no-such-call' });

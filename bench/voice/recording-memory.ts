@@ -34,7 +34,7 @@ import { benchAgentSettings, benchCall, benchSpeechPlan } from './bench-call';
 import { CallerFleet } from './caller-fleet';
 import { FakePlatformResponder, startFakePlatformResponder } from './fake-platform-responder';
 import { startFakeSpeechProviders } from './fake-speech-providers';
-import { InspectorGc } from './inspector-gc';
+import { InspectorSession } from './inspector-session';
 import { ProcessSampler, readProcessUsage } from './process-sampler';
 import { benchVoiceEnv } from './voice-env';
 
@@ -139,7 +139,7 @@ async function runRound(minutes: number, deps: Deps): Promise<RoundResult> {
     nodeArgs: [`--inspect=127.0.0.1:${inspectPort}`],
     readyTimeoutMs: 60_000,
   });
-  const gc = await InspectorGc.connect(inspectPort);
+  const gc = await InspectorSession.connect(inspectPort);
   const sampler = new ProcessSampler([voice.pid]);
   let sampling = false;
   let readings: Promise<void> = Promise.resolve();
@@ -186,8 +186,8 @@ async function runRound(minutes: number, deps: Deps): Promise<RoundResult> {
 }
 
 /** RSS of the voice process right after a full collection. */
-async function collectedRss(voice: ServiceHandle, gc: InspectorGc): Promise<number> {
-  await gc.collect();
+async function collectedRss(voice: ServiceHandle, gc: InspectorSession): Promise<number> {
+  await gc.collectGarbage();
   return readProcessUsage(voice.pid).rssBytes;
 }
 
@@ -203,7 +203,7 @@ async function placeCalls(
 ): Promise<number[]> {
   const { responder, fleet } = deps;
   responder.resetReports();
-  const agent = { ...benchAgentSettings('Hello, this is the benchmark agent.'), enable_recording: true };
+  const agent = { ...benchAgentSettings('Hello, this is the benchmark agent.'), enableRecording: true };
   const placed = Array.from({ length: count }, (_, i) =>
     benchCall(i, agent, `http://127.0.0.1:${voice.port}`, deps.tokenKey),
   );

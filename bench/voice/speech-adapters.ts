@@ -23,9 +23,7 @@
  * unreported first run on the OpenAI-compatible adapter), BENCH_ADAPTERS (e.g. "tts:openai,tts:cartesia,stt:sarvam";
  * all by default), BENCH_PIN (1), BENCH_LOGS=1 prints the voice service's output.
  */
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -50,6 +48,7 @@ import { openBenchNats } from '../support/bench-nats';
 import { ascending, figure, percentile } from '../support/percentiles';
 import { BENCH_VOICE_ID, BENCH_VOICE_PLAN_ENTRY, benchAgentSettings, benchCall } from './bench-call';
 import { CallerFleet, monotonicNs } from './caller-fleet';
+import { pinningWanted, pinToCore, processTree } from './core-pinning';
 import { startFakePlatformResponder } from './fake-platform-responder';
 import { startFakeSpeechProviders } from './fake-speech-providers';
 import { SimulatedCallResult } from './simulated-caller';
@@ -75,7 +74,7 @@ const warmupCalls = Number(process.env.BENCH_WARMUP_CALLS ?? 20);
 const only = (process.env.BENCH_ADAPTERS ?? '').split(/[\s,]+/).filter(Boolean);
 /** Read before this process is pinned (the count then follows its affinity). */
 const cores = availableParallelism();
-const pin = process.env.BENCH_PIN !== '0' && cores >= 2;
+const pin = pinningWanted(cores);
 const showLogs = process.env.BENCH_LOGS === '1';
 const TARGET_MS = 5;
 /** The key every fake accepts (each call's own key is swapped for it at the fake's door). */
@@ -85,26 +84,6 @@ const REPLY = 'Your order ships tomorrow morning.';
 const INTRO = 'Hello, this is the benchmark agent.';
 /** A turn's end is looked for at the STT fake this long after the caller sent it (the next turn starts later). */
 const STT_WINDOW_MS = 2000;
-
-function taskset(cpu: number, pid: number): void {
-  const res = spawnSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { encoding: 'utf8' });
-  if (res.status !== 0) console.warn(`taskset ${cpu} ${pid} failed: ${res.stderr || res.error?.message}`);
-}
-
-/** A process and every process it started (the voice service's helper processes too). */
-function processTree(pid: number): number[] {
-  const children: number[] = [];
-  try {
-    for (const task of spawnSync('ls', [`/proc/${pid}/task`], { encoding: 'utf8' }).stdout.split(/\s+/)) {
-      if (!task) continue;
-      const list = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(/\s+/).filter(Boolean);
-      children.push(...list.map(Number));
-    }
-  } catch {
-    // The process ended meanwhile: nothing to pin.
-  }
-  return [pid, ...children.flatMap(processTree)];
-}
 
 interface AdapterFigures {
   adapter: Adapter;
@@ -126,7 +105,7 @@ async function main(): Promise<void> {
     throw new Error('BENCH_CALLS and BENCH_TURNS: positive whole numbers');
   }
   // This process and the callers' (forked after) on the second core; the voice service on the first.
-  if (pin) taskset(1, process.pid);
+  if (pin) pinToCore(1, process.pid);
   const tap = SpeechTap.install();
   const infra = await openBenchNats();
   const cleanups: (() => Promise<unknown>)[] = [() => infra.close()];
@@ -167,7 +146,7 @@ async function main(): Promise<void> {
       readyTimeoutMs: 60_000,
     });
     cleanups.unshift(() => voice.stop());
-    if (pin) for (const pid of processTree(voice.pid)) taskset(0, pid);
+    if (pin) for (const pid of processTree(voice.pid)) pinToCore(0, pid);
 
     console.log(
       `voice speech adapters: ${calls} concurrent carrier_b calls per adapter, an intro and ${turns} caller ` +

@@ -35,7 +35,7 @@ import { connect, JSONCodec, NatsConnection } from 'nats';
 import { Client } from 'pg';
 import { CustomFunctionWithSecretDto } from '@vap/api';
 import { FRAME_MS } from '@vap/media';
-import { CustomFunctionSpec, RpcReply, Subjects } from '@vap/messages';
+import { CustomFunctionSnapshot, customFunctionSnapshotOf, RpcReply, Subjects } from '@vap/messages';
 import { freePort, ServiceHandle, sleep, startService, workspaceRoot } from '@vap/testing';
 import { openBenchInfrastructure } from '../support/bench-infrastructure';
 import { reportFigures } from '../support/figures';
@@ -137,7 +137,11 @@ function startPartnerEndpoint(tls: { cert: string; key: string }): Promise<Serve
 }
 
 /** Creates the partner's function as the gateway would, and returns the spec a call's agent carries. */
-async function createFunction(nc: NatsConnection, prefix: string, url: string): Promise<CustomFunctionSpec> {
+async function createFunction(
+  nc: NatsConnection,
+  prefix: string,
+  url: string,
+): Promise<CustomFunctionSnapshot> {
   const msg = await nc.request(
     wireSubject(prefix, Subjects.agents.customFunctionCreate),
     codec.encode({
@@ -162,21 +166,7 @@ async function createFunction(nc: NatsConnection, prefix: string, url: string): 
   );
   const reply = codec.decode(msg.data) as RpcReply<CustomFunctionWithSecretDto>;
   if (!reply.ok) throw new Error(`custom_function.create: ${JSON.stringify(reply.error)}`);
-  const f = reply.data;
-  return {
-    id: f.id,
-    name: f.name,
-    description: f.description,
-    parameters: f.parameters,
-    timeout_ms: f.timeout_ms,
-    speech: {
-      on_start: f.speech.on_start,
-      on_delay: f.speech.on_delay,
-      delay_ms: f.speech.delay_ms,
-      on_failure: f.speech.on_failure,
-    },
-    async: f.async,
-  };
+  return customFunctionSnapshotOf(reply.data);
 }
 
 async function main(): Promise<void> {
@@ -316,7 +306,7 @@ interface RoundDeps {
   responder: Awaited<ReturnType<typeof startFakePlatformResponder>>;
   fleet: CallerFleet;
   tokenKey: Buffer;
-  spec: CustomFunctionSpec;
+  spec: CustomFunctionSnapshot;
   dbUrl: string;
 }
 
@@ -339,7 +329,7 @@ async function runRound(calls: number, deps: RoundDeps): Promise<RoundResult> {
   timeline = new ToolCallTimeline();
   wall = new Map();
   unsigned = 0;
-  const agent = { ...benchAgentSettings(null), custom_functions: [deps.spec] };
+  const agent = { ...benchAgentSettings(null), customFunctions: [deps.spec] };
   const placed = Array.from({ length: calls }, (_, i) =>
     benchCall(i, agent, `http://127.0.0.1:${voice.port}`, deps.tokenKey),
   );

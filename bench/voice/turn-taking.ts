@@ -31,7 +31,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { connect } from 'nats';
 import { decodePcm16Wav } from '@vap/media';
-import { TURN_TAKING_MODES, TurnTakingConfig, TurnTakingDefaults } from '@vap/messages';
+import { TURN_TAKING_MODES, TurnTakingConfig, TurnTakingDefaults, turnTakingSnapshotOf } from '@vap/messages';
 import { freePort, ServiceHandle, sleep, startService, workspaceRoot } from '@vap/testing';
 import { openBenchNats } from '../support/bench-nats';
 import { reportFigures } from '../support/figures';
@@ -221,7 +221,7 @@ async function runRound(count: number, deps: RoundDeps): Promise<RoundRun> {
   const agent = {
     ...benchAgentSettings(null),
     prompt: `You are a benchmark agent [bench call {{${CALL_VARIABLE}}}]. Answer every caller in one short sentence.`,
-    turn_taking: turnTaking,
+    turnTaking: turnTakingSnapshotOf(turnTaking),
   };
   const placed = Array.from({ length: count }, (_, i) => {
     const call = benchCall(i, agent, voice.url, deps.tokenKey);

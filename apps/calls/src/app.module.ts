@@ -2,6 +2,8 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { serviceCoreModules, ValidatedConfigs } from '@vap/runtime';
 import { BlobStorageConfig, BlobStorageModule } from '@vap/storage';
 import { AdmissionModule } from './admission/admission.module';
+import { InboundCallsModule } from './admission/inbound/inbound-calls.module';
+import { BalanceGuardModule } from './balance-guard/balance-guard.module';
 import { BrowserSessionsModule } from './browser-sessions/browser-sessions.module';
 import { CallsModule } from './calls/calls.module';
 import { CarriersModule } from './carriers/carriers.module';
@@ -32,6 +34,7 @@ export class AppModule {
         SecretsModule,
         // A call's stages, in the order a call meets them.
         AdmissionModule,
+        InboundCallsModule,
         LifecycleHooksModule,
         BrowserSessionsModule,
         CarriersModule,
@@ -39,10 +42,11 @@ export class AppModule {
         MediaSessionsModule,
         PostCallModule,
         ChargesModule,
+        BalanceGuardModule,
         CallsModule,
         // The telephony configuration calls are placed and received with.
         ConnectionsModule,
-        PhoneNumbersModule,
+        PhoneNumbersModule.withCarriers(CarriersModule),
         InboundRoutingModule,
         ResellerLinkModule,
         ContactPolicyModule,

@@ -257,9 +257,9 @@ describe('agent speech fields', () => {
       ]);
       expect(rows[0].agent_settings).toMatchObject({
         transcriber: TRANSCRIBER,
-        fallback_transcriber: FALLBACK_TRANSCRIBER,
-        fallback_voice_ids: [Voices.abhilash],
-        dictionary_ids: [dictionary],
+        fallbackTranscriber: FALLBACK_TRANSCRIBER,
+        fallbackVoiceIds: [Voices.abhilash],
+        dictionaryIds: [dictionary],
       });
     } finally {
       await db.end();

@@ -450,7 +450,7 @@ describe('custom functions', () => {
         body: { description: 'Changed' },
       });
       const rows = await db.query(
-        `SELECT agent_settings->'custom_functions' AS functions FROM calls.calls WHERE partner_id = $1`,
+        `SELECT agent_settings->'customFunctions' AS functions FROM calls.calls WHERE partner_id = $1`,
         [partner.id],
       );
       expect(rows.rows).toHaveLength(2);
@@ -461,8 +461,8 @@ describe('custom functions', () => {
             name: fn.name,
             description: fn.description,
             parameters: fn.parameters,
-            timeout_ms: 10_000,
-            speech: { on_start: null, on_delay: null, delay_ms: 2000, on_failure: 'That did not work.' },
+            timeoutMs: 10_000,
+            speech: { onStart: null, onDelay: null, delayMs: 2000, onFailure: 'That did not work.' },
             async: false,
           },
         ]);

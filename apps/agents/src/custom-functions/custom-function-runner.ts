@@ -91,10 +91,8 @@ export class CustomFunctionRunner {
         logId: null,
       };
     }
-    // The call's snapshot of timeout_ms, not the row's: one value for the call, taken when it started. (A
-    // request without one comes from a voice replica older than the field, during a rollout.)
-    const timeoutMs =
-      typeof req.timeoutMs === 'number' ? boundedFunctionTimeoutMs(req.timeoutMs) : fn.timeoutMs;
+    // The call's snapshot of the timeout (its timeoutMs), never the row's: one value for the call, taken when it started.
+    const timeoutMs = boundedFunctionTimeoutMs(req.timeoutMs);
     return this.run(fn, parsedArguments(req.arguments), req.context, 'custom_function', timeoutMs);
   }
 

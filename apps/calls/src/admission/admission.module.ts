@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CallsModule } from '../calls/calls.module';
 import { CarriersModule } from '../carriers/carriers.module';
-import { ChargesModule } from '../charges/charges.module';
+import { BalanceGuardModule } from '../balance-guard/balance-guard.module';
 import { LifecycleHooksModule } from '../lifecycle-hooks/lifecycle-hooks.module';
 import { PartnersModule } from '../partners/partners.module';
 import { ProgressModule } from '../progress/progress.module';
@@ -23,7 +23,7 @@ import { StartCallKeysPruner } from './start-call-keys-pruner.service';
   imports: [
     CallsModule,
     PartnersModule,
-    ChargesModule,
+    BalanceGuardModule,
     ContactPolicyModule,
     ConnectionsModule,
     CarriersModule,

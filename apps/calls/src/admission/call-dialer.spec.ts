@@ -14,7 +14,7 @@ const call = {
   agentId: 'a-1',
   fromNumber: '+15550000001',
   toNumber: '+15550000002',
-  agentSettings: { intro_message: 'Hi' },
+  agentSettings: { introMessage: 'Hi' },
   variables: { name: 'Ada' },
   provider: 'carrier_b',
   connectionId: 'conn-1',

@@ -5,7 +5,7 @@ import { tableOf } from '@vap/persistence';
 import { PeriodicTask } from '@vap/runtime';
 import { ACTIVE_CALL_STATUSES } from '../calls/call-status-machine';
 import { Call } from '../calls/entities/call.entity';
-import { RawCarrierEvent } from '../carriers/carrier-adapter';
+import { RawCarrierEvent } from '../progress/raw-carrier-event';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CarrierReconciler } from '../carriers/reconciliation/carrier-reconciler.service';
 import { reconciledEvent } from '../carriers/reconciliation/reconciled-event';

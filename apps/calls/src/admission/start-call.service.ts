@@ -14,7 +14,7 @@ import {
 import { OutboxService, RpcClient } from '@vap/messaging';
 import { CallsConfig } from '../config/calls.config';
 import { ContactPolicy, DialPermit, PolicyStop } from '../telephony/contact-policy/contact-policy';
-import { BalanceGuard } from '../charges/balance-guard.service';
+import { BalanceGuard } from '../balance-guard/balance-guard.service';
 import { PhoneNumber } from '../telephony/phone-numbers/entities/phone-number.entity';
 import { statusUpdatedData } from '../progress/status-event';
 import { CallDialer } from './call-dialer';
@@ -28,7 +28,7 @@ import {
   effectiveConcurrencyLimit,
   lockActiveCalls,
   lockDialTarget,
-} from './partner-lock';
+} from '../partners/partner-lock';
 import { bindKey, callOfKey, splitStartCommand, StartCallKey } from './start-call-keys';
 
 /**

@@ -6,7 +6,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
-  AgentSettings,
+  AgentSnapshot,
   BROWSER_REFUSAL_DETAIL_FIELD,
   ErrorCode,
   SessionCompletedData,
@@ -41,9 +41,11 @@ import { VoiceHandlers } from '../media-sessions/voice.handlers';
 import { PostCallProcessor } from '../post-call/post-call-processor.service';
 import { DoNotCallService } from '../telephony/contact-policy/do-not-call.service';
 import { saveCall } from '../testing/call-rows';
-import { BrowserSessionLifecycle } from './browser-session-lifecycle';
+import { BrowserTransport } from '../carriers/browser/browser-transport';
+import { CallTransports, DIRECT_TRANSPORTS } from '../carriers/call-transport';
+import { CallProgressService } from '../progress/call-progress.service';
 import { BrowserSessionLinks } from './browser-session-links';
-import { BrowserSession } from './entities/browser-session.entity';
+import { BrowserSession } from '../carriers/browser/entities/browser-session.entity';
 
 jest.setTimeout(60_000);
 
@@ -61,7 +63,7 @@ describe('browser sessions on calls.voice.*', () => {
   let rpc: RpcClient;
   let dataSource: DataSource;
   let links: BrowserSessionLinks;
-  let lifecycle: BrowserSessionLifecycle;
+  let lifecycle: BrowserTransport;
   const prefix = `t_${randomBytes(5).toString('hex')}`;
   const partnerId = randomUUID();
   const replicaId = randomUUID();
@@ -97,7 +99,10 @@ describe('browser sessions on calls.voice.*', () => {
         VoiceReports,
         VoiceOptOut,
         DoNotCallService,
-        BrowserSessionLifecycle,
+        CallProgressService,
+        BrowserTransport,
+        { provide: DIRECT_TRANSPORTS, inject: [BrowserTransport], useFactory: (b: BrowserTransport) => [b] },
+        CallTransports,
         BrowserSessionLinks,
       ],
     };
@@ -108,7 +113,7 @@ describe('browser sessions on calls.voice.*', () => {
     rpc = app.get(RpcClient);
     dataSource = app.get(DataSource);
     links = app.get(BrowserSessionLinks);
-    lifecycle = app.get(BrowserSessionLifecycle);
+    lifecycle = app.get(BrowserTransport);
   });
 
   afterAll(async () => {
@@ -132,7 +137,7 @@ describe('browser sessions on calls.voice.*', () => {
       answeredBy: null,
       startedAt: null,
       variables: { name: 'Ada' },
-      agentSettings: { intro_message: 'Hello', prompt: 'Be brief.' } as AgentSettings,
+      agentSettings: { introMessage: 'Hello', prompt: 'Be brief.' } as AgentSnapshot,
     });
     await dataSource.getRepository(BrowserSession).insert({
       callId: call.id,

@@ -8,7 +8,7 @@ import {
 import { toCallSessionDto } from '../calls/call-dto';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
-import { BrowserSession } from './entities/browser-session.entity';
+import { BrowserSession } from '../carriers/browser/entities/browser-session.entity';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CallsConfig } from '../config/calls.config';
-import { BrowserSessionLifecycle } from './browser-session-lifecycle';
+import { BrowserTransport } from '../carriers/browser/browser-transport';
 
 /**
  * Expires browser sessions not connected within BROWSER_SESSION_TOKEN_TTL_MS: checked every quarter of it
@@ -15,7 +15,7 @@ export class BrowserSessionExpiry implements OnApplicationBootstrap, OnApplicati
 
   constructor(
     private readonly config: CallsConfig,
-    private readonly lifecycle: BrowserSessionLifecycle,
+    private readonly lifecycle: BrowserTransport,
   ) {}
 
   onApplicationBootstrap(): void {

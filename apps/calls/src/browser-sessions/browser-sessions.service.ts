@@ -19,15 +19,15 @@ import {
 } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { keysetPage, tableOf } from '@vap/persistence';
-import { effectiveConcurrencyLimit, lockActiveCalls } from '../admission/partner-lock';
+import { effectiveConcurrencyLimit, lockActiveCalls } from '../partners/partner-lock';
 import { Call, newCall } from '../calls/entities/call.entity';
 import { CallSession, newSession } from '../calls/entities/call-session.entity';
-import { BalanceGuard } from '../charges/balance-guard.service';
+import { BalanceGuard } from '../balance-guard/balance-guard.service';
 import { CallsConfig } from '../config/calls.config';
 import { RecordingStore } from '../recording/recording-store';
 import { callStatusesOf, toBrowserSessionDto } from './browser-session-dto';
 import { BrowserSessionLinks } from './browser-session-links';
-import { BrowserSession } from './entities/browser-session.entity';
+import { BrowserSession } from '../carriers/browser/entities/browser-session.entity';
 
 /**
  * POST/GET /browser-sessions: a session is admitted as a call is (the partner's standing, the balance for one
@@ -153,7 +153,7 @@ export class BrowserSessionsService {
   }
 
   private async urlOf(call: Call, session: CallSession): Promise<string | null> {
-    if (!call.agentSettings.enable_recording || !session.recordingKey) return null;
+    if (!call.agentSettings.enableRecording || !session.recordingKey) return null;
     return (await this.recordings.signedUrl(session.recordingKey, call.id)).url;
   }
 }

@@ -1,5 +1,5 @@
 import { CallDto, CallSessionDto } from '@vap/api';
-import { summarizeHold } from '../post-call/hold-summary';
+import { summarizeHold } from './hold-summary';
 import { Call, carrierConnectionOf } from './entities/call.entity';
 import { CallSession } from './entities/call-session.entity';
 
@@ -35,7 +35,7 @@ export function toCallSessionDto(
     started_at: iso(session.startedAt),
     ended_at: iso(session.endedAt),
   };
-  if (call.agentSettings.enable_recording && recordingUrl) sessionDto.recording_url = recordingUrl;
+  if (call.agentSettings.enableRecording && recordingUrl) sessionDto.recording_url = recordingUrl;
   return sessionDto;
 }
 

@@ -56,7 +56,7 @@ export class CallsQueryService {
   async recordingUrl(partnerId: string, id: string): Promise<RecordingUrlDto> {
     const call = await this.find(partnerId, id);
     const session = await this.dataSource.getRepository(CallSession).findOneByOrFail({ callId: call.id });
-    if (!call.agentSettings.enable_recording)
+    if (!call.agentSettings.enableRecording)
       throw AppError.notFound('Recording (recording was disabled for this call)');
     if (!session.recordingKey) throw AppError.notFound('Recording (none stored for this call yet)');
     const signed = await this.recordings.signedUrl(session.recordingKey, call.id);
@@ -72,7 +72,7 @@ export class CallsQueryService {
   }
 
   private async urlOf(call: Call, session: CallSession): Promise<string | null> {
-    if (!call.agentSettings.enable_recording || !session.recordingKey) return null;
+    if (!call.agentSettings.enableRecording || !session.recordingKey) return null;
     return (await this.recordings.signedUrl(session.recordingKey, call.id)).url;
   }
 }

@@ -1,15 +1,13 @@
 import {
-  AgentSettings,
+  AgentSnapshot,
   AppError,
-  AnsweredBy,
-  CallDisposition,
   CallProvider,
   CarrierCallbackIngest,
   CarrierCallbackReply,
   ErrorCode,
-  HangupSource,
 } from '@vap/messages';
 import { Call } from '../calls/entities/call.entity';
+import { RawCarrierEvent } from '../progress/raw-carrier-event';
 
 /** One inbound carrier callback as the gateway received it (see CarrierCallbackIngest). */
 export interface CallbackRequest {
@@ -37,41 +35,6 @@ export function callbackRequestOf(input: CarrierCallbackIngest): CallbackRequest
   };
 }
 
-/**
- * A verified raw carrier event, ready for CallProgressService.apply. Adapters fill what their carrier
- * sent and leave the rest null; they do not normalize the status (apply does, with one table for all).
- */
-export interface RawCarrierEvent {
-  provider: CallProvider;
-  /** status: call progress; hold: the carrier put the call on or off hold; recording: a recording is ready. */
-  kind: 'status' | 'hold' | 'recording';
-  /** Unique per distinct callback of a call: a repeated callback has the same key and changes nothing. */
-  dedupeKey: string;
-  providerStatus: string | null;
-  providerEvent: string | null;
-  /** The carrier's own ordering of the call's events, when it has one (e.g. SequenceNumber). */
-  sequence: number | null;
-  /** The carrier says the call has ended (hangup payloads). */
-  ended: boolean;
-  occurredAt: Date;
-  answeredBy?: AnsweredBy | null;
-  hangupCause?: string | null;
-  hangupSource?: HangupSource | null;
-  durationSeconds?: number | null;
-  billDurationSeconds?: number | null;
-  errorMessage?: string | null;
-  /** The call's disposition, when the carrier names one with the hangup. */
-  disposition?: CallDisposition | null;
-  endCallReason?: string | null;
-  hold?: { phase: 'start' | 'end'; kind: string; durationSecs?: number | null };
-  /** A recording in the platform's blob storage (storageKey) or at the carrier (url). */
-  recording?: { storageKey: string | null; url: string | null; durationSeconds: number | null };
-  /** The carrier's id of the call leg this callback names, when it differs from the placement's id. */
-  carrierCallId?: string | null;
-  /** How this terminal event was checked against the carrier's own record (stored on the call). */
-  reconciliation?: 'verified' | 'unreconciled';
-}
-
 export interface ParsedCallback {
   events: RawCarrierEvent[];
   /** What to answer the carrier (default: 200 empty text). Answer-URL callbacks may need XML. */
@@ -92,7 +55,7 @@ export interface OutboundCall {
   agentId: string;
   fromNumber: string;
   toNumber: string;
-  agent: AgentSettings;
+  agent: AgentSnapshot;
   /** Pre-call variables, for {{name}} placeholders in the agent's messages. */
   variables: Record<string, unknown>;
   /** Where the carrier must send this call's callbacks: `callbackUrl(event)`. */

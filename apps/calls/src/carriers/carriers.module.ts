@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ProgressModule } from '../progress/progress.module';
 import { ConnectionsModule } from '../telephony/connections/connections.module';
+import { NUMBER_DETACHERS } from '../telephony/phone-numbers/number-detachers';
+import { BrowserTransport } from './browser/browser-transport';
+import { CallTransports, DIRECT_TRANSPORTS, DirectTransport } from './call-transport';
 import { CallbackIngestService } from './callback-ingest.service';
 import { CallbackUrls } from './callback-urls';
 import { CallbackHandlers } from './callback.handlers';
@@ -11,14 +14,17 @@ import { CarrierHttp } from './carrier-http';
 import { CarrierRegistry } from './carrier-registry';
 import { LateAnswerRelay } from './late-answer-relay.service';
 import { MediaStreamLinks } from './media-stream-links';
+import { numberDetachersOf } from './number-detacher';
 import { SandboxLineCarrier } from './sandbox-line.carrier';
 import { CarrierReconciler } from './reconciliation/carrier-reconciler.service';
 import { CarrierReconciliationWorker } from './reconciliation/carrier-reconciliation-worker.service';
 import { CarrierSilenceCheck } from './reconciliation/carrier-silence-check.service';
 
 /**
- * The carriers: their adapters (behind CarrierRegistry), their status callbacks, and the reconciliation that
- * asks them about calls whose callbacks went missing; both feed the call's progress. A new carrier: provide
+ * The transports calls run on: the carriers' adapters (behind CarrierRegistry), their status callbacks, and
+ * the reconciliation that asks them about calls whose callbacks went missing, both feeding the call's
+ * progress; and the browser, a transport with no carrier (DIRECT_TRANSPORTS) whose sessions the platform ends
+ * itself through the same progress. Live-call code finds either through CallTransports. A new carrier: provide
  * its adapter here and add it to the CARRIER_ADAPTERS factory's inject list.
  */
 @Module({
@@ -42,7 +48,23 @@ import { CarrierSilenceCheck } from './reconciliation/carrier-silence-check.serv
       inject: [SandboxLineCarrier, CarrierAAdapter, CarrierBAdapter],
       useFactory: (...adapters: CarrierAdapter[]) => adapters,
     },
+    { provide: NUMBER_DETACHERS, inject: [CarrierRegistry], useFactory: numberDetachersOf },
+    BrowserTransport,
+    {
+      provide: DIRECT_TRANSPORTS,
+      inject: [BrowserTransport],
+      useFactory: (...transports: DirectTransport[]) => transports,
+    },
+    CallTransports,
   ],
-  exports: [CarrierRegistry, CallbackUrls, CarrierReconciler, SandboxLineCarrier],
+  exports: [
+    CarrierRegistry,
+    CallTransports,
+    BrowserTransport,
+    CallbackUrls,
+    CarrierReconciler,
+    SandboxLineCarrier,
+    NUMBER_DETACHERS,
+  ],
 })
 export class CarriersModule {}

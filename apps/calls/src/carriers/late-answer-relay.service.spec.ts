@@ -2,7 +2,7 @@ import { AddressedSubjects, AppError } from '@vap/messages';
 import type { RpcClient } from '@vap/messaging';
 import type { AnsweredByChange } from '../progress/call-progress.service';
 import { LateAnswerRelay, relaysToVoice } from './late-answer-relay.service';
-import { LIVE_SESSION_ASK_TIMEOUT_MS } from '../media-sessions/live-session-ask';
+import { LIVE_SESSION_ASK_TIMEOUT_MS } from '../calls/live-session-ask';
 
 const change = (overrides: Partial<AnsweredByChange> = {}): AnsweredByChange => ({
   previous: 'human',

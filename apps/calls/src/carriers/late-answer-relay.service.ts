@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AddressedSubjects, CallStatus } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import type { AnsweredByChange } from '../progress/call-progress.service';
-import { liveSessionAsk } from '../media-sessions/live-session-ask';
+import { liveSessionAsk } from '../calls/live-session-ask';
 
 /**
  * Whether the voice service must learn of a changed answered_by: it became a machine on a call in progress

@@ -1,11 +1,11 @@
-import { AgentSettings } from '@vap/messages';
+import { AgentSnapshot } from '@vap/messages';
 import { callTiming } from './call-timing';
 
 const started = new Date('2026-01-01T00:00:00.000Z');
 const at = (secs: number) => new Date(started.getTime() + secs * 1000);
 const call = (max: number | null, startedAt: Date | null = started) => ({
   startedAt,
-  agentSettings: { max_call_duration_secs: max } as AgentSettings,
+  agentSettings: { maxCallDurationSecs: max } as AgentSnapshot,
 });
 
 describe('callTiming', () => {

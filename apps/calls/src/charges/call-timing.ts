@@ -19,7 +19,7 @@ export function callTiming(
 ): CallTiming {
   if (!answered) return { durationSeconds: 0, billSeconds: 0 };
   const measured = call.startedAt ? Math.max(0, (endedAt.getTime() - call.startedAt.getTime()) / 1000) : 0;
-  const cap = call.agentSettings?.max_call_duration_secs ?? null;
+  const cap = call.agentSettings?.maxCallDurationSecs ?? null;
   const observed = cap ? Math.min(measured, cap) : measured;
   const durationSeconds = Math.max(0, Math.round(reported.durationSeconds ?? observed));
   const billSeconds = Math.max(0, Math.round(reported.billDurationSeconds ?? durationSeconds));

@@ -1,19 +1,14 @@
 import { Module } from '@nestjs/common';
-import { CarriersModule } from '../carriers/carriers.module';
-import { PartnersModule } from '../partners/partners.module';
-import { BalanceGuard } from './balance-guard.service';
 import { BillingHandlers } from './billing.handlers';
 import { UnbilledChargesService } from './unbilled-charges.service';
 
 /**
- * What calls cost: the charges of ended calls, handed to the gateway on request until it acknowledges them,
- * and the balance guard that admits calls the partner's balance covers and ends those it no longer does
- * (README: why money is split between this service and the gateway).
+ * What calls cost: the charges of ended calls, handed to the gateway on request until it acknowledges them
+ * (README: why money is split between this service and the gateway). The balance guard that admits and
+ * ends calls by the partner's balance is its own stage (balance-guard/).
  */
 @Module({
-  imports: [CarriersModule, PartnersModule],
   controllers: [BillingHandlers],
-  providers: [UnbilledChargesService, BalanceGuard],
-  exports: [BalanceGuard],
+  providers: [UnbilledChargesService],
 })
 export class ChargesModule {}

@@ -4,7 +4,7 @@ import { schemaDataSourceOptions } from '@vap/persistence';
 import { CallsConfig } from '../config/calls.config';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
-import { BrowserSession } from '../browser-sessions/entities/browser-session.entity';
+import { BrowserSession } from '../carriers/browser/entities/browser-session.entity';
 import { Connection } from '../telephony/connections/entities/connection.entity';
 import { PhoneNumber } from '../telephony/phone-numbers/entities/phone-number.entity';
 import { InboundRouteDecision } from '../telephony/inbound-routing/entities/inbound-route-decision.entity';

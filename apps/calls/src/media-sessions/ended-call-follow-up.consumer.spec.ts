@@ -20,14 +20,14 @@ import {
 } from '@vap/messaging';
 import { runMigrations } from '@vap/persistence';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
-import { RawCarrierEvent } from '../carriers/carrier-adapter';
+import { RawCarrierEvent } from '../progress/raw-carrier-event';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
 import { callsDataSourceOptions } from '../database/data-source';
 import { CallProgressService } from '../progress/call-progress.service';
 import { StaleCallSweeper } from '../progress/stale-call-sweeper.service';
 import { saveCall, saveConnection } from '../testing/call-rows';
-import { LIVE_SESSION_ASK_TIMEOUT_MS } from './live-session-ask';
+import { LIVE_SESSION_ASK_TIMEOUT_MS } from '../calls/live-session-ask';
 import { EndedCallFollowUp } from './ended-call-follow-up.consumer';
 
 jest.setTimeout(30_000);

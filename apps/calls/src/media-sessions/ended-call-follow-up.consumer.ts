@@ -6,8 +6,8 @@ import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { CarrierRegistry } from '../carriers/carrier-registry';
 import { STALE_CALL_EVENT } from '../progress/stale-call-sweeper.service';
-import { liveSessionAsk } from './live-session-ask';
-import { carrierCallOf } from './voice-calls';
+import { liveSessionAsk } from '../calls/live-session-ask';
+import { carrierCallOf } from '../carriers/carrier-call';
 import { EndReasons } from '../progress/end-reasons';
 
 const isEnd = (event: DomainEvent) => (event.data as CallStatusUpdatedData).terminal === true;

@@ -5,15 +5,14 @@ import { CallStatus, VoiceReplicaHeartbeat } from '@vap/messages';
 import { HeartbeatBucket, NatsConnectionService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { PeriodicTask } from '@vap/runtime';
-import { RawCarrierEvent } from '../carriers/carrier-adapter';
-import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
-import { CarrierRegistry } from '../carriers/carrier-registry';
+import { RawCarrierEvent } from '../progress/raw-carrier-event';
+import { CallTransports } from '../carriers/call-transport';
 import { CallsConfig } from '../config/calls.config';
 import { EndReasons } from '../progress/end-reasons';
 import { interruptedEnd, InterruptionCause } from '../progress/interrupted-end';
-import { wakePostCall } from '../post-call/post-call-queue';
+import { wakePostCall } from '../work-queue/post-call-jobs';
 import { CallProgressService } from '../progress/call-progress.service';
-import { carrierCallOfRow } from './voice-calls';
+import { carrierCallOfRow } from '../carriers/carrier-call';
 
 const LIVE_STATUSES: readonly CallStatus[] = ['pending', 'ringing', 'in_progress'];
 
@@ -61,9 +60,8 @@ export class LostVoiceReplicaReaper implements OnApplicationBootstrap, BeforeApp
     @InjectDataSource() private readonly dataSource: DataSource,
     config: CallsConfig,
     nats: NatsConnectionService,
-    private readonly carriers: CarrierRegistry,
+    private readonly transports: CallTransports,
     private readonly progress: CallProgressService,
-    private readonly browserSessions: BrowserSessionLifecycle,
   ) {
     this.heartbeats = new HeartbeatBucket(nats, VoiceReplicaHeartbeat);
     this.task = new PeriodicTask({
@@ -137,9 +135,10 @@ export class LostVoiceReplicaReaper implements OnApplicationBootstrap, BeforeApp
   }
 
   private async end(call: LostCall): Promise<boolean> {
-    if (call.provider === 'browser') {
-      // A browser session has no carrier and no call.status.updated: it ends (and is charged) at once.
-      await this.browserSessions.end(call.id, EndReasons.voiceReplicaLost);
+    const direct = this.transports.directOf(call.provider);
+    if (direct) {
+      // A call with no carrier (a browser session, no call.status.updated) ends (and is charged) at once.
+      await direct.endNow(call.id, EndReasons.voiceReplicaLost);
       await this.dataSource.transaction(async (em) => {
         await em.query(
           `UPDATE ${tableOf(em, 'call_sessions')} SET media_stream = 'ended' WHERE call_id = $1 AND media_stream = 'live'`,
@@ -167,7 +166,8 @@ export class LostVoiceReplicaReaper implements OnApplicationBootstrap, BeforeApp
 
   private async hangup(call: LostCall): Promise<boolean> {
     try {
-      await this.carriers.get(call.provider).hangup(carrierCallOfRow(call), EndReasons.voiceReplicaLost);
+      const carrier = this.transports.carrierOf(call.provider);
+      await carrier.hangup(carrierCallOfRow(call), EndReasons.voiceReplicaLost);
       return true;
     } catch (err) {
       this.logger.warn(`call ${call.id}: hang-up failed: ${(err as Error).message}`);

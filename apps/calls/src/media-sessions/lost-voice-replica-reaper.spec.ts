@@ -14,7 +14,8 @@ import { callsDataSourceOptions } from '../database/data-source';
 import { CallProgressService } from '../progress/call-progress.service';
 import { saveCall, saveConnection } from '../testing/call-rows';
 import { LostVoiceReplicaReaper } from './lost-voice-replica-reaper.service';
-import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
+import { BrowserTransport } from '../carriers/browser/browser-transport';
+import { CallTransports } from '../carriers/call-transport';
 
 jest.setTimeout(30_000);
 
@@ -56,9 +57,8 @@ describe('LostVoiceReplicaReaper', () => {
       dataSource,
       config,
       nats,
-      carriers,
+      new CallTransports(carriers, [new BrowserTransport(dataSource, config, progress)]),
       progress,
-      new BrowserSessionLifecycle(dataSource, config),
     );
     await bucketOld;
   }, 40_000);

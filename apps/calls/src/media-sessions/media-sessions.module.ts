@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { BrowserSessionsModule } from '../browser-sessions/browser-sessions.module';
 import { CarriersModule } from '../carriers/carriers.module';
 import { ProgressModule } from '../progress/progress.module';
 import { RecordingModule } from '../recording/recording.module';
@@ -21,7 +20,7 @@ import { VoiceHandlers } from './voice.handlers';
  * stopped when its call ends, and the calls of a voice replica that is gone.
  */
 @Module({
-  imports: [BrowserSessionsModule, CarriersModule, ProgressModule, RecordingModule, ContactPolicyModule],
+  imports: [CarriersModule, ProgressModule, RecordingModule, ContactPolicyModule],
   controllers: [VoiceHandlers],
   providers: [
     MediaStreamClaims,

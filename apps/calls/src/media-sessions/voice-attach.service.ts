@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import {
   AppError,
-  BROWSER_REFUSAL_DETAIL_FIELD,
   CallStatus,
   ErrorCode,
   STREAM_TAKEN_DETAIL,
@@ -14,10 +13,10 @@ import { ACTIVE_CALL_STATUSES, isTerminalStatus } from '../calls/call-status-mac
 import { tableOf } from '@vap/persistence';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
-import { CarrierRegistry } from '../carriers/carrier-registry';
-import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
+import { CallTransports, DirectTransport } from '../carriers/call-transport';
 import { MediaStreamClaims } from './media-stream-claims';
-import { carrierCallOf, findVoiceCall } from './voice-calls';
+import { findVoiceCall } from './voice-calls';
+import { carrierCallOf } from '../carriers/carrier-call';
 
 /**
  * calls.voice.attach: the voice service accepted a media-stream upgrade whose token it verified. Here the
@@ -34,9 +33,8 @@ export class VoiceAttachService {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly carriers: CarrierRegistry,
+    private readonly transports: CallTransports,
     private readonly claims: MediaStreamClaims,
-    private readonly browserSessions: BrowserSessionLifecycle,
   ) {}
 
   async attach(request: VoiceAttachRequest): Promise<VoiceCallContext> {
@@ -52,33 +50,29 @@ export class VoiceAttachService {
     }
     const call = await findVoiceCall(this.dataSource, request.callId, null);
     if (call.provider !== request.carrier) throw AppError.notFound('Call');
-    const browser = call.kind === 'browser';
     const headers = lowerCaseNames(request.headers ?? {});
-    // A browser session has no carrier: its allowed origins stand for the carrier's signature. It refuses an
-    // ended session itself, recording why.
-    if (browser) await this.browserSessions.checkAttach(call, headers);
+    const direct = this.transports.directOf(call.provider);
+    // A transport with no carrier (the browser's allowed origins stand for the carrier's signature) checks
+    // the attach itself, ended calls included.
+    if (direct) await direct.checkStreamAttach(call, headers);
     else if (isTerminalStatus(call.status)) throw AppError.notFound('Call');
     try {
-      await this.claim(request, call, browser);
+      await this.claim(request, call, direct);
     } catch (err) {
-      // A browser session records the refusal the page is told of: its token opened the session already (or the
-      // session ended meanwhile).
-      if (browser && err instanceof AppError && (err.status === 409 || err.status === 404)) {
-        const origin = typeof headers['origin'] === 'string' ? headers['origin'] : null;
-        const reason = err.status === 409 ? 'token_used' : 'session_ended';
-        await this.browserSessions.recordRefusal(call.id, reason, origin);
-        throw new AppError(err.code, err.message, {
-          details: [...(err.details ?? []), { field: BROWSER_REFUSAL_DETAIL_FIELD, message: reason }],
-        });
-      }
+      // Such a transport records the refusal the caller is told of.
+      if (direct && err instanceof AppError) throw await direct.streamRefused(call, headers, err);
       throw err;
     }
     return contextOf(call);
   }
 
   /** The carrier's signature, then the token's nonce and the call's one stream, claimed with the call locked. */
-  private async claim(request: VoiceAttachRequest, call: Call, browser: boolean): Promise<void> {
-    const adapter = browser ? null : this.carriers.get(call.provider);
+  private async claim(
+    request: VoiceAttachRequest,
+    call: Call,
+    direct: DirectTransport | null,
+  ): Promise<void> {
+    const adapter = direct ? null : this.transports.carrierOf(call.provider);
     if (adapter?.verifyStreamUpgrade) {
       const headers = lowerCaseNames(request.headers ?? {});
       if (!(await adapter.verifyStreamUpgrade(carrierCallOf(call), request.url, headers))) {
@@ -109,7 +103,7 @@ export class VoiceAttachService {
           details: [STREAM_TAKEN_DETAIL],
         });
       }
-      if (browser) await this.browserSessions.activate(em, call.id);
+      if (direct) await direct.streamAttached(em, call);
     });
   }
 }
@@ -132,7 +126,7 @@ function contextOf(call: Call): VoiceCallContext {
     toNumber: call.toNumber,
     provider: call.provider,
     variables: call.variables ?? {},
-    answeredBy: call.kind === 'browser' ? 'human' : call.answeredBy,
+    answeredBy: call.answeredBy,
     agent: call.agentSettings,
   };
 }

@@ -16,10 +16,10 @@ import { isTerminalStatus } from '../calls/call-status-machine';
 import { tableOf } from '@vap/persistence';
 import { CallTransferService } from './call-transfer.service';
 import { Call } from '../calls/entities/call.entity';
-import { CarrierRegistry } from '../carriers/carrier-registry';
 import { doNotCallMatches } from '../telephony/contact-policy/do-not-call.service';
-import { carrierCallOf, findVoiceCall } from './voice-calls';
-import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
+import { findVoiceCall } from './voice-calls';
+import { carrierCallOf } from '../carriers/carrier-call';
+import { CallTransports } from '../carriers/call-transport';
 
 /** The end_call_reason CallTransferService gives a transferred call. */
 const TRANSFERRED = 'transferred';
@@ -35,9 +35,8 @@ export class VoiceCallControl {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly carriers: CarrierRegistry,
+    private readonly transports: CallTransports,
     private readonly transfers: CallTransferService,
-    private readonly browserSessions: BrowserSessionLifecycle,
   ) {}
 
   /**
@@ -53,9 +52,11 @@ export class VoiceCallControl {
     const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
     await this.checkTarget(call, request.to);
     if (call.endCallReason === TRANSFERRED) return { transferred: true };
-    if (isTerminalStatus(call.status) || call.kind === 'browser') return { transferred: false };
+    if (isTerminalStatus(call.status)) return { transferred: false };
+    // A transport with no carrier has no leg to bridge.
+    if (this.transports.directOf(call.provider)) return { transferred: false };
     try {
-      if (!(await this.carriers.get(call.provider).transfer(carrierCallOf(call), request.to))) {
+      if (!(await this.transports.carrierOf(call.provider).transfer(carrierCallOf(call), request.to))) {
         return { transferred: false };
       }
     } catch (err) {
@@ -73,7 +74,7 @@ export class VoiceCallControl {
    */
   private async checkTarget(call: Call, to: string): Promise<void> {
     const settings = call.agentSettings;
-    const allowed = settings.transfer_enabled ? settings.transfer_number : null;
+    const allowed = settings.transferEnabled ? settings.transferNumber : null;
     if (to !== allowed) {
       this.logger.warn(`call ${call.id}: refused a transfer to ${to}, not the agent's transfer_number`);
       throw new AppError(
@@ -107,11 +108,13 @@ export class VoiceCallControl {
       ]);
     }
     const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
-    if (!call.agentSettings.send_dtmf_enabled) {
+    if (!call.agentSettings.sendDtmfEnabled) {
       throw new AppError(ErrorCode.FORBIDDEN, "The call's agent does not send keys");
     }
-    if (isTerminalStatus(call.status) || call.kind === 'browser') return { sent: false };
-    const carrier = this.carriers.get(call.provider);
+    if (isTerminalStatus(call.status)) return { sent: false };
+    // A transport with no carrier has no leg to press keys on.
+    if (this.transports.directOf(call.provider)) return { sent: false };
+    const carrier = this.transports.carrierOf(call.provider);
     if (!carrier.sendDigits) return { sent: false };
     try {
       return { sent: await carrier.sendDigits(carrierCallOf(call), request.digits) };
@@ -137,15 +140,16 @@ export class VoiceCallControl {
       );
       return;
     }
-    // A browser session has no carrier to hang up and wait for: it ends (and is charged) now.
-    if (call.kind === 'browser') return this.browserSessions.end(call.id, reason);
+    // A transport with no carrier to hang up and wait for ends the call (and charges it) now.
+    const direct = this.transports.directOf(call.provider);
+    if (direct) return direct.endNow(call.id, reason);
     await this.dataSource.query(
       `UPDATE ${calls}
           SET end_requested_at = now(), end_requested_reason = COALESCE(end_requested_reason, $2)
         WHERE id = $1`,
       [call.id, reason],
     );
-    await this.carriers.get(call.provider).hangup(carrierCallOf(call), reason);
+    await this.transports.carrierOf(call.provider).hangup(carrierCallOf(call), reason);
   }
 }
 

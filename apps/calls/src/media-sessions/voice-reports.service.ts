@@ -21,10 +21,10 @@ import {
 } from '@vap/messages';
 import { isTerminalStatus, TERMINAL_CALL_STATUSES } from '../calls/call-status-machine';
 import { tableOf } from '@vap/persistence';
-import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
+import { CallTransports } from '../carriers/call-transport';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
-import { wakePostCall } from '../post-call/post-call-queue';
+import { wakePostCall } from '../work-queue/post-call-jobs';
 import { recordingKey } from '../recording/recording-store';
 import { toolCallEntry } from './tool-call-entry';
 import { TranscriptService } from './transcript.service';
@@ -62,7 +62,7 @@ export class VoiceReports {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transcript: TranscriptService,
-    private readonly browserSessions: BrowserSessionLifecycle,
+    private readonly transports: CallTransports,
   ) {}
 
   /** Appends one line said on the call; its time is the session's start plus the media clock's atMs. */
@@ -200,8 +200,8 @@ export class VoiceReports {
         );
       }
     });
-    // A browser session ends with its stream: no carrier's final callback follows.
-    if (call.kind === 'browser') await this.browserSessions.end(call.id, reason);
+    // A call with no carrier ends with its stream: no carrier's final callback follows.
+    await this.transports.directOf(call.provider)?.endNow(call.id, reason);
   }
 }
 

@@ -9,7 +9,7 @@ import { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import {
-  AgentSettings,
+  AgentSnapshot,
   CallProvider,
   CallStatus,
   DomainEvents,
@@ -30,7 +30,9 @@ import { MessagingModule, NatsConnectionService, NatsRpcServer, RpcClient } from
 import { runMigrations, tableOf } from '@vap/persistence';
 import { mediaStreamTokenKey, SecretBox } from '@vap/secrets';
 import { createTestDatabase, deleteJetStreamByPrefix, TestDatabase } from '@vap/testing';
-import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
+import { BrowserTransport } from '../carriers/browser/browser-transport';
+import { CallTransports, DIRECT_TRANSPORTS } from '../carriers/call-transport';
+import { CallProgressService } from '../progress/call-progress.service';
 import { CallTransferService } from './call-transfer.service';
 import { toCallDto } from '../calls/call-dto';
 import { Call } from '../calls/entities/call.entity';
@@ -59,7 +61,7 @@ import { VoiceCallControl } from './voice-call-control.service';
 import { VoiceReports } from './voice-reports.service';
 import { VoiceHandlers } from './voice.handlers';
 import { VoiceOptOut } from './voice-opt-out.service';
-import { carrierCallOf } from './voice-calls';
+import { carrierCallOf } from '../carriers/carrier-call';
 import { DoNotCallService } from '../telephony/contact-policy/do-not-call.service';
 import { recordCallCharge } from '../charges/call-charges';
 import { UnbilledChargesService, VOICE_REPORT_WAIT_SECS } from '../charges/unbilled-charges.service';
@@ -140,11 +142,12 @@ const sandbox = {
 class VoiceCommandsTestModule {}
 
 const agentSettings = {
-  intro_message: 'Hello from Acme',
+  version: 3,
+  introMessage: 'Hello from Acme',
   prompt: 'Be brief.',
-  transfer_enabled: true,
-  transfer_number: TRANSFER_TO,
-} as AgentSettings;
+  transferEnabled: true,
+  transferNumber: TRANSFER_TO,
+} as AgentSnapshot;
 
 describe('calls.voice.* commands', () => {
   let db: TestDatabase;
@@ -204,7 +207,10 @@ describe('calls.voice.* commands', () => {
         VoiceReports,
         VoiceOptOut,
         DoNotCallService,
-        BrowserSessionLifecycle,
+        CallProgressService,
+        BrowserTransport,
+        { provide: DIRECT_TRANSPORTS, inject: [BrowserTransport], useFactory: (b: BrowserTransport) => [b] },
+        CallTransports,
       ],
     };
     app = await NestFactory.create(module, { logger: false, abortOnError: false });
@@ -252,7 +258,7 @@ describe('calls.voice.* commands', () => {
   async function callOn(
     provider: CallProvider,
     status: CallStatus = 'in_progress',
-    settings: Partial<AgentSettings> = {},
+    settings: Partial<AgentSnapshot> = {},
   ): Promise<Call> {
     return saveCall(dataSource, {
       partnerId,
@@ -912,7 +918,7 @@ describe('calls.voice.* commands', () => {
 
     it("refuses a number other than the agent's transfer_number, and any number when transfers are off", async () => {
       const call = await callOn('carrier_b');
-      const off = await callOn('carrier_b', 'in_progress', { transfer_enabled: false });
+      const off = await callOn('carrier_b', 'in_progress', { transferEnabled: false });
       api.take();
       for (const [callId, to] of [
         [call.id, '+15550001111'],
@@ -932,7 +938,7 @@ describe('calls.voice.* commands', () => {
 
     it('refuses a transfer_number on the do-not-call list', async () => {
       const listed = '+15550008888';
-      const call = await callOn('carrier_b', 'in_progress', { transfer_number: listed });
+      const call = await callOn('carrier_b', 'in_progress', { transferNumber: listed });
       const entry = await app
         .get(DoNotCallService)
         .create(partnerId, { prefix: '+1555000888', reason: 'legal' });
@@ -998,7 +1004,7 @@ describe('calls.voice.* commands', () => {
       rpc.request(Subjects.calls.voiceSendDtmf, null, { callId, digits: digits as string });
 
     it("sends the keys on a carrier_a call's answered leg through its DTMF request", async () => {
-      const call = await callOn('carrier_a', 'in_progress', { send_dtmf_enabled: true });
+      const call = await callOn('carrier_a', 'in_progress', { sendDtmfEnabled: true });
       api.take();
       await expect(send(call.id, '2w#')).resolves.toEqual({ sent: true });
       const [sent] = api.take();
@@ -1010,13 +1016,13 @@ describe('calls.voice.* commands', () => {
     });
 
     it('answers false, asking no carrier, for an ended call or a carrier without the request', async () => {
-      const ended = await callOn('carrier_a', 'completed', { send_dtmf_enabled: true });
-      const onB = await callOn('carrier_b', 'in_progress', { send_dtmf_enabled: true });
+      const ended = await callOn('carrier_a', 'completed', { sendDtmfEnabled: true });
+      const onB = await callOn('carrier_b', 'in_progress', { sendDtmfEnabled: true });
       api.take();
       await expect(send(ended.id, '1')).resolves.toEqual({ sent: false });
       await expect(send(onB.id, '1')).resolves.toEqual({ sent: false });
       expect(api.take()).toEqual([]);
-      const refused = await callOn('carrier_a', 'in_progress', { send_dtmf_enabled: true });
+      const refused = await callOn('carrier_a', 'in_progress', { sendDtmfEnabled: true });
       api.status = 500;
       try {
         await expect(send(refused.id, '1')).resolves.toEqual({ sent: false });
@@ -1027,7 +1033,7 @@ describe('calls.voice.* commands', () => {
 
     it('refuses keys for an agent without send_dtmf, and digits that are no keys', async () => {
       const off = await callOn('carrier_a');
-      const on = await callOn('carrier_a', 'in_progress', { send_dtmf_enabled: true });
+      const on = await callOn('carrier_a', 'in_progress', { sendDtmfEnabled: true });
       api.take();
       await expect(send(off.id, '1')).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN });
       for (const digits of ['', '1x', '1'.repeat(33), 5, null])

@@ -15,7 +15,7 @@ import {
   VoiceTransferRequest,
 } from '@vap/messages';
 import { Command, Data } from '@vap/messaging';
-import { BrowserSessionLifecycle } from '../browser-sessions/browser-session-lifecycle';
+import { BrowserTransport } from '../carriers/browser/browser-transport';
 import { VoiceAttachService } from './voice-attach.service';
 import { VoiceCallControl } from './voice-call-control.service';
 import { VoiceOptOut } from './voice-opt-out.service';
@@ -41,7 +41,7 @@ export class VoiceHandlers {
     private readonly control: VoiceCallControl,
     private readonly reports: VoiceReports,
     private readonly optOuts: VoiceOptOut,
-    private readonly browserSessions: BrowserSessionLifecycle,
+    private readonly browser: BrowserTransport,
   ) {}
 
   @Command(Subjects.calls.voiceAttach)
@@ -59,7 +59,7 @@ export class VoiceHandlers {
       ]);
     }
     const origin = typeof request.origin === 'string' ? request.origin : null;
-    await this.browserSessions.recordRefusal(request.sessionId, reason, origin);
+    await this.browser.recordRefusal(request.sessionId, reason, origin);
     return ACK;
   }
 

@@ -12,7 +12,7 @@ const call = (recording = true) =>
     connectionId: 'k1',
     providerCallId: 'CA1',
     provider: 'carrier_b',
-    agentSettings: { enable_recording: recording },
+    agentSettings: { enableRecording: recording },
   }) as unknown as Call;
 const session = (over: Partial<CallSession> = {}) =>
   ({ recordingKey: null, recordingSourceUrl: 'https://carrier.example/rec/RE1', ...over }) as CallSession;

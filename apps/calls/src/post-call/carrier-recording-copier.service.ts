@@ -3,7 +3,7 @@ import { CarrierRegistry } from '../carriers/carrier-registry';
 import { Call, carrierConnectionOf } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { RecordingStore } from '../recording/recording-store';
-import { PostCallNotReady } from './post-call-queue';
+import { PostCallNotReady } from './post-call-not-ready';
 
 /** Attempts of a post-call job that wait for a late carrier recording before completing without it. */
 export const RECORDING_WAIT_ATTEMPTS = 4;
@@ -24,7 +24,7 @@ export class CarrierRecordingCopier {
 
   /** The stored recording's key, or null when there is none to copy (or no more time to wait for it). */
   async copy(call: Call, session: CallSession, attempt: number): Promise<string | null> {
-    if (!call.agentSettings.enable_recording || session.recordingKey) return null;
+    if (!call.agentSettings.enableRecording || session.recordingKey) return null;
     const adapter = this.carriers.has(call.provider) ? this.carriers.get(call.provider) : null;
     if (!adapter?.fetchRecording) return null;
     const waiting = attempt < RECORDING_WAIT_ATTEMPTS;

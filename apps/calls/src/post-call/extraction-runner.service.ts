@@ -21,7 +21,7 @@ export class ExtractionRunner {
   ) {}
 
   async run(call: Call, session: CallSession): Promise<ExtractionResult> {
-    if (!call.agentSettings.extraction_enabled) return this.skipped('extraction is disabled for the agent');
+    if (!call.agentSettings.extractionEnabled) return this.skipped('extraction is disabled for the agent');
     let attempts = 0;
     let lastError = 'no attempt made';
     const started = Date.now();

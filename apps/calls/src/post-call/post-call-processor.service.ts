@@ -8,10 +8,10 @@ import { paiseToInr } from '../calls/call-dto';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { RecordingStore } from '../recording/recording-store';
-import { PostCallNotReady } from './post-call-queue';
+import { PostCallNotReady } from './post-call-not-ready';
 import { CarrierRecordingCopier } from './carrier-recording-copier.service';
 import { ExtractionRunner } from './extraction-runner.service';
-import { summarizeHold } from './hold-summary';
+import { summarizeHold } from '../calls/hold-summary';
 import { LifecycleHooksService } from '../lifecycle-hooks/lifecycle-hooks.service';
 import { enqueuePostCallHook, pendingPostCallHook } from '../lifecycle-hooks/post-call-hook-queue';
 
@@ -85,7 +85,7 @@ export class PostCallProcessor {
     answered: boolean,
   ): Promise<SessionCompletedData> {
     const recording =
-      call.agentSettings.enable_recording && session.recordingKey
+      call.agentSettings.enableRecording && session.recordingKey
         ? (await this.recordings.signedUrl(session.recordingKey, call.id)).url
         : null;
     return {

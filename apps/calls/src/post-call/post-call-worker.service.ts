@@ -5,7 +5,8 @@ import { tableOf } from '@vap/persistence';
 import { CallsConfig } from '../config/calls.config';
 import { CallQueueWorker, QueuedCall } from '../work-queue/call-work-queue';
 import { PostCallProcessor } from './post-call-processor.service';
-import { POST_CALL_JOBS, PostCallNotReady } from './post-call-queue';
+import { POST_CALL_JOBS } from '../work-queue/post-call-jobs';
+import { PostCallNotReady } from './post-call-not-ready';
 
 /** How many post-call jobs this replica works on at once. */
 const CONCURRENCY = 8;

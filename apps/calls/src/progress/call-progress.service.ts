@@ -8,13 +8,13 @@ import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { recordCallCharge } from '../charges/call-charges';
 import { callTiming } from '../charges/call-timing';
-import { RawCarrierEvent } from '../carriers/carrier-adapter';
-import { normalizeCarrierStatus } from '../carriers/status-normalization';
+import { RawCarrierEvent } from './raw-carrier-event';
+import { normalizeCarrierStatus } from './status-normalization';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { CallsConfig } from '../config/calls.config';
-import { accountConcurrency, readActiveCalls } from '../admission/partner-lock';
-import { enqueuePostCall } from '../post-call/post-call-queue';
+import { accountConcurrency, readActiveCalls } from '../partners/partner-lock';
+import { enqueuePostCall } from '../work-queue/post-call-jobs';
 import { statusUpdatedData } from './status-event';
 import { defaultDisposition, finalAnsweredBy } from './terminal-details';
 
@@ -218,18 +218,40 @@ export class CallProgressService {
     if (status === 'in_progress') {
       await em.update(CallSession, { callId: call.id }, { startedAt: event.occurredAt });
     }
-    if (terminal) {
-      await em.update(
-        CallSession,
-        { callId: call.id },
-        { status: 'processing', endedAt: event.occurredAt, durationSeconds: call.durationSeconds ?? 0 },
-      );
-      await recordCallCharge(em, call, this.config.CALL_PRICE_PER_MINUTE_PAISE);
-      await enqueuePostCall(em, call.id);
-    }
-    // Written last: an ending call's status update takes the partner's count (partner_active_calls, by
-    // trigger) and holds it to commit, so ends are counted one at a time and for as short as can be.
-    // The columns a move sets, by id: save() would read the row again first to find what changed.
+    if (terminal) await this.writeEnd(em, call);
+    else await this.writeCall(em, call);
+    const active = await readActiveCalls(em, call.partnerId);
+    await this.outbox.record(
+      em,
+      DomainEvents.callStatusUpdated,
+      call.partnerId,
+      statusUpdatedData(call, previous, accountConcurrency(call.concurrencyLimit, active), event.occurredAt),
+    );
+  }
+
+  /**
+   * The one end-of-call write, for every call whoever ends it (a carrier's final status, the sweeps, a
+   * transport that ends its calls itself): in the caller's transaction, with the call row locked and its end
+   * (status, ended_at, durations, reasons) set. The session goes to post-call processing, the call is charged
+   * once, its post-call job queued, and the call row written last.
+   */
+  async writeEnd(em: EntityManager, call: Call): Promise<void> {
+    await em.update(
+      CallSession,
+      { callId: call.id },
+      { status: 'processing', endedAt: call.endedAt, durationSeconds: call.durationSeconds ?? 0 },
+    );
+    await recordCallCharge(em, call, this.config.CALL_PRICE_PER_MINUTE_PAISE);
+    await enqueuePostCall(em, call.id);
+    await this.writeCall(em, call);
+  }
+
+  /**
+   * Written last: an ending call's status update takes the partner's count (partner_active_calls, by
+   * trigger) and holds it to commit, so ends are counted one at a time and for as short as can be.
+   * The columns a move sets, by id: save() would read the row again first to find what changed.
+   */
+  private async writeCall(em: EntityManager, call: Call): Promise<void> {
     await em.update(
       Call,
       { id: call.id },
@@ -249,13 +271,6 @@ export class CallProgressService {
         durationSeconds: call.durationSeconds,
         billDurationSeconds: call.billDurationSeconds,
       },
-    );
-    const active = await readActiveCalls(em, call.partnerId);
-    await this.outbox.record(
-      em,
-      DomainEvents.callStatusUpdated,
-      call.partnerId,
-      statusUpdatedData(call, previous, accountConcurrency(call.concurrencyLimit, active), event.occurredAt),
     );
   }
 

@@ -1,5 +1,5 @@
 import { CallStatus } from '@vap/messages';
-import { RawCarrierEvent } from '../carriers/carrier-adapter';
+import { RawCarrierEvent } from './raw-carrier-event';
 
 /** What stopped running a call: its end reason, the hang-up cause shown, and the progress event's name. */
 export interface InterruptionCause {

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { tableOf } from '@vap/persistence';
 import { PeriodicTask } from '@vap/runtime';
-import { RawCarrierEvent } from '../carriers/carrier-adapter';
+import { RawCarrierEvent } from './raw-carrier-event';
 import { CallsConfig } from '../config/calls.config';
 import { CallProgressService } from './call-progress.service';
 
@@ -46,7 +46,7 @@ export class StaleCallSweeper implements OnApplicationBootstrap, BeforeApplicati
       `SELECT id, provider FROM ${tableOf(this.dataSource, 'calls')}
         WHERE status IN ('pending', 'ringing', 'in_progress') AND kind = 'phone'
           AND created_at < now() - make_interval(secs =>
-                COALESCE((agent_settings->>'max_call_duration_secs')::int, $1) + $2)
+                COALESCE((agent_settings->>'maxCallDurationSecs')::int, (agent_settings->>'max_call_duration_secs')::int, $1) + $2)
         ORDER BY created_at
         LIMIT $3`,
       [this.config.STALE_CALL_UNCAPPED_SECS, this.config.STALE_CALL_GRACE_SECS, BATCH],

@@ -219,6 +219,11 @@ export class AgentSpeech {
   private roomWaiter: (() => void) | null = null;
   /** Speech frames sent, by sequence number modulo REPLAY_FRAMES (PCM, PCM_FRAME_BYTES each). */
   private sentAudio: Buffer | null = null;
+  /** sentAudio's samples (the same memory), so a frame is kept without a view of it made per frame. */
+  private sentSamples: Int16Array | null = null;
+  /** The pacing clock's frame buffer (the same one tick after tick) and a view of its samples, made once. */
+  private frameSeen: Buffer | null = null;
+  private frameSamples: Int16Array | null = null;
   /** The agent is held (see hold()). */
   private held = false;
 
@@ -606,7 +611,7 @@ export class AgentSpeech {
         if (line.signal.aborted) throw new Aborted();
         line.ttsFirstByteAtMs ??= this.options.time.now();
         line.ttsProvider = request.provider.name;
-        for (const frame of this.framer.push(pcm16ToBuffer(next.value))) this.queueFrame(segment, frame);
+        this.framer.pushEach(pcm16ToBuffer(next.value), (frame) => this.queueFrame(segment, frame));
         // Resampling a piece is the heaviest work on this thread: let frames due meanwhile leave now.
         this.pacingClock.catchUp?.();
         await this.playbackCatchUp(line.signal);
@@ -643,7 +648,7 @@ export class AgentSpeech {
   private sendFrame(frame: Buffer, silence: boolean, resumed: boolean): void {
     const atMs = this.options.time.now();
     // The silence frame is shared by every idle tick, so ambience is mixed into a scratch copy.
-    const pcm = silence ? this.silence.fill(0) : pcm16FromBuffer(frame);
+    const pcm = silence ? this.silence.fill(0) : this.samplesOf(frame);
     // Kept before the ambience is mixed in: a replay is mixed again as it goes out.
     if (!silence) this.keepSent(pcm);
     this.options.ambience?.mixUnder(pcm);
@@ -665,11 +670,32 @@ export class AgentSpeech {
     }
   }
 
+  /**
+   * The samples of a frame the pacing clock sent: it hands out one buffer tick after tick, so a view sharing its
+   * memory is made once (a copy, made where the memory cannot be shared, is made each time).
+   */
+  private samplesOf(frame: Buffer): Int16Array {
+    if (frame === this.frameSeen && this.frameSamples) return this.frameSamples;
+    const samples = pcm16FromBuffer(frame);
+    const shared = samples.buffer === frame.buffer;
+    this.frameSeen = shared ? frame : null;
+    this.frameSamples = shared ? samples : null;
+    return samples;
+  }
+
   /** Keeps the frame with sequence number sentSeq for a replay (see REPLAY_FRAMES). */
   private keepSent(pcm: Int16Array): void {
-    this.sentAudio ??= Buffer.alloc(REPLAY_FRAMES * PCM_FRAME_BYTES);
-    const bytes = Buffer.from(pcm.buffer, pcm.byteOffset, Math.min(pcm.byteLength, PCM_FRAME_BYTES));
-    bytes.copy(this.sentAudio, (this.sentSeq % REPLAY_FRAMES) * PCM_FRAME_BYTES);
+    if (!this.sentAudio || !this.sentSamples) {
+      // Its own memory (Buffer.alloc never pools), so the samples' view is aligned.
+      this.sentAudio = Buffer.alloc(REPLAY_FRAMES * PCM_FRAME_BYTES);
+      this.sentSamples = new Int16Array(
+        this.sentAudio.buffer,
+        this.sentAudio.byteOffset,
+        REPLAY_FRAMES * PCM_FRAME_SAMPLES,
+      );
+    }
+    const at = (this.sentSeq % REPLAY_FRAMES) * PCM_FRAME_SAMPLES;
+    this.sentSamples.set(pcm.length <= PCM_FRAME_SAMPLES ? pcm : pcm.subarray(0, PCM_FRAME_SAMPLES), at);
   }
 
   private sendMark(segment: Segment): void {

@@ -1,9 +1,9 @@
-import type { AgentSettings, TurnLatency, VoiceCallContext } from '@vap/messages';
+import type { AgentSnapshot, TurnLatency, VoiceCallContext } from '@vap/messages';
 import type { MediaStreamCommand, MediaStreamEvent, MediaStreamNotice, PacingObserver } from '@vap/media';
 import type { BlobWriter } from '@vap/storage';
 import type { SttProvider } from '@vap/speech';
 import type { TtsProvider, TtsVoice } from '@vap/speech';
-import type { CallReporter } from './call-reporter';
+import type { CallPlatform } from './call-platform';
 import type { DtmfRoute } from './dtmf/send-dtmf';
 import type { AgentModel } from './model-round';
 import type { ProviderFailure } from './provider-failure';
@@ -66,7 +66,7 @@ export interface ConversationOptions {
    */
   onCallerLanguage?: (language: string) => void;
   llm: readonly AgentModel[];
-  reporter: CallReporter;
+  platform: CallPlatform;
   transport: MediaTransport;
   /** MEDIA_TIME_SCALE: media time runs this many times faster than wall time (1 in production). */
   timeScale: number;
@@ -83,7 +83,7 @@ export interface ConversationOptions {
   /** Media ms after which a caller utterance is cut and transcribed (MEDIA_MAX_UTTERANCE_MS); default MAX_UTTERANCE_MS. */
   maxUtteranceMs?: number;
   /**
-   * How the agent's send_dtmf keys reach the call: through the carrier's REST API (the reporter's sendDigits), or
+   * How the agent's send_dtmf keys reach the call: through the carrier's REST API (the platform's sendDigits), or
    * in-band as tones in the agent's audio. Default in_band.
    */
   dtmfRoute?: DtmfRoute;
@@ -116,7 +116,7 @@ export interface ConversationResult {
 
 /**
  * One live call's conversation. The session feeds it every event the carrier sends, in order (`started`
- * first); it talks back through the transport and the reporter, and settles `done` once the conversation
+ * first); it talks back through the transport and the platform, and settles `done` once the conversation
  * is over: the agent ended or transferred the call, a provider failed, or the stream stopped.
  */
 export interface LiveConversation {
@@ -150,8 +150,8 @@ export interface LiveConversation {
 
 /** Whether the call leaves the agent's voicemail message and hangs up: a machine answered, and the agent detects it. */
 export function voicemailDetected(
-  agent: Pick<AgentSettings, 'voicemail_detection_enabled'>,
+  agent: Pick<AgentSnapshot, 'voicemailDetectionEnabled'>,
   answeredBy: string | null,
 ): boolean {
-  return agent.voicemail_detection_enabled && !!answeredBy?.startsWith('machine');
+  return agent.voicemailDetectionEnabled && !!answeredBy?.startsWith('machine');
 }

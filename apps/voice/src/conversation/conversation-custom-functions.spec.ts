@@ -3,7 +3,7 @@ import {
   CALL_VARIABLES_MAX_BYTES,
   CUSTOM_FUNCTION_CALLS_PER_CALL,
   CUSTOM_FUNCTION_CALLS_PER_TURN,
-  type CustomFunctionSpec,
+  type CustomFunctionSnapshot,
 } from '@vap/messages';
 import { OfflineChatModel, type ChatDelta, type ChatMessage } from '@vap/llm';
 import { CallHarness } from './testing/conversation-harness';
@@ -25,7 +25,7 @@ function expectWellFormed(messages: ChatMessage[]): void {
   });
 }
 
-function fn(overrides: Partial<CustomFunctionSpec> = {}): CustomFunctionSpec {
+function fn(overrides: Partial<CustomFunctionSnapshot> = {}): CustomFunctionSnapshot {
   return {
     id: 'fn-1',
     name: 'check_order',
@@ -35,8 +35,8 @@ function fn(overrides: Partial<CustomFunctionSpec> = {}): CustomFunctionSpec {
       properties: { order_number: { type: 'string' } },
       required: ['order_number'],
     },
-    timeout_ms: 10_000,
-    speech: { on_start: null, on_delay: null, delay_ms: 2000, on_failure: null },
+    timeoutMs: 10_000,
+    speech: { onStart: null, onDelay: null, delayMs: 2000, onFailure: null },
     async: false,
     ...overrides,
   };
@@ -51,7 +51,7 @@ describe('conversation: partner functions', () => {
 
   it('offers each function after the built-in tools, as its spec says', async () => {
     call = new CallHarness({
-      agent: { custom_functions: [fn(), fn({ id: 'fn-2', name: 'end_call', description: 'clash' })] },
+      agent: { customFunctions: [fn(), fn({ id: 'fn-2', name: 'end_call', description: 'clash' })] },
       sttTexts: ['Hello?'],
     }).start();
     call.say(300);
@@ -70,8 +70,8 @@ describe('conversation: partner functions', () => {
     call = new CallHarness({
       agent: {
         prompt: 'You help {{first_name}} with order {{order_status}}.',
-        custom_functions: [
-          fn({ speech: { on_start: 'Let me check.', on_delay: null, delay_ms: 0, on_failure: null } }),
+        customFunctions: [
+          fn({ speech: { onStart: 'Let me check.', onDelay: null, delayMs: 0, onFailure: null } }),
         ],
       },
       variables: { first_name: 'Ada' },
@@ -123,7 +123,7 @@ describe('conversation: partner functions', () => {
 
   it(`variables that would take the call's past ${CALL_VARIABLES_MAX_BYTES} bytes are not merged, and the model is not told they were`, async () => {
     call = new CallHarness({
-      agent: { prompt: 'Notes: {{notes}}.', custom_functions: [fn()] },
+      agent: { prompt: 'Notes: {{notes}}.', customFunctions: [fn()] },
       sttTexts: ['Where is order 42?'],
       model: [{ deltas: [toolCall('check_order', { order_number: '42' })] }, { deltas: [text('Shipped.')] }],
     });
@@ -144,8 +144,8 @@ describe('conversation: partner functions', () => {
   it('a failure tells the model why, with the body of a non-2xx answer, and speaks on_failure', async () => {
     call = new CallHarness({
       agent: {
-        custom_functions: [
-          fn({ speech: { on_start: null, on_delay: null, delay_ms: 0, on_failure: 'Our system is down.' } }),
+        customFunctions: [
+          fn({ speech: { onStart: null, onDelay: null, delayMs: 0, onFailure: 'Our system is down.' } }),
         ],
       },
       sttTexts: ['Where is order 42?'],
@@ -177,7 +177,7 @@ describe('conversation: partner functions', () => {
 
   it('a failure without on_failure leaves the wording to the model', async () => {
     call = new CallHarness({
-      agent: { custom_functions: [fn()] },
+      agent: { customFunctions: [fn()] },
       sttTexts: ['Where is order 42?'],
       model: [
         { deltas: [toolCall('check_order', { order_number: '42' })] },
@@ -198,7 +198,7 @@ describe('conversation: partner functions', () => {
 
   it('invalid arguments: nothing is said, the model is told what to fix and may try again', async () => {
     call = new CallHarness({
-      agent: { custom_functions: [fn()] },
+      agent: { customFunctions: [fn()] },
       sttTexts: ['Where is my order?'],
       model: [
         { deltas: [toolCall('check_order', {})] },
@@ -234,7 +234,7 @@ describe('conversation: partner functions', () => {
       toolCall('check_order', { order_number: String(i) }, `c${i}`),
     );
     call = new CallHarness({
-      agent: { custom_functions: [fn()] },
+      agent: { customFunctions: [fn()] },
       sttTexts: ['Check all my orders.'],
       model: [{ deltas: calls }, { deltas: [text('Here they are.')] }],
     }).start();
@@ -252,8 +252,8 @@ describe('conversation: partner functions', () => {
   it('on_delay is said once when the request runs past delay_ms', async () => {
     call = new CallHarness({
       agent: {
-        custom_functions: [
-          fn({ speech: { on_start: null, on_delay: 'Still checking.', delay_ms: 500, on_failure: null } }),
+        customFunctions: [
+          fn({ speech: { onStart: null, onDelay: 'Still checking.', delayMs: 500, onFailure: null } }),
         ],
       },
       sttTexts: ['Where is order 42?'],
@@ -269,14 +269,14 @@ describe('conversation: partner functions', () => {
   it('on_start, on_delay and on_failure are each a transcript line of their own, stamped when they were said', async () => {
     call = new CallHarness({
       agent: {
-        custom_functions: [
+        customFunctions: [
           fn({
-            timeout_ms: 2000,
+            timeoutMs: 2000,
             speech: {
-              on_start: 'Let me check.',
-              on_delay: 'Still checking.',
-              delay_ms: 500,
-              on_failure: 'The order system did not answer.',
+              onStart: 'Let me check.',
+              onDelay: 'Still checking.',
+              delayMs: 500,
+              onFailure: 'The order system did not answer.',
             },
           }),
         ],
@@ -316,8 +316,8 @@ describe('conversation: partner functions', () => {
   it('a fast request says no on_delay', async () => {
     call = new CallHarness({
       agent: {
-        custom_functions: [
-          fn({ speech: { on_start: null, on_delay: 'Still checking.', delay_ms: 3000, on_failure: null } }),
+        customFunctions: [
+          fn({ speech: { onStart: null, onDelay: 'Still checking.', delayMs: 3000, onFailure: null } }),
         ],
       },
       sttTexts: ['Where is order 42?'],
@@ -330,7 +330,7 @@ describe('conversation: partner functions', () => {
 
   it('async: the agent talks on, and speaks about the answer when it comes and the agent is idle', async () => {
     call = new CallHarness({
-      agent: { custom_functions: [fn({ async: true })] },
+      agent: { customFunctions: [fn({ async: true })] },
       sttTexts: ['Book me a table.'],
       model: [
         { deltas: [toolCall('check_order', { order_number: '9' })] },
@@ -375,7 +375,7 @@ describe('conversation: partner functions', () => {
 
   it('the call ending gives up a request still running', async () => {
     call = new CallHarness({
-      agent: { custom_functions: [fn()] },
+      agent: { customFunctions: [fn()] },
       sttTexts: ['Where is order 42?'],
       model: [{ deltas: [toolCall('check_order', { order_number: '42' })] }],
     });
@@ -397,14 +397,14 @@ describe('conversation: partner functions', () => {
   it('async failure with on_failure: the line is said when the answer comes, and the model is told, without a round of its own', async () => {
     call = new CallHarness({
       agent: {
-        custom_functions: [
+        customFunctions: [
           fn({
             async: true,
             speech: {
-              on_start: null,
-              on_delay: null,
-              delay_ms: 0,
-              on_failure: 'The booking system is down.',
+              onStart: null,
+              onDelay: null,
+              delayMs: 0,
+              onFailure: 'The booking system is down.',
             },
           }),
         ],
@@ -443,14 +443,14 @@ describe('conversation: partner functions', () => {
   it('async failure with on_failure: the model is told at the caller’s next turn even when its words end at a pause (no early reply without it)', async () => {
     call = new CallHarness({
       agent: {
-        custom_functions: [
+        customFunctions: [
           fn({
             async: true,
             speech: {
-              on_start: null,
-              on_delay: null,
-              delay_ms: 0,
-              on_failure: 'The booking system is down.',
+              onStart: null,
+              onDelay: null,
+              delayMs: 0,
+              onFailure: 'The booking system is down.',
             },
           }),
         ],
@@ -492,7 +492,7 @@ describe('conversation: partner functions', () => {
 
   it('async answer while the agent is answering: it joins the next model round, never between a tool call and its result', async () => {
     call = new CallHarness({
-      agent: { has_knowledge: true, custom_functions: [fn({ async: true })] },
+      agent: { hasKnowledge: true, customFunctions: [fn({ async: true })] },
       sttTexts: ['Book a table and tell me the refund policy.'],
       model: [
         { deltas: [toolCall('check_order', { order_number: '9' })] },
@@ -535,7 +535,7 @@ describe('conversation: partner functions', () => {
       { deltas: [text('Done.')] },
     ]).flat();
     call = new CallHarness({
-      agent: { custom_functions: [fn()] },
+      agent: { customFunctions: [fn()] },
       sttTexts: Array.from({ length: turns }, () => 'Check my orders.'),
       model,
     }).start();
@@ -557,7 +557,7 @@ describe('conversation: partner functions', () => {
 
   it('with the offline engine: the caller names the function, its arguments come from the line, the answer is spoken', async () => {
     call = new CallHarness({
-      agent: { custom_functions: [fn()] },
+      agent: { customFunctions: [fn()] },
       sttTexts: ['Please check order, order number is 42.'],
       llm: new OfflineChatModel(),
     });
@@ -594,7 +594,7 @@ describe('conversation: partner functions when the agents service fails', () => 
     [AppError.downstream(), 'timeout', 'The function failed (the function did not answer in time).'],
   ] as const)('%s: recorded as %s, the model told', async (error, outcome, told) => {
     call = new CallHarness({
-      agent: { custom_functions: [fn()] },
+      agent: { customFunctions: [fn()] },
       sttTexts: ['Where is order 42?'],
       model: [{ deltas: [toolCall('check_order', { order_number: 42 })] }, { deltas: [text('Sorry.')] }],
     });
@@ -617,7 +617,7 @@ describe('conversation: a partner function the caller talks over', () => {
 
   it('keeps its answer in the history, says nothing of it, and runs nothing more of that turn', async () => {
     call = new CallHarness({
-      agent: { custom_functions: [fn(), fn({ id: 'fn-2', name: 'cancel_order' })] },
+      agent: { customFunctions: [fn(), fn({ id: 'fn-2', name: 'cancel_order' })] },
       sttTexts: ['Where is order 42?', 'Actually, never mind.', 'Thanks.'],
       model: [
         {

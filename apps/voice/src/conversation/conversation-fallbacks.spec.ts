@@ -1,4 +1,4 @@
-import { Phrases } from './conversation';
+import { Phrases } from './phrases';
 import { CallHarness } from './testing/conversation-harness';
 
 /**

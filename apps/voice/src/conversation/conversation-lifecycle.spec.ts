@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { FRAME_MS, levelDbfs, mulawDecode } from '@vap/media';
 import { BlobUrlSigner, LocalBlobStorage } from '@vap/storage';
 import { WAV_HEADER_BYTES } from './call-recorder';
-import { CAP_FAREWELL_LEAD_MS, IDLE_REPROMPT_MS, IDLE_STREAM_SLACK_MS, Phrases } from './conversation';
+import { IDLE_REPROMPT_MS, IDLE_STREAM_SLACK_MS } from './idle/idle-controller';
+import { CAP_FAREWELL_LEAD_MS } from './limits/call-cap';
+import { Phrases } from './phrases';
 import { CallHarness } from './testing/conversation-harness';
 
 /** Samples of one channel of a two-channel 16-bit WAV. */
@@ -34,7 +36,7 @@ describe('conversation: lifecycle', () => {
 
   it('user_idle_enabled: reprompts after the silence, then says goodbye and hangs up', async () => {
     call = new CallHarness({
-      agent: { user_idle_enabled: true, intro_message: 'Hi there.' },
+      agent: { userIdleEnabled: true, introMessage: 'Hi there.' },
       timeScale: 50,
     }).start();
     const result = await call.done();
@@ -53,7 +55,7 @@ describe('conversation: lifecycle', () => {
 
   it('user_idle_enabled: a stalled stream is not silence; the reprompt waits for the silence the line carried', async () => {
     call = new CallHarness({
-      agent: { user_idle_enabled: true, intro_message: 'Hi there.' },
+      agent: { userIdleEnabled: true, introMessage: 'Hi there.' },
       timeScale: 50,
     }).start();
     await call.until(() => call!.reporter.lines.length === 1, 'the intro');
@@ -70,7 +72,7 @@ describe('conversation: lifecycle', () => {
 
   it('user_idle_enabled: the caller answering the reprompt resets the count', async () => {
     call = new CallHarness({
-      agent: { user_idle_enabled: true },
+      agent: { userIdleEnabled: true },
       sttTexts: ['Yes, I am here.'],
       timeScale: 50,
     }).start();
@@ -89,7 +91,7 @@ describe('conversation: lifecycle', () => {
 
   it('user_idle_enabled false: silence brings nothing at all', async () => {
     call = new CallHarness({
-      agent: { user_idle_enabled: false, intro_message: 'Hi.' },
+      agent: { userIdleEnabled: false, introMessage: 'Hi.' },
       timeScale: 50,
     }).start();
     await call.until(() => call!.mediaNow > 2.5 * IDLE_REPROMPT_MS, '20 s of media time');
@@ -98,7 +100,7 @@ describe('conversation: lifecycle', () => {
   });
 
   it('max_call_duration_secs: a wrap-up line 30 s before the cap, the farewell ending at the cap', async () => {
-    call = new CallHarness({ agent: { max_call_duration_secs: 35 }, timeScale: CAP_TIME_SCALE }).start();
+    call = new CallHarness({ agent: { maxCallDurationSecs: 35 }, timeScale: CAP_TIME_SCALE }).start();
     const result = await call.done(CAP_WALL_TIMEOUT_MS);
     expect(result.endCallReason).toBe('max_call_duration_reached');
     expect(call.reporter.hangups).toEqual(['max_call_duration_reached']);
@@ -115,7 +117,7 @@ describe('conversation: lifecycle', () => {
   });
 
   it('max_call_duration_secs: the farewell is synthesised ahead, so a slow provider then does not cut it', async () => {
-    call = new CallHarness({ agent: { max_call_duration_secs: 35 }, timeScale: CAP_TIME_SCALE });
+    call = new CallHarness({ agent: { maxCallDurationSecs: 35 }, timeScale: CAP_TIME_SCALE });
     // 7.5 s of media, more than the farewell's lead (and less than the provider timeout, 2 s of wall time):
     // asked for only at the farewell's moment, it could not play by the cap.
     call.tts.firstChunkDelayMs = (text) => (text === Phrases.maxDurationFarewell ? 7500 / CAP_TIME_SCALE : 0);
@@ -131,7 +133,7 @@ describe('conversation: lifecycle', () => {
   });
 
   it('max_call_duration_secs: the wrap-up is synthesised ahead too, so a slow provider then does not delay it', async () => {
-    call = new CallHarness({ agent: { max_call_duration_secs: 60 }, timeScale: CAP_TIME_SCALE });
+    call = new CallHarness({ agent: { maxCallDurationSecs: 60 }, timeScale: CAP_TIME_SCALE });
     // Asked for only at its moment, the wrap-up would come 6 s of media late.
     call.tts.firstChunkDelayMs = (text) => (text === Phrases.wrapUp ? 6000 / CAP_TIME_SCALE : 0);
     call.start();
@@ -147,7 +149,7 @@ describe('conversation: lifecycle', () => {
 
   it('max_call_duration_secs: a wrap-up the caller cut before a word of it played opens the next reply', async () => {
     call = new CallHarness({
-      agent: { max_call_duration_secs: 35 },
+      agent: { maxCallDurationSecs: 35 },
       sttTexts: ['Sorry, go on.'],
       timeScale: CAP_TIME_SCALE,
     });
@@ -181,7 +183,7 @@ describe('conversation: lifecycle', () => {
   it('voicemail: a machine answered, so the voicemail message is left and the call hangs up', async () => {
     call = new CallHarness({
       answeredBy: 'machine',
-      agent: { voicemail_message: 'Please call {{company}} back.', intro_message: 'Hi!' },
+      agent: { voicemailMessage: 'Please call {{company}} back.', introMessage: 'Hi!' },
       model: [{ deltas: [{ type: 'text', text: 'Should not be used.' }] }],
     }).start();
     const result = await call.done();
@@ -194,7 +196,7 @@ describe('conversation: lifecycle', () => {
   it('voicemail detection off: a machine gets the normal intro', async () => {
     call = new CallHarness({
       answeredBy: 'machine',
-      agent: { voicemail_detection_enabled: false, voicemail_message: 'Call back.', intro_message: 'Hi!' },
+      agent: { voicemailDetectionEnabled: false, voicemailMessage: 'Call back.', introMessage: 'Hi!' },
     }).start();
     await call.until(() => call!.reporter.lines.length === 1, 'the intro');
     expect(call.reporter.lines[0].content).toBe('Hi!');
@@ -206,7 +208,7 @@ describe('conversation: lifecycle', () => {
 
     it('cuts the agent short, leaves the voicemail message and hangs up (voicemail_detected)', async () => {
       call = new CallHarness({
-        agent: { voicemail_message: 'Please call {{company}} back.', intro_message: LONG_INTRO },
+        agent: { voicemailMessage: 'Please call {{company}} back.', introMessage: LONG_INTRO },
       }).start();
       await call.until(() => call!.commands('sendAudio').length > 80, 'the intro playing');
       expect(call.conversation.answeredBy('machine')).toBe(true);
@@ -224,7 +226,7 @@ describe('conversation: lifecycle', () => {
     });
 
     it('before the stream started: the voicemail message instead of the intro', async () => {
-      call = new CallHarness({ agent: { voicemail_message: 'Call back.', intro_message: 'Hi!' } });
+      call = new CallHarness({ agent: { voicemailMessage: 'Call back.', introMessage: 'Hi!' } });
       expect(call.conversation.answeredBy('machine')).toBe(true);
       call.start();
       const result = await call.done();
@@ -238,9 +240,9 @@ describe('conversation: lifecycle', () => {
     ])('%s changes nothing', async (_what, answeredBy, detection) => {
       call = new CallHarness({
         agent: {
-          voicemail_detection_enabled: detection,
-          voicemail_message: 'Call back.',
-          intro_message: 'Hi!',
+          voicemailDetectionEnabled: detection,
+          voicemailMessage: 'Call back.',
+          introMessage: 'Hi!',
         },
       }).start();
       await call.until(() => call!.reporter.lines.length === 1, 'the intro');
@@ -253,7 +255,7 @@ describe('conversation: lifecycle', () => {
 
     it('a call already ending keeps its own end', async () => {
       call = new CallHarness({
-        agent: { voicemail_message: 'Call back.', intro_message: 'Hello there.' },
+        agent: { voicemailMessage: 'Call back.', introMessage: 'Hello there.' },
       }).start();
       await call.until(() => call!.reporter.lines.length === 1, 'the intro');
       expect(call.conversation.end('replica_draining')).toBe(true);
@@ -326,7 +328,7 @@ describe('conversation: lifecycle', () => {
 
   it('the caller hangs up mid-sentence: the partial line is reported and done settles with a null reason', async () => {
     const words = Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ');
-    call = new CallHarness({ agent: { intro_message: `${words}.` } }).start();
+    call = new CallHarness({ agent: { introMessage: `${words}.` } }).start();
     await call.until(() => call!.commands('sendAudio').length >= 50, 'five words played');
     call.hangUp();
     const result = await call.done();
@@ -347,7 +349,7 @@ describe('conversation: lifecycle', () => {
 
   it('a stream the platform cut: no farewell to a dead line, the call hung up with the cut reason', async () => {
     const words = Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ');
-    call = new CallHarness({ agent: { intro_message: `${words}.` } }).start();
+    call = new CallHarness({ agent: { introMessage: `${words}.` } }).start();
     await call.until(() => call!.commands('sendAudio').length >= 50, 'five words played');
     call.halt();
     call.conversation.onClosed('media_stream_silent');
@@ -360,7 +362,7 @@ describe('conversation: lifecycle', () => {
   });
 
   it('a stream cut while the call was already ending keeps the reason decided, and still hangs up', async () => {
-    call = new CallHarness({ agent: { intro_message: 'Hello there.' }, timeScale: 4 }).start();
+    call = new CallHarness({ agent: { introMessage: 'Hello there.' }, timeScale: 4 }).start();
     await call.until(() => call!.reporter.lines.length === 1, 'the intro');
     expect(call.conversation.end('insufficient_balance')).toBe(true);
     call.halt();
@@ -371,7 +373,7 @@ describe('conversation: lifecycle', () => {
   });
 
   it('a stream cut before it started: the call is hung up with the cut reason', async () => {
-    call = new CallHarness({ agent: { intro_message: 'Hello there.' } });
+    call = new CallHarness({ agent: { introMessage: 'Hello there.' } });
     call.conversation.onClosed('media_stream_protocol_error');
     const result = await call.done();
     expect(result.endCallReason).toBe('media_stream_protocol_error');
@@ -411,7 +413,7 @@ describe('conversation: lifecycle', () => {
   });
 
   it('terminate() during the farewell of end(): the farewell stops and nothing hangs up the ended call', async () => {
-    call = new CallHarness({ agent: { intro_message: 'Hello there.' }, timeScale: 4 }).start();
+    call = new CallHarness({ agent: { introMessage: 'Hello there.' }, timeScale: 4 }).start();
     await call.until(() => call!.reporter.lines.length === 1, 'the intro');
     expect(call.conversation.end('insufficient_balance')).toBe(true);
     await call.until(
@@ -426,7 +428,7 @@ describe('conversation: lifecycle', () => {
 
   it('end(reason) from outside: a farewell, then the hang-up with that reason', async () => {
     call = new CallHarness({
-      agent: { intro_message: 'Hello there.' },
+      agent: { introMessage: 'Hello there.' },
       // The farewell has FAREWELL_LIMIT_MS of media time: at 4x that is 1.5 s of real time for 0.9 s of speech
       // and its synthesis, enough on a loaded machine (at 20x a slow synthesis ate the budget).
       timeScale: 4,
@@ -440,7 +442,7 @@ describe('conversation: lifecycle', () => {
   });
 
   it('end(reason) on a call already ending answers false and leaves that end as it was', async () => {
-    call = new CallHarness({ agent: { intro_message: 'Hello there.' } }).start();
+    call = new CallHarness({ agent: { introMessage: 'Hello there.' } }).start();
     await call.until(() => call!.reporter.lines.length === 1, 'the intro');
     expect(call.conversation.end('replica_draining')).toBe(true);
     expect(call.conversation.end('insufficient_balance')).toBe(false);
@@ -451,7 +453,7 @@ describe('conversation: lifecycle', () => {
   });
 
   it('a lost mark still lets the line finish after the grace period', async () => {
-    call = new CallHarness({ agent: { intro_message: 'Hi.' }, echoMarks: false, timeScale: 50 }).start();
+    call = new CallHarness({ agent: { introMessage: 'Hi.' }, echoMarks: false, timeScale: 50 }).start();
     await call.until(() => call!.reporter.lines.length === 1, 'the intro line without its mark');
     expect(call.reporter.lines[0].content).toBe('Hi.');
   });
@@ -461,7 +463,7 @@ describe('conversation: lifecycle', () => {
     const storage = new LocalBlobStorage(dir, new BlobUrlSigner(randomBytes(32)), '/api/v2/uploads');
     const key = 'recordings/partner-1/call-1.wav';
     call = new CallHarness({
-      agent: { enable_recording: true, intro_message: 'Hello, how are you?' },
+      agent: { enableRecording: true, introMessage: 'Hello, how are you?' },
       openRecording: () =>
         storage.openWriter(key, { contentType: 'audio/wav', headerBytes: WAV_HEADER_BYTES }),
       sttTexts: ['Fine thanks.'],
@@ -497,7 +499,7 @@ describe('conversation: lifecycle', () => {
   });
 
   it('no recording when the agent does not record', async () => {
-    call = new CallHarness({ agent: { intro_message: 'Hi.' } }).start();
+    call = new CallHarness({ agent: { introMessage: 'Hi.' } }).start();
     await call.until(() => call!.reporter.lines.length === 1, 'the intro');
     call.hangUp();
     expect((await call.done()).recording).toBeNull();
@@ -506,9 +508,9 @@ describe('conversation: lifecycle', () => {
   it('background audio: frames flow through silences with the ambience under them, at the volume', async () => {
     call = new CallHarness({
       agent: {
-        background_audio_id: '99c94309-570d-4195-9c24-42f9298cb3a5',
-        background_audio_volume: 1,
-        intro_message: 'Hi.',
+        backgroundAudioId: '99c94309-570d-4195-9c24-42f9298cb3a5',
+        backgroundAudioVolume: 1,
+        introMessage: 'Hi.',
       },
       timeScale: 10,
     }).start();
@@ -526,7 +528,7 @@ describe('conversation: lifecycle', () => {
   });
 
   it('no background audio: nothing is sent between the agent lines', async () => {
-    call = new CallHarness({ agent: { intro_message: 'Hi.' } }).start();
+    call = new CallHarness({ agent: { introMessage: 'Hi.' } }).start();
     await call.until(() => call!.mediaNow > 1500, 'a second and a half of call');
     call.hangUp();
     await call.done();

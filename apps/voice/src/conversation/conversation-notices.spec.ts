@@ -15,7 +15,7 @@ describe('conversation: notices to the transport (what a browser client shows)',
 
   it('tells the transcript as reported, the agent speaking from first frame to line done, and tools running', async () => {
     call = new CallHarness({
-      agent: { intro_message: 'Hello from {{company}}.', end_call_message: 'Goodbye.' },
+      agent: { introMessage: 'Hello from {{company}}.', endCallMessage: 'Goodbye.' },
       sttTexts: ['That is all, thanks.'],
       model: [{ deltas: [{ type: 'text', text: 'Glad I could help.' }, toolCall('end_call')] }],
     }).start();
@@ -46,7 +46,7 @@ describe('conversation: notices to the transport (what a browser client shows)',
 
   it('tells a tool running and done around its work', async () => {
     call = new CallHarness({
-      agent: { has_knowledge: true },
+      agent: { hasKnowledge: true },
       sttTexts: ['How long do refunds take?'],
       model: [
         { deltas: [toolCall('search_knowledge_base', { query: 'refund time' })] },
@@ -86,7 +86,7 @@ describe('conversation: notices to the transport (what a browser client shows)',
 
   it('shows arguments too large to record as cut, and a tool given up under a barge-in as cancelled', async () => {
     call = new CallHarness({
-      agent: { has_knowledge: true },
+      agent: { hasKnowledge: true },
       sttTexts: ['Tell me everything.'],
       model: [{ deltas: [toolCall('search_knowledge_base', { query: 'x'.repeat(5000) })] }],
     }).start();
@@ -103,7 +103,7 @@ describe('conversation: notices to the transport (what a browser client shows)',
 
   it("takes a typed line as the caller's final words: in the transcript as the user's, and the agent's turn", async () => {
     call = new CallHarness({
-      agent: { intro_message: 'Hello.' },
+      agent: { introMessage: 'Hello.' },
       model: [{ deltas: [{ type: 'text', text: 'Your order ships today.' }] }],
     }).start();
     await call.until(
@@ -132,7 +132,7 @@ describe('conversation: notices to the transport (what a browser client shows)',
 
   it('a typed line interrupts the agent as barge-in does', async () => {
     call = new CallHarness({
-      agent: { intro_message: 'This is a long introduction that goes on and on for quite a while indeed.' },
+      agent: { introMessage: 'This is a long introduction that goes on and on for quite a while indeed.' },
       model: [{ deltas: [{ type: 'text', text: 'Sure.' }] }],
     }).start();
     await call.until(() => call!.commands('sendAudio').length > 5, 'the intro playing');
@@ -151,7 +151,7 @@ describe('conversation: notices to the transport (what a browser client shows)',
   });
 
   it('a stream stopped with a reason (a browser user ended it) ends the call with it, without a hang-up', async () => {
-    call = new CallHarness({ agent: { intro_message: 'Hello.' } }).start();
+    call = new CallHarness({ agent: { introMessage: 'Hello.' } }).start();
     await call.until(() => call!.commands('mark').length > 0, 'the intro');
     call.hangUp('caller_ended');
     const done = await call.done();
@@ -160,7 +160,7 @@ describe('conversation: notices to the transport (what a browser client shows)',
   });
 
   it('a carrier stream stopped without a reason still ends with none', async () => {
-    call = new CallHarness({ agent: { intro_message: 'Hello.' } }).start();
+    call = new CallHarness({ agent: { introMessage: 'Hello.' } }).start();
     await call.until(() => call!.commands('mark').length > 0, 'the intro');
     call.hangUp();
     expect((await call.done()).endCallReason).toBeNull();

@@ -1,6 +1,6 @@
 import type { KnowledgeSearchHit } from '@vap/messages';
 import type { ChatDelta } from '@vap/llm';
-import { Phrases } from './conversation';
+import { Phrases } from './phrases';
 import { CallHarness } from './testing/conversation-harness';
 
 const toolCall = (name: string, args: Record<string, unknown> = {}, id = `call-${name}`): ChatDelta => ({
@@ -30,7 +30,7 @@ describe('conversation: tools', () => {
 
   it('end_call: the agent says the end-call message and hangs up with agent_ended_call', async () => {
     call = new CallHarness({
-      agent: { end_call_message: 'Goodbye from {{company}}.' },
+      agent: { endCallMessage: 'Goodbye from {{company}}.' },
       sttTexts: ['That is all, thanks.'],
       model: [{ deltas: [{ type: 'text', text: 'Glad I could help.' }, toolCall('end_call')] }],
     }).start();
@@ -53,10 +53,10 @@ describe('conversation: tools', () => {
   it('offers no end_call tool when end_call is disabled, and the right tools for the agent', async () => {
     call = new CallHarness({
       agent: {
-        end_call_enabled: false,
-        transfer_enabled: true,
-        transfer_number: '+15559990000',
-        has_knowledge: true,
+        endCallEnabled: false,
+        transferEnabled: true,
+        transferNumber: '+15559990000',
+        hasKnowledge: true,
       },
       sttTexts: ['Hello?'],
     }).start();
@@ -73,7 +73,7 @@ describe('conversation: tools', () => {
 
   it('opt_out: the number joins the do-not-call list, the agent says goodbye and hangs up with opted_out', async () => {
     call = new CallHarness({
-      agent: { end_call_enabled: false },
+      agent: { endCallEnabled: false },
       sttTexts: ['Please do not call me again.'],
       model: [{ deltas: [toolCall('opt_out')] }],
     }).start();
@@ -111,9 +111,9 @@ describe('conversation: tools', () => {
   it('transfer_call: says the transfer message, transfers, and ends as transferred', async () => {
     call = new CallHarness({
       agent: {
-        transfer_enabled: true,
-        transfer_number: '+15559990000',
-        transfer_message: 'Connecting you to billing.',
+        transferEnabled: true,
+        transferNumber: '+15559990000',
+        transferMessage: 'Connecting you to billing.',
       },
       sttTexts: ['I want a human.'],
       model: [{ deltas: [toolCall('transfer_call', { reason: 'wants a person' })] }],
@@ -138,7 +138,7 @@ describe('conversation: tools', () => {
 
   it('transfer_call refused: the agent says it could not transfer and the conversation goes on', async () => {
     call = new CallHarness({
-      agent: { transfer_enabled: true, transfer_number: '+15559990000' },
+      agent: { transferEnabled: true, transferNumber: '+15559990000' },
       sttTexts: ['I want a human.', 'Fine, what are your hours?'],
       model: [{ deltas: [toolCall('transfer_call')] }, { deltas: [{ type: 'text', text: 'Nine to five.' }] }],
     });
@@ -175,10 +175,10 @@ describe('conversation: tools', () => {
   it('search_knowledge_base: results under kb_threshold are dropped and kb_result_format renders the rest', async () => {
     call = new CallHarness({
       agent: {
-        has_knowledge: true,
-        kb_threshold: 'high',
-        kb_include_summaries: true,
-        kb_result_format: '#{rank} {document_name} ({score}): {content} [{summary}] {{literal}}',
+        hasKnowledge: true,
+        kbThreshold: 'high',
+        kbIncludeSummaries: true,
+        kbResultFormat: '#{rank} {document_name} ({score}): {content} [{summary}] {{literal}}',
       },
       sttTexts: ['How long do refunds take?'],
       model: [
@@ -207,8 +207,8 @@ describe('conversation: tools', () => {
   it('tool_ack_config static: a slow tool gets one of the phrases after delay_ms', async () => {
     call = new CallHarness({
       agent: {
-        has_knowledge: true,
-        tool_ack_config: { enabled: true, mode: 'static', phrases: ['Bear with me.'], delay_ms: 500 },
+        hasKnowledge: true,
+        toolAckConfig: { enabled: true, mode: 'static', phrases: ['Bear with me.'], delayMs: 500 },
       },
       sttTexts: ['Refunds?'],
       model: [
@@ -226,8 +226,8 @@ describe('conversation: tools', () => {
   it('tool_ack_config dynamic: a phrase that fits the tool', async () => {
     call = new CallHarness({
       agent: {
-        has_knowledge: true,
-        tool_ack_config: { enabled: true, mode: 'dynamic', phrases: [], delay_ms: 200 },
+        hasKnowledge: true,
+        toolAckConfig: { enabled: true, mode: 'dynamic', phrases: [], delayMs: 200 },
       },
       sttTexts: ['Refunds?'],
       model: [
@@ -244,10 +244,10 @@ describe('conversation: tools', () => {
 
   it.each([
     ['null', null],
-    ['disabled', { enabled: false, mode: 'static' as const, phrases: ['Hold on.'], delay_ms: 0 }],
+    ['disabled', { enabled: false, mode: 'static' as const, phrases: ['Hold on.'], delayMs: 0 }],
   ])('tool_ack_config %s: nothing is said while the tool runs', async (_, config) => {
     call = new CallHarness({
-      agent: { has_knowledge: true, tool_ack_config: config },
+      agent: { hasKnowledge: true, toolAckConfig: config },
       sttTexts: ['Refunds?'],
       model: [
         { deltas: [toolCall('search_knowledge_base', { query: 'refunds' })] },
@@ -264,8 +264,8 @@ describe('conversation: tools', () => {
   it('a fast tool gets no acknowledgement', async () => {
     call = new CallHarness({
       agent: {
-        has_knowledge: true,
-        tool_ack_config: { enabled: true, mode: 'static', phrases: ['Bear with me.'], delay_ms: 1000 },
+        hasKnowledge: true,
+        toolAckConfig: { enabled: true, mode: 'static', phrases: ['Bear with me.'], delayMs: 1000 },
       },
       sttTexts: ['Refunds?'],
       model: [
@@ -280,7 +280,7 @@ describe('conversation: tools', () => {
 
   it('records each built-in tool invocation on the session: name, arguments, outcome', async () => {
     call = new CallHarness({
-      agent: { has_knowledge: true, transfer_enabled: true, transfer_number: '+15559990000' },
+      agent: { hasKnowledge: true, transferEnabled: true, transferNumber: '+15559990000' },
       sttTexts: ['Refunds?', 'Get me a human.'],
       model: [
         { deltas: [toolCall('search_knowledge_base', { query: 'refunds' })] },

@@ -11,7 +11,7 @@ describe('conversation: turns', () => {
 
   it('takes synthesised audio from the provider only a little ahead of playback', async () => {
     const words = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
-    call = new CallHarness({ agent: { intro_message: `${words}.` } }).start();
+    call = new CallHarness({ agent: { introMessage: `${words}.` } }).start();
     await call.until(() => call!.commands('sendAudio').length >= 100, 'two seconds played');
     const sent = call.commands('sendAudio').length;
     // 40 words are 8 s of speech; what was taken is what played plus at most the read-ahead (and one chunk).
@@ -25,7 +25,7 @@ describe('conversation: turns', () => {
 
   it('speaks the intro with variables once the stream starts, paced one frame per tick', async () => {
     call = new CallHarness({
-      agent: { intro_message: 'Hello from {{company}}, how can I help?' },
+      agent: { introMessage: 'Hello from {{company}}, how can I help?' },
       timeScale: 10,
     }).start();
     await call.until(() => call!.reporter.lines.length === 1, 'the intro line');
@@ -231,7 +231,7 @@ describe('conversation: turns', () => {
 
   it('the model knows what the platform said before the caller spoke (the intro)', async () => {
     call = new CallHarness({
-      agent: { intro_message: 'Hi, this is {{company}}.' },
+      agent: { introMessage: 'Hi, this is {{company}}.' },
       sttTexts: ['Who is this?'],
     }).start();
     await call.until(() => call!.reporter.lines.length === 1, 'the intro');

@@ -1,16 +1,11 @@
 // The conversation pipeline of one live call, as the voice service's media sessions use it.
 export * from './conversation-contract';
-export type { CallReporter } from './call-reporter';
-export {
-  createConversation,
-  IDLE_REPROMPT_MS,
-  WRAP_UP_LEAD_SECS,
-  DEFAULT_PROVIDER_TIMEOUT_MS,
-  APOLOGY_TIMEOUT_MS,
-  FAREWELL_LIMIT_MS,
-  CAP_FAREWELL_LEAD_MS,
-  Phrases,
-} from './conversation';
+export type { CallPlatform, CallRecord, CallCarrier, AgentServices } from './call-platform';
+export { createConversation, DEFAULT_PROVIDER_TIMEOUT_MS } from './conversation';
+export { APOLOGY_TIMEOUT_MS, FAREWELL_LIMIT_MS } from './call-lifecycle';
+export { Phrases } from './phrases';
+export { IDLE_REPROMPT_MS } from './idle/idle-controller';
+export { WRAP_UP_LEAD_SECS, CAP_FAREWELL_LEAD_MS } from './limits/call-cap';
 export { PRE_ROLL_MS } from './caller-input';
 export type { AgentModel } from './model-round';
 export { ProviderFailure } from './provider-failure';

@@ -12,12 +12,12 @@ describe('prompt', () => {
     const full = buildSystemPrompt(
       agentSettings({
         prompt: 'You sell {{product}}.',
-        end_call_instructions: 'End when {{name}} says bye.',
-        transfer_enabled: true,
-        transfer_number: '+15550000000',
-        transfer_instructions: 'Transfer billing questions.',
-        has_knowledge: true,
-        spoken_languages: ['en', 'hi'],
+        endCallInstructions: 'End when {{name}} says bye.',
+        transferEnabled: true,
+        transferNumber: '+15550000000',
+        transferInstructions: 'Transfer billing questions.',
+        hasKnowledge: true,
+        spokenLanguages: ['en', 'hi'],
       }),
       { product: 'solar panels', name: 'Asha' },
     );
@@ -29,7 +29,7 @@ describe('prompt', () => {
     expect(full).toContain('English or Hindi');
 
     const bare = buildSystemPrompt(
-      agentSettings({ end_call_enabled: false, transfer_enabled: true, transfer_number: null }),
+      agentSettings({ endCallEnabled: false, transferEnabled: true, transferNumber: null }),
       {},
     );
     expect(bare).not.toContain('end_call');

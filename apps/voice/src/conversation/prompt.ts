@@ -1,7 +1,7 @@
 // The agent's system prompt for a live call: the partner's prompt with the call's pre-call variables filled in,
 // plus the sections the enabled tools and the spoken languages need.
 
-import type { AgentSettings, SpokenLanguage } from '@vap/messages';
+import type { AgentSnapshot, SpokenLanguage } from '@vap/messages';
 
 const LANGUAGE_NAMES: Record<SpokenLanguage, string> = {
   en: 'English',
@@ -37,26 +37,26 @@ export function languageInstruction(languages: readonly SpokenLanguage[]): strin
 }
 
 /** The system message for the call. */
-export function buildSystemPrompt(agent: AgentSettings, variables: Record<string, unknown>): string {
+export function buildSystemPrompt(agent: AgentSnapshot, variables: Record<string, unknown>): string {
   const sections = [substituteVariables(agent.prompt, variables).trim()];
   sections.push(
     '## Speaking on the phone\nYou are talking to the caller on a phone call. Reply in short spoken sentences, ' +
       'with no markdown, lists or emoji. ' +
-      languageInstruction(agent.spoken_languages),
+      languageInstruction(agent.spokenLanguages),
   );
-  if (agent.end_call_enabled) {
-    const when = agent.end_call_instructions
-      ? substituteVariables(agent.end_call_instructions, variables)
+  if (agent.endCallEnabled) {
+    const when = agent.endCallInstructions
+      ? substituteVariables(agent.endCallInstructions, variables)
       : 'Call it when the conversation is complete or the caller asks to end the call.';
     sections.push(`## Ending the call\nUse the end_call tool to hang up. ${when}`);
   }
-  if (agent.transfer_enabled && agent.transfer_number) {
-    const when = agent.transfer_instructions
-      ? substituteVariables(agent.transfer_instructions, variables)
+  if (agent.transferEnabled && agent.transferNumber) {
+    const when = agent.transferInstructions
+      ? substituteVariables(agent.transferInstructions, variables)
       : 'Call it when the caller asks for a person or you cannot help.';
     sections.push(`## Transferring the call\nUse the transfer_call tool to transfer the caller. ${when}`);
   }
-  if (agent.has_knowledge) {
+  if (agent.hasKnowledge) {
     sections.push(
       '## Knowledge base\nUse the search_knowledge_base tool for facts you are not sure of, and answer from ' +
         'what it returns.',

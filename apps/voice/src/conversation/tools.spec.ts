@@ -27,14 +27,14 @@ describe('tools', () => {
     expect(
       conversationTools(
         agentSettings({
-          end_call_enabled: false,
-          transfer_enabled: true,
-          transfer_number: '+1555',
-          has_knowledge: true,
+          endCallEnabled: false,
+          transferEnabled: true,
+          transferNumber: '+1555',
+          hasKnowledge: true,
         }),
       ).map((t) => t.name),
     ).toEqual(['transfer_call', 'search_knowledge_base', 'opt_out']);
-    const search = conversationTools(agentSettings({ has_knowledge: true }))[1];
+    const search = conversationTools(agentSettings({ hasKnowledge: true }))[1];
     expect(search.parameters).toMatchObject({ required: ['query'] });
   });
 
@@ -44,37 +44,34 @@ describe('tools', () => {
     ['medium', 2],
     ['high', 1],
   ] as const)('kb_threshold %s keeps %i of the results', (threshold, kept) => {
-    const text = formatKnowledgeResults(
-      response([0.8, 0.5, 0.2]),
-      agentSettings({ kb_threshold: threshold }),
-    );
+    const text = formatKnowledgeResults(response([0.8, 0.5, 0.2]), agentSettings({ kbThreshold: threshold }));
     expect(text.split('\n\n')).toHaveLength(kept);
   });
 
   it('says when nothing relevant was found', () => {
-    expect(formatKnowledgeResults(response([0.1]), agentSettings({ kb_threshold: 'high' }))).toMatch(
+    expect(formatKnowledgeResults(response([0.1]), agentSettings({ kbThreshold: 'high' }))).toMatch(
       /No relevant/,
     );
   });
 
   it('includes summaries only with kb_include_summaries', () => {
     expect(formatKnowledgeResults(response([0.9]), agentSettings())).toBe('[1] Doc 0\nContent 0');
-    expect(formatKnowledgeResults(response([0.9]), agentSettings({ kb_include_summaries: true }))).toBe(
+    expect(formatKnowledgeResults(response([0.9]), agentSettings({ kbIncludeSummaries: true }))).toBe(
       '[1] Doc 0\nSummary: Summary 0\nContent 0',
     );
     expect(
       formatKnowledgeResults(
         response([0.9]),
-        agentSettings({ kb_result_format: '{content}|{summary}|{nope}' }),
+        agentSettings({ kbResultFormat: '{content}|{summary}|{nope}' }),
       ),
     ).toBe('Content 0||{nope}');
   });
 
   it('picks acknowledgements by mode', () => {
-    const stat = { enabled: true, mode: 'static' as const, phrases: ['A.', 'B.'], delay_ms: 0 };
+    const stat = { enabled: true, mode: 'static' as const, phrases: ['A.', 'B.'], delayMs: 0 };
     expect(toolAckPhrase(stat, 'search_knowledge_base', () => 0.99)).toBe('B.');
     expect(toolAckPhrase(stat, 'search_knowledge_base', () => 0)).toBe('A.');
-    const dyn = { enabled: true, mode: 'dynamic' as const, phrases: [], delay_ms: 0 };
+    const dyn = { enabled: true, mode: 'dynamic' as const, phrases: [], delayMs: 0 };
     expect(toolAckPhrase(dyn, 'search_knowledge_base')).toBe('Let me look that up.');
     expect(toolAckPhrase(dyn, 'transfer_call')).toBe('One moment while I connect you.');
     expect(toolAckPhrase({ ...dyn, enabled: false }, 'transfer_call')).toBeNull();

@@ -1,6 +1,6 @@
 import { TURN_TAKING_PRESETS } from '@vap/messages';
 import { FRAME_MS } from '@vap/media';
-import { BARGE_IN_HOLD_MS } from './conversation';
+import { BARGE_IN_HOLD_MS } from './turn-taking/turn-policy';
 import { CallHarness } from './testing/conversation-harness';
 
 const LONG = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen.';
@@ -136,11 +136,11 @@ describe('conversation: turn-taking', () => {
     call = new CallHarness({
       sttTexts: ['Hello there.'],
       agent: {
-        turn_taking: {
+        turnTaking: {
           mode: 'patient',
-          min_silence_ms: 400,
-          max_silence_ms: null,
-          ignore_backchannels: true,
+          minSilenceMs: 400,
+          maxSilenceMs: null,
+          ignoreBackchannels: true,
         },
       },
     });
@@ -161,11 +161,11 @@ describe('conversation: turn-taking', () => {
       sttTexts: ['What time do you open?'],
       model: [{ deltas: [{ type: 'text', text: 'At nine.' }] }],
       agent: {
-        turn_taking: {
+        turnTaking: {
           mode: 'patient',
-          min_silence_ms: null,
-          max_silence_ms: null,
-          ignore_backchannels: true,
+          minSilenceMs: null,
+          maxSilenceMs: null,
+          ignoreBackchannels: true,
         },
       },
     });
@@ -234,11 +234,11 @@ describe('conversation: turn-taking', () => {
     call = await agentMidReply({
       sttTexts: ['Yeah.'],
       agent: {
-        turn_taking: {
+        turnTaking: {
           mode: 'balanced',
-          min_silence_ms: null,
-          max_silence_ms: null,
-          ignore_backchannels: false,
+          minSilenceMs: null,
+          maxSilenceMs: null,
+          ignoreBackchannels: false,
         },
       },
     });

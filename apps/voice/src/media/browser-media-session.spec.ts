@@ -42,7 +42,7 @@ const CONTEXT = {
   partnerId: 'partner_spec',
   agentId: 'agent_spec',
   provider: 'browser',
-  agent: { voicemail_detection_enabled: false },
+  agent: { voicemailDetectionEnabled: false },
 } as VoiceCallContext;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -42,7 +42,7 @@ const CONTEXT = {
   callId: 'call_spec',
   partnerId: 'partner_spec',
   agentId: 'agent_spec',
-  agent: { voicemail_detection_enabled: true },
+  agent: { voicemailDetectionEnabled: true },
 } as VoiceCallContext;
 
 /** Records what the session feeds it; settles `done` when the stream stops or closes, or when ended. */
@@ -383,7 +383,7 @@ describe('MediaSession (carrier_b protocol over a real WebSocket)', () => {
     async (detection, expected) => {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
-      const context = { ...CONTEXT, agent: { voicemail_detection_enabled: detection } } as VoiceCallContext;
+      const context = { ...CONTEXT, agent: { voicemailDetectionEnabled: detection } } as VoiceCallContext;
       const h = connect(async (transport) => {
         await gate;
         return new FakeConversation(transport);

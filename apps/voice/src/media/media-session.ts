@@ -59,6 +59,9 @@ export const USER_TEXT_INTERVAL_MS = 500;
 /** mu-law 8 kHz: a byte a sample. */
 const MULAW_BYTES_PER_SECOND = 8000;
 
+/** ws sends a buffer given with this as a text message (a codec's encodeAudioText). */
+const AS_TEXT = { binary: false } as const;
+
 /** A message's bytes as ws delivered them (one buffer, or fragments). */
 function messageBytes(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
@@ -332,7 +335,11 @@ export class MediaSession {
       this.dropAudio(bytes.length / codec.audioBytesPerMs / 1000);
       return;
     }
-    const decoded = isBinary ? codec.decodeBinary!(bytes) : codec.decode(bytes.toString('utf8'));
+    const decoded = isBinary
+      ? codec.decodeBinary!(bytes)
+      : codec.decodeText
+        ? codec.decodeText(bytes)
+        : codec.decode(bytes.toString('utf8'));
     if (!decoded.ok) {
       const { reason, field, event } = decoded.error;
       if (reason === 'unknown_event') return this.ignoreUnknown(event);
@@ -364,8 +371,12 @@ export class MediaSession {
   private accept(event: MediaStreamEvent, bytes: number): void {
     if (event.type === 'started') this.streamId = event.streamId;
     if (this.conversation) {
-      const conversation = this.conversation;
-      this.guarded(() => conversation.onEvent(event));
+      // As guarded() runs it, without a closure made for each of a call's fifty frames a second.
+      try {
+        this.conversation.onEvent(event);
+      } catch (err) {
+        this.conversationThrew(err);
+      }
     } else if (this.pending.length < MAX_PENDING_EVENTS && this.pendingBytes + bytes <= MAX_PENDING_BYTES) {
       this.pending.push(event);
       this.pendingBytes += bytes;
@@ -457,7 +468,12 @@ export class MediaSession {
       );
       return;
     }
-    socket.send(this.options.codec.encode(command, this.streamId));
+    const codec = this.options.codec;
+    if (command.type === 'sendAudio' && codec.encodeAudioText) {
+      socket.send(codec.encodeAudioText(command.payload, this.streamId), AS_TEXT);
+    } else {
+      socket.send(codec.encode(command, this.streamId));
+    }
   }
 
   /**
@@ -540,16 +556,21 @@ export class MediaSession {
     try {
       fn();
     } catch (err) {
-      this.options.log('error', `call ${this.callId}: the conversation threw: ${(err as Error).message}`);
-      if (this.endRequested === null) {
-        this.endRequested = PIPELINE_FAILED_REASON;
-        try {
-          this.conversation?.end(PIPELINE_FAILED_REASON);
-        } catch {
-          // Already logged; `done` is what the session waits for.
-        }
-      }
-      this.close(CLOSE_INTERNAL_ERROR, 'conversation failed');
+      this.conversationThrew(err);
     }
+  }
+
+  /** What guarded() does when the conversation throws. */
+  private conversationThrew(err: unknown): void {
+    this.options.log('error', `call ${this.callId}: the conversation threw: ${(err as Error).message}`);
+    if (this.endRequested === null) {
+      this.endRequested = PIPELINE_FAILED_REASON;
+      try {
+        this.conversation?.end(PIPELINE_FAILED_REASON);
+      } catch {
+        // Already logged; `done` is what the session waits for.
+      }
+    }
+    this.close(CLOSE_INTERNAL_ERROR, 'conversation failed');
   }
 }

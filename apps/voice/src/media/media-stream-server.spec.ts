@@ -112,7 +112,7 @@ function context(callId: string, provider = 'carrier_b', intro?: string): VoiceC
     variables: {},
     answeredBy: null,
     // No intro: the conversation starts and waits for the caller, so an accepted stream stays open.
-    agent: agentSettings({ voice_id: 'none', ...(intro ? { intro_message: intro } : {}) }),
+    agent: agentSettings({ voiceId: 'none', ...(intro ? { introMessage: intro } : {}) }),
   };
 }
 

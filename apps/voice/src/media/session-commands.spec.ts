@@ -65,7 +65,7 @@ describe('SessionCommands (real NATS)', () => {
   describe('voice.session.end', () => {
     it('a held session accepts, says the farewell and hangs up with the reason; a second ask finds it ending', async () => {
       call = new CallHarness({
-        agent: { intro_message: 'Hello there.' },
+        agent: { introMessage: 'Hello there.' },
         // The farewell has FAREWELL_LIMIT_MS of media time: at 4x that is 1.5 s of real time for 0.9 s of speech
         // and its synthesis, enough on a loaded machine (at 20x a slow synthesis ate the budget).
         timeScale: 4,
@@ -85,7 +85,7 @@ describe('SessionCommands (real NATS)', () => {
     });
 
     it('a call no replica holds gets no responders at once, and neither does a session once finished', async () => {
-      call = new CallHarness({ agent: { intro_message: 'Hi.' } }).start();
+      call = new CallHarness({ agent: { introMessage: 'Hi.' } }).start();
       const session = heldSession(call);
       commands.serve(session);
       await replicaNats.nc.flush();
@@ -118,7 +118,7 @@ describe('SessionCommands (real NATS)', () => {
     });
 
     it("refuses another partner's command and a reason that is not a word, and leaves the call alone", async () => {
-      call = new CallHarness({ agent: { intro_message: 'Hi.' } }).start();
+      call = new CallHarness({ agent: { introMessage: 'Hi.' } }).start();
       commands.serve(heldSession(call));
       await replicaNats.nc.flush();
 
@@ -143,7 +143,7 @@ describe('SessionCommands (real NATS)', () => {
   describe('voice.session.terminate', () => {
     it('the held session of an ended call stops at once: no farewell, no hang-up, its reply abandoned', async () => {
       call = new CallHarness({
-        agent: { intro_message: 'Hello there.' },
+        agent: { introMessage: 'Hello there.' },
         sttTexts: ['Tell me everything.'],
         model: [
           {
@@ -178,7 +178,7 @@ describe('SessionCommands (real NATS)', () => {
     });
 
     it("refuses another partner's command and leaves the call alone", async () => {
-      call = new CallHarness({ agent: { intro_message: 'Hi.' } }).start();
+      call = new CallHarness({ agent: { introMessage: 'Hi.' } }).start();
       commands.serve(heldSession(call));
       await replicaNats.nc.flush();
       const stranger = await failure(
@@ -195,7 +195,7 @@ describe('SessionCommands (real NATS)', () => {
 
     it('a machine answer: the held session acts, leaves the voicemail message and hangs up; once only', async () => {
       call = new CallHarness({
-        agent: { intro_message: 'Hello there.', voicemail_message: 'Call us back.' },
+        agent: { introMessage: 'Hello there.', voicemailMessage: 'Call us back.' },
       }).start();
       await call.until(() => call!.reporter.lines.length === 1, 'the intro');
       commands.serve(heldSession(call));
@@ -214,9 +214,9 @@ describe('SessionCommands (real NATS)', () => {
     it('voicemail detection off: nothing is done', async () => {
       call = new CallHarness({
         agent: {
-          intro_message: 'Hi.',
-          voicemail_detection_enabled: false,
-          voicemail_message: 'Call us back.',
+          introMessage: 'Hi.',
+          voicemailDetectionEnabled: false,
+          voicemailMessage: 'Call us back.',
         },
       }).start();
       await call.until(() => call!.reporter.lines.length === 1, 'the intro');
@@ -228,7 +228,7 @@ describe('SessionCommands (real NATS)', () => {
     });
 
     it("no responders for a call nobody holds or a finished session; another partner's or a bad value is refused", async () => {
-      call = new CallHarness({ agent: { intro_message: 'Hi.' } }).start();
+      call = new CallHarness({ agent: { introMessage: 'Hi.' } }).start();
       const session = heldSession(call);
       commands.serve(session);
       await replicaNats.nc.flush();

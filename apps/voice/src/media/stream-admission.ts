@@ -8,6 +8,7 @@ import {
   BrowserRefusalReason,
   STREAM_TAKEN_DETAIL,
   Subjects,
+  upgradeAgentSnapshot,
   VoiceBrowserRefusedRequest,
   VoiceCallContext,
 } from '@vap/messages';
@@ -232,7 +233,8 @@ export class StreamAdmission {
         replicaId: this.options.replicaId,
       });
       // Attached calls are served even if draining began meanwhile: the nonce is spent, the drain ends them.
-      return { ok: true, stream, context, slot };
+      // A calls replica older than the snapshot's current shape sends the call's agent in its old one.
+      return { ok: true, stream, context: { ...context, agent: upgradeAgentSnapshot(context.agent) }, slot };
     } catch (err) {
       slot.release();
       return browser ? refusedBrowser(attachRefusal(err), recordedRefusal(err)) : refused(attachRefusal(err));

@@ -11,6 +11,6 @@ export function fallbackVoice(context: VoiceCallContext): TtsVoice {
     model: OFFLINE_VOICE_ID,
     speed: 1,
     volume: 1,
-    language: context.agent.spoken_languages[0] ?? 'en',
+    language: context.agent.spokenLanguages[0] ?? 'en',
   };
 }

@@ -33,7 +33,7 @@ const context = (languages: string[] = ['en']) =>
   ({
     callId: 'call_1',
     partnerId: 'p_1',
-    agent: { spoken_languages: languages },
+    agent: { spokenLanguages: languages },
   }) as unknown as VoiceCallContext;
 
 const voice = (over: Partial<TtsPlanEntry>): TtsPlanEntry => ({

@@ -175,7 +175,7 @@ export function callSpeechOf(
   options: CallSpeechOptions,
 ): CallSpeech {
   const usage = new SpeechUsage();
-  const callerLanguage = new CallerLanguage(context.agent.spoken_languages[0] ?? 'en');
+  const callerLanguage = new CallerLanguage(context.agent.spokenLanguages[0] ?? 'en');
   const { defaults, timeoutMs } = options;
   const keyterms = plan.keyterms.slice(0, MAX_PLAN_KEYTERMS);
 
@@ -261,11 +261,11 @@ export async function fetchSpeechPlan(rpc: RpcClient, context: VoiceCallContext)
   const agent = context.agent;
   return rpc.request(Subjects.agents.speechPlan, context.partnerId, {
     callId: context.callId,
-    voiceId: agent.voice_id,
-    fallbackVoiceIds: agent.fallback_voice_ids ?? [],
+    voiceId: agent.voiceId,
+    fallbackVoiceIds: agent.fallbackVoiceIds ?? [],
     transcriber: agent.transcriber ?? null,
-    fallbackTranscriber: agent.fallback_transcriber ?? null,
-    dictionaryIds: agent.dictionary_ids ?? [],
-    spokenLanguages: agent.spoken_languages,
+    fallbackTranscriber: agent.fallbackTranscriber ?? null,
+    dictionaryIds: agent.dictionaryIds ?? [],
+    spokenLanguages: agent.spokenLanguages,
   });
 }

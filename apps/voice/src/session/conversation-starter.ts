@@ -24,7 +24,7 @@ import { createSpeechProviders, type SttProvider, type TtsProvider } from '@vap/
 import { callSpeechOf, fetchSpeechPlan, speechNotice, type CallSpeech } from './call-speech';
 import { openRecording } from './call-recording';
 import { reportEnded } from './ended-report';
-import { RpcCallReporter } from './rpc-call-reporter';
+import { RpcCallPlatform } from './rpc-call-platform';
 
 /** The caller's side ended the call: a carrier's hang-up (no reason), or a browser's user. */
 function callerEnded(endCallReason: string | null): boolean {
@@ -45,7 +45,7 @@ export interface ConversationStarterOptions {
 /**
  * Turns an accepted media stream into a running call: the session over the socket, and the conversation
  * with the agent's voice, the speech providers and chat models the settings choose (each kind in its fallback
- * order), and a reporter to the calls service. Providers are made once, on the first call, and shared: each
+ * order), and the platform as the call sees it (calls and agents services). Providers are made once, on the first call, and shared: each
  * call opens its own sessions.
  */
 export class ConversationStarter {
@@ -57,7 +57,7 @@ export class ConversationStarter {
   open(socket: WebSocket, accepted: AcceptedStream): MediaSession {
     const { config, rpc, storage, log } = this.options;
     const { context, stream } = accepted;
-    const reporter = new RpcCallReporter(rpc, context, {
+    const platform = new RpcCallPlatform(rpc, context, {
       // Once per line: a calls service that is away for a while would fill the log otherwise.
       onRetry: (attempt, err) =>
         attempt === 1 &&
@@ -89,7 +89,7 @@ export class ConversationStarter {
           tts: call.tts,
           onCallerLanguage: (language) => (call.callerLanguage.current = language),
           llm: this.agentModels(),
-          reporter,
+          platform,
           transport,
           dtmfRoute: dtmfRouteOf(mediaStreamProtocolOf(stream.carrier)),
           timeScale: config.MEDIA_TIME_SCALE,
@@ -112,7 +112,7 @@ export class ConversationStarter {
             ),
         });
       },
-      hangup: (reason) => reporter.hangup(reason),
+      hangup: (reason) => platform.hangup(reason),
       finish: async (result) => {
         try {
           await reportEnded(rpc, context, result, speech?.usage.platformPaid ?? [], {

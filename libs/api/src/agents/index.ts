@@ -7,3 +7,4 @@ export * from './agent-input.dto';
 export * from './agent.dto';
 export * from './list-agents-query.dto';
 export * from './agent-events';
+export * from './agent-snapshot-of';

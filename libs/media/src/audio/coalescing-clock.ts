@@ -18,6 +18,9 @@ export interface CoalescingClockOptions {
   now?: () => number;
 }
 
+/** Emptied buckets kept for reuse, at most: a wake-up serves a millisecond's buckets, a handful. */
+const MAX_SPARE_BUCKETS = 64;
+
 /**
  * A ClockSource whose timers are grouped by due time into buckets `granularityMs` wide (1 ms by default), all
  * served by a single underlying Node timer armed for the earliest bucket. A callback that throws does not keep
@@ -28,12 +31,16 @@ export class CoalescingClock implements ClockSource {
   private readonly granularityMs: number;
   private readonly clockNow: () => number;
   private readonly buckets = new Map<number, Entry[]>();
+  /** Emptied buckets, used again: every call's clock sets a timer each 20 ms, each slot would be a new array. */
+  private readonly spareBuckets: Entry[][] = [];
   /** Bucket keys (slot numbers), a binary min-heap. */
   private readonly heap: number[] = [];
   private timer: NodeJS.Timeout | undefined;
   private armedFor = Infinity;
   /** While buckets run: the last slot this wake-up serves (a timer set for it then waits for the next one). */
   private serving: number | null = null;
+  /** The underlying timer's callback, made once (it is armed up to a thousand times a second). */
+  private readonly onTimer = () => this.run();
   /** Underlying timer wake-ups so far (for tests and metrics). */
   wakeUps = 0;
 
@@ -57,7 +64,9 @@ export class CoalescingClock implements ClockSource {
     if (bucket) {
       bucket.push(entry);
     } else {
-      this.buckets.set(slot, [entry]);
+      const fresh = this.spareBuckets.pop() ?? [];
+      fresh.push(entry);
+      this.buckets.set(slot, fresh);
       this.push(slot);
       if (this.serving === null && slot < this.armedFor) this.arm();
     }
@@ -107,7 +116,7 @@ export class CoalescingClock implements ClockSource {
     }
     this.armedFor = slot;
     const delay = Math.max(0, slot * this.granularityMs - this.clockNow());
-    this.timer = setTimeout(() => this.run(), delay);
+    this.timer = setTimeout(this.onTimer, delay);
   }
 
   private run(): void {
@@ -124,7 +133,8 @@ export class CoalescingClock implements ClockSource {
       const slot = this.pop();
       const bucket = this.buckets.get(slot)!;
       this.buckets.delete(slot);
-      for (const entry of bucket) {
+      for (let i = 0; i < bucket.length; i++) {
+        const entry = bucket[i];
         if (entry.cancelled) continue;
         entry.cancelled = true;
         try {
@@ -134,6 +144,8 @@ export class CoalescingClock implements ClockSource {
           failed = true;
         }
       }
+      bucket.length = 0;
+      if (this.spareBuckets.length < MAX_SPARE_BUCKETS) this.spareBuckets.push(bucket);
     }
     this.serving = null;
     // Callbacks set new timers as they ran (a pacing clock sets its next tick); arm for the earliest now.

@@ -59,3 +59,25 @@ describe('Framer', () => {
     expect(() => new Framer(0)).toThrow(RangeError);
   });
 });
+
+describe('Framer.pushEach', () => {
+  it('hands out the frames push returns, in order, in one buffer of its own', () => {
+    const chunks = [37, 160, 1, 500, 0, 159, 321].map((n, i) => bytes(n, i * 7));
+    const pushed = new Framer();
+    const expected = chunks.flatMap((chunk) => pushed.push(chunk));
+    const framer = new Framer();
+    const seen: Buffer[] = [];
+    const buffers = new Set<Buffer>();
+    for (const chunk of chunks) {
+      framer.pushEach(chunk, (frame) => {
+        seen.push(Buffer.from(frame));
+        buffers.add(frame);
+      });
+    }
+    expect(seen).toEqual(expected);
+    expect(framer.pendingBytes).toBe(pushed.pendingBytes);
+    expect(framer.flush()).toEqual(pushed.flush());
+    // The frame that completes a remainder and the whole frames of a chunk: two buffers, whatever the count.
+    expect(buffers.size).toBeLessThanOrEqual(2);
+  });
+});

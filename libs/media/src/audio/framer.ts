@@ -21,6 +21,8 @@ export function frameBytesFor(sampleRate: number, bytesPerSample = 1, frameMs = 
 export class Framer {
   private readonly remainder: Buffer;
   private remainderLength = 0;
+  /** The frame pushEach hands out, overwritten frame after frame. */
+  private readonly frame: Buffer;
 
   constructor(
     readonly frameBytes = MULAW_FRAME_BYTES,
@@ -30,6 +32,7 @@ export class Framer {
     if (!Number.isInteger(frameBytes) || frameBytes <= 0)
       throw new RangeError('Framer: frameBytes must be > 0');
     this.remainder = Buffer.alloc(frameBytes);
+    this.frame = Buffer.alloc(frameBytes);
   }
 
   /** Bytes held back for the next frame. */
@@ -59,6 +62,30 @@ export class Framer {
     this.remainder.set(chunk.subarray(offset), 0);
     this.remainderLength = chunk.length - offset;
     return frames;
+  }
+
+  /**
+   * As push, without a buffer per frame: each whole frame goes to `sink` in a buffer of the framer's that the
+   * next frame overwrites, so the sink copies what it keeps (a pacing queue copies anyway).
+   */
+  pushEach(chunk: Buffer, sink: (frame: Buffer) => void): void {
+    let offset = 0;
+    if (this.remainderLength > 0) {
+      const take = Math.min(this.frameBytes - this.remainderLength, chunk.length);
+      chunk.copy(this.remainder, this.remainderLength, 0, take);
+      this.remainderLength += take;
+      offset = take;
+      if (this.remainderLength < this.frameBytes) return;
+      this.remainderLength = 0;
+      sink(this.remainder);
+    }
+    while (chunk.length - offset >= this.frameBytes) {
+      chunk.copy(this.frame, 0, offset, offset + this.frameBytes);
+      sink(this.frame);
+      offset += this.frameBytes;
+    }
+    chunk.copy(this.remainder, 0, offset);
+    this.remainderLength = chunk.length - offset;
   }
 
   /** The held-back bytes as a last frame padded with silence, or undefined when nothing is held. */

@@ -143,3 +143,39 @@ describe('Resampler (streaming)', () => {
     expect(resampler.flush()).toHaveLength(0);
   });
 });
+
+describe('Resampler.pushBytes', () => {
+  it.each([
+    [24000, 8000],
+    [8000, 16000],
+    [8000, 8000],
+  ])('resamples little-endian bytes as push resamples their samples (%i -> %i)', (from, to) => {
+    const samples = sineWave(440, 4801, from, 12000).map((s, i) => (i % 97 === 0 ? -32768 : s));
+    const bytes = Buffer.alloc(samples.length * 2 + 1);
+    samples.forEach((s, i) => bytes.writeInt16LE(s, 1 + 2 * i));
+    const bySamples = new Resampler(from, to);
+    const byBytes = new Resampler(from, to);
+    const intoOne = new Resampler(from, to);
+    const room = new Int16Array(intoOne.maxOutput(samples.length) + samples.length);
+    let used = 0;
+    const expected: Int16Array[] = [];
+    const actual: Int16Array[] = [];
+    const shared: Int16Array[] = [];
+    // Odd-aligned pieces of uneven sizes, as a network stream's chunks come.
+    for (let at = 0, size = 1; at < samples.length; at += size, size = (size * 7 + 3) % 900 || 1) {
+      const end = Math.min(samples.length, at + size);
+      expected.push(bySamples.push(samples.slice(at, end)));
+      actual.push(byBytes.pushBytes(bytes, 1 + 2 * at, 1 + 2 * end));
+      const piece = intoOne.pushBytes(bytes, 1 + 2 * at, 1 + 2 * end, room, used);
+      expect(piece.buffer).toBe(room.buffer);
+      shared.push(piece);
+      used += piece.length;
+    }
+    expected.push(bySamples.flush());
+    actual.push(byBytes.flush());
+    shared.push(intoOne.flush());
+    expect(concat(actual)).toEqual(concat(expected));
+    // Pieces written into one array stay as they were written.
+    expect(concat(shared)).toEqual(concat(expected));
+  });
+});

@@ -153,6 +153,27 @@ export class Resampler {
     return this.produce(ready - this.produced, out);
   }
 
+  /**
+   * As push, for little-endian PCM16 bytes[start, end) (an even count): a network stream's chunk is resampled
+   * where it lies, without a view of its samples made per piece. With `out`, the outputs are written there from
+   * `at` (it must hold at + maxOutput(count) samples) and a view of them comes back: pieces of one chunk can
+   * share one array.
+   */
+  pushBytes(bytes: Uint8Array, start = 0, end = bytes.length, out?: Int16Array, at = 0): Int16Array {
+    const count = (end - start) >> 1;
+    if (!this.filter) {
+      if (out && out.length < at + count)
+        throw new RangeError('Resampler.push: output shorter than maxOutput');
+      const copy = out ? out.subarray(at, at + count) : new Int16Array(count);
+      for (let i = 0; i < count; i++) copy[i] = sampleAt(bytes, start + 2 * i);
+      return copy;
+    }
+    this.appendBytes(bytes, start, count);
+    this.received += count;
+    const ready = Math.floor((this.received * this.up - this.filter.half - 1) / this.down) + 1;
+    return this.produce(ready - this.produced, out, at);
+  }
+
   /** The most outputs one push of `inputLength` samples can return. */
   maxOutput(inputLength: number): number {
     return Math.ceil((inputLength * this.up) / this.down) + 1;
@@ -203,9 +224,23 @@ export class Resampler {
     this.historyLength = needed;
   }
 
-  private produce(count: number, into?: Int16Array): Int16Array {
-    if (into && into.length < count) throw new RangeError('Resampler.push: output shorter than maxOutput');
-    const out = into ? into.subarray(0, Math.max(0, count)) : new Int16Array(Math.max(0, count));
+  /** Appends `count` little-endian PCM16 samples of `bytes` from `start`. */
+  private appendBytes(bytes: Uint8Array, start: number, count: number): void {
+    const needed = this.historyLength + count;
+    if (needed > this.history.length) {
+      const grown = new Float64Array(Math.max(needed, this.history.length * 2));
+      grown.set(this.history.subarray(0, this.historyLength));
+      this.history = grown;
+    }
+    const { history, historyLength } = this;
+    for (let i = 0; i < count; i++) history[historyLength + i] = sampleAt(bytes, start + 2 * i);
+    this.historyLength = needed;
+  }
+
+  private produce(count: number, into?: Int16Array, at = 0): Int16Array {
+    if (into && into.length < at + count)
+      throw new RangeError('Resampler.push: output shorter than maxOutput');
+    const out = into ? into.subarray(at, at + Math.max(0, count)) : new Int16Array(Math.max(0, count));
     if (count <= 0) return out;
     const { width, bank, mirrored } = this.filter as Filter;
     const { up, down, history, historyStart } = this;
@@ -260,6 +295,12 @@ export class Resampler {
     this.historyLength -= drop;
     this.historyStart += drop;
   }
+}
+
+/** The little-endian PCM16 sample at bytes[at, at + 2). */
+function sampleAt(bytes: Uint8Array, at: number): number {
+  const value = bytes[at] | (bytes[at + 1] << 8);
+  return value >= 0x8000 ? value - 0x10000 : value;
 }
 
 /** Resamples a whole clip at once: exactly ceil(length * to / from) samples, aligned with the input. */

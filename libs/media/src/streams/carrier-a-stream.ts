@@ -1,6 +1,7 @@
 // carrier_a's (Plivo-shaped) bidirectional audio stream: JSON text frames over the WebSocket that the answer
 // markup's <Stream bidirectional="true"> opens.
 import { escapeXml } from './xml-escape';
+import type { AudioMessageTemplate } from './media-frame-writer';
 import { readDtmfDigit, readMediaChunk, readOptionalStreamHeader } from './stream-frame-parts';
 import {
   JsonObject,
@@ -172,6 +173,12 @@ export function carrierAPlayAudio(mulaw: Buffer): CarrierAPlayAudio {
       payload: mulaw.toString('base64'),
     },
   };
+}
+
+/** carrierAPlayAudio's JSON around its payload, for AudioMessageWriter (the same text, key for key). */
+export function carrierAPlayAudioTemplate(): AudioMessageTemplate {
+  const format = `"contentType":${JSON.stringify(CARRIER_A_CONTENT_TYPE)},"sampleRate":${JSON.stringify(CARRIER_A_SAMPLE_RATE)}`;
+  return { prefix: `{"event":"playAudio","media":{${format},"payload":"`, suffix: '"}}' };
 }
 
 export function carrierACheckpoint(streamId: string, name: string): CarrierACheckpoint {

@@ -1,6 +1,7 @@
 // carrier_b's (Twilio-shaped) bidirectional media stream: JSON text frames over the WebSocket that the
 // answer markup's <Connect><Stream> opens. The sandbox carrier speaks the same protocol.
 import { escapeXml } from './xml-escape';
+import type { AudioMessageTemplate } from './media-frame-writer';
 import { readDtmfDigit, readMediaChunk, readOptionalStreamHeader } from './stream-frame-parts';
 import {
   JsonObject,
@@ -162,6 +163,14 @@ export type CarrierBOutbound = CarrierBSendMedia | CarrierBSendMark | CarrierBCl
 /** Audio to play: mu-law 8 kHz mono bytes, queued and played in order. */
 export function carrierBMedia(streamSid: string, mulaw: Buffer): CarrierBSendMedia {
   return { event: 'media', streamSid, media: { payload: mulaw.toString('base64') } };
+}
+
+/** carrierBMedia's JSON around its payload, for AudioMessageWriter (the same text, key for key). */
+export function carrierBMediaTemplate(streamSid: string): AudioMessageTemplate {
+  return {
+    prefix: `{"event":"media","streamSid":${JSON.stringify(streamSid)},"media":{"payload":"`,
+    suffix: '"}}',
+  };
 }
 
 export function carrierBMark(streamSid: string, name: string): CarrierBSendMark {

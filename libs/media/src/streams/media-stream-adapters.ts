@@ -5,6 +5,7 @@ import {
   carrierACheckpoint,
   carrierAClearAudio,
   carrierAPlayAudio,
+  carrierAPlayAudioTemplate,
   parseCarrierAExtraHeaders,
   parseCarrierAMessage,
 } from './carrier-a-stream';
@@ -14,11 +15,14 @@ import {
   carrierBClear,
   carrierBMark,
   carrierBMedia,
+  carrierBMediaTemplate,
   parseCarrierBMessage,
 } from './carrier-b-stream';
 import { createBrowserStreamCodec } from './browser-stream';
 import { dtmfKeyOf } from '../audio/dtmf';
 import { MULAW_BYTES_PER_MS } from './media-clock-budget';
+import { MediaFrameScanner, mediaFrameScanner, scanMediaFrame } from './media-frame-scanner';
+import { AudioMessageTemplate, AudioMessageWriter } from './media-frame-writer';
 import { MediaSessionNotice, MediaStreamCommand, MediaStreamEvent } from './media-stream-event';
 import { StreamParseError, StreamParseResult } from './stream-message-fields';
 
@@ -33,6 +37,10 @@ export interface MediaStreamAdapter<Inbound, Outbound> {
   toNeutral(message: Inbound): MediaStreamEvent | null;
   /** `streamId` is the one the `started` event carried. */
   fromNeutral(command: MediaStreamCommand, streamId: string): Outbound;
+  /** Reads the carrier's media frames from their bytes (see scanMediaFrame). */
+  readonly mediaFrames: MediaFrameScanner;
+  /** The JSON of fromNeutral's sendAudio message around its payload (see AudioMessageWriter). */
+  audioTemplate(streamId: string): AudioMessageTemplate;
 }
 
 // Only the caller's side feeds the pipeline; the platform's own playback must never be heard as speech.
@@ -50,6 +58,8 @@ export function dtmfEvent(digit: string): MediaStreamEvent | null {
 export const carrierBStreamAdapter: MediaStreamAdapter<CarrierBInbound, CarrierBOutbound> = {
   protocol: 'carrier_b',
   parse: parseCarrierBMessage,
+  mediaFrames: mediaFrameScanner({ streamIdKey: 'streamSid', callerTrack: CALLER_TRACK }),
+  audioTemplate: carrierBMediaTemplate,
   toNeutral(message) {
     switch (message.event) {
       case 'connected':
@@ -92,6 +102,8 @@ export const carrierBStreamAdapter: MediaStreamAdapter<CarrierBInbound, CarrierB
 export const carrierAStreamAdapter: MediaStreamAdapter<CarrierAInbound, CarrierAOutbound> = {
   protocol: 'carrier_a',
   parse: parseCarrierAMessage,
+  mediaFrames: mediaFrameScanner({ streamIdKey: 'streamId', callerTrack: CALLER_TRACK }),
+  audioTemplate: () => carrierAPlayAudioTemplate(),
   toNeutral(message) {
     switch (message.event) {
       case 'start':
@@ -156,10 +168,20 @@ export interface MediaStreamCodec {
    */
   readonly muted?: boolean;
   decode(text: string): StreamParseResult<MediaStreamEvent | null>;
+  /**
+   * A text message read from its UTF-8 bytes, with the same result as decode() of its text; a codec that has it
+   * reads the carriers' media frames without making a string of them.
+   */
+  decodeText?(bytes: Buffer): StreamParseResult<MediaStreamEvent | null>;
   /** Binary messages; a protocol without it refuses them (the session closes with 1003). */
   decodeBinary?(data: Buffer): StreamParseResult<MediaStreamEvent | null>;
   /** A string goes out as a text message, a Buffer as a binary one. */
   encode(command: MediaStreamCommand, streamId: string): string | Buffer;
+  /**
+   * A sendAudio command's text message as UTF-8 bytes, the same text encode() gives: sent as a text message, it
+   * spares the frame its strings. Codecs whose audio goes out otherwise have none.
+   */
+  encodeAudioText?(payload: Buffer, streamId: string): Buffer;
   /** A notice for a client that shows the session (a browser); carriers' codecs have none and ignore them. */
   encodeNotice?(notice: MediaSessionNotice): string;
   /**
@@ -182,14 +204,21 @@ export function mediaStreamCodec(protocol: MediaStreamProtocol): MediaStreamCode
 }
 
 function codecOf<Inbound, Outbound>(adapter: MediaStreamAdapter<Inbound, Outbound>): MediaStreamCodec {
+  const decode = (text: string): StreamParseResult<MediaStreamEvent | null> => {
+    const parsed = adapter.parse(text);
+    return parsed.ok ? { ok: true, message: adapter.toNeutral(parsed.message) } : parsed;
+  };
+  const audio = new AudioMessageWriter((streamId) => adapter.audioTemplate(streamId));
   return {
     protocol: adapter.protocol,
     audioBytesPerMs: MULAW_BYTES_PER_MS,
     startsOnAdmission: false,
-    decode(text) {
-      const parsed = adapter.parse(text);
-      return parsed.ok ? { ok: true, message: adapter.toNeutral(parsed.message) } : parsed;
+    decode,
+    decodeText(bytes) {
+      const media = scanMediaFrame(bytes, adapter.mediaFrames);
+      return media === undefined ? decode(bytes.toString('utf8')) : { ok: true, message: media };
     },
     encode: (command, streamId) => JSON.stringify(adapter.fromNeutral(command, streamId)),
+    encodeAudioText: (payload, streamId) => audio.write(payload, streamId),
   };
 }

@@ -40,8 +40,8 @@ export interface CustomFunctionSpeech {
 }
 
 /**
- * A custom function as copied into a call's AgentSettings when the call starts (edits during the call change
- * nothing): what the model is offered and how the conversation behaves around it. No url, headers or secret.
+ * A custom function as the agents service hands it to a call when the call starts (agents.agent.for_call): what
+ * the model is offered and how the conversation behaves around it. No url, headers or secret.
  */
 export interface CustomFunctionSpec {
   id: string;
@@ -54,6 +54,45 @@ export interface CustomFunctionSpec {
   speech: CustomFunctionSpeech;
   /** The call goes on while the request runs; the result comes back into the conversation when it arrives. */
   async: boolean;
+}
+
+/** What the agent says around a function, as a call's agent snapshot carries it: camelCase. */
+export interface CustomFunctionSpeechSnapshot {
+  onStart: string | null;
+  onDelay: string | null;
+  delayMs: number;
+  onFailure: string | null;
+}
+
+/**
+ * A custom function as copied into a call's AgentSnapshot when the call starts (edits during the call change
+ * nothing): the spec, camelCase. Its timeoutMs is the one the call's requests are given.
+ */
+export interface CustomFunctionSnapshot {
+  id: string;
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  timeoutMs: number;
+  speech: CustomFunctionSpeechSnapshot;
+  async: boolean;
+}
+
+export function customFunctionSnapshotOf(spec: CustomFunctionSpec): CustomFunctionSnapshot {
+  return {
+    id: spec.id,
+    name: spec.name,
+    description: spec.description,
+    parameters: spec.parameters,
+    timeoutMs: spec.timeout_ms,
+    speech: {
+      onStart: spec.speech.on_start,
+      onDelay: spec.speech.on_delay,
+      delayMs: spec.speech.delay_ms,
+      onFailure: spec.speech.on_failure,
+    },
+    async: spec.async,
+  };
 }
 
 /** Who the request is made for: carried to the partner beside the arguments, and kept on the log entry. */
@@ -77,7 +116,7 @@ export interface CustomFunctionInvokeRequest {
   arguments: unknown;
   context: PartnerRequestCallContext;
   /**
-   * The function's `timeout_ms` as the call's snapshot holds it (taken once, when the call started): the agents
+   * The function's timeout as the call's snapshot holds it (`timeoutMs`, taken once, when the call started): the agents
    * service gives the request exactly this (within the floor and ceiling), whatever the row says now, so the
    * voice service's wait and the request's deadline come from one value.
    */

@@ -24,7 +24,7 @@ export const DTMF_ENTRY_MAX = DTMF_LIMITS.max_digits.max;
 export const SEND_DTMF_PATTERN = /^[0-9*#A-Dw]{1,32}$/;
 export const SEND_DTMF_MAX = 32;
 
-/** How the caller's key presses reach the agent's model. */
+/** How the caller's key presses reach the agent's model, as the API answers it and the agents service stores it. */
 export interface DtmfInputConfig {
   /** Key presses are heard: collected into entries that reach the model as caller input. Off: ignored. */
   enabled: boolean;
@@ -42,6 +42,26 @@ export const DtmfDefaults: DtmfInputConfig = {
   terminator: '#',
   timeout_ms: 3000,
 };
+
+/** The caller-input settings as a call's agent snapshot carries them: the same settings, camelCase. */
+export interface DtmfSnapshot {
+  enabled: boolean;
+  maxDigits: number | null;
+  terminator: DtmfTerminator | null;
+  timeoutMs: number;
+}
+
+export function dtmfSnapshotOf(config: DtmfInputConfig): DtmfSnapshot {
+  return {
+    enabled: config.enabled,
+    maxDigits: config.max_digits,
+    terminator: config.terminator,
+    timeoutMs: config.timeout_ms,
+  };
+}
+
+/** DtmfDefaults as the snapshot spells them. */
+export const DtmfSnapshotDefaults: DtmfSnapshot = dtmfSnapshotOf(DtmfDefaults);
 
 /**
  * The caller input an entry becomes, in the model's history and the call's transcript: `[keypad] 1234`. A

@@ -24,7 +24,7 @@ export const TURN_TAKING_LIMITS = {
   max_silence_ms: { min: 200, max: 5000 },
 } as const;
 
-/** An agent's turn-taking, as the API answers it and a call's agent settings carry it. */
+/** An agent's turn-taking, as the API answers it and the agents service stores it. */
 export interface TurnTakingConfig {
   mode: TurnTakingMode;
   /** Overrides the mode's minimum silence; null keeps the mode's. */
@@ -42,14 +42,34 @@ export const TurnTakingDefaults: TurnTakingConfig = {
   ignore_backchannels: true,
 };
 
-/** The silence bounds in force for a configuration (the mode's, with the overrides applied). */
-export function endpointBoundsOf(config: TurnTakingConfig | null | undefined): {
+/** The agent's turn-taking as a call's agent snapshot carries it: the same settings, camelCase. */
+export interface TurnTakingSnapshot {
+  mode: TurnTakingMode;
+  minSilenceMs: number | null;
+  maxSilenceMs: number | null;
+  ignoreBackchannels: boolean;
+}
+
+export function turnTakingSnapshotOf(config: TurnTakingConfig): TurnTakingSnapshot {
+  return {
+    mode: config.mode,
+    minSilenceMs: config.min_silence_ms,
+    maxSilenceMs: config.max_silence_ms,
+    ignoreBackchannels: config.ignore_backchannels,
+  };
+}
+
+/** TurnTakingDefaults as the snapshot spells them. */
+export const TurnTakingSnapshotDefaults: TurnTakingSnapshot = turnTakingSnapshotOf(TurnTakingDefaults);
+
+/** The silence bounds in force for a call's turn-taking (the mode's, with the overrides applied). */
+export function endpointBoundsOf(config: TurnTakingSnapshot | null | undefined): {
   minSilenceMs: number;
   maxSilenceMs: number;
 } {
-  const c = config ?? TurnTakingDefaults;
+  const c = config ?? TurnTakingSnapshotDefaults;
   const preset = TURN_TAKING_PRESETS[c.mode] ?? TURN_TAKING_PRESETS.balanced;
-  const minSilenceMs = c.min_silence_ms ?? preset.min_silence_ms;
-  const maxSilenceMs = Math.max(minSilenceMs, c.max_silence_ms ?? preset.max_silence_ms);
+  const minSilenceMs = c.minSilenceMs ?? preset.min_silence_ms;
+  const maxSilenceMs = Math.max(minSilenceMs, c.maxSilenceMs ?? preset.max_silence_ms);
   return { minSilenceMs, maxSilenceMs };
 }

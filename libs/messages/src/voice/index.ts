@@ -1,4 +1,4 @@
-export * from './agent-settings';
+export * from './agent-snapshot';
 export * from './voice-commands';
 export * from './media-stream-end-reasons';
 export * from './voice-replicas';

@@ -1,6 +1,6 @@
 import type { AnsweredBy, CallDirection } from '../calls';
 import type { ErrorDetail } from '../errors';
-import type { AgentSettings } from './agent-settings';
+import type { AgentSnapshot } from './agent-snapshot';
 
 /**
  * Carriers whose calls the voice service serves over a media stream (the sandbox phone speaks carrier_b's), and
@@ -100,7 +100,7 @@ export interface VoiceCallContext {
   variables: Record<string, unknown>;
   /** What the carrier's machine detection said, when it has said it by now. */
   answeredBy: AnsweredBy | null;
-  agent: AgentSettings;
+  agent: AgentSnapshot;
 }
 
 /** The parts of one agent turn's latency, in milliseconds from the end of the caller's speech. */

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { apiBaseUrl } from '@vap/llm';
-import { Resampler, applyGain, pcm16FromBuffer } from '@vap/media';
+import { Resampler, applyGain } from '@vap/media';
 import { ProviderError } from '../provider-error';
 import { RequestDeadline } from '../request-deadline';
 import type { NetworkProviderConfig } from '../speech-settings';
@@ -58,8 +58,12 @@ export class OpenAiTtsProvider implements TtsProvider {
         const bytes = carry ? Buffer.concat([carry, chunk]) : chunk;
         const whole = bytes.length & ~1;
         carry = whole < bytes.length ? Buffer.from(bytes.subarray(whole)) : undefined;
+        // One array holds the chunk's pieces (each a view of it, never written again): not one array a piece.
+        const room = new Int16Array(resampler.maxOutput(whole >> 1) + Math.ceil(whole / PIECE_BYTES));
+        let used = 0;
         for (let at = 0; at < whole; at += PIECE_BYTES) {
-          const out = resampler.push(pcm16FromBuffer(bytes.subarray(at, Math.min(whole, at + PIECE_BYTES))));
+          const out = resampler.pushBytes(bytes, at, Math.min(whole, at + PIECE_BYTES), room, used);
+          used += out.length;
           if (out.length) {
             if (gain !== 1) applyGain(out, gain);
             yield out;

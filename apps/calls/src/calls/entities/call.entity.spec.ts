@@ -46,8 +46,8 @@ describe('newCall', () => {
       agentName: 'Maya',
       agentSettings: expect.objectContaining({
         prompt: 'Be kind',
-        intro_message: 'Hello',
-        enable_recording: true,
+        introMessage: 'Hello',
+        enableRecording: true,
       }),
       status: 'pending',
       disposition: null,
@@ -77,10 +77,18 @@ describe('newCall', () => {
       speech: { on_start: 'One moment.', on_delay: null, delay_ms: 2000, on_failure: null },
       async: false,
     };
-    expect(newCall({ agent, customFunctions: [spec] }, fields).agentSettings?.custom_functions).toEqual([
-      spec,
+    expect(newCall({ agent, customFunctions: [spec] }, fields).agentSettings?.customFunctions).toEqual([
+      {
+        id: 'fn_0b7f3c52-8f0e-4d57-9a51-6a1f0e2b7c11',
+        name: 'check_order',
+        description: 'Looks up an order',
+        parameters: { type: 'object', properties: { order_id: { type: 'string' } } },
+        timeoutMs: 10_000,
+        speech: { onStart: 'One moment.', onDelay: null, delayMs: 2000, onFailure: null },
+        async: false,
+      },
     ]);
-    expect(newCall({ agent, customFunctions: [] }, fields).agentSettings?.custom_functions).toEqual([]);
+    expect(newCall({ agent, customFunctions: [] }, fields).agentSettings?.customFunctions).toEqual([]);
   });
 
   it('gives every call its own ids', () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Column, CreateDateColumn, DeepPartial, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { AgentForCall, CarrierReconciliation } from '@vap/api';
+import { agentSnapshotOf, AgentForCall, CarrierReconciliation } from '@vap/api';
 import {
-  AgentSettings,
+  AgentSnapshot,
   AnsweredBy,
   CallDirection,
   CallDisposition,
@@ -11,8 +11,9 @@ import {
   CallStatus,
   HangupSource,
   SpeechProviderName,
+  StoredAgentSnapshot,
+  upgradeAgentSnapshot,
 } from '@vap/messages';
-import { agentSettingsOf } from '../agent-settings-of';
 
 @Entity({ name: 'calls' })
 export class Call {
@@ -98,9 +99,19 @@ export class Call {
   @Column({ type: 'jsonb' })
   variables: Record<string, unknown>;
 
-  /** The agent as it was when the call started: later edits do not change a call in flight. */
-  @Column({ name: 'agent_settings', type: 'jsonb' })
-  agentSettings: AgentSettings;
+  /**
+   * The agent as it was when the call started: later edits do not change a call in flight. Read in the current
+   * shape whatever shape it was stored in (calls started by an older release keep theirs).
+   */
+  @Column({
+    name: 'agent_settings',
+    type: 'jsonb',
+    transformer: {
+      from: (stored: StoredAgentSnapshot | null) => stored && upgradeAgentSnapshot(stored),
+      to: (snapshot: AgentSnapshot) => snapshot,
+    },
+  })
+  agentSettings: AgentSnapshot;
 
   /** The partner's concurrency limit when the call started (for account_concurrency on its events). */
   @Column({ name: 'concurrency_limit', type: 'integer', nullable: true })
@@ -189,7 +200,7 @@ export function newCall({ agent, customFunctions }: AgentForCall, fields: NewCal
     agentName: agent.agent_name,
     projectId: agent.project_id ?? null,
     campaignId: null,
-    agentSettings: agentSettingsOf(agent, customFunctions),
+    agentSettings: agentSnapshotOf(agent, customFunctions),
     status: 'pending',
     disposition: null,
     answeredBy: null,

@@ -3,11 +3,8 @@ import { E164_PATTERN } from '@vap/api';
 import { AppError } from '@vap/messages';
 import { carrierAStreamMarkup } from '@vap/media';
 import { Call, carrierConnectionOf } from '../../calls/entities/call.entity';
-import {
-  InboundCallAnnouncement,
-  InboundCallParser,
-} from '../../telephony/inbound-routing/inbound-call-parser';
-import { NumberDetacher } from '../number-detacher';
+import { InboundCallAnnouncement, InboundCallParser } from '../inbound-call-parser';
+import { NumberDetacher } from '../../telephony/phone-numbers/number-detachers';
 import { CarrierACredentials } from '../../telephony/connections/credentials-store.service';
 import {
   CallbackCall,
@@ -72,8 +69,8 @@ export class CarrierAAdapter
       hangup_url: call.callbackUrl('hangup'),
       hangup_method: 'POST',
     };
-    if (call.agent.max_call_duration_secs) body.time_limit = call.agent.max_call_duration_secs;
-    if (call.agent.voicemail_detection_enabled) {
+    if (call.agent.maxCallDurationSecs) body.time_limit = call.agent.maxCallDurationSecs;
+    if (call.agent.voicemailDetectionEnabled) {
       // Asynchronous: the callee is not held in silence while detection runs; a machine verdict that comes
       // once the conversation started has the agent leave the voicemail message instead.
       body.machine_detection = 'true';

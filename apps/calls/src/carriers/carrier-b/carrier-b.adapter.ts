@@ -2,11 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AppError, CALL_DISPOSITIONS, CallDisposition, HANGUP_SOURCES, HangupSource } from '@vap/messages';
 import { carrierBStreamMarkup } from '@vap/media';
 import { Call, carrierConnectionOf } from '../../calls/entities/call.entity';
-import {
-  InboundCallAnnouncement,
-  InboundCallParser,
-} from '../../telephony/inbound-routing/inbound-call-parser';
-import { NumberDetacher } from '../number-detacher';
+import { InboundCallAnnouncement, InboundCallParser } from '../inbound-call-parser';
+import { NumberDetacher } from '../../telephony/phone-numbers/number-detachers';
 import { CarrierBCredentials } from '../../telephony/connections/credentials-store.service';
 import {
   CallbackCall,
@@ -16,8 +13,8 @@ import {
   CarrierConnectionRef,
   OutboundCall,
   ParsedCallback,
-  RawCarrierEvent,
 } from '../carrier-adapter';
+import { RawCarrierEvent } from '../../progress/raw-carrier-event';
 import { CarrierCallGone, carrierError } from '../carrier-http';
 import { MarkupDialect, xmlEscape } from '../carrier-xml';
 import { FormCallbackCarrier } from '../form-callback-carrier';
@@ -70,11 +67,11 @@ export class CarrierBAdapter
       Method: 'POST',
       StatusCallback: call.callbackUrl('status'),
       StatusCallbackMethod: 'POST',
-      Record: call.agent.enable_recording ? 'true' : 'false',
+      Record: call.agent.enableRecording ? 'true' : 'false',
     });
     for (const event of ['initiated', 'ringing', 'answered', 'completed'])
       form.append('StatusCallbackEvent', event);
-    if (call.agent.voicemail_detection_enabled) {
+    if (call.agent.voicemailDetectionEnabled) {
       // Asynchronous: the callee is not held in silence while detection runs; the verdict comes on the
       // `amd` callback, and a machine has the agent leave the voicemail message instead.
       form.set('MachineDetection', 'Enable');
@@ -82,7 +79,7 @@ export class CarrierBAdapter
       form.set('AsyncAmdStatusCallback', call.callbackUrl('amd'));
       form.set('AsyncAmdStatusCallbackMethod', 'POST');
     }
-    if (call.agent.max_call_duration_secs) form.set('TimeLimit', String(call.agent.max_call_duration_secs));
+    if (call.agent.maxCallDurationSecs) form.set('TimeLimit', String(call.agent.maxCallDurationSecs));
     return { providerCallId: await this.place(creds, { method: 'POST', path: '/Calls.json', form }, 'sid') };
   }
 

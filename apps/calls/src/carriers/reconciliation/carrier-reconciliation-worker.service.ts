@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { isTerminalStatus } from '../../calls/call-status-machine';
 import { tableOf } from '@vap/persistence';
 import { callTiming } from '../../charges/call-timing';
-import { RawCarrierEvent } from '../carrier-adapter';
+import { RawCarrierEvent } from '../../progress/raw-carrier-event';
 import { Call } from '../../calls/entities/call.entity';
 import { CallsConfig } from '../../config/calls.config';
 import { CallProgressService } from '../../progress/call-progress.service';

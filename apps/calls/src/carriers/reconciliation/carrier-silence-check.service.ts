@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { ACTIVE_CALL_STATUSES } from '../../calls/call-status-machine';
 import { tableOf } from '@vap/persistence';
 import { PeriodicTask } from '@vap/runtime';
-import { RawCarrierEvent } from '../carrier-adapter';
+import { RawCarrierEvent } from '../../progress/raw-carrier-event';
 import { CarrierRegistry } from '../carrier-registry';
 import { Call } from '../../calls/entities/call.entity';
 import { CallsConfig } from '../../config/calls.config';

@@ -1,4 +1,4 @@
-import { RawCarrierEvent } from '../carrier-adapter';
+import { RawCarrierEvent } from '../../progress/raw-carrier-event';
 import { carrierACallRecord } from '../carrier-a/carrier-a-fields';
 import { carrierBCallState } from '../carrier-b/carrier-b-fields';
 import { claimsTerminal, reconciledEvent } from './reconciled-event';

@@ -1,6 +1,7 @@
 import { isTerminalStatus } from '../../calls/call-status-machine';
-import { CarrierCallState, RawCarrierEvent } from '../carrier-adapter';
-import { normalizeCarrierStatus } from '../status-normalization';
+import { CarrierCallState } from '../carrier-adapter';
+import { RawCarrierEvent } from '../../progress/raw-carrier-event';
+import { normalizeCarrierStatus } from '../../progress/status-normalization';
 
 /** The call status a status event would move the call to, as call progress reads it. */
 function claimedStatus(event: RawCarrierEvent) {

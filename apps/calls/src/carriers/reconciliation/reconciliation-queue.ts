@@ -1,4 +1,4 @@
-import { RawCarrierEvent } from '../carrier-adapter';
+import { RawCarrierEvent } from '../../progress/raw-carrier-event';
 import { CallWorkQueue, QueuedCall } from '../../work-queue/call-work-queue';
 
 /** Terminal callbacks waiting for the carrier's record to confirm them. */

@@ -2,24 +2,19 @@ import { Controller } from '@nestjs/common';
 import {
   CreateInboundRoutePolicyDto,
   ListInboundRouteDecisionsQueryDto,
-  SandboxInboundCallDto,
   UpdateInboundRoutePolicyDto,
 } from '@vap/api';
-import { ByIdRequest, CarrierCallbackIngest, Subjects, UpdateRequest } from '@vap/messages';
+import { ByIdRequest, Subjects, UpdateRequest } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
-import { InboundCallbackService } from './inbound-callback.service';
 import { InboundDecisionsService } from './inbound-decisions.service';
 import { InboundPoliciesService } from './inbound-policies.service';
-import { SandboxInboundService } from './sandbox-inbound.service';
 
-/** NATS commands of inbound routing (queue group: calls). */
+/** NATS commands of inbound routing's configuration (queue group: calls). */
 @Controller()
 export class InboundRoutingHandlers {
   constructor(
     private readonly policies: InboundPoliciesService,
     private readonly decisions: InboundDecisionsService,
-    private readonly sandbox: SandboxInboundService,
-    private readonly callbacks: InboundCallbackService,
   ) {}
 
   @Command(Subjects.calls.inboundPolicyCreate)
@@ -53,16 +48,5 @@ export class InboundRoutingHandlers {
   @Command(Subjects.calls.inboundDecisionList)
   listDecisions(@Data() query: ListInboundRouteDecisionsQueryDto, @PartnerId() partnerId: string) {
     return this.decisions.list(partnerId, query);
-  }
-
-  @Command(Subjects.calls.sandboxInboundCall)
-  sandboxInbound(@Data() data: SandboxInboundCallDto, @PartnerId() partnerId: string) {
-    return this.sandbox.simulate(partnerId, data);
-  }
-
-  /** A carrier's inbound-call webhook forwarded by the gateway (callId holds the connection id). */
-  @Command(Subjects.calls.inboundCallbackIngest)
-  inboundCallback(@Data() ingest: CarrierCallbackIngest) {
-    return this.callbacks.ingest(ingest);
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
@@ -13,12 +13,11 @@ import {
 import { AppError, DomainEvents, ErrorCode, PhoneNumberId } from '@vap/messages';
 import { assertOwnAgent, OutboxService, RpcClient } from '@vap/messaging';
 import { isUniqueViolation, keysetPage } from '@vap/persistence';
-import { CarrierRegistry } from '../../carriers/carrier-registry';
 import { DefaultLineService } from '../connections/default-line.service';
 import { Connection } from '../connections/entities/connection.entity';
 import { PhoneNumber } from './entities/phone-number.entity';
 import { ConnectionCredentials } from '../connections/entities/connection-credentials.entity';
-import { isNumberDetacher } from '../../carriers/number-detacher';
+import { NUMBER_DETACHERS, NumberDetachers } from './number-detachers';
 import { toPhoneNumberDto } from './phone-number-dto';
 
 /** Imported numbers of a partner. Every query is scoped by partner; another partner's number is absent. */
@@ -30,7 +29,7 @@ export class PhoneNumbersService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly rpc: RpcClient,
-    private readonly carriers: CarrierRegistry,
+    @Inject(NUMBER_DETACHERS) private readonly detachers: NumberDetachers,
     private readonly lines: DefaultLineService,
   ) {}
 
@@ -141,10 +140,10 @@ export class PhoneNumbersService {
   }
 
   private async detach(number: PhoneNumber): Promise<boolean> {
-    const adapter = this.carriers.has(number.provider) ? this.carriers.get(number.provider) : null;
-    if (!adapter || !isNumberDetacher(adapter) || !number.applicationId) return false;
+    const detacher = this.detachers.detacherOf(number.provider);
+    if (!detacher || !number.applicationId) return false;
     try {
-      await adapter.detachNumber(number.connectionId, number.number, number.applicationId);
+      await detacher.detachNumber(number.connectionId, number.number, number.applicationId);
       return true;
     } catch (err) {
       this.logger.warn(`detaching ${number.id} from application failed: ${(err as Error).message}`);

@@ -1,4 +1,4 @@
-import { DtmfDefaults, type DtmfInputConfig } from '@vap/messages';
+import { DtmfSnapshotDefaults, type DtmfSnapshot } from '@vap/messages';
 import {
   CallerKeypad,
   KEY_BURST,
@@ -29,12 +29,12 @@ class ManualClock implements KeypadClock {
   }
 }
 
-function keypad(config: Partial<DtmfInputConfig>) {
+function keypad(config: Partial<DtmfSnapshot>) {
   const clock = new ManualClock();
   const entries: KeypadEntry[] = [];
   const keys: string[] = [];
   const pad = new CallerKeypad({
-    config: { ...DtmfDefaults, enabled: true, ...config },
+    config: { ...DtmfSnapshotDefaults, enabled: true, ...config },
     clock,
     onKey: (key) => keys.push(key),
     onEntry: (entry) => entries.push(entry),
@@ -56,14 +56,14 @@ describe('CallerKeypad', () => {
   });
 
   it('ends a fixed-length entry at max_digits, and the next key starts another', () => {
-    const { entries, press } = keypad({ max_digits: 4, terminator: null });
+    const { entries, press } = keypad({ maxDigits: 4, terminator: null });
     press('123456');
     expect(entries.map((e) => e.text)).toEqual(['[keypad] 1234']);
     expect(entries[0].terminator).toBeNull();
   });
 
   it('ends an entry timeout_ms after the last key, timed from each key', () => {
-    const { entries, clock, press, pad } = keypad({ timeout_ms: 1000 });
+    const { entries, clock, press, pad } = keypad({ timeoutMs: 1000 });
     press('12', 900);
     expect(entries).toEqual([]);
     expect(pad.pending).toBe('12');
@@ -93,13 +93,13 @@ describe('CallerKeypad', () => {
   });
 
   it('caps an entry without a fixed length at 32 digits', () => {
-    const { entries, press } = keypad({ max_digits: null, terminator: null });
+    const { entries, press } = keypad({ maxDigits: null, terminator: null });
     press('1'.repeat(40), KEY_INTERVAL_MS);
     expect(entries[0].digits).toBe('1'.repeat(32));
   });
 
   it('drops keys beyond a person pace, so a flood starts no flood of entries', () => {
-    const { entries, keys, press, clock } = keypad({ max_digits: 1 });
+    const { entries, keys, press, clock } = keypad({ maxDigits: 1 });
     press('5'.repeat(1000), 0);
     expect(keys).toHaveLength(KEY_BURST);
     expect(entries).toHaveLength(KEY_BURST);

@@ -2,7 +2,7 @@
 // by max_digits keys, or by timeout_ms of keypad silence (as Twilio's <Gather> or Retell's user DTMF options do),
 // and the entry is handed over as one caller turn in the documented form (dtmfInputText).
 
-import { DTMF_ENTRY_MAX, DtmfDefaults, dtmfInputText, type DtmfInputConfig } from '@vap/messages';
+import { DTMF_ENTRY_MAX, DtmfSnapshotDefaults, dtmfInputText, type DtmfSnapshot } from '@vap/messages';
 
 /** The media clock the keypad's timeout runs on (the conversation's MediaTime). */
 export interface KeypadClock {
@@ -22,7 +22,7 @@ export interface KeypadEntry {
 }
 
 export interface CallerKeypadOptions {
-  config: DtmfInputConfig;
+  config: DtmfSnapshot;
   clock: KeypadClock;
   /** A key was taken (the first of an entry or not): the caller is taking the floor, as speech does. */
   onKey: (key: string) => void;
@@ -38,7 +38,7 @@ export const KEY_INTERVAL_MS = 80;
 export const KEY_BURST = 16;
 
 export class CallerKeypad {
-  private readonly config: DtmfInputConfig;
+  private readonly config: DtmfSnapshot;
   private digits = '';
   private startedAtMs = 0;
   private cancelTimeout: (() => void) | null = null;
@@ -47,7 +47,7 @@ export class CallerKeypad {
   private stopped = false;
 
   constructor(private readonly options: CallerKeypadOptions) {
-    this.config = { ...DtmfDefaults, ...options.config };
+    this.config = { ...DtmfSnapshotDefaults, ...options.config };
     this.refilledAtMs = options.clock.now();
   }
 
@@ -72,13 +72,13 @@ export class CallerKeypad {
     }
     if (this.digits.length === 0) this.startedAtMs = this.options.clock.now();
     this.digits += key;
-    const limit = Math.min(this.config.max_digits ?? DTMF_ENTRY_MAX, DTMF_ENTRY_MAX);
+    const limit = Math.min(this.config.maxDigits ?? DTMF_ENTRY_MAX, DTMF_ENTRY_MAX);
     if (this.digits.length >= limit) {
       this.complete(null);
       return true;
     }
     this.cancelTimeout?.();
-    this.cancelTimeout = this.options.clock.after(this.config.timeout_ms, () => {
+    this.cancelTimeout = this.options.clock.after(this.config.timeoutMs, () => {
       this.cancelTimeout = null;
       this.complete(null);
     });

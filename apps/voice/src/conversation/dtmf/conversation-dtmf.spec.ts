@@ -7,7 +7,7 @@ const sendDtmfCall = (digits: unknown): ChatDelta => ({
   call: { id: 'call-dtmf', name: 'send_dtmf', arguments: { digits } },
 });
 
-const keypad = { enabled: true, max_digits: null, terminator: '#' as const, timeout_ms: 2000 };
+const keypad = { enabled: true, maxDigits: null, terminator: '#' as const, timeoutMs: 2000 };
 
 function audioSent(call: CallHarness): Buffer {
   return Buffer.concat(
@@ -44,7 +44,7 @@ describe('conversation: DTMF', () => {
   });
 
   it('collects a fixed-length entry and ends it at max_digits without a terminator', async () => {
-    call = new CallHarness({ agent: { dtmf: { ...keypad, max_digits: 4, terminator: null } } }).start();
+    call = new CallHarness({ agent: { dtmf: { ...keypad, maxDigits: 4, terminator: null } } }).start();
     await call.press('123456');
     await call.until(() => call!.model.requests.length === 1, 'a model request');
     const messages = call.model.requests[0].messages;
@@ -52,14 +52,14 @@ describe('conversation: DTMF', () => {
   });
 
   it('ends an entry after timeout_ms of keypad silence', async () => {
-    call = new CallHarness({ agent: { dtmf: { ...keypad, timeout_ms: 1000 } } }).start();
+    call = new CallHarness({ agent: { dtmf: { ...keypad, timeoutMs: 1000 } } }).start();
     await call.press('12');
     await call.until(() => call!.model.requests.length === 1, 'a model request');
     expect(call.reporter.lines[0].content).toBe('[keypad] 12');
   });
 
   it('ignores key presses when the agent does not take them', async () => {
-    call = new CallHarness({ agent: { intro_message: null } }).start();
+    call = new CallHarness({ agent: { introMessage: null } }).start();
     await call.press('12#');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(call.model.requests).toEqual([]);
@@ -70,7 +70,7 @@ describe('conversation: DTMF', () => {
     call = new CallHarness({
       agent: {
         dtmf: keypad,
-        intro_message:
+        introMessage:
           'Welcome to Acme, this is a long greeting that goes on for quite a while before it ends.',
       },
     }).start();
@@ -87,7 +87,7 @@ describe('conversation: DTMF', () => {
 
   it('keys pressed while a transfer is under way neither stop it nor start a turn, but are kept', async () => {
     call = new CallHarness({
-      agent: { dtmf: keypad, transfer_enabled: true, transfer_number: '+15559990000' },
+      agent: { dtmf: keypad, transferEnabled: true, transferNumber: '+15559990000' },
       sttTexts: ['A person please.'],
       model: [
         {
@@ -109,7 +109,7 @@ describe('conversation: DTMF', () => {
   });
 
   it('an entry still being keyed when the call ends is dropped', async () => {
-    call = new CallHarness({ agent: { dtmf: { ...keypad, timeout_ms: 5000 } } }).start();
+    call = new CallHarness({ agent: { dtmf: { ...keypad, timeoutMs: 5000 } } }).start();
     await call.press('12');
     call.hangUp();
     await call.done();
@@ -119,7 +119,7 @@ describe('conversation: DTMF', () => {
   });
 
   it('send_dtmf is offered only when enabled', async () => {
-    call = new CallHarness({ agent: { send_dtmf_enabled: true }, sttTexts: ['Hello.'] }).start();
+    call = new CallHarness({ agent: { sendDtmfEnabled: true }, sttTexts: ['Hello.'] }).start();
     call.say(300);
     await call.until(() => call!.model.requests.length === 1, 'a model request');
     expect(call.model.requests[0].tools.map((t) => t.name)).toContain('send_dtmf');
@@ -132,7 +132,7 @@ describe('conversation: DTMF', () => {
 
   it('send_dtmf in-band: the keys play as touch tones in the agent audio, and the model hears they went', async () => {
     call = new CallHarness({
-      agent: { send_dtmf_enabled: true },
+      agent: { sendDtmfEnabled: true },
       sttTexts: ['Press 2 for sales.'],
       model: [{ deltas: [sendDtmfCall('2w#')] }, { deltas: [] }],
     }).start();
@@ -152,7 +152,7 @@ describe('conversation: DTMF', () => {
 
   it('send_dtmf through the carrier: the reporter sends the keys, no tones are played', async () => {
     call = new CallHarness({
-      agent: { send_dtmf_enabled: true },
+      agent: { sendDtmfEnabled: true },
       dtmfRoute: 'carrier',
       sttTexts: ['Enter your extension.'],
       model: [{ deltas: [sendDtmfCall(' 12-34 ')] }, { deltas: [] }],
@@ -167,7 +167,7 @@ describe('conversation: DTMF', () => {
 
   it('send_dtmf refuses digits that are no keys, without sending anything', async () => {
     call = new CallHarness({
-      agent: { send_dtmf_enabled: true },
+      agent: { sendDtmfEnabled: true },
       dtmfRoute: 'carrier',
       sttTexts: ['Enter your extension.'],
       model: [{ deltas: [sendDtmfCall('1x')] }, { deltas: [] }],

@@ -1,10 +1,10 @@
 // Test kit for the conversation specs: a fake carrier (paced caller audio, marks echoed once played), scripted
-// STT / TTS / chat model implementing the real interfaces, and a recording CallReporter. Not used by the service.
+// STT / TTS / chat model implementing the real interfaces, and a recording CallPlatform. Not used by the service.
 
 import type {
-  AgentSettings,
+  AgentSnapshot,
   CustomFunctionInvokeReply,
-  CustomFunctionSpec,
+  CustomFunctionSnapshot,
   KnowledgeSearchReply,
   VoiceToolCallRecord,
   TurnLatency,
@@ -16,9 +16,9 @@ import type { BlobWriter } from '@vap/storage';
 import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand, type MediaStreamNotice } from '@vap/media';
 import type { SttProvider, SttSession } from '@vap/speech';
 import type { TtsProvider, TtsRequest, TtsVoice } from '@vap/speech';
-import type { CallReporter } from '../call-reporter';
+import type { CallPlatform } from '../call-platform';
 import type { ConversationResult, LiveConversation, TurnTakingEvent } from '../conversation-contract';
-import { createConversation } from '../conversation';
+import { createConversation } from '..';
 import { Aborted } from '../provider-failure';
 
 export const TEST_VOICE: TtsVoice = {
@@ -29,32 +29,33 @@ export const TEST_VOICE: TtsVoice = {
   language: 'en-IN',
 };
 
-export function agentSettings(overrides: Partial<AgentSettings> = {}): AgentSettings {
+export function agentSettings(overrides: Partial<AgentSnapshot> = {}): AgentSnapshot {
   return {
+    version: 3,
     prompt: 'You are a helpful assistant for {{company}}.',
-    voice_id: 'voice-1',
-    spoken_languages: ['en'],
-    intro_message: null,
-    enable_recording: false,
-    max_call_duration_secs: null,
-    end_call_enabled: true,
-    end_call_message: null,
-    end_call_instructions: null,
-    transfer_enabled: false,
-    transfer_number: null,
-    transfer_message: null,
-    transfer_instructions: null,
-    voicemail_detection_enabled: true,
-    voicemail_message: null,
-    user_idle_enabled: false,
-    tool_ack_config: null,
-    background_audio_id: null,
-    background_audio_volume: 0.3,
-    kb_threshold: null,
-    kb_include_summaries: false,
-    kb_result_format: null,
-    has_knowledge: false,
-    extraction_enabled: false,
+    voiceId: 'voice-1',
+    spokenLanguages: ['en'],
+    introMessage: null,
+    enableRecording: false,
+    maxCallDurationSecs: null,
+    endCallEnabled: true,
+    endCallMessage: null,
+    endCallInstructions: null,
+    transferEnabled: false,
+    transferNumber: null,
+    transferMessage: null,
+    transferInstructions: null,
+    voicemailDetectionEnabled: true,
+    voicemailMessage: null,
+    userIdleEnabled: false,
+    toolAckConfig: null,
+    backgroundAudioId: null,
+    backgroundAudioVolume: 0.3,
+    kbThreshold: null,
+    kbIncludeSummaries: false,
+    kbResultFormat: null,
+    hasKnowledge: false,
+    extractionEnabled: false,
     ...overrides,
   };
 }
@@ -184,7 +185,7 @@ export class FakeModel implements ChatModel {
   }
 }
 
-export class FakeReporter implements CallReporter {
+export class FakePlatform implements CallPlatform {
   readonly lines: Omit<VoiceTranscriptRequest, 'callId'>[] = [];
   readonly hangups: string[] = [];
   readonly transfers: { to: string; reason: string }[] = [];
@@ -242,7 +243,7 @@ export class FakeReporter implements CallReporter {
     this.toolCalls.push(record);
   }
   async invokeCustomFunction(
-    spec: CustomFunctionSpec,
+    spec: CustomFunctionSnapshot,
     args: Record<string, unknown>,
     variables: Record<string, unknown>,
     signal: AbortSignal,
@@ -284,7 +285,7 @@ export interface SentCommand {
 }
 
 export interface HarnessOptions {
-  agent?: Partial<AgentSettings>;
+  agent?: Partial<AgentSnapshot>;
   answeredBy?: VoiceCallContext['answeredBy'];
   variables?: Record<string, unknown>;
   sttTexts?: string[];
@@ -322,7 +323,7 @@ export class CallHarness {
   readonly sttFallback: FakeStt | null = null;
   readonly modelFallback: FakeModel | null = null;
   readonly fallbacks: { failure: string; next: string }[] = [];
-  readonly reporter = new FakeReporter();
+  readonly reporter = new FakePlatform();
   readonly sent: SentCommand[] = [];
   /** What the conversation told the transport's client (MediaTransport.notify), in order. */
   readonly notices: MediaStreamNotice[] = [];
@@ -374,7 +375,7 @@ export class CallHarness {
         { name: 'primary', llm: options.llm ?? this.model },
         ...(this.modelFallback ? [{ name: 'fallback' as const, llm: this.modelFallback }] : []),
       ],
-      reporter: this.reporter,
+      platform: this.reporter,
       transport: {
         send: (command) => {
           this.sent.push({ command, at: performance.now() });

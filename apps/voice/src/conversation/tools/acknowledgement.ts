@@ -1,6 +1,6 @@
 // What the agent says while a slow tool runs (tool_ack_config).
 
-import type { ToolAckConfig } from '@vap/messages';
+import type { ToolAckSnapshot } from '@vap/messages';
 import { BUILTIN_TOOLS } from './builtin';
 
 const DYNAMIC_ACK_DEFAULT = 'One moment, please.';
@@ -10,7 +10,7 @@ const DYNAMIC_ACK_DEFAULT = 'One moment, please.';
  * Static mode picks one of the partner's phrases; dynamic mode the tool's own short phrase (its ackPhrase).
  */
 export function toolAckPhrase(
-  config: ToolAckConfig | null,
+  config: ToolAckSnapshot | null,
   tool: string,
   random: () => number = Math.random,
 ): string | null {

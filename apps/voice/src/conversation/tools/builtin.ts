@@ -25,7 +25,7 @@ const endCall: ConversationTool = {
   kind: 'builtin',
   functionId: null,
   ackPhrase: null,
-  offered: (agent) => agent.end_call_enabled,
+  offered: (agent) => agent.endCallEnabled,
   spec: () => ({
     name: END_CALL_TOOL,
     description: 'End the phone call. The agent says goodbye and hangs up.',
@@ -37,8 +37,8 @@ const endCall: ConversationTool = {
   }),
   async run(call, turn): Promise<ToolRun> {
     // Recorded before the hang-up, which settles only once the call is over.
-    turn.record(builtin(call, 'success', performance.now()));
-    await turn.endCall();
+    turn.context.record(builtin(call, 'success', performance.now()));
+    await turn.control.endCall();
     return { result: 'Call ended.', stop: true, invocation: null };
   },
 };
@@ -48,7 +48,7 @@ const transferCall: ConversationTool = {
   kind: 'builtin',
   functionId: null,
   ackPhrase: 'One moment while I connect you.',
-  offered: (agent) => agent.transfer_enabled && !!agent.transfer_number,
+  offered: (agent) => agent.transferEnabled && !!agent.transferNumber,
   spec: () => ({
     name: TRANSFER_CALL_TOOL,
     description: 'Transfer the caller to a human colleague. The call leaves the agent.',
@@ -64,9 +64,9 @@ const transferCall: ConversationTool = {
     let recorded = false;
     const decided = (ok: boolean) => {
       recorded = true;
-      turn.record(builtin(call, ok ? 'success' : 'failed', startedAt));
+      turn.context.record(builtin(call, ok ? 'success' : 'failed', startedAt));
     };
-    const ok = await turn.transfer(turn.agent.transfer_number!, reason, decided);
+    const ok = await turn.control.transfer(turn.context.agent.transferNumber!, reason, decided);
     return {
       result: ok ? 'Transferred.' : 'The transfer failed; the caller is still on the line.',
       stop: true,
@@ -81,7 +81,7 @@ const searchKnowledge: ConversationTool = {
   kind: 'builtin',
   functionId: null,
   ackPhrase: 'Let me look that up.',
-  offered: (agent) => agent.has_knowledge,
+  offered: (agent) => agent.hasKnowledge,
   spec: () => ({
     name: SEARCH_KNOWLEDGE_TOOL,
     description: "Search the company's knowledge base for facts to answer the caller.",
@@ -97,14 +97,16 @@ const searchKnowledge: ConversationTool = {
     if (!query)
       return { result: 'No query was given.', invocation: builtin(call, 'invalid_arguments', startedAt) };
     try {
-      const response = await turn.withAck(turn.reporter.searchKnowledge(query, KNOWLEDGE_RESULT_LIMIT));
+      const response = await turn.control.withAck(
+        turn.context.services.searchKnowledge(query, KNOWLEDGE_RESULT_LIMIT),
+      );
       return {
-        result: formatKnowledgeResults(response, turn.agent),
+        result: formatKnowledgeResults(response, turn.context.agent),
         invocation: builtin(call, 'success', startedAt),
       };
     } catch (error) {
       if (error instanceof Aborted) throw error;
-      turn.onError(error, 'knowledge search');
+      turn.context.onError(error, 'knowledge search');
       return {
         result: 'The knowledge base could not be searched right now.',
         invocation: builtin(call, 'failed', startedAt),
@@ -129,9 +131,9 @@ const optOut: ConversationTool = {
   async run(call, turn): Promise<ToolRun> {
     const startedAt = performance.now();
     let recorded = false;
-    await turn.optOut((listed) => {
+    await turn.control.optOut((listed) => {
       recorded = true;
-      turn.record(builtin(call, listed ? 'success' : 'failed', startedAt));
+      turn.context.record(builtin(call, listed ? 'success' : 'failed', startedAt));
     });
     return {
       result: 'The number is on the do-not-call list; the call is ending.',
@@ -148,12 +150,12 @@ const sendDtmfTool: ConversationTool = {
   functionId: null,
   // Keys for a phone menu: nothing to say to a machine while they play.
   ackPhrase: null,
-  offered: (agent) => agent.send_dtmf_enabled === true,
+  offered: (agent) => agent.sendDtmfEnabled === true,
   spec: () => sendDtmfToolSpec(),
   async run(call, turn): Promise<ToolRun> {
     const startedAt = performance.now();
     // Keys that are not keys are not pressed; the result words the rule for the model.
-    const result = await turn.pressKeys(call);
+    const result = await turn.control.pressKeys(call);
     const outcome = digitsOf(call) === null ? 'invalid_arguments' : pressedAll(result) ? 'success' : 'failed';
     return { result, invocation: builtin(call, outcome, startedAt) };
   },

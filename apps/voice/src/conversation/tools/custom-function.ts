@@ -2,7 +2,7 @@
 // arguments and makes the request, and the agent speaks around it as the function's speech settings say.
 
 import { AppError, ErrorCode } from '@vap/messages';
-import type { CustomFunctionInvokeReply, CustomFunctionSpec, ToolCallOutcome } from '@vap/messages';
+import type { CustomFunctionInvokeReply, CustomFunctionSnapshot, ToolCallOutcome } from '@vap/messages';
 import type { ToolCall } from '@vap/llm';
 import { Aborted } from '../provider-failure';
 import type { ConversationTool, ToolInvocation, ToolRun, ToolTurn } from './tool';
@@ -14,7 +14,7 @@ export function asyncPendingResult(name: string): string {
 
 /** What the model is told of one answer. */
 export function customFunctionResult(
-  spec: CustomFunctionSpec,
+  spec: CustomFunctionSnapshot,
   reply: CustomFunctionInvokeReply,
   spokenFailure: string | null,
 ): string {
@@ -59,7 +59,7 @@ function replyOfError(error: unknown): CustomFunctionInvokeReply {
 
 const FAILURES: ReadonlySet<ToolCallOutcome> = new Set(['http_error', 'timeout', 'refused', 'not_found']);
 
-export function customFunctionTool(spec: CustomFunctionSpec): ConversationTool {
+export function customFunctionTool(spec: CustomFunctionSnapshot): ConversationTool {
   const record = (call: ToolCall, reply: CustomFunctionInvokeReply, atMs: number): ToolInvocation => ({
     name: spec.name,
     kind: 'custom',
@@ -78,16 +78,17 @@ export function customFunctionTool(spec: CustomFunctionSpec): ConversationTool {
   const invoke = async (call: ToolCall, turn: ToolTurn): Promise<CustomFunctionInvokeReply> => {
     const startedAt = performance.now();
     try {
-      const reply = await turn.reporter.invokeCustomFunction(
+      const { context } = turn;
+      const reply = await context.services.invokeCustomFunction(
         spec,
         call.arguments,
-        { ...turn.variables },
-        turn.callSignal,
+        { ...context.variables },
+        context.callSignal,
       );
       return reply;
     } catch (error) {
-      if (error instanceof Aborted || turn.callSignal.aborted) throw new Aborted();
-      turn.onError(error, `custom function ${spec.name}`);
+      if (error instanceof Aborted || turn.context.callSignal.aborted) throw new Aborted();
+      turn.context.onError(error, `custom function ${spec.name}`);
       return { ...replyOfError(error), latencyMs: Math.round(performance.now() - startedAt) };
     }
   };
@@ -98,11 +99,11 @@ export function customFunctionTool(spec: CustomFunctionSpec): ConversationTool {
    */
   const settle = (call: ToolCall, reply: CustomFunctionInvokeReply, atMs: number, turn: ToolTurn) => {
     const sets = reply.outcome === 'success' && Object.keys(reply.variables).length > 0;
-    const merged = sets && turn.setVariables(reply.variables);
-    turn.record(record(call, reply, atMs));
+    const merged = sets && turn.context.setVariables(reply.variables);
+    turn.context.record(record(call, reply, atMs));
     return {
       told: merged || !sets ? reply : { ...reply, variables: {} },
-      spoken: FAILURES.has(reply.outcome) ? spec.speech.on_failure : null,
+      spoken: FAILURES.has(reply.outcome) ? spec.speech.onFailure : null,
     };
   };
 
@@ -116,38 +117,38 @@ export function customFunctionTool(spec: CustomFunctionSpec): ConversationTool {
     spec: () => ({ name: spec.name, description: spec.description, parameters: spec.parameters }),
 
     async run(call, turn): Promise<ToolRun> {
-      const atMs = turn.nowMs();
+      const atMs = Math.round(turn.context.clock.now());
       const startedAt = performance.now();
       const pending = invoke(call, turn);
-      if (spec.speech.on_start) turn.say(spec.speech.on_start);
+      if (spec.speech.onStart) turn.speech.say(spec.speech.onStart);
 
       if (spec.async) {
         pending.then(
           (reply) => {
             const { told, spoken } = settle(call, reply, atMs, turn);
-            if (spoken) turn.sayAside(spoken);
-            turn.deliverLater(call, customFunctionResult(spec, told, spoken), { speak: !spoken });
+            if (spoken) turn.speech.sayAside(spoken);
+            turn.context.deliverLater(call, customFunctionResult(spec, told, spoken), { speak: !spoken });
           },
           // The call ended first: nothing joins a conversation that is over.
-          () => turn.record(cancelled(call, atMs, startedAt)),
+          () => turn.context.record(cancelled(call, atMs, startedAt)),
         );
         return { result: asyncPendingResult(spec.name), invocation: null };
       }
 
-      const onDelay = spec.speech.on_delay;
+      const onDelay = spec.speech.onDelay;
       // Ready by delay_ms, so it follows on_start without a pause the caller would take for their turn (on_failure
       // is rare enough not to be worth synthesising on every request).
-      if (onDelay) turn.prepare(onDelay);
+      if (onDelay) turn.speech.prepare(onDelay);
       const cancelDelay = onDelay
-        ? turn.after(spec.speech.delay_ms, () => {
-            if (!turn.abandoned) turn.say(onDelay);
+        ? turn.context.clock.after(spec.speech.delayMs, () => {
+            if (!turn.abandoned) turn.speech.say(onDelay);
           })
         : null;
       let reply: CustomFunctionInvokeReply;
       try {
         reply = await pending;
       } catch (error) {
-        turn.record(cancelled(call, atMs, startedAt));
+        turn.context.record(cancelled(call, atMs, startedAt));
         throw error;
       } finally {
         cancelDelay?.();
@@ -155,7 +156,7 @@ export function customFunctionTool(spec: CustomFunctionSpec): ConversationTool {
       const { told, spoken } = settle(call, reply, atMs, turn);
       // The caller has moved on (barge-in): nothing more is said, but the history keeps what the partner answered.
       if (turn.abandoned) return { result: customFunctionResult(spec, told, null), invocation: null };
-      if (spoken) turn.say(spoken);
+      if (spoken) turn.speech.say(spoken);
       return { result: customFunctionResult(spec, told, spoken), invocation: null };
     },
   };

@@ -1,7 +1,7 @@
 // How a knowledge-base result is handed back to the model.
 
 import { KB_THRESHOLD_MIN_SCORE } from '@vap/messages';
-import type { AgentSettings, KnowledgeSearchHit, KnowledgeSearchReply } from '@vap/messages';
+import type { AgentSnapshot, KnowledgeSearchHit, KnowledgeSearchReply } from '@vap/messages';
 
 /** Results asked of the knowledge base per search: enough context for one spoken answer. */
 export const KNOWLEDGE_RESULT_LIMIT = 5;
@@ -34,15 +34,15 @@ function renderResultFormat(
  * medium), each rendered with kb_result_format (or its content, with the document's summary when
  * kb_include_summaries), best first.
  */
-export function formatKnowledgeResults(response: KnowledgeSearchReply, agent: AgentSettings): string {
-  const minScore = KB_THRESHOLD_MIN_SCORE[agent.kb_threshold ?? 'medium'];
+export function formatKnowledgeResults(response: KnowledgeSearchReply, agent: AgentSnapshot): string {
+  const minScore = KB_THRESHOLD_MIN_SCORE[agent.kbThreshold ?? 'medium'];
   const kept = response.results.filter((r) => r.score >= minScore);
   if (kept.length === 0) return 'No relevant information was found in the knowledge base.';
   return kept
     .map((result, i) => {
-      if (agent.kb_result_format)
-        return renderResultFormat(agent.kb_result_format, result, i + 1, agent.kb_include_summaries);
-      const summary = agent.kb_include_summaries && result.summary ? `Summary: ${result.summary}\n` : '';
+      if (agent.kbResultFormat)
+        return renderResultFormat(agent.kbResultFormat, result, i + 1, agent.kbIncludeSummaries);
+      const summary = agent.kbIncludeSummaries && result.summary ? `Summary: ${result.summary}\n` : '';
       return `[${i + 1}] ${result.document_name}\n${summary}${result.content}`;
     })
     .join('\n\n');

@@ -1,22 +1,22 @@
-import type { CustomFunctionSpec } from '@vap/messages';
+import type { CustomFunctionSnapshot } from '@vap/messages';
 import { agentSettings } from '../testing/conversation-harness';
 import { BUILTIN_TOOLS } from './builtin';
 import { ToolRegistry } from './registry';
 
-const fn = (name: string, id = `fn-${name}`): CustomFunctionSpec => ({
+const fn = (name: string, id = `fn-${name}`): CustomFunctionSnapshot => ({
   id,
   name,
   description: `The ${name} function.`,
   parameters: { type: 'object', properties: { q: { type: 'string' } } },
-  timeout_ms: 5000,
-  speech: { on_start: null, on_delay: null, delay_ms: 2000, on_failure: null },
+  timeoutMs: 5000,
+  speech: { onStart: null, onDelay: null, delayMs: 2000, onFailure: null },
   async: false,
 });
 
 describe('ToolRegistry', () => {
   it('offers the built-in tools the agent enables, then its functions, each a unit of its kind', () => {
     const registry = new ToolRegistry(
-      agentSettings({ has_knowledge: true, custom_functions: [fn('check_order'), fn('book_table')] }),
+      agentSettings({ hasKnowledge: true, customFunctions: [fn('check_order'), fn('book_table')] }),
     );
     expect(registry.specs.map((t) => t.name)).toEqual([
       'end_call',
@@ -38,20 +38,20 @@ describe('ToolRegistry', () => {
   });
 
   it('keeps a built-in tool when a function carries its name, and calls started before functions have none', () => {
-    const registry = new ToolRegistry(agentSettings({ custom_functions: [fn('opt_out')] }));
+    const registry = new ToolRegistry(agentSettings({ customFunctions: [fn('opt_out')] }));
     expect(registry.specs.map((t) => t.name)).toEqual(['end_call', 'opt_out']);
     expect(registry.get('opt_out')?.kind).toBe('builtin');
     const older = agentSettings();
-    delete older.custom_functions;
+    delete older.customFunctions;
     expect(new ToolRegistry(older).specs.map((t) => t.name)).toEqual(['end_call', 'opt_out']);
   });
 
   it('gives each built-in tool a name, a spec of that name and an acknowledgement where one fits', () => {
     const all = agentSettings({
-      has_knowledge: true,
-      transfer_enabled: true,
-      transfer_number: '+1555',
-      send_dtmf_enabled: true,
+      hasKnowledge: true,
+      transferEnabled: true,
+      transferNumber: '+1555',
+      sendDtmfEnabled: true,
     });
     for (const tool of BUILTIN_TOOLS) {
       expect(tool.offered(all)).toBe(true);

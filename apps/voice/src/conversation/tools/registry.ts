@@ -1,6 +1,6 @@
 // The tools of one call: the built-in ones the agent enables, then the partner's functions attached to it.
 
-import type { AgentSettings } from '@vap/messages';
+import type { AgentSnapshot } from '@vap/messages';
 import type { ToolSpec } from '@vap/llm';
 import { BUILTIN_TOOLS, isBuiltinTool } from './builtin';
 import { customFunctionTool } from './custom-function';
@@ -11,12 +11,12 @@ export class ToolRegistry {
   /** What the model is offered, in order. */
   readonly specs: ToolSpec[];
 
-  constructor(readonly agent: AgentSettings) {
+  constructor(readonly agent: AgentSnapshot) {
     const tools = [
       ...BUILTIN_TOOLS,
       // A function may never take a built-in tool's name (the agents service refuses it); a call that carries
       // one anyway keeps the built-in tool.
-      ...(agent.custom_functions ?? []).filter((f) => !isBuiltinTool(f.name)).map(customFunctionTool),
+      ...(agent.customFunctions ?? []).filter((f) => !isBuiltinTool(f.name)).map(customFunctionTool),
     ].filter((tool) => tool.offered(agent));
     this.byName = new Map(tools.map((tool) => [tool.name, tool]));
     this.specs = [...this.byName.values()].map((tool) => tool.spec(agent));
@@ -29,6 +29,6 @@ export class ToolRegistry {
 }
 
 /** The tool specs (OpenAI function style) the agent offers its model. */
-export function conversationTools(agent: AgentSettings): ToolSpec[] {
+export function conversationTools(agent: AgentSnapshot): ToolSpec[] {
   return new ToolRegistry(agent).specs;
 }

@@ -2,9 +2,11 @@
 // does. The conversation asks the registry (registry.ts) for the call's tools and runs them through this
 // interface, built-in and partner tools alike.
 
-import type { AgentSettings, VoiceToolCallRecord } from '@vap/messages';
+import type { AgentSnapshot, VoiceToolCallRecord } from '@vap/messages';
 import type { ToolCall, ToolSpec } from '@vap/llm';
-import type { CallReporter } from '../call-reporter';
+import type { AgentServices } from '../call-platform';
+import type { CallControl } from '../call-control/call-control';
+import type { MediaClock } from '../conversation-port';
 
 export type ToolKind = VoiceToolCallRecord['kind'];
 
@@ -15,9 +17,9 @@ export interface ConversationTool {
   /** The partner's function behind a custom tool; null for a built-in one. */
   readonly functionId: string | null;
   /** Whether the call's agent offers it to the model. */
-  offered(agent: AgentSettings): boolean;
+  offered(agent: AgentSnapshot): boolean;
   /** The spec the model is given (OpenAI function style). */
-  spec(agent: AgentSettings): ToolSpec;
+  spec(agent: AgentSnapshot): ToolSpec;
   /**
    * What the agent says when the tool runs past tool_ack_config.delay_ms in the config's dynamic mode; null:
    * the default phrase, or (for a tool that speaks for itself) nothing.
@@ -27,15 +29,48 @@ export interface ConversationTool {
   run(call: ToolCall, turn: ToolTurn): Promise<ToolRun>;
 }
 
-/** What a tool gets of the conversation while it runs in a caller's turn. */
+/**
+ * What a tool gets of the conversation while it runs in a caller's turn: what it may do to the call (control), the
+ * call it runs in (context), and its voice in the turn (speech).
+ */
 export interface ToolTurn {
-  readonly agent: AgentSettings;
+  /** End the call, transfer it, opt out, press keys, acknowledge a wait (call-control/). */
+  readonly control: CallControl;
+  readonly context: ToolContext;
+  readonly speech: ToolSpeech;
+  /** Whether the turn was given up (barge-in, the call ending). */
+  readonly abandoned: boolean;
+}
+
+/** The call a tool runs in. */
+export interface ToolContext {
+  readonly agent: AgentSnapshot;
   /** The call's variables as they are now (pre-call variables and what tools have set since). */
   readonly variables: Readonly<Record<string, unknown>>;
-  readonly reporter: CallReporter;
+  /**
+   * Merges values into the call's variables (the prompt reads them from now on); false when that would take them
+   * past CALL_VARIABLES_MAX_BYTES, and nothing changed.
+   */
+  setVariables(values: Record<string, unknown>): boolean;
+  /** The agent's knowledge base and the partner's functions. */
+  readonly services: AgentServices;
   /** Aborted when the call ends: what the platform pays for stops then. */
   readonly callSignal: AbortSignal;
-  /** Adds a sentence to the reply being spoken in this turn. */
+  /** The call's media clock. */
+  readonly clock: Pick<MediaClock, 'now' | 'after'>;
+  /**
+   * The answer of an async call, arrived after its turn: it joins the conversation at the next model round, and
+   * with `speak` the agent speaks about it as soon as it is idle and the caller is not speaking.
+   */
+  deliverLater(call: ToolCall, result: string, options: { speak: boolean }): void;
+  /** Records one invocation on the call's session. */
+  record(entry: ToolInvocation): void;
+  onError(error: unknown, context: string): void;
+}
+
+/** What a tool may say in its turn. */
+export interface ToolSpeech {
+  /** Adds a line of the tool's own to the reply being spoken in this turn. */
   say(sentence: string): void;
   /** Speaks a line of the agent's own while the turn waits (outside the model's reply). */
   sayAside(text: string): void;
@@ -44,45 +79,6 @@ export interface ToolTurn {
    * starts on time instead of after the provider's latency, a pause the caller would take as their turn.
    */
   prepare(text: string): void;
-  /** The call's media clock, ms since the stream started. */
-  nowMs(): number;
-  /** Runs `fn` after `ms` of media time; returns its cancel. */
-  after(ms: number, fn: () => void): () => void;
-  /** Whether the turn was given up (barge-in, the call ending). */
-  readonly abandoned: boolean;
-  /** Awaits `work`, speaking the agent's tool acknowledgement if it runs past delay_ms; throws if the turn is given up. */
-  withAck<T>(work: Promise<T>): Promise<T>;
-  /*
-   * The tools that end the call settle after the call has ended: `decided` is told the outcome as soon as it is
-   * known, before the hang-up, so the invocation is recorded while the call's reports are still taken.
-   */
-  /** The turn ends the call: the end-call message, then the hang-up. */
-  endCall(): Promise<void>;
-  /** The number joins the do-not-call list (`decided`: whether it did), then a goodbye and the hang-up. */
-  optOut(decided: (listed: boolean) => void): Promise<void>;
-  /**
-   * Cold transfer (transfer message first; `decided`: whether the carrier took it); false when it failed and the
-   * caller is still on the line.
-   */
-  transfer(to: string, reason: string, decided: (ok: boolean) => void): Promise<boolean>;
-  /**
-   * Merges values into the call's variables (the prompt reads them from now on); false when that would take them
-   * past CALL_VARIABLES_MAX_BYTES, and nothing changed.
-   */
-  setVariables(values: Record<string, unknown>): boolean;
-  /**
-   * The answer of an async call, arrived after its turn: it joins the conversation at the next model round, and
-   * with `speak` the agent speaks about it as soon as it is idle and the caller is not speaking.
-   */
-  deliverLater(call: ToolCall, result: string, options: { speak: boolean }): void;
-  /**
-   * Presses the keys of a send_dtmf call (in-band tones after what the turn said so far, or the carrier's
-   * send-digits request); the tool result for the model.
-   */
-  pressKeys(call: ToolCall): Promise<string>;
-  /** Records one invocation on the call's session. */
-  record(entry: ToolInvocation): void;
-  onError(error: unknown, context: string): void;
 }
 
 /** One invocation as the session keeps it (the conversation adds the call's media time). */

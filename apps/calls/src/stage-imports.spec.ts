@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+
+/**
+ * The calls service's top-level folders import one way. Each layer hands a call on to the layers below it and
+ * never calls back up: the entry points, then what watches or follows a live call, the transports, the one
+ * progress (status and end-of-call write), what a call costs, and the shared kernel every stage reads. A
+ * folder imports its own layer one way only, and any lower layer; a lower stage that must reach a higher one
+ * does so through a port (a provider token the higher stage provides) or an event.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['admission', 'browser-sessions'],
+  ['media-sessions', 'balance-guard', 'post-call'],
+  ['lifecycle-hooks', 'carriers'],
+  ['progress'],
+  ['charges'],
+  [
+    'calls',
+    'metrics',
+    'telephony',
+    'partners',
+    'recording',
+    'secrets',
+    'work-queue',
+    'integration-log',
+    'config',
+  ],
+];
+
+/** The wiring, free to import every stage: the app module and main, migrations and the data source, spec rows. */
+const WIRING = ['(root)', 'database', 'testing'];
+
+const ROOT = __dirname;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+function folderOf(path: string): string {
+  const parts = relative(ROOT, path).split(sep);
+  return parts.length > 1 ? parts[0] : '(root)';
+}
+
+/** Every import between two top-level folders, as `from -> to` with the files that make it. */
+function folderImports(): Map<string, string[]> {
+  const imports = new Map<string, string[]>();
+  for (const file of sourceFiles(ROOT)) {
+    const source = readFileSync(file, 'utf8');
+    for (const match of source.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      const target = resolve(dirname(file), match[1]);
+      if (relative(ROOT, target).startsWith('..')) continue;
+      const from = folderOf(file);
+      const to = folderOf(target);
+      if (from === to) continue;
+      const key = `${from} -> ${to}`;
+      imports.set(key, [...(imports.get(key) ?? []), relative(ROOT, file)]);
+    }
+  }
+  return imports;
+}
+
+describe('calls stage imports', () => {
+  const imports = folderImports();
+  const edges = [...imports.keys()].map((key) => key.split(' -> ') as [string, string]);
+
+  it('finds the imports it checks', () => {
+    expect(imports.get('admission -> carriers')?.length).toBeGreaterThan(0);
+  });
+
+  it('has no pair of folders importing each other both ways', () => {
+    const both = edges
+      .filter(([from, to]) => from < to && imports.has(`${to} -> ${from}`))
+      .map(([from, to]) => ({
+        pair: `${from} <-> ${to}`,
+        [`${from} -> ${to}`]: imports.get(`${from} -> ${to}`),
+        [`${to} -> ${from}`]: imports.get(`${to} -> ${from}`),
+      }));
+    expect(both).toEqual([]);
+  });
+
+  it('places every folder in a layer (or the wiring)', () => {
+    const folders = readdirSync(ROOT, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    const placed = new Set([...LAYERS.flat(), ...WIRING]);
+    expect(folders.filter((folder) => !placed.has(folder))).toEqual([]);
+  });
+
+  it('imports only its own layer or lower ones', () => {
+    const layerOf = new Map(LAYERS.flatMap((layer, i) => layer.map((folder) => [folder, i] as const)));
+    const upward = edges
+      .filter(([from, to]) => layerOf.has(from) && layerOf.has(to))
+      .filter(([from, to]) => (layerOf.get(to) ?? 0) < (layerOf.get(from) ?? 0))
+      .map(([from, to]) => ({ [`${from} -> ${to}`]: imports.get(`${from} -> ${to}`) }));
+    expect(upward).toEqual([]);
+  });
+});

@@ -1,0 +1,204 @@
+// What the agent's tools may do to the call: end it, opt the person out, transfer it, press keys, and say the
+// agent's acknowledgement while a slow tool runs. Implemented once here; a tool asks for it through its turn
+// (ToolTurn.control), as the conversation's own policies ask the port.
+
+import { dtmfInputText } from '@vap/messages';
+import type { ToolCall } from '@vap/llm';
+import type { CallCarrier } from '../call-platform';
+import type { ConversationPort, CurrentTurn } from '../conversation-port';
+import { sendDtmf, type DtmfRoute } from '../dtmf/send-dtmf';
+import { Phrases } from '../phrases';
+import { substituteVariables } from '../prompt';
+import { Aborted } from '../provider-failure';
+import { TRANSFER_CALL_TOOL } from '../tools/names';
+import { toolAckPhrase } from '../tools/acknowledgement';
+
+/** end_call_reason of a call the person asked not to be called again on. */
+export const OPTED_OUT = 'opted_out';
+
+/** What a tool may do to the call, bound to the turn it runs in. */
+export interface CallControl {
+  /*
+   * The tools that end the call settle after the call has ended: `decided` is told the outcome as soon as it is
+   * known, before the hang-up, so the invocation is recorded while the call's reports are still taken.
+   */
+  /** The turn ends the call: the end-call message, then the hang-up. */
+  endCall(): Promise<void>;
+  /** The number joins the do-not-call list (`decided`: whether it did), then a goodbye and the hang-up. */
+  optOut(decided: (listed: boolean) => void): Promise<void>;
+  /**
+   * Cold transfer (transfer message first; `decided`: whether the carrier took it); false when it failed and the
+   * caller is still on the line.
+   */
+  transfer(to: string, reason: string, decided: (ok: boolean) => void): Promise<boolean>;
+  /**
+   * Presses the keys of a send_dtmf call (in-band tones after what the turn said so far, or the carrier's
+   * send-digits request); the tool result for the model.
+   */
+  pressKeys(call: ToolCall): Promise<string>;
+  /** Awaits `work`, speaking the agent's tool acknowledgement if it runs past delay_ms; throws if the turn is given up. */
+  withAck<T>(work: Promise<T>): Promise<T>;
+}
+
+/** What call control needs of the turn it acts in. */
+export interface ControlledTurn extends CurrentTurn {
+  /** Adds a sentence to the turn's reply. */
+  say(sentence: string): void;
+  /** Ends the reply's line and waits until everything the turn said has played (or was cut). */
+  finishSaying(): Promise<void>;
+  /** Plays audio as a line of its own after what the turn said so far; true when all of it played. */
+  play(label: string, audio: Int16Array): Promise<boolean>;
+  /** Said once the turn's tool results are in the history. */
+  followUp(text: string): void;
+  /** A TTS failure of the turn's reply, if one came. */
+  readonly failure: Error | null;
+}
+
+export class CallControls {
+  private pending: Promise<boolean> | null = null;
+
+  constructor(
+    private readonly port: ConversationPort,
+    private readonly carrier: CallCarrier,
+    private readonly dtmfRoute: DtmfRoute,
+  ) {}
+
+  /** A transfer asked of the carrier and not yet answered: settles true when it took the call. */
+  get pendingTransfer(): Promise<boolean> | null {
+    return this.pending;
+  }
+
+  /** The call control a tool of `tool` gets in `turn`. */
+  forTurn(tool: string, turn: ControlledTurn): CallControl {
+    return {
+      endCall: () => this.endCall(turn),
+      optOut: (decided) => this.optOut(turn, decided),
+      transfer: async (to, reason, decided) => {
+        const ok = await this.transfer(turn, to, reason, decided);
+        if (!ok && !this.port.ending) turn.followUp(Phrases.transferFailed);
+        return ok;
+      },
+      pressKeys: (call) => this.pressKeys(turn, call),
+      withAck: (work) => this.withAck(tool, turn, work, (phrase) => turn.say(phrase)),
+    };
+  }
+
+  private async endCall(turn: ControlledTurn): Promise<void> {
+    const { port } = this;
+    if (!port.beginEnding('agent_ended_call')) return;
+    turn.committed = true;
+    turn.say(this.message(port.agent.endCallMessage, Phrases.endCallDefault));
+    await turn.finishSaying();
+    await port.finish('agent_ended_call', true);
+  }
+
+  /** opt_out: the number joins the do-not-call list, then a short goodbye and the hang-up. */
+  private async optOut(turn: ControlledTurn, decided: (listed: boolean) => void): Promise<void> {
+    const { port } = this;
+    if (!port.beginEnding(OPTED_OUT)) return;
+    turn.committed = true;
+    let listed = true;
+    try {
+      await this.carrier.optOut();
+    } catch (error) {
+      listed = false;
+      port.onError(error, 'opt_out');
+    }
+    decided(listed);
+    turn.say(listed ? Phrases.optOutFarewell : Phrases.optOutFailed);
+    await turn.finishSaying();
+    await port.finish(OPTED_OUT, true);
+  }
+
+  private async transfer(
+    turn: ControlledTurn,
+    to: string,
+    reason: string,
+    decided: (ok: boolean) => void,
+  ): Promise<boolean> {
+    const { port } = this;
+    turn.committed = true;
+    turn.say(this.message(port.agent.transferMessage, Phrases.transferDefault));
+    await turn.finishSaying();
+    if (turn.failure) throw turn.failure;
+    if (port.ending) return false;
+    port.caller.listening = false;
+    const transfer = this.withAck(TRANSFER_CALL_TOOL, turn, this.carrier.transfer(to, reason), (phrase) =>
+      port.say(phrase, { remember: false }),
+    );
+    this.pending = transfer.catch(() => false);
+    let ok = false;
+    try {
+      ok = await transfer;
+    } catch (error) {
+      port.onError(error, 'transfer');
+    } finally {
+      this.pending = null;
+    }
+    decided(ok);
+    if (ok) {
+      if (port.beginEnding('transferred')) await port.finish('transferred', false);
+      return true;
+    }
+    if (port.ending) return false;
+    turn.committed = false;
+    port.caller.listening = true;
+    return false;
+  }
+
+  /** send_dtmf: in-band tones play as a line of their own after what the turn said so far. */
+  private async pressKeys(turn: ControlledTurn, call: ToolCall): Promise<string> {
+    const { port } = this;
+    try {
+      return await sendDtmf(call, {
+        route: this.dtmfRoute,
+        play: (label, audio) => turn.play(label, audio),
+        viaCarrier: async (digits) => {
+          const sent = await this.carrier.sendDigits(digits);
+          // In the transcript as in-band keys are (their line's label), so both routes read the same.
+          if (sent)
+            port.report({
+              role: 'bot',
+              content: dtmfInputText(digits, null),
+              atMs: Math.round(port.clock.now()),
+            });
+          return sent;
+        },
+      });
+    } catch (error) {
+      if (error instanceof Aborted) throw error;
+      port.onError(error, 'send_dtmf');
+      return 'The keys could not be sent right now.';
+    }
+  }
+
+  /** Awaits a tool, speaking the agent's acknowledgement if it runs past tool_ack_config.delay_ms. */
+  private async withAck<T>(
+    tool: string,
+    turn: CurrentTurn,
+    work: Promise<T>,
+    speak: (phrase: string) => void,
+  ): Promise<T> {
+    const { port } = this;
+    const config = port.agent.toolAckConfig;
+    const phrase = toolAckPhrase(config, tool);
+    const cancel =
+      phrase && config
+        ? port.clock.after(config.delayMs, () => {
+            if (!turn.controller.signal.aborted && !port.ending) speak(phrase);
+          })
+        : null;
+    try {
+      const result = await work;
+      if (turn.controller.signal.aborted && !turn.committed) throw new Aborted();
+      return result;
+    } finally {
+      cancel?.();
+    }
+  }
+
+  /** The agent's own message for the moment (with the call's variables), else the platform's. */
+  private message(own: string | null, fallback: string): string {
+    return own ? substituteVariables(own, this.port.variables) : fallback;
+  }
+}
