@@ -204,13 +204,20 @@ describe('delivery leases', () => {
       const queue = new DeliveryQueueRepository(dataSource);
       const claim = queue.claim.bind(queue);
       const claimedAt: number[] = [];
+      const claims: Promise<unknown>[] = [];
       jest.spyOn(queue, 'claim').mockImplementation((...args) => {
         claimedAt.push(Date.now());
-        return claim(...args);
+        const claiming = claim(...args);
+        claims.push(claiming);
+        return claiming;
       });
       // Polls too rarely to matter: only the claim at start and wake-ups would claim.
       const worker = startWorker({ WEBHOOK_POLL_MS: 600_000 }, queue);
       await worker.onApplicationBootstrap();
+      // While the claim at start runs, every slot is its to fill, and a delivery queued then is written pending
+      // (the commit's wake-up claims it). This test is about the free slots, so it waits for that claim.
+      await Promise.allSettled(claims);
+      await sleep(0);
       const delivery = await newDelivery('fast/handoff');
       let id = '';
       await dataSource.transaction(async (em) => {
