@@ -45,20 +45,24 @@ function folderOf(path: string): string {
   return parts.length > 1 ? parts[0] : '(root)';
 }
 
+/** Every relative import of the service's source files: the importing file and the path it names. */
+function relativeImports(): { file: string; target: string }[] {
+  return sourceFiles(ROOT).flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)]
+      .map((match) => ({ file, target: resolve(dirname(file), match[1]) }))
+      .filter(({ target }) => !relative(ROOT, target).startsWith('..')),
+  );
+}
+
 /** Every import between two top-level folders, as `from -> to` with the files that make it. */
 function folderImports(): Map<string, string[]> {
   const imports = new Map<string, string[]>();
-  for (const file of sourceFiles(ROOT)) {
-    const source = readFileSync(file, 'utf8');
-    for (const match of source.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
-      const target = resolve(dirname(file), match[1]);
-      if (relative(ROOT, target).startsWith('..')) continue;
-      const from = folderOf(file);
-      const to = folderOf(target);
-      if (from === to) continue;
-      const key = `${from} -> ${to}`;
-      imports.set(key, [...(imports.get(key) ?? []), relative(ROOT, file)]);
-    }
+  for (const { file, target } of relativeImports()) {
+    const from = folderOf(file);
+    const to = folderOf(target);
+    if (from === to) continue;
+    const key = `${from} -> ${to}`;
+    imports.set(key, [...(imports.get(key) ?? []), relative(ROOT, file)]);
   }
   return imports;
 }
@@ -97,5 +101,66 @@ describe('calls stage imports', () => {
       .filter(([from, to]) => (layerOf.get(to) ?? 0) < (layerOf.get(from) ?? 0))
       .map(([from, to]) => ({ [`${from} -> ${to}`]: imports.get(`${from} -> ${to}`) }));
     expect(upward).toEqual([]);
+  });
+});
+
+/**
+ * A stage's use cases (`<stage>/usecases/<verb-noun>/`, novu's shape) sit above the stage's own kernel: the module,
+ * its handlers and the use-case index wire them; no other file of the stage imports one. A use case may build on
+ * another of its stage (creating a session answers what getting it answers), never both ways.
+ */
+describe('calls use cases', () => {
+  const useCaseOf = (path: string): string | null => {
+    const match = /^(.*\/usecases\/[^/]+)\//.exec(relative(ROOT, path).split(sep).join('/'));
+    return match ? match[1] : null;
+  };
+  const imports = relativeImports();
+
+  it('are found', () => {
+    const useCases = new Set(
+      sourceFiles(ROOT)
+        .map(useCaseOf)
+        .filter((u): u is string => u !== null),
+    );
+    expect(useCases).toContain('media-sessions/usecases/transfer-call');
+    expect(useCases).toContain('admission/usecases/start-call');
+  });
+
+  it('are named verb-noun, one folder each, in a usecases folder', () => {
+    const badNames = sourceFiles(ROOT)
+      .map(useCaseOf)
+      .filter((u): u is string => u !== null)
+      .filter((u) => !/\/usecases\/[a-z]+(?:-[a-z]+)+$/.test(u));
+    expect([...new Set(badNames)]).toEqual([]);
+    const strayUseCases = sourceFiles(ROOT)
+      .filter((file) => file.endsWith('.usecase.ts'))
+      .filter((file) => useCaseOf(file) === null)
+      .map((file) => relative(ROOT, file));
+    expect(strayUseCases).toEqual([]);
+  });
+
+  it('are imported by the wiring of their stage only', () => {
+    const wiring = /(\.module|\.handlers|\/usecases\/index)\.ts$|^(app\.module|main)\.ts$/;
+    const reachingIn = imports
+      .filter(({ target }) => useCaseOf(target) !== null)
+      .filter(
+        ({ file }) => useCaseOf(file) === null && !wiring.test(relative(ROOT, file).split(sep).join('/')),
+      )
+      .map(({ file, target }) => `${relative(ROOT, file)} -> ${relative(ROOT, target)}`);
+    expect(reachingIn).toEqual([]);
+  });
+
+  it('build on each other one way only', () => {
+    const edges = new Set(
+      imports
+        .map(({ file, target }) => [useCaseOf(file), useCaseOf(target)] as const)
+        .filter(([from, to]) => from !== null && to !== null && from !== to)
+        .map(([from, to]) => `${from} -> ${to}`),
+    );
+    const both = [...edges].filter((edge) => {
+      const [from, to] = edge.split(' -> ');
+      return edges.has(`${to} -> ${from}`);
+    });
+    expect(both).toEqual([]);
   });
 });

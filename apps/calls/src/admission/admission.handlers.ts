@@ -3,13 +3,13 @@ import { StartCallCommand } from '@vap/api';
 import { PartnerContext, Subjects } from '@vap/messages';
 import { Caller, Command, Data } from '@vap/messaging';
 import { PartnerStanding } from '../partners/partner-standing';
-import { StartCallService } from './start-call.service';
+import { StartCall } from './usecases/start-call/start-call.usecase';
 
 /** The start of a call (queue group: calls). */
 @Controller()
 export class AdmissionHandlers {
   constructor(
-    private readonly starter: StartCallService,
+    private readonly startCall: StartCall,
     private readonly standing: PartnerStanding,
   ) {}
 
@@ -19,6 +19,6 @@ export class AdmissionHandlers {
     // Whoever sends the command (the gateway, or campaigns with its copy of the partner), a suspended or
     // not yet approved partner places no call.
     await this.standing.assertMayCall(partner);
-    return this.starter.start(partner, command);
+    return this.startCall.execute(partner, command);
   }
 }

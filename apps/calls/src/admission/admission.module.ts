@@ -8,11 +8,11 @@ import { ProgressModule } from '../progress/progress.module';
 import { ConnectionsModule } from '../telephony/connections/connections.module';
 import { ContactPolicyModule } from '../telephony/contact-policy/contact-policy.module';
 import { AdmissionHandlers } from './admission.handlers';
-import { CallDialer } from './call-dialer';
-import { FromNumberResolver } from './from-number.resolver';
-import { PlacementRecovery } from './placement-recovery.service';
-import { StartCallService } from './start-call.service';
-import { StartCallKeysPruner } from './start-call-keys-pruner.service';
+import { CallDialer } from './usecases/start-call/call-dialer';
+import { FromNumberResolver } from './usecases/start-call/from-number.resolver';
+import { PlacementRecovery } from './usecases/recover-placement/placement-recovery.service';
+import { StartCall } from './usecases/start-call/start-call.usecase';
+import { StartCallKeysPruner } from './usecases/prune-start-call-keys/start-call-keys-pruner.service';
 
 /**
  * The start of an outbound call: the idempotency key, the partner's standing, concurrency and balance, the
@@ -31,6 +31,6 @@ import { StartCallKeysPruner } from './start-call-keys-pruner.service';
     LifecycleHooksModule,
   ],
   controllers: [AdmissionHandlers],
-  providers: [StartCallService, FromNumberResolver, CallDialer, StartCallKeysPruner, PlacementRecovery],
+  providers: [StartCall, FromNumberResolver, CallDialer, StartCallKeysPruner, PlacementRecovery],
 })
 export class AdmissionModule {}

@@ -30,13 +30,8 @@ import { CarrierRegistry } from '../carriers/carrier-registry';
 import { CallsConfig } from '../config/calls.config';
 import { TelephonyConfig } from '../config/telephony.config';
 import { callsDataSourceOptions } from '../database/data-source';
-import { CallTransferService } from '../media-sessions/call-transfer.service';
-import { MediaStreamClaims } from '../media-sessions/media-stream-claims';
 import { TranscriptService } from '../media-sessions/transcript.service';
-import { VoiceAttachService } from '../media-sessions/voice-attach.service';
-import { VoiceCallControl } from '../media-sessions/voice-call-control.service';
-import { VoiceOptOut } from '../media-sessions/voice-opt-out.service';
-import { VoiceReports } from '../media-sessions/voice-reports.service';
+import { VOICE_COMMAND_USE_CASES } from '../media-sessions/usecases';
 import { VoiceHandlers } from '../media-sessions/voice.handlers';
 import { PostCallProcessor } from '../post-call/post-call-processor.service';
 import { DoNotCallService } from '../telephony/contact-policy/do-not-call.service';
@@ -91,13 +86,8 @@ describe('browser sessions on calls.voice.*', () => {
         // No carrier: a browser session must never reach one.
         { provide: CARRIER_ADAPTERS, useValue: [] },
         CarrierRegistry,
-        CallTransferService,
         TranscriptService,
-        MediaStreamClaims,
-        VoiceAttachService,
-        VoiceCallControl,
-        VoiceReports,
-        VoiceOptOut,
+        ...VOICE_COMMAND_USE_CASES,
         DoNotCallService,
         CallProgressService,
         BrowserTransport,

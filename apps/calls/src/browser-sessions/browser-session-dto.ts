@@ -9,6 +9,7 @@ import { toCallSessionDto } from '../calls/call-dto';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { BrowserSession } from '../carriers/browser/entities/browser-session.entity';
+import { RecordingStore } from '../recording/recording-store';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -92,4 +93,14 @@ export function toBrowserSessionDto(
     last_refusal: lastRefusalOf(browser),
     session: sessionDto,
   };
+}
+
+/** The session's recording, signed for the reader, when its agent records and the recording is stored. */
+export async function recordingUrlOf(
+  recordings: RecordingStore,
+  call: Call,
+  session: CallSession,
+): Promise<string | null> {
+  if (!call.agentSettings.enableRecording || !session.recordingKey) return null;
+  return (await recordings.signedUrl(session.recordingKey, call.id)).url;
 }

@@ -3,13 +3,17 @@ import { CreateBrowserSessionDto, ListBrowserSessionsQueryDto } from '@vap/api';
 import { ByIdRequest, PartnerContext, Subjects } from '@vap/messages';
 import { Caller, Command, Data, PartnerId } from '@vap/messaging';
 import { PartnerStanding } from '../partners/partner-standing';
-import { BrowserSessionsService } from './browser-sessions.service';
+import { CreateBrowserSession } from './usecases/create-browser-session/create-browser-session.usecase';
+import { GetBrowserSession } from './usecases/get-browser-session/get-browser-session.usecase';
+import { ListBrowserSessions } from './usecases/list-browser-sessions/list-browser-sessions.usecase';
 
 /** The public browser-session commands (queue group: calls). */
 @Controller()
 export class BrowserSessionsHandlers {
   constructor(
-    private readonly sessions: BrowserSessionsService,
+    private readonly createBrowserSession: CreateBrowserSession,
+    private readonly getBrowserSession: GetBrowserSession,
+    private readonly listBrowserSessions: ListBrowserSessions,
     private readonly standing: PartnerStanding,
   ) {}
 
@@ -17,16 +21,16 @@ export class BrowserSessionsHandlers {
   async create(@Data() input: CreateBrowserSessionDto, @Caller() partner: PartnerContext) {
     // As for a call: a suspended or not yet approved partner opens no session.
     await this.standing.assertMayCall(partner);
-    return this.sessions.create(partner, input);
+    return this.createBrowserSession.execute(partner, input);
   }
 
   @Command(Subjects.calls.browserSessionGet)
   get(@Data() request: ByIdRequest, @PartnerId() partnerId: string) {
-    return this.sessions.get(partnerId, request.id);
+    return this.getBrowserSession.execute(partnerId, request.id);
   }
 
   @Command(Subjects.calls.browserSessionList)
   list(@Data() query: ListBrowserSessionsQueryDto, @PartnerId() partnerId: string) {
-    return this.sessions.list(partnerId, query);
+    return this.listBrowserSessions.execute(partnerId, query);
   }
 }

@@ -3,10 +3,12 @@ import { BalanceGuardModule } from '../balance-guard/balance-guard.module';
 import { CarriersModule } from '../carriers/carriers.module';
 import { PartnersModule } from '../partners/partners.module';
 import { RecordingModule } from '../recording/recording.module';
-import { BrowserSessionExpiry } from './browser-session-expiry.service';
+import { BrowserSessionExpiry } from './usecases/expire-browser-sessions/browser-session-expiry.service';
 import { BrowserSessionLinks } from './browser-session-links';
 import { BrowserSessionsHandlers } from './browser-sessions.handlers';
-import { BrowserSessionsService } from './browser-sessions.service';
+import { CreateBrowserSession } from './usecases/create-browser-session/create-browser-session.usecase';
+import { GetBrowserSession } from './usecases/get-browser-session/get-browser-session.usecase';
+import { ListBrowserSessions } from './usecases/list-browser-sessions/list-browser-sessions.usecase';
 
 /**
  * Browser voice sessions: created (admitted like a call, a one-time access token), read, and expired when not
@@ -17,6 +19,12 @@ import { BrowserSessionsService } from './browser-sessions.service';
 @Module({
   imports: [BalanceGuardModule, CarriersModule, PartnersModule, RecordingModule],
   controllers: [BrowserSessionsHandlers],
-  providers: [BrowserSessionsService, BrowserSessionLinks, BrowserSessionExpiry],
+  providers: [
+    CreateBrowserSession,
+    GetBrowserSession,
+    ListBrowserSessions,
+    BrowserSessionLinks,
+    BrowserSessionExpiry,
+  ],
 })
 export class BrowserSessionsModule {}

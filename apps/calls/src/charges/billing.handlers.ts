@@ -1,20 +1,24 @@
 import { Controller } from '@nestjs/common';
 import { AcknowledgeChargesRequest, Subjects, UnbilledChargesRequest } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
-import { UnbilledChargesService } from './unbilled-charges.service';
+import { AcknowledgeCharges } from './usecases/acknowledge-charges/acknowledge-charges.usecase';
+import { ListUnbilledCharges } from './usecases/list-unbilled-charges/list-unbilled-charges.usecase';
 
 /** NATS commands the gateway's billing reconciler uses (queue group: calls). */
 @Controller()
 export class BillingHandlers {
-  constructor(private readonly charges: UnbilledChargesService) {}
+  constructor(
+    private readonly listUnbilledCharges: ListUnbilledCharges,
+    private readonly acknowledgeCharges: AcknowledgeCharges,
+  ) {}
 
   @Command(Subjects.calls.billingUnbilled)
   unbilled(@Data() request: UnbilledChargesRequest | null, @PartnerId() partnerId: string) {
-    return this.charges.list(partnerId, request ?? {});
+    return this.listUnbilledCharges.execute(partnerId, request ?? {});
   }
 
   @Command(Subjects.calls.billingAcknowledge)
   acknowledge(@Data() request: AcknowledgeChargesRequest | null, @PartnerId() partnerId: string) {
-    return this.charges.acknowledge(partnerId, request ?? { callIds: [] });
+    return this.acknowledgeCharges.execute(partnerId, request ?? { callIds: [] });
   }
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BillingHandlers } from './billing.handlers';
-import { UnbilledChargesService } from './unbilled-charges.service';
+import { AcknowledgeCharges } from './usecases/acknowledge-charges/acknowledge-charges.usecase';
+import { ListUnbilledCharges } from './usecases/list-unbilled-charges/list-unbilled-charges.usecase';
 
 /**
  * What calls cost: the charges of ended calls, handed to the gateway on request until it acknowledges them
@@ -9,6 +10,6 @@ import { UnbilledChargesService } from './unbilled-charges.service';
  */
 @Module({
   controllers: [BillingHandlers],
-  providers: [UnbilledChargesService],
+  providers: [ListUnbilledCharges, AcknowledgeCharges],
 })
 export class ChargesModule {}

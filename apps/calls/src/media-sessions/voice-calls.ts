@@ -18,3 +18,13 @@ export async function findVoiceCall(
   if (!call || (partnerId && partnerId !== call.partnerId)) throw AppError.notFound('Call');
   return call;
 }
+
+const REASON_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** end_call_reason values are snake_case words (agent_ended_call, stt_provider_failed, ...). */
+export function checkedReason(reason: unknown): string {
+  if (typeof reason !== 'string' || !REASON_PATTERN.test(reason)) {
+    throw AppError.validation([{ field: 'reason', message: 'reason must be a snake_case word' }]);
+  }
+  return reason;
+}

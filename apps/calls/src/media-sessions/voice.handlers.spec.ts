@@ -33,7 +33,6 @@ import { createTestDatabase, deleteJetStreamByPrefix, TestDatabase } from '@vap/
 import { BrowserTransport } from '../carriers/browser/browser-transport';
 import { CallTransports, DIRECT_TRANSPORTS } from '../carriers/call-transport';
 import { CallProgressService } from '../progress/call-progress.service';
-import { CallTransferService } from './call-transfer.service';
 import { toCallDto } from '../calls/call-dto';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
@@ -50,21 +49,20 @@ import { TelephonyConfig } from '../config/telephony.config';
 import { saveCall } from '../testing/call-rows';
 import { Connection } from '../telephony/connections/entities/connection.entity';
 import { callsDataSourceOptions } from '../database/data-source';
-import { MediaStreamClaims } from './media-stream-claims';
 import { MediaStreamLinks } from '../carriers/media-stream-links';
 import { recordingKey } from '../recording/recording-store';
 import { CredentialsStore } from '../telephony/connections/credentials-store.service';
 import { ConnectionCredentials } from '../telephony/connections/entities/connection-credentials.entity';
 import { TranscriptService } from './transcript.service';
-import { VoiceAttachService } from './voice-attach.service';
-import { VoiceCallControl } from './voice-call-control.service';
-import { VoiceReports } from './voice-reports.service';
+import { VOICE_COMMAND_USE_CASES } from './usecases';
 import { VoiceHandlers } from './voice.handlers';
-import { VoiceOptOut } from './voice-opt-out.service';
 import { carrierCallOf } from '../carriers/carrier-call';
 import { DoNotCallService } from '../telephony/contact-policy/do-not-call.service';
 import { recordCallCharge } from '../charges/call-charges';
-import { UnbilledChargesService, VOICE_REPORT_WAIT_SECS } from '../charges/unbilled-charges.service';
+import {
+  ListUnbilledCharges,
+  VOICE_REPORT_WAIT_SECS,
+} from '../charges/usecases/list-unbilled-charges/list-unbilled-charges.usecase';
 
 jest.setTimeout(60_000);
 
@@ -199,13 +197,8 @@ describe('calls.voice.* commands', () => {
           useFactory: (...adapters: CarrierAdapter[]) => [...adapters, sandbox as unknown as CarrierAdapter],
         },
         CarrierRegistry,
-        CallTransferService,
         TranscriptService,
-        MediaStreamClaims,
-        VoiceAttachService,
-        VoiceCallControl,
-        VoiceReports,
-        VoiceOptOut,
+        ...VOICE_COMMAND_USE_CASES,
         DoNotCallService,
         CallProgressService,
         BrowserTransport,
@@ -1176,9 +1169,9 @@ describe('calls.voice.* commands', () => {
     });
 
     it("carries the providers on the call's charge, which waits for the report while the stream is live", async () => {
-      const unbilled = new UnbilledChargesService(dataSource);
+      const unbilled = new ListUnbilledCharges(dataSource);
       const chargeOf = async (callId: string) =>
-        (await unbilled.list(partnerId, { limit: 500 })).charges.find((c) => c.callId === callId);
+        (await unbilled.execute(partnerId, { limit: 500 })).charges.find((c) => c.callId === callId);
       // The carrier ended the call and its charge was fixed; the voice service has not reported yet.
       const call = await saveCall(
         dataSource,

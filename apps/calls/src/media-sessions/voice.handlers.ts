@@ -16,10 +16,16 @@ import {
 } from '@vap/messages';
 import { Command, Data } from '@vap/messaging';
 import { BrowserTransport } from '../carriers/browser/browser-transport';
-import { VoiceAttachService } from './voice-attach.service';
-import { VoiceCallControl } from './voice-call-control.service';
-import { VoiceOptOut } from './voice-opt-out.service';
-import { VoiceReports } from './voice-reports.service';
+import {
+  AttachVoice,
+  EndVoiceSession,
+  HangUpCall,
+  OptOutCaller,
+  RecordToolCall,
+  RecordTranscriptLine,
+  SendDigits,
+  TransferCall,
+} from './usecases';
 
 /**
  * The partner a command acts for, when it names one. The voice service is a system caller: it knows the
@@ -33,20 +39,24 @@ const PartnerIdIfAny = createParamDecorator(
 
 const ACK: VoiceAck = { ok: true };
 
-/** Commands of the media plane (apps/voice) about the live conversations it runs. */
+/** Commands of the media plane (apps/voice) about the live conversations it runs, each to its use case. */
 @Controller()
 export class VoiceHandlers {
   constructor(
-    private readonly attachments: VoiceAttachService,
-    private readonly control: VoiceCallControl,
-    private readonly reports: VoiceReports,
-    private readonly optOuts: VoiceOptOut,
+    private readonly attachVoice: AttachVoice,
+    private readonly recordTranscriptLine: RecordTranscriptLine,
+    private readonly recordToolCall: RecordToolCall,
+    private readonly transferCall: TransferCall,
+    private readonly hangUpCall: HangUpCall,
+    private readonly optOutCaller: OptOutCaller,
+    private readonly sendDigits: SendDigits,
+    private readonly endVoiceSession: EndVoiceSession,
     private readonly browser: BrowserTransport,
   ) {}
 
   @Command(Subjects.calls.voiceAttach)
   attach(@Data() request: VoiceAttachRequest) {
-    return this.attachments.attach(request);
+    return this.attachVoice.execute(request);
   }
 
   /** A browser stream the voice service refused before its attach (expired token, full replica). */
@@ -65,40 +75,40 @@ export class VoiceHandlers {
 
   @Command(Subjects.calls.voiceTranscript)
   async transcript(@Data() request: VoiceTranscriptRequest, @PartnerIdIfAny() partnerId: string | null) {
-    await this.reports.line(request, partnerId);
+    await this.recordTranscriptLine.execute(request, partnerId);
     return ACK;
   }
 
   @Command(Subjects.calls.voiceToolCall)
   async toolCall(@Data() request: VoiceToolCallRequest, @PartnerIdIfAny() partnerId: string | null) {
-    await this.reports.toolCall(request, partnerId);
+    await this.recordToolCall.execute(request, partnerId);
     return ACK;
   }
 
   @Command(Subjects.calls.voiceTransfer)
   transfer(@Data() request: VoiceTransferRequest, @PartnerIdIfAny() partnerId: string | null) {
-    return this.control.transfer(request, partnerId);
+    return this.transferCall.execute(request, partnerId);
   }
 
   @Command(Subjects.calls.voiceHangup)
   async hangup(@Data() request: VoiceHangupRequest, @PartnerIdIfAny() partnerId: string | null) {
-    await this.control.hangup(request, partnerId);
+    await this.hangUpCall.execute(request, partnerId);
     return ACK;
   }
 
   @Command(Subjects.calls.voiceOptOut)
   optOut(@Data() request: VoiceOptOutRequest, @PartnerIdIfAny() partnerId: string | null) {
-    return this.optOuts.optOut(request, partnerId);
+    return this.optOutCaller.execute(request, partnerId);
   }
 
   @Command(Subjects.calls.voiceSendDtmf)
   sendDtmf(@Data() request: VoiceSendDtmfRequest, @PartnerIdIfAny() partnerId: string | null) {
-    return this.control.sendDigits(request, partnerId);
+    return this.sendDigits.execute(request, partnerId);
   }
 
   @Command(Subjects.calls.voiceEnded)
   async ended(@Data() request: VoiceEndedRequest, @PartnerIdIfAny() partnerId: string | null) {
-    await this.reports.ended(request, partnerId);
+    await this.endVoiceSession.execute(request, partnerId);
     return ACK;
   }
 }

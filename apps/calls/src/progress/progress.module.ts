@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CallProgressService } from './call-progress.service';
-import { StaleCallSweeper } from './stale-call-sweeper.service';
+import { StaleCallSweeper } from './usecases/sweep-stale-calls/stale-call-sweeper.service';
 
 /**
  * A call's progress: every status change, whoever reports it (carrier callbacks, reconciliation, the reapers),

@@ -89,10 +89,11 @@ describe('conversation: turn-taking', () => {
     call = new CallHarness({ sttTexts: ['I would like, hmm, a table.'] });
     call.start();
     call.say(300);
-    const resumeAt = call.mediaNow + 300 + 300;
-    await call.until(() => call!.mediaNow >= resumeAt, 'a 300 ms pause');
+    call.pause(300);
     call.say(300);
     await call.until(() => call!.latencies.length === 1, 'the answer');
+    // Long enough after the second burst for it to have ended an utterance of its own, had it been one.
+    await call.until(() => call!.mediaNow >= 4000, 'the caller done');
     expect(call.stt.framesPerUtterance).toHaveLength(1);
     expect(call.stt.framesPerUtterance[0]).toBeGreaterThanOrEqual((300 + 300 + 300) / FRAME_MS);
     expect(call.reporter.lines.filter((l) => l.role === 'user')).toHaveLength(1);
@@ -222,8 +223,7 @@ describe('conversation: turn-taking', () => {
     call.stt.partials.push({ afterFrames: 20, text: 'Book a table.' });
     call.start();
     call.say(300);
-    const resumeAt = call.mediaNow + 300 + 160;
-    await call.until(() => call!.mediaNow >= resumeAt, 'a 160 ms pause');
+    call.pause(160);
     call.say(300);
     await call.until(() => call!.reporter.lines.some((l) => l.role === 'bot'), 'the answer');
     expect(call.stt.framesPerUtterance).toHaveLength(1);

@@ -5,10 +5,10 @@ import { PartnersModule } from '../../partners/partners.module';
 import { ProgressModule } from '../../progress/progress.module';
 import { ConnectionsModule } from '../../telephony/connections/connections.module';
 import { InboundRoutingModule } from '../../telephony/inbound-routing/inbound-routing.module';
-import { InboundCallbackService } from './inbound-callback.service';
-import { InboundCallOpener } from './inbound-call-opener.service';
+import { AnswerInboundCall } from './usecases/answer-inbound-call/answer-inbound-call.usecase';
+import { InboundCallOpener } from './usecases/answer-inbound-call/inbound-call-opener.service';
 import { InboundCallsHandlers } from './inbound-calls.handlers';
-import { SandboxInboundService } from './sandbox-inbound.service';
+import { SimulateInboundCall } from './usecases/simulate-inbound-call/simulate-inbound-call.usecase';
 
 /**
  * The admission of an inbound call: the carrier's webhook (verified by its adapter) is routed by the partner's
@@ -25,6 +25,6 @@ import { SandboxInboundService } from './sandbox-inbound.service';
     InboundRoutingModule,
   ],
   controllers: [InboundCallsHandlers],
-  providers: [InboundCallbackService, InboundCallOpener, SandboxInboundService],
+  providers: [AnswerInboundCall, InboundCallOpener, SimulateInboundCall],
 })
 export class InboundCallsModule {}

@@ -331,7 +331,8 @@ export class CallHarness {
   readonly turnTakingEvents: TurnTakingEvent[] = [];
   readonly conversation: LiveConversation;
   readonly timeScale: number;
-  private speechFramesQueued = 0;
+  /** What the caller does next, in 20 ms frames: speech, or a pause before more speech (silence after it all). */
+  private readonly script: { speech: boolean; frames: number }[] = [];
   private framesSent = 0;
   /** Frames of media time the carrier's stream delivers nothing (a stall). */
   private framesStalled = 0;
@@ -409,9 +410,24 @@ export class CallHarness {
     return this;
   }
 
-  /** The caller speaks for `ms` of media time (a tone), starting with the next frame. */
+  /** The caller speaks for `ms` of media time (a tone), after what is already scripted (else with the next frame). */
   say(ms: number): void {
-    this.speechFramesQueued += Math.round(ms / FRAME_MS);
+    this.queue(true, ms);
+  }
+
+  /**
+   * The caller pauses for `ms` of media time after what is already scripted, then goes on with what is said next:
+   * the pause is exact on the media clock, however late the test's own timers run on a loaded machine.
+   */
+  pause(ms: number): void {
+    this.queue(false, ms);
+  }
+
+  private queue(speech: boolean, ms: number): void {
+    const frames = Math.round(ms / FRAME_MS);
+    const last = this.script.at(-1);
+    if (last && last.speech === speech) last.frames += frames;
+    else this.script.push({ speech, frames });
   }
 
   /** The carrier's stream delivers nothing for `ms` of media time (its frames are lost), then goes on. */
@@ -482,8 +498,11 @@ export class CallHarness {
         this.framesStalled--;
         continue;
       }
-      const speaking = this.speechFramesQueued > 0;
-      if (speaking) this.speechFramesQueued--;
+      // A pause with nothing after it is the silence the caller makes anyway.
+      while (this.script.length && !this.script[0].speech && this.script.length === 1) this.script.shift();
+      const next = this.script[0];
+      const speaking = next?.speech === true;
+      if (next && --next.frames <= 0) this.script.shift();
       this.conversation.onEvent({ type: 'audio', payload: speaking ? CALLER_SPEECH : CALLER_SILENCE });
     }
   }

@@ -1,0 +1,132 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import {
+  AppError,
+  CallStatus,
+  ErrorCode,
+  STREAM_TAKEN_DETAIL,
+  VoiceAttachRequest,
+  VoiceCallContext,
+} from '@vap/messages';
+import { ACTIVE_CALL_STATUSES, isTerminalStatus } from '../../../calls/call-status-machine';
+import { tableOf } from '@vap/persistence';
+import { Call } from '../../../calls/entities/call.entity';
+import { CallSession } from '../../../calls/entities/call-session.entity';
+import { CallTransports, DirectTransport } from '../../../carriers/call-transport';
+import { MediaStreamClaims } from './media-stream-claims';
+import { findVoiceCall } from '../../voice-calls';
+import { carrierCallOf } from '../../../carriers/carrier-call';
+
+/**
+ * calls.voice.attach: the voice service accepted a media-stream upgrade whose token it verified. Here the
+ * call must be live on the carrier the stream names (404), the carrier's own signature on the upgrade must
+ * hold where the carrier signs upgrades (403), and the token's nonce is claimed once across replicas (409),
+ * in that order so a forged upgrade cannot burn the carrier's token. Then the call's one media stream is
+ * claimed (409 with STREAM_TAKEN_DETAIL): a call opens a single stream in its life, whatever token a
+ * partner's own signed answer fetches minted, so one call never runs two paid conversations, and a stream
+ * that ended is not replaced. The answer is what the conversation needs of the call.
+ */
+@Injectable()
+export class AttachVoice {
+  private readonly logger = new Logger(AttachVoice.name);
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transports: CallTransports,
+    private readonly claims: MediaStreamClaims,
+  ) {}
+
+  async execute(request: VoiceAttachRequest): Promise<VoiceCallContext> {
+    if (typeof request.nonce !== 'string' || !request.nonce || typeof request.url !== 'string') {
+      throw AppError.validation([
+        { field: 'nonce', message: 'an attach names the token nonce and stream URL' },
+      ]);
+    }
+    if (typeof request.replicaId !== 'string' || !REPLICA_ID.test(request.replicaId)) {
+      throw AppError.validation([
+        { field: 'replicaId', message: 'an attach names the voice replica serving it' },
+      ]);
+    }
+    const call = await findVoiceCall(this.dataSource, request.callId, null);
+    if (call.provider !== request.carrier) throw AppError.notFound('Call');
+    const headers = lowerCaseNames(request.headers ?? {});
+    const direct = this.transports.directOf(call.provider);
+    // A transport with no carrier (the browser's allowed origins stand for the carrier's signature) checks
+    // the attach itself, ended calls included.
+    if (direct) await direct.checkStreamAttach(call, headers);
+    else if (isTerminalStatus(call.status)) throw AppError.notFound('Call');
+    try {
+      await this.claim(request, call, direct);
+    } catch (err) {
+      // Such a transport records the refusal the caller is told of.
+      if (direct && err instanceof AppError) throw await direct.streamRefused(call, headers, err);
+      throw err;
+    }
+    return contextOf(call);
+  }
+
+  /** The carrier's signature, then the token's nonce and the call's one stream, claimed with the call locked. */
+  private async claim(
+    request: VoiceAttachRequest,
+    call: Call,
+    direct: DirectTransport | null,
+  ): Promise<void> {
+    const adapter = direct ? null : this.transports.carrierOf(call.provider);
+    if (adapter?.verifyStreamUpgrade) {
+      const headers = lowerCaseNames(request.headers ?? {});
+      if (!(await adapter.verifyStreamUpgrade(carrierCallOf(call), request.url, headers))) {
+        this.logger.warn(`call ${call.id}: media stream upgrade without a valid ${call.provider} signature`);
+        throw new AppError(ErrorCode.FORBIDDEN, 'The stream upgrade carries no valid carrier signature');
+      }
+    }
+    await this.dataSource.transaction(async (em) => {
+      // The call row first, like the progress path: the call cannot end between this check and the claim,
+      // so a stream only ever opens for a call its partner's concurrency limit counts as active.
+      const [locked] = (await em.query(`SELECT status FROM ${tableOf(em, Call)} WHERE id = $1 FOR UPDATE`, [
+        call.id,
+      ])) as { status: CallStatus }[];
+      if (!locked || !ACTIVE_CALL_STATUSES.includes(locked.status)) throw AppError.notFound('Call');
+      if (!(await this.claims.claim(request.nonce, call.id, em))) {
+        throw AppError.conflict('This stream token was used already');
+      }
+      // Post-call processing now waits for the voice service's end-of-stream report; the replica is watched
+      // (LostVoiceReplicaReaper) so the call ends should it die first.
+      const claimed = (await em.query(
+        `UPDATE ${tableOf(em, CallSession)} SET media_stream = 'live', voice_replica_id = $2
+          WHERE call_id = $1 AND media_stream IS NULL RETURNING call_id`,
+        [call.id, request.replicaId],
+      )) as [unknown[], number];
+      if (claimed[1] !== 1) {
+        this.logger.warn(`call ${call.id}: a second media stream was refused (the call has opened one)`);
+        throw new AppError(ErrorCode.CONFLICT, 'This call has opened its media stream already', {
+          details: [STREAM_TAKEN_DETAIL],
+        });
+      }
+      if (direct) await direct.streamAttached(em, call);
+    });
+  }
+}
+
+/** A heartbeat key: the replica's UUID, or any id made of key-safe characters. */
+const REPLICA_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+function lowerCaseNames(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+function contextOf(call: Call): VoiceCallContext {
+  return {
+    callId: call.id,
+    partnerId: call.partnerId,
+    agentId: call.agentId,
+    sessionId: call.sessionId,
+    direction: call.direction,
+    fromNumber: call.fromNumber,
+    toNumber: call.toNumber,
+    provider: call.provider,
+    variables: call.variables ?? {},
+    answeredBy: call.answeredBy,
+    agent: call.agentSettings,
+  };
+}
