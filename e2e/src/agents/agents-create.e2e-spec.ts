@@ -14,6 +14,12 @@ import {
 
 const long = (n: number) => 'x'.repeat(n);
 const DTMF_DEFAULTS = { enabled: false, max_digits: null, terminator: '#', timeout_ms: 3000 };
+const ANALYSIS_DEFAULTS = {
+  summary_enabled: true,
+  summary_instructions: null,
+  success_rubric: null,
+  success_threshold: 7,
+};
 const TURN_TAKING_DEFAULTS = {
   mode: 'balanced',
   min_silence_ms: null,
@@ -86,6 +92,7 @@ describe('POST /agent', () => {
       dtmf: { enabled: false, max_digits: null, terminator: '#', timeout_ms: 3000 },
       send_dtmf_enabled: false,
       extraction_enabled: true,
+      analysis_config: ANALYSIS_DEFAULTS,
       extraction_config: { keys: [] },
       extraction_sets: [],
       custom_functions: [],
@@ -194,6 +201,19 @@ describe('POST /agent', () => {
     ['dtmf', { max_digits: 1, terminator: null }, { ...DTMF_DEFAULTS, max_digits: 1, terminator: null }],
     ['dtmf', { max_digits: 32, timeout_ms: 15000 }, { ...DTMF_DEFAULTS, max_digits: 32, timeout_ms: 15000 }],
     ['dtmf', { timeout_ms: 500 }, { ...DTMF_DEFAULTS, timeout_ms: 500 }],
+    ['analysis_config', null, ANALYSIS_DEFAULTS],
+    ['analysis_config', {}, ANALYSIS_DEFAULTS],
+    ['analysis_config', { summary_enabled: false }, { ...ANALYSIS_DEFAULTS, summary_enabled: false }],
+    [
+      'analysis_config',
+      { success_rubric: 'The caller booked a visit', success_threshold: 10, summary_instructions: '  ' },
+      { ...ANALYSIS_DEFAULTS, success_rubric: 'The caller booked a visit', success_threshold: 10 },
+    ],
+    [
+      'analysis_config',
+      { success_rubric: '', success_threshold: 1 },
+      { ...ANALYSIS_DEFAULTS, success_threshold: 1 },
+    ],
     ['send_dtmf_enabled', true, true],
     ['spoken_languages', [], ['en']],
     ['intro_message', '', null],
@@ -316,6 +336,18 @@ describe('POST /agent', () => {
       ['dtmf', { timeout_ms: 15001 }],
       ['dtmf', { timeout_ms: null }],
       ['dtmf', { digits: 4 }],
+      ['analysis_config', 'on'],
+      ['analysis_config', [1]],
+      ['analysis_config', { summary_enabled: 'yes' }],
+      ['analysis_config', { summary_enabled: null }],
+      ['analysis_config', { success_threshold: 0 }],
+      ['analysis_config', { success_threshold: 11 }],
+      ['analysis_config', { success_threshold: 6.5 }],
+      ['analysis_config', { success_threshold: null }],
+      ['analysis_config', { success_rubric: long(4001) }],
+      ['analysis_config', { success_rubric: 7 }],
+      ['analysis_config', { summary_instructions: long(2001) }],
+      ['analysis_config', { rubric: 'x' }],
       ['send_dtmf_enabled', 'true'],
       ['send_dtmf_enabled', null],
       ['extraction_enabled', 'true'],

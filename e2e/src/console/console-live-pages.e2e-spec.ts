@@ -208,6 +208,8 @@ describe('the console’s live pages in a browser', () => {
       .waitFor({ timeout: 30_000 });
     await page.locator('.timeline li.user', { hasText: SAID }).first().waitFor({ timeout: 30_000 });
     await page.getByRole('link', { name: AGENT_NAME }).waitFor();
+    // The post-call analysis the agent's defaults ask for, once processed: a summary quoting the caller.
+    await page.locator('.call-summary', { hasText: /^The caller said: "/ }).waitFor({ timeout: 30_000 });
     await shot(page, 'web-session');
   }, 150_000);
 

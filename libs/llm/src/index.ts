@@ -5,6 +5,7 @@ export * from './language-model';
 export * from './llm-error';
 export * from './agent-tools';
 export * from './extraction';
+export * from './analysis';
 export * from './openai-compatible-chat-model';
 export * from './offline-chat-model';
 export * from './create-chat-model';

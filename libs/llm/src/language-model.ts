@@ -1,4 +1,5 @@
 import { ChatModel } from './chat-model';
+import { AnalysisAnswer, AnalysisInput } from './analysis';
 import { ExtractionInput } from './extraction';
 
 /**
@@ -8,4 +9,6 @@ import { ExtractionInput } from './extraction';
 export interface LanguageModel extends ChatModel {
   /** One value per key (null when the conversation does not say), by key name. */
   extract(input: ExtractionInput, signal?: AbortSignal): Promise<Record<string, unknown>>;
+  /** Post-call analysis: a summary and a success score, as the input asks. */
+  analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisAnswer>;
 }

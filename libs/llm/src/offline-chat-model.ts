@@ -1,5 +1,6 @@
 import { AgentTool } from './agent-tools';
 import { ChatDelta, ChatMessage, ChatRequest, ToolCall } from './chat-model';
+import { AnalysisAnswer, AnalysisInput, analyzeOffline } from './analysis';
 import { ExtractionInput } from './extraction';
 import { LanguageModel } from './language-model';
 import { LlmError } from './llm-error';
@@ -99,6 +100,10 @@ export class OfflineChatModel implements LanguageModel {
 
   async extract(input: ExtractionInput): Promise<Record<string, unknown>> {
     return extractOffline(input);
+  }
+
+  async analyze(input: AnalysisInput): Promise<AnalysisAnswer> {
+    return analyzeOffline(input);
   }
 }
 

@@ -274,6 +274,40 @@ describe('OpenAiCompatibleChatModel against a local OpenAI-shaped server', () =>
     await expect(model().extract({ keys, transcript: [], variables: {} })).rejects.toThrow(/JSON object/);
   });
 
+  it('analyses a call through a non-streamed JSON completion: the summary and the score asked for', async () => {
+    fake.script({
+      kind: 'json',
+      status: 200,
+      json: {
+        choices: [
+          {
+            message: {
+              content: '{"summary": "Ann booked 12 seats.", "score": 9, "reasons": "Seats booked."}',
+            },
+          },
+        ],
+      },
+    });
+    const answer = await model().analyze({
+      transcript: [{ role: 'user', content: 'Yes, 12 seats', timestamp: 't' }],
+      variables: { name: 'Ann' },
+      summary: true,
+      summaryInstructions: 'Say how many seats.',
+      successRubric: 'Seats were booked',
+    });
+    expect(answer).toEqual({
+      summary: 'Ann booked 12 seats.',
+      success: { score: 9, reasons: 'Seats booked.' },
+    });
+    const body = fake.last.body;
+    expect(body.stream).toBeUndefined();
+    expect(body.response_format).toEqual({ type: 'json_object' });
+    const messages = body.messages as { role: string; content: string }[];
+    expect(messages[0].content).toContain('Say how many seats.');
+    expect(messages[0].content).toContain('Success criteria: Seats were booked');
+    expect(messages[1].content).toContain('Caller: Yes, 12 seats');
+  });
+
   it('cannot reach a closed port: a network LlmError', async () => {
     const dead = new OpenAiCompatibleChatModel({
       baseUrl: 'http://127.0.0.1:9',

@@ -1,6 +1,7 @@
 import { Dispatcher, request } from 'undici';
 import { apiBaseUrl } from './api-base-url';
 import { ChatDelta, ChatMessage, ChatRequest } from './chat-model';
+import { AnalysisAnswer, AnalysisInput, analysisMessages, parseAnalysisAnswer } from './analysis';
 import { ExtractionInput, extractionMessages, parseExtractionAnswer } from './extraction';
 import { LanguageModel } from './language-model';
 import { LlmError } from './llm-error';
@@ -125,6 +126,11 @@ export class OpenAiCompatibleChatModel implements LanguageModel {
   async extract(input: ExtractionInput, signal?: AbortSignal): Promise<Record<string, unknown>> {
     const answer = await this.complete(extractionMessages(input), { json: true, signal });
     return parseExtractionAnswer(input.keys, answer);
+  }
+
+  async analyze(input: AnalysisInput, signal?: AbortSignal): Promise<AnalysisAnswer> {
+    const answer = await this.complete(analysisMessages(input), { json: true, signal });
+    return parseAnalysisAnswer(input, answer);
   }
 
   /** The answer once its status is 2xx; an error status is an LlmError quoting the server's message. */

@@ -1,5 +1,6 @@
 import { CreateAgentDto } from '@vap/api';
-import { applyUpdate, mergeTurnTaking, newAgent, normalizeToolAck } from './agent-fields';
+import { AnalysisDefaults } from '@vap/messages';
+import { applyUpdate, mergeAnalysis, mergeTurnTaking, newAgent, normalizeToolAck } from './agent-fields';
 
 const required: CreateAgentDto = {
   agent_name: 'Reception',
@@ -57,6 +58,28 @@ describe('mergeTurnTaking', () => {
 
   it('puts every field back to its default on null', () => {
     expect(mergeTurnTaking(patient as never, null)).toEqual(defaults);
+  });
+});
+
+describe('mergeAnalysis', () => {
+  const stored = {
+    summary_enabled: false,
+    summary_instructions: 'Name the plan.',
+    success_rubric: 'A plan is chosen',
+    success_threshold: 8,
+  };
+
+  it('replaces the fields sent and keeps the others; empty texts are stored as null', () => {
+    expect(mergeAnalysis(stored, { success_threshold: 5, summary_instructions: '  ' })).toEqual({
+      ...stored,
+      summary_instructions: null,
+      success_threshold: 5,
+    });
+    expect(mergeAnalysis(stored, { success_rubric: null })).toEqual({ ...stored, success_rubric: null });
+  });
+
+  it('puts every field back to its default on null', () => {
+    expect(mergeAnalysis(stored, null)).toEqual(AnalysisDefaults);
   });
 });
 

@@ -1,5 +1,6 @@
 import {
   AgentSettingsDto,
+  AnalysisConfigInputDto,
   CreateAgentDto,
   DtmfInputDto,
   normalizeTranscriber,
@@ -10,6 +11,8 @@ import {
 } from '@vap/api';
 import {
   AgentDefaults,
+  AnalysisConfig,
+  AnalysisDefaults,
   DtmfDefaults,
   DtmfInputConfig,
   ToolAckDefaults,
@@ -58,6 +61,19 @@ export function mergeDtmf(current: DtmfInputConfig, input: DtmfInputDto | null):
   };
 }
 
+/** analysis_config as stored after a request, merged as dtmf is: fields sent replace, null resets to the defaults. */
+export function mergeAnalysis(current: AnalysisConfig, input: AnalysisConfigInputDto | null): AnalysisConfig {
+  if (input === null) return { ...AnalysisDefaults };
+  const given = (value: string | null | undefined, now: string | null) =>
+    value === undefined ? now : (text(value) ?? null);
+  return {
+    summary_enabled: input.summary_enabled ?? current.summary_enabled,
+    summary_instructions: given(input.summary_instructions, current.summary_instructions),
+    success_rubric: given(input.success_rubric, current.success_rubric),
+    success_threshold: input.success_threshold ?? current.success_threshold,
+  };
+}
+
 /** "null or empty" texts are stored as null, so the platform default applies in one way only. */
 function text(value: string | null | undefined): string | null | undefined {
   if (value === undefined) return undefined;
@@ -96,6 +112,7 @@ export function newAgent(id: string, partnerId: string, input: CreateAgentDto): 
     toolAckConfig: normalizeToolAck({}),
     turnTaking: { ...TurnTakingDefaults },
     dtmf: { ...DtmfDefaults },
+    analysisConfig: { ...AnalysisDefaults },
     sendDtmfEnabled: AgentDefaults.sendDtmfEnabled,
     extractionEnabled: AgentDefaults.extractionEnabled,
     extractionConfig: { keys: [] },
@@ -145,6 +162,8 @@ export function applySettings(agent: Agent, input: AgentSettingsDto): void {
   if (input.turn_taking !== undefined)
     agent.turnTaking = mergeTurnTaking(agent.turnTaking, input.turn_taking);
   if (input.dtmf !== undefined) agent.dtmf = mergeDtmf(agent.dtmf, input.dtmf);
+  if (input.analysis_config !== undefined)
+    agent.analysisConfig = mergeAnalysis(agent.analysisConfig, input.analysis_config);
   set(agent, 'sendDtmfEnabled', input.send_dtmf_enabled);
   set(agent, 'extractionEnabled', input.extraction_enabled);
   set(agent, 'maxCallDurationSecs', input.max_call_duration_secs);

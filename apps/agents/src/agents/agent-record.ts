@@ -44,6 +44,7 @@ export function toAgentDto(
     tool_ack_config: a.toolAckConfig,
     turn_taking: { ...a.turnTaking },
     dtmf: { ...a.dtmf },
+    analysis_config: { ...a.analysisConfig },
     send_dtmf_enabled: a.sendDtmfEnabled,
     extraction_enabled: a.extractionEnabled,
     extraction_config: { keys: a.extractionConfig.keys },

@@ -390,6 +390,7 @@ describe('browser sessions on calls.voice.*', () => {
       dataSource,
       app.get(OutboxService),
       { run: async () => null } as never,
+      { run: async () => null } as never,
       { signedUrl: async () => ({ url: 'unused', expiresAt: new Date() }) } as never,
       { copy: async () => null } as never,
       { resolve: async () => null } as never,

@@ -30,6 +30,7 @@ export function toCallSessionDto(
     tool_calls: session.toolCalls ?? [],
     variables: call.variables,
     extraction: session.extraction,
+    analysis: session.analysis ?? null,
     hold: session.hold ?? summarizeHold(session.holdEvents, call.endedAt),
     post_call_hook: session.postCallHook,
     started_at: iso(session.startedAt),

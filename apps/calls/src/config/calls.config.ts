@@ -116,7 +116,7 @@ export class CallsConfig extends BaseServiceConfig {
   @IntSetting({ min: 10, max: 60000 })
   POST_CALL_POLL_MS: number = 500;
 
-  /** Attempts of post-call extraction before it is reported failed. */
+  /** Attempts of post-call extraction, and of post-call analysis, before each is reported failed. */
   @IntSetting({ min: 1, max: 10 })
   EXTRACTION_MAX_ATTEMPTS: number = 3;
 

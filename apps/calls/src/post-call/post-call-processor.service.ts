@@ -11,6 +11,7 @@ import { RecordingStore } from '../recording/recording-store';
 import { PostCallNotReady } from './post-call-not-ready';
 import { CarrierRecordingCopier } from './carrier-recording-copier.service';
 import { ExtractionRunner } from './extraction-runner.service';
+import { AnalysisRunner } from './analysis-runner.service';
 import { summarizeHold } from '../calls/hold-summary';
 import { LifecycleHooksService } from '../lifecycle-hooks/lifecycle-hooks.service';
 import { enqueuePostCallHook, pendingPostCallHook } from '../lifecycle-hooks/post-call-hook-queue';
@@ -19,7 +20,7 @@ import { enqueuePostCallHook, pendingPostCallHook } from '../lifecycle-hooks/pos
 export const MEDIA_STREAM_WAIT_ATTEMPTS = 4;
 
 /**
- * Finishes one ended call: hold summary, extraction, then session.completed in the same
+ * Finishes one ended call: hold summary, extraction, analysis, then session.completed in the same
  * transaction that marks the session complete, so the event exists exactly once. A call that did not
  * complete is reported as a terminal failure: duration 0, transcript null. The charge is not computed
  * here: it was fixed when the call ended (recordCallCharge) and billing does not wait for this job.
@@ -30,6 +31,7 @@ export class PostCallProcessor {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly outbox: OutboxService,
     private readonly extraction: ExtractionRunner,
+    private readonly analysis: AnalysisRunner,
     private readonly recordings: RecordingStore,
     private readonly carrierRecordings: CarrierRecordingCopier,
     private readonly hooks: LifecycleHooksService,
@@ -50,6 +52,7 @@ export class PostCallProcessor {
     const recordingKey = answered ? await this.carrierRecordings.copy(call, before, attempt) : null;
     // Extraction talks to other services; it runs before the transaction so no lock waits on it.
     const extraction = answered ? await this.extraction.run(call, before) : null;
+    const analysis = answered ? await this.analysis.run(call, before) : null;
     const hook = await this.hooks.resolve(call.partnerId, call.agentId, 'post_call');
     await this.dataSource.transaction(async (em) => {
       const session = await em.findOne(CallSession, {
@@ -61,6 +64,7 @@ export class PostCallProcessor {
       if (recordingKey) session.recordingKey = recordingKey;
       session.hold = summarizeHold(session.holdEvents, call.endedAt);
       session.extraction = extraction;
+      session.analysis = analysis;
       session.durationSeconds = duration;
       // creditsUsedPaise was fixed when the call ended (recordCallCharge); the event only repeats it.
       session.status = answered ? 'completed' : 'failed';
@@ -104,6 +108,7 @@ export class PostCallProcessor {
       recording_url: recording,
       variables: call.variables,
       extraction: session.extraction,
+      analysis: session.analysis ?? null,
       source: call.kind,
       browser_session_id: call.kind === 'browser' ? call.id : null,
       campaign_id: call.campaignId,

@@ -36,6 +36,13 @@ export interface SessionData {
   recording_url?: string;
   tool_calls: ToolCall[];
   extraction: { status: string; values: Record<string, unknown>; error: string | null } | null;
+  /** Absent from sessions read before analysis existed. */
+  analysis?: {
+    status: string;
+    summary: string | null;
+    success: { passed: boolean; score: number; threshold: number; reasons: string } | null;
+    error: string | null;
+  } | null;
 }
 
 export interface DetailProps {
@@ -137,6 +144,30 @@ export function CallDetail(p: DetailProps) {
       <section class="card" aria-labelledby="lat-h">
         <h3 id="lat-h">Latency per turn</h3>
         <LatencyChart turns={(s.transcript ?? []).filter((t) => t.latency).map((t) => t.latency!)} />
+      </section>
+      <section class="card" aria-labelledby="an-h">
+        <h3 id="an-h">Summary and success</h3>
+        {s.analysis ? (
+          <>
+            {s.analysis.status !== 'success' && (
+              <p>
+                <span class="badge">{words(s.analysis.status)}</span> {s.analysis.error ?? ''}
+              </p>
+            )}
+            {s.analysis.summary && <p class="call-summary">{s.analysis.summary}</p>}
+            {s.analysis.success && (
+              <p class="call-success">
+                <span class={`badge ${s.analysis.success.passed ? 'outcome-success' : 'outcome-refused'}`}>
+                  {s.analysis.success.passed ? 'Successful' : 'Not successful'}
+                </span>{' '}
+                {`${s.analysis.success.score} of 10 (passes at ${s.analysis.success.threshold}). `}
+                {s.analysis.success.reasons}
+              </p>
+            )}
+          </>
+        ) : (
+          <p class="muted">{s.processing_complete ? 'No analysis for this call.' : 'Not run yet.'}</p>
+        )}
       </section>
       <section class="card" aria-labelledby="ex-h">
         <h3 id="ex-h">Extraction</h3>

@@ -42,6 +42,8 @@ class FakeCallsService {
   readonly browserSessions = new Map<string, string[]>();
   /** Calls whose agent says an intro. */
   readonly intros = new Map<string, string>();
+  /** Attaches answered as a calls service that failed or died would (502), before any is taken. */
+  unavailableAttaches = 0;
   private readonly usedNonces = new Set<string>();
   private readonly streamed = new Set<string>();
 
@@ -53,6 +55,10 @@ class FakeCallsService {
   start(): void {
     this.answer('calls.voice.attach', (req: VoiceAttachRequest) => {
       this.attached.push(req);
+      if (this.unavailableAttaches > 0) {
+        this.unavailableAttaches--;
+        throw AppError.downstream('calls replica gone');
+      }
       const origins = this.browserSessions.get(req.callId);
       if (req.carrier === 'browser') {
         if (!origins) throw AppError.notFound('browser session');
@@ -267,6 +273,23 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
     expect(await upgrade(streamUrl('call_replay', token))).toEqual({ status: 409, body: 'replayed' });
     first.socket!.close();
     await waitFor(() => calls.ended.some((e) => e.callId === 'call_replay'));
+  });
+
+  it('tries an attach the calls service could not answer again, and admits the stream once it answers', async () => {
+    calls.liveCalls.add('call_flaky');
+    calls.unavailableAttaches = 2;
+    const result = await upgrade(streamUrl('call_flaky', tokenFor('call_flaky')));
+    expect(result.status).toBe(101);
+    expect(calls.attached.filter((a) => a.callId === 'call_flaky')).toHaveLength(3);
+    result.socket!.close();
+    await waitFor(() => calls.ended.some((e) => e.callId === 'call_flaky'));
+    // A refusal is final: one attempt.
+    const before = calls.attached.length;
+    expect(await upgrade(streamUrl('call_nowhere', tokenFor('call_nowhere')))).toEqual({
+      status: 404,
+      body: 'unknown_call',
+    });
+    expect(calls.attached.length).toBe(before + 1);
   });
 
   it("refuses a call's second stream (409 stream_taken), whatever its token", async () => {

@@ -24,6 +24,7 @@ import {
   verifyStreamToken,
 } from '@vap/media';
 import type { ReplicaCapacity, StreamSlot } from './replica-capacity';
+import { untilAcknowledged } from '../session/until-acknowledged';
 
 /** Why an upgrade was refused; each is answered with one HTTP status before any audio flows. */
 export type RefusalReason =
@@ -124,6 +125,13 @@ export type Admission =
       close?: { code: number; reason: BrowserRefusalCause };
     };
 
+/**
+ * How long an attach is tried again when the calls service did not answer it (no replica listening, a replica that
+ * died with the request, a timeout): a calls rollout or crash must not leave an answered call without its
+ * conversation. The carrier's upgrade waits meanwhile; a refusal (404, 403, 409) is final at once.
+ */
+export const ATTACH_RETRY_WINDOW_MS = 12_000;
+
 export interface StreamAdmissionOptions {
   rpc: RpcClient;
   /** STREAM_TOKEN_KEY: the key the calls service signs stream URLs with (mediaStreamTokenKey of SECRETS_KEY). */
@@ -223,15 +231,29 @@ export class StreamAdmission {
       return refuse('replica_full');
     }
     try {
-      // The partner is unknown until the calls service answers: attach is a system command.
-      const context = await this.options.rpc.request(Subjects.calls.voiceAttach, null, {
+      // The partner is unknown until the calls service answers: attach is a system command. A retry after an
+      // attempt the calls service did take but could not answer finds the nonce spent (409): refused, as before.
+      const request = {
         callId: stream.callId,
         carrier: stream.carrier,
         nonce: verified.claims.nonce,
         url: stream.publicUrl,
         headers: flatHeaders(headers),
         replicaId: this.options.replicaId,
-      });
+      };
+      const context = await untilAcknowledged(
+        () => this.options.rpc.request(Subjects.calls.voiceAttach, null, request),
+        {
+          deadline: Date.now() + ATTACH_RETRY_WINDOW_MS,
+          retryDelayMs: 250,
+          maxDelayMs: 2000,
+          onRetry: (attempt, error) =>
+            this.options.log?.(
+              'warn',
+              `call ${stream.callId}: attach attempt ${attempt} failed, again: ${error.message}`,
+            ),
+        },
+      );
       // Attached calls are served even if draining began meanwhile: the nonce is spent, the drain ends them.
       // A calls replica older than the snapshot's current shape sends the call's agent in its old one.
       return { ok: true, stream, context: { ...context, agent: upgradeAgentSnapshot(context.agent) }, slot };

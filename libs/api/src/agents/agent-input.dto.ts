@@ -37,6 +37,7 @@ import { ToolAckConfigInputDto } from './tool-ack-config.dto';
 import { TURN_TAKING_DESCRIPTION, TurnTakingInputDto } from './turn-taking.dto';
 import { DTMF_DESCRIPTION, DtmfInputDto, SEND_DTMF_DESCRIPTION } from './dtmf.dto';
 import { TranscriberInputDto } from './transcriber.dto';
+import { ANALYSIS_DESCRIPTION, AnalysisConfigInputDto } from './analysis.dto';
 import { IsDistinct } from './agent-field.decorators';
 
 // class-validator runs a property's decorators bottom-up: the type check sits lowest so that a value of the
@@ -190,6 +191,19 @@ export class AgentSettingsDto {
 
   @OptionalFlag(AgentDefaults.extractionEnabled, 'false: post-call extraction is skipped even if keys exist')
   extraction_enabled?: boolean;
+
+  @ApiPropertyOptional({
+    type: AnalysisConfigInputDto,
+    nullable: true,
+    description:
+      `${ANALYSIS_DESCRIPTION} Omitted = summary on, no success evaluation, threshold 7; null = the same defaults. ` +
+      'On update the fields sent replace the stored ones and the others are kept.',
+  })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AnalysisConfigInputDto)
+  @IsObject({ message: 'analysis_config must be an object or null' })
+  analysis_config?: AnalysisConfigInputDto | null;
 
   @ApiPropertyOptional({
     type: Number,

@@ -74,6 +74,25 @@ describe('agentSnapshotOf', () => {
     });
   });
 
+  it('carries the post-call analysis settings in camelCase, and none from a record that predates them', () => {
+    const analysed = {
+      ...agent,
+      analysis_config: {
+        summary_enabled: false,
+        summary_instructions: null,
+        success_rubric: 'A visit is booked',
+        success_threshold: 8,
+      },
+    } as unknown as AgentDto;
+    expect(agentSnapshotOf(analysed).analysis).toEqual({
+      summaryEnabled: false,
+      summaryInstructions: null,
+      successRubric: 'A visit is booked',
+      successThreshold: 8,
+    });
+    expect(agentSnapshotOf(agent).analysis).toBeUndefined();
+  });
+
   it('writes the current version, every field of its own in camelCase', () => {
     const snapshot = agentSnapshotOf(agent);
     expect(snapshot.version).toBe(AGENT_SNAPSHOT_VERSION);

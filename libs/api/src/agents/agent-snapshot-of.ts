@@ -1,5 +1,6 @@
 import {
   AGENT_SNAPSHOT_VERSION,
+  analysisSnapshotOf,
   type AgentSnapshot,
   customFunctionSnapshotOf,
   type CustomFunctionSpec,
@@ -46,6 +47,7 @@ export function agentSnapshotOf(agent: AgentDto, customFunctions: CustomFunction
     kbResultFormat: agent.kb_result_format,
     hasKnowledge: agent.documents.length > 0,
     extractionEnabled: agent.extraction_enabled,
+    analysis: agent.analysis_config ? analysisSnapshotOf(agent.analysis_config) : undefined,
     customFunctions: customFunctions.map(customFunctionSnapshotOf),
     // Speech choices: resolved into providers and keys when the call's media starts (agents.speech.plan).
     fallbackVoiceIds: agent.fallback_voice_ids ?? [],

@@ -16,6 +16,7 @@ import { VoiceSummaryDto } from '../voices/agent-voice.dto';
 import { ToolAckConfigDto } from './tool-ack-config.dto';
 import { TURN_TAKING_DESCRIPTION, TurnTakingDto } from './turn-taking.dto';
 import { DTMF_DESCRIPTION, DtmfDto, SEND_DTMF_DESCRIPTION } from './dtmf.dto';
+import { ANALYSIS_DESCRIPTION, AnalysisConfigDto } from './analysis.dto';
 import { TranscriberDto } from './transcriber.dto';
 import { NextCursor } from '../pagination';
 
@@ -159,6 +160,9 @@ export class AgentDto {
 
   @ApiProperty()
   extraction_enabled: boolean;
+
+  @ApiProperty({ type: AnalysisConfigDto, description: ANALYSIS_DESCRIPTION })
+  analysis_config: AnalysisConfigDto;
 
   @ApiProperty({
     type: ExtractionConfigDto,

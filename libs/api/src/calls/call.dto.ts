@@ -1,3 +1,4 @@
+import { CallAnalysisDto } from '../agents/analysis.dto';
 import { PostCallHookResultDto } from '../lifecycle-hooks/lifecycle-hook.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
@@ -295,6 +296,15 @@ export class CallSessionDto {
     description: 'null until post-call processing ran',
   })
   extraction: ExtractionResultDto | null;
+
+  @ApiProperty({
+    type: CallAnalysisDto,
+    nullable: true,
+    description:
+      'Post-call analysis (summary and success evaluation, per the agent’s analysis_config); null until post-call ' +
+      'processing ran, for a call not answered, and for calls placed before analysis existed',
+  })
+  analysis: CallAnalysisDto | null;
 
   @ApiProperty({ type: HoldSummaryDto })
   hold: HoldSummaryDto;

@@ -5,3 +5,4 @@ export * from './turn-taking';
 export * from './custom-functions';
 export * from './dtmf';
 export * from './transcriber';
+export * from './analysis';

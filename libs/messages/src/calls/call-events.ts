@@ -1,3 +1,4 @@
+import type { CallAnalysis } from '../agents/analysis';
 import type { RecordedTurnLatency, ToolCallOutcome, TurnProviders } from '../voice/voice-commands';
 import {
   AnsweredBy,
@@ -125,7 +126,8 @@ export interface SessionCallMetadata {
  * data of session.completed (domain event events.session.completed). The contract's fields, plus:
  * call_id, status (session status), recording_url (signed, valid 7 days; null when recording was off or
  * nothing was recorded), variables (pre-call variables, with what partner functions set during the call),
- * tool_calls (the conversation's tool invocations), extraction (null when extraction did not run),
+ * tool_calls (the conversation's tool invocations), extraction (null when extraction did not run), analysis
+ * (summary and success evaluation; null when the call was not answered or started before analysis existed),
  * hold, call (call metadata), and credits_used_paise (the exact charge the gateway debits).
  * A terminal failure (no answer, busy, failed, canceled) has duration_seconds 0 and transcript null.
  */
@@ -146,6 +148,7 @@ export interface SessionCompletedData {
   recording_url: string | null;
   variables: Record<string, unknown>;
   extraction: ExtractionResult | null;
+  analysis: CallAnalysis | null;
   hold: HoldSummary;
   call: SessionCallMetadata;
   /** What the session ran on: a phone call, or a browser voice session (POST /browser-sessions). */

@@ -1,4 +1,5 @@
 import type { KbThreshold } from '../agents/agent-limits';
+import type { AnalysisSnapshot } from '../agents/analysis';
 import type { SpokenLanguage } from '../agents/spoken-languages';
 import {
   customFunctionSnapshotOf,
@@ -64,6 +65,8 @@ export interface AgentSnapshot {
   fallbackTranscriber?: TranscriberSettings | null;
   /** The account's dictionaries attached to the agent. */
   dictionaryIds?: string[];
+  /** Post-call analysis (summary, success evaluation); absent on calls started before agents had it (none then). */
+  analysis?: AnalysisSnapshot;
 }
 
 /**

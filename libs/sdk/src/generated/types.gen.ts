@@ -534,6 +534,48 @@ export type ExtractionResultDto = {
   error: string | null;
 };
 
+export type SuccessEvaluationDto = {
+  /**
+   * score >= threshold
+   */
+  passed: boolean;
+  /**
+   * The judge's score out of 10
+   */
+  score: number;
+  /**
+   * The agent's success_threshold when the call started
+   */
+  threshold: number;
+  /**
+   * The judge's reasons
+   */
+  reasons: string;
+};
+
+export type CallAnalysisDto = {
+  /**
+   * success, failed (see error; the call is still completed), skipped (nothing to analyse, see error)
+   */
+  status: 'success' | 'failed' | 'skipped';
+  /**
+   * The model that analysed (offline-rules-v1 without an LLM server)
+   */
+  model: string | null;
+  analyzedAt: string | null;
+  latencyMs: number | null;
+  attempts: number;
+  /**
+   * A few sentences; null when the summary is off
+   */
+  summary: string | null;
+  /**
+   * null when the agent has no success_rubric
+   */
+  success: SuccessEvaluationDto | null;
+  error: string | null;
+};
+
 export type HoldEventDto = {
   kind: string;
   started_at: string;
@@ -610,6 +652,10 @@ export type CallSessionDto = {
    * null until post-call processing ran
    */
   extraction: ExtractionResultDto | null;
+  /**
+   * Post-call analysis (summary and success evaluation, per the agent’s analysis_config); null until post-call processing ran, for a call not answered, and for calls placed before analysis existed
+   */
+  analysis: CallAnalysisDto | null;
   hold: HoldSummaryDto;
   /**
    * The post-call hook’s run for this session; null when no post-call hook applied to the call
@@ -1927,6 +1973,25 @@ export type DtmfDto = {
   timeout_ms: number;
 };
 
+export type AnalysisConfigDto = {
+  /**
+   * true: every answered call gets a summary of a few sentences
+   */
+  summary_enabled: boolean;
+  /**
+   * What the summary should say or leave out (for example "Name the product asked about"), added to the platform's instructions; null or empty = none
+   */
+  summary_instructions: string | null;
+  /**
+   * What a successful call achieves, in your words (for example "The caller booked an appointment and confirmed the date"); null or empty = no success evaluation
+   */
+  success_rubric: string | null;
+  /**
+   * The score out of 10 a call needs to pass; 1..10
+   */
+  success_threshold: number;
+};
+
 export type ExtractionKeyDto = {
   name: string;
   type: 'boolean' | 'string' | 'date' | 'number' | 'enum';
@@ -2057,6 +2122,10 @@ export type AgentDto = {
   send_dtmf_enabled: boolean;
   extraction_enabled: boolean;
   /**
+   * Post-call analysis of every answered call, run with extraction once the call ends: a short summary, and, when success_rubric is set, a success evaluation in which a model judges the transcript against the rubric and gives a score out of 10 with its reasons (passed when the score reaches success_threshold). The result is the session's analysis, in GET /calls/{id} and in session.completed. Without an LLM server the offline engine summarises with the opening lines and scores by how many of the rubric’s words the conversation covers.
+   */
+  analysis_config: AnalysisConfigDto;
+  /**
    * Inline extraction keys; keys of attached sets are in extraction_sets
    */
   extraction_config: ExtractionConfigDto;
@@ -2157,6 +2226,25 @@ export type DtmfInputDto = {
    * Silence on the keypad (ms) after the last key that ends the entry; 500..15000
    */
   timeout_ms?: number;
+};
+
+export type AnalysisConfigInputDto = {
+  /**
+   * true: every answered call gets a summary of a few sentences
+   */
+  summary_enabled?: boolean;
+  /**
+   * What the summary should say or leave out (for example "Name the product asked about"), added to the platform's instructions; null or empty = none
+   */
+  summary_instructions?: string | null;
+  /**
+   * What a successful call achieves, in your words (for example "The caller booked an appointment and confirmed the date"); null or empty = no success evaluation
+   */
+  success_rubric?: string | null;
+  /**
+   * The score out of 10 a call needs to pass; 1..10
+   */
+  success_threshold?: number;
 };
 
 export type TranscriberInputDto = {
@@ -2285,6 +2373,10 @@ export type CreateAgentDto = {
    * false: post-call extraction is skipped even if keys exist
    */
   extraction_enabled?: boolean;
+  /**
+   * Post-call analysis of every answered call, run with extraction once the call ends: a short summary, and, when success_rubric is set, a success evaluation in which a model judges the transcript against the rubric and gives a score out of 10 with its reasons (passed when the score reaches success_threshold). The result is the session's analysis, in GET /calls/{id} and in session.completed. Without an LLM server the offline engine summarises with the opening lines and scores by how many of the rubric’s words the conversation covers. Omitted = summary on, no success evaluation, threshold 7; null = the same defaults. On update the fields sent replace the stored ones and the others are kept.
+   */
+  analysis_config?: AnalysisConfigInputDto | null;
   /**
    * Call length cap in seconds; null disables the cap. A wrap-up warning is spoken 30 s before it.
    */
@@ -2457,6 +2549,10 @@ export type UpdateAgentDto = {
    * false: post-call extraction is skipped even if keys exist
    */
   extraction_enabled?: boolean;
+  /**
+   * Post-call analysis of every answered call, run with extraction once the call ends: a short summary, and, when success_rubric is set, a success evaluation in which a model judges the transcript against the rubric and gives a score out of 10 with its reasons (passed when the score reaches success_threshold). The result is the session's analysis, in GET /calls/{id} and in session.completed. Without an LLM server the offline engine summarises with the opening lines and scores by how many of the rubric’s words the conversation covers. Omitted = summary on, no success evaluation, threshold 7; null = the same defaults. On update the fields sent replace the stored ones and the others are kept.
+   */
+  analysis_config?: AnalysisConfigInputDto | null;
   /**
    * Call length cap in seconds; null disables the cap. A wrap-up warning is spoken 30 s before it.
    */

@@ -3,6 +3,7 @@ import { Timestamped } from '@vap/persistence';
 import { ExtractionConfigDto, ToolAckConfigDto } from '@vap/api';
 import {
   AgentType,
+  AnalysisConfig,
   DtmfInputConfig,
   KbThreshold,
   SpokenLanguage,
@@ -103,6 +104,9 @@ export class Agent extends Timestamped {
   /** Every field present. */
   @Column({ name: 'dtmf', type: 'jsonb' })
   dtmf: DtmfInputConfig;
+
+  @Column({ name: 'analysis_config', type: 'jsonb' })
+  analysisConfig: AnalysisConfig;
 
   @Column({ name: 'send_dtmf_enabled', type: 'boolean' })
   sendDtmfEnabled: boolean;

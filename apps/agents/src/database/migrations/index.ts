@@ -15,6 +15,7 @@ import { Dictionaries1765100020000 } from './1765100020000-dictionaries';
 import { CatalogVoices1765100030000 } from './1765100030000-catalog-voices';
 import { VoicePreviews1765100040000 } from './1765100040000-voice-previews';
 import { PartnerTiers1765100090000 } from './1765100090000-partner-tiers';
+import { AgentAnalysis1765200010000 } from './1765200010000-agent-analysis';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   CatalogVoices1765100030000,
   VoicePreviews1765100040000,
   PartnerTiers1765100090000,
+  AgentAnalysis1765200010000,
 ];

@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { PostCallHookResultDto } from '@vap/api';
-import { ExtractionResult, HoldSummary, ToolCallEntry, TranscriptEntry } from '@vap/messages';
+import { CallAnalysis, ExtractionResult, HoldSummary, ToolCallEntry, TranscriptEntry } from '@vap/messages';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
 /** A raw carrier hold signal as received; the post-call pipeline turns them into the hold summary. */
@@ -38,6 +38,10 @@ export class CallSession {
 
   @Column({ type: 'jsonb', nullable: true })
   extraction: ExtractionResult | null;
+
+  /** Post-call analysis (summary, success evaluation); null until post-call processing ran or when not answered. */
+  @Column({ type: 'jsonb', nullable: true })
+  analysis: CallAnalysis | null;
 
   /** The post-call hook's run for this session (its public shape); null when none applied. */
   @Column({ name: 'post_call_hook', type: 'jsonb', nullable: true })
@@ -95,6 +99,7 @@ export function newSession(call: { id: string; sessionId: string }): QueryDeepPa
     holdEvents: [],
     hold: null,
     extraction: null,
+    analysis: null,
     postCallHook: null,
     recordingKey: null,
     mediaStream: null,

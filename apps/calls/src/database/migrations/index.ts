@@ -23,6 +23,7 @@ import { CallBillingAttribution1765000010000 } from './1765000010000-call-billin
 import { CallDialStart1765100010000 } from './1765100010000-call-dial-start';
 import { CallPlatformSpeech1765200050000 } from './1765200050000-call-platform-speech';
 import { BrowserSessionLastRefusal1765300070000 } from './1765300070000-browser-session-last-refusal';
+import { SessionAnalysis1765400010000 } from './1765400010000-session-analysis';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   CallDialStart1765100010000,
   CallPlatformSpeech1765200050000,
   BrowserSessionLastRefusal1765300070000,
+  SessionAnalysis1765400010000,
 ];

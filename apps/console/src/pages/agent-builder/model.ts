@@ -39,6 +39,9 @@ export const LIMITS = {
   dictionariesMax: 5,
   keytermsMax: 50,
   extractionKeysMax: 50,
+  summaryInstructionsMax: 2000,
+  successRubricMax: 4000,
+  successThreshold: [1, 10],
 } as const;
 
 export const STT_PROVIDERS: [string, string][] = [
@@ -149,6 +152,10 @@ export interface Draft {
   turn_ignore_backchannels: boolean;
   extraction_enabled: boolean;
   extraction_keys: ExtractionKeyDraft[];
+  summary_enabled: boolean;
+  summary_instructions: string;
+  success_rubric: string;
+  success_threshold: string;
   webhooks_include_account_endpoints: boolean;
 }
 
@@ -175,6 +182,7 @@ export function toDraft(agent: Agent | null): Draft {
   const a: Agent = agent ?? ({ id: '', agent_name: '' } as Agent);
   const turn = a.turn_taking ?? {};
   const dtmf = a.dtmf ?? {};
+  const analysis = a.analysis_config ?? {};
   const ack = agent ? a.tool_ack_config : { enabled: true, mode: 'dynamic', phrases: [], delay_ms: 1000 };
   return {
     agent_name: text(a.agent_name),
@@ -230,6 +238,10 @@ export function toDraft(agent: Agent | null): Draft {
       description: text(k.description),
       options: k.options ?? [],
     })),
+    summary_enabled: analysis.summary_enabled ?? true,
+    summary_instructions: text(analysis.summary_instructions),
+    success_rubric: text(analysis.success_rubric),
+    success_threshold: text(analysis.success_threshold ?? 7),
     webhooks_include_account_endpoints: agent ? Boolean(a.webhooks_include_account_endpoints) : true,
   };
 }
@@ -404,6 +416,19 @@ export function toApiValues(d: Draft): { values: Record<string, unknown>; proble
     if (k.type === 'enum' && k.options.map((o) => o.trim()).filter(Boolean).length === 0)
       p.add(`extraction_config.keys.${i}.options`, 'List the values the answer may take');
   });
+  values.analysis_config = {
+    summary_enabled: d.summary_enabled,
+    summary_instructions: nullable(d.summary_instructions),
+    success_rubric: nullable(d.success_rubric),
+    success_threshold: p.int(
+      'analysis_config.success_threshold',
+      d.success_threshold,
+      LIMITS.successThreshold[0],
+      LIMITS.successThreshold[1],
+      'The passing score',
+      false,
+    ),
+  };
   values.extraction_config = {
     keys: d.extraction_keys.map((k) => ({
       name: k.name.trim(),

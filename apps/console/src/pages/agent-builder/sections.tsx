@@ -58,7 +58,7 @@ export const SECTION_FIELDS: Record<string, string[]> = {
     'enable_recording',
     'turn_taking',
   ],
-  analysis: ['extraction_enabled', 'extraction_config'],
+  analysis: ['extraction_enabled', 'extraction_config', 'analysis_config'],
   advanced: ['webhooks_include_account_endpoints'],
 };
 
@@ -815,6 +815,49 @@ export function ExtractionSettings({ draft, set, error }: SectionProps) {
     set({ extraction_keys: keys.map((x, j) => (j === i ? k : x)) });
   return (
     <>
+      <Part
+        title="Summary and success"
+        hint="After each answered call: a few sentences on what happened, and a score out of 10 against what you count as success."
+      >
+        <Checkbox
+          label="Summarise each call"
+          name="analysis_config.summary_enabled"
+          error={error}
+          checked={draft.summary_enabled}
+          onChange={(v) => set({ summary_enabled: v })}
+        />
+        {draft.summary_enabled && (
+          <TextArea
+            label="What the summary should say (optional)"
+            name="analysis_config.summary_instructions"
+            error={error}
+            rows={2}
+            hint="e.g. Name the product the caller asked about"
+            value={draft.summary_instructions}
+            onChange={(v) => set({ summary_instructions: v })}
+          />
+        )}
+        <TextArea
+          label="What a successful call achieves (optional)"
+          name="analysis_config.success_rubric"
+          error={error}
+          rows={3}
+          hint="e.g. The caller booked an appointment and confirmed the date. Empty: no success score."
+          value={draft.success_rubric}
+          onChange={(v) => set({ success_rubric: v })}
+        />
+        {draft.success_rubric.trim() !== '' && (
+          <TextInput
+            label="Passing score (out of 10)"
+            name="analysis_config.success_threshold"
+            type="number"
+            error={error}
+            hint={`${LIMITS.successThreshold[0]} to ${LIMITS.successThreshold[1]}`}
+            value={draft.success_threshold}
+            onChange={(v) => set({ success_threshold: v })}
+          />
+        )}
+      </Part>
       <Checkbox
         label="Extract data after each call"
         name="extraction_enabled"
