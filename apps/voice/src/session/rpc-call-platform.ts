@@ -12,10 +12,10 @@ import {
   VoiceToolCallRequest,
   VoiceTranscriptRequest,
 } from '@vap/messages';
-import type { RpcClient } from '@vap/messaging';
+import { type RetryOptions, type RpcClient, untilAcknowledged } from '@vap/messaging';
 import type { CallPlatform } from '../conversation';
 import { Aborted } from '../conversation/provider-failure';
-import { REPORT_RETRY_WINDOW_MS, RetryOptions, untilAcknowledged } from './until-acknowledged';
+import { REPORT_RETRY_WINDOW_MS } from './report-retry';
 
 /**
  * The platform as one call sees it, over NATS commands sent as the call's partner: the calls service records
