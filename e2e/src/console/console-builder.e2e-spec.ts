@@ -226,7 +226,53 @@ describe('the console’s agent builder, tools and provider keys in a browser', 
     expect((await api(`/api/v2/agent/${agentId}`, { key: apiKey })).body.data.max_call_duration_secs).toBe(
       900,
     );
-  }, 90_000);
+
+    // A handoff to another agent of the account, chosen by its name, and the success rubric of the analysis.
+    const billing = await api('/api/v2/agent', {
+      method: 'POST',
+      key: apiKey,
+      body: {
+        agent_name: 'Builder Billing',
+        prompt: 'You handle bills.',
+        voice_id: VOICE_ID,
+        agent_type: 'outbound',
+      },
+    });
+    expect(billing.status).toBe(200);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Builder Maya' }).waitFor();
+    await tab('Tools');
+    await page.getByRole('button', { name: 'Add a handoff' }).click();
+    await page.getByLabel('Handoff 1 name').fill('billing');
+    await page.getByLabel('Handoff 1: when to hand off').fill('The caller asks about a bill.');
+    await page.getByLabel('Handoff 1 agent').selectOption({ label: 'Builder Billing' });
+    await page.getByLabel('Handoff 1: the next agent receives').selectOption('last_turns');
+    await page.getByLabel('Handoff 1: how many messages').fill('3');
+    await tab('Analysis');
+    await page
+      .getByLabel('What a successful call achieves (optional)')
+      .fill('The caller knows where the order is.');
+    await page.getByLabel('Passing score (out of 10)').fill('8');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('status').getByText('Saved').waitFor();
+    const saved = (await api(`/api/v2/agent/${agentId}`, { key: apiKey })).body.data;
+    expect(saved.handoffs).toEqual([
+      {
+        name: 'billing',
+        description: 'The caller asks about a bill.',
+        agent_id: billing.body.data.id,
+        context_mode: 'last_turns',
+        last_turns: 3,
+        variables: null,
+      },
+    ]);
+    expect(saved.analysis_config).toEqual({
+      summary_enabled: true,
+      summary_instructions: null,
+      success_rubric: 'The caller knows where the order is.',
+      success_threshold: 8,
+    });
+  }, 120_000);
 
   it('attaches and detaches the function from its own page and opens its integration log', async () => {
     await tab('Tools');

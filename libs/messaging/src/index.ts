@@ -4,6 +4,7 @@ export * from './nats-connection.service';
 export * from './request-context';
 export * from './codec';
 export * from './rpc/rpc-client.service';
+export * from './rpc/until-acknowledged';
 export * from './rpc/nats-rpc.server';
 export * from './rpc/addressed-command.server';
 export * from './liveness/heartbeat-bucket';

@@ -1,6 +1,7 @@
 import {
   AgentSettingsDto,
   AnalysisConfigInputDto,
+  HandoffInputDto,
   CreateAgentDto,
   DtmfInputDto,
   normalizeTranscriber,
@@ -13,6 +14,8 @@ import {
   AgentDefaults,
   AnalysisConfig,
   AnalysisDefaults,
+  HANDOFF_LAST_TURNS_DEFAULT,
+  HandoffConfig,
   DtmfDefaults,
   DtmfInputConfig,
   ToolAckDefaults,
@@ -74,6 +77,21 @@ export function mergeAnalysis(current: AnalysisConfig, input: AnalysisConfigInpu
   };
 }
 
+/** handoffs as stored: each destination with its defaults; the list sent replaces the stored one, null clears. */
+export function normalizeHandoffs(input: HandoffInputDto[] | null): HandoffConfig[] {
+  return (input ?? []).map((h) => {
+    const mode = h.context_mode ?? 'full';
+    return {
+      name: h.name,
+      description: h.description,
+      agent_id: h.agent_id.toLowerCase(),
+      context_mode: mode,
+      last_turns: mode === 'last_turns' ? (h.last_turns ?? HANDOFF_LAST_TURNS_DEFAULT) : null,
+      variables: h.variables ? [...h.variables] : null,
+    };
+  });
+}
+
 /** "null or empty" texts are stored as null, so the platform default applies in one way only. */
 function text(value: string | null | undefined): string | null | undefined {
   if (value === undefined) return undefined;
@@ -113,6 +131,7 @@ export function newAgent(id: string, partnerId: string, input: CreateAgentDto): 
     turnTaking: { ...TurnTakingDefaults },
     dtmf: { ...DtmfDefaults },
     analysisConfig: { ...AnalysisDefaults },
+    handoffs: [],
     sendDtmfEnabled: AgentDefaults.sendDtmfEnabled,
     extractionEnabled: AgentDefaults.extractionEnabled,
     extractionConfig: { keys: [] },
@@ -164,6 +183,7 @@ export function applySettings(agent: Agent, input: AgentSettingsDto): void {
   if (input.dtmf !== undefined) agent.dtmf = mergeDtmf(agent.dtmf, input.dtmf);
   if (input.analysis_config !== undefined)
     agent.analysisConfig = mergeAnalysis(agent.analysisConfig, input.analysis_config);
+  if (input.handoffs !== undefined) agent.handoffs = normalizeHandoffs(input.handoffs);
   set(agent, 'sendDtmfEnabled', input.send_dtmf_enabled);
   set(agent, 'extractionEnabled', input.extraction_enabled);
   set(agent, 'maxCallDurationSecs', input.max_call_duration_secs);

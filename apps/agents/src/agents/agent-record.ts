@@ -45,6 +45,7 @@ export function toAgentDto(
     turn_taking: { ...a.turnTaking },
     dtmf: { ...a.dtmf },
     analysis_config: { ...a.analysisConfig },
+    handoffs: a.handoffs.map((h) => ({ ...h, variables: h.variables && [...h.variables] })),
     send_dtmf_enabled: a.sendDtmfEnabled,
     extraction_enabled: a.extractionEnabled,
     extraction_config: { keys: a.extractionConfig.keys },

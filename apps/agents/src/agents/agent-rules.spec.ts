@@ -1,4 +1,10 @@
-import { SpokenLanguage, TranscriberSettings, TurnTakingConfig, TurnTakingDefaults } from '@vap/messages';
+import {
+  HandoffConfig,
+  SpokenLanguage,
+  TranscriberSettings,
+  TurnTakingConfig,
+  TurnTakingDefaults,
+} from '@vap/messages';
 import { agentRuleViolations } from './agent-rules';
 
 const ok = {
@@ -12,6 +18,8 @@ const ok = {
   fallbackVoiceIds: [] as string[],
   transcriber: null as TranscriberSettings | null,
   fallbackTranscriber: null as TranscriberSettings | null,
+  id: 'agent-a',
+  handoffs: [] as HandoffConfig[],
 };
 
 const turnTaking = (config: Partial<TurnTakingConfig>) => ({
@@ -19,7 +27,34 @@ const turnTaking = (config: Partial<TurnTakingConfig>) => ({
   turnTaking: { ...TurnTakingDefaults, ...config },
 });
 
+const handoff = (name: string, agentId: string): HandoffConfig => ({
+  name,
+  description: 'When the caller asks',
+  agent_id: agentId,
+  context_mode: 'full',
+  last_turns: null,
+  variables: null,
+});
+
 describe('agentRuleViolations', () => {
+  it('refuses a handoff name given twice, and a handoff to the agent itself', () => {
+    expect(
+      agentRuleViolations({ ...ok, handoffs: [handoff('billing', 'agent-b'), handoff('sales', 'agent-c')] }),
+    ).toEqual([]);
+    expect(
+      agentRuleViolations({
+        ...ok,
+        handoffs: [handoff('billing', 'agent-b'), handoff('billing', 'agent-c')],
+      }),
+    ).toEqual([{ field: 'handoffs.1.name', message: 'handoffs.1.name repeats billing' }]);
+    expect(agentRuleViolations({ ...ok, handoffs: [handoff('me', 'agent-a')] })).toEqual([
+      {
+        field: 'handoffs.0.agent_id',
+        message: 'handoffs.0.agent_id is this agent: an agent does not hand off to itself',
+      },
+    ]);
+  });
+
   it('accepts the defaults', () => {
     expect(agentRuleViolations(ok)).toEqual([]);
   });

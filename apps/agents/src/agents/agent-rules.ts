@@ -19,6 +19,8 @@ type RuleFields = Pick<
   | 'fallbackVoiceIds'
   | 'transcriber'
   | 'fallbackTranscriber'
+  | 'id'
+  | 'handoffs'
 >;
 
 /**
@@ -42,6 +44,23 @@ export function agentRuleViolations(agent: RuleFields): ErrorDetail[] {
   const silence = turnTakingProblem(agent.turnTaking);
   if (silence) problems.push(silence);
   problems.push(...speechProblems(agent));
+  problems.push(...handoffProblems(agent));
+  return problems;
+}
+
+/** A destination is named once (its tool's name) and is another agent. */
+function handoffProblems(agent: RuleFields): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const names = agent.handoffs.map((h) => h.name);
+  agent.handoffs.forEach((h, i) => {
+    if (names.indexOf(h.name) !== i)
+      problems.push({ field: `handoffs.${i}.name`, message: `handoffs.${i}.name repeats ${h.name}` });
+    if (h.agent_id === agent.id)
+      problems.push({
+        field: `handoffs.${i}.agent_id`,
+        message: `handoffs.${i}.agent_id is this agent: an agent does not hand off to itself`,
+      });
+  });
   return problems;
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In, IsNull } from 'typeorm';
 import {
   AgentDeletedDto,
   AgentDto,
@@ -46,6 +46,8 @@ interface References {
   /** Fallback voices not on the agent yet (those it has were checked when given). */
   newFallbackVoiceIds?: string[];
   dictionaryIds?: string[];
+  /** Handoff destinations to check (the list was set). */
+  handoffAgentIds?: string[];
 }
 
 @Injectable()
@@ -71,6 +73,7 @@ export class AgentsService {
           projectId: input.project_id ?? null,
           newFallbackVoiceIds: agent.fallbackVoiceIds,
           dictionaryIds: agent.dictionaryIds,
+          handoffAgentIds: agent.handoffs.map((h) => h.agent_id),
         });
         this.assertValid(agent, problems);
         await em.insert(Agent, agent);
@@ -108,6 +111,7 @@ export class AgentsService {
         if (input.fallback_voice_ids !== undefined)
           refs.newFallbackVoiceIds = agent.fallbackVoiceIds.filter((v) => !currentFallbacks.has(v));
         if (input.dictionary_ids !== undefined) refs.dictionaryIds = agent.dictionaryIds;
+        if (input.handoffs !== undefined) refs.handoffAgentIds = agent.handoffs.map((h) => h.agent_id);
         const problems = await this.resolveReferences(em, caller, agent, refs);
         this.assertValid(agent, problems);
         if (input.extraction_config !== undefined) {
@@ -215,6 +219,23 @@ export class AgentsService {
     }
     if (refs.dictionaryIds?.length) {
       problems.push(...(await this.dictionaries.checkOwn(em, caller.partnerId, refs.dictionaryIds)));
+    }
+    if (refs.handoffAgentIds?.length) {
+      const own = new Set(
+        (
+          await em.find(Agent, {
+            select: { id: true },
+            where: { partnerId: caller.partnerId, id: In(refs.handoffAgentIds), deletedAt: IsNull() },
+          })
+        ).map((a) => a.id),
+      );
+      refs.handoffAgentIds.forEach((id, i) => {
+        if (!own.has(id))
+          problems.push({
+            field: `handoffs.${i}.agent_id`,
+            message: `handoffs.${i}.agent_id is not an agent of this account`,
+          });
+      });
     }
     if (refs.backgroundAudioId) {
       const problem = await this.voices.checkBackgroundAudio(em, refs.backgroundAudioId);

@@ -28,6 +28,7 @@ export function toCallSessionDto(
     pipeline_completed_at: iso(session.pipelineCompletedAt),
     transcript: transcriptOf(call, session),
     tool_calls: session.toolCalls ?? [],
+    segments: session.segments ?? [],
     variables: call.variables,
     extraction: session.extraction,
     analysis: session.analysis ?? null,

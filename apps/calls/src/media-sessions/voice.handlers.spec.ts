@@ -954,6 +954,53 @@ describe('calls.voice.* commands', () => {
     });
   });
 
+  describe('calls.voice.handoff', () => {
+    const BILLING = randomUUID();
+    const handoffs = [
+      {
+        name: 'billing',
+        description: 'Bills',
+        agentId: BILLING,
+        contextMode: 'full' as const,
+        lastTurns: null,
+        variables: null,
+      },
+    ];
+
+    it('refuses an agent the call’s agent does not hand off to, and an id that is none', async () => {
+      const call = await callOn('carrier_b');
+      await expect(
+        rpc.request(Subjects.calls.voiceHandoff, null, { callId: call.id, agentId: BILLING, reason: 'x' }),
+      ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+      await expect(
+        rpc.request(Subjects.calls.voiceHandoff, null, { callId: call.id, agentId: 'billing', reason: 'x' }),
+      ).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+      expect((await sessionOf(call.id)).segments).toEqual([]);
+    });
+
+    it('refuses an ended call, and one handed off as often as a call may be', async () => {
+      const ended = await callOn('carrier_b', 'completed', { handoffs });
+      await expect(
+        rpc.request(Subjects.calls.voiceHandoff, null, { callId: ended.id, agentId: BILLING, reason: 'x' }),
+      ).rejects.toMatchObject({ code: 'INVALID_STATE' });
+      const looping = await callOn('carrier_b', 'in_progress', { handoffs });
+      const segment = {
+        agent_id: BILLING,
+        agent_name: 'Billing',
+        started_at: new Date().toISOString(),
+        ended_at: null,
+        handoff_reason: 'again',
+      };
+      await dataSource.query(`UPDATE calls.call_sessions SET segments = $2::jsonb WHERE call_id = $1`, [
+        looping.id,
+        JSON.stringify(Array.from({ length: 11 }, () => segment)),
+      ]);
+      await expect(
+        rpc.request(Subjects.calls.voiceHandoff, null, { callId: looping.id, agentId: BILLING, reason: 'x' }),
+      ).rejects.toMatchObject({ code: 'LIMIT_REACHED' });
+    });
+  });
+
   describe('calls.voice.hangup', () => {
     it('hangs up through the carrier and keeps the first reason for the end', async () => {
       const call = await callOn('carrier_b');

@@ -7,6 +7,7 @@ import {
   VoiceAttachRequest,
   VoiceBrowserRefusedRequest,
   VoiceEndedRequest,
+  VoiceHandoffRequest,
   VoiceHangupRequest,
   VoiceOptOutRequest,
   VoiceSendDtmfRequest,
@@ -19,6 +20,7 @@ import { BrowserTransport } from '../carriers/browser/browser-transport';
 import {
   AttachVoice,
   EndVoiceSession,
+  HandOffCall,
   HangUpCall,
   OptOutCaller,
   RecordToolCall,
@@ -48,6 +50,7 @@ export class VoiceHandlers {
     private readonly recordToolCall: RecordToolCall,
     private readonly transferCall: TransferCall,
     private readonly hangUpCall: HangUpCall,
+    private readonly handOffCall: HandOffCall,
     private readonly optOutCaller: OptOutCaller,
     private readonly sendDigits: SendDigits,
     private readonly endVoiceSession: EndVoiceSession,
@@ -88,6 +91,11 @@ export class VoiceHandlers {
   @Command(Subjects.calls.voiceTransfer)
   transfer(@Data() request: VoiceTransferRequest, @PartnerIdIfAny() partnerId: string | null) {
     return this.transferCall.execute(request, partnerId);
+  }
+
+  @Command(Subjects.calls.voiceHandoff)
+  handoff(@Data() request: VoiceHandoffRequest, @PartnerIdIfAny() partnerId: string | null) {
+    return this.handOffCall.execute(request, partnerId);
   }
 
   @Command(Subjects.calls.voiceHangup)

@@ -105,6 +105,7 @@ export class PostCallProcessor {
       pipeline_completed_at: session.pipelineCompletedAt!.toISOString(),
       transcript: answered ? session.transcript : null,
       tool_calls: session.toolCalls ?? [],
+      segments: session.segments ?? [],
       recording_url: recording,
       variables: call.variables,
       extraction: session.extraction,

@@ -36,6 +36,14 @@ export interface SessionData {
   recording_url?: string;
   tool_calls: ToolCall[];
   extraction: { status: string; values: Record<string, unknown>; error: string | null } | null;
+  /** The agents that held the call when it was handed off ([]: one agent throughout; absent on older reads). */
+  segments?: {
+    agent_id: string;
+    agent_name: string | null;
+    started_at: string;
+    ended_at: string | null;
+    handoff_reason: string | null;
+  }[];
   /** Absent from sessions read before analysis existed. */
   analysis?: {
     status: string;
@@ -115,6 +123,22 @@ export function CallDetail(p: DetailProps) {
           ))}
         </dl>
       </div>
+      {s.segments && s.segments.length > 0 && (
+        <section class="card" aria-labelledby="seg-h">
+          <h3 id="seg-h">Agents on this call</h3>
+          <ol class="segments">
+            {s.segments.map((seg, i) => (
+              <li key={i}>
+                <AgentLink id={seg.agent_id} name={seg.agent_name ?? seg.agent_id} /> from{' '}
+                {formatDate(seg.started_at)}
+                {seg.ended_at ? ` to ${formatDate(seg.ended_at)}` : ''}
+                {seg.handoff_reason !== null &&
+                  ` · handed on${seg.handoff_reason ? `: ${seg.handoff_reason}` : ''}`}
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
       <section class="card" aria-labelledby="rec-h">
         <h3 id="rec-h">Recording</h3>
         {s.recording_url ? (

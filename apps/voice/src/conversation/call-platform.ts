@@ -2,6 +2,7 @@ import type {
   CustomFunctionInvokeReply,
   CustomFunctionSnapshot,
   KnowledgeSearchReply,
+  VoiceHandoffReply,
   VoiceToolCallRecord,
   VoiceTranscriptRequest,
 } from '@vap/messages';
@@ -31,6 +32,15 @@ export interface CallCarrier {
   optOut(): Promise<void>;
 }
 
+/** The agents that may hold the call, asked of the calls service (which records who held it). */
+export interface CallAgents {
+  /**
+   * Hands the call to `agentId`, one of the current agent's handoffs: answers the next agent's snapshot, and the
+   * agent's services (knowledge, functions) are that agent's from then on.
+   */
+  handOff(agentId: string, reason: string): Promise<VoiceHandoffReply>;
+}
+
 /** The agent's services (agents service) that tools use. */
 export interface AgentServices {
   /** The agent's knowledge base, for the search_knowledge_base tool. */
@@ -48,4 +58,4 @@ export interface AgentServices {
 }
 
 /** Everything a live call asks of the platform. */
-export interface CallPlatform extends CallRecord, CallCarrier, AgentServices {}
+export interface CallPlatform extends CallRecord, CallCarrier, CallAgents, AgentServices {}

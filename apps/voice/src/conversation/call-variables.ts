@@ -11,7 +11,7 @@ export class CallVariables {
 
   /** `history` starts with the system prompt, which follows the variables. */
   constructor(
-    private readonly agent: AgentSnapshot,
+    private agent: AgentSnapshot,
     initial: Record<string, unknown> | null | undefined,
     private readonly history: ChatMessage[],
   ) {
@@ -21,6 +21,13 @@ export class CallVariables {
 
   get values(): Record<string, unknown> {
     return this.current;
+  }
+
+  /** A handoff: `agent`'s prompt, with `values` as the call's variables from now on. */
+  useAgent(agent: AgentSnapshot, values: Record<string, unknown>): void {
+    this.agent = agent;
+    this.current = { ...values };
+    this.history[0] = { role: 'system', content: buildSystemPrompt(agent, this.current) };
   }
 
   /** Merges `values` in; false when that would take them past CALL_VARIABLES_MAX_BYTES, and nothing changed. */

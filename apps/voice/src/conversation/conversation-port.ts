@@ -3,6 +3,7 @@
 // policy can be read, tested and changed on its own; the conversation keeps the turn loop and implements it.
 
 import type { AgentSnapshot, TurnTakingSnapshot, VoiceTranscriptRequest } from '@vap/messages';
+import type { ChatMessage } from '@vap/llm';
 import type { SpokenLine } from './agent-speech';
 import type { TurnTakingEvent } from './conversation-contract';
 
@@ -106,6 +107,7 @@ export interface EndOptions {
 }
 
 export interface ConversationPort {
+  /** The agent holding the call: the one it started with, until a handoff. */
   readonly agent: AgentSnapshot;
   readonly turnTaking: TurnTakingSnapshot;
   readonly events: ConversationEventBus;
@@ -133,6 +135,16 @@ export interface ConversationPort {
   finish(reason: string, hangup: boolean): Promise<void>;
   /** A line for the call's transcript (and the client that shows the call). */
   report(line: Omit<VoiceTranscriptRequest, 'callId' | 'callSeconds'>): void;
+  /** The model's history as it is now, the system prompt first. */
+  readonly history: readonly ChatMessage[];
+  /** Aborted when the call ends. */
+  readonly callSignal: AbortSignal;
+  /** One answer of the agent's model to `messages`, without tools (a summary). */
+  complete(messages: ChatMessage[], signal: AbortSignal): Promise<string>;
+  /** A handoff: `agent` holds the call from now on, with `context` after its system prompt and these variables. */
+  useAgent(agent: AgentSnapshot, context: ChatMessage[], variables: Record<string, unknown>): void;
+  /** The agent takes a turn by itself (no caller words): it answers where the conversation is. */
+  speakUp(): void;
   /** A turn-taking decision, for the replica's metrics. */
   observe(event: TurnTakingEvent): void;
   onError(error: unknown, context: string): void;

@@ -30,6 +30,7 @@ import {
   type LiveConversation,
 } from './conversation-contract';
 import { ConversationEventBus, type ConversationPort } from './conversation-port';
+import { bindPort } from './port-binding';
 import type { KeypadEntry } from './dtmf/caller-keypad';
 import { IdleController } from './idle/idle-controller';
 import { watchCallCap } from './limits/call-cap';
@@ -51,7 +52,7 @@ const MAX_MODEL_ROUNDS = 4;
 
 class Conversation implements LiveConversation {
   readonly done: Promise<ConversationResult>;
-  private readonly agent: AgentSnapshot;
+  private agent: AgentSnapshot;
   private readonly variables: CallVariables;
   private readonly providerTimeoutMs: number;
   private readonly tools: ToolRegistry;
@@ -144,7 +145,12 @@ class Conversation implements LiveConversation {
           onFirstDelta,
         ),
     });
-    this.controls = new CallControls(port, options.platform, options.dtmfRoute ?? 'in_band');
+    this.controls = new CallControls(
+      port,
+      options.platform,
+      options.platform,
+      options.dtmfRoute ?? 'in_band',
+    );
     this.runner = new ToolRunner(port, {
       tools: this.tools,
       history: this.messages,
@@ -160,41 +166,34 @@ class Conversation implements LiveConversation {
 
   /** The conversation as its units see it. */
   private portOf(): ConversationPort {
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const self = this;
-    return {
-      agent: this.agent,
-      turnTaking: this.turnTaking,
-      events: this.events,
-      get clock() {
-        return self.media!.time;
+    const silent = () => undefined;
+    return bindPort(
+      {
+        agent: () => this.agent,
+        media: () => this.media,
+        variables: () => this.variables.values,
+        live: () => this.life.phase === 'live',
+        ending: () => this.life.ending,
+        turn: () => this.turn,
       },
-      get voice() {
-        return self.media!.speech;
+      {
+        turnTaking: this.turnTaking,
+        events: this.events,
+        history: this.messages,
+        callSignal: this.callController.signal,
+        complete: (messages, signal) =>
+          this.modelRound(messages, signal, silent, silent, []).then((r) => r.text),
+        useAgent: (agent, context, variables) => this.useAgent(agent, context, variables),
+        speakUp: () => this.speakUp(),
+        say: (text, options) => this.lines.say(text, options),
+        endWith: (reason, farewell, options) => this.life.endWith(reason, farewell, options),
+        beginEnding: (reason) => this.life.beginEnding(reason),
+        finish: (reason, hangup) => this.life.finish(reason, hangup),
+        report: (line) => this.transcript.line(line),
+        observe: (event) => this.options.turnTaking?.observe(event),
+        onError: (error, context) => this.options.onError?.(error, context),
       },
-      get caller() {
-        return self.media!.input;
-      },
-      get variables() {
-        return self.variables.values;
-      },
-      get live() {
-        return self.life.phase === 'live';
-      },
-      get ending() {
-        return self.life.ending;
-      },
-      get turn() {
-        return self.turn;
-      },
-      say: (text, options) => this.lines.say(text, options),
-      endWith: (reason, farewell, options) => this.life.endWith(reason, farewell, options),
-      beginEnding: (reason) => this.life.beginEnding(reason),
-      finish: (reason, hangup) => this.life.finish(reason, hangup),
-      report: (line) => this.transcript.line(line),
-      observe: (event) => this.options.turnTaking?.observe(event),
-      onError: (error, context) => this.options.onError?.(error, context),
-    };
+    );
   }
 
   onEvent(event: MediaStreamEvent): void {
@@ -399,6 +398,14 @@ class Conversation implements LiveConversation {
     this.startTurn(newTurn(at, { early }));
   }
 
+  /** A handoff (call control): the next agent's prompt, tools, knowledge and variables, its context after the prompt. */
+  private useAgent(agent: AgentSnapshot, context: ChatMessage[], variables: Record<string, unknown>): void {
+    this.agent = agent;
+    this.tools.useAgent(agent);
+    this.messages.splice(1, this.messages.length - 1, ...context);
+    this.variables.useAgent(agent, variables);
+  }
+
   /** The agent speaks by itself about async answers that came (LateResults): a round with no caller turn. */
   private speakUp(): void {
     this.lines.joinHistory();
@@ -466,10 +473,11 @@ class Conversation implements LiveConversation {
     signal: AbortSignal,
     onSentence: (sentence: string) => void,
     onFirstDelta: () => void,
+    tools = this.tools.specs,
   ): Promise<ModelRoundResult> {
     return runModelRound({
       models: this.models,
-      request: { messages, tools: this.tools.specs },
+      request: { messages, tools },
       signal,
       timeoutMs: this.providerTimeoutMs,
       onSentence,

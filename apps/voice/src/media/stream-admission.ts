@@ -12,7 +12,7 @@ import {
   VoiceBrowserRefusedRequest,
   VoiceCallContext,
 } from '@vap/messages';
-import type { RpcClient } from '@vap/messaging';
+import { type RpcClient, untilAcknowledged } from '@vap/messaging';
 import {
   BROWSER_REFUSAL_CLOSE,
   BROWSER_STREAM,
@@ -24,7 +24,6 @@ import {
   verifyStreamToken,
 } from '@vap/media';
 import type { ReplicaCapacity, StreamSlot } from './replica-capacity';
-import { untilAcknowledged } from '../session/until-acknowledged';
 
 /** Why an upgrade was refused; each is answered with one HTTP status before any audio flows. */
 export type RefusalReason =

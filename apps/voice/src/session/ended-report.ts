@@ -1,14 +1,14 @@
 import { Subjects, VoiceCallContext, VoiceEndedRequest } from '@vap/messages';
-import type { RpcClient } from '@vap/messaging';
+import { type RetryOptions, type RpcClient, untilAcknowledged } from '@vap/messaging';
 import type { ConversationResult } from '../conversation';
 import { recordingKey } from './call-recording';
-import { RetryOptions, untilAcknowledged } from './until-acknowledged';
+import { REPORT_RETRY_WINDOW_MS } from './report-retry';
 
 /**
  * calls.voice.ended is what finishes the call, so it is retried until the calls service acknowledges it (it
  * takes a repeat as a no-op), within REPORT_RETRY_WINDOW_MS: a blip in NATS or a calls restart must not lose it.
  */
-export type EndedReportOptions = RetryOptions;
+export type EndedReportOptions = Partial<RetryOptions>;
 
 /**
  * Tells the calls service the stream is over, with the recording the call stored (written as it ran, under the
@@ -34,6 +34,9 @@ export async function reportEnded(
     recording,
     platformPaidSpeech: [...platformPaidSpeech],
   };
-  await untilAcknowledged(() => rpc.request(Subjects.calls.voiceEnded, context.partnerId, ended), options);
+  await untilAcknowledged(() => rpc.request(Subjects.calls.voiceEnded, context.partnerId, ended), {
+    ...options,
+    deadline: options.deadline ?? Date.now() + REPORT_RETRY_WINDOW_MS,
+  });
   return ended;
 }

@@ -8,14 +8,15 @@ import {
   PartnerRequestCallContext,
   Subjects,
   VoiceCallContext,
+  VoiceHandoffReply,
   VoiceToolCallRecord,
   VoiceToolCallRequest,
   VoiceTranscriptRequest,
 } from '@vap/messages';
-import type { RpcClient } from '@vap/messaging';
+import { type RetryOptions, type RpcClient, untilAcknowledged } from '@vap/messaging';
 import type { CallPlatform } from '../conversation';
 import { Aborted } from '../conversation/provider-failure';
-import { REPORT_RETRY_WINDOW_MS, RetryOptions, untilAcknowledged } from './until-acknowledged';
+import { REPORT_RETRY_WINDOW_MS } from './report-retry';
 
 /**
  * The platform as one call sees it, over NATS commands sent as the call's partner: the calls service records
@@ -28,13 +29,28 @@ export class RpcCallPlatform implements CallPlatform {
   private seq = 0;
   /** Tool invocations are numbered on the stream too, apart from the lines. */
   private toolSeq = 0;
+  /** The agent holding the call: the one it started with, until a handoff. */
+  private agentId: string;
 
   constructor(
     private readonly rpc: RpcClient,
     private readonly context: VoiceCallContext,
     /** How a transcript line is retried (the conversation sends the next one once this one is through). */
     private readonly lineRetry: Omit<RetryOptions, 'deadline'> = {},
-  ) {}
+  ) {
+    this.agentId = context.agentId;
+  }
+
+  /** Not retried: the calls service may have recorded it; a failure leaves the call with its agent. */
+  async handOff(agentId: string, reason: string): Promise<VoiceHandoffReply> {
+    const reply = await this.rpc.request(Subjects.calls.voiceHandoff, this.context.partnerId, {
+      callId: this.context.callId,
+      agentId,
+      reason,
+    });
+    this.agentId = reply.agentId;
+    return reply;
+  }
 
   /**
    * Retried until the calls service has it, within REPORT_RETRY_WINDOW_MS of the line being said: lines the
@@ -83,7 +99,7 @@ export class RpcCallPlatform implements CallPlatform {
     const context: PartnerRequestCallContext = {
       callId: this.context.callId,
       browserSessionId: browser ? this.context.callId : null,
-      agentId: this.context.agentId,
+      agentId: this.agentId,
       direction: browser ? 'browser' : this.context.direction,
       fromNumber: browser ? null : this.context.fromNumber,
       toNumber: browser ? null : this.context.toNumber,
@@ -136,7 +152,7 @@ export class RpcCallPlatform implements CallPlatform {
 
   searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchReply> {
     return this.rpc.request(Subjects.agents.knowledgeSearch, this.context.partnerId, {
-      agentId: this.context.agentId,
+      agentId: this.agentId,
       query,
       limit,
     });

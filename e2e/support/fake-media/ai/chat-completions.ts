@@ -59,6 +59,21 @@ function sse(res: ServerResponse, payload: unknown): void {
   res.write(`data: ${JSON.stringify(payload)}\n\n`);
 }
 
+/**
+ * What a non-streamed completion answers: the platform asks for those only after a call (extraction and analysis,
+ * each a JSON object), so the answer is one JSON object such a judge would write.
+ */
+export const POST_CALL_ANSWER = JSON.stringify({
+  summary: 'The caller and the agent talked.',
+  score: 5,
+  reasons: 'Judged by the fake model.',
+});
+
+/**
+ * `log` gets the streamed requests (the live conversation's), `completions` the non-streamed ones (post-call), so a
+ * test counts a call's model rounds without the post-call work that follows its end. Failures apply to streamed
+ * requests only.
+ */
 export async function handleChatCompletion(
   req: IncomingMessage,
   res: ServerResponse,
@@ -66,6 +81,7 @@ export async function handleChatCompletion(
   apiKey: string,
   failures: FailureSwitch,
   log: ChatCompletionRequest[],
+  completions: ChatCompletionRequest[],
   script: ChatScript,
 ): Promise<void> {
   if (!bearerOk(req, apiKey))
@@ -79,19 +95,25 @@ export async function handleChatCompletion(
   if (!Array.isArray(json.messages) || json.messages.length === 0) {
     return sendOpenAiError(res, 400, "'messages' must be a non-empty array");
   }
+  if (json.stream !== true) {
+    completions.push(requestOf(req, json, false));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        id: `chatcmpl-${randomBytes(12).toString('hex')}`,
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: String(json.model ?? 'fake-model'),
+        choices: [
+          { index: 0, message: { role: 'assistant', content: POST_CALL_ANSWER }, finish_reason: 'stop' },
+        ],
+      }),
+    );
+    return;
+  }
   const failure = failures.next();
-  const request: ChatCompletionRequest = {
-    authorization: req.headers.authorization,
-    model: json.model,
-    stream: json.stream,
-    messages: json.messages as ChatMessageIn[],
-    tools: (json.tools as ChatCompletionRequest['tools']) ?? [],
-    toolChoice: json.tool_choice,
-    body: json,
-    failed: failure !== null,
-  };
+  const request = requestOf(req, json, failure !== null);
   log.push(request);
-  if (json.stream !== true) return sendOpenAiError(res, 400, 'the fake serves streaming completions only');
   if (failure === 'hang') return;
   if (failure === 'error')
     return sendOpenAiError(
@@ -141,4 +163,21 @@ export async function handleChatCompletion(
   if (failure === 'close') return void req.socket.destroy();
   sse(res, chunk({}, turn.toolCalls?.length ? 'tool_calls' : 'stop'));
   res.end('data: [DONE]\n\n');
+}
+
+function requestOf(
+  req: IncomingMessage,
+  json: Record<string, unknown>,
+  failed: boolean,
+): ChatCompletionRequest {
+  return {
+    authorization: req.headers.authorization,
+    model: json.model,
+    stream: json.stream,
+    messages: json.messages as ChatMessageIn[],
+    tools: (json.tools as ChatCompletionRequest['tools']) ?? [],
+    toolChoice: json.tool_choice,
+    body: json,
+    failed,
+  };
 }

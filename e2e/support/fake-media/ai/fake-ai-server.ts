@@ -44,7 +44,10 @@ export interface FakeAi {
   baseUrl: string;
   apiKey: string;
   transcriptions: TranscriptionRequest[];
+  /** Streamed chat completions: the live conversations' model rounds. */
   chats: ChatCompletionRequest[];
+  /** Non-streamed completions: the calls service's post-call extraction and analysis. */
+  completions: ChatCompletionRequest[];
   speeches: SpeechRequest[];
   listens: DeepgramSession[];
   /** The voice service's settings that route the chosen providers here. */
@@ -83,6 +86,7 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
   };
   const transcriptions: TranscriptionRequest[] = [];
   const chats: ChatCompletionRequest[] = [];
+  const completions: ChatCompletionRequest[] = [];
   const speeches: SpeechRequest[] = [];
   const listens: DeepgramSession[] = [];
   let chatScript: ChatScript = echoScript;
@@ -98,7 +102,9 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
     }
     if (path === '/v1/audio/speech') return handleSpeech(req, res, body, apiKey, switches.speech, speeches);
     if (path === '/v1/chat/completions') {
-      return handleChatCompletion(req, res, body, apiKey, switches.chat, chats, (r) => chatScript(r));
+      return handleChatCompletion(req, res, body, apiKey, switches.chat, chats, completions, (r) =>
+        chatScript(r),
+      );
     }
     sendOpenAiError(res, 404, `Invalid URL (POST ${path})`);
   };
@@ -134,6 +140,7 @@ export async function startFakeAi(apiKey = 'fake-ai-key-0001'): Promise<FakeAi> 
     apiKey,
     transcriptions,
     chats,
+    completions,
     speeches,
     listens,
     env: ({ stt = 'offline', tts = 'offline', llm = false }) => {

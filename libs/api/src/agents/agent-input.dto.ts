@@ -24,6 +24,7 @@ import {
   AGENT_TYPES,
   AgentDefaults,
   AgentLimits,
+  HANDOFF_LIMITS,
   AgentType,
   KB_THRESHOLDS,
   KbThreshold,
@@ -38,6 +39,7 @@ import { TURN_TAKING_DESCRIPTION, TurnTakingInputDto } from './turn-taking.dto';
 import { DTMF_DESCRIPTION, DtmfInputDto, SEND_DTMF_DESCRIPTION } from './dtmf.dto';
 import { TranscriberInputDto } from './transcriber.dto';
 import { ANALYSIS_DESCRIPTION, AnalysisConfigInputDto } from './analysis.dto';
+import { HANDOFFS_DESCRIPTION, HandoffInputDto } from './handoff.dto';
 import { IsDistinct } from './agent-field.decorators';
 
 // class-validator runs a property's decorators bottom-up: the type check sits lowest so that a value of the
@@ -204,6 +206,21 @@ export class AgentSettingsDto {
   @Type(() => AnalysisConfigInputDto)
   @IsObject({ message: 'analysis_config must be an object or null' })
   analysis_config?: AnalysisConfigInputDto | null;
+
+  @ApiPropertyOptional({
+    type: [HandoffInputDto],
+    nullable: true,
+    maxItems: HANDOFF_LIMITS.perAgent,
+    description: `${HANDOFFS_DESCRIPTION} null or [] = none; on update the list sent replaces the stored one.`,
+  })
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @Type(() => HandoffInputDto)
+  @ArrayMaxSize(HANDOFF_LIMITS.perAgent, {
+    message: `handoffs takes at most ${HANDOFF_LIMITS.perAgent} agents`,
+  })
+  @IsArray({ message: 'handoffs must be an array or null' })
+  handoffs?: HandoffInputDto[] | null;
 
   @ApiPropertyOptional({
     type: Number,

@@ -1,6 +1,7 @@
 import {
   AGENT_SNAPSHOT_VERSION,
   analysisSnapshotOf,
+  handoffSnapshotOf,
   type AgentSnapshot,
   customFunctionSnapshotOf,
   type CustomFunctionSpec,
@@ -48,6 +49,7 @@ export function agentSnapshotOf(agent: AgentDto, customFunctions: CustomFunction
     hasKnowledge: agent.documents.length > 0,
     extractionEnabled: agent.extraction_enabled,
     analysis: agent.analysis_config ? analysisSnapshotOf(agent.analysis_config) : undefined,
+    handoffs: (agent.handoffs ?? []).map(handoffSnapshotOf),
     customFunctions: customFunctions.map(customFunctionSnapshotOf),
     // Speech choices: resolved into providers and keys when the call's media starts (agents.speech.plan).
     fallbackVoiceIds: agent.fallback_voice_ids ?? [],

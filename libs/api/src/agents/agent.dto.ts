@@ -17,6 +17,7 @@ import { ToolAckConfigDto } from './tool-ack-config.dto';
 import { TURN_TAKING_DESCRIPTION, TurnTakingDto } from './turn-taking.dto';
 import { DTMF_DESCRIPTION, DtmfDto, SEND_DTMF_DESCRIPTION } from './dtmf.dto';
 import { ANALYSIS_DESCRIPTION, AnalysisConfigDto } from './analysis.dto';
+import { HANDOFFS_DESCRIPTION, HandoffDto } from './handoff.dto';
 import { TranscriberDto } from './transcriber.dto';
 import { NextCursor } from '../pagination';
 
@@ -163,6 +164,9 @@ export class AgentDto {
 
   @ApiProperty({ type: AnalysisConfigDto, description: ANALYSIS_DESCRIPTION })
   analysis_config: AnalysisConfigDto;
+
+  @ApiProperty({ type: [HandoffDto], description: HANDOFFS_DESCRIPTION })
+  handoffs: HandoffDto[];
 
   @ApiProperty({
     type: ExtractionConfigDto,

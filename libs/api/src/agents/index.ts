@@ -2,6 +2,7 @@ export * from './tool-ack-config.dto';
 export * from './turn-taking.dto';
 export * from './dtmf.dto';
 export * from './analysis.dto';
+export * from './handoff.dto';
 export * from './transcriber.dto';
 export * from './agent-field.decorators';
 export * from './agent-input.dto';

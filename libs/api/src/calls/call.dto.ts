@@ -1,4 +1,5 @@
 import { CallAnalysisDto } from '../agents/analysis.dto';
+import { CallSegmentDto } from '../agents/handoff.dto';
 import { PostCallHookResultDto } from '../lifecycle-hooks/lifecycle-hook.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
@@ -281,6 +282,14 @@ export class CallSessionDto {
     description: 'The tools the agent called during the conversation, in order (at most 200)',
   })
   tool_calls: ToolCallDto[];
+
+  @ApiProperty({
+    type: [CallSegmentDto],
+    description:
+      'The agents that held the call, in order, when it was handed from one agent to another (the agent’s ' +
+      'handoffs); [] for a call one agent held throughout',
+  })
+  segments: CallSegmentDto[];
 
   @ApiProperty({
     type: 'object',

@@ -6,3 +6,4 @@ export * from './custom-functions';
 export * from './dtmf';
 export * from './transcriber';
 export * from './analysis';
+export * from './handoffs';

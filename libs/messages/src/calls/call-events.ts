@@ -1,4 +1,5 @@
 import type { CallAnalysis } from '../agents/analysis';
+import type { CallSegment } from '../agents/handoffs';
 import type { RecordedTurnLatency, ToolCallOutcome, TurnProviders } from '../voice/voice-commands';
 import {
   AnsweredBy,
@@ -145,6 +146,8 @@ export interface SessionCompletedData {
   transcript: TranscriptEntry[] | null;
   /** The tool invocations of the conversation, in order ([] when there were none). */
   tool_calls: ToolCallEntry[];
+  /** The agents that held the call when it was handed off ([] when one agent held it throughout). */
+  segments: CallSegment[];
   recording_url: string | null;
   variables: Record<string, unknown>;
   extraction: ExtractionResult | null;

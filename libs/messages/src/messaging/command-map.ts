@@ -28,6 +28,8 @@ import type {
   VoiceTranscriptRequest,
   VoiceTransferReply,
   VoiceTransferRequest,
+  VoiceHandoffReply,
+  VoiceHandoffRequest,
 } from '../voice/voice-commands';
 import type { SpeechPlan, SpeechPlanRequest } from '../voice/speech-plan';
 import type { VoiceConfigurationList } from '../voices/voice-tiers';
@@ -74,6 +76,7 @@ export interface ServiceCommands {
   'calls.voice.attach': CommandContract<VoiceAttachRequest, VoiceCallContext>;
   'calls.voice.transcript': CommandContract<VoiceTranscriptRequest, VoiceAck>;
   'calls.voice.transfer': CommandContract<VoiceTransferRequest, VoiceTransferReply>;
+  'calls.voice.handoff': CommandContract<VoiceHandoffRequest, VoiceHandoffReply>;
   'calls.voice.opt_out': CommandContract<VoiceOptOutRequest, VoiceOptOutReply>;
   'calls.voice.send_dtmf': CommandContract<VoiceSendDtmfRequest, VoiceSendDtmfReply>;
   'calls.voice.hangup': CommandContract<VoiceHangupRequest, VoiceAck>;

@@ -133,6 +133,7 @@ export const CommandSenders: {
   'calls.voice.attach': ['voice'],
   'calls.voice.transcript': ['voice'],
   'calls.voice.transfer': ['voice'],
+  'calls.voice.handoff': ['voice'],
   'calls.voice.hangup': ['voice'],
   'calls.voice.opt_out': ['voice'],
   'calls.voice.send_dtmf': ['voice'],

@@ -145,6 +145,7 @@ export const Subjects = {
     voiceAttach: 'calls.voice.attach',
     voiceTranscript: 'calls.voice.transcript',
     voiceTransfer: 'calls.voice.transfer',
+    voiceHandoff: 'calls.voice.handoff',
     voiceHangup: 'calls.voice.hangup',
     voiceOptOut: 'calls.voice.opt_out',
     voiceSendDtmf: 'calls.voice.send_dtmf',

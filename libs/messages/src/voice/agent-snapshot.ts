@@ -1,5 +1,6 @@
 import type { KbThreshold } from '../agents/agent-limits';
 import type { AnalysisSnapshot } from '../agents/analysis';
+import type { HandoffSnapshot } from '../agents/handoffs';
 import type { SpokenLanguage } from '../agents/spoken-languages';
 import {
   customFunctionSnapshotOf,
@@ -67,6 +68,8 @@ export interface AgentSnapshot {
   dictionaryIds?: string[];
   /** Post-call analysis (summary, success evaluation); absent on calls started before agents had it (none then). */
   analysis?: AnalysisSnapshot;
+  /** The agents this one may hand the call to; absent on calls started before agents had them (none then). */
+  handoffs?: HandoffSnapshot[];
 }
 
 /**

@@ -250,6 +250,24 @@ export interface VoiceTransferRequest {
   reason: string;
 }
 
+/**
+ * calls.voice.handoff: the agent now holding the call hands it to one of the agents its snapshot allows; the calls
+ * service records the segment and answers the next agent's snapshot, taken now.
+ */
+export interface VoiceHandoffRequest {
+  callId: string;
+  /** The next agent: one of the current agent's handoffs. */
+  agentId: string;
+  /** Why, in the model's words (kept on the segment that ends). */
+  reason: string;
+}
+
+export interface VoiceHandoffReply {
+  agentId: string;
+  agentName: string;
+  agent: AgentSnapshot;
+}
+
 /** calls.voice.opt_out: the caller asked not to be called again; their number joins the do-not-call list. */
 export interface VoiceOptOutRequest {
   callId: string;

@@ -513,6 +513,20 @@ export type ToolCallDto = {
   };
 };
 
+export type CallSegmentDto = {
+  agent_id: string;
+  agent_name: string | null;
+  started_at: string;
+  /**
+   * null for the agent holding the call now, or that held it when it ended
+   */
+  ended_at: string | null;
+  /**
+   * Why this agent handed the call on (the model’s words); null for the last segment
+   */
+  handoff_reason: string | null;
+};
+
 export type ExtractionResultDto = {
   /**
    * success, failed (see error), skipped (no keys or extraction disabled), pending
@@ -642,6 +656,10 @@ export type CallSessionDto = {
    * The tools the agent called during the conversation, in order (at most 200)
    */
   tool_calls: Array<ToolCallDto>;
+  /**
+   * The agents that held the call, in order, when it was handed from one agent to another (the agent’s handoffs); [] for a call one agent held throughout
+   */
+  segments: Array<CallSegmentDto>;
   /**
    * The pre-call variables, with the values partner functions set during the call (response_variables)
    */
@@ -1992,6 +2010,33 @@ export type AnalysisConfigDto = {
   success_threshold: number;
 };
 
+export type HandoffDto = {
+  /**
+   * The tool is handoff_to_<name>: lower-case letters, digits and _, at most 32, unique
+   */
+  name: string;
+  /**
+   * When to hand off, for the model (for example "The caller asks about a bill")
+   */
+  description: string;
+  /**
+   * The next agent: another agent of this account
+   */
+  agent_id: string;
+  /**
+   * What the next agent receives: full (the conversation as it was said), last_turns (the last last_turns caller and agent messages), summary (a few sentences the current agent’s model writes at the handoff)
+   */
+  context_mode: 'full' | 'last_turns' | 'summary';
+  /**
+   * With last_turns: how many messages, 1..50 (default 4); null otherwise
+   */
+  last_turns: number | null;
+  /**
+   * The call variables that pass to the next agent (its prompt's {{name}} placeholders read them); null = all
+   */
+  variables: Array<string> | null;
+};
+
 export type ExtractionKeyDto = {
   name: string;
   type: 'boolean' | 'string' | 'date' | 'number' | 'enum';
@@ -2126,6 +2171,10 @@ export type AgentDto = {
    */
   analysis_config: AnalysisConfigDto;
   /**
+   * Agents of this account this one may hand the call to (a squad), at most 8. Each destination is a tool handoff_to_<name> offered to the model with its description; when the model calls it, the next agent takes the call over: its prompt, tools, knowledge and functions, with the context the destination names (the whole conversation, its last turns, or a summary written at the handoff) and the call's variables (all, or the ones named). The call keeps its voice, turn taking, recording and maximum duration, and stays one call: one charge, one transcript, one session.completed, with the agents that held it in its session's segments. A call hands off at most 10 times; after that the agent holding it keeps it.
+   */
+  handoffs: Array<HandoffDto>;
+  /**
    * Inline extraction keys; keys of attached sets are in extraction_sets
    */
   extraction_config: ExtractionConfigDto;
@@ -2245,6 +2294,33 @@ export type AnalysisConfigInputDto = {
    * The score out of 10 a call needs to pass; 1..10
    */
   success_threshold?: number;
+};
+
+export type HandoffInputDto = {
+  /**
+   * The tool is handoff_to_<name>: lower-case letters, digits and _, at most 32, unique
+   */
+  name: string;
+  /**
+   * When to hand off, for the model (for example "The caller asks about a bill")
+   */
+  description: string;
+  /**
+   * The next agent: another agent of this account
+   */
+  agent_id: string;
+  /**
+   * What the next agent receives: full (the conversation as it was said), last_turns (the last last_turns caller and agent messages), summary (a few sentences the current agent’s model writes at the handoff)
+   */
+  context_mode?: 'full' | 'last_turns' | 'summary';
+  /**
+   * With last_turns: how many messages, 1..50 (default 4); null otherwise
+   */
+  last_turns?: number | null;
+  /**
+   * The call variables that pass to the next agent (its prompt's {{name}} placeholders read them); null = all
+   */
+  variables?: Array<string> | null;
 };
 
 export type TranscriberInputDto = {
@@ -2377,6 +2453,10 @@ export type CreateAgentDto = {
    * Post-call analysis of every answered call, run with extraction once the call ends: a short summary, and, when success_rubric is set, a success evaluation in which a model judges the transcript against the rubric and gives a score out of 10 with its reasons (passed when the score reaches success_threshold). The result is the session's analysis, in GET /calls/{id} and in session.completed. Without an LLM server the offline engine summarises with the opening lines and scores by how many of the rubric’s words the conversation covers. Omitted = summary on, no success evaluation, threshold 7; null = the same defaults. On update the fields sent replace the stored ones and the others are kept.
    */
   analysis_config?: AnalysisConfigInputDto | null;
+  /**
+   * Agents of this account this one may hand the call to (a squad), at most 8. Each destination is a tool handoff_to_<name> offered to the model with its description; when the model calls it, the next agent takes the call over: its prompt, tools, knowledge and functions, with the context the destination names (the whole conversation, its last turns, or a summary written at the handoff) and the call's variables (all, or the ones named). The call keeps its voice, turn taking, recording and maximum duration, and stays one call: one charge, one transcript, one session.completed, with the agents that held it in its session's segments. A call hands off at most 10 times; after that the agent holding it keeps it. null or [] = none; on update the list sent replaces the stored one.
+   */
+  handoffs?: Array<HandoffInputDto> | null;
   /**
    * Call length cap in seconds; null disables the cap. A wrap-up warning is spoken 30 s before it.
    */
@@ -2553,6 +2633,10 @@ export type UpdateAgentDto = {
    * Post-call analysis of every answered call, run with extraction once the call ends: a short summary, and, when success_rubric is set, a success evaluation in which a model judges the transcript against the rubric and gives a score out of 10 with its reasons (passed when the score reaches success_threshold). The result is the session's analysis, in GET /calls/{id} and in session.completed. Without an LLM server the offline engine summarises with the opening lines and scores by how many of the rubric’s words the conversation covers. Omitted = summary on, no success evaluation, threshold 7; null = the same defaults. On update the fields sent replace the stored ones and the others are kept.
    */
   analysis_config?: AnalysisConfigInputDto | null;
+  /**
+   * Agents of this account this one may hand the call to (a squad), at most 8. Each destination is a tool handoff_to_<name> offered to the model with its description; when the model calls it, the next agent takes the call over: its prompt, tools, knowledge and functions, with the context the destination names (the whole conversation, its last turns, or a summary written at the handoff) and the call's variables (all, or the ones named). The call keeps its voice, turn taking, recording and maximum duration, and stays one call: one charge, one transcript, one session.completed, with the agents that held it in its session's segments. A call hands off at most 10 times; after that the agent holding it keeps it. null or [] = none; on update the list sent replaces the stored one.
+   */
+  handoffs?: Array<HandoffInputDto> | null;
   /**
    * Call length cap in seconds; null disables the cap. A wrap-up warning is spoken 30 s before it.
    */

@@ -4,6 +4,7 @@ import { ExtractionConfigDto, ToolAckConfigDto } from '@vap/api';
 import {
   AgentType,
   AnalysisConfig,
+  HandoffConfig,
   DtmfInputConfig,
   KbThreshold,
   SpokenLanguage,
@@ -107,6 +108,9 @@ export class Agent extends Timestamped {
 
   @Column({ name: 'analysis_config', type: 'jsonb' })
   analysisConfig: AnalysisConfig;
+
+  @Column({ type: 'jsonb' })
+  handoffs: HandoffConfig[];
 
   @Column({ name: 'send_dtmf_enabled', type: 'boolean' })
   sendDtmfEnabled: boolean;

@@ -16,6 +16,7 @@ import { CatalogVoices1765100030000 } from './1765100030000-catalog-voices';
 import { VoicePreviews1765100040000 } from './1765100040000-voice-previews';
 import { PartnerTiers1765100090000 } from './1765100090000-partner-tiers';
 import { AgentAnalysis1765200010000 } from './1765200010000-agent-analysis';
+import { AgentHandoffs1765200020000 } from './1765200020000-agent-handoffs';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   VoicePreviews1765100040000,
   PartnerTiers1765100090000,
   AgentAnalysis1765200010000,
+  AgentHandoffs1765200020000,
 ];

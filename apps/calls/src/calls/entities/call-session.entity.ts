@@ -1,6 +1,13 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { PostCallHookResultDto } from '@vap/api';
-import { CallAnalysis, ExtractionResult, HoldSummary, ToolCallEntry, TranscriptEntry } from '@vap/messages';
+import {
+  CallAnalysis,
+  CallSegment,
+  ExtractionResult,
+  HoldSummary,
+  ToolCallEntry,
+  TranscriptEntry,
+} from '@vap/messages';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 
 /** A raw carrier hold signal as received; the post-call pipeline turns them into the hold summary. */
@@ -25,6 +32,10 @@ export class CallSession {
 
   @Column({ type: 'jsonb' })
   transcript: TranscriptEntry[];
+
+  /** The agents that held the call, one segment each, when it was handed off (empty until then). */
+  @Column({ type: 'jsonb' })
+  segments: CallSegment[];
 
   /** The conversation's tool invocations, in the order reported (calls.voice.tool_call). */
   @Column({ name: 'tool_calls', type: 'jsonb' })
@@ -96,6 +107,7 @@ export function newSession(call: { id: string; sessionId: string }): QueryDeepPa
     status: 'active',
     transcript: [],
     toolCalls: [],
+    segments: [],
     holdEvents: [],
     hold: null,
     extraction: null,

@@ -113,6 +113,18 @@ export class Call {
   })
   agentSettings: AgentSnapshot;
 
+  /** The agent holding the call now, taken when it was handed the call; null: the one it started with. */
+  @Column({
+    name: 'current_agent_settings',
+    type: 'jsonb',
+    nullable: true,
+    transformer: {
+      from: (stored: StoredAgentSnapshot | null) => stored && upgradeAgentSnapshot(stored),
+      to: (snapshot: AgentSnapshot | null | undefined) => snapshot ?? null,
+    },
+  })
+  currentAgentSettings: AgentSnapshot | null;
+
   /** The partner's concurrency limit when the call started (for account_concurrency on its events). */
   @Column({ name: 'concurrency_limit', type: 'integer', nullable: true })
   concurrencyLimit: number | null;
@@ -201,6 +213,7 @@ export function newCall({ agent, customFunctions }: AgentForCall, fields: NewCal
     projectId: agent.project_id ?? null,
     campaignId: null,
     agentSettings: agentSnapshotOf(agent, customFunctions),
+    currentAgentSettings: null,
     status: 'pending',
     disposition: null,
     answeredBy: null,

@@ -24,6 +24,7 @@ import { CallDialStart1765100010000 } from './1765100010000-call-dial-start';
 import { CallPlatformSpeech1765200050000 } from './1765200050000-call-platform-speech';
 import { BrowserSessionLastRefusal1765300070000 } from './1765300070000-browser-session-last-refusal';
 import { SessionAnalysis1765400010000 } from './1765400010000-session-analysis';
+import { CallHandoffs1765400020000 } from './1765400020000-call-handoffs';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   CallPlatformSpeech1765200050000,
   BrowserSessionLastRefusal1765300070000,
   SessionAnalysis1765400010000,
+  CallHandoffs1765400020000,
 ];

@@ -1,6 +1,7 @@
 import { AttachVoice } from './attach-voice/attach-voice.usecase';
 import { MediaStreamClaims } from './attach-voice/media-stream-claims';
 import { EndVoiceSession } from './end-voice-session/end-voice-session.usecase';
+import { HandOffCall } from './hand-off-call/hand-off-call.usecase';
 import { HangUpCall } from './hang-up-call/hang-up-call.usecase';
 import { OptOutCaller } from './opt-out-caller/opt-out-caller.usecase';
 import { RecordToolCall } from './record-tool-call/record-tool-call.usecase';
@@ -12,6 +13,7 @@ import { TransferCall } from './transfer-call/transfer-call.usecase';
 export {
   AttachVoice,
   EndVoiceSession,
+  HandOffCall,
   HangUpCall,
   OptOutCaller,
   RecordToolCall,
@@ -28,6 +30,7 @@ export const VOICE_COMMAND_USE_CASES = [
   RecordToolCall,
   TransferCall,
   CallTransferService,
+  HandOffCall,
   SendDigits,
   HangUpCall,
   OptOutCaller,

@@ -3,7 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError, v2 } from '../../api.js';
-import { loadFunctions, loadProjects } from '../../components/names.js';
+import { loadAgents, loadFunctions, loadProjects } from '../../components/names.js';
 import { TabList, TabPanel, TabSpec } from '../../components/tabs.js';
 import { CopyButton, useLoad } from '../../components/ui.js';
 import { CatalogVoice } from '../../components/voice-picker.js';
@@ -15,6 +15,7 @@ import { Agent, Draft, toDraft, toRequests } from './model.js';
 import {
   BackgroundAudio,
   BuiltInTools,
+  Handoffs,
   CallHandlingSection,
   Dictionary,
   ExtractionSettings,
@@ -106,6 +107,7 @@ export function AgentBuilder({
     [],
   );
   const functions = useLoad(loadFunctions, []);
+  const agentList = useLoad(loadAgents, []);
 
   const set = (patch: Partial<Draft>) => {
     setSaved('');
@@ -238,6 +240,7 @@ export function AgentBuilder({
               setPending={setPendingFunctions}
             />
             <BuiltInTools {...common} />
+            <Handoffs {...common} agents={agentList.data ?? []} selfId={agent?.id ?? null} />
           </>,
         )}
         {panel(

@@ -42,6 +42,8 @@ export const LIMITS = {
   summaryInstructionsMax: 2000,
   successRubricMax: 4000,
   successThreshold: [1, 10],
+  handoffsMax: 8,
+  handoffLastTurns: [1, 50],
 } as const;
 
 export const STT_PROVIDERS: [string, string][] = [
@@ -85,6 +87,8 @@ export const EXTRACTION_TYPES: [string, string][] = [
   ['enum', 'One of a list'],
 ];
 export const EXTRACTION_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+/** A handoff destination's name: the tool is handoff_to_<name>. */
+export const HANDOFF_NAME = /^[a-z][a-z0-9_]{0,31}$/;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Agent = Record<string, any> & { id: string; agent_name: string };
@@ -152,6 +156,7 @@ export interface Draft {
   turn_ignore_backchannels: boolean;
   extraction_enabled: boolean;
   extraction_keys: ExtractionKeyDraft[];
+  handoffs: HandoffDraft[];
   summary_enabled: boolean;
   summary_instructions: string;
   success_rubric: string;
@@ -175,6 +180,17 @@ function transcriberDraft(t: Agent['transcriber']): TranscriberDraft | null {
       ]),
     ),
   };
+}
+
+/** One destination of the agent's handoffs, as the form edits it. */
+export interface HandoffDraft {
+  name: string;
+  description: string;
+  agent_id: string;
+  context_mode: string;
+  last_turns: string;
+  /** Empty: every call variable passes. */
+  variables: string[];
 }
 
 /** The form of an agent record; without one, the API's defaults (what an agent created with nothing set has). */
@@ -237,6 +253,14 @@ export function toDraft(agent: Agent | null): Draft {
       type: k.type,
       description: text(k.description),
       options: k.options ?? [],
+    })),
+    handoffs: ((a.handoffs ?? []) as Record<string, unknown>[]).map((h) => ({
+      name: text(h.name),
+      description: text(h.description),
+      agent_id: text(h.agent_id),
+      context_mode: text(h.context_mode) || 'full',
+      last_turns: text(h.last_turns),
+      variables: (h.variables as string[] | null) ?? [],
     })),
     summary_enabled: analysis.summary_enabled ?? true,
     summary_instructions: text(analysis.summary_instructions),
@@ -416,6 +440,34 @@ export function toApiValues(d: Draft): { values: Record<string, unknown>; proble
     if (k.type === 'enum' && k.options.map((o) => o.trim()).filter(Boolean).length === 0)
       p.add(`extraction_config.keys.${i}.options`, 'List the values the answer may take');
   });
+  d.handoffs.forEach((h, i) => {
+    if (!HANDOFF_NAME.test(h.name))
+      p.add(
+        `handoffs.${i}.name`,
+        'A name is lower-case letters, digits or _ (at most 32), starting with a letter',
+      );
+    if (!h.description.trim()) p.add(`handoffs.${i}.description`, 'Say when the agent should hand off');
+    if (!h.agent_id) p.add(`handoffs.${i}.agent_id`, 'Choose the agent to hand off to');
+  });
+  values.handoffs = d.handoffs.map((h, i) => ({
+    name: h.name.trim(),
+    description: h.description.trim(),
+    agent_id: h.agent_id,
+    context_mode: h.context_mode,
+    last_turns:
+      h.context_mode === 'last_turns'
+        ? p.int(
+            `handoffs.${i}.last_turns`,
+            h.last_turns,
+            LIMITS.handoffLastTurns[0],
+            LIMITS.handoffLastTurns[1],
+            'The number of messages',
+          )
+        : null,
+    variables: h.variables.map((v) => v.trim()).filter(Boolean).length
+      ? h.variables.map((v) => v.trim()).filter(Boolean)
+      : null,
+  }));
   values.analysis_config = {
     summary_enabled: d.summary_enabled,
     summary_instructions: nullable(d.summary_instructions),

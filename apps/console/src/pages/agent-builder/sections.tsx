@@ -4,11 +4,12 @@ import type { ComponentChildren } from 'preact';
 import { ApiError } from '../../api.js';
 import { Checkbox, CheckboxGroup, Select, TextArea, TextInput, TextList } from '../../components/inputs.js';
 import { CatalogVoice, VoicePicker, voiceIdOf, voiceLabel } from '../../components/voice-picker.js';
-import { Project } from '../../components/names.js';
+import { AgentSummary, Project } from '../../components/names.js';
 import {
   Draft,
   EXTRACTION_TYPES,
   ExtractionKeyDraft,
+  HandoffDraft,
   LIMITS,
   SPOKEN_LANGUAGES,
   spokenLanguagesProblem,
@@ -41,6 +42,7 @@ export const SECTION_FIELDS: Record<string, string[]> = {
     'dtmf',
     'tool_ack_config',
     'custom_functions',
+    'handoffs',
   ],
   knowledge: [
     'kb_threshold',
@@ -898,5 +900,128 @@ export function ExtractionSettings({ draft, set, error }: SectionProps) {
         )}
       </Part>
     </>
+  );
+}
+
+const CONTEXT_MODES: [string, string][] = [
+  ['full', 'The whole conversation'],
+  ['last_turns', 'Its last messages'],
+  ['summary', 'A summary written at the handoff'],
+];
+
+/**
+ * The agents this one may hand the call to (a squad): each a tool handoff_to_<name> the model may call, with what
+ * the next agent receives of the conversation and which call variables pass.
+ */
+export function Handoffs({
+  draft,
+  set,
+  error,
+  agents,
+  selfId,
+}: SectionProps & { agents: AgentSummary[]; selfId: string | null }) {
+  const rows = draft.handoffs;
+  const setRow = (i: number, h: HandoffDraft) => set({ handoffs: rows.map((x, j) => (j === i ? h : x)) });
+  const choices: [string, string][] = [
+    ['', 'Choose an agent'],
+    ...agents.filter((a) => a.id !== selfId).map((a): [string, string] => [a.id, a.agent_name]),
+  ];
+  return (
+    <Part
+      title="Hand off to other agents"
+      hint="The model passes the caller to another of your agents when the description fits; that agent’s prompt, tools and knowledge take over on the same call."
+    >
+      {rows.map((h, i) => {
+        const field = `handoffs.${i}`;
+        return (
+          <fieldset key={i}>
+            <legend>Handoff {i + 1}</legend>
+            <TextInput
+              label={`Handoff ${i + 1} name`}
+              name={`${field}.name`}
+              error={error}
+              hint="e.g. billing: the model is offered handoff_to_billing"
+              value={h.name}
+              onChange={(v) => setRow(i, { ...h, name: v })}
+            />
+            <TextInput
+              label={`Handoff ${i + 1}: when to hand off`}
+              name={`${field}.description`}
+              error={error}
+              value={h.description}
+              onChange={(v) => setRow(i, { ...h, description: v })}
+            />
+            <Select
+              label={`Handoff ${i + 1} agent`}
+              name={`${field}.agent_id`}
+              error={error}
+              value={h.agent_id}
+              onChange={(v) => setRow(i, { ...h, agent_id: v })}
+              options={choices}
+            />
+            <Select
+              label={`Handoff ${i + 1}: the next agent receives`}
+              name={`${field}.context_mode`}
+              error={error}
+              value={h.context_mode}
+              onChange={(v) => setRow(i, { ...h, context_mode: v })}
+              options={CONTEXT_MODES}
+            />
+            {h.context_mode === 'last_turns' && (
+              <TextInput
+                label={`Handoff ${i + 1}: how many messages`}
+                name={`${field}.last_turns`}
+                type="number"
+                error={error}
+                hint={`${LIMITS.handoffLastTurns[0]} to ${LIMITS.handoffLastTurns[1]}; empty: 4`}
+                value={h.last_turns}
+                onChange={(v) => setRow(i, { ...h, last_turns: v })}
+              />
+            )}
+            <TextList
+              legend={`Handoff ${i + 1}: variables that pass (none listed: all)`}
+              itemLabel={`Handoff ${i + 1} variable`}
+              name={`${field}.variables`}
+              error={error}
+              value={h.variables}
+              max={50}
+              addLabel="Add a variable"
+              onChange={(v) => setRow(i, { ...h, variables: v })}
+            />
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => set({ handoffs: rows.filter((_, j) => j !== i) })}
+            >
+              Remove handoff {i + 1}
+            </button>
+          </fieldset>
+        );
+      })}
+      {rows.length === 0 && <p class="muted">No handoffs: this agent keeps its calls.</p>}
+      {rows.length < LIMITS.handoffsMax && (
+        <button
+          type="button"
+          class="secondary"
+          onClick={() =>
+            set({
+              handoffs: [
+                ...rows,
+                {
+                  name: '',
+                  description: '',
+                  agent_id: '',
+                  context_mode: 'full',
+                  last_turns: '',
+                  variables: [],
+                },
+              ],
+            })
+          }
+        >
+          Add a handoff
+        </button>
+      )}
+    </Part>
   );
 }

@@ -1,4 +1,7 @@
-import type { CallCarrier } from '../call-platform';
+import type { HandoffSnapshot, VoiceHandoffReply } from '@vap/messages';
+import type { CallAgents, CallCarrier } from '../call-platform';
+import { agentSettings } from '../testing/conversation-harness';
+import { SUMMARY_PREFIX } from '../handoffs/handoff-context';
 import { Phrases } from '../phrases';
 import { Aborted } from '../provider-failure';
 import { FakePort } from '../testing/fake-port';
@@ -23,6 +26,21 @@ class FakeCarrier implements CallCarrier {
   async optOut(): Promise<void> {
     this.optOuts++;
     if (this.optOutError) throw this.optOutError;
+  }
+}
+
+/** The calls service's side of handoffs: answers the next agent, or fails as set. */
+class FakeAgents implements CallAgents {
+  readonly asked: { agentId: string; reason: string }[] = [];
+  failure: Error | null = null;
+  async handOff(agentId: string, reason: string): Promise<VoiceHandoffReply> {
+    this.asked.push({ agentId, reason });
+    if (this.failure) throw this.failure;
+    return {
+      agentId,
+      agentName: 'Billing',
+      agent: agentSettings({ prompt: 'You are billing.', introMessage: 'Billing here, {{name}}.' }),
+    };
   }
 }
 
@@ -52,7 +70,8 @@ function controlsOn(
 ) {
   const port = new FakePort(agent);
   const carrier = new FakeCarrier();
-  return { port, carrier, controls: new CallControls(port, carrier, route) };
+  const agents = new FakeAgents();
+  return { port, carrier, agents, controls: new CallControls(port, carrier, agents, route) };
 }
 
 describe('CallControls', () => {
@@ -192,5 +211,113 @@ describe('CallControls', () => {
     expect(port.ends).toEqual([
       { reason: 'voicemail_detected', farewell: 'Hi Ada, call us back.', options: { interrupt: true } },
     ]);
+  });
+
+  describe('handOff', () => {
+    const handoff = (over: Partial<HandoffSnapshot> = {}): HandoffSnapshot => ({
+      name: 'billing',
+      description: 'Bills',
+      agentId: 'agent-b',
+      contextMode: 'full',
+      lastTurns: null,
+      variables: null,
+      ...over,
+    });
+    const conversation = [
+      { role: 'system' as const, content: 'You are the first agent.' },
+      { role: 'user' as const, content: 'Hi.' },
+      { role: 'assistant' as const, content: 'Hello!' },
+      { role: 'user' as const, content: 'My bill is wrong.' },
+      { role: 'assistant' as const, content: 'Let me pass you on.', tool_calls: [] },
+    ];
+
+    it('asks the calls service, then hands over when the turn ends: the whole conversation, the intro', async () => {
+      const { port, agents, controls } = controlsOn();
+      port.history = [...conversation];
+      const { turn } = fakeTurn();
+      const done = await controls.forTurn('handoff_to_billing', turn).handOff(handoff(), 'billing question');
+      expect(done).toEqual({ handedOff: true, result: 'Handed over to Billing.' });
+      expect(agents.asked).toEqual([{ agentId: 'agent-b', reason: 'billing question' }]);
+      expect(turn.committed).toBe(true);
+      expect(port.handedTo).toEqual([]);
+      port.events.emit('turnEnded', {});
+      expect(port.handedTo).toEqual([
+        {
+          agent: expect.objectContaining({ prompt: 'You are billing.' }),
+          context: [
+            { role: 'user', content: 'Hi.' },
+            { role: 'assistant', content: 'Hello!' },
+            { role: 'user', content: 'My bill is wrong.' },
+            { role: 'assistant', content: 'Let me pass you on.' },
+          ],
+          variables: { name: 'Ada' },
+        },
+      ]);
+      expect(port.said.map((s) => s.text)).toEqual(['Billing here, Ada.']);
+      // Once only.
+      port.events.emit('turnEnded', {});
+      expect(port.handedTo).toHaveLength(1);
+    });
+
+    it('gives the last turns, or a summary the model writes, and the named variables only', async () => {
+      const last = controlsOn();
+      last.port.history = [...conversation];
+      last.port.variables = { name: 'Ada', account: 'A-1', secret: 'x' };
+      await last.controls
+        .forTurn('handoff_to_billing', fakeTurn().turn)
+        .handOff(
+          handoff({ contextMode: 'last_turns', lastTurns: 2, variables: ['account', 'missing'] }),
+          'r',
+        );
+      last.port.events.emit('turnEnded', {});
+      expect(last.port.handedTo[0].context).toEqual([
+        { role: 'user', content: 'My bill is wrong.' },
+        { role: 'assistant', content: 'Let me pass you on.' },
+      ]);
+      expect(last.port.handedTo[0].variables).toEqual({ account: 'A-1' });
+
+      const summary = controlsOn();
+      summary.port.history = [...conversation];
+      await summary.controls
+        .forTurn('handoff_to_billing', fakeTurn().turn)
+        .handOff(handoff({ contextMode: 'summary' }), 'r');
+      summary.port.events.emit('turnEnded', {});
+      expect(summary.port.completions[0][1]).toEqual({
+        role: 'user',
+        content: 'Caller: Hi.\nAgent: Hello!\nCaller: My bill is wrong.\nAgent: Let me pass you on.',
+      });
+      expect(summary.port.handedTo[0].context).toEqual([
+        { role: 'system', content: `${SUMMARY_PREFIX}A short summary.` },
+      ]);
+    });
+
+    it('keeps the call with its agent when the calls service refuses, and speaks up without an intro', async () => {
+      const refused = controlsOn();
+      refused.agents.failure = new Error('forbidden');
+      const { turn } = fakeTurn();
+      expect(await refused.controls.forTurn('handoff_to_billing', turn).handOff(handoff(), 'r')).toEqual({
+        handedOff: false,
+        result: 'The handover failed. Carry on with the caller yourself.',
+      });
+      expect(turn.committed).toBe(false);
+      refused.port.events.emit('turnEnded', {});
+      expect(refused.port.handedTo).toEqual([]);
+      expect(refused.port.errors).toEqual(['handoff']);
+
+      const quiet = controlsOn();
+      quiet.agents.handOff = async (agentId) => ({ agentId, agentName: 'B', agent: agentSettings({}) });
+      await quiet.controls.forTurn('handoff_to_b', fakeTurn().turn).handOff(handoff(), 'r');
+      quiet.port.events.emit('turnEnded', {});
+      expect(quiet.port.spokeUp).toBe(1);
+      expect(quiet.port.said).toEqual([]);
+    });
+
+    it('does not hand over a call that ends before the turn does', async () => {
+      const { port, controls } = controlsOn();
+      await controls.forTurn('handoff_to_billing', fakeTurn().turn).handOff(handoff(), 'r');
+      port.beginEnding('caller_hung_up');
+      port.events.emit('turnEnded', {});
+      expect(port.handedTo).toEqual([]);
+    });
   });
 });

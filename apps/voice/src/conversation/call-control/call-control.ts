@@ -2,9 +2,10 @@
 // agent's acknowledgement while a slow tool runs. Implemented once here; a tool asks for it through its turn
 // (ToolTurn.control), as the conversation's own policies ask the port.
 
-import { dtmfInputText } from '@vap/messages';
+import { dtmfInputText, type HandoffSnapshot } from '@vap/messages';
 import type { ToolCall } from '@vap/llm';
-import type { CallCarrier } from '../call-platform';
+import type { CallAgents, CallCarrier } from '../call-platform';
+import { handoffContext, passedVariables } from '../handoffs/handoff-context';
 import type { ConversationPort, CurrentTurn } from '../conversation-port';
 import { sendDtmf, type DtmfRoute } from '../dtmf/send-dtmf';
 import { Phrases } from '../phrases';
@@ -38,6 +39,11 @@ export interface CallControl {
   pressKeys(call: ToolCall): Promise<string>;
   /** Awaits `work`, speaking the agent's tool acknowledgement if it runs past delay_ms; throws if the turn is given up. */
   withAck<T>(work: Promise<T>): Promise<T>;
+  /**
+   * Hands the call to the handoff's agent once what the turn said has played: the next agent takes over when the
+   * turn ends. `result` is the tool result for the model (why not, when it was not handed off).
+   */
+  handOff(handoff: HandoffSnapshot, reason: string): Promise<{ handedOff: boolean; result: string }>;
 }
 
 /** What call control needs of the turn it acts in. */
@@ -60,6 +66,7 @@ export class CallControls {
   constructor(
     private readonly port: ConversationPort,
     private readonly carrier: CallCarrier,
+    private readonly agents: CallAgents,
     private readonly dtmfRoute: DtmfRoute,
   ) {}
 
@@ -80,6 +87,7 @@ export class CallControls {
       },
       pressKeys: (call) => this.pressKeys(turn, call),
       withAck: (work) => this.withAck(tool, turn, work, (phrase) => turn.say(phrase)),
+      handOff: (handoff, reason) => this.handOff(turn, handoff, reason),
     };
   }
 
@@ -144,6 +152,46 @@ export class CallControls {
     turn.committed = false;
     port.caller.listening = true;
     return false;
+  }
+
+  /**
+   * A handoff: committed once asked (the caller's speech no longer gives the turn up, so the call and the agent
+   * holding it never disagree), then the next agent's context is made and the conversation hands over.
+   */
+  private async handOff(
+    turn: ControlledTurn,
+    handoff: HandoffSnapshot,
+    reason: string,
+  ): Promise<{ handedOff: boolean; result: string }> {
+    const { port } = this;
+    await turn.finishSaying();
+    if (port.ending) return { handedOff: false, result: 'The call is ending.' };
+    turn.committed = true;
+    let next;
+    try {
+      next = await this.agents.handOff(handoff.agentId, reason);
+    } catch (error) {
+      port.onError(error, 'handoff');
+      turn.committed = false;
+      return { handedOff: false, result: 'The handover failed. Carry on with the caller yourself.' };
+    }
+    const context = await handoffContext(
+      port.history,
+      handoff,
+      (messages) => port.complete(messages, port.callSignal),
+      (error) => port.onError(error, 'handoff summary'),
+    );
+    const variables = passedVariables(port.variables, handoff.variables);
+    // Once this turn is over (its tool results in the history it leaves), the next agent holds the call and
+    // opens with its intro, or answers where the conversation is.
+    const off = port.events.on('turnEnded', () => {
+      off();
+      if (port.ending) return;
+      port.useAgent(next.agent, context, variables);
+      if (next.agent.introMessage) port.say(substituteVariables(next.agent.introMessage, port.variables));
+      else port.speakUp();
+    });
+    return { handedOff: true, result: `Handed over to ${next.agentName}.` };
   }
 
   /** send_dtmf: in-band tones play as a line of their own after what the turn said so far. */

@@ -11,6 +11,7 @@ import type {
   VoiceCallContext,
   VoiceTranscriptRequest,
 } from '@vap/messages';
+import { AppError, ErrorCode, type VoiceHandoffReply } from '@vap/messages';
 import type { ChatDelta, ChatModel, ChatRequest } from '@vap/llm';
 import type { BlobWriter } from '@vap/storage';
 import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand, type MediaStreamNotice } from '@vap/media';
@@ -215,8 +216,19 @@ export class FakePlatform implements CallPlatform {
     context: '',
   };
 
+  /** The agents the calls service hands the call to, by id (a handoff to any other is refused). */
+  readonly agents = new Map<string, { name: string; agent: Partial<AgentSnapshot> }>();
+  readonly handoffs: { agentId: string; reason: string }[] = [];
+
   async transcript(line: Omit<VoiceTranscriptRequest, 'callId'>): Promise<void> {
     this.lines.push(line);
+  }
+  async handOff(agentId: string, reason: string): Promise<VoiceHandoffReply> {
+    this.handoffs.push({ agentId, reason });
+    await sleep(this.toolDelayMs);
+    const next = this.agents.get(agentId);
+    if (!next) throw new AppError(ErrorCode.FORBIDDEN, "The call's agent does not hand off to that agent");
+    return { agentId, agentName: next.name, agent: agentSettings(next.agent) };
   }
   async transfer(to: string, reason: string): Promise<boolean> {
     this.transfers.push({ to, reason });

@@ -1,4 +1,5 @@
 // Test kit for the conversation's units: a ConversationPort whose clock is stepped by hand and whose voice,
+import type { ChatMessage } from '@vap/llm';
 // caller and endings are plain records, so a unit's policy can be driven event by event.
 
 import { TurnTakingSnapshotDefaults, type AgentSnapshot, type VoiceTranscriptRequest } from '@vap/messages';
@@ -91,8 +92,18 @@ export class FakePort implements ConversationPort {
     listening: true,
   };
   readonly turnTaking = { ...TurnTakingSnapshotDefaults };
-  readonly agent: AgentSnapshot;
+  agent: AgentSnapshot;
   variables: Record<string, unknown> = { name: 'Ada' };
+  /** The model's history: a system prompt, then what was said. */
+  history: ChatMessage[] = [{ role: 'system', content: 'You are the first agent.' }];
+  readonly callSignal = new AbortController().signal;
+  /** What complete() answers, and what it was asked. */
+  completion: string | Error = 'A short summary.';
+  readonly completions: ChatMessage[][] = [];
+  /** Handoffs applied (useAgent) and turns the agent took by itself. */
+  readonly handedTo: { agent: AgentSnapshot; context: ChatMessage[]; variables: Record<string, unknown> }[] =
+    [];
+  spokeUp = 0;
   live = true;
   ending = false;
   turn: CurrentTurn | null = null;
@@ -129,6 +140,19 @@ export class FakePort implements ConversationPort {
   }
   async finish(reason: string, hangup: boolean): Promise<void> {
     this.finishes.push({ reason, hangup });
+  }
+  async complete(messages: ChatMessage[]): Promise<string> {
+    this.completions.push(messages);
+    if (this.completion instanceof Error) throw this.completion;
+    return this.completion;
+  }
+  useAgent(agent: AgentSnapshot, context: ChatMessage[], variables: Record<string, unknown>): void {
+    this.agent = agent;
+    this.variables = variables;
+    this.handedTo.push({ agent, context, variables });
+  }
+  speakUp(): void {
+    this.spokeUp++;
   }
   report(line: Omit<VoiceTranscriptRequest, 'callId' | 'callSeconds'>): void {
     this.reported.push(line);

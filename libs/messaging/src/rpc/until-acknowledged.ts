@@ -1,28 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '@vap/messages';
 
-/**
- * How long a report of a call (a transcript line, the end of the stream) is retried before it is given up:
- * long enough to outlast a calls service restart or a NATS failover; bounded, so what a replica holds for
- * reports that cannot be delivered is bounded too.
- */
-export const REPORT_RETRY_WINDOW_MS = 5 * 60_000;
-
 export interface RetryOptions {
   /** Delay before the second attempt, doubled after each further failure up to `maxDelayMs`. */
   retryDelayMs?: number;
   maxDelayMs?: number;
   /** No attempt starts after this instant (ms since the epoch); the first one always does. */
-  deadline?: number;
+  deadline: number;
   onRetry?: (attempt: number, error: Error) => void;
 }
 
 /**
- * Sends until the receiver acknowledges, with backoff: a refusal (an AppError below 500: the request is wrong or
- * its call unknown) is final; no responder, a timeout or a failure on the far side is tried again.
+ * Sends a command until the receiver acknowledges, with backoff: a refusal (an AppError below 500: the request is
+ * wrong or names something unknown) is final; no responder, a timeout or a failure on the far side (a replica that
+ * died holding the request, a restart) is tried again until the deadline.
  */
-export async function untilAcknowledged<T>(send: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
-  const deadline = options.deadline ?? Date.now() + REPORT_RETRY_WINDOW_MS;
+export async function untilAcknowledged<T>(send: () => Promise<T>, options: RetryOptions): Promise<T> {
+  const deadline = options.deadline;
   const maxDelay = options.maxDelayMs ?? 5000;
   let delay = options.retryDelayMs ?? 250;
   for (let attempt = 1; ; attempt += 1) {

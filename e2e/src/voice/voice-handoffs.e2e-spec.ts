@@ -1,0 +1,168 @@
+// Handoffs between agents (a squad) on live carrier calls: the reception agent's model hands the caller to the
+// billing agent through its handoff_to_billing tool, the fake carrier_b answers into the media stream, and the
+// model is the fake OpenAI-compatible server scripted below. What is tested is what the platform gives the next
+// agent's model for each context mode, that the next agent speaks on the same call, and the call's segments.
+import { ChatCompletionRequest, ChatScript, lastUserText } from '../../support/fake-media';
+import { VoiceWorld } from './voice-fixtures';
+
+// Tests read response bodies freely; a mistyped read fails the assertion anyway.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+const INTRO = 'Hello, this is Maya from Acme.';
+const ASK = 'My bill is wrong.';
+const PASSING_ON = 'Let me pass you to billing.';
+const BILLING_REPLY = 'Billing here, which invoice is it?';
+const SUMMARY = 'The caller says their bill is wrong.';
+/** How the platform puts a summary before the next agent (docs/api.md, Handoffs). */
+const SUMMARY_NOTE = `A colleague handed this call to you. The conversation so far, in short: ${SUMMARY}`;
+
+const systemPrompt = (request: ChatCompletionRequest) =>
+  request.messages.find((m) => m.role === 'system')?.content ?? '';
+
+/** Reception hands a bill question to billing; billing answers; a summary is asked for with its own instructions. */
+const script: ChatScript = (request) => {
+  const prompt = systemPrompt(request);
+  if (prompt.startsWith('Summarise this phone conversation')) return { text: SUMMARY };
+  if (prompt.includes('handoff-test billing')) return { text: BILLING_REPLY };
+  const handoff = request.tools.find((t) => t.function.name === 'handoff_to_billing');
+  if (handoff && lastUserText(request) === ASK)
+    return {
+      text: PASSING_ON,
+      toolCalls: [{ name: 'handoff_to_billing', arguments: { reason: 'bill question' } }],
+    };
+  return { text: 'Anything else?' };
+};
+
+describe('handoffs between agents on live calls', () => {
+  let world: VoiceWorld;
+
+  beforeAll(async () => {
+    world = await VoiceWorld.start({ name: 'voice_handoffs', providers: { llm: true } });
+    world.ai.script(script);
+  }, 180_000);
+
+  afterAll(async () => {
+    await world?.stop();
+  });
+
+  /** A billing agent (marked by `label`) and a reception agent that hands bill questions to it. */
+  async function squad(label: string, handoff: Record<string, unknown>) {
+    const billing = await world.agent({
+      prompt: `You are billing at Acme, handoff-test billing ${label}.`,
+      intro_message: null,
+    });
+    const reception = await world.agent({
+      prompt: `You are reception at Acme, handoff-test reception ${label}.`,
+      handoffs: [
+        { name: 'billing', description: 'The caller asks about a bill.', agent_id: billing.id, ...handoff },
+      ],
+    });
+    expect(reception.handoffs).toEqual([
+      expect.objectContaining({ name: 'billing', agent_id: billing.id, context_mode: handoff.context_mode }),
+    ]);
+    return { billing, reception };
+  }
+
+  /** Dials reception, asks about the bill, waits for billing's answer on the same call, hangs up. */
+  async function handOffCall(label: string, handoff: Record<string, unknown>) {
+    const { billing, reception } = await squad(label, handoff);
+    const call = await world.dial('carrier_b', reception.id);
+    await call.media.waitForHeard(INTRO);
+    await call.media.waitUntilAgentSilent();
+    await call.media.say(ASK);
+    await call.media.waitForHeard(BILLING_REPLY);
+    await call.media.waitUntilAgentSilent();
+    call.media.hangUp();
+    await world.complete(call, call.media.mediaMs / 1000, 'callee');
+    const done: Any = await world.finished(call.callId);
+    const chats = world.ai.chats.filter((c) => systemPrompt(c).includes(`handoff-test billing ${label}`));
+    const receptionChats = world.ai.chats.filter((c) =>
+      systemPrompt(c).includes(`handoff-test reception ${label}`),
+    );
+    return { billing, reception, call, done, billingChat: chats[0], receptionChat: receptionChats.at(-1)! };
+  }
+
+  it('full: the next agent gets the conversation as it was said, speaks on the same call, and the call shows both segments', async () => {
+    const { billing, reception, call, done, billingChat, receptionChat } = await handOffCall('full', {
+      context_mode: 'full',
+    });
+    // What reception's model had been told and said, without its system prompt and tool traffic.
+    const said = receptionChat.messages
+      .filter((m: Any) => (m.role === 'user' || m.role === 'assistant') && m.content)
+      .map((m: Any) => ({ role: m.role, content: m.content }));
+    expect(said.at(-1)).toEqual({ role: 'user', content: ASK });
+    expect(billingChat.messages.slice(1)).toEqual([...said, { role: 'assistant', content: PASSING_ON }]);
+    // Billing's own tools: it has no handoffs of its own.
+    expect(billingChat.tools.map((t: Any) => t.function.name)).not.toContain('handoff_to_billing');
+    expect(call.media.heard.map((h) => h.text)).toEqual([INTRO, PASSING_ON, BILLING_REPLY]);
+
+    // One call: one session, both agents in its segments, the handoff among its tool calls.
+    expect(done.agent_id).toBe(reception.id);
+    expect(done.session.segments).toEqual([
+      {
+        agent_id: reception.id,
+        agent_name: reception.agent_name,
+        started_at: expect.any(String),
+        ended_at: expect.any(String),
+        handoff_reason: 'bill question',
+      },
+      {
+        agent_id: billing.id,
+        agent_name: billing.agent_name,
+        started_at: done.session.segments[0].ended_at,
+        ended_at: null,
+        handoff_reason: null,
+      },
+    ]);
+    expect(done.session.tool_calls).toEqual([
+      expect.objectContaining({ name: 'handoff_to_billing', kind: 'builtin', outcome: 'success' }),
+    ]);
+    expect(done.session.transcript.map((l: Any) => l.content)).toEqual(
+      expect.arrayContaining([ASK, BILLING_REPLY]),
+    );
+  });
+
+  it('last_turns: the next agent gets the last messages only', async () => {
+    const { billingChat } = await handOffCall('last', { context_mode: 'last_turns', last_turns: 2 });
+    expect(billingChat.messages.slice(1)).toEqual([
+      { role: 'user', content: ASK },
+      { role: 'assistant', content: PASSING_ON },
+    ]);
+  });
+
+  it('summary: the next agent gets a summary written at the handoff by the current agent’s model', async () => {
+    const { billingChat } = await handOffCall('summary', { context_mode: 'summary' });
+    expect(billingChat.messages.slice(1)).toEqual([{ role: 'system', content: SUMMARY_NOTE }]);
+    const asked = world.ai.chats.find(
+      (c) => systemPrompt(c).startsWith('Summarise') && (c.messages[1]?.content ?? '').includes(ASK),
+    )!;
+    expect(asked.tools).toEqual([]);
+    expect(asked.messages[1].content ?? '').toContain(`Caller: ${ASK}\nAgent: ${PASSING_ON}`);
+  });
+
+  it('refuses a handoff to an agent not of the account (as one that does not exist) or to the agent itself', async () => {
+    const me = await world.agent({});
+    const self = await world.api(`/agent/${me.id}`, {
+      method: 'PUT',
+      body: { handoffs: [{ name: 'me', description: 'Never', agent_id: me.id }] },
+    });
+    expect(self.status).toBe(400);
+    expect(self.body.error.details).toEqual([
+      {
+        field: 'handoffs.0.agent_id',
+        message: 'handoffs.0.agent_id is this agent: an agent does not hand off to itself',
+      },
+    ]);
+    const unknown = await world.api(`/agent/${me.id}`, {
+      method: 'PUT',
+      body: {
+        handoffs: [{ name: 'ghost', description: 'Never', agent_id: '00000000-0000-4000-8000-000000000000' }],
+      },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.details).toEqual([
+      { field: 'handoffs.0.agent_id', message: 'handoffs.0.agent_id is not an agent of this account' },
+    ]);
+  });
+});
