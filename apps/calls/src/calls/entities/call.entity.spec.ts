@@ -49,6 +49,8 @@ describe('newCall', () => {
         introMessage: 'Hello',
         enableRecording: true,
       }),
+      // The agent holding the call is the one it starts with until a handoff.
+      currentAgentSettings: null,
       status: 'pending',
       disposition: null,
       answeredBy: null,
