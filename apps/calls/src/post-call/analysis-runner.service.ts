@@ -4,8 +4,7 @@ import { CallsConfig } from '../config/calls.config';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { LLM_ADAPTER, LlmAdapter } from './llm/llm-adapter';
-
-const RETRY_DELAY_MS = 250;
+import { withModelAttempts } from './model-attempts';
 
 /**
  * Post-call analysis with the settings the call started with (its agent snapshot's analysis): a summary, and a
@@ -29,51 +28,45 @@ export class AnalysisRunner {
     if (!session.transcript.some((line) => line.role === 'user')) {
       return this.skipped('the caller said nothing');
     }
-    let attempts = 0;
-    let lastError = 'no attempt made';
     const started = Date.now();
-    while (attempts < this.config.EXTRACTION_MAX_ATTEMPTS) {
-      attempts++;
-      try {
-        const answer = await this.llm.analyze({
-          transcript: session.transcript,
-          variables: call.variables,
-          summary: settings.summaryEnabled,
-          summaryInstructions: settings.summaryInstructions,
-          successRubric: settings.successRubric,
-        });
-        return {
-          status: 'success',
-          model: this.llm.model,
-          analyzedAt: new Date().toISOString(),
-          latencyMs: Date.now() - started,
-          attempts,
-          summary: answer.summary,
-          success: answer.success
-            ? {
-                passed: answer.success.score >= settings.successThreshold,
-                score: answer.success.score,
-                threshold: settings.successThreshold,
-                reasons: answer.success.reasons,
-              }
-            : null,
-          error: null,
-        };
-      } catch (err) {
-        lastError = err instanceof Error ? err.message : String(err);
-        if (attempts < this.config.EXTRACTION_MAX_ATTEMPTS)
-          await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * attempts));
-      }
+    const run = await withModelAttempts(this.config.EXTRACTION_MAX_ATTEMPTS, () =>
+      this.llm.analyze({
+        transcript: session.transcript,
+        variables: call.variables,
+        summary: settings.summaryEnabled,
+        summaryInstructions: settings.summaryInstructions,
+        successRubric: settings.successRubric,
+      }),
+    );
+    if (!run.ok) {
+      return {
+        status: 'failed',
+        model: this.llm.model,
+        analyzedAt: null,
+        latencyMs: Date.now() - started,
+        attempts: run.attempts,
+        summary: null,
+        success: null,
+        error: run.error,
+      };
     }
+    const answer = run.value;
     return {
-      status: 'failed',
+      status: 'success',
       model: this.llm.model,
-      analyzedAt: null,
+      analyzedAt: new Date().toISOString(),
       latencyMs: Date.now() - started,
-      attempts,
-      summary: null,
-      success: null,
-      error: lastError,
+      attempts: run.attempts,
+      summary: answer.summary,
+      success: answer.success
+        ? {
+            passed: answer.success.score >= settings.successThreshold,
+            score: answer.success.score,
+            threshold: settings.successThreshold,
+            reasons: answer.success.reasons,
+          }
+        : null,
+      error: null,
     };
   }
 

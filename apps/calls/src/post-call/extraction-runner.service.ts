@@ -5,8 +5,7 @@ import { CallsConfig } from '../config/calls.config';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { LLM_ADAPTER, LlmAdapter } from './llm/llm-adapter';
-
-const RETRY_DELAY_MS = 250;
+import { withModelAttempts } from './model-attempts';
 
 /**
  * Post-call extraction with the agent's effective schema (attached sets + inline keys, from the agents
@@ -22,45 +21,45 @@ export class ExtractionRunner {
 
   async run(call: Call, session: CallSession): Promise<ExtractionResult> {
     if (!call.agentSettings.extractionEnabled) return this.skipped('extraction is disabled for the agent');
-    let attempts = 0;
-    let lastError = 'no attempt made';
     const started = Date.now();
-    while (attempts < this.config.EXTRACTION_MAX_ATTEMPTS) {
-      attempts++;
-      try {
+    // A schema that asks for nothing ends the attempts at once, with the reason the extraction is skipped.
+    const run = await withModelAttempts(
+      this.config.EXTRACTION_MAX_ATTEMPTS,
+      async (): Promise<{ skipped: string } | { values: Record<string, unknown> }> => {
         const schema = await this.rpc.request(Subjects.agents.extractionEffectiveSchema, call.partnerId, {
           agentId: call.agentId,
         });
-        if (!schema.extractionEnabled) return this.skipped('extraction is disabled for the agent');
-        if (!schema.keys.length) return this.skipped('the agent has no extraction keys');
-        const values = await this.llm.extract({
-          keys: schema.keys,
-          transcript: session.transcript,
-          variables: call.variables,
-        });
+        if (!schema.extractionEnabled) return { skipped: 'extraction is disabled for the agent' };
+        if (!schema.keys.length) return { skipped: 'the agent has no extraction keys' };
         return {
-          status: 'success',
-          model: this.llm.model,
-          extractedAt: new Date().toISOString(),
-          latencyMs: Date.now() - started,
-          attempts,
-          values,
-          error: null,
+          values: await this.llm.extract({
+            keys: schema.keys,
+            transcript: session.transcript,
+            variables: call.variables,
+          }),
         };
-      } catch (err) {
-        lastError = err instanceof Error ? err.message : String(err);
-        if (attempts < this.config.EXTRACTION_MAX_ATTEMPTS)
-          await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * attempts));
-      }
+      },
+    );
+    if (!run.ok) {
+      return {
+        status: 'failed',
+        model: this.llm.model,
+        extractedAt: null,
+        latencyMs: Date.now() - started,
+        attempts: run.attempts,
+        values: {},
+        error: run.error,
+      };
     }
+    if ('skipped' in run.value) return this.skipped(run.value.skipped);
     return {
-      status: 'failed',
+      status: 'success',
       model: this.llm.model,
-      extractedAt: null,
+      extractedAt: new Date().toISOString(),
       latencyMs: Date.now() - started,
-      attempts,
-      values: {},
-      error: lastError,
+      attempts: run.attempts,
+      values: run.value.values,
+      error: null,
     };
   }
 
