@@ -117,6 +117,13 @@ async function asksForHuman(line: PhoneLine): Promise<void> {
   await stayOnLine(line);
 }
 
+/**
+ * Media time a caller who asked for something keeps listening after each of the agent's turns, so that holding
+ * lines ("let me look that up") followed by a wait for a partner's answer do not read as the agent being done.
+ * Shorter than an agent's idle reprompt (8 s), which a caller who is still waiting would not let come.
+ */
+export const ANSWER_WAIT_MS = 5_000;
+
 /** The account number the keypad caller keys in, ended with #. */
 export const KEYPAD_ENTRY = '4711#';
 
@@ -143,8 +150,13 @@ async function keypadEntry(line: PhoneLine): Promise<void> {
 }
 
 /** Asks for something a partner function answers (check_order), listens to the answer, says goodbye. */
+/** Asks for something a partner function answers, waits through the agent's holding lines for it, then leaves. */
 async function callsFunction(line: PhoneLine): Promise<void> {
   await line.listen(INTRO_WAIT_MS);
-  await exchange(line, [CalleeLines.callsFunction, CalleeLines.goodbye]);
+  await line.say(CalleeLines.callsFunction);
+  if (await line.listen(REPLY_WAIT_MS)) {
+    while (await line.listen(ANSWER_WAIT_MS));
+  }
+  await exchange(line, [CalleeLines.goodbye]);
   await stayOnLine(line);
 }

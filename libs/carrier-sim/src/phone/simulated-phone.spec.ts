@@ -338,6 +338,22 @@ describe('SimulatedPhone against a media plane', () => {
     expect(linesIn(agent.media())).toEqual([CalleeLines.callsFunction, CalleeLines.goodbye]);
   });
 
+  it('waits through a holding line and a quiet wait for the answer before its goodbye (outcome 09)', async () => {
+    dial(calleeScript('calls_function', { hold: async () => undefined }));
+    const agent = await nextAgent;
+    await agent.until(() => agent.mediaCount() >= 1);
+    await agent.say(INTRO, 'intro');
+    await agent.until(() => linesIn(agent.media()).includes(CalleeLines.callsFunction));
+    await agent.say('Let me look that up.', 'holding');
+    // Five seconds of media from the holding line on, most of it quiet while the partner has not answered.
+    const heldFrom = agent.mediaCount();
+    await agent.until(() => agent.mediaCount() >= heldFrom + 250);
+    expect(linesIn(agent.media())).toEqual([CalleeLines.callsFunction]);
+    await agent.say('Done. order status shipped.', 'answer');
+    await agent.until(() => linesIn(agent.media()).length === 2);
+    expect(linesIn(agent.media())).toEqual([CalleeLines.callsFunction, CalleeLines.goodbye]);
+  });
+
   it('ends as stream_closed when the media plane closes the socket', async () => {
     const { ended } = dial(silent);
     const agent = await nextAgent;
