@@ -59,6 +59,7 @@ const RUNS: BenchRun[] = [
   { name: 'voice-mixed', script: 'voice', args: ['200'], env: { BENCH_TRANSPORT: 'mixed' } },
   { name: 'voice-turns', script: 'voice', entry: 'turn-taking', args: ['100'] },
   { name: 'voice-tools', script: 'voice', entry: 'tool-calls', args: ['100'] },
+  { name: 'voice-handoffs', script: 'voice', entry: 'handoffs', args: ['50'] },
 ];
 
 interface ResultFigure extends BenchFigure {

@@ -1,6 +1,7 @@
 // The platform's other services as the voice service sees them, reduced to what a benchmark needs. As the
 // calls service it answers calls.voice.attach with the call's context, acks the transcript, hang-up, transfer
-// and ended reports, and keeps what they said (the agent turns' latency parts above all); as the agents service
+// and ended reports, answers calls.voice.handoff with the agents registered for it, and keeps what they said (the
+// agent turns' latency parts above all); as the agents service
 // it answers agents.speech.plan with the speech each call runs on (the benchmark's plan). Replies use
 // the platform's RPC envelope (RpcRequest in, RpcReply out, JSON), so the voice service's RpcClient reads them
 // as it reads the real ones.
@@ -16,6 +17,8 @@ import {
   TurnLatency,
   VoiceCallContext,
   VoiceEndedRequest,
+  VoiceHandoffReply,
+  VoiceHandoffRequest,
   VoiceHangupRequest,
   VoiceToolCallRequest,
   VoiceTranscriptRequest,
@@ -29,6 +32,7 @@ type AnsweredSubject =
   | 'calls.voice.hangup'
   | 'calls.voice.ended'
   | 'calls.voice.tool_call'
+  | 'calls.voice.handoff'
   | 'agents.speech.plan';
 
 /** The wire subject of a logical one under a deployment's NATS_SUBJECT_PREFIX (as NatsConnectionService builds it). */
@@ -48,6 +52,10 @@ export interface FakePlatformResponder {
   /** Makes a call known: attach answers its context until it is forgotten. */
   register(context: VoiceCallContext): void;
   forget(callId: string): void;
+  /** Makes an agent a handoff may go to: calls.voice.handoff answers it (unknown agents are 404). */
+  registerAgent(agent: VoiceHandoffReply): void;
+  /** Handoffs the voice service asked for, each with when it arrived (performance.now() of this process). */
+  readonly handoffs: (VoiceHandoffRequest & { receivedAt: number })[];
   readonly attaches: Map<string, number>;
   readonly transcripts: VoiceTranscriptRequest[];
   readonly turns: ReportedTurn[];
@@ -81,10 +89,13 @@ export async function startFakePlatformResponder(
   plan: SpeechPlanner | null,
 ): Promise<FakePlatformResponder> {
   const contexts = new Map<string, VoiceCallContext>();
+  const agents = new Map<string, VoiceHandoffReply>();
   const subscriptions: Subscription[] = [];
   const responder: FakePlatformResponder = {
     register: (context) => void contexts.set(context.callId, context),
     forget: (callId) => void contexts.delete(callId),
+    registerAgent: (agent) => void agents.set(agent.agentId, agent),
+    handoffs: [],
     attaches: new Map(),
     transcripts: [],
     turns: [],
@@ -104,6 +115,7 @@ export async function startFakePlatformResponder(
       responder.transfers.length = 0;
       responder.ended.clear();
       responder.toolCalls.length = 0;
+      responder.handoffs.length = 0;
       responder.unknownAttaches = 0;
       responder.browserAttaches = 0;
       responder.lastBrowserOrigin = undefined;
@@ -164,6 +176,12 @@ export async function startFakePlatformResponder(
   handle(Subjects.calls.voiceToolCall, (data) => {
     responder.toolCalls.push(data);
     return { ok: true };
+  });
+  handle(Subjects.calls.voiceHandoff, (data) => {
+    responder.handoffs.push({ ...data, receivedAt: performance.now() });
+    const agent = agents.get(data.agentId);
+    if (!agent || !contexts.has(data.callId)) throw AppError.notFound('Agent');
+    return agent;
   });
   if (plan) {
     handle(Subjects.agents.speechPlan, (data) => {

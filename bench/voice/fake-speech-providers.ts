@@ -30,6 +30,11 @@ export interface FakeSpeechProvidersOptions {
   toolCall?: FakeToolCall;
   /** Seconds of speech every synthesis returns. */
   speechSeconds: number;
+  /**
+   * Every chat completion is answered this long after its request arrived: one model round's own time (default
+   * 0, an answer ready at once).
+   */
+  completionDelayMs?: number;
 }
 
 export interface FakeToolCall {
@@ -90,7 +95,11 @@ export async function startFakeSpeechProviders(
         }
         if (path.endsWith('/chat/completions')) {
           counts.completions++;
-          return completion(res, body, receivedAt, chunks, options);
+          const delayMs = options.completionDelayMs ?? 0;
+          if (delayMs <= 0) return completion(res, body, receivedAt, chunks, options);
+          return new Promise<void>((resolve) => setTimeout(resolve, delayMs)).then(() =>
+            completion(res, body, receivedAt, chunks, options),
+          );
         }
         if (path.endsWith('/audio/speech')) {
           counts.speech++;

@@ -43,7 +43,12 @@ export interface CallControl {
    * Hands the call to the handoff's agent once what the turn said has played: the next agent takes over when the
    * turn ends. `result` is the tool result for the model (why not, when it was not handed off).
    */
-  handOff(handoff: HandoffSnapshot, reason: string): Promise<{ handedOff: boolean; result: string }>;
+  /** `summary`: what the model wrote for the next agent in its handoff call ('' when nothing). */
+  handOff(
+    handoff: HandoffSnapshot,
+    reason: string,
+    summary: string,
+  ): Promise<{ handedOff: boolean; result: string }>;
 }
 
 /** What call control needs of the turn it acts in. */
@@ -87,7 +92,7 @@ export class CallControls {
       },
       pressKeys: (call) => this.pressKeys(turn, call),
       withAck: (work) => this.withAck(tool, turn, work, (phrase) => turn.say(phrase)),
-      handOff: (handoff, reason) => this.handOff(turn, handoff, reason),
+      handOff: (handoff, reason, summary) => this.handOff(turn, handoff, reason, summary),
     };
   }
 
@@ -162,6 +167,7 @@ export class CallControls {
     turn: ControlledTurn,
     handoff: HandoffSnapshot,
     reason: string,
+    summary: string,
   ): Promise<{ handedOff: boolean; result: string }> {
     const { port } = this;
     await turn.finishSaying();
@@ -178,6 +184,7 @@ export class CallControls {
     const context = await handoffContext(
       port.history,
       handoff,
+      summary,
       (messages) => port.complete(messages, port.callSignal),
       (error) => port.onError(error, 'handoff summary'),
     );

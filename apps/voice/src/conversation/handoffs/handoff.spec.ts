@@ -3,9 +3,13 @@ import type { ChatDelta } from '@vap/llm';
 import { CallHarness } from '../testing/conversation-harness';
 import { SUMMARY_PREFIX } from './handoff-context';
 
-const handoffCall = (reason = 'billing question'): ChatDelta => ({
+const handoffCall = (reason = 'billing question', summary?: string): ChatDelta => ({
   type: 'tool_call',
-  call: { id: 'call-handoff', name: 'handoff_to_billing', arguments: { reason } },
+  call: {
+    id: 'call-handoff',
+    name: 'handoff_to_billing',
+    arguments: summary === undefined ? { reason } : { reason, summary },
+  },
 });
 
 const billingHandoff = (over: Partial<HandoffSnapshot> = {}): HandoffSnapshot => ({
@@ -25,15 +29,22 @@ describe('conversation: handoffs between agents', () => {
     call = undefined;
   });
 
-  function squad(handoff = billingHandoff(), billingIntro: string | null = null) {
+  /** `summaryInCall`: in summary mode, the model writes the summary in its handoff call (else in a round of its own). */
+  function squad(handoff = billingHandoff(), billingIntro: string | null = null, summaryInCall = false) {
+    const asksForSummary = handoff.contextMode === 'summary' && !summaryInCall;
     call = new CallHarness({
       agent: { prompt: 'You are reception at {{company}}.', handoffs: [handoff] },
       variables: { company: 'Acme', account: 'A-7' },
       sttTexts: ['My bill is wrong.'],
       model: [
-        { deltas: [{ type: 'text', text: 'Let me pass you to billing.' }, handoffCall()] },
-        // The summary, when the mode asks for one.
-        ...(handoff.contextMode === 'summary'
+        {
+          deltas: [
+            { type: 'text', text: 'Let me pass you to billing.' },
+            handoffCall('billing question', summaryInCall ? '  Caller A-7 disputes a bill.  ' : undefined),
+          ],
+        },
+        // The summary round, when the mode asks for one and the handoff call had none.
+        ...(asksForSummary
           ? [{ deltas: [{ type: 'text' as const, text: 'Caller says the bill is wrong.' }] }]
           : []),
         { deltas: [{ type: 'text', text: 'Billing here: which invoice is it?' }] },
@@ -79,7 +90,27 @@ describe('conversation: handoffs between agents', () => {
     ]);
   });
 
-  it('gives the next agent a summary written at the handoff, and only the variables named', async () => {
+  it('asks for the summary in the handoff call itself: no model round of its own', async () => {
+    const c = squad(billingHandoff({ contextMode: 'summary' }), null, true);
+    c.say(400);
+    await c.until(() => c.model.requests.length === 2, 'the next agent to answer', 8000);
+    const [first, next] = c.model.requests;
+    const tool = first.tools.find((t) => t.name === 'handoff_to_billing')!;
+    expect(tool.parameters).toMatchObject({
+      properties: { summary: { type: 'string' } },
+      required: ['summary'],
+    });
+    expect(next.messages.slice(1)).toEqual([
+      { role: 'system', content: `${SUMMARY_PREFIX}Caller A-7 disputes a bill.` },
+    ]);
+    await c.until(
+      () => c.reporter.lines.some((l) => l.content === 'Billing here: which invoice is it?'),
+      'the reply',
+    );
+    expect(c.model.requests).toHaveLength(2);
+  });
+
+  it('asks for the summary in a round of its own when the handoff call had none, and passes only the variables named', async () => {
     const c = squad(billingHandoff({ contextMode: 'summary', variables: ['company'] }));
     c.say(400);
     await c.until(() => c.model.requests.length === 3, 'the next agent to answer', 8000);

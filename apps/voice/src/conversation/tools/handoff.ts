@@ -2,6 +2,7 @@
 // asks its turn's call control, which hands the call over once what the agent said has been heard.
 
 import { handoffToolName, type HandoffSnapshot, type VoiceToolCallRecord } from '@vap/messages';
+import { SUMMARY_ARGUMENT_DESCRIPTION } from '../handoffs/handoff-context';
 import type { ConversationTool, ToolRun } from './tool';
 
 export function handoffTool(handoff: HandoffSnapshot): ConversationTool {
@@ -18,16 +19,28 @@ export function handoffTool(handoff: HandoffSnapshot): ConversationTool {
       description:
         `Hand the caller over to a colleague (${handoff.name}), who takes the conversation from here. ` +
         `When: ${handoff.description} Tell the caller first.`,
-      parameters: {
-        type: 'object',
-        properties: { reason: { type: 'string', description: 'Why the caller is handed over' } },
-        required: [],
-      },
+      // In summary mode the summary is written in this call, in the same model round.
+      parameters:
+        handoff.contextMode === 'summary'
+          ? {
+              type: 'object',
+              properties: {
+                reason: { type: 'string', description: 'Why the caller is handed over' },
+                summary: { type: 'string', description: SUMMARY_ARGUMENT_DESCRIPTION },
+              },
+              required: ['summary'],
+            }
+          : {
+              type: 'object',
+              properties: { reason: { type: 'string', description: 'Why the caller is handed over' } },
+              required: [],
+            },
     }),
     async run(call, turn): Promise<ToolRun> {
       const startedAt = performance.now();
       const reason = typeof call.arguments.reason === 'string' ? call.arguments.reason : '';
-      const { handedOff, result } = await turn.control.handOff(handoff, reason);
+      const summary = typeof call.arguments.summary === 'string' ? call.arguments.summary : '';
+      const { handedOff, result } = await turn.control.handOff(handoff, reason, summary);
       const invocation: Omit<VoiceToolCallRecord, 'atMs'> = {
         name,
         kind: 'builtin',
