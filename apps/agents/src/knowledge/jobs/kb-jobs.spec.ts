@@ -62,7 +62,8 @@ describe('knowledge-base job queue', () => {
     )[0];
 
   it('lets concurrent workers claim each job once', async () => {
-    const repo = new KbJobsRepository(dataSource, config());
+    // Leases that outlive the test: a loaded machine's slow claims must not see the first ones expire.
+    const repo = new KbJobsRepository(dataSource, config({ KB_JOB_LEASE_MS: 60_000 }));
     await enqueue(repo, 12);
     const claims = await Promise.all(Array.from({ length: 4 }, (_, i) => repo.claim(`w${i}`, 5)));
     const ids = claims.flat().map((j) => j.id);

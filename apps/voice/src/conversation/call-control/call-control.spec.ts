@@ -235,7 +235,9 @@ describe('CallControls', () => {
       const { port, agents, controls } = controlsOn();
       port.history = [...conversation];
       const { turn } = fakeTurn();
-      const done = await controls.forTurn('handoff_to_billing', turn).handOff(handoff(), 'billing question');
+      const done = await controls
+        .forTurn('handoff_to_billing', turn)
+        .handOff(handoff(), 'billing question', '');
       expect(done).toEqual({ handedOff: true, result: 'Handed over to Billing.' });
       expect(agents.asked).toEqual([{ agentId: 'agent-b', reason: 'billing question' }]);
       expect(turn.committed).toBe(true);
@@ -259,7 +261,7 @@ describe('CallControls', () => {
       expect(port.handedTo).toHaveLength(1);
     });
 
-    it('gives the last turns, or a summary the model writes, and the named variables only', async () => {
+    it('gives the last turns, or a summary the model writes (in a round of its own when its call had none), and the named variables only', async () => {
       const last = controlsOn();
       last.port.history = [...conversation];
       last.port.variables = { name: 'Ada', account: 'A-1', secret: 'x' };
@@ -268,6 +270,7 @@ describe('CallControls', () => {
         .handOff(
           handoff({ contextMode: 'last_turns', lastTurns: 2, variables: ['account', 'missing'] }),
           'r',
+          '',
         );
       last.port.events.emit('turnEnded', {});
       expect(last.port.handedTo[0].context).toEqual([
@@ -280,7 +283,7 @@ describe('CallControls', () => {
       summary.port.history = [...conversation];
       await summary.controls
         .forTurn('handoff_to_billing', fakeTurn().turn)
-        .handOff(handoff({ contextMode: 'summary' }), 'r');
+        .handOff(handoff({ contextMode: 'summary' }), 'r', ' ');
       summary.port.events.emit('turnEnded', {});
       expect(summary.port.completions[0][1]).toEqual({
         role: 'user',
@@ -289,13 +292,25 @@ describe('CallControls', () => {
       expect(summary.port.handedTo[0].context).toEqual([
         { role: 'system', content: `${SUMMARY_PREFIX}A short summary.` },
       ]);
+
+      // Written in the handoff call: taken as it is, with no round of its own.
+      const written = controlsOn();
+      written.port.history = [...conversation];
+      await written.controls
+        .forTurn('handoff_to_billing', fakeTurn().turn)
+        .handOff(handoff({ contextMode: 'summary' }), 'r', 'Caller disputes a bill.');
+      written.port.events.emit('turnEnded', {});
+      expect(written.port.completions).toEqual([]);
+      expect(written.port.handedTo[0].context).toEqual([
+        { role: 'system', content: `${SUMMARY_PREFIX}Caller disputes a bill.` },
+      ]);
     });
 
     it('keeps the call with its agent when the calls service refuses, and speaks up without an intro', async () => {
       const refused = controlsOn();
       refused.agents.failure = new Error('forbidden');
       const { turn } = fakeTurn();
-      expect(await refused.controls.forTurn('handoff_to_billing', turn).handOff(handoff(), 'r')).toEqual({
+      expect(await refused.controls.forTurn('handoff_to_billing', turn).handOff(handoff(), 'r', '')).toEqual({
         handedOff: false,
         result: 'The handover failed. Carry on with the caller yourself.',
       });
@@ -306,7 +321,7 @@ describe('CallControls', () => {
 
       const quiet = controlsOn();
       quiet.agents.handOff = async (agentId) => ({ agentId, agentName: 'B', agent: agentSettings({}) });
-      await quiet.controls.forTurn('handoff_to_b', fakeTurn().turn).handOff(handoff(), 'r');
+      await quiet.controls.forTurn('handoff_to_b', fakeTurn().turn).handOff(handoff(), 'r', '');
       quiet.port.events.emit('turnEnded', {});
       expect(quiet.port.spokeUp).toBe(1);
       expect(quiet.port.said).toEqual([]);
@@ -314,7 +329,7 @@ describe('CallControls', () => {
 
     it('does not hand over a call that ends before the turn does', async () => {
       const { port, controls } = controlsOn();
-      await controls.forTurn('handoff_to_billing', fakeTurn().turn).handOff(handoff(), 'r');
+      await controls.forTurn('handoff_to_billing', fakeTurn().turn).handOff(handoff(), 'r', '');
       port.beginEnding('caller_hung_up');
       port.events.emit('turnEnded', {});
       expect(port.handedTo).toEqual([]);
