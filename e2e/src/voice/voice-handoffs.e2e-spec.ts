@@ -200,7 +200,7 @@ describe('handoffs between agents on live calls', () => {
   it('summary: the next agent gets the summary the current agent’s model wrote in its handoff call', async () => {
     const summariesBefore = world.ai.chats.filter((c) => systemPrompt(c).startsWith('Summarise')).length;
     const { billingChat, receptionChat } = await handOffCall('summary', { context_mode: 'summary' });
-    const tool = receptionChat.tools.find((t: Any) => t.function.name === 'handoff_to_billing');
+    const tool: Any = receptionChat.tools.find((t: Any) => t.function.name === 'handoff_to_billing');
     expect(tool.function.parameters.required).toEqual(['summary']);
     expect(billingChat.messages.slice(1)).toEqual([{ role: 'system', content: SUMMARY_NOTE }]);
     // Written in the handoff's own model round: no summary round of its own.
