@@ -167,6 +167,15 @@ export const Subjects = {
     /** AddContactsBatch: one batch of an upload's valid rows; answers their per-row report. */
     contactsAdd: 'campaigns.contact.add',
     contactsList: 'campaigns.contact.list',
+    testScenarioCreate: 'campaigns.test_scenario.create',
+    testScenarioList: 'campaigns.test_scenario.list',
+    testScenarioGet: 'campaigns.test_scenario.get',
+    testScenarioUpdate: 'campaigns.test_scenario.update',
+    testScenarioDelete: 'campaigns.test_scenario.delete',
+    /** Queues a run of scenarios against an agent; the campaigns service's test runner plays them. */
+    testRunCreate: 'campaigns.test_run.create',
+    testRunList: 'campaigns.test_run.list',
+    testRunGet: 'campaigns.test_run.get',
   },
   webhooks: {
     ping: 'webhooks.health.ping',
