@@ -173,7 +173,7 @@ describe('test scenarios and runs', () => {
         ...ASSERTIONS,
         // The caller's audio was heard word for word, and the agent answered it.
         { kind: 'transcript_contains', text: `You said ${ASK.replace('.', '')}`, role: 'agent' },
-        { kind: 'end_reason', equals: 'agent_ended' },
+        { kind: 'end_reason', equals: 'agent_ended_call' },
       ],
       judge: {
         rubric: 'The agent repeats what the caller wants and ends the call politely.',
@@ -198,15 +198,10 @@ describe('test scenarios and runs', () => {
     const passed = await finishedRun(good.id, ids, 2);
     for (const result of passed.results) {
       for (const attempt of result.attempts) {
-        expect({
-          scenario: result.name,
-          status: attempt.status,
-          error: attempt.error,
-          verdicts: attempt.verdicts,
-        }).toMatchObject({
-          status: 'passed',
-          error: null,
-        });
+        // The whole attempt in the message when it did not pass: its verdicts and transcript say why.
+        if (attempt.status !== 'passed')
+          throw new Error(`${result.name}: ${JSON.stringify(attempt, null, 1)}`);
+        expect(attempt.error).toBeNull();
         expect(attempt.session_id).toEqual(expect.any(String));
         expect(attempt.tool_calls).toEqual([
           expect.objectContaining({ name: 'end_call', arguments: { reason: 'the caller said goodbye' } }),
@@ -234,7 +229,7 @@ describe('test scenarios and runs', () => {
       passed: true,
       reasons: expect.any(String),
     });
-    expect(first.end_reason).toBe('agent_ended');
+    expect(first.end_reason).toBe('agent_ended_call');
     // The simulated caller's lines came from the model playing the persona, not the fallback line.
     expect(simulatedResult.attempts[0].transcript).toEqual(
       expect.arrayContaining([expect.objectContaining({ role: 'caller', text: SIMULATED_FIRST })]),
@@ -265,7 +260,7 @@ describe('test scenarios and runs', () => {
     expect(brokenScripted.verdicts[0].detail).toBe('end_call was never called (no tool was called)');
     expect(brokenScripted.verdicts[1].detail).toContain(`"${COMPETITOR}" was said`);
     expect(brokenScripted.verdicts[4].detail).toBe(
-      'the session ended with caller_ended, expected agent_ended',
+      'the session ended with caller_ended, expected agent_ended_call',
     );
     expect(verdictsOf(brokenSimulated)).toEqual({
       '0:tool_called': false,

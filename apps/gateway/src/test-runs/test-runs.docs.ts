@@ -18,7 +18,7 @@ ${TEST_LINES_MAX} lines and ${TEST_ASSERTIONS_MAX} assertions per scenario.
 Assertions (\`kind\` and its fields): \`tool_called\` {tool, arguments?, arguments_schema?} (one call of the
 tool whose arguments have those values and satisfy the schema), \`tool_not_called\` {tool},
 \`transcript_contains\` / \`transcript_not_contains\` {text, role?: agent|caller|any} (case and punctuation
-ignored), \`end_reason\` {equals} (the session's end_reason, e.g. \`agent_ended\`, \`caller_ended\`),
+ignored), \`end_reason\` {equals} (the session's end_reason, e.g. \`agent_ended_call\`, \`caller_ended\`),
 \`extraction\` {key, equals} (the extracted value, else the call variable), \`latency\` {max_ms} (every agent
 reply's voice-to-voice latency). \`judge\` {rubric, pass_threshold}: a model scores the transcript against
 the rubric from 0 to 1. A wrong field is 400 VALIDATION_ERROR naming it (\`assertions[2].tool\`).

@@ -161,7 +161,14 @@ export class TestAssertionDto {
   key?: string;
 
   @ApiPropertyOptional({
-    description: 'end_reason: the session’s end_reason; extraction: the value expected',
+    description: 'end_reason: the session’s end_reason; extraction: the value expected (any JSON value)',
+    oneOf: [
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'array', items: {} },
+      { type: 'object', additionalProperties: true, nullable: true },
+    ],
   })
   equals?: unknown;
 
