@@ -242,6 +242,19 @@ describe('test scenarios and runs', () => {
       test_scenario_id: scripted.scenario_id,
     });
 
+    // Billed at the test rate (TEST_CALL_PRICE_PER_MINUTE_PAISE, 100 paise a minute), per second.
+    const charge = await waitFor(
+      async () => {
+        const res = await world.api('/billing/transactions?type=charge&limit=100');
+        return (res.body.data?.transactions as Any[] | undefined)?.find(
+          (t) => t.browser_session_id === first.session_id,
+        );
+      },
+      { timeoutMs: 30_000, intervalMs: 500, description: "the test session's charge" },
+    );
+    expect(charge.billed_seconds).toBeGreaterThan(0);
+    expect(charge.amount_inr).toBe(-Math.ceil((charge.billed_seconds * 100) / 60) / 100);
+
     // The broken agent: no end_call, and a prompt that plugs the competitor.
     const broken = await world.agent({
       end_call_enabled: false,

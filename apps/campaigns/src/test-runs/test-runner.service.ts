@@ -73,7 +73,7 @@ export class TestRunner implements OnApplicationBootstrap, BeforeApplicationShut
       return this.repo.finish(attempt, 'error', null, 'the account is unknown to the test runner');
     let session: BrowserSessionDto & { connect_url: string };
     try {
-      session = await this.rpc.request(Subjects.calls.browserSessionCreate, partner, {
+      session = await this.rpc.request(Subjects.calls.testSessionCreate, partner, {
         agent_id: run.agent_id,
         allowed_origins: [TEST_CALLER_ORIGIN],
         variables: scenario.variables,

@@ -29,9 +29,10 @@ Queues a run: each scenario is played against the agent \`repetitions\` times (1
 to catch flaky behaviour), at most ${TEST_RUN_SCENARIOS_MAX} scenarios. Each attempt is a browser session of the
 agent (see GET /browser-sessions/{id}) on the same voice pipeline as real calls: the test caller speaks with the
 platform's offline synthesizer and hears the agent through the offline recognition. Test sessions are billed
-as browser sessions at the calls' per-minute price and take slots of the account's concurrency limit; at most
+per second at the test rate (the calls service's TEST_CALL_PRICE_PER_MINUTE_PAISE, INR 1.00 a minute by
+default) and take slots of the account's concurrency limit; at most
 two attempts of an account talk at once (TEST_RUN_ACCOUNT_CONCURRENCY), and at most
-${TEST_RUNS_ACTIVE_PER_ACCOUNT} runs of an account are queued or running (more: 409 LIMIT_REACHED).
+${TEST_RUNS_ACTIVE_PER_ACCOUNT} runs of an account are queued or running (more: 429 LIMIT_REACHED).
 
 Answers 202 with the run \`queued\`; poll GET /test-runs/{id} until \`completed\`. An attempt \`passed\` when
 every assertion held and the judge's score reached its threshold; \`failed\` otherwise (its verdicts say which);

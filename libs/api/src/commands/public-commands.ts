@@ -322,6 +322,7 @@ declare module '@vap/messages' {
     'calls.browser_session.create': Command<CreateBrowserSessionDto, CreatedBrowserSessionDto>;
     'calls.browser_session.get': Command<ByIdRequest, BrowserSessionDto>;
     'calls.browser_session.list': Command<ListBrowserSessionsQueryDto, BrowserSessionListDto>;
+    'calls.test_session.create': Command<CreateBrowserSessionDto, CreatedBrowserSessionDto>;
     'calls.telephony.carrier_a_put': Command<CarrierACredentialsDto, CarrierACredentialsSavedDto>;
     'calls.telephony.carrier_b_put': Command<CarrierBCredentialsDto, CarrierBCredentialsSavedDto>;
     'calls.telephony.list': Command<EmptyRequest, TelephonyConnectionListDto>;

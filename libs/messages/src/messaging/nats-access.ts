@@ -88,10 +88,11 @@ export const CommandSenders: {
   'calls.call.get': ['gateway'],
   'calls.call.list': ['gateway', 'campaigns'],
   'calls.call.recording_url': ['gateway'],
-  // campaigns: the test runner's sessions (test runs).
-  'calls.browser_session.create': ['gateway', 'campaigns'],
+  'calls.browser_session.create': ['gateway'],
+  // campaigns: the test runner reads its sessions (test runs).
   'calls.browser_session.get': ['gateway', 'campaigns'],
   'calls.browser_session.list': ['gateway'],
+  'calls.test_session.create': ['campaigns'],
   'calls.callback.ingest': ['gateway'],
   'calls.billing.unbilled': ['gateway'],
   'calls.billing.acknowledge': ['gateway'],

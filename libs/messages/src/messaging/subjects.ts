@@ -93,6 +93,8 @@ export const Subjects = {
     browserSessionCreate: 'calls.browser_session.create',
     browserSessionGet: 'calls.browser_session.get',
     browserSessionList: 'calls.browser_session.list',
+    /** A browser session for a test run's attempt (the campaigns service's test runner): billed at the test rate. */
+    testSessionCreate: 'calls.test_session.create',
     /** A carrier callback forwarded verbatim by the gateway (CarrierCallbackIngest). */
     callbackIngest: 'calls.callback.ingest',
     /** A partner's ended calls whose charge the gateway has not acknowledged yet (UnbilledChargesRequest). */
