@@ -6,6 +6,8 @@ import { ContactsModule } from './contacts/contacts.module';
 import { campaignsDataSourceOptions } from './database/data-source';
 import { DispatchModule } from './dispatch/dispatch.module';
 import { PartnersModule } from './partners/partners.module';
+import { TestRunsModule } from './test-runs/test-runs.module';
+import { TestScenariosModule } from './test-scenarios/test-scenarios.module';
 
 @Module({})
 export class AppModule {
@@ -18,6 +20,8 @@ export class AppModule {
         CampaignsModule,
         ContactsModule,
         DispatchModule,
+        TestScenariosModule,
+        TestRunsModule,
       ],
     };
   }

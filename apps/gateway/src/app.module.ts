@@ -11,6 +11,7 @@ import { CallbacksModule } from './callbacks/callbacks.module';
 import { BrowserSessionsModule } from './browser-sessions/browser-sessions.module';
 import { CallsModule } from './calls/calls.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
+import { TestRunsModule } from './test-runs/test-runs.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { GatewayConfig } from './config/gateway.config';
 import { CustomersModule } from './customers/customers.module';
@@ -61,6 +62,7 @@ export class AppModule {
         CallsModule,
         BrowserSessionsModule,
         CampaignsModule,
+        TestRunsModule,
         CallbacksModule,
         TelephonyModule,
         PhoneNumbersModule,

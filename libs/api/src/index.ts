@@ -25,6 +25,7 @@ export * from './browser-sessions';
 export * from './events';
 export * from './telephony';
 export * from './campaigns';
+export * from './test-runs';
 export * from './webhooks';
 export * from './lifecycle-hooks';
 export * from './csv';

@@ -24,6 +24,13 @@ export class BrowserSessionsHandlers {
     return this.createBrowserSession.execute(partner, input);
   }
 
+  /** The campaigns service's test runner: a session like any other, billed at the test rate. */
+  @Command(Subjects.calls.testSessionCreate)
+  async createForTest(@Data() input: CreateBrowserSessionDto, @Caller() partner: PartnerContext) {
+    await this.standing.assertMayCall(partner);
+    return this.createBrowserSession.execute(partner, input, 'test');
+  }
+
   @Command(Subjects.calls.browserSessionGet)
   get(@Data() request: ByIdRequest, @PartnerId() partnerId: string) {
     return this.getBrowserSession.execute(partnerId, request.id);

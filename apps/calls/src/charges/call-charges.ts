@@ -1,8 +1,17 @@
 import { EntityManager } from 'typeorm';
 import { tableOf } from '@vap/persistence';
-import { Call } from '../calls/entities/call.entity';
+import { Call, CallBillingRate } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
+import { CallsConfig } from '../config/calls.config';
 import { creditsPaise } from './credits';
+
+/** The price of a minute at a call's billing rate: a test run's session costs TEST_CALL_PRICE_PER_MINUTE_PAISE. */
+export function pricePerMinutePaise(
+  rate: CallBillingRate,
+  config: Pick<CallsConfig, 'CALL_PRICE_PER_MINUTE_PAISE' | 'TEST_CALL_PRICE_PER_MINUTE_PAISE'>,
+): number {
+  return rate === 'test' ? config.TEST_CALL_PRICE_PER_MINUTE_PAISE : config.CALL_PRICE_PER_MINUTE_PAISE;
+}
 
 /**
  * The one hand-off of a call's charge, run in the transaction that ends the call (every way a call ends

@@ -85,6 +85,13 @@ export class CallsConfig extends BaseServiceConfig {
   CALL_PRICE_PER_MINUTE_PAISE: number = 400;
 
   /**
+   * Price of one minute of a test run's session (POST /test-runs: the campaigns service's test caller talking to
+   * an agent over a browser session), in paise, billed per second like a call (100 = INR 1.00 per minute).
+   */
+  @IntSetting({ min: 0 })
+  TEST_CALL_PRICE_PER_MINUTE_PAISE: number = 100;
+
+  /**
    * For tests only (refused with NODE_ENV=production): the contact policy's clock reads this instant when the
    * service starts and runs on at real speed from there, so calling windows can be tried across a DST change
    * or a day boundary. Unset: the wall clock.

@@ -1,6 +1,9 @@
 import { Transform } from 'class-transformer';
 import {
   IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
   Max,
   Min,
   Validate,
@@ -65,4 +68,48 @@ export class CampaignsConfig extends BaseServiceConfig {
   /** Deadline of one start-call command. */
   @IntSetting({ min: 100, max: 60000 })
   CAMPAIGNS_START_CALL_TIMEOUT_MS: number = 10000;
+
+  /**
+   * Speed of the test runner's media clock: the test caller's audio frames are paced every 20 ms divided by this.
+   * Deploy with the voice service's MEDIA_TIME_SCALE (1 in production; tests run calls faster than real time).
+   */
+  @IntSetting({ min: 1, max: 100 })
+  MEDIA_TIME_SCALE: number = 1;
+
+  /**
+   * OpenAI-compatible chat-completions server that plays simulated test callers and judges test calls; unset =
+   * the offline engine (simulated callers say their scenario's lines, the judge scores by the rubric's words).
+   */
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'LLM_BASE_URL must be an http(s) URL' })
+  LLM_BASE_URL?: string;
+
+  /** API key of LLM_BASE_URL's server. */
+  @IsOptional()
+  @IsString()
+  LLM_API_KEY?: string;
+
+  /** Model asked to play simulated callers and to judge test calls. */
+  @IsString()
+  LLM_MODEL: string = 'gpt-4o-mini';
+
+  /** Deadline of one model request. */
+  @IntSetting({ min: 100, max: 120000 })
+  LLM_TIMEOUT_MS: number = 15000;
+
+  /** Test attempts this replica plays at once (each a live browser session). */
+  @IntSetting({ min: 1, max: 50 })
+  TEST_RUN_CONCURRENCY: number = 4;
+
+  /** Test attempts one account plays at once, across replicas (each also takes a slot of its call concurrency). */
+  @IntSetting({ min: 1, max: 10 })
+  TEST_RUN_ACCOUNT_CONCURRENCY: number = 2;
+
+  /** Longest one test attempt may talk (wall time), from connecting to the session's end. */
+  @IntSetting({ min: 5000, max: 900000 })
+  TEST_ATTEMPT_TIMEOUT_MS: number = 180000;
+
+  /** How often the test runner looks for due attempts (a new run wakes it at once in the replica that took it). */
+  @IntSetting({ min: 20, max: 60000 })
+  TEST_RUN_POLL_MS: number = 1000;
 }

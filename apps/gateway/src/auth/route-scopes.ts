@@ -27,6 +27,9 @@ const RESOURCE_RULES: ReadonlyArray<readonly [string, ScopeResource]> = [
   ['browser-sessions', 'calls'],
   ['customers', 'customers'],
   ['campaigns', 'campaigns'],
+  // Testing an agent is part of building it: its scenarios and runs (whose sessions bill as calls).
+  ['test-scenarios', 'agents'],
+  ['test-runs', 'agents'],
   ['do-not-call', 'compliance'],
   ['contact-policy', 'compliance'],
   ['config/webhooks', 'webhooks'],

@@ -84,6 +84,18 @@ import type {
   StartCampaignDto,
   UpdateCampaignDto,
 } from '../campaigns';
+import {
+  CreateTestRunDto,
+  CreateTestScenarioDto,
+  ListTestRunsQueryDto,
+  ListTestScenariosQueryDto,
+  TestRunDto,
+  TestRunListDto,
+  TestScenarioDeletedDto,
+  TestScenarioDto,
+  TestScenarioListDto,
+  UpdateTestScenarioDto,
+} from '../test-runs';
 import type {
   CreateDoNotCallDto,
   DoNotCallDeletedDto,
@@ -310,6 +322,7 @@ declare module '@vap/messages' {
     'calls.browser_session.create': Command<CreateBrowserSessionDto, CreatedBrowserSessionDto>;
     'calls.browser_session.get': Command<ByIdRequest, BrowserSessionDto>;
     'calls.browser_session.list': Command<ListBrowserSessionsQueryDto, BrowserSessionListDto>;
+    'calls.test_session.create': Command<CreateBrowserSessionDto, CreatedBrowserSessionDto>;
     'calls.telephony.carrier_a_put': Command<CarrierACredentialsDto, CarrierACredentialsSavedDto>;
     'calls.telephony.carrier_b_put': Command<CarrierBCredentialsDto, CarrierBCredentialsSavedDto>;
     'calls.telephony.list': Command<EmptyRequest, TelephonyConnectionListDto>;
@@ -359,6 +372,14 @@ declare module '@vap/messages' {
     'campaigns.campaign.resume': Command<ByIdRequest, CampaignDto>;
     'campaigns.contact.add': Command<AddContactsBatch, ContactsUploadReportDto>;
     'campaigns.contact.list': Command<ListContactsRequest, ContactListDto>;
+    'campaigns.test_scenario.create': Command<CreateTestScenarioDto, TestScenarioDto>;
+    'campaigns.test_scenario.list': Command<ListTestScenariosQueryDto, TestScenarioListDto>;
+    'campaigns.test_scenario.get': Command<ByIdRequest, TestScenarioDto>;
+    'campaigns.test_scenario.update': Command<UpdateRequest<UpdateTestScenarioDto>, TestScenarioDto>;
+    'campaigns.test_scenario.delete': Command<ByIdRequest, TestScenarioDeletedDto>;
+    'campaigns.test_run.create': Command<CreateTestRunDto, TestRunDto>;
+    'campaigns.test_run.list': Command<ListTestRunsQueryDto, TestRunListDto>;
+    'campaigns.test_run.get': Command<ByIdRequest, TestRunDto>;
 
     'webhooks.endpoint.create': Command<CreateWebhookEndpointDto, WebhookEndpointWithSecretDto>;
     'webhooks.endpoint.list': Command<EmptyRequest, WebhookEndpointListDto>;

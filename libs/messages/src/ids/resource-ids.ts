@@ -16,3 +16,7 @@ export const IntegrationLogId = prefixedId('ilog_');
 export const LifecycleHookId = prefixedId('hook_');
 /** `pcred_` + UUID: an account's key for one speech provider. */
 export const ProviderCredentialId = prefixedId('pcred_');
+/** `tsc_` + UUID: a test scenario (a caller persona, its lines and what must hold). */
+export const TestScenarioId = prefixedId('tsc_');
+/** `trun_` + UUID: a test run (scenarios played against an agent). */
+export const TestRunId = prefixedId('trun_');

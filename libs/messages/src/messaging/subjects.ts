@@ -93,6 +93,8 @@ export const Subjects = {
     browserSessionCreate: 'calls.browser_session.create',
     browserSessionGet: 'calls.browser_session.get',
     browserSessionList: 'calls.browser_session.list',
+    /** A browser session for a test run's attempt (the campaigns service's test runner): billed at the test rate. */
+    testSessionCreate: 'calls.test_session.create',
     /** A carrier callback forwarded verbatim by the gateway (CarrierCallbackIngest). */
     callbackIngest: 'calls.callback.ingest',
     /** A partner's ended calls whose charge the gateway has not acknowledged yet (UnbilledChargesRequest). */
@@ -167,6 +169,15 @@ export const Subjects = {
     /** AddContactsBatch: one batch of an upload's valid rows; answers their per-row report. */
     contactsAdd: 'campaigns.contact.add',
     contactsList: 'campaigns.contact.list',
+    testScenarioCreate: 'campaigns.test_scenario.create',
+    testScenarioList: 'campaigns.test_scenario.list',
+    testScenarioGet: 'campaigns.test_scenario.get',
+    testScenarioUpdate: 'campaigns.test_scenario.update',
+    testScenarioDelete: 'campaigns.test_scenario.delete',
+    /** Queues a run of scenarios against an agent; the campaigns service's test runner plays them. */
+    testRunCreate: 'campaigns.test_run.create',
+    testRunList: 'campaigns.test_run.list',
+    testRunGet: 'campaigns.test_run.get',
   },
   webhooks: {
     ping: 'webhooks.health.ping',

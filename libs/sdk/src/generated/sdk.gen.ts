@@ -441,6 +441,30 @@ import type {
   TelephonyPutCarrierBData,
   TelephonyPutCarrierBErrors,
   TelephonyPutCarrierBResponses,
+  TestRunsCreateData,
+  TestRunsCreateErrors,
+  TestRunsCreateResponses,
+  TestRunsGetData,
+  TestRunsGetErrors,
+  TestRunsGetResponses,
+  TestRunsListData,
+  TestRunsListErrors,
+  TestRunsListResponses,
+  TestScenariosCreateData,
+  TestScenariosCreateErrors,
+  TestScenariosCreateResponses,
+  TestScenariosGetData,
+  TestScenariosGetErrors,
+  TestScenariosGetResponses,
+  TestScenariosListData,
+  TestScenariosListErrors,
+  TestScenariosListResponses,
+  TestScenariosRemoveData,
+  TestScenariosRemoveErrors,
+  TestScenariosRemoveResponses,
+  TestScenariosUpdateData,
+  TestScenariosUpdateErrors,
+  TestScenariosUpdateResponses,
   UploadsDownloadData,
   UploadsDownloadErrors,
   UploadsDownloadResponses,
@@ -1420,6 +1444,245 @@ export class Campaigns extends HeyApiClient {
         'Content-Type': 'application/json',
         ...options.headers,
       },
+    });
+  }
+}
+
+export class TestScenarios extends HeyApiClient {
+  /**
+   * List test scenarios, newest first (cursor pagination)
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<TestScenariosListData, ThrowOnError>,
+  ): RequestResult<TestScenariosListResponses, TestScenariosListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<
+      TestScenariosListResponses,
+      TestScenariosListErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/test-scenarios',
+      ...options,
+    });
+  }
+
+  /**
+   * Create a test scenario
+   *
+   *
+   * A test scenario is a caller and what must hold after its call. `mode`: **scripted** (the caller says
+   * `lines` in order, each after `pause_ms` of quiet once the agent has finished its turn) or **simulated** (a
+   * chat model plays the caller from `persona` and `goal`, up to `max_turns` lines; without a configured model
+   * the offline engine says `lines` in order). At most 200 scenarios per account,
+   * 20 lines and 30 assertions per scenario.
+   *
+   * Assertions (`kind` and its fields): `tool_called` {tool, arguments?, arguments_schema?} (one call of the
+   * tool whose arguments have those values and satisfy the schema), `tool_not_called` {tool},
+   * `transcript_contains` / `transcript_not_contains` {text, role?: agent|caller|any} (case and punctuation
+   * ignored), `end_reason` {equals} (the session's end_reason, e.g. `agent_ended_call`, `caller_ended`),
+   * `extraction` {key, equals} (the extracted value, else the call variable), `latency` {max_ms} (every agent
+   * reply's voice-to-voice latency). `judge` {rubric, pass_threshold}: a model scores the transcript against
+   * the rubric from 0 to 1. A wrong field is 400 VALIDATION_ERROR naming it (`assertions[2].tool`).
+   *
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public create<ThrowOnError extends boolean = true>(
+    options: Options<TestScenariosCreateData, ThrowOnError>,
+  ): RequestResult<TestScenariosCreateResponses, TestScenariosCreateErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      TestScenariosCreateResponses,
+      TestScenariosCreateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/test-scenarios',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Delete a test scenario
+   *
+   * Runs already created keep their results.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public remove<ThrowOnError extends boolean = true>(
+    options: Options<TestScenariosRemoveData, ThrowOnError>,
+  ): RequestResult<TestScenariosRemoveResponses, TestScenariosRemoveErrors, ThrowOnError> {
+    return (options.client ?? this.client).delete<
+      TestScenariosRemoveResponses,
+      TestScenariosRemoveErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/test-scenarios/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Get a test scenario
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<TestScenariosGetData, ThrowOnError>,
+  ): RequestResult<TestScenariosGetResponses, TestScenariosGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<
+      TestScenariosGetResponses,
+      TestScenariosGetErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/test-scenarios/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Update a test scenario
+   *
+   * Any field; omitted fields keep their value. Runs already created keep the scenario as it was.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public update<ThrowOnError extends boolean = true>(
+    options: Options<TestScenariosUpdateData, ThrowOnError>,
+  ): RequestResult<TestScenariosUpdateResponses, TestScenariosUpdateErrors, ThrowOnError> {
+    return (options.client ?? this.client).patch<
+      TestScenariosUpdateResponses,
+      TestScenariosUpdateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/test-scenarios/{id}',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+}
+
+export class TestRuns extends HeyApiClient {
+  /**
+   * List test runs, newest first (cursor pagination; filter by agent_id, status)
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<TestRunsListData, ThrowOnError>,
+  ): RequestResult<TestRunsListResponses, TestRunsListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<TestRunsListResponses, TestRunsListErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/test-runs',
+      ...options,
+    });
+  }
+
+  /**
+   * Run test scenarios against an agent (queued)
+   *
+   *
+   * Queues a run: each scenario is played against the agent `repetitions` times (1 to 5,
+   * to catch flaky behaviour), at most 10 scenarios. Each attempt is a browser session of the
+   * agent (see GET /browser-sessions/{id}) on the same voice pipeline as real calls: the test caller speaks with the
+   * platform's offline synthesizer and hears the agent through the offline recognition. Test sessions are billed
+   * per second at the test rate (the calls service's TEST_CALL_PRICE_PER_MINUTE_PAISE, INR 1.00 a minute by
+   * default) and take slots of the account's concurrency limit; at most
+   * two attempts of an account talk at once (TEST_RUN_ACCOUNT_CONCURRENCY), and at most
+   * 3 runs of an account are queued or running (more: 429 LIMIT_REACHED).
+   *
+   * Answers 202 with the run `queued`; poll GET /test-runs/{id} until `completed`. An attempt `passed` when
+   * every assertion held and the judge's score reached its threshold; `failed` otherwise (its verdicts say which);
+   * `error` when the call could not be run (balance, agent, voice service).
+   *
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public create<ThrowOnError extends boolean = true>(
+    options: Options<TestRunsCreateData, ThrowOnError>,
+  ): RequestResult<TestRunsCreateResponses, TestRunsCreateErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<TestRunsCreateResponses, TestRunsCreateErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/test-runs',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Get a test run with each scenario’s attempts, verdicts and judge
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<TestRunsGetData, ThrowOnError>,
+  ): RequestResult<TestRunsGetResponses, TestRunsGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<TestRunsGetResponses, TestRunsGetErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/test-runs/{id}',
+      ...options,
     });
   }
 }
@@ -5033,6 +5296,16 @@ export class VapApi extends HeyApiClient {
   private _campaigns?: Campaigns;
   get campaigns(): Campaigns {
     return (this._campaigns ??= new Campaigns({ client: this.client }));
+  }
+
+  private _testScenarios?: TestScenarios;
+  get testScenarios(): TestScenarios {
+    return (this._testScenarios ??= new TestScenarios({ client: this.client }));
+  }
+
+  private _testRuns?: TestRuns;
+  get testRuns(): TestRuns {
+    return (this._testRuns ??= new TestRuns({ client: this.client }));
   }
 
   private _telephony?: Telephony;

@@ -1272,6 +1272,326 @@ export type ContactListDto = {
   next_cursor: string | null;
 };
 
+export type TestLineViewDto = {
+  text: string;
+  pause_ms: number;
+};
+
+export type TestAssertionDto = {
+  kind:
+    | 'tool_called'
+    | 'tool_not_called'
+    | 'transcript_contains'
+    | 'transcript_not_contains'
+    | 'end_reason'
+    | 'extraction'
+    | 'latency';
+  /**
+   * tool_called, tool_not_called: the tool’s name (built-in or function)
+   */
+  tool?: string;
+  /**
+   * tool_called: values that one call’s arguments must have (deep equality per key)
+   */
+  arguments?: {
+    [key: string]: unknown;
+  };
+  /**
+   * tool_called: a JSON Schema one call’s arguments must satisfy (type, required, properties, enum, minimum, maximum, pattern, items)
+   */
+  arguments_schema?: {
+    [key: string]: unknown;
+  };
+  /**
+   * transcript_contains / transcript_not_contains: text, case and spacing ignored
+   */
+  text?: string;
+  role?: 'agent' | 'caller' | 'any';
+  /**
+   * extraction: the extracted value’s key (else a call variable)
+   */
+  key?: string;
+  /**
+   * end_reason: the session’s end_reason; extraction: the value expected (any JSON value)
+   */
+  equals?:
+    | string
+    | number
+    | boolean
+    | Array<unknown>
+    | {
+        [key: string]: unknown;
+      }
+    | null;
+  /**
+   * latency: each agent turn’s budget, ms
+   */
+  max_ms?: number;
+};
+
+export type TestJudgeViewDto = {
+  rubric: string;
+  pass_threshold: number;
+};
+
+export type TestScenarioDto = {
+  /**
+   * tsc_ followed by a UUID
+   */
+  scenario_id: string;
+  name: string;
+  mode: 'scripted' | 'simulated';
+  persona: string;
+  goal: string;
+  lines: Array<TestLineViewDto>;
+  max_turns: number | null;
+  variables: {
+    [key: string]: unknown;
+  };
+  assertions: Array<TestAssertionDto>;
+  judge: TestJudgeViewDto | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type TestJudgeDto = {
+  rubric: string;
+  /**
+   * Pass when score >= this
+   */
+  pass_threshold?: number;
+};
+
+export type TestLineDto = {
+  text: string;
+  /**
+   * Quiet after the agent's turn before the caller says the line, ms
+   */
+  pause_ms?: number;
+};
+
+export type CreateTestScenarioDto = {
+  /**
+   * Who the caller is (simulated callers play it)
+   */
+  persona?: string;
+  /**
+   * What the caller wants from the call
+   */
+  goal?: string;
+  /**
+   * simulated: most caller lines the model writes (default: the number of lines). scripted: ignored (the lines are the turns)
+   */
+  max_turns?: number;
+  /**
+   * The call variables the session starts with (as POST /browser-sessions variables)
+   */
+  variables?: {
+    [key: string]: unknown;
+  };
+  assertions?: Array<TestAssertionDto>;
+  /**
+   * The LLM judge; null: none
+   */
+  judge?: TestJudgeDto | null;
+  name: string;
+  /**
+   * scripted: the caller says `lines` in order. simulated: a chat model plays the caller from persona and goal; without a configured model (the offline engine) it says `lines` in order
+   */
+  mode: 'scripted' | 'simulated';
+  lines: Array<TestLineDto>;
+};
+
+export type TestScenarioListDto = {
+  /**
+   * Newest first
+   */
+  scenarios: Array<TestScenarioDto>;
+  /**
+   * Pass as cursor for the next page; null on the last page
+   */
+  next_cursor: string | null;
+};
+
+export type UpdateTestScenarioDto = {
+  /**
+   * Who the caller is (simulated callers play it)
+   */
+  persona?: string;
+  /**
+   * What the caller wants from the call
+   */
+  goal?: string;
+  /**
+   * simulated: most caller lines the model writes (default: the number of lines). scripted: ignored (the lines are the turns)
+   */
+  max_turns?: number;
+  /**
+   * The call variables the session starts with (as POST /browser-sessions variables)
+   */
+  variables?: {
+    [key: string]: unknown;
+  };
+  assertions?: Array<TestAssertionDto>;
+  /**
+   * The LLM judge; null: none
+   */
+  judge?: TestJudgeDto | null;
+  name?: string;
+  mode?: 'scripted' | 'simulated';
+  lines?: Array<TestLineDto>;
+};
+
+export type TestScenarioDeletedDto = {
+  scenario_id: string;
+  deleted: boolean;
+};
+
+export type TestTranscriptLineDto = {
+  role: 'agent' | 'caller';
+  text: string;
+  /**
+   * agent lines: the turn's voice-to-voice latency, ms, as recorded (else as the test caller measured it)
+   */
+  latency_ms: number | null;
+};
+
+export type TestToolCallDto = {
+  name: string;
+  arguments: {
+    [key: string]: unknown;
+  };
+  outcome: string;
+};
+
+export type TestVerdictDto = {
+  kind:
+    | 'tool_called'
+    | 'tool_not_called'
+    | 'transcript_contains'
+    | 'transcript_not_contains'
+    | 'end_reason'
+    | 'extraction'
+    | 'latency';
+  passed: boolean;
+  /**
+   * What was expected and what the call did
+   */
+  detail: string;
+};
+
+export type TestJudgeVerdictDto = {
+  /**
+   * How well the conversation met the rubric
+   */
+  score: number;
+  pass_threshold: number;
+  passed: boolean;
+  /**
+   * The judge’s reasons
+   */
+  reasons: string;
+  /**
+   * The model that judged ("offline" for the offline engine)
+   */
+  model: string;
+};
+
+export type TestAttemptDto = {
+  attempt: number;
+  /**
+   * passed: every assertion and the judge held; failed: one did not; error: the call could not be run
+   */
+  status: 'queued' | 'running' | 'passed' | 'failed' | 'error';
+  /**
+   * The browser session the attempt talked over (GET /browser-sessions/{id})
+   */
+  session_id: string | null;
+  transcript: Array<TestTranscriptLineDto>;
+  tool_calls: Array<TestToolCallDto>;
+  end_reason: string | null;
+  /**
+   * Signed URL of the session’s recording, when recorded
+   */
+  recording_url: string | null;
+  verdicts: Array<TestVerdictDto>;
+  judge: TestJudgeVerdictDto | null;
+  /**
+   * status error: why the attempt could not run
+   */
+  error: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+};
+
+export type TestScenarioResultDto = {
+  scenario_id: string;
+  /**
+   * The scenario’s name when the run was created
+   */
+  name: string;
+  mode: 'scripted' | 'simulated';
+  /**
+   * Attempts that passed
+   */
+  passed: number;
+  /**
+   * Attempts that finished (passed, failed or error)
+   */
+  finished: number;
+  attempts: Array<TestAttemptDto>;
+};
+
+export type TestRunDto = {
+  /**
+   * trun_ followed by a UUID
+   */
+  run_id: string;
+  agent_id: string;
+  status: 'queued' | 'running' | 'completed';
+  repetitions: number;
+  /**
+   * Attempts in all (scenarios × repetitions)
+   */
+  total: number;
+  passed: number;
+  failed: number;
+  /**
+   * Attempts that could not run
+   */
+  errored: number;
+  /**
+   * passed / finished attempts, 0 to 1 (two decimals); null before any finished
+   */
+  pass_rate: number | null;
+  results: Array<TestScenarioResultDto>;
+  created_at: string;
+  completed_at: string | null;
+};
+
+export type CreateTestRunDto = {
+  /**
+   * The agent under test; another account’s or a deleted one is 404
+   */
+  agent_id: string;
+  scenario_ids: Array<string>;
+  /**
+   * How many times each scenario is played (to catch flaky behaviour)
+   */
+  repetitions?: number;
+};
+
+export type TestRunListDto = {
+  /**
+   * Newest first
+   */
+  runs: Array<TestRunDto>;
+  /**
+   * Pass as cursor for the next page; null on the last page
+   */
+  next_cursor: string | null;
+};
+
 export type CarrierACredentialsSavedDto = {
   /**
    * Masked: only the first and last characters are shown
@@ -6311,6 +6631,497 @@ export type CampaignsAddContactsResponses = {
 };
 
 export type CampaignsAddContactsResponse = CampaignsAddContactsResponses[keyof CampaignsAddContactsResponses];
+
+export type TestScenariosListData = {
+  body?: never;
+  path?: never;
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+  };
+  url: '/api/v2/test-scenarios';
+};
+
+export type TestScenariosListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TestScenariosListError = TestScenariosListErrors[keyof TestScenariosListErrors];
+
+export type TestScenariosListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TestScenarioListDto;
+  };
+};
+
+export type TestScenariosListResponse = TestScenariosListResponses[keyof TestScenariosListResponses];
+
+export type TestScenariosCreateData = {
+  body: CreateTestScenarioDto;
+  path?: never;
+  query?: never;
+  url: '/api/v2/test-scenarios';
+};
+
+export type TestScenariosCreateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TestScenariosCreateError = TestScenariosCreateErrors[keyof TestScenariosCreateErrors];
+
+export type TestScenariosCreateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TestScenarioDto;
+  };
+};
+
+export type TestScenariosCreateResponse = TestScenariosCreateResponses[keyof TestScenariosCreateResponses];
+
+export type TestScenariosRemoveData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/test-scenarios/{id}';
+};
+
+export type TestScenariosRemoveErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TestScenariosRemoveError = TestScenariosRemoveErrors[keyof TestScenariosRemoveErrors];
+
+export type TestScenariosRemoveResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TestScenarioDeletedDto;
+  };
+};
+
+export type TestScenariosRemoveResponse = TestScenariosRemoveResponses[keyof TestScenariosRemoveResponses];
+
+export type TestScenariosGetData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/test-scenarios/{id}';
+};
+
+export type TestScenariosGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TestScenariosGetError = TestScenariosGetErrors[keyof TestScenariosGetErrors];
+
+export type TestScenariosGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TestScenarioDto;
+  };
+};
+
+export type TestScenariosGetResponse = TestScenariosGetResponses[keyof TestScenariosGetResponses];
+
+export type TestScenariosUpdateData = {
+  body: UpdateTestScenarioDto;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/test-scenarios/{id}';
+};
+
+export type TestScenariosUpdateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TestScenariosUpdateError = TestScenariosUpdateErrors[keyof TestScenariosUpdateErrors];
+
+export type TestScenariosUpdateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TestScenarioDto;
+  };
+};
+
+export type TestScenariosUpdateResponse = TestScenariosUpdateResponses[keyof TestScenariosUpdateResponses];
+
+export type TestRunsListData = {
+  body?: never;
+  path?: never;
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+    /**
+     * Only the runs of this agent
+     */
+    agent_id?: string;
+    status?: 'queued' | 'running' | 'completed';
+  };
+  url: '/api/v2/test-runs';
+};
+
+export type TestRunsListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TestRunsListError = TestRunsListErrors[keyof TestRunsListErrors];
+
+export type TestRunsListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TestRunListDto;
+  };
+};
+
+export type TestRunsListResponse = TestRunsListResponses[keyof TestRunsListResponses];
+
+export type TestRunsCreateData = {
+  body: CreateTestRunDto;
+  path?: never;
+  query?: never;
+  url: '/api/v2/test-runs';
+};
+
+export type TestRunsCreateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TestRunsCreateError = TestRunsCreateErrors[keyof TestRunsCreateErrors];
+
+export type TestRunsCreateResponses = {
+  /**
+   * Queued
+   */
+  202: {
+    success: true;
+    data: TestRunDto;
+  };
+};
+
+export type TestRunsCreateResponse = TestRunsCreateResponses[keyof TestRunsCreateResponses];
+
+export type TestRunsGetData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/test-runs/{id}';
+};
+
+export type TestRunsGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TestRunsGetError = TestRunsGetErrors[keyof TestRunsGetErrors];
+
+export type TestRunsGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TestRunDto;
+  };
+};
+
+export type TestRunsGetResponse = TestRunsGetResponses[keyof TestRunsGetResponses];
 
 export type TelephonyPutCarrierAData = {
   body: CarrierACredentialsDtoWritable;

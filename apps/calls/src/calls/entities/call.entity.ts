@@ -15,6 +15,9 @@ import {
   upgradeAgentSnapshot,
 } from '@vap/messages';
 
+/** What a call's minutes cost: the calls' price, or a test run's (see CallsConfig). */
+export type CallBillingRate = 'standard' | 'test';
+
 @Entity({ name: 'calls' })
 export class Call {
   @PrimaryColumn('uuid')
@@ -59,6 +62,10 @@ export class Call {
   /** A phone call, or a browser voice session (provider browser, no carrier; see browser-sessions/). */
   @Column({ type: 'text', default: 'phone' })
   kind: CallKind;
+
+  /** standard: the calls' price; test: a test run's session, at TEST_CALL_PRICE_PER_MINUTE_PAISE. */
+  @Column({ name: 'billing_rate', type: 'text', default: 'standard' })
+  billingRate: CallBillingRate;
 
   @Column('text')
   provider: CallProvider;

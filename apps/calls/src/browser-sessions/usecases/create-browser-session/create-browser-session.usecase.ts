@@ -6,7 +6,8 @@ import { CreateBrowserSessionDto, CreatedBrowserSessionDto } from '@vap/api';
 import { AppError, ErrorCode, minimumStartBalancePaise, PartnerContext, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { BalanceGuard } from '../../../balance-guard/balance-guard.service';
-import { Call, newCall } from '../../../calls/entities/call.entity';
+import { Call, CallBillingRate, newCall } from '../../../calls/entities/call.entity';
+import { pricePerMinutePaise } from '../../../charges/call-charges';
 import { CallSession, newSession } from '../../../calls/entities/call-session.entity';
 import { BrowserSession } from '../../../carriers/browser/entities/browser-session.entity';
 import { CallsConfig } from '../../../config/calls.config';
@@ -30,8 +31,13 @@ export class CreateBrowserSession {
     private readonly getBrowserSession: GetBrowserSession,
   ) {}
 
-  async execute(partner: PartnerContext, input: CreateBrowserSessionDto): Promise<CreatedBrowserSessionDto> {
-    const minimum = minimumStartBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
+  /** `billingRate` test: a test run's session (calls.test_session.create), billed at the test price. */
+  async execute(
+    partner: PartnerContext,
+    input: CreateBrowserSessionDto,
+    billingRate: CallBillingRate = 'standard',
+  ): Promise<CreatedBrowserSessionDto> {
+    const minimum = minimumStartBalancePaise(pricePerMinutePaise(billingRate, this.config));
     const agent = await this.rpc.request(Subjects.agents.agentForCall, partner, { id: input.agent_id });
     if (partner.balancePaise < minimum) {
       throw new AppError(
@@ -67,6 +73,7 @@ export class CreateBrowserSession {
           providerEvent: null,
         }),
         kind: 'browser',
+        billingRate,
       });
       await em.insert(Call, call as QueryDeepPartialEntity<Call>);
       await em.insert(CallSession, newSession(call));
