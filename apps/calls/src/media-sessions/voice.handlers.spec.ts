@@ -829,10 +829,49 @@ describe('calls.voice.* commands', () => {
       expect(Object.fromEntries(new URLSearchParams(sent.body))).toEqual({
         Twiml: `<Response><Dial>${TRANSFER_TO}</Dial></Response>`,
       });
-      expect((await callOf(call.id)).endCallReason).toBe('transferred');
+      const transferred = await callOf(call.id);
+      expect(transferred.endCallReason).toBe('transferred');
+      // The call keeps the transfer: cold, handed over, the caller's leg by its CallSid, the human's dialed by
+      // the carrier on it.
+      const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT/);
+      const record = {
+        transfer_type: 'cold',
+        to_number: TRANSFER_TO,
+        reason: 'caller_asked_for_human',
+        outcome: 'bridged',
+        requested_at: iso,
+        answered_at: null,
+        bridged_at: iso,
+        legs: [
+          expect.objectContaining({
+            role: 'caller',
+            carrier_call_id: call.providerCallId,
+            from_number: call.fromNumber,
+            to_number: call.toNumber,
+            status: 'bridged',
+          }),
+          expect.objectContaining({
+            role: 'human',
+            carrier_call_id: null,
+            from_number: call.fromNumber,
+            to_number: TRANSFER_TO,
+            status: 'carrier_dialed',
+            answered_at: null,
+          }),
+        ],
+      };
+      expect(transferred.transfer).toEqual(record);
+      expect(Date.parse(transferred.transfer!.requested_at)).toBeLessThanOrEqual(
+        Date.parse(transferred.transfer!.bridged_at!),
+      );
       const events = await transferredEvents(call.id);
+      const { transfer_type, outcome, requested_at, answered_at, bridged_at, legs } = record;
       expect(events.map((e) => e.event.data)).toEqual([
-        expect.objectContaining({ transfer_to: TRANSFER_TO, reason: 'caller_asked_for_human' }),
+        expect.objectContaining({
+          transfer_to: TRANSFER_TO,
+          reason: 'caller_asked_for_human',
+          ...{ transfer_type, outcome, requested_at, answered_at, bridged_at, legs },
+        }),
       ]);
 
       // A retried command: the transfer stands, the carrier is not asked again, no second event.

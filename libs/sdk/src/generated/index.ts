@@ -273,6 +273,8 @@ export type {
   CallsStartErrors,
   CallsStartResponse,
   CallsStartResponses,
+  CallTransferDto,
+  CallTransferLegDto,
   CampaignContactDto,
   CampaignDeletedDto,
   CampaignDto,

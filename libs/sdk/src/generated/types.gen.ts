@@ -394,6 +394,73 @@ export type UpdateCustomerDto = {
   status?: 'ACTIVE' | 'ARCHIVED';
 };
 
+export type CallTransferLegDto = {
+  /**
+   * caller: the call's own leg; human: the leg that reaches the transfer number
+   */
+  role: 'caller' | 'human';
+  /**
+   * The carrier's id of the leg (carrier_b CallSid, carrier_a CallUUID); null when the carrier names none (a cold transfer's human leg is dialed by the carrier on the caller's leg)
+   */
+  carrier_call_id: string | null;
+  from_number: string;
+  to_number: string;
+  /**
+   * ringing, answered, bridged (joined to the other leg), carrier_dialed (a cold transfer hands the number to the carrier, which does not report that leg separately), no_answer, busy, declined, failed, completed
+   */
+  status:
+    | 'ringing'
+    | 'answered'
+    | 'bridged'
+    | 'carrier_dialed'
+    | 'no_answer'
+    | 'busy'
+    | 'declined'
+    | 'failed'
+    | 'completed';
+  /**
+   * When the leg was asked for (the caller's: when the call was answered)
+   */
+  started_at: string | null;
+  answered_at: string | null;
+  ended_at: string | null;
+};
+
+export type CallTransferDto = {
+  /**
+   * cold: the carrier dials the transfer number on the call's own leg; the agent leaves the call
+   */
+  transfer_type: 'cold' | 'warm';
+  /**
+   * The agent's transfer_number
+   */
+  to_number: string;
+  /**
+   * The agent's reason (else agent_transfer)
+   */
+  reason: string;
+  /**
+   * bridged (the caller was handed over; cold: the carrier took the call to dial the number), no_answer, declined, failed; null while the transfer is under way
+   */
+  outcome: 'bridged' | 'no_answer' | 'declined' | 'failed' | null;
+  /**
+   * When the agent asked for the transfer
+   */
+  requested_at: string;
+  /**
+   * When the human's leg answered (null for a cold transfer: the carrier does not report it)
+   */
+  answered_at: string | null;
+  /**
+   * When the caller was handed over (cold: when the carrier took the call)
+   */
+  bridged_at: string | null;
+  /**
+   * The caller's leg first, then the human's
+   */
+  legs: Array<CallTransferLegDto>;
+};
+
 export type TurnLatencyDto = {
   /**
    * The endpointing wait: from the end of the caller's speech to the moment their turn was judged over (absent on turns recorded before the platform measured it)
@@ -737,6 +804,10 @@ export type CallDto = {
   platform_speech_providers: Array<
     'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai'
   >;
+  /**
+   * The call's transfer to a human (the agent's transfer_call), with its legs; null: not transferred
+   */
+  transfer: CallTransferDto | null;
   session: CallSessionDto;
 };
 

@@ -9,6 +9,7 @@ import {
   CallKind,
   CallProvider,
   CallStatus,
+  CallTransfer,
   HangupSource,
   SpeechProviderName,
   StoredAgentSnapshot,
@@ -125,6 +126,10 @@ export class Call {
   })
   currentAgentSettings: AgentSnapshot | null;
 
+  /** The call's transfer to a human: type, outcome, times, legs (null: never transferred). */
+  @Column({ type: 'jsonb', nullable: true })
+  transfer: CallTransfer | null;
+
   /** The partner's concurrency limit when the call started (for account_concurrency on its events). */
   @Column({ name: 'concurrency_limit', type: 'integer', nullable: true })
   concurrencyLimit: number | null;
@@ -214,6 +219,7 @@ export function newCall({ agent, customFunctions }: AgentForCall, fields: NewCal
     campaignId: null,
     agentSettings: agentSnapshotOf(agent, customFunctions),
     currentAgentSettings: null,
+    transfer: null,
     status: 'pending',
     disposition: null,
     answeredBy: null,

@@ -25,6 +25,7 @@ import { CallPlatformSpeech1765200050000 } from './1765200050000-call-platform-s
 import { BrowserSessionLastRefusal1765300070000 } from './1765300070000-browser-session-last-refusal';
 import { SessionAnalysis1765400010000 } from './1765400010000-session-analysis';
 import { CallHandoffs1765400020000 } from './1765400020000-call-handoffs';
+import { CallTransfer1765400030000 } from './1765400030000-call-transfer';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   BrowserSessionLastRefusal1765300070000,
   SessionAnalysis1765400010000,
   CallHandoffs1765400020000,
+  CallTransfer1765400030000,
 ];

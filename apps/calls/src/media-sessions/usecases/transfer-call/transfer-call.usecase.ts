@@ -44,6 +44,7 @@ export class TransferCall {
     if (isTerminalStatus(call.status)) return { transferred: false };
     // A transport with no carrier has no leg to bridge.
     if (this.transports.directOf(call.provider)) return { transferred: false };
+    const requestedAt = new Date();
     try {
       if (!(await this.transports.carrierOf(call.provider).transfer(carrierCallOf(call), request.to))) {
         return { transferred: false };
@@ -53,7 +54,14 @@ export class TransferCall {
       return { transferred: false };
     }
     const reason = typeof request.reason === 'string' && request.reason ? request.reason : 'agent_transfer';
-    return { transferred: await this.transfers.transfer(call.id, request.to, reason) };
+    return {
+      transferred: await this.transfers.transfer(call.id, {
+        to: request.to,
+        reason,
+        requestedAt,
+        bridgedAt: new Date(),
+      }),
+    };
   }
 
   /**
