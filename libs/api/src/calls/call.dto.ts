@@ -393,7 +393,8 @@ export class CallTransferDto {
   @ApiProperty({
     enum: TRANSFER_TYPES,
     description:
-      "cold: the carrier dials the transfer number on the call's own leg; the agent leaves the call",
+      "cold: the carrier dials the transfer number on the call's own leg and the agent leaves the call; warm: the " +
+      'platform dialed the human as a second leg, the agent briefed them, and the legs were bridged in a conference',
   })
   transfer_type: TransferType;
 
@@ -407,8 +408,9 @@ export class CallTransferDto {
     enum: TRANSFER_OUTCOMES,
     nullable: true,
     description:
-      'bridged (the caller was handed over; cold: the carrier took the call to dial the number), no_answer, ' +
-      'declined, failed; null while the transfer is under way',
+      'bridged (the caller was handed over; cold: the carrier took the call to dial the number), no_answer (no ' +
+      'answer or busy), declined (the human said no, or hung up first), failed (refused, given up, or the caller ' +
+      'hung up on hold); null while the transfer is under way',
   })
   outcome: TransferOutcome | null;
 
@@ -467,7 +469,7 @@ export class CallDto {
     type: String,
     nullable: true,
     description:
-      'agent_ended_call, callee_hung_up, max_call_duration_reached, transferred, voicemail_detected, user_idle_timeout, opted_out (the person asked not to be called again: the number joined the do-not-call list), insufficient_balance, voice_replica_lost (the media server carrying the call stopped: it was hung up and billed for the time it was answered)' +
+      'agent_ended_call, callee_hung_up, max_call_duration_reached, transferred, transfer_not_connected (a warm transfer the human did not take, without handback), voicemail_detected, user_idle_timeout, opted_out (the person asked not to be called again: the number joined the do-not-call list), insufficient_balance, voice_replica_lost (the media server carrying the call stopped: it was hung up and billed for the time it was answered)' +
       '; media_stream_silent, media_stream_unresponsive, media_stream_protocol_error (the platform cut the call’s media stream and hung up: nothing arrived on it for a while, the carrier stopped answering pings or reading the audio, or it sent frames the protocol does not allow)',
   })
   end_call_reason: string | null;

@@ -130,6 +130,14 @@ export class Call {
   @Column({ type: 'jsonb', nullable: true })
   transfer: CallTransfer | null;
 
+  /** A warm transfer's consult stream id: the human's leg streams to the media plane under it. */
+  @Column({ name: 'transfer_consult_id', type: 'uuid', nullable: true })
+  transferConsultId: string | null;
+
+  /** What the agent tells the human on the consult stream before the caller is bridged. */
+  @Column({ name: 'transfer_briefing', type: 'text', nullable: true })
+  transferBriefing: string | null;
+
   /** The partner's concurrency limit when the call started (for account_concurrency on its events). */
   @Column({ name: 'concurrency_limit', type: 'integer', nullable: true })
   concurrencyLimit: number | null;

@@ -40,6 +40,9 @@ export const CARRIER_A_MARKUP: MarkupDialect = {
   say: (text) => `<Speak>${text}</Speak>`,
   reject: '<Hangup reason="rejected"/>',
   dial: (number) => `<Dial><Number>${number}</Number></Dial>`,
+  // A verb of its own in carrier_a's XML; either member leaving ends it for the other, with no sounds.
+  conference: (room) =>
+    `<Conference startConferenceOnEnter="true" endConferenceOnExit="true" enterSound="" exitSound="">${room}</Conference>`,
   // Bidirectional mu-law 8 kHz that keeps the call up while the socket is open; the call's id comes back
   // in the start message's extra_headers.
   stream: (url, callId) => carrierAStreamMarkup(url, { extraHeaders: { callId } }),
