@@ -398,11 +398,14 @@ describe('CallControls', () => {
       const { port, controls, said, done } = await transferring('warm');
       controls.transferOutcome('declined');
       await expect(done).resolves.toBe(false);
-      expect(said).toEqual([
-        'Let me get a colleague for you, Ada.',
-        `${WarmTransferPhrases.declined} ${WarmTransferPhrases.goodbye}`,
+      expect(said).toEqual(['Let me get a colleague for you, Ada.']);
+      expect(port.ends).toEqual([
+        {
+          reason: TRANSFER_NOT_CONNECTED,
+          farewell: `${WarmTransferPhrases.declined} ${WarmTransferPhrases.goodbye}`,
+          options: { interrupt: false },
+        },
       ]);
-      expect(port.finishes).toEqual([{ reason: TRANSFER_NOT_CONNECTED, hangup: true }]);
     });
 
     it("the agent's model writes the briefing with the agent's instructions; no answer in time withdraws it", async () => {

@@ -133,10 +133,9 @@ export class WarmTransfers {
     if (port.ending) return false;
     const told = outcome === 'no_answer' || outcome === 'declined' ? outcome : 'failed';
     if (!handback) {
-      if (!port.beginEnding(TRANSFER_NOT_CONNECTED)) return false;
-      turn.say(`${WarmTransferPhrases[told]} ${WarmTransferPhrases.goodbye}`);
-      await turn.finishSaying();
-      await port.finish(TRANSFER_NOT_CONNECTED, true);
+      // The turn's reply has ended: the goodbye is the platform's farewell, then the hang-up.
+      const farewell = `${WarmTransferPhrases[told]} ${WarmTransferPhrases.goodbye}`;
+      await port.endWith(TRANSFER_NOT_CONNECTED, farewell, { interrupt: false });
       return false;
     }
     turn.committed = false;
