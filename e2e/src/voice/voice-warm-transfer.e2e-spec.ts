@@ -1,7 +1,7 @@
-// Warm transfers through the gateway on the fake carrier_b: the agent puts the caller on hold, the platform dials
+// Warm transfers through the gateway on the fake carrier_b and carrier_a: the agent puts the caller on hold, the platform dials
 // the agent's transfer_number as a second leg whose answer streams to the media plane, the agent briefs the human
 // there (the fake human hears the briefing from the offline speech's text signal) and the human's yes bridges both
-// legs in carrier_b's conference (<Dial><Conference>); a human who does not answer hands the caller back to the
+// legs in the carrier's conference (carrier_b <Dial><Conference>, carrier_a legs moved to <Conference> XML); a human who does not answer hands the caller back to the
 // agent, who says so and carries on. The call keeps the transfer (legs, outcome, times) and call.transferred says it.
 import { waitFor } from '@vap/testing';
 import { ChatScript } from '../../support/fake-media';
@@ -21,7 +21,7 @@ const script: ChatScript = (request) => {
   return voiceScript(request);
 };
 
-describe('warm transfers through the fake carrier_b', () => {
+describe('warm transfers through the fake carriers', () => {
   let world: VoiceWorld;
 
   beforeAll(async () => {
@@ -136,6 +136,83 @@ describe('warm transfers through the fake carrier_b', () => {
       provider: 'carrier_b',
       client_reference_id: 'warm-b',
     });
+  });
+
+  it("carrier_a: the human is briefed on their leg, then both legs are moved to the conference's XML", async () => {
+    const human = '+919811110093';
+    const agent = await warmAgent(human);
+    const call = await world.dial('carrier_a', agent.id);
+    const leg = await askForHuman(call, human);
+    expect(leg.json).toMatchObject({
+      to: human,
+      ring_timeout: 15,
+      answer_url: expect.stringMatching(new RegExp(`/callbacks/carrier_a/${call.callId}/transfer_answer$`)),
+      hangup_url: expect.stringMatching(new RegExp(`/callbacks/carrier_a/${call.callId}/transfer_status$`)),
+    });
+    await world.fake.callbackA(leg, 'ring', { CallStatus: 'ringing' });
+    const consult = (await world.fake.answer(leg, { timeScale: TIME_SCALE })).media!;
+    await consult.waitForHeard(BRIEFING);
+    await consult.waitForHeard(QUESTION);
+    expect(call.media.heard.map((h) => h.text).join(' ')).not.toContain(BRIEFING);
+    await consult.waitUntilAgentSilent();
+    await consult.say('Yes, please put them through.');
+
+    // Each leg (the human's first) is moved to the platform's signed conference XML, fetched as carrier_a does.
+    const humanMove = await world.fake.waitForTransfer(leg.legId);
+    const callerMove = await world.fake.waitForTransfer(call.carrierId);
+    expect(world.fake.transfers.indexOf(humanMove)).toBeLessThan(world.fake.transfers.indexOf(callerMove));
+    for (const [move, placed] of [
+      [humanMove, leg],
+      [callerMove, call.placed],
+    ] as const) {
+      const xml = await world.fake.post(placed.account, move.alegUrl!, {
+        CallUUID: placed.legId,
+        ALegUUID: placed.legId,
+        ALegRequestUUID: placed.providerCallId,
+        From: placed.from,
+        To: placed.to,
+        Direction: 'outbound',
+        CallStatus: 'in-progress',
+      });
+      expect(xml.status).toBe(200);
+      expect(xml.body).toContain(
+        `<Response><Conference startConferenceOnEnter="true" endConferenceOnExit="true" enterSound="" exitSound="">vap-transfer-${call.callId}</Conference></Response>`,
+      );
+    }
+    await call.media.waitForClose();
+    await world.complete(call, call.media.mediaMs / 1000 + 5);
+    const done = await world.finished(call.callId);
+    expect(done).toMatchObject({
+      disposition: 'transferred',
+      transfer: {
+        transfer_type: 'warm',
+        outcome: 'bridged',
+        answered_at: expect.any(String),
+        legs: [
+          { role: 'caller', carrier_call_id: call.carrierId, status: 'bridged' },
+          { role: 'human', carrier_call_id: leg.legId, status: 'bridged' },
+        ],
+      },
+    });
+  });
+
+  it('carrier_a: the human does not answer; the agent hands the caller back', async () => {
+    const human = '+919811110001';
+    const agent = await warmAgent(human);
+    const call = await world.dial('carrier_a', agent.id);
+    const leg = await askForHuman(call, human);
+    await world.fake.callbackA(leg, 'hangup', {
+      CallStatus: 'no-answer',
+      HangupCause: 'NO_ANSWER',
+      HangupCauseName: 'No Answer',
+    });
+    await call.media.waitForHeard("I'm sorry, my colleague didn't answer.");
+    await call.media.waitForHeard('How else can I help?');
+    const live = await world.call(call.callId);
+    expect(live.transfer).toMatchObject({ outcome: 'no_answer', legs: [{}, { status: 'no_answer' }] });
+    call.media.hangUp();
+    await world.complete(call, call.media.mediaMs / 1000, 'callee');
+    await world.finished(call.callId);
   });
 
   it('hands the caller back when the human does not answer: the agent says so and the call goes on', async () => {

@@ -49,7 +49,12 @@ export interface ParsedCallback {
 }
 
 /** The callback events of a warm transfer's human leg. */
-export const TRANSFER_LEG_EVENTS = { answer: 'transfer_answer', status: 'transfer_status' } as const;
+export const TRANSFER_LEG_EVENTS = {
+  answer: 'transfer_answer',
+  status: 'transfer_status',
+  /** carrier_a: the XML a leg moved to the bridge fetches (its conference). */
+  conference: 'transfer_conference',
+} as const;
 
 /** The human's leg of a warm transfer, as an adapter places it. */
 export interface TransferLegPlacement {
@@ -64,6 +69,8 @@ export interface TransferLegPlacement {
 /** What a human leg's callback says: its state in the platform's words (null: nothing to act on). */
 export interface TransferLegCallback {
   carrierCallId: string | null;
+  /** carrier_a: the placement's request_uuid the callback names too (the leg is known by it until answered). */
+  placementId?: string | null;
   status: 'ringing' | 'answered' | 'completed' | 'no_answer' | 'busy' | 'failed' | null;
   occurredAt: Date;
   /** The answer's markup (the consult stream); absent on status callbacks. */
@@ -133,13 +140,14 @@ export interface CarrierAdapter {
   /** Places the human's leg; its answer and status callbacks go to `leg.callbackUrl(TRANSFER_LEG_EVENTS.*)`. */
   placeTransferLeg?(call: CallbackCall, leg: TransferLegPlacement): Promise<{ carrierCallId: string }>;
   /**
-   * Verifies and reads a callback of the human's leg (`transfer_answer`, `transfer_status`); the answer's reply
-   * streams the leg to the media plane under `leg.consultId`. 403 when unsigned or wrongly signed.
+   * Verifies and reads a callback of the human's leg (`transfer_answer`, `transfer_status`, and carrier_a's
+   * `transfer_conference`, fetched by either leg once moved to the bridge); the answer's reply streams the leg to
+   * the media plane under `leg.consultId`, the conference's joins `leg.room`. 403 when unsigned or wrongly signed.
    */
   parseTransferLegCallback?(
     request: CallbackRequest,
     call: CallbackCall,
-    leg: { carrierCallId: string | null; consultId: string },
+    leg: { carrierCallId: string | null; consultId: string; room: string },
   ): Promise<TransferLegCallback>;
   /**
    * Joins the caller's leg and the human's in one conference named `room` (each leaving ends it, so neither

@@ -109,8 +109,13 @@ class FakeCarrierApi {
         });
         res.writeHead(this.status, { 'content-type': 'application/json' });
         // A placement (a warm transfer's human leg) answers its CallSid, as carrier_b does.
-        const placed = req.method === 'POST' && /\/Calls\.json$/.test(req.url ?? '');
-        const ok = placed ? { sid: `CAhuman${this.seen.length}` } : { message: 'ok' };
+        const placedB = req.method === 'POST' && /\/Calls\.json$/.test(req.url ?? '');
+        const placedA = req.method === 'POST' && /^\/v1\/Account\/[^/]+\/Call\/$/.test(req.url ?? '');
+        const ok = placedB
+          ? { sid: `CAhuman${this.seen.length}` }
+          : placedA
+            ? { request_uuid: `req-human-${this.seen.length}` }
+            : { message: 'ok' };
         res.end(JSON.stringify(this.status === 200 ? ok : { error: 'refused' }));
       });
     });
@@ -970,11 +975,53 @@ describe('calls.voice.* commands', () => {
       await expect(ask(warm.id, { briefing: 'x'.repeat(2001) })).rejects.toMatchObject({
         code: ErrorCode.VALIDATION_ERROR,
       });
-      // carrier_a transfers cold only: nothing is dialed.
-      const onA = await callOn('carrier_a', 'in_progress', WARM);
+    });
+
+    it('carrier_a: the human leg is placed as JSON with its own URLs, and the bridge moves both legs to the conference XML', async () => {
+      const call = await callOn('carrier_a', 'in_progress', WARM);
       api.take();
-      await expect(ask(onA.id)).resolves.toEqual({ started: false });
-      expect(api.take()).toEqual([]);
+      await expect(
+        rpc.request(Subjects.calls.voiceWarmTransfer, null, {
+          callId: call.id,
+          to: TRANSFER_TO,
+          reason: 'x',
+          briefing: 'Brief.',
+        }),
+      ).resolves.toEqual({ started: true });
+      const [placed] = api.take();
+      expect(placed.path).toBe(`/v1/Account/${CARRIER_A.auth_id}/Call/`);
+      const base = `https://api.example.test/callbacks/carrier_a/${call.id}`;
+      expect(JSON.parse(placed.body)).toEqual({
+        from: call.fromNumber,
+        to: TRANSFER_TO,
+        answer_url: `${base}/transfer_answer`,
+        answer_method: 'POST',
+        ring_url: `${base}/transfer_status`,
+        ring_method: 'POST',
+        hangup_url: `${base}/transfer_status`,
+        hangup_method: 'POST',
+        ring_timeout: 12,
+      });
+      const pending = await callOf(call.id);
+      const humanLeg = pending.transfer!.legs[1].carrier_call_id!;
+      expect(humanLeg).toMatch(/^req-human-/);
+      await expect(
+        rpc.request(Subjects.calls.voiceTransferDecision, null, {
+          consultId: pending.transferConsultId!,
+          accepted: true,
+        }),
+      ).resolves.toEqual({ outcome: 'bridged' });
+      expect(api.take().map((r) => [r.path, JSON.parse(r.body)])).toEqual([
+        [
+          `/v1/Account/${CARRIER_A.auth_id}/Call/${humanLeg}/`,
+          { legs: 'aleg', aleg_url: `${base}/transfer_conference`, aleg_method: 'POST' },
+        ],
+        [
+          `/v1/Account/${CARRIER_A.auth_id}/Call/${call.carrierLegId}/`,
+          { legs: 'aleg', aleg_url: `${base}/transfer_conference`, aleg_method: 'POST' },
+        ],
+      ]);
+      expect((await callOf(call.id)).transfer).toMatchObject({ outcome: 'bridged' });
     });
   });
 

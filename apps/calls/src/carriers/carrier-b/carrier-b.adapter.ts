@@ -162,7 +162,7 @@ export class CarrierBAdapter
   async parseTransferLegCallback(
     request: CallbackRequest,
     call: CallbackCall,
-    leg: { carrierCallId: string | null; consultId: string },
+    leg: { carrierCallId: string | null; consultId: string; room: string },
   ): Promise<TransferLegCallback> {
     const f = firstValues(await this.verified(request, call.connectionId));
     if (leg.carrierCallId && f.CallSid !== leg.carrierCallId) {

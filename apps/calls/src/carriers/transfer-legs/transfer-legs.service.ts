@@ -175,8 +175,16 @@ export class TransferLegs {
     const parsed = await adapter.parseTransferLegCallback(request, carrierCallOf(call), {
       carrierCallId: null,
       consultId,
+      room: conferenceRoomOf(call.id),
     });
-    if (human.carrier_call_id && parsed.carrierCallId !== human.carrier_call_id) {
+    const ids = [parsed.carrierCallId, parsed.placementId].filter((id): id is string => !!id);
+    if (request.params.event === TRANSFER_LEG_EVENTS.conference) {
+      // A leg moved to the bridge fetches its conference: only the call's own two legs, while it bridges.
+      const legs = [human.carrier_call_id, call.carrierLegId ?? call.providerCallId];
+      const bridging = call.transfer.outcome === null || call.transfer.outcome === 'bridged';
+      return bridging && ids.some((id) => legs.includes(id)) && parsed.reply ? parsed.reply : hangupReply();
+    }
+    if (human.carrier_call_id && !ids.includes(human.carrier_call_id)) {
       // A leg of an earlier transfer of the call (the agent tried again): never this transfer's consult.
       return parsed.reply ? hangupReply() : OK;
     }
@@ -200,7 +208,8 @@ export class TransferLegs {
       case 'ringing':
       case 'answered':
         await this.updateLeg(consultId, (transfer, leg) => {
-          leg.carrier_call_id ??= parsed.carrierCallId;
+          // carrier_a's leg is known by its request_uuid until a callback names its CallUUID.
+          if (parsed.carrierCallId) leg.carrier_call_id = parsed.carrierCallId;
           if (parsed.status === 'answered') {
             leg.status = 'answered';
             leg.answered_at ??= at.toISOString();
