@@ -12,7 +12,7 @@ export const LINGER_MS = 15_000;
 /** Media time the callee keeps a call on hold (the carrier's hold events report it, in whole seconds). */
 export const SANDBOX_HOLD_SECONDS = 20;
 /** Media time a caller being transferred waits on hold for the transfer (or the agent's word) before giving up. */
-export const TRANSFER_HOLD_MS = 90_000;
+export const TRANSFER_HOLD_MS = 300_000;
 /** Media time a warm transfer's human waits for the agent's briefing. */
 export const BRIEFING_WAIT_MS = 30_000;
 /** How long an answering machine records before it hangs up. */

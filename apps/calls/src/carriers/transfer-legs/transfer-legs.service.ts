@@ -188,12 +188,14 @@ export class TransferLegs {
       // A leg of an earlier transfer of the call (the agent tried again): never this transfer's consult.
       return parsed.reply ? hangupReply() : OK;
     }
+    // The carrier's clock (whole seconds on carrier_b) never puts a leg's times before the transfer was asked.
+    const at = new Date(Math.max(parsed.occurredAt.getTime(), Date.parse(call.transfer.requested_at)));
     const settled = call.transfer.outcome !== null || isTerminalStatus(call.status);
     if (settled) {
       // A leg that outlives its transfer (its answer or ringing raced the end) is hung up; an ended one is noted.
       if (parsed.status === 'completed' || parsed.status === 'no_answer' || parsed.status === 'busy') {
         await this.updateLeg(consultId, (transfer, leg) => {
-          leg.ended_at ??= parsed.occurredAt.toISOString();
+          leg.ended_at ??= at.toISOString();
           return transfer;
         });
         return OK;
@@ -203,7 +205,6 @@ export class TransferLegs {
       }
       return parsed.reply ? hangupReply() : OK;
     }
-    const at = parsed.occurredAt;
     switch (parsed.status) {
       case 'ringing':
       case 'answered':

@@ -19,7 +19,7 @@ export const HOLD_AUDIO_ID = 'f2ee4e45-19f9-419c-895f-d7b326b94c7f';
  * Media ms the agent waits for the outcome beyond the ring timeout (briefing, the human's answer asked up to twice,
  * the bridge); past it the transfer is withdrawn (the human's leg hung up) and counts as failed.
  */
-export const CONSULT_ALLOWANCE_MS = 90_000;
+export const CONSULT_ALLOWANCE_MS = 120_000;
 
 /**
  * After the caller's stream closes while a warm transfer waits, wall ms the outcome may take to arrive (the
