@@ -13,6 +13,8 @@ export const LINGER_MS = 15_000;
 export const SANDBOX_HOLD_SECONDS = 20;
 /** Media time a caller being transferred waits on hold for the transfer (or the agent's word) before giving up. */
 export const TRANSFER_HOLD_MS = 300_000;
+/** After a first turn that is no answer to the caller's question, how long the caller waits for the answer. */
+const LATE_REPLY_MS = 5_000;
 /** Media time a warm transfer's human waits for the agent's briefing. */
 export const BRIEFING_WAIT_MS = 30_000;
 /** How long an answering machine records before it hangs up. */
@@ -114,7 +116,10 @@ async function longTalker(line: PhoneLine): Promise<void> {
 async function asksForHuman(line: PhoneLine): Promise<void> {
   await line.listen(INTRO_WAIT_MS);
   await line.say(CalleeLines.askForHuman);
-  const answer = await line.listen(REPLY_WAIT_MS);
+  let answer = await line.listen(REPLY_WAIT_MS);
+  // An intro that played late (a cold replica) is the first turn heard after the question: the answer follows it.
+  if (answer && !/transfer/i.test(answer.lines.join(' ')))
+    answer = (await line.listen(LATE_REPLY_MS)) ?? answer;
   const said = answer?.lines.join(' ') ?? '';
   if (/transfer/i.test(said) && !/\b(cannot|can't|unable|not able)\b/i.test(said)) {
     // The carrier moves the call to the human and this phone's stream ends with the transfer; a warm transfer
