@@ -36,6 +36,28 @@ describe('sandbox warm transfers through the gateway', () => {
     return { callId, call, lines };
   }
 
+  it('suffix 01: the human does not answer; the agent tells the caller and the call goes on', async () => {
+    const human = callee('01');
+    const { call, lines } = await transferCall(human);
+    expect(call.status).toBe('completed');
+    expect(call.disposition).not.toBe('transferred');
+    expect(call.transfer).toMatchObject({
+      transfer_type: 'warm',
+      outcome: 'no_answer',
+      bridged_at: null,
+      legs: [
+        { role: 'caller', status: 'answered' },
+        { role: 'human', status: 'no_answer' },
+      ],
+    });
+    const back = lines.findIndex(
+      (l) => l.role === 'bot' && l.content === "I'm sorry, my colleague didn't answer. How else can I help?",
+    );
+    expect(back).toBeGreaterThan(0);
+    // The caller answers the agent after the handback: the conversation went on.
+    expect(lines.slice(back + 1)).toContainEqual({ role: 'user', content: 'Okay, never mind then. Bye.' });
+  });
+
   it('suffix 93: the human hears the briefing and accepts; both legs are bridged and the call ends transferred', async () => {
     const human = callee('93');
     const { callId, call } = await transferCall(human);
@@ -62,27 +84,5 @@ describe('sandbox warm transfers through the gateway', () => {
     expect(tap.of(callId, 'events.call.transferred').map((e) => e.data)).toEqual([
       expect.objectContaining({ transfer_type: 'warm', outcome: 'bridged', provider: 'sandbox' }),
     ]);
-  });
-
-  it('suffix 01: the human does not answer; the agent tells the caller and the call goes on', async () => {
-    const human = callee('01');
-    const { call, lines } = await transferCall(human);
-    expect(call.status).toBe('completed');
-    expect(call.disposition).not.toBe('transferred');
-    expect(call.transfer).toMatchObject({
-      transfer_type: 'warm',
-      outcome: 'no_answer',
-      bridged_at: null,
-      legs: [
-        { role: 'caller', status: 'answered' },
-        { role: 'human', status: 'no_answer' },
-      ],
-    });
-    const back = lines.findIndex(
-      (l) => l.role === 'bot' && l.content === "I'm sorry, my colleague didn't answer. How else can I help?",
-    );
-    expect(back).toBeGreaterThan(0);
-    // The caller answers the agent after the handback: the conversation went on.
-    expect(lines.slice(back + 1)).toContainEqual({ role: 'user', content: 'Okay, never mind then. Bye.' });
   });
 });

@@ -20,7 +20,7 @@ export const CONSULT_CONNECTING = 'Thank you. Connecting you now.';
 /** Said to the human who declined (or never answered), before their leg is hung up. */
 export const CONSULT_DECLINED = 'No problem, I will let the caller know. Goodbye.';
 /** Media ms the human has to answer the question (each time it is asked) before it counts as no. */
-export const CONSULT_ANSWER_MS = 15_000;
+export const CONSULT_ANSWER_MS = 30_000;
 
 const YES = /\b(yes|yeah|yep|sure|okay|ok|go ahead|put (?:them|him|her) through|connect)\b/i;
 const NO = /\b(no|nope|not now|can'?t|cannot|busy|decline|later)\b/i;
