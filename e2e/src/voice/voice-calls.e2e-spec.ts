@@ -270,10 +270,46 @@ describe('voice calls through the fake carriers', () => {
         return found.length ? found : undefined;
       });
       expect(events).toHaveLength(1);
+      // The call keeps the transfer: cold, handed to the carrier, the caller's leg by the carrier's id.
+      expect(done.transfer).toEqual({
+        transfer_type: 'cold',
+        to_number: TRANSFER_TO,
+        reason: expect.any(String),
+        outcome: 'bridged',
+        requested_at: expect.any(String),
+        answered_at: null,
+        bridged_at: expect.any(String),
+        legs: [
+          {
+            role: 'caller',
+            carrier_call_id: call.carrierId,
+            from_number: done.from_number,
+            to_number: done.to_number,
+            status: 'bridged',
+            started_at: done.started_at,
+            answered_at: done.started_at,
+            ended_at: null,
+          },
+          {
+            role: 'human',
+            carrier_call_id: null,
+            from_number: done.from_number,
+            to_number: TRANSFER_TO,
+            status: 'carrier_dialed',
+            started_at: done.transfer.bridged_at,
+            answered_at: null,
+            ended_at: null,
+          },
+        ],
+      });
+      expect(Date.parse(done.transfer.requested_at)).toBeLessThanOrEqual(
+        Date.parse(done.transfer.bridged_at),
+      );
+      const { to_number, ...transfer } = done.transfer;
       expect(events[0].data).toMatchObject({
         call_id: call.callId,
-        transfer_to: TRANSFER_TO,
-        transfer_type: 'cold',
+        transfer_to: to_number,
+        ...transfer,
         provider,
         client_reference_id: `xfer-${provider}`,
       });

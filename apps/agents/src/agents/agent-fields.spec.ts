@@ -94,6 +94,10 @@ describe('newAgent', () => {
       kbThreshold: 'medium',
       endCallEnabled: true,
       transferEnabled: false,
+      // Existing and new agents transfer cold until told otherwise.
+      transferMode: 'cold',
+      transferBriefingInstructions: null,
+      transferRingTimeoutSecs: 20,
       userIdleEnabled: true,
       extractionEnabled: true,
       maxCallDurationSecs: 600,
@@ -102,6 +106,20 @@ describe('newAgent', () => {
       toolAckConfig: { enabled: true, mode: 'dynamic', phrases: [], delay_ms: 1000 },
       turnTaking: { mode: 'balanced', min_silence_ms: null, max_silence_ms: null, ignore_backchannels: true },
       extractionConfig: { keys: [] },
+    });
+  });
+
+  it('takes the warm transfer settings; a blank briefing instruction is stored as null', () => {
+    const agent = newAgent('id-1', 'partner-1', {
+      ...required,
+      transfer_mode: 'warm_handback',
+      transfer_briefing_instructions: '  ',
+      transfer_ring_timeout_secs: 12,
+    });
+    expect(agent).toMatchObject({
+      transferMode: 'warm_handback',
+      transferBriefingInstructions: null,
+      transferRingTimeoutSecs: 12,
     });
   });
 

@@ -126,6 +126,9 @@ export function newAgent(id: string, partnerId: string, input: CreateAgentDto): 
     transferNumber: null,
     transferMessage: null,
     transferInstructions: null,
+    transferMode: AgentDefaults.transferMode,
+    transferBriefingInstructions: null,
+    transferRingTimeoutSecs: AgentDefaults.transferRingTimeoutSecs,
     userIdleEnabled: AgentDefaults.userIdleEnabled,
     toolAckConfig: normalizeToolAck({}),
     turnTaking: { ...TurnTakingDefaults },
@@ -176,6 +179,9 @@ export function applySettings(agent: Agent, input: AgentSettingsDto): void {
   set(agent, 'transferNumber', text(input.transfer_number));
   set(agent, 'transferMessage', text(input.transfer_message));
   set(agent, 'transferInstructions', text(input.transfer_instructions));
+  set(agent, 'transferMode', input.transfer_mode);
+  set(agent, 'transferBriefingInstructions', text(input.transfer_briefing_instructions));
+  set(agent, 'transferRingTimeoutSecs', input.transfer_ring_timeout_secs);
   set(agent, 'userIdleEnabled', input.user_idle_enabled);
   if (input.tool_ack_config !== undefined) agent.toolAckConfig = normalizeToolAck(input.tool_ack_config);
   if (input.turn_taking !== undefined)

@@ -67,6 +67,7 @@ export function toCallDto(call: Call, session: CallSession, recordingUrl: string
     ended_at: iso(call.endedAt),
     created_at: call.createdAt.toISOString(),
     platform_speech_providers: call.platformSpeechProviders ?? [],
+    transfer: call.transfer ?? null,
     session: sessionDto,
   };
 }

@@ -11,6 +11,7 @@ import { LateAnswerRelay, relaysToVoice } from './late-answer-relay.service';
 import { CallbackCall, CarrierAdapter, callbackRequestOf, ParsedCallback } from './carrier-adapter';
 import { hangupReply } from './carrier-xml';
 import { CarrierRegistry } from './carrier-registry';
+import { isTransferLegEvent, TransferLegs } from './transfer-legs/transfer-legs.service';
 
 /**
  * Carrier callbacks as the gateway forwards them: find the call named in the URL, let the provider's
@@ -18,7 +19,8 @@ import { CarrierRegistry } from './carrier-registry';
  * (a final one only once the carrier's REST API confirms it: CarrierReconciler). A machine answer that
  * comes while the call's media stream is live goes on to the voice service (LateAnswerRelay). A call the
  * platform gave up on before it knew its placement (placement_interrupted) that the carrier turns out to
- * carry is hung up there: nothing the platform pays for runs after a call ended.
+ * carry is hung up there: nothing the platform pays for runs after a call ended. A warm transfer's human leg
+ * reports on the call's URL too (`transfer_answer`, `transfer_status`): TransferLegs takes those.
  */
 @Injectable()
 export class CallbackIngestService {
@@ -29,6 +31,7 @@ export class CallbackIngestService {
     private readonly carriers: CarrierRegistry,
     private readonly reconciler: CarrierReconciler,
     private readonly lateAnswers: LateAnswerRelay,
+    private readonly transferLegs: TransferLegs,
   ) {}
 
   async ingest(input: CarrierCallbackIngest): Promise<CarrierCallbackReply> {
@@ -37,6 +40,9 @@ export class CallbackIngestService {
       ? await this.dataSource.getRepository(Call).findOne({ where: { id: input.callId } })
       : null;
     if (!call || call.provider !== input.provider) throw AppError.notFound('Call');
+    // A warm transfer's human leg reports on the call's URL, apart from the call's own progress.
+    if (isTransferLegEvent(input.event))
+      return this.transferLegs.legCallback(adapter, call, callbackRequestOf(input));
     const carrierCall: CallbackCall = {
       id: call.id,
       partnerId: call.partnerId,

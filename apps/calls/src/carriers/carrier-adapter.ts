@@ -48,6 +48,35 @@ export interface ParsedCallback {
   placementId?: string;
 }
 
+/** The callback events of a warm transfer's human leg. */
+export const TRANSFER_LEG_EVENTS = {
+  answer: 'transfer_answer',
+  status: 'transfer_status',
+  /** carrier_a: the XML a leg moved to the bridge fetches (its conference). */
+  conference: 'transfer_conference',
+} as const;
+
+/** The human's leg of a warm transfer, as an adapter places it. */
+export interface TransferLegPlacement {
+  /** The number the leg shows the human: the platform's number on the call. */
+  from: string;
+  to: string;
+  /** How long it rings before the carrier gives up (no answer). */
+  ringTimeoutSecs: number;
+  callbackUrl(event: string): string;
+}
+
+/** What a human leg's callback says: its state in the platform's words (null: nothing to act on). */
+export interface TransferLegCallback {
+  carrierCallId: string | null;
+  /** carrier_a: the placement's request_uuid the callback names too (the leg is known by it until answered). */
+  placementId?: string | null;
+  status: 'ringing' | 'answered' | 'completed' | 'no_answer' | 'busy' | 'failed' | null;
+  occurredAt: Date;
+  /** The answer's markup (the consult stream); absent on status callbacks. */
+  reply?: CarrierCallbackReply;
+}
+
 /** The call as an adapter needs it to place it. */
 export interface OutboundCall {
   callId: string;
@@ -103,6 +132,30 @@ export interface CarrierAdapter {
    * leg. False when the carrier no longer knows the call (it has ended); throws the carrier's refusal.
    */
   transfer(call: CallbackCall, to: string): Promise<boolean>;
+  /*
+   * Warm transfers (see WarmTransfers): a second leg to the human, placed with its own callbacks, whose answer
+   * streams to the media plane under the consult id; then both legs bridged by the carrier's conference. A
+   * carrier without these transfers cold only.
+   */
+  /** Places the human's leg; its answer and status callbacks go to `leg.callbackUrl(TRANSFER_LEG_EVENTS.*)`. */
+  placeTransferLeg?(call: CallbackCall, leg: TransferLegPlacement): Promise<{ carrierCallId: string }>;
+  /**
+   * Verifies and reads a callback of the human's leg (`transfer_answer`, `transfer_status`, and carrier_a's
+   * `transfer_conference`, fetched by either leg once moved to the bridge); the answer's reply streams the leg to
+   * the media plane under `leg.consultId`, the conference's joins `leg.room`. 403 when unsigned or wrongly signed.
+   */
+  parseTransferLegCallback?(
+    request: CallbackRequest,
+    call: CallbackCall,
+    leg: { carrierCallId: string | null; consultId: string; room: string },
+  ): Promise<TransferLegCallback>;
+  /**
+   * Joins the caller's leg and the human's in one conference named `room` (each leaving ends it, so neither
+   * outlives the other there). False when the carrier no longer knows the caller's leg.
+   */
+  bridge?(call: CallbackCall, humanLegId: string, room: string): Promise<boolean>;
+  /** Hangs up a leg by its carrier id (the human's); a leg the carrier no longer knows counts as ended. */
+  hangupLeg?(call: CallbackCall, carrierCallId: string): Promise<void>;
   /**
    * Plays touch tones (`digits`: keypad keys, `w` a half-second pause) on a live call's leg through the carrier's
    * REST API. False when the carrier no longer knows the call. Carriers without such a request omit it: keys are

@@ -24,6 +24,8 @@ export interface MarkupDialect {
   say(text: string): string;
   reject: string;
   dial(number: string): string;
+  /** A conference room by name, as the content of a <Dial> (carrier_b) or on its own (carrier_a). */
+  conference(room: string): string;
   /** The bidirectional media stream of an answered call to the voice service (URL with its token). */
   stream(url: string, callId: string): string;
 }

@@ -19,6 +19,7 @@ import { SandboxLineCarrier } from './sandbox-line.carrier';
 import { CarrierReconciler } from './reconciliation/carrier-reconciler.service';
 import { CarrierReconciliationWorker } from './reconciliation/carrier-reconciliation-worker.service';
 import { CarrierSilenceCheck } from './reconciliation/carrier-silence-check.service';
+import { TransferLegs } from './transfer-legs/transfer-legs.service';
 
 /**
  * The transports calls run on: the carriers' adapters (behind CarrierRegistry), their status callbacks, and
@@ -56,8 +57,10 @@ import { CarrierSilenceCheck } from './reconciliation/carrier-silence-check.serv
       useFactory: (...transports: DirectTransport[]) => transports,
     },
     CallTransports,
+    TransferLegs,
   ],
   exports: [
+    TransferLegs,
     CarrierRegistry,
     CallTransports,
     BrowserTransport,

@@ -156,6 +156,10 @@ export abstract class FormCallbackCarrier<C extends CarrierACredentials | Carrie
    * The answer URL's markup: the call's media stream to the voice service, which speaks the agent's intro
    * and runs the conversation. Each fetch gets a fresh single-use token.
    */
+  protected streamUrlOf(id: string): string {
+    return this.streams.streamUrl(this.provider, id);
+  }
+
   protected answerReply(callId: string): CarrierCallbackReply {
     return streamReply(this.markup, this.streams.streamUrl(this.provider, callId), callId);
   }

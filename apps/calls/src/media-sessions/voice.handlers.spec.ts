@@ -12,6 +12,7 @@ import {
   AgentSnapshot,
   CallProvider,
   CallStatus,
+  AddressedSubjects,
   DomainEvents,
   ErrorCode,
   SPEECH_PROVIDERS,
@@ -26,7 +27,13 @@ import {
   VoiceToolCallRequest,
 } from '@vap/messages';
 import { MediaStreamCarrier, verifyStreamToken } from '@vap/media';
-import { MessagingModule, NatsConnectionService, NatsRpcServer, RpcClient } from '@vap/messaging';
+import {
+  AddressedCommandServer,
+  MessagingModule,
+  NatsConnectionService,
+  NatsRpcServer,
+  RpcClient,
+} from '@vap/messaging';
 import { runMigrations, tableOf } from '@vap/persistence';
 import { mediaStreamTokenKey, SecretBox } from '@vap/secrets';
 import { createTestDatabase, deleteJetStreamByPrefix, TestDatabase } from '@vap/testing';
@@ -57,6 +64,7 @@ import { TranscriptService } from './transcript.service';
 import { VOICE_COMMAND_USE_CASES } from './usecases';
 import { VoiceHandlers } from './voice.handlers';
 import { carrierCallOf } from '../carriers/carrier-call';
+import { TransferLegs } from '../carriers/transfer-legs/transfer-legs.service';
 import { DoNotCallService } from '../telephony/contact-policy/do-not-call.service';
 import { recordCallCharge } from '../charges/call-charges';
 import {
@@ -100,7 +108,15 @@ class FakeCarrierApi {
           body: Buffer.concat(chunks).toString('utf8'),
         });
         res.writeHead(this.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(this.status === 200 ? { message: 'ok' } : { error: 'refused' }));
+        // A placement (a warm transfer's human leg) answers its CallSid, as carrier_b does.
+        const placedB = req.method === 'POST' && /\/Calls\.json$/.test(req.url ?? '');
+        const placedA = req.method === 'POST' && /^\/v1\/Account\/[^/]+\/Call\/$/.test(req.url ?? '');
+        const ok = placedB
+          ? { sid: `CAhuman${this.seen.length}` }
+          : placedA
+            ? { request_uuid: `req-human-${this.seen.length}` }
+            : { message: 'ok' };
+        res.end(JSON.stringify(this.status === 200 ? ok : { error: 'refused' }));
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -197,6 +213,7 @@ describe('calls.voice.* commands', () => {
           useFactory: (...adapters: CarrierAdapter[]) => [...adapters, sandbox as unknown as CarrierAdapter],
         },
         CarrierRegistry,
+        TransferLegs,
         TranscriptService,
         ...VOICE_COMMAND_USE_CASES,
         DoNotCallService,
@@ -803,6 +820,211 @@ describe('calls.voice.* commands', () => {
     });
   });
 
+  describe('calls.voice.warm_transfer', () => {
+    const WARM = {
+      transfer: { mode: 'warm_handback', briefingInstructions: null, ringTimeoutSecs: 12 },
+    } as const;
+
+    /** The voice replica holding the call: records the transfer outcomes it is told. */
+    function replicaHolding(callId: string) {
+      const told: unknown[] = [];
+      const serving = new AddressedCommandServer(app.get(NatsConnectionService)).serve(
+        AddressedSubjects.voice.transferOutcome,
+        callId,
+        async (data) => {
+          told.push(data);
+          return { accepted: true };
+        },
+      );
+      return { told, close: () => serving.close() };
+    }
+
+    const transferredOf = async (callId: string) =>
+      (
+        (await dataSource.query(`SELECT event FROM calls.outbox WHERE subject = $1`, [
+          DomainEvents.callTransferred,
+        ])) as { event: { data: { call_id: string; outcome: string; transfer_type: string } } }[]
+      )
+        .map((row) => row.event.data)
+        .filter((data) => data.call_id === callId);
+
+    it('dials the human leg, opens one consult stream with the briefing, and bridges both legs in a conference on yes', async () => {
+      const call = await callOn('carrier_b', 'in_progress', WARM);
+      const voice = replicaHolding(call.id);
+      await app.get(NatsConnectionService).nc.flush();
+      api.take();
+      const request = { callId: call.id, to: TRANSFER_TO, reason: 'refund', briefing: 'Ada wants a refund.' };
+      await expect(rpc.request(Subjects.calls.voiceWarmTransfer, null, request)).resolves.toEqual({
+        started: true,
+      });
+      const [placed, ...more] = api.take();
+      expect(more).toEqual([]);
+      expect(placed.path).toBe(`/2010-04-01/Accounts/${CARRIER_B.account_sid}/Calls.json`);
+      const form = new URLSearchParams(placed.body);
+      expect(Object.fromEntries(form)).toMatchObject({
+        To: TRANSFER_TO,
+        From: call.fromNumber,
+        Timeout: '12',
+        Url: `https://api.example.test/callbacks/carrier_b/${call.id}/transfer_answer`,
+        StatusCallback: `https://api.example.test/callbacks/carrier_b/${call.id}/transfer_status`,
+      });
+      const pending = await callOf(call.id);
+      const consultId = pending.transferConsultId!;
+      const humanSid = pending.transfer!.legs[1].carrier_call_id!;
+      expect(humanSid).toMatch(/^CAhuman/);
+      expect(pending.transfer).toMatchObject({
+        transfer_type: 'warm',
+        outcome: null,
+        to_number: TRANSFER_TO,
+      });
+      // A second transfer while one is under way is refused.
+      await expect(rpc.request(Subjects.calls.voiceWarmTransfer, null, request)).resolves.toEqual({
+        started: false,
+      });
+
+      // The human's answer streams under the consult id: its attach answers the consult context, once.
+      const s = stream('carrier_b', consultId);
+      const context = await attach('carrier_b', consultId, s, carrierBHeaders(s.url));
+      expect(context).toMatchObject({
+        callId: consultId,
+        partnerId,
+        toNumber: TRANSFER_TO,
+        consult: { callId: call.id, briefing: 'Ada wants a refund.' },
+      });
+      expect(context.agent.enableRecording).toBe(false);
+      const again = stream('carrier_b', consultId);
+      await expect(attach('carrier_b', consultId, again, carrierBHeaders(again.url))).rejects.toMatchObject({
+        status: 409,
+      });
+      // The call's own stream is untouched by the consult's.
+      expect((await sessionOf(call.id)).mediaStream).toBeNull();
+
+      await expect(
+        rpc.request(Subjects.calls.voiceTransferDecision, null, { consultId, accepted: true }),
+      ).resolves.toEqual({ outcome: 'bridged' });
+      const bridges = api.take();
+      const conference = `<Response><Dial><Conference beep="false" startConferenceOnEnter="true" endConferenceOnExit="true">vap-transfer-${call.id}</Conference></Dial></Response>`;
+      expect(bridges.map((r) => [r.path, new URLSearchParams(r.body).get('Twiml')])).toEqual([
+        [`/2010-04-01/Accounts/${CARRIER_B.account_sid}/Calls/${humanSid}.json`, conference],
+        [`/2010-04-01/Accounts/${CARRIER_B.account_sid}/Calls/${call.providerCallId}.json`, conference],
+      ]);
+      const bridged = await callOf(call.id);
+      expect(bridged.endCallReason).toBe('transferred');
+      expect(bridged.transfer).toMatchObject({
+        outcome: 'bridged',
+        bridged_at: expect.any(String),
+        legs: [
+          { role: 'caller', status: 'bridged', carrier_call_id: call.providerCallId },
+          { role: 'human', status: 'bridged', carrier_call_id: humanSid },
+        ],
+      });
+      expect(voice.told).toEqual([{ callId: call.id, outcome: 'bridged' }]);
+      expect(await transferredOf(call.id)).toEqual([
+        expect.objectContaining({ transfer_type: 'warm', outcome: 'bridged' }),
+      ]);
+      // A decision repeated changes nothing.
+      await expect(
+        rpc.request(Subjects.calls.voiceTransferDecision, null, { consultId, accepted: false }),
+      ).resolves.toEqual({ outcome: 'bridged' });
+      expect(api.take()).toEqual([]);
+      expect(await transferredOf(call.id)).toHaveLength(1);
+      await voice.close();
+    });
+
+    it('a decline hangs the human leg up and tells the replica; the caller may be transferred again', async () => {
+      const call = await callOn('carrier_b', 'in_progress', WARM);
+      const voice = replicaHolding(call.id);
+      await app.get(NatsConnectionService).nc.flush();
+      const request = { callId: call.id, to: TRANSFER_TO, reason: 'x', briefing: 'Brief.' };
+      await rpc.request(Subjects.calls.voiceWarmTransfer, null, request);
+      const consultId = (await callOf(call.id)).transferConsultId!;
+      const humanSid = (await callOf(call.id)).transfer!.legs[1].carrier_call_id!;
+      api.take();
+      await expect(
+        rpc.request(Subjects.calls.voiceTransferDecision, null, { consultId, accepted: false }),
+      ).resolves.toEqual({ outcome: 'declined' });
+      const [hangup] = api.take();
+      expect(hangup.path).toBe(`/2010-04-01/Accounts/${CARRIER_B.account_sid}/Calls/${humanSid}.json`);
+      expect(Object.fromEntries(new URLSearchParams(hangup.body))).toEqual({ Status: 'completed' });
+      expect(voice.told).toEqual([{ callId: call.id, outcome: 'declined' }]);
+      const declined = await callOf(call.id);
+      expect(declined.endCallReason).toBeNull();
+      expect(declined.transfer).toMatchObject({ outcome: 'declined', legs: [{}, { status: 'declined' }] });
+      await expect(rpc.request(Subjects.calls.voiceWarmTransfer, null, request)).resolves.toEqual({
+        started: true,
+      });
+      await voice.close();
+    });
+
+    it('refuses a warm transfer of a cold agent, to another number, or without a briefing', async () => {
+      const cold = await callOn('carrier_b');
+      const ask = (callId: string, over: Record<string, unknown> = {}) =>
+        rpc.request(Subjects.calls.voiceWarmTransfer, null, {
+          callId,
+          to: TRANSFER_TO,
+          reason: 'x',
+          briefing: 'Brief.',
+          ...over,
+        });
+      await expect(ask(cold.id)).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+      const warm = await callOn('carrier_b', 'in_progress', WARM);
+      await expect(ask(warm.id, { to: '+15550001111' })).rejects.toMatchObject({ code: ErrorCode.FORBIDDEN });
+      await expect(ask(warm.id, { briefing: ' ' })).rejects.toMatchObject({
+        code: ErrorCode.VALIDATION_ERROR,
+      });
+      await expect(ask(warm.id, { briefing: 'x'.repeat(2001) })).rejects.toMatchObject({
+        code: ErrorCode.VALIDATION_ERROR,
+      });
+    });
+
+    it('carrier_a: the human leg is placed as JSON with its own URLs, and the bridge moves both legs to the conference XML', async () => {
+      const call = await callOn('carrier_a', 'in_progress', WARM);
+      api.take();
+      await expect(
+        rpc.request(Subjects.calls.voiceWarmTransfer, null, {
+          callId: call.id,
+          to: TRANSFER_TO,
+          reason: 'x',
+          briefing: 'Brief.',
+        }),
+      ).resolves.toEqual({ started: true });
+      const [placed] = api.take();
+      expect(placed.path).toBe(`/v1/Account/${CARRIER_A.auth_id}/Call/`);
+      const base = `https://api.example.test/callbacks/carrier_a/${call.id}`;
+      expect(JSON.parse(placed.body)).toEqual({
+        from: call.fromNumber,
+        to: TRANSFER_TO,
+        answer_url: `${base}/transfer_answer`,
+        answer_method: 'POST',
+        ring_url: `${base}/transfer_status`,
+        ring_method: 'POST',
+        hangup_url: `${base}/transfer_status`,
+        hangup_method: 'POST',
+        ring_timeout: 12,
+      });
+      const pending = await callOf(call.id);
+      const humanLeg = pending.transfer!.legs[1].carrier_call_id!;
+      expect(humanLeg).toMatch(/^req-human-/);
+      await expect(
+        rpc.request(Subjects.calls.voiceTransferDecision, null, {
+          consultId: pending.transferConsultId!,
+          accepted: true,
+        }),
+      ).resolves.toEqual({ outcome: 'bridged' });
+      expect(api.take().map((r) => [r.path, JSON.parse(r.body)])).toEqual([
+        [
+          `/v1/Account/${CARRIER_A.auth_id}/Call/${humanLeg}/`,
+          { legs: 'aleg', aleg_url: `${base}/transfer_conference`, aleg_method: 'POST' },
+        ],
+        [
+          `/v1/Account/${CARRIER_A.auth_id}/Call/${call.carrierLegId}/`,
+          { legs: 'aleg', aleg_url: `${base}/transfer_conference`, aleg_method: 'POST' },
+        ],
+      ]);
+      expect((await callOf(call.id)).transfer).toMatchObject({ outcome: 'bridged' });
+    });
+  });
+
   describe('calls.voice.transfer', () => {
     const transferredEvents = async (callId: string) =>
       (
@@ -829,10 +1051,49 @@ describe('calls.voice.* commands', () => {
       expect(Object.fromEntries(new URLSearchParams(sent.body))).toEqual({
         Twiml: `<Response><Dial>${TRANSFER_TO}</Dial></Response>`,
       });
-      expect((await callOf(call.id)).endCallReason).toBe('transferred');
+      const transferred = await callOf(call.id);
+      expect(transferred.endCallReason).toBe('transferred');
+      // The call keeps the transfer: cold, handed over, the caller's leg by its CallSid, the human's dialed by
+      // the carrier on it.
+      const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT/);
+      const record = {
+        transfer_type: 'cold',
+        to_number: TRANSFER_TO,
+        reason: 'caller_asked_for_human',
+        outcome: 'bridged',
+        requested_at: iso,
+        answered_at: null,
+        bridged_at: iso,
+        legs: [
+          expect.objectContaining({
+            role: 'caller',
+            carrier_call_id: call.providerCallId,
+            from_number: call.fromNumber,
+            to_number: call.toNumber,
+            status: 'bridged',
+          }),
+          expect.objectContaining({
+            role: 'human',
+            carrier_call_id: null,
+            from_number: call.fromNumber,
+            to_number: TRANSFER_TO,
+            status: 'carrier_dialed',
+            answered_at: null,
+          }),
+        ],
+      };
+      expect(transferred.transfer).toEqual(record);
+      expect(Date.parse(transferred.transfer!.requested_at)).toBeLessThanOrEqual(
+        Date.parse(transferred.transfer!.bridged_at!),
+      );
       const events = await transferredEvents(call.id);
+      const { transfer_type, outcome, requested_at, answered_at, bridged_at, legs } = record;
       expect(events.map((e) => e.event.data)).toEqual([
-        expect.objectContaining({ transfer_to: TRANSFER_TO, reason: 'caller_asked_for_human' }),
+        expect.objectContaining({
+          transfer_to: TRANSFER_TO,
+          reason: 'caller_asked_for_human',
+          ...{ transfer_type, outcome, requested_at, answered_at, bridged_at, legs },
+        }),
       ]);
 
       // A retried command: the transfer stands, the carrier is not asked again, no second event.

@@ -13,7 +13,9 @@ import {
   VoiceSendDtmfRequest,
   VoiceToolCallRequest,
   VoiceTranscriptRequest,
+  VoiceTransferDecisionRequest,
   VoiceTransferRequest,
+  VoiceWarmTransferRequest,
 } from '@vap/messages';
 import { Command, Data } from '@vap/messaging';
 import { BrowserTransport } from '../carriers/browser/browser-transport';
@@ -27,6 +29,8 @@ import {
   RecordTranscriptLine,
   SendDigits,
   TransferCall,
+  WarmTransfer,
+  DecideTransfer,
 } from './usecases';
 
 /**
@@ -49,6 +53,8 @@ export class VoiceHandlers {
     private readonly recordTranscriptLine: RecordTranscriptLine,
     private readonly recordToolCall: RecordToolCall,
     private readonly transferCall: TransferCall,
+    private readonly warmTransfer: WarmTransfer,
+    private readonly decideTransfer: DecideTransfer,
     private readonly hangUpCall: HangUpCall,
     private readonly handOffCall: HandOffCall,
     private readonly optOutCaller: OptOutCaller,
@@ -91,6 +97,19 @@ export class VoiceHandlers {
   @Command(Subjects.calls.voiceTransfer)
   transfer(@Data() request: VoiceTransferRequest, @PartnerIdIfAny() partnerId: string | null) {
     return this.transferCall.execute(request, partnerId);
+  }
+
+  @Command(Subjects.calls.voiceWarmTransfer)
+  warm(@Data() request: VoiceWarmTransferRequest, @PartnerIdIfAny() partnerId: string | null) {
+    return this.warmTransfer.execute(request, partnerId);
+  }
+
+  @Command(Subjects.calls.voiceTransferDecision)
+  transferDecision(
+    @Data() request: VoiceTransferDecisionRequest,
+    @PartnerIdIfAny() partnerId: string | null,
+  ) {
+    return this.decideTransfer.execute(request, partnerId);
   }
 
   @Command(Subjects.calls.voiceHandoff)

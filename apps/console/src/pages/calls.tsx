@@ -9,6 +9,7 @@ import { useLive } from '../components/live.js';
 import { ErrorNotice, LoadState, Pager, useLoad } from '../components/ui.js';
 import { linkProps } from '../router.js';
 import { formatDate, words } from '../components/format.js';
+import { CallTransfer, transferFacts } from './call-transfer.js';
 
 const PHONE_STATUSES = [
   'pending',
@@ -40,6 +41,8 @@ interface Call {
   created_at: string;
   /** Cloud speech providers that served the call on the platform's keys ([]: none). */
   platform_speech_providers?: string[];
+  /** The call's transfer to a human, with its legs (null: not transferred). */
+  transfer?: CallTransfer | null;
   session: SessionData;
 }
 
@@ -357,6 +360,7 @@ export function CallPage({ id }: { id: string }) {
         ...(c.platform_speech_providers?.length
           ? [['Platform-paid speech', c.platform_speech_providers.join(', ')] as [string, string]]
           : []),
+        ...transferFacts(c.transfer, formatDate),
       ]}
     />
   );

@@ -1,4 +1,10 @@
-import { ALL_CALLEE_LINES, CalleeVoice, CarrierBCallResource, dialedNumber } from '@vap/carrier-sim';
+import {
+  ALL_CALLEE_LINES,
+  CalleeVoice,
+  CarrierBCallResource,
+  conferenceRoom,
+  dialedNumber,
+} from '@vap/carrier-sim';
 import { SandboxCarrierConfig } from '../config/sandbox-carrier.config';
 import { CallBook } from './call-book';
 import { CallPorts, CallSetup, SimulatedCall } from './simulated-call';
@@ -74,7 +80,8 @@ export class SimulatedCalls {
   }
 
   /**
-   * A REST update of a call: `Status=completed|canceled` hangs up, `Twiml` with a <Dial> transfers.
+   * A REST update of a call: `Status=completed|canceled` hangs up, `Twiml` with a <Dial> transfers (a number, or
+   * a <Conference> room: the warm transfer's bridge, where the legs stay until the call's time there is up).
    * Undefined when the call is unknown; an ended call is returned as it is.
    */
   update(sid: string, form: URLSearchParams): CarrierBCallResource | undefined {
@@ -85,8 +92,9 @@ export class SimulatedCalls {
     if (status === 'completed' || status === 'canceled') {
       live.ask({ kind: 'hangup' });
     } else if (twiml !== null) {
-      const to = dialedNumber(twiml);
-      if (!to) throw new CarrierRefusal(400, 21220, 'Twiml must <Dial> a number');
+      const room = conferenceRoom(twiml);
+      const to = dialedNumber(twiml) ?? (room && `conference:${room}`);
+      if (!to) throw new CarrierRefusal(400, 21220, 'Twiml must <Dial> a number or a <Conference>');
       if (!live.ask({ kind: 'transfer', to })) {
         throw new CarrierRefusal(400, 21220, 'Call is not in-progress. Cannot redirect.');
       }

@@ -431,6 +431,16 @@ export class AgentSpeech {
     this.cut();
   }
 
+  async loop(audio: Int16Array, signal: AbortSignal): Promise<void> {
+    while (!signal.aborted && !this.stopped) {
+      const line = this.line({ signal });
+      // An unlabelled line: it plays and is cut like any, but has no text for the transcript.
+      line.play('', audio).catch(() => undefined);
+      line.end();
+      await line.done;
+    }
+  }
+
   /** @internal */
   enqueue(line: SpokenLine, text: string, audio?: Int16Array): Promise<void> {
     line.pendingSynthesis++;

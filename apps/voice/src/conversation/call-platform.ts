@@ -1,4 +1,5 @@
 import type {
+  TransferOutcome,
   CustomFunctionInvokeReply,
   CustomFunctionSnapshot,
   KnowledgeSearchReply,
@@ -24,6 +25,13 @@ export interface CallRecord {
 export interface CallCarrier {
   /** Cold transfer through the carrier; false when the call had ended or the carrier refused. */
   transfer(to: string, reason: string): Promise<boolean>;
+  /**
+   * Warm transfer: the calls service dials `to` and the agent briefs the human there with `briefing`; true when
+   * the human's leg is being dialed (the outcome comes later, as voice.session.transfer_outcome).
+   */
+  warmTransfer(to: string, reason: string, briefing: string): Promise<boolean>;
+  /** The agent stopped waiting for its warm transfer: the human's leg is hung up; answers how it ended. */
+  withdrawTransfer(): Promise<TransferOutcome | null>;
   /** Keys for the far end through the carrier's REST API (the send_dtmf tool on carrier_a); true when sent. */
   sendDigits(digits: string): Promise<boolean>;
   /** Hang up through the carrier, with the call's end_call_reason. */

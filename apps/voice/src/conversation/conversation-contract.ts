@@ -1,4 +1,4 @@
-import type { AgentSnapshot, TurnLatency, VoiceCallContext } from '@vap/messages';
+import type { AgentSnapshot, TransferOutcome, TurnLatency, VoiceCallContext } from '@vap/messages';
 import type { MediaStreamCommand, MediaStreamEvent, MediaStreamNotice, PacingObserver } from '@vap/media';
 import type { BlobWriter } from '@vap/storage';
 import type { SttProvider } from '@vap/speech';
@@ -145,6 +145,12 @@ export interface LiveConversation {
    * start does; true when it does. Anything else, or a call already ending, changes nothing.
    */
   answeredBy(answeredBy: string): boolean;
+  /**
+   * How the call's warm transfer ended, as the calls service settled it. True when a transfer of the agent's was
+   * waiting for it; the agent then lets the call go (bridged) or takes the caller off hold. Optional: a consult
+   * stream has no transfer of its own.
+   */
+  transferOutcome?(outcome: TransferOutcome): boolean;
   readonly done: Promise<ConversationResult>;
 }
 

@@ -84,6 +84,11 @@ export interface AgentVoice {
   interrupt(): boolean;
   /** Synthesises a line that may be due later now, so it starts on time. */
   prepare(text: string): void;
+  /**
+   * Plays `audio` (PCM16 8 kHz, no speech: hold audio) over and over, in no transcript line, until `signal` aborts
+   * or the stream stops; interrupt() then cuts what is still queued.
+   */
+  loop(audio: Int16Array, signal: AbortSignal): Promise<void>;
 }
 
 /** The caller's side of the line. */

@@ -9,6 +9,7 @@ import {
   TurnTakingSnapshotDefaults,
   type AgentSnapshot,
   type SttProviderName,
+  type TransferOutcome,
   type TurnTakingSnapshot,
 } from '@vap/messages';
 import type { ChatMessage } from '@vap/llm';
@@ -18,6 +19,7 @@ import { AgentLines, type AssistantMessage } from './agent-lines';
 import { newTurn, type Turn } from './agent-turn';
 import { backgroundAudioFor } from './background-audio';
 import { CallControls, leaveVoicemail } from './call-control';
+import { writesFreely } from './call-control/warm-transfer';
 import { CallLifecycle } from './call-lifecycle';
 import { openCallMedia, type CallMedia } from './call-media';
 import { CallTranscript } from './call-transcript';
@@ -150,6 +152,7 @@ class Conversation implements LiveConversation {
       options.platform,
       options.platform,
       options.dtmfRoute ?? 'in_band',
+      () => writesFreely(this.models.current.llm),
     );
     this.runner = new ToolRunner(port, {
       tools: this.tools,
@@ -233,6 +236,10 @@ class Conversation implements LiveConversation {
 
   terminate(): boolean {
     return this.life.terminate();
+  }
+
+  transferOutcome(outcome: TransferOutcome): boolean {
+    return this.controls.transferOutcome(outcome);
   }
 
   answeredBy(answeredBy: string): boolean {

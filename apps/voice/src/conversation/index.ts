@@ -7,6 +7,7 @@ export { Phrases } from './phrases';
 export { IDLE_REPROMPT_MS } from './idle/idle-controller';
 export { WRAP_UP_LEAD_SECS, CAP_FAREWELL_LEAD_MS } from './limits/call-cap';
 export { PRE_ROLL_MS } from './caller-input';
+export { ConsultConversation } from './consult/consult-conversation';
 export type { AgentModel } from './model-round';
 export { ProviderFailure } from './provider-failure';
 export { MARK_GRACE_MS } from './agent-speech';

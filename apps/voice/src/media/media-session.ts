@@ -1,6 +1,6 @@
 import type { RawData, WebSocket } from 'ws';
 import { MediaStreamEndReasons } from '@vap/messages';
-import type { MediaStreamEndReason, VoiceCallContext } from '@vap/messages';
+import type { MediaStreamEndReason, TransferOutcome, VoiceCallContext } from '@vap/messages';
 import {
   FRAME_MS,
   MediaClockBudget,
@@ -237,6 +237,15 @@ export class MediaSession {
     let acted = false;
     this.guarded(() => (acted = conversation.answeredBy(answeredBy)));
     return acted;
+  }
+
+  /** How the call's warm transfer ended (voice.session.transfer_outcome); true when a transfer waited for it. */
+  transferOutcome(outcome: TransferOutcome): boolean {
+    if (this.conversationDone || this.terminated || !this.conversation?.transferOutcome) return false;
+    const conversation = this.conversation;
+    let accepted = false;
+    this.guarded(() => (accepted = conversation.transferOutcome!(outcome)));
+    return accepted;
   }
 
   /**

@@ -20,6 +20,7 @@ function heldSession(call: CallHarness): CommandableSession {
     end: (reason) => call.conversation.end(reason),
     terminate: () => call.conversation.terminate(),
     answeredBy: (answeredBy) => call.conversation.answeredBy(answeredBy),
+    transferOutcome: (outcome) => call.conversation.transferOutcome?.(outcome) ?? false,
     finished: call.conversation.done.then(() => undefined),
   };
 }

@@ -9,6 +9,9 @@ import {
   VoiceSessionEndRequest,
   VoiceSessionTerminateReply,
   VoiceSessionTerminateRequest,
+  TRANSFER_OUTCOMES,
+  VoiceTransferOutcomeReply,
+  VoiceTransferOutcomeRequest,
 } from '@vap/messages';
 import { AddressedCommandServer } from '@vap/messaging';
 import type { MediaSession } from './media-session';
@@ -19,7 +22,7 @@ const REASON_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 /** What the commands need of a live session. */
 export type CommandableSession = Pick<
   MediaSession,
-  'callId' | 'partnerId' | 'end' | 'terminate' | 'answeredBy' | 'finished'
+  'callId' | 'partnerId' | 'end' | 'terminate' | 'answeredBy' | 'finished' | 'transferOutcome'
 >;
 
 /**
@@ -29,7 +32,9 @@ export type CommandableSession = Pick<
  * - voice.session.end: the agent's farewell, then the hang-up through calls.voice.hangup;
  * - voice.session.terminate: the call has ended, the session stops at once (no farewell, no hang-up);
  * - voice.session.answered_by: machine detection answered after the stream opened (a machine answer leaves
- *   the voicemail message and hangs up).
+ *   the voicemail message and hangs up);
+ * - voice.session.transfer_outcome: how the call's warm transfer ended (the agent lets go of a bridged caller, or
+ *   takes the caller off hold and says so).
  */
 @Injectable()
 export class SessionCommands {
@@ -46,6 +51,9 @@ export class SessionCommands {
       ),
       this.server.serve(AddressedSubjects.voice.answeredBy, session.callId, (data, request) =>
         applyAnsweredBy(session, data, request.partnerId),
+      ),
+      this.server.serve(AddressedSubjects.voice.transferOutcome, session.callId, (data, request) =>
+        applyTransferOutcome(session, data, request.partnerId),
       ),
     ];
     void session.finished.finally(() => Promise.all(servings.map((serving) => serving.close())));
@@ -95,4 +103,19 @@ function applyAnsweredBy(
     ]);
   }
   return { acted: session.answeredBy(request.answeredBy) };
+}
+
+/** Hands the warm transfer's outcome to the session; `accepted` when its agent was waiting for it. */
+function applyTransferOutcome(
+  session: CommandableSession,
+  request: VoiceTransferOutcomeRequest,
+  partnerId: string | null,
+): VoiceTransferOutcomeReply {
+  assertHeld(session, request.callId, partnerId);
+  if (!(TRANSFER_OUTCOMES as readonly unknown[]).includes(request.outcome)) {
+    throw AppError.validation([
+      { field: 'outcome', message: `outcome must be one of ${TRANSFER_OUTCOMES.join(', ')}` },
+    ]);
+  }
+  return { accepted: session.transferOutcome(request.outcome) };
 }

@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { VoiceCallContext } from '@vap/messages';
+import { Subjects, type ConsultContext, type VoiceCallContext } from '@vap/messages';
 import { createChatModel } from '@vap/llm';
 import type { RpcClient } from '@vap/messaging';
 import {
@@ -10,7 +10,7 @@ import {
 } from '@vap/media';
 import type { BlobStorage } from '@vap/storage';
 import type { VoiceConfig } from '../config/voice.config';
-import { createConversation, dtmfRouteOf, type AgentModel } from '../conversation';
+import { ConsultConversation, createConversation, dtmfRouteOf, type AgentModel } from '../conversation';
 import { MediaSession } from '../media/media-session';
 import type { AcceptedStream } from '../media/media-stream-server';
 import {
@@ -55,8 +55,10 @@ export class ConversationStarter {
   constructor(private readonly options: ConversationStarterOptions) {}
 
   open(socket: WebSocket, accepted: AcceptedStream): MediaSession {
+    const { context } = accepted;
+    if (context.consult) return this.openConsult(socket, accepted, { ...context, consult: context.consult });
     const { config, rpc, storage, log } = this.options;
-    const { context, stream } = accepted;
+    const { stream } = accepted;
     const platform = new RpcCallPlatform(rpc, context, {
       // Once per line: a calls service that is away for a while would fill the log otherwise.
       onRetry: (attempt, err) =>
@@ -132,6 +134,61 @@ export class ConversationStarter {
           );
         }
       },
+    });
+  }
+
+  /**
+   * A warm transfer's consult stream (the human's leg): the agent briefs the human and hears their answer, which
+   * goes to the calls service as the transfer's decision. It reports no end of its own (the call is the caller's:
+   * its session reports it), records nothing, and a consult that cannot start is a decline.
+   */
+  private openConsult(
+    socket: WebSocket,
+    accepted: AcceptedStream,
+    context: VoiceCallContext & { consult: ConsultContext },
+  ): MediaSession {
+    const { config, rpc, log } = this.options;
+    const decide = (accepted: boolean) =>
+      rpc.request(Subjects.calls.voiceTransferDecision, context.partnerId, {
+        consultId: context.callId,
+        accepted,
+      });
+    return new MediaSession({
+      context,
+      socket,
+      codec: mediaStreamCodec(mediaStreamProtocolOf(accepted.stream.carrier)),
+      timeScale: config.MEDIA_TIME_SCALE,
+      bounds: {
+        audioBurstMs: config.MEDIA_AUDIO_BURST_MS,
+        pingIntervalMs: config.MEDIA_PING_INTERVAL_MS,
+        inboundSilenceMs: config.MEDIA_INBOUND_SILENCE_MS,
+        maxBufferedBytes: config.MEDIA_MAX_BUFFERED_BYTES,
+      },
+      log,
+      startConversation: async (transport) => {
+        const speech = await this.callSpeech(context);
+        return new ConsultConversation({
+          context,
+          voice: speech.voice,
+          stt: speech.stt,
+          tts: speech.tts,
+          transport,
+          timeScale: config.MEDIA_TIME_SCALE,
+          providerTimeoutMs: config.PROVIDER_TIMEOUT_MS,
+          decide,
+          onError: (err, what) =>
+            log(
+              'warn',
+              `consult ${context.callId} of call ${context.consult.callId}: ${what}: ${
+                err instanceof Error ? err.message : String(err)
+              }`,
+            ),
+        });
+      },
+      hangup: async () => {
+        await decide(false);
+      },
+      finish: async () => undefined,
     });
   }
 

@@ -7,6 +7,7 @@ import {
   KnowledgeSearchReply,
   PartnerRequestCallContext,
   Subjects,
+  TransferOutcome,
   VoiceCallContext,
   VoiceHandoffReply,
   VoiceToolCallRecord,
@@ -127,6 +128,24 @@ export class RpcCallPlatform implements CallPlatform {
       reason,
     });
     return reply.transferred;
+  }
+
+  async warmTransfer(to: string, reason: string, briefing: string): Promise<boolean> {
+    const reply = await this.rpc.request(Subjects.calls.voiceWarmTransfer, this.context.partnerId, {
+      callId: this.context.callId,
+      to,
+      reason,
+      briefing,
+    });
+    return reply.started;
+  }
+
+  async withdrawTransfer(): Promise<TransferOutcome | null> {
+    const reply = await this.rpc.request(Subjects.calls.voiceTransferDecision, this.context.partnerId, {
+      callId: this.context.callId,
+      accepted: false,
+    });
+    return reply.outcome;
   }
 
   async optOut(): Promise<void> {

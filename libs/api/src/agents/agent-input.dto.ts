@@ -32,8 +32,11 @@ import {
   MAX_FALLBACK_VOICES,
   SPOKEN_LANGUAGES,
   SpokenLanguage,
+  TRANSFER_MODES,
+  TransferMode,
   TurnTakingDefaults,
 } from '@vap/messages';
+import { TRANSFER_MODE_DESCRIPTION } from './agent.dto';
 import { ToolAckConfigInputDto } from './tool-ack-config.dto';
 import { TURN_TAKING_DESCRIPTION, TurnTakingInputDto } from './turn-taking.dto';
 import { DTMF_DESCRIPTION, DtmfInputDto, SEND_DTMF_DESCRIPTION } from './dtmf.dto';
@@ -143,6 +146,37 @@ export class AgentSettingsDto {
 
   @NullableText(AgentLimits.instructionsMax, 'When to transfer')
   transfer_instructions?: string | null;
+
+  @ApiPropertyOptional({
+    enum: TRANSFER_MODES,
+    default: AgentDefaults.transferMode,
+    description: TRANSFER_MODE_DESCRIPTION,
+  })
+  @IfPresent()
+  @IsIn(TRANSFER_MODES as unknown as string[], {
+    message: 'transfer_mode must be cold, warm or warm_handback',
+  })
+  transfer_mode?: TransferMode;
+
+  @NullableText(
+    AgentLimits.instructionsMax,
+    "What the briefing the human hears before a warm transfer covers; null or empty = the platform's briefing",
+  )
+  transfer_briefing_instructions?: string | null;
+
+  @ApiPropertyOptional({
+    type: Number,
+    minimum: AgentLimits.transferRingTimeoutMin,
+    maximum: AgentLimits.transferRingTimeoutMax,
+    default: AgentDefaults.transferRingTimeoutSecs,
+    description:
+      "Warm transfers: how long the human's phone rings before the transfer counts as not answered",
+  })
+  @IfPresent()
+  @Min(AgentLimits.transferRingTimeoutMin)
+  @Max(AgentLimits.transferRingTimeoutMax)
+  @IsInt({ message: 'transfer_ring_timeout_secs must be an integer' })
+  transfer_ring_timeout_secs?: number;
 
   @OptionalFlag(
     AgentDefaults.userIdleEnabled,

@@ -1,5 +1,6 @@
 import {
   AGENT_SNAPSHOT_VERSION,
+  AgentDefaults,
   analysisSnapshotOf,
   handoffSnapshotOf,
   type AgentSnapshot,
@@ -50,6 +51,11 @@ export function agentSnapshotOf(agent: AgentDto, customFunctions: CustomFunction
     extractionEnabled: agent.extraction_enabled,
     analysis: agent.analysis_config ? analysisSnapshotOf(agent.analysis_config) : undefined,
     handoffs: (agent.handoffs ?? []).map(handoffSnapshotOf),
+    transfer: {
+      mode: agent.transfer_mode ?? 'cold',
+      briefingInstructions: agent.transfer_briefing_instructions ?? null,
+      ringTimeoutSecs: agent.transfer_ring_timeout_secs ?? AgentDefaults.transferRingTimeoutSecs,
+    },
     customFunctions: customFunctions.map(customFunctionSnapshotOf),
     // Speech choices: resolved into providers and keys when the call's media starts (agents.speech.plan).
     fallbackVoiceIds: agent.fallback_voice_ids ?? [],

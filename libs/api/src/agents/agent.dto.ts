@@ -1,6 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ExtractionConfigDto } from '../extraction/extraction-key.dto';
 import {
+  AgentLimits,
+  TRANSFER_MODES,
+  TransferMode,
   AGENT_STATUSES,
   AGENT_TYPES,
   AgentStatus,
@@ -20,6 +23,14 @@ import { ANALYSIS_DESCRIPTION, AnalysisConfigDto } from './analysis.dto';
 import { HANDOFFS_DESCRIPTION, HandoffDto } from './handoff.dto';
 import { TranscriberDto } from './transcriber.dto';
 import { NextCursor } from '../pagination';
+
+/** transfer_mode, as the agent's fields describe it. */
+export const TRANSFER_MODE_DESCRIPTION =
+  "How transfer_call hands the call to transfer_number: cold (the carrier dials the number on the caller's leg " +
+  'and the agent leaves), warm (the caller hears hold audio while the agent calls the human, briefs them and ' +
+  'connects the caller once they accept; if the human does not answer or declines, the agent tells the caller and ' +
+  'says goodbye), warm_handback (as warm, but when the human does not answer or declines the agent tells the ' +
+  'caller and carries on with them)';
 
 /** A knowledge-base document linked to the agent. */
 export class AgentDocumentDto {
@@ -143,6 +154,15 @@ export class AgentDto {
 
   @ApiProperty({ type: String, nullable: true })
   transfer_instructions: string | null;
+
+  @ApiProperty({ enum: TRANSFER_MODES, description: TRANSFER_MODE_DESCRIPTION })
+  transfer_mode: TransferMode;
+
+  @ApiProperty({ type: String, nullable: true, description: "null = the platform's briefing" })
+  transfer_briefing_instructions: string | null;
+
+  @ApiProperty({ minimum: AgentLimits.transferRingTimeoutMin, maximum: AgentLimits.transferRingTimeoutMax })
+  transfer_ring_timeout_secs: number;
 
   @ApiProperty()
   user_idle_enabled: boolean;

@@ -25,6 +25,14 @@ import {
   SttProviderName,
   TOOL_CALL_OUTCOMES,
   ToolCallOutcome,
+  TRANSFER_LEG_ROLES,
+  TRANSFER_LEG_STATUSES,
+  TRANSFER_OUTCOMES,
+  TRANSFER_TYPES,
+  TransferLegRole,
+  TransferLegStatus,
+  TransferOutcome,
+  TransferType,
   TTS_PROVIDERS,
   TtsProviderName,
 } from '@vap/messages';
@@ -335,6 +343,100 @@ export class CallSessionDto {
 export const CARRIER_RECONCILIATIONS = ['pending', 'verified', 'unreconciled'] as const;
 export type CarrierReconciliation = (typeof CARRIER_RECONCILIATIONS)[number];
 
+export class CallTransferLegDto {
+  @ApiProperty({
+    enum: TRANSFER_LEG_ROLES,
+    description: "caller: the call's own leg; human: the leg that reaches the transfer number",
+  })
+  role: TransferLegRole;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'CA0123456789abcdef0123456789abcdef',
+    description:
+      "The carrier's id of the leg (carrier_b CallSid, carrier_a CallUUID); null when the carrier names none " +
+      "(a cold transfer's human leg is dialed by the carrier on the caller's leg)",
+  })
+  carrier_call_id: string | null;
+
+  @ApiProperty({ example: '+14155550100' })
+  from_number: string;
+
+  @ApiProperty({ example: '+919811112222' })
+  to_number: string;
+
+  @ApiProperty({
+    enum: TRANSFER_LEG_STATUSES,
+    description:
+      'ringing, answered, bridged (joined to the other leg), carrier_dialed (a cold transfer hands the number to ' +
+      'the carrier, which does not report that leg separately), no_answer, busy, declined, failed, completed',
+  })
+  status: TransferLegStatus;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: "When the leg was asked for (the caller's: when the call was answered)",
+  })
+  started_at: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  answered_at: string | null;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  ended_at: string | null;
+}
+
+export class CallTransferDto {
+  @ApiProperty({
+    enum: TRANSFER_TYPES,
+    description:
+      "cold: the carrier dials the transfer number on the call's own leg and the agent leaves the call; warm: the " +
+      'platform dialed the human as a second leg, the agent briefed them, and the legs were bridged in a conference',
+  })
+  transfer_type: TransferType;
+
+  @ApiProperty({ example: '+919811112222', description: "The agent's transfer_number" })
+  to_number: string;
+
+  @ApiProperty({ example: 'agent_transfer', description: "The agent's reason (else agent_transfer)" })
+  reason: string;
+
+  @ApiProperty({
+    enum: TRANSFER_OUTCOMES,
+    nullable: true,
+    description:
+      'bridged (the caller was handed over; cold: the carrier took the call to dial the number), no_answer (no ' +
+      'answer or busy), declined (the human said no, or hung up first), failed (refused, given up, or the caller ' +
+      'hung up on hold); null while the transfer is under way',
+  })
+  outcome: TransferOutcome | null;
+
+  @ApiProperty({ format: 'date-time', description: 'When the agent asked for the transfer' })
+  requested_at: string;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: "When the human's leg answered (null for a cold transfer: the carrier does not report it)",
+  })
+  answered_at: string | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When the caller was handed over (cold: when the carrier took the call)',
+  })
+  bridged_at: string | null;
+
+  @ApiProperty({ type: [CallTransferLegDto], description: "The caller's leg first, then the human's" })
+  legs: CallTransferLegDto[];
+}
+
 export class CallDto {
   @ApiProperty({ format: 'uuid' })
   call_id: string;
@@ -367,7 +469,7 @@ export class CallDto {
     type: String,
     nullable: true,
     description:
-      'agent_ended_call, callee_hung_up, max_call_duration_reached, transferred, voicemail_detected, user_idle_timeout, opted_out (the person asked not to be called again: the number joined the do-not-call list), insufficient_balance, voice_replica_lost (the media server carrying the call stopped: it was hung up and billed for the time it was answered)' +
+      'agent_ended_call, callee_hung_up, max_call_duration_reached, transferred, transfer_not_connected (a warm transfer the human did not take, without handback), voicemail_detected, user_idle_timeout, opted_out (the person asked not to be called again: the number joined the do-not-call list), insufficient_balance, voice_replica_lost (the media server carrying the call stopped: it was hung up and billed for the time it was answered)' +
       '; media_stream_silent, media_stream_unresponsive, media_stream_protocol_error (the platform cut the call’s media stream and hung up: nothing arrived on it for a while, the carrier stopped answering pings or reading the audio, or it sent frames the protocol does not allow)',
   })
   end_call_reason: string | null;
@@ -436,6 +538,14 @@ export class CallDto {
       'names any of them counts its minutes in GET /billing/usage platform_speech_minutes.',
   })
   platform_speech_providers: SpeechProviderName[];
+
+  @ApiProperty({
+    type: CallTransferDto,
+    nullable: true,
+    description:
+      "The call's transfer to a human (the agent's transfer_call), with its legs; null: not transferred",
+  })
+  transfer: CallTransferDto | null;
 
   @ApiProperty({ type: CallSessionDto })
   session: CallSessionDto;

@@ -11,6 +11,9 @@ export const CalleeLines = {
   shortGoodbye: 'Alright, thanks. Bye.',
   askForHuman: 'Hi. Can I speak to a human, please?',
   neverMind: 'Okay, never mind then. Bye.',
+  /** A warm transfer's human, once briefed: takes the caller, or does not. */
+  transferYes: 'Yes, please put them through.',
+  transferNo: "No, sorry, I can't take it right now.",
   /** The phone menu: its options, then what it says once a key chose one (or none did). */
   menu: 'Welcome to Acme. Press 1 for billing. Press 2 for sales. Press 3 for support.',
   menuChoice: ['You chose billing. Goodbye.', 'You chose sales. Goodbye.', 'You chose support. Goodbye.'],

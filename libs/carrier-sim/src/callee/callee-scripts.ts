@@ -11,6 +11,12 @@ export const REPLY_WAIT_MS = 15_000;
 export const LINGER_MS = 15_000;
 /** Media time the callee keeps a call on hold (the carrier's hold events report it, in whole seconds). */
 export const SANDBOX_HOLD_SECONDS = 20;
+/** Media time a caller being transferred waits on hold for the transfer (or the agent's word) before giving up. */
+export const TRANSFER_HOLD_MS = 300_000;
+/** After a first turn that is no answer to the caller's question, how long the caller waits for the answer. */
+const LATE_REPLY_MS = 5_000;
+/** Media time a warm transfer's human waits for the agent's briefing. */
+export const BRIEFING_WAIT_MS = 30_000;
 /** How long an answering machine records before it hangs up. */
 export const MACHINE_RECORD_MS = 30_000;
 /** The long talker cuts in once the agent has talked this long (barge-in). */
@@ -42,6 +48,10 @@ export function calleeScript(outcome: CalleeOutcome, ports: ScriptPorts): Callee
       return keypadEntry;
     case 'calls_function':
       return callsFunction;
+    case 'accepts_transfer':
+      return (line) => answersBriefing(line, CalleeLines.transferYes);
+    case 'declines_transfer':
+      return (line) => answersBriefing(line, CalleeLines.transferNo);
     default:
       return shortConversation;
   }
@@ -106,10 +116,16 @@ async function longTalker(line: PhoneLine): Promise<void> {
 async function asksForHuman(line: PhoneLine): Promise<void> {
   await line.listen(INTRO_WAIT_MS);
   await line.say(CalleeLines.askForHuman);
-  const answer = await line.listen(REPLY_WAIT_MS);
+  let answer = await line.listen(REPLY_WAIT_MS);
+  // An intro that played late (a cold replica) is the first turn heard after the question: the answer follows it.
+  if (answer && !/transfer/i.test(answer.lines.join(' ')))
+    answer = (await line.listen(LATE_REPLY_MS)) ?? answer;
   const said = answer?.lines.join(' ') ?? '';
   if (/transfer/i.test(said) && !/\b(cannot|can't|unable|not able)\b/i.test(said)) {
-    // The carrier moves the call to the human; this phone's stream ends with the transfer.
+    // The carrier moves the call to the human and this phone's stream ends with the transfer; a warm transfer
+    // holds the caller first, and the agent comes back when the human does not take the call.
+    const back = await line.listen(TRANSFER_HOLD_MS);
+    if (back) await exchange(line, [CalleeLines.neverMind]);
     await stayOnLine(line);
     return;
   }
@@ -158,5 +174,15 @@ async function callsFunction(line: PhoneLine): Promise<void> {
     while (await line.listen(ANSWER_WAIT_MS));
   }
   await exchange(line, [CalleeLines.goodbye]);
+  await stayOnLine(line);
+}
+
+/**
+ * A warm transfer's human: hears the agent's briefing and its question, answers it, and stays on the line (the
+ * carrier moves the leg into the caller's conference, or the platform hangs it up).
+ */
+async function answersBriefing(line: PhoneLine, answer: string): Promise<void> {
+  await line.listen(BRIEFING_WAIT_MS);
+  await line.say(answer);
   await stayOnLine(line);
 }

@@ -7,7 +7,8 @@
  * (with the offline engine, an agent with a partner function named check_order calls it by that engine's rule;
  * a real model decides by itself), 91 the callee is an automated phone menu that
  * waits for a key (the agent's send_dtmf), 92 the callee keys in an account number on the keypad (the agent's
- * dtmf input), anything else a short conversation.
+ * dtmf input), 93 a human a warm transfer reaches who hears the agent's briefing and accepts the caller, 94 one who
+ * declines (01 and 02 are a human who does not answer, or is busy), anything else a short conversation.
  */
 export type CalleeOutcome =
   | 'no_answer'
@@ -21,6 +22,8 @@ export type CalleeOutcome =
   | 'phone_menu'
   | 'keypad_entry'
   | 'calls_function'
+  | 'accepts_transfer'
+  | 'declines_transfer'
   | 'conversation';
 
 const BY_SUFFIX: Record<string, CalleeOutcome> = {
@@ -35,6 +38,8 @@ const BY_SUFFIX: Record<string, CalleeOutcome> = {
   '91': 'phone_menu',
   '92': 'keypad_entry',
   '09': 'calls_function',
+  '93': 'accepts_transfer',
+  '94': 'declines_transfer',
 };
 
 export function calleeOutcome(toNumber: string): CalleeOutcome {

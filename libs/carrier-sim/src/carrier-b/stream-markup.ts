@@ -64,7 +64,16 @@ export function streamInstructionOf(
 /** The number a `<Dial>` markup dials (`<Dial>NUMBER</Dial>` or `<Dial><Number>NUMBER</Number></Dial>`). */
 export function dialedNumber(markup: string): string | null {
   const dial = /<Dial\b[^>]*>([\s\S]*?)<\/Dial>/.exec(markup);
-  if (!dial) return null;
+  if (!dial || conferenceRoom(dial[1])) return null;
   const inner = /<Number\b[^>]*>([\s\S]*?)<\/Number>/.exec(dial[1])?.[1] ?? dial[1];
   return inner.trim() || null;
+}
+
+/**
+ * The conference room markup joins: carrier_b's `<Dial><Conference>room</Conference></Dial>`, carrier_a's
+ * `<Conference>room</Conference>`; null when it joins none.
+ */
+export function conferenceRoom(markup: string): string | null {
+  const room = /<Conference\b[^>]*>([\s\S]*?)<\/Conference>/.exec(markup);
+  return room?.[1].trim() || null;
 }

@@ -171,6 +171,72 @@ export interface SessionCompletedData {
   platform_speech_providers: string[];
 }
 
+/** How a call was handed to a human: cold (the carrier dials the human on the call's own leg). */
+export const TRANSFER_TYPES = ['cold', 'warm'] as const;
+export type TransferType = (typeof TRANSFER_TYPES)[number];
+
+/**
+ * How a transfer ended: bridged (the caller was handed to the human's leg; for a cold transfer, the carrier took
+ * the call to dial the number), no_answer (the human's leg was not answered: no answer, busy), declined (the human
+ * answered and refused), failed (the carrier refused or could not place it).
+ */
+export const TRANSFER_OUTCOMES = ['bridged', 'no_answer', 'declined', 'failed'] as const;
+export type TransferOutcome = (typeof TRANSFER_OUTCOMES)[number];
+
+/** Which side of a transfer a leg is: the call's own leg (the caller), or the one that reaches the human. */
+export const TRANSFER_LEG_ROLES = ['caller', 'human'] as const;
+export type TransferLegRole = (typeof TRANSFER_LEG_ROLES)[number];
+
+/**
+ * A transfer leg's state: ringing, answered, bridged (joined to the other leg), carrier_dialed (a cold transfer's
+ * human leg, dialed by the carrier on the call's leg: the carrier does not report it separately), no_answer, busy,
+ * declined, failed, completed (hung up after it was answered).
+ */
+export const TRANSFER_LEG_STATUSES = [
+  'ringing',
+  'answered',
+  'bridged',
+  'carrier_dialed',
+  'no_answer',
+  'busy',
+  'declined',
+  'failed',
+  'completed',
+] as const;
+export type TransferLegStatus = (typeof TRANSFER_LEG_STATUSES)[number];
+
+/** One leg of a transfer, as the call and call.transferred carry it (times ISO 8601, null until they happen). */
+export interface CallTransferLeg {
+  role: TransferLegRole;
+  /** The carrier's id of the leg (carrier_b CallSid, carrier_a CallUUID); null when the carrier named none. */
+  carrier_call_id: string | null;
+  from_number: string;
+  to_number: string;
+  status: TransferLegStatus;
+  /** When the platform asked for this leg (the caller's: when the call was answered). */
+  started_at: string | null;
+  answered_at: string | null;
+  ended_at: string | null;
+}
+
+/** A call's transfer to a human (the call's `transfer`, and the heart of call.transferred). */
+export interface CallTransfer {
+  transfer_type: TransferType;
+  /** E.164 number the call was transferred to (the agent's transfer_number). */
+  to_number: string;
+  /** Why the agent transferred (the model's reason, else agent_transfer). */
+  reason: string;
+  /** null while the transfer is under way. */
+  outcome: TransferOutcome | null;
+  /** When the agent asked for the transfer. */
+  requested_at: string;
+  /** When the human's leg answered (null for a cold transfer: the carrier dials it on the call's leg). */
+  answered_at: string | null;
+  /** When the caller was handed over (cold: when the carrier took the call). */
+  bridged_at: string | null;
+  legs: CallTransferLeg[];
+}
+
 /**
  * data of call.transferred (domain event events.call.transferred): a live call was handed to a human
  * (cold transfer to the agent's transfer_number). The call then ends with disposition transferred.
@@ -186,9 +252,15 @@ export interface CallTransferredData {
   to_number: string;
   /** E.164 number the call was transferred to. */
   transfer_to: string;
-  transfer_type: 'cold';
+  transfer_type: TransferType;
   /** Why: callee_requested_human (the callee asked for a person). */
   reason: string;
+  /** How the transfer ended (see TRANSFER_OUTCOMES). */
+  outcome: TransferOutcome;
+  requested_at: string;
+  answered_at: string | null;
+  bridged_at: string | null;
+  legs: CallTransferLeg[];
   provider: CallProvider | null;
   occurred_at: string;
 }

@@ -30,6 +30,12 @@ import type {
   VoiceTransferRequest,
   VoiceHandoffReply,
   VoiceHandoffRequest,
+  VoiceTransferDecisionReply,
+  VoiceTransferDecisionRequest,
+  VoiceTransferOutcomeReply,
+  VoiceTransferOutcomeRequest,
+  VoiceWarmTransferReply,
+  VoiceWarmTransferRequest,
 } from '../voice/voice-commands';
 import type { SpeechPlan, SpeechPlanRequest } from '../voice/speech-plan';
 import type { VoiceConfigurationList } from '../voices/voice-tiers';
@@ -76,6 +82,8 @@ export interface ServiceCommands {
   'calls.voice.attach': CommandContract<VoiceAttachRequest, VoiceCallContext>;
   'calls.voice.transcript': CommandContract<VoiceTranscriptRequest, VoiceAck>;
   'calls.voice.transfer': CommandContract<VoiceTransferRequest, VoiceTransferReply>;
+  'calls.voice.warm_transfer': CommandContract<VoiceWarmTransferRequest, VoiceWarmTransferReply>;
+  'calls.voice.transfer_decision': CommandContract<VoiceTransferDecisionRequest, VoiceTransferDecisionReply>;
   'calls.voice.handoff': CommandContract<VoiceHandoffRequest, VoiceHandoffReply>;
   'calls.voice.opt_out': CommandContract<VoiceOptOutRequest, VoiceOptOutReply>;
   'calls.voice.send_dtmf': CommandContract<VoiceSendDtmfRequest, VoiceSendDtmfReply>;
@@ -92,6 +100,7 @@ export interface ServiceCommands {
 export interface AddressedCommands {
   'voice.session.end': CommandContract<VoiceSessionEndRequest, VoiceSessionEndReply>;
   'voice.session.answered_by': CommandContract<VoiceAnsweredByRequest, VoiceAnsweredByReply>;
+  'voice.session.transfer_outcome': CommandContract<VoiceTransferOutcomeRequest, VoiceTransferOutcomeReply>;
   'voice.session.terminate': CommandContract<VoiceSessionTerminateRequest, VoiceSessionTerminateReply>;
 }
 export type AddressedSubject = keyof AddressedCommands & string;

@@ -135,6 +135,8 @@ export const CommandSenders: {
   'calls.voice.attach': ['voice'],
   'calls.voice.transcript': ['voice'],
   'calls.voice.transfer': ['voice'],
+  'calls.voice.warm_transfer': ['voice'],
+  'calls.voice.transfer_decision': ['voice'],
   'calls.voice.handoff': ['voice'],
   'calls.voice.hangup': ['voice'],
   'calls.voice.opt_out': ['voice'],
@@ -181,6 +183,7 @@ export const CommandSenders: {
   // voice
   'voice.session.end': ['calls'],
   'voice.session.answered_by': ['calls'],
+  'voice.session.transfer_outcome': ['calls'],
   'voice.session.terminate': ['calls'],
 };
 

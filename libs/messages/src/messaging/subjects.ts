@@ -147,6 +147,10 @@ export const Subjects = {
     voiceAttach: 'calls.voice.attach',
     voiceTranscript: 'calls.voice.transcript',
     voiceTransfer: 'calls.voice.transfer',
+    /** A warm transfer: the human's leg is dialed and briefed before the caller is bridged (VoiceWarmTransferRequest). */
+    voiceWarmTransfer: 'calls.voice.warm_transfer',
+    /** The human heard the briefing and accepted or declined (VoiceTransferDecisionRequest). */
+    voiceTransferDecision: 'calls.voice.transfer_decision',
     voiceHandoff: 'calls.voice.handoff',
     voiceHangup: 'calls.voice.hangup',
     voiceOptOut: 'calls.voice.opt_out',
@@ -216,6 +220,8 @@ export const AddressedSubjects = {
     answeredBy: 'voice.session.answered_by',
     /** To the same replica: the call has ended, the session stops at once (VoiceSessionTerminateRequest). */
     sessionTerminate: 'voice.session.terminate',
+    /** To the same replica: how a warm transfer of its call ended (VoiceTransferOutcomeRequest). */
+    transferOutcome: 'voice.session.transfer_outcome',
   },
 } as const;
 

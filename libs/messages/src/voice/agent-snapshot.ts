@@ -1,4 +1,4 @@
-import type { KbThreshold } from '../agents/agent-limits';
+import type { KbThreshold, TransferMode } from '../agents/agent-limits';
 import type { AnalysisSnapshot } from '../agents/analysis';
 import type { HandoffSnapshot } from '../agents/handoffs';
 import type { SpokenLanguage } from '../agents/spoken-languages';
@@ -70,6 +70,17 @@ export interface AgentSnapshot {
   analysis?: AnalysisSnapshot;
   /** The agents this one may hand the call to; absent on calls started before agents had them (none then). */
   handoffs?: HandoffSnapshot[];
+  /** How transfer_call hands the call over; absent on calls started before agents had it (cold then). */
+  transfer?: TransferSnapshot;
+}
+
+/** The agent's transfer settings beyond the number and messages. */
+export interface TransferSnapshot {
+  mode: TransferMode;
+  /** What the briefing the human hears should cover (warm modes); null: the platform's default. */
+  briefingInstructions: string | null;
+  /** How long the human's leg rings before the transfer counts as not answered (warm modes). */
+  ringTimeoutSecs: number;
 }
 
 /**

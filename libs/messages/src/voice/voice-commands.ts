@@ -1,4 +1,4 @@
-import type { AnsweredBy, CallDirection } from '../calls';
+import type { AnsweredBy, CallDirection, TransferOutcome } from '../calls';
 import type { ErrorDetail } from '../errors';
 import type { AgentSnapshot } from './agent-snapshot';
 
@@ -101,6 +101,8 @@ export interface VoiceCallContext {
   /** What the carrier's machine detection said, when it has said it by now. */
   answeredBy: AnsweredBy | null;
   agent: AgentSnapshot;
+  /** A warm transfer's consult stream to the human (callId is then the consult's id), absent on a call's own. */
+  consult?: ConsultContext;
 }
 
 /** The parts of one agent turn's latency, in milliseconds from the end of the caller's speech. */
@@ -372,4 +374,59 @@ export interface VoiceAck {
 export interface VoiceTransferReply {
   /** False when the call had ended or the carrier refused. */
   transferred: boolean;
+}
+
+/**
+ * calls.voice.warm_transfer: the agent transfers warm. The calls service dials `to` (the agent's transfer_number)
+ * as a second leg whose answer streams to the media plane (a consult stream: its context carries `consult`), where
+ * the agent speaks `briefing` to the human only; the outcome comes back as voice.session.transfer_outcome.
+ */
+export interface VoiceWarmTransferRequest {
+  callId: string;
+  to: string;
+  reason: string;
+  /** What the human hears before the caller is bridged, at most TRANSFER_BRIEFING_MAX characters. */
+  briefing: string;
+}
+
+export const TRANSFER_BRIEFING_MAX = 2000;
+
+export interface VoiceWarmTransferReply {
+  /** True when the human's leg is being dialed; false when the call had ended or the carrier refused. */
+  started: boolean;
+}
+
+/**
+ * calls.voice.transfer_decision: the human on a consult stream accepted (bridge) or declined the caller; or the
+ * caller's session withdraws a transfer it stopped waiting for (`callId`, accepted false).
+ */
+export interface VoiceTransferDecisionRequest {
+  /** The consult stream's id (VoiceCallContext.callId of that stream). */
+  consultId?: string;
+  /** The call whose transfer the caller's session withdraws. */
+  callId?: string;
+  accepted: boolean;
+}
+
+export interface VoiceTransferDecisionReply {
+  /** What the transfer came to: bridged, declined, or an outcome decided before (no_answer, failed). */
+  outcome: TransferOutcome | null;
+}
+
+/** voice.session.transfer_outcome: how the call's warm transfer ended (bridged: the carrier has the caller). */
+export interface VoiceTransferOutcomeRequest {
+  callId: string;
+  outcome: TransferOutcome;
+}
+
+export interface VoiceTransferOutcomeReply {
+  /** True when the session acted on it (a transfer of its own was waiting for it). */
+  accepted: boolean;
+}
+
+/** A consult stream's purpose: brief the human of the call's warm transfer and hear whether they take it. */
+export interface ConsultContext {
+  /** The call being transferred. */
+  callId: string;
+  briefing: string;
 }

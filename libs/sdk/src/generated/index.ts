@@ -275,6 +275,8 @@ export type {
   CallsStartErrors,
   CallsStartResponse,
   CallsStartResponses,
+  CallTransferDto,
+  CallTransferLegDto,
   CampaignContactDto,
   CampaignDeletedDto,
   CampaignDto,

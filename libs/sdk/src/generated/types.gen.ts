@@ -394,6 +394,73 @@ export type UpdateCustomerDto = {
   status?: 'ACTIVE' | 'ARCHIVED';
 };
 
+export type CallTransferLegDto = {
+  /**
+   * caller: the call's own leg; human: the leg that reaches the transfer number
+   */
+  role: 'caller' | 'human';
+  /**
+   * The carrier's id of the leg (carrier_b CallSid, carrier_a CallUUID); null when the carrier names none (a cold transfer's human leg is dialed by the carrier on the caller's leg)
+   */
+  carrier_call_id: string | null;
+  from_number: string;
+  to_number: string;
+  /**
+   * ringing, answered, bridged (joined to the other leg), carrier_dialed (a cold transfer hands the number to the carrier, which does not report that leg separately), no_answer, busy, declined, failed, completed
+   */
+  status:
+    | 'ringing'
+    | 'answered'
+    | 'bridged'
+    | 'carrier_dialed'
+    | 'no_answer'
+    | 'busy'
+    | 'declined'
+    | 'failed'
+    | 'completed';
+  /**
+   * When the leg was asked for (the caller's: when the call was answered)
+   */
+  started_at: string | null;
+  answered_at: string | null;
+  ended_at: string | null;
+};
+
+export type CallTransferDto = {
+  /**
+   * cold: the carrier dials the transfer number on the call's own leg and the agent leaves the call; warm: the platform dialed the human as a second leg, the agent briefed them, and the legs were bridged in a conference
+   */
+  transfer_type: 'cold' | 'warm';
+  /**
+   * The agent's transfer_number
+   */
+  to_number: string;
+  /**
+   * The agent's reason (else agent_transfer)
+   */
+  reason: string;
+  /**
+   * bridged (the caller was handed over; cold: the carrier took the call to dial the number), no_answer (no answer or busy), declined (the human said no, or hung up first), failed (refused, given up, or the caller hung up on hold); null while the transfer is under way
+   */
+  outcome: 'bridged' | 'no_answer' | 'declined' | 'failed' | null;
+  /**
+   * When the agent asked for the transfer
+   */
+  requested_at: string;
+  /**
+   * When the human's leg answered (null for a cold transfer: the carrier does not report it)
+   */
+  answered_at: string | null;
+  /**
+   * When the caller was handed over (cold: when the carrier took the call)
+   */
+  bridged_at: string | null;
+  /**
+   * The caller's leg first, then the human's
+   */
+  legs: Array<CallTransferLegDto>;
+};
+
 export type TurnLatencyDto = {
   /**
    * The endpointing wait: from the end of the caller's speech to the moment their turn was judged over (absent on turns recorded before the platform measured it)
@@ -707,7 +774,7 @@ export type CallDto = {
     | null;
   answered_by: 'human' | 'machine' | 'unknown' | 'not_answered' | null;
   /**
-   * agent_ended_call, callee_hung_up, max_call_duration_reached, transferred, voicemail_detected, user_idle_timeout, opted_out (the person asked not to be called again: the number joined the do-not-call list), insufficient_balance, voice_replica_lost (the media server carrying the call stopped: it was hung up and billed for the time it was answered); media_stream_silent, media_stream_unresponsive, media_stream_protocol_error (the platform cut the call’s media stream and hung up: nothing arrived on it for a while, the carrier stopped answering pings or reading the audio, or it sent frames the protocol does not allow)
+   * agent_ended_call, callee_hung_up, max_call_duration_reached, transferred, transfer_not_connected (a warm transfer the human did not take, without handback), voicemail_detected, user_idle_timeout, opted_out (the person asked not to be called again: the number joined the do-not-call list), insufficient_balance, voice_replica_lost (the media server carrying the call stopped: it was hung up and billed for the time it was answered); media_stream_silent, media_stream_unresponsive, media_stream_protocol_error (the platform cut the call’s media stream and hung up: nothing arrived on it for a while, the carrier stopped answering pings or reading the audio, or it sent frames the protocol does not allow)
    */
   end_call_reason: string | null;
   /**
@@ -737,6 +804,10 @@ export type CallDto = {
   platform_speech_providers: Array<
     'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai'
   >;
+  /**
+   * The call's transfer to a human (the agent's transfer_call), with its legs; null: not transferred
+   */
+  transfer: CallTransferDto | null;
   session: CallSessionDto;
 };
 
@@ -2468,6 +2539,15 @@ export type AgentDto = {
    */
   transfer_message: string | null;
   transfer_instructions: string | null;
+  /**
+   * How transfer_call hands the call to transfer_number: cold (the carrier dials the number on the caller's leg and the agent leaves), warm (the caller hears hold audio while the agent calls the human, briefs them and connects the caller once they accept; if the human does not answer or declines, the agent tells the caller and says goodbye), warm_handback (as warm, but when the human does not answer or declines the agent tells the caller and carries on with them)
+   */
+  transfer_mode: 'cold' | 'warm' | 'warm_handback';
+  /**
+   * null = the platform's briefing
+   */
+  transfer_briefing_instructions: string | null;
+  transfer_ring_timeout_secs: number;
   user_idle_enabled: boolean;
   /**
    * null = acknowledgements off
@@ -2746,6 +2826,18 @@ export type CreateAgentDto = {
    */
   transfer_instructions?: string | null;
   /**
+   * How transfer_call hands the call to transfer_number: cold (the carrier dials the number on the caller's leg and the agent leaves), warm (the caller hears hold audio while the agent calls the human, briefs them and connects the caller once they accept; if the human does not answer or declines, the agent tells the caller and says goodbye), warm_handback (as warm, but when the human does not answer or declines the agent tells the caller and carries on with them)
+   */
+  transfer_mode?: 'cold' | 'warm' | 'warm_handback';
+  /**
+   * What the briefing the human hears before a warm transfer covers; null or empty = the platform's briefing
+   */
+  transfer_briefing_instructions?: string | null;
+  /**
+   * Warm transfers: how long the human's phone rings before the transfer counts as not answered
+   */
+  transfer_ring_timeout_secs?: number;
+  /**
    * false: the agent neither prompts nor ends the call on silence
    */
   user_idle_enabled?: boolean;
@@ -2925,6 +3017,18 @@ export type UpdateAgentDto = {
    * When to transfer
    */
   transfer_instructions?: string | null;
+  /**
+   * How transfer_call hands the call to transfer_number: cold (the carrier dials the number on the caller's leg and the agent leaves), warm (the caller hears hold audio while the agent calls the human, briefs them and connects the caller once they accept; if the human does not answer or declines, the agent tells the caller and says goodbye), warm_handback (as warm, but when the human does not answer or declines the agent tells the caller and carries on with them)
+   */
+  transfer_mode?: 'cold' | 'warm' | 'warm_handback';
+  /**
+   * What the briefing the human hears before a warm transfer covers; null or empty = the platform's briefing
+   */
+  transfer_briefing_instructions?: string | null;
+  /**
+   * Warm transfers: how long the human's phone rings before the transfer counts as not answered
+   */
+  transfer_ring_timeout_secs?: number;
   /**
    * false: the agent neither prompts nor ends the call on silence
    */

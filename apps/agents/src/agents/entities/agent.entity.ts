@@ -9,6 +9,7 @@ import {
   KbThreshold,
   SpokenLanguage,
   TranscriberSettings,
+  TransferMode,
   TurnTakingConfig,
 } from '@vap/messages';
 
@@ -90,6 +91,15 @@ export class Agent extends Timestamped {
 
   @Column({ name: 'transfer_instructions', type: 'text', nullable: true })
   transferInstructions: string | null;
+
+  @Column({ name: 'transfer_mode', type: 'text', default: 'cold' })
+  transferMode: TransferMode;
+
+  @Column({ name: 'transfer_briefing_instructions', type: 'text', nullable: true })
+  transferBriefingInstructions: string | null;
+
+  @Column({ name: 'transfer_ring_timeout_secs', type: 'integer', default: 20 })
+  transferRingTimeoutSecs: number;
 
   @Column({ name: 'user_idle_enabled', type: 'boolean' })
   userIdleEnabled: boolean;

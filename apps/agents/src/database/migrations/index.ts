@@ -17,6 +17,7 @@ import { VoicePreviews1765100040000 } from './1765100040000-voice-previews';
 import { PartnerTiers1765100090000 } from './1765100090000-partner-tiers';
 import { AgentAnalysis1765200010000 } from './1765200010000-agent-analysis';
 import { AgentHandoffs1765200020000 } from './1765200020000-agent-handoffs';
+import { AgentTransferMode1765400030000 } from './1765400030000-agent-transfer-mode';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   PartnerTiers1765100090000,
   AgentAnalysis1765200010000,
   AgentHandoffs1765200020000,
+  AgentTransferMode1765400030000,
 ];

@@ -51,6 +51,8 @@ describe('newCall', () => {
       }),
       // The agent holding the call is the one it starts with until a handoff.
       currentAgentSettings: null,
+      // Not transferred until the agent transfers it.
+      transfer: null,
       status: 'pending',
       disposition: null,
       answeredBy: null,

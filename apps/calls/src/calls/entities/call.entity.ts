@@ -9,6 +9,7 @@ import {
   CallKind,
   CallProvider,
   CallStatus,
+  CallTransfer,
   HangupSource,
   SpeechProviderName,
   StoredAgentSnapshot,
@@ -132,6 +133,18 @@ export class Call {
   })
   currentAgentSettings: AgentSnapshot | null;
 
+  /** The call's transfer to a human: type, outcome, times, legs (null: never transferred). */
+  @Column({ type: 'jsonb', nullable: true })
+  transfer: CallTransfer | null;
+
+  /** A warm transfer's consult stream id: the human's leg streams to the media plane under it. */
+  @Column({ name: 'transfer_consult_id', type: 'uuid', nullable: true })
+  transferConsultId: string | null;
+
+  /** What the agent tells the human on the consult stream before the caller is bridged. */
+  @Column({ name: 'transfer_briefing', type: 'text', nullable: true })
+  transferBriefing: string | null;
+
   /** The partner's concurrency limit when the call started (for account_concurrency on its events). */
   @Column({ name: 'concurrency_limit', type: 'integer', nullable: true })
   concurrencyLimit: number | null;
@@ -221,6 +234,7 @@ export function newCall({ agent, customFunctions }: AgentForCall, fields: NewCal
     campaignId: null,
     agentSettings: agentSnapshotOf(agent, customFunctions),
     currentAgentSettings: null,
+    transfer: null,
     status: 'pending',
     disposition: null,
     answeredBy: null,

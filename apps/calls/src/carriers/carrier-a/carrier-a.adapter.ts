@@ -14,9 +14,12 @@ import {
   CarrierConnectionRef,
   OutboundCall,
   ParsedCallback,
+  TRANSFER_LEG_EVENTS,
+  TransferLegCallback,
+  TransferLegPlacement,
 } from '../carrier-adapter';
 import { CarrierCallGone, carrierError } from '../carrier-http';
-import { dialReply, MarkupDialect } from '../carrier-xml';
+import { dialReply, MarkupDialect, streamReply, xmlEscape, xmlReply } from '../carrier-xml';
 import { FormCallbackCarrier } from '../form-callback-carrier';
 import { FormParams, firstValues } from '../signing/form-params';
 import {
@@ -35,11 +38,37 @@ import {
 
 const PROVIDER = 'carrier_a' as const;
 
+/** A human leg's CallStatus in the platform's words (ring and hangup callbacks). */
+function transferLegStatusOf(status: string | undefined): TransferLegCallback['status'] {
+  switch (status) {
+    case 'ringing':
+      return 'ringing';
+    case 'in-progress':
+      return 'answered';
+    case 'completed':
+      return 'completed';
+    case 'busy':
+      return 'busy';
+    case 'no-answer':
+    case 'timeout':
+      return 'no_answer';
+    case 'failed':
+    case 'cancel':
+    case 'canceled':
+      return 'failed';
+    default:
+      return null;
+  }
+}
+
 /** carrier_a's answer markup (Plivo XML). */
 export const CARRIER_A_MARKUP: MarkupDialect = {
   say: (text) => `<Speak>${text}</Speak>`,
   reject: '<Hangup reason="rejected"/>',
   dial: (number) => `<Dial><Number>${number}</Number></Dial>`,
+  // A verb of its own in carrier_a's XML; either member leaving ends it for the other, with no sounds.
+  conference: (room) =>
+    `<Conference startConferenceOnEnter="true" endConferenceOnExit="true" enterSound="" exitSound="">${room}</Conference>`,
   // Bidirectional mu-law 8 kHz that keeps the call up while the socket is open; the call's id comes back
   // in the start message's extra_headers.
   stream: (url, callId) => carrierAStreamMarkup(url, { extraHeaders: { callId } }),
@@ -170,6 +199,98 @@ export class CarrierAAdapter
     if (res.status === 404) return false;
     this.expectSuccess(res);
     return true;
+  }
+
+  /**
+   * A warm transfer's human leg: `POST .../Call/` to the human with its own answer, ring and hangup URLs, ringing
+   * `ring_timeout` seconds. It is known by its request_uuid until a callback names its CallUUID.
+   */
+  async placeTransferLeg(call: CallbackCall, leg: TransferLegPlacement): Promise<{ carrierCallId: string }> {
+    const creds = await this.openCredentials(carrierConnectionOf(call));
+    const body = {
+      from: leg.from,
+      to: leg.to,
+      answer_url: leg.callbackUrl(TRANSFER_LEG_EVENTS.answer),
+      answer_method: 'POST',
+      ring_url: leg.callbackUrl(TRANSFER_LEG_EVENTS.status),
+      ring_method: 'POST',
+      hangup_url: leg.callbackUrl(TRANSFER_LEG_EVENTS.status),
+      hangup_method: 'POST',
+      ring_timeout: leg.ringTimeoutSecs,
+    };
+    const id = await this.place(creds, { method: 'POST', path: '/Call/', json: body }, 'request_uuid');
+    return { carrierCallId: id };
+  }
+
+  async parseTransferLegCallback(
+    request: CallbackRequest,
+    call: CallbackCall,
+    leg: { carrierCallId: string | null; consultId: string; room: string },
+  ): Promise<TransferLegCallback> {
+    const f = firstValues(await this.verified(request, call.connectionId));
+    const carrierCallId = f.CallUUID ?? null;
+    const placementId = f.ALegRequestUUID ?? f.RequestUUID ?? null;
+    const occurredAt = new Date();
+    switch (request.params.event) {
+      case TRANSFER_LEG_EVENTS.answer:
+        // The human picked up: their leg streams to the media plane, where the agent briefs them.
+        return {
+          carrierCallId,
+          placementId,
+          status: 'answered',
+          occurredAt,
+          reply: streamReply(this.markup, this.streamUrlOf(leg.consultId), leg.consultId),
+        };
+      case TRANSFER_LEG_EVENTS.conference:
+        return {
+          carrierCallId,
+          placementId,
+          status: null,
+          occurredAt,
+          reply: xmlReply(`<Response>${CARRIER_A_MARKUP.conference(xmlEscape(leg.room))}</Response>`),
+        };
+      default:
+        return { carrierCallId, placementId, status: transferLegStatusOf(f.CallStatus), occurredAt };
+    }
+  }
+
+  /**
+   * Both legs into one conference: each leg (the human's first) is moved with `legs=aleg` to our signed
+   * `transfer_conference` callback, whose XML joins the room; either leaving ends it for both.
+   */
+  async bridge(call: CallbackCall, humanLegId: string, _room: string): Promise<boolean> {
+    const callerLeg = call.carrierLegId ?? call.providerCallId;
+    if (!callerLeg) return false;
+    const creds = await this.openCredentials(carrierConnectionOf(call));
+    const alegUrl = this.urls.forCall(PROVIDER, call.id)(TRANSFER_LEG_EVENTS.conference);
+    for (const leg of [humanLegId, callerLeg]) {
+      const res = await this.send(creds, {
+        method: 'POST',
+        path: `/Call/${encodeURIComponent(leg)}/`,
+        json: { legs: 'aleg', aleg_url: alegUrl, aleg_method: 'POST' },
+      });
+      if (res.status === 404) return false;
+      this.expectSuccess(res);
+    }
+    return true;
+  }
+
+  /**
+   * Hangs up a leg of the call's transfer: `DELETE .../Call/{CallUUID}/`; a leg still known only by its
+   * request_uuid (no callback named it yet) is cancelled with `DELETE .../Request/{request_uuid}/`.
+   */
+  async hangupLeg(call: CallbackCall, carrierCallId: string): Promise<void> {
+    const creds = await this.openCredentials(carrierConnectionOf(call));
+    const res = await this.send(creds, {
+      method: 'DELETE',
+      path: `/Call/${encodeURIComponent(carrierCallId)}/`,
+    });
+    if (res.status !== 404) return this.expectSuccess(res);
+    const request = await this.send(creds, {
+      method: 'DELETE',
+      path: `/Request/${encodeURIComponent(carrierCallId)}/`,
+    });
+    if (request.status !== 404) this.expectSuccess(request);
   }
 
   /**

@@ -13,10 +13,13 @@ import {
   CarrierConnectionRef,
   OutboundCall,
   ParsedCallback,
+  TRANSFER_LEG_EVENTS,
+  TransferLegCallback,
+  TransferLegPlacement,
 } from '../carrier-adapter';
 import { RawCarrierEvent } from '../../progress/raw-carrier-event';
 import { CarrierCallGone, carrierError } from '../carrier-http';
-import { MarkupDialect, xmlEscape } from '../carrier-xml';
+import { MarkupDialect, streamReply, xmlEscape } from '../carrier-xml';
 import { FormCallbackCarrier } from '../form-callback-carrier';
 import { FormParams, firstValues } from '../signing/form-params';
 import {
@@ -32,6 +35,27 @@ import { CARRIER_B_SIGNATURE_HEADER, verifyCarrierBSignature } from './carrier-b
 /** The CallbackSource of hold callbacks (a carrier hold on the call starts or ends). */
 const HOLD_EVENTS = 'hold-events';
 
+/** A human leg's CallStatus in the platform's words; queued and initiated say nothing yet. */
+function transferLegStatusOf(status: string | undefined): TransferLegCallback['status'] {
+  switch (status) {
+    case 'ringing':
+      return 'ringing';
+    case 'in-progress':
+      return 'answered';
+    case 'completed':
+      return 'completed';
+    case 'no-answer':
+      return 'no_answer';
+    case 'busy':
+      return 'busy';
+    case 'failed':
+    case 'canceled':
+      return 'failed';
+    default:
+      return null;
+  }
+}
+
 function oneOf<T extends string>(values: readonly T[], value: string | undefined): T | null {
   return value !== undefined && (values as readonly string[]).includes(value) ? (value as T) : null;
 }
@@ -41,6 +65,9 @@ export const CARRIER_B_MARKUP: MarkupDialect = {
   say: (text) => `<Say>${text}</Say>`,
   reject: '<Reject reason="rejected"/>',
   dial: (number) => `<Dial>${number}</Dial>`,
+  // Nobody waits for anyone (startConferenceOnEnter), no beeps, and either leg leaving ends it for the other.
+  conference: (room) =>
+    `<Conference beep="false" startConferenceOnEnter="true" endConferenceOnExit="true">${room}</Conference>`,
   // <Connect><Stream>: bidirectional; the call's id comes back in the start message's customParameters.
   stream: (url, callId) => carrierBStreamMarkup(url, { callId }),
 };
@@ -110,6 +137,75 @@ export class CarrierBAdapter
     if (res.status === 404) return false;
     this.expectSuccess(res);
     return true;
+  }
+
+  /**
+   * A warm transfer's human leg: `POST .../Calls.json` to the human with its own answer URL and status callback,
+   * ringing `Timeout` seconds before carrier_b gives up with `no-answer`.
+   */
+  async placeTransferLeg(call: CallbackCall, leg: TransferLegPlacement): Promise<{ carrierCallId: string }> {
+    const creds = await this.openCredentials(carrierConnectionOf(call));
+    const form = new URLSearchParams({
+      To: leg.to,
+      From: leg.from,
+      Url: leg.callbackUrl(TRANSFER_LEG_EVENTS.answer),
+      Method: 'POST',
+      StatusCallback: leg.callbackUrl(TRANSFER_LEG_EVENTS.status),
+      StatusCallbackMethod: 'POST',
+      Timeout: String(leg.ringTimeoutSecs),
+    });
+    for (const event of ['initiated', 'ringing', 'answered', 'completed'])
+      form.append('StatusCallbackEvent', event);
+    return { carrierCallId: await this.place(creds, { method: 'POST', path: '/Calls.json', form }, 'sid') };
+  }
+
+  async parseTransferLegCallback(
+    request: CallbackRequest,
+    call: CallbackCall,
+    leg: { carrierCallId: string | null; consultId: string; room: string },
+  ): Promise<TransferLegCallback> {
+    const f = firstValues(await this.verified(request, call.connectionId));
+    if (leg.carrierCallId && f.CallSid !== leg.carrierCallId) {
+      throw AppError.validation([{ field: 'CallSid', message: "CallSid is not this transfer's leg" }]);
+    }
+    const occurredAt = occurredAtOf(f.Timestamp);
+    const carrierCallId = f.CallSid ?? null;
+    if (request.params.event === TRANSFER_LEG_EVENTS.answer) {
+      // The human picked up: their leg streams to the media plane, where the agent briefs them.
+      const url = this.streamUrlOf(leg.consultId);
+      return {
+        carrierCallId,
+        status: 'answered',
+        occurredAt,
+        reply: streamReply(this.markup, url, leg.consultId),
+      };
+    }
+    return { carrierCallId, status: transferLegStatusOf(f.CallStatus), occurredAt };
+  }
+
+  /**
+   * Both legs into one conference: each is updated with TwiML that dials the room (the human's first, so the
+   * caller never waits alone in it); either leaving ends it for both.
+   */
+  async bridge(call: CallbackCall, humanLegId: string, room: string): Promise<boolean> {
+    if (!call.providerCallId) return false;
+    const creds = await this.openCredentials(carrierConnectionOf(call));
+    const twiml = `<Response><Dial>${CARRIER_B_MARKUP.conference(xmlEscape(room))}</Dial></Response>`;
+    for (const sid of [humanLegId, call.providerCallId]) {
+      const res = await this.send(creds, {
+        method: 'POST',
+        path: `/Calls/${encodeURIComponent(sid)}.json`,
+        form: new URLSearchParams({ Twiml: twiml }),
+      });
+      if (res.status === 404) return false;
+      this.expectSuccess(res);
+    }
+    return true;
+  }
+
+  /** `POST .../Calls/{CallSid}.json` with `Status=completed` on a leg of the call's transfer. */
+  async hangupLeg(call: CallbackCall, carrierCallId: string): Promise<void> {
+    await this.hangup({ ...call, providerCallId: carrierCallId }, 'transfer_leg');
   }
 
   async parseCallback(request: CallbackRequest, call: CallbackCall): Promise<ParsedCallback> {

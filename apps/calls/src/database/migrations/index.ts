@@ -26,6 +26,7 @@ import { BrowserSessionLastRefusal1765300070000 } from './1765300070000-browser-
 import { SessionAnalysis1765400010000 } from './1765400010000-session-analysis';
 import { CallHandoffs1765400020000 } from './1765400020000-call-handoffs';
 import { CallBillingRate1765400030000 } from './1765400030000-call-billing-rate';
+import { CallTransfer1765400040000 } from './1765400040000-call-transfer';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   SessionAnalysis1765400010000,
   CallHandoffs1765400020000,
   CallBillingRate1765400030000,
+  CallTransfer1765400040000,
 ];

@@ -9,6 +9,8 @@ import { RecordTranscriptLine } from './record-transcript-line/record-transcript
 import { SendDigits } from './send-digits/send-digits.usecase';
 import { CallTransferService } from './transfer-call/call-transfer.service';
 import { TransferCall } from './transfer-call/transfer-call.usecase';
+import { WarmTransfer } from './warm-transfer/warm-transfer.usecase';
+import { DecideTransfer } from './decide-transfer/decide-transfer.usecase';
 
 export {
   AttachVoice,
@@ -20,6 +22,8 @@ export {
   RecordTranscriptLine,
   SendDigits,
   TransferCall,
+  WarmTransfer,
+  DecideTransfer,
 };
 
 /** One use case per calls.voice.* command (and what each one alone uses), as VoiceHandlers routes them. */
@@ -30,6 +34,8 @@ export const VOICE_COMMAND_USE_CASES = [
   RecordToolCall,
   TransferCall,
   CallTransferService,
+  WarmTransfer,
+  DecideTransfer,
   HandOffCall,
   SendDigits,
   HangUpCall,

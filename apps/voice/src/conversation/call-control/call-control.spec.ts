@@ -1,10 +1,11 @@
-import type { HandoffSnapshot, VoiceHandoffReply } from '@vap/messages';
+import type { HandoffSnapshot, TransferOutcome, VoiceHandoffReply } from '@vap/messages';
 import type { CallAgents, CallCarrier } from '../call-platform';
 import { agentSettings } from '../testing/conversation-harness';
 import { SUMMARY_PREFIX } from '../handoffs/handoff-context';
 import { Phrases } from '../phrases';
 import { Aborted } from '../provider-failure';
 import { FakePort } from '../testing/fake-port';
+import { CONSULT_ALLOWANCE_MS, TRANSFER_NOT_CONNECTED, WarmTransferPhrases } from './warm-transfer';
 import { CallControls, OPTED_OUT, type ControlledTurn } from './call-control';
 import { leaveVoicemail } from './voicemail';
 
@@ -21,6 +22,18 @@ class FakeCarrier implements CallCarrier {
   async sendDigits(digits: string): Promise<boolean> {
     this.digits.push(digits);
     return true;
+  }
+  warmTransfers: { to: string; reason: string; briefing: string }[] = [];
+  warmResult = true;
+  withdrawals = 0;
+  withdrawnOutcome: TransferOutcome | null = 'failed';
+  async warmTransfer(to: string, reason: string, briefing: string): Promise<boolean> {
+    this.warmTransfers.push({ to, reason, briefing });
+    return this.warmResult;
+  }
+  async withdrawTransfer(): Promise<TransferOutcome | null> {
+    this.withdrawals++;
+    return this.withdrawnOutcome;
   }
   async hangup(): Promise<void> {}
   async optOut(): Promise<void> {
@@ -333,6 +346,117 @@ describe('CallControls', () => {
       port.beginEnding('caller_hung_up');
       port.events.emit('turnEnded', {});
       expect(port.handedTo).toEqual([]);
+    });
+  });
+
+  describe('warm transfers', () => {
+    const warmAgent = (mode: 'warm' | 'warm_handback') => ({
+      transferMessage: 'Let me get a colleague for you, {{name}}.',
+      transfer: { mode, briefingInstructions: null, ringTimeoutSecs: 20 },
+    });
+
+    /** Starts the transfer and waits until the calls service was asked for it. */
+    async function transferring(mode: 'warm' | 'warm_handback', modelWrites = false) {
+      const port = new FakePort(warmAgent(mode));
+      port.history.push({ role: 'user', content: 'I want a refund for order 42.' });
+      const carrier = new FakeCarrier();
+      const controls = new CallControls(port, carrier, new FakeAgents(), 'in_band', () => modelWrites);
+      const { turn, said, followUps } = fakeTurn();
+      const decided: boolean[] = [];
+      const done = controls
+        .forTurn('transfer_call', turn)
+        .transfer('+15550003333', 'refund', (d) => decided.push(d));
+      while (carrier.warmTransfers.length === 0) await new Promise((r) => setImmediate(r));
+      return { port, carrier, controls, turn, said, followUps, decided, done };
+    }
+
+    it('briefs, holds the caller and lets go once the calls service bridged the legs', async () => {
+      const { port, carrier, controls, said, decided, done } = await transferring('warm');
+      expect(said).toEqual(['Let me get a colleague for you, Ada.']);
+      expect(port.caller.listening).toBe(false);
+      // The offline engine writes no briefing: the reason and the caller's last words.
+      expect(carrier.warmTransfers).toEqual([
+        {
+          to: '+15550003333',
+          reason: 'refund',
+          briefing:
+            'Hello, I have a caller on the line for you. The reason: refund. They said: I want a refund for order 42.',
+        },
+      ]);
+      // The caller hears the hold audio meanwhile.
+      expect(port.voice.loops).toHaveLength(1);
+      expect(port.voice.loops[0].signal.aborted).toBe(false);
+      expect(controls.transferOutcome('bridged')).toBe(true);
+      await expect(done).resolves.toBe(true);
+      expect(port.voice.loops[0].signal.aborted).toBe(true);
+      expect(decided).toEqual([true]);
+      expect(port.finishes).toEqual([{ reason: 'transferred', hangup: false }]);
+      // Nothing waits any more: a late word changes nothing.
+      expect(controls.transferOutcome('failed')).toBe(false);
+    });
+
+    it('hands the caller back when the human does not answer: the hold stops and the agent says so', async () => {
+      const { port, controls, turn, said, followUps, decided, done } = await transferring('warm_handback');
+      expect(controls.transferOutcome('no_answer')).toBe(true);
+      await expect(done).resolves.toBe(false);
+      expect(port.voice.loops[0].signal.aborted).toBe(true);
+      expect(port.voice.interrupts).toBe(1);
+      expect(decided).toEqual([false]);
+      expect(said).toEqual(['Let me get a colleague for you, Ada.']);
+      expect(followUps).toEqual([`${WarmTransferPhrases.no_answer} ${WarmTransferPhrases.handback}`]);
+      expect(port.caller.listening).toBe(true);
+      expect(turn.committed).toBe(false);
+      expect(port.finishes).toEqual([]);
+    });
+
+    it('without handback, a declined transfer is said and the call ends', async () => {
+      const { port, controls, said, done } = await transferring('warm');
+      controls.transferOutcome('declined');
+      await expect(done).resolves.toBe(false);
+      expect(said).toEqual(['Let me get a colleague for you, Ada.']);
+      expect(port.ends).toEqual([
+        {
+          reason: TRANSFER_NOT_CONNECTED,
+          farewell: `${WarmTransferPhrases.declined} ${WarmTransferPhrases.goodbye}`,
+          options: { interrupt: false },
+        },
+      ]);
+    });
+
+    it("the agent's model writes the briefing with the agent's instructions; no answer in time withdraws it", async () => {
+      const port = new FakePort({
+        ...warmAgent('warm_handback'),
+        transfer: { mode: 'warm_handback', briefingInstructions: 'Name the order.', ringTimeoutSecs: 10 },
+      });
+      port.completion = 'Ada wants a refund for order 42.';
+      const carrier = new FakeCarrier();
+      carrier.withdrawnOutcome = 'failed';
+      const controls = new CallControls(port, carrier, new FakeAgents(), 'in_band', () => true);
+      const { turn, followUps } = fakeTurn();
+      const done = controls
+        .forTurn('transfer_call', turn)
+        .transfer('+15550003333', 'refund', () => undefined);
+      while (carrier.warmTransfers.length === 0) await new Promise((r) => setImmediate(r));
+      expect(carrier.warmTransfers[0].briefing).toBe('Ada wants a refund for order 42.');
+      expect(port.completions[0][0].content).toContain('Name the order.');
+      // The ring timeout and the consult's allowance pass without a word from the calls service.
+      port.pass(10_000 + CONSULT_ALLOWANCE_MS);
+      await expect(done).resolves.toBe(false);
+      expect(carrier.withdrawals).toBe(1);
+      expect(followUps).toEqual([`${WarmTransferPhrases.failed} ${WarmTransferPhrases.handback}`]);
+    });
+
+    it('a calls service that cannot start the transfer gives the caller back at once', async () => {
+      const port = new FakePort(warmAgent('warm_handback'));
+      const carrier = new FakeCarrier();
+      carrier.warmResult = false;
+      const controls = new CallControls(port, carrier, new FakeAgents(), 'in_band');
+      const { turn, followUps } = fakeTurn();
+      await expect(
+        controls.forTurn('transfer_call', turn).transfer('+15550003333', 'refund', () => undefined),
+      ).resolves.toBe(false);
+      expect(followUps).toEqual([`${WarmTransferPhrases.failed} ${WarmTransferPhrases.handback}`]);
+      expect(port.voice.loops[0].signal.aborted).toBe(true);
     });
   });
 });

@@ -2,7 +2,7 @@
 // agent's acknowledgement while a slow tool runs. Implemented once here; a tool asks for it through its turn
 // (ToolTurn.control), as the conversation's own policies ask the port.
 
-import { dtmfInputText, type HandoffSnapshot } from '@vap/messages';
+import { dtmfInputText, type HandoffSnapshot, type TransferOutcome } from '@vap/messages';
 import type { ToolCall } from '@vap/llm';
 import type { CallAgents, CallCarrier } from '../call-platform';
 import { handoffContext, passedVariables } from '../handoffs/handoff-context';
@@ -13,6 +13,7 @@ import { substituteVariables } from '../prompt';
 import { Aborted } from '../provider-failure';
 import { TRANSFER_CALL_TOOL } from '../tools/names';
 import { toolAckPhrase } from '../tools/acknowledgement';
+import { WarmTransfers } from './warm-transfer';
 
 /** end_call_reason of a call the person asked not to be called again on. */
 export const OPTED_OUT = 'opted_out';
@@ -28,8 +29,9 @@ export interface CallControl {
   /** The number joins the do-not-call list (`decided`: whether it did), then a goodbye and the hang-up. */
   optOut(decided: (listed: boolean) => void): Promise<void>;
   /**
-   * Cold transfer (transfer message first; `decided`: whether the carrier took it); false when it failed and the
-   * caller is still on the line.
+   * Transfer to a human by the agent's transfer_mode (transfer message first; `decided`: whether the caller was
+   * handed over): cold through the carrier, or warm (the human briefed first, the caller on hold). False when it
+   * did not go through and the caller is still on the line (or, warm without handback, being said goodbye to).
    */
   transfer(to: string, reason: string, decided: (ok: boolean) => void): Promise<boolean>;
   /**
@@ -67,17 +69,27 @@ export interface ControlledTurn extends CurrentTurn {
 
 export class CallControls {
   private pending: Promise<boolean> | null = null;
+  private readonly warm: WarmTransfers;
 
   constructor(
     private readonly port: ConversationPort,
     private readonly carrier: CallCarrier,
     private readonly agents: CallAgents,
     private readonly dtmfRoute: DtmfRoute,
-  ) {}
+    /** Whether the agent's model writes free text (a warm transfer's briefing); false for the offline engine. */
+    modelWrites: () => boolean = () => false,
+  ) {
+    this.warm = new WarmTransfers(port, carrier, modelWrites);
+  }
 
   /** A transfer asked of the carrier and not yet answered: settles true when it took the call. */
   get pendingTransfer(): Promise<boolean> | null {
-    return this.pending;
+    return this.pending ?? this.warm.pending;
+  }
+
+  /** How the call's warm transfer ended (from the calls service); true when one was waiting for it. */
+  transferOutcome(outcome: TransferOutcome): boolean {
+    return this.warm.settle(outcome);
   }
 
   /** The call control a tool of `tool` gets in `turn`. */
@@ -86,6 +98,11 @@ export class CallControls {
       endCall: () => this.endCall(turn),
       optOut: (decided) => this.optOut(turn, decided),
       transfer: async (to, reason, decided) => {
+        const mode = this.port.agent.transfer?.mode ?? 'cold';
+        if (mode !== 'cold') {
+          const message = this.message(this.port.agent.transferMessage, Phrases.transferDefault);
+          return this.warm.run(turn, to, reason, decided, mode === 'warm_handback', message);
+        }
         const ok = await this.transfer(turn, to, reason, decided);
         if (!ok && !this.port.ending) turn.followUp(Phrases.transferFailed);
         return ok;

@@ -7,6 +7,7 @@ import type {
   CustomFunctionSnapshot,
   KnowledgeSearchReply,
   VoiceToolCallRecord,
+  TransferOutcome,
   TurnLatency,
   VoiceCallContext,
   VoiceTranscriptRequest,
@@ -234,6 +235,19 @@ export class FakePlatform implements CallPlatform {
     this.transfers.push({ to, reason });
     await sleep(this.toolDelayMs);
     return this.transferResult;
+  }
+  /** Warm transfers asked (with their briefings); `warmResult` is what the calls service answers. */
+  readonly warmTransfers: { to: string; reason: string; briefing: string }[] = [];
+  warmResult = true;
+  withdrawals = 0;
+  async warmTransfer(to: string, reason: string, briefing: string): Promise<boolean> {
+    this.warmTransfers.push({ to, reason, briefing });
+    await sleep(this.toolDelayMs);
+    return this.warmResult;
+  }
+  async withdrawTransfer(): Promise<TransferOutcome | null> {
+    this.withdrawals++;
+    return 'failed';
   }
   async sendDigits(digits: string): Promise<boolean> {
     this.digitsSent.push(digits);

@@ -80,6 +80,13 @@ export class FakeVoice implements AgentVoice {
   prepare(text: string): void {
     this.prepared.push(text);
   }
+  /** Audio looped (hold audio), and whether each loop is still playing. */
+  readonly loops: { audio: Int16Array; signal: AbortSignal }[] = [];
+  async loop(audio: Int16Array, signal: AbortSignal): Promise<void> {
+    this.loops.push({ audio, signal });
+    this.busy = this.audible = true;
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  }
 }
 
 export class FakePort implements ConversationPort {

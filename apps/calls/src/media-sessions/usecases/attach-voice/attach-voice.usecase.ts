@@ -5,6 +5,7 @@ import {
   AppError,
   CallStatus,
   ErrorCode,
+  isUuid,
   STREAM_TAKEN_DETAIL,
   VoiceAttachRequest,
   VoiceCallContext,
@@ -17,6 +18,7 @@ import { CallTransports, DirectTransport } from '../../../carriers/call-transpor
 import { MediaStreamClaims } from './media-stream-claims';
 import { findVoiceCall } from '../../voice-calls';
 import { carrierCallOf } from '../../../carriers/carrier-call';
+import { TransferLegs } from '../../../carriers/transfer-legs/transfer-legs.service';
 
 /**
  * calls.voice.attach: the voice service accepted a media-stream upgrade whose token it verified. Here the
@@ -35,6 +37,7 @@ export class AttachVoice {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transports: CallTransports,
     private readonly claims: MediaStreamClaims,
+    private readonly transferLegs: TransferLegs,
   ) {}
 
   async execute(request: VoiceAttachRequest): Promise<VoiceCallContext> {
@@ -48,6 +51,8 @@ export class AttachVoice {
         { field: 'replicaId', message: 'an attach names the voice replica serving it' },
       ]);
     }
+    const consultOf = isUuid(request.callId) ? await this.transferLegs.byConsultId(request.callId) : null;
+    if (consultOf) return this.attachConsult(request, consultOf);
     const call = await findVoiceCall(this.dataSource, request.callId, null);
     if (call.provider !== request.carrier) throw AppError.notFound('Call');
     const headers = lowerCaseNames(request.headers ?? {});
@@ -64,6 +69,56 @@ export class AttachVoice {
       throw err;
     }
     return contextOf(call);
+  }
+
+  /**
+   * A warm transfer's consult stream (the human's leg, answered): the carrier's signature on the upgrade, the
+   * token's nonce, then the briefing, taken once, so a transfer opens one consult stream. The context is the
+   * consult's: its own id, the human's number, the agent holding the call, and the briefing.
+   */
+  private async attachConsult(request: VoiceAttachRequest, call: Call): Promise<VoiceCallContext> {
+    const consultId = call.transferConsultId!;
+    if (call.provider !== request.carrier || !call.transfer || call.transfer.outcome !== null) {
+      throw AppError.notFound('Call');
+    }
+    if (isTerminalStatus(call.status)) throw AppError.notFound('Call');
+    const adapter = this.transports.carrierOf(call.provider);
+    if (adapter.verifyStreamUpgrade) {
+      const headers = lowerCaseNames(request.headers ?? {});
+      if (!(await adapter.verifyStreamUpgrade(carrierCallOf(call), request.url, headers))) {
+        this.logger.warn(
+          `call ${call.id}: consult stream upgrade without a valid ${call.provider} signature`,
+        );
+        throw new AppError(ErrorCode.FORBIDDEN, 'The stream upgrade carries no valid carrier signature');
+      }
+    }
+    const briefing = await this.dataSource.transaction(async (em) => {
+      if (!(await this.claims.claim(request.nonce, call.id, em))) {
+        throw AppError.conflict('This stream token was used already');
+      }
+      const calls = tableOf(em, Call);
+      const [row] = (await em.query(
+        `SELECT transfer_briefing AS briefing FROM ${calls} WHERE id = $1 AND transfer_consult_id = $2 FOR UPDATE`,
+        [call.id, consultId],
+      )) as { briefing: string | null }[];
+      if (!row?.briefing) {
+        throw new AppError(ErrorCode.CONFLICT, "This transfer's consult stream was opened already", {
+          details: [STREAM_TAKEN_DETAIL],
+        });
+      }
+      await em.query(`UPDATE ${calls} SET transfer_briefing = NULL WHERE id = $1`, [call.id]);
+      return row.briefing;
+    });
+    const human = call.transfer.legs.find((leg) => leg.role === 'human');
+    return {
+      ...contextOf(call),
+      callId: consultId,
+      fromNumber: human?.from_number ?? call.fromNumber,
+      toNumber: call.transfer.to_number,
+      answeredBy: 'human',
+      agent: { ...(call.currentAgentSettings ?? call.agentSettings), enableRecording: false },
+      consult: { callId: call.id, briefing },
+    };
   }
 
   /** The carrier's signature, then the token's nonce and the call's one stream, claimed with the call locked. */

@@ -28,6 +28,8 @@ import { CallProgressService } from '../../../progress/call-progress.service';
 import { StaleCallSweeper } from '../../../progress/usecases/sweep-stale-calls/stale-call-sweeper.service';
 import { saveCall, saveConnection } from '../../../testing/call-rows';
 import { LIVE_SESSION_ASK_TIMEOUT_MS } from '../../../calls/live-session-ask';
+import { CallbackUrls } from '../../../carriers/callback-urls';
+import { TransferLegs } from '../../../carriers/transfer-legs/transfer-legs.service';
 import { EndedCallFollowUp } from './ended-call-follow-up.consumer';
 
 jest.setTimeout(30_000);
@@ -68,10 +70,20 @@ describe('EndedCallFollowUp: an ended call stops its voice session, a stale one 
       get: () => ({
         hangup: async (call: { id: string }, reason: string) =>
           void hangups.push({ callId: call.id, reason }),
+        hangupLeg: async (call: { id: string }, leg: string) =>
+          void hangups.push({ callId: call.id, reason: `leg:${leg}` }),
       }),
     } as unknown as CarrierRegistry;
     progress = new CallProgressService(dataSource, new OutboxService(), config);
-    followUp = new EndedCallFollowUp(new RpcClient(callsNats, options), carriers);
+    const rpc = new RpcClient(callsNats, options);
+    const legs = new TransferLegs(
+      dataSource,
+      carriers,
+      { forCall: () => () => 'https://callbacks.example.test' } as unknown as CallbackUrls,
+      new OutboxService(),
+      rpc,
+    );
+    followUp = new EndedCallFollowUp(rpc, carriers, legs);
   });
 
   afterEach(async () => {
@@ -155,6 +167,58 @@ describe('EndedCallFollowUp: an ended call stops its voice session, a stale one 
     await deliverEnd(id);
     expect(terminations).toEqual([{ callId: id }]);
     expect(hangups).toEqual([]);
+  });
+
+  it("the caller hangs up on hold: the human's ringing leg of the warm transfer is hung up and the transfer fails", async () => {
+    const id = await liveCall('live');
+    const consultId = randomUUID();
+    const human = {
+      role: 'human',
+      carrier_call_id: 'CAhuman',
+      from_number: '+14155550100',
+      to_number: '+919811112222',
+      status: 'ringing',
+      started_at: new Date().toISOString(),
+      answered_at: null,
+      ended_at: null,
+    };
+    const transfer = {
+      transfer_type: 'warm',
+      to_number: '+919811112222',
+      reason: 'agent_transfer',
+      outcome: null,
+      requested_at: new Date().toISOString(),
+      answered_at: null,
+      bridged_at: null,
+      legs: [{ ...human, role: 'caller', carrier_call_id: 'CAcaller', status: 'answered' }, human],
+    };
+    await dataSource.query(
+      `UPDATE calls.calls SET transfer = $2, transfer_consult_id = $3, transfer_briefing = 'b' WHERE id = $1`,
+      [id, JSON.stringify(transfer), consultId],
+    );
+    await replicaHolding(id);
+    await completed(id);
+    await deliverEnd(id);
+    expect(hangups).toEqual([{ callId: id, reason: 'leg:CAhuman' }]);
+    const [row] = (await dataSource.query(`SELECT transfer FROM calls.calls WHERE id = $1`, [id])) as {
+      transfer: { outcome: string; legs: { role: string; status: string; ended_at: string | null }[] };
+    }[];
+    expect(row.transfer.outcome).toBe('failed');
+    expect(row.transfer.legs[1]).toMatchObject({
+      role: 'human',
+      status: 'failed',
+      ended_at: expect.any(String),
+    });
+    // call.transferred says how it ended, once: a redelivered end changes nothing.
+    await deliverEnd(id);
+    expect(hangups).toHaveLength(1);
+    const events = (await dataSource.query(
+      `SELECT event FROM calls.outbox WHERE subject = $1 AND event->'data'->>'call_id' = $2`,
+      [DomainEvents.callTransferred, id],
+    )) as { event: { data: { outcome: string; transfer_type: string } } }[];
+    expect(events.map((e) => e.event.data)).toEqual([
+      expect.objectContaining({ outcome: 'failed', transfer_type: 'warm' }),
+    ]);
   });
 
   it('a live session no replica holds (it ended meanwhile) is nothing to stop; a stream not live is not asked', async () => {

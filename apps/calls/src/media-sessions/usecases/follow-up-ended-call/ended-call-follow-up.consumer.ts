@@ -9,6 +9,7 @@ import { STALE_CALL_EVENT } from '../../../progress/usecases/sweep-stale-calls/s
 import { liveSessionAsk } from '../../../calls/live-session-ask';
 import { carrierCallOf } from '../../../carriers/carrier-call';
 import { EndReasons } from '../../../progress/end-reasons';
+import { TransferLegs } from '../../../carriers/transfer-legs/transfer-legs.service';
 
 const isEnd = (event: DomainEvent) => (event.data as CallStatusUpdatedData).terminal === true;
 
@@ -20,8 +21,9 @@ const isEnd = (event: DomainEvent) => (event.data as CallStatusUpdatedData).term
  * - tells the voice replica holding the call's live media session to stop now (voice.session.terminate:
  *   no farewell, providers aborted, socket closed), so nothing the platform pays for runs after the end;
  * - hangs up at the carrier a call the platform ended without the carrier's word (the stale sweeper),
- *   which the carrier may still be carrying.
- * Both are safe to repeat: a session no replica holds answers no responders, a call gone at the carrier 404.
+ *   which the carrier may still be carrying;
+ * - hangs up the human's leg of a warm transfer still under way (the caller hung up while on hold).
+ * All are safe to repeat: a session no replica holds answers no responders, a call gone at the carrier 404.
  */
 @Injectable()
 export class EndedCallFollowUp {
@@ -30,6 +32,7 @@ export class EndedCallFollowUp {
   constructor(
     private readonly rpc: RpcClient,
     private readonly carriers: CarrierRegistry,
+    private readonly transferLegs: TransferLegs,
   ) {}
 
   // Ends of different calls are independent, so a slow carrier or replica holds up only a few others; each
@@ -55,6 +58,7 @@ export class EndedCallFollowUp {
         .hangup(carrierCallOf(call), EndReasons.staleCall)
         .catch((e) => failures.push(e));
     }
+    await this.transferLegs.callEnded(call).catch((e) => failures.push(e));
     if (failures.length) throw failures[0];
   }
 

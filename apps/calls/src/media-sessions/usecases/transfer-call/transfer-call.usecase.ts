@@ -39,11 +39,12 @@ export class TransferCall {
       throw AppError.validation([{ field: 'to', message: 'a transfer needs a number in E.164' }]);
     }
     const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
-    await this.checkTarget(call, request.to);
+    await checkTransferTarget(this.dataSource, call, request.to, this.logger);
     if (call.endCallReason === TRANSFERRED) return { transferred: true };
     if (isTerminalStatus(call.status)) return { transferred: false };
     // A transport with no carrier has no leg to bridge.
     if (this.transports.directOf(call.provider)) return { transferred: false };
+    const requestedAt = new Date();
     try {
       if (!(await this.transports.carrierOf(call.provider).transfer(carrierCallOf(call), request.to))) {
         return { transferred: false };
@@ -53,35 +54,45 @@ export class TransferCall {
       return { transferred: false };
     }
     const reason = typeof request.reason === 'string' && request.reason ? request.reason : 'agent_transfer';
-    return { transferred: await this.transfers.transfer(call.id, request.to, reason) };
+    return {
+      transferred: await this.transfers.transfer(call.id, {
+        to: request.to,
+        reason,
+        requestedAt,
+        bridgedAt: new Date(),
+      }),
+    };
   }
+}
 
-  /**
-   * A live call is bridged only to the number its agent allows (the settings copied when the call started),
-   * and never to one on the account's do-not-call list: the command comes over NATS, and whatever can send it
-   * must not reach any other number on the partner's carrier account.
-   */
-  private async checkTarget(call: Call, to: string): Promise<void> {
-    const settings = call.agentSettings;
-    const allowed = settings.transferEnabled ? settings.transferNumber : null;
-    if (to !== allowed) {
-      this.logger.warn(`call ${call.id}: refused a transfer to ${to}, not the agent's transfer_number`);
-      throw new AppError(
-        ErrorCode.FORBIDDEN,
-        allowed === null
-          ? "The call's agent does not transfer calls"
-          : "The call's agent transfers only to its transfer_number",
-      );
-    }
-    const [listed] = await doNotCallMatches(this.dataSource.manager, call.partnerId, to);
-    if (listed) {
-      this.logger.warn(
-        `call ${call.id}: refused a transfer to ${to}, on the do-not-call list (${listed.id})`,
-      );
-      throw new AppError(
-        ErrorCode.DO_NOT_CALL,
-        `${to} is on the do-not-call list (${listed.reason}, ${listed.id}); the call was not transferred`,
-      );
-    }
+/**
+ * A live call is bridged only to the number its agent allows (the settings copied when the call started),
+ * and never to one on the account's do-not-call list: the command comes over NATS, and whatever can send it
+ * must not reach any other number on the partner's carrier account.
+ */
+export async function checkTransferTarget(
+  dataSource: DataSource,
+  call: Call,
+  to: string,
+  logger: Logger,
+): Promise<void> {
+  const settings = call.agentSettings;
+  const allowed = settings.transferEnabled ? settings.transferNumber : null;
+  if (to !== allowed) {
+    logger.warn(`call ${call.id}: refused a transfer to ${to}, not the agent's transfer_number`);
+    throw new AppError(
+      ErrorCode.FORBIDDEN,
+      allowed === null
+        ? "The call's agent does not transfer calls"
+        : "The call's agent transfers only to its transfer_number",
+    );
+  }
+  const [listed] = await doNotCallMatches(dataSource.manager, call.partnerId, to);
+  if (listed) {
+    logger.warn(`call ${call.id}: refused a transfer to ${to}, on the do-not-call list (${listed.id})`);
+    throw new AppError(
+      ErrorCode.DO_NOT_CALL,
+      `${to} is on the do-not-call list (${listed.reason}, ${listed.id}); the call was not transferred`,
+    );
   }
 }
