@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { workspaceRoot } from '@vap/testing';
 import { adminApi, e2eEnv } from '../../support';
 
 /** An operator's invitation of a user to the partner's console: the one-time link it answers. */
@@ -69,4 +72,50 @@ export class ConsoleClient {
   signIn(email: string, password: string): Promise<ConsoleAnswer> {
     return this.request('POST', '/session', { body: { email, password } });
   }
+}
+
+const AXE = join(workspaceRoot(), 'node_modules', 'axe-core', 'axe.min.js');
+const OWNER_PASSWORD = 'correct horse battery staple';
+
+/**
+ * The only partner of the platform at `gateway` invites an owner, who signs in to its console in a new browser
+ * context (its CSP bypassed so that axe can be injected, see seriousA11yViolations); the page shows Agents.
+ */
+export async function signInNewOwner(browser: Browser, gateway: string): Promise<Page> {
+  const partners = await adminApi('/partners', { baseUrl: gateway });
+  const partnerId = partners.body.data.partners[0].id as string;
+  const invited = await adminApi(`/partners/${partnerId}/users`, {
+    method: 'POST',
+    baseUrl: gateway,
+    body: {
+      email: `owner-${Date.now()}-${partners.body.data.partners.length}@example.com`,
+      name: 'Owner',
+      role: 'owner',
+    },
+  });
+  if (invited.status !== 200) throw new Error(`inviting an owner answered ${invited.status}`);
+  const context = await browser.newContext({ bypassCSP: true });
+  const page = await context.newPage();
+  // The link on this platform's gateway (a link is the path alone without PUBLIC_BASE_URL).
+  await page.goto(`${gateway}${new URL(invited.body.data.invitation_url, gateway).pathname}`);
+  await page.getByLabel('Password', { exact: true }).fill(OWNER_PASSWORD);
+  await page.getByLabel('Password again').fill(OWNER_PASSWORD);
+  await page.getByRole('button', { name: /sign in/i }).click();
+  await page.getByRole('heading', { name: 'Agents' }).waitFor();
+  return page;
+}
+
+/** The page's serious and critical accessibility violations, by axe rule id (its context must bypass CSP). */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const result = await (
+      globalThis as unknown as {
+        axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> };
+      }
+    ).axe.run();
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => v.id);
+  });
 }

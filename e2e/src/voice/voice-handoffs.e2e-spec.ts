@@ -3,15 +3,10 @@
 // model is the fake OpenAI-compatible server scripted below. What is tested is what the platform gives the next
 // agent's model for each context mode, that the next agent speaks on the same call, and the call's segments,
 // through the API and on the console's call page in a real browser.
-import { join } from 'node:path';
-import { workspaceRoot } from '@vap/testing';
-import { adminApi } from '../../support';
 import { launchBrowser } from '../../support/browser';
+import { seriousA11yViolations, signInNewOwner } from '../console/console-fixtures';
 import { ChatCompletionRequest, ChatScript, lastUserText } from '../../support/fake-media';
 import { VoiceWorld } from './voice-fixtures';
-
-const AXE = join(workspaceRoot(), 'node_modules', 'axe-core', 'axe.min.js');
-const PASSWORD = 'correct horse battery staple';
 
 // Tests read response bodies freely; a mistyped read fails the assertion anyway.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -144,24 +139,9 @@ describe('handoffs between agents on live calls', () => {
 
   /** The partner's owner signs in to the console and finds the agents of the call on its page, in order. */
   async function seeSegmentsInTheConsole(callId: string, agentNames: string[]) {
-    const partners = await adminApi('/partners', { baseUrl: world.gateway });
-    const partnerId = partners.body.data.partners[0].id as string;
-    const invited = await adminApi(`/partners/${partnerId}/users`, {
-      method: 'POST',
-      baseUrl: world.gateway,
-      body: { email: `squad-${Date.now()}@example.com`, name: 'Squad Owner', role: 'owner' },
-    });
-    expect(invited.status).toBe(200);
     const launched = await launchBrowser();
     try {
-      // axe is injected as a script, which the console's CSP refuses: this context bypasses it.
-      const context = await launched.browser.newContext({ bypassCSP: true });
-      const page = await context.newPage();
-      await page.goto(`${world.gateway}${new URL(invited.body.data.invitation_url, world.gateway).pathname}`);
-      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-      await page.getByLabel('Password again').fill(PASSWORD);
-      await page.getByRole('button', { name: /sign in/i }).click();
-      await page.getByRole('heading', { name: 'Agents' }).waitFor();
+      const page = await signInNewOwner(launched.browser, world.gateway);
       await page.goto(`${world.gateway}/console/calls/${callId}`);
       const section = page.getByRole('region', { name: 'Agents on this call' });
       await section.waitFor();
@@ -172,18 +152,7 @@ describe('handoffs between agents on live calls', () => {
       await expect(items.nth(1).getByRole('link').textContent()).resolves.toBe(agentNames[1]);
       expect(await items.nth(0).textContent()).toContain('handed on: bill question');
       expect(await items.nth(1).textContent()).not.toContain('handed on');
-      await page.addScriptTag({ path: AXE });
-      const violations = await page.evaluate(async () => {
-        const result = await (
-          globalThis as unknown as {
-            axe: { run: () => Promise<{ violations: { id: string; impact: string }[] }> };
-          }
-        ).axe.run();
-        return result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => v.id);
-      });
-      expect(violations).toEqual([]);
+      expect(await seriousA11yViolations(page)).toEqual([]);
     } finally {
       await launched.close();
     }

@@ -2,9 +2,12 @@
 // the agent's transfer_number as a second leg whose answer streams to the media plane, the agent briefs the human
 // there (the fake human hears the briefing from the offline speech's text signal) and the human's yes bridges both
 // legs in the carrier's conference (carrier_b <Dial><Conference>, carrier_a legs moved to <Conference> XML); a human who does not answer hands the caller back to the
-// agent, who says so and carries on. The call keeps the transfer (legs, outcome, times) and call.transferred says it.
+// agent, who says so and carries on. The call keeps the transfer (legs, outcome, times), call.transferred says it,
+// and the console's call page shows it in a real browser.
 import { waitFor } from '@vap/testing';
+import { launchBrowser } from '../../support/browser';
 import { ChatScript } from '../../support/fake-media';
+import { seriousA11yViolations, signInNewOwner } from '../console/console-fixtures';
 import { LiveCall, TIME_SCALE, VoiceWorld } from './voice-fixtures';
 import { voiceScript } from './voice-script';
 
@@ -136,6 +139,26 @@ describe('warm transfers through the fake carriers', () => {
       provider: 'carrier_b',
       client_reference_id: 'warm-b',
     });
+
+    // The partner's owner sees the transfer on the call's page: how it went, when, and both legs.
+    const launched = await launchBrowser();
+    try {
+      const page = await signInNewOwner(launched.browser, world.gateway);
+      await page.goto(`${world.gateway}/console/calls/${call.callId}`);
+      const fact = (label: string) =>
+        page.locator('dl.facts dt', { hasText: label }).locator('xpath=following-sibling::dd[1]');
+      await fact('Transfer reason').waitFor();
+      expect(await fact('Transfer').first().textContent()).toBe(`warm to ${human}: bridged`);
+      expect(await fact('Transfer reason').textContent()).toBe('the caller asked for a human');
+      expect(await fact('Bridged').textContent()).toBeTruthy();
+      expect(await fact('Caller leg').textContent()).toContain(call.carrierId);
+      expect(await fact('Human leg').textContent()).toContain(
+        `${leg.providerCallId} · ${started.from_number} → ${human} · bridged`,
+      );
+      expect(await seriousA11yViolations(page)).toEqual([]);
+    } finally {
+      await launched.close();
+    }
   });
 
   it("carrier_a: the human is briefed on their leg, then both legs are moved to the conference's XML", async () => {

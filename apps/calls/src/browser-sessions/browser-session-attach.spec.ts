@@ -27,6 +27,8 @@ import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { CARRIER_ADAPTERS } from '../carriers/carrier-adapter';
 import { CarrierRegistry } from '../carriers/carrier-registry';
+import { CallbackUrls } from '../carriers/callback-urls';
+import { TransferLegs } from '../carriers/transfer-legs/transfer-legs.service';
 import { CallsConfig } from '../config/calls.config';
 import { TelephonyConfig } from '../config/telephony.config';
 import { callsDataSourceOptions } from '../database/data-source';
@@ -86,6 +88,9 @@ describe('browser sessions on calls.voice.*', () => {
         // No carrier: a browser session must never reach one.
         { provide: CARRIER_ADAPTERS, useValue: [] },
         CarrierRegistry,
+        // Warm transfers' legs: the attach use case asks it about consult streams, which a browser never opens.
+        CallbackUrls,
+        TransferLegs,
         TranscriptService,
         ...VOICE_COMMAND_USE_CASES,
         DoNotCallService,
