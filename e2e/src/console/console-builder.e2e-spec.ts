@@ -227,7 +227,8 @@ describe('the console’s agent builder, tools and provider keys in a browser', 
       900,
     );
 
-    // A handoff to another agent of the account, chosen by its name, and the success rubric of the analysis.
+    // A handoff to another agent of the account, chosen by its name, a warm transfer, and the success rubric of
+    // the analysis.
     const billing = await api('/api/v2/agent', {
       method: 'POST',
       key: apiKey,
@@ -248,6 +249,12 @@ describe('the console’s agent builder, tools and provider keys in a browser', 
     await page.getByLabel('Handoff 1 agent').selectOption({ label: 'Builder Billing' });
     await page.getByLabel('Handoff 1: the next agent receives').selectOption('last_turns');
     await page.getByLabel('Handoff 1: how many messages').fill('3');
+    // A warm transfer with a handback: the briefing and ring time show once the mode is warm.
+    await page.getByLabel('The agent may transfer the call').check();
+    await page.getByLabel('Transfer number').fill('+919876500093');
+    await page.getByLabel('How to transfer').selectOption('warm_handback');
+    await page.getByLabel('What the briefing tells the person').fill('Say what the caller wants.');
+    await page.getByLabel('Ring the person for (seconds)').fill('15');
     await tab('Analysis');
     await page
       .getByLabel('What a successful call achieves (optional)')
@@ -266,6 +273,13 @@ describe('the console’s agent builder, tools and provider keys in a browser', 
         variables: null,
       },
     ]);
+    expect(saved).toMatchObject({
+      transfer_enabled: true,
+      transfer_number: '+919876500093',
+      transfer_mode: 'warm_handback',
+      transfer_briefing_instructions: 'Say what the caller wants.',
+      transfer_ring_timeout_secs: 15,
+    });
     expect(saved.analysis_config).toEqual({
       summary_enabled: true,
       summary_instructions: null,

@@ -154,6 +154,34 @@ describe('the agent builder’s requests', () => {
     ]);
   });
 
+  it('sends a warm transfer with its briefing and ring time, and names a ring time out of bounds', () => {
+    const original = toDraft(agent);
+    expect(original).toMatchObject({ transfer_mode: 'cold', transfer_ring_timeout_secs: '20' });
+    const warm = {
+      ...original,
+      transfer_enabled: true,
+      transfer_number: '+919876500093',
+      transfer_mode: 'warm_handback',
+      transfer_briefing_instructions: 'Say what the caller wants.',
+      transfer_ring_timeout_secs: '15',
+    };
+    const { update, problems } = toRequests(warm, original);
+    expect(problems).toEqual([]);
+    expect(update).toMatchObject({
+      transfer_enabled: true,
+      transfer_number: '+919876500093',
+      transfer_mode: 'warm_handback',
+      transfer_briefing_instructions: 'Say what the caller wants.',
+      transfer_ring_timeout_secs: 15,
+    });
+    expect(toRequests({ ...warm, transfer_ring_timeout_secs: '90' }, original).problems).toEqual([
+      {
+        field: 'transfer_ring_timeout_secs',
+        message: 'How long the person’s phone rings must be a whole number from 5 to 60',
+      },
+    ]);
+  });
+
   it('tells the spoken languages rule', () => {
     expect(spokenLanguagesProblem(['en', 'hi'])).toBeNull();
     expect(spokenLanguagesProblem(['te', 'hi'])).toMatch(/at most one of Hindi/);

@@ -42,6 +42,7 @@ export const LIMITS = {
   summaryInstructionsMax: 2000,
   successRubricMax: 4000,
   successThreshold: [1, 10],
+  transferRingSecs: [5, 60],
   handoffsMax: 8,
   handoffLastTurns: [1, 50],
 } as const;
@@ -129,6 +130,10 @@ export interface Draft {
   transfer_number: string;
   transfer_message: string;
   transfer_instructions: string;
+  /** cold | warm | warm_handback */
+  transfer_mode: string;
+  transfer_briefing_instructions: string;
+  transfer_ring_timeout_secs: string;
   send_dtmf_enabled: boolean;
   dtmf_enabled: boolean;
   dtmf_max_digits: string;
@@ -222,6 +227,9 @@ export function toDraft(agent: Agent | null): Draft {
     transfer_number: text(a.transfer_number),
     transfer_message: text(a.transfer_message),
     transfer_instructions: text(a.transfer_instructions),
+    transfer_mode: a.transfer_mode ?? 'cold',
+    transfer_briefing_instructions: text(a.transfer_briefing_instructions),
+    transfer_ring_timeout_secs: text(a.transfer_ring_timeout_secs ?? 20),
     send_dtmf_enabled: Boolean(a.send_dtmf_enabled),
     dtmf_enabled: Boolean(dtmf.enabled),
     dtmf_max_digits: text(dtmf.max_digits),
@@ -342,6 +350,16 @@ export function toApiValues(d: Draft): { values: Record<string, unknown>; proble
     transfer_number: nullable(d.transfer_number.trim()),
     transfer_message: nullable(d.transfer_message),
     transfer_instructions: nullable(d.transfer_instructions),
+    transfer_mode: d.transfer_mode,
+    transfer_briefing_instructions: nullable(d.transfer_briefing_instructions),
+    transfer_ring_timeout_secs: p.int(
+      'transfer_ring_timeout_secs',
+      d.transfer_ring_timeout_secs,
+      LIMITS.transferRingSecs[0],
+      LIMITS.transferRingSecs[1],
+      'How long the person’s phone rings',
+      false,
+    ),
     send_dtmf_enabled: d.send_dtmf_enabled,
     kb_threshold: d.kb_threshold || null,
     kb_include_summaries: d.kb_include_summaries,

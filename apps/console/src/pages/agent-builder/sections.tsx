@@ -38,6 +38,9 @@ export const SECTION_FIELDS: Record<string, string[]> = {
     'transfer_number',
     'transfer_message',
     'transfer_instructions',
+    'transfer_mode',
+    'transfer_briefing_instructions',
+    'transfer_ring_timeout_secs',
     'send_dtmf_enabled',
     'dtmf',
     'tool_ack_config',
@@ -482,6 +485,43 @@ export function BuiltInTools({ draft, set, error }: SectionProps) {
               value={draft.transfer_instructions}
               onChange={(v) => set({ transfer_instructions: v })}
             />
+            <Select
+              label="How to transfer"
+              name="transfer_mode"
+              error={error}
+              value={draft.transfer_mode}
+              onChange={(v) => set({ transfer_mode: v })}
+              options={[
+                ['cold', 'Cold: put the caller straight through'],
+                ['warm', 'Warm: brief the person first; if they cannot take it, say goodbye'],
+                [
+                  'warm_handback',
+                  'Warm with handback: brief the person first; if they cannot take it, carry on',
+                ],
+              ]}
+            />
+            {draft.transfer_mode !== 'cold' && (
+              <>
+                <TextArea
+                  label="What the briefing tells the person"
+                  name="transfer_briefing_instructions"
+                  error={error}
+                  hint="Empty: who is calling, what they want and what was said. The caller hears hold music meanwhile."
+                  rows={3}
+                  value={draft.transfer_briefing_instructions}
+                  onChange={(v) => set({ transfer_briefing_instructions: v })}
+                />
+                <TextInput
+                  label="Ring the person for (seconds)"
+                  name="transfer_ring_timeout_secs"
+                  type="number"
+                  error={error}
+                  hint="5 to 60; after that the person counts as not answering"
+                  value={draft.transfer_ring_timeout_secs}
+                  onChange={(v) => set({ transfer_ring_timeout_secs: v })}
+                />
+              </>
+            )}
           </>
         )}
       </Part>
