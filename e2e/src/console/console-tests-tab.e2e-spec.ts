@@ -91,7 +91,7 @@ describe('the agent’s Tests tab in a browser', () => {
     await form.getByRole('button', { name: 'Create scenario' }).click();
     await form.getByRole('alert').filter({ hasText: 'Some fields need attention' }).waitFor();
     await form
-      .getByText(/assertions\[0\]\.text/)
+      .getByText(/^Assertion 1 text must be a non-empty string/)
       .first()
       .waitFor();
 
@@ -172,9 +172,9 @@ describe('the agent’s Tests tab in a browser', () => {
     const context = await browser.newContext({ bypassCSP: true, storageState: await owner.storageState() });
     const a11y = await context.newPage();
     const found: string[] = [];
-    const check = async (path: string, prepare?: () => Promise<void>) => {
+    const check = async (path: string, heading: RegExp, prepare?: () => Promise<void>) => {
       await a11y.goto(consoleUrl(path));
-      await a11y.locator('main :is(h3, [role=alert])').first().waitFor();
+      await a11y.getByRole('heading', { name: heading }).waitFor();
       await a11y.waitForLoadState('networkidle');
       await prepare?.();
       await a11y.addScriptTag({ path: AXE });
@@ -190,13 +190,13 @@ describe('the agent’s Tests tab in a browser', () => {
       });
       found.push(...violations.map((v) => `${path}: ${v}`));
     };
-    await check(`/agents/${agentId}/tests`, async () => {
+    await check(`/agents/${agentId}/tests`, /^Scenarios$/, async () => {
       await a11y.getByRole('button', { name: 'New scenario' }).click();
       await a11y.getByRole('button', { name: 'Add an assertion' }).click();
       await a11y.getByLabel('Assertion 1', { exact: true }).selectOption('tool_called');
       await a11y.getByRole('button', { name: 'Add an argument' }).click();
     });
-    await check(runPath);
+    await check(runPath, /^Test run of/);
     expect(found).toEqual([]);
     await context.close();
   }, 120_000);

@@ -2,6 +2,7 @@ import {
   assertionBody,
   describeAssertion,
   emptyDraft,
+  formWords,
   isRunActive,
   newAssertion,
   parseArgValue,
@@ -94,6 +95,25 @@ describe('test scenario form', () => {
       assertions: [{ kind: 'end_reason', equals: 'agent_ended_call' }],
       judge: { rubric: 'Books the table.', pass_threshold: 0.5 },
     });
+  });
+});
+
+describe('the API’s messages in the form’s words', () => {
+  it('names the rows a person sees instead of the API’s field paths', () => {
+    expect(formWords('assertions[0].text must be a non-empty string of at most 500 characters')).toBe(
+      'Assertion 1 text must be a non-empty string of at most 500 characters',
+    );
+    expect(formWords('assertions[2].max_ms must be a whole number')).toBe(
+      'Assertion 3 latency budget must be a whole number',
+    );
+    expect(formWords('lines[1].pause_ms must not be greater than 10000')).toBe(
+      'Pause before line 2 must not be greater than 10000',
+    );
+    expect(formWords('lines[0].text should not be empty')).toBe('Line 1 should not be empty');
+    expect(formWords('judge.pass_threshold must not be greater than 1')).toBe(
+      'Pass threshold must not be greater than 1',
+    );
+    expect(formWords('name should not be empty')).toBe('name should not be empty');
   });
 });
 

@@ -230,3 +230,22 @@ export function runSummary(run: Pick<Run, 'total' | 'passed' | 'failed' | 'error
   if (run.errored) parts.push(`${run.errored} could not run`);
   return parts.join(', ');
 }
+
+/**
+ * An API message in the form's words: "assertions[0].text must be …" reads "Assertion 1 text must be …",
+ * "lines[1].pause_ms …" reads "Line 2 pause …", "judge.pass_threshold" the pass threshold.
+ */
+export function formWords(message: string): string {
+  return message
+    .replace(/assertions\[(\d+)\]\.max_ms/g, (_, i) => `Assertion ${Number(i) + 1} latency budget`)
+    .replace(/assertions\[(\d+)\]\.equals/g, (_, i) => `Assertion ${Number(i) + 1} end reason`)
+    .replace(/assertions\[(\d+)\]\.role/g, (_, i) => `Assertion ${Number(i) + 1} said by`)
+    .replace(/assertions\[(\d+)\]\.arguments/g, (_, i) => `Assertion ${Number(i) + 1} arguments`)
+    .replace(/assertions\[(\d+)\]\.(\w+)/g, (_, i, f) => `Assertion ${Number(i) + 1} ${f}`)
+    .replace(/assertions\[(\d+)\]/g, (_, i) => `Assertion ${Number(i) + 1}`)
+    .replace(/lines\[(\d+)\]\.pause_ms/g, (_, i) => `Pause before line ${Number(i) + 1}`)
+    .replace(/lines\[(\d+)\]\.text/g, (_, i) => `Line ${Number(i) + 1}`)
+    .replace(/lines\[(\d+)\]/g, (_, i) => `Line ${Number(i) + 1}`)
+    .replace(/judge\.pass_threshold/g, 'Pass threshold')
+    .replace(/judge\.rubric/g, 'Rubric');
+}

@@ -14,6 +14,7 @@ import {
   describeAssertion,
   emptyDraft,
   END_REASONS,
+  formWords,
   isRunActive,
   newAssertion,
   passRateText,
@@ -264,7 +265,20 @@ function ScenarioForm({ onCancel, onCreated }: { onCancel: () => void; onCreated
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
-    await runAction(setError, () => v2.post('/test-scenarios', scenarioBody(draft)), onCreated);
+    await runAction(
+      (e) =>
+        setError(
+          e &&
+            new ApiError(
+              e.status,
+              e.code,
+              formWords(e.message),
+              e.details.map((d) => ({ field: d.field, message: formWords(d.message) })),
+            ),
+        ),
+      () => v2.post('/test-scenarios', scenarioBody(draft)),
+      onCreated,
+    );
     setBusy(false);
   };
   return (
