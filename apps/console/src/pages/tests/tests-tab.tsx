@@ -404,7 +404,7 @@ function ScenarioForm({ onCancel, onCreated }: { onCancel: () => void; onCreated
           <TextInput
             label="Pass threshold (0 to 1)"
             name="judge.pass_threshold"
-            type="number"
+            hint="A decimal such as 0.7: the judge's score must reach it."
             error={error}
             value={draft.threshold}
             onChange={(threshold) => set({ threshold })}
