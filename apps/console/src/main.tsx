@@ -36,7 +36,7 @@ function Page({ path, session }: { path: string; session: Session }) {
     case undefined:
     case 'agents':
       if (id === 'new') return <AgentFormPage session={session} id={null} />;
-      return id ? <AgentFormPage session={session} id={id} /> : <AgentsPage session={session} />;
+      return id ? <AgentFormPage session={session} id={id} rest={rest} /> : <AgentsPage session={session} />;
     case 'calls':
       if (id === 'web' && rest[0]) return <WebSessionPage id={rest[0]} />;
       return id ? <CallPage id={id} /> : <CallsPage />;

@@ -1,14 +1,16 @@
 // Agents: the list (with voice and project names), and an agent's page: the builder (every setting in
-// sections, see agent-builder/) and the panels to try it (agent-try-it).
+// sections, see agent-builder/) and the panels to try it (agent-try-it), and its Tests tab (tests/).
 import { useState } from 'preact/hooks';
 import { v2 } from '../api.js';
 import { loadProjects } from '../components/names.js';
 import { ErrorNotice, LoadState, useLoad, Pager } from '../components/ui.js';
-import { linkProps } from '../router.js';
+import { TabList, TabPanel } from '../components/tabs.js';
+import { linkProps, navigate } from '../router.js';
 import { can, Session } from '../session.js';
 import { AgentBuilder } from './agent-builder/builder.js';
 import { Agent } from './agent-builder/model.js';
 import { AgentTryIt } from './agent-try-it.js';
+import { AgentTestsTab } from './tests/tests-tab.js';
 import { formatDate } from '../components/format.js';
 
 interface AgentList {
@@ -90,21 +92,58 @@ export function AgentsPage({ session }: { session: Session }) {
   );
 }
 
-export function AgentFormPage({ session, id }: { session: Session; id: string | null }) {
+/** The agent's page: its settings (with the panels to try it) and, once it exists, its tests (`/agents/{id}/tests`). */
+export function AgentFormPage({
+  session,
+  id,
+  rest = [],
+}: {
+  session: Session;
+  id: string | null;
+  /** The path after the agent's id: ['tests'] or ['tests', runId]. */
+  rest?: string[];
+}) {
   const agent = useLoad(
     () => (id ? v2.get<Agent>(`/agent/${encodeURIComponent(id)}`) : Promise.resolve(null)),
     [id],
   );
   if (id && agent.error && !agent.data) return <ErrorNotice error={agent.error} />;
   if (id && !agent.data) return <p class="muted">Loading…</p>;
+  const tab = id && rest[0] === 'tests' ? 'tests' : 'settings';
+  const settings = (
+    <>
+      <AgentBuilder key={id ?? 'new'} session={session} agent={agent.data} onChange={agent.reload} />
+      {id && agent.data && <AgentTryIt session={session} agent={agent.data} />}
+    </>
+  );
   return (
     <>
       <div class="row">
         <h2>{id ? agent.data!.agent_name : 'New agent'}</h2>
         <a {...linkProps('/agents')}>All agents</a>
       </div>
-      <AgentBuilder key={id ?? 'new'} session={session} agent={agent.data} onChange={agent.reload} />
-      {id && agent.data && <AgentTryIt session={session} agent={agent.data} />}
+      {id ? (
+        <>
+          <TabList
+            label="Agent"
+            idPrefix="agent-page"
+            tabs={[
+              { id: 'settings', label: 'Settings' },
+              { id: 'tests', label: 'Tests' },
+            ]}
+            active={tab}
+            onSelect={(t) => navigate(`/agents/${id}${t === 'tests' ? '/tests' : ''}`)}
+          />
+          <TabPanel id="settings" active={tab} idPrefix="agent-page">
+            {settings}
+          </TabPanel>
+          <TabPanel id="tests" active={tab} idPrefix="agent-page">
+            {tab === 'tests' && <AgentTestsTab session={session} agentId={id} runId={rest[1]} />}
+          </TabPanel>
+        </>
+      ) : (
+        settings
+      )}
     </>
   );
 }
