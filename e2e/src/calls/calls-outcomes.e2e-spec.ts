@@ -306,9 +306,25 @@ describe('sandbox call outcomes through the gateway', () => {
       transfer_type: 'cold',
       // The model's own words for why it transferred (its transfer_call tool's reason).
       reason: expect.any(String),
+      // A cold transfer: bridged by the carrier's own dial, with the caller's leg and the human's (the carrier
+      // dials it on the same call, so it has no id of its own), as the call keeps them.
+      outcome: 'bridged',
+      requested_at: expect.any(String),
+      answered_at: null,
+      bridged_at: expect.any(String),
+      legs: call.transfer.legs,
       provider: 'sandbox',
       occurred_at: expect.any(String),
     });
+    expect(call.transfer).toMatchObject({
+      transfer_type: 'cold',
+      to_number: '+919999900000',
+      outcome: 'bridged',
+    });
+    expect(call.transfer.legs).toEqual([
+      expect.objectContaining({ role: 'caller', status: 'bridged' }),
+      expect.objectContaining({ role: 'human', carrier_call_id: null, to_number: '+919999900000' }),
+    ]);
 
     const { callId: plainId, call: plain } = await run('08');
     expect(plain).toMatchObject({ status: 'completed', disposition: 'completed' });
