@@ -7,7 +7,6 @@ import {
   AppError,
   CallTransfer,
   CallTransferLeg,
-  CallTransferredData,
   CarrierCallbackReply,
   DomainEvents,
   TransferLegStatus,
@@ -22,6 +21,7 @@ import { CallbackRequest, CarrierAdapter, TRANSFER_LEG_EVENTS } from '../carrier
 import { carrierCallOf } from '../carrier-call';
 import { hangupReply } from '../carrier-xml';
 import { CarrierRegistry } from '../carrier-registry';
+import { callerLeg, platformNumberOf, transferredData } from './transfer-record';
 
 /** end_call_reason of a call handed to a human. */
 export const TRANSFERRED = 'transferred';
@@ -108,16 +108,7 @@ export class TransferLegs {
         answered_at: null,
         bridged_at: null,
         legs: [
-          {
-            role: 'caller',
-            carrier_call_id: locked.carrierLegId ?? locked.providerCallId,
-            from_number: locked.fromNumber,
-            to_number: locked.toNumber,
-            status: 'answered',
-            started_at: locked.startedAt?.toISOString() ?? null,
-            answered_at: locked.startedAt?.toISOString() ?? null,
-            ended_at: null,
-          },
+          callerLeg(locked, 'answered'),
           {
             role: 'human',
             carrier_call_id: null,
@@ -389,38 +380,10 @@ export class TransferLegs {
 }
 
 /** The number the platform shows on the call: its own side's. */
-function platformNumberOf(call: Pick<Call, 'direction' | 'fromNumber' | 'toNumber'>): string {
-  return call.direction === 'outbound' ? call.fromNumber : call.toNumber;
-}
-
 function callerLegOf(transfer: CallTransfer): CallTransferLeg {
   return transfer.legs.find((leg) => leg.role === 'caller')!;
 }
 
 function humanLegOf(transfer: CallTransfer): CallTransferLeg {
   return transfer.legs.find((leg) => leg.role === 'human')!;
-}
-
-/** call.transferred's data for a call and its (settled) transfer. */
-export function transferredData(call: Call, transfer: CallTransfer): CallTransferredData {
-  return {
-    call_id: call.id,
-    session_id: call.sessionId,
-    agent_id: call.agentId,
-    agent_name: call.agentName,
-    client_reference_id: call.clientReferenceId,
-    direction: call.direction,
-    from_number: call.fromNumber,
-    to_number: call.toNumber,
-    transfer_to: transfer.to_number,
-    transfer_type: transfer.transfer_type,
-    reason: transfer.reason,
-    outcome: transfer.outcome ?? 'failed',
-    requested_at: transfer.requested_at,
-    answered_at: transfer.answered_at,
-    bridged_at: transfer.bridged_at,
-    legs: transfer.legs,
-    provider: call.provider,
-    occurred_at: new Date().toISOString(),
-  };
 }

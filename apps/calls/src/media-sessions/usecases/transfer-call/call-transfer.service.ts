@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { CallTransfer, CallTransferredData, DomainEvents } from '@vap/messages';
+import { CallTransfer, DomainEvents } from '@vap/messages';
 import { isTerminalStatus } from '../../../calls/call-status-machine';
 import { OutboxService } from '@vap/messaging';
 import { Call } from '../../../calls/entities/call.entity';
+import {
+  callerLeg,
+  platformNumberOf,
+  transferredData,
+} from '../../../carriers/transfer-legs/transfer-record';
 
 /** What the carrier was asked, and when: the transfer the call records. */
 export interface ColdTransfer {
@@ -31,21 +36,12 @@ export function coldTransferOf(call: Call, transfer: ColdTransfer): CallTransfer
     answered_at: null,
     bridged_at: bridgedAt,
     legs: [
-      {
-        role: 'caller',
-        carrier_call_id: call.carrierLegId ?? call.providerCallId,
-        from_number: call.fromNumber,
-        to_number: call.toNumber,
-        status: 'bridged',
-        started_at: call.startedAt?.toISOString() ?? null,
-        answered_at: call.startedAt?.toISOString() ?? null,
-        ended_at: null,
-      },
+      callerLeg(call, 'bridged'),
       {
         role: 'human',
         carrier_call_id: null,
         // The carrier dials the human from the number the call shows the caller: the platform's number.
-        from_number: call.direction === 'outbound' ? call.fromNumber : call.toNumber,
+        from_number: platformNumberOf(call),
         to_number: transfer.to,
         status: 'carrier_dialed',
         started_at: bridgedAt,
@@ -73,27 +69,12 @@ export class CallTransferService {
       const record = coldTransferOf(call, transfer);
       call.transfer = record;
       await em.save(call);
-      const data: CallTransferredData = {
-        call_id: call.id,
-        session_id: call.sessionId,
-        agent_id: call.agentId,
-        agent_name: call.agentName,
-        client_reference_id: call.clientReferenceId,
-        direction: call.direction,
-        from_number: call.fromNumber,
-        to_number: call.toNumber,
-        transfer_to: record.to_number,
-        transfer_type: record.transfer_type,
-        reason: record.reason,
-        outcome: 'bridged',
-        requested_at: record.requested_at,
-        answered_at: record.answered_at,
-        bridged_at: record.bridged_at,
-        legs: record.legs,
-        provider: call.provider,
-        occurred_at: new Date().toISOString(),
-      };
-      await this.outbox.record(em, DomainEvents.callTransferred, call.partnerId, data);
+      await this.outbox.record(
+        em,
+        DomainEvents.callTransferred,
+        call.partnerId,
+        transferredData(call, record),
+      );
       return true;
     });
   }
