@@ -79,9 +79,14 @@ const OWNER_PASSWORD = 'correct horse battery staple';
 
 /**
  * The only partner of the platform at `gateway` invites an owner, who signs in to its console in a new browser
- * context (its CSP bypassed so that axe can be injected, see seriousA11yViolations); the page shows Agents.
+ * context; the page shows Agents. By default the context bypasses the console's CSP so that axe can be injected
+ * (see seriousA11yViolations); `bypassCSP: false` keeps the CSP, as a partner's browser has it.
  */
-export async function signInNewOwner(browser: Browser, gateway: string): Promise<Page> {
+export async function signInNewOwner(
+  browser: Browser,
+  gateway: string,
+  { bypassCSP = true }: { bypassCSP?: boolean } = {},
+): Promise<Page> {
   const partners = await adminApi('/partners', { baseUrl: gateway });
   const partnerId = partners.body.data.partners[0].id as string;
   const invited = await adminApi(`/partners/${partnerId}/users`, {
@@ -94,7 +99,7 @@ export async function signInNewOwner(browser: Browser, gateway: string): Promise
     },
   });
   if (invited.status !== 200) throw new Error(`inviting an owner answered ${invited.status}`);
-  const context = await browser.newContext({ bypassCSP: true });
+  const context = await browser.newContext({ bypassCSP });
   const page = await context.newPage();
   // The link on this platform's gateway (a link is the path alone without PUBLIC_BASE_URL).
   await page.goto(`${gateway}${new URL(invited.body.data.invitation_url, gateway).pathname}`);

@@ -8,14 +8,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { workspaceRoot } from '@vap/testing';
-import { adminApi } from '../../support';
 import { launchBrowser, type LaunchedBrowser } from '../../support/browser';
 import { ChatScript, lastUserText } from '../../support/fake-media';
 import { VoiceWorld } from '../voice/voice-fixtures';
+import { seriousA11yViolations, signInNewOwner } from './console-fixtures';
 
 const ARTIFACTS = join(workspaceRoot(), 'tmp', 'e2e-artifacts', 'console');
-const AXE = join(workspaceRoot(), 'node_modules', 'axe-core', 'axe.min.js');
-const PASSWORD = 'correct horse battery staple';
 const AGENT_NAME = 'Tested Maya';
 const SCENARIO = 'Books, then says goodbye';
 const ASK = 'I would like to book a table.';
@@ -49,21 +47,9 @@ describe('the agent’s Tests tab in a browser', () => {
     browser = launched.browser;
     agentId = (await world.agent({ agent_name: AGENT_NAME, end_call_enabled: true })).id;
 
-    const partners = await adminApi('/partners', { baseUrl: world.gateway });
-    const partnerId = partners.body.data.partners[0].id as string;
-    const invited = await adminApi(`/partners/${partnerId}/users`, {
-      method: 'POST',
-      baseUrl: world.gateway,
-      body: { email: `tests-${Date.now()}@example.com`, name: 'Tests Owner', role: 'owner' },
-    });
-    expect(invited.status).toBe(200);
-    owner = await browser.newContext();
-    page = await owner.newPage();
-    await page.goto(`${world.gateway}${new URL(invited.body.data.invitation_url, world.gateway).pathname}`);
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByLabel('Password again').fill(PASSWORD);
-    await page.getByRole('button', { name: /sign in/i }).click();
-    await page.getByRole('heading', { name: 'Agents' }).waitFor();
+    // The owner works under the console's CSP, as a partner's browser does; the accessibility check bypasses it.
+    page = await signInNewOwner(browser, world.gateway, { bypassCSP: false });
+    owner = page.context();
   }, 240_000);
 
   afterAll(async () => {
@@ -177,17 +163,7 @@ describe('the agent’s Tests tab in a browser', () => {
       await a11y.getByRole('heading', { name: heading }).waitFor();
       await a11y.waitForLoadState('networkidle');
       await prepare?.();
-      await a11y.addScriptTag({ path: AXE });
-      const violations = await a11y.evaluate(async () => {
-        const result = await (
-          globalThis as unknown as {
-            axe: { run: () => Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
-          }
-        ).axe.run();
-        return result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id} (${v.nodes.length})`);
-      });
+      const violations = await seriousA11yViolations(a11y);
       found.push(...violations.map((v) => `${path}: ${v}`));
     };
     await check(`/agents/${agentId}/tests`, /^Scenarios$/, async () => {
