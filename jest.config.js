@@ -5,6 +5,8 @@ const preset = require('./jest.preset');
 module.exports = {
   // e2e specs start extra apps and wait on real infrastructure.
   testTimeout: 60000,
+  // Longest spec files first, from recorded durations (a fresh clone has no Jest cache to order by).
+  testSequencer: '<rootDir>/tools/jest/duration-sequencer.js',
   projects: [
     {
       ...preset,

@@ -196,6 +196,8 @@ describe('media stream upgrades (the voice app over real NATS)', () => {
     nc = await connect({ servers: NATS_URL });
     calls = new FakeCallsService(nc, prefix);
     calls.start();
+    // The fake's subscriptions reach the server before the first request, or that request finds no responder.
+    await nc.flush();
     publicBase = 'https://media.example.test';
     ({ app, base } = await startVoice({
       NATS_SUBJECT_PREFIX: prefix,

@@ -22,7 +22,8 @@ describe('reportEnded (real NATS)', () => {
       serviceName: 'voice-spec',
       url: NATS_URL,
       subjectPrefix: prefix,
-      requestTimeoutMs: 1000,
+      // Far above any reply's time on a loaded machine: a timed-out attempt would be a retry the test did not ask for.
+      requestTimeoutMs: 10000,
     };
     nats = new NatsConnectionService(options);
     await nats.onModuleInit();
@@ -42,6 +43,8 @@ describe('reportEnded (real NATS)', () => {
         msg.respond(new TextEncoder().encode(JSON.stringify(reply)));
       },
     });
+    // The subscription must reach the server before the first report, or that report finds no responder.
+    await calls.flush();
   });
 
   afterAll(async () => {
