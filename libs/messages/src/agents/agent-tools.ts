@@ -104,7 +104,8 @@ export const BUILTIN_TOOL_CATALOG: readonly BuiltinToolDefinition[] = [
       },
       {
         field: 'transfer_ring_timeout_secs',
-        description: 'Warm modes: how long the human’s phone rings before the transfer counts as not answered.',
+        description:
+          'Warm modes: how long the human’s phone rings before the transfer counts as not answered.',
       },
     ],
     alwaysOffered: false,
@@ -122,7 +123,10 @@ export const BUILTIN_TOOL_CATALOG: readonly BuiltinToolDefinition[] = [
     offeredWhen: 'documents are linked to the agent (POST /agent/{id}/documents).',
     enabledBy: ['documents'],
     settings: [
-      { field: 'documents', description: 'The knowledge the tool searches (linked with /agent/{id}/documents).' },
+      {
+        field: 'documents',
+        description: 'The knowledge the tool searches (linked with /agent/{id}/documents).',
+      },
       { field: 'kb_threshold', description: 'The relevance cut-off of the results.' },
       { field: 'kb_include_summaries', description: 'Whether document summaries are in the results.' },
       { field: 'kb_result_format', description: 'How each result is written for the model.' },
@@ -262,25 +266,29 @@ export interface WithheldTool {
  * the built-in tool (or the handoff).
  */
 export function offeredTools(agent: AgentSnapshot): OfferedTool[] {
-  const builtins = BUILTIN_TOOL_CATALOG.filter((d) => builtinToolOffered(d, agent)).map(
-    (d): OfferedTool => ({ ...builtinToolSpec(d), kind: 'builtin', functionId: null, handoffAgentId: null }),
-  );
-  const handoffs = (agent.handoffs ?? []).map(
-    (h): OfferedTool => ({ ...handoffToolSpec(h), kind: 'handoff', functionId: null, handoffAgentId: h.agentId }),
-  );
+  const builtins = BUILTIN_TOOL_CATALOG.filter((d) => builtinToolOffered(d, agent)).map((d): OfferedTool => ({
+    ...builtinToolSpec(d),
+    kind: 'builtin',
+    functionId: null,
+    handoffAgentId: null,
+  }));
+  const handoffs = (agent.handoffs ?? []).map((h): OfferedTool => ({
+    ...handoffToolSpec(h),
+    kind: 'handoff',
+    functionId: null,
+    handoffAgentId: h.agentId,
+  }));
   const taken = new Set([...BUILTIN_TOOL_NAMES, ...handoffs.map((h) => h.name)]);
   const functions = (agent.customFunctions ?? [])
     .filter((f) => !taken.has(f.name))
-    .map(
-      (f): OfferedTool => ({
-        name: f.name,
-        description: f.description,
-        parameters: f.parameters,
-        kind: 'custom',
-        functionId: f.id,
-        handoffAgentId: null,
-      }),
-    );
+    .map((f): OfferedTool => ({
+      name: f.name,
+      description: f.description,
+      parameters: f.parameters,
+      kind: 'custom',
+      functionId: f.id,
+      handoffAgentId: null,
+    }));
   const seen = new Set<string>();
   // One tool per name, the first kept.
   return [...builtins, ...handoffs, ...functions].filter((t) => !seen.has(t.name) && !!seen.add(t.name));

@@ -88,11 +88,19 @@ describe('ToolRegistry', () => {
       })),
       handoffToolSpec(everything.handoffs![0]),
       handoffToolSpec(everything.handoffs![1]),
-      { name: 'check_order', description: 'The check_order function.', parameters: fn('check_order').parameters },
+      {
+        name: 'check_order',
+        description: 'The check_order function.',
+        parameters: fn('check_order').parameters,
+      },
     ]);
     // The effective list the API answers (GET /agent/{id}/tools) is the same computation.
     expect(registry.specs).toEqual(
-      offeredTools(everything).map(({ name, description, parameters }) => ({ name, description, parameters })),
+      offeredTools(everything).map(({ name, description, parameters }) => ({
+        name,
+        description,
+        parameters,
+      })),
     );
     for (const spec of registry.specs) expect(registry.get(spec.name)?.name).toBe(spec.name);
     expect(registry.specs[5]).toMatchObject({
