@@ -39,10 +39,12 @@ describe('an agent’s tools on live calls', () => {
     await call.media.waitForHeard(ANSWER);
     call.media.hangUp();
     await world.complete(call, call.media.mediaMs / 1000, 'callee');
-    const chats = world.ai.chats.filter((c) =>
-      c.messages.some(
-        (m) => m.role === 'user' && m.content === HELLO && c.messages[0].content?.includes(agentId),
-      ),
+    // The conversation's requests (post-call analysis asks without tools); opt_out is offered on every call.
+    const chats = world.ai.chats.filter(
+      (c) =>
+        c.tools.length > 0 &&
+        c.messages[0]?.content?.includes(agentId) &&
+        c.messages.some((m) => m.role === 'user' && m.content === HELLO),
     );
     expect(chats).toHaveLength(1);
     return chats[0];
