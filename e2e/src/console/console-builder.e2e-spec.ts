@@ -255,6 +255,15 @@ describe('the console’s agent builder, tools and provider keys in a browser', 
     await page.getByLabel('How to transfer').selectOption('warm_handback');
     await page.getByLabel('What the briefing tells the person').fill('Say what the caller wants.');
     await page.getByLabel('Ring the person for (seconds)').fill('15');
+    // The built-in tools the agent may use, by name with what the model is told: every one until one is
+    // unchecked; the do-not-call tool cannot be.
+    const endCall = page.getByRole('checkbox', { name: 'End call', exact: true });
+    expect(await endCall.isChecked()).toBe(true);
+    await page.getByText('End the phone call. The agent says goodbye and hangs up.').waitFor();
+    const optOut = page.getByRole('checkbox', { name: 'Do-not-call request', exact: true });
+    expect(await optOut.isChecked()).toBe(true);
+    expect(await optOut.isDisabled()).toBe(true);
+    await endCall.uncheck();
     await tab('Analysis');
     await page
       .getByLabel('What a successful call achieves (optional)')
@@ -279,6 +288,7 @@ describe('the console’s agent builder, tools and provider keys in a browser', 
       transfer_mode: 'warm_handback',
       transfer_briefing_instructions: 'Say what the caller wants.',
       transfer_ring_timeout_secs: 15,
+      tools: ['transfer_call', 'search_knowledge_base', 'send_dtmf'],
     });
     expect(saved.analysis_config).toEqual({
       summary_enabled: true,

@@ -1,11 +1,12 @@
 // The offline engine's rule for a partner's function (a tool it has no rule of its own for): the caller's line
 // names the function, and the arguments are read from the line. Documented in docs/voice.md.
 
+import { END_CALL_TOOL, OPT_OUT_TOOL, SEARCH_KNOWLEDGE_TOOL, TRANSFER_CALL_TOOL } from '@vap/messages';
 import type { ToolCall, ToolSpec } from './chat-model';
 import { clipWords } from './text';
 
 /** The tools the engine has rules of its own for; every other offered tool is a partner's function. */
-const BUILT_IN = new Set(['end_call', 'transfer_call', 'search_knowledge_base', 'opt_out']);
+const BUILT_IN = new Set<string>([END_CALL_TOOL, TRANSFER_CALL_TOOL, SEARCH_KNOWLEDGE_TOOL, OPT_OUT_TOOL]);
 
 /** A name's words: `check_order` and `checkOrder` are both "check order". */
 function wordsOf(name: string): string[] {

@@ -197,4 +197,17 @@ describe('applyUpdate', () => {
     applyUpdate(agent, { dtmf: null });
     expect(agent.dtmf).toEqual({ enabled: false, max_digits: null, terminator: '#', timeout_ms: 3000 });
   });
+
+  it('keeps tools null (every built-in tool) unless a list is given; a list replaces it whole, null restores it', () => {
+    const agent = newAgent('id-1', 'partner-1', required);
+    expect(agent.tools).toBeNull();
+    applyUpdate(agent, { tools: ['end_call', 'send_dtmf'] });
+    expect(agent.tools).toEqual(['end_call', 'send_dtmf']);
+    applyUpdate(agent, { prompt: 'Another prompt' });
+    expect(agent.tools).toEqual(['end_call', 'send_dtmf']);
+    applyUpdate(agent, { tools: [] });
+    expect(agent.tools).toEqual([]);
+    applyUpdate(agent, { tools: null });
+    expect(agent.tools).toBeNull();
+  });
 });

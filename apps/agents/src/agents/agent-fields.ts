@@ -136,6 +136,7 @@ export function newAgent(id: string, partnerId: string, input: CreateAgentDto): 
     analysisConfig: { ...AnalysisDefaults },
     handoffs: [],
     sendDtmfEnabled: AgentDefaults.sendDtmfEnabled,
+    tools: null,
     extractionEnabled: AgentDefaults.extractionEnabled,
     extractionConfig: { keys: [] },
     maxCallDurationSecs: AgentDefaults.maxCallDurationSecs,
@@ -191,6 +192,8 @@ export function applySettings(agent: Agent, input: AgentSettingsDto): void {
     agent.analysisConfig = mergeAnalysis(agent.analysisConfig, input.analysis_config);
   if (input.handoffs !== undefined) agent.handoffs = normalizeHandoffs(input.handoffs);
   set(agent, 'sendDtmfEnabled', input.send_dtmf_enabled);
+  // The list sent replaces the stored one; null: every built-in tool again.
+  if (input.tools !== undefined) agent.tools = input.tools === null ? null : [...input.tools];
   set(agent, 'extractionEnabled', input.extraction_enabled);
   set(agent, 'maxCallDurationSecs', input.max_call_duration_secs);
   set(agent, 'backgroundAudioId', input.background_audio_id);

@@ -50,6 +50,7 @@ export function toAgentDto(
     analysis_config: { ...a.analysisConfig },
     handoffs: a.handoffs.map((h) => ({ ...h, variables: h.variables && [...h.variables] })),
     send_dtmf_enabled: a.sendDtmfEnabled,
+    tools: a.tools && [...a.tools],
     extraction_enabled: a.extractionEnabled,
     extraction_config: { keys: a.extractionConfig.keys },
     extraction_sets: extractionSets,

@@ -75,4 +75,10 @@ export class CustomFunctionsHandlers {
   forCall(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
     return this.functions.forCall(partnerId, id);
   }
+
+  /** GET /agent/{id}/tools: what a call starting now would offer the model, from what forCall answers. */
+  @Command(Subjects.agents.agentTools)
+  tools(@Data() { id }: ByIdRequest, @PartnerId() partnerId: string) {
+    return this.functions.effectiveTools(partnerId, id);
+  }
 }

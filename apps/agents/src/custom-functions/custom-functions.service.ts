@@ -4,7 +4,10 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import {
   AgentDto,
+  AgentEffectiveToolsDto,
+  agentEffectiveToolsOf,
   AgentForCall,
+  agentSnapshotOf,
   CreateCustomFunctionDto,
   CustomFunctionDeletedDto,
   CustomFunctionDto,
@@ -267,5 +270,11 @@ export class CustomFunctionsService {
       functionsAttachedTo(em, [agent.id]),
     ]);
     return { agent: record, customFunctions: (functions.get(agent.id) ?? []).map(toCustomFunctionSpec) };
+  }
+
+  /** The tools a call of the agent starting now offers its model: the snapshot the call would take, read. */
+  async effectiveTools(partnerId: string, agentId: string): Promise<AgentEffectiveToolsDto> {
+    const { agent, customFunctions } = await this.forCall(partnerId, agentId);
+    return agentEffectiveToolsOf(agent.id, agentSnapshotOf(agent, customFunctions));
   }
 }

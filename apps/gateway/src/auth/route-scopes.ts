@@ -14,6 +14,8 @@ const RESOURCE_RULES: ReadonlyArray<readonly [string, ScopeResource]> = [
   ['agent/*/extraction-sets', 'agents'],
   ['agent/*/webhooks', 'webhooks'],
   ['agent', 'agents'],
+  // The catalog of the tools agents may be given: part of configuring agents, like the voice catalog.
+  ['agent-tools', 'agents'],
   ['voice-configurations', 'agents'],
   // The keys an account's agents speak with: part of configuring agents, like the voice catalog.
   ['provider-credentials', 'agents'],

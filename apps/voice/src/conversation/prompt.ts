@@ -1,7 +1,14 @@
 // The agent's system prompt for a live call: the partner's prompt with the call's pre-call variables filled in,
-// plus the sections the enabled tools and the spoken languages need.
+// plus the sections the offered tools and the spoken languages need.
 
-import type { AgentSnapshot, SpokenLanguage } from '@vap/messages';
+import {
+  END_CALL_TOOL,
+  offersBuiltinTool,
+  SEARCH_KNOWLEDGE_TOOL,
+  TRANSFER_CALL_TOOL,
+  type AgentSnapshot,
+  type SpokenLanguage,
+} from '@vap/messages';
 
 const LANGUAGE_NAMES: Record<SpokenLanguage, string> = {
   en: 'English',
@@ -44,19 +51,19 @@ export function buildSystemPrompt(agent: AgentSnapshot, variables: Record<string
       'with no markdown, lists or emoji. ' +
       languageInstruction(agent.spokenLanguages),
   );
-  if (agent.endCallEnabled) {
+  if (offersBuiltinTool(agent, END_CALL_TOOL)) {
     const when = agent.endCallInstructions
       ? substituteVariables(agent.endCallInstructions, variables)
       : 'Call it when the conversation is complete or the caller asks to end the call.';
     sections.push(`## Ending the call\nUse the end_call tool to hang up. ${when}`);
   }
-  if (agent.transferEnabled && agent.transferNumber) {
+  if (offersBuiltinTool(agent, TRANSFER_CALL_TOOL)) {
     const when = agent.transferInstructions
       ? substituteVariables(agent.transferInstructions, variables)
       : 'Call it when the caller asks for a person or you cannot help.';
     sections.push(`## Transferring the call\nUse the transfer_call tool to transfer the caller. ${when}`);
   }
-  if (agent.hasKnowledge) {
+  if (offersBuiltinTool(agent, SEARCH_KNOWLEDGE_TOOL)) {
     sections.push(
       '## Knowledge base\nUse the search_knowledge_base tool for facts you are not sure of, and answer from ' +
         'what it returns.',

@@ -44,6 +44,7 @@ import { TranscriberInputDto } from './transcriber.dto';
 import { ANALYSIS_DESCRIPTION, AnalysisConfigInputDto } from './analysis.dto';
 import { HANDOFFS_DESCRIPTION, HandoffInputDto } from './handoff.dto';
 import { IsDistinct } from './agent-field.decorators';
+import { AGENT_TOOLS_DESCRIPTION, AGENT_TOOLS_MAX, IsAgentToolNames } from './agent-tools.dto';
 
 // class-validator runs a property's decorators bottom-up: the type check sits lowest so that a value of the
 // wrong type is reported as such, not as a failed length or range.
@@ -224,6 +225,20 @@ export class AgentSettingsDto {
 
   @OptionalFlag(AgentDefaults.sendDtmfEnabled, SEND_DTMF_DESCRIPTION)
   send_dtmf_enabled?: boolean;
+
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    maxItems: AGENT_TOOLS_MAX,
+    example: ['end_call', 'search_knowledge_base'],
+    description: `${AGENT_TOOLS_DESCRIPTION} On update the list sent replaces the stored one.`,
+  })
+  @IsOptional()
+  @IsAgentToolNames()
+  @IsDistinct()
+  @ArrayMaxSize(AGENT_TOOLS_MAX, { message: `tools takes at most ${AGENT_TOOLS_MAX} names` })
+  @IsArray({ message: 'tools must be an array of tool names or null' })
+  tools?: string[] | null;
 
   @OptionalFlag(AgentDefaults.extractionEnabled, 'false: post-call extraction is skipped even if keys exist')
   extraction_enabled?: boolean;

@@ -42,6 +42,12 @@ describe('agentSnapshotOf', () => {
     });
   });
 
+  it("carries the agent's tools list to the call, null when it has none (every built-in tool)", () => {
+    expect(agentSnapshotOf(agent).tools).toBeNull();
+    const listed = { ...agent, tools: ['transfer_call'] } as unknown as AgentDto;
+    expect(agentSnapshotOf(listed).tools).toEqual(['transfer_call']);
+  });
+
   it('carries the tool acknowledgements, key presses and custom functions in camelCase', () => {
     const full = {
       ...agent,

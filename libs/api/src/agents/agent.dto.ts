@@ -21,6 +21,7 @@ import { TURN_TAKING_DESCRIPTION, TurnTakingDto } from './turn-taking.dto';
 import { DTMF_DESCRIPTION, DtmfDto, SEND_DTMF_DESCRIPTION } from './dtmf.dto';
 import { ANALYSIS_DESCRIPTION, AnalysisConfigDto } from './analysis.dto';
 import { HANDOFFS_DESCRIPTION, HandoffDto } from './handoff.dto';
+import { AGENT_TOOLS_DESCRIPTION } from './agent-tools.dto';
 import { TranscriberDto } from './transcriber.dto';
 import { NextCursor } from '../pagination';
 
@@ -178,6 +179,9 @@ export class AgentDto {
 
   @ApiProperty({ description: SEND_DTMF_DESCRIPTION })
   send_dtmf_enabled: boolean;
+
+  @ApiProperty({ type: [String], nullable: true, description: AGENT_TOOLS_DESCRIPTION })
+  tools: string[] | null;
 
   @ApiProperty()
   extraction_enabled: boolean;

@@ -3,6 +3,7 @@ export * from './turn-taking.dto';
 export * from './dtmf.dto';
 export * from './analysis.dto';
 export * from './handoff.dto';
+export * from './agent-tools.dto';
 export * from './transcriber.dto';
 export * from './agent-field.decorators';
 export * from './agent-input.dto';

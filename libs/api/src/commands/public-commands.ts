@@ -1,6 +1,7 @@
 import type {
   AgentDeletedDto,
   AgentDto,
+  AgentEffectiveToolsDto,
   AgentListDto,
   CreateAgentDto,
   ListAgentsQueryDto,
@@ -257,6 +258,7 @@ declare module '@vap/messages' {
     'agents.agent.update': Command<UpdateRequest<UpdateAgentDto>, AgentDto>;
     'agents.agent.delete': Command<ByIdRequest, AgentDeletedDto>;
     'agents.agent.for_call': Command<ByIdRequest, AgentForCall>;
+    'agents.agent.tools': Command<ByIdRequest, AgentEffectiveToolsDto>;
     'agents.project.create': Command<CreateProjectDto, ProjectDto>;
     'agents.project.list': Command<ListProjectsQueryDto, ProjectListDto>;
     'agents.project.get': Command<ByIdRequest, ProjectDto>;

@@ -1,6 +1,6 @@
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types';
-import { CUSTOM_FUNCTION_MIN_TIMEOUT_MS } from '@vap/messages';
+import { BUILTIN_TOOL_NAMES, CUSTOM_FUNCTION_MIN_TIMEOUT_MS } from '@vap/messages';
 import { parseResponsePath } from './response-path';
 
 /** Limits of a custom function's fields and of the account's functions (documented in docs/custom-functions.md). */
@@ -33,14 +33,8 @@ export const CustomFunctionLimits = {
 export const CUSTOM_FUNCTION_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type CustomFunctionMethod = (typeof CUSTOM_FUNCTION_METHODS)[number];
 
-/** The voice runtime's own tools: a function may not take their names. */
-export const BUILT_IN_TOOL_NAMES = [
-  'end_call',
-  'transfer_call',
-  'search_knowledge_base',
-  'opt_out',
-  'send_dtmf',
-] as const;
+/** The voice runtime's own tools (the agent tool catalog): a function may not take their names. */
+export const BUILT_IN_TOOL_NAMES: readonly string[] = BUILTIN_TOOL_NAMES;
 
 export const CUSTOM_FUNCTION_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;
 export const RESPONSE_VARIABLE_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;
@@ -77,7 +71,7 @@ export function isReservedHeaderName(name: string): boolean {
 export function customFunctionNameProblem(value: unknown): string | null {
   if (typeof value !== 'string' || !CUSTOM_FUNCTION_NAME_PATTERN.test(value))
     return 'name must match ^[a-zA-Z_][a-zA-Z0-9_]{0,63}$ (letters, digits and _, not starting with a digit)';
-  if ((BUILT_IN_TOOL_NAMES as readonly string[]).includes(value.toLowerCase()))
+  if (BUILT_IN_TOOL_NAMES.includes(value.toLowerCase()))
     return `name ${value} is a built-in tool's name (${BUILT_IN_TOOL_NAMES.join(', ')})`;
   return null;
 }

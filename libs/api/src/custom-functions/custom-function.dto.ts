@@ -16,6 +16,7 @@ import {
   ValidationArguments,
 } from 'class-validator';
 import {
+  BUILTIN_TOOL_NAMES,
   CUSTOM_FUNCTION_DEFAULT_DELAY_MS,
   CUSTOM_FUNCTION_DEFAULT_TIMEOUT_MS,
   CUSTOM_FUNCTION_MAX_TIMEOUT_MS,
@@ -121,7 +122,7 @@ const NAME_DOC = {
   example: 'check_order_status',
   description:
     'The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s ' +
-    'name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf)',
+    `name (${BUILTIN_TOOL_NAMES.join(', ')}; GET /agent-tools)`,
 };
 const DESCRIPTION_DOC = {
   minLength: 1,

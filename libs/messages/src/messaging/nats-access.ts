@@ -82,6 +82,7 @@ export const CommandSenders: {
   'agents.custom_function.attach': ['gateway'],
   'agents.custom_function.detach': ['gateway'],
   'agents.agent.for_call': ['calls'],
+  'agents.agent.tools': ['gateway'],
   // calls
   'calls.health.ping': ['gateway'],
   'calls.call.start': ['gateway', 'campaigns'],

@@ -59,6 +59,8 @@ export const Subjects = {
     customFunctionDetach: 'agents.custom_function.detach',
     /** The agent record and what a call copies of the agent beyond it (its functions' specs), when a call starts. */
     agentForCall: 'agents.agent.for_call',
+    /** GET /agent/{id}/tools: what a call of the agent starting now offers its model (from the agent tool catalog). */
+    agentTools: 'agents.agent.tools',
     projectCreate: 'agents.project.create',
     projectList: 'agents.project.list',
     projectGet: 'agents.project.get',

@@ -72,6 +72,11 @@ export interface AgentSnapshot {
   handoffs?: HandoffSnapshot[];
   /** How transfer_call hands the call over; absent on calls started before agents had it (cold then). */
   transfer?: TransferSnapshot;
+  /**
+   * The built-in tools the model may be offered (the agent's `tools`), each still only when its settings turn it
+   * on; null or absent (calls started before agents had it): every one its settings turn on.
+   */
+  tools?: string[] | null;
 }
 
 /** The agent's transfer settings beyond the number and messages. */

@@ -88,6 +88,15 @@ import type {
   AgentsUpdateData,
   AgentsUpdateErrors,
   AgentsUpdateResponses,
+  AgentToolsEffectiveData,
+  AgentToolsEffectiveErrors,
+  AgentToolsEffectiveResponses,
+  AgentToolsGetData,
+  AgentToolsGetErrors,
+  AgentToolsGetResponses,
+  AgentToolsListData,
+  AgentToolsListErrors,
+  AgentToolsListResponses,
   AgentWebhooksCreateData,
   AgentWebhooksCreateErrors,
   AgentWebhooksCreateResponses,
@@ -2971,6 +2980,81 @@ export class AgentExtractionSets extends HeyApiClient {
   }
 }
 
+export class AgentTools extends HeyApiClient {
+  /**
+   * List the built-in tools an agent’s model may be offered
+   *
+   * Each tool’s name, what the model is told, the JSON Schema of its arguments, when it is offered (the agent settings that turn it on) and the agent fields that shape it. An agent’s `tools` field names those it may use; opt_out is offered on every call. Custom functions are the partner’s own (custom_functions).
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<AgentToolsListData, ThrowOnError>,
+  ): RequestResult<AgentToolsListResponses, AgentToolsListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<AgentToolsListResponses, AgentToolsListErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/agent-tools',
+      ...options,
+    });
+  }
+
+  /**
+   * Get one built-in tool of the catalog
+   *
+   * handoff_to_{name}, or any handoff_to_<destination>, answers the handoff tool.
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<AgentToolsGetData, ThrowOnError>,
+  ): RequestResult<AgentToolsGetResponses, AgentToolsGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<AgentToolsGetResponses, AgentToolsGetErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/agent-tools/{name}',
+      ...options,
+    });
+  }
+
+  /**
+   * The tools an agent’s calls offer its model
+   *
+   * What a call of the agent starting now offers its model, in order, with the exact descriptions and schemas: the built-in tools its settings turn on and its `tools` allows, its handoffs, then its custom functions. withheld lists the built-in tools it does not offer and why.
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public effective<ThrowOnError extends boolean = true>(
+    options: Options<AgentToolsEffectiveData, ThrowOnError>,
+  ): RequestResult<AgentToolsEffectiveResponses, AgentToolsEffectiveErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<
+      AgentToolsEffectiveResponses,
+      AgentToolsEffectiveErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/agent/{id}/tools',
+      ...options,
+    });
+  }
+}
+
 export class VoiceConfigurations extends HeyApiClient {
   /**
    * Voice configurations the account is entitled to
@@ -5371,6 +5455,11 @@ export class VapApi extends HeyApiClient {
   private _agentExtractionSets?: AgentExtractionSets;
   get agentExtractionSets(): AgentExtractionSets {
     return (this._agentExtractionSets ??= new AgentExtractionSets({ client: this.client }));
+  }
+
+  private _agentTools?: AgentTools;
+  get agentTools(): AgentTools {
+    return (this._agentTools ??= new AgentTools({ client: this.client }));
   }
 
   private _voiceConfigurations?: VoiceConfigurations;

@@ -2565,6 +2565,10 @@ export type AgentDto = {
    * true: the model gets a send_dtmf tool to press keys on the call (digits 0-9, *, #, A-D; w pauses half a second), for example to navigate the phone menu of the number it called. Carriers with a send-digits request get one; on the others the tones are played into the call.
    */
   send_dtmf_enabled: boolean;
+  /**
+   * The built-in tools the model may be offered (names from GET /agent-tools); each is still offered only when its settings turn it on (end_call_enabled, transfer_enabled with transfer_number, linked documents, send_dtmf_enabled). null = every built-in tool its settings turn on. opt_out is offered on every call whatever the list says: honouring a request not to be called again is a compliance duty. Handoffs and custom functions are not named here: they are offered as the agent’s handoffs and attached functions say. GET /agent/{id}/tools answers what the model is offered.
+   */
+  tools: Array<string> | null;
   extraction_enabled: boolean;
   /**
    * Post-call analysis of every answered call, run with extraction once the call ends: a short summary, and, when success_rubric is set, a success evaluation in which a model judges the transcript against the rubric and gives a score out of 10 with its reasons (passed when the score reaches success_threshold). The result is the session's analysis, in GET /calls/{id} and in session.completed. Without an LLM server the offline engine summarises with the opening lines and scores by how many of the rubric’s words the conversation covers.
@@ -2858,6 +2862,10 @@ export type CreateAgentDto = {
    */
   send_dtmf_enabled?: boolean;
   /**
+   * The built-in tools the model may be offered (names from GET /agent-tools); each is still offered only when its settings turn it on (end_call_enabled, transfer_enabled with transfer_number, linked documents, send_dtmf_enabled). null = every built-in tool its settings turn on. opt_out is offered on every call whatever the list says: honouring a request not to be called again is a compliance duty. Handoffs and custom functions are not named here: they are offered as the agent’s handoffs and attached functions say. GET /agent/{id}/tools answers what the model is offered. On update the list sent replaces the stored one.
+   */
+  tools?: Array<string> | null;
+  /**
    * false: post-call extraction is skipped even if keys exist
    */
   extraction_enabled?: boolean;
@@ -3050,6 +3058,10 @@ export type UpdateAgentDto = {
    */
   send_dtmf_enabled?: boolean;
   /**
+   * The built-in tools the model may be offered (names from GET /agent-tools); each is still offered only when its settings turn it on (end_call_enabled, transfer_enabled with transfer_number, linked documents, send_dtmf_enabled). null = every built-in tool its settings turn on. opt_out is offered on every call whatever the list says: honouring a request not to be called again is a compliance duty. Handoffs and custom functions are not named here: they are offered as the agent’s handoffs and attached functions say. GET /agent/{id}/tools answers what the model is offered. On update the list sent replaces the stored one.
+   */
+  tools?: Array<string> | null;
+  /**
    * false: post-call extraction is skipped even if keys exist
    */
   extraction_enabled?: boolean;
@@ -3106,6 +3118,125 @@ export type UpdateAgentDto = {
 export type AgentDeletedDto = {
   id: string;
   message: string;
+};
+
+export type AgentToolSettingDto = {
+  /**
+   * The agent field (POST/PUT /agent)
+   */
+  field: string;
+  /**
+   * How it shapes the tool
+   */
+  description: string;
+};
+
+export type AgentToolDto = {
+  /**
+   * The name the model calls it by; handoff_to_{name} for a handoff, one per destination
+   */
+  name: string;
+  /**
+   * builtin: a fixed tool; handoff: one per handoff
+   */
+  kind: 'builtin' | 'handoff';
+  /**
+   * For people
+   */
+  title: string;
+  /**
+   * What the model is told. A handoff’s names its destination and the destination’s description ({name}, {description})
+   */
+  description: string;
+  /**
+   * The JSON Schema of its arguments, as the model sees it. A handoff whose context_mode is summary also takes a required `summary` argument (GET /agent/{id}/tools shows the exact schema).
+   */
+  parameters: {
+    [key: string]: unknown;
+  };
+  /**
+   * When the agent’s settings offer it
+   */
+  offered_when: string;
+  /**
+   * The agent fields that turn it on (all of them must); [] for a tool every call offers
+   */
+  enabled_by: Array<string>;
+  /**
+   * The agent fields that shape what it does
+   */
+  settings: Array<AgentToolSettingDto>;
+  /**
+   * Offered on every call whatever the agent’s settings and tools say (opt_out)
+   */
+  always_offered: boolean;
+  /**
+   * Whether the agent’s `tools` field may name it
+   */
+  selectable: boolean;
+};
+
+export type AgentToolCustomFunctionsDto = {
+  offered_when: string;
+  description: string;
+};
+
+export type AgentToolCatalogDto = {
+  /**
+   * In the order a call offers them
+   */
+  tools: Array<AgentToolDto>;
+  /**
+   * The partner’s own tools, offered after these
+   */
+  custom_functions: AgentToolCustomFunctionsDto;
+};
+
+export type AgentEffectiveToolDto = {
+  name: string;
+  kind: 'builtin' | 'handoff' | 'custom';
+  /**
+   * What the model is told
+   */
+  description: string;
+  /**
+   * The JSON Schema the model sees
+   */
+  parameters: {
+    [key: string]: unknown;
+  };
+  /**
+   * A custom function’s id; null otherwise
+   */
+  function_id: string | null;
+  /**
+   * A handoff’s destination agent; null otherwise
+   */
+  handoff_agent_id: string | null;
+};
+
+export type AgentWithheldToolDto = {
+  name: string;
+  /**
+   * settings: its settings do not turn it on (enabled_by); tools: the agent’s tools leaves it out
+   */
+  reasons: Array<'settings' | 'tools'>;
+};
+
+export type AgentEffectiveToolsDto = {
+  agent_id: string;
+  /**
+   * The agent’s tools field (null: every built-in tool its settings turn on)
+   */
+  allowed: Array<string> | null;
+  /**
+   * What a call of the agent starting now offers its model, in order: built-in tools, handoffs, custom functions
+   */
+  tools: Array<AgentEffectiveToolDto>;
+  /**
+   * The built-in tools it does not offer, and why
+   */
+  withheld: Array<AgentWithheldToolDto>;
 };
 
 export type VoiceConfigurationDto = {
@@ -3459,7 +3590,7 @@ export type CustomFunctionSpeechInputDto = {
 
 export type CreateCustomFunctionDto = {
   /**
-   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf)
+   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf; GET /agent-tools)
    */
   name: string;
   /**
@@ -3542,7 +3673,7 @@ export type CustomFunctionListDto = {
 
 export type UpdateCustomFunctionDto = {
   /**
-   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf)
+   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf; GET /agent-tools)
    */
   name?: string;
   /**
@@ -9962,6 +10093,180 @@ export type AgentExtractionSetsAttachResponses = {
 
 export type AgentExtractionSetsAttachResponse =
   AgentExtractionSetsAttachResponses[keyof AgentExtractionSetsAttachResponses];
+
+export type AgentToolsListData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/api/v2/agent-tools';
+};
+
+export type AgentToolsListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type AgentToolsListError = AgentToolsListErrors[keyof AgentToolsListErrors];
+
+export type AgentToolsListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: AgentToolCatalogDto;
+  };
+};
+
+export type AgentToolsListResponse = AgentToolsListResponses[keyof AgentToolsListResponses];
+
+export type AgentToolsGetData = {
+  body?: never;
+  path: {
+    /**
+     * The tool’s name
+     */
+    name: string;
+  };
+  query?: never;
+  url: '/api/v2/agent-tools/{name}';
+};
+
+export type AgentToolsGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type AgentToolsGetError = AgentToolsGetErrors[keyof AgentToolsGetErrors];
+
+export type AgentToolsGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: AgentToolDto;
+  };
+};
+
+export type AgentToolsGetResponse = AgentToolsGetResponses[keyof AgentToolsGetResponses];
+
+export type AgentToolsEffectiveData = {
+  body?: never;
+  path: {
+    /**
+     * The agent id
+     */
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/agent/{id}/tools';
+};
+
+export type AgentToolsEffectiveErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type AgentToolsEffectiveError = AgentToolsEffectiveErrors[keyof AgentToolsEffectiveErrors];
+
+export type AgentToolsEffectiveResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: AgentEffectiveToolsDto;
+  };
+};
+
+export type AgentToolsEffectiveResponse = AgentToolsEffectiveResponses[keyof AgentToolsEffectiveResponses];
 
 export type VoiceConfigurationsListData = {
   body?: never;

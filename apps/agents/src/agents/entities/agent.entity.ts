@@ -125,6 +125,10 @@ export class Agent extends Timestamped {
   @Column({ name: 'send_dtmf_enabled', type: 'boolean' })
   sendDtmfEnabled: boolean;
 
+  /** The built-in tools the model may be offered (names of the agent tool catalog); null: every one. */
+  @Column({ type: 'jsonb', nullable: true })
+  tools: string[] | null;
+
   @Column({ name: 'extraction_enabled', type: 'boolean' })
   extractionEnabled: boolean;
 

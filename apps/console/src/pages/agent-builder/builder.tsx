@@ -11,7 +11,7 @@ import { Checkbox } from '../../components/inputs.js';
 import { navigate } from '../../router.js';
 import { can, Session } from '../../session.js';
 import { AgentDocuments, AgentExtractionSets, AgentFunctions } from './attachments.js';
-import { Agent, Draft, toDraft, toRequests } from './model.js';
+import { Agent, AgentTool, Draft, toDraft, toRequests } from './model.js';
 import {
   BackgroundAudio,
   BuiltInTools,
@@ -23,6 +23,7 @@ import {
   ModelSection,
   Part,
   sectionOf,
+  ToolChoices,
   TranscriberSection,
   VoiceSection,
 } from './sections.js';
@@ -107,6 +108,7 @@ export function AgentBuilder({
     [],
   );
   const functions = useLoad(loadFunctions, []);
+  const toolCatalog = useLoad(() => v2.get<{ tools: AgentTool[] }>('/agent-tools'), []);
   const agentList = useLoad(loadAgents, []);
 
   const set = (patch: Partial<Draft>) => {
@@ -239,6 +241,7 @@ export function AgentBuilder({
               pending={pendingFunctions}
               setPending={setPendingFunctions}
             />
+            <ToolChoices {...common} catalog={toolCatalog.data?.tools ?? []} />
             <BuiltInTools {...common} />
             <Handoffs {...common} agents={agentList.data ?? []} selfId={agent?.id ?? null} />
           </>,

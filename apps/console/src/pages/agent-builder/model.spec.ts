@@ -1,4 +1,4 @@
-import { spokenLanguagesProblem, toDraft, toRequests } from './model';
+import { AgentTool, spokenLanguagesProblem, toDraft, toolAllowed, toolsChoice, toRequests } from './model';
 
 // An agent record as the API answers it (every field, defaults applied).
 const agent = {
@@ -31,6 +31,7 @@ const agent = {
   turn_taking: { mode: 'balanced', min_silence_ms: null, max_silence_ms: null, ignore_backchannels: true },
   dtmf: { enabled: false, max_digits: null, terminator: '#', timeout_ms: 3000 },
   send_dtmf_enabled: false,
+  tools: null,
   extraction_enabled: true,
   extraction_config: { keys: [] },
   max_call_duration_secs: 600,
@@ -180,6 +181,38 @@ describe('the agent builder’s requests', () => {
         message: 'How long the person’s phone rings must be a whole number from 5 to 60',
       },
     ]);
+  });
+
+  it('keeps every built-in tool (null) until one is unchecked, then sends the checked ones; opt_out is never listed', () => {
+    const tool = (name: string, always = false): AgentTool => ({
+      name,
+      kind: 'builtin',
+      title: name,
+      description: `${name} does it.`,
+      always_offered: always,
+      selectable: true,
+    });
+    const catalog = [tool('end_call'), tool('transfer_call'), tool('opt_out', true), tool('send_dtmf')];
+    const original = toDraft(agent);
+    expect(original.tools).toBeNull();
+    expect(catalog.every((t) => toolAllowed(original.tools, t))).toBe(true);
+    const fewer = toolsChoice(catalog, ['transfer_call', 'opt_out', 'send_dtmf']);
+    expect(fewer).toEqual(['transfer_call', 'send_dtmf']);
+    expect(toolAllowed(fewer, catalog[0])).toBe(false);
+    expect(toolAllowed([], catalog[2])).toBe(true);
+    expect(toRequests({ ...original, tools: fewer }, original).update).toEqual({
+      tools: ['transfer_call', 'send_dtmf'],
+    });
+    // Checking every tool again is the list's absence: nothing changed.
+    expect(toolsChoice(catalog, ['end_call', 'transfer_call', 'send_dtmf'])).toBeNull();
+    expect(toRequests({ ...original, tools: null }, original).update).toEqual({});
+    const restricted = toDraft({ ...agent, tools: ['end_call'] });
+    expect(toRequests({ ...restricted, tools: null }, restricted).update).toEqual({ tools: null });
+    const created = toRequests(
+      { ...toDraft(null), agent_name: 'M', prompt: 'p', voice_id: agent.voice_id, tools: [] },
+      null,
+    );
+    expect(created.create).toMatchObject({ tools: [] });
   });
 
   it('tells the spoken languages rule', () => {

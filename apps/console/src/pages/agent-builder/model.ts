@@ -135,6 +135,11 @@ export interface Draft {
   transfer_briefing_instructions: string;
   transfer_ring_timeout_secs: string;
   send_dtmf_enabled: boolean;
+  /**
+   * The built-in tools the model may use (the agent's `tools`); null: every one (what an agent without a list
+   * has, and what saving every tool checked sends, so tools added to the platform later are included).
+   */
+  tools: string[] | null;
   dtmf_enabled: boolean;
   dtmf_max_digits: string;
   dtmf_terminator: string;
@@ -231,6 +236,7 @@ export function toDraft(agent: Agent | null): Draft {
     transfer_briefing_instructions: text(a.transfer_briefing_instructions),
     transfer_ring_timeout_secs: text(a.transfer_ring_timeout_secs ?? 20),
     send_dtmf_enabled: Boolean(a.send_dtmf_enabled),
+    tools: Array.isArray(a.tools) ? [...(a.tools as string[])] : null,
     dtmf_enabled: Boolean(dtmf.enabled),
     dtmf_max_digits: text(dtmf.max_digits),
     dtmf_terminator: dtmf.terminator === undefined ? '#' : text(dtmf.terminator),
@@ -361,6 +367,7 @@ export function toApiValues(d: Draft): { values: Record<string, unknown>; proble
       false,
     ),
     send_dtmf_enabled: d.send_dtmf_enabled,
+    tools: d.tools,
     kb_threshold: d.kb_threshold || null,
     kb_include_summaries: d.kb_include_summaries,
     kb_result_format: nullable(d.kb_result_format),
@@ -535,6 +542,31 @@ export function toRequests(
     update: pick(changed.filter((k) => UPDATE_ONLY.includes(k))),
     problems,
   };
+}
+
+/** A built-in tool as GET /agent-tools describes it (what the builder shows of it). */
+export interface AgentTool {
+  name: string;
+  kind: string;
+  title: string;
+  description: string;
+  always_offered: boolean;
+  selectable: boolean;
+}
+
+/**
+ * The tools list after a checkbox changed: `checked` are the selectable tools checked now. Every one checked is
+ * null (every tool, as an agent without a list); a tool always offered is never part of a list.
+ */
+export function toolsChoice(catalog: AgentTool[], checked: string[]): string[] | null {
+  const choosable = catalog.filter((t) => t.selectable && !t.always_offered).map((t) => t.name);
+  const kept = choosable.filter((name) => checked.includes(name));
+  return kept.length === choosable.length ? null : kept;
+}
+
+/** Whether the draft lets the model use the tool (null: every tool). */
+export function toolAllowed(tools: string[] | null, tool: AgentTool): boolean {
+  return tool.always_offered || tools === null || tools.includes(tool.name);
 }
 
 /** The rule the API applies to spoken_languages, said before saving (null: the choice is allowed). */

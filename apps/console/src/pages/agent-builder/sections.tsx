@@ -5,7 +5,9 @@ import { ApiError } from '../../api.js';
 import { Checkbox, CheckboxGroup, Select, TextArea, TextInput, TextList } from '../../components/inputs.js';
 import { CatalogVoice, VoicePicker, voiceIdOf, voiceLabel } from '../../components/voice-picker.js';
 import { AgentSummary, Project } from '../../components/names.js';
+import { useId } from '../../components/ui.js';
 import {
+  AgentTool,
   Draft,
   EXTRACTION_TYPES,
   ExtractionKeyDraft,
@@ -16,6 +18,8 @@ import {
   STT_PROVIDERS,
   TRANSCRIBER_OPTIONS,
   TranscriberDraft,
+  toolAllowed,
+  toolsChoice,
   TURN_TAKING_MODES,
 } from './model.js';
 
@@ -42,6 +46,7 @@ export const SECTION_FIELDS: Record<string, string[]> = {
     'transfer_briefing_instructions',
     'transfer_ring_timeout_secs',
     'send_dtmf_enabled',
+    'tools',
     'dtmf',
     'tool_ack_config',
     'custom_functions',
@@ -414,6 +419,58 @@ export function TranscriberSection({
         onChange={(v) => set({ dictionary_ids: v })}
       />
     </>
+  );
+}
+
+/**
+ * Which built-in tools the model may use (the agent's `tools`), each named and described as the catalog
+ * (GET /agent-tools) describes it; a tool is offered only when it is checked here and its settings turn it on.
+ */
+export function ToolChoices({ draft, set, error, catalog }: SectionProps & { catalog: AgentTool[] }) {
+  const base = useId('tool-choices');
+  const message = error?.fieldMessage('tools');
+  const tools = catalog.filter((t) => t.selectable);
+  const checked = tools.filter((t) => toolAllowed(draft.tools, t)).map((t) => t.name);
+  return (
+    <fieldset class="part" aria-describedby={message ? `${base}-error` : `${base}-hint`}>
+      <legend>Built-in tools the agent may use</legend>
+      <p id={`${base}-hint`} class="muted">
+        A tool is offered to the agent only when it is checked here and its settings below turn it on.
+      </p>
+      {tools.length === 0 && <p class="muted">Loading the tools…</p>}
+      {tools.map((tool) => {
+        const id = `${base}-${tool.name}`;
+        return (
+          <div key={tool.name} class="field check">
+            <input
+              type="checkbox"
+              id={id}
+              name="tools"
+              value={tool.name}
+              checked={toolAllowed(draft.tools, tool)}
+              disabled={tool.always_offered}
+              aria-describedby={`${id}-hint`}
+              onChange={(e) => {
+                const on = e.currentTarget.checked;
+                const next = on ? [...checked, tool.name] : checked.filter((n) => n !== tool.name);
+                set({ tools: toolsChoice(catalog, next) });
+              }}
+            />
+            <label for={id}>{tool.title}</label>
+            <small id={`${id}-hint`} class="muted">
+              {tool.description}
+              {tool.always_offered &&
+                ' Always available: a request not to be called again is honoured on every call.'}
+            </small>
+          </div>
+        );
+      })}
+      {message && (
+        <div id={`${base}-error`} class="error" role="alert">
+          {message}
+        </div>
+      )}
+    </fieldset>
   );
 }
 

@@ -1,12 +1,11 @@
-// The agent's send_dtmf tool: the model presses keys on the call (a phone menu, an extension). Carriers with a
+// The agent's send_dtmf tool (offered as the agent tool catalog, @vap/messages, says): the model presses keys on the call (a phone menu, an extension). Carriers with a
 // send-digits request (carrier_a) get it through the calls service; on the others (carrier_b, the sandbox,
 // browsers) the tones are played in-band into the agent's audio, which is what the far end's menu listens to.
 
 import { dtmfInputText, SEND_DTMF_MAX, SEND_DTMF_PATTERN } from '@vap/messages';
-import type { ToolCall, ToolSpec } from '@vap/llm';
+export { SEND_DTMF_TOOL } from '@vap/messages';
+import type { ToolCall } from '@vap/llm';
 import { dtmfTones, mulawDecode, type MediaStreamProtocol } from '@vap/media';
-
-export const SEND_DTMF_TOOL = 'send_dtmf';
 
 /** How this stream's call takes the agent's keys. */
 export type DtmfRoute = 'carrier' | 'in_band';
@@ -14,25 +13,6 @@ export type DtmfRoute = 'carrier' | 'in_band';
 /** carrier_a has a REST request for keys on a live call; carrier_b has none without leaving the stream. */
 export function dtmfRouteOf(protocol: MediaStreamProtocol): DtmfRoute {
   return protocol === 'carrier_a' ? 'carrier' : 'in_band';
-}
-
-export function sendDtmfToolSpec(): ToolSpec {
-  return {
-    name: SEND_DTMF_TOOL,
-    description:
-      'Press keys on the phone keypad, e.g. to choose an option of an automated phone menu ("press 2 for ' +
-      'sales") or to enter a number it asks for. Say nothing to a menu; just press.',
-    parameters: {
-      type: 'object',
-      properties: {
-        digits: {
-          type: 'string',
-          description: `The keys, in order: 0-9, *, #, A-D; w waits half a second. At most ${SEND_DTMF_MAX}.`,
-        },
-      },
-      required: ['digits'],
-    },
-  };
 }
 
 /** The call's digits, when they are keys the tool can press. */

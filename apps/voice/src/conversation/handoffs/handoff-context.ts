@@ -13,9 +13,7 @@ export const SUMMARY_INSTRUCTIONS =
   'want, and what has been said or done. Two to four sentences, plain text.';
 
 /** What the handoff tool's `summary` argument asks the model for (the same as a summary round's instructions). */
-export const SUMMARY_ARGUMENT_DESCRIPTION =
-  'For the colleague who takes the call over: who the caller is, what they want, and what has been said or ' +
-  'done. Two to four sentences, plain text.';
+export { SUMMARY_ARGUMENT_DESCRIPTION } from '@vap/messages';
 
 /** A summary written in the tool call is kept to this many characters (the model's argument is unbounded). */
 export const SUMMARY_MAX_CHARS = 2000;

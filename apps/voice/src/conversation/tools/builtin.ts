@@ -1,8 +1,10 @@
-// The platform's own tools: end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf.
+// What the platform's own tools do: end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf. What the
+// model is offered of them (names, descriptions, parameters) and when is the agent tool catalog's
+// (@vap/messages, agents/agent-tools.ts); every catalog entry has its runner here (registry.spec.ts proves it).
 
 import type { ToolCall } from '@vap/llm';
 import { Aborted } from '../provider-failure';
-import { digitsOf, pressedAll, SEND_DTMF_TOOL, sendDtmfToolSpec } from '../dtmf/send-dtmf';
+import { digitsOf, pressedAll, SEND_DTMF_TOOL } from '../dtmf/send-dtmf';
 import { formatKnowledgeResults, KNOWLEDGE_RESULT_LIMIT } from './knowledge-results';
 import { END_CALL_TOOL, OPT_OUT_TOOL, SEARCH_KNOWLEDGE_TOOL, TRANSFER_CALL_TOOL } from './names';
 import type { ConversationTool, ToolInvocation, ToolRun } from './tool';
@@ -25,16 +27,6 @@ const endCall: ConversationTool = {
   kind: 'builtin',
   functionId: null,
   ackPhrase: null,
-  offered: (agent) => agent.endCallEnabled,
-  spec: () => ({
-    name: END_CALL_TOOL,
-    description: 'End the phone call. The agent says goodbye and hangs up.',
-    parameters: {
-      type: 'object',
-      properties: { reason: { type: 'string', description: 'Why the call is ending' } },
-      required: [],
-    },
-  }),
   async run(call, turn): Promise<ToolRun> {
     // Recorded before the hang-up, which settles only once the call is over.
     turn.context.record(builtin(call, 'success', performance.now()));
@@ -48,16 +40,6 @@ const transferCall: ConversationTool = {
   kind: 'builtin',
   functionId: null,
   ackPhrase: 'One moment while I connect you.',
-  offered: (agent) => agent.transferEnabled && !!agent.transferNumber,
-  spec: () => ({
-    name: TRANSFER_CALL_TOOL,
-    description: 'Transfer the caller to a human colleague. The call leaves the agent.',
-    parameters: {
-      type: 'object',
-      properties: { reason: { type: 'string', description: 'Why the caller is being transferred' } },
-      required: [],
-    },
-  }),
   async run(call, turn): Promise<ToolRun> {
     const startedAt = performance.now();
     const reason = typeof call.arguments.reason === 'string' ? call.arguments.reason : 'caller request';
@@ -81,16 +63,6 @@ const searchKnowledge: ConversationTool = {
   kind: 'builtin',
   functionId: null,
   ackPhrase: 'Let me look that up.',
-  offered: (agent) => agent.hasKnowledge,
-  spec: () => ({
-    name: SEARCH_KNOWLEDGE_TOOL,
-    description: "Search the company's knowledge base for facts to answer the caller.",
-    parameters: {
-      type: 'object',
-      properties: { query: { type: 'string', description: 'What to look up, in a few words' } },
-      required: ['query'],
-    },
-  }),
   async run(call, turn): Promise<ToolRun> {
     const startedAt = performance.now();
     const query = typeof call.arguments.query === 'string' ? call.arguments.query.trim() : '';
@@ -120,14 +92,6 @@ const optOut: ConversationTool = {
   kind: 'builtin',
   functionId: null,
   ackPhrase: null,
-  // Always offered: a person who asks not to be called again is honoured on every call, whatever the agent.
-  offered: () => true,
-  spec: () => ({
-    name: OPT_OUT_TOOL,
-    description:
-      'The person asks not to be called again. Their number joins the do-not-call list and the call ends politely.',
-    parameters: { type: 'object', properties: {}, required: [] },
-  }),
   async run(call, turn): Promise<ToolRun> {
     const startedAt = performance.now();
     let recorded = false;
@@ -150,8 +114,6 @@ const sendDtmfTool: ConversationTool = {
   functionId: null,
   // Keys for a phone menu: nothing to say to a machine while they play.
   ackPhrase: null,
-  offered: (agent) => agent.sendDtmfEnabled === true,
-  spec: () => sendDtmfToolSpec(),
   async run(call, turn): Promise<ToolRun> {
     const startedAt = performance.now();
     // Keys that are not keys are not pressed; the result words the rule for the model.
@@ -161,7 +123,7 @@ const sendDtmfTool: ConversationTool = {
   },
 };
 
-/** The built-in tools, in the order they are offered (before the partner's functions). */
+/** The built-in tools' runners, one per entry of the catalog. */
 export const BUILTIN_TOOLS: readonly ConversationTool[] = [
   endCall,
   transferCall,
@@ -173,4 +135,9 @@ export const BUILTIN_TOOLS: readonly ConversationTool[] = [
 /** Whether `name` is a built-in tool's. */
 export function isBuiltinTool(name: string): boolean {
   return BUILTIN_TOOLS.some((t) => t.name === name);
+}
+
+/** The runner of a built-in tool, by name. */
+export function builtinTool(name: string): ConversationTool | undefined {
+  return BUILTIN_TOOLS.find((t) => t.name === name);
 }

@@ -113,8 +113,6 @@ export function customFunctionTool(spec: CustomFunctionSnapshot): ConversationTo
     functionId: spec.id,
     // The function's own speech (on_start, on_delay) is what is said while it runs.
     ackPhrase: null,
-    offered: () => true,
-    spec: () => ({ name: spec.name, description: spec.description, parameters: spec.parameters }),
 
     async run(call, turn): Promise<ToolRun> {
       const atMs = Math.round(turn.context.clock.now());

@@ -1,8 +1,8 @@
 // handoff_to_<name>: the agent hands the call to another agent of its squad (the agent's handoffs). The tool
-// asks its turn's call control, which hands the call over once what the agent said has been heard.
+// asks its turn's call control, which hands the call over once what the agent said has been heard. What the model
+// is offered of it is the agent tool catalog's (handoffToolSpec, @vap/messages).
 
 import { handoffToolName, type HandoffSnapshot, type VoiceToolCallRecord } from '@vap/messages';
-import { SUMMARY_ARGUMENT_DESCRIPTION } from '../handoffs/handoff-context';
 import type { ConversationTool, ToolRun } from './tool';
 
 export function handoffTool(handoff: HandoffSnapshot): ConversationTool {
@@ -13,29 +13,6 @@ export function handoffTool(handoff: HandoffSnapshot): ConversationTool {
     functionId: null,
     // The agent says it is passing the caller on in its own words, before the call.
     ackPhrase: null,
-    offered: () => true,
-    spec: () => ({
-      name,
-      description:
-        `Hand the caller over to a colleague (${handoff.name}), who takes the conversation from here. ` +
-        `When: ${handoff.description} Tell the caller first.`,
-      // In summary mode the summary is written in this call, in the same model round.
-      parameters:
-        handoff.contextMode === 'summary'
-          ? {
-              type: 'object',
-              properties: {
-                reason: { type: 'string', description: 'Why the caller is handed over' },
-                summary: { type: 'string', description: SUMMARY_ARGUMENT_DESCRIPTION },
-              },
-              required: ['summary'],
-            }
-          : {
-              type: 'object',
-              properties: { reason: { type: 'string', description: 'Why the caller is handed over' } },
-              required: [],
-            },
-    }),
     async run(call, turn): Promise<ToolRun> {
       const startedAt = performance.now();
       const reason = typeof call.arguments.reason === 'string' ? call.arguments.reason : '';

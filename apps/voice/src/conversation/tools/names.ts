@@ -1,5 +1,8 @@
-/** The built-in tools' model-facing names (a partner's function may take none of them). */
-export const END_CALL_TOOL = 'end_call';
-export const TRANSFER_CALL_TOOL = 'transfer_call';
-export const SEARCH_KNOWLEDGE_TOOL = 'search_knowledge_base';
-export const OPT_OUT_TOOL = 'opt_out';
+// The built-in tools' model-facing names come from the agent tool catalog (@vap/messages, agents/agent-tools.ts).
+export {
+  END_CALL_TOOL,
+  OPT_OUT_TOOL,
+  SEARCH_KNOWLEDGE_TOOL,
+  SEND_DTMF_TOOL,
+  TRANSFER_CALL_TOOL,
+} from '@vap/messages';

@@ -1,9 +1,9 @@
-// One tool the agent's model may call: what the model is offered, when, what is said while it runs, and what it
-// does. The conversation asks the registry (registry.ts) for the call's tools and runs them through this
+// One tool the agent's model may call: what is said while it runs, and what it does. What the model is offered
+// of it, and when, is the agent tool catalog's (offeredTools, @vap/messages). The conversation asks the registry (registry.ts) for the call's tools and runs them through this
 // interface, built-in and partner tools alike.
 
 import type { AgentSnapshot, VoiceToolCallRecord } from '@vap/messages';
-import type { ToolCall, ToolSpec } from '@vap/llm';
+import type { ToolCall } from '@vap/llm';
 import type { AgentServices } from '../call-platform';
 import type { CallControl } from '../call-control/call-control';
 import type { MediaClock } from '../conversation-port';
@@ -16,10 +16,6 @@ export interface ConversationTool {
   readonly kind: ToolKind;
   /** The partner's function behind a custom tool; null for a built-in one. */
   readonly functionId: string | null;
-  /** Whether the call's agent offers it to the model. */
-  offered(agent: AgentSnapshot): boolean;
-  /** The spec the model is given (OpenAI function style). */
-  spec(agent: AgentSnapshot): ToolSpec;
   /**
    * What the agent says when the tool runs past tool_ack_config.delay_ms in the config's dynamic mode; null:
    * the default phrase, or (for a tool that speaks for itself) nothing.
