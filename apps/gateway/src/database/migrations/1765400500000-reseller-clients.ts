@@ -59,7 +59,7 @@ export class ResellerClients1765400500000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE gateway.reseller_audit_entries`);
     await q.query(`ALTER TABLE gateway.api_keys DROP CONSTRAINT api_keys_created_via_check`);
-    await q.query(`DELETE FROM gateway.api_keys WHERE created_via = 'reseller'`);
+    await q.query(`UPDATE gateway.api_keys SET created_via = NULL WHERE created_via = 'reseller'`);
     await q.query(
       `ALTER TABLE gateway.api_keys ADD CONSTRAINT api_keys_created_via_check
          CHECK (created_via IN ('operator', 'console'))`,
