@@ -74,6 +74,14 @@ export type PartnerDto = {
    * Increases by one with every change to the partner (status, balance, limits)
    */
   version: number;
+  /**
+   * Whether the partner is a reseller (manages client accounts)
+   */
+  reseller: boolean;
+  /**
+   * For a client account: the reseller that manages it; null otherwise
+   */
+  reseller_id: string | null;
 };
 
 export type ApiKeySummaryDto = {
@@ -107,6 +115,8 @@ export type ApiKeySummaryDto = {
     | 'billing:write'
     | 'projects:read'
     | 'projects:write'
+    | 'clients:read'
+    | 'clients:write'
     | 'read_only'
   > | null;
   created_at: string;
@@ -150,6 +160,10 @@ export type UpdatePartnerDto = {
   concurrency_limit?: number;
   status?: 'pending' | 'approved' | 'suspended';
   voice_tier?: 'standard' | 'premium' | 'enterprise';
+  /**
+   * true marks the partner a reseller (it may create and manage client accounts under /clients); false unmarks it, refused (409 CONFLICT) while it has clients. A client account cannot be a reseller (400).
+   */
+  reseller?: boolean;
 };
 
 export type CreatedApiKeyDto = {
@@ -189,6 +203,8 @@ export type CreateApiKeyDto = {
     | 'billing:write'
     | 'projects:read'
     | 'projects:write'
+    | 'clients:read'
+    | 'clients:write'
     | 'read_only'
   >;
 };
@@ -215,9 +231,9 @@ export type BillingTransactionDto = {
    */
   id: string;
   /**
-   * charge: a call or browser session was billed; top_up: credit added by the platform operator; adjustment: the operator lowered the balance; refund: a charge given back
+   * charge: a call or browser session was billed; top_up: credit added by the platform operator; adjustment: the operator lowered the balance; refund: a charge given back; transfer: a reseller funded one of its clients (negative in the reseller's ledger, positive in the client's); resale: a reseller's margin on a client's charge (the client's price less the platform's, see docs/billing.md)
    */
-  type: 'charge' | 'top_up' | 'adjustment' | 'refund';
+  type: 'charge' | 'top_up' | 'adjustment' | 'refund' | 'transfer' | 'resale';
   /**
    * Signed change of the balance in rupees: negative for a charge or a downward adjustment
    */
@@ -259,6 +275,10 @@ export type BillingTransactionDto = {
    * For a charge: the cloud speech providers (recognition or synthesis) that served the call on the platform's keys rather than the account's own, in name order; empty when it ran on offline engines or the account's keys only (GET /calls/{id} platform_speech_providers, as it stood when the call was charged). null for other types and for charges made before it was recorded.
    */
   platform_speech_providers: Array<string> | null;
+  /**
+   * In a reseller's ledger: the client account a transfer funded or a resale margin came from; null otherwise
+   */
+  client_id: string | null;
   created_at: string;
 };
 
@@ -392,6 +412,146 @@ export type UpdateCustomerDto = {
    * ARCHIVED archives the customer; ACTIVE restores it
    */
   status?: 'ACTIVE' | 'ARCHIVED';
+};
+
+export type ClientDto = {
+  /**
+   * The client’s account (partner) id
+   */
+  id: string;
+  name: string;
+  email: string | null;
+  /**
+   * suspended: its keys answer 403 FORBIDDEN
+   */
+  status: 'pending' | 'approved' | 'suspended';
+  /**
+   * Who suspended a suspended client (only the reseller’s own suspension can be resumed by it)
+   */
+  suspended_by: 'operator' | 'reseller' | null;
+  /**
+   * Balance in rupees
+   */
+  balance_inr: number;
+  concurrency_limit: number;
+  /**
+   * The rate card in rupees a minute; null: the platform’s price
+   */
+  price_per_minute_inr: number | null;
+  /**
+   * The reseller’s tier when the client was created
+   */
+  voice_tier: 'standard' | 'premium' | 'enterprise';
+  created_at: string;
+  updated_at: string;
+};
+
+export type CreatedClientDto = {
+  client: ClientDto;
+  /**
+   * The client’s first API key (full access to its own account). Shown only now.
+   */
+  api_key: string;
+  key: ApiKeySummaryDto;
+};
+
+export type CreateClientDto = {
+  /**
+   * The client account’s name
+   */
+  name: string;
+  /**
+   * The client’s contact email, kept for the reseller
+   */
+  email?: string;
+  /**
+   * Simultaneous calls the client may run: at most the reseller’s own concurrency limit (400 above it). Default: 5, or the reseller’s limit when lower.
+   */
+  concurrency_limit?: number;
+  /**
+   * The rate card: what the client is charged a minute of answered call, in rupees (billed per second). At least the platform’s price a minute (400 below it). Omitted or null: the platform’s price, no margin.
+   */
+  price_per_minute_inr?: number | null;
+};
+
+export type ClientListDto = {
+  clients: Array<ClientDto>;
+  /**
+   * Pass as cursor to get the next page; null on the last page
+   */
+  next_cursor: string | null;
+};
+
+export type UpdateClientDto = {
+  name?: string;
+  /**
+   * null clears it
+   */
+  email?: string | null;
+  /**
+   * At most the reseller’s own limit
+   */
+  concurrency_limit?: number;
+  /**
+   * The rate card in rupees a minute, at least the platform’s price; null: the platform’s price. Applies to the calls charged from now on.
+   */
+  price_per_minute_inr?: number | null;
+};
+
+export type ClientFundingDto = {
+  /**
+   * The transfer, named by both ledger entries (description)
+   */
+  transfer_id: string;
+  /**
+   * Rupees moved
+   */
+  amount_inr: number;
+  /**
+   * The reseller’s balance in rupees right after the transfer
+   */
+  reseller_balance_inr: number;
+  client: ClientDto;
+};
+
+export type FundClientDto = {
+  /**
+   * Rupees (two decimals) moved from the reseller’s balance to the client’s
+   */
+  amount_inr: number;
+};
+
+export type ClientAuditEntryDto = {
+  id: string;
+  /**
+   * The reseller’s API key that made the request
+   */
+  api_key_id: string;
+  method: string;
+  /**
+   * The path requested, without its query
+   */
+  path: string;
+  /**
+   * The HTTP status answered
+   */
+  status: number;
+  /**
+   * The request’s X-Request-Id
+   */
+  request_id: string | null;
+  created_at: string;
+};
+
+export type ClientAuditListDto = {
+  /**
+   * Newest first
+   */
+  entries: Array<ClientAuditEntryDto>;
+  /**
+   * Pass as cursor to get the next page; null on the last page
+   */
+  next_cursor: string | null;
 };
 
 export type CallTransferLegDto = {
@@ -4600,6 +4760,8 @@ export type CreateConsoleKeyDto = {
     | 'billing:write'
     | 'projects:read'
     | 'projects:write'
+    | 'clients:read'
+    | 'clients:write'
     | 'read_only'
   >;
 };
@@ -4967,6 +5129,10 @@ export type AdminUpdateErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
   413: ErrorEnvelopeDto;
@@ -5163,6 +5329,12 @@ export type AdminRevokeKeyResponse = AdminRevokeKeyResponses[keyof AdminRevokeKe
 
 export type BillingBalanceData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/billing/balance';
@@ -5181,6 +5353,10 @@ export type BillingBalanceErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5215,6 +5391,12 @@ export type BillingBalanceResponse = BillingBalanceResponses[keyof BillingBalanc
 
 export type BillingListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -5233,7 +5415,7 @@ export type BillingListData = {
      * Only transactions created before this time
      */
     to?: string;
-    type?: 'charge' | 'top_up' | 'adjustment' | 'refund';
+    type?: 'charge' | 'top_up' | 'adjustment' | 'refund' | 'transfer' | 'resale';
   };
   url: '/api/v2/billing/transactions';
 };
@@ -5251,6 +5433,10 @@ export type BillingListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5285,6 +5471,12 @@ export type BillingListResponse = BillingListResponses[keyof BillingListResponse
 
 export type BillingUsageData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query: {
     /**
@@ -5316,6 +5508,10 @@ export type BillingUsageErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5350,6 +5546,12 @@ export type BillingUsageResponse = BillingUsageResponses[keyof BillingUsageRespo
 
 export type CustomersListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -5382,6 +5584,10 @@ export type CustomersListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5416,6 +5622,12 @@ export type CustomersListResponse = CustomersListResponses[keyof CustomersListRe
 
 export type CustomersCreateData = {
   body: CreateCustomerDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/customers';
@@ -5434,6 +5646,10 @@ export type CustomersCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -5480,6 +5696,12 @@ export type CustomersCreateResponse = CustomersCreateResponses[keyof CustomersCr
 
 export type CustomersGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -5538,6 +5760,12 @@ export type CustomersGetResponse = CustomersGetResponses[keyof CustomersGetRespo
 
 export type CustomersUpdateData = {
   body: UpdateCustomerDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -5602,9 +5830,664 @@ export type CustomersUpdateResponses = {
 
 export type CustomersUpdateResponse = CustomersUpdateResponses[keyof CustomersUpdateResponses];
 
+export type ClientsListData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+  };
+  url: '/api/v2/clients';
+};
+
+export type ClientsListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsListError = ClientsListErrors[keyof ClientsListErrors];
+
+export type ClientsListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientListDto;
+  };
+};
+
+export type ClientsListResponse = ClientsListResponses[keyof ClientsListResponses];
+
+export type ClientsCreateData = {
+  body: CreateClientDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v2/clients';
+};
+
+export type ClientsCreateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsCreateError = ClientsCreateErrors[keyof ClientsCreateErrors];
+
+export type ClientsCreateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: CreatedClientDto;
+  };
+};
+
+export type ClientsCreateResponse = ClientsCreateResponses[keyof ClientsCreateResponses];
+
+export type ClientsGetData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}';
+};
+
+export type ClientsGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsGetError = ClientsGetErrors[keyof ClientsGetErrors];
+
+export type ClientsGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientDto;
+  };
+};
+
+export type ClientsGetResponse = ClientsGetResponses[keyof ClientsGetResponses];
+
+export type ClientsUpdateData = {
+  body: UpdateClientDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}';
+};
+
+export type ClientsUpdateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsUpdateError = ClientsUpdateErrors[keyof ClientsUpdateErrors];
+
+export type ClientsUpdateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientDto;
+  };
+};
+
+export type ClientsUpdateResponse = ClientsUpdateResponses[keyof ClientsUpdateResponses];
+
+export type ClientsSuspendData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}/suspend';
+};
+
+export type ClientsSuspendErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsSuspendError = ClientsSuspendErrors[keyof ClientsSuspendErrors];
+
+export type ClientsSuspendResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientDto;
+  };
+};
+
+export type ClientsSuspendResponse = ClientsSuspendResponses[keyof ClientsSuspendResponses];
+
+export type ClientsResumeData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}/resume';
+};
+
+export type ClientsResumeErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsResumeError = ClientsResumeErrors[keyof ClientsResumeErrors];
+
+export type ClientsResumeResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientDto;
+  };
+};
+
+export type ClientsResumeResponse = ClientsResumeResponses[keyof ClientsResumeResponses];
+
+export type ClientsFundData = {
+  body: FundClientDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}/fund';
+};
+
+export type ClientsFundErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `INSUFFICIENT_BALANCE`: The account balance does not cover the operation (HTTP 403).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsFundError = ClientsFundErrors[keyof ClientsFundErrors];
+
+export type ClientsFundResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientFundingDto;
+  };
+};
+
+export type ClientsFundResponse = ClientsFundResponses[keyof ClientsFundResponses];
+
+export type ClientsUsageData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query: {
+    /**
+     * Start of the range (inclusive)
+     */
+    from: string;
+    /**
+     * End of the range (exclusive); at most 366 days after from
+     */
+    to: string;
+    /**
+     * day (UTC calendar day of the charge), agent, campaign or project
+     */
+    group_by: 'day' | 'agent' | 'campaign' | 'project';
+  };
+  url: '/api/v2/clients/{id}/usage';
+};
+
+export type ClientsUsageErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsUsageError = ClientsUsageErrors[keyof ClientsUsageErrors];
+
+export type ClientsUsageResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: BillingUsageDto;
+  };
+};
+
+export type ClientsUsageResponse = ClientsUsageResponses[keyof ClientsUsageResponses];
+
+export type ClientsAuditLogData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+  };
+  url: '/api/v2/clients/{id}/audit';
+};
+
+export type ClientsAuditLogErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsAuditLogError = ClientsAuditLogErrors[keyof ClientsAuditLogErrors];
+
+export type ClientsAuditLogResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientAuditListDto;
+  };
+};
+
+export type ClientsAuditLogResponse = ClientsAuditLogResponses[keyof ClientsAuditLogResponses];
+
 export type CallsStartData = {
   body: StartCallDto;
   headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
     /**
      * 1..255 printable ASCII characters
      */
@@ -5678,6 +6561,12 @@ export type CallsStartResponse = CallsStartResponses[keyof CallsStartResponses];
 
 export type CallsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -5719,6 +6608,10 @@ export type CallsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -5752,6 +6645,12 @@ export type CallsListResponse = CallsListResponses[keyof CallsListResponses];
 
 export type CallsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -5810,6 +6709,12 @@ export type CallsGetResponse = CallsGetResponses[keyof CallsGetResponses];
 
 export type CallsRecordingUrlData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -5868,6 +6773,12 @@ export type CallsRecordingUrlResponse = CallsRecordingUrlResponses[keyof CallsRe
 
 export type BrowserSessionsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -5906,6 +6817,10 @@ export type BrowserSessionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -5939,6 +6854,12 @@ export type BrowserSessionsListResponse = BrowserSessionsListResponses[keyof Bro
 
 export type BrowserSessionsCreateData = {
   body: CreateBrowserSessionDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/browser-sessions';
@@ -6004,6 +6925,12 @@ export type BrowserSessionsCreateResponse =
 
 export type BrowserSessionsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6062,6 +6989,12 @@ export type BrowserSessionsGetResponse = BrowserSessionsGetResponses[keyof Brows
 
 export type CampaignsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -6132,6 +7065,12 @@ export type CampaignsListResponse = CampaignsListResponses[keyof CampaignsListRe
 
 export type CampaignsCreateData = {
   body: CreateCampaignDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/campaigns';
@@ -6196,6 +7135,12 @@ export type CampaignsCreateResponse = CampaignsCreateResponses[keyof CampaignsCr
 
 export type CampaignsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6258,6 +7203,12 @@ export type CampaignsRemoveResponse = CampaignsRemoveResponses[keyof CampaignsRe
 
 export type CampaignsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6316,6 +7267,12 @@ export type CampaignsGetResponse = CampaignsGetResponses[keyof CampaignsGetRespo
 
 export type CampaignsUpdateData = {
   body: UpdateCampaignDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6386,6 +7343,12 @@ export type CampaignsUpdateResponse = CampaignsUpdateResponses[keyof CampaignsUp
 
 export type CampaignsStartData = {
   body?: StartCampaignDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6456,6 +7419,12 @@ export type CampaignsStartResponse = CampaignsStartResponses[keyof CampaignsStar
 
 export type CampaignsPauseData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6526,6 +7495,12 @@ export type CampaignsPauseResponse = CampaignsPauseResponses[keyof CampaignsPaus
 
 export type CampaignsResumeData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6596,6 +7571,12 @@ export type CampaignsResumeResponse = CampaignsResumeResponses[keyof CampaignsRe
 
 export type CampaignsListContactsData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6668,6 +7649,12 @@ export type CampaignsAddContactsData = {
    * JSON as below, or a text/csv body: header row with phone_number, optional external_id, other columns as variables
    */
   body: AddContactsDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6738,6 +7725,12 @@ export type CampaignsAddContactsResponse = CampaignsAddContactsResponses[keyof C
 
 export type TestScenariosListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -6765,6 +7758,10 @@ export type TestScenariosListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -6799,6 +7796,12 @@ export type TestScenariosListResponse = TestScenariosListResponses[keyof TestSce
 
 export type TestScenariosCreateData = {
   body: CreateTestScenarioDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/test-scenarios';
@@ -6817,6 +7820,10 @@ export type TestScenariosCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -6859,6 +7866,12 @@ export type TestScenariosCreateResponse = TestScenariosCreateResponses[keyof Tes
 
 export type TestScenariosRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6917,6 +7930,12 @@ export type TestScenariosRemoveResponse = TestScenariosRemoveResponses[keyof Tes
 
 export type TestScenariosGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6975,6 +7994,12 @@ export type TestScenariosGetResponse = TestScenariosGetResponses[keyof TestScena
 
 export type TestScenariosUpdateData = {
   body: UpdateTestScenarioDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7041,6 +8066,12 @@ export type TestScenariosUpdateResponse = TestScenariosUpdateResponses[keyof Tes
 
 export type TestRunsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -7073,6 +8104,10 @@ export type TestRunsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -7107,6 +8142,12 @@ export type TestRunsListResponse = TestRunsListResponses[keyof TestRunsListRespo
 
 export type TestRunsCreateData = {
   body: CreateTestRunDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/test-runs';
@@ -7171,6 +8212,12 @@ export type TestRunsCreateResponse = TestRunsCreateResponses[keyof TestRunsCreat
 
 export type TestRunsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7229,6 +8276,12 @@ export type TestRunsGetResponse = TestRunsGetResponses[keyof TestRunsGetResponse
 
 export type TelephonyPutCarrierAData = {
   body: CarrierACredentialsDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/telephony/carrier_a';
@@ -7247,6 +8300,10 @@ export type TelephonyPutCarrierAErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -7289,6 +8346,12 @@ export type TelephonyPutCarrierAResponse = TelephonyPutCarrierAResponses[keyof T
 
 export type TelephonyPutCarrierBData = {
   body: CarrierBCredentialsDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/telephony/carrier_b';
@@ -7307,6 +8370,10 @@ export type TelephonyPutCarrierBErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -7349,6 +8416,12 @@ export type TelephonyPutCarrierBResponse = TelephonyPutCarrierBResponses[keyof T
 
 export type TelephonyListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/telephony';
@@ -7367,6 +8440,10 @@ export type TelephonyListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -7401,6 +8478,12 @@ export type TelephonyListResponse = TelephonyListResponses[keyof TelephonyListRe
 
 export type PhoneNumbersListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -7429,6 +8512,10 @@ export type PhoneNumbersListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -7463,6 +8550,12 @@ export type PhoneNumbersListResponse = PhoneNumbersListResponses[keyof PhoneNumb
 
 export type PhoneNumbersImportData = {
   body: ImportPhoneNumberDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/phone-numbers';
@@ -7531,6 +8624,12 @@ export type PhoneNumbersImportResponse = PhoneNumbersImportResponses[keyof Phone
 
 export type PhoneNumbersRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7593,6 +8692,12 @@ export type PhoneNumbersRemoveResponse = PhoneNumbersRemoveResponses[keyof Phone
 
 export type PhoneNumbersGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7651,6 +8756,12 @@ export type PhoneNumbersGetResponse = PhoneNumbersGetResponses[keyof PhoneNumber
 
 export type PhoneNumbersUpdateData = {
   body: UpdatePhoneNumberDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7717,6 +8828,12 @@ export type PhoneNumbersUpdateResponse = PhoneNumbersUpdateResponses[keyof Phone
 
 export type DoNotCallListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -7746,6 +8863,10 @@ export type DoNotCallListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -7780,6 +8901,12 @@ export type DoNotCallListResponse = DoNotCallListResponses[keyof DoNotCallListRe
 
 export type DoNotCallCreateData = {
   body: CreateDoNotCallDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/do-not-call';
@@ -7798,6 +8925,10 @@ export type DoNotCallCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -7844,6 +8975,12 @@ export type DoNotCallCreateResponse = DoNotCallCreateResponses[keyof DoNotCallCr
 
 export type DoNotCallLookupData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query: {
     /**
@@ -7867,6 +9004,10 @@ export type DoNotCallLookupErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -7901,6 +9042,12 @@ export type DoNotCallLookupResponse = DoNotCallLookupResponses[keyof DoNotCallLo
 
 export type DoNotCallExportData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/do-not-call/export';
@@ -7919,6 +9066,10 @@ export type DoNotCallExportErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -7953,6 +9104,12 @@ export type DoNotCallImportData = {
    * JSON as below, or a text/csv body with a header row
    */
   body: DoNotCallImportDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/do-not-call/import';
@@ -7971,6 +9128,10 @@ export type DoNotCallImportErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -8013,6 +9174,12 @@ export type DoNotCallImportResponse = DoNotCallImportResponses[keyof DoNotCallIm
 
 export type DoNotCallRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8071,6 +9238,12 @@ export type DoNotCallRemoveResponse = DoNotCallRemoveResponses[keyof DoNotCallRe
 
 export type DoNotCallGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8129,6 +9302,12 @@ export type DoNotCallGetResponse = DoNotCallGetResponses[keyof DoNotCallGetRespo
 
 export type DoNotCallUpdateData = {
   body: UpdateDoNotCallDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8195,6 +9374,12 @@ export type DoNotCallUpdateResponse = DoNotCallUpdateResponses[keyof DoNotCallUp
 
 export type PolicyDecisionsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -8242,6 +9427,10 @@ export type PolicyDecisionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -8275,6 +9464,12 @@ export type PolicyDecisionsListResponse = PolicyDecisionsListResponses[keyof Pol
 
 export type ContactPolicySettingsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/contact-policy/settings';
@@ -8293,6 +9488,10 @@ export type ContactPolicySettingsGetErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8329,6 +9528,12 @@ export type ContactPolicySettingsGetResponse =
 
 export type ContactPolicySettingsUpdateData = {
   body: UpdateContactPolicySettingsDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/contact-policy/settings';
@@ -8347,6 +9552,10 @@ export type ContactPolicySettingsUpdateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -8391,6 +9600,12 @@ export type ContactPolicySettingsUpdateResponse =
 
 export type InboundRoutePoliciesListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/inbound-route-policies';
@@ -8409,6 +9624,10 @@ export type InboundRoutePoliciesListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8445,6 +9664,12 @@ export type InboundRoutePoliciesListResponse =
 
 export type InboundRoutePoliciesCreateData = {
   body: CreateInboundRoutePolicyDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/inbound-route-policies';
@@ -8515,6 +9740,12 @@ export type InboundRoutePoliciesCreateResponse =
 
 export type InboundRoutePoliciesRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8575,6 +9806,12 @@ export type InboundRoutePoliciesRemoveResponse =
 
 export type InboundRoutePoliciesGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8634,6 +9871,12 @@ export type InboundRoutePoliciesGetResponse =
 
 export type InboundRoutePoliciesUpdateData = {
   body: UpdateInboundRoutePolicyDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8702,6 +9945,12 @@ export type InboundRoutePoliciesUpdateResponse =
 
 export type InboundRouteDecisionsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -8742,6 +9991,10 @@ export type InboundRouteDecisionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -8777,6 +10030,12 @@ export type InboundRouteDecisionsListResponse =
 
 export type InboundRouteDecisionsSimulateData = {
   body: SandboxInboundCallDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/sandbox/inbound-calls';
@@ -8843,6 +10102,12 @@ export type InboundRouteDecisionsSimulateResponse =
 
 export type LifecycleHooksListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/lifecycle-hooks';
@@ -8861,6 +10126,10 @@ export type LifecycleHooksListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8895,6 +10164,12 @@ export type LifecycleHooksListResponse = LifecycleHooksListResponses[keyof Lifec
 
 export type LifecycleHooksCreateData = {
   body: CreateLifecycleHookDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/lifecycle-hooks';
@@ -8963,6 +10238,12 @@ export type LifecycleHooksCreateResponse = LifecycleHooksCreateResponses[keyof L
 
 export type LifecycleHooksRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9021,6 +10302,12 @@ export type LifecycleHooksRemoveResponse = LifecycleHooksRemoveResponses[keyof L
 
 export type LifecycleHooksGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9079,6 +10366,12 @@ export type LifecycleHooksGetResponse = LifecycleHooksGetResponses[keyof Lifecyc
 
 export type LifecycleHooksUpdateData = {
   body: UpdateLifecycleHookDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9145,6 +10438,12 @@ export type LifecycleHooksUpdateResponse = LifecycleHooksUpdateResponses[keyof L
 
 export type LifecycleHooksRotateData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9211,6 +10510,12 @@ export type LifecycleHooksRotateResponse = LifecycleHooksRotateResponses[keyof L
 
 export type ResellerLinkCallRoutingData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -9385,6 +10690,12 @@ export type ResellerLinkAdminDeactivateResponse =
 
 export type AgentCatalogVoicesData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/agent/voices';
@@ -9403,6 +10714,10 @@ export type AgentCatalogVoicesErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -9437,6 +10752,12 @@ export type AgentCatalogVoicesResponse = AgentCatalogVoicesResponses[keyof Agent
 
 export type AgentCatalogBackgroundAudioData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/agent/background-audio';
@@ -9455,6 +10776,10 @@ export type AgentCatalogBackgroundAudioErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -9491,6 +10816,12 @@ export type AgentCatalogBackgroundAudioResponse =
 
 export type AgentsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -9562,6 +10893,12 @@ export type AgentsListResponse = AgentsListResponses[keyof AgentsListResponses];
 
 export type AgentsCreateData = {
   body: CreateAgentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/agent';
@@ -9580,6 +10917,10 @@ export type AgentsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -9626,6 +10967,12 @@ export type AgentsCreateResponse = AgentsCreateResponses[keyof AgentsCreateRespo
 
 export type AgentsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -9687,6 +11034,12 @@ export type AgentsRemoveResponse = AgentsRemoveResponses[keyof AgentsRemoveRespo
 
 export type AgentsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -9748,6 +11101,12 @@ export type AgentsGetResponse = AgentsGetResponses[keyof AgentsGetResponses];
 
 export type AgentsUpdateData = {
   body: UpdateAgentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -9821,6 +11180,12 @@ export type AgentsUpdateResponse = AgentsUpdateResponses[keyof AgentsUpdateRespo
 
 export type AgentExtractionSetsDetachData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -9889,6 +11254,12 @@ export type AgentExtractionSetsDetachResponse =
 
 export type AgentExtractionSetsAttachData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -9965,6 +11336,12 @@ export type AgentExtractionSetsAttachResponse =
 
 export type VoiceConfigurationsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/voice-configurations';
@@ -9983,6 +11360,10 @@ export type VoiceConfigurationsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -10018,6 +11399,12 @@ export type VoiceConfigurationsListResponse =
 
 export type VoiceConfigurationsPreviewData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * A voice configuration id: `vc_` + the voice_id
@@ -10315,6 +11702,12 @@ export type VoiceCatalogAdminRetireResponse =
 
 export type ProviderCredentialsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/provider-credentials';
@@ -10333,6 +11726,10 @@ export type ProviderCredentialsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -10368,6 +11765,12 @@ export type ProviderCredentialsListResponse =
 
 export type ProviderCredentialsCreateData = {
   body: CreateProviderCredentialDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/provider-credentials';
@@ -10386,6 +11789,10 @@ export type ProviderCredentialsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -10434,6 +11841,12 @@ export type ProviderCredentialsCreateResponse =
 
 export type ProviderCredentialsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -10494,6 +11907,12 @@ export type ProviderCredentialsRemoveResponse =
 
 export type ProviderCredentialsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -10553,6 +11972,12 @@ export type ProviderCredentialsGetResponse =
 
 export type ProviderCredentialsUpdateData = {
   body: UpdateProviderCredentialDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -10621,6 +12046,12 @@ export type ProviderCredentialsUpdateResponse =
 
 export type ProviderCredentialsRotateData = {
   body: RotateProviderCredentialDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -10689,6 +12120,12 @@ export type ProviderCredentialsRotateResponse =
 
 export type ExtractionSetsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -10716,6 +12153,10 @@ export type ExtractionSetsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -10750,6 +12191,12 @@ export type ExtractionSetsListResponse = ExtractionSetsListResponses[keyof Extra
 
 export type ExtractionSetsCreateData = {
   body: CreateExtractionSetDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/extraction-sets';
@@ -10768,6 +12215,10 @@ export type ExtractionSetsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -10814,6 +12265,12 @@ export type ExtractionSetsCreateResponse = ExtractionSetsCreateResponses[keyof E
 
 export type ExtractionSetsFromAgentData = {
   body: FromAgentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/extraction-sets/from-agent';
@@ -10883,6 +12340,12 @@ export type ExtractionSetsFromAgentResponse =
 
 export type ExtractionSetsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -10945,6 +12408,12 @@ export type ExtractionSetsRemoveResponse = ExtractionSetsRemoveResponses[keyof E
 
 export type ExtractionSetsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11003,6 +12472,12 @@ export type ExtractionSetsGetResponse = ExtractionSetsGetResponses[keyof Extract
 
 export type ExtractionSetsUpdateData = {
   body: UpdateExtractionSetDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11073,6 +12548,12 @@ export type ExtractionSetsUpdateResponse = ExtractionSetsUpdateResponses[keyof E
 
 export type CustomFunctionsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -11100,6 +12581,10 @@ export type CustomFunctionsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -11134,6 +12619,12 @@ export type CustomFunctionsListResponse = CustomFunctionsListResponses[keyof Cus
 
 export type CustomFunctionsCreateData = {
   body: CreateCustomFunctionDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/custom-functions';
@@ -11152,6 +12643,10 @@ export type CustomFunctionsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -11199,6 +12694,12 @@ export type CustomFunctionsCreateResponse =
 
 export type CustomFunctionsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11262,6 +12763,12 @@ export type CustomFunctionsRemoveResponse =
 
 export type CustomFunctionsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11320,6 +12827,12 @@ export type CustomFunctionsGetResponse = CustomFunctionsGetResponses[keyof Custo
 
 export type CustomFunctionsUpdateData = {
   body: UpdateCustomFunctionDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11391,6 +12904,12 @@ export type CustomFunctionsUpdateResponse =
 
 export type CustomFunctionsRotateSecretData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11459,6 +12978,12 @@ export type CustomFunctionsRotateSecretResponse =
 
 export type CustomFunctionsTestData = {
   body: TestCustomFunctionDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11525,6 +13050,12 @@ export type CustomFunctionsTestResponse = CustomFunctionsTestResponses[keyof Cus
 
 export type AgentCustomFunctionsDetachData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -11593,6 +13124,12 @@ export type AgentCustomFunctionsDetachResponse =
 
 export type AgentCustomFunctionsAttachData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -11669,6 +13206,12 @@ export type AgentCustomFunctionsAttachResponse =
 
 export type ProjectsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -11696,6 +13239,10 @@ export type ProjectsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -11730,6 +13277,12 @@ export type ProjectsListResponse = ProjectsListResponses[keyof ProjectsListRespo
 
 export type ProjectsCreateData = {
   body: CreateProjectDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/projects';
@@ -11748,6 +13301,10 @@ export type ProjectsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -11790,6 +13347,12 @@ export type ProjectsCreateResponse = ProjectsCreateResponses[keyof ProjectsCreat
 
 export type ProjectsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The project id
@@ -11855,6 +13418,12 @@ export type ProjectsRemoveResponse = ProjectsRemoveResponses[keyof ProjectsRemov
 
 export type ProjectsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The project id
@@ -11916,6 +13485,12 @@ export type ProjectsGetResponse = ProjectsGetResponses[keyof ProjectsGetResponse
 
 export type ProjectsUpdateData = {
   body: UpdateProjectDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The project id
@@ -11985,6 +13560,12 @@ export type ProjectsUpdateResponse = ProjectsUpdateResponses[keyof ProjectsUpdat
 
 export type DictionariesListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -12012,6 +13593,10 @@ export type DictionariesListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -12046,6 +13631,12 @@ export type DictionariesListResponse = DictionariesListResponses[keyof Dictionar
 
 export type DictionariesCreateData = {
   body: CreateDictionaryDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/dictionaries';
@@ -12064,6 +13655,10 @@ export type DictionariesCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -12106,6 +13701,12 @@ export type DictionariesCreateResponse = DictionariesCreateResponses[keyof Dicti
 
 export type DictionariesRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The dictionary id
@@ -12171,6 +13772,12 @@ export type DictionariesRemoveResponse = DictionariesRemoveResponses[keyof Dicti
 
 export type DictionariesGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The dictionary id
@@ -12232,6 +13839,12 @@ export type DictionariesGetResponse = DictionariesGetResponses[keyof Dictionarie
 
 export type DictionariesUpdateData = {
   body: UpdateDictionaryDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The dictionary id
@@ -12400,6 +14013,12 @@ export type UploadsUploadResponse = UploadsUploadResponses[keyof UploadsUploadRe
 
 export type DocumentsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -12434,6 +14053,10 @@ export type DocumentsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -12467,6 +14090,12 @@ export type DocumentsListResponse = DocumentsListResponses[keyof DocumentsListRe
 
 export type DocumentsCreateData = {
   body: CreateDocumentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/documents';
@@ -12485,6 +14114,10 @@ export type DocumentsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -12527,6 +14160,12 @@ export type DocumentsCreateResponse = DocumentsCreateResponses[keyof DocumentsCr
 
 export type DocumentsCreateWebLinkData = {
   body: CreateWebLinkDocumentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/documents/web-link';
@@ -12545,6 +14184,10 @@ export type DocumentsCreateWebLinkErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -12588,6 +14231,12 @@ export type DocumentsCreateWebLinkResponse =
 
 export type DocumentsConfirmData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Document id
@@ -12661,6 +14310,12 @@ export type DocumentsConfirmResponse = DocumentsConfirmResponses[keyof Documents
 
 export type DocumentsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Document id
@@ -12722,6 +14377,12 @@ export type DocumentsRemoveResponse = DocumentsRemoveResponses[keyof DocumentsRe
 
 export type DocumentsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Document id
@@ -12783,6 +14444,12 @@ export type DocumentsGetResponse = DocumentsGetResponses[keyof DocumentsGetRespo
 
 export type AgentKnowledgeListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Agent id
@@ -12844,6 +14511,12 @@ export type AgentKnowledgeListResponse = AgentKnowledgeListResponses[keyof Agent
 
 export type AgentKnowledgeLinkData = {
   body: LinkAgentDocumentsDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Agent id
@@ -12917,6 +14590,12 @@ export type AgentKnowledgeLinkResponse = AgentKnowledgeLinkResponses[keyof Agent
 
 export type AgentKnowledgeUnlinkData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Agent id
@@ -12982,6 +14661,12 @@ export type AgentKnowledgeUnlinkResponse = AgentKnowledgeUnlinkResponses[keyof A
 
 export type AgentKnowledgeSearchData = {
   body: KnowledgeSearchDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Agent id
@@ -13051,6 +14736,12 @@ export type AgentKnowledgeSearchResponse = AgentKnowledgeSearchResponses[keyof A
 
 export type WebhookEndpointsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/webhooks';
@@ -13069,6 +14760,10 @@ export type WebhookEndpointsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -13103,6 +14798,12 @@ export type WebhookEndpointsListResponse = WebhookEndpointsListResponses[keyof W
 
 export type WebhookEndpointsCreateData = {
   body: CreateWebhookEndpointDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/webhooks';
@@ -13172,6 +14873,12 @@ export type WebhookEndpointsCreateResponse =
 
 export type WebhookEndpointsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -13234,6 +14941,12 @@ export type WebhookEndpointsRemoveResponse =
 
 export type WebhookEndpointsUpdateData = {
   body: UpdateWebhookEndpointDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -13308,6 +15021,12 @@ export type WebhookEndpointsUpdateResponse =
 
 export type WebhookEndpointsRotateData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -13378,6 +15097,12 @@ export type WebhookEndpointsRotateResponse =
 
 export type WebhookEndpointsTestData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -13447,6 +15172,12 @@ export type WebhookEndpointsTestResponse = WebhookEndpointsTestResponses[keyof W
 
 export type WebhookEndpointsDeliveriesData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -13535,6 +15266,12 @@ export type WebhookEndpointsDeliveriesResponse =
 
 export type LegacyWebhookPutData = {
   body: LegacyWebhookDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/webhook';
@@ -13553,6 +15290,10 @@ export type LegacyWebhookPutErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -13595,6 +15336,12 @@ export type LegacyWebhookPutResponse = LegacyWebhookPutResponses[keyof LegacyWeb
 
 export type AgentWebhooksGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -13656,6 +15403,12 @@ export type AgentWebhooksGetResponse = AgentWebhooksGetResponses[keyof AgentWebh
 
 export type AgentWebhooksUpdateData = {
   body: UpdateAgentWebhooksDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -13729,6 +15482,12 @@ export type AgentWebhooksUpdateResponse = AgentWebhooksUpdateResponses[keyof Age
 
 export type AgentWebhooksCreateData = {
   body: CreateAgentWebhookEndpointDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -13802,6 +15561,12 @@ export type AgentWebhooksCreateResponse = AgentWebhooksCreateResponses[keyof Age
 
 export type WebhookDeliveriesGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The delivery id (the X-Webhook-Id header)
@@ -13863,6 +15628,12 @@ export type WebhookDeliveriesGetResponse = WebhookDeliveriesGetResponses[keyof W
 
 export type WebhookDeliveriesRetryData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The delivery id (the X-Webhook-Id header)
@@ -13937,6 +15708,12 @@ export type WebhookDeliveriesRetryResponse =
 
 export type IntegrationLogsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -14001,6 +15778,10 @@ export type IntegrationLogsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -14034,6 +15815,12 @@ export type IntegrationLogsListResponse = IntegrationLogsListResponses[keyof Int
 
 export type IntegrationLogsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Integration log entry id (`ilog_` and a UUID)
