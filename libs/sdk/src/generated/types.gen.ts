@@ -4925,7 +4925,7 @@ export type CreateProviderCredentialDtoWritable = {
    */
   provider: 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai';
   /**
-   * The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
+   * The provider’s API key (printable ASCII, no spaces). Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
    */
   api_key: string;
   /**
@@ -4940,7 +4940,7 @@ export type CreateProviderCredentialDtoWritable = {
 
 export type RotateProviderCredentialDtoWritable = {
   /**
-   * The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
+   * The provider’s API key (printable ASCII, no spaces). Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
    */
   api_key: string;
   /**
