@@ -14,6 +14,7 @@ import { CampaignsModule } from './campaigns/campaigns.module';
 import { TestRunsModule } from './test-runs/test-runs.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { GatewayConfig } from './config/gateway.config';
+import { ClientsModule } from './clients/clients.module';
 import { CustomersModule } from './customers/customers.module';
 import { DocumentsModule } from './documents/documents.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
@@ -59,6 +60,7 @@ export class AppModule {
         AccountsModule,
         BillingModule,
         CustomersModule,
+        ClientsModule,
         CallsModule,
         BrowserSessionsModule,
         CampaignsModule,

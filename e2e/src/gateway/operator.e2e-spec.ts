@@ -39,6 +39,8 @@ describe('operator API (/admin/v1)', () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
       version: 1,
+      reseller: false,
+      reseller_id: null,
     });
     expect(res.body.data.api_key).toMatch(/^rg_live_/);
     expect(res.body.data.key.prefix).toBe(res.body.data.api_key.slice(0, res.body.data.key.prefix.length));

@@ -11,6 +11,7 @@ export * from './commands';
 export * from './customers';
 export * from './accounts';
 export * from './billing';
+export * from './clients';
 export * from './agents';
 export * from './projects';
 export * from './voices';

@@ -35,6 +35,8 @@ function dto(id: string, voiceTier: VoiceTier, version: number | undefined): Par
     created_at: at,
     updated_at: at,
     version: version ?? 0,
+    reseller: false,
+    reseller_id: null,
   };
   // Events recorded before partners had versions.
   if (version === undefined) delete (partner as Partial<PartnerDto>).version;

@@ -457,6 +457,8 @@ describe('provider credentials', () => {
         created_at: at,
         updated_at: at,
         version: 2,
+        reseller: false,
+        reseller_id: null,
       };
       await new PartnerEventsConsumer(tiers).updated(
         {

@@ -47,6 +47,8 @@ describe('partner snapshots', () => {
       created_at: at,
       updated_at: at,
       version,
+      reseller: false,
+      reseller_id: null,
     };
   }
 

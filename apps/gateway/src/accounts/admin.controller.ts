@@ -60,10 +60,11 @@ export class AdminController {
 
   @Patch(':id')
   @ApiOperation({
-    summary: 'Update status (approved|pending|suspended), balance, concurrency limit or voice tier',
+    summary:
+      'Update status (approved|pending|suspended), balance, concurrency limit, voice tier or reseller mark',
   })
   @ApiEnvelope(PartnerDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.CONFLICT)
   update(@Param('id', idParam('Partner')) id: string, @Body() body: UpdatePartnerDto): Promise<PartnerDto> {
     return this.partners.update(id, body);
   }

@@ -27,8 +27,8 @@ export function toApiKeySummary(key: ApiKey): ApiKeySummaryDto {
   };
 }
 
-/** Who issues a key: the platform's operator (admin API) or a console user of the account. */
-export type KeyIssuer = { via: 'operator' } | { via: 'console'; userId: string };
+/** Who issues a key: the platform's operator (admin API), a console user of the account, or its reseller. */
+export type KeyIssuer = { via: 'operator' } | { via: 'reseller' } | { via: 'console'; userId: string };
 
 @Injectable()
 export class ApiKeysService {

@@ -31,6 +31,8 @@ export function toPartnerDto(p: Partner): PartnerDto {
     created_at: p.createdAt.toISOString(),
     updated_at: p.updatedAt.toISOString(),
     version: p.version,
+    reseller: p.isReseller ?? false,
+    reseller_id: p.resellerId ?? null,
   };
 }
 
@@ -78,7 +80,12 @@ export class PartnersService {
         if (delta < 0) await this.writeLedger(em, partner, delta, 'adjustment', 'operator_adjustment');
       }
       if (input.name !== undefined) partner.name = input.name;
-      if (input.status !== undefined) partner.status = input.status;
+      if (input.status !== undefined && input.status !== partner.status) {
+        partner.status = input.status;
+        // The operator's suspension is its own: a reseller may not lift it from its client.
+        partner.suspendedBy = input.status === 'suspended' ? 'operator' : null;
+      }
+      if (input.reseller !== undefined) await this.setReseller(em, partner, input.reseller);
       if (input.concurrency_limit !== undefined) partner.concurrencyLimit = input.concurrency_limit;
       if (input.voice_tier !== undefined) partner.voiceTier = input.voice_tier;
       await em.save(partner);
@@ -88,6 +95,21 @@ export class PartnersService {
     // At once here; the other replicas drop it when the event above reaches them.
     this.keyCache.forgetPartner(id);
     return updated;
+  }
+
+  /** Marks or unmarks a reseller: a client is never one, and a reseller with clients stays one. */
+  private async setReseller(em: EntityManager, partner: Partner, reseller: boolean): Promise<void> {
+    if (reseller === partner.isReseller) return;
+    if (reseller && partner.resellerId) {
+      throw AppError.validation(
+        [{ field: 'reseller', message: 'a client account of a reseller cannot be a reseller' }],
+        'A client account of a reseller cannot be a reseller',
+      );
+    }
+    if (!reseller && (await em.exists(Partner, { where: { resellerId: partner.id } }))) {
+      throw AppError.conflict('This reseller still has client accounts; it stays a reseller');
+    }
+    partner.isReseller = reseller;
   }
 
   async get(id: string): Promise<Partner> {

@@ -5,6 +5,7 @@ import { AppError, ErrorCode, scopeAllows } from '@vap/messages';
 import { ApiKeysService } from '../accounts/api-keys.service';
 import { CONSOLE_SESSION_ROUTE, ConsoleAuth, isConsoleMirror } from '../console/console-auth';
 import { AddressRateLimiter } from '../rate-limit/address-rate-limit';
+import { ON_BEHALF_HEADER, OnBehalfService } from '../clients/on-behalf.service';
 import { AuthenticatedRequest } from './auth-context';
 import { requiredScope } from './route-scopes';
 import { IS_PUBLIC } from '@vap/runtime';
@@ -20,7 +21,8 @@ function unauthorized(message: string): AppError {
  * key, 403 for a key whose partner is suspended or not yet approved. The console's requests are
  * authenticated by their session instead (ConsoleAuth). Requests without a valid key count against their
  * client address's limit (429 over it), so nobody can send them without bound. A key limited to scopes
- * answers 403 on a route whose scope it lacks (route-scopes.ts says which scope a route needs).
+ * answers 403 on a route whose scope it lacks (route-scopes.ts says which scope a route needs). A reseller's
+ * key may act as one of its clients with X-On-Behalf-Of (OnBehalfService).
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -29,6 +31,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly apiKeys: ApiKeysService,
     private readonly addressLimits: AddressRateLimiter,
     private readonly consoleAuth: ConsoleAuth,
+    private readonly onBehalf: OnBehalfService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -48,7 +51,7 @@ export class ApiKeyGuard implements CanActivate {
       return true;
     }
     try {
-      return await this.authenticate(req);
+      return await this.authenticate(req, context.switchToHttp().getResponse<Response>());
     } catch (err) {
       if (err instanceof AppError && err.code === ErrorCode.UNAUTHORIZED) {
         await this.addressLimits.enforce(req, context.switchToHttp().getResponse<Response>(), 'invalid_key');
@@ -57,7 +60,7 @@ export class ApiKeyGuard implements CanActivate {
     }
   }
 
-  private async authenticate(req: AuthenticatedRequest): Promise<boolean> {
+  private async authenticate(req: AuthenticatedRequest, res: Response): Promise<boolean> {
     const header = req.headers.authorization;
     if (!header) {
       // The body is not read yet (it is parsed only once the request is admitted), so the message names the
@@ -97,6 +100,10 @@ export class ApiKeyGuard implements CanActivate {
           ? `This API key lacks the scope ${required}`
           : 'This route needs an API key with full access (a key without scopes)',
       );
+    }
+    // A reseller's key acting as one of its clients: from here on the request is the client's.
+    if (req.headers[ON_BEHALF_HEADER] !== undefined) {
+      req.auth = await this.onBehalf.actAs(req, res, req.auth);
     }
     return true;
   }

@@ -48,6 +48,7 @@ const RESOURCE_RULES: ReadonlyArray<readonly [string, ScopeResource]> = [
   ['reseller-link', 'telephony'],
   ['billing', 'billing'],
   ['projects', 'projects'],
+  ['clients', 'clients'],
 ];
 
 /** POST routes that only read (searches), so a read scope allows them. */

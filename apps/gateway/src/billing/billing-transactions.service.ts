@@ -22,6 +22,14 @@ export function describeEntry(e: LedgerEntry): string {
       return 'Balance adjustment';
     case 'refund':
       return 'Refund';
+    case 'transfer':
+      return e.amountPaise < 0 ? 'Funding of a client account' : 'Funding from your reseller';
+    case 'resale': {
+      const seconds = e.billedSeconds !== null ? `: ${e.billedSeconds} s` : '';
+      return e.amountPaise >= 0
+        ? `Resale margin on a client's call${seconds}`
+        : `Platform cost of a client's call over what it paid${seconds}`;
+    }
   }
 }
 
@@ -40,6 +48,7 @@ export function toTransactionDto(e: LedgerEntry): BillingTransactionDto {
     project_id: e.projectId,
     billed_seconds: e.billedSeconds,
     platform_speech_providers: e.platformSpeechProviders,
+    client_id: e.clientId ?? null,
     created_at: e.createdAt.toISOString(),
   };
 }

@@ -6,6 +6,7 @@ import { OutboxService } from '@vap/messaging';
 import { toPartnerDto } from '../accounts/partners.service';
 import { LedgerEntry } from '../accounts/entities/ledger-entry.entity';
 import { Partner } from '../accounts/entities/partner.entity';
+import { resaleSplit } from './resale';
 
 export interface CallCharge {
   partnerId: string;
@@ -31,7 +32,9 @@ export type ChargeOutcome = 'charged' | 'already_charged' | 'no_partner' | 'noth
  * Debits a call's charge from the partner's balance with its ledger entry, at most once per call: the
  * entry's reference `call:<id>` is looked up under the partner's row lock (and is unique in the ledger),
  * whichever path (session.completed or the billing reconciler) gets there first. The balance never goes
- * below zero; a charge larger than what is left takes the rest and the ledger says so.
+ * below zero; a charge larger than what is left takes the rest and the ledger says so. A reseller's client
+ * with a rate card is charged at the rate card, and its reseller's ledger gets the margin over the
+ * platform's charge (docs/billing.md, "Reseller clients").
  */
 @Injectable()
 export class CallChargeService {
@@ -52,9 +55,17 @@ export class CallChargeService {
     }
     const reference = callChargeReference(charge.callId);
     if (await em.exists(LedgerEntry, { where: { reference } })) return 'already_charged';
-    const debit = Math.min(cost, partner.balancePaise);
-    if (debit < cost) {
-      this.logger.warn(`call ${charge.callId}: charge ${cost} paise exceeds balance ${partner.balancePaise}`);
+    // A reseller's client with a rate card pays the reseller's price; the reseller keeps the difference.
+    const split =
+      partner.resellerId && partner.pricePerMinutePaise !== null
+        ? resaleSplit(charge.billedSeconds, cost, partner.pricePerMinutePaise, partner.balancePaise)
+        : null;
+    const price = split ? split.clientPricePaise : cost;
+    const debit = Math.min(price, partner.balancePaise);
+    if (debit < price) {
+      this.logger.warn(
+        `call ${charge.callId}: charge ${price} paise exceeds balance ${partner.balancePaise}`,
+      );
     }
     partner.balancePaise -= debit;
     await em.save(partner);
@@ -64,8 +75,20 @@ export class CallChargeService {
       type: 'charge',
       amountPaise: -debit,
       balanceAfterPaise: partner.balancePaise,
-      reason: debit < cost ? `call_charge (short by ${cost - debit} paise)` : 'call_charge',
+      reason: debit < price ? `call_charge (short by ${price - debit} paise)` : 'call_charge',
       reference,
+      ...this.whatFor(charge),
+    });
+    await this.outbox.record(em, DomainEvents.partnerUpdated, partner.id, toPartnerDto(partner));
+    if (split && split.marginPaise !== 0 && partner.resellerId) {
+      await this.settleReseller(em, partner.resellerId, partner.id, charge, split.marginPaise);
+    }
+    return 'charged';
+  }
+
+  /** What a charge is for, on its entry and on the reseller's resale entry alike. */
+  private whatFor(charge: CallCharge): Partial<LedgerEntry> {
+    return {
       callId: charge.browserSessionId ? null : charge.callId,
       browserSessionId: charge.browserSessionId,
       agentId: charge.agentId,
@@ -73,11 +96,51 @@ export class CallChargeService {
       projectId: charge.projectId,
       billedSeconds: charge.billedSeconds,
       platformSpeechProviders: providerSet(charge.platformSpeechProviders),
+    };
+  }
+
+  /**
+   * The reseller's side of its client's charge, in the same transaction (once: its reference `resale:<call>`
+   * is unique, and the client's charge above is written once): the margin credited, or, when the client paid
+   * less than the platform's charge, the difference debited (never below zero, like a charge).
+   */
+  private async settleReseller(
+    em: EntityManager,
+    resellerId: string,
+    clientId: string,
+    charge: CallCharge,
+    marginPaise: number,
+  ): Promise<void> {
+    const reseller = await em.findOne(Partner, {
+      where: { id: resellerId },
+      lock: { mode: 'pessimistic_write' },
     });
-    await this.outbox.record(em, DomainEvents.partnerUpdated, partner.id, toPartnerDto(partner));
-    return 'charged';
+    if (!reseller) return;
+    const amount = marginPaise > 0 ? marginPaise : -Math.min(-marginPaise, reseller.balancePaise);
+    if (amount < marginPaise) {
+      this.logger.warn(
+        `call ${charge.callId}: reseller ${resellerId} short by ${amount - marginPaise} paise`,
+      );
+    }
+    reseller.balancePaise += amount;
+    await em.save(reseller);
+    await em.insert(LedgerEntry, {
+      id: randomUUID(),
+      partnerId: reseller.id,
+      type: 'resale',
+      amountPaise: amount,
+      balanceAfterPaise: reseller.balancePaise,
+      reason: amount > marginPaise ? `resale (short by ${amount - marginPaise} paise)` : 'resale',
+      reference: resaleReference(charge.callId),
+      clientId,
+      ...this.whatFor(charge),
+    });
+    await this.outbox.record(em, DomainEvents.partnerUpdated, reseller.id, toPartnerDto(reseller));
   }
 }
+
+/** The reseller's entry for its client's call: unique in the ledger, like the call's own charge. */
+export const resaleReference = (callId: string) => `resale:${callId}`;
 
 /** The providers as the ledger keeps them: names, each once, sorted (null stays unknown). */
 export function providerSet(names: readonly unknown[] | null | undefined): string[] | null {

@@ -143,4 +143,15 @@ export class GatewayConfig extends BaseServiceConfig {
   /** How often the gateway asks the calls service for charges it has not debited (also once at start). */
   @IntSetting({ min: 1000, max: 86_400_000 })
   BILLING_RECONCILE_INTERVAL_MS: number = 300_000;
+
+  /**
+   * The calls service's price of one minute (its CALL_PRICE_PER_MINUTE_PAISE): the least a reseller's rate
+   * card may charge its clients. Deploy both services with the same value.
+   */
+  @IntSetting({ min: 0 })
+  CALL_PRICE_PER_MINUTE_PAISE: number = 400;
+
+  /** Days a reseller's on-behalf requests stay in its clients' audit (GET /clients/{id}/audit). */
+  @IntSetting({ min: 1, max: 3650 })
+  RESELLER_AUDIT_RETENTION_DAYS: number = 90;
 }

@@ -1,5 +1,5 @@
 import { applyDecorators, Type } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiHeader, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { ErrorEnvelopeDto } from '@vap/api';
 import { ERROR_CODE_DESCRIPTIONS, ErrorCode, statusOf } from '@vap/messages';
 
@@ -35,13 +35,26 @@ export function ApiErrors(...codes: ErrorCode[]) {
   return applyDecorators(...[...byStatus].map(([status, list]) => errorResponse(status, list)));
 }
 
-/** The failures every partner route shares: auth, rate limit, and server or downstream errors. */
+/**
+ * The failures every partner route shares: auth, rate limit, and server or downstream errors; and the
+ * X-On-Behalf-Of header a reseller's key may send on any of them (404 when it names none of its clients).
+ */
 export function ApiPartnerRoute() {
   return applyDecorators(
     ApiBearerAuth('api_key'),
     ApiExtraModels(ErrorEnvelopeDto),
+    ApiHeader({
+      name: 'X-On-Behalf-Of',
+      required: false,
+      description:
+        'A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: ' +
+        'the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that ' +
+        'is not one of the caller’s clients is 404 NOT_FOUND.',
+      schema: { type: 'string', format: 'uuid' },
+    }),
     errorResponse(401, [ErrorCode.UNAUTHORIZED]),
     errorResponse(403, [ErrorCode.FORBIDDEN]),
+    errorResponse(404, [ErrorCode.NOT_FOUND], 'Also: X-On-Behalf-Of names none of the caller’s clients'),
     errorResponse(
       429,
       [ErrorCode.RATE_LIMITED],

@@ -3,6 +3,7 @@ import {
   ArrayMaxSize,
   ArrayMinSize,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsOptional,
@@ -83,6 +84,15 @@ export class UpdatePartnerDto {
   @IfPresent()
   @IsIn(VOICE_TIERS as unknown as string[])
   voice_tier?: VoiceTier;
+
+  @ApiPropertyOptional({
+    description:
+      'true marks the partner a reseller (it may create and manage client accounts under /clients); false ' +
+      'unmarks it, refused (409 CONFLICT) while it has clients. A client account cannot be a reseller (400).',
+  })
+  @IfPresent()
+  @IsBoolean()
+  reseller?: boolean;
 }
 
 /**
@@ -141,6 +151,17 @@ export class PartnerDto {
 
   @ApiProperty({ description: 'Increases by one with every change to the partner (status, balance, limits)' })
   version: number;
+
+  @ApiProperty({ description: 'Whether the partner is a reseller (manages client accounts)' })
+  reseller: boolean;
+
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'For a client account: the reseller that manages it; null otherwise',
+  })
+  reseller_id: string | null;
 }
 
 export class ApiKeySummaryDto {

@@ -5,9 +5,11 @@ import { OptionalOneOf } from '../validation';
 
 /**
  * What moved a balance: a call's or browser session's charge, an operator's credit (top_up) or debit
- * (adjustment), or a refund of a charge (none are written yet; the type is reserved so lists can filter by it).
+ * (adjustment), a refund of a charge (none are written yet; the type is reserved so lists can filter by it),
+ * a reseller's funding of a client (transfer: one entry in each account), or a reseller's margin on its
+ * client's charge (resale).
  */
-export const LEDGER_ENTRY_TYPES = ['charge', 'top_up', 'adjustment', 'refund'] as const;
+export const LEDGER_ENTRY_TYPES = ['charge', 'top_up', 'adjustment', 'refund', 'transfer', 'resale'] as const;
 export type LedgerEntryType = (typeof LEDGER_ENTRY_TYPES)[number];
 
 /** An ISO 8601 date or date-time (a zone, or UTC when it has none); Date reads it, Postgres gets Date's ISO form. */
@@ -51,7 +53,9 @@ export class BillingTransactionDto {
     enum: LEDGER_ENTRY_TYPES,
     description:
       'charge: a call or browser session was billed; top_up: credit added by the platform operator; ' +
-      'adjustment: the operator lowered the balance; refund: a charge given back',
+      'adjustment: the operator lowered the balance; refund: a charge given back; transfer: a reseller funded ' +
+      "one of its clients (negative in the reseller's ledger, positive in the client's); resale: a reseller's " +
+      "margin on a client's charge (the client's price less the platform's, see docs/billing.md)",
   })
   type: LedgerEntryType;
 
@@ -129,6 +133,15 @@ export class BillingTransactionDto {
       'other types and for charges made before it was recorded.',
   })
   platform_speech_providers: string[] | null;
+
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description:
+      "In a reseller's ledger: the client account a transfer funded or a resale margin came from; null otherwise",
+  })
+  client_id: string | null;
 
   @ApiProperty({ format: 'date-time' })
   created_at: string;

@@ -21,8 +21,10 @@ const API_KEY_DOC = {
   minLength: ProviderCredentialLimits.apiKeyMin,
   maxLength: ProviderCredentialLimits.apiKeyMax,
   writeOnly: true,
+  // Keys travel in HTTP headers to the providers: anything else could never be checked (and was a 502).
+  pattern: '^[\\x21-\\x7E]+$',
   description:
-    'The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, ' +
+    'The provider’s API key (printable ASCII, no spaces). Checked live with the provider before it is stored (400 when the provider refuses it, ' +
     '502 when it does not answer), stored encrypted and never returned: responses show its last four characters',
 } as const;
 
@@ -35,7 +37,9 @@ const REGION_DOC = {
 function ApiKeyField(): PropertyDecorator {
   return (target, property) => {
     IsDefined({ message: 'api_key is required' })(target, property);
-    Matches(/^\S+$/, { message: 'api_key must not contain spaces or line breaks' })(target, property);
+    Matches(/^[\x21-\x7E]+$/, {
+      message: 'api_key must be printable ASCII without spaces or line breaks',
+    })(target, property);
     Length(ProviderCredentialLimits.apiKeyMin, ProviderCredentialLimits.apiKeyMax, {
       message: `api_key must be ${ProviderCredentialLimits.apiKeyMin} to ${ProviderCredentialLimits.apiKeyMax} characters`,
     })(target, property);

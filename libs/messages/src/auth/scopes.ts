@@ -14,6 +14,7 @@ export const SCOPE_RESOURCES = [
   'telephony',
   'billing',
   'projects',
+  'clients',
 ] as const;
 export type ScopeResource = (typeof SCOPE_RESOURCES)[number];
 
@@ -35,6 +36,8 @@ export const SCOPE_RESOURCE_DESCRIPTIONS: Record<ScopeResource, string> = {
   telephony: 'Phone numbers, telephony connections, inbound routing, reseller link, sandbox inbound calls',
   billing: 'Balance and billing records',
   projects: 'Projects',
+  clients:
+    "A reseller's client accounts (funding, suspension, rate cards, usage, audit); clients:write also lets the key act on behalf of a client (X-On-Behalf-Of)",
 };
 
 export const READ_ONLY_SCOPE = 'read_only';

@@ -166,6 +166,33 @@ import type {
   CampaignsUpdateData,
   CampaignsUpdateErrors,
   CampaignsUpdateResponses,
+  ClientsAuditLogData,
+  ClientsAuditLogErrors,
+  ClientsAuditLogResponses,
+  ClientsCreateData,
+  ClientsCreateErrors,
+  ClientsCreateResponses,
+  ClientsFundData,
+  ClientsFundErrors,
+  ClientsFundResponses,
+  ClientsGetData,
+  ClientsGetErrors,
+  ClientsGetResponses,
+  ClientsListData,
+  ClientsListErrors,
+  ClientsListResponses,
+  ClientsResumeData,
+  ClientsResumeErrors,
+  ClientsResumeResponses,
+  ClientsSuspendData,
+  ClientsSuspendErrors,
+  ClientsSuspendResponses,
+  ClientsUpdateData,
+  ClientsUpdateErrors,
+  ClientsUpdateResponses,
+  ClientsUsageData,
+  ClientsUsageErrors,
+  ClientsUsageResponses,
   ConsoleAcceptData,
   ConsoleAcceptErrors,
   ConsoleAcceptResponses,
@@ -634,7 +661,7 @@ export class Admin extends HeyApiClient {
   }
 
   /**
-   * Update status (approved|pending|suspended), balance, concurrency limit or voice tier
+   * Update status (approved|pending|suspended), balance, concurrency limit, voice tier or reseller mark
    */
   public update<ThrowOnError extends boolean = true>(
     options: Options<AdminUpdateData, ThrowOnError>,
@@ -892,6 +919,229 @@ export class Customers extends HeyApiClient {
         ...options.headers,
       },
     });
+  }
+}
+
+export class Clients extends HeyApiClient {
+  /**
+   * List the reseller’s clients, oldest first (cursor pagination)
+   *
+   * Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<ClientsListData, ThrowOnError>,
+  ): RequestResult<ClientsListResponses, ClientsListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<ClientsListResponses, ClientsListErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients',
+      ...options,
+    });
+  }
+
+  /**
+   * Create a client account and its first API key (shown once)
+   *
+   * The client is an account of its own: its keys, agents, calls and balance (0 until funded) are its own, unseen by the reseller except through X-On-Behalf-Of. concurrency_limit is at most the reseller’s; price_per_minute_inr (the rate card) at least the platform’s price a minute. A reseller holds at most 1000 clients (429 LIMIT_REACHED). Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:write` (or a key without scopes).
+   */
+  public create<ThrowOnError extends boolean = true>(
+    options: Options<ClientsCreateData, ThrowOnError>,
+  ): RequestResult<ClientsCreateResponses, ClientsCreateErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<ClientsCreateResponses, ClientsCreateErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Get a client
+   *
+   * Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<ClientsGetData, ThrowOnError>,
+  ): RequestResult<ClientsGetResponses, ClientsGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<ClientsGetResponses, ClientsGetErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Update a client’s name, email, concurrency limit or rate card
+   *
+   * A new rate card applies to the calls charged from then on. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:write` (or a key without scopes).
+   */
+  public update<ThrowOnError extends boolean = true>(
+    options: Options<ClientsUpdateData, ThrowOnError>,
+  ): RequestResult<ClientsUpdateResponses, ClientsUpdateErrors, ThrowOnError> {
+    return (options.client ?? this.client).patch<ClientsUpdateResponses, ClientsUpdateErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients/{id}',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Suspend a client: its keys answer 403 FORBIDDEN until resumed
+   *
+   * A suspended client stays suspended (nothing changes); a client the operator holds as pending is 409 INVALID_STATE. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:write` (or a key without scopes).
+   */
+  public suspend<ThrowOnError extends boolean = true>(
+    options: Options<ClientsSuspendData, ThrowOnError>,
+  ): RequestResult<ClientsSuspendResponses, ClientsSuspendErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<ClientsSuspendResponses, ClientsSuspendErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients/{id}/suspend',
+      ...options,
+    });
+  }
+
+  /**
+   * Resume a client the reseller suspended
+   *
+   * An active client stays active; a suspension (or pending state) set by the platform operator is 409 INVALID_STATE: only the operator lifts it. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:write` (or a key without scopes).
+   */
+  public resume<ThrowOnError extends boolean = true>(
+    options: Options<ClientsResumeData, ThrowOnError>,
+  ): RequestResult<ClientsResumeResponses, ClientsResumeErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<ClientsResumeResponses, ClientsResumeErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients/{id}/resume',
+      ...options,
+    });
+  }
+
+  /**
+   * Move balance from the reseller to the client
+   *
+   * One transaction: the reseller’s balance goes down and the client’s up by amount_inr, with a transfer entry in each ledger (GET /billing/transactions). 403 INSUFFICIENT_BALANCE when the reseller’s balance does not cover it; nothing moves. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:write` (or a key without scopes).
+   */
+  public fund<ThrowOnError extends boolean = true>(
+    options: Options<ClientsFundData, ThrowOnError>,
+  ): RequestResult<ClientsFundResponses, ClientsFundErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<ClientsFundResponses, ClientsFundErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients/{id}/fund',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * A client’s usage over a time range, grouped
+   *
+   * As GET /billing/usage for the client’s own account: its charges in [from, to) (at its rate card) per UTC day, agent, campaign or project. The range is at most 366 days. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:read` (or a key without scopes).
+   */
+  public usage<ThrowOnError extends boolean = true>(
+    options: Options<ClientsUsageData, ThrowOnError>,
+  ): RequestResult<ClientsUsageResponses, ClientsUsageErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<ClientsUsageResponses, ClientsUsageErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients/{id}/usage',
+      ...options,
+    });
+  }
+
+  /**
+   * The requests made on behalf of a client (X-On-Behalf-Of), newest first
+   *
+   * Each request a key of the reseller made as the client: the key, method, path, status answered, request id and time, kept for RESELLER_AUDIT_RETENTION_DAYS (90 by default). Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:read` (or a key without scopes).
+   */
+  public auditLog<ThrowOnError extends boolean = true>(
+    options: Options<ClientsAuditLogData, ThrowOnError>,
+  ): RequestResult<ClientsAuditLogResponses, ClientsAuditLogErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<ClientsAuditLogResponses, ClientsAuditLogErrors, ThrowOnError>(
+      {
+        security: [
+          {
+            key: 'api_key',
+            scheme: 'bearer',
+            type: 'http',
+          },
+        ],
+        url: '/api/v2/clients/{id}/audit',
+        ...options,
+      },
+    );
   }
 }
 
@@ -5365,6 +5615,11 @@ export class VapApi extends HeyApiClient {
   private _customers?: Customers;
   get customers(): Customers {
     return (this._customers ??= new Customers({ client: this.client }));
+  }
+
+  private _clients?: Clients;
+  get clients(): Clients {
+    return (this._clients ??= new Clients({ client: this.client }));
   }
 
   private _calls?: Calls;

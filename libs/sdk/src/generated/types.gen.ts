@@ -74,6 +74,14 @@ export type PartnerDto = {
    * Increases by one with every change to the partner (status, balance, limits)
    */
   version: number;
+  /**
+   * Whether the partner is a reseller (manages client accounts)
+   */
+  reseller: boolean;
+  /**
+   * For a client account: the reseller that manages it; null otherwise
+   */
+  reseller_id: string | null;
 };
 
 export type ApiKeySummaryDto = {
@@ -107,6 +115,8 @@ export type ApiKeySummaryDto = {
     | 'billing:write'
     | 'projects:read'
     | 'projects:write'
+    | 'clients:read'
+    | 'clients:write'
     | 'read_only'
   > | null;
   created_at: string;
@@ -150,6 +160,10 @@ export type UpdatePartnerDto = {
   concurrency_limit?: number;
   status?: 'pending' | 'approved' | 'suspended';
   voice_tier?: 'standard' | 'premium' | 'enterprise';
+  /**
+   * true marks the partner a reseller (it may create and manage client accounts under /clients); false unmarks it, refused (409 CONFLICT) while it has clients. A client account cannot be a reseller (400).
+   */
+  reseller?: boolean;
 };
 
 export type CreatedApiKeyDto = {
@@ -189,6 +203,8 @@ export type CreateApiKeyDto = {
     | 'billing:write'
     | 'projects:read'
     | 'projects:write'
+    | 'clients:read'
+    | 'clients:write'
     | 'read_only'
   >;
 };
@@ -215,9 +231,9 @@ export type BillingTransactionDto = {
    */
   id: string;
   /**
-   * charge: a call or browser session was billed; top_up: credit added by the platform operator; adjustment: the operator lowered the balance; refund: a charge given back
+   * charge: a call or browser session was billed; top_up: credit added by the platform operator; adjustment: the operator lowered the balance; refund: a charge given back; transfer: a reseller funded one of its clients (negative in the reseller's ledger, positive in the client's); resale: a reseller's margin on a client's charge (the client's price less the platform's, see docs/billing.md)
    */
-  type: 'charge' | 'top_up' | 'adjustment' | 'refund';
+  type: 'charge' | 'top_up' | 'adjustment' | 'refund' | 'transfer' | 'resale';
   /**
    * Signed change of the balance in rupees: negative for a charge or a downward adjustment
    */
@@ -259,6 +275,10 @@ export type BillingTransactionDto = {
    * For a charge: the cloud speech providers (recognition or synthesis) that served the call on the platform's keys rather than the account's own, in name order; empty when it ran on offline engines or the account's keys only (GET /calls/{id} platform_speech_providers, as it stood when the call was charged). null for other types and for charges made before it was recorded.
    */
   platform_speech_providers: Array<string> | null;
+  /**
+   * In a reseller's ledger: the client account a transfer funded or a resale margin came from; null otherwise
+   */
+  client_id: string | null;
   created_at: string;
 };
 
@@ -392,6 +412,146 @@ export type UpdateCustomerDto = {
    * ARCHIVED archives the customer; ACTIVE restores it
    */
   status?: 'ACTIVE' | 'ARCHIVED';
+};
+
+export type ClientDto = {
+  /**
+   * The client’s account (partner) id
+   */
+  id: string;
+  name: string;
+  email: string | null;
+  /**
+   * suspended: its keys answer 403 FORBIDDEN
+   */
+  status: 'pending' | 'approved' | 'suspended';
+  /**
+   * Who suspended a suspended client (only the reseller’s own suspension can be resumed by it)
+   */
+  suspended_by: 'operator' | 'reseller' | null;
+  /**
+   * Balance in rupees
+   */
+  balance_inr: number;
+  concurrency_limit: number;
+  /**
+   * The rate card in rupees a minute; null: the platform’s price
+   */
+  price_per_minute_inr: number | null;
+  /**
+   * The reseller’s tier when the client was created
+   */
+  voice_tier: 'standard' | 'premium' | 'enterprise';
+  created_at: string;
+  updated_at: string;
+};
+
+export type CreatedClientDto = {
+  client: ClientDto;
+  /**
+   * The client’s first API key (full access to its own account). Shown only now.
+   */
+  api_key: string;
+  key: ApiKeySummaryDto;
+};
+
+export type CreateClientDto = {
+  /**
+   * The client account’s name
+   */
+  name: string;
+  /**
+   * The client’s contact email, kept for the reseller
+   */
+  email?: string;
+  /**
+   * Simultaneous calls the client may run: at most the reseller’s own concurrency limit (400 above it). Default: 5, or the reseller’s limit when lower.
+   */
+  concurrency_limit?: number;
+  /**
+   * The rate card: what the client is charged a minute of answered call, in rupees (billed per second). At least the platform’s price a minute (400 below it). Omitted or null: the platform’s price, no margin.
+   */
+  price_per_minute_inr?: number | null;
+};
+
+export type ClientListDto = {
+  clients: Array<ClientDto>;
+  /**
+   * Pass as cursor to get the next page; null on the last page
+   */
+  next_cursor: string | null;
+};
+
+export type UpdateClientDto = {
+  name?: string;
+  /**
+   * null clears it
+   */
+  email?: string | null;
+  /**
+   * At most the reseller’s own limit
+   */
+  concurrency_limit?: number;
+  /**
+   * The rate card in rupees a minute, at least the platform’s price; null: the platform’s price. Applies to the calls charged from now on.
+   */
+  price_per_minute_inr?: number | null;
+};
+
+export type ClientFundingDto = {
+  /**
+   * The transfer, named by both ledger entries (description)
+   */
+  transfer_id: string;
+  /**
+   * Rupees moved
+   */
+  amount_inr: number;
+  /**
+   * The reseller’s balance in rupees right after the transfer
+   */
+  reseller_balance_inr: number;
+  client: ClientDto;
+};
+
+export type FundClientDto = {
+  /**
+   * Rupees (two decimals) moved from the reseller’s balance to the client’s
+   */
+  amount_inr: number;
+};
+
+export type ClientAuditEntryDto = {
+  id: string;
+  /**
+   * The reseller’s API key that made the request
+   */
+  api_key_id: string;
+  method: string;
+  /**
+   * The path requested, without its query
+   */
+  path: string;
+  /**
+   * The HTTP status answered
+   */
+  status: number;
+  /**
+   * The request’s X-Request-Id
+   */
+  request_id: string | null;
+  created_at: string;
+};
+
+export type ClientAuditListDto = {
+  /**
+   * Newest first
+   */
+  entries: Array<ClientAuditEntryDto>;
+  /**
+   * Pass as cursor to get the next page; null on the last page
+   */
+  next_cursor: string | null;
 };
 
 export type CallTransferLegDto = {
@@ -4731,6 +4891,8 @@ export type CreateConsoleKeyDto = {
     | 'billing:write'
     | 'projects:read'
     | 'projects:write'
+    | 'clients:read'
+    | 'clients:write'
     | 'read_only'
   >;
 };
@@ -4894,7 +5056,7 @@ export type CreateProviderCredentialDtoWritable = {
    */
   provider: 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai';
   /**
-   * The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
+   * The provider’s API key (printable ASCII, no spaces). Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
    */
   api_key: string;
   /**
@@ -4909,7 +5071,7 @@ export type CreateProviderCredentialDtoWritable = {
 
 export type RotateProviderCredentialDtoWritable = {
   /**
-   * The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
+   * The provider’s API key (printable ASCII, no spaces). Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
    */
   api_key: string;
   /**
@@ -5097,6 +5259,10 @@ export type AdminUpdateErrors = {
    * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
    */
   404: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -5294,6 +5460,12 @@ export type AdminRevokeKeyResponse = AdminRevokeKeyResponses[keyof AdminRevokeKe
 
 export type BillingBalanceData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/billing/balance';
@@ -5312,6 +5484,10 @@ export type BillingBalanceErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5346,6 +5522,12 @@ export type BillingBalanceResponse = BillingBalanceResponses[keyof BillingBalanc
 
 export type BillingListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -5364,7 +5546,7 @@ export type BillingListData = {
      * Only transactions created before this time
      */
     to?: string;
-    type?: 'charge' | 'top_up' | 'adjustment' | 'refund';
+    type?: 'charge' | 'top_up' | 'adjustment' | 'refund' | 'transfer' | 'resale';
   };
   url: '/api/v2/billing/transactions';
 };
@@ -5382,6 +5564,10 @@ export type BillingListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5416,6 +5602,12 @@ export type BillingListResponse = BillingListResponses[keyof BillingListResponse
 
 export type BillingUsageData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query: {
     /**
@@ -5447,6 +5639,10 @@ export type BillingUsageErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5481,6 +5677,12 @@ export type BillingUsageResponse = BillingUsageResponses[keyof BillingUsageRespo
 
 export type CustomersListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -5513,6 +5715,10 @@ export type CustomersListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5547,6 +5753,12 @@ export type CustomersListResponse = CustomersListResponses[keyof CustomersListRe
 
 export type CustomersCreateData = {
   body: CreateCustomerDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/customers';
@@ -5565,6 +5777,10 @@ export type CustomersCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -5611,6 +5827,12 @@ export type CustomersCreateResponse = CustomersCreateResponses[keyof CustomersCr
 
 export type CustomersGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -5669,6 +5891,12 @@ export type CustomersGetResponse = CustomersGetResponses[keyof CustomersGetRespo
 
 export type CustomersUpdateData = {
   body: UpdateCustomerDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -5733,9 +5961,664 @@ export type CustomersUpdateResponses = {
 
 export type CustomersUpdateResponse = CustomersUpdateResponses[keyof CustomersUpdateResponses];
 
+export type ClientsListData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+  };
+  url: '/api/v2/clients';
+};
+
+export type ClientsListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsListError = ClientsListErrors[keyof ClientsListErrors];
+
+export type ClientsListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientListDto;
+  };
+};
+
+export type ClientsListResponse = ClientsListResponses[keyof ClientsListResponses];
+
+export type ClientsCreateData = {
+  body: CreateClientDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v2/clients';
+};
+
+export type ClientsCreateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsCreateError = ClientsCreateErrors[keyof ClientsCreateErrors];
+
+export type ClientsCreateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: CreatedClientDto;
+  };
+};
+
+export type ClientsCreateResponse = ClientsCreateResponses[keyof ClientsCreateResponses];
+
+export type ClientsGetData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}';
+};
+
+export type ClientsGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsGetError = ClientsGetErrors[keyof ClientsGetErrors];
+
+export type ClientsGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientDto;
+  };
+};
+
+export type ClientsGetResponse = ClientsGetResponses[keyof ClientsGetResponses];
+
+export type ClientsUpdateData = {
+  body: UpdateClientDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}';
+};
+
+export type ClientsUpdateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsUpdateError = ClientsUpdateErrors[keyof ClientsUpdateErrors];
+
+export type ClientsUpdateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientDto;
+  };
+};
+
+export type ClientsUpdateResponse = ClientsUpdateResponses[keyof ClientsUpdateResponses];
+
+export type ClientsSuspendData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}/suspend';
+};
+
+export type ClientsSuspendErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsSuspendError = ClientsSuspendErrors[keyof ClientsSuspendErrors];
+
+export type ClientsSuspendResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientDto;
+  };
+};
+
+export type ClientsSuspendResponse = ClientsSuspendResponses[keyof ClientsSuspendResponses];
+
+export type ClientsResumeData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}/resume';
+};
+
+export type ClientsResumeErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsResumeError = ClientsResumeErrors[keyof ClientsResumeErrors];
+
+export type ClientsResumeResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientDto;
+  };
+};
+
+export type ClientsResumeResponse = ClientsResumeResponses[keyof ClientsResumeResponses];
+
+export type ClientsFundData = {
+  body: FundClientDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}/fund';
+};
+
+export type ClientsFundErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `INSUFFICIENT_BALANCE`: The account balance does not cover the operation (HTTP 403).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsFundError = ClientsFundErrors[keyof ClientsFundErrors];
+
+export type ClientsFundResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientFundingDto;
+  };
+};
+
+export type ClientsFundResponse = ClientsFundResponses[keyof ClientsFundResponses];
+
+export type ClientsUsageData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query: {
+    /**
+     * Start of the range (inclusive)
+     */
+    from: string;
+    /**
+     * End of the range (exclusive); at most 366 days after from
+     */
+    to: string;
+    /**
+     * day (UTC calendar day of the charge), agent, campaign or project
+     */
+    group_by: 'day' | 'agent' | 'campaign' | 'project';
+  };
+  url: '/api/v2/clients/{id}/usage';
+};
+
+export type ClientsUsageErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsUsageError = ClientsUsageErrors[keyof ClientsUsageErrors];
+
+export type ClientsUsageResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: BillingUsageDto;
+  };
+};
+
+export type ClientsUsageResponse = ClientsUsageResponses[keyof ClientsUsageResponses];
+
+export type ClientsAuditLogData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+  };
+  url: '/api/v2/clients/{id}/audit';
+};
+
+export type ClientsAuditLogErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsAuditLogError = ClientsAuditLogErrors[keyof ClientsAuditLogErrors];
+
+export type ClientsAuditLogResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientAuditListDto;
+  };
+};
+
+export type ClientsAuditLogResponse = ClientsAuditLogResponses[keyof ClientsAuditLogResponses];
+
 export type CallsStartData = {
   body: StartCallDto;
   headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
     /**
      * 1..255 printable ASCII characters
      */
@@ -5809,6 +6692,12 @@ export type CallsStartResponse = CallsStartResponses[keyof CallsStartResponses];
 
 export type CallsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -5850,6 +6739,10 @@ export type CallsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -5883,6 +6776,12 @@ export type CallsListResponse = CallsListResponses[keyof CallsListResponses];
 
 export type CallsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -5941,6 +6840,12 @@ export type CallsGetResponse = CallsGetResponses[keyof CallsGetResponses];
 
 export type CallsRecordingUrlData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -5999,6 +6904,12 @@ export type CallsRecordingUrlResponse = CallsRecordingUrlResponses[keyof CallsRe
 
 export type BrowserSessionsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -6037,6 +6948,10 @@ export type BrowserSessionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -6070,6 +6985,12 @@ export type BrowserSessionsListResponse = BrowserSessionsListResponses[keyof Bro
 
 export type BrowserSessionsCreateData = {
   body: CreateBrowserSessionDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/browser-sessions';
@@ -6135,6 +7056,12 @@ export type BrowserSessionsCreateResponse =
 
 export type BrowserSessionsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6193,6 +7120,12 @@ export type BrowserSessionsGetResponse = BrowserSessionsGetResponses[keyof Brows
 
 export type CampaignsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -6263,6 +7196,12 @@ export type CampaignsListResponse = CampaignsListResponses[keyof CampaignsListRe
 
 export type CampaignsCreateData = {
   body: CreateCampaignDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/campaigns';
@@ -6327,6 +7266,12 @@ export type CampaignsCreateResponse = CampaignsCreateResponses[keyof CampaignsCr
 
 export type CampaignsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6389,6 +7334,12 @@ export type CampaignsRemoveResponse = CampaignsRemoveResponses[keyof CampaignsRe
 
 export type CampaignsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6447,6 +7398,12 @@ export type CampaignsGetResponse = CampaignsGetResponses[keyof CampaignsGetRespo
 
 export type CampaignsUpdateData = {
   body: UpdateCampaignDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6517,6 +7474,12 @@ export type CampaignsUpdateResponse = CampaignsUpdateResponses[keyof CampaignsUp
 
 export type CampaignsStartData = {
   body?: StartCampaignDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6587,6 +7550,12 @@ export type CampaignsStartResponse = CampaignsStartResponses[keyof CampaignsStar
 
 export type CampaignsPauseData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6657,6 +7626,12 @@ export type CampaignsPauseResponse = CampaignsPauseResponses[keyof CampaignsPaus
 
 export type CampaignsResumeData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6727,6 +7702,12 @@ export type CampaignsResumeResponse = CampaignsResumeResponses[keyof CampaignsRe
 
 export type CampaignsListContactsData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6799,6 +7780,12 @@ export type CampaignsAddContactsData = {
    * JSON as below, or a text/csv body: header row with phone_number, optional external_id, other columns as variables
    */
   body: AddContactsDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6869,6 +7856,12 @@ export type CampaignsAddContactsResponse = CampaignsAddContactsResponses[keyof C
 
 export type TestScenariosListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -6896,6 +7889,10 @@ export type TestScenariosListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -6930,6 +7927,12 @@ export type TestScenariosListResponse = TestScenariosListResponses[keyof TestSce
 
 export type TestScenariosCreateData = {
   body: CreateTestScenarioDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/test-scenarios';
@@ -6948,6 +7951,10 @@ export type TestScenariosCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -6990,6 +7997,12 @@ export type TestScenariosCreateResponse = TestScenariosCreateResponses[keyof Tes
 
 export type TestScenariosRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7048,6 +8061,12 @@ export type TestScenariosRemoveResponse = TestScenariosRemoveResponses[keyof Tes
 
 export type TestScenariosGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7106,6 +8125,12 @@ export type TestScenariosGetResponse = TestScenariosGetResponses[keyof TestScena
 
 export type TestScenariosUpdateData = {
   body: UpdateTestScenarioDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7172,6 +8197,12 @@ export type TestScenariosUpdateResponse = TestScenariosUpdateResponses[keyof Tes
 
 export type TestRunsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -7204,6 +8235,10 @@ export type TestRunsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -7238,6 +8273,12 @@ export type TestRunsListResponse = TestRunsListResponses[keyof TestRunsListRespo
 
 export type TestRunsCreateData = {
   body: CreateTestRunDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/test-runs';
@@ -7302,6 +8343,12 @@ export type TestRunsCreateResponse = TestRunsCreateResponses[keyof TestRunsCreat
 
 export type TestRunsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7360,6 +8407,12 @@ export type TestRunsGetResponse = TestRunsGetResponses[keyof TestRunsGetResponse
 
 export type TelephonyPutCarrierAData = {
   body: CarrierACredentialsDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/telephony/carrier_a';
@@ -7378,6 +8431,10 @@ export type TelephonyPutCarrierAErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -7420,6 +8477,12 @@ export type TelephonyPutCarrierAResponse = TelephonyPutCarrierAResponses[keyof T
 
 export type TelephonyPutCarrierBData = {
   body: CarrierBCredentialsDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/telephony/carrier_b';
@@ -7438,6 +8501,10 @@ export type TelephonyPutCarrierBErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -7480,6 +8547,12 @@ export type TelephonyPutCarrierBResponse = TelephonyPutCarrierBResponses[keyof T
 
 export type TelephonyListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/telephony';
@@ -7498,6 +8571,10 @@ export type TelephonyListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -7532,6 +8609,12 @@ export type TelephonyListResponse = TelephonyListResponses[keyof TelephonyListRe
 
 export type PhoneNumbersListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -7560,6 +8643,10 @@ export type PhoneNumbersListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -7594,6 +8681,12 @@ export type PhoneNumbersListResponse = PhoneNumbersListResponses[keyof PhoneNumb
 
 export type PhoneNumbersImportData = {
   body: ImportPhoneNumberDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/phone-numbers';
@@ -7662,6 +8755,12 @@ export type PhoneNumbersImportResponse = PhoneNumbersImportResponses[keyof Phone
 
 export type PhoneNumbersRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7724,6 +8823,12 @@ export type PhoneNumbersRemoveResponse = PhoneNumbersRemoveResponses[keyof Phone
 
 export type PhoneNumbersGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7782,6 +8887,12 @@ export type PhoneNumbersGetResponse = PhoneNumbersGetResponses[keyof PhoneNumber
 
 export type PhoneNumbersUpdateData = {
   body: UpdatePhoneNumberDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7848,6 +8959,12 @@ export type PhoneNumbersUpdateResponse = PhoneNumbersUpdateResponses[keyof Phone
 
 export type DoNotCallListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -7877,6 +8994,10 @@ export type DoNotCallListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -7911,6 +9032,12 @@ export type DoNotCallListResponse = DoNotCallListResponses[keyof DoNotCallListRe
 
 export type DoNotCallCreateData = {
   body: CreateDoNotCallDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/do-not-call';
@@ -7929,6 +9056,10 @@ export type DoNotCallCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -7975,6 +9106,12 @@ export type DoNotCallCreateResponse = DoNotCallCreateResponses[keyof DoNotCallCr
 
 export type DoNotCallLookupData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query: {
     /**
@@ -7998,6 +9135,10 @@ export type DoNotCallLookupErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8032,6 +9173,12 @@ export type DoNotCallLookupResponse = DoNotCallLookupResponses[keyof DoNotCallLo
 
 export type DoNotCallExportData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/do-not-call/export';
@@ -8050,6 +9197,10 @@ export type DoNotCallExportErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8084,6 +9235,12 @@ export type DoNotCallImportData = {
    * JSON as below, or a text/csv body with a header row
    */
   body: DoNotCallImportDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/do-not-call/import';
@@ -8102,6 +9259,10 @@ export type DoNotCallImportErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -8144,6 +9305,12 @@ export type DoNotCallImportResponse = DoNotCallImportResponses[keyof DoNotCallIm
 
 export type DoNotCallRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8202,6 +9369,12 @@ export type DoNotCallRemoveResponse = DoNotCallRemoveResponses[keyof DoNotCallRe
 
 export type DoNotCallGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8260,6 +9433,12 @@ export type DoNotCallGetResponse = DoNotCallGetResponses[keyof DoNotCallGetRespo
 
 export type DoNotCallUpdateData = {
   body: UpdateDoNotCallDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8326,6 +9505,12 @@ export type DoNotCallUpdateResponse = DoNotCallUpdateResponses[keyof DoNotCallUp
 
 export type PolicyDecisionsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -8373,6 +9558,10 @@ export type PolicyDecisionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -8406,6 +9595,12 @@ export type PolicyDecisionsListResponse = PolicyDecisionsListResponses[keyof Pol
 
 export type ContactPolicySettingsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/contact-policy/settings';
@@ -8424,6 +9619,10 @@ export type ContactPolicySettingsGetErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8460,6 +9659,12 @@ export type ContactPolicySettingsGetResponse =
 
 export type ContactPolicySettingsUpdateData = {
   body: UpdateContactPolicySettingsDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/contact-policy/settings';
@@ -8478,6 +9683,10 @@ export type ContactPolicySettingsUpdateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -8522,6 +9731,12 @@ export type ContactPolicySettingsUpdateResponse =
 
 export type InboundRoutePoliciesListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/inbound-route-policies';
@@ -8540,6 +9755,10 @@ export type InboundRoutePoliciesListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8576,6 +9795,12 @@ export type InboundRoutePoliciesListResponse =
 
 export type InboundRoutePoliciesCreateData = {
   body: CreateInboundRoutePolicyDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/inbound-route-policies';
@@ -8646,6 +9871,12 @@ export type InboundRoutePoliciesCreateResponse =
 
 export type InboundRoutePoliciesRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8706,6 +9937,12 @@ export type InboundRoutePoliciesRemoveResponse =
 
 export type InboundRoutePoliciesGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8765,6 +10002,12 @@ export type InboundRoutePoliciesGetResponse =
 
 export type InboundRoutePoliciesUpdateData = {
   body: UpdateInboundRoutePolicyDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8833,6 +10076,12 @@ export type InboundRoutePoliciesUpdateResponse =
 
 export type InboundRouteDecisionsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -8873,6 +10122,10 @@ export type InboundRouteDecisionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -8908,6 +10161,12 @@ export type InboundRouteDecisionsListResponse =
 
 export type InboundRouteDecisionsSimulateData = {
   body: SandboxInboundCallDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/sandbox/inbound-calls';
@@ -8974,6 +10233,12 @@ export type InboundRouteDecisionsSimulateResponse =
 
 export type LifecycleHooksListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/lifecycle-hooks';
@@ -8992,6 +10257,10 @@ export type LifecycleHooksListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -9026,6 +10295,12 @@ export type LifecycleHooksListResponse = LifecycleHooksListResponses[keyof Lifec
 
 export type LifecycleHooksCreateData = {
   body: CreateLifecycleHookDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/lifecycle-hooks';
@@ -9094,6 +10369,12 @@ export type LifecycleHooksCreateResponse = LifecycleHooksCreateResponses[keyof L
 
 export type LifecycleHooksRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9152,6 +10433,12 @@ export type LifecycleHooksRemoveResponse = LifecycleHooksRemoveResponses[keyof L
 
 export type LifecycleHooksGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9210,6 +10497,12 @@ export type LifecycleHooksGetResponse = LifecycleHooksGetResponses[keyof Lifecyc
 
 export type LifecycleHooksUpdateData = {
   body: UpdateLifecycleHookDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9276,6 +10569,12 @@ export type LifecycleHooksUpdateResponse = LifecycleHooksUpdateResponses[keyof L
 
 export type LifecycleHooksRotateData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9342,6 +10641,12 @@ export type LifecycleHooksRotateResponse = LifecycleHooksRotateResponses[keyof L
 
 export type ResellerLinkCallRoutingData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -9516,6 +10821,12 @@ export type ResellerLinkAdminDeactivateResponse =
 
 export type AgentCatalogVoicesData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/agent/voices';
@@ -9534,6 +10845,10 @@ export type AgentCatalogVoicesErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -9568,6 +10883,12 @@ export type AgentCatalogVoicesResponse = AgentCatalogVoicesResponses[keyof Agent
 
 export type AgentCatalogBackgroundAudioData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/agent/background-audio';
@@ -9586,6 +10907,10 @@ export type AgentCatalogBackgroundAudioErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -9622,6 +10947,12 @@ export type AgentCatalogBackgroundAudioResponse =
 
 export type AgentsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -9693,6 +11024,12 @@ export type AgentsListResponse = AgentsListResponses[keyof AgentsListResponses];
 
 export type AgentsCreateData = {
   body: CreateAgentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/agent';
@@ -9711,6 +11048,10 @@ export type AgentsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -9757,6 +11098,12 @@ export type AgentsCreateResponse = AgentsCreateResponses[keyof AgentsCreateRespo
 
 export type AgentsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -9818,6 +11165,12 @@ export type AgentsRemoveResponse = AgentsRemoveResponses[keyof AgentsRemoveRespo
 
 export type AgentsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -9879,6 +11232,12 @@ export type AgentsGetResponse = AgentsGetResponses[keyof AgentsGetResponses];
 
 export type AgentsUpdateData = {
   body: UpdateAgentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -9952,6 +11311,12 @@ export type AgentsUpdateResponse = AgentsUpdateResponses[keyof AgentsUpdateRespo
 
 export type AgentExtractionSetsDetachData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -10020,6 +11385,12 @@ export type AgentExtractionSetsDetachResponse =
 
 export type AgentExtractionSetsAttachData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -10270,6 +11641,12 @@ export type AgentToolsEffectiveResponse = AgentToolsEffectiveResponses[keyof Age
 
 export type VoiceConfigurationsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/voice-configurations';
@@ -10288,6 +11665,10 @@ export type VoiceConfigurationsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -10323,6 +11704,12 @@ export type VoiceConfigurationsListResponse =
 
 export type VoiceConfigurationsPreviewData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * A voice configuration id: `vc_` + the voice_id
@@ -10620,6 +12007,12 @@ export type VoiceCatalogAdminRetireResponse =
 
 export type ProviderCredentialsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/provider-credentials';
@@ -10638,6 +12031,10 @@ export type ProviderCredentialsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -10673,6 +12070,12 @@ export type ProviderCredentialsListResponse =
 
 export type ProviderCredentialsCreateData = {
   body: CreateProviderCredentialDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/provider-credentials';
@@ -10691,6 +12094,10 @@ export type ProviderCredentialsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -10739,6 +12146,12 @@ export type ProviderCredentialsCreateResponse =
 
 export type ProviderCredentialsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -10799,6 +12212,12 @@ export type ProviderCredentialsRemoveResponse =
 
 export type ProviderCredentialsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -10858,6 +12277,12 @@ export type ProviderCredentialsGetResponse =
 
 export type ProviderCredentialsUpdateData = {
   body: UpdateProviderCredentialDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -10926,6 +12351,12 @@ export type ProviderCredentialsUpdateResponse =
 
 export type ProviderCredentialsRotateData = {
   body: RotateProviderCredentialDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -10994,6 +12425,12 @@ export type ProviderCredentialsRotateResponse =
 
 export type ExtractionSetsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -11021,6 +12458,10 @@ export type ExtractionSetsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -11055,6 +12496,12 @@ export type ExtractionSetsListResponse = ExtractionSetsListResponses[keyof Extra
 
 export type ExtractionSetsCreateData = {
   body: CreateExtractionSetDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/extraction-sets';
@@ -11073,6 +12520,10 @@ export type ExtractionSetsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -11119,6 +12570,12 @@ export type ExtractionSetsCreateResponse = ExtractionSetsCreateResponses[keyof E
 
 export type ExtractionSetsFromAgentData = {
   body: FromAgentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/extraction-sets/from-agent';
@@ -11188,6 +12645,12 @@ export type ExtractionSetsFromAgentResponse =
 
 export type ExtractionSetsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11250,6 +12713,12 @@ export type ExtractionSetsRemoveResponse = ExtractionSetsRemoveResponses[keyof E
 
 export type ExtractionSetsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11308,6 +12777,12 @@ export type ExtractionSetsGetResponse = ExtractionSetsGetResponses[keyof Extract
 
 export type ExtractionSetsUpdateData = {
   body: UpdateExtractionSetDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11378,6 +12853,12 @@ export type ExtractionSetsUpdateResponse = ExtractionSetsUpdateResponses[keyof E
 
 export type CustomFunctionsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -11405,6 +12886,10 @@ export type CustomFunctionsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -11439,6 +12924,12 @@ export type CustomFunctionsListResponse = CustomFunctionsListResponses[keyof Cus
 
 export type CustomFunctionsCreateData = {
   body: CreateCustomFunctionDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/custom-functions';
@@ -11457,6 +12948,10 @@ export type CustomFunctionsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -11504,6 +12999,12 @@ export type CustomFunctionsCreateResponse =
 
 export type CustomFunctionsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11567,6 +13068,12 @@ export type CustomFunctionsRemoveResponse =
 
 export type CustomFunctionsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11625,6 +13132,12 @@ export type CustomFunctionsGetResponse = CustomFunctionsGetResponses[keyof Custo
 
 export type CustomFunctionsUpdateData = {
   body: UpdateCustomFunctionDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11696,6 +13209,12 @@ export type CustomFunctionsUpdateResponse =
 
 export type CustomFunctionsRotateSecretData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11764,6 +13283,12 @@ export type CustomFunctionsRotateSecretResponse =
 
 export type CustomFunctionsTestData = {
   body: TestCustomFunctionDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11830,6 +13355,12 @@ export type CustomFunctionsTestResponse = CustomFunctionsTestResponses[keyof Cus
 
 export type AgentCustomFunctionsDetachData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -11898,6 +13429,12 @@ export type AgentCustomFunctionsDetachResponse =
 
 export type AgentCustomFunctionsAttachData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -11974,6 +13511,12 @@ export type AgentCustomFunctionsAttachResponse =
 
 export type ProjectsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -12001,6 +13544,10 @@ export type ProjectsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -12035,6 +13582,12 @@ export type ProjectsListResponse = ProjectsListResponses[keyof ProjectsListRespo
 
 export type ProjectsCreateData = {
   body: CreateProjectDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/projects';
@@ -12053,6 +13606,10 @@ export type ProjectsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -12095,6 +13652,12 @@ export type ProjectsCreateResponse = ProjectsCreateResponses[keyof ProjectsCreat
 
 export type ProjectsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The project id
@@ -12160,6 +13723,12 @@ export type ProjectsRemoveResponse = ProjectsRemoveResponses[keyof ProjectsRemov
 
 export type ProjectsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The project id
@@ -12221,6 +13790,12 @@ export type ProjectsGetResponse = ProjectsGetResponses[keyof ProjectsGetResponse
 
 export type ProjectsUpdateData = {
   body: UpdateProjectDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The project id
@@ -12290,6 +13865,12 @@ export type ProjectsUpdateResponse = ProjectsUpdateResponses[keyof ProjectsUpdat
 
 export type DictionariesListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -12317,6 +13898,10 @@ export type DictionariesListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -12351,6 +13936,12 @@ export type DictionariesListResponse = DictionariesListResponses[keyof Dictionar
 
 export type DictionariesCreateData = {
   body: CreateDictionaryDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/dictionaries';
@@ -12369,6 +13960,10 @@ export type DictionariesCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -12411,6 +14006,12 @@ export type DictionariesCreateResponse = DictionariesCreateResponses[keyof Dicti
 
 export type DictionariesRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The dictionary id
@@ -12476,6 +14077,12 @@ export type DictionariesRemoveResponse = DictionariesRemoveResponses[keyof Dicti
 
 export type DictionariesGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The dictionary id
@@ -12537,6 +14144,12 @@ export type DictionariesGetResponse = DictionariesGetResponses[keyof Dictionarie
 
 export type DictionariesUpdateData = {
   body: UpdateDictionaryDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The dictionary id
@@ -12705,6 +14318,12 @@ export type UploadsUploadResponse = UploadsUploadResponses[keyof UploadsUploadRe
 
 export type DocumentsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -12739,6 +14358,10 @@ export type DocumentsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -12772,6 +14395,12 @@ export type DocumentsListResponse = DocumentsListResponses[keyof DocumentsListRe
 
 export type DocumentsCreateData = {
   body: CreateDocumentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/documents';
@@ -12790,6 +14419,10 @@ export type DocumentsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -12832,6 +14465,12 @@ export type DocumentsCreateResponse = DocumentsCreateResponses[keyof DocumentsCr
 
 export type DocumentsCreateWebLinkData = {
   body: CreateWebLinkDocumentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/documents/web-link';
@@ -12850,6 +14489,10 @@ export type DocumentsCreateWebLinkErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -12893,6 +14536,12 @@ export type DocumentsCreateWebLinkResponse =
 
 export type DocumentsConfirmData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Document id
@@ -12966,6 +14615,12 @@ export type DocumentsConfirmResponse = DocumentsConfirmResponses[keyof Documents
 
 export type DocumentsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Document id
@@ -13027,6 +14682,12 @@ export type DocumentsRemoveResponse = DocumentsRemoveResponses[keyof DocumentsRe
 
 export type DocumentsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Document id
@@ -13088,6 +14749,12 @@ export type DocumentsGetResponse = DocumentsGetResponses[keyof DocumentsGetRespo
 
 export type AgentKnowledgeListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Agent id
@@ -13149,6 +14816,12 @@ export type AgentKnowledgeListResponse = AgentKnowledgeListResponses[keyof Agent
 
 export type AgentKnowledgeLinkData = {
   body: LinkAgentDocumentsDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Agent id
@@ -13222,6 +14895,12 @@ export type AgentKnowledgeLinkResponse = AgentKnowledgeLinkResponses[keyof Agent
 
 export type AgentKnowledgeUnlinkData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Agent id
@@ -13287,6 +14966,12 @@ export type AgentKnowledgeUnlinkResponse = AgentKnowledgeUnlinkResponses[keyof A
 
 export type AgentKnowledgeSearchData = {
   body: KnowledgeSearchDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Agent id
@@ -13356,6 +15041,12 @@ export type AgentKnowledgeSearchResponse = AgentKnowledgeSearchResponses[keyof A
 
 export type WebhookEndpointsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/webhooks';
@@ -13374,6 +15065,10 @@ export type WebhookEndpointsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -13408,6 +15103,12 @@ export type WebhookEndpointsListResponse = WebhookEndpointsListResponses[keyof W
 
 export type WebhookEndpointsCreateData = {
   body: CreateWebhookEndpointDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/webhooks';
@@ -13477,6 +15178,12 @@ export type WebhookEndpointsCreateResponse =
 
 export type WebhookEndpointsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -13539,6 +15246,12 @@ export type WebhookEndpointsRemoveResponse =
 
 export type WebhookEndpointsUpdateData = {
   body: UpdateWebhookEndpointDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -13613,6 +15326,12 @@ export type WebhookEndpointsUpdateResponse =
 
 export type WebhookEndpointsRotateData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -13683,6 +15402,12 @@ export type WebhookEndpointsRotateResponse =
 
 export type WebhookEndpointsTestData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -13752,6 +15477,12 @@ export type WebhookEndpointsTestResponse = WebhookEndpointsTestResponses[keyof W
 
 export type WebhookEndpointsDeliveriesData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -13840,6 +15571,12 @@ export type WebhookEndpointsDeliveriesResponse =
 
 export type LegacyWebhookPutData = {
   body: LegacyWebhookDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/webhook';
@@ -13858,6 +15595,10 @@ export type LegacyWebhookPutErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -13900,6 +15641,12 @@ export type LegacyWebhookPutResponse = LegacyWebhookPutResponses[keyof LegacyWeb
 
 export type AgentWebhooksGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -13961,6 +15708,12 @@ export type AgentWebhooksGetResponse = AgentWebhooksGetResponses[keyof AgentWebh
 
 export type AgentWebhooksUpdateData = {
   body: UpdateAgentWebhooksDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -14034,6 +15787,12 @@ export type AgentWebhooksUpdateResponse = AgentWebhooksUpdateResponses[keyof Age
 
 export type AgentWebhooksCreateData = {
   body: CreateAgentWebhookEndpointDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -14107,6 +15866,12 @@ export type AgentWebhooksCreateResponse = AgentWebhooksCreateResponses[keyof Age
 
 export type WebhookDeliveriesGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The delivery id (the X-Webhook-Id header)
@@ -14168,6 +15933,12 @@ export type WebhookDeliveriesGetResponse = WebhookDeliveriesGetResponses[keyof W
 
 export type WebhookDeliveriesRetryData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The delivery id (the X-Webhook-Id header)
@@ -14242,6 +16013,12 @@ export type WebhookDeliveriesRetryResponse =
 
 export type IntegrationLogsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -14306,6 +16083,10 @@ export type IntegrationLogsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -14339,6 +16120,12 @@ export type IntegrationLogsListResponse = IntegrationLogsListResponses[keyof Int
 
 export type IntegrationLogsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Integration log entry id (`ilog_` and a UUID)

@@ -29,10 +29,11 @@ export class ApiKey {
 
   /**
    * Who made the key: 'operator' (the platform's admin API, e.g. the account's first key) or 'console' (a user of
-   * the account, createdByUserId); null for keys made before this was kept.
+   * the account, createdByUserId) or 'reseller' (a client account's key its reseller made); null for keys made
+   * before this was kept.
    */
   @Column({ name: 'created_via', type: 'text', nullable: true })
-  createdVia: 'operator' | 'console' | null;
+  createdVia: 'operator' | 'console' | 'reseller' | null;
 
   @Column({ name: 'created_by_user_id', type: 'uuid', nullable: true })
   createdByUserId: string | null;

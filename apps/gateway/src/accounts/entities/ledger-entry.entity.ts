@@ -56,6 +56,10 @@ export class LedgerEntry {
   @Column({ name: 'platform_speech_providers', type: 'text', array: true, nullable: true })
   platformSpeechProviders: string[] | null;
 
+  /** On a reseller's `transfer` and `resale` entries: the client account the entry concerns. */
+  @Column({ name: 'client_id', type: 'uuid', nullable: true })
+  clientId: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

@@ -29,6 +29,29 @@ export class Partner extends Timestamped {
   @Column({ name: 'voice_tier', type: 'text' })
   voiceTier: VoiceTier;
 
+  /** Marked by the operator: the account may create and manage client accounts (/clients). */
+  @Column({ name: 'is_reseller', type: 'boolean', default: false })
+  isReseller: boolean;
+
+  /** A client account: the reseller that created and manages it (null: an account of the operator's). */
+  @Column({ name: 'reseller_id', type: 'uuid', nullable: true })
+  resellerId: string | null;
+
+  /** A client's contact email, as its reseller gave it. */
+  @Column({ name: 'contact_email', type: 'text', nullable: true })
+  contactEmail: string | null;
+
+  /**
+   * A client's rate card: what its reseller charges it a minute, in paise (null: the platform's price, no
+   * margin). See CallChargeService.
+   */
+  @Column({ name: 'price_per_minute_paise', type: 'integer', nullable: true })
+  pricePerMinutePaise: number | null;
+
+  /** Who suspended a suspended account: the reseller may lift only its own suspension. */
+  @Column({ name: 'suspended_by', type: 'text', nullable: true })
+  suspendedBy: 'operator' | 'reseller' | null;
+
   /** One more on every change (a trigger bumps it on any UPDATE); carried in partner events and contexts. */
   @VersionColumn({ type: 'integer' })
   version: number;

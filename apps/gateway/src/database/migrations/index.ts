@@ -13,6 +13,7 @@ import { AccountRateLimits1765100030000 } from './1765100030000-account-rate-lim
 import { LedgerPlatformSpeech1765200050000 } from './1765200050000-ledger-platform-speech';
 import { ConsoleRateLimits1765300010000 } from './1765300010000-console-rate-limits';
 import { ApiKeyIssuer1765300020000 } from './1765300020000-api-key-issuer';
+import { ResellerClients1765400500000 } from './1765400500000-reseller-clients';
 
 /** Every migration of the gateway schema, oldest first. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   LedgerPlatformSpeech1765200050000,
   ConsoleRateLimits1765300010000,
   ApiKeyIssuer1765300020000,
+  ResellerClients1765400500000,
 ];

@@ -1,0 +1,283 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import {
+  ClientDto,
+  ClientFundingDto,
+  ClientListDto,
+  CreateClientDto,
+  CreatedClientDto,
+  CursorQueryDto,
+  MAX_RESELLER_CLIENTS,
+  UpdateClientDto,
+} from '@vap/api';
+import { AppError, DomainEvents, ErrorCode } from '@vap/messages';
+import { OutboxService } from '@vap/messaging';
+import { keysetPage } from '@vap/persistence';
+import { ApiKeysService, toApiKeySummary } from '../accounts/api-keys.service';
+import { LedgerEntry } from '../accounts/entities/ledger-entry.entity';
+import { Partner } from '../accounts/entities/partner.entity';
+import { paiseToRupees, rupeesToPaise, toPartnerDto } from '../accounts/partners.service';
+import { ApiKeyCache } from '../auth/api-key-cache';
+import { GatewayConfig } from '../config/gateway.config';
+
+export function toClientDto(p: Partner): ClientDto {
+  return {
+    id: p.id,
+    name: p.name,
+    email: p.contactEmail,
+    status: p.status,
+    suspended_by: p.status === 'suspended' ? p.suspendedBy : null,
+    balance_inr: paiseToRupees(p.balancePaise),
+    concurrency_limit: p.concurrencyLimit,
+    price_per_minute_inr: p.pricePerMinutePaise === null ? null : paiseToRupees(p.pricePerMinutePaise),
+    voice_tier: p.voiceTier,
+    created_at: p.createdAt.toISOString(),
+    updated_at: p.updatedAt.toISOString(),
+  };
+}
+
+/** Same for every route and caller: a partner that is not a reseller learns nothing about any client. */
+function notReseller(): AppError {
+  return new AppError(ErrorCode.FORBIDDEN, 'This account is not a reseller: only resellers manage clients');
+}
+
+const DEFAULT_CLIENT_CONCURRENCY = 5;
+
+/**
+ * A reseller's client accounts: partners of their own (their keys, tenancy, balance) whose reseller_id names
+ * the reseller. Every read and write is scoped by it; another reseller's client is absent (404).
+ */
+@Injectable()
+export class ClientsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly apiKeys: ApiKeysService,
+    private readonly outbox: OutboxService,
+    private readonly keyCache: ApiKeyCache,
+    private readonly config: GatewayConfig,
+  ) {}
+
+  /** The reseller, or 403 FORBIDDEN when the account is not one. */
+  async requireReseller(resellerId: string, em: EntityManager = this.dataSource.manager): Promise<Partner> {
+    const reseller = await em.findOne(Partner, { where: { id: resellerId } });
+    if (!reseller?.isReseller) throw notReseller();
+    return reseller;
+  }
+
+  async create(resellerId: string, input: CreateClientDto): Promise<CreatedClientDto> {
+    return this.dataSource.transaction(async (em) => {
+      // Under the reseller's row lock, so two creations at once cannot both pass the count.
+      const reseller = await em.findOne(Partner, {
+        where: { id: resellerId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!reseller?.isReseller) throw notReseller();
+      if ((await em.count(Partner, { where: { resellerId } })) >= MAX_RESELLER_CLIENTS) {
+        throw new AppError(
+          ErrorCode.LIMIT_REACHED,
+          `A reseller holds at most ${MAX_RESELLER_CLIENTS} client accounts`,
+        );
+      }
+      const concurrency =
+        input.concurrency_limit ?? Math.min(DEFAULT_CLIENT_CONCURRENCY, reseller.concurrencyLimit);
+      this.checkConcurrency(reseller, concurrency);
+      const client = em.create(Partner, {
+        id: randomUUID(),
+        name: input.name,
+        status: 'approved',
+        balancePaise: 0,
+        concurrencyLimit: concurrency,
+        voiceTier: reseller.voiceTier,
+        isReseller: false,
+        resellerId,
+        contactEmail: input.email ?? null,
+        pricePerMinutePaise: this.rateCard(input.price_per_minute_inr),
+        suspendedBy: null,
+      });
+      await em.save(client);
+      const { key, record } = await this.apiKeys.issue(em, client.id, 'default', null, { via: 'reseller' });
+      await this.outbox.record(em, DomainEvents.partnerCreated, client.id, toPartnerDto(client));
+      return { client: toClientDto(client), api_key: key, key: toApiKeySummary(record) };
+    });
+  }
+
+  async list(resellerId: string, query: CursorQueryDto): Promise<ClientListDto> {
+    await this.requireReseller(resellerId);
+    const qb = this.dataSource
+      .getRepository(Partner)
+      .createQueryBuilder('p')
+      .where('p.reseller_id = :resellerId', { resellerId });
+    const page = await keysetPage(qb, query, { idKind: 'uuid' });
+    return { clients: page.rows.map(toClientDto), next_cursor: page.nextCursor };
+  }
+
+  /** The reseller's client, or 404 NOT_FOUND (another reseller's client, or no such account). */
+  async get(resellerId: string, clientId: string): Promise<Partner> {
+    await this.requireReseller(resellerId);
+    const client = await this.dataSource
+      .getRepository(Partner)
+      .findOne({ where: { id: clientId, resellerId } });
+    if (!client) throw AppError.notFound('Client');
+    return client;
+  }
+
+  async update(resellerId: string, clientId: string, input: UpdateClientDto): Promise<ClientDto> {
+    const reseller = await this.requireReseller(resellerId);
+    return this.change(resellerId, clientId, (client) => {
+      if (input.name !== undefined) client.name = input.name;
+      if (input.email !== undefined) client.contactEmail = input.email;
+      if (input.concurrency_limit !== undefined) {
+        this.checkConcurrency(reseller, input.concurrency_limit);
+        client.concurrencyLimit = input.concurrency_limit;
+      }
+      if (input.price_per_minute_inr !== undefined) {
+        client.pricePerMinutePaise = this.rateCard(input.price_per_minute_inr);
+      }
+    });
+  }
+
+  /** Its keys answer 403 FORBIDDEN until resumed. Suspending a suspended client changes nothing. */
+  async suspend(resellerId: string, clientId: string): Promise<ClientDto> {
+    await this.requireReseller(resellerId);
+    return this.change(resellerId, clientId, (client) => {
+      if (client.status === 'suspended') return;
+      if (client.status !== 'approved') {
+        throw new AppError(ErrorCode.INVALID_STATE, 'Only an approved client can be suspended');
+      }
+      client.status = 'suspended';
+      client.suspendedBy = 'reseller';
+    });
+  }
+
+  /** Lifts the reseller's own suspension; the operator's stays (409 INVALID_STATE). */
+  async resume(resellerId: string, clientId: string): Promise<ClientDto> {
+    await this.requireReseller(resellerId);
+    return this.change(resellerId, clientId, (client) => {
+      if (client.status === 'approved') return;
+      if (client.status !== 'suspended' || client.suspendedBy !== 'reseller') {
+        throw new AppError(
+          ErrorCode.INVALID_STATE,
+          'This client was suspended or held by the platform operator; only the operator can lift it',
+        );
+      }
+      client.status = 'approved';
+      client.suspendedBy = null;
+    });
+  }
+
+  /**
+   * Moves money from the reseller's balance to the client's in one transaction, with an entry in each ledger.
+   * 403 INSUFFICIENT_BALANCE when the reseller's balance does not cover it: nothing moves. The rows are locked
+   * client first, then reseller, the order a client's call charge takes them in.
+   */
+  async fund(resellerId: string, clientId: string, amountInr: number): Promise<ClientFundingDto> {
+    await this.requireReseller(resellerId);
+    const amount = rupeesToPaise(amountInr);
+    const transferId = randomUUID();
+    const result = await this.dataSource.transaction(async (em) => {
+      const client = await em.findOne(Partner, {
+        where: { id: clientId, resellerId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!client) throw AppError.notFound('Client');
+      const reseller = await em.findOne(Partner, {
+        where: { id: resellerId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!reseller?.isReseller) throw notReseller();
+      if (reseller.balancePaise < amount) {
+        throw new AppError(
+          ErrorCode.INSUFFICIENT_BALANCE,
+          `Your balance (INR ${paiseToRupees(reseller.balancePaise)}) does not cover INR ${amountInr}; nothing was moved`,
+        );
+      }
+      reseller.balancePaise -= amount;
+      client.balancePaise += amount;
+      await em.save([reseller, client]);
+      await this.transferEntry(em, reseller, -amount, transferId, 'out', client.id);
+      await this.transferEntry(em, client, amount, transferId, 'in', null);
+      await this.outbox.record(em, DomainEvents.partnerUpdated, reseller.id, toPartnerDto(reseller));
+      await this.outbox.record(em, DomainEvents.partnerUpdated, client.id, toPartnerDto(client));
+      return {
+        transfer_id: transferId,
+        amount_inr: paiseToRupees(amount),
+        reseller_balance_inr: paiseToRupees(reseller.balancePaise),
+        client: toClientDto(client),
+      };
+    });
+    this.keyCache.forgetPartner(resellerId);
+    this.keyCache.forgetPartner(clientId);
+    return result;
+  }
+
+  private async change(
+    resellerId: string,
+    clientId: string,
+    apply: (client: Partner) => void,
+  ): Promise<ClientDto> {
+    const dto = await this.dataSource.transaction(async (em) => {
+      const client = await em.findOne(Partner, {
+        where: { id: clientId, resellerId },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!client) throw AppError.notFound('Client');
+      apply(client);
+      await em.save(client);
+      await this.outbox.record(em, DomainEvents.partnerUpdated, client.id, toPartnerDto(client));
+      return toClientDto(client);
+    });
+    // At once here; the other replicas drop the client's keys when the event above reaches them.
+    this.keyCache.forgetPartner(clientId);
+    return dto;
+  }
+
+  /** A client runs at most as many calls at once as its reseller may. */
+  private checkConcurrency(reseller: Partner, limit: number): void {
+    if (limit > reseller.concurrencyLimit) {
+      throw AppError.validation([
+        {
+          field: 'concurrency_limit',
+          message: `concurrency_limit must be at most your own, ${reseller.concurrencyLimit}`,
+        },
+      ]);
+    }
+  }
+
+  /** The rate card in paise a minute (null: the platform's price); never below the platform's price. */
+  private rateCard(inr: number | null | undefined): number | null {
+    if (inr === undefined || inr === null) return null;
+    const paise = rupeesToPaise(inr);
+    const floor = this.config.CALL_PRICE_PER_MINUTE_PAISE;
+    if (paise < floor) {
+      throw AppError.validation([
+        {
+          field: 'price_per_minute_inr',
+          message: `price_per_minute_inr must be at least the platform's price, INR ${paiseToRupees(floor)} a minute`,
+        },
+      ]);
+    }
+    return paise;
+  }
+
+  private async transferEntry(
+    em: EntityManager,
+    partner: Partner,
+    amountPaise: number,
+    transferId: string,
+    side: 'out' | 'in',
+    clientId: string | null,
+  ): Promise<void> {
+    await em.insert(LedgerEntry, {
+      id: randomUUID(),
+      partnerId: partner.id,
+      type: 'transfer',
+      amountPaise,
+      balanceAfterPaise: partner.balancePaise,
+      reason: side === 'out' ? 'client_funding' : 'reseller_funding',
+      reference: `transfer:${transferId}:${side}`,
+      clientId,
+    });
+  }
+}
