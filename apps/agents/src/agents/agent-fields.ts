@@ -136,6 +136,8 @@ export function newAgent(id: string, partnerId: string, input: CreateAgentDto): 
     analysisConfig: { ...AnalysisDefaults },
     handoffs: [],
     sendDtmfEnabled: AgentDefaults.sendDtmfEnabled,
+    smsEnabled: AgentDefaults.smsEnabled,
+    smsAllowedRecipients: AgentDefaults.smsAllowedRecipients,
     extractionEnabled: AgentDefaults.extractionEnabled,
     extractionConfig: { keys: [] },
     maxCallDurationSecs: AgentDefaults.maxCallDurationSecs,
@@ -191,6 +193,8 @@ export function applySettings(agent: Agent, input: AgentSettingsDto): void {
     agent.analysisConfig = mergeAnalysis(agent.analysisConfig, input.analysis_config);
   if (input.handoffs !== undefined) agent.handoffs = normalizeHandoffs(input.handoffs);
   set(agent, 'sendDtmfEnabled', input.send_dtmf_enabled);
+  set(agent, 'smsEnabled', input.sms_enabled);
+  set(agent, 'smsAllowedRecipients', input.sms_allowed_recipients);
   set(agent, 'extractionEnabled', input.extraction_enabled);
   set(agent, 'maxCallDurationSecs', input.max_call_duration_secs);
   set(agent, 'backgroundAudioId', input.background_audio_id);

@@ -50,6 +50,8 @@ export function toAgentDto(
     analysis_config: { ...a.analysisConfig },
     handoffs: a.handoffs.map((h) => ({ ...h, variables: h.variables && [...h.variables] })),
     send_dtmf_enabled: a.sendDtmfEnabled,
+    sms_enabled: a.smsEnabled,
+    sms_allowed_recipients: a.smsAllowedRecipients,
     extraction_enabled: a.extractionEnabled,
     extraction_config: { keys: a.extractionConfig.keys },
     extraction_sets: extractionSets,

@@ -42,6 +42,8 @@ export function agentSnapshotOf(agent: AgentDto, customFunctions: CustomFunction
     turnTaking: agent.turn_taking ? turnTakingSnapshotOf(agent.turn_taking) : undefined,
     dtmf: agent.dtmf ? dtmfSnapshotOf(agent.dtmf) : undefined,
     sendDtmfEnabled: agent.send_dtmf_enabled,
+    smsEnabled: agent.sms_enabled,
+    smsAllowedRecipients: agent.sms_allowed_recipients,
     backgroundAudioId: agent.background_audio_id,
     backgroundAudioVolume: agent.background_audio_volume,
     kbThreshold: agent.kb_threshold,

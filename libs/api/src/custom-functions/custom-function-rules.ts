@@ -40,6 +40,7 @@ export const BUILT_IN_TOOL_NAMES = [
   'search_knowledge_base',
   'opt_out',
   'send_dtmf',
+  'send_sms',
 ] as const;
 
 export const CUSTOM_FUNCTION_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_]{0,63}$/;

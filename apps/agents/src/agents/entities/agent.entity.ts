@@ -125,6 +125,12 @@ export class Agent extends Timestamped {
   @Column({ name: 'send_dtmf_enabled', type: 'boolean' })
   sendDtmfEnabled: boolean;
 
+  @Column({ name: 'sms_enabled', type: 'boolean' })
+  smsEnabled: boolean;
+
+  @Column({ name: 'sms_allowed_recipients', type: 'text' })
+  smsAllowedRecipients: 'caller' | 'any';
+
   @Column({ name: 'extraction_enabled', type: 'boolean' })
   extractionEnabled: boolean;
 

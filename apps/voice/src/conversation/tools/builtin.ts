@@ -1,10 +1,17 @@
-// The platform's own tools: end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf.
+// The platform's own tools: end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf, send_sms.
 
 import type { ToolCall } from '@vap/llm';
 import { Aborted } from '../provider-failure';
 import { digitsOf, pressedAll, SEND_DTMF_TOOL, sendDtmfToolSpec } from '../dtmf/send-dtmf';
 import { formatKnowledgeResults, KNOWLEDGE_RESULT_LIMIT } from './knowledge-results';
-import { END_CALL_TOOL, OPT_OUT_TOOL, SEARCH_KNOWLEDGE_TOOL, TRANSFER_CALL_TOOL } from './names';
+import { SEND_SMS_MAX_PER_CALL } from '@vap/messages';
+import {
+  END_CALL_TOOL,
+  OPT_OUT_TOOL,
+  SEARCH_KNOWLEDGE_TOOL,
+  SEND_SMS_TOOL,
+  TRANSFER_CALL_TOOL,
+} from './names';
 import type { ConversationTool, ToolInvocation, ToolRun } from './tool';
 
 /** The session's record of a built-in tool's invocation. */
@@ -161,6 +168,58 @@ const sendDtmfTool: ConversationTool = {
   },
 };
 
+const sendSms: ConversationTool = {
+  name: SEND_SMS_TOOL,
+  kind: 'builtin',
+  functionId: null,
+  ackPhrase: null,
+  offered: (agent) => agent.smsEnabled === true,
+  spec: (agent) => {
+    const anyone = agent.smsAllowedRecipients === 'any';
+    return {
+      name: SEND_SMS_TOOL,
+      description:
+        `Send a text message (SMS) ${anyone ? 'during the call, by default to the person on the call' : 'to the person on the call'}, ` +
+        `for example a confirmation, an address or a link. At most ${SEND_SMS_MAX_PER_CALL} per call.`,
+      parameters: {
+        type: 'object',
+        properties: {
+          body: { type: 'string', description: 'The text of the message, up to 1600 characters' },
+          ...(anyone
+            ? {
+                to: {
+                  type: 'string',
+                  description: 'Another number in international form (+ and digits); omit for the person on the call',
+                },
+              }
+            : {}),
+        },
+        required: ['body'],
+      },
+    };
+  },
+  async run(call, turn): Promise<ToolRun> {
+    const startedAt = performance.now();
+    const body = typeof call.arguments.body === 'string' ? call.arguments.body.trim() : '';
+    if (!body) return { result: 'No message text was given.', invocation: builtin(call, 'invalid_arguments', startedAt) };
+    const to = typeof call.arguments.to === 'string' && call.arguments.to.trim() ? call.arguments.to.trim() : null;
+    try {
+      const reply = await turn.control.withAck(turn.context.services.sendSms(to, body));
+      return {
+        result: reply.sent ? `The message was sent to ${reply.to}.` : `The message was not sent: ${reply.reason}.`,
+        invocation: builtin(call, reply.sent ? 'success' : 'failed', startedAt),
+      };
+    } catch (error) {
+      if (error instanceof Aborted) throw error;
+      turn.context.onError(error, 'send_sms');
+      return {
+        result: 'The message could not be sent right now.',
+        invocation: builtin(call, 'failed', startedAt),
+      };
+    }
+  },
+};
+
 /** The built-in tools, in the order they are offered (before the partner's functions). */
 export const BUILTIN_TOOLS: readonly ConversationTool[] = [
   endCall,
@@ -168,6 +227,7 @@ export const BUILTIN_TOOLS: readonly ConversationTool[] = [
   searchKnowledge,
   optOut,
   sendDtmfTool,
+  sendSms,
 ];
 
 /** Whether `name` is a built-in tool's. */

@@ -52,6 +52,7 @@ describe('ToolRegistry', () => {
       transferEnabled: true,
       transferNumber: '+1555',
       sendDtmfEnabled: true,
+      smsEnabled: true,
     });
     for (const tool of BUILTIN_TOOLS) {
       expect(tool.offered(all)).toBe(true);
