@@ -48,19 +48,24 @@ export function handleMessageRequest(
   let m = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(url.pathname);
   if (m && req.method === 'POST') {
     const account = ctx.authorized(req, 'carrier_b', decodeURIComponent(m[1]));
-    if (!account) return ctx.send(res, 401, { code: 20003, message: 'Authenticate' }), true;
+    if (!account) return (ctx.send(res, 401, { code: 20003, message: 'Authenticate' }), true);
     if (!(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-      return ctx.send(res, 415, { message: 'form-encoded only' }), true;
+      return (ctx.send(res, 415, { message: 'form-encoded only' }), true);
     }
     const form = new URLSearchParams(body);
     const to = form.get('To') ?? '';
     const from = form.get('From') ?? '';
     const text = form.get('Body') ?? '';
-    if (!E164.test(to)) return ctx.send(res, 400, { code: 21211, message: "Invalid 'To' Phone Number" }), true;
-    if (!from) return ctx.send(res, 400, { code: 21603, message: "A 'From' phone number is required" }), true;
-    if (!text) return ctx.send(res, 400, { code: 21602, message: 'Message body is required' }), true;
+    if (!E164.test(to))
+      return (ctx.send(res, 400, { code: 21211, message: "Invalid 'To' Phone Number" }), true);
+    if (!from)
+      return (ctx.send(res, 400, { code: 21603, message: "A 'From' phone number is required" }), true);
+    if (!text) return (ctx.send(res, 400, { code: 21602, message: 'Message body is required' }), true);
     if (text.length > 1600)
-      return ctx.send(res, 400, { code: 21617, message: 'The message body exceeds the 1600 character limit' }), true;
+      return (
+        ctx.send(res, 400, { code: 21617, message: 'The message body exceeds the 1600 character limit' }),
+        true
+      );
     const sid = `SM${randomBytes(16).toString('hex')}`;
     ctx.messages.push({
       provider: 'carrier_b',
@@ -89,14 +94,21 @@ export function handleMessageRequest(
   m = /^\/v1\/Account\/([^/]+)\/Message\/$/.exec(url.pathname);
   if (m && req.method === 'POST') {
     const account = ctx.authorized(req, 'carrier_a', decodeURIComponent(m[1]));
-    if (!account) return ctx.send(res, 401, { error: 'authentication failed' }), true;
+    if (!account) return (ctx.send(res, 401, { error: 'authentication failed' }), true);
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
-      return ctx.send(res, 415, { error: 'JSON only' }), true;
+      return (ctx.send(res, 415, { error: 'JSON only' }), true);
     }
     const json = JSON.parse(body || '{}') as Record<string, unknown>;
     const { src, dst, text } = json;
-    if (typeof src !== 'string' || typeof dst !== 'string' || typeof text !== 'string' || !src || !dst || !text) {
-      return ctx.send(res, 400, { api_id: randomUUID(), error: 'src, dst and text are required' }), true;
+    if (
+      typeof src !== 'string' ||
+      typeof dst !== 'string' ||
+      typeof text !== 'string' ||
+      !src ||
+      !dst ||
+      !text
+    ) {
+      return (ctx.send(res, 400, { api_id: randomUUID(), error: 'src, dst and text are required' }), true);
     }
     const uuid = randomUUID();
     ctx.messages.push({

@@ -3,14 +3,25 @@
 // API versions followed). Sending, delivery status callbacks (signed like call callbacks; unsigned or wrongly
 // signed ones refused), carrier refusals, the contact policy, and inbound SMS reaching the account's webhooks.
 import { waitFor } from '@vap/testing';
-import { adminApi, api, HttpsReceiver, OwnPlatform, startHttpsReceiver, startOwnPlatform } from '../../support';
+import {
+  adminApi,
+  api,
+  HttpsReceiver,
+  OwnPlatform,
+  startHttpsReceiver,
+  startOwnPlatform,
+} from '../../support';
 import { CarrierAccount, FakeCarriers, startFakeCarriers } from '../../support/fake-carriers';
 
 // Tests read response bodies freely; a mistyped read fails the assertion anyway.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
-const A: CarrierAccount = { provider: 'carrier_a', id: 'MAFAKESMSACCOUNT0001', token: 'fake-carrier-a-sms-token' };
+const A: CarrierAccount = {
+  provider: 'carrier_a',
+  id: 'MAFAKESMSACCOUNT0001',
+  token: 'fake-carrier-a-sms-token',
+};
 const B: CarrierAccount = {
   provider: 'carrier_b',
   id: 'ACfake000000000000000000000000sms1',
@@ -42,9 +53,7 @@ describe('messages on carrier_a and carrier_b', () => {
       { timeoutMs: 20_000, description: `message ${id} ${status}` },
     );
   const eventsOf = (type: string, messageId: string) =>
-    receiver.requests
-      .map((r) => r.json as Any)
-      .filter((b) => b?.event === type && b.data?.id === messageId);
+    receiver.requests.map((r) => r.json as Any).filter((b) => b?.event === type && b.data?.id === messageId);
 
   beforeAll(async () => {
     fake = await startFakeCarriers();
@@ -104,7 +113,12 @@ describe('messages on carrier_a and carrier_b', () => {
     const res = await send({ to: '+14155551001', body: 'Your code is 4821.', carrier: 'carrier_b' });
     expect(res.status).toBe(202);
     const message = res.body.data;
-    expect(message).toMatchObject({ status: 'queued', from: B_FROM, carrier: 'carrier_b', direction: 'outbound' });
+    expect(message).toMatchObject({
+      status: 'queued',
+      from: B_FROM,
+      carrier: 'carrier_b',
+      direction: 'outbound',
+    });
 
     const sms = await fake.waitForMessage('+14155551001');
     expect(sms).toMatchObject({ provider: 'carrier_b', from: B_FROM, body: 'Your code is 4821.' });
@@ -138,11 +152,14 @@ describe('messages on carrier_a and carrier_b', () => {
     expect((await fake.messageStatus(sms, 'failed', { sign: 'bad', errorCode: '30008' })).status).toBe(403);
     expect((await get(res.body.data.id)).body.data.status).toBe('sent');
     // A callback for a message the URL does not name is unknown.
-    const forged = await fetch(`${gateway}/callbacks/messages/carrier_b/msg_00000000-0000-4000-8000-000000000000/status`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'MessageSid=SMx&MessageStatus=delivered',
-    });
+    const forged = await fetch(
+      `${gateway}/callbacks/messages/carrier_b/msg_00000000-0000-4000-8000-000000000000/status`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'MessageSid=SMx&MessageStatus=delivered',
+      },
+    );
     expect(forged.status).toBe(404);
   });
 
@@ -151,7 +168,11 @@ describe('messages on carrier_a and carrier_b', () => {
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({ from: A_FROM, carrier: 'carrier_a' });
     const sms = await fake.waitForMessage('+14155551003');
-    expect(sms).toMatchObject({ provider: 'carrier_a', from: A_FROM, body: 'Your parcel is out for delivery.' });
+    expect(sms).toMatchObject({
+      provider: 'carrier_a',
+      from: A_FROM,
+      body: 'Your parcel is out for delivery.',
+    });
     const sent = await untilStatus(res.body.data.id, 'sent');
     expect(sent.carrier_message_id).toBe(sms.id);
     expect((await fake.messageStatus(sms, 'undelivered', { errorCode: '200' })).status).toBe(200);
@@ -191,33 +212,36 @@ describe('messages on carrier_a and carrier_b', () => {
   it.each([
     ['carrier_b', () => inboundSmsB, B, B_FROM],
     ['carrier_a', () => inboundSmsA, A, A_FROM],
-  ] as const)('records an inbound SMS on a %s number once and announces it as message.received', async (provider, urlOf, account, number) => {
-    const id = provider === 'carrier_b' ? `SM${'a'.repeat(32)}` : '6f1c2e0a-1111-4222-8333-444455556666';
-    const sms = { id, from: '+919800000071', to: number, body: `Reschedule please (${provider})` };
-    const first = await fake.inboundSms(account, urlOf(), sms);
-    expect(first.status).toBe(200);
-    expect(first.body).toContain('<Response>');
-    // The carrier repeats its webhook: the message is recorded once.
-    expect((await fake.inboundSms(account, urlOf(), sms)).status).toBe(200);
+  ] as const)(
+    'records an inbound SMS on a %s number once and announces it as message.received',
+    async (provider, urlOf, account, number) => {
+      const id = provider === 'carrier_b' ? `SM${'a'.repeat(32)}` : '6f1c2e0a-1111-4222-8333-444455556666';
+      const sms = { id, from: '+919800000071', to: number, body: `Reschedule please (${provider})` };
+      const first = await fake.inboundSms(account, urlOf(), sms);
+      expect(first.status).toBe(200);
+      expect(first.body).toContain('<Response>');
+      // The carrier repeats its webhook: the message is recorded once.
+      expect((await fake.inboundSms(account, urlOf(), sms)).status).toBe(200);
 
-    const inbox = await call(`/messages?direction=inbound&from=%2B919800000071`);
-    const mine = (inbox.body.data.messages as Any[]).filter((m) => m.carrier === provider);
-    expect(mine).toHaveLength(1);
-    expect(mine[0]).toMatchObject({
-      direction: 'inbound',
-      status: 'received',
-      from: '+919800000071',
-      to: number,
-      body: `Reschedule please (${provider})`,
-      carrier_message_id: id,
-    });
-    const event = await waitFor(() => eventsOf('message.received', mine[0].id)[0], {
-      timeoutMs: 30_000,
-      description: 'message.received delivery',
-    });
-    expect(event.data).toMatchObject({ id: mine[0].id, direction: 'inbound', body: mine[0].body });
-    expect(eventsOf('message.received', mine[0].id)).toHaveLength(1);
-  });
+      const inbox = await call(`/messages?direction=inbound&from=%2B919800000071`);
+      const mine = (inbox.body.data.messages as Any[]).filter((m) => m.carrier === provider);
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toMatchObject({
+        direction: 'inbound',
+        status: 'received',
+        from: '+919800000071',
+        to: number,
+        body: `Reschedule please (${provider})`,
+        carrier_message_id: id,
+      });
+      const event = await waitFor(() => eventsOf('message.received', mine[0].id)[0], {
+        timeoutMs: 30_000,
+        description: 'message.received delivery',
+      });
+      expect(event.data).toMatchObject({ id: mine[0].id, direction: 'inbound', body: mine[0].body });
+      expect(eventsOf('message.received', mine[0].id)).toHaveLength(1);
+    },
+  );
 
   it('refuses an inbound SMS that is unsigned or wrongly signed (403) and records nothing', async () => {
     const sms = { from: '+919800000072', to: B_FROM, body: 'Forged' };

@@ -146,7 +146,11 @@ describe('messages on the sandbox carrier', () => {
     ['a body over 1600 characters', { to: '+15550001234', body: 'x'.repeat(1601) }, 'body'],
     ['an unknown carrier', { to: '+15550001234', body: 'Hi', carrier: 'carrier_z' }, 'carrier'],
     ['a sender that is not the account’s', { to: '+15550001234', body: 'Hi', from: '+15550009999' }, 'from'],
-    ['a carrier the account has no connection on', { to: '+15550001234', body: 'Hi', carrier: 'carrier_a' }, 'carrier'],
+    [
+      'a carrier the account has no connection on',
+      { to: '+15550001234', body: 'Hi', carrier: 'carrier_a' },
+      'carrier',
+    ],
   ])('refuses %s with 400 VALIDATION_ERROR', async (_label, body, field) => {
     const res = await send(body);
     expect(res.status).toBe(400);

@@ -67,7 +67,12 @@ describe('send_sms during a call', () => {
     await world.complete(call, call.media.mediaMs / 1000, 'callee');
     const done = await world.finished(call.callId);
     expect(done.session.tool_calls).toEqual([
-      expect.objectContaining({ name: 'send_sms', kind: 'builtin', arguments: { body: ADDRESS }, outcome: 'success' }),
+      expect.objectContaining({
+        name: 'send_sms',
+        kind: 'builtin',
+        arguments: { body: ADDRESS },
+        outcome: 'success',
+      }),
       expect.objectContaining({
         name: 'send_sms',
         kind: 'builtin',

@@ -7,7 +7,11 @@ import { AccountRequest } from './form-callback-carrier';
 import { formFromRecord } from './signing/form-params';
 
 /** A carrier whose account answers `reply` and whose callbacks carry `fields` (the signature is the adapter's). */
-function carrierStub(provider: 'carrier_a' | 'carrier_b', reply: CarrierResponse, fields: Record<string, string> = {}) {
+function carrierStub(
+  provider: 'carrier_a' | 'carrier_b',
+  reply: CarrierResponse,
+  fields: Record<string, string> = {},
+) {
   const sent: { connectionId: string; req: AccountRequest }[] = [];
   const stub = {
     provider,
@@ -41,7 +45,10 @@ describe('carrier_b messages', () => {
 
   it('reads a 4xx as a refusal with the carrier’s code, a 5xx as an unknown outcome', async () => {
     const refused = new CarrierBMessages(
-      carrierStub('carrier_b', { status: 400, body: { code: 21211, message: "Invalid 'To' Phone Number" } }) as never,
+      carrierStub('carrier_b', {
+        status: 400,
+        body: { code: 21211, message: "Invalid 'To' Phone Number" },
+      }) as never,
     );
     await expect(refused.send('c', SMS)).rejects.toMatchObject({ code: '21211' });
     await expect(refused.send('c', SMS)).rejects.toBeInstanceOf(SmsRefused);
@@ -53,7 +60,11 @@ describe('carrier_b messages', () => {
 
   it('reads status callbacks and inbound SMS', async () => {
     const status = new CarrierBMessages(
-      carrierStub('carrier_b', { status: 200, body: null }, { MessageSid: 'SM1', MessageStatus: 'undelivered', ErrorCode: '30003' }) as never,
+      carrierStub(
+        'carrier_b',
+        { status: 200, body: null },
+        { MessageSid: 'SM1', MessageStatus: 'undelivered', ErrorCode: '30003' },
+      ) as never,
     );
     await expect(status.parseStatus(request, 'c')).resolves.toEqual({
       carrierMessageId: 'SM1',
@@ -61,7 +72,11 @@ describe('carrier_b messages', () => {
       errorCode: '30003',
     });
     const inbound = new CarrierBMessages(
-      carrierStub('carrier_b', { status: 200, body: null }, { MessageSid: 'SM2', From: '+1', To: '+2', Body: 'YES' }) as never,
+      carrierStub(
+        'carrier_b',
+        { status: 200, body: null },
+        { MessageSid: 'SM2', From: '+1', To: '+2', Body: 'YES' },
+      ) as never,
     );
     await expect(inbound.parseInbound(request, 'c')).resolves.toEqual({
       carrierMessageId: 'SM2',
@@ -69,7 +84,9 @@ describe('carrier_b messages', () => {
       to: '+2',
       body: 'YES',
     });
-    const bare = new CarrierBMessages(carrierStub('carrier_b', { status: 200, body: null }, { From: '+1' }) as never);
+    const bare = new CarrierBMessages(
+      carrierStub('carrier_b', { status: 200, body: null }, { From: '+1' }) as never,
+    );
     await expect(bare.parseInbound(request, 'c')).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
@@ -104,7 +121,11 @@ describe('carrier_a messages', () => {
 
   it('reads ErrorCode 000 as none and adds the plus to inbound numbers', async () => {
     const status = new CarrierAMessages(
-      carrierStub('carrier_a', { status: 200, body: null }, { MessageUUID: 'u-1', Status: 'delivered', ErrorCode: '000' }) as never,
+      carrierStub(
+        'carrier_a',
+        { status: 200, body: null },
+        { MessageUUID: 'u-1', Status: 'delivered', ErrorCode: '000' },
+      ) as never,
     );
     await expect(status.parseStatus(request, 'c')).resolves.toEqual({
       carrierMessageId: 'u-1',
@@ -112,7 +133,11 @@ describe('carrier_a messages', () => {
       errorCode: null,
     });
     const inbound = new CarrierAMessages(
-      carrierStub('carrier_a', { status: 200, body: null }, { MessageUUID: 'u-2', From: '918012345678', To: '14155550100', Text: 'Hi' }) as never,
+      carrierStub(
+        'carrier_a',
+        { status: 200, body: null },
+        { MessageUUID: 'u-2', From: '918012345678', To: '14155550100', Text: 'Hi' },
+      ) as never,
     );
     await expect(inbound.parseInbound(request, 'c')).resolves.toEqual({
       carrierMessageId: 'u-2',

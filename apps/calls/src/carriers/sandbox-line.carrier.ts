@@ -35,7 +35,12 @@ export class SandboxLineCarrier extends CarrierBAdapter {
    * Asks the simulator for an inbound SMS from `from` to `to`: it delivers carrier_b's signed inbound-SMS
    * webhook to `smsUrl` before it answers. Resolves with the message's MessageSid.
    */
-  async startInboundMessage(input: { from: string; to: string; body: string; smsUrl: string }): Promise<string> {
+  async startInboundMessage(input: {
+    from: string;
+    to: string;
+    body: string;
+    smsUrl: string;
+  }): Promise<string> {
     const creds = await this.openCredentials();
     const res = await this.send(creds, {
       method: 'POST',

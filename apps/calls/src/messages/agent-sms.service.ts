@@ -45,7 +45,8 @@ export class AgentSms {
     const other = call.direction === 'inbound' ? call.fromNumber : call.toNumber;
     const own = call.direction === 'inbound' ? call.toNumber : call.fromNumber;
     const to = typeof request.to === 'string' && request.to.trim() ? request.to.trim() : other;
-    if (!E164_PATTERN.test(to)) return notSent(`${to} is not a phone number in international form (+ and digits)`);
+    if (!E164_PATTERN.test(to))
+      return notSent(`${to} is not a phone number in international form (+ and digits)`);
     if (to !== other && agent.smsAllowedRecipients !== 'any') {
       return notSent('messages may go only to the person on this call');
     }

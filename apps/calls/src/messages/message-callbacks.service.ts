@@ -52,7 +52,11 @@ export class MessageCallbacksService {
       throw AppError.notFound('Message');
     }
     const report = await carrier.parseStatus(callbackRequestOf(input), message.connectionId);
-    if (message.carrierMessageId && report.carrierMessageId && report.carrierMessageId !== message.carrierMessageId) {
+    if (
+      message.carrierMessageId &&
+      report.carrierMessageId &&
+      report.carrierMessageId !== message.carrierMessageId
+    ) {
       throw AppError.validation([{ field: 'MessageSid', message: 'the callback names another message' }]);
     }
     if (!report.status) {
@@ -65,9 +69,12 @@ export class MessageCallbacksService {
       const moved = await this.messages.transition(em, message.id, status, {
         carrierMessageId: report.carrierMessageId,
         errorCode: report.errorCode,
-        errorMessage: report.errorCode ? `${input.provider} reported ${status} (error ${report.errorCode})` : null,
+        errorMessage: report.errorCode
+          ? `${input.provider} reported ${status} (error ${report.errorCode})`
+          : null,
       });
-      if (!moved && report.carrierMessageId) await this.adoptCarrierId(message.id, report.carrierMessageId, em);
+      if (!moved && report.carrierMessageId)
+        await this.adoptCarrierId(message.id, report.carrierMessageId, em);
     });
     return OK;
   }
@@ -132,7 +139,11 @@ export class MessageCallbacksService {
     });
   }
 
-  private async adoptCarrierId(id: string, carrierMessageId: string, em = this.dataSource.manager): Promise<void> {
+  private async adoptCarrierId(
+    id: string,
+    carrierMessageId: string,
+    em = this.dataSource.manager,
+  ): Promise<void> {
     await em.query(
       `UPDATE ${tableOf(em, Message)} SET carrier_message_id = $2 WHERE id = $1 AND carrier_message_id IS NULL`,
       [id, carrierMessageId.slice(0, 200)],

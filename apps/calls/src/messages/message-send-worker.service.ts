@@ -143,8 +143,9 @@ export class MessageSendWorker implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async dequeue(id: string): Promise<void> {
-    await this.dataSource.query(`UPDATE ${tableOf(this.dataSource, Message)} SET send_after = NULL WHERE id = $1`, [
-      id,
-    ]);
+    await this.dataSource.query(
+      `UPDATE ${tableOf(this.dataSource, Message)} SET send_after = NULL WHERE id = $1`,
+      [id],
+    );
   }
 }

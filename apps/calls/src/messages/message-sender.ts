@@ -30,7 +30,10 @@ export class MessageSenderResolver {
     private readonly lines: DefaultLineService,
   ) {}
 
-  async resolve(partnerId: string, input: { from?: string; carrier?: MessageCarrier }): Promise<MessageSender> {
+  async resolve(
+    partnerId: string,
+    input: { from?: string; carrier?: MessageCarrier },
+  ): Promise<MessageSender> {
     // The sandbox line exists before any lookup, so its number can be named too.
     const fallback = await this.lines.defaultNumber(partnerId);
     if (input.from !== undefined) return this.byNumber(partnerId, input.from, input.carrier);
@@ -39,13 +42,20 @@ export class MessageSenderResolver {
   }
 
   private async byNumber(partnerId: string, from: string, carrier?: MessageCarrier): Promise<MessageSender> {
-    const number = await this.dataSource.getRepository(PhoneNumber).findOne({ where: { partnerId, number: from } });
+    const number = await this.dataSource
+      .getRepository(PhoneNumber)
+      .findOne({ where: { partnerId, number: from } });
     if (!number) {
-      throw AppError.validation([{ field: 'from', message: `${from} is not a phone number of this account` }]);
+      throw AppError.validation([
+        { field: 'from', message: `${from} is not a phone number of this account` },
+      ]);
     }
     if (carrier !== undefined && number.provider !== carrier) {
       throw AppError.validation([
-        { field: 'from', message: `${from} is a number of the ${number.provider} connection, not ${carrier}` },
+        {
+          field: 'from',
+          message: `${from} is a number of the ${number.provider} connection, not ${carrier}`,
+        },
       ]);
     }
     return this.senderOf(number, 'from');
@@ -57,7 +67,10 @@ export class MessageSenderResolver {
       .findOne({ where: { partnerId, provider: carrier } });
     if (!connection) {
       throw AppError.validation([
-        { field: 'carrier', message: `this account has no ${carrier} connection (PUT /config/telephony/${carrier})` },
+        {
+          field: 'carrier',
+          message: `this account has no ${carrier} connection (PUT /config/telephony/${carrier})`,
+        },
       ]);
     }
     const creds = await this.dataSource
@@ -66,7 +79,9 @@ export class MessageSenderResolver {
     const numbers = this.dataSource.getRepository(PhoneNumber);
     const number =
       (creds?.fromNumber
-        ? await numbers.findOne({ where: { partnerId, number: creds.fromNumber, connectionId: connection.id } })
+        ? await numbers.findOne({
+            where: { partnerId, number: creds.fromNumber, connectionId: connection.id },
+          })
         : null) ??
       (await numbers.findOne({
         where: { partnerId, connectionId: connection.id, status: 'active' },

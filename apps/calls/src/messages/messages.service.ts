@@ -55,7 +55,11 @@ export class MessagesService {
     private readonly policy: ContactPolicy,
   ) {}
 
-  async send(partnerId: string, input: SendMessageDto, origin: CallOrigin | null = null): Promise<MessageDto> {
+  async send(
+    partnerId: string,
+    input: SendMessageDto,
+    origin: CallOrigin | null = null,
+  ): Promise<MessageDto> {
     const sender = await this.senders.resolve(partnerId, input);
     const permit = await this.policy.check(partnerId, input.to, null, 'message');
     const id = MessageId.format(randomUUID());

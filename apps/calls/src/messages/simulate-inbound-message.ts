@@ -29,7 +29,9 @@ export class SimulateInboundMessage {
   async execute(partnerId: string, input: SandboxInboundMessageDto): Promise<MessageDto> {
     await this.lines.ensureSandbox(partnerId);
     // The account's own number only (404 otherwise), before the simulator is asked for anything.
-    const number = await this.dataSource.getRepository(PhoneNumber).findOneBy({ partnerId, number: input.to });
+    const number = await this.dataSource
+      .getRepository(PhoneNumber)
+      .findOneBy({ partnerId, number: input.to });
     if (!number) throw AppError.notFound('Phone number');
     const connection = await this.dataSource
       .getRepository(Connection)

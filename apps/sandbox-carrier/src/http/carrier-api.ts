@@ -170,7 +170,8 @@ function number(form: URLSearchParams, field: string): string {
 function messageBody(form: URLSearchParams): string {
   const body = form.get('Body') ?? '';
   if (!body) throw new CarrierRefusal(400, 21602, 'Message body is required');
-  if (body.length > 1600) throw new CarrierRefusal(400, 21617, 'The concatenated message body exceeds the 1600 character limit');
+  if (body.length > 1600)
+    throw new CarrierRefusal(400, 21617, 'The concatenated message body exceeds the 1600 character limit');
   return body;
 }
 

@@ -39,7 +39,11 @@ describe('the sandbox carrier’s messages (carrier_b Messages.json)', () => {
           .sort()
           .reduce((acc, k) => acc + k + form[k], `${platformBase}${req.url}`);
         const expected = createHmac('sha1', TOKEN).update(data).digest('base64');
-        deliveries.push({ path: req.url ?? '', form, signed: req.headers['x-twilio-signature'] === expected });
+        deliveries.push({
+          path: req.url ?? '',
+          form,
+          signed: req.headers['x-twilio-signature'] === expected,
+        });
         const status = req.url?.endsWith('/sms') ? inboundStatus : 200;
         res.writeHead(status, { 'content-type': 'application/xml' }).end('<Response></Response>');
       });
@@ -113,7 +117,9 @@ describe('the sandbox carrier’s messages (carrier_b Messages.json)', () => {
     });
     const reports = await statusesOf(resource.sid as string, 2);
     expect(reports.map((d) => d.form.MessageStatus)).toEqual(['sent', 'delivered']);
-    expect(reports.every((d) => d.signed && d.path === '/callbacks/messages/sandbox/msg_1/status')).toBe(true);
+    expect(reports.every((d) => d.signed && d.path === '/callbacks/messages/sandbox/msg_1/status')).toBe(
+      true,
+    );
   });
 
   it('reports a recipient ending in 13 undelivered with ErrorCode 30003', async () => {
@@ -130,7 +136,11 @@ describe('the sandbox carrier’s messages (carrier_b Messages.json)', () => {
 
   it.each([
     ['no Body', { To: '+15550004242', From: '+15550000001' }, 21602],
-    ['a Body over 1600 characters', { To: '+15550004242', From: '+15550000001', Body: 'x'.repeat(1601) }, 21617],
+    [
+      'a Body over 1600 characters',
+      { To: '+15550004242', From: '+15550000001', Body: 'x'.repeat(1601) },
+      21617,
+    ],
     ['a To that is not E.164', { To: '5550004242', From: '+15550000001', Body: 'Hi' }, 21211],
     [
       'a StatusCallback outside the platform',
@@ -144,7 +154,11 @@ describe('the sandbox carrier’s messages (carrier_b Messages.json)', () => {
   });
 
   it('refuses a wrong token with 401', async () => {
-    const res = await post('Messages.json', { To: '+15550004242', From: '+1555', Body: 'Hi' }, 'x'.repeat(TOKEN.length));
+    const res = await post(
+      'Messages.json',
+      { To: '+15550004242', From: '+1555', Body: 'Hi' },
+      'x'.repeat(TOKEN.length),
+    );
     expect(res.status).toBe(401);
   });
 

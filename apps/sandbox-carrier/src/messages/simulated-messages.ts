@@ -49,13 +49,21 @@ export class SimulatedMessages {
     private readonly log: Log,
   ) {}
 
-  send(input: { to: string; from: string; body: string; statusCallback: string | null }): CarrierBMessageResource {
-    if (this.running.size >= MAX_IN_FLIGHT) throw new MessageRefusal(429, 20429, 'Too many messages in flight');
+  send(input: {
+    to: string;
+    from: string;
+    body: string;
+    statusCallback: string | null;
+  }): CarrierBMessageResource {
+    if (this.running.size >= MAX_IN_FLIGHT)
+      throw new MessageRefusal(429, 20429, 'Too many messages in flight');
     const resource = this.resource(newMessageSid(), input, 'outbound-api', 'queued');
     if (input.statusCallback) {
       const url = input.statusCallback;
       const job = this.report(resource, url)
-        .catch((err: Error) => this.log('warn', `message ${resource.sid}: status callback failed: ${err.message}`))
+        .catch((err: Error) =>
+          this.log('warn', `message ${resource.sid}: status callback failed: ${err.message}`),
+        )
         .finally(() => this.running.delete(job));
       this.running.add(job);
     }
@@ -63,7 +71,12 @@ export class SimulatedMessages {
   }
 
   /** An SMS from `from` to the platform's number `to`: resolves once the number's message URL has taken it. */
-  async receive(input: { to: string; from: string; body: string; url: string }): Promise<CarrierBMessageResource> {
+  async receive(input: {
+    to: string;
+    from: string;
+    body: string;
+    url: string;
+  }): Promise<CarrierBMessageResource> {
     const resource = this.resource(newMessageSid(), input, 'inbound', 'received');
     const reply = await postSignedForm({
       url: input.url,

@@ -99,7 +99,7 @@ export class DtmfDto implements DtmfInputConfig {
 /** What sms_enabled does, for the agent's field. */
 export const SMS_ENABLED_DESCRIPTION =
   'true: the model gets a send_sms tool to text the person on the call during it (a confirmation, a link), sent ' +
-  'like POST /messages from the call\'s number (contact policy included), at most 3 per call.';
+  "like POST /messages from the call's number (contact policy included), at most 3 per call.";
 
 /** What sms_allowed_recipients does, for the agent's field. */
 export const SMS_RECIPIENTS_DESCRIPTION =

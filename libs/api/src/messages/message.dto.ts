@@ -23,7 +23,12 @@ export type MessageDirection = (typeof MESSAGE_DIRECTIONS)[number];
 export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'undelivered', 'failed', 'received'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 /** Statuses a message no longer leaves. */
-export const FINAL_MESSAGE_STATUSES: readonly MessageStatus[] = ['delivered', 'undelivered', 'failed', 'received'];
+export const FINAL_MESSAGE_STATUSES: readonly MessageStatus[] = [
+  'delivered',
+  'undelivered',
+  'failed',
+  'received',
+];
 
 export class MessageDto {
   @ApiProperty({ example: MESSAGE_ID_EXAMPLE })
@@ -38,7 +43,10 @@ export class MessageDto {
   @ApiProperty({ example: E164_EXAMPLE, description: 'Recipient' })
   to: string;
 
-  @ApiProperty({ example: '+14155550100', description: 'Sender: a number of the account for outbound messages' })
+  @ApiProperty({
+    example: '+14155550100',
+    description: 'Sender: a number of the account for outbound messages',
+  })
   from: string;
 
   @ApiProperty({ maxLength: MESSAGE_BODY_MAX_CHARS })
@@ -46,30 +54,50 @@ export class MessageDto {
 
   @ApiProperty({
     minimum: 1,
-    description: 'SMS segments the body takes (GSM-7: 160 characters, 153 when split; otherwise UCS-2: 70, 67)',
+    description:
+      'SMS segments the body takes (GSM-7: 160 characters, 153 when split; otherwise UCS-2: 70, 67)',
   })
   segments: number;
 
   @ApiProperty({ enum: MESSAGE_CARRIERS, description: 'The connection the message went out or came in on' })
   carrier: MessageCarrier;
 
-  @ApiProperty({ type: String, nullable: true, description: "The carrier's id (carrier_b MessageSid, carrier_a message_uuid)" })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: "The carrier's id (carrier_b MessageSid, carrier_a message_uuid)",
+  })
   carrier_message_id: string | null;
 
   @ApiProperty({
     type: String,
     nullable: true,
-    description: "failed or undelivered: the carrier's error code, or the platform's (carrier_refused, carrier_unreachable)",
+    description:
+      "failed or undelivered: the carrier's error code, or the platform's (carrier_refused, carrier_unreachable)",
   })
   error_code: string | null;
 
-  @ApiProperty({ type: String, nullable: true, description: 'failed or undelivered: what went wrong, in words' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'failed or undelivered: what went wrong, in words',
+  })
   error_message: string | null;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The call whose agent sent it (send_sms)' })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The call whose agent sent it (send_sms)',
+  })
   call_id: string | null;
 
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'The agent that sent it during a call' })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The agent that sent it during a call',
+  })
   agent_id: string | null;
 
   @ApiProperty({ format: 'date-time' })
@@ -114,7 +142,9 @@ export class SendMessageDto {
     description: "The connection to send on; default the from number's, or the account's default number's",
   })
   @IsOptional()
-  @IsIn(MESSAGE_CARRIERS as unknown as string[], { message: `carrier must be one of ${MESSAGE_CARRIERS.join(', ')}` })
+  @IsIn(MESSAGE_CARRIERS as unknown as string[], {
+    message: `carrier must be one of ${MESSAGE_CARRIERS.join(', ')}`,
+  })
   carrier?: MessageCarrier;
 }
 

@@ -70,7 +70,9 @@ export class CarrierAMessages implements MessageCarrier {
   async parseInbound(request: CallbackRequest, connectionId: string): Promise<InboundSms> {
     const f = firstValues(await this.carrier.verifiedCallback(request, connectionId));
     if (!f.MessageUUID || !f.From || !f.To || f.Text === undefined) {
-      throw AppError.validation([{ field: 'MessageUUID', message: 'MessageUUID, From, To and Text are required' }]);
+      throw AppError.validation([
+        { field: 'MessageUUID', message: 'MessageUUID, From, To and Text are required' },
+      ]);
     }
     // carrier_a writes numbers without the plus.
     const e164 = (n: string) => (n.startsWith('+') ? n : `+${n}`);

@@ -58,7 +58,8 @@ export class CarrierBMessages implements MessageCarrier {
     if (res.status >= 500) throw new SmsOutcomeUnknown(refusalText(this.carrier.provider, res));
     const sid = body && typeof body.sid === 'string' ? body.sid : '';
     if (res.status >= 200 && res.status <= 299 && sid) return sid;
-    const code = body && (typeof body.code === 'number' || typeof body.code === 'string') ? String(body.code) : '';
+    const code =
+      body && (typeof body.code === 'number' || typeof body.code === 'string') ? String(body.code) : '';
     throw new SmsRefused(code || 'carrier_refused', refusalText(this.carrier.provider, res));
   }
 
@@ -75,7 +76,9 @@ export class CarrierBMessages implements MessageCarrier {
     const f = firstValues(await this.carrier.verifiedCallback(request, connectionId));
     const carrierMessageId = f.MessageSid || f.SmsSid;
     if (!carrierMessageId || !f.From || !f.To || f.Body === undefined) {
-      throw AppError.validation([{ field: 'MessageSid', message: 'MessageSid, From, To and Body are required' }]);
+      throw AppError.validation([
+        { field: 'MessageSid', message: 'MessageSid, From, To and Body are required' },
+      ]);
     }
     return { carrierMessageId, from: f.From, to: f.To, body: f.Body };
   }

@@ -36,7 +36,9 @@ export class Messages1765400200000 implements MigrationInterface {
     await q.query(
       `CREATE INDEX messages_to_number ON calls.messages (partner_id, to_number, created_at) WHERE direction = 'outbound'`,
     );
-    await q.query(`CREATE INDEX messages_send_due ON calls.messages (send_after) WHERE send_after IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX messages_send_due ON calls.messages (send_after) WHERE send_after IS NOT NULL`,
+    );
     await q.query(
       `CREATE UNIQUE INDEX messages_carrier_id ON calls.messages (partner_id, provider, direction, carrier_message_id)
          WHERE carrier_message_id IS NOT NULL`,

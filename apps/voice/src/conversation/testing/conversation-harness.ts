@@ -262,7 +262,12 @@ export class FakePlatform implements CallPlatform {
   }
   /** Messages the agent sent (send_sms), and what the calls service answers the next ones. */
   readonly smsSent: { to: string | null; body: string }[] = [];
-  smsReply: VoiceSendSmsReply = { sent: true, messageId: 'msg_00000000-0000-4000-8000-000000000001', to: null, reason: null };
+  smsReply: VoiceSendSmsReply = {
+    sent: true,
+    messageId: 'msg_00000000-0000-4000-8000-000000000001',
+    to: null,
+    reason: null,
+  };
   async sendSms(to: string | null, body: string): Promise<VoiceSendSmsReply> {
     this.smsSent.push({ to, body });
     return this.smsReply;

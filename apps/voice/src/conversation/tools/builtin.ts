@@ -189,7 +189,8 @@ const sendSms: ConversationTool = {
             ? {
                 to: {
                   type: 'string',
-                  description: 'Another number in international form (+ and digits); omit for the person on the call',
+                  description:
+                    'Another number in international form (+ and digits); omit for the person on the call',
                 },
               }
             : {}),
@@ -201,12 +202,19 @@ const sendSms: ConversationTool = {
   async run(call, turn): Promise<ToolRun> {
     const startedAt = performance.now();
     const body = typeof call.arguments.body === 'string' ? call.arguments.body.trim() : '';
-    if (!body) return { result: 'No message text was given.', invocation: builtin(call, 'invalid_arguments', startedAt) };
-    const to = typeof call.arguments.to === 'string' && call.arguments.to.trim() ? call.arguments.to.trim() : null;
+    if (!body)
+      return {
+        result: 'No message text was given.',
+        invocation: builtin(call, 'invalid_arguments', startedAt),
+      };
+    const to =
+      typeof call.arguments.to === 'string' && call.arguments.to.trim() ? call.arguments.to.trim() : null;
     try {
       const reply = await turn.control.withAck(turn.context.services.sendSms(to, body));
       return {
-        result: reply.sent ? `The message was sent to ${reply.to}.` : `The message was not sent: ${reply.reason}.`,
+        result: reply.sent
+          ? `The message was sent to ${reply.to}.`
+          : `The message was not sent: ${reply.reason}.`,
         invocation: builtin(call, reply.sent ? 'success' : 'failed', startedAt),
       };
     } catch (error) {

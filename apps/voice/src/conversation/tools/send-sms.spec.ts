@@ -26,7 +26,10 @@ describe('conversation: send_sms', () => {
     expect(caller?.parameters.properties).toEqual({ body: expect.any(Object) });
     await call.close();
 
-    call = new CallHarness({ agent: { smsEnabled: true, smsAllowedRecipients: 'any' }, sttTexts: ['Hello.'] }).start();
+    call = new CallHarness({
+      agent: { smsEnabled: true, smsAllowedRecipients: 'any' },
+      sttTexts: ['Hello.'],
+    }).start();
     call.say(300);
     await call.until(() => call!.model.requests.length === 1, 'a model request');
     const anyone = call.model.requests[0].tools.find((t) => t.name === 'send_sms');
