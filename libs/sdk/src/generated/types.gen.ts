@@ -1959,9 +1959,9 @@ export type PolicyDecisionDto = {
   rule: 'do_not_call' | 'calling_window' | 'frequency_cap';
   outcome: 'refused' | 'skipped' | 'deferred';
   /**
-   * POST /calls/start, or a campaign dial
+   * POST /calls/start, a campaign dial, or an SMS
    */
-  source: 'single_call' | 'campaign';
+  source: 'single_call' | 'campaign' | 'message';
   /**
    * The campaign of a campaign dial
    */
@@ -2172,6 +2172,98 @@ export type SandboxInboundCallDto = {
    * The simulated caller
    */
   from_number: string;
+};
+
+export type MessageDto = {
+  id: string;
+  direction: 'outbound' | 'inbound';
+  status: 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'received';
+  /**
+   * Recipient
+   */
+  to: string;
+  /**
+   * Sender: a number of the account for outbound messages
+   */
+  from: string;
+  body: string;
+  /**
+   * SMS segments the body takes (GSM-7: 160 characters, 153 when split; otherwise UCS-2: 70, 67)
+   */
+  segments: number;
+  /**
+   * The connection the message went out or came in on
+   */
+  carrier: 'sandbox' | 'carrier_a' | 'carrier_b';
+  /**
+   * The carrier's id (carrier_b MessageSid, carrier_a message_uuid)
+   */
+  carrier_message_id: string | null;
+  /**
+   * failed or undelivered: the carrier's error code, or the platform's (carrier_refused, carrier_unreachable)
+   */
+  error_code: string | null;
+  /**
+   * failed or undelivered: what went wrong, in words
+   */
+  error_message: string | null;
+  /**
+   * The call whose agent sent it (send_sms)
+   */
+  call_id: string | null;
+  /**
+   * The agent that sent it during a call
+   */
+  agent_id: string | null;
+  created_at: string;
+  updated_at: string;
+  /**
+   * When the carrier took it
+   */
+  sent_at: string | null;
+  /**
+   * When it was delivered
+   */
+  delivered_at: string | null;
+};
+
+export type SendMessageDto = {
+  /**
+   * Recipient, E.164
+   */
+  to: string;
+  body: string;
+  /**
+   * A number of the account (GET /phone-numbers); default the carrier connection's from_number
+   */
+  from?: string;
+  /**
+   * The connection to send on; default the from number's, or the account's default number's
+   */
+  carrier?: 'sandbox' | 'carrier_a' | 'carrier_b';
+};
+
+export type MessageListDto = {
+  /**
+   * Newest first
+   */
+  messages: Array<MessageDto>;
+  /**
+   * Pass as cursor to get the next page; null on the last page
+   */
+  next_cursor: string | null;
+};
+
+export type SandboxInboundMessageDto = {
+  /**
+   * A number of the account (see GET /phone-numbers)
+   */
+  to: string;
+  /**
+   * The simulated sender
+   */
+  from: string;
+  body: string;
 };
 
 export type LifecycleHookWithSecretDto = {
@@ -2565,6 +2657,14 @@ export type AgentDto = {
    * true: the model gets a send_dtmf tool to press keys on the call (digits 0-9, *, #, A-D; w pauses half a second), for example to navigate the phone menu of the number it called. Carriers with a send-digits request get one; on the others the tones are played into the call.
    */
   send_dtmf_enabled: boolean;
+  /**
+   * true: the model gets a send_sms tool to text the person on the call during it (a confirmation, a link), sent like POST /messages from the call's number (contact policy included), at most 3 per call.
+   */
+  sms_enabled: boolean;
+  /**
+   * Whom send_sms may text: caller (the other party of the call only) or any (any number the model gives).
+   */
+  sms_allowed_recipients: 'caller' | 'any';
   extraction_enabled: boolean;
   /**
    * Post-call analysis of every answered call, run with extraction once the call ends: a short summary, and, when success_rubric is set, a success evaluation in which a model judges the transcript against the rubric and gives a score out of 10 with its reasons (passed when the score reaches success_threshold). The result is the session's analysis, in GET /calls/{id} and in session.completed. Without an LLM server the offline engine summarises with the opening lines and scores by how many of the rubric’s words the conversation covers.
@@ -2858,6 +2958,14 @@ export type CreateAgentDto = {
    */
   send_dtmf_enabled?: boolean;
   /**
+   * true: the model gets a send_sms tool to text the person on the call during it (a confirmation, a link), sent like POST /messages from the call's number (contact policy included), at most 3 per call.
+   */
+  sms_enabled?: boolean;
+  /**
+   * Whom send_sms may text: caller (the other party of the call only) or any (any number the model gives).
+   */
+  sms_allowed_recipients?: 'caller' | 'any';
+  /**
    * false: post-call extraction is skipped even if keys exist
    */
   extraction_enabled?: boolean;
@@ -3049,6 +3157,14 @@ export type UpdateAgentDto = {
    * true: the model gets a send_dtmf tool to press keys on the call (digits 0-9, *, #, A-D; w pauses half a second), for example to navigate the phone menu of the number it called. Carriers with a send-digits request get one; on the others the tones are played into the call.
    */
   send_dtmf_enabled?: boolean;
+  /**
+   * true: the model gets a send_sms tool to text the person on the call during it (a confirmation, a link), sent like POST /messages from the call's number (contact policy included), at most 3 per call.
+   */
+  sms_enabled?: boolean;
+  /**
+   * Whom send_sms may text: caller (the other party of the call only) or any (any number the model gives).
+   */
+  sms_allowed_recipients?: 'caller' | 'any';
   /**
    * false: post-call extraction is skipped even if keys exist
    */
@@ -3965,6 +4081,8 @@ export type WebhookEndpointWithSecretDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
+    | 'message.status.updated'
+    | 'message.received'
     | 'inbound.route'
     | 'webhook.test'
   >;
@@ -4005,6 +4123,8 @@ export type WebhookEventType =
   | 'session.completed'
   | 'call.transferred'
   | 'campaign.status.updated'
+  | 'message.status.updated'
+  | 'message.received'
   | 'inbound.route'
   | 'webhook.test';
 
@@ -4051,6 +4171,8 @@ export type WebhookEndpointDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
+    | 'message.status.updated'
+    | 'message.received'
     | 'inbound.route'
     | 'webhook.test'
   >;
@@ -4124,6 +4246,8 @@ export type WebhookDeliveryDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
+    | 'message.status.updated'
+    | 'message.received'
     | 'inbound.route'
     | 'webhook.test';
   /**
@@ -4290,6 +4414,8 @@ export type WebhookDeliveryDetailDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
+    | 'message.status.updated'
+    | 'message.received'
     | 'inbound.route'
     | 'webhook.test';
   /**
@@ -4795,6 +4921,8 @@ export type WebhookEventTypeWritable =
   | 'session.completed'
   | 'call.transferred'
   | 'campaign.status.updated'
+  | 'message.status.updated'
+  | 'message.received'
   | 'inbound.route'
   | 'webhook.test';
 
@@ -8211,7 +8339,7 @@ export type PolicyDecisionsListData = {
     number?: string;
     rule?: 'do_not_call' | 'calling_window' | 'frequency_cap';
     outcome?: 'refused' | 'skipped' | 'deferred';
-    source?: 'single_call' | 'campaign';
+    source?: 'single_call' | 'campaign' | 'message';
     /**
      * Only decisions of this campaign
      */
@@ -8840,6 +8968,264 @@ export type InboundRouteDecisionsSimulateResponses = {
 
 export type InboundRouteDecisionsSimulateResponse =
   InboundRouteDecisionsSimulateResponses[keyof InboundRouteDecisionsSimulateResponses];
+
+export type MessagesListData = {
+  body?: never;
+  path?: never;
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+    /**
+     * Only messages to this number (+ as %2B)
+     */
+    to?: string;
+    /**
+     * Only messages from this number (+ as %2B)
+     */
+    from?: string;
+    direction?: 'outbound' | 'inbound';
+    status?: 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'received';
+  };
+  url: '/api/v2/messages';
+};
+
+export type MessagesListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type MessagesListError = MessagesListErrors[keyof MessagesListErrors];
+
+export type MessagesListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: MessageListDto;
+  };
+};
+
+export type MessagesListResponse = MessagesListResponses[keyof MessagesListResponses];
+
+export type MessagesSendData = {
+  body: SendMessageDto;
+  path?: never;
+  query?: never;
+  url: '/api/v2/messages';
+};
+
+export type MessagesSendErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `CALLER_ID_INACTIVE`: A caller ID of the campaign is no longer active.<br>`DO_NOT_CALL`: The number is on the account’s do-not-call list (itself or a prefix of it); nothing was dialled (HTTP 409). GET /do-not-call/lookup says which entry.<br>`OUTSIDE_CALLING_WINDOW`: The callee’s local time is outside the calling window; nothing was dialled (HTTP 409). error.retry_at (and Retry-After) says when the window opens.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `FREQUENCY_CAP_REACHED`: The number has had max_attempts_per_day or max_attempts_per_7_days calls already; nothing was dialled (HTTP 429). error.retry_at (and Retry-After) says when a call is allowed again.<br>`LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type MessagesSendError = MessagesSendErrors[keyof MessagesSendErrors];
+
+export type MessagesSendResponses = {
+  /**
+   * Queued
+   */
+  202: {
+    success: true;
+    data: MessageDto;
+  };
+};
+
+export type MessagesSendResponse = MessagesSendResponses[keyof MessagesSendResponses];
+
+export type MessagesGetData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/messages/{id}';
+};
+
+export type MessagesGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type MessagesGetError = MessagesGetErrors[keyof MessagesGetErrors];
+
+export type MessagesGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: MessageDto;
+  };
+};
+
+export type MessagesGetResponse = MessagesGetResponses[keyof MessagesGetResponses];
+
+export type MessagesSimulateInboundData = {
+  body: SandboxInboundMessageDto;
+  path?: never;
+  query?: never;
+  url: '/api/v2/sandbox/inbound-messages';
+};
+
+export type MessagesSimulateInboundErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type MessagesSimulateInboundError = MessagesSimulateInboundErrors[keyof MessagesSimulateInboundErrors];
+
+export type MessagesSimulateInboundResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: MessageDto;
+  };
+};
+
+export type MessagesSimulateInboundResponse =
+  MessagesSimulateInboundResponses[keyof MessagesSimulateInboundResponses];
 
 export type LifecycleHooksListData = {
   body?: never;
@@ -13468,6 +13854,8 @@ export type WebhookEndpointsDeliveriesData = {
       | 'session.completed'
       | 'call.transferred'
       | 'campaign.status.updated'
+      | 'message.status.updated'
+      | 'message.received'
       | 'inbound.route'
       | 'webhook.test';
     /**
