@@ -6,10 +6,6 @@ import { waitFor } from '@vap/testing';
 import { ChatCompletionRequest, ChatScript, lastUserText } from '../../support/fake-media';
 import { VoiceWorld } from './voice-fixtures';
 
-// Tests read response bodies freely; a mistyped read fails the assertion anyway.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Any = any;
-
 const INTRO = 'Hello, this is Maya from Acme.';
 const ASK = 'Can you text me the address?';
 const ASK_OTHER = 'Text my wife at plus one four one five.';
