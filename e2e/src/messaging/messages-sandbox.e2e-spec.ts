@@ -125,6 +125,33 @@ describe('messages on the sandbox carrier', () => {
     expect(inbox.body.data.messages.map((m: Any) => m.id)).toContain(received.id);
   });
 
+  it('caps messages per number like calls (FREQUENCY_CAP_REACHED, counted among the number’s messages), exactly', async () => {
+    const { apiKey } = await createPartner({ balance_inr: 100 });
+    const capped = await api('/contact-policy/settings', {
+      method: 'PATCH',
+      key: apiKey,
+      body: { max_attempts_per_day: 1 },
+    });
+    expect(capped.status).toBe(200);
+    // Three at once to one number under a cap of one: exactly one is accepted.
+    const results = await Promise.all(
+      [1, 2, 3].map((i) => send({ to: '+15550004444', body: `Reminder ${i}` }, apiKey)),
+    );
+    expect(results.map((r) => `${r.status} ${r.body.error?.code ?? ''}`.trim()).sort()).toEqual([
+      '202',
+      '429 FREQUENCY_CAP_REACHED',
+      '429 FREQUENCY_CAP_REACHED',
+    ]);
+    const refused = results.find((r) => r.status === 429)!;
+    expect(refused.body.error.message).toContain('nothing was sent');
+    expect(Date.parse(refused.body.error.retry_at)).toBeGreaterThan(Date.now());
+    // Another number has its own count.
+    expect((await send({ to: '+15550004445', body: 'Hello' }, apiKey)).status).toBe(202);
+    const decisions = await api('/contact-policy/decisions?number=%2B15550004444', { key: apiKey });
+    expect(decisions.body.data.decisions).toHaveLength(2);
+    expect(decisions.body.data.decisions[0]).toMatchObject({ rule: 'frequency_cap', source: 'message' });
+  });
+
   it('answers 404 for another account’s message and number, and lists none of them to it', async () => {
     const res = await send({ to: '+15550004343', body: 'Private' });
     expect(res.status).toBe(202);
