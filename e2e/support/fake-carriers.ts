@@ -11,6 +11,14 @@ import {
   streamInstructionOf,
 } from '@vap/carrier-sim';
 import { mediaClientFor, MediaStreamClient } from './fake-media/media-client';
+import {
+  handleMessageRequest,
+  inboundSmsFields,
+  messageStatusFields,
+  SentSms,
+} from './fake-carrier-messages';
+
+export type { SentSms } from './fake-carrier-messages';
 
 /**
  * A local stand-in for the two carriers' REST APIs and their callbacks, for e2e tests:
@@ -33,6 +41,8 @@ import { mediaClientFor, MediaStreamClient } from './fake-media/media-client';
  * - Keys sent on live calls: carrier_a `POST /v1/Account/{auth_id}/Call/{call_uuid}/DTMF/` with `digits`
  *   (0-9, *, #, A-D, w) and `leg` (aleg or bleg); recorded in `digitsSent`. carrier_b has no such request: keys
  *   reach its streams in-band, heard by the media client's tone detector (`agentKeys`).
+ * - SMS: each carrier's message API and its status and inbound-SMS webhooks (fake-carrier-messages.ts);
+ *   messages sent are recorded in `messages`, `messageStatus` reports one's delivery, `inboundSms` delivers one.
  * Answers of the platform (answer URL, inbound webhook) that connect a media stream are read back with
  * `streamOfAnswer`.
  * - Media streams: `answer()` plays the answer callback and, when the platform answers with stream markup,
@@ -276,6 +286,23 @@ export interface FakeCarriers {
     params: Record<string, string>,
     sign?: SignMode,
   ): Promise<CallbackResult>;
+  /** SMS the platform sent, in order. */
+  messages: SentSms[];
+  /** The oldest message sent to `to` that no earlier waitForMessage returned. */
+  waitForMessage(to: string, timeoutMs?: number): Promise<SentSms>;
+  /** A delivery status callback of the message to its status URL (carrier_b MessageStatus, carrier_a Status). */
+  messageStatus(
+    sms: SentSms,
+    status: string,
+    options?: { errorCode?: string; sign?: SignMode },
+  ): Promise<CallbackResult>;
+  /** An inbound SMS webhook to `url` (the number's message URL) as the account's carrier sends it. */
+  inboundSms(
+    account: CarrierAccount,
+    url: string,
+    sms: { id?: string; from: string; to: string; body: string },
+    sign?: SignMode,
+  ): Promise<CallbackResult>;
   close(): Promise<void>;
 }
 
@@ -343,6 +370,8 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
   const hangups: Hangup[] = [];
   const transfers: Transfer[] = [];
   const digitsSent: DigitsSent[] = [];
+  const messages: SentSms[] = [];
+  const messagesHandedOut = new Set<SentSms>();
   const streams = new Map<string, MediaStreamClient>();
   /** The call left the stream (hang-up or transfer): the carrier ends the stream. */
   const endStream = (id: string) => streams.get(id)?.hangUp();
@@ -412,6 +441,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
         await pause(placeCallDelayMs);
       return send(res, status, { error: 'simulated carrier failure' });
     }
+    if (handleMessageRequest({ authorized, send, messages }, req, res, url, body)) return;
     let m = /^\/v1\/Account\/([^/]+)\/Call\/$/.exec(url.pathname);
     if (m && req.method === 'POST') {
       const account = authorized(req, 'carrier_a', decodeURIComponent(m[1]));
@@ -866,6 +896,18 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     callbackA,
     callbackB,
     post,
+    messages,
+    waitForMessage: async (to, timeoutMs = 10_000) => {
+      const sent = await waitFor(() => messages.find((s) => s.to === to && !messagesHandedOut.has(s)), {
+        timeoutMs,
+        description: `a message to ${to} at the fake carrier`,
+      });
+      messagesHandedOut.add(sent);
+      return sent;
+    },
+    messageStatus: (sms, status, options = {}) =>
+      post(sms.account, sms.statusUrl, messageStatusFields(sms, status, options.errorCode), options.sign),
+    inboundSms: (account, url, sms, sign) => post(account, url, inboundSmsFields(account, sms), sign),
     close: () =>
       new Promise<void>((resolve) => {
         for (const media of streams.values()) media.drop();

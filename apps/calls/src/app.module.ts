@@ -12,6 +12,7 @@ import { CallsConfig } from './config/calls.config';
 import { callsDataSourceOptions } from './database/data-source';
 import { LifecycleHooksModule } from './lifecycle-hooks/lifecycle-hooks.module';
 import { MediaSessionsModule } from './media-sessions/media-sessions.module';
+import { MessagesModule } from './messages/messages.module';
 import { CallsMetricsModule } from './metrics/active-calls.metrics';
 import { PostCallModule } from './post-call/post-call.module';
 import { ProgressModule } from './progress/progress.module';
@@ -50,6 +51,7 @@ export class AppModule {
         InboundRoutingModule,
         ResellerLinkModule,
         ContactPolicyModule,
+        MessagesModule,
         CallsMetricsModule,
       ],
     };

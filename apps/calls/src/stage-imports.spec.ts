@@ -9,7 +9,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
  * does so through a port (a provider token the higher stage provides) or an event.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['admission', 'browser-sessions'],
+  // Entry points: starting calls and sessions, and messages (sent by partners, or by an agent during a call).
+  ['admission', 'browser-sessions', 'messages'],
   ['media-sessions', 'balance-guard', 'post-call'],
   ['lifecycle-hooks', 'carriers'],
   ['progress'],

@@ -34,6 +34,7 @@ import { RateLimitService } from './rate-limit/rate-limit.service';
 import { VoicesModule } from './voices/voices.module';
 import { ProviderCredentialsModule } from './provider-credentials/provider-credentials.module';
 import { InboundRoutingModule } from './inbound-routing/inbound-routing.module';
+import { MessagesModule } from './messages/messages.module';
 import { LifecycleHooksModule } from './lifecycle-hooks/lifecycle-hooks.module';
 import { PhoneNumbersModule } from './phone-numbers/phone-numbers.module';
 import { ContactPolicyModule } from './contact-policy/contact-policy.module';
@@ -70,6 +71,7 @@ export class AppModule {
         PhoneNumbersModule,
         ContactPolicyModule,
         InboundRoutingModule,
+        MessagesModule,
         LifecycleHooksModule,
         ResellerLinkModule,
         AgentsModule,

@@ -7,6 +7,7 @@ import { SandboxCarrierConfig } from './config/sandbox-carrier.config';
 import { SimulatedCalls } from './calls/simulated-calls';
 import { CarrierApi } from './http/carrier-api';
 import { CarrierMetrics } from './http/metrics';
+import { SimulatedMessages } from './messages/simulated-messages';
 
 /** One JSON log line (the platform's apps log JSON too). */
 function log(level: 'info' | 'warn' | 'error', msg: string): void {
@@ -47,7 +48,8 @@ function main(): void {
   const calls = new SimulatedCalls(config, new OfflineCalleeVoice(), log);
   let stopping = false;
   const metrics = new CarrierMetrics(() => calls.liveCount);
-  const api = new CarrierApi(config, calls, () => !stopping, metrics);
+  const messages = new SimulatedMessages(config, log);
+  const api = new CarrierApi(config, calls, () => !stopping, metrics, messages);
   const server = createServer((req, res) => void api.handle(req, res));
   server.requestTimeout = 30_000;
   server.listen(config.PORT, config.HOST, () =>
@@ -59,8 +61,7 @@ function main(): void {
     stopping = true;
     log('info', `${signal} received: ending ${calls.liveCount} live call(s)`);
     setTimeout(() => process.exit(1), config.SHUTDOWN_TIMEOUT_MS).unref();
-    void calls
-      .stop()
+    void Promise.all([calls.stop(), messages.stop()])
       .then(() => new Promise<void>((resolve) => server.close(() => resolve())))
       .then(() => process.exit(0));
     server.closeIdleConnections();

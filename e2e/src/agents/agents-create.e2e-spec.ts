@@ -95,6 +95,8 @@ describe('POST /agent', () => {
       dtmf: { enabled: false, max_digits: null, terminator: '#', timeout_ms: 3000 },
       send_dtmf_enabled: false,
       tools: null,
+      sms_enabled: false,
+      sms_allowed_recipients: 'caller',
       extraction_enabled: true,
       analysis_config: ANALYSIS_DEFAULTS,
       handoffs: [],

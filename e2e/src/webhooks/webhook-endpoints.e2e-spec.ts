@@ -9,6 +9,8 @@ const EVENT_TYPES = [
   'session.completed',
   'call.transferred',
   'campaign.status.updated',
+  'message.status.updated',
+  'message.received',
   'inbound.route',
   'webhook.test',
 ];

@@ -31,5 +31,6 @@ export * from './webhooks';
 export * from './lifecycle-hooks';
 export * from './csv';
 export * from './contact-policy';
+export * from './messages';
 export * from './integrations';
 export * from './console';

@@ -137,6 +137,8 @@ export function newAgent(id: string, partnerId: string, input: CreateAgentDto): 
     handoffs: [],
     sendDtmfEnabled: AgentDefaults.sendDtmfEnabled,
     tools: null,
+    smsEnabled: AgentDefaults.smsEnabled,
+    smsAllowedRecipients: AgentDefaults.smsAllowedRecipients,
     extractionEnabled: AgentDefaults.extractionEnabled,
     extractionConfig: { keys: [] },
     maxCallDurationSecs: AgentDefaults.maxCallDurationSecs,
@@ -194,6 +196,8 @@ export function applySettings(agent: Agent, input: AgentSettingsDto): void {
   set(agent, 'sendDtmfEnabled', input.send_dtmf_enabled);
   // The list sent replaces the stored one; null: every built-in tool again.
   if (input.tools !== undefined) agent.tools = input.tools === null ? null : [...input.tools];
+  set(agent, 'smsEnabled', input.sms_enabled);
+  set(agent, 'smsAllowedRecipients', input.sms_allowed_recipients);
   set(agent, 'extractionEnabled', input.extraction_enabled);
   set(agent, 'maxCallDurationSecs', input.max_call_duration_secs);
   set(agent, 'backgroundAudioId', input.background_audio_id);

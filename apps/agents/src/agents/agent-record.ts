@@ -51,6 +51,8 @@ export function toAgentDto(
     handoffs: a.handoffs.map((h) => ({ ...h, variables: h.variables && [...h.variables] })),
     send_dtmf_enabled: a.sendDtmfEnabled,
     tools: a.tools && [...a.tools],
+    sms_enabled: a.smsEnabled,
+    sms_allowed_recipients: a.smsAllowedRecipients,
     extraction_enabled: a.extractionEnabled,
     extraction_config: { keys: a.extractionConfig.keys },
     extraction_sets: extractionSets,

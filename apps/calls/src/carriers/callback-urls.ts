@@ -22,6 +22,16 @@ export class CallbackUrls {
       `${this.base}/${CALLBACK_ROUTE_PREFIX}/${provider}/${callId}/${encodeURIComponent(event)}`;
   }
 
+  /** Where a carrier reports a message's delivery status: `{base}/callbacks/messages/{provider}/{messageId}/status`. */
+  forMessage(provider: string, messageId: string): string {
+    return `${this.base}/${CALLBACK_ROUTE_PREFIX}/messages/${provider}/${messageId}/status`;
+  }
+
+  /** Where a connection's numbers deliver inbound SMS: `{base}/callbacks/inbound/{provider}/{connectionId}/sms`. */
+  inboundSms(provider: string, connectionId: string): string {
+    return `${this.base}/${CALLBACK_ROUTE_PREFIX}/inbound/${provider}/${connectionId}/sms`;
+  }
+
   /** The URL a callback was sent to, as the carrier signed it: the configured base plus the requested path. */
   signedUrlOf(path: string): string {
     return `${this.base}${path}`;

@@ -14,6 +14,7 @@ import { CarrierHttp } from './carrier-http';
 import { CarrierRegistry } from './carrier-registry';
 import { LateAnswerRelay } from './late-answer-relay.service';
 import { MediaStreamLinks } from './media-stream-links';
+import { MessageCarriers } from './message-carriers';
 import { numberDetachersOf } from './number-detacher';
 import { SandboxLineCarrier } from './sandbox-line.carrier';
 import { CarrierReconciler } from './reconciliation/carrier-reconciler.service';
@@ -58,8 +59,10 @@ import { TransferLegs } from './transfer-legs/transfer-legs.service';
     },
     CallTransports,
     TransferLegs,
+    MessageCarriers,
   ],
   exports: [
+    MessageCarriers,
     TransferLegs,
     CarrierRegistry,
     CallTransports,

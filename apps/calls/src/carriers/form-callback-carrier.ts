@@ -65,6 +65,19 @@ export abstract class FormCallbackCarrier<C extends CarrierACredentials | Carrie
     return !!creds && this.upgradeSignatureMatches(url, headers, creds);
   }
 
+  /**
+   * A REST request on the connection's account outside any call (messaging): its credentials opened, the
+   * path after the account URL. Throws CarrierUnanswered when no answer came.
+   */
+  async accountRequest(connectionId: string, req: AccountRequest): Promise<CarrierResponse> {
+    return this.send(await this.openCredentials(connectionId), req);
+  }
+
+  /** A callback's posted parameters once the carrier's signature (the connection's token) checks out; else 403. */
+  verifiedCallback(request: CallbackRequest, connectionId: string): Promise<FormParams> {
+    return this.verified(request, connectionId);
+  }
+
   /** The REST base of the partner's account at the carrier. */
   protected abstract accountPath(creds: C): string;
   /** HTTP Basic credentials of the partner's account. */

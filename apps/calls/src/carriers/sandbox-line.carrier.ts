@@ -31,6 +31,25 @@ export class SandboxLineCarrier extends CarrierBAdapter {
     return this.placedId(res, 'sid');
   }
 
+  /**
+   * Asks the simulator for an inbound SMS from `from` to `to`: it delivers carrier_b's signed inbound-SMS
+   * webhook to `smsUrl` before it answers. Resolves with the message's MessageSid.
+   */
+  async startInboundMessage(input: {
+    from: string;
+    to: string;
+    body: string;
+    smsUrl: string;
+  }): Promise<string> {
+    const creds = await this.openCredentials();
+    const res = await this.send(creds, {
+      method: 'POST',
+      path: '/SimulatedInboundMessages.json',
+      form: new URLSearchParams({ From: input.from, To: input.to, Body: input.body, Url: input.smsUrl }),
+    });
+    return this.placedId(res, 'sid');
+  }
+
   protected override async openCredentials(): Promise<CarrierBCredentials> {
     const token = this.telephony.SANDBOX_AUTH_TOKEN;
     if (!token) throw AppError.downstream('sandbox is not configured on this platform (SANDBOX_AUTH_TOKEN)');

@@ -14,6 +14,7 @@ import { ContactPolicySettingsRow } from '../telephony/contact-policy/entities/c
 import { DoNotCallEntry } from '../telephony/contact-policy/entities/do-not-call-entry.entity';
 import { PolicyDecision } from '../telephony/contact-policy/entities/policy-decision.entity';
 import { LifecycleHook } from '../lifecycle-hooks/entities/lifecycle-hook.entity';
+import { Message } from '../messages/entities/message.entity';
 import { MIGRATIONS } from './migrations';
 
 export const SCHEMA = 'calls';
@@ -36,6 +37,7 @@ export function callsDataSourceOptions(config: CallsConfig): DataSourceOptions {
       PolicyDecision,
       ContactPolicySettingsRow,
       LifecycleHook,
+      Message,
     ],
     migrations: MIGRATIONS,
     applicationName: 'calls',

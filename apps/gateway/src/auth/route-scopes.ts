@@ -27,6 +27,9 @@ const RESOURCE_RULES: ReadonlyArray<readonly [string, ScopeResource]> = [
   ['integration-logs', 'calls'],
   ['calls', 'calls'],
   ['browser-sessions', 'calls'],
+  // SMS are conversations with the account's contacts, as calls are.
+  ['messages', 'calls'],
+  ['sandbox/inbound-messages', 'calls'],
   ['customers', 'customers'],
   ['campaigns', 'campaigns'],
   // Testing an agent is part of building it: its scenarios and runs (whose sessions bill as calls).

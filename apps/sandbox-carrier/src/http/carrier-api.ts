@@ -2,6 +2,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { isUnder, SandboxCarrierConfig } from '../config/sandbox-carrier.config';
 import { CarrierRefusal, SimulatedCalls } from '../calls/simulated-calls';
+import { MessageRefusal, SimulatedMessages } from '../messages/simulated-messages';
 import { CarrierMetrics } from './metrics';
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -12,7 +13,8 @@ const API_PREFIX = '/2010-04-01/Accounts/';
  * carrier_b's REST API for the one account this carrier hosts (HTTP Basic AccountSid:AuthToken):
  * `POST Calls.json` places, `GET Calls.json` lists (To, From, PageSize), `GET Calls/{sid}.json` reads, `POST Calls/{sid}.json` hangs up or transfers,
  * `POST SimulatedInboundCalls.json` rings one of the platform's numbers, `GET IncomingPhoneNumbers.json`
- * lists none. Plus /health/live, /health/ready and /metrics for the cluster.
+ * lists none; `POST Messages.json` sends an SMS (To, From, Body, StatusCallback), `POST SimulatedInboundMessages.json`
+ * delivers one to the platform's number (From, To, Body, Url). Plus /health/live, /health/ready and /metrics for the cluster.
  */
 export class CarrierApi {
   constructor(
@@ -20,6 +22,7 @@ export class CarrierApi {
     private readonly calls: SimulatedCalls,
     private readonly ready: () => boolean,
     private readonly metrics?: CarrierMetrics,
+    private readonly messages?: SimulatedMessages,
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -32,7 +35,7 @@ export class CarrierApi {
     } catch (err) {
       // A client that went away mid-request: nobody to answer.
       if (res.headersSent || res.destroyed) return void res.destroy();
-      if (err instanceof CarrierRefusal)
+      if (err instanceof CarrierRefusal || err instanceof MessageRefusal)
         return send(res, err.status, { code: err.code, message: err.message, status: err.status });
       send(res, 500, { code: 20500, message: 'Internal error', status: 500 });
     }
@@ -64,6 +67,11 @@ export class CarrierApi {
     if (resource === 'Calls.json' && req.method === 'GET') return send(res, 200, this.list(req.url ?? ''));
     if (resource === 'SimulatedInboundCalls.json' && req.method === 'POST') {
       return send(res, 201, await this.calls.ring(this.inbound(form)));
+    }
+    if (resource === 'Messages.json' && req.method === 'POST' && this.messages)
+      return send(res, 201, this.messages.send(this.message(form)));
+    if (resource === 'SimulatedInboundMessages.json' && req.method === 'POST' && this.messages) {
+      return send(res, 201, await this.messages.receive(this.inboundMessage(form)));
     }
     if (resource === 'IncomingPhoneNumbers.json' && req.method === 'GET') {
       return send(res, 200, { incoming_phone_numbers: [] });
@@ -120,6 +128,24 @@ export class CarrierApi {
     return { from: number(form, 'From'), to: number(form, 'To'), url: this.platformUrl(form, 'Url', true)! };
   }
 
+  private message(form: URLSearchParams) {
+    return {
+      to: number(form, 'To'),
+      from: number(form, 'From'),
+      body: messageBody(form),
+      statusCallback: this.platformUrl(form, 'StatusCallback', false),
+    };
+  }
+
+  private inboundMessage(form: URLSearchParams) {
+    return {
+      from: number(form, 'From'),
+      to: number(form, 'To'),
+      body: messageBody(form),
+      url: this.platformUrl(form, 'Url', true)!,
+    };
+  }
+
   /** A URL this carrier will call: only under the platform's own callback base, never anywhere else. */
   private platformUrl(form: URLSearchParams, field: string, required: boolean): string | null {
     const value = form.get(field);
@@ -138,6 +164,15 @@ function number(form: URLSearchParams, field: string): string {
   const value = form.get(field) ?? '';
   if (!E164.test(value)) throw new CarrierRefusal(400, 21211, `Invalid '${field}' Phone Number`);
   return value;
+}
+
+/** carrier_b's Body: required, at most 1600 characters. */
+function messageBody(form: URLSearchParams): string {
+  const body = form.get('Body') ?? '';
+  if (!body) throw new CarrierRefusal(400, 21602, 'Message body is required');
+  if (body.length > 1600)
+    throw new CarrierRefusal(400, 21617, 'The concatenated message body exceeds the 1600 character limit');
+  return body;
 }
 
 function optionalNumber(query: URLSearchParams, field: string): string | undefined {

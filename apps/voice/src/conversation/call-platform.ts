@@ -4,6 +4,7 @@ import type {
   CustomFunctionSnapshot,
   KnowledgeSearchReply,
   VoiceHandoffReply,
+  VoiceSendSmsReply,
   VoiceToolCallRecord,
   VoiceTranscriptRequest,
 } from '@vap/messages';
@@ -49,8 +50,13 @@ export interface CallAgents {
   handOff(agentId: string, reason: string): Promise<VoiceHandoffReply>;
 }
 
-/** The agent's services (agents service) that tools use. */
+/** The agent's services that tools use: knowledge and functions (agents service), messages (calls service). */
 export interface AgentServices {
+  /**
+   * Texts `to` (null: the other party of the call) from the call's number, as the calls service allows the
+   * agent (send_sms); answers whether it was queued, or why not.
+   */
+  sendSms(to: string | null, body: string): Promise<VoiceSendSmsReply>;
   /** The agent's knowledge base, for the search_knowledge_base tool. */
   searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchReply>;
   /**

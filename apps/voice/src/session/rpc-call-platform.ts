@@ -10,6 +10,7 @@ import {
   TransferOutcome,
   VoiceCallContext,
   VoiceHandoffReply,
+  VoiceSendSmsReply,
   VoiceToolCallRecord,
   VoiceToolCallRequest,
   VoiceTranscriptRequest,
@@ -166,6 +167,14 @@ export class RpcCallPlatform implements CallPlatform {
     await this.rpc.request(Subjects.calls.voiceHangup, this.context.partnerId, {
       callId: this.context.callId,
       reason,
+    });
+  }
+
+  sendSms(to: string | null, body: string): Promise<VoiceSendSmsReply> {
+    return this.rpc.request(Subjects.calls.voiceSendSms, this.context.partnerId, {
+      callId: this.context.callId,
+      to,
+      body,
     });
   }
 

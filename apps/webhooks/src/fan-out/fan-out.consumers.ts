@@ -38,4 +38,14 @@ export class FanOutConsumers {
   async onCampaignStatusUpdated(events: DomainEvent[], em: EntityManager): Promise<void> {
     await this.fanOut.fanOut(em, 'campaign.status.updated', events);
   }
+
+  @OnDomainEventBatch(DomainEvents.messageStatusUpdated, FAN_OUT)
+  async onMessageStatusUpdated(events: DomainEvent[], em: EntityManager): Promise<void> {
+    await this.fanOut.fanOut(em, 'message.status.updated', events);
+  }
+
+  @OnDomainEventBatch(DomainEvents.messageReceived, FAN_OUT)
+  async onMessageReceived(events: DomainEvent[], em: EntityManager): Promise<void> {
+    await this.fanOut.fanOut(em, 'message.received', events);
+  }
 }

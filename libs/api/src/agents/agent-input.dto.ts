@@ -30,6 +30,8 @@ import {
   KbThreshold,
   MAX_AGENT_DICTIONARIES,
   MAX_FALLBACK_VOICES,
+  SMS_RECIPIENT_RULES,
+  SmsRecipientRule,
   SPOKEN_LANGUAGES,
   SpokenLanguage,
   TRANSFER_MODES,
@@ -39,7 +41,13 @@ import {
 import { TRANSFER_MODE_DESCRIPTION } from './agent.dto';
 import { ToolAckConfigInputDto } from './tool-ack-config.dto';
 import { TURN_TAKING_DESCRIPTION, TurnTakingInputDto } from './turn-taking.dto';
-import { DTMF_DESCRIPTION, DtmfInputDto, SEND_DTMF_DESCRIPTION } from './dtmf.dto';
+import {
+  DTMF_DESCRIPTION,
+  DtmfInputDto,
+  SEND_DTMF_DESCRIPTION,
+  SMS_ENABLED_DESCRIPTION,
+  SMS_RECIPIENTS_DESCRIPTION,
+} from './dtmf.dto';
 import { TranscriberInputDto } from './transcriber.dto';
 import { ANALYSIS_DESCRIPTION, AnalysisConfigInputDto } from './analysis.dto';
 import { HANDOFFS_DESCRIPTION, HandoffInputDto } from './handoff.dto';
@@ -239,6 +247,19 @@ export class AgentSettingsDto {
   @ArrayMaxSize(AGENT_TOOLS_MAX, { message: `tools takes at most ${AGENT_TOOLS_MAX} names` })
   @IsArray({ message: 'tools must be an array of tool names or null' })
   tools?: string[] | null;
+  @OptionalFlag(AgentDefaults.smsEnabled, SMS_ENABLED_DESCRIPTION)
+  sms_enabled?: boolean;
+
+  @ApiPropertyOptional({
+    enum: SMS_RECIPIENT_RULES,
+    default: AgentDefaults.smsAllowedRecipients,
+    description: SMS_RECIPIENTS_DESCRIPTION,
+  })
+  @IfPresent()
+  @IsIn(SMS_RECIPIENT_RULES as unknown as string[], {
+    message: `sms_allowed_recipients must be one of ${SMS_RECIPIENT_RULES.join(', ')}`,
+  })
+  sms_allowed_recipients?: SmsRecipientRule;
 
   @OptionalFlag(AgentDefaults.extractionEnabled, 'false: post-call extraction is skipped even if keys exist')
   extraction_enabled?: boolean;

@@ -43,6 +43,8 @@ export function agentSnapshotOf(agent: AgentDto, customFunctions: CustomFunction
     dtmf: agent.dtmf ? dtmfSnapshotOf(agent.dtmf) : undefined,
     sendDtmfEnabled: agent.send_dtmf_enabled,
     tools: agent.tools ?? null,
+    smsEnabled: agent.sms_enabled,
+    smsAllowedRecipients: agent.sms_allowed_recipients,
     backgroundAudioId: agent.background_audio_id,
     backgroundAudioVolume: agent.background_audio_volume,
     kbThreshold: agent.kb_threshold,

@@ -12,13 +12,21 @@ import {
   KbThreshold,
   SPOKEN_LANGUAGES,
   SpokenLanguage,
+  SMS_RECIPIENT_RULES,
+  SmsRecipientRule,
   VOICE_GENDERS,
   VoiceGender,
 } from '@vap/messages';
 import { VoiceSummaryDto } from '../voices/agent-voice.dto';
 import { ToolAckConfigDto } from './tool-ack-config.dto';
 import { TURN_TAKING_DESCRIPTION, TurnTakingDto } from './turn-taking.dto';
-import { DTMF_DESCRIPTION, DtmfDto, SEND_DTMF_DESCRIPTION } from './dtmf.dto';
+import {
+  DTMF_DESCRIPTION,
+  DtmfDto,
+  SEND_DTMF_DESCRIPTION,
+  SMS_ENABLED_DESCRIPTION,
+  SMS_RECIPIENTS_DESCRIPTION,
+} from './dtmf.dto';
 import { ANALYSIS_DESCRIPTION, AnalysisConfigDto } from './analysis.dto';
 import { HANDOFFS_DESCRIPTION, HandoffDto } from './handoff.dto';
 import { AGENT_TOOLS_DESCRIPTION } from './agent-tools.dto';
@@ -182,6 +190,11 @@ export class AgentDto {
 
   @ApiProperty({ type: [String], nullable: true, description: AGENT_TOOLS_DESCRIPTION })
   tools: string[] | null;
+  @ApiProperty({ description: SMS_ENABLED_DESCRIPTION })
+  sms_enabled: boolean;
+
+  @ApiProperty({ enum: SMS_RECIPIENT_RULES, description: SMS_RECIPIENTS_DESCRIPTION })
+  sms_allowed_recipients: SmsRecipientRule;
 
   @ApiProperty()
   extraction_enabled: boolean;

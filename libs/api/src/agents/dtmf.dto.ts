@@ -96,6 +96,15 @@ export class DtmfDto implements DtmfInputConfig {
   timeout_ms: number;
 }
 
+/** What sms_enabled does, for the agent's field. */
+export const SMS_ENABLED_DESCRIPTION =
+  'true: the model gets a send_sms tool to text the person on the call during it (a confirmation, a link), sent ' +
+  "like POST /messages from the call's number (contact policy included), at most 3 per call.";
+
+/** What sms_allowed_recipients does, for the agent's field. */
+export const SMS_RECIPIENTS_DESCRIPTION =
+  'Whom send_sms may text: caller (the other party of the call only) or any (any number the model gives).';
+
 /** What send_dtmf_enabled does, for the agent's field. */
 export const SEND_DTMF_DESCRIPTION =
   'true: the model gets a send_dtmf tool to press keys on the call (digits 0-9, *, #, A-D; w pauses half a ' +

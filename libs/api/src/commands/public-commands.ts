@@ -161,6 +161,13 @@ import type {
   UpdateInboundRoutePolicyDto,
   UpdatePhoneNumberDto,
 } from '../telephony';
+import type {
+  ListMessagesQueryDto,
+  MessageDto,
+  MessageListDto,
+  SandboxInboundMessageDto,
+  SendMessageDto,
+} from '../messages';
 import type { AgentVoiceListDto, BackgroundAudioListDto } from '../voices';
 import type {
   AgentFlagSetCommand,
@@ -357,6 +364,10 @@ declare module '@vap/messages' {
     'calls.inbound_policy.delete': Command<ByIdRequest, InboundRoutePolicyDeletedDto>;
     'calls.inbound_decision.list': Command<ListInboundRouteDecisionsQueryDto, InboundRouteDecisionListDto>;
     'calls.sandbox.inbound_call': Command<SandboxInboundCallDto, InboundRouteDecisionDto>;
+    'calls.message.send': Command<SendMessageDto, MessageDto>;
+    'calls.message.list': Command<ListMessagesQueryDto, MessageListDto>;
+    'calls.message.get': Command<ByIdRequest, MessageDto>;
+    'calls.sandbox.inbound_message': Command<SandboxInboundMessageDto, MessageDto>;
     'calls.lifecycle_hook.create': Command<CreateLifecycleHookDto, LifecycleHookWithSecretDto>;
     'calls.lifecycle_hook.list': Command<EmptyRequest, LifecycleHookListDto>;
     'calls.lifecycle_hook.get': Command<ByIdRequest, LifecycleHookDto>;

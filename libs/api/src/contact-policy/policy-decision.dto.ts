@@ -15,7 +15,8 @@ export type PolicyRule = (typeof POLICY_RULES)[number];
 export const POLICY_OUTCOMES = ['refused', 'skipped', 'deferred'] as const;
 export type PolicyOutcome = (typeof POLICY_OUTCOMES)[number];
 
-export const POLICY_DIAL_SOURCES = ['single_call', 'campaign'] as const;
+/** single_call: POST /calls/start; campaign: a campaign dial; message: an SMS (POST /messages, send_sms). */
+export const POLICY_DIAL_SOURCES = ['single_call', 'campaign', 'message'] as const;
 export type PolicyDialSource = (typeof POLICY_DIAL_SOURCES)[number];
 
 export class PolicyDecisionDto {
@@ -31,7 +32,7 @@ export class PolicyDecisionDto {
   @ApiProperty({ enum: POLICY_OUTCOMES })
   outcome: PolicyOutcome;
 
-  @ApiProperty({ enum: POLICY_DIAL_SOURCES, description: 'POST /calls/start, or a campaign dial' })
+  @ApiProperty({ enum: POLICY_DIAL_SOURCES, description: 'POST /calls/start, a campaign dial, or an SMS' })
   source: PolicyDialSource;
 
   @ApiProperty({ type: String, nullable: true, description: 'The campaign of a campaign dial' })

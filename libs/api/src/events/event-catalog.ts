@@ -9,7 +9,7 @@ export interface WebhookEventType {
 }
 
 /**
- * The event types partners can receive (the contract's five and campaign.status.updated). `inbound.route`
+ * The event types partners can receive (the contract's five, campaign.status.updated and the messaging events). `inbound.route`
  * goes to a routing policy's decision URL and `webhook.test` only to the endpoint tested, so neither comes
  * from the stream; both are still valid allowlist entries.
  */
@@ -33,6 +33,16 @@ export const WEBHOOK_EVENT_CATALOG: readonly WebhookEventType[] = [
     type: 'campaign.status.updated',
     subject: DomainEvents.campaignStatusUpdated,
     description: 'A campaign moved to a new status (started, paused, resumed, finished).',
+  },
+  {
+    type: 'message.status.updated',
+    subject: DomainEvents.messageStatusUpdated,
+    description: 'An outbound SMS moved to a new status (sent, delivered, undelivered, failed).',
+  },
+  {
+    type: 'message.received',
+    subject: DomainEvents.messageReceived,
+    description: "An SMS arrived on one of the account's numbers.",
   },
   { type: 'inbound.route', subject: null, description: 'Pre-answer routing request for an inbound call.' },
   { type: 'webhook.test', subject: null, description: 'Sent only by the test operation.' },

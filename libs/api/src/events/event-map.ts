@@ -4,6 +4,7 @@ import type { AgentChangedEvent, AgentDeletedEvent } from '../agents';
 import type { ContactPolicySettingsDto } from '../contact-policy';
 import type { CustomerDto } from '../customers';
 import type { DocumentDto } from '../documents';
+import type { MessageDto } from '../messages';
 import type { InboundRouteDecisionDto, PhoneNumberDto } from '../telephony';
 import type { AgentWebhookFlagChangedEvent } from '../webhooks';
 import type {
@@ -36,6 +37,8 @@ declare module '@vap/messages' {
     'events.inbound_route.decided': InboundRouteDecisionDto;
     'events.agent_webhooks.flag_changed': AgentWebhookFlagChangedEvent;
     'events.contact_policy.settings_updated': ContactPolicySettingsDto;
+    'events.message.status_updated': MessageDto;
+    'events.message.received': MessageDto;
   }
 }
 

@@ -43,6 +43,8 @@ export const AgentDefaults = {
   transferRingTimeoutSecs: 20,
   userIdleEnabled: true,
   sendDtmfEnabled: false,
+  smsEnabled: false,
+  smsAllowedRecipients: 'caller' as 'caller' | 'any',
   extractionEnabled: true,
   maxCallDurationSecs: 600,
   backgroundAudioVolume: 0.3,

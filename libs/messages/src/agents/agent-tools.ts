@@ -7,6 +7,7 @@
 
 import type { AgentSnapshot } from '../voice/agent-snapshot';
 import { SEND_DTMF_MAX } from './dtmf';
+import { SEND_SMS_MAX_PER_CALL } from './sms';
 import { handoffToolName, type HandoffSnapshot } from './handoffs';
 
 /** The built-in tools' model-facing names (a partner's function may take none of them). */
@@ -15,6 +16,7 @@ export const TRANSFER_CALL_TOOL = 'transfer_call';
 export const SEARCH_KNOWLEDGE_TOOL = 'search_knowledge_base';
 export const OPT_OUT_TOOL = 'opt_out';
 export const SEND_DTMF_TOOL = 'send_dtmf';
+export const SEND_SMS_TOOL = 'send_sms';
 
 /** A tool's parameters: a JSON Schema object, as the model is given it (OpenAI function style). */
 export type ToolParameters = Record<string, unknown>;
@@ -41,7 +43,10 @@ export interface BuiltinToolDefinition {
   title: string;
   /** What the model is told. */
   description: string;
+  /** The parameters in full (what GET /agent-tools documents). */
   parameters: ToolParameters;
+  /** The parameters a call of this agent offers, where its settings narrow them; absent: `parameters`. */
+  parametersFor?(agent: AgentSnapshot): ToolParameters;
   /** When the agent's settings offer it, in words. */
   offeredWhen: string;
   /** The agent fields that turn it on (all of them must); empty for a tool every call offers. */
@@ -170,7 +175,48 @@ export const BUILTIN_TOOL_CATALOG: readonly BuiltinToolDefinition[] = [
     alwaysOffered: false,
     enabled: (agent) => agent.sendDtmfEnabled === true,
   },
+  {
+    name: SEND_SMS_TOOL,
+    title: 'Send a text message',
+    description:
+      'Send a text message (SMS), by default to the person on the call, for example a confirmation, an address ' +
+      `or a link. At most ${SEND_SMS_MAX_PER_CALL} per call.`,
+    parameters: smsParameters(true),
+    // An agent that may text only the person on the call is not offered a recipient to fill in.
+    parametersFor: (agent) => smsParameters(agent.smsAllowedRecipients === 'any'),
+    offeredWhen: 'sms_enabled is true (sent from the call’s own number, contact policy applied).',
+    enabledBy: ['sms_enabled'],
+    settings: [
+      { field: 'sms_enabled', description: 'Turns the tool on.' },
+      {
+        field: 'sms_allowed_recipients',
+        description: 'caller: only the other party of the call; any: also a number the model gives.',
+      },
+    ],
+    alwaysOffered: false,
+    enabled: (agent) => agent.smsEnabled === true,
+  },
 ];
+
+function smsParameters(anyRecipient: boolean): ToolParameters {
+  return {
+    type: 'object',
+    properties: {
+      body: { type: 'string', description: 'The text of the message, up to 1600 characters' },
+      ...(anyRecipient
+        ? {
+            to: {
+              type: 'string',
+              description:
+                'Another number in international form (+ and digits), when the agent may text other ' +
+                'numbers; omit for the person on the call',
+            },
+          }
+        : {}),
+    },
+    required: ['body'],
+  };
+}
 
 /** The built-in tools' names, in catalog order: what an agent's `tools` may name. */
 export const BUILTIN_TOOL_NAMES: readonly string[] = BUILTIN_TOOL_CATALOG.map((t) => t.name);
@@ -181,8 +227,9 @@ export function builtinToolDefinition(name: string): BuiltinToolDefinition | und
 }
 
 /** What the model is offered of a built-in tool. */
-export function builtinToolSpec(definition: BuiltinToolDefinition): ToolDefinitionSpec {
-  return { name: definition.name, description: definition.description, parameters: definition.parameters };
+export function builtinToolSpec(definition: BuiltinToolDefinition, agent?: AgentSnapshot): ToolDefinitionSpec {
+  const parameters = agent && definition.parametersFor ? definition.parametersFor(agent) : definition.parameters;
+  return { name: definition.name, description: definition.description, parameters };
 }
 
 /**
@@ -267,7 +314,7 @@ export interface WithheldTool {
  */
 export function offeredTools(agent: AgentSnapshot): OfferedTool[] {
   const builtins = BUILTIN_TOOL_CATALOG.filter((d) => builtinToolOffered(d, agent)).map((d): OfferedTool => ({
-    ...builtinToolSpec(d),
+    ...builtinToolSpec(d, agent),
     kind: 'builtin',
     functionId: null,
     handoffAgentId: null,

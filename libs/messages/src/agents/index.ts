@@ -8,3 +8,4 @@ export * from './transcriber';
 export * from './analysis';
 export * from './handoffs';
 export * from './agent-tools';
+export * from './sms';

@@ -26,7 +26,7 @@ export const SCOPE_RESOURCE_DESCRIPTIONS: Record<ScopeResource, string> = {
   agents:
     'Agents, their voices and catalogue, voice configurations, custom functions, lifecycle hooks, the extraction sets attached to an agent',
   calls:
-    "Calls and browser (web) sessions with their transcripts, variables and extraction; integration logs (the calls' custom-function and hook requests and responses, with call variables)",
+    "Calls and browser (web) sessions with their transcripts, variables and extraction; SMS messages; integration logs (the calls' custom-function and hook requests and responses, with call variables)",
   customers: 'Customers',
   campaigns: 'Campaigns and their contacts',
   compliance: 'Do-not-call list and contact policy (settings and decisions)',

@@ -20,3 +20,5 @@ export const ProviderCredentialId = prefixedId('pcred_');
 export const TestScenarioId = prefixedId('tsc_');
 /** `trun_` + UUID: a test run (scenarios played against an agent). */
 export const TestRunId = prefixedId('trun_');
+/** `msg_` + UUID: an SMS sent or received on one of the account's numbers. */
+export const MessageId = prefixedId('msg_');

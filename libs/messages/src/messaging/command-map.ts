@@ -19,6 +19,8 @@ import type {
   VoiceOptOutRequest,
   VoiceSendDtmfReply,
   VoiceSendDtmfRequest,
+  VoiceSendSmsReply,
+  VoiceSendSmsRequest,
   VoiceSessionEndReply,
   VoiceSessionEndRequest,
   VoiceSessionTerminateReply,
@@ -77,6 +79,8 @@ export interface ServiceCommands {
 
   'calls.callback.ingest': CommandContract<CarrierCallbackIngest, CarrierCallbackReply>;
   'calls.inbound_callback.ingest': CommandContract<CarrierCallbackIngest, CarrierCallbackReply>;
+  'calls.message_callback.ingest': CommandContract<CarrierCallbackIngest, CarrierCallbackReply>;
+  'calls.inbound_message.ingest': CommandContract<CarrierCallbackIngest, CarrierCallbackReply>;
   'calls.billing.unbilled': CommandContract<UnbilledChargesRequest, UnbilledChargesPage>;
   'calls.billing.acknowledge': CommandContract<AcknowledgeChargesRequest, AcknowledgeChargesReply>;
   'calls.voice.attach': CommandContract<VoiceAttachRequest, VoiceCallContext>;
@@ -87,6 +91,7 @@ export interface ServiceCommands {
   'calls.voice.handoff': CommandContract<VoiceHandoffRequest, VoiceHandoffReply>;
   'calls.voice.opt_out': CommandContract<VoiceOptOutRequest, VoiceOptOutReply>;
   'calls.voice.send_dtmf': CommandContract<VoiceSendDtmfRequest, VoiceSendDtmfReply>;
+  'calls.voice.send_sms': CommandContract<VoiceSendSmsRequest, VoiceSendSmsReply>;
   'calls.voice.hangup': CommandContract<VoiceHangupRequest, VoiceAck>;
   'calls.voice.ended': CommandContract<VoiceEndedRequest, VoiceAck>;
   'calls.voice.tool_call': CommandContract<VoiceToolCallRequest, VoiceAck>;

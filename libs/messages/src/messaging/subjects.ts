@@ -141,6 +141,16 @@ export const Subjects = {
     lifecycleHookUpdate: 'calls.lifecycle_hook.update',
     lifecycleHookDelete: 'calls.lifecycle_hook.delete',
     lifecycleHookRotateSecret: 'calls.lifecycle_hook.rotate_secret',
+    // Messaging: SMS on the account's carrier connections.
+    messageSend: 'calls.message.send',
+    messageList: 'calls.message.list',
+    messageGet: 'calls.message.get',
+    /** A carrier's delivery status callback of a message (CarrierCallbackIngest, callId = the message's id). */
+    messageCallbackIngest: 'calls.message_callback.ingest',
+    /** A carrier's inbound-SMS webhook (CarrierCallbackIngest, callId = connection id). */
+    inboundMessageIngest: 'calls.inbound_message.ingest',
+    /** A simulated inbound SMS on the sandbox carrier, delivered like a real one. */
+    sandboxInboundMessage: 'calls.sandbox.inbound_message',
     /** A simulated inbound call on the sandbox carrier, routed like a real one. */
     sandboxInboundCall: 'calls.sandbox.inbound_call',
     /** A carrier's inbound-call webhook forwarded verbatim by the gateway (CarrierCallbackIngest, callId = connection id). */
@@ -157,6 +167,8 @@ export const Subjects = {
     voiceHangup: 'calls.voice.hangup',
     voiceOptOut: 'calls.voice.opt_out',
     voiceSendDtmf: 'calls.voice.send_dtmf',
+    /** The agent's send_sms tool during a call (VoiceSendSmsRequest). */
+    voiceSendSms: 'calls.voice.send_sms',
     voiceEnded: 'calls.voice.ended',
     voiceToolCall: 'calls.voice.tool_call',
     /** A browser stream refused before its attach (expired token, full replica): the session records it. */
@@ -263,6 +275,10 @@ export const DomainEvents = {
   inboundRouteDecided: 'events.inbound_route.decided',
   /** A campaign's status changed (data: CampaignStatusUpdatedData). */
   campaignStatusUpdated: 'events.campaign.status_updated',
+  /** A message's delivery status changed (data: MessageDto). */
+  messageStatusUpdated: 'events.message.status_updated',
+  /** An SMS arrived on one of the account's numbers (data: MessageDto, direction inbound). */
+  messageReceived: 'events.message.received',
   /** The account's calling window or frequency caps changed (data: ContactPolicySettingsDto). */
   contactPolicySettingsUpdated: 'events.contact_policy.settings_updated',
   /** An agent's webhooks_include_account_endpoints changed, set or flipped back (AgentWebhookFlagChangedEvent). */

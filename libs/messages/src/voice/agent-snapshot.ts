@@ -59,6 +59,10 @@ export interface AgentSnapshot {
   dtmf?: DtmfSnapshot;
   /** The model gets the send_dtmf tool; absent on calls started before agents had it (off then). */
   sendDtmfEnabled?: boolean;
+  /** The model gets the send_sms tool; absent on calls started before agents had it (off then). */
+  smsEnabled?: boolean;
+  /** Whom send_sms may text (SmsRecipientRule); absent: the other party of the call only. */
+  smsAllowedRecipients?: 'caller' | 'any';
   /** Voices to fall back to, in order, when the agent's voice's provider fails; absent on older calls. */
   fallbackVoiceIds?: string[];
   /** The agent's speech-to-text choice (null or absent: the deployment's default). */

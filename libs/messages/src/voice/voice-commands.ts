@@ -296,6 +296,26 @@ export interface VoiceSendDtmfReply {
   sent: boolean;
 }
 
+/**
+ * calls.voice.send_sms: the agent's send_sms tool. The calls service checks the agent's SMS settings (the other
+ * party of the call only, unless the agent allows any number), the per-call bound and the contact policy, then
+ * queues the message like POST /messages. `to` null: the other party of the call.
+ */
+export interface VoiceSendSmsRequest {
+  callId: string;
+  to: string | null;
+  body: string;
+}
+
+export interface VoiceSendSmsReply {
+  /** Queued: the message's id (msg_...) and the number it goes to. */
+  sent: boolean;
+  messageId: string | null;
+  to: string | null;
+  /** Why nothing was sent, in words the model can relay (sent false). */
+  reason: string | null;
+}
+
 /** calls.voice.hangup: the conversation is over; the calls service hangs up through the carrier. */
 export interface VoiceHangupRequest {
   callId: string;

@@ -408,6 +408,18 @@ import type {
   LiveViewsCallErrors,
   LiveViewsCallResponse,
   LiveViewsCallResponses,
+  MessagesGetData,
+  MessagesGetErrors,
+  MessagesGetResponses,
+  MessagesListData,
+  MessagesListErrors,
+  MessagesListResponses,
+  MessagesSendData,
+  MessagesSendErrors,
+  MessagesSendResponses,
+  MessagesSimulateInboundData,
+  MessagesSimulateInboundErrors,
+  MessagesSimulateInboundResponses,
   PhoneNumbersGetData,
   PhoneNumbersGetErrors,
   PhoneNumbersGetResponses,
@@ -2698,6 +2710,121 @@ export class InboundRouteDecisions extends HeyApiClient {
         },
       ],
       url: '/api/v2/sandbox/inbound-calls',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+}
+
+export class Messages extends HeyApiClient {
+  /**
+   * List messages, newest first (cursor pagination; filter by to, from, direction, status)
+   *
+   * Required scope: `calls:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<MessagesListData, ThrowOnError>,
+  ): RequestResult<MessagesListResponses, MessagesListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<MessagesListResponses, MessagesListErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/messages',
+      ...options,
+    });
+  }
+
+  /**
+   * Send an SMS (queued)
+   *
+   * Queues an SMS (body up to 1600 characters) on one of the account's carrier
+   * connections and answers 202 with the message, `queued`. The platform hands it to the carrier at once; its status then moves
+   * to `sent` (the carrier took it) and `delivered`, `undelivered` or `failed` as the carrier reports, each change a
+   * `message.status.updated` webhook event. A carrier that refuses it, or cannot be reached, fails it with `error_code` and
+   * `error_message`.
+   *
+   * The sender: `from`, a number of the account (GET /phone-numbers), on its connection; else `carrier`'s connection and its
+   * from_number; else the account's default number (the sandbox's unless another was made default). On the sandbox a message is
+   * delivered at once (to a number ending in 13: undelivered, error 30003), so its history shows it delivered.
+   *
+   * The contact policy applies as to a single call: a number on the do-not-call list is refused with 409 `DO_NOT_CALL`, one whose
+   * local time is outside the calling window (when windows apply to single calls) with 409 `OUTSIDE_CALLING_WINDOW`, and one that
+   * reached a frequency cap (the number's messages counted, apart from its calls) with 429 `FREQUENCY_CAP_REACHED`; nothing is
+   * sent, and the refusal is in GET /contact-policy/decisions (source `message`).
+   *
+   * Required scope: `calls:write` (or a key without scopes).
+   */
+  public send<ThrowOnError extends boolean = true>(
+    options: Options<MessagesSendData, ThrowOnError>,
+  ): RequestResult<MessagesSendResponses, MessagesSendErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<MessagesSendResponses, MessagesSendErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/messages',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Get a message
+   *
+   * Required scope: `calls:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<MessagesGetData, ThrowOnError>,
+  ): RequestResult<MessagesGetResponses, MessagesGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<MessagesGetResponses, MessagesGetErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/messages/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Simulate an inbound SMS to one of your numbers
+   *
+   * The sandbox carrier delivers an SMS to the number exactly as a carrier would (its signed inbound-SMS webhook); the message is recorded (direction inbound, status received) and a `message.received` webhook event goes out. Answers the recorded message. A number that is not the account’s is 404.
+   *
+   * Required scope: `calls:write` (or a key without scopes).
+   */
+  public simulateInbound<ThrowOnError extends boolean = true>(
+    options: Options<MessagesSimulateInboundData, ThrowOnError>,
+  ): RequestResult<MessagesSimulateInboundResponses, MessagesSimulateInboundErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      MessagesSimulateInboundResponses,
+      MessagesSimulateInboundErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/sandbox/inbound-messages',
       ...options,
       headers: {
         'Content-Type': 'application/json',
@@ -5680,6 +5807,11 @@ export class VapApi extends HeyApiClient {
   private _inboundRouteDecisions?: InboundRouteDecisions;
   get inboundRouteDecisions(): InboundRouteDecisions {
     return (this._inboundRouteDecisions ??= new InboundRouteDecisions({ client: this.client }));
+  }
+
+  private _messages?: Messages;
+  get messages(): Messages {
+    return (this._messages ??= new Messages({ client: this.client }));
   }
 
   private _lifecycleHooks?: LifecycleHooks;

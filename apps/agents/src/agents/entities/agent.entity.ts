@@ -128,6 +128,11 @@ export class Agent extends Timestamped {
   /** The built-in tools the model may be offered (names of the agent tool catalog); null: every one. */
   @Column({ type: 'jsonb', nullable: true })
   tools: string[] | null;
+  @Column({ name: 'sms_enabled', type: 'boolean' })
+  smsEnabled: boolean;
+
+  @Column({ name: 'sms_allowed_recipients', type: 'text' })
+  smsAllowedRecipients: 'caller' | 'any';
 
   @Column({ name: 'extraction_enabled', type: 'boolean' })
   extractionEnabled: boolean;

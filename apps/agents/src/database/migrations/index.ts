@@ -18,6 +18,7 @@ import { PartnerTiers1765100090000 } from './1765100090000-partner-tiers';
 import { AgentAnalysis1765200010000 } from './1765200010000-agent-analysis';
 import { AgentHandoffs1765200020000 } from './1765200020000-agent-handoffs';
 import { AgentTransferMode1765400030000 } from './1765400030000-agent-transfer-mode';
+import { AgentSms1765400210000 } from './1765400210000-agent-sms';
 import { AgentTools1765400400000 } from './1765400400000-agent-tools';
 
 /** Every migration of the agents schema, oldest first. */
@@ -42,5 +43,6 @@ export const MIGRATIONS = [
   AgentAnalysis1765200010000,
   AgentHandoffs1765200020000,
   AgentTransferMode1765400030000,
+  AgentSms1765400210000,
   AgentTools1765400400000,
 ];

@@ -33,6 +33,13 @@ export const policyCapsSeconds = new Histogram({
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
+/** What a contact is: a call (POST /calls/start, campaign dials) or an SMS (POST /messages, send_sms). */
+export type ContactChannel = 'call' | 'message';
+
+/** The end of a refusal's message: what did not happen. */
+const notDone = (channel: ContactChannel | undefined) =>
+  channel === 'message' ? 'nothing was sent' : 'nothing was dialled';
+
 function doNotCallStop(permit: PolicyStop['permit'], match: DoNotCallEntry): PolicyStop {
   const { number } = permit;
   const covered = match.kind === 'number' ? number : `${number} (prefix ${match.value})`;
@@ -40,7 +47,7 @@ function doNotCallStop(permit: PolicyStop['permit'], match: DoNotCallEntry): Pol
     permit,
     rule: 'do_not_call',
     code: ErrorCode.DO_NOT_CALL,
-    message: `${covered} is on the do-not-call list (${match.reason}, ${match.id}); nothing was dialled`,
+    message: `${covered} is on the do-not-call list (${match.reason}, ${match.id}); ${notDone(permit.channel)}`,
     detail: `on the do-not-call list: ${covered}, reason ${match.reason}`,
     retryAt: null,
     doNotCallId: match.id,
@@ -52,6 +59,8 @@ export interface DialPermit {
   partnerId: string;
   number: string;
   origin: StartCallOrigin | null;
+  /** A call unless said: an SMS is counted against the caps among the number's messages, logged as source message. */
+  channel?: ContactChannel;
   /** The callee's zone: the day cap counts the callee's calendar day. */
   zone: string;
   maxPerDay: number | null;
@@ -60,7 +69,7 @@ export interface DialPermit {
 
 /** A dial a rule stopped: logged, then refused with the rule's code. */
 export interface PolicyStop {
-  permit: Pick<DialPermit, 'partnerId' | 'number' | 'origin'>;
+  permit: Pick<DialPermit, 'partnerId' | 'number' | 'origin' | 'channel'>;
   rule: PolicyRule;
   code: ErrorCode;
   message: string;
@@ -87,9 +96,14 @@ export class ContactPolicy {
   ) {}
 
   /** Do-not-call and the calling window; throws the rule's AppError, else the permit for the caps. */
-  async check(partnerId: string, number: string, origin: StartCallOrigin | null): Promise<DialPermit> {
+  async check(
+    partnerId: string,
+    number: string,
+    origin: StartCallOrigin | null,
+    channel: ContactChannel = 'call',
+  ): Promise<DialPermit> {
     const timer = policyCheckSeconds.startTimer();
-    const permit = { partnerId, number, origin };
+    const permit = { partnerId, number, origin, channel };
     const [[match], settings] = await Promise.all([
       doNotCallMatches(this.dataSource.manager, partnerId, number),
       this.settings.get(partnerId),
@@ -117,7 +131,7 @@ export class ContactPolicy {
           code: ErrorCode.OUTSIDE_CALLING_WINDOW,
           message:
             `${number}'s local time (${describeLocal(now, zone)}) is outside the calling window ${hours}; ` +
-            `it opens at ${verdict.opensAt.toISOString()} (${describeLocal(verdict.opensAt, zone)}); nothing was dialled`,
+            `it opens at ${verdict.opensAt.toISOString()} (${describeLocal(verdict.opensAt, zone)}); ${notDone(channel)}`,
           detail: `outside the calling window ${hours} in ${zone}; opens ${describeLocal(verdict.opensAt, zone)}`,
           retryAt: verdict.opensAt,
           doNotCallId: null,
@@ -155,20 +169,23 @@ export class ContactPolicy {
   private async countCaps(em: EntityManager, permit: DialPermit): Promise<PolicyStop | null> {
     const { maxPerDay, maxPer7Days } = permit;
     const now = this.clock.now();
-    const calls = tableOf(em, 'calls');
+    // An SMS counts among the number's messages, a call among its calls: each channel has its own caps' count.
+    const sms = permit.channel === 'message';
+    const contacts = tableOf(em, sms ? 'messages' : 'calls');
     const recent = (since: Date, limit: number) =>
       em.query(
-        `SELECT created_at FROM ${calls}
+        `SELECT created_at FROM ${contacts}
           WHERE partner_id = $1 AND to_number = $2 AND direction = 'outbound' AND created_at >= $3
           ORDER BY created_at DESC LIMIT $4`,
         [permit.partnerId, permit.number, since, limit],
       ) as Promise<{ created_at: Date }[]>;
-    const plural = (count: number) => `${count} call${count === 1 ? '' : 's'}`;
+    const noun = sms ? 'message' : 'call';
+    const plural = (count: number) => `${count} ${noun}${count === 1 ? '' : 's'}`;
     const stop = (limit: string, count: number, retryAt: Date): PolicyStop => ({
       permit,
       rule: 'frequency_cap',
       code: ErrorCode.FREQUENCY_CAP_REACHED,
-      message: `${permit.number} has had ${plural(count)} ${limit}, the account's cap; the next call is allowed at ${retryAt.toISOString()}; nothing was dialled`,
+      message: `${permit.number} has had ${plural(count)} ${limit}, the account's cap; the next ${noun} is allowed at ${retryAt.toISOString()}; ${notDone(permit.channel)}`,
       detail: `cap of ${plural(count)} ${limit} reached`,
       retryAt,
       doNotCallId: null,
@@ -200,7 +217,7 @@ export class ContactPolicy {
       number: permit.number,
       rule: stop.rule,
       outcome: !campaignDial ? 'refused' : stop.rule === 'do_not_call' ? 'skipped' : 'deferred',
-      source: campaignDial ? 'campaign' : 'single_call',
+      source: campaignDial ? 'campaign' : permit.channel === 'message' ? 'message' : 'single_call',
       campaignId: permit.origin?.campaign_id ?? null,
       contactId: permit.origin?.contact_id ?? null,
       doNotCallId: stop.doNotCallId,

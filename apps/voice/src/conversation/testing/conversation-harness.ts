@@ -12,7 +12,7 @@ import type {
   VoiceCallContext,
   VoiceTranscriptRequest,
 } from '@vap/messages';
-import { AppError, ErrorCode, type VoiceHandoffReply } from '@vap/messages';
+import { AppError, ErrorCode, type VoiceHandoffReply, type VoiceSendSmsReply } from '@vap/messages';
 import type { ChatDelta, ChatModel, ChatRequest } from '@vap/llm';
 import type { BlobWriter } from '@vap/storage';
 import { FRAME_MS, mulawEncode, sineWave, type MediaStreamCommand, type MediaStreamNotice } from '@vap/media';
@@ -259,6 +259,18 @@ export class FakePlatform implements CallPlatform {
   async optOut(): Promise<void> {
     this.optOuts++;
     if (this.optOutError) throw this.optOutError;
+  }
+  /** Messages the agent sent (send_sms), and what the calls service answers the next ones. */
+  readonly smsSent: { to: string | null; body: string }[] = [];
+  smsReply: VoiceSendSmsReply = {
+    sent: true,
+    messageId: 'msg_00000000-0000-4000-8000-000000000001',
+    to: null,
+    reason: null,
+  };
+  async sendSms(to: string | null, body: string): Promise<VoiceSendSmsReply> {
+    this.smsSent.push({ to, body });
+    return this.smsReply;
   }
   async searchKnowledge(query: string, limit: number): Promise<KnowledgeSearchReply> {
     this.searches.push({ query, limit });

@@ -1,12 +1,19 @@
-// What the platform's own tools do: end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf. What the
-// model is offered of them (names, descriptions, parameters) and when is the agent tool catalog's
-// (@vap/messages, agents/agent-tools.ts); every catalog entry has its runner here (registry.spec.ts proves it).
+// What the platform's own tools do: end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf,
+// send_sms. What the model is offered of them (names, descriptions, parameters) and when is the agent tool
+// catalog's (@vap/messages, agents/agent-tools.ts); every catalog entry has its runner here (registry.spec.ts
+// proves it).
 
 import type { ToolCall } from '@vap/llm';
 import { Aborted } from '../provider-failure';
 import { digitsOf, pressedAll, SEND_DTMF_TOOL } from '../dtmf/send-dtmf';
 import { formatKnowledgeResults, KNOWLEDGE_RESULT_LIMIT } from './knowledge-results';
-import { END_CALL_TOOL, OPT_OUT_TOOL, SEARCH_KNOWLEDGE_TOOL, TRANSFER_CALL_TOOL } from './names';
+import {
+  END_CALL_TOOL,
+  OPT_OUT_TOOL,
+  SEARCH_KNOWLEDGE_TOOL,
+  SEND_SMS_TOOL,
+  TRANSFER_CALL_TOOL,
+} from './names';
 import type { ConversationTool, ToolInvocation, ToolRun } from './tool';
 
 /** The session's record of a built-in tool's invocation. */
@@ -123,6 +130,40 @@ const sendDtmfTool: ConversationTool = {
   },
 };
 
+const sendSms: ConversationTool = {
+  name: SEND_SMS_TOOL,
+  kind: 'builtin',
+  functionId: null,
+  ackPhrase: null,
+  async run(call, turn): Promise<ToolRun> {
+    const startedAt = performance.now();
+    const body = typeof call.arguments.body === 'string' ? call.arguments.body.trim() : '';
+    if (!body)
+      return {
+        result: 'No message text was given.',
+        invocation: builtin(call, 'invalid_arguments', startedAt),
+      };
+    const to =
+      typeof call.arguments.to === 'string' && call.arguments.to.trim() ? call.arguments.to.trim() : null;
+    try {
+      const reply = await turn.control.withAck(turn.context.services.sendSms(to, body));
+      return {
+        result: reply.sent
+          ? `The message was sent to ${reply.to}.`
+          : `The message was not sent: ${reply.reason}.`,
+        invocation: builtin(call, reply.sent ? 'success' : 'failed', startedAt),
+      };
+    } catch (error) {
+      if (error instanceof Aborted) throw error;
+      turn.context.onError(error, 'send_sms');
+      return {
+        result: 'The message could not be sent right now.',
+        invocation: builtin(call, 'failed', startedAt),
+      };
+    }
+  },
+};
+
 /** The built-in tools' runners, one per entry of the catalog. */
 export const BUILTIN_TOOLS: readonly ConversationTool[] = [
   endCall,
@@ -130,6 +171,7 @@ export const BUILTIN_TOOLS: readonly ConversationTool[] = [
   searchKnowledge,
   optOut,
   sendDtmfTool,
+  sendSms,
 ];
 
 /** Whether `name` is a built-in tool's. */

@@ -4,5 +4,6 @@ export {
   OPT_OUT_TOOL,
   SEARCH_KNOWLEDGE_TOOL,
   SEND_DTMF_TOOL,
+  SEND_SMS_TOOL,
   TRANSFER_CALL_TOOL,
 } from '@vap/messages';

@@ -76,6 +76,8 @@ describe('ToolRegistry', () => {
       transferEnabled: true,
       transferNumber: '+1555',
       sendDtmfEnabled: true,
+      smsEnabled: true,
+      smsAllowedRecipients: 'any',
       handoffs: [handoff('billing', 'summary'), handoff('sales', 'full')],
       customFunctions: [fn('check_order')],
     });
@@ -103,10 +105,22 @@ describe('ToolRegistry', () => {
       })),
     );
     for (const spec of registry.specs) expect(registry.get(spec.name)?.name).toBe(spec.name);
-    expect(registry.specs[5]).toMatchObject({
+    expect(registry.specs[BUILTIN_TOOL_CATALOG.length]).toMatchObject({
       name: 'handoff_to_billing',
       parameters: { required: ['summary'] },
     });
+  });
+
+  it('offers send_sms a recipient only when the agent may text numbers other than the call', () => {
+    const properties = (recipients: 'caller' | 'any') =>
+      Object.keys(
+        (new ToolRegistry(agentSettings({ smsEnabled: true, smsAllowedRecipients: recipients })).specs.find(
+          (t) => t.name === 'send_sms',
+        )?.parameters.properties ?? {}) as object,
+      );
+    expect(properties('caller')).toEqual(['body']);
+    expect(properties('any')).toEqual(['body', 'to']);
+    expect(new ToolRegistry(agentSettings({ smsEnabled: false })).get('send_sms')).toBeUndefined();
   });
 
   it('offers a built-in tool only when its settings turn it on and the agent’s tools list names it', () => {

@@ -1,0 +1,2 @@
+export * from './message.dto';
+export * from './sms-segments';
