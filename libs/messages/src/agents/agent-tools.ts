@@ -227,8 +227,12 @@ export function builtinToolDefinition(name: string): BuiltinToolDefinition | und
 }
 
 /** What the model is offered of a built-in tool. */
-export function builtinToolSpec(definition: BuiltinToolDefinition, agent?: AgentSnapshot): ToolDefinitionSpec {
-  const parameters = agent && definition.parametersFor ? definition.parametersFor(agent) : definition.parameters;
+export function builtinToolSpec(
+  definition: BuiltinToolDefinition,
+  agent?: AgentSnapshot,
+): ToolDefinitionSpec {
+  const parameters =
+    agent && definition.parametersFor ? definition.parametersFor(agent) : definition.parameters;
   return { name: definition.name, description: definition.description, parameters };
 }
 

@@ -2119,9 +2119,9 @@ export type PolicyDecisionDto = {
   rule: 'do_not_call' | 'calling_window' | 'frequency_cap';
   outcome: 'refused' | 'skipped' | 'deferred';
   /**
-   * POST /calls/start, or a campaign dial
+   * POST /calls/start, a campaign dial, or an SMS
    */
-  source: 'single_call' | 'campaign';
+  source: 'single_call' | 'campaign' | 'message';
   /**
    * The campaign of a campaign dial
    */
@@ -2332,6 +2332,98 @@ export type SandboxInboundCallDto = {
    * The simulated caller
    */
   from_number: string;
+};
+
+export type MessageDto = {
+  id: string;
+  direction: 'outbound' | 'inbound';
+  status: 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'received';
+  /**
+   * Recipient
+   */
+  to: string;
+  /**
+   * Sender: a number of the account for outbound messages
+   */
+  from: string;
+  body: string;
+  /**
+   * SMS segments the body takes (GSM-7: 160 characters, 153 when split; otherwise UCS-2: 70, 67)
+   */
+  segments: number;
+  /**
+   * The connection the message went out or came in on
+   */
+  carrier: 'sandbox' | 'carrier_a' | 'carrier_b';
+  /**
+   * The carrier's id (carrier_b MessageSid, carrier_a message_uuid)
+   */
+  carrier_message_id: string | null;
+  /**
+   * failed or undelivered: the carrier's error code, or the platform's (carrier_refused, carrier_unreachable)
+   */
+  error_code: string | null;
+  /**
+   * failed or undelivered: what went wrong, in words
+   */
+  error_message: string | null;
+  /**
+   * The call whose agent sent it (send_sms)
+   */
+  call_id: string | null;
+  /**
+   * The agent that sent it during a call
+   */
+  agent_id: string | null;
+  created_at: string;
+  updated_at: string;
+  /**
+   * When the carrier took it
+   */
+  sent_at: string | null;
+  /**
+   * When it was delivered
+   */
+  delivered_at: string | null;
+};
+
+export type SendMessageDto = {
+  /**
+   * Recipient, E.164
+   */
+  to: string;
+  body: string;
+  /**
+   * A number of the account (GET /phone-numbers); default the carrier connection's from_number
+   */
+  from?: string;
+  /**
+   * The connection to send on; default the from number's, or the account's default number's
+   */
+  carrier?: 'sandbox' | 'carrier_a' | 'carrier_b';
+};
+
+export type MessageListDto = {
+  /**
+   * Newest first
+   */
+  messages: Array<MessageDto>;
+  /**
+   * Pass as cursor to get the next page; null on the last page
+   */
+  next_cursor: string | null;
+};
+
+export type SandboxInboundMessageDto = {
+  /**
+   * A number of the account (see GET /phone-numbers)
+   */
+  to: string;
+  /**
+   * The simulated sender
+   */
+  from: string;
+  body: string;
 };
 
 export type LifecycleHookWithSecretDto = {
@@ -2729,6 +2821,14 @@ export type AgentDto = {
    * The built-in tools the model may be offered (names from GET /agent-tools); each is still offered only when its settings turn it on (end_call_enabled, transfer_enabled with transfer_number, linked documents, send_dtmf_enabled). null = every built-in tool its settings turn on. opt_out is offered on every call whatever the list says: honouring a request not to be called again is a compliance duty. Handoffs and custom functions are not named here: they are offered as the agent’s handoffs and attached functions say. GET /agent/{id}/tools answers what the model is offered.
    */
   tools: Array<string> | null;
+  /**
+   * true: the model gets a send_sms tool to text the person on the call during it (a confirmation, a link), sent like POST /messages from the call's number (contact policy included), at most 3 per call.
+   */
+  sms_enabled: boolean;
+  /**
+   * Whom send_sms may text: caller (the other party of the call only) or any (any number the model gives).
+   */
+  sms_allowed_recipients: 'caller' | 'any';
   extraction_enabled: boolean;
   /**
    * Post-call analysis of every answered call, run with extraction once the call ends: a short summary, and, when success_rubric is set, a success evaluation in which a model judges the transcript against the rubric and gives a score out of 10 with its reasons (passed when the score reaches success_threshold). The result is the session's analysis, in GET /calls/{id} and in session.completed. Without an LLM server the offline engine summarises with the opening lines and scores by how many of the rubric’s words the conversation covers.
@@ -3026,6 +3126,14 @@ export type CreateAgentDto = {
    */
   tools?: Array<string> | null;
   /**
+   * true: the model gets a send_sms tool to text the person on the call during it (a confirmation, a link), sent like POST /messages from the call's number (contact policy included), at most 3 per call.
+   */
+  sms_enabled?: boolean;
+  /**
+   * Whom send_sms may text: caller (the other party of the call only) or any (any number the model gives).
+   */
+  sms_allowed_recipients?: 'caller' | 'any';
+  /**
    * false: post-call extraction is skipped even if keys exist
    */
   extraction_enabled?: boolean;
@@ -3221,6 +3329,14 @@ export type UpdateAgentDto = {
    * The built-in tools the model may be offered (names from GET /agent-tools); each is still offered only when its settings turn it on (end_call_enabled, transfer_enabled with transfer_number, linked documents, send_dtmf_enabled). null = every built-in tool its settings turn on. opt_out is offered on every call whatever the list says: honouring a request not to be called again is a compliance duty. Handoffs and custom functions are not named here: they are offered as the agent’s handoffs and attached functions say. GET /agent/{id}/tools answers what the model is offered. On update the list sent replaces the stored one.
    */
   tools?: Array<string> | null;
+  /**
+   * true: the model gets a send_sms tool to text the person on the call during it (a confirmation, a link), sent like POST /messages from the call's number (contact policy included), at most 3 per call.
+   */
+  sms_enabled?: boolean;
+  /**
+   * Whom send_sms may text: caller (the other party of the call only) or any (any number the model gives).
+   */
+  sms_allowed_recipients?: 'caller' | 'any';
   /**
    * false: post-call extraction is skipped even if keys exist
    */
@@ -3750,7 +3866,7 @@ export type CustomFunctionSpeechInputDto = {
 
 export type CreateCustomFunctionDto = {
   /**
-   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf; GET /agent-tools)
+   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf, send_sms; GET /agent-tools)
    */
   name: string;
   /**
@@ -3833,7 +3949,7 @@ export type CustomFunctionListDto = {
 
 export type UpdateCustomFunctionDto = {
   /**
-   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf; GET /agent-tools)
+   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf, send_sms; GET /agent-tools)
    */
   name?: string;
   /**
@@ -4256,6 +4372,8 @@ export type WebhookEndpointWithSecretDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
+    | 'message.status.updated'
+    | 'message.received'
     | 'inbound.route'
     | 'webhook.test'
   >;
@@ -4296,6 +4414,8 @@ export type WebhookEventType =
   | 'session.completed'
   | 'call.transferred'
   | 'campaign.status.updated'
+  | 'message.status.updated'
+  | 'message.received'
   | 'inbound.route'
   | 'webhook.test';
 
@@ -4342,6 +4462,8 @@ export type WebhookEndpointDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
+    | 'message.status.updated'
+    | 'message.received'
     | 'inbound.route'
     | 'webhook.test'
   >;
@@ -4415,6 +4537,8 @@ export type WebhookDeliveryDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
+    | 'message.status.updated'
+    | 'message.received'
     | 'inbound.route'
     | 'webhook.test';
   /**
@@ -4581,6 +4705,8 @@ export type WebhookDeliveryDetailDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
+    | 'message.status.updated'
+    | 'message.received'
     | 'inbound.route'
     | 'webhook.test';
   /**
@@ -5088,6 +5214,8 @@ export type WebhookEventTypeWritable =
   | 'session.completed'
   | 'call.transferred'
   | 'campaign.status.updated'
+  | 'message.status.updated'
+  | 'message.received'
   | 'inbound.route'
   | 'webhook.test';
 
@@ -9527,7 +9655,7 @@ export type PolicyDecisionsListData = {
     number?: string;
     rule?: 'do_not_call' | 'calling_window' | 'frequency_cap';
     outcome?: 'refused' | 'skipped' | 'deferred';
-    source?: 'single_call' | 'campaign';
+    source?: 'single_call' | 'campaign' | 'message';
     /**
      * Only decisions of this campaign
      */
@@ -10230,6 +10358,296 @@ export type InboundRouteDecisionsSimulateResponses = {
 
 export type InboundRouteDecisionsSimulateResponse =
   InboundRouteDecisionsSimulateResponses[keyof InboundRouteDecisionsSimulateResponses];
+
+export type MessagesListData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+    /**
+     * Only messages to this number (+ as %2B)
+     */
+    to?: string;
+    /**
+     * Only messages from this number (+ as %2B)
+     */
+    from?: string;
+    direction?: 'outbound' | 'inbound';
+    status?: 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'received';
+  };
+  url: '/api/v2/messages';
+};
+
+export type MessagesListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type MessagesListError = MessagesListErrors[keyof MessagesListErrors];
+
+export type MessagesListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: MessageListDto;
+  };
+};
+
+export type MessagesListResponse = MessagesListResponses[keyof MessagesListResponses];
+
+export type MessagesSendData = {
+  body: SendMessageDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v2/messages';
+};
+
+export type MessagesSendErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `CALLER_ID_INACTIVE`: A caller ID of the campaign is no longer active.<br>`DO_NOT_CALL`: The number is on the account’s do-not-call list (itself or a prefix of it); nothing was dialled (HTTP 409). GET /do-not-call/lookup says which entry.<br>`OUTSIDE_CALLING_WINDOW`: The callee’s local time is outside the calling window; nothing was dialled (HTTP 409). error.retry_at (and Retry-After) says when the window opens.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `FREQUENCY_CAP_REACHED`: The number has had max_attempts_per_day or max_attempts_per_7_days calls already; nothing was dialled (HTTP 429). error.retry_at (and Retry-After) says when a call is allowed again.<br>`LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type MessagesSendError = MessagesSendErrors[keyof MessagesSendErrors];
+
+export type MessagesSendResponses = {
+  /**
+   * Queued
+   */
+  202: {
+    success: true;
+    data: MessageDto;
+  };
+};
+
+export type MessagesSendResponse = MessagesSendResponses[keyof MessagesSendResponses];
+
+export type MessagesGetData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/messages/{id}';
+};
+
+export type MessagesGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type MessagesGetError = MessagesGetErrors[keyof MessagesGetErrors];
+
+export type MessagesGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: MessageDto;
+  };
+};
+
+export type MessagesGetResponse = MessagesGetResponses[keyof MessagesGetResponses];
+
+export type MessagesSimulateInboundData = {
+  body: SandboxInboundMessageDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v2/sandbox/inbound-messages';
+};
+
+export type MessagesSimulateInboundErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type MessagesSimulateInboundError = MessagesSimulateInboundErrors[keyof MessagesSimulateInboundErrors];
+
+export type MessagesSimulateInboundResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: MessageDto;
+  };
+};
+
+export type MessagesSimulateInboundResponse =
+  MessagesSimulateInboundResponses[keyof MessagesSimulateInboundResponses];
 
 export type LifecycleHooksListData = {
   body?: never;
@@ -11467,6 +11885,12 @@ export type AgentExtractionSetsAttachResponse =
 
 export type AgentToolsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/agent-tools';
@@ -11485,6 +11909,10 @@ export type AgentToolsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -11519,6 +11947,12 @@ export type AgentToolsListResponse = AgentToolsListResponses[keyof AgentToolsLis
 
 export type AgentToolsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The tool’s name
@@ -11580,6 +12014,12 @@ export type AgentToolsGetResponse = AgentToolsGetResponses[keyof AgentToolsGetRe
 
 export type AgentToolsEffectiveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -15504,6 +15944,8 @@ export type WebhookEndpointsDeliveriesData = {
       | 'session.completed'
       | 'call.transferred'
       | 'campaign.status.updated'
+      | 'message.status.updated'
+      | 'message.received'
       | 'inbound.route'
       | 'webhook.test';
     /**
