@@ -58,6 +58,7 @@ describe('agent tool catalog', () => {
       transferEnabled: true,
       transferNumber: '+1555',
       sendDtmfEnabled: true,
+      smsEnabled: true,
     });
     expect(offeredTools(all).map((t) => t.name)).toEqual([...BUILTIN_TOOL_NAMES]);
     const some = agent({ ...all, tools: ['transfer_call'] });
@@ -66,6 +67,7 @@ describe('agent tool catalog', () => {
       { name: 'end_call', reasons: ['tools'] },
       { name: 'search_knowledge_base', reasons: ['tools'] },
       { name: 'send_dtmf', reasons: ['tools'] },
+      { name: 'send_sms', reasons: ['tools'] },
     ]);
     // Transfer needs its number too; a listed tool whose settings are off is still withheld.
     const off = agent({ transferEnabled: true, tools: ['transfer_call', 'send_dtmf'] });
@@ -75,6 +77,7 @@ describe('agent tool catalog', () => {
       { name: 'transfer_call', reasons: ['settings'] },
       { name: 'search_knowledge_base', reasons: ['settings', 'tools'] },
       { name: 'send_dtmf', reasons: ['settings'] },
+      { name: 'send_sms', reasons: ['settings', 'tools'] },
     ]);
     expect(offersBuiltinTool(agent({ tools: [] }), 'opt_out')).toBe(true);
     expect(offersBuiltinTool(agent(), 'no_such_tool')).toBe(false);
