@@ -8,7 +8,7 @@ import { createAgent, newPartner, randomId } from './agent-fixtures';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
-const BUILTIN = ['end_call', 'transfer_call', 'search_knowledge_base', 'opt_out', 'send_dtmf'];
+const BUILTIN = ['end_call', 'transfer_call', 'search_knowledge_base', 'opt_out', 'send_dtmf', 'send_sms'];
 
 describe('agent tools', () => {
   let key: string;
@@ -178,6 +178,7 @@ describe('agent tools', () => {
     expect(effective.withheld).toEqual([
       { name: 'end_call', reasons: ['tools'] },
       { name: 'search_knowledge_base', reasons: ['settings'] },
+      { name: 'send_sms', reasons: ['settings', 'tools'] },
     ]);
 
     // null: every tool the settings turn on, as for an agent that never had the list.
@@ -190,7 +191,10 @@ describe('agent tools', () => {
       'opt_out',
       'send_dtmf',
     ]);
-    expect(all.withheld).toEqual([{ name: 'search_knowledge_base', reasons: ['settings'] }]);
+    expect(all.withheld).toEqual([
+      { name: 'search_knowledge_base', reasons: ['settings'] },
+      { name: 'send_sms', reasons: ['settings'] },
+    ]);
   });
 
   it('answers 404 for another account’s agent, an unknown one and a malformed id', async () => {

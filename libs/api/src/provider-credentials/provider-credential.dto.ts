@@ -17,7 +17,7 @@ export const ProviderCredentialLimits = {
 export const AZURE_REGION_PATTERN = /^[a-z][a-z0-9]{1,39}$/;
 
 const API_KEY_DOC = {
-  example: 'sk-proj-9c1d…',
+  example: 'sk-proj-9c1d2e3f4a5b',
   minLength: ProviderCredentialLimits.apiKeyMin,
   maxLength: ProviderCredentialLimits.apiKeyMax,
   writeOnly: true,
