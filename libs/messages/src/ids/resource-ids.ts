@@ -20,3 +20,5 @@ export const ProviderCredentialId = prefixedId('pcred_');
 export const TestScenarioId = prefixedId('tsc_');
 /** `trun_` + UUID: a test run (scenarios played against an agent). */
 export const TestRunId = prefixedId('trun_');
+/** `tcn_` + UUID: one of the account's carrier connections (the UUID is the connection_id calls and numbers name). */
+export const TelephonyConnectionId = prefixedId('tcn_');
