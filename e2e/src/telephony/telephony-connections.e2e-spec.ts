@@ -162,9 +162,9 @@ describe('telephony connections', () => {
     const okA = await test(a.id);
     expect(okA.body.data).toMatchObject({ result: 'ok', carrier_status: 200, provider: 'carrier_a' });
     expect(fake.accountFetches.map((acct) => acct.id)).toEqual(expect.arrayContaining([A.id, B.id]));
-    expect(fake.requests.some((r) => r.method === 'GET' && r.path === `/2010-04-01/Accounts/${B.id}.json`)).toBe(
-      true,
-    );
+    expect(
+      fake.requests.some((r) => r.method === 'GET' && r.path === `/2010-04-01/Accounts/${B.id}.json`),
+    ).toBe(true);
     expect(fake.requests.some((r) => r.method === 'GET' && r.path === `/v1/Account/${A.id}/`)).toBe(true);
 
     const okSandbox = await test(sandbox.id);
@@ -224,7 +224,10 @@ describe('telephony connections', () => {
 
     const live = await call(`/telephony-connections/${b.id}`, { method: 'DELETE' });
     expect(live.status).toBe(409);
-    expect(live.body.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('live call') });
+    expect(live.body.error).toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('live call'),
+    });
 
     // Health is written at most every few seconds per connection: the placement shows once its window ends.
     const health = await waitFor(

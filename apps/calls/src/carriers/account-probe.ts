@@ -18,7 +18,8 @@ export function accountProbesOf(carriers: CarrierRegistry): AccountProbes {
             const res = await adapter.fetchAccount(connectionId);
             return { answered: true, status: res.status };
           } catch (err) {
-            if (err instanceof AppError && err.status === 502) return { answered: false, message: err.message };
+            if (err instanceof AppError && err.status === 502)
+              return { answered: false, message: err.message };
             throw err;
           }
         },

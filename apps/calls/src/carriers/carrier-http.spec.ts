@@ -64,7 +64,8 @@ describe('CarrierHttp: connection health', () => {
   const recorded: string[] = [];
   const recorder = {
     success: (id: string, op: string) => recorded.push(`success ${id} ${op}`),
-    failure: (id: string, op: string, status: number | null) => recorded.push(`failure ${id} ${op} ${status}`),
+    failure: (id: string, op: string, status: number | null) =>
+      recorded.push(`failure ${id} ${op} ${status}`),
   } as unknown as ConnectionHealthRecorder;
   const http = new CarrierHttp({ CARRIER_HTTP_TIMEOUT_MS: 2000 } as TelephonyConfig, recorder);
   let server: Server;
@@ -88,7 +89,12 @@ describe('CarrierHttp: connection health', () => {
   beforeEach(() => recorded.splice(0));
 
   const get = (path: string, health?: { connectionId: string; operation: string }) =>
-    http.send('carrier_b', { method: 'GET', url: `${url}${path}`, basic: { user: 'u', password: 'p' }, health });
+    http.send('carrier_b', {
+      method: 'GET',
+      url: `${url}${path}`,
+      basic: { user: 'u', password: 'p' },
+      health,
+    });
 
   it('records a 2xx as the connection’s last success and any other answer as its last failure', async () => {
     await get('/ok', { connectionId: 'c1', operation: 'GET account' });

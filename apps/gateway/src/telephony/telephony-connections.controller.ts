@@ -99,7 +99,10 @@ export class TelephonyConnectionsController {
   @ID_DOC
   @ApiEnvelope(TelephonyConnectionTestDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
-  test(@CurrentPartner() auth: AuthContext, @Param('id', ID) id: string): Promise<TelephonyConnectionTestDto> {
+  test(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', ID) id: string,
+  ): Promise<TelephonyConnectionTestDto> {
     return this.rpc.request(Subjects.calls.telephonyConnectionTest, auth.partner, { id });
   }
 }

@@ -83,7 +83,9 @@ export class TelephonyConnectionsService {
     return this.dataSource.transaction(async (em) => {
       const connection = await this.find(em, partnerId, id, true);
       if (connection.provider === 'sandbox')
-        throw AppError.conflict('The sandbox connection is built in: it has no credentials or label to change');
+        throw AppError.conflict(
+          'The sandbox connection is built in: it has no credentials or label to change',
+        );
       const creds = await em.findOne(ConnectionCredentials, { where: { connectionId: connection.id } });
       if (!creds) throw AppError.notFound('Telephony connection');
       if (changes.auth_token !== undefined) {
@@ -133,9 +135,7 @@ export class TelephonyConnectionsService {
         [partnerId, connection.id, LIVE_STATUSES],
       )) as { live: number }[];
       if (live > 0) {
-        throw AppError.conflict(
-          `${live} live call(s) use this connection; delete it once they have ended`,
-        );
+        throw AppError.conflict(`${live} live call(s) use this connection; delete it once they have ended`);
       }
       const creds = await em.findOne(ConnectionCredentials, { where: { connectionId: connection.id } });
       const numbers = await em.find(PhoneNumber, {
@@ -159,7 +159,10 @@ export class TelephonyConnectionsService {
       }
       for (const n of numbers) {
         await em.delete(PhoneNumber, { id: n.id, partnerId });
-        await this.outbox.record(em, DomainEvents.phoneNumberDeleted, partnerId, { id: n.id, number: n.number });
+        await this.outbox.record(em, DomainEvents.phoneNumberDeleted, partnerId, {
+          id: n.id,
+          number: n.number,
+        });
       }
       await em.delete(ConnectionCredentials, { connectionId: connection.id });
       await em.delete(ConnectionHealthRow, { connectionId: connection.id });
