@@ -47,6 +47,16 @@ function upsertOf(table: string, event: HealthEvent): { sql: string; params: unk
   }
 }
 
+/** Writes one health event of a connection (one upsert). */
+export async function writeHealthEvent(
+  dataSource: DataSource,
+  connectionId: string,
+  event: HealthEvent,
+): Promise<void> {
+  const { sql, params } = upsertOf(tableOf(dataSource, ConnectionHealthRow), event);
+  await dataSource.query(sql, [connectionId, ...params]);
+}
+
 /**
  * Records what the calls service sees of each carrier connection: REST calls that worked or failed (from
  * CarrierHttp) and verified callbacks (from callback ingest). Cheap on the hot path: nothing is awaited by
@@ -60,7 +70,7 @@ export class ConnectionHealthRecorder implements OnModuleDestroy {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.throttle = new HealthThrottle(
       HEALTH_WRITE_WINDOW_MS,
-      (connectionId, event) => this.write(connectionId, event),
+      (connectionId, event) => writeHealthEvent(this.dataSource, connectionId, event),
       (err) => this.logger.warn(`connection health write failed: ${(err as Error).message}`),
     );
   }
@@ -84,10 +94,5 @@ export class ConnectionHealthRecorder implements OnModuleDestroy {
 
   private record(connectionId: string, event: HealthEvent): void {
     if (isUuid(connectionId)) this.throttle.record(connectionId, event);
-  }
-
-  private async write(connectionId: string, event: HealthEvent): Promise<void> {
-    const { sql, params } = upsertOf(tableOf(this.dataSource, ConnectionHealthRow), event);
-    await this.dataSource.query(sql, [connectionId, ...params]);
   }
 }
