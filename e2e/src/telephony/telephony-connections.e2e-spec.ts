@@ -3,7 +3,9 @@
 // for carrier_b, Plivo API v1 for carrier_a).
 import { waitFor } from '@vap/testing';
 import { adminApi, api, OwnPlatform, startOwnPlatform } from '../../support';
+import { launchBrowser } from '../../support/browser';
 import { CarrierAccount, FakeCarriers, startFakeCarriers } from '../../support/fake-carriers';
+import { seriousA11yViolations, signInNewOwner } from '../console/console-fixtures';
 import { createTestAgent } from './telephony-fixtures';
 
 const A: CarrierAccount = {
@@ -86,6 +88,7 @@ describe('telephony connections', () => {
       },
     });
     gateway = own.platform.gatewayUrl;
+    // The platform's first partner: the console test below signs its owner in (signInNewOwner).
     key = await partner('Connections Co');
     otherKey = await partner('Connections Other Co');
     agentId = (await createTestAgent(key, {}, gateway)).id;
@@ -352,4 +355,22 @@ describe('telephony connections', () => {
       expect((await test(b.id)).body.data.result).toBe('ok');
     });
   });
+
+  it('shows the connections with their health on the console’s Telephony page, and tests one there', async () => {
+    const launched = await launchBrowser();
+    try {
+      const page = await signInNewOwner(launched.browser, gateway);
+      await page.goto(`${gateway}/console/telephony`);
+      await page.getByRole('heading', { name: 'Telephony', exact: true }).waitFor();
+      const row = page.getByRole('row').filter({ hasText: 'carrier_b' });
+      await row.getByText(B_FROM).waitFor();
+      await row.getByText('ACtc***************************00b1').waitFor();
+      await row.getByText(/^Last REST call: .*GET account/).waitFor();
+      await row.getByRole('button', { name: 'Test the carrier_b connection' }).click();
+      await row.getByText(/^OK: carrier_b accepted the credentials/).waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+    } finally {
+      await launched.close();
+    }
+  }, 120_000);
 });
