@@ -357,6 +357,12 @@ describe('telephony connections', () => {
   });
 
   it('shows the connections with their health on the console’s Telephony page, and tests one there', async () => {
+    // Health is written at most every few seconds: the page shows what is stored when it loads.
+    await waitFor(async () => (await byProvider('carrier_b')).health.last_success, {
+      timeoutMs: 20_000,
+      intervalMs: 500,
+      description: 'carrier_b health after the connection came back',
+    });
     const launched = await launchBrowser();
     try {
       const page = await signInNewOwner(launched.browser, gateway);
