@@ -26,6 +26,8 @@ export type { SentSms } from './fake-carrier-messages';
  *   callbacks are form POSTs signed with signature V3 (X-Plivo-Signature-V3 + nonce).
  * - carrier_b (Twilio-shaped): `POST /2010-04-01/Accounts/{sid}/Calls.json` (form) answers `sid`;
  *   callbacks are form POSTs signed with X-Twilio-Signature.
+ * - Account reads (a connection test that places nothing): carrier_b `GET /2010-04-01/Accounts/{sid}.json`
+ *   (Twilio REST API 2010-04-01), carrier_a `GET /v1/Account/{auth_id}/` (Plivo API v1); 401 for bad credentials.
  * Both also serve the call resource the platform reconciles final callbacks with, kept like the carrier
  * keeps it: carrier_b `GET /2010-04-01/Accounts/{sid}/Calls/{CallSid}.json` (status, duration), carrier_a
  * `GET /v1/Account/{auth_id}/Call/{call_uuid}/?status=live` (a live leg) and `.../Call/{call_uuid}/` (the
@@ -230,6 +232,8 @@ export interface FakeCarriers {
   waitForTransfer(id: string, timeoutMs?: number): Promise<Transfer>;
   /** carrier_a DTMF requests for live calls, in order. */
   digitsSent: DigitsSent[];
+  /** Accounts read with good credentials (carrier_b GET .../Accounts/{sid}.json, carrier_a GET /v1/Account/{id}/). */
+  accountFetches: CarrierAccount[];
   waitForDigits(id: string, timeoutMs?: number): Promise<DigitsSent>;
   /**
    * Answers the call (the answer callback, signed) and opens the media stream the platform's markup asks for.
@@ -372,6 +376,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
   const digitsSent: DigitsSent[] = [];
   const messages: SentSms[] = [];
   const messagesHandedOut = new Set<SentSms>();
+  const accountFetches: CarrierAccount[] = [];
   const streams = new Map<string, MediaStreamClient>();
   /** The call left the stream (hang-up or transfer): the carrier ends the stream. */
   const endStream = (id: string) => streams.get(id)?.hangUp();
@@ -739,6 +744,48 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
       detached.push(`carrier_b:${decodeURIComponent(m[2])}`);
       return send(res, 200, { sid: m[2], voice_application_sid: null });
     }
+    // Account fetch, Twilio REST API 2010-04-01 (Accounts resource): a read that places nothing; a wrong
+    // AccountSid or auth token is 401 with error 20003, as Twilio answers.
+    m = /^\/2010-04-01\/Accounts\/([^/]+)\.json$/.exec(url.pathname);
+    if (m && req.method === 'GET') {
+      const account = authorized(req, 'carrier_b', decodeURIComponent(m[1]));
+      if (!account)
+        return send(res, 401, {
+          code: 20003,
+          message: 'Authenticate',
+          more_info: 'https://www.twilio.com/docs/errors/20003',
+          status: 401,
+        });
+      accountFetches.push(account);
+      return send(res, 200, {
+        sid: account.id,
+        owner_account_sid: account.id,
+        friendly_name: 'Fake carrier_b account',
+        status: 'active',
+        type: 'Full',
+        date_created: rfc2822(new Date(0)),
+        date_updated: rfc2822(new Date(0)),
+        uri: `/2010-04-01/Accounts/${account.id}.json`,
+      });
+    }
+    // Account details, Plivo API v1 (Account resource, GET /v1/Account/{auth_id}/); 401 for bad credentials.
+    m = /^\/v1\/Account\/([^/]+)\/$/.exec(url.pathname);
+    if (m && req.method === 'GET') {
+      const account = authorized(req, 'carrier_a', decodeURIComponent(m[1]));
+      if (!account) return send(res, 401, { api_id: randomUUID(), error: 'authentication failed' });
+      accountFetches.push(account);
+      return send(res, 200, {
+        api_id: randomUUID(),
+        account_type: 'standard',
+        auth_id: account.id,
+        auto_recharge: false,
+        billing_mode: 'prepaid',
+        cash_credits: '100.00000',
+        name: 'Fake carrier_a account',
+        resource_uri: `/v1/Account/${account.id}/`,
+        timezone: 'Asia/Kolkata',
+      });
+    }
     send(res, 404, { error: `no route ${req.method} ${url.pathname}` });
   };
 
@@ -844,6 +891,7 @@ export async function startFakeCarriers(): Promise<FakeCarriers> {
     hangups,
     transfers,
     digitsSent,
+    accountFetches,
     waitForDigits: (id, timeoutMs = 10_000) =>
       waitFor(() => digitsSent.find((d) => d.id === id), {
         timeoutMs,

@@ -22,6 +22,7 @@ import { ContactPolicyModule } from './telephony/contact-policy/contact-policy.m
 import { InboundRoutingModule } from './telephony/inbound-routing/inbound-routing.module';
 import { PhoneNumbersModule } from './telephony/phone-numbers/phone-numbers.module';
 import { ResellerLinkModule } from './telephony/reseller-link/reseller-link.module';
+import { TelephonyConnectionsModule } from './telephony/telephony-connections/telephony-connections.module';
 
 @Module({})
 export class AppModule {
@@ -48,6 +49,7 @@ export class AppModule {
         // The telephony configuration calls are placed and received with.
         ConnectionsModule,
         PhoneNumbersModule.withCarriers(CarriersModule),
+        TelephonyConnectionsModule.withCarriers(CarriersModule),
         InboundRoutingModule,
         ResellerLinkModule,
         ContactPolicyModule,

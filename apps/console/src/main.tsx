@@ -9,6 +9,7 @@ import { ContactPolicyPage } from './pages/contact-policy.js';
 import { EmbedPage } from './pages/embed.js';
 import { KeysPage } from './pages/keys.js';
 import { ProviderKeysPage } from './pages/provider-keys.js';
+import { TelephonyPage } from './pages/telephony.js';
 import { SignInPage, TokenPasswordPage } from './pages/sign-in.js';
 import { TeamPage } from './pages/team.js';
 import { ToolsArea } from './pages/tools/index.js';
@@ -24,6 +25,7 @@ const NAV: [string, string][] = [
   ['/embed', 'Embed on your site'],
   ['/webhooks', 'Webhooks'],
   ['/contact-policy', 'Do-not-call and policy'],
+  ['/telephony', 'Telephony'],
   ['/keys', 'API keys'],
   ['/provider-keys', 'Provider keys'],
   ['/billing', 'Usage and billing'],
@@ -48,6 +50,8 @@ function Page({ path, session }: { path: string; session: Session }) {
       return <WebhooksPage session={session} />;
     case 'contact-policy':
       return <ContactPolicyPage session={session} />;
+    case 'telephony':
+      return <TelephonyPage session={session} />;
     case 'tools':
       return <ToolsArea session={session} rest={[id, ...rest].filter((s) => s !== undefined)} />;
     case 'keys':

@@ -1,6 +1,7 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { TelephonyConfig } from '../config/telephony.config';
+import { ConnectionHealthRecorder } from '../telephony/connections/health/connection-health.recorder';
 import { CarrierHttp, CarrierUnanswered } from './carrier-http';
 
 /** A local carrier API that takes each request, then does what `behave` says with it. */
@@ -56,5 +57,69 @@ describe('CarrierHttp: a carrier that does not answer', () => {
     const { url, server } = await carrierApi('late');
     await new Promise((resolve) => server.close(resolve));
     expect((await failure(url)).maybeReceived).toBe(false);
+  });
+});
+
+describe('CarrierHttp: connection health', () => {
+  const recorded: string[] = [];
+  const recorder = {
+    success: (id: string, op: string) => recorded.push(`success ${id} ${op}`),
+    failure: (id: string, op: string, status: number | null) =>
+      recorded.push(`failure ${id} ${op} ${status}`),
+  } as unknown as ConnectionHealthRecorder;
+  const http = new CarrierHttp({ CARRIER_HTTP_TIMEOUT_MS: 2000 } as TelephonyConfig, recorder);
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(req.url === '/ok' ? 200 : 401).end('{}'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await http.onModuleDestroy();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  beforeEach(() => recorded.splice(0));
+
+  const get = (path: string, health?: { connectionId: string; operation: string }) =>
+    http.send('carrier_b', {
+      method: 'GET',
+      url: `${url}${path}`,
+      basic: { user: 'u', password: 'p' },
+      health,
+    });
+
+  it('records a 2xx as the connection’s last success and any other answer as its last failure', async () => {
+    await get('/ok', { connectionId: 'c1', operation: 'GET account' });
+    await get('/denied', { connectionId: 'c1', operation: 'GET account' });
+    expect(recorded).toEqual(['success c1 GET account', 'failure c1 GET account 401']);
+  });
+
+  it('records no answer as a failure without a status', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await expect(
+      http.send('carrier_b', {
+        method: 'GET',
+        url: `http://127.0.0.1:${port}/`,
+        basic: { user: 'u', password: 'p' },
+        health: { connectionId: 'c2', operation: 'GET account' },
+      }),
+    ).rejects.toBeInstanceOf(CarrierUnanswered);
+    expect(recorded).toEqual(['failure c2 GET account null']);
+  });
+
+  it('records nothing for a request made for no connection', async () => {
+    await get('/ok');
+    expect(recorded).toEqual([]);
   });
 });

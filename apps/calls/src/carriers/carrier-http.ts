@@ -1,7 +1,8 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import { Agent, request } from 'undici';
 import { AppError, ErrorCode } from '@vap/messages';
 import { TelephonyConfig } from '../config/telephony.config';
+import { ConnectionHealthRecorder } from '../telephony/connections/health/connection-health.recorder';
 
 export interface CarrierRequest {
   method: 'GET' | 'POST' | 'DELETE';
@@ -10,6 +11,8 @@ export interface CarrierRequest {
   basic: { user: string; password: string };
   json?: unknown;
   form?: URLSearchParams;
+  /** The partner's connection the request is made for, and the operation's name: its health records it. */
+  health?: { connectionId: string; operation: string };
 }
 
 export interface CarrierResponse {
@@ -36,7 +39,10 @@ export type RestCarrier = keyof typeof BASE_URL_SETTINGS;
 export class CarrierHttp implements OnModuleDestroy {
   private readonly agent: Agent;
 
-  constructor(private readonly config: TelephonyConfig) {
+  constructor(
+    private readonly config: TelephonyConfig,
+    @Optional() private readonly health?: ConnectionHealthRecorder,
+  ) {
     this.agent = new Agent({
       connect: { timeout: config.CARRIER_HTTP_TIMEOUT_MS },
       keepAliveTimeout: 10_000,
@@ -74,7 +80,13 @@ export class CarrierHttp implements OnModuleDestroy {
       if (buf.length > MAX_ANSWER_BYTES) throw new Error('answer too large');
       text = buf.toString('utf8');
     } catch (err) {
+      if (req.health) this.health?.failure(req.health.connectionId, req.health.operation, null);
       throw new CarrierUnanswered(provider, err);
+    }
+    if (req.health) {
+      const { connectionId, operation } = req.health;
+      if (status >= 200 && status <= 299) this.health?.success(connectionId, operation);
+      else this.health?.failure(connectionId, operation, status);
     }
     let parsed: unknown = text;
     try {

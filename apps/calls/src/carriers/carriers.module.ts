@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { ProgressModule } from '../progress/progress.module';
 import { ConnectionsModule } from '../telephony/connections/connections.module';
 import { NUMBER_DETACHERS } from '../telephony/phone-numbers/number-detachers';
+import { ACCOUNT_PROBES } from '../telephony/connections/account-probes';
+import { accountProbesOf } from './account-probe';
 import { BrowserTransport } from './browser/browser-transport';
 import { CallTransports, DIRECT_TRANSPORTS, DirectTransport } from './call-transport';
 import { CallbackIngestService } from './callback-ingest.service';
@@ -51,6 +53,7 @@ import { TransferLegs } from './transfer-legs/transfer-legs.service';
       useFactory: (...adapters: CarrierAdapter[]) => adapters,
     },
     { provide: NUMBER_DETACHERS, inject: [CarrierRegistry], useFactory: numberDetachersOf },
+    { provide: ACCOUNT_PROBES, inject: [CarrierRegistry], useFactory: accountProbesOf },
     BrowserTransport,
     {
       provide: DIRECT_TRANSPORTS,
@@ -71,6 +74,7 @@ import { TransferLegs } from './transfer-legs/transfer-legs.service';
     CarrierReconciler,
     SandboxLineCarrier,
     NUMBER_DETACHERS,
+    ACCOUNT_PROBES,
   ],
 })
 export class CarriersModule {}

@@ -16,6 +16,7 @@ import { FormParams } from './signing/form-params';
 class TestCarrier extends FormCallbackCarrier<CarrierACredentials> {
   readonly provider = 'carrier_a' as const;
   protected readonly markup = CARRIER_A_MARKUP;
+  protected readonly accountResource = '/';
   seen: { url: string; params: FormParams } | null = null;
 
   protected accountPath(creds: CarrierACredentials) {
@@ -224,5 +225,25 @@ describe('FormCallbackCarrier', () => {
     expect(await carrier.verifyStreamUpgrade(call, 'wss://m/x', { 'x-sig': 'no' })).toBe(false);
     const sealed = setup(Promise.reject(new Error('sealed elsewhere'))).carrier;
     expect(await sealed.verifyStreamUpgrade(call, 'wss://m/x', { 'x-sig': 'ok' })).toBe(false);
+  });
+});
+
+describe('FormCallbackCarrier connection health', () => {
+  it('names the connection and the operation of REST calls made with its credentials', async () => {
+    const { carrier, sent } = setup();
+    await carrier.fetchAccount('3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11');
+    expect(sent).toEqual([
+      expect.objectContaining({
+        method: 'GET',
+        url: 'https://carrier.test/acct/AID/',
+        health: { connectionId: '3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11', operation: 'GET account' },
+      }),
+    ]);
+  });
+
+  it('names no connection for credentials it did not open for one', async () => {
+    const { carrier, sent } = setup();
+    await carrier.call({ method: 'POST', path: '/Call/' });
+    expect(sent[0].health).toBeUndefined();
   });
 });

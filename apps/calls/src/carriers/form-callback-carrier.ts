@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { InboundRouteDecisionDto } from '@vap/api';
 import { AppError, CarrierCallbackReply, ErrorCode } from '@vap/messages';
 import {
@@ -6,6 +6,7 @@ import {
   CarrierBCredentials,
   CredentialsStore,
 } from '../telephony/connections/credentials-store.service';
+import { ConnectionHealthRecorder } from '../telephony/connections/health/connection-health.recorder';
 import { MediaStreamLinks } from './media-stream-links';
 import { CallbackUrls } from './callback-urls';
 import { CallbackCall, CallbackRequest, PlacementUnknown } from './carrier-adapter';
@@ -17,6 +18,7 @@ import {
   carrierError,
   RestCarrier,
 } from './carrier-http';
+import { operationOf } from './carrier-operation';
 import { decisionReply, MarkupDialect, streamReply } from './carrier-xml';
 import { FormParams, parseForm } from './signing/form-params';
 
@@ -36,12 +38,17 @@ const ANSWERING_ACTIONS = ['ANSWER_WITH_AI', 'SELECT_AGENT'];
 export abstract class FormCallbackCarrier<C extends CarrierACredentials | CarrierBCredentials> {
   abstract readonly provider: RestCarrier;
   protected abstract readonly markup: MarkupDialect;
+  /** Below the account URL, the account resource itself (a read that places nothing). */
+  protected abstract readonly accountResource: string;
+  /** Which connection each opened credentials object belongs to, so REST calls with it count to its health. */
+  private readonly connectionOf = new WeakMap<object, string>();
 
   constructor(
     private readonly http: CarrierHttp,
     private readonly credentials: CredentialsStore,
     protected readonly urls: CallbackUrls,
     private readonly streams: MediaStreamLinks,
+    @Optional() private readonly health?: ConnectionHealthRecorder,
   ) {}
 
   /** Reject, transfer, or the media stream of the call an answering decision opened. */
@@ -93,7 +100,21 @@ export abstract class FormCallbackCarrier<C extends CarrierACredentials | Carrie
   /** The carrier's signature scheme over a WebSocket upgrade request to `url` (GET, no parameters). */
   protected abstract upgradeSignatureMatches(url: string, headers: Record<string, string>, creds: C): boolean;
 
-  protected openCredentials(connectionId: string): Promise<C> {
+  /** GET of the partner's account resource with the connection's credentials: a test that places no call. */
+  async fetchAccount(connectionId: string): Promise<CarrierResponse> {
+    const creds = await this.openCredentials(connectionId);
+    return this.send(creds, { method: 'GET', path: this.accountResource });
+  }
+
+  protected async openCredentials(connectionId?: string): Promise<C> {
+    const creds = await this.loadCredentials(connectionId);
+    if (connectionId) this.connectionOf.set(creds, connectionId);
+    return creds;
+  }
+
+  /** The connection's credentials; an account the platform holds itself overrides this. */
+  protected loadCredentials(connectionId: string | undefined): Promise<C> {
+    if (!connectionId) throw new Error(`${this.provider} credentials need a connection`);
     return this.credentials.open<C>(connectionId);
   }
 
@@ -103,10 +124,12 @@ export abstract class FormCallbackCarrier<C extends CarrierACredentials | Carrie
 
   protected send(creds: C, req: AccountRequest): Promise<CarrierResponse> {
     const { path, ...rest } = req;
+    const connectionId = this.connectionOf.get(creds);
     return this.http.send(this.provider, {
       ...rest,
       url: `${this.accountUrl(creds)}${path}`,
       basic: this.basicOf(creds),
+      health: connectionId ? { connectionId, operation: operationOf(req.method, path) } : undefined,
     });
   }
 
@@ -156,12 +179,17 @@ export abstract class FormCallbackCarrier<C extends CarrierACredentials | Carrie
     return res.status >= 500 || (res.status >= 200 && res.status <= 299);
   }
 
-  /** The callback's posted parameters once its signature checks out; 403 before anything is read. */
+  /**
+   * The callback's posted parameters once its signature checks out; 403 before anything is read. A verified
+   * callback counts as the connection's last callback.
+   */
   protected async verified(request: CallbackRequest, connectionId: string): Promise<FormParams> {
     const params = parseForm(request.method === 'POST' ? request.rawBody.toString('utf8') : '');
     const creds = await this.openCredentials(connectionId).catch(() => null);
     const ok = !!creds && this.signatureMatches(request, this.urls.signedUrlOf(request.path), params, creds);
     if (!ok) throw new AppError(ErrorCode.FORBIDDEN, 'Callback signature is missing or invalid');
+    // Only the carrier's own (verified) callbacks count to the connection's health: calls' and inbound ones.
+    this.health?.callback(connectionId);
     return params;
   }
 

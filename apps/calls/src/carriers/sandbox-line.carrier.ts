@@ -50,7 +50,7 @@ export class SandboxLineCarrier extends CarrierBAdapter {
     return this.placedId(res, 'sid');
   }
 
-  protected override async openCredentials(): Promise<CarrierBCredentials> {
+  protected override async loadCredentials(): Promise<CarrierBCredentials> {
     const token = this.telephony.SANDBOX_AUTH_TOKEN;
     if (!token) throw AppError.downstream('sandbox is not configured on this platform (SANDBOX_AUTH_TOKEN)');
     return { account_sid: this.telephony.SANDBOX_ACCOUNT_SID, auth_token: token };

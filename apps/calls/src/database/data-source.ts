@@ -10,6 +10,7 @@ import { PhoneNumber } from '../telephony/phone-numbers/entities/phone-number.en
 import { InboundRouteDecision } from '../telephony/inbound-routing/entities/inbound-route-decision.entity';
 import { InboundRoutePolicy } from '../telephony/inbound-routing/entities/inbound-route-policy.entity';
 import { ConnectionCredentials } from '../telephony/connections/entities/connection-credentials.entity';
+import { ConnectionHealthRow } from '../telephony/connections/entities/connection-health.entity';
 import { ContactPolicySettingsRow } from '../telephony/contact-policy/entities/contact-policy-settings.entity';
 import { DoNotCallEntry } from '../telephony/contact-policy/entities/do-not-call-entry.entity';
 import { PolicyDecision } from '../telephony/contact-policy/entities/policy-decision.entity';
@@ -31,6 +32,7 @@ export function callsDataSourceOptions(config: CallsConfig): DataSourceOptions {
       CallSession,
       BrowserSession,
       ConnectionCredentials,
+      ConnectionHealthRow,
       InboundRoutePolicy,
       InboundRouteDecision,
       DoNotCallEntry,

@@ -69,6 +69,8 @@ describe('route scopes', () => {
     expect(requiredScope('GET', '/api/v2/agent/:agent_id/webhooks')).toBe('webhooks:read');
     expect(requiredScope('PATCH', '/api/v2/config/webhook')).toBe('webhooks:write');
     expect(requiredScope('GET', '/api/v2/config/telephony/connections')).toBe('telephony:read');
+    expect(requiredScope('GET', '/api/v2/telephony-connections/:id')).toBe('telephony:read');
+    expect(requiredScope('POST', '/api/v2/telephony-connections/:id/test')).toBe('telephony:write');
     expect(requiredScope('GET', '/api/v2/billing/balance')).toBe('billing:read');
     expect(requiredScope('POST', '/api/v2/billing/top-ups')).toBe('billing:write');
     expect(requiredScope('GET', '/api/v2/projects')).toBe('projects:read');

@@ -45,6 +45,7 @@ const RESOURCE_RULES: ReadonlyArray<readonly [string, ScopeResource]> = [
   ['uploads', 'knowledge'],
   ['phone-numbers', 'telephony'],
   ['config/telephony', 'telephony'],
+  ['telephony-connections', 'telephony'],
   ['inbound-route-policies', 'telephony'],
   ['inbound-route-decisions', 'telephony'],
   ['sandbox/inbound-calls', 'telephony'],

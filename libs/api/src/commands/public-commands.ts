@@ -156,8 +156,13 @@ import type {
   ResellerCallRoutingDto,
   ResellerCallRoutingQueryDto,
   SandboxInboundCallDto,
+  TelephonyConnectionDeletedDto,
   TelephonyConnectionDto,
   TelephonyConnectionListDto,
+  TelephonyConnectionResourceDto,
+  TelephonyConnectionResourceListDto,
+  TelephonyConnectionTestDto,
+  UpdateTelephonyConnectionDto,
   UpdateInboundRoutePolicyDto,
   UpdatePhoneNumberDto,
 } from '../telephony';
@@ -335,6 +340,14 @@ declare module '@vap/messages' {
     'calls.telephony.carrier_a_put': Command<CarrierACredentialsDto, CarrierACredentialsSavedDto>;
     'calls.telephony.carrier_b_put': Command<CarrierBCredentialsDto, CarrierBCredentialsSavedDto>;
     'calls.telephony.list': Command<EmptyRequest, TelephonyConnectionListDto>;
+    'calls.telephony_connection.list': Command<EmptyRequest, TelephonyConnectionResourceListDto>;
+    'calls.telephony_connection.get': Command<ByIdRequest, TelephonyConnectionResourceDto>;
+    'calls.telephony_connection.update': Command<
+      UpdateRequest<UpdateTelephonyConnectionDto>,
+      TelephonyConnectionResourceDto
+    >;
+    'calls.telephony_connection.delete': Command<ByIdRequest, TelephonyConnectionDeletedDto>;
+    'calls.telephony_connection.test': Command<ByIdRequest, TelephonyConnectionTestDto>;
     'calls.reseller_link.connection_create': Command<CreateResellerLinkConnectionDto, TelephonyConnectionDto>;
     'calls.reseller_link.connection_deactivate': Command<
       ResellerLinkDeactivateRequest,

@@ -22,3 +22,5 @@ export const TestScenarioId = prefixedId('tsc_');
 export const TestRunId = prefixedId('trun_');
 /** `msg_` + UUID: an SMS sent or received on one of the account's numbers. */
 export const MessageId = prefixedId('msg_');
+/** `tcn_` + UUID: one of the account's carrier connections (the UUID is the connection_id calls and numbers name). */
+export const TelephonyConnectionId = prefixedId('tcn_');

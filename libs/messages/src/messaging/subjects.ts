@@ -107,6 +107,12 @@ export const Subjects = {
     telephonyCarrierAPut: 'calls.telephony.carrier_a_put',
     telephonyCarrierBPut: 'calls.telephony.carrier_b_put',
     telephonyList: 'calls.telephony.list',
+    telephonyConnectionList: 'calls.telephony_connection.list',
+    telephonyConnectionGet: 'calls.telephony_connection.get',
+    telephonyConnectionUpdate: 'calls.telephony_connection.update',
+    telephonyConnectionDelete: 'calls.telephony_connection.delete',
+    /** A connection test: one read of the carrier account (never a call). */
+    telephonyConnectionTest: 'calls.telephony_connection.test',
     /** Operator command: { partnerId in the request, data: CreateResellerLinkConnectionDto }. */
     resellerLinkConnectionCreate: 'calls.reseller_link.connection_create',
     resellerLinkConnectionDeactivate: 'calls.reseller_link.connection_deactivate',

@@ -480,6 +480,21 @@ import type {
   ResellerLinkCallRoutingData,
   ResellerLinkCallRoutingErrors,
   ResellerLinkCallRoutingResponses,
+  TelephonyConnectionsGetData,
+  TelephonyConnectionsGetErrors,
+  TelephonyConnectionsGetResponses,
+  TelephonyConnectionsListData,
+  TelephonyConnectionsListErrors,
+  TelephonyConnectionsListResponses,
+  TelephonyConnectionsRemoveData,
+  TelephonyConnectionsRemoveErrors,
+  TelephonyConnectionsRemoveResponses,
+  TelephonyConnectionsTestData,
+  TelephonyConnectionsTestErrors,
+  TelephonyConnectionsTestResponses,
+  TelephonyConnectionsUpdateData,
+  TelephonyConnectionsUpdateErrors,
+  TelephonyConnectionsUpdateResponses,
   TelephonyListData,
   TelephonyListErrors,
   TelephonyListResponses,
@@ -2040,6 +2055,145 @@ export class Telephony extends HeyApiClient {
         },
       ],
       url: '/api/v2/config/telephony',
+      ...options,
+    });
+  }
+}
+
+export class TelephonyConnections extends HeyApiClient {
+  /**
+   * List the account’s carrier connections
+   *
+   * The sandbox connection and the carrier_a / carrier_b ones PUT /config/telephony/<carrier> created, oldest first, each with its numbers and health. Credentials are never returned: the account id is masked.
+   *
+   * Required scope: `telephony:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<TelephonyConnectionsListData, ThrowOnError>,
+  ): RequestResult<TelephonyConnectionsListResponses, TelephonyConnectionsListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<
+      TelephonyConnectionsListResponses,
+      TelephonyConnectionsListErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/telephony-connections',
+      ...options,
+    });
+  }
+
+  /**
+   * Delete a carrier connection
+   *
+   * 409 CONFLICT while a call on the connection is live, while it has numbers besides its from-number (delete them first with DELETE /phone-numbers/{id}), and for the sandbox connection. Otherwise its credentials, health and from-number are deleted; past calls keep naming it. PUT /config/telephony/<carrier> later brings it back with the same id.
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
+   */
+  public remove<ThrowOnError extends boolean = true>(
+    options: Options<TelephonyConnectionsRemoveData, ThrowOnError>,
+  ): RequestResult<TelephonyConnectionsRemoveResponses, TelephonyConnectionsRemoveErrors, ThrowOnError> {
+    return (options.client ?? this.client).delete<
+      TelephonyConnectionsRemoveResponses,
+      TelephonyConnectionsRemoveErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/telephony-connections/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Get a carrier connection with its numbers and health
+   *
+   * Required scope: `telephony:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<TelephonyConnectionsGetData, ThrowOnError>,
+  ): RequestResult<TelephonyConnectionsGetResponses, TelephonyConnectionsGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<
+      TelephonyConnectionsGetResponses,
+      TelephonyConnectionsGetErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/telephony-connections/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Rotate a connection’s auth token, change its from-number or label
+   *
+   * auth_token replaces the secret (stored encrypted, never returned); the account id stays (PUT /config/telephony/<carrier> replaces both). from_number must be E.164 and a number of this connection, or one the account does not have yet (it becomes a number of this connection); a number of another connection is 409 CONFLICT. The sandbox connection cannot be changed (409 CONFLICT).
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
+   */
+  public update<ThrowOnError extends boolean = true>(
+    options: Options<TelephonyConnectionsUpdateData, ThrowOnError>,
+  ): RequestResult<TelephonyConnectionsUpdateResponses, TelephonyConnectionsUpdateErrors, ThrowOnError> {
+    return (options.client ?? this.client).patch<
+      TelephonyConnectionsUpdateResponses,
+      TelephonyConnectionsUpdateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/telephony-connections/{id}',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Test a connection without placing a call
+   *
+   * Reads the carrier account with the stored credentials (carrier_b: GET /2010-04-01/Accounts/{AccountSid}.json, carrier_a: GET /v1/Account/{auth_id}/) and answers ok or failed, with the carrier’s HTTP status, the latency and why: credentials_rejected (401/403), account_not_found (404), carrier_error (any other answer) or unreachable (no answer). A failed test is a 200 with result failed. The sandbox connection is always ok.
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
+   */
+  public test<ThrowOnError extends boolean = true>(
+    options: Options<TelephonyConnectionsTestData, ThrowOnError>,
+  ): RequestResult<TelephonyConnectionsTestResponses, TelephonyConnectionsTestErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      TelephonyConnectionsTestResponses,
+      TelephonyConnectionsTestErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/telephony-connections/{id}/test',
       ...options,
     });
   }
@@ -5777,6 +5931,11 @@ export class VapApi extends HeyApiClient {
   private _telephony?: Telephony;
   get telephony(): Telephony {
     return (this._telephony ??= new Telephony({ client: this.client }));
+  }
+
+  private _telephonyConnections?: TelephonyConnections;
+  get telephonyConnections(): TelephonyConnections {
+    return (this._telephonyConnections ??= new TelephonyConnections({ client: this.client }));
   }
 
   private _phoneNumbers?: PhoneNumbers;

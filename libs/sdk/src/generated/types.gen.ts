@@ -1892,6 +1892,127 @@ export type TelephonyConnectionListDto = {
   connections: Array<TelephonyConnectionDto>;
 };
 
+export type ConnectionNumberDto = {
+  id: string;
+  number: string;
+  status: 'active' | 'inactive';
+  label: string | null;
+  /**
+   * Whether it is the connection’s from_number
+   */
+  is_from_number: boolean;
+};
+
+export type ConnectionSuccessDto = {
+  at: string;
+  /**
+   * The REST operation, ids left out
+   */
+  operation: string;
+};
+
+export type ConnectionFailureDto = {
+  at: string;
+  operation: string;
+  /**
+   * HTTP status; null: no answer
+   */
+  status: number | null;
+  reason: 'credentials_rejected' | 'account_not_found' | 'carrier_error' | 'unreachable';
+};
+
+export type ConnectionCallbackDto = {
+  /**
+   * A signed callback of the carrier was verified
+   */
+  at: string;
+};
+
+export type ConnectionHealthDto = {
+  last_success: ConnectionSuccessDto | null;
+  last_failure: ConnectionFailureDto | null;
+  last_callback: ConnectionCallbackDto | null;
+};
+
+export type TelephonyConnectionResourceDto = {
+  /**
+   * tcn_ followed by a UUID
+   */
+  id: string;
+  /**
+   * The same connection as calls, phone numbers and GET /config/telephony name it
+   */
+  connection_id: string;
+  provider: 'sandbox' | 'carrier_a' | 'carrier_b';
+  label: string | null;
+  /**
+   * auth_id or account_sid, masked; null for the sandbox. The auth token is never returned.
+   */
+  account_id_masked: string | null;
+  from_number: string | null;
+  /**
+   * carrier_a and carrier_b: the voice/answer URL to set on your carrier numbers
+   */
+  inbound_webhook_url: string | null;
+  status: 'active' | 'disabled';
+  /**
+   * The account’s numbers on this connection (the first 50)
+   */
+  numbers: Array<ConnectionNumberDto>;
+  /**
+   * How many numbers the connection has in all
+   */
+  numbers_total: number;
+  health: ConnectionHealthDto;
+  created_at: string;
+  updated_at: string;
+};
+
+export type TelephonyConnectionResourceListDto = {
+  /**
+   * Oldest first; at most one per provider
+   */
+  telephony_connections: Array<TelephonyConnectionResourceDto>;
+};
+
+export type UpdateTelephonyConnectionDto = {
+  /**
+   * The connection’s default from-number: a number of the account on this connection, or one the account does not have yet (it becomes a number of this connection). A number of another connection is 409 CONFLICT.
+   */
+  from_number?: string;
+  label?: string | null;
+};
+
+export type TelephonyConnectionDeletedDto = {
+  id: string;
+  deleted: boolean;
+  /**
+   * Numbers deleted with it
+   */
+  numbers_deleted: Array<string>;
+  message: string;
+};
+
+export type TelephonyConnectionTestDto = {
+  id: string;
+  provider: 'sandbox' | 'carrier_a' | 'carrier_b';
+  result: 'ok' | 'failed';
+  /**
+   * null when ok
+   */
+  reason: 'credentials_rejected' | 'account_not_found' | 'carrier_error' | 'unreachable' | null;
+  /**
+   * The carrier’s HTTP status; null when it did not answer (or for the sandbox)
+   */
+  carrier_status: number | null;
+  /**
+   * Time to the carrier’s answer, in milliseconds
+   */
+  latency_ms: number;
+  message: string;
+  tested_at: string;
+};
+
 export type PhoneNumberDto = {
   /**
    * pn_ followed by a UUID
@@ -5106,6 +5227,18 @@ export type CarrierBCredentialsDtoWritable = {
    * E.164 number provisioned for the account; becomes its default from-number on this carrier
    */
   from_number: string;
+};
+
+export type UpdateTelephonyConnectionDtoWritable = {
+  /**
+   * The carrier account’s new auth token. Stored encrypted; never returned.
+   */
+  auth_token?: string;
+  /**
+   * The connection’s default from-number: a number of the account on this connection, or one the account does not have yet (it becomes a number of this connection). A number of another connection is 409 CONFLICT.
+   */
+  from_number?: string;
+  label?: string | null;
 };
 
 export type CreateInboundRoutePolicyDtoWritable = {
@@ -8734,6 +8867,323 @@ export type TelephonyListResponses = {
 };
 
 export type TelephonyListResponse = TelephonyListResponses[keyof TelephonyListResponses];
+
+export type TelephonyConnectionsListData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/api/v2/telephony-connections';
+};
+
+export type TelephonyConnectionsListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TelephonyConnectionsListError =
+  TelephonyConnectionsListErrors[keyof TelephonyConnectionsListErrors];
+
+export type TelephonyConnectionsListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TelephonyConnectionResourceListDto;
+  };
+};
+
+export type TelephonyConnectionsListResponse =
+  TelephonyConnectionsListResponses[keyof TelephonyConnectionsListResponses];
+
+export type TelephonyConnectionsRemoveData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/telephony-connections/{id}';
+};
+
+export type TelephonyConnectionsRemoveErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.<br>`DEFAULT_FROM_NUMBER`: A default from-number cannot be deleted.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TelephonyConnectionsRemoveError =
+  TelephonyConnectionsRemoveErrors[keyof TelephonyConnectionsRemoveErrors];
+
+export type TelephonyConnectionsRemoveResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TelephonyConnectionDeletedDto;
+  };
+};
+
+export type TelephonyConnectionsRemoveResponse =
+  TelephonyConnectionsRemoveResponses[keyof TelephonyConnectionsRemoveResponses];
+
+export type TelephonyConnectionsGetData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/telephony-connections/{id}';
+};
+
+export type TelephonyConnectionsGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TelephonyConnectionsGetError = TelephonyConnectionsGetErrors[keyof TelephonyConnectionsGetErrors];
+
+export type TelephonyConnectionsGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TelephonyConnectionResourceDto;
+  };
+};
+
+export type TelephonyConnectionsGetResponse =
+  TelephonyConnectionsGetResponses[keyof TelephonyConnectionsGetResponses];
+
+export type TelephonyConnectionsUpdateData = {
+  body: UpdateTelephonyConnectionDtoWritable;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/telephony-connections/{id}';
+};
+
+export type TelephonyConnectionsUpdateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TelephonyConnectionsUpdateError =
+  TelephonyConnectionsUpdateErrors[keyof TelephonyConnectionsUpdateErrors];
+
+export type TelephonyConnectionsUpdateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TelephonyConnectionResourceDto;
+  };
+};
+
+export type TelephonyConnectionsUpdateResponse =
+  TelephonyConnectionsUpdateResponses[keyof TelephonyConnectionsUpdateResponses];
+
+export type TelephonyConnectionsTestData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/telephony-connections/{id}/test';
+};
+
+export type TelephonyConnectionsTestErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TelephonyConnectionsTestError =
+  TelephonyConnectionsTestErrors[keyof TelephonyConnectionsTestErrors];
+
+export type TelephonyConnectionsTestResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TelephonyConnectionTestDto;
+  };
+};
+
+export type TelephonyConnectionsTestResponse =
+  TelephonyConnectionsTestResponses[keyof TelephonyConnectionsTestResponses];
 
 export type PhoneNumbersListData = {
   body?: never;

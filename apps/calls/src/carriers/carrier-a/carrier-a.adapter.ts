@@ -85,6 +85,8 @@ export class CarrierAAdapter
 {
   readonly provider = PROVIDER;
   protected readonly markup = CARRIER_A_MARKUP;
+  /** `GET /v1/Account/{auth_id}/`: the account's details (Plivo API v1, Account resource). */
+  protected readonly accountResource = '/';
 
   async placeCall(call: OutboundCall, connection: CarrierConnectionRef): Promise<{ providerCallId: string }> {
     const creds = await this.openCredentials(connection.id);

@@ -84,6 +84,8 @@ export class CarrierBAdapter
   /** carrier_b, or another account of carrier_b's shape the platform holds itself (see SandboxLineCarrier). */
   readonly provider: 'carrier_b' | 'sandbox' = 'carrier_b';
   protected readonly markup = CARRIER_B_MARKUP;
+  /** `GET /2010-04-01/Accounts/{AccountSid}.json`: the account resource (Twilio REST API 2010-04-01). */
+  protected readonly accountResource = '.json';
 
   async placeCall(call: OutboundCall, connection: CarrierConnectionRef): Promise<{ providerCallId: string }> {
     const creds = await this.openCredentials(connection.id);

@@ -28,6 +28,7 @@ import { CallHandoffs1765400020000 } from './1765400020000-call-handoffs';
 import { CallBillingRate1765400030000 } from './1765400030000-call-billing-rate';
 import { CallTransfer1765400040000 } from './1765400040000-call-transfer';
 import { Messages1765400200000 } from './1765400200000-messages';
+import { ConnectionHealth1765400300000 } from './1765400300000-connection-health';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   CallBillingRate1765400030000,
   CallTransfer1765400040000,
   Messages1765400200000,
+  ConnectionHealth1765400300000,
 ];

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
 import {
   CarrierACredentialsDto,
   CarrierACredentialsSavedDto,
@@ -90,7 +90,7 @@ export class TelephonyService {
     await this.lines.ensureSandbox(partnerId);
     const connections = await this.dataSource
       .getRepository(Connection)
-      .find({ where: { partnerId }, order: { createdAt: 'ASC', id: 'ASC' } });
+      .find({ where: { partnerId, deletedAt: IsNull() }, order: { createdAt: 'ASC', id: 'ASC' } });
     const creds = await this.dataSource.getRepository(ConnectionCredentials).find({ where: { partnerId } });
     const defaults = await this.dataSource
       .getRepository(PhoneNumber)
@@ -148,7 +148,9 @@ export class TelephonyService {
         status: 'active',
       });
     }
+    // A deleted connection comes back with its id (past calls name it) and the new credentials.
     connection.status = 'active';
+    connection.deletedAt = null;
     await em.save(connection);
     const masked = maskIdentifier(accountId);
     await em.upsert(
@@ -160,7 +162,7 @@ export class TelephonyService {
         sealed: this.credentials.seal(connection.id, secret),
         fromNumber,
         apiBaseUrl: null,
-        label: null,
+        // label is left out: replacing credentials keeps the label set with PATCH /telephony-connections.
       },
       ['connectionId'],
     );
@@ -175,7 +177,7 @@ export class TelephonyService {
   }
 
   /** The connection's from-number becomes (or stays) a number of the account, on this connection. */
-  private async adoptNumber(em: EntityManager, partnerId: string, connection: Connection, number: string) {
+  async adoptNumber(em: EntityManager, partnerId: string, connection: Connection, number: string) {
     const existing = await em.findOne(PhoneNumber, {
       where: { partnerId, number },
       lock: { mode: 'pessimistic_write' },

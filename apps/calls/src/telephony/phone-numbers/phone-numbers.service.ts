@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, IsNull } from 'typeorm';
 import {
   ImportPhoneNumberDto,
   ListPhoneNumbersQueryDto,
@@ -154,7 +154,9 @@ export class PhoneNumbersService {
   private async connectionFor(partnerId: string, input: ImportPhoneNumberDto): Promise<Connection> {
     const repo = this.dataSource.getRepository(Connection);
     if (input.connection_id) {
-      const connection = await repo.findOne({ where: { id: input.connection_id, partnerId } });
+      const connection = await repo.findOne({
+        where: { id: input.connection_id, partnerId, deletedAt: IsNull() },
+      });
       if (!connection) throw AppError.notFound('Connection');
       if (input.provider && input.provider !== connection.provider) {
         throw AppError.validation([

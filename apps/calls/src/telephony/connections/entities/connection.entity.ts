@@ -18,6 +18,10 @@ export class Connection {
   @Column('text')
   status: 'active' | 'disabled';
 
+  /** Set by DELETE /telephony-connections/{id}: the row stays for past calls; a PUT of its carrier revives it. */
+  @Column({ name: 'deleted_at', type: 'timestamptz', precision: 3, nullable: true })
+  deletedAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 
