@@ -8870,6 +8870,12 @@ export type TelephonyListResponse = TelephonyListResponses[keyof TelephonyListRe
 
 export type TelephonyConnectionsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/telephony-connections';
@@ -8888,6 +8894,10 @@ export type TelephonyConnectionsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8924,6 +8934,12 @@ export type TelephonyConnectionsListResponse =
 
 export type TelephonyConnectionsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8988,6 +9004,12 @@ export type TelephonyConnectionsRemoveResponse =
 
 export type TelephonyConnectionsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9047,6 +9069,12 @@ export type TelephonyConnectionsGetResponse =
 
 export type TelephonyConnectionsUpdateData = {
   body: UpdateTelephonyConnectionDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9119,6 +9147,12 @@ export type TelephonyConnectionsUpdateResponse =
 
 export type TelephonyConnectionsTestData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
