@@ -15,6 +15,7 @@ import { TestRunsModule } from './test-runs/test-runs.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { GatewayConfig } from './config/gateway.config';
 import { CustomersModule } from './customers/customers.module';
+import { ConnectorsModule } from './connectors/connectors.module';
 import { DocumentsModule } from './documents/documents.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
 import { UploadsModule } from './uploads/uploads.module';
@@ -59,6 +60,7 @@ export class AppModule {
         AccountsModule,
         BillingModule,
         CustomersModule,
+        ConnectorsModule,
         CallsModule,
         BrowserSessionsModule,
         CampaignsModule,

@@ -515,6 +515,14 @@ export class CallDto {
 
   @ApiProperty({
     type: String,
+    nullable: true,
+    example: 'cus_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11',
+    description: 'The customer (sub-tenant) the call is for, as POST /calls/start named it; null: none',
+  })
+  customer_id: string | null;
+
+  @ApiProperty({
+    type: String,
     format: 'date-time',
     nullable: true,
     description: 'When the call was answered',

@@ -7,3 +7,4 @@ export * from './dtmf';
 export * from './transcriber';
 export * from './analysis';
 export * from './handoffs';
+export * from './connectors';

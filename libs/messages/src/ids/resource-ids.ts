@@ -20,3 +20,7 @@ export const ProviderCredentialId = prefixedId('pcred_');
 export const TestScenarioId = prefixedId('tsc_');
 /** `trun_` + UUID: a test run (scenarios played against an agent). */
 export const TestRunId = prefixedId('trun_');
+/** `ctr_` + UUID: a kind of external account an account's customers connect (OAuth 2.0 or an API key). */
+export const ConnectorId = prefixedId('ctr_');
+/** `cxn_` + UUID: one customer's connection to one connector. */
+export const ConnectionId = prefixedId('cxn_');

@@ -18,6 +18,7 @@ import { PartnerTiers1765100090000 } from './1765100090000-partner-tiers';
 import { AgentAnalysis1765200010000 } from './1765200010000-agent-analysis';
 import { AgentHandoffs1765200020000 } from './1765200020000-agent-handoffs';
 import { AgentTransferMode1765400030000 } from './1765400030000-agent-transfer-mode';
+import { CustomerConnectors1765400100000 } from './1765400100000-customer-connectors';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   AgentAnalysis1765200010000,
   AgentHandoffs1765200020000,
   AgentTransferMode1765400030000,
+  CustomerConnectors1765400100000,
 ];

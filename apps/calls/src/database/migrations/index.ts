@@ -27,6 +27,7 @@ import { SessionAnalysis1765400010000 } from './1765400010000-session-analysis';
 import { CallHandoffs1765400020000 } from './1765400020000-call-handoffs';
 import { CallBillingRate1765400030000 } from './1765400030000-call-billing-rate';
 import { CallTransfer1765400040000 } from './1765400040000-call-transfer';
+import { CallCustomer1765400100100 } from './1765400100100-call-customer';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   CallHandoffs1765400020000,
   CallBillingRate1765400030000,
   CallTransfer1765400040000,
+  CallCustomer1765400100100,
 ];
