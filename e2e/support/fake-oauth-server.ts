@@ -93,18 +93,19 @@ export class FakeOAuthServer {
     const keyFile = process.env.E2E_TLS_KEY;
     if (!certFile || !keyFile)
       throw new Error('E2E_TLS_CERT/E2E_TLS_KEY are not set (the e2e setup makes them)');
-    let self: FakeOAuthServer | undefined;
+    // The server's handler needs the instance, made once the server listens.
+    const holder: { self?: FakeOAuthServer } = {};
     const server = createServer({ cert: readFileSync(certFile), key: readFileSync(keyFile) }, (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => self!.handle(req, res, Buffer.concat(chunks).toString('utf8')));
+      req.on('end', () => holder.self!.handle(req, res, Buffer.concat(chunks).toString('utf8')));
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', resolve);
     });
-    self = new FakeOAuthServer(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}`);
-    return self;
+    holder.self = new FakeOAuthServer(server, `https://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    return holder.self;
   }
 
   get authorizeUrl(): string {

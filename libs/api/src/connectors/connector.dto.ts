@@ -247,6 +247,9 @@ export class ApiKeyConnectorDto {
     description: 'The header or query parameter name',
   })
   @IsDefined({ message: 'api_key.name is required' })
+  @Satisfies('apiKeyName', (v) =>
+    typeof v === 'string' && PLATFORM_HEADERS.test(v) ? `api_key.name: ${v} is set by the platform` : null,
+  )
   @Matches(HEADER_NAME, { message: 'api_key.name must be a header or parameter name' })
   @Length(1, ConnectorLimits.keyNameMax, { message: 'api_key.name must be 1 to 100 characters' })
   @IsString()
