@@ -90,7 +90,7 @@ export class ConnectionsService {
         partnerId,
         customerId: req.customerId,
       })
-      .orderBy('x.created_at')
+      .orderBy('x.createdAt')
       .addOrderBy('x.id')
       .getMany();
     const now = Date.now();
