@@ -157,6 +157,21 @@ import type {
   CampaignsUpdateData,
   CampaignsUpdateErrors,
   CampaignsUpdateResponses,
+  ConnectorsCreateData,
+  ConnectorsCreateErrors,
+  ConnectorsCreateResponses,
+  ConnectorsGetData,
+  ConnectorsGetErrors,
+  ConnectorsGetResponses,
+  ConnectorsListData,
+  ConnectorsListErrors,
+  ConnectorsListResponses,
+  ConnectorsRemoveData,
+  ConnectorsRemoveErrors,
+  ConnectorsRemoveResponses,
+  ConnectorsUpdateData,
+  ConnectorsUpdateErrors,
+  ConnectorsUpdateResponses,
   ConsoleAcceptData,
   ConsoleAcceptErrors,
   ConsoleAcceptResponses,
@@ -208,6 +223,15 @@ import type {
   ContactPolicySettingsUpdateData,
   ContactPolicySettingsUpdateErrors,
   ContactPolicySettingsUpdateResponses,
+  CustomerConnectionsCreateData,
+  CustomerConnectionsCreateErrors,
+  CustomerConnectionsCreateResponses,
+  CustomerConnectionsListData,
+  CustomerConnectionsListErrors,
+  CustomerConnectionsListResponses,
+  CustomerConnectionsRemoveData,
+  CustomerConnectionsRemoveErrors,
+  CustomerConnectionsRemoveResponses,
   CustomersCreateData,
   CustomersCreateErrors,
   CustomersCreateResponses,
@@ -882,6 +906,239 @@ export class Customers extends HeyApiClient {
         'Content-Type': 'application/json',
         ...options.headers,
       },
+    });
+  }
+}
+
+export class Connectors extends HeyApiClient {
+  /**
+   * List connectors (cursor pagination)
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<ConnectorsListData, ThrowOnError>,
+  ): RequestResult<ConnectorsListResponses, ConnectorsListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<ConnectorsListResponses, ConnectorsListErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/connectors',
+      ...options,
+    });
+  }
+
+  /**
+   * Create a connector
+   *
+   *
+   * A connector is a kind of external account your customers connect through a hosted link
+   * (`POST /customers/{id}/connections`): an OAuth 2.0 authorization-code client (RFC 6749 §4.1, always with PKCE
+   * S256, RFC 7636), or an API key the customer pastes. Register the platform's callback,
+   * `{PUBLIC_BASE_URL}/connect/oauth/callback`, as a redirect URI of your OAuth client. The client secret is stored
+   * encrypted and never returned. At most 50 connectors per account (429 LIMIT_REACHED).
+   *
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public create<ThrowOnError extends boolean = true>(
+    options: Options<ConnectorsCreateData, ThrowOnError>,
+  ): RequestResult<ConnectorsCreateResponses, ConnectorsCreateErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      ConnectorsCreateResponses,
+      ConnectorsCreateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/connectors',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Delete a connector and every customer’s connection to it
+   *
+   * 409 CONFLICT while a custom function authenticates with it. Tokens are not revoked.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public remove<ThrowOnError extends boolean = true>(
+    options: Options<ConnectorsRemoveData, ThrowOnError>,
+  ): RequestResult<ConnectorsRemoveResponses, ConnectorsRemoveErrors, ThrowOnError> {
+    return (options.client ?? this.client).delete<
+      ConnectorsRemoveResponses,
+      ConnectorsRemoveErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/connectors/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Get a connector (the client secret never shown)
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<ConnectorsGetData, ThrowOnError>,
+  ): RequestResult<ConnectorsGetResponses, ConnectorsGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<ConnectorsGetResponses, ConnectorsGetErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/connectors/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Update a connector
+   *
+   * The type never changes. oauth2 fields given replace the stored ones (client_secret: a new secret, null none); api_key replaces the placement whole. Existing connections use the new settings from their next request.
+   *
+   * Required scope: `agents:write` (or a key without scopes).
+   */
+  public update<ThrowOnError extends boolean = true>(
+    options: Options<ConnectorsUpdateData, ThrowOnError>,
+  ): RequestResult<ConnectorsUpdateResponses, ConnectorsUpdateErrors, ThrowOnError> {
+    return (options.client ?? this.client).patch<
+      ConnectorsUpdateResponses,
+      ConnectorsUpdateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/connectors/{id}',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+}
+
+export class CustomerConnections extends HeyApiClient {
+  /**
+   * List a customer’s connections
+   *
+   * Status, times and scopes of each; never a token or key.
+   *
+   * Required scope: `customers:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options: Options<CustomerConnectionsListData, ThrowOnError>,
+  ): RequestResult<CustomerConnectionsListResponses, CustomerConnectionsListErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<
+      CustomerConnectionsListResponses,
+      CustomerConnectionsListErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/customers/{id}/connections',
+      ...options,
+    });
+  }
+
+  /**
+   * Make a connect link for a customer
+   *
+   *
+   * Answers a hosted connect link to send the customer. For an OAuth 2.0 connector the link sends the customer to the
+   * connector's authorization server (state and PKCE S256) and back to the platform, which exchanges the code and
+   * stores the tokens encrypted for this customer; for an API key connector it shows a form where the customer pastes
+   * the key. The link's token is unguessable, shown only here, expires (`expires_at`, 7 days) and is spent when the
+   * customer completes it; a new link for the same connector replaces the previous one (a connected connection keeps
+   * working until the new link is completed). One connection per customer and connector.
+   *
+   *
+   * Required scope: `customers:write` (or a key without scopes).
+   */
+  public create<ThrowOnError extends boolean = true>(
+    options: Options<CustomerConnectionsCreateData, ThrowOnError>,
+  ): RequestResult<CustomerConnectionsCreateResponses, CustomerConnectionsCreateErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      CustomerConnectionsCreateResponses,
+      CustomerConnectionsCreateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/customers/{id}/connections',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Disconnect
+   *
+   * Deletes the connection and its credential at once; where the connector has a revocation_url the token is then revoked there (RFC 7009) and `revoked` says whether the server confirmed it.
+   *
+   * Required scope: `customers:write` (or a key without scopes).
+   */
+  public remove<ThrowOnError extends boolean = true>(
+    options: Options<CustomerConnectionsRemoveData, ThrowOnError>,
+  ): RequestResult<CustomerConnectionsRemoveResponses, CustomerConnectionsRemoveErrors, ThrowOnError> {
+    return (options.client ?? this.client).delete<
+      CustomerConnectionsRemoveResponses,
+      CustomerConnectionsRemoveErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/customers/{id}/connections/{connection_id}',
+      ...options,
     });
   }
 }
@@ -5281,6 +5538,16 @@ export class VapApi extends HeyApiClient {
   private _customers?: Customers;
   get customers(): Customers {
     return (this._customers ??= new Customers({ client: this.client }));
+  }
+
+  private _connectors?: Connectors;
+  get connectors(): Connectors {
+    return (this._connectors ??= new Connectors({ client: this.client }));
+  }
+
+  private _customerConnections?: CustomerConnections;
+  get customerConnections(): CustomerConnections {
+    return (this._customerConnections ??= new CustomerConnections({ client: this.client }));
   }
 
   private _calls?: Calls;

@@ -394,6 +394,222 @@ export type UpdateCustomerDto = {
   status?: 'ACTIVE' | 'ARCHIVED';
 };
 
+export type OAuth2ConnectorDto = {
+  authorize_url: string;
+  token_url: string;
+  revocation_url: string | null;
+  scopes: Array<string>;
+  client_id: string;
+  /**
+   * Whether a client secret is stored (it is never shown)
+   */
+  client_secret_set: boolean;
+  token_auth_method: 'client_secret_basic' | 'client_secret_post';
+  authorize_params: {
+    [key: string]: string;
+  };
+};
+
+export type ApiKeyConnectorRecordDto = {
+  in: 'header' | 'query';
+  name: string;
+  prefix: string;
+};
+
+export type ConnectorDto = {
+  /**
+   * `ctr_` followed by a UUID
+   */
+  id: string;
+  name: string;
+  type: 'oauth2' | 'api_key';
+  /**
+   * Set for type oauth2
+   */
+  oauth2: OAuth2ConnectorDto | null;
+  /**
+   * Set for type api_key
+   */
+  api_key: ApiKeyConnectorRecordDto | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type OAuth2ConnectorInputDto = {
+  /**
+   * HTTPS
+   */
+  authorize_url: string;
+  /**
+   * HTTPS
+   */
+  token_url: string;
+  /**
+   * Token revocation endpoint (RFC 7009), called on disconnect; null: none
+   */
+  revocation_url?: string | null;
+  /**
+   * Scopes asked for (RFC 6749 §3.3), sent space-separated
+   */
+  scopes?: Array<string>;
+  client_id: string;
+  /**
+   * Stored encrypted, never returned. Omitted: a public client (PKCE alone)
+   */
+  client_secret?: string;
+  /**
+   * How the client authenticates at the token endpoint (RFC 6749 §2.3.1)
+   */
+  token_auth_method?: 'client_secret_basic' | 'client_secret_post';
+  /**
+   * Extra authorization request parameters (at most 10); response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method are set by the platform
+   */
+  authorize_params?: {
+    [key: string]: string;
+  } | null;
+};
+
+export type ApiKeyConnectorDto = {
+  /**
+   * A request header, or a query parameter
+   */
+  in: 'header' | 'query';
+  /**
+   * The header or query parameter name
+   */
+  name: string;
+  /**
+   * Put before the key (e.g. "Bearer "); default none
+   */
+  prefix?: string;
+};
+
+export type CreateConnectorDto = {
+  /**
+   * Shown to the customer on the connect pages; unique on the account (409 CONFLICT)
+   */
+  name: string;
+  type: 'oauth2' | 'api_key';
+  /**
+   * Required when type is oauth2
+   */
+  oauth2?: OAuth2ConnectorInputDto;
+  /**
+   * Required when type is api_key
+   */
+  api_key?: ApiKeyConnectorDto;
+};
+
+export type ConnectorListDto = {
+  connectors: Array<ConnectorDto>;
+  next_cursor: string | null;
+};
+
+export type UpdateOAuth2ConnectorDto = {
+  authorize_url?: string;
+  token_url?: string;
+  revocation_url?: string | null;
+  /**
+   * Scopes asked for (RFC 6749 §3.3), sent space-separated
+   */
+  scopes?: Array<string>;
+  client_id?: string;
+  /**
+   * Replaces the stored secret; null removes it (a public client)
+   */
+  client_secret?: string | null;
+  token_auth_method?: 'client_secret_basic' | 'client_secret_post';
+  /**
+   * Extra authorization request parameters (at most 10); response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method are set by the platform
+   */
+  authorize_params?: {
+    [key: string]: string;
+  } | null;
+};
+
+export type UpdateConnectorDto = {
+  /**
+   * Shown to the customer on the connect pages; unique on the account (409 CONFLICT)
+   */
+  name?: string;
+  /**
+   * Only for an oauth2 connector
+   */
+  oauth2?: UpdateOAuth2ConnectorDto;
+  /**
+   * Only for an api_key connector
+   */
+  api_key?: ApiKeyConnectorDto;
+};
+
+export type ConnectorDeletedDto = {
+  id: string;
+  message: string;
+};
+
+export type ConnectionDto = {
+  /**
+   * `cxn_` followed by a UUID
+   */
+  id: string;
+  customer_id: string;
+  connector_id: string;
+  connector_type: 'oauth2' | 'api_key';
+  /**
+   * pending: the link was made and not completed yet; connected: usable; expired: the link ran out before it was completed, or the access token ran out with no refresh token; revoked: the server refused the refresh token (invalid_grant), the customer must connect again; error: the last attempt to connect failed (see error)
+   */
+  status: 'pending' | 'connected' | 'expired' | 'revoked' | 'error';
+  connected_at: string | null;
+  /**
+   * When the access token runs out (refreshed on use); null: no expiry given, or an API key
+   */
+  expires_at: string | null;
+  /**
+   * Scopes the server granted (RFC 6749 §5.1), else those asked for
+   */
+  scopes: Array<string>;
+  last_refreshed_at: string | null;
+  /**
+   * Why the last attempt failed (status error or revoked)
+   */
+  error: string | null;
+  /**
+   * When the outstanding connect link runs out; null once spent
+   */
+  link_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type ConnectionLinkDto = {
+  connection: ConnectionDto;
+  /**
+   * The hosted connect page for the customer: single-use (spent when a connection completes through it), expiring, its token unguessable and shown only here. A new link replaces the previous one
+   */
+  connect_url: string;
+  expires_at: string;
+};
+
+export type CreateConnectionDto = {
+  /**
+   * One of the account’s connectors
+   */
+  connector_id: string;
+};
+
+export type ConnectionListDto = {
+  connections: Array<ConnectionDto>;
+};
+
+export type ConnectionDeletedDto = {
+  id: string;
+  message: string;
+  /**
+   * Whether the connector’s revocation endpoint (RFC 7009) accepted the token; false when it has none
+   */
+  revoked: boolean;
+};
+
 export type CallTransferLegDto = {
   /**
    * caller: the call's own leg; human: the leg that reaches the transfer number
@@ -548,7 +764,7 @@ export type ToolCallDto = {
    */
   arguments_truncated: boolean;
   /**
-   * success; failed (a built-in tool that did not do it: a refused transfer, a failed search); invalid_arguments (they broke the function’s schema, nothing was sent); http_error (the partner answered non-2xx); timeout; refused (a private or unreachable address); not_found (the function was deleted); limit_reached (beyond the calls allowed per turn or per call, not run); cancelled (the call ended before the answer came)
+   * success; failed (a built-in tool that did not do it: a refused transfer, a failed search); invalid_arguments (they broke the function’s schema, nothing was sent); http_error (the partner answered non-2xx); timeout; refused (a private or unreachable address); not_found (the function was deleted); not_connected (the function authenticates with the call’s customer’s connection and there was none live: no customer, never connected, revoked; nothing was sent); limit_reached (beyond the calls allowed per turn or per call, not run); cancelled (the call ended before the answer came)
    */
   outcome:
     | 'success'
@@ -558,6 +774,7 @@ export type ToolCallDto = {
     | 'timeout'
     | 'refused'
     | 'not_found'
+    | 'not_connected'
     | 'limit_reached'
     | 'cancelled';
   /**
@@ -793,6 +1010,10 @@ export type CallDto = {
   error_message: string | null;
   client_reference_id: string | null;
   /**
+   * The customer (sub-tenant) the call is for, as POST /calls/start named it; null: none
+   */
+  customer_id: string | null;
+  /**
    * When the call was answered
    */
   started_at: string | null;
@@ -838,6 +1059,10 @@ export type StartCallDto = {
    * Your correlation key; echoed in every call.status.updated event
    */
   client_reference_id?: string;
+  /**
+   * The customer (sub-tenant) the call is for: one of the account’s customers (else 404 NOT_FOUND). Its connections are what custom functions with auth customer_connection use during the call
+   */
+  customer_id?: string;
 };
 
 export type CallListDto = {
@@ -3400,6 +3625,14 @@ export type CustomFunctionSpeechDto = {
   on_failure: string | null;
 };
 
+export type CustomFunctionAuthDto = {
+  type: 'customer_connection';
+  /**
+   * One of the account’s connectors
+   */
+  connector_id: string;
+};
+
 export type AttachedAgentSummaryDto = {
   id: string;
   name: string;
@@ -3429,6 +3662,10 @@ export type CustomFunctionWithSecretDto = {
     [key: string]: string;
   };
   async: boolean;
+  /**
+   * customer_connection: the request carries the call’s customer’s credential for the connector. A call without a customer, or whose customer has no live connection (never connected, disconnected, revoked, or a refresh the server refused), sends nothing: the outcome is not_connected, the model is told, and speech.on_failure is said. An unknown connector is 404 NOT_FOUND. null (default): none
+   */
+  auth: CustomFunctionAuthDto | null;
   /**
    * Agents (not deleted) the function is attached to
    */
@@ -3501,6 +3738,10 @@ export type CreateCustomFunctionDto = {
    * true: the conversation goes on while the request runs; the result joins it when it arrives
    */
   async?: boolean;
+  /**
+   * customer_connection: the request carries the call’s customer’s credential for the connector. A call without a customer, or whose customer has no live connection (never connected, disconnected, revoked, or a refresh the server refused), sends nothing: the outcome is not_connected, the model is told, and speech.on_failure is said. An unknown connector is 404 NOT_FOUND. null (default): none
+   */
+  auth?: CustomFunctionAuthDto | null;
 };
 
 export type CustomFunctionDto = {
@@ -3527,6 +3768,10 @@ export type CustomFunctionDto = {
     [key: string]: string;
   };
   async: boolean;
+  /**
+   * customer_connection: the request carries the call’s customer’s credential for the connector. A call without a customer, or whose customer has no live connection (never connected, disconnected, revoked, or a refresh the server refused), sends nothing: the outcome is not_connected, the model is told, and speech.on_failure is said. An unknown connector is 404 NOT_FOUND. null (default): none
+   */
+  auth: CustomFunctionAuthDto | null;
   /**
    * Agents (not deleted) the function is attached to
    */
@@ -3572,6 +3817,10 @@ export type UpdateCustomFunctionDto = {
     [key: string]: string;
   } | null;
   async?: boolean;
+  /**
+   * customer_connection: the request carries the call’s customer’s credential for the connector. A call without a customer, or whose customer has no live connection (never connected, disconnected, revoked, or a refresh the server refused), sends nothing: the outcome is not_connected, the model is told, and speech.on_failure is said. An unknown connector is 404 NOT_FOUND. null (default): none
+   */
+  auth?: CustomFunctionAuthDto | null;
 };
 
 export type CustomFunctionDeletedDto = {
@@ -3581,9 +3830,9 @@ export type CustomFunctionDeletedDto = {
 
 export type CustomFunctionTestResultDto = {
   /**
-   * success: a 2xx; http_error: another status; timeout: no answer within timeout_ms; refused: no connection was made (one error text whatever the reason: a private address, a name that does not resolve, a refused or timed-out connection) or it failed after; invalid_arguments: the arguments broke parameters and nothing was sent
+   * success: a 2xx; http_error: another status; timeout: no answer within timeout_ms; refused: no connection was made (one error text whatever the reason: a private address, a name that does not resolve, a refused or timed-out connection) or it failed after; invalid_arguments: the arguments broke parameters and nothing was sent; not_connected: the function authenticates with a customer connection, which a test (no call, no customer) has not
    */
-  outcome: 'success' | 'invalid_arguments' | 'http_error' | 'timeout' | 'refused';
+  outcome: 'success' | 'invalid_arguments' | 'http_error' | 'timeout' | 'refused' | 'not_connected';
   /**
    * The partner’s HTTP status, when it answered
    */
@@ -5601,6 +5850,509 @@ export type CustomersUpdateResponses = {
 };
 
 export type CustomersUpdateResponse = CustomersUpdateResponses[keyof CustomersUpdateResponses];
+
+export type ConnectorsListData = {
+  body?: never;
+  path?: never;
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+  };
+  url: '/api/v2/connectors';
+};
+
+export type ConnectorsListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ConnectorsListError = ConnectorsListErrors[keyof ConnectorsListErrors];
+
+export type ConnectorsListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConnectorListDto;
+  };
+};
+
+export type ConnectorsListResponse = ConnectorsListResponses[keyof ConnectorsListResponses];
+
+export type ConnectorsCreateData = {
+  body: CreateConnectorDto;
+  path?: never;
+  query?: never;
+  url: '/api/v2/connectors';
+};
+
+export type ConnectorsCreateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ConnectorsCreateError = ConnectorsCreateErrors[keyof ConnectorsCreateErrors];
+
+export type ConnectorsCreateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConnectorDto;
+  };
+};
+
+export type ConnectorsCreateResponse = ConnectorsCreateResponses[keyof ConnectorsCreateResponses];
+
+export type ConnectorsRemoveData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/connectors/{id}';
+};
+
+export type ConnectorsRemoveErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ConnectorsRemoveError = ConnectorsRemoveErrors[keyof ConnectorsRemoveErrors];
+
+export type ConnectorsRemoveResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConnectorDeletedDto;
+  };
+};
+
+export type ConnectorsRemoveResponse = ConnectorsRemoveResponses[keyof ConnectorsRemoveResponses];
+
+export type ConnectorsGetData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/connectors/{id}';
+};
+
+export type ConnectorsGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ConnectorsGetError = ConnectorsGetErrors[keyof ConnectorsGetErrors];
+
+export type ConnectorsGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConnectorDto;
+  };
+};
+
+export type ConnectorsGetResponse = ConnectorsGetResponses[keyof ConnectorsGetResponses];
+
+export type ConnectorsUpdateData = {
+  body: UpdateConnectorDto;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/connectors/{id}';
+};
+
+export type ConnectorsUpdateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ConnectorsUpdateError = ConnectorsUpdateErrors[keyof ConnectorsUpdateErrors];
+
+export type ConnectorsUpdateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConnectorDto;
+  };
+};
+
+export type ConnectorsUpdateResponse = ConnectorsUpdateResponses[keyof ConnectorsUpdateResponses];
+
+export type CustomerConnectionsListData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/customers/{id}/connections';
+};
+
+export type CustomerConnectionsListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type CustomerConnectionsListError = CustomerConnectionsListErrors[keyof CustomerConnectionsListErrors];
+
+export type CustomerConnectionsListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConnectionListDto;
+  };
+};
+
+export type CustomerConnectionsListResponse =
+  CustomerConnectionsListResponses[keyof CustomerConnectionsListResponses];
+
+export type CustomerConnectionsCreateData = {
+  body: CreateConnectionDto;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/customers/{id}/connections';
+};
+
+export type CustomerConnectionsCreateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type CustomerConnectionsCreateError =
+  CustomerConnectionsCreateErrors[keyof CustomerConnectionsCreateErrors];
+
+export type CustomerConnectionsCreateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConnectionLinkDto;
+  };
+};
+
+export type CustomerConnectionsCreateResponse =
+  CustomerConnectionsCreateResponses[keyof CustomerConnectionsCreateResponses];
+
+export type CustomerConnectionsRemoveData = {
+  body?: never;
+  path: {
+    id: string;
+    connection_id: string;
+  };
+  query?: never;
+  url: '/api/v2/customers/{id}/connections/{connection_id}';
+};
+
+export type CustomerConnectionsRemoveErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type CustomerConnectionsRemoveError =
+  CustomerConnectionsRemoveErrors[keyof CustomerConnectionsRemoveErrors];
+
+export type CustomerConnectionsRemoveResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConnectionDeletedDto;
+  };
+};
+
+export type CustomerConnectionsRemoveResponse =
+  CustomerConnectionsRemoveResponses[keyof CustomerConnectionsRemoveResponses];
 
 export type CallsStartData = {
   body: StartCallDto;
@@ -11152,6 +11904,10 @@ export type CustomFunctionsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
