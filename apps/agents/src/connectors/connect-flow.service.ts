@@ -121,14 +121,15 @@ export class ConnectFlowService {
     if (!isTokenShaped(req.state)) throw attemptNotUsable();
     const taken = await this.dataSource.transaction(async (em) => {
       const table = tableOf(em, CustomerConnection);
-      const [row] = (await em.query(
+      // An UPDATE answers [rows, count].
+      const [[row]] = (await em.query(
         `UPDATE ${table} x SET state_hash = NULL, state_expires_at = NULL, verifier_sealed = NULL, updated_at = now()
            FROM (SELECT id, verifier_sealed FROM ${table}
                   WHERE state_hash = $1 AND state_expires_at > now() FOR UPDATE) old
           WHERE x.id = old.id
           RETURNING x.id, old.verifier_sealed AS verifier_sealed`,
         [tokenHash(req.state)],
-      )) as { id: string; verifier_sealed: string | null }[];
+      )) as [{ id: string; verifier_sealed: string | null }[], number];
       if (!row) return null;
       const connection = await em.findOneByOrFail(CustomerConnection, { id: row.id });
       const connector = await em.findOneByOrFail(Connector, { id: connection.connectorId });
