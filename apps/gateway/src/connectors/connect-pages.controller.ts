@@ -51,11 +51,10 @@ export class ConnectPagesController {
     private readonly config: GatewayConfig,
   ) {}
 
-  private get redirectUri(): string {
+  private redirectUri(): string {
     return `${this.config.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CONNECT_CALLBACK_PATH}`;
   }
 
-  /** Declared before `:token`, which would otherwise never see it (it has two segments: it never could anyway). */
   @Get('oauth/callback')
   async callback(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
     const state = single(query.state);
@@ -68,7 +67,7 @@ export class ConnectPagesController {
           state,
           code: single(query.code),
           error: single(query.error, 200),
-          redirectUri: this.redirectUri,
+          redirectUri: this.redirectUri(),
         },
         { timeoutMs: CALLBACK_RPC_TIMEOUT_MS },
       );
@@ -83,7 +82,7 @@ export class ConnectPagesController {
     try {
       const next = await this.rpc.request(Subjects.agents.connectOpen, null, {
         token,
-        redirectUri: this.redirectUri,
+        redirectUri: this.redirectUri(),
       });
       if (next.kind === 'redirect') {
         pageHeaders(res);
@@ -110,7 +109,7 @@ export class ConnectPagesController {
         try {
           const again = await this.rpc.request(Subjects.agents.connectOpen, null, {
             token,
-            redirectUri: this.redirectUri,
+            redirectUri: this.redirectUri(),
           });
           if (again.kind === 'api_key_form')
             return html(res, 400, apiKeyFormPage(again.connectorName, err.message));
