@@ -351,6 +351,16 @@ describe('connectors: customers connect their own accounts', () => {
     expect(apiSeen()).toHaveLength(sent);
   }, 150_000);
 
+  it('a phone call names its customer: POST /calls/start takes customer_id and GET /calls/{id} shows it', async () => {
+    const agent = await world.agent({ intro_message: INTRO });
+    const customerId = await customer();
+    const call = await world.dial('carrier_b', agent.id, { body: { customer_id: customerId } });
+    expect((await world.call(call.callId)).customer_id).toBe(customerId);
+    await world.complete(call, 2);
+    const done = await world.finished(call.callId);
+    expect(done.customer_id).toBe(customerId);
+  }, 90_000);
+
   it('an API key connector: the link shows a form, the pasted key connects, and the partner never sees it', async () => {
     const created = await world.api('/connectors', {
       method: 'POST',
