@@ -6,3 +6,5 @@ export * from './contract-fields';
 export * from './openapi-conformance';
 export * from './own-platform';
 export * from './raw-http';
+export * from './fake-oauth-server';
+export * from './redirect-client';

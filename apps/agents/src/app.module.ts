@@ -13,6 +13,7 @@ import { DocumentsModule } from './documents/documents.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
 import { IntegrationLogsModule } from './integration-logs/integration-logs.module';
 import { CustomFunctionsModule } from './custom-functions/custom-functions.module';
+import { ConnectorsModule } from './connectors/connectors.module';
 
 @Module({})
 export class AppModule {
@@ -32,6 +33,7 @@ export class AppModule {
         KnowledgeModule,
         DocumentsModule,
         IntegrationLogsModule,
+        ConnectorsModule,
         CustomFunctionsModule,
       ],
     };

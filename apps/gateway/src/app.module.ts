@@ -16,6 +16,7 @@ import { ApiKeyGuard } from './auth/api-key.guard';
 import { GatewayConfig } from './config/gateway.config';
 import { ClientsModule } from './clients/clients.module';
 import { CustomersModule } from './customers/customers.module';
+import { ConnectorsModule } from './connectors/connectors.module';
 import { DocumentsModule } from './documents/documents.module';
 import { KnowledgeModule } from './knowledge/knowledge.module';
 import { UploadsModule } from './uploads/uploads.module';
@@ -62,6 +63,7 @@ export class AppModule {
         BillingModule,
         CustomersModule,
         ClientsModule,
+        ConnectorsModule,
         CallsModule,
         BrowserSessionsModule,
         CampaignsModule,

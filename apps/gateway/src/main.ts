@@ -11,6 +11,7 @@ import { bodyLimitOf } from './http/body-parsers.guard';
 import { refuseUnsafeInput } from './http/input-rules';
 import { envelopeClientErrors } from './http/client-errors';
 import { CALLBACK_ROUTES } from './callbacks/callbacks.route';
+import { CONNECT_PAGE_ROUTES } from './connectors/connect-pages.route';
 import { RAW_BODY_ROUTES } from './uploads/uploads.route';
 import { CSV_BODY_ROUTES, csvBodyTypes } from './http/csv-body.route';
 import { CONSOLE_PATH, consoleWeb } from './console-web/console-web';
@@ -36,7 +37,12 @@ void bootstrapService({
     // BodyParsersGuard, the last guard: after authentication and rate limiting.
     app.use(boundUnreadBodies());
     app.use(refuseDeclaredOversize(bodyLimitOf(config.BODY_LIMIT)));
-    app.use(exceptPaths([...RAW_BODY_ROUTES, ...CALLBACK_ROUTES, ...CSV_BODY_ROUTES], jsonOnly()));
+    app.use(
+      exceptPaths(
+        [...RAW_BODY_ROUTES, ...CALLBACK_ROUTES, ...CONNECT_PAGE_ROUTES, ...CSV_BODY_ROUTES],
+        jsonOnly(),
+      ),
+    );
     app.use(csvBodyTypes());
     // NUL characters in the path or the query are a 400 here rather than a 500 later (the body's: once parsed).
     app.use(refuseUnsafeInput());

@@ -123,6 +123,7 @@ describe('custom functions', () => {
         },
         response_variables: input.response_variables,
         async: true,
+        auth: null,
         attached_agents: [],
         created_at: expect.any(String),
         updated_at: expect.any(String),

@@ -25,12 +25,19 @@ describe('browser sessions (POST/GET /browser-sessions)', () => {
     api('/browser-sessions', { method: 'POST', key, body });
 
   it('creates a pending session with a one-time token and a connect_url on MEDIA_PUBLIC_URL', async () => {
+    const customer = await api('/customers', {
+      method: 'POST',
+      key: partner.generalKey,
+      body: { external_id: `bs-${Date.now()}-${Math.random()}`, name: 'Asha' },
+    });
+    expect(customer.status).toBe(200);
+    const customerId = customer.body.data.id as string;
     const res = await create({
       agent_id: agent.id,
       allowed_origins: [ORIGIN, 'http://localhost:5173'],
       variables: { customer_name: 'Asha' },
       metadata: { ticket: 'T-1' },
-      customer_id: 'cus_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11',
+      customer_id: customerId,
     });
     expect(res.status).toBe(200);
     const data = res.body.data;
@@ -44,7 +51,7 @@ describe('browser sessions (POST/GET /browser-sessions)', () => {
       allowed_origins: [ORIGIN, 'http://localhost:5173'],
       variables: { customer_name: 'Asha' },
       metadata: { ticket: 'T-1' },
-      customer_id: 'cus_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11',
+      customer_id: customerId,
       credits_used: 0,
       access_token: expect.any(String),
     });
@@ -118,6 +125,17 @@ describe('browser sessions (POST/GET /browser-sessions)', () => {
     const theirAgent = await other.createAgent();
     for (const agent_id of [theirAgent.id, '00000000-0000-4000-8000-000000000000']) {
       const res = await create({ agent_id, allowed_origins: [ORIGIN] });
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('NOT_FOUND');
+    }
+    // A customer_id must be one of the account's customers.
+    const theirCustomer = await api('/customers', {
+      method: 'POST',
+      key: other.generalKey,
+      body: { external_id: `bs-${Date.now()}`, name: 'Other' },
+    });
+    for (const customer_id of [theirCustomer.body.data.id, 'cus_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11']) {
+      const res = await create({ agent_id: agent.id, allowed_origins: [ORIGIN], customer_id });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }

@@ -18,6 +18,7 @@ export * from './voices';
 export * from './dictionaries';
 export * from './extraction';
 export * from './custom-functions';
+export * from './connectors';
 export * from './provider-credentials';
 export * from './documents';
 export * from './knowledge';

@@ -35,7 +35,7 @@ export interface VoiceClientEvents {
   /**
    * The agent runs a tool (running, with the model's `arguments`; `arguments_truncated` when they were too large
    * to show), or finished it (done, with its `outcome`: success, failed, invalid_arguments, http_error, timeout,
-   * refused, not_found, limit_reached, cancelled, or pending for an async function that answers later; and
+   * refused, not_found, not_connected, limit_reached, cancelled, or pending for an async function that answers later; and
    * `latency_ms`).
    */
   tool: {

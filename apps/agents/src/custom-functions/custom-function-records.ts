@@ -22,6 +22,7 @@ export function toCustomFunctionDto(
     speech: { ...f.speech },
     response_variables: f.responseVariables,
     async: f.async,
+    auth: f.auth ? { type: f.auth.type, connector_id: f.auth.connector_id } : null,
     attached_agents: attachedAgents,
     created_at: f.createdAt.toISOString(),
     updated_at: f.updatedAt.toISOString(),

@@ -1,5 +1,5 @@
 import { parseResponsePath, ResponsePathSegment } from '@vap/api';
-import { isReadable, parsedArguments, variablesOf } from './custom-function-runner';
+import { isReadable, parsedArguments, variablesOf, withCredentialHeaders } from './custom-function-runner';
 
 const paths = (map: Record<string, string>): [string, ResponsePathSegment[]][] =>
   Object.entries(map).map(([name, path]) => [name, parseResponsePath(path)!]);
@@ -44,5 +44,17 @@ describe('what reaches the model', () => {
     expect(parsedArguments({ a: 1 })).toEqual({ a: 1 });
     // Not JSON: left as is, for the shape check to refuse.
     expect(parsedArguments('{broken')).toBe('{broken');
+  });
+});
+
+describe('withCredentialHeaders', () => {
+  it('puts the connection’s headers over the function’s, whatever their letter case', () => {
+    expect(
+      withCredentialHeaders(
+        { Authorization: 'Bearer static', 'X-Team': 'a' },
+        { authorization: 'Bearer user' },
+      ),
+    ).toEqual({ 'X-Team': 'a', authorization: 'Bearer user' });
+    expect(withCredentialHeaders({ 'X-Team': 'a' }, {})).toEqual({ 'X-Team': 'a' });
   });
 });

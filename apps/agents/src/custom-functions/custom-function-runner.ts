@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import {
   argumentsShapeProblem,
   compileArgumentsSchema,
+  CustomFunctionLimits,
   CustomFunctionTestResultDto,
   describeArgumentErrors,
   parametersProblem,
@@ -24,6 +25,7 @@ import {
   PartnerRequestCallContext,
   IntegrationLogId,
 } from '@vap/messages';
+import { ConnectionCredential, ConnectionCredentials } from '../connectors/connection-credentials';
 import { PartnerRequestClient } from '../partner-requests/partner-request-client';
 import { CustomFunctionCache } from './custom-function-cache';
 import { CustomFunctionSecrets } from './custom-function-secrets';
@@ -75,6 +77,7 @@ export class CustomFunctionRunner {
     private readonly secrets: CustomFunctionSecrets,
     private readonly client: PartnerRequestClient,
     private readonly cache: CustomFunctionCache,
+    private readonly credentials: ConnectionCredentials,
   ) {}
 
   async invoke(req: CustomFunctionInvokeRequest): Promise<CustomFunctionInvokeReply> {
@@ -167,20 +170,43 @@ export class CustomFunctionRunner {
       },
       test: context === null,
     };
-    const res = await this.client.send({
-      partnerId: fn.partnerId,
-      kind,
-      functionId: fn.id,
-      hookId: null,
-      context,
-      method: fn.method,
-      url: fn.url,
-      payload: JSON.stringify(payload),
-      signingSecret: ready.signingSecret,
-      staticHeaders: ready.headers,
-      timeoutMs,
-      maxResponseBytes: CUSTOM_FUNCTION_MAX_RESPONSE_BYTES,
-    });
+    let credential: ConnectionCredential | null = null;
+    if (fn.auth) {
+      const found =
+        context === null
+          ? ({
+              ok: false,
+              error: 'a test runs outside any call, so there is no customer connection to use',
+            } as const)
+          : await this.credentials.forCall(fn.partnerId, context.customerId ?? null, fn.auth.connector_id);
+      if (!found.ok) return notConnected(found.error, null);
+      credential = found.credential;
+    }
+    const started = performance.now();
+    const send = (cred: ConnectionCredential | null, budgetMs: number) =>
+      this.client.send({
+        partnerId: fn.partnerId,
+        kind,
+        functionId: fn.id,
+        hookId: null,
+        context,
+        method: fn.method,
+        url: fn.url,
+        payload: JSON.stringify(payload),
+        signingSecret: ready.signingSecret,
+        staticHeaders: cred ? withCredentialHeaders(ready.headers, cred.headers) : ready.headers,
+        secretQuery: cred?.query ?? null,
+        timeoutMs: budgetMs,
+        maxResponseBytes: CUSTOM_FUNCTION_MAX_RESPONSE_BYTES,
+      });
+    let res = await send(credential, timeoutMs);
+    if (res.status === 401 && credential?.refreshable) {
+      // RFC 6750 §3.1: the token was refused (revoked or expired early): refresh once, then try once more.
+      const renewed = await this.credentials.refresh(credential.connectionId, credential.accessToken);
+      if (!renewed.ok) return notConnected(renewed.error, res.logId);
+      const left = timeoutMs - (performance.now() - started);
+      if (left >= CustomFunctionLimits.timeoutMsMin) res = await send(renewed.credential, Math.floor(left));
+    }
     const readable = isReadable(res.contentType);
     return {
       outcome: res.outcome,
@@ -221,6 +247,21 @@ export class CustomFunctionRunner {
     if (this.prepared.size > PREPARED_CACHE_SIZE) this.prepared.delete(this.prepared.keys().next().value!);
     return ready;
   }
+}
+
+/** A function that needs the customer's connection and has none: nothing (more) is sent; the model is told why. */
+function notConnected(error: string, logId: string | null): RunResult {
+  return { outcome: 'not_connected', status: null, latencyMs: 0, result: '', error, variables: {}, logId };
+}
+
+/** The function's static headers with the connection's over them (header names compare without case). */
+export function withCredentialHeaders(
+  headers: Record<string, string>,
+  credential: Record<string, string>,
+): Record<string, string> {
+  const replaced = new Set(Object.keys(credential).map((n) => n.toLowerCase()));
+  const kept = Object.entries(headers).filter(([n]) => !replaced.has(n.toLowerCase()));
+  return { ...Object.fromEntries(kept), ...credential };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
+import { ConnectorsModule } from '../connectors/connectors.module';
 import { IntegrationLogsModule } from '../integration-logs/integration-logs.module';
 import { PartnerRequestClient } from '../partner-requests/partner-request-client';
 import { CustomFunctionCache } from './custom-function-cache';
@@ -9,7 +10,7 @@ import { CustomFunctionsHandlers } from './custom-functions.handlers';
 import { CustomFunctionsService } from './custom-functions.service';
 
 @Module({
-  imports: [AgentsModule, IntegrationLogsModule],
+  imports: [AgentsModule, IntegrationLogsModule, ConnectorsModule],
   controllers: [CustomFunctionsHandlers],
   providers: [
     CustomFunctionsService,

@@ -13,6 +13,7 @@ import {
   CustomFunctionDto,
   CustomFunctionLimits,
   CustomFunctionListDto,
+  CustomFunctionAuthDto,
   CustomFunctionSpeechInputDto,
   CustomFunctionWithSecretDto,
   ListCustomFunctionsQueryDto,
@@ -32,6 +33,7 @@ import { AgentRecordsService } from '../agents/agent-records.service';
 import { AgentsService } from '../agents/agents.service';
 import { Agent } from '../agents/entities/agent.entity';
 import { LOCK_CONFLICT, withUniqueConflicts } from '../common/write-conflicts';
+import { findConnector } from '../connectors/connector-records';
 import {
   buildFunctionRecord,
   buildFunctionRecords,
@@ -57,6 +59,17 @@ function speechOf(input: CustomFunctionSpeechInputDto | undefined): CustomFuncti
     delay_ms: input?.delay_ms ?? CUSTOM_FUNCTION_DEFAULT_DELAY_MS,
     on_failure: input?.on_failure ?? null,
   };
+}
+
+/** A function's auth as stored, its connector the account's own (else 404 NOT_FOUND, as any id of another account). */
+async function checkedAuth(
+  em: EntityManager,
+  partnerId: string,
+  auth: CustomFunctionAuthDto | null | undefined,
+): Promise<CustomFunctionAuthDto | null> {
+  if (!auth) return null;
+  await findConnector(em, partnerId, auth.connector_id, 'share');
+  return { type: auth.type, connector_id: auth.connector_id };
 }
 
 /** The partner's function, or 404 NOT_FOUND (also for a malformed id or another account's function). */
@@ -125,6 +138,7 @@ export class CustomFunctionsService {
           speech: speechOf(input.speech),
           responseVariables: input.response_variables ?? {},
           async: input.async ?? false,
+          auth: await checkedAuth(em, partnerId, input.auth),
           version: 1,
         });
         return { ...(await buildFunctionRecord(em, id)), signing_secret: secret };
@@ -170,6 +184,7 @@ export class CustomFunctionsService {
         if (input.speech !== undefined) fn.speech = speechOf(input.speech);
         if (input.response_variables !== undefined) fn.responseVariables = input.response_variables ?? {};
         if (input.async !== undefined) fn.async = input.async;
+        if (input.auth !== undefined) fn.auth = await checkedAuth(em, partnerId, input.auth);
         fn.version += 1;
         await em.save(fn);
         return buildFunctionRecord(em, fn.id);

@@ -17,6 +17,8 @@ import { CustomFunction } from '../custom-functions/entities/custom-function.ent
 import { AgentCustomFunction } from '../custom-functions/entities/agent-custom-function.entity';
 import { IntegrationLog } from '../integration-logs/entities/integration-log.entity';
 import { ProviderCredential } from '../provider-credentials/entities/provider-credential.entity';
+import { Connector } from '../connectors/entities/connector.entity';
+import { CustomerConnection } from '../connectors/entities/customer-connection.entity';
 
 export const SCHEMA = 'agents';
 
@@ -40,6 +42,8 @@ export function agentsDataSourceOptions(config: AgentsConfig): DataSourceOptions
       ProviderCredential,
       Dictionary,
       VoicePreview,
+      Connector,
+      CustomerConnection,
     ],
     migrations: MIGRATIONS,
     applicationName: 'agents',

@@ -48,6 +48,8 @@ export interface PartnerRequest {
   staticHeaders: Record<string, string>;
   timeoutMs: number;
   maxResponseBytes: number;
+  /** A query parameter that is a secret (a customer's API key): sent, never logged. */
+  secretQuery?: [string, string] | null;
 }
 
 export interface PartnerResponse {
@@ -121,10 +123,11 @@ export class PartnerRequestClient implements OnModuleDestroy {
     const method = req.method.toUpperCase();
     const hasBody = method !== 'GET' && method !== 'DELETE';
     const url = hasBody ? req.url : withPayload(req.url, req.payload);
+    const sentUrl = req.secretQuery ? withParameter(url, req.secretQuery) : url;
     let attempts = 0;
     let last: Attempt;
     let sentHeaders: Record<string, string> = {};
-    if (url.length > MAX_URL_CHARS) {
+    if (sentUrl.length > MAX_URL_CHARS) {
       last = {
         kind: 'failed',
         outcome: 'refused',
@@ -138,7 +141,7 @@ export class PartnerRequestClient implements OnModuleDestroy {
         sentHeaders = this.headersFor(req, logId, hasBody);
         last = await this.attempt(
           method,
-          url,
+          sentUrl,
           hasBody ? req.payload : undefined,
           sentHeaders,
           remaining,
@@ -283,6 +286,13 @@ export class PartnerRequestClient implements OnModuleDestroy {
     await Promise.all(this.pendingLogs);
     await this.http.close();
   }
+}
+
+/** The URL with one more query parameter (a same-named one replaced). */
+export function withParameter(url: string, [name, value]: [string, string]): string {
+  const target = new URL(url);
+  target.searchParams.set(name, value);
+  return target.toString();
 }
 
 /** The URL with the JSON payload as its `payload` query parameter (other parameters kept). */

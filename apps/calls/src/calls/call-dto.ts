@@ -63,6 +63,7 @@ export function toCallDto(call: Call, session: CallSession, recordingUrl: string
     connection_id: carrierConnectionOf(call),
     error_message: call.errorMessage,
     client_reference_id: call.clientReferenceId,
+    customer_id: call.customerId ?? null,
     started_at: iso(call.startedAt),
     ended_at: iso(call.endedAt),
     created_at: call.createdAt.toISOString(),

@@ -332,6 +332,7 @@ describe('calls.voice.* commands', () => {
         toNumber: '+15550000002',
         provider: 'carrier_b',
         variables: { name: 'Ada' },
+        customerId: null,
         answeredBy: 'human',
         agent: agentSettings,
       });

@@ -20,6 +20,8 @@ const RESOURCE_RULES: ReadonlyArray<readonly [string, ScopeResource]> = [
   // The keys an account's agents speak with: part of configuring agents, like the voice catalog.
   ['provider-credentials', 'agents'],
   ['custom-functions', 'agents'],
+  // What custom functions authenticate with: configured with them. A customer's connections are the customer's.
+  ['connectors', 'agents'],
   ['lifecycle-hooks', 'agents'],
   // Pronunciation dictionaries shape what the account's agents hear and say: part of the agents.
   ['dictionaries', 'agents'],

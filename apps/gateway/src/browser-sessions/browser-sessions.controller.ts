@@ -15,6 +15,7 @@ import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorat
 import { idParam } from '../http/id-param';
 import { onPublicBase } from '../http/public-url';
 import { GatewayConfig } from '../config/gateway.config';
+import { CustomersService } from '../customers/customers.service';
 
 const CREATE_DESCRIPTION = `
 Opens a voice session between an agent and a user in a browser: no phone line, no carrier. The answer's
@@ -49,6 +50,7 @@ export class BrowserSessionsController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly config: GatewayConfig,
+    private readonly customers: CustomersService,
   ) {}
 
   @Post()
@@ -60,6 +62,7 @@ export class BrowserSessionsController {
     @CurrentPartner() auth: AuthContext,
     @Body() body: CreateBrowserSessionDto,
   ): Promise<CreatedBrowserSessionDto> {
+    await this.customers.assertExists(auth.partnerId, body.customer_id);
     const created = await this.rpc.request(Subjects.calls.browserSessionCreate, auth.partner, body);
     return absoluteUrls(this.config.PUBLIC_BASE_URL, created);
   }

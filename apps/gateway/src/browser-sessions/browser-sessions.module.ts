@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CustomersModule } from '../customers/customers.module';
 import { BrowserSessionsController } from './browser-sessions.controller';
 
-@Module({ controllers: [BrowserSessionsController] })
+@Module({ imports: [CustomersModule], controllers: [BrowserSessionsController] })
 export class BrowserSessionsModule {}

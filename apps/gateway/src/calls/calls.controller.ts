@@ -16,6 +16,7 @@ import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
 import { onPublicBase } from '../http/public-url';
 import { GatewayConfig } from '../config/gateway.config';
+import { CustomersService } from '../customers/customers.service';
 import { idParam } from '../http/id-param';
 import { IdempotencyKey, REPLAYED_HEADER } from '../idempotency/idempotency-key';
 import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
@@ -65,6 +66,7 @@ export class CallsController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly config: GatewayConfig,
+    private readonly customers: CustomersService,
   ) {}
 
   @Post('start')
@@ -89,6 +91,7 @@ export class CallsController {
     @IdempotencyKey() idempotencyKey: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<CallDto> {
+    await this.customers.assertExists(auth.partnerId, body.customer_id);
     const command: StartCallCommand = idempotencyKey ? { ...body, idempotency_key: idempotencyKey } : body;
     const { call, replayed } = await this.rpc.request(Subjects.calls.callStart, auth.partner, command);
     if (replayed) res.setHeader(REPLAYED_HEADER, 'true');

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CustomersModule } from '../customers/customers.module';
 import { CallsController } from './calls.controller';
 
-@Module({ controllers: [CallsController] })
+@Module({ imports: [CustomersModule], controllers: [CallsController] })
 export class CallsModule {}

@@ -50,7 +50,7 @@ export class CustomFunctionsController {
     description: `${RULES} An account has at most ${CustomFunctionLimits.perAccount} functions (429 LIMIT_REACHED).`,
   })
   @ApiEnvelope(CustomFunctionWithSecretDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.CONFLICT, ErrorCode.LIMIT_REACHED)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.CONFLICT, ErrorCode.LIMIT_REACHED)
   create(
     @CurrentPartner() auth: AuthContext,
     @Body() body: CreateCustomFunctionDto,

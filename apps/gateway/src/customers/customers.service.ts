@@ -93,6 +93,16 @@ export class CustomersService {
     };
   }
 
+  /** A customer id a request names (POST /calls/start, browser sessions) must be one of the account's: else 404. */
+  async assertExists(partnerId: string, id: string | undefined): Promise<void> {
+    if (id === undefined) return;
+    const [row] = (await this.dataSource.query(
+      `SELECT 1 FROM ${tableOf(this.dataSource, 'customers')} WHERE id = $1 AND partner_id = $2`,
+      [id, partnerId],
+    )) as unknown[];
+    if (!row) throw AppError.notFound('Customer');
+  }
+
   async list(partnerId: string, query: ListCustomersQueryDto): Promise<CustomerListDto> {
     const qb = this.dataSource
       .getRepository(Customer)

@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, RequestHandler, Response } from 'express';
 import { CAMPAIGN_CSV_BODY_LIMIT } from '@vap/api';
 import { CALLBACK_ROUTES, rawCallbackBody } from '../callbacks/callbacks.route';
+import { CONNECT_PAGE_ROUTES, connectFormBody } from '../connectors/connect-pages.route';
 import { GatewayConfig } from '../config/gateway.config';
 import { RAW_BODY_ROUTES } from '../uploads/uploads.route';
 import { jsonBody, runMiddleware, sizeInBytes } from './body-parsers';
@@ -32,6 +33,7 @@ export function bodyLimitOf(jsonLimit: string): (req: Request) => number | null 
 export class BodyParsersGuard implements CanActivate {
   private readonly callbackBody: RequestHandler;
   private readonly csvBody = csvBody();
+  private readonly connectFormBody = connectFormBody();
   private readonly jsonBody: RequestHandler;
 
   constructor(config: GatewayConfig) {
@@ -47,6 +49,11 @@ export class BodyParsersGuard implements CanActivate {
     if (RAW_BODY_ROUTES.some((p) => p.test(req.path))) return true;
     if (CALLBACK_ROUTES.some((p) => p.test(req.path))) {
       await runMiddleware(this.callbackBody, req, res);
+      return true;
+    }
+    if (CONNECT_PAGE_ROUTES.some((p) => p.test(req.path))) {
+      // The API key form's post: bytes, read as a form by its page.
+      await runMiddleware(this.connectFormBody, req, res);
       return true;
     }
     await runMiddleware(this.csvBody, req, res);

@@ -106,6 +106,7 @@ export class RpcCallPlatform implements CallPlatform {
       fromNumber: browser ? null : this.context.fromNumber,
       toNumber: browser ? null : this.context.toNumber,
       variables,
+      customerId: this.context.customerId ?? null,
     };
     // One value bounds both: the request's deadline in the agents service and this wait.
     const timeoutMs = boundedFunctionTimeoutMs(spec.timeoutMs);

@@ -155,7 +155,8 @@ export class ToolCallDto {
       'success; failed (a built-in tool that did not do it: a refused transfer, a failed search); ' +
       'invalid_arguments (they broke the function’s schema, nothing was sent); http_error (the partner ' +
       'answered non-2xx); timeout; refused (a private or unreachable address); not_found (the function was ' +
-      'deleted); limit_reached (beyond the calls allowed per turn or per call, not run); cancelled (the call ' +
+      'deleted); not_connected (the function authenticates with the call’s customer’s connection and there was ' +
+      'none live: no customer, never connected, revoked; nothing was sent); limit_reached (beyond the calls allowed per turn or per call, not run); cancelled (the call ' +
       'ended before the answer came)',
   })
   outcome: ToolCallOutcome;
@@ -512,6 +513,14 @@ export class CallDto {
 
   @ApiProperty({ type: String, nullable: true })
   client_reference_id: string | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'cus_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11',
+    description: 'The customer (sub-tenant) the call is for, as POST /calls/start named it; null: none',
+  })
+  customer_id: string | null;
 
   @ApiProperty({
     type: String,

@@ -66,4 +66,17 @@ export class StartCallDto {
   @IsString({ message: 'client_reference_id must be a string' })
   @MaxLength(200, { message: 'client_reference_id must be at most 200 characters' })
   client_reference_id?: string;
+
+  @ApiPropertyOptional({
+    example: 'cus_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11',
+    description:
+      'The customer (sub-tenant) the call is for: one of the account’s customers (else 404 NOT_FOUND). Its ' +
+      'connections are what custom functions with auth customer_connection use during the call',
+  })
+  @IsOptional()
+  @IsString({ message: 'customer_id must be a customer id' })
+  @Matches(/^cus_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+    message: 'customer_id must be a customer id (cus_<uuid>)',
+  })
+  customer_id?: string;
 }

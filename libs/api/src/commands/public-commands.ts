@@ -196,6 +196,20 @@ import type {
 } from '../webhooks';
 
 import type {
+  ConnectionCreateRequest,
+  ConnectionDeletedDto,
+  ConnectionDeleteRequest,
+  ConnectionLinkDto,
+  ConnectionListDto,
+  ConnectionListRequest,
+  ConnectorDeletedDto,
+  ConnectorDto,
+  ConnectorListDto,
+  CreateConnectorDto,
+  ListConnectorsQueryDto,
+  UpdateConnectorDto,
+} from '../connectors';
+import type {
   ByIdRequest,
   CommandContract as Command,
   CustomFunctionSpec,
@@ -294,6 +308,14 @@ declare module '@vap/messages' {
     'agents.custom_function.test': Command<CustomFunctionTestRequest, CustomFunctionTestResultDto>;
     'agents.custom_function.attach': Command<CustomFunctionAttachRequest, AgentDto>;
     'agents.custom_function.detach': Command<CustomFunctionAttachRequest, AgentDto>;
+    'agents.connector.create': Command<CreateConnectorDto, ConnectorDto>;
+    'agents.connector.list': Command<ListConnectorsQueryDto, ConnectorListDto>;
+    'agents.connector.get': Command<ByIdRequest, ConnectorDto>;
+    'agents.connector.update': Command<UpdateRequest<UpdateConnectorDto>, ConnectorDto>;
+    'agents.connector.delete': Command<ByIdRequest, ConnectorDeletedDto>;
+    'agents.connection.create': Command<ConnectionCreateRequest, ConnectionLinkDto>;
+    'agents.connection.list': Command<ConnectionListRequest, ConnectionListDto>;
+    'agents.connection.delete': Command<ConnectionDeleteRequest, ConnectionDeletedDto>;
     'agents.voice.list': Command<EmptyRequest, AgentVoiceListDto>;
     'agents.provider_credential.create': Command<CreateProviderCredentialDto, ProviderCredentialRecordDto>;
     'agents.provider_credential.list': Command<EmptyRequest, ProviderCredentialListDto>;

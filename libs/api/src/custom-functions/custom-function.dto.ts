@@ -9,6 +9,7 @@ import {
   IsOptional,
   IsString,
   Length,
+  Matches,
   Max,
   Min,
   registerDecorator,
@@ -114,6 +115,43 @@ export class CustomFunctionSpeechDto {
   @ApiProperty({ type: String, nullable: true })
   on_failure: string | null;
 }
+
+export const CUSTOM_FUNCTION_AUTH_TYPES = ['customer_connection'] as const;
+
+/**
+ * How a function's request authenticates beyond its static headers: with the call's customer's connection to a
+ * connector (its OAuth 2.0 access token as `Authorization: Bearer`, refreshed when it has run out or the server
+ * answers 401; or the customer's API key where the connector puts it).
+ */
+export class CustomFunctionAuthDto {
+  @ApiProperty({ enum: CUSTOM_FUNCTION_AUTH_TYPES })
+  @IsDefined({ message: 'auth.type is required' })
+  @IsIn(CUSTOM_FUNCTION_AUTH_TYPES as unknown as string[], {
+    message: 'auth.type must be customer_connection',
+  })
+  type: 'customer_connection';
+
+  @ApiProperty({
+    example: 'ctr_0b7f3c52-8f0e-4d57-9a51-6a1f0e2b7c11',
+    description: 'One of the account’s connectors',
+  })
+  @IsDefined({ message: 'auth.connector_id is required' })
+  @Matches(/^ctr_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+    message: 'auth.connector_id must be a connector id (ctr_<uuid>)',
+  })
+  @IsString({ message: 'auth.connector_id must be a connector id' })
+  connector_id: string;
+}
+
+const AUTH_DOC = {
+  type: CustomFunctionAuthDto,
+  nullable: true,
+  description:
+    'customer_connection: the request carries the call’s customer’s credential for the connector. A call ' +
+    'without a customer, or whose customer has no live connection (never connected, disconnected, revoked, or a ' +
+    'refresh the server refused), sends nothing: the outcome is not_connected, the model is told, and ' +
+    'speech.on_failure is said. An unknown connector is 404 NOT_FOUND. null (default): none',
+} as const;
 
 const NAME_DOC = {
   minLength: 1,
@@ -246,6 +284,13 @@ export class CreateCustomFunctionDto {
   @IfPresent()
   @IsBoolean()
   async?: boolean;
+
+  @ApiPropertyOptional(AUTH_DOC)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CustomFunctionAuthDto)
+  @IsObject({ message: 'auth must be an object' })
+  auth?: CustomFunctionAuthDto | null;
 }
 
 /** PATCH: omitted fields keep their values; headers, speech and response_variables replace the stored ones whole. */
@@ -323,6 +368,13 @@ export class UpdateCustomFunctionDto {
   @IfPresent()
   @IsBoolean()
   async?: boolean;
+
+  @ApiPropertyOptional(AUTH_DOC)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => CustomFunctionAuthDto)
+  @IsObject({ message: 'auth must be an object' })
+  auth?: CustomFunctionAuthDto | null;
 }
 
 export class ListCustomFunctionsQueryDto extends CursorQueryDto {}
@@ -391,6 +443,9 @@ export class CustomFunctionDto {
   @ApiProperty()
   async: boolean;
 
+  @ApiProperty(AUTH_DOC)
+  auth: CustomFunctionAuthDto | null;
+
   @ApiProperty({
     type: [AttachedAgentSummaryDto],
     description: 'Agents (not deleted) the function is attached to',
@@ -438,6 +493,7 @@ const TEST_OUTCOMES: CustomFunctionOutcome[] = [
   'timeout',
   'refused',
   'not_found',
+  'not_connected',
 ];
 
 /** What POST /custom-functions/{id}/test answers, whatever the partner's server did. */
@@ -448,7 +504,8 @@ export class CustomFunctionTestResultDto {
       'success: a 2xx; http_error: another status; timeout: no answer within timeout_ms; refused: no ' +
       'connection was made (one error text whatever the reason: a private address, a name that does not resolve, ' +
       'a refused or timed-out connection) or it failed after; invalid_arguments: the arguments broke parameters ' +
-      'and nothing was sent',
+      'and nothing was sent; not_connected: the function authenticates with a customer connection, which a test ' +
+      '(no call, no customer) has not',
   })
   outcome: CustomFunctionOutcome;
 

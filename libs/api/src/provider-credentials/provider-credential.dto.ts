@@ -37,8 +37,9 @@ const REGION_DOC = {
 function ApiKeyField(): PropertyDecorator {
   return (target, property) => {
     IsDefined({ message: 'api_key is required' })(target, property);
+    // It is sent in an HTTP header: visible ASCII only (a header cannot carry anything else).
     Matches(/^[\x21-\x7E]+$/, {
-      message: 'api_key must be printable ASCII without spaces or line breaks',
+      message: 'api_key must be visible ASCII characters, without spaces or line breaks',
     })(target, property);
     Length(ProviderCredentialLimits.apiKeyMin, ProviderCredentialLimits.apiKeyMax, {
       message: `api_key must be ${ProviderCredentialLimits.apiKeyMin} to ${ProviderCredentialLimits.apiKeyMax} characters`,

@@ -106,6 +106,8 @@ export interface PartnerRequestCallContext {
   fromNumber: string | null;
   toNumber: string | null;
   variables: Record<string, unknown>;
+  /** The customer (sub-tenant) the call is for, when it names one: whose connections its functions may use. */
+  customerId?: string | null;
 }
 
 /** agents.custom_function.invoke: run one of the partner's functions for a call. */
@@ -135,7 +137,13 @@ export type CustomFunctionOutcome =
   /** The address is private or unreachable, or the connection failed. */
   | 'refused'
   /** The function no longer exists (deleted during the call). */
-  | 'not_found';
+  | 'not_found'
+  /**
+   * The function authenticates with the call's customer's connection, and there is none to use: the call has no
+   * customer, the customer never connected, or the connection was disconnected, revoked or could not be
+   * refreshed. Nothing was sent; `error` says which.
+   */
+  | 'not_connected';
 
 export interface CustomFunctionInvokeReply {
   outcome: CustomFunctionOutcome;

@@ -9,3 +9,4 @@ export * from './analysis';
 export * from './handoffs';
 export * from './agent-tools';
 export * from './sms';
+export * from './connectors';

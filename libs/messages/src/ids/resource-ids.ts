@@ -24,3 +24,7 @@ export const TestRunId = prefixedId('trun_');
 export const MessageId = prefixedId('msg_');
 /** `tcn_` + UUID: one of the account's carrier connections (the UUID is the connection_id calls and numbers name). */
 export const TelephonyConnectionId = prefixedId('tcn_');
+/** `ctr_` + UUID: a kind of external account an account's customers connect (OAuth 2.0 or an API key). */
+export const ConnectorId = prefixedId('ctr_');
+/** `cxn_` + UUID: one customer's connection to one connector. */
+export const ConnectionId = prefixedId('cxn_');

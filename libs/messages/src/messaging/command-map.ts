@@ -6,6 +6,13 @@ import type {
   UnbilledChargesRequest,
 } from '../calls/call-charges';
 import type { CustomFunctionInvokeReply, CustomFunctionInvokeRequest } from '../agents/custom-functions';
+import type {
+  ConnectCallbackRequest,
+  ConnectFinishedReply,
+  ConnectOpenReply,
+  ConnectOpenRequest,
+  ConnectSubmitKeyRequest,
+} from '../agents/connectors';
 import type { KnowledgeSearchCommand, KnowledgeSearchReply } from '../knowledge/knowledge-search';
 import type {
   VoiceAck,
@@ -76,6 +83,9 @@ export interface ServiceCommands {
   'agents.voice.preview': CommandContract<VoicePreviewRequest, VoicePreview>;
   'agents.knowledge.search': CommandContract<KnowledgeSearchCommand, KnowledgeSearchReply>;
   'agents.custom_function.invoke': CommandContract<CustomFunctionInvokeRequest, CustomFunctionInvokeReply>;
+  'agents.connect.open': CommandContract<ConnectOpenRequest, ConnectOpenReply>;
+  'agents.connect.submit_key': CommandContract<ConnectSubmitKeyRequest, ConnectFinishedReply>;
+  'agents.connect.callback': CommandContract<ConnectCallbackRequest, ConnectFinishedReply>;
 
   'calls.callback.ingest': CommandContract<CarrierCallbackIngest, CarrierCallbackReply>;
   'calls.inbound_callback.ingest': CommandContract<CarrierCallbackIngest, CarrierCallbackReply>;

@@ -57,6 +57,20 @@ export const Subjects = {
     customFunctionTest: 'agents.custom_function.test',
     customFunctionAttach: 'agents.custom_function.attach',
     customFunctionDetach: 'agents.custom_function.detach',
+    /** Connectors (/connectors): kinds of external account an account's customers connect. */
+    connectorCreate: 'agents.connector.create',
+    connectorList: 'agents.connector.list',
+    connectorGet: 'agents.connector.get',
+    connectorUpdate: 'agents.connector.update',
+    connectorDelete: 'agents.connector.delete',
+    /** A customer's connections (/customers/{id}/connections); the gateway has checked the customer is the account's. */
+    connectionCreate: 'agents.connection.create',
+    connectionList: 'agents.connection.list',
+    connectionDelete: 'agents.connection.delete',
+    /** The hosted connect pages (no partner: the link's token or the callback's state names the connection). */
+    connectOpen: 'agents.connect.open',
+    connectSubmitKey: 'agents.connect.submit_key',
+    connectCallback: 'agents.connect.callback',
     /** The agent record and what a call copies of the agent beyond it (its functions' specs), when a call starts. */
     agentForCall: 'agents.agent.for_call',
     /** GET /agent/{id}/tools: what a call of the agent starting now offers its model (from the agent tool catalog). */

@@ -98,6 +98,8 @@ export interface VoiceCallContext {
   provider: string;
   /** Pre-call variables, for {{name}} placeholders. */
   variables: Record<string, unknown>;
+  /** The customer (sub-tenant) the call is for, when it names one (absent from older calls services). */
+  customerId?: string | null;
   /** What the carrier's machine detection said, when it has said it by now. */
   answeredBy: AnsweredBy | null;
   agent: AgentSnapshot;
@@ -198,6 +200,8 @@ export const TOOL_CALL_OUTCOMES = [
   'timeout',
   'refused',
   'not_found',
+  /** A function authenticating with the customer's connection found none live: nothing was sent. */
+  'not_connected',
   /** Beyond the calls allowed per turn or per call: not run, the model was told. */
   'limit_reached',
   /** The call ended (or the caller's turn was given up) before the answer came. */

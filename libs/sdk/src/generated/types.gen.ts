@@ -74,14 +74,6 @@ export type PartnerDto = {
    * Increases by one with every change to the partner (status, balance, limits)
    */
   version: number;
-  /**
-   * Whether the partner is a reseller (manages client accounts)
-   */
-  reseller: boolean;
-  /**
-   * For a client account: the reseller that manages it; null otherwise
-   */
-  reseller_id: string | null;
 };
 
 export type ApiKeySummaryDto = {
@@ -115,8 +107,6 @@ export type ApiKeySummaryDto = {
     | 'billing:write'
     | 'projects:read'
     | 'projects:write'
-    | 'clients:read'
-    | 'clients:write'
     | 'read_only'
   > | null;
   created_at: string;
@@ -160,10 +150,6 @@ export type UpdatePartnerDto = {
   concurrency_limit?: number;
   status?: 'pending' | 'approved' | 'suspended';
   voice_tier?: 'standard' | 'premium' | 'enterprise';
-  /**
-   * true marks the partner a reseller (it may create and manage client accounts under /clients); false unmarks it, refused (409 CONFLICT) while it has clients. A client account cannot be a reseller (400).
-   */
-  reseller?: boolean;
 };
 
 export type CreatedApiKeyDto = {
@@ -203,8 +189,6 @@ export type CreateApiKeyDto = {
     | 'billing:write'
     | 'projects:read'
     | 'projects:write'
-    | 'clients:read'
-    | 'clients:write'
     | 'read_only'
   >;
 };
@@ -231,9 +215,9 @@ export type BillingTransactionDto = {
    */
   id: string;
   /**
-   * charge: a call or browser session was billed; top_up: credit added by the platform operator; adjustment: the operator lowered the balance; refund: a charge given back; transfer: a reseller funded one of its clients (negative in the reseller's ledger, positive in the client's); resale: a reseller's margin on a client's charge (the client's price less the platform's, see docs/billing.md)
+   * charge: a call or browser session was billed; top_up: credit added by the platform operator; adjustment: the operator lowered the balance; refund: a charge given back
    */
-  type: 'charge' | 'top_up' | 'adjustment' | 'refund' | 'transfer' | 'resale';
+  type: 'charge' | 'top_up' | 'adjustment' | 'refund';
   /**
    * Signed change of the balance in rupees: negative for a charge or a downward adjustment
    */
@@ -275,10 +259,6 @@ export type BillingTransactionDto = {
    * For a charge: the cloud speech providers (recognition or synthesis) that served the call on the platform's keys rather than the account's own, in name order; empty when it ran on offline engines or the account's keys only (GET /calls/{id} platform_speech_providers, as it stood when the call was charged). null for other types and for charges made before it was recorded.
    */
   platform_speech_providers: Array<string> | null;
-  /**
-   * In a reseller's ledger: the client account a transfer funded or a resale margin came from; null otherwise
-   */
-  client_id: string | null;
   created_at: string;
 };
 
@@ -414,144 +394,220 @@ export type UpdateCustomerDto = {
   status?: 'ACTIVE' | 'ARCHIVED';
 };
 
-export type ClientDto = {
+export type OAuth2ConnectorDto = {
+  authorize_url: string;
+  token_url: string;
+  revocation_url: string | null;
+  scopes: Array<string>;
+  client_id: string;
   /**
-   * The client’s account (partner) id
+   * Whether a client secret is stored (it is never shown)
+   */
+  client_secret_set: boolean;
+  token_auth_method: 'client_secret_basic' | 'client_secret_post';
+  authorize_params: {
+    [key: string]: string;
+  };
+};
+
+export type ApiKeyConnectorRecordDto = {
+  in: 'header' | 'query';
+  name: string;
+  prefix: string;
+};
+
+export type ConnectorDto = {
+  /**
+   * `ctr_` followed by a UUID
    */
   id: string;
   name: string;
-  email: string | null;
+  type: 'oauth2' | 'api_key';
   /**
-   * suspended: its keys answer 403 FORBIDDEN
+   * Set for type oauth2
    */
-  status: 'pending' | 'approved' | 'suspended';
+  oauth2: OAuth2ConnectorDto | null;
   /**
-   * Who suspended a suspended client (only the reseller’s own suspension can be resumed by it)
+   * Set for type api_key
    */
-  suspended_by: 'operator' | 'reseller' | null;
-  /**
-   * Balance in rupees
-   */
-  balance_inr: number;
-  concurrency_limit: number;
-  /**
-   * The rate card in rupees a minute; null: the platform’s price
-   */
-  price_per_minute_inr: number | null;
-  /**
-   * The reseller’s tier when the client was created
-   */
-  voice_tier: 'standard' | 'premium' | 'enterprise';
+  api_key: ApiKeyConnectorRecordDto | null;
   created_at: string;
   updated_at: string;
 };
 
-export type CreatedClientDto = {
-  client: ClientDto;
+export type OAuth2ConnectorInputDto = {
   /**
-   * The client’s first API key (full access to its own account). Shown only now.
+   * HTTPS
    */
-  api_key: string;
-  key: ApiKeySummaryDto;
+  authorize_url: string;
+  /**
+   * HTTPS
+   */
+  token_url: string;
+  /**
+   * Token revocation endpoint (RFC 7009), called on disconnect; null: none
+   */
+  revocation_url?: string | null;
+  /**
+   * Scopes asked for (RFC 6749 §3.3), sent space-separated
+   */
+  scopes?: Array<string>;
+  client_id: string;
+  /**
+   * Stored encrypted, never returned. Omitted: a public client (PKCE alone)
+   */
+  client_secret?: string;
+  /**
+   * How the client authenticates at the token endpoint (RFC 6749 §2.3.1)
+   */
+  token_auth_method?: 'client_secret_basic' | 'client_secret_post';
+  /**
+   * Extra authorization request parameters (at most 10); response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method are set by the platform
+   */
+  authorize_params?: {
+    [key: string]: string;
+  } | null;
 };
 
-export type CreateClientDto = {
+export type ApiKeyConnectorDto = {
   /**
-   * The client account’s name
+   * A request header, or a query parameter
+   */
+  in: 'header' | 'query';
+  /**
+   * The header or query parameter name
    */
   name: string;
   /**
-   * The client’s contact email, kept for the reseller
+   * Put before the key (e.g. "Bearer "); default none
    */
-  email?: string;
-  /**
-   * Simultaneous calls the client may run: at most the reseller’s own concurrency limit (400 above it). Default: 5, or the reseller’s limit when lower.
-   */
-  concurrency_limit?: number;
-  /**
-   * The rate card: what the client is charged a minute of answered call, in rupees (billed per second). At least the platform’s price a minute (400 below it). Omitted or null: the platform’s price, no margin.
-   */
-  price_per_minute_inr?: number | null;
+  prefix?: string;
 };
 
-export type ClientListDto = {
-  clients: Array<ClientDto>;
+export type CreateConnectorDto = {
   /**
-   * Pass as cursor to get the next page; null on the last page
+   * Shown to the customer on the connect pages; unique on the account (409 CONFLICT)
    */
+  name: string;
+  type: 'oauth2' | 'api_key';
+  /**
+   * Required when type is oauth2
+   */
+  oauth2?: OAuth2ConnectorInputDto;
+  /**
+   * Required when type is api_key
+   */
+  api_key?: ApiKeyConnectorDto;
+};
+
+export type ConnectorListDto = {
+  connectors: Array<ConnectorDto>;
   next_cursor: string | null;
 };
 
-export type UpdateClientDto = {
+export type UpdateOAuth2ConnectorDto = {
+  authorize_url?: string;
+  token_url?: string;
+  revocation_url?: string | null;
+  /**
+   * Scopes asked for (RFC 6749 §3.3), sent space-separated
+   */
+  scopes?: Array<string>;
+  client_id?: string;
+  /**
+   * Replaces the stored secret; null removes it (a public client)
+   */
+  client_secret?: string | null;
+  token_auth_method?: 'client_secret_basic' | 'client_secret_post';
+  /**
+   * Extra authorization request parameters (at most 10); response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method are set by the platform
+   */
+  authorize_params?: {
+    [key: string]: string;
+  } | null;
+};
+
+export type UpdateConnectorDto = {
+  /**
+   * Shown to the customer on the connect pages; unique on the account (409 CONFLICT)
+   */
   name?: string;
   /**
-   * null clears it
+   * Only for an oauth2 connector
    */
-  email?: string | null;
+  oauth2?: UpdateOAuth2ConnectorDto;
   /**
-   * At most the reseller’s own limit
+   * Only for an api_key connector
    */
-  concurrency_limit?: number;
-  /**
-   * The rate card in rupees a minute, at least the platform’s price; null: the platform’s price. Applies to the calls charged from now on.
-   */
-  price_per_minute_inr?: number | null;
+  api_key?: ApiKeyConnectorDto;
 };
 
-export type ClientFundingDto = {
-  /**
-   * The transfer, named by both ledger entries (description)
-   */
-  transfer_id: string;
-  /**
-   * Rupees moved
-   */
-  amount_inr: number;
-  /**
-   * The reseller’s balance in rupees right after the transfer
-   */
-  reseller_balance_inr: number;
-  client: ClientDto;
-};
-
-export type FundClientDto = {
-  /**
-   * Rupees (two decimals) moved from the reseller’s balance to the client’s
-   */
-  amount_inr: number;
-};
-
-export type ClientAuditEntryDto = {
+export type ConnectorDeletedDto = {
   id: string;
-  /**
-   * The reseller’s API key that made the request
-   */
-  api_key_id: string;
-  method: string;
-  /**
-   * The path requested, without its query
-   */
-  path: string;
-  /**
-   * The HTTP status answered
-   */
-  status: number;
-  /**
-   * The request’s X-Request-Id
-   */
-  request_id: string | null;
-  created_at: string;
+  message: string;
 };
 
-export type ClientAuditListDto = {
+export type ConnectionDto = {
   /**
-   * Newest first
+   * `cxn_` followed by a UUID
    */
-  entries: Array<ClientAuditEntryDto>;
+  id: string;
+  customer_id: string;
+  connector_id: string;
+  connector_type: 'oauth2' | 'api_key';
   /**
-   * Pass as cursor to get the next page; null on the last page
+   * pending: the link was made and not completed yet; connected: usable; expired: the link ran out before it was completed, or the access token ran out with no refresh token; revoked: the server refused the refresh token (invalid_grant), the customer must connect again; error: the last attempt to connect failed (see error)
    */
-  next_cursor: string | null;
+  status: 'pending' | 'connected' | 'expired' | 'revoked' | 'error';
+  connected_at: string | null;
+  /**
+   * When the access token runs out (refreshed on use); null: no expiry given, or an API key
+   */
+  expires_at: string | null;
+  /**
+   * Scopes the server granted (RFC 6749 §5.1), else those asked for
+   */
+  scopes: Array<string>;
+  last_refreshed_at: string | null;
+  /**
+   * Why the last attempt failed (status error or revoked)
+   */
+  error: string | null;
+  /**
+   * When the outstanding connect link runs out; null once spent
+   */
+  link_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type ConnectionLinkDto = {
+  connection: ConnectionDto;
+  /**
+   * The hosted connect page for the customer: single-use (spent when a connection completes through it), expiring, its token unguessable and shown only here. A new link replaces the previous one
+   */
+  connect_url: string;
+  expires_at: string;
+};
+
+export type CreateConnectionDto = {
+  /**
+   * One of the account’s connectors
+   */
+  connector_id: string;
+};
+
+export type ConnectionListDto = {
+  connections: Array<ConnectionDto>;
+};
+
+export type ConnectionDeletedDto = {
+  id: string;
+  message: string;
+  /**
+   * Whether the connector’s revocation endpoint (RFC 7009) accepted the token; false when it has none
+   */
+  revoked: boolean;
 };
 
 export type CallTransferLegDto = {
@@ -708,7 +764,7 @@ export type ToolCallDto = {
    */
   arguments_truncated: boolean;
   /**
-   * success; failed (a built-in tool that did not do it: a refused transfer, a failed search); invalid_arguments (they broke the function’s schema, nothing was sent); http_error (the partner answered non-2xx); timeout; refused (a private or unreachable address); not_found (the function was deleted); limit_reached (beyond the calls allowed per turn or per call, not run); cancelled (the call ended before the answer came)
+   * success; failed (a built-in tool that did not do it: a refused transfer, a failed search); invalid_arguments (they broke the function’s schema, nothing was sent); http_error (the partner answered non-2xx); timeout; refused (a private or unreachable address); not_found (the function was deleted); not_connected (the function authenticates with the call’s customer’s connection and there was none live: no customer, never connected, revoked; nothing was sent); limit_reached (beyond the calls allowed per turn or per call, not run); cancelled (the call ended before the answer came)
    */
   outcome:
     | 'success'
@@ -718,6 +774,7 @@ export type ToolCallDto = {
     | 'timeout'
     | 'refused'
     | 'not_found'
+    | 'not_connected'
     | 'limit_reached'
     | 'cancelled';
   /**
@@ -953,6 +1010,10 @@ export type CallDto = {
   error_message: string | null;
   client_reference_id: string | null;
   /**
+   * The customer (sub-tenant) the call is for, as POST /calls/start named it; null: none
+   */
+  customer_id: string | null;
+  /**
    * When the call was answered
    */
   started_at: string | null;
@@ -998,6 +1059,10 @@ export type StartCallDto = {
    * Your correlation key; echoed in every call.status.updated event
    */
   client_reference_id?: string;
+  /**
+   * The customer (sub-tenant) the call is for: one of the account’s customers (else 404 NOT_FOUND). Its connections are what custom functions with auth customer_connection use during the call
+   */
+  customer_id?: string;
 };
 
 export type CallListDto = {
@@ -1892,127 +1957,6 @@ export type TelephonyConnectionListDto = {
   connections: Array<TelephonyConnectionDto>;
 };
 
-export type ConnectionNumberDto = {
-  id: string;
-  number: string;
-  status: 'active' | 'inactive';
-  label: string | null;
-  /**
-   * Whether it is the connection’s from_number
-   */
-  is_from_number: boolean;
-};
-
-export type ConnectionSuccessDto = {
-  at: string;
-  /**
-   * The REST operation, ids left out
-   */
-  operation: string;
-};
-
-export type ConnectionFailureDto = {
-  at: string;
-  operation: string;
-  /**
-   * HTTP status; null: no answer
-   */
-  status: number | null;
-  reason: 'credentials_rejected' | 'account_not_found' | 'carrier_error' | 'unreachable';
-};
-
-export type ConnectionCallbackDto = {
-  /**
-   * A signed callback of the carrier was verified
-   */
-  at: string;
-};
-
-export type ConnectionHealthDto = {
-  last_success: ConnectionSuccessDto | null;
-  last_failure: ConnectionFailureDto | null;
-  last_callback: ConnectionCallbackDto | null;
-};
-
-export type TelephonyConnectionResourceDto = {
-  /**
-   * tcn_ followed by a UUID
-   */
-  id: string;
-  /**
-   * The same connection as calls, phone numbers and GET /config/telephony name it
-   */
-  connection_id: string;
-  provider: 'sandbox' | 'carrier_a' | 'carrier_b';
-  label: string | null;
-  /**
-   * auth_id or account_sid, masked; null for the sandbox. The auth token is never returned.
-   */
-  account_id_masked: string | null;
-  from_number: string | null;
-  /**
-   * carrier_a and carrier_b: the voice/answer URL to set on your carrier numbers
-   */
-  inbound_webhook_url: string | null;
-  status: 'active' | 'disabled';
-  /**
-   * The account’s numbers on this connection (the first 50)
-   */
-  numbers: Array<ConnectionNumberDto>;
-  /**
-   * How many numbers the connection has in all
-   */
-  numbers_total: number;
-  health: ConnectionHealthDto;
-  created_at: string;
-  updated_at: string;
-};
-
-export type TelephonyConnectionResourceListDto = {
-  /**
-   * Oldest first; at most one per provider
-   */
-  telephony_connections: Array<TelephonyConnectionResourceDto>;
-};
-
-export type UpdateTelephonyConnectionDto = {
-  /**
-   * The connection’s default from-number: a number of the account on this connection, or one the account does not have yet (it becomes a number of this connection). A number of another connection is 409 CONFLICT.
-   */
-  from_number?: string;
-  label?: string | null;
-};
-
-export type TelephonyConnectionDeletedDto = {
-  id: string;
-  deleted: boolean;
-  /**
-   * Numbers deleted with it
-   */
-  numbers_deleted: Array<string>;
-  message: string;
-};
-
-export type TelephonyConnectionTestDto = {
-  id: string;
-  provider: 'sandbox' | 'carrier_a' | 'carrier_b';
-  result: 'ok' | 'failed';
-  /**
-   * null when ok
-   */
-  reason: 'credentials_rejected' | 'account_not_found' | 'carrier_error' | 'unreachable' | null;
-  /**
-   * The carrier’s HTTP status; null when it did not answer (or for the sandbox)
-   */
-  carrier_status: number | null;
-  /**
-   * Time to the carrier’s answer, in milliseconds
-   */
-  latency_ms: number;
-  message: string;
-  tested_at: string;
-};
-
 export type PhoneNumberDto = {
   /**
    * pn_ followed by a UUID
@@ -2240,9 +2184,9 @@ export type PolicyDecisionDto = {
   rule: 'do_not_call' | 'calling_window' | 'frequency_cap';
   outcome: 'refused' | 'skipped' | 'deferred';
   /**
-   * POST /calls/start, a campaign dial, or an SMS
+   * POST /calls/start, or a campaign dial
    */
-  source: 'single_call' | 'campaign' | 'message';
+  source: 'single_call' | 'campaign';
   /**
    * The campaign of a campaign dial
    */
@@ -2453,98 +2397,6 @@ export type SandboxInboundCallDto = {
    * The simulated caller
    */
   from_number: string;
-};
-
-export type MessageDto = {
-  id: string;
-  direction: 'outbound' | 'inbound';
-  status: 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'received';
-  /**
-   * Recipient
-   */
-  to: string;
-  /**
-   * Sender: a number of the account for outbound messages
-   */
-  from: string;
-  body: string;
-  /**
-   * SMS segments the body takes (GSM-7: 160 characters, 153 when split; otherwise UCS-2: 70, 67)
-   */
-  segments: number;
-  /**
-   * The connection the message went out or came in on
-   */
-  carrier: 'sandbox' | 'carrier_a' | 'carrier_b';
-  /**
-   * The carrier's id (carrier_b MessageSid, carrier_a message_uuid)
-   */
-  carrier_message_id: string | null;
-  /**
-   * failed or undelivered: the carrier's error code, or the platform's (carrier_refused, carrier_unreachable)
-   */
-  error_code: string | null;
-  /**
-   * failed or undelivered: what went wrong, in words
-   */
-  error_message: string | null;
-  /**
-   * The call whose agent sent it (send_sms)
-   */
-  call_id: string | null;
-  /**
-   * The agent that sent it during a call
-   */
-  agent_id: string | null;
-  created_at: string;
-  updated_at: string;
-  /**
-   * When the carrier took it
-   */
-  sent_at: string | null;
-  /**
-   * When it was delivered
-   */
-  delivered_at: string | null;
-};
-
-export type SendMessageDto = {
-  /**
-   * Recipient, E.164
-   */
-  to: string;
-  body: string;
-  /**
-   * A number of the account (GET /phone-numbers); default the carrier connection's from_number
-   */
-  from?: string;
-  /**
-   * The connection to send on; default the from number's, or the account's default number's
-   */
-  carrier?: 'sandbox' | 'carrier_a' | 'carrier_b';
-};
-
-export type MessageListDto = {
-  /**
-   * Newest first
-   */
-  messages: Array<MessageDto>;
-  /**
-   * Pass as cursor to get the next page; null on the last page
-   */
-  next_cursor: string | null;
-};
-
-export type SandboxInboundMessageDto = {
-  /**
-   * A number of the account (see GET /phone-numbers)
-   */
-  to: string;
-  /**
-   * The simulated sender
-   */
-  from: string;
-  body: string;
 };
 
 export type LifecycleHookWithSecretDto = {
@@ -2938,18 +2790,6 @@ export type AgentDto = {
    * true: the model gets a send_dtmf tool to press keys on the call (digits 0-9, *, #, A-D; w pauses half a second), for example to navigate the phone menu of the number it called. Carriers with a send-digits request get one; on the others the tones are played into the call.
    */
   send_dtmf_enabled: boolean;
-  /**
-   * The built-in tools the model may be offered (names from GET /agent-tools); each is still offered only when its settings turn it on (end_call_enabled, transfer_enabled with transfer_number, linked documents, send_dtmf_enabled). null = every built-in tool its settings turn on. opt_out is offered on every call whatever the list says: honouring a request not to be called again is a compliance duty. Handoffs and custom functions are not named here: they are offered as the agent’s handoffs and attached functions say. GET /agent/{id}/tools answers what the model is offered.
-   */
-  tools: Array<string> | null;
-  /**
-   * true: the model gets a send_sms tool to text the person on the call during it (a confirmation, a link), sent like POST /messages from the call's number (contact policy included), at most 3 per call.
-   */
-  sms_enabled: boolean;
-  /**
-   * Whom send_sms may text: caller (the other party of the call only) or any (any number the model gives).
-   */
-  sms_allowed_recipients: 'caller' | 'any';
   extraction_enabled: boolean;
   /**
    * Post-call analysis of every answered call, run with extraction once the call ends: a short summary, and, when success_rubric is set, a success evaluation in which a model judges the transcript against the rubric and gives a score out of 10 with its reasons (passed when the score reaches success_threshold). The result is the session's analysis, in GET /calls/{id} and in session.completed. Without an LLM server the offline engine summarises with the opening lines and scores by how many of the rubric’s words the conversation covers.
@@ -3243,18 +3083,6 @@ export type CreateAgentDto = {
    */
   send_dtmf_enabled?: boolean;
   /**
-   * The built-in tools the model may be offered (names from GET /agent-tools); each is still offered only when its settings turn it on (end_call_enabled, transfer_enabled with transfer_number, linked documents, send_dtmf_enabled). null = every built-in tool its settings turn on. opt_out is offered on every call whatever the list says: honouring a request not to be called again is a compliance duty. Handoffs and custom functions are not named here: they are offered as the agent’s handoffs and attached functions say. GET /agent/{id}/tools answers what the model is offered. On update the list sent replaces the stored one.
-   */
-  tools?: Array<string> | null;
-  /**
-   * true: the model gets a send_sms tool to text the person on the call during it (a confirmation, a link), sent like POST /messages from the call's number (contact policy included), at most 3 per call.
-   */
-  sms_enabled?: boolean;
-  /**
-   * Whom send_sms may text: caller (the other party of the call only) or any (any number the model gives).
-   */
-  sms_allowed_recipients?: 'caller' | 'any';
-  /**
    * false: post-call extraction is skipped even if keys exist
    */
   extraction_enabled?: boolean;
@@ -3447,18 +3275,6 @@ export type UpdateAgentDto = {
    */
   send_dtmf_enabled?: boolean;
   /**
-   * The built-in tools the model may be offered (names from GET /agent-tools); each is still offered only when its settings turn it on (end_call_enabled, transfer_enabled with transfer_number, linked documents, send_dtmf_enabled). null = every built-in tool its settings turn on. opt_out is offered on every call whatever the list says: honouring a request not to be called again is a compliance duty. Handoffs and custom functions are not named here: they are offered as the agent’s handoffs and attached functions say. GET /agent/{id}/tools answers what the model is offered. On update the list sent replaces the stored one.
-   */
-  tools?: Array<string> | null;
-  /**
-   * true: the model gets a send_sms tool to text the person on the call during it (a confirmation, a link), sent like POST /messages from the call's number (contact policy included), at most 3 per call.
-   */
-  sms_enabled?: boolean;
-  /**
-   * Whom send_sms may text: caller (the other party of the call only) or any (any number the model gives).
-   */
-  sms_allowed_recipients?: 'caller' | 'any';
-  /**
    * false: post-call extraction is skipped even if keys exist
    */
   extraction_enabled?: boolean;
@@ -3515,125 +3331,6 @@ export type UpdateAgentDto = {
 export type AgentDeletedDto = {
   id: string;
   message: string;
-};
-
-export type AgentToolSettingDto = {
-  /**
-   * The agent field (POST/PUT /agent)
-   */
-  field: string;
-  /**
-   * How it shapes the tool
-   */
-  description: string;
-};
-
-export type AgentToolDto = {
-  /**
-   * The name the model calls it by; handoff_to_{name} for a handoff, one per destination
-   */
-  name: string;
-  /**
-   * builtin: a fixed tool; handoff: one per handoff
-   */
-  kind: 'builtin' | 'handoff';
-  /**
-   * For people
-   */
-  title: string;
-  /**
-   * What the model is told. A handoff’s names its destination and the destination’s description ({name}, {description})
-   */
-  description: string;
-  /**
-   * The JSON Schema of its arguments, as the model sees it. A handoff whose context_mode is summary also takes a required `summary` argument (GET /agent/{id}/tools shows the exact schema).
-   */
-  parameters: {
-    [key: string]: unknown;
-  };
-  /**
-   * When the agent’s settings offer it
-   */
-  offered_when: string;
-  /**
-   * The agent fields that turn it on (all of them must); [] for a tool every call offers
-   */
-  enabled_by: Array<string>;
-  /**
-   * The agent fields that shape what it does
-   */
-  settings: Array<AgentToolSettingDto>;
-  /**
-   * Offered on every call whatever the agent’s settings and tools say (opt_out)
-   */
-  always_offered: boolean;
-  /**
-   * Whether the agent’s `tools` field may name it
-   */
-  selectable: boolean;
-};
-
-export type AgentToolCustomFunctionsDto = {
-  offered_when: string;
-  description: string;
-};
-
-export type AgentToolCatalogDto = {
-  /**
-   * In the order a call offers them
-   */
-  tools: Array<AgentToolDto>;
-  /**
-   * The partner’s own tools, offered after these
-   */
-  custom_functions: AgentToolCustomFunctionsDto;
-};
-
-export type AgentEffectiveToolDto = {
-  name: string;
-  kind: 'builtin' | 'handoff' | 'custom';
-  /**
-   * What the model is told
-   */
-  description: string;
-  /**
-   * The JSON Schema the model sees
-   */
-  parameters: {
-    [key: string]: unknown;
-  };
-  /**
-   * A custom function’s id; null otherwise
-   */
-  function_id: string | null;
-  /**
-   * A handoff’s destination agent; null otherwise
-   */
-  handoff_agent_id: string | null;
-};
-
-export type AgentWithheldToolDto = {
-  name: string;
-  /**
-   * settings: its settings do not turn it on (enabled_by); tools: the agent’s tools leaves it out
-   */
-  reasons: Array<'settings' | 'tools'>;
-};
-
-export type AgentEffectiveToolsDto = {
-  agent_id: string;
-  /**
-   * The agent’s tools field (null: every built-in tool its settings turn on)
-   */
-  allowed: Array<string> | null;
-  /**
-   * What a call of the agent starting now offers its model, in order: built-in tools, handoffs, custom functions
-   */
-  tools: Array<AgentEffectiveToolDto>;
-  /**
-   * The built-in tools it does not offer, and why
-   */
-  withheld: Array<AgentWithheldToolDto>;
 };
 
 export type VoiceConfigurationDto = {
@@ -3928,6 +3625,14 @@ export type CustomFunctionSpeechDto = {
   on_failure: string | null;
 };
 
+export type CustomFunctionAuthDto = {
+  type: 'customer_connection';
+  /**
+   * One of the account’s connectors
+   */
+  connector_id: string;
+};
+
 export type AttachedAgentSummaryDto = {
   id: string;
   name: string;
@@ -3958,6 +3663,10 @@ export type CustomFunctionWithSecretDto = {
   };
   async: boolean;
   /**
+   * customer_connection: the request carries the call’s customer’s credential for the connector. A call without a customer, or whose customer has no live connection (never connected, disconnected, revoked, or a refresh the server refused), sends nothing: the outcome is not_connected, the model is told, and speech.on_failure is said. An unknown connector is 404 NOT_FOUND. null (default): none
+   */
+  auth: CustomFunctionAuthDto | null;
+  /**
    * Agents (not deleted) the function is attached to
    */
   attached_agents: Array<AttachedAgentSummaryDto>;
@@ -3987,7 +3696,7 @@ export type CustomFunctionSpeechInputDto = {
 
 export type CreateCustomFunctionDto = {
   /**
-   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf, send_sms; GET /agent-tools)
+   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf)
    */
   name: string;
   /**
@@ -4029,6 +3738,10 @@ export type CreateCustomFunctionDto = {
    * true: the conversation goes on while the request runs; the result joins it when it arrives
    */
   async?: boolean;
+  /**
+   * customer_connection: the request carries the call’s customer’s credential for the connector. A call without a customer, or whose customer has no live connection (never connected, disconnected, revoked, or a refresh the server refused), sends nothing: the outcome is not_connected, the model is told, and speech.on_failure is said. An unknown connector is 404 NOT_FOUND. null (default): none
+   */
+  auth?: CustomFunctionAuthDto | null;
 };
 
 export type CustomFunctionDto = {
@@ -4056,6 +3769,10 @@ export type CustomFunctionDto = {
   };
   async: boolean;
   /**
+   * customer_connection: the request carries the call’s customer’s credential for the connector. A call without a customer, or whose customer has no live connection (never connected, disconnected, revoked, or a refresh the server refused), sends nothing: the outcome is not_connected, the model is told, and speech.on_failure is said. An unknown connector is 404 NOT_FOUND. null (default): none
+   */
+  auth: CustomFunctionAuthDto | null;
+  /**
    * Agents (not deleted) the function is attached to
    */
   attached_agents: Array<AttachedAgentSummaryDto>;
@@ -4070,7 +3787,7 @@ export type CustomFunctionListDto = {
 
 export type UpdateCustomFunctionDto = {
   /**
-   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf, send_sms; GET /agent-tools)
+   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf)
    */
   name?: string;
   /**
@@ -4100,6 +3817,10 @@ export type UpdateCustomFunctionDto = {
     [key: string]: string;
   } | null;
   async?: boolean;
+  /**
+   * customer_connection: the request carries the call’s customer’s credential for the connector. A call without a customer, or whose customer has no live connection (never connected, disconnected, revoked, or a refresh the server refused), sends nothing: the outcome is not_connected, the model is told, and speech.on_failure is said. An unknown connector is 404 NOT_FOUND. null (default): none
+   */
+  auth?: CustomFunctionAuthDto | null;
 };
 
 export type CustomFunctionDeletedDto = {
@@ -4109,9 +3830,9 @@ export type CustomFunctionDeletedDto = {
 
 export type CustomFunctionTestResultDto = {
   /**
-   * success: a 2xx; http_error: another status; timeout: no answer within timeout_ms; refused: no connection was made (one error text whatever the reason: a private address, a name that does not resolve, a refused or timed-out connection) or it failed after; invalid_arguments: the arguments broke parameters and nothing was sent
+   * success: a 2xx; http_error: another status; timeout: no answer within timeout_ms; refused: no connection was made (one error text whatever the reason: a private address, a name that does not resolve, a refused or timed-out connection) or it failed after; invalid_arguments: the arguments broke parameters and nothing was sent; not_connected: the function authenticates with a customer connection, which a test (no call, no customer) has not
    */
-  outcome: 'success' | 'invalid_arguments' | 'http_error' | 'timeout' | 'refused';
+  outcome: 'success' | 'invalid_arguments' | 'http_error' | 'timeout' | 'refused' | 'not_connected';
   /**
    * The partner’s HTTP status, when it answered
    */
@@ -4493,8 +4214,6 @@ export type WebhookEndpointWithSecretDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
-    | 'message.status.updated'
-    | 'message.received'
     | 'inbound.route'
     | 'webhook.test'
   >;
@@ -4535,8 +4254,6 @@ export type WebhookEventType =
   | 'session.completed'
   | 'call.transferred'
   | 'campaign.status.updated'
-  | 'message.status.updated'
-  | 'message.received'
   | 'inbound.route'
   | 'webhook.test';
 
@@ -4583,8 +4300,6 @@ export type WebhookEndpointDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
-    | 'message.status.updated'
-    | 'message.received'
     | 'inbound.route'
     | 'webhook.test'
   >;
@@ -4658,8 +4373,6 @@ export type WebhookDeliveryDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
-    | 'message.status.updated'
-    | 'message.received'
     | 'inbound.route'
     | 'webhook.test';
   /**
@@ -4826,8 +4539,6 @@ export type WebhookDeliveryDetailDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
-    | 'message.status.updated'
-    | 'message.received'
     | 'inbound.route'
     | 'webhook.test';
   /**
@@ -5138,8 +4849,6 @@ export type CreateConsoleKeyDto = {
     | 'billing:write'
     | 'projects:read'
     | 'projects:write'
-    | 'clients:read'
-    | 'clients:write'
     | 'read_only'
   >;
 };
@@ -5229,18 +4938,6 @@ export type CarrierBCredentialsDtoWritable = {
   from_number: string;
 };
 
-export type UpdateTelephonyConnectionDtoWritable = {
-  /**
-   * The carrier account’s new auth token. Stored encrypted; never returned.
-   */
-  auth_token?: string;
-  /**
-   * The connection’s default from-number: a number of the account on this connection, or one the account does not have yet (it becomes a number of this connection). A number of another connection is 409 CONFLICT.
-   */
-  from_number?: string;
-  label?: string | null;
-};
-
 export type CreateInboundRoutePolicyDtoWritable = {
   name?: string;
   enabled?: boolean;
@@ -5315,7 +5012,7 @@ export type CreateProviderCredentialDtoWritable = {
    */
   provider: 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai';
   /**
-   * The provider’s API key (printable ASCII, no spaces). Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
+   * The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
    */
   api_key: string;
   /**
@@ -5330,7 +5027,7 @@ export type CreateProviderCredentialDtoWritable = {
 
 export type RotateProviderCredentialDtoWritable = {
   /**
-   * The provider’s API key (printable ASCII, no spaces). Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
+   * The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
    */
   api_key: string;
   /**
@@ -5347,8 +5044,6 @@ export type WebhookEventTypeWritable =
   | 'session.completed'
   | 'call.transferred'
   | 'campaign.status.updated'
-  | 'message.status.updated'
-  | 'message.received'
   | 'inbound.route'
   | 'webhook.test';
 
@@ -5520,10 +5215,6 @@ export type AdminUpdateErrors = {
    * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
    */
   404: ErrorEnvelopeDto;
-  /**
-   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
-   */
-  409: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -5721,12 +5412,6 @@ export type AdminRevokeKeyResponse = AdminRevokeKeyResponses[keyof AdminRevokeKe
 
 export type BillingBalanceData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/billing/balance';
@@ -5745,10 +5430,6 @@ export type BillingBalanceErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5783,12 +5464,6 @@ export type BillingBalanceResponse = BillingBalanceResponses[keyof BillingBalanc
 
 export type BillingListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -5807,7 +5482,7 @@ export type BillingListData = {
      * Only transactions created before this time
      */
     to?: string;
-    type?: 'charge' | 'top_up' | 'adjustment' | 'refund' | 'transfer' | 'resale';
+    type?: 'charge' | 'top_up' | 'adjustment' | 'refund';
   };
   url: '/api/v2/billing/transactions';
 };
@@ -5825,10 +5500,6 @@ export type BillingListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5863,12 +5534,6 @@ export type BillingListResponse = BillingListResponses[keyof BillingListResponse
 
 export type BillingUsageData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query: {
     /**
@@ -5900,10 +5565,6 @@ export type BillingUsageErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5938,12 +5599,6 @@ export type BillingUsageResponse = BillingUsageResponses[keyof BillingUsageRespo
 
 export type CustomersListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -5976,10 +5631,6 @@ export type CustomersListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -6014,12 +5665,6 @@ export type CustomersListResponse = CustomersListResponses[keyof CustomersListRe
 
 export type CustomersCreateData = {
   body: CreateCustomerDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/customers';
@@ -6038,10 +5683,6 @@ export type CustomersCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -6088,12 +5729,6 @@ export type CustomersCreateResponse = CustomersCreateResponses[keyof CustomersCr
 
 export type CustomersGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -6152,12 +5787,6 @@ export type CustomersGetResponse = CustomersGetResponses[keyof CustomersGetRespo
 
 export type CustomersUpdateData = {
   body: UpdateCustomerDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -6222,14 +5851,8 @@ export type CustomersUpdateResponses = {
 
 export type CustomersUpdateResponse = CustomersUpdateResponses[keyof CustomersUpdateResponses];
 
-export type ClientsListData = {
+export type ConnectorsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -6241,10 +5864,10 @@ export type ClientsListData = {
      */
     cursor?: string;
   };
-  url: '/api/v2/clients';
+  url: '/api/v2/connectors';
 };
 
-export type ClientsListErrors = {
+export type ConnectorsListErrors = {
   /**
    * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
    */
@@ -6257,10 +5880,6 @@ export type ClientsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -6279,34 +5898,28 @@ export type ClientsListErrors = {
   502: ErrorEnvelopeDto;
 };
 
-export type ClientsListError = ClientsListErrors[keyof ClientsListErrors];
+export type ConnectorsListError = ConnectorsListErrors[keyof ConnectorsListErrors];
 
-export type ClientsListResponses = {
+export type ConnectorsListResponses = {
   /**
    * Success
    */
   200: {
     success: true;
-    data: ClientListDto;
+    data: ConnectorListDto;
   };
 };
 
-export type ClientsListResponse = ClientsListResponses[keyof ClientsListResponses];
+export type ConnectorsListResponse = ConnectorsListResponses[keyof ConnectorsListResponses];
 
-export type ClientsCreateData = {
-  body: CreateClientDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
+export type ConnectorsCreateData = {
+  body: CreateConnectorDto;
   path?: never;
   query?: never;
-  url: '/api/v2/clients';
+  url: '/api/v2/connectors';
 };
 
-export type ClientsCreateErrors = {
+export type ConnectorsCreateErrors = {
   /**
    * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
    */
@@ -6320,9 +5933,9 @@ export type ClientsCreateErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
-  404: ErrorEnvelopeDto;
+  409: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -6349,36 +5962,92 @@ export type ClientsCreateErrors = {
   502: ErrorEnvelopeDto;
 };
 
-export type ClientsCreateError = ClientsCreateErrors[keyof ClientsCreateErrors];
+export type ConnectorsCreateError = ConnectorsCreateErrors[keyof ConnectorsCreateErrors];
 
-export type ClientsCreateResponses = {
+export type ConnectorsCreateResponses = {
   /**
    * Success
    */
   200: {
     success: true;
-    data: CreatedClientDto;
+    data: ConnectorDto;
   };
 };
 
-export type ClientsCreateResponse = ClientsCreateResponses[keyof ClientsCreateResponses];
+export type ConnectorsCreateResponse = ConnectorsCreateResponses[keyof ConnectorsCreateResponses];
 
-export type ClientsGetData = {
+export type ConnectorsRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
   query?: never;
-  url: '/api/v2/clients/{id}';
+  url: '/api/v2/connectors/{id}';
 };
 
-export type ClientsGetErrors = {
+export type ConnectorsRemoveErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ConnectorsRemoveError = ConnectorsRemoveErrors[keyof ConnectorsRemoveErrors];
+
+export type ConnectorsRemoveResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConnectorDeletedDto;
+  };
+};
+
+export type ConnectorsRemoveResponse = ConnectorsRemoveResponses[keyof ConnectorsRemoveResponses];
+
+export type ConnectorsGetData = {
+  body?: never;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/connectors/{id}';
+};
+
+export type ConnectorsGetErrors = {
   /**
    * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
    */
@@ -6413,36 +6082,30 @@ export type ClientsGetErrors = {
   502: ErrorEnvelopeDto;
 };
 
-export type ClientsGetError = ClientsGetErrors[keyof ClientsGetErrors];
+export type ConnectorsGetError = ConnectorsGetErrors[keyof ConnectorsGetErrors];
 
-export type ClientsGetResponses = {
+export type ConnectorsGetResponses = {
   /**
    * Success
    */
   200: {
     success: true;
-    data: ClientDto;
+    data: ConnectorDto;
   };
 };
 
-export type ClientsGetResponse = ClientsGetResponses[keyof ClientsGetResponses];
+export type ConnectorsGetResponse = ConnectorsGetResponses[keyof ConnectorsGetResponses];
 
-export type ClientsUpdateData = {
-  body: UpdateClientDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
+export type ConnectorsUpdateData = {
+  body: UpdateConnectorDto;
   path: {
     id: string;
   };
   query?: never;
-  url: '/api/v2/clients/{id}';
+  url: '/api/v2/connectors/{id}';
 };
 
-export type ClientsUpdateErrors = {
+export type ConnectorsUpdateErrors = {
   /**
    * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
    */
@@ -6460,79 +6123,7 @@ export type ClientsUpdateErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
-   */
-  413: ErrorEnvelopeDto;
-  /**
-   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
-   */
-  415: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type ClientsUpdateError = ClientsUpdateErrors[keyof ClientsUpdateErrors];
-
-export type ClientsUpdateResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: ClientDto;
-  };
-};
-
-export type ClientsUpdateResponse = ClientsUpdateResponses[keyof ClientsUpdateResponses];
-
-export type ClientsSuspendData = {
-  body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path: {
-    id: string;
-  };
-  query?: never;
-  url: '/api/v2/clients/{id}/suspend';
-};
-
-export type ClientsSuspendErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
   409: ErrorEnvelopeDto;
   /**
@@ -6561,36 +6152,30 @@ export type ClientsSuspendErrors = {
   502: ErrorEnvelopeDto;
 };
 
-export type ClientsSuspendError = ClientsSuspendErrors[keyof ClientsSuspendErrors];
+export type ConnectorsUpdateError = ConnectorsUpdateErrors[keyof ConnectorsUpdateErrors];
 
-export type ClientsSuspendResponses = {
+export type ConnectorsUpdateResponses = {
   /**
    * Success
    */
   200: {
     success: true;
-    data: ClientDto;
+    data: ConnectorDto;
   };
 };
 
-export type ClientsSuspendResponse = ClientsSuspendResponses[keyof ClientsSuspendResponses];
+export type ConnectorsUpdateResponse = ConnectorsUpdateResponses[keyof ConnectorsUpdateResponses];
 
-export type ClientsResumeData = {
+export type CustomerConnectionsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
   query?: never;
-  url: '/api/v2/clients/{id}/resume';
+  url: '/api/v2/customers/{id}/connections';
 };
 
-export type ClientsResumeErrors = {
+export type CustomerConnectionsListErrors = {
   /**
    * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
    */
@@ -6608,9 +6193,64 @@ export type ClientsResumeErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
-  409: ErrorEnvelopeDto;
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type CustomerConnectionsListError = CustomerConnectionsListErrors[keyof CustomerConnectionsListErrors];
+
+export type CustomerConnectionsListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ConnectionListDto;
+  };
+};
+
+export type CustomerConnectionsListResponse =
+  CustomerConnectionsListResponses[keyof CustomerConnectionsListResponses];
+
+export type CustomerConnectionsCreateData = {
+  body: CreateConnectionDto;
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/customers/{id}/connections';
+};
+
+export type CustomerConnectionsCreateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -6637,121 +6277,33 @@ export type ClientsResumeErrors = {
   502: ErrorEnvelopeDto;
 };
 
-export type ClientsResumeError = ClientsResumeErrors[keyof ClientsResumeErrors];
+export type CustomerConnectionsCreateError =
+  CustomerConnectionsCreateErrors[keyof CustomerConnectionsCreateErrors];
 
-export type ClientsResumeResponses = {
+export type CustomerConnectionsCreateResponses = {
   /**
    * Success
    */
   200: {
     success: true;
-    data: ClientDto;
+    data: ConnectionLinkDto;
   };
 };
 
-export type ClientsResumeResponse = ClientsResumeResponses[keyof ClientsResumeResponses];
+export type CustomerConnectionsCreateResponse =
+  CustomerConnectionsCreateResponses[keyof CustomerConnectionsCreateResponses];
 
-export type ClientsFundData = {
-  body: FundClientDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
+export type CustomerConnectionsRemoveData = {
+  body?: never;
   path: {
     id: string;
+    connection_id: string;
   };
   query?: never;
-  url: '/api/v2/clients/{id}/fund';
+  url: '/api/v2/customers/{id}/connections/{connection_id}';
 };
 
-export type ClientsFundErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `INSUFFICIENT_BALANCE`: The account balance does not cover the operation (HTTP 403).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
-   */
-  413: ErrorEnvelopeDto;
-  /**
-   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
-   */
-  415: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type ClientsFundError = ClientsFundErrors[keyof ClientsFundErrors];
-
-export type ClientsFundResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: ClientFundingDto;
-  };
-};
-
-export type ClientsFundResponse = ClientsFundResponses[keyof ClientsFundResponses];
-
-export type ClientsUsageData = {
-  body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path: {
-    id: string;
-  };
-  query: {
-    /**
-     * Start of the range (inclusive)
-     */
-    from: string;
-    /**
-     * End of the range (exclusive); at most 366 days after from
-     */
-    to: string;
-    /**
-     * day (UTC calendar day of the charge), agent, campaign or project
-     */
-    group_by: 'day' | 'agent' | 'campaign' | 'project';
-  };
-  url: '/api/v2/clients/{id}/usage';
-};
-
-export type ClientsUsageErrors = {
+export type CustomerConnectionsRemoveErrors = {
   /**
    * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
    */
@@ -6786,100 +6338,25 @@ export type ClientsUsageErrors = {
   502: ErrorEnvelopeDto;
 };
 
-export type ClientsUsageError = ClientsUsageErrors[keyof ClientsUsageErrors];
+export type CustomerConnectionsRemoveError =
+  CustomerConnectionsRemoveErrors[keyof CustomerConnectionsRemoveErrors];
 
-export type ClientsUsageResponses = {
+export type CustomerConnectionsRemoveResponses = {
   /**
    * Success
    */
   200: {
     success: true;
-    data: BillingUsageDto;
+    data: ConnectionDeletedDto;
   };
 };
 
-export type ClientsUsageResponse = ClientsUsageResponses[keyof ClientsUsageResponses];
-
-export type ClientsAuditLogData = {
-  body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path: {
-    id: string;
-  };
-  query?: {
-    /**
-     * Page size
-     */
-    limit?: number;
-    /**
-     * next_cursor from the previous page; omit for the first page
-     */
-    cursor?: string;
-  };
-  url: '/api/v2/clients/{id}/audit';
-};
-
-export type ClientsAuditLogErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type ClientsAuditLogError = ClientsAuditLogErrors[keyof ClientsAuditLogErrors];
-
-export type ClientsAuditLogResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: ClientAuditListDto;
-  };
-};
-
-export type ClientsAuditLogResponse = ClientsAuditLogResponses[keyof ClientsAuditLogResponses];
+export type CustomerConnectionsRemoveResponse =
+  CustomerConnectionsRemoveResponses[keyof CustomerConnectionsRemoveResponses];
 
 export type CallsStartData = {
   body: StartCallDto;
   headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
     /**
      * 1..255 printable ASCII characters
      */
@@ -6953,12 +6430,6 @@ export type CallsStartResponse = CallsStartResponses[keyof CallsStartResponses];
 
 export type CallsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -7000,10 +6471,6 @@ export type CallsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -7037,12 +6504,6 @@ export type CallsListResponse = CallsListResponses[keyof CallsListResponses];
 
 export type CallsGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -7101,12 +6562,6 @@ export type CallsGetResponse = CallsGetResponses[keyof CallsGetResponses];
 
 export type CallsRecordingUrlData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -7165,12 +6620,6 @@ export type CallsRecordingUrlResponse = CallsRecordingUrlResponses[keyof CallsRe
 
 export type BrowserSessionsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -7209,10 +6658,6 @@ export type BrowserSessionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -7246,12 +6691,6 @@ export type BrowserSessionsListResponse = BrowserSessionsListResponses[keyof Bro
 
 export type BrowserSessionsCreateData = {
   body: CreateBrowserSessionDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/browser-sessions';
@@ -7317,12 +6756,6 @@ export type BrowserSessionsCreateResponse =
 
 export type BrowserSessionsGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -7381,12 +6814,6 @@ export type BrowserSessionsGetResponse = BrowserSessionsGetResponses[keyof Brows
 
 export type CampaignsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -7457,12 +6884,6 @@ export type CampaignsListResponse = CampaignsListResponses[keyof CampaignsListRe
 
 export type CampaignsCreateData = {
   body: CreateCampaignDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/campaigns';
@@ -7527,12 +6948,6 @@ export type CampaignsCreateResponse = CampaignsCreateResponses[keyof CampaignsCr
 
 export type CampaignsRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -7595,12 +7010,6 @@ export type CampaignsRemoveResponse = CampaignsRemoveResponses[keyof CampaignsRe
 
 export type CampaignsGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -7659,12 +7068,6 @@ export type CampaignsGetResponse = CampaignsGetResponses[keyof CampaignsGetRespo
 
 export type CampaignsUpdateData = {
   body: UpdateCampaignDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -7735,12 +7138,6 @@ export type CampaignsUpdateResponse = CampaignsUpdateResponses[keyof CampaignsUp
 
 export type CampaignsStartData = {
   body?: StartCampaignDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -7811,12 +7208,6 @@ export type CampaignsStartResponse = CampaignsStartResponses[keyof CampaignsStar
 
 export type CampaignsPauseData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -7887,12 +7278,6 @@ export type CampaignsPauseResponse = CampaignsPauseResponses[keyof CampaignsPaus
 
 export type CampaignsResumeData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -7963,12 +7348,6 @@ export type CampaignsResumeResponse = CampaignsResumeResponses[keyof CampaignsRe
 
 export type CampaignsListContactsData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -8041,12 +7420,6 @@ export type CampaignsAddContactsData = {
    * JSON as below, or a text/csv body: header row with phone_number, optional external_id, other columns as variables
    */
   body: AddContactsDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -8117,12 +7490,6 @@ export type CampaignsAddContactsResponse = CampaignsAddContactsResponses[keyof C
 
 export type TestScenariosListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -8150,10 +7517,6 @@ export type TestScenariosListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8188,12 +7551,6 @@ export type TestScenariosListResponse = TestScenariosListResponses[keyof TestSce
 
 export type TestScenariosCreateData = {
   body: CreateTestScenarioDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/test-scenarios';
@@ -8212,10 +7569,6 @@ export type TestScenariosCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -8258,12 +7611,6 @@ export type TestScenariosCreateResponse = TestScenariosCreateResponses[keyof Tes
 
 export type TestScenariosRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -8322,12 +7669,6 @@ export type TestScenariosRemoveResponse = TestScenariosRemoveResponses[keyof Tes
 
 export type TestScenariosGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -8386,12 +7727,6 @@ export type TestScenariosGetResponse = TestScenariosGetResponses[keyof TestScena
 
 export type TestScenariosUpdateData = {
   body: UpdateTestScenarioDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -8458,12 +7793,6 @@ export type TestScenariosUpdateResponse = TestScenariosUpdateResponses[keyof Tes
 
 export type TestRunsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -8496,10 +7825,6 @@ export type TestRunsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8534,12 +7859,6 @@ export type TestRunsListResponse = TestRunsListResponses[keyof TestRunsListRespo
 
 export type TestRunsCreateData = {
   body: CreateTestRunDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/test-runs';
@@ -8604,12 +7923,6 @@ export type TestRunsCreateResponse = TestRunsCreateResponses[keyof TestRunsCreat
 
 export type TestRunsGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -8668,12 +7981,6 @@ export type TestRunsGetResponse = TestRunsGetResponses[keyof TestRunsGetResponse
 
 export type TelephonyPutCarrierAData = {
   body: CarrierACredentialsDtoWritable;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/config/telephony/carrier_a';
@@ -8692,10 +7999,6 @@ export type TelephonyPutCarrierAErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -8738,12 +8041,6 @@ export type TelephonyPutCarrierAResponse = TelephonyPutCarrierAResponses[keyof T
 
 export type TelephonyPutCarrierBData = {
   body: CarrierBCredentialsDtoWritable;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/config/telephony/carrier_b';
@@ -8762,10 +8059,6 @@ export type TelephonyPutCarrierBErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -8808,12 +8101,6 @@ export type TelephonyPutCarrierBResponse = TelephonyPutCarrierBResponses[keyof T
 
 export type TelephonyListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/config/telephony';
@@ -8832,10 +8119,6 @@ export type TelephonyListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8868,365 +8151,8 @@ export type TelephonyListResponses = {
 
 export type TelephonyListResponse = TelephonyListResponses[keyof TelephonyListResponses];
 
-export type TelephonyConnectionsListData = {
-  body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path?: never;
-  query?: never;
-  url: '/api/v2/telephony-connections';
-};
-
-export type TelephonyConnectionsListErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type TelephonyConnectionsListError =
-  TelephonyConnectionsListErrors[keyof TelephonyConnectionsListErrors];
-
-export type TelephonyConnectionsListResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: TelephonyConnectionResourceListDto;
-  };
-};
-
-export type TelephonyConnectionsListResponse =
-  TelephonyConnectionsListResponses[keyof TelephonyConnectionsListResponses];
-
-export type TelephonyConnectionsRemoveData = {
-  body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path: {
-    id: string;
-  };
-  query?: never;
-  url: '/api/v2/telephony-connections/{id}';
-};
-
-export type TelephonyConnectionsRemoveErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.<br>`DEFAULT_FROM_NUMBER`: A default from-number cannot be deleted.
-   */
-  409: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type TelephonyConnectionsRemoveError =
-  TelephonyConnectionsRemoveErrors[keyof TelephonyConnectionsRemoveErrors];
-
-export type TelephonyConnectionsRemoveResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: TelephonyConnectionDeletedDto;
-  };
-};
-
-export type TelephonyConnectionsRemoveResponse =
-  TelephonyConnectionsRemoveResponses[keyof TelephonyConnectionsRemoveResponses];
-
-export type TelephonyConnectionsGetData = {
-  body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path: {
-    id: string;
-  };
-  query?: never;
-  url: '/api/v2/telephony-connections/{id}';
-};
-
-export type TelephonyConnectionsGetErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type TelephonyConnectionsGetError = TelephonyConnectionsGetErrors[keyof TelephonyConnectionsGetErrors];
-
-export type TelephonyConnectionsGetResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: TelephonyConnectionResourceDto;
-  };
-};
-
-export type TelephonyConnectionsGetResponse =
-  TelephonyConnectionsGetResponses[keyof TelephonyConnectionsGetResponses];
-
-export type TelephonyConnectionsUpdateData = {
-  body: UpdateTelephonyConnectionDtoWritable;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path: {
-    id: string;
-  };
-  query?: never;
-  url: '/api/v2/telephony-connections/{id}';
-};
-
-export type TelephonyConnectionsUpdateErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
-   */
-  409: ErrorEnvelopeDto;
-  /**
-   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
-   */
-  413: ErrorEnvelopeDto;
-  /**
-   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
-   */
-  415: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type TelephonyConnectionsUpdateError =
-  TelephonyConnectionsUpdateErrors[keyof TelephonyConnectionsUpdateErrors];
-
-export type TelephonyConnectionsUpdateResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: TelephonyConnectionResourceDto;
-  };
-};
-
-export type TelephonyConnectionsUpdateResponse =
-  TelephonyConnectionsUpdateResponses[keyof TelephonyConnectionsUpdateResponses];
-
-export type TelephonyConnectionsTestData = {
-  body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path: {
-    id: string;
-  };
-  query?: never;
-  url: '/api/v2/telephony-connections/{id}/test';
-};
-
-export type TelephonyConnectionsTestErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
-   */
-  413: ErrorEnvelopeDto;
-  /**
-   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
-   */
-  415: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type TelephonyConnectionsTestError =
-  TelephonyConnectionsTestErrors[keyof TelephonyConnectionsTestErrors];
-
-export type TelephonyConnectionsTestResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: TelephonyConnectionTestDto;
-  };
-};
-
-export type TelephonyConnectionsTestResponse =
-  TelephonyConnectionsTestResponses[keyof TelephonyConnectionsTestResponses];
-
 export type PhoneNumbersListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -9255,10 +8181,6 @@ export type PhoneNumbersListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -9293,12 +8215,6 @@ export type PhoneNumbersListResponse = PhoneNumbersListResponses[keyof PhoneNumb
 
 export type PhoneNumbersImportData = {
   body: ImportPhoneNumberDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/phone-numbers';
@@ -9367,12 +8283,6 @@ export type PhoneNumbersImportResponse = PhoneNumbersImportResponses[keyof Phone
 
 export type PhoneNumbersRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -9435,12 +8345,6 @@ export type PhoneNumbersRemoveResponse = PhoneNumbersRemoveResponses[keyof Phone
 
 export type PhoneNumbersGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -9499,12 +8403,6 @@ export type PhoneNumbersGetResponse = PhoneNumbersGetResponses[keyof PhoneNumber
 
 export type PhoneNumbersUpdateData = {
   body: UpdatePhoneNumberDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -9571,12 +8469,6 @@ export type PhoneNumbersUpdateResponse = PhoneNumbersUpdateResponses[keyof Phone
 
 export type DoNotCallListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -9606,10 +8498,6 @@ export type DoNotCallListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -9644,12 +8532,6 @@ export type DoNotCallListResponse = DoNotCallListResponses[keyof DoNotCallListRe
 
 export type DoNotCallCreateData = {
   body: CreateDoNotCallDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/do-not-call';
@@ -9668,10 +8550,6 @@ export type DoNotCallCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -9718,12 +8596,6 @@ export type DoNotCallCreateResponse = DoNotCallCreateResponses[keyof DoNotCallCr
 
 export type DoNotCallLookupData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query: {
     /**
@@ -9747,10 +8619,6 @@ export type DoNotCallLookupErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -9785,12 +8653,6 @@ export type DoNotCallLookupResponse = DoNotCallLookupResponses[keyof DoNotCallLo
 
 export type DoNotCallExportData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/do-not-call/export';
@@ -9809,10 +8671,6 @@ export type DoNotCallExportErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -9847,12 +8705,6 @@ export type DoNotCallImportData = {
    * JSON as below, or a text/csv body with a header row
    */
   body: DoNotCallImportDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/do-not-call/import';
@@ -9871,10 +8723,6 @@ export type DoNotCallImportErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -9917,12 +8765,6 @@ export type DoNotCallImportResponse = DoNotCallImportResponses[keyof DoNotCallIm
 
 export type DoNotCallRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -9981,12 +8823,6 @@ export type DoNotCallRemoveResponse = DoNotCallRemoveResponses[keyof DoNotCallRe
 
 export type DoNotCallGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -10045,12 +8881,6 @@ export type DoNotCallGetResponse = DoNotCallGetResponses[keyof DoNotCallGetRespo
 
 export type DoNotCallUpdateData = {
   body: UpdateDoNotCallDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -10117,12 +8947,6 @@ export type DoNotCallUpdateResponse = DoNotCallUpdateResponses[keyof DoNotCallUp
 
 export type PolicyDecisionsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -10139,7 +8963,7 @@ export type PolicyDecisionsListData = {
     number?: string;
     rule?: 'do_not_call' | 'calling_window' | 'frequency_cap';
     outcome?: 'refused' | 'skipped' | 'deferred';
-    source?: 'single_call' | 'campaign' | 'message';
+    source?: 'single_call' | 'campaign';
     /**
      * Only decisions of this campaign
      */
@@ -10169,10 +8993,6 @@ export type PolicyDecisionsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -10207,12 +9027,6 @@ export type PolicyDecisionsListResponse = PolicyDecisionsListResponses[keyof Pol
 
 export type ContactPolicySettingsGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/contact-policy/settings';
@@ -10231,10 +9045,6 @@ export type ContactPolicySettingsGetErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -10271,12 +9081,6 @@ export type ContactPolicySettingsGetResponse =
 
 export type ContactPolicySettingsUpdateData = {
   body: UpdateContactPolicySettingsDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/contact-policy/settings';
@@ -10295,10 +9099,6 @@ export type ContactPolicySettingsUpdateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -10343,12 +9143,6 @@ export type ContactPolicySettingsUpdateResponse =
 
 export type InboundRoutePoliciesListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/inbound-route-policies';
@@ -10367,10 +9161,6 @@ export type InboundRoutePoliciesListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -10407,12 +9197,6 @@ export type InboundRoutePoliciesListResponse =
 
 export type InboundRoutePoliciesCreateData = {
   body: CreateInboundRoutePolicyDtoWritable;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/inbound-route-policies';
@@ -10483,12 +9267,6 @@ export type InboundRoutePoliciesCreateResponse =
 
 export type InboundRoutePoliciesRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -10549,12 +9327,6 @@ export type InboundRoutePoliciesRemoveResponse =
 
 export type InboundRoutePoliciesGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -10614,12 +9386,6 @@ export type InboundRoutePoliciesGetResponse =
 
 export type InboundRoutePoliciesUpdateData = {
   body: UpdateInboundRoutePolicyDtoWritable;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -10688,12 +9454,6 @@ export type InboundRoutePoliciesUpdateResponse =
 
 export type InboundRouteDecisionsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -10734,10 +9494,6 @@ export type InboundRouteDecisionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -10773,12 +9529,6 @@ export type InboundRouteDecisionsListResponse =
 
 export type InboundRouteDecisionsSimulateData = {
   body: SandboxInboundCallDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/sandbox/inbound-calls';
@@ -10843,304 +9593,8 @@ export type InboundRouteDecisionsSimulateResponses = {
 export type InboundRouteDecisionsSimulateResponse =
   InboundRouteDecisionsSimulateResponses[keyof InboundRouteDecisionsSimulateResponses];
 
-export type MessagesListData = {
-  body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path?: never;
-  query?: {
-    /**
-     * Page size
-     */
-    limit?: number;
-    /**
-     * next_cursor from the previous page; omit for the first page
-     */
-    cursor?: string;
-    /**
-     * Only messages to this number (+ as %2B)
-     */
-    to?: string;
-    /**
-     * Only messages from this number (+ as %2B)
-     */
-    from?: string;
-    direction?: 'outbound' | 'inbound';
-    status?: 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'received';
-  };
-  url: '/api/v2/messages';
-};
-
-export type MessagesListErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type MessagesListError = MessagesListErrors[keyof MessagesListErrors];
-
-export type MessagesListResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: MessageListDto;
-  };
-};
-
-export type MessagesListResponse = MessagesListResponses[keyof MessagesListResponses];
-
-export type MessagesSendData = {
-  body: SendMessageDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path?: never;
-  query?: never;
-  url: '/api/v2/messages';
-};
-
-export type MessagesSendErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * `CALLER_ID_INACTIVE`: A caller ID of the campaign is no longer active.<br>`DO_NOT_CALL`: The number is on the account’s do-not-call list (itself or a prefix of it); nothing was dialled (HTTP 409). GET /do-not-call/lookup says which entry.<br>`OUTSIDE_CALLING_WINDOW`: The callee’s local time is outside the calling window; nothing was dialled (HTTP 409). error.retry_at (and Retry-After) says when the window opens.
-   */
-  409: ErrorEnvelopeDto;
-  /**
-   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
-   */
-  413: ErrorEnvelopeDto;
-  /**
-   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
-   */
-  415: ErrorEnvelopeDto;
-  /**
-   * `FREQUENCY_CAP_REACHED`: The number has had max_attempts_per_day or max_attempts_per_7_days calls already; nothing was dialled (HTTP 429). error.retry_at (and Retry-After) says when a call is allowed again.<br>`LIMIT_REACHED`: A concurrency or resource limit was reached.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type MessagesSendError = MessagesSendErrors[keyof MessagesSendErrors];
-
-export type MessagesSendResponses = {
-  /**
-   * Queued
-   */
-  202: {
-    success: true;
-    data: MessageDto;
-  };
-};
-
-export type MessagesSendResponse = MessagesSendResponses[keyof MessagesSendResponses];
-
-export type MessagesGetData = {
-  body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path: {
-    id: string;
-  };
-  query?: never;
-  url: '/api/v2/messages/{id}';
-};
-
-export type MessagesGetErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type MessagesGetError = MessagesGetErrors[keyof MessagesGetErrors];
-
-export type MessagesGetResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: MessageDto;
-  };
-};
-
-export type MessagesGetResponse = MessagesGetResponses[keyof MessagesGetResponses];
-
-export type MessagesSimulateInboundData = {
-  body: SandboxInboundMessageDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path?: never;
-  query?: never;
-  url: '/api/v2/sandbox/inbound-messages';
-};
-
-export type MessagesSimulateInboundErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
-   */
-  413: ErrorEnvelopeDto;
-  /**
-   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
-   */
-  415: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type MessagesSimulateInboundError = MessagesSimulateInboundErrors[keyof MessagesSimulateInboundErrors];
-
-export type MessagesSimulateInboundResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: MessageDto;
-  };
-};
-
-export type MessagesSimulateInboundResponse =
-  MessagesSimulateInboundResponses[keyof MessagesSimulateInboundResponses];
-
 export type LifecycleHooksListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/lifecycle-hooks';
@@ -11159,10 +9613,6 @@ export type LifecycleHooksListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -11197,12 +9647,6 @@ export type LifecycleHooksListResponse = LifecycleHooksListResponses[keyof Lifec
 
 export type LifecycleHooksCreateData = {
   body: CreateLifecycleHookDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/lifecycle-hooks';
@@ -11271,12 +9715,6 @@ export type LifecycleHooksCreateResponse = LifecycleHooksCreateResponses[keyof L
 
 export type LifecycleHooksRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -11335,12 +9773,6 @@ export type LifecycleHooksRemoveResponse = LifecycleHooksRemoveResponses[keyof L
 
 export type LifecycleHooksGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -11399,12 +9831,6 @@ export type LifecycleHooksGetResponse = LifecycleHooksGetResponses[keyof Lifecyc
 
 export type LifecycleHooksUpdateData = {
   body: UpdateLifecycleHookDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -11471,12 +9897,6 @@ export type LifecycleHooksUpdateResponse = LifecycleHooksUpdateResponses[keyof L
 
 export type LifecycleHooksRotateData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -11543,12 +9963,6 @@ export type LifecycleHooksRotateResponse = LifecycleHooksRotateResponses[keyof L
 
 export type ResellerLinkCallRoutingData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -11723,12 +10137,6 @@ export type ResellerLinkAdminDeactivateResponse =
 
 export type AgentCatalogVoicesData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/agent/voices';
@@ -11747,10 +10155,6 @@ export type AgentCatalogVoicesErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -11785,12 +10189,6 @@ export type AgentCatalogVoicesResponse = AgentCatalogVoicesResponses[keyof Agent
 
 export type AgentCatalogBackgroundAudioData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/agent/background-audio';
@@ -11809,10 +10207,6 @@ export type AgentCatalogBackgroundAudioErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -11849,12 +10243,6 @@ export type AgentCatalogBackgroundAudioResponse =
 
 export type AgentsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -11926,12 +10314,6 @@ export type AgentsListResponse = AgentsListResponses[keyof AgentsListResponses];
 
 export type AgentsCreateData = {
   body: CreateAgentDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/agent';
@@ -11950,10 +10332,6 @@ export type AgentsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -12000,12 +10378,6 @@ export type AgentsCreateResponse = AgentsCreateResponses[keyof AgentsCreateRespo
 
 export type AgentsRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The agent id
@@ -12067,12 +10439,6 @@ export type AgentsRemoveResponse = AgentsRemoveResponses[keyof AgentsRemoveRespo
 
 export type AgentsGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The agent id
@@ -12134,12 +10500,6 @@ export type AgentsGetResponse = AgentsGetResponses[keyof AgentsGetResponses];
 
 export type AgentsUpdateData = {
   body: UpdateAgentDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The agent id
@@ -12213,12 +10573,6 @@ export type AgentsUpdateResponse = AgentsUpdateResponses[keyof AgentsUpdateRespo
 
 export type AgentExtractionSetsDetachData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The agent id
@@ -12287,12 +10641,6 @@ export type AgentExtractionSetsDetachResponse =
 
 export type AgentExtractionSetsAttachData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The agent id
@@ -12367,210 +10715,8 @@ export type AgentExtractionSetsAttachResponses = {
 export type AgentExtractionSetsAttachResponse =
   AgentExtractionSetsAttachResponses[keyof AgentExtractionSetsAttachResponses];
 
-export type AgentToolsListData = {
-  body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path?: never;
-  query?: never;
-  url: '/api/v2/agent-tools';
-};
-
-export type AgentToolsListErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type AgentToolsListError = AgentToolsListErrors[keyof AgentToolsListErrors];
-
-export type AgentToolsListResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: AgentToolCatalogDto;
-  };
-};
-
-export type AgentToolsListResponse = AgentToolsListResponses[keyof AgentToolsListResponses];
-
-export type AgentToolsGetData = {
-  body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path: {
-    /**
-     * The tool’s name
-     */
-    name: string;
-  };
-  query?: never;
-  url: '/api/v2/agent-tools/{name}';
-};
-
-export type AgentToolsGetErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type AgentToolsGetError = AgentToolsGetErrors[keyof AgentToolsGetErrors];
-
-export type AgentToolsGetResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: AgentToolDto;
-  };
-};
-
-export type AgentToolsGetResponse = AgentToolsGetResponses[keyof AgentToolsGetResponses];
-
-export type AgentToolsEffectiveData = {
-  body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
-  path: {
-    /**
-     * The agent id
-     */
-    id: string;
-  };
-  query?: never;
-  url: '/api/v2/agent/{id}/tools';
-};
-
-export type AgentToolsEffectiveErrors = {
-  /**
-   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
-   */
-  400: ErrorEnvelopeDto;
-  /**
-   * `UNAUTHORIZED`: Missing or invalid API key.
-   */
-  401: ErrorEnvelopeDto;
-  /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
-   */
-  403: ErrorEnvelopeDto;
-  /**
-   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
-   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
-   */
-  429: ErrorEnvelopeDto;
-  /**
-   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
-   */
-  431: ErrorEnvelopeDto;
-  /**
-   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  500: ErrorEnvelopeDto;
-  /**
-   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
-   */
-  502: ErrorEnvelopeDto;
-};
-
-export type AgentToolsEffectiveError = AgentToolsEffectiveErrors[keyof AgentToolsEffectiveErrors];
-
-export type AgentToolsEffectiveResponses = {
-  /**
-   * Success
-   */
-  200: {
-    success: true;
-    data: AgentEffectiveToolsDto;
-  };
-};
-
-export type AgentToolsEffectiveResponse = AgentToolsEffectiveResponses[keyof AgentToolsEffectiveResponses];
-
 export type VoiceConfigurationsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/voice-configurations';
@@ -12589,10 +10735,6 @@ export type VoiceConfigurationsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -12628,12 +10770,6 @@ export type VoiceConfigurationsListResponse =
 
 export type VoiceConfigurationsPreviewData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * A voice configuration id: `vc_` + the voice_id
@@ -12931,12 +11067,6 @@ export type VoiceCatalogAdminRetireResponse =
 
 export type ProviderCredentialsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/provider-credentials';
@@ -12955,10 +11085,6 @@ export type ProviderCredentialsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -12994,12 +11120,6 @@ export type ProviderCredentialsListResponse =
 
 export type ProviderCredentialsCreateData = {
   body: CreateProviderCredentialDtoWritable;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/provider-credentials';
@@ -13018,10 +11138,6 @@ export type ProviderCredentialsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -13070,12 +11186,6 @@ export type ProviderCredentialsCreateResponse =
 
 export type ProviderCredentialsRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -13136,12 +11246,6 @@ export type ProviderCredentialsRemoveResponse =
 
 export type ProviderCredentialsGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -13201,12 +11305,6 @@ export type ProviderCredentialsGetResponse =
 
 export type ProviderCredentialsUpdateData = {
   body: UpdateProviderCredentialDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -13275,12 +11373,6 @@ export type ProviderCredentialsUpdateResponse =
 
 export type ProviderCredentialsRotateData = {
   body: RotateProviderCredentialDtoWritable;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -13349,12 +11441,6 @@ export type ProviderCredentialsRotateResponse =
 
 export type ExtractionSetsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -13382,10 +11468,6 @@ export type ExtractionSetsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -13420,12 +11502,6 @@ export type ExtractionSetsListResponse = ExtractionSetsListResponses[keyof Extra
 
 export type ExtractionSetsCreateData = {
   body: CreateExtractionSetDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/extraction-sets';
@@ -13444,10 +11520,6 @@ export type ExtractionSetsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -13494,12 +11566,6 @@ export type ExtractionSetsCreateResponse = ExtractionSetsCreateResponses[keyof E
 
 export type ExtractionSetsFromAgentData = {
   body: FromAgentDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/extraction-sets/from-agent';
@@ -13569,12 +11635,6 @@ export type ExtractionSetsFromAgentResponse =
 
 export type ExtractionSetsRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -13637,12 +11697,6 @@ export type ExtractionSetsRemoveResponse = ExtractionSetsRemoveResponses[keyof E
 
 export type ExtractionSetsGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -13701,12 +11755,6 @@ export type ExtractionSetsGetResponse = ExtractionSetsGetResponses[keyof Extract
 
 export type ExtractionSetsUpdateData = {
   body: UpdateExtractionSetDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -13777,12 +11825,6 @@ export type ExtractionSetsUpdateResponse = ExtractionSetsUpdateResponses[keyof E
 
 export type CustomFunctionsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -13810,10 +11852,6 @@ export type CustomFunctionsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -13848,12 +11886,6 @@ export type CustomFunctionsListResponse = CustomFunctionsListResponses[keyof Cus
 
 export type CustomFunctionsCreateData = {
   body: CreateCustomFunctionDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/custom-functions';
@@ -13873,7 +11905,7 @@ export type CustomFunctionsCreateErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
    */
   404: ErrorEnvelopeDto;
   /**
@@ -13923,12 +11955,6 @@ export type CustomFunctionsCreateResponse =
 
 export type CustomFunctionsRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -13992,12 +12018,6 @@ export type CustomFunctionsRemoveResponse =
 
 export type CustomFunctionsGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -14056,12 +12076,6 @@ export type CustomFunctionsGetResponse = CustomFunctionsGetResponses[keyof Custo
 
 export type CustomFunctionsUpdateData = {
   body: UpdateCustomFunctionDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -14133,12 +12147,6 @@ export type CustomFunctionsUpdateResponse =
 
 export type CustomFunctionsRotateSecretData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -14207,12 +12215,6 @@ export type CustomFunctionsRotateSecretResponse =
 
 export type CustomFunctionsTestData = {
   body: TestCustomFunctionDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     id: string;
   };
@@ -14279,12 +12281,6 @@ export type CustomFunctionsTestResponse = CustomFunctionsTestResponses[keyof Cus
 
 export type AgentCustomFunctionsDetachData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The agent id
@@ -14353,12 +12349,6 @@ export type AgentCustomFunctionsDetachResponse =
 
 export type AgentCustomFunctionsAttachData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The agent id
@@ -14435,12 +12425,6 @@ export type AgentCustomFunctionsAttachResponse =
 
 export type ProjectsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -14468,10 +12452,6 @@ export type ProjectsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -14506,12 +12486,6 @@ export type ProjectsListResponse = ProjectsListResponses[keyof ProjectsListRespo
 
 export type ProjectsCreateData = {
   body: CreateProjectDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/projects';
@@ -14530,10 +12504,6 @@ export type ProjectsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -14576,12 +12546,6 @@ export type ProjectsCreateResponse = ProjectsCreateResponses[keyof ProjectsCreat
 
 export type ProjectsRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The project id
@@ -14647,12 +12611,6 @@ export type ProjectsRemoveResponse = ProjectsRemoveResponses[keyof ProjectsRemov
 
 export type ProjectsGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The project id
@@ -14714,12 +12672,6 @@ export type ProjectsGetResponse = ProjectsGetResponses[keyof ProjectsGetResponse
 
 export type ProjectsUpdateData = {
   body: UpdateProjectDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The project id
@@ -14789,12 +12741,6 @@ export type ProjectsUpdateResponse = ProjectsUpdateResponses[keyof ProjectsUpdat
 
 export type DictionariesListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -14822,10 +12768,6 @@ export type DictionariesListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -14860,12 +12802,6 @@ export type DictionariesListResponse = DictionariesListResponses[keyof Dictionar
 
 export type DictionariesCreateData = {
   body: CreateDictionaryDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/dictionaries';
@@ -14884,10 +12820,6 @@ export type DictionariesCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -14930,12 +12862,6 @@ export type DictionariesCreateResponse = DictionariesCreateResponses[keyof Dicti
 
 export type DictionariesRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The dictionary id
@@ -15001,12 +12927,6 @@ export type DictionariesRemoveResponse = DictionariesRemoveResponses[keyof Dicti
 
 export type DictionariesGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The dictionary id
@@ -15068,12 +12988,6 @@ export type DictionariesGetResponse = DictionariesGetResponses[keyof Dictionarie
 
 export type DictionariesUpdateData = {
   body: UpdateDictionaryDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The dictionary id
@@ -15242,12 +13156,6 @@ export type UploadsUploadResponse = UploadsUploadResponses[keyof UploadsUploadRe
 
 export type DocumentsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -15282,10 +13190,6 @@ export type DocumentsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -15319,12 +13223,6 @@ export type DocumentsListResponse = DocumentsListResponses[keyof DocumentsListRe
 
 export type DocumentsCreateData = {
   body: CreateDocumentDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/documents';
@@ -15343,10 +13241,6 @@ export type DocumentsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -15389,12 +13283,6 @@ export type DocumentsCreateResponse = DocumentsCreateResponses[keyof DocumentsCr
 
 export type DocumentsCreateWebLinkData = {
   body: CreateWebLinkDocumentDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/documents/web-link';
@@ -15413,10 +13301,6 @@ export type DocumentsCreateWebLinkErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -15460,12 +13344,6 @@ export type DocumentsCreateWebLinkResponse =
 
 export type DocumentsConfirmData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * Document id
@@ -15539,12 +13417,6 @@ export type DocumentsConfirmResponse = DocumentsConfirmResponses[keyof Documents
 
 export type DocumentsRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * Document id
@@ -15606,12 +13478,6 @@ export type DocumentsRemoveResponse = DocumentsRemoveResponses[keyof DocumentsRe
 
 export type DocumentsGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * Document id
@@ -15673,12 +13539,6 @@ export type DocumentsGetResponse = DocumentsGetResponses[keyof DocumentsGetRespo
 
 export type AgentKnowledgeListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * Agent id
@@ -15740,12 +13600,6 @@ export type AgentKnowledgeListResponse = AgentKnowledgeListResponses[keyof Agent
 
 export type AgentKnowledgeLinkData = {
   body: LinkAgentDocumentsDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * Agent id
@@ -15819,12 +13673,6 @@ export type AgentKnowledgeLinkResponse = AgentKnowledgeLinkResponses[keyof Agent
 
 export type AgentKnowledgeUnlinkData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * Agent id
@@ -15890,12 +13738,6 @@ export type AgentKnowledgeUnlinkResponse = AgentKnowledgeUnlinkResponses[keyof A
 
 export type AgentKnowledgeSearchData = {
   body: KnowledgeSearchDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * Agent id
@@ -15965,12 +13807,6 @@ export type AgentKnowledgeSearchResponse = AgentKnowledgeSearchResponses[keyof A
 
 export type WebhookEndpointsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/config/webhooks';
@@ -15989,10 +13825,6 @@ export type WebhookEndpointsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -16027,12 +13859,6 @@ export type WebhookEndpointsListResponse = WebhookEndpointsListResponses[keyof W
 
 export type WebhookEndpointsCreateData = {
   body: CreateWebhookEndpointDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/config/webhooks';
@@ -16102,12 +13928,6 @@ export type WebhookEndpointsCreateResponse =
 
 export type WebhookEndpointsRemoveData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The webhook endpoint id
@@ -16170,12 +13990,6 @@ export type WebhookEndpointsRemoveResponse =
 
 export type WebhookEndpointsUpdateData = {
   body: UpdateWebhookEndpointDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The webhook endpoint id
@@ -16250,12 +14064,6 @@ export type WebhookEndpointsUpdateResponse =
 
 export type WebhookEndpointsRotateData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The webhook endpoint id
@@ -16326,12 +14134,6 @@ export type WebhookEndpointsRotateResponse =
 
 export type WebhookEndpointsTestData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The webhook endpoint id
@@ -16401,12 +14203,6 @@ export type WebhookEndpointsTestResponse = WebhookEndpointsTestResponses[keyof W
 
 export type WebhookEndpointsDeliveriesData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The webhook endpoint id
@@ -16428,8 +14224,6 @@ export type WebhookEndpointsDeliveriesData = {
       | 'session.completed'
       | 'call.transferred'
       | 'campaign.status.updated'
-      | 'message.status.updated'
-      | 'message.received'
       | 'inbound.route'
       | 'webhook.test';
     /**
@@ -16497,12 +14291,6 @@ export type WebhookEndpointsDeliveriesResponse =
 
 export type LegacyWebhookPutData = {
   body: LegacyWebhookDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: never;
   url: '/api/v2/config/webhook';
@@ -16521,10 +14309,6 @@ export type LegacyWebhookPutErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
-  /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -16567,12 +14351,6 @@ export type LegacyWebhookPutResponse = LegacyWebhookPutResponses[keyof LegacyWeb
 
 export type AgentWebhooksGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The agent id
@@ -16634,12 +14412,6 @@ export type AgentWebhooksGetResponse = AgentWebhooksGetResponses[keyof AgentWebh
 
 export type AgentWebhooksUpdateData = {
   body: UpdateAgentWebhooksDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The agent id
@@ -16713,12 +14485,6 @@ export type AgentWebhooksUpdateResponse = AgentWebhooksUpdateResponses[keyof Age
 
 export type AgentWebhooksCreateData = {
   body: CreateAgentWebhookEndpointDto;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The agent id
@@ -16792,12 +14558,6 @@ export type AgentWebhooksCreateResponse = AgentWebhooksCreateResponses[keyof Age
 
 export type WebhookDeliveriesGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The delivery id (the X-Webhook-Id header)
@@ -16859,12 +14619,6 @@ export type WebhookDeliveriesGetResponse = WebhookDeliveriesGetResponses[keyof W
 
 export type WebhookDeliveriesRetryData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * The delivery id (the X-Webhook-Id header)
@@ -16939,12 +14693,6 @@ export type WebhookDeliveriesRetryResponse =
 
 export type IntegrationLogsListData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path?: never;
   query?: {
     /**
@@ -17009,10 +14757,6 @@ export type IntegrationLogsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
-   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
-   */
-  404: ErrorEnvelopeDto;
-  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -17046,12 +14790,6 @@ export type IntegrationLogsListResponse = IntegrationLogsListResponses[keyof Int
 
 export type IntegrationLogsGetData = {
   body?: never;
-  headers?: {
-    /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
-     */
-    'X-On-Behalf-Of'?: string;
-  };
   path: {
     /**
      * Integration log entry id (`ilog_` and a UUID)

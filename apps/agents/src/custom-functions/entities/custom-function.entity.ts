@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Timestamped } from '@vap/persistence';
-import type { CustomFunctionMethod } from '@vap/api';
+import type { CustomFunctionAuthDto as CustomFunctionAuth, CustomFunctionMethod } from '@vap/api';
 import type { CustomFunctionSpeech } from '@vap/messages';
 
 /** A partner's HTTP function the model may call during a call, attachable to any of the account's agents. */
@@ -51,6 +51,10 @@ export class CustomFunction extends Timestamped {
 
   @Column('boolean')
   async: boolean;
+
+  /** How the request authenticates beyond its static headers (a customer's connection); null: not at all. */
+  @Column({ type: 'jsonb', nullable: true })
+  auth: CustomFunctionAuth | null;
 
   /** Bumped by every change: what the invoker's cache of prepared functions is keyed by. */
   @Column('int')

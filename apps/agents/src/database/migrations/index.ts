@@ -20,6 +20,7 @@ import { AgentHandoffs1765200020000 } from './1765200020000-agent-handoffs';
 import { AgentTransferMode1765400030000 } from './1765400030000-agent-transfer-mode';
 import { AgentSms1765400210000 } from './1765400210000-agent-sms';
 import { AgentTools1765400400000 } from './1765400400000-agent-tools';
+import { CustomerConnectors1765400100000 } from './1765400100000-customer-connectors';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   AgentTransferMode1765400030000,
   AgentSms1765400210000,
   AgentTools1765400400000,
+  CustomerConnectors1765400100000,
 ];

@@ -61,6 +61,7 @@ describe('newCall', () => {
       hangupSource: null,
       billDurationSeconds: null,
       campaignId: null,
+      customerId: null,
       projectId: null,
       durationSeconds: null,
       errorMessage: null,

@@ -104,6 +104,13 @@ export class Call {
   @Column({ name: 'client_reference_id', type: 'text', nullable: true })
   clientReferenceId: string | null;
 
+  /**
+   * The account's customer (sub-tenant) the call is for, checked by the gateway when the call was asked for:
+   * whose connections the call's custom functions use. Null: none named.
+   */
+  @Column({ name: 'customer_id', type: 'text', nullable: true })
+  customerId: string | null;
+
   @Column({ type: 'jsonb' })
   variables: Record<string, unknown>;
 
@@ -218,7 +225,7 @@ export type NewCallFields = Pick<
   | 'providerStatus'
   | 'providerEvent'
 > &
-  Partial<Pick<Call, 'campaignId'>>;
+  Partial<Pick<Call, 'campaignId' | 'customerId'>>;
 
 /**
  * The row every new call starts as, inbound or outbound (its session: newSession): pending, nothing
@@ -232,6 +239,7 @@ export function newCall({ agent, customFunctions }: AgentForCall, fields: NewCal
     agentName: agent.agent_name,
     projectId: agent.project_id ?? null,
     campaignId: null,
+    customerId: null,
     agentSettings: agentSnapshotOf(agent, customFunctions),
     currentAgentSettings: null,
     transfer: null,

@@ -29,6 +29,7 @@ import { CallBillingRate1765400030000 } from './1765400030000-call-billing-rate'
 import { CallTransfer1765400040000 } from './1765400040000-call-transfer';
 import { Messages1765400200000 } from './1765400200000-messages';
 import { ConnectionHealth1765400300000 } from './1765400300000-connection-health';
+import { CallCustomer1765400100100 } from './1765400100100-call-customer';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   CallTransfer1765400040000,
   Messages1765400200000,
   ConnectionHealth1765400300000,
+  CallCustomer1765400100100,
 ];

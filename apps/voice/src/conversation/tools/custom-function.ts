@@ -57,7 +57,13 @@ function replyOfError(error: unknown): CustomFunctionInvokeReply {
   return { ...base, outcome: 'timeout', error: 'the function did not answer in time' };
 }
 
-const FAILURES: ReadonlySet<ToolCallOutcome> = new Set(['http_error', 'timeout', 'refused', 'not_found']);
+const FAILURES: ReadonlySet<ToolCallOutcome> = new Set([
+  'http_error',
+  'timeout',
+  'refused',
+  'not_found',
+  'not_connected',
+]);
 
 export function customFunctionTool(spec: CustomFunctionSnapshot): ConversationTool {
   const record = (call: ToolCall, reply: CustomFunctionInvokeReply, atMs: number): ToolInvocation => ({

@@ -144,6 +144,7 @@ export class StartCall {
           providerStatus: null,
           providerEvent: null,
           campaignId,
+          customerId: input.customer_id ?? null,
         }),
       );
       // insert, not save: save would first look for the row, holding the partner's count a round trip longer.

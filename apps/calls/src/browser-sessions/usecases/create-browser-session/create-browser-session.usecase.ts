@@ -71,6 +71,7 @@ export class CreateBrowserSession {
           concurrencyLimit: limit,
           providerStatus: null,
           providerEvent: null,
+          customerId: input.customer_id ?? null,
         }),
         kind: 'browser',
         billingRate,

@@ -181,6 +181,7 @@ function contextOf(call: Call): VoiceCallContext {
     toNumber: call.toNumber,
     provider: call.provider,
     variables: call.variables ?? {},
+    customerId: call.customerId ?? null,
     answeredBy: call.answeredBy,
     agent: call.agentSettings,
   };

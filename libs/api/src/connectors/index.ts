@@ -1,0 +1,2 @@
+export * from './connector.dto';
+export * from './connection.dto';
