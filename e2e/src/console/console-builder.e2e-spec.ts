@@ -288,7 +288,8 @@ describe('the console’s agent builder, tools and provider keys in a browser', 
       transfer_mode: 'warm_handback',
       transfer_briefing_instructions: 'Say what the caller wants.',
       transfer_ring_timeout_secs: 15,
-      tools: ['transfer_call', 'search_knowledge_base', 'send_dtmf'],
+      // Every selectable tool but the one unchecked (End call).
+      tools: ['transfer_call', 'search_knowledge_base', 'send_dtmf', 'send_sms'],
     });
     expect(saved.analysis_config).toEqual({
       summary_enabled: true,

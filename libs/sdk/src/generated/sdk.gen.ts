@@ -88,6 +88,15 @@ import type {
   AgentsUpdateData,
   AgentsUpdateErrors,
   AgentsUpdateResponses,
+  AgentToolsEffectiveData,
+  AgentToolsEffectiveErrors,
+  AgentToolsEffectiveResponses,
+  AgentToolsGetData,
+  AgentToolsGetErrors,
+  AgentToolsGetResponses,
+  AgentToolsListData,
+  AgentToolsListErrors,
+  AgentToolsListResponses,
   AgentWebhooksCreateData,
   AgentWebhooksCreateErrors,
   AgentWebhooksCreateResponses,
@@ -157,6 +166,33 @@ import type {
   CampaignsUpdateData,
   CampaignsUpdateErrors,
   CampaignsUpdateResponses,
+  ClientsAuditLogData,
+  ClientsAuditLogErrors,
+  ClientsAuditLogResponses,
+  ClientsCreateData,
+  ClientsCreateErrors,
+  ClientsCreateResponses,
+  ClientsFundData,
+  ClientsFundErrors,
+  ClientsFundResponses,
+  ClientsGetData,
+  ClientsGetErrors,
+  ClientsGetResponses,
+  ClientsListData,
+  ClientsListErrors,
+  ClientsListResponses,
+  ClientsResumeData,
+  ClientsResumeErrors,
+  ClientsResumeResponses,
+  ClientsSuspendData,
+  ClientsSuspendErrors,
+  ClientsSuspendResponses,
+  ClientsUpdateData,
+  ClientsUpdateErrors,
+  ClientsUpdateResponses,
+  ClientsUsageData,
+  ClientsUsageErrors,
+  ClientsUsageResponses,
   ConnectorsCreateData,
   ConnectorsCreateErrors,
   ConnectorsCreateResponses,
@@ -396,6 +432,18 @@ import type {
   LiveViewsCallErrors,
   LiveViewsCallResponse,
   LiveViewsCallResponses,
+  MessagesGetData,
+  MessagesGetErrors,
+  MessagesGetResponses,
+  MessagesListData,
+  MessagesListErrors,
+  MessagesListResponses,
+  MessagesSendData,
+  MessagesSendErrors,
+  MessagesSendResponses,
+  MessagesSimulateInboundData,
+  MessagesSimulateInboundErrors,
+  MessagesSimulateInboundResponses,
   PhoneNumbersGetData,
   PhoneNumbersGetErrors,
   PhoneNumbersGetResponses,
@@ -456,6 +504,21 @@ import type {
   ResellerLinkCallRoutingData,
   ResellerLinkCallRoutingErrors,
   ResellerLinkCallRoutingResponses,
+  TelephonyConnectionsGetData,
+  TelephonyConnectionsGetErrors,
+  TelephonyConnectionsGetResponses,
+  TelephonyConnectionsListData,
+  TelephonyConnectionsListErrors,
+  TelephonyConnectionsListResponses,
+  TelephonyConnectionsRemoveData,
+  TelephonyConnectionsRemoveErrors,
+  TelephonyConnectionsRemoveResponses,
+  TelephonyConnectionsTestData,
+  TelephonyConnectionsTestErrors,
+  TelephonyConnectionsTestResponses,
+  TelephonyConnectionsUpdateData,
+  TelephonyConnectionsUpdateErrors,
+  TelephonyConnectionsUpdateResponses,
   TelephonyListData,
   TelephonyListErrors,
   TelephonyListResponses,
@@ -649,7 +712,7 @@ export class Admin extends HeyApiClient {
   }
 
   /**
-   * Update status (approved|pending|suspended), balance, concurrency limit or voice tier
+   * Update status (approved|pending|suspended), balance, concurrency limit, voice tier or reseller mark
    */
   public update<ThrowOnError extends boolean = true>(
     options: Options<AdminUpdateData, ThrowOnError>,
@@ -907,6 +970,229 @@ export class Customers extends HeyApiClient {
         ...options.headers,
       },
     });
+  }
+}
+
+export class Clients extends HeyApiClient {
+  /**
+   * List the reseller’s clients, oldest first (cursor pagination)
+   *
+   * Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<ClientsListData, ThrowOnError>,
+  ): RequestResult<ClientsListResponses, ClientsListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<ClientsListResponses, ClientsListErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients',
+      ...options,
+    });
+  }
+
+  /**
+   * Create a client account and its first API key (shown once)
+   *
+   * The client is an account of its own: its keys, agents, calls and balance (0 until funded) are its own, unseen by the reseller except through X-On-Behalf-Of. concurrency_limit is at most the reseller’s; price_per_minute_inr (the rate card) at least the platform’s price a minute. A reseller holds at most 1000 clients (429 LIMIT_REACHED). Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:write` (or a key without scopes).
+   */
+  public create<ThrowOnError extends boolean = true>(
+    options: Options<ClientsCreateData, ThrowOnError>,
+  ): RequestResult<ClientsCreateResponses, ClientsCreateErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<ClientsCreateResponses, ClientsCreateErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Get a client
+   *
+   * Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<ClientsGetData, ThrowOnError>,
+  ): RequestResult<ClientsGetResponses, ClientsGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<ClientsGetResponses, ClientsGetErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Update a client’s name, email, concurrency limit or rate card
+   *
+   * A new rate card applies to the calls charged from then on. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:write` (or a key without scopes).
+   */
+  public update<ThrowOnError extends boolean = true>(
+    options: Options<ClientsUpdateData, ThrowOnError>,
+  ): RequestResult<ClientsUpdateResponses, ClientsUpdateErrors, ThrowOnError> {
+    return (options.client ?? this.client).patch<ClientsUpdateResponses, ClientsUpdateErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients/{id}',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Suspend a client: its keys answer 403 FORBIDDEN until resumed
+   *
+   * A suspended client stays suspended (nothing changes); a client the operator holds as pending is 409 INVALID_STATE. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:write` (or a key without scopes).
+   */
+  public suspend<ThrowOnError extends boolean = true>(
+    options: Options<ClientsSuspendData, ThrowOnError>,
+  ): RequestResult<ClientsSuspendResponses, ClientsSuspendErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<ClientsSuspendResponses, ClientsSuspendErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients/{id}/suspend',
+      ...options,
+    });
+  }
+
+  /**
+   * Resume a client the reseller suspended
+   *
+   * An active client stays active; a suspension (or pending state) set by the platform operator is 409 INVALID_STATE: only the operator lifts it. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:write` (or a key without scopes).
+   */
+  public resume<ThrowOnError extends boolean = true>(
+    options: Options<ClientsResumeData, ThrowOnError>,
+  ): RequestResult<ClientsResumeResponses, ClientsResumeErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<ClientsResumeResponses, ClientsResumeErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients/{id}/resume',
+      ...options,
+    });
+  }
+
+  /**
+   * Move balance from the reseller to the client
+   *
+   * One transaction: the reseller’s balance goes down and the client’s up by amount_inr, with a transfer entry in each ledger (GET /billing/transactions). 403 INSUFFICIENT_BALANCE when the reseller’s balance does not cover it; nothing moves. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:write` (or a key without scopes).
+   */
+  public fund<ThrowOnError extends boolean = true>(
+    options: Options<ClientsFundData, ThrowOnError>,
+  ): RequestResult<ClientsFundResponses, ClientsFundErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<ClientsFundResponses, ClientsFundErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients/{id}/fund',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * A client’s usage over a time range, grouped
+   *
+   * As GET /billing/usage for the client’s own account: its charges in [from, to) (at its rate card) per UTC day, agent, campaign or project. The range is at most 366 days. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:read` (or a key without scopes).
+   */
+  public usage<ThrowOnError extends boolean = true>(
+    options: Options<ClientsUsageData, ThrowOnError>,
+  ): RequestResult<ClientsUsageResponses, ClientsUsageErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<ClientsUsageResponses, ClientsUsageErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients/{id}/usage',
+      ...options,
+    });
+  }
+
+  /**
+   * The requests made on behalf of a client (X-On-Behalf-Of), newest first
+   *
+   * Each request a key of the reseller made as the client: the key, method, path, status answered, request id and time, kept for RESELLER_AUDIT_RETENTION_DAYS (90 by default). Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:read` (or a key without scopes).
+   */
+  public auditLog<ThrowOnError extends boolean = true>(
+    options: Options<ClientsAuditLogData, ThrowOnError>,
+  ): RequestResult<ClientsAuditLogResponses, ClientsAuditLogErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<ClientsAuditLogResponses, ClientsAuditLogErrors, ThrowOnError>(
+      {
+        security: [
+          {
+            key: 'api_key',
+            scheme: 'bearer',
+            type: 'http',
+          },
+        ],
+        url: '/api/v2/clients/{id}/audit',
+        ...options,
+      },
+    );
   }
 }
 
@@ -2031,6 +2317,145 @@ export class Telephony extends HeyApiClient {
   }
 }
 
+export class TelephonyConnections extends HeyApiClient {
+  /**
+   * List the account’s carrier connections
+   *
+   * The sandbox connection and the carrier_a / carrier_b ones PUT /config/telephony/<carrier> created, oldest first, each with its numbers and health. Credentials are never returned: the account id is masked.
+   *
+   * Required scope: `telephony:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<TelephonyConnectionsListData, ThrowOnError>,
+  ): RequestResult<TelephonyConnectionsListResponses, TelephonyConnectionsListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<
+      TelephonyConnectionsListResponses,
+      TelephonyConnectionsListErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/telephony-connections',
+      ...options,
+    });
+  }
+
+  /**
+   * Delete a carrier connection
+   *
+   * 409 CONFLICT while a call on the connection is live, while it has numbers besides its from-number (delete them first with DELETE /phone-numbers/{id}), and for the sandbox connection. Otherwise its credentials, health and from-number are deleted; past calls keep naming it. PUT /config/telephony/<carrier> later brings it back with the same id.
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
+   */
+  public remove<ThrowOnError extends boolean = true>(
+    options: Options<TelephonyConnectionsRemoveData, ThrowOnError>,
+  ): RequestResult<TelephonyConnectionsRemoveResponses, TelephonyConnectionsRemoveErrors, ThrowOnError> {
+    return (options.client ?? this.client).delete<
+      TelephonyConnectionsRemoveResponses,
+      TelephonyConnectionsRemoveErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/telephony-connections/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Get a carrier connection with its numbers and health
+   *
+   * Required scope: `telephony:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<TelephonyConnectionsGetData, ThrowOnError>,
+  ): RequestResult<TelephonyConnectionsGetResponses, TelephonyConnectionsGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<
+      TelephonyConnectionsGetResponses,
+      TelephonyConnectionsGetErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/telephony-connections/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Rotate a connection’s auth token, change its from-number or label
+   *
+   * auth_token replaces the secret (stored encrypted, never returned); the account id stays (PUT /config/telephony/<carrier> replaces both). from_number must be E.164 and a number of this connection, or one the account does not have yet (it becomes a number of this connection); a number of another connection is 409 CONFLICT. The sandbox connection cannot be changed (409 CONFLICT).
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
+   */
+  public update<ThrowOnError extends boolean = true>(
+    options: Options<TelephonyConnectionsUpdateData, ThrowOnError>,
+  ): RequestResult<TelephonyConnectionsUpdateResponses, TelephonyConnectionsUpdateErrors, ThrowOnError> {
+    return (options.client ?? this.client).patch<
+      TelephonyConnectionsUpdateResponses,
+      TelephonyConnectionsUpdateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/telephony-connections/{id}',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Test a connection without placing a call
+   *
+   * Reads the carrier account with the stored credentials (carrier_b: GET /2010-04-01/Accounts/{AccountSid}.json, carrier_a: GET /v1/Account/{auth_id}/) and answers ok or failed, with the carrier’s HTTP status, the latency and why: credentials_rejected (401/403), account_not_found (404), carrier_error (any other answer) or unreachable (no answer). A failed test is a 200 with result failed. The sandbox connection is always ok.
+   *
+   * Required scope: `telephony:write` (or a key without scopes).
+   */
+  public test<ThrowOnError extends boolean = true>(
+    options: Options<TelephonyConnectionsTestData, ThrowOnError>,
+  ): RequestResult<TelephonyConnectionsTestResponses, TelephonyConnectionsTestErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      TelephonyConnectionsTestResponses,
+      TelephonyConnectionsTestErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/telephony-connections/{id}/test',
+      ...options,
+    });
+  }
+}
+
 export class PhoneNumbers extends HeyApiClient {
   /**
    * List the account’s phone numbers (cursor pagination; filter by provider)
@@ -2705,6 +3130,121 @@ export class InboundRouteDecisions extends HeyApiClient {
   }
 }
 
+export class Messages extends HeyApiClient {
+  /**
+   * List messages, newest first (cursor pagination; filter by to, from, direction, status)
+   *
+   * Required scope: `calls:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<MessagesListData, ThrowOnError>,
+  ): RequestResult<MessagesListResponses, MessagesListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<MessagesListResponses, MessagesListErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/messages',
+      ...options,
+    });
+  }
+
+  /**
+   * Send an SMS (queued)
+   *
+   * Queues an SMS (body up to 1600 characters) on one of the account's carrier
+   * connections and answers 202 with the message, `queued`. The platform hands it to the carrier at once; its status then moves
+   * to `sent` (the carrier took it) and `delivered`, `undelivered` or `failed` as the carrier reports, each change a
+   * `message.status.updated` webhook event. A carrier that refuses it, or cannot be reached, fails it with `error_code` and
+   * `error_message`.
+   *
+   * The sender: `from`, a number of the account (GET /phone-numbers), on its connection; else `carrier`'s connection and its
+   * from_number; else the account's default number (the sandbox's unless another was made default). On the sandbox a message is
+   * delivered at once (to a number ending in 13: undelivered, error 30003), so its history shows it delivered.
+   *
+   * The contact policy applies as to a single call: a number on the do-not-call list is refused with 409 `DO_NOT_CALL`, one whose
+   * local time is outside the calling window (when windows apply to single calls) with 409 `OUTSIDE_CALLING_WINDOW`, and one that
+   * reached a frequency cap (the number's messages counted, apart from its calls) with 429 `FREQUENCY_CAP_REACHED`; nothing is
+   * sent, and the refusal is in GET /contact-policy/decisions (source `message`).
+   *
+   * Required scope: `calls:write` (or a key without scopes).
+   */
+  public send<ThrowOnError extends boolean = true>(
+    options: Options<MessagesSendData, ThrowOnError>,
+  ): RequestResult<MessagesSendResponses, MessagesSendErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<MessagesSendResponses, MessagesSendErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/messages',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Get a message
+   *
+   * Required scope: `calls:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<MessagesGetData, ThrowOnError>,
+  ): RequestResult<MessagesGetResponses, MessagesGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<MessagesGetResponses, MessagesGetErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/messages/{id}',
+      ...options,
+    });
+  }
+
+  /**
+   * Simulate an inbound SMS to one of your numbers
+   *
+   * The sandbox carrier delivers an SMS to the number exactly as a carrier would (its signed inbound-SMS webhook); the message is recorded (direction inbound, status received) and a `message.received` webhook event goes out. Answers the recorded message. A number that is not the account’s is 404.
+   *
+   * Required scope: `calls:write` (or a key without scopes).
+   */
+  public simulateInbound<ThrowOnError extends boolean = true>(
+    options: Options<MessagesSimulateInboundData, ThrowOnError>,
+  ): RequestResult<MessagesSimulateInboundResponses, MessagesSimulateInboundErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      MessagesSimulateInboundResponses,
+      MessagesSimulateInboundErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/sandbox/inbound-messages',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+}
+
 export class LifecycleHooks extends HeyApiClient {
   /**
    * List the account’s lifecycle hooks
@@ -3223,6 +3763,81 @@ export class AgentExtractionSets extends HeyApiClient {
         },
       ],
       url: '/api/v2/agent/{id}/extraction-sets/{setId}',
+      ...options,
+    });
+  }
+}
+
+export class AgentTools extends HeyApiClient {
+  /**
+   * List the built-in tools an agent’s model may be offered
+   *
+   * Each tool’s name, what the model is told, the JSON Schema of its arguments, when it is offered (the agent settings that turn it on) and the agent fields that shape it. An agent’s `tools` field names those it may use; opt_out is offered on every call. Custom functions are the partner’s own (custom_functions).
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<AgentToolsListData, ThrowOnError>,
+  ): RequestResult<AgentToolsListResponses, AgentToolsListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<AgentToolsListResponses, AgentToolsListErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/agent-tools',
+      ...options,
+    });
+  }
+
+  /**
+   * Get one built-in tool of the catalog
+   *
+   * handoff_to_{name}, or any handoff_to_<destination>, answers the handoff tool.
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public get<ThrowOnError extends boolean = true>(
+    options: Options<AgentToolsGetData, ThrowOnError>,
+  ): RequestResult<AgentToolsGetResponses, AgentToolsGetErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<AgentToolsGetResponses, AgentToolsGetErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/agent-tools/{name}',
+      ...options,
+    });
+  }
+
+  /**
+   * The tools an agent’s calls offer its model
+   *
+   * What a call of the agent starting now offers its model, in order, with the exact descriptions and schemas: the built-in tools its settings turn on and its `tools` allows, its handoffs, then its custom functions. withheld lists the built-in tools it does not offer and why.
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public effective<ThrowOnError extends boolean = true>(
+    options: Options<AgentToolsEffectiveData, ThrowOnError>,
+  ): RequestResult<AgentToolsEffectiveResponses, AgentToolsEffectiveErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<
+      AgentToolsEffectiveResponses,
+      AgentToolsEffectiveErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/agent/{id}/tools',
       ...options,
     });
   }
@@ -5540,6 +6155,11 @@ export class VapApi extends HeyApiClient {
     return (this._customers ??= new Customers({ client: this.client }));
   }
 
+  private _clients?: Clients;
+  get clients(): Clients {
+    return (this._clients ??= new Clients({ client: this.client }));
+  }
+
   private _connectors?: Connectors;
   get connectors(): Connectors {
     return (this._connectors ??= new Connectors({ client: this.client }));
@@ -5580,6 +6200,11 @@ export class VapApi extends HeyApiClient {
     return (this._telephony ??= new Telephony({ client: this.client }));
   }
 
+  private _telephonyConnections?: TelephonyConnections;
+  get telephonyConnections(): TelephonyConnections {
+    return (this._telephonyConnections ??= new TelephonyConnections({ client: this.client }));
+  }
+
   private _phoneNumbers?: PhoneNumbers;
   get phoneNumbers(): PhoneNumbers {
     return (this._phoneNumbers ??= new PhoneNumbers({ client: this.client }));
@@ -5610,6 +6235,11 @@ export class VapApi extends HeyApiClient {
     return (this._inboundRouteDecisions ??= new InboundRouteDecisions({ client: this.client }));
   }
 
+  private _messages?: Messages;
+  get messages(): Messages {
+    return (this._messages ??= new Messages({ client: this.client }));
+  }
+
   private _lifecycleHooks?: LifecycleHooks;
   get lifecycleHooks(): LifecycleHooks {
     return (this._lifecycleHooks ??= new LifecycleHooks({ client: this.client }));
@@ -5638,6 +6268,11 @@ export class VapApi extends HeyApiClient {
   private _agentExtractionSets?: AgentExtractionSets;
   get agentExtractionSets(): AgentExtractionSets {
     return (this._agentExtractionSets ??= new AgentExtractionSets({ client: this.client }));
+  }
+
+  private _agentTools?: AgentTools;
+  get agentTools(): AgentTools {
+    return (this._agentTools ??= new AgentTools({ client: this.client }));
   }
 
   private _voiceConfigurations?: VoiceConfigurations;

@@ -74,6 +74,14 @@ export type PartnerDto = {
    * Increases by one with every change to the partner (status, balance, limits)
    */
   version: number;
+  /**
+   * Whether the partner is a reseller (manages client accounts)
+   */
+  reseller: boolean;
+  /**
+   * For a client account: the reseller that manages it; null otherwise
+   */
+  reseller_id: string | null;
 };
 
 export type ApiKeySummaryDto = {
@@ -107,6 +115,8 @@ export type ApiKeySummaryDto = {
     | 'billing:write'
     | 'projects:read'
     | 'projects:write'
+    | 'clients:read'
+    | 'clients:write'
     | 'read_only'
   > | null;
   created_at: string;
@@ -150,6 +160,10 @@ export type UpdatePartnerDto = {
   concurrency_limit?: number;
   status?: 'pending' | 'approved' | 'suspended';
   voice_tier?: 'standard' | 'premium' | 'enterprise';
+  /**
+   * true marks the partner a reseller (it may create and manage client accounts under /clients); false unmarks it, refused (409 CONFLICT) while it has clients. A client account cannot be a reseller (400).
+   */
+  reseller?: boolean;
 };
 
 export type CreatedApiKeyDto = {
@@ -189,6 +203,8 @@ export type CreateApiKeyDto = {
     | 'billing:write'
     | 'projects:read'
     | 'projects:write'
+    | 'clients:read'
+    | 'clients:write'
     | 'read_only'
   >;
 };
@@ -215,9 +231,9 @@ export type BillingTransactionDto = {
    */
   id: string;
   /**
-   * charge: a call or browser session was billed; top_up: credit added by the platform operator; adjustment: the operator lowered the balance; refund: a charge given back
+   * charge: a call or browser session was billed; top_up: credit added by the platform operator; adjustment: the operator lowered the balance; refund: a charge given back; transfer: a reseller funded one of its clients (negative in the reseller's ledger, positive in the client's); resale: a reseller's margin on a client's charge (the client's price less the platform's, see docs/billing.md)
    */
-  type: 'charge' | 'top_up' | 'adjustment' | 'refund';
+  type: 'charge' | 'top_up' | 'adjustment' | 'refund' | 'transfer' | 'resale';
   /**
    * Signed change of the balance in rupees: negative for a charge or a downward adjustment
    */
@@ -259,6 +275,10 @@ export type BillingTransactionDto = {
    * For a charge: the cloud speech providers (recognition or synthesis) that served the call on the platform's keys rather than the account's own, in name order; empty when it ran on offline engines or the account's keys only (GET /calls/{id} platform_speech_providers, as it stood when the call was charged). null for other types and for charges made before it was recorded.
    */
   platform_speech_providers: Array<string> | null;
+  /**
+   * In a reseller's ledger: the client account a transfer funded or a resale margin came from; null otherwise
+   */
+  client_id: string | null;
   created_at: string;
 };
 
@@ -392,6 +412,146 @@ export type UpdateCustomerDto = {
    * ARCHIVED archives the customer; ACTIVE restores it
    */
   status?: 'ACTIVE' | 'ARCHIVED';
+};
+
+export type ClientDto = {
+  /**
+   * The client’s account (partner) id
+   */
+  id: string;
+  name: string;
+  email: string | null;
+  /**
+   * suspended: its keys answer 403 FORBIDDEN
+   */
+  status: 'pending' | 'approved' | 'suspended';
+  /**
+   * Who suspended a suspended client (only the reseller’s own suspension can be resumed by it)
+   */
+  suspended_by: 'operator' | 'reseller' | null;
+  /**
+   * Balance in rupees
+   */
+  balance_inr: number;
+  concurrency_limit: number;
+  /**
+   * The rate card in rupees a minute; null: the platform’s price
+   */
+  price_per_minute_inr: number | null;
+  /**
+   * The reseller’s tier when the client was created
+   */
+  voice_tier: 'standard' | 'premium' | 'enterprise';
+  created_at: string;
+  updated_at: string;
+};
+
+export type CreatedClientDto = {
+  client: ClientDto;
+  /**
+   * The client’s first API key (full access to its own account). Shown only now.
+   */
+  api_key: string;
+  key: ApiKeySummaryDto;
+};
+
+export type CreateClientDto = {
+  /**
+   * The client account’s name
+   */
+  name: string;
+  /**
+   * The client’s contact email, kept for the reseller
+   */
+  email?: string;
+  /**
+   * Simultaneous calls the client may run: at most the reseller’s own concurrency limit (400 above it). Default: 5, or the reseller’s limit when lower.
+   */
+  concurrency_limit?: number;
+  /**
+   * The rate card: what the client is charged a minute of answered call, in rupees (billed per second). At least the platform’s price a minute (400 below it). Omitted or null: the platform’s price, no margin.
+   */
+  price_per_minute_inr?: number | null;
+};
+
+export type ClientListDto = {
+  clients: Array<ClientDto>;
+  /**
+   * Pass as cursor to get the next page; null on the last page
+   */
+  next_cursor: string | null;
+};
+
+export type UpdateClientDto = {
+  name?: string;
+  /**
+   * null clears it
+   */
+  email?: string | null;
+  /**
+   * At most the reseller’s own limit
+   */
+  concurrency_limit?: number;
+  /**
+   * The rate card in rupees a minute, at least the platform’s price; null: the platform’s price. Applies to the calls charged from now on.
+   */
+  price_per_minute_inr?: number | null;
+};
+
+export type ClientFundingDto = {
+  /**
+   * The transfer, named by both ledger entries (description)
+   */
+  transfer_id: string;
+  /**
+   * Rupees moved
+   */
+  amount_inr: number;
+  /**
+   * The reseller’s balance in rupees right after the transfer
+   */
+  reseller_balance_inr: number;
+  client: ClientDto;
+};
+
+export type FundClientDto = {
+  /**
+   * Rupees (two decimals) moved from the reseller’s balance to the client’s
+   */
+  amount_inr: number;
+};
+
+export type ClientAuditEntryDto = {
+  id: string;
+  /**
+   * The reseller’s API key that made the request
+   */
+  api_key_id: string;
+  method: string;
+  /**
+   * The path requested, without its query
+   */
+  path: string;
+  /**
+   * The HTTP status answered
+   */
+  status: number;
+  /**
+   * The request’s X-Request-Id
+   */
+  request_id: string | null;
+  created_at: string;
+};
+
+export type ClientAuditListDto = {
+  /**
+   * Newest first
+   */
+  entries: Array<ClientAuditEntryDto>;
+  /**
+   * Pass as cursor to get the next page; null on the last page
+   */
+  next_cursor: string | null;
 };
 
 export type OAuth2ConnectorDto = {
@@ -1957,6 +2117,127 @@ export type TelephonyConnectionListDto = {
   connections: Array<TelephonyConnectionDto>;
 };
 
+export type ConnectionNumberDto = {
+  id: string;
+  number: string;
+  status: 'active' | 'inactive';
+  label: string | null;
+  /**
+   * Whether it is the connection’s from_number
+   */
+  is_from_number: boolean;
+};
+
+export type ConnectionSuccessDto = {
+  at: string;
+  /**
+   * The REST operation, ids left out
+   */
+  operation: string;
+};
+
+export type ConnectionFailureDto = {
+  at: string;
+  operation: string;
+  /**
+   * HTTP status; null: no answer
+   */
+  status: number | null;
+  reason: 'credentials_rejected' | 'account_not_found' | 'carrier_error' | 'unreachable';
+};
+
+export type ConnectionCallbackDto = {
+  /**
+   * A signed callback of the carrier was verified
+   */
+  at: string;
+};
+
+export type ConnectionHealthDto = {
+  last_success: ConnectionSuccessDto | null;
+  last_failure: ConnectionFailureDto | null;
+  last_callback: ConnectionCallbackDto | null;
+};
+
+export type TelephonyConnectionResourceDto = {
+  /**
+   * tcn_ followed by a UUID
+   */
+  id: string;
+  /**
+   * The same connection as calls, phone numbers and GET /config/telephony name it
+   */
+  connection_id: string;
+  provider: 'sandbox' | 'carrier_a' | 'carrier_b';
+  label: string | null;
+  /**
+   * auth_id or account_sid, masked; null for the sandbox. The auth token is never returned.
+   */
+  account_id_masked: string | null;
+  from_number: string | null;
+  /**
+   * carrier_a and carrier_b: the voice/answer URL to set on your carrier numbers
+   */
+  inbound_webhook_url: string | null;
+  status: 'active' | 'disabled';
+  /**
+   * The account’s numbers on this connection (the first 50)
+   */
+  numbers: Array<ConnectionNumberDto>;
+  /**
+   * How many numbers the connection has in all
+   */
+  numbers_total: number;
+  health: ConnectionHealthDto;
+  created_at: string;
+  updated_at: string;
+};
+
+export type TelephonyConnectionResourceListDto = {
+  /**
+   * Oldest first; at most one per provider
+   */
+  telephony_connections: Array<TelephonyConnectionResourceDto>;
+};
+
+export type UpdateTelephonyConnectionDto = {
+  /**
+   * The connection’s default from-number: a number of the account on this connection, or one the account does not have yet (it becomes a number of this connection). A number of another connection is 409 CONFLICT.
+   */
+  from_number?: string;
+  label?: string | null;
+};
+
+export type TelephonyConnectionDeletedDto = {
+  id: string;
+  deleted: boolean;
+  /**
+   * Numbers deleted with it
+   */
+  numbers_deleted: Array<string>;
+  message: string;
+};
+
+export type TelephonyConnectionTestDto = {
+  id: string;
+  provider: 'sandbox' | 'carrier_a' | 'carrier_b';
+  result: 'ok' | 'failed';
+  /**
+   * null when ok
+   */
+  reason: 'credentials_rejected' | 'account_not_found' | 'carrier_error' | 'unreachable' | null;
+  /**
+   * The carrier’s HTTP status; null when it did not answer (or for the sandbox)
+   */
+  carrier_status: number | null;
+  /**
+   * Time to the carrier’s answer, in milliseconds
+   */
+  latency_ms: number;
+  message: string;
+  tested_at: string;
+};
+
 export type PhoneNumberDto = {
   /**
    * pn_ followed by a UUID
@@ -2184,9 +2465,9 @@ export type PolicyDecisionDto = {
   rule: 'do_not_call' | 'calling_window' | 'frequency_cap';
   outcome: 'refused' | 'skipped' | 'deferred';
   /**
-   * POST /calls/start, or a campaign dial
+   * POST /calls/start, a campaign dial, or an SMS
    */
-  source: 'single_call' | 'campaign';
+  source: 'single_call' | 'campaign' | 'message';
   /**
    * The campaign of a campaign dial
    */
@@ -2397,6 +2678,98 @@ export type SandboxInboundCallDto = {
    * The simulated caller
    */
   from_number: string;
+};
+
+export type MessageDto = {
+  id: string;
+  direction: 'outbound' | 'inbound';
+  status: 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'received';
+  /**
+   * Recipient
+   */
+  to: string;
+  /**
+   * Sender: a number of the account for outbound messages
+   */
+  from: string;
+  body: string;
+  /**
+   * SMS segments the body takes (GSM-7: 160 characters, 153 when split; otherwise UCS-2: 70, 67)
+   */
+  segments: number;
+  /**
+   * The connection the message went out or came in on
+   */
+  carrier: 'sandbox' | 'carrier_a' | 'carrier_b';
+  /**
+   * The carrier's id (carrier_b MessageSid, carrier_a message_uuid)
+   */
+  carrier_message_id: string | null;
+  /**
+   * failed or undelivered: the carrier's error code, or the platform's (carrier_refused, carrier_unreachable)
+   */
+  error_code: string | null;
+  /**
+   * failed or undelivered: what went wrong, in words
+   */
+  error_message: string | null;
+  /**
+   * The call whose agent sent it (send_sms)
+   */
+  call_id: string | null;
+  /**
+   * The agent that sent it during a call
+   */
+  agent_id: string | null;
+  created_at: string;
+  updated_at: string;
+  /**
+   * When the carrier took it
+   */
+  sent_at: string | null;
+  /**
+   * When it was delivered
+   */
+  delivered_at: string | null;
+};
+
+export type SendMessageDto = {
+  /**
+   * Recipient, E.164
+   */
+  to: string;
+  body: string;
+  /**
+   * A number of the account (GET /phone-numbers); default the carrier connection's from_number
+   */
+  from?: string;
+  /**
+   * The connection to send on; default the from number's, or the account's default number's
+   */
+  carrier?: 'sandbox' | 'carrier_a' | 'carrier_b';
+};
+
+export type MessageListDto = {
+  /**
+   * Newest first
+   */
+  messages: Array<MessageDto>;
+  /**
+   * Pass as cursor to get the next page; null on the last page
+   */
+  next_cursor: string | null;
+};
+
+export type SandboxInboundMessageDto = {
+  /**
+   * A number of the account (see GET /phone-numbers)
+   */
+  to: string;
+  /**
+   * The simulated sender
+   */
+  from: string;
+  body: string;
 };
 
 export type LifecycleHookWithSecretDto = {
@@ -2790,6 +3163,18 @@ export type AgentDto = {
    * true: the model gets a send_dtmf tool to press keys on the call (digits 0-9, *, #, A-D; w pauses half a second), for example to navigate the phone menu of the number it called. Carriers with a send-digits request get one; on the others the tones are played into the call.
    */
   send_dtmf_enabled: boolean;
+  /**
+   * The built-in tools the model may be offered (names from GET /agent-tools); each is still offered only when its settings turn it on (end_call_enabled, transfer_enabled with transfer_number, linked documents, send_dtmf_enabled). null = every built-in tool its settings turn on. opt_out is offered on every call whatever the list says: honouring a request not to be called again is a compliance duty. Handoffs and custom functions are not named here: they are offered as the agent’s handoffs and attached functions say. GET /agent/{id}/tools answers what the model is offered.
+   */
+  tools: Array<string> | null;
+  /**
+   * true: the model gets a send_sms tool to text the person on the call during it (a confirmation, a link), sent like POST /messages from the call's number (contact policy included), at most 3 per call.
+   */
+  sms_enabled: boolean;
+  /**
+   * Whom send_sms may text: caller (the other party of the call only) or any (any number the model gives).
+   */
+  sms_allowed_recipients: 'caller' | 'any';
   extraction_enabled: boolean;
   /**
    * Post-call analysis of every answered call, run with extraction once the call ends: a short summary, and, when success_rubric is set, a success evaluation in which a model judges the transcript against the rubric and gives a score out of 10 with its reasons (passed when the score reaches success_threshold). The result is the session's analysis, in GET /calls/{id} and in session.completed. Without an LLM server the offline engine summarises with the opening lines and scores by how many of the rubric’s words the conversation covers.
@@ -3083,6 +3468,18 @@ export type CreateAgentDto = {
    */
   send_dtmf_enabled?: boolean;
   /**
+   * The built-in tools the model may be offered (names from GET /agent-tools); each is still offered only when its settings turn it on (end_call_enabled, transfer_enabled with transfer_number, linked documents, send_dtmf_enabled). null = every built-in tool its settings turn on. opt_out is offered on every call whatever the list says: honouring a request not to be called again is a compliance duty. Handoffs and custom functions are not named here: they are offered as the agent’s handoffs and attached functions say. GET /agent/{id}/tools answers what the model is offered. On update the list sent replaces the stored one.
+   */
+  tools?: Array<string> | null;
+  /**
+   * true: the model gets a send_sms tool to text the person on the call during it (a confirmation, a link), sent like POST /messages from the call's number (contact policy included), at most 3 per call.
+   */
+  sms_enabled?: boolean;
+  /**
+   * Whom send_sms may text: caller (the other party of the call only) or any (any number the model gives).
+   */
+  sms_allowed_recipients?: 'caller' | 'any';
+  /**
    * false: post-call extraction is skipped even if keys exist
    */
   extraction_enabled?: boolean;
@@ -3275,6 +3672,18 @@ export type UpdateAgentDto = {
    */
   send_dtmf_enabled?: boolean;
   /**
+   * The built-in tools the model may be offered (names from GET /agent-tools); each is still offered only when its settings turn it on (end_call_enabled, transfer_enabled with transfer_number, linked documents, send_dtmf_enabled). null = every built-in tool its settings turn on. opt_out is offered on every call whatever the list says: honouring a request not to be called again is a compliance duty. Handoffs and custom functions are not named here: they are offered as the agent’s handoffs and attached functions say. GET /agent/{id}/tools answers what the model is offered. On update the list sent replaces the stored one.
+   */
+  tools?: Array<string> | null;
+  /**
+   * true: the model gets a send_sms tool to text the person on the call during it (a confirmation, a link), sent like POST /messages from the call's number (contact policy included), at most 3 per call.
+   */
+  sms_enabled?: boolean;
+  /**
+   * Whom send_sms may text: caller (the other party of the call only) or any (any number the model gives).
+   */
+  sms_allowed_recipients?: 'caller' | 'any';
+  /**
    * false: post-call extraction is skipped even if keys exist
    */
   extraction_enabled?: boolean;
@@ -3331,6 +3740,125 @@ export type UpdateAgentDto = {
 export type AgentDeletedDto = {
   id: string;
   message: string;
+};
+
+export type AgentToolSettingDto = {
+  /**
+   * The agent field (POST/PUT /agent)
+   */
+  field: string;
+  /**
+   * How it shapes the tool
+   */
+  description: string;
+};
+
+export type AgentToolDto = {
+  /**
+   * The name the model calls it by; handoff_to_{name} for a handoff, one per destination
+   */
+  name: string;
+  /**
+   * builtin: a fixed tool; handoff: one per handoff
+   */
+  kind: 'builtin' | 'handoff';
+  /**
+   * For people
+   */
+  title: string;
+  /**
+   * What the model is told. A handoff’s names its destination and the destination’s description ({name}, {description})
+   */
+  description: string;
+  /**
+   * The JSON Schema of its arguments, as the model sees it. A handoff whose context_mode is summary also takes a required `summary` argument (GET /agent/{id}/tools shows the exact schema).
+   */
+  parameters: {
+    [key: string]: unknown;
+  };
+  /**
+   * When the agent’s settings offer it
+   */
+  offered_when: string;
+  /**
+   * The agent fields that turn it on (all of them must); [] for a tool every call offers
+   */
+  enabled_by: Array<string>;
+  /**
+   * The agent fields that shape what it does
+   */
+  settings: Array<AgentToolSettingDto>;
+  /**
+   * Offered on every call whatever the agent’s settings and tools say (opt_out)
+   */
+  always_offered: boolean;
+  /**
+   * Whether the agent’s `tools` field may name it
+   */
+  selectable: boolean;
+};
+
+export type AgentToolCustomFunctionsDto = {
+  offered_when: string;
+  description: string;
+};
+
+export type AgentToolCatalogDto = {
+  /**
+   * In the order a call offers them
+   */
+  tools: Array<AgentToolDto>;
+  /**
+   * The partner’s own tools, offered after these
+   */
+  custom_functions: AgentToolCustomFunctionsDto;
+};
+
+export type AgentEffectiveToolDto = {
+  name: string;
+  kind: 'builtin' | 'handoff' | 'custom';
+  /**
+   * What the model is told
+   */
+  description: string;
+  /**
+   * The JSON Schema the model sees
+   */
+  parameters: {
+    [key: string]: unknown;
+  };
+  /**
+   * A custom function’s id; null otherwise
+   */
+  function_id: string | null;
+  /**
+   * A handoff’s destination agent; null otherwise
+   */
+  handoff_agent_id: string | null;
+};
+
+export type AgentWithheldToolDto = {
+  name: string;
+  /**
+   * settings: its settings do not turn it on (enabled_by); tools: the agent’s tools leaves it out
+   */
+  reasons: Array<'settings' | 'tools'>;
+};
+
+export type AgentEffectiveToolsDto = {
+  agent_id: string;
+  /**
+   * The agent’s tools field (null: every built-in tool its settings turn on)
+   */
+  allowed: Array<string> | null;
+  /**
+   * What a call of the agent starting now offers its model, in order: built-in tools, handoffs, custom functions
+   */
+  tools: Array<AgentEffectiveToolDto>;
+  /**
+   * The built-in tools it does not offer, and why
+   */
+  withheld: Array<AgentWithheldToolDto>;
 };
 
 export type VoiceConfigurationDto = {
@@ -3696,7 +4224,7 @@ export type CustomFunctionSpeechInputDto = {
 
 export type CreateCustomFunctionDto = {
   /**
-   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf)
+   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf, send_sms; GET /agent-tools)
    */
   name: string;
   /**
@@ -3787,7 +4315,7 @@ export type CustomFunctionListDto = {
 
 export type UpdateCustomFunctionDto = {
   /**
-   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf)
+   * The name the model calls the function by: unique on the account (409 CONFLICT), never a built-in tool’s name (end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf, send_sms; GET /agent-tools)
    */
   name?: string;
   /**
@@ -4214,6 +4742,8 @@ export type WebhookEndpointWithSecretDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
+    | 'message.status.updated'
+    | 'message.received'
     | 'inbound.route'
     | 'webhook.test'
   >;
@@ -4254,6 +4784,8 @@ export type WebhookEventType =
   | 'session.completed'
   | 'call.transferred'
   | 'campaign.status.updated'
+  | 'message.status.updated'
+  | 'message.received'
   | 'inbound.route'
   | 'webhook.test';
 
@@ -4300,6 +4832,8 @@ export type WebhookEndpointDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
+    | 'message.status.updated'
+    | 'message.received'
     | 'inbound.route'
     | 'webhook.test'
   >;
@@ -4373,6 +4907,8 @@ export type WebhookDeliveryDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
+    | 'message.status.updated'
+    | 'message.received'
     | 'inbound.route'
     | 'webhook.test';
   /**
@@ -4539,6 +5075,8 @@ export type WebhookDeliveryDetailDto = {
     | 'session.completed'
     | 'call.transferred'
     | 'campaign.status.updated'
+    | 'message.status.updated'
+    | 'message.received'
     | 'inbound.route'
     | 'webhook.test';
   /**
@@ -4849,6 +5387,8 @@ export type CreateConsoleKeyDto = {
     | 'billing:write'
     | 'projects:read'
     | 'projects:write'
+    | 'clients:read'
+    | 'clients:write'
     | 'read_only'
   >;
 };
@@ -4938,6 +5478,18 @@ export type CarrierBCredentialsDtoWritable = {
   from_number: string;
 };
 
+export type UpdateTelephonyConnectionDtoWritable = {
+  /**
+   * The carrier account’s new auth token. Stored encrypted; never returned.
+   */
+  auth_token?: string;
+  /**
+   * The connection’s default from-number: a number of the account on this connection, or one the account does not have yet (it becomes a number of this connection). A number of another connection is 409 CONFLICT.
+   */
+  from_number?: string;
+  label?: string | null;
+};
+
 export type CreateInboundRoutePolicyDtoWritable = {
   name?: string;
   enabled?: boolean;
@@ -5012,7 +5564,7 @@ export type CreateProviderCredentialDtoWritable = {
    */
   provider: 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai';
   /**
-   * The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
+   * The provider’s API key (printable ASCII, no spaces). Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
    */
   api_key: string;
   /**
@@ -5027,7 +5579,7 @@ export type CreateProviderCredentialDtoWritable = {
 
 export type RotateProviderCredentialDtoWritable = {
   /**
-   * The provider’s API key. Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
+   * The provider’s API key (printable ASCII, no spaces). Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
    */
   api_key: string;
   /**
@@ -5044,6 +5596,8 @@ export type WebhookEventTypeWritable =
   | 'session.completed'
   | 'call.transferred'
   | 'campaign.status.updated'
+  | 'message.status.updated'
+  | 'message.received'
   | 'inbound.route'
   | 'webhook.test';
 
@@ -5215,6 +5769,10 @@ export type AdminUpdateErrors = {
    * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
    */
   404: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -5412,6 +5970,12 @@ export type AdminRevokeKeyResponse = AdminRevokeKeyResponses[keyof AdminRevokeKe
 
 export type BillingBalanceData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/billing/balance';
@@ -5430,6 +5994,10 @@ export type BillingBalanceErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5464,6 +6032,12 @@ export type BillingBalanceResponse = BillingBalanceResponses[keyof BillingBalanc
 
 export type BillingListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -5482,7 +6056,7 @@ export type BillingListData = {
      * Only transactions created before this time
      */
     to?: string;
-    type?: 'charge' | 'top_up' | 'adjustment' | 'refund';
+    type?: 'charge' | 'top_up' | 'adjustment' | 'refund' | 'transfer' | 'resale';
   };
   url: '/api/v2/billing/transactions';
 };
@@ -5500,6 +6074,10 @@ export type BillingListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5534,6 +6112,12 @@ export type BillingListResponse = BillingListResponses[keyof BillingListResponse
 
 export type BillingUsageData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query: {
     /**
@@ -5565,6 +6149,10 @@ export type BillingUsageErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5599,6 +6187,12 @@ export type BillingUsageResponse = BillingUsageResponses[keyof BillingUsageRespo
 
 export type CustomersListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -5631,6 +6225,10 @@ export type CustomersListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5665,6 +6263,12 @@ export type CustomersListResponse = CustomersListResponses[keyof CustomersListRe
 
 export type CustomersCreateData = {
   body: CreateCustomerDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/customers';
@@ -5683,6 +6287,10 @@ export type CustomersCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -5729,6 +6337,12 @@ export type CustomersCreateResponse = CustomersCreateResponses[keyof CustomersCr
 
 export type CustomersGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -5787,6 +6401,12 @@ export type CustomersGetResponse = CustomersGetResponses[keyof CustomersGetRespo
 
 export type CustomersUpdateData = {
   body: UpdateCustomerDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -5851,8 +6471,665 @@ export type CustomersUpdateResponses = {
 
 export type CustomersUpdateResponse = CustomersUpdateResponses[keyof CustomersUpdateResponses];
 
+export type ClientsListData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+  };
+  url: '/api/v2/clients';
+};
+
+export type ClientsListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsListError = ClientsListErrors[keyof ClientsListErrors];
+
+export type ClientsListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientListDto;
+  };
+};
+
+export type ClientsListResponse = ClientsListResponses[keyof ClientsListResponses];
+
+export type ClientsCreateData = {
+  body: CreateClientDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v2/clients';
+};
+
+export type ClientsCreateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsCreateError = ClientsCreateErrors[keyof ClientsCreateErrors];
+
+export type ClientsCreateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: CreatedClientDto;
+  };
+};
+
+export type ClientsCreateResponse = ClientsCreateResponses[keyof ClientsCreateResponses];
+
+export type ClientsGetData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}';
+};
+
+export type ClientsGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsGetError = ClientsGetErrors[keyof ClientsGetErrors];
+
+export type ClientsGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientDto;
+  };
+};
+
+export type ClientsGetResponse = ClientsGetResponses[keyof ClientsGetResponses];
+
+export type ClientsUpdateData = {
+  body: UpdateClientDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}';
+};
+
+export type ClientsUpdateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsUpdateError = ClientsUpdateErrors[keyof ClientsUpdateErrors];
+
+export type ClientsUpdateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientDto;
+  };
+};
+
+export type ClientsUpdateResponse = ClientsUpdateResponses[keyof ClientsUpdateResponses];
+
+export type ClientsSuspendData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}/suspend';
+};
+
+export type ClientsSuspendErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsSuspendError = ClientsSuspendErrors[keyof ClientsSuspendErrors];
+
+export type ClientsSuspendResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientDto;
+  };
+};
+
+export type ClientsSuspendResponse = ClientsSuspendResponses[keyof ClientsSuspendResponses];
+
+export type ClientsResumeData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}/resume';
+};
+
+export type ClientsResumeErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsResumeError = ClientsResumeErrors[keyof ClientsResumeErrors];
+
+export type ClientsResumeResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientDto;
+  };
+};
+
+export type ClientsResumeResponse = ClientsResumeResponses[keyof ClientsResumeResponses];
+
+export type ClientsFundData = {
+  body: FundClientDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}/fund';
+};
+
+export type ClientsFundErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `INSUFFICIENT_BALANCE`: The account balance does not cover the operation (HTTP 403).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsFundError = ClientsFundErrors[keyof ClientsFundErrors];
+
+export type ClientsFundResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientFundingDto;
+  };
+};
+
+export type ClientsFundResponse = ClientsFundResponses[keyof ClientsFundResponses];
+
+export type ClientsUsageData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query: {
+    /**
+     * Start of the range (inclusive)
+     */
+    from: string;
+    /**
+     * End of the range (exclusive); at most 366 days after from
+     */
+    to: string;
+    /**
+     * day (UTC calendar day of the charge), agent, campaign or project
+     */
+    group_by: 'day' | 'agent' | 'campaign' | 'project';
+  };
+  url: '/api/v2/clients/{id}/usage';
+};
+
+export type ClientsUsageErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsUsageError = ClientsUsageErrors[keyof ClientsUsageErrors];
+
+export type ClientsUsageResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: BillingUsageDto;
+  };
+};
+
+export type ClientsUsageResponse = ClientsUsageResponses[keyof ClientsUsageResponses];
+
+export type ClientsAuditLogData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+  };
+  url: '/api/v2/clients/{id}/audit';
+};
+
+export type ClientsAuditLogErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsAuditLogError = ClientsAuditLogErrors[keyof ClientsAuditLogErrors];
+
+export type ClientsAuditLogResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ClientAuditListDto;
+  };
+};
+
+export type ClientsAuditLogResponse = ClientsAuditLogResponses[keyof ClientsAuditLogResponses];
+
 export type ConnectorsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -5880,6 +7157,10 @@ export type ConnectorsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -5914,6 +7195,12 @@ export type ConnectorsListResponse = ConnectorsListResponses[keyof ConnectorsLis
 
 export type ConnectorsCreateData = {
   body: CreateConnectorDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/connectors';
@@ -5932,6 +7219,10 @@ export type ConnectorsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -5978,6 +7269,12 @@ export type ConnectorsCreateResponse = ConnectorsCreateResponses[keyof Connector
 
 export type ConnectorsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6040,6 +7337,12 @@ export type ConnectorsRemoveResponse = ConnectorsRemoveResponses[keyof Connector
 
 export type ConnectorsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6098,6 +7401,12 @@ export type ConnectorsGetResponse = ConnectorsGetResponses[keyof ConnectorsGetRe
 
 export type ConnectorsUpdateData = {
   body: UpdateConnectorDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6168,6 +7477,12 @@ export type ConnectorsUpdateResponse = ConnectorsUpdateResponses[keyof Connector
 
 export type CustomerConnectionsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6227,6 +7542,12 @@ export type CustomerConnectionsListResponse =
 
 export type CustomerConnectionsCreateData = {
   body: CreateConnectionDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6295,6 +7616,12 @@ export type CustomerConnectionsCreateResponse =
 
 export type CustomerConnectionsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
     connection_id: string;
@@ -6357,6 +7684,10 @@ export type CustomerConnectionsRemoveResponse =
 export type CallsStartData = {
   body: StartCallDto;
   headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
     /**
      * 1..255 printable ASCII characters
      */
@@ -6430,6 +7761,12 @@ export type CallsStartResponse = CallsStartResponses[keyof CallsStartResponses];
 
 export type CallsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -6471,6 +7808,10 @@ export type CallsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -6504,6 +7845,12 @@ export type CallsListResponse = CallsListResponses[keyof CallsListResponses];
 
 export type CallsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6562,6 +7909,12 @@ export type CallsGetResponse = CallsGetResponses[keyof CallsGetResponses];
 
 export type CallsRecordingUrlData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6620,6 +7973,12 @@ export type CallsRecordingUrlResponse = CallsRecordingUrlResponses[keyof CallsRe
 
 export type BrowserSessionsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -6658,6 +8017,10 @@ export type BrowserSessionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -6691,6 +8054,12 @@ export type BrowserSessionsListResponse = BrowserSessionsListResponses[keyof Bro
 
 export type BrowserSessionsCreateData = {
   body: CreateBrowserSessionDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/browser-sessions';
@@ -6756,6 +8125,12 @@ export type BrowserSessionsCreateResponse =
 
 export type BrowserSessionsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -6814,6 +8189,12 @@ export type BrowserSessionsGetResponse = BrowserSessionsGetResponses[keyof Brows
 
 export type CampaignsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -6884,6 +8265,12 @@ export type CampaignsListResponse = CampaignsListResponses[keyof CampaignsListRe
 
 export type CampaignsCreateData = {
   body: CreateCampaignDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/campaigns';
@@ -6948,6 +8335,12 @@ export type CampaignsCreateResponse = CampaignsCreateResponses[keyof CampaignsCr
 
 export type CampaignsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7010,6 +8403,12 @@ export type CampaignsRemoveResponse = CampaignsRemoveResponses[keyof CampaignsRe
 
 export type CampaignsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7068,6 +8467,12 @@ export type CampaignsGetResponse = CampaignsGetResponses[keyof CampaignsGetRespo
 
 export type CampaignsUpdateData = {
   body: UpdateCampaignDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7138,6 +8543,12 @@ export type CampaignsUpdateResponse = CampaignsUpdateResponses[keyof CampaignsUp
 
 export type CampaignsStartData = {
   body?: StartCampaignDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7208,6 +8619,12 @@ export type CampaignsStartResponse = CampaignsStartResponses[keyof CampaignsStar
 
 export type CampaignsPauseData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7278,6 +8695,12 @@ export type CampaignsPauseResponse = CampaignsPauseResponses[keyof CampaignsPaus
 
 export type CampaignsResumeData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7348,6 +8771,12 @@ export type CampaignsResumeResponse = CampaignsResumeResponses[keyof CampaignsRe
 
 export type CampaignsListContactsData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7420,6 +8849,12 @@ export type CampaignsAddContactsData = {
    * JSON as below, or a text/csv body: header row with phone_number, optional external_id, other columns as variables
    */
   body: AddContactsDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7490,6 +8925,12 @@ export type CampaignsAddContactsResponse = CampaignsAddContactsResponses[keyof C
 
 export type TestScenariosListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -7517,6 +8958,10 @@ export type TestScenariosListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -7551,6 +8996,12 @@ export type TestScenariosListResponse = TestScenariosListResponses[keyof TestSce
 
 export type TestScenariosCreateData = {
   body: CreateTestScenarioDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/test-scenarios';
@@ -7569,6 +9020,10 @@ export type TestScenariosCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -7611,6 +9066,12 @@ export type TestScenariosCreateResponse = TestScenariosCreateResponses[keyof Tes
 
 export type TestScenariosRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7669,6 +9130,12 @@ export type TestScenariosRemoveResponse = TestScenariosRemoveResponses[keyof Tes
 
 export type TestScenariosGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7727,6 +9194,12 @@ export type TestScenariosGetResponse = TestScenariosGetResponses[keyof TestScena
 
 export type TestScenariosUpdateData = {
   body: UpdateTestScenarioDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7793,6 +9266,12 @@ export type TestScenariosUpdateResponse = TestScenariosUpdateResponses[keyof Tes
 
 export type TestRunsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -7825,6 +9304,10 @@ export type TestRunsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -7859,6 +9342,12 @@ export type TestRunsListResponse = TestRunsListResponses[keyof TestRunsListRespo
 
 export type TestRunsCreateData = {
   body: CreateTestRunDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/test-runs';
@@ -7923,6 +9412,12 @@ export type TestRunsCreateResponse = TestRunsCreateResponses[keyof TestRunsCreat
 
 export type TestRunsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -7981,6 +9476,12 @@ export type TestRunsGetResponse = TestRunsGetResponses[keyof TestRunsGetResponse
 
 export type TelephonyPutCarrierAData = {
   body: CarrierACredentialsDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/telephony/carrier_a';
@@ -7999,6 +9500,10 @@ export type TelephonyPutCarrierAErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -8041,6 +9546,12 @@ export type TelephonyPutCarrierAResponse = TelephonyPutCarrierAResponses[keyof T
 
 export type TelephonyPutCarrierBData = {
   body: CarrierBCredentialsDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/telephony/carrier_b';
@@ -8059,6 +9570,10 @@ export type TelephonyPutCarrierBErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -8101,6 +9616,12 @@ export type TelephonyPutCarrierBResponse = TelephonyPutCarrierBResponses[keyof T
 
 export type TelephonyListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/telephony';
@@ -8119,6 +9640,10 @@ export type TelephonyListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8151,8 +9676,365 @@ export type TelephonyListResponses = {
 
 export type TelephonyListResponse = TelephonyListResponses[keyof TelephonyListResponses];
 
+export type TelephonyConnectionsListData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v2/telephony-connections';
+};
+
+export type TelephonyConnectionsListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TelephonyConnectionsListError =
+  TelephonyConnectionsListErrors[keyof TelephonyConnectionsListErrors];
+
+export type TelephonyConnectionsListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TelephonyConnectionResourceListDto;
+  };
+};
+
+export type TelephonyConnectionsListResponse =
+  TelephonyConnectionsListResponses[keyof TelephonyConnectionsListResponses];
+
+export type TelephonyConnectionsRemoveData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/telephony-connections/{id}';
+};
+
+export type TelephonyConnectionsRemoveErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.<br>`DEFAULT_FROM_NUMBER`: A default from-number cannot be deleted.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TelephonyConnectionsRemoveError =
+  TelephonyConnectionsRemoveErrors[keyof TelephonyConnectionsRemoveErrors];
+
+export type TelephonyConnectionsRemoveResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TelephonyConnectionDeletedDto;
+  };
+};
+
+export type TelephonyConnectionsRemoveResponse =
+  TelephonyConnectionsRemoveResponses[keyof TelephonyConnectionsRemoveResponses];
+
+export type TelephonyConnectionsGetData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/telephony-connections/{id}';
+};
+
+export type TelephonyConnectionsGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TelephonyConnectionsGetError = TelephonyConnectionsGetErrors[keyof TelephonyConnectionsGetErrors];
+
+export type TelephonyConnectionsGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TelephonyConnectionResourceDto;
+  };
+};
+
+export type TelephonyConnectionsGetResponse =
+  TelephonyConnectionsGetResponses[keyof TelephonyConnectionsGetResponses];
+
+export type TelephonyConnectionsUpdateData = {
+  body: UpdateTelephonyConnectionDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/telephony-connections/{id}';
+};
+
+export type TelephonyConnectionsUpdateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TelephonyConnectionsUpdateError =
+  TelephonyConnectionsUpdateErrors[keyof TelephonyConnectionsUpdateErrors];
+
+export type TelephonyConnectionsUpdateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TelephonyConnectionResourceDto;
+  };
+};
+
+export type TelephonyConnectionsUpdateResponse =
+  TelephonyConnectionsUpdateResponses[keyof TelephonyConnectionsUpdateResponses];
+
+export type TelephonyConnectionsTestData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/telephony-connections/{id}/test';
+};
+
+export type TelephonyConnectionsTestErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type TelephonyConnectionsTestError =
+  TelephonyConnectionsTestErrors[keyof TelephonyConnectionsTestErrors];
+
+export type TelephonyConnectionsTestResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: TelephonyConnectionTestDto;
+  };
+};
+
+export type TelephonyConnectionsTestResponse =
+  TelephonyConnectionsTestResponses[keyof TelephonyConnectionsTestResponses];
+
 export type PhoneNumbersListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -8181,6 +10063,10 @@ export type PhoneNumbersListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8215,6 +10101,12 @@ export type PhoneNumbersListResponse = PhoneNumbersListResponses[keyof PhoneNumb
 
 export type PhoneNumbersImportData = {
   body: ImportPhoneNumberDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/phone-numbers';
@@ -8283,6 +10175,12 @@ export type PhoneNumbersImportResponse = PhoneNumbersImportResponses[keyof Phone
 
 export type PhoneNumbersRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8345,6 +10243,12 @@ export type PhoneNumbersRemoveResponse = PhoneNumbersRemoveResponses[keyof Phone
 
 export type PhoneNumbersGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8403,6 +10307,12 @@ export type PhoneNumbersGetResponse = PhoneNumbersGetResponses[keyof PhoneNumber
 
 export type PhoneNumbersUpdateData = {
   body: UpdatePhoneNumberDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8469,6 +10379,12 @@ export type PhoneNumbersUpdateResponse = PhoneNumbersUpdateResponses[keyof Phone
 
 export type DoNotCallListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -8498,6 +10414,10 @@ export type DoNotCallListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8532,6 +10452,12 @@ export type DoNotCallListResponse = DoNotCallListResponses[keyof DoNotCallListRe
 
 export type DoNotCallCreateData = {
   body: CreateDoNotCallDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/do-not-call';
@@ -8550,6 +10476,10 @@ export type DoNotCallCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -8596,6 +10526,12 @@ export type DoNotCallCreateResponse = DoNotCallCreateResponses[keyof DoNotCallCr
 
 export type DoNotCallLookupData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query: {
     /**
@@ -8619,6 +10555,10 @@ export type DoNotCallLookupErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8653,6 +10593,12 @@ export type DoNotCallLookupResponse = DoNotCallLookupResponses[keyof DoNotCallLo
 
 export type DoNotCallExportData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/do-not-call/export';
@@ -8671,6 +10617,10 @@ export type DoNotCallExportErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -8705,6 +10655,12 @@ export type DoNotCallImportData = {
    * JSON as below, or a text/csv body with a header row
    */
   body: DoNotCallImportDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/do-not-call/import';
@@ -8723,6 +10679,10 @@ export type DoNotCallImportErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -8765,6 +10725,12 @@ export type DoNotCallImportResponse = DoNotCallImportResponses[keyof DoNotCallIm
 
 export type DoNotCallRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8823,6 +10789,12 @@ export type DoNotCallRemoveResponse = DoNotCallRemoveResponses[keyof DoNotCallRe
 
 export type DoNotCallGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8881,6 +10853,12 @@ export type DoNotCallGetResponse = DoNotCallGetResponses[keyof DoNotCallGetRespo
 
 export type DoNotCallUpdateData = {
   body: UpdateDoNotCallDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -8947,6 +10925,12 @@ export type DoNotCallUpdateResponse = DoNotCallUpdateResponses[keyof DoNotCallUp
 
 export type PolicyDecisionsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -8963,7 +10947,7 @@ export type PolicyDecisionsListData = {
     number?: string;
     rule?: 'do_not_call' | 'calling_window' | 'frequency_cap';
     outcome?: 'refused' | 'skipped' | 'deferred';
-    source?: 'single_call' | 'campaign';
+    source?: 'single_call' | 'campaign' | 'message';
     /**
      * Only decisions of this campaign
      */
@@ -8993,6 +10977,10 @@ export type PolicyDecisionsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -9027,6 +11015,12 @@ export type PolicyDecisionsListResponse = PolicyDecisionsListResponses[keyof Pol
 
 export type ContactPolicySettingsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/contact-policy/settings';
@@ -9045,6 +11039,10 @@ export type ContactPolicySettingsGetErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -9081,6 +11079,12 @@ export type ContactPolicySettingsGetResponse =
 
 export type ContactPolicySettingsUpdateData = {
   body: UpdateContactPolicySettingsDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/contact-policy/settings';
@@ -9099,6 +11103,10 @@ export type ContactPolicySettingsUpdateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -9143,6 +11151,12 @@ export type ContactPolicySettingsUpdateResponse =
 
 export type InboundRoutePoliciesListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/inbound-route-policies';
@@ -9161,6 +11175,10 @@ export type InboundRoutePoliciesListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -9197,6 +11215,12 @@ export type InboundRoutePoliciesListResponse =
 
 export type InboundRoutePoliciesCreateData = {
   body: CreateInboundRoutePolicyDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/inbound-route-policies';
@@ -9267,6 +11291,12 @@ export type InboundRoutePoliciesCreateResponse =
 
 export type InboundRoutePoliciesRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9327,6 +11357,12 @@ export type InboundRoutePoliciesRemoveResponse =
 
 export type InboundRoutePoliciesGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9386,6 +11422,12 @@ export type InboundRoutePoliciesGetResponse =
 
 export type InboundRoutePoliciesUpdateData = {
   body: UpdateInboundRoutePolicyDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9454,6 +11496,12 @@ export type InboundRoutePoliciesUpdateResponse =
 
 export type InboundRouteDecisionsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -9494,6 +11542,10 @@ export type InboundRouteDecisionsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -9529,6 +11581,12 @@ export type InboundRouteDecisionsListResponse =
 
 export type InboundRouteDecisionsSimulateData = {
   body: SandboxInboundCallDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/sandbox/inbound-calls';
@@ -9593,8 +11651,304 @@ export type InboundRouteDecisionsSimulateResponses = {
 export type InboundRouteDecisionsSimulateResponse =
   InboundRouteDecisionsSimulateResponses[keyof InboundRouteDecisionsSimulateResponses];
 
+export type MessagesListData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: {
+    /**
+     * Page size
+     */
+    limit?: number;
+    /**
+     * next_cursor from the previous page; omit for the first page
+     */
+    cursor?: string;
+    /**
+     * Only messages to this number (+ as %2B)
+     */
+    to?: string;
+    /**
+     * Only messages from this number (+ as %2B)
+     */
+    from?: string;
+    direction?: 'outbound' | 'inbound';
+    status?: 'queued' | 'sent' | 'delivered' | 'undelivered' | 'failed' | 'received';
+  };
+  url: '/api/v2/messages';
+};
+
+export type MessagesListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type MessagesListError = MessagesListErrors[keyof MessagesListErrors];
+
+export type MessagesListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: MessageListDto;
+  };
+};
+
+export type MessagesListResponse = MessagesListResponses[keyof MessagesListResponses];
+
+export type MessagesSendData = {
+  body: SendMessageDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v2/messages';
+};
+
+export type MessagesSendErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `CALLER_ID_INACTIVE`: A caller ID of the campaign is no longer active.<br>`DO_NOT_CALL`: The number is on the account’s do-not-call list (itself or a prefix of it); nothing was dialled (HTTP 409). GET /do-not-call/lookup says which entry.<br>`OUTSIDE_CALLING_WINDOW`: The callee’s local time is outside the calling window; nothing was dialled (HTTP 409). error.retry_at (and Retry-After) says when the window opens.
+   */
+  409: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `FREQUENCY_CAP_REACHED`: The number has had max_attempts_per_day or max_attempts_per_7_days calls already; nothing was dialled (HTTP 429). error.retry_at (and Retry-After) says when a call is allowed again.<br>`LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type MessagesSendError = MessagesSendErrors[keyof MessagesSendErrors];
+
+export type MessagesSendResponses = {
+  /**
+   * Queued
+   */
+  202: {
+    success: true;
+    data: MessageDto;
+  };
+};
+
+export type MessagesSendResponse = MessagesSendResponses[keyof MessagesSendResponses];
+
+export type MessagesGetData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/messages/{id}';
+};
+
+export type MessagesGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type MessagesGetError = MessagesGetErrors[keyof MessagesGetErrors];
+
+export type MessagesGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: MessageDto;
+  };
+};
+
+export type MessagesGetResponse = MessagesGetResponses[keyof MessagesGetResponses];
+
+export type MessagesSimulateInboundData = {
+  body: SandboxInboundMessageDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v2/sandbox/inbound-messages';
+};
+
+export type MessagesSimulateInboundErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type MessagesSimulateInboundError = MessagesSimulateInboundErrors[keyof MessagesSimulateInboundErrors];
+
+export type MessagesSimulateInboundResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: MessageDto;
+  };
+};
+
+export type MessagesSimulateInboundResponse =
+  MessagesSimulateInboundResponses[keyof MessagesSimulateInboundResponses];
+
 export type LifecycleHooksListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/lifecycle-hooks';
@@ -9613,6 +11967,10 @@ export type LifecycleHooksListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -9647,6 +12005,12 @@ export type LifecycleHooksListResponse = LifecycleHooksListResponses[keyof Lifec
 
 export type LifecycleHooksCreateData = {
   body: CreateLifecycleHookDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/lifecycle-hooks';
@@ -9715,6 +12079,12 @@ export type LifecycleHooksCreateResponse = LifecycleHooksCreateResponses[keyof L
 
 export type LifecycleHooksRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9773,6 +12143,12 @@ export type LifecycleHooksRemoveResponse = LifecycleHooksRemoveResponses[keyof L
 
 export type LifecycleHooksGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9831,6 +12207,12 @@ export type LifecycleHooksGetResponse = LifecycleHooksGetResponses[keyof Lifecyc
 
 export type LifecycleHooksUpdateData = {
   body: UpdateLifecycleHookDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9897,6 +12279,12 @@ export type LifecycleHooksUpdateResponse = LifecycleHooksUpdateResponses[keyof L
 
 export type LifecycleHooksRotateData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -9963,6 +12351,12 @@ export type LifecycleHooksRotateResponse = LifecycleHooksRotateResponses[keyof L
 
 export type ResellerLinkCallRoutingData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -10137,6 +12531,12 @@ export type ResellerLinkAdminDeactivateResponse =
 
 export type AgentCatalogVoicesData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/agent/voices';
@@ -10155,6 +12555,10 @@ export type AgentCatalogVoicesErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -10189,6 +12593,12 @@ export type AgentCatalogVoicesResponse = AgentCatalogVoicesResponses[keyof Agent
 
 export type AgentCatalogBackgroundAudioData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/agent/background-audio';
@@ -10207,6 +12617,10 @@ export type AgentCatalogBackgroundAudioErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -10243,6 +12657,12 @@ export type AgentCatalogBackgroundAudioResponse =
 
 export type AgentsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -10314,6 +12734,12 @@ export type AgentsListResponse = AgentsListResponses[keyof AgentsListResponses];
 
 export type AgentsCreateData = {
   body: CreateAgentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/agent';
@@ -10332,6 +12758,10 @@ export type AgentsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -10378,6 +12808,12 @@ export type AgentsCreateResponse = AgentsCreateResponses[keyof AgentsCreateRespo
 
 export type AgentsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -10439,6 +12875,12 @@ export type AgentsRemoveResponse = AgentsRemoveResponses[keyof AgentsRemoveRespo
 
 export type AgentsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -10500,6 +12942,12 @@ export type AgentsGetResponse = AgentsGetResponses[keyof AgentsGetResponses];
 
 export type AgentsUpdateData = {
   body: UpdateAgentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -10573,6 +13021,12 @@ export type AgentsUpdateResponse = AgentsUpdateResponses[keyof AgentsUpdateRespo
 
 export type AgentExtractionSetsDetachData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -10641,6 +13095,12 @@ export type AgentExtractionSetsDetachResponse =
 
 export type AgentExtractionSetsAttachData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -10715,8 +13175,210 @@ export type AgentExtractionSetsAttachResponses = {
 export type AgentExtractionSetsAttachResponse =
   AgentExtractionSetsAttachResponses[keyof AgentExtractionSetsAttachResponses];
 
+export type AgentToolsListData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v2/agent-tools';
+};
+
+export type AgentToolsListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type AgentToolsListError = AgentToolsListErrors[keyof AgentToolsListErrors];
+
+export type AgentToolsListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: AgentToolCatalogDto;
+  };
+};
+
+export type AgentToolsListResponse = AgentToolsListResponses[keyof AgentToolsListResponses];
+
+export type AgentToolsGetData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    /**
+     * The tool’s name
+     */
+    name: string;
+  };
+  query?: never;
+  url: '/api/v2/agent-tools/{name}';
+};
+
+export type AgentToolsGetErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type AgentToolsGetError = AgentToolsGetErrors[keyof AgentToolsGetErrors];
+
+export type AgentToolsGetResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: AgentToolDto;
+  };
+};
+
+export type AgentToolsGetResponse = AgentToolsGetResponses[keyof AgentToolsGetResponses];
+
+export type AgentToolsEffectiveData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    /**
+     * The agent id
+     */
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/agent/{id}/tools';
+};
+
+export type AgentToolsEffectiveErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type AgentToolsEffectiveError = AgentToolsEffectiveErrors[keyof AgentToolsEffectiveErrors];
+
+export type AgentToolsEffectiveResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: AgentEffectiveToolsDto;
+  };
+};
+
+export type AgentToolsEffectiveResponse = AgentToolsEffectiveResponses[keyof AgentToolsEffectiveResponses];
+
 export type VoiceConfigurationsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/voice-configurations';
@@ -10735,6 +13397,10 @@ export type VoiceConfigurationsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -10770,6 +13436,12 @@ export type VoiceConfigurationsListResponse =
 
 export type VoiceConfigurationsPreviewData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * A voice configuration id: `vc_` + the voice_id
@@ -11067,6 +13739,12 @@ export type VoiceCatalogAdminRetireResponse =
 
 export type ProviderCredentialsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/provider-credentials';
@@ -11085,6 +13763,10 @@ export type ProviderCredentialsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -11120,6 +13802,12 @@ export type ProviderCredentialsListResponse =
 
 export type ProviderCredentialsCreateData = {
   body: CreateProviderCredentialDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/provider-credentials';
@@ -11138,6 +13826,10 @@ export type ProviderCredentialsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -11186,6 +13878,12 @@ export type ProviderCredentialsCreateResponse =
 
 export type ProviderCredentialsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11246,6 +13944,12 @@ export type ProviderCredentialsRemoveResponse =
 
 export type ProviderCredentialsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11305,6 +14009,12 @@ export type ProviderCredentialsGetResponse =
 
 export type ProviderCredentialsUpdateData = {
   body: UpdateProviderCredentialDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11373,6 +14083,12 @@ export type ProviderCredentialsUpdateResponse =
 
 export type ProviderCredentialsRotateData = {
   body: RotateProviderCredentialDtoWritable;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11441,6 +14157,12 @@ export type ProviderCredentialsRotateResponse =
 
 export type ExtractionSetsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -11468,6 +14190,10 @@ export type ExtractionSetsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -11502,6 +14228,12 @@ export type ExtractionSetsListResponse = ExtractionSetsListResponses[keyof Extra
 
 export type ExtractionSetsCreateData = {
   body: CreateExtractionSetDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/extraction-sets';
@@ -11520,6 +14252,10 @@ export type ExtractionSetsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
    */
@@ -11566,6 +14302,12 @@ export type ExtractionSetsCreateResponse = ExtractionSetsCreateResponses[keyof E
 
 export type ExtractionSetsFromAgentData = {
   body: FromAgentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/extraction-sets/from-agent';
@@ -11635,6 +14377,12 @@ export type ExtractionSetsFromAgentResponse =
 
 export type ExtractionSetsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11697,6 +14445,12 @@ export type ExtractionSetsRemoveResponse = ExtractionSetsRemoveResponses[keyof E
 
 export type ExtractionSetsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11755,6 +14509,12 @@ export type ExtractionSetsGetResponse = ExtractionSetsGetResponses[keyof Extract
 
 export type ExtractionSetsUpdateData = {
   body: UpdateExtractionSetDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -11825,6 +14585,12 @@ export type ExtractionSetsUpdateResponse = ExtractionSetsUpdateResponses[keyof E
 
 export type CustomFunctionsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -11852,6 +14618,10 @@ export type CustomFunctionsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -11886,6 +14656,12 @@ export type CustomFunctionsListResponse = CustomFunctionsListResponses[keyof Cus
 
 export type CustomFunctionsCreateData = {
   body: CreateCustomFunctionDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/custom-functions';
@@ -11955,6 +14731,12 @@ export type CustomFunctionsCreateResponse =
 
 export type CustomFunctionsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -12018,6 +14800,12 @@ export type CustomFunctionsRemoveResponse =
 
 export type CustomFunctionsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -12076,6 +14864,12 @@ export type CustomFunctionsGetResponse = CustomFunctionsGetResponses[keyof Custo
 
 export type CustomFunctionsUpdateData = {
   body: UpdateCustomFunctionDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -12147,6 +14941,12 @@ export type CustomFunctionsUpdateResponse =
 
 export type CustomFunctionsRotateSecretData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -12215,6 +15015,12 @@ export type CustomFunctionsRotateSecretResponse =
 
 export type CustomFunctionsTestData = {
   body: TestCustomFunctionDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     id: string;
   };
@@ -12281,6 +15087,12 @@ export type CustomFunctionsTestResponse = CustomFunctionsTestResponses[keyof Cus
 
 export type AgentCustomFunctionsDetachData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -12349,6 +15161,12 @@ export type AgentCustomFunctionsDetachResponse =
 
 export type AgentCustomFunctionsAttachData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -12425,6 +15243,12 @@ export type AgentCustomFunctionsAttachResponse =
 
 export type ProjectsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -12452,6 +15276,10 @@ export type ProjectsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -12486,6 +15314,12 @@ export type ProjectsListResponse = ProjectsListResponses[keyof ProjectsListRespo
 
 export type ProjectsCreateData = {
   body: CreateProjectDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/projects';
@@ -12504,6 +15338,10 @@ export type ProjectsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -12546,6 +15384,12 @@ export type ProjectsCreateResponse = ProjectsCreateResponses[keyof ProjectsCreat
 
 export type ProjectsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The project id
@@ -12611,6 +15455,12 @@ export type ProjectsRemoveResponse = ProjectsRemoveResponses[keyof ProjectsRemov
 
 export type ProjectsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The project id
@@ -12672,6 +15522,12 @@ export type ProjectsGetResponse = ProjectsGetResponses[keyof ProjectsGetResponse
 
 export type ProjectsUpdateData = {
   body: UpdateProjectDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The project id
@@ -12741,6 +15597,12 @@ export type ProjectsUpdateResponse = ProjectsUpdateResponses[keyof ProjectsUpdat
 
 export type DictionariesListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -12768,6 +15630,10 @@ export type DictionariesListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -12802,6 +15668,12 @@ export type DictionariesListResponse = DictionariesListResponses[keyof Dictionar
 
 export type DictionariesCreateData = {
   body: CreateDictionaryDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/dictionaries';
@@ -12820,6 +15692,10 @@ export type DictionariesCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -12862,6 +15738,12 @@ export type DictionariesCreateResponse = DictionariesCreateResponses[keyof Dicti
 
 export type DictionariesRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The dictionary id
@@ -12927,6 +15809,12 @@ export type DictionariesRemoveResponse = DictionariesRemoveResponses[keyof Dicti
 
 export type DictionariesGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The dictionary id
@@ -12988,6 +15876,12 @@ export type DictionariesGetResponse = DictionariesGetResponses[keyof Dictionarie
 
 export type DictionariesUpdateData = {
   body: UpdateDictionaryDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The dictionary id
@@ -13156,6 +16050,12 @@ export type UploadsUploadResponse = UploadsUploadResponses[keyof UploadsUploadRe
 
 export type DocumentsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -13190,6 +16090,10 @@ export type DocumentsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -13223,6 +16127,12 @@ export type DocumentsListResponse = DocumentsListResponses[keyof DocumentsListRe
 
 export type DocumentsCreateData = {
   body: CreateDocumentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/documents';
@@ -13241,6 +16151,10 @@ export type DocumentsCreateErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -13283,6 +16197,12 @@ export type DocumentsCreateResponse = DocumentsCreateResponses[keyof DocumentsCr
 
 export type DocumentsCreateWebLinkData = {
   body: CreateWebLinkDocumentDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/documents/web-link';
@@ -13301,6 +16221,10 @@ export type DocumentsCreateWebLinkErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -13344,6 +16268,12 @@ export type DocumentsCreateWebLinkResponse =
 
 export type DocumentsConfirmData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Document id
@@ -13417,6 +16347,12 @@ export type DocumentsConfirmResponse = DocumentsConfirmResponses[keyof Documents
 
 export type DocumentsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Document id
@@ -13478,6 +16414,12 @@ export type DocumentsRemoveResponse = DocumentsRemoveResponses[keyof DocumentsRe
 
 export type DocumentsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Document id
@@ -13539,6 +16481,12 @@ export type DocumentsGetResponse = DocumentsGetResponses[keyof DocumentsGetRespo
 
 export type AgentKnowledgeListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Agent id
@@ -13600,6 +16548,12 @@ export type AgentKnowledgeListResponse = AgentKnowledgeListResponses[keyof Agent
 
 export type AgentKnowledgeLinkData = {
   body: LinkAgentDocumentsDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Agent id
@@ -13673,6 +16627,12 @@ export type AgentKnowledgeLinkResponse = AgentKnowledgeLinkResponses[keyof Agent
 
 export type AgentKnowledgeUnlinkData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Agent id
@@ -13738,6 +16698,12 @@ export type AgentKnowledgeUnlinkResponse = AgentKnowledgeUnlinkResponses[keyof A
 
 export type AgentKnowledgeSearchData = {
   body: KnowledgeSearchDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Agent id
@@ -13807,6 +16773,12 @@ export type AgentKnowledgeSearchResponse = AgentKnowledgeSearchResponses[keyof A
 
 export type WebhookEndpointsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/webhooks';
@@ -13825,6 +16797,10 @@ export type WebhookEndpointsListErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
@@ -13859,6 +16835,12 @@ export type WebhookEndpointsListResponse = WebhookEndpointsListResponses[keyof W
 
 export type WebhookEndpointsCreateData = {
   body: CreateWebhookEndpointDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/webhooks';
@@ -13928,6 +16910,12 @@ export type WebhookEndpointsCreateResponse =
 
 export type WebhookEndpointsRemoveData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -13990,6 +16978,12 @@ export type WebhookEndpointsRemoveResponse =
 
 export type WebhookEndpointsUpdateData = {
   body: UpdateWebhookEndpointDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -14064,6 +17058,12 @@ export type WebhookEndpointsUpdateResponse =
 
 export type WebhookEndpointsRotateData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -14134,6 +17134,12 @@ export type WebhookEndpointsRotateResponse =
 
 export type WebhookEndpointsTestData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -14203,6 +17209,12 @@ export type WebhookEndpointsTestResponse = WebhookEndpointsTestResponses[keyof W
 
 export type WebhookEndpointsDeliveriesData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The webhook endpoint id
@@ -14224,6 +17236,8 @@ export type WebhookEndpointsDeliveriesData = {
       | 'session.completed'
       | 'call.transferred'
       | 'campaign.status.updated'
+      | 'message.status.updated'
+      | 'message.received'
       | 'inbound.route'
       | 'webhook.test';
     /**
@@ -14291,6 +17305,12 @@ export type WebhookEndpointsDeliveriesResponse =
 
 export type LegacyWebhookPutData = {
   body: LegacyWebhookDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: never;
   url: '/api/v2/config/webhook';
@@ -14309,6 +17329,10 @@ export type LegacyWebhookPutErrors = {
    * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
    */
   403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -14351,6 +17375,12 @@ export type LegacyWebhookPutResponse = LegacyWebhookPutResponses[keyof LegacyWeb
 
 export type AgentWebhooksGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -14412,6 +17442,12 @@ export type AgentWebhooksGetResponse = AgentWebhooksGetResponses[keyof AgentWebh
 
 export type AgentWebhooksUpdateData = {
   body: UpdateAgentWebhooksDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -14485,6 +17521,12 @@ export type AgentWebhooksUpdateResponse = AgentWebhooksUpdateResponses[keyof Age
 
 export type AgentWebhooksCreateData = {
   body: CreateAgentWebhookEndpointDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The agent id
@@ -14558,6 +17600,12 @@ export type AgentWebhooksCreateResponse = AgentWebhooksCreateResponses[keyof Age
 
 export type WebhookDeliveriesGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The delivery id (the X-Webhook-Id header)
@@ -14619,6 +17667,12 @@ export type WebhookDeliveriesGetResponse = WebhookDeliveriesGetResponses[keyof W
 
 export type WebhookDeliveriesRetryData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * The delivery id (the X-Webhook-Id header)
@@ -14693,6 +17747,12 @@ export type WebhookDeliveriesRetryResponse =
 
 export type IntegrationLogsListData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path?: never;
   query?: {
     /**
@@ -14757,6 +17817,10 @@ export type IntegrationLogsListErrors = {
    */
   403: ErrorEnvelopeDto;
   /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
    * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
    */
   429: ErrorEnvelopeDto;
@@ -14790,6 +17854,12 @@ export type IntegrationLogsListResponse = IntegrationLogsListResponses[keyof Int
 
 export type IntegrationLogsGetData = {
   body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
   path: {
     /**
      * Integration log entry id (`ilog_` and a UUID)
