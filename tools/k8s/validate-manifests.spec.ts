@@ -72,6 +72,7 @@ describe('validate-manifests on the real files', () => {
       ['/api', 'Prefix', 'gateway'],
       ['/browser', 'Prefix', 'voice'],
       ['/callbacks', 'Prefix', 'gateway'],
+      ['/connect', 'Prefix', 'gateway'],
       ['/console', 'Prefix', 'gateway'],
       ['/media', 'Prefix', 'voice'],
       ['/sdk', 'Prefix', 'gateway'],

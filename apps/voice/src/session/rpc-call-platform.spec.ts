@@ -222,6 +222,7 @@ describe('RpcCallPlatform partner functions and tool calls (real NATS)', () => {
       context: {
         callId: 'call_fn',
         browserSessionId: null,
+        customerId: null,
         agentId: 'agent_fn',
         direction: 'outbound',
         fromNumber: '+15550001111',

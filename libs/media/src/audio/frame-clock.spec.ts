@@ -313,11 +313,13 @@ describe('FrameClock', () => {
     for (let i = 0; i < 20; i++) pacer.enqueue(frame(i));
     const started = performance.now();
     pacer.start();
-    await new Promise((resolve) => setTimeout(resolve, 52));
+    // Until five frames went out: on a loaded machine the timers fire late, so the window is what it takes.
+    while (sent.length < 5 && performance.now() - started < 5000)
+      await new Promise((resolve) => setTimeout(resolve, 5));
     pacer.stop();
     const elapsed = performance.now() - started;
-    // A 5 ms period: never more than one frame per elapsed slot, and a steady flow (allowing a loaded machine).
-    expect(sent.length).toBeLessThanOrEqual(Math.floor(elapsed / 5) + 1);
+    // A 5 ms period: never more than one frame per elapsed slot, and the frames keep coming.
     expect(sent.length).toBeGreaterThanOrEqual(5);
+    expect(sent.length).toBeLessThanOrEqual(Math.floor(elapsed / 5) + 1);
   });
 });
