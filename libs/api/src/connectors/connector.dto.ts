@@ -10,13 +10,11 @@ import {
   IsString,
   Length,
   Matches,
-  registerDecorator,
   ValidateIf,
   ValidateNested,
-  ValidationArguments,
 } from 'class-validator';
 import { CursorQueryDto } from '../pagination';
-import { IfPresent } from '../validation';
+import { IfPresent, Satisfies } from '../validation';
 import { IsHttpsUrl } from '../webhooks/webhook-field.validators';
 
 export const CONNECTOR_TYPES = ['oauth2', 'api_key'] as const;
@@ -73,19 +71,6 @@ export function authorizeParamsProblem(value: unknown): string | null {
       return `authorize_params: ${name} must be a string of at most ${ConnectorLimits.authorizeParamValueMax} characters`;
   }
   return null;
-}
-
-function Satisfies(name: string, problem: (value: unknown) => string | null): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name,
-      target: target.constructor,
-      propertyName: propertyName as string,
-      validator: {
-        validate: (value: unknown) => problem(value) === null,
-        defaultMessage: (args?: ValidationArguments) => problem(args?.value) ?? '',
-      },
-    });
 }
 
 const SCOPES_DOC = {

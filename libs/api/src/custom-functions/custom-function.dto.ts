@@ -12,9 +12,7 @@ import {
   Matches,
   Max,
   Min,
-  registerDecorator,
   ValidateNested,
-  ValidationArguments,
 } from 'class-validator';
 import {
   BUILTIN_TOOL_NAMES,
@@ -24,7 +22,7 @@ import {
   CustomFunctionOutcome,
 } from '@vap/messages';
 import { CursorQueryDto } from '../pagination';
-import { IfPresent } from '../validation';
+import { IfPresent, Satisfies } from '../validation';
 import { IsHttpsUrl } from '../webhooks/webhook-field.validators';
 import {
   argumentsShapeProblem,
@@ -36,20 +34,6 @@ import {
   parametersProblem,
   responseVariablesProblem,
 } from './custom-function-rules';
-
-/** A field checked by one of the rules' problem functions (null: fine; else the message). */
-function Satisfies(name: string, problem: (value: unknown) => string | null): PropertyDecorator {
-  return (target, propertyName) =>
-    registerDecorator({
-      name,
-      target: target.constructor,
-      propertyName: propertyName as string,
-      validator: {
-        validate: (value: unknown) => problem(value) === null,
-        defaultMessage: (args?: ValidationArguments) => problem(args?.value) ?? '',
-      },
-    });
-}
 
 const SPEECH_TEXT = {
   type: String,
