@@ -89,6 +89,23 @@ const AUTHORIZE_PARAMS_DOC = {
     `${RESERVED_AUTHORIZE_PARAMS.join(', ')} are set by the platform`,
 } as const;
 
+/** oauth2.scopes, the same on create and update (optional on both). */
+function ScopesField(): PropertyDecorator {
+  // Applied in the order a decorator stack is (bottom first), so the messages come out as they did.
+  const decorators: PropertyDecorator[] = [
+    IsString({ each: true, message: 'each scope must be a string' }),
+    Matches(SCOPE_TOKEN, { each: true, message: 'a scope is printable ASCII without spaces, " or \\' }),
+    Length(1, ConnectorLimits.scopeMax, { each: true, message: 'each scope must be 1 to 200 characters' }),
+    ArrayMaxSize(ConnectorLimits.scopesMax, {
+      message: `oauth2.scopes may have at most ${ConnectorLimits.scopesMax} scopes`,
+    }),
+    IsArray({ message: 'oauth2.scopes must be an array of scope names' }),
+    IfPresent(),
+    ApiPropertyOptional(SCOPES_DOC),
+  ];
+  return (target, property) => decorators.forEach((decorate) => decorate(target, property));
+}
+
 /** An OAuth 2.0 authorization-code connector (RFC 6749 §4.1, with PKCE S256, RFC 7636), as created. */
 export class OAuth2ConnectorInputDto {
   @ApiProperty({ example: 'https://auth.example.com/oauth/authorize', maxLength: 2048, description: 'HTTPS' })
@@ -111,15 +128,7 @@ export class OAuth2ConnectorInputDto {
   @IsHttpsUrl('oauth2.revocation_url')
   revocation_url?: string | null;
 
-  @ApiPropertyOptional(SCOPES_DOC)
-  @IfPresent()
-  @IsArray({ message: 'oauth2.scopes must be an array of scope names' })
-  @ArrayMaxSize(ConnectorLimits.scopesMax, {
-    message: `oauth2.scopes may have at most ${ConnectorLimits.scopesMax} scopes`,
-  })
-  @Length(1, ConnectorLimits.scopeMax, { each: true, message: 'each scope must be 1 to 200 characters' })
-  @Matches(SCOPE_TOKEN, { each: true, message: 'a scope is printable ASCII without spaces, " or \\' })
-  @IsString({ each: true, message: 'each scope must be a string' })
+  @ScopesField()
   scopes?: string[];
 
   @ApiProperty({ minLength: 1, maxLength: ConnectorLimits.clientIdMax, example: 'vap-client-123' })
@@ -174,15 +183,7 @@ export class UpdateOAuth2ConnectorDto {
   @IsHttpsUrl('oauth2.revocation_url')
   revocation_url?: string | null;
 
-  @ApiPropertyOptional(SCOPES_DOC)
-  @IfPresent()
-  @IsArray({ message: 'oauth2.scopes must be an array of scope names' })
-  @ArrayMaxSize(ConnectorLimits.scopesMax, {
-    message: `oauth2.scopes may have at most ${ConnectorLimits.scopesMax} scopes`,
-  })
-  @Length(1, ConnectorLimits.scopeMax, { each: true, message: 'each scope must be 1 to 200 characters' })
-  @Matches(SCOPE_TOKEN, { each: true, message: 'a scope is printable ASCII without spaces, " or \\' })
-  @IsString({ each: true, message: 'each scope must be a string' })
+  @ScopesField()
   scopes?: string[];
 
   @ApiPropertyOptional({ minLength: 1, maxLength: ConnectorLimits.clientIdMax })

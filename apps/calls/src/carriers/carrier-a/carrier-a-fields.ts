@@ -31,6 +31,11 @@ export function answeredByOf(machine: string | undefined): AnsweredBy | null {
   return null;
 }
 
+/** carrier_a writes numbers without the plus (calls and messages alike); the platform stores E.164. */
+export function e164Of(number: string): string {
+  return number.startsWith('+') ? number : `+${number}`;
+}
+
 export function intOrNull(value: string | undefined): number | null {
   return value !== undefined && /^\d+$/.test(value) ? Number(value) : null;
 }

@@ -13,6 +13,7 @@ import {
   SmsStatusReport,
 } from '../message-carrier';
 import { firstValues } from '../signing/form-params';
+import { e164Of } from './carrier-a-fields';
 
 /** carrier_a's message Status in the platform's words; queued says nothing new. */
 export function carrierAMessageStatus(status: string | undefined): SmsStatusReport['status'] {
@@ -74,8 +75,6 @@ export class CarrierAMessages implements MessageCarrier {
         { field: 'MessageUUID', message: 'MessageUUID, From, To and Text are required' },
       ]);
     }
-    // carrier_a writes numbers without the plus.
-    const e164 = (n: string) => (n.startsWith('+') ? n : `+${n}`);
-    return { carrierMessageId: f.MessageUUID, from: e164(f.From), to: e164(f.To), body: f.Text };
+    return { carrierMessageId: f.MessageUUID, from: e164Of(f.From), to: e164Of(f.To), body: f.Text };
   }
 }

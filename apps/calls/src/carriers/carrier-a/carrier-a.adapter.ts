@@ -27,6 +27,7 @@ import {
   CARRIER_A_EVENTS,
   CARRIER_A_FINAL_STATUSES,
   carrierACallRecord,
+  e164Of,
   hangupSourceOf,
   intOrNull,
 } from './carrier-a-fields';
@@ -332,12 +333,10 @@ export class CarrierAAdapter
         { field: 'CallUUID', message: 'an inbound call webhook needs CallUUID, From and To' },
       ]);
     }
-    // carrier_a numbers are written without the plus; the platform stores E.164.
-    const e164 = (n: string) => (n.startsWith('+') ? n : `+${n}`);
     return {
       providerCallId: f.CallUUID,
-      fromNumber: e164(f.From),
-      toNumber: e164(f.To),
+      fromNumber: e164Of(f.From),
+      toNumber: e164Of(f.To),
       direction: f.Direction ?? 'inbound',
     };
   }
