@@ -343,7 +343,7 @@ describe('reseller clients', () => {
       });
       expect(started.status).toBe(200);
       const callId: string = started.body.data.call_id;
-      await tap.sessionCompleted(callId, 120_000);
+      const done = await tap.sessionCompleted(callId, 120_000);
 
       const charge = await until('the client’s charge', async () => (await ledger(clientKey, 'charge'))[0]);
       const resale = await until('the reseller’s margin', async () => (await ledger(r.key, 'resale'))[0]);
@@ -352,6 +352,19 @@ describe('reseller clients', () => {
       const clientPaise = Math.ceil((seconds * rate * 100) / 60);
       const platformPaise = Math.ceil((seconds * PLATFORM_PRICE_PAISE) / 60);
       expect(charge).toMatchObject({ call_id: callId, amount_inr: -clientPaise / 100 });
+      // The client sees its own price on its call, never the reseller's cost.
+      expect(done.data).toMatchObject({
+        credits_used_paise: clientPaise,
+        credits_used: clientPaise / 100,
+        bill_seconds: seconds,
+        billing_rate: 'standard',
+      });
+      const shown = await api(`/calls/${callId}`, { key: clientKey });
+      expect(shown.status).toBe(200);
+      expect(shown.body.data.session.credits_used).toBe(clientPaise / 100);
+      // And the operator sees the client's rate card on the account.
+      const account = await adminApi(`/partners/${client.id}`);
+      expect(account.body.data).toMatchObject({ reseller_id: r.id, price_per_minute_inr: rate });
       expect(resale).toMatchObject({
         call_id: callId,
         client_id: client.id,

@@ -37,6 +37,7 @@ function dto(id: string, voiceTier: VoiceTier, version: number | undefined): Par
     version: version ?? 0,
     reseller: false,
     reseller_id: null,
+    price_per_minute_inr: null,
   };
   // Events recorded before partners had versions.
   if (version === undefined) delete (partner as Partial<PartnerDto>).version;
@@ -53,6 +54,7 @@ const snapshot = (id: string, voiceTier: string): PartnerContext => ({
   voiceTier,
   concurrencyLimit: 5,
   balancePaise: 10_000,
+  pricePerMinutePaise: null,
   version: 1,
 });
 

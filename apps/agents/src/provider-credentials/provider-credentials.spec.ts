@@ -459,6 +459,7 @@ describe('provider credentials', () => {
         version: 2,
         reseller: false,
         reseller_id: null,
+        price_per_minute_inr: null,
       };
       await new PartnerEventsConsumer(tiers).updated(
         {
@@ -484,6 +485,7 @@ describe('provider credentials', () => {
         voiceTier: 'standard',
         concurrencyLimit: 5,
         balancePaise: 10_000,
+        pricePerMinutePaise: null,
         version: 3,
       };
       expect(elevenlabs(await handlers.plan(request(), partner, standard))?.credential).toBeUndefined();

@@ -9,6 +9,7 @@ import { CallTransports } from '../carriers/call-transport';
 import { liveSessionAsk } from '../calls/live-session-ask';
 import { CallsConfig } from '../config/calls.config';
 import { overdrawnCalls, startFunds } from '../charges/balance-exposure';
+import { pricePerMinutePaise } from '../charges/call-charges';
 import { EndReasons } from '../progress/end-reasons';
 import { PartnerBalances } from '../partners/partner-balances';
 import { carrierCallOfRow } from '../carriers/carrier-call';
@@ -72,7 +73,7 @@ export class BalanceGuard implements OnApplicationBootstrap, BeforeApplicationSh
    */
   async assertCanStart(partner: PartnerContext, minimumPaise: number): Promise<void> {
     await this.balances.seed(partner);
-    const price = this.config.CALL_PRICE_PER_MINUTE_PAISE;
+    const price = pricePerMinutePaise('standard', partner, this.config);
     const { balancePaise: balance, committedPaise: committed } = await startFunds(
       this.dataSource.manager,
       partner,

@@ -44,6 +44,7 @@ describe('startFunds', () => {
     voiceTier: 'standard',
     concurrencyLimit: 5,
     balancePaise,
+    pricePerMinutePaise: null,
     version,
   });
 

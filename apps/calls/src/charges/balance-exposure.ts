@@ -4,14 +4,14 @@ import { tableOf } from '@vap/persistence';
 import { newerBalance } from '../partners/partner-balances';
 
 /**
- * What a partner's calls have cost that its balance does not show yet, in paise, at `$1` paise a minute
+ * What a partner's calls have cost that its balance does not show yet, in paise, at `price` paise a minute
  * billed per second like the post-call charge: the calls in progress, by their own clock (the seconds the
  * call reported, else the time since answer), and the answered calls that ended after the balance was
  * last reported (their charge is on its way to the gateway).
  */
-const LIVE_COST = `ceil(GREATEST(COALESCE(s.live_seconds, 0)::float8,
-                        EXTRACT(EPOCH FROM now() - c.started_at)::float8, 0) * $1 / 60.0)`;
-const UNBILLED_COST = `ceil(p.bill_duration_seconds * $1 / 60.0)`;
+const liveCost = (price: string) => `ceil(GREATEST(COALESCE(s.live_seconds, 0)::float8,
+                        EXTRACT(EPOCH FROM now() - c.started_at)::float8, 0) * ${price} / 60.0)`;
+const unbilledCost = (price: string) => `ceil(p.bill_duration_seconds * ${price} / 60.0)`;
 
 export interface OverdrawnCall {
   id: string;
@@ -20,7 +20,8 @@ export interface OverdrawnCall {
 
 /**
  * The in-progress calls of partners whose balance no longer covers them, except those already being
- * ended (a hang-up asked for less than `$2` seconds ago; an older one is asked again).
+ * ended (a hang-up asked for less than `$2` seconds ago; an older one is asked again). Each partner's calls
+ * cost its own price: its rate card as last told (partner_standing), else `$1`.
  */
 export async function overdrawnCalls(
   em: EntityManager,
@@ -28,15 +29,21 @@ export async function overdrawnCalls(
   retryAfterSecs: number,
 ): Promise<OverdrawnCall[]> {
   return (await em.query(
-    `WITH live AS (
-       SELECT c.id, c.partner_id, c.end_requested_at, ${LIVE_COST} AS cost
+    `WITH price AS (
+       SELECT DISTINCT c.partner_id, COALESCE(ps.price_per_minute_paise, $1) AS paise
+         FROM ${tableOf(em, 'calls')} c LEFT JOIN ${tableOf(em, 'partner_standing')} ps ON ps.partner_id = c.partner_id
+        WHERE c.status = 'in_progress'
+     ), live AS (
+       SELECT c.id, c.partner_id, c.end_requested_at, ${liveCost('pr.paise')} AS cost
          FROM ${tableOf(em, 'calls')} c JOIN ${tableOf(em, 'call_sessions')} s ON s.call_id = c.id
+         JOIN price pr ON pr.partner_id = c.partner_id
         WHERE c.status = 'in_progress'
      ), exposure AS (
        SELECT l.partner_id, sum(l.cost) AS live_cost FROM live l GROUP BY l.partner_id
      ), overdrawn AS (
        SELECT e.partner_id FROM exposure e JOIN ${tableOf(em, 'partner_balances')} b ON b.partner_id = e.partner_id
-        WHERE e.live_cost + (SELECT COALESCE(sum(${UNBILLED_COST}), 0) FROM ${tableOf(em, 'calls')} p
+         JOIN price pr ON pr.partner_id = e.partner_id
+        WHERE e.live_cost + (SELECT COALESCE(sum(${unbilledCost('pr.paise')}), 0) FROM ${tableOf(em, 'calls')} p
                               WHERE p.partner_id = b.partner_id AND p.bill_duration_seconds > 0
                                 AND p.ended_at > b.as_of) >= b.balance_paise
      )
@@ -71,10 +78,10 @@ export async function startFunds(
      SELECT
        (SELECT balance_paise FROM projection) AS balance_paise,
        (SELECT version FROM projection) AS version,
-       (SELECT COALESCE(sum(${LIVE_COST}), 0)
+       (SELECT COALESCE(sum(${liveCost('$1')}), 0)
           FROM ${tableOf(em, 'calls')} c JOIN ${tableOf(em, 'call_sessions')} s ON s.call_id = c.id
          WHERE c.partner_id = $2 AND c.status = 'in_progress') +
-       (SELECT COALESCE(sum(${UNBILLED_COST}), 0) FROM ${tableOf(em, 'calls')} p
+       (SELECT COALESCE(sum(${unbilledCost('$1')}), 0) FROM ${tableOf(em, 'calls')} p
          WHERE p.partner_id = $2 AND p.bill_duration_seconds > 0
            AND p.ended_at > COALESCE((SELECT as_of FROM projection), now()))
        AS committed`,

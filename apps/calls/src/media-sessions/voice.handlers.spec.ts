@@ -1478,6 +1478,7 @@ describe('calls.voice.* commands', () => {
     });
 
     it("carries the providers on the call's charge, which waits for the report while the stream is live", async () => {
+      const PRICES = { CALL_PRICE_PER_MINUTE_PAISE: 600, TEST_CALL_PRICE_PER_MINUTE_PAISE: 100 };
       const unbilled = new ListUnbilledCharges(dataSource);
       const chargeOf = async (callId: string) =>
         (await unbilled.execute(partnerId, { limit: 500 })).charges.find((c) => c.callId === callId);
@@ -1496,7 +1497,7 @@ describe('calls.voice.* commands', () => {
         },
         { mediaStream: 'live', voiceReplicaId: VOICE_REPLICA },
       );
-      await dataSource.transaction((em) => recordCallCharge(em, call, 600));
+      await dataSource.transaction((em) => recordCallCharge(em, call, PRICES));
       expect(await chargeOf(call.id)).toBeUndefined();
       await rpc.request(Subjects.calls.voiceEnded, null, {
         callId: call.id,
@@ -1510,6 +1511,7 @@ describe('calls.voice.* commands', () => {
         sessionId: call.sessionId,
         billSeconds: 42,
         amountPaise: 420,
+        billingRate: 'standard',
         agentId: call.agentId,
         campaignId: null,
         projectId: call.projectId,
@@ -1531,7 +1533,7 @@ describe('calls.voice.* commands', () => {
         },
         { mediaStream: 'live', voiceReplicaId: VOICE_REPLICA },
       );
-      await dataSource.transaction((em) => recordCallCharge(em, silent, 600));
+      await dataSource.transaction((em) => recordCallCharge(em, silent, PRICES));
       expect(await chargeOf(silent.id)).toBeUndefined();
       await dataSource.query(
         `UPDATE ${tableOf(dataSource, 'call_charges')} SET created_at = now() - make_interval(secs => $2)

@@ -43,5 +43,7 @@ function standingOf(dto: PartnerDto) {
     status: dto.status,
     version: dto.version ?? 0,
     concurrencyLimit: dto.concurrency_limit,
+    // Events recorded before the rate card was carried: none (the platform's price).
+    pricePerMinutePaise: dto.price_per_minute_inr == null ? null : Math.round(dto.price_per_minute_inr * 100),
   };
 }

@@ -4,7 +4,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppError, ErrorCode, PartnerContext } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 
-type Standing = Pick<PartnerContext, 'id' | 'status' | 'version' | 'concurrencyLimit'>;
+type Standing = Pick<
+  PartnerContext,
+  'id' | 'status' | 'version' | 'concurrencyLimit' | 'pricePerMinutePaise'
+>;
 
 /**
  * Whether a partner may place calls, decided here rather than by the caller: a command's partner snapshot
@@ -17,18 +20,27 @@ export class PartnerStanding {
 
   /**
    * Keeps a view of the partner if it is newer than the one kept; a view of the same version fills in a
-   * concurrency limit the kept one lacks (rows from before the limit was kept).
+   * concurrency limit the kept one lacks (rows from before the limit was kept). The rate card is part of
+   * the view: every sender carries it, null when the account has none.
    */
   async record(partner: Standing, em: EntityManager = this.dataSource.manager): Promise<void> {
     const table = tableOf(em, 'partner_standing');
     await em.query(
-      `INSERT INTO ${table} (partner_id, status, version, concurrency_limit) VALUES ($1, $2, $3, $4)
+      `INSERT INTO ${table} (partner_id, status, version, concurrency_limit, price_per_minute_paise)
+       VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (partner_id) DO UPDATE
          SET status = EXCLUDED.status, version = EXCLUDED.version,
-             concurrency_limit = COALESCE(EXCLUDED.concurrency_limit, ${table}.concurrency_limit), updated_at = now()
+             concurrency_limit = COALESCE(EXCLUDED.concurrency_limit, ${table}.concurrency_limit),
+             price_per_minute_paise = EXCLUDED.price_per_minute_paise, updated_at = now()
        WHERE ${table}.version < EXCLUDED.version
           OR (${table}.version = EXCLUDED.version AND ${table}.concurrency_limit IS NULL)`,
-      [partner.id, partner.status, partner.version ?? 0, partner.concurrencyLimit ?? null],
+      [
+        partner.id,
+        partner.status,
+        partner.version ?? 0,
+        partner.concurrencyLimit ?? null,
+        partner.pricePerMinutePaise ?? null,
+      ],
     );
   }
 
@@ -55,4 +67,16 @@ export class PartnerStanding {
     if (status === 'suspended') throw new AppError(ErrorCode.FORBIDDEN, 'This account is suspended');
     if (status !== 'approved') throw new AppError(ErrorCode.FORBIDDEN, 'This account is not yet approved');
   }
+}
+
+/** The account's rate card a minute in the partner's newest known view (null: the platform's price). */
+export async function standingPricePerMinutePaise(
+  em: EntityManager,
+  partnerId: string,
+): Promise<number | null> {
+  const [row] = (await em.query(
+    `SELECT price_per_minute_paise FROM ${tableOf(em, 'partner_standing')} WHERE partner_id = $1`,
+    [partnerId],
+  )) as { price_per_minute_paise: number | null }[];
+  return row?.price_per_minute_paise ?? null;
 }

@@ -115,6 +115,7 @@ export class PostCallProcessor {
       campaign_id: call.campaignId,
       project_id: call.projectId,
       bill_seconds: answered ? (call.billDurationSeconds ?? 0) : 0,
+      billing_rate: call.billingRate,
       platform_speech_providers: call.platformSpeechProviders ?? [],
       hold: session.hold!,
       call: {

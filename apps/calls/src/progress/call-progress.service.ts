@@ -6,7 +6,7 @@ import { AnsweredBy, AppError, CallStatus, DomainEvents } from '@vap/messages';
 import { canMoveStatus, isTerminalStatus } from '../calls/call-status-machine';
 import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
-import { pricePerMinutePaise, recordCallCharge } from '../charges/call-charges';
+import { recordCallCharge } from '../charges/call-charges';
 import { callTiming } from '../charges/call-timing';
 import { RawCarrierEvent } from './raw-carrier-event';
 import { normalizeCarrierStatus } from './status-normalization';
@@ -241,7 +241,7 @@ export class CallProgressService {
       { callId: call.id },
       { status: 'processing', endedAt: call.endedAt, durationSeconds: call.durationSeconds ?? 0 },
     );
-    await recordCallCharge(em, call, pricePerMinutePaise(call.billingRate, this.config));
+    await recordCallCharge(em, call, this.config);
     await enqueuePostCall(em, call.id);
     await this.writeCall(em, call);
   }

@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { CampaignDto, CampaignStateMessages, StartCampaignDto } from '@vap/api';
-import { AppError, ErrorCode, minimumStartBalancePaise, PartnerContext } from '@vap/messages';
+import {
+  accountPricePerMinutePaise,
+  AppError,
+  ErrorCode,
+  minimumStartBalancePaise,
+  PartnerContext,
+} from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { Clock } from '../clock/clock';
 import { CampaignsConfig } from '../config/campaigns.config';
@@ -121,7 +127,9 @@ export class CampaignLifecycle {
   }
 
   private assertBalance(partner: PartnerContext): void {
-    const minimum = minimumStartBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
+    const minimum = minimumStartBalancePaise(
+      accountPricePerMinutePaise(partner, this.config.CALL_PRICE_PER_MINUTE_PAISE),
+    );
     if (partner.balancePaise < minimum) {
       throw new AppError(
         ErrorCode.INSUFFICIENT_BALANCE,

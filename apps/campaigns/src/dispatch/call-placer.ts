@@ -2,7 +2,14 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { StartCallCommand } from '@vap/api';
-import { AppError, ErrorCode, minimumStartBalancePaise, PartnerContext, Subjects } from '@vap/messages';
+import {
+  accountPricePerMinutePaise,
+  AppError,
+  ErrorCode,
+  minimumStartBalancePaise,
+  PartnerContext,
+  Subjects,
+} from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { CampaignLifecycle } from '../campaigns/campaign-lifecycle.service';
 import { CampaignReferences } from '../campaigns/campaign-references';
@@ -116,7 +123,9 @@ export class CallPlacer {
     error: AppError,
   ): Promise<string> {
     if (error.code === ErrorCode.FORBIDDEN) {
-      const minimum = minimumStartBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
+      const minimum = minimumStartBalancePaise(
+        accountPricePerMinutePaise(partner, this.config.CALL_PRICE_PER_MINUTE_PAISE),
+      );
       return partner.balancePaise < minimum ? ErrorCode.INSUFFICIENT_BALANCE : error.code;
     }
     if (error.code !== ErrorCode.NOT_FOUND) return error.code;

@@ -59,6 +59,7 @@ describe('dispatcher (Postgres)', () => {
       voiceTier: 'standard',
       concurrencyLimit: 1,
       balancePaise: 1_000_000,
+      pricePerMinutePaise: null,
       version: 1,
     });
     const campaign = async (name: string) => {

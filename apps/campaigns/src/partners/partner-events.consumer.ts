@@ -12,6 +12,8 @@ function contextOf(dto: PartnerDto): PartnerContext {
     voiceTier: dto.voice_tier,
     concurrencyLimit: dto.concurrency_limit,
     balancePaise: Math.round(dto.balance_inr * 100),
+    // Events recorded before the rate card was carried: none (the platform's price).
+    pricePerMinutePaise: dto.price_per_minute_inr == null ? null : Math.round(dto.price_per_minute_inr * 100),
     // Events recorded before partners had versions carry none: older than any versioned view.
     version: dto.version ?? 0,
   };

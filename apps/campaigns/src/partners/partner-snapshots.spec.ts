@@ -49,6 +49,7 @@ describe('partner snapshots', () => {
       version,
       reseller: false,
       reseller_id: null,
+      price_per_minute_inr: null,
     };
   }
 
@@ -62,6 +63,7 @@ describe('partner snapshots', () => {
     voiceTier: 'standard',
     concurrencyLimit: 5,
     balancePaise: 10_000,
+    pricePerMinutePaise: null,
     version,
   });
 

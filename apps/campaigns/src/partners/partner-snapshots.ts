@@ -10,6 +10,7 @@ interface SnapshotRow {
   voice_tier: string;
   concurrency_limit: number;
   balance_paise: string;
+  price_per_minute_paise: number | null;
   version: number;
 }
 
@@ -27,10 +28,10 @@ export class PartnerSnapshots {
   async save(partner: PartnerContext, em: EntityManager = this.dataSource.manager): Promise<void> {
     await em.query(
       `INSERT INTO ${tableOf(em, 'partner_snapshots')}
-         (id, status, voice_tier, concurrency_limit, balance_paise, version, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, now())
+         (id, status, voice_tier, concurrency_limit, balance_paise, version, price_per_minute_paise, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, now())
        ON CONFLICT (id) DO UPDATE SET status = $2, voice_tier = $3, concurrency_limit = $4, balance_paise = $5,
-         version = $6, updated_at = now()
+         version = $6, price_per_minute_paise = $7, updated_at = now()
        WHERE ${tableOf(em, 'partner_snapshots')}.version < EXCLUDED.version`,
       [
         partner.id,
@@ -39,6 +40,7 @@ export class PartnerSnapshots {
         partner.concurrencyLimit,
         partner.balancePaise,
         partner.version ?? 0,
+        partner.pricePerMinutePaise ?? null,
       ],
     );
   }
@@ -54,6 +56,7 @@ export class PartnerSnapshots {
       voiceTier: row.voice_tier,
       concurrencyLimit: row.concurrency_limit,
       balancePaise: Number(row.balance_paise),
+      pricePerMinutePaise: row.price_per_minute_paise ?? null,
       version: row.version,
     };
   }

@@ -14,6 +14,7 @@ import {
 } from '../auth/api-key-secrets';
 import { ApiKey } from './entities/api-key.entity';
 import { Partner } from './entities/partner.entity';
+import { toPartnerContext } from './partner-context';
 
 export function toApiKeySummary(key: ApiKey): ApiKeySummaryDto {
   return {
@@ -105,17 +106,9 @@ export class ApiKeysService {
       relations: { partner: true },
     });
     if (!key?.partner || !apiKeyMatches(presented, key.keyHash)) return null;
-    const p = key.partner;
     const found: CachedApiKey = {
       keyId: key.id,
-      partner: {
-        id: p.id,
-        status: p.status,
-        voiceTier: p.voiceTier,
-        concurrencyLimit: p.concurrencyLimit,
-        balancePaise: p.balancePaise,
-        version: p.version,
-      },
+      partner: toPartnerContext(key.partner),
       scopes: key.scopes ? expandScopes(key.scopes) : null,
       lastUsedAt: key.lastUsedAt?.getTime() ?? null,
     };

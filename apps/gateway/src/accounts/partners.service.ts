@@ -33,6 +33,7 @@ export function toPartnerDto(p: Partner): PartnerDto {
     version: p.version,
     reseller: p.isReseller ?? false,
     reseller_id: p.resellerId ?? null,
+    price_per_minute_inr: p.pricePerMinutePaise == null ? null : paiseToRupees(p.pricePerMinutePaise),
   };
 }
 

@@ -102,6 +102,7 @@ export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicat
             callId: c.callId,
             amountPaise: c.amountPaise,
             billedSeconds: c.billSeconds,
+            billingRate: c.billingRate ?? 'standard',
             // A calls service older than the attribution fields leaves them out.
             agentId: c.agentId ?? null,
             campaignId: c.campaignId ?? null,

@@ -1,19 +1,23 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { callChargeReference, DomainEvents } from '@vap/messages';
+import { CallBillingRate, callChargeReference, DomainEvents } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { toPartnerDto } from '../accounts/partners.service';
 import { LedgerEntry } from '../accounts/entities/ledger-entry.entity';
 import { Partner } from '../accounts/entities/partner.entity';
+import { GatewayConfig } from '../config/gateway.config';
 import { resaleSplit } from './resale';
 
 export interface CallCharge {
   partnerId: string;
   callId: string;
+  /** The call's price as the calls service fixed it: at the account's own price (a client's rate card). */
   amountPaise: number;
   /** What the charge is for, kept on its ledger entry (GET /billing/transactions and /billing/usage). */
   billedSeconds: number;
+  /** What the seconds were priced at (test: a test run's session at the test price). */
+  billingRate: CallBillingRate;
   agentId: string | null;
   campaignId: string | null;
   projectId: string | null;
@@ -33,18 +37,21 @@ export type ChargeOutcome = 'charged' | 'already_charged' | 'no_partner' | 'noth
  * entry's reference `call:<id>` is looked up under the partner's row lock (and is unique in the ledger),
  * whichever path (session.completed or the billing reconciler) gets there first. The balance never goes
  * below zero; a charge larger than what is left takes the rest and the ledger says so. A reseller's client
- * with a rate card is charged at the rate card, and its reseller's ledger gets the margin over the
- * platform's charge (docs/billing.md, "Reseller clients").
+ * pays the price the calls service fixed at its rate card, and its reseller's ledger gets the margin over
+ * the platform's charge for the same seconds (docs/billing.md, "Reseller clients").
  */
 @Injectable()
 export class CallChargeService {
   private readonly logger = new Logger(CallChargeService.name);
 
-  constructor(private readonly outbox: OutboxService) {}
+  constructor(
+    private readonly outbox: OutboxService,
+    private readonly config: GatewayConfig,
+  ) {}
 
   async charge(em: EntityManager, charge: CallCharge): Promise<ChargeOutcome> {
-    const cost = charge.amountPaise;
-    if (!(cost > 0)) return 'nothing_to_charge';
+    const price = charge.amountPaise;
+    if (!(price > 0)) return 'nothing_to_charge';
     const partner = await em.findOne(Partner, {
       where: { id: charge.partnerId },
       lock: { mode: 'pessimistic_write' },
@@ -55,12 +62,6 @@ export class CallChargeService {
     }
     const reference = callChargeReference(charge.callId);
     if (await em.exists(LedgerEntry, { where: { reference } })) return 'already_charged';
-    // A reseller's client with a rate card pays the reseller's price; the reseller keeps the difference.
-    const split =
-      partner.resellerId && partner.pricePerMinutePaise !== null
-        ? resaleSplit(charge.billedSeconds, cost, partner.pricePerMinutePaise, partner.balancePaise)
-        : null;
-    const price = split ? split.clientPricePaise : cost;
     const debit = Math.min(price, partner.balancePaise);
     if (debit < price) {
       this.logger.warn(
@@ -80,8 +81,16 @@ export class CallChargeService {
       ...this.whatFor(charge),
     });
     await this.outbox.record(em, DomainEvents.partnerUpdated, partner.id, toPartnerDto(partner));
-    if (split && split.marginPaise !== 0 && partner.resellerId) {
-      await this.settleReseller(em, partner.resellerId, partner.id, charge, split.marginPaise);
+    if (partner.resellerId) {
+      // The reseller keeps what its client paid over the platform's charge, or pays what it fell short by.
+      const { marginPaise } = resaleSplit(
+        { billedSeconds: charge.billedSeconds, billingRate: charge.billingRate, pricePaise: price },
+        debit,
+        this.config.CALL_PRICE_PER_MINUTE_PAISE,
+      );
+      if (marginPaise !== 0) {
+        await this.settleReseller(em, partner.resellerId, partner.id, charge, marginPaise);
+      }
     }
     return 'charged';
   }

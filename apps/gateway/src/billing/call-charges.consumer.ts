@@ -23,6 +23,8 @@ export class CallChargesConsumer {
       amountPaise: event.data.credits_used_paise,
       // Events written before bill_seconds was carried: the answered duration is what was billed.
       billedSeconds: event.data.bill_seconds ?? event.data.duration_seconds,
+      // Events written before the rate was carried: priced at the standard rate.
+      billingRate: event.data.billing_rate ?? 'standard',
       agentId: event.data.agent_id ?? null,
       campaignId: event.data.campaign_id ?? null,
       projectId: event.data.project_id ?? null,

@@ -107,7 +107,7 @@ describe('platform-paid speech in the ledger, transactions and usage', () => {
     calls.connectMicroservice({ strategy: new NatsRpcServer(calls.get(NatsConnectionService)) });
     await calls.init();
     await calls.startAllMicroservices();
-    charges = new CallChargeService(new OutboxService());
+    charges = new CallChargeService(new OutboxService(), config);
     consumer = new CallChargesConsumer(charges);
     // Constructed, not bootstrapped: each test runs a round itself.
     reconciler = new BillingReconciler(dataSource, calls.get(RpcClient), charges, config);

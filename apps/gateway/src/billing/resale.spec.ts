@@ -1,32 +1,28 @@
-import { creditsPaise, resaleSplit } from './resale';
+import { creditsPaise } from '@vap/messages';
+import { resaleSplit } from './resale';
 
 describe('resale split', () => {
-  it('bills per second at the per-minute price, rounded up to the paisa, nothing unanswered', () => {
-    expect(creditsPaise(0, 600)).toBe(0);
-    expect(creditsPaise(60, 600)).toBe(600);
-    expect(creditsPaise(95, 400)).toBe(634); // 633.33 rounds up
+  it('leaves the reseller what its client paid over the platform’s charge for the billed seconds', () => {
+    // 95 s: the client's rate card of 6.00/min is 950 paise; the platform's 4.00/min is 634 (633.33 up).
+    const call = { billedSeconds: 95, billingRate: 'standard' as const, pricePaise: creditsPaise(95, 600) };
+    expect(call.pricePaise).toBe(950);
+    expect(resaleSplit(call, 950, 400)).toEqual({ platformPaise: 634, marginPaise: 316 });
   });
 
-  it('charges the client its rate card and leaves the reseller the difference over the platform charge', () => {
-    // 95 s: the platform's 4.00/min is 634 paise, the reseller's 6.00/min is 950.
-    expect(resaleSplit(95, 634, 600, 10_000)).toEqual({
-      clientPricePaise: 950,
-      collectedPaise: 950,
-      marginPaise: 316,
-    });
+  it('charges the reseller the platform’s cost when its client’s balance fell short', () => {
+    const call = { billedSeconds: 95, billingRate: 'standard' as const, pricePaise: 950 };
+    expect(resaleSplit(call, 500, 400)).toEqual({ platformPaise: 634, marginPaise: -134 });
+    expect(resaleSplit(call, 0, 400).marginPaise).toBe(-634);
   });
 
-  it('takes what a short balance has left; the reseller still bears the platform charge', () => {
-    expect(resaleSplit(95, 634, 600, 500)).toEqual({
-      clientPricePaise: 950,
-      collectedPaise: 500,
-      marginPaise: -134,
-    });
-    expect(resaleSplit(95, 634, 600, 0).marginPaise).toBe(-634);
+  it('gives no margin on a client without a rate card that paid in full', () => {
+    const call = { billedSeconds: 95, billingRate: 'standard' as const, pricePaise: 634 };
+    expect(resaleSplit(call, 634, 400).marginPaise).toBe(0);
   });
 
-  it('keeps the test rate’s lower platform charge as the cost of a test session', () => {
-    // A test run's 60 s at 1.00/min costs the platform 100 paise; the client pays its rate card.
-    expect(resaleSplit(60, 100, 600, 10_000).marginPaise).toBe(500);
+  it('passes a test run’s session through at the test price it was charged', () => {
+    const call = { billedSeconds: 60, billingRate: 'test' as const, pricePaise: 100 };
+    expect(resaleSplit(call, 100, 400)).toEqual({ platformPaise: 100, marginPaise: 0 });
+    expect(resaleSplit(call, 40, 400).marginPaise).toBe(-60);
   });
 });

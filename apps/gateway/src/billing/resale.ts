@@ -1,38 +1,31 @@
-/**
- * The charge of a call in paise at a per-minute price: answered time billed per second, rounded up to the
- * next paisa; nothing for a call never answered. The same rule as the calls service's creditsPaise, which
- * fixes the platform's charge.
- */
-export function creditsPaise(billSeconds: number, pricePerMinutePaise: number): number {
-  if (billSeconds <= 0) return 0;
-  return Math.ceil((billSeconds * pricePerMinutePaise) / 60);
-}
+import { CallBillingRate, creditsPaise } from '@vap/messages';
 
-/** What a reseller's client pays for a call, and what of it is the reseller's. */
+/** What of a reseller's client's call the platform charges, and so what of it is the reseller's. */
 export interface ResaleSplit {
-  /** The client's charge: its rate card's price for the billed seconds. */
-  clientPricePaise: number;
-  /** Debited from the client: the price, or what its balance had left. */
-  collectedPaise: number;
+  /** The platform's charge for the call: what the reseller owes for it. */
+  platformPaise: number;
   /**
-   * The reseller's margin: what was collected less the platform's charge. Negative when the client's balance
-   * fell short (or the platform's price rose above the rate card): the reseller pays the platform's cost of
-   * its client's call either way.
+   * The reseller's margin: what was collected from the client less the platform's charge. Negative when the
+   * client's balance fell short (or the platform's price rose above the rate card): the reseller pays the
+   * platform's cost of its client's call either way.
    */
   marginPaise: number;
 }
 
 /**
- * The split of a reseller's client's call. `platformPaise` is the charge the calls service fixed at the
- * platform's price (a test run's at its test rate); `ratePaise` the client's rate card a minute.
+ * The split of a reseller's client's call. The calls service priced the call at the client's own price (its
+ * rate card, else the platform's) and `collectedPaise` of that was debited from the client. The platform
+ * charges the billed seconds at its price a minute; a test run's session was priced at the test price
+ * whoever runs it, which passes through to the reseller unchanged (no margin on a test).
  */
 export function resaleSplit(
-  billedSeconds: number,
-  platformPaise: number,
-  ratePaise: number,
-  clientBalancePaise: number,
+  call: { billedSeconds: number; billingRate: CallBillingRate; pricePaise: number },
+  collectedPaise: number,
+  platformPricePerMinutePaise: number,
 ): ResaleSplit {
-  const clientPricePaise = creditsPaise(billedSeconds, ratePaise);
-  const collectedPaise = Math.min(clientPricePaise, Math.max(0, clientBalancePaise));
-  return { clientPricePaise, collectedPaise, marginPaise: collectedPaise - platformPaise };
+  const platformPaise =
+    call.billingRate === 'test'
+      ? call.pricePaise
+      : creditsPaise(call.billedSeconds, platformPricePerMinutePaise);
+  return { platformPaise, marginPaise: collectedPaise - platformPaise };
 }

@@ -2,8 +2,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
-import { AppError, ErrorCode, PartnerContext, scopeAllows } from '@vap/messages';
+import { AppError, ErrorCode, scopeAllows } from '@vap/messages';
 import { Partner } from '../accounts/entities/partner.entity';
+import { toPartnerContext } from '../accounts/partner-context';
 import { AuthContext, AuthenticatedRequest } from '../auth/auth-context';
 import { ResellerAuditService } from './reseller-audit.service';
 
@@ -79,14 +80,7 @@ export class OnBehalfService {
           ),
         );
     });
-    const partner: PartnerContext = {
-      id: client.id,
-      status: client.status,
-      voiceTier: client.voiceTier,
-      concurrencyLimit: client.concurrencyLimit,
-      balancePaise: client.balancePaise,
-      version: client.version,
-    };
+    const partner = toPartnerContext(client);
     return { partnerId: client.id, apiKeyId: auth.apiKeyId, partner, scopes: auth.scopes };
   }
 }

@@ -146,7 +146,8 @@ export class GatewayConfig extends BaseServiceConfig {
 
   /**
    * The calls service's price of one minute (its CALL_PRICE_PER_MINUTE_PAISE): the least a reseller's rate
-   * card may charge its clients. Deploy both services with the same value.
+   * card may charge its clients, and the platform's charge for a client's call that the reseller's margin is
+   * counted over. Deploy both services with the same value.
    */
   @IntSetting({ min: 0 })
   CALL_PRICE_PER_MINUTE_PAISE: number = 400;

@@ -130,7 +130,8 @@ export class ConsoleSessionsService {
     const [row] = await this.dataSource.query(
       `SELECT s.csrf_token, s.last_seen_at, u.*,
               p.name AS p_name, p.status AS p_status, p.voice_tier AS p_voice_tier,
-              p.concurrency_limit AS p_concurrency_limit, p.balance_paise AS p_balance_paise, p.version AS p_version
+              p.concurrency_limit AS p_concurrency_limit, p.balance_paise AS p_balance_paise, p.version AS p_version,
+              p.price_per_minute_paise AS p_price_per_minute_paise
          FROM ${this.t('console_sessions')} s
          JOIN ${this.t('partner_users')} u ON u.id = s.user_id
          JOIN ${this.t('partners')} p ON p.id = u.partner_id
@@ -153,6 +154,7 @@ export class ConsoleSessionsService {
         voiceTier: row.p_voice_tier,
         concurrencyLimit: row.p_concurrency_limit,
         balancePaise: Number(row.p_balance_paise),
+        pricePerMinutePaise: row.p_price_per_minute_paise ?? null,
         version: row.p_version,
       },
       csrfToken: row.csrf_token,

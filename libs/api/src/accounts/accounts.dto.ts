@@ -162,6 +162,14 @@ export class PartnerDto {
     description: 'For a client account: the reseller that manages it; null otherwise',
   })
   reseller_id: string | null;
+
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    description:
+      "For a client account: its rate card, what a minute of its calls costs it (INR, billed per second), set by its reseller; null: the platform's price",
+  })
+  price_per_minute_inr: number | null;
 }
 
 export class ApiKeySummaryDto {

@@ -264,7 +264,10 @@ export class CallSessionDto {
   @ApiProperty()
   duration_seconds: number;
 
-  @ApiProperty({ description: 'Charge in INR (per-second billing at the platform’s per-minute price)' })
+  @ApiProperty({
+    description:
+      'Charge in INR: per-second billing at the account’s price a minute (a reseller’s client’s rate card, else the platform’s; a test run’s session at the test rate)',
+  })
   credits_used: number;
 
   @ApiProperty()

@@ -1,3 +1,4 @@
+import type { CallBillingRate } from './credits';
 /**
  * Charges of ended calls, asked of the calls service by the gateway (partner-scoped commands), so billing
  * never depends on the event stream still holding session.completed.
@@ -17,6 +18,8 @@ export interface UnbilledCharge {
   /** Billed seconds and their price, fixed when the call ended. */
   billSeconds: number;
   amountPaise: number;
+  /** What the seconds were priced at (session.completed's billing_rate); absent from older calls services. */
+  billingRate?: CallBillingRate;
   /** What the charge is for, as session.completed says it (the gateway's ledger keeps it). */
   agentId: string;
   campaignId: string | null;

@@ -1,5 +1,6 @@
 import type { CallAnalysis } from '../agents/analysis';
 import type { CallSegment } from '../agents/handoffs';
+import type { CallBillingRate } from './credits';
 import type { RecordedTurnLatency, ToolCallOutcome, TurnProviders } from '../voice/voice-commands';
 import {
   AnsweredBy,
@@ -164,6 +165,12 @@ export interface SessionCompletedData {
   project_id: string | null;
   /** The seconds credits_used_paise was priced on (0 when the call was not answered). */
   bill_seconds: number;
+  /**
+   * What the seconds were priced at: standard (the account's price a minute: its rate card for a reseller's
+   * client, else the platform's) or test (a test run's session, at the test price). Absent from events
+   * written before it was carried.
+   */
+  billing_rate: CallBillingRate;
   /**
    * Cloud speech providers that served the call on the platform's keys, sorted ([]: offline engines or the
    * partner's own keys only; absent from events written before it was carried).

@@ -11,6 +11,11 @@ export interface PartnerContext {
   concurrencyLimit: number;
   balancePaise: number;
   /**
+   * A client account's rate card in paise a minute, set by its reseller (null: the platform's price). The
+   * calls service prices the account's calls with it, so a client sees its own price, never its reseller's cost.
+   */
+  pricePerMinutePaise: number | null;
+  /**
    * The partner's version when the snapshot was taken (one more on every change). A service keeping a copy
    * keeps the highest version it saw; a sender that predates versions sends none, which counts as 0.
    */

@@ -19,6 +19,7 @@ const PARTNER: PartnerContext = {
   voiceTier: 'standard',
   concurrencyLimit: 5,
   balancePaise: 100_000,
+  pricePerMinutePaise: null,
   version: 1,
 };
 const AGENT_ID = '3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11';

@@ -82,6 +82,10 @@ export type PartnerDto = {
    * For a client account: the reseller that manages it; null otherwise
    */
   reseller_id: string | null;
+  /**
+   * For a client account: its rate card, what a minute of its calls costs it (INR, billed per second), set by its reseller; null: the platform's price
+   */
+  price_per_minute_inr: number | null;
 };
 
 export type ApiKeySummaryDto = {
@@ -1083,7 +1087,7 @@ export type CallSessionDto = {
   status: 'active' | 'processing' | 'completed' | 'failed';
   duration_seconds: number;
   /**
-   * Charge in INR (per-second billing at the platform’s per-minute price)
+   * Charge in INR: per-second billing at the account’s price a minute (a reseller’s client’s rate card, else the platform’s; a test run’s session at the test rate)
    */
   credits_used: number;
   processing_complete: boolean;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Column, CreateDateColumn, DeepPartial, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { agentSnapshotOf, AgentForCall, CarrierReconciliation } from '@vap/api';
 import {
+  CallBillingRate,
   AgentSnapshot,
   AnsweredBy,
   CallDirection,
@@ -15,9 +16,6 @@ import {
   StoredAgentSnapshot,
   upgradeAgentSnapshot,
 } from '@vap/messages';
-
-/** What a call's minutes cost: the calls' price, or a test run's (see CallsConfig). */
-export type CallBillingRate = 'standard' | 'test';
 
 @Entity({ name: 'calls' })
 export class Call {

@@ -26,6 +26,7 @@ import { BrowserSessionLastRefusal1765300070000 } from './1765300070000-browser-
 import { SessionAnalysis1765400010000 } from './1765400010000-session-analysis';
 import { CallHandoffs1765400020000 } from './1765400020000-call-handoffs';
 import { CallBillingRate1765400030000 } from './1765400030000-call-billing-rate';
+import { PartnerRateCard1765400600000 } from './1765400600000-partner-rate-card';
 import { CallTransfer1765400040000 } from './1765400040000-call-transfer';
 import { Messages1765400200000 } from './1765400200000-messages';
 import { ConnectionHealth1765400300000 } from './1765400300000-connection-health';
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   Messages1765400200000,
   ConnectionHealth1765400300000,
   CallCustomer1765400100100,
+  PartnerRateCard1765400600000,
 ];

@@ -4,6 +4,7 @@ import { InboxPruneIndex1763900010000 } from './1763900010000-inbox-prune-index'
 import { PartnerSnapshotVersion1763900020000 } from './1763900020000-partner-snapshot-version';
 import { ContactSkipReason1764200010000 } from './1764200010000-contact-skip-reason';
 import { TestRuns1765400010000 } from './1765400010000-test-runs';
+import { PartnerSnapshotRateCard1765400600000 } from './1765400600000-partner-snapshot-rate-card';
 
 /** Every migration of the campaigns schema, oldest first. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   PartnerSnapshotVersion1763900020000,
   ContactSkipReason1764200010000,
   TestRuns1765400010000,
+  PartnerSnapshotRateCard1765400600000,
 ];

@@ -21,6 +21,7 @@ import { CallDialer } from './call-dialer';
 import { CallsQueryService } from '../../../calls/calls-query.service';
 import { Call, newCall } from '../../../calls/entities/call.entity';
 import { CallSession, newSession } from '../../../calls/entities/call-session.entity';
+import { pricePerMinutePaise } from '../../../charges/call-charges';
 import { FromNumberResolver } from './from-number.resolver';
 import { PreCallHookRunner } from '../../../lifecycle-hooks/pre-call-hook.runner';
 import {
@@ -58,7 +59,7 @@ export class StartCall {
     const { input, key, origin } = splitStartCommand(command);
     const earlier = key ? await callOfKey(this.dataSource.manager, partner.id, key) : null;
     if (earlier) return this.replay(partner, earlier);
-    const minimum = minimumStartBalancePaise(this.config.CALL_PRICE_PER_MINUTE_PAISE);
+    const minimum = minimumStartBalancePaise(pricePerMinutePaise('standard', partner, this.config));
     // The checks before the admission read independent things, so they are asked at once; their verdicts
     // are taken in this order, as if asked one by one, and the first refusal answers without waiting for
     // the later checks. First the contact policy: a listed number, or one outside its calling window, is

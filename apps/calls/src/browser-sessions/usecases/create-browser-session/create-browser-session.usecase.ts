@@ -3,10 +3,17 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { CreateBrowserSessionDto, CreatedBrowserSessionDto } from '@vap/api';
-import { AppError, ErrorCode, minimumStartBalancePaise, PartnerContext, Subjects } from '@vap/messages';
+import {
+  AppError,
+  CallBillingRate,
+  ErrorCode,
+  minimumStartBalancePaise,
+  PartnerContext,
+  Subjects,
+} from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { BalanceGuard } from '../../../balance-guard/balance-guard.service';
-import { Call, CallBillingRate, newCall } from '../../../calls/entities/call.entity';
+import { Call, newCall } from '../../../calls/entities/call.entity';
 import { pricePerMinutePaise } from '../../../charges/call-charges';
 import { CallSession, newSession } from '../../../calls/entities/call-session.entity';
 import { BrowserSession } from '../../../carriers/browser/entities/browser-session.entity';
@@ -37,7 +44,7 @@ export class CreateBrowserSession {
     input: CreateBrowserSessionDto,
     billingRate: CallBillingRate = 'standard',
   ): Promise<CreatedBrowserSessionDto> {
-    const minimum = minimumStartBalancePaise(pricePerMinutePaise(billingRate, this.config));
+    const minimum = minimumStartBalancePaise(pricePerMinutePaise(billingRate, partner, this.config));
     const agent = await this.rpc.request(Subjects.agents.agentForCall, partner, { id: input.agent_id });
     if (partner.balancePaise < minimum) {
       throw new AppError(

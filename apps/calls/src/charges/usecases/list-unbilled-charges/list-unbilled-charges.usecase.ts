@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppError, isUuid, UnbilledChargesPage, UnbilledChargesRequest } from '@vap/messages';
+import {
+  AppError,
+  CallBillingRate,
+  isUuid,
+  UnbilledChargesPage,
+  UnbilledChargesRequest,
+} from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { UNBILLED_PAGE_MAX } from '../../unbilled-page';
 
@@ -23,6 +29,7 @@ interface UnbilledRow {
   campaign_id: string | null;
   project_id: string | null;
   kind: string;
+  billing_rate: CallBillingRate;
   platform_speech_providers: string[] | null;
 }
 /** calls.billing.unbilled: a page of the partner's charges the gateway has not acknowledged. */
@@ -41,7 +48,7 @@ export class ListUnbilledCharges {
     }
     const rows = (await this.dataSource.query(
       `SELECT ch.call_id, ch.session_id, ch.bill_seconds, ch.amount_paise,
-              c.agent_id, c.campaign_id, c.project_id, c.kind, c.platform_speech_providers
+              c.agent_id, c.campaign_id, c.project_id, c.kind, c.billing_rate, c.platform_speech_providers
          FROM ${tableOf(this.dataSource, 'call_charges')} ch
          JOIN ${tableOf(this.dataSource, 'calls')} c ON c.id = ch.call_id
          LEFT JOIN ${tableOf(this.dataSource, 'call_sessions')} s ON s.call_id = ch.call_id
@@ -59,6 +66,7 @@ export class ListUnbilledCharges {
         sessionId: r.session_id,
         billSeconds: Number(r.bill_seconds),
         amountPaise: Number(r.amount_paise),
+        billingRate: r.billing_rate,
         agentId: r.agent_id,
         campaignId: r.campaign_id,
         projectId: r.project_id,
