@@ -41,6 +41,7 @@ describe('operator API (/admin/v1)', () => {
       version: 1,
       reseller: false,
       reseller_id: null,
+      price_per_minute_inr: null,
     });
     expect(res.body.data.api_key).toMatch(/^rg_live_/);
     expect(res.body.data.key.prefix).toBe(res.body.data.api_key.slice(0, res.body.data.key.prefix.length));
