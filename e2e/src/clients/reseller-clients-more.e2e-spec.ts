@@ -140,6 +140,22 @@ describe('reseller clients: keys, idempotent funding, suspension with the resell
     expect((await api('/agent', { key: firstKey })).status).toBe(200);
     const plain = await createPartner();
     expect((await api(keysPath, { key: plain.apiKey })).status).toBe(403);
+
+    // Through the console, as on its own key page: owners and admins manage the client's keys, a developer
+    // reads them only.
+    const developer = new ConsoleClient();
+    const link = await inviteUser(r.id, {
+      email: `dev-${randomUUID()}@example.com`,
+      name: 'Developer',
+      role: 'developer',
+    });
+    expect((await developer.useLink(link, 'correct horse battery staple')).status).toBe(200);
+    expect((await developer.request('GET', `/v2${keysPath}`)).status).toBe(200);
+    const notTheirs = await developer.request('POST', `/v2${keysPath}`, { body: { name: 'dev' } });
+    expect(notTheirs.status).toBe(403);
+    expect(notTheirs.body.error.message).toBe('The developer role cannot manage API keys');
+    expect((await developer.request('DELETE', `/v2${keysPath}/${first.id}`)).status).toBe(403);
+    expect((await api('/agent', { key: firstKey })).status).toBe(200);
   });
 
   it('funds once per Idempotency-Key: a retry replays the first answer, another body is 409', async () => {

@@ -22,15 +22,27 @@ import {
   UpdateClientDto,
   USAGE_MAX_RANGE_DAYS,
 } from '@vap/api';
-import { ErrorCode } from '@vap/messages';
+import { AppError, ErrorCode } from '@vap/messages';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { BillingUsageService } from '../billing/billing-usage.service';
+import { ConsoleRequest, ROLE_MAY } from '../console/console-auth';
 import { API_PREFIX } from '../http/api-docs';
 import { idParam } from '../http/id-param';
 import { IdempotencyKey, REPLAYED_HEADER } from '../idempotency/idempotency-key';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
 import { ClientsService, FUND_KEY_RETENTION_HOURS, toClientDto } from './clients.service';
 import { ResellerAuditService } from './reseller-audit.service';
+
+/**
+ * Through the console, a client's keys are managed by the roles that manage the account's own (owners and
+ * admins), as on the console's key page; an API key that reaches the route may.
+ */
+function mayManageKeys(req: Request): void {
+  const session = (req as ConsoleRequest).consoleSession;
+  if (session && !ROLE_MAY.manageKeys(session.user.role)) {
+    throw new AppError(ErrorCode.FORBIDDEN, `The ${session.user.role} role cannot manage API keys`);
+  }
+}
 
 const RESELLERS_ONLY = 'Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.';
 
@@ -197,7 +209,8 @@ export class ClientsController {
     description:
       'As the operator issues one: without `scopes` the key has full access to the client’s account; with ' +
       `them, only what they allow. An account holds at most ${MAX_ACTIVE_API_KEYS} active keys: one more is ` +
-      `429 LIMIT_REACHED (revoke one first). Audited in GET /clients/{id}/audit. ${RESELLERS_ONLY}`,
+      `429 LIMIT_REACHED (revoke one first). Audited in GET /clients/{id}/audit. From the console: owners and ` +
+      `admins only. ${RESELLERS_ONLY}`,
   })
   @ApiEnvelope(CreatedApiKeyDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.LIMIT_REACHED)
@@ -208,6 +221,7 @@ export class ClientsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<CreatedApiKeyDto> {
+    mayManageKeys(req);
     await this.clients.get(auth.partnerId, id);
     this.auditRequest(req, res, auth, id);
     return this.clients.issueKey(auth.partnerId, id, body);
@@ -216,7 +230,9 @@ export class ClientsController {
   @Delete(':id/api-keys/:keyId')
   @ApiOperation({
     summary: 'Revoke a client’s API key: it stops working at once on every gateway',
-    description: `Revoking a revoked key changes nothing. Audited in GET /clients/{id}/audit. ${RESELLERS_ONLY}`,
+    description:
+      'Revoking a revoked key changes nothing. Audited in GET /clients/{id}/audit. From the console: owners and ' +
+      `admins only. ${RESELLERS_ONLY}`,
   })
   @ApiEnvelope(ApiKeySummaryDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
@@ -227,6 +243,7 @@ export class ClientsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ApiKeySummaryDto> {
+    mayManageKeys(req);
     await this.clients.get(auth.partnerId, id);
     this.auditRequest(req, res, auth, id);
     return this.clients.revokeKey(auth.partnerId, id, keyId);

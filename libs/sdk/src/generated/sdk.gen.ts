@@ -1184,7 +1184,7 @@ export class Clients extends HeyApiClient {
   /**
    * Issue the client another API key (shown once)
    *
-   * As the operator issues one: without `scopes` the key has full access to the client’s account; with them, only what they allow. An account holds at most 20 active keys: one more is 429 LIMIT_REACHED (revoke one first). Audited in GET /clients/{id}/audit. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   * As the operator issues one: without `scopes` the key has full access to the client’s account; with them, only what they allow. An account holds at most 20 active keys: one more is 429 LIMIT_REACHED (revoke one first). Audited in GET /clients/{id}/audit. From the console: owners and admins only. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
    *
    * Required scope: `clients:write` (or a key without scopes).
    */
@@ -1215,7 +1215,7 @@ export class Clients extends HeyApiClient {
   /**
    * Revoke a client’s API key: it stops working at once on every gateway
    *
-   * Revoking a revoked key changes nothing. Audited in GET /clients/{id}/audit. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   * Revoking a revoked key changes nothing. Audited in GET /clients/{id}/audit. From the console: owners and admins only. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
    *
    * Required scope: `clients:write` (or a key without scopes).
    */
