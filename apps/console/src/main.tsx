@@ -5,6 +5,7 @@ import { AgentFormPage, AgentsPage } from './pages/agents.js';
 import { BillingPage } from './pages/billing.js';
 import { CallPage, CallsPage, WebSessionPage } from './pages/calls.js';
 import { CampaignsPage } from './pages/campaigns.js';
+import { ClientsPage } from './pages/clients.js';
 import { ContactPolicyPage } from './pages/contact-policy.js';
 import { EmbedPage } from './pages/embed.js';
 import { KeysPage } from './pages/keys.js';
@@ -29,6 +30,7 @@ const NAV: [string, string][] = [
   ['/keys', 'API keys'],
   ['/provider-keys', 'Provider keys'],
   ['/billing', 'Usage and billing'],
+  ['/clients', 'Clients'],
   ['/team', 'Team'],
 ];
 
@@ -60,6 +62,8 @@ function Page({ path, session }: { path: string; session: Session }) {
       return <ProviderKeysPage session={session} />;
     case 'billing':
       return <BillingPage />;
+    case 'clients':
+      return <ClientsPage session={session} id={id} />;
     case 'team':
       return <TeamPage session={session} />;
     default:
@@ -86,7 +90,7 @@ function Shell({ session, path, onSignedOut }: { session: Session; path: string;
       <nav class="nav" aria-label="Console">
         <h1>{session.account.name}</h1>
         <ul>
-          {NAV.map(([to, label]) => (
+          {NAV.filter(([to]) => to !== '/clients' || session.account.reseller).map(([to, label]) => (
             <li key={to}>
               <a {...linkProps(to)} aria-current={area === to ? 'page' : undefined}>
                 {label}

@@ -3,7 +3,7 @@ import { can, loadSession, Role, Session, signIn, signOut } from './session';
 
 const session = (role: Role): Session => ({
   user: { id: 'usr_1', email: 'a@example.com', name: 'A', role },
-  account: { id: 'acc_1', name: 'Acme' },
+  account: { id: 'acc_1', name: 'Acme', reseller: false },
   csrf_token: 'csrf-1',
 });
 

@@ -6,7 +6,8 @@ export type Role = 'owner' | 'admin' | 'developer' | 'viewer';
 
 export interface Session {
   user: { id: string; email: string; name: string; role: Role };
-  account: { id: string; name: string };
+  /** `reseller`: the account manages client accounts (the Clients page). */
+  account: { id: string; name: string; reseller: boolean };
   csrf_token: string;
 }
 

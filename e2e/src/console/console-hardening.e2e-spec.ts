@@ -324,8 +324,12 @@ describe('console hardening', () => {
       body: { email: who, password: PASSWORD, account_id: accountB.id },
     });
     expect(chosen.status).toBe(200);
-    expect(chosen.body.data.account).toEqual(accountB);
-    expect((await client.request('GET', '/session')).body.data.account).toEqual(accountB);
+    // The session's account says whether it is a reseller (the console shows Clients to one).
+    expect(chosen.body.data.account).toEqual({ ...accountB, reseller: false });
+    expect((await client.request('GET', '/session')).body.data.account).toEqual({
+      ...accountB,
+      reseller: false,
+    });
 
     // One account's password signs in to that account at once.
     const direct = await new ConsoleClient(gateway.url, from('198.51.100.102')).signIn(
@@ -333,7 +337,7 @@ describe('console hardening', () => {
       `${PASSWORD} of C`,
     );
     expect(direct.status).toBe(200);
-    expect(direct.body.data.account).toEqual(accountC);
+    expect(direct.body.data.account).toEqual({ ...accountC, reseller: false });
 
     // An account whose user has another password, or no user of this email, answers as a wrong password.
     const unknown = await new ConsoleClient(gateway.url, from('198.51.100.103')).signIn(

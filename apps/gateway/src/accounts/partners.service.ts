@@ -70,9 +70,11 @@ export class PartnersService {
   }
 
   async update(id: string, input: UpdatePartnerDto): Promise<PartnerDto> {
+    let changedClients: string[] = [];
     const updated = await this.dataSource.transaction(async (em) => {
       const partner = await em.findOne(Partner, { where: { id }, lock: { mode: 'pessimistic_write' } });
       if (!partner) throw AppError.notFound('Partner');
+      const wasApproved = partner.status === 'approved';
       if (input.balance_inr !== undefined) {
         const delta = rupeesToPaise(input.balance_inr) - partner.balancePaise;
         partner.balancePaise += delta;
@@ -81,9 +83,10 @@ export class PartnersService {
         if (delta < 0) await this.writeLedger(em, partner, delta, 'adjustment', 'operator_adjustment');
       }
       if (input.name !== undefined) partner.name = input.name;
-      if (input.status !== undefined && input.status !== partner.status) {
+      // Suspending an account already suspended (by its reseller, or with it) makes the suspension the
+      // operator's own: a reseller may not lift it from its client, nor does approving the reseller.
+      if (input.status !== undefined && (input.status !== partner.status || input.status === 'suspended')) {
         partner.status = input.status;
-        // The operator's suspension is its own: a reseller may not lift it from its client.
         partner.suspendedBy = input.status === 'suspended' ? 'operator' : null;
       }
       if (input.reseller !== undefined) await this.setReseller(em, partner, input.reseller);
@@ -91,11 +94,39 @@ export class PartnersService {
       if (input.voice_tier !== undefined) partner.voiceTier = input.voice_tier;
       await em.save(partner);
       await this.outbox.record(em, DomainEvents.partnerUpdated, partner.id, toPartnerDto(partner));
+      if (partner.isReseller && wasApproved !== (partner.status === 'approved')) {
+        changedClients = await this.holdClients(em, partner.id, partner.status !== 'approved');
+      }
       return toPartnerDto(partner);
     });
-    // At once here; the other replicas drop it when the event above reaches them.
+    // At once here; the other replicas drop them when the events above reach them.
     this.keyCache.forgetPartner(id);
+    for (const clientId of changedClients) this.keyCache.forgetPartner(clientId);
     return updated;
+  }
+
+  /**
+   * A reseller's clients stop with it: when the reseller leaves approved, its approved clients are suspended
+   * with it (suspended_by 'reseller_account'), and when it is approved again exactly those are approved again;
+   * a client the reseller or the operator suspended stays suspended. Each is a change of the client's own
+   * row and event, so everything that reads an account's status (its keys, its console, the calls service's
+   * standing, campaigns) stops and resumes it without knowing about resellers. The ids changed.
+   */
+  private async holdClients(em: EntityManager, resellerId: string, hold: boolean): Promise<string[]> {
+    const clients = await em.find(Partner, {
+      where: hold
+        ? { resellerId, status: 'approved' }
+        : { resellerId, status: 'suspended', suspendedBy: 'reseller_account' },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      lock: { mode: 'pessimistic_write' },
+    });
+    for (const client of clients) {
+      client.status = hold ? 'suspended' : 'approved';
+      client.suspendedBy = hold ? 'reseller_account' : null;
+      await em.save(client);
+      await this.outbox.record(em, DomainEvents.partnerUpdated, client.id, toPartnerDto(client));
+    }
+    return clients.map((c) => c.id);
   }
 
   /** Marks or unmarks a reseller: a client is never one, and a reseller with clients stays one. */

@@ -1,6 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import {
+  ApiKeyListDto,
+  ApiKeySummaryDto,
   BillingUsageDto,
   BillingUsageQueryDto,
   ClientAuditListDto,
@@ -8,22 +11,38 @@ import {
   ClientDto,
   ClientFundingDto,
   ClientListDto,
+  CreateApiKeyDto,
   CreateClientDto,
+  CreatedApiKeyDto,
   CreatedClientDto,
   CursorQueryDto,
   FundClientDto,
+  MAX_ACTIVE_API_KEYS,
   MAX_RESELLER_CLIENTS,
   UpdateClientDto,
   USAGE_MAX_RANGE_DAYS,
 } from '@vap/api';
-import { ErrorCode } from '@vap/messages';
+import { AppError, ErrorCode } from '@vap/messages';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { BillingUsageService } from '../billing/billing-usage.service';
+import { ConsoleRequest, ROLE_MAY } from '../console/console-auth';
 import { API_PREFIX } from '../http/api-docs';
 import { idParam } from '../http/id-param';
+import { IdempotencyKey, REPLAYED_HEADER } from '../idempotency/idempotency-key';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
-import { ClientsService, toClientDto } from './clients.service';
+import { ClientsService, FUND_KEY_RETENTION_HOURS, toClientDto } from './clients.service';
 import { ResellerAuditService } from './reseller-audit.service';
+
+/**
+ * Through the console, a client's keys are managed by the roles that manage the account's own (owners and
+ * admins), as on the console's key page; an API key that reaches the route may.
+ */
+function mayManageKeys(req: Request): void {
+  const session = (req as ConsoleRequest).consoleSession;
+  if (session && !ROLE_MAY.manageKeys(session.user.role)) {
+    throw new AppError(ErrorCode.FORBIDDEN, `The ${session.user.role} role cannot manage API keys`);
+  }
+}
 
 const RESELLERS_ONLY = 'Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.';
 
@@ -135,16 +154,99 @@ export class ClientsController {
     description:
       'One transaction: the reseller’s balance goes down and the client’s up by amount_inr, with a transfer ' +
       'entry in each ledger (GET /billing/transactions). 403 INSUFFICIENT_BALANCE when the reseller’s balance ' +
-      `does not cover it; nothing moves. ${RESELLERS_ONLY}`,
+      'does not cover it; nothing moves. Send Idempotency-Key to make a retry safe: the same key for the same ' +
+      'client and amount answers the first transfer again (response header Idempotency-Replayed: true) and ' +
+      'moves nothing; the same key for another client or amount is 409 CONFLICT. A key names its transfer for ' +
+      `${FUND_KEY_RETENTION_HOURS} hours; a refused request keeps no key. ${RESELLERS_ONLY}`,
   })
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1..255 printable ASCII characters' })
   @ApiEnvelope(ClientFundingDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.INSUFFICIENT_BALANCE)
-  fund(
+  @ApiErrors(
+    ErrorCode.VALIDATION_ERROR,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.INSUFFICIENT_BALANCE,
+    ErrorCode.CONFLICT,
+  )
+  async fund(
     @CurrentPartner() auth: AuthContext,
     @Param('id', idParam('Client')) id: string,
     @Body() body: FundClientDto,
+    @IdempotencyKey() idempotencyKey: string | undefined,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<ClientFundingDto> {
-    return this.clients.fund(auth.partnerId, id, body.amount_inr);
+    const { funding, replayed } = await this.clients.fund(
+      auth.partnerId,
+      id,
+      body.amount_inr,
+      idempotencyKey,
+    );
+    if (replayed) res.setHeader(REPLAYED_HEADER, 'true');
+    return funding;
+  }
+
+  @Get(':id/api-keys')
+  @ApiOperation({
+    summary: 'List a client’s API keys (prefixes only, never the keys), revoked ones included',
+    description: `Audited in GET /clients/{id}/audit. ${RESELLERS_ONLY}`,
+  })
+  @ApiEnvelope(ApiKeyListDto)
+  @ApiErrors(ErrorCode.NOT_FOUND)
+  async listKeys(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Client')) id: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ApiKeyListDto> {
+    const keys = await this.clients.listKeys(auth.partnerId, id);
+    this.auditRequest(req, res, auth, id);
+    return { api_keys: keys };
+  }
+
+  @Post(':id/api-keys')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Issue the client another API key (shown once)',
+    description:
+      'As the operator issues one: without `scopes` the key has full access to the client’s account; with ' +
+      `them, only what they allow. An account holds at most ${MAX_ACTIVE_API_KEYS} active keys: one more is ` +
+      `429 LIMIT_REACHED (revoke one first). Audited in GET /clients/{id}/audit. From the console: owners and ` +
+      `admins only. ${RESELLERS_ONLY}`,
+  })
+  @ApiEnvelope(CreatedApiKeyDto)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.LIMIT_REACHED)
+  async issueKey(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Client')) id: string,
+    @Body() body: CreateApiKeyDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<CreatedApiKeyDto> {
+    mayManageKeys(req);
+    await this.clients.get(auth.partnerId, id);
+    this.auditRequest(req, res, auth, id);
+    return this.clients.issueKey(auth.partnerId, id, body);
+  }
+
+  @Delete(':id/api-keys/:keyId')
+  @ApiOperation({
+    summary: 'Revoke a client’s API key: it stops working at once on every gateway',
+    description:
+      'Revoking a revoked key changes nothing. Audited in GET /clients/{id}/audit. From the console: owners and ' +
+      `admins only. ${RESELLERS_ONLY}`,
+  })
+  @ApiEnvelope(ApiKeySummaryDto)
+  @ApiErrors(ErrorCode.NOT_FOUND)
+  async revokeKey(
+    @CurrentPartner() auth: AuthContext,
+    @Param('id', idParam('Client')) id: string,
+    @Param('keyId', idParam('API key')) keyId: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ApiKeySummaryDto> {
+    mayManageKeys(req);
+    await this.clients.get(auth.partnerId, id);
+    this.auditRequest(req, res, auth, id);
+    return this.clients.revokeKey(auth.partnerId, id, keyId);
   }
 
   @Get(':id/usage')
@@ -181,5 +283,14 @@ export class ClientsController {
   ): Promise<ClientAuditListDto> {
     const client = await this.clients.get(auth.partnerId, id);
     return this.audit.list(auth.partnerId, client.id, query);
+  }
+
+  /** A request on the client's credentials, audited with those made on its behalf (once it is the caller's). */
+  private auditRequest(req: Request, res: Response, auth: AuthContext, clientId: string): void {
+    this.audit.recordWhenFinished(req, res, {
+      resellerId: auth.partnerId,
+      clientId,
+      apiKeyId: auth.apiKeyId,
+    });
   }
 }

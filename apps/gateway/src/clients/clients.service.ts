@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import {
+  ApiKeySummaryDto,
   ClientDto,
   ClientFundingDto,
   ClientListDto,
+  CreateApiKeyDto,
   CreateClientDto,
+  CreatedApiKeyDto,
   CreatedClientDto,
   CursorQueryDto,
   MAX_RESELLER_CLIENTS,
@@ -14,7 +17,7 @@ import {
 } from '@vap/api';
 import { AppError, DomainEvents, ErrorCode } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
-import { keysetPage } from '@vap/persistence';
+import { keysetPage, tableOf } from '@vap/persistence';
 import { ApiKeysService, toApiKeySummary } from '../accounts/api-keys.service';
 import { LedgerEntry } from '../accounts/entities/ledger-entry.entity';
 import { Partner } from '../accounts/entities/partner.entity';
@@ -44,6 +47,9 @@ function notReseller(): AppError {
 }
 
 const DEFAULT_CLIENT_CONCURRENCY = 5;
+
+/** How long an Idempotency-Key of POST /clients/{id}/fund names its transfer; after that it may name a new one. */
+export const FUND_KEY_RETENTION_HOURS = 24;
 
 /**
  * A reseller's client accounts: partners of their own (their keys, tenancy, balance) whose reseller_id names
@@ -171,11 +177,22 @@ export class ClientsService {
    * Moves money from the reseller's balance to the client's in one transaction, with an entry in each ledger.
    * 403 INSUFFICIENT_BALANCE when the reseller's balance does not cover it: nothing moves. The rows are locked
    * client first, then reseller, the order a client's call charge takes them in.
+   *
+   * With an Idempotency-Key, the first transfer's answer is kept with the key for FUND_KEY_RETENTION_HOURS:
+   * the same key for the same client and amount answers it again (replayed) and moves nothing; the same key
+   * for another client or amount is 409 CONFLICT. Looked up under the reseller's row lock, so two requests
+   * with one key cannot both move money. A refused request keeps no key: it may be retried with it.
    */
-  async fund(resellerId: string, clientId: string, amountInr: number): Promise<ClientFundingDto> {
+  async fund(
+    resellerId: string,
+    clientId: string,
+    amountInr: number,
+    idempotencyKey?: string,
+  ): Promise<{ funding: ClientFundingDto; replayed: boolean }> {
     await this.requireReseller(resellerId);
     const amount = rupeesToPaise(amountInr);
     const transferId = randomUUID();
+    const requestHash = createHash('sha256').update(`${clientId}:${amount}`).digest('hex');
     const result = await this.dataSource.transaction(async (em) => {
       const client = await em.findOne(Partner, {
         where: { id: clientId, resellerId },
@@ -187,6 +204,10 @@ export class ClientsService {
         lock: { mode: 'pessimistic_write' },
       });
       if (!reseller?.isReseller) throw notReseller();
+      if (idempotencyKey !== undefined) {
+        const replay = await this.fundingOfKey(em, resellerId, idempotencyKey, requestHash);
+        if (replay) return { funding: replay, replayed: true };
+      }
       if (reseller.balancePaise < amount) {
         throw new AppError(
           ErrorCode.INSUFFICIENT_BALANCE,
@@ -200,16 +221,77 @@ export class ClientsService {
       await this.transferEntry(em, client, amount, transferId, 'in', null);
       await this.outbox.record(em, DomainEvents.partnerUpdated, reseller.id, toPartnerDto(reseller));
       await this.outbox.record(em, DomainEvents.partnerUpdated, client.id, toPartnerDto(client));
-      return {
+      const funding: ClientFundingDto = {
         transfer_id: transferId,
         amount_inr: paiseToRupees(amount),
         reseller_balance_inr: paiseToRupees(reseller.balancePaise),
         client: toClientDto(client),
       };
+      if (idempotencyKey !== undefined) {
+        await em.query(
+          `INSERT INTO ${tableOf(em, 'client_fund_keys')} AS k (reseller_id, key, request_hash, response)
+           VALUES ($1, $2, $3, $4)
+           ON CONFLICT (reseller_id, key) DO UPDATE
+              SET request_hash = EXCLUDED.request_hash, response = EXCLUDED.response, created_at = now()`,
+          [resellerId, idempotencyKey, requestHash, JSON.stringify(funding)],
+        );
+      }
+      return { funding, replayed: false };
     });
-    this.keyCache.forgetPartner(resellerId);
-    this.keyCache.forgetPartner(clientId);
+    if (!result.replayed) {
+      this.keyCache.forgetPartner(resellerId);
+      this.keyCache.forgetPartner(clientId);
+    }
     return result;
+  }
+
+  /**
+   * The answer a live key keeps (null: a new key, or one kept longer than FUND_KEY_RETENTION_HOURS, which may
+   * name a new transfer). The reseller's expired keys are dropped here, under its row lock.
+   */
+  private async fundingOfKey(
+    em: EntityManager,
+    resellerId: string,
+    key: string,
+    requestHash: string,
+  ): Promise<ClientFundingDto | null> {
+    const table = tableOf(em, 'client_fund_keys');
+    await em.query(
+      `DELETE FROM ${table} WHERE reseller_id = $1 AND created_at <= now() - make_interval(hours => $2)`,
+      [resellerId, FUND_KEY_RETENTION_HOURS],
+    );
+    const [row] = (await em.query(
+      `SELECT request_hash, response FROM ${table} WHERE reseller_id = $1 AND key = $2`,
+      [resellerId, key],
+    )) as { request_hash: string; response: ClientFundingDto }[];
+    if (!row) return null;
+    if (row.request_hash !== requestHash) {
+      throw AppError.conflict('This Idempotency-Key was already used with a different request');
+    }
+    return row.response;
+  }
+
+  /** The client's API keys, oldest first, revoked ones included (never the secrets). */
+  async listKeys(resellerId: string, clientId: string): Promise<ApiKeySummaryDto[]> {
+    const client = await this.get(resellerId, clientId);
+    return (await this.apiKeys.list(client.id)).map(toApiKeySummary);
+  }
+
+  /** Issues the client another key (shown once), within its MAX_ACTIVE_API_KEYS (429 LIMIT_REACHED). */
+  async issueKey(resellerId: string, clientId: string, input: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
+    const client = await this.get(resellerId, clientId);
+    const { key, record } = await this.apiKeys.issueNow(client.id, input.name ?? null, input.scopes ?? null, {
+      via: 'reseller',
+    });
+    return { api_key: key, key: toApiKeySummary(record) };
+  }
+
+  /** Revokes a client's key: every gateway stops taking it at once (ApiKeysService.revoke). */
+  async revokeKey(resellerId: string, clientId: string, keyId: string): Promise<ApiKeySummaryDto> {
+    const client = await this.get(resellerId, clientId);
+    const key = await this.apiKeys.revoke(client.id, keyId);
+    if (!key) throw AppError.notFound('API key');
+    return toApiKeySummary(key);
   }
 
   private async change(

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
@@ -29,8 +29,6 @@ function noSuchClient(): AppError {
  */
 @Injectable()
 export class OnBehalfService {
-  private readonly logger = new Logger(OnBehalfService.name);
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly audit: ResellerAuditService,
@@ -62,23 +60,10 @@ export class OnBehalfService {
     if (client.status !== 'approved') {
       throw new AppError(ErrorCode.FORBIDDEN, 'This client account is not yet approved');
     }
-    const path = (req.originalUrl ?? req.url).split('?')[0];
-    res.once('close', () => {
-      this.audit
-        .record({
-          resellerId: auth.partnerId,
-          clientId: client.id,
-          apiKeyId: auth.apiKeyId,
-          method: req.method,
-          path,
-          status: res.statusCode,
-          requestId: req.id === undefined ? null : String(req.id),
-        })
-        .catch((err: Error) =>
-          this.logger.error(
-            `could not audit ${req.method} ${path} on behalf of ${client.id}: ${err.message}`,
-          ),
-        );
+    this.audit.recordWhenFinished(req, res, {
+      resellerId: auth.partnerId,
+      clientId: client.id,
+      apiKeyId: auth.apiKeyId,
     });
     const partner = toPartnerContext(client);
     return { partnerId: client.id, apiKeyId: auth.apiKeyId, partner, scopes: auth.scopes };

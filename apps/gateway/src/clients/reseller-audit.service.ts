@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import { ClientAuditEntryDto, ClientAuditListDto, CursorQueryDto } from '@vap/api';
 import { KeysetColumns, KeysetPager, tableOf } from '@vap/persistence';
@@ -57,6 +58,29 @@ export class ResellerAuditService implements OnApplicationBootstrap, OnApplicati
 
   onApplicationShutdown(): void {
     if (this.timer) clearInterval(this.timer);
+  }
+
+  /**
+   * Records the request made for the client once its response is finished (so with its status): a request
+   * on its behalf, or one of the reseller's own routes that acts on the client's credentials (its API keys).
+   */
+  recordWhenFinished(
+    req: Request & { id?: unknown },
+    res: Response,
+    who: Pick<OnBehalfRequest, 'resellerId' | 'clientId' | 'apiKeyId'>,
+  ): void {
+    const path = (req.originalUrl ?? req.url).split('?')[0];
+    res.once('close', () => {
+      this.record({
+        ...who,
+        method: req.method,
+        path,
+        status: res.statusCode,
+        requestId: req.id === undefined ? null : String(req.id),
+      }).catch((err: Error) =>
+        this.logger.error(`could not audit ${req.method} ${path} for ${who.clientId}: ${err.message}`),
+      );
+    });
   }
 
   async record(entry: OnBehalfRequest): Promise<void> {

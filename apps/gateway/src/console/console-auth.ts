@@ -81,7 +81,7 @@ export class ConsoleAuth {
         ErrorCode.FORBIDDEN,
         `The ${session.user.role} role can read but not change anything`,
       );
-    const { name: _name, ...partner } = session.partner;
+    const { name: _name, reseller: _reseller, ...partner } = session.partner;
     req.auth = { partnerId: partner.id, apiKeyId: session.user.id, partner };
   }
 

@@ -33,7 +33,8 @@ const BY_EMAIL_AND_ADDRESS: LockoutPolicy = {
 
 export interface ConsoleSession {
   user: UserRow;
-  partner: PartnerContext & { name: string };
+  /** The account; `reseller`: it manages client accounts (the console shows its Clients page). */
+  partner: PartnerContext & { name: string; reseller: boolean };
   csrfToken: string;
   tokenHash: Buffer;
 }
@@ -131,7 +132,7 @@ export class ConsoleSessionsService {
       `SELECT s.csrf_token, s.last_seen_at, u.*,
               p.name AS p_name, p.status AS p_status, p.voice_tier AS p_voice_tier,
               p.concurrency_limit AS p_concurrency_limit, p.balance_paise AS p_balance_paise, p.version AS p_version,
-              p.price_per_minute_paise AS p_price_per_minute_paise
+              p.price_per_minute_paise AS p_price_per_minute_paise, p.is_reseller AS p_is_reseller
          FROM ${this.t('console_sessions')} s
          JOIN ${this.t('partner_users')} u ON u.id = s.user_id
          JOIN ${this.t('partners')} p ON p.id = u.partner_id
@@ -156,6 +157,7 @@ export class ConsoleSessionsService {
         balancePaise: Number(row.p_balance_paise),
         pricePerMinutePaise: row.p_price_per_minute_paise ?? null,
         version: row.p_version,
+        reseller: row.p_is_reseller === true,
       },
       csrfToken: row.csrf_token,
       tokenHash: hash,

@@ -71,7 +71,7 @@ const TOKEN_PARAM = { name: 'token', description: 'The one-time token of the lin
 export function toSessionDto(s: ConsoleSession): ConsoleSessionDto {
   return {
     user: toConsoleUserDto(s.user),
-    account: { id: s.partner.id, name: s.partner.name },
+    account: { id: s.partner.id, name: s.partner.name, reseller: s.partner.reseller },
     csrf_token: s.csrfToken,
   };
 }

@@ -123,11 +123,13 @@ export class ClientDto {
 
   @ApiProperty({
     type: String,
-    enum: ['operator', 'reseller'],
+    enum: ['operator', 'reseller', 'reseller_account'],
     nullable: true,
-    description: 'Who suspended a suspended client (only the reseller’s own suspension can be resumed by it)',
+    description:
+      'Who suspended a suspended client: operator, reseller (only this one can be resumed by the reseller), or ' +
+      'reseller_account (held while the reseller’s own account is suspended; lifted when it is approved again)',
   })
-  suspended_by: 'operator' | 'reseller' | null;
+  suspended_by: 'operator' | 'reseller' | 'reseller_account' | null;
 
   @ApiProperty({ description: 'Balance in rupees' })
   balance_inr: number;

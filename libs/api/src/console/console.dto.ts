@@ -140,12 +140,18 @@ export class ConsoleAccountDto {
   name: string;
 }
 
+/** The signed-in account. */
+export class ConsoleSessionAccountDto extends ConsoleAccountDto {
+  @ApiProperty({ description: 'The account is a reseller: it manages client accounts (/clients)' })
+  reseller: boolean;
+}
+
 export class ConsoleSessionDto {
   @ApiProperty({ type: ConsoleUserDto })
   user: ConsoleUserDto;
 
-  @ApiProperty({ type: ConsoleAccountDto })
-  account: ConsoleAccountDto;
+  @ApiProperty({ type: ConsoleSessionAccountDto })
+  account: ConsoleSessionAccountDto;
 
   @ApiProperty({
     description: 'Send it as X-CSRF-Token on every request of this session that changes something',

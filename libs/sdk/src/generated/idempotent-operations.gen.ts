@@ -3,4 +3,5 @@
 /** The operations that honour an `Idempotency-Key` header: the SDK adds one and may retry them. */
 export const IDEMPOTENT_OPERATIONS: ReadonlyArray<{ method: string; path: string }> = [
   { method: 'POST', path: '/api/v2/calls/start' },
+  { method: 'POST', path: '/api/v2/clients/{id}/fund' },
 ];

@@ -178,12 +178,21 @@ import type {
   ClientsGetData,
   ClientsGetErrors,
   ClientsGetResponses,
+  ClientsIssueKeyData,
+  ClientsIssueKeyErrors,
+  ClientsIssueKeyResponses,
   ClientsListData,
   ClientsListErrors,
+  ClientsListKeysData,
+  ClientsListKeysErrors,
+  ClientsListKeysResponses,
   ClientsListResponses,
   ClientsResumeData,
   ClientsResumeErrors,
   ClientsResumeResponses,
+  ClientsRevokeKeyData,
+  ClientsRevokeKeyErrors,
+  ClientsRevokeKeyResponses,
   ClientsSuspendData,
   ClientsSuspendErrors,
   ClientsSuspendResponses,
@@ -1123,7 +1132,7 @@ export class Clients extends HeyApiClient {
   /**
    * Move balance from the reseller to the client
    *
-   * One transaction: the reseller’s balance goes down and the client’s up by amount_inr, with a transfer entry in each ledger (GET /billing/transactions). 403 INSUFFICIENT_BALANCE when the reseller’s balance does not cover it; nothing moves. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   * One transaction: the reseller’s balance goes down and the client’s up by amount_inr, with a transfer entry in each ledger (GET /billing/transactions). 403 INSUFFICIENT_BALANCE when the reseller’s balance does not cover it; nothing moves. Send Idempotency-Key to make a retry safe: the same key for the same client and amount answers the first transfer again (response header Idempotency-Replayed: true) and moves nothing; the same key for another client or amount is 409 CONFLICT. A key names its transfer for 24 hours; a refused request keeps no key. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
    *
    * Required scope: `clients:write` (or a key without scopes).
    */
@@ -1144,6 +1153,89 @@ export class Clients extends HeyApiClient {
         'Content-Type': 'application/json',
         ...options.headers,
       },
+    });
+  }
+
+  /**
+   * List a client’s API keys (prefixes only, never the keys), revoked ones included
+   *
+   * Audited in GET /clients/{id}/audit. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:read` (or a key without scopes).
+   */
+  public listKeys<ThrowOnError extends boolean = true>(
+    options: Options<ClientsListKeysData, ThrowOnError>,
+  ): RequestResult<ClientsListKeysResponses, ClientsListKeysErrors, ThrowOnError> {
+    return (options.client ?? this.client).get<ClientsListKeysResponses, ClientsListKeysErrors, ThrowOnError>(
+      {
+        security: [
+          {
+            key: 'api_key',
+            scheme: 'bearer',
+            type: 'http',
+          },
+        ],
+        url: '/api/v2/clients/{id}/api-keys',
+        ...options,
+      },
+    );
+  }
+
+  /**
+   * Issue the client another API key (shown once)
+   *
+   * As the operator issues one: without `scopes` the key has full access to the client’s account; with them, only what they allow. An account holds at most 20 active keys: one more is 429 LIMIT_REACHED (revoke one first). Audited in GET /clients/{id}/audit. From the console: owners and admins only. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:write` (or a key without scopes).
+   */
+  public issueKey<ThrowOnError extends boolean = true>(
+    options: Options<ClientsIssueKeyData, ThrowOnError>,
+  ): RequestResult<ClientsIssueKeyResponses, ClientsIssueKeyErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      ClientsIssueKeyResponses,
+      ClientsIssueKeyErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients/{id}/api-keys',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Revoke a client’s API key: it stops working at once on every gateway
+   *
+   * Revoking a revoked key changes nothing. Audited in GET /clients/{id}/audit. From the console: owners and admins only. Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.
+   *
+   * Required scope: `clients:write` (or a key without scopes).
+   */
+  public revokeKey<ThrowOnError extends boolean = true>(
+    options: Options<ClientsRevokeKeyData, ThrowOnError>,
+  ): RequestResult<ClientsRevokeKeyResponses, ClientsRevokeKeyErrors, ThrowOnError> {
+    return (options.client ?? this.client).delete<
+      ClientsRevokeKeyResponses,
+      ClientsRevokeKeyErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/clients/{id}/api-keys/{keyId}',
+      ...options,
     });
   }
 

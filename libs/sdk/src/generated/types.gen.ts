@@ -430,9 +430,9 @@ export type ClientDto = {
    */
   status: 'pending' | 'approved' | 'suspended';
   /**
-   * Who suspended a suspended client (only the reseller’s own suspension can be resumed by it)
+   * Who suspended a suspended client: operator, reseller (only this one can be resumed by the reseller), or reseller_account (held while the reseller’s own account is suspended; lifted when it is approved again)
    */
-  suspended_by: 'operator' | 'reseller' | null;
+  suspended_by: 'operator' | 'reseller' | 'reseller_account' | null;
   /**
    * Balance in rupees
    */
@@ -5265,18 +5265,27 @@ export type ConsoleUserDto = {
   last_sign_in_at: string | null;
 };
 
-export type ConsoleAccountDto = {
+export type ConsoleSessionAccountDto = {
   id: string;
   name: string;
+  /**
+   * The account is a reseller: it manages client accounts (/clients)
+   */
+  reseller: boolean;
 };
 
 export type ConsoleSessionDto = {
   user: ConsoleUserDto;
-  account: ConsoleAccountDto;
+  account: ConsoleSessionAccountDto;
   /**
    * Send it as X-CSRF-Token on every request of this session that changes something
    */
   csrf_token: string;
+};
+
+export type ConsoleAccountDto = {
+  id: string;
+  name: string;
 };
 
 export type ConsoleAccountChoiceDto = {
@@ -6911,6 +6920,10 @@ export type ClientsFundData = {
      * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
+    /**
+     * 1..255 printable ASCII characters
+     */
+    'Idempotency-Key'?: string;
   };
   path: {
     id: string;
@@ -6936,6 +6949,10 @@ export type ClientsFundErrors = {
    * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
    */
   404: ErrorEnvelopeDto;
+  /**
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.
+   */
+  409: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -6975,6 +6992,207 @@ export type ClientsFundResponses = {
 };
 
 export type ClientsFundResponse = ClientsFundResponses[keyof ClientsFundResponses];
+
+export type ClientsListKeysData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}/api-keys';
+};
+
+export type ClientsListKeysErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsListKeysError = ClientsListKeysErrors[keyof ClientsListKeysErrors];
+
+export type ClientsListKeysResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ApiKeyListDto;
+  };
+};
+
+export type ClientsListKeysResponse = ClientsListKeysResponses[keyof ClientsListKeysResponses];
+
+export type ClientsIssueKeyData = {
+  body: CreateApiKeyDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}/api-keys';
+};
+
+export type ClientsIssueKeyErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsIssueKeyError = ClientsIssueKeyErrors[keyof ClientsIssueKeyErrors];
+
+export type ClientsIssueKeyResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: CreatedApiKeyDto;
+  };
+};
+
+export type ClientsIssueKeyResponse = ClientsIssueKeyResponses[keyof ClientsIssueKeyResponses];
+
+export type ClientsRevokeKeyData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+    keyId: string;
+  };
+  query?: never;
+  url: '/api/v2/clients/{id}/api-keys/{keyId}';
+};
+
+export type ClientsRevokeKeyErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ClientsRevokeKeyError = ClientsRevokeKeyErrors[keyof ClientsRevokeKeyErrors];
+
+export type ClientsRevokeKeyResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ApiKeySummaryDto;
+  };
+};
+
+export type ClientsRevokeKeyResponse = ClientsRevokeKeyResponses[keyof ClientsRevokeKeyResponses];
 
 export type ClientsUsageData = {
   body?: never;

@@ -3,6 +3,9 @@ import { Timestamped } from '@vap/persistence';
 import { PartnerStatus } from '@vap/api';
 import { VoiceTier } from '@vap/messages';
 
+/** Who suspended an account (see Partner.suspendedBy). */
+export type SuspendedBy = 'operator' | 'reseller' | 'reseller_account';
+
 export const bigintToNumber = {
   to: (v: number) => v,
   from: (v: string | null) => (v === null ? null : Number(v)),
@@ -48,9 +51,12 @@ export class Partner extends Timestamped {
   @Column({ name: 'price_per_minute_paise', type: 'integer', nullable: true })
   pricePerMinutePaise: number | null;
 
-  /** Who suspended a suspended account: the reseller may lift only its own suspension. */
+  /**
+   * Who suspended a suspended account: the reseller may lift only its own suspension; 'reseller_account' is a
+   * client held because its reseller is not approved, lifted when the reseller is approved again.
+   */
   @Column({ name: 'suspended_by', type: 'text', nullable: true })
-  suspendedBy: 'operator' | 'reseller' | null;
+  suspendedBy: SuspendedBy | null;
 
   /** One more on every change (a trigger bumps it on any UPDATE); carried in partner events and contexts. */
   @VersionColumn({ type: 'integer' })

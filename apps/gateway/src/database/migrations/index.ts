@@ -14,6 +14,7 @@ import { LedgerPlatformSpeech1765200050000 } from './1765200050000-ledger-platfo
 import { ConsoleRateLimits1765300010000 } from './1765300010000-console-rate-limits';
 import { ApiKeyIssuer1765300020000 } from './1765300020000-api-key-issuer';
 import { ResellerClients1765400500000 } from './1765400500000-reseller-clients';
+import { ResellerClientHolds1765400710000 } from './1765400710000-reseller-client-holds';
 
 /** Every migration of the gateway schema, oldest first. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   ConsoleRateLimits1765300010000,
   ApiKeyIssuer1765300020000,
   ResellerClients1765400500000,
+  ResellerClientHolds1765400710000,
 ];
