@@ -12,6 +12,7 @@ import {
 } from '@vap/api';
 import { AppError, DomainEvents } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
+import { tableOf } from '@vap/persistence';
 import { ApiKeyCache } from '../auth/api-key-cache';
 import { ApiKeysService, toApiKeySummary } from './api-keys.service';
 import { LedgerEntry } from './entities/ledger-entry.entity';
@@ -72,6 +73,14 @@ export class PartnersService {
   async update(id: string, input: UpdatePartnerDto): Promise<PartnerDto> {
     let changedClients: string[] = [];
     const updated = await this.dataSource.transaction(async (em) => {
+      // A status change may hold a reseller's clients: their rows are locked before the reseller's, in the
+      // order a client's funding and call charge take them (client, then reseller), so none of them deadlock.
+      if (input.status !== undefined) {
+        await em.query(
+          `SELECT id FROM ${tableOf(em, 'partners')} WHERE reseller_id = $1 ORDER BY id FOR UPDATE`,
+          [id],
+        );
+      }
       const partner = await em.findOne(Partner, { where: { id }, lock: { mode: 'pessimistic_write' } });
       if (!partner) throw AppError.notFound('Partner');
       const wasApproved = partner.status === 'approved';
