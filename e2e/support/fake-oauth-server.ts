@@ -29,6 +29,8 @@ export interface ApiRequest {
   path: string;
   authorization: string | undefined;
   status: number;
+  /** The request's body parsed as JSON (a function's payload), or null. */
+  json: unknown;
 }
 
 export interface TokenRequest {
@@ -159,7 +161,7 @@ export class FakeOAuthServer {
     if (req.method === 'GET' && url.pathname === '/oauth/authorize') return this.authorize(url, res);
     if (req.method === 'POST' && url.pathname === '/oauth/token') return this.token(req, body, res);
     if (req.method === 'POST' && url.pathname === '/oauth/revoke') return this.revoke(req, body, res);
-    if (url.pathname.startsWith('/api/')) return this.api(req, url, res);
+    if (url.pathname.startsWith('/api/')) return this.api(req, url, res, body);
     res.writeHead(404).end();
   }
 
@@ -328,7 +330,7 @@ export class FakeOAuthServer {
   }
 
   /** The connector's API: a live bearer token (RFC 6750 §2.1), else 401 invalid_token (§3.1). */
-  private api(req: IncomingMessage, url: URL, res: ServerResponse): void {
+  private api(req: IncomingMessage, url: URL, res: ServerResponse, body: string): void {
     const authorization = req.headers.authorization;
     const token = authorization?.startsWith('Bearer ') ? authorization.slice(7) : '';
     const a = this.access.get(token);
@@ -338,6 +340,7 @@ export class FakeOAuthServer {
       path: url.pathname,
       authorization,
       status: live ? 200 : 401,
+      json: jsonOrNull(body),
     });
     if (!live) {
       res
@@ -348,5 +351,13 @@ export class FakeOAuthServer {
     res
       .writeHead(200, { 'content-type': 'application/json' })
       .end(JSON.stringify({ next: 'dentist', at: '3 pm' }));
+  }
+}
+
+function jsonOrNull(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return null;
   }
 }

@@ -4,11 +4,12 @@
 // sees the connection's status, never its tokens; a browser session of that customer runs a custom function
 // whose requests carry the customer's bearer token, refreshed when it has run out or is refused, until the
 // refresh token is revoked; a customer without a connection gets the documented failure; another account sees
-// none of it.
+// none of it. Each change of a connection's status (connected, revoked, disconnected) reaches the account's
+// webhook endpoint as customer_connection.updated, never with a token.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { WebSocket } from 'ws';
 import { waitFor } from '@vap/testing';
-import { adminApi, api, browse, FakeOAuthServer } from '../../support';
+import { adminApi, api, browse, FakeOAuthServer, HttpsReceiver, startHttpsReceiver } from '../../support';
 import { VoiceWorld } from '../voice/voice-fixtures';
 
 // Tests read response bodies freely; a mistyped read fails the assertion anyway.
@@ -76,9 +77,11 @@ class Page {
 describe('connectors: customers connect their own accounts', () => {
   let world: VoiceWorld;
   let oauth: FakeOAuthServer;
+  let receiver: HttpsReceiver;
 
   beforeAll(async () => {
     oauth = await FakeOAuthServer.start();
+    receiver = await startHttpsReceiver();
     world = await VoiceWorld.start({
       name: 'connectors',
       // No AI provider: the offline engines hear, think and speak (a typed line naming a function calls it).
@@ -86,12 +89,35 @@ describe('connectors: customers connect their own accounts', () => {
       // The fake connector listens on loopback with a certificate of the run's test CA.
       env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: process.env.E2E_TLS_CA ?? '' },
     });
+    // An endpoint with an empty allowlist: every event of the account, connection changes included.
+    const endpoint = await world.api('/config/webhooks', {
+      method: 'POST',
+      body: { label: 'connections', url: `${receiver.url}/hooks`, events: [] },
+    });
+    expect(endpoint.status).toBe(200);
   }, 180_000);
 
   afterAll(async () => {
     await world?.stop();
     await oauth?.close();
+    await receiver?.close();
   });
+
+  /** The customer_connection.updated deliveries of one connection, in arrival order. */
+  const connectionEvents = (connectionId: string): Any[] =>
+    receiver.requests
+      .filter((r) => (r.json as Any)?.event === 'customer_connection.updated')
+      .filter((r) => (r.json as Any).data?.connection_id === connectionId)
+      .map((r) => {
+        // Never a token: access and refresh tokens of the fake server are at_/rt_ followed by 20+ characters.
+        expect(r.rawBody).not.toMatch(/\b(at|rt)_[A-Za-z0-9_-]{20,}/);
+        return r.json;
+      });
+  const connectionEvent = (connectionId: string, status: string): Promise<Any> =>
+    waitFor(async () => connectionEvents(connectionId).find((e) => e.data.status === status), {
+      timeoutMs: 20_000,
+      description: `customer_connection.updated ${status} for ${connectionId}`,
+    });
 
   const callbackUrl = () => `${world.gateway}/connect/oauth/callback`;
 
@@ -197,6 +223,18 @@ describe('connectors: customers connect their own accounts', () => {
     expect(Date.parse(connection.connected_at)).not.toBeNaN();
     expect(Date.parse(connection.expires_at)).toBeGreaterThan(Date.now());
     expect(JSON.stringify(connection)).not.toMatch(/\b(at|rt)_[A-Za-z0-9_-]{20,}/);
+    // The account's endpoint hears of it.
+    const connected = await connectionEvent(made.connection.id, 'connected');
+    expect(connected.data).toEqual({
+      customer_id: customerId,
+      connection_id: made.connection.id,
+      connector_id: connector.id,
+      connector_name: connector.name,
+      status: 'connected',
+      reason: 'link_completed',
+      occurred_at: expect.any(String),
+    });
+    expect(Date.parse(connected.data.occurred_at)).not.toBeNaN();
 
     // The link is spent; a made-up one and a callback with an unknown state read the same kind of page.
     for (const url of [
@@ -280,6 +318,8 @@ describe('connectors: customers connect their own accounts', () => {
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({ method: 'POST', status: 200 });
     expect(first[0].authorization).toMatch(/^Bearer at_/);
+    // The function's payload names the call's customer.
+    expect(first[0].json).toMatchObject({ call: { customer_id: customerId }, test: false });
     expect(oauth.tokenRequests.at(-1)).toEqual({
       grantType: 'refresh_token',
       clientAuth: 'post',
@@ -310,6 +350,12 @@ describe('connectors: customers connect their own accounts', () => {
     });
     const revoked = (await connections(customerId))[0];
     expect(revoked).toMatchObject({ status: 'revoked', error: expect.stringContaining('invalid_grant') });
+    expect((await connectionEvent(made.connection.id, 'revoked')).data).toMatchObject({
+      customer_id: customerId,
+      connector_id: connector.id,
+      status: 'revoked',
+      reason: 'refresh_refused',
+    });
 
     // 4. Nothing more is sent while revoked.
     const sent = apiSeen().length;
@@ -418,10 +464,116 @@ describe('connectors: customers connect their own accounts', () => {
     expect(oauth.revocations).toHaveLength(revokedBefore + 1);
     expect(oauth.isLive(oauth.revocations.at(-1)!)).toBe(false);
     expect(await connections(customerId)).toEqual([]);
+    expect((await connectionEvent(made.connection.id, 'disconnected')).data).toMatchObject({
+      customer_id: customerId,
+      connector_id: connector.id,
+      connector_name: connector.name,
+      status: 'disconnected',
+      reason: 'deleted',
+    });
+    expect(connectionEvents(made.connection.id).map((e) => e.data.status)).toEqual([
+      'connected',
+      'disconnected',
+    ]);
     const again = await world.api(`/customers/${customerId}/connections/${made.connection.id}`, {
       method: 'DELETE',
     });
     expect(again.status).toBe(404);
+  }, 60_000);
+
+  it('tests a customer_connection function with a customer’s connection; without customer_id it is not_connected', async () => {
+    const { connector } = await oauthConnector();
+    const customerId = await customer();
+    const made = await link(customerId, connector.id);
+    expect((await browse(made.connect_url)).status).toBe(200);
+    const fn = await world.api('/custom-functions', {
+      method: 'POST',
+      body: {
+        name: `agenda_${randomBytes(3).toString('hex')}`,
+        description: 'Reads the customer’s agenda',
+        url: `${oauth.apiUrl}/agenda`,
+        auth: { type: 'customer_connection', connector_id: connector.id },
+      },
+    });
+    expect(fn.status).toBe(200);
+    const test = (body: Record<string, unknown>) =>
+      world.api(`/custom-functions/${fn.body.data.id}/test`, { method: 'POST', body });
+    const seen = () => oauth.apiRequests.filter((r) => r.path === '/api/agenda');
+
+    // No customer: the documented outcome, saying what is missing; nothing is sent.
+    const bare = await test({});
+    expect(bare.status).toBe(200);
+    expect(bare.body.data).toMatchObject({ outcome: 'not_connected', status: null, log_id: null });
+    expect(bare.body.data.error).toContain('customer_id');
+    // A customer of the account with no connection to this connector: not_connected too.
+    const stranger = await test({ customer_id: await customer() });
+    expect(stranger.body.data).toMatchObject({ outcome: 'not_connected' });
+    expect(stranger.body.data.error).toContain('has not connected');
+    expect(seen()).toHaveLength(0);
+
+    // An unknown (or another account's) customer is 404; a malformed id is 400.
+    const unknown = await test({ customer_id: `cus_${randomUUID()}` });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('NOT_FOUND');
+    expect((await test({ customer_id: 'nobody' })).status).toBe(400);
+
+    // The customer's connection: sent with its bearer token, the payload naming the customer.
+    const ok = await test({ customer_id: customerId, arguments: {} });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toMatchObject({ outcome: 'success', status: 200 });
+    expect(seen()).toHaveLength(1);
+    expect(seen()[0].authorization).toMatch(/^Bearer at_/);
+    expect(seen()[0].json).toMatchObject({
+      call: { id: null, customer_id: customerId },
+      test: true,
+    });
+    expect(JSON.stringify(ok.body)).not.toMatch(/\b(at|rt)_[A-Za-z0-9_-]{20,}/);
+  }, 60_000);
+
+  it('an archived customer takes no new calls, sessions or connect links (409 INVALID_STATE) until restored', async () => {
+    const { connector } = await oauthConnector();
+    const customerId = await customer();
+    const agent = await world.agent({ intro_message: INTRO });
+    const archived = await world.api(`/customers/${customerId}`, {
+      method: 'PATCH',
+      body: { status: 'ARCHIVED' },
+    });
+    expect(archived.status).toBe(200);
+    // Archived is not gone: GET still shows it.
+    expect((await world.api(`/customers/${customerId}`)).body.data.status).toBe('ARCHIVED');
+
+    const refused = [
+      await world.api(`/customers/${customerId}/connections`, {
+        method: 'POST',
+        body: { connector_id: connector.id },
+      }),
+      await world.api('/browser-sessions', {
+        method: 'POST',
+        body: { agent_id: agent.id, allowed_origins: [ORIGIN], customer_id: customerId },
+      }),
+      await world.api('/calls/start', {
+        method: 'POST',
+        body: { agent_id: agent.id, to_number: '+14155550123', customer_id: customerId },
+      }),
+    ];
+    for (const res of refused) {
+      expect(res.status).toBe(409);
+      expect(res.body.error.code).toBe('INVALID_STATE');
+      expect(res.body.error.message).toContain('archived');
+    }
+    expect(await connections(customerId)).toEqual([]);
+
+    const restored = await world.api(`/customers/${customerId}`, {
+      method: 'PATCH',
+      body: { status: 'ACTIVE' },
+    });
+    expect(restored.status).toBe(200);
+    expect((await link(customerId, connector.id)).connection.status).toBe('pending');
+    const session = await world.api('/browser-sessions', {
+      method: 'POST',
+      body: { agent_id: agent.id, allowed_origins: [ORIGIN], customer_id: customerId },
+    });
+    expect(session.status).toBe(200);
   }, 60_000);
 
   it('another account sees and uses none of it: 404 for the connector, the customer and the connection', async () => {

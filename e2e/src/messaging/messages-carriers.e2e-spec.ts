@@ -95,10 +95,9 @@ describe('messages on carrier_a and carrier_b', () => {
       body: { label: 'sms', url: `${receiver.url}/hooks`, events: [] },
     });
     expect(endpoint.status).toBe(200);
-    // A connection's numbers send inbound SMS to its voice URL's sibling, .../sms.
-    const connections = (await call('/config/telephony')).body.data.connections as Any[];
-    const smsUrlOf = (provider: string) =>
-      connections.find((c) => c.provider === provider).inbound_webhook_url.replace(/\/voice$/, '/sms');
+    // A connection's numbers send inbound SMS to the message URL its resource shows.
+    const connections = (await call('/telephony-connections')).body.data.telephony_connections as Any[];
+    const smsUrlOf = (provider: string) => connections.find((c) => c.provider === provider).inbound_sms_url;
     inboundSmsB = smsUrlOf('carrier_b');
     inboundSmsA = smsUrlOf('carrier_a');
   }, 120_000);

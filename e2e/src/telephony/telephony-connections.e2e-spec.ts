@@ -30,6 +30,8 @@ interface Connection {
   label: string | null;
   account_id_masked: string | null;
   from_number: string | null;
+  inbound_webhook_url: string | null;
+  inbound_sms_url: string | null;
   numbers: { id: string; number: string; is_from_number: boolean }[];
   numbers_total: number;
   health: {
@@ -145,6 +147,23 @@ describe('telephony connections', () => {
     const one = await call(`/telephony-connections/${b.id}`);
     expect(one.status).toBe(200);
     expect(one.body.data).toMatchObject({ id: b.id, provider: 'carrier_b', from_number: B_FROM });
+
+    // The URLs to set at the carrier, under the platform's callback base (here the gateway itself).
+    for (const c of [b, connections[2]]) {
+      expect(c).toMatchObject({
+        inbound_webhook_url: `${gateway}/callbacks/inbound/${c.provider}/${c.connection_id}/voice`,
+        inbound_sms_url: `${gateway}/callbacks/inbound/${c.provider}/${c.connection_id}/sms`,
+      });
+    }
+    expect(one.body.data.inbound_sms_url).toBe(b.inbound_sms_url);
+    expect(connections[0]).toMatchObject({ inbound_webhook_url: null, inbound_sms_url: null });
+    // The SMS URL is the route a carrier's inbound SMS reaches: an unsigned one is refused there (403), not 404.
+    const unsigned = await fetch(b.inbound_sms_url!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ From: '+14155550123', To: B_FROM, Body: 'hi', MessageSid: 'SMx1' }),
+    });
+    expect(unsigned.status).toBe(403);
   });
 
   it('tests each connection by reading the carrier account, placing no call', async () => {

@@ -122,6 +122,9 @@ describe('telephony credentials', () => {
         inbound_webhook_url: expect.stringMatching(
           new RegExp(`/callbacks/inbound/carrier_a/${'[0-9a-f-]{36}'}/voice$`),
         ),
+        inbound_sms_url: expect.stringMatching(
+          new RegExp(`/callbacks/inbound/carrier_a/${'[0-9a-f-]{36}'}/sms$`),
+        ),
         status: 'active',
         created_at: expect.any(String),
         updated_at: expect.any(String),

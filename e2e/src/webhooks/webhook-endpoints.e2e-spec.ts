@@ -11,6 +11,7 @@ const EVENT_TYPES = [
   'campaign.status.updated',
   'message.status.updated',
   'message.received',
+  'customer_connection.updated',
   'inbound.route',
   'webhook.test',
 ];

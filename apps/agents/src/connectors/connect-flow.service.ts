@@ -12,7 +12,9 @@ import {
   ConnectSubmitKeyRequest,
   ErrorCode,
 } from '@vap/messages';
+import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
+import { recordConnectionEvent } from './connection-events';
 import { ConnectorSecrets } from './connector-secrets';
 import { Connector } from './entities/connector.entity';
 import { CustomerConnection } from './entities/customer-connection.entity';
@@ -55,6 +57,7 @@ export class ConnectFlowService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: ConnectorSecrets,
     private readonly oauth: OAuthClient,
+    private readonly outbox: OutboxService,
   ) {}
 
   async open(req: ConnectOpenRequest): Promise<ConnectOpenReply> {
@@ -108,6 +111,7 @@ export class ConnectFlowService {
         lastRefreshedAt: null,
         error: null,
       });
+      await recordConnectionEvent(this.outbox, em, connection, connector, 'connected', 'link_completed');
       return { connectorName: connector.name };
     });
   }
@@ -163,17 +167,20 @@ export class ConnectFlowService {
       );
     }
     const now = Date.now();
-    await this.dataSource.getRepository(CustomerConnection).update(connection.id, {
-      status: 'connected',
-      linkTokenHash: null,
-      linkExpiresAt: null,
-      accessTokenSealed: this.secrets.seal(connection.id, 'access_token', tokens.accessToken),
-      refreshTokenSealed: this.secrets.seal(connection.id, 'refresh_token', tokens.refreshToken),
-      tokenExpiresAt: tokens.expiresIn === null ? null : new Date(now + tokens.expiresIn * 1000),
-      scopes: tokens.scopes ?? settings.scopes,
-      connectedAt: new Date(now),
-      lastRefreshedAt: null,
-      error: null,
+    await this.dataSource.transaction(async (em) => {
+      await em.update(CustomerConnection, connection.id, {
+        status: 'connected',
+        linkTokenHash: null,
+        linkExpiresAt: null,
+        accessTokenSealed: this.secrets.seal(connection.id, 'access_token', tokens.accessToken),
+        refreshTokenSealed: this.secrets.seal(connection.id, 'refresh_token', tokens.refreshToken),
+        tokenExpiresAt: tokens.expiresIn === null ? null : new Date(now + tokens.expiresIn * 1000),
+        scopes: tokens.scopes ?? settings.scopes,
+        connectedAt: new Date(now),
+        lastRefreshedAt: null,
+        error: null,
+      });
+      await recordConnectionEvent(this.outbox, em, connection, connector, 'connected', 'link_completed');
     });
     return { connectorName: connector.name };
   }

@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { OutboxService } from '@vap/messaging';
+import { recordConnectionEvent } from './connection-events';
 import { ConnectorSecrets } from './connector-secrets';
 import { connectionStatus } from './connector-records';
 import { Connector } from './entities/connector.entity';
@@ -37,6 +39,7 @@ export class ConnectionCredentials {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: ConnectorSecrets,
     private readonly oauth: OAuthClient,
+    private readonly outbox: OutboxService,
   ) {}
 
   async forCall(
@@ -128,6 +131,7 @@ export class ConnectionCredentials {
           connection.tokenExpiresAt = null;
           connection.error = message;
           await em.save(connection);
+          await recordConnectionEvent(this.outbox, em, connection, connector, 'revoked', 'refresh_refused');
           return { ok: false, error: `the customer’s connection to ${connector.name} was revoked` } as const;
         }
         this.log.warn(`connection ${connection.id}: refresh failed: ${message}`);

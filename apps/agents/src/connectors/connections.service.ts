@@ -11,8 +11,10 @@ import {
   ConnectionListRequest,
 } from '@vap/api';
 import { AppError, CONNECT_LINK_TTL_MS, ConnectionId } from '@vap/messages';
+import { OutboxService } from '@vap/messaging';
 import { inTransaction, tableOf } from '@vap/persistence';
 import { LOCK_CONFLICT } from '../common/write-conflicts';
+import { recordConnectionEvent } from './connection-events';
 import { ConnectorSecrets } from './connector-secrets';
 import { findConnector, toConnectionDto } from './connector-records';
 import { Connector } from './entities/connector.entity';
@@ -35,6 +37,7 @@ export class ConnectionsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: ConnectorSecrets,
     private readonly oauth: OAuthClient,
+    private readonly outbox: OutboxService,
   ) {}
 
   /**
@@ -123,6 +126,7 @@ export class ConnectionsService {
         if (!connection) throw AppError.notFound('Connection');
         const connector = await em.findOneByOrFail(Connector, { id: connection.connectorId });
         await em.delete(CustomerConnection, { id: connection.id });
+        await recordConnectionEvent(this.outbox, em, connection, connector, 'disconnected', 'deleted');
         return { connection, connector };
       },
       LOCK_CONFLICT,

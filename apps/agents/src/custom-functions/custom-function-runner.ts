@@ -55,6 +55,8 @@ export interface CustomFunctionPayload {
     direction: string | null;
     from_number: string | null;
     to_number: string | null;
+    /** The call's customer (`cus_<uuid>`), or the test's customer_id; null when it has none. */
+    customer_id: string | null;
     variables: Record<string, unknown>;
   };
   /** True for POST /custom-functions/{id}/test: no call is waiting for the answer. */
@@ -99,10 +101,16 @@ export class CustomFunctionRunner {
     return this.run(fn, parsedArguments(req.arguments), req.context, 'custom_function', timeoutMs);
   }
 
-  async test(partnerId: string, id: string, args: unknown): Promise<CustomFunctionTestResultDto> {
+  /** `customerId`: the test's customer_id, checked by the gateway (which owns customers) to be the account's. */
+  async test(
+    partnerId: string,
+    id: string,
+    args: unknown,
+    customerId: string | null,
+  ): Promise<CustomFunctionTestResultDto> {
     const fn = this.cache.get(partnerId, id) ?? (await this.load(partnerId, id));
     if (!fn) throw AppError.notFound('Custom function');
-    const r = await this.run(fn, args ?? {}, null, 'custom_function_test', fn.timeoutMs);
+    const r = await this.run(fn, args ?? {}, null, 'custom_function_test', fn.timeoutMs, customerId);
     return {
       outcome: r.outcome,
       status: r.status,
@@ -128,7 +136,10 @@ export class CustomFunctionRunner {
     context: PartnerRequestCallContext | null,
     kind: IntegrationRequestKind,
     timeoutMs: number,
+    testCustomerId: string | null = null,
   ): Promise<RunResult> {
+    // A call's customer comes with its context; a test (no context) names one with customer_id, or none.
+    const customerId = context ? (context.customerId ?? null) : testCustomerId;
     const ready = this.prepare(fn);
     if (!ready.validate) {
       return {
@@ -166,6 +177,7 @@ export class CustomFunctionRunner {
         direction: context?.direction ?? null,
         from_number: context?.fromNumber ?? null,
         to_number: context?.toNumber ?? null,
+        customer_id: customerId,
         variables: context?.variables ?? {},
       },
       test: context === null,
@@ -173,12 +185,12 @@ export class CustomFunctionRunner {
     let credential: ConnectionCredential | null = null;
     if (fn.auth) {
       const found =
-        context === null
+        context === null && customerId === null
           ? ({
               ok: false,
-              error: 'a test runs outside any call, so there is no customer connection to use',
+              error: 'a test runs outside any call: send a customer_id to use that customer’s connection',
             } as const)
-          : await this.credentials.forCall(fn.partnerId, context.customerId ?? null, fn.auth.connector_id);
+          : await this.credentials.forCall(fn.partnerId, customerId, fn.auth.connector_id);
       if (!found.ok) return notConnected(found.error, null);
       credential = found.credential;
     }

@@ -61,7 +61,7 @@ export class CustomFunctionsHandlers {
 
   @Command(Subjects.agents.customFunctionTest)
   test(@Data() { id, test }: CustomFunctionTestRequest, @PartnerId() partnerId: string) {
-    return this.runner.test(partnerId, id, test.arguments);
+    return this.runner.test(partnerId, id, test.arguments, test.customer_id ?? null);
   }
 
   /** For the voice service, during a call: the partner is named in the request. */

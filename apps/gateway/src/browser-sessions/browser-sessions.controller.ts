@@ -57,12 +57,18 @@ export class BrowserSessionsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a browser voice session', description: CREATE_DESCRIPTION })
   @ApiEnvelope(CreatedBrowserSessionDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.LIMIT_REACHED)
+  @ApiErrors(
+    ErrorCode.VALIDATION_ERROR,
+    ErrorCode.FORBIDDEN,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.INVALID_STATE,
+    ErrorCode.LIMIT_REACHED,
+  )
   async create(
     @CurrentPartner() auth: AuthContext,
     @Body() body: CreateBrowserSessionDto,
   ): Promise<CreatedBrowserSessionDto> {
-    await this.customers.assertExists(auth.partnerId, body.customer_id);
+    await this.customers.assertActive(auth.partnerId, body.customer_id);
     const created = await this.rpc.request(Subjects.calls.browserSessionCreate, auth.partner, body);
     return absoluteUrls(this.config.PUBLIC_BASE_URL, created);
   }

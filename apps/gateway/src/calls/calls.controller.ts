@@ -79,6 +79,7 @@ export class CallsController {
     ErrorCode.FORBIDDEN,
     ErrorCode.NOT_FOUND,
     ErrorCode.CONFLICT,
+    ErrorCode.INVALID_STATE,
     ErrorCode.CALLER_ID_INACTIVE,
     ErrorCode.DO_NOT_CALL,
     ErrorCode.OUTSIDE_CALLING_WINDOW,
@@ -91,7 +92,7 @@ export class CallsController {
     @IdempotencyKey() idempotencyKey: string | undefined,
     @Res({ passthrough: true }) res: Response,
   ): Promise<CallDto> {
-    await this.customers.assertExists(auth.partnerId, body.customer_id);
+    await this.customers.assertActive(auth.partnerId, body.customer_id);
     const command: StartCallCommand = idempotencyKey ? { ...body, idempotency_key: idempotencyKey } : body;
     const { call, replayed } = await this.rpc.request(Subjects.calls.callStart, auth.partner, command);
     if (replayed) res.setHeader(REPLAYED_HEADER, 'true');

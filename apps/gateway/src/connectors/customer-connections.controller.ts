@@ -41,13 +41,13 @@ export class CustomerConnectionsController {
   @ApiOperation({ summary: 'Make a connect link for a customer', description: CREATE_DESCRIPTION })
   @ApiParam(CUSTOMER_ID)
   @ApiEnvelope(ConnectionLinkDto)
-  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
+  @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE)
   async create(
     @CurrentPartner() auth: AuthContext,
     @Param('id', idParam('Customer', CustomerId)) customerId: string,
     @Body() body: CreateConnectionDto,
   ): Promise<ConnectionLinkDto> {
-    await this.customers.get(auth.partnerId, customerId);
+    await this.customers.assertActive(auth.partnerId, customerId);
     return this.rpc.request(Subjects.agents.connectionCreate, auth.partner, {
       customerId,
       connectorId: body.connector_id,

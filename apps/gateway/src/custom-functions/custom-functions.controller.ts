@@ -21,6 +21,7 @@ import {
 } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
+import { CustomersService } from '../customers/customers.service';
 import { API_PREFIX } from '../http/api-docs';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
 import { idParam } from '../http/id-param';
@@ -41,7 +42,10 @@ const RULES =
 @ApiPartnerRoute()
 @Controller(`${API_PREFIX}/custom-functions`)
 export class CustomFunctionsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly customers: CustomersService,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -135,17 +139,22 @@ export class CustomFunctionsController {
     description:
       'The arguments are checked against parameters first (outcome invalid_arguments: nothing is sent). Otherwise ' +
       'one request is made exactly as during a call (signed, static headers, private-network guard, timeout_ms, ' +
-      'retry rule) with null call fields and "test": true, logged as custom_function_test. The answer is 200 ' +
-      'whatever the partner’s server did: outcome, status, latency_ms, response_excerpt, error, variables, log_id.',
+      'retry rule) with null call fields and "test": true, logged as custom_function_test. A function with auth ' +
+      'customer_connection uses the connection of the customer named by customer_id (one of the account’s, else ' +
+      '404; also sent as call.customer_id); without customer_id it answers not_connected and sends nothing. The ' +
+      'answer is 200 whatever the partner’s server did: outcome, status, latency_ms, response_excerpt, error, ' +
+      'variables, log_id.',
   })
   @ApiParam(FUNCTION_ID)
   @ApiEnvelope(CustomFunctionTestResultDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
-  test(
+  async test(
     @CurrentPartner() auth: AuthContext,
     @Param('id', idParam(RESOURCE, CustomFunctionId)) id: string,
     @Body() body: TestCustomFunctionDto,
   ): Promise<CustomFunctionTestResultDto> {
+    // The gateway owns customers: another account's customer is 404 here, as on POST /calls/start.
+    await this.customers.assertExists(auth.partnerId, body.customer_id);
     return this.rpc.request(
       Subjects.agents.customFunctionTest,
       auth.partner,

@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
+import { CustomersModule } from '../customers/customers.module';
 import { AgentCustomFunctionsController } from './agent-custom-functions.controller';
 import { CustomFunctionsController } from './custom-functions.controller';
 
-@Module({ controllers: [CustomFunctionsController, AgentCustomFunctionsController] })
+@Module({
+  imports: [CustomersModule],
+  controllers: [CustomFunctionsController, AgentCustomFunctionsController],
+})
 export class CustomFunctionsModule {}

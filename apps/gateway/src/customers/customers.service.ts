@@ -9,7 +9,7 @@ import {
   ListCustomersQueryDto,
   UpdateCustomerDto,
 } from '@vap/api';
-import { AppError, CustomerId, DomainEvents } from '@vap/messages';
+import { AppError, CustomerId, DomainEvents, ErrorCode } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { keysetPage, isUniqueViolation, tableOf } from '@vap/persistence';
 import { Customer } from './entities/customer.entity';
@@ -101,6 +101,27 @@ export class CustomersService {
       [id, partnerId],
     )) as unknown[];
     if (!row) throw AppError.notFound('Customer');
+  }
+
+  /**
+   * A customer a request newly names (POST /calls/start, POST /browser-sessions, a connect link) must be one of
+   * the account's (else 404) and not archived: 409 INVALID_STATE. Not 404: GET still shows an archived
+   * customer and PATCH status ACTIVE restores it, so it exists; it only takes no new work. What it already has
+   * (calls, connections) is left as it is.
+   */
+  async assertActive(partnerId: string, id: string | undefined): Promise<void> {
+    if (id === undefined) return;
+    const [row] = (await this.dataSource.query(
+      `SELECT status FROM ${tableOf(this.dataSource, 'customers')} WHERE id = $1 AND partner_id = $2`,
+      [id, partnerId],
+    )) as { status: CustomerDto['status'] }[];
+    if (!row) throw AppError.notFound('Customer');
+    if (row.status === 'ARCHIVED') {
+      throw new AppError(
+        ErrorCode.INVALID_STATE,
+        `Customer ${id} is archived: restore it (PATCH /customers/{id} with status ACTIVE) to use it`,
+      );
+    }
   }
 
   async list(partnerId: string, query: ListCustomersQueryDto): Promise<CustomerListDto> {

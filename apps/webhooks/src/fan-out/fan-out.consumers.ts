@@ -48,4 +48,9 @@ export class FanOutConsumers {
   async onMessageReceived(events: DomainEvent[], em: EntityManager): Promise<void> {
     await this.fanOut.fanOut(em, 'message.received', events);
   }
+
+  @OnDomainEventBatch(DomainEvents.customerConnectionUpdated, FAN_OUT)
+  async onCustomerConnectionUpdated(events: DomainEvent[], em: EntityManager): Promise<void> {
+    await this.fanOut.fanOut(em, 'customer_connection.updated', events);
+  }
 }

@@ -111,7 +111,9 @@ export class CreateBrowserSessionDto {
 
   @ApiPropertyOptional({
     example: 'cus_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11',
-    description: 'The customer (sub-tenant) the session is for',
+    description:
+      'The customer (sub-tenant) the session is for: one of the account’s customers (else 404 NOT_FOUND), not ' +
+      'archived (409 INVALID_STATE)',
   })
   @IsOptional()
   @IsString({ message: 'customer_id must be a customer id' })

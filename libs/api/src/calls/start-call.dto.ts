@@ -70,7 +70,8 @@ export class StartCallDto {
   @ApiPropertyOptional({
     example: 'cus_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11',
     description:
-      'The customer (sub-tenant) the call is for: one of the account’s customers (else 404 NOT_FOUND). Its ' +
+      'The customer (sub-tenant) the call is for: one of the account’s customers (else 404 NOT_FOUND), not ' +
+      'archived (409 INVALID_STATE). Its ' +
       'connections are what custom functions with auth customer_connection use during the call',
   })
   @IsOptional()

@@ -374,6 +374,20 @@ export class TestCustomFunctionDto {
   @Satisfies('customFunctionArguments', argumentsShapeProblem)
   @IsObject({ message: 'arguments must be a JSON object' })
   arguments?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    example: 'cus_3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11',
+    description:
+      'A customer of the account (else 404 NOT_FOUND) whose connection a function with auth ' +
+      'customer_connection uses, as during that customer’s call; also sent as call.customer_id. Omitted: such ' +
+      'a function answers not_connected',
+  })
+  @IsOptional()
+  @IsString({ message: 'customer_id must be a customer id' })
+  @Matches(/^cus_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, {
+    message: 'customer_id must be a customer id (cus_<uuid>)',
+  })
+  customer_id?: string;
 }
 
 export class AttachedAgentSummaryDto {

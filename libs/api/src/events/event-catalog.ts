@@ -9,7 +9,7 @@ export interface WebhookEventType {
 }
 
 /**
- * The event types partners can receive (the contract's five, campaign.status.updated and the messaging events). `inbound.route`
+ * The event types partners can receive (the contract's five, campaign.status.updated, the messaging events and customer_connection.updated). `inbound.route`
  * goes to a routing policy's decision URL and `webhook.test` only to the endpoint tested, so neither comes
  * from the stream; both are still valid allowlist entries.
  */
@@ -43,6 +43,12 @@ export const WEBHOOK_EVENT_CATALOG: readonly WebhookEventType[] = [
     type: 'message.received',
     subject: DomainEvents.messageReceived,
     description: "An SMS arrived on one of the account's numbers.",
+  },
+  {
+    type: 'customer_connection.updated',
+    subject: DomainEvents.customerConnectionUpdated,
+    description:
+      "A customer's connection became connected (link completed), revoked (refresh token refused) or disconnected (deleted).",
   },
   { type: 'inbound.route', subject: null, description: 'Pre-answer routing request for an inbound call.' },
   { type: 'webhook.test', subject: null, description: 'Sent only by the test operation.' },

@@ -10,6 +10,7 @@ import type { AgentWebhookFlagChangedEvent } from '../webhooks';
 import type {
   AgentDocumentIndexedEvent,
   AgentDocumentLinkEvent,
+  CustomerConnectionUpdatedEvent,
   PhoneNumberDeletedEvent,
   TelephonyConnectionUpdatedEvent,
 } from './event-payloads';
@@ -39,6 +40,7 @@ declare module '@vap/messages' {
     'events.contact_policy.settings_updated': ContactPolicySettingsDto;
     'events.message.status_updated': MessageDto;
     'events.message.received': MessageDto;
+    'events.customer_connection.updated': CustomerConnectionUpdatedEvent;
   }
 }
 

@@ -149,6 +149,16 @@ export class TelephonyConnectionResourceDto {
   })
   inbound_webhook_url: string | null;
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'https://api.example.com/callbacks/inbound/carrier_a/3f0c6a0e-6d0b-4a8e-9a55-0d7f4c1f2b11/sms',
+    description:
+      'carrier_a and carrier_b: the message URL to set on your carrier numbers so SMS they receive reach ' +
+      'the platform (message.received); null for the sandbox',
+  })
+  inbound_sms_url: string | null;
+
   @ApiProperty({ enum: CONNECTION_STATUSES })
   status: ConnectionStatus;
 

@@ -140,6 +140,15 @@ export class TelephonyConnectionDto {
   })
   inbound_webhook_url: string | null;
 
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'carrier_a and carrier_b: set this as the message URL of your carrier numbers so SMS they receive reach ' +
+      'the platform',
+  })
+  inbound_sms_url: string | null;
+
   @ApiProperty({ enum: CONNECTION_STATUSES })
   status: ConnectionStatus;
 

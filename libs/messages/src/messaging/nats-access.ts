@@ -241,6 +241,7 @@ export const EventRecorders: { readonly [S in DomainEventSubject]: ServiceName }
   'events.contact_policy.settings_updated': 'calls',
   'events.message.status_updated': 'calls',
   'events.message.received': 'calls',
+  'events.customer_connection.updated': 'agents',
   'events.campaign.status_updated': 'campaigns',
   'events.agent_webhooks.flag_changed': 'webhooks',
   'events.integration.request_logged': 'calls',

@@ -299,6 +299,8 @@ export const DomainEvents = {
   messageStatusUpdated: 'events.message.status_updated',
   /** An SMS arrived on one of the account's numbers (data: MessageDto, direction inbound). */
   messageReceived: 'events.message.received',
+  /** A customer's connection became connected, revoked or disconnected (data: CustomerConnectionUpdatedEvent). */
+  customerConnectionUpdated: 'events.customer_connection.updated',
   /** The account's calling window or frequency caps changed (data: ContactPolicySettingsDto). */
   contactPolicySettingsUpdated: 'events.contact_policy.settings_updated',
   /** An agent's webhooks_include_account_endpoints changed, set or flipped back (AgentWebhookFlagChangedEvent). */

@@ -4607,7 +4607,7 @@ export class CustomFunctions extends HeyApiClient {
   /**
    * Call the function once with sample arguments, outside any call
    *
-   * The arguments are checked against parameters first (outcome invalid_arguments: nothing is sent). Otherwise one request is made exactly as during a call (signed, static headers, private-network guard, timeout_ms, retry rule) with null call fields and "test": true, logged as custom_function_test. The answer is 200 whatever the partner’s server did: outcome, status, latency_ms, response_excerpt, error, variables, log_id.
+   * The arguments are checked against parameters first (outcome invalid_arguments: nothing is sent). Otherwise one request is made exactly as during a call (signed, static headers, private-network guard, timeout_ms, retry rule) with null call fields and "test": true, logged as custom_function_test. A function with auth customer_connection uses the connection of the customer named by customer_id (one of the account’s, else 404; also sent as call.customer_id); without customer_id it answers not_connected and sends nothing. The answer is 200 whatever the partner’s server did: outcome, status, latency_ms, response_excerpt, error, variables, log_id.
    *
    * Required scope: `agents:write` (or a key without scopes).
    */

@@ -1224,7 +1224,7 @@ export type StartCallDto = {
    */
   client_reference_id?: string;
   /**
-   * The customer (sub-tenant) the call is for: one of the account’s customers (else 404 NOT_FOUND). Its connections are what custom functions with auth customer_connection use during the call
+   * The customer (sub-tenant) the call is for: one of the account’s customers (else 404 NOT_FOUND), not archived (409 INVALID_STATE). Its connections are what custom functions with auth customer_connection use during the call
    */
   customer_id?: string;
 };
@@ -1342,7 +1342,7 @@ export type CreateBrowserSessionDto = {
     [key: string]: unknown;
   };
   /**
-   * The customer (sub-tenant) the session is for
+   * The customer (sub-tenant) the session is for: one of the account’s customers (else 404 NOT_FOUND), not archived (409 INVALID_STATE)
    */
   customer_id?: string;
   /**
@@ -2112,6 +2112,10 @@ export type TelephonyConnectionDto = {
    * carrier_a and carrier_b: set this as the voice/answer URL of your carrier numbers so inbound calls reach inbound routing
    */
   inbound_webhook_url: string | null;
+  /**
+   * carrier_a and carrier_b: set this as the message URL of your carrier numbers so SMS they receive reach the platform
+   */
+  inbound_sms_url: string | null;
   status: 'active' | 'disabled';
   created_at: string;
   updated_at: string;
@@ -2183,6 +2187,10 @@ export type TelephonyConnectionResourceDto = {
    * carrier_a and carrier_b: the voice/answer URL to set on your carrier numbers
    */
   inbound_webhook_url: string | null;
+  /**
+   * carrier_a and carrier_b: the message URL to set on your carrier numbers so SMS they receive reach the platform (message.received); null for the sandbox
+   */
+  inbound_sms_url: string | null;
   status: 'active' | 'disabled';
   /**
    * The account’s numbers on this connection (the first 50)
@@ -4400,6 +4408,10 @@ export type TestCustomFunctionDto = {
   arguments?: {
     [key: string]: unknown;
   };
+  /**
+   * A customer of the account (else 404 NOT_FOUND) whose connection a function with auth customer_connection uses, as during that customer’s call; also sent as call.customer_id. Omitted: such a function answers not_connected
+   */
+  customer_id?: string;
 };
 
 export type ProjectDto = {
@@ -4748,6 +4760,7 @@ export type WebhookEndpointWithSecretDto = {
     | 'campaign.status.updated'
     | 'message.status.updated'
     | 'message.received'
+    | 'customer_connection.updated'
     | 'inbound.route'
     | 'webhook.test'
   >;
@@ -4790,6 +4803,7 @@ export type WebhookEventType =
   | 'campaign.status.updated'
   | 'message.status.updated'
   | 'message.received'
+  | 'customer_connection.updated'
   | 'inbound.route'
   | 'webhook.test';
 
@@ -4838,6 +4852,7 @@ export type WebhookEndpointDto = {
     | 'campaign.status.updated'
     | 'message.status.updated'
     | 'message.received'
+    | 'customer_connection.updated'
     | 'inbound.route'
     | 'webhook.test'
   >;
@@ -4913,6 +4928,7 @@ export type WebhookDeliveryDto = {
     | 'campaign.status.updated'
     | 'message.status.updated'
     | 'message.received'
+    | 'customer_connection.updated'
     | 'inbound.route'
     | 'webhook.test';
   /**
@@ -5081,6 +5097,7 @@ export type WebhookDeliveryDetailDto = {
     | 'campaign.status.updated'
     | 'message.status.updated'
     | 'message.received'
+    | 'customer_connection.updated'
     | 'inbound.route'
     | 'webhook.test';
   /**
@@ -5611,6 +5628,7 @@ export type WebhookEventTypeWritable =
   | 'campaign.status.updated'
   | 'message.status.updated'
   | 'message.received'
+  | 'customer_connection.updated'
   | 'inbound.route'
   | 'webhook.test';
 
@@ -7795,6 +7813,10 @@ export type CustomerConnectionsCreateErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
+   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   */
+  409: ErrorEnvelopeDto;
+  /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
   413: ErrorEnvelopeDto;
@@ -7938,7 +7960,7 @@ export type CallsStartErrors = {
    */
   404: ErrorEnvelopeDto;
   /**
-   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.<br>`CALLER_ID_INACTIVE`: A caller ID of the campaign is no longer active.<br>`DO_NOT_CALL`: The number is on the account’s do-not-call list (itself or a prefix of it); nothing was dialled (HTTP 409). GET /do-not-call/lookup says which entry.<br>`OUTSIDE_CALLING_WINDOW`: The callee’s local time is outside the calling window; nothing was dialled (HTTP 409). error.retry_at (and Retry-After) says when the window opens.
+   * `CONFLICT`: Duplicate unique value, or the resource is already in the requested state.<br>`INVALID_STATE`: The action is not allowed in the resource’s current state.<br>`CALLER_ID_INACTIVE`: A caller ID of the campaign is no longer active.<br>`DO_NOT_CALL`: The number is on the account’s do-not-call list (itself or a prefix of it); nothing was dialled (HTTP 409). GET /do-not-call/lookup says which entry.<br>`OUTSIDE_CALLING_WINDOW`: The callee’s local time is outside the calling window; nothing was dialled (HTTP 409). error.retry_at (and Retry-After) says when the window opens.
    */
   409: ErrorEnvelopeDto;
   /**
@@ -8304,6 +8326,10 @@ export type BrowserSessionsCreateErrors = {
    * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
    */
   404: ErrorEnvelopeDto;
+  /**
+   * `INVALID_STATE`: The action is not allowed in the resource’s current state.
+   */
+  409: ErrorEnvelopeDto;
   /**
    * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
    */
@@ -17460,6 +17486,7 @@ export type WebhookEndpointsDeliveriesData = {
       | 'campaign.status.updated'
       | 'message.status.updated'
       | 'message.received'
+      | 'customer_connection.updated'
       | 'inbound.route'
       | 'webhook.test';
     /**

@@ -31,6 +31,16 @@ export function inboundWebhookUrl(callbackBase: string, c: Connection): string |
     : null;
 }
 
+/**
+ * Where a carrier sends SMS received on the connection's numbers (the gateway's inbound message route), under
+ * the same callback base as the voice URL; the sandbox delivers its own (POST /sandbox/inbound-messages).
+ */
+export function inboundSmsUrl(callbackBase: string, c: Connection): string | null {
+  return c.provider === 'carrier_a' || c.provider === 'carrier_b'
+    ? `${callbackBase}/callbacks/inbound/${c.provider}/${c.id}/sms`
+    : null;
+}
+
 export function toConnectionDto(
   c: Connection,
   creds: ConnectionCredentials | null,
@@ -45,6 +55,7 @@ export function toConnectionDto(
     api_base_url: creds?.apiBaseUrl ?? null,
     label: creds?.label ?? null,
     inbound_webhook_url: inboundWebhookUrl(callbackBase, c),
+    inbound_sms_url: inboundSmsUrl(callbackBase, c),
     status: c.status,
     created_at: c.createdAt.toISOString(),
     updated_at: (creds && creds.updatedAt > c.updatedAt ? creds.updatedAt : c.updatedAt).toISOString(),

@@ -24,7 +24,7 @@ import { ConnectionCredentials } from '../connections/entities/connection-creden
 import { ConnectionHealthRow } from '../connections/entities/connection-health.entity';
 import { Connection } from '../connections/entities/connection.entity';
 import { failureReasonOf } from '../connections/health/connection-health.recorder';
-import { inboundWebhookUrl, TelephonyService } from '../connections/telephony.service';
+import { inboundSmsUrl, inboundWebhookUrl, TelephonyService } from '../connections/telephony.service';
 import { PhoneNumber } from '../phone-numbers/entities/phone-number.entity';
 
 const PROVIDERS = CARRIER_CONNECTION_PROVIDERS as readonly string[];
@@ -263,6 +263,7 @@ export class TelephonyConnectionsService {
       account_id_masked: creds?.accountIdMasked ?? null,
       from_number: fromNumber,
       inbound_webhook_url: inboundWebhookUrl(this.config.callbackBaseUrl, c),
+      inbound_sms_url: inboundSmsUrl(this.config.callbackBaseUrl, c),
       status: c.status,
       numbers: numbers.map((n) => ({
         id: n.id,
