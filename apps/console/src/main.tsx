@@ -5,9 +5,11 @@ import { AgentFormPage, AgentsPage } from './pages/agents.js';
 import { BillingPage } from './pages/billing.js';
 import { CallPage, CallsPage, WebSessionPage } from './pages/calls.js';
 import { CampaignsPage } from './pages/campaigns.js';
+import { ConnectionsPage } from './pages/connections/index.js';
 import { ContactPolicyPage } from './pages/contact-policy.js';
 import { EmbedPage } from './pages/embed.js';
 import { KeysPage } from './pages/keys.js';
+import { MessagesPage } from './pages/messages.js';
 import { ProviderKeysPage } from './pages/provider-keys.js';
 import { TelephonyPage } from './pages/telephony.js';
 import { SignInPage, TokenPasswordPage } from './pages/sign-in.js';
@@ -21,8 +23,10 @@ const NAV: [string, string][] = [
   ['/agents', 'Agents'],
   ['/tools', 'Tools'],
   ['/calls', 'Calls'],
+  ['/messages', 'Messages'],
   ['/campaigns', 'Campaigns'],
   ['/embed', 'Embed on your site'],
+  ['/connections', 'Customer connections'],
   ['/webhooks', 'Webhooks'],
   ['/contact-policy', 'Do-not-call and policy'],
   ['/telephony', 'Telephony'],
@@ -42,6 +46,10 @@ function Page({ path, session }: { path: string; session: Session }) {
     case 'calls':
       if (id === 'web' && rest[0]) return <WebSessionPage id={rest[0]} />;
       return id ? <CallPage id={id} /> : <CallsPage />;
+    case 'messages':
+      return <MessagesPage session={session} />;
+    case 'connections':
+      return <ConnectionsPage session={session} />;
     case 'embed':
       return <EmbedPage session={session} />;
     case 'campaigns':
