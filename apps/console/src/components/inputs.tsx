@@ -374,7 +374,7 @@ export function RadioGroup({
   const base = useId(`rg-${name.replace(/\W/g, '-')}`);
   const describedBy = [hint ? `${base}-hint` : '', message ? `${base}-error` : ''].filter(Boolean).join(' ');
   return (
-    <fieldset class="group" role="radiogroup" {...(describedBy ? { 'aria-describedby': describedBy } : {})}>
+    <fieldset class="group" {...(describedBy ? { 'aria-describedby': describedBy } : {})}>
       <legend>{legend}</legend>
       {hint && (
         <small id={`${base}-hint`} class="muted block">

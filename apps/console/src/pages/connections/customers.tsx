@@ -390,10 +390,10 @@ export function CustomersSection({ connectors, write }: { connectors: Connector[
                   type="button"
                   class="secondary"
                   aria-expanded={open === c.id}
-                  aria-label={`${open === c.id ? 'Hide' : 'Show'} the connections of ${c.name}`}
+                  aria-label={`${open === c.id ? 'Hide' : 'Show'} connections of ${c.name}`}
                   onClick={() => setOpen(open === c.id ? null : c.id)}
                 >
-                  {open === c.id ? 'Hide connections' : 'Connections'}
+                  {open === c.id ? 'Hide connections' : 'Show connections'}
                 </button>
                 {open === c.id && <CustomerConnections customer={c} connectors={connectors} write={write} />}
               </section>
