@@ -6,9 +6,11 @@ import { BillingPage } from './pages/billing.js';
 import { CallPage, CallsPage, WebSessionPage } from './pages/calls.js';
 import { CampaignsPage } from './pages/campaigns.js';
 import { ClientsPage } from './pages/clients.js';
+import { ConnectionsPage } from './pages/connections/index.js';
 import { ContactPolicyPage } from './pages/contact-policy.js';
 import { EmbedPage } from './pages/embed.js';
 import { KeysPage } from './pages/keys.js';
+import { MessagesPage } from './pages/messages.js';
 import { ProviderKeysPage } from './pages/provider-keys.js';
 import { TelephonyPage } from './pages/telephony.js';
 import { SignInPage, TokenPasswordPage } from './pages/sign-in.js';
@@ -22,8 +24,10 @@ const NAV: [string, string][] = [
   ['/agents', 'Agents'],
   ['/tools', 'Tools'],
   ['/calls', 'Calls'],
+  ['/messages', 'Messages'],
   ['/campaigns', 'Campaigns'],
   ['/embed', 'Embed on your site'],
+  ['/connections', 'Customer connections'],
   ['/webhooks', 'Webhooks'],
   ['/contact-policy', 'Do-not-call and policy'],
   ['/telephony', 'Telephony'],
@@ -44,6 +48,10 @@ function Page({ path, session }: { path: string; session: Session }) {
     case 'calls':
       if (id === 'web' && rest[0]) return <WebSessionPage id={rest[0]} />;
       return id ? <CallPage id={id} /> : <CallsPage />;
+    case 'messages':
+      return <MessagesPage session={session} />;
+    case 'connections':
+      return <ConnectionsPage session={session} />;
     case 'embed':
       return <EmbedPage session={session} />;
     case 'campaigns':

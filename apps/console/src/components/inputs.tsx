@@ -350,3 +350,62 @@ export function FormErrorNotice({ error }: { error: ApiError | null }) {
     </div>
   );
 }
+
+/** One choice of a few, each option with its explanation, as a fieldset of radio buttons with a legend. */
+export function RadioGroup({
+  legend,
+  name,
+  error,
+  hint,
+  options,
+  value,
+  onChange,
+}: {
+  legend: string;
+  name: string;
+  error?: ApiError | null;
+  hint?: string;
+  /** Value, label and an optional explanation of each option. */
+  options: [string, string, string?][];
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  const message = error?.fieldMessage(name);
+  const base = useId(`rg-${name.replace(/\W/g, '-')}`);
+  const describedBy = [hint ? `${base}-hint` : '', message ? `${base}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <fieldset class="group" {...(describedBy ? { 'aria-describedby': describedBy } : {})}>
+      <legend>{legend}</legend>
+      {hint && (
+        <small id={`${base}-hint`} class="muted block">
+          {hint}
+        </small>
+      )}
+      {options.map(([v, text, explanation]) => (
+        <div key={v} class="field check">
+          <input
+            type="radio"
+            id={`${base}-${v}`}
+            name={`${base}-${name}`}
+            value={v}
+            checked={value === v}
+            aria-invalid={Boolean(message)}
+            {...(explanation ? { 'aria-describedby': `${base}-${v}-hint` } : {})}
+            onChange={() => onChange(v)}
+          />
+          <label for={`${base}-${v}`}>{text}</label>
+          {explanation && (
+            <small id={`${base}-${v}-hint`} class="muted">
+              {explanation}
+            </small>
+          )}
+        </div>
+      ))}
+      {message && (
+        <div id={`${base}-error`} class="error" role="alert">
+          {message}
+        </div>
+      )}
+    </fieldset>
+  );
+}

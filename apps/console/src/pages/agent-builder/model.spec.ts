@@ -31,6 +31,8 @@ const agent = {
   turn_taking: { mode: 'balanced', min_silence_ms: null, max_silence_ms: null, ignore_backchannels: true },
   dtmf: { enabled: false, max_digits: null, terminator: '#', timeout_ms: 3000 },
   send_dtmf_enabled: false,
+  sms_enabled: false,
+  sms_allowed_recipients: 'caller',
   tools: null,
   extraction_enabled: true,
   extraction_config: { keys: [] },
@@ -90,6 +92,24 @@ describe('the agent builder’s requests', () => {
         ],
       },
     });
+  });
+
+  it('saves the SMS settings with the agent, as the API names them', () => {
+    const original = toDraft(agent);
+    expect(original).toMatchObject({ sms_enabled: false, sms_allowed_recipients: 'caller' });
+    expect(toRequests({ ...original, sms_enabled: true }, original).update).toEqual({ sms_enabled: true });
+    expect(
+      toRequests({ ...original, sms_enabled: true, sms_allowed_recipients: 'any' }, original).update,
+    ).toEqual({ sms_enabled: true, sms_allowed_recipients: 'any' });
+    const texting = toDraft({ ...agent, sms_enabled: true, sms_allowed_recipients: 'any' });
+    expect(texting).toMatchObject({ sms_enabled: true, sms_allowed_recipients: 'any' });
+    // A new agent that may text sends it on the create.
+    const created = toRequests(
+      { ...toDraft(null), agent_name: 'Maya', prompt: 'p', voice_id: agent.voice_id, sms_enabled: true },
+      null,
+    );
+    expect(created.create).toMatchObject({ sms_enabled: true });
+    expect(created.create).not.toHaveProperty('sms_allowed_recipients');
   });
 
   it('sends only what changed on an edit, cleared texts as null and nested objects whole', () => {

@@ -135,6 +135,9 @@ export interface Draft {
   transfer_briefing_instructions: string;
   transfer_ring_timeout_secs: string;
   send_dtmf_enabled: boolean;
+  sms_enabled: boolean;
+  /** caller | any */
+  sms_allowed_recipients: string;
   /**
    * The built-in tools the model may use (the agent's `tools`); null: every one (what an agent without a list
    * has, and what saving every tool checked sends, so tools added to the platform later are included).
@@ -236,6 +239,8 @@ export function toDraft(agent: Agent | null): Draft {
     transfer_briefing_instructions: text(a.transfer_briefing_instructions),
     transfer_ring_timeout_secs: text(a.transfer_ring_timeout_secs ?? 20),
     send_dtmf_enabled: Boolean(a.send_dtmf_enabled),
+    sms_enabled: Boolean(a.sms_enabled),
+    sms_allowed_recipients: a.sms_allowed_recipients ?? 'caller',
     tools: Array.isArray(a.tools) ? [...(a.tools as string[])] : null,
     dtmf_enabled: Boolean(dtmf.enabled),
     dtmf_max_digits: text(dtmf.max_digits),
@@ -367,6 +372,8 @@ export function toApiValues(d: Draft): { values: Record<string, unknown>; proble
       false,
     ),
     send_dtmf_enabled: d.send_dtmf_enabled,
+    sms_enabled: d.sms_enabled,
+    sms_allowed_recipients: d.sms_allowed_recipients,
     tools: d.tools,
     kb_threshold: d.kb_threshold || null,
     kb_include_summaries: d.kb_include_summaries,

@@ -2,7 +2,15 @@
 // validation messages appear at them.
 import type { ComponentChildren } from 'preact';
 import { ApiError } from '../../api.js';
-import { Checkbox, CheckboxGroup, Select, TextArea, TextInput, TextList } from '../../components/inputs.js';
+import {
+  Checkbox,
+  CheckboxGroup,
+  RadioGroup,
+  Select,
+  TextArea,
+  TextInput,
+  TextList,
+} from '../../components/inputs.js';
 import { CatalogVoice, VoicePicker, voiceIdOf, voiceLabel } from '../../components/voice-picker.js';
 import { AgentSummary, Project } from '../../components/names.js';
 import { useId } from '../../components/ui.js';
@@ -46,6 +54,8 @@ export const SECTION_FIELDS: Record<string, string[]> = {
     'transfer_briefing_instructions',
     'transfer_ring_timeout_secs',
     'send_dtmf_enabled',
+    'sms_enabled',
+    'sms_allowed_recipients',
     'tools',
     'dtmf',
     'tool_ack_config',
@@ -631,6 +641,37 @@ export function BuiltInTools({ draft, set, error }: SectionProps) {
               onChange={(v) => set({ dtmf_timeout_ms: v })}
             />
           </div>
+        )}
+      </Part>
+      <Part title="Text messages (SMS)">
+        <Checkbox
+          label="The agent may send text messages during a call"
+          name="sms_enabled"
+          error={error}
+          hint="For a confirmation, an address or a link; at most 3 per call, sent from the call’s number with the contact policy applied. They show in Messages."
+          checked={draft.sms_enabled}
+          onChange={(v) => set({ sms_enabled: v })}
+        />
+        {draft.sms_enabled && (
+          <RadioGroup
+            legend="Who the agent may text"
+            name="sms_allowed_recipients"
+            error={error}
+            value={draft.sms_allowed_recipients}
+            onChange={(v) => set({ sms_allowed_recipients: v })}
+            options={[
+              [
+                'caller',
+                'Only the person on the call',
+                'The number called, or the caller of an inbound call. The safe choice.',
+              ],
+              [
+                'any',
+                'Any number the person gives',
+                'The agent may also text another number said during the call (e.g. “send it to my wife’s phone”).',
+              ],
+            ]}
+          />
         )}
       </Part>
       <Part title="While a tool runs">
