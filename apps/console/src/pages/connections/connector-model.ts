@@ -35,7 +35,7 @@ export const TOKEN_AUTH_METHODS: [string, string][] = [
 export const CONNECTOR_LIMITS = { nameMax: 100, scopesMax: 50, authorizeParamsMax: 10, keyPrefixMax: 50 };
 
 /** Parameters the platform sets on the authorization request itself. */
-const RESERVED_PARAMS = [
+export const RESERVED_PARAMS = [
   'response_type',
   'client_id',
   'redirect_uri',
