@@ -1,14 +1,4 @@
-// The spec only, not the console's bundle, reads the API's rules to hold the form's copies to them.
-// eslint-disable-next-line @nx/enforce-module-boundaries
-import { ConnectorLimits, RESERVED_AUTHORIZE_PARAMS } from '@vap/api';
-import {
-  Connector,
-  CONNECTOR_LIMITS,
-  connectorSummary,
-  RESERVED_PARAMS,
-  toConnectorBody,
-  toConnectorDraft,
-} from './connector-model';
+import { Connector, connectorSummary, toConnectorBody, toConnectorDraft } from './connector-model';
 
 const oauth: Connector = {
   id: 'ctr_0b7f3c52-8f0e-4d57-9a51-6a1f0e2b7c11',
@@ -125,18 +115,5 @@ describe('the connector form’s requests', () => {
       }),
     ).toBe('API key in the header X-Key');
     expect(connectorSummary(oauth)).toBe('OAuth 2.0 at auth.example.com');
-  });
-});
-
-// The console has no bundler and cannot import the API's DTOs: its copies of their rules are held to them here.
-describe('the form’s copies of the API’s connector rules', () => {
-  it('reserves the authorization parameters the API reserves', () => {
-    expect([...RESERVED_PARAMS].sort()).toEqual([...RESERVED_AUTHORIZE_PARAMS].sort());
-  });
-
-  it('bounds the fields as the API does', () => {
-    for (const [name, value] of Object.entries(CONNECTOR_LIMITS)) {
-      expect([name, value]).toEqual([name, ConnectorLimits[name as keyof typeof ConnectorLimits]]);
-    }
   });
 });
