@@ -573,6 +573,7 @@ describe('custom functions', () => {
         call: {
           id: null,
           browser_session_id: null,
+          customer_id: null,
           agent_id: null,
           direction: null,
           from_number: null,
@@ -771,6 +772,7 @@ describe('custom functions', () => {
         call: {
           id: '7d4d2c1a-5b7e-4f3a-9a51-6a1f0e2b7c11',
           browser_session_id: null,
+          customer_id: null,
           agent_id: agent.id,
           direction: 'outbound',
           from_number: '+14155550100',

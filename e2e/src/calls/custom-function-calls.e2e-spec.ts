@@ -181,6 +181,7 @@ describe('custom functions in sandbox calls', () => {
       call: {
         id: run.callId,
         browser_session_id: null,
+        customer_id: null,
         agent_id: agent.id,
         direction: 'outbound',
         from_number: run.call.from_number,

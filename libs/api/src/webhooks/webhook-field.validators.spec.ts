@@ -23,7 +23,7 @@ describe('webhook field rules', () => {
   it('events: catalog names only; the refusal lists the valid set; session.failed is named as removed', () => {
     expect(eventsAllowlistProblem([])).toBeNull();
     expect(eventsAllowlistProblem([...WEBHOOK_EVENT_TYPES])).toBeNull();
-    expect(WEBHOOK_EVENT_TYPES).toHaveLength(8);
+    expect(WEBHOOK_EVENT_TYPES).toHaveLength(9);
     const unknown = eventsAllowlistProblem(['call.started'])!;
     for (const type of WEBHOOK_EVENT_TYPES) expect(unknown).toContain(type);
     expect(eventsAllowlistProblem(['session.failed'])).toMatch(/session.failed no longer exists/);
