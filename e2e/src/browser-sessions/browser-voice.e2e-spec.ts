@@ -281,6 +281,20 @@ describe('browser voice sessions in a real browser', () => {
       // The fake microphone says it every 9 s or so; a loaded machine may garble one pass.
       timeoutMs: 60_000,
       description: "the caller's line, heard by Deepgram, in the page transcript",
+    }).catch(async (error: Error) => {
+      // What Deepgram was sent and answered, and what the page showed, say which leg lost the line.
+      const listens = deepgram.listens.map((l) => ({
+        audioBytes: l.audioBytes,
+        closed: l.closed,
+        controls: l.controls.map((c) => c.type),
+        sent: l.sent.map((m) =>
+          JSON.stringify((m.channel as { alternatives?: unknown[] })?.alternatives?.[0] ?? m.type),
+        ),
+      }));
+      const shown = (await eventsOf(page)).filter((e) => e.name !== 'level');
+      throw new Error(
+        `${error.message}\ndeepgram: ${JSON.stringify(listens)}\npage: ${JSON.stringify(shown).slice(0, 4000)}`,
+      );
     });
     await waitFor(
       async () =>
