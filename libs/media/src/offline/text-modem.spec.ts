@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { levelDbfs, mixPcm16, rms } from '../audio/pcm';
 import { mulawDecode, mulawEncode } from '../audio/mulaw';
 import { resamplePcm16 } from '../audio/resample';
@@ -11,6 +13,7 @@ import {
   encodeTextSignal,
   textSignalDurationMs,
 } from './text-modem';
+import { decodePcm16Wav } from './wav';
 
 const ASCII = 'Your appointment is confirmed for Tuesday at 3:45 PM.';
 const UNICODE = 'Grüße aus Köln — ¿qué tal? 日本語 ✓';
@@ -97,6 +100,21 @@ describe('encodeTextSignal / decodeTextSignal', () => {
       pcm.set(data, lead);
       expect(decodeTextSignal(viaMulaw(pcm), 8000)).toEqual({ text: ASCII });
     }
+  });
+
+  it('decodes a line as a browser microphone delivered it, at every bit-timing offset', () => {
+    // The caller channel of a browser session's recording: the offline voice's "lookup order 12345" played by
+    // Chromium's fake microphone, through its gain control and resampling, the web client and mu-law. A loop of
+    // the line drifts against the decoder's bit timing; with phases 1/8 bit apart, a fifth of the offsets failed.
+    const clip = decodePcm16Wav(readFileSync(join(__dirname, 'testdata', 'browser-mic-line.wav')));
+    expect(clip.sampleRate).toBe(8000);
+    const failed: number[] = [];
+    for (let lead = 0; lead < 8000 / TEXT_SIGNAL_BIT_RATE; lead++) {
+      const pcm = new Int16Array(lead + clip.samples.length);
+      pcm.set(clip.samples, lead);
+      if (decodeTextSignal(pcm, 8000)?.text !== 'lookup order 12345') failed.push(lead);
+    }
+    expect(failed).toEqual([]);
   });
 
   it('rejects a corrupted payload (CRC)', () => {

@@ -32,8 +32,13 @@ const POSTAMBLE_BITS = 8;
 const OVERHEAD_BITS = PREAMBLE_BITS + 16 + 16 + 16 + POSTAMBLE_BITS;
 /** Fade in/out, so the signal starts and stops without a click. */
 const RAMP_MS = 2;
-/** Bit-timing phases the decoder tries at once; the best is at most 1/8 bit off. */
-const PHASES = 4;
+/**
+ * Bit-timing phases the decoder tries at once; the best is at most 1/16 bit off. Four (1/8 bit) sufficed for audio
+ * that stays digital, but not for a browser's microphone: after its gain control and resampling, a frame timed
+ * 1/8 bit off reads a few bits of the neighbours wrong, and a looped line, drifting 1/10 bit a loop against the
+ * phases, went unheard for a minute and more.
+ */
+const PHASES = 8;
 
 export interface TextSignalOptions {
   sampleRate: number;
@@ -142,7 +147,7 @@ class PhaseState {
 
 /**
  * Decodes the text signal from a stream of PCM16 chunks of any size (e.g. 20 ms caller frames). The work per
- * sample is two Goertzel steps for each of four bit-timing phases, with no allocation beyond decoded texts.
+ * sample is two Goertzel steps for each of eight bit-timing phases, with no allocation beyond decoded texts.
  */
 export class TextSignalDecoder {
   private readonly samplesPerBit: number;
