@@ -306,6 +306,52 @@ describe('DeepgramSttProvider', () => {
     await session.close();
   });
 
+  it('waits longer for a slow Finalize answer when Deepgram has words it has not finalised, and keeps them', async () => {
+    script = (socket, seen) => {
+      socket.on('message', (_data, isBinary) => {
+        if (isBinary && seen.audioBytes === 8000) socket.send(results('Book a table', 0, 0.8));
+        // The answer comes well past the short grace, as over a slow network.
+        if (!isBinary && seen.controls.at(-1) === 'Finalize') {
+          const end = seen.audioBytes / 8000;
+          setTimeout(
+            () =>
+              socket.send(results('Book a table for two.', 0, end, { is_final: true, from_finalize: true })),
+            FINALIZE_GRACE_MS + 300,
+          );
+        }
+      });
+    };
+    const session = await provider().open({ languages: ['en'] });
+    const interims: string[] = [];
+    session.onPartial = (text) => interims.push(text);
+    speak(session, 1000);
+    await until(() => interims.length > 0);
+    const started = Date.now();
+    await expect(session.finish()).resolves.toBe('Book a table for two.');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(FINALIZE_GRACE_MS + 280);
+    await session.close();
+  });
+
+  it("answers the interim's words when Finalize gets no answer within the longer wait", async () => {
+    script = (socket, seen) => {
+      socket.on('message', (_data, isBinary) => {
+        if (isBinary && seen.audioBytes === 4000) socket.send(results('Cancel my order', 0, 0.5));
+      });
+    };
+    const session = await provider('dg-key', 2000, { ...FAST, finalizePendingWaitMs: 150 }).open({
+      languages: ['en'],
+    });
+    const interims: string[] = [];
+    session.onPartial = (text) => interims.push(text);
+    speak(session, 500);
+    await until(() => interims.length > 0);
+    await expect(session.finish()).resolves.toBe('Cancel my order');
+    // The next utterance starts clean: no words of the last one.
+    speak(session, 200);
+    await expect(session.finish()).resolves.toBe('');
+    await session.close();
+  });
+
   it('keeps an idle stream open with KeepAlive while the agent speaks, and drops late finals of the last utterance', async () => {
     let late: (() => void) | undefined;
     script = (socket, seen) => {

@@ -12,6 +12,11 @@ import type { SttOptions, SttProvider, SttSession } from '../stt-provider';
 
 /** After Finalize, how long to wait for its answer: Deepgram may send none when it had nothing left to process. */
 export const FINALIZE_GRACE_MS = 500;
+/**
+ * After Finalize, how long to wait for its answer when Deepgram has already sent words it has not finalised: an
+ * answer is coming, and a slow network must not cost the caller their words. Past it, the words are the interim's.
+ */
+export const FINALIZE_PENDING_WAIT_MS = 2500;
 /** Deepgram closes a stream after ~10 s without audio; between utterances a KeepAlive holds it open. */
 export const KEEPALIVE_MS = 5000;
 /** Waits before each reconnect of a stream lost mid-call; its length bounds the attempts. */
@@ -22,12 +27,14 @@ const REPLAY_S = 5;
 /** Stream timing; the defaults suit Deepgram, tests shorten them. */
 export interface DeepgramTiming {
   finalizeGraceMs: number;
+  finalizePendingWaitMs: number;
   keepAliveMs: number;
   reconnectBackoffMs: readonly number[];
 }
 
 const DEFAULT_TIMING: DeepgramTiming = {
   finalizeGraceMs: FINALIZE_GRACE_MS,
+  finalizePendingWaitMs: FINALIZE_PENDING_WAIT_MS,
   keepAliveMs: KEEPALIVE_MS,
   reconnectBackoffMs: RECONNECT_BACKOFF_MS,
 };
@@ -176,6 +183,8 @@ export class DeepgramSttSession implements SttSession {
   private utteranceLanguage: string | undefined;
   private readonly keepAlive: NodeJS.Timeout;
   private finals: string[] = [];
+  /** The latest interim hypothesis after the last final: words Deepgram heard and has not finalised yet. */
+  private interim = '';
   /** Seconds of audio pushed, and where the current utterance began on that timeline. */
   private sentSeconds = 0;
   private utteranceStart = 0;
@@ -377,7 +386,8 @@ export class DeepgramSttSession implements SttSession {
     if (!waiter) return;
     this.send(JSON.stringify({ type: 'Finalize' }));
     clearTimeout(waiter.grace);
-    waiter.grace = setTimeout(() => this.settle(this.takeUtterance()), this.timing.finalizeGraceMs);
+    const waitMs = this.interim ? this.timing.finalizePendingWaitMs : this.timing.finalizeGraceMs;
+    waiter.grace = setTimeout(() => this.settle(this.takeUtterance(true)), waitMs);
   }
 
   /** Drops kept audio that a final covers or an answered utterance owns, and what is older than REPLAY_S. */
@@ -406,12 +416,14 @@ export class DeepgramSttSession implements SttSession {
     const best = message.channel?.alternatives?.[0];
     const transcript = best?.transcript?.trim() ?? '';
     if (message.is_final) {
+      this.interim = '';
       if (transcript) this.finals.push(transcript);
       const language = best?.languages?.[0] ?? best?.words?.find((w) => w.language)?.language;
       if (transcript && language) this.utteranceLanguage = language;
       this.finalEnd = Math.max(this.finalEnd, end);
       if (transcript && !this.waiter) this.onPartial?.(this.finals.join(' '));
     } else if (transcript) {
+      this.interim = transcript;
       this.onPartial?.(this.finals.concat(transcript).join(' '));
     }
     if (
@@ -422,9 +434,13 @@ export class DeepgramSttSession implements SttSession {
     }
   }
 
-  /** The utterance's final text, and the start of the next utterance on the session's timeline. */
-  private takeUtterance(): string {
-    const text = this.finals.join(' ');
+  /**
+   * The utterance's final text, and the start of the next utterance on the session's timeline. `unanswered`: the
+   * wait for Finalize's answer ran out, so words heard but not finalised are taken as the interim had them.
+   */
+  private takeUtterance(unanswered = false): string {
+    const text = (unanswered && this.interim ? this.finals.concat(this.interim) : this.finals).join(' ');
+    this.interim = '';
     // An utterance with no language answer (nothing said, or one language asked for) keeps the last one.
     if (this.utteranceLanguage) this.language = spokenLanguageOf(this.utteranceLanguage, this.languages);
     this.utteranceLanguage = undefined;

@@ -9,6 +9,7 @@ export {
   DeepgramSttSession,
   deepgramListenUrl,
   FINALIZE_GRACE_MS,
+  FINALIZE_PENDING_WAIT_MS,
   KEEPALIVE_MS,
   type DeepgramTiming,
 } from './deepgram-stt.provider';
