@@ -52,8 +52,9 @@ async function send<T>(
   url: string,
   body: BodyInit | undefined,
   contentType: string | undefined,
+  extraHeaders: Record<string, string> = {},
 ): Promise<{ res: Response; parsed: Envelope<T>; token: string | null }> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { ...extraHeaders, accept: 'application/json' };
   const token = csrfToken;
   if (method !== 'GET' && token) headers['x-csrf-token'] = token;
   if (contentType) headers['content-type'] = contentType;
@@ -97,7 +98,14 @@ async function renewedCsrfToken(used: string | null): Promise<string | null> {
 export async function request<T>(
   method: string,
   path: string,
-  options: { body?: unknown; query?: Query; raw?: BodyInit; contentType?: string } = {},
+  options: {
+    body?: unknown;
+    query?: Query;
+    raw?: BodyInit;
+    contentType?: string;
+    /** Request headers of the API's own (Idempotency-Key); the session's are added here. */
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<T> {
   let body: BodyInit | undefined;
   let contentType = options.contentType;
@@ -107,10 +115,10 @@ export async function request<T>(
     contentType = 'application/json';
   }
   const url = withQuery(`${BASE}${path}`, options.query);
-  const first = await send<T>(method, url, body, contentType);
+  const first = await send<T>(method, url, body, contentType, options.headers);
   let { res, parsed } = first;
   if (res.status === 403 && method !== 'GET' && (await renewedCsrfToken(first.token)) !== null)
-    ({ res, parsed } = await send<T>(method, url, body, contentType));
+    ({ res, parsed } = await send<T>(method, url, body, contentType, options.headers));
   if (res.ok && parsed.success !== false) return parsed.data as T;
   const error = parsed.error ?? {};
   throw new ApiError(
@@ -124,7 +132,8 @@ export async function request<T>(
 /** A route of the public API, through the console. */
 export const v2 = {
   get: <T>(path: string, query?: Query) => request<T>('GET', `/v2${path}`, { query }),
-  post: <T>(path: string, body?: unknown) => request<T>('POST', `/v2${path}`, { body: body ?? {} }),
+  post: <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
+    request<T>('POST', `/v2${path}`, { body: body ?? {}, headers }),
   patch: <T>(path: string, body: unknown) => request<T>('PATCH', `/v2${path}`, { body }),
   put: <T>(path: string, body: unknown) => request<T>('PUT', `/v2${path}`, { body }),
   del: <T>(path: string) => request<T>('DELETE', `/v2${path}`),
@@ -137,6 +146,15 @@ export const consoleApi = {
   patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, { body }),
   del: <T>(path: string) => request<T>('DELETE', path),
 };
+
+/**
+ * A fresh Idempotency-Key: 128 random bits in hex. getRandomValues, not randomUUID, since a console served over
+ * plain HTTP on a private host is no secure context and has no randomUUID.
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 /** Every page of a cursor-paginated list (bounded: a console page never holds more than `max`). */
 export async function allPages<T>(

@@ -131,8 +131,21 @@ describe('console: Clients', () => {
     await fund.getByRole('button', { name: 'Fund…' }).click();
     await fund.getByText(`Move ₹25.00 from your balance to ${name}?`).waitFor();
     expect((await api('/billing/balance', { key: resellerKey })).body.data.balance_inr).toBe(100);
+    // The first answer is lost on the way back (the transfer was made): the person is told, and confirming
+    // again replays that transfer under the same Idempotency-Key instead of moving the money twice.
+    const fundRoute = `**/clients/${client.id}/fund`;
+    await page.route(fundRoute, async (route) => {
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await fund.getByRole('button', { name: 'Confirm funding' }).click();
+    await fund.getByText('The platform could not be reached').waitFor();
+    await page.unroute(fundRoute);
+    expect((await api('/billing/balance', { key: resellerKey })).body.data.balance_inr).toBe(75);
+    await fund.getByRole('button', { name: 'Fund…' }).click();
     await fund.getByRole('button', { name: 'Confirm funding' }).click();
     await fund.getByText('Moved ₹25.00. Your balance is now ₹75.00.').waitFor();
+    expect((await api('/billing/balance', { key: resellerKey })).body.data.balance_inr).toBe(75);
     await page.getByTestId('client-balance').getByText('₹25.00').waitFor();
     expect((await api('/billing/balance', { key: firstKey })).body.data.balance_inr).toBe(25);
 

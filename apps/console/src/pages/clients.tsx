@@ -3,7 +3,7 @@
 // editing, suspending and resuming, usage over a range and its API keys. Everything goes through the public
 // API's /clients routes, so the console holds no rule of its own; the API's field messages show at the fields.
 import { useState } from 'preact/hooks';
-import { ApiError, v2 } from '../api.js';
+import { ApiError, newIdempotencyKey, v2 } from '../api.js';
 import { DailyBars } from '../components/charts.js';
 import { formatDate, inr } from '../components/format.js';
 import { CopyButton, ErrorNotice, Field, LoadState, Pager, runAction, useLoad } from '../components/ui.js';
@@ -265,10 +265,13 @@ function FundCard({ client, onFunded }: { client: Client; onFunded: () => void }
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  // One key per reviewed transfer: confirming again after a lost answer replays it instead of moving twice.
+  const [transferKey, setTransferKey] = useState<string | null>(null);
   const review = (e: Event) => {
     e.preventDefault();
     setDone(null);
     setError(null);
+    setTransferKey((key) => key ?? newIdempotencyKey());
     setConfirming(true);
   };
   const fund = async () => {
@@ -277,7 +280,11 @@ function FundCard({ client, onFunded }: { client: Client; onFunded: () => void }
     const ok = await runAction(
       setError,
       async () => {
-        moved = await v2.post(`/clients/${client.id}/fund`, { amount_inr: Number(amount) });
+        moved = await v2.post(
+          `/clients/${client.id}/fund`,
+          { amount_inr: Number(amount) },
+          transferKey ? { 'idempotency-key': transferKey } : undefined,
+        );
       },
       onFunded,
     );
@@ -285,6 +292,7 @@ function FundCard({ client, onFunded }: { client: Client; onFunded: () => void }
       const m = moved as { amount_inr: number; reseller_balance_inr: number };
       setDone(`Moved ${inr(m.amount_inr)}. Your balance is now ${inr(m.reseller_balance_inr)}.`);
       setAmount('');
+      setTransferKey(null);
     }
   };
   return (
@@ -304,6 +312,8 @@ function FundCard({ client, onFunded }: { client: Client; onFunded: () => void }
             onInput={(e) => {
               setAmount(e.currentTarget.value);
               setConfirming(false);
+              // Another amount is another transfer.
+              setTransferKey(null);
             }}
           />
         )}

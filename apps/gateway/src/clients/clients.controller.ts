@@ -197,9 +197,10 @@ export class ClientsController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ApiKeyListDto> {
-    const keys = await this.clients.listKeys(auth.partnerId, id);
-    this.auditRequest(req, res, auth, id);
-    return { api_keys: keys };
+    // Only the caller's own clients are audited: the lookup (404 otherwise) comes first.
+    const client = await this.clients.get(auth.partnerId, id);
+    this.auditRequest(req, res, auth, client.id);
+    return { api_keys: await this.clients.listKeys(client) };
   }
 
   @Post(':id/api-keys')
@@ -222,9 +223,9 @@ export class ClientsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<CreatedApiKeyDto> {
     mayManageKeys(req);
-    await this.clients.get(auth.partnerId, id);
-    this.auditRequest(req, res, auth, id);
-    return this.clients.issueKey(auth.partnerId, id, body);
+    const client = await this.clients.get(auth.partnerId, id);
+    this.auditRequest(req, res, auth, client.id);
+    return this.clients.issueKey(client, body);
   }
 
   @Delete(':id/api-keys/:keyId')
@@ -244,9 +245,9 @@ export class ClientsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<ApiKeySummaryDto> {
     mayManageKeys(req);
-    await this.clients.get(auth.partnerId, id);
-    this.auditRequest(req, res, auth, id);
-    return this.clients.revokeKey(auth.partnerId, id, keyId);
+    const client = await this.clients.get(auth.partnerId, id);
+    this.auditRequest(req, res, auth, client.id);
+    return this.clients.revokeKey(client, keyId);
   }
 
   @Get(':id/usage')

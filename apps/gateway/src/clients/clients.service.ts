@@ -271,24 +271,21 @@ export class ClientsService {
     return row.response;
   }
 
-  /** The client's API keys, oldest first, revoked ones included (never the secrets). */
-  async listKeys(resellerId: string, clientId: string): Promise<ApiKeySummaryDto[]> {
-    const client = await this.get(resellerId, clientId);
+  /** The client's API keys, oldest first, revoked ones included (never the secrets). `client` is one get() gave. */
+  async listKeys(client: Partner): Promise<ApiKeySummaryDto[]> {
     return (await this.apiKeys.list(client.id)).map(toApiKeySummary);
   }
 
-  /** Issues the client another key (shown once), within its MAX_ACTIVE_API_KEYS (429 LIMIT_REACHED). */
-  async issueKey(resellerId: string, clientId: string, input: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
-    const client = await this.get(resellerId, clientId);
+  /** Issues the client (one get() gave) another key, shown once, within MAX_ACTIVE_API_KEYS (429 LIMIT_REACHED). */
+  async issueKey(client: Partner, input: CreateApiKeyDto): Promise<CreatedApiKeyDto> {
     const { key, record } = await this.apiKeys.issueNow(client.id, input.name ?? null, input.scopes ?? null, {
       via: 'reseller',
     });
     return { api_key: key, key: toApiKeySummary(record) };
   }
 
-  /** Revokes a client's key: every gateway stops taking it at once (ApiKeysService.revoke). */
-  async revokeKey(resellerId: string, clientId: string, keyId: string): Promise<ApiKeySummaryDto> {
-    const client = await this.get(resellerId, clientId);
+  /** Revokes a key of the client (one get() gave): every gateway stops taking it at once (ApiKeysService.revoke). */
+  async revokeKey(client: Partner, keyId: string): Promise<ApiKeySummaryDto> {
     const key = await this.apiKeys.revoke(client.id, keyId);
     if (!key) throw AppError.notFound('API key');
     return toApiKeySummary(key);
