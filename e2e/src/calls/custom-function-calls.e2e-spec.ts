@@ -132,12 +132,21 @@ class OrderCalls {
 
 /** The agent's line right after the callee asked for the order. */
 /** The agent's lines after the caller's ask, up to the caller's next words (a function's speech is a line of its own). */
+/**
+ * The voice's idle reprompt: when the scripted caller's next line is slow to come (a loaded machine), the agent
+ * asks whether they are still there. That is the call's idle handling, not part of the answer.
+ */
+const IDLE_REPROMPT = 'Are you still there?';
+
 function answerToTheAsk(lines: Line[]): string[] {
   const asked = lines.findIndex((l) => l.role === 'user' && l.content === ASKS);
   expect(asked).toBeGreaterThan(0);
   expect(lines[asked + 1]?.role).toBe('bot');
   const next = lines.findIndex((l, i) => i > asked && l.role === 'user');
-  return lines.slice(asked + 1, next === -1 ? undefined : next).map((l) => l.content);
+  return lines
+    .slice(asked + 1, next === -1 ? undefined : next)
+    .map((l) => l.content)
+    .filter((content) => content !== IDLE_REPROMPT);
 }
 
 const customCalls = (run: CallRun): Any[] =>

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { workspaceRoot } from '@vap/testing';
-import { api, createPartner, e2eEnv } from '../../support';
+import { adminApi, api, createPartner, e2eEnv } from '../../support';
 import { launchBrowser, LaunchedBrowser } from '../../support/browser';
 import { callee, VOICE_ID } from '../calls/call-fixtures';
 import { ConsoleClient, inviteUser } from './console-fixtures';
@@ -21,6 +21,7 @@ describe('the partner console in a browser', () => {
   let launched: LaunchedBrowser;
   let browser: Browser;
   let partnerId: string;
+  let apiKey: string;
   let owner: BrowserContext;
   let page: Page;
   const consoleUrl = (path = '') => `${e2eEnv().gatewayUrl}/console${path}`;
@@ -32,6 +33,7 @@ describe('the partner console in a browser', () => {
     browser = launched.browser;
     const created = await createPartner({ name: `Console Co ${Date.now()}`, balance_inr: 500 });
     partnerId = created.partner.id;
+    apiKey = created.apiKey;
 
     owner = await browser.newContext();
     page = await owner.newPage();
@@ -131,14 +133,24 @@ describe('the partner console in a browser', () => {
     await shot('call');
   }, 180_000);
 
-  it('shows the call’s charge in transactions and usage', async () => {
+  it('shows the call’s charge in transactions and usage, and follows the balance as it changes', async () => {
     await page.getByRole('link', { name: 'Usage and billing' }).click();
+    // The charge lands when the call ends: the page, open already, shows it as it comes.
     await page.getByRole('cell', { name: 'charge' }).first().waitFor({ timeout: 60_000 });
     // The usage of the range counts the call's billed minutes (more than none).
     const usage = (await page.getByText(/ minutes · /).textContent())!;
     expect(Number(usage.split(' minutes')[0])).toBeGreaterThan(0);
     await shot('billing');
-  }, 90_000);
+
+    // The operator tops the account up while the page is open: the balance and the entry follow, no reload.
+    const balance = (await api('/api/v2/billing/balance', { key: apiKey })).body.data.balance_inr as number;
+    const raised = Math.round((balance + 123.45) * 100) / 100;
+    expect(
+      (await adminApi(`/partners/${partnerId}`, { method: 'PATCH', body: { balance_inr: raised } })).status,
+    ).toBe(200);
+    await page.getByTestId('balance').getByText(`₹${raised.toFixed(2)}`).waitFor({ timeout: 30_000 });
+    await page.getByRole('cell', { name: '₹123.45' }).first().waitFor();
+  }, 120_000);
 
   it('shows the other pages', async () => {
     for (const [link, heading, name] of [

@@ -80,7 +80,10 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Runs `load` when `deps` change (and on reload), keeping the last answer or error. */
+/**
+ * Runs `load` when `deps` change (and on reload), keeping the last answer or error. A reload that fails keeps the
+ * data it would have replaced beside its error, so a refreshed view does not go blank; new deps start afresh.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   const [state, setState] = useState<{ data: T | null; error: ApiError | null; loading: boolean }>({
     data: null,
@@ -88,25 +91,48 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
     loading: true,
   });
   const [tick, setTick] = useState(0);
+  const reloading = useRef(false);
   useEffect(() => {
     let live = true;
+    const keep = reloading.current;
+    reloading.current = false;
     setState((s) => ({ ...s, loading: true }));
     load().then(
       (data) => live && setState({ data, error: null, loading: false }),
       (error: unknown) =>
         live &&
-        setState({
-          data: null,
+        setState((s) => ({
+          data: keep ? s.data : null,
           error: error instanceof ApiError ? error : new ApiError(0, 'ERROR', String(error)),
           loading: false,
-        }),
+        })),
     );
     return () => {
       live = false;
     };
   }, [...deps, tick]);
-  const reload = useCallback(() => setTick((t) => t + 1), []);
+  const reload = useCallback(() => {
+    reloading.current = true;
+    setTick((t) => t + 1);
+  }, []);
   return { ...state, reload };
+}
+
+/**
+ * Reloads `loads` every `ms` while `active` and the page is in view: for views of what is still changing (a
+ * balance, today's charges). Hidden tabs ask nothing.
+ */
+export function useRefreshEvery(ms: number, active: boolean, loads: Loaded<unknown>[]): void {
+  const latest = useRef(loads);
+  latest.current = loads;
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState !== 'visible') return;
+      for (const loaded of latest.current) if (!loaded.loading) loaded.reload();
+    }, ms);
+    return () => clearInterval(timer);
+  }, [ms, active]);
 }
 
 /** What a load shows while it runs or when it failed; children once it has data. */
@@ -117,9 +143,16 @@ export function LoadState<T>({
   loaded: Loaded<T>;
   children: (data: T) => ComponentChildren;
 }) {
-  if (loaded.error) return <ErrorNotice error={loaded.error} />;
-  if (loaded.data === null) return <p class="muted">Loading…</p>;
-  return <>{children(loaded.data)}</>;
+  if (loaded.data === null) {
+    return loaded.error ? <ErrorNotice error={loaded.error} /> : <p class="muted">Loading…</p>;
+  }
+  // A failed refresh: its error, above what was last loaded.
+  return (
+    <>
+      {loaded.error && <ErrorNotice error={loaded.error} />}
+      {children(loaded.data)}
+    </>
+  );
 }
 
 /** Copies text to the clipboard, telling the user whether it worked. */

@@ -3,10 +3,13 @@
 import { useState } from 'preact/hooks';
 import { allPages, ApiError, v2 } from '../api.js';
 import { DailyBars } from '../components/charts.js';
-import { ErrorNotice, LoadState, useLoad, Pager } from '../components/ui.js';
+import { ErrorNotice, LoadState, useLoad, Pager, useRefreshEvery } from '../components/ui.js';
 import { linkProps } from '../router.js';
 import { DAY, everyDay, isoDay, Transaction, transactionsCsv, UsageBucket } from './ledger.js';
 import { formatDate, inr } from '../components/format.js';
+
+/** How often the page asks again while its range includes today: a call's charge lands when the call ends. */
+const REFRESH_MS = 10_000;
 
 interface Usage {
   buckets: UsageBucket[];
@@ -33,6 +36,9 @@ export function BillingPage() {
     [from, to, cursor],
   );
   const usage = useLoad(() => v2.get<Usage>('/billing/usage', { ...range, group_by: 'day' }), [from, to]);
+  // The first page of a range that includes today follows new charges; an older page or range stays as read.
+  const following = !cursor && to >= isoDay(new Date());
+  useRefreshEvery(REFRESH_MS, following, [balance, transactions, usage]);
   const download = async () => {
     setError(null);
     try {
@@ -116,6 +122,7 @@ export function BillingPage() {
       </section>
       <section aria-labelledby="tx-h">
         <h3 id="tx-h">Transactions</h3>
+        {following && <p class="muted">New charges appear here as calls end.</p>}
         <LoadState loaded={transactions}>
           {(page) => (
             <>
