@@ -87,7 +87,11 @@ describe('test scenarios and runs', () => {
         return res.body.data?.status === 'completed' ? res.body.data : undefined;
       },
       { timeoutMs: 240_000, intervalMs: 1000, description: `test run ${id} to complete` },
-    );
+    ).catch(async (error: Error) => {
+      // Where the run stands says which attempt held it up, and how.
+      const stands = (await world.api(`/test-runs/${id}`)).body;
+      throw new Error(`${error.message}\nthe run as it stands: ${JSON.stringify(stands).slice(0, 6000)}`);
+    });
   }
 
   const verdictsOf = (attempt: Any) =>
