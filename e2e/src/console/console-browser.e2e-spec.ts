@@ -148,7 +148,10 @@ describe('the partner console in a browser', () => {
     expect(
       (await adminApi(`/partners/${partnerId}`, { method: 'PATCH', body: { balance_inr: raised } })).status,
     ).toBe(200);
-    await page.getByTestId('balance').getByText(`₹${raised.toFixed(2)}`).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('balance')
+      .getByText(`₹${raised.toFixed(2)}`)
+      .waitFor({ timeout: 30_000 });
     await page.getByRole('cell', { name: '₹123.45' }).first().waitFor();
   }, 120_000);
 
