@@ -102,8 +102,12 @@ export class CampaignsPartner {
     return until(
       `campaign ${campaignId} ${status}`,
       async () => {
-        const c = await this.campaign(campaignId);
-        return c.status === status ? c : undefined;
+        // A poll, as a partner's would: a 502 (the campaigns service did not answer in time, on a machine running
+        // several platforms) is asked again; any other failure stops the wait.
+        const res = await this.call(`/campaigns/${campaignId}`);
+        if (res.status === 502) return undefined;
+        if (res.status !== 200) throw new Error(`GET /campaigns/${campaignId} answered ${res.status}`);
+        return res.body.data.status === status ? (res.body.data as Loose) : undefined;
       },
       timeoutMs,
     );
