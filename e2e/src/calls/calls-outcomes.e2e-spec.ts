@@ -117,9 +117,9 @@ describe('sandbox call outcomes through the gateway', () => {
     // A loaded machine can hold the simulated callee's next line past the agent's idle window (8 s of media time
     // is 2 s of wall time on the e2e's 4x media clock); the agent then asks once whether the caller is still
     // there, as it should on a silent line. That line is what was said too, but not this conversation's.
-    const transcript = (call.session.transcript as { role: string; content: string }[]).filter(
-      (line) => !(line.role === 'bot' && line.content === 'Are you still there?'),
-    );
+    const conversationOf = (lines: { role: string; content: string }[]) =>
+      lines.filter((line) => !(line.role === 'bot' && line.content === 'Are you still there?'));
+    const transcript = conversationOf(call.session.transcript);
     expect(transcript[0]).toEqual({
       role: 'bot',
       content: 'Hi Asha, this is Maya from Acme Health.',
@@ -143,6 +143,9 @@ describe('sandbox call outcomes through the gateway', () => {
       2,
     );
 
+    expect(conversationOf(completed.data.transcript as { role: string; content: string }[])).toEqual(
+      transcript,
+    );
     expect(completed.data).toMatchObject({
       session_id: call.session_id,
       call_id: callId,
@@ -151,7 +154,6 @@ describe('sandbox call outcomes through the gateway', () => {
       duration_seconds: call.duration_seconds,
       credits_used: call.session.credits_used,
       processing_complete: true,
-      transcript,
       variables: { customer_name: 'Asha' },
       call: expect.objectContaining({
         from_number: call.from_number,
