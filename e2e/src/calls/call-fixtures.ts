@@ -13,6 +13,12 @@ import {
 /** Catalog voice seeded by the agents service (standard tier). */
 export const VOICE_ID = '72158370-d269-49a5-ae65-8f33fe3b890b';
 
+/**
+ * The voice's idle reprompt. On a loaded machine a scripted callee's next line can come past the agent's idle
+ * window (media time runs faster in e2e), and the agent asks this once: the call's idle handling, not what a
+ * spec's conversation said.
+ */
+export const IDLE_REPROMPT = 'Are you still there?';
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 // Numbers are counted per account (frequency caps, do-not-call), so two callees of one test must never be the

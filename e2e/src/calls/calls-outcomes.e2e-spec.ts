@@ -1,5 +1,5 @@
 import { CALL_STATUS_UPDATED_FIELDS } from '../../support';
-import { CallsPartner, callee, EventTap, UUID } from './call-fixtures';
+import { CallsPartner, callee, EventTap, IDLE_REPROMPT, UUID } from './call-fixtures';
 
 describe('sandbox call outcomes through the gateway', () => {
   let partner: CallsPartner;
@@ -118,7 +118,7 @@ describe('sandbox call outcomes through the gateway', () => {
     // is 2 s of wall time on the e2e's 4x media clock); the agent then asks once whether the caller is still
     // there, as it should on a silent line. That line is what was said too, but not this conversation's.
     const conversationOf = (lines: { role: string; content: string }[]) =>
-      lines.filter((line) => !(line.role === 'bot' && line.content === 'Are you still there?'));
+      lines.filter((line) => !(line.role === 'bot' && line.content === IDLE_REPROMPT));
     const transcript = conversationOf(call.session.transcript);
     expect(transcript[0]).toEqual({
       role: 'bot',

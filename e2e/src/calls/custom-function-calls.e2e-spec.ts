@@ -13,7 +13,7 @@ import {
   signatureValid,
   startFunctionServer,
 } from '../agents/function-server';
-import { callee, CapturedEvent, EventTap, VOICE_ID } from './call-fixtures';
+import { callee, CapturedEvent, EventTap, IDLE_REPROMPT, VOICE_ID } from './call-fixtures';
 
 // Tests read response bodies freely; a mistyped read fails the assertion anyway.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -132,12 +132,6 @@ class OrderCalls {
 
 /** The agent's line right after the callee asked for the order. */
 /** The agent's lines after the caller's ask, up to the caller's next words (a function's speech is a line of its own). */
-/**
- * The voice's idle reprompt: when the scripted caller's next line is slow to come (a loaded machine), the agent
- * asks whether they are still there. That is the call's idle handling, not part of the answer.
- */
-const IDLE_REPROMPT = 'Are you still there?';
-
 function answerToTheAsk(lines: Line[]): string[] {
   const asked = lines.findIndex((l) => l.role === 'user' && l.content === ASKS);
   expect(asked).toBeGreaterThan(0);
