@@ -99,7 +99,8 @@ const PRIVATE_RANGES = {
     '169.254.0.0/16',
     '127.0.0.0/8',
   ],
-  '::/0': ['fc00::/7', 'fe80::/10', '::1/128'],
+  // IPv4-mapped and NAT64 addresses reach IPv4 hosts, the private ones included: excepted whole.
+  '::/0': ['fc00::/7', 'fe80::/10', '::1/128', '::ffff:0:0/96', '64:ff9b::/96'],
 };
 const PUBLIC_PORTS = [80, 443];
 

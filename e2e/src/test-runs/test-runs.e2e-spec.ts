@@ -119,6 +119,27 @@ describe('test scenarios and runs', () => {
     });
     expect(noMode.status).toBe(400);
     expect(JSON.stringify(noMode.body.error)).toContain('mode must be scripted or simulated');
+    // A partner's regular expression would run on the campaigns service's one thread: refused wherever it sits.
+    const regex = await world.api('/test-scenarios', {
+      method: 'POST',
+      body: {
+        name: 'Regex',
+        mode: 'scripted',
+        lines: [{ text: `lookup order ${'a'.repeat(280)}!` }],
+        assertions: [
+          {
+            kind: 'tool_called',
+            tool: 'lookup_order',
+            arguments_schema: { type: 'object', properties: { q: { items: { pattern: '^(a+)+$' } } } },
+          },
+        ],
+      },
+    });
+    expect(regex.status).toBe(400);
+    expect(regex.body.error.code).toBe('VALIDATION_ERROR');
+    expect(JSON.stringify(regex.body.error)).toContain(
+      'assertions[0].arguments_schema.properties.q.items.pattern: regular expressions are not accepted',
+    );
 
     const created = await scenario({
       name: 'Greets',

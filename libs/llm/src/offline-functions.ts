@@ -1,7 +1,14 @@
 // The offline engine's rule for a partner's function (a tool it has no rule of its own for): the caller's line
 // names the function, and the arguments are read from the line. Documented in docs/voice.md.
 
-import { END_CALL_TOOL, OPT_OUT_TOOL, SEARCH_KNOWLEDGE_TOOL, TRANSFER_CALL_TOOL } from '@vap/messages';
+import {
+  END_CALL_TOOL,
+  literalRegExp,
+  type LiteralRegExpShape,
+  OPT_OUT_TOOL,
+  SEARCH_KNOWLEDGE_TOOL,
+  TRANSFER_CALL_TOOL,
+} from '@vap/messages';
 import type { ToolCall, ToolSpec } from './chat-model';
 import { clipWords } from './text';
 
@@ -18,8 +25,14 @@ function wordsOf(name: string): string[] {
 }
 
 /** A regex matching the words in order, as whole words, any spaces, underscores or hyphens between them. */
-function wordsPattern(words: string[]): string {
-  return `\\b${words.map((w) => w.replace(/[^a-z0-9]/g, '')).join('[\\s_-]+')}\\b`;
+function wordsRegExp(words: string[], around: Pick<LiteralRegExpShape, 'before' | 'after'> = {}): RegExp {
+  return literalRegExp(words, {
+    join: 'sequence',
+    separator: '[\\s_-]+',
+    before: `${around.before ?? ''}\\b`,
+    after: `\\b${around.after ?? ''}`,
+    flags: 'i',
+  });
 }
 
 interface Property {
@@ -61,10 +74,10 @@ function argumentsFrom(rest: string, tool: ToolSpec): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const part of rest.split(/[,;]|\band\b/i)) {
     for (const prop of properties) {
-      const match = new RegExp(
-        `^\\s*(?:the\\s+)?${wordsPattern(wordsOf(prop.key))}\\s*(?:\\bis\\b|:|=)\\s*(.+)$`,
-        'i',
-      ).exec(part);
+      const match = wordsRegExp(wordsOf(prop.key), {
+        before: '^\\s*(?:the\\s+)?',
+        after: '\\s*(?:\\bis\\b|:|=)\\s*(.+)$',
+      }).exec(part);
       if (match) {
         const value = match[1].replace(TRAILING, '').trim();
         if (value) args[prop.key] = coerce(value, prop.type);
@@ -89,7 +102,7 @@ export function namedFunctionCall(said: string, tools: ToolSpec[], id: string): 
     if (BUILT_IN.has(tool.name)) continue;
     const words = wordsOf(tool.name);
     if (words.length === 0) continue;
-    const match = new RegExp(wordsPattern(words), 'i').exec(said);
+    const match = wordsRegExp(words).exec(said);
     if (!match) continue;
     const rest = said.slice(match.index + match[0].length);
     return { id, name: tool.name, arguments: argumentsFrom(rest, tool) };

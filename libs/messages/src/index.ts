@@ -19,3 +19,4 @@ export * from './knowledge';
 export * from './voices';
 export * from './voice';
 export * from './integrations';
+export * from './safety';

@@ -1,3 +1,4 @@
+import { literalRegExp } from '@vap/messages';
 import type { Pronunciation } from './tts-provider';
 
 /** A piece of a text: plain, or one occurrence of a dictionary word with the entry that says how to say it. */
@@ -8,10 +9,6 @@ export interface TextSegment {
 
 /** Letters, digits and underscore: what may not touch a word for it to count as the whole word. */
 const WORD_CHAR = '[\\p{L}\\p{N}\\p{M}_]';
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /**
  * Splits the text at whole-word, case-insensitive occurrences of the entries' words (only the entries `usable`
@@ -29,8 +26,13 @@ export function splitByPronunciations(
     if (word && usable(entry) && !byWord.has(word.toLowerCase())) byWord.set(word.toLowerCase(), entry);
   }
   if (!byWord.size || !text) return [{ text }];
-  const words = [...byWord.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  const pattern = new RegExp(`(?<!${WORD_CHAR})(?:${words.join('|')})(?!${WORD_CHAR})`, 'giu');
+  const words = [...byWord.keys()].sort((a, b) => b.length - a.length);
+  const pattern = literalRegExp(words, {
+    join: 'any',
+    before: `(?<!${WORD_CHAR})`,
+    after: `(?!${WORD_CHAR})`,
+    flags: 'giu',
+  });
   const segments: TextSegment[] = [];
   let at = 0;
   for (const match of text.matchAll(pattern)) {

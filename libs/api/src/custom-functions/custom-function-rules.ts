@@ -1,6 +1,12 @@
-import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
-import type { RegExpEngine } from 'ajv/dist/types';
-import { BUILTIN_TOOL_NAMES, CUSTOM_FUNCTION_MIN_TIMEOUT_MS } from '@vap/messages';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import {
+  BUILTIN_TOOL_NAMES,
+  compilePartnerSchema,
+  CUSTOM_FUNCTION_MIN_TIMEOUT_MS,
+  REGEX_SCHEMA_KEYWORDS,
+  SCHEMA_DATA_KEYWORDS,
+  SCHEMA_NAME_MAPS,
+} from '@vap/messages';
 import { parseResponsePath } from './response-path';
 
 /** Limits of a custom function's fields and of the account's functions (documented in docs/custom-functions.md). */
@@ -96,8 +102,7 @@ function depthOf(value: unknown, limit: number, depth = 0): number {
  * change how `$ref` resolves or make validation asynchronous.
  */
 const REFUSED_KEYWORDS = new Set([
-  'pattern',
-  'patternProperties',
+  ...REGEX_SCHEMA_KEYWORDS,
   '$async',
   '$id',
   '$anchor',
@@ -106,19 +111,6 @@ const REFUSED_KEYWORDS = new Set([
   '$recursiveAnchor',
   '$recursiveRef',
 ]);
-
-/** Keywords whose value maps names (properties, definitions) to schemas: those keys are names, not keywords. */
-const NAME_MAPS = new Set([
-  'properties',
-  '$defs',
-  'definitions',
-  'dependentSchemas',
-  'dependencies',
-  'dependentRequired',
-]);
-
-/** Keywords whose value is data (compared, shown to the model), never compiled as a schema. */
-const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
 
 /** A local JSON pointer into the schema itself; anything else (other documents, anchors) is refused. */
 const LOCAL_REF = /^#(\/[^#]*)?$/;
@@ -148,13 +140,13 @@ function schemaRuleProblem(root: Record<string, unknown>): string | null {
     if (++objects > CustomFunctionLimits.schemaObjectsMax) return tooLarge();
     for (const [key, child] of Object.entries(node)) {
       if (!names && REFUSED_KEYWORDS.has(key)) return `parameters must not use the ${key} keyword`;
-      if (!names && DATA_KEYWORDS.has(key)) continue;
+      if (!names && SCHEMA_DATA_KEYWORDS.has(key)) continue;
       if (!names && key === '$ref') {
         const problem = followRef(child);
         if (problem) return problem;
         continue;
       }
-      const problem = visit(child, !names && NAME_MAPS.has(key) && isPlainObject(child));
+      const problem = visit(child, !names && SCHEMA_NAME_MAPS.has(key) && isPlainObject(child));
       if (problem) return problem;
     }
     return null;
@@ -205,26 +197,8 @@ function resolvePointer(root: unknown, ref: string): unknown {
   return node;
 }
 
-/** What ajv builds a regular expression with: never, as a second line behind the rules above. */
-function noRegExp(source: string): never {
-  throw new Error(`regular expressions are not accepted (${source.slice(0, 50)})`);
-}
-noRegExp.code = 'noRegExp';
-
-/**
- * Compiles an arguments schema with the options saved functions are checked with, or throws with ajv's
- * reason. A fresh compiler per schema: a schema's `$id` then never meets another function's. ajv may build no
- * regular expression (a schema that would need one does not compile) and loads no other schema.
- */
 export function compileArgumentsSchema(schema: Record<string, unknown>): ValidateFunction {
-  const ajv = new Ajv({
-    strict: false,
-    allErrors: true,
-    validateFormats: false,
-    allowUnionTypes: true,
-    code: { regExp: noRegExp as unknown as RegExpEngine },
-  });
-  return ajv.compile(schema);
+  return compilePartnerSchema(schema);
 }
 
 /** Why `parameters` is refused, or null: a JSON Schema object (`type: "object"`) that compiles. */

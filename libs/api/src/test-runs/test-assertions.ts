@@ -1,3 +1,4 @@
+import { regexKeywordPath } from '@vap/messages';
 import { TEST_ASSERTION_TEXT_MAX, TEST_ASSERTIONS_MAX } from './test-limits';
 
 export const TEST_ASSERTION_KINDS = [
@@ -42,17 +43,11 @@ const FIELDS: Record<TestAssertionKind, { required: string[]; optional: string[]
   latency: { required: ['max_ms'], optional: [] },
 };
 
-/** The JSON Schema keywords arguments_schema may use (what evaluateSchema understands). */
-export const SCHEMA_KEYWORDS = [
-  'type',
-  'required',
-  'properties',
-  'enum',
-  'minimum',
-  'maximum',
-  'pattern',
-  'items',
-];
+/**
+ * The JSON Schema keywords arguments_schema may use (what evaluateSchema understands). No `pattern`: a partner's
+ * regular expression would run on the campaigns service's one thread (`regexKeywordPath` refuses it anywhere).
+ */
+export const SCHEMA_KEYWORDS = ['type', 'required', 'properties', 'enum', 'minimum', 'maximum', 'items'];
 const SCHEMA_TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'];
 const SCHEMA_MAX_BYTES = 4096;
 
@@ -83,14 +78,6 @@ function schemaProblems(schema: unknown, path: string): string[] {
   for (const bound of ['minimum', 'maximum'] as const) {
     if (schema[bound] !== undefined && !(typeof schema[bound] === 'number' && Number.isFinite(schema[bound])))
       out.push(`${path}.${bound} must be a number`);
-  }
-  if (schema.pattern !== undefined) {
-    try {
-      if (typeof schema.pattern !== 'string' || schema.pattern.length > 200) throw new Error('bad');
-      new RegExp(schema.pattern);
-    } catch {
-      out.push(`${path}.pattern must be a regular expression of at most 200 characters`);
-    }
   }
   if (schema.properties !== undefined) {
     if (!isObject(schema.properties)) out.push(`${path}.properties must be an object of schemas`);
@@ -133,8 +120,14 @@ export function assertionProblems(value: unknown, index: number): string[] {
     out.push(`${at}.max_ms must be a whole number of milliseconds from 1 to 60000`);
   if (value.arguments !== undefined && !isObject(value.arguments))
     out.push(`${at}.arguments must be an object of the argument values expected`);
-  if (value.arguments_schema !== undefined)
-    out.push(...schemaProblems(value.arguments_schema, `${at}.arguments_schema`));
+  if (value.arguments_schema !== undefined) {
+    const regex = regexKeywordPath(value.arguments_schema, `${at}.arguments_schema`);
+    if (regex)
+      out.push(
+        `${regex}: regular expressions are not accepted in a scenario (use enum, or a transcript assertion)`,
+      );
+    else out.push(...schemaProblems(value.arguments_schema, `${at}.arguments_schema`));
+  }
   for (const key of ['arguments', 'arguments_schema', 'equals'] as const) {
     if (value[key] !== undefined && JSON.stringify(value[key]).length > SCHEMA_MAX_BYTES)
       out.push(`${at}.${key} must be at most ${SCHEMA_MAX_BYTES} bytes as JSON`);

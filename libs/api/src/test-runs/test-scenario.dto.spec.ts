@@ -113,17 +113,31 @@ describe('assertion problems', () => {
         0,
       ),
     ).toEqual([
-      'assertions[0].arguments_schema.oneOf is not supported (use type, required, properties, enum, minimum, maximum, pattern, items)',
+      'assertions[0].arguments_schema.oneOf is not supported (use type, required, properties, enum, minimum, maximum, items)',
       'assertions[0].arguments_schema.type must be one of object, array, string, number, integer, boolean, null',
     ]);
+  });
+
+  it('refuses a regular expression anywhere in the argument schema', () => {
+    const refused = (schema: Record<string, unknown>, path: string) =>
+      expect(assertionProblems({ kind: 'tool_called', tool: 't', arguments_schema: schema }, 0)).toEqual([
+        `assertions[0].arguments_schema${path}: regular expressions are not accepted in a scenario (use enum, or a transcript assertion)`,
+      ]);
+    refused({ type: 'string', pattern: '^(a+)+$' }, '.pattern');
+    refused({ properties: { when: { pattern: '^(a+)+$' } } }, '.properties.when.pattern');
+    refused({ items: { items: { patternProperties: { '^x': {} } } } }, '.items.items.patternProperties');
+    refused({ properties: { a: { anyOf: [{ pattern: 'x' }] } } }, '.properties.a.anyOf[0].pattern');
+    // A property named "pattern" is a name, and an enum value is data: neither is a regex.
     expect(
       assertionProblems(
-        { kind: 'tool_called', tool: 't', arguments_schema: { properties: { when: { pattern: '(' } } } },
+        {
+          kind: 'tool_called',
+          tool: 't',
+          arguments_schema: { properties: { pattern: { enum: [{ pattern: 'x' }] } } },
+        },
         0,
       ),
-    ).toEqual([
-      'assertions[0].arguments_schema.properties.when.pattern must be a regular expression of at most 200 characters',
-    ]);
+    ).toEqual([]);
   });
 
   it('bounds the list', () => {

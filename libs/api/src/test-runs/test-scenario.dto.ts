@@ -145,7 +145,7 @@ export class TestAssertionDto {
     additionalProperties: true,
     description:
       'tool_called: a JSON Schema one call’s arguments must satisfy (type, required, properties, enum, ' +
-      'minimum, maximum, pattern, items)',
+      'minimum, maximum, items). Regular expressions (`pattern`, `patternProperties`) are refused anywhere in it.',
   })
   arguments_schema?: Record<string, unknown>;
 

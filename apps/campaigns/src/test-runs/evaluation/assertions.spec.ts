@@ -129,17 +129,39 @@ describe('test assertions', () => {
       type: 'object',
       properties: {
         size: { type: 'integer', minimum: 1, maximum: 8 },
-        time: { type: 'string', pattern: '^\\d{2}:\\d{2}$' },
+        time: { type: 'string', enum: ['20:00', '21:00'] },
         tags: { type: 'array', items: { enum: ['vip', 'window'] } },
       },
     };
     expect(schemaViolation(schema, { size: 2, time: '20:00', tags: ['vip'] })).toBeNull();
     expect(schemaViolation(schema, { size: 9 })).toBe('arguments.size is above 8');
     expect(schemaViolation(schema, { size: 2.5 })).toBe('arguments.size is not of type integer');
-    expect(schemaViolation(schema, { time: '8pm' })).toBe('arguments.time does not match ^\\d{2}:\\d{2}$');
+    expect(schemaViolation(schema, { time: '8pm' })).toBe('arguments.time is not one of ["20:00","21:00"]');
     expect(schemaViolation(schema, { tags: ['vip', 'door'] })).toBe(
       'arguments.tags[1] is not one of ["vip","window"]',
     );
     expect(normalizeText('  Hello,   WORLD!! ')).toBe('hello world');
+  });
+
+  it('never runs a pattern a scenario stored before patterns were refused: the assertion fails at once', () => {
+    // With the backtracking regex of old, this 300-character argument took longer than the test timeout.
+    const evil = {
+      ...CALL,
+      toolCalls: [{ name: 'lookup', arguments: { q: `${'a'.repeat(299)}!` }, outcome: 'ok' }],
+    };
+    const [verdict] = evaluateAssertions(
+      [
+        {
+          kind: 'tool_called',
+          tool: 'lookup',
+          arguments_schema: { properties: { q: { pattern: '^(a+)+$' } } },
+        },
+      ],
+      evil,
+    );
+    expect(verdict.passed).toBe(false);
+    expect(verdict.detail).toBe(
+      'arguments_schema.properties.q.pattern is a regular expression, which scenarios no longer accept: edit the scenario',
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { TestAssertion, TestTranscriptRole } from '@vap/api';
+import { regexKeywordPath } from '@vap/messages';
 
 /** What a test attempt observed of its call: the session as the calls service recorded it, and the caller's ear. */
 export interface ObservedCall {
@@ -79,12 +80,6 @@ export function schemaViolation(
     if (typeof schema.maximum === 'number' && value > schema.maximum)
       return `${path} is above ${schema.maximum}`;
   }
-  if (
-    typeof value === 'string' &&
-    typeof schema.pattern === 'string' &&
-    !new RegExp(schema.pattern).test(value)
-  )
-    return `${path} does not match ${schema.pattern}`;
   if (isObject(value)) {
     if (Array.isArray(schema.required)) {
       const missing = (schema.required as string[]).find((key) => value[key] === undefined);
@@ -134,6 +129,14 @@ export function evaluateAssertion(assertion: TestAssertion, call: ObservedCall):
             (called.length ? ` (called: ${called.join(', ')})` : ' (no tool was called)'),
         );
       }
+      // A scenario stored before patterns were refused keeps its pattern: it fails, and is never run.
+      const regex =
+        assertion.arguments_schema && regexKeywordPath(assertion.arguments_schema, 'arguments_schema');
+      if (regex)
+        return verdict(
+          false,
+          `${regex} is a regular expression, which scenarios no longer accept: edit the scenario`,
+        );
       const problems: string[] = [];
       for (const c of calls) {
         const wrong = Object.entries(assertion.arguments ?? {}).find(
