@@ -209,4 +209,25 @@ export class CallsConfig extends BaseServiceConfig {
    */
   @IntSetting({ min: 10, max: 86400 })
   PLACEMENT_LOOKUP_MAX_SECS: number = 300;
+
+  /**
+   * Countries (ISO 3166-1 alpha-2, comma-separated) every account may text until it sets allowed_countries
+   * itself (PATCH /messages/policy), besides the countries of its own numbers. Empty: its own countries only.
+   */
+  @Matches(/^([A-Z]{2}(,[A-Z]{2})*)?$/, {
+    message: 'SMS_DEFAULT_ALLOWED_COUNTRIES must be ISO country codes separated by commas, e.g. IN,US',
+  })
+  SMS_DEFAULT_ALLOWED_COUNTRIES: string = 'IN';
+
+  /**
+   * The most messages one account sends in any 24 hours: its max_per_day until it sets a lower one, and the
+   * highest it may set.
+   */
+  @IntSetting({ min: 1, max: 1000000 })
+  SMS_MAX_PER_DAY: number = 1000;
+
+  /** SMS_DEFAULT_ALLOWED_COUNTRIES as a list. */
+  get smsDefaultAllowedCountries(): string[] {
+    return this.SMS_DEFAULT_ALLOWED_COUNTRIES ? this.SMS_DEFAULT_ALLOWED_COUNTRIES.split(',') : [];
+  }
 }

@@ -16,6 +16,7 @@ import { DoNotCallEntry } from '../telephony/contact-policy/entities/do-not-call
 import { PolicyDecision } from '../telephony/contact-policy/entities/policy-decision.entity';
 import { LifecycleHook } from '../lifecycle-hooks/entities/lifecycle-hook.entity';
 import { Message } from '../messages/entities/message.entity';
+import { SmsPolicyRow } from '../messages/entities/sms-policy.entity';
 import { MIGRATIONS } from './migrations';
 
 export const SCHEMA = 'calls';
@@ -40,6 +41,7 @@ export function callsDataSourceOptions(config: CallsConfig): DataSourceOptions {
       ContactPolicySettingsRow,
       LifecycleHook,
       Message,
+      SmsPolicyRow,
     ],
     migrations: MIGRATIONS,
     applicationName: 'calls',

@@ -2,13 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { E164_PATTERN, MESSAGE_BODY_MAX_CHARS, MESSAGE_CARRIERS, MessageCarrier } from '@vap/api';
-import {
-  AppError,
-  ErrorCode,
-  SEND_SMS_MAX_PER_CALL,
-  VoiceSendSmsReply,
-  VoiceSendSmsRequest,
-} from '@vap/messages';
+import { AppError, ErrorCode, VoiceSendSmsReply, VoiceSendSmsRequest } from '@vap/messages';
 import { isTerminalStatus } from '../calls/call-status-machine';
 import { findVoiceCall } from '../media-sessions/voice-calls';
 import { MessagesService } from './messages.service';
@@ -17,9 +11,11 @@ const notSent = (reason: string): VoiceSendSmsReply => ({ sent: false, messageId
 
 /**
  * calls.voice.send_sms: the agent's send_sms tool. Only for an agent that has it (the settings copied when the
- * call started), to the other party of the call unless the agent allows any number, at most
- * SEND_SMS_MAX_PER_CALL per call, from the call's own number on its connection; then as POST /messages (the
- * contact policy included). A refusal is answered in words the model can pass on, not as an error.
+ * call started), to the other party of the call unless the agent allows any number, from the call's own number
+ * on its connection; then as POST /messages: the SMS policy (destinations, the daily cap, the account's
+ * max_per_call, at most SEND_SMS_MAX_PER_CALL) and the contact policy. The caller's number of an inbound call
+ * is whatever the caller presented, so it meets the same destination rules as any other. A refusal is
+ * answered in words the model can pass on, not as an error.
  */
 @Injectable()
 export class AgentSms {
@@ -54,7 +50,7 @@ export class AgentSms {
       const message = await this.messages.send(
         call.partnerId,
         { to, body, from: own, carrier: call.provider as MessageCarrier },
-        { callId: call.id, agentId: call.agentId, maxPerCall: SEND_SMS_MAX_PER_CALL },
+        { callId: call.id, agentId: call.agentId },
       );
       return { sent: true, messageId: message.id, to, reason: null };
     } catch (err) {

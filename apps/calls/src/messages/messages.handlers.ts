@@ -1,11 +1,12 @@
 import { Controller, createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { ListMessagesQueryDto, SandboxInboundMessageDto, SendMessageDto } from '@vap/api';
+import { ListMessagesQueryDto, SandboxInboundMessageDto, SendMessageDto, UpdateSmsPolicyDto } from '@vap/api';
 import { ByIdRequest, CarrierCallbackIngest, RpcRequest, Subjects, VoiceSendSmsRequest } from '@vap/messages';
 import { Command, Data, PartnerId } from '@vap/messaging';
 import { AgentSms } from './agent-sms.service';
 import { MessageCallbacksService } from './message-callbacks.service';
 import { MessagesService } from './messages.service';
 import { SimulateInboundMessage } from './simulate-inbound-message';
+import { SmsPolicyService } from './sms-policy.service';
 
 /** The partner a voice command acts for, when it names one (the voice service may not know it yet). */
 const PartnerIdIfAny = createParamDecorator(
@@ -21,6 +22,7 @@ export class MessagesHandlers {
     private readonly callbacks: MessageCallbacksService,
     private readonly simulate: SimulateInboundMessage,
     private readonly agentSms: AgentSms,
+    private readonly smsPolicy: SmsPolicyService,
   ) {}
 
   /** The agent's send_sms tool during a call (from the voice service). */
@@ -32,6 +34,16 @@ export class MessagesHandlers {
   @Command(Subjects.calls.messageSend)
   send(@Data() data: SendMessageDto, @PartnerId() partnerId: string) {
     return this.messages.send(partnerId, data);
+  }
+
+  @Command(Subjects.calls.messagePolicyGet)
+  policy(@PartnerId() partnerId: string) {
+    return this.smsPolicy.get(partnerId);
+  }
+
+  @Command(Subjects.calls.messagePolicyUpdate)
+  updatePolicy(@Data() data: UpdateSmsPolicyDto, @PartnerId() partnerId: string) {
+    return this.smsPolicy.update(partnerId, data);
   }
 
   @Command(Subjects.calls.messageList)

@@ -9,6 +9,7 @@ import { MessageSenderResolver } from './message-sender';
 import { MessagesHandlers } from './messages.handlers';
 import { MessagesService } from './messages.service';
 import { SimulateInboundMessage } from './simulate-inbound-message';
+import { SmsPolicyService } from './sms-policy.service';
 
 /** SMS on the account's carrier connections: sending through the outbox, history, status and inbound webhooks. */
 @Module({
@@ -21,6 +22,7 @@ import { SimulateInboundMessage } from './simulate-inbound-message';
     MessageCallbacksService,
     SimulateInboundMessage,
     AgentSms,
+    SmsPolicyService,
   ],
   exports: [MessagesService],
 })

@@ -19,6 +19,7 @@ import { Message } from './entities/message.entity';
 import { toMessageDto } from './message-dto';
 import { MessageSenderResolver } from './message-sender';
 import { MessageErrors, reachableFrom } from './message-status';
+import { SmsPolicyService } from './sms-policy.service';
 
 /** The channel a queued message wakes the send worker on (in this process; other replicas poll). */
 export const MESSAGE_SENDS_CHANNEL = 'calls_message_sends';
@@ -26,11 +27,10 @@ export const MESSAGE_SENDS_CHANNEL = 'calls_message_sends';
 /** Messages of an account waiting for their carrier at once: a runaway sender meets LIMIT_REACHED, not a backlog. */
 export const MAX_QUEUED_MESSAGES_PER_ACCOUNT = 1000;
 
-/** A message an agent sends during a call (send_sms): the call, its agent and the call's bound. */
+/** A message an agent sends during a call (send_sms): the call and its agent. */
 export interface CallOrigin {
   callId: string;
   agentId: string;
-  maxPerCall: number;
 }
 
 /** What a status change records besides the status. */
@@ -44,7 +44,9 @@ export interface StatusChange {
  * POST /messages and the message history. A message passes the contact policy as a single call does (the
  * do-not-call list, the calling window when it applies to single calls, the frequency caps counted among the
  * number's messages); a refusal is logged in the decisions (source message) and answered with the rule's code.
- * An accepted message is stored queued, its row the outbox entry the send worker hands to the carrier.
+ * Before it, the SMS policy (SmsPolicyService) refuses premium, fraud-flagged and unlisted destinations, and
+ * the daily and per-call caps are counted in the transaction that stores the message. An accepted message is
+ * stored queued, its row the outbox entry the send worker hands to the carrier.
  */
 @Injectable()
 export class MessagesService {
@@ -53,6 +55,7 @@ export class MessagesService {
     private readonly outbox: OutboxService,
     private readonly senders: MessageSenderResolver,
     private readonly policy: ContactPolicy,
+    private readonly smsPolicy: SmsPolicyService,
   ) {}
 
   async send(
@@ -61,6 +64,7 @@ export class MessagesService {
     origin: CallOrigin | null = null,
   ): Promise<MessageDto> {
     const sender = await this.senders.resolve(partnerId, input);
+    await this.smsPolicy.assertDestination(partnerId, input.to);
     const permit = await this.policy.check(partnerId, input.to, null, 'message');
     const id = MessageId.format(randomUUID());
     const stop = await this.dataSource.transaction(async (em): Promise<PolicyStop | null> => {
@@ -68,7 +72,7 @@ export class MessagesService {
       const stopped = await this.policy.admissionStop(em, permit);
       if (stopped) return stopped;
       await this.assertQueueRoom(em, partnerId);
-      if (origin) await this.assertUnderCallBound(em, origin);
+      await this.smsPolicy.assertUnderCaps(em, partnerId, origin?.callId ?? null);
       await em.insert(Message, {
         id,
         partnerId,
@@ -166,18 +170,6 @@ export class MessagesService {
         ErrorCode.LIMIT_REACHED,
         `${count} messages of this account are waiting for their carrier, the most at once; retry when some have gone`,
       );
-    }
-  }
-
-  /** send_sms is bounded per call: counted under the call's lock, so two sends cannot both take the last one. */
-  private async assertUnderCallBound(em: EntityManager, origin: CallOrigin): Promise<void> {
-    await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`messages:call:${origin.callId}`]);
-    const [{ count }] = (await em.query(
-      `SELECT count(*)::int AS count FROM ${tableOf(em, Message)} WHERE call_id = $1`,
-      [origin.callId],
-    )) as { count: number }[];
-    if (count >= origin.maxPerCall) {
-      throw AppError.conflict(`this call has sent ${count} messages, its limit`);
     }
   }
 }

@@ -172,6 +172,8 @@ import type {
   MessageListDto,
   SandboxInboundMessageDto,
   SendMessageDto,
+  SmsPolicyDto,
+  UpdateSmsPolicyDto,
 } from '../messages';
 import type { AgentVoiceListDto, BackgroundAudioListDto } from '../voices';
 import type {
@@ -402,6 +404,8 @@ declare module '@vap/messages' {
     'calls.message.send': Command<SendMessageDto, MessageDto>;
     'calls.message.list': Command<ListMessagesQueryDto, MessageListDto>;
     'calls.message.get': Command<ByIdRequest, MessageDto>;
+    'calls.message_policy.get': Command<EmptyRequest, SmsPolicyDto>;
+    'calls.message_policy.update': Command<UpdateSmsPolicyDto, SmsPolicyDto>;
     'calls.sandbox.inbound_message': Command<SandboxInboundMessageDto, MessageDto>;
     'calls.lifecycle_hook.create': Command<CreateLifecycleHookDto, LifecycleHookWithSecretDto>;
     'calls.lifecycle_hook.list': Command<EmptyRequest, LifecycleHookListDto>;

@@ -1,2 +1,3 @@
 export * from './message.dto';
 export * from './sms-segments';
+export * from './sms-policy.dto';

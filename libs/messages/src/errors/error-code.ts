@@ -29,6 +29,9 @@ export enum ErrorCode {
   DO_NOT_CALL = 'DO_NOT_CALL',
   OUTSIDE_CALLING_WINDOW = 'OUTSIDE_CALLING_WINDOW',
   FREQUENCY_CAP_REACHED = 'FREQUENCY_CAP_REACHED',
+  SMS_DESTINATION_BLOCKED = 'SMS_DESTINATION_BLOCKED',
+  SMS_COUNTRY_NOT_ALLOWED = 'SMS_COUNTRY_NOT_ALLOWED',
+  SMS_LIMIT_REACHED = 'SMS_LIMIT_REACHED',
 }
 
 function assertUnreachable(value: never): never {
@@ -47,6 +50,8 @@ export function statusOf(code: ErrorCode): number {
       return 401;
     case ErrorCode.FORBIDDEN:
     case ErrorCode.INSUFFICIENT_BALANCE:
+    case ErrorCode.SMS_DESTINATION_BLOCKED:
+    case ErrorCode.SMS_COUNTRY_NOT_ALLOWED:
       return 403;
     case ErrorCode.NOT_FOUND:
       return 404;
@@ -69,6 +74,7 @@ export function statusOf(code: ErrorCode): number {
     case ErrorCode.LIMIT_REACHED:
     case ErrorCode.RATE_LIMITED:
     case ErrorCode.FREQUENCY_CAP_REACHED:
+    case ErrorCode.SMS_LIMIT_REACHED:
       return 429;
     case ErrorCode.INTERNAL_ERROR:
       return 500;
@@ -111,4 +117,10 @@ export const ERROR_CODE_DESCRIPTIONS: Record<ErrorCode, string> = {
     'The callee’s local time is outside the calling window; nothing was dialled (HTTP 409). error.retry_at (and Retry-After) says when the window opens.',
   FREQUENCY_CAP_REACHED:
     'The number has had max_attempts_per_day or max_attempts_per_7_days calls already; nothing was dialled (HTTP 429). error.retry_at (and Retry-After) says when a call is allowed again.',
+  SMS_DESTINATION_BLOCKED:
+    'The SMS recipient is in a premium-rate or satellite range (refused always), or in a range flagged for SMS fraud whose country the account has not listed in allowed_countries itself; nothing was sent (HTTP 403). GET /messages/policy.',
+  SMS_COUNTRY_NOT_ALLOWED:
+    'The SMS recipient’s country is not in the account’s allowed_countries (by default its own numbers’ countries and the platform’s list); nothing was sent (HTTP 403). PATCH /messages/policy adds it.',
+  SMS_LIMIT_REACHED:
+    'The account sent max_per_day messages in the last 24 hours, or the call sent max_per_call; nothing was sent (HTTP 429). error.retry_at (and Retry-After) says when the daily cap allows one.',
 };

@@ -152,6 +152,8 @@ export const CommandSenders: {
   'calls.message.send': ['gateway'],
   'calls.message.list': ['gateway'],
   'calls.message.get': ['gateway'],
+  'calls.message_policy.get': ['gateway'],
+  'calls.message_policy.update': ['gateway'],
   'calls.message_callback.ingest': ['gateway'],
   'calls.inbound_message.ingest': ['gateway'],
   'calls.sandbox.inbound_message': ['gateway'],

@@ -165,6 +165,9 @@ export const Subjects = {
     messageSend: 'calls.message.send',
     messageList: 'calls.message.list',
     messageGet: 'calls.message.get',
+    /** The account's SMS destination policy and caps (GET and PATCH /messages/policy). */
+    messagePolicyGet: 'calls.message_policy.get',
+    messagePolicyUpdate: 'calls.message_policy.update',
     /** A carrier's delivery status callback of a message (CarrierCallbackIngest, callId = the message's id). */
     messageCallbackIngest: 'calls.message_callback.ingest',
     /** A carrier's inbound-SMS webhook (CarrierCallbackIngest, callId = connection id). */

@@ -31,6 +31,7 @@ import { CallTransfer1765400040000 } from './1765400040000-call-transfer';
 import { Messages1765400200000 } from './1765400200000-messages';
 import { ConnectionHealth1765400300000 } from './1765400300000-connection-health';
 import { CallCustomer1765400100100 } from './1765400100100-call-customer';
+import { SmsPolicies1765500100000 } from './1765500100000-sms-policies';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   ConnectionHealth1765400300000,
   CallCustomer1765400100100,
   PartnerRateCard1765400600000,
+  SmsPolicies1765500100000,
 ];
