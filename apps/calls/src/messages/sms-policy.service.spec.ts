@@ -7,6 +7,7 @@ import { runMigrations } from '@vap/persistence';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
 import { CallsConfig } from '../config/calls.config';
 import { callsDataSourceOptions } from '../database/data-source';
+import { DefaultLineService } from '../telephony/connections/default-line.service';
 import { Message } from './entities/message.entity';
 import { SmsPolicyService } from './sms-policy.service';
 
@@ -36,7 +37,7 @@ describe('SmsPolicyService', () => {
     config = Object.assign(new CallsConfig(), { DATABASE_URL: db.url, SMS_MAX_PER_DAY: 5 });
     await runMigrations(callsDataSourceOptions(config));
     dataSource = await new DataSource(callsDataSourceOptions(config)).initialize();
-    policy = new SmsPolicyService(dataSource, config);
+    policy = new SmsPolicyService(dataSource, config, new DefaultLineService(dataSource));
   });
 
   afterAll(async () => {
@@ -85,6 +86,21 @@ describe('SmsPolicyService', () => {
     );
     // The platform's default list (IN).
     expect(await codeOf(policy.assertDestination(partner, '+919876543210'))).toBeNull();
+    expect(await codeOf(policy.assertDestination(partner, '+14155551001'))).toBe(
+      ErrorCode.SMS_COUNTRY_NOT_ALLOWED,
+    );
+  });
+
+  it("adds the countries of the account's own numbers to the default (the sandbox number's is US)", async () => {
+    const partner = randomUUID();
+    expect(await policy.get(partner)).toMatchObject({
+      allowed_countries: null,
+      default_allowed_countries: ['IN', 'US'],
+      max_per_day: 5,
+      max_per_day_limit: 5,
+      sent_last_24_hours: 0,
+    });
+    expect(await codeOf(policy.assertDestination(partner, '+14155551001'))).toBeNull();
   });
 
   it('allows a listed country, lifts a fraud-flagged range only for its own country, never premium', async () => {

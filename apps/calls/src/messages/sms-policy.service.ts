@@ -5,6 +5,7 @@ import { SmsPolicyDto, UpdateSmsPolicyDto } from '@vap/api';
 import { AppError, ErrorCode, SEND_SMS_MAX_PER_CALL } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { CallsConfig } from '../config/calls.config';
+import { DefaultLineService } from '../telephony/connections/default-line.service';
 import { PhoneNumber } from '../telephony/phone-numbers/entities/phone-number.entity';
 import { Message } from './entities/message.entity';
 import { SmsPolicyRow } from './entities/sms-policy.entity';
@@ -32,9 +33,12 @@ export class SmsPolicyService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly config: CallsConfig,
+    private readonly lines: DefaultLineService,
   ) {}
 
   async get(partnerId: string): Promise<SmsPolicyDto> {
+    // The sandbox number is made on first need, as GET /phone-numbers does: its country is one of the defaults.
+    await this.lines.defaultNumber(partnerId);
     const row = await this.dataSource.getRepository(SmsPolicyRow).findOneBy({ partnerId });
     return this.toDto(partnerId, row);
   }

@@ -1,6 +1,7 @@
 // Messages: send an SMS from one of the account's numbers, and the history (sent and received) with each
 // message's status as the carrier reports it. The history follows messages still on their way (queued, sent)
 // until they are final; a refresh that fails keeps what was shown and says so, and the next one can succeed.
+// Above them, the account's message policy (sms-policy.tsx).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { allPages, ApiError, v2 } from '../api.js';
 import { AgentLink, useAgents } from '../components/agent-names.js';
@@ -9,6 +10,7 @@ import { FormErrorNotice, Select, TextArea, TextInput } from '../components/inpu
 import { ErrorNotice, Pager, useLoad } from '../components/ui.js';
 import { linkProps } from '../router.js';
 import { can, Session } from '../session.js';
+import { SmsPolicyCard } from './sms-policy.js';
 
 interface Message {
   id: string;
@@ -253,8 +255,10 @@ export function MessagesPage({ session }: { session: Session }) {
       <h2>Messages</h2>
       <p class="muted">
         Text messages (SMS) sent from your numbers, by you or by your agents during calls, and those your
-        numbers received. The contact policy applies to each as to a call.
+        numbers received. The contact policy applies to each as to a call, and the message policy below says
+        where they may go.
       </p>
+      <SmsPolicyCard session={session} />
       <p role="status" class="ok">
         {notice}
       </p>
