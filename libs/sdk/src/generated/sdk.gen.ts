@@ -443,6 +443,9 @@ import type {
   LiveViewsCallResponses,
   MessagesGetData,
   MessagesGetErrors,
+  MessagesGetPolicyData,
+  MessagesGetPolicyErrors,
+  MessagesGetPolicyResponses,
   MessagesGetResponses,
   MessagesListData,
   MessagesListErrors,
@@ -453,6 +456,9 @@ import type {
   MessagesSimulateInboundData,
   MessagesSimulateInboundErrors,
   MessagesSimulateInboundResponses,
+  MessagesUpdatePolicyData,
+  MessagesUpdatePolicyErrors,
+  MessagesUpdatePolicyResponses,
   PhoneNumbersGetData,
   PhoneNumbersGetErrors,
   PhoneNumbersGetResponses,
@@ -3262,6 +3268,13 @@ export class Messages extends HeyApiClient {
    * reached a frequency cap (the number's messages counted, apart from its calls) with 429 `FREQUENCY_CAP_REACHED`; nothing is
    * sent, and the refusal is in GET /contact-policy/decisions (source `message`).
    *
+   * Before that, the account's SMS policy (GET /messages/policy): a premium-rate or satellite number (+1 900, +1 976, +870,
+   * +881, +882, +883, +979) is refused with 403 `SMS_DESTINATION_BLOCKED`, as is a number in a range flagged for SMS fraud
+   * (+53, +232, +372 59, +676, +220, +961) unless the account listed its country in `allowed_countries` itself; a number of a
+   * country the account does not text with 403 `SMS_COUNTRY_NOT_ALLOWED` (by default it texts the countries of its own
+   * numbers and the platform's list); and a message past the account's `max_per_day` (any 24 hours) with 429
+   * `SMS_LIMIT_REACHED`, `retry_at` saying when one more may go. Nothing is sent or stored.
+   *
    * Required scope: `calls:write` (or a key without scopes).
    */
   public send<ThrowOnError extends boolean = true>(
@@ -3276,6 +3289,76 @@ export class Messages extends HeyApiClient {
         },
       ],
       url: '/api/v2/messages',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Read the account's SMS destination policy and caps
+   *
+   * Where and how much the account texts, POST /messages and agents' send_sms alike. `allowed_countries`:
+   * the countries (ISO 3166-1 alpha-2) it may text; null means the default, `default_allowed_countries` (the countries of the
+   * account's phone numbers and the platform's list). Premium-rate and satellite ranges (`blocked_prefixes`) are refused
+   * always; ranges flagged for SMS fraud (`high_risk_prefixes`) only when their country is in the account's own
+   * `allowed_countries`. `max_per_day` bounds the account's outbound messages in any 24 hours, `max_per_call` an agent's
+   * messages in one call; each at most the platform's limit.
+   *
+   * Required scope: `calls:read` (or a key without scopes).
+   */
+  public getPolicy<ThrowOnError extends boolean = true>(
+    options?: Options<MessagesGetPolicyData, ThrowOnError>,
+  ): RequestResult<MessagesGetPolicyResponses, MessagesGetPolicyErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<
+      MessagesGetPolicyResponses,
+      MessagesGetPolicyErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/messages/policy',
+      ...options,
+    });
+  }
+
+  /**
+   * Change the account's SMS destination policy and caps
+   *
+   * Where and how much the account texts, POST /messages and agents' send_sms alike. `allowed_countries`:
+   * the countries (ISO 3166-1 alpha-2) it may text; null means the default, `default_allowed_countries` (the countries of the
+   * account's phone numbers and the platform's list). Premium-rate and satellite ranges (`blocked_prefixes`) are refused
+   * always; ranges flagged for SMS fraud (`high_risk_prefixes`) only when their country is in the account's own
+   * `allowed_countries`. `max_per_day` bounds the account's outbound messages in any 24 hours, `max_per_call` an agent's
+   * messages in one call; each at most the platform's limit.
+   *
+   * Fields left out keep their value; null restores the default. A country code the platform does not know, or a cap above its limit, is 400 `VALIDATION_ERROR`. Through the console, owners and admins only.
+   *
+   * Required scope: `calls:write` (or a key without scopes).
+   */
+  public updatePolicy<ThrowOnError extends boolean = true>(
+    options: Options<MessagesUpdatePolicyData, ThrowOnError>,
+  ): RequestResult<MessagesUpdatePolicyResponses, MessagesUpdatePolicyErrors, ThrowOnError> {
+    return (options.client ?? this.client).patch<
+      MessagesUpdatePolicyResponses,
+      MessagesUpdatePolicyErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/messages/policy',
       ...options,
       headers: {
         'Content-Type': 'application/json',

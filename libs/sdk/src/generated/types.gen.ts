@@ -29,7 +29,10 @@ export type ErrorCode =
   | 'NO_CONTACTS'
   | 'DO_NOT_CALL'
   | 'OUTSIDE_CALLING_WINDOW'
-  | 'FREQUENCY_CAP_REACHED';
+  | 'FREQUENCY_CAP_REACHED'
+  | 'SMS_DESTINATION_BLOCKED'
+  | 'SMS_COUNTRY_NOT_ALLOWED'
+  | 'SMS_LIMIT_REACHED';
 
 export type ErrorDetailDto = {
   field: string;
@@ -1757,7 +1760,7 @@ export type TestAssertionDto = {
     [key: string]: unknown;
   };
   /**
-   * tool_called: a JSON Schema one call’s arguments must satisfy (type, required, properties, enum, minimum, maximum, pattern, items)
+   * tool_called: a JSON Schema one call’s arguments must satisfy (type, required, properties, enum, minimum, maximum, items). Regular expressions (`pattern`, `patternProperties`) are refused anywhere in it.
    */
   arguments_schema?: {
     [key: string]: unknown;
@@ -2759,6 +2762,64 @@ export type SendMessageDto = {
    * The connection to send on; default the from number's, or the account's default number's
    */
   carrier?: 'sandbox' | 'carrier_a' | 'carrier_b';
+};
+
+export type SmsPolicyDto = {
+  /**
+   * The countries (ISO 3166-1 alpha-2) the account set itself; null: it has not, and default_allowed_countries apply. A country listed here also lifts the fraud-risk block of that country's high_risk_prefixes
+   */
+  allowed_countries: Array<string> | null;
+  /**
+   * What applies while allowed_countries is null: the countries of the account's phone numbers and the platform's list
+   */
+  default_allowed_countries: Array<string>;
+  /**
+   * Most messages the account sends in any 24 hours (its own cap, else the platform maximum)
+   */
+  max_per_day: number;
+  /**
+   * The highest max_per_day the platform allows
+   */
+  max_per_day_limit: number;
+  /**
+   * Most messages one call's agent sends (send_sms)
+   */
+  max_per_call: number;
+  /**
+   * The highest max_per_call the platform allows
+   */
+  max_per_call_limit: number;
+  /**
+   * Outbound messages the account sent in the last 24 hours
+   */
+  sent_last_24_hours: number;
+  /**
+   * Premium-rate and satellite ranges, refused always with SMS_DESTINATION_BLOCKED
+   */
+  blocked_prefixes: Array<string>;
+  /**
+   * Ranges flagged for SMS fraud, refused with SMS_DESTINATION_BLOCKED unless allowed_countries names their country
+   */
+  high_risk_prefixes: Array<string>;
+  /**
+   * null: never changed
+   */
+  updated_at: string | null;
+};
+
+export type UpdateSmsPolicyDto = {
+  /**
+   * ISO 3166-1 alpha-2 codes; [] texts no country; null: the default (own numbers' and the platform's)
+   */
+  allowed_countries?: Array<string> | null;
+  /**
+   * At most the platform’s max_per_day_limit; null: the limit
+   */
+  max_per_day?: number | null;
+  /**
+   * null: the limit, max_per_call_limit
+   */
+  max_per_call?: number | null;
 };
 
 export type MessageListDto = {
@@ -5482,7 +5543,10 @@ export type ErrorCodeWritable =
   | 'NO_CONTACTS'
   | 'DO_NOT_CALL'
   | 'OUTSIDE_CALLING_WINDOW'
-  | 'FREQUENCY_CAP_REACHED';
+  | 'FREQUENCY_CAP_REACHED'
+  | 'SMS_DESTINATION_BLOCKED'
+  | 'SMS_COUNTRY_NOT_ALLOWED'
+  | 'SMS_LIMIT_REACHED';
 
 export type CarrierACredentialsDtoWritable = {
   auth_id: string;
@@ -12003,7 +12067,7 @@ export type MessagesSendErrors = {
    */
   401: ErrorEnvelopeDto;
   /**
-   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).<br>`SMS_DESTINATION_BLOCKED`: The SMS recipient is in a premium-rate or satellite range (refused always), or in a range flagged for SMS fraud whose country the account has not listed in allowed_countries itself; nothing was sent (HTTP 403). GET /messages/policy.<br>`SMS_COUNTRY_NOT_ALLOWED`: The SMS recipient’s country is not in the account’s allowed_countries (by default its own numbers’ countries and the platform’s list); nothing was sent (HTTP 403). PATCH /messages/policy adds it.
    */
   403: ErrorEnvelopeDto;
   /**
@@ -12023,7 +12087,7 @@ export type MessagesSendErrors = {
    */
   415: ErrorEnvelopeDto;
   /**
-   * `FREQUENCY_CAP_REACHED`: The number has had max_attempts_per_day or max_attempts_per_7_days calls already; nothing was dialled (HTTP 429). error.retry_at (and Retry-After) says when a call is allowed again.<br>`LIMIT_REACHED`: A concurrency or resource limit was reached.
+   * `FREQUENCY_CAP_REACHED`: The number has had max_attempts_per_day or max_attempts_per_7_days calls already; nothing was dialled (HTTP 429). error.retry_at (and Retry-After) says when a call is allowed again.<br>`LIMIT_REACHED`: A concurrency or resource limit was reached.<br>`SMS_LIMIT_REACHED`: The account sent max_per_day messages in the last 24 hours, or the call sent max_per_call; nothing was sent (HTTP 429). error.retry_at (and Retry-After) says when the daily cap allows one.
    */
   429: ErrorEnvelopeDto;
   /**
@@ -12053,6 +12117,138 @@ export type MessagesSendResponses = {
 };
 
 export type MessagesSendResponse = MessagesSendResponses[keyof MessagesSendResponses];
+
+export type MessagesGetPolicyData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v2/messages/policy';
+};
+
+export type MessagesGetPolicyErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type MessagesGetPolicyError = MessagesGetPolicyErrors[keyof MessagesGetPolicyErrors];
+
+export type MessagesGetPolicyResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: SmsPolicyDto;
+  };
+};
+
+export type MessagesGetPolicyResponse = MessagesGetPolicyResponses[keyof MessagesGetPolicyResponses];
+
+export type MessagesUpdatePolicyData = {
+  body: UpdateSmsPolicyDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v2/messages/policy';
+};
+
+export type MessagesUpdatePolicyErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type MessagesUpdatePolicyError = MessagesUpdatePolicyErrors[keyof MessagesUpdatePolicyErrors];
+
+export type MessagesUpdatePolicyResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: SmsPolicyDto;
+  };
+};
+
+export type MessagesUpdatePolicyResponse = MessagesUpdatePolicyResponses[keyof MessagesUpdatePolicyResponses];
 
 export type MessagesGetData = {
   body?: never;
