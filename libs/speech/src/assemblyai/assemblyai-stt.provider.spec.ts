@@ -59,6 +59,19 @@ describe('AssemblyAI streaming URL', () => {
     expect(url.searchParams.get('speech_model')).toBe('u3-rt-pro');
     expect(url.searchParams.has('keyterms_prompt')).toBe(false);
   });
+
+  it("keeps a base's path (a path-based proxy) for the key check and the stream", () => {
+    expect(assemblyAiRestBase('http://127.0.0.1:4010/aai')).toBe('http://127.0.0.1:4010/aai');
+    expect(assemblyAiRestBase('http://127.0.0.1:4010/aai/v2/')).toBe('http://127.0.0.1:4010/aai');
+    expect(assemblyAiStreamingBase('http://127.0.0.1:4010/aai/')).toBe('ws://127.0.0.1:4010/aai');
+    const proxied = new URL(
+      assemblyAiStreamingUrl(
+        { baseUrl: 'https://api.assemblyai.com/proxy', apiKey: 'k', timeoutMs: 1000 },
+        { languages: ['en'] },
+      ),
+    );
+    expect(`${proxied.origin}${proxied.pathname}`).toBe('wss://streaming.assemblyai.com/proxy/v3/ws');
+  });
 });
 
 describe('AssemblyAiSttProvider', () => {
@@ -214,6 +227,11 @@ describe('assemblyAiPlugin', () => {
       authorization: 'nope',
     });
     expect(assemblyAiPlugin.stt?.keyterms).toBe(true);
+  });
+
+  it("sends the key check under a base's path (a path-based proxy)", async () => {
+    await assemblyAiPlugin.checkKey({ apiKey: KEY, baseUrl: `${fake.baseUrl}/aai`, timeoutMs: 2000 });
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'GET', path: '/aai/v2/transcript' });
   });
 
   it("is the registry's assemblyai, speech-to-text only", () => {

@@ -14,20 +14,29 @@ export const FORMAT_GRACE_MS = 300;
 export const ASSEMBLYAI_DEFAULT_MODEL = 'universal-streaming-english';
 
 /**
+ * The path of an API base without a trailing slash or an API version (`/v2`, `/v3`): a proxy's prefix
+ * (`http://proxy/aai`) is kept, so every endpoint's path follows it as it does for the other providers.
+ */
+function basePath(url: URL): string {
+  return url.pathname.replace(/\/+$/, '').replace(/\/v[23]$/i, '');
+}
+
+/**
  * The v3 streaming URL for an API base. AssemblyAI serves streaming on its own host: `api.` becomes
  * `streaming.` (api.assemblyai.com -> streaming.assemblyai.com, api.eu.assemblyai.com ->
  * streaming.eu.assemblyai.com). Any other host (a proxy, a local fake) serves both on one origin.
  */
 export function assemblyAiStreamingBase(baseUrl: string): string {
-  const url = new URL(baseUrl);
+  const url = new URL(baseUrl.trim());
   const host = url.host.replace(/^api\./i, 'streaming.');
   const scheme = url.protocol === 'http:' ? 'ws:' : 'wss:';
-  return `${scheme}//${host}`;
+  return `${scheme}//${host}${basePath(url)}`;
 }
 
-/** The REST origin (the key check's /v2/transcript lives there). */
+/** The REST base, its path kept (the key check's /v2/transcript follows it). */
 export function assemblyAiRestBase(baseUrl: string): string {
-  return new URL(baseUrl).origin;
+  const url = new URL(baseUrl.trim());
+  return `${url.origin}${basePath(url)}`;
 }
 
 /** The connection URL of one call's stream: format, model, keyterms and the agent's turn options. */
