@@ -14,7 +14,7 @@ export class VapApiError extends Error {
   readonly code: ErrorCode | typeof UNEXPECTED_RESPONSE;
   readonly details: ErrorDetailDto[] | undefined;
   readonly requestId: string | undefined;
-  /** When a refusal lifts (OUTSIDE_CALLING_WINDOW, FREQUENCY_CAP_REACHED), ISO 8601. */
+  /** When a refusal lifts (OUTSIDE_CALLING_WINDOW, FREQUENCY_CAP_REACHED, SMS_LIMIT_REACHED), ISO 8601. */
   readonly retryAt: string | undefined;
   /** The answer's body as received (parsed JSON, else text). */
   readonly body: unknown;

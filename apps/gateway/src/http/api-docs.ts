@@ -46,7 +46,8 @@ ${SCOPE_TABLE}
 
 **Envelope.** Success: \`{ "success": true, "data": {...} }\`. Failure: \`{ "success": false, "error":
 { "code", "message", "details"?, "retry_at"?, "request_id"? } }\`. \`retry_at\` (with a \`Retry-After\` header)
-comes with refusals that lift at a known time: OUTSIDE_CALLING_WINDOW and FREQUENCY_CAP_REACHED.
+comes with refusals that lift at a known time: OUTSIDE_CALLING_WINDOW, FREQUENCY_CAP_REACHED and SMS_LIMIT_REACHED
+(the daily cap).
 
 **Rate limits** per API key: 60 requests/minute, 10/minute under \`/calls\`. Over the limit: 429
 RATE_LIMITED with \`Retry-After\`.

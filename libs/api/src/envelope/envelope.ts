@@ -42,7 +42,7 @@ export class ErrorBodyDto {
   @ApiPropertyOptional({
     format: 'date-time',
     description:
-      'When the request may succeed if sent again (OUTSIDE_CALLING_WINDOW: the window opens; FREQUENCY_CAP_REACHED: the cap allows a call); also sent as Retry-After seconds',
+      'When the request may succeed if sent again (OUTSIDE_CALLING_WINDOW: the window opens; FREQUENCY_CAP_REACHED: the cap allows a call; SMS_LIMIT_REACHED: the daily cap allows a message); also sent as Retry-After seconds',
   })
   retry_at?: string;
 
