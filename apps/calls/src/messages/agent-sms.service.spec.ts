@@ -95,14 +95,20 @@ describe('AgentSms under the SMS policy', () => {
     ['a number of a country the account does not text', '+4915123456789', 'does not text'],
   ])('refuses to text a caller presenting %s, in words, storing nothing', async (_what, caller, words) => {
     const call = await inboundCallFrom(caller);
-    const reply = await agentSms.execute({ callId: call.id, body: 'Your booking: table for two.' }, null);
+    const reply = await agentSms.execute(
+      { callId: call.id, to: null, body: 'Your booking: table for two.' },
+      null,
+    );
     expect(reply).toEqual({ sent: false, messageId: null, to: null, reason: expect.stringContaining(words) });
     expect(await storedFor(call.partnerId)).toBe(0);
   });
 
   it('texts a caller of an allowed country', async () => {
     const call = await inboundCallFrom('+919876543210');
-    const reply = await agentSms.execute({ callId: call.id, body: 'Your booking: table for two.' }, null);
+    const reply = await agentSms.execute(
+      { callId: call.id, to: null, body: 'Your booking: table for two.' },
+      null,
+    );
     expect(reply).toMatchObject({ sent: true, to: '+919876543210' });
     expect(await storedFor(call.partnerId)).toBe(1);
   });
