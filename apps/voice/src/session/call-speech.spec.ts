@@ -2,6 +2,7 @@ import type { SpeechPlan, SttPlanEntry, TtsPlanEntry, VoiceCallContext } from '@
 import {
   OpenAiSttProvider,
   OpenAiTtsProvider,
+  ProviderError,
   type SttOptions,
   type SttProvider,
   type SttSession,
@@ -167,8 +168,9 @@ describe('callSpeechOf', () => {
     expect(speech.stt.map((p) => p.name)).toEqual(['openai', 'offline']);
     expect((speech.stt[0] as unknown as { inner: unknown }).inner).toBeInstanceOf(OpenAiSttProvider);
     expect(speech.usage.platformPaid).toEqual([]);
-    await speech.stt[0].open({ languages: ['en'] }).catch(() => undefined);
-    expect(speech.usage.platformPaid).toEqual(['openai']);
+    // OpenAI transcribes whole utterances: opening sends nothing, so it has not served the call yet.
+    await speech.stt[0].open({ languages: ['en'] });
+    expect(speech.usage.platformPaid).toEqual([]);
     await speech.stt[1].open({ languages: ['en'] });
     expect(deploymentStt.opened[0]).toEqual({ languages: ['en'] });
   });
@@ -195,6 +197,73 @@ describe('callSpeechOf', () => {
     });
     // The deployment's key pays for it.
     expect(speech.usage.platformPaid).toEqual(['deepgram']);
+  });
+
+  it('lists a platform-keyed provider only once it served: not one that refused every request (HTTP 503)', async () => {
+    const refused = new ProviderError('tts', 'deepgram', 'HTTP 503');
+    const failingTts: TtsProvider = {
+      name: 'deepgram',
+      // eslint-disable-next-line require-yield
+      async *synthesize() {
+        throw refused;
+      },
+    };
+    const failingStt: SttProvider = {
+      name: 'deepgram',
+      open: () => Promise.reject(new ProviderError('stt', 'deepgram', 'HTTP 503')),
+    };
+    const offline = new RecordingTts('offline');
+    const speech = callSpeechOf(
+      context(),
+      plan({
+        tts: [voice({ provider: 'deepgram', providerVoiceId: 'aura-2-thalia-en' })],
+        stt: [{ provider: 'deepgram', model: 'nova-3', languages: ['en'], options: {} }],
+      }),
+      { timeoutMs, defaults: { stt: [failingStt, new RecordingStt('offline')], tts: [failingTts, offline] } },
+    );
+    expect(speech.tts.map((p) => p.name)).toEqual(['deepgram', 'offline']);
+    await expect(drain(speech.tts[0])).rejects.toBe(refused);
+    await expect(speech.stt[0].open({ languages: ['en'] })).rejects.toBeInstanceOf(ProviderError);
+    await drain(speech.tts[1]);
+    await speech.stt[1].open({ languages: ['en'] });
+    expect(speech.usage.platformPaid).toEqual([]);
+
+    // The same provider once it answers: audio back, the stream accepted.
+    const working = callSpeechOf(
+      context(),
+      plan({ tts: [voice({ provider: 'deepgram', providerVoiceId: 'aura-2-thalia-en' })] }),
+      { timeoutMs, defaults: { stt: [new RecordingStt('deepgram')], tts: [new RecordingTts('deepgram')] } },
+    );
+    await drain(working.tts[0]);
+    expect(working.usage.platformPaid).toEqual(['deepgram']);
+    await working.stt[0].open({ languages: ['en'] });
+    expect(working.usage.platformPaid).toEqual(['deepgram']);
+  });
+
+  it('lists a whole-utterance transcriber at its first transcript, not at a failed one', async () => {
+    let fail = true;
+    const rest: SttProvider = {
+      name: 'openai',
+      open: async () => ({
+        push: () => undefined,
+        finish: async () => {
+          if (fail) throw new ProviderError('stt', 'openai', 'HTTP 503');
+          return 'hello';
+        },
+        speculate: async () => 'hel',
+        close: async () => undefined,
+      }),
+    };
+    const speech = callSpeechOf(context(), plan({}), {
+      timeoutMs,
+      defaults: { stt: [rest], tts: [new RecordingTts('offline')] },
+    });
+    const session = await speech.stt[0].open({ languages: ['en'] });
+    await expect(session.finish()).rejects.toBeInstanceOf(ProviderError);
+    expect(speech.usage.platformPaid).toEqual([]);
+    fail = false;
+    await expect(session.finish()).resolves.toBe('hello');
+    expect(speech.usage.platformPaid).toEqual(['openai']);
   });
 
   it('without a plan (agents unreachable) runs on the deployment defaults with the offline voice', () => {

@@ -30,13 +30,52 @@ import {
 } from '@vap/speech';
 import { fallbackVoice, OFFLINE_VOICE_ID } from './agent-voice';
 
-/** Which providers served the call and who paid them: the calls service bills platform-paid speech. */
+/**
+ * Which providers served the call and who paid them: the calls service bills platform-paid speech. A provider
+ * counts once it served (audio came back, a stream was accepted, a transcript came back), never for an attempt
+ * it refused (a 503, a rejected key): the chain's next provider served that part instead.
+ */
 export class SpeechUsage {
   private readonly paid = new Set<string>();
 
   /** A provider served the call on a key `paidBy`. */
   used(provider: string, paidBy: SpeechPaidBy | undefined): void {
     if (paidBy === 'platform') this.paid.add(provider);
+  }
+
+  /** The synthesis, counting its provider when the first audio arrives. */
+  async *served(
+    provider: string,
+    paidBy: SpeechPaidBy | undefined,
+    audio: AsyncIterable<Int16Array>,
+  ): AsyncIterable<Int16Array> {
+    for await (const chunk of audio) {
+      this.used(provider, paidBy);
+      yield chunk;
+    }
+  }
+
+  /**
+   * The opened session, counting its provider: a streaming session once its provider accepted the stream
+   * (open resolved); one that transcribes whole utterances on request (open sends nothing) at its first
+   * transcript.
+   */
+  async opened(
+    provider: string,
+    paidBy: SpeechPaidBy | undefined,
+    opening: Promise<SttSession>,
+  ): Promise<SttSession> {
+    const session = await opening;
+    if (!session.speculate) {
+      this.used(provider, paidBy);
+      return session;
+    }
+    const speculate = session.speculate.bind(session);
+    const finish = session.finish.bind(session);
+    const counted = (text: string) => (this.used(provider, paidBy), text);
+    session.speculate = (signal) => speculate(signal).then(counted);
+    session.finish = (signal) => finish(signal).then(counted);
+    return session;
   }
 
   /** Cloud providers the platform paid for during the call, sorted. */
@@ -100,10 +139,13 @@ class PlannedTts implements TtsProvider {
   synthesize(request: TtsRequest, signal?: AbortSignal): AsyncIterable<Int16Array> {
     // The caller switched to a language this voice does not speak: another voice of the plan that does answers.
     const speaker = this.voices.forCallerLanguage(this) ?? this;
-    speaker.usage.used(speaker.inner.name, paidByOf(speaker.inner, speaker.entry));
-    return speaker.inner.synthesize(
-      { ...request, voice: voiceOf(speaker.entry), pronunciations: speaker.pronunciations },
-      signal,
+    return speaker.usage.served(
+      speaker.inner.name,
+      paidByOf(speaker.inner, speaker.entry),
+      speaker.inner.synthesize(
+        { ...request, voice: voiceOf(speaker.entry), pronunciations: speaker.pronunciations },
+        signal,
+      ),
     );
   }
 }
@@ -135,14 +177,17 @@ class PlannedStt implements SttProvider {
   }
 
   open(options: SttOptions): Promise<SttSession> {
-    this.usage.used(this.inner.name, paidByOf(this.inner, this.entry));
-    return this.inner.open({
-      ...options,
-      languages: this.entry.languages.length ? this.entry.languages : options.languages,
-      model: this.entry.model,
-      keyterms: this.keyterms.length ? this.keyterms : undefined,
-      providerOptions: this.entry.options,
-    });
+    return this.usage.opened(
+      this.inner.name,
+      paidByOf(this.inner, this.entry),
+      this.inner.open({
+        ...options,
+        languages: this.entry.languages.length ? this.entry.languages : options.languages,
+        model: this.entry.model,
+        keyterms: this.keyterms.length ? this.keyterms : undefined,
+        providerOptions: this.entry.options,
+      }),
+    );
   }
 }
 
@@ -158,8 +203,8 @@ class DefaultStt implements SttProvider {
   }
 
   open(options: SttOptions): Promise<SttSession> {
-    if (this.inner.name !== 'offline') this.usage.used(this.inner.name, 'platform');
-    return this.inner.open(options);
+    const paidBy = this.inner.name === 'offline' ? undefined : 'platform';
+    return this.usage.opened(this.inner.name, paidBy, this.inner.open(options));
   }
 }
 
