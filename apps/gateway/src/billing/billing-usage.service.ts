@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { BillingUsageDto, BillingUsageQueryDto, USAGE_MAX_RANGE_DAYS, UsageGrouping } from '@vap/api';
+import {
+  BillingUsageDto,
+  BillingUsageQueryDto,
+  USAGE_DEFAULT_GROUPING,
+  USAGE_MAX_RANGE_DAYS,
+  UsageGrouping,
+} from '@vap/api';
 import { tableOf } from '@vap/persistence';
 import { billingRange } from './billing-range';
 import { usageReport, UsageRow } from './usage-report';
@@ -23,7 +29,8 @@ export class BillingUsageService {
     const range = billingRange(query, USAGE_MAX_RANGE_DAYS);
     const from = range.from!;
     const to = range.to!;
-    const key = GROUP_KEY[query.group_by];
+    const groupBy = query.group_by ?? USAGE_DEFAULT_GROUPING;
+    const key = GROUP_KEY[groupBy];
     const rows = (await this.dataSource.query(
       `SELECT ${key} AS key, count(*) AS calls,
               COALESCE(sum(billed_seconds), 0) AS billed_seconds, -sum(amount_paise) AS paise,
@@ -52,7 +59,7 @@ export class BillingUsageService {
     return {
       from: from.toISOString(),
       to: to.toISOString(),
-      group_by: query.group_by,
+      group_by: groupBy,
       currency: 'INR',
       ...report,
     };

@@ -1,9 +1,11 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { IsIn } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
 import { IsoInstant } from './billing-transaction.dto';
 
 export const USAGE_GROUPINGS = ['day', 'agent', 'campaign', 'project'] as const;
 export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
+/** The grouping of GET /billing/usage when the request names none. */
+export const USAGE_DEFAULT_GROUPING: UsageGrouping = 'day';
 
 /** The longest range GET /billing/usage sums at once. */
 export const USAGE_MAX_RANGE_DAYS = 366;
@@ -16,14 +18,16 @@ export class BillingUsageQueryDto {
   @IsoInstant('to', `End of the range (exclusive); at most ${USAGE_MAX_RANGE_DAYS} days after from`, true)
   to: string;
 
-  @ApiProperty({
+  @ApiPropertyOptional({
     enum: USAGE_GROUPINGS,
-    description: 'day (UTC calendar day of the charge), agent, campaign or project',
+    default: USAGE_DEFAULT_GROUPING,
+    description: `day (UTC calendar day of the charge), agent, campaign or project; ${USAGE_DEFAULT_GROUPING} when absent`,
   })
+  @IsOptional()
   @IsIn(USAGE_GROUPINGS as unknown as string[], {
     message: `group_by must be one of ${USAGE_GROUPINGS.join(', ')}`,
   })
-  group_by: UsageGrouping;
+  group_by: UsageGrouping = USAGE_DEFAULT_GROUPING;
 }
 
 /** Sums of the charges of a range or a group: the ledger's charge transactions, exactly. */
