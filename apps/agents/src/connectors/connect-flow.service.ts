@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { timingSafeEqual } from 'node:crypto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import {
@@ -15,6 +16,8 @@ import {
 import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { recordConnectionEvent } from './connection-events';
+import { findConnector } from './connector-records';
+import { credentialEndpointsMoved } from './connector-reconsent';
 import { ConnectorSecrets } from './connector-secrets';
 import { Connector } from './entities/connector.entity';
 import { CustomerConnection } from './entities/customer-connection.entity';
@@ -27,6 +30,20 @@ function linkNotUsable(): AppError {
     ErrorCode.NOT_FOUND,
     'This connect link is not valid: it may have expired or been used already. Ask for a new link.',
   );
+}
+
+/** The callback came to a browser that did not start the attempt (no binding cookie, or another one). */
+function otherBrowser(): AppError {
+  return new AppError(
+    ErrorCode.FORBIDDEN,
+    'This sign-in was started in another browser. Open your connect link again in this browser.',
+  );
+}
+
+/** Constant-time equality of two stored hashes (hex of SHA-256: same length when both are hashes). */
+function sameHash(a: string | null, b: string): boolean {
+  if (a === null || a.length !== b.length) return false;
+  return timingSafeEqual(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
 function attemptNotUsable(): AppError {
@@ -67,15 +84,21 @@ export class ConnectFlowService {
       if (!found) throw linkNotUsable();
       const { connection, connector } = found;
       if (!connector.oauth2) return { kind: 'api_key_form', connectorName: connector.name };
+      if (!isTokenShaped(req.browserBinding)) throw linkNotUsable();
+      // Only to the authorization server as validated when it was set (HTTPS, a public host): a link issued for
+      // another one was dropped when the connector moved (see requireReconnect).
+      const url = new URL(connector.oauth2.authorize_url);
+      if (url.protocol !== 'https:' || url.username || url.password) throw linkNotUsable();
+      url.hash = '';
       const state = randomToken();
       // RFC 7636 §4.1: 43 characters of the unreserved set, from 32 random bytes.
       const verifier = randomToken();
       await em.update(CustomerConnection, connection.id, {
         stateHash: tokenHash(state),
+        stateBindingHash: tokenHash(req.browserBinding),
         stateExpiresAt: new Date(Date.now() + CONNECT_STATE_TTL_MS),
         verifierSealed: this.secrets.seal(connection.id, 'verifier', verifier),
       });
-      const url = new URL(connector.oauth2.authorize_url);
       // The partner's extra parameters first: the protocol's own are set over them.
       for (const [name, value] of Object.entries(connector.oauth2.authorize_params))
         url.searchParams.set(name, value);
@@ -123,33 +146,46 @@ export class ConnectFlowService {
    */
   async callback(req: ConnectCallbackRequest): Promise<ConnectFinishedReply> {
     if (!isTokenShaped(req.state)) throw attemptNotUsable();
+    if (!isTokenShaped(req.browserBinding)) throw otherBrowser();
     const taken = await this.dataSource.transaction(async (em) => {
       const table = tableOf(em, CustomerConnection);
+      const [attempt] = (await em.query(
+        `SELECT id, state_binding_hash FROM ${table} WHERE state_hash = $1 AND state_expires_at > now() FOR UPDATE`,
+        [tokenHash(req.state)],
+      )) as { id: string; state_binding_hash: string | null }[];
+      if (!attempt) return null;
+      // RFC 6749 §10.12: checked before the state is spent or any code exchanged, so a forged callback in
+      // another browser neither connects nor cancels the customer's own attempt.
+      if (!sameHash(attempt.state_binding_hash, tokenHash(req.browserBinding)))
+        return 'other_browser' as const;
       // An UPDATE answers [rows, count].
       const [[row]] = (await em.query(
-        `UPDATE ${table} x SET state_hash = NULL, state_expires_at = NULL, verifier_sealed = NULL, updated_at = now()
-           FROM (SELECT id, verifier_sealed FROM ${table}
-                  WHERE state_hash = $1 AND state_expires_at > now() FOR UPDATE) old
+        `UPDATE ${table} x SET state_hash = NULL, state_binding_hash = NULL, state_expires_at = NULL,
+                verifier_sealed = NULL, updated_at = now()
+           FROM (SELECT id, verifier_sealed FROM ${table} WHERE id = $1) old
           WHERE x.id = old.id
           RETURNING x.id, old.verifier_sealed AS verifier_sealed`,
-        [tokenHash(req.state)],
+        [attempt.id],
       )) as [{ id: string; verifier_sealed: string | null }[], number];
       if (!row) return null;
       const connection = await em.findOneByOrFail(CustomerConnection, { id: row.id });
       const connector = await em.findOneByOrFail(Connector, { id: connection.connectorId });
       return { connection, connector, verifier: this.secrets.open(row.id, 'verifier', row.verifier_sealed) };
     });
+    if (taken === 'other_browser') throw otherBrowser();
     if (!taken || !taken.connector.oauth2 || !taken.verifier) throw attemptNotUsable();
     const { connection, connector, verifier } = taken;
     const settings = taken.connector.oauth2;
     if (req.error !== null || !req.code) {
-      const code = req.error ? req.error.replace(/[^\x20-\x7E]/g, '').slice(0, 100) : 'no code';
-      await this.failed(connection, `the authorization server answered ${code}`);
+      // The partner sees the server's error code (RFC 6749 §4.1.2.1: its character set); the customer's page
+      // shows only fixed words, never text the authorization server chose.
+      const code = req.error ? req.error.replace(/[^\x21\x23-\x5B\x5D-\x7E]/g, '').slice(0, 100) : 'no code';
+      await this.failed(connection, `the authorization server answered ${code || 'an error'}`);
       throw new AppError(
         ErrorCode.FORBIDDEN,
         code === 'access_denied'
           ? `Access to ${connector.name} was not granted. You can open your link again to retry.`
-          : `${connector.name} did not complete the sign-in (${code}). You can open your link again to retry.`,
+          : `${connector.name} did not complete the sign-in. You can open your link again to retry.`,
       );
     }
     const client = {
@@ -168,6 +204,10 @@ export class ConnectFlowService {
     }
     const now = Date.now();
     await this.dataSource.transaction(async (em) => {
+      // The connector may have moved its endpoints during the exchange: then these tokens (of the old server)
+      // are not kept, and the connection stays reconnect_required.
+      const current = await findConnector(em, connector.partnerId, connector.id, 'share').catch(() => null);
+      if (!current?.oauth2 || credentialEndpointsMoved(settings, current.oauth2)) throw attemptNotUsable();
       await em.update(CustomerConnection, connection.id, {
         status: 'connected',
         linkTokenHash: null,

@@ -154,6 +154,8 @@ export class ConnectionCredentials {
         return 'the customer’s connection has expired; they must connect again';
       case 'error':
         return 'the customer’s connection failed; they must connect again';
+      case 'reconnect_required':
+        return 'the connector’s settings changed; the customer must connect again';
     }
   }
 

@@ -42,7 +42,7 @@ export class ConnectionsService {
 
   /**
    * A new connect link (the previous one, if any, stops working). A connected connection stays usable until the
-   * customer completes the new link, which replaces its credential.
+   * customer completes the new link, which replaces its credential; a reconnect_required one stays so until then.
    */
   createLink(partnerId: string, req: ConnectionCreateRequest): Promise<ConnectionLinkDto> {
     return inTransaction(
@@ -59,8 +59,9 @@ export class ConnectionsService {
            ON CONFLICT (partner_id, customer_id, connector_id) DO UPDATE
              SET link_token_hash = EXCLUDED.link_token_hash,
                  link_expires_at = EXCLUDED.link_expires_at,
-                 status = CASE WHEN ${table}.status = 'connected' THEN 'connected' ELSE 'pending' END,
-                 state_hash = NULL, state_expires_at = NULL, verifier_sealed = NULL,
+                 status = CASE WHEN ${table}.status IN ('connected', 'reconnect_required') THEN ${table}.status
+                               ELSE 'pending' END,
+                 state_hash = NULL, state_binding_hash = NULL, state_expires_at = NULL, verifier_sealed = NULL,
                  updated_at = now()
            RETURNING id`,
           [

@@ -11,10 +11,14 @@ import {
   ListConnectorsQueryDto,
   UpdateConnectorDto,
 } from '@vap/api';
+import { addressRange } from '@vap/egress';
 import { AppError, ConnectorId, ErrorCode } from '@vap/messages';
+import { OutboxService } from '@vap/messaging';
 import { inTransaction, keysetPage } from '@vap/persistence';
 import { LOCK_CONFLICT, withUniqueConflicts } from '../common/write-conflicts';
+import { KnowledgeConfig } from '../config/knowledge.config';
 import { CustomFunction } from '../custom-functions/entities/custom-function.entity';
+import { credentialEndpointsMoved, requireReconnect } from './connector-reconsent';
 import { ConnectorSecrets } from './connector-secrets';
 import { findConnector, toConnectorDto } from './connector-records';
 import { Connector, OAuth2Settings } from './entities/connector.entity';
@@ -31,16 +35,24 @@ function invalid(field: string, message: string): AppError {
 /** Connectors (/connectors): what an account's customers may connect, and how. */
 @Injectable()
 export class ConnectorsService {
+  private readonly allowPrivateHosts: boolean;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: ConnectorSecrets,
-  ) {}
+    private readonly outbox: OutboxService,
+    config: KnowledgeConfig,
+  ) {
+    // The same rule as the requests to the token endpoint: the connect page redirects only to a public host.
+    this.allowPrivateHosts = config.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+  }
 
-  create(partnerId: string, input: CreateConnectorDto): Promise<ConnectorDto> {
+  async create(partnerId: string, input: CreateConnectorDto): Promise<ConnectorDto> {
     if (input.type === 'oauth2' && input.api_key !== undefined)
       throw invalid('api_key', 'api_key is for type api_key only');
     if (input.type === 'api_key' && input.oauth2 !== undefined)
       throw invalid('oauth2', 'oauth2 is for type oauth2 only');
+    if (input.oauth2) this.assertPublicHost('oauth2.authorize_url', input.oauth2.authorize_url);
     return inTransaction(
       this.dataSource,
       async (em) => {
@@ -98,17 +110,25 @@ export class ConnectorsService {
     return { connectors: page.rows.map(toConnectorDto), next_cursor: page.nextCursor };
   }
 
-  /** Connections keep working with the new settings (a changed client or token URL applies at the next refresh). */
+  /**
+   * Connections keep working with new settings that send nothing anywhere new (name, scopes, client id, ...).
+   * Moving a credential endpoint (see credentialEndpointsMoved) needs the client secret again in the same request,
+   * and every customer's connection to the connector loses its tokens and outstanding link in the same transaction:
+   * status reconnect_required, one customer_connection.updated each. Nothing issued for the old server is ever
+   * sent to the new one.
+   */
   update(partnerId: string, id: string, input: UpdateConnectorDto): Promise<ConnectorDto> {
     return inTransaction(
       this.dataSource,
       async (em) => {
         const c = await findConnector(em, partnerId, id, 'update');
         if (input.name !== undefined) c.name = input.name;
+        let moved = false;
         if (input.oauth2 !== undefined) {
           if (!c.oauth2) throw invalid('oauth2', 'oauth2 is for type oauth2 only');
           const o = input.oauth2;
-          c.oauth2 = {
+          if (o.authorize_url !== undefined) this.assertPublicHost('oauth2.authorize_url', o.authorize_url);
+          const next: OAuth2Settings = {
             authorize_url: o.authorize_url ?? c.oauth2.authorize_url,
             token_url: o.token_url ?? c.oauth2.token_url,
             revocation_url: o.revocation_url !== undefined ? o.revocation_url : c.oauth2.revocation_url,
@@ -118,6 +138,15 @@ export class ConnectorsService {
             authorize_params:
               o.authorize_params !== undefined ? (o.authorize_params ?? {}) : c.oauth2.authorize_params,
           };
+          moved = credentialEndpointsMoved(c.oauth2, next);
+          if (moved && c.clientSecretSealed !== null && o.client_secret === undefined) {
+            throw invalid(
+              'oauth2.client_secret',
+              'changing token_url, revocation_url or the authorize_url’s origin requires client_secret again in ' +
+                'the same request (or null for a public client): the stored secret is never sent to a new URL',
+            );
+          }
+          c.oauth2 = next;
           if (o.client_secret !== undefined)
             c.clientSecretSealed = this.secrets.sealClientSecret(c.id, o.client_secret);
         }
@@ -126,10 +155,23 @@ export class ConnectorsService {
           c.apiKey = { in: input.api_key.in, name: input.api_key.name, prefix: input.api_key.prefix ?? '' };
         }
         await em.save(c);
+        if (moved) await requireReconnect(em, this.outbox, c);
         return toConnectorDto(c);
       },
       NAME_TAKEN,
     );
+  }
+
+  /**
+   * The authorization server's host passes the egress guard's address rule (the connect page sends customers'
+   * browsers there): no private, loopback or otherwise non-public address literal, no localhost name.
+   */
+  private assertPublicHost(field: string, url: string): void {
+    if (this.allowPrivateHosts) return;
+    const host = new URL(url).hostname.toLowerCase();
+    const range = addressRange(host);
+    if ((range !== null && range !== 'unicast') || host === 'localhost' || host.endsWith('.localhost'))
+      throw invalid(field, `${field} must name a public host`);
   }
 
   /** Deletes the connector and every customer's connection to it; refused while a custom function uses it. */

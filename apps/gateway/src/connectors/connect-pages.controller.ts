@@ -1,13 +1,15 @@
 import { Controller, Get, Logger, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AppError, Subjects } from '@vap/messages';
+import { randomBytes } from 'node:crypto';
+import { AppError, CONNECT_STATE_TTL_MS, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { Public } from '@vap/runtime';
 import { GatewayConfig } from '../config/gateway.config';
+import { cookieValue } from '../console/console-tokens';
 import { RateLimitBucket } from '../rate-limit/rate-limit-bucket';
 import { apiKeyFormPage, failurePage, successPage } from './connect-page-html';
-import { CONNECT_CALLBACK_PATH, CONNECT_PATH } from './connect-pages.route';
+import { CONNECT_BINDING_COOKIE, CONNECT_CALLBACK_PATH, CONNECT_PATH } from './connect-pages.route';
 
 /** A code exchange waits for the connector's token endpoint (10 s at most) and a little more. */
 const CALLBACK_RPC_TIMEOUT_MS = 20_000;
@@ -55,10 +57,38 @@ export class ConnectPagesController {
     return `${this.config.PUBLIC_BASE_URL.replace(/\/+$/, '')}${CONNECT_CALLBACK_PATH}`;
   }
 
+  /**
+   * The browser binding of an authorization attempt (RFC 6749 §10.12): HttpOnly, Secure on an HTTPS base URL,
+   * SameSite=Lax (the authorization server's redirect back is a top-level GET, which carries it), sent only to
+   * the callback, living as long as the attempt's state.
+   */
+  private bindingCookie(value: string, maxAgeSeconds: number): string {
+    const secure = this.config.PUBLIC_BASE_URL.startsWith('https:') ? '; Secure' : '';
+    return (
+      `${CONNECT_BINDING_COOKIE}=${value}; Path=${CONNECT_CALLBACK_PATH}; Max-Age=${maxAgeSeconds}` +
+      `; HttpOnly; SameSite=Lax${secure}`
+    );
+  }
+
   @Get('oauth/callback')
-  async callback(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
+  async callback(
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const state = single(query.state);
     if (!state) return html(res, 400, failurePage('This page was opened without its sign-in details.'));
+    const browserBinding = cookieValue(req.headers.cookie, CONNECT_BINDING_COOKIE);
+    // Refused before anything reaches the agents service: no code is exchanged for a browser that did not start
+    // the attempt (a fixed page: nothing the request carried is shown).
+    if (!browserBinding)
+      return html(
+        res,
+        403,
+        failurePage(
+          'This sign-in was started in another browser. Open your connect link again in this browser.',
+        ),
+      );
     try {
       const done = await this.rpc.request(
         Subjects.agents.connectCallback,
@@ -68,9 +98,11 @@ export class ConnectPagesController {
           code: single(query.code),
           error: single(query.error, 200),
           redirectUri: this.redirectUri(),
+          browserBinding,
         },
         { timeoutMs: CALLBACK_RPC_TIMEOUT_MS },
       );
+      res.setHeader('Set-Cookie', this.bindingCookie('', 0));
       html(res, 200, successPage(done.connectorName));
     } catch (err) {
       this.fail(res, err);
@@ -80,12 +112,15 @@ export class ConnectPagesController {
   @Get(':token')
   async open(@Param('token') token: string, @Res() res: Response): Promise<void> {
     try {
+      const browserBinding = randomBytes(32).toString('base64url');
       const next = await this.rpc.request(Subjects.agents.connectOpen, null, {
         token,
         redirectUri: this.redirectUri(),
+        browserBinding,
       });
       if (next.kind === 'redirect') {
         pageHeaders(res);
+        res.setHeader('Set-Cookie', this.bindingCookie(browserBinding, CONNECT_STATE_TTL_MS / 1000));
         res.redirect(302, next.url);
         return;
       }
@@ -110,6 +145,7 @@ export class ConnectPagesController {
           const again = await this.rpc.request(Subjects.agents.connectOpen, null, {
             token,
             redirectUri: this.redirectUri(),
+            browserBinding: randomBytes(32).toString('base64url'),
           });
           if (again.kind === 'api_key_form')
             return html(res, 400, apiKeyFormPage(again.connectorName, err.message));

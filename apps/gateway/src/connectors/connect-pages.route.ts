@@ -7,6 +7,8 @@ import { raw } from 'express';
  */
 export const CONNECT_PATH = 'connect';
 export const CONNECT_CALLBACK_PATH = `/${CONNECT_PATH}/oauth/callback`;
+/** The cookie binding an authorization attempt to the browser that started it (RFC 6749 §10.12). */
+export const CONNECT_BINDING_COOKIE = 'vap_connect_binding';
 
 /** Routes whose body is a browser's form post (application/x-www-form-urlencoded), not JSON. */
 export const CONNECT_PAGE_ROUTES = [new RegExp(`^/${CONNECT_PATH}/`, 'i')];

@@ -2,7 +2,14 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsString, Matches } from 'class-validator';
 import { CONNECTOR_TYPES, ConnectorType } from './connector.dto';
 
-export const CUSTOMER_CONNECTION_STATUSES = ['pending', 'connected', 'expired', 'revoked', 'error'] as const;
+export const CUSTOMER_CONNECTION_STATUSES = [
+  'pending',
+  'connected',
+  'expired',
+  'revoked',
+  'error',
+  'reconnect_required',
+] as const;
 export type CustomerConnectionStatus = (typeof CUSTOMER_CONNECTION_STATUSES)[number];
 
 export class CreateConnectionDto {
@@ -40,7 +47,9 @@ export class ConnectionDto {
     description:
       'pending: the link was made and not completed yet; connected: usable; expired: the link ran out before it ' +
       'was completed, or the access token ran out with no refresh token; revoked: the server refused the refresh ' +
-      'token (invalid_grant), the customer must connect again; error: the last attempt to connect failed (see error)',
+      'token (invalid_grant), the customer must connect again; error: the last attempt to connect failed (see error); ' +
+      'reconnect_required: the connector’s token, revocation or authorization URL changed, so the customer’s tokens ' +
+      'were dropped (never sent to the new URL) and the customer must connect again through a new link',
   })
   status: CustomerConnectionStatus;
 
@@ -67,7 +76,8 @@ export class ConnectionDto {
   @ApiProperty({
     type: String,
     nullable: true,
-    description: 'Why the last attempt failed (status error or revoked)',
+    description:
+      'Why the last attempt failed (status error or revoked), or why a new consent is needed (reconnect_required)',
   })
   error: string | null;
 

@@ -24,20 +24,28 @@ export interface TelephonyConnectionUpdatedEvent {
   from_number: string;
 }
 
-/** What moved a customer's connection: the link completed, the refresh token refused, or a DELETE. */
-export const CUSTOMER_CONNECTION_EVENT_REASONS = ['link_completed', 'refresh_refused', 'deleted'] as const;
+/**
+ * What moved a customer's connection: the link completed, the refresh token refused, a DELETE, or the connector's
+ * credential endpoints changed (connector_changed: the tokens were dropped, the customer must consent again).
+ */
+export const CUSTOMER_CONNECTION_EVENT_REASONS = [
+  'link_completed',
+  'refresh_refused',
+  'deleted',
+  'connector_changed',
+] as const;
 export type CustomerConnectionEventReason = (typeof CUSTOMER_CONNECTION_EVENT_REASONS)[number];
 
 /**
  * data of events.customer_connection.updated (webhook customer_connection.updated): a customer's connection
- * became connected, revoked or disconnected. Never a token, key or secret.
+ * became connected, revoked, disconnected or reconnect_required. Never a token, key or secret.
  */
 export interface CustomerConnectionUpdatedEvent {
   customer_id: string;
   connection_id: string;
   connector_id: string;
   connector_name: string;
-  status: 'connected' | 'revoked' | 'disconnected';
+  status: 'connected' | 'revoked' | 'disconnected' | 'reconnect_required';
   reason: CustomerConnectionEventReason;
   occurred_at: string;
 }

@@ -14,6 +14,11 @@ export interface ConnectOpenRequest {
   token: string;
   /** The gateway's callback route (the redirect_uri of RFC 6749 §4.1.1), on its public base URL. */
   redirectUri: string;
+  /**
+   * The random value of the cookie the page sets on this browser (RFC 6749 §10.12): its hash is kept with the
+   * attempt's state, and the callback completes only in the browser that sends it back.
+   */
+  browserBinding: string;
 }
 
 /** What the link's page does: send the browser to the authorization server, or ask for the API key. */
@@ -33,6 +38,8 @@ export interface ConnectCallbackRequest {
   /** The authorization server's `error` (access_denied, ...) when the customer did not grant access. */
   error: string | null;
   redirectUri: string;
+  /** The binding cookie's value this browser sent back (the gateway refuses a callback without one). */
+  browserBinding: string;
 }
 
 /** A connection completed: what the success page names. */

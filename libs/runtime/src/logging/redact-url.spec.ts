@@ -17,6 +17,18 @@ describe('redactUrl', () => {
     expect(redactUrl('/media/carrier_a/c1?token=abc.def')).toBe('/media/carrier_a/c1?token=[redacted]');
   });
 
+  it('hides connect-link tokens and the OAuth callback code and state, and only those on that route', () => {
+    expect(redactUrl('/connect/AbC-123_xyz')).toBe('/connect/[redacted]');
+    expect(redactUrl('/CONNECT/AbC-123_xyz?x=1')).toBe('/CONNECT/[redacted]?x=1');
+    expect(redactUrl('/connect/oauth/callback?state=s3cret&code=c0de&scope=a')).toBe(
+      '/connect/oauth/callback?state=[redacted]&code=[redacted]&scope=a',
+    );
+    expect(redactUrl('/connect/oauth/callback/?Co%64e=c0de&error=access_denied')).toBe(
+      '/connect/oauth/callback/?Co%64e=[redacted]&error=access_denied',
+    );
+    expect(redactUrl('/api/v2/calls?state=open&code=x')).toBe('/api/v2/calls?state=open&code=x');
+  });
+
   it('leaves everything else as sent', () => {
     expect(redactUrl('/api/v2/calls?status=completed&limit=5')).toBe(
       '/api/v2/calls?status=completed&limit=5',

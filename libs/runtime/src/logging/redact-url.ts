@@ -1,8 +1,10 @@
 /**
  * Path segments that are secrets themselves: the token after `invitations/` and `password-resets/` (the
- * console's one-time links) and after `uploads/` (signed blob URLs).
+ * console's one-time links), after `uploads/` (signed blob URLs) and after `connect/` (customers' connect links;
+ * `connect/oauth/...` is the OAuth callback, whose secrets are in its query).
  */
 const SECRET_SEGMENT = /(\/(?:invitations|password-resets|uploads)\/)[^/?#]+/gi;
+const CONNECT_LINK = /(\/connect\/)(?!oauth(?:[/?#]|$))[^/?#]+/gi;
 
 /** Query parameters whose value is a credential. */
 const SECRET_PARAMS = new Set([
@@ -16,6 +18,14 @@ const SECRET_PARAMS = new Set([
   'password',
 ]);
 
+/**
+ * Query parameters that are credentials on one route only (elsewhere the same name may be a plain filter): the
+ * OAuth 2.0 callback's authorization code and state (RFC 6749 §4.1.2).
+ */
+const ROUTE_SECRET_PARAMS: { path: RegExp; params: Set<string> }[] = [
+  { path: /\/connect\/oauth\/callback\/?$/i, params: new Set(['code', 'state']) },
+];
+
 export const REDACTED = '[redacted]';
 
 /**
@@ -24,8 +34,11 @@ export const REDACTED = '[redacted]';
  */
 export function redactUrl(url: string): string {
   const queryAt = url.indexOf('?');
-  const path = (queryAt === -1 ? url : url.slice(0, queryAt)).replace(SECRET_SEGMENT, `$1${REDACTED}`);
+  const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
+  const path = rawPath.replace(SECRET_SEGMENT, `$1${REDACTED}`).replace(CONNECT_LINK, `$1${REDACTED}`);
   if (queryAt === -1) return path;
+  const routeParams = ROUTE_SECRET_PARAMS.filter((r) => r.path.test(rawPath)).map((r) => r.params);
+  const secret = (name: string) => SECRET_PARAMS.has(name) || routeParams.some((p) => p.has(name));
   const query = url
     .slice(queryAt + 1)
     .split('&')
@@ -38,7 +51,7 @@ export function redactUrl(url: string): string {
       } catch {
         // A malformed escape is logged as sent.
       }
-      return eq !== -1 && SECRET_PARAMS.has(decoded.trim().toLowerCase()) ? `${name}=${REDACTED}` : pair;
+      return eq !== -1 && secret(decoded.trim().toLowerCase()) ? `${name}=${REDACTED}` : pair;
     })
     .join('&');
   return `${path}?${query}`;

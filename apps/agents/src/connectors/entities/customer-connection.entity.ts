@@ -35,6 +35,10 @@ export class CustomerConnection extends Timestamped {
   @Column({ name: 'state_hash', type: 'text', nullable: true })
   stateHash: string | null;
 
+  /** Hash of the browser binding cookie the connect page set with this state (RFC 6749 §10.12). */
+  @Column({ name: 'state_binding_hash', type: 'text', nullable: true })
+  stateBindingHash: string | null;
+
   @Column({ name: 'state_expires_at', type: 'timestamptz', nullable: true })
   stateExpiresAt: Date | null;
 

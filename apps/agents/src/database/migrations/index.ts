@@ -21,6 +21,7 @@ import { AgentTransferMode1765400030000 } from './1765400030000-agent-transfer-m
 import { AgentSms1765400210000 } from './1765400210000-agent-sms';
 import { AgentTools1765400400000 } from './1765400400000-agent-tools';
 import { CustomerConnectors1765400100000 } from './1765400100000-customer-connectors';
+import { ConnectorReconsent1765400500000 } from './1765400500000-connector-reconsent';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   AgentSms1765400210000,
   AgentTools1765400400000,
   CustomerConnectors1765400100000,
+  ConnectorReconsent1765400500000,
 ];
