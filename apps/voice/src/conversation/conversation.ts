@@ -274,7 +274,9 @@ class Conversation implements LiveConversation {
         onSpeechStart: (utterance) => this.callerStartedSpeaking(utterance),
         onPartial: (utterance) => this.callerWordsSoFar(utterance),
         onPause: (utterance) => this.early.start(utterance),
-        onResume: () => this.early.discard(),
+        // Speech again before the endpoint: the early reply stays while the words stay the same (callerWordsSoFar
+        // drops it when they change, the final transcript when they differ), so one turn is one model request.
+        onResume: (utterance) => this.early.heard(utterance),
         onUtterance: (utterance, text, finalAtMs, stt, language) => {
           if (language && text) this.options.onCallerLanguage?.(language);
           this.callerSaid(utterance, text, finalAtMs, stt);
@@ -313,6 +315,7 @@ class Conversation implements LiveConversation {
   private callerWordsSoFar(utterance: Utterance): void {
     if (utterance.partial)
       this.transcript.notify({ type: 'transcript', role: 'user', text: utterance.partial, final: false });
+    this.early.heard(utterance);
     if (this.policy.callerWords(utterance)) return;
     if (utterance.paused) this.early.start(utterance);
   }

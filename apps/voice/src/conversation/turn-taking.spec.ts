@@ -216,7 +216,6 @@ describe('conversation: turn-taking', () => {
       sttTexts: ['Book a table. For two people.'],
       model: [
         { deltas: [{ type: 'text', text: 'Early answer.' }], delayMs: 5 },
-        { deltas: [{ type: 'text', text: 'Second early.' }], delayMs: 5 },
         { deltas: [{ type: 'text', text: 'A table for two, done.' }] },
       ],
     });
@@ -228,6 +227,34 @@ describe('conversation: turn-taking', () => {
     await call.until(() => call!.reporter.lines.some((l) => l.role === 'bot'), 'the answer');
     expect(call.stt.framesPerUtterance).toHaveLength(1);
     expect(call.tts.requests.map((r) => r.text)).toEqual(['A table for two, done.']);
+    // The early request on "Book a table." is not made again at the second pause on the same words; the final
+    // transcript's other words discard it and the turn asks once on them.
+    expect(call.model.requests.map((r) => r.messages.at(-1))).toEqual([
+      { role: 'user', content: 'Book a table.' },
+      { role: 'user', content: 'Book a table. For two people.' },
+    ]);
+    expect(call.turnTakingEvents).toEqual(['early_reply_discarded']);
+  });
+
+  it('asks the model once when the caller pauses twice on the same words (a breath between): one turn, one request', async () => {
+    call = new CallHarness({
+      sttTexts: ['What time do you open?'],
+      model: [
+        { deltas: [{ type: 'text', text: 'At nine.' }], delayMs: 5 },
+        { deltas: [{ type: 'text', text: 'A second answer.' }], delayMs: 5 },
+      ],
+    });
+    call.stt.partials.push({ afterFrames: 10, text: 'What time do you open?' });
+    call.start();
+    call.say(300);
+    call.pause(160);
+    // A sound with no words in it, then the silence that ends the turn.
+    call.say(100);
+    await call.until(() => call!.reporter.lines.some((l) => l.role === 'bot'), 'the answer');
+    expect(call.stt.framesPerUtterance).toHaveLength(1);
+    expect(call.model.requests).toHaveLength(1);
+    expect(call.turnTakingEvents).toEqual(['early_reply_used']);
+    expect(call.tts.requests.map((r) => r.text)).toEqual(['At nine.']);
   });
 
   it('with ignore_backchannels off, any caller speech over the agent is a barge-in at once', async () => {

@@ -62,6 +62,9 @@ export class EarlyReplies {
    * endpoint, and a final transcript with other words discards it (adopt).
    */
   start(utterance: Utterance): void {
+    // The same words at a later pause (the caller breathed, a noise): the reply under way is already theirs,
+    // and asking again would pay for the same request twice.
+    this.heard(utterance);
     if (this.early || this.port.ending || this.options.blocked()) return;
     // Async answers waiting for the next round belong in it: the turn's own first round takes them.
     if (this.options.answersWaiting()) return;
@@ -89,6 +92,16 @@ export class EarlyReplies {
     // Settled by the turn that adopts it; a discarded one's failure is nobody's.
     early.round.catch(() => undefined);
     this.early = early;
+  }
+
+  /**
+   * The caller's words so far: an early reply to other words (the caller went on and said more) is dropped; one
+   * to the same words stays, whether the caller paused again or only made a sound with no words in it.
+   */
+  heard(utterance: Utterance): void {
+    const early = this.early;
+    if (early && (early.utteranceId !== utterance.id || !sameWords(early.text, utterance.partial)))
+      this.discard();
   }
 
   discard(): void {
