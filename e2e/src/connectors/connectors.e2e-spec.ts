@@ -7,9 +7,20 @@
 // none of it. Each change of a connection's status (connected, revoked, disconnected) reaches the account's
 // webhook endpoint as customer_connection.updated, never with a token.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { waitFor } from '@vap/testing';
-import { adminApi, api, browse, FakeOAuthServer, HttpsReceiver, startHttpsReceiver } from '../../support';
+import {
+  adminApi,
+  api,
+  browse,
+  CookieJar,
+  e2eEnv,
+  FakeOAuthServer,
+  HttpsReceiver,
+  startHttpsReceiver,
+} from '../../support';
 import { VoiceWorld } from '../voice/voice-fixtures';
 
 // Tests read response bodies freely; a mistyped read fails the assertion anyway.
@@ -87,7 +98,12 @@ describe('connectors: customers connect their own accounts', () => {
       // No AI provider: the offline engines hear, think and speak (a typed line naming a function calls it).
       providers: {},
       // The fake connector listens on loopback with a certificate of the run's test CA.
-      env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', NODE_EXTRA_CA_CERTS: process.env.E2E_TLS_CA ?? '' },
+      // Request log lines (info) are read back to prove the connect pages' secrets are redacted.
+      env: {
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        NODE_EXTRA_CA_CERTS: process.env.E2E_TLS_CA ?? '',
+        LOG_LEVEL: 'info',
+      },
     });
     // An endpoint with an empty allowlist: every event of the account, connection changes included.
     const endpoint = await world.api('/config/webhooks', {
@@ -241,7 +257,6 @@ describe('connectors: customers connect their own accounts', () => {
       made.connect_url,
       `${world.gateway}/connect/${randomBytes(32).toString('base64url')}`,
       `${world.gateway}/connect/not-a-token`,
-      `${callbackUrl()}?state=${randomBytes(32).toString('base64url')}&code=abc`,
     ]) {
       const refused = await browse(url);
       expect(refused.status).toBe(404);
@@ -249,9 +264,135 @@ describe('connectors: customers connect their own accounts', () => {
       expect(refused.body).toContain('Could not connect');
       expect(refused.body).not.toMatch(/at .*\.js:\d+|Error:/);
     }
+    // A callback in a browser without the binding cookie is refused before the state is even looked up.
+    const unbound = await browse(`${callbackUrl()}?state=${randomBytes(32).toString('base64url')}&code=abc`);
+    expect(unbound.status).toBe(403);
+    expect(unbound.contentType).toContain('text/html');
+    expect(unbound.body).toContain('Could not connect');
     const noState = await browse(`${callbackUrl()}?code=abc`);
     expect(noState.status).toBe(400);
     expect(noState.contentType).toContain('text/html');
+  }, 60_000);
+
+  /** Everything the platform's gateway wrote to its log so far. */
+  function gatewayLog(): string {
+    const dir = join(e2eEnv().logDir, 'connectors');
+    return readdirSync(dir)
+      .filter((f) => f.startsWith('gateway'))
+      .map((f) => readFileSync(join(dir, f), 'utf8'))
+      .join('\n');
+  }
+
+  it('binds the callback to the browser that opened the link, shows no server error text, and never logs a link token, code or state', async () => {
+    const { connector } = await oauthConnector();
+    const customerId = await customer();
+    const made = await link(customerId, connector.id);
+    const token = made.connect_url.split('/').pop();
+    const jar = new CookieJar();
+    // The customer's browser goes to the authorization server and is sent back: stop before the callback.
+    const out = await browse(made.connect_url, { jar, stopBefore: callbackUrl() });
+    expect(out.status).toBe(302);
+    const cookie = out.hops[0].setCookie.join('; ');
+    expect(cookie).toMatch(/^vap_connect_binding=[A-Za-z0-9_-]{43};/);
+    expect(cookie).toContain('Path=/connect/oauth/callback');
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Lax');
+    const redirect = new URL(out.hops[0].location!);
+    expect(`${redirect.origin}${redirect.pathname}`).toBe(oauth.authorizeUrl);
+    const back = new URL(out.hops.at(-1)!.location!);
+    const code = back.searchParams.get('code')!;
+    const state = back.searchParams.get('state')!;
+    expect(code).toBeTruthy();
+
+    // Another browser (no cookie) with the same callback URL: refused before any token request.
+    const exchanges = oauth.tokenRequests.length;
+    const forged = await browse(back.toString());
+    expect(forged.status).toBe(403);
+    expect(forged.body).toContain('another browser');
+    expect(oauth.tokenRequests.length).toBe(exchanges);
+    expect((await connections(customerId))[0].status).toBe('pending');
+    // The customer's own browser still completes it.
+    const own = await browse(back.toString(), { jar });
+    expect(own.status).toBe(200);
+    expect(own.body).toContain(`Connected to ${connector.name}`);
+
+    // The server's error text never reaches the page.
+    const made2 = await link(customerId, connector.id);
+    const out2 = await browse(made2.connect_url, { jar, stopBefore: callbackUrl() });
+    const back2 = new URL(out2.hops.at(-1)!.location!);
+    const failed = new URL(callbackUrl());
+    failed.searchParams.set('state', back2.searchParams.get('state')!);
+    failed.searchParams.set('error', 'server_error<b>Call 555-0100</b>');
+    failed.searchParams.set('error_description', 'Your account is locked, visit https://evil.example');
+    const page = await browse(failed.toString(), { jar });
+    expect(page.status).toBe(403);
+    expect(page.body).toContain('did not complete the sign-in');
+    expect(page.body).not.toMatch(/555-0100|evil\.example|locked/);
+
+    // The gateway's request log holds these requests, none of their secrets.
+    await waitFor(async () => (gatewayLog().includes('/connect/oauth/callback?') ? true : undefined), {
+      timeoutMs: 10_000,
+      description: 'the callback requests in the gateway log',
+    });
+    const log = gatewayLog();
+    for (const secret of [
+      token,
+      made2.connect_url.split('/').pop(),
+      code,
+      state,
+      back2.searchParams.get('state'),
+    ])
+      expect(log).not.toContain(secret);
+    expect(log).toContain('/connect/[redacted]');
+  }, 60_000);
+
+  it('a new token URL needs the client secret again; with it the connection drops its tokens and must reconnect', async () => {
+    const { connector } = await oauthConnector();
+    const customerId = await customer();
+    const made = await link(customerId, connector.id);
+    expect((await browse(made.connect_url)).status).toBe(200);
+    const moved = await FakeOAuthServer.start();
+    try {
+      const refused = await world.api(`/connectors/${connector.id}`, {
+        method: 'PATCH',
+        body: { oauth2: { token_url: moved.tokenUrl } },
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.code).toBe('VALIDATION_ERROR');
+      expect(refused.body.error.message).toContain('client_secret');
+      expect((await connections(customerId))[0].status).toBe('connected');
+
+      const client = moved.registerClient(callbackUrl());
+      const changed = await world.api(`/connectors/${connector.id}`, {
+        method: 'PATCH',
+        body: {
+          oauth2: {
+            token_url: moved.tokenUrl,
+            client_id: client.clientId,
+            client_secret: client.clientSecret,
+          },
+        },
+      });
+      expect(changed.status).toBe(200);
+      const [connection] = await connections(customerId);
+      expect(connection).toMatchObject({
+        status: 'reconnect_required',
+        expires_at: null,
+        link_expires_at: null,
+        error: expect.stringContaining('connect again'),
+      });
+      const event = await connectionEvent(made.connection.id, 'reconnect_required');
+      expect(event.data).toMatchObject({ reason: 'connector_changed', connector_id: connector.id });
+      // Disconnecting sends the old tokens nowhere: they are gone.
+      const removed = await world.api(`/customers/${customerId}/connections/${connection.id}`, {
+        method: 'DELETE',
+      });
+      expect(removed.status).toBe(200);
+      expect(removed.body.data.revoked).toBe(false);
+      expect(moved.tokenRequests).toEqual([]);
+    } finally {
+      await moved.close();
+    }
   }, 60_000);
 
   it('a customer who refuses access gets a failure page, and the connection shows the error', async () => {

@@ -168,17 +168,33 @@ export class OAuth2ConnectorInputDto {
 
 /** PATCH of an OAuth 2.0 connector: each field given replaces the stored one. */
 export class UpdateOAuth2ConnectorDto {
-  @ApiPropertyOptional({ maxLength: 2048 })
+  @ApiPropertyOptional({
+    maxLength: 2048,
+    description:
+      'HTTPS, a public host. Another origin than the stored one moves the authorization server: client_secret must ' +
+      'be sent again and every connection becomes reconnect_required',
+  })
   @IfPresent()
   @IsHttpsUrl('oauth2.authorize_url')
   authorize_url?: string;
 
-  @ApiPropertyOptional({ maxLength: 2048 })
+  @ApiPropertyOptional({
+    maxLength: 2048,
+    description:
+      'A new token endpoint needs client_secret again in the same request (400 VALIDATION_ERROR without it); ' +
+      'every connection loses its tokens (never sent to the new URL) and becomes reconnect_required',
+  })
   @IfPresent()
   @IsHttpsUrl('oauth2.token_url')
   token_url?: string;
 
-  @ApiPropertyOptional({ type: String, nullable: true, maxLength: 2048 })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    maxLength: 2048,
+    description:
+      'A new revocation endpoint needs client_secret again, as token_url does; null removes it (no reconnect)',
+  })
   @IsOptional()
   @IsHttpsUrl('oauth2.revocation_url')
   revocation_url?: string | null;
@@ -197,7 +213,9 @@ export class UpdateOAuth2ConnectorDto {
     nullable: true,
     minLength: 1,
     maxLength: ConnectorLimits.clientSecretMax,
-    description: 'Replaces the stored secret; null removes it (a public client)',
+    description:
+      'Replaces the stored secret; null removes it (a public client). Required (a value or null) when token_url, ' +
+      'revocation_url or the authorize_url’s origin changes and a secret is stored',
   })
   @IsOptional()
   @Length(1, ConnectorLimits.clientSecretMax, {

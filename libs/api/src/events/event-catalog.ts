@@ -48,7 +48,8 @@ export const WEBHOOK_EVENT_CATALOG: readonly WebhookEventType[] = [
     type: 'customer_connection.updated',
     subject: DomainEvents.customerConnectionUpdated,
     description:
-      "A customer's connection became connected (link completed), revoked (refresh token refused) or disconnected (deleted).",
+      "A customer's connection became connected (link completed), revoked (refresh token refused), disconnected (deleted) " +
+      'or reconnect_required (the connector’s credential endpoints changed: its tokens were dropped).',
   },
   { type: 'inbound.route', subject: null, description: 'Pre-answer routing request for an inbound call.' },
   { type: 'webhook.test', subject: null, description: 'Sent only by the test operation.' },

@@ -55,7 +55,8 @@ function ConnectorForm({
       if (connector) {
         await v2.patch(`/connectors/${encodeURIComponent(connector.id)}`, body);
         onDone(
-          `${d.name.trim()} was saved. Existing connections use the new settings from their next request.`,
+          `${d.name.trim()} was saved. A new token, revocation or sign-in server URL drops every customer’s tokens: ` +
+            'they show “reconnect required” until the customer completes a new link. Other changes apply from the next request.',
         );
       } else {
         await v2.post('/connectors', body);
@@ -165,7 +166,7 @@ function ConnectorForm({
               hint={
                 connector
                   ? secretSet
-                    ? 'A secret is set (never shown). Empty: keep it'
+                    ? 'A secret is set (never shown). Empty: keep it. A new token, revocation or sign-in server URL needs it again'
                     : 'No secret is set (a public client). Empty: keep it so'
                   : 'Stored encrypted and never shown again. Empty: a public client (PKCE alone)'
               }

@@ -20,7 +20,7 @@ interface Connection {
   id: string;
   connector_id: string;
   connector_type: 'oauth2' | 'api_key';
-  status: 'pending' | 'connected' | 'expired' | 'revoked' | 'error';
+  status: 'pending' | 'connected' | 'expired' | 'revoked' | 'error' | 'reconnect_required';
   connected_at: string | null;
   expires_at: string | null;
   scopes: string[];
@@ -46,6 +46,8 @@ const STATUS_HELP: Record<Connection['status'], string> = {
   expired: 'The link or the access ran out: send a new link',
   revoked: 'The provider refused the refresh: the customer must connect again',
   error: 'The last attempt to connect failed',
+  reconnect_required:
+    'The connector’s token, revocation or sign-in URL changed: the customer’s tokens were dropped, send a new link',
 };
 const STATUS_CLASS: Record<Connection['status'], string> = {
   pending: '',
@@ -53,6 +55,7 @@ const STATUS_CLASS: Record<Connection['status'], string> = {
   expired: 'outcome-refused',
   revoked: 'outcome-refused',
   error: 'outcome-refused',
+  reconnect_required: 'outcome-refused',
 };
 
 function NewCustomerForm({ onDone, onCancel }: { onDone: (c: Customer) => void; onCancel: () => void }) {
