@@ -82,6 +82,14 @@ export class WebhooksConfig extends BaseServiceConfig {
   @IntSetting({ min: 20, max: 60000 })
   WEBHOOK_POLL_MS: number = 500;
 
+  /**
+   * A call's status event whose previous status has not reached this endpoint's queue yet waits this long
+   * for it before it is sent anyway (events are fanned out concurrently, so one may overtake another by
+   * moments; the previous one may also never come, for an endpoint created mid-call).
+   */
+  @IntSetting({ min: 0, max: 60000 })
+  WEBHOOK_ORDER_WAIT_MS: number = 500;
+
   /** Postgres connections of this replica. */
   @IntSetting({ min: 2, max: 200 })
   WEBHOOK_DB_POOL_SIZE: number = 10;

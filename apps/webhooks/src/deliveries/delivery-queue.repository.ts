@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { tableOf, wakeAfterCommit } from '@vap/persistence';
+import { DeliveryOrder } from './delivery-order';
 import { LeaseLostError } from './lease-lost.error';
 
 /** The channel that wakes idle workers when deliveries are queued (wakeAfterCommit). */
@@ -15,7 +16,13 @@ export interface NewDelivery {
   agentId: string | null;
   /** The exact JSON body; every attempt sends these bytes. */
   body: string;
+  /** Its place among its call's deliveries to the endpoint; none for events sent without an order. */
+  order?: DeliveryOrder | null;
 }
+
+/** Why a delivery was never sent (see enqueue). */
+export const SUPERSEDED_ERROR =
+  'not sent: a later status of this call had already been sent to this endpoint when this event arrived';
 
 /** A delivery enqueue() wrote; `token` is its claim when it was written claimed. */
 export interface QueuedDelivery {
@@ -50,6 +57,8 @@ export interface ClaimedDelivery {
   /** Attempts made in the current round (a manual retry starts a new round of the schedule). */
   attemptsInRound: number;
   token: string;
+  /** Other deliveries of its call wait for this one to finish (see claim). */
+  ordered: boolean;
   url: string;
   enabled: boolean;
   secretSealed: string;
@@ -89,6 +98,7 @@ interface ClaimedRow {
   attempts: number;
   round_start: number;
   locked_by: string;
+  ordered: boolean;
   url: string;
   enabled: boolean;
   secret_sealed: string;
@@ -101,6 +111,11 @@ interface ClaimedRow {
  * SKIP LOCKED, so replicas never send the same attempt twice; a claim is a lease, and a row whose lease ran
  * out (its replica died mid-send) is claimed again: at-least-once, with the same delivery id. Every write
  * after the claim is fenced by the claim's token.
+ *
+ * One call's deliveries to an endpoint (call.status.updated, then session.completed) go out in the call's
+ * order: a delivery is claimed only when no earlier one of its call (lower order_seq) is still pending,
+ * being sent or retrying, so a later status waits until the earlier one succeeds or is dead-lettered. The
+ * check reads committed rows in the claim's own statement, so it holds across replicas.
  */
 @Injectable()
 export class DeliveryQueueRepository {
@@ -110,7 +125,14 @@ export class DeliveryQueueRepository {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async claim(workerId: string, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  /**
+   * Claims up to `limit` due deliveries. A delivery whose call status follows one not queued yet (fan-out
+   * handles events concurrently, on every replica, so the earlier event may still be on its way) waits up
+   * to `orderWaitMs` from its queueing for that one to arrive, then goes out regardless: the earlier status
+   * may never come (an endpoint created mid-call).
+   */
+  async claim(workerId: string, limit: number, leaseMs: number, orderWaitMs = 0): Promise<ClaimedDelivery[]> {
+    const deliveries = tableOf(this.dataSource, 'deliveries');
     const [rows] = (await this.dataSource.query(
       // Expired leases first, then due rows, each read in its partial index's order: one OR over both
       // would sort the whole backlog on every claim.
@@ -122,11 +144,19 @@ export class DeliveryQueueRepository {
          FOR UPDATE SKIP LOCKED
        ),
        pending AS (
-         SELECT id FROM ${tableOf(this.dataSource, 'deliveries')}
-         WHERE status = 'pending' AND next_attempt_at <= now()
-         ORDER BY next_attempt_at
+         SELECT d.id FROM ${deliveries} d
+         WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+           AND (d.order_key IS NULL OR (
+             NOT EXISTS (
+               SELECT 1 FROM ${deliveries} p
+               WHERE p.endpoint_id = d.endpoint_id AND p.order_key = d.order_key AND p.order_seq < d.order_seq
+                 AND p.status IN ('pending', 'delivering'))
+             AND (d.order_after IS NULL OR d.created_at <= now() - $4 * interval '1 millisecond' OR EXISTS (
+               SELECT 1 FROM ${deliveries} p
+               WHERE p.endpoint_id = d.endpoint_id AND p.order_key = d.order_key AND p.order_seq = d.order_after))))
+         ORDER BY d.next_attempt_at
          LIMIT $2
-         FOR UPDATE SKIP LOCKED
+         FOR UPDATE OF d SKIP LOCKED
        ),
        due AS (SELECT id FROM expired UNION ALL SELECT id FROM pending LIMIT $2)
        UPDATE ${tableOf(this.dataSource, 'deliveries')} d
@@ -135,8 +165,9 @@ export class DeliveryQueueRepository {
        FROM due, ${tableOf(this.dataSource, 'endpoints')} e
        WHERE d.id = due.id AND e.id = d.endpoint_id
        RETURNING d.id, d.partner_id, d.endpoint_id, d.event_type, d.body, d.attempts, d.round_start, d.locked_by,
+                 d.order_key IS NOT NULL AS ordered,
                  e.url, e.enabled, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at`,
-      [workerId, limit, leaseMs],
+      [workerId, limit, leaseMs, orderWaitMs],
     )) as [ClaimedRow[], number];
     return rows.map((r) => ({
       id: r.id,
@@ -147,6 +178,7 @@ export class DeliveryQueueRepository {
       attempts: r.attempts,
       attemptsInRound: r.attempts - r.round_start,
       token: r.locked_by,
+      ordered: r.ordered,
       url: r.url,
       enabled: r.enabled,
       secretSealed: r.secret_sealed,
@@ -241,8 +273,11 @@ export class DeliveryQueueRepository {
 
   /**
    * Queues deliveries in the caller's transaction; an (event, endpoint) pair already queued is skipped. With
-   * `claim`, the first `claim.count` deliveries are written claimed by that worker for their first attempt,
-   * as claim() would leave them (their `token` is set): the worker sends them after commit without claiming.
+   * `claim`, the first `claim.count` deliveries free to go are written claimed by that worker for their first
+   * attempt, as claim() would leave them (their `token` is set): the worker sends them after commit without
+   * claiming. A delivery that must wait for an earlier one of its call (queued, or in this batch) is free
+   * only by claim(). One whose call already had a later status sent to this endpoint is written failed and
+   * never sent: it would show the call going backwards (the partner can still send it with a manual retry).
    */
   async enqueue(
     em: EntityManager,
@@ -250,18 +285,52 @@ export class DeliveryQueueRepository {
     claim?: InsertClaim,
   ): Promise<QueuedDelivery[]> {
     if (deliveries.length === 0) return [];
-    const column = (pick: (d: NewDelivery) => string | null) => deliveries.map(pick);
+    const table = tableOf(em, 'deliveries');
+    const column = <T>(pick: (d: NewDelivery) => T) => deliveries.map(pick);
     const rows = (await em.query(
-      `INSERT INTO ${tableOf(em, 'deliveries')}
+      `WITH input AS (
+         SELECT t.*, row_number() OVER (PARTITION BY t.endpoint_id, t.order_key ORDER BY t.order_seq, t.n) AS in_call
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[],
+                     $10::text[], $11::smallint[], $12::smallint[]) WITH ORDINALITY
+           AS t(partner_id, endpoint_id, event_id, event_type, agent_id, body, order_key, order_seq, order_after, n)
+       ),
+       placed AS (
+         SELECT i.*,
+                i.order_key IS NOT NULL AND EXISTS (
+                  SELECT 1 FROM ${table} l
+                  WHERE l.endpoint_id = i.endpoint_id AND l.order_key = i.order_key AND l.order_seq > i.order_seq
+                    AND l.attempts > 0) AS superseded,
+                i.order_key IS NULL OR (
+                  i.in_call = 1
+                  AND NOT EXISTS (
+                    SELECT 1 FROM ${table} p
+                    WHERE p.endpoint_id = i.endpoint_id AND p.order_key = i.order_key AND p.order_seq < i.order_seq
+                      AND p.status IN ('pending', 'delivering'))
+                  AND (i.order_after IS NULL OR EXISTS (
+                    SELECT 1 FROM ${table} p
+                    WHERE p.endpoint_id = i.endpoint_id AND p.order_key = i.order_key
+                      AND p.order_seq = i.order_after))) AS free
+         FROM input i
+       ),
+       slotted AS (
+         SELECT p.*, CASE WHEN p.free AND NOT p.superseded
+                          THEN row_number() OVER (PARTITION BY p.free AND NOT p.superseded ORDER BY p.n) END AS slot
+         FROM placed p
+       )
+       INSERT INTO ${table}
          (id, partner_id, endpoint_id, event_id, event_type, agent_id, body, next_attempt_at,
-          status, attempts, locked_by, locked_until)
-       SELECT gen_random_uuid(), t.partner_id, t.endpoint_id, t.event_id, t.event_type, t.agent_id, t.body, now(),
-              CASE WHEN t.n <= $7 THEN 'delivering' ELSE 'pending' END,
-              CASE WHEN t.n <= $7 THEN 1 ELSE 0 END,
-              CASE WHEN t.n <= $7 THEN $8 || ':' || gen_random_uuid() END,
-              CASE WHEN t.n <= $7 THEN now() + $9 * interval '1 millisecond' END
-       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[]) WITH ORDINALITY
-         AS t(partner_id, endpoint_id, event_id, event_type, agent_id, body, n)
+          status, attempts, locked_by, locked_until, order_key, order_seq, order_after, completed_at, last_error)
+       SELECT gen_random_uuid(), s.partner_id, s.endpoint_id, s.event_id, s.event_type, s.agent_id, s.body,
+              CASE WHEN s.superseded THEN NULL ELSE now() END,
+              CASE WHEN s.superseded THEN 'failed' WHEN s.slot <= $7 THEN 'delivering' ELSE 'pending' END,
+              CASE WHEN s.slot <= $7 THEN 1 ELSE 0 END,
+              CASE WHEN s.slot <= $7 THEN $8 || ':' || gen_random_uuid() END,
+              CASE WHEN s.slot <= $7 THEN now() + $9 * interval '1 millisecond' END,
+              s.order_key, s.order_seq, s.order_after,
+              CASE WHEN s.superseded THEN now() END,
+              CASE WHEN s.superseded THEN $13 END
+       FROM slotted s
+       ORDER BY s.n
        ON CONFLICT (event_id, endpoint_id) DO NOTHING
        RETURNING id, endpoint_id, event_id, locked_by`,
       [
@@ -274,6 +343,10 @@ export class DeliveryQueueRepository {
         claim?.count ?? 0,
         claim?.workerId ?? null,
         claim?.leaseMs ?? 0,
+        column((d) => d.order?.key ?? null),
+        column((d) => d.order?.seq ?? null),
+        column((d) => d.order?.after ?? null),
+        SUPERSEDED_ERROR,
       ],
     )) as { id: string; endpoint_id: string; event_id: string; locked_by: string | null }[];
     // At commit, so this process's workers wake exactly when the rows are visible.

@@ -56,7 +56,13 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
       channel: DELIVERIES_CHANNEL,
       pollMs: config.WEBHOOK_POLL_MS,
       concurrency: config.WEBHOOK_WORKER_CONCURRENCY,
-      claim: (limit) => this.queue.claim(this.workerId, limit, this.config.WEBHOOK_LEASE_MS),
+      claim: (limit) =>
+        this.queue.claim(
+          this.workerId,
+          limit,
+          this.config.WEBHOOK_LEASE_MS,
+          this.config.WEBHOOK_ORDER_WAIT_MS,
+        ),
       // A send slower than the lease stays this replica's: without renewal another one would send it again.
       lease: {
         renewEveryMs: Math.floor(config.WEBHOOK_LEASE_MS / 3),
@@ -112,6 +118,7 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
           attempts: 1,
           attemptsInRound: 1,
           token: q.token,
+          ordered: !!d.order,
           url: d.endpoint.url,
           enabled: d.endpoint.enabled,
           secretSealed: d.endpoint.secretSealed,
@@ -163,6 +170,8 @@ export class DeliveryWorkerService implements OnApplicationBootstrap, BeforeAppl
     };
     const next = this.settlement(d, outcome);
     await this.queue.settle(d, record, next);
+    // The next delivery of its call may be waiting for this one (other replicas find it when they poll).
+    if (d.ordered && next.kind !== 'retry') this.loop.wake();
     deliveryAttempts.inc({ outcome: next.kind });
     if (outcome.statusCode !== null)
       deliveryLatency.observe({ outcome: next.kind }, outcome.latencyMs / 1000);

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { WebhookPayload } from '@vap/api';
 import { DomainEvent } from '@vap/messages';
 import { AgentFlagService } from '../agent-flag/agent-flag.service';
+import { deliveryOrder } from '../deliveries/delivery-order';
 import { DeliveryEndpoint, NewDelivery } from '../deliveries/delivery-queue.repository';
 import { DeliveryWorkerService } from '../deliveries/delivery-worker.service';
 import { WebhookEndpoint } from '../endpoints/entities/webhook-endpoint.entity';
@@ -51,6 +52,7 @@ export class EventFanOutService {
       if (targets.length === 0) continue;
       const payload: WebhookPayload = { event: eventType, timestamp: event.occurredAt, data: event.data };
       const body = JSON.stringify(payload);
+      const order = deliveryOrder(eventType, event.data);
       for (const e of targets)
         deliveries.push({
           partnerId,
@@ -59,6 +61,7 @@ export class EventFanOutService {
           eventType,
           agentId,
           body,
+          order,
           endpoint: e,
         });
     }

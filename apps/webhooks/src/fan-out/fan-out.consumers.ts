@@ -12,8 +12,9 @@ const FAN_OUT = { concurrency: 4, batch: 32 };
 
 /**
  * Durable JetStream consumers of the events partners can subscribe to, one per catalog type fed by the
- * stream. A redelivered event finds its inbox row, and (event, endpoint) is unique besides. Partners get no
- * ordering promise between deliveries (retries reorder them anyway), so events are handled concurrently.
+ * stream. A redelivered event finds its inbox row, and (event, endpoint) is unique besides. Events are
+ * handled concurrently: the one order partners are promised, a call's statuses (and then its session) per
+ * endpoint, is kept by the delivery queue (DeliveryQueueRepository), whatever order fan-out commits in.
  */
 @Injectable()
 export class FanOutConsumers {
