@@ -14,6 +14,9 @@ import { HookClient } from './hook-client';
 import { LifecycleHooksService } from './lifecycle-hooks.service';
 import { mergeHookVariables, readPreCallAnswer } from './pre-call-answer';
 
+/** Runs a database step of the hook again while the database cannot be reached (the start's grace). */
+export type RetryWhileDown = <T>(step: () => Promise<T>) => Promise<T>;
+
 /** What the pre-call hook made of a call: go on (its variables possibly changed), or it ended blocked. */
 export type PreCallOutcome = { blocked: false } | { blocked: true; reason: string };
 
@@ -36,9 +39,16 @@ export class PreCallHookRunner {
     private readonly progress: CallProgressService,
   ) {}
 
-  /** Changes `call.variables` in place when the hook supplied some. */
-  async run(call: Call, campaignId: string | null): Promise<PreCallOutcome> {
-    const hook = await this.hooks.resolve(call.partnerId, call.agentId, 'pre_call');
+  /**
+   * Changes `call.variables` in place when the hook supplied some. The hook's lookup and its record are
+   * tried again as `whileDown` says (never the request to the hook itself).
+   */
+  async run(
+    call: Call,
+    campaignId: string | null,
+    whileDown: RetryWhileDown = (step) => step(),
+  ): Promise<PreCallOutcome> {
+    const hook = await whileDown(() => this.hooks.resolve(call.partnerId, call.agentId, 'pre_call'));
     if (!hook) return { blocked: false };
     const body: PreCallHookRequestBody = {
       event: 'pre_call',
@@ -102,14 +112,16 @@ export class PreCallHookRunner {
       exchange,
       failure,
     );
-    await this.dataSource.transaction(async (em) => {
-      if (variables)
-        await em.query(`UPDATE ${tableOf(em, Call)} SET variables = $2::jsonb WHERE id = $1`, [
-          call.id,
-          JSON.stringify(variables),
-        ]);
-      await this.outbox.record(em, DomainEvents.integrationRequestLogged, call.partnerId, entry);
-    });
+    await whileDown(() =>
+      this.dataSource.transaction(async (em) => {
+        if (variables)
+          await em.query(`UPDATE ${tableOf(em, Call)} SET variables = $2::jsonb WHERE id = $1`, [
+            call.id,
+            JSON.stringify(variables),
+          ]);
+        await this.outbox.record(em, DomainEvents.integrationRequestLogged, call.partnerId, entry);
+      }),
+    );
     if (variables) call.variables = variables;
     if (verdict.blocked) await this.block(call, verdict.reason);
     return verdict;

@@ -9,6 +9,7 @@ import { CarrierRegistry } from '../../../carriers/carrier-registry';
 import { CallsConfig } from '../../../config/calls.config';
 import { CallProgressService } from '../../../progress/call-progress.service';
 import { Call, carrierConnectionOf } from '../../../calls/entities/call.entity';
+import { placementDeadline, whileDatabaseDown } from './placement-deadline';
 
 /**
  * Hands an admitted outbound call to its carrier, in three steps that each leave the call recoverable
@@ -19,7 +20,8 @@ import { Call, carrierConnectionOf } from '../../../calls/entities/call.entity';
  * stays as it is. A carrier that may have placed the call without saying so (PlacementUnknown: no answer
  * once the request went out, a server error) leaves the call pending, as does a carrier id that cannot be
  * saved: the carrier may carry it, so it is never failed here; the recovery (or its first callback) finds
- * the id, or ends the call once the carrier has no such call.
+ * the id, or ends the call once the carrier has no such call. The claim is tried again while the database
+ * cannot be reached, up to the grace (whileDatabaseDown): a short database restart delays the dial, once.
  */
 @Injectable()
 export class CallDialer {
@@ -39,7 +41,8 @@ export class CallDialer {
   }
 
   async dial(adapter: CarrierAdapter, call: Call): Promise<void> {
-    if (!(await this.claim(call))) {
+    const claimed = await this.whileDatabaseDown(call, () => this.claim(call));
+    if (!claimed) {
       throw AppError.downstream(`Call ${call.id} could not be handed to the carrier in time; it ends failed`);
     }
     let providerCallId: string;
@@ -82,6 +85,21 @@ export class CallDialer {
         );
         throw err;
       });
+  }
+
+  /**
+   * Runs a step of the call's start again while the database cannot be reached, until its placement grace
+   * ends (the step must be safe to repeat).
+   */
+  whileDatabaseDown<T>(call: Call, step: () => Promise<T>): Promise<T> {
+    let told = false;
+    return whileDatabaseDown(step, placementDeadline(call, this.config.PLACEMENT_GRACE_SECS), (err) => {
+      if (told) return;
+      told = true;
+      this.logger.warn(
+        `call ${call.id}: the database is unavailable, its start waits for it: ${String(err)}`,
+      );
+    });
   }
 
   /** Marks the dial as begun; false when the call is no longer pending, was dialled, or waited too long. */

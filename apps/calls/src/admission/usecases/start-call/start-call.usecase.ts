@@ -89,7 +89,10 @@ export class StartCall {
     // After the admission, so the hook names a real call and a retry with the same key finds it; the
     // pending call holds its concurrency slot during the hook (at most the hook's timeout). A blocked call
     // has ended (canceled, disposition blocked) and is answered like any other, undialled.
-    const hooked = await this.preCall.run(admitted, origin?.campaign_id ?? null);
+    // A database restart meanwhile delays the hook and the dial within the placement grace; never fails the call.
+    const hooked = await this.preCall.run(admitted, origin?.campaign_id ?? null, (step) =>
+      this.dialer.whileDatabaseDown(admitted, step),
+    );
     if (!hooked.blocked) await this.dialer.dial(adapter, admitted);
     return { call: await this.calls.get(partner.id, admitted.id), replayed: false };
   }
