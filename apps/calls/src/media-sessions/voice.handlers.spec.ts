@@ -542,6 +542,24 @@ describe('calls.voice.* commands', () => {
       expect(dto.session.variables).toEqual({ name: 'Ada L.', order_status: 'shipped' });
     });
 
+    it('keeps a handoff as kind handoff, as GET /agent/{id}/tools lists it', async () => {
+      const call = await callOn('sandbox');
+      await rpc.request(Subjects.calls.voiceToolCall, partnerId, {
+        callId: call.id,
+        name: 'handoff_to_billing',
+        kind: 'handoff',
+        functionId: null,
+        arguments: { reason: 'billing question' },
+        outcome: 'success',
+        latencyMs: 12,
+        logId: null,
+        atMs: 2_000,
+      });
+      expect((await sessionOf(call.id)).toolCalls).toEqual([
+        expect.objectContaining({ name: 'handoff_to_billing', kind: 'handoff', outcome: 'success' }),
+      ]);
+    });
+
     it('records a retried report once, by its stream and place on it', async () => {
       const call = await callOn('sandbox');
       const streamId = randomUUID();

@@ -136,6 +136,36 @@ describe('conversation: tools', () => {
     ]);
   });
 
+  it("transfer_call's session entry is timed when the model called it, not when the transfer finished", async () => {
+    call = new CallHarness({
+      agent: {
+        transferEnabled: true,
+        transferNumber: '+15559990000',
+        transferMessage: 'Connecting you to billing.',
+      },
+      sttTexts: ['I want a human.'],
+      model: [{ deltas: [toolCall('transfer_call', { reason: 'wants a person' })] }],
+    });
+    // The carrier takes a while to connect the transfer.
+    call.reporter.toolDelayMs = 600;
+    const harness = call;
+    const asked: number[] = [];
+    const transfer = harness.reporter.transfer.bind(harness.reporter);
+    harness.reporter.transfer = (to, reason) => {
+      asked.push(harness.mediaNow);
+      return transfer(to, reason);
+    };
+    harness.start();
+    harness.say(400);
+    const done = await harness.done();
+    expect(done.endCallReason).toBe('transferred');
+    const [entry] = harness.reporter.toolCalls;
+    expect(entry).toMatchObject({ name: 'transfer_call', outcome: 'success' });
+    // Before the transfer was even asked (the transfer message is said first), let alone connected.
+    expect(asked).toHaveLength(1);
+    expect(entry.atMs).toBeLessThanOrEqual(asked[0]);
+  });
+
   it('transfer_call refused: the agent says it could not transfer and the conversation goes on', async () => {
     call = new CallHarness({
       agent: { transferEnabled: true, transferNumber: '+15559990000' },

@@ -130,11 +130,13 @@ export class ToolCallDto {
   name: string;
 
   @ApiProperty({
-    enum: ['builtin', 'custom'],
+    enum: ['builtin', 'handoff', 'custom'],
     description:
-      'builtin: end_call, transfer_call, search_knowledge_base, opt_out; custom: a partner function',
+      'As GET /agent/{id}/tools lists the tool. builtin: end_call, transfer_call, search_knowledge_base, ' +
+      'opt_out, send_dtmf, send_sms; handoff: a handoff_to_<name> (the call handed to another agent); ' +
+      'custom: a partner function',
   })
-  kind: 'builtin' | 'custom';
+  kind: 'builtin' | 'handoff' | 'custom';
 
   @ApiProperty({ type: String, nullable: true, description: 'The partner function’s id (custom tools)' })
   function_id: string | null;
@@ -171,7 +173,11 @@ export class ToolCallDto {
   })
   log_id: string | null;
 
-  @ApiProperty({ format: 'date-time', description: 'When the model called the tool' })
+  @ApiProperty({
+    format: 'date-time',
+    description:
+      'When the model called the tool (not when it finished: a transfer rings, a handoff says goodbye)',
+  })
   timestamp: string;
 
   @ApiProperty({

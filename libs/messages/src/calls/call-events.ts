@@ -61,7 +61,8 @@ export interface TranscriptEntry {
 export interface ToolCallEntry {
   /** The model-facing name (a built-in tool's, or the partner function's). */
   name: string;
-  kind: 'builtin' | 'custom';
+  /** As GET /agent/{id}/tools lists the tool: builtin, handoff (handoff_to_<name>) or custom. */
+  kind: 'builtin' | 'handoff' | 'custom';
   /** The partner's function, for a custom one. */
   function_id: string | null;
   /** The model's arguments; {} when they were larger than the session keeps (arguments_truncated). */

@@ -223,7 +223,8 @@ export const TOOL_CALLS_PER_CALL_MAX = 200;
 export interface VoiceToolCallRecord {
   /** The model-facing name. */
   name: string;
-  kind: 'builtin' | 'custom';
+  /** As GET /agent/{id}/tools lists the tool: builtin, handoff (handoff_to_<name>) or custom. */
+  kind: 'builtin' | 'handoff' | 'custom';
   /** The partner's function (custom tools). */
   functionId: string | null;
   /** The model's arguments (cut to TOOL_CALL_MAX_ARGUMENT_BYTES by the calls service). */

@@ -2,7 +2,14 @@
 // agent's acknowledgement while a slow tool runs. Implemented once here; a tool asks for it through its turn
 // (ToolTurn.control), as the conversation's own policies ask the port.
 
-import { dtmfInputText, type HandoffSnapshot, type TransferOutcome } from '@vap/messages';
+import {
+  AppError,
+  dtmfInputText,
+  ErrorCode,
+  HANDOFF_LIMITS,
+  type HandoffSnapshot,
+  type TransferOutcome,
+} from '@vap/messages';
 import type { ToolCall } from '@vap/llm';
 import type { CallAgents, CallCarrier } from '../call-platform';
 import { handoffContext, passedVariables } from '../handoffs/handoff-context';
@@ -17,6 +24,11 @@ import { WarmTransfers } from './warm-transfer';
 
 /** end_call_reason of a call the person asked not to be called again on. */
 export const OPTED_OUT = 'opted_out';
+
+/** The handoff tool's result when the call reached the handoffs one call may have. */
+export const HANDOFF_BOUND_RESULT =
+  `Not handed over: this call has been handed over ${HANDOFF_LIMITS.perCall} times, the most one call may be, ` +
+  'so no agent can take it now. Do not try another handover; carry on with the caller yourself.';
 
 /** What a tool may do to the call, bound to the turn it runs in. */
 export interface CallControl {
@@ -194,8 +206,11 @@ export class CallControls {
     try {
       next = await this.agents.handOff(handoff.agentId, reason);
     } catch (error) {
-      port.onError(error, 'handoff');
       turn.committed = false;
+      // The bound on handoffs in one call (a loop between agents): the model is told so, or it would try again.
+      if (error instanceof AppError && error.code === ErrorCode.LIMIT_REACHED)
+        return { handedOff: false, result: HANDOFF_BOUND_RESULT };
+      port.onError(error, 'handoff');
       return { handedOff: false, result: 'The handover failed. Carry on with the caller yourself.' };
     }
     const context = await handoffContext(

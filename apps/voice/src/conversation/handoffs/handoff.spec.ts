@@ -1,5 +1,6 @@
-import type { HandoffSnapshot } from '@vap/messages';
+import { HANDOFF_LIMITS, type HandoffSnapshot } from '@vap/messages';
 import type { ChatDelta } from '@vap/llm';
+import { HANDOFF_BOUND_RESULT } from '../call-control/call-control';
 import { CallHarness } from '../testing/conversation-harness';
 import { SUMMARY_PREFIX } from './handoff-context';
 
@@ -86,7 +87,7 @@ describe('conversation: handoffs between agents', () => {
       'the reply',
     );
     expect(c.reporter.toolCalls).toEqual([
-      expect.objectContaining({ name: 'handoff_to_billing', kind: 'builtin', outcome: 'success' }),
+      expect.objectContaining({ name: 'handoff_to_billing', kind: 'handoff', outcome: 'success' }),
     ]);
   });
 
@@ -153,5 +154,26 @@ describe('conversation: handoffs between agents', () => {
       tool_call_id: 'call-handoff',
       content: 'The handover failed. Carry on with the caller yourself.',
     });
+  });
+
+  it('tells the model the bound on handoffs was reached, not only that the handover failed', async () => {
+    call = new CallHarness({
+      agent: { prompt: 'You are reception.', handoffs: [billingHandoff()] },
+      sttTexts: ['My bill is wrong.'],
+      model: [{ deltas: [handoffCall()] }, { deltas: [{ type: 'text', text: 'I will help you myself.' }] }],
+    });
+    call.reporter.handoffBoundReached = true;
+    call.start();
+    call.say(400);
+    await call.until(() => call!.model.requests.length === 2, 'the tool result', 8000);
+    expect(call.model.requests[1].messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: 'call-handoff',
+      content: HANDOFF_BOUND_RESULT,
+    });
+    expect(HANDOFF_BOUND_RESULT).toContain(`handed over ${HANDOFF_LIMITS.perCall} times`);
+    expect(call.reporter.toolCalls).toEqual([
+      expect.objectContaining({ name: 'handoff_to_billing', kind: 'handoff', outcome: 'failed' }),
+    ]);
   });
 });

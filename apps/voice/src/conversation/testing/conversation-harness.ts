@@ -220,6 +220,8 @@ export class FakePlatform implements CallPlatform {
   /** The agents the calls service hands the call to, by id (a handoff to any other is refused). */
   readonly agents = new Map<string, { name: string; agent: Partial<AgentSnapshot> }>();
   readonly handoffs: { agentId: string; reason: string }[] = [];
+  /** The calls service answers every handoff that the call reached its bound (HANDOFF_LIMITS.perCall). */
+  handoffBoundReached = false;
 
   async transcript(line: Omit<VoiceTranscriptRequest, 'callId'>): Promise<void> {
     this.lines.push(line);
@@ -227,6 +229,8 @@ export class FakePlatform implements CallPlatform {
   async handOff(agentId: string, reason: string): Promise<VoiceHandoffReply> {
     this.handoffs.push({ agentId, reason });
     await sleep(this.toolDelayMs);
+    if (this.handoffBoundReached)
+      throw new AppError(ErrorCode.LIMIT_REACHED, 'The call was handed off 10 times; its agent keeps it');
     const next = this.agents.get(agentId);
     if (!next) throw new AppError(ErrorCode.FORBIDDEN, "The call's agent does not hand off to that agent");
     return { agentId, agentName: next.name, agent: agentSettings(next.agent) };

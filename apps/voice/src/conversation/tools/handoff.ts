@@ -9,7 +9,7 @@ export function handoffTool(handoff: HandoffSnapshot): ConversationTool {
   const name = handoffToolName(handoff.name);
   return {
     name,
-    kind: 'builtin',
+    kind: 'handoff',
     functionId: null,
     // The agent says it is passing the caller on in its own words, before the call.
     ackPhrase: null,
@@ -20,7 +20,7 @@ export function handoffTool(handoff: HandoffSnapshot): ConversationTool {
       const { handedOff, result } = await turn.control.handOff(handoff, reason, summary);
       const invocation: Omit<VoiceToolCallRecord, 'atMs'> = {
         name,
-        kind: 'builtin',
+        kind: 'handoff',
         functionId: null,
         arguments: call.arguments,
         outcome: handedOff ? 'success' : 'failed',

@@ -116,14 +116,21 @@ export class ToolRunner {
         });
         running = { name: call.name, startedAt: performance.now() };
         open.ran.add(call.id);
+        // The session's timestamp is when the model called the tool, not when it finished (a transfer's
+        // ringing, a handoff's goodbye): a record without a time of its own gets this one.
+        const calledAtMs = Math.round(port.clock.now());
+        const stamped = (entry: ToolInvocation): ToolInvocation => ({
+          ...entry,
+          atMs: entry.atMs ?? calledAtMs,
+        });
         // What the tool recorded of itself while it ran (the built-in tools record as they go).
         let recorded: ToolInvocation | null = null;
         const run = await tool.run(
           call,
-          this.toolTurn(round, tool, followUps, (entry) => (recorded ??= entry)),
+          this.toolTurn(round, tool, followUps, (entry) => (recorded ??= entry), stamped),
         );
         results.set(call.id, run.result);
-        if (run.invocation) options.record(run.invocation);
+        if (run.invocation) options.record(stamped(run.invocation));
         const invocation: ToolInvocation | null = run.invocation ?? recorded;
         options.notify({
           type: 'tool',
@@ -209,6 +216,7 @@ export class ToolRunner {
     tool: ConversationTool,
     followUps: string[],
     onRecord: (entry: ToolInvocation) => void,
+    stamped: (entry: ToolInvocation) => ToolInvocation,
   ): ToolTurn {
     const { port, options } = this;
     const { turn } = round;
@@ -243,7 +251,7 @@ export class ToolRunner {
         deliverLater: (call, result, { speak }) => options.lateResults.deliver(call, result, speak),
         record: (entry) => {
           onRecord(entry);
-          options.record(entry);
+          options.record(stamped(entry));
         },
         onError: (error, context) => port.onError(error, context),
       },

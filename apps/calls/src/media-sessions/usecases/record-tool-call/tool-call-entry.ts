@@ -9,6 +9,8 @@ import {
 
 /** Bytes (as JSON) the variables one invocation sets may take; the agents service keeps them well under. */
 export const TOOL_CALL_MAX_VARIABLE_BYTES = 16_384;
+/** The kinds of tool GET /agent/{id}/tools lists, as the session's entries name them. */
+const TOOL_CALL_KINDS: readonly ToolCallEntry['kind'][] = ['builtin', 'handoff', 'custom'];
 /** A tool's name, as a model-facing function name can be. */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** Ids (function, log entry) are key-safe, bounded strings. */
@@ -48,8 +50,8 @@ export function toolCallEntry(request: VoiceToolCallRequest, start: Date): ToolC
   if (typeof request.name !== 'string' || !TOOL_NAME.test(request.name)) {
     throw invalid('name', 'name must be a tool name');
   }
-  if (request.kind !== 'builtin' && request.kind !== 'custom') {
-    throw invalid('kind', 'kind must be builtin or custom');
+  if (!TOOL_CALL_KINDS.includes(request.kind)) {
+    throw invalid('kind', `kind must be one of ${TOOL_CALL_KINDS.join(', ')}`);
   }
   if (!TOOL_CALL_OUTCOMES.includes(request.outcome)) {
     throw invalid('outcome', `outcome must be one of ${TOOL_CALL_OUTCOMES.join(', ')}`);
