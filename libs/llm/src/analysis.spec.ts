@@ -61,6 +61,15 @@ describe('parseAnalysisAnswer', () => {
     });
   });
 
+  it('joins reasons answered as a list instead of dropping them', () => {
+    const answer =
+      '{"summary": "s", "score": 6, "reasons": ["Booked the slot", "Never confirmed the time.", 7, {}]}';
+    expect(parseAnalysisAnswer(asked, answer).success).toEqual({
+      score: 6,
+      reasons: 'Booked the slot. Never confirmed the time.',
+    });
+  });
+
   it('keeps only what was asked', () => {
     expect(parseAnalysisAnswer(input(), '{"summary":"s","score":3}')).toEqual({
       summary: 's',

@@ -62,6 +62,21 @@ function clip(text: string): string {
   return text.trim().slice(0, TEXT_MAX);
 }
 
+/**
+ * The reasons as one text: models asked for sentences often answer a list of them instead, which is joined
+ * (one reason a sentence) rather than dropped.
+ */
+function reasonsText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) return '';
+  return value
+    .filter((r): r is string => typeof r === 'string')
+    .map((r) => r.trim())
+    .filter(Boolean)
+    .map((r) => (/[.!?]$/.test(r) ? r : `${r}.`))
+    .join(' ');
+}
+
 /** The analysis in a model's answer (a JSON object, maybe wrapped in prose or a code fence), checked. */
 export function parseAnalysisAnswer(input: AnalysisInput, answer: string): AnalysisAnswer {
   const match = /\{[\s\S]*\}/.exec(answer);
@@ -85,7 +100,7 @@ export function parseAnalysisAnswer(input: AnalysisInput, answer: string): Analy
     const score = typeof parsed.score === 'string' ? Number(parsed.score) : parsed.score;
     if (typeof score !== 'number' || !Number.isFinite(score) || score < 0 || score > 10)
       throw new LlmError('the model answered no score from 0 to 10', 'protocol');
-    const reasons = typeof parsed.reasons === 'string' ? clip(parsed.reasons) : '';
+    const reasons = clip(reasonsText(parsed.reasons));
     success = { score: Math.round(score * 10) / 10, reasons };
   }
   return { summary, success };
