@@ -317,6 +317,59 @@ describe('custom functions', () => {
       expect(nulled.status).toBe(400);
     });
 
+    it('asks for the credentials again when the URL moves to another origin, not when only the path changes', async () => {
+      const fn = await create();
+      const elsewhere = fn.url.replace('https://127.0.0.1:', 'https://localhost:');
+      const moved = await api(`/custom-functions/${fn.id}`, {
+        method: 'PATCH',
+        key,
+        body: { url: elsewhere },
+      });
+      expect(moved.status).toBe(400);
+      expect(moved.body.error.code).toBe('VALIDATION_ERROR');
+      expect(fieldsOf(moved.body)).toEqual(['headers']);
+      expect((await api(`/custom-functions/${fn.id}`, { key })).body.data.url).toBe(fn.url);
+      // The same origin, another path: the stored headers stay.
+      const path = await api(`/custom-functions/${fn.id}`, {
+        method: 'PATCH',
+        key,
+        body: { url: `${server.url}/orders/v2` },
+      });
+      expect(path.status).toBe(200);
+      expect(path.body.data.headers).toEqual({ Authorization: MASK, 'X-Tenant': MASK });
+      const resent = await api(`/custom-functions/${fn.id}`, {
+        method: 'PATCH',
+        key,
+        body: { url: elsewhere, headers: { Authorization: 'Bearer for-localhost' } },
+      });
+      expect(resent.status).toBe(200);
+      expect(resent.body.data).toMatchObject({ url: elsewhere, headers: { Authorization: MASK } });
+
+      // A function that carries customers' connections: the auth must be sent again to move it.
+      const connector = await api('/connectors', {
+        method: 'POST',
+        key,
+        body: { name: `Tickets ${fnName()}`, type: 'api_key', api_key: { in: 'header', name: 'X-Api-Key' } },
+      });
+      expect(connector.status).toBe(200);
+      const auth = { type: 'customer_connection', connector_id: connector.body.data.id };
+      const linked = await create({ headers: null, auth });
+      const away = await api(`/custom-functions/${linked.id}`, {
+        method: 'PATCH',
+        key,
+        body: { url: `https://localhost:1/tickets` },
+      });
+      expect(away.status).toBe(400);
+      expect(fieldsOf(away.body)).toEqual(['auth']);
+      const confirmed = await api(`/custom-functions/${linked.id}`, {
+        method: 'PATCH',
+        key,
+        body: { url: `https://localhost:1/tickets`, auth },
+      });
+      expect(confirmed.status).toBe(200);
+      expect(confirmed.body.data.auth).toEqual(auth);
+    });
+
     it('lists with cursor pagination', async () => {
       const own = await partnerKey();
       const made = [];

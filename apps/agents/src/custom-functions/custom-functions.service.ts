@@ -26,12 +26,14 @@ import {
   CustomFunctionId,
   CustomFunctionSpeech,
   ErrorCode,
+  type ErrorDetail,
 } from '@vap/messages';
 import { inTransaction, keysetPage } from '@vap/persistence';
 import { findAgent, lockAgent } from '../agents/agent-locks';
 import { AgentRecordsService } from '../agents/agent-records.service';
 import { AgentsService } from '../agents/agents.service';
 import { Agent } from '../agents/entities/agent.entity';
+import { invalidFields } from '../common/invalid-fields';
 import { LOCK_CONFLICT, withUniqueConflicts } from '../common/write-conflicts';
 import { findConnector } from '../connectors/connector-records';
 import {
@@ -44,6 +46,36 @@ import { CustomFunctionCache } from './custom-function-cache';
 import { CustomFunctionSecrets } from './custom-function-secrets';
 import { AgentCustomFunction } from './entities/agent-custom-function.entity';
 import { CustomFunction } from './entities/custom-function.entity';
+
+/**
+ * What a PATCH that moves the function to another origin must send again: its stored header values and its
+ * customer-connection auth were given for the old origin, and a key that may edit the function must not be
+ * able to send them elsewhere by changing the URL alone. A path change on the same origin keeps them.
+ */
+function credentialsNotResent(fn: CustomFunction, input: UpdateCustomFunctionDto): ErrorDetail[] {
+  if (input.url === undefined || originOf(input.url) === originOf(fn.url)) return [];
+  const out: ErrorDetail[] = [];
+  const to = originOf(input.url);
+  if (fn.headerNames.length && input.headers === undefined)
+    out.push({
+      field: 'headers',
+      message: `headers must be sent again to move the function to ${to}: the stored values were given for ${originOf(fn.url)}`,
+    });
+  if (fn.auth && input.auth === undefined)
+    out.push({
+      field: 'auth',
+      message: `auth must be sent again to move the function to ${to}: customers' credentials go to the function's origin`,
+    });
+  return out;
+}
+
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+};
 
 const NAME_TAKEN = withUniqueConflicts({
   custom_functions_partner_name_key: () =>
@@ -170,6 +202,8 @@ export class CustomFunctionsService {
       this.dataSource,
       async (em) => {
         const fn = await findFunction(em, partnerId, id, 'update');
+        const unconfirmed = credentialsNotResent(fn, input);
+        if (unconfirmed.length) throw invalidFields(unconfirmed);
         if (input.name !== undefined) fn.name = input.name;
         if (input.description !== undefined) fn.description = input.description;
         if (input.parameters !== undefined) fn.parameters = input.parameters;
