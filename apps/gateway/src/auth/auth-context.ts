@@ -12,6 +12,11 @@ export interface AuthContext {
    * was not authenticated by a key.
    */
   scopes?: ReadonlySet<ResourceScope> | null;
+  /**
+   * The reseller whose key acts for this account (X-On-Behalf-Of), absent otherwise: its own limits count
+   * the request too.
+   */
+  resellerId?: string;
 }
 
 export type AuthenticatedRequest = Request & { auth?: AuthContext; id?: string };

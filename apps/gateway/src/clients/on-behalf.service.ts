@@ -23,9 +23,9 @@ function noSuchClient(): AppError {
 
 /**
  * X-On-Behalf-Of: a reseller's key, allowed clients:write, acts as one of the reseller's clients for the
- * request: every command is the client's (its tenancy, balance, limits), and the request is audited when its
- * response is finished. Anything else naming a client is 404 NOT_FOUND, so nobody learns whether an account
- * exists that is not theirs.
+ * request: every command is the client's (its tenancy, balance, limits; the request counts in the reseller's
+ * account rate limits too), and the request is audited when its response is finished. Anything else naming a
+ * client is 404 NOT_FOUND, so nobody learns whether an account exists that is not theirs.
  */
 @Injectable()
 export class OnBehalfService {
@@ -66,6 +66,12 @@ export class OnBehalfService {
       apiKeyId: auth.apiKeyId,
     });
     const partner = toPartnerContext(client);
-    return { partnerId: client.id, apiKeyId: auth.apiKeyId, partner, scopes: auth.scopes };
+    return {
+      partnerId: client.id,
+      apiKeyId: auth.apiKeyId,
+      partner,
+      scopes: auth.scopes,
+      resellerId: auth.partnerId,
+    };
   }
 }

@@ -48,8 +48,9 @@ export function ApiPartnerRoute() {
       required: false,
       description:
         'A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: ' +
-        'the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that ' +
-        'is not one of the caller’s clients is 404 NOT_FOUND.',
+        'the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts ' +
+        'in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED ' +
+        'names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.',
       schema: { type: 'string', format: 'uuid' },
     }),
     errorResponse(401, [ErrorCode.UNAUTHORIZED]),

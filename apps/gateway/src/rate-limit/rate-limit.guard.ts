@@ -8,21 +8,29 @@ import { applyRateLimit } from './rate-limit-headers';
 import { OverLimitMemo } from './over-limit-memo';
 import { OwnAndAccountResult, RateLimitService } from './rate-limit.service';
 
-/** A request's two windows: its own (its API key's, or its console session's) and its account's. */
+/** One limit a request counts against: its window's id (also OverLimitMemo's), limit and 429 message. */
+interface Limit {
+  window: string;
+  limit: number;
+  message: string;
+}
+
+/**
+ * A request's windows: its own (its API key's, or its console session's), its account's and, for a
+ * reseller's request on behalf of a client, the reseller's account's; `hit` counts the request in each.
+ */
 interface Windows {
-  ownWindow: string;
-  accountWindow: string;
-  ownLimit: number;
-  accountLimit: number;
-  ownMessage: string;
-  accountMessage: string;
+  own: Limit;
+  account: Limit;
+  reseller?: Limit;
   hit: () => Promise<OwnAndAccountResult>;
 }
 
 /**
  * Per-key limits of the contract: 10 requests/minute under /calls, 60/minute for everything else; beside
  * them the account's own (RATE_LIMIT_ACCOUNT_*), so that issuing more keys does not multiply what an
- * account may send. The console's requests (its own routes and the public API's through /console/api/v2)
+ * account may send. A reseller's request on behalf of a client (X-On-Behalf-Of) counts in the client's
+ * account window and in the reseller's, so that acting for many clients does not multiply it either. The console's requests (its own routes and the public API's through /console/api/v2)
  * have no API key: they count per console session and per account in windows of their own
  * (RATE_LIMIT_CONSOLE_*), so a page that polls never spends an API key's or the account's API budget. Runs
  * after authentication and before any body is read; answers 429 RATE_LIMITED with Retry-After and the
@@ -48,6 +56,7 @@ export class RateLimitGuard implements CanActivate {
       : this.keyWindows(
           req.auth.apiKeyId,
           req.auth.partnerId,
+          req.auth.resellerId,
           this.reflector.getAllAndOverride<KeyBucket>(RATE_LIMIT_BUCKET, [
             context.getHandler(),
             context.getClass(),
@@ -57,7 +66,12 @@ export class RateLimitGuard implements CanActivate {
     return true;
   }
 
-  private keyWindows(apiKeyId: string, partnerId: string, bucket: KeyBucket): Windows {
+  private keyWindows(
+    apiKeyId: string,
+    partnerId: string,
+    resellerId: string | undefined,
+    bucket: KeyBucket,
+  ): Windows {
     const isCalls = bucket === 'calls';
     const onCalls = isCalls ? ' on /calls' : '';
     const ownLimit = isCalls
@@ -67,13 +81,25 @@ export class RateLimitGuard implements CanActivate {
       ? this.config.RATE_LIMIT_ACCOUNT_CALLS_PER_MINUTE
       : this.config.RATE_LIMIT_ACCOUNT_GENERAL_PER_MINUTE;
     return {
-      ownWindow: `key:${apiKeyId}:${bucket}`,
-      accountWindow: `account:${partnerId}:${bucket}`,
-      ownLimit,
-      accountLimit,
-      ownMessage: `Rate limit exceeded: ${ownLimit} requests per minute for this API key${onCalls}. Retry after 60 seconds.`,
-      accountMessage: `Rate limit exceeded: ${accountLimit} requests per minute for this account${onCalls}, all its API keys together. Retry after 60 seconds.`,
-      hit: () => this.limits.hitKeyAndAccount(apiKeyId, partnerId, bucket),
+      own: {
+        window: `key:${apiKeyId}:${bucket}`,
+        limit: ownLimit,
+        message: `Rate limit exceeded: ${ownLimit} requests per minute for this API key${onCalls}. Retry after 60 seconds.`,
+      },
+      account: {
+        window: `account:${partnerId}:${bucket}`,
+        limit: accountLimit,
+        message: `Rate limit exceeded: ${accountLimit} requests per minute for this account${onCalls}, all its API keys together. Retry after 60 seconds.`,
+      },
+      // The reseller's account window is the one its own requests count in.
+      reseller: resellerId
+        ? {
+            window: `account:${resellerId}:${bucket}`,
+            limit: accountLimit,
+            message: `Rate limit exceeded: ${accountLimit} requests per minute for the reseller's account${onCalls}, its own requests and those on behalf of all its clients together. Retry after 60 seconds.`,
+          }
+        : undefined,
+      hit: () => this.limits.hitKeyAndAccount(apiKeyId, partnerId, bucket, resellerId),
     };
   }
 
@@ -81,36 +107,48 @@ export class RateLimitGuard implements CanActivate {
     const ownLimit = this.config.RATE_LIMIT_CONSOLE_SESSION_PER_MINUTE;
     const accountLimit = this.config.RATE_LIMIT_CONSOLE_ACCOUNT_PER_MINUTE;
     return {
-      ownWindow: `console-session:${sessionKey}`,
-      accountWindow: `console-account:${partnerId}`,
-      ownLimit,
-      accountLimit,
-      ownMessage: `Too many requests from this console session (${ownLimit} a minute). Retry after 60 seconds.`,
-      accountMessage: `Too many requests from this account's console users (${accountLimit} a minute, all together). Retry after 60 seconds.`,
+      own: {
+        window: `console-session:${sessionKey}`,
+        limit: ownLimit,
+        message: `Too many requests from this console session (${ownLimit} a minute). Retry after 60 seconds.`,
+      },
+      account: {
+        window: `console-account:${partnerId}`,
+        limit: accountLimit,
+        message: `Too many requests from this account's console users (${accountLimit} a minute, all together). Retry after 60 seconds.`,
+      },
       hit: () => this.limits.hitConsoleSessionAndAccount(sessionKey, partnerId),
     };
   }
 
   private async enforce(res: Response, w: Windows): Promise<void> {
+    const limits = [w.own, w.account, ...(w.reseller ? [w.reseller] : [])];
     // A window already over its limit stays so until it resets: refused without asking Postgres.
-    const known = this.overLimit.get(w.ownWindow) ?? this.overLimit.get(w.accountWindow);
-    if (known) {
-      throw applyRateLimit(
-        res,
-        known.limit,
-        { count: known.limit + 1, resetAt: known.resetAt },
-        known.message,
-      )!;
+    for (const { window } of limits) {
+      const known = this.overLimit.get(window);
+      if (known) {
+        throw applyRateLimit(
+          res,
+          known.limit,
+          { count: known.limit + 1, resetAt: known.resetAt },
+          known.message,
+        )!;
+      }
     }
-    const { own, account } = await w.hit();
-    if (own.count > w.ownLimit) this.overLimit.remember(w.ownWindow, w.ownLimit, own, w.ownMessage);
-    if (account.count > w.accountLimit)
-      this.overLimit.remember(w.accountWindow, w.accountLimit, account, w.accountMessage);
-    // The limit with fewer requests left answers (the request's own window over its limit first).
-    const accountBinds = own.count <= w.ownLimit && w.accountLimit - account.count < w.ownLimit - own.count;
-    const limited = accountBinds
-      ? applyRateLimit(res, w.accountLimit, account, w.accountMessage)
-      : applyRateLimit(res, w.ownLimit, own, w.ownMessage);
+    const hit = await w.hit();
+    const counted = [
+      { ...w.own, result: hit.own },
+      { ...w.account, result: hit.account },
+      ...(w.reseller && hit.reseller ? [{ ...w.reseller, result: hit.reseller }] : []),
+    ];
+    for (const c of counted)
+      if (c.result.count > c.limit) this.overLimit.remember(c.window, c.limit, c.result, c.message);
+    // The first window over its limit answers (the request's own first); within them all, the one with
+    // the fewest requests left, so the X-RateLimit-* headers name the nearest limit.
+    const binding =
+      counted.find((c) => c.result.count > c.limit) ??
+      counted.reduce((near, c) => (c.limit - c.result.count < near.limit - near.result.count ? c : near));
+    const limited = applyRateLimit(res, binding.limit, binding.result, binding.message);
     if (limited) throw limited;
   }
 }

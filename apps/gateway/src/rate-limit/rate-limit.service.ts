@@ -25,10 +25,14 @@ const WINDOWS = {
 /** The bucket of the console's requests: per session, and per account apart from the API's buckets. */
 export const CONSOLE_BUCKET = 'console';
 
-/** A request counted against its own window (its key's, or its console session's) and its account's. */
+/**
+ * A request counted against its own window (its key's, or its console session's) and its account's; a
+ * reseller's request on behalf of a client also against the reseller's account window.
+ */
 export interface OwnAndAccountResult {
   own: RateLimitResult;
   account: RateLimitResult;
+  reseller?: RateLimitResult;
 }
 
 /**
@@ -40,9 +44,18 @@ export interface OwnAndAccountResult {
 export class RateLimitService {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Counts a partner request against its key's window and its account's, in one round trip. */
-  hitKeyAndAccount(apiKeyId: string, partnerId: string, bucket: string): Promise<OwnAndAccountResult> {
-    return this.hitWithAccount('key', apiKeyId, partnerId, bucket);
+  /**
+   * Counts a partner request against its key's window and its account's, in one round trip; one a reseller's
+   * key makes on behalf of a client (`resellerId`) against the reseller's account window as well, so that
+   * acting for many clients never multiplies what the reseller may send.
+   */
+  hitKeyAndAccount(
+    apiKeyId: string,
+    partnerId: string,
+    bucket: string,
+    resellerId?: string,
+  ): Promise<OwnAndAccountResult> {
+    return this.hitWithAccount('key', apiKeyId, partnerId, bucket, resellerId);
   }
 
   /**
@@ -58,18 +71,27 @@ export class RateLimitService {
     id: string,
     partnerId: string,
     bucket: string,
+    resellerId?: string,
   ): Promise<OwnAndAccountResult> {
+    const reseller = resellerId
+      ? {
+          cte: `, r AS (${this.upsert('account', '$5', '$3', '$4')})`,
+          select: ` UNION ALL SELECT 'reseller', request_count, reset_at FROM r`,
+        }
+      : { cte: '', select: '' };
     const rows = (await this.dataSource.query(
-      `WITH o AS (${this.upsert(kind, '$1', '$3', '$4')}), a AS (${this.upsert('account', '$2', '$3', '$4')})
+      `WITH o AS (${this.upsert(kind, '$1', '$3', '$4')}), a AS (${this.upsert('account', '$2', '$3', '$4')})${reseller.cte}
        SELECT 'own' AS kind, request_count, reset_at FROM o
-       UNION ALL SELECT 'account', request_count, reset_at FROM a`,
-      [id, partnerId, bucket, WINDOW_SECONDS],
-    )) as { kind: 'own' | 'account'; request_count: number; reset_at: Date }[];
-    const of = (kind: 'own' | 'account'): RateLimitResult => {
+       UNION ALL SELECT 'account', request_count, reset_at FROM a${reseller.select}`,
+      resellerId
+        ? [id, partnerId, bucket, WINDOW_SECONDS, resellerId]
+        : [id, partnerId, bucket, WINDOW_SECONDS],
+    )) as { kind: 'own' | 'account' | 'reseller'; request_count: number; reset_at: Date }[];
+    const of = (kind: 'own' | 'account' | 'reseller'): RateLimitResult => {
       const row = rows.find((r) => r.kind === kind)!;
       return { count: Number(row.request_count), resetAt: new Date(row.reset_at) };
     };
-    return { own: of('own'), account: of('account') };
+    return { own: of('own'), account: of('account'), ...(resellerId ? { reseller: of('reseller') } : {}) };
   }
 
   hitAddress(address: string, bucket: string): Promise<RateLimitResult> {

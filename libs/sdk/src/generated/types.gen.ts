@@ -6067,7 +6067,7 @@ export type BillingBalanceData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -6129,7 +6129,7 @@ export type BillingListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -6209,7 +6209,7 @@ export type BillingUsageData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -6284,7 +6284,7 @@ export type CustomersListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -6360,7 +6360,7 @@ export type CustomersCreateData = {
   body: CreateCustomerDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -6434,7 +6434,7 @@ export type CustomersGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -6498,7 +6498,7 @@ export type CustomersUpdateData = {
   body: UpdateCustomerDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -6570,7 +6570,7 @@ export type ClientsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -6641,7 +6641,7 @@ export type ClientsCreateData = {
   body: CreateClientDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -6711,7 +6711,7 @@ export type ClientsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -6775,7 +6775,7 @@ export type ClientsUpdateData = {
   body: UpdateClientDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -6847,7 +6847,7 @@ export type ClientsSuspendData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -6923,7 +6923,7 @@ export type ClientsResumeData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -6999,7 +6999,7 @@ export type ClientsFundData = {
   body: FundClientDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
     /**
@@ -7079,7 +7079,7 @@ export type ClientsListKeysData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -7143,7 +7143,7 @@ export type ClientsIssueKeyData = {
   body: CreateApiKeyDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -7215,7 +7215,7 @@ export type ClientsRevokeKeyData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -7280,7 +7280,7 @@ export type ClientsUsageData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -7357,7 +7357,7 @@ export type ClientsAuditLogData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -7430,7 +7430,7 @@ export type ConnectorsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -7501,7 +7501,7 @@ export type ConnectorsCreateData = {
   body: CreateConnectorDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -7575,7 +7575,7 @@ export type ConnectorsRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -7643,7 +7643,7 @@ export type ConnectorsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -7707,7 +7707,7 @@ export type ConnectorsUpdateData = {
   body: UpdateConnectorDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -7783,7 +7783,7 @@ export type CustomerConnectionsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -7848,7 +7848,7 @@ export type CustomerConnectionsCreateData = {
   body: CreateConnectionDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -7926,7 +7926,7 @@ export type CustomerConnectionsRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -7993,7 +7993,7 @@ export type CallsStartData = {
   body: StartCallDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
     /**
@@ -8071,7 +8071,7 @@ export type CallsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -8155,7 +8155,7 @@ export type CallsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -8219,7 +8219,7 @@ export type CallsRecordingUrlData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -8283,7 +8283,7 @@ export type BrowserSessionsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -8364,7 +8364,7 @@ export type BrowserSessionsCreateData = {
   body: CreateBrowserSessionDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -8439,7 +8439,7 @@ export type BrowserSessionsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -8503,7 +8503,7 @@ export type CampaignsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -8579,7 +8579,7 @@ export type CampaignsCreateData = {
   body: CreateCampaignDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -8649,7 +8649,7 @@ export type CampaignsRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -8717,7 +8717,7 @@ export type CampaignsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -8781,7 +8781,7 @@ export type CampaignsUpdateData = {
   body: UpdateCampaignDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -8857,7 +8857,7 @@ export type CampaignsStartData = {
   body?: StartCampaignDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -8933,7 +8933,7 @@ export type CampaignsPauseData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9009,7 +9009,7 @@ export type CampaignsResumeData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9085,7 +9085,7 @@ export type CampaignsListContactsData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9163,7 +9163,7 @@ export type CampaignsAddContactsData = {
   body: AddContactsDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9239,7 +9239,7 @@ export type TestScenariosListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9310,7 +9310,7 @@ export type TestScenariosCreateData = {
   body: CreateTestScenarioDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9380,7 +9380,7 @@ export type TestScenariosRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9444,7 +9444,7 @@ export type TestScenariosGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9508,7 +9508,7 @@ export type TestScenariosUpdateData = {
   body: UpdateTestScenarioDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9580,7 +9580,7 @@ export type TestRunsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9656,7 +9656,7 @@ export type TestRunsCreateData = {
   body: CreateTestRunDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9726,7 +9726,7 @@ export type TestRunsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9790,7 +9790,7 @@ export type TelephonyPutCarrierAData = {
   body: CarrierACredentialsDtoWritable;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9860,7 +9860,7 @@ export type TelephonyPutCarrierBData = {
   body: CarrierBCredentialsDtoWritable;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9930,7 +9930,7 @@ export type TelephonyListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -9992,7 +9992,7 @@ export type TelephonyConnectionsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -10056,7 +10056,7 @@ export type TelephonyConnectionsRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -10126,7 +10126,7 @@ export type TelephonyConnectionsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -10191,7 +10191,7 @@ export type TelephonyConnectionsUpdateData = {
   body: UpdateTelephonyConnectionDtoWritable;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -10269,7 +10269,7 @@ export type TelephonyConnectionsTestData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -10343,7 +10343,7 @@ export type PhoneNumbersListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -10415,7 +10415,7 @@ export type PhoneNumbersImportData = {
   body: ImportPhoneNumberDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -10489,7 +10489,7 @@ export type PhoneNumbersRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -10557,7 +10557,7 @@ export type PhoneNumbersGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -10621,7 +10621,7 @@ export type PhoneNumbersUpdateData = {
   body: UpdatePhoneNumberDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -10693,7 +10693,7 @@ export type DoNotCallListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -10766,7 +10766,7 @@ export type DoNotCallCreateData = {
   body: CreateDoNotCallDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -10840,7 +10840,7 @@ export type DoNotCallLookupData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -10907,7 +10907,7 @@ export type DoNotCallExportData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -10969,7 +10969,7 @@ export type DoNotCallImportData = {
   body: DoNotCallImportDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -11039,7 +11039,7 @@ export type DoNotCallRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -11103,7 +11103,7 @@ export type DoNotCallGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -11167,7 +11167,7 @@ export type DoNotCallUpdateData = {
   body: UpdateDoNotCallDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -11239,7 +11239,7 @@ export type PolicyDecisionsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -11329,7 +11329,7 @@ export type ContactPolicySettingsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -11393,7 +11393,7 @@ export type ContactPolicySettingsUpdateData = {
   body: UpdateContactPolicySettingsDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -11465,7 +11465,7 @@ export type InboundRoutePoliciesListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -11529,7 +11529,7 @@ export type InboundRoutePoliciesCreateData = {
   body: CreateInboundRoutePolicyDtoWritable;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -11605,7 +11605,7 @@ export type InboundRoutePoliciesRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -11671,7 +11671,7 @@ export type InboundRoutePoliciesGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -11736,7 +11736,7 @@ export type InboundRoutePoliciesUpdateData = {
   body: UpdateInboundRoutePolicyDtoWritable;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -11810,7 +11810,7 @@ export type InboundRouteDecisionsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -11895,7 +11895,7 @@ export type InboundRouteDecisionsSimulateData = {
   body: SandboxInboundCallDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -11967,7 +11967,7 @@ export type MessagesListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -12048,7 +12048,7 @@ export type MessagesSendData = {
   body: SendMessageDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -12122,7 +12122,7 @@ export type MessagesGetPolicyData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -12184,7 +12184,7 @@ export type MessagesUpdatePolicyData = {
   body: UpdateSmsPolicyDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -12254,7 +12254,7 @@ export type MessagesGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -12318,7 +12318,7 @@ export type MessagesSimulateInboundData = {
   body: SandboxInboundMessageDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -12389,7 +12389,7 @@ export type LifecycleHooksListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -12451,7 +12451,7 @@ export type LifecycleHooksCreateData = {
   body: CreateLifecycleHookDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -12525,7 +12525,7 @@ export type LifecycleHooksRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -12589,7 +12589,7 @@ export type LifecycleHooksGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -12653,7 +12653,7 @@ export type LifecycleHooksUpdateData = {
   body: UpdateLifecycleHookDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -12725,7 +12725,7 @@ export type LifecycleHooksRotateData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -12797,7 +12797,7 @@ export type ResellerLinkCallRoutingData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -12977,7 +12977,7 @@ export type AgentCatalogVoicesData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -13039,7 +13039,7 @@ export type AgentCatalogBackgroundAudioData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -13103,7 +13103,7 @@ export type AgentsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -13180,7 +13180,7 @@ export type AgentsCreateData = {
   body: CreateAgentDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -13254,7 +13254,7 @@ export type AgentsRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -13321,7 +13321,7 @@ export type AgentsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -13388,7 +13388,7 @@ export type AgentsUpdateData = {
   body: UpdateAgentDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -13467,7 +13467,7 @@ export type AgentExtractionSetsDetachData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -13541,7 +13541,7 @@ export type AgentExtractionSetsAttachData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -13623,7 +13623,7 @@ export type AgentToolsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -13685,7 +13685,7 @@ export type AgentToolsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -13752,7 +13752,7 @@ export type AgentToolsEffectiveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -13819,7 +13819,7 @@ export type VoiceConfigurationsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -13882,7 +13882,7 @@ export type VoiceConfigurationsPreviewData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -14185,7 +14185,7 @@ export type ProviderCredentialsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -14248,7 +14248,7 @@ export type ProviderCredentialsCreateData = {
   body: CreateProviderCredentialDtoWritable;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -14324,7 +14324,7 @@ export type ProviderCredentialsRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -14390,7 +14390,7 @@ export type ProviderCredentialsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -14455,7 +14455,7 @@ export type ProviderCredentialsUpdateData = {
   body: UpdateProviderCredentialDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -14529,7 +14529,7 @@ export type ProviderCredentialsRotateData = {
   body: RotateProviderCredentialDtoWritable;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -14603,7 +14603,7 @@ export type ExtractionSetsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -14674,7 +14674,7 @@ export type ExtractionSetsCreateData = {
   body: CreateExtractionSetDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -14748,7 +14748,7 @@ export type ExtractionSetsFromAgentData = {
   body: FromAgentDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -14823,7 +14823,7 @@ export type ExtractionSetsRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -14891,7 +14891,7 @@ export type ExtractionSetsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -14955,7 +14955,7 @@ export type ExtractionSetsUpdateData = {
   body: UpdateExtractionSetDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -15031,7 +15031,7 @@ export type CustomFunctionsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -15102,7 +15102,7 @@ export type CustomFunctionsCreateData = {
   body: CreateCustomFunctionDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -15177,7 +15177,7 @@ export type CustomFunctionsRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -15246,7 +15246,7 @@ export type CustomFunctionsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -15310,7 +15310,7 @@ export type CustomFunctionsUpdateData = {
   body: UpdateCustomFunctionDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -15387,7 +15387,7 @@ export type CustomFunctionsRotateSecretData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -15461,7 +15461,7 @@ export type CustomFunctionsTestData = {
   body: TestCustomFunctionDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -15533,7 +15533,7 @@ export type AgentCustomFunctionsDetachData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -15607,7 +15607,7 @@ export type AgentCustomFunctionsAttachData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -15689,7 +15689,7 @@ export type ProjectsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -15760,7 +15760,7 @@ export type ProjectsCreateData = {
   body: CreateProjectDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -15830,7 +15830,7 @@ export type ProjectsRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -15901,7 +15901,7 @@ export type ProjectsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -15968,7 +15968,7 @@ export type ProjectsUpdateData = {
   body: UpdateProjectDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -16043,7 +16043,7 @@ export type DictionariesListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -16114,7 +16114,7 @@ export type DictionariesCreateData = {
   body: CreateDictionaryDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -16184,7 +16184,7 @@ export type DictionariesRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -16255,7 +16255,7 @@ export type DictionariesGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -16322,7 +16322,7 @@ export type DictionariesUpdateData = {
   body: UpdateDictionaryDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -16496,7 +16496,7 @@ export type DocumentsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -16573,7 +16573,7 @@ export type DocumentsCreateData = {
   body: CreateDocumentDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -16643,7 +16643,7 @@ export type DocumentsCreateWebLinkData = {
   body: CreateWebLinkDocumentDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -16714,7 +16714,7 @@ export type DocumentsConfirmData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -16793,7 +16793,7 @@ export type DocumentsRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -16860,7 +16860,7 @@ export type DocumentsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -16927,7 +16927,7 @@ export type AgentKnowledgeListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -16994,7 +16994,7 @@ export type AgentKnowledgeLinkData = {
   body: LinkAgentDocumentsDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -17073,7 +17073,7 @@ export type AgentKnowledgeUnlinkData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -17144,7 +17144,7 @@ export type AgentKnowledgeSearchData = {
   body: KnowledgeSearchDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -17219,7 +17219,7 @@ export type WebhookEndpointsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -17281,7 +17281,7 @@ export type WebhookEndpointsCreateData = {
   body: CreateWebhookEndpointDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -17356,7 +17356,7 @@ export type WebhookEndpointsRemoveData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -17424,7 +17424,7 @@ export type WebhookEndpointsUpdateData = {
   body: UpdateWebhookEndpointDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -17504,7 +17504,7 @@ export type WebhookEndpointsRotateData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -17580,7 +17580,7 @@ export type WebhookEndpointsTestData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -17655,7 +17655,7 @@ export type WebhookEndpointsDeliveriesData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -17752,7 +17752,7 @@ export type LegacyWebhookPutData = {
   body: LegacyWebhookDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -17822,7 +17822,7 @@ export type AgentWebhooksGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -17889,7 +17889,7 @@ export type AgentWebhooksUpdateData = {
   body: UpdateAgentWebhooksDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -17968,7 +17968,7 @@ export type AgentWebhooksCreateData = {
   body: CreateAgentWebhookEndpointDto;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -18047,7 +18047,7 @@ export type WebhookDeliveriesGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -18114,7 +18114,7 @@ export type WebhookDeliveriesRetryData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -18194,7 +18194,7 @@ export type IntegrationLogsListData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
@@ -18301,7 +18301,7 @@ export type IntegrationLogsGetData = {
   body?: never;
   headers?: {
     /**
-     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
      */
     'X-On-Behalf-Of'?: string;
   };
