@@ -913,9 +913,9 @@ export type ToolCallDto = {
    */
   name: string;
   /**
-   * builtin: end_call, transfer_call, search_knowledge_base, opt_out; custom: a partner function
+   * As GET /agent/{id}/tools lists the tool. builtin: end_call, transfer_call, search_knowledge_base, opt_out, send_dtmf, send_sms; handoff: a handoff_to_<name> (the call handed to another agent); custom: a partner function
    */
-  kind: 'builtin' | 'custom';
+  kind: 'builtin' | 'handoff' | 'custom';
   /**
    * The partner function’s id (custom tools)
    */
@@ -953,7 +953,7 @@ export type ToolCallDto = {
    */
   log_id: string | null;
   /**
-   * When the model called the tool
+   * When the model called the tool (not when it finished: a transfer rings, a handoff says goodbye)
    */
   timestamp: string;
   /**
@@ -6224,9 +6224,9 @@ export type BillingUsageData = {
      */
     to: string;
     /**
-     * day (UTC calendar day of the charge), agent, campaign or project
+     * day (UTC calendar day of the charge), agent, campaign or project; day when absent
      */
-    group_by: 'day' | 'agent' | 'campaign' | 'project';
+    group_by?: 'day' | 'agent' | 'campaign' | 'project';
   };
   url: '/api/v2/billing/usage';
 };
@@ -7297,9 +7297,9 @@ export type ClientsUsageData = {
      */
     to: string;
     /**
-     * day (UTC calendar day of the charge), agent, campaign or project
+     * day (UTC calendar day of the charge), agent, campaign or project; day when absent
      */
-    group_by: 'day' | 'agent' | 'campaign' | 'project';
+    group_by?: 'day' | 'agent' | 'campaign' | 'project';
   };
   url: '/api/v2/clients/{id}/usage';
 };
