@@ -45,5 +45,6 @@ function standingOf(dto: PartnerDto) {
     concurrencyLimit: dto.concurrency_limit,
     // Events recorded before the rate card was carried: none (the platform's price).
     pricePerMinutePaise: dto.price_per_minute_inr == null ? null : Math.round(dto.price_per_minute_inr * 100),
+    resellerId: dto.reseller_id ?? null,
   };
 }

@@ -25,8 +25,8 @@ export async function lockActiveCalls(em: EntityManager, partnerId: string): Pro
 /**
  * Serialises the admissions of one number of a partner (and of one Idempotency-Key, which may name another
  * number), to the end of the transaction: what the frequency caps count and what a key binds. Key first,
- * then number, then the do-not-call list's share (shareDoNotCallList), then the partner's count
- * (lockActiveCalls): one order everywhere, so no deadlock.
+ * then number, then the do-not-call list's share (shareDoNotCallList), then the reseller's pool
+ * (lockResellerPool), then the partner's count (lockActiveCalls): one order everywhere, so no deadlock.
  */
 export async function lockDialTarget(
   em: EntityManager,

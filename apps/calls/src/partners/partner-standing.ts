@@ -6,7 +6,7 @@ import { tableOf } from '@vap/persistence';
 
 type Standing = Pick<
   PartnerContext,
-  'id' | 'status' | 'version' | 'concurrencyLimit' | 'pricePerMinutePaise'
+  'id' | 'status' | 'version' | 'concurrencyLimit' | 'pricePerMinutePaise' | 'resellerId'
 >;
 
 /**
@@ -21,17 +21,19 @@ export class PartnerStanding {
   /**
    * Keeps a view of the partner if it is newer than the one kept; a view of the same version fills in a
    * concurrency limit the kept one lacks (rows from before the limit was kept). The rate card is part of
-   * the view: every sender carries it, null when the account has none.
+   * the view: every sender carries it, null when the account has none. The reseller of a client is kept once
+   * told (an account never changes reseller; an older sender tells none).
    */
   async record(partner: Standing, em: EntityManager = this.dataSource.manager): Promise<void> {
     const table = tableOf(em, 'partner_standing');
     await em.query(
-      `INSERT INTO ${table} (partner_id, status, version, concurrency_limit, price_per_minute_paise)
-       VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO ${table} (partner_id, status, version, concurrency_limit, price_per_minute_paise, reseller_id)
+       VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (partner_id) DO UPDATE
          SET status = EXCLUDED.status, version = EXCLUDED.version,
              concurrency_limit = COALESCE(EXCLUDED.concurrency_limit, ${table}.concurrency_limit),
-             price_per_minute_paise = EXCLUDED.price_per_minute_paise, updated_at = now()
+             price_per_minute_paise = EXCLUDED.price_per_minute_paise,
+             reseller_id = COALESCE(EXCLUDED.reseller_id, ${table}.reseller_id), updated_at = now()
        WHERE ${table}.version < EXCLUDED.version
           OR (${table}.version = EXCLUDED.version AND ${table}.concurrency_limit IS NULL)`,
       [
@@ -40,8 +42,15 @@ export class PartnerStanding {
         partner.version ?? 0,
         partner.concurrencyLimit ?? null,
         partner.pricePerMinutePaise ?? null,
+        partner.resellerId ?? null,
       ],
     );
+    // Whatever the view's version: a client kept before its reseller was told (an older sender's view).
+    if (partner.resellerId)
+      await em.query(
+        `UPDATE ${table} SET reseller_id = $2 WHERE partner_id = $1 AND reseller_id IS DISTINCT FROM $2`,
+        [partner.id, partner.resellerId],
+      );
   }
 
   /** The account's concurrency limit as last told (null: not known yet). */

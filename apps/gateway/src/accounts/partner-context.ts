@@ -10,6 +10,7 @@ export function toPartnerContext(p: Partner): PartnerContext {
     concurrencyLimit: p.concurrencyLimit,
     balancePaise: p.balancePaise,
     pricePerMinutePaise: p.pricePerMinutePaise ?? null,
+    resellerId: p.resellerId ?? null,
     version: p.version,
   };
 }

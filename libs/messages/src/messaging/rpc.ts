@@ -16,6 +16,11 @@ export interface PartnerContext {
    */
   pricePerMinutePaise: number | null;
   /**
+   * A client account's reseller (null: none). The live calls of a reseller and all its clients together are
+   * bounded by the reseller's concurrency limit; a sender that predates it sends none (the relation is kept).
+   */
+  resellerId?: string | null;
+  /**
    * The partner's version when the snapshot was taken (one more on every change). A service keeping a copy
    * keeps the highest version it saw; a sender that predates versions sends none, which counts as 0.
    */

@@ -32,6 +32,7 @@ import { Messages1765400200000 } from './1765400200000-messages';
 import { ConnectionHealth1765400300000 } from './1765400300000-connection-health';
 import { CallCustomer1765400100100 } from './1765400100100-call-customer';
 import { SmsPolicies1765500100000 } from './1765500100000-sms-policies';
+import { PartnerStandingReseller1765500300000 } from './1765500300000-partner-standing-reseller';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   CallCustomer1765400100100,
   PartnerRateCard1765400600000,
   SmsPolicies1765500100000,
+  PartnerStandingReseller1765500300000,
 ];

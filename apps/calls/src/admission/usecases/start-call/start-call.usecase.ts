@@ -30,6 +30,7 @@ import {
   lockActiveCalls,
   lockDialTarget,
 } from '../../../partners/partner-lock';
+import { assertPoolRoom, lockResellerPool } from '../../../partners/reseller-pool';
 import { bindKey, callOfKey, splitStartCommand, StartCallKey } from '../../start-call-keys';
 
 /**
@@ -106,7 +107,8 @@ export class StartCall {
    * the id of the call its Idempotency-Key already names instead, when a concurrent start bound it first,
    * or the policy's stop: a do-not-call entry committed since the first check, or a frequency cap (counted
    * under the number's lock, so concurrent dials to one number cannot both take its last attempt). The partner's count is locked last, just before the insert: admissions of
-   * one partner queue only for the insert and what must commit with it.
+   * one partner queue only for the insert and what must commit with it. A reseller's client's calls (and the
+   * reseller's own) also count in the reseller's pool, bounded by the reseller's limit (lockResellerPool).
    */
   private async admit(
     partner: PartnerContext,
@@ -124,6 +126,7 @@ export class StartCall {
       if (earlier) return earlier;
       const stop = await this.policy.admissionStop(em, permit);
       if (stop) return { stop };
+      const pool = await lockResellerPool(em, partner.id);
       const active = await lockActiveCalls(em, partner.id);
       if (active >= limit) {
         throw new AppError(
@@ -131,6 +134,7 @@ export class StartCall {
           `Concurrency limit reached: ${active} of ${limit} calls are active; start again when one ends`,
         );
       }
+      assertPoolRoom(pool);
       const call = em.create(
         Call,
         newCall(agent, {

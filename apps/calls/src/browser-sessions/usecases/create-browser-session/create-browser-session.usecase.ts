@@ -19,6 +19,7 @@ import { CallSession, newSession } from '../../../calls/entities/call-session.en
 import { BrowserSession } from '../../../carriers/browser/entities/browser-session.entity';
 import { CallsConfig } from '../../../config/calls.config';
 import { effectiveConcurrencyLimit, lockActiveCalls } from '../../../partners/partner-lock';
+import { assertPoolRoom, lockResellerPool } from '../../../partners/reseller-pool';
 import { BrowserSessionLinks } from '../../browser-session-links';
 import { GetBrowserSession } from '../get-browser-session/get-browser-session.usecase';
 
@@ -56,6 +57,7 @@ export class CreateBrowserSession {
     const limit = effectiveConcurrencyLimit(partner.concurrencyLimit);
     const now = Date.now();
     const id = await this.dataSource.transaction(async (em) => {
+      const pool = await lockResellerPool(em, partner.id);
       const active = await lockActiveCalls(em, partner.id);
       if (active >= limit) {
         throw new AppError(
@@ -63,6 +65,7 @@ export class CreateBrowserSession {
           `Concurrency limit reached: ${active} of ${limit} calls and browser sessions are active; create again when one ends`,
         );
       }
+      assertPoolRoom(pool);
       const call = em.create(Call, {
         ...newCall(agent, {
           partnerId: partner.id,
