@@ -1,6 +1,13 @@
 // The voice catalog as each tier sees it, the older agent voice list, and background audio.
 import { api } from '../../support';
+import { TTS_PROVIDERS } from '@vap/messages';
 import { OFFICE_AMBIENCE, partnerKey, UUID, Voices, VoiceTier } from './agent-fixtures';
+
+/** The first seed's Google voices, retired because no Google speech plugin exists. */
+const RetiredGoogleVoices = {
+  aoede: '26bb7dbd-2d1c-4af0-953e-7c2a26a2c0bd',
+  charon: '0316909e-3bbb-49ea-a894-8c893b618676',
+};
 
 interface VoiceConfiguration {
   id: string;
@@ -85,6 +92,12 @@ describe('voices', () => {
 
   it('never offers a retired voice', () => {
     expect(ids(enterprise)).not.toContain(`vc_${Voices.retired}`);
+  });
+
+  it('offers only voices of providers the platform can speak with (no Google stand-ins)', () => {
+    for (const v of enterprise) expect(TTS_PROVIDERS).toContain(v.provider);
+    expect(enterprise.filter((v) => v.provider === 'google')).toEqual([]);
+    for (const id of Object.values(RetiredGoogleVoices)) expect(ids(enterprise)).not.toContain(`vc_${id}`);
   });
 
   it('answers the older agent voice list with the same voices, voice_id being the configuration UUID', async () => {

@@ -22,6 +22,7 @@ import { AgentSms1765400210000 } from './1765400210000-agent-sms';
 import { AgentTools1765400400000 } from './1765400400000-agent-tools';
 import { CustomerConnectors1765400100000 } from './1765400100000-customer-connectors';
 import { ConnectorReconsent1765400500000 } from './1765400500000-connector-reconsent';
+import { RetireGoogleVoices1765500400000 } from './1765500400000-retire-google-voices';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   AgentTools1765400400000,
   CustomerConnectors1765400100000,
   ConnectorReconsent1765400500000,
+  RetireGoogleVoices1765500400000,
 ];
