@@ -809,6 +809,22 @@ describe('calls.voice.* commands', () => {
       expect(session.transcript.map((e) => e.providers)).toEqual([providers, undefined]);
     });
 
+    it('keeps the providers of a line no model wrote (the intro): llm null, the others still required', async () => {
+      const call = await callOn('sandbox');
+      const providers = { stt: 'deepgram', llm: null, tts: 'openai' } as const;
+      const line = { callId: call.id, role: 'bot' as const, content: 'Hello!', atMs: 0, callSeconds: 0 };
+      await rpc.request(Subjects.calls.voiceTranscript, partnerId, { ...line, providers });
+      for (const bad of [
+        { ...providers, stt: null },
+        { ...providers, tts: null },
+      ]) {
+        await expect(
+          rpc.request(Subjects.calls.voiceTranscript, partnerId, { ...line, providers: bad as never }),
+        ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_ERROR });
+      }
+      expect((await sessionOf(call.id)).transcript.map((e) => e.providers)).toEqual([providers]);
+    });
+
     it("is 404 for another partner's call and 400 for a line without its time", async () => {
       const call = await callOn('sandbox');
       const line = { callId: call.id, role: 'user' as const, content: 'hi', atMs: 0, callSeconds: 0 };

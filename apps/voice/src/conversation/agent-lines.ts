@@ -1,7 +1,13 @@
 // The agent's lines on the call: the replies of its turns and the lines the platform says outside them. Each is
 // reported once it is done, and the model's history is corrected to what the caller heard of it.
 
-import type { LlmProviderName, TtsProviderName, TurnLatency } from '@vap/messages';
+import type {
+  LlmProviderName,
+  SttProviderName,
+  TtsProviderName,
+  TurnLatency,
+  TurnProviders,
+} from '@vap/messages';
 import type { ChatMessage } from '@vap/llm';
 import type { AgentSpeech, SpokenLine } from './agent-speech';
 import { latencyOf, providersOf, type Turn } from './agent-turn';
@@ -42,7 +48,7 @@ export interface AgentLinesOptions {
   nowMs(): number;
   ending(): boolean;
   /** The providers serving the call now (a turn that fell back names the one that took over). */
-  current(): { llm: LlmProviderName; tts: TtsProviderName };
+  current(): { stt: SttProviderName; llm: LlmProviderName; tts: TtsProviderName };
   latency?: TurnLatencySink;
   /** A line of the platform's could not be synthesised: the call ends. */
   failed(failure: ProviderFailure): void;
@@ -124,9 +130,17 @@ export class AgentLines {
       ...(meta?.latency && meta.source
         ? { providers: providersOf(meta.source, line, this.options.current()) }
         : {}),
+      // A line of the platform's own (the intro, a reprompt) was spoken by the call's TTS and written by no model.
+      ...(meta && !meta.turn ? { providers: this.platformProviders(line) } : {}),
       ...(line.interrupted ? { interrupted: true } : {}),
     });
     if (meta?.latency) this.options.latency?.observe(meta.latency);
+  }
+
+  /** The providers of a line the platform said itself: the call's transcriber, no model, the TTS that spoke it. */
+  private platformProviders(line: SpokenLine): TurnProviders {
+    const { stt, tts } = this.options.current();
+    return { stt, llm: null, tts: line.ttsProvider ?? tts };
   }
 
   /**

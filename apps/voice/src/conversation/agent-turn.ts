@@ -53,7 +53,7 @@ export function newTurn(
 export function providersOf(
   turn: Turn,
   line: SpokenLine,
-  current: { llm: LlmProviderName; tts: TurnProviders['tts'] },
+  current: { llm: LlmProviderName | null; tts: TurnProviders['tts'] },
 ): TurnProviders {
   return {
     stt: turn.stt,

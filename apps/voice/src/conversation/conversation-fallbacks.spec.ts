@@ -27,6 +27,26 @@ describe('conversation: provider fallbacks', () => {
     expect(call.fallbacks).toEqual([]);
   });
 
+  it("names the providers of the intro line: the call's transcriber, no model, the synthesizer that spoke it", async () => {
+    call = new CallHarness({ agent: { introMessage: 'Hello, how can I help?' }, fallbacks: {} }).start();
+    await call.until(() => bots(call!).length === 1, 'the intro line');
+    expect(bots(call)[0]).toMatchObject({
+      content: 'Hello, how can I help?',
+      providers: { stt: 'deepgram', llm: null, tts: 'openai' },
+    });
+  });
+
+  it('names the fallback synthesizer on an intro line it took over', async () => {
+    call = new CallHarness({ agent: { introMessage: 'Hello there.' }, fallbacks: {} });
+    call.tts.failOn = (said) => said === 'Hello there.';
+    call.start();
+    await call.until(() => bots(call!).length === 1, 'the intro line');
+    expect(bots(call)[0]).toMatchObject({
+      content: 'Hello there.',
+      providers: { stt: 'deepgram', llm: null, tts: 'offline' },
+    });
+  });
+
   it('STT failing mid-call: the utterance in flight is transcribed by the next provider and the call goes on', async () => {
     call = new CallHarness({
       sttTexts: ['First question?', 'Second question?'],

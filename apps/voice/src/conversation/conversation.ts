@@ -123,7 +123,11 @@ class Conversation implements LiveConversation {
       transcript: this.transcript,
       nowMs: () => this.media!.time.now(),
       ending: () => this.life.ending,
-      current: () => ({ llm: this.models.current.name, tts: this.tts.current.name }),
+      current: () => ({
+        stt: this.stt.current.name,
+        llm: this.models.current.name,
+        tts: this.tts.current.name,
+      }),
       latency: options.latency,
       failed: (failure) => void this.life.providerFailed(failure),
     });

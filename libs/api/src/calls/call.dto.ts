@@ -72,21 +72,25 @@ export class TurnLatencyDto {
   voice_to_voice_ms: number;
 }
 
-/** Which of the configured providers served an agent turn: a provider that failed mid-call hands over to the next. */
+/** Which of the configured providers served an agent line: a provider that failed mid-call hands over to the next. */
 export class TurnProvidersDto {
   @ApiProperty({
     enum: STT_PROVIDERS,
-    description: "The speech-to-text provider that transcribed the caller's words",
+    description:
+      "The speech-to-text provider transcribing the caller's words (the one that heard the turn answered)",
   })
   stt: SttProviderName;
 
   @ApiProperty({
     enum: LLM_PROVIDERS,
-    description: "The language model that wrote the reply: the platform's primary model or its fallback",
+    nullable: true,
+    description:
+      "The language model that wrote the reply: the platform's primary model or its fallback; null on a line " +
+      "the platform says itself (the intro_message, a reprompt, a function's on_start message), which no model wrote",
   })
-  llm: LlmProviderName;
+  llm: LlmProviderName | null;
 
-  @ApiProperty({ enum: TTS_PROVIDERS, description: 'The speech synthesizer that spoke the reply' })
+  @ApiProperty({ enum: TTS_PROVIDERS, description: 'The speech synthesizer that spoke the line' })
   tts: TtsProviderName;
 }
 
@@ -110,8 +114,8 @@ export class TranscriptEntryDto {
   @ApiPropertyOptional({
     type: TurnProvidersDto,
     description:
-      'Present on agent (bot) turns that answered the caller: which speech-to-text, language model and ' +
-      'speech synthesizer served the turn (after any fallback from a provider that failed during the call)',
+      'Present on agent (bot) lines, the intro included: which speech-to-text, language model and speech ' +
+      'synthesizer served the line (after any fallback from a provider that failed during the call)',
   })
   providers?: TurnProvidersDto;
 

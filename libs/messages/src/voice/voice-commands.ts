@@ -158,10 +158,13 @@ export type SpeechProviderName = (typeof SPEECH_PROVIDERS)[number];
 export const LLM_PROVIDERS = ['primary', 'fallback'] as const;
 export type LlmProviderName = (typeof LLM_PROVIDERS)[number];
 
-/** Which of the configured providers served one agent turn (the one a failing provider handed over to). */
+/**
+ * Which of the configured providers served one agent line (the one a failing provider handed over to). `llm` is
+ * null on a line the platform said itself (the intro, a reprompt): no model wrote it.
+ */
 export interface TurnProviders {
   stt: SttProviderName;
-  llm: LlmProviderName;
+  llm: LlmProviderName | null;
   tts: TtsProviderName;
 }
 
@@ -176,7 +179,7 @@ export interface VoiceTranscriptRequest {
   callSeconds: number;
   /** Agent turns that answered the caller carry their latency parts. */
   latency?: TurnLatency;
-  /** Agent turns that answered the caller carry the providers that served them. */
+  /** Agent lines carry the providers that served them (the call's transcriber and the synthesizer that spoke). */
   providers?: TurnProviders;
   /** The agent line was cut short by the caller (barge-in). */
   interrupted?: boolean;

@@ -108,11 +108,15 @@ function checkedProviders(providers: TurnProviders): TurnProviders {
   return Object.fromEntries(
     (Object.keys(PROVIDER_NAMES) as (keyof TurnProviders)[]).map((part) => {
       const name = (providers as unknown as Record<string, unknown>)[part];
+      // A line the platform said itself (the intro) was written by no model.
+      if (part === 'llm' && name === null) return [part, null];
       if (typeof name !== 'string' || !PROVIDER_NAMES[part].includes(name)) {
         throw AppError.validation([
           {
             field: `providers.${part}`,
-            message: `providers.${part} must be one of ${PROVIDER_NAMES[part].join(', ')}`,
+            message:
+              `providers.${part} must be one of ${PROVIDER_NAMES[part].join(', ')}` +
+              (part === 'llm' ? ', or null' : ''),
           },
         ]);
       }
