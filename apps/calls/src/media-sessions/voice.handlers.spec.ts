@@ -963,6 +963,31 @@ describe('calls.voice.* commands', () => {
       ).resolves.toEqual({ outcome: 'bridged' });
       expect(api.take()).toEqual([]);
       expect(await transferredOf(call.id)).toHaveLength(1);
+
+      // The bridged call ends (a side hangs up, the carrier completes it): its live legs end with it.
+      const hungUpAt = new Date(Date.now() + 60_000);
+      await app.get(CallProgressService).apply(
+        { callId: call.id },
+        {
+          provider: 'carrier_b',
+          kind: 'status',
+          dedupeKey: 'bridged-call-completed',
+          providerStatus: 'completed',
+          providerEvent: 'completed',
+          sequence: null,
+          ended: true,
+          occurredAt: hungUpAt,
+        },
+      );
+      const ended = await callOf(call.id);
+      expect(ended.status).toBe('completed');
+      expect(ended.transfer).toMatchObject({
+        outcome: 'bridged',
+        legs: [
+          { role: 'caller', status: 'completed', ended_at: hungUpAt.toISOString() },
+          { role: 'human', status: 'completed', ended_at: hungUpAt.toISOString() },
+        ],
+      });
       await voice.close();
     });
 

@@ -13,6 +13,7 @@ import { normalizeCarrierStatus } from './status-normalization';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { CallsConfig } from '../config/calls.config';
+import { legsEndedWithCall } from '../carriers/transfer-legs/transfer-record';
 import { accountConcurrency, readActiveCalls } from '../partners/partner-lock';
 import { enqueuePostCall } from '../work-queue/post-call-jobs';
 import { statusUpdatedData } from './status-event';
@@ -243,6 +244,12 @@ export class CallProgressService {
     );
     await recordCallCharge(em, call, this.config);
     await enqueuePostCall(em, call.id);
+    // A transfer's legs still live (the caller bridged to the human) end with the call.
+    const transfer = call.endedAt ? legsEndedWithCall(call.transfer, call.endedAt) : null;
+    if (transfer) {
+      call.transfer = transfer;
+      await em.update(Call, { id: call.id }, { transfer });
+    }
     await this.writeCall(em, call);
   }
 
