@@ -2,7 +2,8 @@
 // Idempotency-Key, and the clients stopping and resuming with their reseller's account.
 import { randomUUID } from 'node:crypto';
 import { connect, JSONCodec, NatsConnection } from 'nats';
-import { adminApi, api, createPartner, e2eEnv } from '../../support';
+import { Platform } from '@vap/testing';
+import { adminApi, api, createPartner, e2eEnv, startRunGateways } from '../../support';
 import { callee, VOICE_ID } from '../calls/call-fixtures';
 import { ConsoleClient, inviteUser } from '../console/console-fixtures';
 
@@ -338,5 +339,56 @@ describe('reseller clients: keys, idempotent funding, suspension with the resell
       const shown = await api(`/clients/${client.id}`, { key: r.key });
       expect(shown.body.data).toMatchObject({ status: 'suspended', suspended_by: 'operator' });
     });
+  });
+});
+
+// The run's own gateway lifts the rate limits: a gateway replica of the run with the contract's (the account
+// limit under /calls at its default, 50 a minute).
+describe('reseller clients: rate limits on behalf of clients', () => {
+  let platform: Platform;
+  let limited: string;
+
+  beforeAll(async () => {
+    platform = await startRunGateways(1, {
+      RATE_LIMIT_ADDRESS_ADMIN_PER_MINUTE: '100000',
+      RATE_LIMIT_ADDRESS_INVALID_KEY_PER_MINUTE: '100000',
+    });
+    limited = platform.gateways[0].url;
+  }, 90_000);
+
+  afterAll(async () => {
+    await platform?.stop();
+  });
+
+  it("counts requests on behalf of clients in the reseller's own account window: more keys and clients are not more requests", async () => {
+    const r = await reseller();
+    const clients = [await createClient(r.key), await createClient(r.key)];
+    // Six keys of the reseller (10 a minute each under /calls) for two clients (50 a minute each): without the
+    // reseller's window all 60 would pass; the reseller's account limit under /calls (50) bounds them.
+    const keys = [r.key];
+    for (let i = 0; i < 5; i++) {
+      const issued = await adminApi(`/partners/${r.id}/api-keys`, { method: 'POST', body: {} });
+      expect(issued.status).toBe(200);
+      keys.push(issued.body.data.api_key);
+    }
+    const answers: Loose[] = [];
+    for (let i = 0; i < 60; i++) {
+      answers.push(
+        await api('/calls?limit=1', {
+          baseUrl: limited,
+          key: keys[i % keys.length],
+          headers: { 'X-On-Behalf-Of': clients[i % clients.length].client.id },
+        }),
+      );
+    }
+    expect(answers.map((a) => a.status)).toEqual([...Array(50).fill(200), ...Array(10).fill(429)]);
+    expect(answers[59].body.error).toMatchObject({
+      code: 'RATE_LIMITED',
+      message: expect.stringMatching(/50 requests per minute for the reseller's account on \/calls/),
+    });
+    expect(answers[59].headers.get('x-ratelimit-limit')).toBe('50');
+    // The reseller's own requests share the window; a client's own key has its own.
+    expect((await api('/calls?limit=1', { key: r.key, baseUrl: limited })).status).toBe(429);
+    expect((await api('/calls?limit=1', { key: clients[0].api_key, baseUrl: limited })).status).toBe(200);
   });
 });
