@@ -873,15 +873,15 @@ export type TurnLatencyDto = {
 
 export type TurnProvidersDto = {
   /**
-   * The speech-to-text provider that transcribed the caller's words
+   * The speech-to-text provider transcribing the caller's words (the one that heard the turn answered)
    */
   stt: 'offline' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam';
   /**
-   * The language model that wrote the reply: the platform's primary model or its fallback
+   * The language model that wrote the reply: the platform's primary model or its fallback; null on a line the platform says itself (the intro_message, a reprompt, a function's on_start message), which no model wrote
    */
-  llm: 'primary' | 'fallback';
+  llm: 'primary' | 'fallback' | null;
   /**
-   * The speech synthesizer that spoke the reply
+   * The speech synthesizer that spoke the line
    */
   tts: 'offline' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam';
 };
@@ -898,7 +898,7 @@ export type TranscriptEntryDto = {
    */
   latency?: TurnLatencyDto;
   /**
-   * Present on agent (bot) turns that answered the caller: which speech-to-text, language model and speech synthesizer served the turn (after any fallback from a provider that failed during the call)
+   * Present on agent (bot) lines, the intro included: which speech-to-text, language model and speech synthesizer served the line (after any fallback from a provider that failed during the call)
    */
   providers?: TurnProvidersDto;
   /**
