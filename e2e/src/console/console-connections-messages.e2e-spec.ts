@@ -116,7 +116,22 @@ describe('the console’s customer connections, messages and the agent’s SMS s
     await page.getByRole('button', { name: 'Edit Acme Calendar' }).click();
     await page.getByText('A secret is set (never shown)', { exact: false }).waitFor();
     await page.getByLabel('Scopes').fill('calendar.read');
+    await page.getByRole('button', { name: 'Save connector' }).click();
+    await page.getByRole('status').getByText('Acme Calendar was saved', { exact: false }).waitFor();
+    expect((await get(`/connectors/${calendarId}`)).body.data.oauth2).toMatchObject({
+      scopes: ['calendar.read'],
+      revocation_url: null,
+      client_secret_set: true,
+    });
+    // A new revocation URL is a new place the secret goes: the form asks for the secret again, at its field.
+    await page.getByRole('button', { name: 'Edit Acme Calendar' }).click();
     await page.getByLabel('Revocation URL (optional)').fill('https://auth.acme.example/oauth/revoke');
+    await page.getByRole('button', { name: 'Save connector' }).click();
+    const secretField = page.getByLabel('New client secret');
+    await page.getByText('requires client_secret again', { exact: false }).first().waitFor();
+    expect(await secretField.getAttribute('aria-invalid')).toBe('true');
+    expect((await get(`/connectors/${calendarId}`)).body.data.oauth2.revocation_url).toBeNull();
+    await secretField.fill('acme-secret-0002');
     await page.getByRole('button', { name: 'Save connector' }).click();
     await page.getByRole('status').getByText('Acme Calendar was saved', { exact: false }).waitFor();
     expect((await get(`/connectors/${calendarId}`)).body.data.oauth2).toMatchObject({
@@ -124,6 +139,7 @@ describe('the console’s customer connections, messages and the agent’s SMS s
       revocation_url: 'https://auth.acme.example/oauth/revoke',
       client_secret_set: true,
     });
+    expect(await page.content()).not.toContain('acme-secret-0002');
 
     // An API key connector: where the key goes.
     await page.getByRole('button', { name: 'New connector' }).click();
