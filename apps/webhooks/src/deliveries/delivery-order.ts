@@ -1,4 +1,4 @@
-import { CALL_STATUSES } from '@vap/messages';
+import { CALL_STATUSES, callStatusRank, type CallStatus } from '@vap/messages';
 
 /**
  * Where a delivery stands among the deliveries of one call to its endpoint. Deliveries with the same key
@@ -15,23 +15,11 @@ export interface DeliveryOrder {
 /** session.completed comes after the call's last status. */
 const SESSION_SEQ = 4;
 
-/**
- * A call's progress rank: a call only ever moves to a higher one (the calls service's status machine), so
- * the rank orders one call's statuses whatever the clocks that stamped them. Every terminal status shares
- * the top rank, as no status follows one.
- */
-function statusRank(status: unknown): number | null {
-  switch (status) {
-    case 'pending':
-      return 0;
-    case 'ringing':
-      return 1;
-    case 'in_progress':
-      return 2;
-    default:
-      return typeof status === 'string' && (CALL_STATUSES as readonly string[]).includes(status) ? 3 : null;
-  }
-}
+/** A status's progress rank (the calls service's status machine), or null for a value that is not a status. */
+const statusRank = (status: unknown): number | null =>
+  typeof status === 'string' && (CALL_STATUSES as readonly string[]).includes(status)
+    ? callStatusRank(status as CallStatus)
+    : null;
 
 /** The order of a delivery of this event, or null for events delivered without an order. */
 export function deliveryOrder(eventType: string, data: unknown): DeliveryOrder | null {

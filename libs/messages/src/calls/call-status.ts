@@ -11,6 +11,24 @@ export const CALL_STATUSES = [
 ] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
+/**
+ * A call's progress rank: a call only ever moves to a higher one, so the rank orders one call's statuses
+ * whatever clocks stamped them. All terminal statuses share the top rank: once one is reached no other status
+ * (terminal or not) follows it.
+ */
+export function callStatusRank(status: CallStatus): number {
+  switch (status) {
+    case 'pending':
+      return 0;
+    case 'ringing':
+      return 1;
+    case 'in_progress':
+      return 2;
+    default:
+      return 3;
+  }
+}
+
 export const CALL_DISPOSITIONS = [
   'completed',
   'voicemail',
