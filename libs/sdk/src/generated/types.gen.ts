@@ -673,8 +673,17 @@ export type ConnectorListDto = {
 };
 
 export type UpdateOAuth2ConnectorDto = {
+  /**
+   * HTTPS, a public host. Another origin than the stored one moves the authorization server: client_secret must be sent again and every connection becomes reconnect_required
+   */
   authorize_url?: string;
+  /**
+   * A new token endpoint needs client_secret again in the same request (400 VALIDATION_ERROR without it); every connection loses its tokens (never sent to the new URL) and becomes reconnect_required
+   */
   token_url?: string;
+  /**
+   * A new revocation endpoint needs client_secret again, as token_url does; null removes it (no reconnect)
+   */
   revocation_url?: string | null;
   /**
    * Scopes asked for (RFC 6749 §3.3), sent space-separated
@@ -682,7 +691,7 @@ export type UpdateOAuth2ConnectorDto = {
   scopes?: Array<string>;
   client_id?: string;
   /**
-   * Replaces the stored secret; null removes it (a public client)
+   * Replaces the stored secret; null removes it (a public client). Required (a value or null) when token_url, revocation_url or the authorize_url’s origin changes and a secret is stored
    */
   client_secret?: string | null;
   token_auth_method?: 'client_secret_basic' | 'client_secret_post';
@@ -723,9 +732,9 @@ export type ConnectionDto = {
   connector_id: string;
   connector_type: 'oauth2' | 'api_key';
   /**
-   * pending: the link was made and not completed yet; connected: usable; expired: the link ran out before it was completed, or the access token ran out with no refresh token; revoked: the server refused the refresh token (invalid_grant), the customer must connect again; error: the last attempt to connect failed (see error)
+   * pending: the link was made and not completed yet; connected: usable; expired: the link ran out before it was completed, or the access token ran out with no refresh token; revoked: the server refused the refresh token (invalid_grant), the customer must connect again; error: the last attempt to connect failed (see error); reconnect_required: the connector’s token, revocation or authorization URL changed, so the customer’s tokens were dropped (never sent to the new URL) and the customer must connect again through a new link
    */
-  status: 'pending' | 'connected' | 'expired' | 'revoked' | 'error';
+  status: 'pending' | 'connected' | 'expired' | 'revoked' | 'error' | 'reconnect_required';
   connected_at: string | null;
   /**
    * When the access token runs out (refreshed on use); null: no expiry given, or an API key
@@ -737,7 +746,7 @@ export type ConnectionDto = {
   scopes: Array<string>;
   last_refreshed_at: string | null;
   /**
-   * Why the last attempt failed (status error or revoked)
+   * Why the last attempt failed (status error or revoked), or why a new consent is needed (reconnect_required)
    */
   error: string | null;
   /**
