@@ -344,6 +344,73 @@ describe('reseller clients: keys, idempotent funding, suspension with the resell
 
 // The run's own gateway lifts the rate limits: a gateway replica of the run with the contract's (the account
 // limit under /calls at its default, 50 a minute).
+describe('reseller clients: one concurrency pool with the reseller', () => {
+  /** An agent of the client that keeps its sandbox call live: the callee talks, the agent listens. */
+  async function clientAgent(key: string): Promise<string> {
+    const res = await api('/agent', {
+      method: 'POST',
+      key,
+      body: {
+        agent_name: `Listener ${randomUUID().slice(0, 8)}`,
+        prompt: 'You are Maya. You listen patiently.',
+        voice_id: VOICE_ID,
+        agent_type: 'outbound',
+        intro_message: 'Hi, this is Maya.',
+        // Long calls (60 s of media time) keep their slots while the other starts arrive.
+        max_call_duration_secs: 60,
+      },
+    });
+    expect(res.status).toBe(200);
+    return res.body.data.id;
+  }
+
+  const start = (key: string, agentId: string) =>
+    api('/calls/start', { method: 'POST', key, body: { agent_id: agentId, to_number: callee('07') } });
+
+  it("bounds the live calls of all of a reseller's clients together by the reseller's own limit", async () => {
+    const { partner, apiKey } = await createPartner({ balance_inr: 1000, concurrency_limit: 2 });
+    expect(
+      (await adminApi(`/partners/${partner.id}`, { method: 'PATCH', body: { reseller: true } })).status,
+    ).toBe(200);
+    // Each client may run two calls on its own: together they may run two, not four.
+    const a = await createClient(apiKey, { name: 'Clinic A', concurrency_limit: 2 });
+    const b = await createClient(apiKey, { name: 'Clinic B', concurrency_limit: 2 });
+    for (const c of [a, b])
+      expect(
+        (
+          await api(`/clients/${c.client.id}/fund`, {
+            method: 'POST',
+            key: apiKey,
+            body: { amount_inr: 100 },
+          })
+        ).status,
+      ).toBe(200);
+    const agentA = await clientAgent(a.api_key);
+    const agentB = await clientAgent(b.api_key);
+
+    const first = await start(a.api_key, agentA);
+    const second = await start(b.api_key, agentB);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const refused = await start(b.api_key, agentB);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe('LIMIT_REACHED');
+    expect(refused.body.error.message).toMatch(/^Reseller concurrency limit reached: 2 of 2 calls/);
+    // Client A is under its own limit of two, yet the pool is full.
+    expect((await start(a.api_key, agentA)).status).toBe(429);
+
+    // As the calls end, the pool frees: the next start is admitted.
+    const retried = await until(
+      'a free slot in the reseller pool',
+      async () => {
+        const res = await start(b.api_key, agentB);
+        return res.status === 200 ? res : undefined;
+      },
+      90_000,
+    );
+    expect(retried.body.data.call_id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
 describe('reseller clients: rate limits on behalf of clients', () => {
   let platform: Platform;
   let limited: string;
