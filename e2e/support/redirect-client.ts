@@ -108,7 +108,8 @@ export async function browse(
     });
     jar.take(target, res.headers['set-cookie']);
     const location = typeof res.headers.location === 'string' ? res.headers.location : null;
-    const setCookie = res.headers['set-cookie'] ?? [];
+    const cookies = res.headers['set-cookie'] ?? [];
+    const setCookie = Array.isArray(cookies) ? cookies : [cookies];
     hops.push({ method, url: current, status: res.status, location, setCookie });
     const next = location ? new URL(location, current).toString() : null;
     if (
@@ -117,7 +118,7 @@ export async function browse(
       next &&
       !(options.stopBefore && next.startsWith(options.stopBefore))
     ) {
-      current = new URL(location, current).toString();
+      current = next;
       method = 'GET';
       body = undefined;
       continue;

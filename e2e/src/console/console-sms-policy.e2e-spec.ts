@@ -32,7 +32,7 @@ const descriptionOf = (field: Locator) =>
     (el.getAttribute('aria-describedby') ?? '')
       .split(' ')
       .filter(Boolean)
-      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .map((id: string) => el.ownerDocument.getElementById(id)?.textContent ?? '')
       .join(' '),
   );
 
