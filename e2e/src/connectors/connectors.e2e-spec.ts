@@ -329,11 +329,30 @@ describe('connectors: customers connect their own accounts', () => {
     expect(page.body).toContain('did not complete the sign-in');
     expect(page.body).not.toMatch(/555-0100|evil\.example|locked/);
 
+    // Every other gateway route that carries a credential in its path or query, as a client would send it
+    // (the answer does not matter: the request is logged either way).
+    const other = Object.fromEntries(
+      ['invitation', 'reset', 'upload', 'query'].map((k) => [
+        k,
+        `leak-${k}-${randomBytes(8).toString('hex')}`,
+      ]),
+    );
+    for (const path of [
+      `/console/api/invitations/${other.invitation}`,
+      `/console/api/password-resets/${other.reset}`,
+      `/api/v2/uploads/${other.upload}`,
+      `/api/v2/agent?token=${other.query}&api_key=${other.query}&signature=${other.query}`,
+    ])
+      await fetch(`${world.gateway}${path}`).then((r) => r.arrayBuffer());
+
     // The gateway's request log holds these requests, none of their secrets.
-    await waitFor(async () => (gatewayLog().includes('/connect/oauth/callback?') ? true : undefined), {
-      timeoutMs: 10_000,
-      description: 'the callback requests in the gateway log',
-    });
+    await waitFor(
+      async () =>
+        gatewayLog().includes('/connect/oauth/callback?') && gatewayLog().includes('/api/v2/agent?token=')
+          ? true
+          : undefined,
+      { timeoutMs: 10_000, description: 'the requests in the gateway log' },
+    );
     const log = gatewayLog();
     for (const secret of [
       token,
@@ -341,9 +360,12 @@ describe('connectors: customers connect their own accounts', () => {
       code,
       state,
       back2.searchParams.get('state'),
+      ...Object.values(other),
     ])
       expect(log).not.toContain(secret);
     expect(log).toContain('/connect/[redacted]');
+    expect(log).toContain('/console/api/invitations/[redacted]');
+    expect(log).toContain('/api/v2/uploads/[redacted]');
   }, 60_000);
 
   it('a new token URL needs the client secret again; with it the connection drops its tokens and must reconnect', async () => {
