@@ -124,6 +124,8 @@ describe('sandbox call outcomes through the gateway', () => {
       role: 'bot',
       content: 'Hi Asha, this is Maya from Acme Health.',
       timestamp: expect.any(String),
+      // The platform's own line: spoken by the call's voice, heard by its transcriber, written by no model.
+      providers: { stt: 'offline', llm: null, tts: 'offline' },
     });
     // Intro, the callee's answer and question, the agent's reply, the callee's goodbye, the farewell: what
     // was said on the line, as the voice service heard and spoke it.
@@ -314,7 +316,8 @@ describe('sandbox call outcomes through the gateway', () => {
       requested_at: expect.any(String),
       answered_at: null,
       bridged_at: expect.any(String),
-      legs: call.transfer.legs,
+      // As they stood when the transfer was made: the caller's leg bridged, not yet ended with the call.
+      legs: [{ ...call.transfer.legs[0], status: 'bridged', ended_at: null }, call.transfer.legs[1]],
       provider: 'sandbox',
       occurred_at: expect.any(String),
     });
@@ -324,7 +327,7 @@ describe('sandbox call outcomes through the gateway', () => {
       outcome: 'bridged',
     });
     expect(call.transfer.legs).toEqual([
-      expect.objectContaining({ role: 'caller', status: 'bridged' }),
+      expect.objectContaining({ role: 'caller', status: 'completed', ended_at: expect.any(String) }),
       expect.objectContaining({ role: 'human', carrier_call_id: null, to_number: '+919999900000' }),
     ]);
 

@@ -73,8 +73,14 @@ describe('sandbox warm transfers through the gateway', () => {
       answered_at: expect.any(String),
       bridged_at: expect.any(String),
       legs: [
-        { role: 'caller', status: 'bridged', carrier_call_id: expect.stringMatching(/^CA/) },
-        { role: 'human', to_number: human, status: 'bridged', carrier_call_id: expect.stringMatching(/^CA/) },
+        // Both legs were bridged, and ended with the call.
+        { role: 'caller', status: 'completed', carrier_call_id: expect.stringMatching(/^CA/) },
+        {
+          role: 'human',
+          to_number: human,
+          status: 'completed',
+          carrier_call_id: expect.stringMatching(/^CA/),
+        },
       ],
     });
     expect(call.transfer.legs[0].carrier_call_id).not.toBe(call.transfer.legs[1].carrier_call_id);

@@ -285,10 +285,11 @@ describe('voice calls through the fake carriers', () => {
             carrier_call_id: call.carrierId,
             from_number: done.from_number,
             to_number: done.to_number,
-            status: 'bridged',
+            // The caller's leg ends with the call.
+            status: 'completed',
             started_at: done.started_at,
             answered_at: done.started_at,
-            ended_at: null,
+            ended_at: expect.any(String),
           },
           {
             role: 'human',

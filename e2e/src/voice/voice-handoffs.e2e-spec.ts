@@ -129,7 +129,7 @@ describe('handoffs between agents on live calls', () => {
       },
     ]);
     expect(done.session.tool_calls).toEqual([
-      expect.objectContaining({ name: 'handoff_to_billing', kind: 'builtin', outcome: 'success' }),
+      expect.objectContaining({ name: 'handoff_to_billing', kind: 'handoff', outcome: 'success' }),
     ]);
     expect(done.session.transcript.map((l: Any) => l.content)).toEqual(
       expect.arrayContaining([ASK, BILLING_REPLY]),

@@ -224,7 +224,8 @@ describe('fallback providers: STT_PROVIDER=deepgram,openai, TTS_PROVIDER=openai,
       ['user', 'Thank you.'],
       ['bot', 'Fallback heard Thank you.'],
     ]);
-    expect(transcript[0].providers).toBeUndefined();
+    // The intro is the platform's line: no model wrote it; the voice that spoke it and the call's ear are named.
+    expect(transcript[0].providers).toEqual({ stt: 'deepgram', llm: null, tts: 'openai' });
     expect(transcript[2].providers).toEqual({ stt: 'deepgram', llm: 'primary', tts: 'openai' });
     expect(transcript[4].providers).toEqual({ stt: 'openai', llm: 'fallback', tts: 'offline' });
     expect(transcript[6].providers).toEqual({ stt: 'openai', llm: 'fallback', tts: 'offline' });

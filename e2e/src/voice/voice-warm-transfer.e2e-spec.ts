@@ -111,14 +111,21 @@ describe('warm transfers through the fake carriers', () => {
       answered_at: iso,
       bridged_at: iso,
       legs: [
-        expect.objectContaining({ role: 'caller', carrier_call_id: call.carrierId, status: 'bridged' }),
+        // Both legs were bridged, and ended with the call.
+        expect.objectContaining({
+          role: 'caller',
+          carrier_call_id: call.carrierId,
+          status: 'completed',
+          ended_at: iso,
+        }),
         expect.objectContaining({
           role: 'human',
           carrier_call_id: leg.providerCallId,
           from_number: started.from_number,
           to_number: human,
-          status: 'bridged',
+          status: 'completed',
           answered_at: iso,
+          ended_at: iso,
         }),
       ],
     });
@@ -212,8 +219,8 @@ describe('warm transfers through the fake carriers', () => {
         outcome: 'bridged',
         answered_at: expect.any(String),
         legs: [
-          { role: 'caller', carrier_call_id: call.carrierId, status: 'bridged' },
-          { role: 'human', carrier_call_id: leg.legId, status: 'bridged' },
+          { role: 'caller', carrier_call_id: call.carrierId, status: 'completed' },
+          { role: 'human', carrier_call_id: leg.legId, status: 'completed' },
         ],
       },
     });
