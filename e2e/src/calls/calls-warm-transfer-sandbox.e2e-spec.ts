@@ -46,7 +46,8 @@ describe('sandbox warm transfers through the gateway', () => {
       outcome: 'no_answer',
       bridged_at: null,
       legs: [
-        { role: 'caller', status: 'answered' },
+        // The caller's leg ends with the call the agent went on with.
+        { role: 'caller', status: 'completed' },
         { role: 'human', status: 'no_answer' },
       ],
     });

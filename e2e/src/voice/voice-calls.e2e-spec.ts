@@ -307,10 +307,13 @@ describe('voice calls through the fake carriers', () => {
         Date.parse(done.transfer.bridged_at),
       );
       const { to_number, ...transfer } = done.transfer;
+      // call.transferred tells the transfer as it was made: the caller's leg bridged, not yet ended with the call.
+      const [callerLeg, humanLeg] = transfer.legs;
       expect(events[0].data).toMatchObject({
         call_id: call.callId,
         transfer_to: to_number,
         ...transfer,
+        legs: [{ ...callerLeg, status: 'bridged', ended_at: null }, humanLeg],
         provider,
         client_reference_id: `xfer-${provider}`,
       });

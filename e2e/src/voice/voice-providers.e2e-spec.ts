@@ -261,7 +261,8 @@ describe('fallback providers: STT_PROVIDER=deepgram,openai, TTS_PROVIDER=openai,
     expect(entry.allOf?.[0]?.$ref ?? entry.$ref).toBe('#/components/schemas/TurnProvidersDto');
     expect(doc.components.schemas.TurnProvidersDto.properties).toMatchObject({
       stt: { enum: ['offline', 'openai', 'deepgram', 'assemblyai', 'sarvam'] },
-      llm: { enum: ['primary', 'fallback'] },
+      // null: a line the platform says itself (the intro), which no model wrote.
+      llm: { enum: ['primary', 'fallback', null] },
       tts: { enum: ['offline', 'openai', 'elevenlabs', 'cartesia', 'deepgram', 'azure', 'sarvam'] },
     });
   });

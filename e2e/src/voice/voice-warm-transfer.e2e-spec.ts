@@ -142,7 +142,12 @@ describe('warm transfers through the fake carriers', () => {
       transfer_to: human,
       transfer_type: 'warm',
       outcome: 'bridged',
-      legs: done.transfer.legs,
+      // As the legs were when they were bridged: neither had ended with the call yet.
+      legs: done.transfer.legs.map((l: { status: string; ended_at: string | null }) => ({
+        ...l,
+        status: 'bridged',
+        ended_at: null,
+      })),
       provider: 'carrier_b',
       client_reference_id: 'warm-b',
     });
@@ -160,7 +165,7 @@ describe('warm transfers through the fake carriers', () => {
       expect(await fact('Bridged').textContent()).toBeTruthy();
       expect(await fact('Caller leg').textContent()).toContain(call.carrierId);
       expect(await fact('Human leg').textContent()).toContain(
-        `${leg.providerCallId} · ${started.from_number} → ${human} · bridged`,
+        `${leg.providerCallId} · ${started.from_number} → ${human} · completed · answered `,
       );
       expect(await seriousA11yViolations(page)).toEqual([]);
     } finally {

@@ -13,7 +13,7 @@ import { normalizeCarrierStatus } from './status-normalization';
 import { Call } from '../calls/entities/call.entity';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { CallsConfig } from '../config/calls.config';
-import { legsEndedWithCall } from '../carriers/transfer-legs/transfer-record';
+import { legsEndedWithCall } from '../calls/transfer-legs';
 import { accountConcurrency, readActiveCalls } from '../partners/partner-lock';
 import { enqueuePostCall } from '../work-queue/post-call-jobs';
 import { statusUpdatedData } from './status-event';

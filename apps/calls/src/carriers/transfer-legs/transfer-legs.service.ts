@@ -21,6 +21,7 @@ import { CallbackRequest, CarrierAdapter, TRANSFER_LEG_EVENTS } from '../carrier
 import { carrierCallOf } from '../carrier-call';
 import { hangupReply } from '../carrier-xml';
 import { CarrierRegistry } from '../carrier-registry';
+import { isLiveLeg } from '../../calls/transfer-legs';
 import { callerLeg, platformNumberOf, transferredData } from './transfer-record';
 
 /** end_call_reason of a call handed to a human. */
@@ -186,6 +187,9 @@ export class TransferLegs {
       // A leg that outlives its transfer (its answer or ringing raced the end) is hung up; an ended one is noted.
       if (parsed.status === 'completed' || parsed.status === 'no_answer' || parsed.status === 'busy') {
         await this.updateLeg(consultId, (transfer, leg) => {
+          // A bridged (or answered) leg that hangs up has completed: its status says so, as its end time does.
+          if (parsed.status === 'completed' && leg.ended_at === null && isLiveLeg(leg))
+            leg.status = 'completed';
           leg.ended_at ??= at.toISOString();
           return transfer;
         });

@@ -21,21 +21,6 @@ export function callerLeg(call: Call, status: TransferLegStatus): CallTransferLe
   };
 }
 
-/**
- * The transfer as the call's end leaves it: a leg still live (answered, or bridged to the other) ends with the
- * call, `completed` at its end; legs that ended before keep their status and time. Null when nothing changes.
- */
-export function legsEndedWithCall(transfer: CallTransfer | null, endedAt: Date): CallTransfer | null {
-  const live = (leg: CallTransferLeg) =>
-    leg.ended_at === null && (leg.status === 'answered' || leg.status === 'bridged');
-  if (!transfer?.legs.some(live)) return null;
-  const at = endedAt.toISOString();
-  return {
-    ...transfer,
-    legs: transfer.legs.map((leg) => (live(leg) ? { ...leg, status: 'completed', ended_at: at } : leg)),
-  };
-}
-
 /** call.transferred's data for a call and its (settled) transfer. */
 export function transferredData(call: Call, transfer: CallTransfer): CallTransferredData {
   return {
