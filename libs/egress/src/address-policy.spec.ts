@@ -1,4 +1,4 @@
-import { addressRange, isPrivateAddress } from './address-policy';
+import { isPublicHostName, addressRange, isPrivateAddress } from './address-policy';
 
 describe('isPrivateAddress', () => {
   it.each([
@@ -58,5 +58,12 @@ describe('isPrivateAddress', () => {
     expect(addressRange('localhost')).toBeNull();
     expect(addressRange(new URL('https://[::127.0.0.1]/').hostname)).toBe('ipv4Compatible');
     expect(() => isPrivateAddress('localhost')).toThrow(TypeError);
+  });
+
+  it('judges a URL host as written: localhost names and private literals are not public, other names are', () => {
+    for (const host of ['localhost', 'API.localhost', '10.0.0.7', '[::1]', '[::ffff:127.0.0.1]'])
+      expect(isPublicHostName(host)).toBe(false);
+    for (const host of ['auth.example.com', '8.8.8.8', '[2606:4700:4700::1111]'])
+      expect(isPublicHostName(host)).toBe(true);
   });
 });

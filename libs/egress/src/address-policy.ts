@@ -30,6 +30,18 @@ export function addressRange(address: string): string | null {
   return parsed.range();
 }
 
+/**
+ * Whether a URL's host may name a public place as written: false for a localhost name or an IP literal outside
+ * global unicast; true for a public literal and for any other name (its addresses are checked when it is
+ * resolved, at connect time).
+ */
+export function isPublicHostName(host: string): boolean {
+  const name = host.toLowerCase();
+  if (name === 'localhost' || name.endsWith('.localhost')) return false;
+  const range = addressRange(name);
+  return range === null || range === ALLOWED_RANGE;
+}
+
 /** True for an IP literal outside global unicast; false for a public address. Throws for a non-IP. */
 export function isPrivateAddress(address: string): boolean {
   const range = addressRange(address);

@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
+import { originOf } from '../common/url-origin';
 import { recordConnectionEvent } from './connection-events';
 import { Connector, OAuth2Settings } from './entities/connector.entity';
 import { CustomerConnection } from './entities/customer-connection.entity';
@@ -8,10 +9,6 @@ import { CustomerConnection } from './entities/customer-connection.entity';
 /** What a connection that lost its tokens to a connector change says (its `error`). */
 export const RECONNECT_MESSAGE =
   'The connector’s token, revocation or authorization URL changed: the customer must connect again with a new link';
-
-function originOf(url: string): string {
-  return new URL(url).origin;
-}
 
 /**
  * Whether a change of settings sends the client secret or customers' tokens somewhere new: a new token_url

@@ -11,7 +11,7 @@ import {
   ListConnectorsQueryDto,
   UpdateConnectorDto,
 } from '@vap/api';
-import { addressRange } from '@vap/egress';
+import { isPublicHostName } from '@vap/egress';
 import { AppError, ConnectorId, ErrorCode } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { inTransaction, keysetPage } from '@vap/persistence';
@@ -167,10 +167,7 @@ export class ConnectorsService {
    * browsers there): no private, loopback or otherwise non-public address literal, no localhost name.
    */
   private assertPublicHost(field: string, url: string): void {
-    if (this.allowPrivateHosts) return;
-    const host = new URL(url).hostname.toLowerCase();
-    const range = addressRange(host);
-    if ((range !== null && range !== 'unicast') || host === 'localhost' || host.endsWith('.localhost'))
+    if (!this.allowPrivateHosts && !isPublicHostName(new URL(url).hostname))
       throw invalid(field, `${field} must name a public host`);
   }
 

@@ -34,6 +34,7 @@ import { AgentRecordsService } from '../agents/agent-records.service';
 import { AgentsService } from '../agents/agents.service';
 import { Agent } from '../agents/entities/agent.entity';
 import { invalidFields } from '../common/invalid-fields';
+import { originOf } from '../common/url-origin';
 import { LOCK_CONFLICT, withUniqueConflicts } from '../common/write-conflicts';
 import { findConnector } from '../connectors/connector-records';
 import {
@@ -68,14 +69,6 @@ function credentialsNotResent(fn: CustomFunction, input: UpdateCustomFunctionDto
     });
   return out;
 }
-
-const originOf = (url: string): string => {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
-};
 
 const NAME_TAKEN = withUniqueConflicts({
   custom_functions_partner_name_key: () =>

@@ -115,7 +115,7 @@ export class SmsPolicyService {
    */
   async assertUnderCaps(em: EntityManager, partnerId: string, callId: string | null): Promise<void> {
     const row = await em.getRepository(SmsPolicyRow).findOneBy({ partnerId });
-    const perDay = Math.min(row?.maxPerDay ?? this.config.SMS_MAX_PER_DAY, this.config.SMS_MAX_PER_DAY);
+    const { perDay, perCall } = this.caps(row);
     await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`messages:day:${partnerId}`]);
     // The newest perDay messages of the window: when the oldest of them leaves it, one more may go.
     const [recent] = (await em.query(
@@ -133,7 +133,6 @@ export class SmsPolicyService {
       );
     }
     if (!callId) return;
-    const perCall = Math.min(row?.maxPerCall ?? SEND_SMS_MAX_PER_CALL, SEND_SMS_MAX_PER_CALL);
     await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`messages:call:${callId}`]);
     const [{ count }] = (await em.query(
       `SELECT count(*)::int AS count FROM ${tableOf(em, Message)} WHERE call_id = $1`,
@@ -145,6 +144,14 @@ export class SmsPolicyService {
         `this call has sent ${count} messages, the most one call sends`,
       );
     }
+  }
+
+  /** The caps in force: the account's own, never above the platform's limits (which apply when it set none). */
+  private caps(row: SmsPolicyRow | null): { perDay: number; perCall: number } {
+    return {
+      perDay: Math.min(row?.maxPerDay ?? this.config.SMS_MAX_PER_DAY, this.config.SMS_MAX_PER_DAY),
+      perCall: Math.min(row?.maxPerCall ?? SEND_SMS_MAX_PER_CALL, SEND_SMS_MAX_PER_CALL),
+    };
   }
 
   /** The countries of the account's active numbers, and the platform's list. */
@@ -162,12 +169,13 @@ export class SmsPolicyService {
         WHERE partner_id = $1 AND direction = 'outbound' AND created_at > now() - interval '24 hours'`,
       [partnerId],
     )) as { count: number }[];
+    const { perDay, perCall } = this.caps(row);
     return {
       allowed_countries: row?.allowedCountries ?? null,
       default_allowed_countries: await this.defaultCountries(partnerId),
-      max_per_day: Math.min(row?.maxPerDay ?? this.config.SMS_MAX_PER_DAY, this.config.SMS_MAX_PER_DAY),
+      max_per_day: perDay,
       max_per_day_limit: this.config.SMS_MAX_PER_DAY,
-      max_per_call: Math.min(row?.maxPerCall ?? SEND_SMS_MAX_PER_CALL, SEND_SMS_MAX_PER_CALL),
+      max_per_call: perCall,
       max_per_call_limit: SEND_SMS_MAX_PER_CALL,
       sent_last_24_hours: count,
       blocked_prefixes: plus(PREMIUM_SMS_PREFIXES),

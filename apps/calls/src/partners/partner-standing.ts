@@ -32,8 +32,7 @@ export class PartnerStanding {
        ON CONFLICT (partner_id) DO UPDATE
          SET status = EXCLUDED.status, version = EXCLUDED.version,
              concurrency_limit = COALESCE(EXCLUDED.concurrency_limit, ${table}.concurrency_limit),
-             price_per_minute_paise = EXCLUDED.price_per_minute_paise,
-             reseller_id = COALESCE(EXCLUDED.reseller_id, ${table}.reseller_id), updated_at = now()
+             price_per_minute_paise = EXCLUDED.price_per_minute_paise, updated_at = now()
        WHERE ${table}.version < EXCLUDED.version
           OR (${table}.version = EXCLUDED.version AND ${table}.concurrency_limit IS NULL)`,
       [
@@ -45,7 +44,7 @@ export class PartnerStanding {
         partner.resellerId ?? null,
       ],
     );
-    // Whatever the view's version: a client kept before its reseller was told (an older sender's view).
+    // A row already kept learns its reseller whatever the view's version (an account never changes reseller).
     if (partner.resellerId)
       await em.query(
         `UPDATE ${table} SET reseller_id = $2 WHERE partner_id = $1 AND reseller_id IS DISTINCT FROM $2`,

@@ -22,10 +22,10 @@ import {
   UpdateClientDto,
   USAGE_MAX_RANGE_DAYS,
 } from '@vap/api';
-import { AppError, ErrorCode } from '@vap/messages';
+import { ErrorCode } from '@vap/messages';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
 import { BillingUsageService } from '../billing/billing-usage.service';
-import { ConsoleRequest, ROLE_MAY } from '../console/console-auth';
+import { assertConsoleRoleMay, ROLE_MAY } from '../console/console-auth';
 import { API_PREFIX } from '../http/api-docs';
 import { idParam } from '../http/id-param';
 import { IdempotencyKey, REPLAYED_HEADER } from '../idempotency/idempotency-key';
@@ -38,10 +38,7 @@ import { ResellerAuditService } from './reseller-audit.service';
  * admins), as on the console's key page; an API key that reaches the route may.
  */
 function mayManageKeys(req: Request): void {
-  const session = (req as ConsoleRequest).consoleSession;
-  if (session && !ROLE_MAY.manageKeys(session.user.role)) {
-    throw new AppError(ErrorCode.FORBIDDEN, `The ${session.user.role} role cannot manage API keys`);
-  }
+  assertConsoleRoleMay(req, ROLE_MAY.manageKeys, 'manage API keys');
 }
 
 const RESELLERS_ONLY = 'Only for a reseller (the operator marks one); any other account gets 403 FORBIDDEN.';

@@ -56,6 +56,16 @@ export const ROLE_MAY = {
 };
 
 /**
+ * On a public route the console mirrors: 403 when the request comes from a console session whose role `may`
+ * refuses (`what`: what the role cannot do). A request with an API key passes (its scopes decide).
+ */
+export function assertConsoleRoleMay(req: Request, may: (role: ConsoleRole) => boolean, what: string): void {
+  const session = (req as ConsoleRequest).consoleSession;
+  if (session && !may(session.user.role))
+    throw new AppError(ErrorCode.FORBIDDEN, `The ${session.user.role} role cannot ${what}`);
+}
+
+/**
  * Authenticates console requests by their session cookie: 401 without a live session, 403 for a suspended or
  * unapproved account, and for a request that changes something, 403 from another origin (ConsoleOrigin) or
  * without the session's CSRF token in X-CSRF-Token. The cookie is HttpOnly, SameSite=Strict, limited to

@@ -12,10 +12,10 @@ import {
   SmsPolicyDto,
   UpdateSmsPolicyDto,
 } from '@vap/api';
-import { AppError, ErrorCode, MessageId, Subjects } from '@vap/messages';
+import { ErrorCode, MessageId, Subjects } from '@vap/messages';
 import { RpcClient } from '@vap/messaging';
 import { AuthContext, CurrentPartner } from '../auth/auth-context';
-import { ConsoleRequest, ROLE_MAY } from '../console/console-auth';
+import { assertConsoleRoleMay, ROLE_MAY } from '../console/console-auth';
 import { API_PREFIX } from '../http/api-docs';
 import { idParam } from '../http/id-param';
 import { ApiEnvelope, ApiErrors, ApiPartnerRoute } from '../http/openapi.decorators';
@@ -50,14 +50,6 @@ account's phone numbers and the platform's list). Premium-rate and satellite ran
 always; ranges flagged for SMS fraud (\`high_risk_prefixes\`) only when their country is in the account's own
 \`allowed_countries\`. \`max_per_day\` bounds the account's outbound messages in any 24 hours, \`max_per_call\` an agent's
 messages in one call; each at most the platform's limit.`;
-
-/** Through the console, the SMS policy is changed by the roles that manage the account (owners and admins). */
-function mayChangePolicy(req: Request): void {
-  const session = (req as ConsoleRequest).consoleSession;
-  if (session && !ROLE_MAY.manageTeam(session.user.role)) {
-    throw new AppError(ErrorCode.FORBIDDEN, `The ${session.user.role} role cannot change the SMS policy`);
-  }
-}
 
 /** SMS of the account: send, history, and the sandbox's simulated inbound SMS. */
 @ApiTags('Messaging')
@@ -110,7 +102,8 @@ export class MessagesController {
     @Req() req: Request,
     @Body() body: UpdateSmsPolicyDto,
   ): Promise<SmsPolicyDto> {
-    mayChangePolicy(req);
+    // Through the console, by the roles that manage the account (owners and admins).
+    assertConsoleRoleMay(req, ROLE_MAY.manageTeam, 'change the SMS policy');
     return this.rpc.request(Subjects.calls.messagePolicyUpdate, auth.partner, body);
   }
 

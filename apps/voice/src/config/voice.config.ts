@@ -11,7 +11,7 @@ import {
   ValidatorConstraintInterface,
 } from 'class-validator';
 import { LONGEST_CALL_SECS, STT_PROVIDERS, TTS_PROVIDERS } from '@vap/messages';
-import { addressRange } from '@vap/egress';
+import { isPublicHostName } from '@vap/egress';
 import { MediaBaseUrlConstraint } from '@vap/media';
 import { BaseServiceConfig, BoolSetting, DevelopmentValue, IntSetting } from '@vap/runtime';
 import {
@@ -44,9 +44,7 @@ class PublicProviderUrlConstraint implements ValidatorConstraintInterface {
     } catch {
       return true; // the URL pattern reports it
     }
-    if (host === 'localhost' || host.endsWith('.localhost')) return false;
-    const range = addressRange(host);
-    return range === null || range === 'unicast';
+    return isPublicHostName(host);
   }
 
   defaultMessage(args: ValidationArguments): string {

@@ -49,8 +49,12 @@ export class SpeechUsage {
     paidBy: SpeechPaidBy | undefined,
     audio: AsyncIterable<Int16Array>,
   ): AsyncIterable<Int16Array> {
+    let counted = false;
     for await (const chunk of audio) {
-      this.used(provider, paidBy);
+      if (!counted) {
+        counted = true;
+        this.used(provider, paidBy);
+      }
       yield chunk;
     }
   }
