@@ -10,6 +10,7 @@ import { boundUnreadBodies, exceptPaths, jsonOnly, refuseDeclaredOversize } from
 import { bodyLimitOf } from './http/body-parsers.guard';
 import { refuseUnsafeInput } from './http/input-rules';
 import { envelopeClientErrors } from './http/client-errors';
+import { keepConnectionsOpenLongerThanClients } from './http/keep-alive';
 import { CALLBACK_ROUTES } from './callbacks/callbacks.route';
 import { CONNECT_PAGE_ROUTES } from './connectors/connect-pages.route';
 import { RAW_BODY_ROUTES } from './uploads/uploads.route';
@@ -32,6 +33,7 @@ void bootstrapService({
     app.use(consoleApiMirror);
     app.use(CONSOLE_PATH, consoleWeb({ mediaPublicUrl: config.MEDIA_PUBLIC_URL }));
     envelopeClientErrors(app.getHttpServer());
+    keepConnectionsOpenLongerThanClients(app.getHttpServer());
     // Before routing only headers are looked at: a declared body over its route's limit is refused at once,
     // and a body of a type its route does not take is marked (415 once routed). Bodies are read and parsed by
     // BodyParsersGuard, the last guard: after authentication and rate limiting.
