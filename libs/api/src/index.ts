@@ -20,6 +20,7 @@ export * from './extraction';
 export * from './custom-functions';
 export * from './connectors';
 export * from './provider-credentials';
+export * from './models';
 export * from './documents';
 export * from './knowledge';
 export * from './calls';

@@ -21,15 +21,37 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/** Who the conversation is with: a partner's own model server gets it with every request. */
+export interface ChatCallContext {
+  callId: string;
+  variables: Record<string, unknown>;
+}
+
 export interface ChatRequest {
   messages: ChatMessage[];
   tools: ToolSpec[];
   /** Sampling temperature; the offline engine ignores it. */
   temperature?: number;
+  /** Longest reply, in tokens (the agent's model.max_tokens); the provider's default when absent. */
+  maxTokens?: number;
+  topP?: number;
+  call?: ChatCallContext;
 }
 
-/** What the model streams: text as it comes, and each tool call once its arguments are complete. */
-export type ChatDelta = { type: 'text'; text: string } | { type: 'tool_call'; call: ToolCall };
+/** Tokens one reply cost, as the provider reported them. */
+export interface ChatUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * What the model streams: text as it comes, each tool call once its arguments are complete, and (once, when the
+ * provider reports it, usually last) the reply's token usage.
+ */
+export type ChatDelta =
+  | { type: 'text'; text: string }
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'usage'; usage: ChatUsage };
 
 export interface ChatModel {
   /** Reported in logs and metrics. */

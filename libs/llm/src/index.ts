@@ -10,3 +10,4 @@ export * from './openai-compatible-chat-model';
 export * from './offline-chat-model';
 export * from './create-chat-model';
 export * from './api-base-url';
+export * from './key-check';

@@ -7,7 +7,6 @@ export * from './request-deadline';
 export * from './speech-settings';
 export * from './speech-events';
 export * from './plugin';
-export * from './key-check';
 export * from './languages';
 export * from './pronunciation-match';
 export * from './keyterms';

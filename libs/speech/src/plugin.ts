@@ -1,14 +1,10 @@
+import type { KeyCheck } from '@vap/llm';
 import type { SpeechProviderName, SpokenLanguage } from '@vap/messages';
 import type { NetworkProviderConfig } from './speech-settings';
 import type { SttProvider } from './stt-provider';
 import type { TtsProvider } from './tts-provider';
 
-/**
- * What a key check found. `rejected`: the provider answered that the key is not good (401/403, or its own
- * refusal), `message` quotes what it said; `unreachable`: no answer in time, or a 5xx (the key is not judged).
- */
-export type KeyCheck =
-  { ok: true } | { ok: false; reason: 'rejected' | 'unreachable'; status?: number; message: string };
+export type { KeyCheck } from '@vap/llm';
 
 /** A key to check: the credential and where the provider's API is. */
 export type KeyCheckRequest = Pick<NetworkProviderConfig, 'apiKey' | 'baseUrl' | 'region' | 'timeoutMs'>;

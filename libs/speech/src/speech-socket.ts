@@ -1,7 +1,7 @@
 // What the streaming text-to-speech adapters over WebSockets share (ElevenLabs stream-input, Cartesia): one
 // socket per synthesis, read as a queue of JSON text frames.
 import WebSocket from 'ws';
-import { providerWords } from './key-check';
+import { providerWords } from '@vap/llm';
 
 /** Largest frame taken from a provider: a base64 chunk of a few seconds of 16 kHz audio is far below it. */
 const MAX_FRAME_BYTES = 2 << 20;

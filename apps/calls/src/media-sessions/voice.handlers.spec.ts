@@ -786,7 +786,12 @@ describe('calls.voice.* commands', () => {
 
     it('keeps the providers that served an agent turn, and refuses names it does not know', async () => {
       const call = await callOn('sandbox');
-      const providers = { stt: 'openai', llm: 'fallback', tts: 'offline' } as const;
+      const providers = {
+        stt: 'openai',
+        llm: 'anthropic',
+        llm_model: 'claude-3-5-haiku-latest',
+        tts: 'offline',
+      } as const;
       const line = { callId: call.id, role: 'bot' as const, content: 'Sure.', atMs: 1_000, callSeconds: 1 };
       await rpc.request(Subjects.calls.voiceTranscript, partnerId, { ...line, providers });
       // On a caller's line there is nothing to keep.
@@ -799,6 +804,8 @@ describe('calls.voice.* commands', () => {
       for (const bad of [
         { ...providers, stt: 'whisper' },
         { ...providers, llm: 'secondary' },
+        { ...providers, llm_model: 5 },
+        { ...providers, llm_model: 'm'.repeat(129) },
         { stt: 'openai', llm: 'primary' },
       ]) {
         await expect(

@@ -1,14 +1,9 @@
 // The agent's lines on the call: the replies of its turns and the lines the platform says outside them. Each is
 // reported once it is done, and the model's history is corrected to what the caller heard of it.
 
-import type {
-  LlmProviderName,
-  SttProviderName,
-  TtsProviderName,
-  TurnLatency,
-  TurnProviders,
-} from '@vap/messages';
+import type { SttProviderName, TtsProviderName, TurnLatency, TurnProviders } from '@vap/messages';
 import type { ChatMessage } from '@vap/llm';
+import type { ModelIdentity } from './model-round';
 import type { AgentSpeech, SpokenLine } from './agent-speech';
 import { latencyOf, providersOf, type Turn } from './agent-turn';
 import type { CallTranscript } from './call-transcript';
@@ -48,7 +43,7 @@ export interface AgentLinesOptions {
   nowMs(): number;
   ending(): boolean;
   /** The providers serving the call now (a turn that fell back names the one that took over). */
-  current(): { stt: SttProviderName; llm: LlmProviderName; tts: TtsProviderName };
+  current(): { stt: SttProviderName; llm: ModelIdentity; tts: TtsProviderName };
   latency?: TurnLatencySink;
   /** A line of the platform's could not be synthesised: the call ends. */
   failed(failure: ProviderFailure): void;
@@ -140,7 +135,7 @@ export class AgentLines {
   /** The providers of a line the platform said itself: the call's transcriber, no model, the TTS that spoke it. */
   private platformProviders(line: SpokenLine): TurnProviders {
     const { stt, tts } = this.options.current();
-    return { stt, llm: null, tts: line.ttsProvider ?? tts };
+    return { stt, llm: null, llm_model: null, tts: line.ttsProvider ?? tts };
   }
 
   /**

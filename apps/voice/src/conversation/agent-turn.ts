@@ -1,7 +1,8 @@
 // One turn of the agent's: the reply to a caller's turn (or a round it takes by itself), with what its latency
 // and its providers are measured from.
 
-import type { LlmProviderName, SttProviderName, TurnLatency, TurnProviders } from '@vap/messages';
+import type { SttProviderName, TurnLatency, TurnProviders } from '@vap/messages';
+import type { ModelIdentity } from './model-round';
 import type { SpokenLine } from './agent-speech';
 import type { ProviderFailure } from './provider-failure';
 import type { EarlyReply } from './turn-taking/early-reply';
@@ -18,7 +19,7 @@ export interface Turn {
   /** The STT provider that transcribed the caller's words. */
   readonly stt: SttProviderName;
   /** The model that wrote the reply's latest round. */
-  llm: LlmProviderName | null;
+  llm: ModelIdentity | null;
   llmFirstTokenAtMs: number | null;
   /** A TTS failure seen while the model was still streaming. */
   failure: ProviderFailure | null;
@@ -53,11 +54,13 @@ export function newTurn(
 export function providersOf(
   turn: Turn,
   line: SpokenLine,
-  current: { llm: LlmProviderName | null; tts: TurnProviders['tts'] },
+  current: { llm: ModelIdentity | null; tts: TurnProviders['tts'] },
 ): TurnProviders {
+  const model = turn.llm ?? current.llm;
   return {
     stt: turn.stt,
-    llm: turn.llm ?? current.llm,
+    llm: model?.provider ?? null,
+    llm_model: model?.model ?? null,
     tts: line.ttsProvider ?? current.tts,
   };
 }

@@ -125,7 +125,7 @@ class Conversation implements LiveConversation {
       ending: () => this.life.ending,
       current: () => ({
         stt: this.stt.current.name,
-        llm: this.models.current.name,
+        llm: this.models.current,
         tts: this.tts.current.name,
       }),
       latency: options.latency,
@@ -496,7 +496,8 @@ class Conversation implements LiveConversation {
       timeoutMs: this.providerTimeoutMs,
       onSentence,
       onFirstDelta,
-      onFallback: (failure, next) => this.options.onProviderFallback?.(failure, next),
+      onFallback: (failure, next) =>
+        this.options.onProviderFallback?.(failure, `${next.provider}:${next.model}`),
     });
   }
 }

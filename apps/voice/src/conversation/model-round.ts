@@ -2,15 +2,22 @@
 // first sentence is spoken while the model is still writing), and collect the tool calls it makes. A model that
 // fails before any of the round's reply was spoken hands the round over to the fallback model.
 
-import type { LlmProviderName } from '@vap/messages';
-import type { ChatModel, ChatRequest, ToolCall } from '@vap/llm';
+import type { AnsweringModelProvider, ModelPaidBy } from '@vap/messages';
+import type { ChatModel, ChatRequest, ChatUsage, ToolCall } from '@vap/llm';
 import type { ProviderChain } from './provider-chain';
 import { Aborted, ProviderFailure, withProviderTimeout } from './provider-failure';
 import { SentenceSplitter } from './sentence-splitter';
 
-/** One of the agent's configured models, by its place in the settings (LLM_BASE_URL, LLM_FALLBACK_BASE_URL). */
-export interface AgentModel {
-  name: LlmProviderName;
+/** Which model wrote a reply: its provider and the provider's model id. */
+export interface ModelIdentity {
+  provider: AnsweringModelProvider;
+  model: string;
+}
+
+/** One of the models a call may think with (the agent's, then its fallbacks), and who pays for it. */
+export interface AgentModel extends ModelIdentity {
+  /** Whose key answers: null for the offline engine, a partner's server and the deployment's default model. */
+  paidBy: ModelPaidBy | null;
   llm: ChatModel;
 }
 
@@ -26,14 +33,16 @@ export interface ModelRoundOptions {
   /** The first delta (text or tool call) arrived. */
   onFirstDelta(): void;
   /** `failure` handed the call over to the next model, `next`. */
-  onFallback?(failure: ProviderFailure, next: LlmProviderName): void;
+  onFallback?(failure: ProviderFailure, next: AgentModel): void;
 }
 
 export interface ModelRoundResult {
   text: string;
   calls: ToolCall[];
   /** The model that wrote it. */
-  model: LlmProviderName;
+  model: AgentModel;
+  /** Tokens it cost, when the provider said (the offline engine and some servers do not). */
+  usage: ChatUsage | null;
 }
 
 /**
@@ -45,18 +54,18 @@ export async function runModelRound(options: ModelRoundOptions): Promise<ModelRo
     const model = options.models.current;
     let spoken = false;
     try {
-      const { text, calls } = await streamReply(model.llm, {
+      const { text, calls, usage } = await streamReply(model.llm, {
         ...options,
         onSentence: (sentence) => {
           spoken = true;
           options.onSentence(sentence);
         },
       });
-      return { text, calls, model: model.name };
+      return { text, calls, model, usage };
     } catch (error) {
       // Once the caller heard part of a reply, another model cannot finish it: the call apologises instead.
       if (!(error instanceof ProviderFailure) || spoken || !options.models.fallBackFrom(model)) throw error;
-      options.onFallback?.(error, options.models.current.name);
+      options.onFallback?.(error, options.models.current);
     }
   }
 }
@@ -64,7 +73,7 @@ export async function runModelRound(options: ModelRoundOptions): Promise<ModelRo
 async function streamReply(
   llm: ChatModel,
   options: ModelRoundOptions,
-): Promise<{ text: string; calls: ToolCall[] }> {
+): Promise<{ text: string; calls: ToolCall[]; usage: ChatUsage | null }> {
   const { signal } = options;
   // The request has its own controller so a timeout can cancel it without reading as a barge-in.
   const request = new AbortController();
@@ -75,15 +84,20 @@ async function streamReply(
   const calls: ToolCall[] = [];
   let text = '';
   let first = true;
+  let usage: ChatUsage | null = null;
   try {
     for (;;) {
       const next = await withProviderTimeout('llm', iterator.next(), options.timeoutMs, signal, onAbort);
       if (next.done) break;
+      const delta = next.value;
+      if (delta.type === 'usage') {
+        usage = delta.usage;
+        continue;
+      }
       if (first) {
         first = false;
         options.onFirstDelta();
       }
-      const delta = next.value;
       if (delta.type === 'tool_call') {
         calls.push(delta.call);
         continue;
@@ -101,5 +115,5 @@ async function streamReply(
     signal.removeEventListener('abort', onAbort);
   }
   for (const sentence of splitter.flush()) options.onSentence(sentence);
-  return { text: text.trim(), calls };
+  return { text: text.trim(), calls, usage };
 }

@@ -220,11 +220,18 @@ export class ConversationStarter {
   private agentModels(): AgentModel[] {
     const config = this.options.config;
     this.models ??= [
-      { name: 'primary', llm: createChatModel(config) },
+      {
+        provider: config.LLM_BASE_URL ? 'platform' : 'offline',
+        model: config.LLM_BASE_URL ? config.LLM_MODEL : 'offline',
+        paidBy: null,
+        llm: createChatModel(config),
+      },
       ...(config.LLM_FALLBACK_BASE_URL
         ? [
             {
-              name: 'fallback' as const,
+              provider: 'platform' as const,
+              model: config.LLM_FALLBACK_MODEL ?? config.LLM_MODEL,
+              paidBy: null,
               llm: createChatModel({
                 LLM_BASE_URL: config.LLM_FALLBACK_BASE_URL,
                 LLM_API_KEY: config.LLM_FALLBACK_API_KEY,

@@ -17,8 +17,8 @@ import {
   ExtractionStatus,
   HANGUP_SOURCES,
   HangupSource,
-  LLM_PROVIDERS,
-  LlmProviderName,
+  ANSWERING_MODEL_PROVIDERS,
+  AnsweringModelProvider,
   SPEECH_PROVIDERS,
   SpeechProviderName,
   STT_PROVIDERS,
@@ -82,13 +82,24 @@ export class TurnProvidersDto {
   stt: SttProviderName;
 
   @ApiProperty({
-    enum: LLM_PROVIDERS,
+    enum: ANSWERING_MODEL_PROVIDERS,
     nullable: true,
     description:
-      "The language model that wrote the reply: the platform's primary model or its fallback; null on a line " +
-      "the platform says itself (the intro_message, a reprompt, a function's on_start message), which no model wrote",
+      "The provider of the model that wrote the reply (the agent's model or the fallback it handed over to; " +
+      '`platform`: the deployment\'s default model; `offline`: the offline engine); null on a line the platform ' +
+      "says itself (the intro_message, a reprompt, a function's on_start message), which no model wrote",
   })
-  llm: LlmProviderName | null;
+  llm: AnsweringModelProvider | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'claude-3-5-haiku-latest',
+    description:
+      "The provider's model that wrote the reply (Azure OpenAI: the deployment); null when llm is null. Absent on " +
+      'lines recorded before it was kept',
+  })
+  llm_model?: string | null;
 
   @ApiProperty({ enum: TTS_PROVIDERS, description: 'The speech synthesizer that spoke the line' })
   tts: TtsProviderName;

@@ -176,6 +176,7 @@ import type {
   UpdateSmsPolicyDto,
 } from '../messages';
 import type { AgentVoiceListDto, BackgroundAudioListDto } from '../voices';
+import type { ListModelsQueryDto, ModelCatalogDto } from '../models';
 import type {
   AgentFlagSetCommand,
   AgentFlagSetResult,
@@ -319,6 +320,7 @@ declare module '@vap/messages' {
     'agents.connection.list': Command<ConnectionListRequest, ConnectionListDto>;
     'agents.connection.delete': Command<ConnectionDeleteRequest, ConnectionDeletedDto>;
     'agents.voice.list': Command<EmptyRequest, AgentVoiceListDto>;
+    'agents.model.list': Command<ListModelsQueryDto, ModelCatalogDto>;
     'agents.provider_credential.create': Command<CreateProviderCredentialDto, ProviderCredentialRecordDto>;
     'agents.provider_credential.list': Command<EmptyRequest, ProviderCredentialListDto>;
     'agents.provider_credential.get': Command<ByIdRequest, ProviderCredentialRecordDto>;

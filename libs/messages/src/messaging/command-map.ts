@@ -47,6 +47,7 @@ import type {
   VoiceWarmTransferRequest,
 } from '../voice/voice-commands';
 import type { SpeechPlan, SpeechPlanRequest } from '../voice/speech-plan';
+import type { ModelPlan, ModelPlanRequest } from '../voice/model-plan';
 import type { VoiceConfigurationList } from '../voices/voice-tiers';
 import type { VoicePreview, VoicePreviewRequest } from '../voices/voice-preview';
 import type { AddressedSubjects, ServiceName, Subjects } from './subjects';
@@ -80,6 +81,7 @@ export interface CommandContract<Req, Reply> {
 export interface ServiceCommands {
   'agents.voice_configuration.list': CommandContract<EmptyRequest, VoiceConfigurationList>;
   'agents.speech.plan': CommandContract<SpeechPlanRequest, SpeechPlan>;
+  'agents.model.plan': CommandContract<ModelPlanRequest, ModelPlan>;
   'agents.voice.preview': CommandContract<VoicePreviewRequest, VoicePreview>;
   'agents.knowledge.search': CommandContract<KnowledgeSearchCommand, KnowledgeSearchReply>;
   'agents.custom_function.invoke': CommandContract<CustomFunctionInvokeRequest, CustomFunctionInvokeReply>;

@@ -42,6 +42,8 @@ export const CommandSenders: {
   'agents.voice.preview': ['gateway'],
   'agents.voice_configuration.list': ['gateway'],
   'agents.speech.plan': ['voice'],
+  'agents.model.plan': ['voice', 'calls', 'campaigns'],
+  'agents.model.list': ['gateway'],
   'agents.provider_credential.create': ['gateway'],
   'agents.provider_credential.list': ['gateway'],
   'agents.provider_credential.get': ['gateway'],

@@ -19,6 +19,10 @@ export const Subjects = {
     agentVoiceList: 'agents.voice.list',
     /** The speech a call runs with (SpeechPlanRequest -> SpeechPlan), asked by voice when the media starts. */
     speechPlan: 'agents.speech.plan',
+    /** The models a call runs with (ModelPlanRequest -> ModelPlan), asked by voice, calls and campaigns. */
+    modelPlan: 'agents.model.plan',
+    /** GET /models: the model catalog as the account can use it. */
+    modelList: 'agents.model.list',
     backgroundAudioList: 'agents.background_audio.list',
     extractionSetCreate: 'agents.extraction_set.create',
     extractionSetList: 'agents.extraction_set.list',

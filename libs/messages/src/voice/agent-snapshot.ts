@@ -1,3 +1,4 @@
+import type { AgentModelSettings } from './model-plan';
 import type { KbThreshold, TransferMode } from '../agents/agent-limits';
 import type { AnalysisSnapshot } from '../agents/analysis';
 import type { HandoffSnapshot } from '../agents/handoffs';
@@ -81,6 +82,10 @@ export interface AgentSnapshot {
    * on; null or absent (calls started before agents had it): every one its settings turn on.
    */
   tools?: string[] | null;
+  /** The agent's model (null or absent: the deployment's default model). */
+  model?: AgentModelSettings | null;
+  /** Models to fall back to, in order; absent on calls started before agents had them (none then). */
+  fallbackModels?: AgentModelSettings[];
 }
 
 /** The agent's transfer settings beyond the number and messages. */

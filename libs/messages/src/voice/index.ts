@@ -3,3 +3,4 @@ export * from './voice-commands';
 export * from './media-stream-end-reasons';
 export * from './voice-replicas';
 export * from './speech-plan';
+export * from './model-plan';

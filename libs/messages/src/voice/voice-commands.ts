@@ -1,3 +1,4 @@
+import type { AnsweringModelProvider } from './model-plan';
 import type { AnsweredBy, CallDirection, TransferOutcome } from '../calls';
 import type { ErrorDetail } from '../errors';
 import type { AgentSnapshot } from './agent-snapshot';
@@ -154,17 +155,15 @@ export const SPEECH_PROVIDERS = [
   'assemblyai',
 ] as const;
 export type SpeechProviderName = (typeof SPEECH_PROVIDERS)[number];
-/** The agent's model: `primary` (LLM_BASE_URL, or the offline engine without it) or `fallback`. */
-export const LLM_PROVIDERS = ['primary', 'fallback'] as const;
-export type LlmProviderName = (typeof LLM_PROVIDERS)[number];
-
 /**
  * Which of the configured providers served one agent line (the one a failing provider handed over to). `llm` is
- * null on a line the platform said itself (the intro, a reprompt): no model wrote it.
+ * null on a line the platform said itself (the intro, a reprompt): no model wrote it; `llm_model` names the
+ * provider's model that wrote it.
  */
 export interface TurnProviders {
   stt: SttProviderName;
-  llm: LlmProviderName | null;
+  llm: AnsweringModelProvider | null;
+  llm_model?: string | null;
   tts: TtsProviderName;
 }
 

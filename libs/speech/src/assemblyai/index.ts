@@ -1,4 +1,4 @@
-import { checkKeyByRequest } from '../key-check';
+import { checkKeyByRequest } from '@vap/llm';
 import type { SpeechPlugin } from '../plugin';
 import {
   ASSEMBLYAI_DEFAULT_MODEL,

@@ -1,5 +1,5 @@
 import { SPOKEN_LANGUAGES } from '@vap/messages';
-import { checkKeyByRequest } from '../key-check';
+import { checkKeyByRequest } from '@vap/llm';
 import type { SpeechPlugin } from '../plugin';
 import { AzureTtsProvider, azureBaseUrl } from './azure-tts.provider';
 

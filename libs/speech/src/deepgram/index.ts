@@ -1,5 +1,5 @@
 import { apiBaseUrl } from '@vap/llm';
-import { checkKeyByRequest } from '../key-check';
+import { checkKeyByRequest } from '@vap/llm';
 import type { SpeechPlugin } from '../plugin';
 import { DeepgramSttProvider } from './deepgram-stt.provider';
 import { DeepgramTtsProvider } from './deepgram-tts.provider';

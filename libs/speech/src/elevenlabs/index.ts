@@ -1,4 +1,4 @@
-import { checkKeyByRequest } from '../key-check';
+import { checkKeyByRequest } from '@vap/llm';
 import type { KeyCheck, SpeechPlugin } from '../plugin';
 import {
   ELEVENLABS_DEFAULT_MODEL,

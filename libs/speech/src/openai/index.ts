@@ -1,6 +1,6 @@
 import { apiBaseUrl } from '@vap/llm';
 import { SPOKEN_LANGUAGES } from '@vap/messages';
-import { checkKeyByRequest } from '../key-check';
+import { checkKeyByRequest } from '@vap/llm';
 import type { SpeechPlugin } from '../plugin';
 import { OpenAiSttProvider } from './openai-stt.provider';
 import { OpenAiTtsProvider } from './openai-tts.provider';

@@ -1,6 +1,6 @@
 import type { SpokenLanguage } from '@vap/messages';
 import { INDIAN_LOCALES } from '../languages';
-import { checkKeyByRequest } from '../key-check';
+import { checkKeyByRequest } from '@vap/llm';
 import type { SpeechPlugin } from '../plugin';
 import { SARVAM_STT_DEFAULT_MODEL, SarvamSttProvider } from './sarvam-stt.provider';
 import { SARVAM_TTS_DEFAULT_MODEL, SarvamTtsProvider } from './sarvam-tts.provider';

@@ -415,8 +415,10 @@ export class CallHarness {
       stt: this.sttFallback ? [this.stt, this.sttFallback] : [this.stt],
       tts: this.ttsFallback ? [this.tts, this.ttsFallback] : [this.tts],
       llm: [
-        { name: 'primary', llm: options.llm ?? this.model },
-        ...(this.modelFallback ? [{ name: 'fallback' as const, llm: this.modelFallback }] : []),
+        { provider: 'platform', model: 'primary', paidBy: null, llm: options.llm ?? this.model },
+        ...(this.modelFallback
+          ? [{ provider: 'platform' as const, model: 'fallback', paidBy: null, llm: this.modelFallback }]
+          : []),
       ],
       platform: this.reporter,
       transport: {

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import {
   AppError,
   ErrorCode,
-  LLM_PROVIDERS,
+  ANSWERING_MODEL_PROVIDERS,
   RecordedTurnLatency,
   STT_PROVIDERS,
   TranscriptEntry,
@@ -97,16 +97,19 @@ function checkedLatency(latency: TurnLatency): RecordedTurnLatency {
   ) as unknown as RecordedTurnLatency;
 }
 
-const PROVIDER_NAMES: Readonly<Record<keyof TurnProviders, readonly string[]>> = {
+const PROVIDER_NAMES: Readonly<Record<'stt' | 'llm' | 'tts', readonly string[]>> = {
   stt: STT_PROVIDERS,
-  llm: LLM_PROVIDERS,
+  llm: ANSWERING_MODEL_PROVIDERS,
   tts: TTS_PROVIDERS,
 };
 
+/** Longest model id a line keeps (providers' ids are far shorter; a longer one is a broken report). */
+const MAX_MODEL_ID_CHARS = 128;
+
 /** Only the documented parts, each one of its documented names. */
 function checkedProviders(providers: TurnProviders): TurnProviders {
-  return Object.fromEntries(
-    (Object.keys(PROVIDER_NAMES) as (keyof TurnProviders)[]).map((part) => {
+  const checked = Object.fromEntries(
+    (Object.keys(PROVIDER_NAMES) as (keyof typeof PROVIDER_NAMES)[]).map((part) => {
       const name = (providers as unknown as Record<string, unknown>)[part];
       // A line the platform said itself (the intro) was written by no model.
       if (part === 'llm' && name === null) return [part, null];
@@ -123,4 +126,18 @@ function checkedProviders(providers: TurnProviders): TurnProviders {
       return [part, name];
     }),
   ) as unknown as TurnProviders;
+  const model = (providers as unknown as Record<string, unknown>).llm_model;
+  // Lines from a replica older than llm_model carry none.
+  if (model === undefined) return checked;
+  if (model === null) return { ...checked, llm_model: null };
+  if (typeof model !== 'string' || model.length === 0 || model.length > MAX_MODEL_ID_CHARS) {
+    throw AppError.validation([
+      {
+        field: 'providers.llm_model',
+        message: `providers.llm_model must be a model id of 1 to ${MAX_MODEL_ID_CHARS} characters, or null`,
+      },
+    ]);
+  }
+  checked.llm_model = checked.llm === null ? null : model;
+  return checked;
 }

@@ -1,5 +1,12 @@
 import { request } from 'undici';
-import type { KeyCheck } from './plugin';
+
+/**
+ * What a key check found. `rejected`: the provider answered that the key is not good (401/403, or its own
+ * refusal), `message` quotes what it said; `unreachable`: no answer in time, or a 5xx (the key is not judged).
+ * Shared by every provider kind (speech and models).
+ */
+export type KeyCheck =
+  { ok: true } | { ok: false; reason: 'rejected' | 'unreachable'; status?: number; message: string };
 
 const EXCERPT_CHARS = 200;
 
