@@ -22,7 +22,7 @@ describe('conversation: provider fallbacks', () => {
     await call.until(() => bots(call!).length === 1, 'the reply');
     expect(bots(call)[0]).toMatchObject({
       content: 'Hi there.',
-      providers: { stt: 'deepgram', llm: 'primary', tts: 'openai' },
+      providers: { stt: 'deepgram', llm: 'platform', llm_model: 'primary', tts: 'openai' },
     });
     expect(call.fallbacks).toEqual([]);
   });
@@ -109,15 +109,18 @@ describe('conversation: provider fallbacks', () => {
     await call.until(() => bots(call!).length === 1, 'the reply');
     expect(bots(call)[0]).toMatchObject({
       content: 'From the fallback.',
-      providers: { stt: 'deepgram', llm: 'fallback', tts: 'openai' },
+      providers: { stt: 'deepgram', llm: 'platform', llm_model: 'fallback', tts: 'openai' },
     });
     call.say(400);
     await call.until(() => bots(call!).length === 2, 'the next reply');
-    expect(bots(call)[1]).toMatchObject({ content: 'Still the fallback.', providers: { llm: 'fallback' } });
+    expect(bots(call)[1]).toMatchObject({
+      content: 'Still the fallback.',
+      providers: { llm_model: 'fallback' },
+    });
     expect(call.model.requests).toHaveLength(1);
     // The fallback got the same conversation the primary was asked.
     expect(call.modelFallback!.requests[0].messages).toEqual(call.model.requests[0].messages);
-    expect(call.fallbacks.map((f) => f.next)).toEqual(['fallback']);
+    expect(call.fallbacks.map((f) => f.next)).toEqual(['platform:fallback']);
     expect(call.reporter.hangups).toEqual([]);
   });
 
