@@ -11,3 +11,6 @@ export * from './offline-chat-model';
 export * from './create-chat-model';
 export * from './api-base-url';
 export * from './key-check';
+export * from './plugin';
+export * from './model-registry';
+export * from './planned-model';

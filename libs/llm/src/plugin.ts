@@ -38,12 +38,17 @@ export interface ModelConfig {
   topP?: number;
   /** Custom servers: the HMAC key each request is signed with (x-vap-timestamp / x-vap-signature). */
   signingSecret?: string;
+  /**
+   * Custom servers: the partner's URL may be on a private or loopback address (development and tests only).
+   * Unset: the platform switch WEBHOOK_ALLOW_PRIVATE_NETWORKS, as for custom functions.
+   */
+  allowPrivateNetworks?: boolean;
 }
 
 /** A key to check: the credential and where the provider's API is. */
 export type ModelKeyCheckRequest = Pick<
   ModelConfig,
-  'apiKey' | 'baseUrl' | 'region' | 'timeoutMs' | 'signingSecret'
+  'apiKey' | 'baseUrl' | 'region' | 'timeoutMs' | 'signingSecret' | 'allowPrivateNetworks'
 >;
 
 /** One model provider: its adapter, its catalog and how its keys are checked. */
