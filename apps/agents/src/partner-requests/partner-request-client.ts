@@ -6,6 +6,8 @@ import {
   connectionFailureMessage,
   FetchTimeoutError,
   isConnectFailure,
+  PARTNER_REQUEST_HEADERS,
+  partnerRequestSignature,
   PrivateNetworkGuard,
   PublicHttpClient,
   UnsupportedUrlError,
@@ -19,7 +21,6 @@ import {
 } from '@vap/messages';
 import { KnowledgeConfig } from '../config/knowledge.config';
 import { IntegrationLogWriter } from '../integration-logs/integration-log.writer';
-import { PARTNER_REQUEST_HEADERS, partnerRequestSignature } from './partner-request-signature';
 
 /** Methods a retry cannot repeat the effect of. */
 const IDEMPOTENT_METHODS = new Set(['GET', 'PUT', 'DELETE']);

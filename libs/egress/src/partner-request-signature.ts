@@ -1,6 +1,9 @@
 import { createHmac } from 'node:crypto';
 
-/** Headers every signed request to a partner's systems carries. */
+/**
+ * Headers every signed request to a partner's systems carries (custom functions, lifecycle hooks, a partner's own
+ * model server). One implementation for every service that signs.
+ */
 export const PARTNER_REQUEST_HEADERS = {
   /** Unix time in milliseconds when the attempt left. */
   timestamp: 'x-vap-timestamp',
