@@ -14,3 +14,7 @@ export * from './key-check';
 export * from './plugin';
 export * from './model-registry';
 export * from './planned-model';
+export * from './openai';
+export * from './azure-openai';
+export * from './openai-compatible';
+export * from './custom';

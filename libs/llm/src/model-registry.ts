@@ -1,6 +1,17 @@
 // The model providers, one plugin each (its folder holds the adapter, its catalog cards and its key check). A
 // provider's settings name it: the platform's own key, base URL and tiers (MODEL_<NAME>_*), a partner's key.
 import type { AgentModelProvider, ModelProviderName } from '@vap/messages';
+import { azureOpenAiModelPlugin } from './azure-openai';
+import { customModelPlugin } from './custom';
+import { openAiModelPlugin } from './openai';
+import {
+  deepSeekModelPlugin,
+  fireworksModelPlugin,
+  groqModelPlugin,
+  mistralModelPlugin,
+  openRouterModelPlugin,
+  togetherModelPlugin,
+} from './openai-compatible';
 import type { ModelCard, ModelPlugin } from './plugin';
 
 /**
@@ -8,7 +19,17 @@ import type { ModelCard, ModelPlugin } from './plugin';
  * Partial until the Anthropic and Gemini plugins land beside these (./anthropic, ./gemini): then it is the full
  * Record<ModelProviderName | 'custom', ModelPlugin> and this note goes.
  */
-export const MODEL_PLUGINS: Readonly<Partial<Record<ModelProviderName | 'custom', ModelPlugin>>> = {};
+export const MODEL_PLUGINS: Readonly<Partial<Record<ModelProviderName | 'custom', ModelPlugin>>> = {
+  openai: openAiModelPlugin,
+  azure_openai: azureOpenAiModelPlugin,
+  groq: groqModelPlugin,
+  together: togetherModelPlugin,
+  fireworks: fireworksModelPlugin,
+  openrouter: openRouterModelPlugin,
+  deepseek: deepSeekModelPlugin,
+  mistral: mistralModelPlugin,
+  custom: customModelPlugin,
+};
 
 /** The plugin of a provider name (`offline` and unknown names have none). */
 export function modelPlugin(name: string): ModelPlugin | undefined {

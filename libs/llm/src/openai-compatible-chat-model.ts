@@ -1,10 +1,11 @@
 import { Dispatcher, request } from 'undici';
 import { apiBaseUrl } from './api-base-url';
-import { ChatDelta, ChatMessage, ChatRequest } from './chat-model';
+import { ChatDelta, ChatMessage, ChatRequest, ChatUsage } from './chat-model';
 import { AnalysisAnswer, AnalysisInput, analysisMessages, parseAnalysisAnswer } from './analysis';
 import { ExtractionInput, extractionMessages, parseExtractionAnswer } from './extraction';
 import { LanguageModel } from './language-model';
 import { LlmError } from './llm-error';
+import type { ModelConfig } from './plugin';
 import { ChatCompletionChunk, toOpenAiMessages, toOpenAiTools, ToolCallAssembler } from './openai-wire';
 import { SilenceWatchdog } from './silence-watchdog';
 import { serverSentEventData } from './sse';
@@ -17,6 +18,46 @@ export interface OpenAiCompatibleOptions {
   model: string;
   /** LLM_TIMEOUT_MS: longest silence allowed before the first byte and between streamed chunks. */
   timeoutMs: number;
+  /** Where chat completions are posted, when not `<base>/chat/completions` (Azure OpenAI's deployment URL). */
+  chatUrl?: string;
+  /** How the key is sent: `bearer` (Authorization, the default) or Azure OpenAI's `api-key` header. */
+  keyHeader?: 'bearer' | 'api-key';
+  /**
+   * Ask for the reply's token usage in the stream's last chunk (`stream_options.include_usage`). Usage is read
+   * from any chunk that carries it either way (some hosts send it unasked and refuse the option).
+   */
+  streamUsage?: boolean;
+  /** The reply-length parameter's name: `max_tokens` (the default) or OpenAI's `max_completion_tokens`. */
+  maxTokensParameter?: 'max_tokens' | 'max_completion_tokens';
+  /** The agent's parameters, sent with every streamed turn unless the ChatRequest names its own. */
+  temperature?: number;
+  maxTokens?: number;
+  topP?: number;
+  /** Who the server is in error messages (`the LLM server` by default). */
+  serverName?: string;
+  /** Fields a streamed turn's body adds (a partner's server gets the call's id and variables). */
+  turnFields?: (req: ChatRequest) => Record<string, unknown>;
+  /** Headers computed from each request's raw body (a partner's server: the x-vap signature). */
+  signedHeaders?: (rawBody: string) => Record<string, string>;
+  /** The connection pool requests go through (a partner's server: the private-network guard's). */
+  dispatcher?: Dispatcher;
+  /** Called before each request; throws to refuse it (a partner's server: an IP literal off the public internet). */
+  checkUrl?: (url: URL) => void;
+  /** What a network failure says (a partner's server: nothing of the platform's own network). */
+  networkFailure?: (err: unknown) => string;
+}
+
+/** The options every plugin's adapter starts from: where, which key, which model, its parameters. */
+export function modelConfigOptions(config: ModelConfig): OpenAiCompatibleOptions {
+  return {
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey || undefined,
+    model: config.model,
+    timeoutMs: config.timeoutMs,
+    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+    ...(config.topP !== undefined ? { topP: config.topP } : {}),
+  };
 }
 
 export interface CompleteOptions {
@@ -39,36 +80,51 @@ const MAX_ERROR_CHARS = 300;
 export class OpenAiCompatibleChatModel implements LanguageModel {
   readonly model: string;
   private readonly url: string;
+  private readonly server: string;
 
   constructor(private readonly options: OpenAiCompatibleOptions) {
     this.model = options.model;
-    this.url = `${apiBaseUrl(options.baseUrl)}/chat/completions`;
+    this.url = options.chatUrl ?? `${apiBaseUrl(options.baseUrl)}/chat/completions`;
+    this.server = options.serverName ?? 'the LLM server';
   }
 
   async *stream(req: ChatRequest, signal?: AbortSignal): AsyncGenerator<ChatDelta, void, undefined> {
-    const watchdog = new SilenceWatchdog(this.options.timeoutMs, 'the LLM server', signal);
+    const o = this.options;
+    const temperature = req.temperature ?? o.temperature;
+    const maxTokens = req.maxTokens ?? o.maxTokens;
+    const topP = req.topP ?? o.topP;
+    const watchdog = new SilenceWatchdog(o.timeoutMs, this.server, signal);
     const res = await this.post(
       {
         model: this.model,
         messages: toOpenAiMessages(req.messages),
         stream: true,
-        ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+        ...(o.streamUsage ? { stream_options: { include_usage: true } } : {}),
+        ...(temperature !== undefined ? { temperature } : {}),
+        ...(maxTokens !== undefined ? { [o.maxTokensParameter ?? 'max_tokens']: maxTokens } : {}),
+        ...(topP !== undefined ? { top_p: topP } : {}),
         ...(req.tools.length ? { tools: toOpenAiTools(req.tools), tool_choice: 'auto' } : {}),
+        ...(o.turnFields?.(req) ?? {}),
       },
       watchdog,
       signal,
     );
     const calls = new ToolCallAssembler();
     let finished = false;
+    let usage: ChatUsage | null = null;
     try {
       for await (const data of serverSentEventData(watchdog.watch(res.body))) {
         if (data.trim() === '[DONE]') {
           finished = true;
           break;
         }
-        const chunk = parseChunk(data);
+        const chunk = parseChunk(data, this.server);
         if (chunk.error)
-          throw new LlmError(`the LLM stream failed: ${chunk.error.message ?? 'unknown error'}`, 'protocol');
+          throw new LlmError(
+            `${this.server} stream failed: ${this.withoutKey(chunk.error.message ?? 'unknown error')}`,
+            'protocol',
+          );
+        usage = chunkUsage(chunk) ?? usage;
         // Only the first choice is spoken (we never ask for n > 1).
         const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
         if (!choice) continue;
@@ -80,18 +136,20 @@ export class OpenAiCompatibleChatModel implements LanguageModel {
         }
       }
     } catch (err) {
-      throw failure(err, watchdog, signal);
+      throw this.failure(err, watchdog, signal);
     } finally {
       watchdog.release();
       res.body.destroy();
     }
-    if (!finished) throw new LlmError('the LLM stream ended before the answer was complete', 'protocol');
+    if (!finished)
+      throw new LlmError(`${this.server} stream ended before the answer was complete`, 'protocol');
     for (const call of calls.take()) yield { type: 'tool_call', call };
+    if (usage) yield { type: 'usage', usage };
   }
 
   /** One non-streamed answer's text. */
   async complete(messages: ChatMessage[], options: CompleteOptions = {}): Promise<string> {
-    const watchdog = new SilenceWatchdog(this.options.timeoutMs, 'the LLM server', options.signal);
+    const watchdog = new SilenceWatchdog(this.options.timeoutMs, this.server, options.signal);
     const res = await this.post(
       {
         model: this.model,
@@ -106,7 +164,7 @@ export class OpenAiCompatibleChatModel implements LanguageModel {
     try {
       text = await readText(watchdog.watch(res.body), MAX_ANSWER_BYTES);
     } catch (err) {
-      throw failure(err, watchdog, options.signal);
+      throw this.failure(err, watchdog, options.signal);
     } finally {
       watchdog.release();
       res.body.destroy();
@@ -115,11 +173,11 @@ export class OpenAiCompatibleChatModel implements LanguageModel {
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
-      throw new LlmError('the LLM server answered something that is not JSON', 'protocol');
+      throw new LlmError(`${this.server} answered something that is not JSON`, 'protocol');
     }
     const content = body.choices?.[0]?.message?.content;
     if (typeof content !== 'string')
-      throw new LlmError('the LLM answer has no choices[0].message.content', 'protocol');
+      throw new LlmError(`${this.server} answer has no choices[0].message.content`, 'protocol');
     return content;
   }
 
@@ -140,36 +198,75 @@ export class OpenAiCompatibleChatModel implements LanguageModel {
     signal: AbortSignal | undefined,
   ): Promise<Dispatcher.ResponseData> {
     if (signal?.aborted) throw new LlmError('the LLM request was aborted', 'aborted');
+    const o = this.options;
     watchdog.arm();
     try {
+      o.checkUrl?.(new URL(this.url));
+      const raw = JSON.stringify(body);
       const res = await request(this.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           accept: body.stream ? 'text/event-stream' : 'application/json',
-          ...(this.options.apiKey ? { authorization: `Bearer ${this.options.apiKey}` } : {}),
+          ...(o.apiKey
+            ? o.keyHeader === 'api-key'
+              ? { 'api-key': o.apiKey }
+              : { authorization: `Bearer ${o.apiKey}` }
+            : {}),
+          ...(o.signedHeaders?.(raw) ?? {}),
         },
-        body: JSON.stringify(body),
+        body: raw,
         signal: watchdog.signal,
+        ...(o.dispatcher ? { dispatcher: o.dispatcher } : {}),
       });
       if (res.statusCode >= 200 && res.statusCode < 300) return res;
-      const detail = await errorDetail(res.body);
+      const detail = this.withoutKey(await errorDetail(res.body));
       throw new LlmError(
-        `the LLM server answered ${res.statusCode}${detail ? `: ${detail}` : ''}`,
+        `${this.server} answered ${res.statusCode}${detail ? `: ${detail}` : ''}`,
         'status',
         res.statusCode,
       );
     } catch (err) {
       // No answer to read: the request is over.
       watchdog.release();
-      throw failure(err, watchdog, signal);
+      throw this.failure(err, watchdog, signal);
     } finally {
       watchdog.disarm();
     }
   }
+
+  /** What went wrong, as an LlmError: our own errors as they are, then aborts, silences and network failures. */
+  private failure(err: unknown, watchdog: SilenceWatchdog, signal: AbortSignal | undefined): LlmError {
+    if (err instanceof LlmError) return err;
+    if (signal?.aborted) return new LlmError('the LLM request was aborted', 'aborted');
+    if (watchdog.fired) return watchdog.timeoutError();
+    const code = (err as { code?: string }).code;
+    if (
+      code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      code === 'UND_ERR_BODY_TIMEOUT' ||
+      code === 'UND_ERR_CONNECT_TIMEOUT'
+    )
+      return watchdog.timeoutError();
+    const why = this.options.networkFailure
+      ? this.options.networkFailure(err)
+      : ((err as Error).message ?? String(err));
+    return new LlmError(`${this.server} could not be reached: ${this.withoutKey(why)}`, 'network');
+  }
+
+  /** A provider's words with the key taken out (some quote the key they refused). */
+  private withoutKey(text: string): string {
+    return redactKey(text, this.options.apiKey);
+  }
 }
 
-function parseChunk(data: string): ChatCompletionChunk {
+/** The text with every occurrence of the key (and OpenAI's masked echo of one, `sk-...abcd`) replaced. */
+export function redactKey(text: string, apiKey: string | undefined): string {
+  let out = apiKey && apiKey.length >= 4 ? text.split(apiKey).join('[key]') : text;
+  out = out.replace(/\b(sk|gsk|sk-proj|sk-or-v1)-[A-Za-z0-9_*.-]{6,}/g, '[key]');
+  return out;
+}
+
+function parseChunk(data: string, server: string): ChatCompletionChunk {
   try {
     const chunk = JSON.parse(data) as unknown;
     if (chunk && typeof chunk === 'object') return chunk as ChatCompletionChunk;
@@ -177,27 +274,17 @@ function parseChunk(data: string): ChatCompletionChunk {
     // Reported below.
   }
   throw new LlmError(
-    `the LLM stream sent an event that is not a JSON chunk: ${data.slice(0, 200)}`,
+    `${server} stream sent an event that is not a JSON chunk: ${data.slice(0, 200)}`,
     'protocol',
   );
 }
 
-/** What went wrong, as an LlmError: our own errors as they are, then aborts, silences and network failures. */
-function failure(err: unknown, watchdog: SilenceWatchdog, signal: AbortSignal | undefined): LlmError {
-  if (err instanceof LlmError) return err;
-  if (signal?.aborted) return new LlmError('the LLM request was aborted', 'aborted');
-  if (watchdog.fired) return watchdog.timeoutError();
-  const code = (err as { code?: string }).code;
-  if (
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT'
-  )
-    return watchdog.timeoutError();
-  return new LlmError(
-    `the LLM server could not be reached: ${(err as Error).message ?? String(err)}`,
-    'network',
-  );
+/** The reply's token usage when this chunk carries it (`usage`, or Groq's `x_groq.usage`). */
+function chunkUsage(chunk: ChatCompletionChunk): ChatUsage | null {
+  const usage = chunk.usage ?? chunk.x_groq?.usage;
+  if (!usage || typeof usage.prompt_tokens !== 'number' || typeof usage.completion_tokens !== 'number')
+    return null;
+  return { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens };
 }
 
 async function readText(chunks: AsyncIterable<Uint8Array | string>, maxBytes: number): Promise<string> {

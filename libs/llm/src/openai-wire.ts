@@ -31,7 +31,17 @@ export interface ChatCompletionChunk {
     delta?: { role?: string; content?: string | null; tool_calls?: ToolCallFragment[] };
     finish_reason?: string | null;
   }[];
+  /** The reply's tokens: in the last chunk (after finish_reason, with no choices) when stream_options asked. */
+  usage?: ChatCompletionUsage | null;
+  /** Groq reports usage here too. */
+  x_groq?: { usage?: ChatCompletionUsage | null };
   error?: { message?: string };
+}
+
+export interface ChatCompletionUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
 }
 
 export function toOpenAiMessages(messages: ChatMessage[]): OpenAiMessage[] {

@@ -20,6 +20,8 @@ export interface ModelCard {
   languages: readonly SpokenLanguage[];
   /** The temperature range it accepts. */
   temperature: { min: number; max: number };
+  /** Speech-to-speech models: the provider's voices an agent's `model.voice` may name. */
+  voices?: readonly string[];
 }
 
 /** What an adapter needs for one agent's model on one call (or test run, or analysis). */
