@@ -86,7 +86,7 @@ export class TurnProvidersDto {
     nullable: true,
     description:
       "The provider of the model that wrote the reply (the agent's model or the fallback it handed over to; " +
-      '`platform`: the deployment\'s default model; `offline`: the offline engine); null on a line the platform ' +
+      "`platform`: the deployment's default model; `offline`: the offline engine); null on a line the platform " +
       "says itself (the intro_message, a reprompt, a function's on_start message), which no model wrote",
   })
   llm: AnsweringModelProvider | null;
