@@ -2,6 +2,7 @@
 // server: what each request carries (model, language, voice, format), and what a provider failing in the middle
 // of a call does: a spoken apology, never a silent line, and a hang-up whose end_call_reason names the provider.
 import { waitFor } from '@vap/testing';
+import { ANSWERING_MODEL_PROVIDERS } from '@vap/messages';
 import { FAKE_AI_MODELS, lastUserText } from '../../support/fake-media';
 import { ALLOY_PROVIDER_VOICE, ALLOY_VOICE, FAKE_FALLBACK_MODEL, VoiceWorld } from './voice-fixtures';
 import { voiceScript } from './voice-script';
@@ -225,10 +226,17 @@ describe('fallback providers: STT_PROVIDER=deepgram,openai, TTS_PROVIDER=openai,
       ['bot', 'Fallback heard Thank you.'],
     ]);
     // The intro is the platform's line: no model wrote it; the voice that spoke it and the call's ear are named.
-    expect(transcript[0].providers).toEqual({ stt: 'deepgram', llm: null, tts: 'openai' });
-    expect(transcript[2].providers).toEqual({ stt: 'deepgram', llm: 'primary', tts: 'openai' });
-    expect(transcript[4].providers).toEqual({ stt: 'openai', llm: 'fallback', tts: 'offline' });
-    expect(transcript[6].providers).toEqual({ stt: 'openai', llm: 'fallback', tts: 'offline' });
+    expect(transcript[0].providers).toEqual({ stt: 'deepgram', llm: null, llm_model: null, tts: 'openai' });
+    // The deployment's default model (LLM_BASE_URL's server, then its fallback) is `platform`, by its model id.
+    expect(transcript[2].providers).toEqual({
+      stt: 'deepgram',
+      llm: 'platform',
+      llm_model: FAKE_AI_MODELS.llm,
+      tts: 'openai',
+    });
+    const fallbackLine = { stt: 'openai', llm: 'platform', llm_model: FAKE_FALLBACK_MODEL, tts: 'offline' };
+    expect(transcript[4].providers).toEqual(fallbackLine);
+    expect(transcript[6].providers).toEqual(fallbackLine);
 
     // openai STT heard the utterance in flight whole, with its own settings.
     expect(world.ai.transcriptions.find((t) => t.text === 'Please check again.')).toMatchObject({
@@ -262,7 +270,7 @@ describe('fallback providers: STT_PROVIDER=deepgram,openai, TTS_PROVIDER=openai,
     expect(doc.components.schemas.TurnProvidersDto.properties).toMatchObject({
       stt: { enum: ['offline', 'openai', 'deepgram', 'assemblyai', 'sarvam'] },
       // null: a line the platform says itself (the intro), which no model wrote.
-      llm: { enum: ['primary', 'fallback', null] },
+      llm: { enum: [...ANSWERING_MODEL_PROVIDERS, null] },
       tts: { enum: ['offline', 'openai', 'elevenlabs', 'cartesia', 'deepgram', 'azure', 'sarvam'] },
     });
   });
