@@ -886,9 +886,27 @@ export type TurnProvidersDto = {
    */
   stt: 'offline' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam';
   /**
-   * The language model that wrote the reply: the platform's primary model or its fallback; null on a line the platform says itself (the intro_message, a reprompt, a function's on_start message), which no model wrote
+   * The provider of the model that wrote the reply (the agent's model or the fallback it handed over to; `platform`: the deployment's default model; `offline`: the offline engine); null on a line the platform says itself (the intro_message, a reprompt, a function's on_start message), which no model wrote
    */
-  llm: 'primary' | 'fallback' | null;
+  llm:
+    | 'offline'
+    | 'openai'
+    | 'anthropic'
+    | 'google'
+    | 'azure_openai'
+    | 'groq'
+    | 'together'
+    | 'fireworks'
+    | 'openrouter'
+    | 'deepseek'
+    | 'mistral'
+    | 'custom'
+    | 'platform'
+    | null;
+  /**
+   * The provider's model that wrote the reply (Azure OpenAI: the deployment); null when llm is null. Absent on lines recorded before it was kept
+   */
+  llm_model?: string | null;
   /**
    * The speech synthesizer that spoke the line
    */
