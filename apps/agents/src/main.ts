@@ -4,6 +4,7 @@ import { BlobStorageConfig } from '@vap/storage';
 import { KnowledgeConfig } from './config/knowledge.config';
 import { CustomFunctionsConfig } from './config/custom-functions.config';
 import { SpeechConfig } from './config/speech.config';
+import { ModelsConfig } from './config/models.config';
 import { AppModule } from './app.module';
 import { AgentsConfig } from './config/agents.config';
 import { agentsDataSourceOptions } from './database/data-source';
@@ -11,7 +12,7 @@ import { agentsDataSourceOptions } from './database/data-source';
 void bootstrapService({
   name: 'agents',
   configClass: AgentsConfig,
-  settings: [BlobStorageConfig, KnowledgeConfig, CustomFunctionsConfig, SpeechConfig],
+  settings: [BlobStorageConfig, KnowledgeConfig, CustomFunctionsConfig, SpeechConfig, ModelsConfig],
   module: (config, configs) => AppModule.forRoot(config, configs),
   dataSource: agentsDataSourceOptions,
   port: (config) => config.PORT,

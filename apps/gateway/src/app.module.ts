@@ -34,6 +34,7 @@ import { RateLimitGuard } from './rate-limit/rate-limit.guard';
 import { RateLimitService } from './rate-limit/rate-limit.service';
 import { VoicesModule } from './voices/voices.module';
 import { ProviderCredentialsModule } from './provider-credentials/provider-credentials.module';
+import { ModelsModule } from './models/models.module';
 import { InboundRoutingModule } from './inbound-routing/inbound-routing.module';
 import { MessagesModule } from './messages/messages.module';
 import { LifecycleHooksModule } from './lifecycle-hooks/lifecycle-hooks.module';
@@ -79,6 +80,7 @@ export class AppModule {
         AgentsModule,
         VoicesModule,
         ProviderCredentialsModule,
+        ModelsModule,
         ExtractionSetsModule,
         CustomFunctionsModule,
         ProjectsModule,

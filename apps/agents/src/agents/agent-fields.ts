@@ -4,6 +4,7 @@ import {
   HandoffInputDto,
   CreateAgentDto,
   DtmfInputDto,
+  normalizeAgentModel,
   normalizeTranscriber,
   ToolAckConfigDto,
   ToolAckConfigInputDto,
@@ -149,6 +150,8 @@ export function newAgent(id: string, partnerId: string, input: CreateAgentDto): 
     fallbackTranscriber: null,
     fallbackVoiceIds: [],
     dictionaryIds: [],
+    model: null,
+    fallbackModels: [],
     deletedAt: null,
   } satisfies Partial<Agent>);
   applySettings(agent, input);
@@ -210,6 +213,9 @@ export function applySettings(agent: Agent, input: AgentSettingsDto): void {
   // Lists replace the stored ones whole; null clears.
   if (input.fallback_voice_ids !== undefined) agent.fallbackVoiceIds = [...(input.fallback_voice_ids ?? [])];
   if (input.dictionary_ids !== undefined) agent.dictionaryIds = [...(input.dictionary_ids ?? [])];
+  if (input.model !== undefined) agent.model = input.model === null ? null : normalizeAgentModel(input.model);
+  if (input.fallback_models !== undefined)
+    agent.fallbackModels = (input.fallback_models ?? []).map(normalizeAgentModel);
 }
 
 /** Applies an update's own fields (the required ones of creation and the update-only flags). */

@@ -65,6 +65,8 @@ export function toAgentDto(
     fallback_transcriber: a.fallbackTranscriber,
     fallback_voice_ids: [...a.fallbackVoiceIds],
     dictionary_ids: [...a.dictionaryIds],
+    model: a.model && { ...a.model },
+    fallback_models: a.fallbackModels.map((m) => ({ ...m })),
     documents,
     created_at: a.createdAt.toISOString(),
     updated_at: a.updatedAt.toISOString(),

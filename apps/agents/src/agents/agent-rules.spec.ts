@@ -5,6 +5,7 @@ import {
   TurnTakingConfig,
   TurnTakingDefaults,
 } from '@vap/messages';
+import type { AgentModelDto } from '@vap/api';
 import { agentRuleViolations } from './agent-rules';
 
 const ok = {
@@ -20,6 +21,8 @@ const ok = {
   fallbackTranscriber: null as TranscriberSettings | null,
   id: 'agent-a',
   handoffs: [] as HandoffConfig[],
+  model: null as AgentModelDto | null,
+  fallbackModels: [] as AgentModelDto[],
 };
 
 const turnTaking = (config: Partial<TurnTakingConfig>) => ({

@@ -5,6 +5,7 @@ import {
   TURN_TAKING_PRESETS,
   TurnTakingConfig,
 } from '@vap/messages';
+import { modelRuleViolations } from './agent-model-rules';
 import { Agent } from './entities/agent.entity';
 
 type RuleFields = Pick<
@@ -21,6 +22,8 @@ type RuleFields = Pick<
   | 'fallbackTranscriber'
   | 'id'
   | 'handoffs'
+  | 'model'
+  | 'fallbackModels'
 >;
 
 /**
@@ -45,6 +48,7 @@ export function agentRuleViolations(agent: RuleFields): ErrorDetail[] {
   if (silence) problems.push(silence);
   problems.push(...speechProblems(agent));
   problems.push(...handoffProblems(agent));
+  problems.push(...modelRuleViolations(agent));
   return problems;
 }
 

@@ -21,7 +21,10 @@ import { assertNoKeyClash, setsAttachedTo } from '../extraction/extraction-graph
 import { DictionariesService } from '../dictionaries/dictionaries.service';
 import { ProjectsService } from '../projects/projects.service';
 import { VoicesService } from '../voices/voices.service';
+import { ModelAccess } from '../provider-credentials/model-access';
+import { modelUnavailableReason } from '../provider-credentials/model-providers';
 import { applyUpdate, newAgent } from './agent-fields';
+import { AgentModelEntry, agentModelEntries, modelCatalogProblems } from './agent-model-rules';
 import { findAgent, lockAgent } from './agent-locks';
 import { AgentRecordsService } from './agent-records.service';
 import { agentRuleViolations } from './agent-rules';
@@ -48,6 +51,10 @@ interface References {
   dictionaryIds?: string[];
   /** Handoff destinations to check (the list was set). */
   handoffAgentIds?: string[];
+  /** Models given (model or fallback_models was set): each checked against the catalog. */
+  models?: AgentModelEntry[];
+  /** Of those, the ones the agent did not have: the account must be able to use each. */
+  newModels?: AgentModelEntry[];
 }
 
 @Injectable()
@@ -60,6 +67,7 @@ export class AgentsService {
     private readonly dictionaries: DictionariesService,
     private readonly records: AgentRecordsService,
     private readonly rpc: RpcClient,
+    private readonly models: ModelAccess,
   ) {}
 
   create(caller: AgentCaller, input: CreateAgentDto): Promise<AgentDto> {
@@ -74,6 +82,8 @@ export class AgentsService {
           newFallbackVoiceIds: agent.fallbackVoiceIds,
           dictionaryIds: agent.dictionaryIds,
           handoffAgentIds: agent.handoffs.map((h) => h.agent_id),
+          models: agentModelEntries(agent),
+          newModels: agentModelEntries(agent),
         });
         this.assertValid(agent, problems);
         await em.insert(Agent, agent);
@@ -102,6 +112,7 @@ export class AgentsService {
         // Only a new reference is checked: an agent keeps a voice its tier no longer includes until changed.
         const changed = <T>(next: T | undefined, current: T) => (next === current ? undefined : next);
         const currentFallbacks = new Set(agent.fallbackVoiceIds);
+        const currentModels = agentModelEntries(agent).map((e) => e.model);
         const refs: References = {
           voiceId: changed(input.voice_id, agent.voiceId),
           backgroundAudioId: changed(input.background_audio_id, agent.backgroundAudioId),
@@ -112,6 +123,16 @@ export class AgentsService {
           refs.newFallbackVoiceIds = agent.fallbackVoiceIds.filter((v) => !currentFallbacks.has(v));
         if (input.dictionary_ids !== undefined) refs.dictionaryIds = agent.dictionaryIds;
         if (input.handoffs !== undefined) refs.handoffAgentIds = agent.handoffs.map((h) => h.agent_id);
+        if (input.model !== undefined || input.fallback_models !== undefined) {
+          // The lists are replaced whole, so every entry given is judged by the catalog; only a model the agent
+          // did not have needs the account to be able to use it (an agent keeps a model whose key went, until changed).
+          refs.models = agentModelEntries(agent).filter((e) =>
+            e.field === 'model' ? input.model !== undefined : input.fallback_models !== undefined,
+          );
+          refs.newModels = refs.models.filter(
+            (e) => !currentModels.some((m) => m.provider === e.model.provider && m.model === e.model.model),
+          );
+        }
         const problems = await this.resolveReferences(em, caller, agent, refs);
         this.assertValid(agent, problems);
         if (input.extraction_config !== undefined) {
@@ -236,6 +257,18 @@ export class AgentsService {
             message: `handoffs.${i}.agent_id is not an agent of this account`,
           });
       });
+    }
+    for (const entry of refs.models ?? []) problems.push(...modelCatalogProblems(entry));
+    if (refs.newModels?.length) {
+      // In the transaction, as the voice check: a key deleted meanwhile is seen.
+      const account = await this.models.accountOf(caller.partnerId, caller.voiceTier, em);
+      for (const { field, label, model } of refs.newModels) {
+        if (!this.models.availability(model.provider, account))
+          problems.push({
+            field: `${field}.provider`,
+            message: modelUnavailableReason(model.provider, label),
+          });
+      }
     }
     if (refs.backgroundAudioId) {
       const problem = await this.voices.checkBackgroundAudio(em, refs.backgroundAudioId);

@@ -5,6 +5,7 @@ import { AgentsConfig } from './agents.config';
 import { KnowledgeConfig } from './knowledge.config';
 import { CustomFunctionsConfig } from './custom-functions.config';
 import { SpeechConfig } from './speech.config';
+import { ModelsConfig } from './models.config';
 
 it('.env.example documents exactly the variables the agents service reads', () => {
   const read = configVariableNames(
@@ -14,6 +15,7 @@ it('.env.example documents exactly the variables the agents service reads', () =
     BlobStorageConfig,
     CustomFunctionsConfig,
     SpeechConfig,
+    ModelsConfig,
   );
   expect(envExampleVariableNames(join(__dirname, '../../.env.example'))).toEqual(read);
 });

@@ -1,21 +1,36 @@
 import { Controller } from '@nestjs/common';
 import {
   CreateProviderCredentialDto,
+  ListModelsQueryDto,
   RotateProviderCredentialDto,
   UpdateProviderCredentialDto,
 } from '@vap/api';
-import { ByIdRequest, PartnerContext, SpeechPlanRequest, Subjects, UpdateRequest } from '@vap/messages';
+import {
+  ByIdRequest,
+  ModelPlanRequest,
+  PartnerContext,
+  SpeechPlanRequest,
+  Subjects,
+  UpdateRequest,
+} from '@vap/messages';
 import { Caller, Command, Data, PartnerId } from '@vap/messaging';
 import { PartnerTiers } from '../partners/partner-tiers';
+import { ModelCatalogService } from './model-catalog.service';
+import { ModelPlanService } from './model-plan.service';
 import { ProviderCredentialsService } from './provider-credentials.service';
 import { SpeechPlanService } from './speech-plan.service';
 
-/** NATS commands of provider credentials (from the gateway) and of the speech plan (from voice). */
+/**
+ * NATS commands of provider credentials and the model catalog (from the gateway), and of the speech and model
+ * plans of a call (from voice; the model plan also from calls and campaigns, for analysis and test runs).
+ */
 @Controller()
 export class ProviderCredentialsHandlers {
   constructor(
     private readonly credentials: ProviderCredentialsService,
     private readonly plans: SpeechPlanService,
+    private readonly modelPlans: ModelPlanService,
+    private readonly catalog: ModelCatalogService,
     private readonly tiers: PartnerTiers,
   ) {}
 
@@ -66,5 +81,28 @@ export class ProviderCredentialsHandlers {
     @Caller({ optional: true }) partner?: PartnerContext,
   ) {
     return this.plans.plan(partnerId, await this.tiers.voiceTierFor(partnerId, partner), data);
+  }
+
+  /**
+   * The models a call thinks with, for voice when a call's media starts (and calls and campaigns for analysis and
+   * test runs): the tier as for the speech plan.
+   */
+  @Command(Subjects.agents.modelPlan)
+  async modelPlan(
+    @Data() data: ModelPlanRequest,
+    @PartnerId() partnerId: string,
+    @Caller({ optional: true }) partner?: PartnerContext,
+  ) {
+    return this.modelPlans.plan(partnerId, await this.tiers.voiceTierFor(partnerId, partner), data);
+  }
+
+  /** GET /models: the catalog with this account's availability. */
+  @Command(Subjects.agents.modelList)
+  async models(
+    @Data() query: ListModelsQueryDto,
+    @PartnerId() partnerId: string,
+    @Caller({ optional: true }) partner?: PartnerContext,
+  ) {
+    return this.catalog.list(partnerId, await this.tiers.voiceTierFor(partnerId, partner), query);
   }
 }

@@ -1,5 +1,9 @@
 import { Module } from '@nestjs/common';
 import { PartnersModule } from '../partners/partners.module';
+import { ModelAccess } from './model-access';
+import { ModelCatalogService } from './model-catalog.service';
+import { ModelDeployment } from './model-deployment';
+import { ModelPlanService } from './model-plan.service';
 import { ProviderCredentialsHandlers } from './provider-credentials.handlers';
 import { ProviderCredentialsService } from './provider-credentials.service';
 import { ProviderKeyChecker } from './provider-key-check';
@@ -9,7 +13,10 @@ import { SpeechDeployment } from './speech-deployment';
 import { SpeechKeys } from './speech-keys';
 import { SpeechPlanService } from './speech-plan.service';
 
-/** Accounts' speech provider keys, the platform's, and what a call speaks with (agents.speech.plan). */
+/**
+ * Accounts' speech and model provider keys (and own model servers), the platform's, what a call speaks with
+ * (agents.speech.plan) and thinks with (agents.model.plan), and the model catalog (agents.model.list).
+ */
 @Module({
   imports: [PartnersModule],
   controllers: [ProviderCredentialsHandlers],
@@ -21,7 +28,11 @@ import { SpeechPlanService } from './speech-plan.service';
     SpeechAccess,
     SpeechPlanService,
     SpeechKeys,
+    ModelDeployment,
+    ModelAccess,
+    ModelPlanService,
+    ModelCatalogService,
   ],
-  exports: [SpeechAccess, SpeechKeys],
+  exports: [SpeechAccess, SpeechKeys, ModelAccess],
 })
 export class ProviderCredentialsModule {}

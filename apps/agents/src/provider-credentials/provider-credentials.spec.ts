@@ -14,6 +14,8 @@ import { sendJson, startFakeServer, StartedFakeServer } from '@vap/speech/testin
 import { createTestDatabase, TestDatabase } from '@vap/testing';
 import { AgentsConfig } from '../config/agents.config';
 import { CustomFunctionsConfig } from '../config/custom-functions.config';
+import { KnowledgeConfig } from '../config/knowledge.config';
+import { ModelsConfig } from '../config/models.config';
 import { SpeechConfig } from '../config/speech.config';
 import { agentsDataSourceOptions } from '../database/data-source';
 import { PartnerEventsConsumer } from '../partners/partner-events.consumer';
@@ -22,6 +24,10 @@ import { Dictionary } from '../dictionaries/entities/dictionary.entity';
 import { Voice } from '../voices/entities/voice.entity';
 import { VoicesService } from '../voices/voices.service';
 import { ProviderCredential } from './entities/provider-credential.entity';
+import { ModelAccess } from './model-access';
+import { ModelCatalogService } from './model-catalog.service';
+import { ModelDeployment } from './model-deployment';
+import { ModelPlanService } from './model-plan.service';
 import { ProviderCredentialsHandlers } from './provider-credentials.handlers';
 import { ProviderCredentialsService } from './provider-credentials.service';
 import { ProviderKeyChecker } from './provider-key-check';
@@ -67,6 +73,7 @@ describe('provider credentials', () => {
   let service: ProviderCredentialsService;
   let voices: VoicesService;
   let plans: SpeechPlanService;
+  let models: ModelDeployment;
   const checks: string[] = [];
   let openaiVoice: string;
   let retiredOpenaiVoice: string;
@@ -77,14 +84,17 @@ describe('provider credentials', () => {
     const sealer = new ProviderKeySealer(
       Object.assign(new CustomFunctionsConfig(), { SECRETS_KEY: secretsKey }),
     );
+    const models = new ModelDeployment(validateConfig(ModelsConfig, {}), new KnowledgeConfig());
     const credentials = new ProviderCredentialsService(
       dataSource,
-      new ProviderKeyChecker(deployment),
+      new ProviderKeyChecker(deployment, models),
       sealer,
+      models,
     );
     const access = new SpeechAccess(credentials, deployment);
     return {
       credentials,
+      models,
       voices: new VoicesService(dataSource, access),
       plans: new SpeechPlanService(dataSource, new SpeechKeys(credentials, deployment)),
     };
@@ -120,6 +130,7 @@ describe('provider credentials', () => {
       credentials: service,
       voices,
       plans,
+      models,
     } = services({
       SPEECH_OPENAI_BASE_URL: openai.url,
       SPEECH_DEEPGRAM_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
@@ -159,6 +170,8 @@ describe('provider credentials', () => {
         label: 'Main',
         region: null,
         key_last4: '…0001',
+        used_for: ['speech', 'models'],
+        base_url: null,
         status: 'active',
         checked_at: expect.any(String),
         created_at: expect.any(String),
@@ -440,7 +453,13 @@ describe('provider credentials', () => {
     it('runs on the tier the partner events gave when voice asks without a partner snapshot', async () => {
       const partner = randomUUID();
       const tiers = new PartnerTiers(dataSource);
-      const handlers = new ProviderCredentialsHandlers(service, plans, tiers);
+      const handlers = new ProviderCredentialsHandlers(
+        service,
+        plans,
+        new ModelPlanService(service, models),
+        new ModelCatalogService(new ModelAccess(service, models)),
+        tiers,
+      );
       const elevenlabs = (plan: { tts: { provider: string; credential?: unknown }[] }) =>
         plan.tts.find((t) => t.provider === 'elevenlabs');
       // Unknown to the service: the base tier, which the platform's ElevenLabs key does not serve.

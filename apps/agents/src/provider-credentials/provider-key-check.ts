@@ -1,19 +1,50 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, ErrorDetail, SpeechProviderName } from '@vap/messages';
-import { KeyCheck, speechPlugin, SpeechPlugin } from '@vap/speech';
+import { AZURE_OPENAI_RESOURCE_PATTERN, AZURE_REGION_PATTERN } from '@vap/api';
+import {
+  AppError,
+  CredentialProviderName,
+  ErrorDetail,
+  ModelProviderName,
+  SPEECH_PROVIDERS,
+  SpeechProviderName,
+} from '@vap/messages';
+import { KeyCheck, ModelKeyCheckRequest, modelPlugin, ModelPlugin } from '@vap/llm';
+import { speechPlugin, SpeechPlugin } from '@vap/speech';
+import { isModelProvider } from './model-providers';
+import { ModelDeployment } from './model-deployment';
 import { withoutKey } from './provider-key-sealer';
 import { SpeechDeployment } from './speech-deployment';
 
-/** The parts of a key to check, as a partner sends them. */
+/** The parts of a credential to check, as a partner sends them. */
 export interface KeyToCheck {
-  provider: SpeechProviderName;
+  provider: CredentialProviderName;
+  /** Empty: a custom model server that takes no key. */
   apiKey: string;
   region: string | null;
+  /** custom: the partner's model server. */
+  baseUrl?: string | null;
+  /** custom: the secret the check request is signed with (the one the server will be given). */
+  signingSecret?: string;
 }
 
-/** The plugin of a provider whose keys can be checked here, or the 400 saying it cannot. */
-export function pluginFor(provider: SpeechProviderName): SpeechPlugin {
-  const plugin = speechPlugin(provider);
+/** What a provider's key check needs to know of its plugin, speech or model alike. */
+type CheckedPlugin = Pick<SpeechPlugin | ModelPlugin, 'label' | 'needsRegion'> & { name: string };
+
+// Not speech-access's: that file reaches the credentials service, which reaches this one.
+const isSpeechProvider = (provider: string): provider is SpeechProviderName =>
+  (SPEECH_PROVIDERS as readonly string[]).includes(provider);
+
+/** How messages name a custom model server (its plugin's label names the kind, not the partner's server). */
+const MODEL_SERVER = 'The model server';
+
+/**
+ * The plugin that checks a provider's keys: its speech plugin when it has one (an openai key is checked once,
+ * for its speech and its models alike), else its model plugin; or the 400 saying it cannot be checked here.
+ */
+export function pluginFor(provider: CredentialProviderName): SpeechPlugin | ModelPlugin {
+  const plugin =
+    (isSpeechProvider(provider) ? speechPlugin(provider) : undefined) ??
+    (isModelProvider(provider) || provider === 'custom' ? modelPlugin(provider) : undefined);
   if (!plugin) {
     throw AppError.validation([
       { field: 'provider', message: `${provider} keys are not supported by this platform yet` },
@@ -22,15 +53,36 @@ export function pluginFor(provider: SpeechProviderName): SpeechPlugin {
   return plugin;
 }
 
-/** What is wrong with a key's region for its provider: required where keys belong to one, refused elsewhere. */
-export function regionProblem(plugin: SpeechPlugin, region: string | null): ErrorDetail | null {
+/**
+ * What is wrong with a key's region for its provider: required where keys belong to one (an Azure Speech region,
+ * an Azure OpenAI resource), of that provider's form, and refused elsewhere.
+ */
+export function regionProblem(plugin: CheckedPlugin, region: string | null): ErrorDetail | null {
+  const resource = plugin.name === 'azure_openai';
   if (plugin.needsRegion && !region) {
-    return { field: 'region', message: `region is required for ${plugin.label} keys (e.g. centralindia)` };
+    return {
+      field: 'region',
+      message: resource
+        ? `region is required for ${plugin.label} keys: the name of the key's resource, as in https://{resource}.openai.azure.com`
+        : `region is required for ${plugin.label} keys (e.g. centralindia)`,
+    };
   }
   if (!plugin.needsRegion && region) {
     return {
       field: 'region',
       message: `region applies only to keys of providers with regions; ${plugin.label} has none`,
+    };
+  }
+  if (region && resource && !AZURE_OPENAI_RESOURCE_PATTERN.test(region)) {
+    return {
+      field: 'region',
+      message: `region must be an ${plugin.label} resource name: lower-case letters, digits and hyphens (e.g. acme-openai)`,
+    };
+  }
+  if (region && !resource && !AZURE_REGION_PATTERN.test(region)) {
+    return {
+      field: 'region',
+      message: 'region must be an Azure region name in lower case (e.g. centralindia)',
     };
   }
   return null;
@@ -52,32 +104,55 @@ export function keyCheckError(
 
 /**
  * Checks a partner's key live with its provider (one cheap authenticated request against the platform's base URL
- * for that provider: the partner never chooses where its key is sent). Throws the 400 or 502 to answer.
+ * for that provider: the partner never chooses where its key is sent; a custom model server is the one place the
+ * partner names, and its check goes through the private-network guard, signed). Throws the 400 or 502 to answer.
  */
 @Injectable()
 export class ProviderKeyChecker {
-  constructor(private readonly deployment: SpeechDeployment) {}
+  constructor(
+    private readonly speech: SpeechDeployment,
+    private readonly models: ModelDeployment,
+  ) {}
 
-  async check({ provider, apiKey, region }: KeyToCheck): Promise<void> {
-    const plugin = pluginFor(provider);
-    const problem = regionProblem(plugin, region);
+  async check(key: KeyToCheck): Promise<void> {
+    const plugin = pluginFor(key.provider);
+    const problem = regionProblem(plugin, key.region);
     if (problem) throw AppError.validation([problem]);
-    const baseUrl = this.deployment.baseUrl(provider, region);
-    if (!baseUrl)
-      throw AppError.downstream(`${plugin.label} is not reachable from this platform; the key was not saved`);
+    const label = key.provider === 'custom' ? MODEL_SERVER : plugin.label;
+    const request = this.requestFor(plugin, key);
     const result = await plugin
-      .checkKey({
-        apiKey,
-        baseUrl,
-        region: region ?? undefined,
-        timeoutMs: this.deployment.keyCheckTimeoutMs,
-      })
+      .checkKey(request)
       // Plugins promise never to throw; one that does still gets an answer, not a 500.
       .catch((err: unknown): KeyCheck => ({
         ok: false,
         reason: 'unreachable',
         message: err instanceof Error ? err.message : String(err),
       }));
-    if (!result.ok) throw keyCheckError(plugin.label, result, apiKey);
+    if (!result.ok) throw keyCheckError(label, result, key.apiKey);
+  }
+
+  /** Where and how the key goes: the speech plugin's deployment settings for a speech provider, else the models'. */
+  private requestFor(plugin: SpeechPlugin | ModelPlugin, key: KeyToCheck): ModelKeyCheckRequest {
+    if (key.provider === 'custom') {
+      return {
+        apiKey: key.apiKey,
+        baseUrl: key.baseUrl ?? '',
+        timeoutMs: this.models.keyCheckTimeoutMs,
+        signingSecret: key.signingSecret,
+        allowPrivateNetworks: this.models.allowPrivateNetworks,
+      };
+    }
+    const speech = isSpeechProvider(key.provider) && plugin === speechPlugin(key.provider);
+    const baseUrl = speech
+      ? this.speech.baseUrl(key.provider as SpeechProviderName, key.region)
+      : this.models.baseUrl(key.provider as ModelProviderName, key.region);
+    if (!baseUrl)
+      throw AppError.downstream(`${plugin.label} is not reachable from this platform; the key was not saved`);
+    return {
+      apiKey: key.apiKey,
+      baseUrl,
+      region: key.region ?? undefined,
+      timeoutMs: speech ? this.speech.keyCheckTimeoutMs : this.models.keyCheckTimeoutMs,
+    };
   }
 }

@@ -22,6 +22,19 @@ describe('ProviderKeySealer', () => {
     expect(() => sealer().open('pcred_a', sealed)).toThrow(SecretTamperedError);
   });
 
+  it('makes model server signing secrets that open only as their own row’s secret, never as its key', () => {
+    const box = sealer();
+    const secret = box.generateSigningSecret();
+    expect(secret).toMatch(/^mssec_[A-Za-z0-9_-]{43}$/);
+    expect(box.generateSigningSecret()).not.toBe(secret);
+    const sealed = box.sealSigningSecret('pcred_a', secret);
+    expect(sealed).not.toContain(secret);
+    expect(box.openSigningSecret('pcred_a', sealed)).toBe(secret);
+    expect(() => box.openSigningSecret('pcred_b', sealed)).toThrow(SecretTamperedError);
+    // The key column's context does not open the secret column's value.
+    expect(() => box.open('pcred_a', sealed)).toThrow(SecretTamperedError);
+  });
+
   it('seals the same key differently each time', () => {
     const box = sealer();
     expect(box.seal('pcred_a', 'same-key-123')).not.toBe(box.seal('pcred_a', 'same-key-123'));

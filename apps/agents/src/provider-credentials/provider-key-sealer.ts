@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { MODEL_SERVER_SECRET_PREFIX } from '@vap/api';
 import { SecretBox } from '@vap/secrets';
 import { CustomFunctionsConfig } from '../config/custom-functions.config';
 
 /** Binds a sealed key to its row: copied into another credential's row it does not open. */
 const contextOf = (credentialId: string) => `provider_credential:${credentialId}:api_key`;
+/** A custom model server's signing secret, bound to its row and column alike. */
+const secretContextOf = (credentialId: string) => `provider_credential:${credentialId}:signing_secret`;
 
 /**
  * Seals and opens accounts' provider keys with the service's SECRETS_KEY (declared with custom functions, its
@@ -23,6 +27,19 @@ export class ProviderKeySealer {
 
   open(credentialId: string, sealed: string): string {
     return this.box.open(sealed, contextOf(credentialId));
+  }
+
+  /** A new signing secret for a custom model server: `mssec_` + 32 random bytes, base64url. */
+  generateSigningSecret(): string {
+    return `${MODEL_SERVER_SECRET_PREFIX}${randomBytes(32).toString('base64url')}`;
+  }
+
+  sealSigningSecret(credentialId: string, secret: string): string {
+    return this.box.seal(secret, secretContextOf(credentialId));
+  }
+
+  openSigningSecret(credentialId: string, sealed: string): string {
+    return this.box.open(sealed, secretContextOf(credentialId));
   }
 }
 

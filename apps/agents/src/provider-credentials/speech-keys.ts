@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { SpeechCredential, SpeechProviderName } from '@vap/messages';
-import { ProviderCredentialsService } from './provider-credentials.service';
+import type { CredentialProviderName, SpeechCredential } from '@vap/messages';
+import { OpenedCredential, ProviderCredentialsService } from './provider-credentials.service';
 import { isSpeechProvider } from './speech-access';
 import { SpeechDeployment } from './speech-deployment';
 
-/** An account's own keys, unsealed, by provider. */
-export type AccountKeys = Map<SpeechProviderName, { apiKey: string; region: string | null }>;
+/** An account's own credentials, unsealed, by provider (speech and model providers alike). */
+export type AccountKeys = Map<CredentialProviderName, OpenedCredential>;
 
 /**
  * Which key speaks or hears for an account: its own for the provider, else the platform's when its tier may use

@@ -19,6 +19,8 @@ const RESOURCE_RULES: ReadonlyArray<readonly [string, ScopeResource]> = [
   ['voice-configurations', 'agents'],
   // The keys an account's agents speak with: part of configuring agents, like the voice catalog.
   ['provider-credentials', 'agents'],
+  // The model catalog agents choose from: part of configuring agents, like the voice catalog.
+  ['models', 'agents'],
   ['custom-functions', 'agents'],
   // What custom functions authenticate with: configured with them. A customer's connections are the customer's.
   ['connectors', 'agents'],

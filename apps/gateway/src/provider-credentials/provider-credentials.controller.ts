@@ -6,6 +6,7 @@ import {
   ProviderCredentialLimits,
   ProviderCredentialListDto,
   ProviderCredentialRecordDto,
+  ProviderCredentialWithSecretRecordDto,
   RotateProviderCredentialDto,
   UpdateProviderCredentialDto,
 } from '@vap/api';
@@ -26,7 +27,8 @@ const CHECK =
   'The key is checked live with the provider first (one cheap authenticated request to the provider’s API as the ' +
   'platform reaches it; you never choose where the key is sent). A key the provider refuses is a 400 ' +
   'VALIDATION_ERROR quoting the provider (details[0].field api_key); a provider that does not answer is a 502 and ' +
-  'nothing is saved. The key is stored encrypted and never returned: responses show key_last4 only.';
+  'nothing is saved. The key is stored encrypted and never returned: responses show key_last4 only. A custom ' +
+  'model server is checked with a signed GET <base_url>/models (2xx, 404 and 405 pass; 401 and 403 refuse).';
 
 @ApiTags('Provider credentials')
 @ApiPartnerRoute()
@@ -37,31 +39,36 @@ export class ProviderCredentialsController {
   @Post()
   @HttpCode(200)
   @ApiOperation({
-    summary: 'Store the account’s key for a speech provider',
+    summary: 'Store the account’s key for a speech or model provider, or its own model server',
     description:
-      'Voices and transcribers of that provider then run on this key in calls started afterwards, and its voices ' +
-      `appear in the catalog with availability account_key. One key per provider (409 CONFLICT: rotate with PUT). ${CHECK}`,
+      'Voices and transcribers of a speech provider, and agents’ models of a model provider, then run on this key ' +
+      'in calls started afterwards; its voices (GET /voice-configurations) and models (GET /models) appear with ' +
+      'availability account_key. An openai key serves OpenAI speech and OpenAI models alike. azure_openai needs ' +
+      '`region`: the name of the key’s Azure OpenAI resource. `custom` is your own OpenAI-compatible model server: ' +
+      '`base_url` (HTTPS, a public host), an optional `api_key` sent as a bearer token, and a `signing_secret` ' +
+      'answered once, with which every request to it is signed. One credential per provider (409 CONFLICT: rotate ' +
+      `with PUT). ${CHECK}`,
   })
-  @ApiEnvelope(ProviderCredentialRecordDto, 'Stored')
+  @ApiEnvelope(ProviderCredentialWithSecretRecordDto, 'Stored')
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.CONFLICT)
   create(
     @CurrentPartner() auth: AuthContext,
     @Body() body: CreateProviderCredentialDto,
-  ): Promise<ProviderCredentialRecordDto> {
+  ): Promise<ProviderCredentialWithSecretRecordDto> {
     return this.rpc.request(Subjects.agents.providerCredentialCreate, auth.partner, body, {
       timeoutMs: KEY_CHECK_RPC_TIMEOUT_MS,
     });
   }
 
   @Get()
-  @ApiOperation({ summary: 'List the account’s provider keys (masked)' })
+  @ApiOperation({ summary: 'List the account’s provider credentials (keys masked)' })
   @ApiEnvelope(ProviderCredentialListDto)
   list(@CurrentPartner() auth: AuthContext): Promise<ProviderCredentialListDto> {
     return this.rpc.request(Subjects.agents.providerCredentialList, auth.partner, {});
   }
 
   @Get(':id')
-  @ApiOperation({ summary: 'Get a provider key (masked)' })
+  @ApiOperation({ summary: 'Get a provider credential (key masked)' })
   @ApiParam(CREDENTIAL_ID)
   @ApiEnvelope(ProviderCredentialRecordDto)
   @ApiErrors(ErrorCode.NOT_FOUND)
@@ -77,16 +84,18 @@ export class ProviderCredentialsController {
     summary: 'Rotate a provider key',
     description:
       `Replaces the stored key with a new one for the same provider; calls already running keep the old one. ${CHECK} ` +
-      'A refused key leaves the stored one in place.',
+      'A refused key leaves the stored one in place. custom: a new base_url and/or api_key (omitted: kept; api_key ' +
+      'null: none); a base_url on another origin answers a new signing_secret (once) and needs api_key sent again, ' +
+      'so neither the key nor the secret is ever sent where it was not given for.',
   })
   @ApiParam(CREDENTIAL_ID)
-  @ApiEnvelope(ProviderCredentialRecordDto)
+  @ApiEnvelope(ProviderCredentialWithSecretRecordDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
   rotate(
     @CurrentPartner() auth: AuthContext,
     @Param('id', idParam(RESOURCE, ProviderCredentialId)) id: string,
     @Body() body: RotateProviderCredentialDto,
-  ): Promise<ProviderCredentialRecordDto> {
+  ): Promise<ProviderCredentialWithSecretRecordDto> {
     return this.rpc.request(
       Subjects.agents.providerCredentialRotate,
       auth.partner,
@@ -96,7 +105,7 @@ export class ProviderCredentialsController {
   }
 
   @Patch(':id')
-  @ApiOperation({ summary: 'Rename a provider key (label only; the key changes by PUT)' })
+  @ApiOperation({ summary: 'Rename a provider credential (label only; the key changes by PUT)' })
   @ApiParam(CREDENTIAL_ID)
   @ApiEnvelope(ProviderCredentialRecordDto)
   @ApiErrors(ErrorCode.VALIDATION_ERROR, ErrorCode.NOT_FOUND)
@@ -110,11 +119,13 @@ export class ProviderCredentialsController {
 
   @Delete(':id')
   @ApiOperation({
-    summary: 'Delete a provider key',
+    summary: 'Delete a provider credential',
     description:
       'Calls started afterwards fall back: to the platform’s key for that provider when the account’s tier may use ' +
-      'it, else to the offline stand-in where the deployment allows it, else to the deployment’s default speech. ' +
-      'Voices of that provider leave the catalog when nothing else makes them usable.',
+      'it, else (speech) to the offline stand-in where the deployment allows it, else to the deployment’s default ' +
+      'speech; an agent’s model with no usable key any more is skipped for its next fallback, else the ' +
+      'deployment’s default model answers. Voices and models of that provider leave the catalog when nothing ' +
+      'else makes them usable.',
   })
   @ApiParam(CREDENTIAL_ID)
   @ApiEnvelope(ProviderCredentialDeletedDto)

@@ -29,6 +29,7 @@ import {
   KB_THRESHOLDS,
   KbThreshold,
   MAX_AGENT_DICTIONARIES,
+  MAX_FALLBACK_MODELS,
   MAX_FALLBACK_VOICES,
   SMS_RECIPIENT_RULES,
   SmsRecipientRule,
@@ -49,6 +50,7 @@ import {
   SMS_RECIPIENTS_DESCRIPTION,
 } from './dtmf.dto';
 import { TranscriberInputDto } from './transcriber.dto';
+import { AgentModelInputDto, FALLBACK_MODELS_DESCRIPTION, MODEL_DESCRIPTION } from './agent-model.dto';
 import { ANALYSIS_DESCRIPTION, AnalysisConfigInputDto } from './analysis.dto';
 import { HANDOFFS_DESCRIPTION, HandoffInputDto } from './handoff.dto';
 import { IsDistinct } from './agent-field.decorators';
@@ -392,6 +394,28 @@ export class AgentSettingsDto {
   })
   @IsArray({ message: 'dictionary_ids must be an array of dictionary ids or null' })
   dictionary_ids?: string[] | null;
+
+  @ApiPropertyOptional({ type: AgentModelInputDto, nullable: true, description: MODEL_DESCRIPTION })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => AgentModelInputDto)
+  @IsObject({ message: 'model must be an object or null' })
+  model?: AgentModelInputDto | null;
+
+  @ApiPropertyOptional({
+    type: [AgentModelInputDto],
+    nullable: true,
+    maxItems: MAX_FALLBACK_MODELS,
+    description: FALLBACK_MODELS_DESCRIPTION,
+  })
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @Type(() => AgentModelInputDto)
+  @ArrayMaxSize(MAX_FALLBACK_MODELS, {
+    message: `fallback_models takes at most ${MAX_FALLBACK_MODELS} models`,
+  })
+  @IsArray({ message: 'fallback_models must be an array of models or null' })
+  fallback_models?: AgentModelInputDto[] | null;
 }
 
 /** POST /agent: the contract's creation fields, nothing else. */

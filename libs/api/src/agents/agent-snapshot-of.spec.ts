@@ -42,6 +42,39 @@ describe('agentSnapshotOf', () => {
     });
   });
 
+  it("carries the agent's model and fallbacks in camelCase with only the parameters set, none from a record without", () => {
+    const chosen = {
+      ...agent,
+      model: {
+        provider: 'anthropic',
+        model: 'claude-3-5-haiku-latest',
+        temperature: 0.4,
+        max_tokens: 300,
+        top_p: null,
+        voice: null,
+      },
+      fallback_models: [
+        {
+          provider: 'openai',
+          model: 'gpt-4o-mini',
+          temperature: null,
+          max_tokens: null,
+          top_p: 0.9,
+          voice: null,
+        },
+      ],
+    } as unknown as AgentDto;
+    const snapshot = agentSnapshotOf(chosen);
+    expect(snapshot.model).toEqual({
+      provider: 'anthropic',
+      model: 'claude-3-5-haiku-latest',
+      temperature: 0.4,
+      maxTokens: 300,
+    });
+    expect(snapshot.fallbackModels).toEqual([{ provider: 'openai', model: 'gpt-4o-mini', topP: 0.9 }]);
+    expect(agentSnapshotOf(agent)).toMatchObject({ model: null, fallbackModels: [] });
+  });
+
   it("carries the agent's tools list to the call, null when it has none (every built-in tool)", () => {
     expect(agentSnapshotOf(agent).tools).toBeNull();
     const listed = { ...agent, tools: ['transfer_call'] } as unknown as AgentDto;

@@ -11,6 +11,7 @@ import {
   turnTakingSnapshotOf,
 } from '@vap/messages';
 import type { AgentDto } from './agent.dto';
+import { agentModelSettingsOf } from './agent-model.dto';
 
 /**
  * The snapshot a call keeps of its agent, taken from the agent's record as it is when the call starts, with
@@ -65,5 +66,9 @@ export function agentSnapshotOf(agent: AgentDto, customFunctions: CustomFunction
     transcriber: agent.transcriber ?? null,
     fallbackTranscriber: agent.fallback_transcriber ?? null,
     dictionaryIds: agent.dictionary_ids ?? [],
+    // The model: resolved into providers and keys when the call starts (agents.model.plan). A handoff target's
+    // snapshot carries its own.
+    model: agent.model ? agentModelSettingsOf(agent.model) : null,
+    fallbackModels: (agent.fallback_models ?? []).map(agentModelSettingsOf),
   };
 }

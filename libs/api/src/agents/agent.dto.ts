@@ -31,6 +31,7 @@ import { ANALYSIS_DESCRIPTION, AnalysisConfigDto } from './analysis.dto';
 import { HANDOFFS_DESCRIPTION, HandoffDto } from './handoff.dto';
 import { AGENT_TOOLS_DESCRIPTION } from './agent-tools.dto';
 import { TranscriberDto } from './transcriber.dto';
+import { AgentModelDto, FALLBACK_MODELS_DESCRIPTION, MODEL_DESCRIPTION } from './agent-model.dto';
 import { NextCursor } from '../pagination';
 
 /** transfer_mode, as the agent's fields describe it. */
@@ -255,6 +256,12 @@ export class AgentDto {
 
   @ApiProperty({ type: [String], format: 'uuid', description: 'The account’s dictionaries the agent uses' })
   dictionary_ids: string[];
+
+  @ApiProperty({ type: AgentModelDto, nullable: true, description: MODEL_DESCRIPTION })
+  model: AgentModelDto | null;
+
+  @ApiProperty({ type: [AgentModelDto], description: FALLBACK_MODELS_DESCRIPTION })
+  fallback_models: AgentModelDto[];
 
   @ApiProperty({ type: [AgentDocumentDto], description: 'Knowledge-base documents linked to the agent' })
   documents: AgentDocumentDto[];

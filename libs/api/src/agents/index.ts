@@ -5,6 +5,7 @@ export * from './analysis.dto';
 export * from './handoff.dto';
 export * from './agent-tools.dto';
 export * from './transcriber.dto';
+export * from './agent-model.dto';
 export * from './agent-field.decorators';
 export * from './agent-input.dto';
 export * from './agent.dto';

@@ -54,6 +54,7 @@ import type {
   ProviderCredentialDeletedDto,
   ProviderCredentialListDto,
   ProviderCredentialRecordDto,
+  ProviderCredentialWithSecretRecordDto,
   RotateProviderCredentialDto,
   UpdateProviderCredentialDto,
 } from '../provider-credentials';
@@ -321,12 +322,15 @@ declare module '@vap/messages' {
     'agents.connection.delete': Command<ConnectionDeleteRequest, ConnectionDeletedDto>;
     'agents.voice.list': Command<EmptyRequest, AgentVoiceListDto>;
     'agents.model.list': Command<ListModelsQueryDto, ModelCatalogDto>;
-    'agents.provider_credential.create': Command<CreateProviderCredentialDto, ProviderCredentialRecordDto>;
+    'agents.provider_credential.create': Command<
+      CreateProviderCredentialDto,
+      ProviderCredentialWithSecretRecordDto
+    >;
     'agents.provider_credential.list': Command<EmptyRequest, ProviderCredentialListDto>;
     'agents.provider_credential.get': Command<ByIdRequest, ProviderCredentialRecordDto>;
     'agents.provider_credential.rotate': Command<
       UpdateRequest<RotateProviderCredentialDto>,
-      ProviderCredentialRecordDto
+      ProviderCredentialWithSecretRecordDto
     >;
     'agents.provider_credential.update': Command<
       UpdateRequest<UpdateProviderCredentialDto>,

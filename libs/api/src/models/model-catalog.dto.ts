@@ -1,4 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { AGENT_MODEL_PROVIDERS, type AgentModelProvider } from '@vap/messages';
 
 /** How an account can use a catalog model, best first. */
@@ -53,6 +55,23 @@ export class ModelCatalogEntryDto {
   @ApiProperty({ example: 'Claude 3.5 Haiku' })
   label: string;
 
+  @ApiProperty({
+    example: false,
+    description:
+      'The provider takes any model id of the right shape (^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$), not only the ' +
+      'ones listed: Azure OpenAI deployments are named by their account, OpenRouter hosts hundreds, a custom ' +
+      'server serves what it serves. This card then describes what the platform takes such a model to do',
+  })
+  any_model: boolean;
+
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['alloy', 'verse'],
+    description:
+      'speech_to_speech models only: the provider voices an agent’s model.voice may name (omitted: the model’s own default)',
+  })
+  voices?: string[];
+
   @ApiProperty({ type: ModelCapabilitiesDto })
   capabilities: ModelCapabilitiesDto;
 
@@ -84,11 +103,25 @@ export class ModelCatalogDto {
   models: ModelCatalogEntryDto[];
 }
 
+/** `true` and `false` of a query string as booleans (the other values are left for the check to refuse). */
+const queryBoolean = ({ value }: { value: unknown }) =>
+  value === 'true' ? true : value === 'false' ? false : value;
+
 /** GET /models query: filters. */
 export class ListModelsQueryDto {
-  @ApiPropertyOptional({ enum: AGENT_MODEL_PROVIDERS })
+  @ApiPropertyOptional({ enum: AGENT_MODEL_PROVIDERS, description: 'Only this provider’s models' })
+  @IsOptional()
+  @IsIn(AGENT_MODEL_PROVIDERS as unknown as string[], {
+    message: `provider must be one of ${AGENT_MODEL_PROVIDERS.join(', ')}`,
+  })
   provider?: AgentModelProvider;
 
-  @ApiPropertyOptional({ description: 'Only models this account can use now (availability not null)' })
+  @ApiPropertyOptional({
+    type: Boolean,
+    description: 'true: only models this account can use now (availability not null); false or omitted: all',
+  })
+  @IsOptional()
+  @IsBoolean({ message: 'available must be true or false' })
+  @Transform(queryBoolean)
   available?: boolean;
 }

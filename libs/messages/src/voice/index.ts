@@ -4,3 +4,4 @@ export * from './media-stream-end-reasons';
 export * from './voice-replicas';
 export * from './speech-plan';
 export * from './model-plan';
+export * from './credential-providers';

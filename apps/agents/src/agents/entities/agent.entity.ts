@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Timestamped } from '@vap/persistence';
-import { ExtractionConfigDto, ToolAckConfigDto } from '@vap/api';
+import { AgentModelDto, ExtractionConfigDto, ToolAckConfigDto } from '@vap/api';
 import {
   AgentType,
   AnalysisConfig,
@@ -168,6 +168,14 @@ export class Agent extends Timestamped {
   /** The account's dictionaries the agent uses (never deleted while listed here: the delete is refused). */
   @Column({ name: 'dictionary_ids', type: 'uuid', array: true })
   dictionaryIds: string[];
+
+  /** The model the agent thinks with, every parameter present (null: the provider's default); null: the deployment's. */
+  @Column({ type: 'jsonb', nullable: true })
+  model: AgentModelDto | null;
+
+  /** Models to fall back to, in order (at most MAX_FALLBACK_MODELS). */
+  @Column({ name: 'fallback_models', type: 'jsonb' })
+  fallbackModels: AgentModelDto[];
 
   @Column({ name: 'deleted_at', type: 'timestamptz', nullable: true })
   deletedAt: Date | null;

@@ -23,6 +23,7 @@ import { AgentTools1765400400000 } from './1765400400000-agent-tools';
 import { CustomerConnectors1765400100000 } from './1765400100000-customer-connectors';
 import { ConnectorReconsent1765400500000 } from './1765400500000-connector-reconsent';
 import { RetireGoogleVoices1765500400000 } from './1765500400000-retire-google-voices';
+import { ModelsPerAgent1765600100000 } from './1765600100000-models-per-agent';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   CustomerConnectors1765400100000,
   ConnectorReconsent1765400500000,
   RetireGoogleVoices1765500400000,
+  ModelsPerAgent1765600100000,
 ];
