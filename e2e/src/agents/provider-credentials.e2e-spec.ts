@@ -139,6 +139,8 @@ describe('provider credentials', () => {
       label: 'Main OpenAI',
       region: null,
       key_last4: '…0001',
+      used_for: ['speech', 'models'],
+      base_url: null,
       status: 'active',
       checked_at: expect.any(String),
       created_at: expect.any(String),
@@ -195,7 +197,7 @@ describe('provider credentials', () => {
     const { key } = await partner();
     const before = checks.length;
     for (const body of [
-      { provider: 'google', api_key: GOOD_KEY },
+      { provider: 'whisper', api_key: GOOD_KEY },
       { provider: 'openai' },
       { provider: 'openai', api_key: 'short' },
       { provider: 'openai', api_key: 'has a space in it' },

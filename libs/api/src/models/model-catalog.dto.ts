@@ -91,9 +91,10 @@ export class ModelCatalogEntryDto {
   })
   availability: ModelAvailability | null;
 
-  @ApiPropertyOptional({
+  @ApiProperty({
+    type: String,
     nullable: true,
-    description: 'Why the account cannot use it and what to do, when availability is null',
+    description: 'Why the account cannot use it and what to do, when availability is null; else null',
   })
   unavailable_reason: string | null;
 }
