@@ -111,6 +111,8 @@ describe('POST /agent', () => {
       fallback_transcriber: null,
       fallback_voice_ids: [],
       dictionary_ids: [],
+      model: null,
+      fallback_models: [],
       documents: [],
       created_at: expect.any(String),
       updated_at: expect.any(String),
