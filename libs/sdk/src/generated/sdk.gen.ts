@@ -459,6 +459,9 @@ import type {
   MessagesUpdatePolicyData,
   MessagesUpdatePolicyErrors,
   MessagesUpdatePolicyResponses,
+  ModelsListData,
+  ModelsListErrors,
+  ModelsListResponses,
   PhoneNumbersGetData,
   PhoneNumbersGetErrors,
   PhoneNumbersGetResponses,
@@ -4184,7 +4187,7 @@ export class VoiceCatalogAdmin extends HeyApiClient {
 
 export class ProviderCredentials extends HeyApiClient {
   /**
-   * List the account’s provider keys (masked)
+   * List the account’s provider credentials (keys masked)
    *
    * Required scope: `agents:read` (or a key without scopes).
    */
@@ -4209,9 +4212,9 @@ export class ProviderCredentials extends HeyApiClient {
   }
 
   /**
-   * Store the account’s key for a speech provider
+   * Store the account’s key for a speech or model provider, or its own model server
    *
-   * Voices and transcribers of that provider then run on this key in calls started afterwards, and its voices appear in the catalog with availability account_key. One key per provider (409 CONFLICT: rotate with PUT). The key is checked live with the provider first (one cheap authenticated request to the provider’s API as the platform reaches it; you never choose where the key is sent). A key the provider refuses is a 400 VALIDATION_ERROR quoting the provider (details[0].field api_key); a provider that does not answer is a 502 and nothing is saved. The key is stored encrypted and never returned: responses show key_last4 only.
+   * Voices and transcribers of a speech provider, and agents’ models of a model provider, then run on this key in calls started afterwards; its voices (GET /voice-configurations) and models (GET /models) appear with availability account_key. An openai key serves OpenAI speech and OpenAI models alike. azure_openai needs `region`: the name of the key’s Azure OpenAI resource. `custom` is your own OpenAI-compatible model server: `base_url` (HTTPS, a public host), an optional `api_key` sent as a bearer token, and a `signing_secret` answered once, with which every request to it is signed. One credential per provider (409 CONFLICT: rotate with PUT). The key is checked live with the provider first (one cheap authenticated request to the provider’s API as the platform reaches it; you never choose where the key is sent). A key the provider refuses is a 400 VALIDATION_ERROR quoting the provider (details[0].field api_key); a provider that does not answer is a 502 and nothing is saved. The key is stored encrypted and never returned: responses show key_last4 only. A custom model server is checked with a signed GET <base_url>/models (2xx, 404 and 405 pass; 401 and 403 refuse).
    *
    * Required scope: `agents:write` (or a key without scopes).
    */
@@ -4240,9 +4243,9 @@ export class ProviderCredentials extends HeyApiClient {
   }
 
   /**
-   * Delete a provider key
+   * Delete a provider credential
    *
-   * Calls started afterwards fall back: to the platform’s key for that provider when the account’s tier may use it, else to the offline stand-in where the deployment allows it, else to the deployment’s default speech. Voices of that provider leave the catalog when nothing else makes them usable.
+   * Calls started afterwards fall back: to the platform’s key for that provider when the account’s tier may use it, else (speech) to the offline stand-in where the deployment allows it, else to the deployment’s default speech; an agent’s model with no usable key any more is skipped for its next fallback, else the deployment’s default model answers. Voices and models of that provider leave the catalog when nothing else makes them usable.
    *
    * Required scope: `agents:write` (or a key without scopes).
    */
@@ -4267,7 +4270,7 @@ export class ProviderCredentials extends HeyApiClient {
   }
 
   /**
-   * Get a provider key (masked)
+   * Get a provider credential (key masked)
    *
    * Required scope: `agents:read` (or a key without scopes).
    */
@@ -4292,7 +4295,7 @@ export class ProviderCredentials extends HeyApiClient {
   }
 
   /**
-   * Rename a provider key (label only; the key changes by PUT)
+   * Rename a provider credential (label only; the key changes by PUT)
    *
    * Required scope: `agents:write` (or a key without scopes).
    */
@@ -4323,7 +4326,7 @@ export class ProviderCredentials extends HeyApiClient {
   /**
    * Rotate a provider key
    *
-   * Replaces the stored key with a new one for the same provider; calls already running keep the old one. The key is checked live with the provider first (one cheap authenticated request to the provider’s API as the platform reaches it; you never choose where the key is sent). A key the provider refuses is a 400 VALIDATION_ERROR quoting the provider (details[0].field api_key); a provider that does not answer is a 502 and nothing is saved. The key is stored encrypted and never returned: responses show key_last4 only. A refused key leaves the stored one in place.
+   * Replaces the stored key with a new one for the same provider; calls already running keep the old one. The key is checked live with the provider first (one cheap authenticated request to the provider’s API as the platform reaches it; you never choose where the key is sent). A key the provider refuses is a 400 VALIDATION_ERROR quoting the provider (details[0].field api_key); a provider that does not answer is a 502 and nothing is saved. The key is stored encrypted and never returned: responses show key_last4 only. A custom model server is checked with a signed GET <base_url>/models (2xx, 404 and 405 pass; 401 and 403 refuse). A refused key leaves the stored one in place. custom: a new base_url and/or api_key (omitted: kept; api_key null: none); a base_url on another origin answers a new signing_secret (once) and needs api_key sent again, so neither the key nor the secret is ever sent where it was not given for.
    *
    * Required scope: `agents:write` (or a key without scopes).
    */
@@ -4348,6 +4351,31 @@ export class ProviderCredentials extends HeyApiClient {
         'Content-Type': 'application/json',
         ...options.headers,
       },
+    });
+  }
+}
+
+export class Models extends HeyApiClient {
+  /**
+   * Models an agent can think with, and how this account can use each
+   *
+   * The offline engine first (no key, always available), then every model provider’s catalog: OpenAI, Anthropic, Google Gemini, Azure OpenAI, the OpenAI-compatible hosts and custom (your own model server). Each model with its capabilities (tools, streaming, speech_to_speech, languages), its context window and the bounds of its parameters (what an agent’s model.temperature and model.max_tokens must be within), and `availability`: `offline`, `account_key` (this account’s own key for the provider, POST /provider-credentials), `platform` (the platform’s key for the account’s tier), or null with `unavailable_reason` naming the key it needs. Providers marked `any_model` take any model id of the right shape (Azure OpenAI deployments, OpenRouter, a custom server); their cards describe what such a model does. `provider` keeps one provider’s models; `available=true` only those the account can use now.
+   *
+   * Required scope: `agents:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<ModelsListData, ThrowOnError>,
+  ): RequestResult<ModelsListResponses, ModelsListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<ModelsListResponses, ModelsListErrors, ThrowOnError>({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/models',
+      ...options,
     });
   }
 }
@@ -6463,6 +6491,11 @@ export class VapApi extends HeyApiClient {
   private _providerCredentials?: ProviderCredentials;
   get providerCredentials(): ProviderCredentials {
     return (this._providerCredentials ??= new ProviderCredentials({ client: this.client }));
+  }
+
+  private _models?: Models;
+  get models(): Models {
+    return (this._models ??= new Models({ client: this.client }));
   }
 
   private _extractionSets?: ExtractionSets;

@@ -3178,6 +3178,45 @@ export type TranscriberDto = {
   };
 };
 
+export type AgentModelDto = {
+  /**
+   * offline (the platform’s engine, no key), a cloud model provider (needs the account’s key or the platform’s for its tier), or custom (the account’s own model server, a provider credential of provider custom)
+   */
+  provider:
+    | 'offline'
+    | 'openai'
+    | 'anthropic'
+    | 'google'
+    | 'azure_openai'
+    | 'groq'
+    | 'together'
+    | 'fireworks'
+    | 'openrouter'
+    | 'deepseek'
+    | 'mistral'
+    | 'custom';
+  /**
+   * A model of the provider’s catalog (GET /models); providers marked any_model take any id of this shape (Azure OpenAI: the deployment’s name)
+   */
+  model: string;
+  /**
+   * Within the model’s temperature_min..temperature_max; null: the provider’s default
+   */
+  temperature: number | null;
+  /**
+   * Longest reply, 1..the model’s max_tokens_max; null: the provider’s default
+   */
+  max_tokens: number | null;
+  /**
+   * Nucleus sampling, 0..1; null: the provider’s default
+   */
+  top_p: number | null;
+  /**
+   * speech_to_speech models only: the provider voice that speaks, one of the model’s voices in GET /models; null: the model’s default
+   */
+  voice: string | null;
+};
+
 export type AgentDocumentDto = {
   id: string;
   name: string;
@@ -3323,6 +3362,14 @@ export type AgentDto = {
    */
   dictionary_ids: Array<string>;
   /**
+   * The model the agent thinks with: a provider and one of its models from GET /models, with its parameters within that model’s bounds. The account must be able to use it (its own key for the provider, or the platform’s for its tier; custom: its own model server), else 400 naming the key it needs. null (the default): the deployment’s default model (LLM_BASE_URL’s server when the operator set one, else the offline engine). Replaced whole on update.
+   */
+  model: AgentModelDto | null;
+  /**
+   * Models to fall back to, in order, when a turn’s model fails before any of its reply was spoken: at most 3, each as model, distinct from each other and from model, all speech-to-speech or none; needs model set. null or [] = none. Replaced whole on update.
+   */
+  fallback_models: Array<AgentModelDto>;
+  /**
    * Knowledge-base documents linked to the agent
    */
   documents: Array<AgentDocumentDto>;
@@ -3456,6 +3503,45 @@ export type TranscriberInputDto = {
   options?: {
     [key: string]: boolean | number;
   };
+};
+
+export type AgentModelInputDto = {
+  /**
+   * offline (the platform’s engine, no key), a cloud model provider (needs the account’s key or the platform’s for its tier), or custom (the account’s own model server, a provider credential of provider custom)
+   */
+  provider:
+    | 'offline'
+    | 'openai'
+    | 'anthropic'
+    | 'google'
+    | 'azure_openai'
+    | 'groq'
+    | 'together'
+    | 'fireworks'
+    | 'openrouter'
+    | 'deepseek'
+    | 'mistral'
+    | 'custom';
+  /**
+   * A model of the provider’s catalog (GET /models); providers marked any_model take any id of this shape (Azure OpenAI: the deployment’s name)
+   */
+  model: string;
+  /**
+   * Within the model’s temperature_min..temperature_max; null: the provider’s default
+   */
+  temperature?: number | null;
+  /**
+   * Longest reply, 1..the model’s max_tokens_max; null: the provider’s default
+   */
+  max_tokens?: number | null;
+  /**
+   * Nucleus sampling, 0..1; null: the provider’s default
+   */
+  top_p?: number | null;
+  /**
+   * speech_to_speech models only: the provider voice that speaks, one of the model’s voices in GET /models; null: the model’s default
+   */
+  voice?: string | null;
 };
 
 export type CreateAgentDto = {
@@ -3619,6 +3705,14 @@ export type CreateAgentDto = {
    * The account’s pronunciation dictionaries (GET /dictionaries) the agent uses: at most 5, distinct. Their words are boosted in recognition and said as their entries say. null or [] = none.
    */
   dictionary_ids?: Array<string>;
+  /**
+   * The model the agent thinks with: a provider and one of its models from GET /models, with its parameters within that model’s bounds. The account must be able to use it (its own key for the provider, or the platform’s for its tier; custom: its own model server), else 400 naming the key it needs. null (the default): the deployment’s default model (LLM_BASE_URL’s server when the operator set one, else the offline engine). Replaced whole on update.
+   */
+  model?: AgentModelInputDto | null;
+  /**
+   * Models to fall back to, in order, when a turn’s model fails before any of its reply was spoken: at most 3, each as model, distinct from each other and from model, all speech-to-speech or none; needs model set. null or [] = none. Replaced whole on update.
+   */
+  fallback_models?: Array<AgentModelInputDto> | null;
   /**
    * Unique on the account (among agents not deleted)
    */
@@ -3823,6 +3917,14 @@ export type UpdateAgentDto = {
    * The account’s pronunciation dictionaries (GET /dictionaries) the agent uses: at most 5, distinct. Their words are boosted in recognition and said as their entries say. null or [] = none.
    */
   dictionary_ids?: Array<string>;
+  /**
+   * The model the agent thinks with: a provider and one of its models from GET /models, with its parameters within that model’s bounds. The account must be able to use it (its own key for the provider, or the platform’s for its tier; custom: its own model server), else 400 naming the key it needs. null (the default): the deployment’s default model (LLM_BASE_URL’s server when the operator set one, else the offline engine). Replaced whole on update.
+   */
+  model?: AgentModelInputDto | null;
+  /**
+   * Models to fall back to, in order, when a turn’s model fails before any of its reply was spoken: at most 3, each as model, distinct from each other and from model, all speech-to-speech or none; needs model set. null or [] = none. Replaced whole on update.
+   */
+  fallback_models?: Array<AgentModelInputDto> | null;
   agent_name?: string;
   prompt?: string;
   voice_id?: string;
@@ -4086,21 +4188,142 @@ export type UpdateCatalogVoiceDto = {
   preview_text?: string;
 };
 
+export type ProviderCredentialWithSecretDto = {
+  /**
+   * `pcred_` followed by a UUID
+   */
+  id: string;
+  provider:
+    | 'openai'
+    | 'elevenlabs'
+    | 'cartesia'
+    | 'deepgram'
+    | 'azure'
+    | 'sarvam'
+    | 'assemblyai'
+    | 'anthropic'
+    | 'google'
+    | 'azure_openai'
+    | 'groq'
+    | 'together'
+    | 'fireworks'
+    | 'openrouter'
+    | 'deepseek'
+    | 'mistral'
+    | 'custom';
+  label: string | null;
+  /**
+   * Azure Speech keys: their region; Azure OpenAI keys: their resource name; null for the others
+   */
+  region: string | null;
+  /**
+   * An ellipsis and the key’s last four characters; null: a custom model server taking no key
+   */
+  key_last4: string | null;
+  /**
+   * What the credential serves: speech (voices and transcribers of the provider), models (agents’ models of the provider, or of custom: your model server)
+   */
+  used_for: Array<'speech' | 'models'>;
+  /**
+   * custom: your model server’s base URL; null for every other provider
+   */
+  base_url: string | null;
+  /**
+   * The provider accepted the key at its last check
+   */
+  status: 'active';
+  /**
+   * When the provider last accepted the key
+   */
+  checked_at: string;
+  created_at: string;
+  updated_at: string;
+  /**
+   * custom only, when a signing secret was made (creation, or a PUT moving base_url to another origin), and shown only then: every request to your server carries X-Vap-Timestamp and X-Vap-Signature = v1=<hex HMAC-SHA256 of "<X-Vap-Timestamp>.<raw body>"> keyed with this whole string (UTF-8), as custom functions are
+   */
+  signing_secret?: string;
+};
+
+export type ProviderCredentialWithSecretRecordDto = {
+  provider_credential: ProviderCredentialWithSecretDto;
+};
+
+export type CreateProviderCredentialDto = {
+  /**
+   * A speech provider (openai, elevenlabs, cartesia, deepgram, azure, sarvam, assemblyai), a model provider (openai, anthropic, google, azure_openai, groq, together, fireworks, openrouter, deepseek, mistral) or custom: your own OpenAI-compatible model server. An openai key serves OpenAI speech and OpenAI models alike. One credential per provider and account (409 CONFLICT)
+   */
+  provider:
+    | 'openai'
+    | 'elevenlabs'
+    | 'cartesia'
+    | 'deepgram'
+    | 'azure'
+    | 'sarvam'
+    | 'assemblyai'
+    | 'anthropic'
+    | 'google'
+    | 'azure_openai'
+    | 'groq'
+    | 'together'
+    | 'fireworks'
+    | 'openrouter'
+    | 'deepseek'
+    | 'mistral'
+    | 'custom';
+  /**
+   * Azure Speech (azure): the region the key belongs to (e.g. centralindia). Azure OpenAI (azure_openai): the name of the key’s Azure OpenAI resource, as in https://{resource}.openai.azure.com. Required for those two, refused for every other provider
+   */
+  region?: string | null;
+  /**
+   * custom only, and required there: your model server’s base URL (HTTPS, a public host). The platform sends OpenAI-compatible streamed chat completions to <base_url>/chat/completions, signed with the signing secret; the key check is a signed GET <base_url>/models (2xx, 404 or 405 pass; 401 or 403 refuse)
+   */
+  base_url?: string;
+  /**
+   * A name of your choice
+   */
+  label?: string | null;
+};
+
 export type ProviderCredentialDto = {
   /**
    * `pcred_` followed by a UUID
    */
   id: string;
-  provider: 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai';
+  provider:
+    | 'openai'
+    | 'elevenlabs'
+    | 'cartesia'
+    | 'deepgram'
+    | 'azure'
+    | 'sarvam'
+    | 'assemblyai'
+    | 'anthropic'
+    | 'google'
+    | 'azure_openai'
+    | 'groq'
+    | 'together'
+    | 'fireworks'
+    | 'openrouter'
+    | 'deepseek'
+    | 'mistral'
+    | 'custom';
   label: string | null;
   /**
-   * Azure Speech keys only
+   * Azure Speech keys: their region; Azure OpenAI keys: their resource name; null for the others
    */
   region: string | null;
   /**
-   * An ellipsis and the key’s last four characters
+   * An ellipsis and the key’s last four characters; null: a custom model server taking no key
    */
-  key_last4: string;
+  key_last4: string | null;
+  /**
+   * What the credential serves: speech (voices and transcribers of the provider), models (agents’ models of the provider, or of custom: your model server)
+   */
+  used_for: Array<'speech' | 'models'>;
+  /**
+   * custom: your model server’s base URL; null for every other provider
+   */
+  base_url: string | null;
   /**
    * The provider accepted the key at its last check
    */
@@ -4113,37 +4336,26 @@ export type ProviderCredentialDto = {
   updated_at: string;
 };
 
-export type ProviderCredentialRecordDto = {
-  provider_credential: ProviderCredentialDto;
-};
-
-export type CreateProviderCredentialDto = {
-  /**
-   * One key per provider and account (409 CONFLICT)
-   */
-  provider: 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai';
-  /**
-   * Azure Speech only, and required there: the region the key belongs to
-   */
-  region?: string | null;
-  /**
-   * A name of your choice
-   */
-  label?: string | null;
-};
-
 export type ProviderCredentialListDto = {
   /**
-   * The account’s keys, one per provider at most
+   * The account’s credentials, one per provider at most
    */
   provider_credentials: Array<ProviderCredentialDto>;
 };
 
+export type ProviderCredentialRecordDto = {
+  provider_credential: ProviderCredentialDto;
+};
+
 export type RotateProviderCredentialDto = {
   /**
-   * Azure Speech only, and required there: the region the key belongs to; omitted: kept
+   * Azure Speech (azure): the region the key belongs to (e.g. centralindia). Azure OpenAI (azure_openai): the name of the key’s Azure OpenAI resource, as in https://{resource}.openai.azure.com. Required for those two, refused for every other provider; omitted: kept
    */
   region?: string | null;
+  /**
+   * custom only: your model server’s new base URL; omitted: kept. Another origin (scheme, host or port) than the stored one gets a new signing_secret, answered once: a secret is never sent where it was not given for
+   */
+  base_url?: string;
 };
 
 export type UpdateProviderCredentialDto = {
@@ -4156,6 +4368,85 @@ export type UpdateProviderCredentialDto = {
 export type ProviderCredentialDeletedDto = {
   id: string;
   message: string;
+};
+
+export type ModelCapabilitiesDto = {
+  /**
+   * The model calls tools (functions, transfers, handoffs) during a call
+   */
+  tools: boolean;
+  /**
+   * Replies stream token by token (the first sentence is spoken while it writes)
+   */
+  streaming: boolean;
+  /**
+   * A speech-to-speech model (OpenAI Realtime, Gemini Live): it hears and speaks itself, in place of the agent's transcriber and voice
+   */
+  speech_to_speech: boolean;
+  /**
+   * spoken_languages codes the provider documents the model for; empty: any language
+   */
+  languages: Array<string>;
+};
+
+export type ModelParameterBoundsDto = {
+  temperature_min: number;
+  temperature_max: number;
+  /**
+   * Largest max_tokens the model accepts
+   */
+  max_tokens_max: number;
+};
+
+export type ModelCatalogEntryDto = {
+  provider:
+    | 'offline'
+    | 'openai'
+    | 'anthropic'
+    | 'google'
+    | 'azure_openai'
+    | 'groq'
+    | 'together'
+    | 'fireworks'
+    | 'openrouter'
+    | 'deepseek'
+    | 'mistral'
+    | 'custom';
+  /**
+   * How people name the provider
+   */
+  provider_label: string;
+  /**
+   * The provider's model id
+   */
+  model: string;
+  label: string;
+  /**
+   * The provider takes any model id of the right shape (^[A-Za-z0-9][A-Za-z0-9._:/@-]{0,127}$), not only the ones listed: Azure OpenAI deployments are named by their account, OpenRouter hosts hundreds, a custom server serves what it serves. This card then describes what the platform takes such a model to do
+   */
+  any_model: boolean;
+  /**
+   * speech_to_speech models only: the provider voices an agent’s model.voice may name (omitted: the model’s own default)
+   */
+  voices?: Array<string>;
+  capabilities: ModelCapabilitiesDto;
+  /**
+   * Tokens of context the model takes
+   */
+  context_window: number;
+  parameters: ModelParameterBoundsDto;
+  /**
+   * How this account can use it: `offline` (the offline engine, always), `account_key` (its own key for the provider), `platform` (the platform's key for the account's tier); null: it cannot (unavailable_reason says which key it needs)
+   */
+  availability: 'offline' | 'account_key' | 'platform' | null;
+  /**
+   * Why the account cannot use it and what to do, when availability is null; else null
+   */
+  unavailable_reason: string | null;
+};
+
+export type ModelCatalogDto = {
+  models: Array<ModelCatalogEntryDto>;
 };
 
 export type AttachedAgentDto = {
@@ -5681,17 +5972,34 @@ export type CreateResellerLinkConnectionDtoWritable = {
 
 export type CreateProviderCredentialDtoWritable = {
   /**
-   * One key per provider and account (409 CONFLICT)
+   * A speech provider (openai, elevenlabs, cartesia, deepgram, azure, sarvam, assemblyai), a model provider (openai, anthropic, google, azure_openai, groq, together, fireworks, openrouter, deepseek, mistral) or custom: your own OpenAI-compatible model server. An openai key serves OpenAI speech and OpenAI models alike. One credential per provider and account (409 CONFLICT)
    */
-  provider: 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai';
+  provider:
+    | 'openai'
+    | 'elevenlabs'
+    | 'cartesia'
+    | 'deepgram'
+    | 'azure'
+    | 'sarvam'
+    | 'assemblyai'
+    | 'anthropic'
+    | 'google'
+    | 'azure_openai'
+    | 'groq'
+    | 'together'
+    | 'fireworks'
+    | 'openrouter'
+    | 'deepseek'
+    | 'mistral'
+    | 'custom';
   /**
-   * The provider’s API key (printable ASCII, no spaces). Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
-   */
-  api_key: string;
-  /**
-   * Azure Speech only, and required there: the region the key belongs to
+   * Azure Speech (azure): the region the key belongs to (e.g. centralindia). Azure OpenAI (azure_openai): the name of the key’s Azure OpenAI resource, as in https://{resource}.openai.azure.com. Required for those two, refused for every other provider
    */
   region?: string | null;
+  /**
+   * custom only, and required there: your model server’s base URL (HTTPS, a public host). The platform sends OpenAI-compatible streamed chat completions to <base_url>/chat/completions, signed with the signing secret; the key check is a signed GET <base_url>/models (2xx, 404 or 405 pass; 401 or 403 refuse)
+   */
+  base_url?: string;
   /**
    * A name of your choice
    */
@@ -5700,13 +6008,13 @@ export type CreateProviderCredentialDtoWritable = {
 
 export type RotateProviderCredentialDtoWritable = {
   /**
-   * The provider’s API key (printable ASCII, no spaces). Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters
-   */
-  api_key: string;
-  /**
-   * Azure Speech only, and required there: the region the key belongs to; omitted: kept
+   * Azure Speech (azure): the region the key belongs to (e.g. centralindia). Azure OpenAI (azure_openai): the name of the key’s Azure OpenAI resource, as in https://{resource}.openai.azure.com. Required for those two, refused for every other provider; omitted: kept
    */
   region?: string | null;
+  /**
+   * custom only: your model server’s new base URL; omitted: kept. Another origin (scheme, host or port) than the stored one gets a new signing_secret, answered once: a secret is never sent where it was not given for
+   */
+  base_url?: string;
 };
 
 /**
@@ -14340,7 +14648,7 @@ export type ProviderCredentialsCreateResponses = {
    */
   200: {
     success: true;
-    data: ProviderCredentialRecordDto;
+    data: ProviderCredentialWithSecretRecordDto;
   };
 };
 
@@ -14619,12 +14927,95 @@ export type ProviderCredentialsRotateResponses = {
    */
   200: {
     success: true;
-    data: ProviderCredentialRecordDto;
+    data: ProviderCredentialWithSecretRecordDto;
   };
 };
 
 export type ProviderCredentialsRotateResponse =
   ProviderCredentialsRotateResponses[keyof ProviderCredentialsRotateResponses];
+
+export type ModelsListData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: {
+    /**
+     * Only this provider’s models
+     */
+    provider?:
+      | 'offline'
+      | 'openai'
+      | 'anthropic'
+      | 'google'
+      | 'azure_openai'
+      | 'groq'
+      | 'together'
+      | 'fireworks'
+      | 'openrouter'
+      | 'deepseek'
+      | 'mistral'
+      | 'custom';
+    /**
+     * true: only models this account can use now (availability not null); false or omitted: all
+     */
+    available?: boolean;
+  };
+  url: '/api/v2/models';
+};
+
+export type ModelsListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type ModelsListError = ModelsListErrors[keyof ModelsListErrors];
+
+export type ModelsListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: ModelCatalogDto;
+  };
+};
+
+export type ModelsListResponse = ModelsListResponses[keyof ModelsListResponses];
 
 export type ExtractionSetsListData = {
   body?: never;
