@@ -157,6 +157,11 @@ export interface VoiceWorldOptions {
   env?: Record<string, string>;
   /** The partner's voice tier (the operator's default when absent). */
   voiceTier?: 'standard' | 'premium' | 'enterprise';
+  /**
+   * Model providers whose platform key and base URL (MODEL_<NAME>_API_KEY / _BASE_URL) are the fake AI server's,
+   * for every tier: agents choosing their models answer on it.
+   */
+  platformModels?: string[];
 }
 
 /** The platform, its fakes and a funded partner with both carriers configured. */
@@ -196,6 +201,12 @@ export class VoiceWorld {
               LLM_FALLBACK_MODEL: FAKE_FALLBACK_MODEL,
             }
           : {}),
+        ...Object.fromEntries(
+          (options.platformModels ?? []).flatMap((name) => [
+            [`MODEL_${name.toUpperCase()}_API_KEY`, ai.apiKey],
+            [`MODEL_${name.toUpperCase()}_BASE_URL`, ai.baseUrl],
+          ]),
+        ),
         ...options.env,
       },
     });

@@ -491,7 +491,12 @@ class Conversation implements LiveConversation {
   ): Promise<ModelRoundResult> {
     return runModelRound({
       models: this.models,
-      request: { messages, tools },
+      // A partner's own model server is told which call it answers and the call's variables now.
+      request: {
+        messages,
+        tools,
+        call: { callId: this.options.context.callId, variables: this.variables.values },
+      },
       signal,
       timeoutMs: this.providerTimeoutMs,
       onSentence,

@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import { Subjects, type ConsultContext, type VoiceCallContext } from '@vap/messages';
-import { createChatModel } from '@vap/llm';
+import { createChatModel, createPlannedModel } from '@vap/llm';
 import type { RpcClient } from '@vap/messaging';
 import {
   BROWSER_CALLER_DISCONNECTED,
@@ -80,7 +80,7 @@ export class ConversationStarter {
       },
       log,
       startConversation: async (transport) => {
-        const call = await this.callSpeech(context);
+        const [call, models] = await Promise.all([this.callSpeech(context), this.callModels(context)]);
         speech = call;
         // A browser's page learns what hears its user, and why nothing will when it is the offline engine.
         transport.notify?.(speechNotice(call));
@@ -90,7 +90,7 @@ export class ConversationStarter {
           stt: call.stt,
           tts: call.tts,
           onCallerLanguage: (language) => (call.callerLanguage.current = language),
-          llm: this.agentModels(),
+          llm: models,
           platform,
           transport,
           dtmfRoute: dtmfRouteOf(mediaStreamProtocolOf(stream.carrier)),
@@ -214,6 +214,52 @@ export class ConversationStarter {
       );
       return callSpeechOf(context, { tts: [], stt: [], keyterms: [], pronunciations: [] }, options);
     }
+  }
+
+  /**
+   * The agent's models from its plan (agents.model.plan: each with the key that answers it), first the agent's own
+   * then its fallbacks. An agent that chose none, a plan with none usable, or an agents service that cannot say:
+   * the deployment's default models. Speech-to-speech entries are not run by this chain and are passed over.
+   */
+  private async callModels(context: VoiceCallContext): Promise<AgentModel[]> {
+    const agent = context.agent;
+    if (!agent.model) return this.agentModels();
+    const { config, rpc, log } = this.options;
+    try {
+      const plan = await rpc.request(Subjects.agents.modelPlan, context.partnerId, {
+        callId: context.callId,
+        model: agent.model,
+        fallbackModels: agent.fallbackModels ?? [],
+      });
+      const models: AgentModel[] = [];
+      for (const entry of plan.models) {
+        if (entry.speechToSpeech) continue;
+        try {
+          models.push({
+            provider: entry.provider,
+            model: entry.model,
+            paidBy: entry.credential?.paidBy ?? null,
+            llm: createPlannedModel(entry, config.LLM_TIMEOUT_MS, {
+              allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+            }),
+          });
+        } catch (err) {
+          log(
+            'warn',
+            `call ${context.callId}: model ${entry.provider}:${entry.model} cannot run: ${(err as Error).message}`,
+          );
+        }
+      }
+      if (models.length) return models;
+      log('warn', `call ${context.callId}: none of the agent's models can run; it runs on the default model`);
+    } catch (err) {
+      log(
+        'warn',
+        `call ${context.callId}: its model plan could not be had (${(err as Error).message}); ` +
+          'it runs on the default model',
+      );
+    }
+    return this.agentModels();
   }
 
   /** LLM_BASE_URL's model (or the offline engine), then LLM_FALLBACK_BASE_URL's when set. */
