@@ -18,3 +18,4 @@ export * from './openai';
 export * from './azure-openai';
 export * from './openai-compatible';
 export * from './custom';
+export * from './realtime';
