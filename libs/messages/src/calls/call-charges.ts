@@ -1,3 +1,4 @@
+import type { CallModelUsage } from './call-events';
 import type { CallBillingRate } from './credits';
 /**
  * Charges of ended calls, asked of the calls service by the gateway (partner-scoped commands), so billing
@@ -31,6 +32,11 @@ export interface UnbilledCharge {
    * partner's own keys only). The ledger keeps them, and usage counts the call's minutes as platform speech.
    */
   platformPaidSpeech: string[];
+  /**
+   * The call's model use, per model that wrote a line ([]: none), as session.completed's model_usage: the ledger
+   * keeps it on the charge. Absent from calls services older than per-agent models.
+   */
+  modelUsage?: CallModelUsage[];
 }
 
 export interface UnbilledChargesPage {

@@ -1,7 +1,13 @@
 import type { CallAnalysis } from '../agents/analysis';
 import type { CallSegment } from '../agents/handoffs';
 import type { CallBillingRate } from './credits';
-import type { RecordedTurnLatency, ToolCallOutcome, TurnProviders } from '../voice/voice-commands';
+import type { AnsweringModelProvider, ModelPaidBy } from '../voice/model-plan';
+import type {
+  RecordedTurnLatency,
+  ToolCallOutcome,
+  TurnModelUsage,
+  TurnProviders,
+} from '../voice/voice-commands';
 import {
   AnsweredBy,
   CallDirection,
@@ -53,8 +59,28 @@ export interface TranscriptEntry {
   latency?: RecordedTurnLatency;
   /** Agent turns that answered the caller: the providers that served it (see TurnProviders). */
   providers?: TurnProviders;
+  /**
+   * Lines a model wrote: the tokens of that model's rounds since its last line (tool rounds too), as its provider
+   * reported them; absent when it reported none.
+   */
+  usage?: TurnModelUsage;
   /** An agent line the caller cut short (barge-in) or hung up on; content is what was played. */
   interrupted?: true;
+}
+
+/**
+ * A call's use of one model, as the call, session.completed and the ledger's charge carry it (the public,
+ * snake_case form of ModelUsageEntry): summed from the transcript lines the model wrote.
+ */
+export interface CallModelUsage {
+  provider: AnsweringModelProvider;
+  model: string;
+  /** Whose key answered: the account's own, the platform's, or null (the offline engine, the deployment default). */
+  paid_by: ModelPaidBy | null;
+  input_tokens: number;
+  output_tokens: number;
+  /** The agent lines it wrote. */
+  replies: number;
 }
 
 /** One tool invocation of a call's conversation, as its session lists it (`tool_calls`). */
@@ -177,6 +203,11 @@ export interface SessionCompletedData {
    * partner's own keys only; absent from events written before it was carried).
    */
   platform_speech_providers: string[];
+  /**
+   * The call's model use, per model that wrote a line ([] when none did; absent from events written before it
+   * was carried).
+   */
+  model_usage: CallModelUsage[];
 }
 
 /** How a call was handed to a human: cold (the carrier dials the human on the call's own leg). */

@@ -1,4 +1,4 @@
-import type { AnsweringModelProvider } from './model-plan';
+import type { AnsweringModelProvider, ModelPaidBy } from './model-plan';
 import type { AnsweredBy, CallDirection, TransferOutcome } from '../calls';
 import type { ErrorDetail } from '../errors';
 import type { AgentSnapshot } from './agent-snapshot';
@@ -167,6 +167,12 @@ export interface TurnProviders {
   tts: TtsProviderName;
 }
 
+/** Tokens a line's model rounds cost, as the provider reported them (snake_case: the line goes public as it is). */
+export interface TurnModelUsage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
 /** calls.voice.transcript: one line said on the call (an agent line cut by barge-in holds what was played). */
 export interface VoiceTranscriptRequest {
   callId: string;
@@ -180,6 +186,11 @@ export interface VoiceTranscriptRequest {
   latency?: TurnLatency;
   /** Agent lines carry the providers that served them (the call's transcriber and the synthesizer that spoke). */
   providers?: TurnProviders;
+  /**
+   * Lines a model wrote: the tokens of that model's rounds since its last line (every round of the turn, tool
+   * rounds too), as the provider reported them; absent when it reported none (the offline engine, some servers).
+   */
+  usage?: TurnModelUsage;
   /** The agent line was cut short by the caller (barge-in). */
   interrupted?: boolean;
   /**
@@ -344,6 +355,19 @@ export interface VoiceEndedRequest {
    * own keys only). Absent from replicas older than per-account keys.
    */
   platformPaidSpeech?: string[];
+  /**
+   * Who paid for each model that wrote a line of the call on this stream (its ModelUsageEntry's provider, model
+   * and paidBy): the calls service sums the tokens from the lines and takes whose key it was from here. Absent
+   * from replicas older than per-agent models.
+   */
+  modelPaidBy?: ModelPaidByEntry[];
+}
+
+/** Whose key answered for one model of a call (null: the offline engine or the deployment's default model). */
+export interface ModelPaidByEntry {
+  provider: AnsweringModelProvider;
+  model: string;
+  paidBy: ModelPaidBy | null;
 }
 
 /**
