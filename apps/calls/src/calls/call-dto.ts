@@ -1,5 +1,6 @@
 import { CallDto, CallSessionDto } from '@vap/api';
 import { summarizeHold } from './hold-summary';
+import { callModelUsage } from './model-usage';
 import { Call, carrierConnectionOf } from './entities/call.entity';
 import { CallSession } from './entities/call-session.entity';
 
@@ -68,6 +69,7 @@ export function toCallDto(call: Call, session: CallSession, recordingUrl: string
     ended_at: iso(call.endedAt),
     created_at: call.createdAt.toISOString(),
     platform_speech_providers: call.platformSpeechProviders ?? [],
+    model_usage: callModelUsage(session.transcript, call.modelPaidBy),
     transfer: call.transfer ?? null,
     session: sessionDto,
   };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { RecordedTurnLatency, TranscriptEntry, TurnProviders } from '@vap/messages';
+import { RecordedTurnLatency, TranscriptEntry, TurnModelUsage, TurnProviders } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 
 /** What is known of a line besides who said what. */
@@ -12,6 +12,8 @@ export interface TranscriptLineDetails {
   latency?: RecordedTurnLatency;
   /** The providers that served an agent turn (kept on bot lines only). */
   providers?: TurnProviders;
+  /** The tokens of the model rounds behind a line a model wrote (kept on bot lines only). */
+  usage?: TurnModelUsage;
   /** A bot line the caller cut short (barge-in) or hung up on: it holds what was played. */
   interrupted?: boolean;
   /** The line's place on its media stream: a repeat of a line already recorded changes nothing. */
@@ -37,6 +39,7 @@ export class TranscriptService {
     const entry: TranscriptEntry = { role, content, timestamp: (details.at ?? new Date()).toISOString() };
     if (role === 'bot' && details.latency) entry.latency = details.latency;
     if (role === 'bot' && details.providers) entry.providers = details.providers;
+    if (role === 'bot' && details.usage) entry.usage = details.usage;
     if (role === 'bot' && details.interrupted) entry.interrupted = true;
     // A stream's lines come in order, so one mark per stream (the next seq not recorded) tells a repeat.
     await this.dataSource.query(

@@ -816,6 +816,92 @@ describe('calls.voice.* commands', () => {
       expect(session.transcript.map((e) => e.providers)).toEqual([providers, undefined]);
     });
 
+    it("keeps a model line's tokens, counts a retried line once, and sums the call's model use from its lines", async () => {
+      const call = await callOn('sandbox');
+      const stream = randomUUID();
+      const haiku = {
+        stt: 'deepgram',
+        llm: 'anthropic',
+        llm_model: 'claude-3-5-haiku-latest',
+        tts: 'cartesia',
+      };
+      const mini = { ...haiku, llm: 'openai', llm_model: 'gpt-4o-mini' };
+      const line = (seq: number, fields: Record<string, unknown>) =>
+        rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+          callId: call.id,
+          role: 'bot',
+          content: `Line ${seq}`,
+          atMs: seq * 1000,
+          callSeconds: seq,
+          streamId: stream,
+          seq,
+          ...fields,
+        });
+      // The intro: no model wrote it.
+      await line(0, { providers: { ...haiku, llm: null, llm_model: null } });
+      await line(1, { providers: haiku, usage: { input_tokens: 812, output_tokens: 37 } });
+      // The reply was lost: the same line again is recorded once, its tokens counted once.
+      await line(1, { providers: haiku, usage: { input_tokens: 812, output_tokens: 37 } });
+      // A turn with a tool round: the line carries both rounds' tokens.
+      await line(2, { providers: haiku, usage: { input_tokens: 1650, output_tokens: 61 } });
+      // The fallback took a turn; a line whose provider reported no tokens still counts as a reply.
+      await line(3, { providers: mini, usage: { input_tokens: 900, output_tokens: 12 } });
+      await line(4, { providers: mini });
+      await rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+        callId: call.id,
+        role: 'user',
+        content: 'Thanks',
+        atMs: 5000,
+        callSeconds: 5,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      });
+      const session = await sessionOf(call.id);
+      expect(session.transcript.map((e) => e.usage)).toEqual([
+        undefined,
+        { input_tokens: 812, output_tokens: 37 },
+        { input_tokens: 1650, output_tokens: 61 },
+        { input_tokens: 900, output_tokens: 12 },
+        undefined,
+        undefined,
+      ]);
+      // Whose key: nobody has reported yet (the stream is live), so not known.
+      expect(toCallDto(await callOf(call.id), session, null).model_usage).toEqual([
+        {
+          provider: 'anthropic',
+          model: 'claude-3-5-haiku-latest',
+          paid_by: null,
+          input_tokens: 2462,
+          output_tokens: 98,
+          replies: 2,
+        },
+        {
+          provider: 'openai',
+          model: 'gpt-4o-mini',
+          paid_by: null,
+          input_tokens: 900,
+          output_tokens: 12,
+          replies: 2,
+        },
+      ]);
+      for (const usage of [
+        { input_tokens: -1, output_tokens: 0 },
+        { input_tokens: 1.5, output_tokens: 0 },
+        { input_tokens: '10', output_tokens: 0 },
+        { input_tokens: 10 },
+        { input_tokens: 0, output_tokens: 100_000_001 },
+        null,
+        7,
+      ]) {
+        await expect(
+          line(6, { providers: haiku, usage: usage as never, streamId: undefined, seq: undefined }),
+        ).rejects.toMatchObject({
+          code: ErrorCode.VALIDATION_ERROR,
+          details: [expect.objectContaining({ field: expect.stringMatching(/^usage/) })],
+        });
+      }
+      expect((await sessionOf(call.id)).transcript).toHaveLength(6);
+    });
+
     it('keeps the providers of a line no model wrote (the intro): llm null, the others still required', async () => {
       const call = await callOn('sandbox');
       const providers = { stt: 'deepgram', llm: null, tts: 'openai' } as const;
@@ -1543,6 +1629,122 @@ describe('calls.voice.* commands', () => {
       expect((await sessionOf(call.id)).mediaStream).toBeNull();
     });
 
+    it('keeps whose key answered each model as a set over every report, and the call says it per model', async () => {
+      const call = await callOn('sandbox', 'completed');
+      const providers = { stt: 'offline', tts: 'offline' };
+      for (const [seq, llm, model, tokens] of [
+        [0, 'groq', 'llama-3.1-8b-instant', 100],
+        [1, 'anthropic', 'claude-3-5-haiku-latest', 200],
+        [2, 'custom', 'partner-model', 300],
+        [3, 'platform', 'gpt-4o-mini', 400],
+        [4, 'offline', 'offline', 0],
+      ] as const) {
+        await rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+          callId: call.id,
+          role: 'bot',
+          content: `Line ${seq}`,
+          atMs: seq * 100,
+          callSeconds: seq / 10,
+          providers: { ...providers, llm, llm_model: model } as never,
+          ...(tokens ? { usage: { input_tokens: tokens, output_tokens: tokens / 10 } } : {}),
+        });
+      }
+      const report = { callId: call.id, endCallReason: null, mediaSeconds: 12, recording: null };
+      await rpc.request(Subjects.calls.voiceEnded, null, {
+        ...report,
+        modelPaidBy: [
+          { provider: 'groq', model: 'llama-3.1-8b-instant', paidBy: 'platform' },
+          { provider: 'platform', model: 'gpt-4o-mini', paidBy: null },
+        ],
+      });
+      // A retried report changes nothing; another stream's report adds its own; none takes anything away.
+      await rpc.request(Subjects.calls.voiceEnded, null, {
+        ...report,
+        modelPaidBy: [{ paidBy: 'platform', model: 'llama-3.1-8b-instant', provider: 'groq' }],
+      });
+      await rpc.request(Subjects.calls.voiceEnded, null, {
+        ...report,
+        modelPaidBy: [{ provider: 'anthropic', model: 'claude-3-5-haiku-latest', paidBy: 'account' }],
+      });
+      await rpc.request(Subjects.calls.voiceEnded, null, { ...report, modelPaidBy: [] });
+      await rpc.request(Subjects.calls.voiceEnded, null, report);
+      const stored = await callOf(call.id);
+      expect(stored.modelPaidBy).toHaveLength(3);
+      expect(toCallDto(stored, await sessionOf(call.id), null).model_usage).toEqual([
+        {
+          provider: 'groq',
+          model: 'llama-3.1-8b-instant',
+          paid_by: 'platform',
+          input_tokens: 100,
+          output_tokens: 10,
+          replies: 1,
+        },
+        {
+          provider: 'anthropic',
+          model: 'claude-3-5-haiku-latest',
+          paid_by: 'account',
+          input_tokens: 200,
+          output_tokens: 20,
+          replies: 1,
+        },
+        // The account's own server is the account's, the deployment's default and the offline engine nobody's.
+        {
+          provider: 'custom',
+          model: 'partner-model',
+          paid_by: 'account',
+          input_tokens: 300,
+          output_tokens: 30,
+          replies: 1,
+        },
+        {
+          provider: 'platform',
+          model: 'gpt-4o-mini',
+          paid_by: null,
+          input_tokens: 400,
+          output_tokens: 40,
+          replies: 1,
+        },
+        {
+          provider: 'offline',
+          model: 'offline',
+          paid_by: null,
+          input_tokens: 0,
+          output_tokens: 0,
+          replies: 1,
+        },
+      ]);
+    });
+
+    it('refuses a report naming a model it cannot take, keeping nothing of it', async () => {
+      const call = await callOn('sandbox', 'completed');
+      const good = { provider: 'groq', model: 'llama-3.1-8b-instant', paidBy: 'platform' };
+      for (const modelPaidBy of [
+        [{ ...good, provider: 'secondary' }],
+        [{ ...good, paidBy: 'partner' }],
+        [{ ...good, model: '' }],
+        [{ ...good, model: 'm'.repeat(129) }],
+        [{ provider: 'groq', model: 'llama-3.1-8b-instant' }],
+        [good, 'groq'],
+        'groq',
+        Array.from({ length: 65 }, (_, i) => ({ ...good, model: `m${i}` })),
+      ]) {
+        await expect(
+          rpc.request(Subjects.calls.voiceEnded, null, {
+            callId: call.id,
+            endCallReason: 'agent_ended_call',
+            mediaSeconds: 3,
+            recording: null,
+            modelPaidBy: modelPaidBy as never,
+          }),
+        ).rejects.toMatchObject({
+          code: ErrorCode.VALIDATION_ERROR,
+          details: [expect.objectContaining({ field: 'modelPaidBy' })],
+        });
+      }
+      expect((await callOf(call.id)).modelPaidBy).toEqual([]);
+      expect((await sessionOf(call.id)).mediaStream).toBeNull();
+    });
+
     it("carries the providers on the call's charge, which waits for the report while the stream is live", async () => {
       const PRICES = { CALL_PRICE_PER_MINUTE_PAISE: 600, TEST_CALL_PRICE_PER_MINUTE_PAISE: 100 };
       const unbilled = new ListUnbilledCharges(dataSource);
@@ -1565,12 +1767,22 @@ describe('calls.voice.* commands', () => {
       );
       await dataSource.transaction((em) => recordCallCharge(em, call, PRICES));
       expect(await chargeOf(call.id)).toBeUndefined();
+      await rpc.request(Subjects.calls.voiceTranscript, partnerId, {
+        callId: call.id,
+        role: 'bot',
+        content: 'Your order ships today.',
+        atMs: 2_000,
+        callSeconds: 2,
+        providers: { stt: 'openai', llm: 'openai', llm_model: 'gpt-4o-mini', tts: 'cartesia' },
+        usage: { input_tokens: 1234, output_tokens: 56 },
+      });
       await rpc.request(Subjects.calls.voiceEnded, null, {
         callId: call.id,
         endCallReason: null,
         mediaSeconds: 41,
         recording: null,
         platformPaidSpeech: ['openai', 'cartesia'],
+        modelPaidBy: [{ provider: 'openai', model: 'gpt-4o-mini', paidBy: 'platform' }],
       });
       expect(await chargeOf(call.id)).toEqual({
         callId: call.id,
@@ -1583,6 +1795,17 @@ describe('calls.voice.* commands', () => {
         projectId: call.projectId,
         browserSessionId: null,
         platformPaidSpeech: ['cartesia', 'openai'],
+        // The model's tokens travel beside the minutes (they are within the minute price, not priced).
+        modelUsage: [
+          {
+            provider: 'openai',
+            model: 'gpt-4o-mini',
+            paid_by: 'platform',
+            input_tokens: 1234,
+            output_tokens: 56,
+            replies: 1,
+          },
+        ],
       });
 
       // A report that never comes holds the charge for VOICE_REPORT_WAIT_SECS at most: billing goes on without it.
@@ -1606,7 +1829,11 @@ describe('calls.voice.* commands', () => {
           WHERE call_id = $1`,
         [silent.id, VOICE_REPORT_WAIT_SECS + 1],
       );
-      expect(await chargeOf(silent.id)).toMatchObject({ billSeconds: 5, platformPaidSpeech: [] });
+      expect(await chargeOf(silent.id)).toMatchObject({
+        billSeconds: 5,
+        platformPaidSpeech: [],
+        modelUsage: [],
+      });
     });
 
     it("refuses a recording stored under another call's key", async () => {

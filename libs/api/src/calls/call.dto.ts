@@ -18,6 +18,7 @@ import {
   HANGUP_SOURCES,
   HangupSource,
   ANSWERING_MODEL_PROVIDERS,
+  ModelPaidBy,
   AnsweringModelProvider,
   SPEECH_PROVIDERS,
   SpeechProviderName,
@@ -105,6 +106,67 @@ export class TurnProvidersDto {
   tts: TtsProviderName;
 }
 
+/** Tokens the model rounds behind an agent line took, as the model's provider reported them. */
+export class TurnModelUsageDto {
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    example: 812,
+    description: 'Input (prompt) tokens of the rounds, summed',
+  })
+  input_tokens: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    example: 37,
+    description: 'Output (completion) tokens of the rounds, summed',
+  })
+  output_tokens: number;
+}
+
+/** A call's use of one model: the tokens of the lines it wrote, and whose key answered. */
+export class ModelUsageDto {
+  @ApiProperty({
+    enum: ANSWERING_MODEL_PROVIDERS,
+    example: 'anthropic',
+    description:
+      "The model's provider, as the transcript lines name it (`platform`: the deployment's default model; " +
+      '`offline`: the offline engine; `custom`: the account’s own model server)',
+  })
+  provider: AnsweringModelProvider;
+
+  @ApiProperty({
+    example: 'claude-3-5-haiku-latest',
+    description: "The provider's model id (Azure OpenAI: the deployment)",
+  })
+  model: string;
+
+  @ApiProperty({
+    enum: ['account', 'platform'],
+    nullable: true,
+    description:
+      "Whose key answered: `account` (the account's own key, POST /provider-credentials, or its model server), " +
+      "`platform` (the platform's key for the account's tier: within the minute price, never charged apart), or " +
+      'null (the offline engine, the deployment’s default model, or not yet known while the call is live)',
+  })
+  paid_by: ModelPaidBy | null;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description:
+      'Input tokens of every round of the model on the call (tool rounds included), as its provider reported them',
+  })
+  input_tokens: number;
+
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Output tokens, likewise' })
+  output_tokens: number;
+
+  @ApiProperty({ type: 'integer', minimum: 1, description: 'The agent lines it wrote' })
+  replies: number;
+}
+
 export class TranscriptEntryDto {
   @ApiProperty({ enum: ['user', 'bot'] })
   role: 'user' | 'bot';
@@ -129,6 +191,15 @@ export class TranscriptEntryDto {
       'synthesizer served the line (after any fallback from a provider that failed during the call)',
   })
   providers?: TurnProvidersDto;
+
+  @ApiPropertyOptional({
+    type: TurnModelUsageDto,
+    description:
+      'Present on agent (bot) lines a model wrote whose provider reported token counts: the tokens of that ' +
+      "model's rounds since its previous line (the turn's tool rounds too). Absent when the provider reported " +
+      'none (the offline engine, some servers) and on lines recorded before it was kept',
+  })
+  usage?: TurnModelUsageDto;
 
   @ApiPropertyOptional({
     enum: [true],
@@ -571,6 +642,16 @@ export class CallDto {
       'names any of them counts its minutes in GET /billing/usage platform_speech_minutes.',
   })
   platform_speech_providers: SpeechProviderName[];
+
+  @ApiProperty({
+    type: [ModelUsageDto],
+    description:
+      "The call's model use, per model that wrote its lines, in the order each first did: the tokens summed from " +
+      "the transcript lines' usage, the lines it wrote, and whose key answered. [] when no model wrote a line. " +
+      "Model use on the platform's keys is within the minute price: the charge is the minutes (docs/billing.md, " +
+      'Models); GET /billing/usage sums the tokens.',
+  })
+  model_usage: ModelUsageDto[];
 
   @ApiProperty({
     type: CallTransferDto,

@@ -68,6 +68,7 @@ describe('newCall', () => {
       startedAt: null,
       endedAt: null,
       platformSpeechProviders: [],
+      modelPaidBy: [],
     });
     expect(call.sessionId).not.toBe(call.id);
   });

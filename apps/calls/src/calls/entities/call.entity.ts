@@ -12,6 +12,7 @@ import {
   CallStatus,
   CallTransfer,
   HangupSource,
+  ModelPaidByEntry,
   SpeechProviderName,
   StoredAgentSnapshot,
   upgradeAgentSnapshot,
@@ -176,6 +177,13 @@ export class Call {
   @Column({ name: 'platform_speech_providers', type: 'text', array: true, default: () => `'{}'` })
   platformSpeechProviders: SpeechProviderName[];
 
+  /**
+   * Whose key answered for each model that wrote the call's lines, as the voice service's end-of-stream reports
+   * named it (a set, in no particular order; [] before a report or for calls before it was kept).
+   */
+  @Column({ name: 'model_paid_by', type: 'jsonb', default: () => `'[]'` })
+  modelPaidBy: ModelPaidByEntry[];
+
   @Column({ name: 'provider_status', type: 'text', nullable: true })
   providerStatus: string | null;
 
@@ -253,6 +261,7 @@ export function newCall({ agent, customFunctions }: AgentForCall, fields: NewCal
     startedAt: null,
     endedAt: null,
     platformSpeechProviders: [],
+    modelPaidBy: [],
     ...fields,
   };
 }

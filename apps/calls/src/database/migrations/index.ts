@@ -33,6 +33,7 @@ import { ConnectionHealth1765400300000 } from './1765400300000-connection-health
 import { CallCustomer1765400100100 } from './1765400100100-call-customer';
 import { SmsPolicies1765500100000 } from './1765500100000-sms-policies';
 import { PartnerStandingReseller1765500300000 } from './1765500300000-partner-standing-reseller';
+import { CallModelPaidBy1765600200000 } from './1765600200000-call-model-paid-by';
 
 /** Every migration of the calls schema, oldest first. */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   PartnerRateCard1765400600000,
   SmsPolicies1765500100000,
   PartnerStandingReseller1765500300000,
+  CallModelPaidBy1765600200000,
 ];

@@ -5,10 +5,13 @@ import {
   AppError,
   CallBillingRate,
   isUuid,
+  ModelPaidByEntry,
+  TranscriptEntry,
   UnbilledChargesPage,
   UnbilledChargesRequest,
 } from '@vap/messages';
 import { tableOf } from '@vap/persistence';
+import { callModelUsage } from '../../../calls/model-usage';
 import { UNBILLED_PAGE_MAX } from '../../unbilled-page';
 
 const DEFAULT_LIMIT = 100;
@@ -31,6 +34,9 @@ interface UnbilledRow {
   kind: string;
   billing_rate: CallBillingRate;
   platform_speech_providers: string[] | null;
+  model_paid_by: ModelPaidByEntry[] | null;
+  /** The session's lines a model may have written, with only what the model use is summed from. */
+  model_lines: TranscriptEntry[] | null;
 }
 /** calls.billing.unbilled: a page of the partner's charges the gateway has not acknowledged. */
 @Injectable()
@@ -48,7 +54,12 @@ export class ListUnbilledCharges {
     }
     const rows = (await this.dataSource.query(
       `SELECT ch.call_id, ch.session_id, ch.bill_seconds, ch.amount_paise,
-              c.agent_id, c.campaign_id, c.project_id, c.kind, c.billing_rate, c.platform_speech_providers
+              c.agent_id, c.campaign_id, c.project_id, c.kind, c.billing_rate, c.platform_speech_providers,
+              c.model_paid_by,
+              (SELECT jsonb_agg(jsonb_build_object('role', l -> 'role', 'providers', l -> 'providers',
+                                                   'usage', l -> 'usage') ORDER BY i)
+                 FROM jsonb_array_elements(s.transcript) WITH ORDINALITY AS t(l, i)
+                WHERE l ->> 'role' = 'bot' AND l -> 'providers' ->> 'llm_model' IS NOT NULL) AS model_lines
          FROM ${tableOf(this.dataSource, 'call_charges')} ch
          JOIN ${tableOf(this.dataSource, 'calls')} c ON c.id = ch.call_id
          LEFT JOIN ${tableOf(this.dataSource, 'call_sessions')} s ON s.call_id = ch.call_id
@@ -72,6 +83,7 @@ export class ListUnbilledCharges {
         projectId: r.project_id,
         browserSessionId: r.kind === 'browser' ? r.call_id : null,
         platformPaidSpeech: r.platform_speech_providers ?? [],
+        modelUsage: callModelUsage(r.model_lines, r.model_paid_by),
       })),
       nextCursor: rows.length > limit ? page[page.length - 1].call_id : null,
     };

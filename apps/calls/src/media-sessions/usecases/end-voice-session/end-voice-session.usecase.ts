@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppError, SPEECH_PROVIDERS, VoiceEndedRequest } from '@vap/messages';
+import {
+  ANSWERING_MODEL_PROVIDERS,
+  AppError,
+  ModelPaidByEntry,
+  SPEECH_PROVIDERS,
+  VoiceEndedRequest,
+} from '@vap/messages';
 import { tableOf } from '@vap/persistence';
 import { TERMINAL_CALL_STATUSES } from '../../../calls/call-status-machine';
 import { Call } from '../../../calls/entities/call.entity';
@@ -25,13 +31,14 @@ export class EndVoiceSession {
 
   /**
    * The stream closed: the conversation's recording (the call's own recording object only), its end reason
-   * when the call has none, and the cloud speech providers the platform paid for. A retried report changes
+   * when the call has none, the cloud speech providers the platform paid for, and whose key answered each model. A retried report changes
    * nothing: the first recording and reason stand, and the providers are a set (every stream's report adds
    * to it: a call whose stream moved to another voice replica ran on both replicas' providers).
    */
   async execute(request: VoiceEndedRequest, partnerId: string | null): Promise<void> {
     const reason = request.endCallReason === null ? null : checkedReason(request.endCallReason);
     const platformPaid = checkedPlatformSpeech(request.platformPaidSpeech);
+    const modelPaidBy = checkedModelPaidBy(request.modelPaidBy);
     const call = await findVoiceCall(this.dataSource, request.callId, partnerId);
     const recording = request.recording;
     if (recording && recording.storageKey !== recordingKey(call.partnerId, call.id)) {
@@ -58,6 +65,16 @@ export class EndVoiceSession {
                     ARRAY(SELECT DISTINCT p FROM unnest(platform_speech_providers || $2::text[]) AS p ORDER BY p)
             WHERE id = $1`,
           [call.id, platformPaid],
+        );
+      }
+      // Whose key answered each model, a set likewise (a call's model_usage takes paid_by from it).
+      if (modelPaidBy.length) {
+        await em.query(
+          `UPDATE ${tableOf(em, Call)}
+              SET model_paid_by = (SELECT COALESCE(jsonb_agg(DISTINCT m ORDER BY m), '[]'::jsonb)
+                                     FROM jsonb_array_elements(model_paid_by || $2::jsonb) AS m)
+            WHERE id = $1`,
+          [call.id, JSON.stringify(modelPaidBy)],
         );
       }
       // A post-call job waiting for this report runs now rather than at its next retry.
@@ -112,4 +129,48 @@ function checkedPlatformSpeech(value: unknown): string[] {
     ]);
   }
   return [...new Set(value as string[])].sort();
+}
+
+/** Most models one report may name: an agent's model and fallbacks, times the agents a call is handed to. */
+export const MODEL_PAID_BY_MAX = 64;
+/** Longest model id a report names (as transcript lines keep them). */
+const MAX_MODEL_ID_CHARS = 128;
+
+/**
+ * Whose key answered each model a report names: a model provider that writes lines, a model id, and account,
+ * platform or null; each once. A replica older than per-agent models leaves the field out.
+ */
+function checkedModelPaidBy(value: unknown): ModelPaidByEntry[] {
+  if (value === undefined || value === null) return [];
+  const providers = ANSWERING_MODEL_PROVIDERS as readonly string[];
+  const valid = (e: unknown): e is ModelPaidByEntry => {
+    const entry = e as Record<string, unknown> | null;
+    return (
+      typeof entry === 'object' &&
+      entry !== null &&
+      typeof entry.provider === 'string' &&
+      providers.includes(entry.provider) &&
+      typeof entry.model === 'string' &&
+      entry.model.length > 0 &&
+      entry.model.length <= MAX_MODEL_ID_CHARS &&
+      (entry.paidBy === 'account' || entry.paidBy === 'platform' || entry.paidBy === null)
+    );
+  };
+  if (!Array.isArray(value) || value.length > MODEL_PAID_BY_MAX || !value.every(valid)) {
+    throw AppError.validation([
+      {
+        field: 'modelPaidBy',
+        message:
+          `modelPaidBy must list at most ${MODEL_PAID_BY_MAX} models, each {provider, model, paidBy}: provider ` +
+          `one of ${providers.join(', ')}, model an id of 1 to ${MAX_MODEL_ID_CHARS} characters, paidBy ` +
+          'account, platform or null',
+      },
+    ]);
+  }
+  const seen = new Map<string, ModelPaidByEntry>();
+  for (const e of value) {
+    const entry = { provider: e.provider, model: e.model, paidBy: e.paidBy };
+    seen.set(JSON.stringify(entry), entry);
+  }
+  return [...seen.values()];
 }

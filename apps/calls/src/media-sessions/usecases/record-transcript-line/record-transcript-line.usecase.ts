@@ -10,6 +10,7 @@ import {
   TranscriptEntry,
   TTS_PROVIDERS,
   TurnLatency,
+  TurnModelUsage,
   TurnProviders,
   VoiceTranscriptRequest,
 } from '@vap/messages';
@@ -71,6 +72,7 @@ export class RecordTranscriptLine {
       at: new Date(start.getTime() + atMs),
       latency: request.latency ? checkedLatency(request.latency) : undefined,
       providers: request.providers ? checkedProviders(request.providers) : undefined,
+      usage: request.usage !== undefined ? checkedUsage(request.usage) : undefined,
       interrupted: request.interrupted === true,
       once: lineOnStream(request),
     });
@@ -140,4 +142,32 @@ function checkedProviders(providers: TurnProviders): TurnProviders {
   }
   checked.llm_model = checked.llm === null ? null : model;
   return checked;
+}
+
+/**
+ * Most tokens a line may say its rounds took, each way: far past any model's context window times the rounds a
+ * turn may take; a larger count is a broken report, not a reply.
+ */
+export const MAX_LINE_TOKENS = 100_000_000;
+
+/** A line's token counts: whole numbers from 0 to MAX_LINE_TOKENS, nothing else kept. */
+function checkedUsage(usage: TurnModelUsage): TurnModelUsage {
+  if (typeof usage !== 'object' || usage === null) {
+    throw AppError.validation([
+      { field: 'usage', message: 'usage must be an object with input_tokens and output_tokens' },
+    ]);
+  }
+  const count = (part: keyof TurnModelUsage): number => {
+    const value = (usage as unknown as Record<string, unknown>)[part];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > MAX_LINE_TOKENS) {
+      throw AppError.validation([
+        {
+          field: `usage.${part}`,
+          message: `usage.${part} must be a whole number from 0 to ${MAX_LINE_TOKENS}`,
+        },
+      ]);
+    }
+    return value;
+  };
+  return { input_tokens: count('input_tokens'), output_tokens: count('output_tokens') };
 }
