@@ -364,6 +364,16 @@ describe('browser sessions on calls.voice.*', () => {
       `UPDATE calls.calls SET started_at = now() - interval '30 seconds' WHERE id = $1`,
       [call.id],
     );
+    // The agent answered once on the account's own Anthropic key.
+    await rpc.request(Subjects.calls.voiceTranscript, null, {
+      callId: call.id,
+      role: 'bot',
+      content: 'Happy to help.',
+      atMs: 2_000,
+      callSeconds: 2,
+      providers: { stt: 'offline', llm: 'anthropic', llm_model: 'claude-3-5-haiku-latest', tts: 'offline' },
+      usage: { input_tokens: 420, output_tokens: 9 },
+    });
     await rpc.request(Subjects.calls.voiceHangup, null, { callId: call.id, reason: 'user_ended_session' });
     const ended = await callOf(call.id);
     expect(ended).toMatchObject({
@@ -381,6 +391,7 @@ describe('browser sessions on calls.voice.*', () => {
       endCallReason: 'client_closed',
       mediaSeconds: 30,
       recording: null,
+      modelPaidBy: [{ provider: 'anthropic', model: 'claude-3-5-haiku-latest', paidBy: 'account' }],
     });
     await rpc.request(Subjects.calls.voiceHangup, null, { callId: call.id, reason: 'agent_ended_call' });
     expect(await charges(call.id)).toEqual([{ bill_seconds: 30, amount_paise: 200 }]);
@@ -399,6 +410,7 @@ describe('browser sessions on calls.voice.*', () => {
       { signedUrl: async () => ({ url: 'unused', expiresAt: new Date() }) } as never,
       { copy: async () => null } as never,
       { resolve: async () => null } as never,
+      { chainFor: () => null } as never,
     );
     await processor.process(call.id);
     const [completed] = (await dataSource.query(
@@ -411,6 +423,17 @@ describe('browser sessions on calls.voice.*', () => {
       status: 'completed',
       duration_seconds: 30,
       credits_used_paise: 200,
+      // The minutes are the charge; the model's tokens ride beside it.
+      model_usage: [
+        {
+          provider: 'anthropic',
+          model: 'claude-3-5-haiku-latest',
+          paid_by: 'account',
+          input_tokens: 420,
+          output_tokens: 9,
+          replies: 1,
+        },
+      ],
     });
   });
 

@@ -6,12 +6,14 @@ import { OutboxService } from '@vap/messaging';
 import { tableOf } from '@vap/persistence';
 import { paiseToInr } from '../calls/call-dto';
 import { Call } from '../calls/entities/call.entity';
+import { callModelUsage } from '../calls/model-usage';
 import { CallSession } from '../calls/entities/call-session.entity';
 import { RecordingStore } from '../recording/recording-store';
 import { PostCallNotReady } from './post-call-not-ready';
 import { CarrierRecordingCopier } from './carrier-recording-copier.service';
 import { ExtractionRunner } from './extraction-runner.service';
 import { AnalysisRunner } from './analysis-runner.service';
+import { PostCallModels } from './llm/post-call-models';
 import { summarizeHold } from '../calls/hold-summary';
 import { LifecycleHooksService } from '../lifecycle-hooks/lifecycle-hooks.service';
 import { enqueuePostCallHook, pendingPostCallHook } from '../lifecycle-hooks/post-call-hook-queue';
@@ -35,6 +37,7 @@ export class PostCallProcessor {
     private readonly recordings: RecordingStore,
     private readonly carrierRecordings: CarrierRecordingCopier,
     private readonly hooks: LifecycleHooksService,
+    private readonly models: PostCallModels,
   ) {}
 
   /** `attempt` counts from 1; late carrier recordings are waited for on the first attempts only. */
@@ -51,8 +54,10 @@ export class PostCallProcessor {
     }
     const recordingKey = answered ? await this.carrierRecordings.copy(call, before, attempt) : null;
     // Extraction talks to other services; it runs before the transaction so no lock waits on it.
-    const extraction = answered ? await this.extraction.run(call, before) : null;
-    const analysis = answered ? await this.analysis.run(call, before) : null;
+    // Both on the agent's models, asked of the agents service once (and only when one of them needs a model).
+    const models = this.models.chainFor(call);
+    const extraction = answered ? await this.extraction.run(call, before, models) : null;
+    const analysis = answered ? await this.analysis.run(call, before, models) : null;
     const hook = await this.hooks.resolve(call.partnerId, call.agentId, 'post_call');
     await this.dataSource.transaction(async (em) => {
       const session = await em.findOne(CallSession, {
@@ -117,6 +122,8 @@ export class PostCallProcessor {
       bill_seconds: answered ? (call.billDurationSeconds ?? 0) : 0,
       billing_rate: call.billingRate,
       platform_speech_providers: call.platformSpeechProviders ?? [],
+      // From the lines as they stand now: the stream's end report (who paid) came before, as for the speech.
+      model_usage: answered ? callModelUsage(session.transcript, call.modelPaidBy) : [],
       hold: session.hold!,
       call: {
         call_id: call.id,

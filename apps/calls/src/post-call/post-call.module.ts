@@ -6,6 +6,7 @@ import { CarrierRecordingCopier } from './carrier-recording-copier.service';
 import { AnalysisRunner } from './analysis-runner.service';
 import { ExtractionRunner } from './extraction-runner.service';
 import { llmProvider } from './llm/llm.provider';
+import { PostCallModels } from './llm/post-call-models';
 import { PostCallProcessor } from './post-call-processor.service';
 import { PostCallWorker } from './post-call-worker.service';
 
@@ -19,6 +20,7 @@ import { PostCallWorker } from './post-call-worker.service';
     ExtractionRunner,
     AnalysisRunner,
     llmProvider,
+    PostCallModels,
   ],
 })
 export class PostCallModule {}
