@@ -51,6 +51,12 @@ function sums(charges: Loose[]) {
   const platform = charges
     .filter((t) => t.platform_speech_providers?.length)
     .reduce((s, t) => s + t.billed_seconds, 0);
+  // The tokens of every charge's model use, and the part on the platform's keys.
+  const tokens = (part: 'input_tokens' | 'output_tokens', platformOnly: boolean) =>
+    charges
+      .flatMap((t) => (t.model_usage ?? []) as Loose[])
+      .filter((m) => !platformOnly || m.paid_by === 'platform')
+      .reduce((s, m) => s + m[part], 0);
   return {
     calls: charges.length,
     billed_seconds: billed,
@@ -58,6 +64,10 @@ function sums(charges: Loose[]) {
     credits_inr: rupees(-charges.reduce((s, t) => s + t.amount_inr, 0)),
     platform_speech_billed_seconds: platform,
     platform_speech_minutes: minutes(platform),
+    model_input_tokens: tokens('input_tokens', false),
+    model_output_tokens: tokens('output_tokens', false),
+    platform_model_input_tokens: tokens('input_tokens', true),
+    platform_model_output_tokens: tokens('output_tokens', true),
   };
 }
 
@@ -68,6 +78,10 @@ const NO_USAGE = {
   credits_inr: 0,
   platform_speech_billed_seconds: 0,
   platform_speech_minutes: 0,
+  model_input_tokens: 0,
+  model_output_tokens: 0,
+  platform_model_input_tokens: 0,
+  platform_model_output_tokens: 0,
 };
 
 describe('billing transactions and usage', () => {

@@ -109,6 +109,7 @@ export class BillingReconciler implements OnApplicationBootstrap, BeforeApplicat
             projectId: c.projectId ?? null,
             browserSessionId: c.browserSessionId ?? null,
             platformSpeechProviders: c.platformPaidSpeech ?? null,
+            modelUsage: c.modelUsage ?? null,
           }),
         );
         if (outcome === 'charged') {

@@ -48,6 +48,7 @@ export function toTransactionDto(e: LedgerEntry): BillingTransactionDto {
     project_id: e.projectId,
     billed_seconds: e.billedSeconds,
     platform_speech_providers: e.platformSpeechProviders,
+    model_usage: e.modelUsage,
     client_id: e.clientId ?? null,
     created_at: e.createdAt.toISOString(),
   };

@@ -35,8 +35,21 @@ export class BillingUsageService {
       `SELECT ${key} AS key, count(*) AS calls,
               COALESCE(sum(billed_seconds), 0) AS billed_seconds, -sum(amount_paise) AS paise,
               COALESCE(sum(billed_seconds) FILTER (WHERE cardinality(platform_speech_providers) > 0), 0)
-                AS platform_speech_seconds
-         FROM ${tableOf(this.dataSource, 'ledger_entries')}
+                AS platform_speech_seconds,
+              COALESCE(sum(m.input_tokens), 0) AS model_input_tokens,
+              COALESCE(sum(m.output_tokens), 0) AS model_output_tokens,
+              COALESCE(sum(m.platform_input_tokens), 0) AS platform_model_input_tokens,
+              COALESCE(sum(m.platform_output_tokens), 0) AS platform_model_output_tokens
+         FROM ${tableOf(this.dataSource, 'ledger_entries')} e
+         LEFT JOIN LATERAL (
+           SELECT sum((u ->> 'input_tokens')::bigint) AS input_tokens,
+                  sum((u ->> 'output_tokens')::bigint) AS output_tokens,
+                  sum((u ->> 'input_tokens')::bigint) FILTER (WHERE u ->> 'paid_by' = 'platform')
+                    AS platform_input_tokens,
+                  sum((u ->> 'output_tokens')::bigint) FILTER (WHERE u ->> 'paid_by' = 'platform')
+                    AS platform_output_tokens
+             FROM jsonb_array_elements(COALESCE(e.model_usage, '[]'::jsonb)) AS u
+         ) m ON true
         WHERE partner_id = $1 AND type = 'charge' AND created_at >= $2 AND created_at < $3
         GROUP BY 1`,
       [partnerId, from.toISOString(), to.toISOString()],
@@ -46,6 +59,10 @@ export class BillingUsageService {
       billed_seconds: string;
       paise: string;
       platform_speech_seconds: string;
+      model_input_tokens: string;
+      model_output_tokens: string;
+      platform_model_input_tokens: string;
+      platform_model_output_tokens: string;
     }[];
     const report = usageReport(
       rows.map((r): UsageRow => ({
@@ -54,6 +71,10 @@ export class BillingUsageService {
         billedSeconds: Number(r.billed_seconds),
         paise: Number(r.paise),
         platformSpeechSeconds: Number(r.platform_speech_seconds),
+        modelInputTokens: Number(r.model_input_tokens),
+        modelOutputTokens: Number(r.model_output_tokens),
+        platformModelInputTokens: Number(r.platform_model_input_tokens),
+        platformModelOutputTokens: Number(r.platform_model_output_tokens),
       })),
     );
     return {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
-import { CallBillingRate, callChargeReference, DomainEvents } from '@vap/messages';
+import { CallBillingRate, callChargeReference, CallModelUsage, DomainEvents } from '@vap/messages';
 import { OutboxService } from '@vap/messaging';
 import { toPartnerDto } from '../accounts/partners.service';
 import { LedgerEntry } from '../accounts/entities/ledger-entry.entity';
@@ -28,6 +28,12 @@ export interface CallCharge {
    * service that reported the charge did not say (older than per-account speech keys).
    */
   platformSpeechProviders: readonly string[] | null;
+  /**
+   * The call's model use, per model that wrote its lines ([]: none); null when the calls service that reported
+   * the charge did not say (older than per-agent models). Recorded beside the charge, never priced: model use
+   * on the platform's keys is within the minute price.
+   */
+  modelUsage: readonly CallModelUsage[] | null;
 }
 
 export type ChargeOutcome = 'charged' | 'already_charged' | 'no_partner' | 'nothing_to_charge';
@@ -105,6 +111,7 @@ export class CallChargeService {
       projectId: charge.projectId,
       billedSeconds: charge.billedSeconds,
       platformSpeechProviders: providerSet(charge.platformSpeechProviders),
+      modelUsage: modelUsageOf(charge.modelUsage),
     };
   }
 
@@ -155,4 +162,39 @@ export const resaleReference = (callId: string) => `resale:${callId}`;
 export function providerSet(names: readonly unknown[] | null | undefined): string[] | null {
   if (!Array.isArray(names)) return null;
   return [...new Set(names.filter((n): n is string => typeof n === 'string' && n.length > 0))].sort();
+}
+
+/**
+ * The model use as the ledger keeps it: each entry's documented fields, the well-formed ones only (a provider and
+ * model named, paid_by account, platform or null, whole non-negative counts); null stays unknown.
+ */
+export function modelUsageOf(entries: readonly unknown[] | null | undefined): CallModelUsage[] | null {
+  if (!Array.isArray(entries)) return null;
+  const count = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+  return entries.flatMap((raw): CallModelUsage[] => {
+    const e = raw as Partial<Record<keyof CallModelUsage, unknown>> | null;
+    if (
+      typeof e !== 'object' ||
+      e === null ||
+      typeof e.provider !== 'string' ||
+      !e.provider ||
+      typeof e.model !== 'string' ||
+      !e.model ||
+      !(e.paid_by === 'account' || e.paid_by === 'platform' || e.paid_by === null) ||
+      !count(e.input_tokens) ||
+      !count(e.output_tokens) ||
+      !count(e.replies)
+    )
+      return [];
+    return [
+      {
+        provider: e.provider as CallModelUsage['provider'],
+        model: e.model,
+        paid_by: e.paid_by,
+        input_tokens: e.input_tokens,
+        output_tokens: e.output_tokens,
+        replies: e.replies,
+      },
+    ];
+  });
 }

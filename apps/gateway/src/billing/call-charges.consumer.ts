@@ -31,6 +31,8 @@ export class CallChargesConsumer {
       browserSessionId: event.data.browser_session_id ?? null,
       // Events written before the providers were carried leave them out: not known.
       platformSpeechProviders: event.data.platform_speech_providers ?? null,
+      // Likewise the model use.
+      modelUsage: event.data.model_usage ?? null,
     });
   }
 }

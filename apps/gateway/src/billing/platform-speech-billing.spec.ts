@@ -1,7 +1,8 @@
 // Platform-paid speech in the ledger, against a real Postgres with the gateway migrations and real NATS: a call's
 // charge names the cloud speech providers that served it on the platform's keys, whichever path debits it
 // (session.completed, handed to the consumer as JetStream would, or the billing reconciler asking the calls
-// service over NATS), and GET /billing/transactions and /billing/usage report them from the ledger alone. The
+// service over NATS), and GET /billing/transactions and /billing/usage report them from the ledger alone; the
+// call's model use (tokens per model, whose key) travels the same way, beside the minutes, never priced. The
 // calls service's side of calls.billing.* is a stand-in served over NATS as the calls service serves it.
 import { Controller, INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -16,6 +17,7 @@ import {
 } from '@vap/api';
 import {
   AcknowledgeChargesRequest,
+  CallModelUsage,
   DomainEvent,
   DomainEvents,
   SessionCompletedData,
@@ -50,6 +52,14 @@ const SERVER_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:54
 const NATS_URL = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 /** INR 6.00 a minute, per second: 10 paise a second. */
 const PAISE_PER_SECOND = 10;
+
+/** Usage's token figures of charges that carry no model use. */
+const NO_TOKENS = {
+  model_input_tokens: 0,
+  model_output_tokens: 0,
+  platform_model_input_tokens: 0,
+  platform_model_output_tokens: 0,
+};
 
 /** The calls service's unacknowledged charges, per partner, as calls.billing.unbilled answers them. */
 const unbilled = new Map<string, UnbilledCharge[]>();
@@ -141,6 +151,7 @@ describe('platform-paid speech in the ledger, transactions and usage', () => {
     agentId: string,
     seconds: number,
     platformSpeech: string[] | undefined,
+    modelUsage?: CallModelUsage[],
   ): DomainEvent<SessionCompletedData> {
     const callId = randomUUID();
     const data = {
@@ -154,6 +165,7 @@ describe('platform-paid speech in the ledger, transactions and usage', () => {
       project_id: null,
       browser_session_id: null,
       ...(platformSpeech ? { platform_speech_providers: platformSpeech } : {}),
+      ...(modelUsage ? { model_usage: modelUsage } : {}),
     } as unknown as SessionCompletedData;
     return {
       id: randomUUID(),
@@ -219,6 +231,7 @@ describe('platform-paid speech in the ledger, transactions and usage', () => {
         credits_inr: 22.6,
         platform_speech_billed_seconds: platformSeconds,
         platform_speech_minutes: minutes(platformSeconds),
+        ...NO_TOKENS,
       });
       // The buckets add up to the totals, and each is the ledger's own charges.
       expect(report.buckets.reduce((s, b) => s + b.platform_speech_billed_seconds, 0)).toBe(platformSeconds);
@@ -288,6 +301,7 @@ describe('platform-paid speech in the ledger, transactions and usage', () => {
         credits_inr: 12,
         platform_speech_billed_seconds: 50,
         platform_speech_minutes: 0.83,
+        ...NO_TOKENS,
       },
     ]);
   });
@@ -300,10 +314,115 @@ describe('platform-paid speech in the ledger, transactions and usage', () => {
       [randomUUID(), partnerId],
     );
     const [topUp] = await ledger(partnerId);
-    expect(topUp).toMatchObject({ type: 'top_up', platform_speech_providers: null });
+    expect(topUp).toMatchObject({ type: 'top_up', platform_speech_providers: null, model_usage: null });
     expect((await usage(partnerId, 'day')).totals).toMatchObject({
       platform_speech_billed_seconds: 0,
       platform_speech_minutes: 0,
+      ...NO_TOKENS,
+    });
+  });
+
+  const use = (
+    provider: CallModelUsage['provider'],
+    model: string,
+    paid_by: CallModelUsage['paid_by'],
+    input_tokens: number,
+    output_tokens: number,
+    replies = 1,
+  ): CallModelUsage => ({ provider, model, paid_by, input_tokens, output_tokens, replies });
+
+  it('keeps each charge’s model use beside its minutes, and usage sums the tokens and the platform’s part', async () => {
+    const partnerId = await partner();
+    const agentA = randomUUID();
+    const agentB = randomUUID();
+    // The platform's Groq key, then the account's own Anthropic key as the fallback.
+    const mixed = completed(
+      partnerId,
+      agentA,
+      60,
+      [],
+      [
+        use('groq', 'llama-3.1-8b-instant', 'platform', 1200, 80, 2),
+        use('anthropic', 'claude-3-5-haiku-latest', 'account', 700, 40),
+      ],
+    );
+    const own = completed(partnerId, agentB, 30, [], [use('custom', 'partner-model', 'account', 300, 25)]);
+    const offline = completed(partnerId, agentB, 15, [], [use('offline', 'offline', null, 0, 0, 3)]);
+    const legacy = completed(partnerId, agentA, 10, []);
+    for (const event of [mixed, own, offline, legacy]) await deliver(event);
+    // Redelivered with other figures: the charge and what it recorded stand.
+    await deliver({ ...mixed, id: randomUUID(), data: { ...mixed.data, model_usage: [] } });
+
+    const byCall = new Map((await ledger(partnerId)).map((e) => [e.call_id, e]));
+    expect(byCall.get(mixed.data.call_id)).toMatchObject({
+      type: 'charge',
+      // The minutes only: model use on the platform's keys is within the minute price.
+      amount_inr: -6,
+      billed_seconds: 60,
+      model_usage: mixed.data.model_usage,
+    });
+    expect(byCall.get(own.data.call_id)?.model_usage).toEqual(own.data.model_usage);
+    expect(byCall.get(offline.data.call_id)?.model_usage).toEqual(offline.data.model_usage);
+    // Written by a calls service that did not say: unknown, counted as none.
+    expect(byCall.get(legacy.data.call_id)?.model_usage).toBeNull();
+
+    const totals = (await usage(partnerId, 'day')).totals;
+    expect(totals).toMatchObject({
+      calls: 4,
+      billed_seconds: 115,
+      credits_inr: 11.5,
+      model_input_tokens: 1200 + 700 + 300,
+      model_output_tokens: 80 + 40 + 25,
+      platform_model_input_tokens: 1200,
+      platform_model_output_tokens: 80,
+    });
+    const byAgent = new Map((await usage(partnerId, 'agent')).buckets.map((b) => [b.key, b]));
+    expect(byAgent.get(agentA)).toMatchObject({
+      model_input_tokens: 1900,
+      model_output_tokens: 120,
+      platform_model_input_tokens: 1200,
+      platform_model_output_tokens: 80,
+    });
+    expect(byAgent.get(agentB)).toMatchObject({
+      model_input_tokens: 300,
+      model_output_tokens: 25,
+      platform_model_input_tokens: 0,
+      platform_model_output_tokens: 0,
+    });
+  });
+
+  it('keeps the model use of a charge the reconciler collects, dropping entries that are not well formed', async () => {
+    const partnerId = await partner();
+    const agentId = randomUUID();
+    const callId = randomUUID();
+    unbilled.set(partnerId, [
+      {
+        callId,
+        sessionId: randomUUID(),
+        billSeconds: 20,
+        amountPaise: 20 * PAISE_PER_SECOND,
+        agentId,
+        campaignId: null,
+        projectId: null,
+        browserSessionId: null,
+        platformPaidSpeech: [],
+        modelUsage: [
+          use('openai', 'gpt-4o-mini', 'platform', 512, 64),
+          { ...use('openai', 'gpt-4o', 'platform', 5, 5), input_tokens: -5 },
+          { ...use('openai', 'gpt-4o', 'platform', 5, 5), paid_by: 'someone' as never },
+        ],
+      },
+    ]);
+    await reconciler.reconcile();
+    const [entry] = await ledger(partnerId);
+    expect(entry).toMatchObject({
+      call_id: callId,
+      amount_inr: -2,
+      model_usage: [use('openai', 'gpt-4o-mini', 'platform', 512, 64)],
+    });
+    expect((await usage(partnerId, 'day')).totals).toMatchObject({
+      model_input_tokens: 512,
+      platform_model_output_tokens: 64,
     });
   });
 });

@@ -1,12 +1,29 @@
 import { usageFigures, usageReport, UsageRow } from './usage-report';
 
+type TokenPart =
+  'modelInputTokens' | 'modelOutputTokens' | 'platformModelInputTokens' | 'platformModelOutputTokens';
+const NO_TOKENS: Pick<UsageRow, TokenPart> = {
+  modelInputTokens: 0,
+  modelOutputTokens: 0,
+  platformModelInputTokens: 0,
+  platformModelOutputTokens: 0,
+};
+const NO_TOKEN_FIGURES = {
+  model_input_tokens: 0,
+  model_output_tokens: 0,
+  platform_model_input_tokens: 0,
+  platform_model_output_tokens: 0,
+};
+
 const row = (
   key: string | null,
   calls: number,
   billedSeconds: number,
   paise: number,
   platformSpeechSeconds = 0,
-) => ({ key, calls, billedSeconds, paise, platformSpeechSeconds }) satisfies UsageRow;
+  tokens: Partial<Pick<UsageRow, TokenPart>> = {},
+) =>
+  ({ key, calls, billedSeconds, paise, platformSpeechSeconds, ...NO_TOKENS, ...tokens }) satisfies UsageRow;
 
 describe('usageReport', () => {
   it('orders the buckets by key, the ungrouped one last, and totals the integers', () => {
@@ -23,6 +40,7 @@ describe('usageReport', () => {
       credits_inr: 1.2,
       platform_speech_billed_seconds: 60,
       platform_speech_minutes: 1,
+      ...NO_TOKEN_FIGURES,
     });
   });
 
@@ -49,6 +67,7 @@ describe('usageReport', () => {
         credits_inr: 3.4,
         platform_speech_billed_seconds: 125,
         platform_speech_minutes: 2.08,
+        ...NO_TOKEN_FIGURES,
       },
       {
         key: 'agent-b',
@@ -58,6 +77,7 @@ describe('usageReport', () => {
         credits_inr: 1.5,
         platform_speech_billed_seconds: 0,
         platform_speech_minutes: 0,
+        ...NO_TOKEN_FIGURES,
       },
     ]);
     expect(report.totals.platform_speech_billed_seconds).toBe(125);
@@ -76,13 +96,42 @@ describe('usageReport', () => {
         credits_inr: 0,
         platform_speech_billed_seconds: 0,
         platform_speech_minutes: 0,
+        ...NO_TOKEN_FIGURES,
       },
     });
   });
 
   it('gives minutes to two decimals', () => {
-    const figures = usageFigures({ calls: 1, billedSeconds: 95, paise: 150, platformSpeechSeconds: 95 });
+    const figures = usageFigures({
+      calls: 1,
+      billedSeconds: 95,
+      paise: 150,
+      platformSpeechSeconds: 95,
+      ...NO_TOKENS,
+    });
     expect(figures.minutes).toBe(1.58);
     expect(figures.platform_speech_minutes).toBe(1.58);
+  });
+
+  it('sums each bucket’s model tokens and the platform’s part of them into exact totals', () => {
+    const report = usageReport([
+      row('agent-a', 2, 120, 200, 0, {
+        modelInputTokens: 900,
+        modelOutputTokens: 70,
+        platformModelInputTokens: 400,
+        platformModelOutputTokens: 30,
+      }),
+      row('agent-b', 1, 60, 100, 0, { modelInputTokens: 15, modelOutputTokens: 4 }),
+    ]);
+    expect(report.buckets.map((b) => [b.key, b.model_input_tokens, b.platform_model_input_tokens])).toEqual([
+      ['agent-a', 900, 400],
+      ['agent-b', 15, 0],
+    ]);
+    expect(report.totals).toMatchObject({
+      model_input_tokens: 915,
+      model_output_tokens: 74,
+      platform_model_input_tokens: 400,
+      platform_model_output_tokens: 30,
+    });
   });
 });

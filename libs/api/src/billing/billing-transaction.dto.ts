@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
+import { ModelUsageDto } from '../calls/call.dto';
 import { CursorQueryDto, NextCursor } from '../pagination';
 import { OptionalOneOf } from '../validation';
 
@@ -133,6 +134,17 @@ export class BillingTransactionDto {
       'other types and for charges made before it was recorded.',
   })
   platform_speech_providers: string[] | null;
+
+  @ApiProperty({
+    type: [ModelUsageDto],
+    nullable: true,
+    description:
+      "For a charge: the call's model use, per model that wrote its lines (GET /calls/{id} model_usage, as it " +
+      'stood when the call was charged): tokens and whose key answered. Recorded beside the charge, never priced ' +
+      "apart: model use on the platform's keys is within the minute price. [] when no model wrote a line; null " +
+      'for other types and for charges made before it was recorded.',
+  })
+  model_usage: ModelUsageDto[] | null;
 
   @ApiProperty({
     type: String,

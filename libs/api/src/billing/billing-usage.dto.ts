@@ -55,6 +55,30 @@ export class UsageFiguresDto {
 
   @ApiProperty({ example: 21, description: 'platform_speech_billed_seconds / 60, to two decimals' })
   platform_speech_minutes: number;
+
+  @ApiProperty({
+    type: 'integer',
+    example: 48210,
+    description:
+      "Input tokens of the charged calls' models, every model and key (the charges' model_usage summed; charges " +
+      'made before it was recorded count none)',
+  })
+  model_input_tokens: number;
+
+  @ApiProperty({ type: 'integer', example: 3904, description: 'Output tokens, likewise' })
+  model_output_tokens: number;
+
+  @ApiProperty({
+    type: 'integer',
+    example: 12040,
+    description:
+      "The part of model_input_tokens on the platform's keys (paid_by platform): within the minute price, not " +
+      'charged apart',
+  })
+  platform_model_input_tokens: number;
+
+  @ApiProperty({ type: 'integer', example: 988, description: 'The part of model_output_tokens, likewise' })
+  platform_model_output_tokens: number;
 }
 
 export class UsageBucketDto extends UsageFiguresDto {

@@ -1,5 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 import { LedgerEntryType } from '@vap/api';
+import type { CallModelUsage } from '@vap/messages';
 import { bigintToNumber } from './partner.entity';
 
 /** Every change of a partner's balance, written in the same transaction as the change. */
@@ -55,6 +56,13 @@ export class LedgerEntry {
    */
   @Column({ name: 'platform_speech_providers', type: 'text', array: true, nullable: true })
   platformSpeechProviders: string[] | null;
+
+  /**
+   * A charge's model use, per model that wrote the call's lines ([]: none). Null on other entries and on charges
+   * written before it was kept.
+   */
+  @Column({ name: 'model_usage', type: 'jsonb', nullable: true })
+  modelUsage: CallModelUsage[] | null;
 
   /** On a reseller's `transfer` and `resale` entries: the client account the entry concerns. */
   @Column({ name: 'client_id', type: 'uuid', nullable: true })

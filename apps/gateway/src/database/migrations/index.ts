@@ -15,6 +15,7 @@ import { ConsoleRateLimits1765300010000 } from './1765300010000-console-rate-lim
 import { ApiKeyIssuer1765300020000 } from './1765300020000-api-key-issuer';
 import { ResellerClients1765400500000 } from './1765400500000-reseller-clients';
 import { ResellerClientHolds1765400710000 } from './1765400710000-reseller-client-holds';
+import { LedgerModelUsage1765600200000 } from './1765600200000-ledger-model-usage';
 
 /** Every migration of the gateway schema, oldest first. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   ApiKeyIssuer1765300020000,
   ResellerClients1765400500000,
   ResellerClientHolds1765400710000,
+  LedgerModelUsage1765600200000,
 ];
