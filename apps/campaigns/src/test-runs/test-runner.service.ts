@@ -30,8 +30,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * Plays test attempts: each opens a browser session for the run's agent (through the calls service, as a
  * partner's server would), talks over it with a TestCall (the voice pipeline of real calls, offline speech both
- * ways), waits for the session's record, then evaluates the scenario's assertions and judge on it. Up to
- * TEST_RUN_CONCURRENCY at once in this replica, TEST_RUN_ACCOUNT_CONCURRENCY per account across replicas.
+ * ways: the agent answers with its own models and keys, as on a real call; the simulated caller and the judge
+ * think with the deployment's default model), waits for the session's record, then evaluates the scenario's
+ * assertions and judge on it. Up to TEST_RUN_CONCURRENCY at once in this replica, TEST_RUN_ACCOUNT_CONCURRENCY
+ * per account across replicas.
  */
 @Injectable()
 export class TestRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -171,11 +173,16 @@ export function observedCall(record: BrowserSessionDto | null, report: CallRepor
     role: t.role === 'bot' ? 'agent' : 'caller',
     text: t.content,
     latency_ms: t.role === 'bot' ? (t.latency?.voice_to_voice_ms ?? null) : null,
+    model:
+      t.role === 'bot' && t.providers?.llm && t.providers.llm_model
+        ? { provider: t.providers.llm, model: t.providers.llm_model }
+        : null,
   }));
   const heard: TestTranscriptLineDto[] = (report?.conversation ?? []).map((l) => ({
     role: l.role,
     text: l.text,
     latency_ms: null,
+    model: null,
   }));
   return {
     transcript: recorded.length ? recorded : heard,

@@ -11,7 +11,7 @@ import {
   Max,
   Min,
 } from 'class-validator';
-import { TestScenarioId } from '@vap/messages';
+import { ANSWERING_MODEL_PROVIDERS, AnsweringModelProvider, TestScenarioId } from '@vap/messages';
 import { CursorQueryDto } from '../pagination';
 import { IfPresent, OptionalOneOf } from '../validation';
 import { TEST_ASSERTION_KINDS } from './test-assertions';
@@ -107,6 +107,20 @@ export class TestJudgeVerdictDto {
   model: string;
 }
 
+/** The model that wrote an agent line of a test call (as the session's transcript line names it). */
+export class TestLineModelDto {
+  @ApiProperty({
+    enum: ANSWERING_MODEL_PROVIDERS,
+    description:
+      "The provider: the agent's model or a fallback it handed over to (`platform`: the deployment's default model, " +
+      '`offline`: the offline engine)',
+  })
+  provider: AnsweringModelProvider;
+
+  @ApiProperty({ example: 'claude-3-5-haiku-latest', description: "The provider's model id" })
+  model: string;
+}
+
 export class TestTranscriptLineDto {
   @ApiProperty({ enum: ['agent', 'caller'] })
   role: 'agent' | 'caller';
@@ -121,6 +135,16 @@ export class TestTranscriptLineDto {
       "agent lines: the turn's voice-to-voice latency, ms, as recorded (else as the test caller measured it)",
   })
   latency_ms: number | null;
+
+  @ApiPropertyOptional({
+    type: TestLineModelDto,
+    nullable: true,
+    description:
+      "agent lines: the model that wrote the line, as the session recorded it (the agent's own models answer a " +
+      'test call as they answer real calls); null for caller lines, lines no model wrote (the intro) and lines the ' +
+      'test caller only heard. Absent from results recorded before it was kept',
+  })
+  model?: TestLineModelDto | null;
 }
 
 export class TestToolCallDto {

@@ -1,9 +1,10 @@
-import { TestAssertion, TestTranscriptRole } from '@vap/api';
+import { TestAssertion, TestTranscriptLineDto, TestTranscriptRole } from '@vap/api';
 import { regexKeywordPath } from '@vap/messages';
 
 /** What a test attempt observed of its call: the session as the calls service recorded it, and the caller's ear. */
 export interface ObservedCall {
-  transcript: { role: 'agent' | 'caller'; text: string; latency_ms: number | null }[];
+  /** The lines, each agent line with the model that wrote it where the record says. */
+  transcript: TestTranscriptLineDto[];
   toolCalls: { name: string; arguments: Record<string, unknown>; outcome: string }[];
   endReason: string | null;
   /** Extracted values (post-call extraction); {} when none ran. */
