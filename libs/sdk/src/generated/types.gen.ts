@@ -232,6 +232,46 @@ export type BalanceDto = {
   updated_at: string;
 };
 
+export type ModelUsageDto = {
+  /**
+   * The model's provider, as the transcript lines name it (`platform`: the deployment's default model; `offline`: the offline engine; `custom`: the account’s own model server)
+   */
+  provider:
+    | 'offline'
+    | 'openai'
+    | 'anthropic'
+    | 'google'
+    | 'azure_openai'
+    | 'groq'
+    | 'together'
+    | 'fireworks'
+    | 'openrouter'
+    | 'deepseek'
+    | 'mistral'
+    | 'custom'
+    | 'platform';
+  /**
+   * The provider's model id (Azure OpenAI: the deployment)
+   */
+  model: string;
+  /**
+   * Whose key answered: `account` (the account's own key, POST /provider-credentials, or its model server), `platform` (the platform's key for the account's tier: within the minute price, never charged apart), or null (the offline engine, the deployment’s default model, or not yet known while the call is live)
+   */
+  paid_by: 'account' | 'platform' | null;
+  /**
+   * Input tokens of every round of the model on the call (tool rounds included), as its provider reported them
+   */
+  input_tokens: number;
+  /**
+   * Output tokens, likewise
+   */
+  output_tokens: number;
+  /**
+   * The agent lines it wrote
+   */
+  replies: number;
+};
+
 export type BillingTransactionDto = {
   /**
    * The transaction id
@@ -283,6 +323,10 @@ export type BillingTransactionDto = {
    */
   platform_speech_providers: Array<string> | null;
   /**
+   * For a charge: the call's model use, per model that wrote its lines (GET /calls/{id} model_usage, as it stood when the call was charged): tokens and whose key answered. Recorded beside the charge, never priced apart: model use on the platform's keys is within the minute price. [] when no model wrote a line; null for other types and for charges made before it was recorded.
+   */
+  model_usage: Array<ModelUsageDto> | null;
+  /**
    * In a reseller's ledger: the client account a transfer funded or a resale margin came from; null otherwise
    */
   client_id: string | null;
@@ -323,6 +367,22 @@ export type UsageBucketDto = {
    */
   platform_speech_minutes: number;
   /**
+   * Input tokens of the charged calls' models, every model and key (the charges' model_usage summed; charges made before it was recorded count none)
+   */
+  model_input_tokens: number;
+  /**
+   * Output tokens, likewise
+   */
+  model_output_tokens: number;
+  /**
+   * The part of model_input_tokens on the platform's keys (paid_by platform): within the minute price, not charged apart
+   */
+  platform_model_input_tokens: number;
+  /**
+   * The part of model_output_tokens, likewise
+   */
+  platform_model_output_tokens: number;
+  /**
    * The group: the UTC day (YYYY-MM-DD), or the agent, campaign or project id; null gathers the charges without one (no campaign, or made before the ledger recorded it)
    */
   key: string | null;
@@ -353,6 +413,22 @@ export type UsageFiguresDto = {
    * platform_speech_billed_seconds / 60, to two decimals
    */
   platform_speech_minutes: number;
+  /**
+   * Input tokens of the charged calls' models, every model and key (the charges' model_usage summed; charges made before it was recorded count none)
+   */
+  model_input_tokens: number;
+  /**
+   * Output tokens, likewise
+   */
+  model_output_tokens: number;
+  /**
+   * The part of model_input_tokens on the platform's keys (paid_by platform): within the minute price, not charged apart
+   */
+  platform_model_input_tokens: number;
+  /**
+   * The part of model_output_tokens, likewise
+   */
+  platform_model_output_tokens: number;
 };
 
 export type BillingUsageDto = {
@@ -913,6 +989,17 @@ export type TurnProvidersDto = {
   tts: 'offline' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam';
 };
 
+export type TurnModelUsageDto = {
+  /**
+   * Input (prompt) tokens of the rounds, summed
+   */
+  input_tokens: number;
+  /**
+   * Output (completion) tokens of the rounds, summed
+   */
+  output_tokens: number;
+};
+
 export type TranscriptEntryDto = {
   role: 'user' | 'bot';
   content: string;
@@ -928,6 +1015,10 @@ export type TranscriptEntryDto = {
    * Present on agent (bot) lines, the intro included: which speech-to-text, language model and speech synthesizer served the line (after any fallback from a provider that failed during the call)
    */
   providers?: TurnProvidersDto;
+  /**
+   * Present on agent (bot) lines a model wrote whose provider reported token counts: the tokens of that model's rounds since its previous line (the turn's tool rounds too). Absent when the provider reported none (the offline engine, some servers) and on lines recorded before it was kept
+   */
+  usage?: TurnModelUsageDto;
   /**
    * Present (true) on agent (bot) lines the caller cut short by talking over the agent or hanging up; content is then what the caller actually heard
    */
@@ -1219,6 +1310,10 @@ export type CallDto = {
   platform_speech_providers: Array<
     'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'assemblyai'
   >;
+  /**
+   * The call's model use, per model that wrote its lines, in the order each first did: the tokens summed from the transcript lines' usage, the lines it wrote, and whose key answered. [] when no model wrote a line. Model use on the platform's keys is within the minute price: the charge is the minutes (docs/billing.md, Models); GET /billing/usage sums the tokens.
+   */
+  model_usage: Array<ModelUsageDto>;
   /**
    * The call's transfer to a human (the agent's transfer_call), with its legs; null: not transferred
    */
@@ -1937,6 +2032,30 @@ export type TestScenarioDeletedDto = {
   deleted: boolean;
 };
 
+export type TestLineModelDto = {
+  /**
+   * The provider: the agent's model or a fallback it handed over to (`platform`: the deployment's default model, `offline`: the offline engine)
+   */
+  provider:
+    | 'offline'
+    | 'openai'
+    | 'anthropic'
+    | 'google'
+    | 'azure_openai'
+    | 'groq'
+    | 'together'
+    | 'fireworks'
+    | 'openrouter'
+    | 'deepseek'
+    | 'mistral'
+    | 'custom'
+    | 'platform';
+  /**
+   * The provider's model id
+   */
+  model: string;
+};
+
 export type TestTranscriptLineDto = {
   role: 'agent' | 'caller';
   text: string;
@@ -1944,6 +2063,10 @@ export type TestTranscriptLineDto = {
    * agent lines: the turn's voice-to-voice latency, ms, as recorded (else as the test caller measured it)
    */
   latency_ms: number | null;
+  /**
+   * agent lines: the model that wrote the line, as the session recorded it (the agent's own models answer a test call as they answer real calls); null for caller lines, lines no model wrote (the intro) and lines the test caller only heard. Absent from results recorded before it was kept
+   */
+  model?: TestLineModelDto | null;
 };
 
 export type TestToolCallDto = {
