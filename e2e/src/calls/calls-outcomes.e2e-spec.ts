@@ -125,7 +125,7 @@ describe('sandbox call outcomes through the gateway', () => {
       content: 'Hi Asha, this is Maya from Acme Health.',
       timestamp: expect.any(String),
       // The platform's own line: spoken by the call's voice, heard by its transcriber, written by no model.
-      providers: { stt: 'offline', llm: null, tts: 'offline' },
+      providers: { stt: 'offline', llm: null, llm_model: null, tts: 'offline' },
     });
     // Intro, the callee's answer and question, the agent's reply, the callee's goodbye, the farewell: what
     // was said on the line, as the voice service heard and spoke it.
