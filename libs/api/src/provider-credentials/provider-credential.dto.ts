@@ -27,6 +27,7 @@ export const MODEL_SERVER_SECRET_PREFIX = 'mssec_';
 export const MODEL_SERVER_URL_MAX = 2048;
 
 const API_KEY_DOC = {
+  type: String,
   example: 'sk-proj-9c1d2e3f4a5b',
   minLength: ProviderCredentialLimits.apiKeyMin,
   maxLength: ProviderCredentialLimits.apiKeyMax,

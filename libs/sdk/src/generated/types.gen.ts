@@ -6116,6 +6116,10 @@ export type CreateProviderCredentialDtoWritable = {
     | 'mistral'
     | 'custom';
   /**
+   * The provider’s API key (printable ASCII, no spaces). Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters. Required for every provider but custom, where it is optional (sent to your server as a bearer token)
+   */
+  api_key?: string | null;
+  /**
    * Azure Speech (azure): the region the key belongs to (e.g. centralindia). Azure OpenAI (azure_openai): the name of the key’s Azure OpenAI resource, as in https://{resource}.openai.azure.com. Required for those two, refused for every other provider
    */
   region?: string | null;
@@ -6130,6 +6134,10 @@ export type CreateProviderCredentialDtoWritable = {
 };
 
 export type RotateProviderCredentialDtoWritable = {
+  /**
+   * The provider’s API key (printable ASCII, no spaces). Checked live with the provider before it is stored (400 when the provider refuses it, 502 when it does not answer), stored encrypted and never returned: responses show its last four characters. Required for every provider but custom, where it is optional (sent to your server as a bearer token). custom: omitted keeps the stored key (unless base_url moves to another origin, which needs it sent again), null removes it
+   */
+  api_key?: string | null;
   /**
    * Azure Speech (azure): the region the key belongs to (e.g. centralindia). Azure OpenAI (azure_openai): the name of the key’s Azure OpenAI resource, as in https://{resource}.openai.azure.com. Required for those two, refused for every other provider; omitted: kept
    */
