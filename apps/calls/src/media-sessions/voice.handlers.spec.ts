@@ -816,6 +816,20 @@ describe('calls.voice.* commands', () => {
       expect(session.transcript.map((e) => e.providers)).toEqual([providers, undefined]);
     });
 
+    it('keeps the providers of a speech-to-speech line: the model’s provider heard and spoke it', async () => {
+      const call = await callOn('sandbox');
+      const providers = {
+        stt: 'google',
+        llm: 'google',
+        llm_model: 'gemini-live-2.5-flash-preview',
+        tts: 'google',
+      } as const;
+      const line = { callId: call.id, role: 'bot' as const, content: 'Sure.', atMs: 1_000, callSeconds: 1 };
+      await rpc.request(Subjects.calls.voiceTranscript, partnerId, { ...line, providers });
+      const session = await sessionOf(call.id);
+      expect(session.transcript.map((e) => e.providers)).toEqual([providers]);
+    });
+
     it("keeps a model line's tokens, counts a retried line once, and sums the call's model use from its lines", async () => {
       const call = await callOn('sandbox');
       const stream = randomUUID();

@@ -1,7 +1,7 @@
 // One turn of the agent's: the reply to a caller's turn (or a round it takes by itself), with what its latency
 // and its providers are measured from.
 
-import type { SttProviderName, TurnLatency, TurnProviders } from '@vap/messages';
+import type { TurnLatency, TurnProviders } from '@vap/messages';
 import type { ModelIdentity } from './model-round';
 import type { SpokenLine } from './agent-speech';
 import type { ProviderFailure } from './provider-failure';
@@ -16,8 +16,8 @@ export interface Turn {
   /** The first model round, started before the endpoint. */
   readonly early: EarlyReply | null;
   readonly sttFinalAtMs: number;
-  /** The STT provider that transcribed the caller's words. */
-  readonly stt: SttProviderName;
+  /** The STT provider that transcribed the caller's words (a speech-to-speech model's provider: it heard them). */
+  readonly stt: TurnProviders['stt'];
   /** The model that wrote the reply's latest round. */
   llm: ModelIdentity | null;
   llmFirstTokenAtMs: number | null;

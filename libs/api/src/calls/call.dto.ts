@@ -22,6 +22,8 @@ import {
   AnsweringModelProvider,
   SPEECH_PROVIDERS,
   SpeechProviderName,
+  SPEECH_TO_SPEECH_PROVIDERS,
+  SpeechToSpeechProvider,
   STT_PROVIDERS,
   SttProviderName,
   TOOL_CALL_OUTCOMES,
@@ -76,11 +78,12 @@ export class TurnLatencyDto {
 /** Which of the configured providers served an agent line: a provider that failed mid-call hands over to the next. */
 export class TurnProvidersDto {
   @ApiProperty({
-    enum: STT_PROVIDERS,
+    enum: [...new Set([...STT_PROVIDERS, ...SPEECH_TO_SPEECH_PROVIDERS])],
     description:
-      "The speech-to-text provider transcribing the caller's words (the one that heard the turn answered)",
+      "The speech-to-text provider transcribing the caller's words (the one that heard the turn answered); on a " +
+      'line a speech-to-speech model wrote, its provider (`openai`, `google`): the model heard the caller itself',
   })
-  stt: SttProviderName;
+  stt: SttProviderName | SpeechToSpeechProvider;
 
   @ApiProperty({
     enum: ANSWERING_MODEL_PROVIDERS,
@@ -102,8 +105,13 @@ export class TurnProvidersDto {
   })
   llm_model?: string | null;
 
-  @ApiProperty({ enum: TTS_PROVIDERS, description: 'The speech synthesizer that spoke the line' })
-  tts: TtsProviderName;
+  @ApiProperty({
+    enum: [...new Set([...TTS_PROVIDERS, ...SPEECH_TO_SPEECH_PROVIDERS])],
+    description:
+      'The speech synthesizer that spoke the line; on a line a speech-to-speech model wrote, its provider ' +
+      '(`openai`, `google`): the model spoke itself',
+  })
+  tts: TtsProviderName | SpeechToSpeechProvider;
 }
 
 /** Tokens the model rounds behind an agent line took, as the model's provider reported them. */

@@ -114,10 +114,11 @@ function geminiTools(tools: readonly ToolSpec[]): Record<string, unknown>[] {
   ];
 }
 
+/** Lines as conversation turns: Live turns are the user's or the model's, so a note goes in as the user's. */
 function contextTurns(lines: readonly RealtimeContextLine[]): Record<string, unknown>[] {
   return lines.map((line) => ({
-    role: line.role === 'user' ? 'user' : 'model',
-    parts: [{ text: line.text }],
+    role: line.role === 'assistant' ? 'model' : 'user',
+    parts: [{ text: line.role === 'system' ? `(Note, not said by the caller: ${line.text})` : line.text }],
   }));
 }
 

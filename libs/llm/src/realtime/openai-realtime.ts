@@ -56,7 +56,7 @@ function contextItem(line: RealtimeContextLine): Record<string, unknown> {
   return {
     type: 'message',
     role: line.role,
-    content: [{ type: line.role === 'user' ? 'input_text' : 'text', text: line.text }],
+    content: [{ type: line.role === 'assistant' ? 'text' : 'input_text', text: line.text }],
   };
 }
 
@@ -303,6 +303,8 @@ export class OpenAiRealtimeSession implements RealtimeSession {
 
   private startReply(id: string): Reply {
     this.output.reset();
+    // A barge-in from now on cuts this reply's audio, not the last one's.
+    this.audioItem = null;
     this.reply = { id, transcript: '', finalTranscript: null, calls: [], cut: false };
     this.socket.expect();
     this.onEvent({ type: 'response.started', responseId: id });

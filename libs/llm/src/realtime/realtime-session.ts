@@ -2,16 +2,20 @@
 // answers with the agent's audio, its own transcripts of both sides, and tool calls. The voice service's realtime
 // driver runs a call on it instead of the transcriber, the model and the voice. Audio crosses this interface as
 // PCM16 mono at the media plane's rate; each client resamples to and from what its provider takes and gives.
+import { SPEECH_TO_SPEECH_PROVIDERS, type SpeechToSpeechProvider } from '@vap/messages';
 import type { ChatUsage, ToolCall, ToolSpec } from '../chat-model';
 import type { LlmError } from '../llm-error';
 
 /** Providers that run speech-to-speech sessions, by their model provider name. */
-export const REALTIME_PROVIDERS = ['openai', 'google'] as const;
-export type RealtimeProviderName = (typeof REALTIME_PROVIDERS)[number];
+export const REALTIME_PROVIDERS = SPEECH_TO_SPEECH_PROVIDERS;
+export type RealtimeProviderName = SpeechToSpeechProvider;
 
-/** A line said before the session opened (a handoff's context, a new session after a failure), as it keeps it. */
+/**
+ * A line of the conversation the session did not hear or say itself (what was said before it opened, the
+ * platform's own lines, answers that came late), as it keeps it. `system`: a note for the model, not words said.
+ */
 export interface RealtimeContextLine {
-  role: 'user' | 'assistant';
+  role: 'user' | 'assistant' | 'system';
   text: string;
 }
 

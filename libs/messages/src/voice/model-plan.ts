@@ -35,6 +35,14 @@ export type AgentModelProvider = (typeof AGENT_MODEL_PROVIDERS)[number];
 export const ANSWERING_MODEL_PROVIDERS = [...AGENT_MODEL_PROVIDERS, 'platform'] as const;
 export type AnsweringModelProvider = (typeof ANSWERING_MODEL_PROVIDERS)[number];
 
+/**
+ * Providers whose speech-to-speech models (OpenAI Realtime, Gemini Live) hear the caller and speak themselves, in
+ * place of the transcriber and the voice: a transcript line such a model wrote names its provider as what heard the
+ * caller and spoke the line too (providers.stt and providers.tts).
+ */
+export const SPEECH_TO_SPEECH_PROVIDERS = ['openai', 'google'] as const;
+export type SpeechToSpeechProvider = (typeof SPEECH_TO_SPEECH_PROVIDERS)[number];
+
 /** Fallback models an agent may list (tried in order when a turn's model fails before any of it was spoken). */
 export const MAX_FALLBACK_MODELS = 3;
 

@@ -1,4 +1,4 @@
-import type { AnsweringModelProvider, ModelPaidBy } from './model-plan';
+import type { AnsweringModelProvider, ModelPaidBy, SpeechToSpeechProvider } from './model-plan';
 import type { AnsweredBy, CallDirection, TransferOutcome } from '../calls';
 import type { ErrorDetail } from '../errors';
 import type { AgentSnapshot } from './agent-snapshot';
@@ -158,13 +158,14 @@ export type SpeechProviderName = (typeof SPEECH_PROVIDERS)[number];
 /**
  * Which of the configured providers served one agent line (the one a failing provider handed over to). `llm` is
  * null on a line the platform said itself (the intro, a reprompt): no model wrote it; `llm_model` names the
- * provider's model that wrote it.
+ * provider's model that wrote it. A line a speech-to-speech model wrote (it heard the caller and spoke itself)
+ * names the model's provider as `stt` and `tts` too (SPEECH_TO_SPEECH_PROVIDERS: `openai`, `google`).
  */
 export interface TurnProviders {
-  stt: SttProviderName;
+  stt: SttProviderName | SpeechToSpeechProvider;
   llm: AnsweringModelProvider | null;
   llm_model?: string | null;
-  tts: TtsProviderName;
+  tts: TtsProviderName | SpeechToSpeechProvider;
 }
 
 /** Tokens a line's model rounds cost, as the provider reported them (snake_case: the line goes public as it is). */

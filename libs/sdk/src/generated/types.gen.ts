@@ -958,9 +958,9 @@ export type TurnLatencyDto = {
 
 export type TurnProvidersDto = {
   /**
-   * The speech-to-text provider transcribing the caller's words (the one that heard the turn answered)
+   * The speech-to-text provider transcribing the caller's words (the one that heard the turn answered); on a line a speech-to-speech model wrote, its provider (`openai`, `google`): the model heard the caller itself
    */
-  stt: 'offline' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam';
+  stt: 'offline' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam' | 'google';
   /**
    * The provider of the model that wrote the reply (the agent's model or the fallback it handed over to; `platform`: the deployment's default model; `offline`: the offline engine); null on a line the platform says itself (the intro_message, a reprompt, a function's on_start message), which no model wrote
    */
@@ -984,9 +984,9 @@ export type TurnProvidersDto = {
    */
   llm_model?: string | null;
   /**
-   * The speech synthesizer that spoke the line
+   * The speech synthesizer that spoke the line; on a line a speech-to-speech model wrote, its provider (`openai`, `google`): the model spoke itself
    */
-  tts: 'offline' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam';
+  tts: 'offline' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'google';
 };
 
 export type TurnModelUsageDto = {

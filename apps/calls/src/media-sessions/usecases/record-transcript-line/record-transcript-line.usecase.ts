@@ -6,6 +6,7 @@ import {
   ErrorCode,
   ANSWERING_MODEL_PROVIDERS,
   RecordedTurnLatency,
+  SPEECH_TO_SPEECH_PROVIDERS,
   STT_PROVIDERS,
   TranscriptEntry,
   TTS_PROVIDERS,
@@ -99,10 +100,11 @@ function checkedLatency(latency: TurnLatency): RecordedTurnLatency {
   ) as unknown as RecordedTurnLatency;
 }
 
+/** A speech-to-speech model's line names its provider as what heard and spoke it. */
 const PROVIDER_NAMES: Readonly<Record<'stt' | 'llm' | 'tts', readonly string[]>> = {
-  stt: STT_PROVIDERS,
+  stt: [...new Set([...STT_PROVIDERS, ...SPEECH_TO_SPEECH_PROVIDERS])],
   llm: ANSWERING_MODEL_PROVIDERS,
-  tts: TTS_PROVIDERS,
+  tts: [...new Set([...TTS_PROVIDERS, ...SPEECH_TO_SPEECH_PROVIDERS])],
 };
 
 /** Longest model id a line keeps (providers' ids are far shorter; a longer one is a broken report). */
