@@ -42,7 +42,7 @@ export const CommandSenders: {
   'agents.voice.preview': ['gateway'],
   'agents.voice_configuration.list': ['gateway'],
   'agents.speech.plan': ['voice'],
-  'agents.model.plan': ['voice', 'calls', 'campaigns'],
+  'agents.model.plan': ['voice', 'calls'],
   'agents.model.list': ['gateway'],
   'agents.provider_credential.create': ['gateway'],
   'agents.provider_credential.list': ['gateway'],
