@@ -268,10 +268,11 @@ describe('fallback providers: STT_PROVIDER=deepgram,openai, TTS_PROVIDER=openai,
     const entry = doc.components.schemas.TranscriptEntryDto.properties.providers;
     expect(entry.allOf?.[0]?.$ref ?? entry.$ref).toBe('#/components/schemas/TurnProvidersDto');
     expect(doc.components.schemas.TurnProvidersDto.properties).toMatchObject({
-      stt: { enum: ['offline', 'openai', 'deepgram', 'assemblyai', 'sarvam'] },
+      // A speech-to-speech model (openai, google) hears and speaks its own lines.
+      stt: { enum: ['offline', 'openai', 'deepgram', 'assemblyai', 'sarvam', 'google'] },
       // null: a line the platform says itself (the intro), which no model wrote.
       llm: { enum: [...ANSWERING_MODEL_PROVIDERS, null] },
-      tts: { enum: ['offline', 'openai', 'elevenlabs', 'cartesia', 'deepgram', 'azure', 'sarvam'] },
+      tts: { enum: ['offline', 'openai', 'elevenlabs', 'cartesia', 'deepgram', 'azure', 'sarvam', 'google'] },
     });
   });
 });
