@@ -251,7 +251,7 @@ class LiveConversation {
     if (message.clientContent !== undefined) {
       const content = message.clientContent as Record<string, unknown>;
       connection.clientContents.push(content);
-      if (content.turnComplete === true) this.turn({ kind: 'respond' });
+      if (content.turnComplete === true) this.turn({ kind: 'respond', lastUserText: this.lastUserText() });
       return;
     }
     if (message.toolResponse !== undefined) {
@@ -271,6 +271,18 @@ class LiveConversation {
       return;
     }
     this.refuse('Request contains an invalid argument.');
+  }
+
+  /** The latest user turn the client gave (its text). */
+  private lastUserText(): string | null {
+    const turns = this.connection.clientContents.flatMap(
+      (c) => (c.turns as { role?: string; parts?: { text?: unknown }[] }[] | undefined) ?? [],
+    );
+    for (let i = turns.length - 1; i >= 0; i--) {
+      const text = turns[i].parts?.[0]?.text;
+      if (turns[i].role === 'user' && typeof text === 'string') return text;
+    }
+    return null;
   }
 
   private hear(pcm: Int16Array): void {

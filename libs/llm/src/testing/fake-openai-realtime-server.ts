@@ -282,7 +282,11 @@ class RealtimeConversation {
       }
       case 'response.create': {
         const outputs = this.outputs.splice(0);
-        this.reply(outputs.length ? { kind: 'tool_results', results: outputs } : { kind: 'respond' });
+        this.reply(
+          outputs.length
+            ? { kind: 'tool_results', results: outputs }
+            : { kind: 'respond', lastUserText: this.lastUserText() },
+        );
         return;
       }
       case 'response.cancel':
@@ -315,6 +319,17 @@ class RealtimeConversation {
       default:
         return this.error(`Invalid value: '${String(event.type)}'`, 'invalid_value', event.event_id);
     }
+  }
+
+  /** The latest user message the client created (its text). */
+  private lastUserText(): string | null {
+    for (let i = this.connection.items.length - 1; i >= 0; i--) {
+      const item = this.connection.items[i];
+      if (item.type !== 'message' || item.role !== 'user') continue;
+      const part = (item.content as { text?: unknown }[] | undefined)?.[0];
+      if (typeof part?.text === 'string') return part.text;
+    }
+    return null;
   }
 
   /** Caller audio through the server VAD and transcription. */

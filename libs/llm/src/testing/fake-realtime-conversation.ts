@@ -11,8 +11,11 @@ export type FakeRealtimeInput =
   | { kind: 'caller'; text: string }
   /** Results of the last reply's tool calls came back. */
   | { kind: 'tool_results'; results: { callId: string; name: string; output: string }[] }
-  /** The client asked for a reply with nothing new (a turn the agent takes by itself). */
-  | { kind: 'respond' };
+  /**
+   * The client asked for a reply with nothing new heard (a turn the agent takes by itself, or a new session given
+   * the conversation so far): `lastUserText` is the latest user line the client put into the conversation.
+   */
+  | { kind: 'respond'; lastUserText: string | null };
 
 /** One reply: words spoken (and transcribed), then tool calls; its token counts (a default otherwise). */
 export interface FakeRealtimeReply {
@@ -24,11 +27,20 @@ export interface FakeRealtimeReply {
 /** Decides each reply; null: no reply at all (as a model that chose to stay quiet). */
 export type FakeRealtimeScript = (input: FakeRealtimeInput) => FakeRealtimeReply | null;
 
-/** Echoes the caller ("You said <words>."), reads tool results back, and answers a bare request politely. */
+/** "You said <words>." */
+export function echoOf(text: string): string {
+  return `You said ${text.replace(/[.?!]+$/, '')}.`;
+}
+
+/**
+ * Echoes the caller's words (heard, or the latest the client gave), reads tool results back, and answers a bare
+ * request politely.
+ */
 export const echoRealtimeScript: FakeRealtimeScript = (input) => {
-  if (input.kind === 'caller') return { say: `You said ${input.text.replace(/[.?!]+$/, '')}.` };
+  if (input.kind === 'caller') return { say: echoOf(input.text) };
   if (input.kind === 'tool_results')
     return { say: `The answer is ${input.results.map((r) => r.output).join(' ')}`.trim() };
+  if (input.lastUserText) return { say: echoOf(input.lastUserText) };
   return { say: 'Is there anything else I can do for you?' };
 };
 
