@@ -13,9 +13,10 @@
 //   going on once toolResponse {functionResponses} came; then generationComplete and turnComplete with
 //   usageMetadata.
 // - clientContent {turns, turnComplete}: turns are kept; turnComplete true asks for a turn.
+// - GET .../models (the platform's key check): the models with the right key, 400 with another.
 // It records what it was asked (key, setup, audio bytes in, client content, tool responses) and can fail its next
 // turns (a close with 1011, silence, a dropped socket) or refuse the upgrade.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -70,6 +71,8 @@ export interface FakeGeminiLiveOptions {
 
 export class FakeGeminiLiveServer {
   readonly connections: FakeLiveConnection[] = [];
+  /** HTTP requests (the key checks), with the key each carried. */
+  readonly keyChecks: { path: string; apiKey: string | undefined }[] = [];
   script: FakeRealtimeScript = echoRealtimeScript;
   refuseWith: number | null = null;
   /** New connections take their setup and never answer it (a provider that hangs while opening). */
@@ -87,10 +90,7 @@ export class FakeGeminiLiveServer {
 
   static async start(options: FakeGeminiLiveOptions = {}): Promise<FakeGeminiLiveServer> {
     const fake = new FakeGeminiLiveServer(options);
-    fake.server = createServer((_req, res) => {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { code: 404, message: 'Not found', status: 'NOT_FOUND' } }));
-    });
+    fake.server = createServer((req, res) => fake.request(req, res));
     fake.server.on('connection', (s) => {
       fake.sockets.add(s);
       s.on('close', () => fake.sockets.delete(s));
@@ -128,6 +128,35 @@ export class FakeGeminiLiveServer {
     this.wss.close();
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** GET .../models (the platform's key check): the models with the right key, 400 as Google answers another. */
+  private request(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const answer = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const header = req.headers['x-goog-api-key'];
+    const apiKey = (Array.isArray(header) ? header[0] : header) ?? url.searchParams.get('key') ?? undefined;
+    this.keyChecks.push({ path: url.pathname, apiKey });
+    if (req.method !== 'GET' || !/\/models$/.test(url.pathname))
+      return answer(404, { error: { code: 404, message: 'Not found', status: 'NOT_FOUND' } });
+    if (apiKey !== this.apiKey)
+      return answer(400, {
+        error: {
+          code: 400,
+          message: 'API key not valid. Please pass a valid API key.',
+          status: 'INVALID_ARGUMENT',
+        },
+      });
+    answer(200, {
+      models: ['gemini-live-2.5-flash-preview', 'gemini-2.0-flash-live-001'].map((id) => ({
+        name: `models/${id}`,
+        displayName: id,
+        supportedGenerationMethods: ['bidiGenerateContent'],
+      })),
+    });
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {

@@ -14,9 +14,10 @@
 //   a reply to the tool results given since the last reply (or to nothing new); response.cancel cancels the reply
 //   under way (response.done status cancelled) or is an error `response_cancel_not_active`;
 //   conversation.item.truncate -> conversation.item.truncated, or an error past the item's audio.
+// - GET /v1/models (the platform's key check): the models with the right key, 401 with another.
 // It records what it was asked (key, model, session config, tools, audio bytes in, items, cancels, truncates) and
 // can fail its next replies (an error event and a close, silence, a dropped socket) or refuse the upgrade.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
@@ -81,6 +82,8 @@ export interface FakeOpenAiRealtimeOptions {
 
 export class FakeOpenAiRealtimeServer {
   readonly connections: FakeRealtimeConnection[] = [];
+  /** HTTP requests (the key checks), with the key each carried. */
+  readonly keyChecks: { path: string; apiKey: string | undefined }[] = [];
   /** Decides each reply; set it to script a conversation. */
   script: FakeRealtimeScript = echoRealtimeScript;
   /** Upgrades are answered with this HTTP status instead (a refused key, an outage). */
@@ -100,10 +103,7 @@ export class FakeOpenAiRealtimeServer {
 
   static async start(options: FakeOpenAiRealtimeOptions = {}): Promise<FakeOpenAiRealtimeServer> {
     const fake = new FakeOpenAiRealtimeServer(options);
-    fake.server = createServer((_req, res) => {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: 'Not found', type: 'invalid_request_error' } }));
-    });
+    fake.server = createServer((req, res) => fake.request(req, res));
     fake.server.on('connection', (s) => {
       fake.sockets.add(s);
       s.on('close', () => fake.sockets.delete(s));
@@ -142,6 +142,38 @@ export class FakeOpenAiRealtimeServer {
     this.wss.close();
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** GET /v1/models: the key check the platform makes before it stores a partner's key. */
+  private request(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const answer = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    this.keyChecks.push({
+      path: url.pathname,
+      apiKey: /^Bearer (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1],
+    });
+    if (req.method !== 'GET' || url.pathname !== '/v1/models')
+      return answer(404, { error: { message: 'Not found', type: 'invalid_request_error' } });
+    if (this.keyChecks.at(-1)!.apiKey !== this.apiKey)
+      return answer(401, {
+        error: {
+          message: 'Incorrect API key provided.',
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+        },
+      });
+    answer(200, {
+      object: 'list',
+      data: ['gpt-realtime', 'gpt-4o-realtime-preview', 'gpt-4o-mini-realtime-preview'].map((id) => ({
+        id,
+        object: 'model',
+        created: 1_725_000_000,
+        owned_by: 'system',
+      })),
+    });
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
