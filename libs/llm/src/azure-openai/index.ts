@@ -1,59 +1,24 @@
 import { checkKeyByRequest } from '../key-check';
 import { modelConfigOptions, OpenAiCompatibleChatModel } from '../openai-compatible-chat-model';
+import { OPENAI_MODELS } from '../openai/openai-models';
 import type { ModelCard, ModelConfig, ModelPlugin } from '../plugin';
 
 /** The Azure OpenAI data-plane API version followed (the GA inference API of 2024-10-21). */
 export const AZURE_OPENAI_API_VERSION = '2024-10-21';
 
-const CHAT_TEMPERATURE = { min: 0, max: 2 };
+/** The OpenAI models commonly deployed on Azure under their own names. */
+const DEPLOYED_OPENAI_MODELS = ['gpt-4o-mini', 'gpt-4o', 'gpt-4.1', 'gpt-4.1-mini'];
 
 /**
  * What an Azure OpenAI deployment can do. Deployments are named by the account, so any name is accepted with the
- * first card's capabilities; these are the models commonly deployed under their own names (Azure OpenAI's model
- * pages: context windows and output limits as for OpenAI's own).
+ * first card's capabilities; these are OpenAI's own cards of the models commonly deployed under their own names
+ * (Azure OpenAI's model pages give the same context windows and output limits).
  */
-export const AZURE_OPENAI_MODELS: readonly ModelCard[] = [
-  {
-    id: 'gpt-4o-mini',
-    label: 'GPT-4o mini deployment',
-    contextWindow: 128_000,
-    maxOutputTokens: 16_384,
-    tools: true,
-    speechToSpeech: false,
-    languages: [],
-    temperature: CHAT_TEMPERATURE,
-  },
-  {
-    id: 'gpt-4o',
-    label: 'GPT-4o deployment',
-    contextWindow: 128_000,
-    maxOutputTokens: 16_384,
-    tools: true,
-    speechToSpeech: false,
-    languages: [],
-    temperature: CHAT_TEMPERATURE,
-  },
-  {
-    id: 'gpt-4.1',
-    label: 'GPT-4.1 deployment',
-    contextWindow: 1_047_576,
-    maxOutputTokens: 32_768,
-    tools: true,
-    speechToSpeech: false,
-    languages: [],
-    temperature: CHAT_TEMPERATURE,
-  },
-  {
-    id: 'gpt-4.1-mini',
-    label: 'GPT-4.1 mini deployment',
-    contextWindow: 1_047_576,
-    maxOutputTokens: 32_768,
-    tools: true,
-    speechToSpeech: false,
-    languages: [],
-    temperature: CHAT_TEMPERATURE,
-  },
-];
+export const AZURE_OPENAI_MODELS: readonly ModelCard[] = DEPLOYED_OPENAI_MODELS.map((id) => {
+  const card = OPENAI_MODELS.find((m) => m.id === id);
+  if (!card) throw new Error(`${id} is not an OpenAI model card`);
+  return { ...card, label: `${card.label} deployment` };
+});
 
 /**
  * The resource's endpoint, `https://{resource}.openai.azure.com`, from the base URL (the default's `{region}`
