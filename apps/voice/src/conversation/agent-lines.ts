@@ -1,7 +1,11 @@
 // The agent's lines on the call: the replies of its turns and the lines the platform says outside them. Each is
 // reported once it is done, and the model's history is corrected to what the caller heard of it.
 
-import type { SttProviderName, TtsProviderName, TurnLatency, TurnProviders } from '@vap/messages';
+import type {
+  TurnLatency,
+  TurnModelUsage,
+  TurnProviders,
+} from '@vap/messages';
 import type { ChatMessage } from '@vap/llm';
 import type { ModelIdentity } from './model-round';
 import type { AgentSpeech, SpokenLine } from './agent-speech';
@@ -43,8 +47,10 @@ export interface AgentLinesOptions {
   nowMs(): number;
   ending(): boolean;
   /** The providers serving the call now (a turn that fell back names the one that took over). */
-  current(): { stt: SttProviderName; llm: ModelIdentity; tts: TtsProviderName };
+  current(): { stt: TurnProviders['stt']; llm: ModelIdentity; tts: TurnProviders['tts'] };
   latency?: TurnLatencySink;
+  /** The tokens of `model`'s rounds not yet on a line, for the line it wrote now (ModelUsageTally.take). */
+  usage?(model: ModelIdentity): TurnModelUsage | undefined;
   /** A line of the platform's could not be synthesised: the call ends. */
   failed(failure: ProviderFailure): void;
 }
@@ -117,14 +123,19 @@ export class AgentLines {
       if (meta.notice && !line.text && !this.options.ending()) this.unheard = meta.notice;
     }
     if (!line.text) return;
+    // A line of a turn (its first, a later one after a line apart, one the agent said by itself) names the model
+    // that wrote it, with the tokens that model's rounds cost since its last line.
+    const source = meta?.turn ? meta.source : undefined;
+    const current = this.options.current();
+    const written = source ? providersOf(source, line, current) : null;
+    const usage = source ? this.options.usage?.(source.llm ?? current.llm) : undefined;
     transcript.line({
       role: 'bot',
       content: line.text,
       atMs: Math.round(line.firstFrameAtMs ?? this.options.nowMs()),
       ...(meta?.latency ? { latency: meta.latency } : {}),
-      ...(meta?.latency && meta.source
-        ? { providers: providersOf(meta.source, line, this.options.current()) }
-        : {}),
+      ...(written ? { providers: written } : {}),
+      ...(usage ? { usage } : {}),
       // A line of the platform's own (the intro, a reprompt) was spoken by the call's TTS and written by no model.
       ...(meta && !meta.turn ? { providers: this.platformProviders(line) } : {}),
       ...(line.interrupted ? { interrupted: true } : {}),

@@ -2,6 +2,7 @@
 // call cap, a provider failure, end() from outside), the stream going away, or the call ending elsewhere
 // (terminate()). It hangs up when asked, stops every timer and provider, waits for the transcript, and settles.
 
+import type { ModelUsageEntry } from '@vap/messages';
 import type { CallMedia } from './call-media';
 import type { ConversationResult } from './conversation-contract';
 import type { ConversationEventBus, EndOptions } from './conversation-port';
@@ -26,6 +27,8 @@ export interface CallLifecycleOptions {
   hangup(reason: string): Promise<void>;
   /** Resolves once the call's reports are through. */
   reportsSent(): Promise<void>;
+  /** The call's model use so far, per model that wrote a round. */
+  modelUsage?(): ModelUsageEntry[];
   /** Aborted when the call ends: partner functions still running are given up. */
   callController: AbortController;
   onError?: (error: unknown, context: string) => void;
@@ -166,6 +169,7 @@ export class CallLifecycle {
       endCallReason: reason,
       mediaSeconds,
       recording,
+      modelUsage: this.options.modelUsage?.() ?? [],
       ...(media ? { pacing: media.speech.pacing } : {}),
     });
   }

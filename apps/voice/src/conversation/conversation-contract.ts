@@ -1,4 +1,10 @@
-import type { AgentSnapshot, TransferOutcome, TurnLatency, VoiceCallContext } from '@vap/messages';
+import type {
+  AgentSnapshot,
+  ModelUsageEntry,
+  TransferOutcome,
+  TurnLatency,
+  VoiceCallContext,
+} from '@vap/messages';
 import type { MediaStreamCommand, MediaStreamEvent, MediaStreamNotice, PacingObserver } from '@vap/media';
 import type { BlobWriter } from '@vap/storage';
 import type { SttProvider } from '@vap/speech';
@@ -65,7 +71,14 @@ export interface ConversationOptions {
    * it: the voice answering in that language takes over (the prompt already asks the model to answer in it).
    */
   onCallerLanguage?: (language: string) => void;
+  /** The agent's models (its own, then its fallbacks), or the deployment's default chain. */
   llm: readonly AgentModel[];
+  /**
+   * The models of the agent a handoff gives the call to (its own plan, or the deployment's default chain when it
+   * chose none). Rejects when they cannot be had: the call stays on the models it has. Absent: a handoff keeps
+   * the models.
+   */
+  modelsFor?: (agent: AgentSnapshot) => Promise<readonly AgentModel[]>;
   platform: CallPlatform;
   transport: MediaTransport;
   /** MEDIA_TIME_SCALE: media time runs this many times faster than wall time (1 in production). */
@@ -112,6 +125,11 @@ export interface ConversationResult {
   recording: { durationSeconds: number } | null;
   /** Outbound pacing over the call (frames, underruns, jitter), for metrics and the benchmark. */
   pacing?: PacingStats;
+  /**
+   * The call's model use: per model (and whose key) that wrote at least one round, its rounds and the tokens its
+   * provider reported. Optional: a conversation that runs no model (a consult stream) has none.
+   */
+  modelUsage?: ModelUsageEntry[];
 }
 
 /**

@@ -6,6 +6,7 @@ import type { AgentSnapshot, TurnTakingSnapshot, VoiceTranscriptRequest } from '
 import type { ChatMessage } from '@vap/llm';
 import type { SpokenLine } from './agent-speech';
 import type { TurnTakingEvent } from './conversation-contract';
+import type { AgentModel } from './model-round';
 
 /** What happened on the call, in the order it happened. */
 export interface ConversationEvents {
@@ -146,8 +147,21 @@ export interface ConversationPort {
   readonly callSignal: AbortSignal;
   /** One answer of the agent's model to `messages`, without tools (a summary). */
   complete(messages: ChatMessage[], signal: AbortSignal): Promise<string>;
-  /** A handoff: `agent` holds the call from now on, with `context` after its system prompt and these variables. */
-  useAgent(agent: AgentSnapshot, context: ChatMessage[], variables: Record<string, unknown>): void;
+  /**
+   * The models `agent` thinks with (asked at a handoff, before it takes over); null when they cannot be had: the
+   * call stays on the models it has (the failure is logged).
+   */
+  modelsOf(agent: AgentSnapshot): Promise<readonly AgentModel[] | null>;
+  /**
+   * A handoff: `agent` holds the call from now on, with `context` after its system prompt and these variables,
+   * thinking with `models` (modelsOf's; null keeps the models the call has).
+   */
+  useAgent(
+    agent: AgentSnapshot,
+    context: ChatMessage[],
+    variables: Record<string, unknown>,
+    models: readonly AgentModel[] | null,
+  ): void;
   /** The agent takes a turn by itself (no caller words): it answers where the conversation is. */
   speakUp(): void;
   /** A turn-taking decision, for the replica's metrics. */

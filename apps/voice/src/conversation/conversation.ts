@@ -37,6 +37,7 @@ import type { KeypadEntry } from './dtmf/caller-keypad';
 import { IdleController } from './idle/idle-controller';
 import { watchCallCap } from './limits/call-cap';
 import { runModelRound, type AgentModel, type ModelRoundResult } from './model-round';
+import { ModelUsageTally } from './model-usage';
 import { substituteVariables } from './prompt';
 import { ProviderChain } from './provider-chain';
 import { Aborted, ProviderFailure } from './provider-failure';
@@ -64,7 +65,10 @@ class Conversation implements LiveConversation {
   private readonly messages: ChatMessage[] = [];
   private readonly stt: ProviderChain<SttProvider>;
   private readonly tts: ProviderChain<TtsProvider>;
-  private readonly models: ProviderChain<AgentModel>;
+  /** The agent's models: the call's agent's, then (after a handoff) the next agent's own. */
+  private models: ProviderChain<AgentModel>;
+  /** What the models' rounds cost: on the lines they write, and the call's totals. */
+  private readonly usage = new ModelUsageTally();
   /** The call's media, once the stream started. */
   private media: CallMedia | null = null;
   private readonly ambience: AmbienceLoop | null;
@@ -105,6 +109,7 @@ class Conversation implements LiveConversation {
       pendingTransfer: () => this.controls.pendingTransfer,
       hangup: (reason) => options.platform.hangup(reason),
       reportsSent: () => this.transcript.sent,
+      modelUsage: () => this.usage.entries(),
       callController: this.callController,
       onError: options.onError,
     });
@@ -129,6 +134,7 @@ class Conversation implements LiveConversation {
         tts: this.tts.current.name,
       }),
       latency: options.latency,
+      usage: (model) => this.usage.take(model),
       failed: (failure) => void this.life.providerFailed(failure),
     });
     const port = (this.port = this.portOf());
@@ -190,7 +196,8 @@ class Conversation implements LiveConversation {
         callSignal: this.callController.signal,
         complete: (messages, signal) =>
           this.modelRound(messages, signal, silent, silent, []).then((r) => r.text),
-        useAgent: (agent, context, variables) => this.useAgent(agent, context, variables),
+        modelsOf: (agent) => this.modelsOf(agent),
+        useAgent: (agent, context, variables, models) => this.useAgent(agent, context, variables, models),
         speakUp: () => this.speakUp(),
         say: (text, options) => this.lines.say(text, options),
         endWith: (reason, farewell, options) => this.life.endWith(reason, farewell, options),
@@ -412,9 +419,30 @@ class Conversation implements LiveConversation {
     this.startTurn(newTurn(at, { early }));
   }
 
-  /** A handoff (call control): the next agent's prompt, tools, knowledge and variables, its context after the prompt. */
-  private useAgent(agent: AgentSnapshot, context: ChatMessage[], variables: Record<string, unknown>): void {
+  /** The models `agent` thinks with, for a handoff to it; null (logged) when they cannot be had. */
+  private async modelsOf(agent: AgentSnapshot): Promise<readonly AgentModel[] | null> {
+    if (!this.options.modelsFor) return null;
+    try {
+      const models = await this.options.modelsFor(agent);
+      return models.length ? models : null;
+    } catch (error) {
+      this.options.onError?.(error, "the next agent's models (the call stays on its models)");
+      return null;
+    }
+  }
+
+  /**
+   * A handoff (call control): the next agent's prompt, tools, knowledge, variables and models (null: the call's
+   * stay), its context after the prompt.
+   */
+  private useAgent(
+    agent: AgentSnapshot,
+    context: ChatMessage[],
+    variables: Record<string, unknown>,
+    models: readonly AgentModel[] | null,
+  ): void {
     this.agent = agent;
+    if (models) this.models = new ProviderChain(models);
     this.tools.useAgent(agent);
     this.messages.splice(1, this.messages.length - 1, ...context);
     this.variables.useAgent(agent, variables);
@@ -489,7 +517,7 @@ class Conversation implements LiveConversation {
     onFirstDelta: () => void,
     tools = this.tools.specs,
   ): Promise<ModelRoundResult> {
-    return runModelRound({
+    const round = runModelRound({
       models: this.models,
       // A partner's own model server is told which call it answers and the call's variables now.
       request: {
@@ -503,6 +531,11 @@ class Conversation implements LiveConversation {
       onFirstDelta,
       onFallback: (failure, next) =>
         this.options.onProviderFallback?.(failure, `${next.provider}:${next.model}`),
+    });
+    // Every round that completed was paid for, an early reply discarded after it finished included.
+    return round.then((result) => {
+      this.usage.add(result.model, result.usage);
+      return result;
     });
   }
 }

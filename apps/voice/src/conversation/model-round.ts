@@ -14,11 +14,16 @@ export interface ModelIdentity {
   model: string;
 }
 
+/** The agent's parameters for one of its models (model.temperature, max_tokens, top_p), sent with each round. */
+export type ModelParameters = Pick<ChatRequest, 'temperature' | 'maxTokens' | 'topP'>;
+
 /** One of the models a call may think with (the agent's, then its fallbacks), and who pays for it. */
 export interface AgentModel extends ModelIdentity {
   /** Whose key answers: null for the offline engine, a partner's server and the deployment's default model. */
   paidBy: ModelPaidBy | null;
   llm: ChatModel;
+  /** The agent's settings for this model (a fallback has its own); the provider's defaults where absent. */
+  parameters?: ModelParameters;
 }
 
 export interface ModelRoundOptions {
@@ -56,6 +61,8 @@ export async function runModelRound(options: ModelRoundOptions): Promise<ModelRo
     try {
       const { text, calls, usage } = await streamReply(model.llm, {
         ...options,
+        // Each model gets its own parameters: a fallback is not asked with the settings of the model it replaces.
+        request: { ...options.request, ...model.parameters },
         onSentence: (sentence) => {
           spoken = true;
           options.onSentence(sentence);

@@ -1,6 +1,12 @@
 import type { WebSocket } from 'ws';
-import { Subjects, type ConsultContext, type VoiceCallContext } from '@vap/messages';
-import { createChatModel, createPlannedModel } from '@vap/llm';
+import {
+  Subjects,
+  type AgentSnapshot,
+  type ConsultContext,
+  type ModelPlan,
+  type VoiceCallContext,
+} from '@vap/messages';
+import { createChatModel } from '@vap/llm';
 import type { RpcClient } from '@vap/messaging';
 import {
   BROWSER_CALLER_DISCONNECTED,
@@ -10,7 +16,15 @@ import {
 } from '@vap/media';
 import type { BlobStorage } from '@vap/storage';
 import type { VoiceConfig } from '../config/voice.config';
-import { ConsultConversation, createConversation, dtmfRouteOf, type AgentModel } from '../conversation';
+import {
+  ConsultConversation,
+  createConversation,
+  dtmfRouteOf,
+  type AgentModel,
+  type ConversationOptions,
+  type LiveConversation,
+} from '../conversation';
+import { createRealtimeConversation, RealtimeUnavailable, realtimeModelsOf } from '../conversation/realtime';
 import { MediaSession } from '../media/media-session';
 import type { AcceptedStream } from '../media/media-stream-server';
 import {
@@ -22,6 +36,7 @@ import {
 } from '../metrics/voice.metrics';
 import { createSpeechProviders, type SttProvider, type TtsProvider } from '@vap/speech';
 import { callSpeechOf, fetchSpeechPlan, speechNotice, type CallSpeech } from './call-speech';
+import { DEFAULT_MODEL_PLAN, fetchModelPlan, modelChainOf, startsRealtime } from './call-models';
 import { openRecording } from './call-recording';
 import { reportEnded } from './ended-report';
 import { RpcCallPlatform } from './rpc-call-platform';
@@ -80,23 +95,19 @@ export class ConversationStarter {
       },
       log,
       startConversation: async (transport) => {
-        const [call, models] = await Promise.all([this.callSpeech(context), this.callModels(context)]);
+        const [call, plan] = await Promise.all([this.callSpeech(context), this.callModelPlan(context)]);
         speech = call;
         // A browser's page learns what hears its user, and why nothing will when it is the offline engine.
         transport.notify?.(speechNotice(call));
-        return createConversation({
+        const common: Omit<ConversationOptions, 'llm' | 'stt' | 'onCallerLanguage' | 'maxUtteranceMs'> = {
           context,
           voice: call.voice,
-          stt: call.stt,
           tts: call.tts,
-          onCallerLanguage: (language) => (call.callerLanguage.current = language),
-          llm: models,
           platform,
           transport,
           dtmfRoute: dtmfRouteOf(mediaStreamProtocolOf(stream.carrier)),
           timeScale: config.MEDIA_TIME_SCALE,
           providerTimeoutMs: config.PROVIDER_TIMEOUT_MS,
-          maxUtteranceMs: config.MEDIA_MAX_UTTERANCE_MS,
           latency: turnLatencySink,
           turnTaking: turnTakingSink,
           pacing: pacingMetrics,
@@ -112,7 +123,19 @@ export class ConversationStarter {
               'warn',
               `call ${context.callId}: ${what}: ${err instanceof Error ? err.message : String(err)}`,
             ),
-        });
+        };
+        const realtime = startsRealtime(plan) ? await this.realtimeConversation(context, plan, common) : null;
+        return (
+          realtime ??
+          createConversation({
+            ...common,
+            stt: call.stt,
+            onCallerLanguage: (language) => (call.callerLanguage.current = language),
+            llm: this.modelChain(context, plan),
+            modelsFor: (agent) => this.handoffModels(context, agent),
+            maxUtteranceMs: config.MEDIA_MAX_UTTERANCE_MS,
+          })
+        );
       },
       hangup: (reason) => platform.hangup(reason),
       finish: async (result) => {
@@ -217,49 +240,80 @@ export class ConversationStarter {
   }
 
   /**
-   * The agent's models from its plan (agents.model.plan: each with the key that answers it), first the agent's own
-   * then its fallbacks. An agent that chose none, a plan with none usable, or an agents service that cannot say:
-   * the deployment's default models. Speech-to-speech entries are not run by this chain and are passed over.
+   * The models `agent` thinks with on this call: its plan (agents.model.plan: each model with the key that
+   * answers it). An agents service that cannot say (down, slow): the deployment's default models, rather than
+   * failing the call.
    */
-  private async callModels(context: VoiceCallContext): Promise<AgentModel[]> {
-    const agent = context.agent;
-    if (!agent.model) return this.agentModels();
-    const { config, rpc, log } = this.options;
+  private async callModelPlan(context: VoiceCallContext): Promise<ModelPlan> {
     try {
-      const plan = await rpc.request(Subjects.agents.modelPlan, context.partnerId, {
-        callId: context.callId,
-        model: agent.model,
-        fallbackModels: agent.fallbackModels ?? [],
-      });
-      const models: AgentModel[] = [];
-      for (const entry of plan.models) {
-        if (entry.speechToSpeech) continue;
-        try {
-          models.push({
-            provider: entry.provider,
-            model: entry.model,
-            paidBy: entry.credential?.paidBy ?? null,
-            llm: createPlannedModel(entry, config.LLM_TIMEOUT_MS, {
-              allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
-            }),
-          });
-        } catch (err) {
-          log(
-            'warn',
-            `call ${context.callId}: model ${entry.provider}:${entry.model} cannot run: ${(err as Error).message}`,
-          );
-        }
-      }
-      if (models.length) return models;
-      log('warn', `call ${context.callId}: none of the agent's models can run; it runs on the default model`);
+      return await fetchModelPlan(this.options.rpc, context);
     } catch (err) {
-      log(
+      this.options.log(
         'warn',
         `call ${context.callId}: its model plan could not be had (${(err as Error).message}); ` +
           'it runs on the default model',
       );
+      return DEFAULT_MODEL_PLAN;
     }
-    return this.agentModels();
+  }
+
+  /** The chain a plan gives the call (the deployment's default models when none of its own can run). */
+  private modelChain(context: VoiceCallContext, plan: ModelPlan): AgentModel[] {
+    const { config, log } = this.options;
+    return modelChainOf(plan, {
+      timeoutMs: config.LLM_TIMEOUT_MS,
+      allowPrivateNetworks: config.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      defaults: () => {
+        if (plan.models.length)
+          log(
+            'warn',
+            `call ${context.callId}: none of the agent's models can run; it runs on the default model`,
+          );
+        return this.agentModels();
+      },
+      onSkipped: (entry, reason) =>
+        log('warn', `call ${context.callId}: model ${entry} cannot run: ${reason}`),
+    });
+  }
+
+  /**
+   * The models of the agent a handoff gives the call to: its own plan. Rejects when the agents service cannot
+   * say (the call then stays on the models it has).
+   */
+  private async handoffModels(context: VoiceCallContext, agent: AgentSnapshot): Promise<AgentModel[]> {
+    return this.modelChain(context, await fetchModelPlan(this.options.rpc, context, agent));
+  }
+
+  /**
+   * A call whose agent is on a speech-to-speech model: the model's own session holds it. Null when none of the
+   * agent's speech-to-speech models opens a session: the call then runs on the deployment's default chain.
+   */
+  private async realtimeConversation(
+    context: VoiceCallContext,
+    plan: ModelPlan,
+    common: Omit<ConversationOptions, 'llm' | 'stt' | 'onCallerLanguage' | 'maxUtteranceMs'>,
+  ): Promise<LiveConversation | null> {
+    const { config, rpc, log } = this.options;
+    const skipped = (entry: string, reason: string) =>
+      log('warn', `call ${context.callId}: model ${entry} cannot run: ${reason}`);
+    try {
+      return await createRealtimeConversation({
+        ...common,
+        models: realtimeModelsOf(plan, skipped),
+        // A handoff's agent brings its own models: speech-to-speech ones take the call on a new session.
+        modelsFor: async (agent) => {
+          const next = await fetchModelPlan(rpc, context, agent);
+          return startsRealtime(next) ? realtimeModelsOf(next, skipped) : this.modelChain(context, next);
+        },
+        // What a session cannot write apart from the conversation (a handoff's summary, a transfer's briefing).
+        textModels: this.agentModels(),
+        sessionTimeoutMs: config.LLM_TIMEOUT_MS,
+      });
+    } catch (err) {
+      if (!(err instanceof RealtimeUnavailable)) throw err;
+      log('warn', `call ${context.callId}: ${err.message}; it runs on the default model`);
+      return null;
+    }
   }
 
   /** LLM_BASE_URL's model (or the offline engine), then LLM_FALLBACK_BASE_URL's when set. */

@@ -63,7 +63,29 @@ describe('reportEnded (real NATS)', () => {
     await reportEnded(
       rpc,
       CONTEXT,
-      { endCallReason: 'agent_ended_call', mediaSeconds: 12.5, recording: { durationSeconds: 12 } },
+      {
+        endCallReason: 'agent_ended_call',
+        mediaSeconds: 12.5,
+        recording: { durationSeconds: 12 },
+        modelUsage: [
+          {
+            provider: 'groq',
+            model: 'llama-3.3-70b-versatile',
+            paidBy: 'account',
+            inputTokens: 120,
+            outputTokens: 30,
+            replies: 2,
+          },
+          {
+            provider: 'platform',
+            model: 'default',
+            paidBy: null,
+            inputTokens: 0,
+            outputTokens: 0,
+            replies: 1,
+          },
+        ],
+      },
       ['elevenlabs'],
       { retryDelayMs: 10, onRetry: (attempt) => retries.push(attempt) },
     );
@@ -76,6 +98,11 @@ describe('reportEnded (real NATS)', () => {
         mediaSeconds: 12.5,
         recording: { storageKey: 'recordings/partner_rec/call_rec.wav', durationSeconds: 12 },
         platformPaidSpeech: ['elevenlabs'],
+        // Whose key answered each model; the tokens go with the lines.
+        modelPaidBy: [
+          { provider: 'groq', model: 'llama-3.3-70b-versatile', paidBy: 'account' },
+          { provider: 'platform', model: 'default', paidBy: null },
+        ],
       },
     ]);
   });
@@ -83,7 +110,14 @@ describe('reportEnded (real NATS)', () => {
   it('reports a call without a recording, and gives up once its retry window has passed', async () => {
     await reportEnded(rpc, CONTEXT, { endCallReason: null, mediaSeconds: 3, recording: null }, []);
     expect(received).toEqual([
-      { callId: 'call_rec', endCallReason: null, mediaSeconds: 3, recording: null, platformPaidSpeech: [] },
+      {
+        callId: 'call_rec',
+        endCallReason: null,
+        mediaSeconds: 3,
+        recording: null,
+        platformPaidSpeech: [],
+        modelPaidBy: [],
+      },
     ]);
     failFirst = 1000;
     const started = Date.now();
@@ -116,6 +150,7 @@ describe('reportEnded (real NATS)', () => {
         mediaSeconds: 3,
         recording: null,
         platformPaidSpeech: [],
+        modelPaidBy: [],
       },
     ]);
   });

@@ -12,7 +12,8 @@ export type EndedReportOptions = Partial<RetryOptions>;
 
 /**
  * Tells the calls service the stream is over, with the recording the call stored (written as it ran, under the
- * calls service's key) and the cloud speech providers the platform paid for, retrying.
+ * calls service's key), the cloud speech providers the platform paid for and whose key answered each model,
+ * retrying.
  */
 export async function reportEnded(
   rpc: RpcClient,
@@ -33,6 +34,8 @@ export async function reportEnded(
     mediaSeconds: result.mediaSeconds,
     recording,
     platformPaidSpeech: [...platformPaidSpeech],
+    // Whose key answered each model that wrote a round: the calls service sums the tokens from the lines.
+    modelPaidBy: (result.modelUsage ?? []).map(({ provider, model, paidBy }) => ({ provider, model, paidBy })),
   };
   await untilAcknowledged(() => rpc.request(Subjects.calls.voiceEnded, context.partnerId, ended), {
     ...options,

@@ -266,12 +266,25 @@ describe('CallControls', () => {
             { role: 'assistant', content: 'Let me pass you on.' },
           ],
           variables: { name: 'Ada' },
+          // Its models could not be had (the fake's default): the call stays on the models it has.
+          models: null,
         },
       ]);
       expect(port.said.map((s) => s.text)).toEqual(['Billing here, Ada.']);
       // Once only.
       port.events.emit('turnEnded', {});
       expect(port.handedTo).toHaveLength(1);
+    });
+
+    it('gives the next agent its own models, asked for that agent before it takes over', async () => {
+      const { port, controls } = controlsOn();
+      port.history = [...conversation];
+      const billingModel = { provider: 'anthropic', model: 'claude-haiku', paidBy: 'account' } as const;
+      port.models = [{ ...billingModel, llm: {} as never }];
+      await controls.forTurn('handoff_to_billing', fakeTurn().turn).handOff(handoff(), 'billing', '');
+      expect(port.modelsAsked).toEqual([expect.objectContaining({ prompt: 'You are billing.' })]);
+      port.events.emit('turnEnded', {});
+      expect(port.handedTo[0].models).toEqual([expect.objectContaining(billingModel)]);
     });
 
     it('gives the last turns, or a summary the model writes (in a round of its own when its call had none), and the named variables only', async () => {

@@ -213,20 +213,25 @@ export class CallControls {
       port.onError(error, 'handoff');
       return { handedOff: false, result: 'The handover failed. Carry on with the caller yourself.' };
     }
-    const context = await handoffContext(
-      port.history,
-      handoff,
-      summary,
-      (messages) => port.complete(messages, port.callSignal),
-      (error) => port.onError(error, 'handoff summary'),
-    );
+    // The next agent thinks with its own models: asked for while the context is made (a summary is written by the
+    // current agent's model, before the switch).
+    const [context, models] = await Promise.all([
+      handoffContext(
+        port.history,
+        handoff,
+        summary,
+        (messages) => port.complete(messages, port.callSignal),
+        (error) => port.onError(error, 'handoff summary'),
+      ),
+      port.modelsOf(next.agent),
+    ]);
     const variables = passedVariables(port.variables, handoff.variables);
     // Once this turn is over (its tool results in the history it leaves), the next agent holds the call and
     // opens with its intro, or answers where the conversation is.
     const off = port.events.on('turnEnded', () => {
       off();
       if (port.ending) return;
-      port.useAgent(next.agent, context, variables);
+      port.useAgent(next.agent, context, variables, models);
       if (next.agent.introMessage) port.say(substituteVariables(next.agent.introMessage, port.variables));
       else port.speakUp();
     });

@@ -1,9 +1,10 @@
 // Test kit for the conversation's units: a ConversationPort whose clock is stepped by hand and whose voice,
-import type { ChatMessage } from '@vap/llm';
 // caller and endings are plain records, so a unit's policy can be driven event by event.
 
+import type { ChatMessage } from '@vap/llm';
 import { TurnTakingSnapshotDefaults, type AgentSnapshot, type VoiceTranscriptRequest } from '@vap/messages';
 import type { TurnTakingEvent } from '../conversation-contract';
+import type { AgentModel } from '../model-round';
 import {
   ConversationEventBus,
   type AgentVoice,
@@ -108,8 +109,12 @@ export class FakePort implements ConversationPort {
   completion: string | Error = 'A short summary.';
   readonly completions: ChatMessage[][] = [];
   /** Handoffs applied (useAgent) and turns the agent took by itself. */
-  readonly handedTo: { agent: AgentSnapshot; context: ChatMessage[]; variables: Record<string, unknown> }[] =
-    [];
+  readonly handedTo: {
+    agent: AgentSnapshot;
+    context: ChatMessage[];
+    variables: Record<string, unknown>;
+    models: readonly AgentModel[] | null;
+  }[] = [];
   spokeUp = 0;
   live = true;
   ending = false;
@@ -153,10 +158,22 @@ export class FakePort implements ConversationPort {
     if (this.completion instanceof Error) throw this.completion;
     return this.completion;
   }
-  useAgent(agent: AgentSnapshot, context: ChatMessage[], variables: Record<string, unknown>): void {
+  /** What modelsOf answers (null: they could not be had), and the agents it was asked about. */
+  models: readonly AgentModel[] | null = null;
+  readonly modelsAsked: AgentSnapshot[] = [];
+  async modelsOf(agent: AgentSnapshot): Promise<readonly AgentModel[] | null> {
+    this.modelsAsked.push(agent);
+    return this.models;
+  }
+  useAgent(
+    agent: AgentSnapshot,
+    context: ChatMessage[],
+    variables: Record<string, unknown>,
+    models: readonly AgentModel[] | null,
+  ): void {
     this.agent = agent;
     this.variables = variables;
-    this.handedTo.push({ agent, context, variables });
+    this.handedTo.push({ agent, context, variables, models });
   }
   speakUp(): void {
     this.spokeUp++;
