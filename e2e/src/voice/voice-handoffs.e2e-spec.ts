@@ -5,8 +5,8 @@
 // through the API and on the console's call page in a real browser.
 import { launchBrowser } from '../../support/browser';
 import { seriousA11yViolations, signInNewOwner } from '../console/console-fixtures';
-import { ChatCompletionRequest, ChatScript, lastUserText } from '../../support/fake-media';
-import { VoiceWorld } from './voice-fixtures';
+import { ChatCompletionRequest, ChatScript, FAKE_AI_MODELS, lastUserText } from '../../support/fake-media';
+import { botLines, VoiceWorld } from './voice-fixtures';
 
 // Tests read response bodies freely; a mistyped read fails the assertion anyway.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -17,6 +17,7 @@ const ASK = 'My bill is wrong.';
 const PASSING_ON = 'Let me pass you to billing.';
 const BILLING_REPLY = 'Billing here, which invoice is it?';
 const SUMMARY = 'The caller says their bill is wrong.';
+const GROQ_MODEL = 'llama-3.1-8b-instant';
 /** How the platform puts a summary before the next agent (docs/api.md, Handoffs). */
 const SUMMARY_NOTE = `A colleague handed this call to you. The conversation so far, in short: ${SUMMARY}`;
 
@@ -51,7 +52,12 @@ describe('handoffs between agents on live calls', () => {
   let world: VoiceWorld;
 
   beforeAll(async () => {
-    world = await VoiceWorld.start({ name: 'voice_handoffs', providers: { llm: true } });
+    // The platform's Groq key (at the same fake) lets an agent of the squad think on a model of its own.
+    world = await VoiceWorld.start({
+      name: 'voice_handoffs',
+      providers: { llm: true },
+      platformModels: ['groq'],
+    });
     world.ai.script(script);
   }, 180_000);
 
@@ -60,10 +66,11 @@ describe('handoffs between agents on live calls', () => {
   });
 
   /** A billing agent (marked by `label`) and a reception agent that hands bill questions to it. */
-  async function squad(label: string, handoff: Record<string, unknown>) {
+  async function squad(label: string, handoff: Record<string, unknown>, billingSettings = {}) {
     const billing = await world.agent({
       prompt: `You are billing at Acme, handoff-test billing ${label}.`,
       intro_message: null,
+      ...billingSettings,
     });
     const reception = await world.agent({
       prompt: `You are reception at Acme, handoff-test reception ${label}.`,
@@ -78,8 +85,8 @@ describe('handoffs between agents on live calls', () => {
   }
 
   /** Dials reception, asks about the bill, waits for billing's answer on the same call, hangs up. */
-  async function handOffCall(label: string, handoff: Record<string, unknown>) {
-    const { billing, reception } = await squad(label, handoff);
+  async function handOffCall(label: string, handoff: Record<string, unknown>, billingSettings = {}) {
+    const { billing, reception } = await squad(label, handoff, billingSettings);
     const call = await world.dial('carrier_b', reception.id);
     await call.media.waitForHeard(INTRO);
     await call.media.waitUntilAgentSilent();
@@ -176,6 +183,24 @@ describe('handoffs between agents on live calls', () => {
     expect(world.ai.chats.filter((c) => systemPrompt(c).startsWith('Summarise'))).toHaveLength(
       summariesBefore,
     );
+  });
+
+  it('the next agent thinks with its own model from the handoff on, each line naming the model that wrote it', async () => {
+    const { call, billingChat, receptionChat } = await handOffCall(
+      'own-model',
+      { context_mode: 'full' },
+      { model: { provider: 'groq', model: GROQ_MODEL, temperature: 0.2 } },
+    );
+    // Reception (no model of its own) on the deployment's default; billing on its Groq model and parameters.
+    expect(receptionChat.model).toBe(FAKE_AI_MODELS.llm);
+    expect(billingChat).toMatchObject({ model: GROQ_MODEL, authorization: `Bearer ${world.ai.apiKey}` });
+    expect(billingChat.body).toMatchObject({ temperature: 0.2 });
+    const transcript = await world.transcript(call.callId, (lines) =>
+      botLines(lines).some((l) => l.content === BILLING_REPLY),
+    );
+    const byContent = new Map(botLines(transcript).map((l) => [l.content, l.providers]));
+    expect(byContent.get(PASSING_ON)).toMatchObject({ llm: 'platform', llm_model: FAKE_AI_MODELS.llm });
+    expect(byContent.get(BILLING_REPLY)).toMatchObject({ llm: 'groq', llm_model: GROQ_MODEL });
   });
 
   it('refuses a handoff to an agent not of the account (as one that does not exist) or to the agent itself', async () => {
