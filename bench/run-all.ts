@@ -60,6 +60,7 @@ const RUNS: BenchRun[] = [
   { name: 'voice-turns', script: 'voice', entry: 'turn-taking', args: ['100'] },
   { name: 'voice-tools', script: 'voice', entry: 'tool-calls', args: ['100'] },
   { name: 'voice-handoffs', script: 'voice', entry: 'handoffs', args: ['50'] },
+  { name: 'voice-s2s', script: 'voice', entry: 'speech-to-speech' },
   { name: 'llm-first-text', script: '.', entry: 'llm-first-text.bench' },
 ];
 

@@ -24,8 +24,11 @@ export interface FunctionServer {
   /** https://127.0.0.1:<port>, trusted by the apps through the run's test CA. */
   url: string;
   requests: FunctionRequest[];
-  /** Sets the answer of a path (the default answer: 200 {"ok":true}). */
-  answer(path: string, answer: Answer): void;
+  /**
+   * Sets the answer of a path (the default answer: 200 {"ok":true}); a function answers each request by what it
+   * asked (a partner's model server answering a conversation).
+   */
+  answer(path: string, answer: Answer | ((req: FunctionRequest) => Answer)): void;
   close(): Promise<void>;
 }
 
@@ -39,21 +42,23 @@ export async function startFunctionServer(): Promise<FunctionServer> {
   if (!certFile || !keyFile)
     throw new Error('E2E_TLS_CERT/E2E_TLS_KEY are not set (the e2e setup makes them)');
   const requests: FunctionRequest[] = [];
-  const answers = new Map<string, Answer>();
+  const answers = new Map<string, Answer | ((req: FunctionRequest) => Answer)>();
   const server: Server = createServer(
     { cert: readFileSync(certFile), key: readFileSync(keyFile) },
     (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        requests.push({
+        const received: FunctionRequest = {
           method: req.method ?? '',
           url: req.url ?? '',
           headers: req.headers,
           rawBody: Buffer.concat(chunks).toString('utf8'),
-        });
+        };
+        requests.push(received);
         const path = new URL(req.url ?? '/', 'https://x').pathname;
-        const answer = answers.get(path) ?? { status: 200, body: '{"ok":true}' };
+        const given = answers.get(path) ?? { status: 200, body: '{"ok":true}' };
+        const answer = typeof given === 'function' ? given(received) : given;
         const send = () => {
           if (res.destroyed) return;
           res
