@@ -1,6 +1,7 @@
 // The model providers, one plugin each (its folder holds the adapter, its catalog cards and its key check). A
 // provider's settings name it: the platform's own key, base URL and tiers (MODEL_<NAME>_*), a partner's key.
 import type { AgentModelProvider, ModelProviderName } from '@vap/messages';
+import { anthropicModelPlugin } from './anthropic';
 import { azureOpenAiModelPlugin } from './azure-openai';
 import { customModelPlugin } from './custom';
 import { openAiModelPlugin } from './openai';
@@ -21,6 +22,7 @@ import type { ModelCard, ModelPlugin } from './plugin';
  */
 export const MODEL_PLUGINS: Readonly<Partial<Record<ModelProviderName | 'custom', ModelPlugin>>> = {
   openai: openAiModelPlugin,
+  anthropic: anthropicModelPlugin,
   azure_openai: azureOpenAiModelPlugin,
   groq: groqModelPlugin,
   together: togetherModelPlugin,

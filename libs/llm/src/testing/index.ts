@@ -4,3 +4,4 @@ export * from './fake-chat-server';
 export * from './fake-realtime-conversation';
 export * from './fake-openai-realtime-server';
 export * from './fake-gemini-live-server';
+export * from './fake-anthropic-server';
