@@ -8,10 +8,12 @@ import { TabList, TabPanel, TabSpec } from '../../components/tabs.js';
 import { CopyButton, useLoad } from '../../components/ui.js';
 import { CatalogVoice } from '../../components/voice-picker.js';
 import { Checkbox } from '../../components/inputs.js';
+import { loadModelCatalog } from '../../components/models.js';
 import { navigate } from '../../router.js';
 import { can, Session } from '../../session.js';
 import { AgentDocuments, AgentExtractionSets, AgentFunctions } from './attachments.js';
 import { Agent, AgentTool, Draft, toDraft, toRequests } from './model.js';
+import { AgentModelSection } from './model-picker.js';
 import {
   BackgroundAudio,
   BuiltInTools,
@@ -110,6 +112,7 @@ export function AgentBuilder({
   const functions = useLoad(loadFunctions, []);
   const toolCatalog = useLoad(() => v2.get<{ tools: AgentTool[] }>('/agent-tools'), []);
   const agentList = useLoad(loadAgents, []);
+  const modelCatalog = useLoad(loadModelCatalog, []);
 
   const set = (patch: Partial<Draft>) => {
     setSaved('');
@@ -133,7 +136,7 @@ export function AgentBuilder({
 
   const submit = async (e: Event) => {
     e.preventDefault();
-    const { create, update, problems } = toRequests(draft, original);
+    const { create, update, problems } = toRequests(draft, original, modelCatalog.data);
     if (problems.length)
       return fail(
         new ApiError(400, 'VALIDATION_ERROR', 'Some fields need attention before saving', problems),
@@ -217,7 +220,16 @@ export function AgentBuilder({
       <SaveNotice error={error} />
       <TabList label="Agent sections" tabs={tabs} active={tab} onSelect={setTab} idPrefix="agent" />
       <fieldset class="bare" disabled={!write}>
-        {panel('model', <ModelSection {...common} projects={projects.data ?? []} />)}
+        {panel(
+          'model',
+          <ModelSection
+            {...common}
+            projects={projects.data ?? []}
+            modelPicker={
+              <AgentModelSection {...common} catalog={modelCatalog.data} catalogError={modelCatalog.error} />
+            }
+          />,
+        )}
         {panel(
           'voice',
           <VoiceSection

@@ -1,6 +1,8 @@
 // The agent builder's form state (a draft), made from an agent record or the API's defaults, and the request
 // body made from it: exactly the shapes the API's agent validators accept, only the fields that changed.
 import type { FieldError } from '../../api.js';
+import type { CatalogModel } from '../../components/models.js';
+import { ModelDraft, modelDraft, modelValues } from './agent-model.js';
 
 // The API's rules, as the agent validators (libs/api agents DTOs) state them.
 export const SPOKEN_LANGUAGES: [string, string][] = [
@@ -113,6 +115,10 @@ export interface Draft {
   agent_name: string;
   agent_type: string;
   project_id: string;
+  /** The agent's model; null: the deployment's default. */
+  model: ModelDraft | null;
+  /** Tried in order when the model fails before any of its reply was spoken. */
+  fallback_models: ModelDraft[];
   prompt: string;
   intro_message: string;
   spoken_languages: string[];
@@ -217,6 +223,10 @@ export function toDraft(agent: Agent | null): Draft {
     agent_name: text(a.agent_name),
     agent_type: a.agent_type ?? 'outbound',
     project_id: text(a.project_id),
+    model: modelDraft(a.model),
+    fallback_models: ((a.fallback_models ?? []) as Record<string, unknown>[])
+      .map(modelDraft)
+      .filter((m): m is ModelDraft => m !== null),
     prompt: text(a.prompt),
     intro_message: text(a.intro_message),
     // An agent with none set answers the effective [en]; a new one starts with English chosen.
@@ -335,8 +345,14 @@ function transcriberBody(t: TranscriberDraft, field: string, p: Problems): Recor
   return out;
 }
 
-/** Every field of the draft as the API takes it, with the problems found on the way. */
-export function toApiValues(d: Draft): { values: Record<string, unknown>; problems: FieldError[] } {
+/**
+ * Every field of the draft as the API takes it, with the problems found on the way (the models' against their
+ * catalog entries when the catalog is given).
+ */
+export function toApiValues(
+  d: Draft,
+  catalog: CatalogModel[] | null = null,
+): { values: Record<string, unknown>; problems: FieldError[] } {
   const p = new Problems();
   const nullable = (s: string) => (s.trim() === '' ? null : s);
   const values: Record<string, unknown> = {
@@ -387,6 +403,7 @@ export function toApiValues(d: Draft): { values: Record<string, unknown>; proble
     enable_recording: d.enable_recording,
     extraction_enabled: d.extraction_enabled,
     webhooks_include_account_endpoints: d.webhooks_include_account_endpoints,
+    ...modelValues(d.model, d.fallback_models, catalog, (field, message) => p.add(field, message)),
   };
   if (d.transfer_enabled && !d.transfer_number.trim())
     p.add('transfer_number', 'A transfer number is required when the agent may transfer');
@@ -537,8 +554,9 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 export function toRequests(
   draft: Draft,
   original: Draft | null,
+  catalog: CatalogModel[] | null = null,
 ): { create: Record<string, unknown> | null; update: Record<string, unknown>; problems: FieldError[] } {
-  const { values, problems } = toApiValues(draft);
+  const { values, problems } = toApiValues(draft, catalog);
   const base = toApiValues(original ?? toDraft(null)).values;
   const changed = Object.keys(values).filter((k) => !same(values[k], base[k]));
   const pick = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, values[k]]));

@@ -39,7 +39,16 @@ export interface SectionProps {
 
 /** The fields (API names, or their first part) each section holds: an error there selects its tab. */
 export const SECTION_FIELDS: Record<string, string[]> = {
-  model: ['agent_name', 'agent_type', 'project_id', 'prompt', 'intro_message', 'spoken_languages'],
+  model: [
+    'agent_name',
+    'agent_type',
+    'project_id',
+    'model',
+    'fallback_models',
+    'prompt',
+    'intro_message',
+    'spoken_languages',
+  ],
   voice: ['voice_id', 'fallback_voice_ids', 'background_audio_id', 'background_audio_volume'],
   transcriber: ['transcriber', 'fallback_transcriber', 'dictionary_ids'],
   tools: [
@@ -106,7 +115,17 @@ export function Part({
   );
 }
 
-export function ModelSection({ draft, set, error, projects }: SectionProps & { projects: Project[] }) {
+export function ModelSection({
+  draft,
+  set,
+  error,
+  projects,
+  modelPicker,
+}: SectionProps & {
+  projects: Project[];
+  /** The model, its parameters and fallbacks (model-picker.tsx): after who the agent is, before its prompt. */
+  modelPicker?: ComponentChildren;
+}) {
   const languageProblem = spokenLanguagesProblem(draft.spoken_languages);
   const defaultProject = projects.find((p) => p.is_default);
   return (
@@ -147,6 +166,7 @@ export function ModelSection({ draft, set, error, projects }: SectionProps & { p
           ...projects.map((p): [string, string] => [p.id, p.is_default ? `${p.name} (default)` : p.name]),
         ]}
       />
+      {modelPicker}
       <TextArea
         label="Prompt"
         name="prompt"
