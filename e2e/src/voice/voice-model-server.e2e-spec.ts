@@ -2,8 +2,10 @@
 // server is a fake HTTPS server speaking OpenAI's streamed Chat Completions (the wire format of
 // https://platform.openai.com/docs/api-reference/chat, as of 2025-06: `chat.completion.chunk` events, tool calls
 // in `delta.tool_calls`, usage in a last chunk with `stream_options.include_usage`); it answers from what each
-// request asked. The fallback model is Groq on the platform's key (the run's fake OpenAI-compatible server).
+// request asked, on a carrier call and a browser session. The fallback model is Groq on the platform's key (the run's fake OpenAI-compatible server).
 import { randomBytes } from 'node:crypto';
+import { WebSocket } from 'ws';
+import { waitFor } from '@vap/testing';
 import {
   Answer,
   FunctionRequest,
@@ -19,6 +21,7 @@ import { voiceScript } from './voice-script';
 type Any = any;
 
 const INTRO = 'Hello, this is Maya from Acme.';
+const ORIGIN = 'https://shop.example.test';
 const SERVER_KEY = 'partner-model-server-e2e-0007';
 const SERVER_MODEL = 'acme/llama-70b';
 const BROKEN_MODEL = 'acme/broken';
@@ -62,7 +65,7 @@ function streamed(reply: { text: string } | { tool: string; arguments: Record<st
   return { status: 200, contentType: 'text/event-stream', body: events.join('') };
 }
 
-describe('a partner’s own model server and fallback models on carrier calls', () => {
+describe('a partner’s own model server and fallback models on calls and browser sessions', () => {
   let world: VoiceWorld;
   let server: FunctionServer;
   let signingSecret = '';
@@ -107,7 +110,7 @@ describe('a partner’s own model server and fallback models on carrier calls', 
     server.requests
       .filter((r) => r.url === '/v1/chat/completions')
       .map((req) => ({ req, body: JSON.parse(req.rawBody) }))
-      .filter((c) => c.body.call?.id === callId);
+      .filter((c) => c.body.call?.id === callId && c.body.stream === true);
 
   async function hangUp(call: LiveCall): Promise<Any> {
     call.media.hangUp();
@@ -115,15 +118,17 @@ describe('a partner’s own model server and fallback models on carrier calls', 
     return world.finished(call.callId);
   }
 
-  it('answers on the partner’s server, signed, with the call’s id and variables, and calls the partner’s function', async () => {
+  /** An agent on the partner's server with the partner's order function (a path of its own on the server). */
+  async function serverAgent(): Promise<{ agent: Any; path: string }> {
     const unique = randomBytes(3).toString('hex');
     functionName = `check_order_${unique}`;
-    server.answer(`/orders_${unique}`, { status: 200, body: JSON.stringify({ status: 'shipped' }) });
+    const path = `/orders_${unique}`;
+    server.answer(path, { status: 200, body: JSON.stringify({ status: 'shipped' }) });
     const fn = await world.api('/custom-functions', {
       body: {
         name: functionName,
         description: 'Looks up where an order is by its number',
-        url: `${server.url}/orders_${unique}`,
+        url: `${server.url}${path}`,
         parameters: {
           type: 'object',
           properties: { order_number: { type: 'integer', minimum: 1 } },
@@ -139,7 +144,11 @@ describe('a partner’s own model server and fallback models on carrier calls', 
       method: 'POST',
     });
     expect(attached.status).toBe(200);
+    return { agent, path };
+  }
 
+  it('answers on the partner’s server, signed, with the call’s id and variables, and calls the partner’s function', async () => {
+    const { agent, path } = await serverAgent();
     const call = await world.dial('carrier_b', agent.id, { body: { variables: { customer_name: 'Asha' } } });
     await call.media.waitForHeard(INTRO);
     await call.media.waitUntilAgentSilent();
@@ -164,7 +173,7 @@ describe('a partner’s own model server and fallback models on carrier calls', 
       expect(body.tools.map((t: Any) => t.function.name)).toContain(functionName);
     }
     expect(chats[1].body.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_e2e_1' });
-    expect(server.requests.filter((r) => r.url === `/orders_${unique}`)).toHaveLength(1);
+    expect(server.requests.filter((r) => r.url === path)).toHaveLength(1);
     expect(done.session.tool_calls).toEqual([
       expect.objectContaining({ name: functionName, arguments: { order_number: 42 }, outcome: 'success' }),
     ]);
@@ -185,6 +194,65 @@ describe('a partner’s own model server and fallback models on carrier calls', 
         output_tokens: 2 * USAGE.completion_tokens,
         replies: 1,
       },
+    ]);
+  });
+
+  it('answers a browser session’s typed line on the partner’s server, which calls the partner’s function', async () => {
+    const { agent } = await serverAgent();
+    const created = await world.api('/browser-sessions', {
+      body: { agent_id: agent.id, allowed_origins: [ORIGIN] },
+    });
+    expect(created.status).toBe(200);
+    const before = server.requests.length;
+    const page = new WebSocket(created.body.data.connect_url, { origin: ORIGIN });
+    const messages: Any[] = [];
+    page.on('error', () => undefined);
+    page.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      const message = JSON.parse(String(data));
+      messages.push(message);
+      // The page plays the agent's audio: a mark comes back once what was queued before it played.
+      if (message.type === 'mark') page.send(JSON.stringify({ type: 'played', name: message.name }));
+    });
+    const agentSaid = (text: string) =>
+      waitFor(
+        () =>
+          messages.some((m) => m.type === 'transcript' && m.role === 'agent' && m.final && m.text === text) ||
+          undefined,
+        { timeoutMs: 30_000, intervalMs: 50, description: `the agent to say ${text}` },
+      );
+    await agentSaid(INTRO);
+    page.send(JSON.stringify({ type: 'mute', muted: true }));
+    page.send(JSON.stringify({ type: 'user_text', text: 'Where is my order?' }));
+    await agentSaid(SHIPPED);
+    expect(messages.filter((m) => m.type === 'tool').map((m) => [m.name, m.status])).toEqual([
+      [functionName, 'running'],
+      [functionName, 'done'],
+    ]);
+    page.send(JSON.stringify({ type: 'end' }));
+    const ended = await waitFor(
+      async () => {
+        const data = (await world.api(`/browser-sessions/${created.body.data.id}`)).body.data;
+        return data.status === 'completed' && data.session?.transcript ? data : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 500, description: 'the browser session to complete' },
+    );
+    const chats = server.requests
+      .slice(before)
+      .filter((r) => r.url === '/v1/chat/completions')
+      .map((req) => ({ req, body: JSON.parse(req.rawBody) }))
+      // The conversation's rounds (post-call analysis on the same server is not streamed).
+      .filter((c) => c.body.stream === true);
+    expect(chats).toHaveLength(2);
+    for (const { req, body } of chats) {
+      expect(signatureValid(req, signingSecret)).toBe(true);
+      expect(body.model).toBe(SERVER_MODEL);
+      expect(body.call.id).toEqual(expect.any(String));
+    }
+    const answer = botLines(ended.session.transcript).find((l: Any) => l.content === SHIPPED);
+    expect(answer.providers).toMatchObject({ llm: 'custom', llm_model: SERVER_MODEL });
+    expect(ended.session.tool_calls).toEqual([
+      expect.objectContaining({ name: functionName, arguments: { order_number: 42 }, outcome: 'success' }),
     ]);
   });
 
