@@ -16,6 +16,7 @@ export * from './model-registry';
 export * from './planned-model';
 export * from './openai';
 export * from './azure-openai';
+export * from './gemini';
 export * from './anthropic';
 export * from './openai-compatible';
 export * from './custom';

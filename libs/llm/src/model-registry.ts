@@ -4,6 +4,7 @@ import type { AgentModelProvider, ModelProviderName } from '@vap/messages';
 import { anthropicModelPlugin } from './anthropic';
 import { azureOpenAiModelPlugin } from './azure-openai';
 import { customModelPlugin } from './custom';
+import { geminiModelPlugin } from './gemini';
 import { openAiModelPlugin } from './openai';
 import {
   deepSeekModelPlugin,
@@ -23,6 +24,7 @@ import type { ModelCard, ModelPlugin } from './plugin';
 export const MODEL_PLUGINS: Readonly<Partial<Record<ModelProviderName | 'custom', ModelPlugin>>> = {
   openai: openAiModelPlugin,
   anthropic: anthropicModelPlugin,
+  google: geminiModelPlugin,
   azure_openai: azureOpenAiModelPlugin,
   groq: groqModelPlugin,
   together: togetherModelPlugin,

@@ -5,3 +5,4 @@ export * from './fake-realtime-conversation';
 export * from './fake-openai-realtime-server';
 export * from './fake-gemini-live-server';
 export * from './fake-anthropic-server';
+export * from './fake-gemini-server';
