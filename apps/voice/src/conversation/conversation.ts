@@ -34,6 +34,7 @@ import {
 import { ConversationEventBus, type ConversationPort } from './conversation-port';
 import { bindPort } from './port-binding';
 import type { KeypadEntry } from './dtmf/caller-keypad';
+import { nextAgentModels } from './handoffs/next-agent-models';
 import { IdleController } from './idle/idle-controller';
 import { watchCallCap } from './limits/call-cap';
 import { runModelRound, type AgentModel, type ModelRoundResult } from './model-round';
@@ -196,7 +197,7 @@ class Conversation implements LiveConversation {
         callSignal: this.callController.signal,
         complete: (messages, signal) =>
           this.modelRound(messages, signal, silent, silent, []).then((r) => r.text),
-        modelsOf: (agent) => this.modelsOf(agent),
+        modelsOf: (agent) => nextAgentModels(agent, this.options.modelsFor, this.options.onError),
         useAgent: (agent, context, variables, models) => this.useAgent(agent, context, variables, models),
         speakUp: () => this.speakUp(),
         say: (text, options) => this.lines.say(text, options),
@@ -417,18 +418,6 @@ class Conversation implements LiveConversation {
     this.lines.sayUnheardNotice();
     this.turn?.controller.abort();
     this.startTurn(newTurn(at, { early }));
-  }
-
-  /** The models `agent` thinks with, for a handoff to it; null (logged) when they cannot be had. */
-  private async modelsOf(agent: AgentSnapshot): Promise<readonly AgentModel[] | null> {
-    if (!this.options.modelsFor) return null;
-    try {
-      const models = await this.options.modelsFor(agent);
-      return models.length ? models : null;
-    } catch (error) {
-      this.options.onError?.(error, "the next agent's models (the call stays on its models)");
-      return null;
-    }
   }
 
   /**

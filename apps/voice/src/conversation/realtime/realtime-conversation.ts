@@ -54,6 +54,7 @@ import {
 import { ConversationEventBus, type ConversationPort } from '../conversation-port';
 import type { KeypadEntry } from '../dtmf/caller-keypad';
 import { saidSoFar } from '../handoffs/handoff-context';
+import { nextAgentModels } from '../handoffs/next-agent-models';
 import { IdleController } from '../idle/idle-controller';
 import { watchCallCap } from '../limits/call-cap';
 import { runModelRound, type AgentModel } from '../model-round';
@@ -271,7 +272,7 @@ class RealtimeConversation implements LiveConversation {
         history: this.messages,
         callSignal: this.callController.signal,
         complete: (messages, signal) => this.complete(messages, signal),
-        modelsOf: (agent) => this.modelsOf(agent),
+        modelsOf: (agent) => nextAgentModels(agent, this.options.modelsFor, this.options.onError),
         useAgent: (agent, context, variables, models) => this.useAgent(agent, context, variables, models),
         speakUp: () => this.speakUp(),
         say: (text, options) => this.lines.say(text, options),
@@ -820,16 +821,6 @@ class RealtimeConversation implements LiveConversation {
     });
     this.usage.add(round.model, round.usage);
     return round.text;
-  }
-
-  private async modelsOf(agent: AgentSnapshot): Promise<readonly AgentModel[] | null> {
-    if (!this.options.modelsFor) return null;
-    try {
-      return await this.options.modelsFor(agent);
-    } catch (error) {
-      this.options.onError?.(error, 'handoff models');
-      return null;
-    }
   }
 
   /**
