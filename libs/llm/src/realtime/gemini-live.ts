@@ -17,8 +17,7 @@
 //   turn the model takes by itself.
 // - Errors close the socket with a code and a reason.
 import type { ChatUsage, ToolCall, ToolSpec } from '../chat-model';
-import { LlmError } from '../llm-error';
-import { AudioStream, pcm16FromBase64, pcm16ToBase64 } from './realtime-audio';
+import { pcm16FromBase64, pcm16ToBase64 } from './realtime-audio';
 import type {
   RealtimeContextLine,
   RealtimeEvent,
@@ -26,7 +25,8 @@ import type {
   RealtimeSessionConfig,
   RealtimeToolResult,
 } from './realtime-session';
-import { RealtimeSocket, socketBase } from './realtime-socket';
+import { opened, RealtimeSessionBase } from './realtime-session-base';
+import { socketBase } from './realtime-socket';
 
 /** Gemini Live hears 16 kHz PCM16. */
 export const GEMINI_LIVE_INPUT_RATE = 16_000;
@@ -135,45 +135,24 @@ interface Reply {
   cut: boolean;
 }
 
-export class GeminiLiveSession implements RealtimeSession {
+export class GeminiLiveSession extends RealtimeSessionBase implements RealtimeSession {
   readonly provider = 'google' as const;
-  readonly model: string;
-  private readonly socket: RealtimeSocket;
-  private readonly input: AudioStream;
-  private readonly output: AudioStream;
   private reply: Reply | null = null;
   private replies = 0;
   /** The caller's words of the turn under way, as the transcription pieces came. */
   private heard = '';
   /** Tool calls the server cancelled (the caller spoke): their results are not sent. */
   private readonly cancelled = new Set<string>();
-  private configured = false;
-  private closed = false;
-  private resolveOpen!: () => void;
-  private rejectOpen!: (error: LlmError) => void;
-  readonly ready: Promise<void>;
 
-  constructor(
-    private readonly config: RealtimeSessionConfig,
-    private readonly onEvent: (event: RealtimeEvent) => void,
-  ) {
-    this.model = config.model;
-    this.input = new AudioStream(config.sampleRate, GEMINI_LIVE_INPUT_RATE);
-    this.output = new AudioStream(GEMINI_LIVE_OUTPUT_RATE, config.sampleRate);
-    this.ready = new Promise((resolve, reject) => {
-      this.resolveOpen = resolve;
-      this.rejectOpen = reject;
-    });
-    this.ready.catch(() => undefined);
-    this.socket = new RealtimeSocket({
+  constructor(config: RealtimeSessionConfig, onEvent: (event: RealtimeEvent) => void) {
+    super(config, onEvent, {
       url: geminiLiveUrl(config.baseUrl),
       headers: { 'x-goog-api-key': config.apiKey },
       label: 'Gemini Live',
-      timeoutMs: config.timeoutMs,
-      onMessage: (message) => this.handle(message),
-      onFailure: (error) => this.failed(error),
+      inputRate: GEMINI_LIVE_INPUT_RATE,
+      outputRate: GEMINI_LIVE_OUTPUT_RATE,
     });
-    this.socket.expect();
+    // Gemini speaks first only after the client's setup.
     this.socket.opened.then(
       () => this.setup(),
       () => undefined,
@@ -223,13 +202,6 @@ export class GeminiLiveSession implements RealtimeSession {
     return false;
   }
 
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.socket.close();
-    this.rejectOpen(new LlmError('Gemini Live session closed before it opened', 'aborted'));
-  }
-
   private setup(): void {
     const { config } = this;
     const model = config.model.startsWith('models/') ? config.model : `models/${config.model}`;
@@ -252,13 +224,11 @@ export class GeminiLiveSession implements RealtimeSession {
     });
   }
 
-  private handle(message: Record<string, unknown>): void {
+  protected handle(message: Record<string, unknown>): void {
     if (this.closed) return;
     if (message.setupComplete !== undefined && !this.configured) {
-      this.configured = true;
-      this.socket.settle();
       if (this.config.context?.length) this.addContext(this.config.context);
-      this.resolveOpen();
+      this.opened();
       return;
     }
     const usage = obj(message.usageMetadata);
@@ -359,13 +329,6 @@ export class GeminiLiveSession implements RealtimeSession {
       usage: reply.usage,
     });
   }
-
-  private failed(error: LlmError): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.rejectOpen(error);
-    if (this.configured) this.onEvent({ type: 'failed', error });
-  }
 }
 
 function usageOf(usage: Record<string, unknown>): ChatUsage | null {
@@ -381,12 +344,5 @@ export async function openGeminiLive(
   config: RealtimeSessionConfig,
   onEvent: (event: RealtimeEvent) => void,
 ): Promise<RealtimeSession> {
-  const session = new GeminiLiveSession(config, onEvent);
-  try {
-    await session.ready;
-  } catch (error) {
-    session.close();
-    throw error;
-  }
-  return session;
+  return opened(new GeminiLiveSession(config, onEvent));
 }

@@ -17,7 +17,7 @@
 import type { ChatUsage, ToolCall, ToolSpec } from '../chat-model';
 import { apiBaseUrl } from '../api-base-url';
 import { LlmError } from '../llm-error';
-import { AudioStream, pcm16FromBase64, pcm16ToBase64 } from './realtime-audio';
+import { pcm16FromBase64, pcm16ToBase64 } from './realtime-audio';
 import type {
   RealtimeContextLine,
   RealtimeEvent,
@@ -26,7 +26,8 @@ import type {
   RealtimeSessionConfig,
   RealtimeToolResult,
 } from './realtime-session';
-import { RealtimeSocket, socketBase } from './realtime-socket';
+import { opened, RealtimeSessionBase } from './realtime-session-base';
+import { socketBase } from './realtime-socket';
 
 /** OpenAI Realtime's audio rate (pcm16), both ways. */
 export const OPENAI_REALTIME_SAMPLE_RATE = 24_000;
@@ -89,47 +90,23 @@ interface Reply {
   cut: boolean;
 }
 
-export class OpenAiRealtimeSession implements RealtimeSession {
+export class OpenAiRealtimeSession extends RealtimeSessionBase implements RealtimeSession {
   readonly provider = 'openai' as const;
-  readonly model: string;
-  private readonly socket: RealtimeSocket;
-  private readonly input: AudioStream;
-  private readonly output: AudioStream;
   private reply: Reply | null = null;
   /** The assistant audio item of the latest reply, and the audio of it received (ms), for a truncate. */
   private audioItem: { id: string; ms: number; complete: boolean; truncated: boolean } | null = null;
   private eventCount = 0;
   /** What each client event we sent was, by its event_id, so an error can be traced to it. */
   private readonly sent = new Map<string, string>();
-  private configured = false;
-  private closed = false;
-  private resolveOpen!: () => void;
-  private rejectOpen!: (error: LlmError) => void;
-  /** Resolves once the session took its configuration. */
-  readonly ready: Promise<void>;
 
-  constructor(
-    private readonly config: RealtimeSessionConfig,
-    private readonly onEvent: (event: RealtimeEvent) => void,
-  ) {
-    this.model = config.model;
-    this.input = new AudioStream(config.sampleRate, OPENAI_REALTIME_SAMPLE_RATE);
-    this.output = new AudioStream(OPENAI_REALTIME_SAMPLE_RATE, config.sampleRate);
-    this.ready = new Promise((resolve, reject) => {
-      this.resolveOpen = resolve;
-      this.rejectOpen = reject;
-    });
-    this.ready.catch(() => undefined);
-    this.socket = new RealtimeSocket({
+  constructor(config: RealtimeSessionConfig, onEvent: (event: RealtimeEvent) => void) {
+    super(config, onEvent, {
       url: openAiRealtimeUrl(config.baseUrl, config.model),
       headers: { authorization: `Bearer ${config.apiKey}`, 'openai-beta': 'realtime=v1' },
       label: 'OpenAI Realtime',
-      timeoutMs: config.timeoutMs,
-      onMessage: (message) => this.handle(message),
-      onFailure: (error) => this.failed(error),
+      inputRate: OPENAI_REALTIME_SAMPLE_RATE,
+      outputRate: OPENAI_REALTIME_SAMPLE_RATE,
     });
-    // The session must open and take its configuration within the deadline.
-    this.socket.expect();
   }
 
   sendAudio(pcm: Int16Array): void {
@@ -187,13 +164,6 @@ export class OpenAiRealtimeSession implements RealtimeSession {
     return true;
   }
 
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.socket.close();
-    this.rejectOpen(new LlmError('OpenAI Realtime session closed before it opened', 'aborted'));
-  }
-
   private send(type: string, body: Record<string, unknown>): void {
     const eventId = `evt_vap_${++this.eventCount}`;
     if (type !== 'input_audio_buffer.append') {
@@ -224,18 +194,14 @@ export class OpenAiRealtimeSession implements RealtimeSession {
     if (config.context?.length) this.addContext(config.context);
   }
 
-  private handle(message: Record<string, unknown>): void {
+  protected handle(message: Record<string, unknown>): void {
     if (this.closed) return;
     switch (message.type) {
       case 'session.created':
         if (!this.configured) this.configure();
         return;
       case 'session.updated':
-        if (!this.configured) {
-          this.configured = true;
-          this.socket.settle();
-          this.resolveOpen();
-        }
+        if (!this.configured) this.opened();
         return;
       case 'input_audio_buffer.speech_started':
         // The caller has the floor again: no reply is due until they stop (the server cancels one under way).
@@ -383,13 +349,6 @@ export class OpenAiRealtimeSession implements RealtimeSession {
     if (this.configured && cause && LATE_EVENTS.has(cause)) return;
     this.socket.fail(new LlmError(text, 'protocol'));
   }
-
-  private failed(error: LlmError): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.rejectOpen(error);
-    if (this.configured) this.onEvent({ type: 'failed', error });
-  }
 }
 
 function replyStatus(status: unknown, cut: boolean): RealtimeResponseStatus {
@@ -412,12 +371,5 @@ export async function openOpenAiRealtime(
   config: RealtimeSessionConfig,
   onEvent: (event: RealtimeEvent) => void,
 ): Promise<RealtimeSession> {
-  const session = new OpenAiRealtimeSession(config, onEvent);
-  try {
-    await session.ready;
-  } catch (error) {
-    session.close();
-    throw error;
-  }
-  return session;
+  return opened(new OpenAiRealtimeSession(config, onEvent));
 }
