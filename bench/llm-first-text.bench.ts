@@ -32,8 +32,7 @@ import {
 } from '@vap/llm';
 import { chunk, usageChunk } from '@vap/llm/testing';
 import type { ModelPlanEntry } from '@vap/messages';
-import { reportFigures } from './support/figures';
-import { ascending, figure, percentile } from './support/percentiles';
+import { printRatioTable } from './support/ratio-table';
 import { pinningWanted, pinToCore } from './voice/core-pinning';
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 1000);
@@ -244,44 +243,14 @@ async function main(): Promise<void> {
 }
 
 function printReport(samples: Map<string, number[]>): void {
-  const rows = [...samples].map(([plugin, values]) => {
-    const sorted = ascending(values);
-    return {
-      plugin,
-      n: sorted.length,
-      p50: percentile(sorted, 50),
-      p90: percentile(sorted, 90),
-      p99: percentile(sorted, 99),
-    };
+  printRatioTable(samples, {
+    bench: 'llm-first-text',
+    column: 'plugin',
+    digits: 3,
+    tail: 99,
+    latencyFigure: (plugin) => `${plugin} first token -> first sentence p50`,
+    ratioFigure: (plugin) => `${plugin} p50 / today's path`,
   });
-  const base = rows[0];
-  console.table(
-    rows.map((r) => ({
-      plugin: r.plugin,
-      turns: r.n,
-      'p50 ms': figure(r.p50, 3),
-      'p90 ms': figure(r.p90, 3),
-      'p99 ms': figure(r.p99, 3),
-      'p50 / today': figure(r.p50 / base.p50, 2),
-      'p99 / today': figure(r.p99 / base.p99, 2),
-    })),
-  );
-  reportFigures(
-    rows.flatMap((r) => [
-      {
-        bench: 'llm-first-text',
-        figure: `${r.plugin} first token -> first sentence p50`,
-        value: r.p50,
-        unit: 'ms',
-      },
-      {
-        bench: 'llm-first-text',
-        figure: `${r.plugin} p50 / today's path`,
-        value: r.p50 / base.p50,
-        unit: 'ratio',
-      },
-    ]),
-  );
 }
 
 if (process.argv[2] === '--fake') {

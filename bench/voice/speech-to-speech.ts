@@ -32,8 +32,7 @@ import { FRAME_MS } from '@vap/media';
 import type { AgentModelSettings, ModelPlan, ModelPlanRequest, RpcReply, RpcRequest } from '@vap/messages';
 import { freePort, ServiceHandle, sleep, startService, workspaceRoot } from '@vap/testing';
 import { openBenchNats } from '../support/bench-nats';
-import { reportFigures } from '../support/figures';
-import { ascending, figure, percentile } from '../support/percentiles';
+import { printRatioTable } from '../support/ratio-table';
 import { benchAgentSettings, benchCall, benchSpeechPlan } from './bench-call';
 import { CarrierClock } from './carrier-clock';
 import { pinningWanted, pinToCore, processTree } from './core-pinning';
@@ -352,44 +351,14 @@ async function main(): Promise<void> {
 }
 
 function printReport(samples: Map<Path, number[]>): void {
-  const rows = PATHS.map((path) => {
-    const sorted = ascending(samples.get(path)!);
-    return {
-      path,
-      n: sorted.length,
-      p50: percentile(sorted, 50),
-      p90: percentile(sorted, 90),
-      p99: percentile(sorted, 99),
-    };
+  printRatioTable(new Map(PATHS.map((path) => [path, samples.get(path)!])), {
+    bench: 'speech-to-speech first audio',
+    column: 'path',
+    digits: 2,
+    tail: 90,
+    latencyFigure: (path) => `${path} provider's first output -> first frame at the caller p50`,
+    ratioFigure: (path) => `${path} p50 / today's chain`,
   });
-  const base = rows[0];
-  console.table(
-    rows.map((r) => ({
-      path: r.path,
-      turns: r.n,
-      'p50 ms': figure(r.p50, 2),
-      'p90 ms': figure(r.p90, 2),
-      'p99 ms': figure(r.p99, 2),
-      'p50 / today': figure(r.p50 / base.p50, 2),
-      'p90 / today': figure(r.p90 / base.p90, 2),
-    })),
-  );
-  reportFigures(
-    rows.flatMap((r) => [
-      {
-        bench: 'speech-to-speech first audio',
-        figure: `${r.path} provider's first output -> first frame at the caller p50`,
-        value: r.p50,
-        unit: 'ms',
-      },
-      {
-        bench: 'speech-to-speech first audio',
-        figure: `${r.path} p50 / today's chain`,
-        value: r.p50 / base.p50,
-        unit: 'ratio',
-      },
-    ]),
-  );
 }
 
 main().catch((err) => {
