@@ -56,7 +56,7 @@ const PROVIDER_DOC = {
     'for its tier), or custom (the account’s own model server, a provider credential of provider custom)',
 } as const;
 const MODEL_ID_DOC = {
-  example: 'claude-3-5-haiku-latest',
+  example: 'claude-haiku-4-5',
   maxLength: 128,
   description:
     'A model of the provider’s catalog (GET /models); providers marked any_model take any id of this shape ' +

@@ -47,7 +47,7 @@ describe('agentSnapshotOf', () => {
       ...agent,
       model: {
         provider: 'anthropic',
-        model: 'claude-3-5-haiku-latest',
+        model: 'claude-haiku-4-5',
         temperature: 0.4,
         max_tokens: 300,
         top_p: null,
@@ -67,7 +67,7 @@ describe('agentSnapshotOf', () => {
     const snapshot = agentSnapshotOf(chosen);
     expect(snapshot.model).toEqual({
       provider: 'anthropic',
-      model: 'claude-3-5-haiku-latest',
+      model: 'claude-haiku-4-5',
       temperature: 0.4,
       maxTokens: 300,
     });

@@ -98,7 +98,7 @@ export class TurnProvidersDto {
   @ApiPropertyOptional({
     type: String,
     nullable: true,
-    example: 'claude-3-5-haiku-latest',
+    example: 'claude-haiku-4-5',
     description:
       "The provider's model that wrote the reply (Azure OpenAI: the deployment); null when llm is null. Absent on " +
       'lines recorded before it was kept',
@@ -145,7 +145,7 @@ export class ModelUsageDto {
   provider: AnsweringModelProvider;
 
   @ApiProperty({
-    example: 'claude-3-5-haiku-latest',
+    example: 'claude-haiku-4-5',
     description: "The provider's model id (Azure OpenAI: the deployment)",
   })
   model: string;

@@ -49,7 +49,7 @@ export class ModelCatalogEntryDto {
   @ApiProperty({ example: 'Anthropic', description: 'How people name the provider' })
   provider_label: string;
 
-  @ApiProperty({ example: 'claude-3-5-haiku-latest', description: "The provider's model id" })
+  @ApiProperty({ example: 'claude-haiku-4-5', description: "The provider's model id" })
   model: string;
 
   @ApiProperty({ example: 'Claude 3.5 Haiku' })

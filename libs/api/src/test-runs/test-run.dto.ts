@@ -117,7 +117,7 @@ export class TestLineModelDto {
   })
   provider: AnsweringModelProvider;
 
-  @ApiProperty({ example: 'claude-3-5-haiku-latest', description: "The provider's model id" })
+  @ApiProperty({ example: 'claude-haiku-4-5', description: "The provider's model id" })
   model: string;
 }
 
