@@ -222,6 +222,8 @@ describe('agents on speech-to-speech models', () => {
     expect(created.status).toBe(200);
     const page = await BrowserPage.open(created.body.data.connect_url);
     await page.waitForHeard(INTRO);
+    // The user speaks once the intro has played out (its line is written then), not over its last frames.
+    await page.waitForAgentLine(INTRO);
     await page.say('Where is my order?');
     await page.waitForHeard('Your order has shipped.');
     expect(page.heard).toEqual([INTRO, 'Let me check.', 'Your order has shipped.']);
@@ -261,7 +263,7 @@ describe('agents on speech-to-speech models', () => {
   it('holds a carrier call on Gemini Live: the partner’s key, barge-in, end_call and Google naming the lines', async () => {
     const catalog = await world.api('/models?provider=google');
     expect(catalog.status).toBe(200);
-    const live = (catalog.body.data.models as Any[]).find((m) => m.speech_to_speech);
+    const live = (catalog.body.data.models as Any[]).find((m) => m.capabilities.speech_to_speech);
     expect(live).toBeDefined();
     await storeKey('google', gemini.apiKey);
     const agent = await world.agent({
@@ -375,6 +377,14 @@ class BrowserPage {
       timeoutMs: 30_000,
       description: `the page to hear ${text} (heard ${JSON.stringify(this.heard)})`,
     });
+  }
+
+  /** The agent's line `text` has played out and was written to the transcript (a final agent transcript). */
+  waitForAgentLine(text: string): Promise<true> {
+    return waitFor(
+      () => this.of('transcript').some((m) => m.role === 'agent' && m.final && m.text === text) || undefined,
+      { timeoutMs: 30_000, description: `the agent's line ${text} to be written` },
+    );
   }
 
   /** The user says `text` into the microphone; resolves once its last frame went out. */

@@ -9,9 +9,9 @@
 //   {interrupted: true} and the reply stops; the end of an utterance -> serverContent.inputTranscription, then
 //   the model turn.
 // - A turn: serverContent.modelTurn.parts[].inlineData (audio/pcm;rate=24000, 100 ms chunks) beside
-//   serverContent.outputTranscription pieces; tool calls as toolCall {functionCalls [{id, name, args}]}, the turn
-//   going on once toolResponse {functionResponses} came; then generationComplete and turnComplete with
-//   usageMetadata.
+//   serverContent.outputTranscription pieces; tool calls as toolCall {functionCalls [{id, name, args}]} with the
+//   turn's usageMetadata, the model going on in a turn of its own once toolResponse {functionResponses} came;
+//   then generationComplete and turnComplete with usageMetadata.
 // - clientContent {turns, turnComplete}: turns are kept; turnComplete true asks for a turn.
 // - GET .../models (the platform's key check): the models with the right key, 400 with another.
 // It records what it was asked (key, setup, audio bytes in, client content, tool responses) and can fail its next
@@ -372,18 +372,16 @@ class LiveConversation {
         }));
         turn.status = 'waiting_for_tools';
         this.waiting = active;
-        this.send({ toolCall: { functionCalls: turn.toolCalls } });
+        // usageMetadata may ride on any server message: what the turn cost so far goes with its tool call, which
+        // may be its last message (end_call).
+        this.send({ toolCall: { functionCalls: turn.toolCalls }, usageMetadata: usageMetadataOf(turn) });
         return;
       }
       turn.status = 'completed';
       this.send({ serverContent: { generationComplete: true } });
       this.send({
         serverContent: { turnComplete: true },
-        usageMetadata: {
-          promptTokenCount: turn.usage.inputTokens,
-          responseTokenCount: turn.usage.outputTokens,
-          totalTokenCount: turn.usage.inputTokens + turn.usage.outputTokens,
-        },
+        usageMetadata: usageMetadataOf(turn),
       });
     } finally {
       if (this.active === active) this.active = null;
@@ -421,4 +419,13 @@ class LiveConversation {
     }
     return true;
   }
+}
+
+/** A turn's usage as the Live API reports it (BidiGenerateContentServerMessage.usageMetadata). */
+function usageMetadataOf(turn: FakeLiveTurn): Record<string, number> {
+  return {
+    promptTokenCount: turn.usage.inputTokens,
+    responseTokenCount: turn.usage.outputTokens,
+    totalTokenCount: turn.usage.inputTokens + turn.usage.outputTokens,
+  };
 }
