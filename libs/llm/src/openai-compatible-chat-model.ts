@@ -1,4 +1,5 @@
-import { Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
+import { postToProvider, providerFailure, type ProviderFailureOptions } from './provider-post';
 import { apiBaseUrl } from './api-base-url';
 import { ChatDelta, ChatMessage, ChatRequest, ChatUsage } from './chat-model';
 import { AnalysisAnswer, AnalysisInput, analysisMessages, parseAnalysisAnswer } from './analysis';
@@ -192,65 +193,40 @@ export class OpenAiCompatibleChatModel implements LanguageModel {
   }
 
   /** The answer once its status is 2xx; an error status is an LlmError quoting the server's message. */
-  private async post(
+  private post(
     body: Record<string, unknown>,
     watchdog: SilenceWatchdog,
     signal: AbortSignal | undefined,
   ): Promise<Dispatcher.ResponseData> {
-    if (signal?.aborted) throw new LlmError('the LLM request was aborted', 'aborted');
     const o = this.options;
-    watchdog.arm();
-    try {
-      o.checkUrl?.(new URL(this.url));
-      const raw = JSON.stringify(body);
-      const res = await request(this.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: body.stream ? 'text/event-stream' : 'application/json',
-          ...(o.apiKey
-            ? o.keyHeader === 'api-key'
-              ? { 'api-key': o.apiKey }
-              : { authorization: `Bearer ${o.apiKey}` }
-            : {}),
-          ...(o.signedHeaders?.(raw) ?? {}),
-        },
-        body: raw,
-        signal: watchdog.signal,
-        ...(o.dispatcher ? { dispatcher: o.dispatcher } : {}),
-      });
-      if (res.statusCode >= 200 && res.statusCode < 300) return res;
-      const detail = this.withoutKey(await errorDetail(res.body));
-      throw new LlmError(
-        `${this.server} answered ${res.statusCode}${detail ? `: ${detail}` : ''}`,
-        'status',
-        res.statusCode,
-      );
-    } catch (err) {
-      // No answer to read: the request is over.
-      watchdog.release();
-      throw this.failure(err, watchdog, signal);
-    } finally {
-      watchdog.disarm();
-    }
+    return postToProvider({
+      ...this.failureOptions(watchdog, signal),
+      url: this.url,
+      headers: o.apiKey
+        ? o.keyHeader === 'api-key'
+          ? { 'api-key': o.apiKey }
+          : { authorization: `Bearer ${o.apiKey}` }
+        : {},
+      body,
+      errorWords: errorDetail,
+      ...(o.signedHeaders ? { signedHeaders: o.signedHeaders } : {}),
+      ...(o.checkUrl ? { checkUrl: o.checkUrl } : {}),
+      ...(o.dispatcher ? { dispatcher: o.dispatcher } : {}),
+    });
   }
 
-  /** What went wrong, as an LlmError: our own errors as they are, then aborts, silences and network failures. */
   private failure(err: unknown, watchdog: SilenceWatchdog, signal: AbortSignal | undefined): LlmError {
-    if (err instanceof LlmError) return err;
-    if (signal?.aborted) return new LlmError('the LLM request was aborted', 'aborted');
-    if (watchdog.fired) return watchdog.timeoutError();
-    const code = (err as { code?: string }).code;
-    if (
-      code === 'UND_ERR_HEADERS_TIMEOUT' ||
-      code === 'UND_ERR_BODY_TIMEOUT' ||
-      code === 'UND_ERR_CONNECT_TIMEOUT'
-    )
-      return watchdog.timeoutError();
-    const why = this.options.networkFailure
-      ? this.options.networkFailure(err)
-      : ((err as Error).message ?? String(err));
-    return new LlmError(`${this.server} could not be reached: ${this.withoutKey(why)}`, 'network');
+    return providerFailure(err, this.failureOptions(watchdog, signal));
+  }
+
+  private failureOptions(watchdog: SilenceWatchdog, signal: AbortSignal | undefined): ProviderFailureOptions {
+    return {
+      server: this.server,
+      watchdog,
+      signal,
+      redact: (text) => this.withoutKey(text),
+      ...(this.options.networkFailure ? { networkFailure: this.options.networkFailure } : {}),
+    };
   }
 
   /** A provider's words with the key taken out (some quote the key they refused). */

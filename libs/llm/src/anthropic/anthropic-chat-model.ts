@@ -1,4 +1,4 @@
-import { Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { apiBaseUrl } from '../api-base-url';
 import { AnalysisAnswer, AnalysisInput, analysisMessages, parseAnalysisAnswer } from '../analysis';
 import type { ChatDelta, ChatMessage, ChatRequest } from '../chat-model';
@@ -8,6 +8,7 @@ import type { LanguageModel } from '../language-model';
 import { LlmError } from '../llm-error';
 import { redactKey } from '../openai-compatible-chat-model';
 import type { ModelConfig } from '../plugin';
+import { postToProvider, providerFailure, type ProviderFailureOptions } from '../provider-post';
 import { SilenceWatchdog } from '../silence-watchdog';
 import { serverSentEventData } from '../sse';
 import {
@@ -142,56 +143,27 @@ export class AnthropicChatModel implements LanguageModel {
     };
   }
 
-  /** The answer once its status is 2xx; an error status is an LlmError quoting Anthropic's message. */
-  private async post(
+  /** The answer once its status is 2xx; an error status is an LlmError quoting the provider's message. */
+  private post(
     body: Record<string, unknown>,
     watchdog: SilenceWatchdog,
     signal: AbortSignal | undefined,
   ): Promise<Dispatcher.ResponseData> {
-    if (signal?.aborted) throw new LlmError('the LLM request was aborted', 'aborted');
-    watchdog.arm();
-    try {
-      const res = await request(this.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: body.stream ? 'text/event-stream' : 'application/json',
-          'x-api-key': this.config.apiKey,
-          'anthropic-version': ANTHROPIC_VERSION,
-        },
-        body: JSON.stringify(body),
-        signal: watchdog.signal,
-      });
-      if (res.statusCode >= 200 && res.statusCode < 300) return res;
-      const detail = this.withoutKey(providerWords(await res.body.text().catch(() => '')));
-      throw new LlmError(
-        `${SERVER} answered ${res.statusCode}${detail ? `: ${detail}` : ''}`,
-        'status',
-        res.statusCode,
-      );
-    } catch (err) {
-      // No answer to read: the request is over.
-      watchdog.release();
-      throw this.failure(err, watchdog, signal);
-    } finally {
-      watchdog.disarm();
-    }
+    return postToProvider({
+      ...this.failureOptions(watchdog, signal),
+      url: this.url,
+      headers: { 'x-api-key': this.config.apiKey, 'anthropic-version': ANTHROPIC_VERSION },
+      body,
+      errorWords: (body) => body.text().then(providerWords, () => ''),
+    });
   }
 
-  /** What went wrong, as an LlmError: our own errors as they are, then aborts, silences and network failures. */
   private failure(err: unknown, watchdog: SilenceWatchdog, signal: AbortSignal | undefined): LlmError {
-    if (err instanceof LlmError) return err;
-    if (signal?.aborted) return new LlmError('the LLM request was aborted', 'aborted');
-    if (watchdog.fired) return watchdog.timeoutError();
-    const code = (err as { code?: string }).code;
-    if (
-      code === 'UND_ERR_HEADERS_TIMEOUT' ||
-      code === 'UND_ERR_BODY_TIMEOUT' ||
-      code === 'UND_ERR_CONNECT_TIMEOUT'
-    )
-      return watchdog.timeoutError();
-    const why = (err as Error).message ?? String(err);
-    return new LlmError(`${SERVER} could not be reached: ${this.withoutKey(why)}`, 'network');
+    return providerFailure(err, this.failureOptions(watchdog, signal));
+  }
+
+  private failureOptions(watchdog: SilenceWatchdog, signal: AbortSignal | undefined): ProviderFailureOptions {
+    return { server: SERVER, watchdog, signal, redact: (text) => this.withoutKey(text) };
   }
 
   /** Anthropic's words with the key taken out (`sk-ant-...` echoes included). */

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import { AnalysisAnswer, AnalysisInput, analysisMessages, parseAnalysisAnswer } from '../analysis';
 import type { ChatDelta, ChatMessage, ChatRequest, ChatUsage, ToolCall } from '../chat-model';
 import { ExtractionInput, extractionMessages, parseExtractionAnswer } from '../extraction';
 import type { LanguageModel } from '../language-model';
 import { LlmError } from '../llm-error';
 import type { ModelConfig } from '../plugin';
+import { postToProvider, providerFailure, type ProviderFailureOptions } from '../provider-post';
 import { SilenceWatchdog } from '../silence-watchdog';
 import { serverSentEventData } from '../sse';
 import {
@@ -137,54 +138,27 @@ export class GeminiChatModel implements LanguageModel {
     if (usage) yield { type: 'usage', usage };
   }
 
-  /** The answer once its status is 2xx; an error status is an LlmError quoting Google's message. */
-  private async post(
+  /** The answer once its status is 2xx; an error status is an LlmError quoting the provider's message. */
+  private post(
     body: Record<string, unknown>,
     watchdog: SilenceWatchdog,
     signal: AbortSignal | undefined,
   ): Promise<Dispatcher.ResponseData> {
-    if (signal?.aborted) throw new LlmError('the LLM request was aborted', 'aborted');
-    watchdog.arm();
-    try {
-      const res = await request(this.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'text/event-stream',
-          'x-goog-api-key': this.config.apiKey,
-        },
-        body: JSON.stringify(body),
-        signal: watchdog.signal,
-      });
-      if (res.statusCode >= 200 && res.statusCode < 300) return res;
-      const detail = this.withoutKey(await errorDetail(res.body));
-      throw new LlmError(
-        `${SERVER} answered ${res.statusCode}${detail ? `: ${detail}` : ''}`,
-        'status',
-        res.statusCode,
-      );
-    } catch (err) {
-      watchdog.release();
-      throw this.failure(err, watchdog, signal);
-    } finally {
-      watchdog.disarm();
-    }
+    return postToProvider({
+      ...this.failureOptions(watchdog, signal),
+      url: this.url,
+      headers: { accept: 'text/event-stream', 'x-goog-api-key': this.config.apiKey },
+      body,
+      errorWords: errorDetail,
+    });
   }
 
-  /** What went wrong, as an LlmError: our own errors as they are, then aborts, silences and network failures. */
   private failure(err: unknown, watchdog: SilenceWatchdog, signal: AbortSignal | undefined): LlmError {
-    if (err instanceof LlmError) return err;
-    if (signal?.aborted) return new LlmError('the LLM request was aborted', 'aborted');
-    if (watchdog.fired) return watchdog.timeoutError();
-    const code = (err as { code?: string }).code;
-    if (
-      code === 'UND_ERR_HEADERS_TIMEOUT' ||
-      code === 'UND_ERR_BODY_TIMEOUT' ||
-      code === 'UND_ERR_CONNECT_TIMEOUT'
-    )
-      return watchdog.timeoutError();
-    const why = (err as Error).message ?? String(err);
-    return new LlmError(`${SERVER} could not be reached: ${this.withoutKey(why)}`, 'network');
+    return providerFailure(err, this.failureOptions(watchdog, signal));
+  }
+
+  private failureOptions(watchdog: SilenceWatchdog, signal: AbortSignal | undefined): ProviderFailureOptions {
+    return { server: SERVER, watchdog, signal, redact: (text) => this.withoutKey(text) };
   }
 
   private withoutKey(text: string): string {
