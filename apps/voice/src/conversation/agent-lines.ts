@@ -1,11 +1,7 @@
 // The agent's lines on the call: the replies of its turns and the lines the platform says outside them. Each is
 // reported once it is done, and the model's history is corrected to what the caller heard of it.
 
-import type {
-  TurnLatency,
-  TurnModelUsage,
-  TurnProviders,
-} from '@vap/messages';
+import type { TurnLatency, TurnModelUsage, TurnProviders } from '@vap/messages';
 import type { ChatMessage } from '@vap/llm';
 import type { ModelIdentity } from './model-round';
 import type { AgentSpeech, SpokenLine } from './agent-speech';

@@ -35,7 +35,11 @@ export async function reportEnded(
     recording,
     platformPaidSpeech: [...platformPaidSpeech],
     // Whose key answered each model that wrote a round: the calls service sums the tokens from the lines.
-    modelPaidBy: (result.modelUsage ?? []).map(({ provider, model, paidBy }) => ({ provider, model, paidBy })),
+    modelPaidBy: (result.modelUsage ?? []).map(({ provider, model, paidBy }) => ({
+      provider,
+      model,
+      paidBy,
+    })),
   };
   await untilAcknowledged(() => rpc.request(Subjects.calls.voiceEnded, context.partnerId, ended), {
     ...options,
