@@ -16,12 +16,8 @@ import {
 } from './openai-compatible';
 import type { ModelCard, ModelPlugin } from './plugin';
 
-/**
- * Every model provider's plugin by name, `custom` (the account's own server) included.
- * Partial until the Anthropic and Gemini plugins land beside these (./anthropic, ./gemini): then it is the full
- * Record<ModelProviderName | 'custom', ModelPlugin> and this note goes.
- */
-export const MODEL_PLUGINS: Readonly<Partial<Record<ModelProviderName | 'custom', ModelPlugin>>> = {
+/** Every model provider's plugin by name, `custom` (the account's own server) included. */
+export const MODEL_PLUGINS: Readonly<Record<ModelProviderName | 'custom', ModelPlugin>> = {
   openai: openAiModelPlugin,
   anthropic: anthropicModelPlugin,
   google: geminiModelPlugin,
