@@ -42,16 +42,21 @@ describe('CarrierClock', () => {
     const clock = new CarrierClock(10);
     const indexes: number[] = [];
     let blocked = false;
+    let blockedAt = -1;
     clock.subscribe((index) => {
       indexes.push(index);
       if (!blocked && index >= 2) {
         blocked = true;
+        blockedAt = indexes.length - 1;
         const until = performance.now() + 60;
         while (performance.now() < until);
       }
     });
     clock.start();
-    await sleep(150);
+    // Until a slot after the block has ticked (a loaded machine may take longer than a fixed wait to get there).
+    const deadline = performance.now() + 5000;
+    while ((blockedAt < 0 || indexes.length <= blockedAt + 1) && performance.now() < deadline)
+      await sleep(10);
     clock.stop();
     expect(clock.stalls).toBeGreaterThanOrEqual(1);
     const jump = indexes.findIndex((v, i) => i > 0 && v - indexes[i - 1] >= 4);

@@ -353,14 +353,24 @@ class BrowserPage {
 
   static async open(url: string): Promise<BrowserPage> {
     const ws = new WebSocket(url, { origin: ORIGIN });
+    // Listening before the socket opens: the server's first message may arrive with the upgrade's answer, in the
+    // same read, and ws emits it right after 'open', before anything awaiting 'open' runs.
+    const page = new BrowserPage(ws);
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('unexpected-response', (_req, res) =>
         reject(new Error(`the upgrade was answered ${res.statusCode}`)),
       );
     });
-    const page = new BrowserPage(ws);
-    await waitFor(() => page.of('session.started')[0], { timeoutMs: 30_000, description: 'session.started' });
+    let closedWith: { code: number; reason: string } | null = null;
+    void page.closed.then((closed) => (closedWith = closed));
+    await waitFor(
+      () => {
+        if (closedWith) throw new Error(`the session closed with ${closedWith.code} ${closedWith.reason}`);
+        return page.of('session.started')[0];
+      },
+      { timeoutMs: 30_000, description: 'session.started' },
+    );
     return page;
   }
 
