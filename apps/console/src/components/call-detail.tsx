@@ -8,6 +8,7 @@ import { LatencyChart, TurnLatency } from './charts.js';
 import type { LiveMode } from './live.js';
 import { FALLBACK_RELOAD_SECONDS } from './live-state.js';
 import { formatDate, words } from './format.js';
+import { writtenBy } from './models.js';
 
 export interface TranscriptEntry {
   role: 'user' | 'bot';
@@ -15,6 +16,10 @@ export interface TranscriptEntry {
   timestamp: string;
   latency?: TurnLatency;
   interrupted?: true;
+  /** Agent lines: what heard the caller, the model that wrote the line (null: the platform said it), the voice. */
+  providers?: { stt: string; llm: string | null; llm_model?: string | null; tts: string };
+  /** The tokens of the model's rounds the line carries, as the provider reported them. */
+  usage?: { input_tokens: number; output_tokens: number };
 }
 
 export interface ToolCall {
@@ -156,6 +161,14 @@ export function CallDetail(p: DetailProps) {
                 <div class="meta">
                   {t.role === 'bot' ? 'Agent' : 'Caller'} · {formatDate(t.timestamp)}
                   {t.interrupted ? ' · interrupted' : ''}
+                  {writtenBy(t.providers) && <span class="small"> · {writtenBy(t.providers)}</span>}
+                  {t.usage && (
+                    <span class="small">
+                      {' '}
+                      · {t.usage.input_tokens.toLocaleString()} in / {t.usage.output_tokens.toLocaleString()}{' '}
+                      out tokens
+                    </span>
+                  )}
                 </div>
                 {t.content}
               </li>

@@ -89,3 +89,11 @@ export const tokens = (n: number) => n.toLocaleString('en-IN');
 
 /** The whole catalog, as the account can use it now. */
 export const loadModelCatalog = () => v2.get<{ models: CatalogModel[] }>('/models').then((r) => r.models);
+
+/** Who wrote an agent line, as a person reads it (modelName); null for a line no model wrote (the intro). */
+export function writtenBy(
+  providers: { llm: string | null; llm_model?: string | null } | undefined,
+  catalog: CatalogModel[] = [],
+): string | null {
+  return providers?.llm ? modelName(providers.llm, providers.llm_model, catalog) : null;
+}

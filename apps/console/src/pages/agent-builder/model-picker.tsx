@@ -54,7 +54,7 @@ function KeyNeeded({ entry, id }: { entry: CatalogModel; id: string }) {
       <a {...linkProps('/provider-keys')}>
         {entry.provider === 'custom'
           ? 'Add your model server on the Provider keys page'
-          : `Add a ${entry.provider_label} key on the Provider keys page`}
+          : `Add your ${entry.provider_label} key on the Provider keys page`}
       </a>
       <span class="muted"> (changes not saved here are lost)</span>
     </p>
