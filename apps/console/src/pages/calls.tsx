@@ -101,7 +101,8 @@ const webRow = (s: WebSession): Row => ({
   channel: 'web',
   created_at: s.created_at,
   agent_id: s.agent_id,
-  number: 'Web',
+  // A web session has no phone number: the pages it may run on say where it came from.
+  number: s.allowed_origins.map((o) => o.replace(/^https?:\/\//, '')).join(', ') || '—',
   status: s.status,
   duration: s.duration_secs,
   credits: s.credits_used,

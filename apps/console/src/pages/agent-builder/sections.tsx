@@ -154,14 +154,12 @@ export function ModelSection({
         label="Project"
         name="project_id"
         error={error}
-        value={draft.project_id}
+        // No project chosen is the account's default project: shown as that project, listed once.
+        value={draft.project_id || defaultProject?.id || ''}
         onChange={(v) => set({ project_id: v })}
         options={[
-          ...(draft.project_id === '' || !projects.some((p) => p.id === draft.project_id)
-            ? ([['', defaultProject ? `Default project (${defaultProject.name})` : 'Default project']] as [
-                string,
-                string,
-              ][])
+          ...(!projects.some((p) => p.id === (draft.project_id || defaultProject?.id))
+            ? ([['', 'Default project']] as [string, string][])
             : []),
           ...projects.map((p): [string, string] => [p.id, p.is_default ? `${p.name} (default)` : p.name]),
         ]}
