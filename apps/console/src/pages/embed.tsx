@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { useAgents } from '../components/agent-names.js';
 import { CopyButton, ErrorNotice, useId } from '../components/ui.js';
 import { CLIENT_MODULE } from '../components/voice-session.js';
+import { linkProps } from '../router.js';
 import { can, Session } from '../session.js';
 import { TalkPanel } from './agent-try-it.js';
 import { readOrigins } from './embed-origins.js';
@@ -20,11 +21,22 @@ const TOKEN_ROUTE = '/voice-session';
 const importLine = (what: string, from: string) => `import ${what} from '${from}';`;
 
 export function pageSnippet(gateway: string): string {
-  return `<!-- The Talk button, what is happening, and the conversation. -->
-<button id="vap-talk" type="button">Talk to us</button>
-<button id="vap-end" type="button" hidden>End</button>
-<p id="vap-status" role="status"></p>
-<ol id="vap-transcript" aria-live="polite"></ol>
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Talk to us</title>
+</head>
+<body>
+<main>
+  <h1>Talk to us</h1>
+  <!-- The Talk button, what is happening, and the conversation (paste this part into a page of yours). -->
+  <button id="vap-talk" type="button">Talk to us</button>
+  <button id="vap-end" type="button" hidden>End</button>
+  <p id="vap-status" role="status"></p>
+  <ol id="vap-transcript" aria-live="polite"></ol>
+</main>
 
 <script type="module">
   ${importLine('{ VoiceClient }', `${gateway}${CLIENT_MODULE}`)}
@@ -41,7 +53,8 @@ export function pageSnippet(gateway: string): string {
     try {
       // Your server creates the session with your API key and answers only its connect_url.
       const res = await fetch('${TOKEN_ROUTE}', { method: 'POST' });
-      if (!res.ok) throw new Error('the voice session could not be created');
+      // Your server says why it could not (its API key refused, the platform away).
+      if (!res.ok) throw new Error(await res.json().then((b) => b.error, () => null) || 'the voice session could not be created');
       const { connect_url } = await res.json();
       client = await VoiceClient.connect({ url: connect_url });
       client.on('transcript', () => {
@@ -67,7 +80,9 @@ export function pageSnippet(gateway: string): string {
     }
   });
   end.addEventListener('click', () => client && client.end());
-</script>`;
+</script>
+</body>
+</html>`;
 }
 
 export function serverSnippet(gateway: string, agentId: string, origins: string[]): string {
@@ -96,12 +111,17 @@ app.post('${TOKEN_ROUTE}', async (req, res) => {
   const body = await answer.json();
   if (!answer.ok) {
     console.error('creating a voice session failed', answer.status, body.error);
-    return res.status(502).json({ error: 'The voice session could not be created' });
+    // What the page shows: enough for your team to act on, nothing of the key.
+    const why =
+      answer.status === 401 || answer.status === 403
+        ? 'this server’s API key (VAP_API_KEY) was refused: ' + (body.error?.message ?? answer.status)
+        : 'the platform answered ' + answer.status;
+    return res.status(502).json({ error: 'The voice session could not be created: ' + why });
   }
   res.json({ connect_url: body.data.connect_url });
 });
 
-// Serve your page (with the snippet) from here too, or from your own site.
+// Serve your page (the page snippet as public/index.html) from here too, or from your own site.
 app.use(express.static('public'));
 const port = Number(process.env.PORT ?? 8080);
 app.listen(port, () => console.log(\`http://localhost:\${port}\`));`;
@@ -177,6 +197,11 @@ export function EmbedPage({ session }: { session: Session }) {
         <p class="muted">Choose an agent to see the code for your page and your server.</p>
       ) : (
         <>
+          <p>
+            Save the page as <code>public/index.html</code> beside the server. The server runs with an API key
+            of this account (<code>VAP_API_KEY</code>), kept on the server:{' '}
+            <a {...linkProps('/keys')}>create an API key</a> first.
+          </p>
           <Snippet title="Your web page" code={pageSnippet(gateway)} testId="embed-page-snippet" />
           <Snippet
             title="Your server's session route (Node and Express)"
