@@ -179,7 +179,7 @@ describe('provider credentials', () => {
     expect((await call(key, '/provider-credentials')).body.data.provider_credentials).toEqual([]);
   });
 
-  it('answers 502 when the provider does not answer the key check, and saves nothing', async () => {
+  it('answers 502 naming the host to allow when the provider cannot be reached, and saves nothing', async () => {
     const { key } = await partner();
     const res = await call(key, '/provider-credentials', {
       method: 'POST',
@@ -188,7 +188,7 @@ describe('provider credentials', () => {
     expect(res.status).toBe(502);
     expect(res.body.error.code).toBe('INTERNAL_ERROR');
     expect(res.body.error.message).toMatch(
-      /^Deepgram did not answer the key check: .*; the key was not saved$/,
+      /^Deepgram cannot be reached from this deployment \(the connection was refused\), so the key was not checked or saved: the platform operator must allow this deployment outbound HTTPS access to 127\.0\.0\.1:\d+; trying again will not help until then$/,
     );
     expect((await call(key, '/provider-credentials')).body.data.provider_credentials).toEqual([]);
   });

@@ -385,14 +385,17 @@ const errorEnvelope = ajv.compile({
 
 /**
  * A well-formed provider key is checked with its provider before it is saved, and this run reaches no provider:
- * the documented answer is 502 INTERNAL_ERROR ("<provider> did not answer the key check"), the downstream
+ * the documented answer is 502 INTERNAL_ERROR ("<provider> cannot be reached from this deployment" or "did not
+ * answer the key check"), the downstream
  * rule, not a failure on bad input.
  */
 function providerUnreachable(c: Case, status: number, text: string): boolean {
   return (
     status === 502 &&
     /^\/api\/v2\/provider-credentials([/?]|$)/.test(c.path) &&
-    /"code":"INTERNAL_ERROR".*did not answer the key check/.test(text)
+    /"code":"INTERNAL_ERROR".*(did not answer the key check|cannot be reached from this deployment)/.test(
+      text,
+    )
   );
 }
 

@@ -1,12 +1,77 @@
 import { request } from 'undici';
 
 /**
+ * Why no connection to the provider was made: its name does not resolve here (`dns`), the address refused or
+ * could not be routed to (`refused`), or nothing answered within the check's deadline (`timeout`: a provider that
+ * accepted the connection and stayed silent reads the same).
+ */
+export type KeyCheckConnection = 'dns' | 'refused' | 'timeout';
+
+/**
  * What a key check found. `rejected`: the provider answered that the key is not good (401/403, or its own
- * refusal), `message` quotes what it said; `unreachable`: no answer in time, or a 5xx (the key is not judged).
+ * refusal), `message` quotes what it said; `unreachable`: no answer in time, or a 5xx (the key is not judged);
+ * `connection` says when no answer came at all, and why (the message then holds no resolver or socket text).
  * Shared by every provider kind (speech and models).
  */
 export type KeyCheck =
-  { ok: true } | { ok: false; reason: 'rejected' | 'unreachable'; status?: number; message: string };
+  | { ok: true }
+  | {
+      ok: false;
+      reason: 'rejected' | 'unreachable';
+      status?: number;
+      message: string;
+      connection?: KeyCheckConnection;
+    };
+
+const DNS_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_FAIL',
+  'EAI_NODATA',
+  'EAI_NONAME',
+  'ENODATA',
+  'ESERVFAIL',
+]);
+const REFUSED_CODES = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'ECONNRESET',
+  'EPIPE',
+]);
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** Why a request got no answer, from its error or one it wraps; undefined when it is no connection failure. */
+export function connectionFailureOf(err: unknown): KeyCheckConnection | undefined {
+  for (let e = err as { cause?: unknown; code?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (DNS_CODES.has(code)) return 'dns';
+    if (REFUSED_CODES.has(code)) return 'refused';
+    if (TIMEOUT_CODES.has(code)) return 'timeout';
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
+/** A failure with no answer from the provider: what kind, in words without the resolver's or socket's text. */
+export function unansweredCheck(err: unknown, timedOut: boolean, timeoutMs: number): KeyCheck {
+  const connection = timedOut ? 'timeout' : connectionFailureOf(err);
+  const message =
+    connection === 'dns'
+      ? 'its host name does not resolve from here'
+      : connection === 'refused'
+        ? 'the connection was refused or could not be routed'
+        : connection === 'timeout'
+          ? `no answer within ${timeoutMs} ms`
+          : err instanceof Error
+            ? err.message
+            : String(err);
+  return connection
+    ? { ok: false, reason: 'unreachable', message, connection }
+    : { ok: false, reason: 'unreachable', message };
+}
 
 const EXCERPT_CHARS = 200;
 
@@ -55,11 +120,6 @@ export async function checkKeyByRequest(
     }
     return { ok: false, reason: 'unreachable', status: res.statusCode, message: words };
   } catch (error) {
-    const message = deadline.aborted
-      ? `no answer within ${timeoutMs} ms`
-      : error instanceof Error
-        ? error.message
-        : String(error);
-    return { ok: false, reason: 'unreachable', message };
+    return unansweredCheck(error, deadline.aborted, timeoutMs);
   }
 }

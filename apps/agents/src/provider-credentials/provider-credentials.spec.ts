@@ -205,14 +205,16 @@ describe('provider credentials', () => {
       expect(JSON.stringify(err.toPayload())).not.toContain(wrong);
     });
 
-    it('answers 502 and saves nothing when the provider does not answer', async () => {
+    it('answers 502 naming the host to allow, and saves nothing, when the provider cannot be reached', async () => {
       const someone = randomUUID();
       const err = await refusal(
         service.create(someone, { provider: 'deepgram', api_key: 'dg-key-12345678' }),
       );
       expect(err.status).toBe(502);
       expect(err.code).toBe(ErrorCode.INTERNAL_ERROR);
-      expect(err.message).toMatch(/^Deepgram did not answer the key check: .*; the key was not saved$/);
+      expect(err.message).toMatch(
+        /^Deepgram cannot be reached from this deployment \(the connection was refused\), so the key was not checked or saved: the platform operator must allow this deployment outbound HTTPS access to 127\.0\.0\.1:\d+; trying again will not help until then$/,
+      );
       expect((await service.list(someone)).provider_credentials).toEqual([]);
     });
 

@@ -88,18 +88,50 @@ export function regionProblem(plugin: CheckedPlugin, region: string | null): Err
   return null;
 }
 
-/** The partner-facing error of a failed check (the provider's words, never the key). */
+/** The host a check went to, as the operator's firewall names it (host and port when not the default). */
+export function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host || baseUrl;
+  } catch {
+    return baseUrl;
+  }
+}
+
+/**
+ * The partner-facing error of a failed check (the provider's words, never the key). A check that got no answer
+ * at all says the provider cannot be reached from this deployment and which host the operator must let it reach:
+ * trying again does not help there; a provider that answered with a failure is worth another try.
+ */
 export function keyCheckError(
   label: string,
   check: Exclude<KeyCheck, { ok: true }>,
   apiKey: string,
+  host = '',
 ): AppError {
   const words = withoutKey(check.message, apiKey);
   if (check.reason === 'rejected') {
     const message = `${label} refused the key: ${words}`;
     return AppError.validation([{ field: 'api_key', message }], message);
   }
-  return AppError.downstream(`${label} did not answer the key check: ${words}; the key was not saved`);
+  const allow = host
+    ? `the platform operator must allow this deployment outbound HTTPS access to ${host}`
+    : 'the platform operator must allow this deployment outbound HTTPS access to it';
+  if (check.connection === 'dns' || check.connection === 'refused') {
+    const why =
+      check.connection === 'dns' ? 'its address does not resolve here' : 'the connection was refused';
+    return AppError.downstream(
+      `${label} cannot be reached from this deployment (${why}), so the key was not checked or saved: ` +
+        `${allow}; trying again will not help until then`,
+    );
+  }
+  if (check.connection === 'timeout')
+    return AppError.downstream(
+      `${label} did not answer the key check: ${words}; the key was not saved. If this deployment cannot ` +
+        `reach ${label}, ${allow}; otherwise try again in a moment`,
+    );
+  return AppError.downstream(
+    `${label} did not answer the key check: ${words}; the key was not saved. Try again in a moment`,
+  );
 }
 
 /**
@@ -128,7 +160,7 @@ export class ProviderKeyChecker {
         reason: 'unreachable',
         message: err instanceof Error ? err.message : String(err),
       }));
-    if (!result.ok) throw keyCheckError(label, result, key.apiKey);
+    if (!result.ok) throw keyCheckError(label, result, key.apiKey, hostOf(request.baseUrl));
   }
 
   /** Where and how the key goes: the speech plugin's deployment settings for a speech provider, else the models'. */

@@ -60,17 +60,12 @@ function servesOf(provider: string): string {
   return SPEECH_PROVIDERS.some(([p]) => p === provider) ? 'speech' : 'models';
 }
 
-/** A 502 means the provider did not answer the check: said so, since nothing was stored. */
+/**
+ * A 502: the provider did not answer the check, or cannot be reached from this deployment. The API's message
+ * says which, what to do (try again, or have the operator open the named host) and that nothing was saved.
+ */
 function checkError(err: unknown): ApiError {
-  const e = err instanceof ApiError ? err : new ApiError(0, 'ERROR', String(err));
-  if (e.status === 502)
-    return new ApiError(
-      e.status,
-      e.code,
-      `The provider did not answer the key check, so nothing was saved. Try again in a moment. (${e.message})`,
-      e.details,
-    );
-  return e;
+  return err instanceof ApiError ? err : new ApiError(0, 'ERROR', String(err));
 }
 
 function KeyForm({

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { PARTNER_REQUEST_HEADERS, partnerRequestSignature } from '@vap/egress';
-import { KeyCheck, providerWords } from '../key-check';
+import { connectionFailureOf, KeyCheck, providerWords } from '../key-check';
 import { LlmError } from '../llm-error';
 import { modelConfigOptions, OpenAiCompatibleChatModel } from '../openai-compatible-chat-model';
 import type { ModelCard, ModelKeyCheckRequest, ModelPlugin } from '../plugin';
@@ -111,11 +111,15 @@ export async function checkCustomServer(
     const reason = res.statusCode === 401 || res.statusCode === 403 ? 'rejected' : 'unreachable';
     return { ok: false, reason, status: res.statusCode, message: words };
   } catch (error) {
+    // The guard's refusal (a private address, a URL it does not take) is the partner's to fix, not the network's.
+    if (!deadline.aborted && error instanceof LlmError)
+      return { ok: false, reason: 'unreachable', message: error.message };
+    const connection = deadline.aborted ? 'timeout' : connectionFailureOf(error);
     const message = deadline.aborted
       ? `no answer within ${request_.timeoutMs} ms`
-      : error instanceof LlmError
-        ? error.message
-        : partnerNetworkFailure(error);
-    return { ok: false, reason: 'unreachable', message };
+      : partnerNetworkFailure(error);
+    return connection
+      ? { ok: false, reason: 'unreachable', message, connection }
+      : { ok: false, reason: 'unreachable', message };
   }
 }

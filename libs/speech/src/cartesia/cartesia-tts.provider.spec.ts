@@ -250,6 +250,7 @@ describe('cartesiaPlugin', () => {
       ok: false,
       reason: 'unreachable',
       message: 'no answer within 200 ms',
+      connection: 'timeout',
     });
     const baseUrl = fake.baseUrl;
     await fake.close();
