@@ -5,7 +5,12 @@ import { ExtractionInput } from './extraction';
 import { LanguageModel } from './language-model';
 import { LlmError } from './llm-error';
 import { extractOffline } from './offline-extraction';
-import { isPartnerFunction, namedFunctionCall, spokenAnswer } from './offline-functions';
+import {
+  describedFunctionCall,
+  isPartnerFunction,
+  namedFunctionCall,
+  spokenAnswer,
+} from './offline-functions';
 import { clipWords, sentences } from './text';
 
 /** Spoken replies stay short: the default sandbox call, speech included, finishes in 20 s of wall time. */
@@ -74,7 +79,8 @@ function isQuestion(text: string): boolean {
  * The deterministic engine used when no LLM server is configured. Rule-based, no network, the same answer
  * for the same chat: a tool call when the caller's words call for an offered tool (goodbye -> end_call,
  * a human -> transfer_call, a question -> search_knowledge_base, a line that names a partner's function -> that
- * function, its arguments read from the line), a phone menu's option the agent's prompt names ("press 2 for
+ * function, its arguments read from the line, and a line about one (its description and parameters) holding
+ * every argument it requires -> that function too), a phone menu's option the agent's prompt names ("press 2 for
  * sales" to an agent whose prompt mentions sales) -> send_dtmf with its key), an acknowledgement of the keys a
  * caller pressed ("[keypad] 4711 #" -> "Thank you. I have the number 4 7 1 1."), an answer grounded in a tool's
  * result (nothing after send_dtmf: a menu needs no answer), else a short reply grounded in the agent's prompt.
@@ -145,6 +151,9 @@ function decide(req: ChatRequest): ToolCall | string {
         return { id, name: AgentTool.endCall, arguments: { reason: 'the caller said goodbye' } };
       return 'Thank you for your time. Goodbye.';
     }
+    // A line about a function (its description, its parameters) that holds what the function needs.
+    const described = describedFunctionCall(said, req.tools, id);
+    if (described) return described;
     if (asks && offered.has(AgentTool.searchKnowledgeBase))
       return { id, name: AgentTool.searchKnowledgeBase, arguments: { query: said } };
   }

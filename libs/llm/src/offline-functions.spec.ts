@@ -1,6 +1,7 @@
 import { endCallTool, searchKnowledgeBaseTool } from './agent-tools';
 import { ChatDelta, ChatMessage, ChatRequest, ToolSpec } from './chat-model';
 import { OfflineChatModel } from './offline-chat-model';
+import { stem, topicStems } from './offline-functions';
 
 const llm = new OfflineChatModel();
 const system: ChatMessage = { role: 'system', content: 'You are Maya from Acme support.' };
@@ -82,6 +83,56 @@ describe('OfflineChatModel: partner functions', () => {
     expect(await callOf('Book table for two.', [endCallTool()])).toBeNull();
     expect((await callOf('What is my order status?'))?.name).toBe('search_knowledge_base');
     expect(await callOf('I would like to check my order.')).toBeNull();
+  });
+
+  it('calls a function the line is about, from its description and parameters, with the digits it holds', async () => {
+    const lookupOrder: ToolSpec = {
+      name: 'lookup_order',
+      description: 'Look up an order by its number',
+      parameters: {
+        type: 'object',
+        properties: { order_number: { type: 'string', description: 'The order number' } },
+        required: ['order_number'],
+      },
+    };
+    const offered = [endCallTool(), searchKnowledgeBaseTool(), lookupOrder];
+    expect(await callOf('Where is my order 12345?', offered)).toEqual({
+      id: 'call_offline_2',
+      name: 'lookup_order',
+      arguments: { order_number: '12345' },
+    });
+    // Stems meet ("orders"), digits said apart join, a number parameter gets a number.
+    const refund: ToolSpec = {
+      name: 'start_refund',
+      description: 'Refund a purchase',
+      parameters: {
+        type: 'object',
+        properties: { amount: { type: 'number', description: 'How much to give back' } },
+        required: ['amount'],
+      },
+    };
+    expect(await callOf('I ordered twice, my orders are 12 34.', offered)).toMatchObject({
+      name: 'lookup_order',
+      arguments: { order_number: '1234' },
+    });
+    expect(await callOf('Can I get a refund of 40?', [...offered, refund])).toMatchObject({
+      name: 'start_refund',
+      arguments: { amount: 40 },
+    });
+    // Without what the function requires, the other rules answer: a question searches the knowledge base.
+    expect((await callOf('Where is my order?', offered))?.name).toBe('search_knowledge_base');
+    // Words the function's description does not hold call nothing, digits or not.
+    expect(await callOf('My flight is 12345.', offered)).toBeNull();
+  });
+
+  it('stems words so that plural and past forms meet', () => {
+    expect(['orders', 'ordered', 'ordering', 'order'].map(stem)).toEqual([
+      'order',
+      'order',
+      'order',
+      'order',
+    ]);
+    expect([...topicStems('Where is my order, please?')]).toEqual(['order']);
   });
 
   it('speaks a function’s answer: a JSON object’s fields, text as is, failures and pending answers briefly', async () => {
