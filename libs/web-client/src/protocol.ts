@@ -41,7 +41,11 @@ export type ClientMessage =
   | { type: 'played'; name: string }
   | { type: 'end' }
   | { type: 'mute'; muted: boolean }
-  | { type: 'user_text'; text: string };
+  | { type: 'user_text'; text: string }
+  | { type: 'typing' };
+
+/** `typing` is sent at most once in this many ms: enough to keep the agent from asking whether anyone is there. */
+export const TYPING_INTERVAL_MS = 2000;
 
 /** A typed line holds at most this many characters (the platform answers a longer one with an error). */
 export const USER_TEXT_MAX_CHARS = 1000;

@@ -41,6 +41,7 @@ interface VoiceClient {
   mute(muted: boolean): void;
   end(): Promise<void>;
   sendText?(text: string): void;
+  typing?(): void;
 }
 
 interface VoiceClientClass {
@@ -191,6 +192,8 @@ export function useVoiceSession() {
         setState((s) => ({ ...s, error: startError(e, []) }));
       }
     },
+    /** The person is typing a caller line: the agent does not take their silence for absence. */
+    typing: () => client.current?.typing?.(),
     reset: () => setState(INITIAL),
   };
 }

@@ -92,7 +92,10 @@ function ScriptedTest({ agent }: { agent: TryItAgent }) {
               value={text}
               maxLength={1000}
               autocomplete="off"
-              onInput={(e) => setText(e.currentTarget.value)}
+              onInput={(e) => {
+                setText(e.currentTarget.value);
+                voice.typing();
+              }}
             />
           </div>
           <button type="submit" disabled={!text.trim()}>

@@ -14,6 +14,8 @@ export interface ConversationEvents {
   live: { intro: boolean };
   /** The caller took the floor: speech began, a key was pressed, or a line was typed. */
   callerStarted: { by: 'speech' | 'key' | 'text' };
+  /** The caller is typing a line (a browser session's `typing`): silent, but there; not the floor. */
+  callerTyping: Record<string, never>;
   /** The caller's final words of an utterance, once the conversation acted on them (a turn taken, or not). */
   callerWords: { text: string };
   /** An agent line finished: played out, or cut. */

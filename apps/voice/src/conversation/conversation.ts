@@ -232,6 +232,9 @@ class Conversation implements LiveConversation {
       case 'text':
         this.callerTyped(event.text);
         return;
+      case 'typing':
+        if (this.life.phase === 'live') this.events.emit('callerTyping', {});
+        return;
       case 'cleared':
         // Our side already dropped the audio on clear.
         return;

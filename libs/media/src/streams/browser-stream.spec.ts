@@ -197,6 +197,13 @@ describe('BrowserStreamCodec', () => {
     expect(!result.ok && result.error).toMatchObject(error);
   });
 
+  it('reads typing as a typing event: no words, no turn', () => {
+    expect(new BrowserStreamCodec().decode('{"type":"typing"}')).toEqual({
+      ok: true,
+      message: { type: 'typing' },
+    });
+  });
+
   it('reads a typed line (user_text) trimmed, and answers a malformed one instead of closing the stream', () => {
     const codec = new BrowserStreamCodec();
     expect(codec.decode('{"type":"user_text","text":"  Check order 42 "}')).toEqual({

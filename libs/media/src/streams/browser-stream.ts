@@ -36,6 +36,8 @@ export type BrowserInbound =
   | { type: 'played'; name: string }
   /** A line the user typed: their final utterance (trimmed, 1 to USER_TEXT_MAX_CHARS characters). */
   | { type: 'user_text'; text: string }
+  /** The user is typing a line (a test panel's or page's text box): they are there, though silent. */
+  | { type: 'typing' }
   | { type: 'end' }
   | { type: 'mute'; muted: boolean }
   /** A key of the page's keypad. */
@@ -60,6 +62,7 @@ export function parseBrowserMessage(text: string): StreamParseResult<BrowserInbo
       return { ok: true, message: { type, name } };
     }
     case 'end':
+    case 'typing':
       return { ok: true, message: { type } };
     case 'mute': {
       const muted = frame['muted'];
@@ -137,6 +140,8 @@ export class BrowserStreamCodec implements MediaStreamCodec {
         return { ok: true, message: null };
       case 'user_text':
         return { ok: true, message: { type: 'text', text: message.text } };
+      case 'typing':
+        return { ok: true, message: { type: 'typing' } };
       case 'dtmf': {
         // As on carriers' streams: a key that is none of the keypad's is dropped.
         const key = dtmfKeyOf(message.digit);

@@ -20,6 +20,11 @@ export type MediaStreamEvent =
    */
   | { type: 'text'; text: string }
   /**
+   * The caller is typing a line (a browser session's `typing`): silent, but there. It keeps the agent from
+   * asking whether they are still there; it is no turn and no words.
+   */
+  | { type: 'typing' }
+  /**
    * The far end stopped the stream. `reason` is the end_call_reason it gave (a browser's `end`: caller_ended);
    * carriers give none (their call status says why).
    */

@@ -6,6 +6,7 @@ import {
   parseServerMessage,
   TranscriptLine,
   typedLine,
+  TYPING_INTERVAL_MS,
   USER_TEXT_MAX_CHARS,
 } from '../protocol';
 import type { VoiceClientEvents, VoiceClientOptions, VoiceTranscriptLine } from '../types';
@@ -64,6 +65,8 @@ export class VoiceClient {
   private readonly listeners = new Map<keyof VoiceClientEvents, Set<(event: never) => void>>();
   private isMuted = false;
   private isEnded = false;
+  /** When `typing` was last sent (0: never). */
+  private typingAt = 0;
 
   private constructor(
     private readonly socket: WebSocket,
@@ -194,6 +197,19 @@ export class VoiceClient {
     const line = typedLine(text);
     if (line === null) throw new RangeError(`A typed line holds 1 to ${USER_TEXT_MAX_CHARS} characters`);
     this.send({ type: 'user_text', text: line });
+  }
+
+  /**
+   * Says the user is typing a line (call it on each input of the page's text box): the agent does not ask
+   * whether anyone is still there while they type. Sent at most once every 2 seconds; nothing once the session
+   * is over.
+   */
+  typing(): void {
+    if (this.isEnded) return;
+    const now = Date.now();
+    if (now - this.typingAt < TYPING_INTERVAL_MS) return;
+    this.typingAt = now;
+    this.send({ type: 'typing' });
   }
 
   /** Ends the session: tells the platform, then releases the microphone, the audio and the socket. */

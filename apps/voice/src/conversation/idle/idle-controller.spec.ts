@@ -59,6 +59,26 @@ describe('IdleController', () => {
     expect(port.ends).toEqual([]);
   });
 
+  it('counts the silence from the last time the caller typed, and never asks a person who keeps typing', () => {
+    const { port, idle } = idlePort();
+    port.events.emit('live', { intro: false });
+    // Typing every few seconds for four times the idle silence: no reprompt, no goodbye.
+    for (let t = 0; t < 4 * IDLE_REPROMPT_MS; t += IDLE_REPROMPT_MS / 2) {
+      port.pass(IDLE_REPROMPT_MS / 2);
+      port.events.emit('callerTyping', {});
+      expect(idle.armed).toBe(true);
+    }
+    expect(port.said).toEqual([]);
+    // After a reprompt, typing starts the strikes over: the next silence reprompts again, it does not hang up.
+    port.pass(IDLE_REPROMPT_MS);
+    expect(port.said.map((s) => s.text)).toEqual([Phrases.idleReprompt]);
+    port.events.emit('agentLineDone', { line: null as never });
+    port.events.emit('callerTyping', {});
+    port.pass(IDLE_REPROMPT_MS);
+    expect(port.said.map((s) => s.text)).toEqual([Phrases.idleReprompt, Phrases.idleReprompt]);
+    expect(port.ends).toEqual([]);
+  });
+
   it('is not armed while a turn runs, the agent speaks or the caller speaks', () => {
     const { port, idle } = idlePort();
     port.turn = turnOf();

@@ -33,6 +33,12 @@ export class IdleController {
       this.stop();
       this.strikes = 0;
     });
+    // A person typing a line is there, though silent: the silence counts from the last key, strikes start over.
+    events.on('callerTyping', () => {
+      this.stop();
+      this.strikes = 0;
+      this.arm();
+    });
     events.on('turnStarted', () => this.stop());
     events.on('ending', () => this.stop());
     events.on('closed', () => this.stop());

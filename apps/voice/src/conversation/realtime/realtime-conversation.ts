@@ -308,6 +308,9 @@ class RealtimeConversation implements LiveConversation {
       case 'text':
         this.callerTyped(event.text);
         return;
+      case 'typing':
+        if (this.life.phase === 'live') this.events.emit('callerTyping', {});
+        return;
       case 'cleared':
         return;
     }
