@@ -9,6 +9,7 @@ import { BillingModule } from './billing/billing.module';
 import { AdminTokenGuard } from './auth/admin-token.guard';
 import { CallbacksModule } from './callbacks/callbacks.module';
 import { BrowserSessionsModule } from './browser-sessions/browser-sessions.module';
+import { PublishableKeysModule } from './publishable-keys/publishable-keys.module';
 import { CallsModule } from './calls/calls.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
 import { TestRunsModule } from './test-runs/test-runs.module';
@@ -67,6 +68,7 @@ export class AppModule {
         ConnectorsModule,
         CallsModule,
         BrowserSessionsModule,
+        PublishableKeysModule,
         CampaignsModule,
         TestRunsModule,
         CallbacksModule,

@@ -2,7 +2,9 @@
 // Builds the browser client into one dependency-free ES module (dist/libs/web-client/voice-client.js) and
 // its declarations (voice-client.d.ts): the TypeScript compiler checks and emits every source file (ES2020,
 // tsconfig.lib.json), then the files are joined in dependency order with their internal imports and
-// export keywords removed; only voice-client.ts keeps its exports. No bundler needed: the sources import
+// export keywords removed; only voice-client.ts keeps its exports. The one-tag widget (widget.js) is the same
+// sources and browser/widget.ts, every export removed, in one classic script (a function scope of its own, so
+// that it reads document.currentScript and leaves no globals). No bundler needed: the sources import
 // nothing but each other, with names unique across the files (the build fails otherwise).
 const fs = require('node:fs');
 const path = require('node:path');
@@ -12,6 +14,7 @@ const root = path.resolve(__dirname, '..');
 const outDir = path.resolve(root, '../../dist/libs/web-client');
 const ORDER = ['dsp', 'protocol', 'types', 'browser/worklet', 'browser/voice-client'];
 const ENTRY = 'browser/voice-client';
+const WIDGET = 'browser/widget';
 
 function fail(message) {
   console.error(`web-client build: ${message}`);
@@ -23,7 +26,7 @@ const config = ts.readConfigFile(configPath, ts.sys.readFile);
 if (config.error) fail(ts.flattenDiagnosticMessageText(config.error.messageText, '\n'));
 const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
 const program = ts.createProgram(
-  ORDER.map((f) => path.join(root, 'src', `${f}.ts`)),
+  [...ORDER, WIDGET].map((f) => path.join(root, 'src', `${f}.ts`)),
   parsed.options,
 );
 const emitted = new Map();
@@ -69,12 +72,20 @@ const js =
     '\n\n',
   ) +
   '\n';
+const widget =
+  header.replace('browser client', 'one-tag web widget') +
+  '(function () {\n"use strict";\n' +
+  [...ORDER, WIDGET]
+    .map((name) => `// ---- ${name}\n${unmodule(output(name, '.js'), name, false)}`)
+    .join('\n\n') +
+  '\n})();\n';
 const dts =
   header + ['types', ENTRY].map((name) => unmodule(output(name, '.d.ts'), name, true)).join('\n\n') + '\n';
 
 for (const [label, text] of [
   ['voice-client.js', js],
   ['voice-client.d.ts', dts],
+  ['widget.js', widget],
 ]) {
   if (/^\s*import[\s{(]/m.test(text) || /\brequire\(/.test(text)) fail(`${label} still imports something`);
 }
@@ -96,6 +107,7 @@ fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
 fs.writeFileSync(path.join(outDir, 'voice-client.js'), js);
 fs.writeFileSync(path.join(outDir, 'voice-client.d.ts'), dts);
+fs.writeFileSync(path.join(outDir, 'widget.js'), widget);
 console.log(
-  `web-client: ${path.relative(process.cwd(), outDir)}/voice-client.js (${js.length} bytes) and .d.ts`,
+  `web-client: ${path.relative(process.cwd(), outDir)}/voice-client.js (${js.length} bytes), .d.ts and widget.js (${widget.length} bytes)`,
 );

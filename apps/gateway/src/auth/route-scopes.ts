@@ -31,6 +31,8 @@ const RESOURCE_RULES: ReadonlyArray<readonly [string, ScopeResource]> = [
   ['integration-logs', 'calls'],
   ['calls', 'calls'],
   ['browser-sessions', 'calls'],
+  // A publishable key creates browser sessions, so making one is the sessions' write.
+  ['publishable-keys', 'calls'],
   // SMS are conversations with the account's contacts, as calls are.
   ['messages', 'calls'],
   ['sandbox/inbound-messages', 'calls'],

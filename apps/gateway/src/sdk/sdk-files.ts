@@ -14,6 +14,8 @@ export interface SdkFile {
 const FILES: Record<string, string> = {
   'voice-client.js': 'text/javascript; charset=utf-8',
   'voice-client.d.ts': 'application/typescript; charset=utf-8',
+  // The one-tag widget: a classic script, <script src=".../sdk/widget.js" data-agent-id data-public-key>.
+  'widget.js': 'text/javascript; charset=utf-8',
 };
 
 /** The browser client's files, read once from the build output (undefined when it was not built). */

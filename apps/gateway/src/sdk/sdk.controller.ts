@@ -10,7 +10,8 @@ export const SDK_CACHE_CONTROL = 'public, max-age=300, must-revalidate';
 
 /**
  * The browser client (docs/web-client.md): `GET /sdk/voice-client.js`, an ES module partners' pages import,
- * and its TypeScript declarations. Static, no API key; cross-origin pages may load it (a module script is
+ * its TypeScript declarations, and `GET /sdk/widget.js`, the one-tag widget (a classic script). Static, no
+ * API key; cross-origin pages may load it (a module script is
  * fetched with CORS). Outside the JSON API, so outside the OpenAPI document.
  */
 @Public()

@@ -1,1 +1,2 @@
 export * from './browser-session.dto';
+export * from './publishable-key.dto';

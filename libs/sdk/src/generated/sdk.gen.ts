@@ -513,6 +513,15 @@ import type {
   ProviderCredentialsUpdateData,
   ProviderCredentialsUpdateErrors,
   ProviderCredentialsUpdateResponses,
+  PublishableKeysCreateData,
+  PublishableKeysCreateErrors,
+  PublishableKeysCreateResponses,
+  PublishableKeysListData,
+  PublishableKeysListErrors,
+  PublishableKeysListResponses,
+  PublishableKeysRevokeData,
+  PublishableKeysRevokeErrors,
+  PublishableKeysRevokeResponses,
   ResellerLinkAdminCreateData,
   ResellerLinkAdminCreateErrors,
   ResellerLinkAdminCreateResponses,
@@ -621,6 +630,12 @@ import type {
   WebhookEndpointsUpdateData,
   WebhookEndpointsUpdateErrors,
   WebhookEndpointsUpdateResponses,
+  WebSessionsCreateData,
+  WebSessionsCreateErrors,
+  WebSessionsCreateResponses,
+  WebSessionsPreflightData,
+  WebSessionsPreflightErrors,
+  WebSessionsPreflightResponses,
 } from './types.gen';
 
 export type Options<
@@ -1772,6 +1787,161 @@ export class BrowserSessions extends HeyApiClient {
       ],
       url: '/api/v2/browser-sessions/{id}',
       ...options,
+    });
+  }
+}
+
+export class PublishableKeys extends HeyApiClient {
+  /**
+   * The account’s active publishable keys, oldest first
+   *
+   * Required scope: `calls:read` (or a key without scopes).
+   */
+  public list<ThrowOnError extends boolean = true>(
+    options?: Options<PublishableKeysListData, ThrowOnError>,
+  ): RequestResult<PublishableKeysListResponses, PublishableKeysListErrors, ThrowOnError> {
+    return (options?.client ?? this.client).get<
+      PublishableKeysListResponses,
+      PublishableKeysListErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/publishable-keys',
+      ...options,
+    });
+  }
+
+  /**
+   * Create a publishable key for web pages
+   *
+   *
+   * A publishable key (`pk_live_...`) is public: it goes in your web page, in the one-tag widget
+   * (`<script src="{gateway}/sdk/widget.js" data-agent-id="..." data-public-key="pk_live_..."></script>`) or
+   * in `POST /web/sessions` from your own page script. It may do one thing only: create a browser session with
+   * one of the agents it names (`agent_ids`), from a page on one of the origins it lists (`allowed_origins`,
+   * exactly as the browser sends `Origin`). Every other route answers it 401.
+   *
+   * What stops abuse: the origin check (a browser always sends the page's real origin; the session's WebSocket
+   * then opens from that origin only), the per-key and per-origin limits of sessions a minute and of sessions
+   * pending or live at once (429 RATE_LIMITED with Retry-After), the account's own balance, status and
+   * concurrency checks as for any session, and revocation, which takes effect on the next request.
+   *
+   * An account holds at most 20 active publishable keys (one more is 429 LIMIT_REACHED).
+   * Every agent named must be one of the account's agents (else 404 NOT_FOUND). A scoped API key needs
+   * `calls:write` to create or revoke publishable keys (they make browser sessions); in the console, an owner or
+   * admin.
+   *
+   *
+   * Required scope: `calls:write` (or a key without scopes).
+   */
+  public create<ThrowOnError extends boolean = true>(
+    options: Options<PublishableKeysCreateData, ThrowOnError>,
+  ): RequestResult<PublishableKeysCreateResponses, PublishableKeysCreateErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      PublishableKeysCreateResponses,
+      PublishableKeysCreateErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/publishable-keys',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
+    });
+  }
+
+  /**
+   * Revoke a publishable key
+   *
+   * The next session asked for with it is refused (401), on every gateway at once. Sessions it already made run on.
+   *
+   * Required scope: `calls:write` (or a key without scopes).
+   */
+  public revoke<ThrowOnError extends boolean = true>(
+    options: Options<PublishableKeysRevokeData, ThrowOnError>,
+  ): RequestResult<PublishableKeysRevokeResponses, PublishableKeysRevokeErrors, ThrowOnError> {
+    return (options.client ?? this.client).delete<
+      PublishableKeysRevokeResponses,
+      PublishableKeysRevokeErrors,
+      ThrowOnError
+    >({
+      security: [
+        {
+          key: 'api_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
+      url: '/api/v2/publishable-keys/{id}',
+      ...options,
+    });
+  }
+}
+
+export class WebSessions extends HeyApiClient {
+  /**
+   * CORS preflight of POST /web/sessions
+   *
+   * Answers 204 with Access-Control-Allow-Origin for an origin some active publishable key lists, else 403 (counted against the caller’s address).
+   */
+  public preflight<ThrowOnError extends boolean = true>(
+    options?: Options<WebSessionsPreflightData, ThrowOnError>,
+  ): RequestResult<WebSessionsPreflightResponses, WebSessionsPreflightErrors, ThrowOnError> {
+    return (options?.client ?? this.client).options<
+      WebSessionsPreflightResponses,
+      WebSessionsPreflightErrors,
+      ThrowOnError
+    >({ url: '/api/v2/web/sessions', ...options });
+  }
+
+  /**
+   * Create a browser session with a publishable key
+   *
+   *
+   * Creates a browser voice session from a web page with a **publishable key** (`Authorization: Bearer pk_live_...`),
+   * no server of yours needed: the one-tag widget (`/sdk/widget.js`) calls it. The answer's `connect_url` is the
+   * WebSocket the page opens with the web client; it opens from the calling origin only, once, until `expires_at`.
+   *
+   * Refused: a malformed, unknown or revoked key, or a secret key, 401 UNAUTHORIZED; a request whose `Origin` the
+   * key does not list, or an agent it does not name, 403 FORBIDDEN (these refusals count against the caller's
+   * address, 429 RATE_LIMITED over its limit); over the key's sessions a minute (all origins, or the calling
+   * origin) or sessions pending or live at once (all origins, or the calling origin), 429 RATE_LIMITED with
+   * Retry-After. The account's checks are those of `POST /browser-sessions`: a balance under 30 seconds of talk
+   * or a suspended account 403 FORBIDDEN, its concurrency limit 429 LIMIT_REACHED, a deleted agent 404.
+   *
+   * CORS: the answer (and the preflight, `OPTIONS`) allows only an origin some active publishable key lists.
+   * Connected time is billed to the key's account as for any browser session; the session's metadata names the
+   * key's prefix and the origin.
+   *
+   */
+  public create<ThrowOnError extends boolean = true>(
+    options: Options<WebSessionsCreateData, ThrowOnError>,
+  ): RequestResult<WebSessionsCreateResponses, WebSessionsCreateErrors, ThrowOnError> {
+    return (options.client ?? this.client).post<
+      WebSessionsCreateResponses,
+      WebSessionsCreateErrors,
+      ThrowOnError
+    >({
+      url: '/api/v2/web/sessions',
+      ...options,
+      headers: {
+        'Content-Type': 'application/json',
+        ...options.headers,
+      },
     });
   }
 }
@@ -6381,6 +6551,16 @@ export class VapApi extends HeyApiClient {
   private _browserSessions?: BrowserSessions;
   get browserSessions(): BrowserSessions {
     return (this._browserSessions ??= new BrowserSessions({ client: this.client }));
+  }
+
+  private _publishableKeys?: PublishableKeys;
+  get publishableKeys(): PublishableKeys {
+    return (this._publishableKeys ??= new PublishableKeys({ client: this.client }));
+  }
+
+  private _webSessions?: WebSessions;
+  get webSessions(): WebSessions {
+    return (this._webSessions ??= new WebSessions({ client: this.client }));
   }
 
   private _campaigns?: Campaigns;

@@ -1536,6 +1536,114 @@ export type BrowserSessionListDto = {
   next_cursor: string | null;
 };
 
+export type CreatedPublishableKeyDto = {
+  id: string;
+  /**
+   * The key itself. It is public (it goes in your page), so it is shown in full on create; later answers show its first characters only (only a hash of it is kept, as for API keys)
+   */
+  prefix: string;
+  name: string;
+  agent_ids: Array<string>;
+  allowed_origins: Array<string>;
+  sessions_per_minute: number;
+  origin_sessions_per_minute: number;
+  max_live_sessions: number;
+  origin_max_live_sessions: number;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  /**
+   * The publishable key, for the page’s `data-public-key`
+   */
+  public_key: string;
+};
+
+export type CreatePublishableKeyDto = {
+  /**
+   * A name for people, 1 to 100 characters
+   */
+  name: string;
+  /**
+   * The only agents a session made with the key may talk to (the account’s agents)
+   */
+  agent_ids: Array<string>;
+  /**
+   * The only pages that may use the key: each `scheme://host[:port]` exactly as the browser sends `Origin` (https; http only for localhost, 127.0.0.1 and [::1])
+   */
+  allowed_origins: Array<string>;
+  /**
+   * Sessions the key may create a minute, all its origins together (1 to 600; 20 when absent)
+   */
+  sessions_per_minute?: number;
+  /**
+   * Sessions the key may create a minute from any one origin (1 to 600; 10 when absent)
+   */
+  origin_sessions_per_minute?: number;
+  /**
+   * Sessions of the key pending or live at once, all its origins together (1 to 200; 10 when absent)
+   */
+  max_live_sessions?: number;
+  /**
+   * Sessions of the key pending or live at once from any one origin (1 to 200; 5 when absent)
+   */
+  origin_max_live_sessions?: number;
+};
+
+export type PublishableKeyDto = {
+  id: string;
+  /**
+   * The key itself. It is public (it goes in your page), so it is shown in full on create; later answers show its first characters only (only a hash of it is kept, as for API keys)
+   */
+  prefix: string;
+  name: string;
+  agent_ids: Array<string>;
+  allowed_origins: Array<string>;
+  sessions_per_minute: number;
+  origin_sessions_per_minute: number;
+  max_live_sessions: number;
+  origin_max_live_sessions: number;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+};
+
+export type PublishableKeyListDto = {
+  /**
+   * The active keys, oldest first
+   */
+  publishable_keys: Array<PublishableKeyDto>;
+};
+
+export type WebSessionDto = {
+  /**
+   * The browser session (GET /browser-sessions/{id} with a secret key shows it)
+   */
+  id: string;
+  agent_id: string;
+  status: string;
+  /**
+   * The token opens one connection until then
+   */
+  expires_at: string;
+  /**
+   * The WebSocket the page opens, from the calling origin only (its token included, once)
+   */
+  connect_url: string;
+};
+
+export type CreateWebSessionDto = {
+  /**
+   * One of the agents the publishable key names
+   */
+  agent_id: string;
+  /**
+   * Pre-session variables, usable as {{name}} in the intro message (what the page says: untrusted)
+   */
+  variables?: {
+    [key: string]: unknown;
+  };
+};
+
 export type CampaignPhoneNumberDto = {
   phone_number_id: string;
   phone_number: string;
@@ -8964,6 +9072,307 @@ export type BrowserSessionsGetResponses = {
 };
 
 export type BrowserSessionsGetResponse = BrowserSessionsGetResponses[keyof BrowserSessionsGetResponses];
+
+export type PublishableKeysListData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v2/publishable-keys';
+};
+
+export type PublishableKeysListErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * Also: X-On-Behalf-Of names none of the caller’s clients<br>`NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type PublishableKeysListError = PublishableKeysListErrors[keyof PublishableKeysListErrors];
+
+export type PublishableKeysListResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: PublishableKeyListDto;
+  };
+};
+
+export type PublishableKeysListResponse = PublishableKeysListResponses[keyof PublishableKeysListResponses];
+
+export type PublishableKeysCreateData = {
+  body: CreatePublishableKeyDto;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v2/publishable-keys';
+};
+
+export type PublishableKeysCreateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type PublishableKeysCreateError = PublishableKeysCreateErrors[keyof PublishableKeysCreateErrors];
+
+export type PublishableKeysCreateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: CreatedPublishableKeyDto;
+  };
+};
+
+export type PublishableKeysCreateResponse =
+  PublishableKeysCreateResponses[keyof PublishableKeysCreateResponses];
+
+export type PublishableKeysRevokeData = {
+  body?: never;
+  headers?: {
+    /**
+     * A reseller’s key (full access, or the scope clients:write) acts as the client account this id names: the request is the client’s and is recorded in the client’s audit (GET /clients/{id}/audit). It counts in the rate limits of the key, the client’s account and the reseller’s own account (429 RATE_LIMITED names which). An id that is not one of the caller’s clients is 404 NOT_FOUND.
+     */
+    'X-On-Behalf-Of'?: string;
+  };
+  path: {
+    id: string;
+  };
+  query?: never;
+  url: '/api/v2/publishable-keys/{id}';
+};
+
+export type PublishableKeysRevokeErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset<br>`RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
+};
+
+export type PublishableKeysRevokeError = PublishableKeysRevokeErrors[keyof PublishableKeysRevokeErrors];
+
+export type PublishableKeysRevokeResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: PublishableKeyDto;
+  };
+};
+
+export type PublishableKeysRevokeResponse =
+  PublishableKeysRevokeResponses[keyof PublishableKeysRevokeResponses];
+
+export type WebSessionsPreflightData = {
+  body?: never;
+  path?: never;
+  query?: never;
+  url: '/api/v2/web/sessions';
+};
+
+export type WebSessionsPreflightErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type WebSessionsPreflightError = WebSessionsPreflightErrors[keyof WebSessionsPreflightErrors];
+
+export type WebSessionsPreflightResponses = {
+  /**
+   * The origin may send POST /web/sessions
+   */
+  204: void;
+};
+
+export type WebSessionsPreflightResponse = WebSessionsPreflightResponses[keyof WebSessionsPreflightResponses];
+
+export type WebSessionsCreateData = {
+  body: CreateWebSessionDto;
+  headers: {
+    /**
+     * Sent by the browser: one the key lists
+     */
+    Origin: string;
+    /**
+     * Bearer pk_live_...
+     */
+    Authorization: string;
+  };
+  path?: never;
+  query?: never;
+  url: '/api/v2/web/sessions';
+};
+
+export type WebSessionsCreateErrors = {
+  /**
+   * `VALIDATION_ERROR`: A required field is missing or a value is invalid; details name the fields.
+   */
+  400: ErrorEnvelopeDto;
+  /**
+   * `UNAUTHORIZED`: Missing or invalid API key.
+   */
+  401: ErrorEnvelopeDto;
+  /**
+   * `FORBIDDEN`: Valid credentials without permission: partner suspended or not yet approved, or the API key lacks the scope the route needs (the message names it).
+   */
+  403: ErrorEnvelopeDto;
+  /**
+   * `NOT_FOUND`: Resource absent, owned by another account, or deleted; also unknown routes.
+   */
+  404: ErrorEnvelopeDto;
+  /**
+   * `PAYLOAD_TOO_LARGE`: The request body exceeds the size limit.
+   */
+  413: ErrorEnvelopeDto;
+  /**
+   * `UNSUPPORTED_MEDIA_TYPE`: The request body is not in a supported content type.
+   */
+  415: ErrorEnvelopeDto;
+  /**
+   * `RATE_LIMITED`: Rate limit exceeded (per API key; per session and account on the console; per client address on routes without either); retry after Retry-After seconds.<br>`LIMIT_REACHED`: A concurrency or resource limit was reached.
+   */
+  429: ErrorEnvelopeDto;
+  /**
+   * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
+   */
+  431: ErrorEnvelopeDto;
+};
+
+export type WebSessionsCreateError = WebSessionsCreateErrors[keyof WebSessionsCreateErrors];
+
+export type WebSessionsCreateResponses = {
+  /**
+   * Success
+   */
+  200: {
+    success: true;
+    data: WebSessionDto;
+  };
+};
+
+export type WebSessionsCreateResponse = WebSessionsCreateResponses[keyof WebSessionsCreateResponses];
 
 export type CampaignsListData = {
   body?: never;

@@ -16,6 +16,7 @@ import { ApiKeyIssuer1765300020000 } from './1765300020000-api-key-issuer';
 import { ResellerClients1765400500000 } from './1765400500000-reseller-clients';
 import { ResellerClientHolds1765400710000 } from './1765400710000-reseller-client-holds';
 import { LedgerModelUsage1765600200000 } from './1765600200000-ledger-model-usage';
+import { PublishableKeys1765700100000 } from './1765700100000-publishable-keys';
 
 /** Every migration of the gateway schema, oldest first. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   ResellerClients1765400500000,
   ResellerClientHolds1765400710000,
   LedgerModelUsage1765600200000,
+  PublishableKeys1765700100000,
 ];
