@@ -1,7 +1,8 @@
 // Embedding an agent on the partner's own web page: the snippet for the page (the platform's web client, a Talk
 // button, the transcript) and the small server route that creates each session with the partner's API key and
 // hands the page only its connect_url, with the agent and the allowed origins filled in; and the same flow run
-// here, through the console's session.
+// here, through the console's session. Beside them the one-tag widget: one <script> with the agent and a
+// publishable key (made here or on the API keys page), no server of the partner's.
 import { useState } from 'preact/hooks';
 import { useAgents } from '../components/agent-names.js';
 import { CopyButton, ErrorNotice, useId } from '../components/ui.js';
@@ -10,6 +11,15 @@ import { linkProps } from '../router.js';
 import { can, Session } from '../session.js';
 import { TalkPanel } from './agent-try-it.js';
 import { readOrigins } from './embed-origins.js';
+import { CreatedPublishableKey, PublishableKeyForm } from './publishable-keys.js';
+
+/** What the one-tag snippet shows until a publishable key is made here. */
+export const PUBLISHABLE_KEY_PLACEHOLDER = 'pk_live_YOUR_PUBLISHABLE_KEY';
+
+/** The whole of the one-tag embed: the gateway's widget with the agent and a publishable key. */
+export function widgetSnippet(gateway: string, agentId: string, publicKey: string): string {
+  return `<script src="${gateway}/sdk/widget.js" data-agent-id="${agentId}" data-public-key="${publicKey}"></script>`;
+}
 
 /** Where the snippets have the partner's server answer the page. */
 const TOKEN_ROUTE = '/voice-session';
@@ -147,13 +157,17 @@ export function EmbedPage({ session }: { session: Session }) {
   const gateway = window.location.origin;
   const { origins, problems } = readOrigins(originsText);
   const agent = agents.data?.find((a) => a.id === agentId) ?? null;
+  const [publishable, setPublishable] = useState<CreatedPublishableKey | null>(null);
+  const [makingKey, setMakingKey] = useState(false);
+  const keyForAgent = publishable && agent && publishable.agent_ids.includes(agent.id) ? publishable : null;
   return (
     <>
       <h2>Embed on your site</h2>
       <p>
-        Let visitors of your web page talk to an agent with their microphone. Your page loads the platform's
-        web client and asks your server for a session; your server creates it with your API key (never put the
-        key in the page) and answers only the session's connect_url.
+        Let visitors of your web page talk to an agent with their microphone. Either paste one tag with a
+        publishable key (public: it may only start conversations with its agents, from its pages), or have
+        your page ask your own server, which creates each session with your API key (never put the API key in
+        the page) and answers only the session's connect_url.
       </p>
       <ErrorNotice error={agents.error} />
       <form class="card" onSubmit={(e) => e.preventDefault()} aria-label="What to embed">
@@ -197,9 +211,56 @@ export function EmbedPage({ session }: { session: Session }) {
         <p class="muted">Choose an agent to see the code for your page and your server.</p>
       ) : (
         <>
+          <section class="card" aria-labelledby="embed-widget-h">
+            <h3 id="embed-widget-h">One tag, no server</h3>
+            <p>
+              Paste this tag where the Talk button should be. It loads the widget from this platform and
+              starts each conversation with a publishable key, which works only for the agents and pages it
+              names, within its limits and your balance.{' '}
+              {keyForAgent ? (
+                <>The key “{keyForAgent.name}” you just made is filled in.</>
+              ) : (
+                <>
+                  Replace <code>{PUBLISHABLE_KEY_PLACEHOLDER}</code> with a publishable key for this agent and
+                  your pages: <a {...linkProps('/keys')}>create a publishable key</a> on the API keys page
+                  {can.manageKeys(session) ? ', or here' : ''}.
+                </>
+              )}
+            </p>
+            <pre
+              class="code"
+              tabIndex={0}
+              data-testid="embed-widget-snippet"
+              aria-labelledby="embed-widget-h"
+            >
+              <code>
+                {widgetSnippet(gateway, agent.id, keyForAgent?.public_key ?? PUBLISHABLE_KEY_PLACEHOLDER)}
+              </code>
+            </pre>
+            <CopyButton
+              text={widgetSnippet(gateway, agent.id, keyForAgent?.public_key ?? PUBLISHABLE_KEY_PLACEHOLDER)}
+              label="Copy: the one tag"
+            />{' '}
+            {can.manageKeys(session) && !keyForAgent && !makingKey && (
+              <button type="button" class="secondary" onClick={() => setMakingKey(true)}>
+                Create a publishable key for this agent
+              </button>
+            )}
+          </section>
+          {makingKey && !keyForAgent && (
+            <PublishableKeyForm
+              key={agent.id}
+              agentIds={[agent.id]}
+              originsText={origins.join('\n')}
+              onCreated={(k) => {
+                setPublishable(k);
+                setMakingKey(false);
+              }}
+            />
+          )}
           <p>
-            Save the page as <code>public/index.html</code> beside the server. The server runs with an API key
-            of this account (<code>VAP_API_KEY</code>), kept on the server:{' '}
+            Or with your own server: save the page as <code>public/index.html</code> beside the server. The
+            server runs with an API key of this account (<code>VAP_API_KEY</code>), kept on the server:{' '}
             <a {...linkProps('/keys')}>create an API key</a> first.
           </p>
           <Snippet title="Your web page" code={pageSnippet(gateway)} testId="embed-page-snippet" />

@@ -1,10 +1,12 @@
 // API keys: create a named key, optionally limited to scopes (shown once, with a copy button), list them
 // (prefix, name, scopes, created, last used) and revoke them. Only owners and admins manage keys; others see the list.
+// Below them the publishable keys of the one-tag widget (publishable-keys.tsx).
 import { useState } from 'preact/hooks';
 import { ApiError, consoleApi } from '../api.js';
 import { CopyButton, ErrorNotice, Field, LoadState, useLoad } from '../components/ui.js';
 import { can, Session } from '../session.js';
 import { formatDate } from '../components/format.js';
+import { PublishableKeysSection } from './publishable-keys.js';
 
 export interface ApiKeyRecord {
   id: string;
@@ -153,6 +155,7 @@ export function KeysPage({ session }: { session: Session }) {
           </>
         )}
       </LoadState>
+      <PublishableKeysSection session={session} />
     </>
   );
 }
