@@ -23,6 +23,14 @@ export function navigate(to: string, replace = false): void {
 
 window.addEventListener('popstate', () => listeners.forEach((l) => l()));
 
+/** Runs `listener` after each navigation (a link, back or forward); answers the function that stops it. */
+export function onNavigate(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+
 export function usePath(): string {
   const [path, setPath] = useState(currentPath());
   useEffect(() => {

@@ -69,7 +69,12 @@ export interface VoiceSessionState {
   lines: TranscriptLine[];
   speaking: boolean;
   tools: ToolRow[];
-  warning: string | null;
+  /**
+   * What the session hears the microphone with, as the voice service said when it started (its `speech`
+   * notice): a transcriber's provider, or `offline`, the signal engine that understands only the platform's own
+   * synthetic speech. Null until said, and for typed sessions (typed lines need no recogniser).
+   */
+  hearing: string | null;
   muted: boolean;
   endReason: string | null;
   error: ApiError | null;
@@ -81,7 +86,7 @@ const INITIAL: VoiceSessionState = {
   lines: [],
   speaking: false,
   tools: [],
-  warning: null,
+  hearing: null,
   muted: false,
   endReason: null,
   error: null,
@@ -143,9 +148,8 @@ export function useVoiceSession() {
       client.current = c;
       c.on('transcript', () => setState((s) => ({ ...s, lines: c.transcript.map((l) => ({ ...l })) })));
       c.on('agent', ({ speaking }) => setState((s) => ({ ...s, speaking })));
-      // The recogniser's warning is about the microphone: typed turns need no recogniser.
-      if (mode === 'microphone')
-        c.on('speech', ({ warning }) => setState((s) => ({ ...s, warning: warning ?? null })));
+      // What hears the microphone matters to a spoken session only: typed turns need no recogniser.
+      if (mode === 'microphone') c.on('speech', ({ stt }) => setState((s) => ({ ...s, hearing: stt })));
       c.on('tool', (e) =>
         setState((s) => {
           if (e.status === 'running') return { ...s, tools: [...s.tools, { ...e, key: ++toolKey.current }] };
@@ -198,16 +202,36 @@ export function useVoiceSession() {
   };
 }
 
+/**
+ * Said only when it is so: the session hears the microphone with the signal engine (`offline`), which cannot
+ * understand a person. Links where the team fixes it: the agent's Transcriber tab and the Provider keys page.
+ */
+export function SignalEngineWarning({ agentId }: { agentId: string }) {
+  return (
+    <p class="card warning" role="alert">
+      This agent will not understand you: it hears with the offline development recogniser, which understands
+      only the platform’s own synthetic speech, not a person. Give it a transcriber on its{' '}
+      <a {...linkProps(`/agents/${encodeURIComponent(agentId)}?section=transcriber`)}>Transcriber tab</a>,
+      with that provider’s key on the <a {...linkProps('/provider-keys')}>Provider keys page</a>.
+    </p>
+  );
+}
+
 /** What the session shows: the recogniser's warning, who speaks, the transcript, the tools, the session's page. */
-export function SessionView({ state, label }: { state: VoiceSessionState; label: string }) {
+export function SessionView({
+  state,
+  label,
+  agentId,
+}: {
+  state: VoiceSessionState;
+  label: string;
+  /** The agent talked to, for the warning's link to its Transcriber tab. */
+  agentId: string;
+}) {
   return (
     <>
       <ErrorNotice error={state.error} />
-      {state.warning && (
-        <p class="card warning" role="alert">
-          {state.warning}
-        </p>
-      )}
+      {state.hearing === 'offline' && <SignalEngineWarning agentId={agentId} />}
       {state.phase !== 'idle' && (
         <p role="status" class="muted">
           {state.phase === 'starting'

@@ -54,7 +54,7 @@ export function TalkPanel({ agent, heading = 'Talk' }: { agent: TryItAgent; head
           </>
         )}
       </div>
-      <SessionView state={voice.state} label={`Conversation with ${agent.agent_name}`} />
+      <SessionView state={voice.state} label={`Conversation with ${agent.agent_name}`} agentId={agent.id} />
     </div>
   );
 }
@@ -77,6 +77,11 @@ function ScriptedTest({ agent }: { agent: TryItAgent }) {
       <p class="muted">
         Type what the caller says, turn by turn, and read the agent's answers and every tool call it makes:
         the arguments it sent and the outcome. No microphone needed.
+      </p>
+      <p class="muted" data-testid="offline-model-note">
+        On the offline model (no language model server), the agent calls one of its functions when your line
+        names it (“check order, order number is 42”) or is about it and holds what it needs (“Where is my
+        order 12345?” for a function described as looking up an order by its number).
       </p>
       {phase !== 'starting' && phase !== 'live' && (
         <button type="button" onClick={() => voice.start(agent.id, 'text')}>
@@ -106,7 +111,11 @@ function ScriptedTest({ agent }: { agent: TryItAgent }) {
           </button>
         </form>
       )}
-      <SessionView state={voice.state} label={`Scripted conversation with ${agent.agent_name}`} />
+      <SessionView
+        state={voice.state}
+        label={`Scripted conversation with ${agent.agent_name}`}
+        agentId={agent.id}
+      />
     </div>
   );
 }

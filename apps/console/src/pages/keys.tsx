@@ -1,4 +1,5 @@
-// API keys: create a named key, optionally limited to scopes (shown once, with a copy button), list them
+// API keys: create a named key for a use (a preset of scopes: the web page server's, read only, full access) or
+// limited to scopes chosen one by one (shown once, with a copy button), list them
 // (prefix, name, scopes, created, last used) and revoke them. Only owners and admins manage keys; others see the list.
 // Below them the publishable keys of the one-tag widget (publishable-keys.tsx).
 import { useState } from 'preact/hooks';
@@ -6,6 +7,8 @@ import { ApiError, consoleApi } from '../api.js';
 import { CopyButton, ErrorNotice, Field, LoadState, useLoad } from '../components/ui.js';
 import { can, Session } from '../session.js';
 import { formatDate } from '../components/format.js';
+import { RadioGroup } from '../components/inputs.js';
+import { CUSTOM_PRESET, KEY_PRESETS, scopesToSend } from './key-presets.js';
 import { PublishableKeysSection } from './publishable-keys.js';
 
 export interface ApiKeyRecord {
@@ -24,6 +27,7 @@ export function KeysPage({ session }: { session: Session }) {
     () => consoleApi.get<{ scopes: { name: string; description: string }[] }>('/keys/scopes'),
     [],
   );
+  const [preset, setPreset] = useState('full');
   const [scopes, setScopes] = useState<string[]>([]);
   const [name, setName] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
@@ -33,12 +37,14 @@ export function KeysPage({ session }: { session: Session }) {
     e.preventDefault();
     setError(null);
     try {
+      const chosen = scopesToSend(preset, scopes);
       const res = await consoleApi.post<{ api_key: string; key: ApiKeyRecord }>('/keys', {
         name,
-        ...(scopes.length ? { scopes } : {}),
+        ...(chosen ? { scopes: chosen } : {}),
       });
       setCreated({ name: res.key.name ?? name, secret: res.api_key });
       setName('');
+      setPreset('full');
       setScopes([]);
       keys.reload();
     } catch (err) {
@@ -75,30 +81,42 @@ export function KeysPage({ session }: { session: Session }) {
         </div>
       )}
       {manage && (
-        <form class="card" onSubmit={create}>
-          <h3>Create a key</h3>
+        <form class="card" onSubmit={create} aria-labelledby="create-key-h">
+          <h3 id="create-key-h">Create a key</h3>
           <Field label="Name" name="name" error={error}>
             {(p) => <input {...p} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}
           </Field>
-          <fieldset>
-            <legend>Scopes (none chosen: full access)</legend>
-            {(catalogue.data?.scopes ?? []).map((sc) => (
-              <div key={sc.name}>
-                <input
-                  type="checkbox"
-                  id={`scope-${sc.name}`}
-                  checked={scopes.includes(sc.name)}
-                  onChange={(e) => {
-                    const on = e.currentTarget.checked;
-                    setScopes((all) => (on ? [...all, sc.name] : all.filter((x) => x !== sc.name)));
-                  }}
-                />{' '}
-                <label for={`scope-${sc.name}`} style="display:inline;font-weight:400">
-                  <code>{sc.name}</code> — {sc.description}
-                </label>
-              </div>
-            ))}
-          </fieldset>
+          <RadioGroup
+            legend="What the key is for"
+            name="scopes"
+            error={error}
+            options={KEY_PRESETS.map((p) => [p.value, p.label, p.hint])}
+            value={preset}
+            onChange={setPreset}
+          />
+          {preset === CUSTOM_PRESET && (
+            <fieldset>
+              <legend>Scopes (none chosen: full access)</legend>
+              {(catalogue.data?.scopes ?? []).map((sc) => (
+                <div key={sc.name}>
+                  <input
+                    type="checkbox"
+                    name="scope"
+                    value={sc.name}
+                    id={`scope-${sc.name}`}
+                    checked={scopes.includes(sc.name)}
+                    onChange={(e) => {
+                      const on = e.currentTarget.checked;
+                      setScopes((all) => (on ? [...all, sc.name] : all.filter((x) => x !== sc.name)));
+                    }}
+                  />{' '}
+                  <label for={`scope-${sc.name}`} style="display:inline;font-weight:400">
+                    <code>{sc.name}</code> — {sc.description}
+                  </label>
+                </div>
+              ))}
+            </fieldset>
+          )}
           <p>
             <button type="submit">Create key</button>
           </p>

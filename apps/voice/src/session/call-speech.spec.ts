@@ -9,7 +9,7 @@ import {
   type TtsProvider,
   type TtsRequest,
 } from '@vap/speech';
-import { callSpeechOf } from './call-speech';
+import { callSpeechOf, OFFLINE_RECOGNISER_WARNING, speechNotice } from './call-speech';
 
 /** A provider that records what it was asked and speaks nothing. */
 class RecordingTts implements TtsProvider {
@@ -276,5 +276,25 @@ describe('callSpeechOf', () => {
     expect(speech.tts.map((p) => p.name)).toEqual(['offline']);
     expect(speech.voice).toMatchObject({ providerVoiceId: 'offline', language: 'hi' });
     expect(speech.stt.map((p) => p.name)).toEqual(['offline']);
+  });
+});
+
+describe('speechNotice', () => {
+  it('warns only when the session hears with the offline recogniser, in the team’s words', () => {
+    const offline = speechNotice({ stt: [new RecordingStt('offline')], tts: [new RecordingTts('offline')] });
+    expect(offline).toEqual({
+      type: 'speech',
+      stt: 'offline',
+      tts: 'offline',
+      warning: OFFLINE_RECOGNISER_WARNING,
+    });
+    expect(OFFLINE_RECOGNISER_WARNING).toMatch(/Transcriber tab.*Provider keys/);
+    expect(OFFLINE_RECOGNISER_WARNING).not.toMatch(/STT_PROVIDER|\/provider-credentials/);
+    // An agent's transcriber on a key hears a person: nothing to warn of, whatever closes the chain.
+    const heard = speechNotice({
+      stt: [new RecordingStt('deepgram'), new RecordingStt('offline')],
+      tts: [new RecordingTts('offline')],
+    });
+    expect(heard).toEqual({ type: 'speech', stt: 'deepgram', tts: 'offline' });
   });
 });

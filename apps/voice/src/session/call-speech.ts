@@ -290,11 +290,14 @@ function offlineEntry(voice: TtsVoice): TtsPlanEntry {
   return { provider: 'offline', voiceId: OFFLINE_VOICE_ID, ...voice };
 }
 
-/** Why a browser session's user goes unheard on the offline recogniser, and what fixes it. */
+/**
+ * Why a browser session's user goes unheard on the offline recogniser, and what the team fixes it with, in the
+ * console's words (the console shows its own, with links; a partner's page may show this one).
+ */
 export const OFFLINE_RECOGNISER_WARNING =
   "This agent hears with the offline development recogniser, which understands only the platform's own " +
-  'synthetic speech, not a person: give the agent a transcriber (its transcriber setting, with a provider key ' +
-  'in /provider-credentials) or set STT_PROVIDER for the deployment.';
+  'synthetic speech, not a person: give the agent a transcriber (the Transcriber tab of its page in the ' +
+  'console) with that provider’s key (Provider keys in the console).';
 
 /** The session's speech as a client is told it (see MediaStreamNotice `speech`). */
 export function speechNotice(speech: Pick<CallSpeech, 'stt' | 'tts'>): MediaStreamNotice {

@@ -1,7 +1,7 @@
 // The agent builder: one form in sections a partner recognises (a tab list), created or saved at once. The
 // API's validation messages appear at their fields, and the tab holding a field in error is marked and opened.
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, v2 } from '../../api.js';
 import { loadAgents, loadFunctions, loadProjects } from '../../components/names.js';
 import { TabList, TabPanel, TabSpec } from '../../components/tabs.js';
@@ -9,11 +9,12 @@ import { CopyButton, useLoad } from '../../components/ui.js';
 import { CatalogVoice } from '../../components/voice-picker.js';
 import { Checkbox } from '../../components/inputs.js';
 import { loadModelCatalog } from '../../components/models.js';
-import { navigate } from '../../router.js';
+import { navigate, onNavigate } from '../../router.js';
 import { can, Session } from '../../session.js';
 import { AgentDocuments, AgentExtractionSets, AgentFunctions } from './attachments.js';
 import { Agent, AgentTool, Draft, toDraft, toRequests } from './model.js';
 import { AgentModelSection } from './model-picker.js';
+import type { SpeechKey } from './speech-runs-on.js';
 import {
   BackgroundAudio,
   BuiltInTools,
@@ -113,6 +114,19 @@ export function AgentBuilder({
   const toolCatalog = useLoad(() => v2.get<{ tools: AgentTool[] }>('/agent-tools'), []);
   const agentList = useLoad(loadAgents, []);
   const modelCatalog = useLoad(loadModelCatalog, []);
+  const speechKeys = useLoad(
+    () => v2.get<{ provider_credentials: SpeechKey[] }>('/provider-credentials'),
+    [],
+  );
+  // A link on this page to one of its sections (the Talk panel's to the Transcriber) selects that tab.
+  useEffect(
+    () =>
+      onNavigate(() => {
+        const asked = new URLSearchParams(window.location.search).get('section');
+        if (asked && SECTIONS.some((s) => s.id === asked)) setTab(asked);
+      }),
+    [],
+  );
 
   const set = (patch: Partial<Draft>) => {
     setSaved('');
@@ -240,7 +254,12 @@ export function AgentBuilder({
         )}
         {panel(
           'transcriber',
-          <TranscriberSection {...common} dictionaries={dictionaries.data?.dictionaries ?? []} />,
+          <TranscriberSection
+            {...common}
+            dictionaries={dictionaries.data?.dictionaries ?? []}
+            voices={voices.data?.voice_configurations ?? []}
+            keys={speechKeys.data?.provider_credentials ?? null}
+          />,
         )}
         {panel(
           'tools',

@@ -14,6 +14,14 @@ import {
 import { CatalogVoice, VoicePicker, voiceIdOf, voiceLabel } from '../../components/voice-picker.js';
 import { AgentSummary, Project } from '../../components/names.js';
 import { useId } from '../../components/ui.js';
+import { linkProps } from '../../router.js';
+import {
+  RunsOnLine,
+  SpeechKey,
+  speechProviderLabel,
+  transcriberRunsOn,
+  voiceRunsOn,
+} from './speech-runs-on.js';
 import {
   AgentTool,
   Draft,
@@ -199,6 +207,35 @@ export function ModelSection({
   );
 }
 
+/**
+ * What calls will run on for a section (its voice, its transcriber), a sentence each, said before saving; a
+ * provider that needs a key links to the Provider keys page.
+ */
+function RunsOn({ title, lines, testId }: { title: string; lines: RunsOnLine[]; testId: string }) {
+  const id = useId(testId);
+  return (
+    <section class="card" aria-labelledby={id}>
+      <h4 id={id}>{title}</h4>
+      <ul class="plain" aria-live="polite" data-testid={testId}>
+        {lines.map((line) => (
+          <li key={line.text}>
+            {line.text}
+            {line.needsKey && (
+              <>
+                {' '}
+                <a {...linkProps('/provider-keys')}>
+                  Add your {speechProviderLabel(line.needsKey)} key on the Provider keys page
+                </a>
+                <span class="muted"> (changes not saved here are lost)</span>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export interface BackgroundAudio {
   id: string;
   name: string;
@@ -266,6 +303,11 @@ export function VoiceSection({
           </button>
         )}
       </Part>
+      <RunsOn
+        title="What calls will speak with"
+        lines={voiceRunsOn(draft.voice_id, draft.fallback_voice_ids, voices)}
+        testId="voice-runs-on"
+      />
       <Part title="Background audio" hint="A looped sound played under the agent’s voice.">
         <Select
           label="Background audio"
@@ -414,7 +456,14 @@ export function TranscriberSection({
   set,
   error,
   dictionaries,
-}: SectionProps & { dictionaries: Dictionary[] }) {
+  voices,
+  keys,
+}: SectionProps & {
+  dictionaries: Dictionary[];
+  voices: CatalogVoice[];
+  /** The account's provider keys; null until known (nothing is said of keys before). */
+  keys: SpeechKey[] | null;
+}) {
   return (
     <>
       <TranscriberForm
@@ -433,6 +482,13 @@ export function TranscriberSection({
         error={error}
         spokenLanguages={draft.spoken_languages}
       />
+      {keys && (
+        <RunsOn
+          title="What calls will hear with"
+          lines={transcriberRunsOn(draft.transcriber, draft.fallback_transcriber, keys, voices)}
+          testId="transcriber-runs-on"
+        />
+      )}
       <CheckboxGroup
         legend="Pronunciation dictionaries"
         name="dictionary_ids"
