@@ -269,10 +269,22 @@ describe('fallback providers: STT_PROVIDER=deepgram,openai, TTS_PROVIDER=openai,
     expect(entry.allOf?.[0]?.$ref ?? entry.$ref).toBe('#/components/schemas/TurnProvidersDto');
     expect(doc.components.schemas.TurnProvidersDto.properties).toMatchObject({
       // A speech-to-speech model (openai, google) hears and speaks its own lines.
-      stt: { enum: ['offline', 'openai', 'deepgram', 'assemblyai', 'sarvam', 'google'] },
+      stt: { enum: ['offline', 'local', 'openai', 'deepgram', 'assemblyai', 'sarvam', 'google'] },
       // null: a line the platform says itself (the intro), which no model wrote.
       llm: { enum: [...ANSWERING_MODEL_PROVIDERS, null] },
-      tts: { enum: ['offline', 'openai', 'elevenlabs', 'cartesia', 'deepgram', 'azure', 'sarvam', 'google'] },
+      tts: {
+        enum: [
+          'offline',
+          'local',
+          'openai',
+          'elevenlabs',
+          'cartesia',
+          'deepgram',
+          'azure',
+          'sarvam',
+          'google',
+        ],
+      },
     });
   });
 });

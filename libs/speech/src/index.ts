@@ -1,5 +1,6 @@
-// The platform's speech providers: the offline development engines and one plugin per cloud provider (its
-// adapters, capabilities and key check), the registry that names them, and the deployment's default chain.
+// The platform's speech providers: local speech (eSpeak NG, PocketSphinx), the offline signal engine and one
+// plugin per cloud provider (its adapters, capabilities and key check), the registry that names them, and the
+// deployment's default chain.
 export * from './stt-provider';
 export * from './tts-provider';
 export * from './provider-error';
@@ -13,6 +14,7 @@ export * from './keyterms';
 export * from './registry';
 export * from './default-speech';
 export * from './offline';
+export * from './local';
 export * from './openai';
 export * from './deepgram';
 export * from './azure';

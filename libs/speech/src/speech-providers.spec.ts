@@ -1,4 +1,4 @@
-import { createSpeechProviders, recognitionLanguage, type SpeechSettings } from './index';
+import { createSpeechProviders, LocalSttProvider, recognitionLanguage, type SpeechSettings } from './index';
 
 const OFFLINE: SpeechSettings = {
   STT_PROVIDER: 'offline',
@@ -59,6 +59,21 @@ describe('createSpeechProviders', () => {
     ).toThrow('STT_PROVIDER=deepgram,openai needs STT_FALLBACK_BASE_URL and STT_FALLBACK_API_KEY');
   });
 
+  it('builds local speech without a URL or key, and the offline engine in its place where it cannot run', () => {
+    const settings = {
+      ...OFFLINE,
+      STT_PROVIDER: 'local',
+      TTS_PROVIDER: 'local,offline',
+      LOCAL_STT_WORKERS: 3,
+    };
+    const local = createSpeechProviders(settings);
+    expect([names(local.stt), names(local.tts)]).toEqual([['local'], ['local', 'offline']]);
+    expect(local.stt[0]).toBeInstanceOf(LocalSttProvider);
+    expect((local.stt[0] as LocalSttProvider).pool.size).toBe(3);
+    const standIn = createSpeechProviders(settings, { localProblem: 'local speech needs espeak-ng' });
+    expect([names(standIn.stt), names(standIn.tts)]).toEqual([['offline'], ['offline', 'offline']]);
+  });
+
   it('refuses a network provider without its base URL or key, naming what is missing', () => {
     expect(() => createSpeechProviders({ ...OFFLINE, STT_PROVIDER: 'openai', STT_API_KEY: 'k' })).toThrow(
       'STT_PROVIDER=openai needs STT_BASE_URL',
@@ -73,7 +88,7 @@ describe('createSpeechProviders', () => {
 
   it('refuses a malformed list: unknown names, a name twice, offline before another', () => {
     for (const [value, message] of [
-      ['whisper', /STT_PROVIDER must be offline, openai, deepgram, assemblyai or sarvam/],
+      ['whisper', /STT_PROVIDER must be offline, local, openai, deepgram, assemblyai or sarvam/],
       ['openai,,offline', /STT_PROVIDER must be/],
       ['', /STT_PROVIDER must be/],
       ['openai,openai', /names a provider twice/],
@@ -83,7 +98,7 @@ describe('createSpeechProviders', () => {
     }
     // AssemblyAI transcribes only: it is no text-to-speech provider.
     expect(() => createSpeechProviders({ ...OFFLINE, TTS_PROVIDER: 'assemblyai' })).toThrow(
-      /TTS_PROVIDER must be offline, openai, .* or sarvam/,
+      /TTS_PROVIDER must be offline, local, openai, .* or sarvam/,
     );
   });
 

@@ -15,6 +15,20 @@ export interface SpeechSettings {
   TTS_MODEL?: string;
   /** Deadline of one provider request (to the first byte for streamed synthesis), in ms. */
   PROVIDER_TIMEOUT_MS: number;
+  /** Local speech (`local`): the Python that has Debian's pocketsphinx module; see defaultPythonPath. */
+  LOCAL_SPEECH_PYTHON?: string;
+  /** Local speech: the espeak-ng program. */
+  LOCAL_SPEECH_ESPEAK?: string;
+  /** Local speech: recogniser processes of the replica (default one per CPU, at most 16). */
+  LOCAL_STT_WORKERS?: number;
+}
+
+/** Speech engines that run on the replica itself and need no key or URL: the signal engine and local speech. */
+export const KEYLESS_SPEECH_PROVIDERS: readonly string[] = ['offline', 'local'];
+
+/** A provider list's name that needs a base URL and key (a cloud provider), not a keyless engine. */
+export function isNetworkSpeechProvider(name: string, known: readonly string[]): boolean {
+  return !KEYLESS_SPEECH_PROVIDERS.includes(name) && known.includes(name);
 }
 
 /** The names of a provider list setting, in order (`deepgram, openai` -> deepgram, openai). */

@@ -57,7 +57,7 @@ describe('agent speech fields: input validation', () => {
     [
       { transcriber: { provider: 'whisper' } },
       'transcriber.provider',
-      /provider must be one of offline, openai/,
+      /provider must be one of offline, local, openai/,
     ],
     [{ transcriber: {} }, 'transcriber.provider', /provider is required/],
     [{ transcriber: 'deepgram' }, 'transcriber', /transcriber must be either object/],

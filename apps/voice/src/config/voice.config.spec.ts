@@ -120,12 +120,18 @@ describe('VoiceConfig', () => {
     },
   );
 
-  it('runs offline speech in development when no provider is named', () => {
+  it('runs local speech in development when no provider is named, the offline voice behind it', () => {
     const dev = validateConfig(VoiceConfig, { NODE_ENV: 'development' });
-    expect([dev.STT_PROVIDER, dev.TTS_PROVIDER]).toEqual(['offline', 'offline']);
+    expect([dev.STT_PROVIDER, dev.TTS_PROVIDER]).toEqual(['local', 'local,offline']);
     expect(validateConfig(VoiceConfig, { NODE_ENV: 'development', STT_PROVIDER: '' }).STT_PROVIDER).toBe(
-      'offline',
+      'local',
     );
+    // Local speech needs no base URL or key.
+    expect(dev.sttNetworkProviders).toBe(0);
+    expect(problemsOf({ ...base, STT_PROVIDER: 'local', TTS_PROVIDER: 'local' })).toEqual([]);
+    expect(
+      problemsOf({ ...base, STT_PROVIDER: 'local', TTS_PROVIDER: 'local', LOCAL_STT_WORKERS: '17' }),
+    ).toEqual([expect.stringMatching(/^LOCAL_STT_WORKERS: LOCAL_STT_WORKERS must not be greater than 16/)]);
   });
 
   it('takes provider lists to fall back along, the second network STT provider on STT_FALLBACK_*', () => {
@@ -149,7 +155,7 @@ describe('VoiceConfig', () => {
     );
     expect(problemsOf({ ...base, TTS_PROVIDER: 'assemblyai' })).toEqual([
       expect.stringMatching(
-        /^TTS_PROVIDER: TTS_PROVIDER must be offline, openai, .* or sarvam, or a comma-separated list/,
+        /^TTS_PROVIDER: TTS_PROVIDER must be offline, local, openai, .* or sarvam, or a comma-separated list/,
       ),
     ]);
   });

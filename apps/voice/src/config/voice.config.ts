@@ -21,7 +21,7 @@ import {
   SecretsKeyConstraint,
   streamTokenKeyOf,
 } from '@vap/secrets';
-import { providerListProblem, providerNames } from '@vap/speech';
+import { isNetworkSpeechProvider, providerListProblem, providerNames } from '@vap/speech';
 
 const httpUrl = /^https?:\/\/[^\s]+$/;
 
@@ -183,13 +183,16 @@ export class VoiceConfig extends BaseServiceConfig {
 
   /**
    * The deployment's default speech to text, for agents that choose no transcriber (or whose choice has no key):
-   * offline (the development engine: deterministic, no network, and it understands only the platform's own
-   * synthetic speech) or a cloud provider on STT_BASE_URL (openai for any OpenAI-compatible server, deepgram,
-   * assemblyai, sarvam); or a list of them, the order a call falls back along when one fails (`deepgram,openai`).
-   * Named explicitly outside development, where a silent default would have a real caller's words go unheard.
-   * Agents choose their own transcriber, on the partner's key or the platform's (docs/voice.md).
+   * local (PocketSphinx on the replica, US English, no key: Debian's pocketsphinx, pocketsphinx-en-us and
+   * python3-pocketsphinx; the development default), offline (the signal engine: deterministic, no network, and
+   * it understands only the platform's own synthetic speech, for tests) or a cloud provider on STT_BASE_URL
+   * (openai for any OpenAI-compatible server, deepgram, assemblyai, sarvam); or a list of them, the order a call
+   * falls back along when one fails (`deepgram,openai`). Named explicitly outside development, where a silent
+   * default would have a real caller's words go unheard. Agents choose their own transcriber, on the partner's
+   * key or the platform's (docs/voice.md). Without the Debian packages, local runs on the offline engine and the
+   * replica's log and /health/ready say so.
    */
-  @DevelopmentValue('offline', { refuse: () => false })
+  @DevelopmentValue('local', { refuse: () => false })
   @Validate(ProviderListConstraint, [STT_PROVIDERS])
   STT_PROVIDER: string = '';
 
@@ -198,7 +201,9 @@ export class VoiceConfig extends BaseServiceConfig {
    * names the API version).
    */
   @ValidateIf((c: VoiceConfig) => c.sttNetworkProviders >= 1 || c.STT_BASE_URL !== undefined)
-  @Matches(httpUrl, { message: 'STT_BASE_URL must be an http(s) URL (required unless STT_PROVIDER=offline)' })
+  @Matches(httpUrl, {
+    message: 'STT_BASE_URL must be an http(s) URL (required unless STT_PROVIDER is offline or local)',
+  })
   @Validate(PublicProviderUrlConstraint)
   STT_BASE_URL?: string;
 
@@ -234,23 +239,26 @@ export class VoiceConfig extends BaseServiceConfig {
   STT_FALLBACK_MODEL?: string;
 
   /**
-   * The deployment's default text to speech: offline (the development engine, deterministic, no network) or a
+   * The deployment's default text to speech: local (eSpeak NG on the replica, many languages, no key: Debian's
+   * espeak-ng), offline (the signal engine, deterministic, no network) or a
    * cloud provider on TTS_BASE_URL (openai for any OpenAI-compatible server, elevenlabs, cartesia, deepgram,
    * azure, sarvam), or one of them then offline. It speaks an agent's voice when the voice's provider is this one
-   * and the plan has no key of its own for it; a voice of another provider is never sent here.
+   * and the plan has no key of its own for it; a voice of another provider is never sent here, except to local
+   * speech, which stands in (in the voice's language) for a voice whose provider has no key.
    */
-  @DevelopmentValue('offline', { refuse: () => false })
+  @DevelopmentValue('local,offline', { refuse: () => false })
   @Validate(ProviderListConstraint, [TTS_PROVIDERS])
   TTS_PROVIDER: string = '';
 
   /** Base URL of TTS_PROVIDER's cloud provider (for openai, the server whose /audio/speech streams PCM). */
   @ValidateIf(
     (c: VoiceConfig) =>
-      providerNames(c.TTS_PROVIDER).some(
-        (name) => name !== 'offline' && (TTS_PROVIDERS as readonly string[]).includes(name),
-      ) || c.TTS_BASE_URL !== undefined,
+      providerNames(c.TTS_PROVIDER).some((name) => isNetworkSpeechProvider(name, TTS_PROVIDERS)) ||
+      c.TTS_BASE_URL !== undefined,
   )
-  @Matches(httpUrl, { message: 'TTS_BASE_URL must be an http(s) URL (required unless TTS_PROVIDER=offline)' })
+  @Matches(httpUrl, {
+    message: 'TTS_BASE_URL must be an http(s) URL (required unless TTS_PROVIDER is offline or local)',
+  })
   @Validate(PublicProviderUrlConstraint)
   TTS_BASE_URL?: string;
 
@@ -264,6 +272,33 @@ export class VoiceConfig extends BaseServiceConfig {
   @IsString()
   @MinLength(1)
   TTS_MODEL?: string;
+
+  /**
+   * Local speech: the Python whose pocketsphinx module the recogniser runs on (Debian's python3-pocketsphinx).
+   * @default /usr/bin/python3 where it exists (a python3 first on PATH may be a pyenv or virtualenv one without
+   * the module), else python3
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  LOCAL_SPEECH_PYTHON?: string;
+
+  /**
+   * Local speech: the eSpeak NG program.
+   * @default espeak-ng
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  LOCAL_SPEECH_ESPEAK?: string;
+
+  /**
+   * Local speech: recogniser processes of the replica, each holding the model (about 40 MB) and decoding one
+   * utterance at a time; started as calls need them. Unset: one per CPU (at most 16).
+   */
+  @IsOptional()
+  @IntSetting({ min: 1, max: 16 }) // MAX_LOCAL_STT_WORKERS
+  LOCAL_STT_WORKERS?: number;
 
   /** OpenAI-compatible chat completions for the agent's turns (the calls service's names); unset = offline. */
   @IsOptional()
@@ -321,11 +356,10 @@ export class VoiceConfig extends BaseServiceConfig {
   @BoolSetting()
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: boolean = false;
 
-  /** Network providers (not offline) STT_PROVIDER lists. */
+  /** Network providers (not offline or local) STT_PROVIDER lists. */
   get sttNetworkProviders(): number {
-    return providerNames(this.STT_PROVIDER).filter(
-      (name) => name !== 'offline' && (STT_PROVIDERS as readonly string[]).includes(name),
-    ).length;
+    return providerNames(this.STT_PROVIDER).filter((name) => isNetworkSpeechProvider(name, STT_PROVIDERS))
+      .length;
   }
 
   get providersMayUsePrivateNetworks(): boolean {

@@ -4,6 +4,7 @@ import {
   Injectable,
   Logger,
   OnApplicationBootstrap,
+  OnModuleDestroy,
 } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { Server } from 'node:http';
@@ -17,6 +18,7 @@ import { warmBackgroundAudio } from '../conversation';
 import { providerNames } from '@vap/speech';
 import { ConversationStarter } from '../session/conversation-starter';
 import { LiveSessions } from './live-sessions';
+import { LocalSpeechStatus } from './local-speech-status';
 import { MediaStreamServer } from './media-stream-server';
 import { ReplicaCapacity } from './replica-capacity';
 import { SessionCommands } from './session-commands';
@@ -29,9 +31,10 @@ import { StreamAdmission } from './stream-admission';
  * themselves, then the rest are ended and reported, and the heartbeat signs off.
  */
 @Injectable()
-export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationShutdown, OnModuleDestroy {
   private readonly logger = new Logger('MediaGateway');
   private readonly server: MediaStreamServer;
+  private readonly starter: ConversationStarter;
 
   constructor(
     private readonly config: VoiceConfig,
@@ -39,13 +42,15 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly heartbeat: ReplicaHeartbeat,
     private readonly sessions: LiveSessions,
     private readonly http: HttpAdapterHost,
+    private readonly localSpeech: LocalSpeechStatus,
     capacity: ReplicaCapacity,
     commands: SessionCommands,
     rpc: RpcClient,
     @Inject(BLOB_STORAGE) storage: BlobStorage,
   ) {
     const log = (level: 'warn' | 'error', message: string) => this.logger[level](message);
-    const starter = new ConversationStarter({ config, rpc, storage, log });
+    const starter = new ConversationStarter({ config, rpc, storage, log, localSpeech });
+    this.starter = starter;
     this.server = new MediaStreamServer({
       admission: new StreamAdmission({
         rpc,
@@ -68,11 +73,14 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    // Once, before the first call: without its Debian packages, local speech runs on the offline engine.
+    await this.localSpeech.check(this.config, (message) => this.logger.warn(message));
     // Rendering an ambience clip takes a while: do it before the first call, not inside its first frame.
     warmBackgroundAudio();
     // Likewise the offline synthesizer's helpers, before the replica listens: else the first call's intro
     // waits for them to compile flite. A failure here is not fatal; the first synthesis tries again.
-    if (providerNames(this.config.TTS_PROVIDER).includes('offline')) {
+    const tts = providerNames(this.config.TTS_PROVIDER);
+    if (tts.includes('offline') || (tts.includes('local') && this.localSpeech.problem)) {
       await warmOfflineSpeech().catch((error: Error) =>
         this.logger.warn(`offline speech could not be warmed: ${error.message}`),
       );
@@ -93,5 +101,9 @@ export class MediaGateway implements OnApplicationBootstrap, BeforeApplicationSh
     this.server.close();
     // Every call reported its end: nothing is left for the calls service to end on this replica's behalf.
     await this.heartbeat.stop();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.starter.close();
   }
 }

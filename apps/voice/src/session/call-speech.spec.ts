@@ -110,6 +110,30 @@ describe('callSpeechOf', () => {
     expect(speech.usage.platformPaid).toEqual(['openai']);
   });
 
+  it('speaks and hears with local speech what has no key when the deployment runs it, paid by nobody', async () => {
+    const local = new RecordingTts('local');
+    const offline = new RecordingTts('offline');
+    const localStt = new RecordingStt('local');
+    const speech = callSpeechOf(
+      context(),
+      plan({
+        tts: [voice({ provider: 'elevenlabs', providerVoiceId: 'u8jzPde0IgxLd6GncfBA', language: 'hi-IN' })],
+        stt: [{ provider: 'deepgram', languages: ['hi'] }],
+      }),
+      { timeoutMs, defaults: { stt: [localStt], tts: [local, offline] } },
+    );
+    // ElevenLabs has no key: eSpeak NG speaks the line in the voice's language; the offline engine closes the chain.
+    expect(speech.tts.map((p) => p.name)).toEqual(['local', 'offline']);
+    await drain(speech.tts[0]);
+    expect(local.requests[0].voice.language).toBe('hi-IN');
+    expect(offline.requests).toEqual([]);
+    // Deepgram has no key either: the deployment's local recogniser hears the call.
+    expect(speech.stt.map((p) => p.name)).toEqual(['local']);
+    const session = await speech.stt[0].open({ languages: ['en'] });
+    await session.finish();
+    expect(speech.usage.platformPaid).toEqual([]);
+  });
+
   it('hands the dictionary pronunciations to every voice and records the platform-paid ones', async () => {
     const offline = new RecordingTts('offline');
     const speech = callSpeechOf(

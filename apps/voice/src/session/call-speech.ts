@@ -1,9 +1,10 @@
 // A call's speech, as the agent chose it and the account's keys allow: the plan the agents service resolves
 // (voice and fallback voices, transcriber and its fallback, dictionary words, whose key pays), turned into the
 // provider chains the conversation runs on. A plan entry with a key gets its own adapter for this call; one
-// without runs on the deployment's default provider of that name, else (voices) on the offline stand-in. The
-// deployment's default chain follows the agent's own transcribers, and its offline engine closes the voice chain,
-// so a call is never silent while anything can still speak.
+// without runs on the deployment's default provider of that name, else (voices) on the stand-in: the deployment's
+// local speech (eSpeak NG) where it runs it, else the offline engine. The deployment's default chain follows the
+// agent's own transcribers, and its offline engine closes the voice chain, so a call is never silent while
+// anything can still speak.
 import {
   MAX_PLAN_KEYTERMS,
   Subjects,
@@ -117,12 +118,15 @@ function voiceOf(entry: TtsPlanEntry): TtsVoice {
   };
 }
 
-/** Who pays: the plan's key, else the deployment's own settings for a cloud provider; nobody for offline. */
+/** The engines that run on the replica itself, with no key: nobody pays for them. */
+const KEYLESS: ReadonlySet<string> = new Set(['offline', 'local']);
+
+/** Who pays: the plan's key, else the deployment's own settings for a cloud provider; nobody for offline or local. */
 function paidByOf(
   inner: { name: string },
   entry: { credential?: { paidBy: SpeechPaidBy } },
 ): SpeechPaidBy | undefined {
-  if (inner.name === 'offline') return undefined;
+  if (KEYLESS.has(inner.name)) return undefined;
   return entry.credential?.paidBy ?? 'platform';
 }
 
@@ -207,7 +211,7 @@ class DefaultStt implements SttProvider {
   }
 
   open(options: SttOptions): Promise<SttSession> {
-    const paidBy = this.inner.name === 'offline' ? undefined : 'platform';
+    const paidBy = KEYLESS.has(this.inner.name) ? undefined : 'platform';
     return this.usage.opened(this.inner.name, paidBy, this.inner.open(options));
   }
 }
@@ -230,8 +234,11 @@ export function callSpeechOf(
 
   const voices = new PlannedVoices(callerLanguage);
   const offline = defaults.tts.find((p) => p.name === 'offline') ?? new OfflineTtsProvider();
+  // What speaks a voice whose provider has no key: the deployment's local speech where it runs it (eSpeak NG, in
+  // the voice's language), else the offline engine.
+  const standIn = defaults.tts.find((p) => p.name === 'local') ?? offline;
   for (const entry of plan.tts) {
-    const capabilities = entry.provider === 'offline' ? undefined : ttsCapabilities(entry.provider);
+    const capabilities = KEYLESS.has(entry.provider) ? undefined : ttsCapabilities(entry.provider);
     const inner: TtsProvider =
       entry.credential && capabilities
         ? capabilities.create({
@@ -241,10 +248,10 @@ export function callSpeechOf(
             model: entry.model || capabilities.defaultModel,
             timeoutMs,
           })
-        : (defaults.tts.find((p) => p.name === entry.provider) ?? offline);
-    // Without a key the voice is spoken by the stand-in: the plan says so, and the transcript names offline.
+        : (defaults.tts.find((p) => p.name === entry.provider) ?? standIn);
+    // Without a key the voice is spoken by the stand-in: the plan says so, and the transcript names it.
     const planned =
-      inner === offline && entry.provider !== 'offline' ? { ...entry, credential: undefined } : entry;
+      inner === standIn && entry.provider !== standIn.name ? { ...entry, credential: undefined } : entry;
     voices.all.push(new PlannedTts(inner, planned, plan.pronunciations, usage, voices));
   }
   const tts: TtsProvider[] = [...voices.all];
@@ -266,7 +273,7 @@ export function callSpeechOf(
 
   const stt: SttProvider[] = [];
   for (const entry of plan.stt) {
-    const capabilities = entry.provider === 'offline' ? undefined : sttCapabilities(entry.provider);
+    const capabilities = KEYLESS.has(entry.provider) ? undefined : sttCapabilities(entry.provider);
     const inner =
       entry.credential && capabilities
         ? capabilities.create({

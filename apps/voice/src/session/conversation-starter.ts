@@ -34,7 +34,7 @@ import {
   turnLatencySink,
   turnTakingSink,
 } from '../metrics/voice.metrics';
-import { createSpeechProviders, type SttProvider, type TtsProvider } from '@vap/speech';
+import { createSpeechProviders, LocalSttProvider, type SttProvider, type TtsProvider } from '@vap/speech';
 import { callSpeechOf, fetchSpeechPlan, speechNotice, type CallSpeech } from './call-speech';
 import { DEFAULT_MODEL_PLAN, fetchModelPlan, modelChainOf, startsRealtime } from './call-models';
 import { openRecording } from './call-recording';
@@ -55,6 +55,8 @@ export interface ConversationStarterOptions {
   rpc: RpcClient;
   storage: BlobStorage;
   log: (level: 'warn' | 'error', message: string) => void;
+  /** Why local speech cannot run here (checked at boot): `local` is then served by the offline engine. */
+  localSpeech?: { problem?: string };
 }
 
 /**
@@ -216,8 +218,16 @@ export class ConversationStarter {
   }
 
   private speechProviders(): { stt: SttProvider[]; tts: TtsProvider[] } {
-    this.speech ??= createSpeechProviders(this.options.config);
+    this.speech ??= createSpeechProviders(this.options.config, {
+      localProblem: this.options.localSpeech?.problem,
+    });
     return this.speech;
+  }
+
+  /** Ends what the providers hold beyond a call (local speech's recogniser processes). */
+  async close(): Promise<void> {
+    const stt = this.speech?.stt ?? [];
+    await Promise.all(stt.map((p) => (p instanceof LocalSttProvider ? p.close() : undefined)));
   }
 
   /**

@@ -127,15 +127,20 @@ export type RecordedTurnLatency = Omit<TurnLatency, 'endpointing_ms'> &
   Partial<Pick<TurnLatency, 'endpointing_ms'>>;
 
 /**
- * Speech-to-text providers the voice service runs. `offline` is the development engine (it understands only the
- * platform's own synthetic speech); the others are cloud providers a partner brings a key for, or the platform
- * pays for.
+ * Speech-to-text providers the voice service runs. `local` is PocketSphinx on the replica itself (no key, US
+ * English), the development default; `offline` the deterministic signal engine (it understands only the
+ * platform's own synthetic speech, for tests); the others are cloud providers a partner brings a key for, or the
+ * platform pays for.
  */
-export const STT_PROVIDERS = ['offline', 'openai', 'deepgram', 'assemblyai', 'sarvam'] as const;
+export const STT_PROVIDERS = ['offline', 'local', 'openai', 'deepgram', 'assemblyai', 'sarvam'] as const;
 export type SttProviderName = (typeof STT_PROVIDERS)[number];
-/** Text-to-speech providers the voice service runs (`offline`: the development engine, flite). */
+/**
+ * Text-to-speech providers the voice service runs (`local`: eSpeak NG on the replica, no key, the development
+ * default; `offline`: the deterministic signal engine, flite with its text in-band, for tests).
+ */
 export const TTS_PROVIDERS = [
   'offline',
+  'local',
   'openai',
   'elevenlabs',
   'cartesia',

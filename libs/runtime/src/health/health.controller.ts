@@ -51,7 +51,7 @@ export class HealthController {
       ...(this.options.checks ?? []).map((check) => () => {
         const indicator = this.indicators.check(check.name);
         const reason = check.notReadyReason();
-        return reason === null ? indicator.up() : indicator.down({ message: reason });
+        return reason === null ? indicator.up(check.detail?.()) : indicator.down({ message: reason });
       }),
     ]);
   }

@@ -15,5 +15,7 @@ export interface HealthOptions {
 export interface ReadinessCheck {
   name: string;
   notReadyReason(): string | null;
+  /** What readiness reports of a ready check besides `up` (a degraded engine the replica works around). */
+  detail?(): Record<string, unknown> | undefined;
 }
 export const HEALTH_OPTIONS = Symbol('HEALTH_OPTIONS');

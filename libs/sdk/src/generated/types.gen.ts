@@ -960,7 +960,7 @@ export type TurnProvidersDto = {
   /**
    * The speech-to-text provider transcribing the caller's words (the one that heard the turn answered); on a line a speech-to-speech model wrote, its provider (`openai`, `google`): the model heard the caller itself
    */
-  stt: 'offline' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam' | 'google';
+  stt: 'offline' | 'local' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam' | 'google';
   /**
    * The provider of the model that wrote the reply (the agent's model or the fallback it handed over to; `platform`: the deployment's default model; `offline`: the offline engine); null on a line the platform says itself (the intro_message, a reprompt, a function's on_start message), which no model wrote
    */
@@ -986,7 +986,8 @@ export type TurnProvidersDto = {
   /**
    * The speech synthesizer that spoke the line; on a line a speech-to-speech model wrote, its provider (`openai`, `google`): the model spoke itself
    */
-  tts: 'offline' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'google';
+  tts:
+    'offline' | 'local' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam' | 'google';
 };
 
 export type TurnModelUsageDto = {
@@ -3388,7 +3389,7 @@ export type TranscriberDto = {
   /**
    * The speech-to-text provider (needs a key of the account or of the platform, else the deployment default serves)
    */
-  provider: 'offline' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam';
+  provider: 'offline' | 'local' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam';
   /**
    * The provider's model; omitted = the provider's default
    */
@@ -3715,7 +3716,7 @@ export type TranscriberInputDto = {
   /**
    * The speech-to-text provider (needs a key of the account or of the platform, else the deployment default serves)
    */
-  provider: 'offline' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam';
+  provider: 'offline' | 'local' | 'openai' | 'deepgram' | 'assemblyai' | 'sarvam';
   /**
    * The provider's model; omitted = the provider's default
    */
@@ -4363,7 +4364,7 @@ export type CreateCatalogVoiceDto = {
   /**
    * The speech provider that speaks it
    */
-  provider: 'offline' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam';
+  provider: 'offline' | 'local' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam';
   model_name: string;
   /**
    * Accounts of this tier and above may use it
@@ -4396,7 +4397,7 @@ export type UpdateCatalogVoiceDto = {
   /**
    * The speech provider that speaks it
    */
-  provider?: 'offline' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam';
+  provider?: 'offline' | 'local' | 'openai' | 'elevenlabs' | 'cartesia' | 'deepgram' | 'azure' | 'sarvam';
   model_name?: string;
   /**
    * Accounts of this tier and above may use it

@@ -1,0 +1,220 @@
+import { execFileSync } from 'node:child_process';
+import { levelDbfs, resamplePcm16 } from '@vap/media';
+import { ProviderError } from '../provider-error';
+import type { TtsVoice } from '../tts-provider';
+import { defaultPythonPath, localSpeechProblem } from './local-speech';
+import { LocalSttProvider } from './local-stt.provider';
+import { espeakArgs, espeakVoiceFor, LocalTtsProvider } from './local-tts.provider';
+import { PocketSphinxPool } from './pocketsphinx-pool';
+import { WavStreamReader } from './wav-stream';
+
+// Real espeak-ng and PocketSphinx (Debian's espeak-ng, pocketsphinx-en-us, python3-pocketsphinx).
+const AGENT_VOICE: TtsVoice = {
+  providerVoiceId: 'en-us+m3',
+  model: '',
+  speed: 1,
+  volume: 1,
+  language: 'en-US',
+};
+const pythonPath = defaultPythonPath();
+
+async function collect(chunks: AsyncIterable<Int16Array>): Promise<Int16Array> {
+  const parts: Int16Array[] = [];
+  for await (const chunk of chunks) parts.push(chunk.slice());
+  const out = new Int16Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** A caller's utterance at the call's 8 kHz: espeak-ng in a voice, rate and pitch of its own. */
+function callerSays(text: string, args: string[]): Int16Array {
+  const wav = execFileSync('espeak-ng', ['--stdout', '--stdin', ...args], { input: text });
+  const reader = new WavStreamReader();
+  const data = reader.push(wav);
+  const pcm = new Int16Array(data.buffer.slice(data.byteOffset, data.byteOffset + (data.length & ~1)));
+  return resamplePcm16(pcm, reader.format!.sampleRate, 8000);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(condition: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('local speech', () => {
+  it('finds espeak-ng, the pocketsphinx module and its model here, and names what is missing', async () => {
+    expect(await localSpeechProblem({ pythonPath, espeakPath: 'espeak-ng' })).toBeUndefined();
+    const problem = await localSpeechProblem({ pythonPath, espeakPath: '/nonexistent/espeak-ng' });
+    expect(problem).toContain('espeak-ng (/nonexistent/espeak-ng');
+    expect(problem).toContain(
+      'sudo apt-get install -y espeak-ng pocketsphinx pocketsphinx-en-us python3-pocketsphinx',
+    );
+  });
+});
+
+describe('LocalTtsProvider', () => {
+  const tts = new LocalTtsProvider({ espeakPath: 'espeak-ng', timeoutMs: 5000 });
+
+  it('maps catalog voices to espeak-ng voices, speed and volume to its rate and amplitude', () => {
+    expect(espeakVoiceFor({ providerVoiceId: 'hi', language: 'hi-IN' })).toBe('hi');
+    expect(espeakVoiceFor({ providerVoiceId: 'anushka', language: 'ta-IN' })).toBe('ta');
+    expect(espeakVoiceFor({ providerVoiceId: 'nova', language: 'en-IN' })).toBe('en-us');
+    expect(espeakArgs({ ...AGENT_VOICE, speed: 1.2, volume: 0.5 })).toEqual([
+      '--stdout',
+      '--stdin',
+      '-b',
+      '1',
+      '-v',
+      'en-us+m3',
+      '-s',
+      '210',
+      '-a',
+      '50',
+    ]);
+  });
+
+  it('speaks the text at 8 kHz, piece by piece', async () => {
+    const pieces: Int16Array[] = [];
+    for await (const piece of tts.synthesize({ text: 'Your order ships on Monday.', voice: AGENT_VOICE })) {
+      pieces.push(piece.slice());
+    }
+    expect(pieces.length).toBeGreaterThan(5);
+    expect(pieces.every((p) => p.length <= 800)).toBe(true);
+    const samples = pieces.reduce((n, p) => n + p.length, 0);
+    // About 1.5 s of speech at 8000 samples a second.
+    expect(samples).toBeGreaterThan(8000);
+    expect(samples).toBeLessThan(8000 * 4);
+    const all = await collect(tts.synthesize({ text: 'Your order ships on Monday.', voice: AGENT_VOICE }));
+    expect(levelDbfs(all)).toBeGreaterThan(-40);
+  });
+
+  it('speaks Hindi, Tamil and Bengali voices', async () => {
+    for (const id of ['hi', 'ta', 'bn']) {
+      const pcm = await collect(
+        tts.synthesize({ text: 'नमस्ते', voice: { ...AGENT_VOICE, providerVoiceId: id, language: id } }),
+      );
+      expect(pcm.length).toBeGreaterThan(2000);
+    }
+  });
+
+  it('kills espeak-ng when the caller stops listening', async () => {
+    const controller = new AbortController();
+    const text = 'This is a long answer that goes on. '.repeat(40);
+    let pieces = 0;
+    let pid: number | undefined;
+    for await (const _piece of tts.synthesize({ text, voice: AGENT_VOICE }, controller.signal)) {
+      pid ??= [...tts.running][0];
+      if (++pieces === 3) controller.abort();
+    }
+    expect(pieces).toBe(3);
+    expect(pid).toBeDefined();
+    await until(() => !processAlive(pid!) && tts.running.size === 0);
+  });
+
+  it('fails as the provider when espeak-ng cannot run', async () => {
+    const broken = new LocalTtsProvider({ espeakPath: '/nonexistent/espeak-ng', timeoutMs: 5000 });
+    await expect(collect(broken.synthesize({ text: 'hello', voice: AGENT_VOICE }))).rejects.toThrow(
+      /tts provider local failed: .*ENOENT/,
+    );
+    await expect(
+      collect(tts.synthesize({ text: 'hello', voice: { ...AGENT_VOICE, providerVoiceId: 'zz-nope' } })),
+    ).rejects.toBeInstanceOf(ProviderError);
+  });
+});
+
+describe('LocalSttProvider', () => {
+  const stt = new LocalSttProvider({ pythonPath, timeoutMs: 10_000, sttWorkers: 2 });
+  afterAll(() => stt.close());
+
+  it('hears a caller in another voice, rate and pitch than the agent: the words of the order and its digits', async () => {
+    const session = await stt.open({ languages: ['en'] });
+    const utterance = callerSays('where is my order one two three four five', [
+      '-v',
+      'en-us+m1',
+      '-s',
+      '150',
+      '-p',
+      '40',
+    ]);
+    for (let at = 0; at < utterance.length; at += 160) session.push(utterance.subarray(at, at + 160));
+    const partial = await session.speculate!();
+    expect(partial).toContain('order');
+    const text = await session.finish();
+    expect(text).toContain('order');
+    expect(text).toMatch(/one two three four five/);
+    expect(await session.finish()).toBe('');
+    await session.close();
+  });
+
+  it('keeps at most the longest utterance, and one that the caller gives up on fails with its reason', async () => {
+    const session = await stt.open({ languages: ['en'] });
+    const controller = new AbortController();
+    controller.abort(new Error('barge-in'));
+    session.push(new Int16Array(8000));
+    await expect(session.finish(controller.signal)).rejects.toThrow('barge-in');
+    const short = new LocalSttProvider({ pythonPath, timeoutMs: 10_000, sttWorkers: 1, maxUtteranceMs: 100 });
+    const bounded = await short.open({ languages: ['en'] });
+    bounded.push(new Int16Array(8000));
+    // 100 ms kept of the second: what reaches the recogniser is 1600 samples at 16 kHz.
+    expect((bounded as unknown as { utterance: { length: number } }).utterance.length).toBe(800);
+    await short.close();
+  });
+});
+
+describe('PocketSphinxPool', () => {
+  it('runs at most `size` workers, refuses past its queue, and drops a queued request on abort', async () => {
+    const pool = new PocketSphinxPool({ pythonPath, size: 1, maxQueue: 1 });
+    try {
+      await pool.warm();
+      const second = new Int16Array(16000);
+      const first = pool.decode(second);
+      const controller = new AbortController();
+      const queued = pool.decode(second, controller.signal);
+      await expect(pool.decode(second)).rejects.toThrow(/busy/);
+      controller.abort(new Error('caller hung up'));
+      await expect(queued).rejects.toThrow('caller hung up');
+      expect(pool.queued).toBe(0);
+      expect(await first).toEqual(expect.any(String));
+      expect(pool.workerPids).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails the request of a worker that dies and replaces the worker', async () => {
+    const pool = new PocketSphinxPool({ pythonPath, size: 1, maxQueue: 4 });
+    try {
+      await pool.warm();
+      const [pid] = pool.workerPids;
+      const lost = pool.decode(new Int16Array(16000 * 20));
+      process.kill(pid, 'SIGKILL');
+      await expect(lost).rejects.toThrow(/recogniser process exited \(signal SIGKILL\)/);
+      expect(await pool.decode(new Int16Array(1600))).toBe('');
+      expect(pool.workerPids).toHaveLength(1);
+      expect(pool.workerPids[0]).not.toBe(pid);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails its queue when Python cannot load pocketsphinx', async () => {
+    const pool = new PocketSphinxPool({ pythonPath: '/nonexistent/python3', size: 2, maxQueue: 4 });
+    await expect(pool.decode(new Int16Array(1600))).rejects.toThrow(/could not start|exited/);
+    await pool.close();
+  });
+});

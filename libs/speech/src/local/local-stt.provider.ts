@@ -1,0 +1,121 @@
+import { PcmBuffer, resamplePcm16 } from '@vap/media';
+import { ProviderError } from '../provider-error';
+import { RequestDeadline } from '../request-deadline';
+import type { SttOptions, SttProvider, SttSession } from '../stt-provider';
+import { defaultSttWorkers, type LocalSpeechSettings, MAX_LOCAL_STT_WORKERS } from './local-speech';
+import { POCKETSPHINX_SAMPLE_RATE, PocketSphinxPool } from './pocketsphinx-pool';
+
+const CALL_SAMPLE_RATE = 8000;
+/**
+ * Longest utterance a session keeps, in ms: the endpointer cuts an utterance at 30 s (MEDIA_MAX_UTTERANCE_MS's
+ * default), plus its pre-roll. Audio past it is not kept.
+ */
+export const LOCAL_STT_MAX_UTTERANCE_MS = 31_000;
+/** Utterances waiting per recogniser process at most, before one more is refused. */
+const QUEUE_PER_WORKER = 8;
+/** Standard deviation of the noise that fills the band above 4 kHz, in PCM16 steps (about -50 dBFS). */
+const BAND_FILL_NOISE = 100;
+
+/**
+ * Telephone audio upsampled to 16 kHz has nothing above 4 kHz, and PocketSphinx's wideband model reads those
+ * silent filterbank channels (their logs far below anything it was trained on) as strong evidence: it hears other
+ * words. Faint white noise fills them as a microphone's own noise would; measured here, it turned "when you meet
+ * all of mine" back into "one two three four five". Seeded, so one utterance always decodes the same.
+ */
+export function fillSilentBand(pcm: Int16Array): Int16Array {
+  let seed = 0x9e3779b9;
+  const uniform = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 0x100000000;
+  };
+  // Irwin-Hall: the sum of 4 uniforms is close to normal, with variance 4/12.
+  const scale = BAND_FILL_NOISE * Math.sqrt(3);
+  for (let i = 0; i < pcm.length; i++) {
+    const noise = (uniform() + uniform() + uniform() + uniform() - 2) * scale;
+    pcm[i] = Math.max(-32768, Math.min(32767, Math.round(pcm[i] + noise)));
+  }
+  return pcm;
+}
+
+export interface LocalSttOptions extends Pick<LocalSpeechSettings, 'pythonPath' | 'timeoutMs'> {
+  sttWorkers?: number;
+  maxUtteranceMs?: number;
+}
+
+/**
+ * PocketSphinx (US English) on this machine: a session keeps the caller's utterance and finish() has one of the
+ * replica's recogniser processes decode it whole (upsampled to the model's 16 kHz). speculate() decodes the
+ * utterance so far. The processes start with the first utterance and end with close().
+ */
+export class LocalSttProvider implements SttProvider {
+  readonly name = 'local' as const;
+  readonly pool: PocketSphinxPool;
+  private readonly maxUtteranceSamples: number;
+
+  constructor(private readonly options: LocalSttOptions) {
+    const size = Math.max(1, Math.min(MAX_LOCAL_STT_WORKERS, options.sttWorkers ?? defaultSttWorkers()));
+    this.pool = new PocketSphinxPool({
+      pythonPath: options.pythonPath,
+      size,
+      maxQueue: size * QUEUE_PER_WORKER,
+    });
+    this.maxUtteranceSamples =
+      ((options.maxUtteranceMs ?? LOCAL_STT_MAX_UTTERANCE_MS) * CALL_SAMPLE_RATE) / 1000;
+  }
+
+  async open(_options: SttOptions): Promise<SttSession> {
+    return new LocalSttSession(this.pool, this.options.timeoutMs, this.maxUtteranceSamples);
+  }
+
+  /** Ends the recogniser processes (module destroy). */
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+class LocalSttSession implements SttSession {
+  private readonly utterance = new PcmBuffer();
+
+  constructor(
+    private readonly pool: PocketSphinxPool,
+    private readonly timeoutMs: number,
+    private readonly maxSamples: number,
+  ) {}
+
+  push(frame: Int16Array): void {
+    const room = this.maxSamples - this.utterance.length;
+    if (room <= 0) return;
+    this.utterance.write(frame.length > room ? frame.subarray(0, room) : frame);
+  }
+
+  async finish(signal?: AbortSignal): Promise<string> {
+    const pcm = this.utterance.copy();
+    this.utterance.clear();
+    return this.transcribe(pcm, signal);
+  }
+
+  async speculate(signal?: AbortSignal): Promise<string> {
+    return this.transcribe(this.utterance.copy(), signal);
+  }
+
+  async close(): Promise<void> {
+    this.utterance.clear();
+  }
+
+  private async transcribe(pcm: Int16Array, signal?: AbortSignal): Promise<string> {
+    signal?.throwIfAborted();
+    if (pcm.length === 0) return '';
+    const deadline = new RequestDeadline('recognition', this.timeoutMs, signal);
+    try {
+      const wideband = fillSilentBand(resamplePcm16(pcm, CALL_SAMPLE_RATE, POCKETSPHINX_SAMPLE_RATE));
+      return await this.pool.decode(wideband, deadline.signal);
+    } catch (error) {
+      if (deadline.callerAborted) throw signal?.reason ?? error;
+      throw new ProviderError('stt', 'local', deadline.timeout ?? error);
+    } finally {
+      deadline.release();
+    }
+  }
+}
