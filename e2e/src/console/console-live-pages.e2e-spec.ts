@@ -1,8 +1,10 @@
 // The console's live pages in a real browser (Debian's Chromium with a fake microphone), on a platform of the
 // spec's own whose media runs at wall speed (a browser plays audio in real time): a phone call's page follows the
 // call without a reload, by push when the platform sends snapshots and by a slow reload when it cannot; the
-// agent's Talk panel holds a conversation with the microphone; its scripted test types the caller's line, which has
-// the agent call a partner function (a local fake server), shown with its arguments and outcome; the Calls list shows phone calls and web sessions
+// agent's Talk panel holds a conversation with the microphone, warning (with where to fix it) that this platform's
+// offline recogniser cannot understand a person; its scripted test types the caller's line, which has the agent call
+// a partner function (a local fake server), shown with its arguments and outcome, and a slow typist is never asked
+// whether anyone is there, while a line about a function (not naming it) calls it too; the Calls list shows phone calls and web sessions
 // under All and filters them by channel; the Embed page fills the snippets with the agent; and none of these
 // pages has serious accessibility violations. Screenshots go to tmp/e2e-artifacts/console/.
 import { mkdirSync } from 'node:fs';
@@ -33,6 +35,19 @@ const CHECK_ORDER = {
     additionalProperties: false,
   },
 };
+
+/** A function the caller's line need not name: the offline model matches its description and fills the number. */
+const LOOKUP_ORDER = {
+  name: 'lookup_order',
+  description: 'Look up an order by its number',
+  parameters: {
+    type: 'object',
+    properties: { order_number: { type: 'string', description: 'The order number' } },
+    required: ['order_number'],
+    additionalProperties: false,
+  },
+};
+const ASKS_ABOUT_ORDER = 'Where is my order 12345?';
 
 describe('the console’s live pages in a browser', () => {
   let world: VoiceWorld;
@@ -185,8 +200,16 @@ describe('the console’s live pages in a browser', () => {
     await page.getByRole('button', { name: 'Talk', exact: true }).click();
     const conversation = page.getByRole('list', { name: `Conversation with ${AGENT_NAME}` });
     await conversation.locator('li.bot', { hasText: INTRO }).waitFor({ timeout: 30_000 });
-    // The offline recogniser's warning is shown to the person.
-    await page.getByText(/offline development recogniser/).waitFor();
+    // This platform hears with the offline recogniser: the warning says so in the team's words, with where to fix
+    // it; its Transcriber link selects the builder's Transcriber tab on this same page, the session going on.
+    const warning = page.getByRole('alert').filter({ hasText: 'This agent will not understand you' });
+    await warning.getByText(/offline development recogniser/).waitFor();
+    expect(await warning.getByRole('link', { name: 'Provider keys page' }).getAttribute('href')).toBe(
+      '/console/provider-keys',
+    );
+    await warning.getByRole('link', { name: 'Transcriber tab' }).click();
+    expect(await page.getByRole('tab', { name: /^Transcriber/ }).getAttribute('aria-selected')).toBe('true');
+    expect(page.url()).toContain(`/console/agents/${agentId}?section=transcriber`);
     // The fake microphone's line, heard (it comes round every 9 s or so; a loaded machine may garble a pass), and
     // final: while the caller is still heard the panel shows the words so far ("hearing…"), which a session
     // ended at that moment never records as a line.
@@ -293,6 +316,53 @@ describe('the console’s live pages in a browser', () => {
     expect(page.url()).toContain(`/calls/web/${webSessionId}`);
   });
 
+  it('keeps a typed test going while the person types, and the offline model calls a function the line is about', async () => {
+    const fn = await world.api('/custom-functions', {
+      method: 'POST',
+      body: { ...LOOKUP_ORDER, url: `${functions.url}/lookup` },
+    });
+    expect(fn.status).toBe(200);
+    functions.answer('/lookup', { status: 200, body: JSON.stringify({ status: 'packed' }) });
+    const agent = await world.agent({
+      agent_name: 'Typing Maya',
+      intro_message: INTRO,
+      user_idle_enabled: true,
+    });
+    const attached = await world.api(`/agent/${agent.id}/custom-functions/${fn.body.data.id}`, {
+      method: 'POST',
+    });
+    expect(attached.status).toBe(200);
+
+    await page.goto(consoleUrl(`/agents/${agent.id}`));
+    await page.getByRole('heading', { name: 'Typing Maya' }).waitFor();
+    // Where the team tests, what the offline model can do.
+    await page
+      .getByTestId('offline-model-note')
+      .getByText(/Where is my order 12345\?/)
+      .waitFor();
+    await page.getByRole('button', { name: 'Start scripted test' }).click();
+    const conversation = page.getByRole('list', { name: 'Scripted conversation with Typing Maya' });
+    await conversation.locator('li.bot', { hasText: INTRO }).waitFor({ timeout: 30_000 });
+    // A slow typist: a key every 2 s for 24 s, longer than the reprompt and the goodbye after it (8 s each at
+    // this platform's wall-speed media). The agent neither asks whether anyone is there nor ends the test.
+    const line = page.getByLabel('The caller says');
+    for (const key of 'Where is my'.split('')) {
+      await line.press(key === ' ' ? 'Space' : key);
+      await page.waitForTimeout(2000);
+    }
+    expect(await conversation.locator('li.bot', { hasText: 'Are you still there?' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'End test' }).waitFor();
+    await line.fill(ASKS_ABOUT_ORDER);
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const tool = page.getByTestId('live-tool').filter({ hasText: 'lookup_order' });
+    await tool.filter({ hasText: 'success' }).waitFor({ timeout: 30_000 });
+    expect((await tool.textContent())!).toContain('"order_number":"12345"');
+    await conversation.locator('li.bot', { hasText: 'packed' }).waitFor({ timeout: 30_000 });
+    await shot(page, 'agent-scripted-typing');
+    await page.getByRole('button', { name: 'End test' }).click();
+    await page.getByRole('button', { name: 'Start a new scripted test' }).waitFor();
+  }, 120_000);
+
   it('shows the embed snippets with the agent and origins filled in', async () => {
     await page.goto(consoleUrl('/embed'));
     await page.getByRole('heading', { name: 'Embed on your site' }).waitFor();
@@ -339,6 +409,13 @@ describe('the console’s live pages in a browser', () => {
     await check(`/calls/${callId}`);
     await check(`/calls/web/${webSessionId}`);
     await check(`/agents/${agentId}`);
+    // The Talk panel with its warning about the offline recogniser shown.
+    await check(`/agents/${agentId}`, async () => {
+      await a11y.getByRole('button', { name: 'Talk', exact: true }).click();
+      await a11y.getByRole('alert').filter({ hasText: 'This agent will not understand you' }).waitFor({
+        timeout: 30_000,
+      });
+    });
     await check('/embed', async () => {
       await a11y.getByLabel('Agent').selectOption({ label: AGENT_NAME });
       await a11y.getByLabel("Your pages' origins").fill('https://shop.example.com/path');
