@@ -123,6 +123,8 @@ export function PublishableKeysSection({ session }: { session: Session }) {
   const agents = useAgents();
   const [created, setCreated] = useState<CreatedPublishableKey | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  // The form opens on demand, so the page's first form (the API key's) is the only one until asked.
+  const [making, setMaking] = useState(false);
   const manage = can.manageKeys(session);
   const agentName = (id: string) => agents.data?.find((a) => a.id === id)?.agent_name ?? id;
   const revoke = async (k: PublishableKeyRecord) => {
@@ -162,14 +164,22 @@ export function PublishableKeysSection({ session }: { session: Session }) {
           </button>
         </div>
       )}
-      {manage && (
-        <PublishableKeyForm
-          onCreated={(k) => {
-            setCreated(k);
-            keys.reload();
-          }}
-        />
-      )}
+      {manage &&
+        (making ? (
+          <PublishableKeyForm
+            onCreated={(k) => {
+              setCreated(k);
+              setMaking(false);
+              keys.reload();
+            }}
+          />
+        ) : (
+          <p>
+            <button type="button" class="secondary" onClick={() => setMaking(true)}>
+              Create a publishable key
+            </button>
+          </p>
+        ))}
       <LoadState loaded={keys}>
         {(k) =>
           k.publishable_keys.length === 0 ? (
