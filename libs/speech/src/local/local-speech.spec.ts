@@ -4,7 +4,7 @@ import { ProviderError } from '../provider-error';
 import type { TtsVoice } from '../tts-provider';
 import { defaultPythonPath, localSpeechProblem } from './local-speech';
 import { LocalSttProvider } from './local-stt.provider';
-import { espeakArgs, espeakVoiceFor, LocalTtsProvider } from './local-tts.provider';
+import { espeakArgs, espeakVoiceFor, LocalTtsProvider, parseEspeakVoices } from './local-tts.provider';
 import { PocketSphinxPool } from './pocketsphinx-pool';
 import { WavStreamReader } from './wav-stream';
 
@@ -72,8 +72,21 @@ describe('LocalTtsProvider', () => {
 
   it('maps catalog voices to espeak-ng voices, speed and volume to its rate and amplitude', () => {
     expect(espeakVoiceFor({ providerVoiceId: 'hi', language: 'hi-IN' })).toBe('hi');
-    expect(espeakVoiceFor({ providerVoiceId: 'anushka', language: 'ta-IN' })).toBe('ta');
-    expect(espeakVoiceFor({ providerVoiceId: 'nova', language: 'en-IN' })).toBe('en-us');
+    expect(espeakVoiceFor({ providerVoiceId: 'en-us+f2', language: 'en-US' })).toBe('en-us+f2');
+    // Standing in for a cloud voice: its language, female or male as the id reads.
+    expect(espeakVoiceFor({ providerVoiceId: 'anushka', language: 'ta-IN' })).toBe('ta+f3');
+    expect(espeakVoiceFor({ providerVoiceId: 'nova', language: 'en-IN' })).toBe('en-us+f3');
+    expect(espeakVoiceFor({ providerVoiceId: 'en-IN-PrabhatNeural', language: 'hinglish' })).toBe('hi+m3');
+    // With the installation's voices known, an id that only looks like one is not taken for it.
+    const known = parseEspeakVoices(
+      execFileSync('espeak-ng', ['--voices'], { encoding: 'utf8' }),
+      execFileSync('espeak-ng', ['--voices=variant'], { encoding: 'utf8' }),
+    );
+    expect(espeakVoiceFor({ providerVoiceId: 'ash', language: 'en-US' }, known)).toBe('en-us+m3');
+    expect(espeakVoiceFor({ providerVoiceId: 'bn+f2', language: 'bn-IN' }, known)).toBe('bn+f2');
+    expect(espeakVoiceFor({ providerVoiceId: 'en-IN-Chirp3-HD-Aoede', language: 'en-IN' }, known)).toBe(
+      'en-us+f3',
+    );
     expect(espeakArgs({ ...AGENT_VOICE, speed: 1.2, volume: 0.5 })).toEqual([
       '--stdout',
       '--stdin',
@@ -131,8 +144,11 @@ describe('LocalTtsProvider', () => {
     await expect(collect(broken.synthesize({ text: 'hello', voice: AGENT_VOICE }))).rejects.toThrow(
       /tts provider local failed: .*ENOENT/,
     );
+    const unknown = new LocalTtsProvider({ espeakPath: 'espeak-ng', timeoutMs: 5000 });
+    // An espeak-ng that cannot list its voices is asked for the voice as named, and says it has none.
+    (unknown as unknown as { voices: Promise<undefined> }).voices = Promise.resolve(undefined);
     await expect(
-      collect(tts.synthesize({ text: 'hello', voice: { ...AGENT_VOICE, providerVoiceId: 'zz-nope' } })),
+      collect(unknown.synthesize({ text: 'hello', voice: { ...AGENT_VOICE, providerVoiceId: 'zz-nope' } })),
     ).rejects.toBeInstanceOf(ProviderError);
   });
 });

@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { Resampler } from '@vap/media';
 import { isoLanguageOf } from '../languages';
+import { fliteVoiceFor } from '../offline/offline-tts.provider';
 import { substituteAliases } from '../pronunciation-match';
 import { ProviderError } from '../provider-error';
 import { RequestDeadline } from '../request-deadline';
@@ -20,15 +21,56 @@ const STDERR_CHARS = 300;
 /** A voice name espeak-ng knows the shape of: a language (en-us, hi) and an optional variant (+m3, +f2). */
 const VOICE_NAME = /^[a-z]{2,3}(-[a-z0-9]{1,8})*(\+[a-z0-9_]{1,16})?$/i;
 
-/** The espeak-ng voice for a catalog voice: its own id when it is one, else the voice's language (en -> en-us). */
-export function espeakVoiceFor(voice: Pick<TtsVoice, 'providerVoiceId' | 'language'>): string {
-  if (VOICE_NAME.test(voice.providerVoiceId)) return voice.providerVoiceId;
-  const language = isoLanguageOf(voice.language || 'en');
-  return language === 'en' || !/^[a-z]{2,3}$/.test(language) ? 'en-us' : language;
+/** The voices an espeak-ng installation has: its languages (en-us, hi) and variants (m3, f3, adam). */
+export interface EspeakVoices {
+  languages: ReadonlySet<string>;
+  variants: ReadonlySet<string>;
+}
+
+/** Reads `espeak-ng --voices` and `--voices=variant` (the second column; the variant file's name). */
+export function parseEspeakVoices(languages: string, variants: string): EspeakVoices {
+  const rows = (text: string) =>
+    text
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/));
+  return {
+    languages: new Set(rows(languages).flatMap((cols) => (cols[1] ? [cols[1].toLowerCase()] : []))),
+    variants: new Set(
+      rows(variants).flatMap((cols) => {
+        const file = cols.find((c) => c.startsWith('!v/'));
+        return file ? [file.slice(3).toLowerCase()] : [];
+      }),
+    ),
+  };
+}
+
+function isEspeakVoice(id: string, known: EspeakVoices | undefined): boolean {
+  if (!VOICE_NAME.test(id)) return false;
+  if (!known) return true;
+  const [language, variant] = id.toLowerCase().split('+');
+  return known.languages.has(language) && (variant === undefined || known.variants.has(variant));
+}
+
+/**
+ * The espeak-ng voice for a catalog voice: its own id when it is one (a local voice: `en-us+m3`, `hi`), else
+ * (standing in for a voice whose provider has no key) the voice's language (English as en-us) with a female or
+ * male variant as the offline engine reads the id (`nova` female, `onyx` male). `known`: the installation's
+ * voices, so a cloud voice's id that only looks like one (OpenAI's `ash`) is not taken for it.
+ */
+export function espeakVoiceFor(
+  voice: Pick<TtsVoice, 'providerVoiceId' | 'language'>,
+  known?: EspeakVoices,
+): string {
+  if (isEspeakVoice(voice.providerVoiceId, known)) return voice.providerVoiceId;
+  const code = isoLanguageOf(voice.language || 'en');
+  const language =
+    code === 'en' || !/^[a-z]{2,3}$/.test(code) || (known && !known.languages.has(code)) ? 'en-us' : code;
+  return `${language}${fliteVoiceFor(voice) === 'slt' ? '+f3' : '+m3'}`;
 }
 
 /** espeak-ng's arguments for a voice: -s words per minute from speed, -a amplitude from volume. */
-export function espeakArgs(voice: TtsVoice): string[] {
+export function espeakArgs(voice: TtsVoice, known?: EspeakVoices): string[] {
   const wpm = Math.round(BASE_WORDS_PER_MINUTE * Math.min(3, Math.max(0.5, voice.speed || 1)));
   const amplitude = Math.round(100 * Math.min(2, Math.max(0, voice.volume ?? 1)));
   return [
@@ -37,7 +79,7 @@ export function espeakArgs(voice: TtsVoice): string[] {
     '-b',
     '1',
     '-v',
-    espeakVoiceFor(voice),
+    espeakVoiceFor(voice, known),
     '-s',
     String(wpm),
     '-a',
@@ -70,7 +112,24 @@ export class LocalTtsProvider implements TtsProvider {
   /** The espeak-ng processes running now (their ids): an abort ends its process. */
   readonly running = new Set<number>();
 
+  /** The installation's voices, read once (undefined when they could not be: every id that looks right is tried). */
+  private voices?: Promise<EspeakVoices | undefined>;
+
   constructor(private readonly settings: Pick<LocalSpeechSettings, 'espeakPath' | 'timeoutMs'>) {}
+
+  private knownVoices(): Promise<EspeakVoices | undefined> {
+    const list = (arg: string) =>
+      new Promise<string>((resolve, reject) =>
+        execFile(this.settings.espeakPath, [arg], { timeout: 5000, maxBuffer: 1 << 20 }, (error, out) =>
+          error ? reject(error) : resolve(out),
+        ),
+      );
+    this.voices ??= Promise.all([list('--voices'), list('--voices=variant')]).then(
+      ([languages, variants]) => parseEspeakVoices(languages, variants),
+      () => undefined,
+    );
+    return this.voices;
+  }
 
   async *synthesize(
     { text, voice, pronunciations }: TtsRequest,
@@ -79,15 +138,23 @@ export class LocalTtsProvider implements TtsProvider {
     if (signal?.aborted) return;
     // One line: espeak-ng reads stdin a line at a time and pauses at each.
     const spoken = substituteAliases(text, pronunciations).replace(/\s+/g, ' ').trim();
+    const known = await this.knownVoices();
     for (const piece of textPieces(spoken)) {
-      yield* this.speak(piece, voice, signal);
+      yield* this.speak(piece, voice, known, signal);
       if (signal?.aborted) return;
     }
   }
 
-  private async *speak(text: string, voice: TtsVoice, signal?: AbortSignal): AsyncIterable<Int16Array> {
+  private async *speak(
+    text: string,
+    voice: TtsVoice,
+    known: EspeakVoices | undefined,
+    signal?: AbortSignal,
+  ): AsyncIterable<Int16Array> {
     const deadline = new RequestDeadline('synthesis', this.settings.timeoutMs, signal);
-    const child = spawn(this.settings.espeakPath, espeakArgs(voice), { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(this.settings.espeakPath, espeakArgs(voice, known), {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const pid = child.pid;
     if (pid !== undefined) this.running.add(pid);
     child.on('close', () => pid !== undefined && this.running.delete(pid));
