@@ -219,6 +219,22 @@ describe('publishable keys (POST /publishable-keys, POST /web/sessions)', () => 
     expect((await session(key.public_key, THIRD_SITE, agent.id)).status).toBe(200);
   }, 60_000);
 
+  it('lets no more than the limit through when sessions are asked for at once', async () => {
+    const key = await makeKey({
+      name: 'Burst',
+      agent_ids: [agent.id],
+      allowed_origins: [SITE],
+      origin_max_live_sessions: 3,
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => session(key.public_key, SITE, agent.id)),
+    );
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(3);
+    const refused = answers.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(5);
+    for (const r of refused) expect(r.body.error.code).toBe('RATE_LIMITED');
+  });
+
   it('refuses a revoked key at once (401)', async () => {
     const key = await makeKey({ name: 'Revoked', agent_ids: [agent.id], allowed_origins: [SITE] });
     expect((await session(key.public_key, SITE, agent.id)).status).toBe(200);
