@@ -226,7 +226,7 @@ function RunsOn({ title, lines, testId }: { title: string; lines: RunsOnLine[]; 
                 <a {...linkProps('/provider-keys')}>
                   Add your {speechProviderLabel(line.needsKey)} key on the Provider keys page
                 </a>
-                <span class="muted"> (changes not saved here are lost)</span>
+                <span class="muted"> (save first: leaving this page drops your changes)</span>
               </>
             )}
           </li>
