@@ -78,6 +78,10 @@ describe('what calls will hear with', () => {
     expect(transcriberRunsOn(stt('deepgram'), null, [], voices)[0].text).toBe(
       'Calls will hear with Deepgram (its default model) on the platform’s Deepgram key, within the minute price.',
     );
+    // The deployment's own engine needs no key.
+    expect(transcriberRunsOn(stt('local'), null, [], voices)[0].text).toBe(
+      'Calls will hear with Local speech (eSpeak NG, PocketSphinx), which runs on this deployment and needs no key.',
+    );
     expect(transcriberRunsOn(null, null, [], voices)[0].text).toMatch(
       /^Calls will hear with the deployment’s default transcriber/,
     );

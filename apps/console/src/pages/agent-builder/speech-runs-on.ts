@@ -20,6 +20,7 @@ const SPEECH_LABELS: Record<string, string> = {
   sarvam: 'Sarvam',
   assemblyai: 'AssemblyAI',
   offline: 'the offline engine',
+  local: 'Local speech',
 };
 
 export const speechProviderLabel = (provider: string) => SPEECH_LABELS[provider] ?? provider;
@@ -86,6 +87,10 @@ function transcriberWords(t: TranscriberDraft, keys: SpeechKey[], voices: Catalo
       text:
         'the offline development recogniser, which understands only the platform’s own synthetic speech, ' +
         'not a person',
+    };
+  if (t.provider === 'local')
+    return {
+      text: 'Local speech (eSpeak NG, PocketSphinx), which runs on this deployment and needs no key',
     };
   const label = speechProviderLabel(t.provider);
   const model = t.model.trim() ? `${label} ${t.model.trim()}` : `${label} (its default model)`;
