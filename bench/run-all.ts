@@ -62,6 +62,7 @@ const RUNS: BenchRun[] = [
   { name: 'voice-handoffs', script: 'voice', entry: 'handoffs', args: ['50'] },
   { name: 'voice-s2s', script: 'voice', entry: 'speech-to-speech' },
   { name: 'llm-first-text', script: '.', entry: 'llm-first-text.bench' },
+  { name: 'local-speech', script: 'local-speech' },
 ];
 
 interface ResultFigure extends BenchFigure {

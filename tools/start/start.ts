@@ -15,6 +15,10 @@
  * A second start on the same database or NATS subject prefix, anywhere on this machine, is refused in one line
  * naming the running one (see start-lock.ts), rather than sharing its work.
  *
+ * Local speech (voice's development default: Debian's espeak-ng, pocketsphinx, pocketsphinx-en-us and
+ * python3-pocketsphinx) is installed with apt-get when missing, as root or with passwordless sudo; elsewhere the
+ * command is printed and voice runs calls on the offline signal engine.
+ *
  * Reads DATABASE_URL, NATS_URL, PORT (gateway) and NATS_SUBJECT_PREFIX from the environment or a .env file
  * at the root, and hands every other setting there to the apps.
  * Options: --only agents,calls   start just those apps (add `gateway` to include it).
@@ -42,6 +46,7 @@ import {
   startPlatform,
   workspaceRoot,
 } from '@vap/testing';
+import { ensureLocalSpeech } from './local-speech-install';
 import { startEnvOf } from './start-env';
 import { claimInfrastructure, infrastructureOf } from './start-lock';
 
@@ -142,6 +147,9 @@ class Runner {
       ports[app] = port;
     }
     await ensureDatabaseExists(databaseUrl);
+    this.throwIfStopping();
+    // The voice service's development speech (eSpeak NG, PocketSphinx): installed when missing, where it may be.
+    if (services.includes('voice')) await ensureLocalSpeech(process.env, say, complain);
     this.throwIfStopping();
 
     const env = startEnvOf(process.env, { gatewayPort, voicePort: ports.voice });

@@ -11,7 +11,8 @@ export function speechProviderTable(): string {
   const rows = [
     '| Provider | Setting name | Text to speech | Speech to text | Languages (spoken_languages) | Key terms | Pronunciations | Code-switching | API base (`SPEECH_<P>_BASE_URL` default) |',
     '|---|---|---|---|---|---|---|---|---|',
-    "| Offline (development engine) | `offline` | yes, flite with the text in-band | yes, reads only the platform's own synthetic speech | all (one voice pair) | no | no | no | none (no key) |",
+    "| Local speech (eSpeak NG, PocketSphinx) | `local` | streamed, eSpeak NG on the replica | per utterance, PocketSphinx US English on the replica | speaks all (eSpeak NG's voices), hears en | no | aliases | no | none (no key; Debian packages) |",
+    "| Offline (signal engine, for tests) | `offline` | yes, flite with the text in-band | yes, reads only the platform's own synthetic speech | all (one voice pair) | no | no | no | none (no key) |",
   ];
   for (const name of SPEECH_PROVIDERS) {
     const plugin = SPEECH_PLUGINS[name];

@@ -50,7 +50,8 @@ export const LIMITS = {
 } as const;
 
 export const STT_PROVIDERS: [string, string][] = [
-  ['offline', 'Offline (development engine)'],
+  ['local', 'Local speech (eSpeak NG, PocketSphinx)'],
+  ['offline', 'Offline (signal engine, for tests)'],
   ['openai', 'OpenAI'],
   ['deepgram', 'Deepgram'],
   ['assemblyai', 'AssemblyAI'],
