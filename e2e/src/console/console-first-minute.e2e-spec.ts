@@ -134,7 +134,7 @@ describe('the console’s first minute in a browser', () => {
     await speaks
       .getByText(
         'Azure Speech needs a key: until you add one in Provider keys, calls speak Neerja’s lines with the ' +
-          'offline engine’s development voice.',
+          'deployment’s stand-in voice (not the provider’s own).',
         { exact: false },
       )
       .waitFor();

@@ -41,7 +41,7 @@ describe('what calls will speak with', () => {
       {
         text:
           'ElevenLabs needs a key: until you add one in Provider keys, calls speak Rachel’s lines with the ' +
-          'offline engine’s development voice.',
+          'deployment’s stand-in voice (not the provider’s own).',
         needsKey: 'elevenlabs',
       },
     ]);

@@ -52,7 +52,7 @@ function voiceWords(voice: CatalogVoice): RunsOnLine {
       return {
         text:
           `${label} needs a key: until you add one in Provider keys, calls speak ${voice.display_name}’s lines ` +
-          'with the offline engine’s development voice',
+          'with the deployment’s stand-in voice (not the provider’s own)',
         needsKey: voice.provider,
       };
   }
