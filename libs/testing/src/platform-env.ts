@@ -67,12 +67,17 @@ export const PLATFORM_DEFAULT_SETTINGS: readonly LauncherSetting[] = [
 
 /**
  * The speech providers of a platform started outside development (tests, benchmarks): offline, the platform's
- * own deterministic speech, which the sandbox phone speaks. Outside development the voice app takes no default
- * (a real caller would go unheard), so such a launcher names them itself, in its own env, where a spec or a
- * caller's environment may name others. Development (`npm start`, `nx serve`) needs none: offline is the app's
- * development default.
+ * own deterministic speech, which the sandbox phone speaks and the tests read back word for word (and the agents
+ * service's previews of stand-in voices likewise). Outside development the voice app takes no default (a real
+ * caller would go unheard), so such a launcher names them itself, in its own env, where a spec or a caller's
+ * environment may name others. Development (`npm start`, `nx serve`) needs none: local speech (eSpeak NG,
+ * PocketSphinx) is the app's development default.
  */
-export const OFFLINE_SPEECH: Readonly<Env> = { STT_PROVIDER: 'offline', TTS_PROVIDER: 'offline' };
+export const OFFLINE_SPEECH: Readonly<Env> = {
+  STT_PROVIDER: 'offline',
+  TTS_PROVIDER: 'offline',
+  SPEECH_STAND_IN: 'offline',
+};
 
 /** Whether `name` is a setting of `app` that a launcher listed in `settings` sets itself. */
 export function isLauncherSetting(

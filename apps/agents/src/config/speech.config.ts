@@ -1,4 +1,4 @@
-import { IsOptional, Length, Matches, ValidateIf } from 'class-validator';
+import { IsIn, IsOptional, Length, Matches, ValidateIf } from 'class-validator';
 import { BoolSetting, IntSetting } from '@vap/runtime';
 
 const httpUrl = /^https?:\/\/[^\s/]+(\/[^\s]*)?$/;
@@ -175,12 +175,22 @@ export class SpeechConfig {
 
   /**
    * A catalog voice whose provider has no key (the account's or the platform's) is still offered, marked
-   * `development_stand_in`, and calls speak it with the offline engine. Never meant for production.
+   * `development_stand_in`, and calls speak it with the voice service's default speech: local speech (eSpeak NG,
+   * in the voice's language) in development, the offline engine where that is not installed. Never meant for
+   * production.
    * @default true, except with NODE_ENV=production
    */
   @IsOptional()
   @BoolSetting()
   SPEECH_OFFLINE_STAND_IN?: boolean;
+
+  /**
+   * What speaks a stand-in voice's preview (GET /voice-configurations/{id}/preview), as the voice service's
+   * TTS_PROVIDER speaks its calls: local (eSpeak NG in the voice's language; the offline engine where espeak-ng is
+   * not installed) or offline (the signal engine, for tests that read the words back).
+   */
+  @IsIn(['local', 'offline'], { message: 'SPEECH_STAND_IN must be local or offline' })
+  SPEECH_STAND_IN: string = 'local';
 
   /** Deadline of the live check of a partner's key (POST and PUT /provider-credentials). */
   @IntSetting({ min: 500, max: 20_000 })

@@ -14,8 +14,9 @@ describe('availabilityOf', () => {
   const premium = { keys: new Set<string>(), voiceTier: 'premium' };
   const withCartesia = { keys: new Set(['cartesia']), voiceTier: 'standard' };
 
-  it('offers the offline engine’s voices to everyone', () => {
+  it('offers the keyless engines’ voices (offline, local speech) to everyone', () => {
     expect(availabilityOf('offline', standard, deployment(false))).toBe('offline');
+    expect(availabilityOf('local', standard, deployment(false))).toBe('offline');
   });
 
   it('prefers the account’s own key, then the platform’s for its tier', () => {

@@ -30,16 +30,17 @@ export function providerLabel(provider: string): string {
 }
 
 /**
- * How an account can speak with a voice of this provider, best first: the offline engine's own voices always; a
- * cloud provider with the account's key, else the platform's key for the account's tier, else the offline engine
- * standing in where the deployment allows it; null when none (the voice is not offered).
+ * How an account can speak with a voice of this provider, best first: the keyless engines' own voices always (the
+ * offline engine's, local speech's); a cloud provider with the account's key, else the platform's key for the
+ * account's tier, else the deployment's default speech standing in where the deployment allows it (local speech
+ * in development); null when none (the voice is not offered).
  */
 export function availabilityOf(
   provider: string,
   account: SpeechAccount,
   deployment: Pick<SpeechDeployment, 'platformKeyFor' | 'offlineStandIn'>,
 ): VoiceAvailability | null {
-  if (provider === 'offline') return 'offline';
+  if (provider === 'offline' || provider === 'local') return 'offline';
   if (isSpeechProvider(provider)) {
     if (account.keys.has(provider)) return 'account_key';
     if (deployment.platformKeyFor(provider, account.voiceTier)) return 'platform';

@@ -41,6 +41,8 @@ export function tiersOf(setting: string | undefined): VoiceTier[] {
 export class SpeechDeployment {
   private readonly platformKeys = new Map<SpeechProviderName, PlatformSpeechKey>();
   readonly offlineStandIn: boolean;
+  /** What speaks a stand-in voice's preview: local speech (eSpeak NG) or the offline engine. */
+  readonly standInEngine: 'local' | 'offline';
   readonly keyCheckTimeoutMs: number;
 
   constructor(
@@ -49,6 +51,7 @@ export class SpeechDeployment {
   ) {
     // Development and test deployments let every catalog voice be tried without keys; production must opt in.
     this.offlineStandIn = speech.SPEECH_OFFLINE_STAND_IN ?? agents.NODE_ENV !== 'production';
+    this.standInEngine = speech.SPEECH_STAND_IN === 'offline' ? 'offline' : 'local';
     this.keyCheckTimeoutMs = speech.SPEECH_KEY_CHECK_TIMEOUT_MS;
     for (const provider of SPEECH_PROVIDERS) {
       const apiKey = settingOf(speech, provider, 'API_KEY');

@@ -18,9 +18,14 @@ export class SpeechKeys {
     private readonly deployment: SpeechDeployment,
   ) {}
 
-  /** Whether a cloud voice with no key anywhere is spoken by the offline engine. */
+  /** Whether a cloud voice with no key anywhere is spoken by a stand-in (local speech, or the offline engine). */
   get offlineStandIn(): boolean {
     return this.deployment.offlineStandIn;
+  }
+
+  /** What speaks a stand-in voice's preview. */
+  get standInEngine(): 'local' | 'offline' {
+    return this.deployment.standInEngine;
   }
 
   accountKeys(partnerId: string): Promise<AccountKeys> {

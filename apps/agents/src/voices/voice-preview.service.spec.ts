@@ -97,6 +97,8 @@ describe('VoicePreviewService', () => {
       ...saved,
       SPEECH_OPENAI_API_KEY: KEY,
       SPEECH_OPENAI_BASE_URL: fake.url,
+      // Stand-ins speak words the fake recogniser reads back; one case hears local speech.
+      SPEECH_STAND_IN: 'offline',
       NODE_ENV: 'test',
     };
     service = serviceNow();
@@ -165,6 +167,19 @@ describe('VoicePreviewService', () => {
     expect(standIn.engine).toBe('offline');
     expect(asks).toHaveLength(0);
     expect(wordsOf(standIn.wavBase64)).toHaveLength(1);
+
+    // As the voice service's calls speak it in development: local speech (eSpeak NG), a voice of its own.
+    process.env.SPEECH_STAND_IN = 'local';
+    service = serviceNow();
+    const local = await service.preview(partner('standard'), 'p', NOVA);
+    expect(local.engine).toBe('local');
+    expect(asks).toHaveLength(0);
+    const wav = Buffer.from(local.wavBase64, 'base64');
+    expect(wav.toString('latin1', 0, 4)).toBe('RIFF');
+    // Speech, not a stand-in's in-band words: a second or more at 8 kHz.
+    expect(wav.length).toBeGreaterThan(16_000);
+    expect(wordsOf(local.wavBase64)).toEqual([]);
+    process.env.SPEECH_STAND_IN = 'offline';
 
     process.env.SPEECH_OFFLINE_STAND_IN = 'false';
     service = serviceNow();

@@ -9,7 +9,15 @@ import {
   VoicePreview as VoicePreviewReply,
   VoicePreviewEngine,
 } from '@vap/messages';
-import { OfflineTtsProvider, speechPlugin, TtsProvider, ttsCapabilities } from '@vap/speech';
+import {
+  defaultPythonPath,
+  LocalTtsProvider,
+  localVoiceProblem,
+  OfflineTtsProvider,
+  speechPlugin,
+  TtsProvider,
+  ttsCapabilities,
+} from '@vap/speech';
 import { voiceTierOf } from '../common/caller';
 import { Voice } from './entities/voice.entity';
 import { VoicePreview } from './entities/voice-preview.entity';
@@ -34,6 +42,8 @@ interface Engine {
 export class VoicePreviewService {
   private readonly logger = new Logger(VoicePreviewService.name);
   private readonly pending = new Map<string, Promise<VoicePreviewReply>>();
+  /** eSpeak NG on this machine (local speech's voice), checked once: undefined until then. */
+  private localVoice?: Promise<LocalTtsProvider | undefined>;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -67,9 +77,32 @@ export class VoicePreviewService {
     return voice;
   }
 
-  /** The voice's provider with the account's key, else the platform's; else the offline engine when allowed. */
+  /** eSpeak NG when it is installed here (local speech, the development default), else undefined. */
+  private localTts(): Promise<LocalTtsProvider | undefined> {
+    const settings = {
+      espeakPath: 'espeak-ng',
+      pythonPath: defaultPythonPath(),
+      timeoutMs: PROVIDER_TIMEOUT_MS,
+    };
+    this.localVoice ??= localVoiceProblem(settings).then((problem) => {
+      if (problem) this.logger.warn(`${problem}; previews stand in with the offline engine`);
+      return problem ? undefined : new LocalTtsProvider(settings);
+    });
+    return this.localVoice;
+  }
+
+  /**
+   * The voice's provider with the account's key, else the platform's; else, when the deployment allows a stand-in,
+   * local speech in the voice's language (as calls speak it in development), or the offline engine without it.
+   */
   private async engineFor(voice: Voice, partnerId: string, tier: string): Promise<Engine> {
     if (voice.provider === 'offline') return { engine: 'offline', tts: new OfflineTtsProvider() };
+    if (voice.provider === 'local') {
+      const local = await this.localTts();
+      return local
+        ? { engine: 'provider', tts: local }
+        : { engine: 'offline', tts: new OfflineTtsProvider() };
+    }
     const capabilities = ttsCapabilities(voice.provider);
     if (capabilities) {
       // The account's key first, then the platform's for its tier (the same choice a call makes).
@@ -102,7 +135,10 @@ export class VoicePreviewService {
         }
       }
     }
-    if (this.speechKeys.offlineStandIn) return { engine: 'offline', tts: new OfflineTtsProvider() };
+    if (this.speechKeys.offlineStandIn) {
+      const local = this.speechKeys.standInEngine === 'local' ? await this.localTts() : undefined;
+      return local ? { engine: 'local', tts: local } : { engine: 'offline', tts: new OfflineTtsProvider() };
+    }
     const label = speechPlugin(voice.provider)?.label ?? voice.provider;
     throw new AppError(
       ErrorCode.INVALID_STATE,
@@ -174,7 +210,9 @@ export class VoicePreviewService {
       const label =
         engine.engine === 'offline'
           ? 'The offline engine'
-          : (speechPlugin(voice.provider)?.label ?? voice.provider);
+          : engine.engine === 'local' || voice.provider === 'local'
+            ? 'Local speech (eSpeak NG)'
+            : (speechPlugin(voice.provider)?.label ?? voice.provider);
       const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
       this.logger.warn(`Preview of voice ${voice.id} (${voice.provider}) failed: ${reason}`);
       throw new AppError(ErrorCode.INTERNAL_ERROR, `${label} could not speak the preview: ${reason}`, {

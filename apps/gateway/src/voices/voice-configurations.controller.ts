@@ -40,8 +40,10 @@ export class VoiceConfigurationsController {
       'audio/wav, 16-bit PCM mono at 8 kHz (the telephone rate the platform speaks at), at most ' +
       `${VOICE_PREVIEW_MAX_SECONDS} s (preview_text is at most ${CatalogVoiceLimits.previewTextMax} characters). ` +
       'Spoken by the voice’s provider with the account’s own key, else the platform’s; when neither exists and ' +
-      'the deployment allows it, by the offline development engine standing in for it. The ' +
-      `${PREVIEW_ENGINE_HEADER} header says which: \`provider\` or \`offline\`. Synthesised once per voice version ` +
+      'the deployment allows it, by local speech (eSpeak NG, in the voice’s language) standing in for it, or ' +
+      'the offline development engine where eSpeak NG is not installed. The ' +
+      `${PREVIEW_ENGINE_HEADER} header says which: \`provider\`, \`local\` or \`offline\`. ` +
+      'Synthesised once per voice version ' +
       'and kept, so repeated requests answer the same bytes at once. Only voices the account’s catalog lists ' +
       '(active, of its tier or below) can be heard: any other id is 404 NOT_FOUND. A voice whose provider the ' +
       'account has no key for, with no stand-in allowed, is 409 INVALID_STATE; a provider that fails is 502.',
@@ -53,7 +55,7 @@ export class VoiceConfigurationsController {
   })
   @ApiResponse({
     status: 200,
-    description: `The voice saying its preview_text. Header ${PREVIEW_ENGINE_HEADER}: provider | offline`,
+    description: `The voice saying its preview_text. Header ${PREVIEW_ENGINE_HEADER}: provider | local | offline`,
     content: { 'audio/wav': { schema: { type: 'string', format: 'binary' } } },
   })
   @ApiErrors(ErrorCode.NOT_FOUND, ErrorCode.INVALID_STATE)

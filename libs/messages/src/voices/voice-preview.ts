@@ -3,8 +3,12 @@ export interface VoicePreviewRequest {
   id: string;
 }
 
-/** How a preview was spoken: by the voice's provider, or by the offline engine standing in for it. */
-export type VoicePreviewEngine = 'provider' | 'offline';
+/**
+ * How a preview was spoken: by the voice's provider (a local voice's is eSpeak NG), by local speech (eSpeak NG,
+ * in the voice's language) standing in for a provider with no key, or by the offline engine (its own voices, or
+ * standing in where eSpeak NG is not installed).
+ */
+export type VoicePreviewEngine = 'provider' | 'local' | 'offline';
 
 /** The voice saying its preview text: a PCM16 mono WAV, base64 over NATS (bounded: VOICE_PREVIEW_MAX_SECONDS). */
 export interface VoicePreview {

@@ -4222,7 +4222,7 @@ export class VoiceConfigurations extends HeyApiClient {
   /**
    * Hear a voice: its preview_text spoken, as a WAV file
    *
-   * audio/wav, 16-bit PCM mono at 8 kHz (the telephone rate the platform speaks at), at most 30 s (preview_text is at most 300 characters). Spoken by the voice’s provider with the account’s own key, else the platform’s; when neither exists and the deployment allows it, by the offline development engine standing in for it. The X-Voice-Preview-Engine header says which: `provider` or `offline`. Synthesised once per voice version and kept, so repeated requests answer the same bytes at once. Only voices the account’s catalog lists (active, of its tier or below) can be heard: any other id is 404 NOT_FOUND. A voice whose provider the account has no key for, with no stand-in allowed, is 409 INVALID_STATE; a provider that fails is 502.
+   * audio/wav, 16-bit PCM mono at 8 kHz (the telephone rate the platform speaks at), at most 30 s (preview_text is at most 300 characters). Spoken by the voice’s provider with the account’s own key, else the platform’s; when neither exists and the deployment allows it, by local speech (eSpeak NG, in the voice’s language) standing in for it, or the offline development engine where eSpeak NG is not installed. The X-Voice-Preview-Engine header says which: `provider`, `local` or `offline`. Synthesised once per voice version and kept, so repeated requests answer the same bytes at once. Only voices the account’s catalog lists (active, of its tier or below) can be heard: any other id is 404 NOT_FOUND. A voice whose provider the account has no key for, with no stand-in allowed, is 409 INVALID_STATE; a provider that fails is 502.
    *
    * Required scope: `agents:read` (or a key without scopes).
    */

@@ -50,6 +50,16 @@ function run(file: string, args: string[]): Promise<string | undefined> {
   });
 }
 
+/** What keeps local speech's voice (espeak-ng alone) from running here, or undefined when it can. */
+export async function localVoiceProblem(
+  settings: Pick<LocalSpeechSettings, 'espeakPath'>,
+): Promise<string | undefined> {
+  const espeak = await run(settings.espeakPath, ['--version']);
+  return espeak
+    ? `local speech needs espeak-ng (${settings.espeakPath}: ${espeak}): install it with \`${LOCAL_SPEECH_APT_COMMAND}\``
+    : undefined;
+}
+
 /**
  * What keeps local speech from running here, with the command that fixes it, or undefined when espeak-ng, the
  * pocketsphinx Python module and its US English model are all present.
