@@ -49,7 +49,8 @@ export function planKeyterms(
  * agents.speech.plan: the speech a call runs with, from the agent's snapshot (the call keeps the agent as it was)
  * and the account's keys as they are now. Each voice and transcriber gets the account's key for its provider,
  * else the platform's when the account's tier may use it (paidBy says whose), else none (voice then uses the
- * deployment's default chain or the offline stand-in). Keys are unsealed here and go to voice alone.
+ * deployment's default chain or its stand-in: local speech in development, else the offline engine). Keys are
+ * unsealed here and go to voice alone.
  */
 @Injectable()
 export class SpeechPlanService {

@@ -29,8 +29,9 @@ export interface TtsPlanEntry {
   /** The voice's locale (en-IN, hi-IN). */
   language: string;
   /**
-   * Absent for `offline`, and for a cloud voice with no key anywhere: voice then uses the deployment's default
-   * TTS chain when it runs that provider, else the offline stand-in.
+   * Absent for `offline` and `local`, and for a cloud voice with no key anywhere: voice then uses the
+   * deployment's default TTS chain when it runs that provider, else the stand-in (local speech where the
+   * deployment runs it, else the offline engine).
    */
   credential?: SpeechCredential;
 }
