@@ -37,6 +37,13 @@ describe('local speech on a carrier call', () => {
     await world?.stop();
   });
 
+  it('says in /health/ready that local speech runs on the replica', async () => {
+    const res = await fetch(`${world.own.platform.services.voice!.url}/health/ready`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { details: Record<string, unknown> };
+    expect(body.details.local_speech).toEqual({ status: 'up', engine: 'espeak-ng, pocketsphinx' });
+  });
+
   it('hears a person and answers with eSpeak NG: the order and its digits in the transcript', async () => {
     const agent = await world.agent({ spoken_languages: ['en'] });
     const call = await world.dial('carrier_b', agent.id);
