@@ -36,6 +36,12 @@ describe('what calls will speak with', () => {
     ]);
   });
 
+  it('says a local speech voice needs no key', () => {
+    expect(voiceRunsOn('9', [], [voice('9', 'Arjun', 'local', 'offline')])).toEqual([
+      { text: 'Calls will speak with Arjun, a local speech voice (eSpeak NG), which needs no key.' },
+    ]);
+  });
+
   it('says a voice nobody has a key for is spoken by the offline stand-in, and which key would change it', () => {
     expect(voiceRunsOn('2', [], voices)).toEqual([
       {

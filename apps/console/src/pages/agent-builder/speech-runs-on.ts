@@ -47,7 +47,10 @@ function voiceWords(voice: CatalogVoice): RunsOnLine {
     case 'platform':
       return { text: `${name} on the platform’s ${label} key, within the minute price` };
     case 'offline':
-      return { text: `${voice.display_name}, the offline engine’s own voice, which needs no key` };
+      // Voices of an engine on the deployment itself: local speech's (eSpeak NG) or the offline engine's.
+      return voice.provider === 'local'
+        ? { text: `${voice.display_name}, a local speech voice (eSpeak NG), which needs no key` }
+        : { text: `${voice.display_name}, the offline engine’s own voice, which needs no key` };
     default:
       return {
         text:
