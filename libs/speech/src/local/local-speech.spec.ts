@@ -202,6 +202,8 @@ describe('PocketSphinxPool', () => {
       const controller = new AbortController();
       const queued = pool.decode(second, controller.signal);
       await expect(pool.decode(second)).rejects.toThrow(/busy/);
+      // A speculation never queues: with no worker free it is refused at once.
+      await expect(pool.decode(second, undefined, { idleOnly: true })).rejects.toThrow(/busy/);
       controller.abort(new Error('caller hung up'));
       await expect(queued).rejects.toThrow('caller hung up');
       expect(pool.queued).toBe(0);

@@ -93,24 +93,25 @@ class LocalSttSession implements SttSession {
   async finish(signal?: AbortSignal): Promise<string> {
     const pcm = this.utterance.copy();
     this.utterance.clear();
-    return this.transcribe(pcm, signal);
+    return this.transcribe(pcm, false, signal);
   }
 
+  /** The words so far, only when a recogniser process is free now: finals never wait behind a speculation. */
   async speculate(signal?: AbortSignal): Promise<string> {
-    return this.transcribe(this.utterance.copy(), signal);
+    return this.transcribe(this.utterance.copy(), true, signal);
   }
 
   async close(): Promise<void> {
     this.utterance.clear();
   }
 
-  private async transcribe(pcm: Int16Array, signal?: AbortSignal): Promise<string> {
+  private async transcribe(pcm: Int16Array, idleOnly: boolean, signal?: AbortSignal): Promise<string> {
     signal?.throwIfAborted();
     if (pcm.length === 0) return '';
     const deadline = new RequestDeadline('recognition', this.timeoutMs, signal);
     try {
       const wideband = fillSilentBand(resamplePcm16(pcm, CALL_SAMPLE_RATE, POCKETSPHINX_SAMPLE_RATE));
-      return await this.pool.decode(wideband, deadline.signal);
+      return await this.pool.decode(wideband, deadline.signal, { idleOnly });
     } catch (error) {
       if (deadline.callerAborted) throw signal?.reason ?? error;
       throw new ProviderError('stt', 'local', deadline.timeout ?? error);

@@ -183,10 +183,23 @@ export class PocketSphinxPool {
     await Promise.all([...this.workers].map((worker) => worker.started));
   }
 
-  /** The text of a whole utterance (16 kHz PCM16 mono); '' when nothing was recognised. */
-  decode(pcm: Int16Array, signal?: AbortSignal): Promise<string> {
+  /**
+   * The text of a whole utterance (16 kHz PCM16 mono); '' when nothing was recognised. `idleOnly`: refused at
+   * once unless a worker is free now (a speculation never waits in the queue ahead of a final transcript).
+   */
+  decode(
+    pcm: Int16Array,
+    signal?: AbortSignal,
+    { idleOnly = false }: { idleOnly?: boolean } = {},
+  ): Promise<string> {
     if (this.closed) return Promise.reject(new Error('the recogniser is shut down'));
     if (signal?.aborted) return Promise.reject(signal.reason);
+    if (
+      idleOnly &&
+      (this.queue.length > 0 || (!this.idleWorker() && this.workers.size >= this.options.size))
+    ) {
+      return Promise.reject(new Error('the recogniser is busy with other utterances'));
+    }
     if (this.queue.length >= this.options.maxQueue && !this.idleWorker()) {
       return Promise.reject(
         new Error(
