@@ -41,6 +41,7 @@ const LOOKUP_ORDER = {
   parameters: {
     type: 'object',
     properties: { order_number: { type: 'string', description: 'The order number' } },
+    required: ['order_number'],
     additionalProperties: false,
   },
 };
@@ -147,8 +148,10 @@ describe('local speech hears a person and answers, with no provider key', () => 
     // It acted on what was said: the partner's function was called during the call.
     const requests = server.requests.slice(before).filter((r) => r.url === path);
     expect(requests).toHaveLength(1);
+    // The number said digit by digit reaches the function as its digits.
     expect(JSON.parse(requests[0].rawBody)).toMatchObject({
       function: { name: 'lookup_order' },
+      arguments: { order_number: '12345' },
       call: { id: call.callId, agent_id: agent.id },
     });
 

@@ -119,6 +119,15 @@ describe('OfflineChatModel: partner functions', () => {
       name: 'start_refund',
       arguments: { amount: 40 },
     });
+    // A recogniser writes a number said digit by digit as words: they are the number; one lone word is not.
+    expect(await callOf('william my order one two three four five', offered)).toMatchObject({
+      name: 'lookup_order',
+      arguments: { order_number: '12345' },
+    });
+    expect(await callOf('Where is my order, oh nine-one?', offered)).toMatchObject({
+      arguments: { order_number: '091' },
+    });
+    expect((await callOf('Where is my order one?', offered))?.name).toBe('search_knowledge_base');
     // Without what the function requires, the other rules answer: a question searches the knowledge base.
     expect((await callOf('Where is my order?', offered))?.name).toBe('search_knowledge_base');
     // Words the function's description does not hold call nothing, digits or not.

@@ -171,9 +171,35 @@ function takesDigits(prop: Property): boolean {
 }
 
 /** The digits of a line (spaces and hyphens between them kept out: "12 34" is 1234), or null. */
+const DIGIT_WORDS: Readonly<Record<string, string>> = {
+  zero: '0',
+  oh: '0',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+};
+const DIGIT_WORD = Object.keys(DIGIT_WORDS).join('|');
+/** Two or more digits said one by one ("one two three"), as recognisers write a spoken number. */
+const SPOKEN_DIGITS = new RegExp(`\\b(?:${DIGIT_WORD})(?:[\\s-]+(?:${DIGIT_WORD}))+\\b`, 'i');
+
+/** The line's number: its first run of numerals, else of digits said as words (one lone word is not a number). */
 function digitsOf(said: string): string | null {
   const run = /\d(?:[\d\s-]*\d)?/.exec(said);
-  return run ? run[0].replace(/[\s-]/g, '') : null;
+  if (run) return run[0].replace(/[\s-]/g, '');
+  const spoken = SPOKEN_DIGITS.exec(said);
+  return spoken
+    ? spoken[0]
+        .toLowerCase()
+        .split(/[\s-]+/)
+        .map((w) => DIGIT_WORDS[w])
+        .join('')
+    : null;
 }
 
 /**
