@@ -14816,7 +14816,7 @@ export type VoiceConfigurationsPreviewError =
 
 export type VoiceConfigurationsPreviewResponses = {
   /**
-   * The voice saying its preview_text. Header X-Voice-Preview-Engine: provider | offline
+   * The voice saying its preview_text. Header X-Voice-Preview-Engine: provider | local | offline
    */
   200: Blob | File;
 };
