@@ -170,7 +170,7 @@ function takesDigits(prop: Property): boolean {
   );
 }
 
-/** The digits of a line (spaces and hyphens between them kept out: "12 34" is 1234), or null. */
+/** Digits said as words. */
 const DIGIT_WORDS: Readonly<Record<string, string>> = {
   zero: '0',
   oh: '0',
@@ -184,11 +184,14 @@ const DIGIT_WORDS: Readonly<Record<string, string>> = {
   eight: '8',
   nine: '9',
 };
-const DIGIT_WORD = Object.keys(DIGIT_WORDS).join('|');
 /** Two or more digits said one by one ("one two three"), as recognisers write a spoken number. */
-const SPOKEN_DIGITS = new RegExp(`\\b(?:${DIGIT_WORD})(?:[\\s-]+(?:${DIGIT_WORD}))+\\b`, 'i');
+const SPOKEN_DIGITS =
+  /\b(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)(?:[\s-]+(?:zero|oh|one|two|three|four|five|six|seven|eight|nine))+\b/i;
 
-/** The line's number: its first run of numerals, else of digits said as words (one lone word is not a number). */
+/**
+ * The line's number: its first run of numerals (spaces and hyphens between them kept out: "12 34" is 1234), else
+ * of digits said as words (one lone word is not a number); null without one.
+ */
 function digitsOf(said: string): string | null {
   const run = /\d(?:[\d\s-]*\d)?/.exec(said);
   if (run) return run[0].replace(/[\s-]/g, '');

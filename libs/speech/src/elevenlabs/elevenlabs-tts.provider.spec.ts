@@ -294,6 +294,7 @@ describe('elevenLabsPlugin', () => {
       ok: false,
       reason: 'unreachable',
       message: 'no answer within 200 ms',
+      connection: 'timeout',
     });
     const baseUrl = fake.baseUrl;
     await fake.close();
