@@ -24,7 +24,7 @@ import { botLines, userLines, VoiceWorld } from './voice-fixtures';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
-/** The catalog's Prabhat (Azure, en-IN, male): with no Azure key, eSpeak NG's en-us+m3 stands in for it. */
+/** The catalog's Prabhat (Azure, en-IN, male): with no Azure key, eSpeak NG's en-us+m5 stands in for it. */
 const PRABHAT_VOICE = 'e3151288-62c3-4a4f-b774-eb5248db40af';
 /** The person: another eSpeak NG voice than the agent's, slower and lower. */
 const PERSON_VOICE = ['-v', 'en-us+m7', '-s', '140', '-p', '35'];
@@ -118,6 +118,13 @@ describe('local speech hears a person and answers, with no provider key', () => 
     return session.finish();
   }
 
+  it('says in /health/ready that local speech runs on the replica', async () => {
+    const res = await fetch(`${world.own.platform.services.voice!.url}/health/ready`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { details: Record<string, unknown> };
+    expect(body.details.local_speech).toEqual({ status: 'up', engine: 'espeak-ng, pocketsphinx' });
+  });
+
   it('a carrier call: the person is heard, the agent looks the order up and says the answer in speech', async () => {
     const before = server.requests.length;
     const call = await world.dial('carrier_b', agent.id, { timeScale: 1 });
@@ -144,6 +151,11 @@ describe('local speech hears a person and answers, with no provider key', () => 
     expect(heard.content).toMatch(/one two three four five/i);
     expect(entries.indexOf(heard)).toBeLessThan(entries.findIndex((l: Any) => l.content === ANSWER));
     expect(botLines(entries)[0].content).toBe(INTRO);
+    // Local speech on both sides, and the transcript names it.
+    expect(entries.find((l: Any) => l.content === ANSWER).providers).toMatchObject({
+      stt: 'local',
+      tts: 'local',
+    });
 
     // It acted on what was said: the partner's function was called during the call.
     const requests = server.requests.slice(before).filter((r) => r.url === path);
@@ -166,6 +178,8 @@ describe('local speech hears a person and answers, with no provider key', () => 
     call.media.hangUp();
     await world.complete(call, call.media.mediaMs / 1000, 'callee');
     const done = await world.finished(call.callId);
+    // Nobody's key spoke or heard: no platform speech provider is billed.
+    expect(done.platform_speech_providers).toEqual([]);
     expect(done.session.tool_calls).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'lookup_order' })]),
     );

@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { Resampler } from '@vap/media';
 import { isoLanguageOf } from '../languages';
-import { fliteVoiceFor } from '../offline/offline-tts.provider';
+import { fliteVoiceFor, stableHash } from '../offline/offline-tts.provider';
 import { substituteAliases } from '../pronunciation-match';
 import { ProviderError } from '../provider-error';
 import { RequestDeadline } from '../request-deadline';
@@ -55,7 +55,7 @@ function isEspeakVoice(id: string, known: EspeakVoices | undefined): boolean {
 /**
  * The espeak-ng voice for a catalog voice: its own id when it is one (a local voice: `en-us+m3`, `hi`), else
  * (standing in for a voice whose provider has no key) the voice's language (English as en-us) with a female or
- * male variant as the offline engine reads the id (`nova` female, `onyx` male). `known`: the installation's
+ * male variant as the offline engine reads the id (`nova` female, `onyx` male), which of them by the id. `known`: the installation's
  * voices, so a cloud voice's id that only looks like one (OpenAI's `ash`) is not taken for it.
  */
 export function espeakVoiceFor(
@@ -66,8 +66,18 @@ export function espeakVoiceFor(
   const code = isoLanguageOf(voice.language || 'en');
   const language =
     code === 'en' || !/^[a-z]{2,3}$/.test(code) || (known && !known.languages.has(code)) ? 'en-us' : code;
-  return `${language}${fliteVoiceFor(voice) === 'slt' ? '+f3' : '+m3'}`;
+  const variants = fliteVoiceFor(voice) === 'slt' ? FEMALE_VARIANTS : MALE_VARIANTS;
+  const usable = known ? variants.filter((v) => known.variants.has(v)) : variants;
+  const variant = usable.length ? usable[stableHash(voice.providerVoiceId) % usable.length] : undefined;
+  return variant ? `${language}+${variant}` : language;
 }
+
+/**
+ * eSpeak NG's female and male variants that stand in for cloud voices, one per voice id, so two voices of one
+ * language and gender sound apart as their providers' do.
+ */
+const FEMALE_VARIANTS = ['f1', 'f2', 'f3', 'f4', 'f5'];
+const MALE_VARIANTS = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7'];
 
 /** espeak-ng's arguments for a voice: -s words per minute from speed, -a amplitude from volume. */
 export function espeakArgs(voice: TtsVoice, known?: EspeakVoices): string[] {

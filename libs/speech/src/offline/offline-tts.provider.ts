@@ -11,8 +11,8 @@ const MALE_HINT = /\bmale\b|\bman\b|\b(onyx|echo|fable|ash|ballad|verse|charon|k
 // Tokens of provider voice ids that are not the voice's name (Azure en-IN-NeerjaNeural, Google Chirp3-HD-x).
 const NOT_A_NAME = /^(neural|chirp\d*|hd|standard|wavenet|studio|multilingual|v\d*)$/i;
 
-function stableHash(value: string): number {
-  // FNV-1a, so a voice keeps its flite voice across restarts and replicas.
+/** FNV-1a, so a voice keeps its flite voice (and its eSpeak NG variant) across restarts and replicas. */
+export function stableHash(value: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < value.length; i++) hash = Math.imul(hash ^ value.charCodeAt(i), 0x01000193) >>> 0;
   return hash;
