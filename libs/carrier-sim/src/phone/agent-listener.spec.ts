@@ -1,5 +1,6 @@
-import { MULAW_FRAME_BYTES, mulawEncode, whiteNoise } from '@vap/media';
-import { AgentListener, TURN_GAP_MS } from './agent-listener';
+import { MULAW_FRAME_BYTES, mulawEncode, resamplePcm16, whiteNoise } from '@vap/media';
+import { execFileSync } from 'node:child_process';
+import { AgentListener, TURN_GAP_MS, UNREAD_TURN_GAP_MS } from './agent-listener';
 import { OfflineCalleeVoice } from '../callee/callee-voice';
 
 const voice = new OfflineCalleeVoice();
@@ -22,6 +23,15 @@ function play(listener: AgentListener, frames: Buffer[], clock: { ms: number }) 
     if (turn) turns.push({ lines: turn.lines, at: clock.ms });
   }
   return turns;
+}
+
+/** eSpeak NG saying `text` at 8 kHz: speech with no text signal under it. */
+function espeak(text: string): Int16Array {
+  const wav = execFileSync('espeak-ng', ['--stdout', '--stdin', '-v', 'en-us+m3'], { input: text });
+  const pcm = new Int16Array(
+    wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length - (wav.length % 2)),
+  );
+  return resamplePcm16(pcm, 22050, 8000);
 }
 
 const quiet = (ms: number) => Array.from({ length: ms / 20 }, () => SILENCE);
@@ -67,6 +77,22 @@ describe('AgentListener', () => {
     expect(turns.map((t) => t.lines)).toEqual([
       ['Thank you.', 'I am Maya from Acme Insurance, calling about plans.'],
     ]);
+  });
+
+  it('speech with no text signal is a turn with no lines once it played and UNREAD_TURN_GAP_MS of quiet followed', () => {
+    const listener = new AgentListener();
+    const clock = { ms: 0 };
+    const speech = framesOf(espeak('Thank you for calling. How can I help you today?'));
+    expect(play(listener, speech, clock)).toEqual([]);
+    const speechEnd = clock.ms;
+    const turns = play(listener, quiet(2000), clock);
+    expect(turns).toEqual([{ lines: [], at: expect.any(Number) }]);
+    // The clip ends with a little quiet of its own, so the gap may close before speechEnd + gap.
+    expect(turns[0].at).toBeGreaterThan(speechEnd);
+    expect(turns[0].at).toBeLessThanOrEqual(speechEnd + UNREAD_TURN_GAP_MS);
+    expect(listener.heard).toEqual([]);
+    // A click is no turn: too little speech.
+    expect(play(listener, [...framesOf(whiteNoise(8000 * 0.1, -20, 3)), ...quiet(2000)], clock)).toEqual([]);
   });
 
   it('noise without a line is no turn; a line under loud background audio ends by its fallback', async () => {

@@ -24,8 +24,17 @@ const SPEECH_MS_PER_CHAR = 70;
  */
 export const TURN_FALLBACK_MARGIN_MS = 2000;
 
+/**
+ * Speech with no text signal under it (a voice of a cloud provider, or local speech's eSpeak NG) is a turn of
+ * its own once this much of it played and UNREAD_TURN_GAP_MS of quiet followed: the callee knows the agent had
+ * its say, not what it said. The gap is longer than TURN_GAP_MS, since nothing read says a sentence ended.
+ */
+export const UNREAD_SPEECH_MIN_MS = 300;
+export const UNREAD_TURN_GAP_MS = 800;
+
 /** What the callee understood of one agent turn. */
 export interface AgentTurn {
+  /** The lines read from the turn's text signal; none when its speech carried none. */
   lines: string[];
   /** Media time at which the turn was taken as finished, ms. */
   endedAtMs: number;
@@ -33,7 +42,8 @@ export interface AgentTurn {
 
 /**
  * The callee's ear: reads the agent's lines from the audio as it plays (the offline modem's text signal)
- * and decides when the agent has finished a turn: a line read, then TURN_GAP_MS of quiet.
+ * and decides when the agent has finished a turn: a line read, then TURN_GAP_MS of quiet; or speech with no
+ * line in it, then UNREAD_TURN_GAP_MS of quiet.
  */
 export class AgentListener {
   private readonly decoder = new TextSignalDecoder(TELEPHONY_SAMPLE_RATE);
@@ -43,6 +53,8 @@ export class AgentListener {
   private pendingUntilMs = 0;
   private quietMs = 0;
   private loudMs = 0;
+  /** Speech played since the last turn while no line was being read or waiting. */
+  private unreadMs = 0;
   /** Every line heard on the call, in order. */
   readonly heard: string[] = [];
 
@@ -71,14 +83,21 @@ export class AgentListener {
       this.loudMs += FRAME_MS;
       this.quietMs = 0;
     }
-    for (const line of this.decoder.push(this.pcm)) {
+    const lines = this.decoder.push(this.pcm);
+    if (lines.length || this.decoder.receiving || this.pending.length) this.unreadMs = 0;
+    else if (this.quietMs === 0) this.unreadMs += FRAME_MS;
+    for (const line of lines) {
       // The text is read when its signal ends; the speech it rides under may go on a while.
       const speechLeftMs = Math.max(0, line.length * SPEECH_MS_PER_CHAR - textSignalDurationMs(line));
       this.pendingUntilMs = atMs + speechLeftMs + TURN_FALLBACK_MARGIN_MS;
       this.pending.push(line);
       this.heard.push(line);
     }
-    if (this.pending.length === 0) return undefined;
+    if (this.pending.length === 0) {
+      if (this.unreadMs < UNREAD_SPEECH_MIN_MS || this.quietMs < UNREAD_TURN_GAP_MS) return undefined;
+      this.unreadMs = 0;
+      return { lines: [], endedAtMs: atMs };
+    }
     if (this.quietMs < TURN_GAP_MS && atMs < this.pendingUntilMs) return undefined;
     // The agent's next sentence is arriving: the turn goes on, whatever the fallback says.
     if (this.quietMs < TURN_GAP_MS && this.decoder.receiving) return undefined;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { levelDbfs, resamplePcm16 } from '@vap/media';
+import { levelDbfs, resamplePcm16, synthesizeOfflineSpeech } from '@vap/media';
 import { ProviderError } from '../provider-error';
 import type { TtsVoice } from '../tts-provider';
 import { defaultPythonPath, localSpeechProblem } from './local-speech';
@@ -180,6 +180,23 @@ describe('LocalSttProvider', () => {
     expect(text).toContain('order');
     expect(text).toMatch(/one two three four five/);
     expect(await session.finish()).toBe('');
+    await session.close();
+  });
+
+  it("reads the platform's own synthetic speech (the sandbox callee) by the text it carries, not by ear", async () => {
+    const session = await stt.open({ languages: ['en'] });
+    const partials: string[] = [];
+    session.onPartial = (text) => partials.push(text);
+    const line = 'What are your opening hours on Sunday?';
+    const utterance = await synthesizeOfflineSpeech(line, { voice: 'slt' });
+    const decode = jest.spyOn(stt.pool, 'decode');
+    for (let at = 0; at < utterance.length; at += 160) session.push(utterance.subarray(at, at + 160));
+    expect(partials.at(-1)).toBe(line);
+    expect(await session.speculate!()).toBe(line);
+    expect(await session.finish()).toBe(line);
+    // The recogniser was never asked; the next utterance, a person's, is heard by it again.
+    expect(decode).not.toHaveBeenCalled();
+    decode.mockRestore();
     await session.close();
   });
 

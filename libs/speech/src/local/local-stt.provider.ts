@@ -1,4 +1,4 @@
-import { PcmBuffer, resamplePcm16 } from '@vap/media';
+import { OfflineTranscriber, PcmBuffer, resamplePcm16 } from '@vap/media';
 import { ProviderError } from '../provider-error';
 import { RequestDeadline } from '../request-deadline';
 import type { SttOptions, SttProvider, SttSession } from '../stt-provider';
@@ -48,6 +48,11 @@ export interface LocalSttOptions extends Pick<LocalSpeechSettings, 'pythonPath' 
  * PocketSphinx (US English) on this machine: a session keeps the caller's utterance and finish() has one of the
  * replica's recogniser processes decode it whole (upsampled to the model's 16 kHz). speculate() decodes the
  * utterance so far. The processes start with the first utterance and end with close().
+ *
+ * Speech the platform synthesised itself carries its text under it (the sandbox phone's callee, offline voices):
+ * that is read exactly, as the offline engine reads it, and never sent to PocketSphinx, whose guesses at
+ * synthetic speech would turn the sandbox's scripted conversations into noise. A person's speech has no such
+ * text and is recognised.
  */
 export class LocalSttProvider implements SttProvider {
   readonly name = 'local' as const;
@@ -77,6 +82,9 @@ export class LocalSttProvider implements SttProvider {
 
 class LocalSttSession implements SttSession {
   private readonly utterance = new PcmBuffer();
+  /** Reads the platform's own synthetic speech by the text it carries. */
+  private readonly signal = new OfflineTranscriber();
+  onPartial?: (text: string) => void;
 
   constructor(
     private readonly pool: PocketSphinxPool,
@@ -85,6 +93,7 @@ class LocalSttSession implements SttSession {
   ) {}
 
   push(frame: Int16Array): void {
+    if (this.signal.push(frame)) this.onPartial?.(this.signal.text);
     const room = this.maxSamples - this.utterance.length;
     if (room <= 0) return;
     this.utterance.write(frame.length > room ? frame.subarray(0, room) : frame);
@@ -93,16 +102,23 @@ class LocalSttSession implements SttSession {
   async finish(signal?: AbortSignal): Promise<string> {
     const pcm = this.utterance.copy();
     this.utterance.clear();
+    const carried = this.signal.finish();
+    if (carried) {
+      signal?.throwIfAborted();
+      return carried;
+    }
     return this.transcribe(pcm, false, signal);
   }
 
   /** The words so far, only when a recogniser process is free now: finals never wait behind a speculation. */
   async speculate(signal?: AbortSignal): Promise<string> {
+    if (this.signal.text) return this.signal.text;
     return this.transcribe(this.utterance.copy(), true, signal);
   }
 
   async close(): Promise<void> {
     this.utterance.clear();
+    this.signal.reset();
   }
 
   private async transcribe(pcm: Int16Array, idleOnly: boolean, signal?: AbortSignal): Promise<string> {
