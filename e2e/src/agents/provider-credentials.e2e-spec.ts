@@ -92,13 +92,14 @@ describe('provider credentials', () => {
   };
   const call = (key: string, path: string, init: { method?: string; body?: unknown } = {}) =>
     api(path, { key, baseUrl, ...init });
-  /** The cloud voices an account is offered (the offline development voices are offered to everyone). */
+  /** The cloud voices an account is offered (the offline and local speech voices are offered to everyone). */
   const catalog = async (key: string): Promise<Any[]> => {
     const res = await call(key, '/voice-configurations');
     expect(res.status).toBe(200);
     const all = res.body.data.voice_configurations as Any[];
-    expect(all.filter((v) => v.provider === 'offline').every((v) => v.availability === 'offline')).toBe(true);
-    return all.filter((v) => v.provider !== 'offline');
+    const keyless = (v: Any) => v.provider === 'offline' || v.provider === 'local';
+    expect(all.filter(keyless).every((v) => v.availability === 'offline')).toBe(true);
+    return all.filter((v) => !keyless(v));
   };
   /** agents.speech.plan as voice sends it when a call's media starts. */
   const plan = async (partnerId: string, voiceTier: string, data: Record<string, unknown>): Promise<Any> => {
@@ -295,7 +296,7 @@ describe('provider credentials', () => {
     );
     expect(offered.map((v) => v.id)).toContain(`vc_${OPENAI_VOICE}`);
     const voices = (await call(standard.key, '/agent/voices')).body.data.voices.filter(
-      (v: Any) => v.provider !== 'offline',
+      (v: Any) => v.provider !== 'offline' && v.provider !== 'local',
     );
     expect(voices.map((v: Any) => v.voice_id)).toContain(OPENAI_VOICE);
     expect(voices.every((v: Any) => v.availability === 'account_key')).toBe(true);

@@ -59,8 +59,8 @@ describe('voices', () => {
         preview_text: expect.any(String),
         status: 'active',
         // The run's platform has no provider keys and lets the offline engine stand in (NODE_ENV=test); the
-        // offline development voices need no key at all.
-        availability: v.provider === 'offline' ? 'offline' : 'development_stand_in',
+        // offline development voices and local speech's voices need no key at all.
+        availability: ['offline', 'local'].includes(v.provider) ? 'offline' : 'development_stand_in',
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });

@@ -125,6 +125,40 @@ describe('local speech hears a person and answers, with no provider key', () => 
     expect(body.details.local_speech).toEqual({ status: 'up', engine: 'espeak-ng, pocketsphinx' });
   });
 
+  it('offers local voices that need no key, and a Hindi one previews as eSpeak NG speech in Hindi', async () => {
+    const list = await world.api('/voice-configurations');
+    const local = (list.body.data.voice_configurations as Any[]).filter((v) => v.provider === 'local');
+    expect(local.length).toBeGreaterThanOrEqual(24);
+    expect(local.every((v) => v.availability === 'offline')).toBe(true);
+    expect(new Set(local.map((v) => v.language))).toEqual(
+      new Set([
+        'en-US',
+        'en-GB',
+        'hi-IN',
+        'mr-IN',
+        'te-IN',
+        'ta-IN',
+        'kn-IN',
+        'ml-IN',
+        'gu-IN',
+        'pa-IN',
+        'bn-IN',
+      ]),
+    );
+    const hindi = local.find((v) => v.language === 'hi-IN' && v.gender === 'female');
+    const res = await fetch(`${world.gateway}/api/v2/voice-configurations/${hindi.id}/preview`, {
+      headers: { authorization: `Bearer ${world.key}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('audio/wav');
+    const wav = Buffer.from(await res.arrayBuffer());
+    // A second of speech at least.
+    expect(wav.length).toBeGreaterThan(44 + 2 * 8000);
+    // An agent may take it: a local voice needs no key.
+    const created = await world.agent({ voice_id: hindi.id.replace(/^vc_/, ''), spoken_languages: ['hi'] });
+    expect(created.voice_id).toBe(hindi.id.replace(/^vc_/, ''));
+  });
+
   it('a carrier call: the person is heard, the agent looks the order up and says the answer in speech', async () => {
     const before = server.requests.length;
     const call = await world.dial('carrier_b', agent.id, { timeScale: 1 });

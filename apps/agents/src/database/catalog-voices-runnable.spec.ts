@@ -1,10 +1,12 @@
 // The catalog as the migrations leave it, on a real Postgres: every voice it offers can be spoken by an engine
-// the platform has (the offline engine or a speech plugin of libs/speech), and agents that had a voice that could
-// never run (the first seed's Google voices) were moved to the offline voice of the same language and gender.
+// the platform has (the offline engine, local speech or a speech plugin of libs/speech), and agents that had a
+// voice that could never run (the first seed's Google voices) were moved to the offline voice of the same
+// language and gender.
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { runMigrations } from '@vap/persistence';
-import { ttsCapabilities } from '@vap/speech';
+import { espeakVoiceFor, parseEspeakVoices, ttsCapabilities } from '@vap/speech';
 import { createTestDatabase, TestDatabase } from '@vap/testing';
 import { AgentsConfig } from '../config/agents.config';
 import { agentsDataSourceOptions } from './data-source';
@@ -70,8 +72,45 @@ describe('the catalog the migrations leave', () => {
       `SELECT provider, display_name FROM agents.voices WHERE status = 'active'`,
     );
     expect(active.length).toBeGreaterThan(0);
-    const unspeakable = active.filter((v) => v.provider !== 'offline' && !ttsCapabilities(v.provider));
+    // The offline engine and local speech (eSpeak NG) are the platform's own, with no plugin of a provider.
+    const unspeakable = active.filter(
+      (v) => v.provider !== 'offline' && v.provider !== 'local' && !ttsCapabilities(v.provider),
+    );
     expect(unspeakable).toEqual([]);
+  });
+
+  it("offers local speech voices that are this installation's eSpeak NG voices, in every Indian language", async () => {
+    const local: { provider_voice_id: string; language: string; preview_text: string }[] =
+      await dataSource.query(
+        `SELECT provider_voice_id, language, preview_text FROM agents.voices WHERE provider = 'local' AND status = 'active'`,
+      );
+    const known = parseEspeakVoices(
+      execFileSync('espeak-ng', ['--voices'], { encoding: 'utf8' }),
+      execFileSync('espeak-ng', ['--voices=variant'], { encoding: 'utf8' }),
+    );
+    // espeakVoiceFor takes a voice's own id only when the installation has that voice.
+    expect(
+      local.filter(
+        (v) =>
+          espeakVoiceFor({ providerVoiceId: v.provider_voice_id, language: v.language }, known) !==
+          v.provider_voice_id,
+      ),
+    ).toEqual([]);
+    expect(new Set(local.map((v) => v.language))).toEqual(
+      new Set([
+        'en-US',
+        'en-GB',
+        'hi-IN',
+        'mr-IN',
+        'te-IN',
+        'ta-IN',
+        'kn-IN',
+        'ml-IN',
+        'gu-IN',
+        'pa-IN',
+        'bn-IN',
+      ]),
+    );
   });
 
   it('retires the Google voices, keeping their rows', async () => {

@@ -288,9 +288,10 @@ describe('provider credentials', () => {
     const ids = (list: { id: string }[]) => list.map((v) => v.id.replace(/^vc_/, ''));
 
     it('lists a cloud voice only with a key for its provider, saying how', async () => {
-      // The offline development voices are always there (no key); cloud voices only with one.
+      // The offline development voices and local speech's voices are always there (no key); cloud voices only
+      // with one.
       const cloud = <T extends { provider: string }>(list: T[]) =>
-        list.filter((v) => v.provider !== 'offline');
+        list.filter((v) => v.provider !== 'offline' && v.provider !== 'local');
       const standardBefore = await voices.voiceConfigurations(partner, 'standard');
       expect(cloud(standardBefore.voice_configurations)).toEqual([]);
       expect(standardBefore.voice_configurations.every((v) => v.availability === 'offline')).toBe(true);

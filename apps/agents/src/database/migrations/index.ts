@@ -24,6 +24,7 @@ import { CustomerConnectors1765400100000 } from './1765400100000-customer-connec
 import { ConnectorReconsent1765400500000 } from './1765400500000-connector-reconsent';
 import { RetireGoogleVoices1765500400000 } from './1765500400000-retire-google-voices';
 import { ModelsPerAgent1765600100000 } from './1765600100000-models-per-agent';
+import { LocalVoices1765700200000 } from './1765700200000-local-voices';
 
 /** Every migration of the agents schema, oldest first. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   ConnectorReconsent1765400500000,
   RetireGoogleVoices1765500400000,
   ModelsPerAgent1765600100000,
+  LocalVoices1765700200000,
 ];
