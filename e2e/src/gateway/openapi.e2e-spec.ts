@@ -30,14 +30,18 @@ describe('OpenAPI document', () => {
     expect(partnerOps.length).toBeGreaterThan(0);
     for (const [path, ops] of partnerOps) {
       for (const [method, op] of Object.entries(ops)) {
+        // A page's publishable key creates browser sessions, and does nothing else; a browser's CORS preflight
+        // of that route carries no credentials at all.
+        const preflight = path === '/api/v2/web/sessions' && method === 'options';
+        const scheme = path === '/api/v2/web/sessions' ? 'publishable_key' : 'api_key';
         expect({ path, method, security: op.security }).toEqual({
           path,
           method,
-          security: [{ api_key: [] }],
+          security: preflight ? [] : [{ [scheme]: [] }],
         });
-        // Its success: 200, or 202 for work accepted to run later (POST /test-runs).
-        const success = '202' in op.responses ? '202' : '200';
-        for (const status of [success, '401', '429', '500', '502']) {
+        // Its success: 200, or 202 for work accepted to run later (POST /test-runs), 204 for the preflight.
+        const success = preflight ? '204' : '202' in op.responses ? '202' : '200';
+        for (const status of [success, preflight ? '403' : '401', '429', '500', '502']) {
           expect({ path, method, has: status in op.responses }).toEqual({ path, method, has: true });
         }
       }

@@ -73,6 +73,15 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       { type: 'http', scheme: 'bearer', description: 'Operator token (ADMIN_API_TOKEN)' },
       'admin_token',
     )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'Publishable key pk_live_..., from a web page: POST /web/sessions only (see its description)',
+      },
+      'publishable_key',
+    )
     .addCookieAuth(
       'vap_console',
       {

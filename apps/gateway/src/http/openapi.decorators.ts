@@ -61,6 +61,13 @@ export function ApiPartnerRoute() {
       [ErrorCode.RATE_LIMITED],
       'Headers: Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset',
     ),
+    ApiServerFailures(),
+  );
+}
+
+/** 500, and 502 when a downstream service failed or did not answer in time: any route that asks a service. */
+export function ApiServerFailures() {
+  return applyDecorators(
     errorResponse(500, [ErrorCode.INTERNAL_ERROR]),
     errorResponse(502, [ErrorCode.INTERNAL_ERROR], 'A downstream service failed or did not answer in time'),
   );

@@ -18,7 +18,7 @@ import { PublishableKeysService, toPublishableKeyDto } from './publishable-keys.
 
 const CREATE_DESCRIPTION = `
 A publishable key (\`pk_live_...\`) is public: it goes in your web page, in the one-tag widget
-(\`<script src="{gateway}/sdk/widget.js" data-agent-id="..." data-public-key="pk_live_..."></script>\`) or
+(a script tag loading \`{gateway}/sdk/widget.js\` with \`data-agent-id\` and \`data-public-key\`; see docs/web-client.md) or
 in \`POST /web/sessions\` from your own page script. It may do one thing only: create a browser session with
 one of the agents it names (\`agent_ids\`), from a page on one of the origins it lists (\`allowed_origins\`,
 exactly as the browser sends \`Origin\`). Every other route answers it 401.

@@ -1,11 +1,11 @@
 import { Body, Controller, HttpCode, Options, Post, Req, Res } from '@nestjs/common';
-import { ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CreateWebSessionDto, WebSessionDto } from '@vap/api';
 import { AppError, ErrorCode } from '@vap/messages';
 import { Public } from '@vap/runtime';
 import { API_PREFIX } from '../http/api-docs';
-import { ApiEnvelope, ApiErrors } from '../http/openapi.decorators';
+import { ApiEnvelope, ApiErrors, ApiServerFailures } from '../http/openapi.decorators';
 import { AddressRateLimiter } from '../rate-limit/address-rate-limit';
 import { PublishableKeyRefusal, PublishableKeysService } from './publishable-keys.service';
 
@@ -42,9 +42,12 @@ export class WebSessionsController {
     summary: 'CORS preflight of POST /web/sessions',
     description:
       'Answers 204 with Access-Control-Allow-Origin for an origin some active publishable key lists, else 403 (counted against the caller’s address).',
+    // A browser's preflight carries no credentials.
+    security: [],
   })
   @ApiResponse({ status: 204, description: 'The origin may send POST /web/sessions' })
   @ApiErrors(ErrorCode.FORBIDDEN, ErrorCode.RATE_LIMITED)
+  @ApiServerFailures()
   async preflight(@Req() req: Request, @Res() res: Response): Promise<void> {
     const origin = req.headers.origin;
     if (origin && (await this.keys.originListed(origin))) {
@@ -62,7 +65,7 @@ export class WebSessionsController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Create a browser session with a publishable key', description: DESCRIPTION })
-  @ApiHeader({ name: 'Authorization', required: true, description: 'Bearer pk_live_...' })
+  @ApiBearerAuth('publishable_key')
   @ApiHeader({ name: 'Origin', required: true, description: 'Sent by the browser: one the key lists' })
   @ApiEnvelope(WebSessionDto)
   @ApiErrors(
@@ -73,6 +76,7 @@ export class WebSessionsController {
     ErrorCode.RATE_LIMITED,
     ErrorCode.LIMIT_REACHED,
   )
+  @ApiServerFailures()
   async create(
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,

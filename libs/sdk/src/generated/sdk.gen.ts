@@ -1822,7 +1822,7 @@ export class PublishableKeys extends HeyApiClient {
    *
    *
    * A publishable key (`pk_live_...`) is public: it goes in your web page, in the one-tag widget
-   * (`<script src="{gateway}/sdk/widget.js" data-agent-id="..." data-public-key="pk_live_..."></script>`) or
+   * (a script tag loading `{gateway}/sdk/widget.js` with `data-agent-id` and `data-public-key`; see docs/web-client.md) or
    * in `POST /web/sessions` from your own page script. It may do one thing only: create a browser session with
    * one of the agents it names (`agent_ids`), from a page on one of the origins it lists (`allowed_origins`,
    * exactly as the browser sends `Origin`). Every other route answers it 401.
@@ -1936,6 +1936,13 @@ export class WebSessions extends HeyApiClient {
       WebSessionsCreateErrors,
       ThrowOnError
     >({
+      security: [
+        {
+          key: 'publishable_key',
+          scheme: 'bearer',
+          type: 'http',
+        },
+      ],
       url: '/api/v2/web/sessions',
       ...options,
       headers: {

@@ -9296,6 +9296,14 @@ export type WebSessionsPreflightErrors = {
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
   431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
 };
 
 export type WebSessionsPreflightError = WebSessionsPreflightErrors[keyof WebSessionsPreflightErrors];
@@ -9316,10 +9324,6 @@ export type WebSessionsCreateData = {
      * Sent by the browser: one the key lists
      */
     Origin: string;
-    /**
-     * Bearer pk_live_...
-     */
-    Authorization: string;
   };
   path?: never;
   query?: never;
@@ -9359,6 +9363,14 @@ export type WebSessionsCreateErrors = {
    * `VALIDATION_ERROR`: the URL or the request headers are larger than the server accepts (answered before routing)
    */
   431: ErrorEnvelopeDto;
+  /**
+   * `INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  500: ErrorEnvelopeDto;
+  /**
+   * A downstream service failed or did not answer in time<br>`INTERNAL_ERROR`: Unexpected server error (500) or a downstream service failed or timed out (502); retry.
+   */
+  502: ErrorEnvelopeDto;
 };
 
 export type WebSessionsCreateError = WebSessionsCreateErrors[keyof WebSessionsCreateErrors];
