@@ -46,10 +46,10 @@ function folderOf(path: string): string {
   return parts.length > 1 ? parts[0] : '(root)';
 }
 
-/** Every relative import of the service's source files: the importing file and the path it names. */
+/** Every relative import of the service's source files (bare `'.'` and `'..'` too): the importing file and the path it names. */
 function relativeImports(): { file: string; target: string }[] {
   return sourceFiles(ROOT).flatMap((file) =>
-    [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)]
+    [...readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}(?:\/[^'"]*)?)['"]/g)]
       .map((match) => ({ file, target: resolve(dirname(file), match[1]) }))
       .filter(({ target }) => !relative(ROOT, target).startsWith('..')),
   );
@@ -107,14 +107,28 @@ describe('calls stage imports', () => {
 
 /**
  * A stage's use cases (`<stage>/usecases/<verb-noun>/`, novu's shape) sit above the stage's own kernel: the module,
- * its handlers and the use-case index wire them; no other file of the stage imports one. A use case may build on
- * another of its stage (creating a session answers what getting it answers), never both ways.
+ * its handlers and the use-case index wire them; no other file of the stage imports one, and no file of another
+ * stage does, its use cases and wiring included (what two stages share lives in the lower one's kernel). A use
+ * case may build on another of its stage (creating a session answers what getting it answers), never both ways.
  */
 describe('calls use cases', () => {
+  const posix = (path: string) => relative(ROOT, path).split(sep).join('/');
   const useCaseOf = (path: string): string | null => {
-    const match = /^(.*\/usecases\/[^/]+)\//.exec(relative(ROOT, path).split(sep).join('/'));
+    const match = /^(.*\/usecases\/[^/]+)\//.exec(posix(path));
     return match ? match[1] : null;
   };
+  /** A use case, or a stage's use-case index (`<stage>/usecases`), which hands them all out. */
+  const isUseCaseTarget = (path: string): boolean => /(^|\/)usecases(\/|$)/.test(posix(path));
+  const wiring = /(\.module|\.handlers|\/usecases\/index)\.ts$|^(app\.module|main)\.ts$/;
+  /** Whether `file` may import `target`: anything but a use case, or a use case of its own stage from its wiring or use cases. */
+  const mayImport = (file: string, target: string): boolean =>
+    !isUseCaseTarget(target) ||
+    (folderOf(file) === '(root)' && wiring.test(posix(file))) ||
+    (folderOf(file) === folderOf(target) && (useCaseOf(file) !== null || wiring.test(posix(file))));
+  const reachingIn = (found: { file: string; target: string }[]) =>
+    found
+      .filter(({ file, target }) => !mayImport(file, target))
+      .map(({ file, target }) => `${posix(file)} -> ${posix(target)}`);
   const imports = relativeImports();
 
   it('are found', () => {
@@ -140,15 +154,34 @@ describe('calls use cases', () => {
     expect(strayUseCases).toEqual([]);
   });
 
-  it('are imported by the wiring of their stage only', () => {
-    const wiring = /(\.module|\.handlers|\/usecases\/index)\.ts$|^(app\.module|main)\.ts$/;
-    const reachingIn = imports
-      .filter(({ target }) => useCaseOf(target) !== null)
-      .filter(
-        ({ file }) => useCaseOf(file) === null && !wiring.test(relative(ROOT, file).split(sep).join('/')),
-      )
-      .map(({ file, target }) => `${relative(ROOT, file)} -> ${relative(ROOT, target)}`);
-    expect(reachingIn).toEqual([]);
+  it('are imported by the wiring and use cases of their stage only', () => {
+    expect(reachingIn(imports)).toEqual([]);
+  });
+
+  it('catches another stage, its wiring or its use cases, reaching into a use case', () => {
+    const at = (path: string) => join(ROOT, path);
+    const probes = [
+      // Reaching in: another stage's module, another stage's use case, a plain file of the stage, another stage's
+      // file taking the use-case index.
+      ['carriers/carriers.module.ts', 'admission/usecases/start-call/start-call.usecase'],
+      ['media-sessions/usecases/follow-up-ended-call/x.ts', 'progress/usecases/sweep-stale-calls/sweeper'],
+      ['admission/call-admission.ts', 'admission/usecases/start-call/call-dialer'],
+      ['browser-sessions/attach.ts', 'media-sessions/usecases'],
+      // Fine: the stage's module and handlers, a use case on another of its stage, a kernel file of another stage.
+      ['admission/admission.module.ts', 'admission/usecases/start-call/call-dialer'],
+      ['admission/inbound/inbound-calls.handlers.ts', 'admission/inbound/usecases/answer-inbound-call/x'],
+      [
+        'browser-sessions/usecases/create-browser-session/c.ts',
+        'browser-sessions/usecases/get-browser-session/g',
+      ],
+      ['media-sessions/usecases/follow-up-ended-call/x.ts', 'progress/end-reasons'],
+    ].map(([file, target]) => ({ file: at(file), target: at(target) }));
+    expect(reachingIn(probes)).toEqual([
+      'carriers/carriers.module.ts -> admission/usecases/start-call/start-call.usecase',
+      'media-sessions/usecases/follow-up-ended-call/x.ts -> progress/usecases/sweep-stale-calls/sweeper',
+      'admission/call-admission.ts -> admission/usecases/start-call/call-dialer',
+      'browser-sessions/attach.ts -> media-sessions/usecases',
+    ]);
   });
 
   it('build on each other one way only', () => {

@@ -5,7 +5,7 @@ import { NoResponders, OnDomainEvent, RpcClient } from '@vap/messaging';
 import { Call } from '../../../calls/entities/call.entity';
 import { CallSession } from '../../../calls/entities/call-session.entity';
 import { CarrierRegistry } from '../../../carriers/carrier-registry';
-import { STALE_CALL_EVENT } from '../../../progress/usecases/sweep-stale-calls/stale-call-sweeper.service';
+import { STALE_CALL_EVENT } from '../../../progress/stale-call-event';
 import { liveSessionAsk } from '../../../calls/live-session-ask';
 import { carrierCallOf } from '../../../carriers/carrier-call';
 import { EndReasons } from '../../../progress/end-reasons';

@@ -6,11 +6,9 @@ import { PeriodicTask } from '@vap/runtime';
 import { RawCarrierEvent } from '../../raw-carrier-event';
 import { CallsConfig } from '../../../config/calls.config';
 import { CallProgressService } from '../../call-progress.service';
+import { STALE_CALL_EVENT } from '../../stale-call-event';
 
 const BATCH = 50;
-
-/** provider_event of the ends the sweeper records: the carrier never said the call ended. */
-export const STALE_CALL_EVENT = 'stale-call-timeout';
 
 /**
  * Ends calls whose carrier never sent a final status (a lost callback, a call the carrier lost in a
